@@ -1,0 +1,82 @@
+import { useEffect, useState } from "react";
+import { Link, NavLink } from "react-router";
+import { Menu, X } from "lucide-react";
+import { Logo } from "./logo";
+
+const NAV = [
+  { to: "/", label: "Home", end: true },
+  { to: "/about", label: "About" },
+  { to: "/products", label: "Services" },
+  { to: "/contact", label: "Contact" },
+];
+
+/**
+ * Public top bar (SPEC 3). The mobile menu is a <details> element, so it opens with or without
+ * JavaScript and from the keyboard.
+ */
+export function SiteHeader({ name, shortName }: { name: string; shortName: string }) {
+  const [scrolled, setScrolled] = useState(false);
+  useEffect(() => {
+    const onScroll = () => setScrolled(window.scrollY > 8);
+    onScroll();
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => window.removeEventListener("scroll", onScroll);
+  }, []);
+
+  const linkClass = ({ isActive }: { isActive: boolean }) =>
+    `rounded-md px-3 py-2 text-sm font-medium transition-colors ${isActive ? "text-brand-800 bg-brand-50" : "text-slate-700 hover:text-brand-800 hover:bg-slate-100"}`;
+
+  return (
+    <header className={`sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur transition-shadow ${scrolled ? "shadow-md" : "shadow-sm"}`} data-scrolled={scrolled || undefined}>
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+        <Logo name={name} shortName={shortName} />
+        <nav aria-label="Main" className="hidden md:block">
+          <ul className="flex items-center gap-1">
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={item.end} className={linkClass}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="hidden items-center gap-2 md:flex">
+          <Link to="/login" className="rounded-lg px-4 py-2 text-sm font-medium text-brand-800 hover:bg-brand-50">
+            Sign in
+          </Link>
+          <Link to="/signup" className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+            Sign up
+          </Link>
+        </div>
+        <details className="group relative md:hidden">
+          <summary className="flex size-11 cursor-pointer list-none items-center justify-center rounded-lg text-brand-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden" aria-label="Menu">
+            <Menu className="size-6 group-open:hidden" aria-hidden="true" />
+            <X className="hidden size-6 group-open:block" aria-hidden="true" />
+          </summary>
+          <nav aria-label="Mobile" className="absolute right-0 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-2 shadow-xl">
+            <ul className="flex flex-col">
+              {NAV.map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} end={item.end} className={({ isActive }) => `block ${linkClass({ isActive })} py-3`}>
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+              <li className="mt-2 border-t border-slate-100 pt-2">
+                <Link to="/login" className="block rounded-md px-3 py-3 text-sm font-medium text-brand-800 hover:bg-brand-50">
+                  Sign in
+                </Link>
+              </li>
+              <li>
+                <Link to="/signup" className="mt-1 block rounded-lg bg-brand-700 px-3 py-3 text-center text-sm font-semibold text-white hover:bg-brand-800">
+                  Sign up
+                </Link>
+              </li>
+            </ul>
+          </nav>
+        </details>
+      </div>
+    </header>
+  );
+}

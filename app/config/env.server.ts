@@ -1,0 +1,53 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The process environment, parsed once. A bad value stops start-up with a message naming the
+ * variable, so a misconfigured bank never half-starts.
+ */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional(),
+  PUBLIC_URL: z.url().optional(),
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  DATA_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hexadecimal characters (32 bytes)")
+    .optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+  INSTITUTION_CONFIG: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof EnvSchema> & { dataDirAbsolute: string };
+
+export class ConfigurationError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // An empty variable means "not set", as shells and .env files usually intend.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = EnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigurationError(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  if (env.DATABASE_URL && env.NODE_ENV === "production") {
+    for (const name of ["SESSION_SECRET", "DATA_ENCRYPTION_KEY"] as const) {
+      if (!env[name]) throw new ConfigurationError(`Invalid environment configuration:\n  ${name}: required with DATABASE_URL in production`);
+    }
+  }
+  return { ...env, dataDirAbsolute: path.resolve(env.DATA_DIR) };
+}
+
+let cached: Env | undefined;
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

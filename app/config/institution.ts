@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { isValidRoutingNumber } from "~/domain/routing-number";
+
+/**
+ * The institution profile: everything a credit union puts in to make Mutual its own. Loaded
+ * from INSTITUTION_CONFIG (JSON) or the demo default, validated once at start-up.
+ */
+const Markdown = z.string().min(1);
+
+const Hours = z.array(z.object({ days: z.string().min(1), hours: z.string().min(1) })).min(1);
+
+const Location = z.object({
+  id: z.string().regex(/^[a-z0-9-]+$/),
+  kind: z.enum(["branch", "atm"]),
+  name: z.string().min(1),
+  street: z.string().min(1),
+  city: z.string().min(1),
+  state: z.string().min(2),
+  postal_code: z.string().min(3),
+  phone: z.string().optional(),
+  hours: Hours,
+  features: z.array(z.string()).default([]),
+});
+
+const Product = z.object({
+  slug: z.string().regex(/^[a-z0-9-]+$/),
+  segment: z.enum(["personal", "business"]),
+  name: z.string().min(1),
+  description: z.string().min(1),
+  /** Shown as a badge, e.g. "3.50% APY" or "Custom pricing". */
+  rate_label: z.string().min(1),
+  features: z.array(z.string().min(1)).min(1),
+  most_popular: z.boolean().default(false),
+  /** Longer text for the product's own page (Markdown). */
+  details: Markdown,
+  icon: z.enum(["checking", "savings", "card", "home", "investment", "loan", "merchant", "treasury"]),
+});
+
+const UsBank = z.object({
+  name: z.string().min(1),
+  routing_number: z.string().refine(isValidRoutingNumber, "routing number fails the ABA checksum"),
+});
+
+export const InstitutionSchema = z
+  .object({
+    demo: z.boolean(),
+    name: z.string().min(1),
+    short_name: z.string().min(1),
+    founded_year: z.number().int().min(1800).max(2100),
+    routing_number: z.string().refine(isValidRoutingNumber, "routing number must be 9 digits that pass the ABA checksum"),
+    support_email: z.email(),
+    support_phone: z.string().min(7),
+    support_hours: z.string().min(1),
+    live_chat_hours: z.string().min(1),
+    email_reply_time: z.string().min(1),
+    address: z.object({
+      street: z.string().min(1),
+      city: z.string().min(1),
+      state: z.string().min(2),
+      postal_code: z.string().min(3),
+    }),
+    brand: z.object({
+      /** Hex colours; the UI derives its palette from these so a credit union re-brands here. */
+      primary: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+      accent: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+    }),
+    insurance: z.object({
+      ncua_insured: z.boolean(),
+      ncua_statement: z.string().min(1),
+      equal_housing_lender: z.boolean(),
+      equal_housing_statement: z.string().min(1),
+    }),
+    market_widget: z.object({
+      enabled: z.boolean(),
+      /** An https URL whose origin the Content-Security-Policy will allow as a frame source. */
+      url: z.url().refine((u) => u.startsWith("https://"), "must be an https URL").optional(),
+    }),
+    marketing: z.object({
+      members: z.number().int().min(0),
+      assets_millions: z.number().int().min(0),
+      satisfaction_percent: z.number().int().min(0).max(100),
+      community_impact_millions: z.number().min(0),
+      branches_label: z.string().min(1),
+      volunteer_hours: z.number().int().min(0),
+      scholarships: z.number().int().min(0),
+    }),
+    timeline: z.array(z.object({ year: z.number().int(), title: z.string().min(1), text: z.string().min(1) })).min(1),
+    testimonials: z.array(z.object({ quote: z.string().min(1), name: z.string().min(1), detail: z.string().min(1) })),
+    locations: z.array(Location).min(1),
+    products: z.array(Product).min(1),
+    pages: z.object({
+      security: Markdown,
+      privacy: Markdown,
+      terms: Markdown,
+      accessibility: Markdown,
+      careers: Markdown,
+      community: Markdown,
+    }),
+    us_banks: z.array(UsBank).min(1),
+    bill_pay_quick_picks: z.array(z.string().min(1)).length(6),
+    limits: z.object({
+      savings_transfers_per_month: z.number().int().min(0),
+      external_transfer_max_cents: z.number().int().positive(),
+      external_daily_max_cents: z.number().int().positive(),
+      wire_transfer_max_cents: z.number().int().positive(),
+      wire_daily_max_cents: z.number().int().positive(),
+      wire_fee_cents: z.number().int().min(0),
+      mobile_deposit_max_cents: z.number().int().positive(),
+      adjustment_second_approval_above_cents: z.number().int().positive(),
+    }),
+  })
+  .superRefine((value, ctx) => {
+    const slugs = new Set<string>();
+    value.products.forEach((p, i) => {
+      if (slugs.has(p.slug)) ctx.addIssue({ code: "custom", path: ["products", i, "slug"], message: "duplicate product slug" });
+      slugs.add(p.slug);
+    });
+    if (value.market_widget.enabled && !value.market_widget.url) {
+      ctx.addIssue({ code: "custom", path: ["market_widget", "url"], message: "required when the widget is enabled" });
+    }
+  });
+
+export type Institution = z.infer<typeof InstitutionSchema>;
+export type Product = Institution["products"][number];
+export type Location = Institution["locations"][number];
+
+/** What the browser may see of the profile (all of it today; kept as one seam for later). */
+export type PublicInstitution = Institution;

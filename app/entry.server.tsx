@@ -1,0 +1,64 @@
+import { PassThrough } from "node:stream";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { ServerRouter } from "react-router";
+import { renderToPipeableStream } from "react-dom/server";
+import { requestInfoContext } from "./context";
+import { NonceProvider } from "./components/nonce";
+import { logger } from "./server/logger.server";
+
+export const streamTimeout = 5_000;
+
+/**
+ * Renders every page completely before sending it (onAllReady), so a page is whole HTML and
+ * works before JavaScript loads; scripts carry this response's CSP nonce.
+ */
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
+  if (request.method.toUpperCase() === "HEAD") {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
+  const { nonce } = loadContext.get(requestInfoContext);
+
+  return new Promise((resolve, reject) => {
+    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        onAllReady() {
+          const body = new PassThrough({
+            final(callback) {
+              clearTimeout(timeoutId);
+              timeoutId = undefined;
+              callback();
+            },
+          });
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          pipe(body);
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError() {
+          responseStatusCode = 500;
+        },
+      },
+    );
+  });
+}
+
+/** Unexpected errors in loaders, actions and rendering: logged once, with the request id. */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  const { request_id } = context.get(requestInfoContext);
+  logger.error({ err: error, request_id, url: request.url, method: request.method }, "unhandled error in route");
+};

@@ -1,0 +1,92 @@
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type LinksFunction } from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { institution } from "./config/institution.server";
+import { requestInfoContext } from "./context";
+import { useNonce } from "./components/nonce";
+import { DemoBanner } from "./components/demo-banner";
+
+export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { request_id } = context.get(requestInfoContext);
+  const profile = institution();
+  // Only what the shell (banner, header, footer) needs: page-specific content is loaded by its page.
+  return {
+    institution: {
+      demo: profile.demo,
+      name: profile.name,
+      short_name: profile.short_name,
+      founded_year: profile.founded_year,
+      routing_number: profile.routing_number,
+      support_email: profile.support_email,
+      support_phone: profile.support_phone,
+      brand: profile.brand,
+      insurance: profile.insurance,
+    },
+    request_id,
+    year: new Date().getFullYear(),
+  };
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+/** The institution profile and request id, for any component under the root. */
+export function useRootData(): RootData | undefined {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const data = useRootData();
+  const brand = data?.institution.brand;
+  const style = brand ? ({ "--brand-primary": brand.primary, "--brand-accent": brand.accent } as React.CSSProperties) : undefined;
+  return (
+    <html lang="en" style={style}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content={brand?.primary ?? "#0b2545"} />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-dvh font-sans">
+        <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:shadow-lg">
+          Skip to main content
+        </a>
+        {data?.institution.demo ? <DemoBanner /> : null}
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+/** Last line of defence: a polite page with the request id, never a stack trace. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const data = useRootData();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <main id="main" className="mx-auto max-w-xl px-6 py-24 text-center">
+      <p className="text-sm font-semibold text-accent-700">Error {status}</p>
+      <h1 className="mt-2 text-3xl font-semibold text-brand-800">{notFound ? "We could not find that page" : "Something went wrong"}</h1>
+      <p className="mt-4 text-slate-700">
+        {notFound
+          ? "The address may be mistyped, or the page may have moved."
+          : status < 500
+            ? "We could not process that request. Please check it and try again."
+            : "We hit a problem on our side. Nothing has been changed. Please try again in a moment."}
+      </p>
+      {data?.request_id ? <p className="mt-4 text-sm text-slate-600">Reference: {data.request_id}</p> : null}
+      <a href="/" className="mt-8 inline-block rounded-lg bg-brand-700 px-5 py-3 font-medium text-white hover:bg-brand-800">
+        Go to the home page
+      </a>
+    </main>
+  );
+}

@@ -1,0 +1,4 @@
+// Work in progress: replaced by the real page in this same change.
+export default function Page() {
+  return <h1 className="p-8 text-2xl">contact</h1>;
+}

@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { sql } from "drizzle-orm";
+import * as schema from "./schema";
+import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.server";
+
+/**
+ * Both drivers speak the same SQL through the same Drizzle query builder, so the app is written
+ * against one type. PGlite's database object has the same methods; only its driver differs.
+ */
+export type Db = NodePgDatabase<typeof schema>;
+/** A database or an open transaction: what a service function takes. */
+export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget =
+  | { kind: "postgres"; url: string; pool_max?: number }
+  /** dataDir "memory" keeps everything in memory: for tests. */
+  | { kind: "pglite"; dataDir: string | "memory" };
+
+const migrationsFolder = resolveMigrationsFolder();
+
+/** Source checkouts keep migrations beside this file; the server build copies them to build/. */
+function resolveMigrationsFolder(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [
+    path.join(here, "migrations"),
+    path.resolve(here, "../../app/server/db/migrations"),
+    path.resolve(process.cwd(), "app/server/db/migrations"),
+  ];
+  return candidates.find((c) => fs.existsSync(path.join(c, "meta/_journal.json"))) ?? candidates[candidates.length - 1]!;
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  if (target.kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: target.url, max: target.pool_max ?? 20 });
+    // bigint columns come back as strings by default; the ledger works in cents that fit in
+    // a JavaScript number only up to 2^53, so parse int8 explicitly where it is read.
+    pool.on("error", (error) => console.error("PostgreSQL pool error", error));
+    const db = drizzlePg(pool, { schema });
+    return {
+      db,
+      kind: "postgres",
+      ping: async () => void (await pool.query("select 1")),
+      close: () => pool.end(),
+    };
+  }
+
+  let lock: DataDirLock | undefined;
+  let client: PGlite;
+  if (target.dataDir === "memory") {
+    client = new PGlite();
+  } else {
+    fs.mkdirSync(target.dataDir, { recursive: true });
+    lock = acquireDataDirLock(target.dataDir);
+    client = new PGlite(path.join(target.dataDir, "pgdata"));
+  }
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    ping: async () => void (await client.query("select 1")),
+    close: async () => {
+      await client.close();
+      lock?.release();
+    },
+  };
+}
+
+export async function migrateDatabase(database: Database): Promise<void> {
+  if (database.kind === "postgres") {
+    await migratePg(database.db, { migrationsFolder });
+  } else {
+    await migratePglite(database.db as never, { migrationsFolder });
+  }
+}
+
+/** For tests: every table emptied, sequences restarted. */
+export async function truncateAll(db: Db): Promise<void> {
+  const rows = await db.execute<{ tablename: string }>(
+    sql`select tablename from pg_tables where schemaname = 'public'`,
+  );
+  const names = rows.rows.map((r) => `"${r.tablename}"`);
+  if (names.length) await db.execute(sql.raw(`truncate ${names.join(", ")} restart identity cascade`));
+}

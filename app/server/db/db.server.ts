@@ -1,0 +1,32 @@
+import { env } from "~/config/env.server";
+import { migrateDatabase, openDatabase, type Database } from "./client.server";
+
+/**
+ * The process's one database. Kept on globalThis so that the Express entry and the
+ * React Router server build (two module graphs in development) share one PGlite instance:
+ * a second instance on the same folder would corrupt it.
+ */
+const KEY = Symbol.for("mutual.database");
+type Holder = { [KEY]?: Promise<Database> };
+
+export function appDatabase(): Promise<Database> {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= (async () => {
+    const e = env();
+    const database = e.DATABASE_URL
+      ? await openDatabase({ kind: "postgres", url: e.DATABASE_URL })
+      : await openDatabase({ kind: "pglite", dataDir: e.dataDirAbsolute });
+    await migrateDatabase(database);
+    return database;
+  })();
+  return holder[KEY];
+}
+
+/** Lets tests and scripts install a database they opened themselves. */
+export function setAppDatabase(database: Database): void {
+  (globalThis as Holder)[KEY] = Promise.resolve(database);
+}
+
+export async function db() {
+  return (await appDatabase()).db;
+}

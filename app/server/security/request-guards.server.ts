@@ -1,0 +1,54 @@
+import type { NextFunction, Request, Response } from "express";
+
+/** Largest body of an ordinary form post; upload routes raise it for themselves. */
+export const FORM_BODY_MAX_BYTES = 64 * 1024;
+/** Largest body of a post that carries files (two 10 MB images plus the form). */
+export const UPLOAD_BODY_MAX_BYTES = 21 * 1024 * 1024;
+const URL_MAX_CHARS = 4096;
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+
+function refuse(res: Response, status: number, message: string) {
+  res.status(status).type("text/plain").send(`${message} Reference: ${res.locals.request_id}`);
+}
+
+/**
+ * Cheap checks that turn bad requests into clear 4xx answers before any page code runs:
+ * absurd URLs, methods we do not serve, posts from another site (CSRF), posts that are not
+ * forms, bodies without a declared length or larger than we accept.
+ */
+export function requestGuards() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.originalUrl.length > URL_MAX_CHARS) return refuse(res, 414, "That address is too long.");
+    if (SAFE_METHODS.has(req.method)) return next();
+    if (!["POST", "PUT", "PATCH", "DELETE"].includes(req.method)) return refuse(res, 405, "That method is not allowed here.");
+
+    // CSRF: a browser always says where a post comes from (Origin, or Sec-Fetch-Site). A post
+    // from another site, or one that says nothing, is refused. See docs/decisions/0002-csrf.md.
+    const origin = req.get("origin");
+    const fetchSite = req.get("sec-fetch-site");
+    const host = req.get("host");
+    if (origin) {
+      let originHost: string | null = null;
+      try {
+        originHost = new URL(origin).host;
+      } catch {
+        originHost = null;
+      }
+      if (originHost !== host) return refuse(res, 403, "This form was sent from another site and was refused.");
+    } else if (fetchSite !== "same-origin") {
+      return refuse(res, 403, "This form could not be verified as coming from this site and was refused.");
+    }
+
+    const type = (req.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (!FORM_TYPES.includes(type)) return refuse(res, 415, "Only form submissions are accepted here.");
+
+    const lengthHeader = req.get("content-length");
+    if (lengthHeader === undefined) return refuse(res, 411, "The request must state its length.");
+    const length = Number(lengthHeader);
+    const max = type === "multipart/form-data" ? UPLOAD_BODY_MAX_BYTES : FORM_BODY_MAX_BYTES;
+    if (!Number.isSafeInteger(length) || length < 0) return refuse(res, 400, "The request length is not valid.");
+    if (length > max) return refuse(res, 413, "The request is larger than we accept.");
+    next();
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * The HTTP entry: security headers, request ids and logs, health checks, request guards, static
+ * files, then React Router for every page, loader and action.
+ */
+import crypto from "node:crypto";
+import path from "node:path";
+import fs from "node:fs";
+import express, { type NextFunction, type Request, type Response } from "express";
+import compression from "compression";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import { pino } from "pino";
+import { createRequestHandler } from "@react-router/express";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import { env, ConfigurationError } from "./app/config/env.server";
+import { institution } from "./app/config/institution.server";
+import { requestInfoContext } from "./app/context";
+import { appDatabase } from "./app/server/db/db.server";
+import { requestGuards } from "./app/server/security/request-guards.server";
+import { contentSecurityPolicy } from "./app/server/security/csp.server";
+import { DataDirLockedError } from "./app/server/db/data-dir-lock.server";
+
+async function main() {
+  const config = env();
+  const profile = institution();
+  const production = config.NODE_ENV === "production";
+  // HSTS and upgrade-insecure-requests only where the site is really served over https.
+  const https = config.PUBLIC_URL?.startsWith("https://") ?? false;
+  const logger = pino({ level: config.LOG_LEVEL });
+
+  // Open (and migrate) the database before accepting requests: a locked DATA_DIR or an
+  // unreachable PostgreSQL stops start-up here with a clear message.
+  const database = await appDatabase();
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", process.env.TRUST_PROXY === "1" ? 1 : false);
+  app.set("query parser", "simple");
+
+  app.use((req, res, next) => {
+    const incoming = req.get("x-request-id");
+    const request_id = incoming && /^[\w-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+    res.locals.request_id = request_id;
+    res.locals.nonce = crypto.randomBytes(16).toString("base64");
+    res.setHeader("X-Request-Id", request_id);
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (_req, res) => (res as Response).locals.request_id as string,
+      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
+      serializers: { req: (req) => ({ id: req.id, method: req.method, url: req.url }) },
+    }),
+  );
+  app.use(
+    helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(profile, { https, dev: !production }) },
+      strictTransportSecurity: https ? { maxAge: 31536000, includeSubDomains: true } : false,
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      crossOriginEmbedderPolicy: false,
+      xFrameOptions: { action: "deny" },
+    }),
+  );
+  app.use(compression());
+
+  app.get("/healthz", (_req, res) => void res.type("text/plain").send("ok"));
+  app.get("/readyz", async (_req, res) => {
+    try {
+      await database.ping();
+      res.type("text/plain").send("ready");
+    } catch (error) {
+      res.locals.request_id && logger.error({ err: error, request_id: res.locals.request_id }, "readiness check failed");
+      res.status(503).type("text/plain").send("database unreachable");
+    }
+  });
+
+  let build: ServerBuild | (() => Promise<ServerBuild>);
+  if (production) {
+    const buildDir = path.resolve("build");
+    if (!fs.existsSync(path.join(buildDir, "server/index.js"))) {
+      throw new ConfigurationError("No production build found: run `npm run build` first (npm start does this for you).");
+    }
+    app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
+    build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
+  } else {
+    const vite = await import("vite");
+    const devServer = await vite.createServer({ server: { middlewareMode: true } });
+    app.use(devServer.middlewares);
+    build = () => devServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  }
+
+  app.use(requestGuards());
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build,
+      mode: production ? "production" : "development",
+      getLoadContext: (req, res) => {
+        const context = new RouterContextProvider();
+        context.set(requestInfoContext, { request_id: res.locals.request_id, nonce: res.locals.nonce, ip: req.ip ?? "unknown" });
+        return context;
+      },
+    }),
+  );
+
+  // Anything that escapes React Router: a polite message with the request id, never a stack.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const status = typeof (error as { status?: unknown }).status === "number" ? (error as { status: number }).status : 500;
+    if (status >= 500) req.log.error({ err: error }, "unhandled error");
+    if (res.headersSent) return;
+    res
+      .status(status >= 400 && status < 600 ? status : 500)
+      .type("text/plain")
+      .send(
+        status < 500
+          ? `The request could not be understood (${status}). Reference: ${res.locals.request_id}`
+          : `Something went wrong on our side. Please try again. Reference: ${res.locals.request_id}`,
+      );
+  });
+
+  const server = app.listen(config.PORT, config.HOST, () => {
+    logger.info({ port: config.PORT, database: database.kind, institution: profile.name }, `Mutual is serving http://localhost:${config.PORT}`);
+  });
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 60_000;
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, "shutting down");
+    server.close(() => {
+      void database.close().finally(() => process.exit(0));
+    });
+    setTimeout(() => process.exit(0), 5_000).unref();
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigurationError || error instanceof DataDirLockedError) {
+    console.error(`\nMutual cannot start.\n${error.message}\n`);
+  } else {
+    console.error("Mutual failed to start:", error);
+  }
+  process.exit(1);
+});
