@@ -70,7 +70,7 @@ async function main() {
       await database.ping();
       res.type("text/plain").send("ready");
     } catch (error) {
-      res.locals.request_id && logger.error({ err: error, request_id: res.locals.request_id }, "readiness check failed");
+      logger.error({ err: error, request_id: res.locals.request_id }, "readiness check failed");
       res.status(503).type("text/plain").send("database unreachable");
     }
   });

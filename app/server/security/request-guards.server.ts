@@ -29,7 +29,7 @@ export function requestGuards() {
     const fetchSite = req.get("sec-fetch-site");
     const host = req.get("host");
     if (origin) {
-      let originHost: string | null = null;
+      let originHost: string | null;
       try {
         originHost = new URL(origin).host;
       } catch {
