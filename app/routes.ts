@@ -18,5 +18,7 @@ export default [
     ...policyPages.map((page) => route(page, "routes/public/policy.tsx", { id: `policy-${page}` })),
     route("*", "routes/public/not-found.tsx"),
   ]),
+  // The benchmark's reference page: one component, no layout. 404 unless MUTUAL_BENCH=1.
+  route("bench/minimal", "routes/bench-minimal.tsx"),
   ...Object.keys(pathRedirects).map((path) => route(path, "routes/public/redirect.tsx", { id: `redirect-${path}` })),
 ] satisfies RouteConfig;
