@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { acquireDataDirLock, DataDirLockedError } from "~/server/db/data-dir-lock.server";
+
+const dirs: string[] = [];
+function tempDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-lock-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe("DATA_DIR lock", () => {
+  it("refuses a second holder while a live process holds it", async () => {
+    const dir = tempDir();
+    // A real other process holds the lock.
+    const holder = spawn(process.execPath, ["-e", `require("fs").writeFileSync(${JSON.stringify(path.join(dir, "mutual.lock"))}, String(process.pid)); setTimeout(() => {}, 30000)`]);
+    await new Promise((r) => setTimeout(r, 300));
+    try {
+      expect(() => acquireDataDirLock(dir)).toThrow(DataDirLockedError);
+      expect(() => acquireDataDirLock(dir)).toThrow(/in use by another Mutual process/);
+    } finally {
+      holder.kill("SIGKILL");
+    }
+  });
+
+  it("takes over a lock left by a process that died", async () => {
+    const dir = tempDir();
+    const dead = spawn(process.execPath, ["-e", "0"]);
+    await new Promise((r) => dead.on("exit", r));
+    fs.writeFileSync(path.join(dir, "mutual.lock"), String(dead.pid));
+    const lock = acquireDataDirLock(dir);
+    expect(fs.readFileSync(path.join(dir, "mutual.lock"), "utf8")).toBe(String(process.pid));
+    lock.release();
+    expect(fs.existsSync(path.join(dir, "mutual.lock"))).toBe(false);
+  });
+
+  it("a second server on the same DATA_DIR refuses to start with a clear message", async () => {
+    const dir = tempDir();
+    const first = acquireDataDirLock(dir); // this test process plays the running server
+    try {
+      const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+        env: { ...process.env, DATA_DIR: dir, PORT: "3499", NODE_ENV: "production", DATABASE_URL: "" },
+        cwd: path.resolve(import.meta.dirname, "../.."),
+      });
+      let stderr = "";
+      child.stderr.on("data", (d) => (stderr += d));
+      const code = await new Promise<number | null>((r) => child.on("exit", r));
+      expect(code).toBe(1);
+      expect(stderr).toContain("is in use by another Mutual process");
+    } finally {
+      first.release();
+    }
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv, ConfigurationError } from "~/config/env.server";
+import { parseInstitution } from "~/config/institution.server";
+import { demoInstitution } from "~/config/demo-institution";
+
+describe("environment", () => {
+  it("has working defaults", () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.DATA_DIR).toBe("./data");
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+  it("names the variable that is wrong", () => {
+    expect(() => parseEnv({ PORT: "eighty" })).toThrow(/PORT/);
+    expect(() => parseEnv({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL: must start with postgres/);
+    expect(() => parseEnv({ DATA_ENCRYPTION_KEY: "short" })).toThrow(/DATA_ENCRYPTION_KEY/);
+    expect(() => parseEnv({ SMTP_URL: "http://mail" })).toThrow(ConfigurationError);
+  });
+  it("requires secrets with PostgreSQL in production", () => {
+    expect(() => parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgresql://db/x" })).toThrow(/SESSION_SECRET/);
+  });
+  it("treats empty variables as unset", () => {
+    expect(parseEnv({ DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
+  });
+});
+
+describe("institution profile", () => {
+  it("the demo profile is valid and says it is a demo", () => {
+    const profile = parseInstitution(demoInstitution, "demo");
+    expect(profile.demo).toBe(true);
+    expect(profile.routing_number).toBe("501234566");
+    expect(profile.products.filter((p) => p.segment === "personal")).toHaveLength(6);
+    expect(profile.products.filter((p) => p.segment === "business")).toHaveLength(6);
+    expect(profile.us_banks.length).toBeGreaterThanOrEqual(20);
+  });
+  it("refuses a routing number that fails the ABA checksum, naming the field", () => {
+    expect(() => parseInstitution({ ...demoInstitution, routing_number: "501234567" }, "test.json")).toThrow(/routing_number/);
+  });
+  it("refuses duplicate product slugs and an enabled widget without a URL", () => {
+    const dup = { ...demoInstitution, products: [demoInstitution.products[0]!, demoInstitution.products[0]!] };
+    expect(() => parseInstitution(dup, "x")).toThrow(/duplicate product slug/);
+    expect(() => parseInstitution({ ...demoInstitution, market_widget: { enabled: true } }, "x")).toThrow(/market_widget.url/);
+  });
+  it("refuses a bank list entry with a bad routing number", () => {
+    const banks = [{ name: "Bad Bank", routing_number: "123456789" }];
+    expect(() => parseInstitution({ ...demoInstitution, us_banks: banks }, "x")).toThrow(/us_banks.0.routing_number/);
+  });
+});
