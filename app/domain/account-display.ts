@@ -1,0 +1,30 @@
+/**
+ * How account and card numbers are shown (SPEC 6: account cards, lists, Cards; SPEC 0.6: card
+ * numbers shown masked). Display only: these never decide whether a number is valid for money
+ * to move, they only refuse input that is not a number at all so a bug cannot print garbage.
+ */
+
+/** Four bullets and a space: wide enough to read as "hidden", the same for accounts and cards. */
+const MASK = "•••• ";
+
+/** "1234567890" -> "123 456 7890": grouped 3-3-4 for reading aloud and copying by eye. */
+export function groupAccountNumber(account_number: string): string {
+  if (!/^\d{10}$/.test(account_number)) throw new RangeError("groupAccountNumber needs a 10-digit account number");
+  return `${account_number.slice(0, 3)} ${account_number.slice(3, 6)} ${account_number.slice(6)}`;
+}
+
+/** "1234567890" -> "•••• 7890". */
+export function maskAccountNumber(account_number: string): string {
+  if (!/^\d{10}$/.test(account_number)) throw new RangeError("maskAccountNumber needs a 10-digit account number");
+  return MASK + account_number.slice(-4);
+}
+
+/**
+ * "4111 1111 1111 1111" -> "•••• 1111". Spaces and dashes are ignored so that a number stored in
+ * print form masks the same; card numbers (ISO/IEC 7812) are 12 to 19 digits.
+ */
+export function maskCardNumber(card_number: string): string {
+  const digits = card_number.replace(/[\s-]/g, "");
+  if (!/^\d{12,19}$/.test(digits)) throw new RangeError("maskCardNumber needs a 12- to 19-digit card number");
+  return MASK + digits.slice(-4);
+}

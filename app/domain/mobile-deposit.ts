@@ -1,0 +1,38 @@
+/**
+ * The Mobile Deposit form's fields (SPEC 6, "Mobile Deposit"): account and amount. The check
+ * images are not here: they are files, checked by content on the server. The per-check maximum
+ * is an argument because it comes from configuration (SPEC 9: $10,000.00 by default), and the
+ * message names whatever maximum is configured.
+ */
+import { z } from "zod";
+import { formatCents } from "./money";
+import { accountIdField, amountCentsField, idempotencyKeyField } from "./transfers";
+
+export const MOBILE_DEPOSIT_AMOUNT_CENTS_MAX_DEFAULT = 1_000_000;
+
+export const MOBILE_DEPOSIT_MESSAGES = {
+  missing: "Please fill in all fields",
+  amount: "Please enter a valid amount",
+  failed: "Deposit failed. Please try again.",
+} as const;
+
+/** "The maximum for one check is $10,000.00" for the default maximum. */
+export function mobileDepositMaximumMessage(amount_cents_max: number): string {
+  return `The maximum for one check is ${formatCents(amount_cents_max)}`;
+}
+
+export function mobileDepositSchema(amount_cents_max: number = MOBILE_DEPOSIT_AMOUNT_CENTS_MAX_DEFAULT) {
+  if (!Number.isSafeInteger(amount_cents_max) || amount_cents_max < 1) {
+    throw new RangeError(`mobileDepositSchema needs a positive whole number of cents, got ${amount_cents_max}`);
+  }
+  const M = MOBILE_DEPOSIT_MESSAGES;
+  return z
+    .object({
+      account_id: accountIdField(M.missing),
+      amount: amountCentsField(M.missing, M.amount).refine((amount_cents) => amount_cents <= amount_cents_max, mobileDepositMaximumMessage(amount_cents_max)),
+      idempotency_key: idempotencyKeyField(M.failed),
+    })
+    .transform(({ amount, ...rest }) => ({ ...rest, amount_cents: amount }));
+}
+
+export type MobileDeposit = z.output<ReturnType<typeof mobileDepositSchema>>;

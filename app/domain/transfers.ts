@@ -1,0 +1,213 @@
+/**
+ * The four transfer forms (SPEC 6, "Transfers") as Zod schemas. The same schema runs in the
+ * browser for fast feedback and in the action, which is the one that decides (SPEC 0.4). Input
+ * is what a form posts (strings); output is typed and normalized: amounts as integer minor units,
+ * account ids as numbers, codes upper-cased.
+ *
+ * What a schema cannot know (balances, limits, frozen accounts, whether the recipient exists, a
+ * configured rate for the currency) is the server's to check after parsing.
+ */
+import { z } from "zod";
+import { parseDollarsToCents } from "./money";
+import { isValidRoutingNumber } from "./routing-number";
+import { normalizeIban, isValidIban } from "./iban";
+import { BIC_MESSAGE, normalizeBic, isValidBic } from "./bic";
+import { findCountry } from "./countries";
+import { findCurrency, parseCurrencyAmount } from "./currencies";
+import {
+  INTERNATIONAL_ACCOUNT_NUMBER_MESSAGE,
+  US_ACCOUNT_NUMBER_MESSAGE,
+  isValidInternationalAccountNumber,
+  isValidUsAccountNumber,
+  normalizeExternalAccountNumber,
+} from "./external-account";
+
+export const TRANSFER_MESSAGES = {
+  missing: "Please fill in all fields",
+  amount: "Please enter a valid amount",
+  same_account: "Cannot transfer to the same account",
+  recipient: "Please enter a valid recipient",
+  routing_number: "Please enter a valid routing number",
+  us_account_number: US_ACCOUNT_NUMBER_MESSAGE,
+  bic: BIC_MESSAGE,
+  international_account_number: INTERNATIONAL_ACCOUNT_NUMBER_MESSAGE,
+  iban: "Invalid IBAN",
+  country: "Please choose a country from the list",
+  currency: "Please choose a currency from the list",
+  // A missing or malformed key means a broken or stale page: retrying from a fresh page is the fix.
+  failed: "Transfer failed. Please try again.",
+} as const;
+
+/** For the amount input's `min` and `step` attributes (SPEC 9). */
+export const AMOUNT_MIN = "0.01";
+export const AMOUNT_STEP = "0.01";
+/** Names, bank names and references: SWIFT's remittance field holds 4 lines of 35. */
+export const TEXT_LENGTH_MAX = 140;
+/** RFC 5321: the longest usable email address. */
+const EMAIL_LENGTH_MAX = 254;
+
+/**
+ * A required text field: trimmed; absent, blank or not a string counts as not filled in. Shared
+ * by every money form so that "missing" means the same everywhere.
+ */
+export function requiredText(missing_message: string, length_max = TEXT_LENGTH_MAX) {
+  return z
+    .string({ error: missing_message })
+    .trim()
+    // Abort: a blank field is reported once as missing, not also as malformed by later checks.
+    .min(1, { error: missing_message, abort: true })
+    .max(length_max, { error: `Please use at most ${length_max} characters`, abort: true });
+}
+
+/** An optional text field: blank becomes undefined so the server never stores "". */
+export function optionalText(length_max = TEXT_LENGTH_MAX) {
+  return z
+    .string()
+    .trim()
+    .max(length_max, `Please use at most ${length_max} characters`)
+    .optional()
+    .transform((text) => (text ? text : undefined));
+}
+
+/** An account picked from a list: the ledger account id (a bigserial), as a positive number. */
+export function accountIdField(missing_message: string) {
+  return requiredText(missing_message, 15)
+    .regex(/^[1-9]\d*$/, missing_message)
+    .transform(Number);
+}
+
+/**
+ * A US dollar amount (SPEC 6: minimum 0.01, step 0.01): parsed by `parseDollarsToCents`, so more
+ * than two decimals is refused, never rounded. Output: integer cents.
+ */
+export function amountCentsField(missing_message: string, invalid_message = TRANSFER_MESSAGES.amount) {
+  return requiredText(missing_message, 32).transform((text, ctx) => {
+    const amount_cents = parseDollarsToCents(text);
+    if (amount_cents === null || amount_cents < 1) {
+      ctx.addIssue({ code: "custom", message: invalid_message });
+      return z.NEVER;
+    }
+    return amount_cents;
+  });
+}
+
+/**
+ * The key that makes a retry or a double click harmless (SPEC 8): a UUID made by the page.
+ * Lower-cased so that the same key in another case is still the same key.
+ */
+export function idempotencyKeyField(failed_message: string) {
+  return z
+    .string({ error: failed_message })
+    .trim()
+    .pipe(z.uuid({ error: failed_message }))
+    .transform((key) => key.toLowerCase());
+}
+
+/** "Please fill in all fields" first when anything is missing (as the forms show one message), else the first problem. */
+export function formErrorMessage(error: z.ZodError, missing_message: string = TRANSFER_MESSAGES.missing): string {
+  const issues = error.issues;
+  return issues.find((issue) => issue.message === missing_message)?.message ?? issues[0]?.message ?? missing_message;
+}
+
+const M = TRANSFER_MESSAGES;
+
+/** Between Accounts: the member's own accounts; posts at once. */
+export const betweenAccountsSchema = z
+  .object({
+    from_account_id: accountIdField(M.missing),
+    to_account_id: accountIdField(M.missing),
+    amount: amountCentsField(M.missing),
+    reference: requiredText(M.missing),
+    idempotency_key: idempotencyKeyField(M.failed),
+  })
+  .refine((form) => form.from_account_id !== form.to_account_id, {
+    message: M.same_account,
+    path: ["to_account_id"],
+    // Runs even when another field is wrong, so the member sees every problem at once.
+    when: (payload) => bothAccountsParsed(payload.value),
+  })
+  .transform(({ amount, ...rest }) => ({ ...rest, amount_cents: amount }));
+
+/** To Another Member: by email; the server looks the recipient up (and rate-limits lookups). */
+export const toMemberSchema = z
+  .object({
+    from_account_id: accountIdField(M.missing),
+    recipient_email: requiredText(M.missing, EMAIL_LENGTH_MAX)
+      .toLowerCase()
+      .pipe(z.email({ error: M.recipient })),
+    amount: amountCentsField(M.missing),
+    reference: requiredText(M.missing),
+    idempotency_key: idempotencyKeyField(M.failed),
+  })
+  .transform(({ amount, ...rest }) => ({ ...rest, amount_cents: amount }));
+
+/** To US Bank (ACH): routing number with the ABA checksum, 8-17 digit account number. */
+export const toUsBankSchema = z
+  .object({
+    from_account_id: accountIdField(M.missing),
+    routing_number: requiredText(M.missing, 32)
+      .transform(normalizeExternalAccountNumber)
+      .refine(isValidRoutingNumber, M.routing_number),
+    account_number: requiredText(M.missing, 64)
+      .transform(normalizeExternalAccountNumber)
+      .refine(isValidUsAccountNumber, M.us_account_number),
+    account_name: requiredText(M.missing),
+    amount: amountCentsField(M.missing),
+    reference: requiredText(M.missing),
+    idempotency_key: idempotencyKeyField(M.failed),
+  })
+  .transform(({ amount, ...rest }) => ({ ...rest, amount_cents: amount }));
+
+/**
+ * International (wire). The amount is in the chosen currency, so it is parsed with that
+ * currency's minor units (no decimals for JPY, three for BHD) and comes out as
+ * `amount_minor_units`; the USD debit is `usdCentsForForeignAmount` at the back office's rate.
+ */
+export const internationalSchema = z
+  .object({
+    from_account_id: accountIdField(M.missing),
+    recipient_name: requiredText(M.missing),
+    bank_name: requiredText(M.missing),
+    bic: requiredText(M.missing, 32).transform(normalizeBic).refine(isValidBic, M.bic),
+    account_number: requiredText(M.missing, 64)
+      .transform(normalizeExternalAccountNumber)
+      .refine(isValidInternationalAccountNumber, M.international_account_number)
+      .transform((text) => text.toUpperCase()),
+    iban: optionalText(64)
+      .transform((text) => (text === undefined ? undefined : normalizeIban(text)))
+      .refine((iban) => iban === undefined || isValidIban(iban), M.iban),
+    country: requiredText(M.missing, 8)
+      .toUpperCase()
+      .refine((code) => findCountry(code) !== undefined, M.country),
+    currency: requiredText(M.missing, 8)
+      .toUpperCase()
+      .refine((code) => findCurrency(code) !== undefined, M.currency),
+    amount: requiredText(M.missing, 32),
+    reference: requiredText(M.missing),
+    idempotency_key: idempotencyKeyField(M.failed),
+  })
+  .refine((form) => (parseCurrencyAmount(form.amount, form.currency) ?? 0) >= 1, {
+    message: M.amount,
+    path: ["amount"],
+    when: (payload) => amountAndCurrencyParsed(payload.value),
+  })
+  .transform(({ amount, ...rest }) => ({
+    ...rest,
+    // Checked just above: the refinement refused every amount this could be null for.
+    amount_minor_units: parseCurrencyAmount(amount, rest.currency)!,
+  }));
+
+export type BetweenAccountsTransfer = z.output<typeof betweenAccountsSchema>;
+export type ToMemberTransfer = z.output<typeof toMemberSchema>;
+export type ToUsBankTransfer = z.output<typeof toUsBankSchema>;
+export type InternationalTransfer = z.output<typeof internationalSchema>;
+
+function bothAccountsParsed(value: unknown): boolean {
+  const form = value as { from_account_id?: unknown; to_account_id?: unknown };
+  return typeof form.from_account_id === "number" && typeof form.to_account_id === "number";
+}
+
+function amountAndCurrencyParsed(value: unknown): boolean {
+  const form = value as { amount?: unknown; currency?: unknown };
+  return typeof form.amount === "string" && form.amount !== "" && typeof form.currency === "string" && findCurrency(form.currency) !== undefined;
+}
