@@ -47,6 +47,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content={brand?.primary ?? "#0b2545"} />
+        {/* React Aria injects a <style> for press handling and reads the CSP nonce from here. */}
+        <meta name="csp-nonce" nonce={nonce} />
         <Meta />
         <Links />
       </head>

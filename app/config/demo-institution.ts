@@ -36,6 +36,14 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
     branches_label: "12 branches",
     volunteer_hours: 18000,
     scholarships: 240,
+    mission:
+      "To help the people of the Seacoast build secure financial lives, with honest advice, fair rates and banking that puts members, not shareholders, first.",
+    core_values: [
+      { title: "Members first", text: "You are an owner, not a customer. Our earnings come back to you as better rates and lower fees.", icon: "members" },
+      { title: "Integrity", text: "Plain-language terms, no surprise fees and straight answers, even when the answer is no.", icon: "integrity" },
+      { title: "Community", text: "We lend, volunteer and give where our members live and work, from Portsmouth to Durham.", icon: "community" },
+      { title: "Innovation", text: "Modern, secure digital banking, with a local person a phone call away.", icon: "innovation" },
+    ],
   },
   timeline: [
     { year: 1973, title: "Founded by dock workers", text: "Twelve harbor workers pooled $1,200 to start a credit union owned by its members." },

@@ -36,6 +36,33 @@ const Product = z.object({
   icon: z.enum(["checking", "savings", "card", "home", "investment", "loan", "merchant", "treasury"]),
 });
 
+/** Icons a core value may use on the About page. */
+export const valueIcons = ["members", "integrity", "community", "innovation", "security", "growth"] as const;
+
+const CoreValue = z.object({ title: z.string().min(1), text: z.string().min(1), icon: z.enum(valueIcons) });
+
+/** A short claim with a headline value, e.g. "24/7" / "Online and mobile banking". */
+const InnovationStat = z.object({ value: z.string().min(1).max(12), label: z.string().min(1), text: z.string().min(1) });
+
+/** Defaults for the optional marketing text, true of any credit union running Mutual. */
+const defaultMission =
+  "To help our members and our community thrive, with honest advice, fair rates and everyday banking that is simple and secure.";
+
+const defaultValues: z.output<typeof CoreValue>[] = [
+  { title: "Members first", text: "We are owned by our members, so every decision starts with what is best for them.", icon: "members" },
+  { title: "Integrity", text: "Clear terms, fair fees and straight answers, every time.", icon: "integrity" },
+  { title: "Community", text: "We invest in the neighborhoods where our members live and work.", icon: "community" },
+  { title: "Innovation", text: "Modern, secure tools that make everyday banking simple.", icon: "innovation" },
+];
+
+/** What the banking platform itself does (SPEC 5 and 6), so the defaults never overstate. */
+const defaultInnovationStats: z.output<typeof InnovationStat>[] = [
+  { value: "24/7", label: "Online and mobile banking", text: "Check balances, move money and pay bills whenever you need to." },
+  { value: "2-step", label: "Secure sign-in", text: "A one-time code protects every sign-in to online banking." },
+  { value: "Instant", label: "Transfers between accounts", text: "Money moves between your own accounts the moment you ask." },
+  { value: "1 tap", label: "Card lock", text: "Misplaced your card? Lock it from the app right away." },
+];
+
 const UsBank = z.object({
   name: z.string().min(1),
   routing_number: z.string().refine(isValidRoutingNumber, "routing number fails the ABA checksum"),
@@ -74,6 +101,11 @@ export const InstitutionSchema = z
       enabled: z.boolean(),
       /** An https URL whose origin the Content-Security-Policy will allow as a frame source. */
       url: z.url().refine((u) => u.startsWith("https://"), "must be an https URL").optional(),
+      /** The query parameter the widget reads its symbol from, and the symbol behind each tab. */
+      symbol_param: z.string().regex(/^[A-Za-z_-]+$/).default("symbol"),
+      symbols: z
+        .object({ sp500: z.string().min(1), us100: z.string().min(1), eurusd: z.string().min(1), bitcoin: z.string().min(1) })
+        .default({ sp500: "SPX", us100: "NDX", eurusd: "EURUSD", bitcoin: "BTCUSD" }),
     }),
     marketing: z.object({
       members: z.number().int().min(0),
@@ -83,6 +115,11 @@ export const InstitutionSchema = z
       branches_label: z.string().min(1),
       volunteer_hours: z.number().int().min(0),
       scholarships: z.number().int().min(0),
+      /** About page: one or two sentences. */
+      mission: z.string().min(1).default(defaultMission),
+      core_values: z.array(CoreValue).min(1).max(6).default(defaultValues),
+      /** Home page: four short claims about the digital experience. */
+      innovation_stats: z.array(InnovationStat).min(1).max(4).default(defaultInnovationStats),
     }),
     timeline: z.array(z.object({ year: z.number().int(), title: z.string().min(1), text: z.string().min(1) })).min(1),
     testimonials: z.array(z.object({ quote: z.string().min(1), name: z.string().min(1), detail: z.string().min(1) })),
