@@ -1,12 +1,13 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/not-found";
+import { pageTitle } from "~/components/site/page-title";
 
 export function loader() {
   throw data(null, { status: 404 });
 }
 
-export function meta() {
-  return [{ title: "Page not found" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageTitle("Page not found", matches), { name: "description", content: "We could not find that page. Links to our home page, products, branches and contact details." }];
 }
 
 const SUGGESTIONS = [

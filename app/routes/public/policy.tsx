@@ -25,7 +25,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
-  return pageTitle(loaderData?.title ?? "Page", matches);
+  return [...pageTitle(loaderData?.title ?? "Page", matches), ...(loaderData ? [{ name: "description", content: loaderData.lead }] : [])];
 }
 
 export default function PolicyRoute({ loaderData }: Route.ComponentProps) {

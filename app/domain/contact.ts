@@ -1,0 +1,96 @@
+import { z } from "zod";
+
+/**
+ * The public contact form (SPEC 3 "Contact"): one schema, checked by the server on every post
+ * and repeated in the browser for quick feedback. Messages are written for the visitor, next to
+ * the field they are about.
+ */
+
+export const CONTACT_SUBJECTS = [
+  { value: "general", label: "General Inquiry" },
+  { value: "account", label: "Account Support" },
+  { value: "loan", label: "Loans" },
+  { value: "technical", label: "Technical Support" },
+] as const;
+
+export type ContactSubject = (typeof CONTACT_SUBJECTS)[number]["value"];
+const SUBJECT_VALUES = CONTACT_SUBJECTS.map((s) => s.value) as [ContactSubject, ...ContactSubject[]];
+
+export const PREFERRED_CONTACTS = [
+  { value: "email", label: "Email" },
+  { value: "phone", label: "Phone" },
+] as const;
+export type PreferredContact = (typeof PREFERRED_CONTACTS)[number]["value"];
+
+export const CONTACT_NAME_MAX_CHARS = 100;
+/** RFC 5321 limits a forward path to 256 octets, so an address is at most 254 characters. */
+export const CONTACT_EMAIL_MAX_CHARS = 254;
+/** Room for "+1 (555) 010-4400 ext. 1234"; E.164 numbers have at most 15 digits. */
+export const CONTACT_PHONE_MAX_CHARS = 30;
+export const CONTACT_MESSAGE_MAX_CHARS = 5000;
+
+/** The name of the honeypot field: hidden from people, filled in by careless bots. */
+export const CONTACT_HONEYPOT_FIELD = "website";
+
+/** Opening words for a meeting request (`/schedule` -> `/contact?subject=general&meeting=1`). */
+export const MEETING_MESSAGE_START = "I would like to schedule a meeting with an advisor to discuss: ";
+
+// Control characters (other than the line breaks a message may have) have no business in a
+// name or an address, and would only make the back office harder to read.
+const NO_CONTROL_CHARS = /^[^\p{Cc}]*$/u;
+const MESSAGE_CHARS = /^[^\p{Cc}]*$/u;
+const PHONE_CHARS = /^[0-9+().\-\s]*(?:(?:ext\.?|x)\s*\d{1,6})?$/i;
+
+const requiredText = (empty: string) => z.string({ error: empty }).trim().min(1, empty);
+
+export const ContactMessageSchema = z
+  .object({
+    name: requiredText("Enter your name.")
+      .max(CONTACT_NAME_MAX_CHARS, `Your name must be ${CONTACT_NAME_MAX_CHARS} characters or fewer.`)
+      .regex(NO_CONTROL_CHARS, "Your name can only contain letters, spaces and punctuation."),
+    email: requiredText("Enter your email address.")
+      .max(CONTACT_EMAIL_MAX_CHARS, `Your email address must be ${CONTACT_EMAIL_MAX_CHARS} characters or fewer.`)
+      .pipe(z.email({ error: "Enter a valid email address, like name@example.com." })),
+    phone: z
+      .string()
+      .trim()
+      .max(CONTACT_PHONE_MAX_CHARS, `Your phone number must be ${CONTACT_PHONE_MAX_CHARS} characters or fewer.`)
+      .refine((v) => v === "" || (PHONE_CHARS.test(v) && countDigits(v) >= 7 && countDigits(v) <= 15), "Enter a valid phone number, like (555) 010-4400, or leave it empty.")
+      .optional()
+      .transform((v) => (v ? v : undefined)),
+    subject: z.enum(SUBJECT_VALUES, { error: "Choose a subject." }),
+    message: requiredText("Enter your message.")
+      .max(CONTACT_MESSAGE_MAX_CHARS, "Your message must be 5,000 characters or fewer.")
+      .refine((v) => MESSAGE_CHARS.test(v.replace(/[\r\n\t]/g, " ")), "Your message contains characters we cannot accept."),
+    preferred_contact: z.enum(["email", "phone"], { error: "Choose email or phone." }).default("email"),
+  })
+  .refine((value) => value.preferred_contact !== "phone" || Boolean(value.phone), {
+    path: ["phone"],
+    message: "Enter a phone number so we can call you, or choose email.",
+    // Checked even when other fields are still wrong, so every problem shows at once.
+    when: (payload) => {
+      const raw = payload.value as { preferred_contact?: unknown; phone?: unknown } | undefined;
+      return raw?.preferred_contact === "phone" && !payload.issues.some((issue) => issue.path?.[0] === "phone");
+    },
+  });
+
+export type ContactMessage = z.infer<typeof ContactMessageSchema>;
+
+function countDigits(text: string): number {
+  return text.replace(/\D/g, "").length;
+}
+
+/** A subject from a query string (`?subject=loan`), or undefined when it is not one of ours. */
+export function subjectFromQuery(value: string | null): ContactSubject | undefined {
+  return SUBJECT_VALUES.find((s) => s === value);
+}
+
+export function subjectLabel(value: ContactSubject): string {
+  return CONTACT_SUBJECTS.find((s) => s.value === value)!.label;
+}
+
+/** "(555) 010-4400" -> "tel:+15550104400": a link that dials (ten digits are a US number). */
+export function telephoneHref(phone: string): string {
+  const digits = phone.replace(/\D/g, "");
+  return `tel:${digits.length === 10 ? `+1${digits}` : `+${digits}`}`;
+}
