@@ -16,9 +16,49 @@ export default [
     route("calculators", "routes/public/calculators.tsx"),
     route("locations", "routes/public/locations.tsx"),
     ...policyPages.map((page) => route(page, "routes/public/policy.tsx", { id: `policy-${page}` })),
+    // Identity (SPEC 4, 5): applying, signing in and out, passwords, the applicant's status.
+    route("signup", "routes/auth/signup.tsx"),
+    route("registration-success", "routes/auth/registration-success.tsx"),
+    route("login", "routes/auth/login.tsx"),
+    route("logout", "routes/auth/logout.tsx"),
+    route("forgot-password", "routes/auth/forgot-password.tsx"),
+    route("reset-password", "routes/auth/reset-password.tsx"),
+    route("pending-approval", "routes/auth/pending-approval.tsx"),
+    route("not-approved", "routes/auth/not-approved.tsx"),
+    // Demo mode only (404 otherwise): the demo people's mail, since the demo sends none.
+    route("demo/inbox", "routes/auth/demo-inbox.tsx"),
+    // Profile and Account Settings (SPEC 6): pages for direct links and no-JS; the dialogs' data.
+    route("settings/profile", "routes/settings/profile.tsx"),
+    route("settings/account", "routes/settings/account.tsx"),
     route("*", "routes/public/not-found.tsx"),
   ]),
+  route("register", "routes/auth/register.tsx"),
+  // A profile image, only for its owner and staff (SPEC 6; ARCHITECTURE "files").
+  route("settings/profile-image/:userId", "routes/settings/profile-image.tsx"),
+  // Reset Transfer Counts (SPEC 7), staff only, with its own header.
+  route("admin/reset-transfers", "routes/staff/reset-transfers.tsx"),
+  // Back office (SPEC 4 "Staff review", SPEC 7): staff only; every loader and action checks.
+  route("admin", "routes/admin/layout.tsx", [
+    index("routes/admin/index.tsx"),
+    route("audit", "routes/admin/audit.tsx"),
+    route("outbox", "routes/admin/outbox.tsx"),
+    route("messages", "routes/admin/messages.tsx"),
+  ]),
+  // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.
+  route("admin/audit.csv", "routes/admin/audit-csv.tsx"),
+  route("admin/members/:memberId/document", "routes/admin/member-document.tsx"),
+  // Session keep-alive ("Stay signed in") and status, for the idle warning.
+  route("session", "routes/auth/session.tsx"),
   // The benchmark's reference page: one component, no layout. 404 unless MUTUAL_BENCH=1.
   route("bench/minimal", "routes/bench-minimal.tsx"),
+  // Member banking app (SPEC 6): the top bar's frame, the dashboard with transfers, history,
+  // notifications; resource routes for the recipient lookup and the CSV export.
+  layout("routes/member/layout.tsx", { id: "member" }, [
+    route("dashboard", "routes/member/dashboard.tsx"),
+    route("dashboard/transactions", "routes/member/transactions.tsx"),
+    route("dashboard/notifications", "routes/member/notifications.tsx"),
+  ]),
+  route("dashboard/transactions.csv", "routes/member/transactions-csv.tsx"),
+  route("dashboard/verify-recipient", "routes/member/verify-recipient.tsx"),
   ...Object.keys(pathRedirects).map((path) => route(path, "routes/public/redirect.tsx", { id: `redirect-${path}` })),
 ] satisfies RouteConfig;

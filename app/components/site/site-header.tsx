@@ -2,6 +2,9 @@ import { useEffect, useState } from "react";
 import { Link, NavLink } from "react-router";
 import { Menu, X } from "lucide-react";
 import { Logo } from "./logo";
+import { Avatar } from "~/components/settings/avatar";
+import { AccountSettingsDialog, ProfileSettingsDialog } from "~/components/settings/settings-dialogs";
+import { StaticMenuItems, UserMenu, type SettingsDialog, type SignedInUser } from "./user-menu";
 
 const NAV = [
   { to: "/", label: "Home", end: true },
@@ -12,10 +15,17 @@ const NAV = [
 
 /**
  * Public top bar (SPEC 3). The mobile menu is a <details> element, so it opens with or without
- * JavaScript and from the keyboard.
+ * JavaScript and from the keyboard. Signed in, the bar shows the person's avatar and name with
+ * their menu (user-menu.tsx) instead of Sign in / Sign up; the settings open as dialogs in place.
  */
-export function SiteHeader({ name, shortName }: { name: string; shortName: string }) {
+export function SiteHeader({ name, shortName, user }: { name: string; shortName: string; user?: SignedInUser | null }) {
   const [scrolled, setScrolled] = useState(false);
+  const [dialog, setDialog] = useState<SettingsDialog | null>(null);
+  const openDialog = (which: SettingsDialog) => {
+    // Close the mobile disclosure so focus returns somewhere visible after the dialog.
+    document.querySelectorAll<HTMLDetailsElement>("header details[open]").forEach((d) => (d.open = false));
+    setDialog(which);
+  };
   useEffect(() => {
     const onScroll = () => setScrolled(window.scrollY > 8);
     onScroll();
@@ -41,6 +51,11 @@ export function SiteHeader({ name, shortName }: { name: string; shortName: strin
             ))}
           </ul>
         </nav>
+        {user ? (
+          <div className="hidden items-center md:flex">
+            <UserMenu user={user} onOpenDialog={openDialog} />
+          </div>
+        ) : (
         <div className="hidden items-center gap-2 md:flex">
           <Link to="/login" className="rounded-lg px-4 py-2 text-sm font-medium text-brand-800 hover:bg-brand-50">
             Sign in
@@ -49,6 +64,7 @@ export function SiteHeader({ name, shortName }: { name: string; shortName: strin
             Sign up
           </Link>
         </div>
+        )}
         <details className="group relative md:hidden">
           <summary className="flex size-11 cursor-pointer list-none items-center justify-center rounded-lg text-brand-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden" aria-label="Menu">
             <Menu className="size-6 group-open:hidden" aria-hidden="true" />
@@ -63,6 +79,19 @@ export function SiteHeader({ name, shortName }: { name: string; shortName: strin
                   </NavLink>
                 </li>
               ))}
+              {user ? (
+                <li className="mt-2 border-t border-slate-100 pt-2">
+                  <div className="flex items-center gap-3 px-3 py-2">
+                    <Avatar initials={user.initials} imageUrl={user.image_url} size="sm" />
+                    <span className="min-w-0">
+                      <span className="block truncate text-sm font-semibold text-slate-900">{user.name || user.email}</span>
+                      {user.name ? <span className="block truncate text-xs text-slate-600">{user.email}</span> : null}
+                    </span>
+                  </div>
+                  <StaticMenuItems user={user} onOpenDialog={openDialog} />
+                </li>
+              ) : (
+              <>
               <li className="mt-2 border-t border-slate-100 pt-2">
                 <Link to="/login" className="block rounded-md px-3 py-3 text-sm font-medium text-brand-800 hover:bg-brand-50">
                   Sign in
@@ -73,10 +102,18 @@ export function SiteHeader({ name, shortName }: { name: string; shortName: strin
                   Sign up
                 </Link>
               </li>
+              </>
+              )}
             </ul>
           </nav>
         </details>
       </div>
+      {user ? (
+        <>
+          <ProfileSettingsDialog isOpen={dialog === "profile"} onOpenChange={(open) => setDialog(open ? "profile" : null)} />
+          <AccountSettingsDialog isOpen={dialog === "account"} onOpenChange={(open) => setDialog(open ? "account" : null)} />
+        </>
+      ) : null}
     </header>
   );
 }

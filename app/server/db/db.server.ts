@@ -1,4 +1,5 @@
 import { env } from "~/config/env.server";
+import { institution } from "~/config/institution.server";
 import { migrateDatabase, openDatabase, type Database } from "./client.server";
 
 /**
@@ -17,6 +18,11 @@ export function appDatabase(): Promise<Database> {
       ? await openDatabase({ kind: "postgres", url: e.DATABASE_URL })
       : await openDatabase({ kind: "pglite", dataDir: e.dataDirAbsolute });
     await migrateDatabase(database);
+    // Demo mode: the demo institution's people on an empty database (app/server/seed).
+    if (institution().demo) {
+      const { seedDemoIfEmpty } = await import("~/server/seed/demo.server");
+      await seedDemoIfEmpty(database);
+    }
     return database;
   })();
   return holder[KEY];

@@ -3,3 +3,12 @@
  * own file; this file gathers them for Drizzle and drizzle-kit.
  */
 export * from "./schema/public-site";
+export * from "./schema/ledger";
+export * from "./schema/auth";
+export * from "./schema/members";
+export * from "./schema/mail";
+export * from "./schema/audit";
+export * from "./schema/cards";
+export * from "./schema/admin";
+export * from "./schema/payments";
+export * from "./schema/notifications";

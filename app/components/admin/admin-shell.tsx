@@ -1,0 +1,85 @@
+import { Form, NavLink } from "react-router";
+import { LogOut, ShieldCheck } from "lucide-react";
+
+const NAV = [
+  { to: "/admin", label: "Members", end: true },
+  { to: "/admin/audit", label: "Audit log" },
+  { to: "/admin/outbox", label: "Outbox" },
+  { to: "/admin/messages", label: "Messages" },
+];
+
+/** The back office's top bar (SPEC 7): who is signed in, the staff pages, and Sign out. */
+export function AdminShell({ staff, institution, children }: { staff: { name: string; email: string }; institution: string; children: React.ReactNode }) {
+  const linkClass = ({ isActive }: { isActive: boolean }) =>
+    `whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors ${isActive ? "bg-white/15 text-white" : "text-brand-100 hover:bg-white/10 hover:text-white"}`;
+  return (
+    <div className="min-h-dvh bg-slate-100">
+      <header className="bg-brand-800 text-white shadow-md">
+        <div className="mx-auto flex max-w-[90rem] flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
+          <div className="flex items-center gap-3">
+            <span className="flex size-9 items-center justify-center rounded-lg bg-white/10">
+              <ShieldCheck className="size-5" aria-hidden="true" />
+            </span>
+            <div className="leading-tight">
+              <p className="text-sm font-semibold">{institution}</p>
+              <p className="text-xs text-brand-100">Back office</p>
+            </div>
+          </div>
+          <div className="flex items-center gap-3">
+            <p className="hidden text-right text-sm leading-tight sm:block">
+              <span className="block font-semibold">{staff.name}</span>
+              <span className="block text-xs text-brand-100">{staff.email}</span>
+            </p>
+            <Form method="post" action="/logout">
+              <button type="submit" className="inline-flex items-center gap-2 rounded-lg border border-white/30 px-3 py-2 text-sm font-semibold hover:bg-white/10">
+                <LogOut className="size-4" aria-hidden="true" /> Sign out
+              </button>
+            </Form>
+          </div>
+          <nav aria-label="Back office" className="-mx-1 w-full overflow-x-auto">
+            <ul className="flex gap-1 px-1">
+              {NAV.map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} end={item.end} className={linkClass}>
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
+      </header>
+      <main id="main" className="mx-auto max-w-[90rem] px-3 py-5 sm:px-6 sm:py-8">
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/** A status line: red when it says Error or Failed, green otherwise (SPEC 7). */
+export function StatusLine({ message, tone }: { message: string; tone?: "error" | "success" }) {
+  const red = tone ? tone === "error" : /error|failed/i.test(message);
+  return (
+    <p role={red ? "alert" : "status"} className={`rounded-lg border px-4 py-3 text-sm font-medium ${red ? "border-red-200 bg-red-50 text-red-800" : "border-emerald-200 bg-emerald-50 text-emerald-900"}`}>
+      {message}
+    </p>
+  );
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  const styles: Record<string, string> = {
+    pending: "bg-amber-100 text-amber-900",
+    info_requested: "bg-sky-100 text-sky-900",
+    approved: "bg-emerald-100 text-emerald-900",
+    verified: "bg-emerald-100 text-emerald-900",
+    active: "bg-emerald-100 text-emerald-900",
+    rejected: "bg-red-100 text-red-900",
+    frozen: "bg-sky-100 text-sky-900",
+    closed: "bg-slate-200 text-slate-800",
+    locked: "bg-slate-200 text-slate-800",
+    new: "bg-amber-100 text-amber-900",
+    answered: "bg-emerald-100 text-emerald-900",
+  };
+  const label = status.replace(/_/g, " ");
+  return <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${styles[status] ?? "bg-slate-100 text-slate-800"}`}>{label}</span>;
+}

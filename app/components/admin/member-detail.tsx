@@ -1,0 +1,261 @@
+import { Link } from "react-router";
+import { Eye, FileText, UserRound } from "lucide-react";
+import { groupAccountNumber } from "~/domain/account-display";
+import { formatCents } from "~/domain/money";
+import { ID_TYPE_OPTIONS, MARITAL_STATUS_OPTIONS } from "~/domain/membership-application";
+import { StatusBadge } from "./admin-shell";
+import { formatDate, formatDateTime, initials, withParams } from "./format";
+
+export interface MemberDetailData {
+  user_id: string;
+  email: string;
+  name: string;
+  role: string;
+  created_at: Date | string;
+  has_image: boolean;
+  profile: {
+    first_name: string;
+    last_name: string;
+    date_of_birth: string | null;
+    nationality: string | null;
+    marital_status: string | null;
+    street: string | null;
+    city: string | null;
+    state: string | null;
+    postal_code: string | null;
+    country: string | null;
+    phone: string | null;
+    alt_email: string | null;
+    emergency_name: string | null;
+    emergency_relationship: string | null;
+    emergency_phone: string | null;
+    id_type: string | null;
+    id_number: string | null;
+    has_document: boolean;
+    document_mime: string | null;
+    joint_account: boolean;
+    joint_name: string | null;
+    joint_email: string | null;
+    joint_phone: string | null;
+    status: string;
+    document_status: string;
+    rejection_reason: string | null;
+    decided_at: Date | string | null;
+    source: string;
+  };
+  revealed: boolean;
+  accounts: { id: number; account_number: string; type: string; name: string; status: string; current_cents: number; available_cents: number; routing_number: string }[];
+  cards: { id: number; masked_number: string; expiry_month: number; expiry_year: number; status: string; account_id: number }[];
+  info_requests: { id: number; message: string; requested_at: Date | string; status: string; answer_text: string | null; answered_at: Date | string | null; has_answer_document: boolean }[];
+  decisions: { id: number; decision: string; note: string | null; decided_at: Date | string; decided_by_email: string | null }[];
+}
+
+export const idTypeLabel = (value: string | null) => ID_TYPE_OPTIONS.find((o) => o.value === value)?.label ?? value ?? "—";
+export const maritalLabel = (value: string | null) => MARITAL_STATUS_OPTIONS.find((o) => o.value === value)?.label ?? value ?? "—";
+
+export function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt>
+      <dd className="mt-0.5 break-words text-sm text-slate-900">{children || "—"}</dd>
+    </div>
+  );
+}
+
+export function documentHref(member_id: string, info_request_id?: number): string {
+  return `/admin/members/${encodeURIComponent(member_id)}/document${info_request_id ? `?answer=${info_request_id}` : ""}`;
+}
+
+/** The detail pane (SPEC 7): header, application data (masked), accounts read-only, cards, history. */
+export function MemberDetailPane({ member, missing, search }: { member: MemberDetailData | null; missing: boolean; search: string }) {
+  if (!member) {
+    return (
+      <section aria-label="User details" className="flex min-h-64 flex-col items-center justify-center rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
+        <UserRound className="size-10 text-slate-400" aria-hidden="true" />
+        <p className="mt-3 font-medium text-slate-800">{missing ? "That user was not found." : "Select a user to view and edit their details"}</p>
+      </section>
+    );
+  }
+  const p = member.profile;
+  const address = [p.street, [p.city, p.state, p.postal_code].filter(Boolean).join(" "), p.country].filter(Boolean).join(", ");
+  return (
+    <section aria-labelledby="member-title" className="rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <header className="flex flex-wrap items-start justify-between gap-4 border-b border-slate-200 p-5">
+        <div className="flex min-w-0 items-center gap-4">
+          {member.has_image ? (
+            <img src={`/settings/profile-image/${encodeURIComponent(member.user_id)}`} alt="" className="size-14 shrink-0 rounded-full border border-slate-200 object-cover" />
+          ) : (
+            <span aria-hidden="true" className="flex size-14 shrink-0 items-center justify-center rounded-full bg-brand-100 text-lg font-semibold text-brand-800">
+              {initials(member.name)}
+            </span>
+          )}
+          <div className="min-w-0">
+            <h2 id="member-title" className="break-all text-lg font-semibold text-brand-800">
+              User Details: {member.email}
+            </h2>
+            <p className="text-sm text-slate-700">
+              {member.name} · Created {formatDate(member.created_at)}
+            </p>
+            <p className="mt-1 flex flex-wrap gap-1.5">
+              <StatusBadge status={p.status} />
+              {p.status === "pending" ? <StatusBadge status={p.document_status} /> : null}
+              <span className="inline-flex items-center rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-800">{member.role === "admin" ? "Staff" : member.role === "pending" ? "Applicant" : "Member"}</span>
+            </p>
+          </div>
+        </div>
+        <Link to={withParams(search, { verify: "1", notice: null })} preventScrollReset className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+          Verify User
+        </Link>
+      </header>
+
+      <div className="space-y-6 p-5">
+        {p.status === "rejected" && p.rejection_reason ? (
+          <p className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
+            <strong>Rejected{p.decided_at ? ` on ${formatDate(p.decided_at)}` : ""}:</strong> {p.rejection_reason}
+          </p>
+        ) : null}
+
+        <div>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h3 className="text-base font-semibold text-brand-800">Application</h3>
+            {member.revealed ? (
+              <span className="text-xs font-medium text-amber-900">Shown in full · this view was recorded in the audit log</span>
+            ) : (
+              <Link to={withParams(search, { reveal: "1" })} preventScrollReset className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline underline-offset-2">
+                <Eye className="size-4" aria-hidden="true" /> Show full date of birth and ID number (audited)
+              </Link>
+            )}
+          </div>
+          <dl className="mt-3 grid gap-x-6 gap-y-3 sm:grid-cols-2 xl:grid-cols-3">
+            <Field label="Name">
+              {p.first_name} {p.last_name}
+            </Field>
+            <Field label="Date of birth">{p.date_of_birth}</Field>
+            <Field label="Nationality">{p.nationality}</Field>
+            <Field label="Marital status">{maritalLabel(p.marital_status)}</Field>
+            <Field label="Phone">{p.phone}</Field>
+            <Field label="Alternative email">{p.alt_email}</Field>
+            <Field label="Address">{address}</Field>
+            <Field label="Emergency contact">{p.emergency_name ? `${p.emergency_name} (${p.emergency_relationship ?? "—"}), ${p.emergency_phone ?? "—"}` : null}</Field>
+            <Field label="Identification">{p.id_type ? `${idTypeLabel(p.id_type)} ${p.id_number ?? ""}` : null}</Field>
+            {p.joint_account ? <Field label="Joint owner">{`${p.joint_name ?? ""}, ${p.joint_email ?? ""}, ${p.joint_phone ?? ""}`}</Field> : null}
+            <Field label="Source">{p.source === "staff" ? "Created by staff" : "Online application"}</Field>
+          </dl>
+          {p.has_document ? (
+            <a href={documentHref(member.user_id)} target="_blank" rel="noopener" className="mt-3 inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline underline-offset-2">
+              <FileText className="size-4" aria-hidden="true" /> Open the ID document (opens in a new tab; audited)
+            </a>
+          ) : null}
+        </div>
+
+        <div>
+          <h3 className="text-base font-semibold text-brand-800">Accounts</h3>
+          {member.accounts.length === 0 ? (
+            <p className="mt-2 text-sm text-slate-700">No accounts yet. Checking and Savings open when the application is approved.</p>
+          ) : (
+            <div className="mt-2 overflow-x-auto">
+              <table className="w-full min-w-[36rem] text-left text-sm">
+                <caption className="sr-only">Accounts of {member.name}</caption>
+                <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600">
+                  <tr>
+                    <th scope="col" className="py-2 pr-3 font-medium">
+                      Account
+                    </th>
+                    <th scope="col" className="py-2 pr-3 font-medium">
+                      Number
+                    </th>
+                    <th scope="col" className="py-2 pr-3 font-medium">
+                      Routing
+                    </th>
+                    <th scope="col" className="py-2 pr-3 font-medium">
+                      Status
+                    </th>
+                    <th scope="col" className="py-2 pr-3 text-right font-medium">
+                      Current
+                    </th>
+                    <th scope="col" className="py-2 text-right font-medium">
+                      Available
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {member.accounts.map((a) => (
+                    <tr key={a.id}>
+                      <td className="py-2 pr-3 font-medium text-slate-900">{a.name}</td>
+                      <td className="tabular py-2 pr-3 font-mono">{groupAccountNumber(a.account_number)}</td>
+                      <td className="tabular py-2 pr-3 font-mono">{a.routing_number}</td>
+                      <td className="py-2 pr-3">
+                        <StatusBadge status={a.status} />
+                      </td>
+                      <td className="tabular py-2 pr-3 text-right">{formatCents(a.current_cents)}</td>
+                      <td className="tabular py-2 text-right">{formatCents(a.available_cents)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {member.cards.length ? (
+            <ul className="mt-3 space-y-1 text-sm text-slate-800">
+              {member.cards.map((c) => (
+                <li key={c.id} className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium">Debit card</span>
+                  <span className="tabular font-mono">{c.masked_number}</span>
+                  <span className="text-slate-700">
+                    expires {String(c.expiry_month).padStart(2, "0")}/{c.expiry_year}
+                  </span>
+                  <StatusBadge status={c.status} />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+
+        {member.info_requests.length ? (
+          <div>
+            <h3 className="text-base font-semibold text-brand-800">Information requests</h3>
+            <ul className="mt-2 space-y-3">
+              {member.info_requests.map((r) => (
+                <li key={r.id} className="rounded-lg border border-slate-200 p-3 text-sm">
+                  <p className="flex flex-wrap items-center justify-between gap-2 text-slate-700">
+                    <span>Asked {formatDateTime(r.requested_at)}</span>
+                    <StatusBadge status={r.status} />
+                  </p>
+                  <p className="mt-1 text-slate-900">{r.message}</p>
+                  {r.answer_text ? (
+                    <p className="mt-2 border-l-4 border-accent-600 pl-3 text-slate-900">
+                      <span className="block text-xs text-slate-700">Answer{r.answered_at ? `, ${formatDateTime(r.answered_at)}` : ""}</span>
+                      {r.answer_text}
+                    </p>
+                  ) : null}
+                  {r.has_answer_document ? (
+                    <a href={documentHref(member.user_id, r.id)} target="_blank" rel="noopener" className="mt-2 inline-flex items-center gap-1.5 font-medium text-brand-700 underline underline-offset-2">
+                      <FileText className="size-4" aria-hidden="true" /> Document sent with the answer (audited)
+                    </a>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+
+        {member.decisions.length ? (
+          <div>
+            <h3 className="text-base font-semibold text-brand-800">Review history</h3>
+            <ul className="mt-2 space-y-2 text-sm">
+              {member.decisions.map((d) => (
+                <li key={d.id} className="flex flex-wrap gap-x-2 text-slate-800">
+                  <StatusBadge status={d.decision} />
+                  <span>
+                    {formatDateTime(d.decided_at)} by {d.decided_by_email ?? "staff"}
+                  </span>
+                  {d.note ? <span className="w-full text-slate-700">“{d.note}”</span> : null}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,474 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useFetcher, useNavigation } from "react-router";
+import { CheckCircle2, Globe2, Info, Landmark, Lock, Mail, Phone, ShieldAlert, UserCheck } from "lucide-react";
+import { Button, FormErrors, FormMessage, Select, TextField } from "~/components/ui";
+import { cx } from "~/components/ui/field-styles";
+import { formatCents } from "~/domain/money";
+import { AMOUNT_MIN, AMOUNT_STEP } from "~/domain/transfers";
+import { currencyInputStep, findCurrency } from "~/domain/currencies";
+import { CountryPicker, CurrencyPicker } from "./pickers";
+
+export type TransferTab = "internal" | "member" | "ach" | "wire";
+
+export interface FormAccount {
+  id: number;
+  type_label: string;
+  account_number: string;
+  available_cents: number;
+}
+
+export interface TransferData {
+  accounts: FormAccount[];
+  us_banks: Array<{ name: string; routing_number: string }>;
+  rates: Array<{ code: string; usd_per_unit: string }>;
+  wire_fee_cents: number;
+  outgoing_paused: boolean;
+  keys: Record<TransferTab, string>;
+  support: { email: string; phone: string; hours: string };
+}
+
+export interface WireQuoteView {
+  usd_cents: number;
+  fee_cents: number;
+  total_cents: number;
+  rate: string;
+  currency: string;
+  amount_text: string;
+  country_name: string;
+}
+
+/** What the dashboard action answers (see member-app.server.ts TransferActionResult). */
+export type TransferResult =
+  | { tab: TransferTab; status: "done"; reference_number: string; amount_cents: number; message: string }
+  | {
+      tab: TransferTab;
+      status: "refused";
+      kind: string;
+      title?: string;
+      message: string;
+      field_errors: Record<string, string>;
+      values: Record<string, string>;
+      step?: "otp" | "confirm" | "notice";
+      summary?: string;
+      quote?: WireQuoteView;
+    }
+  | { tab: "member"; status: "verified"; name: string; values: Record<string, string> }
+  | { tab: "ach"; status: "otp"; summary: string; values: Record<string, string> }
+  | { tab: "wire"; status: "confirm" | "notice"; quote: WireQuoteView; values: Record<string, string> };
+
+function accountOptions(accounts: FormAccount[]) {
+  return accounts.map((a) => ({ value: String(a.id), label: `${a.type_label} ••${a.account_number.slice(-4)} (${formatCents(a.available_cents)} available)` }));
+}
+
+function useSubmitting(intentPrefix: TransferTab): boolean {
+  const navigation = useNavigation();
+  const intent = navigation.formData?.get("intent");
+  return navigation.state === "submitting" && typeof intent === "string" && intent.startsWith(intentPrefix);
+}
+
+function valuesOf(result: TransferResult | undefined, tab: TransferTab): Record<string, string> {
+  if (!result || result.tab !== tab || result.status === "done") return {};
+  return result.values;
+}
+
+const actionFor = (tab: TransferTab) => `/dashboard?transfer=${tab}`;
+
+/** A refusal with its real cause; blocked and denied carry the support details (SPEC 6). */
+export function RefusalMessage({ result, support }: { result: Extract<TransferResult, { status: "refused" }>; support: TransferData["support"] }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, [result]);
+  if (result.title) {
+    return (
+      <FormMessage ref={ref} tone="error" title={result.title}>
+        <p>{result.kind === "blocked" ? "Transactions on this account are blocked for security reasons." : result.message}</p>
+        <p className="mt-2">Please visit a branch or contact support:</p>
+        <ul className="mt-1 space-y-0.5">
+          <li className="flex items-center gap-1.5">
+            <Mail className="size-4" aria-hidden="true" />
+            <a className="underline" href={`mailto:${support.email}`}>
+              {support.email}
+            </a>
+          </li>
+          <li className="flex items-center gap-1.5">
+            <Phone className="size-4" aria-hidden="true" /> {support.phone}
+          </li>
+          <li>Support hours: {support.hours}</li>
+        </ul>
+      </FormMessage>
+    );
+  }
+  return (
+    <FormMessage ref={ref} tone="error" title={result.message}>
+      {result.kind === "savings_limit" ? "Staff can reset the count; it starts again next month." : null}
+    </FormMessage>
+  );
+}
+
+function Success({ result, note, autoCloseMs, onClose }: { result: Extract<TransferResult, { status: "done" }>; note: string; autoCloseMs?: number; onClose?: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+    if (!autoCloseMs || !onClose) return;
+    const timer = setTimeout(onClose, autoCloseMs);
+    return () => clearTimeout(timer);
+  }, [result, autoCloseMs, onClose]);
+  return (
+    <div ref={ref} tabIndex={-1} role="status" className="rounded-2xl border border-emerald-200 bg-emerald-50 p-5 text-emerald-950 focus:outline-none">
+      <div className="flex items-start gap-3">
+        <CheckCircle2 className="mt-0.5 size-6 shrink-0 text-emerald-700" aria-hidden="true" />
+        <div>
+          <p className="font-semibold">
+            {result.message}: {formatCents(result.amount_cents)}
+          </p>
+          <p className="mt-1 text-sm">
+            Reference number <span className="font-mono font-semibold tracking-wide">{result.reference_number}</span>
+          </p>
+          <p className="mt-1 text-sm">{note}</p>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Hidden({ values, skip = [] }: { values: Record<string, string>; skip?: string[] }) {
+  return (
+    <>
+      {Object.entries(values)
+        .filter(([k]) => !["intent", "otp", ...skip].includes(k))
+        .map(([k, v]) => (
+          <input key={k} type="hidden" name={k} value={v} />
+        ))}
+    </>
+  );
+}
+
+function AmountField({ defaultValue, label = "Amount", step = AMOUNT_STEP, min = AMOUNT_MIN, prefix = "$", description }: { defaultValue?: string; label?: string; step?: string; min?: string; prefix?: string; description?: string }) {
+  return (
+    <TextField
+      name="amount"
+      label={label}
+      type="number"
+      inputMode="decimal"
+      defaultValue={defaultValue}
+      isRequired
+      prefix={prefix}
+      description={description}
+      inputClassName="tabular-nums"
+      // React Aria passes these to the <input>: the browser's own min/step hints (SPEC 6).
+      {...({ min, step } as Record<string, string>)}
+    />
+  );
+}
+
+function SubmitRow({ submitting, label, pendingLabel, disabled }: { submitting: boolean; label: string; pendingLabel: string; disabled?: boolean }) {
+  return (
+    <div className="flex justify-end pt-2 sm:col-span-2">
+      <Button type="submit" size="lg" isPending={submitting} isDisabled={disabled} pendingLabel={pendingLabel} className="w-full sm:w-auto">
+        {label}
+      </Button>
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export function BetweenAccountsForm({ data, result }: { data: TransferData; result?: TransferResult }) {
+  const submitting = useSubmitting("internal");
+  const mine = result?.tab === "internal" ? result : undefined;
+  const values = valuesOf(mine, "internal");
+  const done = mine?.status === "done" ? mine : undefined;
+  const refused = mine?.status === "refused" ? mine : undefined;
+  const options = accountOptions(data.accounts);
+  return (
+    <div className="space-y-4">
+      {done ? <Success result={done} note="The money is in the other account now." /> : null}
+      {refused ? <RefusalMessage result={refused} support={data.support} /> : null}
+      <FormErrors errors={refused?.field_errors}>
+        <Form key={done?.reference_number ?? "internal"} method="post" action={actionFor("internal")} preventScrollReset className="grid gap-4 sm:grid-cols-2" noValidate>
+          <input type="hidden" name="intent" value="internal" />
+          <input type="hidden" name="idempotency_key" value={data.keys.internal} />
+          <Select name="from_account_id" label="From" options={options} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired />
+          <Select name="to_account_id" label="To" options={options} placeholder="Choose an account" defaultValue={values.to_account_id ?? String(data.accounts[1]?.id ?? "")} isRequired />
+          <AmountField defaultValue={values.amount} />
+          <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired placeholder="e.g. Savings goal" />
+          <SubmitRow submitting={submitting} label="Transfer now" pendingLabel="Sending…" />
+        </Form>
+      </FormErrors>
+    </div>
+  );
+}
+
+export function ToMemberForm({ data, result }: { data: TransferData; result?: TransferResult }) {
+  const submitting = useSubmitting("member");
+  const mine = result?.tab === "member" ? result : undefined;
+  const values = valuesOf(mine, "member");
+  const done = mine?.status === "done" ? mine : undefined;
+  const refused = mine?.status === "refused" ? mine : undefined;
+  const verify = useFetcher<{ ok: boolean; message: string }>();
+  const [email, setEmail] = useState(values.recipient_email ?? "");
+  const [clientError, setClientError] = useState<string | null>(null);
+  const [lastChecked, setLastChecked] = useState("");
+  const verifying = verify.state !== "idle";
+  const typed = email.trim().toLowerCase();
+  // Verified: by the JSON lookup (with JavaScript) or by the action (without).
+  const byFetcher = verify.data && lastChecked === typed ? verify.data : null;
+  const byAction = mine?.status === "verified" && (mine.values.recipient_email ?? "").trim().toLowerCase() === typed ? { ok: true, message: `Recipient found: ${mine.name}` } : null;
+  const lookup = verifying ? null : (byFetcher ?? byAction);
+  const verified = Boolean(lookup?.ok);
+  return (
+    <div className="space-y-4">
+      {done ? <Success result={done} note="The recipient has the money now, and we let them know." /> : null}
+      {refused ? <RefusalMessage result={refused} support={data.support} /> : null}
+      {clientError ? (
+        <FormMessage tone="error" title={clientError} />
+      ) : null}
+      <FormErrors errors={refused?.field_errors}>
+        <Form
+          key={done?.reference_number ?? "member"}
+          method="post"
+          action={actionFor("member")}
+          preventScrollReset
+          className="grid gap-4 sm:grid-cols-2"
+          noValidate
+          onSubmit={(event) => {
+            const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+            if (submitter?.value === "member-verify") return;
+            if (!verified) {
+              event.preventDefault();
+              setClientError("Please enter a valid recipient");
+            } else setClientError(null);
+          }}
+        >
+          <input type="hidden" name="idempotency_key" value={data.keys.member} />
+          <Select name="from_account_id" label="From" options={accountOptions(data.accounts)} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired className="sm:col-span-2" />
+          <div className="sm:col-span-2">
+            <div className="flex items-end gap-2">
+              <TextField
+                name="recipient_email"
+                label="Recipient's email"
+                type="email"
+                autoComplete="off"
+                value={email}
+                onChange={(v) => {
+                  setEmail(v);
+                  setClientError(null);
+                }}
+                isRequired
+                className="flex-1"
+                description="We'll show the member's name so you can check it's the right person."
+              />
+              <button
+                type="submit"
+                name="intent"
+                value="member-verify"
+                disabled={verifying}
+                className="mb-px inline-flex h-[46px] items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600 disabled:opacity-60"
+                onClick={(event) => {
+                  // With JavaScript: look the member up without leaving the page.
+                  event.preventDefault();
+                  setLastChecked(typed);
+                  setClientError(null);
+                  void verify.submit({ recipient_email: typed }, { method: "post", action: "/dashboard/verify-recipient" });
+                }}
+              >
+                <UserCheck className="size-4" aria-hidden="true" /> {verifying ? "Checking…" : "Verify"}
+              </button>
+            </div>
+            <div aria-live="polite" className="mt-2 min-h-5 text-sm">
+              {lookup?.ok ? (
+                <p className="flex items-center gap-1.5 font-semibold text-emerald-800">
+                  <CheckCircle2 className="size-4" aria-hidden="true" /> {lookup.message}
+                </p>
+              ) : lookup ? (
+                <p className="font-semibold text-red-700">{lookup.message}</p>
+              ) : null}
+            </div>
+          </div>
+          <AmountField defaultValue={values.amount} />
+          <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired placeholder="e.g. Dinner on Friday" />
+          <input type="hidden" name="intent" value="member" />
+          <SubmitRow submitting={submitting} label="Send money" pendingLabel="Sending…" />
+        </Form>
+      </FormErrors>
+    </div>
+  );
+}
+
+function PausedNotice({ data }: { data: TransferData }) {
+  return (
+    <FormMessage tone="warning" title="Transaction Denied" announce={false}>
+      <p>All transactions temporarily suspended. Transfers to other banks are paused by the credit union.</p>
+      <p className="mt-1">
+        Contact support at <a className="underline" href={`mailto:${data.support.email}`}>{data.support.email}</a> or {data.support.phone}, {data.support.hours}.
+      </p>
+    </FormMessage>
+  );
+}
+
+export function ToUsBankForm({ data, result }: { data: TransferData; result?: TransferResult }) {
+  const submitting = useSubmitting("ach");
+  const mine = result?.tab === "ach" ? result : undefined;
+  const values = valuesOf(mine, "ach");
+  const done = mine?.status === "done" ? mine : undefined;
+  const refused = mine?.status === "refused" ? mine : undefined;
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const otpStep = mine?.status === "otp" || refused?.step === "otp";
+  const summary = mine?.status === "otp" ? mine.summary : refused?.summary;
+  const [bank, setBank] = useState(values.bank ?? "");
+  const bankOptions = [...data.us_banks.map((b) => ({ value: b.routing_number, label: `${b.name} (${b.routing_number})` })), { value: "other", label: "Other bank: enter a routing number" }];
+  return (
+    <div className="space-y-4">
+      {done && dismissed !== done.reference_number ? (
+        <Success result={done} note="The money is held now and goes out with the next ACH file (usually the next business day)." autoCloseMs={3000} onClose={() => setDismissed(done.reference_number)} />
+      ) : null}
+      {refused ? <RefusalMessage result={refused} support={data.support} /> : null}
+      {data.outgoing_paused && !refused ? <PausedNotice data={data} /> : null}
+      <FormErrors errors={refused?.field_errors}>
+        {otpStep ? (
+          <Form method="post" action={actionFor("ach")} preventScrollReset className="space-y-4" noValidate>
+            <Hidden values={values} />
+            <div className="rounded-2xl border border-slate-200 bg-slate-50 p-4">
+              <p className="text-sm font-semibold text-slate-900">Check the transfer</p>
+              <p className="mt-1 text-sm text-slate-700">{summary}</p>
+            </div>
+            <p className="flex items-start gap-2 text-sm text-slate-700">
+              <Lock className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" /> We emailed you a 6-digit code to confirm this transfer. It expires in 10 minutes.
+            </p>
+            <TextField name="otp" label="One-time code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} className="max-w-xs" inputClassName="tracking-[0.4em] tabular-nums" />
+            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+              <Link to="/dashboard?transfer=ach#transfer" preventScrollReset className="inline-flex items-center justify-center rounded-lg px-4 py-3 text-sm font-semibold text-brand-800 hover:bg-slate-100">
+                Cancel
+              </Link>
+              <Button type="submit" name="intent" value="ach-send" size="lg" isPending={submitting} pendingLabel="Sending…">
+                Confirm transfer
+              </Button>
+            </div>
+          </Form>
+        ) : (
+          <Form key={done?.reference_number ?? "ach"} method="post" action={actionFor("ach")} preventScrollReset className="grid gap-4 sm:grid-cols-2" noValidate>
+            <input type="hidden" name="intent" value="ach-review" />
+            <input type="hidden" name="idempotency_key" value={data.keys.ach} />
+            <Select name="from_account_id" label="From" options={accountOptions(data.accounts)} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired className="sm:col-span-2" />
+            <Select name="bank" label="Bank" options={bankOptions} placeholder="Choose a bank" defaultValue={values.bank ?? ""} onChange={setBank} isRequired />
+            <TextField
+              name="routing_number"
+              label="Routing number"
+              inputMode="numeric"
+              defaultValue={values.routing_number}
+              description={bank === "other" ? "9 digits, on the bottom left of a check" : "Only if you chose “Other bank”"}
+              isDisabled={bank !== "" && bank !== "other"}
+              optional={bank !== "other"}
+            />
+            <TextField name="account_number" label="Account number" inputMode="numeric" defaultValue={values.account_number} isRequired description="8 to 17 digits" />
+            <TextField name="account_name" label="Name on the account" defaultValue={values.account_name} isRequired />
+            <AmountField defaultValue={values.amount} />
+            <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired />
+            <SubmitRow submitting={submitting} label="Continue" pendingLabel="Checking…" disabled={data.outgoing_paused} />
+          </Form>
+        )}
+      </FormErrors>
+    </div>
+  );
+}
+
+export function InternationalForm({ data, result }: { data: TransferData; result?: TransferResult }) {
+  const submitting = useSubmitting("wire");
+  const mine = result?.tab === "wire" ? result : undefined;
+  const values = valuesOf(mine, "wire");
+  const done = mine?.status === "done" ? mine : undefined;
+  const refused = mine?.status === "refused" ? mine : undefined;
+  const step = mine?.status === "confirm" || mine?.status === "notice" ? mine.status : undefined;
+  const quote = mine?.status === "confirm" || mine?.status === "notice" ? mine.quote : undefined;
+  const [currency, setCurrency] = useState(values.currency ?? "USD");
+  const rated = data.rates.map((r) => r.code);
+  const minorStep = findCurrency(currency) ? currencyInputStep(currency) : "0.01";
+  return (
+    <div className="space-y-4">
+      {done ? <Success result={done} note="The money (with the wire fee) is held now; the wire goes out from our back office. International transfers cannot be reversed once sent." /> : null}
+      {refused ? <RefusalMessage result={refused} support={data.support} /> : null}
+      {data.outgoing_paused && !refused ? <PausedNotice data={data} /> : null}
+      <FormErrors errors={refused?.field_errors}>
+        {step && quote ? (
+          <Form method="post" action={actionFor("wire")} preventScrollReset className="space-y-4" noValidate>
+            <Hidden values={values} />
+            {step === "confirm" ? (
+              <>
+                <h3 className="text-base font-semibold text-brand-900">Confirm the amount</h3>
+                <dl className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white text-sm">
+                  {[
+                    ["Recipient", `${values.recipient_name}, ${values.bank_name} (${quote.country_name})`],
+                    ["They receive", quote.amount_text],
+                    ["Rate", `1 ${quote.currency} = ${quote.rate} USD`],
+                    ["In US dollars", formatCents(quote.usd_cents)],
+                    ["Wire fee", formatCents(quote.fee_cents)],
+                  ].map(([term, detail]) => (
+                    <div key={term} className="flex justify-between gap-4 px-4 py-3">
+                      <dt className="text-slate-600">{term}</dt>
+                      <dd className="text-right font-medium tabular-nums text-slate-900">{detail}</dd>
+                    </div>
+                  ))}
+                  <div className="flex justify-between gap-4 bg-slate-50 px-4 py-3">
+                    <dt className="font-semibold text-slate-900">Total debited</dt>
+                    <dd className="text-right text-base font-bold tabular-nums text-slate-900">{formatCents(quote.total_cents)}</dd>
+                  </div>
+                </dl>
+                <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+                  <Link to="/dashboard?transfer=wire#transfer" preventScrollReset className="inline-flex items-center justify-center rounded-lg px-4 py-3 text-sm font-semibold text-brand-800 hover:bg-slate-100">
+                    Cancel
+                  </Link>
+                  <Button type="submit" name="intent" value="wire-confirm" size="lg" isPending={submitting} pendingLabel="Checking…">
+                    Continue
+                  </Button>
+                </div>
+              </>
+            ) : (
+              <>
+                <FormMessage tone="warning" title="Before you send" announce={false}>
+                  International transfers may carry extra fees and processing time and cannot be reversed once sent.
+                </FormMessage>
+                <p className="text-sm text-slate-700">
+                  {formatCents(quote.total_cents)} will be held from your account now, for {quote.amount_text} to {values.recipient_name}.
+                </p>
+                <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+                  <Link to="/dashboard?transfer=wire#transfer" preventScrollReset className="inline-flex items-center justify-center rounded-lg px-4 py-3 text-sm font-semibold text-brand-800 hover:bg-slate-100">
+                    Cancel
+                  </Link>
+                  <Button type="submit" name="intent" value="wire-send" size="lg" isPending={submitting} pendingLabel="Sending…">
+                    Send transfer
+                  </Button>
+                </div>
+              </>
+            )}
+          </Form>
+        ) : (
+          <Form key={done?.reference_number ?? "wire"} method="post" action={actionFor("wire")} preventScrollReset className="grid gap-4 sm:grid-cols-2" noValidate>
+            <input type="hidden" name="intent" value="wire-review" />
+            <input type="hidden" name="idempotency_key" value={data.keys.wire} />
+            <Select name="from_account_id" label="From" options={accountOptions(data.accounts)} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired className="sm:col-span-2" />
+            <TextField name="recipient_name" label="Recipient's name" defaultValue={values.recipient_name} isRequired />
+            <TextField name="bank_name" label="Bank name" defaultValue={values.bank_name} isRequired />
+            <TextField name="bic" label="SWIFT/BIC" defaultValue={values.bic} isRequired description="8 or 11 characters" inputClassName="uppercase" />
+            <TextField name="account_number" label="Account number" defaultValue={values.account_number} isRequired description="8 to 34 characters" />
+            <TextField name="iban" label="IBAN" optional defaultValue={values.iban} inputClassName="uppercase" className="sm:col-span-2" />
+            <CountryPicker name="country" label="Country" defaultValue={values.country} />
+            <CurrencyPicker name="currency" label="Currency" defaultValue={values.currency ?? "USD"} rated={rated} onChange={setCurrency} description="Only currencies with a current rate can be chosen" />
+            <AmountField defaultValue={values.amount} label={`Amount (${currency})`} prefix="" step={minorStep} min={minorStep} description={`Wire fee ${formatCents(data.wire_fee_cents)}`} />
+            <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired />
+            <SubmitRow submitting={submitting} label="Review transfer" pendingLabel="Checking…" disabled={data.outgoing_paused} />
+          </Form>
+        )}
+      </FormErrors>
+    </div>
+  );
+}
+
+export const TAB_META: Record<TransferTab, { label: string; icon: typeof Landmark; intro: string }> = {
+  internal: { label: "Between Accounts", icon: Landmark, intro: "Move money between your own accounts instantly." },
+  member: { label: "To Another Member", icon: UserCheck, intro: "Send money to another member by email. It arrives at once." },
+  ach: { label: "To US Bank", icon: Landmark, intro: "Send to an account at another US bank by ACH. A one-time code confirms it." },
+  wire: { label: "International", icon: Globe2, intro: "Wire money abroad in the recipient's currency at our current rate." },
+};
+
+export { Info, ShieldAlert, cx };

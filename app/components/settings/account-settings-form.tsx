@@ -1,0 +1,270 @@
+import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import { KeyRound, ShieldCheck, Smartphone } from "lucide-react";
+import { changePasswordSchema, SETTINGS_MESSAGES } from "~/domain/settings";
+import { Button, FormErrors, FormMessage, TextField, focusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { useHydrated } from "~/components/calculators/use-hydrated";
+import { SettingSwitch } from "./setting-switch";
+import { StatusMessage } from "./status-message";
+import type { AccountActionData, AccountData, FieldErrors } from "./types";
+
+const ACTION = "/settings/account";
+
+function Section({ id, title, icon: Icon, children, description }: { id: string; title: string; icon: typeof KeyRound; description?: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-xl border border-slate-200 p-4 sm:p-5">
+      <h3 id={id} className="flex items-center gap-2 text-base font-semibold text-slate-900">
+        <Icon className="size-5 text-brand-700" aria-hidden="true" />
+        {title}
+      </h3>
+      {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
+      <div className="mt-3">{children}</div>
+    </section>
+  );
+}
+
+/**
+ * Account Settings (SPEC 6): email (read-only), notification toggles email / sms / push, security
+ * toggles loginAlerts and twoFactor (turning it on enrols an authenticator app: password, QR code,
+ * a confirming code), and the password change. Posts to /settings/account; used by the page
+ * (works without JavaScript) and by the dialog.
+ */
+export function AccountSettingsForm({ account, pageResult }: { account: AccountData; pageResult?: AccountActionData }) {
+  const prefs = useFetcher<AccountActionData>({ key: "settings-account-prefs" });
+  const pick = (fetcherData: AccountActionData | undefined, intents: string[]) =>
+    fetcherData ?? (pageResult && intents.includes(pageResult.intent) ? pageResult : undefined);
+  const prefsResult = pick(prefs.data, ["notifications"]);
+  const s = account.settings;
+  return (
+    <div className="space-y-6">
+      <TextField label="Email" name="email_display" value={account.email} isReadOnly description="Contact us to change the email address you sign in with." />
+
+      <prefs.Form method="post" action={ACTION} aria-label="Notification and security settings" className="space-y-6">
+        <input type="hidden" name="intent" value="notifications" />
+        <Section id="settings-notifications" title="Notifications" icon={Smartphone} description="How we tell you about transfers, deposits, bills and statements.">
+          <div className="divide-y divide-slate-100">
+            <SettingSwitch name="email_notifications" label="Email notifications" defaultSelected={s.email_notifications} />
+            <SettingSwitch name="sms_notifications" label="SMS notifications" defaultSelected={s.sms_notifications} />
+            <SettingSwitch name="push_notifications" label="Push notifications" defaultSelected={s.push_notifications} />
+          </div>
+        </Section>
+        <Section id="settings-security" title="Security" icon={ShieldCheck}>
+          <SettingSwitch name="login_alerts" label="Login alerts" description="An email each time someone signs in to your account." defaultSelected={s.login_alerts} />
+        </Section>
+        <StatusMessage result={prefsResult} />
+        <div className="flex justify-end">
+          <Button type="submit" isPending={prefs.state !== "idle"} pendingLabel="Saving…">
+            Save settings
+          </Button>
+        </div>
+      </prefs.Form>
+
+      <TwoFactorSection account={account} pageResult={pick(undefined, ["totp-start", "totp-confirm", "totp-cancel", "totp-disable"])} />
+      <PasswordSection demoLocked={account.demo_locked} pageResult={pick(undefined, ["password"])} />
+    </div>
+  );
+}
+
+function TwoFactorSection({ account, pageResult }: { account: AccountData; pageResult?: AccountActionData }) {
+  const totp = useFetcher<AccountActionData>({ key: "settings-account-totp" });
+  const hydrated = useHydrated();
+  const result = totp.data ?? pageResult;
+  const enrolled = account.totp_enrolled;
+  const setup = result && "totp_setup" in result ? (result.totp_setup ?? null) : account.totp_setup;
+  // With JavaScript the switch opens the panel; without it the panel that fits the state is shown.
+  const [mode, setMode] = useState<"enable" | "disable" | null>(null);
+  const switchRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // The panel that held focus is gone after a finished step: focus goes back to the switch.
+    if (result?.ok && totp.state === "idle" && (result.intent === "totp-confirm" || result.intent === "totp-disable")) {
+      switchRef.current?.querySelector<HTMLInputElement>("input")?.focus();
+    }
+  }, [result, totp.state]);
+  const [seen, setSeen] = useState(result);
+  if (seen !== result) {
+    // A finished step closes the panel (React's "adjust state while rendering" pattern).
+    setSeen(result);
+    if (result?.ok && (result.intent === "totp-confirm" || result.intent === "totp-disable" || result.intent === "totp-cancel")) setMode(null);
+  }
+
+  const panel: "start" | "confirm" | "disable" | null = setup && !enrolled
+    ? "confirm"
+    : !hydrated
+      ? enrolled ? "disable" : "start"
+      : mode === "enable" && !enrolled
+        ? "start"
+        : mode === "disable" && enrolled
+          ? "disable"
+          : null;
+  const selected = enrolled ? mode !== "disable" : panel === "start" || panel === "confirm";
+
+  const onToggle = (on: boolean) => {
+    if (enrolled) return setMode(on ? null : "disable");
+    if (on) return setMode("enable");
+    setMode(null);
+    if (setup) totp.submit({ intent: "totp-cancel" }, { method: "post", action: ACTION });
+  };
+
+  return (
+    <Section id="settings-two-factor" title="Two-factor authentication" icon={KeyRound} description="Every sign-in asks for a 6-digit code. By default we email it; an authenticator app works even without email.">
+      <div ref={switchRef}>
+      <SettingSwitch label="Authenticator app (twoFactor)" description={enrolled ? "On: sign in with a code from your app." : "Off: sign-in codes come by email."} isSelected={selected} onChange={onToggle} />
+      </div>
+      {account.demo_locked ? (
+        <FormMessage tone="info" announce={false} className="mt-3">
+          The published demo sign-ins cannot turn on an authenticator app, so the demo stays open to everyone.
+        </FormMessage>
+      ) : null}
+      {panel === "start" ? <TotpStart fetcher={totp} result={result?.intent === "totp-start" ? result : undefined} onCancel={hydrated ? () => setMode(null) : undefined} /> : null}
+      {panel === "confirm" && setup ? <TotpConfirm fetcher={totp} setup={setup} result={result?.intent === "totp-confirm" ? result : undefined} /> : null}
+      {panel === "disable" ? <TotpDisable fetcher={totp} result={result?.intent === "totp-disable" ? result : undefined} onCancel={hydrated ? () => setMode(null) : undefined} /> : null}
+      <StatusMessage result={result && result.message ? result : undefined} className="mt-3" />
+    </Section>
+  );
+}
+
+type TotpFetcher = ReturnType<typeof useFetcher<AccountActionData>>;
+
+function TotpStart({ fetcher, result, onCancel }: { fetcher: TotpFetcher; result?: AccountActionData; onCancel?: () => void }) {
+  return (
+    <FormErrors errors={result?.errors}>
+      <fetcher.Form method="post" action={ACTION} className="mt-3 space-y-4 rounded-lg bg-slate-50 p-4" aria-label="Set up an authenticator app">
+        <input type="hidden" name="intent" value="totp-start" />
+        <p className="text-sm text-slate-700">To set up an authenticator app, confirm your current password.</p>
+        <TextField name="current_password" label="Current password" type="password" autoComplete="current-password" isRequired />
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" isPending={fetcher.state !== "idle"} pendingLabel="Checking…">
+            Continue
+          </Button>
+          {onCancel ? (
+            <Button variant="secondary" onPress={onCancel}>
+              Cancel
+            </Button>
+          ) : null}
+        </div>
+      </fetcher.Form>
+    </FormErrors>
+  );
+}
+
+function TotpConfirm({ fetcher, setup, result }: { fetcher: TotpFetcher; setup: NonNullable<AccountData["totp_setup"]>; result?: AccountActionData }) {
+  return (
+    <div className="mt-3 space-y-4 rounded-lg bg-slate-50 p-4">
+      <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
+        <li>Open your authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…).</li>
+        <li>Scan this QR code, or type the key below.</li>
+        <li>Enter the 6-digit code the app shows.</li>
+      </ol>
+      <div className="flex flex-col items-start gap-4 sm:flex-row sm:items-center">
+        <img src={setup.qr_data_url} alt="QR code to add this account to your authenticator app" width={176} height={176} className="size-44 rounded-lg border border-slate-200 bg-white p-2" />
+        <div className="min-w-0">
+          <p className="text-sm font-medium text-slate-800">Key for typing in by hand</p>
+          <p className="mt-1 break-all font-mono text-sm text-slate-900" data-totp-secret="">
+            {setup.secret}
+          </p>
+          <p className="mt-1 text-xs text-slate-600">Time-based, 6 digits, every 30 seconds.</p>
+        </div>
+      </div>
+      <FormErrors errors={result?.errors}>
+        <fetcher.Form method="post" action={ACTION} className="space-y-4" aria-label="Confirm your authenticator app">
+          <input type="hidden" name="intent" value="totp-confirm" />
+          <TextField
+            name="code"
+            label="6-digit code from your app"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            pattern="\d{6}"
+            isRequired
+            inputClassName="max-w-40 font-mono tracking-widest"
+          />
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" isPending={fetcher.state !== "idle"} pendingLabel="Verifying…">
+              Verify and turn on
+            </Button>
+            <Button type="submit" variant="secondary" name="intent" value="totp-cancel">
+              Cancel
+            </Button>
+          </div>
+        </fetcher.Form>
+      </FormErrors>
+    </div>
+  );
+}
+
+function TotpDisable({ fetcher, result, onCancel }: { fetcher: TotpFetcher; result?: AccountActionData; onCancel?: () => void }) {
+  return (
+    <FormErrors errors={result?.errors}>
+      <fetcher.Form method="post" action={ACTION} className="mt-3 space-y-4 rounded-lg bg-slate-50 p-4" aria-label="Turn off the authenticator app">
+        <input type="hidden" name="intent" value="totp-disable" />
+        <p className="text-sm text-slate-700">Turning the authenticator app off sends your sign-in codes by email again. Confirm your current password.</p>
+        <TextField name="current_password" label="Current password" type="password" autoComplete="current-password" isRequired />
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" variant="danger" isPending={fetcher.state !== "idle"} pendingLabel="Turning off…">
+            Turn off authenticator app
+          </Button>
+          {onCancel ? (
+            <Button variant="secondary" onPress={onCancel}>
+              Keep it on
+            </Button>
+          ) : null}
+        </div>
+      </fetcher.Form>
+    </FormErrors>
+  );
+}
+
+function PasswordSection({ demoLocked, pageResult }: { demoLocked: boolean; pageResult?: AccountActionData }) {
+  const fetcher = useFetcher<AccountActionData>({ key: "settings-account-password" });
+  const formRef = useRef<HTMLFormElement>(null);
+  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const [clientResult, setClientResult] = useState<AccountActionData | null>(null);
+  const result = clientResult ?? fetcher.data ?? pageResult;
+  const errors = clientErrors ?? result?.errors ?? null;
+
+  useEffect(() => {
+    if (errors && Object.keys(errors).length) focusFirstInvalid(formRef.current);
+  }, [errors]);
+  useEffect(() => {
+    if (fetcher.data?.ok) formRef.current?.reset();
+  }, [fetcher.data]);
+
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    const entries = Object.fromEntries([...new FormData(event.currentTarget).entries()].filter(([, v]) => typeof v === "string"));
+    const check = changePasswordSchema.safeParse(entries);
+    if (check.success) {
+      setClientErrors(null);
+      setClientResult(null);
+      return;
+    }
+    event.preventDefault();
+    const found = issuesToFieldErrors(check.error.issues);
+    setClientErrors(found);
+    const mismatch = found.confirm_password === SETTINGS_MESSAGES.passwords_do_not_match && Object.keys(found).length === 1;
+    setClientResult({ intent: "password", ok: false, message: mismatch ? SETTINGS_MESSAGES.passwords_do_not_match : SETTINGS_MESSAGES.account_failed, detail: mismatch ? undefined : "Please check the highlighted fields." });
+  };
+
+  return (
+    <Section id="settings-password" title="Change password" icon={KeyRound} description="At least 12 characters. Changing it signs you out on every other device.">
+      {demoLocked ? (
+        <FormMessage tone="info" announce={false} className="mb-3">
+          The published demo sign-ins cannot change their password, so the demo stays open to everyone.
+        </FormMessage>
+      ) : null}
+      <FormErrors errors={errors}>
+        <fetcher.Form ref={formRef} method="post" action={ACTION} noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Change password">
+          <input type="hidden" name="intent" value="password" />
+          <TextField name="current_password" label="Current password" type="password" autoComplete="current-password" isRequired />
+          <TextField name="new_password" label="New password" type="password" autoComplete="new-password" isRequired />
+          <TextField name="confirm_password" label="Confirm new password" type="password" autoComplete="new-password" isRequired />
+          <StatusMessage result={result} />
+          <div className="flex justify-end">
+            <Button type="submit" isPending={fetcher.state !== "idle"} pendingLabel="Changing…">
+              Change password
+            </Button>
+          </div>
+        </fetcher.Form>
+      </FormErrors>
+    </Section>
+  );
+}

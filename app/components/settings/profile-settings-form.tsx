@@ -1,0 +1,139 @@
+import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import { ImageUp, Trash2 } from "lucide-react";
+import { profileImageProblem, profileSchema } from "~/domain/settings";
+import { Button, FormErrors, TextField, focusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { useHydrated } from "~/components/calculators/use-hydrated";
+import { Avatar } from "./avatar";
+import { StatusMessage } from "./status-message";
+import type { FieldErrors, ProfileActionData, ProfileData } from "./types";
+
+const ACTION = "/settings/profile";
+
+/**
+ * Profile Settings (SPEC 6): name, phone, address and the profile picture. Posts to
+ * /settings/profile; used by the page (works without JavaScript) and by the dialog.
+ */
+export function ProfileSettingsForm({ profile, pageResult }: { profile: ProfileData; pageResult?: ProfileActionData }) {
+  const details = useFetcher<ProfileActionData>({ key: "settings-profile-details" });
+  const image = useFetcher<ProfileActionData>({ key: "settings-profile-image" });
+  const hydrated = useHydrated();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const [imageProblem, setImageProblem] = useState<{ ok: false; message: string } | null>(null);
+
+  const detailsResult = details.data ?? (pageResult?.intent === "profile" ? pageResult : undefined);
+  const imageResult = imageProblem ?? image.data ?? (pageResult && pageResult.intent !== "profile" ? pageResult : undefined);
+  const errors = clientErrors ?? detailsResult?.errors ?? null;
+  const values = detailsResult && !detailsResult.ok ? { ...profile, ...detailsResult.values } : profile;
+
+  useEffect(() => {
+    if (errors && Object.keys(errors).length) focusFirstInvalid(formRef.current);
+  }, [errors]);
+
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    const entries = Object.fromEntries([...new FormData(event.currentTarget).entries()].filter(([, v]) => typeof v === "string"));
+    const check = profileSchema.safeParse(entries);
+    if (check.success) return setClientErrors(null);
+    event.preventDefault();
+    setClientErrors(issuesToFieldErrors(check.error.issues));
+  };
+
+  const onImageChosen = (event: React.ChangeEvent<HTMLInputElement>) => {
+    const file = event.currentTarget.files?.[0];
+    if (!file) return;
+    const problem = profileImageProblem(file);
+    if (problem) {
+      setImageProblem({ ok: false, message: problem });
+      event.currentTarget.value = "";
+      return;
+    }
+    setImageProblem(null);
+    const body = new FormData();
+    body.set("intent", "image");
+    body.set("image", file);
+    image.submit(body, { method: "post", action: ACTION, encType: "multipart/form-data" });
+    event.currentTarget.value = "";
+  };
+
+  const saving = details.state !== "idle";
+  const uploading = image.state !== "idle";
+  const name = `${profile.first_name} ${profile.last_name}`.trim() || profile.email;
+
+  return (
+    <div className="space-y-8">
+      <section aria-labelledby="profile-picture-heading" className="flex flex-col gap-4 sm:flex-row sm:items-center">
+        <Avatar initials={profile.initials} imageUrl={profile.image_url} size="lg" />
+        <div className="min-w-0 flex-1">
+          <h3 id="profile-picture-heading" className="text-base font-semibold text-slate-900">
+            Profile picture
+          </h3>
+          <p className="text-sm text-slate-600">JPEG, PNG or WebP, less than 5 MB. We store a small copy without any photo metadata.</p>
+          <image.Form method="post" action={ACTION} encType="multipart/form-data" className="mt-3 flex flex-wrap items-center gap-2" aria-label="Profile picture">
+            <input type="hidden" name="intent" value="image" />
+            <label className="inline-flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-accent-600">
+              <ImageUp className="size-4" aria-hidden="true" />
+              <span>{uploading ? "Uploading…" : "Choose a picture"}</span>
+              <input
+                type="file"
+                name="image"
+                accept="image/jpeg,image/png,image/webp"
+                className="sr-only"
+                aria-label={`Choose a profile picture for ${name}`}
+                onChange={hydrated ? onImageChosen : undefined}
+              />
+            </label>
+            {hydrated ? null : (
+              <Button type="submit" variant="primary">
+                Upload picture
+              </Button>
+            )}
+          </image.Form>
+          {profile.image_url ? (
+            <image.Form method="post" action={ACTION} className="mt-2">
+              <input type="hidden" name="intent" value="remove-image" />
+              <Button type="submit" variant="ghost" className="px-2 py-1.5">
+                <Trash2 className="size-4" aria-hidden="true" />
+                Remove picture
+              </Button>
+            </image.Form>
+          ) : null}
+          <StatusMessage result={imageResult} className="mt-3" />
+        </div>
+      </section>
+
+      <FormErrors errors={errors}>
+        <details.Form ref={formRef} method="post" action={ACTION} noValidate onSubmit={onSubmit} className="space-y-6" aria-labelledby="profile-details-heading">
+          <input type="hidden" name="intent" value="profile" />
+          <h3 id="profile-details-heading" className="text-base font-semibold text-slate-900">
+            Personal details
+          </h3>
+          <p className="-mt-4 text-sm text-slate-600">
+            Signed in as <span className="font-medium text-slate-900">{profile.email}</span>
+          </p>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <TextField name="first_name" label="First name" defaultValue={values.first_name} autoComplete="given-name" isRequired />
+            <TextField name="last_name" label="Last name" defaultValue={values.last_name} autoComplete="family-name" isRequired />
+            <TextField name="phone" label="Phone" type="tel" defaultValue={values.phone} autoComplete="tel" optional className="sm:col-span-2" />
+          </div>
+          <fieldset className="space-y-5">
+            <legend className="text-sm font-semibold text-slate-900">Address</legend>
+            <TextField name="street" label="Street address" defaultValue={values.street} autoComplete="street-address" optional />
+            <div className="grid gap-5 sm:grid-cols-2">
+              <TextField name="city" label="City" defaultValue={values.city} autoComplete="address-level2" optional />
+              <TextField name="state" label="State" defaultValue={values.state} autoComplete="address-level1" optional />
+              <TextField name="postal_code" label="ZIP / postal code" defaultValue={values.postal_code} autoComplete="postal-code" optional />
+              <TextField name="country" label="Country" defaultValue={values.country} autoComplete="country-name" optional />
+            </div>
+          </fieldset>
+          <StatusMessage result={detailsResult} />
+          <div className="flex justify-end">
+            <Button type="submit" isPending={saving} pendingLabel="Saving…">
+              Save profile
+            </Button>
+          </div>
+        </details.Form>
+      </FormErrors>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+/** What the settings routes answer (page actions and the dialogs' fetchers share them). */
+export type FieldErrors = Record<string, string>;
+
+export interface ProfileData {
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string;
+  street: string;
+  city: string;
+  state: string;
+  postal_code: string;
+  country: string;
+  initials: string;
+  image_url: string | null;
+}
+
+export type ProfileIntent = "profile" | "image" | "remove-image";
+
+export interface ProfileActionData {
+  intent: ProfileIntent;
+  ok: boolean;
+  message: string;
+  errors?: FieldErrors;
+  values?: Record<string, string>;
+}
+
+export interface AccountData {
+  email: string;
+  settings: { email_notifications: boolean; sms_notifications: boolean; push_notifications: boolean; two_factor: boolean; login_alerts: boolean };
+  totp_enrolled: boolean;
+  demo_locked: boolean;
+  /** An enrolment started and waiting for its confirming code. */
+  totp_setup: TotpSetupData | null;
+}
+
+export interface TotpSetupData {
+  uri: string;
+  secret: string;
+  qr_data_url: string;
+}
+
+export type AccountIntent = "notifications" | "password" | "totp-start" | "totp-confirm" | "totp-cancel" | "totp-disable";
+
+export interface AccountActionData {
+  intent: AccountIntent;
+  ok: boolean;
+  /** One of the SPEC messages. */
+  message: string;
+  /** What exactly happened, under the message. */
+  detail?: string;
+  errors?: FieldErrors;
+  totp_setup?: TotpSetupData | null;
+}

@@ -1,0 +1,217 @@
+import { z } from "zod";
+import { PASSWORDS_DO_NOT_MATCH, PASSWORD_TOO_SHORT, passwordProblem } from "./password";
+
+/**
+ * The membership application "Create your account" (SPEC 4): one schema for the server action
+ * and for the browser's quick feedback. Messages are the ones the form shows next to each field.
+ */
+export const MARITAL_STATUS_OPTIONS = [
+  { value: "single", label: "Single" },
+  { value: "married", label: "Married" },
+  { value: "divorced", label: "Divorced" },
+  { value: "widowed", label: "Widowed" },
+] as const;
+
+export const ID_TYPE_OPTIONS = [
+  { value: "passport", label: "Passport" },
+  { value: "national_id", label: "National ID" },
+  { value: "drivers_license", label: "Driver's License" },
+] as const;
+
+export const INVALID_EMAIL = "Please enter a valid email address";
+export const MINIMUM_AGE_YEARS = 18;
+const MAXIMUM_AGE_YEARS = 120;
+
+/** Server messages (SPEC 4). */
+export const SIGNUP_EMAIL_TAKEN = "An account with this email already exists.";
+export const SIGNUP_EMAIL_REFUSED = "Invalid email format. Please check your email address.";
+export const SIGNUP_FAILED = "Failed to create an account. Please try again.";
+
+/** ID document (SPEC 4): an image or a PDF, checked by content on the server, at most 10 MB. */
+export const ID_DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const ID_DOCUMENT_TYPES = ["image/jpeg", "image/png", "image/webp", "application/pdf"] as const;
+export const ID_DOCUMENT_ACCEPT = ".jpg,.jpeg,.png,.webp,.pdf,image/jpeg,image/png,image/webp,application/pdf";
+export const ID_DOCUMENT_MISSING = "Please upload an image or PDF of your ID document";
+export const ID_DOCUMENT_TOO_LARGE = "The document must be 10 MB or smaller";
+export const ID_DOCUMENT_WRONG_TYPE = "The document must be a JPEG, PNG or WebP image, or a PDF";
+
+/** An applicant's answer to staff's request for more information. */
+export const INFO_ANSWER_MAX_CHARS = 2000;
+
+/** The fields in the order the form shows them: the first invalid one gets focus. */
+export const APPLICATION_FIELDS = [
+  "email",
+  "password",
+  "confirm_password",
+  "first_name",
+  "last_name",
+  "date_of_birth",
+  "nationality",
+  "marital_status",
+  "street",
+  "city",
+  "state",
+  "postal_code",
+  "country",
+  "phone",
+  "alt_email",
+  "emergency_name",
+  "emergency_relationship",
+  "emergency_phone",
+  "id_type",
+  "id_number",
+  "id_document",
+  "joint_account",
+  "joint_name",
+  "joint_email",
+  "joint_phone",
+] as const;
+export type ApplicationField = (typeof APPLICATION_FIELDS)[number];
+
+const EMAIL_MAX_CHARS = 254;
+
+function required(message: string, max = 100) {
+  return z
+    .string(message)
+    .trim()
+    .min(1, message)
+    .max(max, `Please use at most ${max} characters`);
+}
+
+const email = z
+  .string(INVALID_EMAIL)
+  .trim()
+  .max(EMAIL_MAX_CHARS, INVALID_EMAIL)
+  .pipe(z.email(INVALID_EMAIL))
+  .transform((value) => value.toLowerCase());
+
+const PHONE = /^\+?[0-9 ().-]{7,25}$/;
+function phone(missing: string) {
+  return required(missing, 25).refine((value) => PHONE.test(value) && value.replace(/\D/g, "").length >= 7, "Please enter a valid phone number");
+}
+
+/** `YYYY-MM-DD` -> whole years between that date and `today`, or null when it is not a real date. */
+export function ageInYears(date_of_birth: string, today: Date): number | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date_of_birth);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  const todayYear = today.getUTCFullYear();
+  const beforeBirthday = today.getUTCMonth() < month - 1 || (today.getUTCMonth() === month - 1 && today.getUTCDate() < day);
+  return todayYear - year - (beforeBirthday ? 1 : 0);
+}
+
+/** The latest date of birth an applicant can have today (for the date field's `max`). */
+export function latestDateOfBirth(today: Date): string {
+  const d = new Date(Date.UTC(today.getUTCFullYear() - MINIMUM_AGE_YEARS, today.getUTCMonth(), today.getUTCDate()));
+  return d.toISOString().slice(0, 10);
+}
+
+export function applicationSchema(today: Date = new Date()) {
+  return z
+    .object({
+      email,
+      password: z.string(PASSWORD_TOO_SHORT).superRefine((value, ctx) => {
+        const problem = passwordProblem(value);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
+      confirm_password: z.string().optional(),
+      first_name: required("Please enter your first name"),
+      last_name: required("Please enter your last name"),
+      date_of_birth: z
+        .string("Please enter your date of birth")
+        .trim()
+        .min(1, "Please enter your date of birth")
+        .superRefine((value, ctx) => {
+          const age = ageInYears(value, today);
+          if (age === null || age > MAXIMUM_AGE_YEARS || age < 0) ctx.addIssue({ code: "custom", message: "Please enter a valid date of birth" });
+          else if (age < MINIMUM_AGE_YEARS) ctx.addIssue({ code: "custom", message: "You must be at least 18 years old to apply" });
+        }),
+      nationality: required("Please enter your nationality"),
+      marital_status: z.enum(["single", "married", "divorced", "widowed"], "Please select your marital status"),
+      street: required("Please enter your street address", 200),
+      city: required("Please enter your city"),
+      state: required("Please enter your state or region"),
+      postal_code: required("Please enter your postal code", 20),
+      country: required("Please enter your country"),
+      phone: phone("Please enter your phone number"),
+      alt_email: z
+        .string()
+        .trim()
+        .optional()
+        .superRefine((value, ctx) => {
+          if (value && (value.length > EMAIL_MAX_CHARS || !z.email().safeParse(value).success)) ctx.addIssue({ code: "custom", message: INVALID_EMAIL });
+        })
+        .transform((value) => (value ? value.toLowerCase() : undefined)),
+      emergency_name: required("Please enter your emergency contact's name"),
+      emergency_relationship: required("Please enter your emergency contact's relationship to you", 50),
+      emergency_phone: phone("Please enter your emergency contact's phone number"),
+      id_type: z.enum(["passport", "national_id", "drivers_license"], "Please select an ID type"),
+      id_number: required("Please enter your ID number", 40).refine(
+        (value) => /^[A-Za-z0-9][A-Za-z0-9 -]{2,39}$/.test(value),
+        "Please enter a valid ID number (letters, digits, spaces and dashes)",
+      ),
+      joint_account: z
+        .string()
+        .optional()
+        .transform((value) => value === "on" || value === "true"),
+      joint_name: z.string().trim().max(100, "Please use at most 100 characters").optional(),
+      joint_email: z.string().trim().optional(),
+      joint_phone: z.string().trim().optional(),
+    })
+    // Cross-field rules run even when other fields are invalid (`when`), so every message shows
+    // on the first attempt. Values may then be missing, hence the type checks.
+    .superRefine(
+      (value, ctx) => {
+        const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+        if (typeof value.password === "string" && value.password !== (value.confirm_password ?? "")) {
+          ctx.addIssue({ code: "custom", path: ["confirm_password"], message: PASSWORDS_DO_NOT_MATCH });
+        }
+        if (!value.joint_account) return;
+        if (!text(value.joint_name)) ctx.addIssue({ code: "custom", path: ["joint_name"], message: "Please enter the joint owner's name" });
+        const jointEmail = text(value.joint_email).toLowerCase();
+        if (!jointEmail || jointEmail.length > EMAIL_MAX_CHARS || !z.email().safeParse(jointEmail).success) {
+          ctx.addIssue({ code: "custom", path: ["joint_email"], message: INVALID_EMAIL });
+        } else if (typeof value.email === "string" && jointEmail === value.email.toLowerCase()) {
+          ctx.addIssue({ code: "custom", path: ["joint_email"], message: "The joint owner needs their own email address" });
+        }
+        const jointPhone = text(value.joint_phone);
+        if (!jointPhone) ctx.addIssue({ code: "custom", path: ["joint_phone"], message: "Please enter the joint owner's phone number" });
+        else if (!PHONE.test(jointPhone) || jointPhone.length > 25) ctx.addIssue({ code: "custom", path: ["joint_phone"], message: "Please enter a valid phone number" });
+      },
+      { when: () => true },
+    )
+    .transform((value) => ({
+      ...value,
+      confirm_password: undefined,
+      joint_name: value.joint_account ? value.joint_name! : null,
+      joint_email: value.joint_account ? value.joint_email!.toLowerCase() : null,
+      joint_phone: value.joint_account ? value.joint_phone! : null,
+    }));
+}
+
+export type Application = z.output<ReturnType<typeof applicationSchema>>;
+
+/** The document rule the browser can check before sending (the server checks the content). */
+export function idDocumentProblem(file: { size: number; type: string; name: string } | null | undefined): string | null {
+  if (!file || file.size === 0) return ID_DOCUMENT_MISSING;
+  if (file.size > ID_DOCUMENT_MAX_BYTES) return ID_DOCUMENT_TOO_LARGE;
+  const byType = (ID_DOCUMENT_TYPES as readonly string[]).includes(file.type);
+  const byName = /\.(jpe?g|png|webp|pdf)$/i.test(file.name);
+  if (!byType && !byName) return ID_DOCUMENT_WRONG_TYPE;
+  return null;
+}
+
+/** "••••••1234": only the last four characters of an ID number are ever shown. */
+export function maskIdNumber(id_number: string): string {
+  const compact = id_number.replace(/[\s-]/g, "");
+  const visible = compact.slice(-4);
+  return `${"•".repeat(Math.max(compact.length - 4, 4))}${visible}`;
+}
+
+/** "••/••/1990": the year of birth only. */
+export function maskDateOfBirth(date_of_birth: string): string {
+  const year = date_of_birth.slice(0, 4);
+  return `••/••/${year}`;
+}

@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { INVALID_EMAIL } from "./membership-application";
+import { PASSWORDS_DO_NOT_MATCH, PASSWORD_TOO_SHORT, passwordProblem } from "./password";
+
+/** Sign-in, codes and password reset (SPEC 5): schemas and the exact messages. */
+export const SIGN_IN_FAILED = "Failed to sign in. Please check your credentials.";
+export const OTP_INVALID = "Invalid OTP. Please try again.";
+export const OTP_FAILED = "Failed to verify OTP. Please try again.";
+export const OTP_NEEDS_SIX_DIGITS = "Please enter the 6-digit code.";
+export const OTP_TOO_MANY = "Too many invalid codes. For your security, please sign in again to get a new code.";
+export const SIGN_IN_EXPIRED = "Your sign-in attempt has expired. Please sign in again.";
+
+export function lockedMessage(retry_after_s: number): string {
+  const minutes = Math.max(1, Math.ceil(retry_after_s / 60));
+  return `Too many failed sign-in attempts. For your security, sign-in to this account is locked for ${minutes} ${minutes === 1 ? "minute" : "minutes"}. We have emailed the account holder.`;
+}
+
+export function rateLimitedMessage(retry_after_s: number): string {
+  const minutes = Math.max(1, Math.ceil(retry_after_s / 60));
+  return `Too many attempts from your network. Please wait ${minutes} ${minutes === 1 ? "minute" : "minutes"} and try again.`;
+}
+
+const email = z
+  .string(INVALID_EMAIL)
+  .trim()
+  .max(254, INVALID_EMAIL)
+  .pipe(z.email(INVALID_EMAIL))
+  .transform((value) => value.toLowerCase());
+
+export const signInSchema = z.object({
+  email,
+  password: z.string("Please enter your password").min(1, "Please enter your password").max(1024, SIGN_IN_FAILED),
+  remember: z
+    .string()
+    .optional()
+    .transform((value) => value === "on" || value === "true"),
+  redirectTo: z.string().max(2048).optional(),
+});
+
+/** Digits only, exactly six. The field itself keeps only digits and at most six of them. */
+export const codeSchema = z.object({
+  code: z
+    .string(OTP_NEEDS_SIX_DIGITS)
+    .trim()
+    .regex(/^\d{6}$/, OTP_NEEDS_SIX_DIGITS),
+  redirectTo: z.string().max(2048).optional(),
+});
+
+/** What the code field keeps of what is typed or pasted: digits, at most six. */
+export function keepCodeDigits(input: string): string {
+  return input.replace(/\D/g, "").slice(0, 6);
+}
+
+export const forgotPasswordSchema = z.object({ email });
+
+export const FORGOT_PASSWORD_SENT =
+  "If an account uses that email address, we have sent it a link to reset the password. The link works once and expires in 30 minutes.";
+export const RESET_LINK_INVALID = "This reset link is invalid, has already been used, or has expired. Please ask for a new one.";
+export const RESET_DONE = "Your password has been changed. Please sign in with your new password.";
+
+export const resetPasswordSchema = z
+  .object({
+    token: z.string().min(1, RESET_LINK_INVALID).max(200, RESET_LINK_INVALID),
+    password: z.string(PASSWORD_TOO_SHORT).superRefine((value, ctx) => {
+      const problem = passwordProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+    confirm_password: z.string().optional(),
+  })
+  .superRefine(
+    (value, ctx) => {
+      if (typeof value.password === "string" && value.password !== (value.confirm_password ?? "")) {
+        ctx.addIssue({ code: "custom", path: ["confirm_password"], message: PASSWORDS_DO_NOT_MATCH });
+      }
+    },
+    { when: () => true },
+  );
+
+/** "j•••@example.com": enough for a person to recognise their own address, not to learn it. */
+export function maskEmail(address: string): string {
+  const [local = "", domain = ""] = address.split("@");
+  const shown = local.slice(0, 1);
+  return `${shown}${"•".repeat(Math.max(3, Math.min(local.length - 1, 6)))}@${domain}`;
+}

@@ -1,0 +1,196 @@
+import { data, Link, redirect } from "react-router";
+import { UserPlus } from "lucide-react";
+import type { Route } from "./+types/index";
+import { requestInfoContext } from "~/context";
+import { checklistFromForm, checklistComplete, CreateMemberSchema, ReviewDecisionSchema, APPROVE_NEEDS_CHECKLIST } from "~/domain/application-review";
+import { requireStaff } from "~/server/admin/context.server";
+import { directoryCounts, listDirectory, memberDetail, parseTab } from "~/server/admin/directory.server";
+import { approveApplication, rejectApplication, requestInformation, type DecisionResult } from "~/server/admin/review.server";
+import { createMemberByStaff } from "~/server/admin/create-member.server";
+import { clearUsedCodes, codePanel, issueCodeForMember, removeCode } from "~/server/admin/code-panel.server";
+import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
+import { pageTitle } from "~/components/site/page-title";
+import { withParams } from "~/components/admin/format";
+import { StatusLine } from "~/components/admin/admin-shell";
+import { MemberList } from "~/components/admin/member-list";
+import { MemberDetailPane } from "~/components/admin/member-detail";
+import { VerifyDialog } from "~/components/admin/verify-dialog";
+import { CreateMemberDialog } from "~/components/admin/create-member-dialog";
+import { CodePanel } from "~/components/admin/code-panel";
+
+/**
+ * The back office home (SPEC 4 "Staff review", SPEC 7): the one-time-code panel, the member
+ * directory (tabs with counts, search, pages), the detail pane of `?member=`, the verification
+ * dialog (`&verify=1`) and Create New User (`?create=1`).
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageTitle("Back office", matches), { name: "robots", content: "noindex" }];
+}
+
+const NOTICES: Record<string, string> = {
+  approved: "Application approved. Checking and Savings are open and a debit card was issued; the member was emailed.",
+  rejected: "Application rejected. The applicant was emailed the reason.",
+  info_requested: "Information requested. The applicant was emailed and can answer on their status page.",
+  created: "User created. They must change the temporary password at first sign-in.",
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext));
+  const url = new URL(request.url);
+  const params = url.searchParams;
+  const tab = parseTab(params.get("tab"));
+  const query = (params.get("q") ?? "").slice(0, 100);
+  const page = Number(params.get("page") ?? "1");
+  const member_id = params.get("member");
+  const reveal = params.get("reveal") === "1";
+  const counts = await directoryCounts(db);
+  const [list, detail, codes] = await Promise.all([
+    listDirectory(db, { tab, query, page, counts }),
+    member_id && /^[A-Za-z0-9_-]{1,64}$/.test(member_id) ? memberDetail(db, { member_id, reveal: reveal ? { staff, origin } : null }) : Promise.resolve(null),
+    codePanel(db, staff.id),
+  ]);
+  return {
+    search: url.search,
+    tab,
+    query,
+    counts,
+    list,
+    member: detail,
+    member_missing: Boolean(member_id) && !detail,
+    verify: params.get("verify") === "1" && Boolean(detail),
+    create: params.get("create") === "1",
+    codes_open: params.get("codes") === "1",
+    notice: NOTICES[params.get("notice") ?? ""] ?? null,
+    codes,
+  };
+}
+
+export type AdminActionResult = {
+  intent: string;
+  message?: string;
+  tone?: "error" | "success";
+  errors?: FieldErrors;
+  values?: Record<string, string>;
+  issued?: { code: string; member_email: string; expires_at: string };
+};
+
+function decisionFailure(result: Exclude<DecisionResult, { status: "done" }>): string {
+  switch (result.status) {
+    case "not_found":
+      return "Failed: this application was not found.";
+    case "already_decided":
+      return `Failed: this application was already ${result.current}.`;
+    case "checklist_incomplete":
+      return `Failed: ${APPROVE_NEEDS_CHECKLIST}`;
+  }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext));
+  const form = await readForm(request);
+  const intent = String(form.get("intent") ?? "");
+  const url = new URL(request.url);
+
+  if (intent === "review") {
+    const member_id = String(form.get("member_id") ?? "");
+    const checklist = checklistFromForm((name) => form.get(name));
+    const parsed = parseForm(ReviewDecisionSchema, form);
+    if (!parsed.ok) {
+      return data({ intent, errors: parsed.errors, values: parsed.values, message: "Failed: please check the form.", tone: "error" } satisfies AdminActionResult, { status: 400 });
+    }
+    const decision = parsed.value;
+    if (decision.decision === "approve" && !checklistComplete(checklist)) {
+      return data({ intent, message: `Failed: ${APPROVE_NEEDS_CHECKLIST}`, tone: "error" } satisfies AdminActionResult, { status: 400 });
+    }
+    const result =
+      decision.decision === "approve"
+        ? await approveApplication(db, { member_id, staff, checklist, origin })
+        : decision.decision === "reject"
+          ? await rejectApplication(db, { member_id, staff, checklist, reason: decision.reason, origin })
+          : await requestInformation(db, { member_id, staff, checklist, message: decision.message, origin });
+    if (result.status !== "done") {
+      return data({ intent, message: decisionFailure(result), tone: "error" } satisfies AdminActionResult, { status: result.status === "not_found" ? 404 : 409 });
+    }
+    const notice = decision.decision === "approve" ? "approved" : decision.decision === "reject" ? "rejected" : "info_requested";
+    throw redirect(withParams(url.search, { verify: null, reveal: null, index: null, notice, member: member_id }));
+  }
+
+  if (intent === "create_member") {
+    const parsed = parseForm(CreateMemberSchema, form);
+    if (!parsed.ok) {
+      const { password: _password, ...values } = parsed.values;
+      return data({ intent, errors: parsed.errors, values, message: "Failed to create user: please check the highlighted fields.", tone: "error" } satisfies AdminActionResult, { status: 400 });
+    }
+    const result = await createMemberByStaff(db, { staff, member: parsed.value, origin });
+    if (result.status === "created") throw redirect(withParams(url.search, { create: null, index: null, notice: "created", member: result.user_id }));
+    const { password: _password, ...values } = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
+    const message = result.status === "email_taken" ? "Failed to create user: an account with this email already exists." : `Failed to create user: ${result.detail}`;
+    return data({ intent, message, tone: "error", values, errors: result.status === "email_taken" ? { email: "An account with this email already exists." } : undefined } satisfies AdminActionResult, { status: result.status === "email_taken" ? 409 : 500 });
+  }
+
+  if (intent === "issue_code") {
+    const member_email = String(form.get("member_email") ?? "").trim();
+    const code = String(form.get("code") ?? "").trim();
+    if (!member_email) return data({ intent, message: "Failed: enter the member's email address.", tone: "error" } satisfies AdminActionResult, { status: 400 });
+    const result = await issueCodeForMember(db, { staff, member_email, code: code || null, origin });
+    switch (result.status) {
+      case "issued":
+        return { intent, message: `Code issued for ${result.member_email}. Read it to the member now: it is shown only once.`, tone: "success", issued: { code: result.code, member_email: result.member_email, expires_at: result.expires_at.toISOString() } } satisfies AdminActionResult;
+      case "invalid_code":
+        return data({ intent, message: result.message, tone: "error", values: { member_email } } satisfies AdminActionResult, { status: 400 });
+      case "member_not_found":
+        return data({ intent, message: `Failed: no user has the email ${member_email}.`, tone: "error", values: { member_email } } satisfies AdminActionResult, { status: 404 });
+      case "not_a_member":
+        return data({ intent, message: "Failed: sign-in codes are for members, not staff accounts.", tone: "error", values: { member_email } } satisfies AdminActionResult, { status: 400 });
+    }
+  }
+
+  if (intent === "remove_code") {
+    const id = Number(form.get("code_id"));
+    const removed = Number.isSafeInteger(id) && id > 0 ? await removeCode(db, { staff, code_id: id, origin }) : false;
+    return data({ intent, message: removed ? "Code removed." : "Failed: that code is no longer valid.", tone: removed ? "success" : "error" } satisfies AdminActionResult, { status: removed ? 200 : 409 });
+  }
+
+  if (intent === "clear_used_codes") {
+    await clearUsedCodes(db, { staff, origin });
+    return { intent, message: "Used codes cleared from the list.", tone: "success" } satisfies AdminActionResult;
+  }
+
+  return data({ intent, message: "Failed: unknown action.", tone: "error" } satisfies AdminActionResult, { status: 400 });
+}
+
+export default function AdminHome({ loaderData, actionData }: Route.ComponentProps) {
+  const result = actionData as AdminActionResult | undefined;
+  const { member } = loaderData;
+  const search = loaderData.search;
+  const closeVerify = withParams(search, { verify: null });
+  const closeCreate = withParams(search, { create: null });
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-brand-800 sm:text-3xl">Members</h1>
+          <p className="mt-1 text-sm text-slate-700">Review applications, look up members and issue sign-in codes.</p>
+        </div>
+        <Link to={withParams(search, { create: "1" })} preventScrollReset className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+          <UserPlus className="size-4" aria-hidden="true" /> Create New User
+        </Link>
+      </div>
+      {loaderData.notice ? <StatusLine message={loaderData.notice} tone="success" /> : null}
+      {result?.message && result.intent !== "create_member" && result.intent !== "review" && !["issue_code", "remove_code", "clear_used_codes"].includes(result.intent) ? <StatusLine message={result.message} tone={result.tone} /> : null}
+      <CodePanel codes={loaderData.codes} result={result} defaultEmail={member?.email ?? ""} initiallyOpen={loaderData.codes_open || Boolean(result && ["issue_code", "remove_code", "clear_used_codes"].includes(result.intent))} />
+      <div className="grid gap-5 lg:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
+        <div className={member ? "order-2 lg:order-1" : ""}>
+          <MemberList tab={loaderData.tab} query={loaderData.query} counts={loaderData.counts} list={loaderData.list} search={search} selectedId={member?.user_id ?? null} />
+        </div>
+        <div className={member ? "order-1 lg:order-2" : ""}>
+          <MemberDetailPane member={member} missing={loaderData.member_missing} search={search} />
+        </div>
+      </div>
+      {loaderData.verify && member ? (
+        <VerifyDialog member={member} closeTo={closeVerify} search={search} result={result?.intent === "review" ? result : undefined} />
+      ) : null}
+      {loaderData.create ? <CreateMemberDialog closeTo={closeCreate} search={search} result={result?.intent === "create_member" ? result : undefined} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,376 @@
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { ArrowLeft, Inbox, KeyRound, Mail, Smartphone } from "lucide-react";
+import type { Route } from "./+types/login";
+import { institution } from "~/config/institution.server";
+import { requestInfoContext } from "~/context";
+import { safeRedirectTo } from "~/domain/redirect-to";
+import {
+  OTP_FAILED,
+  OTP_INVALID,
+  OTP_NEEDS_SIX_DIGITS,
+  OTP_TOO_MANY,
+  SIGN_IN_EXPIRED,
+  SIGN_IN_FAILED,
+  codeSchema,
+  keepCodeDigits,
+  lockedMessage,
+  rateLimitedMessage,
+  signInSchema,
+} from "~/domain/sign-in";
+import { getAuth } from "~/server/auth/auth.server";
+import { demoSignInsForLogin } from "~/server/auth/demo-info.server";
+import { rememberEmailHeader, rememberedEmail } from "~/server/auth/remember-email.server";
+import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
+import { destinationAfterSignIn, redirectIfSignedIn } from "~/server/auth/session.server";
+import { endSignInStep, getSignInStep, startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
+import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
+import { pageTitle } from "~/components/site/page-title";
+import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
+import { Button, Checkbox, FormErrors, FormMessage, TextField, focusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+
+/**
+ * Two-step sign-in (SPEC 5): "Welcome Back" (email and password), then "Verify OTP" (a 6-digit
+ * code). Which step shows is decided by the server: an open challenge (the signed two_factor
+ * cookie) means step 2. Works without JavaScript.
+ */
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return [...pageTitle(loaderData?.step ? "Verify OTP" : "Sign in", matches), { name: "robots", content: "noindex" }];
+}
+
+/** Notices another page can ask for: fixed keys only, never text from the address bar. */
+const NOTICES = {
+  idle: { tone: "info", text: "You were signed out after 15 minutes without activity. Please sign in again." },
+  absolute: { tone: "info", text: "For your security, sessions end after 12 hours. Please sign in again." },
+  codes: { tone: "error", text: OTP_TOO_MANY },
+  expired: { tone: "error", text: SIGN_IN_EXPIRED },
+  reset: { tone: "success", text: "Your password has been changed. Please sign in with your new password." },
+  signed_out: { tone: "success", text: "You have signed out. See you soon." },
+} as const;
+type NoticeKey = keyof typeof NOTICES;
+
+function withRedirect(path: string, redirect_to: string | null, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams(extra);
+  if (redirect_to) params.set("redirectTo", redirect_to);
+  const query = params.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const redirect_to = safeRedirectTo(url.searchParams.get("redirectTo"));
+  await redirectIfSignedIn(request, redirect_to);
+  const { ip } = context.get(requestInfoContext);
+  const { db } = await getAuth();
+  const step = await getSignInStep(db, requestMeta(request, ip));
+  const reason = url.searchParams.get("reason") ?? url.searchParams.get("notice");
+  const notice = reason && reason in NOTICES ? (reason as NoticeKey) : null;
+  const profile = institution();
+  return {
+    step: step ? { method: step.method, email_masked: step.email_masked } : null,
+    remembered_email: await rememberedEmail(request),
+    redirect_to,
+    notice,
+    demo: demoSignInsForLogin(),
+    support: { email: profile.support_email, phone: profile.support_phone },
+  };
+}
+
+type ActionResult = { intent: "password" | "code"; form_error?: string; errors?: FieldErrors; values?: { email?: string; remember?: boolean } };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { ip } = context.get(requestInfoContext);
+  const meta = requestMeta(request, ip);
+  const { db } = await getAuth();
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  const redirect_to = safeRedirectTo(form.get("redirectTo"));
+
+  if (intent === "back") {
+    const { set_cookies } = await endSignInStep(db, meta);
+    throw redirect(withRedirect("/login", redirect_to), { headers: setCookieHeaders(set_cookies) });
+  }
+
+  if (intent === "code") {
+    const parsed = parseForm(codeSchema, form);
+    if (!parsed.ok) return data({ intent: "code", errors: parsed.errors } satisfies ActionResult, { status: 400 });
+    const result = await verifySignInCode(db, meta, { code: parsed.value.code });
+    switch (result.status) {
+      case "signed_in":
+        throw redirect(destinationAfterSignIn(result.user, redirect_to), { headers: setCookieHeaders(result.set_cookies) });
+      case "invalid":
+        return data({ intent: "code", form_error: OTP_INVALID } satisfies ActionResult, { status: 401 });
+      case "ended":
+        throw redirect(withRedirect("/login", redirect_to, { notice: "codes" }), { headers: setCookieHeaders(result.set_cookies) });
+      case "expired":
+        throw redirect(withRedirect("/login", redirect_to, { notice: "expired" }), { headers: setCookieHeaders(result.set_cookies) });
+      case "rate_limited":
+        return data({ intent: "code", form_error: rateLimitedMessage(result.retry_after_s) } satisfies ActionResult, { status: 429, headers: { "Retry-After": String(result.retry_after_s) } });
+      case "failed":
+        return data({ intent: "code", form_error: OTP_FAILED } satisfies ActionResult, { status: 500 });
+    }
+  }
+
+  const parsed = parseForm(signInSchema, form);
+  if (!parsed.ok) {
+    return data({ intent: "password", errors: parsed.errors, values: { email: parsed.values.email ?? "", remember: parsed.values.remember === "on" } } satisfies ActionResult, { status: 400 });
+  }
+  const { email, password, remember } = parsed.value;
+  const values = { email, remember };
+  const result = await startSignIn(db, meta, { email, password });
+  switch (result.status) {
+    case "challenge": {
+      const headers = setCookieHeaders(result.set_cookies);
+      headers.append("Set-Cookie", await rememberEmailHeader(remember ? email : null));
+      throw redirect(withRedirect("/login", redirect_to), { headers });
+    }
+    case "invalid":
+      return data({ intent: "password", form_error: SIGN_IN_FAILED, values } satisfies ActionResult, { status: 401 });
+    case "locked":
+      return data({ intent: "password", form_error: lockedMessage(result.retry_after_s), values } satisfies ActionResult, { status: 429, headers: { "Retry-After": String(result.retry_after_s) } });
+    case "rate_limited":
+      return data({ intent: "password", form_error: rateLimitedMessage(result.retry_after_s), values } satisfies ActionResult, { status: 429, headers: { "Retry-After": String(result.retry_after_s) } });
+    case "failed":
+      return data({ intent: "password", form_error: "Failed to sign in. Please try again in a moment.", values } satisfies ActionResult, { status: 500 });
+  }
+}
+
+export default function LoginRoute({ loaderData, actionData }: Route.ComponentProps) {
+  const result = actionData as ActionResult | undefined;
+  return (
+    <AuthShell support={loaderData.support}>
+      {loaderData.step ? (
+        <CodeStep step={loaderData.step} redirectTo={loaderData.redirect_to} result={result?.intent === "code" ? result : undefined} demo={Boolean(loaderData.demo)} />
+      ) : (
+        <PasswordStep loaderData={loaderData} result={result?.intent === "password" ? result : undefined} />
+      )}
+      {loaderData.demo ? <DemoSignIns signIns={loaderData.demo} /> : null}
+    </AuthShell>
+  );
+}
+
+function PasswordStep({ loaderData, result }: { loaderData: Route.ComponentProps["loaderData"]; result: ActionResult | undefined }) {
+  const navigation = useNavigation();
+  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "password";
+  const formRef = useRef<HTMLFormElement>(null);
+  const messageRef = useRef<HTMLDivElement>(null);
+  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const errors = clientErrors ?? result?.errors ?? null;
+  const notice = loaderData.notice ? NOTICES[loaderData.notice] : null;
+
+  useEffect(() => {
+    if (errors && Object.keys(errors).length) focusFirstInvalid(formRef.current);
+  }, [errors]);
+  useEffect(() => {
+    if (result?.form_error) {
+      // The password is never sent back; clear what was typed and say what happened.
+      const password = formRef.current?.elements.namedItem("password");
+      if (password instanceof HTMLInputElement) password.value = "";
+      messageRef.current?.focus();
+    }
+  }, [result]);
+
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    const entries = Object.fromEntries([...new FormData(event.currentTarget).entries()].filter(([, v]) => typeof v === "string"));
+    const check = signInSchema.safeParse(entries);
+    if (check.success) return setClientErrors(null);
+    event.preventDefault();
+    setClientErrors(issuesToFieldErrors(check.error.issues));
+  };
+
+  const email = result?.values?.email ?? loaderData.remembered_email ?? "";
+  const remember = result?.values?.remember ?? Boolean(loaderData.remembered_email);
+  return (
+    <AuthCard>
+      <h1 className="text-3xl font-semibold tracking-tight text-brand-800">Welcome Back</h1>
+      <p className="mt-2 text-slate-700">Sign in to your online banking.</p>
+      {notice && !result ? (
+        <FormMessage tone={notice.tone} className="mt-6" announce={false}>
+          {notice.text}
+        </FormMessage>
+      ) : null}
+      {result?.form_error ? (
+        <FormMessage ref={messageRef} tone="error" className="mt-6">
+          {result.form_error}
+        </FormMessage>
+      ) : null}
+      <FormErrors errors={errors}>
+        <Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-5" aria-label="Sign in">
+          <input type="hidden" name="intent" value="password" />
+          {loaderData.redirect_to ? <input type="hidden" name="redirectTo" value={loaderData.redirect_to} /> : null}
+          <TextField name="email" label="Email address" type="email" autoComplete="username" defaultValue={email} isRequired autoFocus={!email} />
+          <TextField name="password" label="Password" type="password" autoComplete="current-password" isRequired autoFocus={Boolean(email)} />
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <Checkbox name="remember" defaultSelected={remember}>
+              Remember me
+            </Checkbox>
+            <Link to="/forgot-password" className="text-sm font-semibold text-accent-700 underline-offset-2 hover:underline">
+              Forgot password?
+            </Link>
+          </div>
+          <Button type="submit" size="lg" isPending={sending} pendingLabel="Checking…" className="w-full">
+            Continue
+          </Button>
+        </Form>
+      </FormErrors>
+      <p className="mt-6 border-t border-slate-100 pt-6 text-center text-sm text-slate-700">
+        Not a member yet?{" "}
+        <Link to="/signup" className="font-semibold text-accent-700 underline-offset-2 hover:underline">
+          Create your account
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+const noSubscription = () => () => undefined;
+
+function CodeStep({
+  step,
+  redirectTo,
+  result,
+  demo,
+}: {
+  step: NonNullable<Route.ComponentProps["loaderData"]["step"]>;
+  redirectTo: string | null;
+  result: ActionResult | undefined;
+  demo: boolean;
+}) {
+  const navigation = useNavigation();
+  const verifying = navigation.state === "submitting" && navigation.formData?.get("intent") === "code";
+  const [code, setCode] = useState("");
+  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const [clientError, setClientError] = useState<string | null>(null);
+  const messageRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusCode = () => {
+    const input = formRef.current?.elements.namedItem("code");
+    if (input instanceof HTMLInputElement) input.focus();
+  };
+  // A refused code is cleared (React's "adjust state while rendering" pattern), then focus moves.
+  const [seenResult, setSeenResult] = useState(result);
+  if (result !== seenResult) {
+    setSeenResult(result);
+    if (result?.form_error) setCode("");
+  }
+  useEffect(() => {
+    if (result?.form_error) messageRef.current?.focus();
+    else if (result?.errors) focusCode();
+  }, [result]);
+
+  const fieldError = clientError ?? result?.errors?.code;
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    if (/^\d{6}$/.test(code)) return setClientError(null);
+    event.preventDefault();
+    setClientError(OTP_NEEDS_SIX_DIGITS);
+    focusCode();
+  };
+
+  const app = step.method === "totp";
+  return (
+    <AuthCard>
+      <span className="flex size-12 items-center justify-center rounded-xl bg-accent-50 text-accent-700">
+        {app ? <Smartphone className="size-6" aria-hidden="true" /> : <Mail className="size-6" aria-hidden="true" />}
+      </span>
+      <h1 className="mt-4 text-3xl font-semibold tracking-tight text-brand-800">Verify OTP</h1>
+      <p className="mt-2 text-slate-700">
+        {app ? (
+          "Enter the 6-digit code from your authenticator app."
+        ) : (
+          <>
+            We sent a 6-digit code to <span className="font-semibold text-slate-900">{step.email_masked}</span>. It expires in 10 minutes and works once.
+          </>
+        )}
+      </p>
+      {result?.form_error ? (
+        <FormMessage ref={messageRef} tone="error" className="mt-6">
+          {result.form_error}
+        </FormMessage>
+      ) : null}
+      <Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-5" aria-label="Verify OTP">
+        <input type="hidden" name="intent" value="code" />
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        <TextField
+          name="code"
+          label="Verification code"
+          description="6 digits"
+          value={code}
+          onChange={(value) => {
+            setCode(keepCodeDigits(value));
+            setClientError(null);
+          }}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          // Before JavaScript the browser caps the length; after, the filter keeps the first six
+          // digits of whatever is typed or pasted ("812 334" included).
+          maxLength={hydrated ? undefined : 6}
+          pattern="[0-9]{6}"
+          isRequired
+          autoFocus
+          error={fieldError}
+          inputClassName="tabular text-center font-mono text-2xl tracking-[0.5em]"
+        />
+        <div className="flex flex-col-reverse gap-3 sm:flex-row">
+          {/* Back belongs to its own form (below), so Enter in the code field always means Verify. */}
+          <Button type="submit" form="login-back" variant="secondary" size="lg" className="sm:w-1/3">
+            <ArrowLeft className="size-4" aria-hidden="true" /> Back
+          </Button>
+          <Button type="submit" size="lg" isPending={verifying} pendingLabel="Verifying…" isDisabled={hydrated && code.length !== 6} className="flex-1">
+            Verify &amp; Sign in
+          </Button>
+        </div>
+      </Form>
+      <Form id="login-back" method="post" className="hidden">
+        <input type="hidden" name="intent" value="back" />
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+      </Form>
+      <div className="mt-6 space-y-3 border-t border-slate-100 pt-6 text-sm text-slate-700">
+        <p className="flex gap-2">
+          <KeyRound className="mt-0.5 size-4 shrink-0 text-slate-600" aria-hidden="true" />
+          <span>Cannot get a code? Call us: after checking who you are, our staff can give you a one-time sign-in code to enter here.</span>
+        </p>
+        {demo && !app ? (
+          <p className="flex gap-2">
+            <Inbox className="mt-0.5 size-4 shrink-0 text-slate-600" aria-hidden="true" />
+            <span>
+              Demo: no email is really sent. Read the code in the{" "}
+              <a href="/demo/inbox" target="_blank" rel="noopener" className="font-semibold text-accent-700 underline underline-offset-2">
+                demo inbox (opens in a new tab)
+              </a>
+              .
+            </span>
+          </p>
+        ) : null}
+      </div>
+    </AuthCard>
+  );
+}
+
+function DemoSignIns({ signIns }: { signIns: NonNullable<Route.ComponentProps["loaderData"]["demo"]> }) {
+  return (
+    <section aria-labelledby="demo-signins-heading" className="mt-6 rounded-2xl border border-amber-200 bg-amber-50 p-5 text-sm text-amber-950">
+      <h2 id="demo-signins-heading" className="font-semibold">
+        Demo sign-ins
+      </h2>
+      <p className="mt-1">
+        This is a demo with fictional people. Sign-in codes are not emailed: read them in the{" "}
+        <Link to="/demo/inbox" className="font-semibold underline underline-offset-2">
+          demo inbox
+        </Link>
+        .
+      </p>
+      <ul className="mt-3 divide-y divide-amber-200">
+        {signIns.map((s) => (
+          <li key={s.email} className="py-2">
+            <span className="block font-medium">{s.label}</span>
+            <span className="block break-all font-mono text-xs">{s.email}</span>
+            <span className="block font-mono text-xs">
+              <span className="sr-only">Password: </span>
+              {s.password}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

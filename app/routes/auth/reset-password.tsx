@@ -1,0 +1,113 @@
+import { useEffect, useRef, useState } from "react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/reset-password";
+import { institution } from "~/config/institution.server";
+import { requestInfoContext } from "~/context";
+import { PASSWORD_MIN_CHARS } from "~/domain/password";
+import { RESET_LINK_INVALID, rateLimitedMessage, resetPasswordSchema } from "~/domain/sign-in";
+import { getAuth } from "~/server/auth/auth.server";
+import { completePasswordReset, resetTokenIsLive } from "~/server/auth/password.server";
+import { requestMeta } from "~/server/auth/request-meta.server";
+import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
+import { pageTitle } from "~/components/site/page-title";
+import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
+import { Button, FormErrors, FormMessage, TextField, focusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+
+/**
+ * Choosing a new password from an emailed link (SPEC 5): the link works once and for 30
+ * minutes. A new password ends every session, then the person signs in again.
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageTitle("Choose a new password", matches), { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const { db } = await getAuth();
+  const profile = institution();
+  return { token, live: token ? await resetTokenIsLive(db, token) : false, support: { email: profile.support_email, phone: profile.support_phone } };
+}
+
+type ActionResult = { status: "invalid"; errors: FieldErrors } | { status: "error"; message: string; link_dead?: boolean };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { ip } = context.get(requestInfoContext);
+  const form = await readForm(request);
+  const parsed = parseForm(resetPasswordSchema, form);
+  if (!parsed.ok) return data({ status: "invalid", errors: parsed.errors } satisfies ActionResult, { status: 400 });
+  const { db } = await getAuth();
+  const result = await completePasswordReset(db, requestMeta(request, ip), { token: parsed.value.token, password: parsed.value.password });
+  switch (result.status) {
+    case "reset":
+      throw redirect("/login?notice=reset");
+    case "invalid_link":
+      return data({ status: "error", message: RESET_LINK_INVALID, link_dead: true } satisfies ActionResult, { status: 400 });
+    case "rate_limited":
+      return data({ status: "error", message: rateLimitedMessage(result.retry_after_s) } satisfies ActionResult, { status: 429 });
+    case "failed":
+      return data({ status: "error", message: "We could not change your password. Please try again." } satisfies ActionResult, { status: 500 });
+  }
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const result = actionData as ActionResult | undefined;
+  const navigation = useNavigation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const messageRef = useRef<HTMLDivElement>(null);
+  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const errors = clientErrors ?? (result?.status === "invalid" ? result.errors : null);
+  useEffect(() => {
+    if (errors && Object.keys(errors).length) focusFirstInvalid(formRef.current);
+  }, [errors]);
+  useEffect(() => {
+    if (result?.status === "error") messageRef.current?.focus();
+  }, [result]);
+
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    const entries = Object.fromEntries([...new FormData(event.currentTarget).entries()].filter(([, v]) => typeof v === "string"));
+    const check = resetPasswordSchema.safeParse(entries);
+    if (check.success) return setClientErrors(null);
+    event.preventDefault();
+    setClientErrors(issuesToFieldErrors(check.error.issues));
+  };
+
+  const dead = !loaderData.live || (result?.status === "error" && result.link_dead);
+  return (
+    <AuthShell support={loaderData.support}>
+      <AuthCard>
+        <h1 className="text-3xl font-semibold tracking-tight text-brand-800">Choose a new password</h1>
+        {dead ? (
+          <>
+            <FormMessage ref={messageRef} tone="error" className="mt-6" announce={Boolean(result)}>
+              {RESET_LINK_INVALID}
+            </FormMessage>
+            <Link to="/forgot-password" className="mt-6 inline-flex w-full items-center justify-center rounded-lg bg-brand-700 px-6 py-3 font-semibold text-white shadow-sm hover:bg-brand-800">
+              Ask for a new link
+            </Link>
+          </>
+        ) : (
+          <>
+            <p className="mt-2 text-slate-700">
+              At least {PASSWORD_MIN_CHARS} characters. A few unrelated words make a password that is long and easy to remember. Changing it signs you out everywhere.
+            </p>
+            {result?.status === "error" ? (
+              <FormMessage ref={messageRef} tone="error" className="mt-6">
+                {result.message}
+              </FormMessage>
+            ) : null}
+            <FormErrors errors={errors}>
+              <Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-5" aria-label="Choose a new password">
+                <input type="hidden" name="token" value={loaderData.token} />
+                <TextField name="password" label="New password" type="password" autoComplete="new-password" isRequired autoFocus />
+                <TextField name="confirm_password" label="Confirm new password" type="password" autoComplete="new-password" isRequired />
+                <Button type="submit" size="lg" isPending={navigation.state === "submitting"} pendingLabel="Saving…" className="w-full">
+                  Save new password
+                </Button>
+              </Form>
+            </FormErrors>
+          </>
+        )}
+      </AuthCard>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,387 @@
+import { Link, useHref, useNavigate, useSearchParams } from "react-router";
+import { RouterProvider, Tab, TabList, TabPanel, Tabs } from "react-aria-components";
+import { ArrowLeft, ArrowRight, Clock, Gift, PiggyBank, Users, Wallet, Zap } from "lucide-react";
+import type { Route } from "./+types/dashboard";
+import { readForm } from "~/server/http/form.server";
+import { loadDashboard, requireMember, transferAction, transferTab } from "~/server/member-app/member-app.server";
+import { pageTitle } from "~/components/site/page-title";
+import { formatCents } from "~/domain/money";
+import { groupAccountNumber } from "~/domain/account-display";
+import { Amount, StatusBadge, formatDate } from "~/components/member/amount";
+import { CopyButton } from "~/components/member/copy-button";
+import { SpendingChart } from "~/components/member/spending-chart";
+import { BetweenAccountsForm, InternationalForm, TAB_META, ToMemberForm, ToUsBankForm, type TransferResult, type TransferTab } from "~/components/member/transfer-forms";
+import { cx } from "~/components/ui/field-styles";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle("Dashboard", matches);
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireMember(request);
+  const url = new URL(request.url);
+  return {
+    ...(await loadDashboard(user)),
+    tab: transferTab(url.searchParams.get("transfer")),
+    quick_action: url.searchParams.get("action"),
+    now: new Date().toISOString(),
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireMember(request);
+  return transferAction(user, await readForm(request));
+}
+
+const TABS: TransferTab[] = ["internal", "member", "ach", "wire"];
+
+export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
+  const d = loaderData;
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const result = actionData as TransferResult | undefined;
+  // The tab lives in the URL (?transfer=), so it works without JavaScript and survives a reload.
+  const fromUrl = params.get("transfer");
+  const tab: TransferTab = result?.tab ?? (TABS.includes(fromUrl as TransferTab) ? (fromUrl as TransferTab) : "internal");
+  const spentPercent = d.month.income_cents > 0 ? Math.min(100, Math.round((d.month.outgoing_cents / d.month.income_cents) * 100)) : d.month.outgoing_cents > 0 ? 100 : 0;
+  const now = new Date(d.now);
+  return (
+    <RouterProvider navigate={(to, options) => navigate(to, { preventScrollReset: true, ...(options as unknown as object) })} useHref={useHref}>
+      <div className="mx-auto max-w-7xl space-y-8 px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
+        {/* Header */}
+        <section aria-labelledby="welcome" className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+          <div>
+            <p className="text-sm text-slate-600">
+              <time dateTime={d.now}>
+                {now.toLocaleDateString("en-US", { weekday: "long", month: "long", day: "numeric", year: "numeric", timeZone: "America/New_York" })} ·{" "}
+                {now.toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit", timeZone: "America/New_York", timeZoneName: "short" })}
+              </time>
+            </p>
+            <h1 id="welcome" className="mt-1 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">
+              Welcome back, {d.first_name}
+            </h1>
+            {d.joint ? (
+              <p className="mt-2 inline-flex items-center gap-1.5 rounded-full bg-accent-50 px-3 py-1 text-xs font-semibold text-accent-800 ring-1 ring-accent-100">
+                <Users className="size-3.5" aria-hidden="true" /> Joint account · {d.holder}
+              </p>
+            ) : null}
+          </div>
+          <Link to="/dashboard/transactions" className="inline-flex items-center gap-1.5 self-start text-sm font-semibold text-accent-700 hover:underline sm:self-auto">
+            All transactions <ArrowRight className="size-4" aria-hidden="true" />
+          </Link>
+        </section>
+
+        {/* Totals */}
+        <section aria-label="Balances summary" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          <div className="rounded-2xl bg-gradient-to-br from-brand-700 to-brand-900 p-6 text-white shadow-sm sm:col-span-2 lg:col-span-1">
+            <p className="flex items-center gap-2 text-sm font-medium text-white/80">
+              <Wallet className="size-4" aria-hidden="true" /> Total available balance
+            </p>
+            <p className="mt-2 text-3xl font-semibold tracking-tight tabular-nums sm:text-4xl">{formatCents(d.total_available_cents)}</p>
+            <p className="mt-1 text-sm text-white/80">
+              Across {d.accounts.length} {d.accounts.length === 1 ? "account" : "accounts"}
+            </p>
+          </div>
+          <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+            <p className="flex items-center gap-2 text-sm font-medium text-slate-600">
+              <Clock className="size-4" aria-hidden="true" /> Pending
+            </p>
+            <p className="mt-2 text-2xl font-semibold tabular-nums text-slate-900">{formatCents(d.pending.total_cents)}</p>
+            <p className="mt-1 text-sm text-slate-600">
+              {d.pending.count === 0 ? "Nothing pending" : `${d.pending.count} pending ${d.pending.count === 1 ? "transaction" : "transactions"}`}
+            </p>
+          </div>
+          <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+            <p className="text-sm font-medium text-slate-600">{d.month.label}</p>
+            <dl className="mt-2 grid grid-cols-2 gap-3">
+              <div>
+                <dt className="text-xs text-slate-600">Income</dt>
+                <dd className="text-lg font-semibold tabular-nums text-emerald-700">+{formatCents(d.month.income_cents)}</dd>
+              </div>
+              <div className="text-right">
+                <dt className="text-xs text-slate-600">Outgoing</dt>
+                <dd className="text-lg font-semibold tabular-nums text-slate-900">-{formatCents(d.month.outgoing_cents)}</dd>
+              </div>
+            </dl>
+            <div className="mt-3">
+              <div className="h-2 overflow-hidden rounded-full bg-slate-100" role="img" aria-label={`${spentPercent}% of this month's income spent`}>
+                <div className={cx("h-full rounded-full", spentPercent >= 90 ? "bg-amber-600" : "bg-accent-600")} style={{ width: `${spentPercent}%` }} />
+              </div>
+              <p className="mt-1.5 text-xs text-slate-600">{d.month.income_cents > 0 ? `${spentPercent}% of this month's income spent` : "No income yet this month"}</p>
+            </div>
+          </div>
+        </section>
+
+        {/* Accounts */}
+        <section aria-labelledby="accounts-heading">
+          <h2 id="accounts-heading" className="text-lg font-semibold text-brand-900">
+            Your accounts
+          </h2>
+          {d.accounts.length === 0 ? (
+            <p className="mt-3 rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center text-sm text-slate-600">
+              Your accounts are being opened. They will appear here as soon as they are ready.
+            </p>
+          ) : (
+            <ul className="mt-3 grid gap-4 md:grid-cols-2">
+              {d.accounts.map((a) => (
+                <li key={a.id} className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+                  <div className={cx("p-5 text-white", a.type === "savings" ? "bg-gradient-to-br from-accent-700 to-accent-800" : "bg-gradient-to-br from-brand-700 to-brand-800")}>
+                    <div className="flex items-start justify-between gap-3">
+                      <div>
+                        <h3 className="flex items-center gap-2 font-semibold">
+                          {a.type === "savings" ? <PiggyBank className="size-5" aria-hidden="true" /> : <Wallet className="size-5" aria-hidden="true" />}
+                          {a.type_label}
+                        </h3>
+                        <p className="mt-0.5 text-sm text-white/85">{a.holder}</p>
+                      </div>
+                      <span
+                        className={cx(
+                          "rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1",
+                          a.status === "active" ? "bg-white/15 text-white ring-white/30" : a.status === "frozen" ? "bg-amber-100 text-amber-950 ring-amber-300" : "bg-slate-200 text-slate-800 ring-slate-300",
+                        )}
+                      >
+                        {a.status === "active" ? "Active" : a.status === "frozen" ? "Frozen" : "Closed"}
+                      </span>
+                    </div>
+                    <dl className="mt-4 space-y-1 text-sm">
+                      <div className="flex items-center gap-2">
+                        <dt className="w-20 text-white/80">Account</dt>
+                        <dd className="flex items-center gap-1 font-mono tracking-wider">
+                          {groupAccountNumber(a.account_number)}
+                          <CopyButton value={a.account_number} label="account number" />
+                        </dd>
+                      </div>
+                      <div className="flex items-center gap-2">
+                        <dt className="w-20 text-white/80">Routing</dt>
+                        <dd className="flex items-center gap-1 font-mono tracking-wider">
+                          {d.routing_number}
+                          <CopyButton value={d.routing_number} label="routing number" />
+                        </dd>
+                      </div>
+                    </dl>
+                  </div>
+                  <dl className="grid grid-cols-2 divide-x divide-slate-100">
+                    <div className="p-4">
+                      <dt className="text-xs text-slate-600">Current balance</dt>
+                      <dd className="mt-0.5 text-lg font-semibold tabular-nums text-slate-900">{formatCents(a.current_cents)}</dd>
+                    </div>
+                    <div className="p-4 text-right">
+                      <dt className="text-xs text-slate-600">Available</dt>
+                      <dd className="mt-0.5 text-lg font-semibold tabular-nums text-slate-900">{formatCents(a.available_cents)}</dd>
+                    </div>
+                  </dl>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <div className="grid gap-8 lg:grid-cols-5">
+          {/* Transfers */}
+          <section id="transfer" aria-labelledby="transfer-heading" className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white shadow-sm lg:col-span-3">
+            <div className="px-5 pt-5 sm:px-6">
+              <h2 id="transfer-heading" className="text-lg font-semibold text-brand-900">
+                Transfer Money
+              </h2>
+            </div>
+            <Tabs selectedKey={tab} keyboardActivation="manual" className="mt-3">
+              <TabList aria-label="Transfer type" className="flex gap-1 overflow-x-auto border-b border-slate-200 px-3 sm:px-4">
+                {TABS.map((key) => {
+                  const Icon = TAB_META[key].icon;
+                  return (
+                    <Tab
+                      key={key}
+                      id={key}
+                      href={`/dashboard?transfer=${key}#transfer`}
+                      className={({ isSelected }) =>
+                        cx(
+                          "-mb-px flex shrink-0 cursor-pointer items-center gap-2 border-b-2 px-3 py-3 text-sm font-semibold whitespace-nowrap outline-none transition-colors data-[focus-visible]:rounded-t-md data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600",
+                          isSelected ? "border-accent-600 text-brand-900" : "border-transparent text-slate-600 hover:text-brand-800",
+                        )
+                      }
+                    >
+                      <Icon className="size-4" aria-hidden="true" />
+                      {TAB_META[key].label}
+                    </Tab>
+                  );
+                })}
+              </TabList>
+              {TABS.map((key) => (
+                <TabPanel key={key} id={key} className="p-5 outline-none data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600 sm:p-6">
+                  <p className="mb-5 text-sm text-slate-600">{TAB_META[key].intro}</p>
+                  {d.accounts_for_forms.length === 0 ? (
+                    <p className="text-sm text-slate-600">You need an open account to make transfers.</p>
+                  ) : key === "internal" ? (
+                    <BetweenAccountsForm data={{ ...d, accounts: d.accounts_for_forms }} result={result} />
+                  ) : key === "member" ? (
+                    <ToMemberForm data={{ ...d, accounts: d.accounts_for_forms }} result={result} />
+                  ) : key === "ach" ? (
+                    <ToUsBankForm data={{ ...d, accounts: d.accounts_for_forms }} result={result} />
+                  ) : (
+                    <InternationalForm data={{ ...d, accounts: d.accounts_for_forms }} result={result} />
+                  )}
+                </TabPanel>
+              ))}
+            </Tabs>
+          </section>
+
+          <div className="space-y-8 lg:col-span-2">
+            {/* Spending */}
+            <section aria-labelledby="spending-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+              <h2 id="spending-heading" className="text-lg font-semibold text-brand-900">
+                Spending by category
+              </h2>
+              <p className="mt-0.5 text-sm text-slate-600">
+                Last 30 days, {formatDate(d.spending.from)} to {formatDate(d.spending.to)}
+              </p>
+              <div className="mt-5">
+                <SpendingChart categories={d.spending.categories} total_cents={d.spending.total_cents} />
+              </div>
+            </section>
+
+            {/* Quick actions */}
+            <QuickActions current={d.quick_action} />
+          </div>
+        </div>
+
+        {/* Recent transactions */}
+        <section aria-labelledby="recent-heading" className="rounded-2xl border border-slate-200 bg-white shadow-sm">
+          <div className="flex items-center justify-between gap-4 px-5 py-4 sm:px-6">
+            <h2 id="recent-heading" className="text-lg font-semibold text-brand-900">
+              Recent transactions
+            </h2>
+            <Link to="/dashboard/transactions" className="inline-flex items-center gap-1 text-sm font-semibold text-accent-700 hover:underline">
+              View All <ArrowRight className="size-4" aria-hidden="true" />
+            </Link>
+          </div>
+          <RecentTransactions rows={d.recent} />
+        </section>
+      </div>
+    </RouterProvider>
+  );
+}
+
+type Row = Route.ComponentProps["loaderData"]["recent"][number];
+
+export function RecentTransactions({ rows }: { rows: Row[] }) {
+  if (rows.length === 0) {
+    return <p className="border-t border-slate-100 px-6 py-12 text-center text-sm text-slate-600">No transactions yet. Your first deposit will show up here.</p>;
+  }
+  return (
+    <>
+      {/* Phones: a list */}
+      <ul className="divide-y divide-slate-100 border-t border-slate-100 md:hidden">
+        {rows.map((r) => (
+          <li key={r.entry_id} className="flex items-start justify-between gap-3 px-5 py-3.5">
+            <div className="min-w-0">
+              <p className="truncate text-sm font-semibold text-slate-900">{r.description}</p>
+              <p className="mt-0.5 text-xs text-slate-600">
+                {formatDate(r.effective_date)} · {r.category}
+              </p>
+            </div>
+            <div className="flex shrink-0 flex-col items-end gap-1">
+              <Amount cents={r.amount_cents} className="text-sm" />
+              {r.status !== "posted" ? <StatusBadge status={r.status} label={r.status_label} /> : null}
+            </div>
+          </li>
+        ))}
+      </ul>
+      {/* Wider: a table */}
+      <div className="hidden overflow-x-auto md:block">
+        <table className="w-full text-sm">
+          <caption className="sr-only">Your latest {rows.length} transactions</caption>
+          <thead className="border-y border-slate-100 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+            <tr>
+              <th scope="col" className="px-6 py-3">
+                Date
+              </th>
+              <th scope="col" className="px-3 py-3">
+                Description
+              </th>
+              <th scope="col" className="px-3 py-3">
+                Category
+              </th>
+              <th scope="col" className="px-3 py-3">
+                Status
+              </th>
+              <th scope="col" className="px-6 py-3 text-right">
+                Amount
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {rows.map((r) => (
+              <tr key={r.entry_id} className="hover:bg-slate-50">
+                <td className="px-6 py-3 whitespace-nowrap text-slate-700">{formatDate(r.effective_date)}</td>
+                <td className="max-w-md truncate px-3 py-3 font-medium text-slate-900">
+                  {r.description}
+                  <span className="block text-xs font-normal text-slate-600">{r.account_label}</span>
+                </td>
+                <td className="px-3 py-3 text-slate-700">{r.category}</td>
+                <td className="px-3 py-3">
+                  <StatusBadge status={r.status} label={r.status_label} />
+                </td>
+                <td className="px-6 py-3 text-right">
+                  <Amount cents={r.amount_cents} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+const QUICK_ACTIONS = {
+  zelle: {
+    label: "Zelle",
+    icon: Zap,
+    title: "Zelle is coming soon",
+    text: "We're bringing Zelle to online banking so you can send money to friends and family at other banks in minutes. Until then, use To Another Member or To US Bank in Transfer Money.",
+  },
+  rewards: {
+    label: "Rewards",
+    icon: Gift,
+    title: "Rewards are being enhanced",
+    text: "We're improving our rewards program to give members more back. Points you've earned are safe, and we'll let you know as soon as the new program is ready.",
+  },
+} as const;
+
+function QuickActions({ current }: { current: string | null }) {
+  const open = current && current in QUICK_ACTIONS ? QUICK_ACTIONS[current as keyof typeof QUICK_ACTIONS] : null;
+  return (
+    <section id="quick-actions" aria-labelledby="quick-heading" className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+      <h2 id="quick-heading" className="text-lg font-semibold text-brand-900">
+        Quick actions
+      </h2>
+      {open ? (
+        <div className="mt-4">
+          <Link to="/dashboard#quick-actions" preventScrollReset className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+            <ArrowLeft className="size-4" aria-hidden="true" /> Back to Quick Actions
+          </Link>
+          <div role="status" className="mt-4 rounded-xl bg-slate-50 p-5">
+            <open.icon className="size-8 text-accent-700" aria-hidden="true" />
+            <h3 className="mt-3 font-semibold text-slate-900">{open.title}</h3>
+            <p className="mt-1 text-sm text-slate-700">{open.text}</p>
+          </div>
+        </div>
+      ) : (
+        <ul className="mt-4 grid grid-cols-2 gap-3">
+          {(Object.entries(QUICK_ACTIONS) as Array<[string, (typeof QUICK_ACTIONS)[keyof typeof QUICK_ACTIONS]]>).map(([key, qa]) => (
+            <li key={key}>
+              <Link
+                to={`/dashboard?action=${key}#quick-actions`}
+                preventScrollReset
+                className="flex h-full flex-col items-start gap-2 rounded-xl border border-slate-200 p-4 transition-colors hover:border-accent-600 hover:bg-accent-50"
+              >
+                <qa.icon className="size-6 text-accent-700" aria-hidden="true" />
+                <span className="text-sm font-semibold text-slate-900">{qa.label}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+import { Outlet } from "react-router";
+import type { Route } from "./+types/layout";
+import { memberShell, requireMember } from "~/server/member-app/member-app.server";
+import { TopBar } from "~/components/member/top-bar";
+import { SessionTimeout } from "~/components/session/session-timeout";
+import { useRootData } from "~/root";
+
+/** The member app's frame (SPEC 6, "Top bar"): every /dashboard page, signed-in members only. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireMember(request);
+  return memberShell(user);
+}
+
+export default function MemberLayout({ loaderData }: Route.ComponentProps) {
+  const root = useRootData();
+  return (
+    <div className="flex min-h-dvh flex-col bg-slate-50">
+      <TopBar
+        name={loaderData.name}
+        email={loaderData.email}
+        shortName={root?.institution.short_name ?? ""}
+        fullName={root?.institution.name ?? ""}
+        isStaff={loaderData.is_staff}
+        unread={loaderData.unread}
+        notifications={loaderData.notifications}
+        support={loaderData.support}
+      />
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <Outlet />
+      </main>
+      <footer className="border-t border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-6 text-xs text-slate-600 sm:flex-row sm:items-center sm:justify-between sm:px-6 lg:px-8">
+          <p>{root?.institution.insurance.ncua_statement}</p>
+          <p>
+            Questions? <a className="font-medium text-accent-700 underline" href={`mailto:${loaderData.support.email}`}>{loaderData.support.email}</a> · {loaderData.support.phone}
+          </p>
+        </div>
+      </footer>
+      <SessionTimeout expiresInMs={loaderData.session.expires_in_ms} endsAbsolutely={loaderData.session.ends_absolutely} />
+    </div>
+  );
+}

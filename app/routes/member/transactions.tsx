@@ -1,0 +1,178 @@
+import { Form, Link, useNavigation } from "react-router";
+import { ArrowLeft, ArrowRight, Download, Search, SlidersHorizontal } from "lucide-react";
+import type { Route } from "./+types/transactions";
+import { loadHistory, requireMember } from "~/server/member-app/member-app.server";
+import { pageTitle } from "~/components/site/page-title";
+import { Amount, StatusBadge, formatDate } from "~/components/member/amount";
+import { Select } from "~/components/ui";
+import { controlClass, cx, labelClass } from "~/components/ui/field-styles";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle("Transactions", matches);
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireMember(request);
+  return loadHistory(user, new URL(request.url));
+}
+
+const STATUS_OPTIONS = [
+  { value: "posted", label: "Completed" },
+  { value: "pending", label: "Pending" },
+  { value: "failed", label: "Failed" },
+  { value: "reversed", label: "Reversed" },
+];
+
+export default function Transactions({ loaderData }: Route.ComponentProps) {
+  const { filters, rows, next_before, first_page, accounts, categories } = loaderData;
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location?.pathname === "/dashboard/transactions";
+  const query = new URLSearchParams();
+  if (filters.q) query.set("q", filters.q);
+  if (filters.account_id) query.set("account", String(filters.account_id));
+  if (filters.type) query.set("type", filters.type);
+  if (filters.category) query.set("category", filters.category);
+  if (filters.status) query.set("status", filters.status);
+  if (filters.from) query.set("from", filters.from);
+  if (filters.to) query.set("to", filters.to);
+  const filtered = query.toString() !== "";
+  const older = new URLSearchParams(query);
+  if (next_before) older.set("before", next_before);
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
+      <Link to="/dashboard" className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+        <ArrowLeft className="size-4" aria-hidden="true" /> Dashboard
+      </Link>
+      <div className="mt-3 flex flex-wrap items-end justify-between gap-4">
+        <h1 className="text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">Transactions</h1>
+        <a
+          href={`/dashboard/transactions.csv${filtered ? `?${query}` : ""}`}
+          download
+          className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50"
+        >
+          <Download className="size-4" aria-hidden="true" /> Export CSV{filtered ? " (filtered)" : ""}
+        </a>
+      </div>
+
+      <Form method="get" className="mt-6 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5" role="search" aria-label="Search and filter transactions">
+        <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-4">
+          <div className="flex flex-col md:col-span-2">
+            <label htmlFor="q" className={labelClass}>
+              Search
+            </label>
+            <div className="relative mt-1.5">
+              <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
+              <input id="q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Description, reference or category" className={cx(controlClass, "pl-9")} />
+            </div>
+          </div>
+          <Select name="account" label="Account" options={accounts.map((a) => ({ value: String(a.id), label: a.label }))} placeholder="All accounts" defaultValue={filters.account_id ? String(filters.account_id) : ""} />
+          <Select name="type" label="Type" options={[{ value: "credit", label: "Money in (credits)" }, { value: "debit", label: "Money out (debits)" }]} placeholder="All types" defaultValue={filters.type ?? ""} />
+          <Select name="category" label="Category" options={categories.map((c) => ({ value: c, label: c }))} placeholder="All categories" defaultValue={filters.category ?? ""} />
+          <Select name="status" label="Status" options={STATUS_OPTIONS} placeholder="All statuses" defaultValue={filters.status ?? ""} />
+          <div className="flex flex-col">
+            <label htmlFor="from" className={labelClass}>
+              From date
+            </label>
+            <input id="from" name="from" type="date" defaultValue={filters.from ?? ""} className={cx(controlClass, "mt-1.5")} />
+          </div>
+          <div className="flex flex-col">
+            <label htmlFor="to" className={labelClass}>
+              To date
+            </label>
+            <input id="to" name="to" type="date" defaultValue={filters.to ?? ""} className={cx(controlClass, "mt-1.5")} />
+          </div>
+        </div>
+        <div className="mt-4 flex flex-wrap items-center justify-end gap-3">
+          {filtered ? (
+            <Link to="/dashboard/transactions" className="rounded-lg px-4 py-2.5 text-sm font-semibold text-brand-800 hover:bg-slate-100">
+              Clear filters
+            </Link>
+          ) : null}
+          <button type="submit" className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-5 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+            <SlidersHorizontal className="size-4" aria-hidden="true" /> Apply
+          </button>
+        </div>
+      </Form>
+
+      <section aria-labelledby="results-heading" aria-busy={loading} className={cx("mt-6 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm", loading && "opacity-60")}>
+        <h2 id="results-heading" className="sr-only">
+          Results
+        </h2>
+        {rows.length === 0 ? (
+          <div className="px-6 py-16 text-center">
+            <p className="font-semibold text-slate-900">{filtered ? "No transactions match these filters" : "No transactions yet"}</p>
+            <p className="mt-1 text-sm text-slate-600">{filtered ? "Try a wider date range or clear the filters." : "Your transactions will appear here."}</p>
+          </div>
+        ) : (
+          <>
+            <ul className="divide-y divide-slate-100 md:hidden">
+              {rows.map((r) => (
+                <li key={r.entry_id} className="px-4 py-3.5">
+                  <div className="flex items-start justify-between gap-3">
+                    <p className="min-w-0 text-sm font-semibold text-slate-900">{r.description}</p>
+                    <Amount cents={r.amount_cents} className="shrink-0 text-sm" />
+                  </div>
+                  <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
+                    <span>{formatDate(r.effective_date)}</span>·<span>{r.category}</span>·<span>{r.account_label}</span>
+                    <StatusBadge status={r.status} label={r.status_label} />
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <div className="hidden overflow-x-auto md:block">
+              <table className="w-full text-sm">
+                <caption className="sr-only">Transactions{filtered ? ", filtered" : ""}, newest first</caption>
+                <thead className="border-b border-slate-100 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+                  <tr>
+                    <th scope="col" className="px-6 py-3">Date</th>
+                    <th scope="col" className="px-3 py-3">Description</th>
+                    <th scope="col" className="px-3 py-3">Category</th>
+                    <th scope="col" className="px-3 py-3">Status</th>
+                    <th scope="col" className="px-3 py-3">Reference</th>
+                    <th scope="col" className="px-6 py-3 text-right">Amount</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {rows.map((r) => (
+                    <tr key={r.entry_id} className="hover:bg-slate-50">
+                      <td className="px-6 py-3 whitespace-nowrap text-slate-700">
+                        {formatDate(r.effective_date)}
+                        <span className="block text-xs text-slate-600">{new Date(r.created_at).toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit", timeZone: "UTC" })} UTC</span>
+                      </td>
+                      <td className="px-3 py-3 font-medium text-slate-900">
+                        {r.description}
+                        <span className="block text-xs font-normal text-slate-600">{r.account_label}{r.reference ? ` · ${r.reference}` : ""}</span>
+                      </td>
+                      <td className="px-3 py-3 text-slate-700">{r.category}</td>
+                      <td className="px-3 py-3">
+                        <StatusBadge status={r.status} label={r.status_label} />
+                      </td>
+                      <td className="px-3 py-3 font-mono text-xs text-slate-600">{r.reference_number}</td>
+                      <td className="px-6 py-3 text-right">
+                        <Amount cents={r.amount_cents} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+      </section>
+      <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-3">
+        {!first_page ? (
+          <Link to={`/dashboard/transactions${filtered ? `?${query}` : ""}`} className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold text-accent-700 hover:bg-accent-50">
+            <ArrowLeft className="size-4" aria-hidden="true" /> Newest
+          </Link>
+        ) : (
+          <span />
+        )}
+        {next_before ? (
+          <Link to={`/dashboard/transactions?${older}`} className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold text-accent-700 hover:bg-accent-50">
+            Older <ArrowRight className="size-4" aria-hidden="true" />
+          </Link>
+        ) : null}
+      </nav>
+    </div>
+  );
+}

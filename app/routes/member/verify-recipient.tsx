@@ -1,0 +1,9 @@
+import type { Route } from "./+types/verify-recipient";
+import { readForm } from "~/server/http/form.server";
+import { requireMember, verifyRecipientJson } from "~/server/member-app/member-app.server";
+
+/** The Verify button of To Another Member (JSON; rate-limited, name only). */
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireMember(request);
+  return verifyRecipientJson(user, await readForm(request));
+}

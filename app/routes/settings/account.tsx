@@ -1,0 +1,165 @@
+import { data } from "react-router";
+import type { Route } from "./+types/account";
+import { requestInfoContext } from "~/context";
+import { changePasswordSchema, notificationSchema, passwordOnlySchema, SETTINGS_MESSAGES, totpCodeSchema } from "~/domain/settings";
+import { getAuth } from "~/server/auth/auth.server";
+import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
+import { requireUser } from "~/server/auth/session.server";
+import { parseForm, readForm } from "~/server/http/form.server";
+import {
+  cancelTotpEnrollment,
+  changeOwnPassword,
+  confirmTotpEnrollment,
+  DEMO_SETTINGS_LOCKED,
+  disableTotp,
+  getAccountSettings,
+  pendingTotpSetup,
+  startTotpEnrollment,
+  updateNotificationSettings,
+} from "~/server/settings/settings.server";
+import { pageTitle } from "~/components/site/page-title";
+import { FormMessage } from "~/components/ui";
+import { SettingsPage } from "~/components/settings/settings-page";
+import { AccountSettingsForm } from "~/components/settings/account-settings-form";
+import type { AccountActionData, AccountData, AccountIntent } from "~/components/settings/types";
+
+/**
+ * Account Settings (SPEC 6): email (read-only), password change (ends every other session),
+ * notification toggles, and security: loginAlerts and the authenticator app (TOTP) that replaces
+ * the emailed sign-in code. A page for direct links and no-JavaScript use, and the loader and
+ * action behind the Account Settings dialog.
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageTitle("Account Settings", matches), { name: "robots", content: "noindex" }];
+}
+
+const SIGNED_IN = ["user", "admin"] as const;
+const FAILED = SETTINGS_MESSAGES.account_failed;
+const UPDATED = SETTINGS_MESSAGES.account_updated;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request, { roles: SIGNED_IN });
+  const { db } = await getAuth();
+  const account = await getAccountSettings(db, user.id);
+  if (!account) return { account: null, role: user.role };
+  const totp_setup = account.totp_enrolled ? null : await pendingTotpSetup(db, user);
+  return { account: { ...account, totp_setup } as AccountData | null, role: user.role };
+}
+
+function refuse(intent: AccountIntent, detail: string, status: number, extra: Partial<AccountActionData> = {}) {
+  return data({ intent, ok: false, message: FAILED, detail, ...extra } satisfies AccountActionData, { status });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, { roles: SIGNED_IN });
+  const { request_id, ip } = context.get(requestInfoContext);
+  const meta = requestMeta(request, ip);
+  const { db } = await getAuth();
+  const form = await readForm(request);
+  const intent = String(form.get("intent") ?? "notifications") as AccountIntent;
+
+  switch (intent) {
+    case "password": {
+      const parsed = parseForm(changePasswordSchema, form);
+      if (!parsed.ok) {
+        const mismatch = parsed.errors.confirm_password === SETTINGS_MESSAGES.passwords_do_not_match && Object.keys(parsed.errors).length === 1;
+        return data(
+          { intent, ok: false, message: mismatch ? SETTINGS_MESSAGES.passwords_do_not_match : FAILED, detail: mismatch ? undefined : "Please check the highlighted fields.", errors: parsed.errors } satisfies AccountActionData,
+          { status: 400 },
+        );
+      }
+      const result = await changeOwnPassword(db, meta, user, parsed.value, { request_id });
+      switch (result.status) {
+        case "changed":
+          return data(
+            { intent, ok: true, message: UPDATED, detail: "Your password has been changed. You have been signed out everywhere else." } satisfies AccountActionData,
+            { headers: setCookieHeaders(result.set_cookies) },
+          );
+        case "wrong_password":
+          return refuse(intent, "The current password is not correct.", 400, { errors: { current_password: "The current password is not correct." } });
+        case "not_allowed":
+          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
+        case "failed":
+          return refuse(intent, "Please try again in a moment.", 500);
+      }
+      break;
+    }
+    case "totp-start": {
+      const parsed = parseForm(passwordOnlySchema, form);
+      if (!parsed.ok) return refuse(intent, "Please enter your current password to set up an authenticator app.", 400, { errors: parsed.errors });
+      const result = await startTotpEnrollment(db, meta, user, parsed.value.current_password);
+      switch (result.status) {
+        case "started":
+          return { intent, ok: true, message: "", totp_setup: result.setup } satisfies AccountActionData;
+        case "wrong_password":
+          return refuse(intent, "The current password is not correct.", 400, { errors: { current_password: "The current password is not correct." } });
+        case "already_enrolled":
+          return { intent, ok: true, message: UPDATED, detail: "Your authenticator app is already on." } satisfies AccountActionData;
+        case "not_allowed":
+          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
+        case "failed":
+          return refuse(intent, "Please try again in a moment.", 500);
+      }
+      break;
+    }
+    case "totp-confirm": {
+      const parsed = parseForm(totpCodeSchema, form);
+      const setup = await pendingTotpSetup(db, user);
+      if (!parsed.ok) return refuse(intent, "Please enter the 6-digit code from your app.", 400, { errors: parsed.errors, totp_setup: setup });
+      const result = await confirmTotpEnrollment(db, meta, user, parsed.value.code, { request_id });
+      switch (result.status) {
+        case "enrolled":
+          return { intent, ok: true, message: UPDATED, detail: "Authenticator app turned on. From now on, sign in with a code from your app." } satisfies AccountActionData;
+        case "invalid_code":
+          return refuse(intent, "That code did not match. Check the time on your device and try the newest code.", 400, { errors: { code: "That code did not match." }, totp_setup: setup });
+        case "not_started":
+          return refuse(intent, "Please start the set-up again.", 400);
+        case "not_allowed":
+          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
+        case "failed":
+          return refuse(intent, "Please try again in a moment.", 500, { totp_setup: setup });
+      }
+      break;
+    }
+    case "totp-cancel": {
+      await cancelTotpEnrollment(db, user.id);
+      return { intent, ok: true, message: "", totp_setup: null } satisfies AccountActionData;
+    }
+    case "totp-disable": {
+      const parsed = parseForm(passwordOnlySchema, form);
+      if (!parsed.ok) return refuse(intent, "Please enter your current password to turn the authenticator app off.", 400, { errors: parsed.errors });
+      const result = await disableTotp(db, meta, user, parsed.value.current_password, { request_id });
+      switch (result.status) {
+        case "disabled":
+          return { intent, ok: true, message: UPDATED, detail: "Authenticator app turned off. Sign-in codes will come by email again." } satisfies AccountActionData;
+        case "wrong_password":
+          return refuse(intent, "The current password is not correct.", 400, { errors: { current_password: "The current password is not correct." } });
+        case "not_allowed":
+          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
+        case "failed":
+          return refuse(intent, "Please try again in a moment.", 500);
+      }
+      break;
+    }
+    default: {
+      const parsed = parseForm(notificationSchema, form);
+      if (!parsed.ok) return refuse("notifications", "Please check the settings.", 400, { errors: parsed.errors });
+      const result = await updateNotificationSettings(db, user.id, parsed.value, { request_id, ip });
+      if (result.status === "failed") return refuse("notifications", "Please try again in a moment.", 500);
+      return { intent: "notifications", ok: true, message: UPDATED } satisfies AccountActionData;
+    }
+  }
+  return refuse(intent, "Please try again.", 400);
+}
+
+export default function AccountSettingsRoute({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <SettingsPage title="Account Settings" description="Sign-in, security and how we contact you." other={{ to: "/settings/profile", label: "Profile Settings" }} role={loaderData.role}>
+      {loaderData.account ? (
+        <AccountSettingsForm account={loaderData.account} pageResult={actionData as AccountActionData | undefined} />
+      ) : (
+        <FormMessage tone="error">{SETTINGS_MESSAGES.account_load_failed}</FormMessage>
+      )}
+    </SettingsPage>
+  );
+}

@@ -1,0 +1,71 @@
+import { data } from "react-router";
+import type { Route } from "./+types/profile";
+import { requestInfoContext } from "~/context";
+import { profileSchema, SETTINGS_MESSAGES } from "~/domain/settings";
+import { getAuth } from "~/server/auth/auth.server";
+import { requireUser } from "~/server/auth/session.server";
+import { parseForm, readForm } from "~/server/http/form.server";
+import { removeProfileImage, setProfileImage } from "~/server/profile-images/profile-images.server";
+import { getProfileSettings, updateProfile } from "~/server/settings/settings.server";
+import { pageTitle } from "~/components/site/page-title";
+import { FormMessage } from "~/components/ui";
+import { SettingsPage } from "~/components/settings/settings-page";
+import { ProfileSettingsForm } from "~/components/settings/profile-settings-form";
+import type { ProfileActionData, ProfileData } from "~/components/settings/types";
+
+/**
+ * Profile Settings (SPEC 6): a page for direct links and browsers without JavaScript, and the
+ * loader and action behind the Profile Settings dialog of every user menu.
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageTitle("Profile Settings", matches), { name: "robots", content: "noindex" }];
+}
+
+const SIGNED_IN = ["user", "admin"] as const;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request, { roles: SIGNED_IN });
+  const { db } = await getAuth();
+  const profile = await getProfileSettings(db, user.id);
+  return { profile: profile satisfies ProfileData | null, role: user.role };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, { roles: SIGNED_IN });
+  const { request_id, ip } = context.get(requestInfoContext);
+  const { db } = await getAuth();
+  const form = await readForm(request);
+  const intent = form.get("intent");
+
+  if (intent === "image") {
+    const upload = form.get("image");
+    const result = await setProfileImage(db, user.id, upload instanceof File ? upload : null);
+    if (result.status === "updated") return { intent: "image", ok: true, message: SETTINGS_MESSAGES.profile_updated } satisfies ProfileActionData;
+    return data({ intent: "image", ok: false, message: result.message } satisfies ProfileActionData, { status: result.reason === "failed" ? 500 : 400 });
+  }
+
+  if (intent === "remove-image") {
+    await removeProfileImage(db, user.id);
+    return { intent: "remove-image", ok: true, message: SETTINGS_MESSAGES.profile_updated } satisfies ProfileActionData;
+  }
+
+  const parsed = parseForm(profileSchema, form);
+  if (!parsed.ok) {
+    return data({ intent: "profile", ok: false, message: SETTINGS_MESSAGES.profile_failed, errors: parsed.errors, values: parsed.values } satisfies ProfileActionData, { status: 400 });
+  }
+  const result = await updateProfile(db, user.id, parsed.value, { request_id, ip });
+  if (result.status === "failed") return data({ intent: "profile", ok: false, message: SETTINGS_MESSAGES.profile_failed } satisfies ProfileActionData, { status: 500 });
+  return { intent: "profile", ok: true, message: SETTINGS_MESSAGES.profile_updated } satisfies ProfileActionData;
+}
+
+export default function ProfileSettingsRoute({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <SettingsPage title="Profile Settings" description="Your name, contact details and profile picture." other={{ to: "/settings/account", label: "Account Settings" }} role={loaderData.role}>
+      {loaderData.profile ? (
+        <ProfileSettingsForm profile={loaderData.profile} pageResult={actionData as ProfileActionData | undefined} />
+      ) : (
+        <FormMessage tone="error">{SETTINGS_MESSAGES.profile_load_failed}</FormMessage>
+      )}
+    </SettingsPage>
+  );
+}

@@ -1,0 +1,150 @@
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { ArrowLeft, RotateCcw, TriangleAlert } from "lucide-react";
+import type { Route } from "./+types/reset-transfers";
+import { requestInfoContext } from "~/context";
+import { getAuth } from "~/server/auth/auth.server";
+import { requireUser } from "~/server/auth/session.server";
+import { readForm } from "~/server/http/form.server";
+import { listTransferCounts, resetAllMemberTransferCounts, resetMemberTransferCount } from "~/server/settings/reset-transfers.server";
+import { pageTitle } from "~/components/site/page-title";
+import { Logo } from "~/components/site/logo";
+import { Button, FormMessage } from "~/components/ui";
+import { useRootData } from "~/root";
+
+/**
+ * Reset Transfer Counts (SPEC 7), staff only: every member (staff excluded) with this month's
+ * count of savings transfers; reset one, or all after a confirm step. Every reset is audited.
+ * The confirm step is part of the address (?confirm=all), so it works without JavaScript.
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageTitle("Reset Transfer Counts", matches), { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const staff = await requireUser(request, { roles: ["admin"] });
+  const { db } = await getAuth();
+  return { members: await listTransferCounts(db), staff_email: staff.email };
+}
+
+type ActionResult = { message: string; tone: "success" | "error" };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = await requireUser(request, { roles: ["admin"] });
+  const { request_id, ip } = context.get(requestInfoContext);
+  const { db } = await getAuth();
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  const actor = { id: staff.id, email: staff.email };
+
+  if (intent === "reset-all") {
+    const result = await resetAllMemberTransferCounts(db, actor, { request_id, ip });
+    if (result.status === "failed") return data({ message: `Error: ${result.detail}`, tone: "error" } satisfies ActionResult, { status: 500 });
+    return { message: `Successfully reset ${result.reset} users. ${result.skipped} users skipped.`, tone: "success" } satisfies ActionResult;
+  }
+  if (intent === "reset-one") {
+    const member_id = String(form.get("member_id") ?? "");
+    const result = await resetMemberTransferCount(db, actor, member_id, { request_id, ip });
+    if (result.status === "reset") return { message: `Reset transfer count for ${result.email}`, tone: "success" } satisfies ActionResult;
+    if (result.status === "not_found") return data({ message: "Error: member not found", tone: "error" } satisfies ActionResult, { status: 404 });
+    return data({ message: `Error: ${result.detail}`, tone: "error" } satisfies ActionResult, { status: 500 });
+  }
+  return data({ message: "Error: unknown action", tone: "error" } satisfies ActionResult, { status: 400 });
+}
+
+export default function ResetTransfers({ loaderData, actionData }: Route.ComponentProps) {
+  const root = useRootData();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const confirming = params.get("confirm") === "all";
+  const busy = navigation.state === "submitting" ? navigation.formData?.get("member_id") ?? navigation.formData?.get("intent") : null;
+  // The last result stays until the next action; the confirm step does not repeat it.
+  const result = confirming ? undefined : (actionData as ActionResult | undefined);
+  return (
+    <div className="min-h-dvh bg-slate-50">
+      <header className="border-b border-slate-200 bg-white shadow-sm">
+        <div className="mx-auto flex h-16 max-w-5xl items-center justify-between gap-4 px-4 sm:px-6">
+          {root ? <Logo name={root.institution.name} shortName={root.institution.short_name} /> : <span />}
+          <span className="truncate text-sm text-slate-600">
+            Staff: <span className="font-medium text-slate-900">{loaderData.staff_email}</span>
+          </span>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="mx-auto max-w-5xl px-4 py-8 focus:outline-none sm:px-6">
+        <Link to="/admin" className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
+          <ArrowLeft className="size-4" aria-hidden="true" />
+          Back to Admin Dashboard
+        </Link>
+        <h1 className="mt-4 text-3xl font-semibold tracking-tight text-brand-800">Reset Transfer Counts</h1>
+        <p className="mt-2 max-w-2xl text-slate-700">
+          Savings accounts allow a limited number of transfers out each month. Resetting a member's count lets them transfer again this month. Every reset is recorded in the audit log.
+        </p>
+
+        {result ? (
+          <FormMessage tone={result.tone} className="mt-6">
+            {result.message}
+          </FormMessage>
+        ) : null}
+
+        <section aria-labelledby="reset-all-heading" className="mt-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+          <h2 id="reset-all-heading" className="text-lg font-semibold text-slate-900">
+            All members
+          </h2>
+          {confirming ? (
+            <div role="alertdialog" aria-labelledby="confirm-reset-all" aria-describedby="confirm-reset-all" className="mt-3 rounded-xl border border-amber-200 bg-amber-50 p-4">
+              <p id="confirm-reset-all" className="flex items-start gap-2 text-sm font-medium text-amber-950">
+                <TriangleAlert className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+                Are you sure you want to reset all transfer counts? This action cannot be undone.
+              </p>
+              <Form method="post" action="/admin/reset-transfers" className="mt-4 flex flex-wrap gap-2">
+                <input type="hidden" name="intent" value="reset-all" />
+                <Button type="submit" variant="danger" autoFocus isPending={busy === "reset-all"} pendingLabel="Resetting…">
+                  Confirm Reset All
+                </Button>
+                <Link to="/admin/reset-transfers" className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-brand-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600">
+                  Cancel
+                </Link>
+              </Form>
+            </div>
+          ) : (
+            <Link
+              to="/admin/reset-transfers?confirm=all"
+              className="mt-3 inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600"
+            >
+              <RotateCcw className="size-4" aria-hidden="true" />
+              Initiate Reset All Transfer Counts
+            </Link>
+          )}
+        </section>
+
+        <section aria-labelledby="members-heading" className="mt-6 rounded-2xl border border-slate-200 bg-white shadow-sm">
+          <h2 id="members-heading" className="px-5 pt-5 text-lg font-semibold text-slate-900">
+            Members <span className="text-sm font-normal text-slate-600">({loaderData.members.length})</span>
+          </h2>
+          {loaderData.members.length === 0 ? (
+            <p className="px-5 pb-5 pt-2 text-slate-700">No members yet.</p>
+          ) : (
+            <ul className="mt-3 divide-y divide-slate-100">
+              {loaderData.members.map((member) => (
+                <li key={member.user_id} className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-center sm:justify-between" data-member={member.email}>
+                  <div className="min-w-0">
+                    <p className="break-all font-medium text-slate-900">{member.email}</p>
+                    <p className="text-sm text-slate-600">
+                      {member.name} · Current count: <span className="font-semibold tabular-nums text-slate-900">{member.current_count}</span>
+                    </p>
+                  </div>
+                  <Form method="post" action="/admin/reset-transfers">
+                    <input type="hidden" name="intent" value="reset-one" />
+                    <input type="hidden" name="member_id" value={member.user_id} />
+                    <Button type="submit" variant="secondary" aria-label={`Reset transfer count for ${member.email}`} isPending={busy === member.user_id} pendingLabel="Resetting…">
+                      Reset
+                    </Button>
+                  </Form>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,319 @@
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { applicationDecisions, applicationInfoRequests, ledgerAccounts, memberProfiles, users } from "~/server/db/schema";
+import { maskDateOfBirth, maskIdNumber } from "~/domain/membership-application";
+import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
+import { memberAccounts, routingNumber } from "~/server/ledger/accounts.server";
+import { memberCards } from "~/server/cards/cards.server";
+import { encryptionContext } from "~/server/members/applications.server";
+import { decryptField } from "~/server/security/crypto.server";
+import { readPrivateUpload } from "~/server/files/private-uploads.server";
+import type { Staff } from "./review.server";
+
+/**
+ * The back office's member directory (SPEC 4, 7): tabs with counts, search by name, email or
+ * account number, and pages; fast with 100,000 members (bench/admin-directory.ts).
+ *
+ * Search is by prefix, each kind served by its own index (migration 0005): the email, the full
+ * name "first last", the last name, or (digits only) an account number. Tabs page by offset on
+ * (status, created_at); a search returns one page at a time with "is there a next page".
+ */
+export const DIRECTORY_TABS = ["all", "pending", "approved", "rejected"] as const;
+export type DirectoryTab = (typeof DIRECTORY_TABS)[number];
+export const DIRECTORY_PAGE_SIZE = 25;
+/** Deep pages by offset get slower; nobody pages 400 screens deep, they search. */
+export const DIRECTORY_PAGES_MAX = 400;
+const SEARCH_CHARS_MAX = 100;
+
+export function parseTab(value: string | null | undefined): DirectoryTab {
+  return (DIRECTORY_TABS as readonly string[]).includes(value ?? "") ? (value as DirectoryTab) : "all";
+}
+
+export type DirectoryCounts = Record<DirectoryTab, number>;
+
+export async function directoryCounts(db: Db): Promise<DirectoryCounts> {
+  const rows = await db.select({ status: memberProfiles.status, n: count() }).from(memberProfiles).groupBy(memberProfiles.status);
+  const counts: DirectoryCounts = { all: 0, pending: 0, approved: 0, rejected: 0 };
+  for (const row of rows) {
+    counts[row.status] = Number(row.n);
+    counts.all += Number(row.n);
+  }
+  return counts;
+}
+
+export interface DirectoryItem {
+  user_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: "user" | "pending" | "admin";
+  status: "pending" | "approved" | "rejected";
+  document_status: "pending" | "info_requested" | "verified" | "rejected";
+  created_at: Date;
+}
+
+export interface DirectoryPage {
+  items: DirectoryItem[];
+  page: number;
+  page_size: number;
+  has_next: boolean;
+  /** Known for a tab without search (its count); null for a search. */
+  total: number | null;
+  query: string;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The search condition on member_profiles, or null when the term is empty. Each kind of match is
+ * its own indexed lookup (email, full name, last name, account number), gathered into one set of
+ * user ids: an OR across joined tables would make PostgreSQL read every member instead.
+ */
+export function searchCondition(term: string): SQL | null {
+  const q = term.trim().toLowerCase().replace(/\s+/g, " ").slice(0, SEARCH_CHARS_MAX);
+  if (!q) return null;
+  const digits = q.replace(/[\s-]/g, "");
+  const pattern = `${escapeLike(q)}%`;
+  const lookups: SQL[] = [
+    sql`select ${users.id} from ${users} where ${users.email} like ${pattern} escape '\\'`,
+    sql`select ${memberProfiles.user_id} from ${memberProfiles} where lower(${memberProfiles.first_name} || ' ' || ${memberProfiles.last_name}) like ${pattern} escape '\\'`,
+    sql`select ${memberProfiles.user_id} from ${memberProfiles} where lower(${memberProfiles.last_name}) like ${pattern} escape '\\'`,
+  ];
+  if (/^\d{3,10}$/.test(digits)) {
+    lookups.push(sql`select ${ledgerAccounts.member_id} from ${ledgerAccounts} where ${ledgerAccounts.account_number} like ${`${digits}%`} and ${ledgerAccounts.owner} = 'member'`);
+  }
+  return sql`${memberProfiles.user_id} in (${sql.join(lookups, sql` union all `)})`;
+}
+
+export async function listDirectory(db: Db, input: { tab: DirectoryTab; query?: string | null; page?: number; counts?: DirectoryCounts }): Promise<DirectoryPage> {
+  const page = Math.min(Math.max(Math.trunc(input.page ?? 1) || 1, 1), DIRECTORY_PAGES_MAX);
+  const query = (input.query ?? "").trim().slice(0, SEARCH_CHARS_MAX);
+  const conditions: SQL[] = [];
+  if (input.tab !== "all") conditions.push(eq(memberProfiles.status, input.tab));
+  const search = searchCondition(query);
+  if (search) conditions.push(search);
+  // The page is chosen on member_profiles alone (an index walk in (status,) created_at, user_id
+  // order); only its rows are then joined to users.
+  const chosen = db
+    .select({
+      user_id: memberProfiles.user_id,
+      first_name: memberProfiles.first_name,
+      last_name: memberProfiles.last_name,
+      status: memberProfiles.status,
+      document_status: memberProfiles.document_status,
+      created_at: memberProfiles.created_at,
+    })
+    .from(memberProfiles)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(memberProfiles.created_at), desc(memberProfiles.user_id))
+    .limit(DIRECTORY_PAGE_SIZE + 1)
+    .offset((page - 1) * DIRECTORY_PAGE_SIZE)
+    .as("chosen");
+  const rows = await db
+    .select({
+      user_id: chosen.user_id,
+      email: users.email,
+      first_name: chosen.first_name,
+      last_name: chosen.last_name,
+      role: users.role,
+      status: chosen.status,
+      document_status: chosen.document_status,
+      created_at: chosen.created_at,
+    })
+    .from(chosen)
+    .innerJoin(users, eq(users.id, chosen.user_id))
+    .orderBy(desc(chosen.created_at), desc(chosen.user_id));
+  const items: DirectoryItem[] = rows.slice(0, DIRECTORY_PAGE_SIZE).map((r) => ({ ...r, role: r.role === "admin" ? "admin" : r.role === "pending" ? "pending" : "user" }));
+  const total = search ? null : input.counts ? input.counts[input.tab] : null;
+  return { items, page, page_size: DIRECTORY_PAGE_SIZE, has_next: rows.length > DIRECTORY_PAGE_SIZE && page < DIRECTORY_PAGES_MAX, total, query };
+}
+
+export interface MemberDetail {
+  user_id: string;
+  email: string;
+  name: string;
+  role: "user" | "pending" | "admin";
+  created_at: Date;
+  has_image: boolean;
+  profile: {
+    first_name: string;
+    last_name: string;
+    date_of_birth: string | null;
+    nationality: string | null;
+    marital_status: string | null;
+    street: string | null;
+    city: string | null;
+    state: string | null;
+    postal_code: string | null;
+    country: string | null;
+    phone: string | null;
+    alt_email: string | null;
+    emergency_name: string | null;
+    emergency_relationship: string | null;
+    emergency_phone: string | null;
+    id_type: string | null;
+    id_number: string | null;
+    has_document: boolean;
+    document_mime: string | null;
+    joint_account: boolean;
+    joint_name: string | null;
+    joint_email: string | null;
+    joint_phone: string | null;
+    status: "pending" | "approved" | "rejected";
+    document_status: "pending" | "info_requested" | "verified" | "rejected";
+    rejection_reason: string | null;
+    decided_at: Date | null;
+    source: "application" | "staff";
+  };
+  /** True when date of birth and ID number are shown in clear (and that view was audited). */
+  revealed: boolean;
+  accounts: { id: number; account_number: string; type: string; name: string; status: string; current_cents: number; available_cents: number; routing_number: string }[];
+  cards: { id: number; masked_number: string; expiry_month: number; expiry_year: number; status: string; account_id: number }[];
+  info_requests: { id: number; message: string; requested_at: Date; status: "pending" | "answered"; answer_text: string | null; answered_at: Date | null; has_answer_document: boolean }[];
+  decisions: { id: number; decision: string; note: string | null; decided_at: Date; decided_by_email: string | null; checklist: unknown }[];
+}
+
+/**
+ * One member for the detail pane and the verification dialog. Date of birth and ID number are
+ * masked unless `reveal` is set, in which case the view is audited first (SPEC 0.6).
+ */
+export async function memberDetail(db: Db, input: { member_id: string; reveal?: { staff: Staff; origin: AuditOrigin } | null }): Promise<MemberDetail | null> {
+  const [row] = await db
+    .select({ profile: memberProfiles, email: users.email, name: users.name, role: users.role, created_at: users.createdAt })
+    .from(memberProfiles)
+    .innerJoin(users, eq(users.id, memberProfiles.user_id))
+    .where(eq(memberProfiles.user_id, input.member_id));
+  if (!row) return null;
+  const p = row.profile;
+  const dob = p.date_of_birth_enc ? decryptField(p.date_of_birth_enc, encryptionContext("date_of_birth", p.user_id)) : null;
+  const idn = p.id_number_enc ? decryptField(p.id_number_enc, encryptionContext("id_number", p.user_id)) : null;
+  const revealed = Boolean(input.reveal);
+  if (input.reveal) {
+    await recordAudit(db, {
+      actor_id: input.reveal.staff.id,
+      actor_email: input.reveal.staff.email,
+      action: "member.personal_data.view",
+      subject_type: "member",
+      subject_id: p.user_id,
+      after: { fields: ["date_of_birth", "id_number"] },
+      request_id: input.reveal.origin.request_id,
+      ip: input.reveal.origin.ip,
+    });
+  }
+  const [accounts, cards, requests, decisions] = await Promise.all([
+    memberAccounts(db, p.user_id),
+    memberCards(db, p.user_id),
+    db
+      .select()
+      .from(applicationInfoRequests)
+      .where(eq(applicationInfoRequests.user_id, p.user_id))
+      .orderBy(asc(applicationInfoRequests.requested_at))
+      .limit(50),
+    db
+      .select({ id: applicationDecisions.id, decision: applicationDecisions.decision, note: applicationDecisions.note, decided_at: applicationDecisions.decided_at, decided_by: applicationDecisions.decided_by, checklist: applicationDecisions.checklist })
+      .from(applicationDecisions)
+      .where(eq(applicationDecisions.user_id, p.user_id))
+      .orderBy(desc(applicationDecisions.decided_at))
+      .limit(50),
+  ]);
+  const deciders = decisions.length
+    ? await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, [...new Set(decisions.map((d) => d.decided_by))]))
+    : [];
+  const routing = routingNumber();
+  return {
+    user_id: p.user_id,
+    email: row.email,
+    name: row.name,
+    role: row.role === "admin" || row.role === "pending" ? row.role : "user",
+    created_at: row.created_at,
+    has_image: Boolean(p.image_file),
+    profile: {
+      first_name: p.first_name,
+      last_name: p.last_name,
+      date_of_birth: dob ? (revealed ? dob : maskDateOfBirth(dob)) : null,
+      nationality: p.nationality,
+      marital_status: p.marital_status,
+      street: p.street,
+      city: p.city,
+      state: p.state,
+      postal_code: p.postal_code,
+      country: p.country,
+      phone: p.phone,
+      alt_email: p.alt_email,
+      emergency_name: p.emergency_name,
+      emergency_relationship: p.emergency_relationship,
+      emergency_phone: p.emergency_phone,
+      id_type: p.id_type,
+      id_number: idn ? (revealed ? idn : maskIdNumber(idn)) : null,
+      has_document: Boolean(p.id_document_file),
+      document_mime: p.id_document_mime,
+      joint_account: p.joint_account,
+      joint_name: p.joint_name,
+      joint_email: p.joint_email,
+      joint_phone: p.joint_phone,
+      status: p.status,
+      document_status: p.document_status,
+      rejection_reason: p.rejection_reason,
+      decided_at: p.decided_at,
+      source: p.source,
+    },
+    revealed,
+    accounts: accounts.map((a) => ({ id: a.id, account_number: a.account_number, type: a.type, name: a.name, status: a.status, current_cents: a.current_cents, available_cents: a.available_cents, routing_number: routing })),
+    cards: cards.map((c) => ({ id: c.id, masked_number: c.masked_number, expiry_month: c.expiry_month, expiry_year: c.expiry_year, status: c.status, account_id: c.account_id })),
+    info_requests: requests.map((r) => ({ id: r.id, message: r.message, requested_at: r.requested_at, status: r.status, answer_text: r.answer_text, answered_at: r.answered_at, has_answer_document: Boolean(r.answer_document_file) })),
+    decisions: decisions.map((d) => ({ ...d, decided_by_email: deciders.find((u) => u.id === d.decided_by)?.email ?? null })),
+  };
+}
+
+const EXTENSION_OF: Record<string, string> = { "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "application/pdf": "pdf" };
+
+/**
+ * An applicant's ID document for staff (the current one, or the one sent with an answer to an
+ * information request), with the view audited before the bytes leave.
+ */
+export async function readIdDocument(
+  db: Db,
+  input: { member_id: string; info_request_id?: number | null; staff: Staff; origin: AuditOrigin },
+): Promise<{ bytes: Buffer; mime: string; filename: string } | null> {
+  let file: string | null;
+  let mime: string | null;
+  if (input.info_request_id) {
+    const [r] = await db
+      .select({ file: applicationInfoRequests.answer_document_file, mime: applicationInfoRequests.answer_document_mime })
+      .from(applicationInfoRequests)
+      .where(and(eq(applicationInfoRequests.id, input.info_request_id), eq(applicationInfoRequests.user_id, input.member_id)));
+    file = r?.file ?? null;
+    mime = r?.mime ?? null;
+  } else {
+    const [p] = await db.select({ file: memberProfiles.id_document_file, mime: memberProfiles.id_document_mime }).from(memberProfiles).where(eq(memberProfiles.user_id, input.member_id));
+    file = p?.file ?? null;
+    mime = p?.mime ?? null;
+  }
+  if (!file || !mime || !EXTENSION_OF[mime]) return null;
+  let bytes: Buffer;
+  try {
+    bytes = await readPrivateUpload("id-documents", file);
+  } catch {
+    return null;
+  }
+  await recordAudit(db, {
+    actor_id: input.staff.id,
+    actor_email: input.staff.email,
+    action: "member.id_document.view",
+    subject_type: "member",
+    subject_id: input.member_id,
+    after: { info_request_id: input.info_request_id ?? null, mime, bytes: bytes.length },
+    request_id: input.origin.request_id,
+    ip: input.origin.ip,
+  });
+  return { bytes, mime, filename: `id-document-${input.member_id.slice(0, 8)}${input.info_request_id ? `-answer-${input.info_request_id}` : ""}.${EXTENSION_OF[mime]}` };
+}
+
+/** Member emails for the one-time-code panel's look-up: an exact address to a user id. */
+export async function findUserByEmail(db: Db, email: string): Promise<{ id: string; email: string; role: string | null } | null> {
+  const [row] = await db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.email, email.trim().toLowerCase()));
+  return row ?? null;
+}
+

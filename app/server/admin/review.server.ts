@@ -1,0 +1,262 @@
+import { and, eq } from "drizzle-orm";
+import { checklistComplete, type Checklist } from "~/domain/application-review";
+import { maskAccountNumber } from "~/domain/account-display";
+import { maskDateOfBirth, maskIdNumber } from "~/domain/membership-application";
+import type { Db, DbOrTx } from "~/server/db/client.server";
+import { applicationDecisions, applicationInfoRequests, memberProfiles, users } from "~/server/db/schema";
+import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
+import { openAccount, routingNumber, type AccountView } from "~/server/ledger/accounts.server";
+import { issueDebitCard, type DebitCardView } from "~/server/cards/cards.server";
+import { sendEmail } from "~/server/mail/outbox.server";
+import { encryptionContext } from "~/server/members/applications.server";
+import { decryptField } from "~/server/security/crypto.server";
+import { logger } from "~/server/logger.server";
+import { applicationApprovedEmail, applicationRejectedEmail, informationRequestedEmail } from "./emails.server";
+
+/**
+ * Staff decisions on a membership application (SPEC 4 "Staff review"). Each decision runs in one
+ * database transaction: the application row is locked, its state checked, the change made, the
+ * decision record (with a snapshot) and the audit row (with the checklist as ticked) written.
+ * The email goes to the outbox once the transaction has committed.
+ */
+export interface Staff {
+  id: string;
+  email: string;
+}
+
+export type DecisionResult =
+  | { status: "done"; decision_id: number }
+  | { status: "not_found" }
+  /** The application is no longer waiting for a decision (another staff member decided first). */
+  | { status: "already_decided"; current: "approved" | "rejected" }
+  | { status: "checklist_incomplete" };
+
+type Profile = typeof memberProfiles.$inferSelect;
+
+/** The application as it stood, for the file: personal numbers masked, never in clear. */
+export function applicationSnapshot(profile: Profile, email: string): Record<string, unknown> {
+  const dob = profile.date_of_birth_enc ? maskDateOfBirth(decryptField(profile.date_of_birth_enc, encryptionContext("date_of_birth", profile.user_id))) : null;
+  const idn = profile.id_number_enc ? maskIdNumber(decryptField(profile.id_number_enc, encryptionContext("id_number", profile.user_id))) : null;
+  return {
+    user_id: profile.user_id,
+    email,
+    first_name: profile.first_name,
+    last_name: profile.last_name,
+    date_of_birth_masked: dob,
+    nationality: profile.nationality,
+    marital_status: profile.marital_status,
+    address: { street: profile.street, city: profile.city, state: profile.state, postal_code: profile.postal_code, country: profile.country },
+    phone: profile.phone,
+    alt_email: profile.alt_email,
+    emergency: { name: profile.emergency_name, relationship: profile.emergency_relationship, phone: profile.emergency_phone },
+    id_type: profile.id_type,
+    id_number_masked: idn,
+    id_document: profile.id_document_file ? { file: profile.id_document_file, mime: profile.id_document_mime, bytes: profile.id_document_bytes } : null,
+    joint: profile.joint_account ? { name: profile.joint_name, email: profile.joint_email, phone: profile.joint_phone } : null,
+    status: profile.status,
+    document_status: profile.document_status,
+    submitted_at: profile.created_at.toISOString(),
+  };
+}
+
+async function lockApplication(tx: DbOrTx, member_id: string): Promise<{ profile: Profile; email: string; role: string | null } | null> {
+  const [row] = await tx
+    .select({ profile: memberProfiles, email: users.email, role: users.role })
+    .from(memberProfiles)
+    .innerJoin(users, eq(users.id, memberProfiles.user_id))
+    .where(eq(memberProfiles.user_id, member_id))
+    .for("update", { of: memberProfiles });
+  return row ?? null;
+}
+
+function stateOf(profile: Profile) {
+  return { status: profile.status, document_status: profile.document_status, rejection_reason: profile.rejection_reason, decided_at: profile.decided_at };
+}
+
+class Refusal extends Error {
+  constructor(readonly result: Exclude<DecisionResult, { status: "done" }>) {
+    super(result.status);
+  }
+}
+
+async function decide<T>(db: Db, work: (tx: DbOrTx) => Promise<T>): Promise<T | Exclude<DecisionResult, { status: "done" }>> {
+  try {
+    return await db.transaction(async (tx) => work(tx));
+  } catch (error) {
+    if (error instanceof Refusal) return error.result;
+    throw error;
+  }
+}
+
+function checkPending(found: Awaited<ReturnType<typeof lockApplication>>): asserts found is NonNullable<typeof found> {
+  if (!found) throw new Refusal({ status: "not_found" });
+  if (found.profile.status !== "pending") throw new Refusal({ status: "already_decided", current: found.profile.status });
+}
+
+async function sendAfterCommit(db: Db, message: Parameters<typeof sendEmail>[1]): Promise<void> {
+  try {
+    await sendEmail(db, message);
+  } catch (error) {
+    // The decision stands; the missing email shows in the outbox's absence and in the log.
+    logger.error({ err: error, kind: message.kind }, "could not queue a decision email");
+  }
+}
+
+export interface ApprovalOutcome {
+  status: "done";
+  decision_id: number;
+  accounts: AccountView[];
+  card: DebitCardView;
+}
+
+/**
+ * Approve: every checklist item ticked; status approved, role user, Checking and Savings opened at
+ * zero through the ledger (generated numbers, the institution's routing number), a debit card for
+ * the checking account, the approval record, the audit row; then the welcome email.
+ */
+export async function approveApplication(
+  db: Db,
+  input: { member_id: string; staff: Staff; checklist: Checklist; origin: AuditOrigin; now?: Date },
+): Promise<ApprovalOutcome | Exclude<DecisionResult, { status: "done" }>> {
+  if (!checklistComplete(input.checklist)) return { status: "checklist_incomplete" };
+  const now = input.now ?? new Date();
+  const outcome = await decide(db, async (tx) => {
+    const found = await lockApplication(tx, input.member_id);
+    checkPending(found);
+    const before = { ...stateOf(found.profile), role: found.role };
+    await tx
+      .update(memberProfiles)
+      .set({ status: "approved", document_status: "verified", decided_at: now, decided_by: input.staff.id, rejection_reason: null, updated_at: now })
+      .where(eq(memberProfiles.user_id, input.member_id));
+    await tx.update(users).set({ role: "user", updatedAt: now }).where(eq(users.id, input.member_id));
+    const checking = await openAccount(tx, { member_id: input.member_id, type: "checking", name: "Checking" });
+    const savings = await openAccount(tx, { member_id: input.member_id, type: "savings", name: "Savings" });
+    const card = await issueDebitCard(tx, { member_id: input.member_id, account_id: checking.id, now });
+    const [decision] = await tx
+      .insert(applicationDecisions)
+      .values({ user_id: input.member_id, decision: "approved", checklist: input.checklist, snapshot: applicationSnapshot(found.profile, found.email), decided_by: input.staff.id, decided_at: now })
+      .returning({ id: applicationDecisions.id });
+    await recordAudit(tx, {
+      actor_id: input.staff.id,
+      actor_email: input.staff.email,
+      action: "application.approve",
+      subject_type: "member",
+      subject_id: input.member_id,
+      before,
+      after: {
+        status: "approved",
+        document_status: "verified",
+        role: "user",
+        checklist: input.checklist,
+        decision_id: decision!.id,
+        routing_number: routingNumber(),
+        accounts: [checking, savings].map((a) => ({ id: a.id, type: a.type, account_number: a.account_number, balance_cents: a.current_cents })),
+        debit_card: { id: card.id, masked_number: card.masked_number, account_id: card.account_id },
+      },
+      request_id: input.origin.request_id,
+      ip: input.origin.ip,
+      at: now,
+    });
+    return { status: "done" as const, decision_id: decision!.id, accounts: [checking, savings], card, first_name: found.profile.first_name, email: found.email };
+  });
+  if (outcome.status !== "done") return outcome;
+  await sendAfterCommit(db, {
+    ...applicationApprovedEmail(outcome.first_name, outcome.accounts.map((a) => ({ name: a.name, masked: maskAccountNumber(a.account_number) }))),
+    to: outcome.email,
+    user_id: input.member_id,
+  });
+  return { status: "done", decision_id: outcome.decision_id, accounts: outcome.accounts, card: outcome.card };
+}
+
+/** Reject: a reason is required; status rejected with reason and time, the rejection record, the audit row, the email. */
+export async function rejectApplication(
+  db: Db,
+  input: { member_id: string; staff: Staff; checklist: Checklist; reason: string; origin: AuditOrigin; now?: Date },
+): Promise<DecisionResult> {
+  const reason = input.reason.trim();
+  if (!reason) throw new Error("a rejection needs a reason");
+  const now = input.now ?? new Date();
+  const outcome = await decide(db, async (tx) => {
+    const found = await lockApplication(tx, input.member_id);
+    checkPending(found);
+    const before = stateOf(found.profile);
+    await tx
+      .update(memberProfiles)
+      .set({ status: "rejected", document_status: "rejected", rejection_reason: reason, decided_at: now, decided_by: input.staff.id, updated_at: now })
+      .where(eq(memberProfiles.user_id, input.member_id));
+    const [decision] = await tx
+      .insert(applicationDecisions)
+      .values({ user_id: input.member_id, decision: "rejected", checklist: input.checklist, snapshot: applicationSnapshot(found.profile, found.email), note: reason, decided_by: input.staff.id, decided_at: now })
+      .returning({ id: applicationDecisions.id });
+    await recordAudit(tx, {
+      actor_id: input.staff.id,
+      actor_email: input.staff.email,
+      action: "application.reject",
+      subject_type: "member",
+      subject_id: input.member_id,
+      before,
+      after: { status: "rejected", document_status: "rejected", rejection_reason: reason, checklist: input.checklist, decision_id: decision!.id },
+      request_id: input.origin.request_id,
+      ip: input.origin.ip,
+      at: now,
+    });
+    return { status: "done" as const, decision_id: decision!.id, first_name: found.profile.first_name, email: found.email };
+  });
+  if (outcome.status !== "done") return outcome;
+  await sendAfterCommit(db, { ...applicationRejectedEmail(outcome.first_name, reason), to: outcome.email, user_id: input.member_id });
+  return { status: "done", decision_id: outcome.decision_id };
+}
+
+/**
+ * Request information: a description is required; document status info_requested, an
+ * information request (pending) the applicant answers on /pending-approval, the record, the
+ * audit row, the email. Earlier unanswered requests stay as they are (the applicant sees all).
+ */
+export async function requestInformation(
+  db: Db,
+  input: { member_id: string; staff: Staff; checklist: Checklist; message: string; origin: AuditOrigin; now?: Date },
+): Promise<DecisionResult & { info_request_id?: number }> {
+  const message = input.message.trim();
+  if (!message) throw new Error("an information request needs a description");
+  const now = input.now ?? new Date();
+  const outcome = await decide(db, async (tx) => {
+    const found = await lockApplication(tx, input.member_id);
+    checkPending(found);
+    const before = stateOf(found.profile);
+    await tx.update(memberProfiles).set({ document_status: "info_requested", updated_at: now }).where(eq(memberProfiles.user_id, input.member_id));
+    const [request] = await tx
+      .insert(applicationInfoRequests)
+      .values({ user_id: input.member_id, message, requested_by: input.staff.id, requested_at: now, status: "pending" })
+      .returning({ id: applicationInfoRequests.id });
+    const [decision] = await tx
+      .insert(applicationDecisions)
+      .values({ user_id: input.member_id, decision: "info_requested", checklist: input.checklist, snapshot: applicationSnapshot(found.profile, found.email), note: message, decided_by: input.staff.id, decided_at: now })
+      .returning({ id: applicationDecisions.id });
+    await recordAudit(tx, {
+      actor_id: input.staff.id,
+      actor_email: input.staff.email,
+      action: "application.request_info",
+      subject_type: "member",
+      subject_id: input.member_id,
+      before,
+      after: { document_status: "info_requested", info_request_id: request!.id, message, checklist: input.checklist, decision_id: decision!.id },
+      request_id: input.origin.request_id,
+      ip: input.origin.ip,
+      at: now,
+    });
+    return { status: "done" as const, decision_id: decision!.id, info_request_id: request!.id, first_name: found.profile.first_name, email: found.email };
+  });
+  if (outcome.status !== "done") return outcome;
+  await sendAfterCommit(db, { ...informationRequestedEmail(outcome.first_name, message), to: outcome.email, user_id: input.member_id });
+  return { status: "done", decision_id: outcome.decision_id, info_request_id: outcome.info_request_id };
+}
+
+/** The pending information requests of an application (for the dialog). */
+export async function openInfoRequests(db: DbOrTx, member_id: string) {
+  return db
+    .select()
+    .from(applicationInfoRequests)
+    .where(and(eq(applicationInfoRequests.user_id, member_id)))
+    .orderBy(applicationInfoRequests.requested_at)
+    .limit(50);
+}

@@ -1,0 +1,9 @@
+import type { UserRole } from "~/server/db/schema";
+
+/** The roles of SPEC 1. A missing (or unknown) stored role counts as a member ("user"). */
+export type EffectiveRole = UserRole;
+
+export function effectiveRole(stored: string | null | undefined): EffectiveRole {
+  if (stored === "admin" || stored === "pending") return stored;
+  return "user";
+}

@@ -1,0 +1,191 @@
+import { data, redirect } from "react-router";
+import { eq } from "drizzle-orm";
+import { loginPathFor, safeRedirectTo } from "~/domain/redirect-to";
+import type { Db } from "~/server/db/client.server";
+import { sessions } from "~/server/db/schema";
+import { applicationStatus } from "~/server/members/applications.server";
+import { logger } from "~/server/logger.server";
+import { authFor, getAuth, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, usesSecureCookies } from "./auth.server";
+import { effectiveRole, type EffectiveRole } from "./roles.server";
+
+/**
+ * Sessions and access for loaders and actions (SPEC 2 "Access rules", SPEC 5 "Sessions").
+ *
+ * Better Auth keeps the session in the database and verifies the signed cookie. On top of it:
+ * - 15 minutes idle: every authenticated request moves `last_active_at` (at most every 15 s);
+ *   a session idle longer is deleted when next seen. The page shows a warning a minute before
+ *   (components/session/session-timeout.tsx) with "Stay signed in", which posts to /session.
+ * - 12 hours absolute: counted from the session's creation, whatever the activity.
+ */
+const TOUCH_EVERY_MS = 15 * 1000;
+const SESSION_COOKIE_FRAGMENT = "session_token=";
+
+export type ApplicationState = "pending" | "approved" | "rejected" | null;
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  role: EffectiveRole;
+  /** For applicants (role pending): where their application stands. */
+  application_status: ApplicationState;
+  session_id: string;
+  /** Milliseconds until this session ends unless there is activity (idle) or in any case (absolute). */
+  expires_in_ms: number;
+  /** True when the 12-hour limit, not inactivity, is what ends the session next. */
+  ends_absolutely: boolean;
+}
+
+type SessionState = { state: "none" } | { state: "expired"; reason: "idle" | "absolute" } | { state: "active"; user: SessionUser };
+
+async function readSession(request: Request, options: { touch: boolean; now?: Date }): Promise<SessionState> {
+  const cookie = request.headers.get("cookie") ?? "";
+  if (!cookie.includes(SESSION_COOKIE_FRAGMENT)) return { state: "none" };
+  const { auth, db } = await getAuth();
+  const found = await auth.api.getSession({ headers: new Headers({ cookie }) }).catch((error: unknown) => {
+    logger.error({ err: error }, "reading the session failed");
+    return null;
+  });
+  if (!found) return { state: "none" };
+  return checkSession(db, found, options);
+}
+
+async function checkSession(
+  db: Db,
+  found: { session: { id: string }; user: { id: string; email: string; name: string; role?: string | null } },
+  options: { touch: boolean; now?: Date },
+): Promise<SessionState> {
+  const now = (options.now ?? new Date()).getTime();
+  const [row] = await db
+    .select({ created_at: sessions.createdAt, last_active_at: sessions.lastActiveAt })
+    .from(sessions)
+    .where(eq(sessions.id, found.session.id));
+  if (!row) return { state: "none" };
+  const absolute_end = row.created_at.getTime() + SESSION_ABSOLUTE_MS;
+  const idle_end = row.last_active_at.getTime() + SESSION_IDLE_MS;
+  if (now >= absolute_end || now >= idle_end) {
+    await db.delete(sessions).where(eq(sessions.id, found.session.id));
+    return { state: "expired", reason: now >= absolute_end ? "absolute" : "idle" };
+  }
+  let last_active = row.last_active_at.getTime();
+  if (options.touch && now - last_active >= TOUCH_EVERY_MS) {
+    await db.update(sessions).set({ lastActiveAt: new Date(now) }).where(eq(sessions.id, found.session.id));
+    last_active = now;
+  }
+  const role = effectiveRole(found.user.role);
+  const next_idle_end = last_active + SESSION_IDLE_MS;
+  return {
+    state: "active",
+    user: {
+      id: found.user.id,
+      email: found.user.email,
+      name: found.user.name,
+      role,
+      application_status: role === "pending" ? await applicationStatus(db, found.user.id) : null,
+      session_id: found.session.id,
+      expires_in_ms: Math.min(next_idle_end, absolute_end) - now,
+      ends_absolutely: absolute_end <= next_idle_end,
+    },
+  };
+}
+
+/**
+ * The signed-in person, or null. Counts as activity unless `touch: false` (the idle warning's
+ * status check must not keep a session alive by itself).
+ */
+export async function getSessionUser(request: Request, options: { touch?: boolean } = {}): Promise<SessionUser | null> {
+  const result = await readSession(request, { touch: options.touch ?? true });
+  return result.state === "active" ? result.user : null;
+}
+
+/** Where a person belongs when they ask for a page that is not theirs. */
+export function homePathFor(user: Pick<SessionUser, "role" | "application_status">): string {
+  if (user.role === "admin") return "/admin";
+  if (user.role === "pending") return user.application_status === "rejected" ? "/not-approved" : "/pending-approval";
+  return "/dashboard";
+}
+
+/**
+ * Where to go right after signing in: staff to /admin, members to /dashboard or the page they
+ * were going to (when it is a safe path of their own area), applicants to their status page.
+ */
+export function destinationAfterSignIn(user: Pick<SessionUser, "role" | "application_status">, redirect_to: unknown): string {
+  const home = homePathFor(user);
+  const target = safeRedirectTo(redirect_to);
+  if (!target) return home;
+  const isAdminPath = target === "/admin" || target.startsWith("/admin/") || target.startsWith("/admin?");
+  if (user.role === "admin") return isAdminPath ? target : home;
+  if (user.role === "user") return isAdminPath ? home : target;
+  return home;
+}
+
+function isReadRequest(request: Request): boolean {
+  const method = request.method.toUpperCase();
+  return method === "GET" || method === "HEAD";
+}
+
+/** The header that removes the session cookie from the browser. */
+export async function clearSessionCookieHeader(): Promise<string> {
+  const { auth } = await getAuth();
+  const name = (await auth.$context).authCookies.sessionToken.name;
+  return `${name}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${usesSecureCookies() ? "; Secure" : ""}`;
+}
+
+/**
+ * The signed-in person with one of `roles`, for the top of a loader or action.
+ * - Signed out: pages redirect to /login?redirectTo=<this page>; actions answer 401.
+ * - Signed in with another role: pages redirect to that person's home (an applicant to
+ *   /pending-approval, a member asking for /admin to /dashboard); actions answer 403.
+ */
+export async function requireUser(request: Request, options: { roles: readonly EffectiveRole[] }): Promise<SessionUser> {
+  const result = await readSession(request, { touch: true });
+  const read = isReadRequest(request);
+  if (result.state !== "active") {
+    const headers = new Headers();
+    if (result.state === "expired") headers.append("Set-Cookie", await clearSessionCookieHeader());
+    if (!read) throw data({ form_error: "Your session has ended. Please sign in again." }, { status: 401, headers });
+    const url = new URL(request.url);
+    throw redirect(loginPathFor(`${url.pathname}${url.search}`, result.state === "expired" ? { reason: result.reason } : {}), { headers });
+  }
+  const user = result.user;
+  if (options.roles.includes(user.role)) return user;
+  if (!read) throw data({ form_error: "You do not have access to this." }, { status: 403 });
+  throw redirect(homePathFor(user));
+}
+
+/** An applicant whose application is in the given state (the status pages). */
+export async function requireApplicant(request: Request, status: "pending" | "rejected"): Promise<SessionUser> {
+  const user = await requireUser(request, { roles: ["pending"] });
+  const state = user.application_status === "rejected" ? "rejected" : "pending";
+  if (state === status) return user;
+  if (!isReadRequest(request)) throw data({ form_error: "You do not have access to this." }, { status: 403 });
+  throw redirect(homePathFor(user));
+}
+
+/** For the sign-in and sign-up pages: a signed-in person goes to their home instead. */
+export async function redirectIfSignedIn(request: Request, redirect_to?: unknown): Promise<void> {
+  const user = await getSessionUser(request, { touch: false });
+  if (user) throw redirect(destinationAfterSignIn(user, redirect_to));
+}
+
+/** Ends the session on the server and returns the headers that clear its cookies. */
+export async function signOut(request: Request): Promise<Headers> {
+  const { auth } = await getAuth();
+  const headers = new Headers();
+  try {
+    const result = await auth.api.signOut({ headers: new Headers({ cookie: request.headers.get("cookie") ?? "" }), returnHeaders: true });
+    for (const line of result.headers.getSetCookie()) headers.append("Set-Cookie", line);
+  } catch (error) {
+    logger.warn({ err: error }, "sign-out without a live session");
+  }
+  if (!headers.has("Set-Cookie")) headers.append("Set-Cookie", await clearSessionCookieHeader());
+  return headers;
+}
+
+/** For tests and services that hold a database: the same checks on an explicit instance. */
+export async function sessionUserFromCookie(db: Db, cookie: string, options: { touch?: boolean; now?: Date } = {}): Promise<SessionUser | null> {
+  const found = await authFor(db).api.getSession({ headers: new Headers({ cookie }) });
+  if (!found) return null;
+  const result = await checkSession(db, found, { touch: options.touch ?? true, now: options.now });
+  return result.state === "active" ? result.user : null;
+}

@@ -1,0 +1,275 @@
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { maskEmail } from "~/domain/sign-in";
+import type { Db } from "~/server/db/client.server";
+import { signInChallenges, usedTotpCodes, users } from "~/server/db/schema";
+import { sendEmail } from "~/server/mail/outbox.server";
+import { accountLockedEmail, loginAlertEmail } from "~/server/mail/templates.server";
+import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
+import { keyedHash } from "~/server/security/crypto.server";
+import { logger } from "~/server/logger.server";
+import { applicationStatus, getMemberSettings } from "~/server/members/applications.server";
+import { authFor } from "./auth.server";
+import { hashCode } from "./codes.server";
+import { clearWrongPasswords, LOCKOUT_MS, lockoutState, recordWrongPassword } from "./lockout.server";
+import { RATE_LIMITS } from "./rate-limits.server";
+import { authHeaders, type RequestMeta } from "./request-meta.server";
+import { effectiveRole, type EffectiveRole } from "./roles.server";
+
+/**
+ * Two-step sign-in (SPEC 5).
+ *
+ * Step 1 checks the password through Better Auth. Because every user has two-factor on, a right
+ * password creates no session: Better Auth opens a challenge (the signed, HttpOnly `two_factor`
+ * cookie, 10 minutes) and we send the email code, unless the member uses an authenticator app.
+ *
+ * Step 2 takes a 6-digit code: a staff-issued code for this member, else the email code or the
+ * app's code. Only then is a session created, with a new random id. Five wrong codes end the
+ * challenge (back to step 1), whatever kind of code was tried.
+ */
+export const WRONG_CODES_MAX = 5;
+/** An authenticator code stays refused this long after use (its window is ±30 s). */
+const TOTP_REUSE_WINDOW_MS = 3 * 60 * 1000;
+
+type ApiError = { body?: { code?: string }; statusCode?: number };
+function errorCode(error: unknown): string | undefined {
+  return (error as ApiError | null)?.body?.code;
+}
+
+export type StartSignInResult =
+  | { status: "challenge"; set_cookies: string[]; method: "email" | "totp" }
+  | { status: "invalid" }
+  | { status: "locked"; retry_after_s: number }
+  | { status: "rate_limited"; retry_after_s: number }
+  | { status: "failed" };
+
+export async function startSignIn(db: Db, meta: RequestMeta, input: { email: string; password: string }, now: Date = new Date()): Promise<StartSignInResult> {
+  const limit = await hitRateLimit({ key: `sign-in:ip:${meta.ip}`, ...RATE_LIMITS.sign_in }, { database: db, now });
+  if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
+
+  const lock = await lockoutState(db, input.email, now);
+  if (lock.locked) return { status: "locked", retry_after_s: lock.retry_after_s };
+
+  const auth = authFor(db);
+  // A session already open in this browser ends here: signing in always starts a new one.
+  if (/session_token=/.test(meta.cookie)) {
+    await auth.api.signOut({ headers: authHeaders(meta) }).catch(() => undefined);
+  }
+
+  let set_cookies: string[];
+  let response: { twoFactorRedirect?: boolean; twoFactorMethods?: string[]; user?: { id: string } };
+  try {
+    const result = await auth.api.signInEmail({
+      body: { email: input.email, password: input.password, rememberMe: false },
+      headers: authHeaders(meta),
+      returnHeaders: true,
+    });
+    set_cookies = result.headers.getSetCookie();
+    response = result.response as typeof response;
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "INVALID_EMAIL_OR_PASSWORD") return wrongPassword(db, input.email, now);
+    if (code === "BANNED_USER" || code === "INVALID_EMAIL" || code === "PASSWORD_TOO_LONG") return { status: "invalid" };
+    logger.error({ err: error }, "sign-in step 1 failed");
+    return { status: "failed" };
+  }
+
+  if (!response.twoFactorRedirect) {
+    // Never a session from a password alone: end it and repair the flag for next time.
+    logger.error({ user_id: response.user?.id }, "sign-in produced a session without a second factor; refused");
+    await auth.api.signOut({ headers: authHeaders(meta, set_cookies) }).catch(() => undefined);
+    if (response.user?.id) await db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, response.user.id));
+    return { status: "failed" };
+  }
+
+  await clearWrongPasswords(db, input.email, now);
+  try {
+    const { challenge } = await auth.api.getSignInChallenge({ headers: authHeaders(meta, set_cookies) });
+    if (!challenge) throw new Error("no challenge after a right password");
+    const method = response.twoFactorMethods?.includes("totp") ? "totp" : "email";
+    await db.insert(signInChallenges).values({ id: challengeKey(challenge.challenge_id), user_id: challenge.user_id, method, created_at: now });
+    if (method === "email") await auth.api.sendTwoFactorOTP({ headers: authHeaders(meta, set_cookies), body: {} });
+    return { status: "challenge", set_cookies, method };
+  } catch (error) {
+    logger.error({ err: error }, "opening the second sign-in step failed");
+    return { status: "failed" };
+  }
+}
+
+async function wrongPassword(db: Db, email: string, now: Date): Promise<StartSignInResult> {
+  const { locked_now } = await recordWrongPassword(db, email, now);
+  if (!locked_now) return { status: "invalid" };
+  const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, email.trim().toLowerCase()));
+  if (user) await sendEmail(db, { ...accountLockedEmail(LOCKOUT_MS / 60_000), to: user.email, user_id: user.id });
+  return { status: "locked", retry_after_s: LOCKOUT_MS / 1000 };
+}
+
+/** Our row for a challenge is keyed by a hash of Better Auth's identifier (a cookie secret). */
+function challengeKey(challenge_id: string): string {
+  return keyedHash("sign-in-challenge", challenge_id);
+}
+
+export interface SignInStep {
+  key: string;
+  user_id: string;
+  method: "email" | "totp";
+  failures: number;
+  email_masked: string;
+  expires_at: Date;
+}
+
+/** The open second step of this browser's sign-in, or null. */
+export async function getSignInStep(db: Db, meta: RequestMeta): Promise<SignInStep | null> {
+  if (!/two_factor=/.test(meta.cookie)) return null;
+  const auth = authFor(db);
+  const { challenge } = await auth.api.getSignInChallenge({ headers: authHeaders(meta) });
+  if (!challenge) return null;
+  const [row] = await db
+    .select({ key: signInChallenges.id, method: signInChallenges.method, failures: signInChallenges.failures, email: users.email })
+    .from(signInChallenges)
+    .innerJoin(users, eq(users.id, signInChallenges.user_id))
+    .where(and(eq(signInChallenges.id, challengeKey(challenge.challenge_id)), isNull(signInChallenges.ended_at), eq(signInChallenges.user_id, challenge.user_id)));
+  if (!row) return null;
+  return {
+    key: row.key,
+    user_id: challenge.user_id,
+    method: row.method,
+    failures: row.failures,
+    email_masked: maskEmail(row.email),
+    expires_at: new Date(challenge.expires_at),
+  };
+}
+
+/** Ends this browser's open sign-in challenge ("Back", or too many wrong codes). */
+export async function endSignInStep(db: Db, meta: RequestMeta, now: Date = new Date()): Promise<{ set_cookies: string[] }> {
+  const step = await getSignInStep(db, meta).catch(() => null);
+  if (step) await db.update(signInChallenges).set({ ended_at: now }).where(eq(signInChallenges.id, step.key));
+  const result = await authFor(db).api.endSignInChallenge({ headers: authHeaders(meta), returnHeaders: true });
+  return { set_cookies: result.headers.getSetCookie() };
+}
+
+export interface SignedInUser {
+  id: string;
+  email: string;
+  role: EffectiveRole;
+  /** For applicants: where their application stands (it decides their first page). */
+  application_status: "pending" | "approved" | "rejected" | null;
+}
+
+export type VerifyCodeResult =
+  | { status: "signed_in"; set_cookies: string[]; user: SignedInUser }
+  | { status: "invalid"; remaining: number }
+  | { status: "ended"; set_cookies: string[] }
+  | { status: "expired"; set_cookies: string[] }
+  | { status: "rate_limited"; retry_after_s: number }
+  | { status: "failed" };
+
+type Attempt = { outcome: "ok"; set_cookies: string[] } | { outcome: "wrong" } | { outcome: "expired" } | { outcome: "failed"; error: unknown };
+
+function classify(error: unknown): Attempt {
+  switch (errorCode(error)) {
+    case "INVALID_CODE":
+    case "OTP_HAS_EXPIRED":
+    case "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE":
+    case "ACCOUNT_TEMPORARILY_LOCKED":
+      return { outcome: "wrong" };
+    case "INVALID_TWO_FACTOR_COOKIE":
+      return { outcome: "expired" };
+    default:
+      return { outcome: "failed", error };
+  }
+}
+
+export async function verifySignInCode(db: Db, meta: RequestMeta, input: { code: string }, now: Date = new Date()): Promise<VerifyCodeResult> {
+  const limit = await hitRateLimit({ key: `sign-in-code:ip:${meta.ip}`, ...RATE_LIMITS.sign_in_code }, { database: db, now });
+  if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
+
+  const step = await getSignInStep(db, meta);
+  if (!step) return { status: "expired", ...(await endSignInStep(db, meta, now)) };
+  if (step.failures >= WRONG_CODES_MAX) return { status: "ended", ...(await endSignInStep(db, meta, now)) };
+
+  const auth = authFor(db);
+  const headers = authHeaders(meta);
+  let attempt: Attempt;
+  if (!/^\d{6}$/.test(input.code)) {
+    attempt = { outcome: "wrong" };
+  } else {
+    attempt = await auth.api
+      .verifyStaffSignInCode({ body: { code: input.code }, headers, returnHeaders: true })
+      .then((r): Attempt => ({ outcome: "ok", set_cookies: r.headers.getSetCookie() }))
+      .catch(classify);
+    if (attempt.outcome === "wrong") {
+      if (step.method === "totp") {
+        attempt = (await totpCodeRecentlyUsed(db, step.user_id, input.code, now))
+          ? { outcome: "wrong" }
+          : await auth.api
+              .verifyTOTP({ body: { code: input.code }, headers, returnHeaders: true })
+              .then((r): Attempt => ({ outcome: "ok", set_cookies: r.headers.getSetCookie() }))
+              .catch(classify);
+      } else {
+        attempt = await auth.api
+          .verifyTwoFactorOTP({ body: { code: input.code }, headers, returnHeaders: true })
+          .then((r): Attempt => ({ outcome: "ok", set_cookies: r.headers.getSetCookie() }))
+          .catch(classify);
+      }
+    }
+  }
+
+  switch (attempt.outcome) {
+    case "ok": {
+      await db.update(signInChallenges).set({ ended_at: now }).where(eq(signInChallenges.id, step.key));
+      if (step.method === "totp") await recordTotpUse(db, step.user_id, input.code, now);
+      const user = await signedInUser(db, step.user_id);
+      await sendLoginAlert(db, user, meta, now);
+      return { status: "signed_in", set_cookies: attempt.set_cookies, user };
+    }
+    case "wrong": {
+      const [row] = await db
+        .update(signInChallenges)
+        .set({ failures: sql`${signInChallenges.failures} + 1` })
+        .where(eq(signInChallenges.id, step.key))
+        .returning({ failures: signInChallenges.failures });
+      const failures = row?.failures ?? WRONG_CODES_MAX;
+      if (failures >= WRONG_CODES_MAX) return { status: "ended", ...(await endSignInStep(db, meta, now)) };
+      return { status: "invalid", remaining: WRONG_CODES_MAX - failures };
+    }
+    case "expired":
+      return { status: "expired", ...(await endSignInStep(db, meta, now)) };
+    case "failed":
+      logger.error({ err: attempt.error }, "sign-in step 2 failed");
+      return { status: "failed" };
+  }
+}
+
+async function signedInUser(db: Db, user_id: string): Promise<SignedInUser> {
+  const [row] = await db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.id, user_id));
+  if (!row) throw new Error("signed-in user not found");
+  const role = effectiveRole(row.role);
+  return { id: row.id, email: row.email, role, application_status: role === "pending" ? await applicationStatus(db, row.id) : null };
+}
+
+async function totpCodeRecentlyUsed(db: Db, user_id: string, code: string, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ used_at: usedTotpCodes.used_at })
+    .from(usedTotpCodes)
+    .where(and(eq(usedTotpCodes.user_id, user_id), eq(usedTotpCodes.code_hash, hashCode("totp-used", user_id, code)), gt(usedTotpCodes.used_at, new Date(now.getTime() - TOTP_REUSE_WINDOW_MS))));
+  return Boolean(row);
+}
+
+async function recordTotpUse(db: Db, user_id: string, code: string, now: Date): Promise<void> {
+  await db
+    .insert(usedTotpCodes)
+    .values({ user_id, code_hash: hashCode("totp-used", user_id, code), used_at: now })
+    .onConflictDoUpdate({ target: [usedTotpCodes.user_id, usedTotpCodes.code_hash], set: { used_at: now } });
+}
+
+/** SPEC 5: a login alert email on each new sign-in when the member's loginAlerts is on. */
+async function sendLoginAlert(db: Db, user: SignedInUser, meta: RequestMeta, now: Date): Promise<void> {
+  try {
+    const settings = await getMemberSettings(db, user.id);
+    if (!settings.login_alerts) return;
+    await sendEmail(db, { ...loginAlertEmail({ at: now, ip: meta.ip, user_agent: meta.user_agent }), to: user.email, user_id: user.id });
+  } catch (error) {
+    // An alert that cannot be written must not undo a correct sign-in.
+    logger.error({ err: error, user_id: user.id }, "login alert failed");
+  }
+}

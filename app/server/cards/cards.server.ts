@@ -1,0 +1,115 @@
+import crypto from "node:crypto";
+import { asc, eq } from "drizzle-orm";
+import type { DbOrTx } from "~/server/db/client.server";
+import { debitCards, type DebitCard } from "~/server/db/schema";
+import { maskCardNumber } from "~/domain/account-display";
+import { encryptField, keyedHash } from "~/server/security/crypto.server";
+
+/**
+ * Debit cards (SPEC 4: approval issues one for the checking account). The full number is made
+ * here, encrypted at once and never returned: callers see the masked number and last four.
+ */
+
+/** Issuer prefix of the demo cards (a test range; a real credit union configures its own BIN). */
+export const CARD_ISSUER_PREFIX = "400000";
+export const CARD_NUMBER_DIGITS = 16;
+/** Daily spending limit of a new card: $1,000.00 (to move into the institution profile). */
+export const DEFAULT_CARD_DAILY_LIMIT_CENTS = 100_000;
+export const CARD_VALID_YEARS = 4;
+const CARD_NUMBER_ATTEMPTS_MAX = 20;
+
+/** The Luhn check digit for a string of digits (ISO/IEC 7812-1). */
+export function luhnCheckDigit(digits: string): string {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return String((10 - (sum % 10)) % 10);
+}
+
+export function isLuhnValid(number: string): boolean {
+  return /^\d{12,19}$/.test(number) && luhnCheckDigit(number.slice(0, -1)) === number.slice(-1);
+}
+
+export function randomCardNumber(random_int: (max: number) => number = (max) => crypto.randomInt(max)): string {
+  let body = CARD_ISSUER_PREFIX;
+  while (body.length < CARD_NUMBER_DIGITS - 1) body += String(random_int(10));
+  return body + luhnCheckDigit(body);
+}
+
+export function cardNumberContext(member_id: string): string {
+  return `debit_cards.card_number:${member_id}`;
+}
+
+export interface DebitCardView {
+  id: number;
+  member_id: string;
+  account_id: number;
+  masked_number: string;
+  last4: string;
+  expiry_month: number;
+  expiry_year: number;
+  status: "active" | "locked";
+  daily_limit_cents: number;
+  has_pin: boolean;
+  created_at: Date;
+}
+
+function toView(row: DebitCard): DebitCardView {
+  return {
+    id: row.id,
+    member_id: row.member_id,
+    account_id: Number(row.account_id),
+    masked_number: row.masked_number,
+    last4: row.last4,
+    expiry_month: row.expiry_month,
+    expiry_year: row.expiry_year,
+    status: row.status,
+    daily_limit_cents: Number(row.daily_limit_cents),
+    has_pin: row.pin_hash !== null,
+    created_at: row.created_at,
+  };
+}
+
+/** Issues an active debit card for a member's account (inside the caller's transaction). */
+export async function issueDebitCard(
+  db: DbOrTx,
+  input: { member_id: string; account_id: number; now?: Date; daily_limit_cents?: number },
+): Promise<DebitCardView> {
+  const now = input.now ?? new Date();
+  const expiry = new Date(Date.UTC(now.getUTCFullYear() + CARD_VALID_YEARS, now.getUTCMonth(), 1));
+  for (let attempt = 0; attempt < CARD_NUMBER_ATTEMPTS_MAX; attempt++) {
+    const number = randomCardNumber();
+    const rows = await db
+      .insert(debitCards)
+      .values({
+        member_id: input.member_id,
+        account_id: input.account_id,
+        card_number_enc: encryptField(number, cardNumberContext(input.member_id)),
+        card_number_hash: keyedHash("card-number", number),
+        masked_number: maskCardNumber(number),
+        last4: number.slice(-4),
+        expiry_month: expiry.getUTCMonth() + 1,
+        expiry_year: expiry.getUTCFullYear(),
+        status: "active",
+        daily_limit_cents: input.daily_limit_cents ?? DEFAULT_CARD_DAILY_LIMIT_CENTS,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflictDoNothing({ target: debitCards.card_number_hash })
+      .returning();
+    if (rows[0]) return toView(rows[0]);
+  }
+  throw new Error(`no unused card number after ${CARD_NUMBER_ATTEMPTS_MAX} tries`);
+}
+
+/** A member's cards, oldest first (masked). */
+export async function memberCards(db: DbOrTx, member_id: string): Promise<DebitCardView[]> {
+  const rows = await db.select().from(debitCards).where(eq(debitCards.member_id, member_id)).orderBy(asc(debitCards.id)).limit(50);
+  return rows.map(toView);
+}

@@ -1,0 +1,47 @@
+import { sql } from "drizzle-orm";
+import { bigserial, check, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * Every email the system sends or tries to send (ARCHITECTURE "email"): written first, then
+ * delivered by SMTP when SMTP_URL is set. The back office reads it at /admin/outbox; it is the
+ * only mailbox when no mail server is configured.
+ */
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const OUTBOX_KINDS = [
+  "application_received",
+  "sign_in_code",
+  "password_reset",
+  "account_locked",
+  "login_alert",
+  "password_changed",
+  "application_approved",
+  "application_rejected",
+  "info_requested",
+] as const;
+export type OutboxKind = (typeof OUTBOX_KINDS)[number];
+
+export const outbox = pgTable(
+  "outbox",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    to_email: text("to_email").notNull(),
+    subject: text("subject").notNull(),
+    text_body: text("text_body").notNull(),
+    html_body: text("html_body"),
+    kind: text("kind").notNull(),
+    /** The user the message is about, when there is one. */
+    user_id: text("user_id"),
+    created_at: timestamptz("created_at").defaultNow().notNull(),
+    sent_at: timestamptz("sent_at"),
+    /** The last delivery error, when delivery failed. */
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+  },
+  (t) => [
+    index("outbox_created_at_idx").on(t.created_at),
+    index("outbox_to_email_idx").on(t.to_email, t.created_at),
+    index("outbox_unsent_idx").on(t.created_at).where(sql`${t.sent_at} is null`),
+    check("outbox_attempts_not_negative", sql`${t.attempts} >= 0`),
+  ],
+);

@@ -1,0 +1,41 @@
+import { sql } from "drizzle-orm";
+import { bigserial, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * A member's notifications (SPEC 6, "Notifications"): written by the event's own code, in the
+ * same database transaction as the event where there is one (a transfer writes the sender's and
+ * the recipient's with its ledger posting). Nothing is deleted; reading sets `read_at`.
+ */
+export const NOTIFICATION_KINDS = [
+  "transfer_sent",
+  "transfer_received",
+  "payment_pending",
+  "payment_sent",
+  "payment_cancelled",
+  "sign_in_alert",
+  "application_decision",
+  "deposit_decision",
+  "bill_paid",
+  "statement_ready",
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    member_id: text("member_id").notNull(),
+    kind: text("kind", { enum: NOTIFICATION_KINDS }).notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    read_at: timestamp("read_at", { withTimezone: true }),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    // The bell's list (newest first, keyset on id) and its unread count.
+    index("notifications_member_id_idx").on(t.member_id, t.id),
+    index("notifications_member_unread_idx").on(t.member_id).where(sql`${t.read_at} is null`),
+  ],
+);
+
+export type Notification = typeof notifications.$inferSelect;

@@ -1,0 +1,85 @@
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
+
+/**
+ * Payments to other banks (SPEC 6, To US Bank and International): the member's money is held in
+ * the ledger at once (a pending debit crediting the ACH or wire settlement account) and a row
+ * here waits for the back office, which sends it (settles the hold) or cancels it (releases it).
+ */
+export const EXTERNAL_PAYMENT_KINDS = ["ach", "wire"] as const;
+export const EXTERNAL_PAYMENT_STATUSES = ["pending", "sent", "cancelled"] as const;
+
+export const externalPayments = pgTable(
+  "external_payments",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    member_id: text("member_id").notNull(),
+    kind: text("kind", { enum: EXTERNAL_PAYMENT_KINDS }).notNull(),
+    status: text("status", { enum: EXTERNAL_PAYMENT_STATUSES }).notNull().default("pending"),
+    from_account_id: bigint("from_account_id", { mode: "number" }).notNull(),
+    /** The ledger hold (pending transaction) carrying amount + fee. */
+    hold_transaction_id: bigint("hold_transaction_id", { mode: "number" }).notNull(),
+    /** US dollars sent, in cents (for a wire: the foreign amount at the rate), fee excluded. */
+    amount_cents: bigint("amount_cents", { mode: "number" }).notNull(),
+    fee_cents: bigint("fee_cents", { mode: "number" }).notNull().default(0),
+    /** ISO 4217; USD for ACH. */
+    currency: text("currency").notNull().default("USD"),
+    /** The amount in `currency`'s minor units (wires), null for ACH. */
+    foreign_amount_minor: bigint("foreign_amount_minor", { mode: "number" }),
+    /** USD per unit of `currency`, the decimal string used (wires). */
+    rate: text("rate"),
+    /** Routing/account/name (ACH) or recipient, bank, BIC, account, IBAN, country (wire). */
+    details: jsonb("details").$type<Record<string, string>>().notNull(),
+    reference: text("reference"),
+    idempotency_key: text("idempotency_key").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    resolved_at: timestamp("resolved_at", { withTimezone: true }),
+    resolved_by: text("resolved_by"),
+  },
+  (t) => [
+    unique("external_payments_member_key_unique").on(t.member_id, t.idempotency_key),
+    index("external_payments_queue_idx").on(t.kind, t.status, t.id),
+    index("external_payments_member_created_idx").on(t.member_id, t.created_at),
+    check("external_payments_kind_valid", sql`${t.kind} in ('ach', 'wire')`),
+    check("external_payments_status_valid", sql`${t.status} in ('pending', 'sent', 'cancelled')`),
+    check("external_payments_amount_positive", sql`${t.amount_cents} > 0 and ${t.fee_cents} >= 0`),
+  ],
+);
+
+/** The back office's USD rate per unit of a currency (a decimal string, never a float). */
+export const currencyRates = pgTable("currency_rates", {
+  code: text("code").primaryKey(),
+  usd_per_unit: text("usd_per_unit").notNull(),
+  updated_by: text("updated_by").notNull(),
+  updated_at: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+});
+
+/** One row (id 1): staff pause every outgoing external payment (SPEC 6, "Transaction Denied"). */
+export const paymentControls = pgTable(
+  "payment_controls",
+  {
+    id: integer("id").primaryKey().default(1),
+    outgoing_paused: boolean("outgoing_paused").notNull().default(false),
+    reason: text("reason"),
+    updated_by: text("updated_by"),
+    updated_at: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [check("payment_controls_single_row", sql`${t.id} = 1`)],
+);
+
+/** Step-up one-time codes for payments to other banks: keyed hash, 10 minutes, 5 tries, single use. */
+export const paymentStepUpCodes = pgTable(
+  "payment_step_up_codes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    member_id: text("member_id").notNull(),
+    code_hash: text("code_hash").notNull(),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    used_at: timestamp("used_at", { withTimezone: true }),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [index("payment_step_up_codes_member_idx").on(t.member_id, t.id)],
+);
+
+export type ExternalPayment = typeof externalPayments.$inferSelect;

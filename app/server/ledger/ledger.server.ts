@@ -1,0 +1,671 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "~/server/db/client.server";
+import type { LedgerTransaction } from "~/server/db/schema";
+import { institution } from "~/config/institution.server";
+import { LedgerRefusal, isLedgerRefusal } from "./errors";
+import { inLedgerTransaction, type LedgerSession } from "./session.server";
+import {
+  BATCH_TRANSACTIONS_MAX,
+  HISTORY_PAGE_LIMIT_MAX,
+  KEY_LENGTH_MAX,
+  TRANSACTION_KINDS,
+  applyChanges,
+  assert,
+  assertAccountState,
+  assertEffectiveDate,
+  assertText,
+  checkEntries,
+  checkReversible,
+  planNewTransaction,
+  planRelease,
+  planSettle,
+  reversedEntries,
+  toCents,
+  toId,
+  todayUtc,
+  type AccountChange,
+  type AccountState,
+  type EntryInput,
+  type PostingKind,
+  type TransactionKind,
+} from "./rules";
+
+/**
+ * The only code that moves money (ARCHITECTURE "The ledger"). Every operation runs in one
+ * database transaction that:
+ *   1. locks the accounts it touches with SELECT ... FOR UPDATE, in id order (so two postings
+ *      over the same accounts queue instead of deadlocking, and neither loses an update);
+ *   2. plans the change with the pure rules in `rules.ts` (refusing for a stated reason);
+ *   3. writes the transaction, its entries and the accounts' cached figures in one statement.
+ * The database checks the result again at commit (entries sum to zero, no member account below
+ * its limit), so a bug here cannot leave money created or lost.
+ *
+ * Idempotency: new transactions (post, hold, reverse, batch) carry a key unique per initiator.
+ * A repeat with a key that already succeeded returns the first result and moves nothing
+ * (`replayed: true`). A refusal is not stored: a retry with the same key after the cause is
+ * fixed (money deposited, account unfrozen) may succeed. Settling and releasing a hold record
+ * their key on the hold, so their repeat returns the first result too.
+ */
+
+export type { EntryInput, PostingKind, TransactionKind } from "./rules";
+
+export interface TransactionInput {
+  idempotency_key: string;
+  /** The idempotency key's scope: "member:<user id>", "staff:<user id>", "system:<job>". */
+  initiator: string;
+  kind: PostingKind;
+  entries: EntryInput[];
+  /** Who did it, for the record (user id or job name). */
+  created_by: string;
+  memo?: string | null;
+  reference?: string | null;
+  category?: string | null;
+  /** YYYY-MM-DD; default today (UTC). Also decides the month of the savings transfer count. */
+  effective_date?: string;
+}
+
+export type TransactionStatus = LedgerTransaction["status"];
+
+export interface TransactionView {
+  id: number;
+  kind: TransactionKind;
+  status: TransactionStatus;
+  initiator: string;
+  idempotency_key: string;
+  batch_key: string | null;
+  reverses_id: number | null;
+  effective_date: string;
+  created_at: Date;
+  created_by: string;
+  memo: string | null;
+  reference: string | null;
+  category: string | null;
+  resolved_at: Date | null;
+  resolved_by: string | null;
+}
+
+export interface LedgerResult {
+  transaction: TransactionView;
+  entries: EntryInput[];
+  /** True when this call repeated an earlier one and moved nothing. */
+  replayed: boolean;
+}
+
+/** Post at once: current and available balances change now. */
+export function postTransfer(db: DbOrTx, input: TransactionInput): Promise<LedgerResult> {
+  return newTransaction(db, input, "posted");
+}
+
+/** Hold (pending): the debits reduce available balance, not current; credits wait. */
+export function placeHold(db: DbOrTx, input: TransactionInput): Promise<LedgerResult> {
+  return newTransaction(db, input, "pending");
+}
+
+export interface ResolveInput {
+  transaction_id: number;
+  idempotency_key: string;
+  resolved_by: string;
+}
+
+/** Posts a pending transaction (the ACH file went out, the bill was paid). */
+export function settleHold(db: DbOrTx, input: ResolveInput): Promise<LedgerResult> {
+  return resolveHold(db, input, "posted");
+}
+
+/** Marks a pending transaction failed and gives the held money back (cancelled, returned). */
+export function releaseHold(db: DbOrTx, input: ResolveInput): Promise<LedgerResult> {
+  return resolveHold(db, input, "failed");
+}
+
+export interface ReverseInput {
+  transaction_id: number;
+  idempotency_key: string;
+  initiator: string;
+  created_by: string;
+  memo?: string | null;
+  effective_date?: string;
+}
+
+/**
+ * Corrects a posted transaction with a new one carrying the opposite entries (SPEC 0.2: nothing
+ * is deleted). The original shows "reversed"; a transaction is reversed at most once, and a
+ * reversal is not itself reversible (post a new transaction instead).
+ */
+export async function reverseTransaction(db: DbOrTx, input: ReverseInput): Promise<LedgerResult> {
+  assertKey(input);
+  assertText(input.created_by, "created_by", true);
+  assertText(input.memo, "memo", false);
+  const effective_date = input.effective_date ?? todayUtc();
+  assertEffectiveDate(effective_date);
+
+  return idempotent(db, input.initiator, input.idempotency_key, async () => {
+    // Entries never change, so they are read before the transaction to know what to lock.
+    const original_entries = await readEntries(db, input.transaction_id);
+    if (original_entries.length === 0) throw new LedgerRefusal("transaction_not_found", { subject_id: input.transaction_id });
+    return withRetry(() =>
+      inLedgerTransaction(db, async (session) => {
+        const accounts = await lockAccounts(session, original_entries.map((e) => e.account_id));
+        const original = await lockTransaction(session, input.transaction_id);
+        checkReversible(original);
+
+        const entries = reversedEntries(original_entries);
+        const row: NewTransactionRow = {
+          kind: "reversal",
+          status: "posted",
+          initiator: input.initiator,
+          idempotency_key: input.idempotency_key,
+          batch_key: null,
+          reverses_id: original.id,
+          effective_date,
+          created_by: input.created_by,
+          memo: input.memo ?? `Reversal of transaction ${original.id}`,
+          reference: original.reference,
+          category: original.category,
+        };
+        const changes = planNewTransaction({ kind: "reversal", status: "posted", entries, effective_date }, accounts, savingsTransfersPerMonth());
+        return writeNewTransaction(session, row, entries, changes);
+      }),
+    );
+  });
+}
+
+export interface BatchInput {
+  idempotency_key: string;
+  initiator: string;
+  created_by: string;
+  transactions: Array<Omit<TransactionInput, "idempotency_key" | "initiator" | "created_by">>;
+}
+
+export interface BatchResult {
+  transactions: LedgerResult[];
+  replayed: boolean;
+}
+
+/**
+ * Posts an import batch all or nothing: every transaction or none. The accounts of the whole
+ * batch are locked once, in id order, before any is written. A refused transaction refuses the
+ * batch; `batch_index` on the refusal says which one. Each transaction's own key is the batch's
+ * key with "#<index>".
+ */
+export async function postBatch(db: DbOrTx, input: BatchInput): Promise<BatchResult> {
+  assertKey(input);
+  assertText(input.created_by, "created_by", true);
+  if (input.transactions.length === 0) throw new LedgerRefusal("batch_empty");
+  if (input.transactions.length > BATCH_TRANSACTIONS_MAX) {
+    throw new LedgerRefusal("batch_too_large", { limit: BATCH_TRANSACTIONS_MAX });
+  }
+  const items = input.transactions.map((item, index) => {
+    const row = newRow({ ...item, initiator: input.initiator, created_by: input.created_by, idempotency_key: `${input.idempotency_key}#${index}` }, "posted");
+    row.batch_key = input.idempotency_key;
+    try {
+      checkEntries(item.entries);
+    } catch (error) {
+      throw withBatchIndex(error, index);
+    }
+    return { row, entries: item.entries };
+  });
+
+  const attempt = () =>
+    withRetry(() =>
+      inLedgerTransaction(db, async (session): Promise<BatchResult | "replay"> => {
+        const accounts = await lockAccounts(session, items.flatMap((item) => item.entries.map((e) => e.account_id)));
+        const existing = await session.query(`SELECT 1 FROM ledger_transactions WHERE initiator = $1 AND batch_key = $2 LIMIT 1`, [
+          input.initiator,
+          input.idempotency_key,
+        ]);
+        if (existing.length > 0) return "replay";
+        const limit = savingsTransfersPerMonth();
+        const results: LedgerResult[] = [];
+        for (const [index, { row, entries }] of items.entries()) {
+          let changes: AccountChange[];
+          try {
+            changes = planNewTransaction({ kind: row.kind, status: "posted", entries, effective_date: row.effective_date }, accounts, limit);
+          } catch (error) {
+            throw withBatchIndex(error, index);
+          }
+          applyChanges(accounts, changes);
+          const result = await writeNewTransaction(session, row, entries, changes);
+          // Each item's key derives from the batch's, which was checked unused under the locks.
+          assert(result !== "replay", `batch item key ${row.idempotency_key} was already used`);
+          results.push(result);
+        }
+        return { transactions: results, replayed: false };
+      }),
+    );
+
+  try {
+    const result = await attempt();
+    if (result !== "replay") return result;
+  } catch (error) {
+    if (!isLedgerRefusal(error)) throw error;
+    const first = await findBatch(db, input.initiator, input.idempotency_key);
+    if (first) return first;
+    throw error;
+  }
+  const first = await findBatch(db, input.initiator, input.idempotency_key);
+  assert(first, `batch ${input.idempotency_key} reported as existing but not found`);
+  return first;
+}
+
+/** A transaction and its entries, or null. */
+export async function getTransaction(db: DbOrTx, transaction_id: number): Promise<LedgerResult | null> {
+  assert(Number.isSafeInteger(transaction_id), "bad transaction id");
+  const result = await db.execute(sql.raw(`SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions WHERE id = ${transaction_id}`));
+  const row = result.rows[0];
+  if (!row) return null;
+  return { transaction: toView(row), entries: await readEntries(db, transaction_id), replayed: false };
+}
+
+export interface HistoryRow {
+  entry_id: number;
+  transaction_id: number;
+  /** Signed, for this account: positive = credit (money in), negative = debit. */
+  amount_cents: number;
+  direction: "credit" | "debit";
+  kind: TransactionKind;
+  status: TransactionStatus;
+  effective_date: string;
+  created_at: Date;
+  memo: string | null;
+  reference: string | null;
+  category: string | null;
+  reverses_id: number | null;
+}
+
+export interface HistoryPage {
+  rows: HistoryRow[];
+  /** Pass as `before` for the next (older) page; null when this is the oldest. */
+  next_before: string | null;
+}
+
+/**
+ * One page of an account's history, newest first, by keyset on the entry id (an index range
+ * scan on (account_id, id): as fast a million entries deep as on the first page). `before` is
+ * the opaque cursor from the previous page.
+ */
+export async function historyPage(
+  db: DbOrTx,
+  account_id: number,
+  options: { before?: string | null; limit?: number } = {},
+): Promise<HistoryPage> {
+  const limit = options.limit ?? 20;
+  assert(Number.isInteger(limit) && limit >= 1 && limit <= HISTORY_PAGE_LIMIT_MAX, `history limit must be 1..${HISTORY_PAGE_LIMIT_MAX}`);
+  const before = options.before ?? null;
+  assert(before === null || /^[1-9]\d{0,15}$/.test(before), "bad history cursor");
+  // ORDER BY (account_id, id) spells out the index's order: the planner then walks that index
+  // backwards from the cursor, instead of scanning the primary key for a busy account's rows.
+  const result = await db.execute(sql`
+    select e.id as entry_id, e.transaction_id, e.amount_cents, t.kind, t.status,
+           t.effective_date::text as effective_date,
+           (extract(epoch from t.created_at) * 1000)::float8 as created_at_ms,
+           t.memo, t.reference, t.category, t.reverses_id
+      from ledger_entries e
+      join ledger_transactions t on t.id = e.transaction_id
+     where e.account_id = ${account_id} ${before === null ? sql`` : sql`and e.id < ${before}::bigint`}
+     order by e.account_id desc, e.id desc
+     limit ${limit + 1}`);
+  const all = result.rows.map((r): HistoryRow => {
+    const amount_cents = toCents(r.amount_cents);
+    return {
+      entry_id: toId(r.entry_id),
+      transaction_id: toId(r.transaction_id),
+      amount_cents,
+      direction: amount_cents > 0 ? "credit" : "debit",
+      kind: r.kind as TransactionKind,
+      status: r.status as TransactionStatus,
+      effective_date: String(r.effective_date),
+      created_at: new Date(Number(r.created_at_ms)),
+      memo: (r.memo as string | null) ?? null,
+      reference: (r.reference as string | null) ?? null,
+      category: (r.category as string | null) ?? null,
+      reverses_id: r.reverses_id === null ? null : toId(r.reverses_id),
+    };
+  });
+  const rows = all.slice(0, limit);
+  return { rows, next_before: all.length > limit ? String(rows[rows.length - 1]!.entry_id) : null };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The control flow shared by the operations above.
+
+interface NewTransactionRow {
+  kind: TransactionKind;
+  status: "posted" | "pending";
+  initiator: string;
+  idempotency_key: string;
+  batch_key: string | null;
+  reverses_id: number | null;
+  effective_date: string;
+  created_by: string;
+  memo: string | null;
+  reference: string | null;
+  category: string | null;
+}
+
+function savingsTransfersPerMonth(): number {
+  return institution().limits.savings_transfers_per_month;
+}
+
+function assertKey(input: { idempotency_key: string; initiator: string }): void {
+  assertText(input.idempotency_key, "idempotency_key", true, KEY_LENGTH_MAX);
+  assertText(input.initiator, "initiator", true, KEY_LENGTH_MAX);
+}
+
+function newRow(input: TransactionInput, status: "posted" | "pending"): NewTransactionRow {
+  assertKey(input);
+  assert((TRANSACTION_KINDS as readonly string[]).includes(input.kind) && (input.kind as string) !== "reversal", `bad kind ${input.kind}`);
+  assertText(input.created_by, "created_by", true);
+  assertText(input.memo, "memo", false);
+  assertText(input.reference, "reference", false);
+  assertText(input.category, "category", false);
+  const effective_date = input.effective_date ?? todayUtc();
+  assertEffectiveDate(effective_date);
+  return {
+    kind: input.kind,
+    status,
+    initiator: input.initiator,
+    idempotency_key: input.idempotency_key,
+    batch_key: null,
+    reverses_id: null,
+    effective_date,
+    created_by: input.created_by,
+    memo: input.memo ?? null,
+    reference: input.reference ?? null,
+    category: input.category ?? null,
+  };
+}
+
+async function newTransaction(db: DbOrTx, input: TransactionInput, status: "posted" | "pending"): Promise<LedgerResult> {
+  const row = newRow(input, status);
+  return idempotent(db, row.initiator, row.idempotency_key, async () => {
+    checkEntries(input.entries); // before any round trip: a malformed request locks nothing
+    return withRetry(() =>
+      inLedgerTransaction(db, async (session) => {
+        const accounts = await lockAccounts(session, input.entries.map((e) => e.account_id));
+        const changes = planNewTransaction(
+          { kind: row.kind, status, entries: input.entries, effective_date: row.effective_date },
+          accounts,
+          savingsTransfersPerMonth(),
+        );
+        return writeNewTransaction(session, row, input.entries, changes);
+      }),
+    );
+  });
+}
+
+/**
+ * Runs one attempt; "replay" (the insert met an existing key) or a refusal while the key already
+ * succeeded both return the first result instead. The refusal case matters: a retry of a
+ * transfer that emptied the account would otherwise be refused for insufficient funds.
+ */
+async function idempotent(
+  db: DbOrTx,
+  initiator: string,
+  idempotency_key: string,
+  attempt: () => Promise<LedgerResult | "replay">,
+): Promise<LedgerResult> {
+  try {
+    const result = await attempt();
+    if (result !== "replay") return result;
+  } catch (error) {
+    if (!isLedgerRefusal(error)) throw error;
+    const first = await findByKey(db, initiator, idempotency_key);
+    if (first) return first;
+    throw error;
+  }
+  const first = await findByKey(db, initiator, idempotency_key);
+  assert(first, `key ${idempotency_key} conflicted but no transaction has it`);
+  return first;
+}
+
+async function resolveHold(db: DbOrTx, input: ResolveInput, outcome: "posted" | "failed"): Promise<LedgerResult> {
+  assertText(input.idempotency_key, "idempotency_key", true, KEY_LENGTH_MAX);
+  assertText(input.resolved_by, "resolved_by", true);
+  const entries = await readEntries(db, input.transaction_id);
+  if (entries.length === 0) throw new LedgerRefusal("transaction_not_found", { subject_id: input.transaction_id });
+  return withRetry(() =>
+    inLedgerTransaction(db, async (session) => {
+      const accounts = await lockAccounts(session, entries.map((e) => e.account_id));
+      const { resolution_key, ...hold } = await lockTransaction(session, input.transaction_id);
+      if (hold.status !== "pending") {
+        if (hold.status === outcome && resolution_key === input.idempotency_key) return { transaction: hold, entries, replayed: true };
+        throw new LedgerRefusal("not_pending", { subject_id: hold.id });
+      }
+      const changes = outcome === "posted" ? planSettle(entries, accounts) : planRelease(entries);
+      applyChanges(accounts, changes); // asserts the accounts stay valid before anything is written
+      const params: unknown[] = [outcome, input.resolved_by, input.idempotency_key, hold.id];
+      const rows = await session.query(
+        `WITH t AS (
+           UPDATE ledger_transactions
+              SET status = $1, resolved_at = now(), resolved_by = $2, resolution_key = $3
+            WHERE id = $4 AND status = 'pending'
+        RETURNING (extract(epoch from resolved_at) * 1000)::float8 AS resolved_at_ms
+         )${accountUpdateSql(changes, params)}
+         SELECT resolved_at_ms FROM t`,
+        params,
+        { prepare: true },
+      );
+      assert(rows.length === 1, `hold ${hold.id} was not pending under its lock`);
+      const resolved_at = new Date(Number(rows[0]!.resolved_at_ms));
+      return { transaction: { ...hold, status: outcome, resolved_at, resolved_by: input.resolved_by }, entries, replayed: false };
+    }),
+  );
+}
+
+const ACCOUNT_COLUMNS = "id, owner, type, status, posted_cents, held_cents, overdraft_limit_cents, transfer_count, transfer_count_month";
+
+/**
+ * Opens the database transaction and locks the accounts in id order, reading their figures.
+ * ORDER BY id puts the row locks in that order (PostgreSQL locks rows as they leave the sort),
+ * the same for every posting, so no two postings wait on each other in a cycle. The ids are
+ * checked safe integers, inlined so that BEGIN and this statement travel in one round trip.
+ */
+async function lockAccounts(session: LedgerSession, account_ids: readonly number[]): Promise<Map<number, AccountState>> {
+  const ids = [...new Set(account_ids)].sort((a, b) => a - b);
+  for (const id of ids) assert(Number.isSafeInteger(id) && id > 0, `bad account id ${id}`);
+  const rows = await session.begin(`SELECT ${ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id IN (${ids.join(", ")}) ORDER BY id FOR UPDATE`);
+  const accounts = new Map<number, AccountState>();
+  for (const row of rows) {
+    const account: AccountState = {
+      id: toId(row.id),
+      owner: row.owner as AccountState["owner"],
+      type: String(row.type),
+      status: row.status as AccountState["status"],
+      posted_cents: toCents(row.posted_cents),
+      held_cents: toCents(row.held_cents),
+      overdraft_limit_cents: toCents(row.overdraft_limit_cents),
+      transfer_count: Number(row.transfer_count),
+      transfer_count_month: (row.transfer_count_month as string | null) ?? null,
+    };
+    assertAccountState(account); // the database's invariant, asserted again after reading
+    accounts.set(account.id, account);
+  }
+  const missing = ids.find((id) => !accounts.has(id));
+  if (missing !== undefined) throw new LedgerRefusal("account_not_found", { subject_id: missing });
+  return accounts;
+}
+
+const TRANSACTION_COLUMNS = `id, kind, status, initiator, idempotency_key, batch_key, reverses_id,
+  effective_date::text AS effective_date, (extract(epoch from created_at) * 1000)::float8 AS created_at_ms, created_by,
+  memo, reference, category, (extract(epoch from resolved_at) * 1000)::float8 AS resolved_at_ms, resolved_by, resolution_key`;
+
+/** Locks a transaction row; always after its accounts, so the lock order stays one order. */
+async function lockTransaction(session: LedgerSession, transaction_id: number): Promise<TransactionView & { resolution_key: string | null }> {
+  const [row] = await session.query(`SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions WHERE id = $1 FOR UPDATE`, [transaction_id]);
+  if (!row) throw new LedgerRefusal("transaction_not_found", { subject_id: transaction_id });
+  return { ...toView(row), resolution_key: (row.resolution_key as string | null) ?? null };
+}
+
+async function readEntries(db: DbOrTx, transaction_id: number): Promise<EntryInput[]> {
+  const result = await db.execute(sql`
+    select account_id, amount_cents from ledger_entries where transaction_id = ${transaction_id} order by id`);
+  return result.rows.map((r) => ({ account_id: toId(r.account_id), amount_cents: toCents(r.amount_cents) }));
+}
+
+/** `, a AS (UPDATE ledger_accounts ...)` applying the changes, only if the CTE `t` wrote a row. */
+function accountUpdateSql(changes: readonly AccountChange[], params: unknown[]): string {
+  if (changes.length === 0) return "";
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const values = changes
+    .map(
+      (c) =>
+        `(${p(c.account_id)}::bigint, ${p(c.posted_delta_cents)}::bigint, ${p(c.held_delta_cents)}::bigint, ` +
+        `${p(c.transfer_count?.count ?? null)}::integer, ${p(c.transfer_count?.month ?? null)}::text)`,
+    )
+    .join(", ");
+  return `, a AS (
+    UPDATE ledger_accounts AS acc
+       SET posted_cents = acc.posted_cents + v.posted_delta,
+           held_cents = acc.held_cents + v.held_delta,
+           transfer_count = coalesce(v.transfer_count, acc.transfer_count),
+           transfer_count_month = coalesce(v.transfer_count_month, acc.transfer_count_month)
+      FROM (VALUES ${values}) AS v(id, posted_delta, held_delta, transfer_count, transfer_count_month)
+     WHERE acc.id = v.id AND EXISTS (SELECT 1 FROM t)
+  )`;
+}
+
+/**
+ * Writes the transaction, its entries and the account figures in one statement (one round trip
+ * to the database). The insert yields nothing when the idempotency key is already taken; then
+ * nothing else is written either and the caller returns the first result.
+ */
+async function writeNewTransaction(
+  session: LedgerSession,
+  row: NewTransactionRow,
+  entries: readonly EntryInput[],
+  changes: readonly AccountChange[],
+): Promise<LedgerResult | "replay"> {
+  const params: unknown[] = [
+    row.kind,
+    row.status,
+    row.initiator,
+    row.idempotency_key,
+    row.batch_key,
+    row.reverses_id,
+    row.effective_date,
+    row.created_by,
+    row.memo,
+    row.reference,
+    row.category,
+  ];
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const entry_values = entries.map((e) => `(${p(e.account_id)}::bigint, ${p(e.amount_cents)}::bigint)`).join(", ");
+  const mark_original =
+    row.reverses_id === null
+      ? ""
+      : `, o AS (
+      UPDATE ledger_transactions
+         SET status = 'reversed', resolved_at = now(), resolved_by = $8
+       WHERE id = $6 AND status = 'posted' AND EXISTS (SELECT 1 FROM t)
+    )`;
+  const rows = await session.query(
+    `WITH t AS (
+      INSERT INTO ledger_transactions
+        (kind, status, initiator, idempotency_key, batch_key, reverses_id, effective_date, created_by, memo, reference, category)
+      VALUES ($1, $2, $3, $4, $5, $6::bigint, $7::date, $8, $9, $10, $11)
+      ON CONFLICT (initiator, idempotency_key) DO NOTHING
+      RETURNING id, (extract(epoch from created_at) * 1000)::float8 AS created_at_ms
+    ), e AS (
+      INSERT INTO ledger_entries (transaction_id, account_id, amount_cents)
+      SELECT t.id, v.account_id, v.amount_cents FROM t CROSS JOIN (VALUES ${entry_values}) AS v(account_id, amount_cents)
+    )${accountUpdateSql(changes, params)}${mark_original}
+    SELECT id, created_at_ms FROM t`,
+    params,
+    { prepare: true },
+  );
+  const written = rows[0];
+  if (!written) return "replay";
+  return {
+    transaction: { ...row, id: toId(written.id), created_at: new Date(Number(written.created_at_ms)), resolved_at: null, resolved_by: null },
+    entries: [...entries],
+    replayed: false,
+  };
+}
+
+async function findByKey(db: DbOrTx, initiator: string, idempotency_key: string): Promise<LedgerResult | null> {
+  const result = await db.execute(sql`
+    select ${sql.raw(TRANSACTION_COLUMNS)} from ledger_transactions
+     where initiator = ${initiator} and idempotency_key = ${idempotency_key}`);
+  const row = result.rows[0];
+  if (!row) return null;
+  const transaction = toView(row);
+  return { transaction, entries: await readEntries(db, transaction.id), replayed: true };
+}
+
+async function findBatch(db: DbOrTx, initiator: string, batch_key: string): Promise<BatchResult | null> {
+  const result = await db.execute(sql`
+    select ${sql.raw(TRANSACTION_COLUMNS)} from ledger_transactions
+     where initiator = ${initiator} and batch_key = ${batch_key}
+     order by id limit ${BATCH_TRANSACTIONS_MAX}`);
+  if (result.rows.length === 0) return null;
+  const transactions: LedgerResult[] = [];
+  for (const row of result.rows) {
+    const transaction = toView(row);
+    transactions.push({ transaction, entries: await readEntries(db, transaction.id), replayed: true });
+  }
+  return { transactions, replayed: true };
+}
+
+/** A row selected with TRANSACTION_COLUMNS, from either driver. */
+function toView(row: Record<string, unknown>): TransactionView {
+  const date = (ms: unknown) => (ms === null || ms === undefined ? null : new Date(Number(ms)));
+  return {
+    id: toId(row.id),
+    kind: row.kind as TransactionKind,
+    status: row.status as TransactionStatus,
+    initiator: String(row.initiator),
+    idempotency_key: String(row.idempotency_key),
+    batch_key: (row.batch_key as string | null) ?? null,
+    reverses_id: row.reverses_id === null || row.reverses_id === undefined ? null : toId(row.reverses_id),
+    effective_date: String(row.effective_date),
+    created_at: date(row.created_at_ms)!,
+    created_by: String(row.created_by),
+    memo: (row.memo as string | null) ?? null,
+    reference: (row.reference as string | null) ?? null,
+    category: (row.category as string | null) ?? null,
+    resolved_at: date(row.resolved_at_ms),
+    resolved_by: (row.resolved_by as string | null) ?? null,
+  };
+}
+
+function withBatchIndex(error: unknown, index: number): unknown {
+  if (isLedgerRefusal(error)) error.batch_index = index;
+  return error;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A bounded retry.
+
+const ATTEMPTS_MAX = 5;
+/** Deadlock and serialization failure: the database rolled back; the whole attempt is safe to redo. */
+const RETRYABLE_SQLSTATES = new Set(["40P01", "40001"]);
+
+function sqlState(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/**
+ * Locks in id order rule out deadlocks between postings, and READ COMMITTED with row locks
+ * needs no serialization retries; the retry guards against whatever else shares the tables.
+ */
+export async function withRetry<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let attempt_number = 1; ; attempt_number++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const state = sqlState(error);
+      if (attempt_number >= ATTEMPTS_MAX || state === undefined || !RETRYABLE_SQLSTATES.has(state)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt_number));
+    }
+  }
+}

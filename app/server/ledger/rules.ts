@@ -1,0 +1,286 @@
+import { LedgerRefusal } from "./errors";
+
+/**
+ * The ledger's rules as pure functions: given the locked accounts and a request, say what would
+ * change, or refuse. No I/O here, so every rule and every refusal is unit-tested directly, and
+ * `ledger.server.ts` keeps the control flow (lock, plan, write) in one place.
+ *
+ * Money is `number` cents in TypeScript, asserted to be safe integers wherever it enters (the
+ * database's bigint arrives as a string from node-postgres and as a number or bigint from
+ * PGlite: `toCents` is the one place it is normalized). Amounts are capped far below 2^53 so
+ * that no sum the ledger computes can lose a cent.
+ */
+
+/** $100 billion: far beyond any credit union's single posting, far below 2^53 cents. */
+export const AMOUNT_CENTS_MAX = 10_000_000_000_000;
+export const ENTRIES_PER_TRANSACTION_MAX = 50;
+export const BATCH_TRANSACTIONS_MAX = 10_000;
+export const HISTORY_PAGE_LIMIT_MAX = 100;
+export const TEXT_FIELD_LENGTH_MAX = 500;
+export const KEY_LENGTH_MAX = 200;
+
+export const TRANSACTION_KINDS = [
+  "transfer", // between a member's own accounts
+  "member_transfer", // to another member
+  "ach_out",
+  "ach_in",
+  "wire_out",
+  "bill_payment",
+  "mobile_deposit",
+  "deposit",
+  "withdrawal",
+  "card_payment",
+  "fee",
+  "interest",
+  "adjustment",
+  "opening_deposit",
+  "import",
+  "reversal", // written only by reverseTransaction
+] as const;
+export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
+/** What a caller may post or hold: everything but a reversal. */
+export type PostingKind = Exclude<TransactionKind, "reversal">;
+
+/**
+ * Transfers a member makes out of savings, counted per calendar month against the limit (SPEC
+ * 6, "Regulation D style"). Staff corrections, fees and reversals are not the member's transfers.
+ */
+export const SAVINGS_LIMITED_KINDS: ReadonlySet<TransactionKind> = new Set([
+  "transfer",
+  "member_transfer",
+  "ach_out",
+  "wire_out",
+  "bill_payment",
+]);
+
+export type AccountOwner = "member" | "institution";
+export type AccountStatus = "active" | "frozen" | "closed";
+
+/** An account as read under its row lock: what the rules decide on. */
+export interface AccountState {
+  id: number;
+  owner: AccountOwner;
+  type: string;
+  status: AccountStatus;
+  posted_cents: number;
+  held_cents: number;
+  overdraft_limit_cents: number;
+  transfer_count: number;
+  transfer_count_month: string | null;
+}
+
+export interface EntryInput {
+  account_id: number;
+  /** Signed: positive credits the account, negative debits it. */
+  amount_cents: number;
+}
+
+/** What one posting does to one account's cached figures. */
+export interface AccountChange {
+  account_id: number;
+  posted_delta_cents: number;
+  held_delta_cents: number;
+  /** Set when the posting counts as a transfer out of savings. */
+  transfer_count?: { count: number; month: string };
+}
+
+export function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`ledger assertion failed: ${message}`);
+}
+
+/** The one place database integers become TypeScript numbers. */
+export function toCents(value: unknown): number {
+  const cents =
+    typeof value === "number" ? value
+    : typeof value === "bigint" ? Number(value)
+    : typeof value === "string" && /^-?\d+$/.test(value) ? Number(value)
+    : Number.NaN;
+  assert(Number.isSafeInteger(cents), `not a safe integer of cents: ${String(value)}`);
+  return cents;
+}
+
+/** Ids are bigint in the database, numbers here (bigserial stays far below 2^53). */
+export const toId = toCents;
+
+export function todayUtc(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+export function assertEffectiveDate(value: string): void {
+  assert(/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), `bad effective date ${value}`);
+}
+
+/** "2026-11-22" -> "2026-11": the period the savings transfer count belongs to. */
+export function monthOf(effective_date: string): string {
+  return effective_date.slice(0, 7);
+}
+
+export function assertText(
+  value: string | null | undefined,
+  what: string,
+  required: boolean,
+  length_max: number = TEXT_FIELD_LENGTH_MAX,
+): void {
+  if (value === null || value === undefined) {
+    assert(!required, `${what} is required`);
+    return;
+  }
+  assert(typeof value === "string", `${what} must be text`);
+  assert(!required || value.length > 0, `${what} must not be empty`);
+  assert(value.length <= length_max, `${what} is longer than ${length_max} characters`);
+}
+
+/** Shape of a transaction's entries: two or more, whole cents, one per account, summing to zero. */
+export function checkEntries(entries: readonly EntryInput[]): void {
+  if (entries.length < 2) throw new LedgerRefusal("too_few_entries");
+  if (entries.length > ENTRIES_PER_TRANSACTION_MAX) {
+    throw new LedgerRefusal("too_many_entries", { limit: ENTRIES_PER_TRANSACTION_MAX });
+  }
+  const seen = new Set<number>();
+  let total_cents = 0;
+  for (const entry of entries) {
+    assert(Number.isSafeInteger(entry.account_id) && entry.account_id > 0, `bad account id ${entry.account_id}`);
+    const amount = entry.amount_cents;
+    if (!Number.isSafeInteger(amount) || amount === 0 || Math.abs(amount) > AMOUNT_CENTS_MAX) {
+      throw new LedgerRefusal("invalid_amount");
+    }
+    if (seen.has(entry.account_id)) throw new LedgerRefusal("same_account", { subject_id: entry.account_id });
+    seen.add(entry.account_id);
+    total_cents += amount;
+  }
+  if (total_cents !== 0) throw new LedgerRefusal("unbalanced");
+}
+
+/** The two entries of a plain transfer of a positive amount from one account to another. */
+export function transferEntries(from_account_id: number, to_account_id: number, amount_cents: number): EntryInput[] {
+  if (!Number.isSafeInteger(amount_cents) || amount_cents <= 0 || amount_cents > AMOUNT_CENTS_MAX) {
+    throw new LedgerRefusal("invalid_amount");
+  }
+  if (from_account_id === to_account_id) throw new LedgerRefusal("same_account", { subject_id: from_account_id });
+  return [
+    { account_id: from_account_id, amount_cents: -amount_cents },
+    { account_id: to_account_id, amount_cents },
+  ];
+}
+
+/** Frozen and closed accounts take part in no new posting (SPEC 6, "Transaction Blocked"). */
+export function checkAccountOpen(account: AccountState): void {
+  if (account.status === "frozen") throw new LedgerRefusal("account_frozen", { subject_id: account.id });
+  if (account.status === "closed") throw new LedgerRefusal("account_closed", { subject_id: account.id });
+}
+
+/** Available to spend: current minus held debits, plus any overdraft (SPEC 8). */
+export function spendableCents(account: AccountState): number {
+  return account.posted_cents - account.held_cents + account.overdraft_limit_cents;
+}
+
+/** The invariant the database also checks: no member account below its overdraft limit. */
+export function assertAccountState(account: AccountState): void {
+  assert(account.held_cents >= 0, `account ${account.id} holds a negative amount`);
+  assert(account.overdraft_limit_cents >= 0, `account ${account.id} has a negative overdraft limit`);
+  assert(account.owner !== "member" || spendableCents(account) >= 0, `member account ${account.id} is below its limit`);
+}
+
+function accountFor(accounts: ReadonlyMap<number, AccountState>, account_id: number): AccountState {
+  const account = accounts.get(account_id);
+  if (!account) throw new LedgerRefusal("account_not_found", { subject_id: account_id });
+  return account;
+}
+
+/**
+ * A new transaction, posted at once or held (pending): checks every rule and returns the
+ * changes to the accounts' cached figures. Order of refusals: a blocked account first (the
+ * member must see why nothing can move), then the savings limit, then the money.
+ */
+export function planNewTransaction(
+  request: { kind: TransactionKind; status: "posted" | "pending"; entries: readonly EntryInput[]; effective_date: string },
+  accounts: ReadonlyMap<number, AccountState>,
+  savings_transfers_per_month: number,
+): AccountChange[] {
+  checkEntries(request.entries);
+  const touched = request.entries.map((entry) => ({ entry, account: accountFor(accounts, entry.account_id) }));
+  for (const { account } of touched) checkAccountOpen(account);
+
+  const changes: AccountChange[] = [];
+  for (const { entry, account } of touched) {
+    const change: AccountChange = { account_id: account.id, posted_delta_cents: 0, held_delta_cents: 0 };
+    const debit = entry.amount_cents < 0;
+    if (request.status === "posted") change.posted_delta_cents = entry.amount_cents;
+    // A pending credit changes nothing yet: money on its way in is not available (SPEC 8).
+    else if (debit) change.held_delta_cents = -entry.amount_cents;
+
+    if (debit && account.type === "savings" && SAVINGS_LIMITED_KINDS.has(request.kind)) {
+      change.transfer_count = nextTransferCount(account, request.effective_date, savings_transfers_per_month);
+    }
+    if (change.posted_delta_cents !== 0 || change.held_delta_cents !== 0 || change.transfer_count) changes.push(change);
+  }
+  for (const { entry, account } of touched) {
+    if (entry.amount_cents < 0 && account.owner === "member" && spendableCents(account) + entry.amount_cents < 0) {
+      throw new LedgerRefusal("insufficient_funds", { subject_id: account.id });
+    }
+  }
+  return changes;
+}
+
+/** The savings transfer count after one more transfer, or the limit refusal. */
+export function nextTransferCount(
+  account: AccountState,
+  effective_date: string,
+  savings_transfers_per_month: number,
+): { count: number; month: string } {
+  // A back-dated posting counts in the account's latest month, so it cannot reset that month.
+  const stored = account.transfer_count_month;
+  const month = stored !== null && stored > monthOf(effective_date) ? stored : monthOf(effective_date);
+  const used = stored === month ? account.transfer_count : 0;
+  if (used >= savings_transfers_per_month) {
+    throw new LedgerRefusal("transfer_limit", { limit: savings_transfers_per_month, subject_id: account.id });
+  }
+  return { count: used + 1, month };
+}
+
+/** Settling a hold posts it: held debits become posted, pending credits arrive. */
+export function planSettle(entries: readonly EntryInput[], accounts: ReadonlyMap<number, AccountState>): AccountChange[] {
+  const touched = entries.map((entry) => ({ entry, account: accountFor(accounts, entry.account_id) }));
+  for (const { account } of touched) checkAccountOpen(account);
+  return touched.map(({ entry }) => ({
+    account_id: entry.account_id,
+    posted_delta_cents: entry.amount_cents,
+    held_delta_cents: entry.amount_cents < 0 ? entry.amount_cents : 0,
+  }));
+}
+
+/**
+ * Releasing a hold (it failed or was cancelled) gives the held money back. Allowed on a frozen
+ * or closed account: it only returns money to its owner.
+ */
+export function planRelease(entries: readonly EntryInput[]): AccountChange[] {
+  return entries
+    .filter((entry) => entry.amount_cents < 0)
+    .map((entry) => ({ account_id: entry.account_id, posted_delta_cents: 0, held_delta_cents: entry.amount_cents }));
+}
+
+/** Only a posted transaction that is not itself a reversal can be reversed, once. */
+export function checkReversible(transaction: { kind: string; status: string }): void {
+  if (transaction.kind === "reversal") throw new LedgerRefusal("reversal_not_reversible");
+  if (transaction.status === "reversed") throw new LedgerRefusal("already_reversed");
+  if (transaction.status !== "posted") throw new LedgerRefusal("not_posted");
+}
+
+export function reversedEntries(entries: readonly EntryInput[]): EntryInput[] {
+  return entries.map((entry) => ({ account_id: entry.account_id, amount_cents: -entry.amount_cents }));
+}
+
+/** Applies changes to in-memory account states (a batch plans each posting on the last's result). */
+export function applyChanges(accounts: Map<number, AccountState>, changes: readonly AccountChange[]): void {
+  for (const change of changes) {
+    const account = accounts.get(change.account_id);
+    assert(account, `change for an unlocked account ${change.account_id}`);
+    account.posted_cents += change.posted_delta_cents;
+    account.held_cents += change.held_delta_cents;
+    if (change.transfer_count) {
+      account.transfer_count = change.transfer_count.count;
+      account.transfer_count_month = change.transfer_count.month;
+    }
+    assertAccountState(account);
+  }
+}

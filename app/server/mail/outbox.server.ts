@@ -1,0 +1,166 @@
+import nodemailer, { type Transporter } from "nodemailer";
+import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { env } from "~/config/env.server";
+import { institution } from "~/config/institution.server";
+import type { Db } from "~/server/db/client.server";
+import { outbox, type OutboxKind } from "~/server/db/schema";
+import { logger } from "~/server/logger.server";
+
+/**
+ * The email outbox (ARCHITECTURE "email"). Every message is first written to the `outbox`
+ * table, then delivered by SMTP right away when SMTP_URL is set; a failure is recorded on the row
+ * (a jobs loop can retry unsent rows later). Without SMTP_URL the outbox is the mailbox: staff
+ * read it at /admin/outbox, and in demo mode the demo inbox shows the demo accounts' mail.
+ *
+ * Messages that carry a secret (a sign-in code, a reset link) give a `redacted_text`: once SMTP
+ * has delivered the message, the stored copy is replaced by it, so the table keeps no usable
+ * secret. Without SMTP the outbox is the only way the message reaches anyone, so it keeps it.
+ */
+export interface OutgoingEmail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+  kind: OutboxKind;
+  user_id?: string | null;
+  /** The text to keep after delivery, with secrets replaced. */
+  redacted_text?: string;
+}
+
+export interface OutboxMessage {
+  id: number;
+  to_email: string;
+  subject: string;
+  text_body: string;
+  kind: string;
+  user_id: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+  error: string | null;
+}
+
+const SUBJECT_MAX_CHARS = 200;
+const BODY_MAX_CHARS = 20_000;
+
+let transport: Transporter | null | undefined;
+function smtpTransport(): Transporter | null {
+  if (transport !== undefined) return transport;
+  const url = env().SMTP_URL;
+  transport = url ? nodemailer.createTransport(url) : null;
+  return transport;
+}
+
+/** Writes the message to the outbox and, when SMTP is configured, starts delivering it. */
+export async function sendEmail(db: Db, message: OutgoingEmail): Promise<{ id: number }> {
+  const [row] = await db
+    .insert(outbox)
+    .values({
+      to_email: message.to.trim().toLowerCase(),
+      subject: message.subject.slice(0, SUBJECT_MAX_CHARS),
+      text_body: message.text.slice(0, BODY_MAX_CHARS),
+      html_body: message.html ?? null,
+      kind: message.kind,
+      user_id: message.user_id ?? null,
+    })
+    .returning({ id: outbox.id });
+  const id = row!.id;
+  if (smtpTransport()) {
+    // Not awaited: a slow mail server must not slow the page, nor let response times tell whether
+    // an address has an account (password reset). The outcome is recorded on the row.
+    void deliverOutboxMessage(db, id, message.redacted_text);
+  }
+  return { id };
+}
+
+/** Delivers one stored message by SMTP and records the outcome. Never throws. */
+export async function deliverOutboxMessage(db: Db, id: number, redacted_text?: string): Promise<"sent" | "failed" | "skipped"> {
+  const smtp = smtpTransport();
+  if (!smtp) return "skipped";
+  try {
+    const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
+    if (!row || row.sent_at) return "skipped";
+    const profile = institution();
+    await smtp.sendMail({
+      from: { name: profile.name, address: profile.support_email },
+      to: row.to_email,
+      subject: row.subject,
+      text: row.text_body,
+      ...(row.html_body ? { html: row.html_body } : {}),
+    });
+    await db
+      .update(outbox)
+      .set({
+        sent_at: new Date(),
+        error: null,
+        attempts: sql`${outbox.attempts} + 1`,
+        ...(redacted_text !== undefined ? { text_body: redacted_text.slice(0, BODY_MAX_CHARS), html_body: null } : {}),
+      })
+      .where(eq(outbox.id, id));
+    return "sent";
+  } catch (error) {
+    logger.error({ err: error, outbox_id: id }, "email delivery failed");
+    try {
+      await db
+        .update(outbox)
+        .set({ error: String((error as Error).message ?? error).slice(0, 500), attempts: sql`${outbox.attempts} + 1` })
+        .where(eq(outbox.id, id));
+    } catch (recordError) {
+      logger.error({ err: recordError, outbox_id: id }, "could not record the email delivery failure");
+    }
+    return "failed";
+  }
+}
+
+const PAGE_MAX = 200;
+
+/** Newest first, keyset-paged by id (for /admin/outbox). */
+export async function listOutbox(db: Db, options: { limit?: number; before_id?: number } = {}): Promise<OutboxMessage[]> {
+  const limit = Math.min(Math.max(options.limit ?? 50, 1), PAGE_MAX);
+  return db
+    .select(messageColumns)
+    .from(outbox)
+    .where(options.before_id ? lt(outbox.id, options.before_id) : undefined)
+    .orderBy(desc(outbox.id))
+    .limit(limit);
+}
+
+/**
+ * The messages to the given addresses, and to addresses in the given domains, newest first. Used
+ * by the demo inbox; every address or domain it is given comes from the caller's allow-list.
+ */
+export async function listMessagesTo(
+  db: Db,
+  filter: { addresses: readonly string[]; domain_suffixes?: readonly string[] },
+  options: { limit?: number } = {},
+): Promise<OutboxMessage[]> {
+  const limit = Math.min(Math.max(options.limit ?? 50, 1), PAGE_MAX);
+  const conditions: SQL[] = [];
+  const addresses = filter.addresses.map((a) => a.toLowerCase());
+  if (addresses.length) conditions.push(inArray(outbox.to_email, addresses));
+  for (const suffix of filter.domain_suffixes ?? []) {
+    // The suffix is ours (a constant list), but it is still passed as a parameter, with LIKE's
+    // wildcards escaped.
+    const escaped = suffix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+    conditions.push(sql`${outbox.to_email} like ${`%@${escaped}`} escape '\\'`);
+    conditions.push(sql`${outbox.to_email} like ${`%.${escaped}`} escape '\\'`);
+  }
+  if (!conditions.length) return [];
+  return db
+    .select(messageColumns)
+    .from(outbox)
+    .where(and(or(...conditions)))
+    .orderBy(desc(outbox.id))
+    .limit(limit);
+}
+
+const messageColumns = {
+  id: outbox.id,
+  to_email: outbox.to_email,
+  subject: outbox.subject,
+  text_body: outbox.text_body,
+  kind: outbox.kind,
+  user_id: outbox.user_id,
+  created_at: outbox.created_at,
+  sent_at: outbox.sent_at,
+  error: outbox.error,
+};

@@ -1,0 +1,98 @@
+import { institution } from "~/config/institution.server";
+import type { OutgoingEmail } from "./outbox.server";
+
+/**
+ * The text of every message the identity area sends. Plain text: it reads well in any client,
+ * in the outbox, and in the demo inbox. Each function returns a message ready for `sendEmail`.
+ */
+
+type Message = Omit<OutgoingEmail, "to" | "user_id">;
+
+function signature(): string {
+  const profile = institution();
+  return `\n\n${profile.name}\n${profile.support_email} · ${profile.support_phone}`;
+}
+
+function safetyNote(): string {
+  return `\n\nWe will never ask for your password or a sign-in code by phone, text or email. If something here looks wrong, contact us at ${institution().support_email}.`;
+}
+
+export function applicationReceivedEmail(first_name: string): Message {
+  const profile = institution();
+  return {
+    kind: "application_received",
+    subject: `We received your membership application`,
+    text:
+      `Hello ${first_name},\n\n` +
+      `Thank you for applying to become a member of ${profile.name}. Your application is now under review.\n\n` +
+      `What happens next:\n` +
+      `1. Our team reviews and verifies the information you gave us (usually within 1–2 business days).\n` +
+      `2. We email you as soon as a decision is made. If we need anything else, we will ask you on your application status page.\n` +
+      `3. Once approved, you can sign in and use all banking features.\n\n` +
+      `You can check the status at any time by signing in.` +
+      safetyNote() +
+      signature(),
+  };
+}
+
+export function signInCodeEmail(code: string, valid_minutes: number): Message {
+  const profile = institution();
+  const text = (shown: string) =>
+    `Your ${profile.short_name} sign-in code is: ${shown}\n\n` +
+    `It expires in ${valid_minutes} minutes and works once. Enter it on the "Verify OTP" step to finish signing in.\n\n` +
+    `If you did not just try to sign in, someone may know your password: change it now, or call us.` +
+    safetyNote() +
+    signature();
+  return { kind: "sign_in_code", subject: `Your sign-in code`, text: text(code), redacted_text: text("••••••") };
+}
+
+export function passwordResetEmail(url: string, valid_minutes: number): Message {
+  const text = (link: string) =>
+    `We received a request to reset the password for your online banking.\n\n` +
+    `Choose a new password here (the link works once and expires in ${valid_minutes} minutes):\n${link}\n\n` +
+    `If you did not ask for this, you can ignore this email: your password stays the same.` +
+    safetyNote() +
+    signature();
+  return { kind: "password_reset", subject: `Reset your password`, text: text(url), redacted_text: text("[link removed after delivery]") };
+}
+
+export function accountLockedEmail(locked_minutes: number): Message {
+  return {
+    kind: "account_locked",
+    subject: `Sign-in to your account was locked`,
+    text:
+      `There were 5 unsuccessful attempts to sign in to your online banking with a wrong password, so sign-in is locked for ${locked_minutes} minutes.\n\n` +
+      `If this was you, wait ${locked_minutes} minutes and try again, or reset your password from the sign-in page.\n` +
+      `If it was not you, your money is safe: sign-in also needs a code sent to you. We recommend you reset your password, and call us if you are worried.` +
+      safetyNote() +
+      signature(),
+  };
+}
+
+export function loginAlertEmail(details: { at: Date; ip: string; user_agent: string }): Message {
+  const when = details.at.toLocaleString("en-US", { dateStyle: "full", timeStyle: "long", timeZone: "America/New_York" });
+  return {
+    kind: "login_alert",
+    subject: `New sign-in to your account`,
+    text:
+      `Your online banking was just signed in to.\n\n` +
+      `When: ${when}\n` +
+      `Network address: ${details.ip}\n` +
+      `Device: ${details.user_agent.slice(0, 200) || "unknown"}\n\n` +
+      `If this was you, there is nothing to do. If not, reset your password now and call us.\n\n` +
+      `You can turn these alerts off under Account Settings → Security → Login alerts.` +
+      safetyNote() +
+      signature(),
+  };
+}
+
+export function passwordChangedEmail(): Message {
+  return {
+    kind: "password_changed",
+    subject: `Your password was changed`,
+    text:
+      `The password for your online banking was just changed, and every other session was signed out.\n\n` +
+      `If you did not do this, call us right away.` +
+      signature(),
+  };
+}

@@ -1,0 +1,215 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "~/server/db/client.server";
+import type { AccountView } from "~/server/ledger/accounts.server";
+import { toCents, toId } from "~/server/ledger/rules";
+import { referenceNumber, accountLabel } from "~/server/payments/transfers.server";
+
+/**
+ * A member's transaction history across their accounts (SPEC 6, /dashboard/transactions):
+ * filters, keyset pages (newest first, by ledger entry id) and CSV export of the filtered set.
+ *
+ * Each account's rows are read by walking its (account_id, id) index backwards from the cursor,
+ * one subquery per account (UNION ALL, each with its own LIMIT), so a page costs about its own
+ * size whatever the history's depth, instead of sorting every row of a member's accounts.
+ */
+export const TRANSACTION_CATEGORIES = [
+  "Income",
+  "Groceries",
+  "Dining",
+  "Shopping",
+  "Transportation",
+  "Utilities",
+  "Housing",
+  "Entertainment",
+  "Health",
+  "Transfers",
+  "Fees",
+  "Interest",
+  "Deposits",
+  "Other",
+] as const;
+
+export const STATUS_LABELS = { posted: "Completed", pending: "Pending", failed: "Failed", reversed: "Reversed" } as const;
+export type StatusKey = keyof typeof STATUS_LABELS;
+
+export interface HistoryFilters {
+  account_id?: number;
+  type?: "credit" | "debit";
+  category?: string;
+  status?: StatusKey;
+  /** YYYY-MM-DD, inclusive. */
+  from?: string;
+  to?: string;
+  q?: string;
+}
+
+export interface MemberTransaction {
+  entry_id: number;
+  transaction_id: number;
+  reference_number: string;
+  account_id: number;
+  account_label: string;
+  /** Signed for the member's account: positive money in. */
+  amount_cents: number;
+  direction: "credit" | "debit";
+  kind: string;
+  status: StatusKey;
+  status_label: string;
+  effective_date: string;
+  created_at: string;
+  description: string;
+  category: string;
+  reference: string | null;
+}
+
+export const PAGE_SIZE = 25;
+export const CSV_ROWS_MAX = 100_000;
+const SEARCH_LENGTH_MAX = 100;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The filters from a URL's query, keeping only valid values (a bad value is ignored, not an error). */
+export function parseHistoryFilters(params: URLSearchParams, accounts: readonly AccountView[]): HistoryFilters {
+  const filters: HistoryFilters = {};
+  const account = Number(params.get("account"));
+  if (accounts.some((a) => a.id === account)) filters.account_id = account;
+  const type = params.get("type");
+  if (type === "credit" || type === "debit") filters.type = type;
+  const category = params.get("category");
+  if (category && (TRANSACTION_CATEGORIES as readonly string[]).includes(category)) filters.category = category;
+  const status = params.get("status");
+  if (status && status in STATUS_LABELS) filters.status = status as StatusKey;
+  const from = params.get("from");
+  if (from && DATE.test(from) && !Number.isNaN(Date.parse(from))) filters.from = from;
+  const to = params.get("to");
+  if (to && DATE.test(to) && !Number.isNaN(Date.parse(to))) filters.to = to;
+  const q = params.get("q")?.trim();
+  if (q) filters.q = q.slice(0, SEARCH_LENGTH_MAX);
+  return filters;
+}
+
+function conditions(filters: HistoryFilters): SQL {
+  const parts: SQL[] = [];
+  if (filters.type === "credit") parts.push(sql`e.amount_cents > 0`);
+  if (filters.type === "debit") parts.push(sql`e.amount_cents < 0`);
+  if (filters.category) parts.push(sql`t.category = ${filters.category}`);
+  if (filters.status) parts.push(sql`t.status = ${filters.status}`);
+  if (filters.from) parts.push(sql`t.effective_date >= ${filters.from}::date`);
+  if (filters.to) parts.push(sql`t.effective_date <= ${filters.to}::date`);
+  if (filters.q) {
+    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    parts.push(sql`(t.memo ilike ${pattern} or t.reference ilike ${pattern} or t.category ilike ${pattern})`);
+  }
+  return parts.length === 0 ? sql`` : sql` and ${sql.join(parts, sql` and `)}`;
+}
+
+/**
+ * One page, newest first. `before` is the previous page's `next_before` (an entry id). The
+ * accounts are the member's own: the caller passes `memberAccounts(member)`, so another
+ * member's account id in the URL matches nothing.
+ */
+export async function memberHistoryPage(
+  db: DbOrTx,
+  accounts: readonly AccountView[],
+  filters: HistoryFilters,
+  options: { before?: string | null; limit?: number } = {},
+): Promise<{ rows: MemberTransaction[]; next_before: string | null }> {
+  const limit = Math.min(Math.max(options.limit ?? PAGE_SIZE, 1), 1000);
+  const before = options.before && /^[1-9]\d{0,15}$/.test(options.before) ? options.before : null;
+  const chosen = accounts.filter((a) => a.owner === "member" && (filters.account_id === undefined || a.id === filters.account_id));
+  if (chosen.length === 0) return { rows: [], next_before: null };
+  const where = conditions(filters);
+  const from_bound = filters.from ? await firstTransactionOnOrAfter(db, filters.from) : null;
+  const parts = chosen.map(
+    (a) => sql`(select e.id as entry_id, e.account_id, e.transaction_id, e.amount_cents, t.kind, t.status,
+        t.effective_date::text as effective_date, (extract(epoch from t.created_at) * 1000)::float8 as created_at_ms,
+        t.memo, t.reference, t.category
+      from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+     where e.account_id = ${a.id}${before ? sql` and e.id < ${before}::bigint` : sql``}${from_bound === null ? sql`` : sql` and e.transaction_id >= ${from_bound}::bigint`}${where}
+     order by e.account_id desc, e.id desc limit ${limit + 1})`,
+  );
+  const result = await db.execute(sql`select * from (${sql.join(parts, sql` union all `)}) h order by entry_id desc limit ${limit + 1}`);
+  const labels = new Map(accounts.map((a) => [a.id, accountLabel(a)]));
+  const all = result.rows.map((r) => toMemberTransaction(r, labels));
+  const rows = all.slice(0, limit);
+  return { rows, next_before: all.length > limit ? String(rows[rows.length - 1]!.entry_id) : null };
+}
+
+/**
+ * The smallest transaction id dated on or after `date` (an index-only range scan on
+ * (effective_date, id)): every transaction of the range has an id at least this, so a member
+ * account's entries of the range start at this transaction id on (account_id, transaction_id).
+ */
+export async function firstTransactionOnOrAfter(db: DbOrTx, date: string): Promise<number | null> {
+  const result = await db.execute(sql`select min(id) as id from ledger_transactions where effective_date >= ${date}::date`);
+  const id = result.rows[0]?.id;
+  return id === null || id === undefined ? Number.MAX_SAFE_INTEGER : toId(id);
+}
+
+function toMemberTransaction(r: Record<string, unknown>, labels: Map<number, string>): MemberTransaction {
+  const amount_cents = toCents(r.amount_cents);
+  const status = String(r.status) as StatusKey;
+  const account_id = toId(r.account_id);
+  const transaction_id = toId(r.transaction_id);
+  return {
+    entry_id: toId(r.entry_id),
+    transaction_id,
+    reference_number: referenceNumber(transaction_id),
+    account_id,
+    account_label: labels.get(account_id) ?? "",
+    amount_cents,
+    direction: amount_cents > 0 ? "credit" : "debit",
+    kind: String(r.kind),
+    status,
+    status_label: STATUS_LABELS[status] ?? status,
+    effective_date: String(r.effective_date),
+    created_at: new Date(Number(r.created_at_ms)).toISOString(),
+    description: (r.memo as string | null) ?? defaultDescription(String(r.kind)),
+    category: (r.category as string | null) ?? "Other",
+    reference: (r.reference as string | null) ?? null,
+  };
+}
+
+function defaultDescription(kind: string): string {
+  return kind.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+/** A CSV cell: quoted, and text a spreadsheet would run as a formula is prefixed with '. */
+function cell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+function centsText(cents: number): string {
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** The filtered set as CSV (RFC 4180, CRLF), newest first, at most CSV_ROWS_MAX rows. */
+export async function memberHistoryCsv(db: DbOrTx, accounts: readonly AccountView[], filters: HistoryFilters): Promise<string> {
+  const lines = ["Date,Time (UTC),Description,Category,Type,Amount,Status,Reference,Account,Reference number"];
+  let before: string | null = null;
+  for (let count = 0; count < CSV_ROWS_MAX; ) {
+    const page: { rows: MemberTransaction[]; next_before: string | null } = await memberHistoryPage(db, accounts, filters, { before, limit: 1000 });
+    for (const row of page.rows) {
+      lines.push(
+        [
+          row.effective_date,
+          row.created_at.slice(11, 19),
+          cell(row.description),
+          cell(row.category),
+          row.direction === "credit" ? "Credit" : "Debit",
+          centsText(row.amount_cents),
+          row.status_label,
+          cell(row.reference ?? ""),
+          cell(row.account_label),
+          row.reference_number,
+        ].join(","),
+      );
+    }
+    count += page.rows.length;
+    if (!page.next_before) break;
+    before = page.next_before;
+  }
+  return `${lines.join("\r\n")}\r\n`;
+}

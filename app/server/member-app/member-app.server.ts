@@ -1,0 +1,267 @@
+import crypto from "node:crypto";
+import { z } from "zod";
+import { db } from "~/server/db/db.server";
+import { institution } from "~/config/institution.server";
+import { requireUser, type SessionUser } from "~/server/auth/session.server";
+import { logger } from "~/server/logger.server";
+import { memberAccounts } from "~/server/ledger/accounts.server";
+import { ensureDemoHistory } from "~/server/seed/demo-history.server";
+import { listNotifications, markAllRead, markRead, unreadCount } from "~/server/notifications/notifications.server";
+import { listCurrencyRates } from "~/server/payments/rates.server";
+import { sendStepUpCode } from "~/server/payments/step-up.server";
+import {
+  MESSAGES,
+  reviewUsBankTransfer,
+  reviewWire,
+  sendUsBankTransfer,
+  sendWire,
+  transferBetweenAccounts,
+  transferToMember,
+  verifyRecipient,
+  type Member,
+  type Refusal,
+  type TransferResult,
+} from "~/server/payments/transfers.server";
+import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
+import { betweenAccountsSchema, formErrorMessage, internationalSchema, toMemberSchema, toUsBankSchema, TRANSFER_MESSAGES } from "~/domain/transfers";
+import { findCountry } from "~/domain/countries";
+import { findCurrency } from "~/domain/currencies";
+import { dashboard } from "./dashboard.server";
+import { memberHistoryCsv, memberHistoryPage, parseHistoryFilters, TRANSACTION_CATEGORIES } from "./history.server";
+
+/**
+ * What the member routes call (routes stay thin: parse, authorize, call this, render). Every
+ * function takes the signed-in member from `requireMember`, so all reads and writes are scoped
+ * to that member's own accounts and records.
+ */
+
+export async function requireMember(request: Request): Promise<SessionUser> {
+  const user = await requireUser(request, { roles: ["user"] });
+  await ensureDemoHistory(await db());
+  return user;
+}
+
+function asMember(user: SessionUser): Member {
+  return { id: user.id, email: user.email, name: user.name };
+}
+
+export function support() {
+  const p = institution();
+  return { email: p.support_email, phone: p.support_phone, hours: "Monday to Friday 8AM to 8PM EST" };
+}
+
+export async function memberShell(user: SessionUser) {
+  const database = await db();
+  const [notifications, unread] = await Promise.all([listNotifications(database, user.id, { limit: 8 }), unreadCount(database, user.id)]);
+  return {
+    name: user.name,
+    email: user.email,
+    is_staff: false,
+    notifications: notifications.map((n) => ({ ...n, created_at: n.created_at.toISOString() })),
+    unread,
+    support: support(),
+    session: { expires_in_ms: user.expires_in_ms, ends_absolutely: user.ends_absolutely },
+  };
+}
+
+export type TransferTab = "internal" | "member" | "ach" | "wire";
+export const TRANSFER_TABS: readonly TransferTab[] = ["internal", "member", "ach", "wire"];
+
+export function transferTab(value: string | null): TransferTab {
+  return (TRANSFER_TABS as readonly string[]).includes(value ?? "") ? (value as TransferTab) : "internal";
+}
+
+export async function loadDashboard(user: SessionUser) {
+  const database = await db();
+  const [figures, rates, paused] = await Promise.all([dashboard(database, user), listCurrencyRates(database), outgoingPaymentsPaused(database)]);
+  const profile = institution();
+  return {
+    ...figures,
+    accounts_for_forms: figures.accounts.filter((a) => a.status !== "closed").map((a) => ({ id: a.id, type_label: a.type_label, account_number: a.account_number, available_cents: a.available_cents })),
+    us_banks: profile.us_banks,
+    rates: rates.map((r) => ({ code: r.code, usd_per_unit: r.usd_per_unit })),
+    wire_fee_cents: profile.limits.wire_fee_cents,
+    outgoing_paused: paused,
+    // One key per form per render: a double click or a retry of this page's form repeats it.
+    keys: { internal: crypto.randomUUID(), member: crypto.randomUUID(), ach: crypto.randomUUID(), wire: crypto.randomUUID() },
+    support: support(),
+  };
+}
+
+export type TransferActionResult =
+  | { tab: TransferTab; status: "done"; reference_number: string; amount_cents: number; message: string }
+  | {
+      tab: TransferTab;
+      status: "refused";
+      kind: Refusal["kind"] | "invalid" | "failed";
+      title?: string;
+      message: string;
+      field_errors: Record<string, string>;
+      values: Record<string, string>;
+      /** Where a multi-step form stands when refused. */
+      step?: "otp" | "confirm" | "notice";
+      summary?: string;
+      quote?: WireQuoteView;
+    }
+  | { tab: "member"; status: "verified"; name: string; values: Record<string, string> }
+  | { tab: "ach"; status: "otp"; summary: string; values: Record<string, string> }
+  | { tab: "wire"; status: "confirm" | "notice"; quote: WireQuoteView; values: Record<string, string> };
+
+export interface WireQuoteView {
+  usd_cents: number;
+  fee_cents: number;
+  total_cents: number;
+  rate: string;
+  currency: string;
+  amount_text: string;
+  country_name: string;
+}
+
+function stringValues(form: FormData): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of form.entries()) if (typeof value === "string" && key !== "otp" && !(key in values)) values[key] = value.slice(0, 300);
+  return values;
+}
+
+function invalid(tab: TransferTab, error: z.ZodError, values: Record<string, string>): TransferActionResult {
+  const field_errors: Record<string, string> = {};
+  for (const issue of error.issues) field_errors[String(issue.path[0] ?? "form")] ??= issue.message;
+  return { tab, status: "refused", kind: "invalid", message: formErrorMessage(error), field_errors, values };
+}
+
+function refused(tab: TransferTab, refusal: Refusal, values: Record<string, string>, extra: Partial<Extract<TransferActionResult, { status: "refused" }>> = {}): TransferActionResult {
+  const title = refusal.kind === "blocked" ? MESSAGES.blocked_title : refusal.kind === "denied" ? MESSAGES.denied_title : undefined;
+  return { tab, status: "refused", kind: refusal.kind, title, message: refusal.message, field_errors: refusal.field ? { [refusal.field]: refusal.message } : {}, values, ...extra };
+}
+
+function finished(tab: TransferTab, result: TransferResult, values: Record<string, string>, message: string): TransferActionResult {
+  if (!result.ok) return refused(tab, result, values);
+  return { tab, status: "done", reference_number: result.reference_number, amount_cents: result.amount_cents, message };
+}
+
+/** The dashboard's transfer forms: one action, the form's `intent` says which step of which form. */
+export async function transferAction(user: SessionUser, form: FormData): Promise<TransferActionResult> {
+  const intent = String(form.get("intent") ?? "");
+  const tab = transferTab(intent.split("-")[0] ?? null);
+  const values = stringValues(form);
+  const member = asMember(user);
+  const database = await db();
+  try {
+    switch (intent) {
+      case "internal": {
+        const parsed = betweenAccountsSchema.safeParse(values);
+        if (!parsed.success) return invalid(tab, parsed.error, values);
+        return finished(tab, await transferBetweenAccounts(database, member, parsed.data), values, "Transfer complete");
+      }
+      case "member-verify": {
+        const email = z.email().safeParse(String(form.get("recipient_email") ?? "").trim().toLowerCase());
+        if (!email.success) return { tab, status: "refused", kind: "invalid", message: TRANSFER_MESSAGES.recipient, field_errors: { recipient_email: TRANSFER_MESSAGES.recipient }, values };
+        const found = await verifyRecipient(database, member, email.data);
+        return found.ok ? { tab: "member", status: "verified", name: found.name, values } : refused(tab, found, values);
+      }
+      case "member": {
+        const parsed = toMemberSchema.safeParse(values);
+        if (!parsed.success) return invalid(tab, parsed.error, values);
+        return finished(tab, await transferToMember(database, member, parsed.data), values, "Transfer sent");
+      }
+      case "ach-review": {
+        const parsed = toUsBankSchema.safeParse(withRouting(values));
+        if (!parsed.success) return invalid(tab, parsed.error, values);
+        const review = await reviewUsBankTransfer(database, member, parsed.data);
+        if (!review.ok) return refused(tab, review, values);
+        const sent = await sendStepUpCode(database, member, review.summary);
+        if (!sent.ok) return { tab, status: "refused", kind: "rate_limited", message: "Too many codes requested. Please wait a few minutes and try again.", field_errors: {}, values };
+        return { tab: "ach", status: "otp", summary: review.summary, values: withRouting(values) };
+      }
+      case "ach-send": {
+        const parsed = toUsBankSchema.safeParse(withRouting(values));
+        if (!parsed.success) return invalid(tab, parsed.error, values);
+        const result = await sendUsBankTransfer(database, member, parsed.data, String(form.get("otp") ?? ""));
+        if (!result.ok && (result.kind === "otp_missing" || result.kind === "otp_invalid")) {
+          const review = await reviewUsBankTransfer(database, member, parsed.data);
+          return refused(tab, result, values, { step: "otp", summary: review.ok ? review.summary : undefined });
+        }
+        return finished(tab, result, values, "Transfer scheduled");
+      }
+      case "wire-review":
+      case "wire-confirm": {
+        const parsed = internationalSchema.safeParse(values);
+        if (!parsed.success) return invalid(tab, parsed.error, values);
+        const quote = await reviewWire(database, member, parsed.data);
+        if (!quote.ok) return refused(tab, quote, values);
+        return { tab: "wire", status: intent === "wire-review" ? "confirm" : "notice", quote: stripOk(quote), values };
+      }
+      case "wire-send": {
+        const parsed = internationalSchema.safeParse(values);
+        if (!parsed.success) return invalid(tab, parsed.error, values);
+        return finished(tab, await sendWire(database, member, parsed.data), values, "International transfer submitted");
+      }
+      default:
+        return { tab, status: "refused", kind: "failed", message: TRANSFER_MESSAGES.failed, field_errors: {}, values };
+    }
+  } catch (error) {
+    logger.error({ err: error, intent }, "transfer failed");
+    return { tab, status: "refused", kind: "failed", message: TRANSFER_MESSAGES.failed, field_errors: {}, values };
+  }
+}
+
+/** The bank picker posts `bank` (a routing number from the list) or "other" with `routing_number`. */
+function withRouting(values: Record<string, string>): Record<string, string> {
+  const bank = values.bank ?? "";
+  if (bank && bank !== "other") return { ...values, routing_number: bank };
+  return values;
+}
+
+function stripOk<T extends { ok: true }>(value: T): Omit<T, "ok"> {
+  const { ok: _ok, ...rest } = value;
+  return rest;
+}
+
+/** For the recipient Verify button with JavaScript (a resource route answering JSON). */
+export async function verifyRecipientJson(user: SessionUser, form: FormData): Promise<{ ok: true; message: string } | { ok: false; message: string }> {
+  const email = z.email().safeParse(String(form.get("recipient_email") ?? "").trim().toLowerCase());
+  if (!email.success) return { ok: false, message: TRANSFER_MESSAGES.recipient };
+  try {
+    const found = await verifyRecipient(await db(), asMember(user), email.data);
+    return found.ok ? { ok: true, message: `Recipient found: ${found.name}` } : { ok: false, message: found.message };
+  } catch (error) {
+    logger.error({ err: error }, "recipient lookup failed");
+    return { ok: false, message: MESSAGES.recipient_error };
+  }
+}
+
+export async function loadHistory(user: SessionUser, url: URL) {
+  const database = await db();
+  const accounts = (await memberAccounts(database, user.id)).filter((a) => a.type === "checking" || a.type === "savings");
+  const filters = parseHistoryFilters(url.searchParams, accounts);
+  const page = await memberHistoryPage(database, accounts, filters, { before: url.searchParams.get("before") });
+  return {
+    filters,
+    rows: page.rows,
+    next_before: page.next_before,
+    first_page: !url.searchParams.get("before"),
+    accounts: accounts.map((a) => ({ id: a.id, label: `${a.type === "checking" ? "Checking" : "Savings"} ••${a.account_number.slice(-4)}` })),
+    categories: TRANSACTION_CATEGORIES,
+  };
+}
+
+export async function historyCsv(user: SessionUser, url: URL): Promise<string> {
+  const database = await db();
+  const accounts = (await memberAccounts(database, user.id)).filter((a) => a.type === "checking" || a.type === "savings");
+  return memberHistoryCsv(database, accounts, parseHistoryFilters(url.searchParams, accounts));
+}
+
+export async function loadNotifications(user: SessionUser, before_id?: number) {
+  const database = await db();
+  const list = await listNotifications(database, user.id, { limit: 50, before_id });
+  return list.map((n) => ({ ...n, created_at: n.created_at.toISOString() }));
+}
+
+export async function notificationAction(user: SessionUser, form: FormData): Promise<{ ok: true; marked: number }> {
+  const database = await db();
+  if (form.get("intent") === "read-all") return { ok: true, marked: await markAllRead(database, user.id) };
+  const id = Number(form.get("id"));
+  return { ok: true, marked: (await markRead(database, user.id, id)) ? 1 : 0 };
+}
+
+export { findCountry, findCurrency };

@@ -1,0 +1,84 @@
+import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import type { DbOrTx } from "~/server/db/client.server";
+import { notifications, type NotificationKind } from "~/server/db/schema";
+
+/**
+ * Notifications (SPEC 6): the bell's entries. Every entry comes from a real event, written by
+ * that event's code with `notify` — inside the event's own database transaction when it has one,
+ * so a transfer and its notifications commit together or not at all.
+ *
+ * Other areas call `notify(db, { member_id, kind: "sign_in_alert" | "application_decision", ... })`.
+ */
+export interface NotificationInput {
+  member_id: string;
+  kind: NotificationKind;
+  title: string;
+  body: string;
+}
+
+export interface NotificationView {
+  id: number;
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  read: boolean;
+  created_at: Date;
+}
+
+const TITLE_MAX = 140;
+const BODY_MAX = 1000;
+export const NOTIFICATIONS_PAGE_MAX = 50;
+
+export async function notify(db: DbOrTx, input: NotificationInput): Promise<void> {
+  if (!input.member_id) throw new Error("notify: member_id is required");
+  await db.insert(notifications).values({
+    member_id: input.member_id,
+    kind: input.kind,
+    title: input.title.slice(0, TITLE_MAX),
+    body: input.body.slice(0, BODY_MAX),
+  });
+}
+
+/** Newest first; `before_id` pages further back. */
+export async function listNotifications(
+  db: DbOrTx,
+  member_id: string,
+  options: { limit?: number; before_id?: number } = {},
+): Promise<NotificationView[]> {
+  const limit = Math.min(Math.max(options.limit ?? 10, 1), NOTIFICATIONS_PAGE_MAX);
+  const rows = await db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.member_id, member_id), options.before_id ? lt(notifications.id, options.before_id) : undefined))
+    .orderBy(desc(notifications.member_id), desc(notifications.id))
+    .limit(limit);
+  return rows.map((r) => ({ id: Number(r.id), kind: r.kind, title: r.title, body: r.body, read: r.read_at !== null, created_at: r.created_at }));
+}
+
+export async function unreadCount(db: DbOrTx, member_id: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(notifications)
+    .where(and(eq(notifications.member_id, member_id), isNull(notifications.read_at)));
+  return Number(row?.n ?? 0);
+}
+
+/** Marks one of the member's own notifications read (another member's id matches nothing). */
+export async function markRead(db: DbOrTx, member_id: string, id: number): Promise<boolean> {
+  if (!Number.isSafeInteger(id) || id < 1) return false;
+  const rows = await db
+    .update(notifications)
+    .set({ read_at: sql`now()` })
+    .where(and(eq(notifications.member_id, member_id), eq(notifications.id, id), isNull(notifications.read_at)))
+    .returning({ id: notifications.id });
+  return rows.length > 0;
+}
+
+export async function markAllRead(db: DbOrTx, member_id: string): Promise<number> {
+  const rows = await db
+    .update(notifications)
+    .set({ read_at: sql`now()` })
+    .where(and(eq(notifications.member_id, member_id), isNull(notifications.read_at)))
+    .returning({ id: notifications.id });
+  return rows.length;
+}

@@ -1,0 +1,565 @@
+import { and, eq, ne, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "~/server/db/client.server";
+import { externalPayments, ledgerAccounts, users, type ExternalPayment } from "~/server/db/schema";
+import { institution } from "~/config/institution.server";
+import { placeHold, postTransfer, type LedgerResult } from "~/server/ledger/ledger.server";
+import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
+import { isLedgerRefusal, type LedgerRefusal } from "~/server/ledger/errors";
+import { notify } from "~/server/notifications/notifications.server";
+import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
+import { formatCents } from "~/domain/money";
+import { maskAccountNumber } from "~/domain/account-display";
+import { findCurrency, formatCurrencyAmount, usdCentsForForeignAmount } from "~/domain/currencies";
+import { findCountry } from "~/domain/countries";
+import type { BetweenAccountsTransfer, InternationalTransfer, ToMemberTransfer, ToUsBankTransfer } from "~/domain/transfers";
+import { outgoingPaymentsPaused } from "./controls.server";
+import { currencyRate } from "./rates.server";
+import { verifyStepUpCode } from "./step-up.server";
+
+/**
+ * The four transfers of SPEC 6. Routes parse the form with the domain schemas, then call these
+ * with the signed-in member: every rule that needs the database is decided here, per request
+ * (SPEC 0.4), and every refusal carries its real cause.
+ *
+ * - Between Accounts and To Another Member post at once through the ledger.
+ * - To US Bank and International hold the money (a pending debit crediting the ACH or wire
+ *   settlement account, and fees income for the wire fee) and record an `external_payments` row
+ *   that waits for the back office.
+ * Notifications are written in the same database transaction as the posting; a replayed request
+ * (same idempotency key) returns the first result and writes nothing.
+ */
+
+export interface Member {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export type RefusalKind =
+  | "not_your_account"
+  | "insufficient_funds"
+  | "same_account"
+  | "invalid_amount"
+  | "blocked" // the source account is frozen by staff
+  | "closed"
+  | "denied" // staff paused outgoing external payments
+  | "savings_limit"
+  | "recipient_not_found"
+  | "own_account"
+  | "recipient_unavailable"
+  | "rate_limited"
+  | "limit"
+  | "no_rate"
+  | "otp_missing"
+  | "otp_invalid";
+
+export interface Refusal {
+  ok: false;
+  kind: RefusalKind;
+  message: string;
+  /** The form field the message belongs to, when it is one field's. */
+  field?: string;
+}
+
+export interface TransferDone {
+  ok: true;
+  /** The ledger transaction's reference number shown to the member. */
+  reference_number: string;
+  transaction_id: number;
+  amount_cents: number;
+  replayed: boolean;
+  /** For payments to other banks: the queued payment. */
+  payment_id?: number;
+}
+
+export type TransferResult = TransferDone | Refusal;
+
+export const SUPPORT_HOURS = "Monday to Friday 8AM to 8PM EST";
+export const MESSAGES = {
+  not_your_account: "Please choose one of your accounts",
+  own_account: "Cannot transfer to your own account",
+  recipient_not_found: "Recipient not found",
+  recipient_error: "Error verifying recipient",
+  recipient_unavailable: "This recipient cannot receive transfers right now",
+  rate_limited: "Too many lookups. Please wait a few minutes and try again.",
+  blocked_title: "Transaction Blocked",
+  blocked: "Transactions on this account are blocked for security reasons. Please visit a branch or contact support.",
+  denied_title: "Transaction Denied",
+  denied: "All transactions temporarily suspended",
+  closed: "This account is closed.",
+  no_rate: "Transfers in this currency are not available right now",
+  otp_missing: "Please enter OTP",
+  otp_invalid: "Invalid OTP",
+} as const;
+
+/** "MU00000123": the reference number a member quotes to support for a ledger transaction. */
+export function referenceNumber(transaction_id: number): string {
+  return `MU${String(transaction_id).padStart(8, "0")}`;
+}
+
+export function parseReferenceNumber(text: string): number | null {
+  const match = /^MU(\d{1,15})$/i.exec(text.trim());
+  return match ? Number(match[1]) : null;
+}
+
+function initiator(member: Member): string {
+  return `member:${member.id}`;
+}
+
+function refuse(kind: RefusalKind, message: string, field?: string): Refusal {
+  return { ok: false, kind, message, field };
+}
+
+/** A ledger refusal as the member sees it (SPEC 6 messages). */
+function fromLedgerRefusal(error: LedgerRefusal, source_account_id: number): Refusal {
+  switch (error.code) {
+    case "insufficient_funds":
+      return error.subject_id === undefined || error.subject_id === source_account_id
+        ? refuse("insufficient_funds", "Insufficient funds", "amount")
+        : refuse("recipient_unavailable", MESSAGES.recipient_unavailable);
+    case "account_frozen":
+      return error.subject_id === undefined || error.subject_id === source_account_id
+        ? refuse("blocked", MESSAGES.blocked)
+        : refuse("recipient_unavailable", MESSAGES.recipient_unavailable);
+    case "account_closed":
+      return error.subject_id === undefined || error.subject_id === source_account_id
+        ? refuse("closed", MESSAGES.closed)
+        : refuse("recipient_unavailable", MESSAGES.recipient_unavailable);
+    case "transfer_limit":
+      return refuse("savings_limit", error.message);
+    case "same_account":
+      return refuse("same_account", "Cannot transfer to the same account", "to_account_id");
+    case "invalid_amount":
+      return refuse("invalid_amount", "Please enter a valid amount", "amount");
+    case "account_not_found":
+      return refuse("not_your_account", MESSAGES.not_your_account);
+    default:
+      throw error;
+  }
+}
+
+function ownAccount(accounts: readonly AccountView[], account_id: number): AccountView | undefined {
+  return accounts.find((a) => a.id === account_id && a.owner === "member");
+}
+
+export function accountLabel(account: Pick<AccountView, "type" | "account_number">): string {
+  const type = account.type === "checking" ? "Checking" : account.type === "savings" ? "Savings" : "Credit card";
+  return `${type} ${maskAccountNumber(account.account_number)}`;
+}
+
+/** Runs `work` in one database transaction; a ledger refusal becomes the member's message. */
+async function inTransaction(db: Db, source_account_id: number, work: (tx: DbOrTx) => Promise<TransferDone>): Promise<TransferResult> {
+  try {
+    return await db.transaction(work);
+  } catch (error) {
+    if (isLedgerRefusal(error)) return fromLedgerRefusal(error, source_account_id);
+    throw error;
+  }
+}
+
+function done(result: LedgerResult, amount_cents: number, payment_id?: number): TransferDone {
+  return {
+    ok: true,
+    reference_number: referenceNumber(result.transaction.id),
+    transaction_id: result.transaction.id,
+    amount_cents,
+    replayed: result.replayed,
+    payment_id,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Between Accounts
+
+export async function transferBetweenAccounts(db: Db, member: Member, form: BetweenAccountsTransfer): Promise<TransferResult> {
+  const accounts = await memberAccounts(db, member.id);
+  const from = ownAccount(accounts, form.from_account_id);
+  const to = ownAccount(accounts, form.to_account_id);
+  if (!from || !to) return refuse("not_your_account", MESSAGES.not_your_account, from ? "to_account_id" : "from_account_id");
+  if (from.id === to.id) return refuse("same_account", "Cannot transfer to the same account", "to_account_id");
+  return inTransaction(db, from.id, async (tx) => {
+    const result = await postTransfer(tx, {
+      kind: "transfer",
+      initiator: initiator(member),
+      idempotency_key: form.idempotency_key,
+      created_by: member.id,
+      entries: [
+        { account_id: from.id, amount_cents: -form.amount_cents },
+        { account_id: to.id, amount_cents: form.amount_cents },
+      ],
+      memo: `Transfer from ${accountLabel(from)} to ${accountLabel(to)}`,
+      reference: form.reference,
+      category: "Transfers",
+    });
+    if (!result.replayed) {
+      await notify(tx, {
+        member_id: member.id,
+        kind: "transfer_sent",
+        title: `Transfer of ${formatCents(form.amount_cents)} completed`,
+        body: `${formatCents(form.amount_cents)} moved from ${accountLabel(from)} to ${accountLabel(to)}. Reference ${referenceNumber(result.transaction.id)}.`,
+      });
+    }
+    return done(result, form.amount_cents);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// To Another Member
+
+interface Recipient {
+  member_id: string;
+  name: string;
+  checking: AccountView | null;
+}
+
+async function findRecipient(db: DbOrTx, email: string): Promise<Recipient | null> {
+  const [user] = await db
+    .select({ id: users.id, name: users.name, role: users.role })
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()))
+    .limit(1);
+  if (!user || (user.role !== null && user.role !== "user")) return null;
+  const accounts = await memberAccounts(db, user.id);
+  const checking = accounts.find((a) => a.type === "checking" && a.status !== "closed") ?? null;
+  if (!checking && accounts.length === 0) return null;
+  return { member_id: user.id, name: user.name, checking };
+}
+
+export type VerifyResult = { ok: true; name: string } | Refusal;
+
+/**
+ * "Verify" on the To Another Member form: the recipient's name only, never other data, and
+ * rate-limited (30 lookups per 15 minutes per member) so the directory cannot be harvested.
+ */
+export async function verifyRecipient(db: Db, member: Member, email: string): Promise<VerifyResult> {
+  const limit = await hitRateLimit({ key: `recipient-lookup:${member.id}`, limit: 30, window_ms: 15 * 60 * 1000 }, { database: db });
+  if (!limit.allowed) return refuse("rate_limited", MESSAGES.rate_limited, "recipient_email");
+  const address = email.trim().toLowerCase();
+  if (address === member.email.trim().toLowerCase()) return refuse("own_account", MESSAGES.own_account, "recipient_email");
+  const recipient = await findRecipient(db, address);
+  if (!recipient || !recipient.checking) return refuse("recipient_not_found", MESSAGES.recipient_not_found, "recipient_email");
+  return { ok: true, name: recipient.name };
+}
+
+export async function transferToMember(db: Db, member: Member, form: ToMemberTransfer): Promise<TransferResult> {
+  const accounts = await memberAccounts(db, member.id);
+  const from = ownAccount(accounts, form.from_account_id);
+  if (!from) return refuse("not_your_account", MESSAGES.not_your_account, "from_account_id");
+  if (form.recipient_email === member.email.trim().toLowerCase()) return refuse("own_account", MESSAGES.own_account, "recipient_email");
+  const recipient = await findRecipient(db, form.recipient_email);
+  if (!recipient || !recipient.checking) return refuse("recipient_not_found", MESSAGES.recipient_not_found, "recipient_email");
+  if (recipient.member_id === member.id) return refuse("own_account", MESSAGES.own_account, "recipient_email");
+  const to = recipient.checking;
+  return inTransaction(db, from.id, async (tx) => {
+    const result = await postTransfer(tx, {
+      kind: "member_transfer",
+      initiator: initiator(member),
+      idempotency_key: form.idempotency_key,
+      created_by: member.id,
+      entries: [
+        { account_id: from.id, amount_cents: -form.amount_cents },
+        { account_id: to.id, amount_cents: form.amount_cents },
+      ],
+      memo: `Transfer between members: ${member.name} to ${recipient.name}`,
+      reference: form.reference,
+      category: "Transfers",
+    });
+    if (!result.replayed) {
+      const ref = referenceNumber(result.transaction.id);
+      await notify(tx, {
+        member_id: member.id,
+        kind: "transfer_sent",
+        title: `You sent ${formatCents(form.amount_cents)} to ${recipient.name}`,
+        body: `From ${accountLabel(from)}. Reference ${ref}.`,
+      });
+      await notify(tx, {
+        member_id: recipient.member_id,
+        kind: "transfer_received",
+        title: `You received ${formatCents(form.amount_cents)} from ${member.name}`,
+        body: `Into ${accountLabel(to)}: "${form.reference}". Reference ${ref}.`,
+      });
+    }
+    return done(result, form.amount_cents);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// To US Bank (ACH) and International (wire): checks shared by the review and the send step.
+
+export interface UsBankReview {
+  ok: true;
+  from: AccountView;
+  bank_name: string | null;
+}
+
+/** An outside bank's account number (8 to 17 digits), masked to its last four. */
+export function maskExternal(account_number: string): string {
+  return `••${account_number.slice(-4)}`;
+}
+
+function bankName(routing_number: string): string | null {
+  return institution().us_banks.find((b) => b.routing_number === routing_number)?.name ?? null;
+}
+
+/** Today's total of the member's payments of a kind to other banks (cancelled ones excluded). */
+async function sentToday(db: DbOrTx, member_id: string, kind: "ach" | "wire"): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${externalPayments.amount_cents}), 0)::text` })
+    .from(externalPayments)
+    .where(
+      and(
+        eq(externalPayments.member_id, member_id),
+        eq(externalPayments.kind, kind),
+        ne(externalPayments.status, "cancelled"),
+        sql`${externalPayments.created_at} >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'`,
+      ),
+    );
+  return Number(row?.total ?? 0);
+}
+
+function limitsFor(kind: "ach" | "wire") {
+  const limits = institution().limits;
+  return kind === "ach"
+    ? { per_transfer: limits.external_transfer_max_cents, daily: limits.external_daily_max_cents, what: "transfers to other banks" }
+    : { per_transfer: limits.wire_transfer_max_cents, daily: limits.wire_daily_max_cents, what: "international transfers" };
+}
+
+async function checkExternal(db: DbOrTx, member: Member, accounts: readonly AccountView[], from_account_id: number, kind: "ach" | "wire", usd_cents: number, total_cents: number): Promise<Refusal | AccountView> {
+  const from = ownAccount(accounts, from_account_id);
+  if (!from) return refuse("not_your_account", MESSAGES.not_your_account, "from_account_id");
+  if (await outgoingPaymentsPaused(db)) return refuse("denied", MESSAGES.denied);
+  if (from.status === "frozen") return refuse("blocked", MESSAGES.blocked);
+  if (from.status === "closed") return refuse("closed", MESSAGES.closed);
+  const limits = limitsFor(kind);
+  if (usd_cents > limits.per_transfer) {
+    return refuse("limit", `The most you can send in one of your ${limits.what} is ${formatCents(limits.per_transfer)}`, "amount");
+  }
+  const today = await sentToday(db, member.id, kind);
+  if (today + usd_cents > limits.daily) {
+    return refuse("limit", `This transfer would pass your daily limit of ${formatCents(limits.daily)} for ${limits.what} (${formatCents(Math.max(0, limits.daily - today))} left today)`, "amount");
+  }
+  if (total_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", "Insufficient funds", "amount");
+  return from;
+}
+
+async function existingPayment(db: DbOrTx, member_id: string, idempotency_key: string): Promise<ExternalPayment | null> {
+  const [row] = await db
+    .select()
+    .from(externalPayments)
+    .where(and(eq(externalPayments.member_id, member_id), eq(externalPayments.idempotency_key, idempotency_key)));
+  return row ?? null;
+}
+
+function replayOf(payment: ExternalPayment): TransferDone {
+  return {
+    ok: true,
+    reference_number: referenceNumber(Number(payment.hold_transaction_id)),
+    transaction_id: Number(payment.hold_transaction_id),
+    amount_cents: Number(payment.amount_cents) + Number(payment.fee_cents),
+    replayed: true,
+    payment_id: Number(payment.id),
+  };
+}
+
+/** Serializes one member's payments to other banks, so two at once cannot both pass the daily limit. */
+async function lockMemberPayments(tx: DbOrTx, member_id: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`external-payments:${member_id}`}))`);
+}
+
+/** Step one of To US Bank: everything is checked before the code is sent. */
+export async function reviewUsBankTransfer(db: Db, member: Member, form: ToUsBankTransfer): Promise<Refusal | (UsBankReview & { summary: string })> {
+  const accounts = await memberAccounts(db, member.id);
+  const checked = await checkExternal(db, member, accounts, form.from_account_id, "ach", form.amount_cents, form.amount_cents);
+  if ("ok" in checked) return checked;
+  const bank = bankName(form.routing_number);
+  const summary = `${formatCents(form.amount_cents)} from ${accountLabel(checked)} to ${form.account_name} at ${bank ?? `routing number ${form.routing_number}`}, account ${maskExternal(form.account_number)}.`;
+  return { ok: true, from: checked, bank_name: bank, summary };
+}
+
+/** Step two of To US Bank: the one-time code, then the hold and the queued ACH payment. */
+export async function sendUsBankTransfer(db: Db, member: Member, form: ToUsBankTransfer, otp: string): Promise<TransferResult> {
+  const first = await existingPayment(db, member.id, form.idempotency_key);
+  if (first) return replayOf(first);
+  const code = otp.trim();
+  if (code === "") return refuse("otp_missing", MESSAGES.otp_missing, "otp");
+  const accounts = await memberAccounts(db, member.id);
+  const pre = await checkExternal(db, member, accounts, form.from_account_id, "ach", form.amount_cents, form.amount_cents);
+  if ("ok" in pre) return pre;
+  if (!(await verifyStepUpCode(db, member.id, code))) return refuse("otp_invalid", MESSAGES.otp_invalid, "otp");
+  const settlement = await institutionAccount(db, "ach_settlement");
+  return inTransaction(db, pre.id, async (tx) => {
+    await lockMemberPayments(tx, member.id);
+    const again = await existingPayment(tx, member.id, form.idempotency_key);
+    if (again) return replayOf(again);
+    const checked = await checkExternal(tx, member, await memberAccounts(tx, member.id), form.from_account_id, "ach", form.amount_cents, form.amount_cents);
+    if ("ok" in checked) throw new RefusalError(checked);
+    const bank = bankName(form.routing_number);
+    const result = await placeHold(tx, {
+      kind: "ach_out",
+      initiator: initiator(member),
+      idempotency_key: form.idempotency_key,
+      created_by: member.id,
+      entries: [
+        { account_id: checked.id, amount_cents: -form.amount_cents },
+        { account_id: settlement.id, amount_cents: form.amount_cents },
+      ],
+      memo: `Transfer to ${form.account_name} at ${bank ?? "another bank"} ${maskExternal(form.account_number)}`,
+      reference: form.reference,
+      category: "Transfers",
+    });
+    const [payment] = await tx
+      .insert(externalPayments)
+      .values({
+        member_id: member.id,
+        kind: "ach",
+        from_account_id: checked.id,
+        hold_transaction_id: result.transaction.id,
+        amount_cents: form.amount_cents,
+        fee_cents: 0,
+        currency: "USD",
+        details: { routing_number: form.routing_number, account_number: form.account_number, account_name: form.account_name, bank_name: bank ?? "" },
+        reference: form.reference,
+        idempotency_key: form.idempotency_key,
+      })
+      .returning({ id: externalPayments.id });
+    await notify(tx, {
+      member_id: member.id,
+      kind: "payment_pending",
+      title: `Transfer of ${formatCents(form.amount_cents)} to ${form.account_name} is on its way`,
+      body: `The money is held from ${accountLabel(checked)} and goes out with the next ACH file. Reference ${referenceNumber(result.transaction.id)}.`,
+    });
+    return done(result, form.amount_cents, Number(payment!.id));
+  }).catch((error: unknown) => {
+    if (error instanceof RefusalError) return error.refusal;
+    throw error;
+  });
+}
+
+class RefusalError extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// International
+
+export interface WireQuote {
+  ok: true;
+  usd_cents: number;
+  fee_cents: number;
+  total_cents: number;
+  rate: string;
+  currency: string;
+  amount_text: string;
+  country_name: string;
+}
+
+export async function quoteWire(db: DbOrTx, form: Pick<InternationalTransfer, "currency" | "amount_minor_units" | "country">): Promise<WireQuote | Refusal> {
+  const currency = findCurrency(form.currency);
+  const rate = currency ? await currencyRate(db, currency.code) : null;
+  if (!currency || !rate) return refuse("no_rate", MESSAGES.no_rate, "currency");
+  const usd_cents = usdCentsForForeignAmount(form.amount_minor_units, currency.minor_units, rate.usd_per_unit);
+  if (usd_cents < 1) return refuse("invalid_amount", "Please enter a valid amount", "amount");
+  const fee_cents = institution().limits.wire_fee_cents;
+  return {
+    ok: true,
+    usd_cents,
+    fee_cents,
+    total_cents: usd_cents + fee_cents,
+    rate: rate.usd_per_unit,
+    currency: currency.code,
+    amount_text: formatCurrencyAmount(form.amount_minor_units, currency.code),
+    country_name: findCountry(form.country)?.name ?? form.country,
+  };
+}
+
+/** The confirm step: the USD debit at the current rate plus the fee, after every check. */
+export async function reviewWire(db: Db, member: Member, form: InternationalTransfer): Promise<WireQuote | Refusal> {
+  const quote = await quoteWire(db, form);
+  if (!quote.ok) return quote;
+  const accounts = await memberAccounts(db, member.id);
+  const checked = await checkExternal(db, member, accounts, form.from_account_id, "wire", quote.usd_cents, quote.total_cents);
+  if ("ok" in checked) return checked;
+  return quote;
+}
+
+export async function sendWire(db: Db, member: Member, form: InternationalTransfer): Promise<TransferResult> {
+  const first = await existingPayment(db, member.id, form.idempotency_key);
+  if (first) return replayOf(first);
+  const quote = await quoteWire(db, form);
+  if (!quote.ok) return quote;
+  const wire = await institutionAccount(db, "wire_settlement");
+  const fees = await institutionAccount(db, "fees_income");
+  return inTransaction(db, form.from_account_id, async (tx) => {
+    await lockMemberPayments(tx, member.id);
+    const again = await existingPayment(tx, member.id, form.idempotency_key);
+    if (again) return replayOf(again);
+    const checked = await checkExternal(tx, member, await memberAccounts(tx, member.id), form.from_account_id, "wire", quote.usd_cents, quote.total_cents);
+    if ("ok" in checked) throw new RefusalError(checked);
+    const entries = [
+      { account_id: checked.id, amount_cents: -quote.total_cents },
+      { account_id: wire.id, amount_cents: quote.usd_cents },
+    ];
+    if (quote.fee_cents > 0) entries.push({ account_id: fees.id, amount_cents: quote.fee_cents });
+    const result = await placeHold(tx, {
+      kind: "wire_out",
+      initiator: initiator(member),
+      idempotency_key: form.idempotency_key,
+      created_by: member.id,
+      entries,
+      memo: `International transfer to ${form.recipient_name}, ${form.bank_name} (${quote.amount_text}, fee ${formatCents(quote.fee_cents)})`,
+      reference: form.reference,
+      category: "Transfers",
+    });
+    const [payment] = await tx
+      .insert(externalPayments)
+      .values({
+        member_id: member.id,
+        kind: "wire",
+        from_account_id: checked.id,
+        hold_transaction_id: result.transaction.id,
+        amount_cents: quote.usd_cents,
+        fee_cents: quote.fee_cents,
+        currency: quote.currency,
+        foreign_amount_minor: form.amount_minor_units,
+        rate: quote.rate,
+        details: {
+          recipient_name: form.recipient_name,
+          bank_name: form.bank_name,
+          bic: form.bic,
+          account_number: form.account_number,
+          iban: form.iban ?? "",
+          country: form.country,
+        },
+        reference: form.reference,
+        idempotency_key: form.idempotency_key,
+      })
+      .returning({ id: externalPayments.id });
+    await notify(tx, {
+      member_id: member.id,
+      kind: "payment_pending",
+      title: `International transfer of ${quote.amount_text} to ${form.recipient_name} is waiting to be sent`,
+      body: `${formatCents(quote.total_cents)} (including the ${formatCents(quote.fee_cents)} wire fee) is held from ${accountLabel(checked)}. Reference ${referenceNumber(result.transaction.id)}.`,
+    });
+    return done(result, quote.total_cents, Number(payment!.id));
+  }).catch((error: unknown) => {
+    if (error instanceof RefusalError) return error.refusal;
+    throw error;
+  });
+}
+
+/** The member's pending payments to other banks (for the dashboard). */
+export async function pendingExternalPayments(db: DbOrTx, member_id: string): Promise<ExternalPayment[]> {
+  return db
+    .select()
+    .from(externalPayments)
+    .where(and(eq(externalPayments.member_id, member_id), eq(externalPayments.status, "pending")))
+    .limit(50);
+}
+
+/** For tests and the back office: the ledger accounts of one member, by id. */
+export async function accountOwner(db: DbOrTx, account_id: number): Promise<string | null> {
+  const [row] = await db.select({ member_id: ledgerAccounts.member_id }).from(ledgerAccounts).where(eq(ledgerAccounts.id, account_id));
+  return row?.member_id ?? null;
+}

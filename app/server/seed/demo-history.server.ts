@@ -1,0 +1,207 @@
+import { count, inArray } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { currencyRates, ledgerEntries, users } from "~/server/db/schema";
+import { institution } from "~/config/institution.server";
+import { institutionAccount, memberAccounts, openAccount } from "~/server/ledger/accounts.server";
+import { placeHold, postBatch, type EntryInput, type PostingKind } from "~/server/ledger/ledger.server";
+import { setCurrencyRate } from "~/server/payments/rates.server";
+import { notify } from "~/server/notifications/notifications.server";
+import { DEMO_SIGNINS } from "./demo-signins.server";
+
+/**
+ * Demo history (demo mode only, for demo members whose accounts have no history yet): the demo members get a checking and a
+ * savings account if they have none, and six months of realistic history posted through the
+ * ledger against the institution's own accounts: payroll, card purchases in several categories,
+ * bills, a monthly move to savings, interest, and one pending card purchase. Plus a few currency
+ * rates for international transfers, marked as set by the demo. Deterministic (seeded), so the
+ * demo looks the same on every fresh start.
+ *
+ * Call once after the demo people exist (e.g. as a DEMO_SEED_STEP, or after seedDemoIfEmpty).
+ */
+export const DEMO_RATES: ReadonlyArray<[code: string, usd_per_unit: string]> = [
+  ["EUR", "1.08375"],
+  ["GBP", "1.2715"],
+  ["CAD", "0.7342"],
+  ["MXN", "0.0583"],
+  ["JPY", "0.00667"],
+  ["INR", "0.01198"],
+  ["AUD", "0.6571"],
+  ["CHF", "1.1302"],
+];
+
+interface Profile {
+  payroll_cents: number;
+  employer: string;
+  rent_cents: number;
+  landlord: string;
+  savings_move_cents: number;
+  opening_checking_cents: number;
+  opening_savings_cents: number;
+}
+
+const PROFILES: Record<string, Profile> = {
+  "alex.morgan@harborview.example": { payroll_cents: 412_500, employer: "Seacoast Medical Group", rent_cents: 185_000, landlord: "Pleasant Street Properties", savings_move_cents: 50_000, opening_checking_cents: 640_000, opening_savings_cents: 1_850_000 },
+  "priya.shah@harborview.example": { payroll_cents: 318_000, employer: "Granite State Software", rent_cents: 142_500, landlord: "Cutts Avenue Apartments", savings_move_cents: 40_000, opening_checking_cents: 310_000, opening_savings_cents: 920_000 },
+  "sam.okafor@harborview.example": { payroll_cents: 276_000, employer: "Exeter Public Schools", rent_cents: 0, landlord: "", savings_move_cents: 25_000, opening_checking_cents: 480_000, opening_savings_cents: 3_150_000 },
+};
+
+const MERCHANTS: Record<string, Array<[name: string, min_cents: number, max_cents: number]>> = {
+  Groceries: [["Market Basket", 4_200, 16_800], ["Hannaford Supermarket", 2_800, 11_900], ["Whole Foods Market", 3_500, 9_800]],
+  Dining: [["Street 360 Cafe", 1_400, 4_800], ["Portsmouth Brewery", 2_600, 8_900], ["Dunkin'", 450, 1_600]],
+  Shopping: [["Target", 1_900, 12_500], ["Amazon.com", 1_200, 9_900], ["L.L.Bean", 4_500, 18_000]],
+  Transportation: [["Irving Oil", 3_200, 6_900], ["EZ-Pass NH", 1_000, 4_000], ["C&J Bus Lines", 1_500, 3_600]],
+  Entertainment: [["Music Hall Portsmouth", 3_000, 9_000], ["Netflix", 1_549, 1_549], ["Regal Fox Run", 1_800, 4_200]],
+  Health: [["CVS Pharmacy", 900, 4_800], ["Planet Fitness", 2_499, 2_499]],
+};
+
+const BILLS: Array<[name: string, category: string, min_cents: number, max_cents: number]> = [
+  ["Eversource Energy", "Utilities", 8_900, 18_500],
+  ["Comcast Xfinity", "Utilities", 8_999, 8_999],
+  ["Verizon Wireless", "Utilities", 6_500, 9_200],
+  ["Geico Insurance", "Transportation", 12_400, 12_400],
+];
+
+/** A small seeded generator (mulberry32): the same demo on every start. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function isoDate(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+type Item = { kind: PostingKind; entries: EntryInput[]; memo: string; category: string; effective_date: string; reference?: string };
+
+/** Returns whether it seeded anything. */
+export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<boolean> {
+  if (!institution().demo) return false;
+  const [{ n: rates } = { n: 0 }] = await db.select({ n: count() }).from(currencyRates);
+  if (rates === 0) for (const [code, rate] of DEMO_RATES) await setCurrencyRate(db, { code, usd_per_unit: rate, updated_by: "demo" });
+  let seeded = false;
+
+  const emails = DEMO_SIGNINS.filter((s) => s.kind === "member").map((s) => s.email);
+  const members = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(inArray(users.email, emails));
+  const cash = await institutionAccount(db, "cash");
+  const ach = await institutionAccount(db, "ach_settlement");
+  const bills = await institutionAccount(db, "bill_pay_settlement");
+  const adjustments = await institutionAccount(db, "adjustments");
+
+  for (const [index, member] of members.entries()) {
+    const profile = PROFILES[member.email];
+    if (!profile) continue;
+    let accounts = await memberAccounts(db, member.id);
+    if (accounts.length === 0) {
+      await openAccount(db, { member_id: member.id, type: "checking", name: "Personal Checking" });
+      await openAccount(db, { member_id: member.id, type: "savings", name: "Personal Savings" });
+      accounts = await memberAccounts(db, member.id);
+    }
+    const checking = accounts.find((a) => a.type === "checking");
+    const savings = accounts.find((a) => a.type === "savings");
+    if (!checking || !savings) continue;
+    // Only a demo member whose accounts have no history yet (safe to call on every start).
+    const [{ n: entries } = { n: 0 }] = await db.select({ n: count() }).from(ledgerEntries).where(inArray(ledgerEntries.account_id, [checking.id, savings.id]));
+    if (entries > 0) continue;
+    seeded = true;
+
+    const rnd = random(7919 * (index + 1));
+    const between = (min: number, max: number) => Math.round(min + rnd() * (max - min));
+    const items: Item[] = [];
+    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 6, 1));
+    const debit = (amount_cents: number, to: number): EntryInput[] => [
+      { account_id: checking.id, amount_cents: -amount_cents },
+      { account_id: to, amount_cents },
+    ];
+    items.push({ kind: "opening_deposit", entries: [{ account_id: cash.id, amount_cents: -profile.opening_checking_cents }, { account_id: checking.id, amount_cents: profile.opening_checking_cents }], memo: "Opening deposit", category: "Deposits", effective_date: isoDate(start) });
+    items.push({ kind: "opening_deposit", entries: [{ account_id: cash.id, amount_cents: -profile.opening_savings_cents }, { account_id: savings.id, amount_cents: profile.opening_savings_cents }], memo: "Opening deposit", category: "Deposits", effective_date: isoDate(start) });
+
+    const yesterday = new Date(now.getTime() - 24 * 60 * 60 * 1000);
+    for (let day = new Date(start.getTime() + 24 * 60 * 60 * 1000); day <= yesterday; day = new Date(day.getTime() + 24 * 60 * 60 * 1000)) {
+      const date = isoDate(day);
+      const dom = day.getUTCDate();
+      const weekday = day.getUTCDay();
+      // Payroll on the 1st and the 15th, by ACH from the employer.
+      if (dom === 1 || dom === 15) {
+        items.push({ kind: "ach_in", entries: [{ account_id: ach.id, amount_cents: -profile.payroll_cents }, { account_id: checking.id, amount_cents: profile.payroll_cents }], memo: `Direct deposit: ${profile.employer} payroll`, category: "Income", effective_date: date });
+      }
+      if (dom === 2 && profile.rent_cents > 0) items.push({ kind: "bill_payment", entries: debit(profile.rent_cents, bills.id), memo: `Rent: ${profile.landlord}`, category: "Housing", effective_date: date });
+      if (dom === 3) items.push({ kind: "transfer", entries: [{ account_id: checking.id, amount_cents: -profile.savings_move_cents }, { account_id: savings.id, amount_cents: profile.savings_move_cents }], memo: "Monthly transfer to savings", category: "Transfers", effective_date: date, reference: "Savings goal" });
+      if (dom === 28) {
+        const interest = Math.max(1, Math.round(profile.opening_savings_cents * 0.0425 / 12));
+        items.push({ kind: "interest", entries: [{ account_id: adjustments.id, amount_cents: -interest }, { account_id: savings.id, amount_cents: interest }], memo: "Interest paid", category: "Interest", effective_date: date });
+      }
+      for (const [i, [name, category, min, max]] of BILLS.entries()) {
+        if (dom === 5 + i * 4) items.push({ kind: "bill_payment", entries: debit(between(min, max), bills.id), memo: `Bill payment: ${name}`, category, effective_date: date });
+      }
+      // Card purchases: one to three a day, more on weekends.
+      const purchases = (weekday === 0 || weekday === 6 ? 2 : 1) + (rnd() < 0.35 ? 1 : 0);
+      for (let p = 0; p < purchases; p++) {
+        const categories = Object.keys(MERCHANTS);
+        const category = categories[Math.floor(rnd() * categories.length)]!;
+        const list = MERCHANTS[category]!;
+        const [name, min, max] = list[Math.floor(rnd() * list.length)]!;
+        items.push({ kind: "card_payment", entries: debit(between(min, max), cash.id), memo: `Debit card purchase: ${name}`, category, effective_date: date });
+      }
+    }
+    // Keep the story believable: a purchase that would overdraw checking is left out.
+    let checking_cents = 0;
+    const affordable = items.filter((item) => {
+      const change = item.entries.find((e) => e.account_id === checking.id)?.amount_cents ?? 0;
+      if (checking_cents + change < 0) return false;
+      checking_cents += change;
+      return true;
+    });
+    items.length = 0;
+    items.push(...affordable);
+    // In batches (the ledger's batch limit), all or nothing each, in date order.
+    // Small batches: on embedded PGlite a transaction holds the one connection, so other requests wait
+    // between batches, not for the whole history.
+    for (let i = 0, batch = 0; i < items.length; i += 100, batch++) {
+      await postBatch(db, {
+        idempotency_key: `demo-history:${member.id}:${batch}`,
+        initiator: "system:demo",
+        created_by: "demo",
+        transactions: items.slice(i, i + 100).map((item) => ({ kind: item.kind, entries: item.entries, memo: item.memo, category: item.category, effective_date: item.effective_date, reference: item.reference ?? null })),
+      });
+    }
+    // One purchase still pending (a card authorization).
+    await placeHold(db, {
+      idempotency_key: `demo-history:${member.id}:pending`,
+      initiator: "system:demo",
+      created_by: "demo",
+      kind: "card_payment",
+      entries: debit(between(2_500, 8_500), cash.id),
+      memo: "Debit card purchase: Market Basket (pending)",
+      category: "Groceries",
+    });
+    await notify(db, {
+      member_id: member.id,
+      kind: "transfer_received",
+      title: `Direct deposit from ${profile.employer}`,
+      body: "Your latest payroll deposit is in your checking account.",
+    });
+  }
+  return seeded;
+}
+
+/**
+ * Until the demo seed calls `seedDemoHistory` at start-up, the member area calls this once per
+ * process in demo mode; it does nothing once the ledger has any transaction.
+ */
+const KEY = Symbol.for("mutual.demoHistory");
+export function ensureDemoHistory(db: Db): Promise<boolean> {
+  const holder = globalThis as { [KEY]?: Promise<boolean> };
+  if (!institution().demo) return Promise.resolve(false);
+  holder[KEY] ??= seedDemoHistory(db).catch((error: unknown) => {
+    delete holder[KEY];
+    throw error;
+  });
+  return holder[KEY];
+}
+

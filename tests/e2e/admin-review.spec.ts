@@ -1,0 +1,212 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from "./support";
+
+/**
+ * The back office as staff use it (SPEC 4 "Staff review", SPEC 7): sign in with the emailed code
+ * (read from the demo inbox), request information on one application, reject it with a reason,
+ * approve another once every checklist item is ticked, and see the tabs, the audit log and the
+ * outbox follow. Applicants are made fresh through the real application form, so the demo people
+ * stay as other tests expect them.
+ */
+test.describe.configure({ mode: "serial" });
+
+const STAFF = { email: "staff@harborview.example", password: "Staff-Demo-Pass-1" };
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const run = Date.now().toString(36);
+
+async function apply(request: APIRequestContext, baseURL: string, first_name: string, last_name: string): Promise<string> {
+  const email = `${first_name.toLowerCase()}.${run}@example.com`;
+  const password = "Harbor lights at dusk 7";
+  const response = await request.post("/signup", {
+    headers: { origin: baseURL },
+    maxRedirects: 0,
+    multipart: {
+      email,
+      password,
+      confirm_password: password,
+      first_name,
+      last_name,
+      date_of_birth: "1988-04-17",
+      nationality: "American",
+      marital_status: "single",
+      street: "12 Elm Street",
+      city: "Portsmouth",
+      state: "NH",
+      postal_code: "03801",
+      country: "United States",
+      phone: "(555) 010-1234",
+      alt_email: "",
+      emergency_name: "Casey Rivera",
+      emergency_relationship: "Sister",
+      emergency_phone: "(555) 010-9876",
+      id_type: "passport",
+      id_number: "P1234567890",
+      id_document: { name: "id.png", mimeType: "image/png", buffer: PNG },
+    },
+  });
+  expect(response.status(), await response.text()).toBe(302);
+  expect(response.headers()["location"]).toBe("/registration-success");
+  return email;
+}
+
+/** Signs in as staff: password, then the emailed code from the demo inbox. */
+async function signInAsStaff(page: Page) {
+  await page.goto("/login?redirectTo=%2Fadmin");
+  await page.getByLabel("Email address").fill(STAFF.email);
+  await page.getByLabel("Password").fill(STAFF.password);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("heading", { name: "Verify OTP" })).toBeVisible();
+  const inbox = await page.context().newPage();
+  await inbox.goto(`/demo/inbox?to=${encodeURIComponent(STAFF.email)}`);
+  const code = (await inbox.getByTestId("demo-code").first().textContent())!.trim();
+  await inbox.close();
+  await page.getByLabel("Verification code").fill(code);
+  await page.getByRole("button", { name: "Verify & Sign in" }).click();
+  await page.waitForURL(/\/admin(\?|$)/);
+}
+
+async function count(page: Page, tab: string): Promise<number> {
+  return Number((await page.getByTestId(`count-${tab}`).textContent())!.replace(/,/g, ""));
+}
+
+async function openMember(page: Page, email: string) {
+  await page.goto("/admin");
+  await page.getByRole("searchbox", { name: "Search by name, email or account number" }).fill(email);
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("link", { name: new RegExp(email.replace(/[.]/g, "\\.")) }).click();
+  await expect(page.getByRole("heading", { name: `User Details: ${email}` })).toBeVisible();
+}
+
+async function openVerify(page: Page) {
+  await page.getByRole("link", { name: "Verify User" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test("staff request information, reject with a reason and approve once every item is ticked", async ({ page, request, baseURL }) => {
+  const errors = watchConsole(page);
+  const first = await apply(request, baseURL!, "Avery", `Infoseeker${run}`);
+  const second = await apply(request, baseURL!, "Blake", `Approvable${run}`);
+
+  await signInAsStaff(page);
+  await expect(page.getByRole("heading", { name: "Members" })).toBeVisible();
+  await expect(page.getByText("Select a user to view and edit their details")).toBeVisible();
+  const approvedBefore = await count(page, "approved");
+  const rejectedBefore = await count(page, "rejected");
+
+  // Request info on the first application: a description is required.
+  await openMember(page, first);
+  let dialog = await openVerify(page);
+  await dialog.getByRole("button", { name: "Request info" }).click();
+  await expect(page.getByRole("dialog").getByText("Please describe the information you need")).toBeVisible();
+  dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Information needed").fill("Please upload a photo of the back of your passport card.");
+  await dialog.getByRole("button", { name: "Request info" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Information requested" })).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.getByText("Please upload a photo of the back of your passport card.", { exact: true })).toBeVisible();
+
+  // Reject it: a reason is required.
+  dialog = await openVerify(page);
+  await dialog.getByRole("button", { name: "Reject" }).click();
+  await expect(page.getByRole("dialog").getByText("Please give the reason for the rejection")).toBeVisible();
+  dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Reason for rejection").fill("We could not verify the identity document.");
+  await dialog.getByRole("button", { name: "Reject" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Application rejected" })).toBeVisible();
+  await expect(page.getByText(/We could not verify the identity document\./).first()).toBeVisible();
+
+  // Approve the second: Approve stays disabled until every item is ticked.
+  await openMember(page, second);
+  dialog = await openVerify(page);
+  const approve = dialog.getByRole("button", { name: "Approve" });
+  await expect(approve).toBeDisabled();
+  const boxes = dialog.getByRole("checkbox");
+  await expect(boxes).toHaveCount(10);
+  for (let i = 0; i < 9; i++) await boxes.nth(i).check({ force: true });
+  await expect(approve).toBeDisabled();
+  await boxes.nth(9).check({ force: true });
+  await expect(approve).toBeEnabled();
+  await approve.click();
+  await expect(page.getByRole("status").filter({ hasText: "Application approved" })).toBeVisible({ timeout: 20_000 });
+  const accounts = page.getByRole("table", { name: /Accounts of/ });
+  await expect(accounts.getByRole("row")).toHaveCount(3);
+  await expect(accounts.getByRole("cell", { name: "Checking" })).toBeVisible();
+  await expect(accounts.getByRole("cell", { name: "Savings" })).toBeVisible();
+  await expect(accounts.getByRole("cell", { name: "$0.00" }).first()).toBeVisible();
+  await expect(accounts.getByRole("cell", { name: /^\d{3} \d{3} \d{4}$/ })).toHaveCount(2);
+  await expect(page.getByText(/Debit card/)).toBeVisible();
+
+  // The tabs and their counts follow.
+  expect(await count(page, "approved")).toBe(approvedBefore + 1);
+  expect(await count(page, "rejected")).toBe(rejectedBefore + 1);
+  await page.getByRole("link", { name: /^Rejected/ }).click();
+  await page.getByRole("searchbox").fill(first);
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByRole("list", { name: "Members" }).getByText(first)).toBeVisible();
+
+  // The audit log shows each decision with the checklist as ticked.
+  await page.goto(`/admin/audit?member=${encodeURIComponent(second)}`);
+  const approval = page.getByTestId("audit-entry").filter({ hasText: "application.approve" });
+  await expect(approval).toHaveCount(1);
+  await approval.getByText("Before and after").click();
+  await expect(approval.getByText(/"id_valid": true/)).toBeVisible();
+  await page.goto(`/admin/audit?member=${encodeURIComponent(first)}`);
+  await expect(page.getByTestId("audit-entry").filter({ hasText: "application.request_info" })).toHaveCount(1);
+  await expect(page.getByTestId("audit-entry").filter({ hasText: "application.reject" })).toHaveCount(1);
+
+  // The outbox shows the emails.
+  await page.goto("/admin/outbox");
+  await expect(page.getByTestId("outbox-message").filter({ hasText: first }).filter({ hasText: "info_requested" })).toHaveCount(1);
+  await expect(page.getByTestId("outbox-message").filter({ hasText: first }).filter({ hasText: "application_rejected" })).toHaveCount(1);
+  await expect(page.getByTestId("outbox-message").filter({ hasText: second }).filter({ hasText: "application_approved" })).toHaveCount(1);
+  // The two refusals above (no description, no reason) are 400 answers by design.
+  expect(errors.filter((e) => !/status of 400 \(Bad Request\)/.test(e))).toEqual([]);
+});
+
+test("the back office pages and the dialog are accessible at 1440 and 375 px", async ({ page }) => {
+  // Twelve full axe scans: slow on a busy machine.
+  test.setTimeout(300_000);
+  await signInAsStaff(page);
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    for (const path of ["/admin", "/admin?create=1", "/admin/audit", "/admin/outbox", "/admin/messages"]) {
+      await page.goto(path);
+      await expect(page.locator("h1")).toBeVisible();
+      await expectNoAxeViolations(page);
+    }
+    // The verification dialog of a member.
+    await page.goto("/admin?tab=approved");
+    await page.getByRole("list", { name: "Members" }).getByRole("link").first().click();
+    await page.getByRole("link", { name: "Verify User" }).click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+  }
+});
+
+test("without JavaScript the list, search and dialog still render from the server", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  const page = await context.newPage();
+  // Sign in with JavaScript off as well: the forms work without it.
+  await page.goto("/login?redirectTo=%2Fadmin");
+  await page.getByLabel("Email address").fill(STAFF.email);
+  await page.getByLabel("Password").fill(STAFF.password);
+  await page.getByRole("button", { name: "Continue" }).click();
+  const inbox = await context.newPage();
+  await inbox.goto(`/demo/inbox?to=${encodeURIComponent(STAFF.email)}`);
+  const code = (await inbox.getByTestId("demo-code").first().textContent())!.trim();
+  await page.getByLabel("Verification code").fill(code);
+  await page.getByRole("button", { name: "Verify & Sign in" }).click();
+  await page.waitForURL(/\/admin/);
+  await page.getByRole("searchbox").fill("alex");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/q=alex/);
+  await page.getByRole("list", { name: "Members" }).getByRole("link").first().click();
+  await page.getByRole("link", { name: "Verify User" }).click();
+  await expect(page).toHaveURL(/verify=1/);
+  await expect(page.getByRole("heading", { name: /^Verify / })).toBeVisible();
+  await context.close();
+});

@@ -1,0 +1,196 @@
+import "./admin-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { count, eq } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
+import type { Database } from "~/server/db/client.server";
+import { auditLog, contactMessages, memberProfiles } from "~/server/db/schema";
+import { setAppDatabase } from "~/server/db/db.server";
+import { requestInfoContext } from "~/context";
+import { rejectApplication } from "~/server/admin/review.server";
+import * as layoutRoute from "~/routes/admin/layout";
+import * as indexRoute from "~/routes/admin/index";
+import * as auditRoute from "~/routes/admin/audit";
+import * as auditCsvRoute from "~/routes/admin/audit-csv";
+import * as outboxRoute from "~/routes/admin/outbox";
+import * as messagesRoute from "~/routes/admin/messages";
+import * as documentRoute from "~/routes/admin/member-document";
+import { openTestDatabase } from "./test-database";
+import { applicant, fullChecklist, ORIGIN, person, signedIn } from "./admin-support";
+
+/**
+ * The authorization matrix (SPEC 2): every /admin page and action, for a visitor, a pending
+ * applicant, a rejected applicant, a member and staff. Pages redirect (to /login with the way
+ * back, /pending-approval, /not-approved, /dashboard); actions answer 401 / 403; nobody but staff
+ * gets any back-office data, and a refused action changes nothing.
+ */
+type Persona = "anonymous" | "pending" | "rejected" | "member" | "staff";
+const PERSONAS: Persona[] = ["anonymous", "pending", "rejected", "member", "staff"];
+
+let database: Database;
+const cookies: Partial<Record<Persona, string>> = {};
+let applicantId = "";
+let applicantEmail = "";
+let messageId = 0;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  setAppDatabase(database);
+  const staff = await person(database.db, "admin");
+  const member = await person(database.db, "user");
+  const pending = await applicant(database.db);
+  const rejected = await applicant(database.db);
+  await rejectApplication(database.db, { member_id: rejected.id, staff, checklist: fullChecklist(), reason: "Not eligible", origin: ORIGIN });
+  const subject = await applicant(database.db, { first_name: "Matrix", last_name: "Subject" });
+  applicantId = subject.id;
+  applicantEmail = subject.email;
+  cookies.staff = await signedIn(database.db, staff.id);
+  cookies.member = await signedIn(database.db, member.id);
+  cookies.pending = await signedIn(database.db, pending.id);
+  cookies.rejected = await signedIn(database.db, rejected.id);
+  const [message] = await database.db
+    .insert(contactMessages)
+    .values({ name: "Visitor", email: "visitor@example.com", subject: "general", message: "Hello there, a question about loans.", preferred_contact: "email" })
+    .returning({ id: contactMessages.id });
+  messageId = message!.id;
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+function context() {
+  const provider = new RouterContextProvider();
+  provider.set(requestInfoContext, { request_id: "matrix-request-0001", ip: "203.0.113.77", nonce: "" });
+  return provider;
+}
+
+function request(persona: Persona, path: string, form?: Record<string, string>): Request {
+  const headers = new Headers({ origin: "http://localhost:3000" });
+  if (cookies[persona]) headers.set("cookie", cookies[persona]!);
+  if (!form) return new Request(`http://localhost:3000${path}`, { headers });
+  headers.set("content-type", "application/x-www-form-urlencoded");
+  return new Request(`http://localhost:3000${path}`, { method: "POST", headers, body: new URLSearchParams(form) });
+}
+
+type Outcome = { kind: "redirect"; status: number; location: string; body: string } | { kind: "refused"; status: number; body: string } | { kind: "ok"; status: number; body: string };
+
+/** Runs a loader or action the way React Router does and says what the browser would get. */
+async function run(fn: () => Promise<unknown>): Promise<Outcome> {
+  let value: unknown;
+  try {
+    value = await fn();
+  } catch (thrown) {
+    value = thrown;
+  }
+  if (value instanceof Response) {
+    const body = await value.clone().text();
+    if (value.status >= 300 && value.status < 400) return { kind: "redirect", status: value.status, location: value.headers.get("location") ?? "", body };
+    return { kind: value.status >= 400 ? "refused" : "ok", status: value.status, body };
+  }
+  // data(...) with a status: React Router's DataWithResponseInit.
+  const init = (value as { init?: { status?: number } } | null)?.init;
+  const payload = (value as { data?: unknown } | null)?.data ?? value;
+  const status = init?.status ?? 200;
+  return { kind: status >= 400 ? "refused" : "ok", status, body: JSON.stringify(payload) ?? "" };
+}
+
+const PAGES: { path: string; load: (r: Request) => Promise<unknown> }[] = [
+  { path: "/admin", load: (r) => layoutRoute.loader({ request: r, params: {}, context: context() } as never) },
+  { path: "/admin?index", load: (r) => indexRoute.loader({ request: r, params: {}, context: context() } as never) },
+  { path: "/admin/audit", load: (r) => auditRoute.loader({ request: r, params: {}, context: context() } as never) },
+  { path: "/admin/audit.csv", load: (r) => auditCsvRoute.loader({ request: r, params: {}, context: context() } as never) },
+  { path: "/admin/outbox", load: (r) => outboxRoute.loader({ request: r, params: {}, context: context() } as never) },
+  { path: "/admin/messages", load: (r) => messagesRoute.loader({ request: r, params: {}, context: context() } as never) },
+  { path: "/admin/members/ID/document", load: (r) => documentRoute.loader({ request: r, params: { memberId: applicantId }, context: context() } as never) },
+];
+
+const ACTIONS: { name: string; path: string; form: () => Record<string, string>; act: (r: Request) => Promise<unknown> }[] = [
+  { name: "approve", path: "/admin?index", form: () => ({ intent: "review", member_id: applicantId, decision: "approve", ...Object.fromEntries(Object.keys(fullChecklist()).map((k) => [`check_${k}`, "on"])) }), act: (r) => indexRoute.action({ request: r, params: {}, context: context() } as never) },
+  { name: "reject", path: "/admin?index", form: () => ({ intent: "review", member_id: applicantId, decision: "reject", reason: "Refused by a test" }), act: (r) => indexRoute.action({ request: r, params: {}, context: context() } as never) },
+  { name: "request info", path: "/admin?index", form: () => ({ intent: "review", member_id: applicantId, decision: "request_info", message: "Asked by a test" }), act: (r) => indexRoute.action({ request: r, params: {}, context: context() } as never) },
+  { name: "create user", path: "/admin?index", form: () => ({ intent: "create_member", email: `made-${Date.now()}@example.com`, password: "Temporary harbor pass 9", first_name: "Made", last_name: "ByTest", phone: "(555) 010-0000", street: "1 Road", city: "Dover", state: "NH", postal_code: "03820", role: "admin" }), act: (r) => indexRoute.action({ request: r, params: {}, context: context() } as never) },
+  { name: "issue code", path: "/admin?index", form: () => ({ intent: "issue_code", member_email: applicantEmail }), act: (r) => indexRoute.action({ request: r, params: {}, context: context() } as never) },
+  { name: "remove code", path: "/admin?index", form: () => ({ intent: "remove_code", code_id: "1" }), act: (r) => indexRoute.action({ request: r, params: {}, context: context() } as never) },
+  { name: "clear used codes", path: "/admin?index", form: () => ({ intent: "clear_used_codes" }), act: (r) => indexRoute.action({ request: r, params: {}, context: context() } as never) },
+  { name: "mark message answered", path: "/admin/messages", form: () => ({ id: String(messageId), status: "answered" }), act: (r) => messagesRoute.action({ request: r, params: {}, context: context() } as never) },
+];
+
+const HOME: Record<Exclude<Persona, "staff" | "anonymous">, string> = { pending: "/pending-approval", rejected: "/not-approved", member: "/dashboard" };
+
+async function auditCount(): Promise<number> {
+  const [row] = await database.db.select({ n: count() }).from(auditLog);
+  return Number(row!.n);
+}
+
+describe("every /admin page", () => {
+  for (const page of PAGES) {
+    for (const persona of PERSONAS) {
+      it(`${page.path} for ${persona}`, async () => {
+        const outcome = await run(() => page.load(request(persona, page.path.replace("ID", applicantId))));
+        if (persona === "staff") {
+          expect(outcome.kind).toBe("ok");
+          return;
+        }
+        expect(outcome.kind).toBe("redirect");
+        if (outcome.kind !== "redirect") return;
+        if (persona === "anonymous") {
+          expect(outcome.location).toMatch(/^\/login\?redirectTo=%2Fadmin/);
+        } else {
+          expect(outcome.location).toBe(HOME[persona]);
+        }
+        // No back-office data leaks in the redirect.
+        expect(outcome.body).not.toContain("@example.com");
+      });
+    }
+  }
+
+  it("staff get the ID document with its real type, a download name and no caching; the view is audited", async () => {
+    const before = await auditCount();
+    const outcome = await documentRoute.loader({ request: request("staff", `/admin/members/${applicantId}/document`), params: { memberId: applicantId }, context: context() } as never);
+    expect(outcome.headers.get("content-type")).toBe("image/png");
+    expect(outcome.headers.get("content-disposition")).toMatch(/^inline; filename="id-document-.+\.png"$/);
+    expect(outcome.headers.get("cache-control")).toContain("no-store");
+    expect(await auditCount()).toBe(before + 1);
+    const missing = await run(() => documentRoute.loader({ request: request("staff", "/admin/members/nobody/document"), params: { memberId: "nobody" }, context: context() } as never));
+    expect(missing).toMatchObject({ kind: "refused", status: 404 });
+  });
+
+  it("staff get the audit log as a CSV attachment", async () => {
+    const response = (await auditCsvRoute.loader({ request: request("staff", "/admin/audit.csv"), params: {}, context: context() } as never)) as Response;
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect((await response.text()).split("\r\n")[0]).toBe("id,time,actor_id,actor_email,action,subject_type,subject_id,member_id,member_email,before,after,request_id,ip");
+  });
+});
+
+describe("every /admin action", () => {
+  for (const action of ACTIONS) {
+    for (const persona of PERSONAS.filter((p) => p !== "staff")) {
+      it(`${action.name} by ${persona} is refused (${persona === "anonymous" ? 401 : 403}) and changes nothing`, async () => {
+        const before = await auditCount();
+        const [profileBefore] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, applicantId));
+        const outcome = await run(() => action.act(request(persona, action.path, action.form())));
+        expect(outcome).toMatchObject({ kind: "refused", status: persona === "anonymous" ? 401 : 403 });
+        expect(outcome.body).not.toContain("@example.com");
+        expect(await auditCount()).toBe(before);
+        const [profileAfter] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, applicantId));
+        expect(profileAfter).toEqual(profileBefore);
+      });
+    }
+  }
+
+  it("staff can do each of them, and each one is audited", async () => {
+    const expected: Record<string, number> = { "request info": 1, "create user": 1, "issue code": 1, "clear used codes": 1, "mark message answered": 1, approve: 1, reject: 0, "remove code": 0 };
+    // Request info first (the application must still be pending), approve next; reject then finds it decided.
+    for (const name of ["request info", "create user", "issue code", "remove code", "clear used codes", "mark message answered", "approve", "reject"]) {
+      const action = ACTIONS.find((a) => a.name === name)!;
+      const before = await auditCount();
+      const outcome = await run(() => action.act(request("staff", action.path, action.form())));
+      if (name === "reject") expect(outcome).toMatchObject({ kind: "refused", status: 409 });
+      else if (name === "remove code") expect(["ok", "refused"]).toContain(outcome.kind);
+      else expect(outcome.kind === "ok" || outcome.kind === "redirect").toBe(true);
+      if (name !== "remove code") expect(await auditCount(), name).toBe(before + expected[name]!);
+    }
+    const [profile] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, applicantId));
+    expect(profile!.status).toBe("approved");
+  });
+});

@@ -1,0 +1,296 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import type { Database, Db } from "~/server/db/client.server";
+import { externalPayments, notifications } from "~/server/db/schema";
+import { getBalances, setAccountStatus, institutionAccount } from "~/server/ledger/accounts.server";
+import { verifyLedger } from "~/server/ledger/verify.server";
+import {
+  reviewUsBankTransfer,
+  sendUsBankTransfer,
+  sendWire,
+  reviewWire,
+  transferBetweenAccounts,
+  transferToMember,
+  verifyRecipient,
+} from "~/server/payments/transfers.server";
+import { setOutgoingPaymentsPaused } from "~/server/payments/controls.server";
+import { setCurrencyRate } from "~/server/payments/rates.server";
+import { sendStepUpCode, verifyStepUpCode } from "~/server/payments/step-up.server";
+import { betweenAccountsSchema, internationalSchema, toMemberSchema, toUsBankSchema } from "~/domain/transfers";
+import { listNotifications, markAllRead, markRead, unreadCount } from "~/server/notifications/notifications.server";
+import { openTestDatabase } from "./test-database";
+import { key, lastTransferCode, newMember } from "./member-support";
+
+let database: Database;
+let db: Db;
+beforeAll(async () => {
+  database = await openTestDatabase();
+  db = database.db;
+  await setCurrencyRate(db, { code: "EUR", usd_per_unit: "1.08375", updated_by: "test" });
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+async function balance(account_id: number) {
+  const [a] = await getBalances(db, [account_id]);
+  return { current: a!.current_cents, available: a!.available_cents };
+}
+
+async function ledgerTotal(): Promise<number> {
+  const r = await db.execute(sql`select coalesce(sum(amount_cents), 0)::text as s from ledger_entries`);
+  return Number(r.rows[0]!.s);
+}
+
+const internal = (from: number, to: number, amount: string, k = key()) =>
+  betweenAccountsSchema.parse({ from_account_id: String(from), to_account_id: String(to), amount, reference: "Rent", idempotency_key: k });
+
+describe("Between Accounts", () => {
+  it("posts at once, notifies, and returns a reference number", async () => {
+    const a = await newMember(db, { checking_cents: 100_000 });
+    const result = await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "250.75"));
+    expect(result).toMatchObject({ ok: true, amount_cents: 25_075, replayed: false });
+    if (!result.ok) throw new Error();
+    expect(result.reference_number).toMatch(/^MU\d{8}$/);
+    expect(await balance(a.checking.id)).toEqual({ current: 74_925, available: 74_925 });
+    expect(await balance(a.savings.id)).toEqual({ current: 25_075, available: 25_075 });
+    const list = await listNotifications(db, a.member.id);
+    expect(list[0]).toMatchObject({ kind: "transfer_sent", read: false });
+  });
+
+  it("a double submission or replay with the same key moves money once and notifies once", async () => {
+    const a = await newMember(db, { checking_cents: 10_000 });
+    const k = key();
+    const [one, two] = await Promise.all([
+      transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "60.00", k)),
+      transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "60.00", k)),
+    ]);
+    const three = await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "60.00", k));
+    expect([one.ok, two.ok, three.ok]).toEqual([true, true, true]);
+    expect(new Set([one, two, three].map((r) => (r.ok ? r.transaction_id : 0))).size).toBe(1);
+    expect(three).toMatchObject({ replayed: true });
+    expect(await balance(a.checking.id)).toEqual({ current: 4_000, available: 4_000 });
+    expect(await unreadCount(db, a.member.id)).toBe(1);
+  });
+
+  it("refuses another member's account, the same account, and amounts above available, moving nothing", async () => {
+    const a = await newMember(db, { checking_cents: 5_000 });
+    const b = await newMember(db, { checking_cents: 5_000 });
+    const before = await ledgerTotal();
+    expect(await transferBetweenAccounts(db, a.member, internal(b.checking.id, a.savings.id, "1.00"))).toMatchObject({ ok: false, kind: "not_your_account" });
+    expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, b.checking.id, "1.00"))).toMatchObject({ ok: false, kind: "not_your_account" });
+    expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "50.01"))).toMatchObject({ ok: false, kind: "insufficient_funds", message: "Insufficient funds" });
+    expect(await balance(a.checking.id)).toEqual({ current: 5_000, available: 5_000 });
+    expect(await balance(b.checking.id)).toEqual({ current: 5_000, available: 5_000 });
+    expect(await ledgerTotal()).toBe(before);
+  });
+
+  it("the form schema refuses negative, zero and fractional-cent amounts and a missing key", () => {
+    const base = { from_account_id: "1", to_account_id: "2", reference: "x", idempotency_key: key() };
+    for (const amount of ["-5.00", "0", "0.001", "1.234", "abc", "1e3"]) {
+      const parsed = betweenAccountsSchema.safeParse({ ...base, amount });
+      expect(parsed.success, amount).toBe(false);
+    }
+    expect(betweenAccountsSchema.safeParse({ ...base, amount: "1.00", idempotency_key: "" }).success).toBe(false);
+  });
+
+  it("a frozen source account is refused as Transaction Blocked", async () => {
+    const a = await newMember(db, { checking_cents: 5_000 });
+    await setAccountStatus(db, a.checking.id, "frozen");
+    expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "1.00"))).toMatchObject({ ok: false, kind: "blocked" });
+    expect(await balance(a.checking.id)).toEqual({ current: 5_000, available: 5_000 });
+  });
+
+  it("the savings limit refuses the 7th transfer out of savings this month, naming the count", async () => {
+    const a = await newMember(db, { savings_cents: 10_000 });
+    for (let i = 0; i < 6; i++) expect((await transferBetweenAccounts(db, a.member, internal(a.savings.id, a.checking.id, "1.00"))).ok).toBe(true);
+    const seventh = await transferBetweenAccounts(db, a.member, internal(a.savings.id, a.checking.id, "1.00"));
+    expect(seventh).toMatchObject({ ok: false, kind: "savings_limit" });
+    if (!seventh.ok) expect(seventh.message).toContain("6");
+    expect(await balance(a.savings.id)).toEqual({ current: 9_400, available: 9_400 });
+  });
+});
+
+describe("To Another Member", () => {
+  it("verification shows the name only; own email and unknown emails are refused", async () => {
+    const a = await newMember(db, { checking_cents: 5_000 });
+    const b = await newMember(db, { first_name: "Robin", last_name: "Ames" });
+    expect(await verifyRecipient(db, a.member, b.member.email)).toEqual({ ok: true, name: "Robin Ames" });
+    expect(await verifyRecipient(db, a.member, a.member.email)).toMatchObject({ ok: false, message: "Cannot transfer to your own account" });
+    expect(await verifyRecipient(db, a.member, "nobody@members.example")).toMatchObject({ ok: false, message: "Recipient not found" });
+  });
+
+  it("verification is rate-limited", async () => {
+    const a = await newMember(db);
+    const results = [];
+    for (let i = 0; i < 31; i++) results.push(await verifyRecipient(db, a.member, `x${i}@members.example`));
+    expect(results[29]).toMatchObject({ ok: false, kind: "recipient_not_found" });
+    expect(results[30]).toMatchObject({ ok: false, kind: "rate_limited" });
+  });
+
+  it("posts to the recipient's checking and notifies both", async () => {
+    const a = await newMember(db, { checking_cents: 20_000 });
+    const b = await newMember(db);
+    const form = toMemberSchema.parse({ from_account_id: String(a.checking.id), recipient_email: b.member.email.toUpperCase(), amount: "120.50", reference: "Dinner", idempotency_key: key() });
+    const result = await transferToMember(db, a.member, form);
+    expect(result).toMatchObject({ ok: true, amount_cents: 12_050 });
+    expect(await balance(b.checking.id)).toEqual({ current: 12_050, available: 12_050 });
+    expect((await listNotifications(db, b.member.id))[0]).toMatchObject({ kind: "transfer_received" });
+    expect((await listNotifications(db, a.member.id))[0]).toMatchObject({ kind: "transfer_sent" });
+  });
+
+  it("refuses own account, unknown recipients and insufficient funds", async () => {
+    const a = await newMember(db, { checking_cents: 1_000 });
+    const b = await newMember(db);
+    const form = (email: string, amount = "1.00") => toMemberSchema.parse({ from_account_id: String(a.checking.id), recipient_email: email, amount, reference: "x", idempotency_key: key() });
+    expect(await transferToMember(db, a.member, form(a.member.email))).toMatchObject({ ok: false, message: "Cannot transfer to your own account" });
+    expect(await transferToMember(db, a.member, form("ghost@members.example"))).toMatchObject({ ok: false, message: "Recipient not found" });
+    expect(await transferToMember(db, a.member, form(b.member.email, "10.01"))).toMatchObject({ ok: false, message: "Insufficient funds" });
+    expect(await balance(b.checking.id)).toEqual({ current: 0, available: 0 });
+  });
+});
+
+describe("step-up codes", () => {
+  it("are single use, expire after 5 wrong tries", async () => {
+    const a = await newMember(db);
+    await sendStepUpCode(db, a.member, "summary");
+    const code = await lastTransferCode(db, a.member.email);
+    expect(await verifyStepUpCode(db, a.member.id, code === "000000" ? "111111" : "000000")).toBe(false);
+    expect(await verifyStepUpCode(db, a.member.id, code)).toBe(true);
+    expect(await verifyStepUpCode(db, a.member.id, code)).toBe(false);
+    await sendStepUpCode(db, a.member, "summary");
+    const second = await lastTransferCode(db, a.member.email);
+    const wrong = second === "999999" ? "888888" : "999999";
+    for (let i = 0; i < 5; i++) expect(await verifyStepUpCode(db, a.member.id, wrong)).toBe(false);
+    expect(await verifyStepUpCode(db, a.member.id, second)).toBe(false);
+  });
+});
+
+describe("To US Bank (ACH)", () => {
+  const achForm = (from: number, amount: string, k = key()) =>
+    toUsBankSchema.parse({ from_account_id: String(from), routing_number: "021000021", account_number: "123456789", account_name: "Lee Park", amount, reference: "Tuition", idempotency_key: k });
+
+  it("needs the emailed code, then holds the money and queues the payment; a replay returns the first result", async () => {
+    const a = await newMember(db, { checking_cents: 50_000 });
+    const form = achForm(a.checking.id, "100.00");
+    const review = await reviewUsBankTransfer(db, a.member, form);
+    expect(review).toMatchObject({ ok: true, bank_name: "JPMorgan Chase Bank" });
+    await sendStepUpCode(db, a.member, "x");
+    expect(await sendUsBankTransfer(db, a.member, form, "")).toMatchObject({ ok: false, message: "Please enter OTP" });
+    const code = await lastTransferCode(db, a.member.email);
+    expect(await sendUsBankTransfer(db, a.member, form, code === "123456" ? "654321" : "123456")).toMatchObject({ ok: false, message: "Invalid OTP" });
+    const sent = await sendUsBankTransfer(db, a.member, form, code);
+    expect(sent).toMatchObject({ ok: true, amount_cents: 10_000, replayed: false });
+    expect(await balance(a.checking.id)).toEqual({ current: 50_000, available: 40_000 });
+    const [payment] = await db.select().from(externalPayments).where(eq(externalPayments.member_id, a.member.id));
+    expect(payment).toMatchObject({ kind: "ach", status: "pending", amount_cents: 10_000 });
+    const replay = await sendUsBankTransfer(db, a.member, form, code);
+    expect(replay).toMatchObject({ ok: true, replayed: true });
+    expect(await balance(a.checking.id)).toEqual({ current: 50_000, available: 40_000 });
+  });
+
+  it("is denied when staff paused outgoing payments, and blocked for a frozen account", async () => {
+    const a = await newMember(db, { checking_cents: 50_000 });
+    await setOutgoingPaymentsPaused(db, { paused: true, reason: "test", updated_by: "staff:test" });
+    try {
+      expect(await reviewUsBankTransfer(db, a.member, achForm(a.checking.id, "1.00"))).toMatchObject({ ok: false, kind: "denied", message: "All transactions temporarily suspended" });
+      expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "1.00"), "123456")).toMatchObject({ ok: false, kind: "denied" });
+    } finally {
+      await setOutgoingPaymentsPaused(db, { paused: false, updated_by: "staff:test" });
+    }
+    await setAccountStatus(db, a.checking.id, "frozen");
+    expect(await reviewUsBankTransfer(db, a.member, achForm(a.checking.id, "1.00"))).toMatchObject({ ok: false, kind: "blocked" });
+  });
+
+  it("refuses above available, above the per-transfer limit, and another member's account", async () => {
+    const a = await newMember(db, { checking_cents: 1_000 });
+    const b = await newMember(db, { checking_cents: 1_000 });
+    expect(await reviewUsBankTransfer(db, a.member, achForm(a.checking.id, "10.01"))).toMatchObject({ ok: false, message: "Insufficient funds" });
+    expect(await reviewUsBankTransfer(db, a.member, achForm(a.checking.id, "25000.01"))).toMatchObject({ ok: false, kind: "limit" });
+    expect(await reviewUsBankTransfer(db, a.member, achForm(b.checking.id, "1.00"))).toMatchObject({ ok: false, kind: "not_your_account" });
+    expect(await sendUsBankTransfer(db, a.member, achForm(b.checking.id, "1.00"), "123456")).toMatchObject({ ok: false, kind: "not_your_account" });
+  });
+
+  it("the routing number needs the ABA checksum", () => {
+    const base = { from_account_id: "1", account_number: "123456789", account_name: "A", amount: "1", reference: "r", idempotency_key: key() };
+    expect(toUsBankSchema.safeParse({ ...base, routing_number: "021000022" }).success).toBe(false);
+    expect(toUsBankSchema.safeParse({ ...base, routing_number: "021000021" }).success).toBe(true);
+  });
+});
+
+describe("International (wire)", () => {
+  const wireForm = (from: number, amount: string, currency = "EUR", k = key()) =>
+    internationalSchema.parse({
+      from_account_id: String(from),
+      recipient_name: "Marie Curie",
+      bank_name: "BNP Paribas",
+      bic: "bnpafrpp",
+      account_number: "FR14 2004 1010 0505 0001 3M02 606",
+      iban: "FR14 2004 1010 0505 0001 3M02 606",
+      country: "FR",
+      currency,
+      amount,
+      reference: "Gift",
+      idempotency_key: k,
+    });
+
+  it("quotes at the staff rate plus the fee, then holds USD + fee and queues the wire", async () => {
+    const a = await newMember(db, { checking_cents: 200_000 });
+    const form = wireForm(a.checking.id, "1000.00");
+    const quote = await reviewWire(db, a.member, form);
+    expect(quote).toMatchObject({ ok: true, usd_cents: 108_375, fee_cents: 4_500, total_cents: 112_875 });
+    const fees = await institutionAccount(db, "fees_income");
+    const sent = await sendWire(db, a.member, form);
+    expect(sent).toMatchObject({ ok: true, amount_cents: 112_875 });
+    expect(await balance(a.checking.id)).toEqual({ current: 200_000, available: 200_000 - 112_875 });
+    const [payment] = await db.select().from(externalPayments).where(eq(externalPayments.member_id, a.member.id));
+    expect(payment).toMatchObject({ kind: "wire", currency: "EUR", foreign_amount_minor: 100_000, rate: "1.08375", fee_cents: 4_500 });
+    expect(payment!.details.iban).toBe("FR1420041010050500013M02606");
+    expect(fees.id).toBeGreaterThan(0);
+    expect(await sendWire(db, a.member, form)).toMatchObject({ ok: true, replayed: true });
+    expect(await balance(a.checking.id)).toEqual({ current: 200_000, available: 200_000 - 112_875 });
+  });
+
+  it("refuses a currency without a rate, insufficient funds (fee included) and a bad IBAN", async () => {
+    const a = await newMember(db, { checking_cents: 108_375 });
+    expect(await reviewWire(db, a.member, wireForm(a.checking.id, "100", "GBP"))).toMatchObject({ ok: false, kind: "no_rate" });
+    expect(await reviewWire(db, a.member, wireForm(a.checking.id, "1000.00"))).toMatchObject({ ok: false, message: "Insufficient funds" });
+    expect(await sendWire(db, a.member, wireForm(a.checking.id, "1000.00"))).toMatchObject({ ok: false, message: "Insufficient funds" });
+    const bad = internationalSchema.safeParse({ ...wireForm(a.checking.id, "1"), amount: "1", iban: "FR15 2004 1010 0505 0001 3M02 606", idempotency_key: key(), bic: "BNPAFRPP", account_number: "12345678" });
+    expect(bad.success).toBe(false);
+  });
+
+  it("is denied while outgoing payments are paused", async () => {
+    const a = await newMember(db, { checking_cents: 200_000 });
+    await setOutgoingPaymentsPaused(db, { paused: true, updated_by: "staff:test" });
+    try {
+      expect(await sendWire(db, a.member, wireForm(a.checking.id, "10"))).toMatchObject({ ok: false, kind: "denied" });
+    } finally {
+      await setOutgoingPaymentsPaused(db, { paused: false, updated_by: "staff:test" });
+    }
+    expect(await balance(a.checking.id)).toEqual({ current: 200_000, available: 200_000 });
+  });
+});
+
+describe("notifications", () => {
+  it("mark one read (own only) and all read", async () => {
+    const a = await newMember(db, { checking_cents: 10_000 });
+    const b = await newMember(db);
+    for (let i = 0; i < 3; i++) await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "1.00"));
+    const list = await listNotifications(db, a.member.id);
+    expect(await markRead(db, b.member.id, list[0]!.id)).toBe(false);
+    expect(await markRead(db, a.member.id, list[0]!.id)).toBe(true);
+    expect(await unreadCount(db, a.member.id)).toBe(2);
+    expect(await markAllRead(db, a.member.id)).toBe(2);
+    expect(await unreadCount(db, a.member.id)).toBe(0);
+    const rows = await db.select().from(notifications).where(eq(notifications.member_id, b.member.id));
+    expect(rows).toHaveLength(0);
+  });
+});
+
+describe("ledger invariants after all of the above", () => {
+  it("verifies", async () => {
+    const report = await verifyLedger(db);
+    expect(report.ok, JSON.stringify(report).slice(0, 500)).toBe(true);
+  });
+});

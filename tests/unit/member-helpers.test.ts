@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { daysBefore, monthStart } from "~/server/member-app/dashboard.server";
+import { parseHistoryFilters } from "~/server/member-app/history.server";
+import { maskExternal, parseReferenceNumber, referenceNumber } from "~/server/payments/transfers.server";
+import { relativeTime } from "~/components/member/top-bar";
+import type { AccountView } from "~/server/ledger/accounts.server";
+
+describe("member app helpers", () => {
+  it("reference numbers round-trip", () => {
+    expect(referenceNumber(123)).toBe("MU00000123");
+    expect(parseReferenceNumber("mu00000123")).toBe(123);
+    expect(parseReferenceNumber("XX1")).toBeNull();
+  });
+
+  it("date ranges: calendar month start and the last 30 days (today included)", () => {
+    expect(monthStart("2026-11-22")).toBe("2026-11-01");
+    expect(daysBefore("2026-11-22", 29)).toBe("2026-10-24");
+    expect(daysBefore("2026-03-01", 1)).toBe("2026-02-28");
+  });
+
+  it("masks an outside account number to its last four", () => {
+    expect(maskExternal("123456789")).toBe("••6789");
+  });
+
+  it("history filters keep only valid values and only the member's own accounts", () => {
+    const accounts = [{ id: 7 }, { id: 9 }] as AccountView[];
+    const f = parseHistoryFilters(new URLSearchParams("account=8&type=sideways&category=Dining&status=pending&from=2026-13-45&to=2026-11-01&q=%20rent%20"), accounts);
+    expect(f).toEqual({ category: "Dining", status: "pending", to: "2026-11-01", q: "rent" });
+    expect(parseHistoryFilters(new URLSearchParams("account=9&type=debit"), accounts)).toEqual({ account_id: 9, type: "debit" });
+  });
+
+  it("relative times", () => {
+    const now = Date.parse("2026-11-22T12:00:00Z");
+    expect(relativeTime("2026-11-22T11:59:30Z", now)).toBe("just now");
+    expect(relativeTime("2026-11-22T11:15:00Z", now)).toBe("45 min ago");
+    expect(relativeTime("2026-11-22T07:00:00Z", now)).toBe("5 h ago");
+    expect(relativeTime("2026-11-10T07:00:00Z", now)).toBe("Nov 10");
+  });
+});
