@@ -22,6 +22,10 @@ export function appDatabase(): Promise<Database> {
     if (institution().demo) {
       const { seedDemoIfEmpty } = await import("~/server/seed/demo.server");
       await seedDemoIfEmpty(database);
+      // Six months of history for the demo members, posted through the ledger (once: it does
+      // nothing for members who already have history).
+      const { seedDemoHistory } = await import("~/server/seed/demo-history.server");
+      await seedDemoHistory(database.db);
     }
     return database;
   })();

@@ -5,7 +5,6 @@ import { institution } from "~/config/institution.server";
 import { requireUser, type SessionUser } from "~/server/auth/session.server";
 import { logger } from "~/server/logger.server";
 import { memberAccounts } from "~/server/ledger/accounts.server";
-import { ensureDemoHistory } from "~/server/seed/demo-history.server";
 import { listNotifications, markAllRead, markRead, unreadCount } from "~/server/notifications/notifications.server";
 import { listCurrencyRates } from "~/server/payments/rates.server";
 import { sendStepUpCode } from "~/server/payments/step-up.server";
@@ -36,9 +35,7 @@ import { memberHistoryCsv, memberHistoryPage, parseHistoryFilters, TRANSACTION_C
  */
 
 export async function requireMember(request: Request): Promise<SessionUser> {
-  const user = await requireUser(request, { roles: ["user"] });
-  await ensureDemoHistory(await db());
-  return user;
+  return requireUser(request, { roles: ["user"] });
 }
 
 function asMember(user: SessionUser): Member {

@@ -189,19 +189,3 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
   }
   return seeded;
 }
-
-/**
- * Until the demo seed calls `seedDemoHistory` at start-up, the member area calls this once per
- * process in demo mode; it does nothing once the ledger has any transaction.
- */
-const KEY = Symbol.for("mutual.demoHistory");
-export function ensureDemoHistory(db: Db): Promise<boolean> {
-  const holder = globalThis as { [KEY]?: Promise<boolean> };
-  if (!institution().demo) return Promise.resolve(false);
-  holder[KEY] ??= seedDemoHistory(db).catch((error: unknown) => {
-    delete holder[KEY];
-    throw error;
-  });
-  return holder[KEY];
-}
-
