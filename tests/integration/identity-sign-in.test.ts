@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { eq } from "drizzle-orm";
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/client.server";
-import { outbox, rateLimitCounters, sessions, staffSignInCodes, users } from "~/server/db/schema";
+import { auditLog, outbox, rateLimitCounters, sessions, staffSignInCodes, users } from "~/server/db/schema";
 import { authFor } from "~/server/auth/auth.server";
 import { authHeaders } from "~/server/auth/request-meta.server";
 import { endSignInStep, getSignInStep, startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
@@ -130,6 +130,9 @@ describe("sign-in step 2: codes", () => {
     const session = await sessionUserFromCookie(database.db, browser.cookieHeader());
     expect(session).toMatchObject({ id, role: "user" });
     expect(await lastMessageTo(database.db, email)).toMatchObject({ kind: "login_alert" });
+    // The sign-in is a security event in the append-only audit log.
+    const events = await database.db.select().from(auditLog).where(eq(auditLog.member_id, id));
+    expect(events.map((e) => e.action)).toContain("auth.sign_in");
 
     // Replaying the code (in a second browser that kept the old challenge cookie) is refused.
     const replay = await verifySignInCode(database.db, browser.meta(), { code });

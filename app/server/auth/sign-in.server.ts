@@ -7,6 +7,7 @@ import { accountLockedEmail, loginAlertEmail } from "~/server/mail/templates.ser
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { keyedHash } from "~/server/security/crypto.server";
 import { logger } from "~/server/logger.server";
+import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { applicationStatus, getMemberSettings } from "~/server/members/applications.server";
 import { authFor } from "./auth.server";
 import { hashCode } from "./codes.server";
@@ -42,7 +43,16 @@ export type StartSignInResult =
   | { status: "rate_limited"; retry_after_s: number }
   | { status: "failed" };
 
+/** Step 1, with its security event in the audit log (SPEC 0.2: sign-in failures and lockouts). */
 export async function startSignIn(db: Db, meta: RequestMeta, input: { email: string; password: string }, now: Date = new Date()): Promise<StartSignInResult> {
+  const result = await checkPassword(db, meta, input, now);
+  if (result.status !== "challenge") {
+    await recordSecurityEvent(db, { action: `auth.sign_in.${result.status}`, email: input.email.trim().toLowerCase(), ip: meta.ip });
+  }
+  return result;
+}
+
+async function checkPassword(db: Db, meta: RequestMeta, input: { email: string; password: string }, now: Date): Promise<StartSignInResult> {
   const limit = await hitRateLimit({ key: `sign-in:ip:${meta.ip}`, ...RATE_LIMITS.sign_in }, { database: db, now });
   if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
 
@@ -179,7 +189,20 @@ function classify(error: unknown): Attempt {
   }
 }
 
+/** Step 2, with its security event in the audit log: every sign-in, and every refused code. */
 export async function verifySignInCode(db: Db, meta: RequestMeta, input: { code: string }, now: Date = new Date()): Promise<VerifyCodeResult> {
+  const result = await checkCode(db, meta, input, now);
+  const user_id = result.status === "signed_in" ? result.user.id : null;
+  await recordSecurityEvent(db, {
+    action: result.status === "signed_in" ? "auth.sign_in" : `auth.code.${result.status}`,
+    user_id,
+    email: result.status === "signed_in" ? result.user.email : null,
+    ip: meta.ip,
+  });
+  return result;
+}
+
+async function checkCode(db: Db, meta: RequestMeta, input: { code: string }, now: Date): Promise<VerifyCodeResult> {
   const limit = await hitRateLimit({ key: `sign-in-code:ip:${meta.ip}`, ...RATE_LIMITS.sign_in_code }, { database: db, now });
   if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
 
