@@ -8,7 +8,7 @@
  * PostgreSQL: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5433/postgres); the
  * bench makes and drops its own databases there. pgbench: PGBENCH (default the PostgreSQL 15
  * binary). Writes bench/results/ledger.json and prints a Markdown table for bench/README.md.
- * BENCH_SECONDS (default 10) sets each measurement's length, BENCH_ROUNDS (default 2) how many
+ * BENCH_SECONDS (default 10) sets each measurement's length, BENCH_ROUNDS (default 3) how many
  * alternating ledger/pgbench rounds are averaged; BENCH_SKIP_HISTORY=1 skips history.
  */
 import { spawnSync } from "node:child_process";
@@ -27,7 +27,7 @@ import { dropDatabase, runHistoryBench } from "./history";
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5433/postgres";
 const PGBENCH = process.env.PGBENCH ?? "/usr/lib/postgresql/15/bin/pgbench";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CLIENT_COUNTS = [1, 8, 32];
 const PGLITE_CLIENT_COUNTS = [1, 8];
 /** Enough accounts that two random transfers rarely touch the same row, as in pgbench's accounts. */

@@ -44,6 +44,8 @@ export type PostingKind = Exclude<TransactionKind, "reversal">;
 /**
  * Transfers a member makes out of savings, counted per calendar month against the limit (SPEC
  * 6, "Regulation D style"). Staff corrections, fees and reversals are not the member's transfers.
+ * A hold counts when it is placed (the member asked for the transfer then); releasing it or
+ * reversing a transfer does not give the count back: staff can reset it (SPEC 7).
  */
 export const SAVINGS_LIMITED_KINDS: ReadonlySet<TransactionKind> = new Set([
   "transfer",
