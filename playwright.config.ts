@@ -35,6 +35,6 @@ export default defineConfig({
     url: `http://localhost:${port}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", E2E: "1" },
+    env: { NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", E2E: "1", TRUST_PROXY: "1" },
   },
 });

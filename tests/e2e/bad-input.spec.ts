@@ -1,4 +1,4 @@
-import { expect, test, type APIResponse } from "@playwright/test";
+import { expect, test, type APIResponse } from "./fixtures";
 
 /** A 4xx answer in plain words: no stack trace, no internals, a reference to quote. */
 async function expectPoliteRefusal(res: APIResponse, status: number) {

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from "./support";
 
 /** The loan calculator's section, so field names shared with the savings calculator stay apart. */

@@ -1,5 +1,5 @@
 import http from "node:http";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from "./support";
 
 /**
@@ -24,6 +24,8 @@ interface Forwarded {
 
 /** Sends one request to the test server from `address`. */
 function requestFrom(address: string, url: URL, method: string, headers: Record<string, string>, body: Buffer): Promise<Forwarded> {
+  // The address is the socket's own: drop the per-test X-Forwarded-For of fixtures.ts.
+  headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== "x-forwarded-for"));
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: "127.0.0.1", port: Number(url.port), path: url.pathname + url.search, method, localAddress: address, headers: { ...headers, host: url.host, "content-length": String(body.length) } },

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from "./support";
 
 test.describe("locations", () => {

@@ -1,4 +1,4 @@
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "./fixtures";
 import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from "./support";
 import { createMember, makePng, signIn, staffContext, totp, type TestMember } from "./settings-support";
 

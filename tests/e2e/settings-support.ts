@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
-import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, type Browser, type BrowserContext, type Page } from "./fixtures";
 
 /**
  * Helpers for the settings and staff-tool browser tests: sign in as a person would (the code read

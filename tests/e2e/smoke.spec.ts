@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { watchConsole } from "./support";
 
 test("the home page renders with the demo banner and hydrates without CSP errors", async ({ page }) => {

@@ -184,15 +184,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                 Transfer Money
               </h2>
             </div>
-            <Tabs
-              selectedKey={tab}
-              keyboardActivation="manual"
-              // Enter or Space on a focused tab selects it; the choice goes into the URL like a click.
-              onSelectionChange={(key) => {
-                if (key !== tab) navigate(`/dashboard?transfer=${String(key)}#transfer`, { preventScrollReset: true });
-              }}
-              className="mt-3"
-            >
+            <Tabs selectedKey={tab} keyboardActivation="manual" className="mt-3">
               <TabList aria-label="Transfer type" className="flex gap-1 overflow-x-auto border-b border-slate-200 px-3 sm:px-4">
                 {TABS.map((key) => {
                   const Icon = TAB_META[key].icon;
