@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import type { MemberDetail } from "~/server/admin/directory.server";
 import { Eye, FileText, UserRound } from "lucide-react";
 import { groupAccountNumber } from "~/domain/account-display";
 import { formatCents } from "~/domain/money";
@@ -6,49 +7,8 @@ import { ID_TYPE_OPTIONS, MARITAL_STATUS_OPTIONS } from "~/domain/membership-app
 import { StatusBadge } from "./admin-shell";
 import { formatDate, formatDateTime, initials, withParams } from "./format";
 
-export interface MemberDetailData {
-  user_id: string;
-  email: string;
-  name: string;
-  role: string;
-  created_at: Date | string;
-  has_image: boolean;
-  profile: {
-    first_name: string;
-    last_name: string;
-    date_of_birth: string | null;
-    nationality: string | null;
-    marital_status: string | null;
-    street: string | null;
-    city: string | null;
-    state: string | null;
-    postal_code: string | null;
-    country: string | null;
-    phone: string | null;
-    alt_email: string | null;
-    emergency_name: string | null;
-    emergency_relationship: string | null;
-    emergency_phone: string | null;
-    id_type: string | null;
-    id_number: string | null;
-    has_document: boolean;
-    document_mime: string | null;
-    joint_account: boolean;
-    joint_name: string | null;
-    joint_email: string | null;
-    joint_phone: string | null;
-    status: string;
-    document_status: string;
-    rejection_reason: string | null;
-    decided_at: Date | string | null;
-    source: string;
-  };
-  revealed: boolean;
-  accounts: { id: number; account_number: string; type: string; name: string; status: string; current_cents: number; available_cents: number; routing_number: string }[];
-  cards: { id: number; masked_number: string; expiry_month: number; expiry_year: number; status: string; account_id: number }[];
-  info_requests: { id: number; message: string; requested_at: Date | string; status: string; answer_text: string | null; answered_at: Date | string | null; has_answer_document: boolean }[];
-  decisions: { id: number; decision: string; note: string | null; decided_at: Date | string; decided_by_email: string | null }[];
-}
+/** The detail pane shows exactly what the directory service returns (one shape, one place). */
+export type MemberDetailData = MemberDetail;
 
 export const idTypeLabel = (value: string | null) => ID_TYPE_OPTIONS.find((o) => o.value === value)?.label ?? value ?? "—";
 export const maritalLabel = (value: string | null) => MARITAL_STATUS_OPTIONS.find((o) => o.value === value)?.label ?? value ?? "—";
