@@ -82,9 +82,23 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   };
 }
 
+/** Any fixed 64-bit number, the same in every process of this app: "mutual-migrations". */
+const MIGRATION_LOCK_KEY = "7310431812462339584";
+
 export async function migrateDatabase(database: Database): Promise<void> {
   if (database.kind === "postgres") {
-    await migratePg(database.db, { migrationsFolder });
+    // Several app servers may start at once against one PostgreSQL: a session advisory lock
+    // makes them apply migrations one after another (the later ones then find nothing to do)
+    // instead of racing on the same CREATE statements.
+    const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+    const lockClient = await pool.connect();
+    try {
+      await lockClient.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+      await migratePg(database.db, { migrationsFolder });
+    } finally {
+      await lockClient.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => undefined);
+      lockClient.release();
+    }
   } else {
     await migratePglite(database.db as never, { migrationsFolder });
   }

@@ -10,7 +10,8 @@ import { migrateDatabase, openDatabase, type Database } from "./client.server";
 const KEY = Symbol.for("mutual.database");
 type Holder = { [KEY]?: Promise<Database> };
 
-export function appDatabase(): Promise<Database> {
+export function appDatabase(options: { seedDemo?: boolean } = {}): Promise<Database> {
+  const seedDemo = options.seedDemo ?? true;
   const holder = globalThis as Holder;
   holder[KEY] ??= (async () => {
     const e = env();
@@ -18,8 +19,9 @@ export function appDatabase(): Promise<Database> {
       ? await openDatabase({ kind: "postgres", url: e.DATABASE_URL })
       : await openDatabase({ kind: "pglite", dataDir: e.dataDirAbsolute });
     await migrateDatabase(database);
-    // Demo mode: the demo institution's people on an empty database (app/server/seed).
-    if (institution().demo) {
+    // Demo mode: the demo institution's people on an empty database (app/server/seed). Scripts
+    // that only inspect the database (ledger:verify) open it without seeding.
+    if (seedDemo && institution().demo) {
       const { seedDemoIfEmpty } = await import("~/server/seed/demo.server");
       await seedDemoIfEmpty(database);
       // Six months of history for the demo members, posted through the ledger (once: it does
