@@ -23,6 +23,9 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   reporter: [["list"]],
+  // Each port gets its own results folder, so two runs side by side (E2E_PORT) do not clear
+  // each other's traces.
+  outputDir: process.env.E2E_PORT ? `test-results/port-${port}` : "test-results",
   use: {
     baseURL: `http://localhost:${port}`,
     trace: "retain-on-failure",
@@ -35,6 +38,6 @@ export default defineConfig({
     url: `http://localhost:${port}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", E2E: "1", TRUST_PROXY: "1" },
+    env: { ...(process.env.MUTUAL_BUILD_DIR ? { MUTUAL_BUILD_DIR: process.env.MUTUAL_BUILD_DIR } : {}), NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", E2E: "1", TRUST_PROXY: "1" },
   },
 });

@@ -77,7 +77,7 @@ async function main() {
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   if (production) {
-    const buildDir = path.resolve("build");
+    const buildDir = path.resolve(process.env.MUTUAL_BUILD_DIR ?? "build");
     if (!fs.existsSync(path.join(buildDir, "server/index.js"))) {
       throw new ConfigurationError("No production build found: run `npm run build` first (npm start does this for you).");
     }

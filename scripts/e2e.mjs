@@ -14,6 +14,9 @@ if (!fs.existsSync(chromium)) {
   process.exit(0);
 }
 
+// A run on its own port (E2E_PORT, for engineers running specs side by side) builds into its own
+// folder, so one run's build never replaces the files another run's server is reading.
+if (process.env.E2E_PORT && !process.env.MUTUAL_BUILD_DIR) process.env.MUTUAL_BUILD_DIR = `build-e2e-${process.env.E2E_PORT}`;
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: "inherit" }).status ?? 1;
 let status = run("npx", ["react-router", "build"]);
 if (status === 0) status = run("npx", ["playwright", "test", ...process.argv.slice(2)]);
