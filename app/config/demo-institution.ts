@@ -13,6 +13,7 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
   name: "Harborview Community Credit Union",
   short_name: "Harborview CU",
   founded_year: 1973,
+  time_zone: "America/New_York",
   routing_number: "501234566",
   support_email: "support@harborview.example",
   support_phone: "(555) 010-4400",

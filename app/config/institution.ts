@@ -74,6 +74,11 @@ export const InstitutionSchema = z
     name: z.string().min(1),
     short_name: z.string().min(1),
     founded_year: z.number().int().min(1800).max(2100),
+    /**
+     * The IANA time zone the credit union keeps its books in: it decides the business date of a
+     * transaction, and so the month a savings transfer counts against and this month's figures.
+     */
+    time_zone: z.string().refine(isTimeZone, "time zone must be an IANA name such as America/New_York"),
     routing_number: z.string().refine(isValidRoutingNumber, "routing number must be 9 digits that pass the ABA checksum"),
     support_email: z.email(),
     support_phone: z.string().min(7),
@@ -163,3 +168,12 @@ export type Location = Institution["locations"][number];
 
 /** What the browser may see of the profile (all of it today; kept as one seam for later). */
 export type PublicInstitution = Institution;
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return name.includes("/") || name === "UTC";
+  } catch {
+    return false;
+  }
+}

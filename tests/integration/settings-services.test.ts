@@ -11,7 +11,8 @@ import { authFor } from "~/server/auth/auth.server";
 import { sessionUserFromCookie } from "~/server/auth/session.server";
 import { startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
 import { openAccount, transferCount } from "~/server/ledger/accounts.server";
-import { monthOf, todayUtc } from "~/server/ledger/rules";
+import { monthOf } from "~/server/ledger/rules";
+import { today } from "~/server/ledger/ledger.server";
 import { readProfileImage, setProfileImage } from "~/server/profile-images/profile-images.server";
 import { listTransferCounts, resetAllMemberTransferCounts, resetMemberTransferCount } from "~/server/settings/reset-transfers.server";
 import {
@@ -194,7 +195,7 @@ describe("account settings", () => {
 describe("reset transfer counts", () => {
   async function savingsWithCount(member_id: string, count: number) {
     const account = await openAccount(database.db, { member_id, type: "savings", name: "Savings" });
-    await database.db.update(ledgerAccounts).set({ transfer_count: count, transfer_count_month: monthOf(todayUtc()) }).where(eq(ledgerAccounts.id, account.id));
+    await database.db.update(ledgerAccounts).set({ transfer_count: count, transfer_count_month: monthOf(today()) }).where(eq(ledgerAccounts.id, account.id));
   }
 
   it("lists members without staff, resets one and all, and audits each reset", async () => {

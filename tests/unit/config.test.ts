@@ -46,3 +46,11 @@ describe("institution profile", () => {
     expect(() => parseInstitution({ ...demoInstitution, us_banks: banks }, "x")).toThrow(/us_banks.0.routing_number/);
   });
 });
+
+describe("institution time zone", () => {
+  it("must be an IANA zone name", () => {
+    expect(parseInstitution({ ...demoInstitution, time_zone: "America/Chicago" }, "test.json").time_zone).toBe("America/Chicago");
+    expect(() => parseInstitution({ ...demoInstitution, time_zone: "Eastern" }, "test.json")).toThrow(/time zone must be an IANA name/);
+    expect(() => parseInstitution({ ...demoInstitution, time_zone: "Mars/Olympus" }, "test.json")).toThrow(/time_zone/);
+  });
+});

@@ -5,6 +5,7 @@ import {
   AMOUNT_CENTS_MAX,
   ENTRIES_PER_TRANSACTION_MAX,
   applyChanges,
+  businessDate,
   checkAccountOpen,
   checkEntries,
   checkReversible,
@@ -248,5 +249,20 @@ describe("numbers", () => {
     expect(spendableCents(map.get(1)!)).toBe(0);
     expect(() => applyChanges(map, [{ account_id: 1, posted_delta_cents: -1, held_delta_cents: 0 }])).toThrow(/below its limit/);
     expect(() => applyChanges(map, [{ account_id: 9, posted_delta_cents: 1, held_delta_cents: 0 }])).toThrow(/unlocked/);
+  });
+});
+
+describe("business date", () => {
+  it("is the date in the institution's time zone, not in UTC", () => {
+    // 9 pm in New York on October 31 is already November 1 in UTC.
+    const evening = new Date("2026-11-01T01:00:00Z");
+    expect(businessDate("America/New_York", evening)).toBe("2026-10-31");
+    expect(businessDate("UTC", evening)).toBe("2026-11-01");
+    expect(businessDate("America/Los_Angeles", new Date("2026-03-01T07:59:00Z"))).toBe("2026-02-28");
+    expect(businessDate("Pacific/Honolulu", new Date("2026-12-31T12:00:00Z"))).toBe("2026-12-31");
+  });
+  it("puts a savings transfer made on the evening of the last day in that month", () => {
+    const day = businessDate("America/New_York", new Date("2026-11-01T03:30:00Z"));
+    expect(monthOf(day)).toBe("2026-10");
   });
 });

@@ -5,8 +5,8 @@ import { ledgerAccounts, type INSTITUTION_ACCOUNT_TYPES, type LedgerAccount, typ
 import { isValidAccountNumber, randomAccountNumber } from "~/domain/account-number";
 import { institution } from "~/config/institution.server";
 import { LedgerRefusal } from "./errors";
-import { withRetry } from "./ledger.server";
-import { AMOUNT_CENTS_MAX, assert, assertText, monthOf, toCents, toId, todayUtc, type AccountStatus } from "./rules";
+import { today, withRetry } from "./ledger.server";
+import { AMOUNT_CENTS_MAX, assert, assertText, monthOf, toCents, toId, type AccountStatus } from "./rules";
 
 /**
  * Ledger accounts: opening, status, overdraft, balances and the savings transfer count. Balances
@@ -189,7 +189,7 @@ export async function setOverdraftLimit(db: DbOrTx, account_id: number, overdraf
  * A member's transfers out of savings this month (SPEC 6, transfer limits; the "Current count"
  * of the staff reset page): the sum over the member's savings accounts.
  */
-export async function transferCount(db: DbOrTx, member_id: string, month: string = monthOf(todayUtc())): Promise<number> {
+export async function transferCount(db: DbOrTx, member_id: string, month: string = monthOf(today())): Promise<number> {
   assert(/^\d{4}-\d{2}$/.test(month), `bad month ${month}`);
   const result = await db
     .select({ count: sql<string>`coalesce(sum(${ledgerAccounts.transfer_count}), 0)` })

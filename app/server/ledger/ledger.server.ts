@@ -22,7 +22,7 @@ import {
   reversedEntries,
   toCents,
   toId,
-  todayUtc,
+  businessDate,
   type AccountChange,
   type AccountState,
   type EntryInput,
@@ -135,7 +135,7 @@ export async function reverseTransaction(db: DbOrTx, input: ReverseInput): Promi
   assertKey(input);
   assertText(input.created_by, "created_by", true);
   assertText(input.memo, "memo", false);
-  const effective_date = input.effective_date ?? todayUtc();
+  const effective_date = input.effective_date ?? today();
   assertEffectiveDate(effective_date);
 
   return idempotent(db, input.initiator, input.idempotency_key, async () => {
@@ -342,6 +342,11 @@ interface NewTransactionRow {
   category: string | null;
 }
 
+/** Today's business date in the institution's time zone. */
+export function today(now: Date = new Date()): string {
+  return businessDate(institution().time_zone, now);
+}
+
 function savingsTransfersPerMonth(): number {
   return institution().limits.savings_transfers_per_month;
 }
@@ -358,7 +363,7 @@ function newRow(input: TransactionInput, status: "posted" | "pending"): NewTrans
   assertText(input.memo, "memo", false);
   assertText(input.reference, "reference", false);
   assertText(input.category, "category", false);
-  const effective_date = input.effective_date ?? todayUtc();
+  const effective_date = input.effective_date ?? today();
   assertEffectiveDate(effective_date);
   return {
     kind: input.kind,

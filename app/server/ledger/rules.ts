@@ -104,8 +104,13 @@ export function toCents(value: unknown): number {
 /** Ids are bigint in the database, numbers here (bigserial stays far below 2^53). */
 export const toId = toCents;
 
-export function todayUtc(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
+/**
+ * The business date (YYYY-MM-DD) at `now` in the institution's time zone: a transfer made at
+ * 9 pm in New York on October 31 belongs to October, not to November as it would in UTC.
+ */
+export function businessDate(time_zone: string, now: Date = new Date()): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat("en-CA", { timeZone: time_zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
 export function assertEffectiveDate(value: string): void {

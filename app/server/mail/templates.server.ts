@@ -70,7 +70,7 @@ export function accountLockedEmail(locked_minutes: number): Message {
 }
 
 export function loginAlertEmail(details: { at: Date; ip: string; user_agent: string }): Message {
-  const when = details.at.toLocaleString("en-US", { dateStyle: "full", timeStyle: "long", timeZone: "America/New_York" });
+  const when = details.at.toLocaleString("en-US", { dateStyle: "full", timeStyle: "long", timeZone: institution().time_zone });
   return {
     kind: "login_alert",
     subject: `New sign-in to your account`,
