@@ -8,7 +8,7 @@ import { onPostgres } from "./test-database";
 // or two replicas) must not race on the same CREATE statements. PGlite has one process per
 // folder (the DATA_DIR lock), so this is PostgreSQL only.
 describe.runIf(onPostgres)("migrations on PostgreSQL", () => {
-  it("three servers migrating one empty database at once all succeed, and the schema is applied once", async () => {
+  it("three servers migrating one empty database at once all succeed, and the schema is applied once (even with a pool of one connection each)", async () => {
     const serverUrl = process.env.TEST_DATABASE_URL!;
     const name = `mutual_migrate_${crypto.randomBytes(6).toString("hex")}`;
     const admin = new pg.Client({ connectionString: serverUrl });
@@ -16,7 +16,7 @@ describe.runIf(onPostgres)("migrations on PostgreSQL", () => {
     await admin.query(`create database ${name}`);
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
-    const databases = await Promise.all([1, 2, 3].map(() => openDatabase({ kind: "postgres", url: url.toString(), pool_max: 3 })));
+    const databases = await Promise.all([1, 2, 3].map(() => openDatabase({ kind: "postgres", url: url.toString(), pool_max: 1 })));
     try {
       const results = await Promise.allSettled(databases.map((database) => migrateDatabase(database)));
       expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { applicationDecisions, applicationInfoRequests, ledgerAccounts, memberProfiles, users } from "~/server/db/schema";
+import { applicationDecisions, applicationInfoRequests, ledgerAccounts, memberDirectoryCounts, memberProfiles, users } from "~/server/db/schema";
 import { maskDateOfBirth, maskIdNumber } from "~/domain/membership-application";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { memberAccounts, routingNumber } from "~/server/ledger/accounts.server";
@@ -12,11 +12,16 @@ import type { Staff } from "./review.server";
 
 /**
  * The back office's member directory (SPEC 4, 7): tabs with counts, search by name, email or
- * account number, and pages; fast with 100,000 members (bench/admin-directory.ts).
- *
- * Search is by prefix, each kind served by its own index (migration 0005): the email, the full
- * name "first last", the last name, or (digits only) an account number. Tabs page by offset on
- * (status, created_at); a search returns one page at a time with "is there a next page".
+ * account number, and pages; fast with 100,000 members (bench/admin-directory.ts, bench/README.md
+ * "Back office"). How each part stays cheap whatever the number of members:
+ *  - counts: three rows of member_directory_counts, kept exact by triggers (migration 0009);
+ *  - a tab's page: its 25 ids chosen by an index-only walk of (status,) created_at, user_id,
+ *    newest first, then only those rows read;
+ *  - a search: each kind of match (email, full name "first last", last name, account number) is a
+ *    prefix lookup on its own covering index that yields id and created_at without reading the
+ *    table; the page is the newest of their union, and only its rows are read.
+ * Pages are numbered (Previous / "Page n of m" / Next) and served by offset, capped at
+ * DIRECTORY_PAGES_MAX: at most 10,000 index entries skipped, a few milliseconds.
  */
 export const DIRECTORY_TABS = ["all", "pending", "approved", "rejected"] as const;
 export type DirectoryTab = (typeof DIRECTORY_TABS)[number];
@@ -31,8 +36,9 @@ export function parseTab(value: string | null | undefined): DirectoryTab {
 
 export type DirectoryCounts = Record<DirectoryTab, number>;
 
+/** The four tab counts: constant time (three rows maintained by the database, see above). */
 export async function directoryCounts(db: Db): Promise<DirectoryCounts> {
-  const rows = await db.select({ status: memberProfiles.status, n: count() }).from(memberProfiles).groupBy(memberProfiles.status);
+  const rows = await db.select({ status: memberDirectoryCounts.status, n: memberDirectoryCounts.members }).from(memberDirectoryCounts);
   const counts: DirectoryCounts = { all: 0, pending: 0, approved: 0, rejected: 0 };
   for (const row of rows) {
     counts[row.status] = Number(row.n);
@@ -66,67 +72,68 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** The search term as matched: trimmed, lower-case, single spaces, at most 100 characters. */
+function normaliseTerm(term: string): string {
+  return term.trim().toLowerCase().replace(/\s+/g, " ").slice(0, SEARCH_CHARS_MAX);
+}
+
 /**
- * The search condition on member_profiles, or null when the term is empty. Each kind of match is
- * its own indexed lookup (email, full name, last name, account number), gathered into one set of
- * user ids: an OR across joined tables would make PostgreSQL read every member instead.
+ * The members matching `term` (id and created_at, in the tab when `status` is given), or null
+ * when the term is empty. One branch per kind of match, each a prefix lookup on its own covering
+ * index (migration 0009), so that no table row is read: a name match is an index-only range scan
+ * that carries status and created_at; an email or account number match is an index-only range
+ * scan of users or ledger_accounts, then an index-only probe of member_profiles (user_id)
+ * INCLUDE (status, created_at) per match. The set is MATERIALIZED: the cost is that of the
+ * matches, whatever the planner estimates. Left free, it may instead walk the whole tab newest
+ * first hoping to meet 26 matches early, which reads every row of the tab when the term is rare
+ * in it (e.g. a name whose members are all approved, searched under Pending Review).
  */
-export function searchCondition(term: string): SQL | null {
-  const q = term.trim().toLowerCase().replace(/\s+/g, " ").slice(0, SEARCH_CHARS_MAX);
+function searchHits(term: string, status: SQL | undefined): SQL | null {
+  const q = normaliseTerm(term);
   if (!q) return null;
   const digits = q.replace(/[\s-]/g, "");
   const pattern = `${escapeLike(q)}%`;
-  const lookups: SQL[] = [
-    sql`select ${users.id} from ${users} where ${users.email} like ${pattern} escape '\\'`,
-    sql`select ${memberProfiles.user_id} from ${memberProfiles} where lower(${memberProfiles.first_name} || ' ' || ${memberProfiles.last_name}) like ${pattern} escape '\\'`,
-    sql`select ${memberProfiles.user_id} from ${memberProfiles} where lower(${memberProfiles.last_name}) like ${pattern} escape '\\'`,
+  const m = memberProfiles;
+  const branch = (match: SQL) => sql`select ${m.user_id} as user_id, ${m.created_at} as created_at from ${m} where ${match}${status ? sql` and ${status}` : sql``}`;
+  const branches: SQL[] = [
+    branch(sql`${m.user_id} in (select ${users.id} from ${users} where ${users.email} like ${pattern} escape '\\')`),
+    branch(sql`lower(${m.first_name} || ' ' || ${m.last_name}) like ${pattern} escape '\\'`),
+    branch(sql`lower(${m.last_name}) like ${pattern} escape '\\'`),
   ];
   if (/^\d{3,10}$/.test(digits)) {
-    lookups.push(sql`select ${ledgerAccounts.member_id} from ${ledgerAccounts} where ${ledgerAccounts.account_number} like ${`${digits}%`} and ${ledgerAccounts.owner} = 'member'`);
+    branches.push(branch(sql`${m.user_id} in (select ${ledgerAccounts.member_id} from ${ledgerAccounts} where ${ledgerAccounts.account_number} like ${`${digits}%`} and ${ledgerAccounts.owner} = 'member')`));
   }
-  return sql`${memberProfiles.user_id} in (${sql.join(lookups, sql` union all `)})`;
+  return sql.join(branches, sql` union all `);
 }
 
 export async function listDirectory(db: Db, input: { tab: DirectoryTab; query?: string | null; page?: number; counts?: DirectoryCounts }): Promise<DirectoryPage> {
   const page = Math.min(Math.max(Math.trunc(input.page ?? 1) || 1, 1), DIRECTORY_PAGES_MAX);
   const query = (input.query ?? "").trim().slice(0, SEARCH_CHARS_MAX);
-  const conditions: SQL[] = [];
-  if (input.tab !== "all") conditions.push(eq(memberProfiles.status, input.tab));
-  const search = searchCondition(query);
-  if (search) conditions.push(search);
-  // The page is chosen on member_profiles alone (an index walk in (status,) created_at, user_id
-  // order); only its rows are then joined to users.
-  const chosen = db
+  const offset = (page - 1) * DIRECTORY_PAGE_SIZE;
+  const limit = DIRECTORY_PAGE_SIZE + 1;
+  const status = input.tab !== "all" ? eq(memberProfiles.status, input.tab) : undefined;
+  const hits = searchHits(query, status);
+  // The page's ids, chosen from indexes alone (index-only scans); only these rows are then read.
+  const chosen = hits
+    ? sql`with hits as materialized (${hits}) select distinct hits.user_id, hits.created_at from hits order by hits.created_at desc, hits.user_id desc limit ${limit} offset ${offset}`
+    : sql`select ${memberProfiles.user_id} from ${memberProfiles}${status ? sql` where ${status}` : sql``} order by ${memberProfiles.created_at} desc, ${memberProfiles.user_id} desc limit ${limit} offset ${offset}`;
+  const rows = await db
     .select({
       user_id: memberProfiles.user_id,
+      email: users.email,
       first_name: memberProfiles.first_name,
       last_name: memberProfiles.last_name,
+      role: users.role,
       status: memberProfiles.status,
       document_status: memberProfiles.document_status,
       created_at: memberProfiles.created_at,
     })
     .from(memberProfiles)
-    .where(conditions.length ? and(...conditions) : undefined)
-    .orderBy(desc(memberProfiles.created_at), desc(memberProfiles.user_id))
-    .limit(DIRECTORY_PAGE_SIZE + 1)
-    .offset((page - 1) * DIRECTORY_PAGE_SIZE)
-    .as("chosen");
-  const rows = await db
-    .select({
-      user_id: chosen.user_id,
-      email: users.email,
-      first_name: chosen.first_name,
-      last_name: chosen.last_name,
-      role: users.role,
-      status: chosen.status,
-      document_status: chosen.document_status,
-      created_at: chosen.created_at,
-    })
-    .from(chosen)
-    .innerJoin(users, eq(users.id, chosen.user_id))
-    .orderBy(desc(chosen.created_at), desc(chosen.user_id));
+    .innerJoin(users, eq(users.id, memberProfiles.user_id))
+    .where(sql`${memberProfiles.user_id} in (select chosen.user_id from (${chosen}) as chosen)`)
+    .orderBy(desc(memberProfiles.created_at), desc(memberProfiles.user_id));
   const items: DirectoryItem[] = rows.slice(0, DIRECTORY_PAGE_SIZE).map((r) => ({ ...r, role: r.role === "admin" ? "admin" : r.role === "pending" ? "pending" : "user" }));
-  const total = search ? null : input.counts ? input.counts[input.tab] : null;
+  const total = hits ? null : input.counts ? input.counts[input.tab] : null;
   return { items, page, page_size: DIRECTORY_PAGE_SIZE, has_next: rows.length > DIRECTORY_PAGE_SIZE && page < DIRECTORY_PAGES_MAX, total, query };
 }
 

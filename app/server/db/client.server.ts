@@ -90,14 +90,16 @@ export async function migrateDatabase(database: Database): Promise<void> {
     // Several app servers may start at once against one PostgreSQL: a session advisory lock
     // makes them apply migrations one after another (the later ones then find nothing to do)
     // instead of racing on the same CREATE statements.
+    // The lock lives on a connection of its own, outside the pool, so that a pool of one
+    // connection can still migrate while it is held.
     const pool = (database.db as unknown as { $client: pg.Pool }).$client;
-    const lockClient = await pool.connect();
+    const lockClient = new pg.Client(pool.options);
+    await lockClient.connect();
     try {
       await lockClient.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
       await migratePg(database.db, { migrationsFolder });
     } finally {
-      await lockClient.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => undefined);
-      lockClient.release();
+      await lockClient.end();
     }
   } else {
     await migratePglite(database.db as never, { migrationsFolder });

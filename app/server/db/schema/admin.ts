@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * The back office's own records (SPEC 4 "Staff review", SPEC 7).
@@ -50,3 +50,21 @@ export const staffCodePanelClears = pgTable("staff_code_panel_clears", {
   staff_id: text("staff_id").primaryKey(),
   cleared_at: timestamptz("cleared_at").notNull(),
 });
+
+/**
+ * The member directory's tab counts (SPEC 4 "Staff review": tabs with counts, fast with 100,000
+ * members): one row per application status, kept exact in the same transaction by statement
+ * triggers on member_profiles (insert, update, delete, truncate; migration
+ * 0009_back_office_directory_counts). "All Users" is their sum. Never written by the application.
+ */
+export const memberDirectoryCounts = pgTable(
+  "member_directory_counts",
+  {
+    status: text("status", { enum: ["pending", "approved", "rejected"] }).primaryKey(),
+    members: bigint("members", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    check("member_directory_counts_status_valid", sql`${t.status} in ('pending', 'approved', 'rejected')`),
+    check("member_directory_counts_not_negative", sql`${t.members} >= 0`),
+  ],
+);
