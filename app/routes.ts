@@ -23,6 +23,8 @@ export default [
     route("logout", "routes/auth/logout.tsx"),
     route("forgot-password", "routes/auth/forgot-password.tsx"),
     route("reset-password", "routes/auth/reset-password.tsx"),
+    // A temporary password set by staff is replaced here at first sign-in (SPEC 7).
+    route("change-password", "routes/auth/change-password.tsx"),
     route("pending-approval", "routes/auth/pending-approval.tsx"),
     route("not-approved", "routes/auth/not-approved.tsx"),
     // Demo mode only (404 otherwise): the demo people's mail, since the demo sends none.

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "./fixtures";
-import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from "./support";
+import crypto from "node:crypto";
+import { DESKTOP, PHONE, expectNoAxeViolations, signIn, watchConsole } from "./support";
 
 /**
  * The back office as staff use it (SPEC 4 "Staff review", SPEC 7): sign in with the emailed code
@@ -84,7 +85,9 @@ async function openVerify(page: Page) {
   return dialog;
 }
 
-test("staff request information, reject with a reason and approve once every item is ticked", async ({ page, request, baseURL }) => {
+test("staff request information, reject with a reason and approve once every item is ticked", async ({ page, request, baseURL, browser }) => {
+  // Staff and then the new member sign in: two sign-ins, slow on a busy machine.
+  test.setTimeout(150_000);
   const errors = watchConsole(page);
   const first = await apply(request, baseURL!, "Avery", `Infoseeker${run}`);
   const second = await apply(request, baseURL!, "Blake", `Approvable${run}`);
@@ -163,6 +166,19 @@ test("staff request information, reject with a reason and approve once every ite
   await expect(page.getByTestId("outbox-message").filter({ hasText: second }).filter({ hasText: "application_approved" })).toHaveCount(1);
   // The two refusals above (no description, no reason) are 400 answers by design.
   expect(errors.filter((e) => !/status of 400 \(Bad Request\)/.test(e))).toEqual([]);
+
+  // The approved member's notification bell has the decision (SPEC 6), from their own address.
+  const address = `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}`;
+  const memberContext = await browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": address } });
+  try {
+    const memberPage = await memberContext.newPage();
+    await signIn(memberPage, second, "Harbor lights at dusk 7");
+    await expect(memberPage).toHaveURL(/\/dashboard$/);
+    await memberPage.getByRole("button", { name: /^Notifications, \d+ unread$/ }).click();
+    await expect(memberPage.getByRole("dialog", { name: "Notifications" }).getByText("Your membership is approved").first()).toBeVisible();
+  } finally {
+    await memberContext.close();
+  }
 });
 
 test("the back office pages and the dialog are accessible at 1440 and 375 px", async ({ page }) => {

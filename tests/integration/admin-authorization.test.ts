@@ -1,6 +1,6 @@
 import "./admin-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { count, eq } from "drizzle-orm";
+import { count, desc, eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import type { Database } from "~/server/db/client.server";
 import { auditLog, contactMessages, memberProfiles } from "~/server/db/schema";
@@ -14,8 +14,10 @@ import * as auditCsvRoute from "~/routes/admin/audit-csv";
 import * as outboxRoute from "~/routes/admin/outbox";
 import * as messagesRoute from "~/routes/admin/messages";
 import * as documentRoute from "~/routes/admin/member-document";
+import { readProfileImage } from "~/server/profile-images/profile-images.server";
 import { openTestDatabase } from "./test-database";
 import { applicant, fullChecklist, ORIGIN, person, signedIn } from "./admin-support";
+import { fileOf, tinyPng } from "./identity-support";
 
 /**
  * The authorization matrix (SPEC 2): every /admin page and action, for a visitor, a pending
@@ -192,5 +194,71 @@ describe("every /admin action", () => {
     }
     const [profile] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, applicantId));
     expect(profile!.status).toBe("approved");
+  });
+});
+
+describe("staff upload of a member's profile image (SPEC 7)", () => {
+  function upload(persona: Persona, fields: { member_id?: string; image?: File | null }): Request {
+    const body = new FormData();
+    body.set("intent", "member_image");
+    if (fields.member_id !== undefined) body.set("member_id", fields.member_id);
+    if (fields.image) body.set("image", fields.image);
+    const headers = new Headers({ origin: "http://localhost:3000" });
+    if (cookies[persona]) headers.set("cookie", cookies[persona]!);
+    return new Request(`http://localhost:3000/admin?index&member=${applicantId}`, { method: "POST", headers, body });
+  }
+  const act = (r: Request) => run(() => indexRoute.action({ request: r, params: {}, context: context() } as never));
+  const imageOf = async (id: string) => (await database.db.select({ image_file: memberProfiles.image_file }).from(memberProfiles).where(eq(memberProfiles.user_id, id)))[0]?.image_file ?? null;
+
+  for (const persona of PERSONAS.filter((p) => p !== "staff")) {
+    it(`is refused for ${persona} (${persona === "anonymous" ? 401 : 403}) and changes nothing`, async () => {
+      const before = await auditCount();
+      const image = await imageOf(applicantId);
+      const outcome = await act(upload(persona, { member_id: applicantId, image: fileOf(tinyPng(), "face.png", "image/png") }));
+      expect(outcome).toMatchObject({ kind: "refused", status: persona === "anonymous" ? 401 : 403 });
+      expect(await imageOf(applicantId)).toBe(image);
+      expect(await auditCount()).toBe(before);
+    });
+  }
+
+  it("staff upload one: re-encoded through the member's own pipeline (WebP, 256 px), audited, the pane sees the new version", async () => {
+    const before = await auditCount();
+    const outcome = await act(upload("staff", { member_id: applicantId, image: fileOf(tinyPng(), "face.png", "image/png") }));
+    expect(outcome.kind).toBe("redirect");
+    const file = await imageOf(applicantId);
+    expect(file).toMatch(/^[0-9a-f]{32}\.webp$/);
+    if (outcome.kind === "redirect") {
+      expect(outcome.location).toContain("notice=image_updated");
+      expect(outcome.location).toContain(`member=${applicantId}`);
+      expect(outcome.location).toContain(`image=${file!.slice(0, 8)}`);
+    }
+    const stored = await readProfileImage(database.db, { id: "staff-viewer", role: "admin" }, applicantId);
+    expect(stored!.content.subarray(0, 4).toString("latin1")).toBe("RIFF");
+    expect(stored!.content.subarray(8, 12).toString("latin1")).toBe("WEBP");
+    expect(await auditCount()).toBe(before + 1);
+    const [row] = await database.db.select().from(auditLog).where(eq(auditLog.action, "member.profile_image.set")).orderBy(desc(auditLog.id)).limit(1);
+    expect(row).toMatchObject({ actor_email: expect.stringMatching(/^admin/), subject_type: "member", subject_id: applicantId, member_id: applicantId, ip: "203.0.113.77" });
+    expect(row!.after).toMatchObject({ image_file: file });
+  });
+
+  it("bad input gets its field message and changes nothing", async () => {
+    const image = await imageOf(applicantId);
+    const before = await auditCount();
+    const cases: [{ member_id?: string; image?: File | null }, string][] = [
+      [{ member_id: applicantId, image: fileOf(new TextEncoder().encode("not an image at all"), "face.png", "image/png") }, "Please select an image file"],
+      [{ member_id: applicantId, image: null }, "Please select an image file"],
+      [{ member_id: applicantId, image: fileOf(new Uint8Array(5 * 1024 * 1024 + 1), "big.png", "image/png") }, "Image size should be less than 5MB"],
+      [{ member_id: "", image: fileOf(tinyPng(), "face.png", "image/png") }, "Please select a user first"],
+      [{ member_id: "nobody-at-all", image: fileOf(tinyPng(), "face.png", "image/png") }, "Please select a user first"],
+    ];
+    for (const [fields, message] of cases) {
+      const outcome = await act(upload("staff", fields));
+      expect(outcome, message).toMatchObject({ kind: "refused", status: 400 });
+      const body = outcome.kind === "refused" ? JSON.parse(outcome.body) : {};
+      expect(body.errors.image).toBe(message);
+      expect(body.message).toBe(`Failed to update profile image: ${message}`);
+    }
+    expect(await imageOf(applicantId)).toBe(image);
+    expect(await auditCount()).toBe(before);
   });
 });

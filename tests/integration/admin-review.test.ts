@@ -8,11 +8,13 @@ import { createMemberByStaff, mustChangePassword, passwordChanged } from "~/serv
 import { directoryCounts, listDirectory, memberDetail, readIdDocument } from "~/server/admin/directory.server";
 import { clearUsedCodes, codePanel, issueCodeForMember, removeCode } from "~/server/admin/code-panel.server";
 import { consumeStaffCode } from "~/server/auth/staff-codes.server";
+import { sessionUserFromCookie } from "~/server/auth/session.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { isLuhnValid } from "~/server/cards/cards.server";
 import { decryptField } from "~/server/security/crypto.server";
 import { institution } from "~/config/institution.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
+import { listNotifications, unreadCount } from "~/server/notifications/notifications.server";
 import { openTestDatabase } from "./test-database";
 import { applicant, checklistWithout, fullChecklist, ORIGIN, person } from "./admin-support";
 
@@ -31,6 +33,17 @@ async function auditFor(member_id: string) {
 }
 
 describe("approve", () => {
+  it("ends the session the applicant had while waiting: the banking app needs a real two-step sign-in", async () => {
+    const a = await applicant(database.db);
+    expect((await sessionUserFromCookie(database.db, a.browser.cookieHeader()))?.role).toBe("pending");
+    const result = await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN });
+    expect(result.status).toBe("done");
+    expect(await sessionUserFromCookie(database.db, a.browser.cookieHeader())).toBeNull();
+    const [row] = (await auditFor(a.id)).filter((r) => r.action === "application.approve");
+    expect(row!.after).toMatchObject({ applicant_sessions_ended: 1 });
+  });
+
+
   it("refuses while any checklist item is unticked, and changes nothing", async () => {
     const a = await applicant(database.db);
     const result = await approveApplication(database.db, { member_id: a.id, staff, checklist: checklistWithout("id_valid"), origin: ORIGIN });
@@ -96,6 +109,49 @@ describe("approve", () => {
     expect(statuses).toEqual(["already_decided", "done"]);
     expect(await database.db.select().from(applicationDecisions).where(eq(applicationDecisions.user_id, a.id))).toHaveLength(1);
     expect(await auditFor(a.id)).toHaveLength(1);
+    // Only the winning decision writes to the bell (one notification when approve won, none otherwise).
+    const bell = await listNotifications(database.db, a.id);
+    expect(bell).toHaveLength(first.status === "done" ? 1 : 0);
+  });
+
+  it("the new member's bell gets the decision: one unread notification naming the accounts (masked) and the card", async () => {
+    const a = await applicant(database.db);
+    const now = new Date("2026-11-22T15:30:00Z");
+    const result = await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN, now });
+    expect(result.status).toBe("done");
+    if (result.status !== "done") return;
+    expect(await unreadCount(database.db, a.id)).toBe(1);
+    const [note] = await listNotifications(database.db, a.id);
+    expect(note).toMatchObject({ kind: "application_decision", title: "Your membership is approved", read: false, created_at: now });
+    for (const account of result.accounts) {
+      expect(note!.body).toContain(`•••• ${account.account_number.slice(-4)}`);
+      expect(note!.body).not.toContain(account.account_number);
+    }
+    expect(note!.body).toContain(result.card.masked_number);
+  });
+
+  it("the notification is written in the decision's transaction: when it cannot be written, nothing of the approval remains", async () => {
+    const a = await applicant(database.db);
+    // A trigger that refuses this member's notification makes the last write of the approval fail.
+    await database.db.execute(sql.raw(`create or replace function refuse_test_notification() returns trigger language plpgsql as $$ begin if new.member_id = '${a.id}' then raise exception 'refused by the test'; end if; return new; end $$`));
+    await database.db.execute(sql.raw(`create trigger refuse_test_notification before insert on notifications for each row execute function refuse_test_notification()`));
+    try {
+      await expect(approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN })).rejects.toThrow();
+    } finally {
+      await database.db.execute(sql.raw(`drop trigger refuse_test_notification on notifications`));
+      await database.db.execute(sql.raw(`drop function refuse_test_notification()`));
+    }
+    const [profile] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, a.id));
+    expect(profile!.status).toBe("pending");
+    const [user] = await database.db.select().from(users).where(eq(users.id, a.id));
+    expect(user!.role).toBe("pending");
+    expect(await database.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.member_id, a.id))).toHaveLength(0);
+    expect(await database.db.select().from(applicationDecisions).where(eq(applicationDecisions.user_id, a.id))).toHaveLength(0);
+    expect(await auditFor(a.id)).toHaveLength(0);
+    expect(await listNotifications(database.db, a.id)).toHaveLength(0);
+    // And it can be approved afterwards.
+    expect((await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN })).status).toBe("done");
+    expect(await unreadCount(database.db, a.id)).toBe(1);
   });
 });
 
@@ -116,6 +172,8 @@ describe("reject and request info", () => {
     const [mail] = await database.db.select().from(outbox).where(eq(outbox.to_email, a.email)).orderBy(sql`${outbox.id} desc`).limit(1);
     expect(mail).toMatchObject({ kind: "application_rejected" });
     expect(mail!.text_body).toContain("The ID document has expired.");
+    // A rejected applicant never reaches the member app: the email and /not-approved carry it, no bell entry.
+    expect(await listNotifications(database.db, a.id)).toHaveLength(0);
     await expect(rejectApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), reason: "  ", origin: ORIGIN })).rejects.toThrow();
   });
 
@@ -131,6 +189,7 @@ describe("reject and request info", () => {
     expect((await auditFor(a.id))[0]).toMatchObject({ action: "application.request_info" });
     const [mail] = await database.db.select().from(outbox).where(eq(outbox.to_email, a.email)).orderBy(sql`${outbox.id} desc`).limit(1);
     expect(mail).toMatchObject({ kind: "info_requested" });
+    expect(await listNotifications(database.db, a.id)).toHaveLength(0);
     // Still reviewable: approve afterwards works.
     expect((await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN })).status).toBe("done");
   });

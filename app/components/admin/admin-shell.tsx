@@ -6,6 +6,8 @@ const NAV = [
   { to: "/admin/audit", label: "Audit log" },
   { to: "/admin/outbox", label: "Outbox" },
   { to: "/admin/messages", label: "Messages" },
+  // SPEC 7: its own page (own header, "Back to Admin Dashboard"); listed here so it is one click away.
+  { to: "/admin/reset-transfers", label: "Reset Transfer Counts" },
 ];
 
 /** The back office's top bar (SPEC 7): who is signed in, the staff pages, and Sign out. */

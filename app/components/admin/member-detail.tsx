@@ -1,6 +1,10 @@
-import { Link } from "react-router";
+import { useState } from "react";
+import { Form, Link, useNavigation } from "react-router";
 import type { MemberDetail } from "~/server/admin/directory.server";
-import { Eye, FileText, UserRound } from "lucide-react";
+import { Eye, FileText, RotateCcw, UserRound } from "lucide-react";
+import { PROFILE_IMAGE_TYPES, profileImageProblem } from "~/domain/settings";
+import { FileField } from "~/components/auth/file-field";
+import { Button } from "~/components/ui";
 import { groupAccountNumber } from "~/domain/account-display";
 import { formatCents } from "~/domain/money";
 import { ID_TYPE_OPTIONS, MARITAL_STATUS_OPTIONS } from "~/domain/membership-application";
@@ -27,7 +31,7 @@ export function documentHref(member_id: string, info_request_id?: number): strin
 }
 
 /** The detail pane (SPEC 7): header, application data (masked), accounts read-only, cards, history. */
-export function MemberDetailPane({ member, missing, search }: { member: MemberDetailData | null; missing: boolean; search: string }) {
+export function MemberDetailPane({ member, missing, search, imageError }: { member: MemberDetailData | null; missing: boolean; search: string; imageError?: string }) {
   if (!member) {
     return (
       <section aria-label="User details" className="flex min-h-64 flex-col items-center justify-center rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
@@ -42,13 +46,7 @@ export function MemberDetailPane({ member, missing, search }: { member: MemberDe
     <section aria-labelledby="member-title" className="rounded-2xl border border-slate-200 bg-white shadow-sm">
       <header className="flex flex-wrap items-start justify-between gap-4 border-b border-slate-200 p-5">
         <div className="flex min-w-0 items-center gap-4">
-          {member.has_image ? (
-            <img src={`/settings/profile-image/${encodeURIComponent(member.user_id)}`} alt="" className="size-14 shrink-0 rounded-full border border-slate-200 object-cover" />
-          ) : (
-            <span aria-hidden="true" className="flex size-14 shrink-0 items-center justify-center rounded-full bg-brand-100 text-lg font-semibold text-brand-800">
-              {initials(member.name)}
-            </span>
-          )}
+          <MemberAvatar name={member.name} imageUrl={member.has_image ? profileImageHref(member.user_id, search) : null} />
           <div className="min-w-0">
             <h2 id="member-title" className="break-all text-lg font-semibold text-brand-800">
               User Details: {member.email}
@@ -66,6 +64,8 @@ export function MemberDetailPane({ member, missing, search }: { member: MemberDe
         <Link to={withParams(search, { verify: "1", notice: null })} preventScrollReset className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
           Verify User
         </Link>
+        {/* A new key after each upload (the address's image version) clears the chosen file. */}
+        <ProfileImageForm key={`${member.user_id}:${new URLSearchParams(search).get("image") ?? ""}`} member={member} serverError={imageError} />
       </header>
 
       <div className="space-y-6 p-5">
@@ -113,7 +113,8 @@ export function MemberDetailPane({ member, missing, search }: { member: MemberDe
           {member.accounts.length === 0 ? (
             <p className="mt-2 text-sm text-slate-700">No accounts yet. Checking and Savings open when the application is approved.</p>
           ) : (
-            <div className="mt-2 overflow-x-auto">
+            // On a phone the table scrolls sideways: the region takes focus so the keyboard can scroll it.
+            <div className="mt-2 overflow-x-auto rounded-md focus-visible:outline-2 focus-visible:outline-accent-600" tabIndex={0} role="region" aria-label={`Accounts of ${member.name}`}>
               <table className="w-full min-w-[36rem] text-left text-sm">
                 <caption className="sr-only">Accounts of {member.name}</caption>
                 <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600">
@@ -215,7 +216,90 @@ export function MemberDetailPane({ member, missing, search }: { member: MemberDe
             </ul>
           </div>
         ) : null}
+
+        <ResetTransferCountsBox />
       </div>
     </section>
+  );
+}
+
+/** The image URL; `image` in the address (set after an upload) makes the browser fetch the new one. */
+function profileImageHref(user_id: string, search: string): string {
+  const version = new URLSearchParams(search).get("image");
+  const base = `/settings/profile-image/${encodeURIComponent(user_id)}`;
+  return version && /^[0-9a-f]{1,16}$/.test(version) ? `${base}?v=${version}` : base;
+}
+
+/** The member's image over their initials: a missing or broken image leaves the initials (SPEC 6). */
+function MemberAvatar({ name, imageUrl }: { name: string; imageUrl: string | null }) {
+  const [broken, setBroken] = useState<string | null>(null);
+  return (
+    <span aria-hidden="true" className="relative flex size-14 shrink-0 items-center justify-center overflow-hidden rounded-full border border-slate-200 bg-brand-100 text-lg font-semibold text-brand-800">
+      {initials(name)}
+      {imageUrl && broken !== imageUrl ? <img src={imageUrl} alt="" className="absolute inset-0 size-full object-cover" onError={() => setBroken(imageUrl)} data-member-image="" /> : null}
+    </span>
+  );
+}
+
+/**
+ * Staff upload a new profile image for the selected member (SPEC 7): a plain multipart form, so it
+ * works before JavaScript; with JavaScript the file is checked at once with the same rules as the
+ * member's own upload. The server checks the content again, re-encodes it and audits the change.
+ */
+function ProfileImageForm({ member, serverError }: { member: MemberDetailData; serverError?: string }) {
+  const navigation = useNavigation();
+  const [clientError, setClientError] = useState<string | null>(null);
+  const [edited, setEdited] = useState(false);
+  const error = clientError ?? (edited ? undefined : serverError);
+  const uploading = navigation.state === "submitting" && navigation.formData?.get("intent") === "member_image";
+  return (
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      preventScrollReset
+      aria-label={`Profile image of ${member.name}`}
+      className="flex w-full flex-col gap-3 sm:flex-row sm:items-end"
+      onSubmit={(event) => {
+        const file = (event.currentTarget.elements.namedItem("image") as HTMLInputElement | null)?.files?.[0];
+        const problem = file ? profileImageProblem(file) : "Please select an image file";
+        if (problem) {
+          event.preventDefault();
+          setClientError(problem);
+        }
+      }}
+    >
+      <input type="hidden" name="intent" value="member_image" />
+      <input type="hidden" name="member_id" value={member.user_id} />
+      <FileField
+        name="image"
+        label="Profile image"
+        accept={PROFILE_IMAGE_TYPES.join(",")}
+        description="JPEG, PNG or WebP, under 5 MB. Stored resized, without metadata."
+        error={error ?? undefined}
+        className="min-w-0 flex-1"
+        onChange={(file) => {
+          setEdited(true);
+          setClientError(file ? profileImageProblem(file) : null);
+        }}
+      />
+      <Button type="submit" variant="secondary" isPending={uploading} pendingLabel="Uploading…" className="shrink-0">
+        Upload image
+      </Button>
+    </Form>
+  );
+}
+
+/** SPEC 7: the Reset Transfer Counts box; its button goes to /admin/reset-transfers. */
+function ResetTransferCountsBox() {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-200 bg-slate-50 p-4">
+      <div className="min-w-0">
+        <h3 className="text-base font-semibold text-brand-800">Reset Transfer Counts</h3>
+        <p className="mt-0.5 text-sm text-slate-700">Savings transfers out are limited each month. Reset one member&apos;s count or everyone&apos;s.</p>
+      </div>
+      <Link to="/admin/reset-transfers" className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+        <RotateCcw className="size-4" aria-hidden="true" /> Reset Transfer Counts
+      </Link>
+    </div>
   );
 }

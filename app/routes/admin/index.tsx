@@ -7,6 +7,7 @@ import { requireStaff } from "~/server/admin/context.server";
 import { directoryCounts, listDirectory, memberDetail, parseTab } from "~/server/admin/directory.server";
 import { approveApplication, rejectApplication, requestInformation, type DecisionResult } from "~/server/admin/review.server";
 import { createMemberByStaff } from "~/server/admin/create-member.server";
+import { setMemberImageByStaff } from "~/server/admin/member-image.server";
 import { clearUsedCodes, codePanel, issueCodeForMember, removeCode } from "~/server/admin/code-panel.server";
 import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
@@ -32,6 +33,7 @@ const NOTICES: Record<string, string> = {
   rejected: "Application rejected. The applicant was emailed the reason.",
   info_requested: "Information requested. The applicant was emailed and can answer on their status page.",
   created: "User created. They must change the temporary password at first sign-in.",
+  image_updated: "Profile image updated.",
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -128,6 +130,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ intent, message, tone: "error", values, errors: result.status === "email_taken" ? { email: "An account with this email already exists." } : undefined } satisfies AdminActionResult, { status: result.status === "email_taken" ? 409 : 500 });
   }
 
+  if (intent === "member_image") {
+    const member_id = String(form.get("member_id") ?? "");
+    const upload = form.get("image");
+    const result = await setMemberImageByStaff(db, { staff, member_id, upload: upload instanceof File ? upload : null, origin });
+    if (result.status === "updated") throw redirect(withParams(url.search, { index: null, notice: "image_updated", member: member_id, image: result.file.slice(0, 8) }));
+    const failed = result.status === "refused" && result.reason === "failed";
+    const message = failed ? result.message : `Failed to update profile image: ${result.message}`;
+    return data({ intent, message, tone: "error", errors: { image: result.message } } satisfies AdminActionResult, { status: failed ? 500 : 400 });
+  }
+
   if (intent === "issue_code") {
     const member_email = String(form.get("member_email") ?? "").trim();
     const code = String(form.get("code") ?? "").trim();
@@ -179,12 +191,12 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
       {loaderData.notice ? <StatusLine message={loaderData.notice} tone="success" /> : null}
       {result?.message && result.intent !== "create_member" && result.intent !== "review" && !["issue_code", "remove_code", "clear_used_codes"].includes(result.intent) ? <StatusLine message={result.message} tone={result.tone} /> : null}
       <CodePanel codes={loaderData.codes} result={result} defaultEmail={member?.email ?? ""} initiallyOpen={loaderData.codes_open || Boolean(result && ["issue_code", "remove_code", "clear_used_codes"].includes(result.intent))} />
-      <div className="grid gap-5 lg:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 gap-5 lg:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
         <div className={member ? "order-2 lg:order-1" : ""}>
           <MemberList tab={loaderData.tab} query={loaderData.query} counts={loaderData.counts} list={loaderData.list} search={search} selectedId={member?.user_id ?? null} />
         </div>
         <div className={member ? "order-1 lg:order-2" : ""}>
-          <MemberDetailPane member={member} missing={loaderData.member_missing} search={search} />
+          <MemberDetailPane member={member} missing={loaderData.member_missing} search={search} imageError={result?.intent === "member_image" ? result.errors?.image : undefined} />
         </div>
       </div>
       {loaderData.verify && member ? (

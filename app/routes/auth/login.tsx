@@ -97,6 +97,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await verifySignInCode(db, meta, { code: parsed.value.code });
     switch (result.status) {
       case "signed_in":
+        // A temporary password set by staff is replaced first (SPEC 7); then on to where they were going.
+        if (result.user.must_change_password) throw redirect(withRedirect("/change-password", redirect_to), { headers: setCookieHeaders(result.set_cookies) });
         throw redirect(destinationAfterSignIn(result.user, redirect_to), { headers: setCookieHeaders(result.set_cookies) });
       case "invalid":
         return data({ intent: "code", form_error: OTP_INVALID } satisfies ActionResult, { status: 401 });

@@ -3,6 +3,7 @@ import type { CreateMemberInput } from "~/domain/application-review";
 import type { Db } from "~/server/db/client.server";
 import { memberProfiles, memberSettings, passwordChangeRequirements, users } from "~/server/db/schema";
 import { authFor, hashPassword } from "~/server/auth/auth.server";
+import { forgetPasswordCheck } from "~/server/auth/password-change.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { openAccount } from "~/server/ledger/accounts.server";
 import { issueDebitCard } from "~/server/cards/cards.server";
@@ -103,6 +104,7 @@ export async function createMemberByStaff(db: Db, input: { staff: Staff; member:
       });
       return opened.map((a) => a.account_number);
     });
+    forgetPasswordCheck(db, user_id);
     try {
       await sendEmail(db, { ...staffCreatedMemberEmail(m.first_name), to: m.email, user_id });
     } catch (error) {
@@ -116,16 +118,5 @@ export async function createMemberByStaff(db: Db, input: { staff: Staff; member:
   }
 }
 
-/**
- * For the sign-in code: whether this user must choose a new password before using the app
- * (a temporary password set by staff). Call after the password step succeeds.
- */
-export async function mustChangePassword(db: Db, user_id: string): Promise<boolean> {
-  const [row] = await db.select({ cleared_at: passwordChangeRequirements.cleared_at }).from(passwordChangeRequirements).where(eq(passwordChangeRequirements.user_id, user_id));
-  return Boolean(row && !row.cleared_at);
-}
-
-/** For the password-change code: the temporary password was replaced. */
-export async function passwordChanged(db: Db, user_id: string, now: Date = new Date()): Promise<void> {
-  await db.update(passwordChangeRequirements).set({ cleared_at: now }).where(eq(passwordChangeRequirements.user_id, user_id));
-}
+/** The temporary-password requirement lives with the other sign-in rules (auth/password-change.server.ts). */
+export { mustChangePassword, passwordChanged } from "~/server/auth/password-change.server";

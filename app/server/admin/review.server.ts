@@ -3,7 +3,7 @@ import { checklistComplete, type Checklist } from "~/domain/application-review";
 import { maskAccountNumber } from "~/domain/account-display";
 import { maskDateOfBirth, maskIdNumber } from "~/domain/membership-application";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { applicationDecisions, applicationInfoRequests, memberProfiles, users } from "~/server/db/schema";
+import { applicationDecisions, applicationInfoRequests, memberProfiles, sessions, users } from "~/server/db/schema";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { openAccount, routingNumber, type AccountView } from "~/server/ledger/accounts.server";
 import { issueDebitCard, type DebitCardView } from "~/server/cards/cards.server";
@@ -11,13 +11,17 @@ import { sendEmail } from "~/server/mail/outbox.server";
 import { encryptionContext } from "~/server/members/applications.server";
 import { decryptField } from "~/server/security/crypto.server";
 import { logger } from "~/server/logger.server";
+import { notify } from "~/server/notifications/notifications.server";
 import { applicationApprovedEmail, applicationRejectedEmail, informationRequestedEmail } from "./emails.server";
 
 /**
  * Staff decisions on a membership application (SPEC 4 "Staff review"). Each decision runs in one
  * database transaction: the application row is locked, its state checked, the change made, the
  * decision record (with a snapshot) and the audit row (with the checklist as ticked) written.
- * The email goes to the outbox once the transaction has committed.
+ * The email goes to the outbox once the transaction has committed. An approval also writes the
+ * new member's first notification (the bell) inside the transaction. A rejection or a request for
+ * information writes none: an applicant never sees the member app (only /pending-approval or
+ * /not-approved), so the email and the status page carry those decisions.
  */
 export interface Staff {
   id: string;
@@ -129,6 +133,9 @@ export async function approveApplication(
       .set({ status: "approved", document_status: "verified", decided_at: now, decided_by: input.staff.id, rejection_reason: null, updated_at: now })
       .where(eq(memberProfiles.user_id, input.member_id));
     await tx.update(users).set({ role: "user", updatedAt: now }).where(eq(users.id, input.member_id));
+    // The session the applicant had while waiting was opened by the application itself, without a
+    // second factor: it must not become a way into the banking app. The member signs in anew.
+    const ended = await tx.delete(sessions).where(eq(sessions.userId, input.member_id)).returning({ id: sessions.id });
     const checking = await openAccount(tx, { member_id: input.member_id, type: "checking", name: "Checking" });
     const savings = await openAccount(tx, { member_id: input.member_id, type: "savings", name: "Savings" });
     const card = await issueDebitCard(tx, { member_id: input.member_id, account_id: checking.id, now });
@@ -152,9 +159,18 @@ export async function approveApplication(
         routing_number: routingNumber(),
         accounts: [checking, savings].map((a) => ({ id: a.id, type: a.type, account_number: a.account_number, balance_cents: a.current_cents })),
         debit_card: { id: card.id, masked_number: card.masked_number, account_id: card.account_id },
+        applicant_sessions_ended: ended.length,
       },
       request_id: input.origin.request_id,
       ip: input.origin.ip,
+      at: now,
+    });
+    // The new member's bell (SPEC 6 "application decision"), committed with the decision itself.
+    await notify(tx, {
+      member_id: input.member_id,
+      kind: "application_decision",
+      title: "Your membership is approved",
+      body: `Welcome! Your ${checking.name} (${maskAccountNumber(checking.account_number)}) and ${savings.name} (${maskAccountNumber(savings.account_number)}) accounts are open, and a debit card (${card.masked_number}) was issued for your checking account.`,
       at: now,
     });
     return { status: "done" as const, decision_id: decision!.id, accounts: [checking, savings], card, first_name: found.profile.first_name, email: found.email };

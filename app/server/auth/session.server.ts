@@ -7,6 +7,7 @@ import { applicationStatus } from "~/server/members/applications.server";
 import { logger } from "~/server/logger.server";
 import { authFor, getAuth, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, usesSecureCookies } from "./auth.server";
 import { effectiveRole, type EffectiveRole } from "./roles.server";
+import { mustChangePassword } from "./password-change.server";
 
 /**
  * Sessions and access for loaders and actions (SPEC 2 "Access rules", SPEC 5 "Sessions").
@@ -38,7 +39,23 @@ export interface SessionUser {
 
 type SessionState = { state: "none" } | { state: "expired"; reason: "idle" | "absolute" } | { state: "active"; user: SessionUser };
 
-async function readSession(request: Request, options: { touch: boolean; now?: Date }): Promise<SessionState> {
+/**
+ * One read per page request: a page's loaders (layout and page) run on the same Request and
+ * would each read the session (3 queries). Only reads (GET/HEAD) are shared: after an action,
+ * React Router runs the loaders on a new Request, so a write never sees a stale session.
+ */
+const readsByRequest = new WeakMap<Request, Map<boolean, Promise<SessionState>>>();
+
+function readSession(request: Request, options: { touch: boolean; now?: Date }): Promise<SessionState> {
+  if (options.now || !isReadRequest(request)) return readSessionNow(request, options);
+  let reads = readsByRequest.get(request);
+  if (!reads) readsByRequest.set(request, (reads = new Map()));
+  let read = reads.get(options.touch);
+  if (!read) reads.set(options.touch, (read = readSessionNow(request, options)));
+  return read;
+}
+
+async function readSessionNow(request: Request, options: { touch: boolean; now?: Date }): Promise<SessionState> {
   const cookie = request.headers.get("cookie") ?? "";
   if (!cookie.includes(SESSION_COOKIE_FRAGMENT)) return { state: "none" };
   const { auth, db } = await getAuth();
@@ -136,8 +153,10 @@ export async function clearSessionCookieHeader(): Promise<string> {
  * - Signed out: pages redirect to /login?redirectTo=<this page>; actions answer 401.
  * - Signed in with another role: pages redirect to that person's home (an applicant to
  *   /pending-approval, a member asking for /admin to /dashboard); actions answer 403.
+ * - Signed in with a temporary password set by staff (SPEC 7): pages and actions redirect to
+ *   /change-password until it is replaced (`allowTemporaryPassword` for that page and /session).
  */
-export async function requireUser(request: Request, options: { roles: readonly EffectiveRole[] }): Promise<SessionUser> {
+export async function requireUser(request: Request, options: { roles: readonly EffectiveRole[]; allowTemporaryPassword?: boolean }): Promise<SessionUser> {
   const result = await readSession(request, { touch: true });
   const read = isReadRequest(request);
   if (result.state !== "active") {
@@ -148,9 +167,19 @@ export async function requireUser(request: Request, options: { roles: readonly E
     throw redirect(loginPathFor(`${url.pathname}${url.search}`, result.state === "expired" ? { reason: result.reason } : {}), { headers });
   }
   const user = result.user;
+  if (user.role !== "pending" && !options.allowTemporaryPassword && (await mustChangePassword((await getAuth()).db, user.id))) {
+    throw redirect(changePasswordPath(request));
+  }
   if (options.roles.includes(user.role)) return user;
   if (!read) throw data({ form_error: "You do not have access to this." }, { status: 403 });
   throw redirect(homePathFor(user));
+}
+
+/** /change-password, remembering the page asked for (a page, not an action's address). */
+function changePasswordPath(request: Request): string {
+  const url = new URL(request.url);
+  const target = isReadRequest(request) ? safeRedirectTo(`${url.pathname}${url.search}`) : null;
+  return target && target !== "/change-password" ? `/change-password?redirectTo=${encodeURIComponent(target)}` : "/change-password";
 }
 
 /** An applicant whose application is in the given state (the status pages). */

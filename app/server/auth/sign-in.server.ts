@@ -11,6 +11,7 @@ import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { applicationStatus, getMemberSettings } from "~/server/members/applications.server";
 import { authFor } from "./auth.server";
 import { hashCode } from "./codes.server";
+import { mustChangePassword } from "./password-change.server";
 import { clearWrongPasswords, LOCKOUT_MS, lockoutState, recordWrongPassword } from "./lockout.server";
 import { RATE_LIMITS } from "./rate-limits.server";
 import { authHeaders, type RequestMeta } from "./request-meta.server";
@@ -163,6 +164,8 @@ export interface SignedInUser {
   role: EffectiveRole;
   /** For applicants: where their application stands (it decides their first page). */
   application_status: "pending" | "approved" | "rejected" | null;
+  /** A temporary password set by staff: the first page is "Choose a new password" (SPEC 7). */
+  must_change_password: boolean;
 }
 
 export type VerifyCodeResult =
@@ -267,7 +270,13 @@ async function signedInUser(db: Db, user_id: string): Promise<SignedInUser> {
   const [row] = await db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.id, user_id));
   if (!row) throw new Error("signed-in user not found");
   const role = effectiveRole(row.role);
-  return { id: row.id, email: row.email, role, application_status: role === "pending" ? await applicationStatus(db, row.id) : null };
+  return {
+    id: row.id,
+    email: row.email,
+    role,
+    application_status: role === "pending" ? await applicationStatus(db, row.id) : null,
+    must_change_password: role !== "pending" && (await mustChangePassword(db, row.id)),
+  };
 }
 
 async function totpCodeRecentlyUsed(db: Db, user_id: string, code: string, now: Date): Promise<boolean> {

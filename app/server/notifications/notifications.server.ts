@@ -14,6 +14,8 @@ export interface NotificationInput {
   kind: NotificationKind;
   title: string;
   body: string;
+  /** When the event happened (defaults to the database's now()). */
+  at?: Date;
 }
 
 export interface NotificationView {
@@ -36,6 +38,7 @@ export async function notify(db: DbOrTx, input: NotificationInput): Promise<void
     kind: input.kind,
     title: input.title.slice(0, TITLE_MAX),
     body: input.body.slice(0, BODY_MAX),
+    ...(input.at ? { created_at: input.at } : {}),
   });
 }
 

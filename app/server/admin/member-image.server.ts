@@ -1,0 +1,44 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { memberProfiles } from "~/server/db/schema";
+import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
+import { setProfileImage, type ProfileImageRefusal } from "~/server/profile-images/profile-images.server";
+import type { Staff } from "./review.server";
+
+/**
+ * Staff upload a member's profile image from the back office's detail pane (SPEC 7). The image
+ * goes through the member's own pipeline (profile-images.server.ts: type read from the content,
+ * re-encoded, metadata dropped, at most 5 MB); the change is audited with the staff member as
+ * actor.
+ */
+export const SELECT_USER_FIRST = "Please select a user first";
+
+export type StaffImageResult =
+  | { status: "updated"; file: string }
+  | { status: "no_member"; message: string }
+  | { status: "refused"; reason: ProfileImageRefusal; message: string };
+
+export async function setMemberImageByStaff(
+  db: Db,
+  input: { staff: Staff; member_id: string; upload: File | null; origin: AuditOrigin; now?: Date },
+): Promise<StaffImageResult> {
+  const member_id = input.member_id.trim();
+  if (!member_id || !/^[A-Za-z0-9_-]{1,64}$/.test(member_id)) return { status: "no_member", message: SELECT_USER_FIRST };
+  const [before] = await db.select({ image_file: memberProfiles.image_file }).from(memberProfiles).where(eq(memberProfiles.user_id, member_id));
+  if (!before) return { status: "no_member", message: SELECT_USER_FIRST };
+  const result = await setProfileImage(db, member_id, input.upload);
+  if (result.status !== "updated") return result;
+  await recordAudit(db, {
+    actor_id: input.staff.id,
+    actor_email: input.staff.email,
+    action: "member.profile_image.set",
+    subject_type: "member",
+    subject_id: member_id,
+    before: { image_file: before.image_file },
+    after: { image_file: result.file, bytes: input.upload?.size ?? null, declared_type: input.upload?.type || null },
+    request_id: input.origin.request_id,
+    ip: input.origin.ip,
+    at: input.now,
+  });
+  return { status: "updated", file: result.file };
+}

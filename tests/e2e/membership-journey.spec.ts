@@ -1,0 +1,179 @@
+import { expect as baseExpect, test, type Page } from "./fixtures";
+import { STAFF, makePng, signIn, uniqueEmail, watchConsole } from "./support";
+
+/**
+ * The whole membership journey as the identity issue tells it, with two people at two browsers:
+ * an applicant applies with a document and sees the pending page; staff ask for more
+ * information; the applicant answers it; staff approve; the new member signs in with the code
+ * staff read to them from the outbox and lands on the dashboard. Then the staff-issued code: a
+ * member who cannot get an email code signs in with a code staff issue in the back office.
+ */
+test.describe.configure({ timeout: 240_000 });
+
+/** Posts that hash a password or re-encode an image can take seconds on a busy machine. */
+const expect = baseExpect.configure({ timeout: 20_000 });
+const SLOW = { timeout: 60_000 };
+const PASSWORD = "Tidewater Crossing 2026";
+
+async function applyThroughTheForm(page: Page, email: string) {
+  await page.goto("/signup");
+  const form = page.getByRole("form", { name: "Create your account" });
+  const field = (name: string) => form.locator(`[name="${name}"]`);
+  await field("email").fill(email);
+  await field("password").fill(PASSWORD);
+  await field("confirm_password").fill(PASSWORD);
+  await field("first_name").fill("Morgan");
+  await field("last_name").fill("Journey");
+  await field("date_of_birth").fill("1986-09-12");
+  await field("nationality").fill("American");
+  await field("marital_status").selectOption("married");
+  await field("street").fill("40 Harbor Road");
+  await field("city").fill("Portsmouth");
+  await field("state").fill("NH");
+  await field("postal_code").fill("03801");
+  await field("phone").fill("(555) 010-4242");
+  await field("emergency_name").fill("Jamie Journey");
+  await field("emergency_relationship").fill("Spouse");
+  await field("emergency_phone").fill("(555) 010-4343");
+  await field("id_type").selectOption("drivers_license");
+  await field("id_number").fill("D12345678");
+  await field("id_document").setInputFiles({ name: "licence.png", mimeType: "image/png", buffer: makePng() });
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/registration-success$/, SLOW);
+}
+
+/** Staff find an application by email and open its details. */
+async function openApplication(staff: Page, email: string) {
+  await staff.goto("/admin");
+  await staff.getByRole("searchbox", { name: "Search by name, email or account number" }).fill(email);
+  await staff.getByRole("button", { name: "Search" }).click();
+  await staff.getByRole("link", { name: new RegExp(email.replace(/[.]/g, "\\.")) }).click();
+  await expect(staff.getByRole("heading", { name: `User Details: ${email}` })).toBeVisible();
+}
+
+/** Staff open an application's verification dialog. */
+async function openVerification(staff: Page, email: string) {
+  await openApplication(staff, email);
+  await staff.getByRole("link", { name: "Verify User" }).click();
+  const dialog = staff.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** The newest sign-in code in the outbox for `email`, as staff see it at /admin/outbox. */
+async function codeFromOutbox(staff: Page, email: string): Promise<string> {
+  let code = "";
+  await baseExpect(async () => {
+    await staff.goto("/admin/outbox");
+    const message = staff.getByTestId("outbox-message").filter({ hasText: email }).filter({ hasText: "sign_in_code" }).first();
+    await message.getByText("Message text").click();
+    const text = (await message.locator("pre").textContent()) ?? "";
+    code = /\b(\d{6})\b/.exec(text)?.[1] ?? "";
+    baseExpect(code).toMatch(/^\d{6}$/);
+  }).toPass({ timeout: 60_000 });
+  return code;
+}
+
+test("apply, be asked for more, answer, be approved, and sign in with the code from the outbox", async ({ browser, baseURL }) => {
+  const email = uniqueEmail("journey");
+  const applicantContext = await browser.newContext({ baseURL });
+  const staffContext = await browser.newContext({ baseURL });
+  const applicant = await applicantContext.newPage();
+  const staff = await staffContext.newPage();
+  const applicantErrors = watchConsole(applicant);
+  const staffErrors = watchConsole(staff);
+  try {
+    // The applicant applies, with a photo of their licence, and sees where things stand.
+    await applyThroughTheForm(applicant, email);
+    await applicant.getByRole("link", { name: "View application status" }).click();
+    await expect(applicant.getByRole("heading", { name: "Your application is under review" })).toBeVisible(SLOW);
+
+    // Staff ask for more information.
+    await signIn(staff, STAFF.email, STAFF.password);
+    let dialog = await openVerification(staff, email);
+    await dialog.getByLabel("Information needed").fill("Please tell us your employer's name and how long you have worked there.");
+    await dialog.getByRole("button", { name: "Request info" }).click();
+    await expect(staff.getByRole("status").filter({ hasText: "Information requested" })).toBeVisible();
+
+    // The applicant sees the request on their status page and answers it.
+    await applicant.reload();
+    const request = applicant.getByRole("region", { name: "We need a little more information" });
+    await expect(request.getByText("Please tell us your employer's name and how long you have worked there.")).toBeVisible();
+    await request.getByLabel("Your answer").fill("Seacoast Shipyard, for six years.");
+    await request.getByRole("button", { name: "Send answer" }).click();
+    await expect(applicant.getByRole("heading", { name: "Your earlier answers" })).toBeVisible(SLOW);
+    await expect(applicant.getByText("Seacoast Shipyard, for six years.")).toBeVisible();
+
+    // Staff read the answer and approve once every item is ticked.
+    await openApplication(staff, email);
+    await expect(staff.getByText("Seacoast Shipyard, for six years.").first()).toBeVisible();
+    dialog = await openVerification(staff, email);
+    const boxes = dialog.getByRole("checkbox");
+    for (let i = 0, n = await boxes.count(); i < n; i++) await boxes.nth(i).check({ force: true });
+    await dialog.getByRole("button", { name: "Approve" }).click();
+    await expect(staff.getByRole("status").filter({ hasText: "Application approved" })).toBeVisible(SLOW);
+
+    // The session the applicant had while waiting ends with the decision: the banking app needs
+    // a real sign-in with the second factor.
+    await applicant.goto("/dashboard");
+    await expect(applicant).toHaveURL(/\/login/, SLOW);
+    // The new member signs in; the code is read from the outbox, as staff would on the phone.
+    await applicant.goto("/login");
+    await applicant.getByLabel("Email address").fill(email);
+    await applicant.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await applicant.getByRole("button", { name: "Continue" }).click();
+    await expect(applicant.getByRole("heading", { name: "Verify OTP" })).toBeVisible(SLOW);
+    await applicant.getByLabel("Verification code").fill(await codeFromOutbox(staff, email));
+    await applicant.getByRole("button", { name: "Verify & Sign in" }).click();
+    await expect(applicant).toHaveURL(/\/dashboard$/, SLOW);
+    await expect(applicant.getByRole("heading", { name: "Welcome back, Morgan" })).toBeVisible();
+    // Their two new accounts, opened at zero by the approval.
+    await expect(applicant.getByText("$0.00").first()).toBeVisible();
+    expect([...applicantErrors, ...staffErrors]).toEqual([]);
+  } finally {
+    await applicantContext.close();
+    await staffContext.close();
+  }
+});
+
+test("a member who cannot get an email code signs in with a code staff issue, which works once", async ({ browser, baseURL }) => {
+  const member = { email: "sam.okafor@harborview.example", password: "Member-Demo-Pass-3" };
+  const staffContext = await browser.newContext({ baseURL });
+  const memberContext = await browser.newContext({ baseURL });
+  try {
+    const staff = await staffContext.newPage();
+    await signIn(staff, STAFF.email, STAFF.password);
+    await staff.goto("/admin");
+    await staff.getByText("One-time sign-in codes").click();
+    const issue = staff.getByRole("form", { name: "Issue a sign-in code" });
+    await issue.getByLabel("Member email").fill(member.email);
+    await issue.getByRole("button", { name: "Issue code" }).click();
+    const issued = staff.getByTestId("issued-code");
+    await expect(issued).toBeVisible(SLOW);
+    const code = (await issued.textContent())!.trim();
+    expect(code).toMatch(/^\d{6}$/);
+
+    const page = await memberContext.newPage();
+    await signIn(page, member.email, member.password, () => code);
+    await expect(page).toHaveURL(/\/dashboard$/, SLOW);
+
+    // Used once, it is gone: a second sign-in with it is refused.
+    await memberContext.clearCookies();
+    await page.goto("/login");
+    await page.getByLabel("Email address").fill(member.email);
+    await page.getByLabel("Password", { exact: true }).fill(member.password);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByRole("heading", { name: "Verify OTP" })).toBeVisible(SLOW);
+    await page.getByLabel("Verification code").fill(code);
+    await page.getByRole("button", { name: "Verify & Sign in" }).click();
+    await expect(page.getByText("Invalid OTP. Please try again.")).toBeVisible();
+
+    // Staff see it among the used codes.
+    await staff.goto("/admin");
+    await staff.getByText("One-time sign-in codes").click();
+    await expect(staff.getByRole("heading", { name: "Used codes" })).toBeVisible();
+  } finally {
+    await staffContext.close();
+    await memberContext.close();
+  }
+});
