@@ -3,14 +3,14 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { memberProfiles } from "~/server/db/schema";
 import { memberAccounts, routingNumber, type AccountView } from "~/server/ledger/accounts.server";
 import { toCents } from "~/server/ledger/rules";
-import { firstTransactionOnOrAfter, memberHistoryPage, type MemberTransaction } from "./history.server";
+import { memberHistoryPage, type MemberTransaction } from "./history.server";
 
 /**
- * Every figure of the dashboard (SPEC 6), from the member's ledger records. Queries are bounded
- * by index ranges: balances are the accounts' cached figures; the month and the 30 days start
- * at the first transaction of the range (an index on effective_date) and read only that range
- * of each account's entries (an index on account_id, transaction_id); the recent list is one
- * keyset page.
+ * Every figure of the dashboard (SPEC 6), from the member's ledger records, in four queries:
+ * the profile, the accounts (balances are the accounts' cached figures, which the verifier
+ * checks against the entries), one statement for pending + this month + 30 days of spending
+ * (`rangeFigures`: one pass over the date range's entries of the member's accounts), and one
+ * keyset page for the recent list.
  */
 export interface DashboardAccount {
   id: number;
@@ -39,6 +39,9 @@ export interface Dashboard {
 export const RECENT_COUNT = 20;
 /** Kinds that move money between a member's own accounts: not income, not spending. */
 const OWN_MOVES = sql`('transfer', 'reversal')`;
+
+/** One formatter for the module ("November 2026"): toLocaleString would build one per call. */
+const MONTH_LABEL = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 
 const TYPE_LABELS: Record<string, string> = { checking: "Personal Checking", savings: "Personal Savings", credit_card: "Credit Card" };
 
@@ -71,12 +74,11 @@ export async function dashboard(db: DbOrTx, member: { id: string; name: string }
   const month_from = monthStart(today);
   const spending_from = daysBefore(today, 29);
 
-  const [pending, month, spending, recent] = await Promise.all([
-    pendingTotals(db, ids),
-    monthTotals(db, ids, month_from),
-    spendingByCategory(db, ids, spending_from),
+  const [figures, recent] = await Promise.all([
+    rangeFigures(db, ids, { month_from, spending_from }),
     memberHistoryPage(db, accounts, {}, { limit: RECENT_COUNT }),
   ]);
+  const { pending, month, spending } = figures;
   return {
     first_name: who.first_name,
     holder: who.holder,
@@ -85,7 +87,7 @@ export async function dashboard(db: DbOrTx, member: { id: string; name: string }
     accounts: accounts.map((a) => toDashboardAccount(a, who.holder)),
     total_available_cents: accounts.filter((a) => a.status !== "closed").reduce((sum, a) => sum + a.available_cents, 0),
     pending,
-    month: { label: new Date(`${month_from}T00:00:00Z`).toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" }), ...month },
+    month: { label: MONTH_LABEL.format(new Date(`${month_from}T00:00:00Z`)), ...month },
     spending: { from: spending_from, to: today, ...spending },
     recent: recent.rows,
   };
@@ -108,48 +110,62 @@ function idList(ids: readonly number[]) {
   return sql.join(ids.map((id) => sql`${id}::bigint`), sql`, `);
 }
 
-/** Pending transactions on the member's accounts: from the partial index of pending transactions. */
-export async function pendingTotals(db: DbOrTx, ids: readonly number[]): Promise<{ total_cents: number; count: number }> {
-  if (ids.length === 0) return { total_cents: 0, count: 0 };
-  const result = await db.execute(sql`
-    select coalesce(sum(abs(e.amount_cents)), 0)::text as total, count(distinct t.id)::int as n
-      from ledger_transactions t
-      join ledger_entries e on e.transaction_id = t.id and e.account_id in (${idList(ids)})
-     where t.status = 'pending'`);
-  const row = result.rows[0] ?? {};
-  return { total_cents: toCents(row.total ?? 0), count: Number(row.n ?? 0) };
-}
-
-/** Credits and debits dated from `from` on, money between the member's own accounts left out. */
-export async function monthTotals(db: DbOrTx, ids: readonly number[], from: string): Promise<{ income_cents: number; outgoing_cents: number }> {
-  if (ids.length === 0) return { income_cents: 0, outgoing_cents: 0 };
-  const first = await firstTransactionOnOrAfter(db, from);
-  const result = await db.execute(sql`
-    select coalesce(sum(e.amount_cents) filter (where e.amount_cents > 0), 0)::text as income,
-           coalesce(-sum(e.amount_cents) filter (where e.amount_cents < 0), 0)::text as outgoing
-      from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
-     where e.account_id in (${idList(ids)}) and e.transaction_id >= ${first}::bigint
-       and t.effective_date >= ${from}::date and t.status = 'posted' and t.kind not in ${OWN_MOVES}`);
-  const row = result.rows[0] ?? {};
-  return { income_cents: toCents(row.income ?? 0), outgoing_cents: toCents(row.outgoing ?? 0) };
-}
-
-/** Debits by category dated from `from` on (posted and pending), own moves left out. */
-export async function spendingByCategory(
+/**
+ * Pending, this month's income and outgoing, and 30 days of spending by category, in one
+ * statement (one round trip, one plan). Both date ranges are read in one pass: from the earlier
+ * of the two dates, the member's entries start at the range's first transaction id (an aggregate
+ * over the (effective_date, id) index range, fenced with OFFSET 0 so that the planner cannot turn
+ * min(id) into a walk of the primary key from the oldest transaction), and each figure keeps only
+ * its own dates with a FILTER. Money between the member's own accounts is neither income nor
+ * spending. Pending comes from the partial index of pending transactions.
+ */
+export async function rangeFigures(
   db: DbOrTx,
   ids: readonly number[],
-  from: string,
-): Promise<{ categories: Array<{ category: string; amount_cents: number }>; total_cents: number }> {
-  if (ids.length === 0) return { categories: [], total_cents: 0 };
-  const first = await firstTransactionOnOrAfter(db, from);
+  dates: { month_from: string; spending_from: string },
+): Promise<{
+  pending: { total_cents: number; count: number };
+  month: { income_cents: number; outgoing_cents: number };
+  spending: { categories: Array<{ category: string; amount_cents: number }>; total_cents: number };
+}> {
+  if (ids.length === 0) return { pending: { total_cents: 0, count: 0 }, month: { income_cents: 0, outgoing_cents: 0 }, spending: { categories: [], total_cents: 0 } };
+  const { month_from, spending_from } = dates;
+  const from = month_from < spending_from ? month_from : spending_from;
   const result = await db.execute(sql`
-    select coalesce(t.category, 'Other') as category, (-sum(e.amount_cents))::text as spent
-      from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
-     where e.account_id in (${idList(ids)}) and e.transaction_id >= ${first}::bigint and e.amount_cents < 0
-       and t.effective_date >= ${from}::date and t.status in ('posted', 'pending') and t.kind not in ${OWN_MOVES}
-     group by 1 order by 2 desc`);
-  const categories = result.rows
-    .map((r) => ({ category: String(r.category), amount_cents: toCents(r.spent) }))
-    .sort((a, b) => b.amount_cents - a.amount_cents);
-  return { categories, total_cents: categories.reduce((s, c) => s + c.amount_cents, 0) };
+    with bound as (
+      select coalesce(min(id), ${Number.MAX_SAFE_INTEGER}::bigint) as first_id
+        from (select id from ledger_transactions where effective_date >= ${from}::date offset 0) r
+    ), ranged as (
+      select coalesce(t.category, 'Other') as category, t.effective_date, t.status, e.amount_cents
+        from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+       where e.account_id in (${idList(ids)}) and e.transaction_id >= (select first_id from bound)
+         and t.effective_date >= ${from}::date and t.status in ('posted', 'pending') and t.kind not in ${OWN_MOVES}
+    ), grouped as (
+      select category,
+             sum(amount_cents) filter (where effective_date >= ${month_from}::date and status = 'posted' and amount_cents > 0)::text as income,
+             (-sum(amount_cents) filter (where effective_date >= ${month_from}::date and status = 'posted' and amount_cents < 0))::text as outgoing,
+             (-sum(amount_cents) filter (where effective_date >= ${spending_from}::date and amount_cents < 0))::text as spent
+        from ranged group by 1
+    ), pending as (
+      select coalesce(sum(abs(e.amount_cents)), 0)::text as pending_total, count(distinct t.id)::int as pending_count
+        from ledger_transactions t
+        join ledger_entries e on e.transaction_id = t.id and e.account_id in (${idList(ids)})
+       where t.status = 'pending'
+    )
+    select p.pending_total, p.pending_count, g.category, g.income, g.outgoing, g.spent from pending p left join grouped g on true`);
+  let income_cents = 0;
+  let outgoing_cents = 0;
+  const categories: Array<{ category: string; amount_cents: number }> = [];
+  for (const r of result.rows) {
+    if (r.income !== null && r.income !== undefined) income_cents += toCents(r.income);
+    if (r.outgoing !== null && r.outgoing !== undefined) outgoing_cents += toCents(r.outgoing);
+    if (r.spent !== null && r.spent !== undefined) categories.push({ category: String(r.category), amount_cents: toCents(r.spent) });
+  }
+  categories.sort((a, b) => b.amount_cents - a.amount_cents || a.category.localeCompare(b.category));
+  const first = result.rows[0] ?? {};
+  return {
+    pending: { total_cents: toCents(first.pending_total ?? 0), count: Number(first.pending_count ?? 0) },
+    month: { income_cents, outgoing_cents },
+    spending: { categories, total_cents: categories.reduce((sum, c) => sum + c.amount_cents, 0) },
+  };
 }

@@ -135,12 +135,15 @@ export async function memberHistoryPage(
 }
 
 /**
- * The smallest transaction id dated on or after `date` (an index-only range scan on
- * (effective_date, id)): every transaction of the range has an id at least this, so a member
- * account's entries of the range start at this transaction id on (account_id, transaction_id).
+ * The smallest transaction id dated on or after `date` (a range scan of the (effective_date, id)
+ * index): every transaction of the range has an id at least this, so a member account's entries
+ * of the range start at this transaction id on (account_id, transaction_id). The OFFSET 0 fence
+ * keeps the planner from rewriting min(id) as "walk the primary key from the oldest id until a
+ * row matches", which reads the whole history when the range is recent (EXPLAIN on 100,000
+ * transactions: 97,000 rows filtered out, 30 ms, against a range of a few thousand index entries).
  */
 export async function firstTransactionOnOrAfter(db: DbOrTx, date: string): Promise<number | null> {
-  const result = await db.execute(sql`select min(id) as id from ledger_transactions where effective_date >= ${date}::date`);
+  const result = await db.execute(sql`select min(id) as id from (select id from ledger_transactions where effective_date >= ${date}::date offset 0) r`);
   const id = result.rows[0]?.id;
   return id === null || id === undefined ? Number.MAX_SAFE_INTEGER : toId(id);
 }

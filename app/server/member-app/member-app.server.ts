@@ -5,7 +5,9 @@ import { institution } from "~/config/institution.server";
 import { requireUser, type SessionUser } from "~/server/auth/session.server";
 import { logger } from "~/server/logger.server";
 import { memberAccounts } from "~/server/ledger/accounts.server";
-import { listNotifications, markAllRead, markRead, unreadCount } from "~/server/notifications/notifications.server";
+import { desc, eq, sql } from "drizzle-orm";
+import { notifications } from "~/server/db/schema";
+import { listNotifications, markAllRead, markRead } from "~/server/notifications/notifications.server";
 import { listCurrencyRates } from "~/server/payments/rates.server";
 import { sendStepUpCode } from "~/server/payments/step-up.server";
 import {
@@ -47,15 +49,33 @@ export function support() {
   return { email: p.support_email, phone: p.support_phone, hours: "Monday to Friday 8AM to 8PM EST" };
 }
 
+/** How many of the newest notifications the top bar's bell lists. */
+const BELL_COUNT = 8;
+
 export async function memberShell(user: SessionUser) {
   const database = await db();
-  const [notifications, unread] = await Promise.all([listNotifications(database, user.id, { limit: 8 }), unreadCount(database, user.id)]);
+  // The bell's newest notifications and the unread count in one query (the count rides on each
+  // row; a member without notifications has no rows and nothing unread).
+  const rows = await database
+    .select({
+      id: notifications.id,
+      kind: notifications.kind,
+      title: notifications.title,
+      body: notifications.body,
+      read_at: notifications.read_at,
+      created_at: notifications.created_at,
+      unread: sql<number>`(select count(*)::int from ${notifications} u where u.member_id = ${user.id} and u.read_at is null)`,
+    })
+    .from(notifications)
+    .where(eq(notifications.member_id, user.id))
+    .orderBy(desc(notifications.member_id), desc(notifications.id))
+    .limit(BELL_COUNT);
   return {
     name: user.name,
     email: user.email,
     is_staff: false,
-    notifications: notifications.map((n) => ({ ...n, created_at: n.created_at.toISOString() })),
-    unread,
+    notifications: rows.map((n) => ({ id: Number(n.id), kind: n.kind, title: n.title, body: n.body, read: n.read_at !== null, created_at: n.created_at.toISOString() })),
+    unread: Number(rows[0]?.unread ?? 0),
     support: support(),
     session: { expires_in_ms: user.expires_in_ms, ends_absolutely: user.ends_absolutely },
   };
@@ -68,9 +88,19 @@ export function transferTab(value: string | null): TransferTab {
   return (TRANSFER_TABS as readonly string[]).includes(value ?? "") ? (value as TransferTab) : "internal";
 }
 
-export async function loadDashboard(user: SessionUser) {
+/**
+ * The dashboard page. Only the selected transfer tab is rendered, so what only some forms need
+ * is read only for them: the currency rates for International, the outgoing-payments switch for
+ * the two external forms (US bank, International).
+ */
+export async function loadDashboard(user: SessionUser, tab: TransferTab = "internal") {
   const database = await db();
-  const [figures, rates, paused] = await Promise.all([dashboard(database, user), listCurrencyRates(database), outgoingPaymentsPaused(database)]);
+  const external = tab === "ach" || tab === "wire";
+  const [figures, rates, paused] = await Promise.all([
+    dashboard(database, user),
+    tab === "wire" ? listCurrencyRates(database) : [],
+    external ? outgoingPaymentsPaused(database) : false,
+  ]);
   const profile = institution();
   return {
     ...figures,
