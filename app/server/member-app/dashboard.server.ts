@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { memberProfiles } from "~/server/db/schema";
 import { memberAccounts, routingNumber, type AccountView } from "~/server/ledger/accounts.server";
+import { today as businessToday } from "~/server/ledger/ledger.server";
 import { toCents } from "~/server/ledger/rules";
 import { memberHistoryPage, type MemberTransaction } from "./history.server";
 
@@ -67,7 +68,8 @@ export function daysBefore(today: string, days: number): string {
 }
 
 export async function dashboard(db: DbOrTx, member: { id: string; name: string }, now: Date = new Date()): Promise<Dashboard> {
-  const today = now.toISOString().slice(0, 10);
+  // The credit union's business day: "this month" turns over at midnight where its books are kept.
+  const today = businessToday(now);
   const [who, all] = await Promise.all([memberHolder(db, member.id, member.name), memberAccounts(db, member.id)]);
   const accounts = all.filter((a) => a.type === "checking" || a.type === "savings");
   const ids = accounts.map((a) => a.id);
