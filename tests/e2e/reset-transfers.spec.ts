@@ -1,6 +1,5 @@
 import { expect, test, type BrowserContext } from "./fixtures";
-import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from "./support";
-import { STAFF, createMember, signIn, staffContext, type TestMember } from "./settings-support";
+import { DESKTOP, PHONE, STAFF, createMember, expectNoAxeViolations, signIn, staffContext, watchConsole, type TestMember } from "./support";
 
 /**
  * Reset Transfer Counts (SPEC 7), as staff: one member, then all after the confirm step. One

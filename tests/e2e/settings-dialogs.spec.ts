@@ -1,6 +1,5 @@
 import { expect, test, type BrowserContext, type Page } from "./fixtures";
-import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from "./support";
-import { createMember, makePng, signIn, staffContext, totp, type TestMember } from "./settings-support";
+import { DESKTOP, PHONE, createMember, expectNoAxeViolations, makePng, signIn, staffContext, totp, watchConsole, type TestMember } from "./support";
 
 /**
  * Profile Settings and Account Settings (SPEC 6) from the public site's signed-in top bar

@@ -1,5 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import crypto from "node:crypto";
+import zlib from "node:zlib";
+import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 
 /** Every public page (SPEC 2), for crawling, scanning and screenshots. */
 export const PUBLIC_PAGES = [
@@ -23,8 +25,11 @@ export const PHONE = { width: 375, height: 812 };
 export const DESKTOP = { width: 1440, height: 900 };
 
 /** An axe scan against WCAG 2.1 A and AA; fails listing each violation and where it is. */
-export async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+export async function expectNoAxeViolations(page: Page, options: { disableRules?: string[] } = {}) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .disableRules(options.disableRules ?? [])
+    .analyze();
   const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join("\n    ")}`);
   expect(summary, `axe violations on ${page.url()}`).toEqual([]);
 }
@@ -37,4 +42,184 @@ export function watchConsole(page: Page): string[] {
   });
   page.on("pageerror", (err) => errors.push(err.message));
   return errors;
+}
+
+/**
+ * Sign-in and member helpers shared by the browser tests: sign in as a person would (the code read
+ * from the demo inbox, or computed from an authenticator secret), a fresh member made by staff
+ * through the back office (so no test changes a published demo sign-in), a real PNG, and RFC 6238.
+ */
+export const STAFF = { email: "staff@harborview.example", password: "Staff-Demo-Pass-1" };
+/** The published demo members (their accounts and six months of history come from the demo seed). */
+export const ALEX = { email: "alex.morgan@harborview.example", password: "Member-Demo-Pass-1", name: "Alex Morgan" };
+export const PRIYA = { email: "priya.shah@harborview.example", password: "Member-Demo-Pass-2", name: "Priya Shah" };
+export const SAM = { email: "sam.okafor@harborview.example", password: "Member-Demo-Pass-3", name: "Sam Okafor" };
+
+/**
+ * Waits until React has hydrated the page. React Aria collections (the transfer tabs) re-create
+ * their items' DOM nodes as hydration finishes, so focus placed on them before that is lost:
+ * keyboard tests focus things only after this.
+ */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const main = document.getElementById("main");
+    return main !== null && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
+  });
+}
+export const MEMBER_PASSWORD = "Harbor lights 2026 settings";
+
+export function uniqueEmail(tag: string): string {
+  return `e2e-${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** The newest sign-in code sent to `email`, read from the demo inbox in another tab. */
+export async function inboxCode(page: Page, email: string): Promise<string> {
+  const inbox = await page.context().newPage();
+  try {
+    await inbox.goto(`/demo/inbox?to=${encodeURIComponent(email)}`);
+    const code = (await inbox.getByTestId("demo-code").first().textContent())?.trim() ?? "";
+    expect(code).toMatch(/^\d{6}$/);
+    return code;
+  } finally {
+    await inbox.close();
+  }
+}
+
+/**
+ * Signs in through /login. `code` gives the second factor (default: the emailed code). Another
+ * test may sign the same account in at the same moment, which replaces the emailed code: then
+ * the whole sign-in starts again (at most twice more).
+ */
+export async function signIn(page: Page, email: string, password: string, code?: () => string | Promise<string>) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await page.goto("/login");
+    // A sign-in that finished after all (a slow answer) lands elsewhere: signed in.
+    if (!new URL(page.url()).pathname.startsWith("/login")) return;
+    // A second step still open from the last try: go back to step 1.
+    if (await page.getByRole("heading", { name: "Verify OTP" }).isVisible()) await page.getByRole("button", { name: "Back" }).click();
+    await page.getByLabel("Email address").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByRole("button", { name: "Continue" }).click();
+    // Checking a password takes a moment (argon2), longer on a busy machine.
+    await expect(page.getByRole("heading", { name: "Verify OTP" })).toBeVisible({ timeout: 20_000 });
+    await page.getByLabel("Verification code").fill(code ? await code() : await inboxCode(page, email));
+    await page.getByRole("button", { name: "Verify & Sign in" }).click();
+    const outcome = await Promise.race([
+      page.waitForURL((url) => !url.pathname.startsWith("/login"), { timeout: 20_000, waitUntil: "commit" }).then(() => "in" as const, () => "timeout" as const),
+      page.getByText("Invalid OTP. Please try again.").waitFor({ timeout: 20_000 }).then(() => "invalid" as const, () => "timeout" as const),
+    ]);
+    if (outcome === "in") return;
+    if (code) break;
+  }
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+/** A signed-in staff browser context (one sign-in per spec file: sign-ins are rate-limited per address). */
+export async function staffContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signIn(page, STAFF.email, STAFF.password);
+  await page.close();
+  return context;
+}
+
+export interface TestMember {
+  email: string;
+  password: string;
+  first_name: string;
+  last_name: string;
+}
+
+/** The temporary password staff give a member they create (replaced at first sign-in, SPEC 7). */
+export const TEMPORARY_PASSWORD = "Temporary harbor key 2026";
+
+/**
+ * A fresh, active member created by staff ("Create New User", SPEC 7) through the back office,
+ * so the test can change their password or enrol an authenticator without touching a published
+ * demo sign-in. Staff give a temporary password, which must be replaced at first sign-in: unless
+ * `temporary` is set, this signs the member in once (in a throw-away context) and replaces it with
+ * MEMBER_PASSWORD, so the member is ready to use with `password`.
+ */
+export async function createMember(staff: BrowserContext, baseURL: string, tag: string, options: { temporary?: boolean } = {}): Promise<TestMember> {
+  const member = { email: uniqueEmail(tag), password: TEMPORARY_PASSWORD, first_name: "Jordan", last_name: "Tester" };
+  const response = await staff.request.post("/admin?index&create=1", {
+    headers: { Origin: new URL(baseURL).origin },
+    form: {
+      intent: "create_member",
+      email: member.email,
+      password: member.password,
+      first_name: member.first_name,
+      last_name: member.last_name,
+      phone: "(555) 010-3030",
+      street: "12 Test Street",
+      city: "Portsmouth",
+      state: "NH",
+      postal_code: "03801",
+      role: "user",
+    },
+    maxRedirects: 0,
+  });
+  expect([200, 204, 302, 303], `creating ${member.email}`).toContain(response.status());
+  if (options.temporary) return member;
+  const browser = staff.browser();
+  if (!browser) throw new Error("createMember needs a context with its browser");
+  await replaceTemporaryPassword(browser, baseURL, member.email, TEMPORARY_PASSWORD, MEMBER_PASSWORD);
+  return { ...member, password: MEMBER_PASSWORD };
+}
+
+/**
+ * The member's first sign-in and "Choose a new password", as plain form posts (what a browser
+ * without JavaScript sends): the password, the code from the demo inbox, then the new password.
+ * From an address of its own (see fixtures.ts), so it does not count against the caller's sign-ins.
+ */
+export async function replaceTemporaryPassword(browser: Browser, baseURL: string, email: string, temporary: string, chosen: string) {
+  const address = `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}`;
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": address } });
+  try {
+    const headers = { Origin: new URL(baseURL).origin };
+    const step1 = await context.request.post("/login", { headers, form: { email, password: temporary }, maxRedirects: 0 });
+    expect([302, 303], `first sign-in of ${email}`).toContain(step1.status());
+    const inbox = await (await context.request.get(`/demo/inbox?to=${encodeURIComponent(email)}`)).text();
+    const code = /data-testid="demo-code"[^>]*>\s*(\d{6})/.exec(inbox)?.[1] ?? "";
+    expect(code, `sign-in code for ${email}`).toMatch(/^\d{6}$/);
+    const step2 = await context.request.post("/login", { headers, form: { intent: "code", code }, maxRedirects: 0 });
+    expect(step2.headers()["location"], `second step of ${email}`).toBe("/change-password");
+    const change = await context.request.post("/change-password", { headers, form: { current_password: temporary, new_password: chosen, confirm_password: chosen }, maxRedirects: 0 });
+    expect(change.headers()["location"], `new password of ${email}`).toBe("/dashboard");
+  } finally {
+    await context.close();
+  }
+}
+
+/** A real PNG (`size`×`size`, a two-colour pattern), built with zlib. */
+export function makePng(size = 64): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.alloc((size * 3 + 1) * size);
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) rows.set((x + y) % 16 < 8 ? [15, 118, 110] : [11, 37, 69], y * (size * 3 + 1) + 1 + x * 3);
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", zlib.deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
+}
+
+/** RFC 6238 TOTP (HMAC-SHA1, 30-second steps, 6 digits) from a base32 secret, with node:crypto. */
+export function totp(secret_base32: string, at_ms = Date.now()): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = "";
+  for (const c of secret_base32.replace(/\s+/g, "").toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, "0");
+  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at_ms / 1000 / 30)));
+  const mac = crypto.createHmac("sha1", key).update(counter).digest();
+  const offset = mac[mac.length - 1]! & 0xf;
+  return ((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).toString().padStart(6, "0");
 }

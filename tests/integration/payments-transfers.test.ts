@@ -5,6 +5,8 @@ import { externalPayments, notifications } from "~/server/db/schema";
 import { getBalances, setAccountStatus, institutionAccount } from "~/server/ledger/accounts.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import {
+  MESSAGES,
+  SUPPORT_HOURS,
   reviewUsBankTransfer,
   sendUsBankTransfer,
   sendWire,
@@ -269,6 +271,68 @@ describe("International (wire)", () => {
       await setOutgoingPaymentsPaused(db, { paused: false, updated_by: "staff:test" });
     }
     expect(await balance(a.checking.id)).toEqual({ current: 200_000, available: 200_000 });
+  });
+});
+
+/**
+ * Refusals with real causes (SPEC 6): the frozen-account and paused-payments messages. The staff
+ * controls that cause them are not in the browser yet, so these are tested here, for every kind.
+ */
+describe("refusals with real causes", () => {
+  const wire = (from: number) =>
+    internationalSchema.parse({
+      from_account_id: String(from),
+      recipient_name: "Marie Curie",
+      bank_name: "BNP Paribas",
+      bic: "BNPAFRPP",
+      account_number: "FR1420041010050500013M02606",
+      country: "FR",
+      currency: "EUR",
+      amount: "10.00",
+      reference: "Gift",
+      idempotency_key: key(),
+    });
+  const ach = (from: number) =>
+    toUsBankSchema.parse({ from_account_id: String(from), routing_number: "021000021", account_number: "123456789", account_name: "Lee Park", amount: "1.00", reference: "r", idempotency_key: key() });
+  const toMember = (from: number, email: string) => toMemberSchema.parse({ from_account_id: String(from), recipient_email: email, amount: "1.00", reference: "r", idempotency_key: key() });
+
+  it("says what SPEC 6 says", () => {
+    expect(MESSAGES.blocked_title).toBe("Transaction Blocked");
+    expect(MESSAGES.blocked).toBe("Transactions on this account are blocked for security reasons. Please visit a branch or contact support.");
+    expect(MESSAGES.denied_title).toBe("Transaction Denied");
+    expect(MESSAGES.denied).toBe("All transactions temporarily suspended");
+    expect(SUPPORT_HOURS).toBe("Monday to Friday 8AM to 8PM EST");
+  });
+
+  it("a frozen source account refuses every kind as Transaction Blocked and moves nothing", async () => {
+    const a = await newMember(db, { checking_cents: 100_000 });
+    const b = await newMember(db);
+    await setAccountStatus(db, a.checking.id, "frozen");
+    const blocked = { ok: false, kind: "blocked", message: MESSAGES.blocked };
+    expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "1.00"))).toMatchObject(blocked);
+    expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email))).toMatchObject(blocked);
+    expect(await reviewUsBankTransfer(db, a.member, ach(a.checking.id))).toMatchObject(blocked);
+    expect(await reviewWire(db, a.member, wire(a.checking.id))).toMatchObject(blocked);
+    expect(await sendWire(db, a.member, wire(a.checking.id))).toMatchObject(blocked);
+    expect(await balance(a.checking.id)).toEqual({ current: 100_000, available: 100_000 });
+    expect(await balance(b.checking.id)).toEqual({ current: 0, available: 0 });
+  });
+
+  it("paused outgoing payments deny To US Bank and International; transfers inside the credit union still go", async () => {
+    const a = await newMember(db, { checking_cents: 100_000 });
+    const b = await newMember(db);
+    await setOutgoingPaymentsPaused(db, { paused: true, reason: "test", updated_by: "staff:test" });
+    try {
+      const denied = { ok: false, kind: "denied", message: "All transactions temporarily suspended" };
+      expect(await reviewUsBankTransfer(db, a.member, ach(a.checking.id))).toMatchObject(denied);
+      expect(await reviewWire(db, a.member, wire(a.checking.id))).toMatchObject(denied);
+      expect(await sendWire(db, a.member, wire(a.checking.id))).toMatchObject(denied);
+      expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "1.00"))).toMatchObject({ ok: true });
+      expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email))).toMatchObject({ ok: true });
+    } finally {
+      await setOutgoingPaymentsPaused(db, { paused: false, updated_by: "staff:test" });
+    }
+    expect(await balance(a.checking.id)).toEqual({ current: 99_800, available: 99_800 });
   });
 });
 
