@@ -20,9 +20,10 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const url = new URL(request.url);
+  const tab = transferTab(url.searchParams.get("transfer"));
   return {
-    ...(await loadDashboard(user)),
-    tab: transferTab(url.searchParams.get("transfer")),
+    ...(await loadDashboard(user, tab)),
+    tab,
     quick_action: url.searchParams.get("action"),
     now: new Date().toISOString(),
   };
@@ -34,6 +35,9 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 const TABS: TransferTab[] = ["internal", "member", "ach", "wire"];
+
+const TODAY = new Intl.DateTimeFormat("en-US", { weekday: "long", month: "long", day: "numeric", year: "numeric", timeZone: "America/New_York" });
+const CLOCK = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: "America/New_York", timeZoneName: "short" });
 
 export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
   const d = loaderData;
@@ -53,8 +57,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           <div>
             <p className="text-sm text-slate-600">
               <time dateTime={d.now}>
-                {now.toLocaleDateString("en-US", { weekday: "long", month: "long", day: "numeric", year: "numeric", timeZone: "America/New_York" })} ·{" "}
-                {now.toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit", timeZone: "America/New_York", timeZoneName: "short" })}
+                {TODAY.format(now)} · {CLOCK.format(now)}
               </time>
             </p>
             <h1 id="welcome" className="mt-1 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">
@@ -178,7 +181,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
 
         <div className="grid gap-8 lg:grid-cols-5">
           {/* Transfers */}
-          <section id="transfer" aria-labelledby="transfer-heading" className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white shadow-sm lg:col-span-3">
+          <section id="transfer" aria-labelledby="transfer-heading" className="min-w-0 scroll-mt-24 rounded-2xl border border-slate-200 bg-white shadow-sm lg:col-span-3">
             <div className="px-5 pt-5 sm:px-6">
               <h2 id="transfer-heading" className="text-lg font-semibold text-brand-900">
                 Transfer Money
@@ -225,7 +228,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             </Tabs>
           </section>
 
-          <div className="space-y-8 lg:col-span-2">
+          <div className="min-w-0 space-y-8 lg:col-span-2">
             {/* Spending */}
             <section aria-labelledby="spending-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
               <h2 id="spending-heading" className="text-lg font-semibold text-brand-900">
