@@ -41,7 +41,8 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function waitReady() {
-  for (let i = 0; i < 200; i++) {
+  // Start-up migrates a fresh database: allow three minutes on a busy machine.
+  for (let i = 0; i < 720; i++) {
     try {
       if ((await get("/readyz")).status === 200) return;
     } catch {

@@ -6,9 +6,23 @@ export function decimalsOf(value: number): number {
   return Math.min(2, (String(value).split(".")[1] ?? "").length);
 }
 
+// Making an Intl.NumberFormat is far dearer than using one: one per number of decimals (0-2).
+const fixed = new Map<number, Intl.NumberFormat>([[0, whole]]);
+// The figures come from the institution profile and repeat on every page view: remember a few.
+const written = new Map<string, string>();
+
 export function formatNumber(value: number, decimals = decimalsOf(value)): string {
-  if (decimals === 0) return whole.format(value);
-  return new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+  const key = `${decimals}:${value}`;
+  const known = written.get(key);
+  if (known !== undefined) return known;
+  let format = fixed.get(decimals);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    fixed.set(decimals, format);
+  }
+  const text = format.format(value);
+  if (written.size < 256) written.set(key, text);
+  return text;
 }
 
 /** 2500 -> "$2,500M"; 4.5 -> "$4.5M". */

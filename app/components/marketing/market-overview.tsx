@@ -1,21 +1,19 @@
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState, type ComponentType } from "react";
 import { Link } from "react-router";
-import { Tab, TabList, TabPanel, Tabs } from "react-aria-components";
-import { ArrowRight, ChartLine } from "lucide-react";
+import { ArrowRight, ChartLine } from "~/components/site/icons";
+import { useHydrated } from "~/components/calculators/use-hydrated";
 import type { Institution } from "~/config/institution";
 import { IconTile, cardClass } from "./section";
 
 export type MarketWidgetConfig = Institution["market_widget"];
 
-const MARKETS = [
+export const MARKETS = [
   { id: "sp500", label: "S&P 500" },
   { id: "us100", label: "US 100" },
   { id: "eurusd", label: "EUR/USD" },
   { id: "bitcoin", label: "Bitcoin" },
 ] as const;
-
-/** How long the third-party frame may take before we show the fallback instead. */
-const LOAD_TIMEOUT_MS = 10_000;
+export type Market = (typeof MARKETS)[number];
 
 /**
  * The market-overview panel (SPEC 3 Home). The third-party widget appears only when the
@@ -38,7 +36,7 @@ export function MarketOverview({ widget }: { widget: MarketWidgetConfig }) {
   );
 }
 
-function MarketFallback({ reason }: { reason: "off" | "failed" }) {
+export function MarketFallback({ reason }: { reason: "off" | "failed" }) {
   return (
     <div className="mt-6" data-testid="market-fallback">
       <div className="flex items-start gap-4">
@@ -70,63 +68,89 @@ function FallbackLink({ to, children }: { to: string; children: React.ReactNode 
   );
 }
 
-function LiveMarkets({ url, widget }: { url: string; widget: MarketWidgetConfig }) {
+/** The tabs' look, shared by the static markup below and the React Aria tabs (market-tabs.tsx). */
+export const tabListClass = "grid grid-cols-4 gap-1 rounded-xl bg-slate-100 p-1";
+export const tabClass =
+  "cursor-pointer rounded-lg px-2 py-2 text-center text-xs font-semibold text-slate-700 outline-none transition-colors hover:text-brand-800 data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600 data-[selected]:bg-white data-[selected]:text-brand-800 data-[selected]:shadow-sm sm:text-sm";
+export const tabPanelClass = "mt-4 rounded-xl outline-none data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600";
+
+export function marketFrameSource(url: string, widget: MarketWidgetConfig, market: Market) {
+  const src = new URL(url);
+  src.searchParams.set(widget.symbol_param, widget.symbols[market.id]);
+  return { src: src.toString(), title: `${market.label}, 12-month chart from our market-data provider` };
+}
+
+/** The frame's box before it loads (also the whole panel until the tabs' code is there). */
+export function FramePlaceholder({ children }: { children?: React.ReactNode }) {
+  return <div className="relative h-72 overflow-hidden rounded-xl border border-slate-200 bg-slate-50">{children}</div>;
+}
+
+export function FrameLoading() {
   return (
-    <Tabs className="mt-6" defaultSelectedKey="sp500">
-      <TabList aria-label="Market" className="grid grid-cols-4 gap-1 rounded-xl bg-slate-100 p-1">
-        {MARKETS.map((market) => (
-          <Tab
-            key={market.id}
-            id={market.id}
-            className="cursor-pointer rounded-lg px-2 py-2 text-center text-xs font-semibold text-slate-700 outline-none transition-colors hover:text-brand-800 data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600 data-[selected]:bg-white data-[selected]:text-brand-800 data-[selected]:shadow-sm sm:text-sm"
-          >
-            {market.label}
-          </Tab>
-        ))}
-      </TabList>
-      {MARKETS.map((market) => {
-        const src = new URL(url);
-        src.searchParams.set(widget.symbol_param, widget.symbols[market.id]);
-        return (
-          <TabPanel key={market.id} id={market.id} className="mt-4 rounded-xl outline-none data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600">
-            <WidgetFrame src={src.toString()} title={`${market.label}, 12-month chart from our market-data provider`} />
-          </TabPanel>
-        );
-      })}
-    </Tabs>
+    <p className="absolute inset-0 flex items-center justify-center text-sm text-slate-600" aria-live="polite">
+      Loading the market overview…
+    </p>
   );
 }
 
-/** Mounted after hydration, so its load event is never missed; falls back if it never loads. */
-function WidgetFrame({ src, title }: { src: string; title: string }) {
-  const [state, setState] = useState<"waiting" | "loading" | "loaded" | "failed">("waiting");
+// The React Aria tabs with the frames (market-tabs.tsx): loaded after hydration, only when the
+// widget is on, so the home page's JavaScript carries no tabs code by default.
+let marketTabs: ComponentType<LiveMarketsProps> | null = null;
+let marketTabsLoading: Promise<ComponentType<LiveMarketsProps>> | null = null;
+function loadMarketTabs() {
+  marketTabsLoading ??= import("./market-tabs").then((module) => (marketTabs = module.MarketTabs));
+  return marketTabsLoading;
+}
+
+export interface LiveMarketsProps {
+  url: string;
+  widget: MarketWidgetConfig;
+}
+
+/**
+ * The tabs as server HTML (first market selected, its frame still to load: frames mount only
+ * with JavaScript), then the React Aria tabs once their code has loaded.
+ */
+function LiveMarkets({ url, widget }: LiveMarketsProps) {
+  const hydrated = useHydrated();
+  const id = useId();
+  const [Tabs, setTabs] = useState<ComponentType<LiveMarketsProps> | null>(() => marketTabs);
   useEffect(() => {
-    const mount = requestAnimationFrame(() => setState("loading"));
-    const timeout = window.setTimeout(() => setState((s) => (s === "loaded" ? s : "failed")), LOAD_TIMEOUT_MS);
+    if (Tabs) return;
+    let current = true;
+    void loadMarketTabs().then((tabs) => {
+      if (current) setTabs(() => tabs);
+    });
     return () => {
-      cancelAnimationFrame(mount);
-      window.clearTimeout(timeout);
+      current = false;
     };
-  }, []);
-  if (state === "failed") return <MarketFallback reason="failed" />;
+  }, [Tabs]);
+
+  if (hydrated && Tabs) return <Tabs url={url} widget={widget} />;
+  const first = MARKETS[0];
   return (
-    <div className="relative h-72 overflow-hidden rounded-xl border border-slate-200 bg-slate-50">
-      {state !== "loaded" ? (
-        <p className="absolute inset-0 flex items-center justify-center text-sm text-slate-600" aria-live="polite">
-          Loading the market overview…
-        </p>
-      ) : null}
-      {state !== "waiting" ? (
-        <iframe
-          src={src}
-          title={title}
-          sandbox="allow-scripts allow-same-origin"
-          referrerPolicy="no-referrer"
-          loading="lazy"
-          onLoad={() => setState("loaded")}
-          className="relative size-full"
-        />
-      ) : null}
+    <div className="mt-6" data-orientation="horizontal">
+      <div role="tablist" aria-label="Market" aria-orientation="horizontal" data-orientation="horizontal" className={tabListClass}>
+        {MARKETS.map((market) => (
+          <div
+            key={market.id}
+            role="tab"
+            id={`${id}-tab-${market.id}`}
+            tabIndex={-1}
+            aria-selected={market === first}
+            aria-controls={market === first ? `${id}-tabpanel-${market.id}` : undefined}
+            data-selected={market === first || undefined}
+            className={tabClass}
+          >
+            {market.label}
+          </div>
+        ))}
+      </div>
+      <div role="tabpanel" id={`${id}-tabpanel-${first.id}`} aria-labelledby={`${id}-tab-${first.id}`} tabIndex={0} className={tabPanelClass}>
+        <FramePlaceholder>
+          <FrameLoading />
+        </FramePlaceholder>
+      </div>
     </div>
   );
 }

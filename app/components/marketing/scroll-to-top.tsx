@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { ArrowUp } from "lucide-react";
+import { ArrowUp } from "~/components/site/icons";
 
 /** SPEC 9: the button appears after 300 px of scrolling. */
 const THRESHOLD_PX = 300;

@@ -1,4 +1,4 @@
-import { Quote } from "lucide-react";
+import { Quote } from "~/components/site/icons";
 import type { Institution } from "~/config/institution";
 import { cardClass } from "./section";
 

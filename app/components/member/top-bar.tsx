@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { Suspense, lazy, useEffect, useState } from "react";
 import { Form, Link, NavLink, useFetcher } from "react-router";
 import {
   Button as AriaButton,
@@ -51,9 +51,22 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
   return new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 }
 
+type SettingsDialog = "profile" | "account";
+// The Profile Settings and Account Settings dialogs (SPEC 6, "from every user menu"): the same
+// lazily loaded module as the public top bar's. Without JavaScript the entries are links to the
+// /settings pages.
+const SettingsDialogs = lazy(() => import("~/components/site/site-settings-dialogs"));
+
 /** Top bar of the member app (SPEC 6): navigation, help, notifications and the user menu; a menu sheet on phones. */
 export function TopBar(props: TopBarProps) {
   const { name, shortName, fullName } = props;
+  const [dialog, setDialog] = useState<SettingsDialog | null>(null);
+  // Mounted on first use and kept (their data fetchers and focus return work as on the public site).
+  const [dialogsMounted, setDialogsMounted] = useState(false);
+  const openDialog = (which: SettingsDialog) => {
+    setDialogsMounted(true);
+    setDialog(which);
+  };
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/80">
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6 lg:px-8">
@@ -104,13 +117,18 @@ export function TopBar(props: TopBarProps) {
           </div>
           <NotificationsBell unread={props.unread} notifications={props.notifications} />
           <div className="hidden md:block">
-            <UserMenu name={name} email={props.email} isStaff={props.isStaff} />
+            <UserMenu name={name} email={props.email} isStaff={props.isStaff} onOpenDialog={openDialog} />
           </div>
           <div className="md:hidden">
-            <MobileMenu {...props} />
+            <MobileMenu {...props} onOpenDialog={openDialog} />
           </div>
         </div>
       </div>
+      {dialogsMounted ? (
+        <Suspense fallback={null}>
+          <SettingsDialogs dialog={dialog} onChange={setDialog} />
+        </Suspense>
+      ) : null}
     </header>
   );
 }
@@ -229,7 +247,7 @@ function NotificationsBell({ unread, notifications }: Pick<TopBarProps, "unread"
   );
 }
 
-function UserMenu({ name, email, isStaff }: { name: string; email: string; isStaff: boolean }) {
+function UserMenu({ name, email, isStaff, onOpenDialog }: { name: string; email: string; isStaff: boolean; onOpenDialog: (dialog: SettingsDialog) => void }) {
   const fetcher = useFetcher();
   return (
     <MenuTrigger>
@@ -253,6 +271,7 @@ function UserMenu({ name, email, isStaff }: { name: string; email: string; isSta
           className="outline-none"
           onAction={(key) => {
             if (key === "sign-out") void fetcher.submit(null, { method: "post", action: "/logout" });
+            if (key === "profile" || key === "account") onOpenDialog(key);
           }}
         >
           {isStaff ? (
@@ -260,10 +279,10 @@ function UserMenu({ name, email, isStaff }: { name: string; email: string; isSta
               <RotateCcw className="size-4" aria-hidden="true" /> Reset Transfer Counts
             </MenuItem>
           ) : null}
-          <MenuItem id="profile" href="/settings/profile" className={menuItemClass}>
+          <MenuItem id="profile" className={menuItemClass}>
             <User className="size-4" aria-hidden="true" /> Profile Settings
           </MenuItem>
-          <MenuItem id="account" href="/settings/account" className={menuItemClass}>
+          <MenuItem id="account" className={menuItemClass}>
             <Settings className="size-4" aria-hidden="true" /> Account Settings
           </MenuItem>
           <Separator className="my-1 border-t border-slate-100" />
@@ -279,8 +298,14 @@ function UserMenu({ name, email, isStaff }: { name: string; email: string; isSta
 const menuItemClass =
   "flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-800 outline-none data-[focused]:bg-slate-100 data-[focused]:text-brand-800";
 
-function MobileMenu(props: TopBarProps) {
+function MobileMenu(props: TopBarProps & { onOpenDialog: (dialog: SettingsDialog) => void }) {
   const [open, setOpen] = useState(false);
+  const openDialog = (dialog: SettingsDialog) => (event: React.MouseEvent<HTMLAnchorElement>) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    setOpen(false);
+    props.onOpenDialog(dialog);
+  };
   useEffect(() => {
     if (!open) return;
     const close = () => setOpen(false);
@@ -336,12 +361,12 @@ function MobileMenu(props: TopBarProps) {
                   </li>
                 ) : null}
                 <li>
-                  <a href="/settings/profile" className={linkClass}>
+                  <a href="/settings/profile" className={linkClass} onClick={openDialog("profile")}>
                     <User className="size-5 text-brand-700" aria-hidden="true" /> Profile Settings
                   </a>
                 </li>
                 <li>
-                  <a href="/settings/account" className={linkClass}>
+                  <a href="/settings/account" className={linkClass} onClick={openDialog("account")}>
                     <Settings className="size-5 text-brand-700" aria-hidden="true" /> Account Settings
                   </a>
                 </li>

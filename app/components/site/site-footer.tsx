@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { MapPin } from "lucide-react";
+import { MapPin } from "./icons";
 import type { RootData } from "~/root";
 
 type Profile = RootData["institution"];

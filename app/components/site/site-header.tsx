@@ -1,10 +1,12 @@
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, NavLink } from "react-router";
-import { Menu, X } from "lucide-react";
+import { Menu, X } from "./icons";
 import { Logo } from "./logo";
 import { Avatar } from "~/components/settings/avatar";
-import { AccountSettingsDialog, ProfileSettingsDialog } from "~/components/settings/settings-dialogs";
-import { StaticMenuItems, UserMenu, type SettingsDialog, type SignedInUser } from "./user-menu";
+import { StaticMenuItems, UserMenu, loadSettingsDialogs, type SettingsDialog, type SignedInUser } from "./user-menu";
+
+// Loaded the first time a signed-in person opens a settings dialog (or the menus leading there).
+const SiteSettingsDialogs = lazy(loadSettingsDialogs);
 
 const NAV = [
   { to: "/", label: "Home", end: true },
@@ -17,13 +19,17 @@ const NAV = [
  * Public top bar (SPEC 3). The mobile menu is a <details> element, so it opens with or without
  * JavaScript and from the keyboard. Signed in, the bar shows the person's avatar and name with
  * their menu (user-menu.tsx) instead of Sign in / Sign up; the settings open as dialogs in place.
+ * Signed out, none of the menu's or the dialogs' code is loaded: both are separate chunks.
  */
 export function SiteHeader({ name, shortName, user }: { name: string; shortName: string; user?: SignedInUser | null }) {
   const [scrolled, setScrolled] = useState(false);
   const [dialog, setDialog] = useState<SettingsDialog | null>(null);
+  // The dialogs stay mounted once opened (their data fetchers and focus return work as before).
+  const [dialogsMounted, setDialogsMounted] = useState(false);
   const openDialog = (which: SettingsDialog) => {
     // Close the mobile disclosure so focus returns somewhere visible after the dialog.
     document.querySelectorAll<HTMLDetailsElement>("header details[open]").forEach((d) => (d.open = false));
+    setDialogsMounted(true);
     setDialog(which);
   };
   useEffect(() => {
@@ -65,7 +71,16 @@ export function SiteHeader({ name, shortName, user }: { name: string; shortName:
           </Link>
         </div>
         )}
-        <details className="group relative md:hidden">
+        <details
+          className="group relative md:hidden"
+          onToggle={
+            user
+              ? (event) => {
+                  if (event.currentTarget.open) void loadSettingsDialogs();
+                }
+              : undefined
+          }
+        >
           <summary className="flex size-11 cursor-pointer list-none items-center justify-center rounded-lg text-brand-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden" aria-label="Menu">
             <Menu className="size-6 group-open:hidden" aria-hidden="true" />
             <X className="hidden size-6 group-open:block" aria-hidden="true" />
@@ -108,11 +123,10 @@ export function SiteHeader({ name, shortName, user }: { name: string; shortName:
           </nav>
         </details>
       </div>
-      {user ? (
-        <>
-          <ProfileSettingsDialog isOpen={dialog === "profile"} onOpenChange={(open) => setDialog(open ? "profile" : null)} />
-          <AccountSettingsDialog isOpen={dialog === "account"} onOpenChange={(open) => setDialog(open ? "account" : null)} />
-        </>
+      {user && dialogsMounted ? (
+        <Suspense fallback={null}>
+          <SiteSettingsDialogs dialog={dialog} onChange={setDialog} />
+        </Suspense>
       ) : null}
     </header>
   );

@@ -1,6 +1,6 @@
-import { Form, Link, useNavigate, useSubmit } from "react-router";
-import { ChevronDown, LayoutDashboard, LogOut, Settings, UserRound } from "lucide-react";
-import { Button as AriaButton, Menu, MenuItem, MenuTrigger, Popover, Separator } from "react-aria-components";
+import { useEffect, useState, type ComponentType } from "react";
+import { Form, Link } from "react-router";
+import { ChevronDown, LayoutDashboard, LogOut, Settings, UserRound } from "./icons";
 import { Avatar } from "~/components/settings/avatar";
 import { useHydrated } from "~/components/calculators/use-hydrated";
 
@@ -15,89 +15,77 @@ export interface SignedInUser {
 
 export type SettingsDialog = "profile" | "account";
 
+export interface UserMenuProps {
+  user: SignedInUser;
+  onOpenDialog: (dialog: SettingsDialog) => void;
+}
+
 export function homeLinkFor(user: SignedInUser): { to: string; label: string } {
   return user.role === "admin" ? { to: "/admin", label: "Back office" } : { to: "/dashboard", label: "Go to dashboard" };
 }
 
-const itemClass =
-  "flex cursor-pointer items-center gap-3 rounded-md px-3 py-2.5 text-sm font-medium text-slate-800 outline-none data-[focused]:bg-brand-50 data-[focused]:text-brand-900";
+/**
+ * The settings dialogs (React Aria modal and both forms) are fetched only when a signed-in person
+ * opens one or the menu that leads to them: a signed-out page never loads their code.
+ */
+export const loadSettingsDialogs = () => import("./site-settings-dialogs");
+
+// The React Aria menu (user-menu-popover.tsx), loaded once after hydration for signed-in people.
+let popoverMenu: ComponentType<UserMenuProps> | null = null;
+let popoverMenuLoading: Promise<ComponentType<UserMenuProps>> | null = null;
+function loadPopoverMenu() {
+  popoverMenuLoading ??= import("./user-menu-popover").then((module) => (popoverMenu = module.UserMenuPopover));
+  return popoverMenuLoading;
+}
+
+export const userMenuTriggerClass =
+  "flex cursor-pointer items-center gap-2 rounded-full py-1 pl-1 pr-3 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600";
+
+/** The menu button's content: the visible name is the accessible name (WCAG 2.5.3), with a prefix for screen readers. */
+export function UserMenuTriggerContent({ user }: { user: SignedInUser }) {
+  return (
+    <>
+      <span className="sr-only">Account menu for </span>
+      <Avatar initials={user.initials} imageUrl={user.image_url} size="sm" />
+      <span className="max-w-40 truncate text-sm font-medium text-slate-800">{user.name || user.email}</span>
+      <ChevronDown className="size-4 text-slate-600" aria-hidden="true" />
+    </>
+  );
+}
 
 /**
  * The signed-in user menu of the public top bar (SPEC 3): avatar and name (or email), then
  * Profile Settings and Account Settings (dialogs), Go to dashboard (Back office for staff) and
- * Sign out (ends the session, then /login). With JavaScript it is a React Aria menu (arrow keys,
- * Escape, typeahead); before that, a disclosure of plain links and a sign-out form.
+ * Sign out (ends the session, then /login). Before JavaScript (and until its code has loaded) it
+ * is a disclosure of plain links and a sign-out form; then a React Aria menu (arrow keys, Escape,
+ * typeahead) from user-menu-popover.tsx, loaded only for signed-in people.
  */
-export function UserMenu({ user, onOpenDialog }: { user: SignedInUser; onOpenDialog: (dialog: SettingsDialog) => void }) {
+export function UserMenu({ user, onOpenDialog }: UserMenuProps) {
   const hydrated = useHydrated();
-  const submit = useSubmit();
-  const navigate = useNavigate();
-  const home = homeLinkFor(user);
-  const label = user.name || user.email;
-  // The visible name is the accessible name (WCAG 2.5.3), with a prefix for screen readers.
-  const trigger = (
-    <>
-      <span className="sr-only">Account menu for </span>
-      <Avatar initials={user.initials} imageUrl={user.image_url} size="sm" />
-      <span className="max-w-40 truncate text-sm font-medium text-slate-800">{label}</span>
-      <ChevronDown className="size-4 text-slate-600" aria-hidden="true" />
-    </>
-  );
-  const triggerClass =
-    "flex cursor-pointer items-center gap-2 rounded-full py-1 pl-1 pr-3 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600";
+  const [PopoverMenu, setPopoverMenu] = useState<ComponentType<UserMenuProps> | null>(() => popoverMenu);
+  // A disclosure opened while the menu's code was loading stays until it is closed.
+  const [disclosureOpen, setDisclosureOpen] = useState(false);
+  useEffect(() => {
+    if (PopoverMenu) return;
+    let current = true;
+    void loadPopoverMenu().then((menu) => {
+      if (current) setPopoverMenu(() => menu);
+    });
+    return () => {
+      current = false;
+    };
+  }, [PopoverMenu]);
 
-  if (!hydrated) {
-    return (
-      <details className="relative">
-        <summary className={`${triggerClass} list-none [&::-webkit-details-marker]:hidden`}>
-          {trigger}
-        </summary>
-        <div className="absolute right-0 mt-2 w-60 rounded-xl border border-slate-200 bg-white p-1.5 shadow-xl">
-          <StaticMenuItems user={user} />
-        </div>
-      </details>
-    );
-  }
-
+  if (hydrated && PopoverMenu && !disclosureOpen) return <PopoverMenu user={user} onOpenDialog={onOpenDialog} />;
   return (
-    <MenuTrigger>
-      <AriaButton className={triggerClass}>
-        {trigger}
-      </AriaButton>
-      <Popover placement="bottom end" offset={8} className="w-64 rounded-xl border border-slate-200 bg-white p-1.5 shadow-xl outline-none">
-        <div className="border-b border-slate-100 px-3 pb-2 pt-1.5" aria-hidden="true">
-          <p className="truncate text-sm font-semibold text-slate-900">{user.name || user.email}</p>
-          {user.name ? <p className="truncate text-xs text-slate-600">{user.email}</p> : null}
-        </div>
-        <Menu
-          aria-label="Account"
-          className="mt-1 outline-none"
-          onAction={(key) => {
-            if (key === "profile" || key === "account") onOpenDialog(key);
-            else if (key === "home") void navigate(home.to);
-            else if (key === "sign-out") void submit(null, { method: "post", action: "/logout" });
-          }}
-        >
-          <MenuItem id="profile" className={itemClass} textValue="Profile Settings">
-            <UserRound className="size-4 text-brand-700" aria-hidden="true" />
-            Profile Settings
-          </MenuItem>
-          <MenuItem id="account" className={itemClass} textValue="Account Settings">
-            <Settings className="size-4 text-brand-700" aria-hidden="true" />
-            Account Settings
-          </MenuItem>
-          <MenuItem id="home" className={itemClass} textValue={home.label}>
-            <LayoutDashboard className="size-4 text-brand-700" aria-hidden="true" />
-            {home.label}
-          </MenuItem>
-          <Separator className="my-1 border-t border-slate-100" />
-          <MenuItem id="sign-out" className={itemClass} textValue="Sign out">
-            <LogOut className="size-4 text-brand-700" aria-hidden="true" />
-            Sign out
-          </MenuItem>
-        </Menu>
-      </Popover>
-    </MenuTrigger>
+    <details className="relative" onToggle={(event) => setDisclosureOpen(event.currentTarget.open)}>
+      <summary className={`${userMenuTriggerClass} list-none [&::-webkit-details-marker]:hidden`}>
+        <UserMenuTriggerContent user={user} />
+      </summary>
+      <div className="absolute right-0 mt-2 w-60 rounded-xl border border-slate-200 bg-white p-1.5 shadow-xl">
+        <StaticMenuItems user={user} />
+      </div>
+    </details>
   );
 }
 

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { ArrowRight, Briefcase, Calculator, CalendarDays, ChartLine, Check, House, Laptop, ShieldCheck, Users, Wallet } from "lucide-react";
+import { ArrowRight, Briefcase, Calculator, CalendarDays, ChartLine, Check, House, Laptop, ShieldCheck, Users, Wallet } from "~/components/site/icons";
 import type { Route } from "./+types/home";
 import { institution } from "~/config/institution.server";
 import { pageTitle } from "~/components/site/page-title";

@@ -1,0 +1,127 @@
+import { createElement, type FunctionComponent, type ReactElement } from "react";
+import {
+  ArrowRight as LucideArrowRight,
+  ArrowUp as LucideArrowUp,
+  Briefcase as LucideBriefcase,
+  Calculator as LucideCalculator,
+  CalendarDays as LucideCalendarDays,
+  ChartLine as LucideChartLine,
+  Check as LucideCheck,
+  ChevronDown as LucideChevronDown,
+  House as LucideHouse,
+  Laptop as LucideLaptop,
+  LayoutDashboard as LucideLayoutDashboard,
+  LogOut as LucideLogOut,
+  MapPin as LucideMapPin,
+  Menu as LucideMenu,
+  Quote as LucideQuote,
+  Settings as LucideSettings,
+  ShieldCheck as LucideShieldCheck,
+  UserRound as LucideUserRound,
+  Users as LucideUsers,
+  Wallet as LucideWallet,
+  X as LucideX,
+  type LucideIcon,
+} from "lucide-react";
+
+/**
+ * Decorative lucide icons for the public site's shell and home page, rendered cheaply.
+ *
+ * A lucide-react icon rebuilds its whole SVG description (attribute names, class merging, one
+ * element per path) on every render; the home page draws about 40 of them, which was a sixth of
+ * its server render time (bench/README.md, "Home page"). These icons give the same markup, but
+ * the SVG element for a given class is built once and reused, and the paths are one prepared
+ * string. Only for decorative use (`aria-hidden`), which is how the public site uses icons;
+ * anything else (a size, a title, a role) uses lucide-react directly.
+ */
+export type StaticIcon = FunctionComponent<{ className?: string; "aria-hidden"?: boolean | "true" }>;
+
+interface IconData {
+  name: string;
+  aliases?: string[];
+  node: [string, Record<string, unknown>][];
+}
+
+const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** lucide's data for an icon (name, aliases, paths), from the component it made; null if it is not the shape we know. */
+function iconData(icon: LucideIcon): IconData | null {
+  const render = (icon as unknown as { render?: (props: object, ref: null) => { props?: { icon?: unknown } } }).render;
+  const data = typeof render === "function" ? (render({}, null)?.props?.icon as IconData | undefined) : undefined;
+  const plain = (attributes: Record<string, unknown>) =>
+    Object.entries(attributes).every(([name, value]) => name === "key" || (/^[a-z][a-z0-9]*$/.test(name) && (typeof value === "string" || typeof value === "number")));
+  if (!data || typeof data.name !== "string" || !Array.isArray(data.node)) return null;
+  // Only flat elements with lower-case attribute names: exactly what React would write for them.
+  if (!data.node.every((child) => Array.isArray(child) && child.length === 2 && typeof child[0] === "string" && plain(child[1]))) return null;
+  return data;
+}
+
+function staticIcon(icon: LucideIcon): StaticIcon {
+  const data = iconData(icon);
+  if (!data) {
+    const Fallback = ({ className, "aria-hidden": hidden = true }: { className?: string; "aria-hidden"?: boolean | "true" }) =>
+      createElement(icon, { className, "aria-hidden": hidden });
+    return Fallback;
+  }
+  const inner = {
+    __html: data.node
+      .map(([tag, attributes]) => {
+        const written = Object.entries(attributes)
+          .filter(([name]) => name !== "key")
+          .map(([name, value]) => ` ${name}="${escapeAttribute(String(value))}"`)
+          .join("");
+        return `<${tag}${written}></${tag}>`;
+      })
+      .join(""),
+  };
+  const baseClasses = ["lucide", `lucide-${data.name}`, ...(data.aliases ?? []).filter((alias) => alias.trim() !== "").map((alias) => `lucide-${alias}`)];
+  const elements = new Map<string, ReactElement>();
+  const Icon: StaticIcon = ({ className = "" }) => {
+    let element = elements.get(className);
+    if (!element) {
+      // lucide's class list: its own classes, then the given ones, each once.
+      const classes = [...new Set([...baseClasses, ...className.split(/\s+/).filter(Boolean)])].join(" ");
+      element = createElement("svg", {
+        xmlns: "http://www.w3.org/2000/svg",
+        width: 24,
+        height: 24,
+        viewBox: "0 0 24 24",
+        fill: "none",
+        stroke: "currentColor",
+        strokeWidth: 2,
+        strokeLinecap: "round",
+        strokeLinejoin: "round",
+        className: classes,
+        "aria-hidden": "true",
+        dangerouslySetInnerHTML: inner,
+      });
+      // Class names are written in the source, so this stays small; never grow without bound.
+      if (elements.size < 64) elements.set(className, element);
+    }
+    return element;
+  };
+  Icon.displayName = `StaticIcon(${data.name})`;
+  return Icon;
+}
+
+export const ArrowRight = /* @__PURE__ */ staticIcon(LucideArrowRight);
+export const ArrowUp = /* @__PURE__ */ staticIcon(LucideArrowUp);
+export const Briefcase = /* @__PURE__ */ staticIcon(LucideBriefcase);
+export const Calculator = /* @__PURE__ */ staticIcon(LucideCalculator);
+export const CalendarDays = /* @__PURE__ */ staticIcon(LucideCalendarDays);
+export const ChartLine = /* @__PURE__ */ staticIcon(LucideChartLine);
+export const Check = /* @__PURE__ */ staticIcon(LucideCheck);
+export const ChevronDown = /* @__PURE__ */ staticIcon(LucideChevronDown);
+export const House = /* @__PURE__ */ staticIcon(LucideHouse);
+export const Laptop = /* @__PURE__ */ staticIcon(LucideLaptop);
+export const LayoutDashboard = /* @__PURE__ */ staticIcon(LucideLayoutDashboard);
+export const LogOut = /* @__PURE__ */ staticIcon(LucideLogOut);
+export const MapPin = /* @__PURE__ */ staticIcon(LucideMapPin);
+export const Menu = /* @__PURE__ */ staticIcon(LucideMenu);
+export const Quote = /* @__PURE__ */ staticIcon(LucideQuote);
+export const Settings = /* @__PURE__ */ staticIcon(LucideSettings);
+export const ShieldCheck = /* @__PURE__ */ staticIcon(LucideShieldCheck);
+export const UserRound = /* @__PURE__ */ staticIcon(LucideUserRound);
+export const Users = /* @__PURE__ */ staticIcon(LucideUsers);
+export const Wallet = /* @__PURE__ */ staticIcon(LucideWallet);
+export const X = /* @__PURE__ */ staticIcon(LucideX);
