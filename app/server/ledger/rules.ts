@@ -109,9 +109,12 @@ export const toId = toCents;
  * 9 pm in New York on October 31 belongs to October, not to November as it would in UTC.
  */
 export function businessDate(time_zone: string, now: Date = new Date()): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone: time_zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  let format = dateFormats.get(time_zone);
+  // en-CA writes dates as YYYY-MM-DD. A formatter is costly to build: one per zone, kept.
+  if (!format) dateFormats.set(time_zone, (format = new Intl.DateTimeFormat("en-CA", { timeZone: time_zone, year: "numeric", month: "2-digit", day: "2-digit" })));
+  return format.format(now);
 }
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 export function assertEffectiveDate(value: string): void {
   assert(/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), `bad effective date ${value}`);
