@@ -358,7 +358,9 @@ describe("the ledger agrees with a model of its rules", () => {
           expect((await getTransaction(db, tx.id))!.transaction.status).toBe(tx.status);
         }
       }),
-      { numRuns: Number(process.env.LEDGER_PROPERTY_RUNS ?? 40) },
+      // A fixed seed by default, so that the check below (every outcome reached) cannot fail by
+      // the luck of one run; LEDGER_PROPERTY_SEED=random (or a number) explores other sequences.
+      { numRuns: Number(process.env.LEDGER_PROPERTY_RUNS ?? 40), seed: propertySeed() },
     );
     const report = await verifyLedger(db);
     expect(report.problems).toEqual([]);
@@ -368,3 +370,9 @@ describe("the ledger agrees with a model of its rules", () => {
     }
   });
 });
+
+function propertySeed(): number | undefined {
+  const wanted = process.env.LEDGER_PROPERTY_SEED;
+  if (wanted === "random") return undefined;
+  return wanted ? Number(wanted) : 20261122;
+}
