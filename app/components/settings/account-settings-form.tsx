@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { KeyRound, ShieldCheck, Smartphone } from "lucide-react";
 import { changePasswordSchema, SETTINGS_MESSAGES } from "~/domain/settings";
-import { Button, FormErrors, FormMessage, TextField, focusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { Button, FormErrors, FormMessage, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
 import { useHydrated } from "~/components/calculators/use-hydrated";
 import { SettingSwitch } from "./setting-switch";
 import { StatusMessage } from "./status-message";
@@ -222,9 +222,7 @@ function PasswordSection({ demoLocked, pageResult }: { demoLocked: boolean; page
   const result = clientResult ?? fetcher.data ?? pageResult;
   const errors = clientErrors ?? result?.errors ?? null;
 
-  useEffect(() => {
-    if (errors && Object.keys(errors).length) focusFirstInvalid(formRef.current);
-  }, [errors]);
+  useFocusFirstInvalid(formRef, errors);
   useEffect(() => {
     if (fetcher.data?.ok) formRef.current?.reset();
   }, [fetcher.data]);

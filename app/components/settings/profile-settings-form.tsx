@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { ImageUp, Trash2 } from "lucide-react";
 import { profileImageProblem, profileSchema } from "~/domain/settings";
-import { Button, FormErrors, TextField, focusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { Button, FormErrors, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
 import { useHydrated } from "~/components/calculators/use-hydrated";
 import { Avatar } from "./avatar";
 import { StatusMessage } from "./status-message";
@@ -27,9 +27,7 @@ export function ProfileSettingsForm({ profile, pageResult }: { profile: ProfileD
   const errors = clientErrors ?? detailsResult?.errors ?? null;
   const values = detailsResult && !detailsResult.ok ? { ...profile, ...detailsResult.values } : profile;
 
-  useEffect(() => {
-    if (errors && Object.keys(errors).length) focusFirstInvalid(formRef.current);
-  }, [errors]);
+  useFocusFirstInvalid(formRef, errors);
 
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
     const entries = Object.fromEntries([...new FormData(event.currentTarget).entries()].filter(([, v]) => typeof v === "string"));

@@ -1,4 +1,4 @@
-import { createContext, useContext, useState } from "react";
+import { createContext, useContext, useEffect, useState } from "react";
 
 /** Field name -> message, as actions return them (see parseForm in ~/server/http/form.server). */
 export type FieldErrors = Record<string, string>;
@@ -43,6 +43,13 @@ export function focusFirstInvalid(form: HTMLFormElement | null): boolean {
     : (invalid.querySelector<HTMLElement>("input:checked") ?? invalid.querySelector<HTMLElement>("input, select, textarea, button"));
   target?.focus();
   return Boolean(target);
+}
+
+/** Moves focus to the first invalid field each time a new set of field errors arrives. */
+export function useFocusFirstInvalid(formRef: React.RefObject<HTMLFormElement | null>, errors: FieldErrors | null | undefined): void {
+  useEffect(() => {
+    if (errors && Object.keys(errors).length) focusFirstInvalid(formRef.current);
+  }, [errors, formRef]);
 }
 
 /** Zod issues -> first message per top-level field, as the server's parseForm gives them. */

@@ -15,7 +15,7 @@ import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { SessionTimeout } from "~/components/session/session-timeout";
-import { Button, FormErrors, FormMessage, TextField, focusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { Button, FormErrors, FormMessage, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
 
 /**
  * "Choose a new password" (SPEC 7 "Create New User"): a member (or staff account) opened by staff
@@ -81,9 +81,7 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
   const messageRef = useRef<HTMLDivElement>(null);
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const errors = clientErrors ?? result?.errors ?? null;
-  useEffect(() => {
-    if (errors && Object.keys(errors).length) focusFirstInvalid(formRef.current);
-  }, [errors]);
+  useFocusFirstInvalid(formRef, errors);
   useEffect(() => {
     if (result?.form_error) messageRef.current?.focus();
   }, [result]);

@@ -11,7 +11,7 @@ import { requestMeta } from "~/server/auth/request-meta.server";
 import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
-import { Button, FormErrors, FormMessage, TextField, focusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { Button, FormErrors, FormMessage, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
 
 /**
  * "Forgot password?" (SPEC 5): sends a single-use link valid 30 minutes. The answer is the same
@@ -52,9 +52,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   const messageRef = useRef<HTMLDivElement>(null);
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const errors = clientErrors ?? (result?.status === "invalid" ? result.errors : null);
-  useEffect(() => {
-    if (errors && Object.keys(errors).length) focusFirstInvalid(formRef.current);
-  }, [errors]);
+  useFocusFirstInvalid(formRef, errors);
   useEffect(() => {
     if (result && result.status !== "invalid") messageRef.current?.focus();
   }, [result]);

@@ -27,7 +27,7 @@ import { endSignInStep, getSignInStep, startSignIn, verifySignInCode } from "~/s
 import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
-import { Button, Checkbox, FormErrors, FormMessage, TextField, focusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { Button, Checkbox, FormErrors, FormMessage, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
 
 /**
  * Two-step sign-in (SPEC 5): "Welcome Back" (email and password), then "Verify OTP" (a 6-digit
@@ -160,9 +160,7 @@ function PasswordStep({ loaderData, result }: { loaderData: Route.ComponentProps
   const errors = clientErrors ?? result?.errors ?? null;
   const notice = loaderData.notice ? NOTICES[loaderData.notice] : null;
 
-  useEffect(() => {
-    if (errors && Object.keys(errors).length) focusFirstInvalid(formRef.current);
-  }, [errors]);
+  useFocusFirstInvalid(formRef, errors);
   useEffect(() => {
     if (result?.form_error) {
       // The password is never sent back; clear what was typed and say what happened.

@@ -16,7 +16,7 @@ import { rateLimitedMessage } from "~/domain/sign-in";
 import { pageTitle } from "~/components/site/page-title";
 import { FileField } from "~/components/auth/file-field";
 import { SessionTimeout } from "~/components/session/session-timeout";
-import { Button, FormErrors, FormMessage, TextArea, focusFirstInvalid } from "~/components/ui";
+import { Button, FormErrors, FormMessage, TextArea, useFocusFirstInvalid } from "~/components/ui";
 
 /**
  * The applicant's status page (SPEC 4): under review, what happens next, and any request for
@@ -235,9 +235,7 @@ function InfoRequest({ request, result }: { request: { id: number; message: stri
   const messageRef = useRef<HTMLDivElement>(null);
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const errors = clientErrors ?? result?.errors ?? null;
-  useEffect(() => {
-    if (errors && Object.keys(errors).length) focusFirstInvalid(formRef.current);
-  }, [errors]);
+  useFocusFirstInvalid(formRef, errors);
   useEffect(() => {
     if (result?.form_error) messageRef.current?.focus();
   }, [result]);

@@ -11,7 +11,7 @@ import { requestMeta } from "~/server/auth/request-meta.server";
 import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
-import { Button, FormErrors, FormMessage, TextField, focusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { Button, FormErrors, FormMessage, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
 
 /**
  * Choosing a new password from an emailed link (SPEC 5): the link works once and for 30
@@ -56,9 +56,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const messageRef = useRef<HTMLDivElement>(null);
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const errors = clientErrors ?? (result?.status === "invalid" ? result.errors : null);
-  useEffect(() => {
-    if (errors && Object.keys(errors).length) focusFirstInvalid(formRef.current);
-  }, [errors]);
+  useFocusFirstInvalid(formRef, errors);
   useEffect(() => {
     if (result?.status === "error") messageRef.current?.focus();
   }, [result]);

@@ -22,7 +22,7 @@ import { contactReference, sendContactMessage } from "~/server/contact/contact.s
 import { logger } from "~/server/logger.server";
 import { PageHero } from "~/components/site/page-hero";
 import { pageTitle } from "~/components/site/page-title";
-import { Button, FormErrors, FormMessage, RadioGroup, Select, TextArea, TextField, focusFirstInvalid, issuesToFieldErrors, type FieldErrors } from "~/components/ui";
+import { Button, FormErrors, FormMessage, RadioGroup, Select, TextArea, TextField, useFocusFirstInvalid, issuesToFieldErrors, type FieldErrors } from "~/components/ui";
 
 const DESCRIPTION = "Email, call or chat with our member service team, or send us a message. We reply within one business day.";
 
@@ -203,9 +203,7 @@ function ContactForm({ loaderData, result }: { loaderData: Route.ComponentProps[
   const errors = clientErrors ?? serverErrors;
   const values = result?.values ?? {};
 
-  useEffect(() => {
-    if (errors && Object.keys(errors).length > 0) focusFirstInvalid(formRef.current);
-  }, [errors]);
+  useFocusFirstInvalid(formRef, errors);
   useEffect(() => {
     if (result?.status === "rate_limited") refusalRef.current?.focus();
   }, [result]);
