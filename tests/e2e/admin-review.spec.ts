@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import crypto from "node:crypto";
-import { DESKTOP, PHONE, expectNoAxeViolations, signIn, watchConsole } from "./support";
+import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, signIn, watchConsole } from "./support";
 
 /**
  * The back office as staff use it (SPEC 4 "Staff review", SPEC 7): sign in with the emailed code
@@ -11,7 +11,6 @@ import { DESKTOP, PHONE, expectNoAxeViolations, signIn, watchConsole } from "./s
  */
 test.describe.configure({ mode: "serial" });
 
-const STAFF = { email: "staff@harborview.example", password: "Staff-Demo-Pass-1" };
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 const run = Date.now().toString(36);
 
@@ -50,20 +49,10 @@ async function apply(request: APIRequestContext, baseURL: string, first_name: st
   return email;
 }
 
-/** Signs in as staff: password, then the emailed code from the demo inbox. */
+/** Signs in as staff (password, then the emailed code from the demo inbox) and opens the back office. */
 async function signInAsStaff(page: Page) {
-  await page.goto("/login?redirectTo=%2Fadmin");
-  await page.getByLabel("Email address").fill(STAFF.email);
-  await page.getByLabel("Password").fill(STAFF.password);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page.getByRole("heading", { name: "Verify OTP" })).toBeVisible();
-  const inbox = await page.context().newPage();
-  await inbox.goto(`/demo/inbox?to=${encodeURIComponent(STAFF.email)}`);
-  const code = (await inbox.getByTestId("demo-code").first().textContent())!.trim();
-  await inbox.close();
-  await page.getByLabel("Verification code").fill(code);
-  await page.getByRole("button", { name: "Verify & Sign in" }).click();
-  await page.waitForURL(/\/admin(\?|$)/);
+  await signIn(page, STAFF.email, STAFF.password);
+  await page.goto("/admin");
 }
 
 async function count(page: Page, tab: string): Promise<number> {

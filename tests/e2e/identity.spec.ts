@@ -1,6 +1,5 @@
-import zlib from "node:zlib";
 import { expect as baseExpect, test, type Page } from "./fixtures";
-import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from "./support";
+import { DESKTOP, PHONE, expectNoAxeViolations, makePng, watchConsole } from "./support";
 
 /**
  * Identity, acting as a person (SPEC 4, 5): applying, signing in with a code read from the demo
@@ -8,27 +7,6 @@ import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from "./support";
  * Each test uses its own account (a demo sign-in or a fresh application), so tests run in
  * parallel without reading each other's codes.
  */
-
-/** A small, valid PNG (16×16, teal), built here with zlib, as an ID "photo". */
-function makePng(): Buffer {
-  const width = 16;
-  const height = 16;
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  const rows = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rows.set([15, 118, 110], y * (width * 3 + 1) + 1 + x * 3);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", zlib.deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
-}
 
 // Each test walks a whole journey (apply, sign in, read the code): more than the default minute
 // on a loaded machine.
