@@ -3,7 +3,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { applicationSchema, type Application } from "~/domain/membership-application";
 import type { Database } from "~/server/db/client.server";
 import { applicationInfoRequests, memberProfiles, memberSettings, rateLimitCounters, users } from "~/server/db/schema";
 import { answerInfoRequest, getApplicantOverview, submitApplication } from "~/server/members/applications.server";
@@ -11,6 +10,7 @@ import { sessionUserFromCookie } from "~/server/auth/session.server";
 import { uploadsRoot } from "~/server/files/private-uploads.server";
 import { openTestDatabase } from "./test-database";
 import { Browser, fileOf, lastMessageTo, tinyPng } from "./identity-support";
+import { applicationFor } from "./admin-support";
 
 let database: Database;
 beforeAll(async () => {
@@ -20,36 +20,8 @@ afterAll(async () => {
   await database?.close();
 });
 
-let counter = 0;
-function application(overrides: Record<string, string> = {}): Application {
-  counter += 1;
-  const form = {
-    email: `applicant${counter}@example.com`,
-    password: "Harbor lights at dusk 7",
-    confirm_password: "Harbor lights at dusk 7",
-    first_name: "Jamie",
-    last_name: "Rivera",
-    date_of_birth: "1988-04-17",
-    nationality: "American",
-    marital_status: "single",
-    street: "12 Elm Street",
-    city: "Portsmouth",
-    state: "NH",
-    postal_code: "03801",
-    country: "United States",
-    phone: "(555) 010-1234",
-    alt_email: "",
-    emergency_name: "Casey Rivera",
-    emergency_relationship: "Sister",
-    emergency_phone: "(555) 010-9876",
-    id_type: "passport",
-    id_number: "P1234567890",
-    ...overrides,
-  };
-  const parsed = applicationSchema(new Date("2026-11-22T12:00:00Z")).safeParse(form);
-  if (!parsed.success) throw new Error(JSON.stringify(parsed.error.issues));
-  return parsed.data;
-}
+/** A valid application (the back-office tests' fixture), each with its own email. */
+const application = applicationFor;
 
 describe("membership applications", () => {
   it("stores an application with the date of birth and ID number encrypted, signs the applicant in, and acknowledges it", async () => {

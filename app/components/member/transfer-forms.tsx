@@ -27,34 +27,9 @@ export interface TransferData {
   support: { email: string; phone: string; hours: string };
 }
 
-export interface WireQuoteView {
-  usd_cents: number;
-  fee_cents: number;
-  total_cents: number;
-  rate: string;
-  currency: string;
-  amount_text: string;
-  country_name: string;
-}
-
-/** What the dashboard action answers (see member-app.server.ts TransferActionResult). */
-export type TransferResult =
-  | { tab: TransferTab; status: "done"; reference_number: string; amount_cents: number; message: string }
-  | {
-      tab: TransferTab;
-      status: "refused";
-      kind: string;
-      title?: string;
-      message: string;
-      field_errors: Record<string, string>;
-      values: Record<string, string>;
-      step?: "otp" | "confirm" | "notice";
-      summary?: string;
-      quote?: WireQuoteView;
-    }
-  | { tab: "member"; status: "verified"; name: string; values: Record<string, string> }
-  | { tab: "ach"; status: "otp"; summary: string; values: Record<string, string> }
-  | { tab: "wire"; status: "confirm" | "notice"; quote: WireQuoteView; values: Record<string, string> };
+// What the dashboard action answers: the server's own types (type-only, erased from the bundle).
+export type { TransferActionResult as TransferResult, WireQuoteView } from "~/server/member-app/member-app.server";
+import type { TransferActionResult as TransferResult } from "~/server/member-app/member-app.server";
 
 function accountOptions(accounts: FormAccount[]) {
   return accounts.map((a) => ({ value: String(a.id), label: `${a.type_label} ••${a.account_number.slice(-4)} (${formatCents(a.available_cents)} available)` }));
