@@ -14,7 +14,9 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
-  return { notifications: await loadNotifications(user) };
+  // "5 min ago" is worked out against the loader's clock, so the server's HTML and the browser's
+  // first render agree (Date.now() in each gave a hydration mismatch across a minute boundary).
+  return { notifications: await loadNotifications(user), now: new Date().toISOString() };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -62,7 +64,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
                   </p>
                   <p className="mt-1 text-sm text-slate-700">{n.body}</p>
                   <time dateTime={n.created_at} className="mt-1 block text-xs text-slate-600">
-                    {relativeTime(n.created_at)}
+                    {relativeTime(n.created_at, Date.parse(loaderData.now))}
                   </time>
                 </div>
                 {!n.read ? (
