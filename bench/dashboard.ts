@@ -220,6 +220,11 @@ async function main() {
   const root = path.resolve(import.meta.dirname, "..");
   if (process.env.BENCH_SKIP_BUILD !== "1" && spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "ignore" }).status !== 0) throw new Error("build failed");
   const prepared = await prepare();
+  // For profiling by hand: keep the prepared folder and its signed-in cookie, time nothing.
+  if (process.env.BENCH_PREPARE_ONLY) {
+    fs.writeFileSync(process.env.BENCH_PREPARE_ONLY, JSON.stringify({ ...prepared, dataDir }, null, 2));
+    return;
+  }
   const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn", MUTUAL_BENCH: "1" },

@@ -472,6 +472,66 @@ describe("the database refuses bad writes made around the ledger module", () => 
   });
 });
 
+describe("daily totals", () => {
+  async function totalsOf(account_id: number) {
+    const result = await db().execute(sql`
+      select kind, category, credits_cents::int as credits, debits_cents::int as debits
+        from ledger_daily_totals where account_id = ${account_id} order by kind, category`);
+    return result.rows;
+  }
+
+  it("follow every posting, settle, release, reversal and re-filing, and the verifier agrees", async () => {
+    const a = await openMember(db(), { checking_cents: 10_000 });
+    const b = await openMember(db());
+    expect(await totalsOf(a.checking.id)).toEqual([{ kind: "deposit", category: "", credits: 10_000, debits: 0 }]);
+
+    const paid = await postTransfer(db(), transfer(a.checking.id, b.checking.id, 1_500, { kind: "member_transfer", category: "Dining" }));
+    const held = await placeHold(db(), transfer(a.checking.id, b.checking.id, 700, { kind: "ach_out", category: "Utilities" }));
+    const dropped = await placeHold(db(), transfer(a.checking.id, b.checking.id, 300, { kind: "ach_out", category: "Utilities" }));
+    // A pending hold is not posted money yet.
+    expect(await totalsOf(a.checking.id)).toEqual([
+      { kind: "deposit", category: "", credits: 10_000, debits: 0 },
+      { kind: "member_transfer", category: "Dining", credits: 0, debits: 1_500 },
+    ]);
+
+    await settleHold(db(), { transaction_id: held.transaction.id, idempotency_key: newKey(), resolved_by: "x" });
+    await releaseHold(db(), { transaction_id: dropped.transaction.id, idempotency_key: newKey(), resolved_by: "x" });
+    await db().execute(sql`update ledger_transactions set category = 'Groceries' where id = ${paid.transaction.id}`);
+    expect(await totalsOf(a.checking.id)).toEqual([
+      { kind: "ach_out", category: "Utilities", credits: 0, debits: 700 },
+      { kind: "deposit", category: "", credits: 10_000, debits: 0 },
+      { kind: "member_transfer", category: "Dining", credits: 0, debits: 0 },
+      { kind: "member_transfer", category: "Groceries", credits: 0, debits: 1_500 },
+    ]);
+    expect(await totalsOf(b.checking.id)).toEqual([
+      { kind: "ach_out", category: "Utilities", credits: 700, debits: 0 },
+      { kind: "member_transfer", category: "Dining", credits: 0, debits: 0 },
+      { kind: "member_transfer", category: "Groceries", credits: 1_500, debits: 0 },
+    ]);
+
+    // A reversal takes the original out and counts itself under its own kind.
+    await reverseTransaction(db(), { ...STAFF, transaction_id: paid.transaction.id, idempotency_key: newKey() });
+    expect(await totalsOf(b.checking.id)).toEqual([
+      { kind: "ach_out", category: "Utilities", credits: 700, debits: 0 },
+      { kind: "member_transfer", category: "Dining", credits: 0, debits: 0 },
+      { kind: "member_transfer", category: "Groceries", credits: 0, debits: 0 },
+      { kind: "reversal", category: "Groceries", credits: 0, debits: 1_500 },
+    ]);
+    expect((await verifyLedger(db())).problems).toEqual([]);
+  });
+
+  it("a kept total that disagrees with the entries is named by the verifier", async () => {
+    const a = await openMember(db(), { checking_cents: 2_500 });
+    await db().execute(sql`update ledger_daily_totals set credits_cents = credits_cents + 1 where account_id = ${a.checking.id}`);
+    const broken = await verifyLedger(db());
+    expect(broken.ok).toBe(false);
+    expect(broken.problems.join("\n")).toContain(`daily totals of account ${a.checking.id}`);
+    expect(broken.problems.join("\n")).toContain("kept credits 2501 debits 0, but the posted entries give credits 2500 debits 0");
+    await db().execute(sql`update ledger_daily_totals set credits_cents = credits_cents - 1 where account_id = ${a.checking.id}`);
+    expect((await verifyLedger(db())).ok).toBe(true);
+  });
+});
+
 describe("verifier", () => {
   it("passes on a consistent ledger and names a cached balance that disagrees with its entries", async () => {
     const clean = await verifyLedger(db());

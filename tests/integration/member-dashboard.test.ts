@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Database, Db } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
 import { institutionAccount } from "~/server/ledger/accounts.server";
-import { placeHold, postTransfer } from "~/server/ledger/ledger.server";
+import { placeHold, postTransfer, reverseTransaction, settleHold } from "~/server/ledger/ledger.server";
 import { dashboard } from "~/server/member-app/dashboard.server";
 import { memberHistoryCsv, memberHistoryPage, parseHistoryFilters } from "~/server/member-app/history.server";
 import { memberAccounts } from "~/server/ledger/accounts.server";
@@ -29,7 +29,7 @@ const NOW = new Date("2026-11-22T15:00:00Z");
 
 async function post(account_id: number, amount_cents: number, date: string, category: string, memo: string, kind: "card_payment" | "ach_in" = amount_cents < 0 ? "card_payment" : "ach_in") {
   const cash = await institutionAccount(db, "cash");
-  await postTransfer(db, {
+  return postTransfer(db, {
     kind,
     initiator: "system:test",
     idempotency_key: key(),
@@ -52,11 +52,11 @@ describe("dashboard figures come from the ledger", () => {
     await post(m.checking.id, -12_345, "2026-10-20", "Groceries", "Market Basket"); // > 30 days before Nov 22? no: Oct 24 is the start
     await post(m.checking.id, -4_500, "2026-10-30", "Dining", "Cafe"); // in 30 days, not this month
     await post(m.checking.id, -8_000, "2026-11-05", "Groceries", "Hannaford");
-    await post(m.checking.id, -2_000, "2026-11-21", "Dining", "Cafe again");
+    const cafe_again = await post(m.checking.id, -2_000, "2026-11-21", "Dining", "Cafe again");
     // Own move: neither income nor spending.
     await transferBetweenAccounts(db, m.member, betweenAccountsSchema.parse({ from_account_id: String(m.checking.id), to_account_id: String(m.savings.id), amount: "100.00", reference: "save", idempotency_key: key() }));
     const cash = await institutionAccount(db, "cash");
-    await placeHold(db, { kind: "card_payment", initiator: "system:test", idempotency_key: key(), created_by: "test", category: "Shopping", memo: "Pending purchase", entries: [{ account_id: m.checking.id, amount_cents: -1_500 }, { account_id: cash.id, amount_cents: 1_500 }] });
+    const hold = await placeHold(db, { kind: "card_payment", initiator: "system:test", idempotency_key: key(), created_by: "test", category: "Shopping", memo: "Pending purchase", entries: [{ account_id: m.checking.id, amount_cents: -1_500 }, { account_id: cash.id, amount_cents: 1_500 }] });
 
     const d = await dashboard(db, { id: m.member.id, name: m.member.name }, NOW);
     expect(d.first_name).toBe("Alex");
@@ -78,6 +78,19 @@ describe("dashboard figures come from the ledger", () => {
     expect(d.recent.length).toBe(9);
     expect(d.recent[0]!.description).toBe("Pending purchase");
     expect(d.recent[0]!.status_label).toBe("Pending");
+
+    // Settled, the purchase is posted spending; reversed, the second cafe is neither outgoing nor spending.
+    await settleHold(db, { transaction_id: hold.transaction.id, idempotency_key: key(), resolved_by: "system:test" });
+    await reverseTransaction(db, { transaction_id: cafe_again.transaction.id, idempotency_key: key(), initiator: "staff:test", created_by: "staff:test" });
+    const after = await dashboard(db, { id: m.member.id, name: m.member.name }, NOW);
+    expect(after.pending).toEqual({ total_cents: 0, count: 0 });
+    expect(after.month).toMatchObject({ income_cents: 250_000, outgoing_cents: 8_000 + 1_500 });
+    expect(after.spending.categories).toEqual([
+      { category: "Groceries", amount_cents: 8_000 },
+      { category: "Dining", amount_cents: 4_500 },
+      { category: "Shopping", amount_cents: 1_500 },
+    ]);
+    expect((await verifyLedger(db)).problems).toEqual([]);
   });
 
   it("a first-time member sees zeros, not invented figures", async () => {

@@ -270,69 +270,59 @@ export function RecentTransactions({ rows }: { rows: Row[] }) {
   if (rows.length === 0) {
     return <p className="border-t border-slate-100 px-6 py-12 text-center text-sm text-slate-600">No transactions yet. Your first deposit will show up here.</p>;
   }
+  // One table for every width (rendered once: it is most of the page): on phones it shows the
+  // description with its date and category beneath, and the amount; wider screens add columns.
   return (
-    <>
-      {/* Phones: a list */}
-      <ul className="divide-y divide-slate-100 border-t border-slate-100 md:hidden">
-        {rows.map((r) => (
-          <li key={r.entry_id} className="flex items-start justify-between gap-3 px-5 py-3.5">
-            <div className="min-w-0">
-              <p className="truncate text-sm font-semibold text-slate-900">{r.description}</p>
-              <p className="mt-0.5 text-xs text-slate-600">
-                {formatDate(r.effective_date)} · {r.category}
-              </p>
-            </div>
-            <div className="flex shrink-0 flex-col items-end gap-1">
-              <Amount cents={r.amount_cents} className="text-sm" />
-              {r.status !== "posted" ? <StatusBadge status={r.status} label={r.status_label} /> : null}
-            </div>
-          </li>
-        ))}
-      </ul>
-      {/* Wider: a table */}
-      <div className="hidden overflow-x-auto md:block">
-        <table className="w-full text-sm">
-          <caption className="sr-only">Your latest {rows.length} transactions</caption>
-          <thead className="border-y border-slate-100 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
-            <tr>
-              <th scope="col" className="px-6 py-3">
-                Date
-              </th>
-              <th scope="col" className="px-3 py-3">
-                Description
-              </th>
-              <th scope="col" className="px-3 py-3">
-                Category
-              </th>
-              <th scope="col" className="px-3 py-3">
-                Status
-              </th>
-              <th scope="col" className="px-6 py-3 text-right">
-                Amount
-              </th>
+    <div className="overflow-x-auto">
+      <table className="w-full text-sm">
+        <caption className="sr-only">Your latest {rows.length} transactions</caption>
+        <thead className="border-y border-slate-100 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+          <tr>
+            <th scope="col" className="hidden px-6 py-3 md:table-cell">
+              Date
+            </th>
+            <th scope="col" className="px-5 py-3 md:px-3">
+              Description
+            </th>
+            <th scope="col" className="hidden px-3 py-3 md:table-cell">
+              Category
+            </th>
+            <th scope="col" className="hidden px-3 py-3 md:table-cell">
+              Status
+            </th>
+            <th scope="col" className="px-5 py-3 text-right md:px-6">
+              Amount
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((r) => (
+            <tr key={r.entry_id} className="hover:bg-slate-50">
+              <td className="hidden px-6 py-3 whitespace-nowrap text-slate-700 md:table-cell">{formatDate(r.effective_date)}</td>
+              <td className="px-5 py-3.5 font-semibold text-slate-900 md:max-w-md md:truncate md:px-3 md:py-3 md:font-medium">
+                {r.description}
+                <span className="block text-xs font-normal text-slate-600 md:hidden">
+                  {formatDate(r.effective_date)} · {r.category}
+                </span>
+                <span className="hidden text-xs font-normal text-slate-600 md:block">{r.account_label}</span>
+              </td>
+              <td className="hidden px-3 py-3 text-slate-700 md:table-cell">{r.category}</td>
+              <td className="hidden px-3 py-3 md:table-cell">
+                <StatusBadge status={r.status} label={r.status_label} />
+              </td>
+              <td className="px-5 py-3.5 text-right align-top md:px-6 md:py-3 md:align-middle">
+                <Amount cents={r.amount_cents} />
+                {r.status !== "posted" ? (
+                  <span className="mt-1 block md:hidden">
+                    <StatusBadge status={r.status} label={r.status_label} />
+                  </span>
+                ) : null}
+              </td>
             </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.map((r) => (
-              <tr key={r.entry_id} className="hover:bg-slate-50">
-                <td className="px-6 py-3 whitespace-nowrap text-slate-700">{formatDate(r.effective_date)}</td>
-                <td className="max-w-md truncate px-3 py-3 font-medium text-slate-900">
-                  {r.description}
-                  <span className="block text-xs font-normal text-slate-600">{r.account_label}</span>
-                </td>
-                <td className="px-3 py-3 text-slate-700">{r.category}</td>
-                <td className="px-3 py-3">
-                  <StatusBadge status={r.status} label={r.status_label} />
-                </td>
-                <td className="px-6 py-3 text-right">
-                  <Amount cents={r.amount_cents} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -92,7 +92,32 @@ export async function verifyLedger(db: DbOrTx, options: { problems_max?: number 
     problems.push(`reversal ${r.id}: its entries are not the negation of transaction ${r.reverses_id}'s`);
   }
 
-  // 5. The whole ledger sums to zero (follows from 1 and 2; checked on its own as the headline).
+  // 5. The daily totals (kept by triggers for date-range figures) agree with the entries of the
+  //    posted transactions. A key whose money was all taken out again (reversed) stays at zero.
+  for (const r of await rows(sql`
+    with entries as (
+      select e.account_id, t.effective_date, t.kind, coalesce(t.category, '') as category,
+             coalesce(sum(e.amount_cents) filter (where e.amount_cents > 0), 0) as credits_cents,
+             coalesce(-sum(e.amount_cents) filter (where e.amount_cents < 0), 0) as debits_cents
+        from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+       where t.status = 'posted'
+       group by 1, 2, 3, 4
+    )
+    select coalesce(d.account_id, x.account_id) as account_id, coalesce(d.effective_date, x.effective_date)::text as effective_date,
+           coalesce(d.kind, x.kind) as kind, coalesce(d.category, x.category) as category,
+           coalesce(d.credits_cents, 0) as kept_credits, coalesce(d.debits_cents, 0) as kept_debits,
+           coalesce(x.credits_cents, 0) as entries_credits, coalesce(x.debits_cents, 0) as entries_debits
+      from ledger_daily_totals d
+      full join entries x using (account_id, effective_date, kind, category)
+     where coalesce(d.credits_cents, 0) <> coalesce(x.credits_cents, 0) or coalesce(d.debits_cents, 0) <> coalesce(x.debits_cents, 0)
+     order by 1, 2, 3, 4 limit ${problems_max}`)) {
+    problems.push(
+      `daily totals of account ${r.account_id} on ${r.effective_date} (${r.kind}, "${r.category}"): kept credits ${r.kept_credits} debits ${r.kept_debits}, ` +
+        `but the posted entries give credits ${r.entries_credits} debits ${r.entries_debits}`,
+    );
+  }
+
+  // 6. The whole ledger sums to zero (follows from 1 and 2; checked on its own as the headline).
   const [totals] = await rows(sql`
     select (select coalesce(sum(posted_cents), 0) from ledger_accounts) as total_posted_cents,
            (select count(*) from ledger_accounts) as accounts,

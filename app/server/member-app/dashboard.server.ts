@@ -10,8 +10,8 @@ import { memberHistoryPage, type MemberTransaction } from "./history.server";
  * Every figure of the dashboard (SPEC 6), from the member's ledger records, in four queries:
  * the profile, the accounts (balances are the accounts' cached figures, which the verifier
  * checks against the entries), one statement for pending + this month + 30 days of spending
- * (`rangeFigures`: one pass over the date range's entries of the member's accounts), and one
- * keyset page for the recent list.
+ * (`rangeFigures`: the daily totals of the date range, plus pending entries), and one keyset page
+ * for the recent list.
  */
 export interface DashboardAccount {
   id: number;
@@ -114,12 +114,11 @@ function idList(ids: readonly number[]) {
 
 /**
  * Pending, this month's income and outgoing, and 30 days of spending by category, in one
- * statement (one round trip, one plan). Both date ranges are read in one pass: from the earlier
- * of the two dates, the member's entries start at the range's first transaction id (an aggregate
- * over the (effective_date, id) index range, fenced with OFFSET 0 so that the planner cannot turn
- * min(id) into a walk of the primary key from the oldest transaction), and each figure keeps only
- * its own dates with a FILTER. Money between the member's own accounts is neither income nor
- * spending. Pending comes from the partial index of pending transactions.
+ * statement. Posted money comes from `ledger_daily_totals` (a few rows per account and day, kept
+ * by the database in each posting's transaction and checked by `ledger:verify`), so the cost does
+ * not grow with how busy the month was; pending transactions (few, from their partial index) are
+ * read from their entries. Money between the member's own accounts is neither income nor
+ * spending.
  */
 export async function rangeFigures(
   db: DbOrTx,
@@ -134,25 +133,27 @@ export async function rangeFigures(
   const { month_from, spending_from } = dates;
   const from = month_from < spending_from ? month_from : spending_from;
   const result = await db.execute(sql`
-    with bound as (
-      select coalesce(min(id), ${Number.MAX_SAFE_INTEGER}::bigint) as first_id
-        from (select id from ledger_transactions where effective_date >= ${from}::date offset 0) r
-    ), ranged as (
-      select coalesce(t.category, 'Other') as category, t.effective_date, t.status, e.amount_cents
-        from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
-       where e.account_id in (${idList(ids)}) and e.transaction_id >= (select first_id from bound)
-         and t.effective_date >= ${from}::date and t.status in ('posted', 'pending') and t.kind not in ${OWN_MOVES}
-    ), grouped as (
-      select category,
-             sum(amount_cents) filter (where effective_date >= ${month_from}::date and status = 'posted' and amount_cents > 0)::text as income,
-             (-sum(amount_cents) filter (where effective_date >= ${month_from}::date and status = 'posted' and amount_cents < 0))::text as outgoing,
-             (-sum(amount_cents) filter (where effective_date >= ${spending_from}::date and amount_cents < 0))::text as spent
-        from ranged group by 1
-    ), pending as (
-      select coalesce(sum(abs(e.amount_cents)), 0)::text as pending_total, count(distinct t.id)::int as pending_count
+    with pending_entries as (
+      select t.id, t.kind, t.effective_date, coalesce(t.category, 'Other') as category, e.amount_cents
         from ledger_transactions t
         join ledger_entries e on e.transaction_id = t.id and e.account_id in (${idList(ids)})
        where t.status = 'pending'
+    ), flows as (
+      select coalesce(nullif(category, ''), 'Other') as category, effective_date, credits_cents, debits_cents, true as posted
+        from ledger_daily_totals
+       where account_id in (${idList(ids)}) and effective_date >= ${from}::date and kind not in ${OWN_MOVES}
+      union all
+      select category, effective_date, 0, -amount_cents, false
+        from pending_entries
+       where amount_cents < 0 and effective_date >= ${spending_from}::date and kind not in ${OWN_MOVES}
+    ), grouped as (
+      select category,
+             sum(credits_cents) filter (where posted and effective_date >= ${month_from}::date)::text as income,
+             sum(debits_cents) filter (where posted and effective_date >= ${month_from}::date)::text as outgoing,
+             sum(debits_cents) filter (where effective_date >= ${spending_from}::date)::text as spent
+        from flows group by 1
+    ), pending as (
+      select coalesce(sum(abs(amount_cents)), 0)::text as pending_total, count(distinct id)::int as pending_count from pending_entries
     )
     select p.pending_total, p.pending_count, g.category, g.income, g.outgoing, g.spent from pending p left join grouped g on true`);
   let income_cents = 0;
@@ -161,7 +162,7 @@ export async function rangeFigures(
   for (const r of result.rows) {
     if (r.income !== null && r.income !== undefined) income_cents += toCents(r.income);
     if (r.outgoing !== null && r.outgoing !== undefined) outgoing_cents += toCents(r.outgoing);
-    if (r.spent !== null && r.spent !== undefined) categories.push({ category: String(r.category), amount_cents: toCents(r.spent) });
+    if (r.spent !== null && r.spent !== undefined && toCents(r.spent) > 0) categories.push({ category: String(r.category), amount_cents: toCents(r.spent) });
   }
   categories.sort((a, b) => b.amount_cents - a.amount_cents || a.category.localeCompare(b.category));
   const first = result.rows[0] ?? {};

@@ -7,6 +7,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -139,6 +140,31 @@ export const ledgerEntries = pgTable(
     index("ledger_entries_account_id_id_idx").on(t.account_id, t.id),
     check("ledger_entries_amount_not_zero", sql`${t.amount_cents} <> 0`),
   ],
+);
+
+/**
+ * Posted money per account, day, kind and category: a summary the database keeps by itself
+ * (triggers in the `ledger_daily_totals` migration, in the posting's own transaction) so that
+ * figures over a date range (the dashboard's month and 30 days) read a few rows a day instead of
+ * every entry. Derived, never written by code; `ledger:verify` recomputes it from the entries.
+ * Only transactions whose status is `posted` count: a reversed one leaves it (its reversal is
+ * counted under kind `reversal`), a pending one joins it when settled.
+ */
+export const ledgerDailyTotals = pgTable(
+  "ledger_daily_totals",
+  {
+    account_id: bigint("account_id", { mode: "number" })
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    effective_date: date("effective_date", { mode: "string" }).notNull(),
+    kind: text("kind").notNull(),
+    /** The transaction's category; '' when it has none (a key column cannot be null). */
+    category: text("category").notNull(),
+    /** Sum of the credits (money in), and of the debits (money out) as a positive number. */
+    credits_cents: bigint("credits_cents", { mode: "number" }).notNull().default(0),
+    debits_cents: bigint("debits_cents", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "ledger_daily_totals_pk", columns: [t.account_id, t.effective_date, t.kind, t.category] })],
 );
 
 export type LedgerAccount = typeof ledgerAccounts.$inferSelect;
