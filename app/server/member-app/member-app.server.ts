@@ -105,7 +105,8 @@ export async function loadDashboard(user: SessionUser, tab: TransferTab = "inter
   return {
     ...figures,
     accounts_for_forms: figures.accounts.filter((a) => a.status !== "closed").map((a) => ({ id: a.id, type_label: a.type_label, account_number: a.account_number, available_cents: a.available_cents })),
-    us_banks: profile.us_banks,
+    // Only the To US Bank form lists banks; the tab is in the URL, so choosing it loads them.
+    us_banks: tab === "ach" ? profile.us_banks : [],
     rates: rates.map((r) => ({ code: r.code, usd_per_unit: r.usd_per_unit })),
     wire_fee_cents: profile.limits.wire_fee_cents,
     outgoing_paused: paused,
