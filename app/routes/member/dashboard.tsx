@@ -281,7 +281,7 @@ export function RecentTransactions({ rows }: { rows: Row[] }) {
             <th scope="col" className="hidden px-6 py-3 md:table-cell">
               Date
             </th>
-            <th scope="col" className="px-5 py-3 md:px-3">
+            <th scope="col" className="px-4 py-3 md:px-3">
               Description
             </th>
             <th scope="col" className="hidden px-3 py-3 md:table-cell">
@@ -290,7 +290,7 @@ export function RecentTransactions({ rows }: { rows: Row[] }) {
             <th scope="col" className="hidden px-3 py-3 md:table-cell">
               Status
             </th>
-            <th scope="col" className="px-5 py-3 text-right md:px-6">
+            <th scope="col" className="px-4 py-3 text-right md:px-6">
               Amount
             </th>
           </tr>
@@ -299,10 +299,10 @@ export function RecentTransactions({ rows }: { rows: Row[] }) {
           {rows.map((r) => (
             <tr key={r.entry_id} className="hover:bg-slate-50">
               <td className="hidden px-6 py-3 whitespace-nowrap text-slate-700 md:table-cell">{formatDate(r.effective_date)}</td>
-              <td className="px-5 py-3.5 font-semibold text-slate-900 md:max-w-md md:truncate md:px-3 md:py-3 md:font-medium">
+              <td className="px-4 py-3.5 font-semibold text-slate-900 md:max-w-md md:truncate md:px-3 md:py-3 md:font-medium">
                 {r.description}
                 <span className="block text-xs font-normal text-slate-600 md:hidden">
-                  {formatDate(r.effective_date)} · {r.category}
+                  <span className="whitespace-nowrap">{formatDate(r.effective_date)}</span> · <span className="whitespace-nowrap">{r.category}</span>
                 </span>
                 <span className="hidden text-xs font-normal text-slate-600 md:block">{r.account_label}</span>
               </td>
@@ -310,7 +310,7 @@ export function RecentTransactions({ rows }: { rows: Row[] }) {
               <td className="hidden px-3 py-3 md:table-cell">
                 <StatusBadge status={r.status} label={r.status_label} />
               </td>
-              <td className="px-5 py-3.5 text-right align-top md:px-6 md:py-3 md:align-middle">
+              <td className="px-4 py-3.5 text-right align-top whitespace-nowrap md:px-6 md:py-3 md:align-middle">
                 <Amount cents={r.amount_cents} />
                 {r.status !== "posted" ? (
                   <span className="mt-1 block md:hidden">
