@@ -82,7 +82,10 @@ async function main() {
       throw new ConfigurationError("No production build found: run `npm run build` first (npm start does this for you).");
     }
     app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
+    // Other public files (favicon.svg) all have an extension; pages never do, and looking each
+    // page up on disk first cost a file-system check and a 404 error object per page request.
+    const publicFiles = express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false });
+    app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
     build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
   } else {
     const vite = await import("vite");

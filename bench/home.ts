@@ -18,6 +18,8 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const SEQUENTIAL_REQUESTS = 2000;
 const WARMUP_REQUESTS = 200;
 const CONCURRENT_SECONDS = 10;
+/** The 4-client runs alternate the two pages in short rounds (home, minimal, minimal, home, ...) so that a change in the machine's load falls on both alike. */
+const CONCURRENT_ROUNDS = 10;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -77,10 +79,32 @@ async function sequential(urlPath: string) {
   return { requests: SEQUENTIAL_REQUESTS, p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)), p99_ms: round(percentile(times, 99)) };
 }
 
-async function concurrent(urlPath: string, connections: number) {
-  const result = await autocannon({ url: `${BASE}${urlPath}`, connections, duration: CONCURRENT_SECONDS, pipelining: 1 });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${urlPath}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { connections, requests_per_second: Math.round(result.requests.average), latency_p50_ms: result.latency.p50, latency_p99_ms: result.latency.p99 };
+/**
+ * Requests per second of each page at `connections` clients, over CONCURRENT_SECONDS each, taken
+ * in CONCURRENT_ROUNDS alternating rounds (ABBA order). Pooled: all of a page's requests over all
+ * of its time; `round_ratios` are the first page's rate over the second's, round pair by pair.
+ */
+async function concurrentAlternating(paths: [string, string], connections: number) {
+  const seconds = CONCURRENT_SECONDS / (CONCURRENT_ROUNDS / 2);
+  const pooled = paths.map(() => ({ requests: 0, seconds: 0, p50: [] as number[], p99: [] as number[] }));
+  const round_ratios: number[] = [];
+  for (let round = 0; round < CONCURRENT_ROUNDS / 2; round++) {
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    const rates: number[] = [];
+    for (const i of order) {
+      const result = await autocannon({ url: `${BASE}${paths[i]}`, connections, duration: seconds, pipelining: 1 });
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${paths[i]}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      pooled[i]!.requests += result.requests.total;
+      pooled[i]!.seconds += result.duration;
+      pooled[i]!.p50.push(result.latency.p50);
+      pooled[i]!.p99.push(result.latency.p99);
+      rates[i] = result.requests.total / result.duration;
+    }
+    round_ratios.push(Math.round((rates[0]! / rates[1]!) * 100) / 100);
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const summary = pooled.map((p) => ({ connections, requests_per_second: Math.round(p.requests / p.seconds), latency_p50_ms: median(p.p50), latency_p99_ms: Math.max(...p.p99) }));
+  return { first: summary[0]!, second: summary[1]!, round_ratios };
 }
 
 async function main() {
@@ -97,8 +121,7 @@ async function main() {
     const js = await javascriptBytes();
     const home_one_client = await sequential("/");
     const minimal_one_client = await sequential("/bench/minimal");
-    const home_four = await concurrent("/", 4);
-    const minimal_four = await concurrent("/bench/minimal", 4);
+    const { first: home_four, second: minimal_four, round_ratios } = await concurrentAlternating(["/", "/bench/minimal"], 4);
     const result = {
       date: new Date().toISOString(),
       machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
@@ -109,6 +132,7 @@ async function main() {
         home: home_four,
         minimal: minimal_four,
         ratio_home_to_minimal: Math.round((home_four.requests_per_second / minimal_four.requests_per_second) * 100) / 100,
+        round_ratios,
         goal_ratio: 0.5,
       },
     };

@@ -1,4 +1,5 @@
-import { Link, type LinkProps } from "react-router";
+import type { ComponentProps } from "react";
+import { SiteLink } from "~/components/site/site-link";
 
 /**
  * A link that looks like a button: one look per role, so every page's calls to action match.
@@ -14,13 +15,13 @@ const VARIANTS = {
 
 export type ButtonVariant = keyof typeof VARIANTS;
 
-export function ButtonLink({ variant = "primary", className = "", children, ...props }: LinkProps & { variant?: ButtonVariant }) {
+export function ButtonLink({ variant = "primary", className = "", children, ...props }: ComponentProps<typeof SiteLink> & { variant?: ButtonVariant }) {
   return (
-    <Link
+    <SiteLink
       {...props}
       className={`inline-flex h-12 items-center justify-center gap-2 rounded-xl px-6 text-base font-semibold transition-colors ${VARIANTS[variant]} ${className}`}
     >
       {children}
-    </Link>
+    </SiteLink>
   );
 }

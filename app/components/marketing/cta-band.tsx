@@ -1,4 +1,5 @@
 import { ButtonLink } from "./button-link";
+import type { SitePath } from "~/components/site/site-link";
 
 /** The closing call to action of a marketing page: a navy band with two actions. */
 export function CtaBand({
@@ -11,8 +12,8 @@ export function CtaBand({
   id: string;
   title: string;
   lead: string;
-  primary: { to: string; label: string };
-  secondary: { to: string; label: string };
+  primary: { to: SitePath; label: string };
+  secondary: { to: SitePath; label: string };
 }) {
   return (
     <section aria-labelledby={id} className="mx-auto max-w-7xl px-4 py-16 sm:px-6 sm:py-24 lg:px-8">

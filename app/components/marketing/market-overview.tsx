@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type ComponentType } from "react";
-import { Link } from "react-router";
+import { SiteLink, type SitePath } from "~/components/site/site-link";
 import { ArrowRight, ChartLine } from "~/components/site/icons";
 import { useHydrated } from "~/components/calculators/use-hydrated";
 import type { Institution } from "~/config/institution";
@@ -59,12 +59,12 @@ export function MarketFallback({ reason }: { reason: "off" | "failed" }) {
   );
 }
 
-function FallbackLink({ to, children }: { to: string; children: React.ReactNode }) {
+function FallbackLink({ to, children }: { to: SitePath; children: React.ReactNode }) {
   return (
-    <Link to={to} className="group flex items-center justify-between gap-2 rounded-xl bg-slate-50 px-4 py-3 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-slate-200 hover:bg-brand-50 hover:text-brand-900">
+    <SiteLink to={to} className="group flex items-center justify-between gap-2 rounded-xl bg-slate-50 px-4 py-3 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-slate-200 hover:bg-brand-50 hover:text-brand-900">
       {children}
       <ArrowRight className="size-4 transition-transform group-hover:translate-x-0.5" aria-hidden="true" />
-    </Link>
+    </SiteLink>
   );
 }
 

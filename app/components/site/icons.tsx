@@ -29,10 +29,14 @@ import {
  *
  * A lucide-react icon rebuilds its whole SVG description (attribute names, class merging, one
  * element per path) on every render; the home page draws about 40 of them, which was a sixth of
- * its server render time (bench/README.md, "Home page"). These icons give the same markup, but
- * the SVG element for a given class is built once and reused, and the paths are one prepared
- * string. Only for decorative use (`aria-hidden`), which is how the public site uses icons;
- * anything else (a size, a title, a role) uses lucide-react directly.
+ * its server render time (bench/README.md, "Home page"). These icons draw the same, but the SVG
+ * element for a given class is built once and reused, and its content is one prepared string.
+ * React writes every attribute of an element as five pieces of output, so the attributes every
+ * lucide icon shares (fill, stroke and the stroke's width, caps and joins) are on a <g> inside
+ * that string, from which the paths inherit them exactly as they would from the <svg>; the
+ * `xmlns` that React would write is not needed in HTML. Only for decorative use (`aria-hidden`),
+ * which is how the public site uses icons; anything else (a size, a title, a role, a fill or
+ * stroke class, which the <g> would override) uses lucide-react directly.
  */
 export type StaticIcon = FunctionComponent<{ className?: string; "aria-hidden"?: boolean | "true" }>;
 
@@ -63,17 +67,17 @@ function staticIcon(icon: LucideIcon): StaticIcon {
       createElement(icon, { className, "aria-hidden": hidden });
     return Fallback;
   }
-  const inner = {
-    __html: data.node
-      .map(([tag, attributes]) => {
-        const written = Object.entries(attributes)
-          .filter(([name]) => name !== "key")
-          .map(([name, value]) => ` ${name}="${escapeAttribute(String(value))}"`)
-          .join("");
-        return `<${tag}${written}></${tag}>`;
-      })
-      .join(""),
-  };
+  const paths = data.node
+    .map(([tag, attributes]) => {
+      const written = Object.entries(attributes)
+        .filter(([name]) => name !== "key")
+        .map(([name, value]) => ` ${name}="${escapeAttribute(String(value))}"`)
+        .join("");
+      return `<${tag}${written}></${tag}>`;
+    })
+    .join("");
+  // The attributes lucide gives every icon, on a group that all its paths inherit them from.
+  const inner = { __html: `<g fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${paths}</g>` };
   const baseClasses = ["lucide", `lucide-${data.name}`, ...(data.aliases ?? []).filter((alias) => alias.trim() !== "").map((alias) => `lucide-${alias}`)];
   const elements = new Map<string, ReactElement>();
   const Icon: StaticIcon = ({ className = "" }) => {
@@ -82,15 +86,9 @@ function staticIcon(icon: LucideIcon): StaticIcon {
       // lucide's class list: its own classes, then the given ones, each once.
       const classes = [...new Set([...baseClasses, ...className.split(/\s+/).filter(Boolean)])].join(" ");
       element = createElement("svg", {
-        xmlns: "http://www.w3.org/2000/svg",
         width: 24,
         height: 24,
         viewBox: "0 0 24 24",
-        fill: "none",
-        stroke: "currentColor",
-        strokeWidth: 2,
-        strokeLinecap: "round",
-        strokeLinejoin: "round",
         className: classes,
         "aria-hidden": "true",
         dangerouslySetInnerHTML: inner,

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { SiteLink } from "./site-link";
 
 /**
  * The institution's mark and name, linking home. The accessible name starts with the visible
@@ -6,7 +6,7 @@ import { Link } from "react-router";
  */
 export function Logo({ name, shortName }: { name: string; shortName: string }) {
   return (
-    <Link to="/" className="flex items-center gap-3 rounded-md">
+    <SiteLink to="/" className="flex items-center gap-3 rounded-md">
       <svg viewBox="0 0 32 32" className="size-9 shrink-0" aria-hidden="true">
         <rect width="32" height="32" rx="8" className="fill-brand-700" />
         <path d="M8 23V10l8 7 8-7v13" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" className="text-accent-100" />
@@ -16,6 +16,6 @@ export function Logo({ name, shortName }: { name: string; shortName: string }) {
         <span className="hidden text-base font-semibold text-brand-800 sm:block">{name}</span>
         <span className="sr-only">, home page</span>
       </span>
-    </Link>
+    </SiteLink>
   );
 }

@@ -1,19 +1,19 @@
-import { Link } from "react-router";
 import { MapPin } from "./icons";
+import { SiteLink, type SitePath } from "./site-link";
 import type { RootData } from "~/root";
 
 type Profile = RootData["institution"];
 
-function FooterColumn({ title, links }: { title: string; links: { to: string; label: string }[] }) {
+function FooterColumn({ title, links }: { title: string; links: { to: SitePath; label: string }[] }) {
   return (
     <div>
       <h2 className="text-sm font-semibold tracking-wide text-white">{title}</h2>
       <ul className="mt-4 space-y-3">
         {links.map((l) => (
           <li key={l.to}>
-            <Link to={l.to} className="text-sm text-brand-100 hover:text-white hover:underline">
+            <SiteLink to={l.to} className="text-sm text-brand-100 hover:text-white hover:underline">
               {l.label}
-            </Link>
+            </SiteLink>
           </li>
         ))}
       </ul>
@@ -41,9 +41,9 @@ export function SiteFooter({ profile, year }: { profile: Profile; year: number }
               {profile.support_phone}
             </a>
           </p>
-          <Link to="/locations" className="mt-5 inline-flex items-center gap-2 rounded-lg bg-white/10 px-4 py-2 text-sm font-medium text-white hover:bg-white/20">
+          <SiteLink to="/locations" className="mt-5 inline-flex items-center gap-2 rounded-lg bg-white/10 px-4 py-2 text-sm font-medium text-white hover:bg-white/20">
             <MapPin className="size-4" aria-hidden="true" /> Find a Branch
-          </Link>
+          </SiteLink>
         </div>
         <FooterColumn
           title="Quick Links"

@@ -1,14 +1,14 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { Link, NavLink } from "react-router";
 import { Menu, X } from "./icons";
 import { Logo } from "./logo";
+import { SiteLink, SiteNavLink, type SitePath } from "./site-link";
 import { Avatar } from "~/components/settings/avatar";
 import { StaticMenuItems, UserMenu, loadSettingsDialogs, type SettingsDialog, type SignedInUser } from "./user-menu";
 
 // Loaded the first time a signed-in person opens a settings dialog (or the menus leading there).
 const SiteSettingsDialogs = lazy(loadSettingsDialogs);
 
-const NAV = [
+const NAV: { to: SitePath; label: string; end?: boolean }[] = [
   { to: "/", label: "Home", end: true },
   { to: "/about", label: "About" },
   { to: "/products", label: "Services" },
@@ -50,9 +50,9 @@ export function SiteHeader({ name, shortName, user }: { name: string; shortName:
           <ul className="flex items-center gap-1">
             {NAV.map((item) => (
               <li key={item.to}>
-                <NavLink to={item.to} end={item.end} className={linkClass}>
+                <SiteNavLink to={item.to} end={item.end} className={linkClass}>
                   {item.label}
-                </NavLink>
+                </SiteNavLink>
               </li>
             ))}
           </ul>
@@ -63,12 +63,12 @@ export function SiteHeader({ name, shortName, user }: { name: string; shortName:
           </div>
         ) : (
         <div className="hidden items-center gap-2 md:flex">
-          <Link to="/login" className="rounded-lg px-4 py-2 text-sm font-medium text-brand-800 hover:bg-brand-50">
+          <SiteLink to="/login" className="rounded-lg px-4 py-2 text-sm font-medium text-brand-800 hover:bg-brand-50">
             Sign in
-          </Link>
-          <Link to="/signup" className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+          </SiteLink>
+          <SiteLink to="/signup" className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
             Sign up
-          </Link>
+          </SiteLink>
         </div>
         )}
         <details
@@ -89,9 +89,9 @@ export function SiteHeader({ name, shortName, user }: { name: string; shortName:
             <ul className="flex flex-col">
               {NAV.map((item) => (
                 <li key={item.to}>
-                  <NavLink to={item.to} end={item.end} className={({ isActive }) => `block ${linkClass({ isActive })} py-3`}>
+                  <SiteNavLink to={item.to} end={item.end} className={({ isActive }) => `block ${linkClass({ isActive })} py-3`}>
                     {item.label}
-                  </NavLink>
+                  </SiteNavLink>
                 </li>
               ))}
               {user ? (
@@ -108,14 +108,14 @@ export function SiteHeader({ name, shortName, user }: { name: string; shortName:
               ) : (
               <>
               <li className="mt-2 border-t border-slate-100 pt-2">
-                <Link to="/login" className="block rounded-md px-3 py-3 text-sm font-medium text-brand-800 hover:bg-brand-50">
+                <SiteLink to="/login" className="block rounded-md px-3 py-3 text-sm font-medium text-brand-800 hover:bg-brand-50">
                   Sign in
-                </Link>
+                </SiteLink>
               </li>
               <li>
-                <Link to="/signup" className="mt-1 block rounded-lg bg-brand-700 px-3 py-3 text-center text-sm font-semibold text-white hover:bg-brand-800">
+                <SiteLink to="/signup" className="mt-1 block rounded-lg bg-brand-700 px-3 py-3 text-center text-sm font-semibold text-white hover:bg-brand-800">
                   Sign up
-                </Link>
+                </SiteLink>
               </li>
               </>
               )}

@@ -1,9 +1,9 @@
-import { Link } from "react-router";
-import { ArrowRight, Briefcase, Calculator, CalendarDays, ChartLine, Check, House, Laptop, ShieldCheck, Users, Wallet } from "~/components/site/icons";
+import { ArrowRight, Briefcase, Calculator, CalendarDays, ChartLine, Check, House, Laptop, ShieldCheck, Users, Wallet, type StaticIcon } from "~/components/site/icons";
 import type { Route } from "./+types/home";
 import { institution } from "~/config/institution.server";
 import { pageTitle } from "~/components/site/page-title";
 import { HeroBackdrop } from "~/components/site/page-hero";
+import { SiteLink, type SitePath } from "~/components/site/site-link";
 import { ButtonLink } from "~/components/marketing/button-link";
 import { CtaBand } from "~/components/marketing/cta-band";
 import { formatMillions, formatNumber } from "~/components/marketing/format";
@@ -35,7 +35,7 @@ export function loader() {
     services: {
       personal: personal.slice(0, 4).map((p) => p.name),
       business: business.slice(0, 4).map((p) => p.name),
-      wealth: wealth ? { to: `/products/${wealth.slug}`, features: wealth.features.slice(0, 4) } : { to: "/products", features: [] },
+      wealth: wealth ? { to: `/products/${wealth.slug}` as const, features: wealth.features.slice(0, 4) } : { to: "/products" as const, features: [] },
     },
   };
 }
@@ -128,7 +128,7 @@ function Hero({ data }: { data: HomeData }) {
   );
 }
 
-const QUICK = [
+const QUICK: { to: SitePath; title: string; text: string; icon: StaticIcon }[] = [
   { to: "/login", title: "Online Banking", text: "Sign in to check balances, move money and pay bills.", icon: Laptop },
   { to: "/calculators", title: "Loan Calculator", text: "See a monthly payment and total interest before you borrow.", icon: Calculator },
   { to: "/contact", title: "Schedule Meeting", text: "Meet with our team at a branch or by phone, at a time that suits you.", icon: CalendarDays },
@@ -143,7 +143,7 @@ function QuickCards() {
       <ul className="grid gap-4 md:grid-cols-3 md:gap-6">
         {QUICK.map((card) => (
           <li key={card.title}>
-            <Link to={card.to} className={`group flex h-full items-start gap-4 p-6 ${linkCardClass}`}>
+            <SiteLink to={card.to} className={`group flex h-full items-start gap-4 p-6 ${linkCardClass}`}>
               <IconTile icon={card.icon} />
               <span className="flex-1">
                 <span className="flex items-center justify-between gap-2 text-lg font-semibold text-brand-800">
@@ -152,7 +152,7 @@ function QuickCards() {
                 </span>
                 <span className="mt-1 block text-sm leading-relaxed text-slate-600">{card.text}</span>
               </span>
-            </Link>
+            </SiteLink>
           </li>
         ))}
       </ul>
@@ -161,7 +161,7 @@ function QuickCards() {
 }
 
 function Services({ services }: { services: HomeData["services"] }) {
-  const cards = [
+  const cards: { id: string; title: string; text: string; items: string[]; to: SitePath; icon: StaticIcon }[] = [
     {
       id: "personal",
       title: "Personal Banking",
@@ -215,13 +215,13 @@ function Services({ services }: { services: HomeData["services"] }) {
             ) : null}
             <div className="mt-auto pt-8">
               {/* The link covers the whole card (after:inset-0), so the card is one target. */}
-              <Link
+              <SiteLink
                 to={card.to}
                 className="inline-flex items-center gap-2 rounded-md font-semibold text-brand-700 after:absolute after:inset-0 after:rounded-2xl hover:text-brand-900"
               >
                 Explore {card.title}
                 <ArrowRight className="size-4" aria-hidden="true" />
-              </Link>
+              </SiteLink>
             </div>
           </article>
         ))}
