@@ -124,6 +124,16 @@ describe("history: filters, keyset pages, CSV", () => {
     expect((await memberHistoryPage(db, accounts, f("q=purchase 1"), { limit: 100 })).rows).toHaveLength(11);
     expect((await memberHistoryPage(db, accounts, f("type=credit"), { limit: 100 })).rows).toHaveLength(2);
     expect((await memberHistoryPage(db, accounts, f("category=Dining"), { limit: 100 })).rows).toHaveLength(15);
+    // A filtered history pages the same way.
+    const dining: number[] = [];
+    for (let page = 0, cursor: string | null = null; page < 10; page++) {
+      const result: Awaited<ReturnType<typeof memberHistoryPage>> = await memberHistoryPage(db, accounts, f("category=Dining"), { before: cursor, limit: 4 });
+      dining.push(...result.rows.map((r) => r.entry_id));
+      if (!result.next_before) break;
+      cursor = result.next_before;
+    }
+    expect(new Set(dining).size).toBe(15);
+    expect([...dining].sort((a, b) => b - a)).toEqual(dining);
     expect((await memberHistoryPage(db, accounts, f("from=2026-09-10&to=2026-09-12"), { limit: 100 })).rows.length).toBe(3);
     expect((await memberHistoryPage(db, accounts, f(`account=${m.savings.id}`), { limit: 100 })).rows).toHaveLength(1);
     expect((await memberHistoryPage(db, accounts, f("status=pending"), { limit: 100 })).rows).toHaveLength(0);

@@ -1,4 +1,4 @@
-import { ArrowDownLeft, ArrowUpRight } from "lucide-react";
+import { ArrowDownLeft, ArrowUpRight } from "./icons";
 import { formatCents } from "~/domain/money";
 import { cx } from "~/components/ui/field-styles";
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Check, Copy } from "lucide-react";
+import { Check, Copy } from "./icons";
 import { Button as AriaButton } from "react-aria-components";
 
 /** Copies `value`; says "Copied" for 2 seconds (SPEC 9), announced politely. */

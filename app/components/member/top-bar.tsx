@@ -13,7 +13,7 @@ import {
   Popover,
   Separator,
 } from "react-aria-components";
-import { ArrowLeftRight, Bell, ChevronDown, CircleHelp, LayoutDashboard, LogOut, Mail, Menu as MenuIcon, Phone, RotateCcw, Settings, User, X } from "lucide-react";
+import { ArrowLeftRight, Bell, ChevronDown, CircleHelp, LayoutDashboard, LogOut, Mail, Menu as MenuIcon, Phone, RotateCcw, Settings, User, X } from "./icons";
 import { cx } from "~/components/ui/field-styles";
 
 export interface ShellNotification {

@@ -1,6 +1,6 @@
 import { Link, useHref, useNavigate, useSearchParams } from "react-router";
 import { RouterProvider, Tab, TabList, TabPanel, Tabs } from "react-aria-components";
-import { ArrowLeft, ArrowRight, Clock, Gift, PiggyBank, Users, Wallet, Zap } from "lucide-react";
+import { ArrowLeft, ArrowRight, Clock, Gift, PiggyBank, Users, Wallet, Zap } from "~/components/member/icons";
 import type { Route } from "./+types/dashboard";
 import { readForm } from "~/server/http/form.server";
 import { loadDashboard, requireMember, transferAction, transferTab } from "~/server/member-app/member-app.server";

@@ -39,7 +39,7 @@ export interface Dashboard {
 
 export const RECENT_COUNT = 20;
 /** Kinds that move money between a member's own accounts: not income, not spending. */
-const OWN_MOVES = sql`('transfer', 'reversal')`;
+const OWN_MOVES = "{transfer,reversal}";
 
 /** One formatter for the module ("November 2026"): toLocaleString would build one per call. */
 const MONTH_LABEL = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
@@ -114,11 +114,12 @@ function idList(ids: readonly number[]) {
 
 /**
  * Pending, this month's income and outgoing, and 30 days of spending by category, in one
- * statement. Posted money comes from `ledger_daily_totals` (a few rows per account and day, kept
- * by the database in each posting's transaction and checked by `ledger:verify`), so the cost does
- * not grow with how busy the month was; pending transactions (few, from their partial index) are
- * read from their entries. Money between the member's own accounts is neither income nor
- * spending.
+ * statement (`member_range_figures`, migration 0012: a function, so that its plan is made once
+ * per connection). Posted money comes from `ledger_daily_totals` (a few rows per account and
+ * day, kept by the database in each posting's transaction and checked by `ledger:verify`), so
+ * the cost does not grow with how busy the month was; pending transactions (few, from their
+ * partial index) are read from their entries. Money between the member's own accounts is
+ * neither income nor spending.
  */
 export async function rangeFigures(
   db: DbOrTx,
@@ -131,31 +132,8 @@ export async function rangeFigures(
 }> {
   if (ids.length === 0) return { pending: { total_cents: 0, count: 0 }, month: { income_cents: 0, outgoing_cents: 0 }, spending: { categories: [], total_cents: 0 } };
   const { month_from, spending_from } = dates;
-  const from = month_from < spending_from ? month_from : spending_from;
   const result = await db.execute(sql`
-    with pending_entries as (
-      select t.id, t.kind, t.effective_date, coalesce(t.category, 'Other') as category, e.amount_cents
-        from ledger_transactions t
-        join ledger_entries e on e.transaction_id = t.id and e.account_id in (${idList(ids)})
-       where t.status = 'pending'
-    ), flows as (
-      select coalesce(nullif(category, ''), 'Other') as category, effective_date, credits_cents, debits_cents, true as posted
-        from ledger_daily_totals
-       where account_id in (${idList(ids)}) and effective_date >= ${from}::date and kind not in ${OWN_MOVES}
-      union all
-      select category, effective_date, 0, -amount_cents, false
-        from pending_entries
-       where amount_cents < 0 and effective_date >= ${spending_from}::date and kind not in ${OWN_MOVES}
-    ), grouped as (
-      select category,
-             sum(credits_cents) filter (where posted and effective_date >= ${month_from}::date)::text as income,
-             sum(debits_cents) filter (where posted and effective_date >= ${month_from}::date)::text as outgoing,
-             sum(debits_cents) filter (where effective_date >= ${spending_from}::date)::text as spent
-        from flows group by 1
-    ), pending as (
-      select coalesce(sum(abs(amount_cents)), 0)::text as pending_total, count(distinct id)::int as pending_count from pending_entries
-    )
-    select p.pending_total, p.pending_count, g.category, g.income, g.outgoing, g.spent from pending p left join grouped g on true`);
+    select * from member_range_figures(array[${idList(ids)}]::bigint[], ${month_from}::date, ${spending_from}::date, ${OWN_MOVES}::text[])`);
   let income_cents = 0;
   let outgoing_cents = 0;
   const categories: Array<{ category: string; amount_cents: number }> = [];
