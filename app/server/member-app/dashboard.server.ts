@@ -4,7 +4,7 @@ import { memberProfiles } from "~/server/db/schema";
 import { memberAccounts, routingNumber, type AccountView } from "~/server/ledger/accounts.server";
 import { today as businessToday } from "~/server/ledger/ledger.server";
 import { toCents } from "~/server/ledger/rules";
-import { memberHistoryPage, type MemberTransaction } from "./history.server";
+import { accountIdArray, memberHistoryPage, type MemberTransaction } from "./history.server";
 
 /**
  * Every figure of the dashboard (SPEC 6), from the member's ledger records, in four queries:
@@ -108,10 +108,6 @@ function toDashboardAccount(a: AccountView, holder: string): DashboardAccount {
   };
 }
 
-function idList(ids: readonly number[]) {
-  return sql.join(ids.map((id) => sql`${id}::bigint`), sql`, `);
-}
-
 /**
  * Pending, this month's income and outgoing, and 30 days of spending by category, in one
  * statement (`member_range_figures`, migration 0012: a function, so that its plan is made once
@@ -133,7 +129,7 @@ export async function rangeFigures(
   if (ids.length === 0) return { pending: { total_cents: 0, count: 0 }, month: { income_cents: 0, outgoing_cents: 0 }, spending: { categories: [], total_cents: 0 } };
   const { month_from, spending_from } = dates;
   const result = await db.execute(sql`
-    select * from member_range_figures(array[${idList(ids)}]::bigint[], ${month_from}::date, ${spending_from}::date, ${OWN_MOVES}::text[])`);
+    select * from member_range_figures(${accountIdArray(ids)}, ${month_from}::date, ${spending_from}::date, ${OWN_MOVES}::text[])`);
   let income_cents = 0;
   let outgoing_cents = 0;
   const categories: Array<{ category: string; amount_cents: number }> = [];

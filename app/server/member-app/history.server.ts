@@ -128,14 +128,18 @@ export async function memberHistoryPage(
   return { rows, next_before: all.length > limit ? String(rows[rows.length - 1]!.entry_id) : null };
 }
 
+/** Account ids as a `bigint[]` argument for the member functions of migration 0012. */
+export function accountIdArray(ids: readonly number[]): SQL {
+  return sql`array[${sql.join(ids.map((id) => sql`${id}::bigint`), sql`, `)}]::bigint[]`;
+}
+
 /**
  * Without filters (the dashboard's recent list, history's unfiltered pages): the
  * `member_recent_entries` function (migration 0012), whose plan each connection makes once;
  * planning this statement took twice as long as running it.
  */
 function unfilteredPage(accounts: readonly AccountView[], before: string | null, limit: number): SQL {
-  const ids = sql.join(accounts.map((a) => sql`${a.id}::bigint`), sql`, `);
-  return sql`select member_recent_entries(array[${ids}]::bigint[], ${before}::bigint, ${limit + 1}) as page`;
+  return sql`select member_recent_entries(${accountIdArray(accounts.map((a) => a.id))}, ${before}::bigint, ${limit + 1}) as page`;
 }
 
 /** With filters: per account the newest matching entries (by the (account_id, id) index), then the newest of those. */
