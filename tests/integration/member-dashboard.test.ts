@@ -102,6 +102,15 @@ describe("dashboard figures come from the ledger", () => {
     expect(d.spending.categories).toEqual([]);
     expect(d.recent).toEqual([]);
   });
+
+  it("a person with neither a profile nor accounts gets their sign-in name and zeros", async () => {
+    const id = `no-profile-${key()}`;
+    await db.insert(users).values({ id, name: "Casey Morgan", email: `${id}@example.com`, role: "user", emailVerified: true });
+    const d = await dashboard(db, { id, name: "Casey Morgan" }, NOW);
+    expect(d).toMatchObject({ first_name: "Casey", holder: "Casey Morgan", joint: false, accounts: [], total_available_cents: 0, recent: [] });
+    expect(d.pending).toEqual({ total_cents: 0, count: 0 });
+    expect(d.spending).toMatchObject({ categories: [], total_cents: 0 });
+  });
 });
 
 describe("history: filters, keyset pages, CSV", () => {

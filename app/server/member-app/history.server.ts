@@ -121,9 +121,16 @@ export async function memberHistoryPage(
   const where = conditions(filters);
   const page_sql = where === null ? unfilteredPage(chosen, before, limit) : await filteredPage(db, chosen, where, filters, before, limit);
   const result = await db.execute(page_sql);
-  const page = jsonRows(result.rows[0]?.page);
+  return historyPage(result.rows[0]?.page, accounts, limit);
+}
+
+/**
+ * A page as the member sees it, from the JSON array of up to `limit + 1` entries that the page
+ * statements return (the extra entry says whether there is a next page).
+ */
+export function historyPage(value: unknown, accounts: readonly AccountView[], limit: number): { rows: MemberTransaction[]; next_before: string | null } {
   const labels = new Map(accounts.map((a) => [a.id, accountLabel(a)]));
-  const all = page.map((r) => toMemberTransaction(r, labels));
+  const all = jsonRows(value).map((r) => toMemberTransaction(r, labels));
   const rows = all.slice(0, limit);
   return { rows, next_before: all.length > limit ? String(rows[rows.length - 1]!.entry_id) : null };
 }
@@ -139,7 +146,12 @@ export function accountIdArray(ids: readonly number[]): SQL {
  * planning this statement took twice as long as running it.
  */
 function unfilteredPage(accounts: readonly AccountView[], before: string | null, limit: number): SQL {
-  return sql`select member_recent_entries(${accountIdArray(accounts.map((a) => a.id))}, ${before}::bigint, ${limit + 1}) as page`;
+  return sql`select ${recentEntries(accounts, before, limit)} as page`;
+}
+
+/** The unfiltered page as an expression (the JSON array `historyPage` reads), for statements that read more beside it. */
+export function recentEntries(accounts: readonly AccountView[], before: string | null, limit: number): SQL {
+  return sql`member_recent_entries(${accountIdArray(accounts.map((a) => a.id))}, ${before}::bigint, ${limit + 1})`;
 }
 
 /** With filters: per account the newest matching entries (by the (account_id, id) index), then the newest of those. */
@@ -173,9 +185,14 @@ export async function firstTransactionOnOrAfter(db: DbOrTx, date: string): Promi
 }
 
 /** A json column as rows: drivers hand json back parsed, but a text value is parsed here too. */
-function jsonRows(value: unknown): Record<string, unknown>[] {
-  const parsed: unknown = typeof value === "string" ? JSON.parse(value) : value;
+export function jsonRows(value: unknown): Record<string, unknown>[] {
+  const parsed = jsonValue(value);
   return Array.isArray(parsed) ? (parsed as Record<string, unknown>[]) : [];
+}
+
+/** A `json` column's value: the driver may hand it over parsed or as text. */
+export function jsonValue(value: unknown): unknown {
+  return typeof value === "string" ? JSON.parse(value) : value;
 }
 
 function toMemberTransaction(r: Record<string, unknown>, labels: Map<number, string>): MemberTransaction {
