@@ -104,59 +104,52 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
             <p className="mt-1 text-sm text-slate-600">{filtered ? "Try a wider date range or clear the filters." : "Your transactions will appear here."}</p>
           </div>
         ) : (
-          <>
-            <ul className="divide-y divide-slate-100 md:hidden">
-              {rows.map((r) => (
-                <li key={r.entry_id} className="px-4 py-3.5">
-                  <div className="flex items-start justify-between gap-3">
-                    <p className="min-w-0 text-sm font-semibold text-slate-900">{r.description}</p>
-                    <Amount cents={r.amount_cents} className="shrink-0 text-sm" />
-                  </div>
-                  <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
-                    <span>{formatDate(r.effective_date)}</span>·<span>{r.category}</span>·<span>{r.account_label}</span>
-                    <StatusBadge status={r.status} label={r.status_label} />
-                  </div>
-                </li>
-              ))}
-            </ul>
-            <div className="hidden overflow-x-auto md:block">
-              <table className="w-full text-sm">
-                <caption className="sr-only">Transactions{filtered ? ", filtered" : ""}, newest first</caption>
-                <thead className="border-b border-slate-100 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
-                  <tr>
-                    <th scope="col" className="px-6 py-3">Date</th>
-                    <th scope="col" className="px-3 py-3">Description</th>
-                    <th scope="col" className="px-3 py-3">Category</th>
-                    <th scope="col" className="px-3 py-3">Status</th>
-                    <th scope="col" className="px-3 py-3">Reference</th>
-                    <th scope="col" className="px-6 py-3 text-right">Amount</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {rows.map((r) => (
-                    <tr key={r.entry_id} className="hover:bg-slate-50">
-                      <td className="px-6 py-3 whitespace-nowrap text-slate-700">
-                        {formatDate(r.effective_date)}
-                        <span className="block text-xs text-slate-600">{new Date(r.created_at).toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit", timeZone: "UTC" })} UTC</span>
-                      </td>
-                      <td className="px-3 py-3 font-medium text-slate-900">
-                        {r.description}
-                        <span className="block text-xs font-normal text-slate-600">{r.account_label}{r.reference ? ` · ${r.reference}` : ""}</span>
-                      </td>
-                      <td className="px-3 py-3 text-slate-700">{r.category}</td>
-                      <td className="px-3 py-3">
+          // One table for every width (rendered once, as on the dashboard): on phones it shows the
+          // description with its date, category and account beneath, and the amount with its
+          // status; wider screens add the columns.
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm">
+              <caption className="sr-only">Transactions{filtered ? ", filtered" : ""}, newest first</caption>
+              <thead className="border-b border-slate-100 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+                <tr>
+                  <th scope="col" className="hidden px-6 py-3 md:table-cell">Date</th>
+                  <th scope="col" className="px-4 py-3 md:px-3">Description</th>
+                  <th scope="col" className="hidden px-3 py-3 md:table-cell">Category</th>
+                  <th scope="col" className="hidden px-3 py-3 md:table-cell">Status</th>
+                  <th scope="col" className="hidden px-3 py-3 md:table-cell">Reference</th>
+                  <th scope="col" className="px-4 py-3 text-right md:px-6">Amount</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {rows.map((r) => (
+                  <tr key={r.entry_id} className="hover:bg-slate-50">
+                    <td className="hidden px-6 py-3 whitespace-nowrap text-slate-700 md:table-cell">
+                      {formatDate(r.effective_date)}
+                      <span className="block text-xs text-slate-600">{new Date(r.created_at).toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit", timeZone: "UTC" })} UTC</span>
+                    </td>
+                    <td className="px-4 py-3.5 font-semibold text-slate-900 md:px-3 md:py-3 md:font-medium">
+                      {r.description}
+                      <span className="mt-1 block text-xs font-normal text-slate-600 md:hidden">
+                        <span className="whitespace-nowrap">{formatDate(r.effective_date)}</span> · <span className="whitespace-nowrap">{r.category}</span> · <span className="whitespace-nowrap">{r.account_label}</span>
+                      </span>
+                      <span className="hidden text-xs font-normal text-slate-600 md:block">{r.account_label}{r.reference ? ` · ${r.reference}` : ""}</span>
+                    </td>
+                    <td className="hidden px-3 py-3 text-slate-700 md:table-cell">{r.category}</td>
+                    <td className="hidden px-3 py-3 md:table-cell">
+                      <StatusBadge status={r.status} label={r.status_label} />
+                    </td>
+                    <td className="hidden px-3 py-3 font-mono text-xs text-slate-600 md:table-cell">{r.reference_number}</td>
+                    <td className="px-4 py-3.5 text-right align-top whitespace-nowrap md:px-6 md:py-3 md:align-middle">
+                      <Amount cents={r.amount_cents} />
+                      <span className="mt-1 block md:hidden">
                         <StatusBadge status={r.status} label={r.status_label} />
-                      </td>
-                      <td className="px-3 py-3 font-mono text-xs text-slate-600">{r.reference_number}</td>
-                      <td className="px-6 py-3 text-right">
-                        <Amount cents={r.amount_cents} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </>
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
       <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-3">
