@@ -23,6 +23,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       support_phone: profile.support_phone,
       brand: profile.brand,
       insurance: profile.insurance,
+      time_zone: profile.time_zone,
     },
     request_id,
     year: new Date().getFullYear(),

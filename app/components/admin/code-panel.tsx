@@ -2,7 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { ChevronDown, KeyRound } from "lucide-react";
 import { Button } from "~/components/ui";
 import { StatusLine } from "./admin-shell";
-import { formatDateTime } from "./format";
+import { useInstitutionDates } from "~/components/institution-dates";
 
 interface PanelCode {
   id: number;
@@ -27,6 +27,7 @@ interface PanelResult {
  * (masked; the code shows once, right after issue), remove a valid code, clear the used list.
  */
 export function CodePanel({ codes, result, defaultEmail, initiallyOpen }: { codes: { valid: PanelCode[]; used: PanelCode[] }; result?: PanelResult; defaultEmail: string; initiallyOpen: boolean }) {
+  const { formatDateTime } = useInstitutionDates();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "issue_code";
   const mine = result && ["issue_code", "remove_code", "clear_used_codes"].includes(result.intent) ? result : undefined;

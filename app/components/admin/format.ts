@@ -1,13 +1,4 @@
-/** Dates in the back office: short, unambiguous, in the credit union's time zone. */
-const TIME_ZONE = "America/New_York";
-
-export function formatDate(value: Date | string): string {
-  return new Date(value).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: TIME_ZONE });
-}
-
-export function formatDateTime(value: Date | string): string {
-  return new Date(value).toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: TIME_ZONE, timeZoneName: "short" });
-}
+/** Helpers of the back office. Its dates come from `useInstitutionDates` (components/institution-dates.ts). */
 
 export function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);

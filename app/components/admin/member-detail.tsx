@@ -9,7 +9,8 @@ import { groupAccountNumber } from "~/domain/account-display";
 import { formatCents } from "~/domain/money";
 import { ID_TYPE_OPTIONS, MARITAL_STATUS_OPTIONS } from "~/domain/membership-application";
 import { StatusBadge } from "./admin-shell";
-import { formatDate, formatDateTime, initials, withParams } from "./format";
+import { initials, withParams } from "./format";
+import { useInstitutionDates } from "~/components/institution-dates";
 
 /** The detail pane shows exactly what the directory service returns (one shape, one place). */
 export type MemberDetailData = MemberDetail;
@@ -32,6 +33,7 @@ export function documentHref(member_id: string, info_request_id?: number): strin
 
 /** The detail pane (SPEC 7): header, application data (masked), accounts read-only, cards, history. */
 export function MemberDetailPane({ member, missing, search, imageError }: { member: MemberDetailData | null; missing: boolean; search: string; imageError?: string }) {
+  const { formatDate, formatDateTime } = useInstitutionDates();
   if (!member) {
     return (
       <section aria-label="User details" className="flex min-h-64 flex-col items-center justify-center rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">

@@ -1,7 +1,8 @@
 import { Form, Link } from "react-router";
 import { ChevronLeft, ChevronRight, Search } from "lucide-react";
 import { StatusBadge } from "./admin-shell";
-import { formatDate, withParams } from "./format";
+import { withParams } from "./format";
+import { useInstitutionDates } from "~/components/institution-dates";
 
 type Tab = "all" | "pending" | "approved" | "rejected";
 const TABS: { id: Tab; label: string }[] = [
@@ -41,6 +42,7 @@ export function MemberList({
   search: string;
   selectedId: string | null;
 }) {
+  const { formatDate } = useInstitutionDates();
   const pages = list.total !== null ? Math.max(1, Math.ceil(list.total / list.page_size)) : null;
   return (
     <section aria-labelledby="directory-title" className="rounded-2xl border border-slate-200 bg-white shadow-sm">

@@ -5,9 +5,9 @@ import { CHECKLIST_GROUPS, CHECKLIST_ITEM_IDS } from "~/domain/application-revie
 import { Button, Checkbox, FormErrors, TextArea } from "~/components/ui";
 import { StatusBadge, StatusLine } from "./admin-shell";
 import { Field, documentHref, idTypeLabel, maritalLabel, type MemberDetailData } from "./member-detail";
-import { formatDate } from "./format";
 import { UrlDialog } from "./overlay";
 import { useHydrated } from "./use-hydrated";
+import { useInstitutionDates } from "~/components/institution-dates";
 
 interface ReviewResult {
   message?: string;
@@ -22,6 +22,7 @@ interface ReviewResult {
  * description). The server checks all of it again.
  */
 export function VerifyDialog({ member, closeTo, result }: { member: MemberDetailData; closeTo: string; search: string; result?: ReviewResult }) {
+  const { formatDate } = useInstitutionDates();
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "review";

@@ -5,7 +5,7 @@ import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
 import { auditActions, listAudit } from "~/server/audit/audit.server";
 import { pageTitle } from "~/components/site/page-title";
-import { formatDateTime } from "~/components/admin/format";
+import { useInstitutionDates } from "~/components/institution-dates";
 
 /** /admin/audit (SPEC 7): the audit log, filterable by actor, member, action and date, and exportable as CSV. */
 export function meta({ matches }: Route.MetaArgs) {
@@ -39,6 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const input = "mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-accent-600 focus:outline-2 focus:outline-accent-600";
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
+  const { formatDateTime } = useInstitutionDates();
   const { filter } = loaderData;
   return (
     <div className="space-y-5">

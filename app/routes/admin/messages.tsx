@@ -5,8 +5,8 @@ import { requireStaff } from "~/server/admin/context.server";
 import { listContactMessages, setContactMessageStatus } from "~/server/admin/messages.server";
 import { readForm } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
-import { formatDateTime } from "~/components/admin/format";
 import { StatusBadge, StatusLine } from "~/components/admin/admin-shell";
+import { useInstitutionDates } from "~/components/institution-dates";
 
 /** /admin/messages (SPEC 7): contact messages, new and answered. */
 export function meta({ matches }: Route.MetaArgs) {
@@ -47,6 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Messages({ loaderData, actionData }: Route.ComponentProps) {
+  const { formatDateTime } = useInstitutionDates();
   const total = loaderData.counts.new + loaderData.counts.answered;
   return (
     <div className="space-y-5">

@@ -4,8 +4,8 @@ import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
 import { outboxPage } from "~/server/admin/messages.server";
 import { pageTitle } from "~/components/site/page-title";
-import { formatDateTime } from "~/components/admin/format";
 import { StatusBadge } from "~/components/admin/admin-shell";
+import { useInstitutionDates } from "~/components/institution-dates";
 
 /** /admin/outbox (SPEC 7): every email the system sent or tried to send, newest first. */
 export function meta({ matches }: Route.MetaArgs) {
@@ -24,6 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Outbox({ loaderData }: Route.ComponentProps) {
+  const { formatDateTime } = useInstitutionDates();
   return (
     <div className="space-y-5">
       <div>

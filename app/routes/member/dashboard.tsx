@@ -12,6 +12,7 @@ import { CopyButton } from "~/components/member/copy-button";
 import { SpendingChart } from "~/components/member/spending-chart";
 import { BetweenAccountsForm, InternationalForm, TAB_META, ToMemberForm, ToUsBankForm, type TransferResult, type TransferTab } from "~/components/member/transfer-forms";
 import { cx } from "~/components/ui/field-styles";
+import { useInstitutionDates } from "~/components/institution-dates";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageTitle("Dashboard", matches);
@@ -36,8 +37,6 @@ export async function action({ request }: Route.ActionArgs) {
 
 const TABS: TransferTab[] = ["internal", "member", "ach", "wire"];
 
-const TODAY = new Intl.DateTimeFormat("en-US", { weekday: "long", month: "long", day: "numeric", year: "numeric", timeZone: "America/New_York" });
-const CLOCK = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: "America/New_York", timeZoneName: "short" });
 
 export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
   const d = loaderData;
@@ -49,6 +48,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
   const tab: TransferTab = result?.tab ?? (TABS.includes(fromUrl as TransferTab) ? (fromUrl as TransferTab) : "internal");
   const spentPercent = d.month.income_cents > 0 ? Math.min(100, Math.round((d.month.outgoing_cents / d.month.income_cents) * 100)) : d.month.outgoing_cents > 0 ? 100 : 0;
   const now = new Date(d.now);
+  const { formatLongDate, formatClock } = useInstitutionDates();
   return (
     <RouterProvider navigate={(to, options) => navigate(to, { preventScrollReset: true, ...(options as unknown as object) })} useHref={useHref}>
       <div className="mx-auto max-w-7xl space-y-8 px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
@@ -57,7 +57,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           <div>
             <p className="text-sm text-slate-600">
               <time dateTime={d.now}>
-                {TODAY.format(now)} · {CLOCK.format(now)}
+                {formatLongDate(now)} · {formatClock(now)}
               </time>
             </p>
             <h1 id="welcome" className="mt-1 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">
