@@ -6,6 +6,7 @@ import { pageTitle } from "~/components/site/page-title";
 import { Amount, StatusBadge, formatDate } from "~/components/member/amount";
 import { Select } from "~/components/ui";
 import { controlClass, cx, labelClass } from "~/components/ui/field-styles";
+import { useInstitutionDates } from "~/components/institution-dates";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageTitle("Transactions", matches);
@@ -24,6 +25,7 @@ const STATUS_OPTIONS = [
 ];
 
 export default function Transactions({ loaderData }: Route.ComponentProps) {
+  const { formatClock } = useInstitutionDates();
   const { filters, rows, next_before, first_page, accounts, categories } = loaderData;
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location?.pathname === "/dashboard/transactions";
@@ -125,7 +127,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
                   <tr key={r.entry_id} className="hover:bg-slate-50">
                     <td className="hidden px-6 py-3 whitespace-nowrap text-slate-700 md:table-cell">
                       {formatDate(r.effective_date)}
-                      <span className="block text-xs text-slate-600">{new Date(r.created_at).toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit", timeZone: "UTC" })} UTC</span>
+                      <span className="block text-xs text-slate-600">{formatClock(r.created_at)}</span>
                     </td>
                     <td className="px-4 py-3.5 font-semibold text-slate-900 md:px-3 md:py-3 md:font-medium">
                       {r.description}
