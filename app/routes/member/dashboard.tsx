@@ -7,12 +7,13 @@ import { loadDashboard, requireMember, transferAction, transferTab } from "~/ser
 import { pageTitle } from "~/components/site/page-title";
 import { formatCents } from "~/domain/money";
 import { groupAccountNumber } from "~/domain/account-display";
-import { Amount, StatusBadge, formatDate } from "~/components/member/amount";
+import { formatDate } from "~/components/member/amount";
 import { CopyButton } from "~/components/member/copy-button";
 import { SpendingChart } from "~/components/member/spending-chart";
 import { BetweenAccountsForm, InternationalForm, TAB_META, ToMemberForm, ToUsBankForm, type TransferResult, type TransferTab } from "~/components/member/transfer-forms";
 import { cx } from "~/components/ui/field-styles";
 import { useInstitutionDates } from "~/components/institution-dates";
+import { TransactionTable } from "~/components/member/transaction-table";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageTitle("Dashboard", matches);
@@ -270,60 +271,7 @@ export function RecentTransactions({ rows }: { rows: Row[] }) {
   if (rows.length === 0) {
     return <p className="border-t border-slate-100 px-6 py-12 text-center text-sm text-slate-600">No transactions yet. Your first deposit will show up here.</p>;
   }
-  // One table for every width (rendered once: it is most of the page): on phones it shows the
-  // description with its date and category beneath, and the amount; wider screens add columns.
-  return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-sm">
-        <caption className="sr-only">Your latest {rows.length} transactions</caption>
-        <thead className="border-y border-slate-100 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
-          <tr>
-            <th scope="col" className="hidden px-6 py-3 md:table-cell">
-              Date
-            </th>
-            <th scope="col" className="px-4 py-3 md:px-3">
-              Description
-            </th>
-            <th scope="col" className="hidden px-3 py-3 md:table-cell">
-              Category
-            </th>
-            <th scope="col" className="hidden px-3 py-3 md:table-cell">
-              Status
-            </th>
-            <th scope="col" className="px-4 py-3 text-right md:px-6">
-              Amount
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((r) => (
-            <tr key={r.entry_id} className="hover:bg-slate-50">
-              <td className="hidden px-6 py-3 whitespace-nowrap text-slate-700 md:table-cell">{formatDate(r.effective_date)}</td>
-              <td className="px-4 py-3.5 font-semibold text-slate-900 md:max-w-md md:truncate md:px-3 md:py-3 md:font-medium">
-                {r.description}
-                <span className="block text-xs font-normal text-slate-600 md:hidden">
-                  <span className="whitespace-nowrap">{formatDate(r.effective_date)}</span> · <span className="whitespace-nowrap">{r.category}</span>
-                </span>
-                <span className="hidden text-xs font-normal text-slate-600 md:block">{r.account_label}</span>
-              </td>
-              <td className="hidden px-3 py-3 text-slate-700 md:table-cell">{r.category}</td>
-              <td className="hidden px-3 py-3 md:table-cell">
-                <StatusBadge status={r.status} label={r.status_label} />
-              </td>
-              <td className="px-4 py-3.5 text-right align-top whitespace-nowrap md:px-6 md:py-3 md:align-middle">
-                <Amount cents={r.amount_cents} />
-                {r.status !== "posted" ? (
-                  <span className="mt-1 block md:hidden">
-                    <StatusBadge status={r.status} label={r.status_label} />
-                  </span>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  return <TransactionTable rows={rows} caption={`Your latest ${rows.length} transactions`} />;
 }
 
 const QUICK_ACTIONS = {

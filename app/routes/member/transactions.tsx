@@ -3,10 +3,9 @@ import { ArrowLeft, ArrowRight, Download, Search, SlidersHorizontal } from "luci
 import type { Route } from "./+types/transactions";
 import { loadHistory, requireMember } from "~/server/member-app/member-app.server";
 import { pageTitle } from "~/components/site/page-title";
-import { Amount, StatusBadge, formatDate } from "~/components/member/amount";
 import { Select } from "~/components/ui";
 import { controlClass, cx, labelClass } from "~/components/ui/field-styles";
-import { useInstitutionDates } from "~/components/institution-dates";
+import { TransactionTable } from "~/components/member/transaction-table";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageTitle("Transactions", matches);
@@ -25,7 +24,6 @@ const STATUS_OPTIONS = [
 ];
 
 export default function Transactions({ loaderData }: Route.ComponentProps) {
-  const { formatClock } = useInstitutionDates();
   const { filters, rows, next_before, first_page, accounts, categories } = loaderData;
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location?.pathname === "/dashboard/transactions";
@@ -106,52 +104,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
             <p className="mt-1 text-sm text-slate-600">{filtered ? "Try a wider date range or clear the filters." : "Your transactions will appear here."}</p>
           </div>
         ) : (
-          // One table for every width (rendered once, as on the dashboard): on phones it shows the
-          // description with its date, category and account beneath, and the amount with its
-          // status; wider screens add the columns.
-          <div className="overflow-x-auto">
-            <table className="w-full text-sm">
-              <caption className="sr-only">Transactions{filtered ? ", filtered" : ""}, newest first</caption>
-              <thead className="border-b border-slate-100 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
-                <tr>
-                  <th scope="col" className="hidden px-6 py-3 md:table-cell">Date</th>
-                  <th scope="col" className="px-4 py-3 md:px-3">Description</th>
-                  <th scope="col" className="hidden px-3 py-3 md:table-cell">Category</th>
-                  <th scope="col" className="hidden px-3 py-3 md:table-cell">Status</th>
-                  <th scope="col" className="hidden px-3 py-3 md:table-cell">Reference</th>
-                  <th scope="col" className="px-4 py-3 text-right md:px-6">Amount</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {rows.map((r) => (
-                  <tr key={r.entry_id} className="hover:bg-slate-50">
-                    <td className="hidden px-6 py-3 whitespace-nowrap text-slate-700 md:table-cell">
-                      {formatDate(r.effective_date)}
-                      <span className="block text-xs text-slate-600">{formatClock(r.created_at)}</span>
-                    </td>
-                    <td className="px-4 py-3.5 font-semibold text-slate-900 md:px-3 md:py-3 md:font-medium">
-                      {r.description}
-                      <span className="mt-1 block text-xs font-normal text-slate-600 md:hidden">
-                        <span className="whitespace-nowrap">{formatDate(r.effective_date)}</span> · <span className="whitespace-nowrap">{r.category}</span> · <span className="whitespace-nowrap">{r.account_label}</span>
-                      </span>
-                      <span className="hidden text-xs font-normal text-slate-600 md:block">{r.account_label}{r.reference ? ` · ${r.reference}` : ""}</span>
-                    </td>
-                    <td className="hidden px-3 py-3 text-slate-700 md:table-cell">{r.category}</td>
-                    <td className="hidden px-3 py-3 md:table-cell">
-                      <StatusBadge status={r.status} label={r.status_label} />
-                    </td>
-                    <td className="hidden px-3 py-3 font-mono text-xs text-slate-600 md:table-cell">{r.reference_number}</td>
-                    <td className="px-4 py-3.5 text-right align-top whitespace-nowrap md:px-6 md:py-3 md:align-middle">
-                      <Amount cents={r.amount_cents} />
-                      <span className="mt-1 block md:hidden">
-                        <StatusBadge status={r.status} label={r.status_label} />
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <TransactionTable rows={rows} caption={`Transactions${filtered ? ", filtered" : ""}, newest first`} detailed />
         )}
       </section>
       <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-3">

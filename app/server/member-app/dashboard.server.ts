@@ -52,7 +52,7 @@ interface ProfileNames {
 }
 
 /** Who the accounts belong to, as the cards name them: the member, or both joint holders. */
-export function holderOf(profile: ProfileNames | null, fallback_name: string): { first_name: string; holder: string; joint: boolean } {
+function holderOf(profile: ProfileNames | null, fallback_name: string): { first_name: string; holder: string; joint: boolean } {
   if (!profile) return { first_name: fallback_name.split(" ")[0] ?? fallback_name, holder: fallback_name, joint: false };
   const name = `${profile.first_name} ${profile.last_name}`;
   const joint = profile.joint_account && Boolean(profile.joint_name);
