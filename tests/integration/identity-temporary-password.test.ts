@@ -130,6 +130,9 @@ describe("a temporary password at first sign-in", () => {
       const outcome = await run(() => load(args(request(cookie, path))));
       expect(outcome, path).toMatchObject({ kind: "redirect", location: `/change-password?redirectTo=${encodeURIComponent(path)}` });
     }
+    // A client-side navigation asks for the page's data address; the page is what is remembered.
+    const viaData = await run(() => memberLayoutRoute.loader(args(request(cookie, "/dashboard/transactions.data?page=2&_routes=routes%2Fmember%2Flayout"))));
+    expect(viaData).toMatchObject({ kind: "redirect", location: `/change-password?redirectTo=${encodeURIComponent("/dashboard/transactions?page=2")}` });
     // Actions too (a plain form post follows the redirect to the page).
     const transfer = await run(() => dashboardRoute.action(args(request(cookie, "/dashboard", { intent: "transfer", amount: "1.00" }))));
     expect(transfer).toMatchObject({ kind: "redirect", location: "/change-password" });
@@ -184,6 +187,7 @@ describe("a temporary password at first sign-in", () => {
 
     // The other browser is signed out; this one now reaches the dashboard.
     expect(await run(() => memberLayoutRoute.loader(args(request(other, "/dashboard"))))).toMatchObject({ kind: "redirect", location: "/login?redirectTo=%2Fdashboard" });
+    expect(await run(() => memberLayoutRoute.loader(args(request(other, "/dashboard.data"))))).toMatchObject({ kind: "redirect", location: "/login?redirectTo=%2Fdashboard" });
     expect((await run(() => memberLayoutRoute.loader(args(request(browser.cookieHeader(), "/dashboard"))))).kind).toBe("ok");
     // The page is done with: it sends them home.
     expect(await run(() => changePasswordRoute.loader(args(request(browser.cookieHeader(), "/change-password"))))).toMatchObject({ kind: "redirect", location: "/dashboard" });

@@ -3,6 +3,7 @@ import { marked } from "marked";
 import type { Route } from "./+types/policy";
 import { institution } from "~/config/institution.server";
 import { policyPages, type PolicyPage } from "~/config/redirects";
+import { pageUrl } from "~/server/http/page-url.server";
 import { PageHero } from "~/components/site/page-hero";
 import { pageTitle } from "~/components/site/page-title";
 
@@ -16,7 +17,7 @@ const TITLES: Record<PolicyPage, { title: string; lead: string }> = {
 };
 
 export function loader({ request }: Route.LoaderArgs) {
-  const page = new URL(request.url).pathname.slice(1) as PolicyPage;
+  const page = pageUrl(request).pathname.slice(1) as PolicyPage;
   if (!policyPages.includes(page)) throw data("Not found", { status: 404 });
   // The Markdown comes from the institution's own configuration, not from visitors; raw HTML in
   // it is escaped anyway so a profile cannot inject script.

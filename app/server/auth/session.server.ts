@@ -5,6 +5,7 @@ import type { Db } from "~/server/db/client.server";
 import { sessions, users } from "~/server/db/schema";
 import { applicationStatus } from "~/server/members/applications.server";
 import { logger } from "~/server/logger.server";
+import { pageUrl } from "~/server/http/page-url.server";
 import { authFor, getAuth, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, usesSecureCookies } from "./auth.server";
 import { effectiveRole, type EffectiveRole } from "./roles.server";
 import { mustChangePassword } from "./password-change.server";
@@ -195,7 +196,7 @@ export async function requireUser(request: Request, options: { roles: readonly E
     const headers = new Headers();
     if (result.state === "expired") headers.append("Set-Cookie", await clearSessionCookieHeader());
     if (!read) throw data({ form_error: "Your session has ended. Please sign in again." }, { status: 401, headers });
-    const url = new URL(request.url);
+    const url = pageUrl(request);
     throw redirect(loginPathFor(`${url.pathname}${url.search}`, result.state === "expired" ? { reason: result.reason } : {}), { headers });
   }
   const user = result.user;
@@ -209,7 +210,7 @@ export async function requireUser(request: Request, options: { roles: readonly E
 
 /** /change-password, remembering the page asked for (a page, not an action's address). */
 function changePasswordPath(request: Request): string {
-  const url = new URL(request.url);
+  const url = pageUrl(request);
   const target = isReadRequest(request) ? safeRedirectTo(`${url.pathname}${url.search}`) : null;
   return target && target !== "/change-password" ? `/change-password?redirectTo=${encodeURIComponent(target)}` : "/change-password";
 }
