@@ -1,6 +1,7 @@
 import { MapPin } from "./icons";
 import { SiteLink, type SitePath } from "./site-link";
 import type { RootData } from "~/root";
+import { MemoizedMarkup } from "~/components/ui/memoized-markup";
 
 type Profile = RootData["institution"];
 
@@ -21,10 +22,13 @@ function FooterColumn({ title, links }: { title: string; links: { to: SitePath; 
   );
 }
 
-/** Public footer (SPEC 3): links, contact, insurance statements, routing number, copyright. */
+/**
+ * Public footer (SPEC 3): links, contact, insurance statements, routing number, copyright. It
+ * depends on the profile and the year only, so the server renders it once (MemoizedMarkup).
+ */
 export function SiteFooter({ profile, year }: { profile: Profile; year: number }) {
   return (
-    <footer className="mt-auto bg-brand-900 text-brand-100">
+    <MemoizedMarkup as="footer" className="mt-auto bg-brand-900 text-brand-100" memoKey={`footer:${year}:${JSON.stringify(profile)}`}>
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-2 lg:grid-cols-4 lg:px-8">
         <div>
           <p className="text-lg font-semibold text-white">{profile.name}</p>
@@ -84,6 +88,6 @@ export function SiteFooter({ profile, year }: { profile: Profile; year: number }
           </p>
         </div>
       </div>
-    </footer>
+    </MemoizedMarkup>
   );
 }

@@ -11,6 +11,7 @@ import { MarketOverview } from "~/components/marketing/market-overview";
 import { ScrollToTop } from "~/components/marketing/scroll-to-top";
 import { IconTile, Section, SectionHeading, cardClass, linkCardClass } from "~/components/marketing/section";
 import { Testimonials } from "~/components/marketing/testimonials";
+import { MemoizedMarkup } from "~/components/ui/memoized-markup";
 
 /** Everything on the home page that is a fact or a figure comes from the institution profile. */
 export function loader() {
@@ -57,23 +58,27 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <Hero data={d} />
-      <QuickCards />
-      <Services services={d.services} />
-      <Innovation stats={d.innovation_stats} />
-      {d.testimonials.length > 0 ? (
-        <Section labelledBy="testimonials-heading">
-          <SectionHeading id="testimonials-heading" eyebrow="Member stories" title="Members say it best" align="center" />
-          <Testimonials items={d.testimonials} />
-        </Section>
-      ) : null}
-      <Community community={d.community} />
-      <CtaBand
-        id="home-cta-heading"
-        title="Ready to bank with people who know you?"
-        lead="Apply online in about ten minutes. Membership is open to everyone who lives or works in our community."
-        primary={{ to: "/signup", label: "Open an Account" }}
-        secondary={{ to: "/contact", label: "Talk to an Advisor" }}
-      />
+      {/* Below the hero the page depends on the profile only (its loader data): rendered once by
+          the server. A box-less wrapper, so the sections lay out as children of <main>. */}
+      <MemoizedMarkup as="div" className="contents" memoKey={`home:${JSON.stringify(d)}`}>
+        <QuickCards />
+        <Services services={d.services} />
+        <Innovation stats={d.innovation_stats} />
+        {d.testimonials.length > 0 ? (
+          <Section labelledBy="testimonials-heading">
+            <SectionHeading id="testimonials-heading" eyebrow="Member stories" title="Members say it best" align="center" />
+            <Testimonials items={d.testimonials} />
+          </Section>
+        ) : null}
+        <Community community={d.community} />
+        <CtaBand
+          id="home-cta-heading"
+          title="Ready to bank with people who know you?"
+          lead="Apply online in about ten minutes. Membership is open to everyone who lives or works in our community."
+          primary={{ to: "/signup", label: "Open an Account" }}
+          secondary={{ to: "/contact", label: "Talk to an Advisor" }}
+        />
+      </MemoizedMarkup>
       <ScrollToTop />
     </>
   );
