@@ -25,7 +25,7 @@ test.describe("every public page", () => {
   }
 });
 
-test("no internal link on any public page leads to a missing page or an error", async ({ page, request }) => {
+test("no internal link on any public page leads to a missing page or an error, loaded whole or by a click", async ({ page, request }) => {
   test.setTimeout(180_000);
   const seen = new Set<string>();
   const broken: string[] = [];
@@ -40,6 +40,10 @@ test("no internal link on any public page leads to a missing page or an error", 
       seen.add(target);
       const res = await request.get(target);
       if (res.status() >= 400) broken.push(`${target} (${res.status()}) linked from ${path}`);
+      // A click in the browser loads the page's data address instead (React Router's single fetch).
+      const data = `${url.pathname === "/" ? "/_" : url.pathname}.data${url.search}`;
+      const viaClient = await request.get(data);
+      if (viaClient.status() >= 400) broken.push(`${data} (${viaClient.status()}), the data of a link on ${path}`);
     }
   }
   expect(seen.size).toBeGreaterThan(20);
