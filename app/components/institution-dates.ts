@@ -9,6 +9,10 @@ import { useRootData } from "~/root";
 export interface InstitutionDates {
   /** "Nov 22, 2026" */
   formatDate(value: Date | string): string;
+  /** "Nov 22" */
+  formatMonthDay(value: Date | string): string;
+  /** "November 22, 2026", for sentences */
+  formatProseDate(value: Date | string): string;
   /** "Nov 22, 2026, 9:05 AM EST" */
   formatDateTime(value: Date | string): string;
   /** "Sunday, November 22, 2026" */
@@ -28,6 +32,8 @@ export function institutionDates(time_zone: string): InstitutionDates {
     };
     dates = {
       formatDate: formatter({ year: "numeric", month: "short", day: "numeric" }),
+      formatMonthDay: formatter({ month: "short", day: "numeric" }),
+      formatProseDate: formatter({ dateStyle: "long" }),
       formatDateTime: formatter({ year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" }),
       formatLongDate: formatter({ weekday: "long", month: "long", day: "numeric", year: "numeric" }),
       formatClock: formatter({ hour: "numeric", minute: "2-digit", timeZoneName: "short" }),

@@ -3,6 +3,7 @@ import { daysBefore, monthStart } from "~/server/member-app/dashboard.server";
 import { parseHistoryFilters } from "~/server/member-app/history.server";
 import { maskExternal, parseReferenceNumber, referenceNumber } from "~/server/payments/transfers.server";
 import { relativeTime } from "~/components/member/top-bar";
+import { institutionDates } from "~/components/institution-dates";
 import type { AccountView } from "~/server/ledger/accounts.server";
 
 describe("member app helpers", () => {
@@ -29,11 +30,15 @@ describe("member app helpers", () => {
     expect(parseHistoryFilters(new URLSearchParams("account=9&type=debit"), accounts)).toEqual({ account_id: 9, type: "debit" });
   });
 
-  it("relative times", () => {
+  it("relative times, older ones as the day in the institution's time zone", () => {
     const now = Date.parse("2026-11-22T12:00:00Z");
-    expect(relativeTime("2026-11-22T11:59:30Z", now)).toBe("just now");
-    expect(relativeTime("2026-11-22T11:15:00Z", now)).toBe("45 min ago");
-    expect(relativeTime("2026-11-22T07:00:00Z", now)).toBe("5 h ago");
-    expect(relativeTime("2026-11-10T07:00:00Z", now)).toBe("Nov 10");
+    const newYork = institutionDates("America/New_York");
+    expect(relativeTime("2026-11-22T11:59:30Z", newYork, now)).toBe("just now");
+    expect(relativeTime("2026-11-22T11:15:00Z", newYork, now)).toBe("45 min ago");
+    expect(relativeTime("2026-11-22T07:00:00Z", newYork, now)).toBe("5 h ago");
+    expect(relativeTime("2026-11-10T07:00:00Z", newYork, now)).toBe("Nov 10");
+    // 3 AM UTC on the 10th is still the 9th in New York.
+    expect(relativeTime("2026-11-10T03:00:00Z", newYork, now)).toBe("Nov 9");
+    expect(relativeTime("2026-11-10T03:00:00Z", institutionDates("UTC"), now)).toBe("Nov 10");
   });
 });

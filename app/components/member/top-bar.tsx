@@ -15,6 +15,7 @@ import {
 } from "react-aria-components";
 import { ArrowLeftRight, Bell, ChevronDown, CircleHelp, LayoutDashboard, LogOut, Mail, Menu as MenuIcon, Phone, RotateCcw, Settings, User, X } from "./icons";
 import { cx } from "~/components/ui/field-styles";
+import { useInstitutionDates, type InstitutionDates } from "~/components/institution-dates";
 
 export interface ShellNotification {
   id: number;
@@ -41,14 +42,15 @@ const iconButton =
 const popoverClass =
   "w-[min(24rem,calc(100vw-1.5rem))] rounded-2xl border border-slate-200 bg-white shadow-xl outline-none data-[entering]:animate-in data-[entering]:fade-in motion-reduce:animate-none";
 
-export function relativeTime(iso: string, now: number = Date.now()): string {
+/** "just now", "45 min ago", "5 h ago", then the day in the institution's time zone ("Nov 10"). */
+export function relativeTime(iso: string, dates: InstitutionDates, now: number = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
   if (seconds < 60) return "just now";
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return `${minutes} min ago`;
   const hours = Math.round(minutes / 60);
   if (hours < 24) return `${hours} h ago`;
-  return new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+  return dates.formatMonthDay(iso);
 }
 
 type SettingsDialog = "profile" | "account";
@@ -174,6 +176,7 @@ function SupportDetails({ support }: { support: TopBarProps["support"] }) {
 
 function NotificationsBell({ unread, notifications }: Pick<TopBarProps, "unread" | "notifications">) {
   const fetcher = useFetcher();
+  const dates = useInstitutionDates();
   const label = unread === 0 ? "Notifications, none unread" : `Notifications, ${unread} unread`;
   // Optimistic: a mark-read in flight already counts as read.
   const pendingId = fetcher.formData?.get("id");
@@ -220,7 +223,7 @@ function NotificationsBell({ unread, notifications }: Pick<TopBarProps, "unread"
                     <p className="mt-0.5 text-sm text-slate-600">{n.body}</p>
                     <div className="mt-1 flex items-center gap-3">
                       <time dateTime={n.created_at} className="text-xs text-slate-600">
-                        {relativeTime(n.created_at)}
+                        {relativeTime(n.created_at, dates)}
                       </time>
                       {!n.read ? (
                         <fetcher.Form method="post" action="/dashboard/notifications">

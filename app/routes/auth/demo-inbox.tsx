@@ -4,6 +4,7 @@ import type { Route } from "./+types/demo-inbox";
 import { getAuth } from "~/server/auth/auth.server";
 import { demoInbox } from "~/server/auth/demo-info.server";
 import { pageTitle } from "~/components/site/page-title";
+import { useInstitutionDates } from "~/components/institution-dates";
 
 /**
  * Demo mode only: the demo sends no email, so the demo people's mail (sign-in codes, reset links,
@@ -32,6 +33,7 @@ const KIND_LABELS: Record<string, string> = {
 
 export default function DemoInbox({ loaderData }: Route.ComponentProps) {
   const { messages, to } = loaderData;
+  const dates = useInstitutionDates();
   return (
     <section className="mx-auto max-w-4xl px-4 py-10 sm:px-6 sm:py-14">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -82,7 +84,7 @@ export default function DemoInbox({ loaderData }: Route.ComponentProps) {
                 </header>
                 <p className="mt-1 text-sm text-slate-600">
                   To <span className="break-all font-medium text-slate-800">{m.to}</span> ·{" "}
-                  <time dateTime={m.created_at}>{new Date(m.created_at).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" })} UTC</time>
+                  <time dateTime={m.created_at}>{dates.formatDateTime(m.created_at)}</time>
                 </p>
                 {m.code ? (
                   <p className="mt-4">

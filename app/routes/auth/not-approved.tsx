@@ -8,6 +8,7 @@ import { getApplicantOverview } from "~/server/members/applications.server";
 import { pageTitle } from "~/components/site/page-title";
 import { SessionTimeout } from "~/components/session/session-timeout";
 import { Button } from "~/components/ui";
+import { useInstitutionDates } from "~/components/institution-dates";
 
 /**
  * SPEC 1: a rejected applicant cannot use the banking app; signing in leads here, to the reason
@@ -33,6 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function NotApproved({ loaderData }: Route.ComponentProps) {
   const { support } = loaderData;
+  const dates = useInstitutionDates();
   return (
     <div className="bg-gradient-to-b from-slate-100 via-slate-50 to-slate-50">
       <SessionTimeout expiresInMs={loaderData.session.expires_in_ms} endsAbsolutely={loaderData.session.ends_absolutely} />
@@ -44,7 +46,7 @@ export default function NotApproved({ loaderData }: Route.ComponentProps) {
           <h1 className="mt-5 text-3xl font-semibold tracking-tight text-brand-800">Your application was not approved</h1>
           <p className="mt-3 text-lg text-slate-700">
             {loaderData.first_name ? `We are sorry, ${loaderData.first_name}. ` : "We are sorry. "}
-            After reviewing your membership application{loaderData.decided_at ? ` on ${new Date(loaderData.decided_at).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" })}` : ""}, we were
+            After reviewing your membership application{loaderData.decided_at ? ` on ${dates.formatProseDate(loaderData.decided_at)}` : ""}, we were
             not able to approve it, so online banking is not available to you.
           </p>
           {loaderData.reason ? (

@@ -17,6 +17,7 @@ import { pageTitle } from "~/components/site/page-title";
 import { FileField } from "~/components/auth/file-field";
 import { SessionTimeout } from "~/components/session/session-timeout";
 import { Button, FormErrors, FormMessage, TextArea, useFocusFirstInvalid } from "~/components/ui";
+import { useInstitutionDates } from "~/components/institution-dates";
 
 /**
  * The applicant's status page (SPEC 4): under review, what happens next, and any request for
@@ -86,11 +87,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });
-}
-
 export default function PendingApproval({ loaderData, actionData }: Route.ComponentProps) {
+  const formatDate = useInstitutionDates().formatProseDate;
   const result = actionData as ActionResult | undefined;
   const { application } = loaderData;
   const openRequest = application?.info_requests.find((r) => r.status === "pending") ?? null;
@@ -230,6 +228,7 @@ function Stage({ title, detail, done, current }: { title: string; detail?: strin
 }
 
 function InfoRequest({ request, result }: { request: { id: number; message: string; requested_at: string }; result: ActionResult | undefined }) {
+  const formatDate = useInstitutionDates().formatProseDate;
   const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
   const messageRef = useRef<HTMLDivElement>(null);

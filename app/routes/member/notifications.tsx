@@ -5,6 +5,7 @@ import { readForm } from "~/server/http/form.server";
 import { loadNotifications, notificationAction, requireMember } from "~/server/member-app/member-app.server";
 import { pageTitle } from "~/components/site/page-title";
 import { relativeTime } from "~/components/member/top-bar";
+import { useInstitutionDates } from "~/components/institution-dates";
 import { cx } from "~/components/ui/field-styles";
 
 /** All notifications (SPEC 6), with mark read and mark all read; the bell's "See all". */
@@ -27,6 +28,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function Notifications({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
+  const dates = useInstitutionDates();
   const list = loaderData.notifications;
   const unread = list.filter((n) => !n.read).length;
   return (
@@ -64,7 +66,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
                   </p>
                   <p className="mt-1 text-sm text-slate-700">{n.body}</p>
                   <time dateTime={n.created_at} className="mt-1 block text-xs text-slate-600">
-                    {relativeTime(n.created_at, Date.parse(loaderData.now))}
+                    {relativeTime(n.created_at, dates, Date.parse(loaderData.now))}
                   </time>
                 </div>
                 {!n.read ? (
