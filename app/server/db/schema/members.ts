@@ -64,7 +64,9 @@ export const memberProfiles = pgTable(
     updated_at: timestamptz("updated_at").defaultNow().notNull(),
   },
   (t) => [
-    index("member_profiles_status_created_idx").on(t.status, t.created_at),
+    // The directory's tab order, newest first with a tie-breaker (migration 0007; 0013 dropped the
+    // two-column index it made redundant).
+    index("member_profiles_status_created_user_idx").on(t.status, t.created_at, t.user_id),
     index("member_profiles_last_first_idx").on(t.last_name, t.first_name),
     check("member_profiles_status_valid", sql`${t.status} in ('pending', 'approved', 'rejected')`),
     check("member_profiles_document_status_valid", sql`${t.document_status} in ('pending', 'info_requested', 'verified', 'rejected')`),
