@@ -16,11 +16,11 @@ const MAX_ENTRIES = 64;
  */
 export function createMarkupMemo(): MarkupMemo {
   const stored = new Map<string, string>();
-  const settled = new Set<string>();
+  const attempted = new Set<string>();
   return (key: string, content: ReactNode) => {
     const html = stored.get(key);
-    if (html !== undefined || settled.has(key) || settled.size >= MAX_ENTRIES) return html;
-    settled.add(key);
+    if (html !== undefined || attempted.has(key) || attempted.size >= MAX_ENTRIES) return html;
+    attempted.add(key);
     setImmediate(() => {
       try {
         stored.set(key, renderToString(<MemoryRouter>{content}</MemoryRouter>));
