@@ -6,6 +6,7 @@ import { requireStaff } from "~/server/admin/context.server";
 import { auditActions, listAudit } from "~/server/audit/audit.server";
 import { pageTitle } from "~/components/site/page-title";
 import { useInstitutionDates } from "~/components/institution-dates";
+import { pageUrl } from "~/server/http/page-url.server";
 
 /** /admin/audit (SPEC 7): the audit log, filterable by actor, member, action and date, and exportable as CSV. */
 export function meta({ matches }: Route.MetaArgs) {
@@ -19,7 +20,8 @@ function filterFrom(params: URLSearchParams) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = await requireStaff(request, context.get(requestInfoContext));
-  const url = new URL(request.url);
+  // The page's own address: its "Older" link carries the filters on, not React Router's _routes.
+  const url = pageUrl(request);
   const filter = filterFrom(url.searchParams);
   const before = Number(url.searchParams.get("before") ?? "");
   const [page, actions] = await Promise.all([listAudit(db, filter, { before_id: Number.isSafeInteger(before) && before > 0 ? before : null }), auditActions(db)]);
