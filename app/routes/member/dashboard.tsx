@@ -38,7 +38,6 @@ export async function action({ request }: Route.ActionArgs) {
 
 const TABS: TransferTab[] = ["internal", "member", "ach", "wire"];
 
-
 export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
   const d = loaderData;
   const [params] = useSearchParams();
