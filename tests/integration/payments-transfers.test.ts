@@ -150,6 +150,25 @@ describe("To Another Member", () => {
     expect(await transferToMember(db, a.member, form(b.member.email, "10.01"))).toMatchObject({ ok: false, message: "Insufficient funds" });
     expect(await balance(b.checking.id)).toEqual({ current: 0, available: 0 });
   });
+
+  it("a transfer's recipient lookup counts against the Verify limit, so many sends to different emails are throttled", async () => {
+    const a = await newMember(db, { checking_cents: 1_000 });
+    const b = await newMember(db);
+    // An impossible amount: before the limit, a member's email would answer "Insufficient funds"
+    // and any other "Recipient not found", which tells the two apart.
+    const send = (email: string) =>
+      transferToMember(db, a.member, toMemberSchema.parse({ from_account_id: String(a.checking.id), recipient_email: email, amount: "999999.00", reference: "x", idempotency_key: key() }));
+    expect(await send(b.member.email)).toMatchObject({ ok: false, kind: "insufficient_funds" });
+    for (let i = 0; i < 9; i++) expect(await verifyRecipient(db, a.member, `probe-v${i}@members.example`)).toMatchObject({ ok: false, kind: "recipient_not_found" });
+    const answers = [];
+    for (let i = 0; i < 25; i++) answers.push(await send(`probe-${i}@members.example`));
+    // 1 + 9 + 20 = the 30 lookups of the window; every later one is refused, whatever the address.
+    expect(answers.slice(0, 20).every((r) => !r.ok && r.kind === "recipient_not_found")).toBe(true);
+    for (const r of answers.slice(20)) expect(r).toMatchObject({ ok: false, kind: "rate_limited", message: MESSAGES.rate_limited, field: "recipient_email" });
+    expect(await send(b.member.email)).toMatchObject({ ok: false, kind: "rate_limited" });
+    expect(await verifyRecipient(db, a.member, b.member.email)).toMatchObject({ ok: false, kind: "rate_limited" });
+    expect(await balance(a.checking.id)).toEqual({ current: 1_000, available: 1_000 });
+  });
 });
 
 describe("step-up codes", () => {

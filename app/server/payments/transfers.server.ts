@@ -227,13 +227,28 @@ async function findRecipient(db: DbOrTx, email: string): Promise<Recipient | nul
 
 export type VerifyResult = { ok: true; name: string } | Refusal;
 
+export const RECIPIENT_LOOKUPS_PER_WINDOW = 30;
+const RECIPIENT_LOOKUP_WINDOW_MS = 15 * 60 * 1000;
+
+/**
+ * Counts one look-up of a recipient by email against the member's limit, and refuses when it is
+ * spent. Every look-up counts, the Verify button's and the one a transfer makes when it is sent:
+ * a transfer answers differently for a member's email and an unknown one, so an unlimited send
+ * would let anyone test addresses against the member directory.
+ */
+async function countRecipientLookup(db: DbOrTx, member: Member): Promise<Refusal | null> {
+  const limit = await hitRateLimit({ key: `recipient-lookup:${member.id}`, limit: RECIPIENT_LOOKUPS_PER_WINDOW, window_ms: RECIPIENT_LOOKUP_WINDOW_MS }, { database: db });
+  return limit.allowed ? null : refuse("rate_limited", MESSAGES.rate_limited, "recipient_email");
+}
+
 /**
  * "Verify" on the To Another Member form: the recipient's name only, never other data, and
- * rate-limited (30 lookups per 15 minutes per member) so the directory cannot be harvested.
+ * rate-limited (30 lookups per 15 minutes per member, shared with sending) so the directory
+ * cannot be harvested.
  */
 export async function verifyRecipient(db: Db, member: Member, email: string): Promise<VerifyResult> {
-  const limit = await hitRateLimit({ key: `recipient-lookup:${member.id}`, limit: 30, window_ms: 15 * 60 * 1000 }, { database: db });
-  if (!limit.allowed) return refuse("rate_limited", MESSAGES.rate_limited, "recipient_email");
+  const limited = await countRecipientLookup(db, member);
+  if (limited) return limited;
   const address = email.trim().toLowerCase();
   if (address === member.email.trim().toLowerCase()) return refuse("own_account", MESSAGES.own_account, "recipient_email");
   const recipient = await findRecipient(db, address);
@@ -246,6 +261,8 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
   const from = ownAccount(accounts, form.from_account_id);
   if (!from) return refuse("not_your_account", MESSAGES.not_your_account, "from_account_id");
   if (form.recipient_email === member.email.trim().toLowerCase()) return refuse("own_account", MESSAGES.own_account, "recipient_email");
+  const limited = await countRecipientLookup(db, member);
+  if (limited) return limited;
   const recipient = await findRecipient(db, form.recipient_email);
   if (!recipient || !recipient.checking) return refuse("recipient_not_found", MESSAGES.recipient_not_found, "recipient_email");
   if (recipient.member_id === member.id) return refuse("own_account", MESSAGES.own_account, "recipient_email");
