@@ -31,6 +31,9 @@ test.describe("reset transfer counts", () => {
     await expect(page.locator(`[data-member="${STAFF.email}"]`)).toHaveCount(0);
     const row = page.locator(`[data-member="${member.email}"]`);
     await expect(row).toContainText("Current count: 0");
+    // The heading counts every member, not the rows of this page.
+    await expect(page.getByRole("heading", { name: /^Members \([\d,]+\)$/, level: 2 })).toBeVisible();
+    await expect(page.getByText(/^[\d,]+ with savings transfers this month/)).toBeVisible();
     await expectNoAxeViolations(page);
 
     await row.getByRole("button", { name: `Reset transfer count for ${member.email}` }).click();
@@ -61,6 +64,13 @@ test.describe("reset transfer counts", () => {
     await expect(page.getByRole("button", { name: "Confirm Reset All" })).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(page.getByText(/^Successfully reset \d+ users\. \d+ users skipped\.$/)).toBeVisible({ timeout: 15_000 });
+  });
+
+  test("a page address that the list never makes is refused with 400", async ({ page }) => {
+    await page.context().addCookies(staffState.cookies);
+    expect((await page.request.get("/admin/reset-transfers?after=bulk%00x")).status()).toBe(400);
+    expect((await page.request.get(`/admin/reset-transfers?after=${"a".repeat(400)}`)).status()).toBe(400);
+    expect((await page.request.get("/admin/reset-transfers?after=zzzz")).status()).toBe(200);
   });
 
   test("a member is sent away and the action refuses them", async ({ page, baseURL }) => {

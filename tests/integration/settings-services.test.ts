@@ -206,7 +206,7 @@ describe("reset transfer counts", () => {
     await savingsWithCount(a.id, 4);
     await savingsWithCount(b.id, 6);
     await savingsWithCount(staff.id, 2);
-    const list = await listTransferCounts(database.db);
+    const list = (await listTransferCounts(database.db)).members;
     expect(list.find((r) => r.user_id === staff.id)).toBeUndefined();
     expect(list.find((r) => r.user_id === a.id)!.current_count).toBe(4);
     expect(list.find((r) => r.user_id === c.id)!.current_count).toBe(0);
@@ -216,7 +216,7 @@ describe("reset transfer counts", () => {
     expect(await transferCount(database.db, a.id)).toBe(0);
     expect((await resetMemberTransferCount(database.db, staff, staff.id)).status).toBe("not_found");
 
-    const members = (await listTransferCounts(database.db)).length;
+    const members = (await listTransferCounts(database.db)).total;
     const all = await resetAllMemberTransferCounts(database.db, staff);
     expect(all).toEqual({ status: "reset", reset: 1, skipped: members - 1 });
     expect(await transferCount(database.db, b.id)).toBe(0);

@@ -1,20 +1,23 @@
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
-import { ArrowLeft, RotateCcw, TriangleAlert } from "lucide-react";
+import { ArrowLeft, ArrowRight, RotateCcw, TriangleAlert } from "lucide-react";
 import type { Route } from "./+types/reset-transfers";
 import { requestInfoContext } from "~/context";
 import { getAuth } from "~/server/auth/auth.server";
 import { requireUser } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/form.server";
-import { listTransferCounts, resetAllMemberTransferCounts, resetMemberTransferCount } from "~/server/settings/reset-transfers.server";
+import { institution } from "~/config/institution.server";
+import { listTransferCounts, parsePageAfter, resetAllMemberTransferCounts, resetMemberTransferCount } from "~/server/settings/reset-transfers.server";
+import { pageUrl } from "~/server/http/page-url.server";
 import { pageTitle } from "~/components/site/page-title";
 import { Logo } from "~/components/site/logo";
 import { Button, FormMessage } from "~/components/ui";
 import { useRootData } from "~/root";
 
 /**
- * Reset Transfer Counts (SPEC 7), staff only: every member (staff excluded) with this month's
- * count of savings transfers; reset one, or all after a confirm step. Every reset is audited.
- * The confirm step is part of the address (?confirm=all), so it works without JavaScript.
+ * Reset Transfer Counts, staff only: every member (staff excluded) with this month's count of
+ * savings transfers, a page at a time (?after=<last email shown>); reset one, or all after a
+ * confirm step. Every reset is audited. The confirm step is part of the address (?confirm=all),
+ * so it works without JavaScript.
  */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Reset Transfer Counts", matches), { name: "robots", content: "noindex" }];
@@ -23,7 +26,14 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const staff = await requireUser(request, { roles: ["admin"] });
   const { db } = await getAuth();
-  return { members: await listTransferCounts(db), staff_email: staff.email };
+  const after = parsePageAfter(pageUrl(request).searchParams.get("after"));
+  if (after === "invalid") throw data("That page address is not one this list makes. Start again from the first page.", { status: 400 });
+  return {
+    ...(await listTransferCounts(db, { after })),
+    first_page: after === null,
+    staff: { name: staff.name, email: staff.email },
+    institution: institution().name,
+  };
 }
 
 type ActionResult = { message: string; tone: "success" | "error" };
@@ -59,13 +69,17 @@ export default function ResetTransfers({ loaderData, actionData }: Route.Compone
   const busy = navigation.state === "submitting" ? navigation.formData?.get("member_id") ?? navigation.formData?.get("intent") : null;
   // The last result stays until the next action; the confirm step does not repeat it.
   const result = confirming ? undefined : (actionData as ActionResult | undefined);
+  const { members, total, with_transfers, next_after, first_page } = loaderData;
+  const count = (n: number) => n.toLocaleString("en-US");
+  const after = params.get("after");
+  const pageAction = `/admin/reset-transfers${after ? `?${new URLSearchParams({ after })}` : ""}`;
   return (
     <div className="min-h-dvh bg-slate-50">
       <header className="border-b border-slate-200 bg-white shadow-sm">
         <div className="mx-auto flex h-16 max-w-5xl items-center justify-between gap-4 px-4 sm:px-6">
           {root ? <Logo name={root.institution.name} shortName={root.institution.short_name} /> : <span />}
           <span className="truncate text-sm text-slate-600">
-            Staff: <span className="font-medium text-slate-900">{loaderData.staff_email}</span>
+            Staff: <span className="font-medium text-slate-900">{loaderData.staff.email}</span>
           </span>
         </div>
       </header>
@@ -117,14 +131,19 @@ export default function ResetTransfers({ loaderData, actionData }: Route.Compone
         </section>
 
         <section aria-labelledby="members-heading" className="mt-6 rounded-2xl border border-slate-200 bg-white shadow-sm">
-          <h2 id="members-heading" className="px-5 pt-5 text-lg font-semibold text-slate-900">
-            Members <span className="text-sm font-normal text-slate-600">({loaderData.members.length})</span>
-          </h2>
-          {loaderData.members.length === 0 ? (
-            <p className="px-5 pb-5 pt-2 text-slate-700">No members yet.</p>
+          <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-5 pt-5">
+            <h2 id="members-heading" className="text-lg font-semibold text-slate-900">
+              Members <span className="text-sm font-normal text-slate-600">({count(total)})</span>
+            </h2>
+            <p className="text-sm text-slate-600">
+              {count(with_transfers)} with savings transfers this month{total > members.length ? ` · ${count(members.length)} shown on this page, by email` : ""}
+            </p>
+          </div>
+          {members.length === 0 ? (
+            <p className="px-5 pb-5 pt-2 text-slate-700">{first_page ? "No members yet." : "No more members."}</p>
           ) : (
             <ul className="mt-3 divide-y divide-slate-100">
-              {loaderData.members.map((member) => (
+              {members.map((member) => (
                 <li key={member.user_id} className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-center sm:justify-between" data-member={member.email}>
                   <div className="min-w-0">
                     <p className="break-all font-medium text-slate-900">{member.email}</p>
@@ -132,7 +151,8 @@ export default function ResetTransfers({ loaderData, actionData }: Route.Compone
                       {member.name} · Current count: <span className="font-semibold tabular-nums text-slate-900">{member.current_count}</span>
                     </p>
                   </div>
-                  <Form method="post" action="/admin/reset-transfers">
+                  {/* Posts to this page's own address, so the list stays on the same page afterwards. */}
+                  <Form method="post" action={pageAction}>
                     <input type="hidden" name="intent" value="reset-one" />
                     <input type="hidden" name="member_id" value={member.user_id} />
                     <Button type="submit" variant="secondary" aria-label={`Reset transfer count for ${member.email}`} isPending={busy === member.user_id} pendingLabel="Resetting…">
@@ -144,6 +164,20 @@ export default function ResetTransfers({ loaderData, actionData }: Route.Compone
             </ul>
           )}
         </section>
+        <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-3">
+          {!first_page ? (
+            <Link to="/admin/reset-transfers" className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold text-accent-700 hover:bg-accent-50">
+              <ArrowLeft className="size-4" aria-hidden="true" /> First page
+            </Link>
+          ) : (
+            <span />
+          )}
+          {next_after ? (
+            <Link to={`/admin/reset-transfers?${new URLSearchParams({ after: next_after })}`} className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold text-accent-700 hover:bg-accent-50">
+              Next page <ArrowRight className="size-4" aria-hidden="true" />
+            </Link>
+          ) : null}
+        </nav>
       </main>
     </div>
   );

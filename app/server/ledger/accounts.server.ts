@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { ledgerAccounts, type INSTITUTION_ACCOUNT_TYPES, type LedgerAccount, type MEMBER_ACCOUNT_TYPES } from "~/server/db/schema";
 import { isValidAccountNumber, randomAccountNumber } from "~/domain/account-number";
@@ -223,6 +223,26 @@ export async function resetAllTransferCounts(db: DbOrTx): Promise<number> {
     .where(and(eq(ledgerAccounts.type, "savings"), sql`${ledgerAccounts.transfer_count} > 0`))
     .returning({ member_id: ledgerAccounts.member_id });
   return new Set(rows.map((r) => r.member_id)).size;
+}
+
+/**
+ * Staff reset of this month's count for every holder `holders` selects (a subquery of member
+ * ids), in one statement whatever their number. Returns each holder whose count was above zero,
+ * with that count, for the audit log.
+ */
+export async function resetMonthTransferCounts(db: DbOrTx, holders: SQL, month: string = monthOf(today())): Promise<{ member_id: string; before: number }[]> {
+  assert(/^\d{4}-\d{2}$/.test(month), `bad month ${month}`);
+  const result = await db.execute<{ member_id: string; before: string | number }>(sql`
+    with counted as (
+      select id, member_id, transfer_count from ledger_accounts
+      where type = 'savings' and transfer_count > 0 and transfer_count_month = ${month} and member_id in (${holders})
+      for update
+    ), reset as (
+      update ledger_accounts set transfer_count = 0 from counted where ledger_accounts.id = counted.id
+      returning counted.member_id, counted.transfer_count
+    )
+    select member_id, sum(transfer_count) as before from reset group by member_id order by member_id`);
+  return result.rows.map((row) => ({ member_id: row.member_id, before: Number(row.before) }));
 }
 
 function toAccountView(row: LedgerAccount): AccountView {
