@@ -22,6 +22,8 @@ const EnvSchema = z.object({
     .optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
   INSTITUTION_CONFIG: z.string().min(1).optional(),
+  /** "1": run the demo profile (published passwords) even in a production deployment, on purpose. */
+  MUTUAL_DEMO: z.enum(["0", "1"], "must be 1 (run the demo profile on purpose) or 0").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

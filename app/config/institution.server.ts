@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { ConfigurationError, env } from "./env.server";
+import { ConfigurationError, env, type Env } from "./env.server";
 import { demoInstitution } from "./demo-institution";
 import { InstitutionSchema, type Institution } from "./institution";
 
@@ -13,21 +13,51 @@ export function parseInstitution(raw: unknown, source: string): Institution {
   return result.data;
 }
 
+type InstitutionEnv = Pick<Env, "NODE_ENV" | "DATABASE_URL" | "PUBLIC_URL" | "INSTITUTION_CONFIG" | "MUTUAL_DEMO">;
+
+/**
+ * A real deployment: production mode on a PostgreSQL server or behind an https address. A
+ * laptop, the browser tests and the benchmarks run production builds on the embedded database
+ * over http, and keep the demo.
+ */
+function isProductionDeployment(config: InstitutionEnv): boolean {
+  return config.NODE_ENV === "production" && (Boolean(config.DATABASE_URL) || (config.PUBLIC_URL?.startsWith("https://") ?? false));
+}
+
+/**
+ * The profile named by INSTITUTION_CONFIG, or the demo. A demo profile seeds staff and members
+ * whose passwords are published in the README, so a real deployment refuses it unless the
+ * operator sets MUTUAL_DEMO=1 on purpose (a public demo site).
+ */
+export function loadInstitution(config: InstitutionEnv): Institution {
+  const file = config.INSTITUTION_CONFIG;
+  let profile: Institution;
+  if (!file) {
+    profile = parseInstitution(demoInstitution, "demo default");
+  } else {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(fs.readFileSync(file, "utf8"));
+    } catch (error) {
+      throw new ConfigurationError(`INSTITUTION_CONFIG: cannot read ${file} as JSON (${(error as Error).message})`);
+    }
+    profile = parseInstitution(raw, file);
+  }
+  if (profile.demo && isProductionDeployment(config) && config.MUTUAL_DEMO !== "1") {
+    const source = file ? `The profile ${file} says "demo": true` : "INSTITUTION_CONFIG is not set, so the demo profile would run";
+    throw new ConfigurationError(
+      `${source}, and this is a production deployment (NODE_ENV=production with DATABASE_URL or an https PUBLIC_URL).\n` +
+        "The demo seeds staff and members whose passwords are published.\n" +
+        "Set INSTITUTION_CONFIG to your institution's profile (app/config/demo-institution.ts is an example to copy, with \"demo\": false),\n" +
+        "or set MUTUAL_DEMO=1 to run the demo on purpose.",
+    );
+  }
+  return profile;
+}
+
 let cached: Institution | undefined;
 
 export function institution(): Institution {
-  if (cached) return cached;
-  const file = env().INSTITUTION_CONFIG;
-  if (!file) {
-    cached = parseInstitution(demoInstitution, "demo default");
-    return cached;
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new ConfigurationError(`INSTITUTION_CONFIG: cannot read ${file} as JSON (${(error as Error).message})`);
-  }
-  cached = parseInstitution(raw, file);
+  cached ??= loadInstitution(env());
   return cached;
 }

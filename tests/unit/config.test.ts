@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv, ConfigurationError } from "~/config/env.server";
-import { parseInstitution } from "~/config/institution.server";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadInstitution, parseInstitution } from "~/config/institution.server";
 import { demoInstitution } from "~/config/demo-institution";
 
 describe("environment", () => {
@@ -52,5 +55,43 @@ describe("institution time zone", () => {
     expect(parseInstitution({ ...demoInstitution, time_zone: "America/Chicago" }, "test.json").time_zone).toBe("America/Chicago");
     expect(() => parseInstitution({ ...demoInstitution, time_zone: "Eastern" }, "test.json")).toThrow(/time zone must be an IANA name/);
     expect(() => parseInstitution({ ...demoInstitution, time_zone: "Mars/Olympus" }, "test.json")).toThrow(/time_zone/);
+  });
+});
+
+describe("the demo profile in production", () => {
+  // Its staff and member passwords are published: a real deployment must name its own profile.
+  const secrets = { SESSION_SECRET: "s".repeat(32), DATA_ENCRYPTION_KEY: "a".repeat(64) };
+  const postgres = { NODE_ENV: "production", DATABASE_URL: "postgresql://db/mutual", ...secrets };
+
+  it("refuses to start with PostgreSQL in production, naming INSTITUTION_CONFIG and MUTUAL_DEMO", () => {
+    expect(() => loadInstitution(parseEnv(postgres))).toThrow(ConfigurationError);
+    expect(() => loadInstitution(parseEnv(postgres))).toThrow(/INSTITUTION_CONFIG/);
+    expect(() => loadInstitution(parseEnv(postgres))).toThrow(/MUTUAL_DEMO=1/);
+  });
+  it("refuses to start in production behind an https address, even on the embedded database", () => {
+    expect(() => loadInstitution(parseEnv({ NODE_ENV: "production", PUBLIC_URL: "https://bank.example" }))).toThrow(/INSTITUTION_CONFIG/);
+  });
+  it("refuses a profile file that says demo as well", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-profile-"));
+    const file = path.join(dir, "profile.json");
+    fs.writeFileSync(file, JSON.stringify(demoInstitution));
+    try {
+      expect(() => loadInstitution(parseEnv({ ...postgres, INSTITUTION_CONFIG: file }))).toThrow(/demo/);
+      const own = path.join(dir, "own.json");
+      fs.writeFileSync(own, JSON.stringify({ ...demoInstitution, demo: false }));
+      expect(loadInstitution(parseEnv({ ...postgres, INSTITUTION_CONFIG: own })).demo).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it("runs the demo when the operator asks for it on purpose", () => {
+    expect(loadInstitution(parseEnv({ ...postgres, MUTUAL_DEMO: "1" })).demo).toBe(true);
+    expect(() => parseEnv({ MUTUAL_DEMO: "yes" })).toThrow(/MUTUAL_DEMO/);
+  });
+  it("still runs the demo on a laptop, in development and in the browser tests' production build", () => {
+    expect(loadInstitution(parseEnv({})).demo).toBe(true);
+    expect(loadInstitution(parseEnv({ DATABASE_URL: "postgresql://db/mutual" })).demo).toBe(true);
+    expect(loadInstitution(parseEnv({ NODE_ENV: "production", PUBLIC_URL: "http://localhost:3210" })).demo).toBe(true);
+    expect(loadInstitution(parseEnv({ NODE_ENV: "production" })).demo).toBe(true);
   });
 });
