@@ -2,20 +2,36 @@ import { Link } from "react-router";
 import type { Route } from "./+types/outbox";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
+import { recordAudit } from "~/server/audit/audit.server";
 import { outboxPage } from "~/server/admin/messages.server";
 import { pageTitle } from "~/components/site/page-title";
 import { StatusBadge } from "~/components/admin/admin-shell";
 import { useInstitutionDates } from "~/components/institution-dates";
 
-/** /admin/outbox (SPEC 7): every email the system sent or tried to send, newest first. */
+/**
+ * /admin/outbox (SPEC 7): every email the system sent or tried to send, newest first. Sign-in
+ * codes and reset links are never shown (listOutbox gives the redacted text), and every view is in
+ * the audit log: staff read members' mail here.
+ */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Outbox", matches), { name: "robots", content: "noindex" }];
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = await requireStaff(request, context.get(requestInfoContext));
+  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext));
   const before = Number(new URL(request.url).searchParams.get("before") ?? "");
-  const page = await outboxPage(db, Number.isSafeInteger(before) && before > 0 ? before : null);
+  const before_id = Number.isSafeInteger(before) && before > 0 ? before : null;
+  const page = await outboxPage(db, before_id);
+  const ids = page.items.map((m) => m.id);
+  await recordAudit(db, {
+    actor_id: staff.id,
+    actor_email: staff.email,
+    action: "outbox.view",
+    subject_type: "outbox",
+    after: { before_id, messages: ids.length, newest_id: ids[0] ?? null, oldest_id: ids.at(-1) ?? null },
+    request_id: origin.request_id,
+    ip: origin.ip,
+  });
   return {
     items: page.items.map((m) => ({ ...m, created_at: m.created_at.toISOString(), sent_at: m.sent_at?.toISOString() ?? null })),
     next: page.next_before_id ? `/admin/outbox?before=${page.next_before_id}` : null,
@@ -29,7 +45,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
     <div className="space-y-5">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight text-brand-800 sm:text-3xl">Outbox</h1>
-        <p className="mt-1 text-sm text-slate-700">Every email the system sent or tried to send, newest first. Sign-in codes and reset links are removed from the copy once delivered.</p>
+        <p className="mt-1 text-sm text-slate-700">Every email the system sent or tried to send, newest first. Sign-in codes and reset links are hidden: they work only for the person they were sent to.</p>
       </div>
       {loaderData.items.length === 0 ? (
         <p className="rounded-2xl border border-slate-200 bg-white p-8 text-center text-sm text-slate-700">No email has been sent yet.</p>

@@ -29,12 +29,12 @@ export function loader() {
 type ActionResult = { status: "sent" } | { status: "invalid"; errors: FieldErrors; email: string } | { status: "rate_limited"; message: string; email: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { ip } = context.get(requestInfoContext);
+  const { ip, request_id } = context.get(requestInfoContext);
   const form = await readForm(request);
   const parsed = parseForm(forgotPasswordSchema, form);
   if (!parsed.ok) return data({ status: "invalid", errors: parsed.errors, email: parsed.values.email ?? "" } satisfies ActionResult, { status: 400 });
   const { db } = await getAuth();
-  const result = await requestPasswordReset(db, requestMeta(request, ip), parsed.value.email);
+  const result = await requestPasswordReset(db, requestMeta(request, ip), parsed.value.email, { request_id });
   if (result.status === "rate_limited") {
     return data({ status: "rate_limited", message: rateLimitedMessage(result.retry_after_s), email: parsed.value.email } satisfies ActionResult, {
       status: 429,

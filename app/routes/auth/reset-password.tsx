@@ -31,12 +31,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 type ActionResult = { status: "invalid"; errors: FieldErrors } | { status: "error"; message: string; link_dead?: boolean };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { ip } = context.get(requestInfoContext);
+  const { ip, request_id } = context.get(requestInfoContext);
   const form = await readForm(request);
   const parsed = parseForm(resetPasswordSchema, form);
   if (!parsed.ok) return data({ status: "invalid", errors: parsed.errors } satisfies ActionResult, { status: 400 });
   const { db } = await getAuth();
-  const result = await completePasswordReset(db, requestMeta(request, ip), { token: parsed.value.token, password: parsed.value.password });
+  const result = await completePasswordReset(db, requestMeta(request, ip), { token: parsed.value.token, password: parsed.value.password }, { request_id });
   switch (result.status) {
     case "reset":
       throw redirect("/login?notice=reset");

@@ -1,5 +1,8 @@
+import { eq } from "drizzle-orm";
 import { institution } from "~/config/institution.server";
 import type { Db } from "~/server/db/client.server";
+import { users } from "~/server/db/schema";
+import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { sendEmail } from "~/server/mail/outbox.server";
 import { passwordChangedEmail } from "~/server/mail/templates.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
@@ -16,40 +19,76 @@ import { authHeaders, type RequestMeta } from "./request-meta.server";
  *
  * In demo mode the published demo sign-ins cannot be reset or changed, so one visitor cannot lock
  * the next out of the demo.
+ *
+ * Every reset request and every attempt to complete one is a security event in the audit log,
+ * with its outcome (the visitor's answer stays the same whatever the outcome).
  */
 export type ForgotPasswordResult = { status: "sent" } | { status: "rate_limited"; retry_after_s: number };
 
-export async function requestPasswordReset(db: Db, meta: RequestMeta, email: string): Promise<ForgotPasswordResult> {
-  const limit = await hitRateLimit({ key: `password-reset:ip:${meta.ip}`, ...RATE_LIMITS.password_reset }, { database: db });
-  if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
+type ResetRequestOutcome = "sent" | "no_account" | "address_limit" | "demo_sign_in" | "failed";
+
+export async function requestPasswordReset(db: Db, meta: RequestMeta, email: string, origin: { request_id?: string } = {}): Promise<ForgotPasswordResult> {
   const address = email.trim().toLowerCase();
+  const limit = await hitRateLimit({ key: `password-reset:ip:${meta.ip}`, ...RATE_LIMITS.password_reset }, { database: db });
+  if (!limit.allowed) {
+    await recordSecurityEvent(db, { action: "auth.password_reset.rate_limited", email: address, request_id: origin.request_id, ip: meta.ip });
+    return { status: "rate_limited", retry_after_s: limit.retry_after_s };
+  }
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, address));
+  const outcome = await sendResetLink(db, meta, address, Boolean(user));
+  await recordSecurityEvent(db, { action: "auth.password_reset.requested", user_id: user?.id ?? null, email: address, detail: { outcome }, request_id: origin.request_id, ip: meta.ip });
+  return { status: "sent" };
+}
+
+async function sendResetLink(db: Db, meta: RequestMeta, address: string, has_account: boolean): Promise<ResetRequestOutcome> {
   // Per address: beyond the limit nothing is sent, and the answer stays the same.
   const perEmail = await hitRateLimit({ key: `password-reset:email:${address}`.slice(0, 200), ...RATE_LIMITS.password_reset_per_email }, { database: db });
-  if (!perEmail.allowed) return { status: "sent" };
-  if (institution().demo && isDemoSignIn(address)) return { status: "sent" };
+  if (!perEmail.allowed) return "address_limit";
+  if (institution().demo && isDemoSignIn(address)) return "demo_sign_in";
   try {
     await authFor(db).api.requestPasswordReset({ body: { email: address, redirectTo: "/reset-password" }, headers: authHeaders(meta) });
+    return has_account ? "sent" : "no_account";
   } catch (error) {
     // Whatever went wrong, the visitor hears the same answer; we hear the details.
     logger.error({ err: error }, "password reset request failed");
+    return "failed";
   }
-  return { status: "sent" };
+}
+
+/** The user a reset link's token belongs to while it is live (not used, not expired), else null. */
+async function resetTokenUserId(db: Db, token: string, now: Date = new Date()): Promise<string | null> {
+  if (!/^[A-Za-z0-9_-]{8,200}$/.test(token)) return null;
+  const context = await authFor(db).$context;
+  const row = await context.internalAdapter.findVerificationValue(`reset-password:${token}`);
+  return row && row.expiresAt.getTime() > now.getTime() ? row.value : null;
 }
 
 /** Whether a reset link's token is live (not used, not expired), to show the form or say why not. */
 export async function resetTokenIsLive(db: Db, token: string, now: Date = new Date()): Promise<boolean> {
-  if (!/^[A-Za-z0-9_-]{8,200}$/.test(token)) return false;
-  const context = await authFor(db).$context;
-  const row = await context.internalAdapter.findVerificationValue(`reset-password:${token}`);
-  return Boolean(row && row.expiresAt.getTime() > now.getTime());
+  return (await resetTokenUserId(db, token, now)) !== null;
 }
 
 export type ResetPasswordResult = { status: "reset" } | { status: "invalid_link" } | { status: "rate_limited"; retry_after_s: number } | { status: "failed" };
 
-export async function completePasswordReset(db: Db, meta: RequestMeta, input: { token: string; password: string }): Promise<ResetPasswordResult> {
+export async function completePasswordReset(db: Db, meta: RequestMeta, input: { token: string; password: string }, origin: { request_id?: string } = {}): Promise<ResetPasswordResult> {
   const limit = await hitRateLimit({ key: `password-reset-complete:ip:${meta.ip}`, ...RATE_LIMITS.password_reset_complete }, { database: db });
-  if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
-  if (!(await resetTokenIsLive(db, input.token))) return { status: "invalid_link" };
+  if (!limit.allowed) {
+    await recordSecurityEvent(db, { action: "auth.password_reset.rate_limited", request_id: origin.request_id, ip: meta.ip });
+    return { status: "rate_limited", retry_after_s: limit.retry_after_s };
+  }
+  const user_id = await resetTokenUserId(db, input.token);
+  const result = user_id ? await resetWithToken(db, meta, input) : ({ status: "invalid_link" } as const);
+  await recordSecurityEvent(db, {
+    action: result.status === "reset" ? "auth.password_reset.completed" : "auth.password_reset.refused",
+    user_id,
+    detail: result.status === "reset" ? { all_sessions_ended: true } : { reason: result.status },
+    request_id: origin.request_id,
+    ip: meta.ip,
+  });
+  return result;
+}
+
+async function resetWithToken(db: Db, meta: RequestMeta, input: { token: string; password: string }): Promise<ResetPasswordResult> {
   try {
     await authFor(db).api.resetPassword({ body: { newPassword: input.password, token: input.token }, headers: authHeaders(meta) });
     return { status: "reset" };

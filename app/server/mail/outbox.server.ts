@@ -12,9 +12,12 @@ import { logger } from "~/server/logger.server";
  * (a jobs loop can retry unsent rows later). Without SMTP_URL the outbox is the mailbox: staff
  * read it at /admin/outbox, and in demo mode the demo inbox shows the demo accounts' mail.
  *
- * Messages that carry a secret (a sign-in code, a reset link) give a `redacted_text`: once SMTP
- * has delivered the message, the stored copy is replaced by it, so the table keeps no usable
- * secret. Without SMTP the outbox is the only way the message reaches anyone, so it keeps it.
+ * Messages that carry a secret (a sign-in code, a reset link) give a `redacted_text`, stored
+ * beside the deliverable text. Staff only ever read the redacted form: a usable code or link in
+ * the back office would let staff sign in as the member. Once SMTP has delivered the message, the
+ * deliverable text is replaced by the redacted one, so the table keeps no usable secret. Without
+ * SMTP the deliverable text stays for delivery, and the demo inbox (demo mode, fictional addresses
+ * only) shows it to demo visitors.
  */
 export interface OutgoingEmail {
   to: string;
@@ -23,7 +26,7 @@ export interface OutgoingEmail {
   html?: string | null;
   kind: OutboxKind;
   user_id?: string | null;
-  /** The text to keep after delivery, with secrets replaced. */
+  /** The text with its secret replaced: what staff see, and all that is kept after delivery. */
   redacted_text?: string;
 }
 
@@ -58,6 +61,7 @@ export async function sendEmail(db: Db, message: OutgoingEmail): Promise<{ id: n
       to_email: message.to.trim().toLowerCase(),
       subject: message.subject.slice(0, SUBJECT_MAX_CHARS),
       text_body: message.text.slice(0, BODY_MAX_CHARS),
+      redacted_text_body: message.redacted_text?.slice(0, BODY_MAX_CHARS) ?? null,
       html_body: message.html ?? null,
       kind: message.kind,
       user_id: message.user_id ?? null,
@@ -67,13 +71,13 @@ export async function sendEmail(db: Db, message: OutgoingEmail): Promise<{ id: n
   if (smtpTransport()) {
     // Not awaited: a slow mail server must not slow the page, nor let response times tell whether
     // an address has an account (password reset). The outcome is recorded on the row.
-    void deliverOutboxMessage(db, id, message.redacted_text);
+    void deliverOutboxMessage(db, id);
   }
   return { id };
 }
 
 /** Delivers one stored message by SMTP and records the outcome. Never throws. */
-export async function deliverOutboxMessage(db: Db, id: number, redacted_text?: string): Promise<"sent" | "failed" | "skipped"> {
+export async function deliverOutboxMessage(db: Db, id: number): Promise<"sent" | "failed" | "skipped"> {
   const smtp = smtpTransport();
   if (!smtp) return "skipped";
   try {
@@ -93,7 +97,7 @@ export async function deliverOutboxMessage(db: Db, id: number, redacted_text?: s
         sent_at: new Date(),
         error: null,
         attempts: sql`${outbox.attempts} + 1`,
-        ...(redacted_text !== undefined ? { text_body: redacted_text.slice(0, BODY_MAX_CHARS), html_body: null } : {}),
+        ...(row.redacted_text_body !== null ? { text_body: row.redacted_text_body, html_body: null } : {}),
       })
       .where(eq(outbox.id, id));
     return "sent";
@@ -113,11 +117,25 @@ export async function deliverOutboxMessage(db: Db, id: number, redacted_text?: s
 
 const PAGE_MAX = 200;
 
-/** Newest first, keyset-paged by id (for /admin/outbox). */
+/** The kinds of message that carry a usable secret (a sign-in or transfer code, a reset link). */
+export const SECRET_KINDS: readonly OutboxKind[] = ["sign_in_code", "password_reset"];
+const WITHHELD_TEXT = "(The text of this message is withheld: it carried a sign-in code or a reset link.)";
+
+/**
+ * The staff view of the outbox (/admin/outbox), newest first, keyset-paged by id: who was sent
+ * what and when, never a usable secret. `text_body` is the redacted text when the message has one;
+ * a message of a secret-carrying kind without one is withheld whole rather than shown.
+ */
 export async function listOutbox(db: Db, options: { limit?: number; before_id?: number } = {}): Promise<OutboxMessage[]> {
   const limit = Math.min(Math.max(options.limit ?? 50, 1), PAGE_MAX);
   return db
-    .select(messageColumns)
+    .select({
+      ...messageColumns,
+      text_body: sql<string>`case
+        when ${outbox.redacted_text_body} is not null then ${outbox.redacted_text_body}
+        when ${inArray(outbox.kind, [...SECRET_KINDS])} then ${WITHHELD_TEXT}
+        else ${outbox.text_body} end`,
+    })
     .from(outbox)
     .where(options.before_id ? lt(outbox.id, options.before_id) : undefined)
     .orderBy(desc(outbox.id))
@@ -125,8 +143,9 @@ export async function listOutbox(db: Db, options: { limit?: number; before_id?: 
 }
 
 /**
- * The messages to the given addresses, and to addresses in the given domains, newest first. Used
- * by the demo inbox; every address or domain it is given comes from the caller's allow-list.
+ * The messages to the given addresses, and to addresses in the given domains, newest first, with
+ * their deliverable text (codes and links included). Only for the demo inbox: every address or
+ * domain it is given comes from the caller's allow-list of demo and fictional addresses.
  */
 export async function listMessagesTo(
   db: Db,

@@ -53,7 +53,7 @@ export function passwordResetEmail(url: string, valid_minutes: number): Message 
     `If you did not ask for this, you can ignore this email: your password stays the same.` +
     safetyNote() +
     signature();
-  return { kind: "password_reset", subject: `Reset your password`, text: text(url), redacted_text: text("[link removed after delivery]") };
+  return { kind: "password_reset", subject: `Reset your password`, text: text(url), redacted_text: text("[reset link hidden: it works for the member only]") };
 }
 
 export function accountLockedEmail(locked_minutes: number): Message {

@@ -27,7 +27,14 @@ export const outbox = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     to_email: text("to_email").notNull(),
     subject: text("subject").notNull(),
+    /** What is delivered: for a sign-in code or a reset link, the usable secret itself. */
     text_body: text("text_body").notNull(),
+    /**
+     * The same text with its secret replaced, for a message that carries one (null otherwise).
+     * Staff read this form in the back office, never the deliverable one; after SMTP delivery it
+     * also replaces `text_body`, so the table keeps no usable secret.
+     */
+    redacted_text_body: text("redacted_text_body"),
     html_body: text("html_body"),
     kind: text("kind").notNull(),
     /** The user the message is about, when there is one. */
