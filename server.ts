@@ -21,6 +21,8 @@ import { contentSecurityPolicy } from "./app/server/security/csp.server";
 import { DataDirLockedError } from "./app/server/db/data-dir-lock.server";
 
 async function main() {
+  // Whatever this process creates (database files, secrets, uploads) is the owner's only.
+  process.umask(0o077);
   const config = env();
   const profile = institution();
   const production = config.NODE_ENV === "production";

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { ConfigurationError, env, type Env } from "~/config/env.server";
+import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "~/server/files/owner-only.server";
 
 /**
  * The two process secrets (ARCHITECTURE "Configuration"):
@@ -39,7 +40,7 @@ export function loadSecrets(config: Pick<Env, "SESSION_SECRET" | "DATA_ENCRYPTIO
 
 function readOrCreateSecretsFile(dataDir: string): SecretsFile {
   const file = path.join(dataDir, FILE_NAME);
-  fs.mkdirSync(dataDir, { recursive: true });
+  ownerOnlyDir(dataDir);
   const fresh: SecretsFile = {
     session_secret: crypto.randomBytes(32).toString("base64url"),
     data_encryption_key_hex: crypto.randomBytes(32).toString("hex"),
@@ -47,11 +48,13 @@ function readOrCreateSecretsFile(dataDir: string): SecretsFile {
   try {
     // "wx": created only if absent, so two starts never overwrite each other's key (which would
     // make every encrypted field unreadable).
-    fs.writeFileSync(file, `${JSON.stringify(fresh, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+    fs.writeFileSync(file, `${JSON.stringify(fresh, null, 2)}\n`, { mode: OWNER_ONLY_FILE_MODE, flag: "wx" });
     return fresh;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
+  // A copy restored from a backup may have come back readable by others.
+  if ((fs.statSync(file).mode & 0o777) !== OWNER_ONLY_FILE_MODE) fs.chmodSync(file, OWNER_ONLY_FILE_MODE);
   let parsed: Partial<SecretsFile>;
   try {
     parsed = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<SecretsFile>;

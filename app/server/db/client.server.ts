@@ -11,6 +11,7 @@ import pg from "pg";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.server";
+import { ownerOnlyDir, restrictTreeToOwner } from "../files/owner-only.server";
 
 /**
  * Both drivers speak the same SQL through the same Drizzle query builder, so the app is written
@@ -65,11 +66,14 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.dataDir === "memory") {
     client = new PGlite();
   } else {
-    fs.mkdirSync(target.dataDir, { recursive: true });
+    // The owner's only before PGlite writes into it, and again once it has: PGlite creates a new
+    // database's files 0666 whatever the umask.
+    ownerOnlyDir(target.dataDir);
     lock = acquireDataDirLock(target.dataDir);
     client = new PGlite(path.join(target.dataDir, "pgdata"));
   }
   await client.waitReady;
+  if (target.dataDir !== "memory") restrictTreeToOwner(target.dataDir);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

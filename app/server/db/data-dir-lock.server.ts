@@ -25,7 +25,7 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
   const file = path.join(dataDir, "mutual.lock");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = fs.openSync(file, "wx");
+      const fd = fs.openSync(file, "wx", 0o600);
       fs.writeSync(fd, String(process.pid));
       fs.closeSync(fd);
       let released = false;

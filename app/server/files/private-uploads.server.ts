@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileTypeFromBuffer } from "file-type";
 import sharp from "sharp";
 import { env } from "~/config/env.server";
+import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "./owner-only.server";
 
 /**
  * Private uploads (ARCHITECTURE "files"): kept under DATA_DIR/uploads/<area>/ with a random name,
@@ -78,8 +79,9 @@ export async function storePrivateUpload(
 
   const file = `${crypto.randomBytes(16).toString("hex")}.${EXTENSIONS[detected.mime]}`;
   const folder = path.join(uploadsRoot(), area);
-  await fs.mkdir(folder, { recursive: true, mode: 0o700 });
-  await fs.writeFile(path.join(folder, file), content, { mode: 0o600, flag: "wx" });
+  // DATA_DIR itself too: on PostgreSQL nothing else may have created (and tightened) it.
+  for (const dir of [env().dataDirAbsolute, uploadsRoot(), folder]) ownerOnlyDir(dir);
+  await fs.writeFile(path.join(folder, file), content, { mode: OWNER_ONLY_FILE_MODE, flag: "wx" });
   return { file, mime: detected.mime, bytes: content.length };
 }
 
