@@ -44,6 +44,8 @@ const NOTICES = {
   absolute: { tone: "info", text: "For your security, sessions end after 12 hours. Please sign in again." },
   codes: { tone: "error", text: OTP_TOO_MANY },
   expired: { tone: "error", text: SIGN_IN_EXPIRED },
+  // Too many wrong codes for the account (across sign-ins): locked as for wrong passwords.
+  locked: { tone: "error", text: lockedMessage(15 * 60) },
   reset: { tone: "success", text: "Your password has been changed. Please sign in with your new password." },
   signed_out: { tone: "success", text: "You have signed out. See you soon." },
 } as const;
@@ -106,6 +108,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         throw redirect(withRedirect("/login", redirect_to, { notice: "codes" }), { headers: setCookieHeaders(result.set_cookies) });
       case "expired":
         throw redirect(withRedirect("/login", redirect_to, { notice: "expired" }), { headers: setCookieHeaders(result.set_cookies) });
+      case "locked":
+        throw redirect(withRedirect("/login", redirect_to, { notice: "locked" }), { headers: setCookieHeaders(result.set_cookies) });
       case "rate_limited":
         return data({ intent: "code", form_error: rateLimitedMessage(result.retry_after_s) } satisfies ActionResult, { status: 429, headers: { "Retry-After": String(result.retry_after_s) } });
       case "failed":

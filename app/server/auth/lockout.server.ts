@@ -5,7 +5,8 @@ import { signInLockouts } from "~/server/db/schema";
 /**
  * Password lockout (SPEC 5): 5 wrong passwords for one email address within 15 minutes lock
  * sign-in with that address for 15 minutes. Counted per address whether or not an account uses
- * it, so the lock itself tells nobody which addresses have accounts.
+ * it, so the lock itself tells nobody which addresses have accounts. Wrong second-factor codes
+ * lead to the same lock (below).
  */
 export const WRONG_PASSWORDS_MAX = 5;
 export const WRONG_PASSWORD_WINDOW_MS = 15 * 60 * 1000;
@@ -68,6 +69,64 @@ export async function clearWrongPasswords(db: DbOrTx, email: string, now: Date =
 export async function unlockSignIn(db: DbOrTx, email: string, now: Date = new Date()): Promise<void> {
   await db
     .update(signInLockouts)
-    .set({ failure_times: [], locked_until: null, updated_at: now })
+    .set({ failure_times: [], code_attempt_times: [], locked_until: null, updated_at: now })
+    .where(eq(signInLockouts.email, normaliseEmail(email)));
+}
+
+/**
+ * Second-factor codes, per account across challenges. Ending a challenge after 5 wrong codes is
+ * not enough on its own: whoever knows the password opens a new challenge at will, so codes are
+ * also counted per account, and 10 tried without a sign-in within 15 minutes lock sign-in exactly
+ * as 5 wrong passwords do. The right password does not reset this count; a completed sign-in
+ * or a password reset does.
+ *
+ * Each code is counted before it is checked (`recordCodeAttempt`), so simultaneous guesses cannot
+ * slip past the limit; the right code then clears the count (`clearCodeAttempts`).
+ */
+export const CODE_ATTEMPTS_MAX = 10;
+
+/** Counts one code about to be checked. Not allowed once the account has had its 10 in 15 minutes. */
+export async function recordCodeAttempt(db: DbOrTx, email: string, now: Date = new Date()): Promise<{ allowed: boolean; attempts: number }> {
+  const address = normaliseEmail(email);
+  const window_start = new Date(now.getTime() - WRONG_PASSWORD_WINDOW_MS);
+  const [row] = await db
+    .insert(signInLockouts)
+    .values({ email: address, code_attempt_times: [now], updated_at: now })
+    .onConflictDoUpdate({
+      target: signInLockouts.email,
+      set: {
+        code_attempt_times: sql`array(select t from unnest(${signInLockouts.code_attempt_times}) as t where t > ${window_start.toISOString()}::timestamptz order by t) || ${now.toISOString()}::timestamptz`,
+        updated_at: now,
+      },
+    })
+    .returning({ attempts: sql<number>`cardinality(${signInLockouts.code_attempt_times})` });
+  const attempts = Number(row?.attempts ?? 1);
+  return { allowed: attempts <= CODE_ATTEMPTS_MAX, attempts };
+}
+
+/**
+ * After a wrong code that used up the account's attempts: locks sign-in for 15 minutes. Returns
+ * whether this call locked it (only one of several racing requests does, so one email is sent).
+ * The attempts stay counted: a guess already under way when the lock lands must still find them
+ * used up. They leave the 15-minute window as the lock ends.
+ */
+export async function lockForWrongCodes(db: DbOrTx, email: string, now: Date = new Date()): Promise<{ locked_now: boolean }> {
+  const address = normaliseEmail(email);
+  const locked = await db
+    .update(signInLockouts)
+    .set({ locked_until: new Date(now.getTime() + LOCKOUT_MS), updated_at: now })
+    .where(
+      sql`${signInLockouts.email} = ${address} and cardinality(${signInLockouts.code_attempt_times}) >= ${CODE_ATTEMPTS_MAX}
+        and (${signInLockouts.locked_until} is null or ${signInLockouts.locked_until} <= ${now.toISOString()}::timestamptz)`,
+    )
+    .returning({ email: signInLockouts.email });
+  return { locked_now: locked.length === 1 };
+}
+
+/** A completed sign-in: the codes tried before it no longer count. */
+export async function clearCodeAttempts(db: DbOrTx, email: string, now: Date = new Date()): Promise<void> {
+  await db
+    .update(signInLockouts)
+    .set({ code_attempt_times: [], updated_at: now })
     .where(eq(signInLockouts.email, normaliseEmail(email)));
 }

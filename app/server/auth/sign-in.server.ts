@@ -3,7 +3,7 @@ import { maskEmail } from "~/domain/sign-in";
 import type { Db } from "~/server/db/client.server";
 import { signInChallenges, usedTotpCodes, users } from "~/server/db/schema";
 import { sendEmail } from "~/server/mail/outbox.server";
-import { accountLockedEmail, loginAlertEmail } from "~/server/mail/templates.server";
+import { accountLockedEmail, codesLockedEmail, loginAlertEmail } from "~/server/mail/templates.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { keyedHash } from "~/server/security/crypto.server";
 import { logger } from "~/server/logger.server";
@@ -12,7 +12,16 @@ import { applicationStatus, getMemberSettings } from "~/server/members/applicati
 import { authFor } from "./auth.server";
 import { hashCode } from "./codes.server";
 import { mustChangePassword } from "./password-change.server";
-import { clearWrongPasswords, LOCKOUT_MS, lockoutState, recordWrongPassword } from "./lockout.server";
+import {
+  CODE_ATTEMPTS_MAX,
+  clearCodeAttempts,
+  clearWrongPasswords,
+  lockForWrongCodes,
+  LOCKOUT_MS,
+  lockoutState,
+  recordCodeAttempt,
+  recordWrongPassword,
+} from "./lockout.server";
 import { RATE_LIMITS } from "./rate-limits.server";
 import { authHeaders, type RequestMeta } from "./request-meta.server";
 import { effectiveRole, type EffectiveRole } from "./roles.server";
@@ -26,7 +35,9 @@ import { effectiveRole, type EffectiveRole } from "./roles.server";
  *
  * Step 2 takes a 6-digit code: a staff-issued code for this member, else the email code or the
  * app's code. Only then is a session created, with a new random id. Five wrong codes end the
- * challenge (back to step 1), whatever kind of code was tried.
+ * challenge (back to step 1), whatever kind of code was tried; and because a new challenge only
+ * takes the password, codes are also counted per account across challenges: 10 without a
+ * sign-in lock the account as wrong passwords do, and the member is emailed (lockout.server.ts).
  */
 export const WRONG_CODES_MAX = 5;
 /** An authenticator code stays refused this long after use (its window is ±30 s). */
@@ -124,6 +135,8 @@ export interface SignInStep {
   user_id: string;
   method: "email" | "totp";
   failures: number;
+  /** The account's address: its lock and code count are kept under it. */
+  email: string;
   email_masked: string;
   expires_at: Date;
 }
@@ -145,6 +158,7 @@ export async function getSignInStep(db: Db, meta: RequestMeta): Promise<SignInSt
     user_id: challenge.user_id,
     method: row.method,
     failures: row.failures,
+    email: row.email,
     email_masked: maskEmail(row.email),
     expires_at: new Date(challenge.expires_at),
   };
@@ -173,6 +187,7 @@ export type VerifyCodeResult =
   | { status: "invalid"; remaining: number }
   | { status: "ended"; set_cookies: string[] }
   | { status: "expired"; set_cookies: string[] }
+  | { status: "locked"; retry_after_s: number; set_cookies: string[] }
   | { status: "rate_limited"; retry_after_s: number }
   | { status: "failed" };
 
@@ -194,24 +209,33 @@ function classify(error: unknown): Attempt {
 
 /** Step 2, with its security event in the audit log: every sign-in, and every refused code. */
 export async function verifySignInCode(db: Db, meta: RequestMeta, input: { code: string }, now: Date = new Date()): Promise<VerifyCodeResult> {
-  const result = await checkCode(db, meta, input, now);
+  const seen: { step?: SignInStep } = {};
+  const result = await checkCode(db, meta, input, now, seen);
   const user_id = result.status === "signed_in" ? result.user.id : null;
   await recordSecurityEvent(db, {
     action: result.status === "signed_in" ? "auth.sign_in" : `auth.code.${result.status}`,
     user_id,
-    email: result.status === "signed_in" ? result.user.email : null,
+    // A refused code names the account it was tried for, as a wrong password does.
+    email: result.status === "signed_in" ? result.user.email : (seen.step?.email ?? null),
     ip: meta.ip,
   });
   return result;
 }
 
-async function checkCode(db: Db, meta: RequestMeta, input: { code: string }, now: Date): Promise<VerifyCodeResult> {
+async function checkCode(db: Db, meta: RequestMeta, input: { code: string }, now: Date, seen: { step?: SignInStep }): Promise<VerifyCodeResult> {
   const limit = await hitRateLimit({ key: `sign-in-code:ip:${meta.ip}`, ...RATE_LIMITS.sign_in_code }, { database: db, now });
   if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
 
   const step = await getSignInStep(db, meta);
   if (!step) return { status: "expired", ...(await endSignInStep(db, meta, now)) };
+  seen.step = step;
   if (step.failures >= WRONG_CODES_MAX) return { status: "ended", ...(await endSignInStep(db, meta, now)) };
+  // A challenge opened before the account was locked cannot be finished during the lock.
+  const lock = await lockoutState(db, step.email, now);
+  if (lock.locked) return { status: "locked", retry_after_s: lock.retry_after_s, ...(await endSignInStep(db, meta, now)) };
+  // Counted before it is checked, so simultaneous guesses cannot slip past the limit.
+  const counted = await recordCodeAttempt(db, step.email, now);
+  if (!counted.allowed) return lockForCodes(db, meta, step, now);
 
   const auth = authFor(db);
   const headers = authHeaders(meta);
@@ -243,12 +267,14 @@ async function checkCode(db: Db, meta: RequestMeta, input: { code: string }, now
   switch (attempt.outcome) {
     case "ok": {
       await db.update(signInChallenges).set({ ended_at: now }).where(eq(signInChallenges.id, step.key));
+      await clearCodeAttempts(db, step.email, now);
       if (step.method === "totp") await recordTotpUse(db, step.user_id, input.code, now);
       const user = await signedInUser(db, step.user_id);
       await sendLoginAlert(db, user, meta, now);
       return { status: "signed_in", set_cookies: attempt.set_cookies, user };
     }
     case "wrong": {
+      if (counted.attempts >= CODE_ATTEMPTS_MAX) return lockForCodes(db, meta, step, now);
       const [row] = await db
         .update(signInChallenges)
         .set({ failures: sql`${signInChallenges.failures} + 1` })
@@ -264,6 +290,14 @@ async function checkCode(db: Db, meta: RequestMeta, input: { code: string }, now
       logger.error({ err: attempt.error }, "sign-in step 2 failed");
       return { status: "failed" };
   }
+}
+
+/** The account has used up its codes: sign-in is locked (the member emailed once) and this challenge ends. */
+async function lockForCodes(db: Db, meta: RequestMeta, step: SignInStep, now: Date): Promise<VerifyCodeResult> {
+  const { locked_now } = await lockForWrongCodes(db, step.email, now);
+  if (locked_now) await sendEmail(db, { ...codesLockedEmail(CODE_ATTEMPTS_MAX, LOCKOUT_MS / 60_000), to: step.email, user_id: step.user_id });
+  const lock = await lockoutState(db, step.email, now);
+  return { status: "locked", retry_after_s: lock.locked ? lock.retry_after_s : LOCKOUT_MS / 1000, ...(await endSignInStep(db, meta, now)) };
 }
 
 async function signedInUser(db: Db, user_id: string): Promise<SignedInUser> {

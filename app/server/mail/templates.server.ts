@@ -69,6 +69,20 @@ export function accountLockedEmail(locked_minutes: number): Message {
   };
 }
 
+/** Too many wrong sign-in codes: whoever typed them got past the password, so it must change. */
+export function codesLockedEmail(wrong_codes: number, locked_minutes: number): Message {
+  return {
+    kind: "account_locked",
+    subject: `Sign-in to your account was locked`,
+    text:
+      `There were ${wrong_codes} unsuccessful attempts to finish signing in to your online banking with a wrong sign-in code, so sign-in is locked for ${locked_minutes} minutes.\n\n` +
+      `Each of these attempts started with your correct password. If it was not you, someone knows your password: reset it now from the sign-in page ("Forgot password?"), and call us.\n` +
+      `If it was you, wait ${locked_minutes} minutes and try again with the newest code we sent.` +
+      safetyNote() +
+      signature(),
+  };
+}
+
 export function loginAlertEmail(details: { at: Date; ip: string; user_agent: string }): Message {
   const when = details.at.toLocaleString("en-US", { dateStyle: "full", timeStyle: "long", timeZone: institution().time_zone });
   return {

@@ -156,6 +156,11 @@ export const signInLockouts = pgTable("sign_in_lockouts", {
   email: text("email").primaryKey(),
   /** Times of the recent wrong passwords, the last 15 minutes only (at most 5). */
   failure_times: timestamptz("failure_times").array().notNull().default(sql`'{}'::timestamptz[]`),
+  /**
+   * Times of the recent sign-in codes tried for this account, across challenges, the last 15
+   * minutes only: a right password does not clear them (whoever guesses codes knows it).
+   */
+  code_attempt_times: timestamptz("code_attempt_times").array().notNull().default(sql`'{}'::timestamptz[]`),
   locked_until: timestamptz("locked_until"),
   updated_at: timestamptz("updated_at").defaultNow().notNull(),
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "sign_in_lockouts" ADD COLUMN "code_attempt_times" timestamp with time zone[] DEFAULT '{}'::timestamptz[] NOT NULL;
