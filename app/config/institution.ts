@@ -147,6 +147,14 @@ export const InstitutionSchema = z
       wire_transfer_max_cents: z.number().int().positive(),
       wire_daily_max_cents: z.number().int().positive(),
       wire_fee_cents: z.number().int().min(0),
+      /**
+       * To Another Member: the most in one transfer, the most one member sends to other members in
+       * a business day (`time_zone`), and the amount above which the member confirms the transfer
+       * with a code emailed to them (0: every transfer). Wires always need the code.
+       */
+      member_transfer_max_cents: z.number().int().positive().default(500_000),
+      member_daily_max_cents: z.number().int().positive().default(1_000_000),
+      member_transfer_code_above_cents: z.number().int().min(0).default(100_000),
       mobile_deposit_max_cents: z.number().int().positive(),
       adjustment_second_approval_above_cents: z.number().int().positive(),
     }),

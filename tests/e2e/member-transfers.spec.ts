@@ -17,6 +17,8 @@ import { DESKTOP, PHONE, SAM, createMember, expectNoAxeViolations, hydrated, inb
 const expect = baseExpect.configure({ timeout: 15_000 });
 const SCREENS = "test-results/screens";
 const SENDER_NAME = "Jordan Tester"; // createMember's name for every member it makes
+/** The demo profile's To Another Member limits (app/config/demo-institution.ts). */
+const CODE_ABOVE_DOLLARS = 1_000;
 
 let staff: BrowserContext;
 let samState: Awaited<ReturnType<BrowserContext["storageState"]>>;
@@ -56,7 +58,14 @@ async function fundedMember(browser: Browser, baseURL: string, tag: string, doll
     await panel.getByLabel("Amount").fill(dollars);
     await panel.getByLabel("Reference").fill("Welcome money");
     await panel.getByRole("button", { name: "Send money" }).click();
-    await expect(panel.getByRole("status").filter({ hasText: `Transfer sent: $${dollars}` })).toBeVisible();
+    if (Number(dollars) > CODE_ABOVE_DOLLARS) {
+      // Above the profile's amount, the emailed code confirms it.
+      await expect(panel.getByLabel("One-time code")).toBeVisible();
+      await panel.getByLabel("One-time code").fill(await inboxCode(page, SAM.email));
+      await panel.getByRole("button", { name: "Confirm transfer" }).click();
+    }
+    const shown = Number(dollars).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    await expect(panel.getByRole("status").filter({ hasText: `Transfer sent: $${shown}` })).toBeVisible();
   } finally {
     await context.close();
   }
@@ -244,6 +253,46 @@ test.describe("transfers, each kind with its refusals", () => {
     }
   });
 
+  // One test (not one per width): Sam funds the sender above the code amount, and two of Sam's
+  // codes at once would void each other.
+  test("To Another Member above the code amount at 375 and 1440 px: the limit named, then the code step as To US Bank's", async ({ page, browser, baseURL }) => {
+    await page.setViewportSize(PHONE);
+    const sender = await fundedMember(browser, baseURL!, "big", "1100.00");
+    const recipient = await createMember(staff, baseURL!, "bigto");
+    await signIn(page, sender.email, sender.password);
+    const panel = await openDashboard(page, "member");
+    await expect(panel.getByText("Up to $5,000.00 a transfer and $10,000.00 a day. Above $1,000.00 we email you a code to confirm.")).toBeVisible();
+
+    await panel.getByLabel("Recipient's email").fill(recipient.email);
+    await panel.getByRole("button", { name: "Verify" }).click();
+    await expect(panel.getByText(`Recipient found: ${SENDER_NAME}`).first()).toBeVisible();
+    await panel.getByLabel("Amount").fill("5000.01");
+    await panel.getByLabel("Reference").fill("Car");
+    await panel.getByRole("button", { name: "Send money" }).click();
+    await expect(panel.getByText("The most you can send in one of your transfers to other members is $5,000.00").first()).toBeVisible();
+
+    await panel.getByLabel("Amount").fill("1000.01");
+    await panel.getByRole("button", { name: "Send money" }).click();
+    await expect(panel.getByText("Check the transfer")).toBeVisible();
+    await expect(panel.getByText(/^\$1,000\.01 from Checking •••• \d{4} to /)).toContainText(`to ${SENDER_NAME} (${recipient.email.toLowerCase()}).`);
+    await expect(panel.getByText("We emailed you a 6-digit code to confirm this transfer. It expires in 10 minutes.")).toBeVisible();
+    await panel.getByRole("button", { name: "Confirm transfer" }).click();
+    await expect(panel.getByText("Please enter OTP").first()).toBeVisible();
+    const code = await inboxCode(page, sender.email);
+    await panel.getByLabel("One-time code").fill(code === "000000" ? "111111" : "000000");
+    await panel.getByRole("button", { name: "Confirm transfer" }).click();
+    await expect(panel.getByText("Invalid OTP").first()).toBeVisible();
+    await expectNoAxeViolations(page);
+    fs.mkdirSync(SCREENS, { recursive: true });
+    await page.screenshot({ path: `${SCREENS}/transfer-member-code-375.png` });
+    await page.setViewportSize(DESKTOP);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `${SCREENS}/transfer-member-code-1440.png` });
+    await panel.getByLabel("One-time code").fill(code);
+    await panel.getByRole("button", { name: "Confirm transfer" }).click();
+    await expect(panel.getByRole("status").filter({ hasText: "Transfer sent: $1,000.01" })).toBeVisible();
+  });
+
   test("To US Bank at 375 px: account number, routing checksum and code refusals, then the hold", async ({ page, browser, baseURL }) => {
     await page.setViewportSize(PHONE);
     const member = await fundedMember(browser, baseURL!, "ach", "50.00");
@@ -330,6 +379,19 @@ test.describe("transfers, each kind with its refusals", () => {
     await expect(panel.getByText(/cannot be reversed once sent/)).toBeVisible();
     await expectNoAxeViolations(page);
     await panel.getByRole("button", { name: "Send transfer" }).click();
+    // Every wire is confirmed with the emailed code, on the same code step as To US Bank.
+    await expect(panel.getByText("Check the transfer")).toBeVisible();
+    await expect(panel.getByText(/^EUR 10\.00 to Marie Dupont at BNP Paribas \(France\), account ••2606: \$\d+\.\d\d held from Checking/)).toBeVisible();
+    await panel.getByRole("button", { name: "Confirm transfer" }).click();
+    await expect(panel.getByText("Please enter OTP").first()).toBeVisible();
+    const code = await inboxCode(page, member.email);
+    await panel.getByLabel("One-time code").fill(code === "000000" ? "111111" : "000000");
+    await panel.getByRole("button", { name: "Confirm transfer" }).click();
+    await expect(panel.getByText("Invalid OTP").first()).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `${SCREENS}/transfer-wire-code-375.png` });
+    await panel.getByLabel("One-time code").fill(code);
+    await panel.getByRole("button", { name: "Confirm transfer" }).click();
     await expect(panel.getByRole("status").filter({ hasText: /International transfer submitted: \$\d+\.\d\d/ })).toBeVisible();
     await expect(page.getByText("1 pending transaction")).toBeVisible();
   });

@@ -3,10 +3,19 @@ import { eq, sql } from "drizzle-orm";
 import type { Database, Db } from "~/server/db/client.server";
 import { externalPayments, notifications } from "~/server/db/schema";
 import { getBalances, setAccountStatus, institutionAccount } from "~/server/ledger/accounts.server";
+import { postTransfer, today } from "~/server/ledger/ledger.server";
+import { setAppDatabase } from "~/server/db/db.server";
+import type { SessionUser } from "~/server/auth/session.server";
+import { transferAction } from "~/server/member-app/member-app.server";
+import { institution } from "~/config/institution.server";
+import { InstitutionSchema } from "~/config/institution";
+import { demoInstitution } from "~/config/demo-institution";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import {
   MESSAGES,
   SUPPORT_HOURS,
+  memberTransferNeedsCode,
+  reviewMemberTransfer,
   reviewUsBankTransfer,
   sendUsBankTransfer,
   sendWire,
@@ -157,7 +166,7 @@ describe("To Another Member", () => {
     // An impossible amount: before the limit, a member's email would answer "Insufficient funds"
     // and any other "Recipient not found", which tells the two apart.
     const send = (email: string) =>
-      transferToMember(db, a.member, toMemberSchema.parse({ from_account_id: String(a.checking.id), recipient_email: email, amount: "999999.00", reference: "x", idempotency_key: key() }));
+      transferToMember(db, a.member, toMemberSchema.parse({ from_account_id: String(a.checking.id), recipient_email: email, amount: "999.00", reference: "x", idempotency_key: key() }));
     expect(await send(b.member.email)).toMatchObject({ ok: false, kind: "insufficient_funds" });
     for (let i = 0; i < 9; i++) expect(await verifyRecipient(db, a.member, `probe-v${i}@members.example`)).toMatchObject({ ok: false, kind: "recipient_not_found" });
     const answers = [];
@@ -255,20 +264,26 @@ describe("International (wire)", () => {
       idempotency_key: k,
     });
 
-  it("quotes at the staff rate plus the fee, then holds USD + fee and queues the wire", async () => {
+  it("quotes at the staff rate plus the fee, needs the emailed code, then holds USD + fee and queues the wire", async () => {
     const a = await newMember(db, { checking_cents: 200_000 });
     const form = wireForm(a.checking.id, "1000.00");
     const quote = await reviewWire(db, a.member, form);
     expect(quote).toMatchObject({ ok: true, usd_cents: 108_375, fee_cents: 4_500, total_cents: 112_875 });
     const fees = await institutionAccount(db, "fees_income");
-    const sent = await sendWire(db, a.member, form);
+    const summary = "EUR 1,000.00 to Marie Curie at BNP Paribas (France), account ••2606: $1,128.75 held from Checking";
+    expect(await sendWire(db, a.member, form, "")).toMatchObject({ ok: false, kind: "otp_missing", message: "Please enter OTP", summary: expect.stringContaining(summary) });
+    await sendStepUpCode(db, a.member, "x");
+    const code = await lastTransferCode(db, a.member.email);
+    expect(await sendWire(db, a.member, form, code === "123456" ? "654321" : "123456")).toMatchObject({ ok: false, kind: "otp_invalid", message: "Invalid OTP" });
+    expect(await balance(a.checking.id)).toEqual({ current: 200_000, available: 200_000 });
+    const sent = await sendWire(db, a.member, form, code);
     expect(sent).toMatchObject({ ok: true, amount_cents: 112_875 });
     expect(await balance(a.checking.id)).toEqual({ current: 200_000, available: 200_000 - 112_875 });
     const [payment] = await db.select().from(externalPayments).where(eq(externalPayments.member_id, a.member.id));
     expect(payment).toMatchObject({ kind: "wire", currency: "EUR", foreign_amount_minor: 100_000, rate: "1.08375", fee_cents: 4_500 });
     expect(payment!.details.iban).toBe("FR1420041010050500013M02606");
     expect(fees.id).toBeGreaterThan(0);
-    expect(await sendWire(db, a.member, form)).toMatchObject({ ok: true, replayed: true });
+    expect(await sendWire(db, a.member, form, "")).toMatchObject({ ok: true, replayed: true });
     expect(await balance(a.checking.id)).toEqual({ current: 200_000, available: 200_000 - 112_875 });
   });
 
@@ -276,7 +291,7 @@ describe("International (wire)", () => {
     const a = await newMember(db, { checking_cents: 108_375 });
     expect(await reviewWire(db, a.member, wireForm(a.checking.id, "100", "GBP"))).toMatchObject({ ok: false, kind: "no_rate" });
     expect(await reviewWire(db, a.member, wireForm(a.checking.id, "1000.00"))).toMatchObject({ ok: false, message: "Insufficient funds" });
-    expect(await sendWire(db, a.member, wireForm(a.checking.id, "1000.00"))).toMatchObject({ ok: false, message: "Insufficient funds" });
+    expect(await sendWire(db, a.member, wireForm(a.checking.id, "1000.00"), "123456")).toMatchObject({ ok: false, message: "Insufficient funds" });
     const bad = internationalSchema.safeParse({ ...wireForm(a.checking.id, "1"), amount: "1", iban: "FR15 2004 1010 0505 0001 3M02 606", idempotency_key: key(), bic: "BNPAFRPP", account_number: "12345678" });
     expect(bad.success).toBe(false);
   });
@@ -285,7 +300,7 @@ describe("International (wire)", () => {
     const a = await newMember(db, { checking_cents: 200_000 });
     await setOutgoingPaymentsPaused(db, { paused: true, updated_by: "staff:test" });
     try {
-      expect(await sendWire(db, a.member, wireForm(a.checking.id, "10"))).toMatchObject({ ok: false, kind: "denied" });
+      expect(await sendWire(db, a.member, wireForm(a.checking.id, "10"), "123456")).toMatchObject({ ok: false, kind: "denied" });
     } finally {
       await setOutgoingPaymentsPaused(db, { paused: false, updated_by: "staff:test" });
     }
@@ -297,6 +312,136 @@ describe("International (wire)", () => {
  * Refusals with real causes (SPEC 6): the frozen-account and paused-payments messages. The staff
  * controls that cause them are not in the browser yet, so these are tested here, for every kind.
  */
+/**
+ * To Another Member: per-transfer and daily limits from the institution profile (the demo's:
+ * $5,000.00 a transfer, $10,000.00 a business day, the emailed code above $1,000.00), and the
+ * same step-up code as To US Bank; every wire needs the code too (above).
+ */
+describe("To Another Member limits and the emailed code", () => {
+  const toMember = (from: number, email: string, amount: string, k = key()) =>
+    toMemberSchema.parse({ from_account_id: String(from), recipient_email: email, amount, reference: "Car", idempotency_key: k });
+  /** Sends with a fresh code, as the code step does. */
+  async function withCode(member: { id: string; email: string; name: string }, form: ReturnType<typeof toMember>) {
+    await sendStepUpCode(db, member, "x");
+    return transferToMember(db, member, form, await lastTransferCode(db, member.email));
+  }
+
+  it("the profile's limits, with their defaults for a profile that leaves them out", () => {
+    expect(institution().limits).toMatchObject({ member_transfer_max_cents: 500_000, member_daily_max_cents: 1_000_000, member_transfer_code_above_cents: 100_000 });
+    const { member_transfer_max_cents: _a, member_daily_max_cents: _b, member_transfer_code_above_cents: _c, ...older } = demoInstitution.limits;
+    const parsed = InstitutionSchema.parse({ ...demoInstitution, limits: older });
+    expect(parsed.limits).toMatchObject({ member_transfer_max_cents: 500_000, member_daily_max_cents: 1_000_000, member_transfer_code_above_cents: 100_000 });
+  });
+
+  it("refuses more than the per-transfer limit, naming it, for any email and without a lookup", async () => {
+    const a = await newMember(db, { checking_cents: 2_000_000 });
+    const b = await newMember(db);
+    const message = "The most you can send in one of your transfers to other members is $5,000.00";
+    for (const email of [b.member.email, "ghost@members.example"]) {
+      expect(await withCode(a.member, toMember(a.checking.id, email, "5000.01"))).toMatchObject({ ok: false, kind: "limit", message, field: "amount" });
+    }
+    // No lookup was spent: the whole Verify allowance is still there.
+    for (let i = 0; i < 30; i++) expect((await verifyRecipient(db, a.member, b.member.email)).ok).toBe(true);
+    expect(await balance(a.checking.id)).toEqual({ current: 2_000_000, available: 2_000_000 });
+  });
+
+  it("refuses what would pass the daily limit, naming it and what is left today; yesterday's transfers do not count", async () => {
+    const a = await newMember(db, { checking_cents: 2_000_000 });
+    const b = await newMember(db);
+    // Yesterday (the business date before today's): not today's.
+    await postTransfer(db, {
+      kind: "member_transfer",
+      initiator: `member:${a.member.id}`,
+      idempotency_key: key(),
+      created_by: a.member.id,
+      entries: [
+        { account_id: a.checking.id, amount_cents: -400_000 },
+        { account_id: b.checking.id, amount_cents: 400_000 },
+      ],
+      effective_date: new Date(Date.parse(`${today()}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10),
+    });
+    expect(await withCode(a.member, toMember(a.checking.id, b.member.email, "5000.00"))).toMatchObject({ ok: true });
+    expect(await withCode(a.member, toMember(a.checking.id, b.member.email, "4000.00"))).toMatchObject({ ok: true });
+    expect(await withCode(a.member, toMember(a.checking.id, b.member.email, "1000.01"))).toMatchObject({
+      ok: false,
+      kind: "limit",
+      message: "This transfer would pass your daily limit of $10,000.00 for transfers to other members ($1,000.00 left today)",
+      field: "amount",
+    });
+    // Exactly what is left, and at the code threshold: no code needed.
+    expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "1000.00"))).toMatchObject({ ok: true });
+    expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "0.01"))).toMatchObject({ ok: false, kind: "limit", message: expect.stringContaining("($0.00 left today)") });
+    expect(await balance(a.checking.id)).toEqual({ current: 2_000_000 - 400_000 - 1_000_000, available: 600_000 });
+  });
+
+  it("two transfers at once cannot both pass the daily limit", async () => {
+    const a = await newMember(db, { checking_cents: 2_000_000 });
+    const b = await newMember(db);
+    expect(await withCode(a.member, toMember(a.checking.id, b.member.email, "5000.00"))).toMatchObject({ ok: true });
+    expect(await withCode(a.member, toMember(a.checking.id, b.member.email, "4000.00"))).toMatchObject({ ok: true });
+    const results = await Promise.all([0, 1, 2].map(() => transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "600.00"))));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok && r.kind === "limit")).toHaveLength(2);
+    expect(await balance(b.checking.id)).toEqual({ current: 960_000, available: 960_000 });
+  });
+
+  it("above the threshold the emailed code is needed: missing, wrong, then right; at the threshold none", async () => {
+    const a = await newMember(db, { checking_cents: 500_000 });
+    const b = await newMember(db, { first_name: "Robin", last_name: "Ames" });
+    expect(memberTransferNeedsCode(100_000)).toBe(false);
+    expect(memberTransferNeedsCode(100_001)).toBe(true);
+    expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "1000.00"))).toMatchObject({ ok: true });
+    const form = toMember(a.checking.id, b.member.email, "1000.01");
+    const review = await reviewMemberTransfer(db, a.member, form);
+    expect(review).toEqual({ ok: true, summary: `$1,000.01 from Checking •••• ${a.checking.account_number.slice(-4)} to Robin Ames (${b.member.email}).` });
+    expect(await transferToMember(db, a.member, form)).toMatchObject({ ok: false, kind: "otp_missing", message: "Please enter OTP", field: "otp", summary: (review as { summary: string }).summary });
+    await sendStepUpCode(db, a.member, (review as { summary: string }).summary);
+    const code = await lastTransferCode(db, a.member.email);
+    expect(await transferToMember(db, a.member, form, code === "123456" ? "654321" : "123456")).toMatchObject({ ok: false, kind: "otp_invalid", message: "Invalid OTP" });
+    expect(await balance(b.checking.id)).toEqual({ current: 100_000, available: 100_000 });
+    expect(await transferToMember(db, a.member, form, code)).toMatchObject({ ok: true, amount_cents: 100_001 });
+    // The code is used once.
+    expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "1000.01"), code)).toMatchObject({ ok: false, kind: "otp_invalid" });
+    expect(await balance(b.checking.id)).toEqual({ current: 200_001, available: 200_001 });
+  });
+
+  it("the dashboard's action asks for the code above the threshold, whatever the request says, and emails it", async () => {
+    setAppDatabase(database);
+    const a = await newMember(db, { checking_cents: 500_000 });
+    const b = await newMember(db);
+    const user = { ...a.member, role: "user" } as unknown as SessionUser;
+    const post = (fields: Record<string, string>) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.set(k, v);
+      return transferAction(user, form);
+    };
+    const fields = { from_account_id: String(a.checking.id), recipient_email: b.member.email, amount: "2500.00", reference: "Car", idempotency_key: key() };
+    // The one-step intent with a code field of its own choosing still gets the code step.
+    const first = await post({ ...fields, intent: "member", otp: "123456" });
+    expect(first).toMatchObject({ tab: "member", status: "otp", summary: expect.stringContaining("$2,500.00 from Checking") });
+    expect(await balance(b.checking.id)).toEqual({ current: 0, available: 0 });
+    expect(await post({ ...fields, intent: "member-send" })).toMatchObject({ status: "refused", kind: "otp_missing", step: "otp", field_errors: { otp: "Please enter OTP" } });
+    const code = await lastTransferCode(db, a.member.email);
+    expect(await post({ ...fields, intent: "member-send", otp: code })).toMatchObject({ status: "done", amount_cents: 250_000, message: "Transfer sent" });
+    expect(await balance(b.checking.id)).toEqual({ current: 250_000, available: 250_000 });
+    // A wire: the notice step's submit asks for the code.
+    const wire = await post({
+      intent: "wire-code",
+      from_account_id: String(a.checking.id),
+      recipient_name: "Marie Curie",
+      bank_name: "BNP Paribas",
+      bic: "BNPAFRPP",
+      account_number: "FR1420041010050500013M02606",
+      country: "FR",
+      currency: "EUR",
+      amount: "1.00",
+      reference: "Gift",
+      idempotency_key: key(),
+    });
+    expect(wire).toMatchObject({ tab: "wire", status: "otp", summary: expect.stringContaining("EUR 1.00 to Marie Curie at BNP Paribas (France)") });
+  });
+});
+
 describe("refusals with real causes", () => {
   const wire = (from: number) =>
     internationalSchema.parse({
@@ -332,7 +477,7 @@ describe("refusals with real causes", () => {
     expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email))).toMatchObject(blocked);
     expect(await reviewUsBankTransfer(db, a.member, ach(a.checking.id))).toMatchObject(blocked);
     expect(await reviewWire(db, a.member, wire(a.checking.id))).toMatchObject(blocked);
-    expect(await sendWire(db, a.member, wire(a.checking.id))).toMatchObject(blocked);
+    expect(await sendWire(db, a.member, wire(a.checking.id), "123456")).toMatchObject(blocked);
     expect(await balance(a.checking.id)).toEqual({ current: 100_000, available: 100_000 });
     expect(await balance(b.checking.id)).toEqual({ current: 0, available: 0 });
   });
@@ -345,7 +490,7 @@ describe("refusals with real causes", () => {
       const denied = { ok: false, kind: "denied", message: "All transactions temporarily suspended" };
       expect(await reviewUsBankTransfer(db, a.member, ach(a.checking.id))).toMatchObject(denied);
       expect(await reviewWire(db, a.member, wire(a.checking.id))).toMatchObject(denied);
-      expect(await sendWire(db, a.member, wire(a.checking.id))).toMatchObject(denied);
+      expect(await sendWire(db, a.member, wire(a.checking.id), "123456")).toMatchObject(denied);
       expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "1.00"))).toMatchObject({ ok: true });
       expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email))).toMatchObject({ ok: true });
     } finally {

@@ -22,6 +22,8 @@ export interface TransferData {
   us_banks: Array<{ name: string; routing_number: string }>;
   rates: Array<{ code: string; usd_per_unit: string }>;
   wire_fee_cents: number;
+  /** To Another Member: the profile's limits, and the amount above which the emailed code is asked. */
+  member_limits: { per_transfer_cents: number; daily_cents: number; code_above_cents: number };
   outgoing_paused: boolean;
   keys: Record<TransferTab, string>;
   support: { email: string; phone: string; hours: string };
@@ -137,6 +139,43 @@ function AmountField({ defaultValue, label = "Amount", step = AMOUNT_STEP, min =
   );
 }
 
+/**
+ * The code step, the same for every transfer that asks for the emailed code (To US Bank, every
+ * International transfer, To Another Member above the profile's amount): the transfer to check,
+ * the code, Cancel and Confirm. The form's fields ride along hidden, so the server checks the
+ * same transfer again before it moves any money.
+ */
+function CodeStep({ tab, values, summary, intent, submitting }: { tab: TransferTab; values: Record<string, string>; summary?: string; intent: string; submitting: boolean }) {
+  return (
+    <Form method="post" action={actionFor(tab)} preventScrollReset className="space-y-4" noValidate>
+      <Hidden values={values} />
+      <div className="rounded-2xl border border-slate-200 bg-slate-50 p-4">
+        <p className="text-sm font-semibold text-slate-900">Check the transfer</p>
+        <p className="mt-1 text-sm text-slate-700">{summary}</p>
+      </div>
+      <p className="flex items-start gap-2 text-sm text-slate-700">
+        <Lock className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" /> We emailed you a 6-digit code to confirm this transfer. It expires in 10 minutes.
+      </p>
+      <TextField name="otp" label="One-time code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} className="max-w-xs" inputClassName="tracking-[0.4em] tabular-nums" />
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Link to={`/dashboard?transfer=${tab}#transfer`} preventScrollReset className="inline-flex items-center justify-center rounded-lg px-4 py-3 text-sm font-semibold text-brand-800 hover:bg-slate-100">
+          Cancel
+        </Link>
+        <Button type="submit" name="intent" value={intent} size="lg" isPending={submitting} pendingLabel="Sending…">
+          Confirm transfer
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+/** Where a form with a code step stands: at the code step (asked, or refused there) with the transfer's summary. */
+function codeStepOf(mine: TransferResult | undefined): { at: boolean; summary?: string } {
+  if (mine?.status === "otp") return { at: true, summary: mine.summary };
+  if (mine?.status === "refused" && mine.step === "otp") return { at: true, summary: mine.summary };
+  return { at: false };
+}
+
 function SubmitRow({ submitting, label, pendingLabel, disabled }: { submitting: boolean; label: string; pendingLabel: string; disabled?: boolean }) {
   return (
     <div className="flex justify-end pt-2 sm:col-span-2">
@@ -192,6 +231,8 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
   const byAction = mine?.status === "verified" && (mine.values.recipient_email ?? "").trim().toLowerCase() === typed ? { ok: true, message: `Recipient found: ${mine.name}` } : null;
   const lookup = verifying ? null : (byFetcher ?? byAction);
   const verified = Boolean(lookup?.ok);
+  const code = codeStepOf(mine);
+  const limits = data.member_limits;
   return (
     <div className="space-y-4">
       {done ? <Success result={done} note="The recipient has the money now, and we let them know." /> : null}
@@ -200,72 +241,79 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
         <FormMessage tone="error" title={clientError} />
       ) : null}
       <FormErrors errors={refused?.field_errors}>
-        <Form
-          key={done?.reference_number ?? "member"}
-          method="post"
-          action={actionFor("member")}
-          preventScrollReset
-          className="grid gap-4 sm:grid-cols-2"
-          noValidate
-          onSubmit={(event) => {
-            const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-            if (submitter?.value === "member-verify") return;
-            if (!verified) {
-              event.preventDefault();
-              setClientError("Please enter a valid recipient");
-            } else setClientError(null);
-          }}
-        >
-          <input type="hidden" name="idempotency_key" value={data.keys.member} />
-          <Select name="from_account_id" label="From" options={accountOptions(data.accounts)} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired className="sm:col-span-2" />
-          <div className="sm:col-span-2">
-            <div className="flex items-end gap-2">
-              <TextField
-                name="recipient_email"
-                label="Recipient's email"
-                type="email"
-                autoComplete="off"
-                value={email}
-                onChange={(v) => {
-                  setEmail(v);
-                  setClientError(null);
-                }}
-                isRequired
-                className="flex-1"
-                description="We'll show the member's name so you can check it's the right person."
-              />
-              <button
-                type="submit"
-                name="intent"
-                value="member-verify"
-                disabled={verifying}
-                className="mb-px inline-flex h-[46px] items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600 disabled:opacity-60"
-                onClick={(event) => {
-                  // With JavaScript: look the member up without leaving the page.
-                  event.preventDefault();
-                  setLastChecked(typed);
-                  setClientError(null);
-                  void verify.submit({ recipient_email: typed }, { method: "post", action: "/dashboard/verify-recipient" });
-                }}
-              >
-                <UserCheck className="size-4" aria-hidden="true" /> {verifying ? "Checking…" : "Verify"}
-              </button>
+        {code.at ? (
+          <CodeStep tab="member" values={values} summary={code.summary} intent="member-send" submitting={submitting} />
+        ) : (
+          <Form
+            key={done?.reference_number ?? "member"}
+            method="post"
+            action={actionFor("member")}
+            preventScrollReset
+            className="grid gap-4 sm:grid-cols-2"
+            noValidate
+            onSubmit={(event) => {
+              const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+              if (submitter?.value === "member-verify") return;
+              if (!verified) {
+                event.preventDefault();
+                setClientError("Please enter a valid recipient");
+              } else setClientError(null);
+            }}
+          >
+            <input type="hidden" name="idempotency_key" value={data.keys.member} />
+            <Select name="from_account_id" label="From" options={accountOptions(data.accounts)} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired className="sm:col-span-2" />
+            <div className="sm:col-span-2">
+              <div className="flex items-end gap-2">
+                <TextField
+                  name="recipient_email"
+                  label="Recipient's email"
+                  type="email"
+                  autoComplete="off"
+                  value={email}
+                  onChange={(v) => {
+                    setEmail(v);
+                    setClientError(null);
+                  }}
+                  isRequired
+                  className="flex-1"
+                  description="We'll show the member's name so you can check it's the right person."
+                />
+                <button
+                  type="submit"
+                  name="intent"
+                  value="member-verify"
+                  disabled={verifying}
+                  className="mb-px inline-flex h-[46px] items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600 disabled:opacity-60"
+                  onClick={(event) => {
+                    // With JavaScript: look the member up without leaving the page.
+                    event.preventDefault();
+                    setLastChecked(typed);
+                    setClientError(null);
+                    void verify.submit({ recipient_email: typed }, { method: "post", action: "/dashboard/verify-recipient" });
+                  }}
+                >
+                  <UserCheck className="size-4" aria-hidden="true" /> {verifying ? "Checking…" : "Verify"}
+                </button>
+              </div>
+              <div aria-live="polite" className="mt-2 min-h-5 text-sm">
+                {lookup?.ok ? (
+                  <p className="flex items-center gap-1.5 font-semibold text-emerald-800">
+                    <CheckCircle2 className="size-4" aria-hidden="true" /> {lookup.message}
+                  </p>
+                ) : lookup ? (
+                  <p className="font-semibold text-red-700">{lookup.message}</p>
+                ) : null}
+              </div>
             </div>
-            <div aria-live="polite" className="mt-2 min-h-5 text-sm">
-              {lookup?.ok ? (
-                <p className="flex items-center gap-1.5 font-semibold text-emerald-800">
-                  <CheckCircle2 className="size-4" aria-hidden="true" /> {lookup.message}
-                </p>
-              ) : lookup ? (
-                <p className="font-semibold text-red-700">{lookup.message}</p>
-              ) : null}
-            </div>
-          </div>
-          <AmountField defaultValue={values.amount} />
-          <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired placeholder="e.g. Dinner on Friday" />
-          <input type="hidden" name="intent" value="member" />
-          <SubmitRow submitting={submitting} label="Send money" pendingLabel="Sending…" />
-        </Form>
+            <AmountField
+              defaultValue={values.amount}
+              description={`Up to ${formatCents(limits.per_transfer_cents)} a transfer and ${formatCents(limits.daily_cents)} a day. Above ${formatCents(limits.code_above_cents)} we email you a code to confirm.`}
+            />
+            <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired placeholder="e.g. Dinner on Friday" />
+            <input type="hidden" name="intent" value="member" />
+            <SubmitRow submitting={submitting} label="Send money" pendingLabel="Sending…" />
+          </Form>
+        )}
       </FormErrors>
     </div>
   );
@@ -289,8 +337,7 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
   const done = mine?.status === "done" ? mine : undefined;
   const refused = mine?.status === "refused" ? mine : undefined;
   const [dismissed, setDismissed] = useState<string | null>(null);
-  const otpStep = mine?.status === "otp" || refused?.step === "otp";
-  const summary = mine?.status === "otp" ? mine.summary : refused?.summary;
+  const code = codeStepOf(mine);
   const [bank, setBank] = useState(values.bank ?? "");
   const bankOptions = [...data.us_banks.map((b) => ({ value: b.routing_number, label: `${b.name} (${b.routing_number})` })), { value: "other", label: "Other bank: enter a routing number" }];
   return (
@@ -301,26 +348,8 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
       {refused ? <RefusalMessage result={refused} support={data.support} /> : null}
       {data.outgoing_paused && !refused ? <PausedNotice data={data} /> : null}
       <FormErrors errors={refused?.field_errors}>
-        {otpStep ? (
-          <Form method="post" action={actionFor("ach")} preventScrollReset className="space-y-4" noValidate>
-            <Hidden values={values} />
-            <div className="rounded-2xl border border-slate-200 bg-slate-50 p-4">
-              <p className="text-sm font-semibold text-slate-900">Check the transfer</p>
-              <p className="mt-1 text-sm text-slate-700">{summary}</p>
-            </div>
-            <p className="flex items-start gap-2 text-sm text-slate-700">
-              <Lock className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" /> We emailed you a 6-digit code to confirm this transfer. It expires in 10 minutes.
-            </p>
-            <TextField name="otp" label="One-time code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} className="max-w-xs" inputClassName="tracking-[0.4em] tabular-nums" />
-            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-              <Link to="/dashboard?transfer=ach#transfer" preventScrollReset className="inline-flex items-center justify-center rounded-lg px-4 py-3 text-sm font-semibold text-brand-800 hover:bg-slate-100">
-                Cancel
-              </Link>
-              <Button type="submit" name="intent" value="ach-send" size="lg" isPending={submitting} pendingLabel="Sending…">
-                Confirm transfer
-              </Button>
-            </div>
-          </Form>
+        {code.at ? (
+          <CodeStep tab="ach" values={values} summary={code.summary} intent="ach-send" submitting={submitting} />
         ) : (
           <Form key={done?.reference_number ?? "ach"} method="post" action={actionFor("ach")} preventScrollReset className="grid gap-4 sm:grid-cols-2" noValidate>
             <input type="hidden" name="intent" value="ach-review" />
@@ -355,6 +384,7 @@ export function InternationalForm({ data, result }: { data: TransferData; result
   const done = mine?.status === "done" ? mine : undefined;
   const refused = mine?.status === "refused" ? mine : undefined;
   const step = mine?.status === "confirm" || mine?.status === "notice" ? mine.status : undefined;
+  const code = codeStepOf(mine);
   const quote = mine?.status === "confirm" || mine?.status === "notice" ? mine.quote : undefined;
   const [currency, setCurrency] = useState(values.currency ?? "USD");
   const rated = data.rates.map((r) => r.code);
@@ -365,7 +395,9 @@ export function InternationalForm({ data, result }: { data: TransferData; result
       {refused ? <RefusalMessage result={refused} support={data.support} /> : null}
       {data.outgoing_paused && !refused ? <PausedNotice data={data} /> : null}
       <FormErrors errors={refused?.field_errors}>
-        {step && quote ? (
+        {code.at ? (
+          <CodeStep tab="wire" values={values} summary={code.summary} intent="wire-send" submitting={submitting} />
+        ) : step && quote ? (
           <Form method="post" action={actionFor("wire")} preventScrollReset className="space-y-4" noValidate>
             <Hidden values={values} />
             {step === "confirm" ? (
@@ -410,7 +442,7 @@ export function InternationalForm({ data, result }: { data: TransferData; result
                   <Link to="/dashboard?transfer=wire#transfer" preventScrollReset className="inline-flex items-center justify-center rounded-lg px-4 py-3 text-sm font-semibold text-brand-800 hover:bg-slate-100">
                     Cancel
                   </Link>
-                  <Button type="submit" name="intent" value="wire-send" size="lg" isPending={submitting} pendingLabel="Sending…">
+                  <Button type="submit" name="intent" value="wire-code" size="lg" isPending={submitting} pendingLabel="Checking…">
                     Send transfer
                   </Button>
                 </div>
@@ -443,7 +475,7 @@ export const TAB_META: Record<TransferTab, { label: string; icon: typeof Landmar
   internal: { label: "Between Accounts", icon: Landmark, intro: "Move money between your own accounts instantly." },
   member: { label: "To Another Member", icon: UserCheck, intro: "Send money to another member by email. It arrives at once." },
   ach: { label: "To US Bank", icon: Landmark, intro: "Send to an account at another US bank by ACH. A one-time code confirms it." },
-  wire: { label: "International", icon: Globe2, intro: "Wire money abroad in the recipient's currency at our current rate." },
+  wire: { label: "International", icon: Globe2, intro: "Wire money abroad in the recipient's currency at our current rate. A one-time code confirms it." },
 };
 
 export { Info, ShieldAlert, cx };

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { z } from "zod";
 import { db } from "~/server/db/db.server";
+import type { Db } from "~/server/db/client.server";
 import { institution } from "~/config/institution.server";
 import { requireUser, type SessionUser } from "~/server/auth/session.server";
 import { logger } from "~/server/logger.server";
@@ -12,6 +13,8 @@ import { listCurrencyRates } from "~/server/payments/rates.server";
 import { sendStepUpCode } from "~/server/payments/step-up.server";
 import {
   MESSAGES,
+  memberTransferNeedsCode,
+  reviewMemberTransfer,
   reviewUsBankTransfer,
   reviewWire,
   sendUsBankTransfer,
@@ -109,6 +112,11 @@ export async function loadDashboard(user: SessionUser, tab: TransferTab = "inter
     us_banks: tab === "ach" ? profile.us_banks : [],
     rates: rates.map((r) => ({ code: r.code, usd_per_unit: r.usd_per_unit })),
     wire_fee_cents: profile.limits.wire_fee_cents,
+    member_limits: {
+      per_transfer_cents: profile.limits.member_transfer_max_cents,
+      daily_cents: profile.limits.member_daily_max_cents,
+      code_above_cents: profile.limits.member_transfer_code_above_cents,
+    },
     outgoing_paused: paused,
     // One key per form per render: a double click or a retry of this page's form repeats it.
     keys: { internal: crypto.randomUUID(), member: crypto.randomUUID(), ach: crypto.randomUUID(), wire: crypto.randomUUID() },
@@ -132,7 +140,8 @@ export type TransferActionResult =
       quote?: WireQuoteView;
     }
   | { tab: "member"; status: "verified"; name: string; values: Record<string, string> }
-  | { tab: "ach"; status: "otp"; summary: string; values: Record<string, string> }
+  /** The code step: the transfer to confirm, and the emailed code asked for. */
+  | { tab: "member" | "ach" | "wire"; status: "otp"; summary: string; values: Record<string, string> }
   | { tab: "wire"; status: "confirm" | "notice"; quote: WireQuoteView; values: Record<string, string> };
 
 export interface WireQuoteView {
@@ -159,7 +168,18 @@ function invalid(tab: TransferTab, error: z.ZodError, values: Record<string, str
 
 function refused(tab: TransferTab, refusal: Refusal, values: Record<string, string>, extra: Partial<Extract<TransferActionResult, { status: "refused" }>> = {}): TransferActionResult {
   const title = refusal.kind === "blocked" ? MESSAGES.blocked_title : refusal.kind === "denied" ? MESSAGES.denied_title : undefined;
-  return { tab, status: "refused", kind: refusal.kind, title, message: refusal.message, field_errors: refusal.field ? { [refusal.field]: refusal.message } : {}, values, ...extra };
+  // A wrong or missing code keeps the member on the code step, with the transfer shown again.
+  const code_step = refusal.kind === "otp_missing" || refusal.kind === "otp_invalid" ? { step: "otp" as const, summary: refusal.summary } : {};
+  return { tab, status: "refused", kind: refusal.kind, title, message: refusal.message, field_errors: refusal.field ? { [refusal.field]: refusal.message } : {}, values, ...code_step, ...extra };
+}
+
+const CODES_RATE_LIMITED = "Too many codes requested. Please wait a few minutes and try again.";
+
+/** Emails the code that confirms the transfer, and answers with the code step. */
+async function codeStep(database: Db, member: Member, tab: "member" | "ach" | "wire", summary: string, values: Record<string, string>): Promise<TransferActionResult> {
+  const sent = await sendStepUpCode(database, member, summary);
+  if (!sent.ok) return { tab, status: "refused", kind: "rate_limited", message: CODES_RATE_LIMITED, field_errors: {}, values };
+  return { tab, status: "otp", summary, values };
 }
 
 function finished(tab: TransferTab, result: TransferResult, values: Record<string, string>, message: string): TransferActionResult {
@@ -190,16 +210,24 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
       case "member": {
         const parsed = toMemberSchema.safeParse(values);
         if (!parsed.success) return invalid(tab, parsed.error, values);
+        if (memberTransferNeedsCode(parsed.data.amount_cents)) {
+          const review = await reviewMemberTransfer(database, member, parsed.data);
+          if (!review.ok) return refused(tab, review, values);
+          return codeStep(database, member, "member", review.summary, values);
+        }
         return finished(tab, await transferToMember(database, member, parsed.data), values, "Transfer sent");
+      }
+      case "member-send": {
+        const parsed = toMemberSchema.safeParse(values);
+        if (!parsed.success) return invalid(tab, parsed.error, values);
+        return finished(tab, await transferToMember(database, member, parsed.data, String(form.get("otp") ?? "")), values, "Transfer sent");
       }
       case "ach-review": {
         const parsed = toUsBankSchema.safeParse(withRouting(values));
         if (!parsed.success) return invalid(tab, parsed.error, values);
         const review = await reviewUsBankTransfer(database, member, parsed.data);
         if (!review.ok) return refused(tab, review, values);
-        const sent = await sendStepUpCode(database, member, review.summary);
-        if (!sent.ok) return { tab, status: "refused", kind: "rate_limited", message: "Too many codes requested. Please wait a few minutes and try again.", field_errors: {}, values };
-        return { tab: "ach", status: "otp", summary: review.summary, values: withRouting(values) };
+        return codeStep(database, member, "ach", review.summary, withRouting(values));
       }
       case "ach-send": {
         const parsed = toUsBankSchema.safeParse(withRouting(values));
@@ -219,10 +247,17 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
         if (!quote.ok) return refused(tab, quote, values);
         return { tab: "wire", status: intent === "wire-review" ? "confirm" : "notice", quote: stripOk(quote), values };
       }
+      case "wire-code": {
+        const parsed = internationalSchema.safeParse(values);
+        if (!parsed.success) return invalid(tab, parsed.error, values);
+        const review = await reviewWire(database, member, parsed.data);
+        if (!review.ok) return refused(tab, review, values);
+        return codeStep(database, member, "wire", review.summary, values);
+      }
       case "wire-send": {
         const parsed = internationalSchema.safeParse(values);
         if (!parsed.success) return invalid(tab, parsed.error, values);
-        return finished(tab, await sendWire(database, member, parsed.data), values, "International transfer submitted");
+        return finished(tab, await sendWire(database, member, parsed.data, String(form.get("otp") ?? "")), values, "International transfer submitted");
       }
       default:
         return { tab, status: "refused", kind: "failed", message: TRANSFER_MESSAGES.failed, field_errors: {}, values };

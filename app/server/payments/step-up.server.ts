@@ -8,7 +8,8 @@ import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { institution } from "~/config/institution.server";
 
 /**
- * Step-up one-time code for a payment to another bank (SPEC 6, To US Bank): 6 digits sent by
+ * Step-up one-time code that confirms a transfer: every payment to another bank (To US Bank,
+ * International) and a To Another Member transfer above the profile's threshold. 6 digits sent by
  * email to the member, stored as a keyed hash, valid 10 minutes, 5 tries, used once. Sending a
  * new code voids the older ones. Sends are rate-limited (5 per 10 minutes per member).
  */

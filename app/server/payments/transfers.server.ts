@@ -1,8 +1,8 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { externalPayments, ledgerAccounts, users, type ExternalPayment } from "~/server/db/schema";
+import { externalPayments, ledgerAccounts, ledgerDailyTotals, users, type ExternalPayment } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
-import { placeHold, postTransfer, type LedgerResult } from "~/server/ledger/ledger.server";
+import { placeHold, postTransfer, today, type LedgerResult } from "~/server/ledger/ledger.server";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { isLedgerRefusal, type LedgerRefusal } from "~/server/ledger/errors";
 import { notify } from "~/server/notifications/notifications.server";
@@ -22,6 +22,11 @@ import { verifyStepUpCode } from "./step-up.server";
  * (SPEC 0.4), and every refusal carries its real cause.
  *
  * - Between Accounts and To Another Member post at once through the ledger.
+ * - To US Bank, every International transfer, and a To Another Member transfer above the
+ *   profile's `member_transfer_code_above_cents` are confirmed with a code emailed to the
+ *   member (step-up, `step-up.server.ts`); the send functions check it themselves.
+ * - To Another Member, To US Bank and International have per-transfer and daily limits from the
+ *   institution profile; a day is the credit union's business day (its `time_zone`).
  * - To US Bank and International hold the money (a pending debit crediting the ACH or wire
  *   settlement account, and fees income for the wire fee) and record an `external_payments` row
  *   that waits for the back office.
@@ -59,6 +64,8 @@ export interface Refusal {
   message: string;
   /** The form field the message belongs to, when it is one field's. */
   field?: string;
+  /** At the code step: the transfer the code confirms, shown again with the message. */
+  summary?: string;
 }
 
 export interface TransferDone {
@@ -256,18 +263,86 @@ export async function verifyRecipient(db: Db, member: Member, email: string): Pr
   return { ok: true, name: recipient.name };
 }
 
-export async function transferToMember(db: Db, member: Member, form: ToMemberTransfer): Promise<TransferResult> {
+/** True when a To Another Member transfer of this amount is confirmed with the emailed code. */
+export function memberTransferNeedsCode(amount_cents: number): boolean {
+  return amount_cents > institution().limits.member_transfer_code_above_cents;
+}
+
+/** What the member sent to other members today (the credit union's business day), from the ledger. */
+async function sentToMembersToday(db: DbOrTx, accounts: readonly AccountView[]): Promise<number> {
+  const ids = accounts.filter((a) => a.owner === "member").map((a) => a.id);
+  if (ids.length === 0) return 0;
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${ledgerDailyTotals.debits_cents}), 0)::text` })
+    .from(ledgerDailyTotals)
+    .where(and(inArray(ledgerDailyTotals.account_id, ids), eq(ledgerDailyTotals.effective_date, today()), eq(ledgerDailyTotals.kind, "member_transfer")));
+  return Number(row?.total ?? 0);
+}
+
+/** Serializes one member's transfers to other members, so two at once cannot both pass the daily limit. */
+async function lockMemberTransfers(tx: DbOrTx, member_id: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`member-transfers:${member_id}`}))`);
+}
+
+interface MemberTransferPlan {
+  from: AccountView;
+  to: AccountView;
+  recipient: Recipient;
+  accounts: AccountView[];
+  summary: string;
+}
+
+/**
+ * Every check of a To Another Member transfer, before the code is sent and again before it
+ * posts. The per-transfer limit comes before the recipient is looked up, so an amount no one may
+ * send answers the same for every email; the look-up itself counts against the Verify limit.
+ */
+async function checkMemberTransfer(db: DbOrTx, member: Member, form: ToMemberTransfer): Promise<Refusal | MemberTransferPlan> {
   const accounts = await memberAccounts(db, member.id);
   const from = ownAccount(accounts, form.from_account_id);
   if (!from) return refuse("not_your_account", MESSAGES.not_your_account, "from_account_id");
   if (form.recipient_email === member.email.trim().toLowerCase()) return refuse("own_account", MESSAGES.own_account, "recipient_email");
+  const limits = limitsFor("member");
+  const too_large = overTransferLimit(limits, form.amount_cents);
+  if (too_large) return too_large;
+  if (from.status === "frozen") return refuse("blocked", MESSAGES.blocked);
+  if (from.status === "closed") return refuse("closed", MESSAGES.closed);
   const limited = await countRecipientLookup(db, member);
   if (limited) return limited;
   const recipient = await findRecipient(db, form.recipient_email);
   if (!recipient || !recipient.checking) return refuse("recipient_not_found", MESSAGES.recipient_not_found, "recipient_email");
   if (recipient.member_id === member.id) return refuse("own_account", MESSAGES.own_account, "recipient_email");
-  const to = recipient.checking;
+  const over_daily = overDailyLimit(limits, form.amount_cents, await sentToMembersToday(db, accounts));
+  if (over_daily) return over_daily;
+  if (form.amount_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", "Insufficient funds", "amount");
+  const summary = `${formatCents(form.amount_cents)} from ${accountLabel(from)} to ${recipient.name} (${form.recipient_email}).`;
+  return { from, to: recipient.checking, recipient, accounts, summary };
+}
+
+/** The step before the code: everything is checked, and the summary the code step shows. */
+export async function reviewMemberTransfer(db: Db, member: Member, form: ToMemberTransfer): Promise<Refusal | { ok: true; summary: string }> {
+  const plan = await checkMemberTransfer(db, member, form);
+  if ("ok" in plan) return plan;
+  return { ok: true, summary: plan.summary };
+}
+
+/**
+ * Posts a To Another Member transfer. Above `member_transfer_code_above_cents` it needs the code
+ * emailed by `sendStepUpCode` (`otp`), whatever form or request asks for it.
+ */
+export async function transferToMember(db: Db, member: Member, form: ToMemberTransfer, otp = ""): Promise<TransferResult> {
+  const plan = await checkMemberTransfer(db, member, form);
+  if ("ok" in plan) return plan;
+  const { from, to, recipient } = plan;
+  if (memberTransferNeedsCode(form.amount_cents)) {
+    const code = otp.trim();
+    if (code === "") return { ...refuse("otp_missing", MESSAGES.otp_missing, "otp"), summary: plan.summary };
+    if (!(await verifyStepUpCode(db, member.id, code))) return { ...refuse("otp_invalid", MESSAGES.otp_invalid, "otp"), summary: plan.summary };
+  }
   return inTransaction(db, from.id, async (tx) => {
+    await lockMemberTransfers(tx, member.id);
+    const over_daily = overDailyLimit(limitsFor("member"), form.amount_cents, await sentToMembersToday(tx, plan.accounts));
+    if (over_daily) throw new RefusalError(over_daily);
     const result = await postTransfer(tx, {
       kind: "member_transfer",
       initiator: initiator(member),
@@ -297,7 +372,39 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
       });
     }
     return done(result, form.amount_cents);
+  }).catch((error: unknown) => {
+    if (error instanceof RefusalError) return error.refusal;
+    throw error;
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Limits per transfer and per business day, from the institution profile.
+
+interface Limits {
+  per_transfer: number;
+  daily: number;
+  /** As the messages name them: "transfers to other banks". */
+  what: string;
+}
+
+function limitsFor(kind: "member" | "ach" | "wire"): Limits {
+  const limits = institution().limits;
+  if (kind === "member") return { per_transfer: limits.member_transfer_max_cents, daily: limits.member_daily_max_cents, what: "transfers to other members" };
+  return kind === "ach"
+    ? { per_transfer: limits.external_transfer_max_cents, daily: limits.external_daily_max_cents, what: "transfers to other banks" }
+    : { per_transfer: limits.wire_transfer_max_cents, daily: limits.wire_daily_max_cents, what: "international transfers" };
+}
+
+function overTransferLimit(limits: Limits, amount_cents: number): Refusal | null {
+  if (amount_cents <= limits.per_transfer) return null;
+  return refuse("limit", `The most you can send in one of your ${limits.what} is ${formatCents(limits.per_transfer)}`, "amount");
+}
+
+function overDailyLimit(limits: Limits, amount_cents: number, sent_today_cents: number): Refusal | null {
+  if (sent_today_cents + amount_cents <= limits.daily) return null;
+  const left = formatCents(Math.max(0, limits.daily - sent_today_cents));
+  return refuse("limit", `This transfer would pass your daily limit of ${formatCents(limits.daily)} for ${limits.what} (${left} left today)`, "amount");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -318,7 +425,7 @@ function bankName(routing_number: string): string | null {
   return institution().us_banks.find((b) => b.routing_number === routing_number)?.name ?? null;
 }
 
-/** Today's total of the member's payments of a kind to other banks (cancelled ones excluded). */
+/** Today's total (the credit union's business day) of the member's payments of a kind to other banks, cancelled ones excluded. */
 async function sentToday(db: DbOrTx, member_id: string, kind: "ach" | "wire"): Promise<number> {
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${externalPayments.amount_cents}), 0)::text` })
@@ -328,17 +435,11 @@ async function sentToday(db: DbOrTx, member_id: string, kind: "ach" | "wire"): P
         eq(externalPayments.member_id, member_id),
         eq(externalPayments.kind, kind),
         ne(externalPayments.status, "cancelled"),
-        sql`${externalPayments.created_at} >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'`,
+        // Midnight of today's business date where the credit union keeps its books.
+        sql`${externalPayments.created_at} >= (${today()}::date::timestamp at time zone ${institution().time_zone})`,
       ),
     );
   return Number(row?.total ?? 0);
-}
-
-function limitsFor(kind: "ach" | "wire") {
-  const limits = institution().limits;
-  return kind === "ach"
-    ? { per_transfer: limits.external_transfer_max_cents, daily: limits.external_daily_max_cents, what: "transfers to other banks" }
-    : { per_transfer: limits.wire_transfer_max_cents, daily: limits.wire_daily_max_cents, what: "international transfers" };
 }
 
 async function checkExternal(db: DbOrTx, member: Member, accounts: readonly AccountView[], from_account_id: number, kind: "ach" | "wire", usd_cents: number, total_cents: number): Promise<Refusal | AccountView> {
@@ -348,13 +449,8 @@ async function checkExternal(db: DbOrTx, member: Member, accounts: readonly Acco
   if (from.status === "frozen") return refuse("blocked", MESSAGES.blocked);
   if (from.status === "closed") return refuse("closed", MESSAGES.closed);
   const limits = limitsFor(kind);
-  if (usd_cents > limits.per_transfer) {
-    return refuse("limit", `The most you can send in one of your ${limits.what} is ${formatCents(limits.per_transfer)}`, "amount");
-  }
-  const today = await sentToday(db, member.id, kind);
-  if (today + usd_cents > limits.daily) {
-    return refuse("limit", `This transfer would pass your daily limit of ${formatCents(limits.daily)} for ${limits.what} (${formatCents(Math.max(0, limits.daily - today))} left today)`, "amount");
-  }
+  const over = overTransferLimit(limits, usd_cents) ?? overDailyLimit(limits, usd_cents, await sentToday(db, member.id, kind));
+  if (over) return over;
   if (total_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", "Insufficient funds", "amount");
   return from;
 }
@@ -491,21 +587,35 @@ export async function quoteWire(db: DbOrTx, form: Pick<InternationalTransfer, "c
   };
 }
 
-/** The confirm step: the USD debit at the current rate plus the fee, after every check. */
-export async function reviewWire(db: Db, member: Member, form: InternationalTransfer): Promise<WireQuote | Refusal> {
+export interface WireReview extends WireQuote {
+  /** What the code step shows: the wire the emailed code confirms. */
+  summary: string;
+}
+
+/** The confirm, notice and code steps: the USD debit at the current rate plus the fee, after every check. */
+export async function reviewWire(db: Db, member: Member, form: InternationalTransfer): Promise<WireReview | Refusal> {
   const quote = await quoteWire(db, form);
   if (!quote.ok) return quote;
   const accounts = await memberAccounts(db, member.id);
   const checked = await checkExternal(db, member, accounts, form.from_account_id, "wire", quote.usd_cents, quote.total_cents);
   if ("ok" in checked) return checked;
-  return quote;
+  const summary = `${quote.amount_text} to ${form.recipient_name} at ${form.bank_name} (${quote.country_name}), account ${maskExternal(form.account_number)}: ${formatCents(quote.total_cents)} held from ${accountLabel(checked)}, including the ${formatCents(quote.fee_cents)} wire fee.`;
+  return { ...quote, summary };
 }
 
-export async function sendWire(db: Db, member: Member, form: InternationalTransfer): Promise<TransferResult> {
+/**
+ * The last step of International: every wire needs the code emailed by `sendStepUpCode`
+ * (`otp`), then the USD amount and the fee are held and the wire waits in the back office queue.
+ */
+export async function sendWire(db: Db, member: Member, form: InternationalTransfer, otp: string): Promise<TransferResult> {
   const first = await existingPayment(db, member.id, form.idempotency_key);
   if (first) return replayOf(first);
-  const quote = await quoteWire(db, form);
-  if (!quote.ok) return quote;
+  const review = await reviewWire(db, member, form);
+  if (!review.ok) return review;
+  const code = otp.trim();
+  if (code === "") return { ...refuse("otp_missing", MESSAGES.otp_missing, "otp"), summary: review.summary };
+  if (!(await verifyStepUpCode(db, member.id, code))) return { ...refuse("otp_invalid", MESSAGES.otp_invalid, "otp"), summary: review.summary };
+  const quote = review;
   const wire = await institutionAccount(db, "wire_settlement");
   const fees = await institutionAccount(db, "fees_income");
   return inTransaction(db, form.from_account_id, async (tx) => {
