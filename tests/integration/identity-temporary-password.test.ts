@@ -161,8 +161,9 @@ describe("a temporary password at first sign-in", () => {
       expect(outcome.kind === "refused" && JSON.parse(outcome.body).errors[field]).toBe(message);
     }
     expect(await mustChangePassword(database.db, member.id)).toBe(true);
-    const refused = await database.db.select().from(auditLog).where(and(eq(auditLog.action, "auth.password.temporary_change_refused"), eq(auditLog.subject_id, member.id)));
+    const refused = await database.db.select().from(auditLog).where(and(eq(auditLog.action, "auth.current_password.wrong"), eq(auditLog.subject_id, member.id)));
     expect(refused).toHaveLength(1);
+    expect(refused[0]!.after).toMatchObject({ purpose: "temporary_password", recent_wrong_passwords: 1 });
   });
 
   it("a good new password clears the requirement, ends other sessions, is audited and leads to /dashboard", async () => {

@@ -8,6 +8,7 @@ import { PASSWORD_MIN_CHARS } from "~/domain/password";
 import { safeRedirectTo } from "~/domain/redirect-to";
 import { changePasswordSchema } from "~/domain/settings";
 import { getAuth } from "~/server/auth/auth.server";
+import { currentPasswordLockedMessage } from "~/server/auth/current-password.server";
 import { mustChangePassword, replaceTemporaryPassword } from "~/server/auth/password-change.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { destinationAfterSignIn, requireUser } from "~/server/auth/session.server";
@@ -65,6 +66,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       throw redirect(destinationAfterSignIn(user, redirect_to));
     case "wrong_password":
       return data({ errors: { current_password: WRONG_TEMPORARY } } satisfies ActionResult, { status: 400 });
+    case "locked":
+      return data({ errors: { current_password: currentPasswordLockedMessage(result.retry_after_s) } } satisfies ActionResult, {
+        status: 429,
+        headers: { "Retry-After": String(result.retry_after_s) },
+      });
     case "same_password":
       return data({ errors: { new_password: SAME_PASSWORD } } satisfies ActionResult, { status: 400 });
     case "not_allowed":

@@ -3,6 +3,7 @@ import type { Route } from "./+types/account";
 import { requestInfoContext } from "~/context";
 import { changePasswordSchema, notificationSchema, passwordOnlySchema, SETTINGS_MESSAGES, totpCodeSchema } from "~/domain/settings";
 import { getAuth } from "~/server/auth/auth.server";
+import { currentPasswordLockedMessage } from "~/server/auth/current-password.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { requireUser } from "~/server/auth/session.server";
 import { parseForm, readForm } from "~/server/http/form.server";
@@ -50,6 +51,15 @@ function refuse(intent: AccountIntent, detail: string, status: number, extra: Pa
   return data({ intent, ok: false, message: FAILED, detail, ...extra } satisfies AccountActionData, { status });
 }
 
+/** Too many wrong current passwords: refused until the lock ends (current-password.server.ts). */
+function passwordLocked(intent: AccountIntent, retry_after_s: number) {
+  const message = currentPasswordLockedMessage(retry_after_s);
+  return data({ intent, ok: false, message: FAILED, detail: message, errors: { current_password: message } } satisfies AccountActionData, {
+    status: 429,
+    headers: { "Retry-After": String(retry_after_s) },
+  });
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, { roles: SIGNED_IN });
   const { request_id, ip } = context.get(requestInfoContext);
@@ -77,6 +87,8 @@ export async function action({ request, context }: Route.ActionArgs) {
           );
         case "wrong_password":
           return refuse(intent, "The current password is not correct.", 400, { errors: { current_password: "The current password is not correct." } });
+        case "locked":
+          return passwordLocked(intent, result.retry_after_s);
         case "not_allowed":
           return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
         case "failed":
@@ -87,12 +99,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "totp-start": {
       const parsed = parseForm(passwordOnlySchema, form);
       if (!parsed.ok) return refuse(intent, "Please enter your current password to set up an authenticator app.", 400, { errors: parsed.errors });
-      const result = await startTotpEnrollment(db, meta, user, parsed.value.current_password);
+      const result = await startTotpEnrollment(db, meta, user, parsed.value.current_password, { request_id });
       switch (result.status) {
         case "started":
           return { intent, ok: true, message: "", totp_setup: result.setup } satisfies AccountActionData;
         case "wrong_password":
           return refuse(intent, "The current password is not correct.", 400, { errors: { current_password: "The current password is not correct." } });
+        case "locked":
+          return passwordLocked(intent, result.retry_after_s);
         case "already_enrolled":
           return { intent, ok: true, message: UPDATED, detail: "Your authenticator app is already on." } satisfies AccountActionData;
         case "not_allowed":
@@ -134,6 +148,8 @@ export async function action({ request, context }: Route.ActionArgs) {
           return { intent, ok: true, message: UPDATED, detail: "Authenticator app turned off. Sign-in codes will come by email again." } satisfies AccountActionData;
         case "wrong_password":
           return refuse(intent, "The current password is not correct.", 400, { errors: { current_password: "The current password is not correct." } });
+        case "locked":
+          return passwordLocked(intent, result.retry_after_s);
         case "not_allowed":
           return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
         case "failed":

@@ -56,13 +56,15 @@ export type ReplaceTemporaryPasswordResult =
   | { status: "not_required" }
   | { status: "same_password" }
   | { status: "wrong_password" }
+  | { status: "locked"; retry_after_s: number }
   | { status: "not_allowed" }
   | { status: "failed" };
 
 /**
  * "Choose a new password" after signing in with a temporary one: the temporary password is checked
- * by Better Auth, the new one replaces it and every other session ends (this browser gets a new
- * session id); the requirement is cleared and the change audited.
+ * by Better Auth (a wrong one is audited and counted as changePassword does), the new one
+ * replaces it and every other session ends (this browser gets a new session id); the requirement
+ * is cleared and the change audited.
  */
 export async function replaceTemporaryPassword(
   db: Db,
@@ -73,13 +75,13 @@ export async function replaceTemporaryPassword(
 ): Promise<ReplaceTemporaryPasswordResult> {
   if (!(await mustChangePassword(db, user.id))) return { status: "not_required" };
   if (input.current_password === input.new_password) return { status: "same_password" };
-  const result = await changePassword(db, meta, { email: user.email, user_id: user.id, current_password: input.current_password, new_password: input.new_password });
-  if (result.status !== "changed") {
-    if (result.status === "wrong_password") {
-      await recordSecurityEvent(db, { action: "auth.password.temporary_change_refused", user_id: user.id, email: user.email, detail: { reason: "wrong_current_password" }, request_id: origin.request_id, ip: meta.ip });
-    }
-    return result;
-  }
+  const result = await changePassword(
+    db,
+    meta,
+    { email: user.email, user_id: user.id, current_password: input.current_password, new_password: input.new_password, purpose: "temporary_password" },
+    origin,
+  );
+  if (result.status !== "changed") return result;
   try {
     await passwordChanged(db, user.id);
   } catch (error) {

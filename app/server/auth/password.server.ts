@@ -9,6 +9,7 @@ import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { logger } from "~/server/logger.server";
 import { isDemoSignIn } from "~/server/seed/demo-signins.server";
 import { authFor } from "./auth.server";
+import { guardCurrentPassword, type CurrentPasswordLocked } from "./current-password.server";
 import { RATE_LIMITS } from "./rate-limits.server";
 import { authHeaders, type RequestMeta } from "./request-meta.server";
 
@@ -103,19 +104,30 @@ async function resetWithToken(db: Db, meta: RequestMeta, input: { token: string;
 export type ChangePasswordResult =
   | { status: "changed"; set_cookies: string[] }
   | { status: "wrong_password" }
+  | CurrentPasswordLocked
   | { status: "not_allowed" }
   | { status: "failed" };
 
 /**
- * Changes the signed-in person's password (Account Settings, later). Every other session ends;
- * this browser gets a new session id.
+ * Changes the signed-in person's password (Account Settings, or a temporary one replaced). Every
+ * other session ends; this browser gets a new session id. The current password is checked within
+ * the limits of current-password.server.ts (a wrong one is audited, counted and alerted).
  */
 export async function changePassword(
   db: Db,
   meta: RequestMeta,
-  input: { email: string; user_id: string; current_password: string; new_password: string },
+  input: { email: string; user_id: string; current_password: string; new_password: string; purpose?: "password_change" | "temporary_password" },
+  origin: { request_id?: string } = {},
 ): Promise<ChangePasswordResult> {
   if (institution().demo && isDemoSignIn(input.email)) return { status: "not_allowed" };
+  return guardCurrentPassword(db, meta, { id: input.user_id, email: input.email }, input.purpose ?? "password_change", () => changeKnownPassword(db, meta, input), origin);
+}
+
+async function changeKnownPassword(
+  db: Db,
+  meta: RequestMeta,
+  input: { email: string; user_id: string; current_password: string; new_password: string },
+): Promise<ChangePasswordResult> {
   try {
     const result = await authFor(db).api.changePassword({
       body: { currentPassword: input.current_password, newPassword: input.new_password, revokeOtherSessions: true },

@@ -18,6 +18,8 @@ export const RATE_LIMITS = {
   password_reset_per_email: { limit: 3, window_ms: 60 * MINUTE_MS },
   /** Setting a new password with a reset link. */
   password_reset_complete: { limit: 10, window_ms: 15 * MINUTE_MS },
+  /** Current-password checks of one signed-in person (password change, authenticator app), per person. */
+  current_password: { limit: 10, window_ms: 15 * MINUTE_MS },
   /** Answers to staff's requests for information. */
   info_answer: { limit: 20, window_ms: 60 * MINUTE_MS },
 } as const;

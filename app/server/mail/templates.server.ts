@@ -83,6 +83,36 @@ export function codesLockedEmail(wrong_codes: number, locked_minutes: number): M
   };
 }
 
+const CURRENT_PASSWORD_PURPOSES = {
+  password_change: "change the password",
+  temporary_password: "replace the temporary password",
+  authenticator_on: "turn on an authenticator app",
+  authenticator_off: "turn off the authenticator app",
+} as const;
+
+/**
+ * Wrong passwords typed in a signed-in session (Account Settings): sent after a few, and when they
+ * lock the account. Whoever typed them is already signed in, so the advice is to end that session.
+ */
+export function currentPasswordAlertEmail(details: { purpose: keyof typeof CURRENT_PASSWORD_PURPOSES; wrong_passwords: number; locked_minutes: number | null }): Message {
+  const attempt = `Someone signed in to your online banking just typed a wrong password while trying to ${CURRENT_PASSWORD_PURPOSES[details.purpose]}. ` +
+    `That makes ${details.wrong_passwords} wrong passwords for your account in the last 15 minutes.`;
+  const outcome =
+    details.locked_minutes === null
+      ? `After 5, sign-in and these changes are locked for 15 minutes.`
+      : `So sign-in and these changes are now locked for ${details.locked_minutes} minutes.`;
+  return {
+    kind: details.locked_minutes === null ? "security_alert" : "account_locked",
+    subject: details.locked_minutes === null ? `Wrong passwords in your online banking` : `Sign-in to your account was locked`,
+    text:
+      `${attempt}\n\n${outcome}\n\n` +
+      `If this was you, there is nothing to do. If it was not you, someone may be using a signed-in session of yours: ` +
+      `reset your password from the sign-in page ("Forgot password?"), which signs out every session, and call us.` +
+      safetyNote() +
+      signature(),
+  };
+}
+
 export function loginAlertEmail(details: { at: Date; ip: string; user_agent: string }): Message {
   const when = details.at.toLocaleString("en-US", { dateStyle: "full", timeStyle: "long", timeZone: institution().time_zone });
   return {

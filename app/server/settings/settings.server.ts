@@ -11,6 +11,7 @@ import { hashCode } from "~/server/auth/codes.server";
 import { changePassword as changeKnownPassword } from "~/server/auth/password.server";
 import { passwordChanged } from "~/server/admin/create-member.server";
 import { authHeaders, type RequestMeta } from "~/server/auth/request-meta.server";
+import { guardCurrentPassword } from "~/server/auth/current-password.server";
 import type { EffectiveRole } from "~/server/auth/roles.server";
 import { logger } from "~/server/logger.server";
 import { getMemberSettings, type MemberSettings } from "~/server/members/applications.server";
@@ -181,6 +182,7 @@ export async function updateNotificationSettings(db: Db, user_id: string, input:
 export type PasswordChangeResult =
   | { status: "changed"; set_cookies: string[] }
   | { status: "wrong_password" }
+  | { status: "locked"; retry_after_s: number }
   | { status: "not_allowed" }
   | { status: "failed" };
 
@@ -192,7 +194,7 @@ export async function changeOwnPassword(
   input: { current_password: string; new_password: string },
   origin: { request_id?: string } = {},
 ): Promise<PasswordChangeResult> {
-  const result = await changeKnownPassword(db, meta, { email: user.email, user_id: user.id, current_password: input.current_password, new_password: input.new_password });
+  const result = await changeKnownPassword(db, meta, { email: user.email, user_id: user.id, current_password: input.current_password, new_password: input.new_password }, origin);
   if (result.status === "changed") {
     // A temporary password set by staff is now replaced.
     await passwordChanged(db, user.id);
@@ -212,7 +214,13 @@ export interface TotpSetup {
   qr_data_url: string;
 }
 
-export type StartTotpResult = { status: "started"; setup: TotpSetup } | { status: "wrong_password" } | { status: "not_allowed" } | { status: "already_enrolled" } | { status: "failed" };
+export type StartTotpResult =
+  | { status: "started"; setup: TotpSetup }
+  | { status: "wrong_password" }
+  | { status: "locked"; retry_after_s: number }
+  | { status: "not_allowed" }
+  | { status: "already_enrolled" }
+  | { status: "failed" };
 
 async function setupFromUri(uri: string): Promise<TotpSetup> {
   const secret = new URL(uri).searchParams.get("secret") ?? "";
@@ -220,10 +228,17 @@ async function setupFromUri(uri: string): Promise<TotpSetup> {
   return { uri, secret: secret.replace(/(.{4})/g, "$1 ").trim(), qr_data_url: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
 }
 
-/** Step 1 of enrolment: the password is checked, a new secret is made (not yet in use). */
-export async function startTotpEnrollment(db: Db, meta: RequestMeta, user: { id: string; email: string }, password: string): Promise<StartTotpResult> {
+/**
+ * Step 1 of enrolment: the password is checked (within the limits of current-password.server.ts),
+ * a new secret is made (not yet in use).
+ */
+export async function startTotpEnrollment(db: Db, meta: RequestMeta, user: { id: string; email: string }, password: string, origin: { request_id?: string } = {}): Promise<StartTotpResult> {
   if (isDemoLocked(user.email)) return { status: "not_allowed" };
   if (await totpEnrolled(db, user.id)) return { status: "already_enrolled" };
+  return guardCurrentPassword(db, meta, user, "authenticator_on", () => enableTotp(db, meta, password), origin);
+}
+
+async function enableTotp(db: Db, meta: RequestMeta, password: string): Promise<StartTotpResult> {
   try {
     const result = (await authFor(db).api.enableTwoFactor({ body: { password, method: "totp", issuer: institution().name }, headers: authHeaders(meta) })) as { totpURI?: string };
     if (!result.totpURI) throw new Error("no TOTP URI");
@@ -286,11 +301,18 @@ export async function confirmTotpEnrollment(
   return { status: "enrolled" };
 }
 
-export type DisableTotpResult = { status: "disabled" } | { status: "wrong_password" } | { status: "not_allowed" } | { status: "failed" };
+export type DisableTotpResult = { status: "disabled" } | { status: "wrong_password" } | { status: "locked"; retry_after_s: number } | { status: "not_allowed" } | { status: "failed" };
 
-/** Turns the authenticator app off (password required); sign-in goes back to the email code. */
+/**
+ * Turns the authenticator app off (password required, within the limits of
+ * current-password.server.ts); sign-in goes back to the email code.
+ */
 export async function disableTotp(db: Db, meta: RequestMeta, user: { id: string; email: string }, password: string, origin: { request_id?: string } = {}): Promise<DisableTotpResult> {
   if (isDemoLocked(user.email)) return { status: "not_allowed" };
+  return guardCurrentPassword(db, meta, user, "authenticator_off", () => removeTotp(db, meta, user, password, origin), origin);
+}
+
+async function removeTotp(db: Db, meta: RequestMeta, user: { id: string; email: string }, password: string, origin: { request_id?: string }): Promise<DisableTotpResult> {
   try {
     const [account] = await db
       .select({ password: authAccounts.password })

@@ -13,6 +13,7 @@ export const OUTBOX_KINDS = [
   "sign_in_code",
   "password_reset",
   "account_locked",
+  "security_alert",
   "login_alert",
   "password_changed",
   "application_approved",
