@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PASSWORD_MAX_CHARS, passwordProblem } from "./password";
+import { plainText } from "./plain-text";
 
 /**
  * Staff review of a membership application (SPEC 4 "Staff review") and staff creating a member
@@ -67,23 +68,23 @@ export const ReviewDecisionSchema = z.discriminatedUnion("decision", [
   z.object({ decision: z.literal("approve") }),
   z.object({
     decision: z.literal("reject"),
-    reason: z.string(REJECT_NEEDS_REASON).trim().min(1, REJECT_NEEDS_REASON).max(REVIEW_NOTE_MAX_CHARS, `Please use at most ${REVIEW_NOTE_MAX_CHARS} characters`),
+    reason: plainText({ missing: REJECT_NEEDS_REASON, multiline: true }).min(1, REJECT_NEEDS_REASON).max(REVIEW_NOTE_MAX_CHARS, `Please use at most ${REVIEW_NOTE_MAX_CHARS} characters`),
   }),
   z.object({
     decision: z.literal("request_info"),
-    message: z.string(REQUEST_NEEDS_DESCRIPTION).trim().min(1, REQUEST_NEEDS_DESCRIPTION).max(REVIEW_NOTE_MAX_CHARS, `Please use at most ${REVIEW_NOTE_MAX_CHARS} characters`),
+    message: plainText({ missing: REQUEST_NEEDS_DESCRIPTION, multiline: true }).min(1, REQUEST_NEEDS_DESCRIPTION).max(REVIEW_NOTE_MAX_CHARS, `Please use at most ${REVIEW_NOTE_MAX_CHARS} characters`),
   }),
 ]);
 
 /** SPEC 7 "One-time-code panel": a typed code must be exactly 6 digits. */
 export const STAFF_CODE_FORMAT_MESSAGE = "Invalid OTP format. Please enter a 6-digit number.";
 
-const required = (message: string, max = 200) => z.string(message).trim().min(1, message).max(max, `Please use at most ${max} characters`);
+const required = (message: string, max = 200) => plainText({ missing: message }).min(1, message).max(max, `Please use at most ${max} characters`);
 const email = z.string("Please enter a valid email address").trim().toLowerCase().pipe(z.email("Please enter a valid email address").max(254));
 const phone = z
   .string("Please enter a phone number")
   .trim()
-  .regex(/^[+()\d\s.-]{7,25}$/, "Please enter a valid phone number");
+  .regex(/^[+() \d.-]{7,25}$/, "Please enter a valid phone number");
 
 /** SPEC 7 "Create New User". */
 export const CreateMemberSchema = z
@@ -102,7 +103,7 @@ export const CreateMemberSchema = z
       .string()
       .optional()
       .transform((v) => v === "on" || v === "true"),
-    joint_name: z.string().trim().max(200).optional(),
+    joint_name: plainText().max(200).optional(),
     joint_email: z.string().trim().max(254).optional(),
     joint_phone: z.string().trim().max(25).optional(),
   })
@@ -112,7 +113,7 @@ export const CreateMemberSchema = z
     if (value.joint_account) {
       if (!value.joint_name) ctx.addIssue({ code: "custom", path: ["joint_name"], message: "Please enter the joint owner's name" });
       if (!value.joint_email || !z.email().safeParse(value.joint_email).success) ctx.addIssue({ code: "custom", path: ["joint_email"], message: "Please enter the joint owner's email address" });
-      if (!value.joint_phone || !/^[+()\d\s.-]{7,25}$/.test(value.joint_phone)) ctx.addIssue({ code: "custom", path: ["joint_phone"], message: "Please enter the joint owner's phone number" });
+      if (!value.joint_phone || !/^[+() \d.-]{7,25}$/.test(value.joint_phone)) ctx.addIssue({ code: "custom", path: ["joint_phone"], message: "Please enter the joint owner's phone number" });
     }
   });
 

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { PASSWORDS_DO_NOT_MATCH, PASSWORD_TOO_SHORT, passwordProblem } from "./password";
+import { parseCalendarDate } from "./calendar-date";
+import { plainText } from "./plain-text";
 
 /**
  * The membership application "Create your account" (SPEC 4): one schema for the server action
@@ -71,11 +73,7 @@ export type ApplicationField = (typeof APPLICATION_FIELDS)[number];
 const EMAIL_MAX_CHARS = 254;
 
 function required(message: string, max = 100) {
-  return z
-    .string(message)
-    .trim()
-    .min(1, message)
-    .max(max, `Please use at most ${max} characters`);
+  return plainText({ missing: message }).min(1, message).max(max, `Please use at most ${max} characters`);
 }
 
 const email = z
@@ -92,11 +90,9 @@ function phone(missing: string) {
 
 /** `YYYY-MM-DD` -> whole years between that date and `today`, or null when it is not a real date. */
 export function ageInYears(date_of_birth: string, today: Date): number | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date_of_birth);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  const date = parseCalendarDate(date_of_birth);
+  if (!date) return null;
+  const { year, month, day } = date;
   const todayYear = today.getUTCFullYear();
   const beforeBirthday = today.getUTCMonth() < month - 1 || (today.getUTCMonth() === month - 1 && today.getUTCDate() < day);
   return todayYear - year - (beforeBirthday ? 1 : 0);
@@ -156,7 +152,7 @@ export function applicationSchema(today: Date = new Date()) {
         .string()
         .optional()
         .transform((value) => value === "on" || value === "true"),
-      joint_name: z.string().trim().max(100, "Please use at most 100 characters").optional(),
+      joint_name: plainText().max(100, "Please use at most 100 characters").optional(),
       joint_email: z.string().trim().optional(),
       joint_phone: z.string().trim().optional(),
     })

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PASSWORDS_DO_NOT_MATCH, passwordProblem } from "./password";
+import { plainText } from "./plain-text";
 
 /**
  * Profile Settings and Account Settings (SPEC 6): the messages, the rules and the Zod schemas the
@@ -35,7 +36,7 @@ export function profileImageProblem(file: { size: number; type: string }): strin
 const PHONE = /^\+?[0-9 ().-]{7,25}$/;
 
 function text(max: number, missing?: string) {
-  const base = z.string().trim().max(max, `Please use at most ${max} characters`);
+  const base = plainText({ missing }).max(max, `Please use at most ${max} characters`);
   return missing ? base.min(1, missing) : base;
 }
 

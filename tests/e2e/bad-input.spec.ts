@@ -74,4 +74,18 @@ test.describe("bad input gets a clear 4xx, never a 500 or a stack trace", () => 
     const long = await request.get("/?q=" + "a".repeat(5000));
     await expectPoliteRefusal(long, 414);
   });
+
+  test("a client address too long for a rate-limit key (X-Forwarded-For behind a proxy) does not break sign-in or contact", async ({ request, baseURL }) => {
+    const headers = { Origin: baseURL!, "X-Forwarded-For": "x".repeat(300) };
+    const login = await request.post("/login", { headers, form: { intent: "password", email: "nobody@example.com", password: "not the password" }, maxRedirects: 0 });
+    expect(login.status()).toBe(401);
+    expect(await login.text()).toContain("Failed to sign in. Please check your credentials.");
+    const contact = await request.post("/contact", {
+      headers,
+      form: { name: "Ada Lovelace", email: "ada@example.com", subject: "general", message: "A question about savings accounts.", preferred_contact: "email" },
+      maxRedirects: 0,
+    });
+    expect(contact.status()).toBe(200);
+    expect(await contact.text()).toContain("Your message has been sent.");
+  });
 });

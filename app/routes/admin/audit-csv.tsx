@@ -2,13 +2,20 @@ import type { Route } from "./+types/audit-csv";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
 import { exportAuditCsv, recordAudit } from "~/server/audit/audit.server";
+import { parseAuditFilter } from "~/domain/audit-filter";
 
 /** /admin/audit.csv: the filtered audit log as a CSV download (staff only; the export itself is audited). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext));
-  const params = new URL(request.url).searchParams;
-  const get = (k: string) => (params.get(k) ?? "").trim().slice(0, 200);
-  const filter = { actor: get("actor"), member: get("member"), action: get("action"), from: get("from"), to: get("to") };
+  const { filter, problems } = parseAuditFilter(new URL(request.url).searchParams);
+  if (problems) {
+    // The page's export link only carries filters it accepted: this answers a hand-made address.
+    const lines = Object.entries(problems).map(([field, message]) => `${field}: ${message}`);
+    return new Response(`The export was not made. Please correct the filters:\n${lines.join("\n")}\n`, {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
+    });
+  }
   const result = await exportAuditCsv(db, filter);
   await recordAudit(db, { actor_id: staff.id, actor_email: staff.email, action: "audit.export", subject_type: "audit_log", after: { filter, rows: result.rows, truncated: result.truncated }, request_id: origin.request_id, ip: origin.ip });
   const stamp = new Date().toISOString().slice(0, 10);

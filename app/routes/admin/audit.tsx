@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import { Download } from "lucide-react";
 import type { Route } from "./+types/audit";
 import { requestInfoContext } from "~/context";
@@ -7,22 +7,27 @@ import { auditActions, listAudit } from "~/server/audit/audit.server";
 import { pageTitle } from "~/components/site/page-title";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { pageUrl } from "~/server/http/page-url.server";
+import { parseAuditFilter, type AuditFilterField } from "~/domain/audit-filter";
+import { NativeFieldError } from "~/components/ui/field-parts";
 
 /** /admin/audit (SPEC 7): the audit log, filterable by actor, member, action and date, and exportable as CSV. */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Audit log", matches), { name: "robots", content: "noindex" }];
 }
 
-function filterFrom(params: URLSearchParams) {
-  const get = (k: string) => (params.get(k) ?? "").trim().slice(0, 200);
-  return { actor: get("actor"), member: get("member"), action: get("action"), from: get("from"), to: get("to") };
-}
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = await requireStaff(request, context.get(requestInfoContext));
   // The page's own address: its "Older" link carries the filters on, not React Router's _routes.
   const url = pageUrl(request);
-  const filter = filterFrom(url.searchParams);
+  const { filter, problems } = parseAuditFilter(url.searchParams);
+  if (problems) {
+    // A filter to correct: the message next to it and no entries (they would not be what was asked for).
+    const typed = Object.fromEntries(Object.keys(problems).map((name) => [name, (url.searchParams.get(name) ?? "").slice(0, 200)]));
+    return data(
+      { filter: { ...filter, ...typed }, problems, actions: await auditActions(db), items: [], next: null, paged: false, export_href: "/admin/audit.csv" },
+      { status: 400 },
+    );
+  }
   const before = Number(url.searchParams.get("before") ?? "");
   const [page, actions] = await Promise.all([listAudit(db, filter, { before_id: Number.isSafeInteger(before) && before > 0 ? before : null }), auditActions(db)]);
   const exportParams = new URLSearchParams(Object.entries(filter).filter(([, v]) => v));
@@ -35,14 +40,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     next: page.next_before_id ? `/admin/audit?${nextParams}` : null,
     paged: url.searchParams.has("before"),
     export_href: `/admin/audit.csv${exportParams.size ? `?${exportParams}` : ""}`,
+    problems: null,
   };
 }
 
-const input = "mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-accent-600 focus:outline-2 focus:outline-accent-600";
+const input = "mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-accent-600 focus:outline-2 focus:outline-accent-600 aria-invalid:border-red-600";
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { formatDateTime } = useInstitutionDates();
-  const { filter } = loaderData;
+  const { filter, problems } = loaderData;
+  const invalid = (name: AuditFilterField) => (problems?.[name] ? { "aria-invalid": true, "aria-describedby": `f-${name}-error` } : {});
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -59,19 +66,21 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           <label htmlFor="f-actor" className="block text-sm font-medium text-slate-800">
             Actor (email or id)
           </label>
-          <input id="f-actor" name="actor" defaultValue={filter.actor} className={input} />
+          <input id="f-actor" name="actor" defaultValue={filter.actor} className={input} {...invalid("actor")} />
+          <NativeFieldError id="f-actor-error" message={problems?.actor} />
         </div>
         <div>
           <label htmlFor="f-member" className="block text-sm font-medium text-slate-800">
             Member (email or id)
           </label>
-          <input id="f-member" name="member" defaultValue={filter.member} className={input} />
+          <input id="f-member" name="member" defaultValue={filter.member} className={input} {...invalid("member")} />
+          <NativeFieldError id="f-member-error" message={problems?.member} />
         </div>
         <div>
           <label htmlFor="f-action" className="block text-sm font-medium text-slate-800">
             Action
           </label>
-          <select id="f-action" name="action" defaultValue={filter.action} className={input}>
+          <select id="f-action" name="action" defaultValue={problems?.action ? "" : filter.action} className={input} {...invalid("action")}>
             <option value="">Any action</option>
             {loaderData.actions.map((a) => (
               <option key={a} value={a}>
@@ -79,18 +88,21 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
               </option>
             ))}
           </select>
+          <NativeFieldError id="f-action-error" message={problems?.action} />
         </div>
         <div>
           <label htmlFor="f-from" className="block text-sm font-medium text-slate-800">
             From
           </label>
-          <input id="f-from" name="from" type="date" defaultValue={filter.from} className={input} />
+          <input id="f-from" name="from" type="date" defaultValue={filter.from} className={input} {...invalid("from")} />
+          <NativeFieldError id="f-from-error" message={problems?.from} />
         </div>
         <div>
           <label htmlFor="f-to" className="block text-sm font-medium text-slate-800">
             To
           </label>
-          <input id="f-to" name="to" type="date" defaultValue={filter.to} className={input} />
+          <input id="f-to" name="to" type="date" defaultValue={filter.to} className={input} {...invalid("to")} />
+          <NativeFieldError id="f-to-error" message={problems?.to} />
         </div>
         <div className="flex items-end gap-2">
           <button type="submit" className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
@@ -101,7 +113,9 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       </Form>
-      {loaderData.items.length === 0 ? (
+      {problems ? (
+        <p className="rounded-2xl border border-slate-200 bg-white p-8 text-center text-sm text-slate-700">Please correct the highlighted filter, then choose Filter.</p>
+      ) : loaderData.items.length === 0 ? (
         <p className="rounded-2xl border border-slate-200 bg-white p-8 text-center text-sm text-slate-700">No entries match these filters.</p>
       ) : (
         <ol className="space-y-3" aria-label="Audit entries">

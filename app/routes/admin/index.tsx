@@ -10,6 +10,7 @@ import { createMemberByStaff } from "~/server/admin/create-member.server";
 import { setMemberImageByStaff } from "~/server/admin/member-image.server";
 import { clearUsedCodes, codePanel, issueCodeForMember, removeCode } from "~/server/admin/code-panel.server";
 import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
+import { PLAIN_TEXT_MESSAGE, hasControlCharacters } from "~/domain/plain-text";
 import { pageTitle } from "~/components/site/page-title";
 import { withParams } from "~/components/admin/format";
 import { StatusLine } from "~/components/admin/admin-shell";
@@ -41,7 +42,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const params = url.searchParams;
   const tab = parseTab(params.get("tab"));
-  const query = (params.get("q") ?? "").slice(0, 100);
+  // A control character in the search is refused with a message (the database cannot search for NUL).
+  const typed = (params.get("q") ?? "").slice(0, 100);
+  const search_problem = hasControlCharacters(typed) ? PLAIN_TEXT_MESSAGE : null;
+  const query = search_problem ? "" : typed;
   const page = Number(params.get("page") ?? "1");
   const member_id = params.get("member");
   const reveal = params.get("reveal") === "1";
@@ -51,8 +55,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     member_id && /^[A-Za-z0-9_-]{1,64}$/.test(member_id) ? memberDetail(db, { member_id, reveal: reveal ? { staff, origin } : null }) : Promise.resolve(null),
     codePanel(db, staff.id),
   ]);
-  return {
+  const page_data = {
     search: url.search,
+    search_problem,
     tab,
     query,
     counts,
@@ -65,6 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     notice: NOTICES[params.get("notice") ?? ""] ?? null,
     codes,
   };
+  return search_problem ? data(page_data, { status: 400 }) : page_data;
 }
 
 export type AdminActionResult = {
@@ -189,6 +195,7 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
         </Link>
       </div>
       {loaderData.notice ? <StatusLine message={loaderData.notice} tone="success" /> : null}
+      {loaderData.search_problem ? <StatusLine message={`Search: ${loaderData.search_problem}.`} tone="error" /> : null}
       {result?.message && result.intent !== "create_member" && result.intent !== "review" && !["issue_code", "remove_code", "clear_used_codes"].includes(result.intent) ? <StatusLine message={result.message} tone={result.tone} /> : null}
       <CodePanel codes={loaderData.codes} result={result} defaultEmail={member?.email ?? ""} initiallyOpen={loaderData.codes_open || Boolean(result && ["issue_code", "remove_code", "clear_used_codes"].includes(result.intent))} />
       <div className="grid grid-cols-1 gap-5 lg:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">

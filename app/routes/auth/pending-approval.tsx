@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { CheckCircle2, Circle, Clock, FileText, LogOut, MessageSquareWarning } from "lucide-react";
 import { z } from "zod";
+import { plainText } from "~/domain/plain-text";
 import type { Route } from "./+types/pending-approval";
 import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
@@ -54,7 +55,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 const AnswerSchema = z.object({
   request_id: z.coerce.number().int().positive(),
-  answer: z.string("Please write your answer").trim().min(1, "Please write your answer").max(ANSWER_MAX_CHARS, `Please use at most ${ANSWER_MAX_CHARS.toLocaleString("en-US")} characters`),
+  answer: plainText({ missing: "Please write your answer", multiline: true }).min(1, "Please write your answer").max(ANSWER_MAX_CHARS, `Please use at most ${ANSWER_MAX_CHARS.toLocaleString("en-US")} characters`),
 });
 
 type ActionResult = { errors?: FieldErrors; form_error?: string; values?: { answer?: string } };

@@ -1,10 +1,12 @@
-import { Form, Link, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { ArrowLeft, ArrowRight, Download, Search, SlidersHorizontal } from "lucide-react";
 import type { Route } from "./+types/transactions";
 import { loadHistory, requireMember } from "~/server/member-app/member-app.server";
+import { historyFilterProblems } from "~/server/member-app/history.server";
 import { pageTitle } from "~/components/site/page-title";
 import { Select } from "~/components/ui";
 import { controlClass, cx, labelClass } from "~/components/ui/field-styles";
+import { NativeFieldError } from "~/components/ui/field-parts";
 import { TransactionTable } from "~/components/member/transaction-table";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -13,7 +15,14 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
-  return loadHistory(user, new URL(request.url));
+  const url = new URL(request.url);
+  const history = await loadHistory(user, url);
+  const problems = historyFilterProblems(url.searchParams);
+  if (!problems) return { ...history, problems: null, typed: null };
+  // A filter to correct: the message next to it, what was typed, and no rows (they would not be
+  // what was asked for).
+  const typed = { from: url.searchParams.get("from") ?? "", to: url.searchParams.get("to") ?? "", q: url.searchParams.get("q") ?? "" };
+  return data({ ...history, rows: [], next_before: null, problems, typed }, { status: 400 });
 }
 
 const STATUS_OPTIONS = [
@@ -24,7 +33,7 @@ const STATUS_OPTIONS = [
 ];
 
 export default function Transactions({ loaderData }: Route.ComponentProps) {
-  const { filters, rows, next_before, first_page, accounts, categories } = loaderData;
+  const { filters, rows, next_before, first_page, accounts, categories, problems, typed } = loaderData;
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location?.pathname === "/dashboard/transactions";
   const query = new URLSearchParams();
@@ -62,8 +71,18 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
             </label>
             <div className="relative mt-1.5">
               <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
-              <input id="q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Description, reference or category" className={cx(controlClass, "pl-9")} />
+              <input
+                id="q"
+                name="q"
+                type="search"
+                defaultValue={problems?.q ? typed?.q.slice(0, 100) : (filters.q ?? "")}
+                placeholder="Description, reference or category"
+                aria-invalid={problems?.q ? true : undefined}
+                aria-describedby={problems?.q ? "q-error" : undefined}
+                className={cx(controlClass, "pl-9")}
+              />
             </div>
+            <NativeFieldError id="q-error" message={problems?.q} />
           </div>
           <Select name="account" label="Account" options={accounts.map((a) => ({ value: String(a.id), label: a.label }))} placeholder="All accounts" defaultValue={filters.account_id ? String(filters.account_id) : ""} />
           <Select name="type" label="Type" options={[{ value: "credit", label: "Money in (credits)" }, { value: "debit", label: "Money out (debits)" }]} placeholder="All types" defaultValue={filters.type ?? ""} />
@@ -73,13 +92,31 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
             <label htmlFor="from" className={labelClass}>
               From date
             </label>
-            <input id="from" name="from" type="date" defaultValue={filters.from ?? ""} className={cx(controlClass, "mt-1.5")} />
+            <input
+              id="from"
+              name="from"
+              type="date"
+              defaultValue={problems?.from ? typed?.from.slice(0, 10) : (filters.from ?? "")}
+              aria-invalid={problems?.from ? true : undefined}
+              aria-describedby={problems?.from ? "from-error" : undefined}
+              className={cx(controlClass, "mt-1.5")}
+            />
+            <NativeFieldError id="from-error" message={problems?.from} />
           </div>
           <div className="flex flex-col">
             <label htmlFor="to" className={labelClass}>
               To date
             </label>
-            <input id="to" name="to" type="date" defaultValue={filters.to ?? ""} className={cx(controlClass, "mt-1.5")} />
+            <input
+              id="to"
+              name="to"
+              type="date"
+              defaultValue={problems?.to ? typed?.to.slice(0, 10) : (filters.to ?? "")}
+              aria-invalid={problems?.to ? true : undefined}
+              aria-describedby={problems?.to ? "to-error" : undefined}
+              className={cx(controlClass, "mt-1.5")}
+            />
+            <NativeFieldError id="to-error" message={problems?.to} />
           </div>
         </div>
         <div className="mt-4 flex flex-wrap items-center justify-end gap-3">
@@ -98,7 +135,12 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
         <h2 id="results-heading" className="sr-only">
           Results
         </h2>
-        {rows.length === 0 ? (
+        {problems ? (
+          <div className="px-6 py-16 text-center">
+            <p className="font-semibold text-slate-900">Please correct the highlighted filter</p>
+            <p className="mt-1 text-sm text-slate-600">Then choose Apply to see your transactions.</p>
+          </div>
+        ) : rows.length === 0 ? (
           <div className="px-6 py-16 text-center">
             <p className="font-semibold text-slate-900">{filtered ? "No transactions match these filters" : "No transactions yet"}</p>
             <p className="mt-1 text-sm text-slate-600">{filtered ? "Try a wider date range or clear the filters." : "Your transactions will appear here."}</p>

@@ -1,8 +1,10 @@
 import { CLIENT_IP_HEADER } from "./auth.server";
+import { clientAddressKey } from "~/server/rate-limit/rate-limit.server";
 
 /**
  * What the identity services need to know about a request: the client address (as Express
- * determined it, see server.ts "trust proxy"), the browser, and its cookies.
+ * determined it, see server.ts "trust proxy"; validated, so what X-Forwarded-For says can only be
+ * a real address or a short marker), the browser, and its cookies.
  */
 export interface RequestMeta {
   ip: string;
@@ -12,7 +14,7 @@ export interface RequestMeta {
 
 export function requestMeta(request: Request, ip: string): RequestMeta {
   return {
-    ip: ip || "unknown",
+    ip: clientAddressKey(ip || "unknown"),
     user_agent: (request.headers.get("user-agent") ?? "").slice(0, 400),
     cookie: request.headers.get("cookie") ?? "",
   };

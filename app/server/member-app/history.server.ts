@@ -3,6 +3,8 @@ import type { DbOrTx } from "~/server/db/client.server";
 import type { AccountView } from "~/server/ledger/accounts.server";
 import { toCents, toId } from "~/server/ledger/rules";
 import { referenceNumber, accountLabel } from "~/server/payments/transfers.server";
+import { CALENDAR_DATE_MESSAGE, isCalendarDate } from "~/domain/calendar-date";
+import { PLAIN_TEXT_MESSAGE, hasControlCharacters } from "~/domain/plain-text";
 
 /**
  * A member's transaction history across their accounts (SPEC 6, /dashboard/transactions):
@@ -65,9 +67,31 @@ export interface MemberTransaction {
 export const PAGE_SIZE = 25;
 export const CSV_ROWS_MAX = 100_000;
 const SEARCH_LENGTH_MAX = 100;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The filters from a URL's query, keeping only valid values (a bad value is ignored, not an error). */
+/** The typed filters (dates, search words) the member must correct: a message per field. */
+export type HistoryFilterProblems = Partial<Record<"from" | "to" | "q", string>>;
+
+/**
+ * What is wrong with the typed filters of a URL's query, or null. An impossible date
+ * (2024-02-31) or a control character in the search is answered with a message next to the
+ * field instead of being sent to the database, which refuses both with an error.
+ */
+export function historyFilterProblems(params: URLSearchParams): HistoryFilterProblems | null {
+  const problems: HistoryFilterProblems = {};
+  for (const name of ["from", "to"] as const) {
+    const date = params.get(name)?.trim();
+    if (date && !isCalendarDate(date)) problems[name] = CALENDAR_DATE_MESSAGE;
+  }
+  const q = params.get("q");
+  if (q && hasControlCharacters(q)) problems.q = PLAIN_TEXT_MESSAGE;
+  return Object.keys(problems).length ? problems : null;
+}
+
+/**
+ * The filters from a URL's query, keeping only valid values: a choice that is not on the list
+ * (another member's account, an unknown status) is ignored; typed values that are not valid are
+ * ignored here too and reported by `historyFilterProblems`.
+ */
 export function parseHistoryFilters(params: URLSearchParams, accounts: readonly AccountView[]): HistoryFilters {
   const filters: HistoryFilters = {};
   const account = Number(params.get("account"));
@@ -77,13 +101,13 @@ export function parseHistoryFilters(params: URLSearchParams, accounts: readonly 
   const category = params.get("category");
   if (category && (TRANSACTION_CATEGORIES as readonly string[]).includes(category)) filters.category = category;
   const status = params.get("status");
-  if (status && status in STATUS_LABELS) filters.status = status as StatusKey;
-  const from = params.get("from");
-  if (from && DATE.test(from) && !Number.isNaN(Date.parse(from))) filters.from = from;
-  const to = params.get("to");
-  if (to && DATE.test(to) && !Number.isNaN(Date.parse(to))) filters.to = to;
+  if (status && Object.hasOwn(STATUS_LABELS, status)) filters.status = status as StatusKey;
+  const from = params.get("from")?.trim();
+  if (from && isCalendarDate(from)) filters.from = from;
+  const to = params.get("to")?.trim();
+  if (to && isCalendarDate(to)) filters.to = to;
   const q = params.get("q")?.trim();
-  if (q) filters.q = q.slice(0, SEARCH_LENGTH_MAX);
+  if (q && !hasControlCharacters(q)) filters.q = q.slice(0, SEARCH_LENGTH_MAX);
   return filters;
 }
 

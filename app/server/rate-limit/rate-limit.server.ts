@@ -1,3 +1,5 @@
+import crypto from "node:crypto";
+import net from "node:net";
 import { lt, sql } from "drizzle-orm";
 import { db } from "~/server/db/db.server";
 import type { DbOrTx } from "~/server/db/client.server";
@@ -14,7 +16,10 @@ import { rateLimitCounters } from "~/server/db/schema";
  * across a window boundary; that is the accepted price of one row per key and window.
  */
 export interface RateLimitRule {
-  /** What is being limited and for whom, e.g. `contact:ip:203.0.113.9`. At most 200 characters. */
+  /**
+   * What is being limited and for whom, e.g. `contact:ip:203.0.113.9`. A key longer than 200
+   * characters is stored as its start and a hash of the whole (`boundedRateLimitKey`).
+   */
   key: string;
   /** Hits allowed per window; the hit after that is refused. */
   limit: number;
@@ -33,11 +38,40 @@ export interface RateLimitResult {
 }
 
 export const RATE_LIMIT_KEY_MAX_CHARS = 200;
+const KEEP_CHARS = 120;
+
+/**
+ * A key of at most RATE_LIMIT_KEY_MAX_CHARS: a longer one becomes its first 120 characters, "#"
+ * and the SHA-256 of the whole key, so two different long keys still count apart. Keys hold
+ * what a request says (an email, a client address from X-Forwarded-For), so their length is the
+ * client's choice: a limit must never fail on it.
+ */
+export function boundedRateLimitKey(key: string): string {
+  if (key.length <= RATE_LIMIT_KEY_MAX_CHARS) return key;
+  return `${key.slice(0, KEEP_CHARS)}#${crypto.createHash("sha256").update(key).digest("hex")}`;
+}
+
+/**
+ * The client address as a rate-limit key part and for the records: a valid IPv4 or IPv6 address
+ * as is (an IPv4 address written as IPv6, `::ffff:203.0.113.9`, as IPv4, so both count
+ * together); anything else, which only a client that bypasses the proxy can send as
+ * X-Forwarded-For, as `invalid:` and a short hash of it, so it is bounded and cannot pass for a
+ * real address.
+ */
+export function clientAddressKey(address: string): string {
+  const trimmed = address.trim();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(trimmed)?.[1];
+  if (mapped && net.isIPv4(mapped)) return mapped;
+  if (net.isIP(trimmed) !== 0) return trimmed.toLowerCase();
+  if (trimmed === "" || trimmed === "unknown") return "unknown";
+  return `invalid:${crypto.createHash("sha256").update(trimmed).digest("hex").slice(0, 32)}`;
+}
 
 /** Counts one hit against `key` and says whether it is within the limit. */
 export async function hitRateLimit(rule: RateLimitRule, options: { now?: Date; database?: DbOrTx } = {}): Promise<RateLimitResult> {
-  const { key, limit, window_ms } = rule;
-  if (key.length === 0 || key.length > RATE_LIMIT_KEY_MAX_CHARS) throw new RangeError(`rate limit key must be 1 to ${RATE_LIMIT_KEY_MAX_CHARS} characters`);
+  const { limit, window_ms } = rule;
+  if (rule.key.length === 0) throw new RangeError("rate limit key must not be empty");
+  const key = boundedRateLimitKey(rule.key);
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError("rate limit must be a positive whole number");
   if (!Number.isSafeInteger(window_ms) || window_ms < 1000) throw new RangeError("rate limit window must be at least 1,000 ms");
 
