@@ -25,6 +25,10 @@ export function safeRedirectTo(value: unknown): string | null {
   }
   if (url.origin !== BASE) return null;
   const path = url.pathname;
+  // Dot segments are resolved above, so "/.//evil.example" (or "/..//", "/%2e%2e//") becomes
+  // "//evil.example": the same origin here, but another host once a browser reads it as a
+  // Location. What we answer must itself pass the rules for a relative path.
+  if (path.startsWith("//")) return null;
   if (REFUSED_PATHS.some((refused) => path === refused || path.startsWith(`${refused}/`))) return null;
   return `${path}${url.search}${url.hash}`;
 }
