@@ -2,6 +2,19 @@ import path from "node:path";
 import { z } from "zod";
 
 /**
+ * PostgreSQL connection settings when no variable says otherwise; also what a test or script
+ * that opens a database itself gets. Sized for one app process: PostgreSQL's default
+ * max_connections (100) serves four of them.
+ */
+export const DATABASE_POOL_DEFAULTS = {
+  pool_max: 20,
+  connect_timeout_ms: 5_000,
+  statement_timeout_ms: 15_000,
+  idle_in_transaction_timeout_ms: 30_000,
+  tcp_keepalive_ms: 10_000,
+} as const;
+
+/**
  * The process environment, parsed once. A bad value stops start-up with a message naming the
  * variable, so a misconfigured bank never half-starts.
  */
@@ -25,6 +38,13 @@ const EnvSchema = z.object({
   /** "1": run the demo profile (published passwords) even in a production deployment, on purpose. */
   MUTUAL_DEMO: z.enum(["0", "1"], "must be 1 (run the demo profile on purpose) or 0").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // PostgreSQL connections (with DATABASE_URL), in milliseconds; 0 turns off the statement and
+  // idle-in-transaction timeouts and the keepalive.
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(DATABASE_POOL_DEFAULTS.pool_max),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DATABASE_POOL_DEFAULTS.connect_timeout_ms),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(DATABASE_POOL_DEFAULTS.statement_timeout_ms),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(DATABASE_POOL_DEFAULTS.idle_in_transaction_timeout_ms),
+  DATABASE_TCP_KEEPALIVE_MS: z.coerce.number().int().min(0).max(3_600_000).default(DATABASE_POOL_DEFAULTS.tcp_keepalive_ms),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { dataDirAbsolute: string };

@@ -11,6 +11,9 @@ import pg from "pg";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.server";
+import { describeDatabaseError } from "./unavailable.server";
+import { DATABASE_POOL_DEFAULTS } from "../../config/env.server";
+import { logger } from "../logger.server";
 import { ownerOnlyDir, restrictTreeToOwner } from "../files/owner-only.server";
 
 /**
@@ -28,8 +31,36 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * How the app's connections to PostgreSQL behave (DATABASE_* variables, app/config/env.server.ts).
+ * The timeouts keep a database that stopped answering from holding a request until the HTTP
+ * request timeout: the request fails (503) and the member can try again.
+ */
+export interface PoolSettings {
+  pool_max: number;
+  /** Opening a connection, or waiting for a free one when all are busy. */
+  connect_timeout_ms: number;
+  /** PostgreSQL cancels a statement running longer (0: no limit). */
+  statement_timeout_ms: number;
+  /** PostgreSQL closes a connection whose transaction sits idle this long (0: no limit). */
+  idle_in_transaction_timeout_ms: number;
+  /** Idle time before TCP keepalive probes find a dead server or network (0: keepalive off). */
+  tcp_keepalive_ms: number;
+}
+
+const DEFAULT_POOL_SETTINGS: PoolSettings = DATABASE_POOL_DEFAULTS;
+
+/**
+ * A server that stopped answering altogether (frozen, or the network gone) never sends the
+ * statement timeout's error: the client gives up on a statement after the statement timeout and
+ * as long again, at most 5 s more (20 s with the defaults).
+ */
+function queryTimeoutMs(statement_timeout_ms: number): number | undefined {
+  return statement_timeout_ms > 0 ? statement_timeout_ms + Math.min(statement_timeout_ms, 5_000) : undefined;
+}
+
 export type DatabaseTarget =
-  | { kind: "postgres"; url: string; pool_max?: number }
+  | ({ kind: "postgres"; url: string } & Partial<PoolSettings>)
   /** dataDir "memory" keeps everything in memory: for tests. */
   | { kind: "pglite"; dataDir: string | "memory" };
 
@@ -48,10 +79,23 @@ function resolveMigrationsFolder(): string {
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: target.url, max: target.pool_max ?? 20 });
+    const settings = poolSettings(target);
     // bigint columns come back as strings by default; the ledger works in cents that fit in
     // a JavaScript number only up to 2^53, so parse int8 explicitly where it is read.
-    pool.on("error", (error) => console.error("PostgreSQL pool error", error));
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      Client: AppClient,
+      max: settings.pool_max,
+      connectionTimeoutMillis: settings.connect_timeout_ms,
+      statement_timeout: settings.statement_timeout_ms || undefined,
+      query_timeout: queryTimeoutMs(settings.statement_timeout_ms),
+      idle_in_transaction_session_timeout: settings.idle_in_transaction_timeout_ms || undefined,
+      keepAlive: settings.tcp_keepalive_ms > 0,
+      keepAliveInitialDelayMillis: settings.tcp_keepalive_ms,
+    });
+    // The pool reports an idle connection's failure here too, after the connection's own
+    // listener (AppClient) has logged it and the pool has dropped the connection.
+    pool.on("error", () => undefined);
     const db = drizzlePg(pool, { schema });
     return {
       db,
@@ -94,19 +138,70 @@ export async function migrateDatabase(database: Database): Promise<void> {
     // Several app servers may start at once against one PostgreSQL: a session advisory lock
     // makes them apply migrations one after another (the later ones then find nothing to do)
     // instead of racing on the same CREATE statements.
-    // The lock lives on a connection of its own, outside the pool, so that a pool of one
-    // connection can still migrate while it is held.
+    // The lock and the migrations run on a connection of their own, outside the pool (a pool of
+    // one connection can still migrate), without the statement timeouts: waiting for another
+    // server's migrations, or building an index on a large table, may rightly take minutes.
     const pool = (database.db as unknown as { $client: pg.Pool }).$client;
-    const lockClient = new pg.Client(pool.options);
-    await lockClient.connect();
+    const lockClient = new AppClient({ ...pool.options, statement_timeout: undefined, query_timeout: undefined });
     try {
+      await lockClient.connect();
       await lockClient.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
-      await migratePg(database.db, { migrationsFolder });
+      await migratePg(drizzlePg(lockClient, { schema }), { migrationsFolder });
     } finally {
-      await lockClient.end();
+      await lockClient.end().catch(() => undefined);
     }
   } else {
     await migratePglite(database.db as never, { migrationsFolder });
+  }
+}
+
+function poolSettings(target: Partial<PoolSettings>): PoolSettings {
+  const defined = Object.entries(target).filter(([name, value]) => name in DEFAULT_POOL_SETTINGS && value !== undefined);
+  return { ...DEFAULT_POOL_SETTINGS, ...Object.fromEntries(defined) };
+}
+
+/**
+ * Every connection the app opens to PostgreSQL. node-postgres reports a connection that dies
+ * (the server restarted, the backend was terminated, the network failed) as an "error" event on
+ * its client, and an event nobody listens to ends the process. The pool listens only while a
+ * client sits idle in it; a client checked out (every transaction, the ledger's posting) or of
+ * its own (the migration lock) had no listener. Each one listens from birth: the loss is
+ * logged as one line and the work on that connection fails, which the request answers with 503.
+ */
+class AppClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super(config);
+    this.on("error", (error) => logger.warn({ database: describeDatabaseError(error) }, "database connection lost"));
+  }
+
+  /**
+   * node-postgres's query_timeout fails the statement but leaves it running on the connection,
+   * so the next statement (the transaction's ROLLBACK, the next request's query) would queue
+   * behind it and wait just as long. The connection is closed instead: its queued statements fail
+   * at once and the pool replaces it.
+   */
+  override query(...args: unknown[]): never {
+    const abandonIfTimedOut = (error: unknown) => {
+      if (error instanceof Error && error.message === "Query read timeout") {
+        (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      }
+    };
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === "function") {
+      args[last] = (error: unknown, result: unknown) => {
+        abandonIfTimedOut(error);
+        (callback as (error: unknown, result: unknown) => void)(error, result);
+      };
+    }
+    const result = (super.query as (...a: unknown[]) => unknown).apply(this, args);
+    if (result instanceof Promise) {
+      return result.catch((error: unknown) => {
+        abandonIfTimedOut(error);
+        throw error;
+      }) as never;
+    }
+    return result as never;
   }
 }
 

@@ -1,6 +1,29 @@
 import { env } from "~/config/env.server";
 import { institution } from "~/config/institution.server";
+import { logger } from "~/server/logger.server";
 import { migrateDatabase, openDatabase, type Database } from "./client.server";
+import { databaseUnavailable, describeDatabaseError } from "./unavailable.server";
+
+/** Waits between start-up attempts: 0.5 s, doubling, at most 10 s. */
+const START_WAIT_FIRST_MS = 500;
+const START_WAIT_MAX_MS = 10_000;
+
+/**
+ * A server started while PostgreSQL is down or still starting (both coming back after a power cut,
+ * a database upgrade) waits for it instead of exiting, saying so in the log at each attempt.
+ */
+async function untilReachable<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let attempt_number = 1; ; attempt_number++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!databaseUnavailable(error)) throw error;
+      const retry_in_ms = Math.min(START_WAIT_MAX_MS, START_WAIT_FIRST_MS * 2 ** (attempt_number - 1));
+      logger.warn({ attempt: attempt_number, retry_in_ms, database: describeDatabaseError(error) }, "database unreachable at start-up, waiting for the database");
+      await new Promise((resolve) => setTimeout(resolve, retry_in_ms));
+    }
+  }
+}
 
 /**
  * The process's one database. Kept on globalThis so that the Express entry and the
@@ -16,9 +39,26 @@ export function appDatabase(options: { seedDemo?: boolean } = {}): Promise<Datab
   holder[KEY] ??= (async () => {
     const e = env();
     const database = e.DATABASE_URL
-      ? await openDatabase({ kind: "postgres", url: e.DATABASE_URL })
+      ? await untilReachable(async () => {
+          const postgres = await openDatabase({
+            kind: "postgres",
+            url: e.DATABASE_URL!,
+            pool_max: e.DATABASE_POOL_MAX,
+            connect_timeout_ms: e.DATABASE_CONNECT_TIMEOUT_MS,
+            statement_timeout_ms: e.DATABASE_STATEMENT_TIMEOUT_MS,
+            idle_in_transaction_timeout_ms: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+            tcp_keepalive_ms: e.DATABASE_TCP_KEEPALIVE_MS,
+          });
+          try {
+            await migrateDatabase(postgres);
+            return postgres;
+          } catch (error) {
+            await postgres.close().catch(() => undefined);
+            throw error;
+          }
+        })
       : await openDatabase({ kind: "pglite", dataDir: e.dataDirAbsolute });
-    await migrateDatabase(database);
+    if (database.kind === "pglite") await migrateDatabase(database);
     // Demo mode: the demo institution's people on an empty database (app/server/seed). Scripts
     // that only inspect the database (ledger:verify) open it without seeding.
     if (seedDemo && institution().demo) {
