@@ -177,7 +177,7 @@ export async function replaceTemporaryPassword(browser: Browser, baseURL: string
   const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": address } });
   try {
     const headers = { Origin: new URL(baseURL).origin };
-    const step1 = await context.request.post("/login", { headers, form: { email, password: temporary }, maxRedirects: 0 });
+    const step1 = await context.request.post("/login", { headers, form: { intent: "password", email, password: temporary }, maxRedirects: 0 });
     expect([302, 303], `first sign-in of ${email}`).toContain(step1.status());
     const inbox = await (await context.request.get(`/demo/inbox?to=${encodeURIComponent(email)}`)).text();
     const code = /data-testid="demo-code"[^>]*>\s*(\d{6})/.exec(inbox)?.[1] ?? "";

@@ -96,7 +96,7 @@ async function createdByStaff(role: "user" | "admin" = "user"): Promise<{ id: st
 async function signInThroughLogin(email: string, password: string, redirectTo?: string): Promise<{ browser: Browser; location: string }> {
   const browser = new Browser(uniqueIp());
   const extra: Record<string, string> = redirectTo ? { redirectTo } : {};
-  const step1 = await run(() => loginRoute.action(args(request(null, "/login", { email, password, ...extra }), browser.ip)));
+  const step1 = await run(() => loginRoute.action(args(request(null, "/login", { intent: "password", email, password, ...extra }), browser.ip)));
   if (step1.kind !== "redirect") throw new Error(`step 1: ${JSON.stringify(step1)}`);
   browser.apply(step1.set_cookies);
   const code = await lastCodeTo(database.db, email);

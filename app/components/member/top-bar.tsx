@@ -227,6 +227,7 @@ function NotificationsBell({ unread, notifications }: Pick<TopBarProps, "unread"
                       </time>
                       {!n.read ? (
                         <fetcher.Form method="post" action="/dashboard/notifications">
+                          <input type="hidden" name="intent" value="read" />
                           <input type="hidden" name="id" value={n.id} />
                           <button type="submit" className="rounded px-1 text-xs font-semibold text-accent-700 hover:underline">
                             Mark as read<span className="sr-only">: {n.title}</span>

@@ -5,6 +5,7 @@ import type { Route } from "./+types/login";
 import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
 import { safeRedirectTo } from "~/domain/redirect-to";
+import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import {
   OTP_FAILED,
   OTP_INVALID,
@@ -79,13 +80,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 type ActionResult = { intent: "password" | "code"; form_error?: string; errors?: FieldErrors; values?: { email?: string; remember?: boolean } };
+/** Step 1 (email and password), step 2 (the code), and "Back" from step 2 to step 1. */
+const LOGIN_INTENTS = ["password", "code", "back"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { ip } = context.get(requestInfoContext);
   const meta = requestMeta(request, ip);
   const { db } = await getAuth();
   const form = await readForm(request);
-  const intent = form.get("intent");
+  const intent = formIntent(form, LOGIN_INTENTS);
+  if (!intent) throw data(UNKNOWN_INTENT_MESSAGE, { status: 400 });
   const redirect_to = safeRedirectTo(form.get("redirectTo"));
 
   if (intent === "back") {

@@ -1,7 +1,8 @@
-import { Form, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { Bell, CheckCheck } from "lucide-react";
 import type { Route } from "./+types/notifications";
 import { readForm } from "~/server/http/form.server";
+import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { loadNotifications, notificationAction, requireMember } from "~/server/member-app/member-app.server";
 import { pageTitle } from "~/components/site/page-title";
 import { relativeTime } from "~/components/member/top-bar";
@@ -23,7 +24,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireMember(request);
   // With or without JavaScript the answer is the page again: the loaders run after the action.
-  return notificationAction(user, await readForm(request));
+  const form = await readForm(request);
+  // "read" (one notification, by id) or "read-all"; anything else changes nothing.
+  if (!formIntent(form, ["read", "read-all"] as const)) throw data(UNKNOWN_INTENT_MESSAGE, { status: 400 });
+  return notificationAction(user, form);
 }
 
 export default function Notifications({ loaderData }: Route.ComponentProps) {
@@ -71,6 +75,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
                 </div>
                 {!n.read ? (
                   <Form method="post" className="shrink-0">
+                    <input type="hidden" name="intent" value="read" />
                     <input type="hidden" name="id" value={n.id} />
                     <button type="submit" className="rounded-lg px-3 py-2 text-sm font-semibold text-accent-700 hover:bg-accent-50">
                       Mark as read<span className="sr-only">: {n.title}</span>

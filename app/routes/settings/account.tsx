@@ -7,6 +7,7 @@ import { currentPasswordLockedMessage } from "~/server/auth/current-password.ser
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { requireUser } from "~/server/auth/session.server";
 import { parseForm, readForm } from "~/server/http/form.server";
+import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import {
   cancelTotpEnrollment,
   changeOwnPassword,
@@ -35,6 +36,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 const SIGNED_IN = ["user", "admin"] as const;
+const ACCOUNT_INTENTS: readonly AccountIntent[] = ["notifications", "password", "totp-start", "totp-confirm", "totp-cancel", "totp-disable"];
 const FAILED = SETTINGS_MESSAGES.account_failed;
 const UPDATED = SETTINGS_MESSAGES.account_updated;
 
@@ -66,7 +68,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const meta = requestMeta(request, ip);
   const { db } = await getAuth();
   const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "notifications") as AccountIntent;
+  const intent = formIntent(form, ACCOUNT_INTENTS);
+  if (!intent) throw data(UNKNOWN_INTENT_MESSAGE, { status: 400 });
 
   switch (intent) {
     case "password": {
@@ -157,7 +160,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       break;
     }
-    default: {
+    case "notifications": {
       const parsed = parseForm(notificationSchema, form);
       if (!parsed.ok) return refuse("notifications", "Please check the settings.", 400, { errors: parsed.errors });
       const result = await updateNotificationSettings(db, user.id, parsed.value, { request_id, ip });

@@ -5,13 +5,14 @@ import { profileSchema, SETTINGS_MESSAGES } from "~/domain/settings";
 import { getAuth } from "~/server/auth/auth.server";
 import { requireUser } from "~/server/auth/session.server";
 import { parseForm, readForm } from "~/server/http/form.server";
+import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { removeProfileImage, setProfileImage } from "~/server/profile-images/profile-images.server";
 import { getProfileSettings, updateProfile } from "~/server/settings/settings.server";
 import { pageTitle } from "~/components/site/page-title";
 import { FormMessage } from "~/components/ui";
 import { SettingsPage } from "~/components/settings/settings-page";
 import { ProfileSettingsForm } from "~/components/settings/profile-settings-form";
-import type { ProfileActionData, ProfileData } from "~/components/settings/types";
+import type { ProfileActionData, ProfileData, ProfileIntent } from "~/components/settings/types";
 
 /**
  * Profile Settings (SPEC 6): a page for direct links and browsers without JavaScript, and the
@@ -22,6 +23,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 const SIGNED_IN = ["user", "admin"] as const;
+const PROFILE_INTENTS: readonly ProfileIntent[] = ["profile", "image", "remove-image"];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request, { roles: SIGNED_IN });
@@ -35,7 +37,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { request_id, ip } = context.get(requestInfoContext);
   const { db } = await getAuth();
   const form = await readForm(request);
-  const intent = form.get("intent");
+  const intent = formIntent(form, PROFILE_INTENTS);
+  if (!intent) throw data(UNKNOWN_INTENT_MESSAGE, { status: 400 });
 
   if (intent === "image") {
     const upload = form.get("image");
