@@ -19,6 +19,7 @@ import { appDatabase } from "./app/server/db/db.server";
 import { requestGuards } from "./app/server/security/request-guards.server";
 import { contentSecurityPolicy } from "./app/server/security/csp.server";
 import { DataDirLockedError } from "./app/server/db/data-dir-lock.server";
+import { databaseUnavailableStatus } from "./app/server/http/database-unavailable.server";
 
 async function main() {
   // Whatever this process creates (database files, secrets, uploads) is the owner's only.
@@ -30,8 +31,8 @@ async function main() {
   const https = config.PUBLIC_URL?.startsWith("https://") ?? false;
   const logger = pino({ level: config.LOG_LEVEL });
 
-  // Open (and migrate) the database before accepting requests: a locked DATA_DIR or an
-  // unreachable PostgreSQL stops start-up here with a clear message.
+  // Open (and migrate) the database before accepting requests: a locked DATA_DIR stops start-up
+  // here with a clear message; an unreachable PostgreSQL is waited for (logged at each attempt).
   const database = await appDatabase();
 
   const app = express();
@@ -97,6 +98,8 @@ async function main() {
   }
 
   app.use(requestGuards());
+  // A request that failed because the database is unreachable answers 503, not 500.
+  app.use(databaseUnavailableStatus());
   app.all(
     "/{*splat}",
     createRequestHandler({

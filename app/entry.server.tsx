@@ -8,6 +8,8 @@ import { NonceProvider } from "./components/nonce";
 import { MarkupMemoProvider } from "./components/ui/memoized-markup";
 import { createMarkupMemo } from "./server/markup-memo.server";
 import { logger } from "./server/logger.server";
+import { describeDatabaseError, isDatabaseUnavailable } from "./server/db/unavailable.server";
+import { databaseUnavailablePage, isMarkedDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/database-unavailable.server";
 
 export const streamTimeout = 5_000;
 
@@ -26,10 +28,12 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  const { nonce, request_id } = loadContext.get(requestInfoContext);
+  // A loader or action could not reach the database (handleError below marked the request).
+  if (isMarkedDatabaseUnavailable(request_id)) return databaseUnavailablePage(request, request_id, nonce);
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { nonce } = loadContext.get(requestInfoContext);
 
   return new Promise((resolve, reject) => {
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
@@ -64,9 +68,18 @@ export default function handleRequest(
   });
 }
 
-/** Unexpected errors in loaders, actions and rendering: logged once, with the request id. */
+/**
+ * Unexpected errors in loaders, actions and rendering: logged once, with the request id. An
+ * unreachable database is an outage, not a bug: one warning without the error (its message may
+ * hold SQL parameters), and the request is answered 503.
+ */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   const { request_id } = context.get(requestInfoContext);
+  if (isDatabaseUnavailable(error)) {
+    markDatabaseUnavailable(request_id);
+    logger.warn({ request_id, method: request.method, path: new URL(request.url).pathname, database: describeDatabaseError(error) }, "database unavailable");
+    return;
+  }
   logger.error({ err: error, request_id, url: request.url, method: request.method }, "unhandled error in route");
 };

@@ -1,0 +1,96 @@
+import type { RequestHandler } from "express";
+import { institution } from "~/config/institution.server";
+
+/**
+ * While the database cannot be reached, a request that needed it is answered 503 with
+ * Retry-After, a polite message and the request id, not 500: nothing is broken for good, and
+ * load balancers and monitoring tell an outage from a bug by the status.
+ *
+ * React Router catches what loaders and actions throw and answers 500 itself, so its error hook
+ * (handleError in app/entry.server.tsx) marks the request here, and the Express entry turns that
+ * 500 into 503 as it writes the status (resource routes and `.data` requests). Pages get the
+ * whole page below instead of the error boundary's "Something went wrong".
+ */
+
+/** Seconds a client is asked to wait before trying again. */
+export const RETRY_AFTER_S = 5;
+
+// server.ts and the React Router build are separate module graphs in development: the marks
+// live on globalThis so that both see the same set. A mark is removed when its response ends.
+const KEY = Symbol.for("mutual.databaseUnavailableRequests");
+const holder = globalThis as { [KEY]?: Set<string> };
+const marked: Set<string> = (holder[KEY] ??= new Set<string>());
+const MARKS_MAX = 10_000;
+
+export function markDatabaseUnavailable(request_id: string): void {
+  // Marks whose response never reached Express (a test calling a handler directly) must not pile up.
+  if (marked.size >= MARKS_MAX) marked.delete(marked.values().next().value!);
+  marked.add(request_id);
+}
+
+export function isMarkedDatabaseUnavailable(request_id: string): boolean {
+  return marked.has(request_id);
+}
+
+/** Express middleware, before React Router's handler: a marked request's 500 goes out as 503. */
+export function databaseUnavailableStatus(): RequestHandler {
+  return (_req, res, next) => {
+    const request_id = String(res.locals.request_id);
+    const writeHead = res.writeHead as (...args: unknown[]) => typeof res;
+    res.writeHead = function (this: typeof res, statusCode: number, ...rest: unknown[]) {
+      if (statusCode === 500 && marked.has(request_id)) {
+        statusCode = 503;
+        this.statusMessage = "Service Unavailable";
+        if (typeof rest[0] === "string") rest[0] = this.statusMessage;
+        this.setHeader("Retry-After", String(RETRY_AFTER_S));
+      }
+      return writeHead.call(this, statusCode, ...rest);
+    } as typeof res.writeHead;
+    res.once("close", () => marked.delete(request_id));
+    next();
+  };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The page for a page request while the database is unreachable: complete in itself (no
+ * database, no scripts), in the institution's colours.
+ */
+export function databaseUnavailablePage(request: Request, request_id: string, nonce: string): Response {
+  const profile = institution();
+  const retry = request.method === "GET" ? new URL(request.url).pathname + new URL(request.url).search : new URL(request.url).pathname;
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Temporarily unavailable | ${escapeHtml(profile.name)}</title>
+<style nonce="${escapeHtml(nonce)}">
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1e293b;background:#f8fafc}
+main{max-width:36rem;margin:0 auto;padding:6rem 1.5rem;text-align:center}
+p.status{font-size:.875rem;font-weight:600;color:${escapeHtml(profile.brand.accent)}}
+h1{margin:.5rem 0 0;font-size:1.875rem;font-weight:600;color:${escapeHtml(profile.brand.primary)}}
+p{line-height:1.6}
+a.button{display:inline-block;margin-top:2rem;padding:.75rem 1.25rem;border-radius:.5rem;background:${escapeHtml(profile.brand.primary)};color:#fff;font-weight:500;text-decoration:none}
+.reference{font-size:.875rem;color:#475569}
+</style>
+</head>
+<body>
+<main id="main">
+<p class="status">Error 503</p>
+<h1>We will be right back</h1>
+<p>${escapeHtml(profile.name)} cannot reach its records at the moment. Please try again in a minute or two.</p>
+<p>If you had just sent money, look at your recent activity before sending it again.</p>
+<p class="reference">Reference: ${escapeHtml(request_id)}</p>
+<p>Need help now? Call ${escapeHtml(profile.support_phone)}.</p>
+<a class="button" href="${escapeHtml(retry)}">Try again</a>
+</main>
+</body>
+</html>`;
+  return new Response(html, {
+    status: 503,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": String(RETRY_AFTER_S), "Cache-Control": "no-store" },
+  });
+}

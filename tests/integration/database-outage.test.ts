@@ -1,0 +1,405 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import pg from "pg";
+import { onPostgres } from "./test-database";
+import { ThrowawayPostgres } from "./throwaway-postgres";
+import { openDatabase, type Database } from "~/server/db/client.server";
+import { ledgerAccounts, ledgerTransactions, outbox, users } from "~/server/db/schema";
+import { verifyLedger } from "~/server/ledger/verify.server";
+import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
+
+/**
+ * The app server, as a real process on a PostgreSQL server of the test's own, while members move
+ * money over HTTP: backends are killed one at a time (pg_terminate_backend) and the server is
+ * crashed (pg_ctl -m immediate) and started again. The process must stay up, answer 503 while
+ * the database is gone, move money again once it is back without a restart, and neither lose nor
+ * double anything it acknowledged; the ledger verifies. It also starts before the database does
+ * and waits for it. PostgreSQL only: PGlite is inside the app process and cannot go away alone.
+ */
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repository = path.resolve(here, "../..");
+
+/** Concurrent transfer loops, spread over the demo members (each posts its own member's transfers). */
+const WORKERS = 6;
+const ACKS_BEFORE_FAULTS = 40;
+const BACKENDS_TO_KILL = 4;
+const ACKS_BETWEEN_KILLS = 10;
+const ACKS_AFTER_RESTART = 30;
+const ACKS_AFTER_HANG = 20;
+const TRANSFER_CENTS = 1;
+
+let postgres: ThrowawayPostgres | undefined;
+let app: AppProcess | undefined;
+let verification: Database | undefined;
+afterAll(async () => {
+  await verification?.close();
+  await app?.stop();
+  await postgres?.destroy();
+});
+
+/** The app server process: its log lines, and whether it has exited. */
+class AppProcess {
+  readonly lines: string[] = [];
+  exit: string | null = null;
+  private readonly child: ChildProcess;
+  private readonly watchers = new Set<(line: string) => void>();
+  readonly exited: Promise<void>;
+
+  constructor(readonly port: number, env: Record<string, string>) {
+    this.child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+      cwd: repository,
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    for (const stream of [this.child.stdout!, this.child.stderr!]) {
+      readline.createInterface({ input: stream }).on("line", (line) => {
+        this.lines.push(line);
+        for (const watcher of this.watchers) watcher(line);
+      });
+    }
+    this.exited = new Promise((resolve) =>
+      this.child.once("exit", (code, signal) => {
+        this.exit = signal ?? String(code);
+        resolve();
+      }),
+    );
+  }
+
+  get base(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Resolves with the first log line (past or future) matching `pattern`; fails if the process exits first. */
+  waitForLine(pattern: RegExp, what: string): Promise<string> {
+    const seen = this.lines.find((line) => pattern.test(line));
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const watcher = (line: string) => {
+        if (!pattern.test(line)) return;
+        this.watchers.delete(watcher);
+        resolve(line);
+      };
+      this.watchers.add(watcher);
+      void this.exited.then(() => reject(new Error(`app exited (${this.exit}) while waiting for ${what}:\n${this.lines.slice(-40).join("\n")}`)));
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.exit === null) this.child.kill("SIGTERM");
+    await this.exited;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One query on a connection of its own (closed after): the test's connections must not be in the way of a crash. */
+async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  client.on("error", () => undefined);
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+interface Member {
+  email: string;
+  cookie: string;
+  checking_id: number;
+  savings_id: number;
+}
+
+/** Signs in over HTTP as a person does: password, then the emailed code (read from the outbox). */
+async function signIn(base: string, db: Database["db"], email: string, password: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  const post = async (fields: Record<string, string>) => {
+    const response = await fetch(`${base}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: cookie(), origin: base, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const pair = line.split(";")[0]!;
+      const i = pair.indexOf("=");
+      jar.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+    await response.body?.cancel();
+    return response.status;
+  };
+  expect(await post({ intent: "password", email, password })).toBe(302);
+  const [mail] = await db.select().from(outbox).where(and(eq(outbox.to_email, email), eq(outbox.kind, "sign_in_code"))).orderBy(desc(outbox.id)).limit(1);
+  const code = /code is: (\d{6})/.exec(mail?.text_body ?? "")?.[1];
+  if (!code) throw new Error(`no sign-in code for ${email}`);
+  expect(await post({ intent: "code", code })).toBe(302);
+  return cookie();
+}
+
+type Outcome = { kind: "acknowledged"; reference: string } | { kind: "unavailable" } | { kind: "try_again" } | { kind: "failed"; status: number; body: string };
+
+/** One Between Accounts transfer over HTTP, posted as the dashboard does with JavaScript. */
+async function postTransfer(base: string, member: Member, idempotency_key: string): Promise<Outcome> {
+  let response: Response;
+  try {
+    response = await fetch(`${base}/dashboard.data`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: member.cookie, origin: base, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        intent: "internal",
+        from_account_id: String(member.checking_id),
+        to_account_id: String(member.savings_id),
+        amount: (TRANSFER_CENTS / 100).toFixed(2),
+        reference: "outage test",
+        idempotency_key,
+      }).toString(),
+    });
+  } catch (error) {
+    // The process did not answer at all: the socket was refused or dropped.
+    return { kind: "failed", status: 0, body: String((error as Error).cause ?? error) };
+  }
+  const body = await response.text();
+  if (response.status === 503) return { kind: "unavailable" };
+  const reference = /"(MU\d{8,})"/.exec(body)?.[1];
+  if (response.status === 200 && reference && body.includes('"done"')) return { kind: "acknowledged", reference };
+  // The transfer form's own answer when the database failed mid-transfer: try again, same key.
+  if (response.status === 200 && body.includes('"refused"') && body.includes('"failed"')) return { kind: "try_again" };
+  return { kind: "failed", status: response.status, body: body.slice(0, 300) };
+}
+
+class Load {
+  readonly acknowledged = new Map<string, { member: Member; reference: string }>();
+  /** Every key sent, acknowledged or not yet. */
+  readonly keys = new Map<string, Member>();
+  /** Answers of 503. */
+  unavailable = 0;
+  /** "Transfer failed. Please try again." answers: the database failed in the middle of a transfer. */
+  try_again = 0;
+  readonly failures: { status: number; body: string }[] = [];
+  private stopping = false;
+  private readonly waiters = new Set<() => void>();
+  private workers: Promise<void>[] = [];
+
+  constructor(
+    private readonly app: AppProcess,
+    private readonly members: Member[],
+  ) {}
+
+  start(): void {
+    this.workers = Array.from({ length: WORKERS }, (_, i) => this.worker(this.members[i % this.members.length]!));
+  }
+
+  /** Resolves once `condition` holds, checked after every answer. */
+  until(condition: () => boolean): Promise<void> {
+    if (condition()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (condition()) resolve();
+        else if (this.app.exit !== null || this.failures.length > 50) reject(new Error(`gave up: app exit ${this.app.exit}, failures ${JSON.stringify(this.failures.slice(0, 3))}\n${this.app.lines.slice(-30).join("\n")}`));
+        else return;
+        this.waiters.delete(check);
+      };
+      this.waiters.add(check);
+    });
+  }
+
+  /** Resolves once `count` more transfers than now have been acknowledged. */
+  more(count: number): Promise<void> {
+    const target = this.acknowledged.size + count;
+    return this.until(() => this.acknowledged.size >= target);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.workers);
+  }
+
+  private async worker(member: Member): Promise<void> {
+    while (!this.stopping) {
+      // A key is sent until it is acknowledged, as the transfer form does: a retry after a failure
+      // can never move the money twice.
+      const key = crypto.randomUUID();
+      this.keys.set(key, member);
+      for (;;) {
+        const outcome = await postTransfer(this.app.base, member, key);
+        if (outcome.kind === "acknowledged") this.acknowledged.set(key, { member, reference: outcome.reference });
+        else if (outcome.kind === "unavailable") this.unavailable++;
+        else if (outcome.kind === "try_again") this.try_again++;
+        else this.failures.push(outcome);
+        for (const check of [...this.waiters]) check();
+        if (outcome.kind === "acknowledged") break;
+        if (this.failures.length > 50) return; // the test fails on them; do not spin
+        // A person (or the form) tries again a moment later, not in a tight loop.
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+  }
+}
+
+describe("a database outage while members move money", () => {
+  // Skipped, with its reason in its name, when the suite runs on PGlite.
+  const test = onPostgres ? it : it.skip;
+  test(
+    onPostgres
+      ? "the app process survives killed backends and a PostgreSQL crash: 503 while it is down, transfers again after, nothing lost or doubled"
+      : "SKIPPED on PGlite: the outage test needs a PostgreSQL server (set TEST_DATABASE_URL); it starts its own",
+    async () => {
+      postgres = await ThrowawayPostgres.create();
+      const url = postgres.url();
+      // The app starts while the database is down, and waits for it.
+      await postgres.stop("fast");
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-outage-"));
+      app = new AppProcess(await freePort(), {
+        NODE_ENV: "development",
+        DATABASE_URL: url,
+        DATA_DIR: dataDir,
+        SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
+        DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex"),
+        LOG_LEVEL: "info",
+        // Short timeouts keep the hung-server part quick: a statement gets 3 s, then 3 s more.
+        DATABASE_CONNECT_TIMEOUT_MS: "2000",
+        DATABASE_STATEMENT_TIMEOUT_MS: "3000",
+      });
+      await app.waitForLine(/waiting for the database/, "the start-up wait");
+      await postgres.start();
+      await app.waitForLine(/Mutual is serving/, "start-up");
+
+      verification = await openDatabase({ kind: "postgres", url, pool_max: 2 });
+      const db = verification.db;
+      const members: Member[] = [];
+      for (const person of DEMO_SIGNINS.filter((p) => p.kind === "member")) {
+        const cookie = await signIn(app.base, db, person.email, person.password);
+        const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, person.email));
+        const accounts = await db.select().from(ledgerAccounts).where(eq(ledgerAccounts.member_id, user!.id));
+        const account = (type: string) => accounts.find((a) => a.type === type && a.status === "active")!.id;
+        members.push({ email: person.email, cookie, checking_id: account("checking"), savings_id: account("savings") });
+      }
+      const balance_ids = members.flatMap((m) => [m.checking_id, m.savings_id]);
+      const balancesBefore = await db.select({ id: ledgerAccounts.id, posted_cents: ledgerAccounts.posted_cents }).from(ledgerAccounts).where(inArray(ledgerAccounts.id, balance_ids));
+      // The verification pool must not hold connections across the crash.
+      await verification.close();
+      verification = undefined;
+
+      const load = new Load(app, members);
+      load.start();
+      await load.more(ACKS_BEFORE_FAULTS);
+
+      // 1. One backend at a time, killed while the app has it checked out of the pool.
+      let killed = 0;
+      while (killed < BACKENDS_TO_KILL) {
+        const rows = await query<{ pid: number }>(
+          url,
+          `select pid from pg_stat_activity
+            where backend_type = 'client backend' and pid <> pg_backend_pid() and datname = current_database()
+              and state in ('active', 'idle in transaction')
+            limit 1`,
+        );
+        if (rows.length === 0) continue;
+        await query(url, "select pg_terminate_backend($1)", [rows[0]!.pid]);
+        killed++;
+        await load.more(ACKS_BETWEEN_KILLS);
+      }
+      expect(app.exit).toBeNull();
+
+      // 2. The whole server crashes: 503 while it is down, the process up and saying so.
+      const unavailableBefore = load.unavailable;
+      const outageStarted = performance.now();
+      await postgres.stop("immediate");
+      const health = await fetch(`${app.base}/healthz`);
+      expect(health.status).toBe(200);
+      const ready = await fetch(`${app.base}/readyz`);
+      expect(ready.status).toBe(503);
+      const page = await fetch(`${app.base}/dashboard`, { headers: { cookie: members[0]!.cookie } });
+      const pageText = await page.text();
+      expect(page.status).toBe(503);
+      expect(pageText).toContain(page.headers.get("x-request-id")!);
+      expect(pageText).toContain("We will be right back");
+      // A resource route (the idle warning's session check) says 503 too, not "signed out".
+      const session = await fetch(`${app.base}/session`, { headers: { cookie: members[0]!.cookie } });
+      await session.body?.cancel();
+      expect(session.status).toBe(503);
+      expect(session.headers.get("retry-after")).not.toBeNull();
+      await load.until(() => load.unavailable > unavailableBefore);
+      await postgres.start();
+      const outage_ms = Math.round(performance.now() - outageStarted);
+      const unavailableDuringOutage = load.unavailable - unavailableBefore;
+
+      // 3. Back without a restart of the app.
+      await load.more(ACKS_AFTER_RESTART);
+
+      // 4. The server hangs (stops answering, closes nothing): requests fail with 503 after the
+      // app's own timeouts, long before the 60 s request timeout, and work again once it answers.
+      const answeredBeforeHang = load.unavailable + load.try_again;
+      postgres.freeze();
+      let hungPage: Response;
+      try {
+        hungPage = await fetch(`${app.base}/dashboard`, { headers: { cookie: members[1]!.cookie }, signal: AbortSignal.timeout(45_000) });
+        await load.until(() => load.unavailable + load.try_again > answeredBeforeHang);
+      } finally {
+        postgres.thaw();
+      }
+      expect(hungPage.status).toBe(503);
+      const unavailableWhileHung = load.unavailable + load.try_again - answeredBeforeHang;
+      await load.more(ACKS_AFTER_HANG);
+      await load.stop();
+      expect(app.exit).toBeNull();
+      expect(load.failures).toEqual([]);
+      expect(unavailableDuringOutage).toBeGreaterThan(0);
+
+      // Nothing acknowledged lost, nothing doubled: every key is stored once, under the
+      // transaction the member was told, and the balances moved by exactly the keys sent.
+      verification = await openDatabase({ kind: "postgres", url, pool_max: 2 });
+      const keys = [...load.keys.keys()];
+      const stored = await verification.db
+        .select({ id: ledgerTransactions.id, key: ledgerTransactions.idempotency_key })
+        .from(ledgerTransactions)
+        .where(inArray(ledgerTransactions.idempotency_key, keys));
+      expect(stored.length).toBe(keys.length);
+      expect(load.acknowledged.size).toBe(keys.length);
+      const storedByKey = new Map(stored.map((s) => [s.key, s.id]));
+      const mismatched = [...load.acknowledged].filter(([key, ack]) => `MU${String(storedByKey.get(key)).padStart(8, "0")}` !== ack.reference);
+      expect(mismatched).toEqual([]);
+      const balancesAfter = await verification.db.select({ id: ledgerAccounts.id, posted_cents: ledgerAccounts.posted_cents }).from(ledgerAccounts).where(inArray(ledgerAccounts.id, balance_ids));
+      for (const member of members) {
+        const sent = [...load.keys.values()].filter((m) => m === member).length * TRANSFER_CENTS;
+        const moved = (id: number) => balancesAfter.find((b) => b.id === id)!.posted_cents - balancesBefore.find((b) => b.id === id)!.posted_cents;
+        expect({ email: member.email, checking: moved(member.checking_id), savings: moved(member.savings_id) }).toEqual({ email: member.email, checking: -sent, savings: sent });
+      }
+      const report = await verifyLedger(verification.db);
+      expect(report.problems).toEqual([]);
+
+      // Connection losses are logged as one JSON line each, never a multi-line object dump.
+      expect(app.lines.filter((line) => /^\s+at |Emitted 'error' event/.test(line))).toEqual([]);
+      expect(app.lines.some((line) => line.includes('"database connection lost"'))).toBe(true);
+
+      console.info(
+        `database outage: ${keys.length} transfers acknowledged by ${WORKERS} concurrent members' loops; ` +
+          `${killed} backends killed; PostgreSQL down ${outage_ms} ms with ${unavailableDuringOutage} answers of 503 meanwhile ` +
+          `(${load.unavailable} in all, and ${load.try_again} "Transfer failed. Please try again." answers); ` +
+          `hung server: ${unavailableWhileHung} failed answers instead of waiting; no 500, the process never restarted`,
+      );
+    },
+    180_000,
+  );
+});
