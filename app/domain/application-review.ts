@@ -78,6 +78,19 @@ export const ReviewDecisionSchema = z.discriminatedUnion("decision", [
 
 /** SPEC 7 "One-time-code panel": a typed code must be exactly 6 digits. */
 export const STAFF_CODE_FORMAT_MESSAGE = "Invalid OTP format. Please enter a 6-digit number.";
+export const STAFF_CODE_TRIVIAL_MESSAGE = "This code is too easy to guess. Please choose one that is not one digit six times or a run like 123456, or leave it empty to generate one.";
+
+/**
+ * A code anyone would try first: one digit six times (000000, 777777) or a run up or down, also
+ * across 9 to 0 (123456, 654321, 890123). A staff code works for 24 hours, so it must not be
+ * among the first guesses.
+ */
+export function isTrivialCode(code: string): boolean {
+  if (!/^\d{6}$/.test(code)) return false;
+  const steps = new Set<number>();
+  for (let i = 1; i < code.length; i++) steps.add((Number(code[i]) - Number(code[i - 1]) + 10) % 10);
+  return steps.size === 1 && [0, 1, 9].includes([...steps][0]!);
+}
 
 const required = (message: string, max = 200) => plainText({ missing: message }).min(1, message).max(max, `Please use at most ${max} characters`);
 const email = z.string("Please enter a valid email address").trim().toLowerCase().pipe(z.email("Please enter a valid email address").max(254));

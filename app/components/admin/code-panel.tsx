@@ -74,7 +74,7 @@ export function CodePanel({ codes, result, defaultEmail, initiallyOpen }: { code
               className="tabular mt-1.5 block w-full rounded-lg border border-slate-300 px-3 py-2 font-mono text-sm tracking-widest focus:border-accent-600 focus:outline-2 focus:outline-accent-600"
             />
             <span id="code-typed-hint" className="mt-1 block text-xs text-slate-600">
-              Exactly 6 digits.
+              Exactly 6 digits, not one digit six times or a run like 123456.
             </span>
           </div>
           <Button type="submit" className="w-full" isPending={busy} pendingLabel="Issuing…">

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { staffSignInCodes } from "~/server/db/schema";
 import { CODE_PATTERN, codeMatches, generateCode, hashCode } from "./codes.server";
+import { STAFF_CODE_FORMAT_MESSAGE, STAFF_CODE_TRIVIAL_MESSAGE, isTrivialCode } from "~/domain/application-review";
 
 /**
  * Staff-issued sign-in codes (SPEC 5, 7): for a member who cannot receive an email code or use an
@@ -15,6 +16,14 @@ const LIVE_CODES_MAX = 10;
 
 export class InvalidStaffCodeError extends Error {}
 
+/** A generated code is held to the same rule as a typed one (30 codes in a million are redrawn). */
+function untrivialCode(): string {
+  for (;;) {
+    const code = generateCode();
+    if (!isTrivialCode(code)) return code;
+  }
+}
+
 export interface IssuedStaffCode {
   id: number;
   /** The code itself: shown once to the staff member, never stored. */
@@ -23,15 +32,17 @@ export interface IssuedStaffCode {
 }
 
 /**
- * Issues a code for a member: generated, or typed by staff (exactly 6 digits). A member has at
- * most one live code: issuing a new one removes the earlier ones.
+ * Issues a code for a member: generated, or typed by staff (exactly 6 digits, and not one of the
+ * first guesses: no digit six times, no run like 123456). A member has at most one live code:
+ * issuing a new one removes the earlier ones.
  */
 export async function issueStaffCode(
   db: Db,
   input: { user_id: string; issued_by: string | null; code?: string; now?: Date },
 ): Promise<IssuedStaffCode> {
-  const code = input.code ?? generateCode();
-  if (!CODE_PATTERN.test(code)) throw new InvalidStaffCodeError("Invalid OTP format. Please enter a 6-digit number.");
+  const code = input.code ?? untrivialCode();
+  if (!CODE_PATTERN.test(code)) throw new InvalidStaffCodeError(STAFF_CODE_FORMAT_MESSAGE);
+  if (isTrivialCode(code)) throw new InvalidStaffCodeError(STAFF_CODE_TRIVIAL_MESSAGE);
   const now = input.now ?? new Date();
   const expires_at = new Date(now.getTime() + STAFF_CODE_VALID_MS);
   return db.transaction(async (tx) => {
