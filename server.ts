@@ -20,6 +20,7 @@ import { requestGuards } from "./app/server/security/request-guards.server";
 import { contentSecurityPolicy } from "./app/server/security/csp.server";
 import { DataDirLockedError } from "./app/server/db/data-dir-lock.server";
 import { databaseUnavailableStatus } from "./app/server/http/database-unavailable.server";
+import { errorText, httpLogSerializers, loggerOptions } from "./app/server/logging/redact.server";
 
 async function main() {
   // Whatever this process creates (database files, secrets, uploads) is the owner's only.
@@ -29,7 +30,8 @@ async function main() {
   const production = config.NODE_ENV === "production";
   // HSTS and upgrade-insecure-requests only where the site is really served over https.
   const https = config.PUBLIC_URL?.startsWith("https://") ?? false;
-  const logger = pino({ level: config.LOG_LEVEL });
+  // No cookies, tokens, codes or query values in the log (app/server/logging/redact.server.ts).
+  const logger = pino(loggerOptions(config.LOG_LEVEL));
 
   // Open (and migrate) the database before accepting requests: a locked DATA_DIR stops start-up
   // here with a clear message; an unreachable PostgreSQL is waited for (logged at each attempt).
@@ -53,7 +55,9 @@ async function main() {
       logger,
       genReqId: (_req, res) => (res as Response).locals.request_id as string,
       autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
-      serializers: { req: (req) => ({ id: req.id, method: req.method, url: req.url }) },
+      // Requests by method, address without query values, and id; responses by status only
+      // (their headers carry Set-Cookie).
+      serializers: httpLogSerializers,
     }),
   );
   app.use(
@@ -149,7 +153,7 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigurationError || error instanceof DataDirLockedError) {
     console.error(`\nMutual cannot start.\n${error.message}\n`);
   } else {
-    console.error("Mutual failed to start:", error);
+    console.error("Mutual failed to start:", errorText(error));
   }
   process.exit(1);
 });

@@ -8,6 +8,7 @@ import { NonceProvider } from "./components/nonce";
 import { MarkupMemoProvider } from "./components/ui/memoized-markup";
 import { createMarkupMemo } from "./server/markup-memo.server";
 import { logger } from "./server/logger.server";
+import { redactUrl } from "./server/logging/redact.server";
 import { describeDatabaseError, isDatabaseUnavailable } from "./server/db/unavailable.server";
 import { databaseUnavailablePage, isMarkedDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/database-unavailable.server";
 
@@ -81,5 +82,6 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
     logger.warn({ request_id, method: request.method, path: new URL(request.url).pathname, database: describeDatabaseError(error) }, "database unavailable");
     return;
   }
-  logger.error({ err: error, request_id, url: request.url, method: request.method }, "unhandled error in route");
+  // The address without its query values (a reset link's token); the error without SQL parameters.
+  logger.error({ err: error, request_id, url: redactUrl(request.url), method: request.method }, "unhandled error in route");
 };
