@@ -21,6 +21,7 @@ import { contentSecurityPolicy } from "./app/server/security/csp.server";
 import { DataDirLockedError } from "./app/server/db/data-dir-lock.server";
 import { databaseUnavailableStatus } from "./app/server/http/database-unavailable.server";
 import { errorText, httpLogSerializers, loggerOptions } from "./app/server/logging/redact.server";
+import { noStoreWhenSignedIn } from "./app/server/http/no-store.server";
 
 async function main() {
   // Whatever this process creates (database files, secrets, uploads) is the owner's only.
@@ -101,6 +102,8 @@ async function main() {
     build = () => devServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   }
 
+  // After the static files (hashed assets stay cacheable), before every page, .data and download.
+  app.use(noStoreWhenSignedIn());
   app.use(requestGuards());
   // A request that failed because the database is unreachable answers 503, not 500.
   app.use(databaseUnavailableStatus());
