@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import type { EntryContext, HandleDataRequestFunction, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
@@ -10,7 +10,7 @@ import { createMarkupMemo } from "./server/markup-memo.server";
 import { logger } from "./server/logger.server";
 import { redactUrl } from "./server/logging/redact.server";
 import { describeDatabaseError, isDatabaseUnavailable } from "./server/db/unavailable.server";
-import { databaseUnavailablePage, isMarkedDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/database-unavailable.server";
+import { databaseUnavailableData, databaseUnavailablePage, isMarkedDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/database-unavailable.server";
 
 export const streamTimeout = 5_000;
 
@@ -68,6 +68,14 @@ export default function handleRequest(
     );
   });
 }
+
+/** A `.data` request whose loader or action could not reach the database: 503 (see handleError). */
+export const handleDataRequest: HandleDataRequestFunction = async (response, { context }) => {
+  const { request_id } = context.get(requestInfoContext);
+  if (!isMarkedDatabaseUnavailable(request_id)) return response;
+  await response.body?.cancel();
+  return databaseUnavailableData(request_id);
+};
 
 /**
  * Unexpected errors in loaders, actions and rendering: logged once, with the request id. An

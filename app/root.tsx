@@ -75,18 +75,24 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const data = useRootData();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  // 503: the database could not be reached on a client-side navigation or form post; the answer
+  // carries its own request id (app/server/http/database-unavailable.server.ts).
+  const unavailable = status === 503;
+  const reference = (unavailable && isRouteErrorResponse(error) && typeof error.data === "string" && /Reference: ([\w-]+)/.exec(error.data)?.[1]) || data?.request_id;
   return (
     <main id="main" className="mx-auto max-w-xl px-6 py-24 text-center">
       <p className="text-sm font-semibold text-accent-700">Error {status}</p>
-      <h1 className="mt-2 text-3xl font-semibold text-brand-800">{notFound ? "We could not find that page" : "Something went wrong"}</h1>
+      <h1 className="mt-2 text-3xl font-semibold text-brand-800">{notFound ? "We could not find that page" : unavailable ? "We will be right back" : "Something went wrong"}</h1>
       <p className="mt-4 text-slate-700">
         {notFound
           ? "The address may be mistyped, or the page may have moved."
-          : status < 500
-            ? "We could not process that request. Please check it and try again."
-            : "We hit a problem on our side. Nothing has been changed. Please try again in a moment."}
+          : unavailable
+            ? "We cannot reach our records at the moment. Please try again in a minute or two. If you had just sent money, look at your recent activity before sending it again."
+            : status < 500
+              ? "We could not process that request. Please check it and try again."
+              : "We hit a problem on our side. Nothing has been changed. Please try again in a moment."}
       </p>
-      {data?.request_id ? <p className="mt-4 text-sm text-slate-600">Reference: {data.request_id}</p> : null}
+      {reference ? <p className="mt-4 text-sm text-slate-600">Reference: {reference}</p> : null}
       <a href="/" className="mt-8 inline-block rounded-lg bg-brand-700 px-5 py-3 font-medium text-white hover:bg-brand-800">
         Go to the home page
       </a>

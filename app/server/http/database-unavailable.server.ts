@@ -7,9 +7,9 @@ import { institution } from "~/config/institution.server";
  * load balancers and monitoring tell an outage from a bug by the status.
  *
  * React Router catches what loaders and actions throw and answers 500 itself, so its error hook
- * (handleError in app/entry.server.tsx) marks the request here, and the Express entry turns that
- * 500 into 503 as it writes the status (resource routes and `.data` requests). Pages get the
- * whole page below instead of the error boundary's "Something went wrong".
+ * (handleError in app/entry.server.tsx) marks the request here. Pages then get the whole page
+ * below, `.data` requests the short answer below (both from app/entry.server.tsx), and resource
+ * routes' 500 is turned into 503 by the Express entry as it writes the status.
  */
 
 /** Seconds a client is asked to wait before trying again. */
@@ -51,6 +51,18 @@ export function databaseUnavailableStatus(): RequestHandler {
   };
 }
 
+/**
+ * The answer to a `.data` request (a client-side navigation or form post) while the database is
+ * unreachable. Without React Router's X-Remix-Response header the browser's router turns it into
+ * a 503 route error, which the root error boundary shows with this request's reference.
+ */
+export function databaseUnavailableData(request_id: string): Response {
+  return new Response(`We will be right back. Reference: ${request_id}`, {
+    status: 503,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": String(RETRY_AFTER_S), "Cache-Control": "no-store" },
+  });
+}
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
@@ -73,6 +85,7 @@ main{max-width:36rem;margin:0 auto;padding:6rem 1.5rem;text-align:center}
 p.status{font-size:.875rem;font-weight:600;color:${escapeHtml(profile.brand.accent)}}
 h1{margin:.5rem 0 0;font-size:1.875rem;font-weight:600;color:${escapeHtml(profile.brand.primary)}}
 p{line-height:1.6}
+a{color:${escapeHtml(profile.brand.primary)};font-weight:500}
 a.button{display:inline-block;margin-top:2rem;padding:.75rem 1.25rem;border-radius:.5rem;background:${escapeHtml(profile.brand.primary)};color:#fff;font-weight:500;text-decoration:none}
 .reference{font-size:.875rem;color:#475569}
 </style>
@@ -84,7 +97,7 @@ a.button{display:inline-block;margin-top:2rem;padding:.75rem 1.25rem;border-radi
 <p>${escapeHtml(profile.name)} cannot reach its records at the moment. Please try again in a minute or two.</p>
 <p>If you had just sent money, look at your recent activity before sending it again.</p>
 <p class="reference">Reference: ${escapeHtml(request_id)}</p>
-<p>Need help now? Call ${escapeHtml(profile.support_phone)}.</p>
+<p>Need help now? Call <a href="tel:${escapeHtml(profile.support_phone.replace(/[^\d+]/g, ""))}">${escapeHtml(profile.support_phone)}</a>.</p>
 <a class="button" href="${escapeHtml(retry)}">Try again</a>
 </main>
 </body>
