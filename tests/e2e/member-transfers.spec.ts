@@ -293,6 +293,52 @@ test.describe("transfers, each kind with its refusals", () => {
     await expect(panel.getByRole("status").filter({ hasText: "Transfer sent: $1,000.01" })).toBeVisible();
   });
 
+  test("a retry after \"Transfer failed\" keeps the form's key, so a transfer whose answer was lost is sent once", async ({ page, browser, baseURL }) => {
+    const sender = await fundedMember(browser, baseURL!, "retry", "30.00");
+    const recipient = await createMember(staff, baseURL!, "retryto");
+    await signIn(page, sender.email, sender.password);
+    const panel = await openDashboard(page, "member");
+    await panel.getByLabel("Recipient's email").fill(recipient.email);
+    await panel.getByRole("button", { name: "Verify" }).click();
+    await expect(panel.getByText(`Recipient found: ${SENDER_NAME}`).first()).toBeVisible();
+    await panel.getByLabel("Amount").fill("12.34");
+    await panel.getByLabel("Reference").fill("Lost answer");
+    // The key the form sends (read now: Verify also reloads the page's data).
+    const key = panel.locator('input[name="idempotency_key"]');
+    const first = await key.inputValue();
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+
+    // The first send reaches the server and is posted, but its answer is lost to an unexpected
+    // error: the browser gets what the server answers to a failure ("Transfer failed"), for the
+    // same form with an intent it does not know.
+    let lost = false;
+    await page.route(
+      (url) => url.pathname.endsWith(".data"),
+      async (route) => {
+        if (lost || route.request().method() !== "POST") return route.fallback();
+        lost = true;
+        const body = route.request().postData() ?? "";
+        await route.fetch();
+        const failing = new URLSearchParams(body);
+        failing.set("intent", "member-answer-lost");
+        await route.fulfill({ response: await route.fetch({ postData: failing.toString() }) });
+      },
+    );
+    await panel.getByRole("button", { name: "Send money" }).click();
+    await expect(panel.getByText("Transfer failed. Please try again.").first()).toBeVisible();
+    expect(lost).toBe(true);
+    // The page's data came again with fresh keys; the form kept the key it sent.
+    await expect(key).toHaveValue(first);
+
+    // The member tries again: the same transfer, answered with the first one, not sent twice.
+    await panel.getByRole("button", { name: "Send money" }).click();
+    await expect(panel.getByRole("status").filter({ hasText: "Transfer sent: $12.34" })).toBeVisible();
+    await expect(page.locator("table tbody tr").filter({ hasText: "12.34" })).toHaveCount(1);
+    await expect(page.getByText("$17.66").first()).toBeVisible();
+    // Known to have gone through: the next transfer gets a fresh key.
+    await expect(key).not.toHaveValue(first);
+  });
+
   test("To US Bank at 375 px: account number, routing checksum and code refusals, then the hold", async ({ page, browser, baseURL }) => {
     await page.setViewportSize(PHONE);
     const member = await fundedMember(browser, baseURL!, "ach", "50.00");

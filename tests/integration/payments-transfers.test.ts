@@ -500,6 +500,115 @@ describe("refusals with real causes", () => {
   });
 });
 
+/**
+ * A retry under the same idempotency key: a form keeps its key after "Transfer failed" (the
+ * answer to an unexpected error, which may come after the transfer was written). The same
+ * transfer again answers with the first and moves nothing; a different one is refused.
+ */
+describe("a repeated idempotency key", () => {
+  const reused = (transaction_id: number) => ({
+    ok: false,
+    kind: "key_reused",
+    message: `Your earlier transfer from this form went through (reference MU${String(transaction_id).padStart(8, "0")}) with a different amount or recipient, so this one was not sent. Check your recent transactions, then send it again if you still need to.`,
+  });
+  const toMember = (from: number, email: string, amount: string, k: string) =>
+    toMemberSchema.parse({ from_account_id: String(from), recipient_email: email, amount, reference: "Rent", idempotency_key: k });
+  const achForm = (from: number, amount: string, k: string, account_number = "123456789") =>
+    toUsBankSchema.parse({ from_account_id: String(from), routing_number: "021000021", account_number, account_name: "Lee Park", amount, reference: "Tuition", idempotency_key: k });
+  const wireForm = (from: number, amount: string, k: string) =>
+    internationalSchema.parse({ from_account_id: String(from), recipient_name: "Marie Curie", bank_name: "BNP Paribas", bic: "BNPAFRPP", account_number: "FR1420041010050500013M02606", country: "FR", currency: "EUR", amount, reference: "Gift", idempotency_key: k });
+  async function code(member: { id: string; email: string; name: string }) {
+    await sendStepUpCode(db, member, "x");
+    return lastTransferCode(db, member.email);
+  }
+
+  it("Between Accounts: the same request answers the first result; another amount or account under the key is refused", async () => {
+    const a = await newMember(db, { checking_cents: 10_000 });
+    const k = key();
+    const first = await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "25.00", k));
+    if (!first.ok) throw new Error(first.message);
+    expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "25.00", k))).toEqual({ ...first, replayed: true });
+    expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "30.00", k))).toMatchObject(reused(first.transaction_id));
+    expect(await transferBetweenAccounts(db, a.member, internal(a.savings.id, a.checking.id, "25.00", k))).toMatchObject(reused(first.transaction_id));
+    // More than is left now: still the key's answer, not "Insufficient funds".
+    expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "90.00", k))).toMatchObject(reused(first.transaction_id));
+    expect(await balance(a.checking.id)).toEqual({ current: 7_500, available: 7_500 });
+    expect(await unreadCount(db, a.member.id)).toBe(1);
+  });
+
+  it("To Another Member: the same request answers the first result without a lookup or a code; another amount or payee is refused", async () => {
+    const a = await newMember(db, { checking_cents: 500_000 });
+    const b = await newMember(db);
+    const c = await newMember(db);
+    const k = key();
+    const first = await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "2000.00", k), await code(a.member));
+    if (!first.ok) throw new Error(first.message);
+    // The whole lookup allowance spent: a repeat still answers (it looks nobody up), without a code.
+    for (let i = 0; i < 30; i++) await verifyRecipient(db, a.member, `spent-${i}@members.example`);
+    expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email.toUpperCase(), "2000.00", k))).toEqual({ ...first, replayed: true });
+    expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "200.00", k))).toMatchObject(reused(first.transaction_id));
+    expect(await transferToMember(db, a.member, toMember(a.checking.id, c.member.email, "2000.00", k))).toMatchObject(reused(first.transaction_id));
+    expect(await transferToMember(db, a.member, toMember(a.savings.id, b.member.email, "2000.00", k))).toMatchObject(reused(first.transaction_id));
+    expect(await balance(a.checking.id)).toEqual({ current: 300_000, available: 300_000 });
+    expect(await balance(c.checking.id)).toEqual({ current: 0, available: 0 });
+  });
+
+  it("To US Bank and International: the same request answers the first payment; another amount or payee is refused", async () => {
+    const a = await newMember(db, { checking_cents: 500_000 });
+    const k = key();
+    const first = await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "100.00", k), await code(a.member));
+    if (!first.ok) throw new Error(first.message);
+    expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "100.00", k), "")).toEqual({ ...first, replayed: true });
+    expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "150.00", k), await code(a.member))).toMatchObject(reused(first.transaction_id));
+    expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "100.00", k, "987654321"), await code(a.member))).toMatchObject(reused(first.transaction_id));
+    const w = key();
+    const wire = await sendWire(db, a.member, wireForm(a.checking.id, "10.00", w), await code(a.member));
+    if (!wire.ok) throw new Error(wire.message);
+    expect(await sendWire(db, a.member, wireForm(a.checking.id, "10.00", w), "")).toEqual({ ...wire, replayed: true });
+    expect(await sendWire(db, a.member, wireForm(a.checking.id, "12.00", w), await code(a.member))).toMatchObject(reused(wire.transaction_id));
+    const payments = await db.select().from(externalPayments).where(eq(externalPayments.member_id, a.member.id));
+    expect(payments).toHaveLength(2);
+    expect(await balance(a.checking.id)).toEqual({ current: 500_000, available: 500_000 - 10_000 - wire.amount_cents });
+  });
+
+  it("a key one kind of transfer used is refused for another kind, and no payment points at the first transfer", async () => {
+    const a = await newMember(db, { checking_cents: 100_000 });
+    const k = key();
+    const first = await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "10.00", k));
+    if (!first.ok) throw new Error(first.message);
+    expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "10.00", k), await code(a.member))).toMatchObject(reused(first.transaction_id));
+    expect(await sendWire(db, a.member, wireForm(a.checking.id, "10.00", k), await code(a.member))).toMatchObject(reused(first.transaction_id));
+    expect(await db.select().from(externalPayments).where(eq(externalPayments.member_id, a.member.id))).toHaveLength(0);
+    expect(await balance(a.checking.id)).toEqual({ current: 99_000, available: 99_000 });
+  });
+
+  it("through the dashboard's action: a retry of a transfer that went through answers with it, at every step", async () => {
+    setAppDatabase(database);
+    const a = await newMember(db, { checking_cents: 500_000 });
+    const b = await newMember(db);
+    const user = { ...a.member, role: "user" } as unknown as SessionUser;
+    const post = (fields: Record<string, string>) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.set(k, v);
+      return transferAction(user, form);
+    };
+    const fields = { from_account_id: String(a.checking.id), recipient_email: b.member.email, amount: "1500.00", reference: "Car", idempotency_key: key() };
+    expect(await post({ ...fields, intent: "member" })).toMatchObject({ status: "otp" });
+    const sent = await post({ ...fields, intent: "member-send", otp: await lastTransferCode(db, a.member.email) });
+    expect(sent).toMatchObject({ status: "done", amount_cents: 150_000 });
+    // The member did not see that answer and sends the form again: no new code, the same transfer.
+    expect(await post({ ...fields, intent: "member" })).toEqual(sent);
+    expect(await post({ ...fields, intent: "member", amount: "1400.00" })).toMatchObject({ status: "refused", kind: "key_reused" });
+    expect(await balance(b.checking.id)).toEqual({ current: 150_000, available: 150_000 });
+
+    const ach = { from_account_id: String(a.checking.id), bank: "021000021", account_number: "123456789", account_name: "Lee Park", amount: "100.00", reference: "Tuition", idempotency_key: key() };
+    expect(await post({ ...ach, intent: "ach-review" })).toMatchObject({ status: "otp" });
+    const scheduled = await post({ ...ach, intent: "ach-send", otp: await lastTransferCode(db, a.member.email) });
+    expect(scheduled).toMatchObject({ status: "done", amount_cents: 10_000 });
+    expect(await post({ ...ach, intent: "ach-review" })).toEqual(scheduled);
+  });
+});
+
 describe("notifications", () => {
   it("mark one read (own only) and all read", async () => {
     const a = await newMember(db, { checking_cents: 10_000 });

@@ -43,6 +43,19 @@ function useSubmitting(intentPrefix: TransferTab): boolean {
   return navigation.state === "submitting" && typeof intent === "string" && intent.startsWith(intentPrefix);
 }
 
+/**
+ * The idempotency key the form sends. The page's loader hands every form a fresh key each time it
+ * runs, and it runs again after every answer. A fresh key is right once the transfer is known to
+ * have gone through or been refused; after "Transfer failed" (an unexpected error, perhaps after
+ * the transfer was written) the form keeps the key it sent, so that the retry is answered with
+ * the first transfer instead of sending it twice.
+ */
+function keyOf(result: TransferResult | undefined, tab: TransferTab, fresh: string): string {
+  if (result?.tab !== tab || result.status !== "refused" || result.kind !== "failed") return fresh;
+  const sent = result.values.idempotency_key ?? "";
+  return /^[0-9a-f-]{36}$/i.test(sent) ? sent : fresh;
+}
+
 function valuesOf(result: TransferResult | undefined, tab: TransferTab): Record<string, string> {
   if (!result || result.tab !== tab || result.status === "done") return {};
   return result.values;
@@ -202,7 +215,7 @@ export function BetweenAccountsForm({ data, result }: { data: TransferData; resu
       <FormErrors errors={refused?.field_errors}>
         <Form key={done?.reference_number ?? "internal"} method="post" action={actionFor("internal")} preventScrollReset className="grid gap-4 sm:grid-cols-2" noValidate>
           <input type="hidden" name="intent" value="internal" />
-          <input type="hidden" name="idempotency_key" value={data.keys.internal} />
+          <input type="hidden" name="idempotency_key" value={keyOf(mine, "internal", data.keys.internal)} />
           <Select name="from_account_id" label="From" options={options} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired />
           <Select name="to_account_id" label="To" options={options} placeholder="Choose an account" defaultValue={values.to_account_id ?? String(data.accounts[1]?.id ?? "")} isRequired />
           <AmountField defaultValue={values.amount} />
@@ -260,7 +273,7 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
               } else setClientError(null);
             }}
           >
-            <input type="hidden" name="idempotency_key" value={data.keys.member} />
+            <input type="hidden" name="idempotency_key" value={keyOf(mine, "member", data.keys.member)} />
             <Select name="from_account_id" label="From" options={accountOptions(data.accounts)} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired className="sm:col-span-2" />
             <div className="sm:col-span-2">
               <div className="flex items-end gap-2">
@@ -353,7 +366,7 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
         ) : (
           <Form key={done?.reference_number ?? "ach"} method="post" action={actionFor("ach")} preventScrollReset className="grid gap-4 sm:grid-cols-2" noValidate>
             <input type="hidden" name="intent" value="ach-review" />
-            <input type="hidden" name="idempotency_key" value={data.keys.ach} />
+            <input type="hidden" name="idempotency_key" value={keyOf(mine, "ach", data.keys.ach)} />
             <Select name="from_account_id" label="From" options={accountOptions(data.accounts)} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired className="sm:col-span-2" />
             <Select name="bank" label="Bank" options={bankOptions} placeholder="Choose a bank" defaultValue={values.bank ?? ""} onChange={setBank} isRequired />
             <TextField
@@ -452,7 +465,7 @@ export function InternationalForm({ data, result }: { data: TransferData; result
         ) : (
           <Form key={done?.reference_number ?? "wire"} method="post" action={actionFor("wire")} preventScrollReset className="grid gap-4 sm:grid-cols-2" noValidate>
             <input type="hidden" name="intent" value="wire-review" />
-            <input type="hidden" name="idempotency_key" value={data.keys.wire} />
+            <input type="hidden" name="idempotency_key" value={keyOf(mine, "wire", data.keys.wire)} />
             <Select name="from_account_id" label="From" options={accountOptions(data.accounts)} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired className="sm:col-span-2" />
             <TextField name="recipient_name" label="Recipient's name" defaultValue={values.recipient_name} isRequired />
             <TextField name="bank_name" label="Bank name" defaultValue={values.bank_name} isRequired />

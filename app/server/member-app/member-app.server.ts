@@ -13,6 +13,7 @@ import { listCurrencyRates } from "~/server/payments/rates.server";
 import { sendStepUpCode } from "~/server/payments/step-up.server";
 import {
   MESSAGES,
+  earlierTransfer,
   memberTransferNeedsCode,
   reviewMemberTransfer,
   reviewUsBankTransfer,
@@ -118,7 +119,8 @@ export async function loadDashboard(user: SessionUser, tab: TransferTab = "inter
       code_above_cents: profile.limits.member_transfer_code_above_cents,
     },
     outgoing_paused: paused,
-    // One key per form per render: a double click or a retry of this page's form repeats it.
+    // A fresh key per form per render: a double click repeats it, and a form that was answered
+    // "Transfer failed" keeps the key it sent (transfer-forms.tsx), so its retry repeats it too.
     keys: { internal: crypto.randomUUID(), member: crypto.randomUUID(), ach: crypto.randomUUID(), wire: crypto.randomUUID() },
     support: support(),
   };
@@ -211,6 +213,9 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
         const parsed = toMemberSchema.safeParse(values);
         if (!parsed.success) return invalid(tab, parsed.error, values);
         if (memberTransferNeedsCode(parsed.data.amount_cents)) {
+          // A retry of a transfer that went through answers with it, without another code.
+          const earlier = await earlierTransfer(database, member, { kind: "member", form: parsed.data });
+          if (earlier) return finished(tab, earlier, values, "Transfer sent");
           const review = await reviewMemberTransfer(database, member, parsed.data);
           if (!review.ok) return refused(tab, review, values);
           return codeStep(database, member, "member", review.summary, values);
@@ -225,6 +230,8 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
       case "ach-review": {
         const parsed = toUsBankSchema.safeParse(withRouting(values));
         if (!parsed.success) return invalid(tab, parsed.error, values);
+        const earlier = await earlierTransfer(database, member, { kind: "ach", form: parsed.data });
+        if (earlier) return finished(tab, earlier, values, "Transfer scheduled");
         const review = await reviewUsBankTransfer(database, member, parsed.data);
         if (!review.ok) return refused(tab, review, values);
         return codeStep(database, member, "ach", review.summary, withRouting(values));
@@ -243,6 +250,8 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
       case "wire-confirm": {
         const parsed = internationalSchema.safeParse(values);
         if (!parsed.success) return invalid(tab, parsed.error, values);
+        const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.data });
+        if (earlier) return finished(tab, earlier, values, "International transfer submitted");
         const quote = await reviewWire(database, member, parsed.data);
         if (!quote.ok) return refused(tab, quote, values);
         return { tab: "wire", status: intent === "wire-review" ? "confirm" : "notice", quote: stripOk(quote), values };
@@ -250,6 +259,8 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
       case "wire-code": {
         const parsed = internationalSchema.safeParse(values);
         if (!parsed.success) return invalid(tab, parsed.error, values);
+        const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.data });
+        if (earlier) return finished(tab, earlier, values, "International transfer submitted");
         const review = await reviewWire(database, member, parsed.data);
         if (!review.ok) return refused(tab, review, values);
         return codeStep(database, member, "wire", review.summary, values);

@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { externalPayments, ledgerAccounts, ledgerDailyTotals, users, type ExternalPayment } from "~/server/db/schema";
+import { externalPayments, ledgerAccounts, ledgerDailyTotals, ledgerEntries, ledgerTransactions, users, type ExternalPayment } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { placeHold, postTransfer, today, type LedgerResult } from "~/server/ledger/ledger.server";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
@@ -56,7 +56,8 @@ export type RefusalKind =
   | "limit"
   | "no_rate"
   | "otp_missing"
-  | "otp_invalid";
+  | "otp_invalid"
+  | "key_reused"; // the form's key already sent a different transfer
 
 export interface Refusal {
   ok: false;
@@ -154,14 +155,129 @@ export function accountLabel(account: Pick<AccountView, "type" | "account_number
   return `${type} ${maskAccountNumber(account.account_number)}`;
 }
 
-/** Runs `work` in one database transaction; a ledger refusal becomes the member's message. */
+/**
+ * Runs `work` in one database transaction; a ledger refusal becomes the member's message, and a
+ * `RefusalError` thrown by `work` (a check repeated under the transaction's locks) is answered
+ * as it is, with everything written rolled back.
+ */
 async function inTransaction(db: Db, source_account_id: number, work: (tx: DbOrTx) => Promise<TransferDone>): Promise<TransferResult> {
   try {
     return await db.transaction(work);
   } catch (error) {
     if (isLedgerRefusal(error)) return fromLedgerRefusal(error, source_account_id);
+    if (error instanceof RefusalError) return error.refusal;
     throw error;
   }
+}
+
+class RefusalError extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A repeated idempotency key.
+//
+// A form keeps its key until its transfer is known to have gone through or been refused, so a
+// retry after "Transfer failed" (which may answer an error raised after the transfer was
+// written) repeats the key. The same transfer again answers with the first result and moves
+// nothing. A different transfer under the key (the amount, an account or the payee changed) is
+// refused: answering it with the first transfer would tell the member that what they asked for
+// now was sent. The ledger keeps, under the key, the transaction and its entries (accounts and
+// amounts); a payment to another bank keeps its payee and amount in `external_payments`.
+
+export type TransferRequest =
+  | { kind: "internal"; form: BetweenAccountsTransfer }
+  | { kind: "member"; form: ToMemberTransfer }
+  | { kind: "ach"; form: ToUsBankTransfer }
+  | { kind: "wire"; form: InternationalTransfer };
+
+const LEDGER_KIND: Record<TransferRequest["kind"], string> = { internal: "transfer", member: "member_transfer", ach: "ach_out", wire: "wire_out" };
+
+function keyReused(transaction_id: number): Refusal {
+  return refuse(
+    "key_reused",
+    `Your earlier transfer from this form went through (reference ${referenceNumber(transaction_id)}) with a different amount or recipient, so this one was not sent. Check your recent transactions, then send it again if you still need to.`,
+  );
+}
+
+interface KeyedEntry {
+  account_id: number;
+  amount_cents: number;
+  /** The email of the member who holds the account (the payee of a member transfer). */
+  owner_email: string | null;
+}
+
+/** Both sides of a two-entry transfer: `amount_cents` from one account to the other. */
+function isTransfer(entries: readonly KeyedEntry[], from_account_id: number, amount_cents: number, to: (entry: KeyedEntry) => boolean): boolean {
+  const debit = entries.find((e) => e.amount_cents < 0);
+  const credit = entries.find((e) => e.amount_cents > 0);
+  return entries.length === 2 && debit?.account_id === from_account_id && debit.amount_cents === -amount_cents && credit?.amount_cents === amount_cents && to(credit);
+}
+
+function samePayment(request: Extract<TransferRequest, { kind: "ach" | "wire" }>, payment: ExternalPayment): boolean {
+  const details = payment.details;
+  if (request.kind === "ach") {
+    const form = request.form;
+    return payment.kind === "ach" && payment.from_account_id === form.from_account_id && payment.amount_cents === form.amount_cents && details.routing_number === form.routing_number && details.account_number === form.account_number;
+  }
+  const form = request.form;
+  return (
+    payment.kind === "wire" &&
+    payment.from_account_id === form.from_account_id &&
+    payment.currency === form.currency &&
+    payment.foreign_amount_minor === form.amount_minor_units &&
+    details.bic === form.bic &&
+    details.account_number === form.account_number &&
+    (details.iban ?? "") === (form.iban ?? "")
+  );
+}
+
+/**
+ * What an earlier request under this form's key did: nothing yet (null), this same transfer (its
+ * first result, `replayed`), or another one (refused with "key_reused"). Every transfer asks
+ * before anything else, so a repeat costs no recipient look-up and no code.
+ */
+export async function earlierTransfer(db: DbOrTx, member: Member, request: TransferRequest): Promise<TransferDone | Refusal | null> {
+  const key = request.form.idempotency_key;
+  const [transaction] = await db
+    .select({ id: ledgerTransactions.id, kind: ledgerTransactions.kind })
+    .from(ledgerTransactions)
+    .where(and(eq(ledgerTransactions.initiator, initiator(member)), eq(ledgerTransactions.idempotency_key, key)));
+  if (!transaction) return null;
+  if (transaction.kind !== LEDGER_KIND[request.kind]) return keyReused(transaction.id);
+  if (request.kind === "ach" || request.kind === "wire") {
+    const payment = await existingPayment(db, member.id, key);
+    return payment && samePayment(request, payment) ? replayOf(payment) : keyReused(transaction.id);
+  }
+  const entries: KeyedEntry[] = await db
+    .select({ account_id: ledgerEntries.account_id, amount_cents: ledgerEntries.amount_cents, owner_email: users.email })
+    .from(ledgerEntries)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.account_id))
+    .leftJoin(users, eq(users.id, ledgerAccounts.member_id))
+    .where(eq(ledgerEntries.transaction_id, transaction.id));
+  const { form } = request;
+  const same =
+    request.kind === "internal"
+      ? isTransfer(entries, form.from_account_id, form.amount_cents, (to) => to.account_id === request.form.to_account_id)
+      : isTransfer(entries, form.from_account_id, form.amount_cents, (to) => (to.owner_email ?? "").toLowerCase() === request.form.recipient_email);
+  if (!same) return keyReused(transaction.id);
+  return { ok: true, reference_number: referenceNumber(transaction.id), transaction_id: transaction.id, amount_cents: form.amount_cents, replayed: true };
+}
+
+/**
+ * Inside the transaction: the ledger answered with an earlier transaction under the key (a
+ * request with the same key that committed a moment before this one). It is this transfer only
+ * if its entries are the ones asked for.
+ */
+function checkReplay(result: LedgerResult, kind: TransferRequest["kind"], entries: ReadonlyArray<{ account_id: number; amount_cents: number }>): void {
+  if (!result.replayed) return;
+  const same =
+    result.transaction.kind === LEDGER_KIND[kind] &&
+    result.entries.length === entries.length &&
+    entries.every((e) => result.entries.some((r) => r.account_id === e.account_id && r.amount_cents === e.amount_cents));
+  if (!same) throw new RefusalError(keyReused(result.transaction.id));
 }
 
 function done(result: LedgerResult, amount_cents: number, payment_id?: number): TransferDone {
@@ -179,25 +295,29 @@ function done(result: LedgerResult, amount_cents: number, payment_id?: number): 
 // Between Accounts
 
 export async function transferBetweenAccounts(db: Db, member: Member, form: BetweenAccountsTransfer): Promise<TransferResult> {
+  const earlier = await earlierTransfer(db, member, { kind: "internal", form });
+  if (earlier) return earlier;
   const accounts = await memberAccounts(db, member.id);
   const from = ownAccount(accounts, form.from_account_id);
   const to = ownAccount(accounts, form.to_account_id);
   if (!from || !to) return refuse("not_your_account", MESSAGES.not_your_account, from ? "to_account_id" : "from_account_id");
   if (from.id === to.id) return refuse("same_account", "Cannot transfer to the same account", "to_account_id");
+  const entries = [
+    { account_id: from.id, amount_cents: -form.amount_cents },
+    { account_id: to.id, amount_cents: form.amount_cents },
+  ];
   return inTransaction(db, from.id, async (tx) => {
     const result = await postTransfer(tx, {
       kind: "transfer",
       initiator: initiator(member),
       idempotency_key: form.idempotency_key,
       created_by: member.id,
-      entries: [
-        { account_id: from.id, amount_cents: -form.amount_cents },
-        { account_id: to.id, amount_cents: form.amount_cents },
-      ],
+      entries,
       memo: `Transfer from ${accountLabel(from)} to ${accountLabel(to)}`,
       reference: form.reference,
       category: "Transfers",
     });
+    checkReplay(result, "internal", entries);
     if (!result.replayed) {
       await notify(tx, {
         member_id: member.id,
@@ -331,6 +451,8 @@ export async function reviewMemberTransfer(db: Db, member: Member, form: ToMembe
  * emailed by `sendStepUpCode` (`otp`), whatever form or request asks for it.
  */
 export async function transferToMember(db: Db, member: Member, form: ToMemberTransfer, otp = ""): Promise<TransferResult> {
+  const earlier = await earlierTransfer(db, member, { kind: "member", form });
+  if (earlier) return earlier;
   const plan = await checkMemberTransfer(db, member, form);
   if ("ok" in plan) return plan;
   const { from, to, recipient } = plan;
@@ -339,8 +461,16 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
     if (code === "") return { ...refuse("otp_missing", MESSAGES.otp_missing, "otp"), summary: plan.summary };
     if (!(await verifyStepUpCode(db, member.id, code))) return { ...refuse("otp_invalid", MESSAGES.otp_invalid, "otp"), summary: plan.summary };
   }
+  const entries = [
+    { account_id: from.id, amount_cents: -form.amount_cents },
+    { account_id: to.id, amount_cents: form.amount_cents },
+  ];
   return inTransaction(db, from.id, async (tx) => {
     await lockMemberTransfers(tx, member.id);
+    // Under the lock: a request with the same key that committed meanwhile answers as above.
+    const again = await earlierTransfer(tx, member, { kind: "member", form });
+    if (again?.ok) return again;
+    if (again) throw new RefusalError(again);
     const over_daily = overDailyLimit(limitsFor("member"), form.amount_cents, await sentToMembersToday(tx, plan.accounts));
     if (over_daily) throw new RefusalError(over_daily);
     const result = await postTransfer(tx, {
@@ -348,14 +478,12 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
       initiator: initiator(member),
       idempotency_key: form.idempotency_key,
       created_by: member.id,
-      entries: [
-        { account_id: from.id, amount_cents: -form.amount_cents },
-        { account_id: to.id, amount_cents: form.amount_cents },
-      ],
+      entries,
       memo: `Transfer between members: ${member.name} to ${recipient.name}`,
       reference: form.reference,
       category: "Transfers",
     });
+    checkReplay(result, "member", entries);
     if (!result.replayed) {
       const ref = referenceNumber(result.transaction.id);
       await notify(tx, {
@@ -372,9 +500,6 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
       });
     }
     return done(result, form.amount_cents);
-  }).catch((error: unknown) => {
-    if (error instanceof RefusalError) return error.refusal;
-    throw error;
   });
 }
 
@@ -491,8 +616,8 @@ export async function reviewUsBankTransfer(db: Db, member: Member, form: ToUsBan
 
 /** Step two of To US Bank: the one-time code, then the hold and the queued ACH payment. */
 export async function sendUsBankTransfer(db: Db, member: Member, form: ToUsBankTransfer, otp: string): Promise<TransferResult> {
-  const first = await existingPayment(db, member.id, form.idempotency_key);
-  if (first) return replayOf(first);
+  const earlier = await earlierTransfer(db, member, { kind: "ach", form });
+  if (earlier) return earlier;
   const code = otp.trim();
   if (code === "") return refuse("otp_missing", MESSAGES.otp_missing, "otp");
   const accounts = await memberAccounts(db, member.id);
@@ -502,8 +627,10 @@ export async function sendUsBankTransfer(db: Db, member: Member, form: ToUsBankT
   const settlement = await institutionAccount(db, "ach_settlement");
   return inTransaction(db, pre.id, async (tx) => {
     await lockMemberPayments(tx, member.id);
-    const again = await existingPayment(tx, member.id, form.idempotency_key);
-    if (again) return replayOf(again);
+    // Under the lock: a request with the same key that committed meanwhile answers as above.
+    const again = await earlierTransfer(tx, member, { kind: "ach", form });
+    if (again?.ok) return again;
+    if (again) throw new RefusalError(again);
     const checked = await checkExternal(tx, member, await memberAccounts(tx, member.id), form.from_account_id, "ach", form.amount_cents, form.amount_cents);
     if ("ok" in checked) throw new RefusalError(checked);
     const bank = bankName(form.routing_number);
@@ -520,6 +647,8 @@ export async function sendUsBankTransfer(db: Db, member: Member, form: ToUsBankT
       reference: form.reference,
       category: "Transfers",
     });
+    // No payment has the key (checked under the lock): a ledger transaction with it is another transfer's.
+    if (result.replayed) throw new RefusalError(keyReused(result.transaction.id));
     const [payment] = await tx
       .insert(externalPayments)
       .values({
@@ -542,16 +671,7 @@ export async function sendUsBankTransfer(db: Db, member: Member, form: ToUsBankT
       body: `The money is held from ${accountLabel(checked)} and goes out with the next ACH file. Reference ${referenceNumber(result.transaction.id)}.`,
     });
     return done(result, form.amount_cents, Number(payment!.id));
-  }).catch((error: unknown) => {
-    if (error instanceof RefusalError) return error.refusal;
-    throw error;
   });
-}
-
-class RefusalError extends Error {
-  constructor(readonly refusal: Refusal) {
-    super(refusal.message);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -608,8 +728,8 @@ export async function reviewWire(db: Db, member: Member, form: InternationalTran
  * (`otp`), then the USD amount and the fee are held and the wire waits in the back office queue.
  */
 export async function sendWire(db: Db, member: Member, form: InternationalTransfer, otp: string): Promise<TransferResult> {
-  const first = await existingPayment(db, member.id, form.idempotency_key);
-  if (first) return replayOf(first);
+  const earlier = await earlierTransfer(db, member, { kind: "wire", form });
+  if (earlier) return earlier;
   const review = await reviewWire(db, member, form);
   if (!review.ok) return review;
   const code = otp.trim();
@@ -620,8 +740,9 @@ export async function sendWire(db: Db, member: Member, form: InternationalTransf
   const fees = await institutionAccount(db, "fees_income");
   return inTransaction(db, form.from_account_id, async (tx) => {
     await lockMemberPayments(tx, member.id);
-    const again = await existingPayment(tx, member.id, form.idempotency_key);
-    if (again) return replayOf(again);
+    const again = await earlierTransfer(tx, member, { kind: "wire", form });
+    if (again?.ok) return again;
+    if (again) throw new RefusalError(again);
     const checked = await checkExternal(tx, member, await memberAccounts(tx, member.id), form.from_account_id, "wire", quote.usd_cents, quote.total_cents);
     if ("ok" in checked) throw new RefusalError(checked);
     const entries = [
@@ -639,6 +760,7 @@ export async function sendWire(db: Db, member: Member, form: InternationalTransf
       reference: form.reference,
       category: "Transfers",
     });
+    if (result.replayed) throw new RefusalError(keyReused(result.transaction.id));
     const [payment] = await tx
       .insert(externalPayments)
       .values({
@@ -670,9 +792,6 @@ export async function sendWire(db: Db, member: Member, form: InternationalTransf
       body: `${formatCents(quote.total_cents)} (including the ${formatCents(quote.fee_cents)} wire fee) is held from ${accountLabel(checked)}. Reference ${referenceNumber(result.transaction.id)}.`,
     });
     return done(result, quote.total_cents, Number(payment!.id));
-  }).catch((error: unknown) => {
-    if (error instanceof RefusalError) return error.refusal;
-    throw error;
   });
 }
 
