@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { parseDollarsToCents } from "./money";
+import { plainText } from "./plain-text";
 import { isValidRoutingNumber } from "./routing-number";
 import { normalizeIban, isValidIban } from "./iban";
 import { BIC_MESSAGE, normalizeBic, isValidBic } from "./bic";
@@ -47,23 +48,20 @@ export const TEXT_LENGTH_MAX = 140;
 const EMAIL_LENGTH_MAX = 254;
 
 /**
- * A required text field: trimmed; absent, blank or not a string counts as not filled in. Shared
- * by every money form so that "missing" means the same everywhere.
+ * A required text field: trimmed; absent, blank or not a string counts as not filled in; control
+ * characters are refused next to the field (`plainText`). Shared by every money form so that
+ * "missing" means the same everywhere.
  */
 export function requiredText(missing_message: string, length_max = TEXT_LENGTH_MAX) {
-  return z
-    .string({ error: missing_message })
-    .trim()
+  return plainText({ missing: missing_message })
     // Abort: a blank field is reported once as missing, not also as malformed by later checks.
     .min(1, { error: missing_message, abort: true })
     .max(length_max, { error: `Please use at most ${length_max} characters`, abort: true });
 }
 
-/** An optional text field: blank becomes undefined so the server never stores "". */
+/** An optional text field: blank becomes undefined so the server never stores ""; no control characters. */
 export function optionalText(length_max = TEXT_LENGTH_MAX) {
-  return z
-    .string()
-    .trim()
+  return plainText()
     .max(length_max, `Please use at most ${length_max} characters`)
     .optional()
     .transform((text) => (text ? text : undefined));

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { z } from "zod";
 import { formatCents } from "~/domain/money";
+import { PLAIN_TEXT_MESSAGE } from "~/domain/plain-text";
 import {
   AMOUNT_MIN,
   AMOUNT_STEP,
@@ -195,6 +196,34 @@ describe("International", () => {
   it("refuses a country or currency that is not in the pickers", () => {
     expect(messages(internationalSchema, { ...international, country: "ZZ" })).toEqual(["Please choose a country from the list"]);
     expect(messages(internationalSchema, { ...international, currency: "XAU" })).toEqual(["Please choose a currency from the list"]);
+  });
+});
+
+describe("text fields refuse control characters, next to the field", () => {
+  // A NUL cannot be stored in PostgreSQL text (the transfer failed with an error in the log);
+  // escapes and other control characters garble what the recipient and staff read.
+  const bad = ["Rent\u0000", "\u001b[31mRent", "Re\u0008nt", "Rent\nmore", "Rent\u009b"];
+  it("in every transfer form's text fields and in Bill Pay's", () => {
+    const cases: Array<[z.ZodType, Record<string, string>, string]> = [
+      [betweenAccountsSchema, between, "reference"],
+      [toMemberSchema, toMember, "reference"],
+      [toUsBankSchema, toUsBank, "account_name"],
+      [toUsBankSchema, toUsBank, "reference"],
+      [internationalSchema, international, "recipient_name"],
+      [internationalSchema, international, "bank_name"],
+      [internationalSchema, international, "reference"],
+    ];
+    for (const [schema, form, field] of cases) {
+      for (const text of bad) {
+        const result = schema.safeParse({ ...form, [field]: text });
+        expect(result.success, `${field} ${JSON.stringify(text)}`).toBe(false);
+        if (!result.success) expect(result.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([[field, PLAIN_TEXT_MESSAGE]]);
+      }
+    }
+    expect(messages(internationalSchema, { ...international, iban: "DE89\u0000" })).toEqual([PLAIN_TEXT_MESSAGE]);
+    const bill = { payee: "City Power", payee_account_number: "ACCT-1234 56", from_account_id: "7", amount: "82.10", payment_date: "2026-02-28", idempotency_key: KEY };
+    for (const field of ["payee", "memo"]) expect(messages(billPaySchema("2026-02-27"), { ...bill, [field]: "City\u0000Power" }), field).toEqual([PLAIN_TEXT_MESSAGE]);
+    expect(messages(toMemberSchema, { ...toMember, reference: "  Dinner, café & tip: 20% ✓  " })).toEqual([]);
   });
 });
 
