@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { ConfigurationError } from "~/config/env.server";
 
 /**
  * DATA_DIR holds the embedded database, the generated secrets and members' ID documents: only
@@ -11,7 +12,20 @@ export const OWNER_ONLY_FILE_MODE = 0o600;
 /** Creates `dir` (and missing parents) for the owner only; an existing one is tightened. */
 export function ownerOnlyDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: OWNER_ONLY_DIR_MODE });
-  if ((fs.statSync(dir).mode & 0o777) !== OWNER_ONLY_DIR_MODE) fs.chmodSync(dir, OWNER_ONLY_DIR_MODE);
+  if ((fs.statSync(dir).mode & 0o777) !== OWNER_ONLY_DIR_MODE) chmod(dir, OWNER_ONLY_DIR_MODE);
+}
+
+/** chmod, with a message an operator can act on when the path belongs to another account. */
+function chmod(p: string, mode: number) {
+  try {
+    fs.chmodSync(p, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") throw error;
+    throw new ConfigurationError(
+      `${p} belongs to another account, so Mutual cannot make it readable by its own account only (mode ${mode.toString(8)}). ` +
+        "Give DATA_DIR and everything in it to the account the server runs as (chown -R).",
+    );
+  }
 }
 
 /**
@@ -25,7 +39,7 @@ export function restrictTreeToOwner(root: string): void {
     const stat = fs.lstatSync(p);
     if (stat.isSymbolicLink()) return;
     const wanted = stat.isDirectory() ? OWNER_ONLY_DIR_MODE : OWNER_ONLY_FILE_MODE;
-    if ((stat.mode & 0o777) !== wanted) fs.chmodSync(p, wanted);
+    if ((stat.mode & 0o777) !== wanted) chmod(p, wanted);
     if (stat.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
   };
   walk(root);
