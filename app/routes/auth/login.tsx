@@ -168,14 +168,20 @@ function PasswordStep({ loaderData, result }: { loaderData: Route.ComponentProps
   const errors = clientErrors ?? result?.errors ?? null;
   const notice = loaderData.notice ? NOTICES[loaderData.notice] : null;
 
+  // The password is never sent back: after a refusal the field starts again empty. It is cleared
+  // through React (a new field for each answer), not by writing to the input: the field keeps
+  // its text in React state, which would put the old password back at the next render (a click)
+  // and send old and new together.
+  const [attempt, setAttempt] = useState(0);
+  const [seenResult, setSeenResult] = useState(result);
+  if (result !== seenResult) {
+    setSeenResult(result);
+    if (result?.form_error) setAttempt((n) => n + 1);
+  }
+
   useFocusFirstInvalid(formRef, errors);
   useEffect(() => {
-    if (result?.form_error) {
-      // The password is never sent back; clear what was typed and say what happened.
-      const password = formRef.current?.elements.namedItem("password");
-      if (password instanceof HTMLInputElement) password.value = "";
-      messageRef.current?.focus();
-    }
+    if (result?.form_error) messageRef.current?.focus();
   }, [result]);
 
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
@@ -207,7 +213,7 @@ function PasswordStep({ loaderData, result }: { loaderData: Route.ComponentProps
           <input type="hidden" name="intent" value="password" />
           {loaderData.redirect_to ? <input type="hidden" name="redirectTo" value={loaderData.redirect_to} /> : null}
           <TextField name="email" label="Email address" type="email" autoComplete="username" defaultValue={email} isRequired autoFocus={!email} />
-          <TextField name="password" label="Password" type="password" autoComplete="current-password" isRequired autoFocus={Boolean(email)} />
+          <TextField key={attempt} name="password" label="Password" type="password" autoComplete="current-password" isRequired autoFocus={Boolean(email) && attempt === 0} />
           <div className="flex flex-wrap items-center justify-between gap-3">
             <Checkbox name="remember" defaultSelected={remember}>
               Remember me

@@ -119,20 +119,23 @@ export default function Signup({ actionData }: Route.ComponentProps) {
   const values = result?.values ?? {};
   const errorCount = errors ? Object.keys(errors).length : 0;
 
-  // A new answer from the server replaces the browser's own messages.
+  // A new answer from the server replaces the browser's own messages, and the password fields
+  // start again empty: the server never sends passwords back. They are cleared through React (new
+  // fields for each answer), not by writing to the inputs: a field keeps its text in React state,
+  // which would put the old password back at the next render and save old and new together.
   const [seenResult, setSeenResult] = useState(result);
+  const [answers, setAnswers] = useState(0);
   if (result !== seenResult) {
     setSeenResult(result);
     setClientErrors(null);
+    setAnswers((n) => n + 1);
   }
   useEffect(() => {
     if (!result) return;
-    // The server never sends passwords or files back: empty them so nothing stale is resent.
+    // The file is not sent back either; a native file input is emptied by its value.
     const form = formRef.current;
-    for (const name of ["password", "confirm_password", "id_document"]) {
-      const field = form?.elements.namedItem(name);
-      if (field instanceof HTMLInputElement) field.value = "";
-    }
+    const file = form?.elements.namedItem("id_document");
+    if (file instanceof HTMLInputElement) file.value = "";
     if (Object.keys(result.errors).length) focusFirstInvalid(form);
     else messageRef.current?.focus();
   }, [result]);
@@ -209,6 +212,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
               <Section id="account" number={1} title="Account Information" lead="You will sign in with this email address and password. A few unrelated words make a password that is long and easy to remember.">
                 <TextField id={fieldId("email")} name="email" label="Email address" type="email" autoComplete="email" defaultValue={values.email} isRequired className="sm:col-span-2" />
                 <TextField
+                  key={`password-${answers}`}
                   name="password"
                   label="Password"
                   type="password"
@@ -216,7 +220,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
                   description={`At least ${PASSWORD_MIN_CHARS} characters, not a common password.`}
                   isRequired
                 />
-                <TextField id={fieldId("confirm_password")} name="confirm_password" label="Confirm password" type="password" autoComplete="new-password" description="Type the same password again." isRequired />
+                <TextField key={`confirm-password-${answers}`} id={fieldId("confirm_password")} name="confirm_password" label="Confirm password" type="password" autoComplete="new-password" description="Type the same password again." isRequired />
               </Section>
 
               <Section id="personal" number={2} title="Personal Information" lead="As shown on your ID document.">
