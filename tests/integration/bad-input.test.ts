@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import type { Database } from "~/server/db/client.server";
-import { auditLog, contactMessages, memberProfiles, users } from "~/server/db/schema";
+import { auditLog, contactMessages, ledgerTransactions, memberProfiles, users } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
 import { requestInfoContext } from "~/context";
 import { CALENDAR_DATE_MESSAGE } from "~/domain/calendar-date";
@@ -12,6 +12,7 @@ import { MULTILINE_TEXT_MESSAGE, PLAIN_TEXT_MESSAGE } from "~/domain/plain-text"
 import { ReviewDecisionSchema } from "~/domain/application-review";
 import * as transactionsRoute from "~/routes/member/transactions";
 import * as transactionsCsvRoute from "~/routes/member/transactions-csv";
+import * as dashboardRoute from "~/routes/member/dashboard";
 import * as adminIndexRoute from "~/routes/admin/index";
 import * as auditRoute from "~/routes/admin/audit";
 import * as auditCsvRoute from "~/routes/admin/audit-csv";
@@ -22,7 +23,7 @@ import * as contactRoute from "~/routes/public/contact";
 import { openTestDatabase } from "./test-database";
 import { applicant, person, signedIn } from "./admin-support";
 import { fileOf, tinyPng } from "./identity-support";
-import { newMember } from "./member-support";
+import { key, newMember } from "./member-support";
 
 /**
  * Bad input gets a 400 and a message for the field, never a 500, and changes nothing: impossible
@@ -82,6 +83,7 @@ async function run(fn: () => Promise<unknown>): Promise<Outcome> {
 
 const args = (r: Request, ip?: string) => ({ request: r, params: {}, context: context(ip) }) as never;
 const auditRows = async () => Number((await database.db.select({ n: count() }).from(auditLog))[0]!.n);
+const transactionRows = async () => Number((await database.db.select({ n: count() }).from(ledgerTransactions))[0]!.n);
 
 describe("history and its CSV export (/dashboard/transactions)", () => {
   it.each([
@@ -218,6 +220,24 @@ describe("stored text refuses control characters with a field message, and nothi
     expect(outcome.status).toBe(400);
     expect((outcome.payload as { errors: Record<string, string> }).errors).toMatchObject({ first_name: PLAIN_TEXT_MESSAGE, nationality: PLAIN_TEXT_MESSAGE, emergency_name: PLAIN_TEXT_MESSAGE });
     expect(await database.db.select().from(users).where(eq(users.email, email))).toEqual([]);
+  });
+
+  it("transfer text: references, names and bank names in the dashboard's transfer forms", async () => {
+    const transactions = await transactionRows();
+    const forms: Record<string, string>[] = [
+      { intent: "internal", from_account_id: String(member.checking.id), to_account_id: String(member.savings.id), amount: "1.00", reference: "Rent\u0000", idempotency_key: key() },
+      { intent: "member", from_account_id: String(member.checking.id), recipient_email: "someone@example.com", amount: "1.00", reference: "Gift\u001b", idempotency_key: key() },
+      { intent: "ach-review", from_account_id: String(member.checking.id), bank: "other", routing_number: "011000015", account_number: "123456789", account_name: "Pat\u0000Member", amount: "1.00", reference: "Bills", idempotency_key: key() },
+      { intent: "wire-review", from_account_id: String(member.checking.id), recipient_name: "Hans\u0000Muller", bank_name: "Deutsche\u0007Bank", bic: "DEUTDEFF", account_number: "DE89370400440532013000", iban: "", country: "DE", currency: "EUR", amount: "10", reference: "Invoice", idempotency_key: key() },
+    ];
+    for (const form of forms) {
+      const outcome = await run(() => dashboardRoute.action(args(request(memberCookie, "/dashboard", form))));
+      expect(outcome.status, form.intent).toBeLessThan(500);
+      const result = outcome.payload as { status: string; field_errors: Record<string, string> };
+      expect(result.status, form.intent).toBe("refused");
+      expect(Object.values(result.field_errors), form.intent).toContain(PLAIN_TEXT_MESSAGE);
+    }
+    expect(await transactionRows()).toBe(transactions);
   });
 });
 
