@@ -6,7 +6,7 @@ const NAV = [
   { to: "/admin/audit", label: "Audit log" },
   { to: "/admin/outbox", label: "Outbox" },
   { to: "/admin/messages", label: "Messages" },
-  // SPEC 7: its own page (own header, "Back to Admin Dashboard"); listed here so it is one click away.
+  // Its own route outside this layout, drawn in this same frame by its page.
   { to: "/admin/reset-transfers", label: "Reset Transfer Counts" },
 ];
 
@@ -38,8 +38,9 @@ export function AdminShell({ staff, institution, children }: { staff: { name: st
               </button>
             </Form>
           </div>
-          <nav aria-label="Back office" className="-mx-1 w-full overflow-x-auto">
-            <ul className="flex gap-1 px-1">
+          {/* Wraps onto a second line on a phone: every page stays in sight, none scrolled away. */}
+          <nav aria-label="Back office" className="-mx-1 w-full">
+            <ul className="flex flex-wrap gap-1 px-1">
               {NAV.map((item) => (
                 <li key={item.to}>
                   <NavLink to={item.to} end={item.end} className={linkClass}>

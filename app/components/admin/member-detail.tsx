@@ -115,48 +115,63 @@ export function MemberDetailPane({ member, missing, search, imageError }: { memb
           {member.accounts.length === 0 ? (
             <p className="mt-2 text-sm text-slate-700">No accounts yet. Checking and Savings open when the application is approved.</p>
           ) : (
-            // On a phone the table scrolls sideways: the region takes focus so the keyboard can scroll it.
-            <div className="mt-2 overflow-x-auto rounded-md focus-visible:outline-2 focus-visible:outline-accent-600" tabIndex={0} role="region" aria-label={`Accounts of ${member.name}`}>
-              <table className="w-full min-w-[36rem] text-left text-sm">
-                <caption className="sr-only">Accounts of {member.name}</caption>
-                <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600">
-                  <tr>
-                    <th scope="col" className="py-2 pr-3 font-medium">
-                      Account
-                    </th>
-                    <th scope="col" className="py-2 pr-3 font-medium">
-                      Number
-                    </th>
-                    <th scope="col" className="py-2 pr-3 font-medium">
-                      Routing
-                    </th>
-                    <th scope="col" className="py-2 pr-3 font-medium">
-                      Status
-                    </th>
-                    <th scope="col" className="py-2 pr-3 text-right font-medium">
-                      Current
-                    </th>
-                    <th scope="col" className="py-2 text-right font-medium">
-                      Available
-                    </th>
+            // One table at every width. On a phone each account is a block of labelled figures
+            // (the header row is kept for screen readers only), so nothing scrolls sideways or is
+            // cut, and an account number never breaks inside a group. The explicit roles keep the
+            // table's meaning once its parts are displayed as blocks.
+            <table role="table" className="mt-2 block w-full text-left text-sm sm:table">
+              <caption className="sr-only">Accounts of {member.name}</caption>
+              <thead role="rowgroup" className="sr-only border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600 sm:not-sr-only sm:table-header-group">
+                <tr role="row">
+                  <th role="columnheader" scope="col" className="py-2 pr-3 font-medium">
+                    Account
+                  </th>
+                  <th role="columnheader" scope="col" className="py-2 pr-3 font-medium">
+                    Number
+                  </th>
+                  <th role="columnheader" scope="col" className="py-2 pr-3 font-medium">
+                    Routing
+                  </th>
+                  <th role="columnheader" scope="col" className="py-2 pr-3 font-medium">
+                    Status
+                  </th>
+                  <th role="columnheader" scope="col" className="py-2 pr-3 text-right font-medium">
+                    Current
+                  </th>
+                  <th role="columnheader" scope="col" className="py-2 text-right font-medium">
+                    Available
+                  </th>
+                </tr>
+              </thead>
+              <tbody role="rowgroup" className="block divide-y divide-slate-100 sm:table-row-group">
+                {member.accounts.map((a) => (
+                  <tr key={a.id} role="row" className="grid grid-cols-2 gap-x-4 gap-y-2 py-3 sm:table-row sm:py-0">
+                    <td role="cell" className="font-medium text-slate-900 sm:py-2 sm:pr-3">
+                      {a.name}
+                    </td>
+                    <td role="cell" className="tabular font-mono whitespace-nowrap sm:py-2 sm:pr-3">
+                      <PhoneLabel>Number</PhoneLabel>
+                      {groupAccountNumber(a.account_number)}
+                    </td>
+                    <td role="cell" className="tabular font-mono whitespace-nowrap sm:py-2 sm:pr-3">
+                      <PhoneLabel>Routing</PhoneLabel>
+                      {a.routing_number}
+                    </td>
+                    <td role="cell" className="row-start-1 col-start-2 justify-self-end sm:py-2 sm:pr-3">
+                      <StatusBadge status={a.status} />
+                    </td>
+                    <td role="cell" className="tabular whitespace-nowrap sm:py-2 sm:pr-3 sm:text-right">
+                      <PhoneLabel>Current</PhoneLabel>
+                      {formatCents(a.current_cents)}
+                    </td>
+                    <td role="cell" className="tabular whitespace-nowrap sm:py-2 sm:text-right">
+                      <PhoneLabel>Available</PhoneLabel>
+                      {formatCents(a.available_cents)}
+                    </td>
                   </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {member.accounts.map((a) => (
-                    <tr key={a.id}>
-                      <td className="py-2 pr-3 font-medium text-slate-900">{a.name}</td>
-                      <td className="tabular py-2 pr-3 font-mono">{groupAccountNumber(a.account_number)}</td>
-                      <td className="tabular py-2 pr-3 font-mono">{a.routing_number}</td>
-                      <td className="py-2 pr-3">
-                        <StatusBadge status={a.status} />
-                      </td>
-                      <td className="tabular py-2 pr-3 text-right">{formatCents(a.current_cents)}</td>
-                      <td className="tabular py-2 text-right">{formatCents(a.available_cents)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </table>
           )}
           {member.cards.length ? (
             <ul className="mt-3 space-y-1 text-sm text-slate-800">
@@ -303,5 +318,14 @@ function ResetTransferCountsBox() {
         <RotateCcw className="size-4" aria-hidden="true" /> Reset Transfer Counts
       </Link>
     </div>
+  );
+}
+
+/** A figure's name above it on a phone, where the table's header row is not shown (screen readers have the header). */
+function PhoneLabel({ children }: { children: string }) {
+  return (
+    <span aria-hidden="true" className="block font-sans text-xs font-medium tracking-wide text-slate-600 uppercase sm:hidden">
+      {children}
+    </span>
   );
 }

@@ -118,7 +118,7 @@ export function MemberList({
                       {m.first_name} {m.last_name}
                       {m.role === "admin" ? <span className="ml-2 rounded bg-brand-100 px-1.5 py-0.5 text-xs font-semibold text-brand-800">Staff</span> : null}
                     </span>
-                    <span className="block truncate text-sm text-slate-700">{m.email}</span>
+                    <span className="block text-sm [overflow-wrap:anywhere] text-slate-700">{m.email}</span>
                     <span className="block text-xs text-slate-600">Applied {formatDate(m.created_at)}</span>
                   </span>
                   <span className="flex shrink-0 flex-col items-end gap-1">

@@ -17,6 +17,7 @@ import {
   Menu as LucideMenu,
   Phone as LucidePhone,
   PiggyBank as LucidePiggyBank,
+  ReceiptText as LucideReceiptText,
   RotateCcw as LucideRotateCcw,
   Settings as LucideSettings,
   User as LucideUser,
@@ -49,6 +50,7 @@ export const Mail = /* @__PURE__ */ staticIcon(LucideMail);
 export const Menu = /* @__PURE__ */ staticIcon(LucideMenu);
 export const Phone = /* @__PURE__ */ staticIcon(LucidePhone);
 export const PiggyBank = /* @__PURE__ */ staticIcon(LucidePiggyBank);
+export const ReceiptText = /* @__PURE__ */ staticIcon(LucideReceiptText);
 export const RotateCcw = /* @__PURE__ */ staticIcon(LucideRotateCcw);
 export const Settings = /* @__PURE__ */ staticIcon(LucideSettings);
 export const User = /* @__PURE__ */ staticIcon(LucideUser);

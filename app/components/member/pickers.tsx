@@ -3,9 +3,33 @@ import { ComboBox, Input, Label, ListBox, ListBoxItem, Popover, Button as AriaBu
 import { ChevronsUpDown } from "lucide-react";
 import { COUNTRIES, searchCountries } from "~/domain/countries";
 import { CURRENCIES, searchCurrencies } from "~/domain/currencies";
+import { formatCents } from "~/domain/money";
 import { useHydrated } from "~/components/calculators/use-hydrated";
 import { controlClass, cx, descriptionClass, errorClass, labelClass } from "~/components/ui/field-styles";
 import { useFieldError } from "~/components/ui";
+
+/** An account a transfer can come from or go to, as the transfer forms get it. */
+export interface AccountChoice {
+  id: number;
+  type_label: string;
+  account_number: string;
+  available_cents: number;
+}
+
+/**
+ * The From / To choices of the transfer forms: "Checking ••1040 · $23,692.84", the kind, the last
+ * four digits and the available balance (what a transfer can spend). A closed native <select>
+ * shows its choice on one line that cannot wrap, so the text is kept short enough to show whole
+ * in a phone's full-width field (about 250 px of text at 375 px) and in the two-column form at
+ * desktop width: "Personal" (every member account here is personal) and the word "available"
+ * cost the balance its last digits ("($23,22").
+ */
+export function accountChoices(accounts: readonly AccountChoice[]): { value: string; label: string }[] {
+  return accounts.map((a) => ({
+    value: String(a.id),
+    label: `${a.type_label.replace(/^Personal /, "")} ••${a.account_number.slice(-4)} · ${formatCents(a.available_cents)}`,
+  }));
+}
 
 interface Option {
   code: string;

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState } from "react";
+import { Suspense, lazy, useEffect, useId, useRef, useState } from "react";
 import { Form, Link, NavLink, useFetcher } from "react-router";
 import {
   Button as AriaButton,
@@ -13,7 +13,7 @@ import {
   Popover,
   Separator,
 } from "react-aria-components";
-import { ArrowLeftRight, Bell, ChevronDown, CircleHelp, LayoutDashboard, LogOut, Mail, Menu as MenuIcon, Phone, RotateCcw, Settings, User, X } from "./icons";
+import { ArrowLeftRight, Bell, ChevronDown, CircleHelp, LayoutDashboard, LogOut, Mail, Menu as MenuIcon, Phone, ReceiptText, RotateCcw, Settings, User, X } from "./icons";
 import { cx } from "~/components/ui/field-styles";
 import { useInstitutionDates, type InstitutionDates } from "~/components/institution-dates";
 
@@ -108,7 +108,7 @@ export function TopBar(props: TopBarProps) {
                   cx("inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold transition-colors", isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100")
                 }
               >
-                Transactions
+                <ReceiptText className="size-4" aria-hidden="true" /> Transactions
               </NavLink>
             </li>
           </ul>
@@ -135,28 +135,53 @@ export function TopBar(props: TopBarProps) {
   );
 }
 
+/**
+ * Help: a disclosure that opens on a click, tap or Enter only (never on hover), and closes on
+ * Escape, a click outside or a second press. It is not modal: the page stays usable and readable
+ * while it is open (a modal popover here, opened by merely passing the pointer over the button,
+ * left the whole page hidden from screen readers until the member found how to close it).
+ */
 function HelpPopover({ support }: { support: TopBarProps["support"] }) {
   const [open, setOpen] = useState(false);
+  const wrapper = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      if (wrapper.current?.contains(document.activeElement)) button.current?.focus();
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    document.addEventListener("keydown", onKeyDown);
+    return () => {
+      document.removeEventListener("pointerdown", onPointerDown);
+      document.removeEventListener("keydown", onKeyDown);
+    };
+  }, [open]);
   return (
-    <DialogTrigger isOpen={open} onOpenChange={setOpen}>
-      <AriaButton aria-label="Help" className={iconButton} onHoverStart={() => setOpen(true)}>
+    <div ref={wrapper} className="relative">
+      <button ref={button} type="button" aria-label="Help" aria-expanded={open} aria-controls={panelId} className={iconButton} onClick={() => setOpen((value) => !value)}>
         <CircleHelp className="size-5" aria-hidden="true" />
-      </AriaButton>
-      <Popover placement="bottom end" className={popoverClass}>
-        <Dialog className="p-5 outline-none" aria-labelledby="help-heading">
-          <SupportDetails support={support} />
-        </Dialog>
-      </Popover>
-    </DialogTrigger>
+      </button>
+      {/* A non-modal dialog: no aria-modal, nothing outside it is hidden or made inert. */}
+      <div id={panelId} role="dialog" aria-labelledby={`${panelId}-heading`} hidden={!open} className={cx(popoverClass, "absolute top-full right-0 z-40 mt-2 p-5")}>
+        <SupportDetails support={support} headingId={`${panelId}-heading`} />
+      </div>
+    </div>
   );
 }
 
-function SupportDetails({ support }: { support: TopBarProps["support"] }) {
+function SupportDetails({ support, headingId }: { support: TopBarProps["support"]; headingId: string }) {
   return (
     <div>
-      <Heading slot="title" id="help-heading" className="text-base font-semibold text-brand-800">
+      <h2 id={headingId} className="text-base font-semibold text-brand-800">
         Need help?
-      </Heading>
+      </h2>
       <p className="mt-1 text-sm text-slate-600">Our member service team is here {support.hours}.</p>
       <ul className="mt-4 space-y-2 text-sm">
         <li>
@@ -348,7 +373,7 @@ function MobileMenu(props: TopBarProps & { onOpenDialog: (dialog: SettingsDialog
                 </li>
                 <li>
                   <Link to="/dashboard/transactions" className={linkClass} onClick={() => setOpen(false)}>
-                    <LayoutDashboard className="size-5 text-brand-700" aria-hidden="true" /> Transactions
+                    <ReceiptText className="size-5 text-brand-700" aria-hidden="true" /> Transactions
                   </Link>
                 </li>
                 <li>

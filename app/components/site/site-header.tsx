@@ -16,12 +16,18 @@ const NAV: { to: SitePath; label: string; end?: boolean }[] = [
 ];
 
 /**
- * Public top bar (SPEC 3). The mobile menu is a <details> element, so it opens with or without
- * JavaScript and from the keyboard. Signed in, the bar shows the person's avatar and name with
- * their menu (user-menu.tsx) instead of Sign in / Sign up; the settings open as dialogs in place.
- * Signed out, none of the menu's or the dialogs' code is loaded: both are separate chunks.
+ * Public top bar. The mobile menu is a <details> element, so it opens with or without JavaScript
+ * and from the keyboard. Signed in, the bar shows the person's avatar and name with their menu
+ * (user-menu.tsx) instead of Sign in / Sign up; the settings open as dialogs in place. A signed-in
+ * applicant has no settings or dashboard yet: instead of Sign in / Sign up the bar offers their
+ * application's status page, where they sign out. Signed out, none of the menu's or the dialogs' code is loaded: both are separate chunks.
  */
-export function SiteHeader({ name, shortName, user }: { name: string; shortName: string; user?: SignedInUser | null }) {
+/** An applicant signed in while their application is reviewed, and their status page (which has Sign out). */
+export interface SignedInApplicant {
+  status_path: SitePath;
+}
+
+export function SiteHeader({ name, shortName, user, applicant }: { name: string; shortName: string; user?: SignedInUser | null; applicant?: SignedInApplicant | null }) {
   const [scrolled, setScrolled] = useState(false);
   const [dialog, setDialog] = useState<SettingsDialog | null>(null);
   // The dialogs stay mounted once opened (their data fetchers and focus return work as before).
@@ -60,6 +66,12 @@ export function SiteHeader({ name, shortName, user }: { name: string; shortName:
         {user ? (
           <div className="hidden items-center md:flex">
             <UserMenu user={user} onOpenDialog={openDialog} />
+          </div>
+        ) : applicant ? (
+          <div className="hidden items-center gap-2 md:flex">
+            <SiteLink to={applicant.status_path} className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50">
+              Your application
+            </SiteLink>
           </div>
         ) : (
         <div className="hidden items-center gap-2 md:flex">
@@ -105,6 +117,12 @@ export function SiteHeader({ name, shortName, user }: { name: string; shortName:
                   </div>
                   <StaticMenuItems user={user} onOpenDialog={openDialog} />
                 </li>
+              ) : applicant ? (
+                <li className="mt-2 border-t border-slate-100 pt-2">
+                  <SiteLink to={applicant.status_path} className="block rounded-md px-3 py-3 text-sm font-medium text-brand-800 hover:bg-brand-50">
+                    Your application
+                  </SiteLink>
+                </li>
               ) : (
               <>
               <li className="mt-2 border-t border-slate-100 pt-2">
@@ -131,3 +149,4 @@ export function SiteHeader({ name, shortName, user }: { name: string; shortName:
     </header>
   );
 }
+

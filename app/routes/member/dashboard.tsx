@@ -188,7 +188,8 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
               </h2>
             </div>
             <Tabs selectedKey={tab} keyboardActivation="manual" className="mt-3">
-              <TabList aria-label="Transfer type" className="flex gap-1 overflow-x-auto border-b border-slate-200 px-3 sm:px-4">
+              {/* All four tabs always in sight, never scrolled away: a 2 × 2 grid on a phone, then a row that wraps if narrow. */}
+              <TabList aria-label="Transfer type" className="grid grid-cols-2 gap-2 border-b border-slate-200 px-3 pb-3 sm:flex sm:flex-wrap sm:gap-x-1 sm:gap-y-0 sm:px-4 sm:pb-0">
                 {TABS.map((key) => {
                   const Icon = TAB_META[key].icon;
                   return (
@@ -198,12 +199,12 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                       href={`/dashboard?transfer=${key}#transfer`}
                       className={({ isSelected }) =>
                         cx(
-                          "-mb-px flex shrink-0 cursor-pointer items-center gap-2 border-b-2 px-3 py-3 text-sm font-semibold whitespace-nowrap outline-none transition-colors data-[focus-visible]:rounded-t-md data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600",
-                          isSelected ? "border-accent-600 text-brand-900" : "border-transparent text-slate-600 hover:text-brand-800",
+                          "flex min-h-11 min-w-0 cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm font-semibold outline-none transition-colors data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600 sm:-mb-px sm:shrink-0 sm:rounded-none sm:border-0 sm:border-b-2 sm:py-3 sm:whitespace-nowrap sm:data-[focus-visible]:rounded-t-md",
+                          isSelected ? "border-accent-600 bg-accent-50 text-brand-900 sm:bg-transparent" : "border-slate-200 text-slate-600 hover:text-brand-800 sm:border-transparent",
                         )
                       }
                     >
-                      <Icon className="size-4" aria-hidden="true" />
+                      <Icon className="size-4 shrink-0" aria-hidden="true" />
                       {TAB_META[key].label}
                     </Tab>
                   );

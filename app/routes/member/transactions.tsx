@@ -1,5 +1,5 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { ArrowLeft, ArrowRight, Download, Search, SlidersHorizontal } from "lucide-react";
+import { ArrowLeft, ArrowRight, ChevronDown, Download, Search, SlidersHorizontal } from "lucide-react";
 import type { Route } from "./+types/transactions";
 import { loadHistory, requireMember } from "~/server/member-app/member-app.server";
 import { historyFilterProblems } from "~/server/member-app/history.server";
@@ -45,6 +45,8 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
   if (filters.from) query.set("from", filters.from);
   if (filters.to) query.set("to", filters.to);
   const filtered = query.toString() !== "";
+  // The filters besides the search, counted on the phone's "Filters" button.
+  const activeFilters = [filters.account_id, filters.type, filters.category, filters.status, filters.from, filters.to].filter(Boolean).length;
   const older = new URLSearchParams(query);
   if (next_before) older.set("before", next_before);
   return (
@@ -84,40 +86,56 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
             </div>
             <NativeFieldError id="q-error" message={problems?.q} />
           </div>
-          <Select name="account" label="Account" options={accounts.map((a) => ({ value: String(a.id), label: a.label }))} placeholder="All accounts" defaultValue={filters.account_id ? String(filters.account_id) : ""} />
-          <Select name="type" label="Type" options={[{ value: "credit", label: "Money in (credits)" }, { value: "debit", label: "Money out (debits)" }]} placeholder="All types" defaultValue={filters.type ?? ""} />
-          <Select name="category" label="Category" options={categories.map((c) => ({ value: c, label: c }))} placeholder="All categories" defaultValue={filters.category ?? ""} />
-          <Select name="status" label="Status" options={STATUS_OPTIONS} placeholder="All statuses" defaultValue={filters.status ?? ""} />
-          <div className="flex flex-col">
-            <label htmlFor="from" className={labelClass}>
-              From date
-            </label>
-            <input
-              id="from"
-              name="from"
-              type="date"
-              defaultValue={problems?.from ? typed?.from.slice(0, 10) : (filters.from ?? "")}
-              aria-invalid={problems?.from ? true : undefined}
-              aria-describedby={problems?.from ? "from-error" : undefined}
-              className={cx(controlClass, "mt-1.5")}
-            />
-            <NativeFieldError id="from-error" message={problems?.from} />
-          </div>
-          <div className="flex flex-col">
-            <label htmlFor="to" className={labelClass}>
-              To date
-            </label>
-            <input
-              id="to"
-              name="to"
-              type="date"
-              defaultValue={problems?.to ? typed?.to.slice(0, 10) : (filters.to ?? "")}
-              aria-invalid={problems?.to ? true : undefined}
-              aria-describedby={problems?.to ? "to-error" : undefined}
-              className={cx(controlClass, "mt-1.5")}
-            />
-            <NativeFieldError id="to-error" message={problems?.to} />
-          </div>
+          {/*
+            On a phone the six filters fold behind "Filters" (with how many are in use), so the
+            first screen shows transactions; from 768 px they are always shown in the grid. Where
+            a browser cannot style a <details> content box, "Filters" simply stays at every width.
+          */}
+          <details className="group/filters md:contents md:details-content:contents" open={problems?.from || problems?.to ? true : undefined}>
+            <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-3 rounded-lg border border-slate-300 px-3 text-sm font-semibold text-brand-800 hover:bg-slate-50 md:supports-[selector(::details-content)]:hidden [&::-webkit-details-marker]:hidden">
+              <span className="inline-flex items-center gap-2">
+                <SlidersHorizontal className="size-4" aria-hidden="true" /> Filters
+                {activeFilters > 0 ? <span className="rounded-full bg-accent-600 px-2 text-xs leading-5 text-white">{activeFilters} active</span> : null}
+              </span>
+              <ChevronDown className="size-4 transition-transform group-open/filters:rotate-180" aria-hidden="true" />
+            </summary>
+            <div className="mt-4 grid gap-4 sm:grid-cols-2 md:contents">
+              <Select name="account" label="Account" options={accounts.map((a) => ({ value: String(a.id), label: a.label }))} placeholder="All accounts" defaultValue={filters.account_id ? String(filters.account_id) : ""} />
+              <Select name="type" label="Type" options={[{ value: "credit", label: "Money in (credits)" }, { value: "debit", label: "Money out (debits)" }]} placeholder="All types" defaultValue={filters.type ?? ""} />
+              <Select name="category" label="Category" options={categories.map((c) => ({ value: c, label: c }))} placeholder="All categories" defaultValue={filters.category ?? ""} />
+              <Select name="status" label="Status" options={STATUS_OPTIONS} placeholder="All statuses" defaultValue={filters.status ?? ""} />
+              <div className="flex flex-col">
+                <label htmlFor="from" className={labelClass}>
+                  From date
+                </label>
+                <input
+                  id="from"
+                  name="from"
+                  type="date"
+                  defaultValue={problems?.from ? typed?.from.slice(0, 10) : (filters.from ?? "")}
+                  aria-invalid={problems?.from ? true : undefined}
+                  aria-describedby={problems?.from ? "from-error" : undefined}
+                  className={cx(controlClass, "mt-1.5")}
+                />
+                <NativeFieldError id="from-error" message={problems?.from} />
+              </div>
+              <div className="flex flex-col">
+                <label htmlFor="to" className={labelClass}>
+                  To date
+                </label>
+                <input
+                  id="to"
+                  name="to"
+                  type="date"
+                  defaultValue={problems?.to ? typed?.to.slice(0, 10) : (filters.to ?? "")}
+                  aria-invalid={problems?.to ? true : undefined}
+                  aria-describedby={problems?.to ? "to-error" : undefined}
+                  className={cx(controlClass, "mt-1.5")}
+                />
+                <NativeFieldError id="to-error" message={problems?.to} />
+              </div>
+            </div>
+          </details>
         </div>
         <div className="mt-4 flex flex-wrap items-center justify-end gap-3">
           {filtered ? (

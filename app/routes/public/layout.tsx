@@ -1,21 +1,23 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/layout";
 import { getAuth } from "~/server/auth/auth.server";
-import { getSessionUser } from "~/server/auth/session.server";
+import { getSessionUser, homePathFor } from "~/server/auth/session.server";
 import { userDisplay } from "~/server/settings/settings.server";
 import { SiteHeader } from "~/components/site/site-header";
 import { SiteFooter } from "~/components/site/site-footer";
 import { useRootData } from "~/root";
 
 /**
- * The signed-in person's name, initials and image for the top bar (SPEC 3), or null. Applicants
- * (role pending) keep the signed-out bar: their one page is /pending-approval.
+ * Who is signed in, for the top bar: a member's or staff member's name, initials and image, or
+ * an applicant's status page (their one page, with its Sign out: the bar offers it, never Sign in
+ * or Sign up), or nobody.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request, { touch: false });
-  if (!user || user.role === "pending") return { user: null };
+  if (!user) return { user: null, applicant: null };
+  if (user.role === "pending") return { user: null, applicant: { status_path: homePathFor(user) as `/${string}` } };
   const { db } = await getAuth();
-  return { user: await userDisplay(db, user) };
+  return { user: await userDisplay(db, user), applicant: null };
 }
 
 export default function PublicLayout({ loaderData }: Route.ComponentProps) {
@@ -23,7 +25,7 @@ export default function PublicLayout({ loaderData }: Route.ComponentProps) {
   if (!data) return <Outlet />;
   return (
     <div className="flex min-h-dvh flex-col">
-      <SiteHeader name={data.institution.name} shortName={data.institution.short_name} user={loaderData?.user ?? null} />
+      <SiteHeader name={data.institution.name} shortName={data.institution.short_name} user={loaderData?.user ?? null} applicant={loaderData?.applicant ?? null} />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <Outlet />
       </main>

@@ -9,15 +9,14 @@ import { institution } from "~/config/institution.server";
 import { listTransferCounts, parsePageAfter, resetAllMemberTransferCounts, resetMemberTransferCount } from "~/server/settings/reset-transfers.server";
 import { pageUrl } from "~/server/http/page-url.server";
 import { pageTitle } from "~/components/site/page-title";
-import { Logo } from "~/components/site/logo";
+import { AdminShell } from "~/components/admin/admin-shell";
 import { Button, FormMessage } from "~/components/ui";
-import { useRootData } from "~/root";
 
 /**
  * Reset Transfer Counts, staff only: every member (staff excluded) with this month's count of
  * savings transfers, a page at a time (?after=<last email shown>); reset one, or all after a
  * confirm step. Every reset is audited. The confirm step is part of the address (?confirm=all),
- * so it works without JavaScript.
+ * so it works without JavaScript. It sits in the back office's frame, with its navigation.
  */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Reset Transfer Counts", matches), { name: "robots", content: "noindex" }];
@@ -62,7 +61,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ResetTransfers({ loaderData, actionData }: Route.ComponentProps) {
-  const root = useRootData();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const confirming = params.get("confirm") === "all";
@@ -74,16 +72,8 @@ export default function ResetTransfers({ loaderData, actionData }: Route.Compone
   const after = params.get("after");
   const pageAction = `/admin/reset-transfers${after ? `?${new URLSearchParams({ after })}` : ""}`;
   return (
-    <div className="min-h-dvh bg-slate-50">
-      <header className="border-b border-slate-200 bg-white shadow-sm">
-        <div className="mx-auto flex h-16 max-w-5xl items-center justify-between gap-4 px-4 sm:px-6">
-          {root ? <Logo name={root.institution.name} shortName={root.institution.short_name} /> : <span />}
-          <span className="truncate text-sm text-slate-600">
-            Staff: <span className="font-medium text-slate-900">{loaderData.staff.email}</span>
-          </span>
-        </div>
-      </header>
-      <main id="main" tabIndex={-1} className="mx-auto max-w-5xl px-4 py-8 focus:outline-none sm:px-6">
+    <AdminShell staff={loaderData.staff} institution={loaderData.institution}>
+      <div className="mx-auto max-w-5xl">
         <Link to="/admin" className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
           <ArrowLeft className="size-4" aria-hidden="true" />
           Back to Admin Dashboard
@@ -178,7 +168,7 @@ export default function ResetTransfers({ loaderData, actionData }: Route.Compone
             </Link>
           ) : null}
         </nav>
-      </main>
-    </div>
+      </div>
+    </AdminShell>
   );
 }
