@@ -16,6 +16,7 @@ import {
   SUPPORT_HOURS,
   memberTransferNeedsCode,
   reviewMemberTransfer,
+  stepUpTransfer,
   reviewUsBankTransfer,
   sendUsBankTransfer,
   sendWire,
@@ -183,16 +184,32 @@ describe("To Another Member", () => {
 describe("step-up codes", () => {
   it("are single use, expire after 5 wrong tries", async () => {
     const a = await newMember(db);
-    await sendStepUpCode(db, a.member, "summary");
+    await sendStepUpCode(db, a.member, "summary", "transfer");
     const code = await lastTransferCode(db, a.member.email);
-    expect(await verifyStepUpCode(db, a.member.id, code === "000000" ? "111111" : "000000")).toBe(false);
-    expect(await verifyStepUpCode(db, a.member.id, code)).toBe(true);
-    expect(await verifyStepUpCode(db, a.member.id, code)).toBe(false);
-    await sendStepUpCode(db, a.member, "summary");
+    expect(await verifyStepUpCode(db, a.member.id, code === "000000" ? "111111" : "000000", "transfer")).toBe(false);
+    expect(await verifyStepUpCode(db, a.member.id, code, "transfer")).toBe(true);
+    expect(await verifyStepUpCode(db, a.member.id, code, "transfer")).toBe(false);
+    await sendStepUpCode(db, a.member, "summary", "transfer");
     const second = await lastTransferCode(db, a.member.email);
     const wrong = second === "999999" ? "888888" : "999999";
-    for (let i = 0; i < 5; i++) expect(await verifyStepUpCode(db, a.member.id, wrong)).toBe(false);
-    expect(await verifyStepUpCode(db, a.member.id, second)).toBe(false);
+    for (let i = 0; i < 5; i++) expect(await verifyStepUpCode(db, a.member.id, wrong, "transfer")).toBe(false);
+    expect(await verifyStepUpCode(db, a.member.id, second, "transfer")).toBe(false);
+  });
+
+  it("confirm only the transfer they were emailed for: for another one the right code is a wrong code", async () => {
+    const a = await newMember(db, { checking_cents: 500_000 });
+    const k = key();
+    const ach = (amount: string, account_number = "123456789") =>
+      toUsBankSchema.parse({ from_account_id: String(a.checking.id), routing_number: "021000021", account_number, account_name: "Lee Park", amount, reference: "Rent", idempotency_key: k });
+    // The code is asked for $20.00 to Lee Park; the same form is then sent for $4,000.00, or to another account.
+    const review = await reviewUsBankTransfer(db, a.member, ach("20.00"));
+    if (!review.ok) throw new Error(review.message);
+    await sendStepUpCode(db, a.member, review.summary, stepUpTransfer({ kind: "ach", form: ach("20.00") }));
+    const code = await lastTransferCode(db, a.member.email);
+    expect(await sendUsBankTransfer(db, a.member, ach("4000.00"), code)).toMatchObject({ ok: false, kind: "otp_invalid", message: "Invalid OTP" });
+    expect(await sendUsBankTransfer(db, a.member, ach("20.00", "99990000"), code)).toMatchObject({ ok: false, kind: "otp_invalid" });
+    expect(await balance(a.checking.id)).toEqual({ current: 500_000, available: 500_000 });
+    expect(await sendUsBankTransfer(db, a.member, ach("20.00"), code)).toMatchObject({ ok: true, amount_cents: 2_000 });
   });
 });
 
@@ -205,7 +222,7 @@ describe("To US Bank (ACH)", () => {
     const form = achForm(a.checking.id, "100.00");
     const review = await reviewUsBankTransfer(db, a.member, form);
     expect(review).toMatchObject({ ok: true, bank_name: "JPMorgan Chase Bank" });
-    await sendStepUpCode(db, a.member, "x");
+    await sendStepUpCode(db, a.member, "x", stepUpTransfer({ kind: "ach", form }));
     expect(await sendUsBankTransfer(db, a.member, form, "")).toMatchObject({ ok: false, message: "Please enter OTP" });
     const code = await lastTransferCode(db, a.member.email);
     expect(await sendUsBankTransfer(db, a.member, form, code === "123456" ? "654321" : "123456")).toMatchObject({ ok: false, message: "Invalid OTP" });
@@ -272,7 +289,7 @@ describe("International (wire)", () => {
     const fees = await institutionAccount(db, "fees_income");
     const summary = "EUR 1,000.00 to Marie Curie at BNP Paribas (France), account ••2606: $1,128.75 held from Checking";
     expect(await sendWire(db, a.member, form, "")).toMatchObject({ ok: false, kind: "otp_missing", message: "Please enter OTP", summary: expect.stringContaining(summary) });
-    await sendStepUpCode(db, a.member, "x");
+    await sendStepUpCode(db, a.member, "x", stepUpTransfer({ kind: "wire", form }));
     const code = await lastTransferCode(db, a.member.email);
     expect(await sendWire(db, a.member, form, code === "123456" ? "654321" : "123456")).toMatchObject({ ok: false, kind: "otp_invalid", message: "Invalid OTP" });
     expect(await balance(a.checking.id)).toEqual({ current: 200_000, available: 200_000 });
@@ -322,7 +339,7 @@ describe("To Another Member limits and the emailed code", () => {
     toMemberSchema.parse({ from_account_id: String(from), recipient_email: email, amount, reference: "Car", idempotency_key: k });
   /** Sends with a fresh code, as the code step does. */
   async function withCode(member: { id: string; email: string; name: string }, form: ReturnType<typeof toMember>) {
-    await sendStepUpCode(db, member, "x");
+    await sendStepUpCode(db, member, "x", stepUpTransfer({ kind: "member", form }));
     return transferToMember(db, member, form, await lastTransferCode(db, member.email));
   }
 
@@ -395,12 +412,12 @@ describe("To Another Member limits and the emailed code", () => {
     const review = await reviewMemberTransfer(db, a.member, form);
     expect(review).toEqual({ ok: true, summary: `$1,000.01 from Checking •••• ${a.checking.account_number.slice(-4)} to Robin Ames (${b.member.email}).` });
     expect(await transferToMember(db, a.member, form)).toMatchObject({ ok: false, kind: "otp_missing", message: "Please enter OTP", field: "otp", summary: (review as { summary: string }).summary });
-    await sendStepUpCode(db, a.member, (review as { summary: string }).summary);
+    await sendStepUpCode(db, a.member, (review as { summary: string }).summary, stepUpTransfer({ kind: "member", form }));
     const code = await lastTransferCode(db, a.member.email);
     expect(await transferToMember(db, a.member, form, code === "123456" ? "654321" : "123456")).toMatchObject({ ok: false, kind: "otp_invalid", message: "Invalid OTP" });
     expect(await balance(b.checking.id)).toEqual({ current: 100_000, available: 100_000 });
     expect(await transferToMember(db, a.member, form, code)).toMatchObject({ ok: true, amount_cents: 100_001 });
-    // The code is used once.
+    // The code is used up, and it confirmed that transfer only: another form's is refused with it.
     expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "1000.01"), code)).toMatchObject({ ok: false, kind: "otp_invalid" });
     expect(await balance(b.checking.id)).toEqual({ current: 200_001, available: 200_001 });
   });
@@ -517,8 +534,8 @@ describe("a repeated idempotency key", () => {
     toUsBankSchema.parse({ from_account_id: String(from), routing_number: "021000021", account_number, account_name: "Lee Park", amount, reference: "Tuition", idempotency_key: k });
   const wireForm = (from: number, amount: string, k: string) =>
     internationalSchema.parse({ from_account_id: String(from), recipient_name: "Marie Curie", bank_name: "BNP Paribas", bic: "BNPAFRPP", account_number: "FR1420041010050500013M02606", country: "FR", currency: "EUR", amount, reference: "Gift", idempotency_key: k });
-  async function code(member: { id: string; email: string; name: string }) {
-    await sendStepUpCode(db, member, "x");
+  async function code(member: { id: string; email: string; name: string }, request: Parameters<typeof stepUpTransfer>[0]) {
+    await sendStepUpCode(db, member, "x", stepUpTransfer(request));
     return lastTransferCode(db, member.email);
   }
 
@@ -541,7 +558,7 @@ describe("a repeated idempotency key", () => {
     const b = await newMember(db);
     const c = await newMember(db);
     const k = key();
-    const first = await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "2000.00", k), await code(a.member));
+    const first = await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "2000.00", k), await code(a.member, { kind: "member", form: toMember(a.checking.id, b.member.email, "2000.00", k) }));
     if (!first.ok) throw new Error(first.message);
     // The whole lookup allowance spent: a repeat still answers (it looks nobody up), without a code.
     for (let i = 0; i < 30; i++) await verifyRecipient(db, a.member, `spent-${i}@members.example`);
@@ -556,16 +573,16 @@ describe("a repeated idempotency key", () => {
   it("To US Bank and International: the same request answers the first payment; another amount or payee is refused", async () => {
     const a = await newMember(db, { checking_cents: 500_000 });
     const k = key();
-    const first = await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "100.00", k), await code(a.member));
+    const first = await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "100.00", k), await code(a.member, { kind: "ach", form: achForm(a.checking.id, "100.00", k) }));
     if (!first.ok) throw new Error(first.message);
     expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "100.00", k), "")).toEqual({ ...first, replayed: true });
-    expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "150.00", k), await code(a.member))).toMatchObject(reused(first.transaction_id));
-    expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "100.00", k, "987654321"), await code(a.member))).toMatchObject(reused(first.transaction_id));
+    expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "150.00", k), await code(a.member, { kind: "ach", form: achForm(a.checking.id, "150.00", k) }))).toMatchObject(reused(first.transaction_id));
+    expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "100.00", k, "987654321"), await code(a.member, { kind: "ach", form: achForm(a.checking.id, "100.00", k, "987654321") }))).toMatchObject(reused(first.transaction_id));
     const w = key();
-    const wire = await sendWire(db, a.member, wireForm(a.checking.id, "10.00", w), await code(a.member));
+    const wire = await sendWire(db, a.member, wireForm(a.checking.id, "10.00", w), await code(a.member, { kind: "wire", form: wireForm(a.checking.id, "10.00", w) }));
     if (!wire.ok) throw new Error(wire.message);
     expect(await sendWire(db, a.member, wireForm(a.checking.id, "10.00", w), "")).toEqual({ ...wire, replayed: true });
-    expect(await sendWire(db, a.member, wireForm(a.checking.id, "12.00", w), await code(a.member))).toMatchObject(reused(wire.transaction_id));
+    expect(await sendWire(db, a.member, wireForm(a.checking.id, "12.00", w), await code(a.member, { kind: "wire", form: wireForm(a.checking.id, "12.00", w) }))).toMatchObject(reused(wire.transaction_id));
     const payments = await db.select().from(externalPayments).where(eq(externalPayments.member_id, a.member.id));
     expect(payments).toHaveLength(2);
     expect(await balance(a.checking.id)).toEqual({ current: 500_000, available: 500_000 - 10_000 - wire.amount_cents });
@@ -576,8 +593,8 @@ describe("a repeated idempotency key", () => {
     const k = key();
     const first = await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "10.00", k));
     if (!first.ok) throw new Error(first.message);
-    expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "10.00", k), await code(a.member))).toMatchObject(reused(first.transaction_id));
-    expect(await sendWire(db, a.member, wireForm(a.checking.id, "10.00", k), await code(a.member))).toMatchObject(reused(first.transaction_id));
+    expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "10.00", k), await code(a.member, { kind: "ach", form: achForm(a.checking.id, "10.00", k) }))).toMatchObject(reused(first.transaction_id));
+    expect(await sendWire(db, a.member, wireForm(a.checking.id, "10.00", k), await code(a.member, { kind: "wire", form: wireForm(a.checking.id, "10.00", k) }))).toMatchObject(reused(first.transaction_id));
     expect(await db.select().from(externalPayments).where(eq(externalPayments.member_id, a.member.id))).toHaveLength(0);
     expect(await balance(a.checking.id)).toEqual({ current: 99_000, available: 99_000 });
   });

@@ -15,6 +15,7 @@ import {
   MESSAGES,
   earlierTransfer,
   memberTransferNeedsCode,
+  stepUpTransfer,
   reviewMemberTransfer,
   reviewUsBankTransfer,
   reviewWire,
@@ -177,9 +178,10 @@ function refused(tab: TransferTab, refusal: Refusal, values: Record<string, stri
 
 const CODES_RATE_LIMITED = "Too many codes requested. Please wait a few minutes and try again.";
 
-/** Emails the code that confirms the transfer, and answers with the code step. */
-async function codeStep(database: Db, member: Member, tab: "member" | "ach" | "wire", summary: string, values: Record<string, string>): Promise<TransferActionResult> {
-  const sent = await sendStepUpCode(database, member, summary);
+/** Emails the code that confirms this transfer (and only this one), and answers with the code step. */
+async function codeStep(database: Db, member: Member, request: Parameters<typeof stepUpTransfer>[0], summary: string, values: Record<string, string>): Promise<TransferActionResult> {
+  const tab = request.kind;
+  const sent = await sendStepUpCode(database, member, summary, stepUpTransfer(request));
   if (!sent.ok) return { tab, status: "refused", kind: "rate_limited", message: CODES_RATE_LIMITED, field_errors: {}, values };
   return { tab, status: "otp", summary, values };
 }
@@ -218,7 +220,7 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
           if (earlier) return finished(tab, earlier, values, "Transfer sent");
           const review = await reviewMemberTransfer(database, member, parsed.data);
           if (!review.ok) return refused(tab, review, values);
-          return codeStep(database, member, "member", review.summary, values);
+          return codeStep(database, member, { kind: "member", form: parsed.data }, review.summary, values);
         }
         return finished(tab, await transferToMember(database, member, parsed.data), values, "Transfer sent");
       }
@@ -234,7 +236,7 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
         if (earlier) return finished(tab, earlier, values, "Transfer scheduled");
         const review = await reviewUsBankTransfer(database, member, parsed.data);
         if (!review.ok) return refused(tab, review, values);
-        return codeStep(database, member, "ach", review.summary, withRouting(values));
+        return codeStep(database, member, { kind: "ach", form: parsed.data }, review.summary, withRouting(values));
       }
       case "ach-send": {
         const parsed = toUsBankSchema.safeParse(withRouting(values));
@@ -263,7 +265,7 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
         if (earlier) return finished(tab, earlier, values, "International transfer submitted");
         const review = await reviewWire(database, member, parsed.data);
         if (!review.ok) return refused(tab, review, values);
-        return codeStep(database, member, "wire", review.summary, values);
+        return codeStep(database, member, { kind: "wire", form: parsed.data }, review.summary, values);
       }
       case "wire-send": {
         const parsed = internationalSchema.safeParse(values);

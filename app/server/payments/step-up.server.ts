@@ -12,6 +12,10 @@ import { institution } from "~/config/institution.server";
  * International) and a To Another Member transfer above the profile's threshold. 6 digits sent by
  * email to the member, stored as a keyed hash, valid 10 minutes, 5 tries, used once. Sending a
  * new code voids the older ones. Sends are rate-limited (5 per 10 minutes per member).
+ *
+ * A code confirms one transfer only: `transfer` (`stepUpTransfer` in transfers.server.ts: the
+ * form's key, the accounts, the amount and the payee) is hashed with it, so a code emailed for
+ * "$20 to Lee Park" cannot confirm another transfer sent with it; for that one it is a wrong code.
  */
 export const STEP_UP_VALID_MS = 10 * 60 * 1000;
 export const STEP_UP_TRIES_MAX = 5;
@@ -19,13 +23,13 @@ const SENDS_PER_WINDOW = 5;
 
 const PURPOSE = "payment-step-up";
 
-function hash(member_id: string, code: string): string {
-  return keyedHash(`code:${PURPOSE}`, `${member_id}\u0000${code}`);
+function hash(member_id: string, transfer: string, code: string): string {
+  return keyedHash(`code:${PURPOSE}`, `${member_id}\u0000${transfer}\u0000${code}`);
 }
 
 export type StepUpSendResult = { ok: true } | { ok: false; reason: "rate_limited"; retry_after_s: number };
 
-export async function sendStepUpCode(db: Db, member: { id: string; email: string }, summary: string): Promise<StepUpSendResult> {
+export async function sendStepUpCode(db: Db, member: { id: string; email: string }, summary: string, transfer: string): Promise<StepUpSendResult> {
   const limit = await hitRateLimit({ key: `payment-step-up:${member.id}`, limit: SENDS_PER_WINDOW, window_ms: 10 * 60 * 1000 }, { database: db });
   if (!limit.allowed) return { ok: false, reason: "rate_limited", retry_after_s: limit.retry_after_s };
   const code = generateCode();
@@ -33,7 +37,7 @@ export async function sendStepUpCode(db: Db, member: { id: string; email: string
     .update(paymentStepUpCodes)
     .set({ used_at: sql`now()` })
     .where(and(eq(paymentStepUpCodes.member_id, member.id), isNull(paymentStepUpCodes.used_at)));
-  await db.insert(paymentStepUpCodes).values({ member_id: member.id, code_hash: hash(member.id, code), expires_at: new Date(Date.now() + STEP_UP_VALID_MS) });
+  await db.insert(paymentStepUpCodes).values({ member_id: member.id, code_hash: hash(member.id, transfer, code), expires_at: new Date(Date.now() + STEP_UP_VALID_MS) });
   const name = institution().short_name;
   await sendEmail(db, {
     to: member.email,
@@ -48,10 +52,10 @@ export async function sendStepUpCode(db: Db, member: { id: string; email: string
 }
 
 /**
- * Checks a code against the member's newest live code; a wrong code spends a try, the right one
- * is used up. Returns true only once per code.
+ * Checks a code against the member's newest live code and the transfer it was sent for; a wrong
+ * code (or another transfer) spends a try, the right one is used up. True only once per code.
  */
-export async function verifyStepUpCode(db: Db, member_id: string, code: string): Promise<boolean> {
+export async function verifyStepUpCode(db: Db, member_id: string, code: string, transfer: string): Promise<boolean> {
   const [row] = await db
     .select()
     .from(paymentStepUpCodes)
@@ -59,7 +63,7 @@ export async function verifyStepUpCode(db: Db, member_id: string, code: string):
     .orderBy(desc(paymentStepUpCodes.member_id), desc(paymentStepUpCodes.id))
     .limit(1);
   if (!row || row.expires_at.getTime() <= Date.now() || row.attempts >= STEP_UP_TRIES_MAX) return false;
-  const matches = CODE_PATTERN.test(code) && sameHash(row.code_hash, hash(member_id, code));
+  const matches = CODE_PATTERN.test(code) && sameHash(row.code_hash, hash(member_id, transfer, code));
   if (!matches) {
     await db.update(paymentStepUpCodes).set({ attempts: sql`${paymentStepUpCodes.attempts} + 1` }).where(eq(paymentStepUpCodes.id, row.id));
     return false;

@@ -235,6 +235,27 @@ function samePayment(request: Extract<TransferRequest, { kind: "ach" | "wire" }>
 }
 
 /**
+ * What a step-up code confirms: this form's key and what the transfer does (accounts, amount,
+ * payee), as the emailed summary states it. A code is only good for the transfer it was sent for.
+ */
+export function stepUpTransfer(request: Extract<TransferRequest, { kind: "member" | "ach" | "wire" }>): string {
+  switch (request.kind) {
+    case "member": {
+      const f = request.form;
+      return JSON.stringify([request.kind, f.idempotency_key, f.from_account_id, f.amount_cents, f.recipient_email]);
+    }
+    case "ach": {
+      const f = request.form;
+      return JSON.stringify([request.kind, f.idempotency_key, f.from_account_id, f.amount_cents, f.routing_number, f.account_number, f.account_name]);
+    }
+    case "wire": {
+      const f = request.form;
+      return JSON.stringify([request.kind, f.idempotency_key, f.from_account_id, f.currency, f.amount_minor_units, f.recipient_name, f.bank_name, f.bic, f.account_number, f.iban ?? "", f.country]);
+    }
+  }
+}
+
+/**
  * What an earlier request under this form's key did: nothing yet (null), this same transfer (its
  * first result, `replayed`), or another one (refused with "key_reused"). Every transfer asks
  * before anything else, so a repeat costs no recipient look-up and no code.
@@ -459,7 +480,7 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
   if (memberTransferNeedsCode(form.amount_cents)) {
     const code = otp.trim();
     if (code === "") return { ...refuse("otp_missing", MESSAGES.otp_missing, "otp"), summary: plan.summary };
-    if (!(await verifyStepUpCode(db, member.id, code))) return { ...refuse("otp_invalid", MESSAGES.otp_invalid, "otp"), summary: plan.summary };
+    if (!(await verifyStepUpCode(db, member.id, code, stepUpTransfer({ kind: "member", form })))) return { ...refuse("otp_invalid", MESSAGES.otp_invalid, "otp"), summary: plan.summary };
   }
   const entries = [
     { account_id: from.id, amount_cents: -form.amount_cents },
@@ -623,7 +644,7 @@ export async function sendUsBankTransfer(db: Db, member: Member, form: ToUsBankT
   const accounts = await memberAccounts(db, member.id);
   const pre = await checkExternal(db, member, accounts, form.from_account_id, "ach", form.amount_cents, form.amount_cents);
   if ("ok" in pre) return pre;
-  if (!(await verifyStepUpCode(db, member.id, code))) return refuse("otp_invalid", MESSAGES.otp_invalid, "otp");
+  if (!(await verifyStepUpCode(db, member.id, code, stepUpTransfer({ kind: "ach", form })))) return refuse("otp_invalid", MESSAGES.otp_invalid, "otp");
   const settlement = await institutionAccount(db, "ach_settlement");
   return inTransaction(db, pre.id, async (tx) => {
     await lockMemberPayments(tx, member.id);
@@ -734,7 +755,7 @@ export async function sendWire(db: Db, member: Member, form: InternationalTransf
   if (!review.ok) return review;
   const code = otp.trim();
   if (code === "") return { ...refuse("otp_missing", MESSAGES.otp_missing, "otp"), summary: review.summary };
-  if (!(await verifyStepUpCode(db, member.id, code))) return { ...refuse("otp_invalid", MESSAGES.otp_invalid, "otp"), summary: review.summary };
+  if (!(await verifyStepUpCode(db, member.id, code, stepUpTransfer({ kind: "wire", form })))) return { ...refuse("otp_invalid", MESSAGES.otp_invalid, "otp"), summary: review.summary };
   const quote = review;
   const wire = await institutionAccount(db, "wire_settlement");
   const fees = await institutionAccount(db, "fees_income");
