@@ -27,13 +27,13 @@ afterAll(async () => {
   await database?.close();
 });
 
-function issue(code: string) {
+function issue(code: string, member_email = member.email) {
   const provider = new RouterContextProvider();
   provider.set(requestInfoContext, { request_id: "staff-code-0001", ip: "203.0.113.63", nonce: "" });
   const request = new Request("http://localhost:3000/admin?index", {
     method: "POST",
     headers: { origin: "http://localhost:3000", cookie: staffCookie, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ intent: "issue_code", member_email: member.email, code }),
+    body: new URLSearchParams({ intent: "issue_code", member_email, code }),
   });
   return adminIndexRoute.action({ request, params: {}, context: provider } as never) as Promise<unknown>;
 }
@@ -62,5 +62,11 @@ describe("staff-issued sign-in codes refuse trivial codes", () => {
 
   it("issueStaffCode itself refuses them, whoever calls it", async () => {
     await expect(issueStaffCode(database.db, { user_id: member.id, issued_by: null, code: "000000" })).rejects.toThrow(STAFF_CODE_TRIVIAL_MESSAGE);
+  });
+
+  it("an email address with a control character is refused with a message, not a 500", async () => {
+    const answer = (await issue("", "a\u0000@example.com")) as { init?: { status?: number }; data?: { message?: string } };
+    expect(answer.init?.status).toBe(400);
+    expect(answer.data?.message).toBe("Failed: enter the member's email address.");
   });
 });

@@ -1,4 +1,5 @@
 import { data, Link, redirect } from "react-router";
+import { z } from "zod";
 import { UserPlus } from "lucide-react";
 import type { Route } from "./+types/index";
 import { requestInfoContext } from "~/context";
@@ -149,7 +150,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "issue_code") {
     const member_email = String(form.get("member_email") ?? "").trim();
     const code = String(form.get("code") ?? "").trim();
-    if (!member_email) return data({ intent, message: "Failed: enter the member's email address.", tone: "error" } satisfies AdminActionResult, { status: 400 });
+    // An address that cannot be one (a control character would also fail the database lookup).
+    if (!z.email().safeParse(member_email).success) return data({ intent, message: "Failed: enter the member's email address.", tone: "error", values: { member_email: member_email.replace(/\p{Cc}/gu, "") } } satisfies AdminActionResult, { status: 400 });
     const result = await issueCodeForMember(db, { staff, member_email, code: code || null, origin });
     switch (result.status) {
       case "issued":
