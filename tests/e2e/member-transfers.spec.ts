@@ -261,7 +261,7 @@ test.describe("transfers, each kind with its refusals", () => {
     const recipient = await createMember(staff, baseURL!, "bigto");
     await signIn(page, sender.email, sender.password);
     const panel = await openDashboard(page, "member");
-    await expect(panel.getByText("Up to $5,000.00 a transfer and $10,000.00 a day. Above $1,000.00 we email you a code to confirm.")).toBeVisible();
+    await expect(panel.getByText("Up to $5,000.00 a transfer and $10,000.00 a day. Above $1,000.00 we email you a code to confirm the transfer.")).toBeVisible();
 
     await panel.getByLabel("Recipient's email").fill(recipient.email);
     await panel.getByRole("button", { name: "Verify" }).click();

@@ -6,7 +6,7 @@ import { cx } from "~/components/ui/field-styles";
 import { formatCents } from "~/domain/money";
 import { AMOUNT_MIN, AMOUNT_STEP } from "~/domain/transfers";
 import { currencyInputStep, findCurrency } from "~/domain/currencies";
-import { CountryPicker, CurrencyPicker, accountChoices } from "./pickers";
+import { CountryPicker, CurrencyPicker } from "./pickers";
 
 export type TransferTab = "internal" | "member" | "ach" | "wire";
 
@@ -34,7 +34,7 @@ export type { TransferActionResult as TransferResult, WireQuoteView } from "~/se
 import type { TransferActionResult as TransferResult } from "~/server/member-app/member-app.server";
 
 function accountOptions(accounts: FormAccount[]) {
-  return accountChoices(accounts);
+  return accounts.map((a) => ({ value: String(a.id), label: `${a.type_label} ••${a.account_number.slice(-4)} (${formatCents(a.available_cents)} available)` }));
 }
 
 function useSubmitting(intentPrefix: TransferTab): boolean {
@@ -318,11 +318,12 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
                 ) : null}
               </div>
             </div>
-            <AmountField
-              defaultValue={values.amount}
-              description={`Up to ${formatCents(limits.per_transfer_cents)} a transfer and ${formatCents(limits.daily_cents)} a day. Above ${formatCents(limits.code_above_cents)} we email you a code to confirm.`}
-            />
+            <AmountField defaultValue={values.amount} />
             <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired placeholder="e.g. Dinner on Friday" />
+            <p className="flex items-start gap-2 text-sm text-slate-600 sm:col-span-2">
+              <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              Up to {formatCents(limits.per_transfer_cents)} a transfer and {formatCents(limits.daily_cents)} a day. Above {formatCents(limits.code_above_cents)} we email you a code to confirm the transfer.
+            </p>
             <input type="hidden" name="intent" value="member" />
             <SubmitRow submitting={submitting} label="Send money" pendingLabel="Sending…" />
           </Form>
