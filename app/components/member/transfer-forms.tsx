@@ -6,7 +6,7 @@ import { cx } from "~/components/ui/field-styles";
 import { formatCents } from "~/domain/money";
 import { AMOUNT_MIN, AMOUNT_STEP } from "~/domain/transfers";
 import { currencyInputStep, findCurrency } from "~/domain/currencies";
-import { CountryPicker, CurrencyPicker } from "./pickers";
+import { CountryPicker, CurrencyPicker, accountChoices } from "./pickers";
 
 export type TransferTab = "internal" | "member" | "ach" | "wire";
 
@@ -34,7 +34,7 @@ export type { TransferActionResult as TransferResult, WireQuoteView } from "~/se
 import type { TransferActionResult as TransferResult } from "~/server/member-app/member-app.server";
 
 function accountOptions(accounts: FormAccount[]) {
-  return accounts.map((a) => ({ value: String(a.id), label: `${a.type_label} ••${a.account_number.slice(-4)} (${formatCents(a.available_cents)} available)` }));
+  return accountChoices(accounts);
 }
 
 function useSubmitting(intentPrefix: TransferTab): boolean {
