@@ -17,6 +17,9 @@ import { institution } from "./app/config/institution.server";
 import { requestInfoContext } from "./app/context";
 import { appDatabase } from "./app/server/db/db.server";
 import { requestGuards } from "./app/server/security/request-guards.server";
+// A client behind TRUST_PROXY can send any X-Forwarded-For: records and limits keep only a valid
+// address, or a bounded `invalid:` hash of what was sent.
+import { clientAddressKey } from "./app/server/rate-limit/rate-limit.server";
 import { contentSecurityPolicy } from "./app/server/security/csp.server";
 import { DataDirLockedError } from "./app/server/db/data-dir-lock.server";
 import { databaseUnavailableStatus } from "./app/server/http/database-unavailable.server";
@@ -114,7 +117,7 @@ async function main() {
       mode: production ? "production" : "development",
       getLoadContext: (req, res) => {
         const context = new RouterContextProvider();
-        context.set(requestInfoContext, { request_id: res.locals.request_id, nonce: res.locals.nonce, ip: req.ip ?? "unknown" });
+        context.set(requestInfoContext, { request_id: res.locals.request_id, nonce: res.locals.nonce, ip: clientAddressKey(req.ip ?? "unknown") });
         return context;
       },
     }),

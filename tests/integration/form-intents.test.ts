@@ -1,7 +1,7 @@
 import "./admin-support";
 import "./member-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import type { Database } from "~/server/db/client.server";
 import { memberProfiles, memberSettings } from "~/server/db/schema";
@@ -13,6 +13,7 @@ import * as accountRoute from "~/routes/settings/account";
 import * as profileRoute from "~/routes/settings/profile";
 import * as loginRoute from "~/routes/auth/login";
 import * as notificationsRoute from "~/routes/member/notifications";
+import * as dashboardRoute from "~/routes/member/dashboard";
 import * as adminIndexRoute from "~/routes/admin/index";
 import * as resetTransfersRoute from "~/routes/staff/reset-transfers";
 import { openTestDatabase } from "./test-database";
@@ -113,6 +114,14 @@ describe("an unknown or missing intent is refused with 400 and changes nothing",
     expect((await listNotifications(database.db, member_id, { limit: 1 }))[0]!.read).toBe(false);
     expect(await status(() => notificationsRoute.action(args(post(memberCookie, "/dashboard/notifications", { intent: "read", id: String(newest!.id) }))))).toBe(200);
     expect((await listNotifications(database.db, member_id, { limit: 1 }))[0]!.read).toBe(true);
+  });
+
+  it.each([["member-answer-lost"], ["internal-now"], [null]])("the dashboard's transfer forms, intent %j: 400 and no money moves", async (intent) => {
+    const form: Record<string, string> = { from_account_id: "1", to_account_id: "2", amount: "1.00", reference: "Intent check", idempotency_key: "5b0c6d8e-8f1a-4c55-9a7e-2f3b4c5d6e7f", ...(intent === null ? {} : { intent }) };
+    const entriesBefore = await database.db.execute(sql`select count(*)::int as n from ledger_entries`);
+    expect(await status(() => dashboardRoute.action(args(post(memberCookie, "/dashboard", form))))).toBe(400);
+    const entriesAfter = await database.db.execute(sql`select count(*)::int as n from ledger_entries`);
+    expect(entriesAfter.rows).toEqual(entriesBefore.rows);
   });
 
   it("the back office and Reset Transfer Counts refuse a missing intent", async () => {

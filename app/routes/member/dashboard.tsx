@@ -1,9 +1,10 @@
-import { Link, useHref, useNavigate, useSearchParams } from "react-router";
+import { Link, data, useHref, useNavigate, useSearchParams } from "react-router";
 import { RouterProvider, Tab, TabList, TabPanel, Tabs } from "react-aria-components";
 import { ArrowLeft, ArrowRight, Clock, Gift, PiggyBank, Users, Wallet, Zap } from "~/components/member/icons";
 import type { Route } from "./+types/dashboard";
 import { readForm } from "~/server/http/form.server";
-import { loadDashboard, requireMember, transferAction, transferTab } from "~/server/member-app/member-app.server";
+import { TRANSFER_INTENTS, loadDashboard, requireMember, transferAction, transferTab } from "~/server/member-app/member-app.server";
+import { formIntent } from "~/domain/form-intent";
 import { pageTitle } from "~/components/site/page-title";
 import { formatCents } from "~/domain/money";
 import { groupAccountNumber } from "~/domain/account-display";
@@ -33,7 +34,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireMember(request);
-  return transferAction(user, await readForm(request));
+  const form = await readForm(request);
+  const result = await transferAction(user, form);
+  // A step no form sends moves nothing and is a bad request; its answer still reads as a failed
+  // transfer, so the form keeps its idempotency key.
+  return formIntent(form, TRANSFER_INTENTS) ? result : data(result, { status: 400 });
 }
 
 const TABS: TransferTab[] = ["internal", "member", "ach", "wire"];

@@ -191,6 +191,9 @@ function finished(tab: TransferTab, result: TransferResult, values: Record<strin
   return { tab, status: "done", reference_number: result.reference_number, amount_cents: result.amount_cents, message };
 }
 
+/** Every step of every transfer form; an action with another `intent` is a bad request (400). */
+export const TRANSFER_INTENTS = ["internal", "member-verify", "member", "member-send", "ach-review", "ach-send", "wire-review", "wire-confirm", "wire-code", "wire-send"] as const;
+
 /** The dashboard's transfer forms: one action, the form's `intent` says which step of which form. */
 export async function transferAction(user: SessionUser, form: FormData): Promise<TransferActionResult> {
   const intent = String(form.get("intent") ?? "");
