@@ -50,13 +50,13 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
     { year: 1973, title: "Founded by dock workers", text: "Twelve harbor workers pooled $1,200 to start a credit union owned by its members." },
     { year: 1986, title: "Open to the community", text: "Membership opened to everyone who lives or works in the county." },
     { year: 1999, title: "First online banking", text: "Members could check balances and move money from home." },
-    { year: 2012, title: "Mobile banking", text: "Mobile deposit and card controls arrived on members' phones." },
+    { year: 2012, title: "Mobile banking", text: "Online banking arrived on members' phones, in any browser." },
     { year: 2023, title: "Fifty years of members", text: "Half a century of serving members, with 100,000 of them and counting." },
   ],
   testimonials: [
     { quote: "They helped me refinance when the big banks would not return my calls. I felt like a person, not a number.", name: "Maria G.", detail: "Member since 2009" },
     { quote: "Our bakery's business account and merchant services took one afternoon to set up, with a real person beside us.", name: "Devon and Alana P.", detail: "Business members since 2017" },
-    { quote: "The app does everything I need, and when I call, someone local answers.", name: "Sam K.", detail: "Member since 2021" },
+    { quote: "Online banking does everything I need, and when I call, someone local answers.", name: "Sam K.", detail: "Member since 2021" },
   ],
   locations: [
     {
@@ -134,11 +134,11 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       name: "Premier Checking",
       description: "Everyday checking with no minimum balance and no monthly fee.",
       rate_label: "No minimum balance",
-      features: ["No monthly maintenance fee", "Free debit card with card controls", "Mobile deposit and bill pay", "Surcharge-free ATMs nationwide"],
+      features: ["No monthly maintenance fee", "Free debit card", "Online banking and transfers to any US bank", "Surcharge-free ATMs nationwide"],
       most_popular: true,
       icon: "checking",
       details:
-        "Premier Checking is the account most of our members start with. There is no minimum balance and no monthly fee.\n\n- Free debit card you can lock from the app\n- Online bill pay and mobile check deposit\n- Direct deposit, with payroll available the day it arrives\n\nOpen it as part of your membership application.",
+        "Premier Checking is the account most of our members start with. There is no minimum balance and no monthly fee.\n\n- Free debit card\n- Online banking on a computer or a phone: balances, history and its export, transfers to your savings, to other members, to any US bank and abroad\n- A one-time code protects every sign-in\n\nOpen it as part of your membership application.",
     },
     {
       slug: "high-yield-savings",
@@ -157,7 +157,7 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       name: "Rewards Credit Card",
       description: "Earn cash back on every purchase, with an introductory rate.",
       rate_label: "2% cash back",
-      features: ["2% cash back on every purchase", "0% intro APR for 15 months", "No annual fee", "Lock and unlock from the app"],
+      features: ["2% cash back on every purchase", "0% intro APR for 15 months", "No annual fee"],
       icon: "card",
       details:
         "Earn **2% cash back** on every purchase, with a **0% introductory APR for 15 months** on purchases and balance transfers. After the introductory period, a variable APR applies based on creditworthiness.",
@@ -201,11 +201,11 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       name: "Business Checking",
       description: "Checking built for small businesses and nonprofits.",
       rate_label: "First year free",
-      features: ["First year free", "500 free transactions a month", "Online banking for your team", "Remote deposit"],
+      features: ["First year free", "500 free transactions a month", "Online banking and transfers", "Business banking desk at North Market"],
       most_popular: true,
       icon: "checking",
       details:
-        "Business Checking is free for the first year and includes **500 free transactions** a month. Add team members with their own sign-ins, deposit checks remotely and pay bills online.",
+        "Business Checking is free for the first year and includes **500 free transactions** a month. Check balances and history online, and send transfers to other banks and wires abroad.",
     },
     {
       slug: "merchant-services",
@@ -261,7 +261,7 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
   pages: {
     security:
       DEMO_NOTE +
-      "## How we protect you\n\n- Every sign-in needs your password and a one-time code.\n- Your session ends after 15 minutes without activity.\n- Identification numbers are encrypted and shown masked.\n\n## How to protect yourself\n\n- We will **never** ask for your password or a one-time code by phone, text or email.\n- Lock your card from the app if you misplace it.\n- Report anything suspicious to support right away.",
+      "## How we protect you\n\n- Every sign-in needs your password and a one-time code.\n- Your session ends after 15 minutes without activity.\n- Identification numbers are encrypted and shown masked.\n\n## How to protect yourself\n\n- We will **never** ask for your password or a one-time code by phone, text or email.\n- If your card is lost or stolen, call us right away.\n- Report anything suspicious to support right away.",
     privacy:
       DEMO_NOTE +
       "## What we collect\n\nThe information you give us when you apply and bank with us, and records of your transactions.\n\n## How we use it\n\nTo provide your accounts, meet our legal obligations and protect you from fraud. We do not sell your personal information.\n\n## Your choices\n\nContact us to see or correct the information we hold about you.",

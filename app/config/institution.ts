@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isValidRoutingNumber } from "~/domain/routing-number";
+import { promisesOfMissingFeatures } from "./features";
 
 /**
  * The institution profile: everything a credit union puts in to make Mutual its own. Loaded
@@ -55,12 +56,15 @@ const defaultValues: z.output<typeof CoreValue>[] = [
   { title: "Innovation", text: "Modern, secure tools that make everyday banking simple.", icon: "innovation" },
 ];
 
-/** What the banking platform itself does (SPEC 5 and 6), so the defaults never overstate. */
+/**
+ * What the banking platform itself does today, so the defaults never overstate: only features
+ * that work (app/config/features.ts; the profile check below holds these to it too).
+ */
 const defaultInnovationStats: z.output<typeof InnovationStat>[] = [
-  { value: "24/7", label: "Online and mobile banking", text: "Check balances, move money and pay bills whenever you need to." },
+  { value: "24/7", label: "Online and mobile banking", text: "Check balances, see your history and move money whenever you need to, on a computer or a phone." },
   { value: "2-step", label: "Secure sign-in", text: "A one-time code protects every sign-in to online banking." },
   { value: "Instant", label: "Transfers between accounts", text: "Money moves between your own accounts the moment you ask." },
-  { value: "1 tap", label: "Card lock", text: "Misplaced your card? Lock it from the app right away." },
+  { value: "4 ways", label: "To send money", text: "To your other accounts, to another member, to any US bank and abroad by wire." },
 ];
 
 const UsBank = z.object({
@@ -83,7 +87,8 @@ export const InstitutionSchema = z
     support_email: z.email(),
     support_phone: z.string().min(7),
     support_hours: z.string().min(1),
-    live_chat_hours: z.string().min(1),
+    /** Kept for when live chat exists (app/config/features.ts); no page shows it before then. */
+    live_chat_hours: z.string().min(1).optional(),
     email_reply_time: z.string().min(1),
     address: z.object({
       street: z.string().min(1),
@@ -168,7 +173,25 @@ export const InstitutionSchema = z
     if (value.market_widget.enabled && !value.market_widget.url) {
       ctx.addIssue({ code: "custom", path: ["market_widget", "url"], message: "required when the widget is enabled" });
     }
+    // Public pages show the profile's words; they may name a feature only once it works.
+    for (const { path, text } of textsOf(value)) {
+      for (const promise of promisesOfMissingFeatures(text)) {
+        ctx.addIssue({
+          code: "custom",
+          path,
+          message: `names ${promise.name} ("${promise.words}"), which this version of Mutual does not offer: public pages may promise only features that work (app/config/features.ts)`,
+        });
+      }
+    }
   });
+
+/** Every piece of text in a profile, with where it is. */
+function textsOf(value: unknown, path: (string | number)[] = []): { path: (string | number)[]; text: string }[] {
+  if (typeof value === "string") return [{ path, text: value }];
+  if (Array.isArray(value)) return value.flatMap((item, i) => textsOf(item, [...path, i]));
+  if (value && typeof value === "object") return Object.entries(value).flatMap(([key, item]) => textsOf(item, [...path, key]));
+  return [];
+}
 
 export type Institution = z.infer<typeof InstitutionSchema>;
 export type Product = Institution["products"][number];

@@ -3,7 +3,7 @@ import { expect, test, type Page } from "./fixtures";
 import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from "./support";
 
 /**
- * The contact form, used as a person would (SPEC 3 "Contact").
+ * The contact form, used as a person would (docs/product.md#contact).
  *
  * The form is rate-limited per IP address (5 messages in 10 minutes), and every browser test
  * reaches the server from 127.0.0.1. So that these tests neither use up that allowance for other
@@ -70,12 +70,16 @@ test.describe("contact page", () => {
     await page.goto("/contact");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Contact Us");
     await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
-    for (const card of ["Email support", "Phone support", "Live chat"]) await expect(page.getByRole("heading", { name: card, level: 3 })).toBeVisible();
+    // No live chat yet (app/config/features.ts): no card or hours promise it; a branch visit instead.
+    for (const card of ["Email support", "Phone support", "Visit a branch"]) await expect(page.getByRole("heading", { name: card, level: 3 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Live chat" })).toHaveCount(0);
+    await expect(page.getByRole("main")).not.toContainText(/chat/i);
     await expect(page.getByText("We reply within 24 hours.", { exact: true })).toBeVisible();
-    await expect(page.getByText("Monday–Friday 9AM–6PM").first()).toBeVisible();
+    await expect(page.getByText("Member service: Monday to Friday 8AM to 8PM EST.", { exact: true })).toBeVisible();
+    await expect(page.getByRole("main").getByRole("link", { name: "Find a branch or ATM" }).first()).toHaveAttribute("href", "/locations");
     await expect(page.getByRole("link", { name: "support@harborview.example" }).first()).toHaveAttribute("href", "mailto:support@harborview.example");
     await expect(page.getByRole("link", { name: "(555) 010-4400" }).first()).toHaveAttribute("href", "tel:+15550104400");
-    for (const card of ["24/7 support", "Dedicated account team", "Secure communication"]) await expect(page.getByRole("heading", { name: card })).toBeVisible();
+    for (const card of ["Banking around the clock", "Dedicated account team", "Secure communication"]) await expect(page.getByRole("heading", { name: card })).toBeVisible();
 
     const subject = page.getByLabel("Subject", { exact: true });
     await expect(subject.locator("option")).toHaveText(["Select a subject", "General Inquiry", "Account Support", "Loans", "Technical Support"]);

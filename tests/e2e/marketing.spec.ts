@@ -26,15 +26,25 @@ test.describe("home", () => {
     expect(errors).toEqual([]);
   });
 
-  test("the market overview shows a plain fallback when the widget is off", async ({ page }) => {
-    await page.goto("/");
-    const market = page.getByRole("region", { name: "Market overview" });
-    await expect(market).toContainText("The live market overview is not enabled on this site.");
-    await expect(market).toContainText("12-month range");
-    await expect(market.locator("iframe")).toHaveCount(0);
-    await expect(market.getByRole("link", { name: "Investment Solutions" })).toHaveAttribute("href", "/products/investment-solutions");
-    // No market figure is invented: no percentages or prices in the panel.
-    await expect(market).not.toContainText(/\d+\.\d+%|\$\d/);
+  test("with the market overview off, the hero shows the profile's rates and the way to apply", async ({ page }) => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      await page.goto("/");
+      await expect(page.getByRole("region", { name: "Market overview" })).toHaveCount(0);
+      await expect(page.getByText("not enabled")).toHaveCount(0);
+      const rates = page.getByRole("region", { name: "Rates for members" });
+      await expect(rates).toBeVisible();
+      // The demo profile's personal products with a figure for a rate, each leading to its page.
+      const lines = rates.getByRole("listitem");
+      await expect(lines).toHaveCount(4);
+      await expect(lines).toContainText(["High-Yield Savings", "Rewards Credit Card", "Home Mortgages", "Personal Loans"]);
+      await expect(lines).toContainText(["3.50% APY", "2% cash back", "From 3.99% APR", "From 5.99% APR"]);
+      await expect(rates.getByRole("link", { name: /High-Yield Savings/ })).toHaveAttribute("href", "/products/high-yield-savings");
+      await expect(rates.getByRole("link", { name: "Open an Account" })).toHaveAttribute("href", "/signup");
+      await expect(rates.getByRole("link", { name: "Compare all products" })).toHaveAttribute("href", "/products");
+      await expectNoAxeViolations(page);
+      await page.getByRole("region", { name: "Community Banking that Empowers You" }).screenshot({ path: `test-results/marketing/home-hero-${viewport.width}.png` });
+    }
   });
 
   test("quick cards, services, testimonials and calls to action lead where they say", async ({ page }) => {

@@ -1,5 +1,6 @@
 import { expect, test } from "./fixtures";
 import { DESKTOP, PHONE, PUBLIC_PAGES, expectNoAxeViolations, watchConsole } from "./support";
+import { promisesOfMissingFeatures } from "../../app/config/features";
 
 test.describe("every public page", () => {
   for (const path of PUBLIC_PAGES) {
@@ -48,6 +49,46 @@ test("no internal link on any public page leads to a missing page or an error, l
   }
   expect(seen.size).toBeGreaterThan(20);
   expect(broken).toEqual([]);
+});
+
+/**
+ * Members see the truth, on public pages too: a page may name a feature only once it works
+ * (app/config/features.ts). Every public page, and every public page they link to (each product's
+ * page, sign-in, the application), is read as the server sends it: its title, description,
+ * labels and all of its text, shown or folded away.
+ */
+test("no public page promises a feature that does not work yet", async ({ browser, baseURL }) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  const queue: string[] = [...PUBLIC_PAGES, "/login", "/signup", "/forgot-password", "/registration-success"];
+  const seen = new Set(queue);
+  const promises: string[] = [];
+  const signedInAreas = /^\/(admin|dashboard|settings|logout|demo|pending-approval|not-approved|change-password|reset-password|session)(\/|\.|$)/;
+  while (queue.length > 0) {
+    const path = queue.shift()!;
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(200);
+    const { text, links } = await page.evaluate(() => {
+      const parts = [document.title];
+      for (const el of document.querySelectorAll("meta[name='description'], meta[property^='og:']")) parts.push(el.getAttribute("content") ?? "");
+      for (const el of document.querySelectorAll("[aria-label], [title], img[alt]")) parts.push(el.getAttribute("aria-label") ?? el.getAttribute("title") ?? el.getAttribute("alt") ?? "");
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) if (!node.parentElement?.closest("script, style, template")) parts.push(node.textContent ?? "");
+      return { text: parts.join(" \n "), links: [...document.querySelectorAll("a[href]")].map((a) => (a as HTMLAnchorElement).href) };
+    });
+    for (const promise of promisesOfMissingFeatures(text)) promises.push(`${path}: names ${promise.name} ("${promise.words}")`);
+    for (const href of links) {
+      const url = new URL(href);
+      const target = url.pathname + url.search;
+      if (url.origin !== new URL(baseURL!).origin || signedInAreas.test(url.pathname) || /\.[a-z]+$/.test(url.pathname) || seen.has(target)) continue;
+      seen.add(target);
+      queue.push(target);
+    }
+  }
+  await context.close();
+  expect(seen.size).toBeGreaterThan(25);
+  expect(promises).toEqual([]);
 });
 
 test("an unknown path gets a helpful 404 page with status 404", async ({ page }) => {

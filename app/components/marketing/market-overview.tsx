@@ -16,13 +16,15 @@ export const MARKETS = [
 export type Market = (typeof MARKETS)[number];
 
 /**
- * The market-overview panel (SPEC 3 Home). The third-party widget appears only when the
+ * The market-overview panel of the home hero. The third-party widget appears only when the
  * institution enabled it (the CSP then allows its origin as a frame source), in a sandboxed
- * frame; otherwise, or when it cannot load, a plain card says so. No market figure is ever
- * produced by us.
+ * frame; when it cannot load, a plain card says so. When it is off the hero shows the
+ * institution's rates instead (rates-panel.tsx) and this panel is not drawn at all. No market
+ * figure is ever produced by us.
  */
 export function MarketOverview({ widget }: { widget: MarketWidgetConfig }) {
   const live = widget.enabled && widget.url ? widget.url : null;
+  if (!live) return null;
   return (
     <section aria-labelledby="market-heading" className={`p-6 sm:p-8 ${cardClass}`}>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -31,22 +33,21 @@ export function MarketOverview({ widget }: { widget: MarketWidgetConfig }) {
         </h2>
         <p className="text-sm text-slate-600">12-month range</p>
       </div>
-      {live ? <LiveMarkets url={live} widget={widget} /> : <MarketFallback reason="off" />}
+      <LiveMarkets url={live} widget={widget} />
     </section>
   );
 }
 
-export function MarketFallback({ reason }: { reason: "off" | "failed" }) {
+/** The widget is on but its frame did not load. */
+export function MarketFallback() {
   return (
     <div className="mt-6" data-testid="market-fallback">
       <div className="flex items-start gap-4">
         <IconTile icon={ChartLine} tone="brand" />
         <div>
-          <p className="font-semibold text-slate-900">
-            {reason === "off" ? "The live market overview is not enabled on this site." : "The market overview could not load right now."}
-          </p>
+          <p className="font-semibold text-slate-900">The market overview could not load right now.</p>
           <p className="mt-2 text-sm leading-relaxed text-slate-600">
-            When it is on, it shows 12-month charts for the S&amp;P 500, US 100, EUR/USD and Bitcoin from a market-data provider. We never
+            It shows 12-month charts for the S&amp;P 500, US 100, EUR/USD and Bitcoin from a market-data provider. We never
             show market figures of our own.
           </p>
         </div>

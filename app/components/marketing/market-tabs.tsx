@@ -49,7 +49,7 @@ function WidgetFrame({ src, title }: { src: string; title: string }) {
       window.clearTimeout(timeout);
     };
   }, []);
-  if (state === "failed") return <MarketFallback reason="failed" />;
+  if (state === "failed") return <MarketFallback />;
   return (
     <FramePlaceholder>
       {state !== "loaded" ? <FrameLoading /> : null}

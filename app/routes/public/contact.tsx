@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
-import { CheckCircle2, Clock, Headphones, Lock, Mail, MapPin, MessageCircle, Phone, ShieldCheck, Users } from "lucide-react";
+import { Building2, CheckCircle2, Clock, Lock, Mail, MapPin, MessageCircle, Phone, ShieldCheck, Users } from "lucide-react";
 import type { Route } from "./+types/contact";
 import { institution } from "~/config/institution.server";
+import { FEATURES } from "~/config/features";
 import { requestInfoContext } from "~/context";
 import {
   CONTACT_EMAIL_MAX_CHARS,
@@ -24,10 +25,9 @@ import { PageHero } from "~/components/site/page-hero";
 import { pageTitle } from "~/components/site/page-title";
 import { Button, FormErrors, FormMessage, RadioGroup, Select, TextArea, TextField, useFocusFirstInvalid, issuesToFieldErrors, type FieldErrors } from "~/components/ui";
 
-const DESCRIPTION = "Email, call or chat with our member service team, or send us a message. We reply within one business day.";
-
-export function meta({ matches }: Route.MetaArgs) {
-  return [...pageTitle("Contact Us", matches), { name: "description", content: DESCRIPTION }];
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  const reply = loaderData ? ` We reply ${loaderData.support.email_reply_time}.` : "";
+  return [...pageTitle("Contact Us", matches), { name: "description", content: `Email or call our member service team, or send us a message.${reply}` }];
 }
 
 /** A refused post's Retry-After reaches the browser on the full-page (no JavaScript) answer too. */
@@ -44,7 +44,8 @@ export function loader({ request }: Route.LoaderArgs) {
       email: profile.support_email,
       phone: profile.support_phone,
       hours: profile.support_hours,
-      live_chat_hours: profile.live_chat_hours,
+      // Only once live chat exists (app/config/features.ts): until then no card or hours promise it.
+      live_chat_hours: FEATURES.live_chat ? (profile.live_chat_hours ?? null) : null,
       email_reply_time: profile.email_reply_time,
     },
     address: profile.address,
@@ -105,14 +106,22 @@ export default function ContactRoute({ loaderData, actionData }: Route.Component
               {support.email}
             </a>
           </ChannelCard>
-          <ChannelCard icon={Phone} title="Phone support" detail={`24/7 for lost or stolen cards and urgent help. Specialists: ${support.hours}.`}>
+          <ChannelCard icon={Phone} title="Phone support" detail={`Member service: ${support.hours}.`}>
             <a href={telephoneHref(support.phone)} className="font-semibold text-accent-700 underline-offset-2 hover:underline">
               {support.phone}
             </a>
           </ChannelCard>
-          <ChannelCard icon={MessageCircle} title="Live chat" detail="Sign in to online banking to chat with a member service specialist.">
-            <span className="font-semibold text-slate-900">{support.live_chat_hours}</span>
-          </ChannelCard>
+          {support.live_chat_hours ? (
+            <ChannelCard icon={MessageCircle} title="Live chat" detail="Sign in to online banking to chat with a member service specialist.">
+              <span className="font-semibold text-slate-900">{support.live_chat_hours}</span>
+            </ChannelCard>
+          ) : (
+            <ChannelCard icon={Building2} title="Visit a branch" detail="Talk with our staff in person. Addresses and opening hours are on our locations page.">
+              <Link to="/locations" className="font-semibold text-accent-700 underline-offset-2 hover:underline">
+                Find a branch or ATM
+              </Link>
+            </ChannelCard>
+          )}
         </ul>
       </section>
 
@@ -147,10 +156,12 @@ export default function ContactRoute({ loaderData, actionData }: Route.Component
                 <dt className="font-medium text-slate-900">Member service</dt>
                 <dd className="text-slate-700">{support.hours}</dd>
               </div>
-              <div>
-                <dt className="font-medium text-slate-900">Live chat</dt>
-                <dd className="text-slate-700">{support.live_chat_hours}</dd>
-              </div>
+              {support.live_chat_hours ? (
+                <div>
+                  <dt className="font-medium text-slate-900">Live chat</dt>
+                  <dd className="text-slate-700">{support.live_chat_hours}</dd>
+                </div>
+              ) : null}
               <div>
                 <dt className="font-medium text-slate-900">Email replies</dt>
                 <dd className="text-slate-700">{capitalize(support.email_reply_time)}</dd>
@@ -176,8 +187,8 @@ export default function ContactRoute({ loaderData, actionData }: Route.Component
             Help you can count on
           </h2>
           <ul className="mt-8 grid gap-6 md:grid-cols-3">
-            <Reassurance icon={Headphones} title="24/7 support">
-              Someone is always there for urgent help, day or night, including weekends and holidays.
+            <Reassurance icon={Clock} title="Banking around the clock">
+              Online banking is open day and night: check balances, see your history and move money whenever you need to.
             </Reassurance>
             <Reassurance icon={Users} title="Dedicated account team">
               The people who answer are our own staff, who know our products, our community and often you by name.

@@ -8,6 +8,7 @@ import { ButtonLink } from "~/components/marketing/button-link";
 import { CtaBand } from "~/components/marketing/cta-band";
 import { formatMillions, formatNumber } from "~/components/marketing/format";
 import { MarketOverview } from "~/components/marketing/market-overview";
+import { RatesPanel } from "~/components/marketing/rates-panel";
 import { ScrollToTop } from "~/components/marketing/scroll-to-top";
 import { IconTile, Section, SectionHeading, cardClass, linkCardClass } from "~/components/marketing/section";
 import { Testimonials } from "~/components/marketing/testimonials";
@@ -19,6 +20,8 @@ export function loader() {
   const personal = profile.products.filter((p) => p.segment === "personal");
   const business = profile.products.filter((p) => p.segment === "business");
   const wealth = profile.products.find((p) => p.icon === "investment");
+  // The hero's rates: the personal products whose badge is a figure (an APY, an APR, cash back).
+  const rated = personal.filter((p) => /\d/.test(p.rate_label));
   return {
     name: profile.name,
     short_name: profile.short_name,
@@ -26,6 +29,7 @@ export function loader() {
     members: profile.marketing.members,
     insurance: profile.insurance,
     market_widget: profile.market_widget,
+    rates: (rated.length > 0 ? rated : personal).slice(0, 4).map((p) => ({ slug: p.slug, name: p.name, description: p.description, rate_label: p.rate_label })),
     innovation_stats: profile.marketing.innovation_stats,
     testimonials: profile.testimonials.slice(0, 3),
     community: {
@@ -126,7 +130,8 @@ function Hero({ data }: { data: HomeData }) {
           </ul>
         </div>
         <div className="text-slate-900 lg:col-span-5">
-          <MarketOverview widget={data.market_widget} />
+          {/* The market overview only when the institution turned it on; otherwise its rates. */}
+          {data.market_widget.enabled && data.market_widget.url ? <MarketOverview widget={data.market_widget} /> : <RatesPanel rates={data.rates} />}
         </div>
       </div>
     </section>
@@ -134,7 +139,7 @@ function Hero({ data }: { data: HomeData }) {
 }
 
 const QUICK: { to: SitePath; title: string; text: string; icon: StaticIcon }[] = [
-  { to: "/login", title: "Online Banking", text: "Sign in to check balances, move money and pay bills.", icon: Laptop },
+  { to: "/login", title: "Online Banking", text: "Sign in to check balances, see your history and move money.", icon: Laptop },
   { to: "/calculators", title: "Loan Calculator", text: "See a monthly payment and total interest before you borrow.", icon: Calculator },
   { to: "/contact", title: "Schedule Meeting", text: "Meet with our team at a branch or by phone, at a time that suits you.", icon: CalendarDays },
 ];
@@ -170,7 +175,7 @@ function Services({ services }: { services: HomeData["services"] }) {
     {
       id: "personal",
       title: "Personal Banking",
-      text: "Everyday accounts, cards and loans for your life's plans, with a mobile app that does it all.",
+      text: "Everyday accounts, cards and loans for your life's plans, with online banking on your computer or phone.",
       items: services.personal,
       to: "/products",
       icon: Wallet,
