@@ -125,6 +125,11 @@ describe("sign-in step 2: codes", () => {
     const result = await verifySignInCode(database.db, browser.meta(), { code });
     expect(result).toMatchObject({ status: "signed_in", user: { id, role: "user" } });
     if (result.status !== "signed_in") return;
+    // The session cookie: unreadable by scripts, not sent on cross-site posts, for the whole site.
+    const sessionCookie = result.set_cookies.find((line) => /session_token=[^;]/.test(line));
+    expect(sessionCookie).toMatch(/;\s*HttpOnly/i);
+    expect(sessionCookie).toMatch(/;\s*SameSite=Lax/i);
+    expect(sessionCookie).toMatch(/;\s*Path=\//i);
     browser.apply(result.set_cookies);
     expect(browser.has("two_factor")).toBe(false);
     const session = await sessionUserFromCookie(database.db, browser.cookieHeader());
