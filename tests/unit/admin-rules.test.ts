@@ -8,11 +8,11 @@ import {
   checklistFromForm,
   messageTone,
 } from "~/domain/application-review";
-import { csvField } from "~/server/audit/audit.server";
+import { csvField } from "~/server/files/csv.server";
 import { isLuhnValid, luhnCheckDigit, randomCardNumber } from "~/server/cards/cards.server";
 
 describe("review checklist", () => {
-  it("has the ten items of SPEC 4 and reads ticked boxes from a form", () => {
+  it("has the ten checklist items and reads ticked boxes from a form", () => {
     expect(CHECKLIST_ITEM_IDS).toEqual(["email", "date_of_birth", "nationality", "address_complete", "marital_status", "phone", "emergency_contact", "id_present", "id_clear", "id_valid"]);
     const form = new Map<string, string>([["check_email", "on"], ["check_id_valid", "on"]]);
     const checklist = checklistFromForm((name) => form.get(name));
@@ -67,7 +67,7 @@ describe("create member form", () => {
   });
 });
 
-describe("status message colours (SPEC 7)", () => {
+describe("status message colours", () => {
   it("is red when the message says Error or Failed, green otherwise", () => {
     expect(messageTone("Failed to create user: email taken")).toBe("error");
     expect(messageTone("Error reversing transaction")).toBe("error");

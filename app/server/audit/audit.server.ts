@@ -2,11 +2,13 @@ import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { auditLog, users } from "~/server/db/schema";
 import { logger } from "~/server/logger.server";
+import { csvDocument, csvField } from "~/server/files/csv.server";
 
 /**
- * The audit log (SPEC 0.2): who, what, when, before and after, for every staff action and
- * security event. Writers call `recordAudit` with the same transaction as the change it records,
- * so either both land or neither does. The table is append-only in the database itself.
+ * The audit log (docs/product.md#nothing-deleted): who, what, when, before and after, for every
+ * staff action and security event. Writers call `recordAudit` with the same transaction as the
+ * change it records, so either both land or neither does. The table is append-only in the database
+ * itself.
  */
 export interface AuditEntry {
   /** The person who acted; null for the system or an anonymous visitor. */
@@ -209,13 +211,6 @@ export async function auditActions(db: Db): Promise<string[]> {
   return rows.rows.map((r) => r.action);
 }
 
-/** One CSV field (RFC 4180), with spreadsheet formula injection neutralised. */
-export function csvField(value: unknown): string {
-  let text = value === null || value === undefined ? "" : value instanceof Date ? value.toISOString() : typeof value === "string" ? value : JSON.stringify(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export const AUDIT_CSV_HEADER = ["id", "time", "actor_id", "actor_email", "action", "subject_type", "subject_id", "member_id", "member_email", "before", "after", "request_id", "ip"] as const;
 
 /** The filtered log as CSV, newest first (at most 50,000 rows per export). */
@@ -223,9 +218,6 @@ export async function exportAuditCsv(db: Db, filter: AuditFilter): Promise<{ csv
   const conditions = await filterConditions(db, filter);
   const rows = conditions === null ? [] : await selectAudit(db, conditions, EXPORT_ROWS_MAX + 1);
   const kept = rows.slice(0, EXPORT_ROWS_MAX);
-  const lines = [AUDIT_CSV_HEADER.join(",")];
-  for (const r of kept) {
-    lines.push([r.id, r.at, r.actor_id, r.actor_email, r.action, r.subject_type, r.subject_id, r.member_id, r.member_email, r.before, r.after, r.request_id, r.ip].map(csvField).join(","));
-  }
-  return { csv: `${lines.join("\r\n")}\r\n`, rows: kept.length, truncated: rows.length > EXPORT_ROWS_MAX };
+  const lines = kept.map((r) => [r.id, r.at, r.actor_id, r.actor_email, r.action, r.subject_type, r.subject_id, r.member_id, r.member_email, r.before, r.after, r.request_id, r.ip].map((value) => csvField(value)));
+  return { csv: csvDocument(AUDIT_CSV_HEADER, lines), rows: kept.length, truncated: rows.length > EXPORT_ROWS_MAX };
 }

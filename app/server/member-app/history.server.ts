@@ -5,9 +5,10 @@ import { toCents, toId } from "~/server/ledger/rules";
 import { referenceNumber, accountLabel } from "~/server/payments/transfers.server";
 import { CALENDAR_DATE_MESSAGE, isCalendarDate } from "~/domain/calendar-date";
 import { PLAIN_TEXT_MESSAGE, hasControlCharacters } from "~/domain/plain-text";
+import { csvDocument, csvField } from "~/server/files/csv.server";
 
 /**
- * A member's transaction history across their accounts (SPEC 6, /dashboard/transactions):
+ * A member's transaction history across their accounts (docs/product.md#transaction-history):
  * filters, keyset pages (newest first, by ledger entry id) and CSV export of the filtered set.
  *
  * Each account's rows are read by walking its (account_id, id) index backwards from the cursor,
@@ -247,10 +248,9 @@ function defaultDescription(kind: string): string {
   return kind.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
-/** A CSV cell: quoted, and text a spreadsheet would run as a formula is prefixed with '. */
-function cell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replace(/"/g, '""')}"`;
+/** Free text in the history export: always quoted, formulas made inert (csv.server.ts). */
+function text(value: string): string {
+  return csvField(value, { quote: "always" });
 }
 
 function centsText(cents: number): string {
@@ -259,31 +259,31 @@ function centsText(cents: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
 }
 
+const HISTORY_CSV_HEADER = ["Date", "Time (UTC)", "Description", "Category", "Type", "Amount", "Status", "Reference", "Account", "Reference number"] as const;
+
 /** The filtered set as CSV (RFC 4180, CRLF), newest first, at most CSV_ROWS_MAX rows. */
 export async function memberHistoryCsv(db: DbOrTx, accounts: readonly AccountView[], filters: HistoryFilters): Promise<string> {
-  const lines = ["Date,Time (UTC),Description,Category,Type,Amount,Status,Reference,Account,Reference number"];
+  const lines: string[][] = [];
   let before: string | null = null;
   for (let count = 0; count < CSV_ROWS_MAX; ) {
     const page: { rows: MemberTransaction[]; next_before: string | null } = await memberHistoryPage(db, accounts, filters, { before, limit: 1000 });
     for (const row of page.rows) {
-      lines.push(
-        [
-          row.effective_date,
-          row.created_at.slice(11, 19),
-          cell(row.description),
-          cell(row.category),
-          row.direction === "credit" ? "Credit" : "Debit",
-          centsText(row.amount_cents),
-          row.status_label,
-          cell(row.reference ?? ""),
-          cell(row.account_label),
-          row.reference_number,
-        ].join(","),
-      );
+      lines.push([
+        row.effective_date,
+        row.created_at.slice(11, 19),
+        text(row.description),
+        text(row.category),
+        row.direction === "credit" ? "Credit" : "Debit",
+        centsText(row.amount_cents),
+        row.status_label,
+        text(row.reference ?? ""),
+        text(row.account_label),
+        row.reference_number,
+      ]);
     }
     count += page.rows.length;
     if (!page.next_before) break;
     before = page.next_before;
   }
-  return `${lines.join("\r\n")}\r\n`;
+  return csvDocument(HISTORY_CSV_HEADER, lines);
 }
