@@ -10,7 +10,10 @@ const NAV = [
   { to: "/admin/reset-transfers", label: "Reset Transfer Counts" },
 ];
 
-/** The back office's top bar (SPEC 7): who is signed in, the staff pages, and Sign out. */
+/**
+ * The back office's top bar (docs/product.md#back-office): who is signed in, the staff pages, and
+ * Sign out.
+ */
 export function AdminShell({ staff, institution, children }: { staff: { name: string; email: string }; institution: string; children: React.ReactNode }) {
   const linkClass = ({ isActive }: { isActive: boolean }) =>
     `whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors ${isActive ? "bg-white/15 text-white" : "text-brand-100 hover:bg-white/10 hover:text-white"}`;
@@ -59,7 +62,9 @@ export function AdminShell({ staff, institution, children }: { staff: { name: st
   );
 }
 
-/** A status line: red when it says Error or Failed, green otherwise (SPEC 7). */
+/**
+ * A status line: red when it says Error or Failed, green otherwise (docs/product.md#back-office).
+ */
 export function StatusLine({ message, tone }: { message: string; tone?: "error" | "success" }) {
   const red = tone ? tone === "error" : /error|failed/i.test(message);
   return (

@@ -22,9 +22,10 @@ interface PanelResult {
 }
 
 /**
- * The one-time-code panel (SPEC 5, 7), collapsible (a <details>, so it works without JavaScript):
- * issue a code for a member (generated, or typed: exactly 6 digits), the valid and used codes
- * (masked; the code shows once, right after issue), remove a valid code, clear the used list.
+ * The one-time-code panel (docs/product.md#one-time-code-panel), collapsible (a <details>, so it
+ * works without JavaScript): issue a code for a member (generated, or typed: exactly 6 digits), the
+ * valid and used codes (masked; the code shows once, right after issue), remove a valid code, clear
+ * the used list.
  */
 export function CodePanel({ codes, result, defaultEmail, initiallyOpen }: { codes: { valid: PanelCode[]; used: PanelCode[] }; result?: PanelResult; defaultEmail: string; initiallyOpen: boolean }) {
   const { formatDateTime } = useInstitutionDates();

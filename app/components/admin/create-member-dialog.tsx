@@ -12,8 +12,8 @@ interface CreateResult {
 }
 
 /**
- * Create New User (SPEC 7): an active member (or a staff account) with a temporary password the
- * person must change at first sign-in. Staff stay signed in as themselves.
+ * Create New User (docs/product.md#create-new-user): an active member (or a staff account) with a
+ * temporary password the person must change at first sign-in. Staff stay signed in as themselves.
  */
 export function CreateMemberDialog({ closeTo, result }: { closeTo: string; search: string; result?: CreateResult }) {
   const navigation = useNavigation();

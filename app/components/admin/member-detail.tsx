@@ -31,7 +31,10 @@ export function documentHref(member_id: string, info_request_id?: number): strin
   return `/admin/members/${encodeURIComponent(member_id)}/document${info_request_id ? `?answer=${info_request_id}` : ""}`;
 }
 
-/** The detail pane (SPEC 7): header, application data (masked), accounts read-only, cards, history. */
+/**
+ * The detail pane (docs/product.md#member-details): header, application data (masked), accounts
+ * read-only, cards, history.
+ */
 export function MemberDetailPane({ member, missing, search, imageError }: { member: MemberDetailData | null; missing: boolean; search: string; imageError?: string }) {
   const { formatDate, formatDateTime } = useInstitutionDates();
   if (!member) {
@@ -247,7 +250,10 @@ function profileImageHref(user_id: string, search: string): string {
   return version && /^[0-9a-f]{1,16}$/.test(version) ? `${base}?v=${version}` : base;
 }
 
-/** The member's image over their initials: a missing or broken image leaves the initials (SPEC 6). */
+/**
+ * The member's image over their initials: a missing or broken image leaves the initials
+ * (docs/product.md#settings).
+ */
 function MemberAvatar({ name, imageUrl }: { name: string; imageUrl: string | null }) {
   const [broken, setBroken] = useState<string | null>(null);
   return (
@@ -259,9 +265,10 @@ function MemberAvatar({ name, imageUrl }: { name: string; imageUrl: string | nul
 }
 
 /**
- * Staff upload a new profile image for the selected member (SPEC 7): a plain multipart form, so it
- * works before JavaScript; with JavaScript the file is checked at once with the same rules as the
- * member's own upload. The server checks the content again, re-encodes it and audits the change.
+ * Staff upload a new profile image for the selected member (docs/product.md#member-details): a
+ * plain multipart form, so it works before JavaScript; with JavaScript the file is checked at once
+ * with the same rules as the member's own upload. The server checks the content again, re-encodes
+ * it and audits the change.
  */
 function ProfileImageForm({ member, serverError }: { member: MemberDetailData; serverError?: string }) {
   const navigation = useNavigation();
@@ -306,7 +313,10 @@ function ProfileImageForm({ member, serverError }: { member: MemberDetailData; s
   );
 }
 
-/** SPEC 7: the Reset Transfer Counts box; its button goes to /admin/reset-transfers. */
+/**
+ * The Reset Transfer Counts box (docs/product.md#member-details); its button goes to
+ * /admin/reset-transfers.
+ */
 function ResetTransferCountsBox() {
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-200 bg-slate-50 p-4">

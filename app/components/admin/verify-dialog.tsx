@@ -17,9 +17,9 @@ interface ReviewResult {
 }
 
 /**
- * The verification dialog (SPEC 4): the applicant's data and document beside the checklist, and
- * Approve (enabled once every item is ticked), Reject (needs a reason) and Request info (needs a
- * description). The server checks all of it again.
+ * The verification dialog (docs/product.md#staff-review): the applicant's data and document beside
+ * the checklist, and Approve (enabled once every item is ticked), Reject (needs a reason) and
+ * Request info (needs a description). The server checks all of it again.
  */
 export function VerifyDialog({ member, closeTo, result }: { member: MemberDetailData; closeTo: string; search: string; result?: ReviewResult }) {
   const { formatDate } = useInstitutionDates();

@@ -18,7 +18,10 @@ export function RateBadge({ label, onDark = false }: { label: string; onDark?: b
   );
 }
 
-/** A product in the catalogue (SPEC 3 Products): name, description, rate, features, Learn More. */
+/**
+ * A product in the catalogue (docs/product.md#products): name, description, rate, features, Learn
+ * More.
+ */
 export function ProductCard({ product }: { product: ProductSummary }) {
   const popular = product.most_popular;
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { ArrowUp } from "~/components/site/icons";
 
-/** SPEC 9: the button appears after 300 px of scrolling. */
+/** The button appears after 300 px of scrolling (docs/product.md#home). */
 const THRESHOLD_PX = 300;
 
 /**

@@ -9,8 +9,9 @@ const OPTIONS = [
 ] as const;
 
 /**
- * Personal / Business switch (SPEC 3 Products). Two plain links, so it works without JavaScript,
- * with the keyboard (Tab, Enter) and with the back button; the current one carries aria-current.
+ * Personal / Business switch (docs/product.md#products). Two plain links, so it works without
+ * JavaScript, with the keyboard (Tab, Enter) and with the back button; the current one carries
+ * aria-current.
  */
 export function SegmentToggle({ current }: { current: Segment }) {
   return (

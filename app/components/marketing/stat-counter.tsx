@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { formatFigure, type Figure } from "./format";
 import { cardClass } from "./section";
 
-/** SPEC 9: one tick every 20 ms; 100 ticks make a two-second count. */
+/** One tick every 20 ms (docs/product.md#about); 100 ticks make a two-second count. */
 const TICK_MS = 20;
 const TICKS = 100;
 

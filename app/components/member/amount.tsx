@@ -3,7 +3,7 @@ import { formatCents } from "~/domain/money";
 import { cx } from "~/components/ui/field-styles";
 
 /**
- * A signed amount (SPEC 0.5, ARCHITECTURE "Look and feel"): tabular numerals, right-aligned by
+ * A signed amount (docs/product.md#integer-cents): tabular numerals, right-aligned by
  * the caller, with a sign and a direction icon and word for screen readers, never colour alone.
  */
 export function Amount({ cents, className, showIcon = true }: { cents: number; className?: string; showIcon?: boolean }) {

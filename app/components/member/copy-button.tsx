@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Check, Copy } from "./icons";
 import { Button as AriaButton } from "react-aria-components";
 
-/** Copies `value`; says "Copied" for 2 seconds (SPEC 9), announced politely. */
+/** Copies `value`; says "Copied" for 2 seconds (docs/product.md#limits), announced politely. */
 export function CopyButton({ value, label }: { value: string; label: string }) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {

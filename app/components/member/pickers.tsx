@@ -144,7 +144,10 @@ export function CountryPicker(props: PickerProps) {
   return <SearchablePicker {...props} options={COUNTRY_OPTIONS} search={(q) => searchCountries(q).map((c) => ({ code: c.code, name: c.name }))} />;
 }
 
-/** Currencies; those without a staff-set rate are listed but cannot be chosen (SPEC 6). */
+/**
+ * Currencies; those without a staff-set rate are listed but cannot be chosen
+ * (docs/product.md#international).
+ */
 export function CurrencyPicker({ rated, ...props }: PickerProps & { rated: readonly string[] }) {
   const options = useMemo(() => {
     const set = new Set(rated);

@@ -11,9 +11,9 @@ export interface CategoryAmount {
 }
 
 /**
- * Spending by category, last 30 days (SPEC 6): a donut drawn in the browser (decorative for
- * assistive technology), beside a list with every figure as text, which is what screen readers
- * read and what shows before JavaScript.
+ * Spending by category, last 30 days (docs/product.md#dashboard): a donut drawn in the browser
+ * (decorative for assistive technology), beside a list with every figure as text, which is what
+ * screen readers read and what shows before JavaScript.
  */
 export function SpendingChart({ categories, total_cents }: { categories: CategoryAmount[]; total_cents: number }) {
   const hydrated = useHydrated();

@@ -54,12 +54,15 @@ export function relativeTime(iso: string, dates: InstitutionDates, now: number =
 }
 
 type SettingsDialog = "profile" | "account";
-// The Profile Settings and Account Settings dialogs (SPEC 6, "from every user menu"): the same
-// lazily loaded module as the public top bar's. Without JavaScript the entries are links to the
-// /settings pages.
+// The Profile Settings and Account Settings dialogs (docs/product.md#settings: "from every user
+// menu"): the same lazily loaded module as the public top bar's. Without JavaScript the entries are
+// links to the /settings pages.
 const SettingsDialogs = lazy(() => import("~/components/site/site-settings-dialogs"));
 
-/** Top bar of the member app (SPEC 6): navigation, help, notifications and the user menu; a menu sheet on phones. */
+/**
+ * Top bar of the member app (docs/product.md#top-bar): navigation, help, notifications and the user
+ * menu; a menu sheet on phones.
+ */
 export function TopBar(props: TopBarProps) {
   const { name, shortName, fullName } = props;
   const [dialog, setDialog] = useState<SettingsDialog | null>(null);

@@ -63,7 +63,10 @@ function valuesOf(result: TransferResult | undefined, tab: TransferTab): Record<
 
 const actionFor = (tab: TransferTab) => `/dashboard?transfer=${tab}`;
 
-/** A refusal with its real cause; blocked and denied carry the support details (SPEC 6). */
+/**
+ * A refusal with its real cause; blocked and denied carry the support details
+ * (docs/product.md#refusals).
+ */
 export function RefusalMessage({ result, support }: { result: Extract<TransferResult, { status: "refused" }>; support: TransferData["support"] }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -146,7 +149,8 @@ function AmountField({ defaultValue, label = "Amount", step = AMOUNT_STEP, min =
       prefix={prefix}
       description={description}
       inputClassName="tabular-nums"
-      // React Aria passes these to the <input>: the browser's own min/step hints (SPEC 6).
+      // React Aria passes these to the <input>: the browser's own min/step hints
+      // (docs/product.md#transfers).
       {...({ min, step } as Record<string, string>)}
     />
   );

@@ -4,7 +4,7 @@ import { Dialog, Heading, Modal, ModalOverlay } from "react-aria-components";
 import { Clock } from "lucide-react";
 import { Button } from "~/components/ui";
 
-/** A minute's warning before the 15-minute idle sign-out (SPEC 5). */
+/** A minute's warning before the 15-minute idle sign-out (docs/product.md#sessions). */
 const WARNING_MS = 60 * 1000;
 
 interface SessionStatus {

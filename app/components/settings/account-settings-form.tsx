@@ -24,10 +24,10 @@ function Section({ id, title, icon: Icon, children, description }: { id: string;
 }
 
 /**
- * Account Settings (SPEC 6): email (read-only), notification toggles email / sms / push, security
- * toggles loginAlerts and twoFactor (turning it on enrols an authenticator app: password, QR code,
- * a confirming code), and the password change. Posts to /settings/account; used by the page
- * (works without JavaScript) and by the dialog.
+ * Account Settings (docs/product.md#settings): email (read-only), notification toggles email / sms
+ * / push, security toggles loginAlerts and twoFactor (turning it on enrols an authenticator app:
+ * password, QR code, a confirming code), and the password change. Posts to /settings/account; used
+ * by the page (works without JavaScript) and by the dialog.
  */
 export function AccountSettingsForm({ account, pageResult }: { account: AccountData; pageResult?: AccountActionData }) {
   const prefs = useFetcher<AccountActionData>({ key: "settings-account-prefs" });

@@ -11,8 +11,8 @@ import type { FieldErrors, ProfileActionData, ProfileData } from "./types";
 const ACTION = "/settings/profile";
 
 /**
- * Profile Settings (SPEC 6): name, phone, address and the profile picture. Posts to
- * /settings/profile; used by the page (works without JavaScript) and by the dialog.
+ * Profile Settings (docs/product.md#settings): name, phone, address and the profile picture. Posts
+ * to /settings/profile; used by the page (works without JavaScript) and by the dialog.
  */
 export function ProfileSettingsForm({ profile, pageResult }: { profile: ProfileData; pageResult?: ProfileActionData }) {
   const details = useFetcher<ProfileActionData>({ key: "settings-profile-details" });

@@ -9,10 +9,10 @@ import { ProfileSettingsForm } from "./profile-settings-form";
 import type { AccountData, ProfileData } from "./types";
 
 /**
- * The Profile Settings and Account Settings dialogs (SPEC 6), opened from every user menu. React
- * Aria's modal: focus moves in and is kept inside, Escape closes, focus returns to the menu
- * button. They load from and post to /settings/profile and /settings/account (the pages serve
- * the same forms for direct links and browsers without JavaScript).
+ * The Profile Settings and Account Settings dialogs (docs/product.md#settings), opened from every
+ * user menu. React Aria's modal: focus moves in and is kept inside, Escape closes, focus returns to
+ * the menu button. They load from and post to /settings/profile and /settings/account (the pages
+ * serve the same forms for direct links and browsers without JavaScript).
  */
 interface DialogProps {
   isOpen: boolean;

@@ -3,9 +3,9 @@ import { STATUS_MESSAGE_CLEAR_MS } from "~/domain/settings";
 import { FormMessage } from "~/components/ui";
 
 /**
- * A settings status message (SPEC 6): success in green, "Failed…" and refusals in red, with an
- * icon and words so tone never depends on colour. With JavaScript it clears after 3,000 ms
- * (SPEC 9); each new result (a new object) shows again.
+ * A settings status message (docs/product.md#settings): success in green, "Failed…" and refusals in
+ * red, with an icon and words so tone never depends on colour. With JavaScript it clears after
+ * 3,000 ms (docs/product.md#limits); each new result (a new object) shows again.
  */
 export function StatusMessage({
   result,

@@ -45,7 +45,7 @@ export type AccountIntent = "notifications" | "password" | "totp-start" | "totp-
 export interface AccountActionData {
   intent: AccountIntent;
   ok: boolean;
-  /** One of the SPEC messages. */
+  /** One of the settings messages (docs/product.md#messages-settings). */
   message: string;
   /** What exactly happened, under the message. */
   detail?: string;

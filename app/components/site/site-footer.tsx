@@ -23,8 +23,9 @@ function FooterColumn({ title, links }: { title: string; links: { to: SitePath; 
 }
 
 /**
- * Public footer (SPEC 3): links, contact, insurance statements, routing number, copyright. It
- * depends on the profile and the year only, so the server renders it once (MemoizedMarkup).
+ * Public footer (docs/product.md#header-and-footer): links, contact, insurance statements, routing
+ * number, copyright. It depends on the profile and the year only, so the server renders it once
+ * (MemoizedMarkup).
  */
 export function SiteFooter({ profile, year }: { profile: Profile; year: number }) {
   return (

@@ -54,11 +54,11 @@ export function UserMenuTriggerContent({ user }: { user: SignedInUser }) {
 }
 
 /**
- * The signed-in user menu of the public top bar (SPEC 3): avatar and name (or email), then
- * Profile Settings and Account Settings (dialogs), Go to dashboard (Back office for staff) and
- * Sign out (ends the session, then /login). Before JavaScript (and until its code has loaded) it
- * is a disclosure of plain links and a sign-out form; then a React Aria menu (arrow keys, Escape,
- * typeahead) from user-menu-popover.tsx, loaded only for signed-in people.
+ * The signed-in user menu of the public top bar (docs/product.md#header-and-footer): avatar and
+ * name (or email), then Profile Settings and Account Settings (dialogs), Go to dashboard (Back
+ * office for staff) and Sign out (ends the session, then /login). Before JavaScript (and until its
+ * code has loaded) it is a disclosure of plain links and a sign-out form; then a React Aria menu
+ * (arrow keys, Escape, typeahead) from user-menu-popover.tsx, loaded only for signed-in people.
  */
 export function UserMenu({ user, onOpenDialog }: UserMenuProps) {
   const hydrated = useHydrated();
