@@ -3,8 +3,8 @@ import { type RouteConfig, index, layout, route } from "@react-router/dev/routes
 import { pathRedirects, policyPages } from "./config/redirects";
 
 /**
- * The explicit route table (SPEC 2). Pages that share one module (policy pages, redirects) get
- * their own ids.
+ * The explicit route table (docs/product.md#routes). Pages that share one module (policy pages,
+ * redirects) get their own ids.
  */
 export default [
   layout("routes/public/layout.tsx", [
@@ -16,30 +16,34 @@ export default [
     route("calculators", "routes/public/calculators.tsx"),
     route("locations", "routes/public/locations.tsx"),
     ...policyPages.map((page) => route(page, "routes/public/policy.tsx", { id: `policy-${page}` })),
-    // Identity (SPEC 4, 5): applying, signing in and out, passwords, the applicant's status.
+    // Identity (docs/product.md#applications-and-review, docs/product.md#sign-in): applying,
+    // signing in and out, passwords, the applicant's status.
     route("signup", "routes/auth/signup.tsx"),
     route("registration-success", "routes/auth/registration-success.tsx"),
     route("login", "routes/auth/login.tsx"),
     route("logout", "routes/auth/logout.tsx"),
     route("forgot-password", "routes/auth/forgot-password.tsx"),
     route("reset-password", "routes/auth/reset-password.tsx"),
-    // A temporary password set by staff is replaced here at first sign-in (SPEC 7).
+    // A temporary password set by staff is replaced here at first sign-in
+    // (docs/product.md#passwords).
     route("change-password", "routes/auth/change-password.tsx"),
     route("pending-approval", "routes/auth/pending-approval.tsx"),
     route("not-approved", "routes/auth/not-approved.tsx"),
     // Demo mode only (404 otherwise): the demo people's mail, since the demo sends none.
     route("demo/inbox", "routes/auth/demo-inbox.tsx"),
-    // Profile and Account Settings (SPEC 6): pages for direct links and no-JS; the dialogs' data.
+    // Profile and Account Settings (docs/product.md#settings): pages for direct links and no-JS;
+    // the dialogs' data.
     route("settings/profile", "routes/settings/profile.tsx"),
     route("settings/account", "routes/settings/account.tsx"),
     route("*", "routes/public/not-found.tsx"),
   ]),
   route("register", "routes/auth/register.tsx"),
-  // A profile image, only for its owner and staff (SPEC 6; ARCHITECTURE "files").
+  // A profile image, only for its owner and staff (docs/product.md#settings;
+  // docs/architecture.md#files).
   route("settings/profile-image/:userId", "routes/settings/profile-image.tsx"),
-  // Reset Transfer Counts (SPEC 7), staff only, with its own header.
+  // Reset Transfer Counts (docs/product.md#reset-transfer-counts), staff only, with its own header.
   route("admin/reset-transfers", "routes/staff/reset-transfers.tsx"),
-  // Back office (SPEC 4 "Staff review", SPEC 7): staff only; every loader and action checks.
+  // Back office (docs/product.md#back-office): staff only; every loader and action checks.
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/index.tsx"),
     route("audit", "routes/admin/audit.tsx"),
@@ -53,8 +57,8 @@ export default [
   route("session", "routes/auth/session.tsx"),
   // The benchmark's reference page: one component, no layout. 404 unless MUTUAL_BENCH=1.
   route("bench/minimal", "routes/bench-minimal.tsx"),
-  // Member banking app (SPEC 6): the top bar's frame, the dashboard with transfers, history,
-  // notifications; resource routes for the recipient lookup and the CSV export.
+  // Member banking app (docs/product.md#member-app): the top bar's frame, the dashboard with
+  // transfers, history, notifications; resource routes for the recipient lookup and the CSV export.
   layout("routes/member/layout.tsx", { id: "member" }, [
     route("dashboard", "routes/member/dashboard.tsx"),
     route("dashboard/transactions", "routes/member/transactions.tsx"),

@@ -1,4 +1,7 @@
-/** Old and marketing paths the site links to, sent to the page they mean (SPEC 2). */
+/**
+ * Old and marketing paths the site links to, sent to the page they mean
+ * (docs/product.md#redirects).
+ */
 export const pathRedirects: Record<string, string> = {
   "accounts/checking": "/products/premier-checking",
   "accounts/savings": "/products/high-yield-savings",

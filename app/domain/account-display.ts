@@ -1,7 +1,8 @@
 /**
- * How account and card numbers are shown (SPEC 6: account cards, lists, Cards; SPEC 0.6: card
- * numbers shown masked). Display only: these never decide whether a number is valid for money
- * to move, they only refuse input that is not a number at all so a bug cannot print garbage.
+ * How account and card numbers are shown (account cards, lists, Cards; card numbers
+ * shown masked: docs/product.md#personal-data-guarded). Display only: these never decide whether a
+ * number is valid for money to move, they only refuse input that is not a number at all so a bug
+ * cannot print garbage.
  */
 
 /** Four bullets and a space: wide enough to read as "hidden", the same for accounts and cards. */

@@ -1,7 +1,7 @@
 /**
- * Member account numbers (SPEC 8 and 9): ten digits, the first 1-9 so that the number never
- * loses a digit when someone's spreadsheet treats it as a number. Uniqueness is the ledger's
- * job (`generateAccountNumber` checks the database); this file only knows the shape.
+ * Member account numbers (docs/product.md#account-numbers): ten digits, the first 1-9 so that the
+ * number never loses a digit when someone's spreadsheet treats it as a number. Uniqueness is the
+ * ledger's job (`generateAccountNumber` checks the database); this file only knows the shape.
  */
 export const ACCOUNT_NUMBER_DIGITS = 10;
 
@@ -17,7 +17,9 @@ export function randomAccountNumber(randomInt: (max: number) => number): string 
   return text;
 }
 
-/** Grouped 3-3-4 for reading aloud and copying by eye: "123 456 7890" (SPEC 6, account cards). */
+/**
+ * Grouped 3-3-4 for reading aloud and copying by eye: "123 456 7890" (docs/product.md#dashboard).
+ */
 export function formatAccountNumber(value: string): string {
   if (!isValidAccountNumber(value)) throw new Error("formatAccountNumber needs a valid account number");
   return `${value.slice(0, 3)} ${value.slice(3, 6)} ${value.slice(6)}`;

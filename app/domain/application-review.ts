@@ -3,8 +3,9 @@ import { PASSWORD_MAX_CHARS, passwordProblem } from "./password";
 import { plainText } from "./plain-text";
 
 /**
- * Staff review of a membership application (SPEC 4 "Staff review") and staff creating a member
- * (SPEC 7): one set of rules for the server action and for the dialog's quick feedback.
+ * Staff review of a membership application (docs/product.md#staff-review) and staff creating a
+ * member (docs/product.md#create-new-user): one set of rules for the server action and for the
+ * dialog's quick feedback.
  */
 export const CHECKLIST_GROUPS = [
   {
@@ -76,7 +77,7 @@ export const ReviewDecisionSchema = z.discriminatedUnion("decision", [
   }),
 ]);
 
-/** SPEC 7 "One-time-code panel": a typed code must be exactly 6 digits. */
+/** A typed code must be exactly 6 digits (docs/product.md#one-time-code-panel). */
 export const STAFF_CODE_FORMAT_MESSAGE = "Invalid OTP format. Please enter a 6-digit number.";
 export const STAFF_CODE_TRIVIAL_MESSAGE = "This code is too easy to guess. Please choose one that is not one digit six times or a run like 123456, or leave it empty to generate one.";
 
@@ -99,7 +100,7 @@ const phone = z
   .trim()
   .regex(/^[+() \d.-]{7,25}$/, "Please enter a valid phone number");
 
-/** SPEC 7 "Create New User". */
+/** Create New User (docs/product.md#create-new-user). */
 export const CreateMemberSchema = z
   .object({
     email,
@@ -132,7 +133,10 @@ export const CreateMemberSchema = z
 
 export type CreateMemberInput = z.output<typeof CreateMemberSchema>;
 
-/** SPEC 7: messages containing "Error" or "Failed" show in red, others in green. */
+/**
+ * Messages containing "Error" or "Failed" show in red, others in green
+ * (docs/product.md#back-office).
+ */
 export function messageTone(message: string): "error" | "success" {
   return /error|failed/i.test(message) ? "error" : "success";
 }

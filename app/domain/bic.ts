@@ -1,5 +1,5 @@
 /**
- * SWIFT/BIC codes (ISO 9362) for international wires (SPEC 6, "International"; SPEC 9: 8 or 11
+ * SWIFT/BIC codes (ISO 9362) for international wires (docs/product.md#international: 8 or 11
  * characters). A BIC has no check digit, so the best we can do is its shape: 4-letter bank
  * code, the country (a real ISO 3166 code, which catches most transposed letters), a 2-character
  * location and an optional 3-character branch ("XXX" is the head office).

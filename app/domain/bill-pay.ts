@@ -1,5 +1,5 @@
 /**
- * The Bill Pay form (SPEC 6, "Bill Pay"). The earliest payment date is tomorrow (SPEC 9), and
+ * The Bill Pay form (docs/product.md#bill-pay). The earliest payment date is tomorrow, and
  * "tomorrow" depends on the clock and the credit union's time zone, so the schema is built for a
  * given `today`: the server passes its own date, the browser the same date from the loader.
  * Whether the amount is available and the account is the member's is the server's to check.

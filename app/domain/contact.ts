@@ -2,9 +2,9 @@ import { z } from "zod";
 import { plainText } from "./plain-text";
 
 /**
- * The public contact form (SPEC 3 "Contact"): one schema, checked by the server on every post
- * and repeated in the browser for quick feedback. Messages are written for the visitor, next to
- * the field they are about.
+ * The public contact form (docs/product.md#contact): one schema, checked by the server on every
+ * post and repeated in the browser for quick feedback. Messages are written for the visitor, next
+ * to the field they are about.
  */
 
 export const CONTACT_SUBJECTS = [

@@ -1,7 +1,7 @@
 /**
- * Countries for the wire form's searchable picker and for BIC validation (SPEC 6,
- * "International"): every ISO 3166-1 alpha-2 code with its English short name as ISO publishes
- * it, in the usual title-case form ("Korea, Republic of").
+ * Countries for the wire form's searchable picker and for BIC validation
+ * (docs/product.md#international): every ISO 3166-1 alpha-2 code with its English short name as ISO
+ * publishes it, in the usual title-case form ("Korea, Republic of").
  *
  * One addition: XK (Kosovo) is a user-assigned code, not ISO 3166-1, but SWIFT uses it in
  * Kosovo's BICs and IBANs, so without it a member could not wire money to Kosovo.

@@ -1,5 +1,5 @@
 /**
- * Currencies for wires (SPEC 6, "International"): the member types the amount in the
+ * Currencies for wires (docs/product.md#international): the member types the amount in the
  * recipient's currency, in that currency's minor units (yen have none, dinars of Bahrain three),
  * and the back office's rate says how many US dollars one unit costs.
  *

@@ -1,6 +1,6 @@
 /**
- * Account numbers at other banks (SPEC 6 and 9). The rules are deliberately loose shapes: only
- * the receiving bank knows its own numbers, so we catch typing slips (a letter, a digit too
+ * Account numbers at other banks (docs/product.md#limits). The rules are deliberately loose shapes:
+ * only the receiving bank knows its own numbers, so we catch typing slips (a letter, a digit too
  * few) without refusing real accounts.
  */
 export const US_ACCOUNT_NUMBER_MESSAGE = "Please enter a valid account number";
@@ -14,7 +14,10 @@ export function normalizeExternalAccountNumber(text: string): string {
   return text.replace(/\s+/g, "");
 }
 
-/** US (ACH) account numbers: 8 to 17 digits (SPEC 9; NACHA's DFI account field holds 17). */
+/**
+ * US (ACH) account numbers: 8 to 17 digits (docs/product.md#limits; NACHA's DFI account field holds
+ * 17).
+ */
 export function isValidUsAccountNumber(text: string): boolean {
   return /^\d{8,17}$/.test(normalizeExternalAccountNumber(text));
 }

@@ -1,7 +1,7 @@
 /**
- * IBANs (ISO 13616), for international wires (SPEC 6, "International"). The member may paste an
- * IBAN with spaces or in lower case; we keep the electronic form (no spaces, upper case) and show
- * it in groups of four.
+ * IBANs (ISO 13616), for international wires (docs/product.md#international). The member may paste
+ * an IBAN with spaces or in lower case; we keep the electronic form (no spaces, upper case) and
+ * show it in groups of four.
  *
  * Validation has three layers, each catching what the others cannot:
  * 1. the country must be in the SWIFT IBAN registry, with its fixed length;

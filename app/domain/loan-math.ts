@@ -2,10 +2,11 @@ import { z } from "zod";
 import { formatCents, parseDollarsToCents } from "./money";
 
 /**
- * Loan and savings arithmetic for the public calculators (SPEC 3). Pure: no I/O, no clock.
+ * Loan and savings arithmetic for the public calculators (docs/product.md#calculators). Pure: no
+ * I/O, no clock.
  *
- * Money is integer cents (SPEC 0.5). Rates are integer parts per million of a year
- * (6.5% = 65_000 ppm), so a rate typed with up to four decimals is held exactly. Each month's
+ * Money is integer cents (docs/product.md#integer-cents). Rates are integer parts per million of a
+ * year (6.5% = 65_000 ppm), so a rate typed with up to four decimals is held exactly. Each month's
  * interest is rounded to the cent, half up, with integer arithmetic; the level payment comes from
  * the annuity formula (a float power) and is rounded to the nearest cent. The last payment pays
  * off whatever balance is left, so it may differ from the others by a few cents and the principal

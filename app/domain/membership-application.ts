@@ -4,8 +4,9 @@ import { parseCalendarDate } from "./calendar-date";
 import { plainText } from "./plain-text";
 
 /**
- * The membership application "Create your account" (SPEC 4): one schema for the server action
- * and for the browser's quick feedback. Messages are the ones the form shows next to each field.
+ * The membership application "Create your account" (docs/product.md#application-form): one schema
+ * for the server action and for the browser's quick feedback. Messages are the ones the form shows
+ * next to each field.
  */
 export const MARITAL_STATUS_OPTIONS = [
   { value: "single", label: "Single" },
@@ -24,12 +25,15 @@ export const INVALID_EMAIL = "Please enter a valid email address";
 export const MINIMUM_AGE_YEARS = 18;
 const MAXIMUM_AGE_YEARS = 120;
 
-/** Server messages (SPEC 4). */
+/** Server messages (docs/product.md#messages-application). */
 export const SIGNUP_EMAIL_TAKEN = "An account with this email already exists.";
 export const SIGNUP_EMAIL_REFUSED = "Invalid email format. Please check your email address.";
 export const SIGNUP_FAILED = "Failed to create an account. Please try again.";
 
-/** ID document (SPEC 4): an image or a PDF, checked by content on the server, at most 10 MB. */
+/**
+ * ID document (docs/product.md#application-form): an image or a PDF, checked by content on the
+ * server, at most 10 MB.
+ */
 export const ID_DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
 export const ID_DOCUMENT_TYPES = ["image/jpeg", "image/png", "image/webp", "application/pdf"] as const;
 export const ID_DOCUMENT_ACCEPT = ".jpg,.jpeg,.png,.webp,.pdf,image/jpeg,image/png,image/webp,application/pdf";

@@ -1,7 +1,7 @@
 /**
- * The Mobile Deposit form's fields (SPEC 6, "Mobile Deposit"): account and amount. The check
+ * The Mobile Deposit form's fields (docs/product.md#mobile-deposit): account and amount. The check
  * images are not here: they are files, checked by content on the server. The per-check maximum
- * is an argument because it comes from configuration (SPEC 9: $10,000.00 by default), and the
+ * is an argument because it comes from configuration ($10,000.00 by default), and the
  * message names whatever maximum is configured.
  */
 import { z } from "zod";

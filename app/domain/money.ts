@@ -1,6 +1,6 @@
 /**
- * Money is integer cents everywhere (SPEC 0.5). These helpers are the only place cents become
- * text and text becomes cents.
+ * Money is integer cents everywhere (docs/product.md#integer-cents). These helpers are the only
+ * place cents become text and text becomes cents.
  */
 /** `123456` -> `$1,234.56`; `-5` -> `-$0.05`. */
 export function formatCents(amount_cents: number | bigint): string {

@@ -1,6 +1,6 @@
 /**
- * Password rules (SPEC 4, 9): at least 12 characters, at most 128, and not a common password.
- * Shared by the server and the browser (for quick feedback); the server decides.
+ * Password rules (docs/product.md#passwords): at least 12 characters, at most 128, and not a common
+ * password. Shared by the server and the browser (for quick feedback); the server decides.
  */
 export const PASSWORD_MIN_CHARS = 12;
 export const PASSWORD_MAX_CHARS = 128;

@@ -1,8 +1,8 @@
 /**
- * Where to go after signing in (SPEC 2: "back to where they were going"). Only a path on this
- * site is accepted: never another origin, never a scheme, never a protocol-relative `//host`, and
- * never the sign-in pages themselves (which would loop). Anything else gives null and the caller
- * uses the role's home.
+ * Where to go after signing in ("back to that page", docs/product.md#access-rules). Only a path on
+ * this site is accepted: never another origin, never a scheme, never a protocol-relative `//host`,
+ * and never the sign-in pages themselves (which would loop). Anything else gives null and the
+ * caller uses the role's home.
  */
 const REDIRECT_MAX_CHARS = 2048;
 const BASE = "http://mutual.invalid";

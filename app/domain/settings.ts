@@ -3,8 +3,8 @@ import { PASSWORDS_DO_NOT_MATCH, passwordProblem } from "./password";
 import { plainText } from "./plain-text";
 
 /**
- * Profile Settings and Account Settings (SPEC 6): the messages, the rules and the Zod schemas the
- * server enforces and the dialogs repeat for quick feedback.
+ * Profile Settings and Account Settings (docs/product.md#settings): the messages, the rules and the
+ * Zod schemas the server enforces and the dialogs repeat for quick feedback.
  */
 export const SETTINGS_MESSAGES = {
   profile_updated: "Profile updated successfully",
@@ -19,10 +19,10 @@ export const SETTINGS_MESSAGES = {
   passwords_do_not_match: PASSWORDS_DO_NOT_MATCH,
 } as const;
 
-/** SPEC 9: status messages clear after 3,000 ms. */
+/** Status messages clear after 3,000 ms (docs/product.md#settings). */
 export const STATUS_MESSAGE_CLEAR_MS = 3_000;
 
-/** SPEC 9: profile image maximum, 5 MB (5,242,880 bytes). */
+/** Profile image maximum, 5 MB (5,242,880 bytes; docs/product.md#limits). */
 export const PROFILE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const PROFILE_IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { INVALID_EMAIL } from "./membership-application";
 import { PASSWORDS_DO_NOT_MATCH, PASSWORD_TOO_SHORT, passwordProblem } from "./password";
 
-/** Sign-in, codes and password reset (SPEC 5): schemas and the exact messages. */
+/** Sign-in, codes and password reset (docs/product.md#sign-in): schemas and the exact messages. */
 export const SIGN_IN_FAILED = "Failed to sign in. Please check your credentials.";
 export const OTP_INVALID = "Invalid OTP. Please try again.";
 export const OTP_FAILED = "Failed to verify OTP. Please try again.";

@@ -1,8 +1,8 @@
 /**
- * The four transfer forms (SPEC 6, "Transfers") as Zod schemas. The same schema runs in the
- * browser for fast feedback and in the action, which is the one that decides (SPEC 0.4). Input
- * is what a form posts (strings); output is typed and normalized: amounts as integer minor units,
- * account ids as numbers, codes upper-cased.
+ * The four transfer forms (docs/product.md#transfers) as Zod schemas. The same schema runs in the
+ * browser for fast feedback and in the action, which is the one that decides
+ * (docs/product.md#the-server-decides). Input is what a form posts (strings); output is typed and
+ * normalized: amounts as integer minor units, account ids as numbers, codes upper-cased.
  *
  * What a schema cannot know (balances, limits, frozen accounts, whether the recipient exists, a
  * configured rate for the currency) is the server's to check after parsing.
@@ -39,7 +39,7 @@ export const TRANSFER_MESSAGES = {
   failed: "Transfer failed. Please try again.",
 } as const;
 
-/** For the amount input's `min` and `step` attributes (SPEC 9). */
+/** For the amount input's `min` and `step` attributes (docs/product.md#transfers). */
 export const AMOUNT_MIN = "0.01";
 export const AMOUNT_STEP = "0.01";
 /** Names, bank names and references: SWIFT's remittance field holds 4 lines of 35. */
@@ -75,8 +75,9 @@ export function accountIdField(missing_message: string) {
 }
 
 /**
- * A US dollar amount (SPEC 6: minimum 0.01, step 0.01): parsed by `parseDollarsToCents`, so more
- * than two decimals is refused, never rounded. Output: integer cents.
+ * A US dollar amount (minimum 0.01, step 0.01: docs/product.md#transfers): parsed by
+ * `parseDollarsToCents`, so more than two decimals is refused, never rounded. Output: integer
+ * cents.
  */
 export function amountCentsField(missing_message: string, invalid_message = TRANSFER_MESSAGES.amount) {
   return requiredText(missing_message, 32).transform((text, ctx) => {
@@ -90,8 +91,8 @@ export function amountCentsField(missing_message: string, invalid_message = TRAN
 }
 
 /**
- * The key that makes a retry or a double click harmless (SPEC 8): a UUID made by the page.
- * Lower-cased so that the same key in another case is still the same key.
+ * The key that makes a retry or a double click harmless (docs/product.md#idempotency): a UUID made
+ * by the page. Lower-cased so that the same key in another case is still the same key.
  */
 export function idempotencyKeyField(failed_message: string) {
   return z

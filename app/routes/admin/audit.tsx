@@ -10,7 +10,10 @@ import { pageUrl } from "~/server/http/page-url.server";
 import { parseAuditFilter, type AuditFilterField } from "~/domain/audit-filter";
 import { NativeFieldError } from "~/components/ui/field-parts";
 
-/** /admin/audit (SPEC 7): the audit log, filterable by actor, member, action and date, and exportable as CSV. */
+/**
+ * /admin/audit (docs/product.md#audit-log): the audit log, filterable by actor, member, action and
+ * date, and exportable as CSV.
+ */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Audit log", matches), { name: "robots", content: "noindex" }];
 }

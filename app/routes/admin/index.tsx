@@ -22,7 +22,7 @@ import { CreateMemberDialog } from "~/components/admin/create-member-dialog";
 import { CodePanel } from "~/components/admin/code-panel";
 
 /**
- * The back office home (SPEC 4 "Staff review", SPEC 7): the one-time-code panel, the member
+ * The back office home (docs/product.md#back-office): the one-time-code panel, the member
  * directory (tabs with counts, search, pages), the detail pane of `?member=`, the verification
  * dialog (`&verify=1`) and Create New User (`?create=1`).
  */

@@ -5,7 +5,10 @@ import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
 import { AdminShell } from "~/components/admin/admin-shell";
 
-/** The back office's frame (SPEC 7): staff only; each page below checks again for itself. */
+/**
+ * The back office's frame (docs/product.md#back-office): staff only; each page below checks again
+ * for itself.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireStaff(request, context.get(requestInfoContext));
   return { staff: { name: user.name, email: user.email }, institution: institution().name };

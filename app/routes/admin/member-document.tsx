@@ -4,9 +4,10 @@ import { requireStaff } from "~/server/admin/context.server";
 import { readIdDocument } from "~/server/admin/directory.server";
 
 /**
- * An applicant's ID document, for staff only (SPEC 4): the stored file with its checked content
- * type, shown inline (images, PDF) with a download name, never cached, and every view audited.
- * `?answer=<id>` serves the document sent with an answer to an information request.
+ * An applicant's ID document, for staff only (docs/product.md#member-details): the stored file with
+ * its checked content type, shown inline (images, PDF) with a download name, never cached, and
+ * every view audited. `?answer=<id>` serves the document sent with an answer to an information
+ * request.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext));

@@ -8,7 +8,7 @@ import { pageTitle } from "~/components/site/page-title";
 import { StatusBadge, StatusLine } from "~/components/admin/admin-shell";
 import { useInstitutionDates } from "~/components/institution-dates";
 
-/** /admin/messages (SPEC 7): contact messages, new and answered. */
+/** /admin/messages (docs/product.md#contact-messages): contact messages, new and answered. */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Messages", matches), { name: "robots", content: "noindex" }];
 }

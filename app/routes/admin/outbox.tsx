@@ -9,9 +9,9 @@ import { StatusBadge } from "~/components/admin/admin-shell";
 import { useInstitutionDates } from "~/components/institution-dates";
 
 /**
- * /admin/outbox (SPEC 7): every email the system sent or tried to send, newest first. Sign-in
- * codes and reset links are never shown (listOutbox gives the redacted text), and every view is in
- * the audit log: staff read members' mail here.
+ * /admin/outbox (docs/product.md#outbox): every email the system sent or tried to send, newest
+ * first. Sign-in codes and reset links are never shown (listOutbox gives the redacted text), and
+ * every view is in the audit log: staff read members' mail here.
  */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Outbox", matches), { name: "robots", content: "noindex" }];

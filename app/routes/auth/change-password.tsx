@@ -19,11 +19,11 @@ import { SessionTimeout } from "~/components/session/session-timeout";
 import { Button, FormErrors, FormMessage, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
 
 /**
- * "Choose a new password" (SPEC 7 "Create New User"): a member (or staff account) opened by staff
+ * "Choose a new password" (docs/product.md#passwords): a member (or staff account) opened by staff
  * signs in with a temporary password and lands here; every other signed-in page and action sends
  * them here until the temporary password is replaced (requireUser). The new password follows the
- * rules of SPEC 4 / 5; the change ends every other session, is audited, and leads on to the
- * dashboard (or the page they were going to). Works without JavaScript.
+ * password rules (docs/product.md#passwords); the change ends every other session, is audited, and
+ * leads on to the dashboard (or the page they were going to). Works without JavaScript.
  */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Choose a new password", matches), { name: "robots", content: "noindex" }];

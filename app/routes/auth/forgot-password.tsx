@@ -14,8 +14,8 @@ import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { Button, FormErrors, FormMessage, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
 
 /**
- * "Forgot password?" (SPEC 5): sends a single-use link valid 30 minutes. The answer is the same
- * whether or not the address has an account.
+ * "Forgot password?" (docs/product.md#passwords): sends a single-use link valid 30 minutes. The
+ * answer is the same whether or not the address has an account.
  */
 export function meta({ matches }: Route.MetaArgs) {
   return pageTitle("Reset your password", matches);

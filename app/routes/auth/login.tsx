@@ -31,9 +31,9 @@ import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { Button, Checkbox, FormErrors, FormMessage, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
 
 /**
- * Two-step sign-in (SPEC 5): "Welcome Back" (email and password), then "Verify OTP" (a 6-digit
- * code). Which step shows is decided by the server: an open challenge (the signed two_factor
- * cookie) means step 2. Works without JavaScript.
+ * Two-step sign-in (docs/product.md#two-steps): "Welcome Back" (email and password), then "Verify
+ * OTP" (a 6-digit code). Which step shows is decided by the server: an open challenge (the signed
+ * two_factor cookie) means step 2. Works without JavaScript.
  */
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return [...pageTitle(loaderData?.step ? "Verify OTP" : "Sign in", matches), { name: "robots", content: "noindex" }];
@@ -103,7 +103,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await verifySignInCode(db, meta, { code: parsed.value.code });
     switch (result.status) {
       case "signed_in":
-        // A temporary password set by staff is replaced first (SPEC 7); then on to where they were going.
+        // A temporary password set by staff is replaced first (docs/product.md#passwords); then on
+        // to where they were going.
         if (result.user.must_change_password) throw redirect(withRedirect("/change-password", redirect_to), { headers: setCookieHeaders(result.set_cookies) });
         throw redirect(destinationAfterSignIn(result.user, redirect_to), { headers: setCookieHeaders(result.set_cookies) });
       case "invalid":

@@ -8,8 +8,9 @@ import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { Button } from "~/components/ui";
 
 /**
- * Sign out (SPEC 3, 5): a POST ends the session on the server, then /login. A GET (a typed or
- * followed link) only asks, so no other site can sign a member out with a link or an image.
+ * Sign out (docs/product.md#sessions): a POST ends the session on the server, then /login. A GET (a
+ * typed or followed link) only asks, so no other site can sign a member out with a link or an
+ * image.
  */
 export function meta({ matches }: Route.MetaArgs) {
   return pageTitle("Sign out", matches);

@@ -11,8 +11,8 @@ import { Button } from "~/components/ui";
 import { useInstitutionDates } from "~/components/institution-dates";
 
 /**
- * SPEC 1: a rejected applicant cannot use the banking app; signing in leads here, to the reason
- * and whom to contact.
+ * A rejected applicant cannot use the banking app (docs/product.md#after-applying); signing in
+ * leads here, to the reason and whom to contact.
  */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Application not approved", matches), { name: "robots", content: "noindex" }];

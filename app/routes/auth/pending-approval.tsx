@@ -21,8 +21,9 @@ import { Button, FormErrors, FormMessage, TextArea, useFocusFirstInvalid } from 
 import { useInstitutionDates } from "~/components/institution-dates";
 
 /**
- * The applicant's status page (SPEC 4): under review, what happens next, and any request for
- * more information from staff with a form to answer it (text and an optional new document).
+ * The applicant's status page (docs/product.md#after-applying): under review, what happens next,
+ * and any request for more information from staff with a form to answer it (text and an optional
+ * new document).
  */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Application status", matches), { name: "robots", content: "noindex" }];

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 
-/** SPEC 2: /register is the old name of the application; it redirects to /signup. */
+/** /register is the old name of the application; it redirects to /signup. */
 export function loader() {
   throw redirect("/signup", 301);
 }

@@ -4,7 +4,7 @@ import type { Route } from "./+types/registration-success";
 import { institution } from "~/config/institution.server";
 import { pageTitle } from "~/components/site/page-title";
 
-/** SPEC 4: shown after an application is sent. */
+/** Shown after an application is sent (docs/product.md#application-form). */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Registration Successful", matches), { name: "robots", content: "noindex" }];
 }

@@ -14,8 +14,8 @@ import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { Button, FormErrors, FormMessage, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
 
 /**
- * Choosing a new password from an emailed link (SPEC 5): the link works once and for 30
- * minutes. A new password ends every session, then the person signs in again.
+ * Choosing a new password from an emailed link (docs/product.md#passwords): the link works once and
+ * for 30 minutes. A new password ends every session, then the person signs in again.
  */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Choose a new password", matches), { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];

@@ -28,10 +28,10 @@ import { FileField } from "~/components/auth/file-field";
 import { Button, Checkbox, FormErrors, FormMessage, Select, TextField, focusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
 
 /**
- * The membership application, "Create your account" (SPEC 4). One multipart form that works
- * without JavaScript: the server checks everything and answers with messages next to the fields;
- * with JavaScript the same schema answers at once. What was typed is kept on error, except the
- * passwords and the file.
+ * The membership application, "Create your account" (docs/product.md#application-form). One
+ * multipart form that works without JavaScript: the server checks everything and answers with
+ * messages next to the fields; with JavaScript the same schema answers at once. What was typed is
+ * kept on error, except the passwords and the file.
  */
 export function meta({ matches }: Route.MetaArgs) {
   return [

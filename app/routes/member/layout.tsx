@@ -5,7 +5,9 @@ import { TopBar } from "~/components/member/top-bar";
 import { SessionTimeout } from "~/components/session/session-timeout";
 import { useRootData } from "~/root";
 
-/** The member app's frame (SPEC 6, "Top bar"): every /dashboard page, signed-in members only. */
+/**
+ * The member app's frame (docs/product.md#top-bar): every /dashboard page, signed-in members only.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
   return memberShell(user);

@@ -9,7 +9,10 @@ import { relativeTime } from "~/components/member/top-bar";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { cx } from "~/components/ui/field-styles";
 
-/** All notifications (SPEC 6), with mark read and mark all read; the bell's "See all". */
+/**
+ * All notifications (docs/product.md#notifications), with mark read and mark all read; the bell's
+ * "See all".
+ */
 export function meta({ matches }: Route.MetaArgs) {
   return pageTitle("Notifications", matches);
 }

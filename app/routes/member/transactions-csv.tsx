@@ -2,7 +2,10 @@ import type { Route } from "./+types/transactions-csv";
 import { historyCsv, requireMember } from "~/server/member-app/member-app.server";
 import { historyFilterProblems } from "~/server/member-app/history.server";
 
-/** CSV export of the filtered history (SPEC 6): same filters as /dashboard/transactions. */
+/**
+ * CSV export of the filtered history (docs/product.md#transaction-history): same filters as
+ * /dashboard/transactions.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const url = new URL(request.url);

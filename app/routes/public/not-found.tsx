@@ -17,7 +17,7 @@ const SUGGESTIONS = [
   { to: "/contact", label: "Contact us", text: "Ask us anything; we reply within a day." },
 ];
 
-/** A helpful 404 (SPEC 2): status 404, with ways back. */
+/** A helpful 404 (docs/product.md#redirects): status 404, with ways back. */
 export function ErrorBoundary(_: Route.ErrorBoundaryProps) {
   return (
     <section className="mx-auto max-w-3xl px-4 py-20 sm:px-6">

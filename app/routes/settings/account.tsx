@@ -26,10 +26,10 @@ import { AccountSettingsForm } from "~/components/settings/account-settings-form
 import type { AccountActionData, AccountData, AccountIntent } from "~/components/settings/types";
 
 /**
- * Account Settings (SPEC 6): email (read-only), password change (ends every other session),
- * notification toggles, and security: loginAlerts and the authenticator app (TOTP) that replaces
- * the emailed sign-in code. A page for direct links and no-JavaScript use, and the loader and
- * action behind the Account Settings dialog.
+ * Account Settings (docs/product.md#settings): email (read-only), password change (ends every other
+ * session), notification toggles, and security: loginAlerts and the authenticator app (TOTP) that
+ * replaces the emailed sign-in code. A page for direct links and no-JavaScript use, and the loader
+ * and action behind the Account Settings dialog.
  */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Account Settings", matches), { name: "robots", content: "noindex" }];

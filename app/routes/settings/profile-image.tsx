@@ -4,8 +4,9 @@ import { requireUser } from "~/server/auth/session.server";
 import { readProfileImage } from "~/server/profile-images/profile-images.server";
 
 /**
- * A member's profile image, only to the member themself and to staff (ARCHITECTURE "files":
- * nothing private is public by URL). Anyone else gets the same 404 as a missing image.
+ * A member's profile image, only to the member themself and to staff (nothing
+ * private is public by URL: docs/architecture.md#files). Anyone else gets the same 404 as a missing
+ * image.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, { roles: ["user", "admin"] });

@@ -15,8 +15,8 @@ import { ProfileSettingsForm } from "~/components/settings/profile-settings-form
 import type { ProfileActionData, ProfileData, ProfileIntent } from "~/components/settings/types";
 
 /**
- * Profile Settings (SPEC 6): a page for direct links and browsers without JavaScript, and the
- * loader and action behind the Profile Settings dialog of every user menu.
+ * Profile Settings (docs/product.md#settings): a page for direct links and browsers without
+ * JavaScript, and the loader and action behind the Profile Settings dialog of every user menu.
  */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Profile Settings", matches), { name: "robots", content: "noindex" }];
