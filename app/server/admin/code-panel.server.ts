@@ -7,10 +7,11 @@ import { STAFF_CODE_FORMAT_MESSAGE } from "~/domain/application-review";
 import type { Staff } from "./review.server";
 
 /**
- * The one-time-code panel (SPEC 7): issue a sign-in code for a member (generated or typed), see
- * valid and used codes (the code itself only once, at issue), remove a valid code, clear the used
- * list. The codes themselves live in the auth area (staff-codes.server.ts); this adds the panel's
- * listing and the audit rows. A code is never written to the audit log.
+ * The one-time-code panel (docs/product.md#one-time-code-panel): issue a sign-in code for a member
+ * (generated or typed), see valid and used codes (the code itself only once, at issue), remove a
+ * valid code, clear the used list. The codes themselves live in the auth area
+ * (staff-codes.server.ts); this adds the panel's listing and the audit rows. A code is never
+ * written to the audit log.
  */
 const PANEL_ROWS_MAX = 50;
 

@@ -6,8 +6,8 @@ import type { Staff } from "./review.server";
 
 /**
  * The top of every /admin loader and action: a signed-in staff member (pages redirect others as
- * SPEC 2 says, actions answer 401 / 403), the database, and where the request came from for the
- * audit log.
+ * docs/product.md#access-rules says, actions answer 401 / 403), the database, and where the request
+ * came from for the audit log.
  */
 export async function requireStaff(request: Request, info: { request_id: string; ip: string }): Promise<{ user: SessionUser; staff: Staff; db: Db; origin: AuditOrigin }> {
   const user = await requireUser(request, { roles: ["admin"] });

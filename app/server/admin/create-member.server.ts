@@ -13,11 +13,12 @@ import { staffCreatedMemberEmail } from "./emails.server";
 import type { Staff } from "./review.server";
 
 /**
- * "Create New User" (SPEC 7): staff open an active member (or a staff account) directly. The
- * account is created through Better Auth's adapter without signing anyone in, so the staff member
- * stays signed in as themselves. The password is temporary: a `password_change_requirements` row
- * makes the sign-in ask for a new one (see `mustChangePassword`). A member (role user) gets
- * Checking and Savings at zero through the ledger and a debit card; a staff account gets none.
+ * "Create New User" (docs/product.md#create-new-user): staff open an active member (or a staff
+ * account) directly. The account is created through Better Auth's adapter without signing anyone
+ * in, so the staff member stays signed in as themselves. The password is temporary: a
+ * `password_change_requirements` row makes the sign-in ask for a new one (see
+ * `mustChangePassword`). A member (role user) gets Checking and Savings at zero through the ledger
+ * and a debit card; a staff account gets none.
  */
 export type CreateMemberResult =
   | { status: "created"; user_id: string; account_numbers: string[] }

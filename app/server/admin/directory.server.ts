@@ -11,9 +11,9 @@ import { readPrivateUpload } from "~/server/files/private-uploads.server";
 import type { Staff } from "./review.server";
 
 /**
- * The back office's member directory (SPEC 4, 7): tabs with counts, search by name, email or
- * account number, and pages; fast with 100,000 members (bench/admin-directory.ts, bench/README.md
- * "Back office"). How each part stays cheap whatever the number of members:
+ * The back office's member directory (docs/product.md#member-directory): tabs with counts, search
+ * by name, email or account number, and pages; fast with 100,000 members (bench/admin-directory.ts,
+ * bench/README.md "Back office"). How each part stays cheap whatever the number of members:
  *  - counts: three rows of member_directory_counts, kept exact by triggers (migration 0009);
  *  - a tab's page: its 25 ids chosen by an index-only walk of (status,) created_at, user_id,
  *    newest first, then only those rows read;
@@ -184,7 +184,8 @@ export interface MemberDetail {
 
 /**
  * One member for the detail pane and the verification dialog. Date of birth and ID number are
- * masked unless `reveal` is set, in which case the view is audited first (SPEC 0.6).
+ * masked unless `reveal` is set, in which case the view is audited first
+ * (docs/product.md#personal-data-guarded).
  */
 export async function memberDetail(db: Db, input: { member_id: string; reveal?: { staff: Staff; origin: AuditOrigin } | null }): Promise<MemberDetail | null> {
   const [row] = await db

@@ -2,7 +2,10 @@ import { institution } from "~/config/institution.server";
 import { publicBaseUrl } from "~/server/auth/auth.server";
 import type { OutgoingEmail } from "~/server/mail/outbox.server";
 
-/** The messages of staff decisions (SPEC 4): approval, rejection with its reason, info request. */
+/**
+ * The messages of staff decisions (docs/product.md#staff-review): approval, rejection with its
+ * reason, info request.
+ */
 type Message = Omit<OutgoingEmail, "to" | "user_id">;
 
 function signature(): string {

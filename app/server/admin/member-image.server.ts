@@ -6,10 +6,10 @@ import { setProfileImage, type ProfileImageRefusal } from "~/server/profile-imag
 import type { Staff } from "./review.server";
 
 /**
- * Staff upload a member's profile image from the back office's detail pane (SPEC 7). The image
- * goes through the member's own pipeline (profile-images.server.ts: type read from the content,
- * re-encoded, metadata dropped, at most 5 MB); the change is audited with the staff member as
- * actor.
+ * Staff upload a member's profile image from the back office's detail pane
+ * (docs/product.md#member-details). The image goes through the member's own pipeline
+ * (profile-images.server.ts: type read from the content, re-encoded, metadata dropped, at most 5
+ * MB); the change is audited with the staff member as actor.
  */
 export const SELECT_USER_FIRST = "Please select a user first";
 

@@ -5,7 +5,10 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { listOutbox, type OutboxMessage } from "~/server/mail/outbox.server";
 import type { Staff } from "./review.server";
 
-/** /admin/messages: the public contact form's messages, new and answered (SPEC 7). */
+/**
+ * /admin/messages: the public contact form's messages, new and answered
+ * (docs/product.md#contact-messages).
+ */
 export const MESSAGES_PAGE_SIZE = 25;
 
 export interface ContactMessageItem {

@@ -15,11 +15,11 @@ import { notify } from "~/server/notifications/notifications.server";
 import { applicationApprovedEmail, applicationRejectedEmail, informationRequestedEmail } from "./emails.server";
 
 /**
- * Staff decisions on a membership application (SPEC 4 "Staff review"). Each decision runs in one
- * database transaction: the application row is locked, its state checked, the change made, the
- * decision record (with a snapshot) and the audit row (with the checklist as ticked) written.
- * The email goes to the outbox once the transaction has committed. An approval also writes the
- * new member's first notification (the bell) inside the transaction. A rejection or a request for
+ * Staff decisions on a membership application (docs/product.md#staff-review). Each decision runs in
+ * one database transaction: the application row is locked, its state checked, the change made, the
+ * decision record (with a snapshot) and the audit row (with the checklist as ticked) written. The
+ * email goes to the outbox once the transaction has committed. An approval also writes the new
+ * member's first notification (the bell) inside the transaction. A rejection or a request for
  * information writes none: an applicant never sees the member app (only /pending-approval or
  * /not-approved), so the email and the status page carry those decisions.
  */
@@ -165,7 +165,8 @@ export async function approveApplication(
       ip: input.origin.ip,
       at: now,
     });
-    // The new member's bell (SPEC 6 "application decision"), committed with the decision itself.
+    // The new member's bell (docs/product.md#notifications: application approved), committed with
+    // the decision itself.
     await notify(tx, {
       member_id: input.member_id,
       kind: "application_decision",

@@ -22,7 +22,7 @@ import { unlockSignIn } from "./lockout.server";
 import { consumeStaffCode } from "./staff-codes.server";
 
 /**
- * Better Auth, configured for a bank (SPEC 5, ARCHITECTURE "auth").
+ * Better Auth, configured for a bank (docs/product.md#sign-in, docs/architecture.md#identity).
  *
  * - Email + password, hashed with argon2id (@node-rs/argon2; OWASP's parameters: 19 MiB, 2
  *   passes, 1 lane). Sessions live in the database; the cookie carries only the signed random
@@ -42,7 +42,10 @@ import { consumeStaffCode } from "./staff-codes.server";
 
 export const EMAIL_CODE_VALID_MINUTES = 10;
 export const RESET_LINK_VALID_MINUTES = 30;
-/** SPEC 9: 12 hours absolute; the 15-minute idle limit is enforced in session.server.ts. */
+/**
+ * 12 hours absolute (docs/product.md#sessions); the 15-minute idle limit is enforced in
+ * session.server.ts.
+ */
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 export const SESSION_IDLE_MS = 15 * 60 * 1000;
 /** How long step 2 of a sign-in stays open (the email code's lifetime). */
@@ -124,7 +127,10 @@ function mutualSignInPlugin(db: Db) {
         expireCookie(ctx, ctx.context.createAuthCookie(TWO_FACTOR_COOKIE));
         return ctx.json({ ended: Boolean(challenge) });
       }),
-      /** Finishes a sign-in with a staff-issued code (SPEC 5): one member, single use, 24 h. */
+      /**
+       * Finishes a sign-in with a staff-issued code (docs/product.md#second-factors): one member,
+       * single use, 24 h.
+       */
       verifyStaffSignInCode: createAuthEndpoint.serverOnly(
         { method: "POST", body: z.object({ code: z.string() }) },
         async (ctx) => {
@@ -194,8 +200,8 @@ export function createAuth(db: Db) {
     databaseHooks: {
       user: {
         create: {
-          // The email code is every member's second factor (SPEC 5): Better Auth asks for a second
-          // factor only when this flag is on.
+          // The email code is every member's second factor (docs/product.md#second-factors): Better
+          // Auth asks for a second factor only when this flag is on.
           before: async (user) => ({ data: { ...user, twoFactorEnabled: true } }),
         },
       },

@@ -2,9 +2,9 @@ import crypto from "node:crypto";
 import { keyedHash, sameHash } from "~/server/security/crypto.server";
 
 /**
- * One-time codes (SPEC 5, 9): 6 digits, from a cryptographic source, stored only as keyed hashes.
- * The hash is bound to its purpose and to the member, so a stored hash matches one code for one
- * person and nothing else.
+ * One-time codes (docs/product.md#second-factors): 6 digits, from a cryptographic source, stored
+ * only as keyed hashes. The hash is bound to its purpose and to the member, so a stored hash
+ * matches one code for one person and nothing else.
  */
 export const CODE_DIGITS = 6;
 export const CODE_PATTERN = /^\d{6}$/;

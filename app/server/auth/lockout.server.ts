@@ -3,10 +3,10 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { signInLockouts } from "~/server/db/schema";
 
 /**
- * Password lockout (SPEC 5): 5 wrong passwords for one email address within 15 minutes lock
- * sign-in with that address for 15 minutes. Counted per address whether or not an account uses
- * it, so the lock itself tells nobody which addresses have accounts. Wrong second-factor codes
- * lead to the same lock (below).
+ * Password lockout (docs/product.md#sign-in-protection): 5 wrong passwords for one email address
+ * within 15 minutes lock sign-in with that address for 15 minutes. Counted per address whether or
+ * not an account uses it, so the lock itself tells nobody which addresses have accounts. Wrong
+ * second-factor codes lead to the same lock (below).
  */
 export const WRONG_PASSWORDS_MAX = 5;
 export const WRONG_PASSWORD_WINDOW_MS = 15 * 60 * 1000;

@@ -7,7 +7,7 @@ import { changePassword } from "./password.server";
 import type { RequestMeta } from "./request-meta.server";
 
 /**
- * A temporary password must be replaced at first sign-in (SPEC 7 "Create New User"). Staff who
+ * A temporary password must be replaced at first sign-in (docs/product.md#passwords). Staff who
  * create a user write a `password_change_requirements` row with the user; until it is cleared,
  * every signed-in page and action (requireUser) sends that person to /change-password.
  *

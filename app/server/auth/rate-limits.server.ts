@@ -1,7 +1,7 @@
 /**
- * Per-IP limits of the identity area (SPEC 5 "Protection"). Generous enough for a household or
- * an office behind one address, tight enough to stop guessing and mail bombing. Counted in the
- * database (`hitRateLimit`), so every app process shares them.
+ * Per-IP limits of the identity area (docs/product.md#sign-in-protection). Generous enough for a
+ * household or an office behind one address, tight enough to stop guessing and mail bombing.
+ * Counted in the database (`hitRateLimit`), so every app process shares them.
  */
 const MINUTE_MS = 60 * 1000;
 

@@ -3,8 +3,9 @@ import { secrets } from "~/server/config/secrets.server";
 import { COOKIE_PREFIX, usesSecureCookies } from "./auth.server";
 
 /**
- * "Remember me" on the sign-in page (SPEC 5): remembers the email address on this device, in a
- * signed, HttpOnly cookie that only /login reads. It never keeps anyone signed in.
+ * "Remember me" on the sign-in page (docs/product.md#two-steps): remembers the email address on
+ * this device, in a signed, HttpOnly cookie that only /login reads. It never keeps anyone signed
+ * in.
  */
 const REMEMBER_DAYS = 180;
 const EMAIL_MAX_CHARS = 254;

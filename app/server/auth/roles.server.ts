@@ -1,6 +1,9 @@
 import type { UserRole } from "~/server/db/schema";
 
-/** The roles of SPEC 1. A missing (or unknown) stored role counts as a member ("user"). */
+/**
+ * The roles of docs/product.md#people-and-roles. A missing (or unknown) stored role counts as a
+ * member ("user").
+ */
 export type EffectiveRole = UserRole;
 
 export function effectiveRole(stored: string | null | undefined): EffectiveRole {

@@ -12,7 +12,8 @@ import { mustChangePassword } from "./password-change.server";
 import { verifiedCookieValue } from "./signed-cookie.server";
 
 /**
- * Sessions and access for loaders and actions (SPEC 2 "Access rules", SPEC 5 "Sessions").
+ * Sessions and access for loaders and actions (docs/product.md#access-rules,
+ * docs/product.md#sessions).
  *
  * Better Auth keeps the session in the database and verifies the signed cookie. On top of it:
  * - 15 minutes idle: every authenticated request moves `last_active_at` (at most every 15 s);
@@ -186,8 +187,9 @@ export async function clearSessionCookieHeader(): Promise<string> {
  * - Signed out: pages redirect to /login?redirectTo=<this page>; actions answer 401.
  * - Signed in with another role: pages redirect to that person's home (an applicant to
  *   /pending-approval, a member asking for /admin to /dashboard); actions answer 403.
- * - Signed in with a temporary password set by staff (SPEC 7): pages and actions redirect to
- *   /change-password until it is replaced (`allowTemporaryPassword` for that page and /session).
+ * - Signed in with a temporary password set by staff (docs/product.md#passwords): pages and actions
+ *   redirect to /change-password until it is replaced (`allowTemporaryPassword` for that page and
+ *   /session).
  */
 export async function requireUser(request: Request, options: { roles: readonly EffectiveRole[]; allowTemporaryPassword?: boolean }): Promise<SessionUser> {
   const result = await readSession(request, { touch: true });

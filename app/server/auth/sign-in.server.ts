@@ -27,7 +27,7 @@ import { authHeaders, type RequestMeta } from "./request-meta.server";
 import { effectiveRole, type EffectiveRole } from "./roles.server";
 
 /**
- * Two-step sign-in (SPEC 5).
+ * Two-step sign-in (docs/product.md#two-steps).
  *
  * Step 1 checks the password through Better Auth. Because every user has two-factor on, a right
  * password creates no session: Better Auth opens a challenge (the signed, HttpOnly `two_factor`
@@ -55,7 +55,10 @@ export type StartSignInResult =
   | { status: "rate_limited"; retry_after_s: number }
   | { status: "failed" };
 
-/** Step 1, with its security event in the audit log (SPEC 0.2: sign-in failures and lockouts). */
+/**
+ * Step 1, with its security event in the audit log (sign-in failures and lockouts,
+ * docs/product.md#sign-in-protection).
+ */
 export async function startSignIn(db: Db, meta: RequestMeta, input: { email: string; password: string }, now: Date = new Date()): Promise<StartSignInResult> {
   const result = await checkPassword(db, meta, input, now);
   if (result.status !== "challenge") {
@@ -178,7 +181,10 @@ export interface SignedInUser {
   role: EffectiveRole;
   /** For applicants: where their application stands (it decides their first page). */
   application_status: "pending" | "approved" | "rejected" | null;
-  /** A temporary password set by staff: the first page is "Choose a new password" (SPEC 7). */
+  /**
+   * A temporary password set by staff: the first page is "Choose a new password"
+   * (docs/product.md#passwords).
+   */
   must_change_password: boolean;
 }
 
@@ -328,7 +334,10 @@ async function recordTotpUse(db: Db, user_id: string, code: string, now: Date): 
     .onConflictDoUpdate({ target: [usedTotpCodes.user_id, usedTotpCodes.code_hash], set: { used_at: now } });
 }
 
-/** SPEC 5: a login alert email on each new sign-in when the member's loginAlerts is on. */
+/**
+ * A login alert email (docs/product.md#sign-in-protection) on each new sign-in when the member's
+ * loginAlerts is on.
+ */
 async function sendLoginAlert(db: Db, user: SignedInUser, meta: RequestMeta, now: Date): Promise<void> {
   try {
     const settings = await getMemberSettings(db, user.id);

@@ -5,10 +5,10 @@ import { CODE_PATTERN, codeMatches, generateCode, hashCode } from "./codes.serve
 import { STAFF_CODE_FORMAT_MESSAGE, STAFF_CODE_TRIVIAL_MESSAGE, isTrivialCode } from "~/domain/application-review";
 
 /**
- * Staff-issued sign-in codes (SPEC 5, 7): for a member who cannot receive an email code or use an
- * authenticator app, after staff checked their identity by phone or at a branch. A code is bound
- * to one member, works once, expires after 24 hours, and is stored only as a keyed hash: it is
- * shown to staff once, when issued.
+ * Staff-issued sign-in codes (docs/product.md#second-factors): for a member who cannot receive an
+ * email code or use an authenticator app, after staff checked their identity by phone or at a
+ * branch. A code is bound to one member, works once, expires after 24 hours, and is stored only as
+ * a keyed hash: it is shown to staff once, when issued.
  */
 export const STAFF_CODE_VALID_MS = 24 * 60 * 60 * 1000;
 /** How many live codes are compared for one member (issuing one removes the earlier ones). */

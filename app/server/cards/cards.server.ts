@@ -6,8 +6,9 @@ import { maskCardNumber } from "~/domain/account-display";
 import { encryptField, keyedHash } from "~/server/security/crypto.server";
 
 /**
- * Debit cards (SPEC 4: approval issues one for the checking account). The full number is made
- * here, encrypted at once and never returned: callers see the masked number and last four.
+ * Debit cards (approval issues one for the checking account, docs/product.md#staff-review). The
+ * full number is made here, encrypted at once and never returned: callers see the masked number and
+ * last four.
  */
 
 /** Issuer prefix of the demo cards (a test range; a real credit union configures its own BIN). */

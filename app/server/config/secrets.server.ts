@@ -5,7 +5,7 @@ import { ConfigurationError, env, type Env } from "~/config/env.server";
 import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "~/server/files/owner-only.server";
 
 /**
- * The two process secrets (ARCHITECTURE "Configuration"):
+ * The two process secrets (docs/architecture.md#secrets):
  * - SESSION_SECRET signs cookies and keys Better Auth's own encryption (TOTP secrets) and the
  *   keyed hashes of one-time codes;
  * - DATA_ENCRYPTION_KEY (32 bytes) encrypts personal data at rest (AES-256-GCM).

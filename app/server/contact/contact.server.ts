@@ -5,8 +5,8 @@ import type { ContactMessage } from "~/domain/contact";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 
 /**
- * Messages from the public contact form (SPEC 3 "Contact"). They are stored for staff to read
- * in the back office inbox (/admin/messages).
+ * Messages from the public contact form (docs/product.md#contact). They are stored for staff to
+ * read in the back office inbox (/admin/messages).
  */
 
 /** Five messages per address in ten minutes: plenty for a person, little use to a spammer. */

@@ -7,8 +7,8 @@ import { env } from "~/config/env.server";
 import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "./owner-only.server";
 
 /**
- * Private uploads (ARCHITECTURE "files"): kept under DATA_DIR/uploads/<area>/ with a random name,
- * never served by URL (an authorised route streams them). The type is read from the content,
+ * Private uploads (docs/architecture.md#files): kept under DATA_DIR/uploads/<area>/ with a random
+ * name, never served by URL (an authorised route streams them). The type is read from the content,
  * never from the name or the browser's claim. Images are decoded and re-encoded by sharp, which
  * drops metadata (GPS position, camera serial) and anything hidden after the image data.
  */

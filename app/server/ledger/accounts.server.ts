@@ -10,7 +10,8 @@ import { AMOUNT_CENTS_MAX, assert, assertText, monthOf, toCents, toId, type Acco
 
 /**
  * Ledger accounts: opening, status, overdraft, balances and the savings transfer count. Balances
- * are never written here (SPEC 0.1): they follow from postings in `ledger.server.ts`.
+ * are never written here (docs/product.md#ledger-only): they follow from postings in
+ * `ledger.server.ts`.
  */
 
 export type MemberAccountType = (typeof MEMBER_ACCOUNT_TYPES)[number];
@@ -38,11 +39,11 @@ export interface AccountView {
   member_id: string | null;
   name: string;
   status: AccountStatus;
-  /** Current balance: posted entries (SPEC 8). */
+  /** Current balance: posted entries (docs/product.md#balances). */
   current_cents: number;
   /** Debits on hold (pending transactions). */
   held_cents: number;
-  /** Current minus held debits (SPEC 8); the overdraft limit is not included. */
+  /** Current minus held debits (docs/product.md#balances); the overdraft limit is not included. */
   available_cents: number;
   overdraft_limit_cents: number;
   opened_at: Date;
@@ -186,8 +187,8 @@ export async function setOverdraftLimit(db: DbOrTx, account_id: number, overdraf
 }
 
 /**
- * A member's transfers out of savings this month (SPEC 6, transfer limits; the "Current count"
- * of the staff reset page): the sum over the member's savings accounts.
+ * A member's transfers out of savings this month (docs/product.md#transfer-limits; the "Current
+ * count" of the staff reset page): the sum over the member's savings accounts.
  */
 export async function transferCount(db: DbOrTx, member_id: string, month: string = monthOf(today())): Promise<number> {
   assert(/^\d{4}-\d{2}$/.test(month), `bad month ${month}`);
@@ -204,7 +205,10 @@ export async function transferCount(db: DbOrTx, member_id: string, month: string
   return toCents(result[0]?.count ?? 0);
 }
 
-/** Staff reset of one member's count (SPEC 7). Returns how many savings accounts were reset. */
+/**
+ * Staff reset of one member's count (docs/product.md#reset-transfer-counts). Returns how many
+ * savings accounts were reset.
+ */
 export async function resetTransferCount(db: DbOrTx, member_id: string): Promise<number> {
   assertText(member_id, "member_id", true);
   const rows = await db

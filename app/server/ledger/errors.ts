@@ -1,7 +1,8 @@
 /**
- * A refusal is the ledger saying no for a reason a member or staff member can act on (SPEC 0.3:
- * "fails for a real, stated reason"). It is not a crash: callers show `message` and branch on
- * `code`, which is stable. Programming errors (a bad kind, a malformed date) are plain Errors.
+ * A refusal is the ledger saying no for a reason a member or staff member can act on: a
+ * transfer "fails for a real reason that is shown" (docs/product.md#members-see-the-truth). It
+ * is not a crash: callers show `message` and branch on `code`, which is stable. Programming
+ * errors (a bad kind, a malformed date) are plain Errors.
  */
 export const REFUSAL_MESSAGES = {
   invalid_amount: "Please enter a valid amount",

@@ -42,10 +42,11 @@ export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 export type PostingKind = Exclude<TransactionKind, "reversal">;
 
 /**
- * Transfers a member makes out of savings, counted per calendar month against the limit (SPEC
- * 6, "Regulation D style"). Staff corrections, fees and reversals are not the member's transfers.
- * A hold counts when it is placed (the member asked for the transfer then); releasing it or
- * reversing a transfer does not give the count back: staff can reset it (SPEC 7).
+ * Transfers a member makes out of savings, counted per calendar month against the limit
+ * (docs/product.md#transfer-limits, "Regulation D style"). Staff corrections, fees and
+ * reversals are not the member's transfers. A hold counts when it is placed (the member asked
+ * for the transfer then); releasing it or reversing a transfer does not give the count back:
+ * staff can reset it (docs/product.md#reset-transfer-counts).
  */
 export const SAVINGS_LIMITED_KINDS: ReadonlySet<TransactionKind> = new Set([
   "transfer",
@@ -173,13 +174,16 @@ export function transferEntries(from_account_id: number, to_account_id: number, 
   ];
 }
 
-/** Frozen and closed accounts take part in no new posting (SPEC 6, "Transaction Blocked"). */
+/**
+ * Frozen and closed accounts take part in no new posting ("Transaction Blocked",
+ * docs/product.md#refusals).
+ */
 export function checkAccountOpen(account: AccountState): void {
   if (account.status === "frozen") throw new LedgerRefusal("account_frozen", { subject_id: account.id });
   if (account.status === "closed") throw new LedgerRefusal("account_closed", { subject_id: account.id });
 }
 
-/** Available to spend: current minus held debits, plus any overdraft (SPEC 8). */
+/** Available to spend: current minus held debits, plus any overdraft (docs/product.md#balances). */
 export function spendableCents(account: AccountState): number {
   return account.posted_cents - account.held_cents + account.overdraft_limit_cents;
 }
@@ -216,7 +220,8 @@ export function planNewTransaction(
     const change: AccountChange = { account_id: account.id, posted_delta_cents: 0, held_delta_cents: 0 };
     const debit = entry.amount_cents < 0;
     if (request.status === "posted") change.posted_delta_cents = entry.amount_cents;
-    // A pending credit changes nothing yet: money on its way in is not available (SPEC 8).
+    // A pending credit changes nothing yet: money on its way in is not available
+    // (docs/product.md#balances).
     else if (debit) change.held_delta_cents = -entry.amount_cents;
 
     if (debit && account.type === "savings" && SAVINGS_LIMITED_KINDS.has(request.kind)) {

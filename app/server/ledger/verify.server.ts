@@ -3,10 +3,11 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { toCents } from "./rules";
 
 /**
- * Recomputes the ledger from its entries and checks every invariant (ARCHITECTURE: `npm run
- * ledger:verify`, and the tests after every concurrent run). Reads only; each check is one
- * set-based query, so it stays usable on millions of entries. Reports at most `problems_max`
- * problems per check: enough to see what is wrong without flooding a terminal.
+ * Recomputes the ledger from its entries and checks every invariant
+ * (docs/architecture.md#verification: `npm run ledger:verify`, and the tests after every concurrent
+ * run). Reads only; each check is one set-based query, so it stays usable on millions of entries.
+ * Reports at most `problems_max` problems per check: enough to see what is wrong without flooding a
+ * terminal.
  */
 
 export interface VerifyReport {

@@ -7,7 +7,7 @@ import { outbox, type OutboxKind } from "~/server/db/schema";
 import { logger } from "~/server/logger.server";
 
 /**
- * The email outbox (ARCHITECTURE "email"). Every message is first written to the `outbox`
+ * The email outbox (docs/architecture.md#email). Every message is first written to the `outbox`
  * table, then delivered by SMTP right away when SMTP_URL is set; a failure is recorded on the row
  * (a jobs loop can retry unsent rows later). Without SMTP_URL the outbox is the mailbox: staff
  * read it at /admin/outbox, and in demo mode the demo inbox shows the demo accounts' mail.

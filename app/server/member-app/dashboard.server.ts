@@ -6,10 +6,11 @@ import { toCents } from "~/server/ledger/rules";
 import { accountIdArray, historyPage, jsonRows, jsonValue, recentEntries, type MemberTransaction } from "./history.server";
 
 /**
- * Every figure of the dashboard (SPEC 6), from the member's ledger records, in two statements:
- * the accounts (balances are the accounts' cached figures, which the verifier checks against the
- * entries), then one for the profile's names, pending + this month + 30 days of spending
- * (`rangeFigures`: the daily totals of the date range, plus pending entries) and the recent page.
+ * Every figure of the dashboard (docs/product.md#dashboard), from the member's ledger records, in
+ * two statements: the accounts (balances are the accounts' cached figures, which the verifier
+ * checks against the entries), then one for the profile's names, pending + this month + 30 days of
+ * spending (`rangeFigures`: the daily totals of the date range, plus pending entries) and the
+ * recent page.
  */
 export interface DashboardAccount {
   id: number;

@@ -23,9 +23,9 @@ import { decryptField, encryptField } from "~/server/security/crypto.server";
 import { logger } from "~/server/logger.server";
 
 /**
- * Membership applications (SPEC 4): the public form's submission, the applicant's status page
- * and their answers to staff's requests for information. Staff review (approve, reject, request
- * info) is in the back office.
+ * Membership applications (docs/product.md#applications-and-review): the public form's submission,
+ * the applicant's status page and their answers to staff's requests for information. Staff review
+ * (approve, reject, request info) is in the back office.
  */
 
 export const ID_DOCUMENT_RULES = {
@@ -276,7 +276,7 @@ export interface MemberSettings {
   login_alerts: boolean;
 }
 
-/** SPEC 9 defaults. */
+/** The defaults of docs/product.md#settings. */
 export const DEFAULT_MEMBER_SETTINGS: MemberSettings = {
   email_notifications: true,
   sms_notifications: false,

@@ -3,9 +3,9 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { notifications, type NotificationKind } from "~/server/db/schema";
 
 /**
- * Notifications (SPEC 6): the bell's entries. Every entry comes from a real event, written by
- * that event's code with `notify` — inside the event's own database transaction when it has one,
- * so a transfer and its notifications commit together or not at all.
+ * Notifications (docs/product.md#notifications): the bell's entries. Every entry comes from a real
+ * event, written by that event's code with `notify` — inside the event's own database transaction
+ * when it has one, so a transfer and its notifications commit together or not at all.
  *
  * Other areas call `notify(db, { member_id, kind: "sign_in_alert" | "application_decision", ... })`.
  */

@@ -3,9 +3,10 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { paymentControls } from "~/server/db/schema";
 
 /**
- * The staff switch that pauses every outgoing external payment (SPEC 6: "Transaction Denied" /
- * "All transactions temporarily suspended"). One row, id 1, created by the migration. The back
- * office sets it (`setOutgoingPaymentsPaused`); the member app reads it per request.
+ * The staff switch that pauses every outgoing external payment (docs/product.md#refusals:
+ * "Transaction Denied" / "All transactions temporarily suspended"). One row, id 1, created by the
+ * migration. The back office sets it (`setOutgoingPaymentsPaused`); the member app reads it per
+ * request.
  */
 export interface PaymentControls {
   outgoing_paused: boolean;

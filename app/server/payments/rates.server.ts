@@ -5,7 +5,7 @@ import { findCurrency, isValidUsdPerUnitRate } from "~/domain/currencies";
 
 /**
  * The back office's currency rates (USD per one unit of the currency, a decimal string). A wire
- * in a currency without a rate cannot be chosen (SPEC 6). USD is always 1.
+ * in a currency without a rate cannot be chosen (docs/product.md#international). USD is always 1.
  */
 export interface CurrencyRate {
   code: string;

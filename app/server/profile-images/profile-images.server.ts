@@ -11,7 +11,7 @@ import { uploadsRoot } from "~/server/files/private-uploads.server";
 import { logger } from "~/server/logger.server";
 
 /**
- * Profile images (SPEC 6 "Profile", SPEC 9: at most 5 MB). The upload's type is read from its
+ * Profile images (docs/product.md#settings: at most 5 MB). The upload's type is read from its
  * content (file-type), never from its name or the browser's claim; sharp decodes it and writes a
  * new 256×256 WebP, so no metadata (GPS position, camera serial) and nothing hidden after the
  * image data survives. Files live under DATA_DIR/uploads/profile-images with a random name and are

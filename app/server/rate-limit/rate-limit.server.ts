@@ -7,8 +7,8 @@ import { rateLimitCounters } from "~/server/db/schema";
 
 /**
  * Fixed-window rate limits kept in the database, so every app process counts the same hits
- * (ARCHITECTURE "Scaling out"). Used for the contact form, and meant for sign-in, one-time
- * codes and applications.
+ * (docs/architecture.md#drivers: any number of app processes share one PostgreSQL). Used for the
+ * contact form, and meant for sign-in, one-time codes and applications.
  *
  * A window is `window_ms` long and aligned to the Unix epoch; a key's hits in one window are one
  * row, bumped by a single atomic `INSERT ... ON CONFLICT DO UPDATE ... RETURNING`, so two

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import { secrets } from "~/server/config/secrets.server";
 
 /**
- * Personal data at rest (SPEC 0.6): AES-256-GCM with DATA_ENCRYPTION_KEY.
+ * Personal data at rest (docs/product.md#personal-data-guarded): AES-256-GCM with
+ * DATA_ENCRYPTION_KEY.
  *
  * Stored form: `v1.<iv>.<ciphertext>.<tag>` (base64url parts). The 12-byte IV is random per value;
  * the 16-byte tag makes any change to the stored text fail to decrypt. The associated data names

@@ -18,9 +18,10 @@ import { getMemberSettings, type MemberSettings } from "~/server/members/applica
 import { isDemoSignIn } from "~/server/seed/demo-signins.server";
 
 /**
- * Profile Settings and Account Settings (SPEC 6) for the signed-in person: their profile, their
- * notification and security preferences, a password change (which ends every other session) and
- * the authenticator app (TOTP, RFC 6238) that replaces the emailed sign-in code once enrolled.
+ * Profile Settings and Account Settings (docs/product.md#settings) for the signed-in person: their
+ * profile, their notification and security preferences, a password change (which ends every other
+ * session) and the authenticator app (TOTP, RFC 6238) that replaces the emailed sign-in code once
+ * enrolled.
  *
  * Every user keeps Better Auth's `twoFactorEnabled` on (the email code is everyone's second
  * factor, see auth.server.ts); the authenticator app is the two_factor row being verified. So
