@@ -1,4 +1,5 @@
--- Ledger invariants the database keeps by itself, whatever code writes to it (SPEC 0.1, 0.2, 8).
+-- Ledger invariants the database keeps by itself, whatever code writes to it
+-- (docs/product.md#ledger-only, docs/product.md#nothing-deleted, docs/product.md#balances).
 -- CHECK constraints live in 0001_ledger; here is what a CHECK cannot express.
 
 -- 1. Every transaction has at least two entries and they sum to zero. Checked at COMMIT
@@ -48,8 +49,9 @@ CREATE CONSTRAINT TRIGGER ledger_transactions_balanced
   FOR EACH ROW EXECUTE FUNCTION ledger_transactions_balanced();
 --> statement-breakpoint
 
--- 2. Nothing is deleted (SPEC 0.2): entries never change; transactions and accounts are never
---    deleted (an account is closed, a transaction reversed). TRUNCATE stays possible for tests.
+-- 2. Nothing is deleted (docs/product.md#nothing-deleted): entries never change; transactions
+--    and accounts are never deleted (an account is closed, a transaction reversed). TRUNCATE
+--    stays possible for tests.
 CREATE FUNCTION ledger_refuse_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN

@@ -1,12 +1,12 @@
--- The member directory's tab counts (SPEC 4 "Staff review": tabs with counts, fast with 100,000
--- members) are kept exact by the database itself: every statement that inserts, updates, deletes
--- (cascades included) or truncates member_profiles adjusts member_directory_counts in the same
--- transaction. Statement triggers with transition tables: one adjustment per status per
--- statement, however many rows (a bulk import does not update the same row 100,000 times), and
--- none when no status changed. Rows are adjusted in status order, so concurrent decisions lock
--- them in the same order and cannot deadlock on them. A missing row is created, so emptying
--- every table at once (truncateAll, for tests) leaves counts that are still right; a count that
--- would go below zero is refused (CHECK), loudly, rather than shown wrong.
+-- The member directory's tab counts (docs/product.md#member-directory: tabs with counts, fast with
+-- 100,000 members) are kept exact by the database itself: every statement that inserts, updates,
+-- deletes (cascades included) or truncates member_profiles adjusts member_directory_counts in the
+-- same transaction. Statement triggers with transition tables: one adjustment per status per
+-- statement, however many rows (a bulk import does not update the same row 100,000 times), and none
+-- when no status changed. Rows are adjusted in status order, so concurrent decisions lock them in
+-- the same order and cannot deadlock on them. A missing row is created, so emptying every table at
+-- once (truncateAll, for tests) leaves counts that are still right; a count that would go below
+-- zero is refused (CHECK), loudly, rather than shown wrong.
 CREATE FUNCTION member_directory_counts_add(counted_status text, delta bigint) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   UPDATE member_directory_counts SET members = members + delta WHERE status = counted_status;

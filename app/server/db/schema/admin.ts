@@ -2,14 +2,14 @@ import { sql } from "drizzle-orm";
 import { bigint, bigserial, check, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * The back office's own records (SPEC 4 "Staff review", SPEC 7).
+ * The back office's own records (docs/product.md#staff-review, docs/product.md#back-office).
  */
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /**
  * One row per staff decision on an application: approval and rejection records keep a snapshot
- * of the application "for the file" (SPEC 4); information requests keep the checklist too.
- * Written once, never changed.
+ * of the application "for the file" (docs/product.md#staff-review); information requests keep the
+ * checklist too. Written once, never changed.
  */
 export const applicationDecisions = pgTable(
   "application_decisions",
@@ -35,7 +35,7 @@ export const applicationDecisions = pgTable(
 
 /**
  * Users who must choose a new password at their next sign-in: members created by staff with a
- * temporary password (SPEC 7). Cleared (`cleared_at`) when they change it.
+ * temporary password (docs/product.md#passwords). Cleared (`cleared_at`) when they change it.
  */
 export const passwordChangeRequirements = pgTable("password_change_requirements", {
   user_id: text("user_id").primaryKey(),
@@ -52,8 +52,8 @@ export const staffCodePanelClears = pgTable("staff_code_panel_clears", {
 });
 
 /**
- * The member directory's tab counts (SPEC 4 "Staff review": tabs with counts, fast with 100,000
- * members): one row per application status, kept exact in the same transaction by statement
+ * The member directory's tab counts (docs/product.md#member-directory: tabs with counts, fast with
+ * 100,000 members): one row per application status, kept exact in the same transaction by statement
  * triggers on member_profiles (insert, update, delete, truncate; migration
  * 0009_back_office_directory_counts). "All Users" is their sum. Never written by the application.
  */

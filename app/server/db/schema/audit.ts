@@ -1,9 +1,9 @@
 import { bigserial, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * The audit log (SPEC 0.2): every staff action and security event, append-only. The database
- * itself refuses UPDATE and DELETE on this table (a trigger in the `audit_log` migration), so a
- * row, once written, is never changed or removed by the application.
+ * The audit log (docs/product.md#nothing-deleted): every staff action and security event,
+ * append-only. The database itself refuses UPDATE and DELETE on this table (a trigger in the
+ * `audit_log` migration), so a row, once written, is never changed or removed by the application.
  *
  * No foreign keys on purpose: a user row may be removed (an application that failed half-way),
  * but the record of what happened to it stays.

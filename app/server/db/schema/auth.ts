@@ -2,11 +2,12 @@ import { sql } from "drizzle-orm";
 import { bigint, bigserial, boolean, check, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * Identity (SPEC 1 and 5). The first six tables are Better Auth's (core, two-factor plugin,
- * admin plugin, rate limits in the database), generated from its schema description with our
- * table and column names (snake_case columns; `auth_` where "account" would be confused with a
- * bank account). The property names are Better Auth's field names: its Drizzle adapter addresses
- * columns by them, and it checks at start-up that every field it writes exists.
+ * Identity (docs/product.md#people-and-roles, docs/product.md#sign-in). The first six tables are
+ * Better Auth's (core, two-factor plugin, admin plugin, rate limits in the database), generated
+ * from its schema description with our table and column names (snake_case columns; `auth_` where
+ * "account" would be confused with a bank account). The property names are Better Auth's field
+ * names: its Drizzle adapter addresses columns by them, and it checks at start-up that every field
+ * it writes exists.
  *
  * The tables after them are ours: staff-issued sign-in codes, password lockouts, and the
  * bookkeeping of a sign-in attempt's second step.
@@ -28,9 +29,15 @@ export const users = pgTable(
     image: text("image"),
     createdAt: timestamptz("created_at").defaultNow().notNull(),
     updatedAt: timestamptz("updated_at").defaultNow().notNull(),
-    /** Always true here: the email code is every member's default second factor (SPEC 5). */
+    /**
+     * Always true here: the email code is every member's default second factor
+     * (docs/product.md#second-factors).
+     */
     twoFactorEnabled: boolean("two_factor_enabled").default(false),
-    /** user (member), pending (applicant) or admin (staff); null counts as user (SPEC 1). */
+    /**
+     * user (member), pending (applicant) or admin (staff); null counts as user
+     * (docs/product.md#people-and-roles).
+     */
     role: text("role"),
     banned: boolean("banned").default(false),
     banReason: text("ban_reason"),
@@ -128,7 +135,8 @@ export const authRateLimits = pgTable("auth_rate_limits", {
 
 /**
  * Sign-in codes issued by staff for a member who cannot receive an email code or use an app
- * (SPEC 5 and 7): bound to one member, single use, 24 hours, stored only as a keyed hash.
+ * (docs/product.md#second-factors): bound to one member, single use, 24 hours, stored only as a
+ * keyed hash.
  */
 export const staffSignInCodes = pgTable(
   "staff_sign_in_codes",
@@ -150,7 +158,8 @@ export const staffSignInCodes = pgTable(
 
 /**
  * Wrong passwords per email address (whether or not an account has it, so the lock says nothing
- * about which addresses exist): 5 within 15 minutes lock sign-in for 15 minutes (SPEC 5).
+ * about which addresses exist): 5 within 15 minutes lock sign-in for 15 minutes
+ * (docs/product.md#sign-in-protection).
  */
 export const signInLockouts = pgTable("sign_in_lockouts", {
   email: text("email").primaryKey(),

@@ -3,10 +3,10 @@ import { bigint, bigserial, check, index, integer, pgTable, text, timestamp } fr
 import { ledgerAccounts } from "./ledger";
 
 /**
- * Debit cards (SPEC 4 "Approve", SPEC 6 "Cards"). The full number is encrypted at rest
- * (`encryptField(number, "debit_cards.card_number:<member id>")`) and only ever shown masked; a
- * keyed hash of it keeps numbers unique without reading them. The PIN, once a member sets one,
- * is stored as a hash only.
+ * Debit cards (issued at approval, docs/product.md#staff-review; Card Services are
+ * docs/product.md#cards). The full number is encrypted at rest (`encryptField(number,
+ * "debit_cards.card_number:<member id>")`) and only ever shown masked; a keyed hash of it keeps
+ * numbers unique without reading them. The PIN, once a member sets one, is stored as a hash only.
  */
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 

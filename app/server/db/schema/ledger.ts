@@ -16,10 +16,10 @@ import {
 } from "drizzle-orm/pg-core";
 
 /**
- * The ledger (SPEC 0.1 and 8, ARCHITECTURE "The ledger"). Only `app/server/ledger/` writes these
- * tables. Money is signed bigint cents. The invariants the database enforces by itself are here
- * as CHECKs and, for what a CHECK cannot see (entries of one transaction summing to zero, entries
- * never changing), as triggers in the `ledger_invariants` migration.
+ * The ledger (docs/product.md#money-rules, docs/architecture.md#ledger). Only `app/server/ledger/`
+ * writes these tables. Money is signed bigint cents. The invariants the database enforces by itself
+ * are here as CHECKs and, for what a CHECK cannot see (entries of one transaction summing to zero,
+ * entries never changing), as triggers in the `ledger_invariants` migration.
  */
 
 export const LEDGER_ACCOUNT_OWNERS = ["member", "institution"] as const;
@@ -41,7 +41,10 @@ export const ledgerAccounts = pgTable(
   "ledger_accounts",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    /** 10 digits, first 1-9 (SPEC 8); institution accounts get one too, from the same generator. */
+    /**
+     * 10 digits, first 1-9 (docs/product.md#account-numbers); institution accounts get one too,
+     * from the same generator.
+     */
     account_number: text("account_number").notNull().unique("ledger_accounts_account_number_unique"),
     owner: text("owner", { enum: LEDGER_ACCOUNT_OWNERS }).notNull(),
     type: text("type", { enum: LEDGER_ACCOUNT_TYPES }).notNull(),
@@ -53,7 +56,9 @@ export const ledgerAccounts = pgTable(
     posted_cents: bigint("posted_cents", { mode: "number" }).notNull().default(0),
     /** Cached sum of the debits of pending transactions, as a positive number. */
     held_cents: bigint("held_cents", { mode: "number" }).notNull().default(0),
-    /** How far below zero the available balance may go; 0 = no overdraft (SPEC 8). */
+    /**
+     * How far below zero the available balance may go; 0 = no overdraft (docs/product.md#balances).
+     */
     overdraft_limit_cents: bigint("overdraft_limit_cents", { mode: "number" }).notNull().default(0),
     /** Transfers out of this savings account in `transfer_count_month` (YYYY-MM). */
     transfer_count: integer("transfer_count").notNull().default(0),
@@ -75,7 +80,8 @@ export const ledgerAccounts = pgTable(
     check("ledger_accounts_held_not_negative", sql`${t.held_cents} >= 0`),
     check("ledger_accounts_overdraft_not_negative", sql`${t.overdraft_limit_cents} >= 0`),
     check("ledger_accounts_transfer_count_not_negative", sql`${t.transfer_count} >= 0`),
-    // SPEC 8: a member account never goes below zero available, unless an overdraft is configured.
+    // A member account never goes below zero available, unless an overdraft is configured
+    // (docs/product.md#balances).
     // Institution accounts (cash, settlement) are the other side of member money and may be negative.
     check(
       "ledger_accounts_member_available_not_negative",
@@ -136,7 +142,7 @@ export const ledgerEntries = pgTable(
   (t) => [
     // One entry per account per transaction; also the index the sum-to-zero trigger reads.
     unique("ledger_entries_transaction_account_unique").on(t.transaction_id, t.account_id),
-    // Account history, newest first, by keyset on id (ARCHITECTURE: millions of transactions).
+    // Account history, newest first, by keyset on id (fast with millions of transactions).
     index("ledger_entries_account_id_id_idx").on(t.account_id, t.id),
     check("ledger_entries_amount_not_zero", sql`${t.amount_cents} <> 0`),
   ],

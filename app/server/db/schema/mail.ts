@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigserial, check, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * Every email the system sends or tries to send (ARCHITECTURE "email"): written first, then
+ * Every email the system sends or tries to send (docs/architecture.md#email): written first, then
  * delivered by SMTP when SMTP_URL is set. The back office reads it at /admin/outbox; it is the
  * only mailbox when no mail server is configured.
  */

@@ -3,9 +3,9 @@ import { bigint, bigserial, boolean, check, index, pgTable, text, timestamp } fr
 import { users } from "./auth";
 
 /**
- * Members and their applications (SPEC 4). One profile per user: an applicant's application
- * and, once approved, the member's personal details. Ledger accounts point at the same user id
- * (`ledger_accounts.member_id`).
+ * Members and their applications (docs/product.md#applications-and-review). One profile per user:
+ * an applicant's application and, once approved, the member's personal details. Ledger accounts
+ * point at the same user id (`ledger_accounts.member_id`).
  *
  * Date of birth and ID number are encrypted at rest (AES-256-GCM, `~/server/security/crypto.server`),
  * bound to their column and user, and only ever shown masked. Names stay searchable by staff.
@@ -76,8 +76,8 @@ export const memberProfiles = pgTable(
 );
 
 /**
- * Staff asking an applicant for more information (SPEC 4 "Request info"); the applicant answers
- * on /pending-approval with text and, optionally, a new document.
+ * Staff asking an applicant for more information (Request info, docs/product.md#staff-review); the
+ * applicant answers on /pending-approval with text and, optionally, a new document.
  */
 export const applicationInfoRequests = pgTable(
   "application_info_requests",
@@ -102,7 +102,10 @@ export const applicationInfoRequests = pgTable(
   ],
 );
 
-/** Notification and security preferences (SPEC 6 "Account settings", defaults SPEC 9). */
+/**
+ * Notification and security preferences (Account Settings and its defaults,
+ * docs/product.md#settings).
+ */
 export const memberSettings = pgTable("member_settings", {
   user_id: text("user_id")
     .primaryKey()

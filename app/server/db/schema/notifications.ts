@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigserial, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * A member's notifications (SPEC 6, "Notifications"): written by the event's own code, in the
+ * A member's notifications (docs/product.md#notifications): written by the event's own code, in the
  * same database transaction as the event where there is one (a transfer writes the sender's and
  * the recipient's with its ledger posting). Nothing is deleted; reading sets `read_at`.
  */

@@ -2,9 +2,10 @@ import { sql } from "drizzle-orm";
 import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
 
 /**
- * Payments to other banks (SPEC 6, To US Bank and International): the member's money is held in
- * the ledger at once (a pending debit crediting the ACH or wire settlement account) and a row
- * here waits for the back office, which sends it (settles the hold) or cancels it (releases it).
+ * Payments to other banks (docs/product.md#to-us-bank, docs/product.md#international): the member's
+ * money is held in the ledger at once (a pending debit crediting the ACH or wire settlement
+ * account) and a row here waits for the back office, which sends it (settles the hold) or cancels
+ * it (releases it).
  */
 export const EXTERNAL_PAYMENT_KINDS = ["ach", "wire"] as const;
 export const EXTERNAL_PAYMENT_STATUSES = ["pending", "sent", "cancelled"] as const;
@@ -54,7 +55,10 @@ export const currencyRates = pgTable("currency_rates", {
   updated_at: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
 });
 
-/** One row (id 1): staff pause every outgoing external payment (SPEC 6, "Transaction Denied"). */
+/**
+ * One row (id 1): staff pause every outgoing external payment ("Transaction Denied",
+ * docs/product.md#refusals).
+ */
 export const paymentControls = pgTable(
   "payment_controls",
   {
