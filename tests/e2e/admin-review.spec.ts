@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, signIn, watchConsole } from "./support";
 
 /**
- * The back office as staff use it (SPEC 4 "Staff review", SPEC 7): sign in with the emailed code
+ * The back office as staff use it (docs/product.md#back-office): sign in with the emailed code
  * (read from the demo inbox), request information on one application, reject it with a reason,
  * approve another once every checklist item is ticked, and see the tabs, the audit log and the
  * outbox follow. Applicants are made fresh through the real application form, so the demo people
@@ -156,7 +156,8 @@ test("staff request information, reject with a reason and approve once every ite
   // The two refusals above (no description, no reason) are 400 answers by design.
   expect(errors.filter((e) => !/status of 400 \(Bad Request\)/.test(e))).toEqual([]);
 
-  // The approved member's notification bell has the decision (SPEC 6), from their own address.
+  // The approved member's notification bell has the decision (docs/product.md#notifications), from
+  // their own address.
   const address = `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}`;
   const memberContext = await browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": address } });
   try {

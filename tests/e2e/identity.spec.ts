@@ -2,10 +2,10 @@ import { expect as baseExpect, test, type Page } from "./fixtures";
 import { DESKTOP, PHONE, expectNoAxeViolations, makePng, watchConsole } from "./support";
 
 /**
- * Identity, acting as a person (SPEC 4, 5): applying, signing in with a code read from the demo
- * inbox, wrong codes, the password lock, a password reset, and the redirects after sign-in.
- * Each test uses its own account (a demo sign-in or a fresh application), so tests run in
- * parallel without reading each other's codes.
+ * Identity, acting as a person (docs/product.md#applications-and-review, docs/product.md#sign-in):
+ * applying, signing in with a code read from the demo inbox, wrong codes, the password lock, a
+ * password reset, and the redirects after sign-in. Each test uses its own account (a demo sign-in
+ * or a fresh application), so tests run in parallel without reading each other's codes.
  */
 
 // Each test walks a whole journey (apply, sign in, read the code): more than the default minute

@@ -3,9 +3,9 @@ import { expect as baseExpect, test, type Page } from "./fixtures";
 import { ALEX, DESKTOP, PHONE, PRIYA, SAM, expectNoAxeViolations, hydrated, inboxCode, signIn, watchConsole } from "./support";
 
 /**
- * The member banking app (SPEC 6) as members use it: the demo members (their accounts and six
- * months of history come from the demo-history seed). Each test uses its own member, or only
- * adds money, so the tests can run in parallel.
+ * The member banking app (docs/product.md#member-app) as members use it: the demo members (their
+ * accounts and six months of history come from the demo-history seed). Each test uses its own
+ * member, or only adds money, so the tests can run in parallel.
  */
 
 const SCREENS = "test-results/screens";

@@ -3,8 +3,8 @@ import { expect as baseExpect, test, type Browser, type BrowserContext, type Loc
 import { DESKTOP, PHONE, SAM, createMember, expectNoAxeViolations, hydrated, inboxCode, signIn, staffContext, watchConsole, type TestMember } from "./support";
 
 /**
- * Every transfer kind end to end as a member uses it (SPEC 6), each with its refusals and their
- * SPEC messages, the monthly savings-transfer limit, history search and CSV export of the
+ * Every transfer kind end to end as a member uses it (docs/product.md#transfers), each with its
+ * refusals and their messages, the monthly savings-transfer limit, history search and CSV export of the
  * member's own transfers, notifications of money received, and an axe scan of every member page
  * and dialog at 1440 and 375 px.
  *
@@ -139,8 +139,9 @@ test.describe("transfers, each kind with its refusals", () => {
     let last = /MU\d{8}/.exec((await done.textContent()) ?? "")?.[0] ?? "";
     expect(last).toMatch(/^MU\d{8}$/);
 
-    // Out of savings until the monthly limit refuses, naming the count (SPEC 6). Staff may reset
-    // every count at any moment (reset-transfers.spec.ts), so count at least the limit, not exactly.
+    // Out of savings until the monthly limit refuses, naming the count
+    // (docs/product.md#transfer-limits). Staff may reset every count at any moment
+    // (reset-transfers.spec.ts), so count at least the limit, not exactly.
     const limitMessage = panel.getByText(/^You have reached the limit of \d+ transfers out of savings this month\.$/);
     let sent = 0;
     for (let i = 1; i <= 20; i++) {
@@ -516,7 +517,8 @@ test.describe("every member page and dialog", () => {
       await expectNoAxeViolations(page, { disableRules: ["aria-hidden-focus"] });
       await page.keyboard.press("Escape");
 
-      // Both settings dialogs, from the member app's user menu (SPEC 6: "from every user menu").
+      // Both settings dialogs, from the member app's user menu (docs/product.md#settings: "from
+      // every user menu").
       await page.goto("/dashboard");
       await hydrated(page);
       for (const item of ["Profile Settings", "Account Settings"] as const) {

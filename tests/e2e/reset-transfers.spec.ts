@@ -2,8 +2,9 @@ import { expect, test, type BrowserContext } from "./fixtures";
 import { DESKTOP, PHONE, STAFF, createMember, expectNoAxeViolations, signIn, staffContext, watchConsole, type TestMember } from "./support";
 
 /**
- * Reset Transfer Counts (SPEC 7), as staff: one member, then all after the confirm step. One
- * staff sign-in for the file (sign-ins are rate-limited per address), shared by its tests.
+ * Reset Transfer Counts (docs/product.md#reset-transfer-counts), as staff: one member, then all
+ * after the confirm step. One staff sign-in for the file (sign-ins are rate-limited per address),
+ * shared by its tests.
  */
 test.describe.configure({ mode: "serial" });
 

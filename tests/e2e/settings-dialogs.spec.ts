@@ -2,11 +2,12 @@ import { expect, test, type BrowserContext, type Page } from "./fixtures";
 import { DESKTOP, PHONE, createMember, expectNoAxeViolations, makePng, signIn, staffContext, totp, watchConsole, type TestMember } from "./support";
 
 /**
- * Profile Settings and Account Settings (SPEC 6) from the public site's signed-in top bar
- * (SPEC 3), acting as a member: at 1440 and 375 px, keyboard alone, with axe scans. Each test
- * uses members made by staff, so tests never change a published demo sign-in. Sign-ins are
- * rate-limited per address, so the file signs in as few times as it can: one staff sign-in, one
- * shared member session (saved and reused) and one member each for the TOTP and password tests.
+ * Profile Settings and Account Settings (docs/product.md#settings) from the public site's signed-in
+ * top bar (docs/product.md#header-and-footer), acting as a member: at 1440 and 375 px, keyboard
+ * alone, with axe scans. Each test uses members made by staff, so tests never change a published
+ * demo sign-in. Sign-ins are rate-limited per address, so the file signs in as few times as it can:
+ * one staff sign-in, one shared member session (saved and reused) and one member each for the TOTP
+ * and password tests.
  */
 test.describe.configure({ mode: "serial" });
 

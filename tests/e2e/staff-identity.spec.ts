@@ -3,10 +3,11 @@ import { expect, test, type Browser, type BrowserContext, type Page } from "./fi
 import { DESKTOP, PHONE, TEMPORARY_PASSWORD, createMember, expectNoAxeViolations, hydrated, makePng, signIn, staffContext, uniqueEmail, watchConsole } from "./support";
 
 /**
- * Staff-made identities (SPEC 7): a member created by staff with a temporary password must choose
- * a new one at first sign-in (every page sends them to /change-password until then); staff upload a
- * member's profile image from the detail pane; the back office links to Reset Transfer Counts. One
- * staff sign-in for the file (sign-ins are rate-limited per address), shared by its tests.
+ * Staff-made identities (docs/product.md#create-new-user): a member created by staff with a
+ * temporary password must choose a new one at first sign-in (every page sends them to
+ * /change-password until then); staff upload a member's profile image from the detail pane; the
+ * back office links to Reset Transfer Counts. One staff sign-in for the file (sign-ins are
+ * rate-limited per address), shared by its tests.
  */
 test.describe.configure({ mode: "serial" });
 

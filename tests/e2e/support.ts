@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 
-/** Every public page (SPEC 2), for crawling, scanning and screenshots. */
+/** Every public page (docs/product.md#routes), for crawling, scanning and screenshots. */
 export const PUBLIC_PAGES = [
   "/",
   "/about",
@@ -130,15 +130,18 @@ export interface TestMember {
   last_name: string;
 }
 
-/** The temporary password staff give a member they create (replaced at first sign-in, SPEC 7). */
+/**
+ * The temporary password staff give a member they create (replaced at first sign-in,
+ * docs/product.md#passwords).
+ */
 export const TEMPORARY_PASSWORD = "Temporary harbor key 2026";
 
 /**
- * A fresh, active member created by staff ("Create New User", SPEC 7) through the back office,
- * so the test can change their password or enrol an authenticator without touching a published
- * demo sign-in. Staff give a temporary password, which must be replaced at first sign-in: unless
- * `temporary` is set, this signs the member in once (in a throw-away context) and replaces it with
- * MEMBER_PASSWORD, so the member is ready to use with `password`.
+ * A fresh, active member created by staff ("Create New User", docs/product.md#create-new-user)
+ * through the back office, so the test can change their password or enrol an authenticator without
+ * touching a published demo sign-in. Staff give a temporary password, which must be replaced at
+ * first sign-in: unless `temporary` is set, this signs the member in once (in a throw-away context)
+ * and replaces it with MEMBER_PASSWORD, so the member is ready to use with `password`.
  */
 export async function createMember(staff: BrowserContext, baseURL: string, tag: string, options: { temporary?: boolean } = {}): Promise<TestMember> {
   const member = { email: uniqueEmail(tag), password: TEMPORARY_PASSWORD, first_name: "Jordan", last_name: "Tester" };

@@ -20,10 +20,10 @@ import { applicant, fullChecklist, ORIGIN, person, signedIn } from "./admin-supp
 import { fileOf, tinyPng } from "./identity-support";
 
 /**
- * The authorization matrix (SPEC 2): every /admin page and action, for a visitor, a pending
- * applicant, a rejected applicant, a member and staff. Pages redirect (to /login with the way
- * back, /pending-approval, /not-approved, /dashboard); actions answer 401 / 403; nobody but staff
- * gets any back-office data, and a refused action changes nothing.
+ * The authorization matrix (docs/product.md#access-rules): every /admin page and action, for a
+ * visitor, a pending applicant, a rejected applicant, a member and staff. Pages redirect (to /login
+ * with the way back, /pending-approval, /not-approved, /dashboard); actions answer 401 / 403;
+ * nobody but staff gets any back-office data, and a refused action changes nothing.
  */
 type Persona = "anonymous" | "pending" | "rejected" | "member" | "staff";
 const PERSONAS: Persona[] = ["anonymous", "pending", "rejected", "member", "staff"];
@@ -197,7 +197,7 @@ describe("every /admin action", () => {
   });
 });
 
-describe("staff upload of a member's profile image (SPEC 7)", () => {
+describe("staff upload of a member's profile image", () => {
   function upload(persona: Persona, fields: { member_id?: string; image?: File | null }): Request {
     const body = new FormData();
     body.set("intent", "member_image");

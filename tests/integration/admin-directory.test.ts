@@ -10,7 +10,7 @@ import { openTestDatabase, onPostgres } from "./test-database";
 import { applicant, fullChecklist, ORIGIN, person } from "./admin-support";
 
 /**
- * The member directory (SPEC 4 "Staff review", SPEC 7): the tab counts are kept by triggers on
+ * The member directory (docs/product.md#member-directory): the tab counts are kept by triggers on
  * member_profiles (migration 0009) and must always equal a real COUNT; search and pages are
  * chosen from indexes and must list exactly what the plain query would.
  */

@@ -22,10 +22,11 @@ import { Browser, lastCodeTo } from "./identity-support";
 import { applicant, ORIGIN, person, signedIn, uniqueIp } from "./admin-support";
 
 /**
- * SPEC 7 "Create New User": the password staff give is temporary. At first sign-in the person lands
- * on /change-password; every other signed-in page and action sends them there until they choose a
- * new password (rules of SPEC 4 / 5), which clears the requirement, ends their other sessions, is
- * audited and leads on to /dashboard. Also the route's authorization matrix.
+ * Create New User (docs/product.md#passwords): the password staff give is temporary. At first
+ * sign-in the person lands on /change-password; every other signed-in page and action sends them
+ * there until they choose a new password (the usual password rules), which clears the requirement,
+ * ends their other sessions, is audited and leads on to /dashboard. Also the route's authorization
+ * matrix.
  */
 const TEMPORARY = "Granite harbor seventy 4";
 const NEW_PASSWORD = "Lanterns over quiet water 12";

@@ -7,7 +7,7 @@ const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".split("");
 const ALPHANUMERIC = [..."0123456789", ...LETTERS];
 
 describe("BIC", () => {
-  it("has the SPEC message", () => {
+  it("has the documented message", () => {
     expect(BIC_MESSAGE).toBe("Invalid SWIFT/BIC code");
   });
   it("accepts real 8- and 11-character codes, in any case and spacing", () => {

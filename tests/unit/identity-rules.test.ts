@@ -49,7 +49,7 @@ function messages(input: Record<string, string | undefined>): Record<string, str
   return out;
 }
 
-describe("membership application rules (SPEC 4)", () => {
+describe("membership application rules", () => {
   it("accepts a complete application, lower-cases the email and drops the confirmation", () => {
     const result = applicationSchema(TODAY).parse(VALID);
     expect(result.email).toBe("jamie.rivera@example.com");
@@ -85,7 +85,7 @@ describe("membership application rules (SPEC 4)", () => {
     expect(messages({})).toMatchObject({ email: "Please enter a valid email address", marital_status: "Please select your marital status" });
   });
 
-  it("shows the exact SPEC messages for email and passwords, together with the others", () => {
+  it("shows the exact documented messages for email and passwords, together with the others", () => {
     expect(messages({ ...VALID, email: "not-an-email" }).email).toBe("Please enter a valid email address");
     expect(messages({ ...VALID, alt_email: "also bad" }).alt_email).toBe("Please enter a valid email address");
     expect(messages({ ...VALID, confirm_password: "Harbor lights at dusk 8" }).confirm_password).toBe("Passwords do not match");
@@ -158,7 +158,7 @@ describe("membership application rules (SPEC 4)", () => {
   });
 });
 
-describe("sign-in forms (SPEC 5)", () => {
+describe("sign-in forms", () => {
   it("needs a valid email and a password; remembers the choice", () => {
     expect(signInSchema.parse({ email: "A@B.example", password: "x", remember: "on" })).toMatchObject({ email: "a@b.example", remember: true });
     expect(signInSchema.safeParse({ email: "nope", password: "x" }).error?.issues[0]?.message).toBe("Please enter a valid email address");

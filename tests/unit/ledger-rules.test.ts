@@ -63,7 +63,7 @@ const plan = (
   );
 
 describe("refusal messages", () => {
-  it("every code has its member-readable message (SPEC wording where the SPEC has one)", () => {
+  it("every code has its member-readable message (the documented wording where there is one)", () => {
     const expected: Record<RefusalCode, string> = {
       invalid_amount: "Please enter a valid amount",
       insufficient_funds: "Insufficient funds",

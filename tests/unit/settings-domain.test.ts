@@ -9,7 +9,7 @@ describe("settings rules", () => {
     expect(initialsOf("", "zoe@x.example")).toBe("Z");
   });
 
-  it("checks a chosen picture's type and size in the browser with the SPEC messages", () => {
+  it("checks a chosen picture's type and size in the browser with the documented messages", () => {
     expect(profileImageProblem({ type: "image/png", size: 1000 })).toBeNull();
     expect(profileImageProblem({ type: "image/webp", size: PROFILE_IMAGE_MAX_BYTES })).toBeNull();
     expect(profileImageProblem({ type: "image/jpeg", size: PROFILE_IMAGE_MAX_BYTES + 1 })).toBe(SETTINGS_MESSAGES.image_too_large);

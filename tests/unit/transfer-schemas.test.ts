@@ -49,7 +49,7 @@ const ALL_TRANSFERS = [
 ] as const;
 
 describe("transfer messages", () => {
-  it("are worded as SPEC 6 words them", () => {
+  it("are worded as the documented transfer messages", () => {
     expect(TRANSFER_MESSAGES).toMatchObject({
       missing: "Please fill in all fields",
       amount: "Please enter a valid amount",
@@ -301,7 +301,7 @@ describe("Bill Pay", () => {
 describe("Mobile Deposit", () => {
   const valid = { account_id: "3", amount: "250.00", idempotency_key: KEY };
 
-  it("takes up to $10,000.00 per check by default, with the SPEC message above it", () => {
+  it("takes up to $10,000.00 per check by default, with the documented message above it", () => {
     const schema = mobileDepositSchema();
     expect(schema.parse(valid)).toEqual({ account_id: 3, amount_cents: 25_000, idempotency_key: KEY });
     expect(messages(schema, { ...valid, amount: "10,000.00" })).toEqual([]);
