@@ -15,6 +15,7 @@ import { describeDatabaseError } from "./unavailable.server";
 import { DATABASE_POOL_DEFAULTS } from "../../config/env.server";
 import { logger } from "../logger.server";
 import { ownerOnlyDir, restrictTreeToOwner } from "../files/owner-only.server";
+import { dumpPgdata, serveBackups, type BackupService } from "../backup/backup.server";
 
 /**
  * Both drivers speak the same SQL through the same Drizzle query builder, so the app is written
@@ -29,6 +30,8 @@ export interface Database {
   kind: "pglite" | "postgres";
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: the pool's connections now, for /metrics (PGlite is one connection, no pool). */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
 
 /**
@@ -102,6 +105,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       kind: "postgres",
       ping: async () => void (await pool.query("select 1")),
       close: () => pool.end(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: settings.pool_max }),
     };
   }
 
@@ -117,13 +121,19 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     client = new PGlite(path.join(target.dataDir, "pgdata"));
   }
   await client.waitReady;
-  if (target.dataDir !== "memory") restrictTreeToOwner(target.dataDir);
+  let backups: BackupService | undefined;
+  if (target.dataDir !== "memory") {
+    restrictTreeToOwner(target.dataDir);
+    // Only this process may open the folder, so `npm run backup` asks it for the copy.
+    backups = await serveBackups(target.dataDir, () => dumpPgdata(client), (message) => logger.warn(message));
+  }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
     kind: "pglite",
     ping: async () => void (await client.query("select 1")),
     close: async () => {
+      await backups?.close();
       await client.close();
       lock?.release();
     },
