@@ -18,6 +18,8 @@ if (!fs.existsSync(chromium)) {
 // folder, so one run's build never replaces the files another run's server is reading.
 if (process.env.E2E_PORT && !process.env.MUTUAL_BUILD_DIR) process.env.MUTUAL_BUILD_DIR = `build-e2e-${process.env.E2E_PORT}`;
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: "inherit" }).status ?? 1;
-let status = run("npx", ["react-router", "build"]);
+// The React Router build and the compiled server (BUILD/bin/server.js), which the browser tests
+// run as production does (playwright.config.ts).
+let status = run(process.execPath, ["scripts/build-server.mjs", "--force"]);
 if (status === 0) status = run("npx", ["playwright", "test", ...process.argv.slice(2)]);
 process.exit(status);

@@ -1,32 +1,25 @@
-// `npm start`: build when the sources are newer than the last build, then serve in production
-// mode (the server migrates the database and seeds the demo institution on an empty one).
-import { spawnSync, spawn } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
+// `npm start`: build what changed since the last build (scripts/build-server.mjs: the React Router
+// build and the compiled server), then serve in production mode with plain JavaScript
+// (BUILD/bin/server.js; the server migrates the database and seeds the demo institution on an
+// empty one). A service manager can run `node build/bin/server.js` itself after a build.
+import { spawn } from "node:child_process";
+import os from "node:os";
+import { buildApp, buildServer, compiledPath, root } from "./build-server.mjs";
 
-const root = path.resolve(import.meta.dirname, "..");
-const builtFile = path.join(root, "build/server/index.js");
-
-function newestMtime(target) {
-  const stat = fs.statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
+try {
+  buildApp();
+  await buildServer();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
 }
 
-const sources = ["app", "public", "package-lock.json", "vite.config.ts", "react-router.config.ts"].map((p) => path.join(root, p));
-const sourceTime = Math.max(...sources.filter((p) => fs.existsSync(p)).map(newestMtime));
-if (!fs.existsSync(builtFile) || fs.statSync(builtFile).mtimeMs < sourceTime) {
-  console.log("Building Mutual (sources changed since the last build)...");
-  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
-
-const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+const child = spawn(process.execPath, ["--enable-source-maps", compiledPath("server")], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, NODE_ENV: "production" },
 });
+// A terminal's Ctrl-C or systemd's stop signals the whole group, the server included; passing the
+// signal on as well is harmless (the server shuts down once).
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-child.on("exit", (code) => process.exit(code ?? 0));
+child.on("exit", (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0)));

@@ -1,0 +1,111 @@
+// Builds what production runs, so that nothing is compiled at run time:
+// - the React Router build (pages, loaders, actions): BUILD/server/index.js and BUILD/client;
+// - the HTTP entry and the operations scripts, bundled by esbuild into plain JavaScript:
+//   BUILD/bin/server.js, BUILD/bin/migrate.js, BUILD/bin/ledger-verify.js, with the database
+//   migrations copied beside them (BUILD/bin/migrations, found by client.server.ts).
+// BUILD is MUTUAL_BUILD_DIR or build/. Each part is rebuilt only when a source is newer than it.
+//
+//   node scripts/build-server.mjs                 both parts, when sources changed
+//   node scripts/build-server.mjs --force         both parts, always
+//   node scripts/build-server.mjs --server-only   only the bundles in BUILD/bin
+//   node scripts/build-server.mjs --run migrate   build the bundles when needed, then run BUILD/bin/migrate.js
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+export const root = path.resolve(import.meta.dirname, "..");
+
+/** The compiled programs: name in BUILD/bin → TypeScript source. */
+export const serverEntries = { server: "server.ts", migrate: "scripts/migrate.ts", "ledger-verify": "scripts/ledger-verify.ts" };
+
+export function buildDirectory() {
+  return path.resolve(root, process.env.MUTUAL_BUILD_DIR ?? "build");
+}
+
+export function compiledPath(name) {
+  return path.join(buildDirectory(), "bin", `${name}.js`);
+}
+
+function newestMtime(target) {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+const newestOf = (paths) => Math.max(...paths.map((p) => newestMtime(path.join(root, p))));
+const builtAt = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : -1);
+
+// Everything each part is made from (a dependency upgrade changes package-lock.json).
+const appSources = ["app", "public", "package-lock.json", "vite.config.ts", "react-router.config.ts"];
+const serverSources = ["app", "package-lock.json", "tsconfig.json", "scripts/build-server.mjs", ...Object.values(serverEntries)];
+
+/** The React Router build, when app sources changed since the last one. */
+export function buildApp({ force = false } = {}) {
+  const built = path.join(buildDirectory(), "server/index.js");
+  if (!force && builtAt(built) >= newestOf(appSources)) return false;
+  console.log("Building the app (sources changed since the last build)...");
+  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) throw new Error("react-router build failed");
+  return true;
+}
+
+/** The server and script bundles, when their sources changed since the last build. */
+export async function buildServer({ force = false } = {}) {
+  const outdir = path.join(buildDirectory(), "bin");
+  // Every bundle is written in the same build: the oldest of them dates the build.
+  const built = Math.min(...Object.keys(serverEntries).map((name) => builtAt(compiledPath(name))));
+  if (!force && built >= newestOf(serverSources)) return false;
+  const started_ms = performance.now();
+  const esbuild = await import("esbuild");
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: serverEntries,
+    outdir,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    // Dependencies stay in node_modules (native modules, PGlite's files); only the project's own
+    // TypeScript is compiled. The `~` alias (tsconfig paths) is resolved to app/.
+    packages: "external",
+    alias: { "~": path.join(root, "app") },
+    sourcemap: "linked",
+    logLevel: "warning",
+  });
+  const migrations = path.join(outdir, "migrations");
+  fs.rmSync(migrations, { recursive: true, force: true });
+  fs.cpSync(path.join(root, "app/server/db/migrations"), migrations, { recursive: true });
+  console.log(`Built ${path.relative(root, outdir)}/ (${Object.keys(serverEntries).join(", ")}) in ${Math.round(performance.now() - started_ms)} ms.`);
+  return true;
+}
+
+const signalExitCode = (signal) => 128 + (os.constants.signals[signal] ?? 0);
+
+async function cli(args) {
+  const force = args.includes("--force");
+  const runIndex = args.indexOf("--run");
+  if (runIndex >= 0) {
+    const name = args[runIndex + 1];
+    if (!(name in serverEntries)) throw new Error(`--run takes one of: ${Object.keys(serverEntries).join(", ")}`);
+    await buildServer({ force });
+    const result = spawnSync(process.execPath, ["--enable-source-maps", compiledPath(name), ...args.slice(runIndex + 2)], { cwd: root, stdio: "inherit" });
+    return result.status ?? signalExitCode(result.signal);
+  }
+  if (!args.includes("--server-only")) buildApp({ force });
+  await buildServer({ force });
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    process.exitCode = await cli(process.argv.slice(2));
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  }
+}
