@@ -34,7 +34,8 @@ export default defineConfig({
   // One browser project at 1440 px; tests that check phone width set a 375 px viewport themselves.
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions } }],
   webServer: {
-    command: "node --import tsx server.ts",
+    // The compiled server, as production runs it (scripts/e2e.mjs builds it first).
+    command: `node --enable-source-maps ${path.join(process.env.MUTUAL_BUILD_DIR ?? "build", "bin/server.js")}`,
     url: `http://localhost:${port}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,
