@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { eq } from "drizzle-orm";
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/client.server";
-import { auditLog, outbox, rateLimitCounters, sessions, staffSignInCodes, users } from "~/server/db/schema";
+import { auditLog, outbox, rateLimitCounters, sessions, staffSignInCodes } from "~/server/db/schema";
 import { authFor } from "~/server/auth/auth.server";
 import { authHeaders } from "~/server/auth/request-meta.server";
 import { endSignInStep, getSignInStep, startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
@@ -12,6 +12,7 @@ import { sessionUserFromCookie } from "~/server/auth/session.server";
 import { changePassword } from "~/server/auth/password.server";
 import { openTestDatabase } from "./test-database";
 import { Browser, lastCodeTo, lastMessageTo } from "./identity-support";
+import { person } from "../factories";
 
 /** RFC 6238 TOTP (SHA-1, 6 digits, 30 s), written independently of the library under test. */
 function rfc6238(base32Secret: string, at_ms: number): string {
@@ -42,12 +43,9 @@ const PASSWORD = "Tidewater morning 42";
 let counter = 0;
 async function member(role: "user" | "pending" | "admin" = "user"): Promise<{ id: string; email: string }> {
   counter += 1;
-  const email = `member${counter}@example.com`;
-  const result = await authFor(database.db).api.signUpEmail({ body: { email, password: PASSWORD, name: `Member ${counter}` } });
-  await database.db.update(users).set({ role }).where(eq(users.id, result.user.id));
-  // Sign-up signs in; these tests start signed out.
-  await database.db.delete(sessions).where(eq(sessions.userId, result.user.id));
-  return { id: result.user.id, email };
+  // Signed out, as these tests start.
+  const { id, email } = await person(database.db, role, { email: `member${counter}@example.com`, password: PASSWORD, name: `Member ${counter}` });
+  return { id, email };
 }
 
 function ip(): string {

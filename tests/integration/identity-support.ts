@@ -61,12 +61,7 @@ export async function lastCodeTo(db: Db, to: string): Promise<string> {
   return code;
 }
 
-/** A valid 1×1 PNG, made without any image library. */
-export function tinyPng(): Uint8Array {
-  return Uint8Array.from(
-    Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64"),
-  );
-}
+export { tinyPng } from "../factories";
 
 export function fileOf(bytes: Uint8Array, name: string, type: string): File {
   return new File([new Uint8Array(bytes)], name, { type });

@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import sharp from "sharp";
 import type { Database } from "~/server/db/client.server";
-import { auditLog, ledgerAccounts, memberProfiles, memberSettings, users } from "~/server/db/schema";
-import { authFor } from "~/server/auth/auth.server";
+import { auditLog, ledgerAccounts, memberSettings, users } from "~/server/db/schema";
 import { sessionUserFromCookie } from "~/server/auth/session.server";
 import { startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
 import { openAccount, transferCount } from "~/server/ledger/accounts.server";
@@ -31,6 +30,7 @@ import {
 import { SETTINGS_MESSAGES } from "~/domain/settings";
 import { openTestDatabase } from "./test-database";
 import { Browser, fileOf, lastCodeTo } from "./identity-support";
+import { person as makePerson } from "../factories";
 
 let database: Database;
 beforeAll(async () => {
@@ -46,11 +46,8 @@ let counter = 0;
 /** An approved member (or staff) with a profile, as the back office would leave them. */
 async function person(role: "user" | "admin" = "user") {
   counter += 1;
-  const email = `settings${counter}@example.com`;
-  const { user } = await authFor(database.db).api.signUpEmail({ body: { email, password: PASSWORD, name: "Casey Rivera" } });
-  await database.db.update(users).set({ role, twoFactorEnabled: true }).where(eq(users.id, user.id));
-  await database.db.insert(memberProfiles).values({ user_id: user.id, first_name: "Casey", last_name: "Rivera", status: "approved" });
-  return { id: user.id, email, role };
+  const { id, email } = await makePerson(database.db, role, { email: `settings${counter}@example.com`, password: PASSWORD, name: "Casey Rivera", profile: { first_name: "Casey", last_name: "Rivera" } });
+  return { id, email, role };
 }
 
 async function signIn(who: { email: string }, browser = new Browser(`198.51.100.${(counter % 200) + 1}`), code?: () => string) {
@@ -134,7 +131,7 @@ describe("profile", () => {
 });
 
 describe("account settings", () => {
-  it("has the SPEC defaults and saves the toggles", async () => {
+  it("has the documented defaults and saves the toggles", async () => {
     const me = await person();
     expect((await getAccountSettings(database.db, me.id))!.settings).toEqual({ email_notifications: true, sms_notifications: false, push_notifications: true, two_factor: false, login_alerts: true });
     await updateNotificationSettings(database.db, me.id, { email_notifications: false, sms_notifications: true, push_notifications: false, login_alerts: false });

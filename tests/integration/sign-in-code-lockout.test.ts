@@ -2,12 +2,13 @@ import "./identity-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "~/server/db/client.server";
-import { auditLog, outbox, sessions, users } from "~/server/db/schema";
+import { auditLog, outbox, sessions } from "~/server/db/schema";
 import { authFor } from "~/server/auth/auth.server";
 import { startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
 import { completePasswordReset, requestPasswordReset } from "~/server/auth/password.server";
 import { openTestDatabase } from "./test-database";
 import { Browser, lastCodeTo, lastMessageTo } from "./identity-support";
+import { person as makePerson } from "../factories";
 
 /**
  * Wrong second-factor codes per account. Five wrong codes end one challenge, but a new challenge
@@ -31,11 +32,8 @@ const PASSWORD = "Tidewater morning 42";
 let counter = 0;
 async function member(): Promise<{ id: string; email: string }> {
   counter += 1;
-  const email = `codes${counter}@example.com`;
-  const result = await authFor(database.db).api.signUpEmail({ body: { email, password: PASSWORD, name: `Codes ${counter}` } });
-  await database.db.update(users).set({ role: "user" }).where(eq(users.id, result.user.id));
-  await database.db.delete(sessions).where(eq(sessions.userId, result.user.id));
-  return { id: result.user.id, email };
+  const { id, email } = await makePerson(database.db, "user", { email: `codes${counter}@example.com`, password: PASSWORD, name: `Codes ${counter}` });
+  return { id, email };
 }
 
 /** A fresh network address for every request: the attacker spreads over many, so per-address limits never apply. */
