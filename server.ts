@@ -25,6 +25,7 @@ import { DataDirLockedError } from "./app/server/db/data-dir-lock.server";
 import { databaseUnavailableStatus } from "./app/server/http/database-unavailable.server";
 import { errorText, httpLogSerializers, loggerOptions } from "./app/server/logging/redact.server";
 import { noStoreWhenSignedIn } from "./app/server/http/no-store.server";
+import { httpMetrics, metricsOnMainPort, metricsPortApp } from "./app/server/metrics/metrics.server";
 
 async function main() {
   // Whatever this process creates (database files, secrets, uploads) is the owner's only.
@@ -54,11 +55,14 @@ async function main() {
     res.setHeader("X-Request-Id", request_id);
     next();
   });
+  // Requests by route and status, and their duration (/metrics); the route table is read when a
+  // request ends, by then `build` is set.
+  app.use(httpMetrics(async () => (typeof build === "function" ? await build() : build).routes));
   app.use(
     pinoHttp({
       logger,
       genReqId: (_req, res) => (res as Response).locals.request_id as string,
-      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
+      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" || req.url === "/metrics" },
       // Requests by method, address without query values, and id; responses by status only
       // (their headers carry Set-Cookie).
       serializers: httpLogSerializers,
@@ -85,6 +89,22 @@ async function main() {
       res.status(503).type("text/plain").send("database unreachable");
     }
   });
+
+  // /metrics: on the main port only behind METRICS_TOKEN (404 without one configured); on
+  // METRICS_PORT (loopback by default) for a scraper on the same host or network.
+  const metricsOptions = { token: config.METRICS_TOKEN, outbox: Boolean(config.SMTP_URL), logger };
+  app.get("/metrics", metricsOnMainPort(database, metricsOptions));
+  if (config.METRICS_PORT !== undefined) {
+    const metricsServer = metricsPortApp(database, metricsOptions).listen(config.METRICS_PORT, config.METRICS_HOST, (error?: Error) => {
+      if (error) {
+        logger.fatal({ err: error, port: config.METRICS_PORT }, "cannot serve /metrics on METRICS_PORT");
+        process.exit(1);
+      }
+      logger.info({ port: config.METRICS_PORT, host: config.METRICS_HOST }, "metrics are served on METRICS_PORT");
+    });
+    // The metrics port never keeps a stopping process alive.
+    metricsServer.unref();
+  }
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   if (production) {

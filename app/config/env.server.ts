@@ -45,6 +45,11 @@ const EnvSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(DATABASE_POOL_DEFAULTS.statement_timeout_ms),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(DATABASE_POOL_DEFAULTS.idle_in_transaction_timeout_ms),
   DATABASE_TCP_KEEPALIVE_MS: z.coerce.number().int().min(0).max(3_600_000).default(DATABASE_POOL_DEFAULTS.tcp_keepalive_ms),
+  // /metrics (docs/operations.md "Metrics and alerts"): on a port of its own, on this address
+  // (loopback unless said otherwise), and/or on the main port behind a bearer token.
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").max(512).regex(/^\S+$/, "must not contain spaces").optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { dataDirAbsolute: string };
@@ -60,6 +65,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new ConfigurationError(`Invalid environment configuration:\n${lines.join("\n")}`);
   }
   const env = result.data;
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) {
+    throw new ConfigurationError("Invalid environment configuration:\n  METRICS_PORT: must differ from PORT (leave it unset to serve /metrics on the main port with METRICS_TOKEN)");
+  }
   if (env.DATABASE_URL && env.NODE_ENV === "production") {
     for (const name of ["SESSION_SECRET", "DATA_ENCRYPTION_KEY"] as const) {
       if (!env[name]) throw new ConfigurationError(`Invalid environment configuration:\n  ${name}: required with DATABASE_URL in production`);

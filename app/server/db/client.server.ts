@@ -30,6 +30,8 @@ export interface Database {
   kind: "pglite" | "postgres";
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: the pool's connections now, for /metrics (PGlite is one connection, no pool). */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
 
 /**
@@ -103,6 +105,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       kind: "postgres",
       ping: async () => void (await pool.query("select 1")),
       close: () => pool.end(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: settings.pool_max }),
     };
   }
 

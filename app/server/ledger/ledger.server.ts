@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import type { LedgerTransaction } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
+import { countLedgerPosting, countLedgerRefusal } from "~/server/metrics/metrics.server";
 import { LedgerRefusal, isLedgerRefusal } from "./errors";
 import { inLedgerTransaction, type LedgerSession } from "./session.server";
 import {
@@ -93,12 +94,12 @@ export interface LedgerResult {
 
 /** Post at once: current and available balances change now. */
 export function postTransfer(db: DbOrTx, input: TransactionInput): Promise<LedgerResult> {
-  return newTransaction(db, input, "posted");
+  return counted(newTransaction(db, input, "posted"));
 }
 
 /** Hold (pending): the debits reduce available balance, not current; credits wait. */
 export function placeHold(db: DbOrTx, input: TransactionInput): Promise<LedgerResult> {
-  return newTransaction(db, input, "pending");
+  return counted(newTransaction(db, input, "pending"));
 }
 
 export interface ResolveInput {
@@ -109,12 +110,12 @@ export interface ResolveInput {
 
 /** Posts a pending transaction (the ACH file went out, the bill was paid). */
 export function settleHold(db: DbOrTx, input: ResolveInput): Promise<LedgerResult> {
-  return resolveHold(db, input, "posted");
+  return counted(resolveHold(db, input, "posted"));
 }
 
 /** Marks a pending transaction failed and gives the held money back (cancelled, returned). */
 export function releaseHold(db: DbOrTx, input: ResolveInput): Promise<LedgerResult> {
-  return resolveHold(db, input, "failed");
+  return counted(resolveHold(db, input, "failed"));
 }
 
 export interface ReverseInput {
@@ -138,7 +139,7 @@ export async function reverseTransaction(db: DbOrTx, input: ReverseInput): Promi
   const effective_date = input.effective_date ?? today();
   assertEffectiveDate(effective_date);
 
-  return idempotent(db, input.initiator, input.idempotency_key, async () => {
+  return counted(idempotent(db, input.initiator, input.idempotency_key, async () => {
     // Entries never change, so they are read before the transaction to know what to lock.
     const original_entries = await readEntries(db, input.transaction_id);
     if (original_entries.length === 0) throw new LedgerRefusal("transaction_not_found", { subject_id: input.transaction_id });
@@ -166,7 +167,7 @@ export async function reverseTransaction(db: DbOrTx, input: ReverseInput): Promi
         return writeNewTransaction(session, row, entries, changes);
       }),
     );
-  });
+  }));
 }
 
 export interface BatchInput {
@@ -187,7 +188,11 @@ export interface BatchResult {
  * batch; `batch_index` on the refusal says which one. Each transaction's own key is the batch's
  * key with "#<index>".
  */
-export async function postBatch(db: DbOrTx, input: BatchInput): Promise<BatchResult> {
+export function postBatch(db: DbOrTx, input: BatchInput): Promise<BatchResult> {
+  return counted(postBatchOnce(db, input));
+}
+
+async function postBatchOnce(db: DbOrTx, input: BatchInput): Promise<BatchResult> {
   assertKey(input);
   assertText(input.created_by, "created_by", true);
   if (input.transactions.length === 0) throw new LedgerRefusal("batch_empty");
@@ -345,6 +350,26 @@ interface NewTransactionRow {
 /** Today's business date in the institution's time zone. */
 export function today(now: Date = new Date()): string {
   return businessDate(institution().time_zone, now);
+}
+
+/**
+ * Counts what a ledger operation did for /metrics (app/server/metrics): each transaction it
+ * wrote, or the reason it was refused. A repeat of a key moves nothing and is not counted. When
+ * the caller's own database transaction holds the posting (a member's transfer), a rollback of
+ * that transaction after this point is rare (it answers 5xx) and is not taken back.
+ */
+async function counted<T extends LedgerResult | BatchResult>(operation: Promise<T>): Promise<T> {
+  try {
+    const result = await operation;
+    if (!result.replayed) {
+      const written = "transactions" in result ? result.transactions : [result as LedgerResult];
+      for (const { transaction } of written) countLedgerPosting(transaction.kind, transaction.status);
+    }
+    return result;
+  } catch (error) {
+    if (isLedgerRefusal(error)) countLedgerRefusal(error.code);
+    throw error;
+  }
 }
 
 function savingsTransfersPerMonth(): number {

@@ -15,6 +15,7 @@ import type { BetweenAccountsTransfer, InternationalTransfer, ToMemberTransfer, 
 import { outgoingPaymentsPaused } from "./controls.server";
 import { currencyRate } from "./rates.server";
 import { verifyStepUpCode } from "./step-up.server";
+import { countTransferRefusal } from "~/server/metrics/metrics.server";
 
 /**
  * The four transfers of SPEC 6. Routes parse the form with the domain schemas, then call these
@@ -114,7 +115,9 @@ function initiator(member: Member): string {
   return `member:${member.id}`;
 }
 
+/** Every refusal a member is shown is made here, and counted for /metrics by its kind. */
 function refuse(kind: RefusalKind, message: string, field?: string): Refusal {
+  countTransferRefusal(kind);
   return { ok: false, kind, message, field };
 }
 
