@@ -164,15 +164,50 @@ async function main() {
   server.headersTimeout = 30_000;
   server.requestTimeout = 60_000;
 
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, "shutting down");
-    server.close(() => {
-      void database.close().finally(() => process.exit(0));
+  // Stopping (a deployment, systemd, Ctrl-C): accept no new connection, let the requests in
+  // flight finish (keep-alive connections close after their answer), then close the database
+  // (PostgreSQL pool, or PGlite and its folder lock) and exit 0. A request still running after
+  // SHUTDOWN_LIMIT_MS is cut off: logged, exit 1, so a restart never waits on a stuck client.
+  const SHUTDOWN_LIMIT_MS = 10_000;
+  let stopping = false;
+  const inFlight = new Set<{ headersSent: boolean; setHeader(name: string, value: string): unknown }>();
+  server.on("request", (_req, res) => {
+    inFlight.add(res);
+    res.once("close", () => {
+      inFlight.delete(res);
+      // Its connection is idle now: closed, or it would hold server.close() until it times out.
+      if (stopping) server.closeIdleConnections();
     });
-    setTimeout(() => process.exit(0), 5_000).unref();
+  });
+  const shutdown = (signal: string) => {
+    // A service manager and `npm start` may both pass the same stop on: stop once.
+    if (stopping) return;
+    stopping = true;
+    const started_ms = performance.now();
+    logger.info({ signal, limit_ms: SHUTDOWN_LIMIT_MS }, "shutting down: finishing the requests in flight");
+    setTimeout(() => {
+      logger.error({ signal, limit_ms: SHUTDOWN_LIMIT_MS }, "shutdown limit reached: requests still in flight were cut off");
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
+    server.close(() => {
+      void database
+        .close()
+        .then(() => {
+          logger.info({ elapsed_ms: Math.round(performance.now() - started_ms) }, "stopped");
+          process.exit(0);
+        })
+        .catch((error: unknown) => {
+          logger.error({ err: error }, "closing the database failed while stopping");
+          process.exit(1);
+        });
+    });
+    // Answers still to come tell their client this connection closes after them; connections
+    // waiting between requests would hold server.close() until they time out.
+    for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+    server.closeIdleConnections();
   };
-  process.once("SIGINT", () => shutdown("SIGINT"));
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
 }
 
 main().catch((error: unknown) => {
