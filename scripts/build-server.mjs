@@ -21,7 +21,10 @@ export const root = path.resolve(import.meta.dirname, "..");
 export const serverEntries = { server: "server.ts", migrate: "scripts/migrate.ts", "ledger-verify": "scripts/ledger-verify.ts" };
 
 export function buildDirectory() {
-  return path.resolve(root, process.env.MUTUAL_BUILD_DIR ?? "build");
+  const directory = path.resolve(root, process.env.MUTUAL_BUILD_DIR ?? "build");
+  // The bundles import the dependencies from node_modules, found from where the bundles are.
+  if (path.relative(root, directory).startsWith("..")) throw new Error(`MUTUAL_BUILD_DIR must be inside ${root} (the compiled server loads its dependencies from node_modules there); it is ${directory}.`);
+  return directory;
 }
 
 export function compiledPath(name) {
