@@ -1,18 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import pg from "pg";
+import { AppProcess, freePort, postTransfer, signIn, type Member } from "./app-server";
 import { onPostgres } from "./test-database";
 import { ThrowawayPostgres } from "./throwaway-postgres";
 import { openDatabase, type Database } from "~/server/db/client.server";
-import { ledgerAccounts, ledgerTransactions, outbox, users } from "~/server/db/schema";
+import { ledgerAccounts, ledgerTransactions, users } from "~/server/db/schema";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
 
@@ -24,9 +21,6 @@ import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
  * double anything it acknowledged; the ledger verifies. It also starts before the database does
  * and waits for it. PostgreSQL only: PGlite is inside the app process and cannot go away alone.
  */
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repository = path.resolve(here, "../..");
 
 /** Concurrent transfer loops, spread over the demo members (each posts its own member's transfers). */
 const WORKERS = 6;
@@ -48,70 +42,6 @@ afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The app server process: its log lines, and whether it has exited. */
-class AppProcess {
-  readonly lines: string[] = [];
-  exit: string | null = null;
-  private readonly child: ChildProcess;
-  private readonly watchers = new Set<(line: string) => void>();
-  readonly exited: Promise<void>;
-
-  constructor(readonly port: number, env: Record<string, string>) {
-    this.child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
-      cwd: repository,
-      env: { ...process.env, ...env, PORT: String(port) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    for (const stream of [this.child.stdout!, this.child.stderr!]) {
-      readline.createInterface({ input: stream }).on("line", (line) => {
-        this.lines.push(line);
-        for (const watcher of this.watchers) watcher(line);
-      });
-    }
-    this.exited = new Promise((resolve) =>
-      this.child.once("exit", (code, signal) => {
-        this.exit = signal ?? String(code);
-        resolve();
-      }),
-    );
-  }
-
-  get base(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  /** Resolves with the first log line (past or future) matching `pattern`; fails if the process exits first. */
-  waitForLine(pattern: RegExp, what: string): Promise<string> {
-    const seen = this.lines.find((line) => pattern.test(line));
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const watcher = (line: string) => {
-        if (!pattern.test(line)) return;
-        this.watchers.delete(watcher);
-        resolve(line);
-      };
-      this.watchers.add(watcher);
-      void this.exited.then(() => reject(new Error(`app exited (${this.exit}) while waiting for ${what}:\n${this.lines.slice(-40).join("\n")}`)));
-    });
-  }
-
-  async stop(): Promise<void> {
-    if (this.exit === null) this.child.kill("SIGTERM");
-    await this.exited;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** One query on a connection of its own (closed after): the test's connections must not be in the way of a crash. */
 async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
@@ -122,72 +52,6 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string, val
   } finally {
     await client.end();
   }
-}
-
-interface Member {
-  email: string;
-  cookie: string;
-  checking_id: number;
-  savings_id: number;
-}
-
-/** Signs in over HTTP as a person does: password, then the emailed code (read from the outbox). */
-async function signIn(base: string, db: Database["db"], email: string, password: string): Promise<string> {
-  const jar = new Map<string, string>();
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-  const post = async (fields: Record<string, string>) => {
-    const response = await fetch(`${base}/login`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { cookie: cookie(), origin: base, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(fields).toString(),
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const pair = line.split(";")[0]!;
-      const i = pair.indexOf("=");
-      jar.set(pair.slice(0, i), pair.slice(i + 1));
-    }
-    await response.body?.cancel();
-    return response.status;
-  };
-  expect(await post({ intent: "password", email, password })).toBe(302);
-  const [mail] = await db.select().from(outbox).where(and(eq(outbox.to_email, email), eq(outbox.kind, "sign_in_code"))).orderBy(desc(outbox.id)).limit(1);
-  const code = /code is: (\d{6})/.exec(mail?.text_body ?? "")?.[1];
-  if (!code) throw new Error(`no sign-in code for ${email}`);
-  expect(await post({ intent: "code", code })).toBe(302);
-  return cookie();
-}
-
-type Outcome = { kind: "acknowledged"; reference: string } | { kind: "unavailable" } | { kind: "try_again" } | { kind: "failed"; status: number; body: string };
-
-/** One Between Accounts transfer over HTTP, posted as the dashboard does with JavaScript. */
-async function postTransfer(base: string, member: Member, idempotency_key: string): Promise<Outcome> {
-  let response: Response;
-  try {
-    response = await fetch(`${base}/dashboard.data`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { cookie: member.cookie, origin: base, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        intent: "internal",
-        from_account_id: String(member.checking_id),
-        to_account_id: String(member.savings_id),
-        amount: (TRANSFER_CENTS / 100).toFixed(2),
-        reference: "outage test",
-        idempotency_key,
-      }).toString(),
-    });
-  } catch (error) {
-    // The process did not answer at all: the socket was refused or dropped.
-    return { kind: "failed", status: 0, body: String((error as Error).cause ?? error) };
-  }
-  const body = await response.text();
-  if (response.status === 503) return { kind: "unavailable" };
-  const reference = /"(MU\d{8,})"/.exec(body)?.[1];
-  if (response.status === 200 && reference && body.includes('"done"')) return { kind: "acknowledged", reference };
-  // The transfer form's own answer when the database failed mid-transfer: try again, same key.
-  if (response.status === 200 && body.includes('"refused"') && body.includes('"failed"')) return { kind: "try_again" };
-  return { kind: "failed", status: response.status, body: body.slice(0, 300) };
 }
 
 class Load {
@@ -244,7 +108,7 @@ class Load {
       const key = crypto.randomUUID();
       this.keys.set(key, member);
       for (;;) {
-        const outcome = await postTransfer(this.app.base, member, key);
+        const outcome = await postTransfer(this.app.base, member, key, TRANSFER_CENTS, "outage test");
         if (outcome.kind === "acknowledged") this.acknowledged.set(key, { member, reference: outcome.reference });
         else if (outcome.kind === "unavailable") this.unavailable++;
         else if (outcome.kind === "try_again") this.try_again++;
