@@ -6,14 +6,13 @@ import { getBalances, setAccountStatus, institutionAccount } from "~/server/ledg
 import { postTransfer, today } from "~/server/ledger/ledger.server";
 import { setAppDatabase } from "~/server/db/db.server";
 import type { SessionUser } from "~/server/auth/session.server";
-import { transferAction } from "~/server/member-app/member-app.server";
+import { support, transferAction } from "~/server/member-app/member-app.server";
 import { institution } from "~/config/institution.server";
 import { InstitutionSchema } from "~/config/institution";
 import { demoInstitution } from "~/config/demo-institution";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import {
   MESSAGES,
-  SUPPORT_HOURS,
   memberTransferNeedsCode,
   reviewMemberTransfer,
   stepUpTransfer,
@@ -326,8 +325,9 @@ describe("International (wire)", () => {
 });
 
 /**
- * Refusals with real causes (SPEC 6): the frozen-account and paused-payments messages. The staff
- * controls that cause them are not in the browser yet, so these are tested here, for every kind.
+ * Refusals with real causes (docs/product.md#refusals): the frozen-account and paused-payments
+ * messages. The staff controls that cause them are not in the browser yet, so these are tested
+ * here, for every kind.
  */
 /**
  * To Another Member: per-transfer and daily limits from the institution profile (the demo's:
@@ -477,12 +477,13 @@ describe("refusals with real causes", () => {
     toUsBankSchema.parse({ from_account_id: String(from), routing_number: "021000021", account_number: "123456789", account_name: "Lee Park", amount: "1.00", reference: "r", idempotency_key: key() });
   const toMember = (from: number, email: string) => toMemberSchema.parse({ from_account_id: String(from), recipient_email: email, amount: "1.00", reference: "r", idempotency_key: key() });
 
-  it("says what SPEC 6 says", () => {
+  it("says what the refusal messages say", () => {
     expect(MESSAGES.blocked_title).toBe("Transaction Blocked");
     expect(MESSAGES.blocked).toBe("Transactions on this account are blocked for security reasons. Please visit a branch or contact support.");
     expect(MESSAGES.denied_title).toBe("Transaction Denied");
     expect(MESSAGES.denied).toBe("All transactions temporarily suspended");
-    expect(SUPPORT_HOURS).toBe("Monday to Friday 8AM to 8PM EST");
+    // Refusals give the profile's support hours, not a fixed text.
+    expect(support()).toEqual({ email: institution().support_email, phone: institution().support_phone, hours: institution().support_hours });
   });
 
   it("a frozen source account refuses every kind as Transaction Blocked and moves nothing", async () => {

@@ -32,7 +32,7 @@ import {
 } from "./rules";
 
 /**
- * The only code that moves money (ARCHITECTURE "The ledger"). Every operation runs in one
+ * The only code that moves money (docs/architecture.md#ledger). Every operation runs in one
  * database transaction that:
  *   1. locks the accounts it touches with SELECT ... FOR UPDATE, in id order (so two postings
  *      over the same accounts queue instead of deadlocking, and neither loses an update);
@@ -128,9 +128,10 @@ export interface ReverseInput {
 }
 
 /**
- * Corrects a posted transaction with a new one carrying the opposite entries (SPEC 0.2: nothing
- * is deleted). The original shows "reversed"; a transaction is reversed at most once, and a
- * reversal is not itself reversible (post a new transaction instead).
+ * Corrects a posted transaction with a new one carrying the opposite entries (nothing is
+ * deleted, docs/product.md#nothing-deleted). The original shows "reversed"; a transaction is
+ * reversed at most once, and a reversal is not itself reversible (post a new transaction
+ * instead).
  */
 export async function reverseTransaction(db: DbOrTx, input: ReverseInput): Promise<LedgerResult> {
   assertKey(input);

@@ -49,9 +49,10 @@ function asMember(user: SessionUser): Member {
   return { id: user.id, email: user.email, name: user.name };
 }
 
+/** How a refused member reaches the credit union: the profile's own contact details and hours. */
 export function support() {
   const p = institution();
-  return { email: p.support_email, phone: p.support_phone, hours: "Monday to Friday 8AM to 8PM EST" };
+  return { email: p.support_email, phone: p.support_phone, hours: p.support_hours };
 }
 
 /** How many of the newest notifications the top bar's bell lists. */

@@ -18,9 +18,9 @@ import { verifyStepUpCode } from "./step-up.server";
 import { countTransferRefusal } from "~/server/metrics/metrics.server";
 
 /**
- * The four transfers of SPEC 6. Routes parse the form with the domain schemas, then call these
- * with the signed-in member: every rule that needs the database is decided here, per request
- * (SPEC 0.4), and every refusal carries its real cause.
+ * The four transfers of docs/product.md#transfers. Routes parse the form with the domain schemas,
+ * then call these with the signed-in member: every rule that needs the database is decided here,
+ * per request (docs/product.md#the-server-decides), and every refusal carries its real cause.
  *
  * - Between Accounts and To Another Member post at once through the ledger.
  * - To US Bank, every International transfer, and a To Another Member transfer above the
@@ -83,7 +83,6 @@ export interface TransferDone {
 
 export type TransferResult = TransferDone | Refusal;
 
-export const SUPPORT_HOURS = "Monday to Friday 8AM to 8PM EST";
 export const MESSAGES = {
   not_your_account: "Please choose one of your accounts",
   own_account: "Cannot transfer to your own account",
@@ -121,7 +120,7 @@ function refuse(kind: RefusalKind, message: string, field?: string): Refusal {
   return { ok: false, kind, message, field };
 }
 
-/** A ledger refusal as the member sees it (SPEC 6 messages). */
+/** A ledger refusal as the member sees it (docs/product.md#messages-transfers). */
 function fromLedgerRefusal(error: LedgerRefusal, source_account_id: number): Refusal {
   switch (error.code) {
     case "insufficient_funds":
