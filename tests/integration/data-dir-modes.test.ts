@@ -48,10 +48,11 @@ function filesUnder(root: string): number {
 describe("DATA_DIR permissions", () => {
   it("a new embedded database is created readable by its owner only", async () => {
     const dataDir = path.join(tempParent(), "data");
+    // As the server does: the keys before the database (appDatabase).
+    loadSecrets({ dataDirAbsolute: dataDir });
     const database = await openDatabase({ kind: "pglite", dataDir });
     try {
       await migrateDatabase(database);
-      loadSecrets({ dataDirAbsolute: dataDir });
       expect(fs.existsSync(path.join(dataDir, "secrets.json"))).toBe(true);
       expect(filesUnder(path.join(dataDir, "pgdata"))).toBeGreaterThan(100);
       expect(looseModes(dataDir)).toEqual([]);
@@ -81,6 +82,13 @@ describe("DATA_DIR permissions", () => {
     const database = await openDatabase({ kind: "pglite", dataDir });
     await database.close();
     expect(looseModes(dataDir)).toEqual([]);
+  });
+
+  it("refuses to make new keys for a database whose keys file is missing (they could not read it)", () => {
+    const dataDir = path.join(tempParent(), "data");
+    fs.mkdirSync(path.join(dataDir, "pgdata"), { recursive: true });
+    expect(() => loadSecrets({ dataDirAbsolute: dataDir })).toThrow(/holds a database but no secrets\.json/);
+    expect(fs.existsSync(path.join(dataDir, "secrets.json"))).toBe(false);
   });
 
   it("the generated secrets' folder is the owner's only, even without the embedded database", () => {

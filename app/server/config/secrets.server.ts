@@ -45,6 +45,14 @@ function readOrCreateSecretsFile(dataDir: string): SecretsFile {
     session_secret: crypto.randomBytes(32).toString("base64url"),
     data_encryption_key_hex: crypto.randomBytes(32).toString("hex"),
   };
+  // A database already here without its keys file (a folder copied by hand, a lost file): new
+  // keys could not read its encrypted personal data, and would silently replace the old ones.
+  if (!fs.existsSync(file) && fs.existsSync(path.join(dataDir, "pgdata"))) {
+    throw new ConfigurationError(
+      `${dataDir} holds a database but no ${FILE_NAME}: new keys could not read its encrypted personal data. ` +
+        `Put back the ${FILE_NAME} kept apart from the backups, or set SESSION_SECRET and DATA_ENCRYPTION_KEY.`,
+    );
+  }
   try {
     // "wx": created only if absent, so two starts never overwrite each other's key (which would
     // make every encrypted field unreadable).

@@ -2,6 +2,7 @@ import pg from "pg";
 import { env } from "~/config/env.server";
 import { institution } from "~/config/institution.server";
 import { logger } from "~/server/logger.server";
+import { secrets } from "~/server/config/secrets.server";
 import { migrateDatabase, openDatabase, type Database } from "./client.server";
 import { databaseUnavailable, describeDatabaseError } from "./unavailable.server";
 
@@ -93,7 +94,9 @@ export function appDatabase(options: { seedDemo?: boolean } = {}): Promise<Datab
             throw error;
           }
         })
-      : await openDatabase({ kind: "pglite", dataDir: e.dataDirAbsolute });
+      : // The keys first: on a new folder they are generated before the database exists, and a
+        // database found without its keys stops start-up (secrets.server.ts).
+        (secrets(), await openDatabase({ kind: "pglite", dataDir: e.dataDirAbsolute }));
     if (database.kind === "pglite") await migrateDatabase(database);
     // Demo mode: the demo institution's people on an empty database (app/server/seed). Scripts
     // that only inspect the database (ledger:verify) open it without seeding.
