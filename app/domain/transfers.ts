@@ -8,6 +8,7 @@
  * configured rate for the currency) is the server's to check after parsing.
  */
 import { z } from "zod";
+import { REFUSAL_MESSAGES } from "./refusals";
 import { parseDollarsToCents } from "./money";
 import { plainText } from "./plain-text";
 import { isValidRoutingNumber } from "./routing-number";
@@ -25,8 +26,8 @@ import {
 
 export const TRANSFER_MESSAGES = {
   missing: "Please fill in all fields",
-  amount: "Please enter a valid amount",
-  same_account: "Cannot transfer to the same account",
+  amount: REFUSAL_MESSAGES.invalid_amount,
+  same_account: REFUSAL_MESSAGES.same_account,
   recipient: "Please enter a valid recipient",
   routing_number: "Please enter a valid routing number",
   us_account_number: US_ACCOUNT_NUMBER_MESSAGE,

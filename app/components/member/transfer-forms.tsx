@@ -5,6 +5,7 @@ import { Button, FormErrors, FormMessage, Select, TextField } from "~/components
 import { cx } from "~/components/ui/field-styles";
 import { formatCents } from "~/domain/money";
 import { AMOUNT_MIN, AMOUNT_STEP } from "~/domain/transfers";
+import { REFUSAL_MESSAGES } from "~/domain/refusals";
 import { currencyInputStep, findCurrency } from "~/domain/currencies";
 import { CountryPicker, CurrencyPicker, accountChoices } from "./pickers";
 
@@ -75,7 +76,7 @@ export function RefusalMessage({ result, support }: { result: Extract<TransferRe
   if (result.title) {
     return (
       <FormMessage ref={ref} tone="error" title={result.title}>
-        <p>{result.kind === "blocked" ? "Transactions on this account are blocked for security reasons." : result.message}</p>
+        <p>{result.kind === "blocked" ? REFUSAL_MESSAGES.account_frozen : result.message}</p>
         <p className="mt-2">Please visit a branch or contact support:</p>
         <ul className="mt-1 space-y-0.5">
           <li className="flex items-center gap-1.5">

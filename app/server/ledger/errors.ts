@@ -4,29 +4,9 @@
  * is not a crash: callers show `message` and branch on `code`, which is stable. Programming
  * errors (a bad kind, a malformed date) are plain Errors.
  */
-export const REFUSAL_MESSAGES = {
-  invalid_amount: "Please enter a valid amount",
-  insufficient_funds: "Insufficient funds",
-  same_account: "Cannot transfer to the same account",
-  account_not_found: "Account not found",
-  account_frozen: "Transactions on this account are blocked for security reasons.",
-  account_closed: "This account is closed.",
-  transfer_limit: "You have reached the limit of {limit} transfers out of savings this month.",
-  too_few_entries: "A transaction needs at least two entries.",
-  too_many_entries: "A transaction has at most {limit} entries.",
-  unbalanced: "The entries of a transaction must sum to zero.",
-  transaction_not_found: "Transaction not found",
-  not_pending: "This transaction is no longer pending.",
-  not_posted: "Only a posted transaction can be reversed.",
-  already_reversed: "This transaction has already been reversed.",
-  reversal_not_reversible: "A reversal cannot itself be reversed.",
-  batch_empty: "An import batch needs at least one transaction.",
-  batch_too_large: "An import batch holds at most {limit} transactions.",
-  balance_not_zero: "An account can be closed only with a zero balance and nothing pending.",
-  overdraft_in_use: "The overdraft limit cannot be set below what the account already uses.",
-} as const;
+import { refusalMessage, type RefusalCode } from "~/domain/refusals";
 
-export type RefusalCode = keyof typeof REFUSAL_MESSAGES;
+export { REFUSAL_MESSAGES, type RefusalCode } from "~/domain/refusals";
 
 export class LedgerRefusal extends Error {
   readonly code: RefusalCode;
@@ -36,7 +16,7 @@ export class LedgerRefusal extends Error {
   batch_index: number | undefined;
 
   constructor(code: RefusalCode, details: { limit?: number; subject_id?: number } = {}) {
-    super(REFUSAL_MESSAGES[code].replace("{limit}", String(details.limit ?? "")));
+    super(refusalMessage(code, details.limit));
     this.name = "LedgerRefusal";
     this.code = code;
     this.subject_id = details.subject_id;

@@ -3,6 +3,7 @@ import type { Db, DbOrTx } from "~/server/db/client.server";
 import { externalPayments, ledgerAccounts, ledgerDailyTotals, ledgerEntries, ledgerTransactions, users, type ExternalPayment } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { placeHold, postTransfer, today, type LedgerResult } from "~/server/ledger/ledger.server";
+import { assert } from "~/server/ledger/rules";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { isLedgerRefusal, type LedgerRefusal } from "~/server/ledger/errors";
 import { notify } from "~/server/notifications/notifications.server";
@@ -16,6 +17,7 @@ import { outgoingPaymentsPaused } from "./controls.server";
 import { currencyRate } from "./rates.server";
 import { verifyStepUpCode } from "./step-up.server";
 import { countTransferRefusal } from "~/server/metrics/metrics.server";
+import { REFUSAL_MESSAGES } from "~/domain/refusals";
 
 /**
  * The four transfers of docs/product.md#transfers. Routes parse the form with the domain schemas,
@@ -94,7 +96,7 @@ export const MESSAGES = {
   blocked: "Transactions on this account are blocked for security reasons. Please visit a branch or contact support.",
   denied_title: "Transaction Denied",
   denied: "All transactions temporarily suspended",
-  closed: "This account is closed.",
+  closed: REFUSAL_MESSAGES.account_closed,
   no_rate: "Transfers in this currency are not available right now",
   otp_missing: "Please enter OTP",
   otp_invalid: "Invalid OTP",
@@ -125,7 +127,7 @@ function fromLedgerRefusal(error: LedgerRefusal, source_account_id: number): Ref
   switch (error.code) {
     case "insufficient_funds":
       return error.subject_id === undefined || error.subject_id === source_account_id
-        ? refuse("insufficient_funds", "Insufficient funds", "amount")
+        ? refuse("insufficient_funds", REFUSAL_MESSAGES.insufficient_funds, "amount")
         : refuse("recipient_unavailable", MESSAGES.recipient_unavailable);
     case "account_frozen":
       return error.subject_id === undefined || error.subject_id === source_account_id
@@ -138,9 +140,9 @@ function fromLedgerRefusal(error: LedgerRefusal, source_account_id: number): Ref
     case "transfer_limit":
       return refuse("savings_limit", error.message);
     case "same_account":
-      return refuse("same_account", "Cannot transfer to the same account", "to_account_id");
+      return refuse("same_account", REFUSAL_MESSAGES.same_account, "to_account_id");
     case "invalid_amount":
-      return refuse("invalid_amount", "Please enter a valid amount", "amount");
+      return refuse("invalid_amount", REFUSAL_MESSAGES.invalid_amount, "amount");
     case "account_not_found":
       return refuse("not_your_account", MESSAGES.not_your_account);
     default:
@@ -324,7 +326,7 @@ export async function transferBetweenAccounts(db: Db, member: Member, form: Betw
   const from = ownAccount(accounts, form.from_account_id);
   const to = ownAccount(accounts, form.to_account_id);
   if (!from || !to) return refuse("not_your_account", MESSAGES.not_your_account, from ? "to_account_id" : "from_account_id");
-  if (from.id === to.id) return refuse("same_account", "Cannot transfer to the same account", "to_account_id");
+  if (from.id === to.id) return refuse("same_account", REFUSAL_MESSAGES.same_account, "to_account_id");
   const entries = [
     { account_id: from.id, amount_cents: -form.amount_cents },
     { account_id: to.id, amount_cents: form.amount_cents },
@@ -457,7 +459,7 @@ async function checkMemberTransfer(db: DbOrTx, member: Member, form: ToMemberTra
   if (recipient.member_id === member.id) return refuse("own_account", MESSAGES.own_account, "recipient_email");
   const over_daily = overDailyLimit(limits, form.amount_cents, await sentToMembersToday(db, accounts));
   if (over_daily) return over_daily;
-  if (form.amount_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", "Insufficient funds", "amount");
+  if (form.amount_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", REFUSAL_MESSAGES.insufficient_funds, "amount");
   const summary = `${formatCents(form.amount_cents)} from ${accountLabel(from)} to ${recipient.name} (${form.recipient_email}).`;
   return { from, to: recipient.checking, recipient, accounts, summary };
 }
@@ -599,7 +601,7 @@ async function checkExternal(db: DbOrTx, member: Member, accounts: readonly Acco
   const limits = limitsFor(kind);
   const over = overTransferLimit(limits, usd_cents) ?? overDailyLimit(limits, usd_cents, await sentToday(db, member.id, kind));
   if (over) return over;
-  if (total_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", "Insufficient funds", "amount");
+  if (total_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", REFUSAL_MESSAGES.insufficient_funds, "amount");
   return from;
 }
 
@@ -639,34 +641,102 @@ export async function reviewUsBankTransfer(db: Db, member: Member, form: ToUsBan
 
 /** Step two of To US Bank: the one-time code, then the hold and the queued ACH payment. */
 export async function sendUsBankTransfer(db: Db, member: Member, form: ToUsBankTransfer, otp: string): Promise<TransferResult> {
-  const earlier = await earlierTransfer(db, member, { kind: "ach", form });
+  return sendExternal(db, member, { kind: "ach", form }, otp);
+}
+
+/** What one payment to another bank holds and queues, once its review has passed. */
+interface ExternalPlan {
+  /** The transfer the emailed code confirms, shown again with a code refusal. */
+  summary: string;
+  /** What the other bank receives, in US cents; the hold is this plus `fee_cents`. */
+  usd_cents: number;
+  fee_cents: number;
+  memo: string;
+  payment: Pick<typeof externalPayments.$inferInsert, "currency" | "foreign_amount_minor" | "rate" | "details">;
+  notification: (from: AccountView, reference: string) => { title: string; body: string };
+}
+
+/** The review of a payment to another bank (every check, before the code is sent) as what to hold and queue. */
+async function planExternal(db: Db, member: Member, request: ExternalRequest): Promise<Refusal | ExternalPlan> {
+  if (request.kind === "ach") {
+    const form = request.form;
+    const review = await reviewUsBankTransfer(db, member, form);
+    if (!review.ok) return review;
+    const bank = review.bank_name;
+    return {
+      summary: review.summary,
+      usd_cents: form.amount_cents,
+      fee_cents: 0,
+      memo: `Transfer to ${form.account_name} at ${bank ?? "another bank"} ${maskExternal(form.account_number)}`,
+      payment: { currency: "USD", details: { routing_number: form.routing_number, account_number: form.account_number, account_name: form.account_name, bank_name: bank ?? "" } },
+      notification: (from, reference) => ({
+        title: `Transfer of ${formatCents(form.amount_cents)} to ${form.account_name} is on its way`,
+        body: `The money is held from ${accountLabel(from)} and goes out with the next ACH file. Reference ${reference}.`,
+      }),
+    };
+  }
+  const form = request.form;
+  const quote = await reviewWire(db, member, form);
+  if (!quote.ok) return quote;
+  return {
+    summary: quote.summary,
+    usd_cents: quote.usd_cents,
+    fee_cents: quote.fee_cents,
+    memo: `International transfer to ${form.recipient_name}, ${form.bank_name} (${quote.amount_text}, fee ${formatCents(quote.fee_cents)})`,
+    payment: {
+      currency: quote.currency,
+      foreign_amount_minor: form.amount_minor_units,
+      rate: quote.rate,
+      details: { recipient_name: form.recipient_name, bank_name: form.bank_name, bic: form.bic, account_number: form.account_number, iban: form.iban ?? "", country: form.country },
+    },
+    notification: (from, reference) => ({
+      title: `International transfer of ${quote.amount_text} to ${form.recipient_name} is waiting to be sent`,
+      body: `${formatCents(quote.total_cents)} (including the ${formatCents(quote.fee_cents)} wire fee) is held from ${accountLabel(from)}. Reference ${reference}.`,
+    }),
+  };
+}
+
+type ExternalRequest = Extract<TransferRequest, { kind: "ach" | "wire" }>;
+
+/**
+ * The send step of To US Bank and International, one path for both: a repeat of the form's key
+ * answers with its first result; then every check again (the review), the emailed code, and in
+ * one database transaction (under the member's payments lock, checks repeated) the hold on the
+ * member's account, the queued payment for the back office and the member's notification.
+ */
+async function sendExternal(db: Db, member: Member, request: ExternalRequest, otp: string): Promise<TransferResult> {
+  const earlier = await earlierTransfer(db, member, request);
   if (earlier) return earlier;
+  const plan = await planExternal(db, member, request);
+  if ("ok" in plan) return plan;
   const code = otp.trim();
-  if (code === "") return refuse("otp_missing", MESSAGES.otp_missing, "otp");
-  const accounts = await memberAccounts(db, member.id);
-  const pre = await checkExternal(db, member, accounts, form.from_account_id, "ach", form.amount_cents, form.amount_cents);
-  if ("ok" in pre) return pre;
-  if (!(await verifyStepUpCode(db, member.id, code, stepUpTransfer({ kind: "ach", form })))) return refuse("otp_invalid", MESSAGES.otp_invalid, "otp");
-  const settlement = await institutionAccount(db, "ach_settlement");
-  return inTransaction(db, pre.id, async (tx) => {
+  if (code === "") return { ...refuse("otp_missing", MESSAGES.otp_missing, "otp"), summary: plan.summary };
+  if (!(await verifyStepUpCode(db, member.id, code, stepUpTransfer(request)))) return { ...refuse("otp_invalid", MESSAGES.otp_invalid, "otp"), summary: plan.summary };
+  const settlement = await institutionAccount(db, request.kind === "ach" ? "ach_settlement" : "wire_settlement");
+  const fees = request.kind === "wire" ? await institutionAccount(db, "fees_income") : null;
+  const { form } = request;
+  const total_cents = plan.usd_cents + plan.fee_cents;
+  return inTransaction(db, form.from_account_id, async (tx) => {
     await lockMemberPayments(tx, member.id);
     // Under the lock: a request with the same key that committed meanwhile answers as above.
-    const again = await earlierTransfer(tx, member, { kind: "ach", form });
+    const again = await earlierTransfer(tx, member, request);
     if (again?.ok) return again;
     if (again) throw new RefusalError(again);
-    const checked = await checkExternal(tx, member, await memberAccounts(tx, member.id), form.from_account_id, "ach", form.amount_cents, form.amount_cents);
+    const checked = await checkExternal(tx, member, await memberAccounts(tx, member.id), form.from_account_id, request.kind, plan.usd_cents, total_cents);
     if ("ok" in checked) throw new RefusalError(checked);
-    const bank = bankName(form.routing_number);
+    const entries = [
+      { account_id: checked.id, amount_cents: -total_cents },
+      { account_id: settlement.id, amount_cents: plan.usd_cents },
+    ];
+    if (plan.fee_cents > 0) entries.push({ account_id: fees!.id, amount_cents: plan.fee_cents });
+    assertExternalHold(member, checked, plan, entries);
     const result = await placeHold(tx, {
-      kind: "ach_out",
+      kind: LEDGER_KIND[request.kind] as "ach_out" | "wire_out",
       initiator: initiator(member),
       idempotency_key: form.idempotency_key,
       created_by: member.id,
-      entries: [
-        { account_id: checked.id, amount_cents: -form.amount_cents },
-        { account_id: settlement.id, amount_cents: form.amount_cents },
-      ],
-      memo: `Transfer to ${form.account_name} at ${bank ?? "another bank"} ${maskExternal(form.account_number)}`,
+      entries,
+      memo: plan.memo,
       reference: form.reference,
       category: "Transfers",
     });
@@ -676,25 +746,33 @@ export async function sendUsBankTransfer(db: Db, member: Member, form: ToUsBankT
       .insert(externalPayments)
       .values({
         member_id: member.id,
-        kind: "ach",
+        kind: request.kind,
         from_account_id: checked.id,
         hold_transaction_id: result.transaction.id,
-        amount_cents: form.amount_cents,
-        fee_cents: 0,
-        currency: "USD",
-        details: { routing_number: form.routing_number, account_number: form.account_number, account_name: form.account_name, bank_name: bank ?? "" },
+        amount_cents: plan.usd_cents,
+        fee_cents: plan.fee_cents,
+        ...plan.payment,
         reference: form.reference,
         idempotency_key: form.idempotency_key,
       })
       .returning({ id: externalPayments.id });
-    await notify(tx, {
-      member_id: member.id,
-      kind: "payment_pending",
-      title: `Transfer of ${formatCents(form.amount_cents)} to ${form.account_name} is on its way`,
-      body: `The money is held from ${accountLabel(checked)} and goes out with the next ACH file. Reference ${referenceNumber(result.transaction.id)}.`,
-    });
-    return done(result, form.amount_cents, Number(payment!.id));
+    await notify(tx, { member_id: member.id, kind: "payment_pending", ...plan.notification(checked, referenceNumber(result.transaction.id)) });
+    return done(result, total_cents, Number(payment!.id));
   });
+}
+
+/**
+ * The service boundary's invariants before anything is held: checks above already refused every
+ * bad request, so a failure here is a bug, and it stops the transfer (the transaction rolls back)
+ * instead of holding the wrong money. The hold is the amount plus the fee, from the member's own
+ * open account, and balances.
+ */
+function assertExternalHold(member: Member, from: AccountView, plan: ExternalPlan, entries: ReadonlyArray<{ account_id: number; amount_cents: number }>): void {
+  assert(Number.isSafeInteger(plan.usd_cents) && plan.usd_cents > 0, `payment amount ${plan.usd_cents} is not a positive whole number of cents`);
+  assert(Number.isSafeInteger(plan.fee_cents) && plan.fee_cents >= 0, `fee ${plan.fee_cents} is not a whole number of cents`);
+  assert(from.owner === "member" && from.member_id === member.id, `account ${from.id} is not the member's`);
+  assert(entries[0]?.account_id === from.id && entries[0].amount_cents === -(plan.usd_cents + plan.fee_cents), "the hold is not the amount plus the fee");
+  assert(entries.reduce((sum, e) => sum + e.amount_cents, 0) === 0, "the hold's entries do not balance");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -716,7 +794,7 @@ export async function quoteWire(db: DbOrTx, form: Pick<InternationalTransfer, "c
   const rate = currency ? await currencyRate(db, currency.code) : null;
   if (!currency || !rate) return refuse("no_rate", MESSAGES.no_rate, "currency");
   const usd_cents = usdCentsForForeignAmount(form.amount_minor_units, currency.minor_units, rate.usd_per_unit);
-  if (usd_cents < 1) return refuse("invalid_amount", "Please enter a valid amount", "amount");
+  if (usd_cents < 1) return refuse("invalid_amount", REFUSAL_MESSAGES.invalid_amount, "amount");
   const fee_cents = institution().limits.wire_fee_cents;
   return {
     ok: true,
@@ -751,71 +829,7 @@ export async function reviewWire(db: Db, member: Member, form: InternationalTran
  * (`otp`), then the USD amount and the fee are held and the wire waits in the back office queue.
  */
 export async function sendWire(db: Db, member: Member, form: InternationalTransfer, otp: string): Promise<TransferResult> {
-  const earlier = await earlierTransfer(db, member, { kind: "wire", form });
-  if (earlier) return earlier;
-  const review = await reviewWire(db, member, form);
-  if (!review.ok) return review;
-  const code = otp.trim();
-  if (code === "") return { ...refuse("otp_missing", MESSAGES.otp_missing, "otp"), summary: review.summary };
-  if (!(await verifyStepUpCode(db, member.id, code, stepUpTransfer({ kind: "wire", form })))) return { ...refuse("otp_invalid", MESSAGES.otp_invalid, "otp"), summary: review.summary };
-  const quote = review;
-  const wire = await institutionAccount(db, "wire_settlement");
-  const fees = await institutionAccount(db, "fees_income");
-  return inTransaction(db, form.from_account_id, async (tx) => {
-    await lockMemberPayments(tx, member.id);
-    const again = await earlierTransfer(tx, member, { kind: "wire", form });
-    if (again?.ok) return again;
-    if (again) throw new RefusalError(again);
-    const checked = await checkExternal(tx, member, await memberAccounts(tx, member.id), form.from_account_id, "wire", quote.usd_cents, quote.total_cents);
-    if ("ok" in checked) throw new RefusalError(checked);
-    const entries = [
-      { account_id: checked.id, amount_cents: -quote.total_cents },
-      { account_id: wire.id, amount_cents: quote.usd_cents },
-    ];
-    if (quote.fee_cents > 0) entries.push({ account_id: fees.id, amount_cents: quote.fee_cents });
-    const result = await placeHold(tx, {
-      kind: "wire_out",
-      initiator: initiator(member),
-      idempotency_key: form.idempotency_key,
-      created_by: member.id,
-      entries,
-      memo: `International transfer to ${form.recipient_name}, ${form.bank_name} (${quote.amount_text}, fee ${formatCents(quote.fee_cents)})`,
-      reference: form.reference,
-      category: "Transfers",
-    });
-    if (result.replayed) throw new RefusalError(keyReused(result.transaction.id));
-    const [payment] = await tx
-      .insert(externalPayments)
-      .values({
-        member_id: member.id,
-        kind: "wire",
-        from_account_id: checked.id,
-        hold_transaction_id: result.transaction.id,
-        amount_cents: quote.usd_cents,
-        fee_cents: quote.fee_cents,
-        currency: quote.currency,
-        foreign_amount_minor: form.amount_minor_units,
-        rate: quote.rate,
-        details: {
-          recipient_name: form.recipient_name,
-          bank_name: form.bank_name,
-          bic: form.bic,
-          account_number: form.account_number,
-          iban: form.iban ?? "",
-          country: form.country,
-        },
-        reference: form.reference,
-        idempotency_key: form.idempotency_key,
-      })
-      .returning({ id: externalPayments.id });
-    await notify(tx, {
-      member_id: member.id,
-      kind: "payment_pending",
-      title: `International transfer of ${quote.amount_text} to ${form.recipient_name} is waiting to be sent`,
-      body: `${formatCents(quote.total_cents)} (including the ${formatCents(quote.fee_cents)} wire fee) is held from ${accountLabel(checked)}. Reference ${referenceNumber(result.transaction.id)}.`,
-    });
-    return done(result, quote.total_cents, Number(payment!.id));
-  });
+  return sendExternal(db, member, { kind: "wire", form }, otp);
 }
 
 /** The member's pending payments to other banks (for the dashboard). */
