@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { PHONE, createMember, expectNoAxeViolations, signIn, staffContext, watchConsole, type TestMember } from "./support";
+import { PHONE, STAFF, createMember, expectNoAxeViolations, watchConsole, type TestMember } from "./support";
 
 /**
  * Someone with a member's signed-in session cannot guess the current password without end: after
@@ -11,9 +11,9 @@ test.describe.configure({ mode: "serial" });
 let desktopMember: TestMember;
 let phoneMember: TestMember;
 
-test.beforeAll(async ({ browser, baseURL }) => {
+test.beforeAll(async ({ browser, baseURL, sessions }) => {
   test.setTimeout(120_000);
-  const staff = await staffContext(browser, baseURL!);
+  const staff = await browser.newContext({ baseURL, storageState: await sessions.stateFor(STAFF) });
   desktopMember = await createMember(staff, baseURL!, "guess-desktop");
   phoneMember = await createMember(staff, baseURL!, "guess-phone");
   await staff.close();
@@ -25,12 +25,12 @@ for (const [label, viewport] of [
   ["1440 px", null],
   ["375 px", PHONE],
 ] as const) {
-  test(`five wrong current passwords lock the password change, with the reason next to the field (${label})`, async ({ page }) => {
+  test(`five wrong current passwords lock the password change, with the reason next to the field (${label})`, async ({ page, signInAs }) => {
     test.setTimeout(120_000);
     if (viewport) await page.setViewportSize(viewport);
     const member = viewport ? phoneMember : desktopMember;
     const errors = watchConsole(page);
-    await signIn(page, member.email, member.password);
+    await signInAs(member);
     await page.goto("/settings/account");
     const form = page.getByRole("form", { name: "Change password" });
     const current = form.getByLabel("Current password");

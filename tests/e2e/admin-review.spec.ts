@@ -49,12 +49,6 @@ async function apply(request: APIRequestContext, baseURL: string, first_name: st
   return email;
 }
 
-/** Signs in as staff (password, then the emailed code from the demo inbox) and opens the back office. */
-async function signInAsStaff(page: Page) {
-  await signIn(page, STAFF.email, STAFF.password);
-  await page.goto("/admin");
-}
-
 async function count(page: Page, tab: string): Promise<number> {
   return Number((await page.getByTestId(`count-${tab}`).textContent())!.replace(/,/g, ""));
 }
@@ -74,14 +68,15 @@ async function openVerify(page: Page) {
   return dialog;
 }
 
-test("staff request information, reject with a reason and approve once every item is ticked", async ({ page, request, baseURL, browser }) => {
-  // Staff and then the new member sign in: two sign-ins, slow on a busy machine.
+test("staff request information, reject with a reason and approve once every item is ticked", async ({ page, request, baseURL, browser, signInAs }) => {
+  // The new member signs in: slow on a busy machine.
   test.setTimeout(150_000);
   const errors = watchConsole(page);
   const first = await apply(request, baseURL!, "Avery", `Infoseeker${run}`);
   const second = await apply(request, baseURL!, "Blake", `Approvable${run}`);
 
-  await signInAsStaff(page);
+  await signInAs(STAFF);
+  await page.goto("/admin");
   await expect(page.getByRole("heading", { name: "Members" })).toBeVisible();
   await expect(page.getByText("Select a user to view and edit their details")).toBeVisible();
   const approvedBefore = await count(page, "approved");
@@ -171,10 +166,11 @@ test("staff request information, reject with a reason and approve once every ite
   }
 });
 
-test("the back office pages and the dialog are accessible at 1440 and 375 px", async ({ page }) => {
+test("the back office pages and the dialog are accessible at 1440 and 375 px", async ({ page, signInAs }) => {
   // Twelve full axe scans: slow on a busy machine.
   test.setTimeout(300_000);
-  await signInAsStaff(page);
+  await signInAs(STAFF);
+  await page.goto("/admin");
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);
     for (const path of ["/admin", "/admin?create=1", "/admin/audit", "/admin/outbox", "/admin/messages"]) {
@@ -193,20 +189,10 @@ test("the back office pages and the dialog are accessible at 1440 and 375 px", a
   }
 });
 
-test("without JavaScript the list, search and dialog still render from the server", async ({ browser, baseURL }) => {
-  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
-  const page = await context.newPage();
-  // Sign in with JavaScript off as well: the forms work without it.
-  await page.goto("/login?redirectTo=%2Fadmin");
-  await page.getByLabel("Email address").fill(STAFF.email);
-  await page.getByLabel("Password").fill(STAFF.password);
-  await page.getByRole("button", { name: "Continue" }).click();
-  const inbox = await context.newPage();
-  await inbox.goto(`/demo/inbox?to=${encodeURIComponent(STAFF.email)}`);
-  const code = (await inbox.getByTestId("demo-code").first().textContent())!.trim();
-  await page.getByLabel("Verification code").fill(code);
-  await page.getByRole("button", { name: "Verify & Sign in" }).click();
-  await page.waitForURL(/\/admin/);
+test("without JavaScript the list, search and dialog still render from the server", async ({ pageAs }) => {
+  // Signing in without JavaScript is staff-identity.spec.ts's subject; this one starts signed in.
+  const page = await pageAs(STAFF, { javaScriptEnabled: false });
+  await page.goto("/admin");
   await page.getByRole("searchbox").fill("alex");
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(/q=alex/);
@@ -214,5 +200,4 @@ test("without JavaScript the list, search and dialog still render from the serve
   await page.getByRole("link", { name: "Verify User" }).click();
   await expect(page).toHaveURL(/verify=1/);
   await expect(page.getByRole("heading", { name: /^Verify / })).toBeVisible();
-  await context.close();
 });

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect as baseExpect, test, type Page } from "./fixtures";
-import { ALEX, DESKTOP, PHONE, PRIYA, SAM, expectNoAxeViolations, hydrated, inboxCode, signIn, watchConsole } from "./support";
+import { ALEX, DESKTOP, PHONE, PRIYA, SAM, expectNoAxeViolations, hydrated, inboxCode, watchConsole } from "./support";
 
 /**
  * The member banking app (docs/product.md#member-app) as members use it: the demo members (their
@@ -15,12 +15,11 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 test.setTimeout(120_000);
 // The first member page of a fresh demo posts the demo history (until the start-up seed does it):
 // warm it up once per worker so the tests measure the app, not the seeding.
-test.beforeAll(async ({ browser, baseURL }) => {
+test.beforeAll(async ({ browser, baseURL, sessions }) => {
   test.setTimeout(240_000);
-  const context = await browser.newContext({ baseURL });
+  const context = await browser.newContext({ baseURL, storageState: await sessions.stateFor(ALEX) });
   const page = await context.newPage();
   page.setDefaultTimeout(200_000);
-  await signIn(page, ALEX.email, ALEX.password);
   await page.goto("/dashboard", { timeout: 200_000 });
   await context.close();
 });
@@ -36,9 +35,9 @@ async function openTab(page: Page, name: string) {
 }
 
 test.describe("dashboard", () => {
-  test("shows the member's figures at 1440 and 375 px, axe-clean", async ({ page }) => {
+  test("shows the member's figures at 1440 and 375 px, axe-clean", async ({ page, signInAs }) => {
     const errors = watchConsole(page);
-    await signIn(page, ALEX.email, ALEX.password);
+    await signInAs(ALEX);
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { name: "Welcome back, Alex" })).toBeVisible();
     await expect(page.getByText("Joint account · Alex Morgan & Jordan Morgan")).toBeVisible();
@@ -72,8 +71,8 @@ test.describe("dashboard", () => {
     expect(errors).toEqual([]);
   });
 
-  test("tabs and menus work with the keyboard alone", async ({ page }) => {
-    await signIn(page, ALEX.email, ALEX.password);
+  test("tabs and menus work with the keyboard alone", async ({ page, signInAs }) => {
+    await signInAs(ALEX);
     await page.goto("/dashboard");
     await hydrated(page);
     // Manual activation: the arrow keys move focus along the tabs, Enter opens the focused one.
@@ -120,8 +119,8 @@ test.describe("dashboard", () => {
 });
 
 test.describe("transfers", () => {
-  test("Between Accounts: posts at once with a reference number; refusals move nothing", async ({ page }) => {
-    await signIn(page, PRIYA.email, PRIYA.password);
+  test("Between Accounts: posts at once with a reference number; refusals move nothing", async ({ page, signInAs }) => {
+    await signInAs(PRIYA);
     await page.goto("/dashboard?transfer=internal#transfer");
     const panel = page.getByRole("tabpanel");
     // Refusal: more than available.
@@ -146,8 +145,8 @@ test.describe("transfers", () => {
     await expect(page.locator("table tbody tr").first()).toContainText("Transfer from");
   });
 
-  test("To Another Member: verify shows the name; own email refused; posts and notifies the recipient", async ({ page, browser, baseURL }) => {
-    await signIn(page, PRIYA.email, PRIYA.password);
+  test("To Another Member: verify shows the name; own email refused; posts and notifies the recipient", async ({ page, signInAs, pageAs }) => {
+    await signInAs(PRIYA);
     await page.goto("/dashboard?transfer=member#transfer");
     const panel = page.getByRole("tabpanel");
     await panel.getByLabel("Recipient's email").fill(PRIYA.email);
@@ -166,9 +165,7 @@ test.describe("transfers", () => {
     await panel.getByRole("button", { name: "Send money" }).click();
     await expect(panel.getByRole("status").filter({ hasText: "Transfer sent: $5.00" })).toBeVisible();
 
-    const context = await browser.newContext({ baseURL });
-    const sam = await context.newPage();
-    await signIn(sam, SAM.email, SAM.password);
+    const sam = await pageAs(SAM);
     await sam.goto("/dashboard");
     const bell = sam.getByRole("button", { name: /^Notifications, \d+ unread/ });
     await expect(bell).toBeVisible();
@@ -181,11 +178,10 @@ test.describe("transfers", () => {
     await expect(sam.getByRole("heading", { name: "Notifications" })).toBeVisible();
     await expect(sam.getByText("You're all caught up.")).toBeVisible();
     await expectNoAxeViolations(sam);
-    await context.close();
   });
 
-  test("To US Bank: ABA check, one-time code, hold and reference", async ({ page }) => {
-    await signIn(page, PRIYA.email, PRIYA.password);
+  test("To US Bank: ABA check, one-time code, hold and reference", async ({ page, signInAs }) => {
+    await signInAs(PRIYA);
     await page.goto("/dashboard?transfer=ach#transfer");
     const panel = page.getByRole("tabpanel");
     await panel.getByLabel("Bank").selectOption("other");
@@ -213,10 +209,10 @@ test.describe("transfers", () => {
     await expect(page.locator("table tbody tr").first()).toContainText("Pending");
   });
 
-  test("International: searchable pickers, confirm and notice steps, the code, hold with fee", async ({ page }) => {
+  test("International: searchable pickers, confirm and notice steps, the code, hold with fee", async ({ page, signInAs }) => {
     // Alex, not Priya: the To US Bank test may run at the same moment, and a member's newest code
     // voids the older ones.
-    await signIn(page, ALEX.email, ALEX.password);
+    await signInAs(ALEX);
     await page.goto("/dashboard?transfer=wire#transfer");
     const panel = page.getByRole("tabpanel");
     await panel.getByLabel("Recipient's name").fill("Marie Dupont");
@@ -249,8 +245,8 @@ test.describe("transfers", () => {
 });
 
 test.describe("history", () => {
-  test("search, filters, pages and CSV export of the filtered set, axe-clean at both widths", async ({ page }) => {
-    await signIn(page, ALEX.email, ALEX.password);
+  test("search, filters, pages and CSV export of the filtered set, axe-clean at both widths", async ({ page, signInAs }) => {
+    await signInAs(ALEX);
     await page.goto("/dashboard");
     await page.getByRole("link", { name: "View All" }).click();
     await expect(page).toHaveURL(/\/dashboard\/transactions$/);

@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import { expect as baseExpect, test, type Browser, type BrowserContext, type Locator, type Page } from "./fixtures";
-import { DESKTOP, PHONE, SAM, createMember, expectNoAxeViolations, hydrated, inboxCode, signIn, staffContext, watchConsole, type TestMember } from "./support";
+import { expect as baseExpect, test, type Locator, type Page, type Person } from "./fixtures";
+import { DESKTOP, PHONE, SAM, expectNoAxeViolations, hydrated, inboxCode, watchConsole, type TestMember } from "./support";
 
 /**
  * Every transfer kind end to end as a member uses it (docs/product.md#transfers), each with its
@@ -20,56 +20,59 @@ const SENDER_NAME = "Jordan Tester"; // createMember's name for every member it 
 /** The demo profile's To Another Member limits (app/config/demo-institution.ts). */
 const CODE_ABOVE_DOLLARS = 1_000;
 
-let staff: BrowserContext;
-let samState: Awaited<ReturnType<BrowserContext["storageState"]>>;
-
-// The shared machine can be very slow: each test signs in two or three people.
+// The shared machine can be very slow: a test makes its members, funds them and transfers.
 test.setTimeout(300_000);
-// One staff and one Sam sign-in per worker (sign-ins are rate-limited per address). The first
-// member page of a fresh demo can be slow (the demo history is posted then).
-test.beforeAll(async ({ browser, baseURL }) => {
+// The first member page of a fresh demo can be slow (the demo history is posted then): Sam's
+// dashboard is opened once per worker before the tests.
+test.beforeAll(async ({ browser, baseURL, sessions }) => {
   test.setTimeout(240_000);
-  staff = await staffContext(browser, baseURL!);
-  const context = await browser.newContext({ baseURL });
+  const context = await browser.newContext({ baseURL, storageState: await sessions.stateFor(SAM) });
   const page = await context.newPage();
   page.setDefaultTimeout(200_000);
-  await signIn(page, SAM.email, SAM.password);
   await page.goto("/dashboard", { timeout: 200_000 });
-  samState = await context.storageState();
   await context.close();
 });
-test.afterAll(async () => {
-  await staff?.close();
-});
+
+type MemberFixtures = { newMember: (tag: string) => Promise<TestMember>; pageAs: (person: Person) => Promise<Page> };
 
 /** A new member (checking and savings at zero), given `dollars` by Sam through To Another Member. */
-async function fundedMember(browser: Browser, baseURL: string, tag: string, dollars?: string): Promise<TestMember> {
-  const member = await createMember(staff, baseURL, tag);
+async function fundedMember({ newMember, pageAs }: MemberFixtures, tag: string, dollars?: string): Promise<TestMember> {
+  const member = await newMember(tag);
   if (!dollars) return member;
-  const context = await browser.newContext({ baseURL, storageState: samState });
-  try {
-    const page = await context.newPage();
-    await page.goto("/dashboard?transfer=member#transfer");
-    await hydrated(page);
-    const panel = page.getByRole("tabpanel");
-    await panel.getByLabel("Recipient's email").fill(member.email);
-    await panel.getByRole("button", { name: "Verify" }).click();
-    await expect(panel.getByText(`Recipient found: ${SENDER_NAME}`).first()).toBeVisible();
-    await panel.getByLabel("Amount").fill(dollars);
-    await panel.getByLabel("Reference").fill("Welcome money");
-    await panel.getByRole("button", { name: "Send money" }).click();
-    if (Number(dollars) > CODE_ABOVE_DOLLARS) {
-      // Above the profile's amount, the emailed code confirms it.
-      await expect(panel.getByLabel("One-time code")).toBeVisible();
-      await panel.getByLabel("One-time code").fill(await inboxCode(page, SAM.email));
-      await panel.getByRole("button", { name: "Confirm transfer" }).click();
-    }
-    const shown = Number(dollars).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    await expect(panel.getByRole("status").filter({ hasText: `Transfer sent: $${shown}` })).toBeVisible();
-  } finally {
-    await context.close();
+  const page = await pageAs(SAM);
+  await page.goto("/dashboard?transfer=member#transfer");
+  await hydrated(page);
+  const panel = page.getByRole("tabpanel");
+  await panel.getByLabel("Recipient's email").fill(member.email);
+  await panel.getByRole("button", { name: "Verify" }).click();
+  await expect(panel.getByText(`Recipient found: ${SENDER_NAME}`).first()).toBeVisible();
+  await panel.getByLabel("Amount").fill(dollars);
+  await panel.getByLabel("Reference").fill("Welcome money");
+  await panel.getByRole("button", { name: "Send money" }).click();
+  if (Number(dollars) > CODE_ABOVE_DOLLARS) {
+    // Above the profile's amount, the emailed code confirms it.
+    await expect(panel.getByLabel("One-time code")).toBeVisible();
+    await panel.getByLabel("One-time code").fill(await inboxCode(page, SAM.email));
+    await panel.getByRole("button", { name: "Confirm transfer" }).click();
   }
+  const shown = Number(dollars).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  await expect(panel.getByRole("status").filter({ hasText: `Transfer sent: $${shown}` })).toBeVisible();
+  await page.close();
   return member;
+}
+
+/** Moves `dollars` from the member's checking into savings; the reference number it was given. */
+async function intoSavings(panel: Locator, dollars: string, reference: string): Promise<string> {
+  await chooseAccount(panel.getByLabel("From"), "Checking");
+  await chooseAccount(panel.getByLabel("To"), "Savings");
+  await panel.getByLabel("Amount").fill(dollars);
+  await panel.getByLabel("Reference").fill(reference);
+  await panel.getByRole("button", { name: "Transfer now" }).click();
+  const done = panel.getByRole("status").filter({ hasText: `Transfer complete: $${dollars}` });
+  await expect(done).toBeVisible();
+  const number = /MU\d{8}/.exec((await done.textContent()) ?? "")?.[0] ?? "";
+  expect(number).toMatch(/^MU\d{8}$/);
+  return number;
 }
 
 /** Chooses the member's account whose label contains `type` ("Checking" or "Savings"). */
@@ -90,13 +93,11 @@ function unique(tag: string) {
 }
 
 test.describe("transfers, each kind with its refusals", () => {
-  test("Between Accounts: refusals, the monthly savings limit, and the transfer found in history search and CSV", async ({ page, browser, baseURL }) => {
+  test("money received is in the bell, and marking it read lasts after a reload", async ({ page, newMember, pageAs, signInAs }) => {
     const errors = watchConsole(page);
-    const member = await fundedMember(browser, baseURL!, "limit", "40.00");
-    await signIn(page, member.email, member.password);
-
-    // The money received is in the bell; mark that one read.
-    const panel = await openDashboard(page, "internal");
+    const member = await fundedMember({ newMember, pageAs }, "bell", "40.00");
+    await signInAs(member);
+    await openDashboard(page, "internal");
     await page.getByRole("button", { name: /^Notifications, \d+ unread$/ }).click();
     const bell = page.getByRole("dialog", { name: "Notifications" });
     const received = "You received $40.00 from Sam Okafor";
@@ -113,8 +114,14 @@ test.describe("transfers, each kind with its refusals", () => {
     await expect(page.getByRole("dialog", { name: "Notifications" }).getByText(received).first()).toBeVisible();
     await expect(page.getByRole("dialog", { name: "Notifications" }).getByText(`Unread: ${received}`)).toHaveCount(0);
     await page.keyboard.press("Escape");
+    expect(errors).toEqual([]);
+  });
 
-    // Refusals: nothing filled in, a zero amount, more than available.
+  test("Between Accounts refuses an empty form, a zero amount and more than available", async ({ page, newMember, pageAs, signInAs }) => {
+    const errors = watchConsole(page);
+    const member = await fundedMember({ newMember, pageAs }, "refusals", "40.00");
+    await signInAs(member);
+    const panel = await openDashboard(page, "internal");
     await panel.getByRole("button", { name: "Transfer now" }).click();
     await expect(panel.getByText("Please fill in all fields").first()).toBeVisible();
     await panel.getByLabel("Amount").fill("0");
@@ -126,18 +133,16 @@ test.describe("transfers, each kind with its refusals", () => {
     await panel.getByLabel("Amount").fill("40.01");
     await panel.getByRole("button", { name: "Transfer now" }).click();
     await expect(panel.getByText("Insufficient funds").first()).toBeVisible();
+    expect(errors).toEqual([]);
+  });
 
-    // Into savings (not limited), with a reference we can search for.
-    const reference = unique("GOAL");
-    await chooseAccount(panel.getByLabel("From"), "Checking");
-    await chooseAccount(panel.getByLabel("To"), "Savings");
-    await panel.getByLabel("Amount").fill("20.00");
-    await panel.getByLabel("Reference").fill(reference);
-    await panel.getByRole("button", { name: "Transfer now" }).click();
-    const done = panel.getByRole("status").filter({ hasText: "Transfer complete: $20.00" });
-    await expect(done).toBeVisible();
-    let last = /MU\d{8}/.exec((await done.textContent()) ?? "")?.[0] ?? "";
-    expect(last).toMatch(/^MU\d{8}$/);
+  test("Between Accounts: transfers out of savings go through until the monthly limit refuses, naming the count", async ({ page, newMember, pageAs, signInAs }) => {
+    const errors = watchConsole(page);
+    const member = await fundedMember({ newMember, pageAs }, "limit", "40.00");
+    await signInAs(member);
+    const panel = await openDashboard(page, "internal");
+    // Into savings first (not limited), so there is money to take out.
+    let last = await intoSavings(panel, "20.00", "Savings goal");
 
     // Out of savings until the monthly limit refuses, naming the count
     // (docs/product.md#transfer-limits). Staff may reset every count at any moment
@@ -173,8 +178,17 @@ test.describe("transfers, each kind with its refusals", () => {
     await expectNoAxeViolations(page);
     fs.mkdirSync(SCREENS, { recursive: true });
     await page.screenshot({ path: `${SCREENS}/transfer-savings-limit-1440.png` });
+    expect(errors).toEqual([]);
+  });
 
-    // History: the reference finds both sides of the transfer; the CSV export has them.
+  test("Between Accounts: the reference finds both sides of the transfer in history search and in the CSV export", async ({ page, newMember, pageAs, signInAs }) => {
+    const errors = watchConsole(page);
+    const member = await fundedMember({ newMember, pageAs }, "history", "40.00");
+    await signInAs(member);
+    const panel = await openDashboard(page, "internal");
+    const reference = unique("GOAL");
+    await intoSavings(panel, "20.00", reference);
+
     await page.goto("/dashboard/transactions");
     await page.getByRole("searchbox", { name: "Search" }).fill(reference.toLowerCase());
     await page.getByRole("button", { name: "Apply" }).click();
@@ -193,11 +207,11 @@ test.describe("transfers, each kind with its refusals", () => {
     expect(errors).toEqual([]);
   });
 
-  test("To Another Member at 375 px: refusals, then the money and the notification reach the recipient", async ({ page, browser, baseURL }) => {
+  test("To Another Member at 375 px: refusals, then the money and the notification reach the recipient", async ({ page, newMember, pageAs, signInAs }) => {
     await page.setViewportSize(PHONE);
-    const sender = await fundedMember(browser, baseURL!, "sender", "30.00");
-    const recipient = await createMember(staff, baseURL!, "recipient");
-    await signIn(page, sender.email, sender.password);
+    const sender = await fundedMember({ newMember, pageAs }, "sender", "30.00");
+    const recipient = await newMember("recipient");
+    await signInAs(sender);
     const panel = await openDashboard(page, "member");
 
     await panel.getByLabel("Recipient's email").fill("nobody-here@harborview.example");
@@ -233,10 +247,8 @@ test.describe("transfers, each kind with its refusals", () => {
     await page.screenshot({ path: `${SCREENS}/transfer-member-375.png`, fullPage: false });
 
     // The recipient, on a phone: the bell, mark all read, and the money in their checking.
-    const context = await browser.newContext({ baseURL, viewport: PHONE });
-    try {
-      const other = await context.newPage();
-      await signIn(other, recipient.email, recipient.password);
+    {
+      const other = await pageAs(recipient, { viewport: PHONE });
       await other.goto("/dashboard");
       await hydrated(other);
       await other.getByRole("button", { name: /^Notifications, \d+ unread$/ }).click();
@@ -249,18 +261,16 @@ test.describe("transfers, each kind with its refusals", () => {
       await other.keyboard.press("Escape");
       // The money is in the recipient's balance.
       await expect(other.getByText("$3.21").first()).toBeVisible();
-    } finally {
-      await context.close();
     }
   });
 
   // One test (not one per width): Sam funds the sender above the code amount, and two of Sam's
   // codes at once would void each other.
-  test("To Another Member above the code amount at 375 and 1440 px: the limit named, then the code step as To US Bank's", async ({ page, browser, baseURL }) => {
+  test("To Another Member above the code amount at 375 and 1440 px: the limit named, then the code step as To US Bank's", async ({ page, newMember, pageAs, signInAs }) => {
     await page.setViewportSize(PHONE);
-    const sender = await fundedMember(browser, baseURL!, "big", "1100.00");
-    const recipient = await createMember(staff, baseURL!, "bigto");
-    await signIn(page, sender.email, sender.password);
+    const sender = await fundedMember({ newMember, pageAs }, "big", "1100.00");
+    const recipient = await newMember("bigto");
+    await signInAs(sender);
     const panel = await openDashboard(page, "member");
     await expect(panel.getByText("Up to $5,000.00 a transfer and $10,000.00 a day. Above $1,000.00 we email you a code to confirm the transfer.")).toBeVisible();
 
@@ -294,10 +304,10 @@ test.describe("transfers, each kind with its refusals", () => {
     await expect(panel.getByRole("status").filter({ hasText: "Transfer sent: $1,000.01" })).toBeVisible();
   });
 
-  test("a retry after \"Transfer failed\" keeps the form's key, so a transfer whose answer was lost is sent once", async ({ page, browser, baseURL }) => {
-    const sender = await fundedMember(browser, baseURL!, "retry", "30.00");
-    const recipient = await createMember(staff, baseURL!, "retryto");
-    await signIn(page, sender.email, sender.password);
+  test("a retry after \"Transfer failed\" keeps the form's key, so a transfer whose answer was lost is sent once", async ({ page, newMember, pageAs, signInAs }) => {
+    const sender = await fundedMember({ newMember, pageAs }, "retry", "30.00");
+    const recipient = await newMember("retryto");
+    await signInAs(sender);
     const panel = await openDashboard(page, "member");
     await panel.getByLabel("Recipient's email").fill(recipient.email);
     await panel.getByRole("button", { name: "Verify" }).click();
@@ -340,10 +350,10 @@ test.describe("transfers, each kind with its refusals", () => {
     await expect(key).not.toHaveValue(first);
   });
 
-  test("To US Bank at 375 px: account number, routing checksum and code refusals, then the hold", async ({ page, browser, baseURL }) => {
+  test("To US Bank at 375 px: account number, routing checksum and code refusals, then the hold", async ({ page, newMember, pageAs, signInAs }) => {
     await page.setViewportSize(PHONE);
-    const member = await fundedMember(browser, baseURL!, "ach", "50.00");
-    await signIn(page, member.email, member.password);
+    const member = await fundedMember({ newMember, pageAs }, "ach", "50.00");
+    await signInAs(member);
     const panel = await openDashboard(page, "ach");
 
     await panel.getByLabel("Bank").selectOption({ label: "JPMorgan Chase Bank (021000021)" });
@@ -384,10 +394,10 @@ test.describe("transfers, each kind with its refusals", () => {
     await expect(page.getByText("1 pending transaction")).toBeVisible();
   });
 
-  test("International at 375 px: SWIFT/BIC, account number and IBAN refusals, then confirm, notice and hold", async ({ page, browser, baseURL }) => {
+  test("International at 375 px: SWIFT/BIC, account number and IBAN refusals, then confirm, notice and hold", async ({ page, newMember, pageAs, signInAs }) => {
     await page.setViewportSize(PHONE);
-    const member = await fundedMember(browser, baseURL!, "wire", "80.00");
-    await signIn(page, member.email, member.password);
+    const member = await fundedMember({ newMember, pageAs }, "wire", "80.00");
+    await signInAs(member);
     const panel = await openDashboard(page, "wire");
 
     await panel.getByLabel("Recipient's name").fill("Marie Dupont");
@@ -446,11 +456,11 @@ test.describe("transfers, each kind with its refusals", () => {
 
 test.describe("every member page and dialog", () => {
   for (const viewport of [DESKTOP, PHONE]) {
-    test(`axe-clean at ${viewport.width} px, dialogs open too`, async ({ page }) => {
+    test(`axe-clean at ${viewport.width} px, dialogs open too`, async ({ page, signInAs }) => {
       test.setTimeout(360_000);
       const errors = watchConsole(page);
       await page.setViewportSize(viewport);
-      await page.context().addCookies(samState.cookies);
+      await signInAs(SAM);
       const phone = viewport.width < 768;
 
       for (const path of [

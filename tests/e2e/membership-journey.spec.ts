@@ -70,10 +70,11 @@ async function expectMaskedCodeInOutbox(staff: Page, email: string, code: string
   await expect(message).not.toContainText(code);
 }
 
-test("apply, be asked for more, answer, be approved, and sign in with the emailed code, which staff cannot read", async ({ browser, baseURL }) => {
+test("apply, be asked for more, answer, be approved, and sign in with the emailed code, which staff cannot read", async ({ browser, baseURL, sessions }) => {
   const email = uniqueEmail("journey");
   const applicantContext = await browser.newContext({ baseURL });
-  const staffContext = await browser.newContext({ baseURL });
+  // Staff start signed in (fixtures.ts); the applicant and then the member sign in as people do.
+  const staffContext = await browser.newContext({ baseURL, storageState: await sessions.stateFor(STAFF) });
   const applicant = await applicantContext.newPage();
   const staff = await staffContext.newPage();
   const applicantErrors = watchConsole(applicant);
@@ -85,7 +86,6 @@ test("apply, be asked for more, answer, be approved, and sign in with the emaile
     await expect(applicant.getByRole("heading", { name: "Your application is under review" })).toBeVisible(SLOW);
 
     // Staff ask for more information.
-    await signIn(staff, STAFF.email, STAFF.password);
     let dialog = await openVerification(staff, email);
     await dialog.getByLabel("Information needed").fill("Please tell us your employer's name and how long you have worked there.");
     await dialog.getByRole("button", { name: "Request info" }).click();
@@ -134,13 +134,12 @@ test("apply, be asked for more, answer, be approved, and sign in with the emaile
   }
 });
 
-test("a member who cannot get an email code signs in with a code staff issue, which works once", async ({ browser, baseURL }) => {
+test("a member who cannot get an email code signs in with a code staff issue, which works once", async ({ browser, baseURL, sessions }) => {
   const member = { email: "sam.okafor@harborview.example", password: "Member-Demo-Pass-3" };
-  const staffContext = await browser.newContext({ baseURL });
+  const staffContext = await browser.newContext({ baseURL, storageState: await sessions.stateFor(STAFF) });
   const memberContext = await browser.newContext({ baseURL });
   try {
     const staff = await staffContext.newPage();
-    await signIn(staff, STAFF.email, STAFF.password);
     await staff.goto("/admin");
     await staff.getByText("One-time sign-in codes").click();
     const issue = staff.getByRole("form", { name: "Issue a sign-in code" });

@@ -1,5 +1,5 @@
-import { expect, test, type BrowserContext, type Locator, type Page } from "./fixtures";
-import { ALEX, DESKTOP, PHONE, expectNoAxeViolations, hydrated, signIn, staffContext } from "./support";
+import { expect, test, type Locator, type Page } from "./fixtures";
+import { ALEX, DESKTOP, PHONE, STAFF, expectNoAxeViolations, hydrated } from "./support";
 
 /**
  * What a new member, an applicant and staff met on their first day, as they would meet it, at
@@ -7,30 +7,9 @@ import { ALEX, DESKTOP, PHONE, expectNoAxeViolations, hydrated, signIn, staffCon
  * phone, seven history filters filling a phone's first screen, a help popover that opened on hover
  * and left the page hidden, Sign in / Sign up beside an applicant's Sign out, Reset Transfer Counts
  * without the back office's navigation, account numbers broken and columns cut on a phone, and one
- * icon for both Dashboard and Transactions. One sign-in per person for the file (sign-ins are
- * rate-limited), shared by its tests.
+ * icon for both Dashboard and Transactions. Each person's session is the worker's (fixtures.ts).
  */
-test.describe.configure({ mode: "serial" });
-
-type State = Awaited<ReturnType<BrowserContext["storageState"]>>;
-let memberState: State;
-let staffState: State;
 const APPLICANT = { email: "chris.lee@harborview.example", password: "Applicant-Demo-Pass-2" };
-
-test.beforeAll(async ({ browser, baseURL }) => {
-  test.setTimeout(120_000);
-  const member = await browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": "198.18.216.1" } });
-  await signIn(await member.newPage(), ALEX.email, ALEX.password);
-  memberState = await member.storageState();
-  await member.close();
-  const staff = await staffContext(browser, baseURL!);
-  staffState = await staff.storageState();
-  await staff.close();
-});
-
-async function as(page: Page, state: State) {
-  await page.context().addCookies(state.cookies);
-}
 
 /** Two animation frames: React has rendered whatever the last event asked for (no clock involved). */
 async function settle(page: Page) {
@@ -67,8 +46,9 @@ async function accountChoiceWidths(page: Page) {
 }
 
 test.describe("the member app", () => {
+  test.use({ signedInAs: ALEX });
+
   test("the transfer form's From and To choices show the whole balance at 1440 and 375 px", async ({ page }) => {
-    await as(page, memberState);
     for (const viewport of [DESKTOP, PHONE]) {
       await page.setViewportSize(viewport);
       for (const tab of ["internal", "ach"]) {
@@ -88,7 +68,6 @@ test.describe("the member app", () => {
   });
 
   test("on a phone all four transfer tabs are in sight, without sideways scrolling", async ({ page }) => {
-    await as(page, memberState);
     for (const viewport of [PHONE, DESKTOP]) {
       await page.setViewportSize(viewport);
       await page.goto("/dashboard?transfer=internal#transfer");
@@ -111,7 +90,6 @@ test.describe("the member app", () => {
   });
 
   test("on a phone the history filters fold behind Filters, with the count in use; at desktop width they show", async ({ page }) => {
-    await as(page, memberState);
     await page.setViewportSize(PHONE);
     await page.goto("/dashboard/transactions");
     await hydrated(page);
@@ -142,7 +120,6 @@ test.describe("the member app", () => {
   });
 
   test("help opens on a click, not on hover; Escape and a click outside close it; the page stays usable", async ({ page }) => {
-    await as(page, memberState);
     await page.setViewportSize(DESKTOP);
     await page.goto("/dashboard");
     await hydrated(page);
@@ -175,7 +152,6 @@ test.describe("the member app", () => {
   });
 
   test("the phone menu gives Dashboard and Transactions their own icons", async ({ page }) => {
-    await as(page, memberState);
     await page.setViewportSize(PHONE);
     await page.goto("/dashboard");
     await hydrated(page);
@@ -190,9 +166,10 @@ test.describe("the member app", () => {
 });
 
 test.describe("an applicant", () => {
+  test.use({ signedInAs: APPLICANT });
+
   test("sees their application in the top bar, never Sign in or Sign up", async ({ page }) => {
     test.setTimeout(90_000);
-    await signIn(page, APPLICANT.email, APPLICANT.password);
     for (const viewport of [DESKTOP, PHONE]) {
       await page.setViewportSize(viewport);
       for (const path of ["/pending-approval", "/", "/products"]) {
@@ -216,8 +193,9 @@ test.describe("an applicant", () => {
 });
 
 test.describe("the back office", () => {
+  test.use({ signedInAs: STAFF });
+
   test("Reset Transfer Counts is in the back office's frame, with its navigation, at 1440 and 375 px", async ({ page }) => {
-    await as(page, staffState);
     for (const viewport of [DESKTOP, PHONE]) {
       await page.setViewportSize(viewport);
       await page.goto("/admin/reset-transfers");
@@ -238,7 +216,6 @@ test.describe("the back office", () => {
   });
 
   test("on a phone a member's account numbers stay whole and no column is cut", async ({ page }) => {
-    await as(page, staffState);
     for (const viewport of [PHONE, DESKTOP]) {
       await page.setViewportSize(viewport);
       await page.goto(`/admin?q=${encodeURIComponent(ALEX.email)}`);

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { ALEX, signIn, staffContext } from "./support";
+import { ALEX, STAFF } from "./support";
 
 /**
  * No cache may keep what a signed-in person saw (balances, history, the back office's revealed
@@ -21,8 +21,9 @@ const MEMBER_PATHS = [
 ];
 const STAFF_PATHS = ["/admin", "/admin.data", "/admin/outbox", "/admin/audit", "/admin/audit.csv", "/admin/messages", "/admin/reset-transfers"];
 
-test("every answer to a signed-in member is no-store", async ({ page }) => {
-  await signIn(page, ALEX.email, ALEX.password);
+test("every answer to a signed-in member is no-store", async ({ page, signInAs }) => {
+  await signInAs(ALEX);
+  await page.goto("/dashboard");
   await expect(page).toHaveURL(/\/dashboard/);
   for (const path of MEMBER_PATHS) {
     const response = await page.request.get(path, { maxRedirects: 0 });
@@ -31,16 +32,12 @@ test("every answer to a signed-in member is no-store", async ({ page }) => {
   }
 });
 
-test("every answer in the back office is no-store", async ({ browser, baseURL }) => {
-  const staff = await staffContext(browser, baseURL!);
-  try {
-    for (const path of STAFF_PATHS) {
-      const response = await staff.request.get(path, { maxRedirects: 0 });
-      expect(response.status(), path).toBe(200);
-      expect(response.headers()["cache-control"], path).toBe("no-store");
-    }
-  } finally {
-    await staff.close();
+test("every answer in the back office is no-store", async ({ signedIn }) => {
+  const staff = await signedIn(STAFF);
+  for (const path of STAFF_PATHS) {
+    const response = await staff.request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).toBe(200);
+    expect(response.headers()["cache-control"], path).toBe("no-store");
   }
 });
 

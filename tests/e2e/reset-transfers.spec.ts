@@ -1,19 +1,18 @@
 import { expect, test, type BrowserContext } from "./fixtures";
-import { DESKTOP, PHONE, STAFF, createMember, expectNoAxeViolations, signIn, staffContext, watchConsole, type TestMember } from "./support";
+import { DESKTOP, PHONE, STAFF, createMember, expectNoAxeViolations, watchConsole, type TestMember } from "./support";
 
 /**
  * Reset Transfer Counts (docs/product.md#reset-transfer-counts), as staff: one member, then all
- * after the confirm step. One staff sign-in for the file (sign-ins are rate-limited per address),
- * shared by its tests.
+ * after the confirm step. Staff's session is the worker's (fixtures.ts).
  */
 test.describe.configure({ mode: "serial" });
 
 let staffState: Awaited<ReturnType<BrowserContext["storageState"]>>;
 let member: TestMember;
 
-test.beforeAll(async ({ browser, baseURL }) => {
+test.beforeAll(async ({ browser, baseURL, sessions }) => {
   test.setTimeout(90_000);
-  const staff = await staffContext(browser, baseURL!);
+  const staff = await browser.newContext({ baseURL, storageState: await sessions.stateFor(STAFF) });
   member = await createMember(staff, baseURL!, "reset");
   staffState = await staff.storageState();
   await staff.close();
@@ -74,8 +73,8 @@ test.describe("reset transfer counts", () => {
     expect((await page.request.get("/admin/reset-transfers?after=zzzz")).status()).toBe(200);
   });
 
-  test("a member is sent away and the action refuses them", async ({ page, baseURL }) => {
-    await signIn(page, member.email, member.password);
+  test("a member is sent away and the action refuses them", async ({ page, baseURL, signInAs }) => {
+    await signInAs(member);
     await page.goto("/admin/reset-transfers");
     await expect(page).toHaveURL(/\/dashboard/);
     const refused = await page.request.post("/admin/reset-transfers", { headers: { Origin: new URL(baseURL!).origin }, form: { intent: "reset-all" } });

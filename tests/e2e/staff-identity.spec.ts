@@ -1,13 +1,12 @@
 import crypto from "node:crypto";
 import { expect, test, type Browser, type BrowserContext, type Page } from "./fixtures";
-import { DESKTOP, PHONE, TEMPORARY_PASSWORD, createMember, expectNoAxeViolations, hydrated, makePng, signIn, staffContext, uniqueEmail, watchConsole } from "./support";
+import { DESKTOP, PHONE, STAFF, TEMPORARY_PASSWORD, createMember, expectNoAxeViolations, hydrated, makePng, signIn, uniqueEmail, watchConsole } from "./support";
 
 /**
  * Staff-made identities (docs/product.md#create-new-user): a member created by staff with a
  * temporary password must choose a new one at first sign-in (every page sends them to
  * /change-password until then); staff upload a member's profile image from the detail pane; the
- * back office links to Reset Transfer Counts. One staff sign-in for the file (sign-ins are
- * rate-limited per address), shared by its tests.
+ * back office links to Reset Transfer Counts. Staff's session is the worker's (fixtures.ts).
  */
 test.describe.configure({ mode: "serial" });
 
@@ -16,9 +15,9 @@ const SHOTS = process.env.SHOTS_DIR;
 
 let staffState: Awaited<ReturnType<BrowserContext["storageState"]>>;
 
-test.beforeAll(async ({ browser, baseURL }) => {
+test.beforeAll(async ({ browser, baseURL, sessions }) => {
   test.setTimeout(90_000);
-  const staff = await staffContext(browser, baseURL!);
+  const staff = await browser.newContext({ baseURL, storageState: await sessions.stateFor(STAFF) });
   staffState = await staff.storageState();
   await staff.close();
 });
