@@ -1,13 +1,12 @@
 import { expect, test, type BrowserContext, type Page } from "./fixtures";
-import { DESKTOP, PHONE, createMember, expectNoAxeViolations, makePng, signIn, staffContext, totp, watchConsole, type TestMember } from "./support";
+import { DESKTOP, PHONE, STAFF, createMember, expectNoAxeViolations, makePng, signIn, totp, watchConsole, type TestMember } from "./support";
 
 /**
  * Profile Settings and Account Settings (docs/product.md#settings) from the public site's signed-in
  * top bar (docs/product.md#header-and-footer), acting as a member: at 1440 and 375 px, keyboard
  * alone, with axe scans. Each test uses members made by staff, so tests never change a published
- * demo sign-in. Sign-ins are rate-limited per address, so the file signs in as few times as it can:
- * one staff sign-in, one shared member session (saved and reused) and one member each for the TOTP
- * and password tests.
+ * demo sign-in. Staff's and the shared member's sessions are the worker's (fixtures.ts); the TOTP
+ * and password tests sign their own members in through the page, as that is what they test.
  */
 test.describe.configure({ mode: "serial" });
 
@@ -16,18 +15,14 @@ let totpMember: TestMember;
 let passwordMember: TestMember;
 let sharedState: Awaited<ReturnType<BrowserContext["storageState"]>>;
 
-test.beforeAll(async ({ browser, baseURL }) => {
+test.beforeAll(async ({ browser, baseURL, sessions }) => {
   test.setTimeout(120_000);
-  const staff = await staffContext(browser, baseURL!);
+  const staff = await browser.newContext({ baseURL, storageState: await sessions.stateFor(STAFF) });
   shared = await createMember(staff, baseURL!, "settings");
   totpMember = await createMember(staff, baseURL!, "totp");
   passwordMember = await createMember(staff, baseURL!, "password");
   await staff.close();
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  await signIn(page, shared.email, shared.password);
-  sharedState = await context.storageState();
-  await context.close();
+  sharedState = await sessions.stateFor(shared);
 });
 
 /** The shared member's session in this page's context. */
