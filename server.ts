@@ -5,6 +5,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import fs from "node:fs";
+import { enableCompileCache } from "node:module";
 import express, { type NextFunction, type Request, type Response } from "express";
 import compression from "compression";
 import helmet from "helmet";
@@ -37,6 +38,23 @@ async function main() {
   const https = config.PUBLIC_URL?.startsWith("https://") ?? false;
   // No cookies, tokens, codes or query values in the log (app/server/logging/redact.server.ts).
   const logger = pino(loggerOptions(config.LOG_LEVEL));
+
+  // The React Router build (the pages and everything they import: most of the JavaScript loaded at
+  // start-up) loads while the database opens, not after it.
+  const buildDir = path.resolve(process.env.MUTUAL_BUILD_DIR ?? "build");
+  let productionBuild: Promise<ServerBuild> | undefined;
+  if (production) {
+    if (!fs.existsSync(path.join(buildDir, "server/index.js"))) {
+      throw new ConfigurationError("No production build found: run `npm run build` first (npm start does this for you).");
+    }
+    // V8 keeps the compiled code of the build and its dependencies in the build folder, so later
+    // starts skip compiling them again (a change of a file invalidates its entry; a folder that
+    // cannot be written only means no cache; NODE_DISABLE_COMPILE_CACHE=1 turns it off).
+    enableCompileCache(path.join(buildDir, "compile-cache"));
+    productionBuild = import(path.join(buildDir, "server/index.js")) as Promise<ServerBuild>;
+    // Awaited below; a database that fails to open stops start-up first, with its own message.
+    productionBuild.catch(() => {});
+  }
 
   // Open (and migrate) the database before accepting requests: a locked DATA_DIR stops start-up
   // here with a clear message; an unreachable PostgreSQL is waited for (logged at each attempt).
@@ -107,17 +125,13 @@ async function main() {
   }
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
-  if (production) {
-    const buildDir = path.resolve(process.env.MUTUAL_BUILD_DIR ?? "build");
-    if (!fs.existsSync(path.join(buildDir, "server/index.js"))) {
-      throw new ConfigurationError("No production build found: run `npm run build` first (npm start does this for you).");
-    }
+  if (productionBuild) {
     app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
     // Other public files (favicon.svg) all have an extension; pages never do, and looking each
     // page up on disk first cost a file-system check and a 404 error object per page request.
     const publicFiles = express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false });
     app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
-    build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
+    build = await productionBuild;
   } else {
     const vite = await import("vite");
     const devServer = await vite.createServer({ server: { middlewareMode: true } });
