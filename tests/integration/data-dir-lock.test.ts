@@ -19,8 +19,10 @@ describe("DATA_DIR lock", () => {
   it("refuses a second holder while a live process holds it", async () => {
     const dir = tempDir();
     // A real other process holds the lock.
-    const holder = spawn(process.execPath, ["-e", `require("fs").writeFileSync(${JSON.stringify(path.join(dir, "mutual.lock"))}, String(process.pid)); setTimeout(() => {}, 30000)`]);
-    await new Promise((r) => setTimeout(r, 300));
+    const lockFile = path.join(dir, "mutual.lock");
+    const holder = spawn(process.execPath, ["-e", `require("fs").writeFileSync(${JSON.stringify(lockFile)}, String(process.pid)); console.log("holding"); setTimeout(() => {}, 30000)`]);
+    // Until the other process says it holds the lock (a fixed pause was too short on a loaded machine).
+    await new Promise((resolve) => holder.stdout.once("data", resolve));
     try {
       expect(() => acquireDataDirLock(dir)).toThrow(DataDirLockedError);
       expect(() => acquireDataDirLock(dir)).toThrow(/in use by another Mutual process/);
