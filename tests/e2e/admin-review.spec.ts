@@ -125,9 +125,10 @@ test("staff request information, reject with a reason and approve once every ite
   await expect(accounts.getByRole("cell", { name: /^\d{3} \d{3} \d{4}$/ })).toHaveCount(2);
   await expect(page.getByText(/Debit card/)).toBeVisible();
 
-  // The tabs and their counts follow.
-  expect(await count(page, "approved")).toBe(approvedBefore + 1);
-  expect(await count(page, "rejected")).toBe(rejectedBefore + 1);
+  // The tabs and their counts follow (other workers approve members at the same time, so the
+  // counts can only be known to have grown by at least this test's decisions).
+  expect(await count(page, "approved")).toBeGreaterThanOrEqual(approvedBefore + 1);
+  expect(await count(page, "rejected")).toBeGreaterThanOrEqual(rejectedBefore + 1);
   await page.getByRole("link", { name: /^Rejected/ }).click();
   await page.getByRole("searchbox").fill(first);
   await page.getByRole("button", { name: "Search" }).click();
