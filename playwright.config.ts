@@ -22,6 +22,8 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
+  // A busy 2-core CI machine renders a dialog in more than the default 5 s now and then.
+  expect: { timeout: 10_000 },
   reporter: [["list"]],
   // Each port gets its own results folder, so two runs side by side (E2E_PORT) do not clear
   // each other's traces.
