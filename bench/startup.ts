@@ -8,6 +8,10 @@
  *
  *   node --import tsx bench/startup.ts [runs=5]        (npm run bench:startup; BENCH_PORT, default 3390)
  *
+ * Also interleaved: the existing folder with V8's compile cache off (NODE_DISABLE_COMPILE_CACHE=1),
+ * and, with BENCH_BEFORE_BUILD_DIR set to an older build folder inside the repository (built from
+ * an earlier commit), the existing folder on that build, for a before/after on the same load.
+ *
  * Results: bench/results/startup.json.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -90,7 +94,8 @@ async function main() {
   const reference = ["-e", `require("node:http").createServer((q, s) => s.end("ready")).listen(${port})`];
   const load_before = os.loadavg();
 
-  const results: Record<string, Sample[]> = { reference: [], fresh: [], existing: [] };
+  const beforeDir = process.env.BENCH_BEFORE_BUILD_DIR ? path.resolve(root, process.env.BENCH_BEFORE_BUILD_DIR) : undefined;
+  const results: Record<string, Sample[]> = { reference: [], fresh: [], existing: [], existing_no_compile_cache: [], ...(beforeDir ? { existing_before: [] } : {}) };
   const existingDir = path.join(work, "existing");
   // The existing folder is created (migrated) once, not timed.
   await startOnce(server, { ...production, DATA_DIR: existingDir });
@@ -98,8 +103,10 @@ async function main() {
   for (let i = 0; i < runs; i++) {
     results.reference!.push(await startOnce(reference, {}));
     results.existing!.push(await startOnce(server, { ...production, DATA_DIR: existingDir }));
+    results.existing_no_compile_cache!.push(await startOnce(server, { ...production, DATA_DIR: existingDir, NODE_DISABLE_COMPILE_CACHE: "1" }));
+    if (beforeDir) results.existing_before!.push(await startOnce(["--enable-source-maps", path.join(beforeDir, "bin/server.js")], { ...production, DATA_DIR: existingDir, MUTUAL_BUILD_DIR: beforeDir }));
     results.fresh!.push(await startOnce(server, { ...production, DATA_DIR: path.join(work, `fresh-${i}`) }));
-    console.log(`run ${i + 1}/${runs}: reference ${Math.round(results.reference!.at(-1)!.ready_ms)} ms, existing ${Math.round(results.existing!.at(-1)!.ready_ms)} ms, fresh ${Math.round(results.fresh!.at(-1)!.ready_ms)} ms`);
+    console.log(`run ${i + 1}/${runs}: ${Object.entries(results).map(([kind, samples]) => `${kind} ${Math.round(samples.at(-1)!.ready_ms)} ms (CPU ${samples.at(-1)!.cpu_ms} ms)`).join(", ")}, load ${os.loadavg()[0]!.toFixed(1)}`);
   }
 
   const report = {
@@ -112,9 +119,11 @@ async function main() {
     reference: summary(results.reference!),
     existing_data_folder: summary(results.existing!),
     fresh_data_folder: summary(results.fresh!),
+    existing_data_folder_no_compile_cache: summary(results.existing_no_compile_cache!),
+    ...(beforeDir ? { existing_data_folder_before: { build: path.relative(root, beforeDir), ...summary(results.existing_before!) } } : {}),
     samples: results,
   };
-  console.table({ reference: report.reference, existing: report.existing_data_folder, fresh: report.fresh_data_folder });
+  console.table(Object.fromEntries(Object.entries(results).map(([kind, samples]) => [kind, summary(samples)])));
   console.log(`load average before ${report.load_average_before.join(" ")}, after ${report.load_average_after.join(" ")}`);
   fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
   fs.writeFileSync(path.join(root, "bench/results/startup.json"), JSON.stringify(report, null, 2) + "\n");
