@@ -19,6 +19,8 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // Builds the compiled server once, for the tests that start it (tests/integration/app-server.ts).
+          globalSetup: ["tests/integration/global-setup.ts"],
           // PGlite instances are memory-hungry; a few files at a time is plenty on 2 cores.
           maxWorkers: 2,
         },

@@ -1,36 +1,51 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import { onPostgres, openTestDatabase } from "./test-database";
 import type { Database } from "~/server/db/client.server";
 import { ledgerAccounts, outbox, users } from "~/server/db/schema";
 
 /**
- * The real app server as a process of its own, and the few HTTP steps a member takes (sign in,
- * a Between Accounts transfer), for the tests that run the server as production does: the
- * database outage test and the several-processes-behind-a-proxy test.
+ * The real app server as a process of its own, run as production runs it (the compiled
+ * build/bin/server.js, NODE_ENV=production), and the few HTTP steps a member takes (sign in, a
+ * Between Accounts transfer), for every test that starts the server. The build is made once per
+ * test run, before the tests, by global-setup.ts.
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repository = path.resolve(here, "../..");
+/** Where scripts/build-server.mjs builds (MUTUAL_BUILD_DIR or build/); the server reads the same variable. */
+export const buildDir = path.resolve(repository, process.env.MUTUAL_BUILD_DIR ?? "build");
+/** A compiled program of build/bin (server, backup, restore, ...). */
+export const compiled = (name: string) => path.join(buildDir, "bin", `${name}.js`);
 
-/** The app server process (development mode: no build needed): its log lines, and whether it has exited. */
+/**
+ * The app server process: its log lines, and how it exited. Production mode, with the demo
+ * profile allowed (MUTUAL_DEMO=1: a production start on PostgreSQL refuses it otherwise) and
+ * LOG_LEVEL=info; `env` adds to or overrides these.
+ */
 export class AppProcess {
   readonly lines: string[] = [];
+  /** The signal or exit code once the process has exited; null while it runs. */
   exit: string | null = null;
   private readonly child: ChildProcess;
   private readonly watchers = new Set<(line: string) => void>();
-  readonly exited: Promise<void>;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(
     readonly port: number,
     env: Record<string, string>,
   ) {
-    this.child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    const server = compiled("server");
+    if (!fs.existsSync(server)) throw new Error(`${server} is missing: the integration project's globalSetup (tests/integration/global-setup.ts) builds it; run the tests through vitest, or \`npm run build\`.`);
+    this.child = spawn(process.execPath, ["--enable-source-maps", server], {
       cwd: repository,
-      env: { ...process.env, ...env, PORT: String(port) },
+      env: { ...process.env, NODE_ENV: "production", MUTUAL_DEMO: "1", LOG_LEVEL: "info", ...env, PORT: String(port) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     for (const stream of [this.child.stdout!, this.child.stderr!]) {
@@ -42,7 +57,7 @@ export class AppProcess {
     this.exited = new Promise((resolve) =>
       this.child.once("exit", (code, signal) => {
         this.exit = signal ?? String(code);
-        resolve();
+        resolve({ code, signal });
       }),
     );
   }
@@ -66,9 +81,19 @@ export class AppProcess {
     });
   }
 
+  /** Resolves once the server says it is serving (database open and migrated, port listening). */
+  async serving(): Promise<void> {
+    await this.waitForLine(/Mutual is serving/, "start-up");
+  }
+
+  /** Sends `signal` without waiting (a service manager's stop, say). */
+  signal(signal: NodeJS.Signals): void {
+    if (this.exit === null) this.child.kill(signal);
+  }
+
   /** Sends `signal` (SIGTERM: a graceful stop; SIGKILL: a crash) and waits for the exit. */
   async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
-    if (this.exit === null) this.child.kill(signal);
+    this.signal(signal);
     await this.exited;
   }
 }
@@ -84,44 +109,96 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Where a server under test keeps its data: `dataDir`, and on PostgreSQL (TEST_DATABASE_URL) a
+ * new database of its own, dropped by `close`. The keys are given, as production on PostgreSQL
+ * requires.
+ */
+export async function serverDatabase(dataDir: string): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
+  const env = { DATA_DIR: dataDir, SESSION_SECRET: crypto.randomBytes(32).toString("hex"), DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex") };
+  if (!onPostgres) return { env, close: async () => undefined };
+  const database = await openTestDatabase({ pool_max: 1 });
+  return { env: { ...env, DATABASE_URL: database.url! }, close: () => database.close() };
+}
+
+/** Every sign-in code sent to an address so far. */
+export type Inbox = (email: string) => Promise<string[]>;
+
+const codesIn = (text: string) => [...text.matchAll(/code is: (\d{6})/g)].map((m) => m[1]!);
+
+/** The codes as the demo's own inbox page shows them (the test cannot reach an embedded database). */
+export const demoInbox =
+  (base: string): Inbox =>
+  async (email) =>
+    codesIn(await (await fetch(`${base}/demo/inbox.data?to=${encodeURIComponent(email)}`)).text());
+
+/** The codes in the outbox table, read from the database. */
+export const outboxInbox =
+  (db: Database["db"]): Inbox =>
+  async (email) =>
+    codesIn((await db.select({ text_body: outbox.text_body }).from(outbox).where(and(eq(outbox.to_email, email), eq(outbox.kind, "sign_in_code")))).map((m) => m.text_body).join("\n"));
+
+/**
+ * A person's browser on `base`: a cookie jar, and pages and form posts with the Origin a browser
+ * sends (`base` is where the browser is: the proxy, or one process). `extra_headers` go with
+ * every request (a forged X-Forwarded-For, say).
+ */
+export class Browser {
+  readonly jar = new Map<string, string>();
+
+  constructor(
+    readonly base: string,
+    private readonly extra_headers: Record<string, string> = {},
+  ) {}
+
+  cookie(): string {
+    return [...this.jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  /** GET `pathname`, or POST `fields` as a form; the cookies it sets are kept. */
+  async request(pathname: string, fields?: Record<string, string>): Promise<{ status: number; body: string }> {
+    const response = await fetch(`${this.base}${pathname}`, {
+      method: fields ? "POST" : "GET",
+      redirect: "manual",
+      headers: { ...this.extra_headers, cookie: this.cookie(), origin: this.base, ...(fields ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+      body: fields ? new URLSearchParams(fields).toString() : undefined,
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const pair = line.split(";")[0]!;
+      const i = pair.indexOf("=");
+      this.jar.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+    return { status: response.status, body: await response.text() };
+  }
+
+  /**
+   * Signs in as a person does: password, then the emailed code, the one in `inbox` that was not
+   * there before (a restored database holds the codes sent before its backup too). Returns the code.
+   */
+  async signIn(email: string, password: string, inbox: Inbox): Promise<string> {
+    const before = new Set(await inbox(email));
+    const passwordStatus = (await this.request("/login", { intent: "password", email, password })).status;
+    if (passwordStatus !== 302) throw new Error(`sign-in password step answered ${passwordStatus} for ${email}`);
+    const code = (await inbox(email)).find((c) => !before.has(c));
+    if (!code) throw new Error(`no sign-in code for ${email}`);
+    const codeStatus = (await this.request("/login", { intent: "code", code })).status;
+    if (codeStatus !== 302) throw new Error(`sign-in code step answered ${codeStatus} for ${email}`);
+    return code;
+  }
+}
+
+/** Signs in on `base` with the code from the outbox; returns the session's cookies. */
+export async function signIn(base: string, db: Database["db"], email: string, password: string, extra_headers: Record<string, string> = {}): Promise<string> {
+  const browser = new Browser(base, extra_headers);
+  await browser.signIn(email, password, outboxInbox(db));
+  return browser.cookie();
+}
+
 export interface Member {
   email: string;
   cookie: string;
   checking_id: number;
   savings_id: number;
-}
-
-/**
- * Signs in over HTTP as a person does: password, then the emailed code (read from the outbox).
- * `base` is where the browser is (the proxy, or one process); the Origin header says the same.
- * `extra_headers` go with every post (a forged X-Forwarded-For, say).
- */
-export async function signIn(base: string, db: Database["db"], email: string, password: string, extra_headers: Record<string, string> = {}): Promise<string> {
-  const jar = new Map<string, string>();
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-  const post = async (fields: Record<string, string>) => {
-    const response = await fetch(`${base}/login`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { ...extra_headers, cookie: cookie(), origin: base, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(fields).toString(),
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const pair = line.split(";")[0]!;
-      const i = pair.indexOf("=");
-      jar.set(pair.slice(0, i), pair.slice(i + 1));
-    }
-    await response.body?.cancel();
-    return response.status;
-  };
-  const passwordStatus = await post({ intent: "password", email, password });
-  if (passwordStatus !== 302) throw new Error(`sign-in password step answered ${passwordStatus} for ${email}`);
-  const [mail] = await db.select().from(outbox).where(and(eq(outbox.to_email, email), eq(outbox.kind, "sign_in_code"))).orderBy(desc(outbox.id)).limit(1);
-  const code = /code is: (\d{6})/.exec(mail?.text_body ?? "")?.[1];
-  if (!code) throw new Error(`no sign-in code for ${email}`);
-  const codeStatus = await post({ intent: "code", code });
-  if (codeStatus !== 302) throw new Error(`sign-in code step answered ${codeStatus} for ${email}`);
-  return cookie();
 }
 
 /** A signed-in member with their active checking and savings accounts. */
@@ -177,4 +254,89 @@ export async function postTransfer(base: string, member: Member, idempotency_key
   // The transfer form's own answer when the database failed mid-transfer: try again, same key.
   if (response.status === 200 && body.includes('"refused"') && body.includes('"failed"')) return { kind: "try_again" };
   return { kind: "failed", status: response.status, body: body.slice(0, 300) };
+}
+
+/**
+ * Members moving money between their own accounts through `base`, `workers` loops spread over
+ * them. Each key is sent until it is acknowledged, as the transfer form does: a retry after a
+ * failure can never move the money twice. `trouble` says why to give up (a process gone), or null.
+ */
+export class TransferLoad {
+  readonly acknowledged = new Map<string, { member: Member; reference: string }>();
+  /** Every key sent, acknowledged or not yet. */
+  readonly keys = new Map<string, Member>();
+  /** Every answer, in order (which process served it, on acknowledged ones). */
+  readonly answers: Outcome[] = [];
+  private stopping = false;
+  private readonly waiters = new Set<() => void>();
+  private workers: Promise<void>[] = [];
+
+  /** `before`: an earlier load whose keys and answers count as this one's. */
+  constructor(
+    private readonly base: string,
+    private readonly members: Member[],
+    private readonly options: { workers: number; amount_cents: number; reference: string; trouble: () => string | null },
+    before?: TransferLoad,
+  ) {
+    if (!before) return;
+    for (const [key, value] of before.acknowledged) this.acknowledged.set(key, value);
+    for (const [key, value] of before.keys) this.keys.set(key, value);
+    this.answers.push(...before.answers);
+  }
+
+  start(): void {
+    this.workers = Array.from({ length: this.options.workers }, (_, i) => this.worker(this.members[i % this.members.length]!));
+  }
+
+  /** How many answers of this kind so far. */
+  count(kind: Outcome["kind"]): number {
+    return this.answers.filter((a) => a.kind === kind).length;
+  }
+
+  get failures(): Outcome[] {
+    return this.answers.filter((a) => a.kind === "failed");
+  }
+
+  /** Resolves once `condition` holds, checked after every answer. */
+  until(condition: () => boolean): Promise<void> {
+    if (condition()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const trouble = this.options.trouble();
+        if (condition()) resolve();
+        else if (trouble || this.failures.length > 50) reject(new Error(`gave up: ${trouble ?? ""} failures ${JSON.stringify(this.failures.slice(0, 3))}`));
+        else return;
+        this.waiters.delete(check);
+      };
+      this.waiters.add(check);
+    });
+  }
+
+  /** Resolves once `count` more transfers than now have been acknowledged. */
+  more(count: number): Promise<void> {
+    const target = this.acknowledged.size + count;
+    return this.until(() => this.acknowledged.size >= target);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.workers);
+  }
+
+  private async worker(member: Member): Promise<void> {
+    while (!this.stopping) {
+      const key = crypto.randomUUID();
+      this.keys.set(key, member);
+      for (;;) {
+        const outcome = await postTransfer(this.base, member, key, this.options.amount_cents, this.options.reference);
+        this.answers.push(outcome);
+        if (outcome.kind === "acknowledged") this.acknowledged.set(key, { member, reference: outcome.reference });
+        for (const check of [...this.waiters]) check();
+        if (outcome.kind === "acknowledged") break;
+        if (this.failures.length > 50) return; // the test fails on them; do not spin
+        // A person (or the form) tries again a moment later, not in a tight loop.
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+  }
 }

@@ -1,12 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { AppProcess, Browser, compiled, demoInbox, freePort, repository } from "./app-server";
 import { inArray } from "drizzle-orm";
 import { openDatabase, type Database } from "~/server/db/client.server";
 import { ledgerTransactions } from "~/server/db/schema";
@@ -22,9 +20,6 @@ import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
  * was given. The keys travel apart from the backup (the restore is given secrets.json).
  */
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repository = path.resolve(here, "../..");
-
 const WORKERS = 4;
 const ACKS_BEFORE_BACKUP = 20;
 const ACKS_DURING_BACKUP_MIN = 1;
@@ -39,69 +34,18 @@ afterAll(async () => {
   fs.rmSync(temporary, { recursive: true, force: true });
 });
 
-class AppProcess {
-  readonly lines: string[] = [];
-  exit: string | null = null;
-  private readonly child: ChildProcess;
-  readonly exited: Promise<void>;
-
-  constructor(
-    readonly port: number,
-    env: Record<string, string>,
-  ) {
-    this.child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
-      cwd: repository,
-      env: { ...process.env, NODE_ENV: "development", LOG_LEVEL: "info", ...env, PORT: String(port) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    for (const stream of [this.child.stdout!, this.child.stderr!]) readline.createInterface({ input: stream }).on("line", (line) => this.lines.push(line));
-    this.exited = new Promise((resolve) =>
-      this.child.once("exit", (code, signal) => {
-        this.exit = signal ?? String(code);
-        resolve();
-      }),
-    );
-    apps.push(this);
-  }
-
-  get base(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async serving(): Promise<void> {
-    const ready = new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (this.lines.some((line) => line.includes("Mutual is serving"))) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 100);
-      void this.exited.then(() => clearInterval(timer));
-    });
-    await Promise.race([ready, this.exited.then(() => Promise.reject(new Error(`server exited (${this.exit}):\n${this.lines.slice(-30).join("\n")}`)))]);
-  }
-
-  async stop(): Promise<void> {
-    if (this.exit === null) this.child.kill("SIGTERM");
-    await this.exited;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+/** A server on an embedded database (its keys made beside it, in DATA_DIR/secrets.json), stopped after the test. */
+function start(port: number, env: Record<string, string>): AppProcess {
+  const app = new AppProcess(port, env);
+  apps.push(app);
+  return app;
 }
 
 /** `npm run <script>` as an operator runs it: its own process, its exit code and output. */
-function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function runScript(script: "backup" | "restore", args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { cwd: repository, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    // The compiled script (build/bin), as `npm run backup` and `npm run restore` run it.
+    const child = spawn(process.execPath, ["--enable-source-maps", compiled(script), ...args], { cwd: repository, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
@@ -116,38 +60,16 @@ interface Member {
   savings_id: string;
 }
 
-/** Signs in over HTTP: password, then the emailed code, read from the demo inbox. */
+/** Signs in over HTTP (the code from the demo inbox), then reads the accounts off the dashboard. */
 async function signIn(base: string, email: string, password: string): Promise<Member> {
-  const jar = new Map<string, string>();
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-  const post = async (fields: Record<string, string>) => {
-    const response = await fetch(`${base}/login`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { cookie: cookie(), origin: base, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(fields).toString(),
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const pair = line.split(";")[0]!;
-      const i = pair.indexOf("=");
-      jar.set(pair.slice(0, i), pair.slice(i + 1));
-    }
-    await response.body?.cancel();
-    return response.status;
-  };
-  const codes = async () => [...(await (await fetch(`${base}/demo/inbox.data?to=${encodeURIComponent(email)}`)).text()).matchAll(/code is: (\d{6})/g)].map((m) => m[1]!);
-  // A restored database holds the codes sent before the backup too: the new one is the one not seen before.
-  const before = new Set(await codes());
-  expect(await post({ intent: "password", email, password })).toBe(302);
-  const code = (await codes()).find((c) => !before.has(c));
-  if (!code) throw new Error(`no sign-in code for ${email}`);
-  expect(await post({ intent: "code", code })).toBe(302);
-  const page = await (await fetch(`${base}/dashboard`, { headers: { cookie: cookie() } })).text();
+  const browser = new Browser(base);
+  await browser.signIn(email, password, demoInbox(base));
+  const page = (await browser.request("/dashboard")).body;
   const account = (label: string) => new RegExp(`<option value="(\\d+)"[^>]*>${label}`).exec(page)?.[1];
   const checking_id = account("Checking");
   const savings_id = account("Savings");
   if (!checking_id || !savings_id) throw new Error(`no accounts found on ${email}'s dashboard`);
-  return { email, cookie: cookie(), checking_id, savings_id };
+  return { email, cookie: browser.cookie(), checking_id, savings_id };
 }
 
 /** Members moving money between their own accounts, each key sent until it is acknowledged. */
@@ -218,7 +140,7 @@ describe("the backup and restore drill", () => {
       const restoredDir = path.join(temporary, "restored");
       const backupFile = path.join(temporary, "backups", "drill.tar.gz");
 
-      const app = new AppProcess(await freePort(), { DATA_DIR: dataDir });
+      const app = start(await freePort(), { DATA_DIR: dataDir });
       await app.serving();
       const members: Member[] = [];
       for (const person of DEMO_SIGNINS.filter((p) => p.kind === "member")) members.push(await signIn(app.base, person.email, person.password));
@@ -228,7 +150,7 @@ describe("the backup and restore drill", () => {
       await load.until(ACKS_BEFORE_BACKUP);
       // Everything the members were told before the backup began must come back.
       const acknowledgedBefore = new Map(load.acknowledged);
-      const backup = await runScript("scripts/backup.ts", [backupFile], { DATA_DIR: dataDir });
+      const backup = await runScript("backup", [backupFile], { DATA_DIR: dataDir });
       const acknowledgedDuring = load.acknowledged.size - acknowledgedBefore.size;
       await load.until(load.acknowledged.size + ACKS_DURING_BACKUP_MIN);
       await load.stop();
@@ -245,18 +167,18 @@ describe("the backup and restore drill", () => {
       expect(backup.output).toContain(path.join(dataDir, "secrets.json"));
 
       // A restore refuses a folder that is not empty, and one without the keys.
-      const refusedNoKeys = await runScript("scripts/restore.ts", [backupFile], { DATA_DIR: restoredDir, SESSION_SECRET: "", DATA_ENCRYPTION_KEY: "" });
+      const refusedNoKeys = await runScript("restore", [backupFile], { DATA_DIR: restoredDir, SESSION_SECRET: "", DATA_ENCRYPTION_KEY: "" });
       expect(refusedNoKeys.code).toBe(2);
-      const refusedNotEmpty = await runScript("scripts/restore.ts", [backupFile, "--keys", path.join(dataDir, "secrets.json")], { DATA_DIR: dataDir });
+      const refusedNotEmpty = await runScript("restore", [backupFile, "--keys", path.join(dataDir, "secrets.json")], { DATA_DIR: dataDir });
       expect(refusedNotEmpty.code).toBe(1);
       expect(refusedNotEmpty.output).toContain("is not empty");
 
-      const restore = await runScript("scripts/restore.ts", [backupFile, "--keys", path.join(dataDir, "secrets.json")], { DATA_DIR: restoredDir });
+      const restore = await runScript("restore", [backupFile, "--keys", path.join(dataDir, "secrets.json")], { DATA_DIR: restoredDir });
       expect(restore.output).toContain("Restored the backup");
       expect(restore.code).toBe(0);
 
       // The server starts on the restored folder, and a member signs in and sees her accounts.
-      const restoredApp = new AppProcess(await freePort(), { DATA_DIR: restoredDir });
+      const restoredApp = start(await freePort(), { DATA_DIR: restoredDir });
       await restoredApp.serving();
       const priya = DEMO_SIGNINS.find((p) => p.email.startsWith("priya"))!;
       const signedIn = await signIn(restoredApp.base, priya.email, priya.password);

@@ -3,13 +3,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { eq, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import pg from "pg";
-import { AppProcess, freePort, postTransfer, signIn, type Member } from "./app-server";
+import { AppProcess, TransferLoad, freePort, memberWithAccounts, signIn, type Member } from "./app-server";
 import { onPostgres } from "./test-database";
 import { ThrowawayPostgres } from "./throwaway-postgres";
 import { openDatabase, type Database } from "~/server/db/client.server";
-import { ledgerAccounts, ledgerTransactions, users } from "~/server/db/schema";
+import { ledgerAccounts, ledgerTransactions } from "~/server/db/schema";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
 
@@ -54,75 +54,6 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string, val
   }
 }
 
-class Load {
-  readonly acknowledged = new Map<string, { member: Member; reference: string }>();
-  /** Every key sent, acknowledged or not yet. */
-  readonly keys = new Map<string, Member>();
-  /** Answers of 503. */
-  unavailable = 0;
-  /** "Transfer failed. Please try again." answers: the database failed in the middle of a transfer. */
-  try_again = 0;
-  readonly failures: { status: number; body: string }[] = [];
-  private stopping = false;
-  private readonly waiters = new Set<() => void>();
-  private workers: Promise<void>[] = [];
-
-  constructor(
-    private readonly app: AppProcess,
-    private readonly members: Member[],
-  ) {}
-
-  start(): void {
-    this.workers = Array.from({ length: WORKERS }, (_, i) => this.worker(this.members[i % this.members.length]!));
-  }
-
-  /** Resolves once `condition` holds, checked after every answer. */
-  until(condition: () => boolean): Promise<void> {
-    if (condition()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        if (condition()) resolve();
-        else if (this.app.exit !== null || this.failures.length > 50) reject(new Error(`gave up: app exit ${this.app.exit}, failures ${JSON.stringify(this.failures.slice(0, 3))}\n${this.app.lines.slice(-30).join("\n")}`));
-        else return;
-        this.waiters.delete(check);
-      };
-      this.waiters.add(check);
-    });
-  }
-
-  /** Resolves once `count` more transfers than now have been acknowledged. */
-  more(count: number): Promise<void> {
-    const target = this.acknowledged.size + count;
-    return this.until(() => this.acknowledged.size >= target);
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    await Promise.all(this.workers);
-  }
-
-  private async worker(member: Member): Promise<void> {
-    while (!this.stopping) {
-      // A key is sent until it is acknowledged, as the transfer form does: a retry after a failure
-      // can never move the money twice.
-      const key = crypto.randomUUID();
-      this.keys.set(key, member);
-      for (;;) {
-        const outcome = await postTransfer(this.app.base, member, key, TRANSFER_CENTS, "outage test");
-        if (outcome.kind === "acknowledged") this.acknowledged.set(key, { member, reference: outcome.reference });
-        else if (outcome.kind === "unavailable") this.unavailable++;
-        else if (outcome.kind === "try_again") this.try_again++;
-        else this.failures.push(outcome);
-        for (const check of [...this.waiters]) check();
-        if (outcome.kind === "acknowledged") break;
-        if (this.failures.length > 50) return; // the test fails on them; do not spin
-        // A person (or the form) tries again a moment later, not in a tight loop.
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    }
-  }
-}
-
 describe("a database outage while members move money", () => {
   // Skipped, with its reason in its name, when the suite runs on PGlite.
   const test = onPostgres ? it : it.skip;
@@ -137,7 +68,6 @@ describe("a database outage while members move money", () => {
       await postgres.stop("fast");
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-outage-"));
       app = new AppProcess(await freePort(), {
-        NODE_ENV: "development",
         DATABASE_URL: url,
         DATA_DIR: dataDir,
         SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
@@ -149,17 +79,14 @@ describe("a database outage while members move money", () => {
       });
       await app.waitForLine(/waiting for the database/, "the start-up wait");
       await postgres.start();
-      await app.waitForLine(/Mutual is serving/, "start-up");
+      await app.serving();
 
       verification = await openDatabase({ kind: "postgres", url, pool_max: 2 });
       const db = verification.db;
       const members: Member[] = [];
       for (const person of DEMO_SIGNINS.filter((p) => p.kind === "member")) {
         const cookie = await signIn(app.base, db, person.email, person.password);
-        const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, person.email));
-        const accounts = await db.select().from(ledgerAccounts).where(eq(ledgerAccounts.member_id, user!.id));
-        const account = (type: string) => accounts.find((a) => a.type === type && a.status === "active")!.id;
-        members.push({ email: person.email, cookie, checking_id: account("checking"), savings_id: account("savings") });
+        members.push(await memberWithAccounts(db, person.email, cookie));
       }
       const balance_ids = members.flatMap((m) => [m.checking_id, m.savings_id]);
       const balancesBefore = await db.select({ id: ledgerAccounts.id, posted_cents: ledgerAccounts.posted_cents }).from(ledgerAccounts).where(inArray(ledgerAccounts.id, balance_ids));
@@ -167,7 +94,13 @@ describe("a database outage while members move money", () => {
       await verification.close();
       verification = undefined;
 
-      const load = new Load(app, members);
+      const running = app;
+      const load = new TransferLoad(app.base, members, {
+        workers: WORKERS,
+        amount_cents: TRANSFER_CENTS,
+        reference: "outage test",
+        trouble: () => (running.exit !== null ? `app exit ${running.exit}\n${running.lines.slice(-30).join("\n")}` : null),
+      });
       load.start();
       await load.more(ACKS_BEFORE_FAULTS);
 
@@ -190,7 +123,7 @@ describe("a database outage while members move money", () => {
       expect(app.exit).toBeNull();
 
       // 2. The whole server crashes: 503 while it is down, the process up and saying so.
-      const unavailableBefore = load.unavailable;
+      const unavailableBefore = load.count("unavailable");
       const outageStarted = performance.now();
       await postgres.stop("immediate");
       const health = await fetch(`${app.base}/healthz`);
@@ -212,17 +145,17 @@ describe("a database outage while members move money", () => {
       await session.body?.cancel();
       expect(session.status).toBe(503);
       expect(session.headers.get("retry-after")).not.toBeNull();
-      await load.until(() => load.unavailable > unavailableBefore);
+      await load.until(() => load.count("unavailable") > unavailableBefore);
       await postgres.start();
       const outage_ms = Math.round(performance.now() - outageStarted);
-      const unavailableDuringOutage = load.unavailable - unavailableBefore;
+      const unavailableDuringOutage = load.count("unavailable") - unavailableBefore;
 
       // 3. Back without a restart of the app.
       await load.more(ACKS_AFTER_RESTART);
 
       // 4. The server hangs (stops answering, closes nothing): requests fail with 503 after the
       // app's own timeouts, long before the 60 s request timeout, and work again once it answers.
-      const answeredBeforeHang = load.unavailable + load.try_again;
+      const answeredBeforeHang = load.count("unavailable") + load.count("try_again");
       postgres.freeze();
       const hangStarted = performance.now();
       let hungPage: Response;
@@ -230,7 +163,7 @@ describe("a database outage while members move money", () => {
       try {
         hungPage = await fetch(`${app.base}/dashboard`, { headers: { cookie: members[1]!.cookie }, signal: AbortSignal.timeout(45_000) });
         hungPage_ms = Math.round(performance.now() - hangStarted);
-        await load.until(() => load.unavailable + load.try_again > answeredBeforeHang);
+        await load.until(() => load.count("unavailable") + load.count("try_again") > answeredBeforeHang);
       } finally {
         postgres.thaw();
       }
@@ -271,7 +204,7 @@ describe("a database outage while members move money", () => {
       console.info(
         `database outage: ${keys.length} transfers acknowledged by ${WORKERS} concurrent members' loops; ` +
           `${killed} backends killed; PostgreSQL down ${outage_ms} ms with ${unavailableDuringOutage} answers of 503 meanwhile ` +
-          `(${load.unavailable} in all, and ${load.try_again} "Transfer failed. Please try again." answers); ` +
+          `(${load.count("unavailable")} in all, and ${load.count("try_again")} "Transfer failed. Please try again." answers); ` +
           `server hung for ${hang_ms} ms: a page answered 503 after ${hungPage_ms} ms, transfers in flight were answered instead of waiting; ` +
           `no 500, the process never restarted`,
       );

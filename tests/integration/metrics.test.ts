@@ -1,16 +1,13 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import type http from "node:http";
-import net from "node:net";
+import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
-import { fileURLToPath } from "node:url";
 import express from "express";
 import { pino } from "pino";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppProcess, Browser, demoInbox, freePort, serverDatabase } from "./app-server";
 import { openTestDatabase, onPostgres } from "./test-database";
 import { STAFF, newKey, openMember } from "./ledger-fixtures";
 import type { Database } from "~/server/db/client.server";
@@ -27,8 +24,6 @@ import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
  * ledger and HTTP entry are two module graphs sharing one registry.
  */
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repository = path.resolve(here, "../..");
 const TOKEN = crypto.randomBytes(32).toString("hex");
 
 // -------------------------------------------------------------------------------------------
@@ -169,94 +164,29 @@ describe("/metrics in this process", () => {
 // -------------------------------------------------------------------------------------------
 // The real server process.
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-class AppProcess {
-  readonly lines: string[] = [];
-  private readonly child: ChildProcess;
-  readonly exited: Promise<string>;
-
-  constructor(
-    readonly port: number,
-    env: Record<string, string>,
-  ) {
-    this.child = spawn(process.execPath, ["--import", "tsx", "server.ts"], { cwd: repository, env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
-    for (const stream of [this.child.stdout!, this.child.stderr!]) readline.createInterface({ input: stream }).on("line", (line) => this.lines.push(line));
-    this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => resolve(signal ?? String(code))));
-  }
-
-  get base(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async serving(): Promise<void> {
-    const started = new Promise<void>((resolve) => {
-      const check = setInterval(() => {
-        if (this.lines.some((line) => line.includes("Mutual is serving"))) {
-          clearInterval(check);
-          resolve();
-        }
-      }, 100);
-      void this.exited.then(() => clearInterval(check));
-    });
-    await Promise.race([started, this.exited.then((exit) => Promise.reject(new Error(`app exited (${exit}):\n${this.lines.slice(-30).join("\n")}`)))]);
-  }
-
-  async stop(): Promise<void> {
-    this.child.kill("SIGTERM");
-    await this.exited;
-  }
-}
-
 describe("/metrics on the real server", () => {
   let app: AppProcess | undefined;
   let dataDir: string | undefined;
-  let postgresName: string | undefined;
+  let closeDatabase: (() => Promise<void>) | undefined;
   afterAll(async () => {
     await app?.stop();
+    await closeDatabase?.();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    if (postgresName) {
-      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await admin.connect();
-      await admin.query(`drop database if exists ${postgresName} with (force)`);
-      await admin.end();
-    }
   });
 
   it(
     "counts requests by route and status and a member's transfer and refusal, on the token-protected main port and the metrics port; no email or id in a label; logs JSON with request ids and no secret",
     async () => {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-metrics-"));
+      const database = await serverDatabase(dataDir);
+      closeDatabase = database.close;
       const env: Record<string, string> = {
-        NODE_ENV: "development",
-        DATA_DIR: dataDir,
-        SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
-        DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex"),
-        LOG_LEVEL: "info",
+        ...database.env,
         METRICS_TOKEN: TOKEN,
         METRICS_PORT: String(await freePort()),
         // Nothing listens there: every email stays in the outbox, a backlog the metrics report.
         SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
       };
-      if (onPostgres) {
-        postgresName = `mutual_test_${crypto.randomBytes(6).toString("hex")}`;
-        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await admin.connect();
-        await admin.query(`create database ${postgresName}`);
-        await admin.end();
-        const url = new URL(process.env.TEST_DATABASE_URL!);
-        url.pathname = `/${postgresName}`;
-        env.DATABASE_URL = url.toString();
-      }
       app = new AppProcess(await freePort(), env);
       await app.serving();
       const base = app.base;
@@ -276,26 +206,9 @@ describe("/metrics on the real server", () => {
 
       // A member signs in (the code from the demo inbox), looks at pages, moves money, is refused.
       const person = DEMO_SIGNINS.find((p) => p.kind === "member")!;
-      const jar = new Map<string, string>();
-      const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-      const request = async (pathname: string, fields?: Record<string, string>) => {
-        const response = await fetch(`${base}${pathname}`, {
-          method: fields ? "POST" : "GET",
-          redirect: "manual",
-          headers: { cookie: cookie(), origin: base, ...(fields ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
-          body: fields ? new URLSearchParams(fields).toString() : undefined,
-        });
-        for (const line of response.headers.getSetCookie()) {
-          const pair = line.split(";")[0]!;
-          jar.set(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1));
-        }
-        return { status: response.status, body: await response.text() };
-      };
-      expect((await request("/login", { intent: "password", email: person.email, password: person.password })).status).toBe(302);
-      const inbox = await request(`/demo/inbox?to=${encodeURIComponent(person.email)}`);
-      const code = /code is: (\d{6})/.exec(inbox.body)?.[1];
-      expect(code).toBeDefined();
-      expect((await request("/login", { intent: "code", code: code! })).status).toBe(302);
+      const browser = new Browser(base);
+      const request = (pathname: string, fields?: Record<string, string>) => browser.request(pathname, fields);
+      const code = await browser.signIn(person.email, person.password, demoInbox(base));
       const dashboard = await request("/dashboard");
       expect(dashboard.status).toBe(200);
       const select = /<select[^>]*name="from_account_id"[\s\S]*?<\/select>/.exec(dashboard.body)![0];
@@ -332,7 +245,7 @@ describe("/metrics on the real server", () => {
       expect(has(after, "mutual_database_pool_waiting_clients")).toBe(onPostgres);
 
       // No label holds an address, an email, an id or a secret.
-      for (const leaked of ["@", "example.com", "8412377305", person.email, code!, TOKEN, `route="/products`, `route="/dashboard`, `route="/no-such`]) {
+      for (const leaked of ["@", "example.com", "8412377305", person.email, code, TOKEN, `route="/products`, `route="/dashboard`, `route="/no-such`]) {
         expect(text.split("\n").filter((line) => !line.startsWith("#") && line.includes(leaked))).toEqual([]);
       }
       for (const sample of after.filter((s) => s.labels.route !== undefined)) {
@@ -343,8 +256,8 @@ describe("/metrics on the real server", () => {
       const requestLines = app.lines.filter((line) => line.includes('"request completed"'));
       expect(requestLines.length).toBeGreaterThanOrEqual(8);
       for (const line of requestLines) expect((JSON.parse(line) as { req: { id: string } }).req.id).toMatch(/^[\w-]{8,64}$/);
-      const sessionCookie = [...jar.values()].find((value) => value.length > 20);
-      for (const secret of [person.password, code!, TOKEN, sessionCookie].filter(Boolean)) {
+      const sessionCookie = [...browser.jar.values()].find((value) => value.length > 20);
+      for (const secret of [person.password, code, TOKEN, sessionCookie].filter(Boolean)) {
         expect(app.lines.filter((line) => line.includes(secret!))).toEqual([]);
       }
     },

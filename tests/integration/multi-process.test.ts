@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { inArray } from "drizzle-orm";
-import { AppProcess, freePort, memberWithAccounts, postTransfer, repository, signIn, type Member, type Outcome } from "./app-server";
+import { AppProcess, TransferLoad, freePort, memberWithAccounts, repository, signIn, type Member, type Outcome } from "./app-server";
 import { onPostgres, openTestDatabase } from "./test-database";
 import type { Database } from "~/server/db/client.server";
 import { ledgerAccounts, ledgerTransactions, sessions } from "~/server/db/schema";
@@ -141,78 +141,6 @@ ${shipped.proxy}
   }
 }
 
-/** Transfer loops through the proxy; every key is sent until acknowledged, as the form does. */
-class Load {
-  readonly acknowledged = new Map<string, { member: Member; reference: string }>();
-  readonly keys = new Map<string, Member>();
-  /** Every answer, in order, with which process served it (acknowledged ones only). */
-  readonly answers: Outcome[] = [];
-  private stopping = false;
-  private readonly waiters = new Set<() => void>();
-  private workers: Promise<void>[] = [];
-
-  /** `before`: an earlier load whose keys and answers count as this one's. */
-  constructor(
-    private readonly base: string,
-    private readonly members: Member[],
-    private readonly alive: () => string | null,
-    before?: Load,
-  ) {
-    if (!before) return;
-    for (const [key, value] of before.acknowledged) this.acknowledged.set(key, value);
-    for (const [key, value] of before.keys) this.keys.set(key, value);
-    this.answers.push(...before.answers);
-  }
-
-  start(): void {
-    this.workers = Array.from({ length: WORKERS }, (_, i) => this.worker(this.members[i % this.members.length]!));
-  }
-
-  get failures(): Outcome[] {
-    return this.answers.filter((a) => a.kind === "failed");
-  }
-
-  until(condition: () => boolean): Promise<void> {
-    if (condition()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const trouble = this.alive();
-        if (condition()) resolve();
-        else if (trouble || this.failures.length > 50) reject(new Error(`gave up: ${trouble ?? ""} failures ${JSON.stringify(this.failures.slice(0, 3))}`));
-        else return;
-        this.waiters.delete(check);
-      };
-      this.waiters.add(check);
-    });
-  }
-
-  more(count: number): Promise<void> {
-    const target = this.acknowledged.size + count;
-    return this.until(() => this.acknowledged.size >= target);
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    await Promise.all(this.workers);
-  }
-
-  private async worker(member: Member): Promise<void> {
-    while (!this.stopping) {
-      const key = crypto.randomUUID();
-      this.keys.set(key, member);
-      for (;;) {
-        const outcome = await postTransfer(this.base, member, key, TRANSFER_CENTS, "proxy test");
-        this.answers.push(outcome);
-        if (outcome.kind === "acknowledged") this.acknowledged.set(key, { member, reference: outcome.reference });
-        for (const check of [...this.waiters]) check();
-        if (outcome.kind === "acknowledged") break;
-        if (this.failures.length > 50) return;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    }
-  }
-}
-
 /** The last process nginx asked for an answer (X-Served-By lists every one it tried). */
 function servedBy(outcome: Outcome): number | null {
   if (outcome.kind !== "acknowledged" || !outcome.served_by) return null;
@@ -239,7 +167,7 @@ describe("several app processes on one PostgreSQL behind nginx", () => {
     async () => {
       const started = performance.now();
       const marks: string[] = [];
-      let traced: Load | undefined;
+      let traced: TransferLoad | undefined;
       const mark = (what: string) => {
         marks.push(`${what} ${Math.round((performance.now() - started) / 100) / 10} s`);
         if (process.env.MULTI_PROCESS_TRACE) console.error(marks.at(-1), traced?.acknowledged.size);
@@ -250,7 +178,6 @@ describe("several app processes on one PostgreSQL behind nginx", () => {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-multi-"));
       // One environment for every process, as one EnvironmentFile gives every systemd instance.
       const environment = {
-        NODE_ENV: "development",
         DATABASE_URL: database.url!,
         DATABASE_POOL_MAX: "8",
         DATA_DIR: path.join(dataDir, "data"),
@@ -262,11 +189,9 @@ describe("several app processes on one PostgreSQL behind nginx", () => {
       const [port_1, port_2, proxy_port] = [await freePort(), await freePort(), await freePort()];
       // Both start at once against the empty database, as two systemd instances do at boot.
       apps.push(new AppProcess(port_1, environment), new AppProcess(port_2, environment));
-      await Promise.all(apps.map((app) => app.waitForLine(/Mutual is serving/, "start-up")));
+      await Promise.all(apps.map((app) => app.serving()));
       const [app_1, app_2] = apps as [AppProcess, AppProcess];
       nginx = new NginxProcess(fs.mkdtempSync(path.join(os.tmpdir(), "mutual-nginx-")), proxy_port, [port_1, port_2]);
-      // Development mode compiles the app on a process's first page: both at once.
-      await Promise.all(apps.map(async (app) => (await fetch(`${app.base}/login`)).body?.cancel()));
       mark("both processes serving");
       await nginx.ready();
       const proxy = nginx.base;
@@ -308,7 +233,8 @@ describe("several app processes on one PostgreSQL behind nginx", () => {
 
       // 3. Transfers through the proxy, served by both processes; then both show each member
       //    the same balances (no process keeps a copy of its own).
-      const warmUp = new Load(proxy, members, trouble);
+      const loadOptions = { workers: WORKERS, amount_cents: TRANSFER_CENTS, reference: "proxy test", trouble };
+      const warmUp = new TransferLoad(proxy, members, loadOptions);
       warmUp.start();
       traced = warmUp;
       await warmUp.more(ACKS_BEFORE_KILL);
@@ -322,7 +248,7 @@ describe("several app processes on one PostgreSQL behind nginx", () => {
       mark("load on both");
 
       // 4. Process 2 is killed mid-load: the proxy sends everything to process 1.
-      const load = new Load(proxy, members, trouble, warmUp);
+      const load = new TransferLoad(proxy, members, loadOptions, warmUp);
       load.start();
       traced = load;
       await load.more(ACKS_BEFORE_KILL);
@@ -368,8 +294,6 @@ describe("several app processes on one PostgreSQL behind nginx", () => {
           `${load.answers.length} answers in all, no failures; ledger verified. Timeline: ${marks.join(", ")}`,
       );
     },
-    // Start-up in development mode is most of it: about 10 s per process on an idle machine,
-    // far more on a busy one.
     180_000,
   );
 });
