@@ -198,7 +198,6 @@ async function main() {
     if (stopping) return;
     stopping = true;
     const started_ms = performance.now();
-    logger.info({ signal, limit_ms: SHUTDOWN_LIMIT_MS }, "shutting down: finishing the requests in flight");
     setTimeout(() => {
       logger.error({ signal, limit_ms: SHUTDOWN_LIMIT_MS }, "shutdown limit reached: requests still in flight were cut off");
       process.exit(1);
@@ -215,6 +214,9 @@ async function main() {
           process.exit(1);
         });
     });
+    // Logged once the port is closed: whoever reads "shutting down" (an operator, a test) finds
+    // new connections refused already.
+    logger.info({ signal, limit_ms: SHUTDOWN_LIMIT_MS }, "shutting down: finishing the requests in flight");
     // Answers still to come tell their client this connection closes after them; connections
     // waiting between requests would hold server.close() until they time out.
     for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
