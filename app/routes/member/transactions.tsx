@@ -104,36 +104,8 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
               <Select name="type" label="Type" options={[{ value: "credit", label: "Money in (credits)" }, { value: "debit", label: "Money out (debits)" }]} placeholder="All types" defaultValue={filters.type ?? ""} />
               <Select name="category" label="Category" options={categories.map((c) => ({ value: c, label: c }))} placeholder="All categories" defaultValue={filters.category ?? ""} />
               <Select name="status" label="Status" options={STATUS_OPTIONS} placeholder="All statuses" defaultValue={filters.status ?? ""} />
-              <div className="flex flex-col">
-                <label htmlFor="from" className={labelClass}>
-                  From date
-                </label>
-                <input
-                  id="from"
-                  name="from"
-                  type="date"
-                  defaultValue={problems?.from ? typed?.from.slice(0, 10) : (filters.from ?? "")}
-                  aria-invalid={problems?.from ? true : undefined}
-                  aria-describedby={problems?.from ? "from-error" : undefined}
-                  className={cx(controlClass, "mt-1.5")}
-                />
-                <NativeFieldError id="from-error" message={problems?.from} />
-              </div>
-              <div className="flex flex-col">
-                <label htmlFor="to" className={labelClass}>
-                  To date
-                </label>
-                <input
-                  id="to"
-                  name="to"
-                  type="date"
-                  defaultValue={problems?.to ? typed?.to.slice(0, 10) : (filters.to ?? "")}
-                  aria-invalid={problems?.to ? true : undefined}
-                  aria-describedby={problems?.to ? "to-error" : undefined}
-                  className={cx(controlClass, "mt-1.5")}
-                />
-                <NativeFieldError id="to-error" message={problems?.to} />
-              </div>
+              <DateFilter name="from" label="From date" problem={problems?.from} defaultValue={problems?.from ? typed?.from.slice(0, 10) : (filters.from ?? "")} />
+              <DateFilter name="to" label="To date" problem={problems?.to} defaultValue={problems?.to ? typed?.to.slice(0, 10) : (filters.to ?? "")} />
             </div>
           </details>
         </div>
@@ -181,6 +153,27 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
           </Link>
         ) : null}
       </nav>
+    </div>
+  );
+}
+
+/** A native date input of the history filters, with its message next to it when the server refused it. */
+function DateFilter({ name, label, problem, defaultValue }: { name: "from" | "to"; label: string; problem?: string; defaultValue?: string }) {
+  return (
+    <div className="flex flex-col">
+      <label htmlFor={name} className={labelClass}>
+        {label}
+      </label>
+      <input
+        id={name}
+        name={name}
+        type="date"
+        defaultValue={defaultValue}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${name}-error` : undefined}
+        className={cx(controlClass, "mt-1.5")}
+      />
+      <NativeFieldError id={`${name}-error`} message={problem} />
     </div>
   );
 }
