@@ -12,3 +12,4 @@ export * from "./schema/cards";
 export * from "./schema/admin";
 export * from "./schema/payments";
 export * from "./schema/notifications";
+export * from "./schema/back-office-money";

@@ -15,7 +15,7 @@ import { bigint, bigserial, boolean, check, index, integer, pgTable, primaryKey,
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
-export const USER_ROLES = ["user", "pending", "admin"] as const;
+export const USER_ROLES = ["user", "pending", "admin", "reviewer"] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
 export const users = pgTable(
@@ -35,7 +35,8 @@ export const users = pgTable(
      */
     twoFactorEnabled: boolean("two_factor_enabled").default(false),
     /**
-     * user (member), pending (applicant) or admin (staff); null counts as user
+     * user (member), pending (applicant), admin (staff) or reviewer (staff without money powers);
+     * null counts as user
      * (docs/product.md#people-and-roles).
      */
     role: text("role"),
@@ -43,7 +44,7 @@ export const users = pgTable(
     banReason: text("ban_reason"),
     banExpires: timestamptz("ban_expires"),
   },
-  (t) => [check("users_role_valid", sql`${t.role} is null or ${t.role} in ('user', 'pending', 'admin')`)],
+  (t) => [check("users_role_valid", sql`${t.role} is null or ${t.role} in ('user', 'pending', 'admin', 'reviewer')`)],
 );
 
 export const sessions = pgTable(
