@@ -3,7 +3,7 @@ import { ArrowLeft } from "lucide-react";
 
 /** The frame of /settings/profile and /settings/account (the same forms as the dialogs). */
 export function SettingsPage({ title, description, other, role, children }: { title: string; description: string; other: { to: string; label: string }; role: string; children: React.ReactNode }) {
-  const home = role === "admin" ? { to: "/admin", label: "Back office" } : { to: "/dashboard", label: "Dashboard" };
+  const home = role === "admin" || role === "reviewer" ? { to: "/admin", label: "Back office" } : { to: "/dashboard", label: "Dashboard" };
   return (
     <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
       <nav aria-label="Settings" className="flex flex-wrap items-center justify-between gap-3 text-sm">

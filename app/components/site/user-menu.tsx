@@ -10,7 +10,7 @@ export interface SignedInUser {
   email: string;
   initials: string;
   image_url: string | null;
-  role: "user" | "admin" | "pending";
+  role: "user" | "admin" | "pending" | "reviewer";
 }
 
 export type SettingsDialog = "profile" | "account";
@@ -21,7 +21,7 @@ export interface UserMenuProps {
 }
 
 export function homeLinkFor(user: SignedInUser): { to: string; label: string } {
-  return user.role === "admin" ? { to: "/admin", label: "Back office" } : { to: "/dashboard", label: "Go to dashboard" };
+  return user.role === "admin" || user.role === "reviewer" ? { to: "/admin", label: "Back office" } : { to: "/dashboard", label: "Go to dashboard" };
 }
 
 /**

@@ -15,6 +15,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   // Keeping a session alive is allowed on /change-password too (a temporary password,
   // docs/product.md#passwords).
-  const user = await requireUser(request, { roles: ["user", "pending", "admin"], allowTemporaryPassword: true });
+  const user = await requireUser(request, { roles: ["user", "pending", "admin", "reviewer"], allowTemporaryPassword: true });
   return data({ signed_in: true, expires_in_ms: user.expires_in_ms }, { headers: { "Cache-Control": "no-store" } });
 }

@@ -35,7 +35,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Account Settings", matches), { name: "robots", content: "noindex" }];
 }
 
-const SIGNED_IN = ["user", "admin"] as const;
+const SIGNED_IN = ["user", "admin", "reviewer"] as const;
 const ACCOUNT_INTENTS: readonly AccountIntent[] = ["notifications", "password", "totp-start", "totp-confirm", "totp-cancel", "totp-disable"];
 const FAILED = SETTINGS_MESSAGES.account_failed;
 const UPDATED = SETTINGS_MESSAGES.account_updated;

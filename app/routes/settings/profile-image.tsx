@@ -9,7 +9,7 @@ import { readProfileImage } from "~/server/profile-images/profile-images.server"
  * image.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const viewer = await requireUser(request, { roles: ["user", "admin"] });
+  const viewer = await requireUser(request, { roles: ["user", "admin", "reviewer"] });
   const { db } = await getAuth();
   const image = await readProfileImage(db, viewer, params.userId);
   if (!image) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });

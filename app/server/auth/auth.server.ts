@@ -84,6 +84,8 @@ const roles = {
   admin: accessControl.newRole(adminAc.statements),
   user: accessControl.newRole(userAc.statements),
   pending: accessControl.newRole(userAc.statements),
+  // Staff without money powers: in Better Auth's terms an ordinary user (no user administration).
+  reviewer: accessControl.newRole(userAc.statements),
 };
 
 /** Better Auth's models -> our Drizzle tables (property names are Better Auth's field names). */

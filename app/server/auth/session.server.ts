@@ -151,7 +151,7 @@ export async function getSessionUser(request: Request, options: { touch?: boolea
 
 /** Where a person belongs when they ask for a page that is not theirs. */
 export function homePathFor(user: Pick<SessionUser, "role" | "application_status">): string {
-  if (user.role === "admin") return "/admin";
+  if (user.role === "admin" || user.role === "reviewer") return "/admin";
   if (user.role === "pending") return user.application_status === "rejected" ? "/not-approved" : "/pending-approval";
   return "/dashboard";
 }
@@ -165,7 +165,7 @@ export function destinationAfterSignIn(user: Pick<SessionUser, "role" | "applica
   const target = safeRedirectTo(redirect_to);
   if (!target) return home;
   const isAdminPath = target === "/admin" || target.startsWith("/admin/") || target.startsWith("/admin?");
-  if (user.role === "admin") return isAdminPath ? target : home;
+  if (user.role === "admin" || user.role === "reviewer") return isAdminPath ? target : home;
   if (user.role === "user") return isAdminPath ? home : target;
   return home;
 }

@@ -88,7 +88,7 @@ export async function readProfileImage(
   viewer: { id: string; role: string },
   user_id: string,
 ): Promise<{ content: Buffer; mime: "image/webp"; file: string } | null> {
-  if (viewer.id !== user_id && viewer.role !== "admin") return null;
+  if (viewer.id !== user_id && viewer.role !== "admin" && viewer.role !== "reviewer") return null;
   const [row] = await db.select({ image_file: memberProfiles.image_file }).from(memberProfiles).where(eq(memberProfiles.user_id, user_id));
   if (!row?.image_file || !NAME.test(row.image_file)) return null;
   try {
