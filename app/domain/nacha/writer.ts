@@ -1,0 +1,239 @@
+import { isValidRoutingNumber } from "~/domain/routing-number";
+import {
+  ADDENDA,
+  BATCH_CONTROL,
+  BATCH_HEADER,
+  BLOCKING_FACTOR,
+  ENTRY_DETAIL,
+  FILE_CONTROL,
+  FILE_HEADER,
+  NachaFieldError,
+  PADDING_RECORD,
+  formatRecord,
+  nachaText,
+  yymmdd,
+} from "./records";
+
+/**
+ * Writes an outgoing NACHA file of credits (pure): a file header, one PPD batch of credits per
+ * effective date (service class 220, the institution as ODFI), entries with trace numbers (the
+ * ODFI's first eight routing digits and a seven-digit sequence, ascending in each batch), an
+ * optional addenda 05 per entry, batch and file controls with the entry hash and totals, and
+ * records of nines to a multiple of ten. Bad input throws `NachaFieldError` before any text is
+ * made: a file a bank would refuse is never written.
+ */
+
+export const TRANSACTION_CODES = { checking_credit: 22, savings_credit: 32 } as const;
+const SERVICE_CLASS_CREDITS_ONLY = 220;
+const ADDENDA_TYPE_PAYMENT_INFORMATION = 5;
+const AMOUNT_CENTS_MAX = 9_999_999_999; // ten digits
+const TRACE_SEQUENCE_MAX = 9_999_999; // seven digits
+const FILE_ID_MODIFIERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+export interface NachaCredit {
+  /** YYYY-MM-DD: the day the receiver's bank posts it; entries are batched by it. */
+  effective_date: string;
+  /** The receiver's bank (RDFI), nine digits with the ABA check digit. */
+  routing_number: string;
+  /** The receiver's account at that bank, at most 17 characters. */
+  account_number: string;
+  account_type: "checking" | "savings";
+  amount_cents: number;
+  /** Our reference for the payment (up to 15 characters), e.g. the member's reference number. */
+  individual_id: string;
+  /** The receiver's name (22 characters are kept). */
+  individual_name: string;
+  /** 1 to 9,999,999, unique in the file: the last seven digits of the trace number. */
+  trace_sequence: number;
+  /** Free text for the receiver (addenda 05, 80 characters kept); none when empty. */
+  payment_information?: string;
+}
+
+export interface NachaFileInput {
+  /** The institution sending the file (the ODFI). */
+  origin: { routing_number: string; name: string };
+  /** Where the file goes (the ACH operator or correspondent). */
+  destination: { routing_number: string; name: string };
+  /** The originator named in each batch header. */
+  company: { name: string; identification: string; entry_description: string };
+  /** When the file is made, in the institution's time zone. */
+  created: { date: string; time: string };
+  /** A to Z, then 0 to 9: the file's number among those made that day. */
+  file_id_modifier: string;
+  reference_code?: string;
+  credits: readonly NachaCredit[];
+}
+
+export interface NachaEntryWritten extends NachaCredit {
+  trace_number: string;
+  batch_number: number;
+}
+
+export interface NachaBatchWritten {
+  batch_number: number;
+  effective_date: string;
+  entries: NachaEntryWritten[];
+  /** The batch control's entry hash (ten digits). */
+  entry_hash: string;
+  credit_total_cents: number;
+}
+
+export interface NachaFile {
+  text: string;
+  batches: NachaBatchWritten[];
+  entry_count: number;
+  addenda_count: number;
+  credit_total_cents: number;
+  entry_hash: string;
+  /** Records before padding. */
+  record_count: number;
+  block_count: number;
+}
+
+/** The rightmost ten digits of the sum of the 8-digit receiving DFI ids. */
+export function entryHash(routing_numbers: Iterable<string>): string {
+  let sum = 0n;
+  for (const routing of routing_numbers) sum += BigInt(routing.slice(0, 8));
+  return String(sum % 10_000_000_000n).padStart(10, "0");
+}
+
+/** The file id modifier of the n-th file (0-based) made on one day: A to Z, then 0 to 9. */
+export function fileIdModifier(index: number): string {
+  const modifier = FILE_ID_MODIFIERS[index];
+  if (modifier === undefined) throw new NachaFieldError(`at most ${FILE_ID_MODIFIERS.length} files a day`);
+  return modifier;
+}
+
+function check(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new NachaFieldError(message);
+}
+
+function checkCredit(credit: NachaCredit, index: number): void {
+  const where = `credit ${index + 1}`;
+  check(isValidRoutingNumber(credit.routing_number), `${where}: routing number ${JSON.stringify(credit.routing_number)} fails the ABA checksum`);
+  check(/^[A-Za-z0-9-]{1,17}$/.test(credit.account_number), `${where}: account number must be 1 to 17 letters, digits or dashes`);
+  check(Number.isSafeInteger(credit.amount_cents) && credit.amount_cents > 0 && credit.amount_cents <= AMOUNT_CENTS_MAX, `${where}: amount must be 1 to ${AMOUNT_CENTS_MAX} cents`);
+  check(Number.isSafeInteger(credit.trace_sequence) && credit.trace_sequence >= 1 && credit.trace_sequence <= TRACE_SEQUENCE_MAX, `${where}: trace sequence must be 1 to ${TRACE_SEQUENCE_MAX}`);
+  check(nachaText(credit.individual_name) !== "", `${where}: the receiver's name is empty`);
+  yymmdd(credit.effective_date);
+}
+
+export function writeNachaFile(input: NachaFileInput): NachaFile {
+  check(isValidRoutingNumber(input.origin.routing_number), "the origin routing number fails the ABA checksum");
+  check(isValidRoutingNumber(input.destination.routing_number), "the destination routing number fails the ABA checksum");
+  check(FILE_ID_MODIFIERS.includes(input.file_id_modifier) && input.file_id_modifier.length === 1, "file id modifier must be one of A-Z or 0-9");
+  check(/^\d{2}:\d{2}$/.test(input.created.time), "creation time must be HH:MM");
+  check(input.credits.length > 0, "a file needs at least one credit");
+  input.credits.forEach(checkCredit);
+  const sequences = new Set(input.credits.map((c) => c.trace_sequence));
+  check(sequences.size === input.credits.length, "trace sequences must be unique in a file");
+
+  const odfi = input.origin.routing_number.slice(0, 8);
+  const company_identification = input.company.identification;
+  const records: string[] = [
+    formatRecord(FILE_HEADER, {
+      immediate_destination: input.destination.routing_number,
+      immediate_origin: input.origin.routing_number,
+      file_creation_date: yymmdd(input.created.date),
+      file_creation_time: input.created.time.replace(":", ""),
+      file_id_modifier: input.file_id_modifier,
+      immediate_destination_name: input.destination.name,
+      immediate_origin_name: input.origin.name,
+      reference_code: input.reference_code ?? "",
+    }),
+  ];
+
+  const by_date = new Map<string, NachaCredit[]>();
+  for (const credit of input.credits) by_date.set(credit.effective_date, [...(by_date.get(credit.effective_date) ?? []), credit]);
+  const dates = [...by_date.keys()].sort();
+
+  const batches: NachaBatchWritten[] = [];
+  let entry_count = 0;
+  let addenda_count = 0;
+  for (const [index, effective_date] of dates.entries()) {
+    const batch_number = index + 1;
+    const credits = [...by_date.get(effective_date)!].sort((a, b) => a.trace_sequence - b.trace_sequence);
+    records.push(
+      formatRecord(BATCH_HEADER, {
+        service_class_code: SERVICE_CLASS_CREDITS_ONLY,
+        company_name: input.company.name,
+        company_discretionary_data: "",
+        company_identification,
+        standard_entry_class_code: "PPD",
+        company_entry_description: input.company.entry_description,
+        company_descriptive_date: "",
+        effective_entry_date: yymmdd(effective_date),
+        originating_dfi_identification: odfi,
+        batch_number,
+      }),
+    );
+    const entries: NachaEntryWritten[] = [];
+    let batch_addenda = 0;
+    let credit_total_cents = 0;
+    for (const credit of credits) {
+      const sequence = String(credit.trace_sequence).padStart(7, "0");
+      const trace_number = `${odfi}${sequence}`;
+      const info = nachaText(credit.payment_information ?? "");
+      records.push(
+        formatRecord(ENTRY_DETAIL, {
+          transaction_code: credit.account_type === "savings" ? TRANSACTION_CODES.savings_credit : TRANSACTION_CODES.checking_credit,
+          receiving_dfi_identification: credit.routing_number.slice(0, 8),
+          check_digit: credit.routing_number.slice(8),
+          dfi_account_number: credit.account_number,
+          amount: credit.amount_cents,
+          individual_identification_number: credit.individual_id,
+          individual_name: credit.individual_name,
+          discretionary_data: "",
+          addenda_record_indicator: info === "" ? 0 : 1,
+          trace_number,
+        }),
+      );
+      if (info !== "") {
+        records.push(
+          formatRecord(ADDENDA, {
+            addenda_type_code: String(ADDENDA_TYPE_PAYMENT_INFORMATION).padStart(2, "0"),
+            payment_related_information: info,
+            addenda_sequence_number: 1,
+            entry_detail_sequence_number: sequence,
+          }),
+        );
+        batch_addenda++;
+      }
+      credit_total_cents += credit.amount_cents;
+      entries.push({ ...credit, trace_number, batch_number });
+    }
+    const entry_hash = entryHash(entries.map((e) => e.routing_number));
+    records.push(
+      formatRecord(BATCH_CONTROL, {
+        service_class_code: SERVICE_CLASS_CREDITS_ONLY,
+        entry_addenda_count: entries.length + batch_addenda,
+        entry_hash,
+        total_debit_entry_dollar_amount: 0,
+        total_credit_entry_dollar_amount: credit_total_cents,
+        company_identification,
+        originating_dfi_identification: odfi,
+        batch_number,
+      }),
+    );
+    batches.push({ batch_number, effective_date, entries, entry_hash, credit_total_cents });
+    entry_count += entries.length;
+    addenda_count += batch_addenda;
+  }
+
+  const credit_total_cents = batches.reduce((sum, b) => sum + b.credit_total_cents, 0);
+  const entry_hash = entryHash(batches.flatMap((b) => b.entries.map((e) => e.routing_number)));
+  const record_count = records.length + 1;
+  const block_count = Math.ceil(record_count / BLOCKING_FACTOR);
+  records.push(
+    formatRecord(FILE_CONTROL, {
+      batch_count: batches.length,
+      block_count,
+      entry_addenda_count: entry_count + addenda_count,
+      entry_hash,
+      total_debit_entry_dollar_amount: 0,
+      total_credit_entry_dollar_amount: credit_total_cents,
+    }),
+  );
+  while (records.length % BLOCKING_FACTOR !== 0) records.push(PADDING_RECORD);
+  return { text: `${records.join("\n")}\n`, batches, entry_count, addenda_count, credit_total_cents, entry_hash, record_count, block_count };
+}
