@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
 
 /**
  * Payments to other banks (docs/product.md#to-us-bank, docs/product.md#international): the member's
@@ -36,6 +36,8 @@ export const externalPayments = pgTable(
     created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
     resolved_at: timestamp("resolved_at", { withTimezone: true }),
     resolved_by: text("resolved_by"),
+    /** The exported file (NACHA or pain.001) that sent it; set exactly when the status is sent. */
+    export_file_id: bigint("export_file_id", { mode: "number" }),
   },
   (t) => [
     unique("external_payments_member_key_unique").on(t.member_id, t.idempotency_key),
@@ -44,6 +46,39 @@ export const externalPayments = pgTable(
     check("external_payments_kind_valid", sql`${t.kind} in ('ach', 'wire')`),
     check("external_payments_status_valid", sql`${t.status} in ('pending', 'sent', 'cancelled')`),
     check("external_payments_amount_positive", sql`${t.amount_cents} > 0 and ${t.fee_cents} >= 0`),
+    check("external_payments_sent_has_file", sql`(${t.status} = 'sent') = (${t.export_file_id} is not null)`),
+    index("external_payments_export_file_idx").on(t.export_file_id),
+  ],
+);
+
+/**
+ * The files the back office exported to send payments (docs/product.md#payment-queues): a NACHA
+ * file of ACH credits or a pain.001 message of wires, kept whole so it can be downloaded again.
+ * Written in the same database transaction that marks its payments sent and settles their holds.
+ */
+export const paymentExportFiles = pgTable(
+  "payment_export_files",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: text("kind", { enum: EXTERNAL_PAYMENT_KINDS }).notNull(),
+    file_name: text("file_name").notNull(),
+    content: text("content").notNull(),
+    sha256: text("sha256").notNull(),
+    /** The institution's business date the file was made on (NACHA's file id modifier counts per day). */
+    business_date: date("business_date").notNull(),
+    /** ACH: the entries' effective date; wires: the requested execution date. */
+    effective_date: date("effective_date").notNull(),
+    payment_count: integer("payment_count").notNull(),
+    /** US dollars sent, in cents (fees excluded). */
+    total_cents: bigint("total_cents", { mode: "number" }).notNull(),
+    created_by: text("created_by").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    unique("payment_export_files_name_unique").on(t.file_name),
+    index("payment_export_files_kind_idx").on(t.kind, t.id),
+    check("payment_export_files_kind_valid", sql`${t.kind} in ('ach', 'wire')`),
+    check("payment_export_files_counts", sql`${t.payment_count} > 0 and ${t.total_cents} > 0`),
   ],
 );
 
@@ -87,3 +122,4 @@ export const paymentStepUpCodes = pgTable(
 );
 
 export type ExternalPayment = typeof externalPayments.$inferSelect;
+export type PaymentExportFile = typeof paymentExportFiles.$inferSelect;
