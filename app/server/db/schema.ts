@@ -13,3 +13,4 @@ export * from "./schema/admin";
 export * from "./schema/payments";
 export * from "./schema/notifications";
 export * from "./schema/back-office-money";
+export * from "./schema/jobs";
