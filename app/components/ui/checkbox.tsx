@@ -2,7 +2,7 @@ import { Check } from "lucide-react";
 import { Checkbox as AriaCheckbox, type CheckboxProps as AriaCheckboxProps } from "react-aria-components";
 import { NativeFieldError } from "./field-parts";
 import { cx } from "./field-styles";
-import { useFieldError } from "./form-errors";
+import { useFieldError } from "./form";
 import { useId } from "react";
 
 export interface CheckboxProps extends Omit<AriaCheckboxProps, "children" | "className" | "style"> {

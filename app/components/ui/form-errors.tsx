@@ -17,7 +17,7 @@ export function FormErrors({ errors, children }: { errors: FieldErrors | null | 
 }
 
 /** The message for one field from the nearest FormErrors; call `clear` when the field is edited. */
-export function useFieldError(name: string | undefined): { message: string | undefined; clear: () => void } {
+export function useLegacyFieldError(name: string | undefined): { message: string | undefined; clear: () => void } {
   const errors = useContext(FieldErrorsContext);
   const [cleared, setCleared] = useState(false);
   const [seen, setSeen] = useState(errors);

@@ -1,7 +1,8 @@
 /** Form primitives shared by every form (public site, sign-up, sign-in, banking). */
 export { Button, type ButtonProps, type ButtonVariant } from "./button";
 export { Checkbox, type CheckboxProps } from "./checkbox";
-export { FormErrors, focusFirstInvalid, issuesToFieldErrors, useFieldError, useFocusFirstInvalid, type FieldErrors } from "./form-errors";
+export { FormErrors, focusFirstInvalid, issuesToFieldErrors, useFocusFirstInvalid, type FieldErrors } from "./form-errors";
+export { SchemaForm, formMessages, useFieldError, useSchemaForm, type FormReply, type SchemaFormMetadata, type SchemaFormOptions, type SchemaFormProps } from "./form";
 export { FormMessage, type FormMessageProps, type FormMessageTone } from "./form-message";
 export { RadioGroup, type RadioGroupProps, type RadioOption } from "./radio-group";
 export { Select, type SelectOption, type SelectProps } from "./select";

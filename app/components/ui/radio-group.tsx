@@ -1,7 +1,7 @@
 import { Radio, RadioGroup as AriaRadioGroup, type RadioGroupProps as AriaRadioGroupProps } from "react-aria-components";
 import { FieldDescription, FieldErrorMessage, FieldLabel } from "./field-parts";
 import { cx } from "./field-styles";
-import { useFieldError } from "./form-errors";
+import { useFieldError } from "./form";
 
 export interface RadioOption {
   value: string;
@@ -28,6 +28,7 @@ export function RadioGroup({ label, options, description, error, className, vali
   return (
     <AriaRadioGroup
       {...props}
+      defaultValue={props.defaultValue ?? (props.value === undefined ? fromForm.defaultValue : undefined)}
       onChange={(value) => {
         fromForm.clear();
         onChange?.(value);

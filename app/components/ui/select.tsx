@@ -2,7 +2,7 @@ import { useId } from "react";
 import { ChevronDown } from "lucide-react";
 import { NativeFieldError } from "./field-parts";
 import { controlClass, cx, descriptionClass, labelClass, optionalClass } from "./field-styles";
-import { useFieldError } from "./form-errors";
+import { useFieldError } from "./form";
 
 export interface SelectOption {
   value: string;
@@ -56,7 +56,7 @@ export function Select({ name, label, options, placeholder, defaultValue, descri
         <select
           id={selectId}
           name={name}
-          defaultValue={defaultValue ?? ""}
+          defaultValue={defaultValue ?? fieldError.defaultValue ?? ""}
           disabled={isDisabled}
           aria-required={isRequired || undefined}
           aria-invalid={message ? true : undefined}

@@ -1,7 +1,7 @@
 import { TextArea as AriaTextArea, TextField as AriaTextField, type TextFieldProps as AriaTextFieldProps } from "react-aria-components";
 import { FieldDescription, FieldErrorMessage, FieldLabel } from "./field-parts";
 import { controlClass, cx } from "./field-styles";
-import { useFieldError } from "./form-errors";
+import { useFieldError } from "./form";
 
 export interface TextAreaProps extends Omit<AriaTextFieldProps, "children" | "className" | "style" | "type"> {
   label: string;
@@ -20,6 +20,7 @@ export function TextArea({ label, description, error, optional, placeholder, row
   return (
     <AriaTextField
       {...props}
+      defaultValue={props.defaultValue ?? (props.value === undefined ? fromForm.defaultValue : undefined)}
       onChange={(value) => {
         fromForm.clear();
         onChange?.(value);

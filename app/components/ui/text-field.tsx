@@ -1,7 +1,7 @@
 import { Input, TextField as AriaTextField, type TextFieldProps as AriaTextFieldProps } from "react-aria-components";
 import { FieldDescription, FieldErrorMessage, FieldLabel } from "./field-parts";
 import { controlClass, cx } from "./field-styles";
-import { useFieldError } from "./form-errors";
+import { useFieldError } from "./form";
 
 export interface TextFieldProps extends Omit<AriaTextFieldProps, "children" | "className" | "style"> {
   label: string;
@@ -26,12 +26,13 @@ export interface TextFieldProps extends Omit<AriaTextFieldProps, "children" | "c
  * with and without JavaScript: "aria" behaviour, so the browser's own bubbles never replace our
  * messages.
  */
-export function TextField({ label, description, error, optional, placeholder, prefix, suffix, className, inputClassName, validationBehavior = "aria", isInvalid, onChange, ...props }: TextFieldProps) {
+export function TextField({ label, description, error, optional, placeholder, prefix, suffix, className, inputClassName, validationBehavior = "aria", isInvalid, onChange, defaultValue, ...props }: TextFieldProps) {
   const fromForm = useFieldError(props.name);
   const message = error ?? fromForm.message;
   return (
     <AriaTextField
       {...props}
+      defaultValue={defaultValue ?? (props.value === undefined ? fromForm.defaultValue : undefined)}
       onChange={(value) => {
         fromForm.clear();
         onChange?.(value);

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { useEffect, useRef } from "react";
+import { data, Link, useNavigation } from "react-router";
 import { ArrowLeft, MailCheck } from "lucide-react";
 import type { Route } from "./+types/forgot-password";
 import { institution } from "~/config/institution.server";
@@ -8,17 +8,17 @@ import { FORGOT_PASSWORD_SENT, forgotPasswordSchema, rateLimitedMessage } from "
 import { getAuth } from "~/server/auth/auth.server";
 import { requestPasswordReset } from "~/server/auth/password.server";
 import { requestMeta } from "~/server/auth/request-meta.server";
-import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
+import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
-import { Button, FormErrors, FormMessage, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { Button, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
 
 /**
  * "Forgot password?" (docs/product.md#passwords): sends a single-use link valid 30 minutes. The
  * answer is the same whether or not the address has an account.
  */
 export function meta({ matches }: Route.MetaArgs) {
-  return pageTitle("Reset your password", matches);
+  return [...pageTitle("Reset your password", matches), { name: "description", content: "Forgot your online banking password? Enter your email and we will send you a link to choose a new one." }];
 }
 
 export function loader() {
@@ -26,43 +26,34 @@ export function loader() {
   return { demo: profile.demo, support: { email: profile.support_email, phone: profile.support_phone } };
 }
 
-type ActionResult = { status: "sent" } | { status: "invalid"; errors: FieldErrors; email: string } | { status: "rate_limited"; message: string; email: string };
+type ActionResult = { status: "sent"; reply: FormReply } | { status: "invalid" | "rate_limited"; reply: FormReply };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { ip, request_id } = context.get(requestInfoContext);
   const form = await readForm(request);
-  const parsed = parseForm(forgotPasswordSchema, form);
-  if (!parsed.ok) return data({ status: "invalid", errors: parsed.errors, email: parsed.values.email ?? "" } satisfies ActionResult, { status: 400 });
+  const submission = parseSubmission(forgotPasswordSchema, form);
+  if (submission.status !== "success") return data({ status: "invalid", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
   const { db } = await getAuth();
-  const result = await requestPasswordReset(db, requestMeta(request, ip), parsed.value.email, { request_id });
+  const result = await requestPasswordReset(db, requestMeta(request, ip), submission.value.email, { request_id });
   if (result.status === "rate_limited") {
-    return data({ status: "rate_limited", message: rateLimitedMessage(result.retry_after_s), email: parsed.value.email } satisfies ActionResult, {
+    return data({ status: "rate_limited", reply: replyTo(submission, { formErrors: [rateLimitedMessage(result.retry_after_s)] }) } satisfies ActionResult, {
       status: 429,
       headers: { "Retry-After": String(result.retry_after_s) },
     });
   }
-  return { status: "sent" } satisfies ActionResult;
+  return { status: "sent", reply: replyTo(submission) } satisfies ActionResult;
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const result = actionData as ActionResult | undefined;
   const navigation = useNavigation();
   const sending = navigation.state === "submitting";
-  const formRef = useRef<HTMLFormElement>(null);
   const messageRef = useRef<HTMLDivElement>(null);
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
-  const errors = clientErrors ?? (result?.status === "invalid" ? result.errors : null);
-  useFocusFirstInvalid(formRef, errors);
+  const form = useSchemaForm(forgotPasswordSchema, { lastResult: result?.reply });
+  const [formMessage] = formMessages(form);
   useEffect(() => {
     if (result && result.status !== "invalid") messageRef.current?.focus();
   }, [result]);
-
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    const check = forgotPasswordSchema.safeParse({ email: new FormData(event.currentTarget).get("email") });
-    if (check.success) return setClientErrors(null);
-    event.preventDefault();
-    setClientErrors(issuesToFieldErrors(check.error.issues));
-  };
 
   return (
     <AuthShell support={loaderData.support}>
@@ -90,19 +81,17 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
         ) : (
           <>
             <p className="mt-2 text-slate-700">Enter the email address you use for online banking. If it belongs to an account, we will send a link to choose a new password.</p>
-            {result?.status === "rate_limited" ? (
+            {formMessage ? (
               <FormMessage ref={messageRef} tone="error" className="mt-6">
-                {result.message}
+                {formMessage}
               </FormMessage>
             ) : null}
-            <FormErrors errors={errors}>
-              <Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-5" aria-label="Reset your password">
-                <TextField name="email" label="Email address" type="email" autoComplete="email" defaultValue={result && "email" in result ? result.email : ""} isRequired autoFocus />
-                <Button type="submit" size="lg" isPending={sending} pendingLabel="Sending…" className="w-full">
-                  Send reset link
-                </Button>
-              </Form>
-            </FormErrors>
+            <SchemaForm form={form} method="post" className="mt-6 space-y-5" aria-label="Reset your password">
+              <TextField name="email" label="Email address" type="email" autoComplete="email" isRequired autoFocus />
+              <Button type="submit" size="lg" isPending={sending} pendingLabel="Sending…" className="w-full">
+                Send reset link
+              </Button>
+            </SchemaForm>
           </>
         )}
         <p className="mt-6 border-t border-slate-100 pt-6 text-sm">

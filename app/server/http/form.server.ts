@@ -1,5 +1,7 @@
 import { data } from "react-router";
 import type { z } from "zod";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Submission, SubmissionResult } from "@conform-to/react";
 
 /**
  * Reads a posted form. A body that is not a well-formed form (broken multipart, wrong type that
@@ -33,4 +35,40 @@ export function parseForm<S extends z.ZodType>(schema: S, form: FormData):
     errors[key] ??= issue.message;
   }
   return { ok: false, errors, values };
+}
+
+/**
+ * What every form action answers about its form (docs/decisions/0009-one-form-pipeline.md):
+ * Conform's reply, with each field's messages, the form's own messages and the values to show
+ * again. The page hands it to useSchemaForm({ lastResult }) in ~/components/ui.
+ */
+export type FormReply = SubmissionResult<string[]>;
+
+/** A parsed form: `status === "success"` with `value`, or the messages to send back with replyTo. */
+export type FormSubmission<S extends z.ZodType> = Submission<z.input<S>, string[], z.output<S>>;
+
+/**
+ * Validates a posted form with its Zod schema, the same schema the browser runs before it posts
+ * (useSchemaForm). The schemas are written over the posted strings, so "" reaches them as "".
+ * A body Conform cannot read (a forged `__state__` or `__intent__`) is a 400, never a 500.
+ */
+export function parseSubmission<S extends z.ZodType>(schema: S, form: FormData): FormSubmission<S> {
+  try {
+    return parseWithZod(form, { schema, disableAutoCoercion: true });
+  } catch {
+    throw data({ form_error: "The form could not be read. Please reload the page and try again." }, { status: 400 });
+  }
+}
+
+/** Fields whose values never go back to the browser (passwords, codes, tokens). */
+const SECRET_FIELD = /password|otp|code|token|secret/i;
+
+/**
+ * The reply for a submission: the schema's messages, plus any the action adds after it checked
+ * the facts (`fieldErrors: { email: ["An account with this email already exists."] }`), or a
+ * message about the whole form (`formErrors`). Secret fields are never sent back.
+ */
+export function replyTo(submission: { payload: Record<string, unknown>; reply: Submission<unknown>["reply"] }, messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[] } = {}): FormReply {
+  const hideFields = Object.keys(submission.payload).filter((name) => SECRET_FIELD.test(name));
+  return submission.reply({ ...messages, hideFields });
 }

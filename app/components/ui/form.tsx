@@ -1,0 +1,112 @@
+import { createContext, useContext, useState } from "react";
+import { Form as RouterForm, type FormProps as RouterFormProps } from "react-router";
+import { FormProvider, getFormProps, useForm, useFormMetadata, type FormMetadata, type Submission } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { z } from "zod";
+import type { FormReply } from "~/server/http/form.server";
+import { useLegacyFieldError } from "./form-errors";
+
+/**
+ * The one form pipeline (docs/decisions/0009-one-form-pipeline.md): Conform runs the form's Zod
+ * schema in the browser on submit and, as the same schema on the server (parseSubmission in
+ * ~/server/http/form.server), answers with a FormReply. Fields from ~/components/ui read their
+ * message and their value to show again from the nearest SchemaForm, by `name`.
+ */
+
+export type { FormReply };
+
+/** The Conform form a SchemaForm renders (what useSchemaForm returns). */
+export type SchemaFormMetadata = FormMetadata<Record<string, unknown>, string[]>;
+
+export interface SchemaFormOptions {
+  /** The action's FormReply for this form, if the last answer was about it. */
+  lastResult?: FormReply | null;
+  /** A fixed id when a page has several forms or a test needs one; otherwise generated. */
+  id?: string;
+}
+
+/**
+ * Runs `schema` on submit in the browser (the same schema the action parses): a failing check
+ * stops the submit, shows each message next to its field and focuses the first. Without
+ * JavaScript the form posts as usual and the server's FormReply shows the same messages.
+ */
+export function useSchemaForm<S extends z.ZodType>(schema: S, options: SchemaFormOptions = {}): SchemaFormMetadata {
+  const [form] = useForm<Record<string, unknown>, Record<string, unknown>, string[]>({
+    id: options.id,
+    lastResult: options.lastResult ?? undefined,
+    // Checked on submit only; a field hides its message as soon as the person edits it
+    // (useFieldError), not when they leave it: a message vanishing on blur would move the
+    // button they are clicking.
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+    // The schemas are written over the posted strings ("" is an empty field, with its own
+    // message), so Conform's coercion of "" to undefined is off.
+    onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion: true }) as Submission<Record<string, unknown>>,
+  });
+  return form;
+}
+
+export type SchemaFormProps = Omit<RouterFormProps, "id" | "noValidate"> & { form: SchemaFormMetadata };
+
+/**
+ * React Router's <Form> wired to a useSchemaForm form: the browser check on submit, and the
+ * messages and values for the fields inside. `onSubmit` runs after the check passes.
+ */
+export function SchemaForm({ form, onSubmit, children, ...props }: SchemaFormProps) {
+  const { onSubmit: check, ...formProps } = getFormProps(form);
+  return (
+    <FormProvider context={form.context}>
+      <RouterForm
+        {...props}
+        {...formProps}
+        onSubmit={(event) => {
+          check(event);
+          if (!event.defaultPrevented) onSubmit?.(event);
+        }}
+      >
+        <FieldMessages formId={form.id}>{children}</FieldMessages>
+      </RouterForm>
+    </FormProvider>
+  );
+}
+
+interface FieldState {
+  errors: Record<string, readonly string[] | null | undefined>;
+  values: Record<string, unknown>;
+}
+
+const NO_FIELDS: FieldState = { errors: {}, values: {} };
+const FieldStateContext = createContext<FieldState>(NO_FIELDS);
+
+function FieldMessages({ formId, children }: { formId: string; children: React.ReactNode }) {
+  const form = useFormMetadata(formId);
+  const state: FieldState = { errors: form.allErrors, values: (form.initialValue ?? {}) as Record<string, unknown> };
+  return <FieldStateContext.Provider value={state}>{children}</FieldStateContext.Provider>;
+}
+
+/**
+ * The message for one field from the nearest SchemaForm (call `clear` when the field is edited:
+ * it hides the message until the next submit), and the value the last answer sent back for it.
+ */
+export function useFieldError(name: string | undefined): { message: string | undefined; clear: () => void; defaultValue: string | undefined } {
+  const { errors, values } = useContext(FieldStateContext);
+  const current = name ? errors[name] : undefined;
+  const [cleared, setCleared] = useState<readonly string[] | null | undefined>(undefined);
+  // Each check makes new message arrays, so a cleared message shows again after the next submit.
+  const message = current && current !== cleared ? current[0] : undefined;
+  const value = name ? values[name] : undefined;
+  const legacy = useLegacyFieldError(name);
+  return {
+    message: message ?? legacy.message,
+    clear: () => {
+      setCleared(current);
+      legacy.clear();
+    },
+    defaultValue: typeof value === "string" ? value : undefined,
+  };
+}
+
+/** The form's own messages (not about one field), e.g. a refusal the server added to its reply. */
+export function formMessages(form: SchemaFormMetadata): string[] {
+  return form.errors ?? [];
+}
