@@ -1,0 +1,91 @@
+import { eq } from "drizzle-orm";
+import type { Db, DbOrTx } from "~/server/db/client.server";
+import { externalPayments, type ExternalPayment } from "~/server/db/schema";
+import { releaseHold } from "~/server/ledger/ledger.server";
+import { referenceNumber } from "~/server/payments/transfers.server";
+import { notify } from "~/server/notifications/notifications.server";
+import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
+import { formatCents } from "~/domain/money";
+import { formatCurrencyAmount } from "~/domain/currencies";
+
+/**
+ * Cancelling a payment to another bank before it is sent (docs/product.md#payment-queues): staff
+ * from the queue, or the member who made it. In one database transaction the payment row is
+ * locked, checked still pending, marked cancelled, its hold released (the member's available
+ * balance gets back the amount, and for a wire the fee too), the member notified and the
+ * cancellation audited. An export that locked the payment first wins: the cancel then sees it
+ * sent and says so.
+ */
+
+export type Canceller = { kind: "staff"; id: string; email: string } | { kind: "member"; id: string; email: string };
+
+export type CancelResult =
+  | { ok: true; payment_id: number; released_cents: number }
+  | { ok: false; reason: "not_found" | "already_sent" | "already_cancelled" | "refused"; message: string };
+
+export const CANCEL_MESSAGES = {
+  not_found: "This payment was not found.",
+  already_sent: "This payment was already sent to the other bank and can no longer be cancelled.",
+  already_cancelled: "This payment was already cancelled.",
+} as const;
+
+class CancelRefused extends Error {
+  constructor(readonly result: Extract<CancelResult, { ok: false }>) {
+    super(result.message);
+  }
+}
+
+function describe(p: ExternalPayment): string {
+  return p.kind === "ach"
+    ? `Transfer of ${formatCents(Number(p.amount_cents))} to ${p.details.account_name ?? "another bank"}`
+    : `International transfer of ${formatCurrencyAmount(Number(p.foreign_amount_minor ?? 0), p.currency)} to ${p.details.recipient_name ?? "your recipient"}`;
+}
+
+async function release(tx: DbOrTx, payment: ExternalPayment, by: string): Promise<void> {
+  const answer: unknown = await releaseHold(tx, { transaction_id: Number(payment.hold_transaction_id), idempotency_key: `cancel:${payment.id}`, resolved_by: by });
+  const refused = answer as { ok?: boolean; code?: string };
+  if (refused.ok === false) throw new CancelRefused({ ok: false, reason: "refused", message: `The hold could not be released (${refused.code ?? "refused"}).` });
+}
+
+export async function cancelPayment(db: Db, payment_id: number, by: Canceller, origin: AuditOrigin): Promise<CancelResult> {
+  if (!Number.isSafeInteger(payment_id) || payment_id <= 0) return { ok: false, reason: "not_found", message: CANCEL_MESSAGES.not_found };
+  try {
+    return await db.transaction(async (tx) => {
+      const [payment] = await tx.select().from(externalPayments).where(eq(externalPayments.id, payment_id)).for("update");
+      // Another member's payment answers as one that does not exist: its existence is not theirs to learn.
+      if (!payment || (by.kind === "member" && payment.member_id !== by.id)) throw new CancelRefused({ ok: false, reason: "not_found", message: CANCEL_MESSAGES.not_found });
+      if (payment.status === "sent") throw new CancelRefused({ ok: false, reason: "already_sent", message: CANCEL_MESSAGES.already_sent });
+      if (payment.status === "cancelled") throw new CancelRefused({ ok: false, reason: "already_cancelled", message: CANCEL_MESSAGES.already_cancelled });
+      const actor = `${by.kind}:${by.id}`;
+      await release(tx, payment, actor);
+      await tx.update(externalPayments).set({ status: "cancelled", resolved_at: new Date(), resolved_by: actor }).where(eq(externalPayments.id, payment.id));
+      const released_cents = Number(payment.amount_cents) + Number(payment.fee_cents);
+      const reference = referenceNumber(Number(payment.hold_transaction_id));
+      await notify(tx, {
+        member_id: payment.member_id,
+        kind: "payment_cancelled",
+        title: `${describe(payment)} was cancelled`,
+        body:
+          by.kind === "member"
+            ? `You cancelled it before it was sent. ${formatCents(released_cents)} is available again. Reference ${reference}.`
+            : `Our staff cancelled it before it was sent. ${formatCents(released_cents)} is available again. Please contact us if you have questions. Reference ${reference}.`,
+      });
+      await recordAudit(tx, {
+        actor_id: by.id,
+        actor_email: by.email,
+        action: by.kind === "staff" ? "payment.cancel" : "payment.cancel_by_member",
+        subject_type: "external_payment",
+        subject_id: payment.id,
+        member_id: payment.member_id,
+        before: { status: "pending" },
+        after: { status: "cancelled", kind: payment.kind, released_cents },
+        request_id: origin.request_id,
+        ip: origin.ip,
+      });
+      return { ok: true, payment_id: Number(payment.id), released_cents } as const;
+    });
+  } catch (error) {
+    if (error instanceof CancelRefused) return error.result;
+    throw error;
+  }
+}

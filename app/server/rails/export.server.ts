@@ -1,0 +1,269 @@
+import crypto from "node:crypto";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "~/server/db/client.server";
+import { externalPayments, ledgerAccounts, paymentExportFiles, users, type ExternalPayment, type PaymentExportFile } from "~/server/db/schema";
+import { institution } from "~/config/institution.server";
+import { settleHold, today } from "~/server/ledger/ledger.server";
+import { institutionAccount } from "~/server/ledger/accounts.server";
+import { referenceNumber } from "~/server/payments/transfers.server";
+import { notify } from "~/server/notifications/notifications.server";
+import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
+import { formatCents } from "~/domain/money";
+import { formatCurrencyAmount } from "~/domain/currencies";
+import { NachaFieldError, fileIdModifier, writeNachaFile, type NachaCredit } from "~/domain/nacha";
+import { Pain001Error, writePain001, type Pain001Transfer } from "~/domain/pain001";
+import { businessDayOnOrAfter, nextBusinessDay } from "~/domain/payment-dates";
+
+/**
+ * Sending the queued payments to other banks (docs/product.md#payment-queues): staff export every
+ * pending ACH transfer as one NACHA file, or every pending wire as one pain.001 message. In ONE
+ * database transaction, all or nothing: the file is written and stored, its payments are marked
+ * sent with the file's id, each payment's hold settles (the member's debit posts and the ACH or
+ * wire settlement account receives the amount; a wire's fee goes to fees income), each member is
+ * notified and the export is audited. If anything fails nothing is sent and nothing moves.
+ *
+ * Two staff exporting at once: the export takes a lock per kind, so the second waits and then
+ * finds the payments already sent. A member cancelling at the same moment locks the payment row;
+ * whichever comes first wins, and the other sees the payment's new status.
+ *
+ * A payment whose account is frozen or closed stays in the queue (the ledger refuses to settle
+ * it) until staff cancel it or the account is open again.
+ */
+
+export type PaymentKind = "ach" | "wire";
+
+/** Most payments in one file; the rest wait for the next. Keeps one export's transaction bounded. */
+export const EXPORT_PAYMENTS_MAX = 20_000;
+
+export interface ExportStaff {
+  id: string;
+  email: string;
+}
+
+export type ExportResult =
+  | { ok: true; file: { id: number; file_name: string; kind: PaymentKind; payment_count: number; total_cents: number; effective_date: string } }
+  | { ok: false; reason: "nothing_pending" | "refused"; message: string };
+
+const NOTHING: Record<PaymentKind, string> = {
+  ach: "There are no pending ACH transfers to export.",
+  wire: "There are no pending wires to export.",
+};
+
+class ExportRefused extends Error {}
+
+/** The ledger answers a refusal by throwing it or (after its refactor) as a value; both stop the export. */
+async function settle(tx: DbOrTx, payment: ExternalPayment, file_id: number, staff: ExportStaff): Promise<void> {
+  const answer: unknown = await settleHold(tx, { transaction_id: Number(payment.hold_transaction_id), idempotency_key: `export:${file_id}`, resolved_by: `staff:${staff.id}` });
+  const refused = answer as { ok?: boolean; code?: string };
+  if (refused.ok === false) throw new ExportRefused(`The hold of payment ${payment.id} could not be settled (${refused.code ?? "refused"}); nothing was exported.`);
+}
+
+/** "HH:MM" now in the institution's time zone. */
+function clockTime(now: Date): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone: institution().time_zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(now);
+}
+
+/** The pending payments of a kind whose accounts can settle, oldest first, locked for this transaction. */
+async function lockPending(tx: DbOrTx, kind: PaymentKind): Promise<ExternalPayment[]> {
+  const rows = await tx
+    .select({ payment: externalPayments })
+    .from(externalPayments)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, externalPayments.from_account_id))
+    .where(and(eq(externalPayments.kind, kind), eq(externalPayments.status, "pending"), eq(ledgerAccounts.status, "active")))
+    .orderBy(asc(externalPayments.id))
+    .limit(EXPORT_PAYMENTS_MAX)
+    .for("update", { of: externalPayments });
+  return rows.map((r) => r.payment);
+}
+
+/** The n-th file of a kind made on the business date (0-based): NACHA's file id modifier counts them. */
+async function filesMadeOn(tx: DbOrTx, kind: PaymentKind, business_date: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(paymentExportFiles)
+    .where(and(eq(paymentExportFiles.kind, kind), eq(paymentExportFiles.business_date, business_date)));
+  return Number(row?.n ?? 0);
+}
+
+async function nextFileId(tx: DbOrTx): Promise<number> {
+  const result = await tx.execute(sql`select nextval(pg_get_serial_sequence('payment_export_files', 'id')) as id`);
+  return Number(result.rows[0]!.id);
+}
+
+/** Seven digits from the payment's id: trace numbers stay unique across files. */
+export function traceSequence(payment_id: number): number {
+  return ((payment_id - 1) % 9_999_999) + 1;
+}
+
+interface Built {
+  content: string;
+  file_name: string;
+  effective_date: string;
+}
+
+function buildAch(payments: readonly ExternalPayment[], file_id: number, business_date: string, modifier: string, now: Date): Built {
+  const profile = institution();
+  const effective_date = nextBusinessDay(business_date);
+  const credits: NachaCredit[] = payments.map((p) => ({
+    effective_date,
+    routing_number: p.details.routing_number ?? "",
+    account_number: p.details.account_number ?? "",
+    // The To US Bank form does not ask checking or savings; a credit to a checking account is the usual case.
+    account_type: "checking",
+    amount_cents: Number(p.amount_cents),
+    individual_id: referenceNumber(Number(p.hold_transaction_id)),
+    individual_name: p.details.account_name ?? "",
+    trace_sequence: traceSequence(Number(p.id)),
+    payment_information: p.reference ?? "",
+  }));
+  const file = writeNachaFile({
+    origin: { routing_number: profile.routing_number, name: profile.name },
+    // The profile names no ACH operator yet: the file is addressed to the institution's own routing number.
+    destination: { routing_number: profile.routing_number, name: profile.name },
+    company: { name: profile.short_name, identification: profile.routing_number, entry_description: "TRANSFER" },
+    created: { date: business_date, time: clockTime(now) },
+    file_id_modifier: modifier,
+    credits,
+  });
+  return { content: file.text, file_name: `ach-${business_date}-${modifier}-${file_id}.ach`, effective_date };
+}
+
+async function buildWires(tx: DbOrTx, payments: readonly ExternalPayment[], file_id: number, business_date: string, now: Date): Promise<Built> {
+  const profile = institution();
+  const settlement = await institutionAccount(tx, "wire_settlement");
+  const requested = businessDayOnOrAfter(business_date);
+  const transfers: Pain001Transfer[] = payments.map((p) => ({
+    instruction_id: `W${p.id}`,
+    end_to_end_id: referenceNumber(Number(p.hold_transaction_id)),
+    currency: p.currency,
+    amount_minor_units: Number(p.foreign_amount_minor ?? p.amount_cents),
+    creditor_name: p.details.recipient_name ?? "",
+    creditor_country: p.details.country ?? "",
+    creditor_iban: p.details.iban || undefined,
+    creditor_account_number: p.details.account_number ?? "",
+    creditor_agent_bic: p.details.bic ?? "",
+    creditor_agent_name: p.details.bank_name ?? "",
+    remittance_information: p.reference ?? "",
+  }));
+  const message = writePain001({
+    message_id: `MUTUAL-W-${String(file_id).padStart(8, "0")}`,
+    created_at: now.toISOString().replace(/\.\d{3}Z$/, "Z"),
+    requested_execution_date: requested,
+    debtor: { name: profile.name, routing_number: profile.routing_number, account_number: settlement.account_number },
+    // The member paid the credit union's wire fee; the banks on the way share theirs.
+    charge_bearer: "SHAR",
+    transfers,
+  });
+  return { content: message.xml, file_name: `wires-${business_date}-${file_id}.xml`, effective_date: requested };
+}
+
+function sentNotification(p: ExternalPayment, effective_date: string): { title: string; body: string } {
+  const reference = referenceNumber(Number(p.hold_transaction_id));
+  if (p.kind === "ach") {
+    return {
+      title: `Transfer of ${formatCents(Number(p.amount_cents))} to ${p.details.account_name ?? "another bank"} was sent`,
+      body: `It went out in the ACH file effective ${effective_date}. Reference ${reference}.`,
+    };
+  }
+  const amount = formatCurrencyAmount(Number(p.foreign_amount_minor ?? 0), p.currency);
+  return {
+    title: `International transfer of ${amount} to ${p.details.recipient_name ?? "your recipient"} was sent`,
+    body: `The wire was sent to our correspondent bank for ${effective_date}. Reference ${reference}.`,
+  };
+}
+
+/** Exports every pending payment of `kind` (up to EXPORT_PAYMENTS_MAX) as one file; see the module comment. */
+export async function exportPayments(db: Db, kind: PaymentKind, staff: ExportStaff, origin: AuditOrigin, now: Date = new Date()): Promise<ExportResult> {
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`payment-export:${kind}`}))`);
+      const payments = await lockPending(tx, kind);
+      if (payments.length === 0) return { ok: false, reason: "nothing_pending", message: NOTHING[kind] } as const;
+      const business_date = today(now);
+      const file_id = await nextFileId(tx);
+      const built = kind === "ach" ? buildAch(payments, file_id, business_date, fileIdModifier(await filesMadeOn(tx, kind, business_date)), now) : await buildWires(tx, payments, file_id, business_date, now);
+      const total_cents = payments.reduce((sum, p) => sum + Number(p.amount_cents), 0);
+      await tx.insert(paymentExportFiles).values({
+        id: file_id,
+        kind,
+        file_name: built.file_name,
+        content: built.content,
+        sha256: crypto.createHash("sha256").update(built.content).digest("hex"),
+        business_date,
+        effective_date: built.effective_date,
+        payment_count: payments.length,
+        total_cents,
+        created_by: staff.id,
+      });
+      const ids = payments.map((p) => Number(p.id));
+      for (let i = 0; i < ids.length; i += 1000) {
+        const chunk = ids.slice(i, i + 1000);
+        const marked = await tx
+          .update(externalPayments)
+          .set({ status: "sent", export_file_id: file_id, resolved_at: now, resolved_by: `staff:${staff.id}` })
+          .where(and(inArray(externalPayments.id, chunk), eq(externalPayments.status, "pending")))
+          .returning({ id: externalPayments.id });
+        if (marked.length !== chunk.length) throw new ExportRefused("A payment changed while the file was being written; nothing was exported. Please try again.");
+      }
+      for (const payment of payments) {
+        await settle(tx, payment, file_id, staff);
+        await notify(tx, { member_id: payment.member_id, kind: "payment_sent", ...sentNotification(payment, built.effective_date) });
+      }
+      await recordAudit(tx, {
+        actor_id: staff.id,
+        actor_email: staff.email,
+        action: kind === "ach" ? "payment_export.ach" : "payment_export.wire",
+        subject_type: "payment_export_file",
+        subject_id: file_id,
+        after: { file_name: built.file_name, payments: payments.length, total_cents, effective_date: built.effective_date, first_payment_id: ids[0], last_payment_id: ids.at(-1) },
+        request_id: origin.request_id,
+        ip: origin.ip,
+      });
+      return { ok: true, file: { id: file_id, file_name: built.file_name, kind, payment_count: payments.length, total_cents, effective_date: built.effective_date } } as const;
+    });
+  } catch (error) {
+    if (error instanceof ExportRefused) return { ok: false, reason: "refused", message: error.message };
+    if (error instanceof NachaFieldError || error instanceof Pain001Error) {
+      return { ok: false, reason: "refused", message: `The file could not be written (${error.message}); nothing was exported.` };
+    }
+    throw error;
+  }
+}
+
+export interface ExportFileSummary {
+  id: number;
+  kind: PaymentKind;
+  file_name: string;
+  effective_date: string;
+  payment_count: number;
+  total_cents: number;
+  created_at: Date;
+  created_by_email: string | null;
+}
+
+/** The newest export files, without their content. */
+export async function recentExportFiles(db: DbOrTx, limit = 20): Promise<ExportFileSummary[]> {
+  const rows = await db
+    .select({
+      id: paymentExportFiles.id,
+      kind: paymentExportFiles.kind,
+      file_name: paymentExportFiles.file_name,
+      effective_date: paymentExportFiles.effective_date,
+      payment_count: paymentExportFiles.payment_count,
+      total_cents: paymentExportFiles.total_cents,
+      created_at: paymentExportFiles.created_at,
+      created_by_email: users.email,
+    })
+    .from(paymentExportFiles)
+    .leftJoin(users, eq(users.id, paymentExportFiles.created_by))
+    .orderBy(sql`${paymentExportFiles.id} desc`)
+    .limit(limit);
+  return rows.map((r) => ({ ...r, id: Number(r.id), total_cents: Number(r.total_cents) }));
+}
+
+/** One stored file, to download it again (the caller audits the download). */
+export async function exportFile(db: DbOrTx, id: number): Promise<PaymentExportFile | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const [row] = await db.select().from(paymentExportFiles).where(eq(paymentExportFiles.id, id));
+  return row ?? null;
+}

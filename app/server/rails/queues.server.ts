@@ -1,0 +1,165 @@
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "~/server/db/client.server";
+import { externalPayments, ledgerAccounts, paymentExportFiles, users } from "~/server/db/schema";
+import { referenceNumber, maskExternal } from "~/server/payments/transfers.server";
+import { maskAccountNumber } from "~/domain/account-display";
+import { formatCurrencyAmount } from "~/domain/currencies";
+import { recentExportFiles, type ExportFileSummary, type PaymentKind } from "./export.server";
+
+/**
+ * The back office's payment queues (/admin/queues, docs/product.md#payment-queues): the work
+ * waiting for staff who may move money. Each queue is a section with a count; the page and the
+ * navigation's total read `QUEUE_SECTIONS`, so a new kind of work (mobile deposits to review,
+ * adjustments awaiting a second approval, returned items) is one more entry here and one more
+ * component on the page.
+ */
+
+export interface QueueSection {
+  id: string;
+  title: string;
+  /** Items waiting; the navigation shows the sum of every section's. */
+  count: (db: DbOrTx) => Promise<number>;
+}
+
+async function pendingCount(db: DbOrTx, kind: PaymentKind): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(externalPayments)
+    .where(and(eq(externalPayments.kind, kind), eq(externalPayments.status, "pending")));
+  return Number(row?.n ?? 0);
+}
+
+export const QUEUE_SECTIONS: readonly QueueSection[] = [
+  { id: "ach", title: "Pending ACH transfers", count: (db) => pendingCount(db, "ach") },
+  { id: "wire", title: "Pending wires", count: (db) => pendingCount(db, "wire") },
+];
+
+/** Every queue's count, by section id, and their total (for the navigation). */
+export async function queueCounts(db: DbOrTx): Promise<{ total: number; sections: Record<string, number> }> {
+  const counts = await Promise.all(QUEUE_SECTIONS.map(async (s) => [s.id, await s.count(db)] as const));
+  return { total: counts.reduce((sum, [, n]) => sum + n, 0), sections: Object.fromEntries(counts) };
+}
+
+export interface QueuedPayment {
+  id: number;
+  kind: PaymentKind;
+  reference_number: string;
+  member_name: string;
+  member_email: string;
+  from_account: string;
+  /** False when the source account is frozen or closed: it cannot be sent until it is open again. */
+  account_active: boolean;
+  amount_cents: number;
+  fee_cents: number;
+  /** The wire's amount in its currency ("EUR 1,234.56"); null for ACH. */
+  foreign_amount: string | null;
+  payee: string;
+  /** Bank and account, masked: the full numbers go only into the file. */
+  payee_bank: string;
+  created_at: Date;
+}
+
+/** Shown per queue at most; the count says how many wait in all. */
+export const QUEUE_ROWS_MAX = 100;
+
+export async function pendingPayments(db: DbOrTx, kind: PaymentKind): Promise<QueuedPayment[]> {
+  const rows = await db
+    .select({
+      payment: externalPayments,
+      member_name: users.name,
+      member_email: users.email,
+      account_number: ledgerAccounts.account_number,
+      account_type: ledgerAccounts.type,
+      account_status: ledgerAccounts.status,
+    })
+    .from(externalPayments)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, externalPayments.from_account_id))
+    .leftJoin(users, eq(users.id, externalPayments.member_id))
+    .where(and(eq(externalPayments.kind, kind), eq(externalPayments.status, "pending")))
+    .orderBy(asc(externalPayments.id))
+    .limit(QUEUE_ROWS_MAX);
+  return rows.map(({ payment: p, ...r }) => {
+    const d = p.details;
+    const type = r.account_type === "checking" ? "Checking" : r.account_type === "savings" ? "Savings" : "Account";
+    return {
+      id: Number(p.id),
+      kind: p.kind,
+      reference_number: referenceNumber(Number(p.hold_transaction_id)),
+      member_name: r.member_name ?? "",
+      member_email: r.member_email ?? "",
+      from_account: `${type} ${maskAccountNumber(r.account_number)}`,
+      account_active: r.account_status === "active",
+      amount_cents: Number(p.amount_cents),
+      fee_cents: Number(p.fee_cents),
+      foreign_amount: p.kind === "wire" ? formatCurrencyAmount(Number(p.foreign_amount_minor ?? 0), p.currency) : null,
+      payee: p.kind === "ach" ? (d.account_name ?? "") : (d.recipient_name ?? ""),
+      payee_bank:
+        p.kind === "ach"
+          ? `${d.bank_name || `Routing ${d.routing_number ?? ""}`}, account ${maskExternal(d.account_number ?? "")}`
+          : `${d.bank_name ?? ""} (${d.bic ?? ""}), ${d.country ?? ""}, account ${maskExternal(d.iban || d.account_number || "")}`,
+      created_at: p.created_at,
+    };
+  });
+}
+
+export interface QueuesView {
+  counts: Awaited<ReturnType<typeof queueCounts>>;
+  ach: QueuedPayment[];
+  wire: QueuedPayment[];
+  files: ExportFileSummary[];
+}
+
+export async function loadQueues(db: DbOrTx): Promise<QueuesView> {
+  const [counts, ach, wire, files] = await Promise.all([queueCounts(db), pendingPayments(db, "ach"), pendingPayments(db, "wire"), recentExportFiles(db)]);
+  return { counts, ach, wire, files };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The member's side: their payments to other banks and where each stands.
+
+export interface MemberPayment {
+  id: number;
+  kind: PaymentKind;
+  status: "pending" | "sent" | "cancelled";
+  reference_number: string;
+  payee: string;
+  amount_cents: number;
+  fee_cents: number;
+  foreign_amount: string | null;
+  created_at: Date;
+  /** When sent: the file's effective date (ACH) or requested execution date (wire). */
+  sent_effective_date: string | null;
+}
+
+export const MEMBER_PAYMENTS_MAX = 50;
+
+export async function memberPayments(db: DbOrTx, member_id: string): Promise<MemberPayment[]> {
+  const rows = await db
+    .select({ payment: externalPayments, effective_date: paymentExportFiles.effective_date })
+    .from(externalPayments)
+    .leftJoin(paymentExportFiles, eq(paymentExportFiles.id, externalPayments.export_file_id))
+    .where(eq(externalPayments.member_id, member_id))
+    .orderBy(desc(externalPayments.created_at), desc(externalPayments.id))
+    .limit(MEMBER_PAYMENTS_MAX);
+  return rows.map(({ payment: p, effective_date }) => ({
+    id: Number(p.id),
+    kind: p.kind,
+    status: p.status,
+    reference_number: referenceNumber(Number(p.hold_transaction_id)),
+    payee: p.kind === "ach" ? `${p.details.account_name ?? ""} ${maskExternal(p.details.account_number ?? "")}` : `${p.details.recipient_name ?? ""}, ${p.details.bank_name ?? ""}`,
+    amount_cents: Number(p.amount_cents),
+    fee_cents: Number(p.fee_cents),
+    foreign_amount: p.kind === "wire" ? formatCurrencyAmount(Number(p.foreign_amount_minor ?? 0), p.currency) : null,
+    created_at: p.created_at,
+    sent_effective_date: effective_date ?? null,
+  }));
+}
+
+/** For the member's pages: how many payments are still pending (cheap: the member's index). */
+export async function memberPendingCount(db: DbOrTx, member_id: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(externalPayments)
+    .where(and(eq(externalPayments.member_id, member_id), eq(externalPayments.status, "pending")));
+  return Number(row?.n ?? 0);
+}
