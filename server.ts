@@ -27,6 +27,7 @@ import { databaseUnavailableStatus } from "./app/server/http/database-unavailabl
 import { errorText, httpLogSerializers, loggerOptions } from "./app/server/logging/redact.server";
 import { noStoreWhenSignedIn } from "./app/server/http/no-store.server";
 import { httpMetrics, metricsOnMainPort, metricsPortApp } from "./app/server/metrics/metrics.server";
+import { startJobs } from "./app/server/jobs/jobs.server";
 
 async function main() {
   // Whatever this process creates (database files, secrets, uploads) is the owner's only.
@@ -177,6 +178,14 @@ async function main() {
   });
   server.headersTimeout = 30_000;
   server.requestTimeout = 60_000;
+  // Scheduled jobs (app/server/jobs/): started beside the server, not awaited, so they never delay
+  // start-up. A runner that cannot start (a bad setting) stops the process rather than leave jobs
+  // undone; a database error only delays its first poll.
+  const jobs = startJobs(database, logger);
+  jobs.catch((error: unknown) => {
+    logger.fatal({ err: error }, "the job runner could not start");
+    process.exit(1);
+  });
 
   // Stopping (a deployment, systemd, Ctrl-C): accept no new connection, let the requests in
   // flight finish (keep-alive connections close after their answer), then close the database
@@ -202,9 +211,11 @@ async function main() {
       logger.error({ signal, limit_ms: SHUTDOWN_LIMIT_MS }, "shutdown limit reached: requests still in flight were cut off");
       process.exit(1);
     }, SHUTDOWN_LIMIT_MS).unref();
+    // The job running now finishes (the limit above still applies); no new one is claimed.
+    const jobsStopped = jobs.then((runner) => runner.stop()).catch(() => undefined);
     server.close(() => {
-      void database
-        .close()
+      void jobsStopped
+        .then(() => database.close())
         .then(() => {
           logger.info({ elapsed_ms: Math.round(performance.now() - started_ms) }, "stopped");
           process.exit(0);

@@ -50,6 +50,12 @@ const EnvSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").max(512).regex(/^\S+$/, "must not contain spaces").optional(),
+  // Scheduled jobs (docs/operations.md "Scheduled jobs"): the wait between polls when nothing is
+  // due, how long a run stays a stopped process's before another takes it, and the job clock
+  // (adjustable: staff and tests may move it forward; the demo profile only).
+  JOB_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
+  JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+  JOB_CLOCK: z.enum(["system", "adjustable"], "must be system or adjustable").default("system"),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { dataDirAbsolute: string };

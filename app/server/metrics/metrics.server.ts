@@ -29,6 +29,8 @@ interface AppMetrics {
   database_up: Gauge;
   external_pending: Gauge<"kind">;
   external_oldest: Gauge<"kind">;
+  job_runs: Counter<"job" | "outcome">;
+  job_queue: Gauge<"job" | "state">;
   /** Created at the first scrape of a process on PostgreSQL (PGlite has no pool). */
   pool?: { total: Gauge; idle: Gauge; waiting: Gauge; max: Gauge };
   /** Created at the first scrape of a process that delivers mail by SMTP. */
@@ -98,6 +100,18 @@ function createMetrics(): AppMetrics {
       labelNames: ["kind"],
       registers,
     }),
+    job_runs: new Counter({
+      name: "mutual_job_runs_total",
+      help: "Scheduled job attempts finished in this process, by job and outcome (succeeded; retry: failed and queued again; failed: after its last attempt)",
+      labelNames: ["job", "outcome"],
+      registers,
+    }),
+    job_queue: new Gauge({
+      name: "mutual_job_runs_waiting",
+      help: "Job runs by job and state: due (queued and due now: the queue depth), scheduled (queued for later), running, failed (gave up, for staff to look at)",
+      labelNames: ["job", "state"],
+      registers,
+    }),
   };
 }
 
@@ -114,6 +128,11 @@ export function countLedgerRefusal(reason: string): void {
 
 export function countTransferRefusal(reason: string): void {
   metrics().transfer_refusals.inc({ reason });
+}
+
+/** A scheduled job's attempt ended (app/server/jobs/runner.server.ts). */
+export function countJobRun(job: string, outcome: "succeeded" | "retry" | "failed"): void {
+  metrics().job_runs.inc({ job, outcome });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -248,6 +267,10 @@ export async function scrape(database: Database, options: ScrapeOptions): Promis
       m.external_pending.set({ kind }, row?.pending ?? 0);
       m.external_oldest.set({ kind }, row?.oldest_seconds ?? 0);
     }
+    m.job_queue.reset();
+    for (const row of figures.jobs) {
+      for (const state of ["due", "scheduled", "running", "failed"] as const) m.job_queue.set({ job: row.job, state }, row[state]);
+    }
     if (m.outbox && figures.outbox) {
       m.outbox.unsent.set(figures.outbox.unsent);
       m.outbox.failed.set(figures.outbox.failed);
@@ -258,6 +281,7 @@ export async function scrape(database: Database, options: ScrapeOptions): Promis
     m.database_up.set(0);
     m.external_pending.reset();
     m.external_oldest.reset();
+    m.job_queue.reset();
   }
   return m.registry.metrics();
 }
@@ -282,7 +306,17 @@ async function databaseFigures(database: Database, options: ScrapeOptions) {
     const row = rows.rows[0]!;
     outbox = { unsent: Number(row.unsent), failed: Number(row.failed), oldest_seconds: Number(row.oldest_seconds) };
   }
+  // Job names are the code's own short list. Runs that succeeded are left out (the partial
+  // indexes job_runs_due_idx and job_runs_running_idx serve the rest).
+  const jobs = await database.db.execute(sql`
+    select job,
+           count(*) filter (where state = 'queued' and run_at <= now())::int as due,
+           count(*) filter (where state = 'queued' and run_at > now())::int as scheduled,
+           count(*) filter (where state = 'running')::int as running,
+           count(*) filter (where state = 'failed')::int as failed
+      from job_runs where state <> 'succeeded' group by job`);
   return {
+    jobs: jobs.rows.map((r) => ({ job: String(r.job), due: Number(r.due), scheduled: Number(r.scheduled), running: Number(r.running), failed: Number(r.failed) })),
     external: external.rows.map((r) => ({ kind: String(r.kind), pending: Number(r.pending), oldest_seconds: Number(r.oldest_seconds) })),
     outbox,
   };

@@ -1,0 +1,33 @@
+import { defineJob } from "./job";
+import { pruneExpired } from "./prune.server";
+import { retryOutboxDeliveries } from "./outbox-retry.server";
+
+/**
+ * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md
+ * "Scheduled jobs" says what runs when). Bill payments, the monthly statements and card work
+ * will be added here.
+ */
+export const outboxDeliveryJob = defineJob({
+  name: "outbox-delivery",
+  title: "Outbox delivery retries",
+  description: "Sends again the emails whose delivery by the mail server failed or never finished (with SMTP configured only).",
+  schedule: "*/5 * * * *",
+  max_attempts: 3,
+  backoff: { first_ms: 60_000, max_ms: 10 * 60_000 },
+  run: ({ db, now }) => retryOutboxDeliveries(db, now),
+});
+
+export const pruneExpiredJob = defineJob({
+  name: "prune-expired",
+  title: "Remove expired sign-in codes and limits",
+  description:
+    "Removes sign-in codes, sessions, challenges, payment codes, rate-limit counters and lockouts that ended over a day ago. Never money, never the audit log.",
+  schedule: "17 * * * *",
+  max_attempts: 3,
+  backoff: { first_ms: 5 * 60_000, max_ms: 30 * 60_000 },
+  // Staff may be asked what was removed and when: every run is in the audit log with its counts.
+  audit_every_run: true,
+  run: ({ db, now }) => pruneExpired(db, now),
+});
+
+export const APP_JOBS = [outboxDeliveryJob, pruneExpiredJob] as const;
