@@ -1,20 +1,22 @@
 import { Form, NavLink } from "react-router";
 import { LogOut, ShieldCheck } from "lucide-react";
 
+// `staff_only`: pages a reviewer (staff without money powers) is not shown and is refused.
 const NAV = [
   { to: "/admin", label: "Members", end: true },
-  { to: "/admin/audit", label: "Audit log" },
-  { to: "/admin/outbox", label: "Outbox" },
+  { to: "/admin/audit", label: "Audit log", staff_only: true },
+  { to: "/admin/outbox", label: "Outbox", staff_only: true },
   { to: "/admin/messages", label: "Messages" },
+  { to: "/admin/jobs", label: "Jobs", staff_only: true },
   // Its own route outside this layout, drawn in this same frame by its page.
-  { to: "/admin/reset-transfers", label: "Reset Transfer Counts" },
+  { to: "/admin/reset-transfers", label: "Reset Transfer Counts", staff_only: true },
 ];
 
 /**
  * The back office's top bar (docs/product.md#back-office): who is signed in, the staff pages, and
  * Sign out.
  */
-export function AdminShell({ staff, institution, children }: { staff: { name: string; email: string }; institution: string; children: React.ReactNode }) {
+export function AdminShell({ staff, institution, children }: { staff: { name: string; email: string; role?: "admin" | "reviewer" }; institution: string; children: React.ReactNode }) {
   const linkClass = ({ isActive }: { isActive: boolean }) =>
     `whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors ${isActive ? "bg-white/15 text-white" : "text-brand-100 hover:bg-white/10 hover:text-white"}`;
   return (
@@ -44,7 +46,7 @@ export function AdminShell({ staff, institution, children }: { staff: { name: st
           {/* Wraps onto a second line on a phone: every page stays in sight, none scrolled away. */}
           <nav aria-label="Back office" className="-mx-1 w-full">
             <ul className="flex flex-wrap gap-1 px-1">
-              {NAV.map((item) => (
+              {NAV.filter((item) => !(item.staff_only && staff.role === "reviewer")).map((item) => (
                 <li key={item.to}>
                   <NavLink to={item.to} end={item.end} className={linkClass}>
                     {item.label}

@@ -33,9 +33,24 @@ export function documentHref(member_id: string, info_request_id?: number): strin
 
 /**
  * The detail pane (docs/product.md#member-details): header, application data (masked), accounts
- * read-only, cards, history.
+ * (read-only, or `accounts` in their place: the inline Edit of staff with money powers), cards,
+ * history, then `children` (the money sections, for staff with money powers only).
  */
-export function MemberDetailPane({ member, missing, search, imageError }: { member: MemberDetailData | null; missing: boolean; search: string; imageError?: string }) {
+export function MemberDetailPane({
+  member,
+  missing,
+  search,
+  imageError,
+  accounts,
+  children,
+}: {
+  member: MemberDetailData | null;
+  missing: boolean;
+  search: string;
+  imageError?: string;
+  accounts?: React.ReactNode;
+  children?: React.ReactNode;
+}) {
   const { formatDate, formatDateTime } = useInstitutionDates();
   if (!member) {
     return (
@@ -115,7 +130,9 @@ export function MemberDetailPane({ member, missing, search, imageError }: { memb
 
         <div>
           <h3 className="text-base font-semibold text-brand-800">Accounts</h3>
-          {member.accounts.length === 0 ? (
+          {accounts ? (
+            accounts
+          ) : member.accounts.length === 0 ? (
             <p className="mt-2 text-sm text-slate-700">No accounts yet. Checking and Savings open when the application is approved.</p>
           ) : (
             // One table at every width. On a phone each account is a block of labelled figures
@@ -237,7 +254,10 @@ export function MemberDetailPane({ member, missing, search, imageError }: { memb
           </div>
         ) : null}
 
-        <ResetTransferCountsBox />
+        {children}
+
+        {/* Resetting counts is a money control too: shown with the other staff controls only. */}
+        {accounts ? <ResetTransferCountsBox /> : null}
       </div>
     </section>
   );

@@ -20,6 +20,14 @@ import { MemberDetailPane } from "~/components/admin/member-detail";
 import { VerifyDialog } from "~/components/admin/verify-dialog";
 import { CreateMemberDialog } from "~/components/admin/create-member-dialog";
 import { CodePanel } from "~/components/admin/code-panel";
+import { mayMoveMoney } from "~/domain/staff-roles";
+import { isMoneyIntent, moneyAction, NOT_ALLOWED_MESSAGE } from "~/server/member-accounts/actions.server";
+import { awaitingAdjustments, memberMoneyPane } from "~/server/member-accounts/pane.server";
+import { StaffAccounts } from "~/components/admin/account-edit";
+import { HoldsBox } from "~/components/admin/holds";
+import { MemberTransactions, ReverseAllBox } from "~/components/admin/member-transactions";
+import { ApprovalsBox } from "~/components/admin/approvals";
+import { isMoneyResult } from "~/components/admin/money-result";
 
 /**
  * The back office home (docs/product.md#back-office): the one-time-code panel, the member
@@ -39,7 +47,9 @@ const NOTICES: Record<string, string> = {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext));
+  const { db, staff, role, origin } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
+  // A reviewer sees members' details masked and none of the money controls.
+  const money_powers = mayMoveMoney(role);
   const url = new URL(request.url);
   const params = url.searchParams;
   const tab = parseTab(params.get("tab"));
@@ -49,13 +59,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = search_problem ? "" : typed;
   const page = Number(params.get("page") ?? "1");
   const member_id = params.get("member");
-  const reveal = params.get("reveal") === "1";
+  const reveal = params.get("reveal") === "1" && money_powers;
   const counts = await directoryCounts(db);
-  const [list, detail, codes] = await Promise.all([
+  const [list, detail, codes, approvals] = await Promise.all([
     listDirectory(db, { tab, query, page, counts }),
     member_id && /^[A-Za-z0-9_-]{1,64}$/.test(member_id) ? memberDetail(db, { member_id, reveal: reveal ? { staff, origin } : null }) : Promise.resolve(null),
     codePanel(db, staff.id),
+    money_powers ? awaitingAdjustments(db) : Promise.resolve([]),
   ]);
+  const money = detail && money_powers ? await memberMoneyPane(db, detail.user_id, { before: params.get("tx_before") }) : null;
   const page_data = {
     search: url.search,
     search_problem,
@@ -70,6 +82,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     codes_open: params.get("codes") === "1",
     notice: NOTICES[params.get("notice") ?? ""] ?? null,
     codes,
+    staff_id: staff.id,
+    money,
+    approvals,
   };
   return search_problem ? data(page_data, { status: 400 }) : page_data;
 }
@@ -95,10 +110,15 @@ function decisionFailure(result: Exclude<DecisionResult, { status: "done" }>): s
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext));
+  const { db, staff, role, origin } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const url = new URL(request.url);
+
+  // Reversals, adjustments, holds, account edits: staff with money powers only (403 for a reviewer).
+  if (isMoneyIntent(intent)) return moneyAction({ db, staff, role, origin, intent, form });
+  // Creating people (staff among them) is not a reviewer's to do.
+  if (intent === "create_member" && !mayMoveMoney(role)) throw data({ form_error: NOT_ALLOWED_MESSAGE }, { status: 403 });
 
   if (intent === "review") {
     const member_id = String(form.get("member_id") ?? "");
@@ -198,14 +218,29 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
       </div>
       {loaderData.notice ? <StatusLine message={loaderData.notice} tone="success" /> : null}
       {loaderData.search_problem ? <StatusLine message={`Search: ${loaderData.search_problem}.`} tone="error" /> : null}
-      {result?.message && result.intent !== "create_member" && result.intent !== "review" && !["issue_code", "remove_code", "clear_used_codes"].includes(result.intent) ? <StatusLine message={result.message} tone={result.tone} /> : null}
+      {result?.message && !isMoneyResult(result) && result.intent !== "create_member" && result.intent !== "review" && !["issue_code", "remove_code", "clear_used_codes"].includes(result.intent) ? <StatusLine message={result.message} tone={result.tone} /> : null}
+      <ApprovalsBox items={loaderData.approvals} staffId={loaderData.staff_id} search={search} result={result} />
       <CodePanel codes={loaderData.codes} result={result} defaultEmail={member?.email ?? ""} initiallyOpen={loaderData.codes_open || Boolean(result && ["issue_code", "remove_code", "clear_used_codes"].includes(result.intent))} />
       <div className="grid grid-cols-1 gap-5 lg:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
         <div className={member ? "order-2 lg:order-1" : ""}>
           <MemberList tab={loaderData.tab} query={loaderData.query} counts={loaderData.counts} list={loaderData.list} search={search} selectedId={member?.user_id ?? null} />
         </div>
         <div className={member ? "order-1 lg:order-2" : ""}>
-          <MemberDetailPane member={member} missing={loaderData.member_missing} search={search} imageError={result?.intent === "member_image" ? result.errors?.image : undefined} />
+          <MemberDetailPane
+            member={member}
+            missing={loaderData.member_missing}
+            search={search}
+            imageError={result?.intent === "member_image" ? result.errors?.image : undefined}
+            accounts={member && loaderData.money ? <StaffAccounts member={member} settings={loaderData.money.settings} search={search} result={result} secondApprovalAboveCents={loaderData.money.second_approval_above_cents} /> : undefined}
+          >
+            {member && loaderData.money ? (
+              <>
+                <HoldsBox member={member} holds={loaderData.money.holds} requestKey={loaderData.money.hold_request_key} result={result} />
+                <MemberTransactions member_id={member.user_id} page={loaderData.money.transactions} before={loaderData.money.transactions_before} search={search} result={result} />
+                <ReverseAllBox member_id={member.user_id} search={search} result={result} />
+              </>
+            ) : null}
+          </MemberDetailPane>
         </div>
       </div>
       {loaderData.verify && member ? (

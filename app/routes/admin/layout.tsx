@@ -10,8 +10,8 @@ import { AdminShell } from "~/components/admin/admin-shell";
  * for itself.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireStaff(request, context.get(requestInfoContext));
-  return { staff: { name: user.name, email: user.email }, institution: institution().name };
+  const { user, role } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
+  return { staff: { name: user.name, email: user.email, role }, institution: institution().name };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

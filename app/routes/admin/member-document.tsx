@@ -10,7 +10,7 @@ import { readIdDocument } from "~/server/admin/directory.server";
  * request.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext));
+  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   const answer = Number(new URL(request.url).searchParams.get("answer") ?? "");
   const member_id = params.memberId;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(member_id)) throw new Response("Not found", { status: 404 });

@@ -20,7 +20,7 @@ const FILTERS = [
 ] as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = await requireStaff(request, context.get(requestInfoContext));
+  const { db } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   const params = new URL(request.url).searchParams;
   const status = params.get("status") === "new" ? "new" : params.get("status") === "answered" ? "answered" : null;
   const before = Number(params.get("before") ?? "");
@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext));
+  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   const form = await readForm(request);
   const id = Number(form.get("id"));
   const status = form.get("status");

@@ -17,6 +17,9 @@ export const NOTIFICATION_KINDS = [
   "deposit_decision",
   "bill_paid",
   "statement_ready",
+  // Staff corrected the member's money (a reversal, a balance adjustment, a hold) or froze or closed an account.
+  "account_correction",
+  "account_status",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -1,0 +1,86 @@
+import { Link, useNavigation } from "react-router";
+import { Button, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import { formatCents } from "~/domain/money";
+import { ApproveAdjustmentSchema, DeclineAdjustmentSchema } from "~/domain/member-accounts";
+import type { AwaitingAdjustment } from "~/server/member-accounts/adjustments.server";
+import { useInstitutionDates } from "~/components/institution-dates";
+import { StatusLine } from "./admin-shell";
+import { withParams } from "./format";
+import { resultFor } from "./money-result";
+
+/**
+ * Adjustments waiting for a second approval (maker-checker, docs/product.md#member-accounts-staff):
+ * who asked, when and why; another staff member approves (it posts) or declines with a reason.
+ * The one who asked sees their own request without the buttons (the server refuses them anyway).
+ */
+export function ApprovalsBox({ items, staffId, search, result }: { items: AwaitingAdjustment[]; staffId: string; search: string; result: unknown }) {
+  const { formatDateTime } = useInstitutionDates();
+  const answer = resultFor(result, ["approve_adjustment", "decline_adjustment"]);
+  if (items.length === 0 && !answer) return null;
+  return (
+    <section aria-labelledby="approvals-title" className="space-y-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 sm:p-5">
+      <h2 id="approvals-title" className="text-lg font-semibold text-amber-950">
+        Adjustments waiting for approval ({items.length})
+      </h2>
+      {answer ? <StatusLine message={answer.message} tone={answer.tone} /> : null}
+      <ul className="space-y-3">
+        {items.map((a) => (
+          <li key={a.id} className="rounded-xl border border-amber-200 bg-white p-3 text-sm">
+            <p className="font-medium text-slate-900">
+              {a.amount_cents > 0 ? "+" : ""}
+              {formatCents(a.amount_cents)} on {a.account_name} ••{a.account_number.slice(-4)} of{" "}
+              <Link to={withParams(search, { member: a.member_id, edit_account: null, reverse: null, tx_before: null })} className="break-all text-brand-700 underline underline-offset-2">
+                {a.member_email ?? a.member_id}
+              </Link>
+            </p>
+            <p className="text-slate-700">
+              From {formatCents(a.from_cents)} to {formatCents(a.target_cents)} · asked by {a.requested_by_email ?? a.requested_by} on {formatDateTime(a.requested_at)}
+            </p>
+            <p className="mt-1 text-slate-900">Reason: “{a.reason}”</p>
+            {a.requested_by === staffId ? (
+              <p className="mt-2 text-slate-700">You asked for this adjustment: another staff member must approve or decline it.</p>
+            ) : (
+              <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
+                <ApproveForm adjustment={a} result={resultFor(result, "approve_adjustment", a.id)} />
+                <DeclineForm adjustment={a} result={resultFor(result, "decline_adjustment", a.id)} />
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ApproveForm({ adjustment, result }: { adjustment: AwaitingAdjustment; result: ReturnType<typeof resultFor> }) {
+  const navigation = useNavigation();
+  const form = useSchemaForm(ApproveAdjustmentSchema, { lastResult: result?.reply, id: `approve-${adjustment.id}` });
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "approve_adjustment" && navigation.formData?.get("adjustment_id") === String(adjustment.id);
+  return (
+    <SchemaForm form={form} method="post" preventScrollReset aria-label={`Approve adjustment ${adjustment.id}`}>
+      <input type="hidden" name="intent" value="approve_adjustment" />
+      <input type="hidden" name="adjustment_id" value={adjustment.id} />
+      <Button type="submit" isPending={busy} pendingLabel="Approving…">
+        Approve and post
+      </Button>
+    </SchemaForm>
+  );
+}
+
+function DeclineForm({ adjustment, result }: { adjustment: AwaitingAdjustment; result: ReturnType<typeof resultFor> }) {
+  const navigation = useNavigation();
+  const form = useSchemaForm(DeclineAdjustmentSchema, { lastResult: result?.reply, id: `decline-${adjustment.id}` });
+  const [formMessage] = formMessages(form);
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "decline_adjustment" && navigation.formData?.get("adjustment_id") === String(adjustment.id);
+  return (
+    <SchemaForm form={form} method="post" preventScrollReset aria-label={`Decline adjustment ${adjustment.id}`} className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:items-end">
+      {formMessage ? <FormMessage tone="error">{formMessage}</FormMessage> : null}
+      <input type="hidden" name="intent" value="decline_adjustment" />
+      <input type="hidden" name="adjustment_id" value={adjustment.id} />
+      <TextField name="reason" label="Reason to decline" maxLength={500} isRequired className="min-w-0 flex-1" />
+      <Button type="submit" variant="secondary" isPending={busy} pendingLabel="Declining…">
+        Decline
+      </Button>
+    </SchemaForm>
+  );
+}

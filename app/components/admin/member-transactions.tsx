@@ -1,0 +1,188 @@
+import { Form, Link, useNavigation } from "react-router";
+import { Undo2 } from "lucide-react";
+import { Button, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import { formatCents } from "~/domain/money";
+import { ReverseAllSchema, TRANSACTION_STATUS_LABELS } from "~/domain/member-accounts";
+import type { MemberTransactionRow, MemberTransactionsPage } from "~/server/member-accounts/transactions.server";
+import { useInstitutionDates } from "~/components/institution-dates";
+import { StatusLine } from "./admin-shell";
+import { withParams } from "./format";
+import { resultFor } from "./money-result";
+
+const STATUS_STYLES: Record<MemberTransactionRow["status"], string> = {
+  posted: "bg-emerald-100 text-emerald-900",
+  pending: "bg-amber-100 text-amber-900",
+  failed: "bg-slate-200 text-slate-800",
+  reversed: "bg-red-100 text-red-900",
+};
+
+/**
+ * User Transactions (docs/product.md#member-accounts-staff): the member's ledger transactions,
+ * newest first, in pages (`tx_before`). Reverse asks first (`?reverse=<id>` shows the confirm
+ * step, so it works before JavaScript); a pending one is released instead.
+ */
+export function MemberTransactions({ member_id, page, before, search, result }: { member_id: string; page: MemberTransactionsPage; before: string | null; search: string; result: unknown }) {
+  const { formatDateTime } = useInstitutionDates();
+  const confirming = Number(new URLSearchParams(search).get("reverse") ?? "0");
+  const answer = resultFor(result, "reverse_transaction");
+  return (
+    <section aria-labelledby="transactions-title" className="space-y-3">
+      <h3 id="transactions-title" className="text-base font-semibold text-brand-800">
+        User Transactions
+      </h3>
+      {answer ? <StatusLine message={answer.message} tone={answer.tone} /> : null}
+      {page.rows.length === 0 ? (
+        <p className="text-sm text-slate-700">{before ? "No older transactions." : "No transactions yet."}</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200">
+          {page.rows.map((t) => (
+            <li key={t.id} className="p-3 text-sm">
+              <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
+                <div className="min-w-0 flex-1">
+                  <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+                    <span className="break-words">{t.memo ?? kindLabel(t.kind)}</span>
+                    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_STYLES[t.status]}`}>{TRANSACTION_STATUS_LABELS[t.status]}</span>
+                  </p>
+                  <p className="text-slate-700">
+                    #{t.id} · {formatDateTime(t.created_at)} · effective {t.effective_date} · {kindLabel(t.kind)}
+                    {t.category ? ` · ${t.category}` : ""}
+                  </p>
+                  <p className="text-slate-700">
+                    {t.reference ? <>Reference {t.reference} · </> : null}Posted by {t.created_by_email ?? t.created_by}
+                    {t.reverses_id ? ` · reverses #${t.reverses_id}` : ""}
+                  </p>
+                </div>
+                <ul className="tabular text-right">
+                  {t.legs.map((leg) => (
+                    <li key={leg.account_id} className={leg.amount_cents < 0 ? "text-slate-900" : "text-emerald-800"}>
+                      <span className="text-slate-700">
+                        {leg.account_name} ••{leg.account_number.slice(-4)}{" "}
+                      </span>
+                      <span className="font-semibold whitespace-nowrap">
+                        {leg.amount_cents > 0 ? "+" : ""}
+                        {formatCents(leg.amount_cents)}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+              <RowAction row={t} member_id={member_id} confirming={confirming === t.id} search={search} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <nav aria-label="Transaction pages" className="flex flex-wrap gap-2">
+        {before ? (
+          <Link to={withParams(search, { tx_before: null, reverse: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50">
+            Newest
+          </Link>
+        ) : null}
+        {page.next_before ? (
+          <Link to={withParams(search, { tx_before: page.next_before, reverse: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50">
+            Older transactions
+          </Link>
+        ) : null}
+      </nav>
+    </section>
+  );
+}
+
+function RowAction({ row, member_id, confirming, search }: { row: MemberTransactionRow; member_id: string; confirming: boolean; search: string }) {
+  const navigation = useNavigation();
+  const reversible = row.status === "posted" && row.kind !== "reversal";
+  const releasable = row.status === "pending";
+  if (!reversible && !releasable) return null;
+  const verb = releasable ? "Release" : "Reverse";
+  if (!confirming) {
+    return (
+      <p className="mt-2">
+        <Link
+          to={withParams(search, { reverse: row.id })}
+          preventScrollReset
+          aria-label={`${verb} transaction ${row.id}`}
+          className="inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 hover:bg-slate-50"
+        >
+          <Undo2 className="size-4" aria-hidden="true" /> {verb}
+        </Link>
+      </p>
+    );
+  }
+  const busy = navigation.state === "submitting" && navigation.formData?.get("transaction_id") === String(row.id);
+  return (
+    <Form method="post" action={withParams(search, { reverse: null })} preventScrollReset aria-label={`Confirm: ${verb.toLowerCase()} transaction ${row.id}`} className="mt-2 flex flex-wrap items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3">
+      <input type="hidden" name="intent" value="reverse_transaction" />
+      <input type="hidden" name="member_id" value={member_id} />
+      <input type="hidden" name="transaction_id" value={row.id} />
+      <p className="w-full text-sm text-amber-950 sm:w-auto sm:flex-1">
+        {releasable
+          ? `Release pending transaction #${row.id}? The held money becomes available again.`
+          : `Reverse transaction #${row.id}? A reversing transaction posts now; this cannot be undone.`}
+      </p>
+      <Link to={withParams(search, { reverse: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100">
+        Cancel
+      </Link>
+      <Button type="submit" variant="danger" isPending={busy} pendingLabel={releasable ? "Releasing…" : "Reversing…"}>
+        {`Confirm ${verb.toLowerCase()}`}
+      </Button>
+    </Form>
+  );
+}
+
+function kindLabel(kind: string): string {
+  const text = kind.replace(/_/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * Reverse All Transactions: the member's email typed, then a second step that repeats it
+ * (`?reverse_all=<typed>`); the server checks the email again and reverses everything in one go.
+ */
+export function ReverseAllBox({ member_id, search, result }: { member_id: string; search: string; result: unknown }) {
+  const navigation = useNavigation();
+  const typed = new URLSearchParams(search).get("reverse_all");
+  const answer = resultFor(result, "reverse_all");
+  const form = useSchemaForm(ReverseAllSchema, { lastResult: answer?.tone === "error" ? answer.reply : undefined, id: "reverse-all" });
+  const [formMessage] = formMessages(form);
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "reverse_all";
+  const hidden = [...new URLSearchParams(search).entries()].filter(([key]) => key !== "reverse_all" && key !== "index");
+  return (
+    <section aria-labelledby="reverse-all-title" className="space-y-3 rounded-xl border border-red-200 bg-red-50/40 p-4">
+      <h3 id="reverse-all-title" className="text-base font-semibold text-red-900">
+        Reverse All Transactions
+      </h3>
+      <p className="text-sm text-slate-800">Reverses every posted transaction of this member that is not yet reversed, in one batch. Type the member&apos;s email to confirm.</p>
+      {answer?.tone === "success" ? <StatusLine message={answer.message} tone="success" /> : null}
+      {typed !== null && answer?.tone !== "success" ? (
+        <SchemaForm form={form} method="post" action={withParams(search, { reverse_all: null })} preventScrollReset aria-label="Confirm reverse all" className="space-y-3">
+          {formMessage ? <FormMessage tone="error">{formMessage}</FormMessage> : null}
+          {answer?.tone === "error" && !formMessage && !form.allErrors.confirm_email ? <StatusLine message={answer.message} tone="error" /> : null}
+          <input type="hidden" name="intent" value="reverse_all" />
+          <input type="hidden" name="member_id" value={member_id} />
+          <input type="hidden" name="confirm_email" value={typed} />
+          <p className="text-sm font-medium text-red-900">
+            Reverse every posted transaction of <span className="break-all">{typed || "(no email typed)"}</span>? This cannot be undone.
+          </p>
+          {form.allErrors.confirm_email?.[0] ? <FormMessage tone="error">{form.allErrors.confirm_email[0]}</FormMessage> : null}
+          <div className="flex flex-wrap gap-2">
+            <Link to={withParams(search, { reverse_all: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100">
+              Cancel
+            </Link>
+            <Button type="submit" variant="danger" isPending={busy} pendingLabel="Reversing…">
+              {`Yes, reverse all for ${typed}`}
+            </Button>
+          </div>
+        </SchemaForm>
+      ) : (
+        <Form method="get" action="/admin" preventScrollReset className="flex flex-col gap-3 sm:flex-row sm:items-end">
+          {hidden.map(([key, value]) => (
+            <input key={key} type="hidden" name={key} value={value} />
+          ))}
+          <TextField name="reverse_all" label="Member's email" type="email" autoComplete="off" isRequired className="min-w-0 flex-1" />
+          <Button type="submit" variant="danger">
+            Reverse Transactions
+          </Button>
+        </Form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,121 @@
+import { z } from "zod";
+import { isValidAccountNumber } from "./account-number";
+import { parseDollarsToCents, formatCents } from "./money";
+import { plainText } from "./plain-text";
+import { isValidRoutingNumber } from "./routing-number";
+import { idempotencyKeyField } from "./transfers";
+
+/**
+ * The staff forms on a member's accounts (docs/product.md#member-accounts-staff): account edit,
+ * balance adjustment, holds, reversals and their approvals. Pure, so the server and the browser
+ * check with the same rules and words; the server decides.
+ */
+
+/** The largest amount staff may type: far above any member balance, far below the ledger's cap. */
+export const STAFF_AMOUNT_CENTS_MAX = 10_000_000_000; // $100,000,000.00
+export const REASON_CHARS_MAX = 500;
+
+export const ACCOUNT_NUMBER_MESSAGE = "Account number must be 10 digits and not start with 0";
+export const ACCOUNT_NUMBER_TAKEN_MESSAGE = "This account number is already in use";
+export const ROUTING_NUMBER_MESSAGE = "Routing number must be 9 digits with a valid checksum";
+export const REASON_MESSAGE = "Please give the reason";
+export const AMOUNT_MESSAGE = "Please enter a valid amount";
+export const AMOUNT_DECIMALS_MESSAGE = "Please enter an amount with at most two decimals";
+export const AMOUNT_TOO_LARGE_MESSAGE = `Please enter an amount up to ${formatCents(STAFF_AMOUNT_CENTS_MAX)}`;
+export const TARGET_BALANCE_MESSAGE = "Please enter the new balance (0 or more, at most two decimals)";
+export const ACCOUNT_UPDATE_FAILED = "Failed to update account";
+export const ACCOUNT_NOT_FOUND = "Account not found";
+export const TRANSACTION_REVERSED = "Transaction reversed and balance updated successfully";
+export const TRANSACTION_RELEASED = "Pending transaction released: the held money is available again";
+export const TRANSACTION_REVERSE_FAILED = "Error reversing transaction";
+export const TRANSACTION_NOT_FOUND = "Transaction not found";
+export const REVERSE_ALL_FAILED = "Error reversing transactions";
+export const REVERSE_ALL_EMAIL_MESSAGE = "Type the member's email address exactly to confirm";
+
+export function reversedAllMessage(count: number): string {
+  return `Successfully reversed ${count} transactions`;
+}
+
+export const ACCOUNT_STATUSES = ["active", "frozen", "closed"] as const;
+export type AccountStatusChoice = (typeof ACCOUNT_STATUSES)[number];
+export const ACCOUNT_STATUS_LABELS: Record<AccountStatusChoice, string> = { active: "Active", frozen: "Frozen", closed: "Closed" };
+
+/** Ledger status -> the words staff and members read (docs/product.md#money-rules). */
+export const TRANSACTION_STATUS_LABELS = { pending: "Pending", posted: "Completed", failed: "Failed", reversed: "Reversed" } as const;
+
+/** Spaces (as the number is shown grouped 3-3-4) are ignored. */
+export function normaliseAccountNumber(value: string): string {
+  return value.replace(/\s+/g, "");
+}
+
+const id = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .regex(/^[1-9]\d{0,15}$/, message)
+    .transform(Number);
+
+const reason = plainText({ missing: REASON_MESSAGE }).pipe(z.string().min(1, REASON_MESSAGE).max(REASON_CHARS_MAX, `Please keep the reason under ${REASON_CHARS_MAX} characters`));
+
+/** Dollars typed by staff -> cents: positive, whole cents, at most STAFF_AMOUNT_CENTS_MAX. */
+export function amountProblem(text: string, options: { zero_allowed?: boolean } = {}): string | null {
+  const trimmed = text.trim();
+  if (/^\$?[\d,]*\.\d{3,}$/.test(trimmed)) return AMOUNT_DECIMALS_MESSAGE;
+  const cents = parseDollarsToCents(trimmed);
+  if (cents === null && /^\$?[\d,]{14,}(\.\d{1,2})?$/.test(trimmed)) return AMOUNT_TOO_LARGE_MESSAGE;
+  if (cents === null) return options.zero_allowed ? TARGET_BALANCE_MESSAGE : AMOUNT_MESSAGE;
+  if (cents === 0 && !options.zero_allowed) return AMOUNT_MESSAGE;
+  if (cents > STAFF_AMOUNT_CENTS_MAX) return AMOUNT_TOO_LARGE_MESSAGE;
+  return null;
+}
+
+function dollars(options: { zero_allowed?: boolean } = {}) {
+  return z
+    .string({ error: options.zero_allowed ? TARGET_BALANCE_MESSAGE : AMOUNT_MESSAGE })
+    .superRefine((text, ctx) => {
+      const problem = amountProblem(text, options);
+      if (problem) ctx.addIssue({ code: "custom", message: problem, abort: true });
+    })
+    .transform((text) => parseDollarsToCents(text)!);
+}
+
+export const AccountEditSchema = z
+  .object({
+    account_id: id(ACCOUNT_NOT_FOUND),
+    account_number: z
+      .string({ error: ACCOUNT_NUMBER_MESSAGE })
+      .transform(normaliseAccountNumber)
+      .refine(isValidAccountNumber, ACCOUNT_NUMBER_MESSAGE),
+    routing_number: z
+      .string({ error: ROUTING_NUMBER_MESSAGE })
+      .transform(normaliseAccountNumber)
+      .refine(isValidRoutingNumber, ROUTING_NUMBER_MESSAGE),
+    status: z.enum(ACCOUNT_STATUSES, "Please choose a status"),
+    status_reason: plainText().pipe(z.string().max(REASON_CHARS_MAX, `Please keep the reason under ${REASON_CHARS_MAX} characters`)).optional().default(""),
+  })
+  .superRefine((value, ctx) => {
+    if (value.status !== "active" && value.status_reason.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["status_reason"], message: `Please give the reason the account is ${value.status}` });
+    }
+  });
+export type AccountEdit = z.infer<typeof AccountEditSchema>;
+
+export const AdjustBalanceSchema = z.object({
+  account_id: id(ACCOUNT_NOT_FOUND),
+  target_balance: dollars({ zero_allowed: true }),
+  reason,
+});
+
+export const PlaceHoldSchema = z.object({
+  account_id: id(ACCOUNT_NOT_FOUND),
+  amount: dollars(),
+  reason,
+  /** Made when the form is shown: a second press of the same form places one hold, not two. */
+  request_key: idempotencyKeyField("This form could not be processed. Please reload the page and try again."),
+});
+
+export const ReleaseHoldSchema = z.object({ transaction_id: id(TRANSACTION_NOT_FOUND), reason });
+export const ReverseSchema = z.object({ transaction_id: id(TRANSACTION_NOT_FOUND) });
+export const ReverseAllSchema = z.object({ confirm_email: z.string({ error: REVERSE_ALL_EMAIL_MESSAGE }).trim().min(1, REVERSE_ALL_EMAIL_MESSAGE).max(320, REVERSE_ALL_EMAIL_MESSAGE) });
+export const ApproveAdjustmentSchema = z.object({ adjustment_id: id("Adjustment not found") });
+export const DeclineAdjustmentSchema = z.object({ adjustment_id: id("Adjustment not found"), reason });

@@ -1,0 +1,210 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "~/server/db/client.server";
+import { balanceAdjustments, ledgerAccounts, users } from "~/server/db/schema";
+import { institution } from "~/config/institution.server";
+import { recordAudit } from "~/server/audit/audit.server";
+import { notify } from "~/server/notifications/notifications.server";
+import { institutionAccount } from "~/server/ledger/accounts.server";
+import { postTransfer } from "~/server/ledger/ledger.server";
+import { refusalMessage } from "~/domain/refusals";
+import { formatCents } from "~/domain/money";
+import { ACCOUNT_NOT_FOUND } from "~/domain/member-accounts";
+import { accountLabel, accountOfMember, inTransaction, ledgerOrThrow, refused, RefusedError, type Refused, type StaffActor, type StaffRequest } from "./common.server";
+import type { AuditOrigin } from "~/server/audit/audit.server";
+
+/**
+ * Balance adjustments (docs/product.md#member-accounts-staff). Staff type the balance the account
+ * should have and why; the difference posts as an `adjustment` transaction between the account
+ * and the credit union's adjustments ledger account (the balance itself is never written). A
+ * difference above the profile's `adjustment_second_approval_above_cents` waits for a second staff
+ * member (maker-checker): the maker cannot approve or decline it (the database refuses it too);
+ * approving posts the difference that was asked for, declining records the reason.
+ */
+export type AdjustResult =
+  | { status: "posted"; message: string; adjustment_id: number; transaction_id: number }
+  | { status: "awaiting_approval"; message: string; adjustment_id: number }
+  | Refused;
+
+export function secondApprovalAboveCents(): number {
+  return institution().limits.adjustment_second_approval_above_cents;
+}
+
+export async function requestAdjustment(db: DbOrTx, request: StaffRequest & { account_id: number; target_cents: number; reason: string }): Promise<AdjustResult> {
+  const { staff, origin, member_id, account_id, target_cents, reason } = request;
+  const account = await accountOfMember(db, member_id, account_id);
+  if (!account) return refused(ACCOUNT_NOT_FOUND, 404, { field: "account_id", code: "account_not_found" });
+  const adjustments = await institutionAccount(db, "adjustments");
+  const failed = (message: string, code?: Refused["code"]) => refused(`Failed to update account: ${message}`, 409, { code, field: "target_balance" });
+
+  return inTransaction(
+    db,
+    async (tx) => {
+      // Both accounts locked (in id order, the ledger's order) while the difference is worked out
+      // and posted: a transfer at the same moment cannot make the result miss the target.
+      const locked = await tx.execute(sql`
+        select id, status, posted_cents, held_cents, overdraft_limit_cents from ledger_accounts
+         where id in (${account.id}, ${adjustments.id}) order by id for update`);
+      const row = locked.rows.find((r) => Number(r.id) === account.id)!;
+      const from_cents = Number(row.posted_cents);
+      const amount_cents = target_cents - from_cents;
+      if (amount_cents === 0) throw new RefusedError(refused(`The balance is already ${formatCents(from_cents)}`, 409, { field: "target_balance", code: "no_change" }));
+      if (row.status !== "active") throw new RefusedError(failed(refusalMessage(row.status === "frozen" ? "account_frozen" : "account_closed"), row.status === "frozen" ? "account_frozen" : "account_closed"));
+      if (amount_cents < 0 && from_cents - Number(row.held_cents) + Number(row.overdraft_limit_cents) + amount_cents < 0) {
+        throw new RefusedError(failed(`${refusalMessage("insufficient_funds")}: ${formatCents(Number(row.held_cents))} is on hold; release holds first or choose a higher balance.`, "insufficient_funds"));
+      }
+      const [adjustment] = await tx
+        .insert(balanceAdjustments)
+        .values({ account_id, member_id, from_cents, target_cents, amount_cents, reason, status: "awaiting_approval", requested_by: staff.id, requested_by_email: staff.email })
+        .returning({ id: balanceAdjustments.id });
+      const adjustment_id = adjustment!.id;
+      const needs_approval = Math.abs(amount_cents) > secondApprovalAboveCents();
+      const audit = {
+        actor_id: staff.id,
+        actor_email: staff.email,
+        subject_type: "ledger_account",
+        subject_id: account_id,
+        member_id,
+        before: { balance_cents: from_cents },
+        ...origin,
+      };
+      if (needs_approval) {
+        await recordAudit(tx, { ...audit, action: "ledger.adjustment.request", after: { adjustment_id, target_cents, amount_cents, reason, status: "awaiting_approval" } });
+        return {
+          status: "awaiting_approval" as const,
+          adjustment_id,
+          message: `The adjustment of ${formatCents(amount_cents)} is above ${formatCents(secondApprovalAboveCents())}: it waits for a second staff member's approval.`,
+        };
+      }
+      const transaction_id = await postAdjustment(tx, { adjustment_id, account, adjustments_account_id: adjustments.id, amount_cents, reason, staff }, failed);
+      await recordAudit(tx, { ...audit, action: "ledger.adjustment.post", after: { adjustment_id, balance_cents: target_cents, amount_cents, reason, transaction_id } });
+      await notifyAdjusted(tx, member_id, account, amount_cents);
+      return { status: "posted" as const, adjustment_id, transaction_id, message: `Balance adjusted to ${formatCents(target_cents)}.` };
+    },
+  );
+}
+
+async function postAdjustment(
+  tx: DbOrTx,
+  input: { adjustment_id: number; account: { id: number }; adjustments_account_id: number; amount_cents: number; reason: string; staff: StaffActor },
+  failed: (message: string, code?: Refused["code"]) => Refused,
+): Promise<number> {
+  const posted = await ledgerOrThrow(
+    () =>
+      postTransfer(tx, {
+        idempotency_key: `adjustment:${input.adjustment_id}`,
+        initiator: `staff:${input.staff.id}`,
+        kind: "adjustment",
+        created_by: input.staff.id,
+        memo: `Balance adjustment: ${input.reason}`.slice(0, 500),
+        category: "Other",
+        entries: [
+          { account_id: input.account.id, amount_cents: input.amount_cents },
+          { account_id: input.adjustments_account_id, amount_cents: -input.amount_cents },
+        ],
+      }),
+    failed,
+  );
+  const transaction_id = posted.transaction.id;
+  await tx
+    .update(balanceAdjustments)
+    .set({ status: "posted", transaction_id })
+    .where(eq(balanceAdjustments.id, input.adjustment_id));
+  return transaction_id;
+}
+
+async function notifyAdjusted(tx: DbOrTx, member_id: string, account: { name: string; account_number: string }, amount_cents: number) {
+  await notify(tx, {
+    member_id,
+    kind: "account_correction",
+    title: "Balance adjusted",
+    body: `The credit union ${amount_cents > 0 ? "credited" : "debited"} ${formatCents(Math.abs(amount_cents))} to ${accountLabel(account)} as a correction. Contact us if you have questions.`,
+  });
+}
+
+export interface AwaitingAdjustment {
+  id: number;
+  member_id: string;
+  member_email: string | null;
+  account_id: number;
+  account_name: string;
+  account_number: string;
+  from_cents: number;
+  target_cents: number;
+  amount_cents: number;
+  reason: string;
+  requested_by: string;
+  requested_by_email: string | null;
+  requested_at: Date;
+}
+
+/** Adjustments waiting for a second approval, oldest first (at most 100 at a time). */
+export async function awaitingAdjustments(db: DbOrTx): Promise<AwaitingAdjustment[]> {
+  const rows = await db
+    .select({
+      id: balanceAdjustments.id,
+      member_id: balanceAdjustments.member_id,
+      member_email: users.email,
+      account_id: balanceAdjustments.account_id,
+      account_name: ledgerAccounts.name,
+      account_number: ledgerAccounts.account_number,
+      from_cents: balanceAdjustments.from_cents,
+      target_cents: balanceAdjustments.target_cents,
+      amount_cents: balanceAdjustments.amount_cents,
+      reason: balanceAdjustments.reason,
+      requested_by: balanceAdjustments.requested_by,
+      requested_by_email: balanceAdjustments.requested_by_email,
+      requested_at: balanceAdjustments.requested_at,
+    })
+    .from(balanceAdjustments)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, balanceAdjustments.account_id))
+    .leftJoin(users, eq(users.id, balanceAdjustments.member_id))
+    .where(eq(balanceAdjustments.status, "awaiting_approval"))
+    .orderBy(asc(balanceAdjustments.requested_at), asc(balanceAdjustments.id))
+    .limit(100);
+  return rows.map((r) => ({ ...r, id: Number(r.id), account_id: Number(r.account_id), from_cents: Number(r.from_cents), target_cents: Number(r.target_cents), amount_cents: Number(r.amount_cents) }));
+}
+
+export type DecideResult = { status: "posted" | "declined"; message: string; member_id: string } | Refused;
+
+/** The second staff member decides: approve posts the difference asked for; decline records why. */
+export async function decideAdjustment(
+  db: DbOrTx,
+  request: { staff: StaffActor; origin: AuditOrigin; adjustment_id: number; decision: "approve" | "decline"; reason?: string },
+): Promise<DecideResult> {
+  const { staff, origin, adjustment_id, decision } = request;
+  const adjustments = await institutionAccount(db, "adjustments");
+  const failed = (message: string, code?: Refused["code"]) => refused(`Failed to update account: ${message}`, 409, { code });
+  return inTransaction(
+    db,
+    async (tx) => {
+      const [row] = await tx.select().from(balanceAdjustments).where(eq(balanceAdjustments.id, adjustment_id)).for("update");
+      if (!row) throw new RefusedError(refused("Adjustment not found", 404));
+      if (row.status !== "awaiting_approval") throw new RefusedError(refused(`This adjustment was already ${row.status === "posted" ? "approved" : "declined"}.`, 409, { code: "already_decided" }));
+      if (row.requested_by === staff.id) {
+        throw new RefusedError(refused("You asked for this adjustment: another staff member must approve or decline it.", 403, { code: "maker_cannot_approve" }));
+      }
+      const [account] = await tx.select({ id: ledgerAccounts.id, name: ledgerAccounts.name, account_number: ledgerAccounts.account_number }).from(ledgerAccounts).where(eq(ledgerAccounts.id, row.account_id));
+      const decided = { decided_by: staff.id, decided_by_email: staff.email, decided_at: new Date() };
+      const audit = {
+        actor_id: staff.id,
+        actor_email: staff.email,
+        subject_type: "balance_adjustment",
+        subject_id: adjustment_id,
+        member_id: row.member_id,
+        before: { status: "awaiting_approval", amount_cents: Number(row.amount_cents), requested_by: row.requested_by, reason: row.reason },
+        ...origin,
+      };
+      if (decision === "decline") {
+        await tx.update(balanceAdjustments).set({ ...decided, status: "declined", decline_reason: request.reason ?? "" }).where(and(eq(balanceAdjustments.id, adjustment_id), eq(balanceAdjustments.status, "awaiting_approval")));
+        await recordAudit(tx, { ...audit, action: "ledger.adjustment.decline", after: { status: "declined", reason: request.reason } });
+        return { status: "declined" as const, member_id: row.member_id, message: "Adjustment declined." };
+      }
+      await tx.update(balanceAdjustments).set(decided).where(eq(balanceAdjustments.id, adjustment_id));
+      const amount_cents = Number(row.amount_cents);
+      const transaction_id = await postAdjustment(tx, { adjustment_id, account: { id: Number(row.account_id) }, adjustments_account_id: adjustments.id, amount_cents, reason: row.reason, staff }, failed);
+      await recordAudit(tx, { ...audit, action: "ledger.adjustment.approve", after: { status: "posted", transaction_id } });
+      await notifyAdjusted(tx, row.member_id, account!, amount_cents);
+      return { status: "posted" as const, member_id: row.member_id, message: `Adjustment of ${formatCents(amount_cents)} approved and posted.` };
+    },
+  );
+}

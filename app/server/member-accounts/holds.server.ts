@@ -1,0 +1,141 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "~/server/db/client.server";
+import { recordAudit } from "~/server/audit/audit.server";
+import { notify } from "~/server/notifications/notifications.server";
+import { institutionAccount } from "~/server/ledger/accounts.server";
+import { getTransaction, placeHold, releaseHold } from "~/server/ledger/ledger.server";
+import { formatCents } from "~/domain/money";
+import { ACCOUNT_NOT_FOUND, TRANSACTION_NOT_FOUND } from "~/domain/member-accounts";
+import { accountLabel, accountOfMember, accountsOfMember, emailsOf, inTransaction, ledgerOrThrow, refused, RefusedError, type Refused, type StaffRequest } from "./common.server";
+
+/**
+ * Staff holds (docs/product.md#member-accounts-staff): the available balance is never typed; staff
+ * hold an amount instead (a pending transaction against the adjustments ledger account: it lowers
+ * available, not current), and release it later with a reason. A staff hold's idempotency key
+ * starts with `staff-hold:` and carries the form's request key, so pressing Place twice holds once.
+ */
+const HOLD_KEY_PREFIX = "staff-hold:";
+
+export type HoldResult = { status: "placed" | "released"; message: string; transaction_id: number } | Refused;
+
+export async function placeStaffHold(db: DbOrTx, request: StaffRequest & { account_id: number; amount_cents: number; reason: string; request_key: string }): Promise<HoldResult> {
+  const { staff, origin, member_id, account_id, amount_cents, reason } = request;
+  const account = await accountOfMember(db, member_id, account_id);
+  if (!account) return refused(ACCOUNT_NOT_FOUND, 404, { field: "account_id", code: "account_not_found" });
+  const adjustments = await institutionAccount(db, "adjustments");
+  const failed = (message: string, code?: Refused["code"]) => refused(`Failed to place the hold: ${message}`, 409, { code, field: "amount" });
+  return inTransaction(
+    db,
+    async (tx) => {
+      const hold = await ledgerOrThrow(
+        () =>
+          placeHold(tx, {
+            idempotency_key: `${HOLD_KEY_PREFIX}${request.request_key}`,
+            initiator: `staff:${staff.id}`,
+            kind: "adjustment",
+            created_by: staff.id,
+            memo: `Hold: ${reason}`.slice(0, 500),
+            category: "Other",
+            entries: [
+              { account_id: account.id, amount_cents: -amount_cents },
+              { account_id: adjustments.id, amount_cents },
+            ],
+          }),
+        failed,
+      );
+      if (hold.replayed) return { status: "placed" as const, transaction_id: hold.transaction.id, message: "Hold placed." };
+      await recordAudit(tx, {
+        actor_id: staff.id,
+        actor_email: staff.email,
+        action: "ledger.hold.place",
+        subject_type: "ledger_account",
+        subject_id: account.id,
+        member_id,
+        before: { held_cents: account.held_cents, available_cents: account.posted_cents - account.held_cents },
+        after: { held_cents: account.held_cents + amount_cents, available_cents: account.posted_cents - account.held_cents - amount_cents, transaction_id: hold.transaction.id, reason },
+        ...origin,
+      });
+      await notify(tx, {
+        member_id,
+        kind: "account_correction",
+        title: "Hold placed",
+        body: `The credit union placed a hold of ${formatCents(amount_cents)} on ${accountLabel(account)}. Contact us if you have questions.`,
+      });
+      return { status: "placed" as const, transaction_id: hold.transaction.id, message: `Hold of ${formatCents(amount_cents)} placed.` };
+    },
+  );
+}
+
+export async function releaseStaffHold(db: DbOrTx, request: StaffRequest & { transaction_id: number; reason: string }): Promise<HoldResult> {
+  const { staff, origin, member_id, transaction_id, reason } = request;
+  const accounts = await accountsOfMember(db, member_id);
+  const found = await getTransaction(db, transaction_id);
+  const leg = found?.entries.find((e) => accounts.some((a) => a.id === e.account_id));
+  if (!found || !leg || !found.transaction.idempotency_key.startsWith(HOLD_KEY_PREFIX) || !found.transaction.initiator.startsWith("staff:")) {
+    return refused(TRANSACTION_NOT_FOUND, 404, { field: "transaction_id", code: "transaction_not_found" });
+  }
+  const account = accounts.find((a) => a.id === leg.account_id)!;
+  const failed = (message: string, code?: Refused["code"]) => refused(`Failed to release the hold: ${message}`, 409, { code });
+  return inTransaction(
+    db,
+    async (tx) => {
+      const released = await ledgerOrThrow(() => releaseHold(tx, { transaction_id, idempotency_key: `release:${transaction_id}`, resolved_by: staff.id }), failed);
+      if (released.replayed) throw new RefusedError(failed("This transaction is no longer pending.", "not_pending"));
+      await recordAudit(tx, {
+        actor_id: staff.id,
+        actor_email: staff.email,
+        action: "ledger.hold.release",
+        subject_type: "ledger_transaction",
+        subject_id: transaction_id,
+        member_id,
+        before: { status: "pending", held_cents: -leg.amount_cents },
+        after: { status: "failed", reason },
+        ...origin,
+      });
+      await notify(tx, {
+        member_id,
+        kind: "account_correction",
+        title: "Hold released",
+        body: `The hold of ${formatCents(-leg.amount_cents)} on ${accountLabel(account)} was released; the money is available again.`,
+      });
+      return { status: "released" as const, transaction_id, message: `Hold of ${formatCents(-leg.amount_cents)} released.` };
+    },
+  );
+}
+
+export interface StaffHoldView {
+  transaction_id: number;
+  account_id: number;
+  account_name: string;
+  account_number: string;
+  amount_cents: number;
+  memo: string | null;
+  placed_at: Date;
+  placed_by_email: string | null;
+}
+
+/** The staff holds still pending on the member's accounts, newest first. */
+export async function staffHolds(db: DbOrTx, member_id: string): Promise<StaffHoldView[]> {
+  const accounts = await accountsOfMember(db, member_id);
+  if (accounts.length === 0) return [];
+  const result = await db.execute(sql`
+    select t.id, e.account_id, e.amount_cents, t.memo, t.created_by, (extract(epoch from t.created_at) * 1000)::float8 as created_at_ms
+      from ledger_transactions t join ledger_entries e on e.transaction_id = t.id
+     where t.status = 'pending' and e.account_id in (${sql.raw(accounts.map((a) => a.id).join(", "))})
+       and t.initiator like 'staff:%' and t.idempotency_key like ${`${HOLD_KEY_PREFIX}%`}
+     order by t.id desc limit 100`);
+  const emails = await emailsOf(db, result.rows.map((r) => String(r.created_by)));
+  return result.rows.map((r) => {
+    const account = accounts.find((a) => a.id === Number(r.account_id))!;
+    return {
+      transaction_id: Number(r.id),
+      account_id: account.id,
+      account_name: account.name,
+      account_number: account.account_number,
+      amount_cents: -Number(r.amount_cents),
+      memo: (r.memo as string | null) ?? null,
+      placed_at: new Date(Number(r.created_at_ms)),
+      placed_by_email: emails.get(String(r.created_by)) ?? null,
+    };
+  });
+}

@@ -1,0 +1,168 @@
+import { eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "~/server/db/client.server";
+import { externalPayments } from "~/server/db/schema";
+import { recordAudit } from "~/server/audit/audit.server";
+import { notify } from "~/server/notifications/notifications.server";
+import { getTransaction, releaseHold, reverseTransaction } from "~/server/ledger/ledger.server";
+import { formatCents } from "~/domain/money";
+import {
+  REVERSE_ALL_EMAIL_MESSAGE,
+  REVERSE_ALL_FAILED,
+  TRANSACTION_NOT_FOUND,
+  TRANSACTION_RELEASED,
+  TRANSACTION_REVERSED,
+  TRANSACTION_REVERSE_FAILED,
+  reversedAllMessage,
+} from "~/domain/member-accounts";
+import { accountsOfMember, inTransaction, ledgerOrThrow, memberEmail, refused, RefusedError, type Refused, type StaffRequest } from "./common.server";
+
+/**
+ * Reversals from the back office (docs/product.md#member-accounts-staff). A posted transaction is
+ * corrected by a reversing one (nothing is deleted); a pending one is released instead (the held
+ * money comes back, nothing was posted). A reversal is never reversed, and a transaction is
+ * reversed once: the ledger locks the original and refuses the second, so two staff pressing
+ * Reverse at the same moment get one reversal and one "already reversed".
+ *
+ * Each reversal's idempotency key is `reverse:<transaction id>` in the staff member's scope: a
+ * double press by the same person replays the first, which is reported as already reversed.
+ */
+
+/** How many transactions Reverse All reverses in its one database transaction. */
+export const REVERSE_ALL_MAX = 1000;
+
+export type ReverseResult = { status: "reversed" | "released"; message: string; transaction_id: number } | Refused;
+
+export async function reverseMemberTransaction(db: DbOrTx, request: StaffRequest & { transaction_id: number }): Promise<ReverseResult> {
+  const { staff, origin, member_id, transaction_id } = request;
+  const accounts = await accountsOfMember(db, member_id);
+  const found = await getTransaction(db, transaction_id);
+  const legs = found?.entries.filter((e) => accounts.some((a) => a.id === e.account_id)) ?? [];
+  if (!found || legs.length === 0) return refused(TRANSACTION_NOT_FOUND, 404, { field: "transaction_id", code: "transaction_not_found" });
+  const original = found.transaction;
+  const failed = (message: string, code?: Refused["code"]) => refused(`${TRANSACTION_REVERSE_FAILED}: ${message}`, 409, { code });
+
+  if (original.status === "pending") {
+    // A member's queued payment is cancelled from the payments queue, which also updates the payment.
+    const [payment] = await db.select({ id: externalPayments.id }).from(externalPayments).where(eq(externalPayments.hold_transaction_id, transaction_id)).limit(1);
+    if (payment) return failed("this is a payment waiting in the payments queue; cancel it there.", "queued_payment");
+    return inTransaction(
+      db,
+      async (tx) => {
+        const released = await ledgerOrThrow(
+          () => releaseHold(tx, { transaction_id, idempotency_key: `release:${transaction_id}`, resolved_by: staff.id }),
+          (message, code) => failed(message, code),
+        );
+        if (released.replayed) throw new RefusedError(failed("This transaction is no longer pending.", "not_pending"));
+        await recordAudit(tx, {
+          actor_id: staff.id,
+          actor_email: staff.email,
+          action: "ledger.hold.release",
+          subject_type: "ledger_transaction",
+          subject_id: transaction_id,
+          member_id,
+          before: { status: "pending" },
+          after: { status: "failed" },
+          ...origin,
+        });
+        await notifyOwners(tx, legs, accounts, member_id, "A pending transaction was cancelled", (amount) => `A pending transaction of ${formatCents(Math.abs(amount))} (${original.memo ?? "no description"}) was cancelled by the credit union; the held money is available again.`);
+        return { status: "released" as const, message: TRANSACTION_RELEASED, transaction_id };
+      },
+    );
+  }
+
+  return inTransaction(
+    db,
+    async (tx) => {
+      const reversal = await ledgerOrThrow(
+        () => reverseTransaction(tx, { transaction_id, idempotency_key: `reverse:${transaction_id}`, initiator: `staff:${staff.id}`, created_by: staff.id }),
+        (message, code) => failed(message, code),
+      );
+      if (reversal.replayed) throw new RefusedError(failed("This transaction has already been reversed.", "already_reversed"));
+      await recordAudit(tx, {
+        actor_id: staff.id,
+        actor_email: staff.email,
+        action: "ledger.transaction.reverse",
+        subject_type: "ledger_transaction",
+        subject_id: transaction_id,
+        member_id,
+        before: { status: original.status, entries: found.entries },
+        after: { status: "reversed", reversal_id: reversal.transaction.id, entries: reversal.entries },
+        ...origin,
+      });
+      await notifyOwners(tx, legs, accounts, member_id, "A transaction was reversed", (amount) => `The credit union reversed a transaction of ${formatCents(Math.abs(amount))} (${original.memo ?? "no description"}) on your account.`);
+      return { status: "reversed" as const, message: TRANSACTION_REVERSED, transaction_id };
+    },
+  );
+}
+
+export type ReverseAllResult = { status: "reversed"; count: number; message: string } | Refused;
+
+/**
+ * Reverse All Transactions: every posted transaction on the member's accounts that is not a
+ * reversal and not yet reversed, newest first, all in one database transaction (all or none).
+ * Newest first so that each step returns the accounts to a balance they had before; a transfer
+ * to another member whose money is spent is refused, and then nothing is reversed.
+ */
+export async function reverseAllMemberTransactions(db: DbOrTx, request: StaffRequest & { confirm_email: string }): Promise<ReverseAllResult> {
+  const { staff, origin, member_id } = request;
+  const email = await memberEmail(db, member_id);
+  if (!email) return refused("User not found", 404);
+  if (request.confirm_email.trim().toLowerCase() !== email.toLowerCase()) return refused(REVERSE_ALL_EMAIL_MESSAGE, 400, { field: "confirm_email" });
+  const accounts = await accountsOfMember(db, member_id);
+  if (accounts.length === 0) return refused(`${REVERSE_ALL_FAILED}: this member has no accounts.`, 409, { code: "nothing_to_reverse" });
+  const ids = sql.raw(accounts.map((a) => a.id).join(", "));
+  const result = await db.execute(sql`
+    select distinct t.id from ledger_transactions t join ledger_entries e on e.transaction_id = t.id
+     where e.account_id in (${ids}) and t.status = 'posted' and t.kind <> 'reversal'
+     order by t.id desc limit ${REVERSE_ALL_MAX + 1}`);
+  const transaction_ids = result.rows.map((r) => Number(r.id));
+  if (transaction_ids.length === 0) return refused(`${REVERSE_ALL_FAILED}: there are no posted transactions to reverse.`, 409, { code: "nothing_to_reverse" });
+  if (transaction_ids.length > REVERSE_ALL_MAX) {
+    return refused(`${REVERSE_ALL_FAILED}: this member has more than ${REVERSE_ALL_MAX} transactions; reverse them one by one or ask for a bulk correction.`, 409);
+  }
+  return inTransaction(
+    db,
+    async (tx) => {
+      const reversal_ids: number[] = [];
+      for (const transaction_id of transaction_ids) {
+        const reversal = await ledgerOrThrow(
+          () => reverseTransaction(tx, { transaction_id, idempotency_key: `reverse:${transaction_id}`, initiator: `staff:${staff.id}`, created_by: staff.id, memo: `Reversal of transaction ${transaction_id} (reverse all)` }),
+          (message, code) => refused(`${REVERSE_ALL_FAILED}: transaction ${transaction_id}: ${message}`, 409, { code }),
+        );
+        if (reversal.replayed) throw new RefusedError(refused(`${REVERSE_ALL_FAILED}: transaction ${transaction_id} has already been reversed.`, 409, { code: "already_reversed" }));
+        reversal_ids.push(reversal.transaction.id);
+      }
+      await recordAudit(tx, {
+        actor_id: staff.id,
+        actor_email: staff.email,
+        action: "ledger.transaction.reverse_all",
+        subject_type: "member",
+        subject_id: member_id,
+        member_id,
+        before: { reversed: transaction_ids },
+        after: { reversals: reversal_ids, count: reversal_ids.length },
+        ...origin,
+      });
+      await notify(tx, {
+        member_id,
+        kind: "account_correction",
+        title: "Transactions reversed",
+        body: `The credit union reversed ${reversal_ids.length} transactions on your accounts. Contact us if you have questions.`,
+      });
+      return { status: "reversed" as const, count: reversal_ids.length, message: reversedAllMessage(reversal_ids.length) };
+    },
+  );
+}
+
+/** Tells the member what staff did, with the amount on their own account. */
+async function notifyOwners(
+  tx: DbOrTx,
+  legs: readonly { account_id: number; amount_cents: number }[],
+  accounts: readonly { id: number }[],
+  member_id: string,
+  title: string,
+  body: (amount_cents: number) => string,
+): Promise<void> {
+  const mine = legs.find((leg) => accounts.some((a) => a.id === leg.account_id));
+  if (mine) await notify(tx, { member_id, kind: "account_correction", title, body: body(mine.amount_cents) });
+}
