@@ -18,6 +18,7 @@ import * as dashboardRoute from "~/routes/member/dashboard";
 import * as accountRoute from "~/routes/settings/account";
 import * as adminIndexRoute from "~/routes/admin/index";
 import { openTestDatabase } from "./test-database";
+import { fieldErrors } from "../form-reply";
 import { Browser, lastCodeTo } from "./identity-support";
 import { applicant, ORIGIN, person, signedIn, uniqueIp } from "./admin-support";
 
@@ -159,7 +160,7 @@ describe("a temporary password at first sign-in", () => {
     for (const [form, field, message] of cases) {
       const outcome = await run(() => changePasswordRoute.action(args(request(cookie, "/change-password", form))));
       expect(outcome, message).toMatchObject({ kind: "refused", status: 400 });
-      expect(outcome.kind === "refused" && JSON.parse(outcome.body).errors[field]).toBe(message);
+      expect(outcome.kind === "refused" && fieldErrors(JSON.parse(outcome.body))[field]).toBe(message);
     }
     expect(await mustChangePassword(database.db, member.id)).toBe(true);
     const refused = await database.db.select().from(auditLog).where(and(eq(auditLog.action, "auth.current_password.wrong"), eq(auditLog.subject_id, member.id)));

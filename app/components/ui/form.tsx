@@ -1,5 +1,5 @@
 import { createContext, useContext, useState } from "react";
-import { Form as RouterForm, type FormProps as RouterFormProps } from "react-router";
+import { Form as RouterForm, type FetcherWithComponents, type FormProps as RouterFormProps } from "react-router";
 import { FormProvider, getFormProps, useForm, useFormMetadata, type FormMetadata, type Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
@@ -23,6 +23,8 @@ export interface SchemaFormOptions {
   lastResult?: FormReply | null;
   /** A fixed id when a page has several forms or a test needs one; otherwise generated. */
   id?: string;
+  /** Starting values by field name (the last answer's values replace them). */
+  defaultValue?: Record<string, string | undefined>;
 }
 
 /**
@@ -34,6 +36,7 @@ export function useSchemaForm<S extends z.ZodType>(schema: S, options: SchemaFor
   const [form] = useForm<Record<string, unknown>, Record<string, unknown>, string[]>({
     id: options.id,
     lastResult: options.lastResult ?? undefined,
+    defaultValue: options.defaultValue,
     // Checked on submit only; a field hides its message as soon as the person edits it
     // (useFieldError), not when they leave it: a message vanishing on blur would move the
     // button they are clicking.
@@ -46,17 +49,23 @@ export function useSchemaForm<S extends z.ZodType>(schema: S, options: SchemaFor
   return form;
 }
 
-export type SchemaFormProps = Omit<RouterFormProps, "id" | "noValidate"> & { form: SchemaFormMetadata };
+export type SchemaFormProps = Omit<RouterFormProps, "id" | "noValidate"> & {
+  form: SchemaFormMetadata;
+  /** Post through this fetcher (the page stays as it is) instead of navigating. */
+  fetcher?: FetcherWithComponents<unknown>;
+  ref?: React.Ref<HTMLFormElement>;
+};
 
 /**
  * React Router's <Form> wired to a useSchemaForm form: the browser check on submit, and the
  * messages and values for the fields inside. `onSubmit` runs after the check passes.
  */
-export function SchemaForm({ form, onSubmit, children, ...props }: SchemaFormProps) {
+export function SchemaForm({ form, fetcher, onSubmit, children, ...props }: SchemaFormProps) {
   const { onSubmit: check, ...formProps } = getFormProps(form);
+  const FormElement = fetcher ? fetcher.Form : RouterForm;
   return (
     <FormProvider context={form.context}>
-      <RouterForm
+      <FormElement
         {...props}
         {...formProps}
         onSubmit={(event) => {
@@ -65,7 +74,7 @@ export function SchemaForm({ form, onSubmit, children, ...props }: SchemaFormPro
         }}
       >
         <FieldMessages formId={form.id}>{children}</FieldMessages>
-      </RouterForm>
+      </FormElement>
     </FormProvider>
   );
 }
@@ -109,4 +118,9 @@ export function useFieldError(name: string | undefined): { message: string | und
 /** The form's own messages (not about one field), e.g. a refusal the server added to its reply. */
 export function formMessages(form: SchemaFormMetadata): string[] {
   return form.errors ?? [];
+}
+
+/** How many fields have a message, for a summary such as "Please check the 2 highlighted fields." */
+export function fieldErrorCount(form: SchemaFormMetadata): number {
+  return Object.entries(form.allErrors).filter(([name, messages]) => name !== "" && messages?.length).length;
 }

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { useEffect, useRef } from "react";
+import { data, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
@@ -8,10 +8,10 @@ import { RESET_LINK_INVALID, rateLimitedMessage, resetPasswordSchema } from "~/d
 import { getAuth } from "~/server/auth/auth.server";
 import { completePasswordReset, resetTokenIsLive } from "~/server/auth/password.server";
 import { requestMeta } from "~/server/auth/request-meta.server";
-import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
+import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
-import { Button, FormErrors, FormMessage, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { Button, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
 
 /**
  * Choosing a new password from an emailed link (docs/product.md#passwords): the link works once and
@@ -28,46 +28,37 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { token, live: token ? await resetTokenIsLive(db, token) : false, support: { email: profile.support_email, phone: profile.support_phone } };
 }
 
-type ActionResult = { status: "invalid"; errors: FieldErrors } | { status: "error"; message: string; link_dead?: boolean };
+type ActionResult = { status: "invalid" | "error"; reply: FormReply; link_dead?: boolean };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { ip, request_id } = context.get(requestInfoContext);
   const form = await readForm(request);
-  const parsed = parseForm(resetPasswordSchema, form);
-  if (!parsed.ok) return data({ status: "invalid", errors: parsed.errors } satisfies ActionResult, { status: 400 });
+  const submission = parseSubmission(resetPasswordSchema, form);
+  if (submission.status !== "success") return data({ status: "invalid", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
   const { db } = await getAuth();
-  const result = await completePasswordReset(db, requestMeta(request, ip), { token: parsed.value.token, password: parsed.value.password }, { request_id });
+  const result = await completePasswordReset(db, requestMeta(request, ip), { token: submission.value.token, password: submission.value.password }, { request_id });
+  const refuse = (message: string) => replyTo(submission, { formErrors: [message] });
   switch (result.status) {
     case "reset":
       throw redirect("/login?notice=reset");
     case "invalid_link":
-      return data({ status: "error", message: RESET_LINK_INVALID, link_dead: true } satisfies ActionResult, { status: 400 });
+      return data({ status: "error", reply: refuse(RESET_LINK_INVALID), link_dead: true } satisfies ActionResult, { status: 400 });
     case "rate_limited":
-      return data({ status: "error", message: rateLimitedMessage(result.retry_after_s) } satisfies ActionResult, { status: 429 });
+      return data({ status: "error", reply: refuse(rateLimitedMessage(result.retry_after_s)) } satisfies ActionResult, { status: 429 });
     case "failed":
-      return data({ status: "error", message: "We could not change your password. Please try again." } satisfies ActionResult, { status: 500 });
+      return data({ status: "error", reply: refuse("We could not change your password. Please try again.") } satisfies ActionResult, { status: 500 });
   }
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const result = actionData as ActionResult | undefined;
   const navigation = useNavigation();
-  const formRef = useRef<HTMLFormElement>(null);
   const messageRef = useRef<HTMLDivElement>(null);
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
-  const errors = clientErrors ?? (result?.status === "invalid" ? result.errors : null);
-  useFocusFirstInvalid(formRef, errors);
+  const form = useSchemaForm(resetPasswordSchema, { lastResult: result?.reply });
+  const [formMessage] = formMessages(form);
   useEffect(() => {
     if (result?.status === "error") messageRef.current?.focus();
   }, [result]);
-
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    const entries = Object.fromEntries([...new FormData(event.currentTarget).entries()].filter(([, v]) => typeof v === "string"));
-    const check = resetPasswordSchema.safeParse(entries);
-    if (check.success) return setClientErrors(null);
-    event.preventDefault();
-    setClientErrors(issuesToFieldErrors(check.error.issues));
-  };
 
   const dead = !loaderData.live || (result?.status === "error" && result.link_dead);
   return (
@@ -88,21 +79,19 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             <p className="mt-2 text-slate-700">
               At least {PASSWORD_MIN_CHARS} characters. A few unrelated words make a password that is long and easy to remember. Changing it signs you out everywhere.
             </p>
-            {result?.status === "error" ? (
+            {formMessage ? (
               <FormMessage ref={messageRef} tone="error" className="mt-6">
-                {result.message}
+                {formMessage}
               </FormMessage>
             ) : null}
-            <FormErrors errors={errors}>
-              <Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-5" aria-label="Choose a new password">
-                <input type="hidden" name="token" value={loaderData.token} />
-                <TextField name="password" label="New password" type="password" autoComplete="new-password" isRequired autoFocus />
-                <TextField name="confirm_password" label="Confirm new password" type="password" autoComplete="new-password" isRequired />
-                <Button type="submit" size="lg" isPending={navigation.state === "submitting"} pendingLabel="Saving…" className="w-full">
-                  Save new password
-                </Button>
-              </Form>
-            </FormErrors>
+            <SchemaForm form={form} method="post" className="mt-6 space-y-5" aria-label="Choose a new password">
+              <input type="hidden" name="token" value={loaderData.token} />
+              <TextField name="password" label="New password" type="password" autoComplete="new-password" isRequired autoFocus />
+              <TextField name="confirm_password" label="Confirm new password" type="password" autoComplete="new-password" isRequired />
+              <Button type="submit" size="lg" isPending={navigation.state === "submitting"} pendingLabel="Saving…" className="w-full">
+                Save new password
+              </Button>
+              </SchemaForm>
           </>
         )}
       </AuthCard>

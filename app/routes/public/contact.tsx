@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { useEffect, useRef } from "react";
+import { data, Link, useNavigation } from "react-router";
 import { Building2, CheckCircle2, Clock, Lock, Mail, MapPin, MessageCircle, Phone, ShieldCheck, Users } from "lucide-react";
 import type { Route } from "./+types/contact";
 import { institution } from "~/config/institution.server";
@@ -18,12 +18,12 @@ import {
   subjectFromQuery,
   telephoneHref,
 } from "~/domain/contact";
-import { readForm, parseForm } from "~/server/http/form.server";
+import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { contactReference, sendContactMessage } from "~/server/contact/contact.server";
 import { logger } from "~/server/logger.server";
 import { PageHero } from "~/components/site/page-hero";
 import { pageTitle } from "~/components/site/page-title";
-import { Button, FormErrors, FormMessage, RadioGroup, Select, TextArea, TextField, useFocusFirstInvalid, issuesToFieldErrors, type FieldErrors } from "~/components/ui";
+import { Button, FormMessage, RadioGroup, SchemaForm, Select, TextArea, TextField, fieldErrorCount, useSchemaForm } from "~/components/ui";
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   const reply = loaderData ? ` We reply ${loaderData.support.email_reply_time}.` : "";
@@ -56,8 +56,8 @@ export function loader({ request }: Route.LoaderArgs) {
 
 type ActionResult =
   | { status: "sent"; reference: string; name: string; preferred_contact: "email" | "phone" }
-  | { status: "invalid"; errors: FieldErrors; values: Record<string, string> }
-  | { status: "rate_limited"; retry_after_s: number; values: Record<string, string> };
+  | { status: "invalid"; reply: FormReply }
+  | { status: "rate_limited"; retry_after_s: number; reply: FormReply };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { request_id, ip } = context.get(requestInfoContext);
@@ -71,22 +71,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     return { status: "sent", reference: contactReference(request_id), name: typeof name === "string" ? name.slice(0, CONTACT_NAME_MAX_CHARS) : "", preferred_contact: "email" } satisfies ActionResult;
   }
 
-  const parsed = parseForm(ContactMessageSchema, form);
-  if (!parsed.ok) {
-    const { [CONTACT_HONEYPOT_FIELD]: _ignored, ...values } = parsed.values;
-    return data({ status: "invalid", errors: parsed.errors, values } satisfies ActionResult, { status: 400 });
-  }
+  const submission = parseSubmission(ContactMessageSchema, form);
+  const hideFields = [CONTACT_HONEYPOT_FIELD];
+  if (submission.status !== "success") return data({ status: "invalid", reply: replyTo(submission, { hideFields }) } satisfies ActionResult, { status: 400 });
 
-  const result = await sendContactMessage(parsed.value, { source_ip: ip, request_id });
+  const result = await sendContactMessage(submission.value, { source_ip: ip, request_id });
   if (!result.ok) {
     logger.warn({ request_id, ip }, "contact form rate limit reached; message refused");
-    const values = Object.fromEntries(Object.entries(parsed.value).map(([k, v]) => [k, String(v ?? "")]));
-    return data({ status: "rate_limited", retry_after_s: result.retry_after_s, values } satisfies ActionResult, {
+    return data({ status: "rate_limited", retry_after_s: result.retry_after_s, reply: replyTo(submission, { hideFields }) } satisfies ActionResult, {
       status: 429,
       headers: { "Retry-After": String(result.retry_after_s) },
     });
   }
-  return { status: "sent", reference: contactReference(request_id), name: parsed.value.name, preferred_contact: parsed.value.preferred_contact } satisfies ActionResult;
+  return { status: "sent", reference: contactReference(request_id), name: submission.value.name, preferred_contact: submission.value.preferred_contact } satisfies ActionResult;
 }
 
 export default function ContactRoute({ loaderData, actionData }: Route.ComponentProps) {
@@ -206,32 +203,17 @@ export default function ContactRoute({ loaderData, actionData }: Route.Component
 function ContactForm({ loaderData, result }: { loaderData: Route.ComponentProps["loaderData"]; result: Exclude<ActionResult, { status: "sent" }> | undefined }) {
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
-  const formRef = useRef<HTMLFormElement>(null);
   const refusalRef = useRef<HTMLDivElement>(null);
-  // Errors found in the browser before posting (same schema as the server), or the server's.
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
-  const serverErrors = result?.status === "invalid" ? result.errors : null;
-  const errors = clientErrors ?? serverErrors;
-  const values = result?.values ?? {};
-
-  useFocusFirstInvalid(formRef, errors);
+  // The same schema as the server, checked before posting; the server's answer otherwise.
+  const form = useSchemaForm(ContactMessageSchema, {
+    lastResult: result?.reply,
+    defaultValue: { subject: loaderData.subject, message: loaderData.meeting ? MEETING_MESSAGE_START : undefined, preferred_contact: "email" },
+  });
   useEffect(() => {
     if (result?.status === "rate_limited") refusalRef.current?.focus();
   }, [result]);
 
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    const entries = Object.fromEntries([...new FormData(event.currentTarget).entries()].filter(([, v]) => typeof v === "string"));
-    const check = ContactMessageSchema.safeParse(entries);
-    if (check.success) {
-      setClientErrors(null);
-      return;
-    }
-    event.preventDefault();
-    setClientErrors(issuesToFieldErrors(check.error.issues));
-  };
-
-  const errorCount = errors ? Object.keys(errors).length : 0;
-  const messageDefault = values.message ?? (loaderData.meeting ? MEETING_MESSAGE_START : undefined);
+  const errorCount = fieldErrorCount(form);
 
   return (
     <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
@@ -257,51 +239,40 @@ function ContactForm({ loaderData, result }: { loaderData: Route.ComponentProps[
         </FormMessage>
       ) : null}
 
-      <FormErrors errors={errors}>
-        <Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 grid gap-6 sm:grid-cols-2" aria-labelledby="message-form-heading">
-          <TextField name="name" label="Full name" autoComplete="name" defaultValue={values.name} maxLength={CONTACT_NAME_MAX_CHARS} isRequired />
-          <TextField name="email" label="Email address" type="email" autoComplete="email" defaultValue={values.email} maxLength={CONTACT_EMAIL_MAX_CHARS} isRequired />
-          <TextField name="phone" label="Phone number" type="tel" autoComplete="tel" defaultValue={values.phone} maxLength={CONTACT_PHONE_MAX_CHARS} optional />
-          <Select
-            name="subject"
-            label="Subject"
-            placeholder="Select a subject"
-            options={CONTACT_SUBJECTS}
-            defaultValue={values.subject ?? loaderData.subject}
-            isRequired
-          />
-          <TextArea
-            name="message"
-            label="Message"
-            rows={4}
-            description="Up to 5,000 characters."
-            defaultValue={messageDefault}
-            maxLength={CONTACT_MESSAGE_MAX_CHARS}
-            isRequired
-            className="sm:col-span-2"
-          />
-          <RadioGroup
-            name="preferred_contact"
-            label="How should we reply?"
-            options={PREFERRED_CONTACTS}
-            defaultValue={values.preferred_contact === "phone" ? "phone" : "email"}
-            className="sm:col-span-2"
-          />
-          {/* Honeypot: hidden from people and assistive technology; bots that fill every field give themselves away. */}
-          <div aria-hidden="true" className="sr-only">
-            <label htmlFor="contact-website">Leave this field empty</label>
-            <input id="contact-website" type="text" name={CONTACT_HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
-          </div>
-          <div className="flex flex-col-reverse gap-4 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
-            <p className="flex items-center gap-2 text-sm text-slate-600">
-              <Lock className="size-4 shrink-0" aria-hidden="true" /> Sent securely. We reply {loaderData.support.email_reply_time}.
-            </p>
-            <Button type="submit" size="lg" isPending={sending} pendingLabel="Sending…" className="w-full sm:w-auto">
-              Send message
-            </Button>
-          </div>
-        </Form>
-      </FormErrors>
+      <SchemaForm form={form} method="post" className="mt-6 grid gap-6 sm:grid-cols-2" aria-labelledby="message-form-heading">
+        <TextField name="name" label="Full name" autoComplete="name" maxLength={CONTACT_NAME_MAX_CHARS} isRequired />
+        <TextField name="email" label="Email address" type="email" autoComplete="email" maxLength={CONTACT_EMAIL_MAX_CHARS} isRequired />
+        <TextField name="phone" label="Phone number" type="tel" autoComplete="tel" maxLength={CONTACT_PHONE_MAX_CHARS} optional />
+        <Select name="subject" label="Subject" placeholder="Select a subject" options={CONTACT_SUBJECTS} isRequired />
+        <TextArea
+          name="message"
+          label="Message"
+          rows={4}
+          description="Up to 5,000 characters."
+          maxLength={CONTACT_MESSAGE_MAX_CHARS}
+          isRequired
+          className="sm:col-span-2"
+        />
+        <RadioGroup
+          name="preferred_contact"
+          label="How should we reply?"
+          options={PREFERRED_CONTACTS}
+          className="sm:col-span-2"
+        />
+        {/* Honeypot: hidden from people and assistive technology; bots that fill every field give themselves away. */}
+        <div aria-hidden="true" className="sr-only">
+          <label htmlFor="contact-website">Leave this field empty</label>
+          <input id="contact-website" type="text" name={CONTACT_HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+        </div>
+        <div className="flex flex-col-reverse gap-4 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
+          <p className="flex items-center gap-2 text-sm text-slate-600">
+            <Lock className="size-4 shrink-0" aria-hidden="true" /> Sent securely. We reply {loaderData.support.email_reply_time}.
+          </p>
+          <Button type="submit" size="lg" isPending={sending} pendingLabel="Sending…" className="w-full sm:w-auto">
+            Send message
+          </Button>
+        </div>
+      </SchemaForm>
     </div>
   );
 }

@@ -66,9 +66,12 @@ const SECRET_FIELD = /password|otp|code|token|secret/i;
 /**
  * The reply for a submission: the schema's messages, plus any the action adds after it checked
  * the facts (`fieldErrors: { email: ["An account with this email already exists."] }`), or a
- * message about the whole form (`formErrors`). Secret fields are never sent back.
+ * message about the whole form (`formErrors`). Secret fields are never sent back, nor `hideFields`.
  */
-export function replyTo(submission: { payload: Record<string, unknown>; reply: Submission<unknown>["reply"] }, messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[] } = {}): FormReply {
-  const hideFields = Object.keys(submission.payload).filter((name) => SECRET_FIELD.test(name));
+export function replyTo(
+  submission: { payload: Record<string, unknown>; reply: Submission<unknown>["reply"] },
+  messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[]; hideFields?: string[] } = {},
+): FormReply {
+  const hideFields = [...Object.keys(submission.payload).filter((name) => SECRET_FIELD.test(name)), ...(messages.hideFields ?? [])];
   return submission.reply({ ...messages, hideFields });
 }
