@@ -49,6 +49,7 @@ export default [
     route("audit", "routes/admin/audit.tsx"),
     route("outbox", "routes/admin/outbox.tsx"),
     route("messages", "routes/admin/messages.tsx"),
+    route("jobs", "routes/admin/jobs.tsx"),
   ]),
   // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.
   route("admin/audit.csv", "routes/admin/audit-csv.tsx"),
