@@ -30,7 +30,7 @@ export function uniqueIp(): string {
   return `198.51.100.${(next() % 250) + 1}`;
 }
 
-export type Role = "admin" | "user" | "pending";
+export type Role = "admin" | "user" | "pending" | "reviewer";
 
 export interface PersonOptions {
   email?: string;

@@ -28,6 +28,7 @@ import { HoldsBox } from "~/components/admin/holds";
 import { MemberTransactions, ReverseAllBox } from "~/components/admin/member-transactions";
 import { ApprovalsBox } from "~/components/admin/approvals";
 import { isMoneyResult } from "~/components/admin/money-result";
+import { AddTransactions } from "~/components/admin/add-transactions";
 
 /**
  * The back office home (docs/product.md#back-office): the one-time-code panel, the member
@@ -236,6 +237,7 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
             {member && loaderData.money ? (
               <>
                 <HoldsBox member={member} holds={loaderData.money.holds} requestKey={loaderData.money.hold_request_key} result={result} />
+                <AddTransactions member={member} />
                 <MemberTransactions member_id={member.user_id} page={loaderData.money.transactions} before={loaderData.money.transactions_before} search={search} result={result} />
                 <ReverseAllBox member_id={member.user_id} search={search} result={result} />
               </>

@@ -1,0 +1,195 @@
+import "./admin-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { count, sql } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
+import type { Database } from "~/server/db/client.server";
+import { auditLog, balanceAdjustments, memberAccountSettings } from "~/server/db/schema";
+import { setAppDatabase } from "~/server/db/db.server";
+import { requestInfoContext } from "~/context";
+import * as indexRoute from "~/routes/admin/index";
+import * as layoutRoute from "~/routes/admin/layout";
+import * as auditRoute from "~/routes/admin/audit";
+import { institution } from "~/config/institution.server";
+import { requestAdjustment } from "~/server/member-accounts/adjustments.server";
+import { placeStaffHold } from "~/server/member-accounts/holds.server";
+import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
+import { verifyLedger } from "~/server/ledger/verify.server";
+import { openTestDatabase } from "./test-database";
+import { applicant, person, signedIn } from "./admin-support";
+import { fundedMember } from "../factories";
+
+/**
+ * The authorization matrix of the back office's money actions (docs/product.md#access-rules):
+ * each new intent of /admin for a visitor, an applicant, the member, another member, a reviewer
+ * (staff without money powers) and staff. Everyone but staff is refused (401 signed out, 403
+ * otherwise) and nothing changes: no ledger transaction, no audit row, no account setting, no
+ * adjustment. Staff can do each one.
+ */
+type Persona = "anonymous" | "applicant" | "member" | "another_member" | "reviewer" | "staff";
+const REFUSED: Persona[] = ["anonymous", "applicant", "member", "another_member", "reviewer"];
+
+let database: Database;
+const cookies: Partial<Record<Persona, string>> = {};
+let member: Awaited<ReturnType<typeof fundedMember>>;
+let reverseAllMember: Awaited<ReturnType<typeof fundedMember>>;
+let applicantId = "";
+let depositId = 0;
+let holdId = 0;
+let approveId = 0;
+let declineId = 0;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  setAppDatabase(database);
+  const db = database.db;
+  const staff = await person(db, "admin");
+  const maker = await person(db, "admin");
+  const reviewer = await person(db, "reviewer");
+  const pending = await applicant(db);
+  member = await fundedMember(db, { checking_cents: 50_000, savings_cents: 10_000 });
+  const another = await fundedMember(db, { checking_cents: 1_000 });
+  reverseAllMember = await fundedMember(db, { checking_cents: 2_000 });
+  cookies.staff = await signedIn(db, staff.id);
+  cookies.reviewer = await signedIn(db, reviewer.id);
+  cookies.applicant = await signedIn(db, pending.id);
+  applicantId = pending.id;
+  cookies.member = await signedIn(db, member.member.id);
+  cookies.another_member = await signedIn(db, another.member.id);
+  depositId = (await memberTransactionsPage(db, member.member.id)).rows.find((r) => r.legs.some((l) => l.account_id === member.checking.id))!.id;
+  const origin = { request_id: "matrix-0001", ip: "203.0.113.7" };
+  const hold = await placeStaffHold(db, { staff: maker, origin, member_id: member.member.id, account_id: member.savings.id, amount_cents: 100, reason: "Matrix hold", request_key: crypto.randomUUID() });
+  holdId = (hold as { transaction_id: number }).transaction_id;
+  const limit = institution().limits.adjustment_second_approval_above_cents;
+  const big = () => requestAdjustment(db, { staff: maker, origin, member_id: member.member.id, account_id: member.checking.id, target_cents: 50_000 + limit + 1, reason: "Matrix adjustment" });
+  approveId = ((await big()) as { adjustment_id: number }).adjustment_id;
+  declineId = ((await big()) as { adjustment_id: number }).adjustment_id;
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+function context() {
+  const provider = new RouterContextProvider();
+  provider.set(requestInfoContext, { request_id: "money-matrix-0001", ip: "203.0.113.78", nonce: "" });
+  return provider;
+}
+
+function request(persona: Persona, form?: Record<string, string>, path = "/admin?index"): Request {
+  const headers = new Headers({ origin: "http://localhost:3000" });
+  if (cookies[persona]) headers.set("cookie", cookies[persona]!);
+  if (!form) return new Request(`http://localhost:3000${path}`, { headers });
+  headers.set("content-type", "application/x-www-form-urlencoded");
+  return new Request(`http://localhost:3000${path}`, { method: "POST", headers, body: new URLSearchParams(form) });
+}
+
+async function run(fn: () => Promise<unknown>): Promise<{ status: number; body: string; location?: string }> {
+  let value: unknown;
+  try {
+    value = await fn();
+  } catch (thrown) {
+    value = thrown;
+  }
+  if (value instanceof Response) return { status: value.status, body: await value.clone().text(), location: value.headers.get("location") ?? undefined };
+  const init = (value as { init?: { status?: number } } | null)?.init;
+  const payload = (value as { data?: unknown } | null)?.data ?? value;
+  return { status: init?.status ?? 200, body: JSON.stringify(payload) ?? "" };
+}
+
+const ACTIONS: { intent: string; form: () => Record<string, string> }[] = [
+  { intent: "account_edit", form: () => ({ member_id: member.member.id, account_id: String(member.checking.id), account_number: member.checking.account_number, routing_number: "021000021", status: "active", status_reason: "" }) },
+  { intent: "adjust_balance", form: () => ({ member_id: member.member.id, account_id: String(member.checking.id), target_balance: "510.00", reason: "Matrix correction" }) },
+  { intent: "place_hold", form: () => ({ member_id: member.member.id, account_id: String(member.checking.id), amount: "1.00", reason: "Matrix", request_key: crypto.randomUUID() }) },
+  { intent: "release_hold", form: () => ({ member_id: member.member.id, transaction_id: String(holdId), reason: "Matrix release" }) },
+  { intent: "reverse_transaction", form: () => ({ member_id: member.member.id, transaction_id: String(depositId) }) },
+  { intent: "reverse_all", form: () => ({ member_id: reverseAllMember.member.id, confirm_email: reverseAllMember.member.email }) },
+  { intent: "approve_adjustment", form: () => ({ adjustment_id: String(approveId) }) },
+  { intent: "decline_adjustment", form: () => ({ adjustment_id: String(declineId), reason: "Matrix decline" }) },
+];
+
+async function state() {
+  const db = database.db;
+  const [audit] = await db.select({ n: count() }).from(auditLog);
+  const transactions = await db.execute(sql`select count(*)::int as n, coalesce(sum(case when status = 'posted' then 1 else 0 end), 0)::int as posted from ledger_transactions`);
+  const settings = await db.select().from(memberAccountSettings);
+  const adjustments = await db.select({ id: balanceAdjustments.id, status: balanceAdjustments.status }).from(balanceAdjustments);
+  return { audit: Number(audit!.n), transactions: transactions.rows[0], settings, adjustments };
+}
+
+describe("the back office's money actions", () => {
+  for (const action of ACTIONS) {
+    for (const persona of REFUSED) {
+      it(`${action.intent} by ${persona} is refused (${persona === "anonymous" ? 401 : 403}) and changes nothing`, async () => {
+        const before = await state();
+        const outcome = await run(() => indexRoute.action({ request: request(persona, { intent: action.intent, ...action.form() }), params: {}, context: context() } as never));
+        expect(outcome.status).toBe(persona === "anonymous" ? 401 : 403);
+        expect(outcome.body).not.toContain("members.example");
+        expect(await state()).toEqual(before);
+      });
+    }
+  }
+
+  it("staff can do each of them, each audited, and the ledger verifies", async () => {
+    for (const action of ACTIONS) {
+      const before = await state();
+      const outcome = await run(() => indexRoute.action({ request: request("staff", { intent: action.intent, ...action.form() }), params: {}, context: context() } as never));
+      expect(outcome.status, `${action.intent}: ${outcome.body}`).toBe(200);
+      expect(JSON.parse(outcome.body)).toMatchObject({ intent: action.intent, tone: "success" });
+      expect((await state()).audit, action.intent).toBe(before.audit + 1);
+    }
+    expect((await verifyLedger(database.db)).problems).toEqual([]);
+  });
+
+  it("a reviewer may open the back office but gets no money data; staff get it", async () => {
+    // (The factory's funded members have no real encrypted application; an applicant has one.)
+    const path = `/admin?index&member=${applicantId}`;
+    const asReviewer = await run(() => indexRoute.loader({ request: request("reviewer", undefined, path), params: {}, context: context() } as never));
+    expect(asReviewer.status).toBe(200);
+    expect(JSON.parse(asReviewer.body)).toMatchObject({ money: null, approvals: [] });
+    const asStaff = await run(() => indexRoute.loader({ request: request("staff", undefined, path), params: {}, context: context() } as never));
+    expect(JSON.parse(asStaff.body).money).toMatchObject({ member_id: applicantId, transactions: { rows: [] }, holds: [] });
+    expect(JSON.parse(asStaff.body).approvals).toEqual([]);
+    const layout = await run(() => layoutRoute.loader({ request: request("reviewer", undefined, "/admin"), params: {}, context: context() } as never));
+    expect(JSON.parse(layout.body)).toMatchObject({ staff: { role: "reviewer" } });
+    // Pages that are staff-only send a reviewer back to the back office's home.
+    const audit = await run(() => auditRoute.loader({ request: request("reviewer", undefined, "/admin/audit"), params: {}, context: context() } as never));
+    expect(audit).toMatchObject({ status: 302, location: "/admin" });
+  });
+
+  it("a reviewer cannot create users (staff among them)", async () => {
+    const before = await state();
+    const outcome = await run(() =>
+      indexRoute.action({
+        request: request("reviewer", { intent: "create_member", email: `rev-${Date.now()}@example.com`, password: "Temporary harbor pass 9", first_name: "Made", last_name: "ByReviewer", phone: "(555) 010-0000", street: "1 Road", city: "Dover", state: "NH", postal_code: "03820", role: "admin" }),
+        params: {},
+        context: context(),
+      } as never),
+    );
+    expect(outcome.status).toBe(403);
+    expect(await state()).toEqual(before);
+  });
+
+  it("an unknown intent is a 400 that changes nothing", async () => {
+    const before = await state();
+    const outcome = await run(() => indexRoute.action({ request: request("staff", { intent: "reverse_everything", member_id: member.member.id }), params: {}, context: context() } as never));
+    expect(outcome.status).toBe(400);
+    expect(await state()).toEqual(before);
+  });
+
+  it("bad input from staff is a 400 with the message next to the field, nothing posted", async () => {
+    for (const [fields, field] of [
+      [{ intent: "adjust_balance", member_id: member.member.id, account_id: String(member.checking.id), target_balance: "-5", reason: "x" }, "target_balance"],
+      [{ intent: "adjust_balance", member_id: member.member.id, account_id: String(member.checking.id), target_balance: "5.123", reason: "x" }, "target_balance"],
+      [{ intent: "place_hold", member_id: member.member.id, account_id: String(member.checking.id), amount: "0", reason: "x", request_key: crypto.randomUUID() }, "amount"],
+      [{ intent: "place_hold", member_id: member.member.id, account_id: String(member.checking.id), amount: "1e9", reason: "x", request_key: crypto.randomUUID() }, "amount"],
+      [{ intent: "account_edit", member_id: member.member.id, account_id: String(member.checking.id), account_number: "0123456789", routing_number: "021000021", status: "active", status_reason: "" }, "account_number"],
+      [{ intent: "account_edit", member_id: member.member.id, account_id: String(member.checking.id), account_number: member.checking.account_number, routing_number: "123456789", status: "active", status_reason: "" }, "routing_number"],
+      [{ intent: "account_edit", member_id: member.member.id, account_id: String(member.checking.id), account_number: member.checking.account_number, routing_number: "021000021", status: "frozen", status_reason: "" }, "status_reason"],
+    ] as const) {
+      const before = await state();
+      const outcome = await run(() => indexRoute.action({ request: request("staff", fields as unknown as Record<string, string>), params: {}, context: context() } as never));
+      expect(outcome.status, JSON.stringify(fields)).toBe(400);
+      expect(JSON.parse(outcome.body).reply.error).toHaveProperty(field);
+      expect(await state()).toEqual(before);
+    }
+  });
+});
