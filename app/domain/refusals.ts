@@ -1,11 +1,17 @@
 /**
- * The one vocabulary of refusals: a stable code for each reason the ledger says no, and the one
- * table from code to the message a member or staff member is shown. Callers branch on the code;
- * the words live only here (a message with `{limit}` gets the limit filled in by
- * `refusalMessage`). Pure, so the ledger, the transfer service, the form schemas and the screens
+ * The one vocabulary of refusals: a stable code for each reason the ledger or the transfer service
+ * says no, and the one table from code to the message a member or staff member is shown. The
+ * code keeps its name from the ledger to the screen (and to /metrics); callers branch on it, and
+ * the words live only here. A message with `{name}` gets that detail filled in by
+ * `refusalMessage`. Pure, so the ledger, the transfer service, the form schemas and the screens
  * all read the same words.
+ *
+ * A refusal is a value (`{ ok: false, code, message }`), not an exception: a transfer that "fails
+ * for a real reason that is shown" (docs/product.md#members-see-the-truth) is an answer, not a
+ * crash. Bugs (a broken invariant) still throw.
  */
 export const REFUSAL_MESSAGES = {
+  // The ledger's (app/server/ledger): every posting, hold and account change.
   invalid_amount: "Please enter a valid amount",
   insufficient_funds: "Insufficient funds",
   same_account: "Cannot transfer to the same account",
@@ -25,11 +31,54 @@ export const REFUSAL_MESSAGES = {
   batch_too_large: "An import batch holds at most {limit} transactions.",
   balance_not_zero: "An account can be closed only with a zero balance and nothing pending.",
   overdraft_in_use: "The overdraft limit cannot be set below what the account already uses.",
+  // The transfer service's (app/server/payments): what it checks before and around the ledger.
+  not_your_account: "Please choose one of your accounts",
+  own_account: "Cannot transfer to your own account",
+  recipient_not_found: "Recipient not found",
+  recipient_unavailable: "This recipient cannot receive transfers right now",
+  rate_limited: "Too many lookups. Please wait a few minutes and try again.",
+  codes_rate_limited: "Too many codes requested. Please wait a few minutes and try again.",
+  denied: "All transactions temporarily suspended",
+  over_transfer_max: "The most you can send in one of your {what} is {max}",
+  over_daily_limit: "This transfer would pass your daily limit of {max} for {what} ({left} left today)",
+  no_rate: "Transfers in this currency are not available right now",
+  otp_missing: "Please enter OTP",
+  otp_invalid: "Invalid OTP",
+  key_reused:
+    "Your earlier transfer from this form went through (reference {reference}) with a different amount or recipient, so this one was not sent. Check your recent transactions, then send it again if you still need to.",
 } as const;
 
 export type RefusalCode = keyof typeof REFUSAL_MESSAGES;
 
-/** The message for a code, with its limit filled in where the message names one. */
-export function refusalMessage(code: RefusalCode, limit?: number): string {
-  return REFUSAL_MESSAGES[code].replace("{limit}", String(limit ?? ""));
+/** What a message's `{name}` placeholders are filled with (a limit, an amount, a reference). */
+export type RefusalDetails = Readonly<Record<string, string | number | undefined>>;
+
+/** The message for a code, with its details filled in where the message names them. */
+export function refusalMessage(code: RefusalCode, details: number | RefusalDetails = {}): string {
+  const values: RefusalDetails = typeof details === "number" ? { limit: details } : details;
+  return REFUSAL_MESSAGES[code].replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ""));
 }
+
+/**
+ * The ledger's answer when it says no: nothing was written. `subject_id` names the account or
+ * transaction the refusal is about, `limit` the limit the message names, `batch_index` (a bulk
+ * post) the transaction of the batch that was refused.
+ */
+export interface LedgerRefusal {
+  ok: false;
+  code: RefusalCode;
+  message: string;
+  subject_id?: number;
+  limit?: number;
+  batch_index?: number;
+}
+
+export function ledgerRefusal(code: RefusalCode, details: { limit?: number; subject_id?: number } = {}): LedgerRefusal {
+  const refusal: LedgerRefusal = { ok: false, code, message: refusalMessage(code, details.limit) };
+  if (details.subject_id !== undefined) refusal.subject_id = details.subject_id;
+  if (details.limit !== undefined) refusal.limit = details.limit;
+  return refusal;
+}
+
+/** What a ledger operation answers: its result (`ok: true`) or the refusal. */
+export type LedgerAnswer<T> = (T & { ok: true }) | LedgerRefusal;

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { DbOrTx } from "~/server/db/client.server";
 import { institutionAccount, openAccount, type AccountView } from "~/server/ledger/accounts.server";
-import { postTransfer } from "~/server/ledger/ledger.server";
+import { postTransfer, type LedgerRefusal } from "~/server/ledger/ledger.server";
 import { transferEntries } from "~/server/ledger/rules";
 
 /** Shared set-up for the ledger's integration tests. */
@@ -17,15 +17,32 @@ export function newKey(label = "key"): string {
 
 export const STAFF = { initiator: "staff:test", created_by: "staff:test" } as const;
 
+/**
+ * The result of a ledger operation the test expects to go through: the ledger answers a refusal
+ * as a value, so a test that expects success says so, and fails naming the refusal's code.
+ */
+export async function accepted<T extends { ok: boolean }>(answer: T | Promise<T>): Promise<Extract<T, { ok: true }>> {
+  const settled = await answer;
+  if (!settled.ok) throw new Error(`expected the ledger to accept, but it refused: ${(settled as { code?: string }).code}`);
+  return settled as Extract<T, { ok: true }>;
+}
+
+/** The refusal a ledger operation answered with; fails the test when the operation went through. */
+export async function refusalOf(answer: Promise<{ ok: boolean }> | { ok: boolean }): Promise<LedgerRefusal> {
+  const settled = await answer;
+  if (settled.ok) throw new Error("expected a refusal, but the operation succeeded");
+  return settled as LedgerRefusal;
+}
+
 /** Puts money into an account from the institution's cash account (a deposit). */
 export async function deposit(db: DbOrTx, account_id: number, amount_cents: number): Promise<void> {
   const cash = await institutionAccount(db, "cash");
-  await postTransfer(db, {
+  await accepted(postTransfer(db, {
     ...STAFF,
     idempotency_key: newKey("deposit"),
     kind: "deposit",
     entries: transferEntries(cash.id, account_id, amount_cents),
-  });
+  }));
 }
 
 /** A member with a checking and a savings account, funded as asked. */

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { openTestDatabase } from "./test-database";
-import { STAFF, deposit, newKey, openMember } from "./ledger-fixtures";
+import { STAFF, accepted, deposit, newKey, openMember, refusalOf } from "./ledger-fixtures";
 import type { Database } from "~/server/db/client.server";
-import { LedgerRefusal } from "~/server/ledger/errors";
 import {
   getBalances,
   generateAccountNumber,
@@ -62,16 +61,6 @@ function transfer(from: number, to: number, amount_cents: number, extra: Partial
   };
 }
 
-async function refusalOf(promise: Promise<unknown>): Promise<LedgerRefusal> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof LedgerRefusal) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal, but the operation succeeded");
-}
-
 /** Runs raw SQL in its own transaction, bypassing the ledger module; returns the error, if any. */
 async function rawError(statements: ReturnType<typeof sql>[]): Promise<string> {
   try {
@@ -114,7 +103,7 @@ describe("accounts", () => {
     const { checking } = await openMember(db(), { checking_cents: 100 });
     expect((await refusalOf(setAccountStatus(db(), checking.id, "closed"))).code).toBe("balance_not_zero");
     const empty = await openAccount(db(), { member_id: "member-close", type: "checking", name: "Checking" });
-    expect((await setAccountStatus(db(), empty.id, "closed")).status).toBe("closed");
+    expect((await accepted(setAccountStatus(db(), empty.id, "closed"))).account.status).toBe("closed");
     const reopen = await refusalOf(setAccountStatus(db(), empty.id, "active"));
     expect(reopen.code).toBe("account_closed");
     expect((await refusalOf(setAccountStatus(db(), 987654321, "frozen"))).code).toBe("account_not_found");
@@ -124,7 +113,7 @@ describe("accounts", () => {
 describe("posting", () => {
   it("moves money between accounts: current and available change at once", async () => {
     const { checking, savings } = await openMember(db(), { checking_cents: 10_000 });
-    const result = await postTransfer(db(), transfer(checking.id, savings.id, 2_500, { memo: "to savings", reference: "R1", category: "Transfers" }));
+    const result = await accepted(postTransfer(db(), transfer(checking.id, savings.id, 2_500, { memo: "to savings", reference: "R1", category: "Transfers" })));
     expect(result.replayed).toBe(false);
     expect(result.transaction).toMatchObject({ status: "posted", kind: "transfer", memo: "to savings", reference: "R1", category: "Transfers" });
     expect(result.transaction.created_at).toBeInstanceOf(Date);
@@ -149,8 +138,14 @@ describe("posting", () => {
     for (const [entries, code] of cases) {
       expect((await refusalOf(postTransfer(db(), { ...base, idempotency_key: newKey(), entries }))).code).toBe(code);
     }
-    expect(() => transferEntries(checking.id, checking.id, 5)).toThrow("Cannot transfer to the same account");
-    expect(() => transferEntries(checking.id, savings.id, -5)).toThrow("Please enter a valid amount");
+    // The refusals carry their member-facing words.
+    const same = await refusalOf(postTransfer(db(), { ...base, idempotency_key: newKey(), entries: [{ account_id: checking.id, amount_cents: -5 }, { account_id: checking.id, amount_cents: 5 }] }));
+    expect(same.message).toBe("Cannot transfer to the same account");
+    const zero = await refusalOf(postTransfer(db(), { ...base, idempotency_key: newKey(), entries: [{ account_id: checking.id, amount_cents: 0 }, { account_id: savings.id, amount_cents: 0 }] }));
+    expect(zero.message).toBe("Please enter a valid amount");
+    // Building a transfer of a bad amount or to the same account is a caller's bug: it throws.
+    expect(() => transferEntries(checking.id, checking.id, 5)).toThrow(/assertion/);
+    expect(() => transferEntries(checking.id, savings.id, -5)).toThrow(/assertion/);
     expect(await balanceOf(checking)).toMatchObject({ current: 10_000 });
   });
 
@@ -158,14 +153,14 @@ describe("posting", () => {
     const { checking, savings } = await openMember(db(), { checking_cents: 1_000 });
     const refusal = await refusalOf(postTransfer(db(), transfer(checking.id, savings.id, 1_001)));
     expect(refusal).toMatchObject({ code: "insufficient_funds", message: "Insufficient funds", subject_id: checking.id });
-    await postTransfer(db(), transfer(checking.id, savings.id, 1_000));
+    await accepted(postTransfer(db(), transfer(checking.id, savings.id, 1_000)));
     expect(await balanceOf(checking)).toMatchObject({ current: 0 });
   });
 
   it("lets an overdraft limit take a member account below zero, and no further", async () => {
     const { checking, savings } = await openMember(db(), { checking_cents: 1_000 });
-    await setOverdraftLimit(db(), checking.id, 500);
-    await postTransfer(db(), transfer(checking.id, savings.id, 1_500));
+    await accepted(setOverdraftLimit(db(), checking.id, 500));
+    await accepted(postTransfer(db(), transfer(checking.id, savings.id, 1_500)));
     expect(await balanceOf(checking)).toMatchObject({ current: -500, available: -500 });
     expect((await refusalOf(postTransfer(db(), transfer(checking.id, savings.id, 1)))).code).toBe("insufficient_funds");
     expect((await refusalOf(setOverdraftLimit(db(), checking.id, 499))).code).toBe("overdraft_in_use");
@@ -181,17 +176,17 @@ describe("posting", () => {
   it("blocks frozen and closed accounts with their messages, in both directions", async () => {
     const a = await openMember(db(), { checking_cents: 1_000 });
     const b = await openMember(db(), { checking_cents: 1_000 });
-    await setAccountStatus(db(), a.checking.id, "frozen");
+    await accepted(setAccountStatus(db(), a.checking.id, "frozen"));
     const out = await refusalOf(postTransfer(db(), transfer(a.checking.id, b.checking.id, 10)));
     expect(out).toMatchObject({ code: "account_frozen", message: "Transactions on this account are blocked for security reasons." });
     expect((await refusalOf(postTransfer(db(), transfer(b.checking.id, a.checking.id, 10)))).code).toBe("account_frozen");
     // Frozen beats insufficient funds: the member must learn the real reason.
     expect((await refusalOf(postTransfer(db(), transfer(a.checking.id, b.checking.id, 999_999)))).code).toBe("account_frozen");
-    await setAccountStatus(db(), a.checking.id, "active");
-    await postTransfer(db(), transfer(a.checking.id, b.checking.id, 10));
+    await accepted(setAccountStatus(db(), a.checking.id, "active"));
+    await accepted(postTransfer(db(), transfer(a.checking.id, b.checking.id, 10)));
 
     const closed = await openAccount(db(), { member_id: b.member_id, type: "savings", name: "Old savings" });
-    await setAccountStatus(db(), closed.id, "closed");
+    await accepted(setAccountStatus(db(), closed.id, "closed"));
     const refusal = await refusalOf(postTransfer(db(), transfer(b.checking.id, closed.id, 10)));
     expect(refusal).toMatchObject({ code: "account_closed", message: "This account is closed." });
   });
@@ -201,27 +196,27 @@ describe("savings transfer count", () => {
   it("allows 6 transfers out of savings a month, then names the limit; counts reset by month and by staff", async () => {
     const m = await openMember(db(), { savings_cents: 100_000 });
     const month = (day: string) => ({ effective_date: `2031-03-${day}` });
-    for (let i = 0; i < 6; i++) await postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, month("10")));
+    for (let i = 0; i < 6; i++) await accepted(postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, month("10"))));
     expect(await transferCount(db(), m.member_id, "2031-03")).toBe(6);
     const refusal = await refusalOf(postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, month("11"))));
     expect(refusal).toMatchObject({ code: "transfer_limit", message: "You have reached the limit of 6 transfers out of savings this month." });
     // A hold out of savings counts too, and is refused the same way.
     expect((await refusalOf(placeHold(db(), transfer(m.savings.id, m.checking.id, 100, { ...month("11"), kind: "ach_out" })))).code).toBe("transfer_limit");
     // Money into savings, and staff's own postings (a fee), are not the member's transfers out.
-    await postTransfer(db(), transfer(m.checking.id, m.savings.id, 100, month("12")));
+    await accepted(postTransfer(db(), transfer(m.checking.id, m.savings.id, 100, month("12"))));
     const fees = await institutionAccount(db(), "fees_income");
-    await postTransfer(db(), { ...transfer(m.savings.id, fees.id, 5, month("12")), ...STAFF, kind: "fee" });
+    await accepted(postTransfer(db(), { ...transfer(m.savings.id, fees.id, 5, month("12")), ...STAFF, kind: "fee" }));
     // A new month starts from zero.
-    await postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, { effective_date: "2031-04-01" }));
+    await accepted(postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, { effective_date: "2031-04-01" })));
     expect(await transferCount(db(), m.member_id, "2031-04")).toBe(1);
     // A back-dated transfer counts in the latest month rather than resetting it.
-    for (let i = 0; i < 5; i++) await postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, month("20")));
+    for (let i = 0; i < 5; i++) await accepted(postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, month("20"))));
     expect(await transferCount(db(), m.member_id, "2031-04")).toBe(6);
     expect((await refusalOf(postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, { effective_date: "2031-04-02" })))).code).toBe("transfer_limit");
 
     expect(await resetTransferCount(db(), m.member_id)).toBe(1);
     expect(await transferCount(db(), m.member_id, "2031-04")).toBe(0);
-    await postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, { effective_date: "2031-04-02" }));
+    await accepted(postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, { effective_date: "2031-04-02" })));
     expect(await transferCount(db(), m.member_id, "2031-04")).toBe(1);
     expect(await resetAllTransferCounts(db())).toBeGreaterThanOrEqual(1);
     expect(await transferCount(db(), m.member_id, "2031-04")).toBe(0);
@@ -232,20 +227,20 @@ describe("holds", () => {
   it("a hold reduces available but not current; settling posts it; a pending credit is not available", async () => {
     const a = await openMember(db(), { checking_cents: 10_000 });
     const b = await openMember(db());
-    const hold = await placeHold(db(), transfer(a.checking.id, b.checking.id, 4_000, { kind: "ach_out" }));
+    const hold = await accepted(placeHold(db(), transfer(a.checking.id, b.checking.id, 4_000, { kind: "ach_out" })));
     expect(hold.transaction.status).toBe("pending");
     expect(await balanceOf(a.checking)).toMatchObject({ current: 10_000, held: 4_000, available: 6_000 });
     expect(await balanceOf(b.checking)).toMatchObject({ current: 0, available: 0 });
     expect((await refusalOf(postTransfer(db(), transfer(a.checking.id, b.checking.id, 6_001)))).code).toBe("insufficient_funds");
 
     const key = newKey("settle");
-    const settled = await settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "staff:test" });
+    const settled = await accepted(settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "staff:test" }));
     expect(settled.transaction.status).toBe("posted");
     expect(settled.transaction.resolved_at).toBeInstanceOf(Date);
     expect(await balanceOf(a.checking)).toMatchObject({ current: 6_000, held: 0, available: 6_000 });
     expect(await balanceOf(b.checking)).toMatchObject({ current: 4_000, available: 4_000 });
 
-    const again = await settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "staff:test" });
+    const again = await accepted(settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "staff:test" }));
     expect(again).toMatchObject({ replayed: true, transaction: { id: hold.transaction.id, status: "posted" } });
     expect(await balanceOf(b.checking)).toMatchObject({ current: 4_000 });
     const other = await refusalOf(settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }));
@@ -257,14 +252,14 @@ describe("holds", () => {
   it("releasing a hold gives the money back, even on a frozen account; settling on a frozen account is refused", async () => {
     const a = await openMember(db(), { checking_cents: 10_000 });
     const b = await openMember(db());
-    const hold = await placeHold(db(), transfer(a.checking.id, b.checking.id, 3_000, { kind: "bill_payment" }));
-    await setAccountStatus(db(), a.checking.id, "frozen");
+    const hold = await accepted(placeHold(db(), transfer(a.checking.id, b.checking.id, 3_000, { kind: "bill_payment" })));
+    await accepted(setAccountStatus(db(), a.checking.id, "frozen"));
     expect((await refusalOf(settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }))).code).toBe("account_frozen");
     const key = newKey("release");
-    const released = await releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "x" });
+    const released = await accepted(releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "x" }));
     expect(released.transaction.status).toBe("failed");
     expect(await balanceOf(a.checking)).toMatchObject({ current: 10_000, held: 0, available: 10_000 });
-    expect((await releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "x" })).replayed).toBe(true);
+    expect((await accepted(releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "x" }))).replayed).toBe(true);
     expect((await refusalOf(settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "x" }))).code).toBe("not_pending");
   });
 });
@@ -273,16 +268,16 @@ describe("reversals", () => {
   it("posts the opposite entries, marks the original reversed, and refuses a second reversal", async () => {
     const a = await openMember(db(), { checking_cents: 10_000 });
     const b = await openMember(db());
-    const original = await postTransfer(db(), transfer(a.checking.id, b.checking.id, 2_000));
+    const original = await accepted(postTransfer(db(), transfer(a.checking.id, b.checking.id, 2_000)));
     const key = newKey("reverse");
-    const reversal = await reverseTransaction(db(), { ...STAFF, transaction_id: original.transaction.id, idempotency_key: key });
+    const reversal = await accepted(reverseTransaction(db(), { ...STAFF, transaction_id: original.transaction.id, idempotency_key: key }));
     expect(reversal.transaction).toMatchObject({ kind: "reversal", status: "posted", reverses_id: original.transaction.id });
     expect(reversal.entries).toEqual(original.entries.map((e) => ({ account_id: e.account_id, amount_cents: -e.amount_cents })));
     expect((await getTransaction(db(), original.transaction.id))!.transaction).toMatchObject({ status: "reversed", resolved_by: STAFF.created_by });
     expect(await balanceOf(a.checking)).toMatchObject({ current: 10_000 });
     expect(await balanceOf(b.checking)).toMatchObject({ current: 0 });
 
-    const repeat = await reverseTransaction(db(), { ...STAFF, transaction_id: original.transaction.id, idempotency_key: key });
+    const repeat = await accepted(reverseTransaction(db(), { ...STAFF, transaction_id: original.transaction.id, idempotency_key: key }));
     expect(repeat).toMatchObject({ replayed: true, transaction: { id: reversal.transaction.id } });
     const twice = await refusalOf(reverseTransaction(db(), { ...STAFF, transaction_id: original.transaction.id, idempotency_key: newKey() }));
     expect(twice).toMatchObject({ code: "already_reversed", message: "This transaction has already been reversed." });
@@ -294,15 +289,15 @@ describe("reversals", () => {
   it("reverses only posted transactions, and not into a negative member balance", async () => {
     const a = await openMember(db(), { checking_cents: 10_000 });
     const b = await openMember(db());
-    const hold = await placeHold(db(), transfer(a.checking.id, b.checking.id, 100));
+    const hold = await accepted(placeHold(db(), transfer(a.checking.id, b.checking.id, 100)));
     const pending = await refusalOf(reverseTransaction(db(), { ...STAFF, transaction_id: hold.transaction.id, idempotency_key: newKey() }));
     expect(pending).toMatchObject({ code: "not_posted", message: "Only a posted transaction can be reversed." });
-    await releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" });
+    await accepted(releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }));
     expect((await refusalOf(reverseTransaction(db(), { ...STAFF, transaction_id: hold.transaction.id, idempotency_key: newKey() }))).code).toBe("not_posted");
     expect((await refusalOf(reverseTransaction(db(), { ...STAFF, transaction_id: 987654321, idempotency_key: newKey() }))).code).toBe("transaction_not_found");
 
-    const paid = await postTransfer(db(), transfer(a.checking.id, b.checking.id, 5_000));
-    await postTransfer(db(), transfer(b.checking.id, a.checking.id, 4_000));
+    const paid = await accepted(postTransfer(db(), transfer(a.checking.id, b.checking.id, 5_000)));
+    await accepted(postTransfer(db(), transfer(b.checking.id, a.checking.id, 4_000)));
     const refusal = await refusalOf(reverseTransaction(db(), { ...STAFF, transaction_id: paid.transaction.id, idempotency_key: newKey() }));
     expect(refusal).toMatchObject({ code: "insufficient_funds", subject_id: b.checking.id });
   });
@@ -313,13 +308,13 @@ describe("inside a caller's transaction", () => {
     const a = await openMember(db(), { checking_cents: 1_000 });
     const b = await openMember(db());
     await db().transaction(async (tx) => {
-      const hold = await placeHold(tx, transfer(a.checking.id, b.checking.id, 300, { kind: "bill_payment" }));
-      await settleHold(tx, { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" });
+      const hold = await accepted(placeHold(tx, transfer(a.checking.id, b.checking.id, 300, { kind: "bill_payment" })));
+      await accepted(settleHold(tx, { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }));
     });
     expect(await balanceOf(b.checking)).toMatchObject({ current: 300 });
     await expect(
       db().transaction(async (tx) => {
-        await postTransfer(tx, transfer(a.checking.id, b.checking.id, 200));
+        await accepted(postTransfer(tx, transfer(a.checking.id, b.checking.id, 200)));
         throw new Error("the caller's own write failed");
       }),
     ).rejects.toThrow("the caller's own write failed");
@@ -328,7 +323,7 @@ describe("inside a caller's transaction", () => {
     // A refusal inside the caller's transaction leaves that transaction usable.
     await db().transaction(async (tx) => {
       expect((await refusalOf(postTransfer(tx, transfer(a.checking.id, b.checking.id, 5_000)))).code).toBe("insufficient_funds");
-      await postTransfer(tx, transfer(a.checking.id, b.checking.id, 100));
+      await accepted(postTransfer(tx, transfer(a.checking.id, b.checking.id, 100)));
     });
     expect(await balanceOf(b.checking)).toMatchObject({ current: 400 });
   });
@@ -339,8 +334,8 @@ describe("idempotency", () => {
     const a = await openMember(db(), { checking_cents: 1_000 });
     const b = await openMember(db());
     const input = transfer(a.checking.id, b.checking.id, 1_000);
-    const first = await postTransfer(db(), input);
-    const again = await postTransfer(db(), input);
+    const first = await accepted(postTransfer(db(), input));
+    const again = await accepted(postTransfer(db(), input));
     expect(again.replayed).toBe(true);
     expect(again.transaction.id).toBe(first.transaction.id);
     expect(again.entries).toEqual(first.entries);
@@ -354,7 +349,7 @@ describe("idempotency", () => {
     const input = transfer(a.checking.id, b.checking.id, 500);
     expect((await refusalOf(postTransfer(db(), input))).code).toBe("insufficient_funds");
     await deposit(db(), a.checking.id, 400);
-    const result = await postTransfer(db(), input);
+    const result = await accepted(postTransfer(db(), input));
     expect(result.replayed).toBe(false);
     expect(await balanceOf(b.checking)).toMatchObject({ current: 500 });
   });
@@ -363,12 +358,12 @@ describe("idempotency", () => {
     const a = await openMember(db(), { checking_cents: 10_000 });
     const b = await openMember(db());
     const key = newKey("shared");
-    await postTransfer(db(), { ...transfer(a.checking.id, b.checking.id, 100), idempotency_key: key, initiator: "member:one" });
-    await postTransfer(db(), { ...transfer(a.checking.id, b.checking.id, 100), idempotency_key: key, initiator: "member:two" });
+    await accepted(postTransfer(db(), { ...transfer(a.checking.id, b.checking.id, 100), idempotency_key: key, initiator: "member:one" }));
+    await accepted(postTransfer(db(), { ...transfer(a.checking.id, b.checking.id, 100), idempotency_key: key, initiator: "member:two" }));
     expect(await balanceOf(b.checking)).toMatchObject({ current: 200 });
 
     const input = transfer(a.checking.id, b.checking.id, 1_000);
-    const results = await Promise.all([1, 2, 3, 4].map(() => postTransfer(db(), input)));
+    const results = await Promise.all([1, 2, 3, 4].map(() => accepted(postTransfer(db(), input))));
     expect(new Set(results.map((r) => r.transaction.id)).size).toBe(1);
     expect(results.filter((r) => !r.replayed)).toHaveLength(1);
     expect(await balanceOf(b.checking)).toMatchObject({ current: 1_200 });
@@ -386,11 +381,11 @@ describe("bulk post", () => {
     expect(await balanceOf(a.checking)).toMatchObject({ current: 1_000 });
 
     const key = newKey("batch");
-    const batch = await postBatch(db(), { ...STAFF, idempotency_key: key, transactions: [item(300), item(300), item(400)] });
+    const batch = await accepted(postBatch(db(), { ...STAFF, idempotency_key: key, transactions: [item(300), item(300), item(400)] }));
     expect(batch.replayed).toBe(false);
     expect(batch.transactions.map((t) => t.transaction.batch_key)).toEqual([key, key, key]);
     expect(await balanceOf(a.checking)).toMatchObject({ current: 0 });
-    const again = await postBatch(db(), { ...STAFF, idempotency_key: key, transactions: [item(300), item(300), item(400)] });
+    const again = await accepted(postBatch(db(), { ...STAFF, idempotency_key: key, transactions: [item(300), item(300), item(400)] }));
     expect(again.replayed).toBe(true);
     expect(again.transactions.map((t) => t.transaction.id)).toEqual(batch.transactions.map((t) => t.transaction.id));
     expect(await balanceOf(b.checking)).toMatchObject({ current: 1_000 });
@@ -408,7 +403,7 @@ describe("history", () => {
   it("pages an account's history newest first by keyset, without gaps or repeats", async () => {
     const a = await openMember(db(), { checking_cents: 100_000 });
     const b = await openMember(db());
-    for (let i = 1; i <= 25; i++) await postTransfer(db(), transfer(a.checking.id, b.checking.id, i, { memo: `payment ${i}` }));
+    for (let i = 1; i <= 25; i++) await accepted(postTransfer(db(), transfer(a.checking.id, b.checking.id, i, { memo: `payment ${i}` })));
     const seen: number[] = [];
     let before: string | null = null;
     for (let page = 0; page < 10; page++) {
@@ -440,7 +435,7 @@ describe("the database refuses bad writes made around the ledger module", () => 
     ]);
     expect(unbalanced).toMatch(/unbalanced/);
     expect(await rawError([insertTx])).toMatch(/unbalanced: 0 entries/);
-    const existing = await postTransfer(db(), transfer(a.checking.id, a.savings.id, 10));
+    const existing = await accepted(postTransfer(db(), transfer(a.checking.id, a.savings.id, 10)));
     const slipped = await rawError([
       sql`insert into ledger_entries (transaction_id, account_id, amount_cents) values (${existing.transaction.id}, ${(await institutionAccount(db(), "cash")).id}, 5)`,
     ]);
@@ -455,14 +450,14 @@ describe("the database refuses bad writes made around the ledger module", () => 
 
   it("changing or deleting history, and moving a status backwards or reversing twice", async () => {
     const a = await openMember(db(), { checking_cents: 1_000 });
-    const t = await postTransfer(db(), transfer(a.checking.id, a.savings.id, 10));
+    const t = await accepted(postTransfer(db(), transfer(a.checking.id, a.savings.id, 10)));
     expect(await rawError([sql`update ledger_entries set amount_cents = 1 where transaction_id = ${t.transaction.id}`])).toMatch(/append-only/);
     expect(await rawError([sql`delete from ledger_entries where transaction_id = ${t.transaction.id}`])).toMatch(/append-only/);
     expect(await rawError([sql`delete from ledger_transactions where id = ${t.transaction.id}`])).toMatch(/append-only/);
     expect(await rawError([sql`delete from ledger_accounts where id = ${a.checking.id}`])).toMatch(/append-only/);
     expect(await rawError([sql`update ledger_transactions set memo = 'changed' where id = ${t.transaction.id}`])).toMatch(/only its status/);
     expect(await rawError([sql`update ledger_transactions set status = 'pending' where id = ${t.transaction.id}`])).toMatch(/cannot become pending/);
-    await reverseTransaction(db(), { ...STAFF, transaction_id: t.transaction.id, idempotency_key: newKey() });
+    await accepted(reverseTransaction(db(), { ...STAFF, transaction_id: t.transaction.id, idempotency_key: newKey() }));
     const second = await rawError([
       sql`insert into ledger_transactions (kind, status, initiator, idempotency_key, reverses_id, effective_date, created_by)
           values ('reversal', 'posted', 'raw', ${newKey()}, ${t.transaction.id}, current_date, 'raw')`,
@@ -485,17 +480,17 @@ describe("daily totals", () => {
     const b = await openMember(db());
     expect(await totalsOf(a.checking.id)).toEqual([{ kind: "deposit", category: "", credits: 10_000, debits: 0 }]);
 
-    const paid = await postTransfer(db(), transfer(a.checking.id, b.checking.id, 1_500, { kind: "member_transfer", category: "Dining" }));
-    const held = await placeHold(db(), transfer(a.checking.id, b.checking.id, 700, { kind: "ach_out", category: "Utilities" }));
-    const dropped = await placeHold(db(), transfer(a.checking.id, b.checking.id, 300, { kind: "ach_out", category: "Utilities" }));
+    const paid = await accepted(postTransfer(db(), transfer(a.checking.id, b.checking.id, 1_500, { kind: "member_transfer", category: "Dining" })));
+    const held = await accepted(placeHold(db(), transfer(a.checking.id, b.checking.id, 700, { kind: "ach_out", category: "Utilities" })));
+    const dropped = await accepted(placeHold(db(), transfer(a.checking.id, b.checking.id, 300, { kind: "ach_out", category: "Utilities" })));
     // A pending hold is not posted money yet.
     expect(await totalsOf(a.checking.id)).toEqual([
       { kind: "deposit", category: "", credits: 10_000, debits: 0 },
       { kind: "member_transfer", category: "Dining", credits: 0, debits: 1_500 },
     ]);
 
-    await settleHold(db(), { transaction_id: held.transaction.id, idempotency_key: newKey(), resolved_by: "x" });
-    await releaseHold(db(), { transaction_id: dropped.transaction.id, idempotency_key: newKey(), resolved_by: "x" });
+    await accepted(settleHold(db(), { transaction_id: held.transaction.id, idempotency_key: newKey(), resolved_by: "x" }));
+    await accepted(releaseHold(db(), { transaction_id: dropped.transaction.id, idempotency_key: newKey(), resolved_by: "x" }));
     await db().execute(sql`update ledger_transactions set category = 'Groceries' where id = ${paid.transaction.id}`);
     expect(await totalsOf(a.checking.id)).toEqual([
       { kind: "ach_out", category: "Utilities", credits: 0, debits: 700 },
@@ -510,7 +505,7 @@ describe("daily totals", () => {
     ]);
 
     // A reversal takes the original out and counts itself under its own kind.
-    await reverseTransaction(db(), { ...STAFF, transaction_id: paid.transaction.id, idempotency_key: newKey() });
+    await accepted(reverseTransaction(db(), { ...STAFF, transaction_id: paid.transaction.id, idempotency_key: newKey() }));
     expect(await totalsOf(b.checking.id)).toEqual([
       { kind: "ach_out", category: "Utilities", credits: 700, debits: 0 },
       { kind: "member_transfer", category: "Dining", credits: 0, debits: 0 },

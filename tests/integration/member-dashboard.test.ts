@@ -13,6 +13,7 @@ import { transferBetweenAccounts } from "~/server/payments/transfers.server";
 import { betweenAccountsSchema } from "~/domain/transfers";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
 import { openTestDatabase } from "./test-database";
+import { accepted } from "./ledger-fixtures";
 import { key, newMember } from "./member-support";
 
 let database: Database;
@@ -29,7 +30,7 @@ const NOW = new Date("2026-11-22T15:00:00Z");
 
 async function post(account_id: number, amount_cents: number, date: string, category: string, memo: string, kind: "card_payment" | "ach_in" = amount_cents < 0 ? "card_payment" : "ach_in") {
   const cash = await institutionAccount(db, "cash");
-  return postTransfer(db, {
+  return accepted(postTransfer(db, {
     kind,
     initiator: "system:test",
     idempotency_key: key(),
@@ -41,7 +42,7 @@ async function post(account_id: number, amount_cents: number, date: string, cate
       { account_id, amount_cents },
       { account_id: cash.id, amount_cents: -amount_cents },
     ],
-  });
+  }));
 }
 
 describe("dashboard figures come from the ledger", () => {
@@ -56,7 +57,7 @@ describe("dashboard figures come from the ledger", () => {
     // Own move: neither income nor spending.
     await transferBetweenAccounts(db, m.member, betweenAccountsSchema.parse({ from_account_id: String(m.checking.id), to_account_id: String(m.savings.id), amount: "100.00", reference: "save", idempotency_key: key() }));
     const cash = await institutionAccount(db, "cash");
-    const hold = await placeHold(db, { kind: "card_payment", initiator: "system:test", idempotency_key: key(), created_by: "test", category: "Shopping", memo: "Pending purchase", entries: [{ account_id: m.checking.id, amount_cents: -1_500 }, { account_id: cash.id, amount_cents: 1_500 }] });
+    const hold = await accepted(placeHold(db, { kind: "card_payment", initiator: "system:test", idempotency_key: key(), created_by: "test", category: "Shopping", memo: "Pending purchase", entries: [{ account_id: m.checking.id, amount_cents: -1_500 }, { account_id: cash.id, amount_cents: 1_500 }] }));
 
     const d = await dashboard(db, { id: m.member.id, name: m.member.name }, NOW);
     expect(d.first_name).toBe("Alex");
@@ -80,8 +81,8 @@ describe("dashboard figures come from the ledger", () => {
     expect(d.recent[0]!.status_label).toBe("Pending");
 
     // Settled, the purchase is posted spending; reversed, the second cafe is neither outgoing nor spending.
-    await settleHold(db, { transaction_id: hold.transaction.id, idempotency_key: key(), resolved_by: "system:test" });
-    await reverseTransaction(db, { transaction_id: cafe_again.transaction.id, idempotency_key: key(), initiator: "staff:test", created_by: "staff:test" });
+    await accepted(settleHold(db, { transaction_id: hold.transaction.id, idempotency_key: key(), resolved_by: "system:test" }));
+    await accepted(reverseTransaction(db, { transaction_id: cafe_again.transaction.id, idempotency_key: key(), initiator: "staff:test", created_by: "staff:test" }));
     const after = await dashboard(db, { id: m.member.id, name: m.member.name }, NOW);
     expect(after.pending).toEqual({ total_cents: 0, count: 0 });
     expect(after.month).toMatchObject({ income_cents: 250_000, outgoing_cents: 8_000 + 1_500 });

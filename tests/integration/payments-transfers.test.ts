@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import type { Database, Db } from "~/server/db/client.server";
 import { externalPayments, notifications } from "~/server/db/schema";
@@ -88,9 +88,9 @@ describe("Between Accounts", () => {
     const a = await newMember(db, { checking_cents: 5_000 });
     const b = await newMember(db, { checking_cents: 5_000 });
     const before = await ledgerTotal();
-    expect(await transferBetweenAccounts(db, a.member, internal(b.checking.id, a.savings.id, "1.00"))).toMatchObject({ ok: false, kind: "not_your_account" });
-    expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, b.checking.id, "1.00"))).toMatchObject({ ok: false, kind: "not_your_account" });
-    expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "50.01"))).toMatchObject({ ok: false, kind: "insufficient_funds", message: "Insufficient funds" });
+    expect(await transferBetweenAccounts(db, a.member, internal(b.checking.id, a.savings.id, "1.00"))).toMatchObject({ ok: false, code: "not_your_account" });
+    expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, b.checking.id, "1.00"))).toMatchObject({ ok: false, code: "not_your_account" });
+    expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "50.01"))).toMatchObject({ ok: false, code: "insufficient_funds", message: "Insufficient funds" });
     expect(await balance(a.checking.id)).toEqual({ current: 5_000, available: 5_000 });
     expect(await balance(b.checking.id)).toEqual({ current: 5_000, available: 5_000 });
     expect(await ledgerTotal()).toBe(before);
@@ -108,7 +108,7 @@ describe("Between Accounts", () => {
   it("a frozen source account is refused as Transaction Blocked", async () => {
     const a = await newMember(db, { checking_cents: 5_000 });
     await setAccountStatus(db, a.checking.id, "frozen");
-    expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "1.00"))).toMatchObject({ ok: false, kind: "blocked" });
+    expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "1.00"))).toMatchObject({ ok: false, code: "account_frozen" });
     expect(await balance(a.checking.id)).toEqual({ current: 5_000, available: 5_000 });
   });
 
@@ -116,7 +116,7 @@ describe("Between Accounts", () => {
     const a = await newMember(db, { savings_cents: 10_000 });
     for (let i = 0; i < 6; i++) expect((await transferBetweenAccounts(db, a.member, internal(a.savings.id, a.checking.id, "1.00"))).ok).toBe(true);
     const seventh = await transferBetweenAccounts(db, a.member, internal(a.savings.id, a.checking.id, "1.00"));
-    expect(seventh).toMatchObject({ ok: false, kind: "savings_limit" });
+    expect(seventh).toMatchObject({ ok: false, code: "transfer_limit" });
     if (!seventh.ok) expect(seventh.message).toContain("6");
     expect(await balance(a.savings.id)).toEqual({ current: 9_400, available: 9_400 });
   });
@@ -135,8 +135,8 @@ describe("To Another Member", () => {
     const a = await newMember(db);
     const results = [];
     for (let i = 0; i < 31; i++) results.push(await verifyRecipient(db, a.member, `x${i}@members.example`));
-    expect(results[29]).toMatchObject({ ok: false, kind: "recipient_not_found" });
-    expect(results[30]).toMatchObject({ ok: false, kind: "rate_limited" });
+    expect(results[29]).toMatchObject({ ok: false, code: "recipient_not_found" });
+    expect(results[30]).toMatchObject({ ok: false, code: "rate_limited" });
   });
 
   it("posts to the recipient's checking and notifies both", async () => {
@@ -167,15 +167,15 @@ describe("To Another Member", () => {
     // and any other "Recipient not found", which tells the two apart.
     const send = (email: string) =>
       transferToMember(db, a.member, toMemberSchema.parse({ from_account_id: String(a.checking.id), recipient_email: email, amount: "999.00", reference: "x", idempotency_key: key() }));
-    expect(await send(b.member.email)).toMatchObject({ ok: false, kind: "insufficient_funds" });
-    for (let i = 0; i < 9; i++) expect(await verifyRecipient(db, a.member, `probe-v${i}@members.example`)).toMatchObject({ ok: false, kind: "recipient_not_found" });
+    expect(await send(b.member.email)).toMatchObject({ ok: false, code: "insufficient_funds" });
+    for (let i = 0; i < 9; i++) expect(await verifyRecipient(db, a.member, `probe-v${i}@members.example`)).toMatchObject({ ok: false, code: "recipient_not_found" });
     const answers = [];
     for (let i = 0; i < 25; i++) answers.push(await send(`probe-${i}@members.example`));
     // 1 + 9 + 20 = the 30 lookups of the window; every later one is refused, whatever the address.
-    expect(answers.slice(0, 20).every((r) => !r.ok && r.kind === "recipient_not_found")).toBe(true);
-    for (const r of answers.slice(20)) expect(r).toMatchObject({ ok: false, kind: "rate_limited", message: MESSAGES.rate_limited, field: "recipient_email" });
-    expect(await send(b.member.email)).toMatchObject({ ok: false, kind: "rate_limited" });
-    expect(await verifyRecipient(db, a.member, b.member.email)).toMatchObject({ ok: false, kind: "rate_limited" });
+    expect(answers.slice(0, 20).every((r) => !r.ok && r.code === "recipient_not_found")).toBe(true);
+    for (const r of answers.slice(20)) expect(r).toMatchObject({ ok: false, code: "rate_limited", message: MESSAGES.rate_limited, field: "recipient_email" });
+    expect(await send(b.member.email)).toMatchObject({ ok: false, code: "rate_limited" });
+    expect(await verifyRecipient(db, a.member, b.member.email)).toMatchObject({ ok: false, code: "rate_limited" });
     expect(await balance(a.checking.id)).toEqual({ current: 1_000, available: 1_000 });
   });
 });
@@ -205,8 +205,8 @@ describe("step-up codes", () => {
     if (!review.ok) throw new Error(review.message);
     await sendStepUpCode(db, a.member, review.summary, stepUpTransfer({ kind: "ach", form: ach("20.00") }));
     const code = await lastTransferCode(db, a.member.email);
-    expect(await sendUsBankTransfer(db, a.member, ach("4000.00"), code)).toMatchObject({ ok: false, kind: "otp_invalid", message: "Invalid OTP" });
-    expect(await sendUsBankTransfer(db, a.member, ach("20.00", "99990000"), code)).toMatchObject({ ok: false, kind: "otp_invalid" });
+    expect(await sendUsBankTransfer(db, a.member, ach("4000.00"), code)).toMatchObject({ ok: false, code: "otp_invalid", message: "Invalid OTP" });
+    expect(await sendUsBankTransfer(db, a.member, ach("20.00", "99990000"), code)).toMatchObject({ ok: false, code: "otp_invalid" });
     expect(await balance(a.checking.id)).toEqual({ current: 500_000, available: 500_000 });
     expect(await sendUsBankTransfer(db, a.member, ach("20.00"), code)).toMatchObject({ ok: true, amount_cents: 2_000 });
   });
@@ -239,22 +239,56 @@ describe("To US Bank (ACH)", () => {
     const a = await newMember(db, { checking_cents: 50_000 });
     await setOutgoingPaymentsPaused(db, { paused: true, reason: "test", updated_by: "staff:test" });
     try {
-      expect(await reviewUsBankTransfer(db, a.member, achForm(a.checking.id, "1.00"))).toMatchObject({ ok: false, kind: "denied", message: "All transactions temporarily suspended" });
-      expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "1.00"), "123456")).toMatchObject({ ok: false, kind: "denied" });
+      expect(await reviewUsBankTransfer(db, a.member, achForm(a.checking.id, "1.00"))).toMatchObject({ ok: false, code: "denied", message: "All transactions temporarily suspended" });
+      expect(await sendUsBankTransfer(db, a.member, achForm(a.checking.id, "1.00"), "123456")).toMatchObject({ ok: false, code: "denied" });
     } finally {
       await setOutgoingPaymentsPaused(db, { paused: false, updated_by: "staff:test" });
     }
     await setAccountStatus(db, a.checking.id, "frozen");
-    expect(await reviewUsBankTransfer(db, a.member, achForm(a.checking.id, "1.00"))).toMatchObject({ ok: false, kind: "blocked" });
+    expect(await reviewUsBankTransfer(db, a.member, achForm(a.checking.id, "1.00"))).toMatchObject({ ok: false, code: "account_frozen" });
   });
 
   it("refuses above available, above the per-transfer limit, and another member's account", async () => {
     const a = await newMember(db, { checking_cents: 1_000 });
     const b = await newMember(db, { checking_cents: 1_000 });
     expect(await reviewUsBankTransfer(db, a.member, achForm(a.checking.id, "10.01"))).toMatchObject({ ok: false, message: "Insufficient funds" });
-    expect(await reviewUsBankTransfer(db, a.member, achForm(a.checking.id, "25000.01"))).toMatchObject({ ok: false, kind: "limit" });
-    expect(await reviewUsBankTransfer(db, a.member, achForm(b.checking.id, "1.00"))).toMatchObject({ ok: false, kind: "not_your_account" });
-    expect(await sendUsBankTransfer(db, a.member, achForm(b.checking.id, "1.00"), "123456")).toMatchObject({ ok: false, kind: "not_your_account" });
+    expect(await reviewUsBankTransfer(db, a.member, achForm(a.checking.id, "25000.01"))).toMatchObject({ ok: false, code: "over_transfer_max" });
+    expect(await reviewUsBankTransfer(db, a.member, achForm(b.checking.id, "1.00"))).toMatchObject({ ok: false, code: "not_your_account" });
+    expect(await sendUsBankTransfer(db, a.member, achForm(b.checking.id, "1.00"), "123456")).toMatchObject({ ok: false, code: "not_your_account" });
+  });
+
+  it("counts the daily limit by the credit union's business day (its time zone), not the UTC day", async () => {
+    // The demo credit union keeps its books in New York: 23:30 there is already the next day in UTC.
+    expect(institution().time_zone).toBe("America/New_York");
+    expect(institution().limits).toMatchObject({ external_transfer_max_cents: 2_500_000, external_daily_max_cents: 5_000_000 });
+    const a = await newMember(db, { checking_cents: 6_000_000 });
+    for (let i = 0; i < 2; i++) {
+      const form = achForm(a.checking.id, "25000.00");
+      await sendStepUpCode(db, a.member, "x", stepUpTransfer({ kind: "ach", form }));
+      expect(await sendUsBankTransfer(db, a.member, form, await lastTransferCode(db, a.member.email))).toMatchObject({ ok: true });
+    }
+    const sentAt = (instant: string) => db.update(externalPayments).set({ created_at: new Date(instant) }).where(eq(externalPayments.member_id, a.member.id));
+    const reviewAt = async (instant: string) => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      try {
+        vi.setSystemTime(new Date(instant));
+        return await reviewUsBankTransfer(db, a.member, achForm(a.checking.id, "1.00"));
+      } finally {
+        vi.useRealTimers();
+      }
+    };
+    const spent = { ok: false, code: "over_daily_limit", message: expect.stringContaining("($0.00 left today)") };
+    // Both sent at 3 pm in New York on November 23 (20:00 UTC).
+    await sentAt("2026-11-23T20:00:00Z");
+    // 11:30 pm in New York, November 24 in UTC: the same business day, so the limit is spent.
+    expect(await reviewAt("2026-11-24T04:30:00Z")).toMatchObject(spent);
+    // 12:30 am in New York on November 24: a new business day.
+    expect(await reviewAt("2026-11-24T05:30:00Z")).toMatchObject({ ok: true });
+    // Both sent at 9 pm in New York on November 23 (02:00 UTC on November 24); the next morning in
+    // New York is the same UTC day, but a new business day.
+    await sentAt("2026-11-24T02:00:00Z");
+    expect(await reviewAt("2026-11-24T15:00:00Z")).toMatchObject({ ok: true });
+    expect(await reviewAt("2026-11-24T04:59:00Z")).toMatchObject(spent);
   });
 
   it("the routing number needs the ABA checksum", () => {
@@ -287,10 +321,10 @@ describe("International (wire)", () => {
     expect(quote).toMatchObject({ ok: true, usd_cents: 108_375, fee_cents: 4_500, total_cents: 112_875 });
     const fees = await institutionAccount(db, "fees_income");
     const summary = "EUR 1,000.00 to Marie Curie at BNP Paribas (France), account ••2606: $1,128.75 held from Checking";
-    expect(await sendWire(db, a.member, form, "")).toMatchObject({ ok: false, kind: "otp_missing", message: "Please enter OTP", summary: expect.stringContaining(summary) });
+    expect(await sendWire(db, a.member, form, "")).toMatchObject({ ok: false, code: "otp_missing", message: "Please enter OTP", summary: expect.stringContaining(summary) });
     await sendStepUpCode(db, a.member, "x", stepUpTransfer({ kind: "wire", form }));
     const code = await lastTransferCode(db, a.member.email);
-    expect(await sendWire(db, a.member, form, code === "123456" ? "654321" : "123456")).toMatchObject({ ok: false, kind: "otp_invalid", message: "Invalid OTP" });
+    expect(await sendWire(db, a.member, form, code === "123456" ? "654321" : "123456")).toMatchObject({ ok: false, code: "otp_invalid", message: "Invalid OTP" });
     expect(await balance(a.checking.id)).toEqual({ current: 200_000, available: 200_000 });
     const sent = await sendWire(db, a.member, form, code);
     expect(sent).toMatchObject({ ok: true, amount_cents: 112_875 });
@@ -305,7 +339,7 @@ describe("International (wire)", () => {
 
   it("refuses a currency without a rate, insufficient funds (fee included) and a bad IBAN", async () => {
     const a = await newMember(db, { checking_cents: 108_375 });
-    expect(await reviewWire(db, a.member, wireForm(a.checking.id, "100", "GBP"))).toMatchObject({ ok: false, kind: "no_rate" });
+    expect(await reviewWire(db, a.member, wireForm(a.checking.id, "100", "GBP"))).toMatchObject({ ok: false, code: "no_rate" });
     expect(await reviewWire(db, a.member, wireForm(a.checking.id, "1000.00"))).toMatchObject({ ok: false, message: "Insufficient funds" });
     expect(await sendWire(db, a.member, wireForm(a.checking.id, "1000.00"), "123456")).toMatchObject({ ok: false, message: "Insufficient funds" });
     const bad = internationalSchema.safeParse({ ...wireForm(a.checking.id, "1"), amount: "1", iban: "FR15 2004 1010 0505 0001 3M02 606", idempotency_key: key(), bic: "BNPAFRPP", account_number: "12345678" });
@@ -316,7 +350,7 @@ describe("International (wire)", () => {
     const a = await newMember(db, { checking_cents: 200_000 });
     await setOutgoingPaymentsPaused(db, { paused: true, updated_by: "staff:test" });
     try {
-      expect(await sendWire(db, a.member, wireForm(a.checking.id, "10"), "123456")).toMatchObject({ ok: false, kind: "denied" });
+      expect(await sendWire(db, a.member, wireForm(a.checking.id, "10"), "123456")).toMatchObject({ ok: false, code: "denied" });
     } finally {
       await setOutgoingPaymentsPaused(db, { paused: false, updated_by: "staff:test" });
     }
@@ -355,7 +389,7 @@ describe("To Another Member limits and the emailed code", () => {
     const b = await newMember(db);
     const message = "The most you can send in one of your transfers to other members is $5,000.00";
     for (const email of [b.member.email, "ghost@members.example"]) {
-      expect(await withCode(a.member, toMember(a.checking.id, email, "5000.01"))).toMatchObject({ ok: false, kind: "limit", message, field: "amount" });
+      expect(await withCode(a.member, toMember(a.checking.id, email, "5000.01"))).toMatchObject({ ok: false, code: "over_transfer_max", message, field: "amount" });
     }
     // No lookup was spent: the whole Verify allowance is still there.
     for (let i = 0; i < 30; i++) expect((await verifyRecipient(db, a.member, b.member.email)).ok).toBe(true);
@@ -381,13 +415,13 @@ describe("To Another Member limits and the emailed code", () => {
     expect(await withCode(a.member, toMember(a.checking.id, b.member.email, "4000.00"))).toMatchObject({ ok: true });
     expect(await withCode(a.member, toMember(a.checking.id, b.member.email, "1000.01"))).toMatchObject({
       ok: false,
-      kind: "limit",
+      code: "over_daily_limit",
       message: "This transfer would pass your daily limit of $10,000.00 for transfers to other members ($1,000.00 left today)",
       field: "amount",
     });
     // Exactly what is left, and at the code threshold: no code needed.
     expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "1000.00"))).toMatchObject({ ok: true });
-    expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "0.01"))).toMatchObject({ ok: false, kind: "limit", message: expect.stringContaining("($0.00 left today)") });
+    expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "0.01"))).toMatchObject({ ok: false, code: "over_daily_limit", message: expect.stringContaining("($0.00 left today)") });
     expect(await balance(a.checking.id)).toEqual({ current: 2_000_000 - 400_000 - 1_000_000, available: 600_000 });
   });
 
@@ -398,7 +432,7 @@ describe("To Another Member limits and the emailed code", () => {
     expect(await withCode(a.member, toMember(a.checking.id, b.member.email, "4000.00"))).toMatchObject({ ok: true });
     const results = await Promise.all([0, 1, 2].map(() => transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "600.00"))));
     expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(results.filter((r) => !r.ok && r.kind === "limit")).toHaveLength(2);
+    expect(results.filter((r) => !r.ok && r.code === "over_daily_limit")).toHaveLength(2);
     expect(await balance(b.checking.id)).toEqual({ current: 960_000, available: 960_000 });
   });
 
@@ -411,14 +445,14 @@ describe("To Another Member limits and the emailed code", () => {
     const form = toMember(a.checking.id, b.member.email, "1000.01");
     const review = await reviewMemberTransfer(db, a.member, form);
     expect(review).toEqual({ ok: true, summary: `$1,000.01 from Checking •••• ${a.checking.account_number.slice(-4)} to Robin Ames (${b.member.email}).` });
-    expect(await transferToMember(db, a.member, form)).toMatchObject({ ok: false, kind: "otp_missing", message: "Please enter OTP", field: "otp", summary: (review as { summary: string }).summary });
+    expect(await transferToMember(db, a.member, form)).toMatchObject({ ok: false, code: "otp_missing", message: "Please enter OTP", field: "otp", summary: (review as { summary: string }).summary });
     await sendStepUpCode(db, a.member, (review as { summary: string }).summary, stepUpTransfer({ kind: "member", form }));
     const code = await lastTransferCode(db, a.member.email);
-    expect(await transferToMember(db, a.member, form, code === "123456" ? "654321" : "123456")).toMatchObject({ ok: false, kind: "otp_invalid", message: "Invalid OTP" });
+    expect(await transferToMember(db, a.member, form, code === "123456" ? "654321" : "123456")).toMatchObject({ ok: false, code: "otp_invalid", message: "Invalid OTP" });
     expect(await balance(b.checking.id)).toEqual({ current: 100_000, available: 100_000 });
     expect(await transferToMember(db, a.member, form, code)).toMatchObject({ ok: true, amount_cents: 100_001 });
     // The code is used up, and it confirmed that transfer only: another form's is refused with it.
-    expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "1000.01"), code)).toMatchObject({ ok: false, kind: "otp_invalid" });
+    expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email, "1000.01"), code)).toMatchObject({ ok: false, code: "otp_invalid" });
     expect(await balance(b.checking.id)).toEqual({ current: 200_001, available: 200_001 });
   });
 
@@ -437,7 +471,7 @@ describe("To Another Member limits and the emailed code", () => {
     const first = await post({ ...fields, intent: "member", otp: "123456" });
     expect(first).toMatchObject({ tab: "member", status: "otp", summary: expect.stringContaining("$2,500.00 from Checking") });
     expect(await balance(b.checking.id)).toEqual({ current: 0, available: 0 });
-    expect(await post({ ...fields, intent: "member-send" })).toMatchObject({ status: "refused", kind: "otp_missing", step: "otp", field_errors: { otp: "Please enter OTP" } });
+    expect(await post({ ...fields, intent: "member-send" })).toMatchObject({ status: "refused", code: "otp_missing", step: "otp", field_errors: { otp: "Please enter OTP" } });
     const code = await lastTransferCode(db, a.member.email);
     expect(await post({ ...fields, intent: "member-send", otp: code })).toMatchObject({ status: "done", amount_cents: 250_000, message: "Transfer sent" });
     expect(await balance(b.checking.id)).toEqual({ current: 250_000, available: 250_000 });
@@ -490,7 +524,7 @@ describe("refusals with real causes", () => {
     const a = await newMember(db, { checking_cents: 100_000 });
     const b = await newMember(db);
     await setAccountStatus(db, a.checking.id, "frozen");
-    const blocked = { ok: false, kind: "blocked", message: MESSAGES.blocked };
+    const blocked = { ok: false, code: "account_frozen", message: MESSAGES.blocked };
     expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "1.00"))).toMatchObject(blocked);
     expect(await transferToMember(db, a.member, toMember(a.checking.id, b.member.email))).toMatchObject(blocked);
     expect(await reviewUsBankTransfer(db, a.member, ach(a.checking.id))).toMatchObject(blocked);
@@ -505,7 +539,7 @@ describe("refusals with real causes", () => {
     const b = await newMember(db);
     await setOutgoingPaymentsPaused(db, { paused: true, reason: "test", updated_by: "staff:test" });
     try {
-      const denied = { ok: false, kind: "denied", message: "All transactions temporarily suspended" };
+      const denied = { ok: false, code: "denied", message: "All transactions temporarily suspended" };
       expect(await reviewUsBankTransfer(db, a.member, ach(a.checking.id))).toMatchObject(denied);
       expect(await reviewWire(db, a.member, wire(a.checking.id))).toMatchObject(denied);
       expect(await sendWire(db, a.member, wire(a.checking.id), "123456")).toMatchObject(denied);
@@ -526,7 +560,7 @@ describe("refusals with real causes", () => {
 describe("a repeated idempotency key", () => {
   const reused = (transaction_id: number) => ({
     ok: false,
-    kind: "key_reused",
+    code: "key_reused",
     message: `Your earlier transfer from this form went through (reference MU${String(transaction_id).padStart(8, "0")}) with a different amount or recipient, so this one was not sent. Check your recent transactions, then send it again if you still need to.`,
   });
   const toMember = (from: number, email: string, amount: string, k: string) =>
@@ -616,7 +650,7 @@ describe("a repeated idempotency key", () => {
     expect(sent).toMatchObject({ status: "done", amount_cents: 150_000 });
     // The member did not see that answer and sends the form again: no new code, the same transfer.
     expect(await post({ ...fields, intent: "member" })).toEqual(sent);
-    expect(await post({ ...fields, intent: "member", amount: "1400.00" })).toMatchObject({ status: "refused", kind: "key_reused" });
+    expect(await post({ ...fields, intent: "member", amount: "1400.00" })).toMatchObject({ status: "refused", code: "key_reused" });
     expect(await balance(b.checking.id)).toEqual({ current: 150_000, available: 150_000 });
 
     const ach = { from_account_id: String(a.checking.id), bank: "021000021", account_number: "123456789", account_name: "Lee Park", amount: "100.00", reference: "Tuition", idempotency_key: key() };

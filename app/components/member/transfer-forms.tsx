@@ -52,7 +52,7 @@ function useSubmitting(intentPrefix: TransferTab): boolean {
  * the first transfer instead of sending it twice.
  */
 function keyOf(result: TransferResult | undefined, tab: TransferTab, fresh: string): string {
-  if (result?.tab !== tab || result.status !== "refused" || result.kind !== "failed") return fresh;
+  if (result?.tab !== tab || result.status !== "refused" || result.code !== "failed") return fresh;
   const sent = result.values.idempotency_key ?? "";
   return /^[0-9a-f-]{36}$/i.test(sent) ? sent : fresh;
 }
@@ -76,7 +76,7 @@ export function RefusalMessage({ result, support }: { result: Extract<TransferRe
   if (result.title) {
     return (
       <FormMessage ref={ref} tone="error" title={result.title}>
-        <p>{result.kind === "blocked" ? REFUSAL_MESSAGES.account_frozen : result.message}</p>
+        <p>{result.code === "account_frozen" ? REFUSAL_MESSAGES.account_frozen : result.message}</p>
         <p className="mt-2">Please visit a branch or contact support:</p>
         <ul className="mt-1 space-y-0.5">
           <li className="flex items-center gap-1.5">
@@ -95,7 +95,7 @@ export function RefusalMessage({ result, support }: { result: Extract<TransferRe
   }
   return (
     <FormMessage ref={ref} tone="error" title={result.message}>
-      {result.kind === "savings_limit" ? "Staff can reset the count; it starts again next month." : null}
+      {result.code === "transfer_limit" ? "Staff can reset the count; it starts again next month." : null}
     </FormMessage>
   );
 }

@@ -4,7 +4,7 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { ledgerAccounts, type INSTITUTION_ACCOUNT_TYPES, type LedgerAccount, type MEMBER_ACCOUNT_TYPES } from "~/server/db/schema";
 import { isValidAccountNumber, randomAccountNumber } from "~/domain/account-number";
 import { institution } from "~/config/institution.server";
-import { LedgerRefusal } from "./errors";
+import { ledgerRefusal, type LedgerRefusal } from "~/domain/refusals";
 import { today, withRetry } from "./ledger.server";
 import { AMOUNT_CENTS_MAX, assert, assertText, monthOf, toCents, toId, type AccountStatus } from "./rules";
 
@@ -158,31 +158,34 @@ export async function memberAccounts(db: DbOrTx, member_id: string): Promise<Acc
  * Freeze, unfreeze or close (staff). Closing needs a zero balance with nothing pending, and is
  * final: a closed account never reopens (its number stays taken and its history stays).
  */
-export async function setAccountStatus(db: DbOrTx, account_id: number, status: AccountStatus): Promise<AccountView> {
-  return withRetry(() => db.transaction(async (tx) => {
+export async function setAccountStatus(db: DbOrTx, account_id: number, status: AccountStatus): Promise<AccountChangeAnswer> {
+  return withRetry(() => db.transaction(async (tx): Promise<AccountChangeAnswer> => {
     const [row] = await tx.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, account_id)).for("update");
-    if (!row) throw new LedgerRefusal("account_not_found", { subject_id: account_id });
-    if (row.status === "closed" && status !== "closed") throw new LedgerRefusal("account_closed", { subject_id: account_id });
+    if (!row) return ledgerRefusal("account_not_found", { subject_id: account_id });
+    if (row.status === "closed" && status !== "closed") return ledgerRefusal("account_closed", { subject_id: account_id });
     if (status === "closed" && (toCents(row.posted_cents) !== 0 || toCents(row.held_cents) !== 0)) {
-      throw new LedgerRefusal("balance_not_zero", { subject_id: account_id });
+      return ledgerRefusal("balance_not_zero", { subject_id: account_id });
     }
     const [updated] = await tx.update(ledgerAccounts).set({ status }).where(eq(ledgerAccounts.id, account_id)).returning();
-    return toAccountView(updated!);
+    return { ok: true, account: toAccountView(updated!) };
   }));
 }
 
+/** An account after a staff change, or why the change was refused (nothing changed). */
+export type AccountChangeAnswer = { ok: true; account: AccountView } | LedgerRefusal;
+
 /** Sets how far below zero a member account may go; never below what it already uses. */
-export async function setOverdraftLimit(db: DbOrTx, account_id: number, overdraft_limit_cents: number): Promise<AccountView> {
+export async function setOverdraftLimit(db: DbOrTx, account_id: number, overdraft_limit_cents: number): Promise<AccountChangeAnswer> {
   assert(Number.isSafeInteger(overdraft_limit_cents) && overdraft_limit_cents >= 0 && overdraft_limit_cents <= AMOUNT_CENTS_MAX, "bad overdraft limit");
-  return withRetry(() => db.transaction(async (tx) => {
+  return withRetry(() => db.transaction(async (tx): Promise<AccountChangeAnswer> => {
     const [row] = await tx.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, account_id)).for("update");
-    if (!row) throw new LedgerRefusal("account_not_found", { subject_id: account_id });
+    if (!row) return ledgerRefusal("account_not_found", { subject_id: account_id });
     const view = toAccountView(row);
     if (row.owner === "member" && view.available_cents + overdraft_limit_cents < 0) {
-      throw new LedgerRefusal("overdraft_in_use", { subject_id: account_id });
+      return ledgerRefusal("overdraft_in_use", { subject_id: account_id });
     }
     const [updated] = await tx.update(ledgerAccounts).set({ overdraft_limit_cents }).where(eq(ledgerAccounts.id, account_id)).returning();
-    return toAccountView(updated!);
+    return { ok: true, account: toAccountView(updated!) };
   }));
 }
 

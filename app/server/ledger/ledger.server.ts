@@ -3,7 +3,7 @@ import type { DbOrTx } from "~/server/db/client.server";
 import type { LedgerTransaction } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { countLedgerPosting, countLedgerRefusal } from "~/server/metrics/metrics.server";
-import { LedgerRefusal, isLedgerRefusal } from "./errors";
+import { ledgerRefusal, type LedgerRefusal } from "~/domain/refusals";
 import { inLedgerTransaction, type LedgerSession } from "./session.server";
 import {
   BATCH_TRANSACTIONS_MAX,
@@ -38,6 +38,9 @@ import {
  *      over the same accounts queue instead of deadlocking, and neither loses an update);
  *   2. plans the change with the pure rules in `rules.ts` (refusing for a stated reason);
  *   3. writes the transaction, its entries and the accounts' cached figures in one statement.
+ * Every operation answers with its result (`ok: true`) or a refusal as a value (`ok: false` and
+ * a code from app/domain/refusals.ts, with nothing written), as TigerBeetle answers with result
+ * codes: callers branch on `ok` and the code. A broken invariant (a bug) still throws.
  * The database checks the result again at commit (entries sum to zero, no member account below
  * its limit), so a bug here cannot leave money created or lost.
  *
@@ -49,6 +52,7 @@ import {
  */
 
 export type { EntryInput, PostingKind, TransactionKind } from "./rules";
+export type { LedgerRefusal } from "~/domain/refusals";
 
 export interface TransactionInput {
   idempotency_key: string;
@@ -61,7 +65,7 @@ export interface TransactionInput {
   memo?: string | null;
   reference?: string | null;
   category?: string | null;
-  /** YYYY-MM-DD; default today (UTC). Also decides the month of the savings transfer count. */
+  /** YYYY-MM-DD; default today (the institution's business date). Also decides the month of the savings transfer count. */
   effective_date?: string;
 }
 
@@ -86,19 +90,23 @@ export interface TransactionView {
 }
 
 export interface LedgerResult {
+  ok: true;
   transaction: TransactionView;
   entries: EntryInput[];
   /** True when this call repeated an earlier one and moved nothing. */
   replayed: boolean;
 }
 
+/** What an operation answers: its result, or why it was refused (nothing written). */
+export type LedgerAnswer = LedgerResult | LedgerRefusal;
+
 /** Post at once: current and available balances change now. */
-export function postTransfer(db: DbOrTx, input: TransactionInput): Promise<LedgerResult> {
+export function postTransfer(db: DbOrTx, input: TransactionInput): Promise<LedgerAnswer> {
   return counted(newTransaction(db, input, "posted"));
 }
 
 /** Hold (pending): the debits reduce available balance, not current; credits wait. */
-export function placeHold(db: DbOrTx, input: TransactionInput): Promise<LedgerResult> {
+export function placeHold(db: DbOrTx, input: TransactionInput): Promise<LedgerAnswer> {
   return counted(newTransaction(db, input, "pending"));
 }
 
@@ -109,12 +117,12 @@ export interface ResolveInput {
 }
 
 /** Posts a pending transaction (the ACH file went out, the bill was paid). */
-export function settleHold(db: DbOrTx, input: ResolveInput): Promise<LedgerResult> {
+export function settleHold(db: DbOrTx, input: ResolveInput): Promise<LedgerAnswer> {
   return counted(resolveHold(db, input, "posted"));
 }
 
 /** Marks a pending transaction failed and gives the held money back (cancelled, returned). */
-export function releaseHold(db: DbOrTx, input: ResolveInput): Promise<LedgerResult> {
+export function releaseHold(db: DbOrTx, input: ResolveInput): Promise<LedgerAnswer> {
   return counted(resolveHold(db, input, "failed"));
 }
 
@@ -133,7 +141,7 @@ export interface ReverseInput {
  * reversed at most once, and a reversal is not itself reversible (post a new transaction
  * instead).
  */
-export async function reverseTransaction(db: DbOrTx, input: ReverseInput): Promise<LedgerResult> {
+export async function reverseTransaction(db: DbOrTx, input: ReverseInput): Promise<LedgerAnswer> {
   assertKey(input);
   assertText(input.created_by, "created_by", true);
   assertText(input.memo, "memo", false);
@@ -143,12 +151,15 @@ export async function reverseTransaction(db: DbOrTx, input: ReverseInput): Promi
   return counted(idempotent(db, input.initiator, input.idempotency_key, async () => {
     // Entries never change, so they are read before the transaction to know what to lock.
     const original_entries = await readEntries(db, input.transaction_id);
-    if (original_entries.length === 0) throw new LedgerRefusal("transaction_not_found", { subject_id: input.transaction_id });
+    if (original_entries.length === 0) return ledgerRefusal("transaction_not_found", { subject_id: input.transaction_id });
     return withRetry(() =>
       inLedgerTransaction(db, async (session) => {
         const accounts = await lockAccounts(session, original_entries.map((e) => e.account_id));
+        if (!(accounts instanceof Map)) return accounts;
         const original = await lockTransaction(session, input.transaction_id);
-        checkReversible(original);
+        if (!original.ok) return original;
+        const irreversible = checkReversible(original);
+        if (irreversible) return irreversible;
 
         const entries = reversedEntries(original_entries);
         const row: NewTransactionRow = {
@@ -164,8 +175,9 @@ export async function reverseTransaction(db: DbOrTx, input: ReverseInput): Promi
           reference: original.reference,
           category: original.category,
         };
-        const changes = planNewTransaction({ kind: "reversal", status: "posted", entries, effective_date }, accounts, savingsTransfersPerMonth());
-        return writeNewTransaction(session, row, entries, changes);
+        const plan = planNewTransaction({ kind: "reversal", status: "posted", entries, effective_date }, accounts, savingsTransfersPerMonth());
+        if (!plan.ok) return plan;
+        return writeNewTransaction(session, row, entries, plan.changes);
       }),
     );
   }));
@@ -179,6 +191,7 @@ export interface BatchInput {
 }
 
 export interface BatchResult {
+  ok: true;
   transactions: LedgerResult[];
   replayed: boolean;
 }
@@ -189,68 +202,63 @@ export interface BatchResult {
  * batch; `batch_index` on the refusal says which one. Each transaction's own key is the batch's
  * key with "#<index>".
  */
-export function postBatch(db: DbOrTx, input: BatchInput): Promise<BatchResult> {
+export function postBatch(db: DbOrTx, input: BatchInput): Promise<BatchResult | LedgerRefusal> {
   return counted(postBatchOnce(db, input));
 }
 
-async function postBatchOnce(db: DbOrTx, input: BatchInput): Promise<BatchResult> {
+async function postBatchOnce(db: DbOrTx, input: BatchInput): Promise<BatchResult | LedgerRefusal> {
   assertKey(input);
   assertText(input.created_by, "created_by", true);
-  if (input.transactions.length === 0) throw new LedgerRefusal("batch_empty");
-  if (input.transactions.length > BATCH_TRANSACTIONS_MAX) {
-    throw new LedgerRefusal("batch_too_large", { limit: BATCH_TRANSACTIONS_MAX });
-  }
+  if (input.transactions.length === 0) return ledgerRefusal("batch_empty");
+  if (input.transactions.length > BATCH_TRANSACTIONS_MAX) return ledgerRefusal("batch_too_large", { limit: BATCH_TRANSACTIONS_MAX });
   const items = input.transactions.map((item, index) => {
     const row = newRow({ ...item, initiator: input.initiator, created_by: input.created_by, idempotency_key: `${input.idempotency_key}#${index}` }, "posted");
     row.batch_key = input.idempotency_key;
-    try {
-      checkEntries(item.entries);
-    } catch (error) {
-      throw withBatchIndex(error, index);
-    }
     return { row, entries: item.entries };
   });
+  for (const [index, { entries }] of items.entries()) {
+    const malformed = checkEntries(entries);
+    if (malformed) return { ...malformed, batch_index: index };
+  }
 
   const attempt = () =>
     withRetry(() =>
-      inLedgerTransaction(db, async (session): Promise<BatchResult | "replay"> => {
+      inLedgerTransaction(db, async (session): Promise<BatchResult | LedgerRefusal | "replay"> => {
         const accounts = await lockAccounts(session, items.flatMap((item) => item.entries.map((e) => e.account_id)));
+        if (!(accounts instanceof Map)) return accounts;
         const existing = await session.query(`SELECT 1 FROM ledger_transactions WHERE initiator = $1 AND batch_key = $2 LIMIT 1`, [
           input.initiator,
           input.idempotency_key,
         ]);
         if (existing.length > 0) return "replay";
+        // Every item is planned, each on the last one's result, before any is written: a refused
+        // item refuses the batch with nothing written.
         const limit = savingsTransfersPerMonth();
-        const results: LedgerResult[] = [];
+        const planned: Array<{ row: NewTransactionRow; entries: EntryInput[]; changes: AccountChange[] }> = [];
         for (const [index, { row, entries }] of items.entries()) {
-          let changes: AccountChange[];
-          try {
-            changes = planNewTransaction({ kind: row.kind, status: "posted", entries, effective_date: row.effective_date }, accounts, limit);
-          } catch (error) {
-            throw withBatchIndex(error, index);
-          }
-          applyChanges(accounts, changes);
+          const plan = planNewTransaction({ kind: row.kind, status: "posted", entries, effective_date: row.effective_date }, accounts, limit);
+          if (!plan.ok) return { ...plan, batch_index: index };
+          applyChanges(accounts, plan.changes);
+          planned.push({ row, entries, changes: plan.changes });
+        }
+        const results: LedgerResult[] = [];
+        for (const { row, entries, changes } of planned) {
           const result = await writeNewTransaction(session, row, entries, changes);
           // Each item's key derives from the batch's, which was checked unused under the locks.
           assert(result !== "replay", `batch item key ${row.idempotency_key} was already used`);
           results.push(result);
         }
-        return { transactions: results, replayed: false };
+        return { ok: true, transactions: results, replayed: false };
       }),
     );
 
-  try {
-    const result = await attempt();
-    if (result !== "replay") return result;
-  } catch (error) {
-    if (!isLedgerRefusal(error)) throw error;
-    const first = await findBatch(db, input.initiator, input.idempotency_key);
-    if (first) return first;
-    throw error;
-  }
+  // A refusal while the batch's key already succeeded (a repeat) answers with the first result.
+  const result = await attempt();
+  if (result !== "replay" && result.ok) return result;
   const first = await findBatch(db, input.initiator, input.idempotency_key);
-  assert(first, `batch ${input.idempotency_key} reported as existing but not found`);
-  return first;
+  if (first) return first;
+  assert(result !== "replay", `batch ${input.idempotency_key} reported as existing but not found`);
+  return result;
 }
 
 /** A transaction and its entries, or null. */
@@ -259,7 +267,7 @@ export async function getTransaction(db: DbOrTx, transaction_id: number): Promis
   const result = await db.execute(sql.raw(`SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions WHERE id = ${transaction_id}`));
   const row = result.rows[0];
   if (!row) return null;
-  return { transaction: toView(row), entries: await readEntries(db, transaction_id), replayed: false };
+  return { ok: true, transaction: toView(row), entries: await readEntries(db, transaction_id), replayed: false };
 }
 
 export interface HistoryRow {
@@ -359,18 +367,14 @@ export function today(now: Date = new Date()): string {
  * the caller's own database transaction holds the posting (a member's transfer), a rollback of
  * that transaction after this point is rare (it answers 5xx) and is not taken back.
  */
-async function counted<T extends LedgerResult | BatchResult>(operation: Promise<T>): Promise<T> {
-  try {
-    const result = await operation;
-    if (!result.replayed) {
-      const written = "transactions" in result ? result.transactions : [result as LedgerResult];
-      for (const { transaction } of written) countLedgerPosting(transaction.kind, transaction.status);
-    }
-    return result;
-  } catch (error) {
-    if (isLedgerRefusal(error)) countLedgerRefusal(error.code);
-    throw error;
+async function counted<T extends LedgerResult | BatchResult | LedgerRefusal>(operation: Promise<T>): Promise<T> {
+  const result = await operation;
+  if (!result.ok) countLedgerRefusal(result.code);
+  else if (!result.replayed) {
+    const written = "transactions" in result ? result.transactions : [result as LedgerResult];
+    for (const { transaction } of written) countLedgerPosting(transaction.kind, transaction.status);
   }
+  return result;
 }
 
 function savingsTransfersPerMonth(): number {
@@ -406,19 +410,22 @@ function newRow(input: TransactionInput, status: "posted" | "pending"): NewTrans
   };
 }
 
-async function newTransaction(db: DbOrTx, input: TransactionInput, status: "posted" | "pending"): Promise<LedgerResult> {
+async function newTransaction(db: DbOrTx, input: TransactionInput, status: "posted" | "pending"): Promise<LedgerAnswer> {
   const row = newRow(input, status);
   return idempotent(db, row.initiator, row.idempotency_key, async () => {
-    checkEntries(input.entries); // before any round trip: a malformed request locks nothing
+    const malformed = checkEntries(input.entries); // before any round trip: a malformed request locks nothing
+    if (malformed) return malformed;
     return withRetry(() =>
       inLedgerTransaction(db, async (session) => {
         const accounts = await lockAccounts(session, input.entries.map((e) => e.account_id));
-        const changes = planNewTransaction(
+        if (!(accounts instanceof Map)) return accounts;
+        const plan = planNewTransaction(
           { kind: row.kind, status, entries: input.entries, effective_date: row.effective_date },
           accounts,
           savingsTransfersPerMonth(),
         );
-        return writeNewTransaction(session, row, input.entries, changes);
+        if (!plan.ok) return plan;
+        return writeNewTransaction(session, row, input.entries, plan.changes);
       }),
     );
   });
@@ -433,36 +440,35 @@ async function idempotent(
   db: DbOrTx,
   initiator: string,
   idempotency_key: string,
-  attempt: () => Promise<LedgerResult | "replay">,
-): Promise<LedgerResult> {
-  try {
-    const result = await attempt();
-    if (result !== "replay") return result;
-  } catch (error) {
-    if (!isLedgerRefusal(error)) throw error;
-    const first = await findByKey(db, initiator, idempotency_key);
-    if (first) return first;
-    throw error;
-  }
+  attempt: () => Promise<LedgerAnswer | "replay">,
+): Promise<LedgerAnswer> {
+  const result = await attempt();
+  if (result !== "replay" && result.ok) return result;
   const first = await findByKey(db, initiator, idempotency_key);
-  assert(first, `key ${idempotency_key} conflicted but no transaction has it`);
-  return first;
+  if (first) return first;
+  assert(result !== "replay", `key ${idempotency_key} conflicted but no transaction has it`);
+  return result;
 }
 
-async function resolveHold(db: DbOrTx, input: ResolveInput, outcome: "posted" | "failed"): Promise<LedgerResult> {
+async function resolveHold(db: DbOrTx, input: ResolveInput, outcome: "posted" | "failed"): Promise<LedgerAnswer> {
   assertText(input.idempotency_key, "idempotency_key", true, KEY_LENGTH_MAX);
   assertText(input.resolved_by, "resolved_by", true);
   const entries = await readEntries(db, input.transaction_id);
-  if (entries.length === 0) throw new LedgerRefusal("transaction_not_found", { subject_id: input.transaction_id });
+  if (entries.length === 0) return ledgerRefusal("transaction_not_found", { subject_id: input.transaction_id });
   return withRetry(() =>
-    inLedgerTransaction(db, async (session) => {
+    inLedgerTransaction(db, async (session): Promise<LedgerAnswer> => {
       const accounts = await lockAccounts(session, entries.map((e) => e.account_id));
-      const { resolution_key, ...hold } = await lockTransaction(session, input.transaction_id);
+      if (!(accounts instanceof Map)) return accounts;
+      const locked = await lockTransaction(session, input.transaction_id);
+      if (!locked.ok) return locked;
+      const { resolution_key, ok: _ok, ...hold } = locked;
       if (hold.status !== "pending") {
-        if (hold.status === outcome && resolution_key === input.idempotency_key) return { transaction: hold, entries, replayed: true };
-        throw new LedgerRefusal("not_pending", { subject_id: hold.id });
+        if (hold.status === outcome && resolution_key === input.idempotency_key) return { ok: true, transaction: hold, entries, replayed: true };
+        return ledgerRefusal("not_pending", { subject_id: hold.id });
       }
-      const changes = outcome === "posted" ? planSettle(entries, accounts) : planRelease(entries);
+      const plan = outcome === "posted" ? planSettle(entries, accounts) : { ok: true as const, changes: planRelease(entries) };
+      if (!plan.ok) return plan;
+      const changes = plan.changes;
       applyChanges(accounts, changes); // asserts the accounts stay valid before anything is written
       const params: unknown[] = [outcome, input.resolved_by, input.idempotency_key, hold.id];
       const rows = await session.query(
@@ -478,7 +484,7 @@ async function resolveHold(db: DbOrTx, input: ResolveInput, outcome: "posted" | 
       );
       assert(rows.length === 1, `hold ${hold.id} was not pending under its lock`);
       const resolved_at = new Date(Number(rows[0]!.resolved_at_ms));
-      return { transaction: { ...hold, status: outcome, resolved_at, resolved_by: input.resolved_by }, entries, replayed: false };
+      return { ok: true, transaction: { ...hold, status: outcome, resolved_at, resolved_by: input.resolved_by }, entries, replayed: false };
     }),
   );
 }
@@ -491,7 +497,7 @@ const ACCOUNT_COLUMNS = "id, owner, type, status, posted_cents, held_cents, over
  * the same for every posting, so no two postings wait on each other in a cycle. The ids are
  * checked safe integers, inlined so that BEGIN and this statement travel in one round trip.
  */
-async function lockAccounts(session: LedgerSession, account_ids: readonly number[]): Promise<Map<number, AccountState>> {
+async function lockAccounts(session: LedgerSession, account_ids: readonly number[]): Promise<Map<number, AccountState> | LedgerRefusal> {
   const ids = [...new Set(account_ids)].sort((a, b) => a - b);
   for (const id of ids) assert(Number.isSafeInteger(id) && id > 0, `bad account id ${id}`);
   const rows = await session.begin(`SELECT ${ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id IN (${ids.join(", ")}) ORDER BY id FOR UPDATE`);
@@ -512,7 +518,7 @@ async function lockAccounts(session: LedgerSession, account_ids: readonly number
     accounts.set(account.id, account);
   }
   const missing = ids.find((id) => !accounts.has(id));
-  if (missing !== undefined) throw new LedgerRefusal("account_not_found", { subject_id: missing });
+  if (missing !== undefined) return ledgerRefusal("account_not_found", { subject_id: missing });
   return accounts;
 }
 
@@ -521,10 +527,10 @@ const TRANSACTION_COLUMNS = `id, kind, status, initiator, idempotency_key, batch
   memo, reference, category, (extract(epoch from resolved_at) * 1000)::float8 AS resolved_at_ms, resolved_by, resolution_key`;
 
 /** Locks a transaction row; always after its accounts, so the lock order stays one order. */
-async function lockTransaction(session: LedgerSession, transaction_id: number): Promise<TransactionView & { resolution_key: string | null }> {
+async function lockTransaction(session: LedgerSession, transaction_id: number): Promise<(TransactionView & { ok: true; resolution_key: string | null }) | LedgerRefusal> {
   const [row] = await session.query(`SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions WHERE id = $1 FOR UPDATE`, [transaction_id]);
-  if (!row) throw new LedgerRefusal("transaction_not_found", { subject_id: transaction_id });
-  return { ...toView(row), resolution_key: (row.resolution_key as string | null) ?? null };
+  if (!row) return ledgerRefusal("transaction_not_found", { subject_id: transaction_id });
+  return { ...toView(row), ok: true, resolution_key: (row.resolution_key as string | null) ?? null };
 }
 
 async function readEntries(db: DbOrTx, transaction_id: number): Promise<EntryInput[]> {
@@ -613,6 +619,7 @@ async function writeNewTransaction(
   const written = rows[0];
   if (!written) return "replay";
   return {
+    ok: true,
     transaction: { ...row, id: toId(written.id), created_at: new Date(Number(written.created_at_ms)), resolved_at: null, resolved_by: null },
     entries: [...entries],
     replayed: false,
@@ -626,7 +633,7 @@ async function findByKey(db: DbOrTx, initiator: string, idempotency_key: string)
   const row = result.rows[0];
   if (!row) return null;
   const transaction = toView(row);
-  return { transaction, entries: await readEntries(db, transaction.id), replayed: true };
+  return { ok: true, transaction, entries: await readEntries(db, transaction.id), replayed: true };
 }
 
 async function findBatch(db: DbOrTx, initiator: string, batch_key: string): Promise<BatchResult | null> {
@@ -638,9 +645,9 @@ async function findBatch(db: DbOrTx, initiator: string, batch_key: string): Prom
   const transactions: LedgerResult[] = [];
   for (const row of result.rows) {
     const transaction = toView(row);
-    transactions.push({ transaction, entries: await readEntries(db, transaction.id), replayed: true });
+    transactions.push({ ok: true, transaction, entries: await readEntries(db, transaction.id), replayed: true });
   }
-  return { transactions, replayed: true };
+  return { ok: true, transactions, replayed: true };
 }
 
 /** A row selected with TRANSACTION_COLUMNS, from either driver. */
@@ -663,11 +670,6 @@ function toView(row: Record<string, unknown>): TransactionView {
     resolved_at: date(row.resolved_at_ms),
     resolved_by: (row.resolved_by as string | null) ?? null,
   };
-}
-
-function withBatchIndex(error: unknown, index: number): unknown {
-  if (isLedgerRefusal(error)) error.batch_index = index;
-  return error;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,9 +1,11 @@
-import { LedgerRefusal } from "./errors";
+import { ledgerRefusal, type LedgerAnswer, type LedgerRefusal } from "~/domain/refusals";
 
 /**
  * The ledger's rules as pure functions: given the locked accounts and a request, say what would
- * change, or refuse. No I/O here, so every rule and every refusal is unit-tested directly, and
- * `ledger.server.ts` keeps the control flow (lock, plan, write) in one place.
+ * change, or refuse. A refusal is returned as a value (`{ ok: false, code }`, app/domain/refusals.ts);
+ * a broken invariant (a bug in the caller) throws through `assert`. No I/O here, so every rule and
+ * every refusal is unit-tested directly, and `ledger.server.ts` keeps the control flow (lock,
+ * plan, write) in one place.
  *
  * Money is `number` cents in TypeScript, asserted to be safe integers wherever it enters (the
  * database's bigint arrives as a string from node-postgres and as a number or bigint from
@@ -142,32 +144,31 @@ export function assertText(
 }
 
 /** Shape of a transaction's entries: two or more, whole cents, one per account, summing to zero. */
-export function checkEntries(entries: readonly EntryInput[]): void {
-  if (entries.length < 2) throw new LedgerRefusal("too_few_entries");
-  if (entries.length > ENTRIES_PER_TRANSACTION_MAX) {
-    throw new LedgerRefusal("too_many_entries", { limit: ENTRIES_PER_TRANSACTION_MAX });
-  }
+export function checkEntries(entries: readonly EntryInput[]): LedgerRefusal | null {
+  if (entries.length < 2) return ledgerRefusal("too_few_entries");
+  if (entries.length > ENTRIES_PER_TRANSACTION_MAX) return ledgerRefusal("too_many_entries", { limit: ENTRIES_PER_TRANSACTION_MAX });
   const seen = new Set<number>();
   let total_cents = 0;
   for (const entry of entries) {
     assert(Number.isSafeInteger(entry.account_id) && entry.account_id > 0, `bad account id ${entry.account_id}`);
     const amount = entry.amount_cents;
-    if (!Number.isSafeInteger(amount) || amount === 0 || Math.abs(amount) > AMOUNT_CENTS_MAX) {
-      throw new LedgerRefusal("invalid_amount");
-    }
-    if (seen.has(entry.account_id)) throw new LedgerRefusal("same_account", { subject_id: entry.account_id });
+    if (!Number.isSafeInteger(amount) || amount === 0 || Math.abs(amount) > AMOUNT_CENTS_MAX) return ledgerRefusal("invalid_amount");
+    if (seen.has(entry.account_id)) return ledgerRefusal("same_account", { subject_id: entry.account_id });
     seen.add(entry.account_id);
     total_cents += amount;
   }
-  if (total_cents !== 0) throw new LedgerRefusal("unbalanced");
+  if (total_cents !== 0) return ledgerRefusal("unbalanced");
+  return null;
 }
 
-/** The two entries of a plain transfer of a positive amount from one account to another. */
+/**
+ * The two entries of a plain transfer of a positive amount from one account to another. The
+ * caller has already refused a bad amount or the same account (the form schemas do, and
+ * `checkEntries` does again when the entries are posted), so either here is a bug.
+ */
 export function transferEntries(from_account_id: number, to_account_id: number, amount_cents: number): EntryInput[] {
-  if (!Number.isSafeInteger(amount_cents) || amount_cents <= 0 || amount_cents > AMOUNT_CENTS_MAX) {
-    throw new LedgerRefusal("invalid_amount");
-  }
-  if (from_account_id === to_account_id) throw new LedgerRefusal("same_account", { subject_id: from_account_id });
+  assert(Number.isSafeInteger(amount_cents) && amount_cents > 0 && amount_cents <= AMOUNT_CENTS_MAX, `bad transfer amount ${amount_cents}`);
+  assert(from_account_id !== to_account_id, `transfer from account ${from_account_id} to itself`);
   return [
     { account_id: from_account_id, amount_cents: -amount_cents },
     { account_id: to_account_id, amount_cents },
@@ -178,9 +179,10 @@ export function transferEntries(from_account_id: number, to_account_id: number, 
  * Frozen and closed accounts take part in no new posting ("Transaction Blocked",
  * docs/product.md#refusals).
  */
-export function checkAccountOpen(account: AccountState): void {
-  if (account.status === "frozen") throw new LedgerRefusal("account_frozen", { subject_id: account.id });
-  if (account.status === "closed") throw new LedgerRefusal("account_closed", { subject_id: account.id });
+export function checkAccountOpen(account: AccountState): LedgerRefusal | null {
+  if (account.status === "frozen") return ledgerRefusal("account_frozen", { subject_id: account.id });
+  if (account.status === "closed") return ledgerRefusal("account_closed", { subject_id: account.id });
+  return null;
 }
 
 /** Available to spend: current minus held debits, plus any overdraft (docs/product.md#balances). */
@@ -195,11 +197,19 @@ export function assertAccountState(account: AccountState): void {
   assert(account.owner !== "member" || spendableCents(account) >= 0, `member account ${account.id} is below its limit`);
 }
 
-function accountFor(accounts: ReadonlyMap<number, AccountState>, account_id: number): AccountState {
-  const account = accounts.get(account_id);
-  if (!account) throw new LedgerRefusal("account_not_found", { subject_id: account_id });
-  return account;
+/** The locked accounts of `entries`, in entry order, or the refusal naming one that is missing. */
+function accountsOf(entries: readonly EntryInput[], accounts: ReadonlyMap<number, AccountState>): Array<{ entry: EntryInput; account: AccountState }> | LedgerRefusal {
+  const touched: Array<{ entry: EntryInput; account: AccountState }> = [];
+  for (const entry of entries) {
+    const account = accounts.get(entry.account_id);
+    if (!account) return ledgerRefusal("account_not_found", { subject_id: entry.account_id });
+    touched.push({ entry, account });
+  }
+  return touched;
 }
+
+/** What a planned posting does to the accounts' cached figures. */
+export type Plan = LedgerAnswer<{ changes: AccountChange[] }>;
 
 /**
  * A new transaction, posted at once or held (pending): checks every rule and returns the
@@ -210,10 +220,15 @@ export function planNewTransaction(
   request: { kind: TransactionKind; status: "posted" | "pending"; entries: readonly EntryInput[]; effective_date: string },
   accounts: ReadonlyMap<number, AccountState>,
   savings_transfers_per_month: number,
-): AccountChange[] {
-  checkEntries(request.entries);
-  const touched = request.entries.map((entry) => ({ entry, account: accountFor(accounts, entry.account_id) }));
-  for (const { account } of touched) checkAccountOpen(account);
+): Plan {
+  const malformed = checkEntries(request.entries);
+  if (malformed) return malformed;
+  const touched = accountsOf(request.entries, accounts);
+  if (!Array.isArray(touched)) return touched;
+  for (const { account } of touched) {
+    const blocked = checkAccountOpen(account);
+    if (blocked) return blocked;
+  }
 
   const changes: AccountChange[] = [];
   for (const { entry, account } of touched) {
@@ -225,16 +240,18 @@ export function planNewTransaction(
     else if (debit) change.held_delta_cents = -entry.amount_cents;
 
     if (debit && account.type === "savings" && SAVINGS_LIMITED_KINDS.has(request.kind)) {
-      change.transfer_count = nextTransferCount(account, request.effective_date, savings_transfers_per_month);
+      const count = nextTransferCount(account, request.effective_date, savings_transfers_per_month);
+      if (!count.ok) return count;
+      change.transfer_count = { count: count.count, month: count.month };
     }
     if (change.posted_delta_cents !== 0 || change.held_delta_cents !== 0 || change.transfer_count) changes.push(change);
   }
   for (const { entry, account } of touched) {
     if (entry.amount_cents < 0 && account.owner === "member" && spendableCents(account) + entry.amount_cents < 0) {
-      throw new LedgerRefusal("insufficient_funds", { subject_id: account.id });
+      return ledgerRefusal("insufficient_funds", { subject_id: account.id });
     }
   }
-  return changes;
+  return { ok: true, changes };
 }
 
 /** The savings transfer count after one more transfer, or the limit refusal. */
@@ -242,26 +259,31 @@ export function nextTransferCount(
   account: AccountState,
   effective_date: string,
   savings_transfers_per_month: number,
-): { count: number; month: string } {
+): LedgerAnswer<{ count: number; month: string }> {
   // A back-dated posting counts in the account's latest month, so it cannot reset that month.
   const stored = account.transfer_count_month;
   const month = stored !== null && stored > monthOf(effective_date) ? stored : monthOf(effective_date);
   const used = stored === month ? account.transfer_count : 0;
   if (used >= savings_transfers_per_month) {
-    throw new LedgerRefusal("transfer_limit", { limit: savings_transfers_per_month, subject_id: account.id });
+    return ledgerRefusal("transfer_limit", { limit: savings_transfers_per_month, subject_id: account.id });
   }
-  return { count: used + 1, month };
+  return { ok: true, count: used + 1, month };
 }
 
 /** Settling a hold posts it: held debits become posted, pending credits arrive. */
-export function planSettle(entries: readonly EntryInput[], accounts: ReadonlyMap<number, AccountState>): AccountChange[] {
-  const touched = entries.map((entry) => ({ entry, account: accountFor(accounts, entry.account_id) }));
-  for (const { account } of touched) checkAccountOpen(account);
-  return touched.map(({ entry }) => ({
+export function planSettle(entries: readonly EntryInput[], accounts: ReadonlyMap<number, AccountState>): Plan {
+  const touched = accountsOf(entries, accounts);
+  if (!Array.isArray(touched)) return touched;
+  for (const { account } of touched) {
+    const blocked = checkAccountOpen(account);
+    if (blocked) return blocked;
+  }
+  const changes = touched.map(({ entry }) => ({
     account_id: entry.account_id,
     posted_delta_cents: entry.amount_cents,
     held_delta_cents: entry.amount_cents < 0 ? entry.amount_cents : 0,
   }));
+  return { ok: true, changes };
 }
 
 /**
@@ -275,10 +297,11 @@ export function planRelease(entries: readonly EntryInput[]): AccountChange[] {
 }
 
 /** Only a posted transaction that is not itself a reversal can be reversed, once. */
-export function checkReversible(transaction: { kind: string; status: string }): void {
-  if (transaction.kind === "reversal") throw new LedgerRefusal("reversal_not_reversible");
-  if (transaction.status === "reversed") throw new LedgerRefusal("already_reversed");
-  if (transaction.status !== "posted") throw new LedgerRefusal("not_posted");
+export function checkReversible(transaction: { kind: string; status: string }): LedgerRefusal | null {
+  if (transaction.kind === "reversal") return ledgerRefusal("reversal_not_reversible");
+  if (transaction.status === "reversed") return ledgerRefusal("already_reversed");
+  if (transaction.status !== "posted") return ledgerRefusal("not_posted");
+  return null;
 }
 
 export function reversedEntries(entries: readonly EntryInput[]): EntryInput[] {

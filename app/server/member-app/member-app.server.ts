@@ -31,6 +31,7 @@ import {
 import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
 import { betweenAccountsSchema, formErrorMessage, internationalSchema, toMemberSchema, toUsBankSchema, TRANSFER_MESSAGES } from "~/domain/transfers";
 import { findCountry } from "~/domain/countries";
+import { REFUSAL_MESSAGES } from "~/domain/refusals";
 import { findCurrency } from "~/domain/currencies";
 import { dashboard } from "./dashboard.server";
 import { memberHistoryCsv, memberHistoryPage, parseHistoryFilters, TRANSACTION_CATEGORIES } from "./history.server";
@@ -133,7 +134,8 @@ export type TransferActionResult =
   | {
       tab: TransferTab;
       status: "refused";
-      kind: Refusal["kind"] | "invalid" | "failed";
+      /** Why: a refusal code (app/domain/refusals.ts), or the form was invalid, or the server failed. */
+      code: Refusal["code"] | "invalid" | "failed";
       title?: string;
       message: string;
       field_errors: Record<string, string>;
@@ -167,23 +169,21 @@ function stringValues(form: FormData): Record<string, string> {
 function invalid(tab: TransferTab, error: z.ZodError, values: Record<string, string>): TransferActionResult {
   const field_errors: Record<string, string> = {};
   for (const issue of error.issues) field_errors[String(issue.path[0] ?? "form")] ??= issue.message;
-  return { tab, status: "refused", kind: "invalid", message: formErrorMessage(error), field_errors, values };
+  return { tab, status: "refused", code: "invalid", message: formErrorMessage(error), field_errors, values };
 }
 
 function refused(tab: TransferTab, refusal: Refusal, values: Record<string, string>, extra: Partial<Extract<TransferActionResult, { status: "refused" }>> = {}): TransferActionResult {
-  const title = refusal.kind === "blocked" ? MESSAGES.blocked_title : refusal.kind === "denied" ? MESSAGES.denied_title : undefined;
+  const title = refusal.code === "account_frozen" ? MESSAGES.blocked_title : refusal.code === "denied" ? MESSAGES.denied_title : undefined;
   // A wrong or missing code keeps the member on the code step, with the transfer shown again.
-  const code_step = refusal.kind === "otp_missing" || refusal.kind === "otp_invalid" ? { step: "otp" as const, summary: refusal.summary } : {};
-  return { tab, status: "refused", kind: refusal.kind, title, message: refusal.message, field_errors: refusal.field ? { [refusal.field]: refusal.message } : {}, values, ...code_step, ...extra };
+  const code_step = refusal.code === "otp_missing" || refusal.code === "otp_invalid" ? { step: "otp" as const, summary: refusal.summary } : {};
+  return { tab, status: "refused", code: refusal.code, title, message: refusal.message, field_errors: refusal.field ? { [refusal.field]: refusal.message } : {}, values, ...code_step, ...extra };
 }
-
-const CODES_RATE_LIMITED = "Too many codes requested. Please wait a few minutes and try again.";
 
 /** Emails the code that confirms this transfer (and only this one), and answers with the code step. */
 async function codeStep(database: Db, member: Member, request: Parameters<typeof stepUpTransfer>[0], summary: string, values: Record<string, string>): Promise<TransferActionResult> {
   const tab = request.kind;
   const sent = await sendStepUpCode(database, member, summary, stepUpTransfer(request));
-  if (!sent.ok) return { tab, status: "refused", kind: "rate_limited", message: CODES_RATE_LIMITED, field_errors: {}, values };
+  if (!sent.ok) return { tab, status: "refused", code: "codes_rate_limited", message: REFUSAL_MESSAGES.codes_rate_limited, field_errors: {}, values };
   return { tab, status: "otp", summary, values };
 }
 
@@ -211,7 +211,7 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
       }
       case "member-verify": {
         const email = z.email().safeParse(String(form.get("recipient_email") ?? "").trim().toLowerCase());
-        if (!email.success) return { tab, status: "refused", kind: "invalid", message: TRANSFER_MESSAGES.recipient, field_errors: { recipient_email: TRANSFER_MESSAGES.recipient }, values };
+        if (!email.success) return { tab, status: "refused", code: "invalid", message: TRANSFER_MESSAGES.recipient, field_errors: { recipient_email: TRANSFER_MESSAGES.recipient }, values };
         const found = await verifyRecipient(database, member, email.data);
         return found.ok ? { tab: "member", status: "verified", name: found.name, values } : refused(tab, found, values);
       }
@@ -246,7 +246,7 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
         const parsed = toUsBankSchema.safeParse(withRouting(values));
         if (!parsed.success) return invalid(tab, parsed.error, values);
         const result = await sendUsBankTransfer(database, member, parsed.data, String(form.get("otp") ?? ""));
-        if (!result.ok && (result.kind === "otp_missing" || result.kind === "otp_invalid")) {
+        if (!result.ok && (result.code === "otp_missing" || result.code === "otp_invalid")) {
           const review = await reviewUsBankTransfer(database, member, parsed.data);
           return refused(tab, result, values, { step: "otp", summary: review.ok ? review.summary : undefined });
         }
@@ -277,11 +277,11 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
         return finished(tab, await sendWire(database, member, parsed.data, String(form.get("otp") ?? "")), values, "International transfer submitted");
       }
       default:
-        return { tab, status: "refused", kind: "failed", message: TRANSFER_MESSAGES.failed, field_errors: {}, values };
+        return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, field_errors: {}, values };
     }
   } catch (error) {
     logger.error({ err: error, intent }, "transfer failed");
-    return { tab, status: "refused", kind: "failed", message: TRANSFER_MESSAGES.failed, field_errors: {}, values };
+    return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, field_errors: {}, values };
   }
 }
 

@@ -2,10 +2,9 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { externalPayments, ledgerAccounts, ledgerDailyTotals, ledgerEntries, ledgerTransactions, users, type ExternalPayment } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
-import { placeHold, postTransfer, today, type LedgerResult } from "~/server/ledger/ledger.server";
+import { placeHold, postTransfer, today, type LedgerRefusal, type LedgerResult } from "~/server/ledger/ledger.server";
 import { assert } from "~/server/ledger/rules";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
-import { isLedgerRefusal, type LedgerRefusal } from "~/server/ledger/errors";
 import { notify } from "~/server/notifications/notifications.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { formatCents } from "~/domain/money";
@@ -17,7 +16,7 @@ import { outgoingPaymentsPaused } from "./controls.server";
 import { currencyRate } from "./rates.server";
 import { verifyStepUpCode } from "./step-up.server";
 import { countTransferRefusal } from "~/server/metrics/metrics.server";
-import { REFUSAL_MESSAGES } from "~/domain/refusals";
+import { REFUSAL_MESSAGES, refusalMessage, type RefusalCode, type RefusalDetails } from "~/domain/refusals";
 
 /**
  * The four transfers of docs/product.md#transfers. Routes parse the form with the domain schemas,
@@ -43,28 +42,13 @@ export interface Member {
   name: string;
 }
 
-export type RefusalKind =
-  | "not_your_account"
-  | "insufficient_funds"
-  | "same_account"
-  | "invalid_amount"
-  | "blocked" // the source account is frozen by staff
-  | "closed"
-  | "denied" // staff paused outgoing external payments
-  | "savings_limit"
-  | "recipient_not_found"
-  | "own_account"
-  | "recipient_unavailable"
-  | "rate_limited"
-  | "limit"
-  | "no_rate"
-  | "otp_missing"
-  | "otp_invalid"
-  | "key_reused"; // the form's key already sent a different transfer
-
+/**
+ * Why a transfer was not made: a code from the one vocabulary (app/domain/refusals.ts, the same
+ * code the ledger gave where the ledger refused) and its message as the member reads it.
+ */
 export interface Refusal {
   ok: false;
-  kind: RefusalKind;
+  code: RefusalCode;
   message: string;
   /** The form field the message belongs to, when it is one field's. */
   field?: string;
@@ -85,21 +69,15 @@ export interface TransferDone {
 
 export type TransferResult = TransferDone | Refusal;
 
+/** Screen words around the refusals; the refusals' own words are app/domain/refusals.ts's. */
 export const MESSAGES = {
-  not_your_account: "Please choose one of your accounts",
-  own_account: "Cannot transfer to your own account",
-  recipient_not_found: "Recipient not found",
   recipient_error: "Error verifying recipient",
-  recipient_unavailable: "This recipient cannot receive transfers right now",
-  rate_limited: "Too many lookups. Please wait a few minutes and try again.",
+  rate_limited: REFUSAL_MESSAGES.rate_limited,
   blocked_title: "Transaction Blocked",
-  blocked: "Transactions on this account are blocked for security reasons. Please visit a branch or contact support.",
+  /** What a member is told about their own frozen account: the ledger's words and where to turn. */
+  blocked: `${REFUSAL_MESSAGES.account_frozen} Please visit a branch or contact support.`,
   denied_title: "Transaction Denied",
-  denied: "All transactions temporarily suspended",
-  closed: REFUSAL_MESSAGES.account_closed,
-  no_rate: "Transfers in this currency are not available right now",
-  otp_missing: "Please enter OTP",
-  otp_invalid: "Invalid OTP",
+  denied: REFUSAL_MESSAGES.denied,
 } as const;
 
 /** "MU00000123": the reference number a member quotes to support for a ledger transaction. */
@@ -116,37 +94,37 @@ function initiator(member: Member): string {
   return `member:${member.id}`;
 }
 
-/** Every refusal a member is shown is made here, and counted for /metrics by its kind. */
-function refuse(kind: RefusalKind, message: string, field?: string): Refusal {
-  countTransferRefusal(kind);
-  return { ok: false, kind, message, field };
+/** Every refusal a member is shown is made here, and counted for /metrics by its code. */
+function refuse(code: RefusalCode, field?: string, details?: RefusalDetails): Refusal {
+  countTransferRefusal(code);
+  const message = code === "account_frozen" ? MESSAGES.blocked : refusalMessage(code, details);
+  return field === undefined ? { ok: false, code, message } : { ok: false, code, message, field };
 }
 
-/** A ledger refusal as the member sees it (docs/product.md#messages-transfers). */
-function fromLedgerRefusal(error: LedgerRefusal, source_account_id: number): Refusal {
-  switch (error.code) {
+/**
+ * A ledger refusal as the member sees it (docs/product.md#messages-transfers): the same code,
+ * except that a refusal about the other member's account says only that the recipient cannot
+ * receive (their balance and status are theirs). The service checks ownership, amounts and
+ * accounts before it asks the ledger, so any other code here is a bug.
+ */
+function fromLedgerRefusal(refusal: LedgerRefusal, source_account_id: number): Refusal {
+  const about_source = refusal.subject_id === undefined || refusal.subject_id === source_account_id;
+  switch (refusal.code) {
     case "insufficient_funds":
-      return error.subject_id === undefined || error.subject_id === source_account_id
-        ? refuse("insufficient_funds", REFUSAL_MESSAGES.insufficient_funds, "amount")
-        : refuse("recipient_unavailable", MESSAGES.recipient_unavailable);
+      return about_source ? refuse("insufficient_funds", "amount") : refuse("recipient_unavailable");
     case "account_frozen":
-      return error.subject_id === undefined || error.subject_id === source_account_id
-        ? refuse("blocked", MESSAGES.blocked)
-        : refuse("recipient_unavailable", MESSAGES.recipient_unavailable);
     case "account_closed":
-      return error.subject_id === undefined || error.subject_id === source_account_id
-        ? refuse("closed", MESSAGES.closed)
-        : refuse("recipient_unavailable", MESSAGES.recipient_unavailable);
+      return about_source ? refuse(refusal.code) : refuse("recipient_unavailable");
     case "transfer_limit":
-      return refuse("savings_limit", error.message);
+      return refuse("transfer_limit", undefined, { limit: refusal.limit });
     case "same_account":
-      return refuse("same_account", REFUSAL_MESSAGES.same_account, "to_account_id");
+      return refuse("same_account", "to_account_id");
     case "invalid_amount":
-      return refuse("invalid_amount", REFUSAL_MESSAGES.invalid_amount, "amount");
+      return refuse("invalid_amount", "amount");
     case "account_not_found":
-      return refuse("not_your_account", MESSAGES.not_your_account);
+      return refuse("not_your_account");
     default:
-      throw error;
+      throw new Error(`the ledger refused a member's transfer unexpectedly: ${refusal.code}`);
   }
 }
 
@@ -160,23 +138,27 @@ export function accountLabel(account: Pick<AccountView, "type" | "account_number
 }
 
 /**
- * Runs `work` in one database transaction; a ledger refusal becomes the member's message, and a
- * `RefusalError` thrown by `work` (a check repeated under the transaction's locks) is answered
- * as it is, with everything written rolled back.
+ * Runs `work` in one database transaction and answers with what it answered. A refusal (a
+ * check repeated under the transaction's locks, or the ledger's) rolls back everything `work`
+ * wrote: Drizzle rolls back when the callback throws, so the refusal leaves it inside `Rollback`.
  */
-async function inTransaction(db: Db, source_account_id: number, work: (tx: DbOrTx) => Promise<TransferDone>): Promise<TransferResult> {
+async function inTransaction(db: Db, work: (tx: DbOrTx) => Promise<TransferResult>): Promise<TransferResult> {
   try {
-    return await db.transaction(work);
+    return await db.transaction(async (tx) => {
+      const result = await work(tx);
+      if (!result.ok) throw new Rollback(result);
+      return result;
+    });
   } catch (error) {
-    if (isLedgerRefusal(error)) return fromLedgerRefusal(error, source_account_id);
-    if (error instanceof RefusalError) return error.refusal;
+    if (error instanceof Rollback) return error.refusal;
     throw error;
   }
 }
 
-class RefusalError extends Error {
+/** Carries a refusal out of `inTransaction`'s callback; never leaves this module. */
+class Rollback extends Error {
   constructor(readonly refusal: Refusal) {
-    super(refusal.message);
+    super(refusal.code);
   }
 }
 
@@ -200,10 +182,7 @@ export type TransferRequest =
 const LEDGER_KIND: Record<TransferRequest["kind"], string> = { internal: "transfer", member: "member_transfer", ach: "ach_out", wire: "wire_out" };
 
 function keyReused(transaction_id: number): Refusal {
-  return refuse(
-    "key_reused",
-    `Your earlier transfer from this form went through (reference ${referenceNumber(transaction_id)}) with a different amount or recipient, so this one was not sent. Check your recent transactions, then send it again if you still need to.`,
-  );
+  return refuse("key_reused", undefined, { reference: referenceNumber(transaction_id) });
 }
 
 interface KeyedEntry {
@@ -296,13 +275,13 @@ export async function earlierTransfer(db: DbOrTx, member: Member, request: Trans
  * request with the same key that committed a moment before this one). It is this transfer only
  * if its entries are the ones asked for.
  */
-function checkReplay(result: LedgerResult, kind: TransferRequest["kind"], entries: ReadonlyArray<{ account_id: number; amount_cents: number }>): void {
-  if (!result.replayed) return;
+function checkReplay(result: LedgerResult, kind: TransferRequest["kind"], entries: ReadonlyArray<{ account_id: number; amount_cents: number }>): Refusal | null {
+  if (!result.replayed) return null;
   const same =
     result.transaction.kind === LEDGER_KIND[kind] &&
     result.entries.length === entries.length &&
     entries.every((e) => result.entries.some((r) => r.account_id === e.account_id && r.amount_cents === e.amount_cents));
-  if (!same) throw new RefusalError(keyReused(result.transaction.id));
+  return same ? null : keyReused(result.transaction.id);
 }
 
 function done(result: LedgerResult, amount_cents: number, payment_id?: number): TransferDone {
@@ -325,13 +304,13 @@ export async function transferBetweenAccounts(db: Db, member: Member, form: Betw
   const accounts = await memberAccounts(db, member.id);
   const from = ownAccount(accounts, form.from_account_id);
   const to = ownAccount(accounts, form.to_account_id);
-  if (!from || !to) return refuse("not_your_account", MESSAGES.not_your_account, from ? "to_account_id" : "from_account_id");
-  if (from.id === to.id) return refuse("same_account", REFUSAL_MESSAGES.same_account, "to_account_id");
+  if (!from || !to) return refuse("not_your_account", from ? "to_account_id" : "from_account_id");
+  if (from.id === to.id) return refuse("same_account", "to_account_id");
   const entries = [
     { account_id: from.id, amount_cents: -form.amount_cents },
     { account_id: to.id, amount_cents: form.amount_cents },
   ];
-  return inTransaction(db, from.id, async (tx) => {
+  return inTransaction(db, async (tx) => {
     const result = await postTransfer(tx, {
       kind: "transfer",
       initiator: initiator(member),
@@ -342,7 +321,9 @@ export async function transferBetweenAccounts(db: Db, member: Member, form: Betw
       reference: form.reference,
       category: "Transfers",
     });
-    checkReplay(result, "internal", entries);
+    if (!result.ok) return fromLedgerRefusal(result, from.id);
+    const reused = checkReplay(result, "internal", entries);
+    if (reused) return reused;
     if (!result.replayed) {
       await notify(tx, {
         member_id: member.id,
@@ -390,7 +371,7 @@ const RECIPIENT_LOOKUP_WINDOW_MS = 15 * 60 * 1000;
  */
 async function countRecipientLookup(db: DbOrTx, member: Member): Promise<Refusal | null> {
   const limit = await hitRateLimit({ key: `recipient-lookup:${member.id}`, limit: RECIPIENT_LOOKUPS_PER_WINDOW, window_ms: RECIPIENT_LOOKUP_WINDOW_MS }, { database: db });
-  return limit.allowed ? null : refuse("rate_limited", MESSAGES.rate_limited, "recipient_email");
+  return limit.allowed ? null : refuse("rate_limited", "recipient_email");
 }
 
 /**
@@ -402,9 +383,9 @@ export async function verifyRecipient(db: Db, member: Member, email: string): Pr
   const limited = await countRecipientLookup(db, member);
   if (limited) return limited;
   const address = email.trim().toLowerCase();
-  if (address === member.email.trim().toLowerCase()) return refuse("own_account", MESSAGES.own_account, "recipient_email");
+  if (address === member.email.trim().toLowerCase()) return refuse("own_account", "recipient_email");
   const recipient = await findRecipient(db, address);
-  if (!recipient || !recipient.checking) return refuse("recipient_not_found", MESSAGES.recipient_not_found, "recipient_email");
+  if (!recipient || !recipient.checking) return refuse("recipient_not_found", "recipient_email");
   return { ok: true, name: recipient.name };
 }
 
@@ -445,21 +426,21 @@ interface MemberTransferPlan {
 async function checkMemberTransfer(db: DbOrTx, member: Member, form: ToMemberTransfer): Promise<Refusal | MemberTransferPlan> {
   const accounts = await memberAccounts(db, member.id);
   const from = ownAccount(accounts, form.from_account_id);
-  if (!from) return refuse("not_your_account", MESSAGES.not_your_account, "from_account_id");
-  if (form.recipient_email === member.email.trim().toLowerCase()) return refuse("own_account", MESSAGES.own_account, "recipient_email");
+  if (!from) return refuse("not_your_account", "from_account_id");
+  if (form.recipient_email === member.email.trim().toLowerCase()) return refuse("own_account", "recipient_email");
   const limits = limitsFor("member");
   const too_large = overTransferLimit(limits, form.amount_cents);
   if (too_large) return too_large;
-  if (from.status === "frozen") return refuse("blocked", MESSAGES.blocked);
-  if (from.status === "closed") return refuse("closed", MESSAGES.closed);
+  if (from.status === "frozen") return refuse("account_frozen");
+  if (from.status === "closed") return refuse("account_closed");
   const limited = await countRecipientLookup(db, member);
   if (limited) return limited;
   const recipient = await findRecipient(db, form.recipient_email);
-  if (!recipient || !recipient.checking) return refuse("recipient_not_found", MESSAGES.recipient_not_found, "recipient_email");
-  if (recipient.member_id === member.id) return refuse("own_account", MESSAGES.own_account, "recipient_email");
+  if (!recipient || !recipient.checking) return refuse("recipient_not_found", "recipient_email");
+  if (recipient.member_id === member.id) return refuse("own_account", "recipient_email");
   const over_daily = overDailyLimit(limits, form.amount_cents, await sentToMembersToday(db, accounts));
   if (over_daily) return over_daily;
-  if (form.amount_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", REFUSAL_MESSAGES.insufficient_funds, "amount");
+  if (form.amount_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", "amount");
   const summary = `${formatCents(form.amount_cents)} from ${accountLabel(from)} to ${recipient.name} (${form.recipient_email}).`;
   return { from, to: recipient.checking, recipient, accounts, summary };
 }
@@ -483,21 +464,20 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
   const { from, to, recipient } = plan;
   if (memberTransferNeedsCode(form.amount_cents)) {
     const code = otp.trim();
-    if (code === "") return { ...refuse("otp_missing", MESSAGES.otp_missing, "otp"), summary: plan.summary };
-    if (!(await verifyStepUpCode(db, member.id, code, stepUpTransfer({ kind: "member", form })))) return { ...refuse("otp_invalid", MESSAGES.otp_invalid, "otp"), summary: plan.summary };
+    if (code === "") return { ...refuse("otp_missing", "otp"), summary: plan.summary };
+    if (!(await verifyStepUpCode(db, member.id, code, stepUpTransfer({ kind: "member", form })))) return { ...refuse("otp_invalid", "otp"), summary: plan.summary };
   }
   const entries = [
     { account_id: from.id, amount_cents: -form.amount_cents },
     { account_id: to.id, amount_cents: form.amount_cents },
   ];
-  return inTransaction(db, from.id, async (tx) => {
+  return inTransaction(db, async (tx) => {
     await lockMemberTransfers(tx, member.id);
     // Under the lock: a request with the same key that committed meanwhile answers as above.
     const again = await earlierTransfer(tx, member, { kind: "member", form });
-    if (again?.ok) return again;
-    if (again) throw new RefusalError(again);
+    if (again) return again;
     const over_daily = overDailyLimit(limitsFor("member"), form.amount_cents, await sentToMembersToday(tx, plan.accounts));
-    if (over_daily) throw new RefusalError(over_daily);
+    if (over_daily) return over_daily;
     const result = await postTransfer(tx, {
       kind: "member_transfer",
       initiator: initiator(member),
@@ -508,7 +488,9 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
       reference: form.reference,
       category: "Transfers",
     });
-    checkReplay(result, "member", entries);
+    if (!result.ok) return fromLedgerRefusal(result, from.id);
+    const reused = checkReplay(result, "member", entries);
+    if (reused) return reused;
     if (!result.replayed) {
       const ref = referenceNumber(result.transaction.id);
       await notify(tx, {
@@ -548,13 +530,13 @@ function limitsFor(kind: "member" | "ach" | "wire"): Limits {
 
 function overTransferLimit(limits: Limits, amount_cents: number): Refusal | null {
   if (amount_cents <= limits.per_transfer) return null;
-  return refuse("limit", `The most you can send in one of your ${limits.what} is ${formatCents(limits.per_transfer)}`, "amount");
+  return refuse("over_transfer_max", "amount", { what: limits.what, max: formatCents(limits.per_transfer) });
 }
 
 function overDailyLimit(limits: Limits, amount_cents: number, sent_today_cents: number): Refusal | null {
   if (sent_today_cents + amount_cents <= limits.daily) return null;
   const left = formatCents(Math.max(0, limits.daily - sent_today_cents));
-  return refuse("limit", `This transfer would pass your daily limit of ${formatCents(limits.daily)} for ${limits.what} (${left} left today)`, "amount");
+  return refuse("over_daily_limit", "amount", { max: formatCents(limits.daily), what: limits.what, left });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -594,14 +576,14 @@ async function sentToday(db: DbOrTx, member_id: string, kind: "ach" | "wire"): P
 
 async function checkExternal(db: DbOrTx, member: Member, accounts: readonly AccountView[], from_account_id: number, kind: "ach" | "wire", usd_cents: number, total_cents: number): Promise<Refusal | AccountView> {
   const from = ownAccount(accounts, from_account_id);
-  if (!from) return refuse("not_your_account", MESSAGES.not_your_account, "from_account_id");
-  if (await outgoingPaymentsPaused(db)) return refuse("denied", MESSAGES.denied);
-  if (from.status === "frozen") return refuse("blocked", MESSAGES.blocked);
-  if (from.status === "closed") return refuse("closed", MESSAGES.closed);
+  if (!from) return refuse("not_your_account", "from_account_id");
+  if (await outgoingPaymentsPaused(db)) return refuse("denied");
+  if (from.status === "frozen") return refuse("account_frozen");
+  if (from.status === "closed") return refuse("account_closed");
   const limits = limitsFor(kind);
   const over = overTransferLimit(limits, usd_cents) ?? overDailyLimit(limits, usd_cents, await sentToday(db, member.id, kind));
   if (over) return over;
-  if (total_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", REFUSAL_MESSAGES.insufficient_funds, "amount");
+  if (total_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", "amount");
   return from;
 }
 
@@ -710,20 +692,19 @@ async function sendExternal(db: Db, member: Member, request: ExternalRequest, ot
   const plan = await planExternal(db, member, request);
   if ("ok" in plan) return plan;
   const code = otp.trim();
-  if (code === "") return { ...refuse("otp_missing", MESSAGES.otp_missing, "otp"), summary: plan.summary };
-  if (!(await verifyStepUpCode(db, member.id, code, stepUpTransfer(request)))) return { ...refuse("otp_invalid", MESSAGES.otp_invalid, "otp"), summary: plan.summary };
+  if (code === "") return { ...refuse("otp_missing", "otp"), summary: plan.summary };
+  if (!(await verifyStepUpCode(db, member.id, code, stepUpTransfer(request)))) return { ...refuse("otp_invalid", "otp"), summary: plan.summary };
   const settlement = await institutionAccount(db, request.kind === "ach" ? "ach_settlement" : "wire_settlement");
   const fees = request.kind === "wire" ? await institutionAccount(db, "fees_income") : null;
   const { form } = request;
   const total_cents = plan.usd_cents + plan.fee_cents;
-  return inTransaction(db, form.from_account_id, async (tx) => {
+  return inTransaction(db, async (tx) => {
     await lockMemberPayments(tx, member.id);
     // Under the lock: a request with the same key that committed meanwhile answers as above.
     const again = await earlierTransfer(tx, member, request);
-    if (again?.ok) return again;
-    if (again) throw new RefusalError(again);
+    if (again) return again;
     const checked = await checkExternal(tx, member, await memberAccounts(tx, member.id), form.from_account_id, request.kind, plan.usd_cents, total_cents);
-    if ("ok" in checked) throw new RefusalError(checked);
+    if ("ok" in checked) return checked;
     const entries = [
       { account_id: checked.id, amount_cents: -total_cents },
       { account_id: settlement.id, amount_cents: plan.usd_cents },
@@ -740,8 +721,9 @@ async function sendExternal(db: Db, member: Member, request: ExternalRequest, ot
       reference: form.reference,
       category: "Transfers",
     });
+    if (!result.ok) return fromLedgerRefusal(result, checked.id);
     // No payment has the key (checked under the lock): a ledger transaction with it is another transfer's.
-    if (result.replayed) throw new RefusalError(keyReused(result.transaction.id));
+    if (result.replayed) return keyReused(result.transaction.id);
     const [payment] = await tx
       .insert(externalPayments)
       .values({
@@ -792,9 +774,9 @@ export interface WireQuote {
 export async function quoteWire(db: DbOrTx, form: Pick<InternationalTransfer, "currency" | "amount_minor_units" | "country">): Promise<WireQuote | Refusal> {
   const currency = findCurrency(form.currency);
   const rate = currency ? await currencyRate(db, currency.code) : null;
-  if (!currency || !rate) return refuse("no_rate", MESSAGES.no_rate, "currency");
+  if (!currency || !rate) return refuse("no_rate", "currency");
   const usd_cents = usdCentsForForeignAmount(form.amount_minor_units, currency.minor_units, rate.usd_per_unit);
-  if (usd_cents < 1) return refuse("invalid_amount", REFUSAL_MESSAGES.invalid_amount, "amount");
+  if (usd_cents < 1) return refuse("invalid_amount", "amount");
   const fee_cents = institution().limits.wire_fee_cents;
   return {
     ok: true,

@@ -4,6 +4,7 @@ import { currencyRates, ledgerEntries, users } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { institutionAccount, memberAccounts, openAccount } from "~/server/ledger/accounts.server";
 import { placeHold, postBatch, type EntryInput, type PostingKind } from "~/server/ledger/ledger.server";
+import { assert } from "~/server/ledger/rules";
 import { setCurrencyRate } from "~/server/payments/rates.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { DEMO_SIGNINS } from "./demo-signins.server";
@@ -163,15 +164,17 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
     // Small batches: on embedded PGlite a transaction holds the one connection, so other requests wait
     // between batches, not for the whole history.
     for (let i = 0, batch = 0; i < items.length; i += 100, batch++) {
-      await postBatch(db, {
+      const posted = await postBatch(db, {
         idempotency_key: `demo-history:${member.id}:${batch}`,
         initiator: "system:demo",
         created_by: "demo",
         transactions: items.slice(i, i + 100).map((item) => ({ kind: item.kind, entries: item.entries, memo: item.memo, category: item.category, effective_date: item.effective_date, reference: item.reference ?? null })),
       });
+      // The history was kept affordable above: a refusal here is a bug in this file.
+      assert(posted.ok, `demo history refused: ${posted.ok ? "" : posted.code}`);
     }
     // One purchase still pending (a card authorization).
-    await placeHold(db, {
+    const held = await placeHold(db, {
       idempotency_key: `demo-history:${member.id}:pending`,
       initiator: "system:demo",
       created_by: "demo",
@@ -180,6 +183,7 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
       memo: "Debit card purchase: Market Basket (pending)",
       category: "Groceries",
     });
+    assert(held.ok, `demo pending purchase refused: ${held.ok ? "" : held.code}`);
     await notify(db, {
       member_id: member.id,
       kind: "transfer_received",
