@@ -50,9 +50,15 @@ export default [
     route("outbox", "routes/admin/outbox.tsx"),
     route("messages", "routes/admin/messages.tsx"),
     route("jobs", "routes/admin/jobs.tsx"),
+    // Pause outgoing payments and currency rates for wires (docs/product.md#payment-controls).
+    route("payments", "routes/admin/payments.tsx"),
+    // Add Transactions for one member: the detail pane's table and CSV post here
+    // (docs/product.md#add-transactions); a page of its own without JavaScript.
+    route("members/:memberId/transactions", "routes/admin/add-transactions.tsx"),
   ]),
   // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.
   route("admin/audit.csv", "routes/admin/audit-csv.tsx"),
+  route("admin/transactions-template.csv", "routes/admin/transactions-template.tsx"),
   route("admin/members/:memberId/document", "routes/admin/member-document.tsx"),
   // Session keep-alive ("Stay signed in") and status, for the idle warning.
   route("session", "routes/auth/session.tsx"),

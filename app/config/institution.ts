@@ -145,6 +145,12 @@ export const InstitutionSchema = z
     }),
     us_banks: z.array(UsBank).min(1),
     bill_pay_quick_picks: z.array(z.string().min(1)).length(6),
+    /**
+     * The institution's ledger account on the other side of transactions staff add by hand or
+     * from a CSV (docs/product.md#add-transactions): a credit to a member comes out of it, a
+     * debit goes into it.
+     */
+    staff_postings_counterpart: z.enum(["cash", "ach_settlement", "wire_settlement", "bill_pay_settlement", "deposits_in_transit", "adjustments", "fees_income"]).default("cash"),
     limits: z.object({
       savings_transfers_per_month: z.number().int().min(0),
       external_transfer_max_cents: z.number().int().positive(),

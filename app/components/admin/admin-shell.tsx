@@ -8,6 +8,7 @@ const NAV = [
   { to: "/admin/outbox", label: "Outbox", staff_only: true },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/jobs", label: "Jobs", staff_only: true },
+  { to: "/admin/payments", label: "Payments", staff_only: true },
   // Its own route outside this layout, drawn in this same frame by its page.
   { to: "/admin/reset-transfers", label: "Reset Transfer Counts", staff_only: true },
 ];

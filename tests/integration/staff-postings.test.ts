@@ -1,0 +1,190 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { and, count, eq } from "drizzle-orm";
+import type { Database, Db } from "~/server/db/client.server";
+import { auditLog, ledgerTransactions } from "~/server/db/schema";
+import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
+import { verifyLedger } from "~/server/ledger/verify.server";
+import { addTransactions, type NumberedRow } from "~/server/postings/add-transactions.server";
+import { readPostingsCsv } from "~/server/postings/csv.server";
+import type { DraftRow } from "~/domain/staff-postings";
+import { openTestDatabase } from "./test-database";
+import { key, newMember } from "./member-support";
+import { person } from "./admin-support";
+
+/**
+ * Add Transactions (docs/product.md#add-transactions) through its service, on PGlite and on
+ * PostgreSQL: the rows post in one database transaction against the counterpart account, or
+ * nothing posts; each refusal says its line; the ledger verifies after every test.
+ */
+let database: Database;
+let db: Db;
+let staff: { id: string; email: string };
+const ORIGIN = { request_id: "postings-test", ip: "203.0.113.5" };
+const FIXTURES = path.join(import.meta.dirname, "..", "fixtures", "postings");
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  db = database.db;
+  staff = await person(db, "admin");
+});
+afterAll(async () => {
+  await database?.close();
+});
+afterEach(async () => {
+  const report = await verifyLedger(db);
+  expect(report.ok, JSON.stringify(report).slice(0, 500)).toBe(true);
+});
+
+async function transactionCount(): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(ledgerTransactions);
+  return Number(row!.n);
+}
+
+async function balance(account_id: number) {
+  const [a] = await getBalances(db, [account_id]);
+  return { current: a!.current_cents, available: a!.available_cents };
+}
+
+function rows(...raws: Partial<DraftRow>[]): NumberedRow[] {
+  return raws.map((raw, i) => ({ line: i + 2, raw: { account: "Checking", type: "credit", amount: "10.00", description: "Row", category: "Deposit", date: "", time: "", status: "", ...raw } }));
+}
+
+describe("a valid CSV", () => {
+  it("posts every row in one go against the counterpart account: dates as effective dates, Pending rows as holds, audited", async () => {
+    const { member, checking, savings } = await newMember(db, { checking_cents: 50_000, savings_cents: 10_000 });
+    const cash = await institutionAccount(db, "cash");
+    const cashBefore = (await getBalances(db, [cash.id]))[0]!.current_cents;
+    const read = readPostingsCsv(new Uint8Array(fs.readFileSync(path.join(FIXTURES, "valid-excel.csv"))));
+    if (!read.ok) throw new Error(read.message);
+    const before = await transactionCount();
+    const started = Date.now();
+    const result = await addTransactions(db, { member_id: member.id, staff, rows: read.rows, batch_key: key(), source: "csv", origin: ORIGIN, file_name: "valid-excel.csv" });
+    expect(result).toEqual({ status: "added", count: 4, posted: 3, held: 1, replayed: false });
+    expect(await transactionCount()).toBe(before + 4);
+
+    // +125.50 and +1,000,000.00 to checking; -20.00 from savings; a 7.25 hold on checking.
+    expect(await balance(checking.id)).toEqual({ current: 50_000 + 12_550 + 100_000_000, available: 50_000 + 12_550 + 100_000_000 - 725 });
+    expect(await balance(savings.id)).toEqual({ current: 8_000, available: 8_000 });
+    expect((await getBalances(db, [cash.id]))[0]!.current_cents).toBe(cashBefore - 12_550 - 100_000_000 + 2_000);
+
+    const posted = await db.select().from(ledgerTransactions).where(eq(ledgerTransactions.initiator, `staff:${staff.id}`)).orderBy(ledgerTransactions.id);
+    expect(posted.map((t) => [t.kind, t.status, t.effective_date, t.memo, t.category])).toEqual([
+      ["import", "posted", "2024-02-29", "Payroll deposit, ACME Corp", "Income"],
+      ["import", "posted", "2024-03-01", 'Gift for "Sam"', "Other"],
+      ["import", "posted", "2024-03-02", "Largest allowed amount", "Deposit"],
+      ["import", "pending", posted[3]!.effective_date, "Coffee at the corner shop", "Food"],
+    ]);
+    // The real time of posting, whatever date the row gave.
+    for (const t of posted) expect(t.created_at.getTime()).toBeGreaterThanOrEqual(started - 5_000);
+    expect(posted.slice(0, 3).every((t) => t.batch_key !== null)).toBe(true);
+
+    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ledger.staff_postings.add"), eq(auditLog.member_id, member.id)));
+    expect(audit!.actor_id).toBe(staff.id);
+    expect(audit!.before).toMatchObject({ accounts: expect.arrayContaining([expect.objectContaining({ id: checking.id, current_cents: 50_000 })]) });
+    expect(audit!.after).toMatchObject({ source: "csv", file_name: "valid-excel.csv", posted: 3, held: 1 });
+    expect((audit!.after as { rows: unknown[][] }).rows[0]).toEqual([2, posted[0]!.id, checking.id, 12_550, "2024-02-29", "09:30:00"]);
+  });
+
+  it("a repeat of the same submission posts nothing twice", async () => {
+    const { member, checking } = await newMember(db, { checking_cents: 0 });
+    const batch_key = key();
+    const input = { member_id: member.id, staff, rows: rows({ amount: "5.00" }, { amount: "6.00", status: "Pending" }), batch_key, source: "table" as const, origin: ORIGIN };
+    expect(await addTransactions(db, input)).toMatchObject({ status: "added", replayed: false });
+    expect(await addTransactions(db, input)).toMatchObject({ status: "added", replayed: true });
+    expect(await balance(checking.id)).toEqual({ current: 500, available: 500 });
+  });
+});
+
+describe("nothing posts unless every row is valid", () => {
+  it("lists every bad row by line and posts none of the good ones", async () => {
+    const { member, checking } = await newMember(db, { checking_cents: 1_000 });
+    const before = await transactionCount();
+    const result = await addTransactions(db, {
+      member_id: member.id,
+      staff,
+      rows: rows({}, { amount: "-3" }, { category: "Gambling" }, { date: "2024-02-31" }, { description: "=HYPERLINK(\"http://x\")" }),
+      batch_key: key(),
+      source: "csv",
+      origin: ORIGIN,
+    });
+    expect(result.status).toBe("invalid");
+    if (result.status !== "invalid") return;
+    expect(result.line_errors.map((e) => e.line)).toEqual([3, 4, 5, 6]);
+    expect(result.message).toMatch(/^4 lines have errors: line 3: Amount must be greater than zero/);
+    expect(await transactionCount()).toBe(before);
+    expect(await balance(checking.id)).toEqual({ current: 1_000, available: 1_000 });
+  });
+
+  it("an account of another member is refused, by number", async () => {
+    const { member } = await newMember(db, { checking_cents: 1_000 });
+    const other = await newMember(db, { checking_cents: 1_000 });
+    const before = await transactionCount();
+    const result = await addTransactions(db, { member_id: member.id, staff, rows: rows({ account: other.checking.account_number }), batch_key: key(), source: "csv", origin: ORIGIN });
+    expect(result).toMatchObject({ status: "invalid", message: `1 line has an error: line 2: account ${other.checking.account_number} is not one of this member's accounts` });
+    expect(await transactionCount()).toBe(before);
+    expect(await balance(other.checking.id)).toEqual({ current: 1_000, available: 1_000 });
+  });
+
+  it("a member's own account by number posts", async () => {
+    const { member, savings } = await newMember(db, { savings_cents: 0 });
+    const result = await addTransactions(db, { member_id: member.id, staff, rows: rows({ account: savings.account_number, amount: "1.25" }), batch_key: key(), source: "table", origin: ORIGIN });
+    expect(result).toMatchObject({ status: "added", count: 1 });
+    expect(await balance(savings.id)).toEqual({ current: 125, available: 125 });
+  });
+
+  it("a ledger refusal on one row (insufficient funds) refuses the whole batch, naming the line", async () => {
+    const { member, checking } = await newMember(db, { checking_cents: 1_000 });
+    const before = await transactionCount();
+    const result = await addTransactions(db, {
+      member_id: member.id,
+      staff,
+      rows: rows({ amount: "5.00" }, { type: "debit", amount: "40.00" }),
+      batch_key: key(),
+      source: "csv",
+      origin: ORIGIN,
+    });
+    expect(result).toEqual({ status: "refused", message: `line 3 (Checking ${checking.account_number}): Insufficient funds` });
+    expect(await transactionCount()).toBe(before);
+    expect(await balance(checking.id)).toEqual({ current: 1_000, available: 1_000 });
+  });
+
+  it("a refused hold after posted rows takes the posted rows back too (one database transaction)", async () => {
+    const { member, checking } = await newMember(db, { checking_cents: 1_000 });
+    const before = await transactionCount();
+    const auditBefore = (await db.select({ n: count() }).from(auditLog))[0]!.n;
+    const result = await addTransactions(db, {
+      member_id: member.id,
+      staff,
+      rows: rows({ amount: "5.00" }, { type: "debit", amount: "20.00", status: "Pending" }),
+      batch_key: key(),
+      source: "table",
+      origin: ORIGIN,
+    });
+    expect(result).toEqual({ status: "refused", message: `row 3 (Checking ${checking.account_number}): Insufficient funds` });
+    expect(await transactionCount()).toBe(before);
+    expect((await db.select({ n: count() }).from(auditLog))[0]!.n).toBe(auditBefore);
+    expect(await balance(checking.id)).toEqual({ current: 1_000, available: 1_000 });
+  });
+
+  it("a frozen account is refused with the ledger's message", async () => {
+    const { member, checking } = await newMember(db, { checking_cents: 1_000 });
+    await setAccountStatus(db, checking.id, "frozen");
+    const result = await addTransactions(db, { member_id: member.id, staff, rows: rows({ type: "debit", amount: "1.00" }), batch_key: key(), source: "csv", origin: ORIGIN });
+    expect(result.status).toBe("refused");
+    expect(await balance(checking.id)).toEqual({ current: 1_000, available: 1_000 });
+  });
+
+  it("a staff member or an unknown id is not a member", async () => {
+    expect(await addTransactions(db, { member_id: staff.id, staff, rows: rows({}), batch_key: key(), source: "csv", origin: ORIGIN })).toEqual({ status: "member_not_found" });
+    expect(await addTransactions(db, { member_id: "nobody", staff, rows: rows({}), batch_key: key(), source: "csv", origin: ORIGIN })).toEqual({ status: "member_not_found" });
+  });
+
+  it("no rows, or more than the limit, are refused", async () => {
+    const { member } = await newMember(db);
+    expect(await addTransactions(db, { member_id: member.id, staff, rows: [], batch_key: key(), source: "table", origin: ORIGIN })).toMatchObject({ status: "invalid", message: "there are no rows to add" });
+    const many = Array.from({ length: 10_001 }, (_, i) => ({ line: i + 2, raw: rows({})[0]!.raw }));
+    expect(await addTransactions(db, { member_id: member.id, staff, rows: many, batch_key: key(), source: "csv", origin: ORIGIN })).toMatchObject({ status: "invalid", message: "more than 10,000 rows; the limit is 10,000 rows and 2 MB" });
+  });
+});
