@@ -21,6 +21,7 @@ import * as signupRoute from "~/routes/auth/signup";
 import * as loginRoute from "~/routes/auth/login";
 import * as contactRoute from "~/routes/public/contact";
 import { openTestDatabase } from "./test-database";
+import { fieldErrors } from "../form-reply";
 import { applicant, person, signedIn } from "./admin-support";
 import { fileOf, tinyPng } from "./identity-support";
 import { key, newMember } from "./member-support";
@@ -150,7 +151,7 @@ describe("stored text refuses control characters with a field message, and nothi
       const form = { intent: "profile", first_name: "Pat", last_name: "Member", phone: "(555) 010-0000", street: "1 Main Street", city: "Portsmouth", state: "NH", postal_code: "03801", country: "United States", [field]: value };
       const outcome = await run(() => profileRoute.action(args(request(memberCookie, "/settings/profile", form))));
       expect(outcome.status, field).toBe(400);
-      expect((outcome.payload as { errors: Record<string, string> }).errors[field], field).toBe(PLAIN_TEXT_MESSAGE);
+      expect(fieldErrors(outcome.payload)[field], field).toBe(PLAIN_TEXT_MESSAGE);
     }
     const [after] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, member.member.id));
     expect(after).toEqual(before);

@@ -12,6 +12,7 @@ import { currentPasswordLockedMessage } from "~/server/auth/current-password.ser
 import { changeOwnPassword, disableTotp, startTotpEnrollment } from "~/server/settings/settings.server";
 import * as accountRoute from "~/routes/settings/account";
 import { openTestDatabase } from "./test-database";
+import { fieldErrors } from "../form-reply";
 import { Browser, lastCodeTo } from "./identity-support";
 
 /**
@@ -137,16 +138,16 @@ describe("guessing the current password from a signed-in session", () => {
       });
       const context = new RouterContextProvider();
       context.set(requestInfoContext, { request_id: "current-password-0001", ip: browser.ip, nonce: "" });
-      return accountRoute.action({ request, params: {}, context } as never) as Promise<{ data: { errors?: Record<string, string> }; init: { status: number } | null }>;
+      return accountRoute.action({ request, params: {}, context } as never) as Promise<{ data: unknown; init: { status: number } | null }>;
     };
     for (let i = 0; i < 4; i++) expect((await post({ intent: "totp-disable", current_password: `Wrong guess ${i} ok` })).init?.status).toBe(400);
     const fifth = await post({ intent: "password", current_password: "Wrong guess five ok", new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD });
     expect(fifth.init?.status).toBe(429);
-    expect(fifth.data.errors?.current_password).toBe(currentPasswordLockedMessage(15 * 60));
+    expect(fieldErrors(fifth.data).current_password).toBe(currentPasswordLockedMessage(15 * 60));
     // Even the right password, for any of the three, until the lock ends.
     const right = await post({ intent: "totp-start", current_password: PASSWORD });
     expect(right.init?.status).toBe(429);
-    expect(right.data.errors?.current_password).toMatch(/^Too many wrong passwords/);
+    expect(fieldErrors(right.data).current_password).toMatch(/^Too many wrong passwords/);
     expect((await wrongRows(me.id)).every((r) => r.request_id === "current-password-0001")).toBe(true);
   });
 });

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { KeyRound, ShieldCheck, Smartphone } from "lucide-react";
-import { changePasswordSchema, SETTINGS_MESSAGES } from "~/domain/settings";
-import { Button, FormErrors, FormMessage, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { changePasswordSchema, passwordOnlySchema, SETTINGS_MESSAGES, totpCodeSchema } from "~/domain/settings";
+import { Button, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
 import { useHydrated } from "~/components/calculators/use-hydrated";
 import { SettingSwitch } from "./setting-switch";
 import { StatusMessage } from "./status-message";
-import type { AccountActionData, AccountData, FieldErrors } from "./types";
+import type { AccountActionData, AccountData } from "./types";
 
 const ACTION = "/settings/account";
 
@@ -126,28 +126,28 @@ function TwoFactorSection({ account, pageResult }: { account: AccountData; pageR
 type TotpFetcher = ReturnType<typeof useFetcher<AccountActionData>>;
 
 function TotpStart({ fetcher, result, onCancel }: { fetcher: TotpFetcher; result?: AccountActionData; onCancel?: () => void }) {
+  const form = useSchemaForm(passwordOnlySchema, { lastResult: result?.reply });
   return (
-    <FormErrors errors={result?.errors}>
-      <fetcher.Form method="post" action={ACTION} className="mt-3 space-y-4 rounded-lg bg-slate-50 p-4" aria-label="Set up an authenticator app">
-        <input type="hidden" name="intent" value="totp-start" />
-        <p className="text-sm text-slate-700">To set up an authenticator app, confirm your current password.</p>
-        <TextField name="current_password" label="Current password" type="password" autoComplete="current-password" isRequired />
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" isPending={fetcher.state !== "idle"} pendingLabel="Checking…">
-            Continue
+    <SchemaForm form={form} fetcher={fetcher} method="post" action={ACTION} className="mt-3 space-y-4 rounded-lg bg-slate-50 p-4" aria-label="Set up an authenticator app">
+      <input type="hidden" name="intent" value="totp-start" />
+      <p className="text-sm text-slate-700">To set up an authenticator app, confirm your current password.</p>
+      <TextField name="current_password" label="Current password" type="password" autoComplete="current-password" isRequired />
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" isPending={fetcher.state !== "idle"} pendingLabel="Checking…">
+          Continue
+        </Button>
+        {onCancel ? (
+          <Button variant="secondary" onPress={onCancel}>
+            Cancel
           </Button>
-          {onCancel ? (
-            <Button variant="secondary" onPress={onCancel}>
-              Cancel
-            </Button>
-          ) : null}
-        </div>
-      </fetcher.Form>
-    </FormErrors>
+        ) : null}
+      </div>
+    </SchemaForm>
   );
 }
 
 function TotpConfirm({ fetcher, setup, result }: { fetcher: TotpFetcher; setup: NonNullable<AccountData["totp_setup"]>; result?: AccountActionData }) {
+  const form = useSchemaForm(totpCodeSchema, { lastResult: result?.reply });
   return (
     <div className="mt-3 space-y-4 rounded-lg bg-slate-50 p-4">
       <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
@@ -165,82 +165,72 @@ function TotpConfirm({ fetcher, setup, result }: { fetcher: TotpFetcher; setup: 
           <p className="mt-1 text-xs text-slate-600">Time-based, 6 digits, every 30 seconds.</p>
         </div>
       </div>
-      <FormErrors errors={result?.errors}>
-        <fetcher.Form method="post" action={ACTION} className="space-y-4" aria-label="Confirm your authenticator app">
-          <input type="hidden" name="intent" value="totp-confirm" />
-          <TextField
-            name="code"
-            label="6-digit code from your app"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            pattern="\d{6}"
-            isRequired
-            inputClassName="max-w-40 font-mono tracking-widest"
-          />
-          <div className="flex flex-wrap gap-2">
-            <Button type="submit" isPending={fetcher.state !== "idle"} pendingLabel="Verifying…">
-              Verify and turn on
-            </Button>
-            <Button type="submit" variant="secondary" name="intent" value="totp-cancel">
-              Cancel
-            </Button>
-          </div>
-        </fetcher.Form>
-      </FormErrors>
+      <SchemaForm form={form} fetcher={fetcher} method="post" action={ACTION} className="space-y-4" aria-label="Confirm your authenticator app">
+        <input type="hidden" name="intent" value="totp-confirm" />
+        <TextField
+          name="code"
+          label="6-digit code from your app"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          pattern="\d{6}"
+          isRequired
+          inputClassName="max-w-40 font-mono tracking-widest"
+        />
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" isPending={fetcher.state !== "idle"} pendingLabel="Verifying…">
+            Verify and turn on
+          </Button>
+          <Button type="submit" variant="secondary" name="intent" value="totp-cancel" formNoValidate>
+            Cancel
+          </Button>
+        </div>
+      </SchemaForm>
     </div>
   );
 }
 
 function TotpDisable({ fetcher, result, onCancel }: { fetcher: TotpFetcher; result?: AccountActionData; onCancel?: () => void }) {
+  const form = useSchemaForm(passwordOnlySchema, { lastResult: result?.reply });
   return (
-    <FormErrors errors={result?.errors}>
-      <fetcher.Form method="post" action={ACTION} className="mt-3 space-y-4 rounded-lg bg-slate-50 p-4" aria-label="Turn off the authenticator app">
-        <input type="hidden" name="intent" value="totp-disable" />
-        <p className="text-sm text-slate-700">Turning the authenticator app off sends your sign-in codes by email again. Confirm your current password.</p>
-        <TextField name="current_password" label="Current password" type="password" autoComplete="current-password" isRequired />
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" variant="danger" isPending={fetcher.state !== "idle"} pendingLabel="Turning off…">
-            Turn off authenticator app
+    <SchemaForm form={form} fetcher={fetcher} method="post" action={ACTION} className="mt-3 space-y-4 rounded-lg bg-slate-50 p-4" aria-label="Turn off the authenticator app">
+      <input type="hidden" name="intent" value="totp-disable" />
+      <p className="text-sm text-slate-700">Turning the authenticator app off sends your sign-in codes by email again. Confirm your current password.</p>
+      <TextField name="current_password" label="Current password" type="password" autoComplete="current-password" isRequired />
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" variant="danger" isPending={fetcher.state !== "idle"} pendingLabel="Turning off…">
+          Turn off authenticator app
+        </Button>
+        {onCancel ? (
+          <Button variant="secondary" onPress={onCancel}>
+            Keep it on
           </Button>
-          {onCancel ? (
-            <Button variant="secondary" onPress={onCancel}>
-              Keep it on
-            </Button>
-          ) : null}
-        </div>
-      </fetcher.Form>
-    </FormErrors>
+        ) : null}
+      </div>
+    </SchemaForm>
   );
 }
 
 function PasswordSection({ demoLocked, pageResult }: { demoLocked: boolean; pageResult?: AccountActionData }) {
   const fetcher = useFetcher<AccountActionData>({ key: "settings-account-password" });
   const formRef = useRef<HTMLFormElement>(null);
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  // The browser's check answers with the same status line as the server's (passwordFormRefusal).
   const [clientResult, setClientResult] = useState<AccountActionData | null>(null);
-  const result = clientResult ?? fetcher.data ?? pageResult;
-  const errors = clientErrors ?? result?.errors ?? null;
+  const serverResult = fetcher.data ?? pageResult;
+  const [seenServer, setSeenServer] = useState(serverResult);
+  if (seenServer !== serverResult) {
+    setSeenServer(serverResult);
+    setClientResult(null);
+  }
+  const result = clientResult ?? serverResult;
+  const form = useSchemaForm(changePasswordSchema, {
+    lastResult: serverResult?.reply,
+    onInvalid: (errors) => setClientResult({ intent: "password", ok: false, ...passwordFormRefusal(errors) }),
+  });
 
-  useFocusFirstInvalid(formRef, errors);
   useEffect(() => {
     if (fetcher.data?.ok) formRef.current?.reset();
   }, [fetcher.data]);
-
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    const entries = Object.fromEntries([...new FormData(event.currentTarget).entries()].filter(([, v]) => typeof v === "string"));
-    const check = changePasswordSchema.safeParse(entries);
-    if (check.success) {
-      setClientErrors(null);
-      setClientResult(null);
-      return;
-    }
-    event.preventDefault();
-    const found = issuesToFieldErrors(check.error.issues);
-    setClientErrors(found);
-    const mismatch = found.confirm_password === SETTINGS_MESSAGES.passwords_do_not_match && Object.keys(found).length === 1;
-    setClientResult({ intent: "password", ok: false, message: mismatch ? SETTINGS_MESSAGES.passwords_do_not_match : SETTINGS_MESSAGES.account_failed, detail: mismatch ? undefined : "Please check the highlighted fields." });
-  };
 
   return (
     <Section id="settings-password" title="Change password" icon={KeyRound} description="At least 12 characters. Changing it signs you out on every other device.">
@@ -249,20 +239,28 @@ function PasswordSection({ demoLocked, pageResult }: { demoLocked: boolean; page
           The published demo sign-ins cannot change their password, so the demo stays open to everyone.
         </FormMessage>
       ) : null}
-      <FormErrors errors={errors}>
-        <fetcher.Form ref={formRef} method="post" action={ACTION} noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Change password">
-          <input type="hidden" name="intent" value="password" />
-          <TextField name="current_password" label="Current password" type="password" autoComplete="current-password" isRequired />
-          <TextField name="new_password" label="New password" type="password" autoComplete="new-password" isRequired />
-          <TextField name="confirm_password" label="Confirm new password" type="password" autoComplete="new-password" isRequired />
-          <StatusMessage result={result} />
-          <div className="flex justify-end">
-            <Button type="submit" isPending={fetcher.state !== "idle"} pendingLabel="Changing…">
-              Change password
-            </Button>
-          </div>
-        </fetcher.Form>
-      </FormErrors>
+      <SchemaForm ref={formRef} form={form} fetcher={fetcher} method="post" action={ACTION} onSubmit={() => setClientResult(null)} className="space-y-4" aria-label="Change password">
+        <input type="hidden" name="intent" value="password" />
+        <TextField name="current_password" label="Current password" type="password" autoComplete="current-password" isRequired />
+        <TextField name="new_password" label="New password" type="password" autoComplete="new-password" isRequired />
+        <TextField name="confirm_password" label="Confirm new password" type="password" autoComplete="new-password" isRequired />
+        <StatusMessage result={result} />
+        <div className="flex justify-end">
+          <Button type="submit" isPending={fetcher.state !== "idle"} pendingLabel="Changing…">
+            Change password
+          </Button>
+        </div>
+      </SchemaForm>
     </Section>
   );
+}
+
+/**
+ * The status line for a password change the schema refused, in the browser or on the server: a
+ * mismatch alone says so; anything else asks to check the highlighted fields.
+ */
+export function passwordFormRefusal(errors: Record<string, readonly string[] | null | undefined>): { message: string; detail?: string } {
+  const fields = Object.entries(errors).filter(([, messages]) => messages?.length);
+  const mismatch = fields.length === 1 && fields[0]![0] === "confirm_password" && fields[0]![1]![0] === SETTINGS_MESSAGES.passwords_do_not_match;
+  return mismatch ? { message: SETTINGS_MESSAGES.passwords_do_not_match } : { message: SETTINGS_MESSAGES.account_failed, detail: "Please check the highlighted fields." };
 }

@@ -1,12 +1,12 @@
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { useFetcher } from "react-router";
 import { ImageUp, Trash2 } from "lucide-react";
 import { profileImageProblem, profileSchema } from "~/domain/settings";
-import { Button, FormErrors, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { Button, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
 import { useHydrated } from "~/components/calculators/use-hydrated";
 import { Avatar } from "./avatar";
 import { StatusMessage } from "./status-message";
-import type { FieldErrors, ProfileActionData, ProfileData } from "./types";
+import type { ProfileActionData, ProfileData } from "./types";
 
 const ACTION = "/settings/profile";
 
@@ -18,24 +18,11 @@ export function ProfileSettingsForm({ profile, pageResult }: { profile: ProfileD
   const details = useFetcher<ProfileActionData>({ key: "settings-profile-details" });
   const image = useFetcher<ProfileActionData>({ key: "settings-profile-image" });
   const hydrated = useHydrated();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const [imageProblem, setImageProblem] = useState<{ ok: false; message: string } | null>(null);
 
   const detailsResult = details.data ?? (pageResult?.intent === "profile" ? pageResult : undefined);
   const imageResult = imageProblem ?? image.data ?? (pageResult && pageResult.intent !== "profile" ? pageResult : undefined);
-  const errors = clientErrors ?? detailsResult?.errors ?? null;
-  const values = detailsResult && !detailsResult.ok ? { ...profile, ...detailsResult.values } : profile;
-
-  useFocusFirstInvalid(formRef, errors);
-
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    const entries = Object.fromEntries([...new FormData(event.currentTarget).entries()].filter(([, v]) => typeof v === "string"));
-    const check = profileSchema.safeParse(entries);
-    if (check.success) return setClientErrors(null);
-    event.preventDefault();
-    setClientErrors(issuesToFieldErrors(check.error.issues));
-  };
+  const form = useSchemaForm(profileSchema, { lastResult: detailsResult?.reply, defaultValue: profileValues(profile) });
 
   const onImageChosen = (event: React.ChangeEvent<HTMLInputElement>) => {
     const file = event.currentTarget.files?.[0];
@@ -100,38 +87,42 @@ export function ProfileSettingsForm({ profile, pageResult }: { profile: ProfileD
         </div>
       </section>
 
-      <FormErrors errors={errors}>
-        <details.Form ref={formRef} method="post" action={ACTION} noValidate onSubmit={onSubmit} className="space-y-6" aria-labelledby="profile-details-heading">
-          <input type="hidden" name="intent" value="profile" />
-          <h3 id="profile-details-heading" className="text-base font-semibold text-slate-900">
-            Personal details
-          </h3>
-          <p className="-mt-4 text-sm text-slate-600">
-            Signed in as <span className="font-medium text-slate-900">{profile.email}</span>
-          </p>
+      <SchemaForm form={form} fetcher={details} method="post" action={ACTION} className="space-y-6" aria-labelledby="profile-details-heading">
+        <input type="hidden" name="intent" value="profile" />
+        <h3 id="profile-details-heading" className="text-base font-semibold text-slate-900">
+          Personal details
+        </h3>
+        <p className="-mt-4 text-sm text-slate-600">
+          Signed in as <span className="font-medium text-slate-900">{profile.email}</span>
+        </p>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField name="first_name" label="First name" autoComplete="given-name" isRequired />
+          <TextField name="last_name" label="Last name" autoComplete="family-name" isRequired />
+          <TextField name="phone" label="Phone" type="tel" autoComplete="tel" optional className="sm:col-span-2" />
+        </div>
+        <fieldset className="space-y-5">
+          <legend className="text-sm font-semibold text-slate-900">Address</legend>
+          <TextField name="street" label="Street address" autoComplete="street-address" optional />
           <div className="grid gap-5 sm:grid-cols-2">
-            <TextField name="first_name" label="First name" defaultValue={values.first_name} autoComplete="given-name" isRequired />
-            <TextField name="last_name" label="Last name" defaultValue={values.last_name} autoComplete="family-name" isRequired />
-            <TextField name="phone" label="Phone" type="tel" defaultValue={values.phone} autoComplete="tel" optional className="sm:col-span-2" />
+            <TextField name="city" label="City" autoComplete="address-level2" optional />
+            <TextField name="state" label="State" autoComplete="address-level1" optional />
+            <TextField name="postal_code" label="ZIP / postal code" autoComplete="postal-code" optional />
+            <TextField name="country" label="Country" autoComplete="country-name" optional />
           </div>
-          <fieldset className="space-y-5">
-            <legend className="text-sm font-semibold text-slate-900">Address</legend>
-            <TextField name="street" label="Street address" defaultValue={values.street} autoComplete="street-address" optional />
-            <div className="grid gap-5 sm:grid-cols-2">
-              <TextField name="city" label="City" defaultValue={values.city} autoComplete="address-level2" optional />
-              <TextField name="state" label="State" defaultValue={values.state} autoComplete="address-level1" optional />
-              <TextField name="postal_code" label="ZIP / postal code" defaultValue={values.postal_code} autoComplete="postal-code" optional />
-              <TextField name="country" label="Country" defaultValue={values.country} autoComplete="country-name" optional />
-            </div>
-          </fieldset>
-          <StatusMessage result={detailsResult} />
-          <div className="flex justify-end">
-            <Button type="submit" isPending={saving} pendingLabel="Saving…">
-              Save profile
-            </Button>
-          </div>
-        </details.Form>
-      </FormErrors>
+        </fieldset>
+        <StatusMessage result={detailsResult} />
+        <div className="flex justify-end">
+          <Button type="submit" isPending={saving} pendingLabel="Saving…">
+            Save profile
+          </Button>
+        </div>
+      </SchemaForm>
     </div>
   );
+}
+
+/** The saved details, as the form's starting values. */
+function profileValues(profile: ProfileData): Record<string, string> {
+  const { first_name, last_name, phone, street, city, state, postal_code, country } = profile;
+  return { first_name, last_name, phone, street, city, state, postal_code, country };
 }

@@ -1,5 +1,6 @@
+import type { FormReply } from "~/server/http/form.server";
+
 /** What the settings routes answer (page actions and the dialogs' fetchers share them). */
-export type FieldErrors = Record<string, string>;
 
 export interface ProfileData {
   email: string;
@@ -21,8 +22,8 @@ export interface ProfileActionData {
   intent: ProfileIntent;
   ok: boolean;
   message: string;
-  errors?: FieldErrors;
-  values?: Record<string, string>;
+  /** The form's messages and values (docs/contributing.md#add-a-form). */
+  reply?: FormReply;
 }
 
 export interface AccountData {
@@ -49,6 +50,7 @@ export interface AccountActionData {
   message: string;
   /** What exactly happened, under the message. */
   detail?: string;
-  errors?: FieldErrors;
+  /** The form's messages and values (docs/contributing.md#add-a-form). */
+  reply?: FormReply;
   totp_setup?: TotpSetupData | null;
 }

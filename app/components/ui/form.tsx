@@ -2,7 +2,7 @@ import { createContext, useContext, useState } from "react";
 import { Form as RouterForm, type FetcherWithComponents, type FormProps as RouterFormProps } from "react-router";
 import { FormProvider, getFormProps, useForm, useFormMetadata, type FormMetadata, type Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { z } from "zod";
+import { z } from "zod";
 import type { FormReply } from "~/server/http/form.server";
 import { useLegacyFieldError } from "./form-errors";
 
@@ -25,7 +25,12 @@ export interface SchemaFormOptions {
   id?: string;
   /** Starting values by field name (the last answer's values replace them). */
   defaultValue?: Record<string, string | undefined>;
+  /** Told each time the browser's check stops a submit, with the messages by field. */
+  onInvalid?: (errors: Record<string, string[] | null>) => void;
 }
+
+/** What a button with formNoValidate (a Cancel that posts) is checked against: nothing. */
+const ANYTHING = z.record(z.string(), z.unknown());
 
 /**
  * Runs `schema` on submit in the browser (the same schema the action parses): a failing check
@@ -44,7 +49,12 @@ export function useSchemaForm<S extends z.ZodType>(schema: S, options: SchemaFor
     shouldRevalidate: "onSubmit",
     // The schemas are written over the posted strings ("" is an empty field, with its own
     // message), so Conform's coercion of "" to undefined is off.
-    onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion: true }) as Submission<Record<string, unknown>>,
+    onValidate: ({ formData, submitter }) => {
+      if (submitter?.formNoValidate) return parseWithZod(formData, { schema: ANYTHING, disableAutoCoercion: true });
+      const submission = parseWithZod(formData, { schema, disableAutoCoercion: true }) as Submission<Record<string, unknown>>;
+      if (submission.status === "error" && submission.error) options.onInvalid?.(submission.error);
+      return submission;
+    },
   });
   return form;
 }

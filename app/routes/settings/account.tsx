@@ -6,7 +6,7 @@ import { getAuth } from "~/server/auth/auth.server";
 import { currentPasswordLockedMessage } from "~/server/auth/current-password.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { requireUser } from "~/server/auth/session.server";
-import { parseForm, readForm } from "~/server/http/form.server";
+import { parseSubmission, readForm, replyTo } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import {
   cancelTotpEnrollment,
@@ -22,7 +22,7 @@ import {
 import { pageTitle } from "~/components/site/page-title";
 import { FormMessage } from "~/components/ui";
 import { SettingsPage } from "~/components/settings/settings-page";
-import { AccountSettingsForm } from "~/components/settings/account-settings-form";
+import { AccountSettingsForm, passwordFormRefusal } from "~/components/settings/account-settings-form";
 import type { AccountActionData, AccountData, AccountIntent } from "~/components/settings/types";
 
 /**
@@ -54,9 +54,9 @@ function refuse(intent: AccountIntent, detail: string, status: number, extra: Pa
 }
 
 /** Too many wrong current passwords: refused until the lock ends (current-password.server.ts). */
-function passwordLocked(intent: AccountIntent, retry_after_s: number) {
+function passwordLocked(intent: AccountIntent, retry_after_s: number, submission: Parameters<typeof replyTo>[0]) {
   const message = currentPasswordLockedMessage(retry_after_s);
-  return data({ intent, ok: false, message: FAILED, detail: message, errors: { current_password: message } } satisfies AccountActionData, {
+  return data({ intent, ok: false, message: FAILED, detail: message, reply: replyTo(submission, { fieldErrors: { current_password: [message] } }) } satisfies AccountActionData, {
     status: 429,
     headers: { "Retry-After": String(retry_after_s) },
   });
@@ -73,15 +73,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   switch (intent) {
     case "password": {
-      const parsed = parseForm(changePasswordSchema, form);
-      if (!parsed.ok) {
-        const mismatch = parsed.errors.confirm_password === SETTINGS_MESSAGES.passwords_do_not_match && Object.keys(parsed.errors).length === 1;
-        return data(
-          { intent, ok: false, message: mismatch ? SETTINGS_MESSAGES.passwords_do_not_match : FAILED, detail: mismatch ? undefined : "Please check the highlighted fields.", errors: parsed.errors } satisfies AccountActionData,
-          { status: 400 },
-        );
+      const submission = parseSubmission(changePasswordSchema, form);
+      if (submission.status !== "success") {
+        const reply = replyTo(submission);
+        return data({ intent, ok: false, ...passwordFormRefusal(reply.error ?? {}), reply } satisfies AccountActionData, { status: 400 });
       }
-      const result = await changeOwnPassword(db, meta, user, parsed.value, { request_id });
+      const result = await changeOwnPassword(db, meta, user, submission.value, { request_id });
+      const wrongPassword = { reply: replyTo(submission, { fieldErrors: { current_password: ["The current password is not correct."] } }) };
       switch (result.status) {
         case "changed":
           return data(
@@ -89,9 +87,9 @@ export async function action({ request, context }: Route.ActionArgs) {
             { headers: setCookieHeaders(result.set_cookies) },
           );
         case "wrong_password":
-          return refuse(intent, "The current password is not correct.", 400, { errors: { current_password: "The current password is not correct." } });
+          return refuse(intent, "The current password is not correct.", 400, wrongPassword);
         case "locked":
-          return passwordLocked(intent, result.retry_after_s);
+          return passwordLocked(intent, result.retry_after_s, submission);
         case "not_allowed":
           return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
         case "failed":
@@ -100,16 +98,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       break;
     }
     case "totp-start": {
-      const parsed = parseForm(passwordOnlySchema, form);
-      if (!parsed.ok) return refuse(intent, "Please enter your current password to set up an authenticator app.", 400, { errors: parsed.errors });
-      const result = await startTotpEnrollment(db, meta, user, parsed.value.current_password, { request_id });
+      const submission = parseSubmission(passwordOnlySchema, form);
+      if (submission.status !== "success") return refuse(intent, "Please enter your current password to set up an authenticator app.", 400, { reply: replyTo(submission) });
+      const result = await startTotpEnrollment(db, meta, user, submission.value.current_password, { request_id });
+      const wrongPassword = { reply: replyTo(submission, { fieldErrors: { current_password: ["The current password is not correct."] } }) };
       switch (result.status) {
         case "started":
           return { intent, ok: true, message: "", totp_setup: result.setup } satisfies AccountActionData;
         case "wrong_password":
-          return refuse(intent, "The current password is not correct.", 400, { errors: { current_password: "The current password is not correct." } });
+          return refuse(intent, "The current password is not correct.", 400, wrongPassword);
         case "locked":
-          return passwordLocked(intent, result.retry_after_s);
+          return passwordLocked(intent, result.retry_after_s, submission);
         case "already_enrolled":
           return { intent, ok: true, message: UPDATED, detail: "Your authenticator app is already on." } satisfies AccountActionData;
         case "not_allowed":
@@ -120,15 +119,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       break;
     }
     case "totp-confirm": {
-      const parsed = parseForm(totpCodeSchema, form);
+      const submission = parseSubmission(totpCodeSchema, form);
       const setup = await pendingTotpSetup(db, user);
-      if (!parsed.ok) return refuse(intent, "Please enter the 6-digit code from your app.", 400, { errors: parsed.errors, totp_setup: setup });
-      const result = await confirmTotpEnrollment(db, meta, user, parsed.value.code, { request_id });
+      if (submission.status !== "success") return refuse(intent, "Please enter the 6-digit code from your app.", 400, { reply: replyTo(submission), totp_setup: setup });
+      const result = await confirmTotpEnrollment(db, meta, user, submission.value.code, { request_id });
       switch (result.status) {
         case "enrolled":
           return { intent, ok: true, message: UPDATED, detail: "Authenticator app turned on. From now on, sign in with a code from your app." } satisfies AccountActionData;
         case "invalid_code":
-          return refuse(intent, "That code did not match. Check the time on your device and try the newest code.", 400, { errors: { code: "That code did not match." }, totp_setup: setup });
+          return refuse(intent, "That code did not match. Check the time on your device and try the newest code.", 400, { reply: replyTo(submission, { fieldErrors: { code: ["That code did not match."] } }), totp_setup: setup });
         case "not_started":
           return refuse(intent, "Please start the set-up again.", 400);
         case "not_allowed":
@@ -143,16 +142,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       return { intent, ok: true, message: "", totp_setup: null } satisfies AccountActionData;
     }
     case "totp-disable": {
-      const parsed = parseForm(passwordOnlySchema, form);
-      if (!parsed.ok) return refuse(intent, "Please enter your current password to turn the authenticator app off.", 400, { errors: parsed.errors });
-      const result = await disableTotp(db, meta, user, parsed.value.current_password, { request_id });
+      const submission = parseSubmission(passwordOnlySchema, form);
+      if (submission.status !== "success") return refuse(intent, "Please enter your current password to turn the authenticator app off.", 400, { reply: replyTo(submission) });
+      const result = await disableTotp(db, meta, user, submission.value.current_password, { request_id });
+      const wrongPassword = { reply: replyTo(submission, { fieldErrors: { current_password: ["The current password is not correct."] } }) };
       switch (result.status) {
         case "disabled":
           return { intent, ok: true, message: UPDATED, detail: "Authenticator app turned off. Sign-in codes will come by email again." } satisfies AccountActionData;
         case "wrong_password":
-          return refuse(intent, "The current password is not correct.", 400, { errors: { current_password: "The current password is not correct." } });
+          return refuse(intent, "The current password is not correct.", 400, wrongPassword);
         case "locked":
-          return passwordLocked(intent, result.retry_after_s);
+          return passwordLocked(intent, result.retry_after_s, submission);
         case "not_allowed":
           return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
         case "failed":
@@ -161,9 +161,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       break;
     }
     case "notifications": {
-      const parsed = parseForm(notificationSchema, form);
-      if (!parsed.ok) return refuse("notifications", "Please check the settings.", 400, { errors: parsed.errors });
-      const result = await updateNotificationSettings(db, user.id, parsed.value, { request_id, ip });
+      const submission = parseSubmission(notificationSchema, form);
+      if (submission.status !== "success") return refuse("notifications", "Please check the settings.", 400, { reply: replyTo(submission) });
+      const result = await updateNotificationSettings(db, user.id, submission.value, { request_id, ip });
       if (result.status === "failed") return refuse("notifications", "Please try again in a moment.", 500);
       return { intent: "notifications", ok: true, message: UPDATED } satisfies AccountActionData;
     }

@@ -4,7 +4,7 @@ import { requestInfoContext } from "~/context";
 import { profileSchema, SETTINGS_MESSAGES } from "~/domain/settings";
 import { getAuth } from "~/server/auth/auth.server";
 import { requireUser } from "~/server/auth/session.server";
-import { parseForm, readForm } from "~/server/http/form.server";
+import { parseSubmission, readForm, replyTo } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { removeProfileImage, setProfileImage } from "~/server/profile-images/profile-images.server";
 import { getProfileSettings, updateProfile } from "~/server/settings/settings.server";
@@ -52,13 +52,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return { intent: "remove-image", ok: true, message: SETTINGS_MESSAGES.profile_updated } satisfies ProfileActionData;
   }
 
-  const parsed = parseForm(profileSchema, form);
-  if (!parsed.ok) {
-    return data({ intent: "profile", ok: false, message: SETTINGS_MESSAGES.profile_failed, errors: parsed.errors, values: parsed.values } satisfies ProfileActionData, { status: 400 });
+  const submission = parseSubmission(profileSchema, form);
+  if (submission.status !== "success") {
+    return data({ intent: "profile", ok: false, message: SETTINGS_MESSAGES.profile_failed, reply: replyTo(submission) } satisfies ProfileActionData, { status: 400 });
   }
-  const result = await updateProfile(db, user.id, parsed.value, { request_id, ip });
-  if (result.status === "failed") return data({ intent: "profile", ok: false, message: SETTINGS_MESSAGES.profile_failed } satisfies ProfileActionData, { status: 500 });
-  return { intent: "profile", ok: true, message: SETTINGS_MESSAGES.profile_updated } satisfies ProfileActionData;
+  const result = await updateProfile(db, user.id, submission.value, { request_id, ip });
+  if (result.status === "failed") return data({ intent: "profile", ok: false, message: SETTINGS_MESSAGES.profile_failed, reply: replyTo(submission) } satisfies ProfileActionData, { status: 500 });
+  return { intent: "profile", ok: true, message: SETTINGS_MESSAGES.profile_updated, reply: replyTo(submission) } satisfies ProfileActionData;
 }
 
 export default function ProfileSettingsRoute({ loaderData, actionData }: Route.ComponentProps) {
