@@ -41,6 +41,9 @@ export default defineConfig({
     url: `http://localhost:${port}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { ...(process.env.MUTUAL_BUILD_DIR ? { MUTUAL_BUILD_DIR: process.env.MUTUAL_BUILD_DIR } : {}), NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", E2E: "1", TRUST_PROXY: "1" },
+    env: { ...(process.env.MUTUAL_BUILD_DIR ? { MUTUAL_BUILD_DIR: process.env.MUTUAL_BUILD_DIR } : {}), NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", E2E: "1", TRUST_PROXY: "1",
+      // Browser tests move the job clock forward (/admin/jobs) to see jobs due later run now, and
+      // poll often so those runs follow within a second (app/server/jobs/).
+      JOB_CLOCK: "adjustable", JOB_POLL_MS: "300" },
   },
 });

@@ -149,34 +149,19 @@ export default function Jobs({ loaderData, actionData }: Route.ComponentProps) {
         {loaderData.recent.length === 0 ? (
           <p className="mt-2 text-sm text-slate-700">No job has run yet.</p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
-            <table className="w-full min-w-[36rem] text-left text-sm">
-              <thead className="text-xs uppercase tracking-wide text-slate-700">
-                <tr>
-                  <th scope="col" className="py-2 pr-3">Job</th>
-                  <th scope="col" className="py-2 pr-3">Outcome</th>
-                  <th scope="col" className="py-2 pr-3">Attempts</th>
-                  <th scope="col" className="py-2 pr-3">Finished or next try</th>
-                  <th scope="col" className="py-2">Error</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {loaderData.recent.map((run) => (
-                  <tr key={run.id} data-testid="job-run">
-                    <td className="py-2 pr-3 text-slate-900">{loaderData.titles[run.job] ?? run.job}</td>
-                    <td className="py-2 pr-3">
-                      <JobBadge status={run.state === "queued" ? "retrying" : run.state} />
-                    </td>
-                    <td className="tabular py-2 pr-3 text-slate-900">
-                      {run.attempts} of {run.max_attempts}
-                    </td>
-                    <td className="py-2 pr-3 text-slate-900">{when(run.state === "queued" ? run.run_at : run.finished_at)}</td>
-                    <td className="py-2 text-slate-900">{run.last_error ?? "None"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ol className="mt-2 divide-y divide-slate-100" aria-labelledby="recent-runs">
+            {loaderData.recent.map((run) => (
+              <li key={run.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-2 text-sm" data-testid="job-run">
+                <span className="font-medium text-slate-900">{loaderData.titles[run.job] ?? run.job}</span>
+                <JobBadge status={run.state === "queued" ? "retrying" : run.state} />
+                <span className="tabular text-slate-800">
+                  Attempt {run.attempts} of {run.max_attempts} · {run.state === "queued" ? "next try " : ""}
+                  {when(run.state === "queued" ? run.run_at : run.finished_at)}
+                </span>
+                {run.last_error ? <span className="basis-full text-red-900">Error: {run.last_error}</span> : null}
+              </li>
+            ))}
+          </ol>
         )}
       </section>
 

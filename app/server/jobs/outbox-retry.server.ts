@@ -19,7 +19,7 @@ const BATCH_MAX = 100;
 
 export interface OutboxRetryCounts {
   [name: string]: number | string | boolean | null;
-  smtp: boolean;
+  mail_server: "configured" | "not configured";
   tried: number;
   delivered: number;
   failed: number;
@@ -33,7 +33,7 @@ export async function retryOutboxDeliveries(
   options: { smtp?: boolean; deliver?: (db: Db, id: number) => Promise<"sent" | "failed" | "skipped"> } = {},
 ): Promise<OutboxRetryCounts> {
   const smtp = options.smtp ?? Boolean(env().SMTP_URL);
-  if (!smtp) return { smtp: false, tried: 0, delivered: 0, failed: 0 };
+  if (!smtp) return { mail_server: "not configured", tried: 0, delivered: 0, failed: 0 };
   const deliver = options.deliver ?? deliverOutboxMessage;
   const now = job_now.toISOString();
   const secretKinds = sql.join(SECRET_KINDS.map((k) => sql`${k}`), sql`, `);
@@ -53,7 +53,7 @@ export async function retryOutboxDeliveries(
     if (outcome === "sent") delivered++;
     else if (outcome === "failed") failed++;
   }
-  const counts = { smtp: true, tried: due.rows.length, delivered, failed };
+  const counts: OutboxRetryCounts = { mail_server: "configured", tried: due.rows.length, delivered, failed };
   // The mail server refusing every message is the run's failure, for staff to see and the run to
   // be retried; each message's own error is on its outbox row.
   if (failed > 0 && delivered === 0) throw new OutboxDeliveryFailed(`The mail server did not accept any of ${failed} message(s); each message's error is in the outbox.`);
