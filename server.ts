@@ -17,6 +17,7 @@ import { env, ConfigurationError } from "./app/config/env.server";
 import { institution } from "./app/config/institution.server";
 import { requestInfoContext } from "./app/context";
 import { appDatabase } from "./app/server/db/db.server";
+import { seedDemoIfDemo } from "./app/server/seed/startup.server";
 import { requestGuards } from "./app/server/security/request-guards.server";
 // A client behind TRUST_PROXY can send any X-Forwarded-For: records and limits keep only a valid
 // address, or a bounded `invalid:` hash of what was sent.
@@ -60,6 +61,8 @@ async function main() {
   // Open (and migrate) the database before accepting requests: a locked DATA_DIR stops start-up
   // here with a clear message; an unreachable PostgreSQL is waited for (logged at each attempt).
   const database = await appDatabase();
+  // Demo mode: the demo people and their history on an empty database, before any request.
+  await seedDemoIfDemo(database);
 
   const app = express();
   app.disable("x-powered-by");

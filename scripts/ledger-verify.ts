@@ -10,7 +10,7 @@ import { verifyLedger } from "~/server/ledger/verify.server";
 async function main(): Promise<number> {
   let database;
   try {
-    database = await appDatabase({ seedDemo: false });
+    database = await appDatabase();
   } catch (error) {
     console.error(`ledger:verify cannot open the database: ${(error as Error).message}`);
     return 2;

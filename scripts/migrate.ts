@@ -3,6 +3,6 @@
 // does that, and a production start refuses the demo profile.
 import { appDatabase } from "../app/server/db/db.server";
 
-const database = await appDatabase({ seedDemo: false });
+const database = await appDatabase();
 console.log(`Migrations applied (${database.kind}).`);
 await database.close();

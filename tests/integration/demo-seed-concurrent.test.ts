@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import { onPostgres, openTestDatabase } from "./test-database";
 import { openDatabase, type Database } from "~/server/db/client.server";
-import { seedDemoAtStartup } from "~/server/db/db.server";
+import { seedDemoAtStartup } from "~/server/seed/startup.server";
 import { ledgerAccounts, users } from "~/server/db/schema";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
 

@@ -1,6 +1,4 @@
-import pg from "pg";
 import { env } from "~/config/env.server";
-import { institution } from "~/config/institution.server";
 import { logger } from "~/server/logger.server";
 import { secrets } from "~/server/config/secrets.server";
 import { migrateDatabase, openDatabase, type Database } from "./client.server";
@@ -27,41 +25,6 @@ async function untilReachable<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Any fixed 64-bit number, the same in every process of this app: "mutual-demo-seed". */
-const SEED_LOCK_KEY = "7310431812462339585";
-
-/**
- * Several app servers starting together on one empty PostgreSQL database would each find it
- * empty and each seed it: two sets of accounts per demo member. A session advisory lock, on a
- * connection of its own (a pool of one connection can still seed), makes them seed one after
- * another; the later ones then find the work done. Closing the connection releases the lock.
- */
-async function oneProcessAtATime(database: Database, work: () => Promise<void>): Promise<void> {
-  if (database.kind !== "postgres") return work();
-  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
-  const lockClient = new pg.Client({ ...pool.options, statement_timeout: undefined, query_timeout: undefined });
-  lockClient.on("error", (error) => logger.warn({ database: describeDatabaseError(error) }, "database connection lost"));
-  try {
-    await lockClient.connect();
-    await lockClient.query("select pg_advisory_lock($1)", [SEED_LOCK_KEY]);
-    await work();
-  } finally {
-    await lockClient.end().catch(() => undefined);
-  }
-}
-
-/** The demo institution's people and their history, once, however many processes start together. */
-export async function seedDemoAtStartup(database: Database): Promise<void> {
-  const { seedDemoIfEmpty } = await import("~/server/seed/demo.server");
-  const { seedDemoHistory } = await import("~/server/seed/demo-history.server");
-  await oneProcessAtATime(database, async () => {
-    await seedDemoIfEmpty(database);
-    // Six months of history for the demo members, posted through the ledger (once: it does
-    // nothing for members who already have history).
-    await seedDemoHistory(database.db);
-  });
-}
-
 /**
  * The process's one database. Kept on globalThis so that the Express entry and the
  * React Router server build (two module graphs in development) share one PGlite instance:
@@ -70,8 +33,7 @@ export async function seedDemoAtStartup(database: Database): Promise<void> {
 const KEY = Symbol.for("mutual.database");
 type Holder = { [KEY]?: Promise<Database> };
 
-export function appDatabase(options: { seedDemo?: boolean } = {}): Promise<Database> {
-  const seedDemo = options.seedDemo ?? true;
+export function appDatabase(): Promise<Database> {
   const holder = globalThis as Holder;
   holder[KEY] ??= (async () => {
     const e = env();
@@ -98,9 +60,8 @@ export function appDatabase(options: { seedDemo?: boolean } = {}): Promise<Datab
         // database found without its keys stops start-up (secrets.server.ts).
         (secrets(), await openDatabase({ kind: "pglite", dataDir: e.dataDirAbsolute }));
     if (database.kind === "pglite") await migrateDatabase(database);
-    // Demo mode: the demo institution's people on an empty database (app/server/seed). Scripts
-    // that only inspect the database (ledger:verify) open it without seeding.
-    if (seedDemo && institution().demo) await seedDemoAtStartup(database);
+    // The demo people are seeded by the server's start-up (app/server/seed/startup.server.ts), not
+    // here: the database module depends on no service, so nothing it imports imports it back.
     return database;
   })();
   return holder[KEY];
