@@ -6,7 +6,7 @@ import type { Db } from "~/server/db/client.server";
 import { memberProfiles, sessions, users } from "~/server/db/schema";
 import { authFor } from "~/server/auth/auth.server";
 import type { RequestMeta } from "~/server/auth/request-meta.server";
-import { submitApplication } from "~/server/members/applications.server";
+import { submitApplication } from "~/server/applications/applications.server";
 import { openMember } from "./integration/ledger-fixtures";
 
 /**

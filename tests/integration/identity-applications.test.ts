@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "~/server/db/client.server";
 import { applicationInfoRequests, memberProfiles, memberSettings, rateLimitCounters, users } from "~/server/db/schema";
-import { answerInfoRequest, getApplicantOverview, submitApplication } from "~/server/members/applications.server";
+import { answerInfoRequest, getApplicantOverview, submitApplication } from "~/server/applications/applications.server";
 import { sessionUserFromCookie } from "~/server/auth/session.server";
 import { uploadsRoot } from "~/server/files/private-uploads.server";
 import { openTestDatabase } from "./test-database";

@@ -4,7 +4,7 @@ import type { Route } from "./+types/not-approved";
 import { institution } from "~/config/institution.server";
 import { getAuth } from "~/server/auth/auth.server";
 import { requireApplicant } from "~/server/auth/session.server";
-import { getApplicantOverview } from "~/server/members/applications.server";
+import { getApplicantOverview } from "~/server/applications/applications.server";
 import { pageTitle } from "~/components/site/page-title";
 import { SessionTimeout } from "~/components/session/session-timeout";
 import { Button } from "~/components/ui";

@@ -9,7 +9,7 @@ import { requestInfoContext } from "~/context";
 import { ID_DOCUMENT_ACCEPT, ID_TYPE_OPTIONS, INFO_ANSWER_MAX_CHARS as ANSWER_MAX_CHARS, idDocumentProblem } from "~/domain/membership-application";
 import { getAuth } from "~/server/auth/auth.server";
 import { requireApplicant } from "~/server/auth/session.server";
-import { answerInfoRequest, getApplicantOverview } from "~/server/members/applications.server";
+import { answerInfoRequest, getApplicantOverview } from "~/server/applications/applications.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { RATE_LIMITS } from "~/server/auth/rate-limits.server";
 import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";

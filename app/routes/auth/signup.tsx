@@ -19,7 +19,7 @@ import { rateLimitedMessage } from "~/domain/sign-in";
 import { getAuth } from "~/server/auth/auth.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { redirectIfSignedIn } from "~/server/auth/session.server";
-import { submitApplication } from "~/server/members/applications.server";
+import { submitApplication } from "~/server/applications/applications.server";
 import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
 import { PageHero } from "~/components/site/page-hero";
 import { pageTitle } from "~/components/site/page-title";

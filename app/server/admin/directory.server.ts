@@ -5,7 +5,7 @@ import { maskDateOfBirth, maskIdNumber } from "~/domain/membership-application";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { memberAccounts, routingNumber } from "~/server/ledger/accounts.server";
 import { memberCards } from "~/server/cards/cards.server";
-import { encryptionContext } from "~/server/members/applications.server";
+import { encryptionContext } from "~/server/members/members.server";
 import { decryptField } from "~/server/security/crypto.server";
 import { readPrivateUpload } from "~/server/files/private-uploads.server";
 import type { Staff } from "./review.server";

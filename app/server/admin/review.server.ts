@@ -8,7 +8,7 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { openAccount, routingNumber, type AccountView } from "~/server/ledger/accounts.server";
 import { issueDebitCard, type DebitCardView } from "~/server/cards/cards.server";
 import { sendEmail } from "~/server/mail/outbox.server";
-import { encryptionContext } from "~/server/members/applications.server";
+import { encryptionContext } from "~/server/members/members.server";
 import { decryptField } from "~/server/security/crypto.server";
 import { logger } from "~/server/logger.server";
 import { notify } from "~/server/notifications/notifications.server";

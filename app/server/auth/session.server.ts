@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { loginPathFor, safeRedirectTo } from "~/domain/redirect-to";
 import type { Db } from "~/server/db/client.server";
 import { sessions, users } from "~/server/db/schema";
-import { applicationStatus } from "~/server/members/applications.server";
+import { applicationStatus } from "~/server/members/members.server";
 import { logger } from "~/server/logger.server";
 import { pageUrl } from "~/server/http/page-url.server";
 import { authFor, getAuth, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, usesSecureCookies } from "./auth.server";

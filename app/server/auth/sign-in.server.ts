@@ -8,7 +8,7 @@ import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { keyedHash } from "~/server/security/crypto.server";
 import { logger } from "~/server/logger.server";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
-import { applicationStatus, getMemberSettings } from "~/server/members/applications.server";
+import { applicationStatus, getMemberSettings } from "~/server/members/members.server";
 import { authFor } from "./auth.server";
 import { hashCode } from "./codes.server";
 import { mustChangePassword } from "./password-change.server";

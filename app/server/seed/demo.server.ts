@@ -3,7 +3,7 @@ import type { Database, Db } from "~/server/db/client.server";
 import { applicationInfoRequests, memberProfiles, memberSettings, users } from "~/server/db/schema";
 import { authFor, hashPassword } from "~/server/auth/auth.server";
 import { encryptField } from "~/server/security/crypto.server";
-import { encryptionContext } from "~/server/members/applications.server";
+import { encryptionContext } from "~/server/members/members.server";
 import { logger } from "~/server/logger.server";
 import { DEMO_SIGNINS, type DemoSignIn } from "./demo-signins.server";
 

@@ -14,7 +14,7 @@ import { authHeaders, type RequestMeta } from "~/server/auth/request-meta.server
 import { guardCurrentPassword } from "~/server/auth/current-password.server";
 import type { EffectiveRole } from "~/server/auth/roles.server";
 import { logger } from "~/server/logger.server";
-import { getMemberSettings, type MemberSettings } from "~/server/members/applications.server";
+import { getMemberSettings, type MemberSettings } from "~/server/members/members.server";
 import { isDemoSignIn } from "~/server/seed/demo-signins.server";
 
 /**

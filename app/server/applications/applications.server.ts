@@ -20,6 +20,7 @@ import { removePrivateUpload, storePrivateUpload, UploadRejectedError, type Stor
 import { sendEmail } from "~/server/mail/outbox.server";
 import { applicationReceivedEmail } from "~/server/mail/templates.server";
 import { decryptField, encryptField } from "~/server/security/crypto.server";
+import { encryptionContext } from "~/server/members/members.server";
 import { logger } from "~/server/logger.server";
 
 /**
@@ -38,11 +39,6 @@ export const ID_DOCUMENT_RULES = {
     unreadable: "We could not read that image. Please upload a clear photo or scan (JPEG, PNG, WebP or PDF).",
   },
 } as const;
-
-/** Associated data that binds an encrypted value to its column and member. */
-export function encryptionContext(column: "date_of_birth" | "id_number", user_id: string): string {
-  return `member_profiles.${column}:${user_id}`;
-}
 
 export type SubmitApplicationResult =
   | { status: "created"; user_id: string; set_cookies: string[] }
@@ -203,12 +199,6 @@ export async function getApplicantOverview(db: Db, user_id: string): Promise<App
   };
 }
 
-/** The application status that decides where a pending user may go (null: no application). */
-export async function applicationStatus(db: Db, user_id: string): Promise<"pending" | "approved" | "rejected" | null> {
-  const [row] = await db.select({ status: memberProfiles.status }).from(memberProfiles).where(eq(memberProfiles.user_id, user_id));
-  return row?.status ?? null;
-}
-
 export type AnswerResult = { status: "answered" } | { status: "not_found" } | { status: "document_rejected"; message: string } | { status: "failed" };
 
 /**
@@ -266,34 +256,4 @@ export async function answerInfoRequest(
     if (stored) await removePrivateUpload("id-documents", stored.file);
     return { status: "failed" };
   }
-}
-
-export interface MemberSettings {
-  email_notifications: boolean;
-  sms_notifications: boolean;
-  push_notifications: boolean;
-  two_factor: boolean;
-  login_alerts: boolean;
-}
-
-/** The defaults of docs/product.md#settings. */
-export const DEFAULT_MEMBER_SETTINGS: MemberSettings = {
-  email_notifications: true,
-  sms_notifications: false,
-  push_notifications: true,
-  two_factor: false,
-  login_alerts: true,
-};
-
-/** A member's settings; the defaults when none were stored yet. */
-export async function getMemberSettings(db: Db, user_id: string): Promise<MemberSettings> {
-  const [row] = await db.select().from(memberSettings).where(eq(memberSettings.user_id, user_id));
-  if (!row) return { ...DEFAULT_MEMBER_SETTINGS };
-  return {
-    email_notifications: row.email_notifications,
-    sms_notifications: row.sms_notifications,
-    push_notifications: row.push_notifications,
-    two_factor: row.two_factor,
-    login_alerts: row.login_alerts,
-  };
 }
