@@ -20,7 +20,7 @@ import pg from "pg";
 import { migrateDatabase, openDatabase, type Database } from "~/server/db/client.server";
 import { institutionAccount, openAccount } from "~/server/ledger/accounts.server";
 import { postBatch, postTransfer } from "~/server/ledger/ledger.server";
-import { transferEntries } from "~/server/ledger/rules";
+import { transferEntries } from "~/domain/ledger-rules";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { dropDatabase, runHistoryBench } from "./history";
 

@@ -6,7 +6,7 @@ import { auditLog, balanceAdjustments, ledgerAccounts, memberAccountSettings, no
 import { getAccount, institutionAccount } from "~/server/ledger/accounts.server";
 import { getTransaction, placeHold, postTransfer } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { transferEntries } from "~/server/ledger/rules";
+import { transferEntries } from "~/domain/ledger-rules";
 import { AccountEditSchema, AdjustBalanceSchema, PlaceHoldSchema, ACCOUNT_NUMBER_MESSAGE, ROUTING_NUMBER_MESSAGE, AMOUNT_DECIMALS_MESSAGE, AMOUNT_MESSAGE, AMOUNT_TOO_LARGE_MESSAGE } from "~/domain/member-accounts";
 import { editMemberAccount } from "~/server/member-accounts/account-edit.server";
 import { awaitingAdjustments, decideAdjustment, requestAdjustment } from "~/server/member-accounts/adjustments.server";

@@ -13,7 +13,7 @@ import {
   settleHold,
   type LedgerAnswer,
 } from "~/server/ledger/ledger.server";
-import { transferEntries } from "~/server/ledger/rules";
+import { transferEntries } from "~/domain/ledger-rules";
 import { verifyLedger } from "~/server/ledger/verify.server";
 
 /**

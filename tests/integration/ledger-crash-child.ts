@@ -6,7 +6,7 @@
  */
 import { openDatabase } from "~/server/db/client.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
-import { transferEntries } from "~/server/ledger/rules";
+import { transferEntries } from "~/domain/ledger-rules";
 
 const WORKERS = 8;
 const url = process.env.LEDGER_CRASH_DATABASE_URL;

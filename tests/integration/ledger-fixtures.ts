@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { DbOrTx } from "~/server/db/client.server";
 import { institutionAccount, openAccount, type AccountView } from "~/server/ledger/accounts.server";
 import { postTransfer, type LedgerRefusal } from "~/server/ledger/ledger.server";
-import { transferEntries } from "~/server/ledger/rules";
+import { transferEntries } from "~/domain/ledger-rules";
 
 /** Shared set-up for the ledger's integration tests. */
 

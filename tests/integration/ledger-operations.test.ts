@@ -28,7 +28,7 @@ import {
   settleHold,
   type TransactionInput,
 } from "~/server/ledger/ledger.server";
-import { transferEntries } from "~/server/ledger/rules";
+import { transferEntries } from "~/domain/ledger-rules";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { isValidAccountNumber } from "~/domain/account-number";
 import { institution } from "~/config/institution.server";

@@ -12,7 +12,7 @@ import { openTestDatabase, onPostgres } from "./test-database";
 import { STAFF, newKey, openMember } from "./ledger-fixtures";
 import type { Database } from "~/server/db/client.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
-import { transferEntries } from "~/server/ledger/rules";
+import { transferEntries } from "~/domain/ledger-rules";
 import { metricsOnMainPort, metricsPortApp } from "~/server/metrics/metrics.server";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
 

@@ -4,7 +4,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "~/server/db/client.server";
 import { auditLog, ledgerAccounts, users } from "~/server/db/schema";
 import { today } from "~/server/ledger/ledger.server";
-import { monthOf } from "~/server/ledger/rules";
+import { monthOf } from "~/domain/ledger-rules";
 import { TRANSFER_COUNTS_PAGE_SIZE, listTransferCounts, parsePageAfter, resetAllMemberTransferCounts } from "~/server/settings/reset-transfers.server";
 import { openTestDatabase } from "./test-database";
 

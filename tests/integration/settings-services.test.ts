@@ -10,7 +10,7 @@ import { auditLog, ledgerAccounts, memberSettings, users } from "~/server/db/sch
 import { sessionUserFromCookie } from "~/server/auth/session.server";
 import { startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
 import { openAccount, transferCount } from "~/server/ledger/accounts.server";
-import { monthOf } from "~/server/ledger/rules";
+import { monthOf } from "~/domain/ledger-rules";
 import { today } from "~/server/ledger/ledger.server";
 import { readProfileImage, setProfileImage } from "~/server/profile-images/profile-images.server";
 import { listTransferCounts, resetAllMemberTransferCounts, resetMemberTransferCount } from "~/server/settings/reset-transfers.server";

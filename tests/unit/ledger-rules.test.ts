@@ -20,7 +20,7 @@ import {
   transferEntries,
   type AccountState,
   type EntryInput,
-} from "~/server/ledger/rules";
+} from "~/domain/ledger-rules";
 
 function account(id: number, overrides: Partial<AccountState> = {}): AccountState {
   return {

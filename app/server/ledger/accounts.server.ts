@@ -6,7 +6,7 @@ import { isValidAccountNumber, randomAccountNumber } from "~/domain/account-numb
 import { institution } from "~/config/institution.server";
 import { ledgerRefusal, type LedgerRefusal } from "~/domain/refusals";
 import { today, withRetry } from "./ledger.server";
-import { AMOUNT_CENTS_MAX, assert, assertText, monthOf, toCents, toId, type AccountStatus } from "./rules";
+import { AMOUNT_CENTS_MAX, assert, assertText, monthOf, toCents, toId, type AccountStatus } from "~/domain/ledger-rules";
 
 /**
  * Ledger accounts: opening, status, overdraft, balances and the savings transfer count. Balances

@@ -29,14 +29,14 @@ import {
   type EntryInput,
   type PostingKind,
   type TransactionKind,
-} from "./rules";
+} from "~/domain/ledger-rules";
 
 /**
  * The only code that moves money (docs/architecture.md#ledger). Every operation runs in one
  * database transaction that:
  *   1. locks the accounts it touches with SELECT ... FOR UPDATE, in id order (so two postings
  *      over the same accounts queue instead of deadlocking, and neither loses an update);
- *   2. plans the change with the pure rules in `rules.ts` (refusing for a stated reason);
+ *   2. plans the change with the pure rules in app/domain/ledger-rules.ts (refusing for a stated reason);
  *   3. writes the transaction, its entries and the accounts' cached figures in one statement.
  * Every operation answers with its result (`ok: true`) or a refusal as a value (`ok: false` and
  * a code from app/domain/refusals.ts, with nothing written), as TigerBeetle answers with result
@@ -51,7 +51,7 @@ import {
  * their key on the hold, so their repeat returns the first result too.
  */
 
-export type { EntryInput, PostingKind, TransactionKind } from "./rules";
+export type { EntryInput, PostingKind, TransactionKind } from "~/domain/ledger-rules";
 export type { LedgerRefusal } from "~/domain/refusals";
 
 export interface TransactionInput {

@@ -3,7 +3,7 @@ import pg from "pg";
 import { PGlite, type Transaction as PGliteTransaction } from "@electric-sql/pglite";
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
-import { assert } from "./rules";
+import { assert } from "~/domain/ledger-rules";
 
 /**
  * How the ledger talks to the database while it posts: plain SQL text with $n parameters on the

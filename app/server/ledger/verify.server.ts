@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
-import { toCents } from "./rules";
+import { toCents } from "~/domain/ledger-rules";
 
 /**
  * Recomputes the ledger from its entries and checks every invariant

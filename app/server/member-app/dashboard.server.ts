@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { memberAccounts, routingNumber, type AccountView } from "~/server/ledger/accounts.server";
 import { today as businessToday } from "~/server/ledger/ledger.server";
-import { toCents } from "~/server/ledger/rules";
+import { toCents } from "~/domain/ledger-rules";
 import { accountIdArray, historyPage, jsonRows, jsonValue, recentEntries, type MemberTransaction } from "./history.server";
 
 /**

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import type { AccountView } from "~/server/ledger/accounts.server";
-import { toCents, toId } from "~/server/ledger/rules";
+import { toCents, toId } from "~/domain/ledger-rules";
 import { referenceNumber, accountLabel } from "~/server/payments/transfers.server";
 import { CALENDAR_DATE_MESSAGE, isCalendarDate } from "~/domain/calendar-date";
 import { PLAIN_TEXT_MESSAGE, hasControlCharacters } from "~/domain/plain-text";

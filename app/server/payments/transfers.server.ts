@@ -3,7 +3,7 @@ import type { Db, DbOrTx } from "~/server/db/client.server";
 import { externalPayments, ledgerAccounts, ledgerDailyTotals, ledgerEntries, ledgerTransactions, users, type ExternalPayment } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { placeHold, postTransfer, today, type LedgerRefusal, type LedgerResult } from "~/server/ledger/ledger.server";
-import { assert } from "~/server/ledger/rules";
+import { assert } from "~/domain/ledger-rules";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";

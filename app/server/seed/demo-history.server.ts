@@ -4,7 +4,7 @@ import { currencyRates, ledgerEntries, users } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { institutionAccount, memberAccounts, openAccount } from "~/server/ledger/accounts.server";
 import { placeHold, postBatch, type EntryInput, type PostingKind } from "~/server/ledger/ledger.server";
-import { assert } from "~/server/ledger/rules";
+import { assert } from "~/domain/ledger-rules";
 import { setCurrencyRate } from "~/server/payments/rates.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { DEMO_SIGNINS } from "./demo-signins.server";

@@ -4,7 +4,7 @@ import { users } from "~/server/db/schema";
 import { recordAudit } from "~/server/audit/audit.server";
 import { resetMonthTransferCounts, resetTransferCount, transferCount } from "~/server/ledger/accounts.server";
 import { today } from "~/server/ledger/ledger.server";
-import { monthOf } from "~/server/ledger/rules";
+import { monthOf } from "~/domain/ledger-rules";
 
 /**
  * Reset Transfer Counts (`/admin/reset-transfers`): staff see every member (staff excluded) with

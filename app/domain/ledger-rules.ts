@@ -4,7 +4,7 @@ import { ledgerRefusal, type LedgerAnswer, type LedgerRefusal } from "~/domain/r
  * The ledger's rules as pure functions: given the locked accounts and a request, say what would
  * change, or refuse. A refusal is returned as a value (`{ ok: false, code }`, app/domain/refusals.ts);
  * a broken invariant (a bug in the caller) throws through `assert`. No I/O here, so every rule and
- * every refusal is unit-tested directly, and `ledger.server.ts` keeps the control flow (lock,
+ * every refusal is unit-tested directly, and `app/server/ledger/ledger.server.ts` keeps the control flow (lock,
  * plan, write) in one place.
  *
  * Money is `number` cents in TypeScript, asserted to be safe integers wherever it enters (the
