@@ -13,6 +13,7 @@ import { JobRunner, enqueueJob } from "~/server/jobs/runner.server";
 import { advanceJobClock } from "~/server/jobs/status.server";
 import { retryOutboxDeliveries, OUTBOX_ATTEMPTS_MAX } from "~/server/jobs/outbox-retry.server";
 import { pino } from "pino";
+import { scrape } from "~/server/metrics/metrics.server";
 import { openTestDatabase } from "./test-database";
 import { applicant, ORIGIN, person, signedIn } from "./admin-support";
 
@@ -135,6 +136,27 @@ describe("/admin/jobs", () => {
     expect(job.failed_runs).toBe(1);
     expect(job.last_run).toMatchObject({ state: "failed", last_error: "421 mail relay refused [email] token [token]" });
     expect(page.body).not.toContain("alex@example.com");
+    await database.db.delete(jobRuns);
+  });
+});
+
+describe("metrics", () => {
+  it("count job attempts by outcome and the runs waiting by state (the queue depth)", async () => {
+    const flaky = { ...outboxDeliveryJob, schedule: undefined, max_attempts: 3, backoff: { first_ms: 3_600_000, max_ms: 3_600_000 }, run: async () => Promise.reject(new Error("refused")) };
+    const base = Date.now();
+    const clock = manualJobClock(new Date(base - 60_000));
+    const runner = new JobRunner({ db: database.db, kind: database.kind, clock, jobs: [flaky], time_zone: "UTC", logger: pino({ level: "silent" }), poll_ms: 60_000, lease_ms: 60_000 });
+    await enqueueJob(database.db, flaky, { key: "metrics-1", run_at: new Date(base - 120_000) });
+    await enqueueJob(database.db, flaky, { key: "metrics-2", run_at: new Date(base - 1_000) });
+    await enqueueJob(database.db, flaky, { key: "metrics-3", run_at: new Date(base + 3_600_000) });
+    // Runs metrics-1 and metrics-2 (the clock is a minute behind the wall clock: only metrics-1).
+    await runner.runDue();
+    const text = await scrape(database, { outbox: false });
+    expect(text).toMatch(/mutual_job_runs_total\{job="outbox-delivery",outcome="retry"\} [1-9]/);
+    // metrics-2 is due by the database's clock; metrics-1 waits for its retry; metrics-3 later.
+    expect(text).toContain('mutual_job_runs_waiting{job="outbox-delivery",state="due"} 1');
+    expect(text).toContain('mutual_job_runs_waiting{job="outbox-delivery",state="scheduled"} 2');
+    expect(text).toContain('mutual_job_runs_waiting{job="outbox-delivery",state="failed"} 0');
     await database.db.delete(jobRuns);
   });
 });
