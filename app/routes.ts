@@ -52,12 +52,15 @@ export default [
     route("jobs", "routes/admin/jobs.tsx"),
     // Pause outgoing payments and currency rates for wires (docs/product.md#payment-controls).
     route("payments", "routes/admin/payments.tsx"),
+    // Payment queues: ACH and wires waiting to be exported or cancelled (docs/product.md#payment-queues).
+    route("queues", "routes/admin/queues.tsx"),
     // Add Transactions for one member: the detail pane's table and CSV post here
     // (docs/product.md#add-transactions); a page of its own without JavaScript.
     route("members/:memberId/transactions", "routes/admin/add-transactions.tsx"),
   ]),
   // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.
   route("admin/audit.csv", "routes/admin/audit-csv.tsx"),
+  route("admin/queues/files/:fileId", "routes/admin/queues-file.tsx"),
   route("admin/transactions-template.csv", "routes/admin/transactions-template.tsx"),
   route("admin/members/:memberId/document", "routes/admin/member-document.tsx"),
   // Session keep-alive ("Stay signed in") and status, for the idle warning.
@@ -70,6 +73,8 @@ export default [
     route("dashboard", "routes/member/dashboard.tsx"),
     route("dashboard/transactions", "routes/member/transactions.tsx"),
     route("dashboard/notifications", "routes/member/notifications.tsx"),
+    // Transfers to other banks: Pending (cancel), Sent, Cancelled (docs/product.md#payment-queues).
+    route("dashboard/payments", "routes/member/payments.tsx"),
   ]),
   route("dashboard/transactions.csv", "routes/member/transactions-csv.tsx"),
   route("dashboard/verify-recipient", "routes/member/verify-recipient.tsx"),

@@ -9,6 +9,8 @@ const NAV = [
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/jobs", label: "Jobs", staff_only: true },
   { to: "/admin/payments", label: "Payments", staff_only: true },
+  // `count`: items waiting, from the layout's loader (the queues' total).
+  { to: "/admin/queues", label: "Queues", staff_only: true, count: "queues" },
   // Its own route outside this layout, drawn in this same frame by its page.
   { to: "/admin/reset-transfers", label: "Reset Transfer Counts", staff_only: true },
 ];
@@ -17,7 +19,17 @@ const NAV = [
  * The back office's top bar (docs/product.md#back-office): who is signed in, the staff pages, and
  * Sign out.
  */
-export function AdminShell({ staff, institution, children }: { staff: { name: string; email: string; role?: "admin" | "reviewer" }; institution: string; children: React.ReactNode }) {
+export function AdminShell({
+  staff,
+  institution,
+  counts,
+  children,
+}: {
+  staff: { name: string; email: string; role?: "admin" | "reviewer" };
+  institution: string;
+  counts?: Record<string, number>;
+  children: React.ReactNode;
+}) {
   const linkClass = ({ isActive }: { isActive: boolean }) =>
     `whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors ${isActive ? "bg-white/15 text-white" : "text-brand-100 hover:bg-white/10 hover:text-white"}`;
   return (
@@ -51,6 +63,12 @@ export function AdminShell({ staff, institution, children }: { staff: { name: st
                 <li key={item.to}>
                   <NavLink to={item.to} end={item.end} className={linkClass}>
                     {item.label}
+                    {item.count && counts?.[item.count] ? (
+                      <span className="ml-1.5 rounded-full bg-white px-1.5 py-0.5 text-xs font-bold text-brand-800">
+                        {counts[item.count]}
+                        <span className="sr-only"> waiting</span>
+                      </span>
+                    ) : null}
                   </NavLink>
                 </li>
               ))}

@@ -144,7 +144,11 @@ export function writeNachaFile(input: NachaFileInput): NachaFile {
   ];
 
   const by_date = new Map<string, NachaCredit[]>();
-  for (const credit of input.credits) by_date.set(credit.effective_date, [...(by_date.get(credit.effective_date) ?? []), credit]);
+  for (const credit of input.credits) {
+    const batch = by_date.get(credit.effective_date);
+    if (batch) batch.push(credit);
+    else by_date.set(credit.effective_date, [credit]);
+  }
   const dates = [...by_date.keys()].sort();
 
   const batches: NachaBatchWritten[] = [];

@@ -4,19 +4,22 @@ import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
 import { AdminShell } from "~/components/admin/admin-shell";
+import { queueCounts } from "~/server/rails/queues.server";
 
 /**
  * The back office's frame (docs/product.md#back-office): staff only; each page below checks again
  * for itself.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user, role } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
-  return { staff: { name: user.name, email: user.email, role }, institution: institution().name };
+  const { user, role, db } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
+  // The payment queues' count in the navigation, for staff who may work them.
+  const counts: Record<string, number> = role === "admin" ? { queues: (await queueCounts(db)).total } : {};
+  return { staff: { name: user.name, email: user.email, role }, institution: institution().name, counts };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <AdminShell staff={loaderData.staff} institution={loaderData.institution}>
+    <AdminShell staff={loaderData.staff} institution={loaderData.institution} counts={loaderData.counts}>
       <Outlet />
     </AdminShell>
   );

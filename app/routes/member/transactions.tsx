@@ -56,6 +56,9 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
       </Link>
       <div className="mt-3 flex flex-wrap items-end justify-between gap-4">
         <h1 className="text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">Transactions</h1>
+        <Link to="/dashboard/payments" className="text-sm font-semibold text-accent-700 underline-offset-2 hover:underline">
+          Payments to other banks
+        </Link>
         <a
           href={`/dashboard/transactions.csv${filtered ? `?${query}` : ""}`}
           download

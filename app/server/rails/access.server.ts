@@ -1,17 +1,16 @@
-import { requireUser, type SessionUser } from "~/server/auth/session.server";
-import { getAuth } from "~/server/auth/auth.server";
+import { data } from "react-router";
+import type { SessionUser } from "~/server/auth/session.server";
 import type { Db } from "~/server/db/client.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
+import { requireStaff } from "~/server/admin/context.server";
+import { mayMoveMoney } from "~/domain/staff-roles";
 
 /**
- * The top of every payment-queue loader and action: staff who may move money. That is the
- * "admin" role only: a "reviewer" (who reads the back office to review applications) is
- * refused like a member, with a redirect for a page and 403 for an action. Listing only "admin"
- * here, instead of every staff role, keeps a role added later out until it is given this on
- * purpose.
+ * The top of every payment-queue loader and action: staff who may move money. The back office's
+ * own check without its `reviewer` option admits staff ("admin") only, so a reviewer is refused
+ * like a member (a page redirects, an action answers 403); `mayMoveMoney` is asked again so that a
+ * role given back-office access later does not reach the money queues by accident.
  */
-export const MONEY_ROLES = ["admin"] as const;
-
 export interface MoneyStaff {
   user: SessionUser;
   staff: { id: string; email: string };
@@ -20,7 +19,7 @@ export interface MoneyStaff {
 }
 
 export async function requireMoneyStaff(request: Request, info: { request_id: string; ip: string }): Promise<MoneyStaff> {
-  const user = await requireUser(request, { roles: MONEY_ROLES });
-  const { db } = await getAuth();
-  return { user, staff: { id: user.id, email: user.email }, db, origin: { request_id: info.request_id, ip: info.ip } };
+  const { user, staff, role, db, origin } = await requireStaff(request, info);
+  if (!mayMoveMoney(role)) throw data({ form_error: "You do not have access to this." }, { status: 403 });
+  return { user, staff, db, origin };
 }

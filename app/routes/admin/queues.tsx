@@ -1,0 +1,78 @@
+import { data } from "react-router";
+import type { Route } from "./+types/queues";
+import { requestInfoContext } from "~/context";
+import { requireMoneyStaff } from "~/server/rails/access.server";
+import { loadQueues } from "~/server/rails/queues.server";
+import { exportPayments } from "~/server/rails/export.server";
+import { cancelPayment } from "~/server/rails/cancel.server";
+import { readForm } from "~/server/http/form.server";
+import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
+import { formatCents } from "~/domain/money";
+import { pageTitle } from "~/components/site/page-title";
+import { StatusLine } from "~/components/admin/admin-shell";
+import { ExportFiles, PaymentQueue, type QueueActionResult } from "~/components/admin/queues";
+
+/**
+ * /admin/queues (docs/product.md#payment-queues): the work waiting for staff who may move money.
+ * Pending ACH transfers go out as one NACHA file, pending wires as one pain.001 message; either
+ * can be cancelled while pending; past files can be downloaded again. Each queue is a section:
+ * a new kind of work is one more section here (and in QUEUE_SECTIONS for the count).
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageTitle("Payment queues", matches), { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db } = await requireMoneyStaff(request, context.get(requestInfoContext));
+  const view = await loadQueues(db);
+  const rows = (list: typeof view.ach) => list.map((p) => ({ ...p, created_at: p.created_at.toISOString() }));
+  return {
+    counts: view.counts.sections,
+    ach: rows(view.ach),
+    wire: rows(view.wire),
+    files: view.files.map((f) => ({ ...f, created_at: f.created_at.toISOString() })),
+  };
+}
+
+const INTENTS = ["export", "cancel"] as const;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db, staff, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
+  const form = await readForm(request);
+  const intent = formIntent(form, INTENTS);
+  if (intent === "export") {
+    const kind = form.get("kind");
+    if (kind !== "ach" && kind !== "wire") return data({ tone: "error", message: UNKNOWN_INTENT_MESSAGE } satisfies QueueActionResult, { status: 400 });
+    const result = await exportPayments(db, kind, staff, origin);
+    if (!result.ok) return data({ tone: "error", message: result.message } satisfies QueueActionResult, { status: result.reason === "nothing_pending" ? 409 : 422 });
+    const f = result.file;
+    const what = kind === "ach" ? `${f.payment_count} ACH ${f.payment_count === 1 ? "transfer" : "transfers"} (${formatCents(f.total_cents)}) exported as ${f.file_name}, effective ${f.effective_date}.` : `${f.payment_count} ${f.payment_count === 1 ? "wire" : "wires"} (${formatCents(f.total_cents)}) exported as ${f.file_name}, for ${f.effective_date}.`;
+    return { tone: "success", message: what, file_id: f.id } satisfies QueueActionResult;
+  }
+  if (intent === "cancel") {
+    const payment_id = Number(form.get("payment_id"));
+    const result = await cancelPayment(db, payment_id, { kind: "staff", ...staff }, origin);
+    if (!result.ok) return data({ tone: "error", message: result.message } satisfies QueueActionResult, { status: result.reason === "not_found" ? 404 : 409 });
+    return { tone: "success", message: `Payment cancelled; ${formatCents(result.released_cents)} is available to the member again.` } satisfies QueueActionResult;
+  }
+  return data({ tone: "error", message: UNKNOWN_INTENT_MESSAGE } satisfies QueueActionResult, { status: 400 });
+}
+
+export default function Queues({ loaderData, actionData }: Route.ComponentProps) {
+  const { counts, ach, wire, files } = loaderData;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight text-brand-800 sm:text-3xl">Payment queues</h1>
+        <p className="mt-1 max-w-3xl text-sm text-slate-700">
+          Payments to other banks wait here, with the member&apos;s money held. Export sends every pending one in a single file (ACH as a NACHA file, wires as an ISO 20022 pain.001 message) and
+          settles the holds. Cancel gives a pending payment&apos;s money back to the member.
+        </p>
+      </div>
+      {actionData ? <StatusLine message={actionData.message} tone={actionData.tone} /> : null}
+      <PaymentQueue kind="ach" title="Pending ACH transfers" count={counts.ach ?? 0} rows={ach} fileLabel="NACHA file" />
+      <PaymentQueue kind="wire" title="Pending wires" count={counts.wire ?? 0} rows={wire} fileLabel="pain.001 message" />
+      <ExportFiles files={files} />
+    </div>
+  );
+}

@@ -1,0 +1,218 @@
+import "./admin-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { count, eq } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
+import type { Database } from "~/server/db/client.server";
+import { auditLog, externalPayments, paymentExportFiles } from "~/server/db/schema";
+import { setAppDatabase } from "~/server/db/db.server";
+import { requestInfoContext } from "~/context";
+import * as queuesRoute from "~/routes/admin/queues";
+import * as fileRoute from "~/routes/admin/queues-file";
+import * as layoutRoute from "~/routes/admin/layout";
+import * as memberPaymentsRoute from "~/routes/member/payments";
+import { exportPayments } from "~/server/rails/export.server";
+import { setCurrencyRate } from "~/server/payments/rates.server";
+import { openTestDatabase } from "./test-database";
+import { applicant, person, signedIn } from "./admin-support";
+import { newMember } from "./member-support";
+import { queueAch, queueWire } from "./rails-support";
+
+/**
+ * Who may use the payment queues (docs/product.md#payment-queues): /admin/queues, its file
+ * downloads and actions are for staff who may move money; a reviewer, a member, an applicant and a
+ * visitor are refused (pages redirect, actions 401/403) and nothing changes. A member's payments
+ * page shows and cancels only their own payments: another member's is "not found".
+ */
+type Persona = "anonymous" | "applicant" | "member" | "other_member" | "reviewer" | "staff";
+const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff"];
+
+let database: Database;
+const cookies: Partial<Record<Persona, string>> = {};
+let payment_id = 0; // the member's pending ACH transfer
+let wire_id = 0;
+let file_id = 0;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  setAppDatabase(database);
+  const db = database.db;
+  await setCurrencyRate(db, { code: "EUR", usd_per_unit: "1.08375", updated_by: "test" });
+  const staff = await person(db, "admin");
+  const reviewer = await person(db, "reviewer");
+  const pending = await applicant(db);
+  const member = await newMember(db, { checking_cents: 100_000 });
+  const other = await newMember(db, { checking_cents: 100_000 });
+  // One file already exported (for the download), then the payments the actions would touch.
+  await queueAch(db, other.member, other.checking.id, { amount: "1.00" });
+  const exported = await exportPayments(db, "ach", staff, { request_id: "setup", ip: "203.0.113.1" });
+  if (!exported.ok) throw new Error(exported.message);
+  file_id = exported.file.id;
+  payment_id = (await queueAch(db, member.member, member.checking.id, { amount: "10.00" })).payment_id;
+  wire_id = (await queueWire(db, member.member, member.checking.id, { amount: "5.00" })).payment_id;
+  cookies.staff = await signedIn(db, staff.id);
+  cookies.reviewer = await signedIn(db, reviewer.id);
+  cookies.applicant = await signedIn(db, pending.id);
+  cookies.member = await signedIn(db, member.member.id);
+  cookies.other_member = await signedIn(db, other.member.id);
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+function context() {
+  const provider = new RouterContextProvider();
+  provider.set(requestInfoContext, { request_id: "queues-matrix-0001", ip: "203.0.113.78", nonce: "" });
+  return provider;
+}
+
+function request(persona: Persona, path: string, form?: Record<string, string>): Request {
+  const headers = new Headers({ origin: "http://localhost:3000" });
+  if (cookies[persona]) headers.set("cookie", cookies[persona]!);
+  if (!form) return new Request(`http://localhost:3000${path}`, { headers });
+  headers.set("content-type", "application/x-www-form-urlencoded");
+  return new Request(`http://localhost:3000${path}`, { method: "POST", headers, body: new URLSearchParams(form) });
+}
+
+type Outcome = { kind: "redirect"; status: number; location: string; body: string } | { kind: "refused" | "ok"; status: number; body: string };
+
+async function run(fn: () => Promise<unknown>): Promise<Outcome> {
+  let value: unknown;
+  try {
+    value = await fn();
+  } catch (thrown) {
+    value = thrown;
+  }
+  if (value instanceof Response) {
+    const body = await value.clone().text();
+    if (value.status >= 300 && value.status < 400) return { kind: "redirect", status: value.status, location: value.headers.get("location") ?? "", body };
+    return { kind: value.status >= 400 ? "refused" : "ok", status: value.status, body };
+  }
+  const init = (value as { init?: { status?: number } } | null)?.init;
+  const payload = (value as { data?: unknown } | null)?.data ?? value;
+  const status = init?.status ?? 200;
+  return { kind: status >= 400 ? "refused" : "ok", status, body: JSON.stringify(payload) ?? "" };
+}
+
+async function snapshot() {
+  const db = database.db;
+  const [audits] = await db.select({ n: count() }).from(auditLog);
+  const [files] = await db.select({ n: count() }).from(paymentExportFiles);
+  const payments = await db.select({ id: externalPayments.id, status: externalPayments.status }).from(externalPayments).orderBy(externalPayments.id);
+  return { audits: Number(audits!.n), files: Number(files!.n), payments };
+}
+
+const HOME: Record<Exclude<Persona, "staff" | "anonymous">, string> = { applicant: "/pending-approval", member: "/dashboard", other_member: "/dashboard", reviewer: "/admin" };
+
+describe("/admin/queues and its downloads: staff who may move money only", () => {
+  const pages = [
+    { path: "/admin/queues", load: (r: Request) => queuesRoute.loader({ request: r, params: {}, context: context() } as never) },
+    { path: "/admin/queues/files/FILE", load: (r: Request) => fileRoute.loader({ request: r, params: { fileId: String(file_id) }, context: context() } as never) },
+  ];
+  for (const page of pages) {
+    for (const persona of PERSONAS) {
+      it(`${page.path} for ${persona}`, async () => {
+        const outcome = await run(() => page.load(request(persona, page.path.replace("FILE", String(file_id)))));
+        if (persona === "staff") {
+          expect(outcome).toMatchObject({ kind: "ok", status: 200 });
+          return;
+        }
+        expect(outcome.kind).toBe("redirect");
+        if (outcome.kind !== "redirect") return;
+        if (persona === "anonymous") expect(outcome.location).toMatch(/^\/login\?redirectTo=%2Fadmin%2Fqueues/);
+        else expect(outcome.location).toBe(HOME[persona]);
+        expect(outcome.body).not.toContain("members.example");
+      });
+    }
+  }
+
+  it("staff download the file byte for byte, as an attachment, not cached; the download is audited; an unknown id is 404", async () => {
+    const before = await snapshot();
+    const response = (await fileRoute.loader({ request: request("staff", `/admin/queues/files/${file_id}`), params: { fileId: String(file_id) }, context: context() } as never)) as Response;
+    const [stored] = await database.db.select().from(paymentExportFiles).where(eq(paymentExportFiles.id, file_id));
+    expect(await response.text()).toBe(stored!.content);
+    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${stored!.file_name}"`);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect((await snapshot()).audits).toBe(before.audits + 1);
+    for (const id of ["999999", "abc", "-1", "1e3"]) {
+      expect(await run(() => fileRoute.loader({ request: request("staff", `/admin/queues/files/${id}`), params: { fileId: id }, context: context() } as never))).toMatchObject({ kind: "refused", status: 404 });
+    }
+  });
+
+  it("the navigation shows staff the number waiting, and reviewers nothing of it", async () => {
+    const staff = (await layoutRoute.loader({ request: request("staff", "/admin"), params: {}, context: context() } as never)) as { counts: Record<string, number> };
+    expect(staff.counts.queues).toBe(2);
+    const reviewer = (await layoutRoute.loader({ request: request("reviewer", "/admin"), params: {}, context: context() } as never)) as { counts: Record<string, number> };
+    expect(reviewer.counts).toEqual({});
+  });
+});
+
+describe("/admin/queues actions", () => {
+  const actions = [
+    { name: "export ACH", form: () => ({ intent: "export", kind: "ach" }) },
+    { name: "export wires", form: () => ({ intent: "export", kind: "wire" }) },
+    { name: "cancel", form: () => ({ intent: "cancel", payment_id: String(payment_id) }) },
+  ];
+  for (const action of actions) {
+    for (const persona of PERSONAS.filter((p) => p !== "staff")) {
+      it(`${action.name} by ${persona} is refused (${persona === "anonymous" ? 401 : 403}) and changes nothing`, async () => {
+        const before = await snapshot();
+        const outcome = await run(() => queuesRoute.action({ request: request(persona, "/admin/queues", action.form()), params: {}, context: context() } as never));
+        expect(outcome).toMatchObject({ kind: "refused", status: persona === "anonymous" ? 401 : 403 });
+        expect(await snapshot()).toEqual(before);
+      });
+    }
+  }
+
+  it("staff: bad input is a 400 with a message and changes nothing", async () => {
+    const before = await snapshot();
+    for (const form of [{ intent: "export", kind: "cheque" }, { intent: "explode" }, {}]) {
+      const outcome = await run(() => queuesRoute.action({ request: request("staff", "/admin/queues", form), params: {}, context: context() } as never));
+      expect(outcome).toMatchObject({ kind: "refused", status: 400 });
+      expect(outcome.body).toContain("could not be processed");
+    }
+    for (const id of ["abc", "0", "-5", "99999999"]) {
+      expect(await run(() => queuesRoute.action({ request: request("staff", "/admin/queues", { intent: "cancel", payment_id: id }), params: {}, context: context() } as never))).toMatchObject({ kind: "refused", status: 404 });
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("/dashboard/payments: the member's own payments", () => {
+  it("only members see it; each sees their own payments", async () => {
+    for (const persona of ["anonymous", "applicant", "reviewer", "staff"] as const) {
+      const outcome = await run(() => memberPaymentsRoute.loader({ request: request(persona, "/dashboard/payments"), params: {}, context: context() } as never));
+      expect(outcome.kind, persona).toBe("redirect");
+    }
+    const mine = (await memberPaymentsRoute.loader({ request: request("member", "/dashboard/payments"), params: {}, context: context() } as never)) as { payments: { id: number }[] };
+    expect(mine.payments.map((p) => p.id).sort()).toEqual([payment_id, wire_id].sort());
+    const theirs = (await memberPaymentsRoute.loader({ request: request("other_member", "/dashboard/payments"), params: {}, context: context() } as never)) as { payments: { id: number }[] };
+    expect(theirs.payments.map((p) => p.id)).not.toContain(payment_id);
+  });
+
+  it("cancel by anyone but the member who made it is refused and changes nothing", async () => {
+    for (const persona of ["anonymous", "applicant", "reviewer", "staff", "other_member"] as const) {
+      const before = await snapshot();
+      const outcome = await run(() => memberPaymentsRoute.action({ request: request(persona, "/dashboard/payments", { intent: "cancel", payment_id: String(payment_id) }), params: {}, context: context() } as never));
+      expect(outcome, persona).toMatchObject({ kind: "refused", status: persona === "anonymous" ? 401 : persona === "other_member" ? 404 : 403 });
+      expect(await snapshot()).toEqual(before);
+    }
+  });
+
+  it("the member cancels their own pending transfer; a second cancel says it is already cancelled", async () => {
+    const outcome = await run(() => memberPaymentsRoute.action({ request: request("member", "/dashboard/payments", { intent: "cancel", payment_id: String(payment_id) }), params: {}, context: context() } as never));
+    expect(outcome).toMatchObject({ kind: "ok" });
+    expect(outcome.body).toContain("$10.00 is available");
+    const again = await run(() => memberPaymentsRoute.action({ request: request("member", "/dashboard/payments", { intent: "cancel", payment_id: String(payment_id) }), params: {}, context: context() } as never));
+    expect(again).toMatchObject({ kind: "refused", status: 409 });
+    expect(again.body).toContain("already cancelled");
+  });
+
+  it("staff export through the page: a success line; then 'nothing pending' is a 409 with its message", async () => {
+    const done = await run(() => queuesRoute.action({ request: request("staff", "/admin/queues", { intent: "export", kind: "wire" }), params: {}, context: context() } as never));
+    expect(done).toMatchObject({ kind: "ok" });
+    expect(done.body).toMatch(/1 wire \(\$[\d.,]+\) exported as wires-/);
+    const none = await run(() => queuesRoute.action({ request: request("staff", "/admin/queues", { intent: "export", kind: "wire" }), params: {}, context: context() } as never));
+    expect(none).toMatchObject({ kind: "refused", status: 409 });
+    expect(none.body).toContain("There are no pending wires to export.");
+  });
+});
