@@ -20,7 +20,8 @@ import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
  * verifies. PostgreSQL only: several
  * processes cannot share one embedded database.
  *
- * There is no job runner yet, so "scheduled jobs run once across processes" is not tested here.
+ * That scheduled jobs run once across processes is tested with two app servers in
+ * jobs-app-processes.test.ts (and with two job runner processes in jobs-processes.test.ts).
  */
 
 const NGINX = process.env.NGINX_BIN ?? "/usr/sbin/nginx";
