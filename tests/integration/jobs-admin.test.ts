@@ -18,13 +18,14 @@ import { openTestDatabase } from "./test-database";
 import { applicant, ORIGIN, person, signedIn } from "./admin-support";
 
 /**
- * /admin/jobs for every kind of person (docs/product.md#access-rules), what staff read there after
+ * /admin/jobs for every kind of person (staff only: not a reviewer either) (docs/product.md#access-rules), what staff read there after
  * a failure, and the app's own jobs: pruning removes only what expired (never money, never the
  * audit log; each run audited) and outbox retries pick the undelivered messages whose wait is over.
  */
-type Persona = "anonymous" | "pending" | "member" | "staff";
-const PERSONAS: Persona[] = ["anonymous", "pending", "member", "staff"];
-const HOME: Record<"pending" | "member", string> = { pending: "/pending-approval", member: "/dashboard" };
+type Persona = "anonymous" | "pending" | "member" | "reviewer" | "staff";
+const PERSONAS: Persona[] = ["anonymous", "pending", "member", "reviewer", "staff"];
+// A reviewer is staff without money or system powers: sent back to the back office's first page.
+const HOME: Record<"pending" | "member" | "reviewer", string> = { pending: "/pending-approval", member: "/dashboard", reviewer: "/admin" };
 
 let database: Database;
 const cookies: Partial<Record<Persona, string>> = {};
@@ -37,6 +38,8 @@ beforeAll(async () => {
   const member = await person(database.db, "user");
   memberId = member.id;
   const pending = await applicant(database.db);
+  const reviewer = await person(database.db, "reviewer");
+  cookies.reviewer = await signedIn(database.db, reviewer.id);
   cookies.staff = await signedIn(database.db, staff.id);
   cookies.member = await signedIn(database.db, member.id);
   cookies.pending = await signedIn(database.db, pending.id);
