@@ -125,12 +125,23 @@ export function useFieldError(name: string | undefined): { message: string | und
   };
 }
 
-/** The form's own messages (not about one field), e.g. a refusal the server added to its reply. */
-export function formMessages(form: SchemaFormMetadata): string[] {
-  return form.errors ?? [];
+/**
+ * The messages about the whole form (not one field) in a reply, e.g. a refusal the server added
+ * with replyTo's formErrors. Read from the reply itself, so they show in the same render as the
+ * answer arrives (a message to focus exists when the effect runs).
+ */
+export function formMessages(reply: FormReply | null | undefined): string[] {
+  return reply?.error?.[""] ?? [];
+}
+
+/** Field name -> its first message, for a summary of the form's problems (ErrorSummary). */
+export function fieldMessages(form: SchemaFormMetadata): Record<string, string> {
+  const messages: Record<string, string> = {};
+  for (const [name, list] of Object.entries(form.allErrors)) if (name !== "" && list?.[0]) messages[name] = list[0];
+  return messages;
 }
 
 /** How many fields have a message, for a summary such as "Please check the 2 highlighted fields." */
 export function fieldErrorCount(form: SchemaFormMetadata): number {
-  return Object.entries(form.allErrors).filter(([name, messages]) => name !== "" && messages?.length).length;
+  return Object.keys(fieldMessages(form)).length;
 }

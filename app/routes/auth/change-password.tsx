@@ -89,7 +89,7 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
   const navigation = useNavigation();
   const messageRef = useRef<HTMLDivElement>(null);
   const form = useSchemaForm(replaceTemporarySchema, { lastResult: result?.reply });
-  const [formMessage] = formMessages(form);
+  const [formMessage] = formMessages(result?.reply);
   useEffect(() => {
     if (formMessage) messageRef.current?.focus();
   }, [result, formMessage]);

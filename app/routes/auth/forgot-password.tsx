@@ -50,7 +50,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   const sending = navigation.state === "submitting";
   const messageRef = useRef<HTMLDivElement>(null);
   const form = useSchemaForm(forgotPasswordSchema, { lastResult: result?.reply });
-  const [formMessage] = formMessages(form);
+  const [formMessage] = formMessages(result?.reply);
   useEffect(() => {
     if (result && result.status !== "invalid") messageRef.current?.focus();
   }, [result]);

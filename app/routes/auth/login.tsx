@@ -9,7 +9,6 @@ import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import {
   OTP_FAILED,
   OTP_INVALID,
-  OTP_NEEDS_SIX_DIGITS,
   OTP_TOO_MANY,
   SIGN_IN_EXPIRED,
   SIGN_IN_FAILED,
@@ -25,10 +24,10 @@ import { rememberEmailHeader, rememberedEmail } from "~/server/auth/remember-ema
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { destinationAfterSignIn, redirectIfSignedIn } from "~/server/auth/session.server";
 import { endSignInStep, getSignInStep, startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
-import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
+import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
-import { Button, Checkbox, FormErrors, FormMessage, TextField, useFocusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { Button, Checkbox, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
 
 /**
  * Two-step sign-in (docs/product.md#two-steps): "Welcome Back" (email and password), then "Verify
@@ -79,7 +78,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type ActionResult = { intent: "password" | "code"; form_error?: string; errors?: FieldErrors; values?: { email?: string; remember?: boolean } };
+/** The password is never sent back (replyTo leaves it out): after a refusal the field starts empty. */
+type ActionResult = { intent: "password" | "code"; reply: FormReply };
 /** Step 1 (email and password), step 2 (the code), and "Back" from step 2 to step 1. */
 const LOGIN_INTENTS = ["password", "code", "back"] as const;
 
@@ -98,9 +98,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === "code") {
-    const parsed = parseForm(codeSchema, form);
-    if (!parsed.ok) return data({ intent: "code", errors: parsed.errors } satisfies ActionResult, { status: 400 });
-    const result = await verifySignInCode(db, meta, { code: parsed.value.code });
+    const submission = parseSubmission(codeSchema, form);
+    if (submission.status !== "success") return data({ intent: "code", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
+    const result = await verifySignInCode(db, meta, { code: submission.value.code });
+    const refuse = (message: string): ActionResult => ({ intent: "code", reply: replyTo(submission, { formErrors: [message] }) });
     switch (result.status) {
       case "signed_in":
         // A temporary password set by staff is replaced first (docs/product.md#passwords); then on
@@ -108,7 +109,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         if (result.user.must_change_password) throw redirect(withRedirect("/change-password", redirect_to), { headers: setCookieHeaders(result.set_cookies) });
         throw redirect(destinationAfterSignIn(result.user, redirect_to), { headers: setCookieHeaders(result.set_cookies) });
       case "invalid":
-        return data({ intent: "code", form_error: OTP_INVALID } satisfies ActionResult, { status: 401 });
+        return data(refuse(OTP_INVALID), { status: 401 });
       case "ended":
         throw redirect(withRedirect("/login", redirect_to, { notice: "codes" }), { headers: setCookieHeaders(result.set_cookies) });
       case "expired":
@@ -116,19 +117,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "locked":
         throw redirect(withRedirect("/login", redirect_to, { notice: "locked" }), { headers: setCookieHeaders(result.set_cookies) });
       case "rate_limited":
-        return data({ intent: "code", form_error: rateLimitedMessage(result.retry_after_s) } satisfies ActionResult, { status: 429, headers: { "Retry-After": String(result.retry_after_s) } });
+        return data(refuse(rateLimitedMessage(result.retry_after_s)), { status: 429, headers: { "Retry-After": String(result.retry_after_s) } });
       case "failed":
-        return data({ intent: "code", form_error: OTP_FAILED } satisfies ActionResult, { status: 500 });
+        return data(refuse(OTP_FAILED), { status: 500 });
     }
   }
 
-  const parsed = parseForm(signInSchema, form);
-  if (!parsed.ok) {
-    return data({ intent: "password", errors: parsed.errors, values: { email: parsed.values.email ?? "", remember: parsed.values.remember === "on" } } satisfies ActionResult, { status: 400 });
-  }
-  const { email, password, remember } = parsed.value;
-  const values = { email, remember };
+  const submission = parseSubmission(signInSchema, form);
+  if (submission.status !== "success") return data({ intent: "password", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
+  const { email, password, remember } = submission.value;
   const result = await startSignIn(db, meta, { email, password });
+  const refuse = (message: string): ActionResult => ({ intent: "password", reply: replyTo(submission, { formErrors: [message] }) });
   switch (result.status) {
     case "challenge": {
       const headers = setCookieHeaders(result.set_cookies);
@@ -136,13 +135,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       throw redirect(withRedirect("/login", redirect_to), { headers });
     }
     case "invalid":
-      return data({ intent: "password", form_error: SIGN_IN_FAILED, values } satisfies ActionResult, { status: 401 });
+      return data(refuse(SIGN_IN_FAILED), { status: 401 });
     case "locked":
-      return data({ intent: "password", form_error: lockedMessage(result.retry_after_s), values } satisfies ActionResult, { status: 429, headers: { "Retry-After": String(result.retry_after_s) } });
+      return data(refuse(lockedMessage(result.retry_after_s)), { status: 429, headers: { "Retry-After": String(result.retry_after_s) } });
     case "rate_limited":
-      return data({ intent: "password", form_error: rateLimitedMessage(result.retry_after_s), values } satisfies ActionResult, { status: 429, headers: { "Retry-After": String(result.retry_after_s) } });
+      return data(refuse(rateLimitedMessage(result.retry_after_s)), { status: 429, headers: { "Retry-After": String(result.retry_after_s) } });
     case "failed":
-      return data({ intent: "password", form_error: "Failed to sign in. Please try again in a moment.", values } satisfies ActionResult, { status: 500 });
+      return data(refuse("Failed to sign in. Please try again in a moment."), { status: 500 });
   }
 }
 
@@ -163,10 +162,12 @@ export default function LoginRoute({ loaderData, actionData }: Route.ComponentPr
 function PasswordStep({ loaderData, result }: { loaderData: Route.ComponentProps["loaderData"]; result: ActionResult | undefined }) {
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "password";
-  const formRef = useRef<HTMLFormElement>(null);
   const messageRef = useRef<HTMLDivElement>(null);
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
-  const errors = clientErrors ?? result?.errors ?? null;
+  const [formError] = formMessages(result?.reply);
+  const form = useSchemaForm(signInSchema, {
+    lastResult: result?.reply,
+    defaultValue: { email: loaderData.remembered_email ?? "", remember: loaderData.remembered_email ? "on" : undefined },
+  });
   const notice = loaderData.notice ? NOTICES[loaderData.notice] : null;
 
   // The password is never sent back: after a refusal the field starts again empty. It is cleared
@@ -177,24 +178,16 @@ function PasswordStep({ loaderData, result }: { loaderData: Route.ComponentProps
   const [seenResult, setSeenResult] = useState(result);
   if (result !== seenResult) {
     setSeenResult(result);
-    if (result?.form_error) setAttempt((n) => n + 1);
+    if (formMessages(result?.reply).length) setAttempt((n) => n + 1);
   }
 
-  useFocusFirstInvalid(formRef, errors);
   useEffect(() => {
-    if (result?.form_error) messageRef.current?.focus();
+    if (formMessages(result?.reply).length) messageRef.current?.focus();
   }, [result]);
 
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    const entries = Object.fromEntries([...new FormData(event.currentTarget).entries()].filter(([, v]) => typeof v === "string"));
-    const check = signInSchema.safeParse(entries);
-    if (check.success) return setClientErrors(null);
-    event.preventDefault();
-    setClientErrors(issuesToFieldErrors(check.error.issues));
-  };
-
-  const email = result?.values?.email ?? loaderData.remembered_email ?? "";
-  const remember = result?.values?.remember ?? Boolean(loaderData.remembered_email);
+  const values = (form.initialValue ?? {}) as Record<string, unknown>;
+  const email = typeof values.email === "string" ? values.email : "";
+  const remember = values.remember === "on";
   return (
     <AuthCard>
       <h1 className="text-3xl font-semibold tracking-tight text-brand-800">Welcome Back</h1>
@@ -204,30 +197,28 @@ function PasswordStep({ loaderData, result }: { loaderData: Route.ComponentProps
           {notice.text}
         </FormMessage>
       ) : null}
-      {result?.form_error ? (
+      {formError ? (
         <FormMessage ref={messageRef} tone="error" className="mt-6">
-          {result.form_error}
+          {formError}
         </FormMessage>
       ) : null}
-      <FormErrors errors={errors}>
-        <Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-5" aria-label="Sign in">
-          <input type="hidden" name="intent" value="password" />
-          {loaderData.redirect_to ? <input type="hidden" name="redirectTo" value={loaderData.redirect_to} /> : null}
-          <TextField name="email" label="Email address" type="email" autoComplete="username" defaultValue={email} isRequired autoFocus={!email} />
-          <TextField key={attempt} name="password" label="Password" type="password" autoComplete="current-password" isRequired autoFocus={Boolean(email) && attempt === 0} />
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <Checkbox name="remember" defaultSelected={remember}>
-              Remember me
-            </Checkbox>
-            <Link to="/forgot-password" className="text-sm font-semibold text-accent-700 underline-offset-2 hover:underline">
-              Forgot password?
-            </Link>
-          </div>
-          <Button type="submit" size="lg" isPending={sending} pendingLabel="Checking…" className="w-full">
-            Continue
-          </Button>
-        </Form>
-      </FormErrors>
+      <SchemaForm form={form} method="post" className="mt-6 space-y-5" aria-label="Sign in">
+        <input type="hidden" name="intent" value="password" />
+        {loaderData.redirect_to ? <input type="hidden" name="redirectTo" value={loaderData.redirect_to} /> : null}
+        <TextField name="email" label="Email address" type="email" autoComplete="username" isRequired autoFocus={!email} />
+        <TextField key={attempt} name="password" label="Password" type="password" autoComplete="current-password" isRequired autoFocus={Boolean(email) && attempt === 0} />
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <Checkbox name="remember" defaultSelected={remember}>
+            Remember me
+          </Checkbox>
+          <Link to="/forgot-password" className="text-sm font-semibold text-accent-700 underline-offset-2 hover:underline">
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" size="lg" isPending={sending} pendingLabel="Checking…" className="w-full">
+          Continue
+        </Button>
+      </SchemaForm>
       <p className="mt-6 border-t border-slate-100 pt-6 text-center text-sm text-slate-700">
         Not a member yet?{" "}
         <Link to="/signup" className="font-semibold text-accent-700 underline-offset-2 hover:underline">
@@ -255,9 +246,10 @@ function CodeStep({
   const verifying = navigation.state === "submitting" && navigation.formData?.get("intent") === "code";
   const [code, setCode] = useState("");
   const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
-  const [clientError, setClientError] = useState<string | null>(null);
   const messageRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const [formError] = formMessages(result?.reply);
+  const form = useSchemaForm(codeSchema, { lastResult: result?.reply });
   const focusCode = () => {
     const input = formRef.current?.elements.namedItem("code");
     if (input instanceof HTMLInputElement) input.focus();
@@ -266,20 +258,12 @@ function CodeStep({
   const [seenResult, setSeenResult] = useState(result);
   if (result !== seenResult) {
     setSeenResult(result);
-    if (result?.form_error) setCode("");
+    if (formMessages(result?.reply).length) setCode("");
   }
   useEffect(() => {
-    if (result?.form_error) messageRef.current?.focus();
-    else if (result?.errors) focusCode();
+    if (formMessages(result?.reply).length) messageRef.current?.focus();
+    else if (result) focusCode();
   }, [result]);
-
-  const fieldError = clientError ?? result?.errors?.code;
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    if (/^\d{6}$/.test(code)) return setClientError(null);
-    event.preventDefault();
-    setClientError(OTP_NEEDS_SIX_DIGITS);
-    focusCode();
-  };
 
   const app = step.method === "totp";
   return (
@@ -297,12 +281,12 @@ function CodeStep({
           </>
         )}
       </p>
-      {result?.form_error ? (
+      {formError ? (
         <FormMessage ref={messageRef} tone="error" className="mt-6">
-          {result.form_error}
+          {formError}
         </FormMessage>
       ) : null}
-      <Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-5" aria-label="Verify OTP">
+      <SchemaForm ref={formRef} form={form} method="post" className="mt-6 space-y-5" aria-label="Verify OTP">
         <input type="hidden" name="intent" value="code" />
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
         <TextField
@@ -312,7 +296,6 @@ function CodeStep({
           value={code}
           onChange={(value) => {
             setCode(keepCodeDigits(value));
-            setClientError(null);
           }}
           inputMode="numeric"
           autoComplete="one-time-code"
@@ -322,7 +305,6 @@ function CodeStep({
           pattern="[0-9]{6}"
           isRequired
           autoFocus
-          error={fieldError}
           inputClassName="tabular text-center font-mono text-2xl tracking-[0.5em]"
         />
         <div className="flex flex-col-reverse gap-3 sm:flex-row">
@@ -334,7 +316,7 @@ function CodeStep({
             Verify &amp; Sign in
           </Button>
         </div>
-      </Form>
+      </SchemaForm>
       <Form id="login-back" method="post" className="hidden">
         <input type="hidden" name="intent" value="back" />
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}

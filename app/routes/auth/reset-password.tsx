@@ -55,7 +55,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const navigation = useNavigation();
   const messageRef = useRef<HTMLDivElement>(null);
   const form = useSchemaForm(resetPasswordSchema, { lastResult: result?.reply });
-  const [formMessage] = formMessages(form);
+  const [formMessage] = formMessages(result?.reply);
   useEffect(() => {
     if (result?.status === "error") messageRef.current?.focus();
   }, [result]);
