@@ -18,11 +18,54 @@ export default tseslint.config(
       "no-restricted-globals": ["error", { name: "parseFloat", message: "Use parseDollarsToCents from ~/domain/money for amounts." }],
     },
   },
+  // The directions of docs/architecture.md#dependency-directions, enforced. A fixture test proves
+  // each fires (tests/unit/import-directions.test.ts).
   {
-    // Routes are thin: no SQL, no database handle (ARCHITECTURE "Layout").
+    // Routes are thin: they parse, authorize and call a service in app/server; never SQL, the
+    // database handle or the ledger (money moves only through a service).
     files: ["app/routes/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["~/server/db/*", "drizzle-orm", "drizzle-orm/*"], message: "Routes call services in app/server, never the database." }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["~/server/db", "~/server/db/*", "**/server/db", "**/server/db/*", "drizzle-orm", "drizzle-orm/*"], message: "Routes call services in app/server, never the database." },
+            { group: ["~/server/ledger", "~/server/ledger/*", "**/server/ledger", "**/server/ledger/*"], message: "Routes call services in app/server, never the ledger: money moves through a service." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Components also run in the browser: from app/server they take types only.
+    files: ["app/components/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["~/server", "~/server/*", "**/server/*"], allowTypeImports: true, message: "Components import app/server for types only (import type); the data comes from the route's loader." }] },
+      ],
+    },
+  },
+  {
+    // The domain is pure (rules, schemas, messages): nothing with I/O, so it runs and is tested
+    // anywhere, the browser included.
+    files: ["app/domain/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["fs", "fs/promises", "path", "crypto", "net", "http", "https", "os", "child_process", "pg", "better-auth", "react-router"].map((name) => ({
+            name,
+            message: "app/domain is pure: no I/O, no server, no database.",
+          })),
+          patterns: [
+            {
+              group: ["~/server", "~/server/*", "**/server/*", "~/config/*.server", "node:*", "drizzle-orm", "drizzle-orm/*", "@electric-sql/*", "better-auth/*"],
+              message: "app/domain is pure: no I/O, no server, no database.",
+            },
+          ],
+        },
+      ],
     },
   },
 );
