@@ -75,5 +75,5 @@ describe("jobs with two app processes", () => {
 
     await Promise.all(apps.map((app) => app.stop("SIGTERM")));
     expect(apps.map((app) => app.exit)).toEqual(["0", "0"]);
-  });
+  }, 240_000);
 });
