@@ -219,7 +219,7 @@ describe("stored text refuses control characters with a field message, and nothi
     form.set("id_document", fileOf(tinyPng(), "id.png", "image/png"));
     const outcome = await run(() => signupRoute.action(args(request(null, "/signup", form), "198.51.100.201")));
     expect(outcome.status).toBe(400);
-    expect((outcome.payload as { errors: Record<string, string> }).errors).toMatchObject({ first_name: PLAIN_TEXT_MESSAGE, nationality: PLAIN_TEXT_MESSAGE, emergency_name: PLAIN_TEXT_MESSAGE });
+    expect(fieldErrors(outcome.payload)).toMatchObject({ first_name: PLAIN_TEXT_MESSAGE, nationality: PLAIN_TEXT_MESSAGE, emergency_name: PLAIN_TEXT_MESSAGE });
     expect(await database.db.select().from(users).where(eq(users.email, email))).toEqual([]);
   });
 

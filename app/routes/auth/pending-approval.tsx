@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { CheckCircle2, Circle, Clock, FileText, LogOut, MessageSquareWarning } from "lucide-react";
 import { z } from "zod";
@@ -12,12 +12,12 @@ import { requireApplicant } from "~/server/auth/session.server";
 import { answerInfoRequest, getApplicantOverview } from "~/server/applications/applications.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { RATE_LIMITS } from "~/server/auth/rate-limits.server";
-import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
+import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { rateLimitedMessage } from "~/domain/sign-in";
 import { pageTitle } from "~/components/site/page-title";
 import { FileField } from "~/components/auth/file-field";
 import { SessionTimeout } from "~/components/session/session-timeout";
-import { Button, FormErrors, FormMessage, TextArea, useFocusFirstInvalid } from "~/components/ui";
+import { Button, FormMessage, SchemaForm, TextArea, formMessages, useSchemaForm } from "~/components/ui";
 import { useInstitutionDates } from "~/components/institution-dates";
 
 /**
@@ -57,35 +57,41 @@ export async function loader({ request }: Route.LoaderArgs) {
 const AnswerSchema = z.object({
   request_id: z.coerce.number().int().positive(),
   answer: plainText({ missing: "Please write your answer", multiline: true }).min(1, "Please write your answer").max(ANSWER_MAX_CHARS, `Please use at most ${ANSWER_MAX_CHARS.toLocaleString("en-US")} characters`),
+  // Optional; when chosen, its size and type are checked before it is sent (its content when stored).
+  document: z.unknown().superRefine((file, ctx) => {
+    const problem = file instanceof File && file.size > 0 ? idDocumentProblem(file) : null;
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
 });
 
-type ActionResult = { errors?: FieldErrors; form_error?: string; values?: { answer?: string } };
+type ActionResult = { reply: FormReply };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireApplicant(request, "pending");
   const { ip } = context.get(requestInfoContext);
   const { db } = await getAuth();
   const form = await readForm(request);
-  const parsed = parseForm(AnswerSchema, form);
-  if (!parsed.ok) return data({ errors: parsed.errors, values: { answer: parsed.values.answer } } satisfies ActionResult, { status: 400 });
+  const submission = parseSubmission(AnswerSchema, form);
+  if (submission.status !== "success") return data({ reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
+  const refuse = (messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }): ActionResult => ({ reply: replyTo(submission, messages) });
   const limit = await hitRateLimit({ key: `info-answer:ip:${ip}`, ...RATE_LIMITS.info_answer }, { database: db });
-  if (!limit.allowed) return data({ form_error: rateLimitedMessage(limit.retry_after_s), values: { answer: parsed.value.answer } } satisfies ActionResult, { status: 429 });
+  if (!limit.allowed) return data(refuse({ formErrors: [rateLimitedMessage(limit.retry_after_s)] }), { status: 429 });
   const document = form.get("document");
   const result = await answerInfoRequest(db, {
     user_id: user.id,
-    request_id: parsed.value.request_id,
-    text: parsed.value.answer,
+    request_id: submission.value.request_id,
+    text: submission.value.answer,
     document: document instanceof File && document.size > 0 ? document : null,
   });
   switch (result.status) {
     case "answered":
       throw redirect("/pending-approval?answered=1");
     case "document_rejected":
-      return data({ errors: { document: result.message }, values: { answer: parsed.value.answer } } satisfies ActionResult, { status: 400 });
+      return data(refuse({ fieldErrors: { document: [result.message] } }), { status: 400 });
     case "not_found":
-      return data({ form_error: "This request has already been answered." } satisfies ActionResult, { status: 409 });
+      return data({ reply: replyTo(submission, { formErrors: ["This request has already been answered."], hideFields: ["answer"] }) } satisfies ActionResult, { status: 409 });
     case "failed":
-      return data({ form_error: "We could not send your answer. Please try again.", values: { answer: parsed.value.answer } } satisfies ActionResult, { status: 500 });
+      return data(refuse({ formErrors: ["We could not send your answer. Please try again."] }), { status: 500 });
   }
 }
 
@@ -232,30 +238,12 @@ function Stage({ title, detail, done, current }: { title: string; detail?: strin
 function InfoRequest({ request, result }: { request: { id: number; message: string; requested_at: string }; result: ActionResult | undefined }) {
   const formatDate = useInstitutionDates().formatProseDate;
   const navigation = useNavigation();
-  const formRef = useRef<HTMLFormElement>(null);
   const messageRef = useRef<HTMLDivElement>(null);
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
-  const errors = clientErrors ?? result?.errors ?? null;
-  useFocusFirstInvalid(formRef, errors);
+  const [formError] = formMessages(result?.reply);
+  const form = useSchemaForm(AnswerSchema, { lastResult: result?.reply });
   useEffect(() => {
-    if (result?.form_error) messageRef.current?.focus();
-  }, [result]);
-
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    const form = new FormData(event.currentTarget);
-    const next: FieldErrors = {};
-    const answer = String(form.get("answer") ?? "").trim();
-    if (!answer) next.answer = "Please write your answer";
-    else if (answer.length > ANSWER_MAX_CHARS) next.answer = `Please use at most ${ANSWER_MAX_CHARS.toLocaleString("en-US")} characters`;
-    const file = form.get("document");
-    if (file instanceof File && file.size > 0) {
-      const problem = idDocumentProblem(file);
-      if (problem) next.document = problem;
-    }
-    if (!Object.keys(next).length) return setClientErrors(null);
-    event.preventDefault();
-    setClientErrors(next);
-  };
+    if (formError) messageRef.current?.focus();
+  }, [result, formError]);
 
   return (
     <section aria-labelledby="info-request-heading" className="mt-8 rounded-2xl border border-amber-300 bg-amber-50 p-5 sm:p-6">
@@ -264,31 +252,29 @@ function InfoRequest({ request, result }: { request: { id: number; message: stri
       </h2>
       <p className="mt-1 text-sm text-amber-950">Requested on {formatDate(request.requested_at)}:</p>
       <blockquote className="mt-3 rounded-lg border-l-4 border-amber-400 bg-white px-4 py-3 text-slate-900">{request.message}</blockquote>
-      {result?.form_error ? (
+      {formError ? (
         <FormMessage ref={messageRef} tone="error" className="mt-4">
-          {result.form_error}
+          {formError}
         </FormMessage>
       ) : null}
-      <FormErrors errors={errors}>
-        <Form ref={formRef} method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="mt-5 space-y-5" aria-labelledby="info-request-heading">
-          <input type="hidden" name="request_id" value={request.id} />
-          <TextArea name="answer" label="Your answer" rows={4} maxLength={ANSWER_MAX_CHARS} defaultValue={result?.values?.answer} isRequired />
-          <FileField
-            name="document"
-            label="A new document"
-            optional
-            accept={ID_DOCUMENT_ACCEPT}
-            description={
-              <span className="inline-flex items-center gap-1">
-                <FileText className="size-4" aria-hidden="true" /> JPEG, PNG, WebP or PDF, up to 10 MB. Seen only by our staff.
-              </span>
-            }
-          />
-          <Button type="submit" isPending={navigation.state === "submitting"} pendingLabel="Sending…">
-            Send answer
-          </Button>
-        </Form>
-      </FormErrors>
+      <SchemaForm form={form} method="post" encType="multipart/form-data" className="mt-5 space-y-5" aria-labelledby="info-request-heading">
+        <input type="hidden" name="request_id" value={request.id} />
+        <TextArea name="answer" label="Your answer" rows={4} maxLength={ANSWER_MAX_CHARS} isRequired />
+        <FileField
+          name="document"
+          label="A new document"
+          optional
+          accept={ID_DOCUMENT_ACCEPT}
+          description={
+            <span className="inline-flex items-center gap-1">
+              <FileText className="size-4" aria-hidden="true" /> JPEG, PNG, WebP or PDF, up to 10 MB. Seen only by our staff.
+            </span>
+          }
+        />
+        <Button type="submit" isPending={navigation.state === "submitting"} pendingLabel="Sending…">
+          Send answer
+        </Button>
+      </SchemaForm>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect, useNavigation } from "react-router";
 import { Clock, FileText, IdCard, Lock, ShieldCheck } from "lucide-react";
 import type { Route } from "./+types/signup";
 import { requestInfoContext } from "~/context";
@@ -20,12 +20,13 @@ import { getAuth } from "~/server/auth/auth.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { redirectIfSignedIn } from "~/server/auth/session.server";
 import { submitApplication } from "~/server/applications/applications.server";
-import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
+import { z } from "zod";
+import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { PageHero } from "~/components/site/page-hero";
 import { pageTitle } from "~/components/site/page-title";
 import { ErrorSummary } from "~/components/auth/error-summary";
 import { FileField } from "~/components/auth/file-field";
-import { Button, Checkbox, FormErrors, FormMessage, Select, TextField, focusFirstInvalid, issuesToFieldErrors } from "~/components/ui";
+import { Button, Checkbox, FormMessage, SchemaForm, Select, TextField, fieldMessages, focusFirstInvalid, formMessages, useSchemaForm } from "~/components/ui";
 
 /**
  * The membership application, "Create your account" (docs/product.md#application-form). One
@@ -45,52 +46,50 @@ export async function loader({ request }: Route.LoaderArgs) {
   return null;
 }
 
-type Values = Record<string, string>;
-type ActionResult = { errors: FieldErrors; values: Values; form_error?: string };
+/** Every answer: the messages, and the values to show again (never the passwords or the file). */
+type ActionResult = { reply: FormReply };
 
-/** What is sent back to refill the form: never the passwords, never the file. */
-function keptValues(form: FormData): Values {
-  const values: Values = {};
-  for (const [key, value] of form.entries()) {
-    if (typeof value !== "string" || key === "password" || key === "confirm_password") continue;
-    values[key] ??= value.slice(0, 500);
-  }
-  return values;
+/**
+ * The application as the form posts it: its fields, and the ID document's size and type, which
+ * the browser can check before sending (the server checks the content again when it stores it).
+ */
+function signupSchema() {
+  const document = z.object({
+    id_document: z.unknown().superRefine((file, ctx) => {
+      const problem = idDocumentProblem(file instanceof File ? file : null);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+  });
+  return z.intersection(applicationSchema(), document);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { ip } = context.get(requestInfoContext);
   const form = await readForm(request);
-  const values = keptValues(form);
-  const upload = form.get("id_document");
-  const document = upload instanceof File ? upload : null;
-
-  const parsed = parseForm(applicationSchema(), form);
-  const documentProblem = idDocumentProblem(document);
-  if (!parsed.ok || documentProblem) {
-    const errors: FieldErrors = parsed.ok ? {} : { ...parsed.errors };
-    if (documentProblem) errors.id_document = documentProblem;
-    return data({ errors, values } satisfies ActionResult, { status: 400 });
-  }
+  const submission = parseSubmission(signupSchema(), form);
+  if (submission.status !== "success") return data({ reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
+  const document = submission.value.id_document as File;
+  const refuse = (messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }): ActionResult => ({ reply: replyTo(submission, messages) });
 
   const { db } = await getAuth();
-  const result = await submitApplication(db, requestMeta(request, ip), parsed.value, document);
+  const { id_document: _document, ...application } = submission.value;
+  const result = await submitApplication(db, requestMeta(request, ip), application, document);
   switch (result.status) {
     case "created":
       throw redirect("/registration-success", { headers: setCookieHeaders(result.set_cookies) });
     case "email_taken":
-      return data({ errors: { email: SIGNUP_EMAIL_TAKEN }, values, form_error: SIGNUP_EMAIL_TAKEN } satisfies ActionResult, { status: 409 });
+      return data(refuse({ fieldErrors: { email: [SIGNUP_EMAIL_TAKEN] }, formErrors: [SIGNUP_EMAIL_TAKEN] }), { status: 409 });
     case "email_invalid":
-      return data({ errors: { email: SIGNUP_EMAIL_REFUSED }, values, form_error: SIGNUP_EMAIL_REFUSED } satisfies ActionResult, { status: 400 });
+      return data(refuse({ fieldErrors: { email: [SIGNUP_EMAIL_REFUSED] }, formErrors: [SIGNUP_EMAIL_REFUSED] }), { status: 400 });
     case "document_rejected":
-      return data({ errors: { id_document: result.message }, values } satisfies ActionResult, { status: 400 });
+      return data(refuse({ fieldErrors: { id_document: [result.message] } }), { status: 400 });
     case "rate_limited":
-      return data({ errors: {}, values, form_error: rateLimitedMessage(result.retry_after_s) } satisfies ActionResult, {
+      return data(refuse({ formErrors: [rateLimitedMessage(result.retry_after_s)] }), {
         status: 429,
         headers: { "Retry-After": String(result.retry_after_s) },
       });
     case "failed":
-      return data({ errors: {}, values, form_error: SIGNUP_FAILED } satisfies ActionResult, { status: 500 });
+      return data(refuse({ formErrors: [SIGNUP_FAILED] }), { status: 500 });
   }
 }
 
@@ -113,21 +112,20 @@ export default function Signup({ actionData }: Route.ComponentProps) {
   const sending = navigation.state === "submitting";
   const formRef = useRef<HTMLFormElement>(null);
   const messageRef = useRef<HTMLDivElement>(null);
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
-  const [joint, setJoint] = useState(result?.values.joint_account === "on");
-  const errors = clientErrors ?? result?.errors ?? null;
-  const values = result?.values ?? {};
-  const errorCount = errors ? Object.keys(errors).length : 0;
+  const form = useSchemaForm(signupSchema(), { lastResult: result?.reply, defaultValue: { country: "United States" } });
+  const values = (form.initialValue ?? {}) as Record<string, unknown>;
+  const [joint, setJoint] = useState(values.joint_account === "on");
+  const errors = fieldMessages(form);
+  const errorCount = Object.keys(errors).length;
+  const [formError] = formMessages(result?.reply);
 
-  // A new answer from the server replaces the browser's own messages, and the password fields
-  // start again empty: the server never sends passwords back. They are cleared through React (new
+  // The password fields start again empty after each answer: the server never sends passwords back. They are cleared through React (new
   // fields for each answer), not by writing to the inputs: a field keeps its text in React state,
   // which would put the old password back at the next render and save old and new together.
   const [seenResult, setSeenResult] = useState(result);
   const [answers, setAnswers] = useState(0);
   if (result !== seenResult) {
     setSeenResult(result);
-    setClientErrors(null);
     setAnswers((n) => n + 1);
   }
   useEffect(() => {
@@ -136,28 +134,14 @@ export default function Signup({ actionData }: Route.ComponentProps) {
     const form = formRef.current;
     const file = form?.elements.namedItem("id_document");
     if (file instanceof HTMLInputElement) file.value = "";
-    if (Object.keys(result.errors).length) focusFirstInvalid(form);
-    else messageRef.current?.focus();
+    if (!Object.keys(result.reply.error ?? {}).some((name) => name !== "")) messageRef.current?.focus();
   }, [result]);
+  // The error summary takes focus as it appears (autoFocus, for pages rendered without
+  // JavaScript); with JavaScript focus then moves on to the first invalid field.
+  const allErrors = form.allErrors;
   useEffect(() => {
-    if (clientErrors && Object.keys(clientErrors).length) focusFirstInvalid(formRef.current);
-  }, [clientErrors]);
-
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    const form = new FormData(event.currentTarget);
-    const entries = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string"));
-    const check = applicationSchema().safeParse(entries);
-    const file = form.get("id_document");
-    const documentProblem = idDocumentProblem(file instanceof File ? file : null);
-    if (check.success && !documentProblem) return setClientErrors(null);
-    event.preventDefault();
-    const found = check.success ? {} : issuesToFieldErrors(check.error.issues);
-    if (documentProblem) found.id_document = documentProblem;
-    // Keep the form's order, so "the first invalid field" is the first on screen.
-    const ordered: FieldErrors = {};
-    for (const name of APPLICATION_FIELDS) if (found[name]) ordered[name] = found[name];
-    setClientErrors(ordered);
-  };
+    if (Object.keys(allErrors).some((name) => name !== "")) focusFirstInvalid(formRef.current);
+  }, [allErrors]);
 
   return (
     <>
@@ -199,110 +183,108 @@ export default function Signup({ actionData }: Route.ComponentProps) {
             </Link>
             .
           </p>
-          {errors && errorCount > 0 ? (
+          {errorCount > 0 ? (
             <ErrorSummary errors={errors} order={APPLICATION_FIELDS} idFor={fieldId} />
-          ) : result?.form_error ? (
+          ) : formError ? (
             <FormMessage ref={messageRef} tone="error" className="mt-6">
-              {result.form_error}
+              {formError}
             </FormMessage>
           ) : null}
 
-          <FormErrors errors={errors}>
-            <Form ref={formRef} method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} aria-label="Create your account" className="mt-6 space-y-6">
-              <Section id="account" number={1} title="Account Information" lead="You will sign in with this email address and password. A few unrelated words make a password that is long and easy to remember.">
-                <TextField id={fieldId("email")} name="email" label="Email address" type="email" autoComplete="email" defaultValue={values.email} isRequired className="sm:col-span-2" />
-                <TextField
-                  key={`password-${answers}`}
-                  name="password"
-                  label="Password"
-                  type="password"
-                  autoComplete="new-password"
-                  description={`At least ${PASSWORD_MIN_CHARS} characters, not a common password.`}
-                  isRequired
-                />
-                <TextField key={`confirm-password-${answers}`} id={fieldId("confirm_password")} name="confirm_password" label="Confirm password" type="password" autoComplete="new-password" description="Type the same password again." isRequired />
-              </Section>
+          <SchemaForm ref={formRef} form={form} method="post" encType="multipart/form-data" aria-label="Create your account" className="mt-6 space-y-6">
+            <Section id="account" number={1} title="Account Information" lead="You will sign in with this email address and password. A few unrelated words make a password that is long and easy to remember.">
+              <TextField id={fieldId("email")} name="email" label="Email address" type="email" autoComplete="email" isRequired className="sm:col-span-2" />
+              <TextField
+                key={`password-${answers}`}
+                name="password"
+                label="Password"
+                type="password"
+                autoComplete="new-password"
+                description={`At least ${PASSWORD_MIN_CHARS} characters, not a common password.`}
+                isRequired
+              />
+              <TextField key={`confirm-password-${answers}`} id={fieldId("confirm_password")} name="confirm_password" label="Confirm password" type="password" autoComplete="new-password" description="Type the same password again." isRequired />
+            </Section>
 
-              <Section id="personal" number={2} title="Personal Information" lead="As shown on your ID document.">
-                <TextField id={fieldId("first_name")} name="first_name" label="First name" autoComplete="given-name" defaultValue={values.first_name} maxLength={100} isRequired />
-                <TextField id={fieldId("last_name")} name="last_name" label="Last name" autoComplete="family-name" defaultValue={values.last_name} maxLength={100} isRequired />
-                <TextField id={fieldId("date_of_birth")} name="date_of_birth" label="Date of birth" type="date" autoComplete="bday" description="You must be at least 18." defaultValue={values.date_of_birth} isRequired />
-                <TextField id={fieldId("nationality")} name="nationality" label="Nationality" description="For example: American." defaultValue={values.nationality} maxLength={100} isRequired />
-                <Select id={fieldId("marital_status")} name="marital_status" label="Marital status" placeholder="Select your marital status" options={MARITAL_STATUS_OPTIONS} defaultValue={values.marital_status} isRequired />
-              </Section>
+            <Section id="personal" number={2} title="Personal Information" lead="As shown on your ID document.">
+              <TextField id={fieldId("first_name")} name="first_name" label="First name" autoComplete="given-name" maxLength={100} isRequired />
+              <TextField id={fieldId("last_name")} name="last_name" label="Last name" autoComplete="family-name" maxLength={100} isRequired />
+              <TextField id={fieldId("date_of_birth")} name="date_of_birth" label="Date of birth" type="date" autoComplete="bday" description="You must be at least 18." isRequired />
+              <TextField id={fieldId("nationality")} name="nationality" label="Nationality" description="For example: American." maxLength={100} isRequired />
+              <Select id={fieldId("marital_status")} name="marital_status" label="Marital status" placeholder="Select your marital status" options={MARITAL_STATUS_OPTIONS} isRequired />
+            </Section>
 
-              <Section id="address" number={3} title="Address Information" lead="Where you live now.">
-                <TextField id={fieldId("street")} name="street" label="Street address" autoComplete="street-address" defaultValue={values.street} maxLength={200} isRequired className="sm:col-span-2" />
-                <TextField id={fieldId("city")} name="city" label="City" autoComplete="address-level2" defaultValue={values.city} maxLength={100} isRequired />
-                <TextField id={fieldId("state")} name="state" label="State or region" autoComplete="address-level1" defaultValue={values.state} maxLength={100} isRequired />
-                <TextField id={fieldId("postal_code")} name="postal_code" label="Postal code" autoComplete="postal-code" defaultValue={values.postal_code} maxLength={20} isRequired />
-                <TextField id={fieldId("country")} name="country" label="Country" autoComplete="country-name" defaultValue={values.country ?? "United States"} maxLength={100} isRequired />
-              </Section>
+            <Section id="address" number={3} title="Address Information" lead="Where you live now.">
+              <TextField id={fieldId("street")} name="street" label="Street address" autoComplete="street-address" maxLength={200} isRequired className="sm:col-span-2" />
+              <TextField id={fieldId("city")} name="city" label="City" autoComplete="address-level2" maxLength={100} isRequired />
+              <TextField id={fieldId("state")} name="state" label="State or region" autoComplete="address-level1" maxLength={100} isRequired />
+              <TextField id={fieldId("postal_code")} name="postal_code" label="Postal code" autoComplete="postal-code" maxLength={20} isRequired />
+              <TextField id={fieldId("country")} name="country" label="Country" autoComplete="country-name" maxLength={100} isRequired />
+            </Section>
 
-              <Section id="contact" number={4} title="Contact Information">
-                <TextField id={fieldId("phone")} name="phone" label="Phone number" type="tel" autoComplete="tel" defaultValue={values.phone} maxLength={25} isRequired />
-                <TextField id={fieldId("alt_email")} name="alt_email" label="Alternative email" type="email" autoComplete="off" defaultValue={values.alt_email} optional />
-              </Section>
+            <Section id="contact" number={4} title="Contact Information">
+              <TextField id={fieldId("phone")} name="phone" label="Phone number" type="tel" autoComplete="tel" maxLength={25} isRequired />
+              <TextField id={fieldId("alt_email")} name="alt_email" label="Alternative email" type="email" autoComplete="off" optional />
+            </Section>
 
-              <Section id="emergency" number={5} title="Emergency Contact" lead="Someone we can reach if we cannot reach you, such as a spouse, a parent or a friend.">
-                <TextField id={fieldId("emergency_name")} name="emergency_name" label="Full name" defaultValue={values.emergency_name} maxLength={100} isRequired />
-                <TextField id={fieldId("emergency_relationship")} name="emergency_relationship" label="Relationship" defaultValue={values.emergency_relationship} maxLength={50} isRequired />
-                <TextField id={fieldId("emergency_phone")} name="emergency_phone" label="Phone number" type="tel" defaultValue={values.emergency_phone} maxLength={25} isRequired />
-              </Section>
+            <Section id="emergency" number={5} title="Emergency Contact" lead="Someone we can reach if we cannot reach you, such as a spouse, a parent or a friend.">
+              <TextField id={fieldId("emergency_name")} name="emergency_name" label="Full name" maxLength={100} isRequired />
+              <TextField id={fieldId("emergency_relationship")} name="emergency_relationship" label="Relationship" maxLength={50} isRequired />
+              <TextField id={fieldId("emergency_phone")} name="emergency_phone" label="Phone number" type="tel" maxLength={25} isRequired />
+            </Section>
 
-              <Section id="identification" number={6} title="Identification Document" lead="We need to verify who you are, as the law requires of every bank.">
-                <Select id={fieldId("id_type")} name="id_type" label="ID type" placeholder="Select an ID type" options={ID_TYPE_OPTIONS} defaultValue={values.id_type} isRequired />
-                <TextField id={fieldId("id_number")} name="id_number" label="ID number" autoComplete="off" defaultValue={values.id_number} maxLength={40} isRequired />
-                <FileField
-                  id={fieldId("id_document")}
-                  name="id_document"
-                  label="Photo or scan of the document"
-                  accept={ID_DOCUMENT_ACCEPT}
-                  isRequired
-                  className="sm:col-span-2"
-                  description={
-                    <span className="inline-flex items-start gap-1.5">
-                      <IdCard className="mt-0.5 size-4 shrink-0" aria-hidden="true" /> JPEG, PNG, WebP or PDF, up to 10 MB. All four corners visible, no glare. Stored privately; seen only by our staff.
-                    </span>
-                  }
-                />
-              </Section>
-
-              <Section id="joint" number={7} title="Joint owner (optional)" lead="Open your accounts together with another person, who will own them with you.">
-                <div className="group sm:col-span-2">
-                  <Checkbox id={fieldId("joint_account")} name="joint_account" value="on" defaultSelected={values.joint_account === "on"} onChange={setJoint} description="The joint owner's name, email and phone are then required.">
-                    Joint account
-                  </Checkbox>
-                  {/* Shown when ticked: by state with JavaScript, by CSS (:has(:checked)) without it. */}
-                  <div className={`mt-5 gap-5 sm:grid-cols-2 ${joint ? "grid" : "hidden group-has-[input[name=joint_account]:checked]:grid"}`}>
-                    <TextField id={fieldId("joint_name")} name="joint_name" label="Joint owner's full name" defaultValue={values.joint_name} maxLength={100} isRequired />
-                    <TextField id={fieldId("joint_email")} name="joint_email" label="Joint owner's email" type="email" defaultValue={values.joint_email} isRequired />
-                    <TextField id={fieldId("joint_phone")} name="joint_phone" label="Joint owner's phone number" type="tel" defaultValue={values.joint_phone} maxLength={25} isRequired />
-                  </div>
-                </div>
-              </Section>
-
-              <div className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:flex-row sm:items-center sm:justify-between sm:p-8">
-                <p className="flex gap-2 text-sm text-slate-700">
-                  <FileText className="mt-0.5 size-4 shrink-0 text-slate-600" aria-hidden="true" />
-                  <span>
-                    By applying you agree to our{" "}
-                    <Link to="/terms" className="font-semibold text-accent-700 underline underline-offset-2">
-                      Terms of Service
-                    </Link>{" "}
-                    and{" "}
-                    <Link to="/privacy" className="font-semibold text-accent-700 underline underline-offset-2">
-                      Privacy Policy
-                    </Link>
-                    .
+            <Section id="identification" number={6} title="Identification Document" lead="We need to verify who you are, as the law requires of every bank.">
+              <Select id={fieldId("id_type")} name="id_type" label="ID type" placeholder="Select an ID type" options={ID_TYPE_OPTIONS} isRequired />
+              <TextField id={fieldId("id_number")} name="id_number" label="ID number" autoComplete="off" maxLength={40} isRequired />
+              <FileField
+                id={fieldId("id_document")}
+                name="id_document"
+                label="Photo or scan of the document"
+                accept={ID_DOCUMENT_ACCEPT}
+                isRequired
+                className="sm:col-span-2"
+                description={
+                  <span className="inline-flex items-start gap-1.5">
+                    <IdCard className="mt-0.5 size-4 shrink-0" aria-hidden="true" /> JPEG, PNG, WebP or PDF, up to 10 MB. All four corners visible, no glare. Stored privately; seen only by our staff.
                   </span>
-                </p>
-                <Button type="submit" size="lg" isPending={sending} pendingLabel="Sending your application…" className="w-full shrink-0 sm:w-auto">
-                  Create account
-                </Button>
+                }
+              />
+            </Section>
+
+            <Section id="joint" number={7} title="Joint owner (optional)" lead="Open your accounts together with another person, who will own them with you.">
+              <div className="group sm:col-span-2">
+                <Checkbox id={fieldId("joint_account")} name="joint_account" value="on" defaultSelected={values.joint_account === "on"} onChange={setJoint} description="The joint owner's name, email and phone are then required.">
+                  Joint account
+                </Checkbox>
+                {/* Shown when ticked: by state with JavaScript, by CSS (:has(:checked)) without it. */}
+                <div className={`mt-5 gap-5 sm:grid-cols-2 ${joint ? "grid" : "hidden group-has-[input[name=joint_account]:checked]:grid"}`}>
+                  <TextField id={fieldId("joint_name")} name="joint_name" label="Joint owner's full name" maxLength={100} isRequired />
+                  <TextField id={fieldId("joint_email")} name="joint_email" label="Joint owner's email" type="email" isRequired />
+                  <TextField id={fieldId("joint_phone")} name="joint_phone" label="Joint owner's phone number" type="tel" maxLength={25} isRequired />
+                </div>
               </div>
-            </Form>
-          </FormErrors>
+            </Section>
+
+            <div className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:flex-row sm:items-center sm:justify-between sm:p-8">
+              <p className="flex gap-2 text-sm text-slate-700">
+                <FileText className="mt-0.5 size-4 shrink-0 text-slate-600" aria-hidden="true" />
+                <span>
+                  By applying you agree to our{" "}
+                  <Link to="/terms" className="font-semibold text-accent-700 underline underline-offset-2">
+                    Terms of Service
+                  </Link>{" "}
+                  and{" "}
+                  <Link to="/privacy" className="font-semibold text-accent-700 underline underline-offset-2">
+                    Privacy Policy
+                  </Link>
+                  .
+                </span>
+              </p>
+              <Button type="submit" size="lg" isPending={sending} pendingLabel="Sending your application…" className="w-full shrink-0 sm:w-auto">
+                Create account
+              </Button>
+            </div>
+          </SchemaForm>
         </div>
       </div>
     </>
