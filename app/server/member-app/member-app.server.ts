@@ -6,9 +6,7 @@ import { institution } from "~/config/institution.server";
 import { requireUser, type SessionUser } from "~/server/auth/session.server";
 import { logger } from "~/server/logger.server";
 import { memberAccounts } from "~/server/ledger/accounts.server";
-import { desc, eq, sql } from "drizzle-orm";
-import { notifications } from "~/server/db/schema";
-import { listNotifications, markAllRead, markRead } from "~/server/notifications/notifications.server";
+import { bellNotifications, listNotifications, markAllRead, markRead } from "~/server/notifications/notifications.server";
 import { listCurrencyRates } from "~/server/payments/rates.server";
 import { sendStepUpCode } from "~/server/payments/step-up.server";
 import {
@@ -60,29 +58,13 @@ export function support() {
 const BELL_COUNT = 8;
 
 export async function memberShell(user: SessionUser) {
-  const database = await db();
-  // The bell's newest notifications and the unread count in one query (the count rides on each
-  // row; a member without notifications has no rows and nothing unread).
-  const rows = await database
-    .select({
-      id: notifications.id,
-      kind: notifications.kind,
-      title: notifications.title,
-      body: notifications.body,
-      read_at: notifications.read_at,
-      created_at: notifications.created_at,
-      unread: sql<number>`(select count(*)::int from ${notifications} u where u.member_id = ${user.id} and u.read_at is null)`,
-    })
-    .from(notifications)
-    .where(eq(notifications.member_id, user.id))
-    .orderBy(desc(notifications.member_id), desc(notifications.id))
-    .limit(BELL_COUNT);
+  const bell = await bellNotifications(await db(), user.id, BELL_COUNT);
   return {
     name: user.name,
     email: user.email,
     is_staff: false,
-    notifications: rows.map((n) => ({ id: Number(n.id), kind: n.kind, title: n.title, body: n.body, read: n.read_at !== null, created_at: n.created_at.toISOString() })),
-    unread: Number(rows[0]?.unread ?? 0),
+    notifications: bell.notifications.map((n) => ({ ...n, created_at: n.created_at.toISOString() })),
+    unread: bell.unread,
     support: support(),
     session: { expires_in_ms: user.expires_in_ms, ends_absolutely: user.ends_absolutely },
   };

@@ -58,6 +58,31 @@ export async function listNotifications(
   return rows.map((r) => ({ id: Number(r.id), kind: r.kind, title: r.title, body: r.body, read: r.read_at !== null, created_at: r.created_at }));
 }
 
+/**
+ * The top bar's bell: the newest `count` notifications and how many are unread, in one query (the
+ * count rides on each row; a member without notifications has no rows and nothing unread).
+ */
+export async function bellNotifications(db: DbOrTx, member_id: string, count: number): Promise<{ notifications: NotificationView[]; unread: number }> {
+  const rows = await db
+    .select({
+      id: notifications.id,
+      kind: notifications.kind,
+      title: notifications.title,
+      body: notifications.body,
+      read_at: notifications.read_at,
+      created_at: notifications.created_at,
+      unread: sql<number>`(select count(*)::int from ${notifications} u where u.member_id = ${member_id} and u.read_at is null)`,
+    })
+    .from(notifications)
+    .where(eq(notifications.member_id, member_id))
+    .orderBy(desc(notifications.member_id), desc(notifications.id))
+    .limit(Math.min(Math.max(count, 1), NOTIFICATIONS_PAGE_MAX));
+  return {
+    notifications: rows.map((n) => ({ id: Number(n.id), kind: n.kind, title: n.title, body: n.body, read: n.read_at !== null, created_at: n.created_at })),
+    unread: Number(rows[0]?.unread ?? 0),
+  };
+}
+
 export async function unreadCount(db: DbOrTx, member_id: string): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
