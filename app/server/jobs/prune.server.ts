@@ -4,7 +4,6 @@ import {
   authRateLimits,
   jobRuns,
   paymentStepUpCodes,
-  rateLimitCounters,
   sessions,
   signInChallenges,
   signInLockouts,
@@ -12,6 +11,7 @@ import {
   verifications,
 } from "~/server/db/schema";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "~/server/auth/auth.server";
+import { pruneRateLimitCounters } from "~/server/rate-limit/rate-limit.server";
 
 /**
  * Removes short-lived security rows that can no longer be used: expired sign-in codes and
@@ -72,7 +72,7 @@ export async function pruneExpired(db: DbOrTx, job_now: Date): Promise<PruneCoun
     used_totp_codes: await count(db.delete(usedTotpCodes).where(lt(usedTotpCodes.used_at, cutoff)).returning({ user_id: usedTotpCodes.user_id })),
     payment_step_up_codes: await count(db.delete(paymentStepUpCodes).where(lt(paymentStepUpCodes.expires_at, cutoff)).returning({ id: paymentStepUpCodes.id })),
     // The longest window in use is an hour.
-    rate_limit_counters: await count(db.delete(rateLimitCounters).where(lt(rateLimitCounters.window_start, cutoff)).returning({ key: rateLimitCounters.key })),
+    rate_limit_counters: await pruneRateLimitCounters(cutoff, { database: db }),
     auth_rate_limits: await count(db.delete(authRateLimits).where(lt(authRateLimits.lastRequest, cutoff.getTime())).returning({ id: authRateLimits.id })),
     // No lock in force and nothing recent to count.
     sign_in_lockouts: await count(

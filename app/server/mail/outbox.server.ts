@@ -9,7 +9,7 @@ import { logger } from "~/server/logger.server";
 /**
  * The email outbox (docs/architecture.md#email). Every message is first written to the `outbox`
  * table, then delivered by SMTP right away when SMTP_URL is set; a failure is recorded on the row
- * (a jobs loop can retry unsent rows later). Without SMTP_URL the outbox is the mailbox: staff
+ * (the outbox-delivery job tries unsent rows again: app/server/jobs/outbox-retry.server.ts). Without SMTP_URL the outbox is the mailbox: staff
  * read it at /admin/outbox, and in demo mode the demo inbox shows the demo accounts' mail.
  *
  * Messages that carry a secret (a sign-in code, a reset link) give a `redacted_text`, stored

@@ -100,7 +100,8 @@ export async function hitRateLimit(rule: RateLimitRule, options: { now?: Date; d
 
 /**
  * Deletes counters of windows that started before `before`. Windows are short, so anything
- * older than the longest window in use can go; the jobs loop is meant to call this hourly.
+ * older than the longest window in use can go; the hourly prune-expired job calls it
+ * (app/server/jobs/prune.server.ts).
  * Returns how many rows it removed.
  */
 export async function pruneRateLimitCounters(before: Date, options: { database?: DbOrTx } = {}): Promise<number> {
