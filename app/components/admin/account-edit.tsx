@@ -1,13 +1,13 @@
 import { Link, useNavigation } from "react-router";
 import { Pencil } from "lucide-react";
-import { Button, FormMessage, SchemaForm, Select, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import { Button, FormMessage, SchemaForm, Select, TextField, useSchemaForm } from "~/components/ui";
 import { groupAccountNumber } from "~/domain/account-display";
 import { formatCents } from "~/domain/money";
 import { ACCOUNT_STATUSES, ACCOUNT_STATUS_LABELS, AccountEditSchema, AdjustBalanceSchema } from "~/domain/member-accounts";
 import type { MemberDetailData } from "./member-detail";
 import { StatusBadge, StatusLine } from "./admin-shell";
 import { withParams } from "./format";
-import { resultFor } from "./money-result";
+import { formMessageOf, resultFor } from "./money-result";
 
 type Account = MemberDetailData["accounts"][number];
 
@@ -103,7 +103,7 @@ function AccountEditForm({
 }) {
   const navigation = useNavigation();
   const form = useSchemaForm(AccountEditSchema, { lastResult: result?.reply, id: `account-edit-${account.id}` });
-  const [formMessage] = formMessages(form);
+  const formMessage = formMessageOf(result);
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "account_edit";
   const closed = account.status === "closed";
   return (
@@ -151,7 +151,7 @@ function AccountEditForm({
 function AdjustBalanceForm({ member_id, account, result, secondApprovalAboveCents }: { member_id: string; account: Account; result: ReturnType<typeof resultFor>; secondApprovalAboveCents: number }) {
   const navigation = useNavigation();
   const form = useSchemaForm(AdjustBalanceSchema, { lastResult: result?.tone === "error" ? result.reply : undefined, id: `adjust-${account.id}` });
-  const [formMessage] = formMessages(form);
+  const formMessage = formMessageOf(result);
   const posting = navigation.state === "submitting" && navigation.formData?.get("intent") === "adjust_balance";
   if (account.status === "closed") return null;
   return (

@@ -1,12 +1,12 @@
 import { Link, useNavigation } from "react-router";
-import { Button, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import { Button, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
 import { formatCents } from "~/domain/money";
 import { ApproveAdjustmentSchema, DeclineAdjustmentSchema } from "~/domain/member-accounts";
 import type { AwaitingAdjustment } from "~/server/member-accounts/adjustments.server";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { StatusLine } from "./admin-shell";
 import { withParams } from "./format";
-import { resultFor } from "./money-result";
+import { formMessageOf, resultFor } from "./money-result";
 
 /**
  * Adjustments waiting for a second approval (maker-checker, docs/product.md#member-accounts-staff):
@@ -70,7 +70,7 @@ function ApproveForm({ adjustment, result }: { adjustment: AwaitingAdjustment; r
 function DeclineForm({ adjustment, result }: { adjustment: AwaitingAdjustment; result: ReturnType<typeof resultFor> }) {
   const navigation = useNavigation();
   const form = useSchemaForm(DeclineAdjustmentSchema, { lastResult: result?.reply, id: `decline-${adjustment.id}` });
-  const [formMessage] = formMessages(form);
+  const formMessage = formMessageOf(result);
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "decline_adjustment" && navigation.formData?.get("adjustment_id") === String(adjustment.id);
   return (
     <SchemaForm form={form} method="post" preventScrollReset aria-label={`Decline adjustment ${adjustment.id}`} className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:items-end">

@@ -15,3 +15,16 @@ export function withParams(search: URLSearchParams | string, changes: Record<str
   const text = params.toString();
   return text ? `${path}?${text}` : path;
 }
+
+/**
+ * Where a form on /admin posts: the index route's action (`?index`, as React Router needs for an
+ * index route), with the current search params changed as given.
+ */
+export function adminActionUrl(search: URLSearchParams | string, changes: Record<string, string | number | null | undefined> = {}): string {
+  const url = withParams(search, changes);
+  const query = url.indexOf("?");
+  const params = new URLSearchParams(query === -1 ? "" : url.slice(query + 1));
+  params.delete("index");
+  const text = params.toString();
+  return text ? `/admin?index&${text}` : "/admin?index";
+}

@@ -1,12 +1,12 @@
 import { useNavigation } from "react-router";
-import { Button, FormMessage, SchemaForm, Select, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import { Button, FormMessage, SchemaForm, Select, TextField, useSchemaForm } from "~/components/ui";
 import { formatCents } from "~/domain/money";
 import { PlaceHoldSchema, ReleaseHoldSchema } from "~/domain/member-accounts";
 import type { StaffHoldView } from "~/server/member-accounts/holds.server";
 import { useInstitutionDates } from "~/components/institution-dates";
 import type { MemberDetailData } from "./member-detail";
 import { StatusLine } from "./admin-shell";
-import { resultFor } from "./money-result";
+import { formMessageOf, resultFor } from "./money-result";
 
 /**
  * Holds (docs/product.md#member-accounts-staff): staff hold an amount on an account (it lowers the
@@ -48,7 +48,7 @@ export function HoldsBox({ member, holds, requestKey, result }: { member: Member
 function PlaceHoldForm({ member_id, accounts, requestKey, result }: { member_id: string; accounts: MemberDetailData["accounts"]; requestKey: string; result: ReturnType<typeof resultFor> }) {
   const navigation = useNavigation();
   const form = useSchemaForm(PlaceHoldSchema, { lastResult: result?.tone === "error" ? result.reply : undefined, id: "place-hold" });
-  const [formMessage] = formMessages(form);
+  const formMessage = formMessageOf(result);
   const placing = navigation.state === "submitting" && navigation.formData?.get("intent") === "place_hold";
   return (
     <SchemaForm form={form} method="post" preventScrollReset aria-label="Place a hold" className="grid gap-3 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:grid-cols-2">
@@ -77,7 +77,7 @@ function PlaceHoldForm({ member_id, accounts, requestKey, result }: { member_id:
 function ReleaseHoldForm({ member_id, hold, result }: { member_id: string; hold: StaffHoldView; result: ReturnType<typeof resultFor> }) {
   const navigation = useNavigation();
   const form = useSchemaForm(ReleaseHoldSchema, { lastResult: result?.reply, id: `release-${hold.transaction_id}` });
-  const [formMessage] = formMessages(form);
+  const formMessage = formMessageOf(result);
   const releasing = navigation.state === "submitting" && navigation.formData?.get("transaction_id") === String(hold.transaction_id);
   return (
     <SchemaForm form={form} method="post" preventScrollReset aria-label={`Release the hold of ${formatCents(hold.amount_cents)}`} className="flex flex-col gap-2 sm:w-80">

@@ -42,6 +42,7 @@ export function MemberDetailPane({
   search,
   imageError,
   accounts,
+  canReveal,
   children,
 }: {
   member: MemberDetailData | null;
@@ -49,6 +50,8 @@ export function MemberDetailPane({
   search: string;
   imageError?: string;
   accounts?: React.ReactNode;
+  /** False for a reviewer, who sees members' details masked only. */
+  canReveal?: boolean;
   children?: React.ReactNode;
 }) {
   const { formatDate, formatDateTime } = useInstitutionDates();
@@ -100,7 +103,7 @@ export function MemberDetailPane({
             <h3 className="text-base font-semibold text-brand-800">Application</h3>
             {member.revealed ? (
               <span className="text-xs font-medium text-amber-900">Shown in full · this view was recorded in the audit log</span>
-            ) : (
+            ) : canReveal === false ? null : (
               <Link to={withParams(search, { reveal: "1" })} preventScrollReset className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline underline-offset-2">
                 <Eye className="size-4" aria-hidden="true" /> Show full date of birth and ID number (audited)
               </Link>

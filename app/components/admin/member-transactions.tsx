@@ -1,12 +1,12 @@
 import { Form, Link, useNavigation } from "react-router";
 import { Undo2 } from "lucide-react";
-import { Button, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import { Button, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
 import { formatCents } from "~/domain/money";
 import { ReverseAllSchema, TRANSACTION_STATUS_LABELS } from "~/domain/member-accounts";
 import type { MemberTransactionRow, MemberTransactionsPage } from "~/server/member-accounts/transactions.server";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { StatusLine } from "./admin-shell";
-import { withParams } from "./format";
+import { adminActionUrl, withParams } from "./format";
 import { resultFor } from "./money-result";
 
 const STATUS_STYLES: Record<MemberTransactionRow["status"], string> = {
@@ -37,7 +37,8 @@ export function MemberTransactions({ member_id, page, before, search, result }: 
         <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200">
           {page.rows.map((t) => (
             <li key={t.id} className="p-3 text-sm">
-              <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
+              {/* On a phone the amounts go under the description, so neither is squeezed. */}
+              <div className="flex flex-col gap-x-4 gap-y-2 sm:flex-row sm:items-start sm:justify-between">
                 <div className="min-w-0 flex-1">
                   <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
                     <span className="break-words">{t.memo ?? kindLabel(t.kind)}</span>
@@ -52,7 +53,7 @@ export function MemberTransactions({ member_id, page, before, search, result }: 
                     {t.reverses_id ? ` · reverses #${t.reverses_id}` : ""}
                   </p>
                 </div>
-                <ul className="tabular text-right">
+                <ul className="tabular sm:text-right">
                   {t.legs.map((leg) => (
                     <li key={leg.account_id} className={leg.amount_cents < 0 ? "text-slate-900" : "text-emerald-800"}>
                       <span className="text-slate-700">
@@ -109,7 +110,7 @@ function RowAction({ row, member_id, confirming, search }: { row: MemberTransact
   }
   const busy = navigation.state === "submitting" && navigation.formData?.get("transaction_id") === String(row.id);
   return (
-    <Form method="post" action={withParams(search, { reverse: null })} preventScrollReset aria-label={`Confirm: ${verb.toLowerCase()} transaction ${row.id}`} className="mt-2 flex flex-wrap items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3">
+    <Form method="post" action={adminActionUrl(search, { reverse: null })} preventScrollReset aria-label={`Confirm: ${verb.toLowerCase()} transaction ${row.id}`} className="mt-2 flex flex-wrap items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3">
       <input type="hidden" name="intent" value="reverse_transaction" />
       <input type="hidden" name="member_id" value={member_id} />
       <input type="hidden" name="transaction_id" value={row.id} />
@@ -141,8 +142,7 @@ export function ReverseAllBox({ member_id, search, result }: { member_id: string
   const navigation = useNavigation();
   const typed = new URLSearchParams(search).get("reverse_all");
   const answer = resultFor(result, "reverse_all");
-  const form = useSchemaForm(ReverseAllSchema, { lastResult: answer?.tone === "error" ? answer.reply : undefined, id: "reverse-all" });
-  const [formMessage] = formMessages(form);
+  const form = useSchemaForm(ReverseAllSchema, { id: "reverse-all" });
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "reverse_all";
   const hidden = [...new URLSearchParams(search).entries()].filter(([key]) => key !== "reverse_all" && key !== "index");
   return (
@@ -151,11 +151,9 @@ export function ReverseAllBox({ member_id, search, result }: { member_id: string
         Reverse All Transactions
       </h3>
       <p className="text-sm text-slate-800">Reverses every posted transaction of this member that is not yet reversed, in one batch. Type the member&apos;s email to confirm.</p>
-      {answer?.tone === "success" ? <StatusLine message={answer.message} tone="success" /> : null}
-      {typed !== null && answer?.tone !== "success" ? (
-        <SchemaForm form={form} method="post" action={withParams(search, { reverse_all: null })} preventScrollReset aria-label="Confirm reverse all" className="space-y-3">
-          {formMessage ? <FormMessage tone="error">{formMessage}</FormMessage> : null}
-          {answer?.tone === "error" && !formMessage && !form.allErrors.confirm_email ? <StatusLine message={answer.message} tone="error" /> : null}
+      {answer ? <StatusLine message={answer.message} tone={answer.tone} /> : null}
+      {typed !== null && !answer ? (
+        <SchemaForm form={form} method="post" action={adminActionUrl(search, { reverse_all: null })} preventScrollReset aria-label="Confirm reverse all" className="space-y-3">
           <input type="hidden" name="intent" value="reverse_all" />
           <input type="hidden" name="member_id" value={member_id} />
           <input type="hidden" name="confirm_email" value={typed} />

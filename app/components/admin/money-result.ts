@@ -24,3 +24,9 @@ export function resultFor(result: unknown, intent: string | readonly string[], t
   if (target !== undefined && result.target !== String(target)) return undefined;
   return result;
 }
+
+/** The answer's message about the whole form (not one field), if any: a refusal from the server. */
+export function formMessageOf(result: MoneyResult | undefined): string | undefined {
+  const messages = (result?.reply as { error?: Record<string, string[] | null> } | undefined)?.error?.[""];
+  return messages?.[0] ?? undefined;
+}

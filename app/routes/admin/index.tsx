@@ -84,6 +84,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     notice: NOTICES[params.get("notice") ?? ""] ?? null,
     codes,
     staff_id: staff.id,
+    money_powers,
     money,
     approvals,
   };
@@ -213,9 +214,11 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
           <h1 className="text-2xl font-semibold tracking-tight text-brand-800 sm:text-3xl">Members</h1>
           <p className="mt-1 text-sm text-slate-700">Review applications, look up members and issue sign-in codes.</p>
         </div>
-        <Link to={withParams(search, { create: "1" })} preventScrollReset className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
-          <UserPlus className="size-4" aria-hidden="true" /> Create New User
-        </Link>
+        {loaderData.money_powers ? (
+          <Link to={withParams(search, { create: "1" })} preventScrollReset className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+            <UserPlus className="size-4" aria-hidden="true" /> Create New User
+          </Link>
+        ) : null}
       </div>
       {loaderData.notice ? <StatusLine message={loaderData.notice} tone="success" /> : null}
       {loaderData.search_problem ? <StatusLine message={`Search: ${loaderData.search_problem}.`} tone="error" /> : null}
@@ -232,6 +235,7 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
             missing={loaderData.member_missing}
             search={search}
             imageError={result?.intent === "member_image" ? result.errors?.image : undefined}
+            canReveal={loaderData.money_powers}
             accounts={member && loaderData.money ? <StaffAccounts member={member} settings={loaderData.money.settings} search={search} result={result} secondApprovalAboveCents={loaderData.money.second_approval_above_cents} /> : undefined}
           >
             {member && loaderData.money ? (
@@ -248,7 +252,7 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
       {loaderData.verify && member ? (
         <VerifyDialog member={member} closeTo={closeVerify} search={search} result={result?.intent === "review" ? result : undefined} />
       ) : null}
-      {loaderData.create ? <CreateMemberDialog closeTo={closeCreate} search={search} result={result?.intent === "create_member" ? result : undefined} /> : null}
+      {loaderData.create && loaderData.money_powers ? <CreateMemberDialog closeTo={closeCreate} search={search} result={result?.intent === "create_member" ? result : undefined} /> : null}
     </div>
   );
 }
