@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { daysBefore, monthStart } from "~/server/member-app/dashboard.server";
-import { parseHistoryFilters } from "~/server/member-app/history.server";
+import { daysBefore, monthStart } from "~/server/accounts/overview.server";
+import { parseHistoryFilters } from "~/server/accounts/history.server";
 import { maskExternal, parseReferenceNumber, referenceNumber } from "~/server/payments/transfers.server";
 import { relativeTime } from "~/components/member/top-bar";
 import { institutionDates } from "~/components/institution-dates";

@@ -1,4 +1,4 @@
-import type { MemberTransaction } from "~/server/member-app/history.server";
+import type { MemberTransaction } from "~/server/accounts/history.server";
 import { Amount, StatusBadge, formatDate } from "./amount";
 import { cx } from "~/components/ui/field-styles";
 import { useInstitutionDates } from "~/components/institution-dates";

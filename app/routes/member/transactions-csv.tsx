@@ -1,6 +1,6 @@
 import type { Route } from "./+types/transactions-csv";
 import { historyCsv, requireMember } from "~/server/member-app/member-app.server";
-import { historyFilterProblems } from "~/server/member-app/history.server";
+import { historyFilterProblems } from "~/server/accounts/history.server";
 
 /**
  * CSV export of the filtered history (docs/product.md#transaction-history): same filters as
