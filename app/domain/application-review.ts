@@ -112,7 +112,7 @@ export const CreateMemberSchema = z
     city: required("Please enter the city", 100),
     state: required("Please enter the state", 50),
     postal_code: z.string("Please enter the ZIP code").trim().regex(/^\d{5}(-\d{4})?$/, "Please enter a 5-digit ZIP code"),
-    role: z.enum(["user", "admin"], "Please choose a role").default("user"),
+    role: z.enum(["user", "admin", "reviewer"], "Please choose a role").default("user"),
     joint_account: z
       .string()
       .optional()

@@ -168,6 +168,22 @@ describe("the back office's money actions", () => {
     expect(await state()).toEqual(before);
   });
 
+  it("staff create a reviewer with Create New User: staff role, no accounts, refused every money action", async () => {
+    const email = `reviewer-${Date.now()}@example.com`;
+    const created = await run(() =>
+      indexRoute.action({
+        request: request("staff", { intent: "create_member", email, password: "Temporary harbor pass 9", first_name: "Rae", last_name: "Viewer", phone: "(555) 010-0000", street: "1 Road", city: "Dover", state: "NH", postal_code: "03820", role: "reviewer" }),
+        params: {},
+        context: context(),
+      } as never),
+    );
+    expect(created.status).toBe(302);
+    const [row] = await database.db.execute(sql`select id, role from users where email = ${email}`).then((r) => r.rows);
+    expect(row).toMatchObject({ role: "reviewer" });
+    const accounts = await database.db.execute(sql`select count(*)::int as n from ledger_accounts where member_id = ${String(row!.id)}`);
+    expect(Number(accounts.rows[0]!.n)).toBe(0);
+  });
+
   it("an unknown intent is a 400 that changes nothing", async () => {
     const before = await state();
     const outcome = await run(() => indexRoute.action({ request: request("staff", { intent: "reverse_everything", member_id: member.member.id }), params: {}, context: context() } as never));

@@ -46,6 +46,7 @@ export function CreateMemberDialog({ closeTo, result }: { closeTo: string; searc
               options={[
                 { value: "user", label: "Member (user)" },
                 { value: "admin", label: "Staff (admin)" },
+                { value: "reviewer", label: "Reviewer (staff without money powers)" },
               ]}
             />
             <TextField name="street" label="Street" defaultValue={v.street} isRequired autoComplete="off" className="sm:col-span-2" />
