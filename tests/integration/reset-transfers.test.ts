@@ -5,7 +5,7 @@ import type { Database } from "~/server/db/client.server";
 import { auditLog, ledgerAccounts, users } from "~/server/db/schema";
 import { today } from "~/server/ledger/ledger.server";
 import { monthOf } from "~/domain/ledger-rules";
-import { TRANSFER_COUNTS_PAGE_SIZE, listTransferCounts, parsePageAfter, resetAllMemberTransferCounts } from "~/server/settings/reset-transfers.server";
+import { TRANSFER_COUNTS_PAGE_SIZE, listTransferCounts, parsePageAfter, resetAllMemberTransferCounts } from "~/server/payments/transfer-counts.server";
 import { openTestDatabase } from "./test-database";
 
 /**

@@ -13,7 +13,7 @@ import { openAccount, transferCount } from "~/server/ledger/accounts.server";
 import { monthOf } from "~/domain/ledger-rules";
 import { today } from "~/server/ledger/ledger.server";
 import { readProfileImage, setProfileImage } from "~/server/profile-images/profile-images.server";
-import { listTransferCounts, resetAllMemberTransferCounts, resetMemberTransferCount } from "~/server/settings/reset-transfers.server";
+import { listTransferCounts, resetAllMemberTransferCounts, resetMemberTransferCount } from "~/server/payments/transfer-counts.server";
 import {
   base32,
   changeOwnPassword,

@@ -6,7 +6,7 @@ import { getAuth } from "~/server/auth/auth.server";
 import { requireUser } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/form.server";
 import { institution } from "~/config/institution.server";
-import { listTransferCounts, parsePageAfter, resetAllMemberTransferCounts, resetMemberTransferCount } from "~/server/settings/reset-transfers.server";
+import { listTransferCounts, parsePageAfter, resetAllMemberTransferCounts, resetMemberTransferCount } from "~/server/payments/transfer-counts.server";
 import { pageUrl } from "~/server/http/page-url.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AdminShell } from "~/components/admin/admin-shell";
