@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BACKOFF, nextCronTime, retryDelayMs, safeErrorMessage, ScheduleError, slotKey } from "~/server/jobs/schedule";
 import { defineJob } from "~/server/jobs/job";
+import { chooseJobClock } from "~/server/jobs/jobs.server";
+import { ConfigurationError } from "~/config/env.server";
+import type { Db } from "~/server/db/client.server";
 
 /** The rules of when a scheduled job runs (app/server/jobs/schedule.ts). */
 describe("nextCronTime", () => {
@@ -65,5 +68,18 @@ describe("defineJob", () => {
     expect(() => defineJob({ name: "Bill Pay", title: "t", description: "d", run })).toThrow(/lower case/);
     expect(() => defineJob({ name: "bill-pay", title: "t", description: "d", max_attempts: 0, run })).toThrow(/max_attempts/);
     expect(defineJob({ name: "bill-pay", title: "t", description: "d", run }).name).toBe("bill-pay");
+  });
+});
+
+describe("chooseJobClock", () => {
+  const db = {} as Db;
+  it("is the wall clock unless JOB_CLOCK=adjustable", () => {
+    expect(chooseJobClock("system", { demo: true }, db).adjustable).toBe(false);
+    expect(chooseJobClock("adjustable", { demo: true }, db).adjustable).toBe(true);
+  });
+
+  it("refuses an adjustable clock for a real credit union's profile: staff must never move its jobs' time", () => {
+    expect(() => chooseJobClock("adjustable", { demo: false }, db)).toThrow(ConfigurationError);
+    expect(() => chooseJobClock("adjustable", { demo: false }, db)).toThrow(/JOB_CLOCK: adjustable is for the demo profile and tests only/);
   });
 });

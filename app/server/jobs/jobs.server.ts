@@ -10,21 +10,24 @@ import { APP_JOBS } from "./registry.server";
  * Starts this process's job runner (called by server.ts once the database is open) and gives the
  * job clock to whoever needs it (the staff page).
  */
-export async function startJobs(database: Database, logger: Logger): Promise<JobRunner> {
+export function startJobs(database: Database, logger: Logger): Promise<JobRunner> {
   const e = env();
+  // Thrown at once (not as a rejected promise): a bad setting stops start-up with its message.
+  const clock = jobClock(database.db);
   const runner = new JobRunner({
     db: database.db,
     kind: database.kind,
-    clock: jobClock(database.db),
+    clock,
     jobs: APP_JOBS,
     time_zone: institution().time_zone,
     logger: logger.child({ component: "jobs" }),
     poll_ms: e.JOB_POLL_MS,
     lease_ms: e.JOB_LEASE_MS,
   });
-  await runner.start();
-  logger.info({ jobs: APP_JOBS.map((j) => j.name), poll_ms: e.JOB_POLL_MS, clock: e.JOB_CLOCK }, "job runner started");
-  return runner;
+  return runner.start().then(() => {
+    logger.info({ jobs: APP_JOBS.map((j) => j.name), poll_ms: e.JOB_POLL_MS, clock: e.JOB_CLOCK }, "job runner started");
+    return runner;
+  });
 }
 
 /**
@@ -32,8 +35,12 @@ export async function startJobs(database: Database, logger: Logger): Promise<Job
  * (a bill due next week paid now), which a real credit union must never allow: the demo only.
  */
 export function jobClock(db: Db): JobClock {
-  if (env().JOB_CLOCK !== "adjustable") return systemJobClock;
-  if (!institution().demo) {
+  return chooseJobClock(env().JOB_CLOCK, { demo: institution().demo }, db);
+}
+
+export function chooseJobClock(setting: "system" | "adjustable", profile: { demo: boolean }, db: Db): JobClock {
+  if (setting !== "adjustable") return systemJobClock;
+  if (!profile.demo) {
     throw new ConfigurationError("Invalid environment configuration:\n  JOB_CLOCK: adjustable is for the demo profile and tests only");
   }
   return adjustableJobClock(db);
