@@ -5,18 +5,12 @@ import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import { requestInfoContext } from "./context";
 import { NonceProvider } from "./components/nonce";
-import { MarkupMemoProvider } from "./components/ui/memoized-markup";
-import { createMarkupMemo } from "./server/markup-memo.server";
 import { logger } from "./server/logger.server";
 import { redactUrl } from "./server/logging/redact.server";
 import { describeDatabaseError, isDatabaseUnavailable } from "./server/db/unavailable.server";
 import { databaseUnavailableData, databaseUnavailablePage, isMarkedDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/database-unavailable.server";
 
 export const streamTimeout = 5_000;
-
-// Production only: in development the page modules change under a running server, and stored
-// markup would show the old page.
-const markupMemo = import.meta.env.PROD ? createMarkupMemo() : undefined;
 
 /**
  * Renders every page completely before sending it (onAllReady), so a page is whole HTML and
@@ -40,9 +34,7 @@ export default function handleRequest(
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <MarkupMemoProvider value={markupMemo}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </MarkupMemoProvider>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,

@@ -65,6 +65,8 @@ interface Run {
   tbt_ms: number;
   cls: number;
   fcp_ms: number;
+  /** The server's time to the page's first byte, as Lighthouse observed it (not simulated). */
+  ttfb_ms: number;
   /** Lighthouse's measure of the machine's speed during the run (higher is faster; a loaded machine scores lower). */
   benchmark_index: number;
   /** Audits that cost points (score below 1, not informative), by category. */
@@ -114,6 +116,7 @@ async function audit(url: string, chromePort: number): Promise<Run> {
     tbt_ms: Math.round(numeric("total-blocking-time")),
     cls: Math.round(numeric("cumulative-layout-shift") * 1000) / 1000,
     fcp_ms: Math.round(numeric("first-contentful-paint")),
+    ttfb_ms: Math.round(numeric("server-response-time")),
     benchmark_index: Math.round(lhr.environment.benchmarkIndex),
     failing,
   };
@@ -141,6 +144,7 @@ function summarize(samples: Run[]) {
     tbt_ms: median(samples.map((s) => s.tbt_ms)),
     cls: median(samples.map((s) => s.cls)),
     fcp_ms: median(samples.map((s) => s.fcp_ms)),
+    ttfb_ms: median(samples.map((s) => s.ttfb_ms)),
     benchmark_index: median(samples.map((s) => s.benchmark_index)),
     performance_runs: samples.map((s) => s.scores.performance),
     failing_in_median_run: byScore[Math.floor(byScore.length / 2)]!.failing,

@@ -1,7 +1,6 @@
 import { MapPin } from "./icons";
 import { SiteLink, type SitePath } from "./site-link";
 import type { RootData } from "~/root";
-import { MemoizedMarkup } from "~/components/ui/memoized-markup";
 
 type Profile = RootData["institution"];
 
@@ -24,12 +23,11 @@ function FooterColumn({ title, links }: { title: string; links: { to: SitePath; 
 
 /**
  * Public footer (docs/product.md#header-and-footer): links, contact, insurance statements, routing
- * number, copyright. It depends on the profile and the year only, so the server renders it once
- * (MemoizedMarkup).
+ * number, copyright.
  */
 export function SiteFooter({ profile, year }: { profile: Profile; year: number }) {
   return (
-    <MemoizedMarkup as="footer" className="mt-auto bg-brand-900 text-brand-100" memoKey={`footer:${year}:${JSON.stringify(profile)}`}>
+    <footer className="mt-auto bg-brand-900 text-brand-100">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-2 lg:grid-cols-4 lg:px-8">
         <div>
           <p className="text-lg font-semibold text-white">{profile.name}</p>
@@ -89,6 +87,6 @@ export function SiteFooter({ profile, year }: { profile: Profile; year: number }
           </p>
         </div>
       </div>
-    </MemoizedMarkup>
+    </footer>
   );
 }

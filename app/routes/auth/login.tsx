@@ -35,7 +35,10 @@ import { Button, Checkbox, FormMessage, SchemaForm, TextField, formMessages, use
  * two_factor cookie) means step 2. Works without JavaScript.
  */
 export function meta({ matches, loaderData }: Route.MetaArgs) {
-  return [...pageTitle(loaderData?.step ? "Verify OTP" : "Sign in", matches), { name: "robots", content: "noindex" }];
+  // The sign-in page is indexed: a member who searches for the credit union's sign-in should find
+  // this address, not a lookalike's. The code step belongs to one sign-in in progress: not indexed.
+  if (loaderData?.step) return [...pageTitle("Verify OTP", matches), { name: "robots", content: "noindex" }];
+  return [...pageTitle("Sign in", matches), { name: "description", content: "Sign in to online banking with your email, your password and a one-time code." }];
 }
 
 /** Notices another page can ask for: fixed keys only, never text from the address bar. */

@@ -12,7 +12,6 @@ import { RatesPanel } from "~/components/marketing/rates-panel";
 import { ScrollToTop } from "~/components/marketing/scroll-to-top";
 import { IconTile, Section, SectionHeading, cardClass, linkCardClass } from "~/components/marketing/section";
 import { Testimonials } from "~/components/marketing/testimonials";
-import { MemoizedMarkup } from "~/components/ui/memoized-markup";
 
 /** Everything on the home page that is a fact or a figure comes from the institution profile. */
 export function loader() {
@@ -62,27 +61,23 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <Hero data={d} />
-      {/* Below the hero the page depends on the profile only (its loader data): rendered once by
-          the server. A box-less wrapper, so the sections lay out as children of <main>. */}
-      <MemoizedMarkup as="div" className="contents" memoKey={`home:${JSON.stringify(d)}`}>
-        <QuickCards />
-        <Services services={d.services} />
-        <Innovation stats={d.innovation_stats} />
-        {d.testimonials.length > 0 ? (
-          <Section labelledBy="testimonials-heading">
-            <SectionHeading id="testimonials-heading" eyebrow="Member stories" title="Members say it best" align="center" />
-            <Testimonials items={d.testimonials} />
-          </Section>
-        ) : null}
-        <Community community={d.community} />
-        <CtaBand
-          id="home-cta-heading"
-          title="Ready to bank with people who know you?"
-          lead="Apply online in about ten minutes. Membership is open to everyone who lives or works in our community."
-          primary={{ to: "/signup", label: "Open an Account" }}
-          secondary={{ to: "/contact", label: "Talk to an Advisor" }}
-        />
-      </MemoizedMarkup>
+      <QuickCards />
+      <Services services={d.services} />
+      <Innovation stats={d.innovation_stats} />
+      {d.testimonials.length > 0 ? (
+        <Section labelledBy="testimonials-heading">
+          <SectionHeading id="testimonials-heading" eyebrow="Member stories" title="Members say it best" align="center" />
+          <Testimonials items={d.testimonials} />
+        </Section>
+      ) : null}
+      <Community community={d.community} />
+      <CtaBand
+        id="home-cta-heading"
+        title="Ready to bank with people who know you?"
+        lead="Apply online in about ten minutes. Membership is open to everyone who lives or works in our community."
+        primary={{ to: "/signup", label: "Open an Account" }}
+        secondary={{ to: "/contact", label: "Talk to an Advisor" }}
+      />
       <ScrollToTop />
     </>
   );
@@ -117,7 +112,7 @@ function Hero({ data }: { data: HomeData }) {
               Get Started <ArrowRight className="size-4" aria-hidden="true" />
             </ButtonLink>
             <ButtonLink to="/about" variant="outlineOnDark">
-              Learn More
+              Learn More<span className="sr-only"> about {data.short_name}</span>
             </ButtonLink>
           </div>
           <ul className="mt-12 flex flex-col gap-4 text-sm text-brand-100 sm:flex-row sm:flex-wrap sm:gap-x-8">
