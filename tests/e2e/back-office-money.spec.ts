@@ -175,12 +175,12 @@ test("a frozen account: the member meets Transaction Blocked", async ({ newMembe
  * these runs the worker's staff session was seen ending right after another person signed in and
  * replaced a temporary password; the steps after that use a staff page made afterwards.
  */
-async function secondStaff(browser: Browser, baseURL: string, staffPage: Page): Promise<TestMember> {
-  const email = uniqueEmail("checker");
+async function secondStaff(browser: Browser, baseURL: string, staffPage: Page, role: "admin" | "reviewer" = "admin"): Promise<TestMember> {
+  const email = uniqueEmail(role === "admin" ? "checker" : "reviewer");
   const origin = new URL(baseURL).origin;
   const created = await staffPage.request.post("/admin?index&create=1", {
     headers: { Origin: origin },
-    form: { intent: "create_member", email, password: TEMPORARY_PASSWORD, first_name: "Casey", last_name: "Checker", phone: "(555) 010-4040", street: "1 Bank Street", city: "Portsmouth", state: "NH", postal_code: "03801", role: "admin" },
+    form: { intent: "create_member", email, password: TEMPORARY_PASSWORD, first_name: "Casey", last_name: "Checker", phone: "(555) 010-4040", street: "1 Bank Street", city: "Portsmouth", state: "NH", postal_code: "03801", role },
     maxRedirects: 0,
   });
   expect([200, 302, 303]).toContain(created.status());
@@ -261,5 +261,31 @@ test("Reverse All Transactions with the email typed again", async ({ page, newMe
   await box.getByRole("button", { name: `Yes, reverse all for ${member.email}` }).click();
   await expect(box.getByText("Successfully reversed 2 transactions")).toBeVisible();
   await expect(page.getByText(/Current\s*\$0\.00/)).toHaveCount(2);
+  expect(unexpected(errors)).toEqual([]);
+});
+
+test("a reviewer sees none of the money controls and is refused a money action", async ({ page, newMember, browser, baseURL, pageAs }) => {
+  test.setTimeout(180_000);
+  const member = await newMember("money-reviewer", { temporary: true });
+  await openMember(page, member.email);
+  const memberId = new URL(page.url()).searchParams.get("member")!;
+  const reviewer = await pageAs(await secondStaff(browser, baseURL!, page, "reviewer"));
+  const errors = watchConsole(reviewer);
+  await openMember(reviewer, member.email);
+  await expect(reviewer.getByRole("heading", { name: "Accounts" })).toBeVisible();
+  await expect(reviewer.getByRole("link", { name: /^Edit / })).toHaveCount(0);
+  await expect(reviewer.getByRole("region", { name: "User Transactions" })).toHaveCount(0);
+  await expect(reviewer.getByRole("region", { name: "Holds" })).toHaveCount(0);
+  await expect(reviewer.getByRole("region", { name: "Reverse All Transactions" })).toHaveCount(0);
+  await expect(reviewer.getByRole("link", { name: "Create New User" })).toHaveCount(0);
+  await expect(reviewer.getByRole("link", { name: /Show full date of birth/ })).toHaveCount(0);
+  await expect(reviewer.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Audit log" })).toHaveCount(0);
+  await shot(reviewer, "reviewer");
+  const refused = await reviewer.request.post("/admin?index", {
+    headers: { Origin: new URL(baseURL!).origin },
+    form: { intent: "adjust_balance", member_id: memberId, account_id: "1", target_balance: "1000.00", reason: "Not mine to do" },
+    maxRedirects: 0,
+  });
+  expect(refused.status()).toBe(403);
   expect(unexpected(errors)).toEqual([]);
 });
