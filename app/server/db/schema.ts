@@ -14,3 +14,4 @@ export * from "./schema/payments";
 export * from "./schema/notifications";
 export * from "./schema/back-office-money";
 export * from "./schema/jobs";
+export * from "./schema/statements";
