@@ -182,6 +182,10 @@ describe("the back office's money actions", () => {
     expect(row).toMatchObject({ role: "reviewer" });
     const accounts = await database.db.execute(sql`select count(*)::int as n from ledger_accounts where member_id = ${String(row!.id)}`);
     expect(Number(accounts.rows[0]!.n)).toBe(0);
+    // Staff, not a member: no member sign-in code for them.
+    const code = await run(() => indexRoute.action({ request: request("staff", { intent: "issue_code", member_email: email }), params: {}, context: context() } as never));
+    expect(code.status).toBe(400);
+    expect(code.body).toContain("sign-in codes are for members, not staff accounts");
   });
 
   it("an unknown intent is a 400 that changes nothing", async () => {

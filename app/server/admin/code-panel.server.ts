@@ -73,7 +73,8 @@ export async function issueCodeForMember(db: Db, input: { staff: Staff; member_e
   if (typed !== undefined && !/^\d{6}$/.test(typed)) return { status: "invalid_code", message: STAFF_CODE_FORMAT_MESSAGE };
   const [member] = await db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.email, input.member_email.trim().toLowerCase()));
   if (!member) return { status: "member_not_found" };
-  if (member.role === "admin") return { status: "not_a_member" };
+  // Staff of either kind (admin, reviewer) sign in with their own second factor, never a member code.
+  if (member.role === "admin" || member.role === "reviewer") return { status: "not_a_member" };
   try {
     // One transaction (the issue runs in a savepoint inside it): no code without its audit row.
     const issued = await db.transaction(async (tx) => {

@@ -132,7 +132,8 @@ export async function listDirectory(db: Db, input: { tab: DirectoryTab; query?: 
     .innerJoin(users, eq(users.id, memberProfiles.user_id))
     .where(sql`${memberProfiles.user_id} in (select chosen.user_id from (${chosen}) as chosen)`)
     .orderBy(desc(memberProfiles.created_at), desc(memberProfiles.user_id));
-  const items: DirectoryItem[] = rows.slice(0, DIRECTORY_PAGE_SIZE).map((r) => ({ ...r, role: r.role === "admin" ? "admin" : r.role === "pending" ? "pending" : "user" }));
+  // A reviewer is staff too: listed with the Staff badge.
+  const items: DirectoryItem[] = rows.slice(0, DIRECTORY_PAGE_SIZE).map((r) => ({ ...r, role: r.role === "admin" || r.role === "reviewer" ? "admin" : r.role === "pending" ? "pending" : "user" }));
   const total = hits ? null : input.counts ? input.counts[input.tab] : null;
   return { items, page, page_size: DIRECTORY_PAGE_SIZE, has_next: rows.length > DIRECTORY_PAGE_SIZE && page < DIRECTORY_PAGES_MAX, total, query };
 }
@@ -234,7 +235,7 @@ export async function memberDetail(db: Db, input: { member_id: string; reveal?: 
     user_id: p.user_id,
     email: row.email,
     name: row.name,
-    role: row.role === "admin" || row.role === "pending" ? row.role : "user",
+    role: row.role === "admin" || row.role === "reviewer" ? "admin" : row.role === "pending" ? "pending" : "user",
     created_at: row.created_at,
     has_image: Boolean(p.image_file),
     profile: {
