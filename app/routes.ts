@@ -42,7 +42,7 @@ export default [
   // docs/architecture.md#files).
   route("settings/profile-image/:userId", "routes/settings/profile-image.tsx"),
   // Reset Transfer Counts (docs/product.md#reset-transfer-counts), staff only, with its own header.
-  route("admin/reset-transfers", "routes/staff/reset-transfers.tsx"),
+  route("admin/reset-transfers", "routes/admin/reset-transfers.tsx"),
   // Back office (docs/product.md#back-office): staff only; every loader and action checks.
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/index.tsx"),

@@ -15,7 +15,7 @@ import * as loginRoute from "~/routes/auth/login";
 import * as notificationsRoute from "~/routes/member/notifications";
 import * as dashboardRoute from "~/routes/member/dashboard";
 import * as adminIndexRoute from "~/routes/admin/index";
-import * as resetTransfersRoute from "~/routes/staff/reset-transfers";
+import * as resetTransfersRoute from "~/routes/admin/reset-transfers";
 import { openTestDatabase } from "./test-database";
 import { person, signedIn } from "./admin-support";
 import { newMember } from "./member-support";
