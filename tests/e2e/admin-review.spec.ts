@@ -117,12 +117,13 @@ test("staff request information, reject with a reason and approve once every ite
   await expect(approve).toBeEnabled();
   await approve.click();
   await expect(page.getByRole("status").filter({ hasText: "Application approved" })).toBeVisible({ timeout: 20_000 });
-  const accounts = page.getByRole("table", { name: /Accounts of/ });
-  await expect(accounts.getByRole("row")).toHaveCount(3);
-  await expect(accounts.getByRole("cell", { name: "Checking" })).toBeVisible();
-  await expect(accounts.getByRole("cell", { name: "Savings" })).toBeVisible();
-  await expect(accounts.getByRole("cell", { name: "$0.00" }).first()).toBeVisible();
-  await expect(accounts.getByRole("cell", { name: /^\d{3} \d{3} \d{4}$/ })).toHaveCount(2);
+  // Staff see the accounts as a list with inline Edit (docs/product.md#member-accounts-staff).
+  const accounts = page.getByRole("list", { name: /Accounts of/ });
+  await expect(accounts.getByRole("listitem")).toHaveCount(2);
+  await expect(accounts.getByText("Checking", { exact: true })).toBeVisible();
+  await expect(accounts.getByText("Savings", { exact: true })).toBeVisible();
+  await expect(accounts.getByText("$0.00", { exact: true }).first()).toBeVisible();
+  await expect(accounts.getByText(/^\d{3} \d{3} \d{4}$/)).toHaveCount(2);
   await expect(page.getByText(/Debit card/)).toBeVisible();
 
   // The tabs and their counts follow (other workers approve members at the same time, so the

@@ -32,7 +32,7 @@ export function StaffAccounts({
   const editing = Number(new URLSearchParams(search).get("edit_account") ?? "0");
   if (member.accounts.length === 0) return <p className="mt-2 text-sm text-slate-700">No accounts yet. Checking and Savings open when the application is approved.</p>;
   return (
-    <ul className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200">
+    <ul aria-label={`Accounts of ${member.name}`} className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200">
       {member.accounts.map((a) => {
         const s = settings[a.id] ?? { routing_number: a.routing_number, status_reason: null };
         const open = editing === a.id;
@@ -41,7 +41,7 @@ export function StaffAccounts({
             <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-2">
               <div className="min-w-0">
                 <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
-                  {a.name} <StatusBadge status={a.status} />
+                  <span>{a.name}</span> <StatusBadge status={a.status} />
                 </p>
                 <dl className="mt-1 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:flex sm:flex-wrap">
                   <Figure label="Number" mono>
