@@ -253,7 +253,8 @@ describe("staff", () => {
     ] as const) {
       const outcome = await run(() => actPayments(formRequest("staff", "/admin/payments", { intent: "set_rate", ...form })));
       expect(outcome.status, JSON.stringify(form)).toBe(400);
-      expect(Object.keys((JSON.parse(outcome.body) as { errors: object }).errors)).toEqual([field]);
+      const reply = (JSON.parse(outcome.body) as { reply: { error: Record<string, string[] | null> } }).reply;
+      expect(Object.keys(reply.error).filter((k) => reply.error[k]?.length)).toEqual([field]);
     }
     expect(await currencyRate(db, "GBP")).toBeNull();
     expect((await run(() => ACTIONS[3]!.act("staff"))).status).toBe(200);

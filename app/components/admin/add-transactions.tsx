@@ -77,25 +77,13 @@ export function AddTransactions({ member, result: pageResult }: { member: AddTra
         </p>
       </div>
 
-      {shown ? (
-        <div className="space-y-2">
-          <StatusLine message={shown.message} tone={shown.tone} />
-          {shown.line_errors?.length ? (
-            <ul aria-label="Errors by line" className="max-h-64 list-disc space-y-1 overflow-y-auto pl-5 text-sm text-red-800">
-              {shown.line_errors.map((e) => (
-                <li key={`${e.line}-${e.message}`}>
-                  {shown.where === "row" ? "Row" : "Line"} {e.line}: {e.message}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : null}
-
       {open.length === 0 ? (
         <p className="text-sm text-slate-700">This member has no open account to post to.</p>
       ) : (
-        <DraftTable key={`table-${generation}`} form={form} accounts={open} initialRows={pageResult?.intent === "add_rows" ? pageResult.rows : undefined} busy={busy && busyIntent === "add_rows"} />
+        <>
+          {shown?.intent === "add_rows" ? <Result result={shown} /> : null}
+          <DraftTable key={`table-${generation}`} form={form} accounts={open} initialRows={pageResult?.intent === "add_rows" ? pageResult.rows : undefined} busy={busy && busyIntent === "add_rows"} />
+        </>
       )}
 
       <div className="flex flex-wrap items-end gap-3 border-t border-slate-200 pt-4">
@@ -141,6 +129,11 @@ export function AddTransactions({ member, result: pageResult }: { member: AddTra
             </p>
           ) : null}
         </fetcher.Form>
+        {shown?.intent === "upload_csv" ? (
+          <div className="w-full">
+            <Result result={shown} />
+          </div>
+        ) : null}
       </div>
     </section>
   );
@@ -181,7 +174,7 @@ function DraftTable({ form, accounts, initialRows, busy }: { form: FetcherForm; 
           const label = "block text-xs font-medium text-slate-700";
           return (
             <li key={id} aria-label={`Row ${n}`} className="rounded-lg border border-slate-200 p-3">
-              <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 xl:grid-cols-8">
+              <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
                 <div className="col-span-2">
                   <label htmlFor={`draft-${id}-account`} className={label}>
                     Row {n}: account
@@ -249,7 +242,7 @@ function DraftTable({ form, accounts, initialRows, busy }: { form: FetcherForm; 
                   </label>
                   <input {...field("time")} type="time" className={input} />
                 </div>
-                <div className="col-span-2 flex items-end justify-end sm:col-span-2 xl:col-span-6">
+                <div className="col-span-2 flex items-end justify-end">
                   <Button type="button" variant="ghost" onPress={() => removeRow(id)} isDisabled={rows.length === 1} aria-label={`Remove row ${n}`}>
                     <Trash2 className="size-4" aria-hidden="true" /> Remove
                   </Button>
@@ -268,5 +261,24 @@ function DraftTable({ form, accounts, initialRows, busy }: { form: FetcherForm; 
         </Button>
       </div>
     </Form>
+  );
+}
+
+/** The answer: the message (red for a failure), then each line's error. */
+function Result({ result }: { result: AddTransactionsResult }) {
+  return (
+    // A header line quoted back has no spaces to break at: it may break anywhere.
+    <div className="space-y-2 [overflow-wrap:anywhere]">
+      <StatusLine message={result.message} tone={result.tone} />
+      {result.line_errors?.length ? (
+        <ul aria-label="Errors by line" className="max-h-64 list-disc space-y-1 overflow-y-auto pl-5 text-sm text-red-800">
+          {result.line_errors.map((e) => (
+            <li key={`${e.line}-${e.message}`}>
+              {result.where === "row" ? "Row" : "Line"} {e.line}: {e.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
   );
 }

@@ -1,5 +1,6 @@
-import { Form, useNavigation } from "react-router";
-import { Button } from "~/components/ui";
+import { useNavigation } from "react-router";
+import { Button, SchemaForm, Select, TextField, useSchemaForm } from "~/components/ui";
+import { RateSchema } from "~/domain/payment-controls";
 import { StatusLine } from "./admin-shell";
 import { useInstitutionDates } from "~/components/institution-dates";
 import type { PaymentsActionResult } from "./payment-controls";
@@ -22,7 +23,7 @@ export function CurrencyRates({
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "set_rate";
   const mine = result?.intent === "set_rate" ? result : undefined;
   const names = new Map(currencies.map((c) => [c.code, c.name]));
-  const field = "mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-accent-600 focus:outline-2 focus:outline-accent-600";
+  const form = useSchemaForm(RateSchema, { id: "set-rate", lastResult: mine?.tone === "error" ? mine.reply : undefined });
   return (
     <section aria-labelledby="rates-title" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
       <h2 id="rates-title" className="text-lg font-semibold text-brand-800">
@@ -60,56 +61,24 @@ export function CurrencyRates({
               </td>
               <td className="tabular py-2 pr-3 text-right font-mono">{r.usd_per_unit}</td>
               <td className="hidden py-2 pr-3 break-all sm:table-cell">{r.code === "USD" ? "fixed" : (r.updated_by_email ?? r.updated_by)}</td>
-              <td className="py-2 text-slate-700">{r.code === "USD" ? "—" : formatDateTime(r.updated_at)}</td>
+              <td className="py-2 text-slate-700">
+                {r.code === "USD" ? "—" : formatDateTime(r.updated_at)}
+                {/* On a phone the Updated by column is folded in here. */}
+                {r.code === "USD" ? null : <span className="block break-all sm:hidden">by {r.updated_by_email ?? r.updated_by}</span>}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <Form method="post" preventScrollReset aria-label="Set a currency rate" className="mt-5 grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-end">
+      {/* Drawn afresh after a rate is saved, so the next one starts empty. */}
+      <SchemaForm key={mine?.tone === "success" ? mine.message : "rate"} form={form} method="post" preventScrollReset aria-label="Set a currency rate" className="mt-5 grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-end">
         <input type="hidden" name="intent" value="set_rate" />
-        <div>
-          <label htmlFor="rate-code" className="block text-sm font-medium text-slate-800">
-            Currency
-          </label>
-          <select id="rate-code" name="code" required defaultValue={mine?.values?.code ?? ""} aria-invalid={mine?.errors?.code ? true : undefined} aria-describedby={mine?.errors?.code ? "rate-code-error" : undefined} className={field}>
-            <option value="">Choose…</option>
-            {currencies.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.code} · {c.name}
-              </option>
-            ))}
-          </select>
-          {mine?.errors?.code ? (
-            <p id="rate-code-error" className="mt-1 text-sm font-medium text-red-800">
-              {mine.errors.code}
-            </p>
-          ) : null}
-        </div>
-        <div>
-          <label htmlFor="rate-usd" className="block text-sm font-medium text-slate-800">
-            USD per unit
-          </label>
-          <input
-            id="rate-usd"
-            name="usd_per_unit"
-            inputMode="decimal"
-            required
-            defaultValue={mine?.values?.usd_per_unit ?? ""}
-            placeholder="1.08375"
-            aria-invalid={mine?.errors?.usd_per_unit ? true : undefined}
-            aria-describedby={mine?.errors?.usd_per_unit ? "rate-usd-error" : undefined}
-            className={`${field} font-mono`}
-          />
-          {mine?.errors?.usd_per_unit ? (
-            <p id="rate-usd-error" className="mt-1 text-sm font-medium text-red-800">
-              {mine.errors.usd_per_unit}
-            </p>
-          ) : null}
-        </div>
+        <Select name="code" label="Currency" placeholder="Choose…" options={currencies.map((c) => ({ value: c.code, label: `${c.code} · ${c.name}` }))} isRequired />
+        <TextField name="usd_per_unit" label="USD per unit" placeholder="1.08375" inputMode="decimal" inputClassName="font-mono" isRequired />
         <Button type="submit" isPending={busy} pendingLabel="Saving…">
           Save rate
         </Button>
-      </Form>
+      </SchemaForm>
     </section>
   );
 }

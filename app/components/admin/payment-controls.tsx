@@ -1,6 +1,7 @@
-import { Form, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import { PauseCircle, PlayCircle } from "lucide-react";
-import { Button } from "~/components/ui";
+import { Button, SchemaForm, TextArea, useSchemaForm, type FormReply } from "~/components/ui";
+import { PAUSE_REASON_MAX_CHARS, PauseSchema } from "~/domain/payment-controls";
 import { StatusLine } from "./admin-shell";
 import { useInstitutionDates } from "~/components/institution-dates";
 
@@ -8,8 +9,8 @@ export interface PaymentsActionResult {
   intent: "pause" | "set_rate";
   message: string;
   tone: "success" | "error";
-  errors?: Record<string, string>;
-  values?: Record<string, string>;
+  /** The form's answer (field messages, values to show again): docs/contributing.md#add-a-form. */
+  reply?: FormReply;
 }
 
 /**
@@ -23,7 +24,7 @@ export function PaymentControls({ controls, result }: { controls: { outgoing_pau
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "pause";
   const mine = result?.intent === "pause" ? result : undefined;
   const paused = controls.outgoing_paused;
-  const reasonError = mine?.errors?.reason;
+  const form = useSchemaForm(PauseSchema, { id: paused ? "resume-payments" : "pause-payments", lastResult: mine?.tone === "error" ? mine.reply : undefined });
   return (
     <section aria-labelledby="pause-title" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
       <h2 id="pause-title" className="text-lg font-semibold text-brand-800">
@@ -45,35 +46,16 @@ export function PaymentControls({ controls, result }: { controls: { outgoing_pau
           <StatusLine message={mine.message} tone={mine.tone} />
         </div>
       ) : null}
-      <Form method="post" preventScrollReset className="mt-4 space-y-3" aria-label={paused ? "Resume outgoing payments" : "Pause outgoing payments"}>
+      {/* Drawn afresh when the switch flips: the reason typed to pause is not offered as the reason to resume. */}
+      <SchemaForm key={paused ? "resume" : "pause"} form={form} method="post" preventScrollReset className="mt-4 space-y-3" aria-label={paused ? "Resume outgoing payments" : "Pause outgoing payments"}>
         <input type="hidden" name="intent" value="pause" />
         <input type="hidden" name="paused" value={paused ? "off" : "on"} />
-        <div>
-          <label htmlFor="pause-reason" className="block text-sm font-medium text-slate-800">
-            Reason <span className="font-normal text-slate-600">(required)</span>
-          </label>
-          <textarea
-            id="pause-reason"
-            name="reason"
-            rows={2}
-            maxLength={300}
-            required
-            defaultValue={mine?.values?.reason ?? ""}
-            aria-invalid={reasonError ? true : undefined}
-            aria-describedby={reasonError ? "pause-reason-error" : undefined}
-            className="mt-1.5 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-accent-600 focus:outline-2 focus:outline-accent-600"
-          />
-          {reasonError ? (
-            <p id="pause-reason-error" className="mt-1 text-sm font-medium text-red-800">
-              {reasonError}
-            </p>
-          ) : null}
-        </div>
+        <TextArea name="reason" label="Reason" description="Required, kept in the audit log." rows={2} maxLength={PAUSE_REASON_MAX_CHARS} isRequired />
         <Button type="submit" variant={paused ? "primary" : "danger"} isPending={busy} pendingLabel="Saving…">
           {paused ? <PlayCircle className="size-4" aria-hidden="true" /> : <PauseCircle className="size-4" aria-hidden="true" />}
           {paused ? "Resume outgoing payments" : "Pause outgoing payments"}
         </Button>
-      </Form>
+      </SchemaForm>
     </section>
   );
 }

@@ -6,7 +6,8 @@ import { PaymentControls, type PaymentsActionResult } from "~/components/admin/p
 import { CurrencyRates } from "~/components/admin/currency-rates";
 import { requireMoneyStaff } from "~/server/postings/access.server";
 import { paymentControlsPage, setPaymentsPaused, setRate } from "~/server/payment-controls/payment-controls.server";
-import { readForm } from "~/server/http/form.server";
+import { parseSubmission, readForm, replyTo } from "~/server/http/form.server";
+import { PauseSchema, RateSchema } from "~/domain/payment-controls";
 import { CURRENCIES } from "~/domain/currencies";
 
 /**
@@ -26,25 +27,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { db, staff, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
   const form = await readForm(request);
-  const text = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value.slice(0, 1_000) : "";
-  };
-  const intent = text("intent");
+  const intent = form.get("intent");
   if (intent === "pause") {
-    const paused = text("paused") === "on";
-    const result = await setPaymentsPaused(db, { staff, paused, reason: text("reason"), origin });
-    if (result.status === "invalid") {
-      return data({ intent, message: `Failed: ${result.message}.`, tone: "error", errors: { reason: result.message }, values: { reason: text("reason") } } satisfies PaymentsActionResult, { status: 400 });
-    }
+    const submission = parseSubmission(PauseSchema, form);
+    if (submission.status !== "success") return data({ intent, message: "Failed: please give the reason.", tone: "error", reply: replyTo(submission) } satisfies PaymentsActionResult, { status: 400 });
+    const paused = submission.value.paused === "on";
+    const result = await setPaymentsPaused(db, { staff, paused, reason: submission.value.reason, origin });
+    if (result.status === "invalid") return data({ intent, message: `Failed: ${result.message}.`, tone: "error", reply: replyTo(submission, { fieldErrors: { reason: [result.message] } }) } satisfies PaymentsActionResult, { status: 400 });
     const message = !result.changed ? (paused ? "Outgoing payments were already paused." : "Outgoing payments were already running.") : paused ? "Outgoing payments paused: To US Bank and International transfers are refused until you resume them." : "Outgoing payments resumed.";
     return { intent, message, tone: "success" } satisfies PaymentsActionResult;
   }
   if (intent === "set_rate") {
-    const result = await setRate(db, { staff, code: text("code"), usd_per_unit: text("usd_per_unit"), origin });
-    if (result.status === "invalid") {
-      return data({ intent, message: `Failed: ${result.message}.`, tone: "error", errors: { [result.field]: result.message }, values: { code: text("code"), usd_per_unit: text("usd_per_unit") } } satisfies PaymentsActionResult, { status: 400 });
-    }
+    const submission = parseSubmission(RateSchema, form);
+    if (submission.status !== "success") return data({ intent, message: "Failed: please check the highlighted fields.", tone: "error", reply: replyTo(submission) } satisfies PaymentsActionResult, { status: 400 });
+    const result = await setRate(db, { staff, ...submission.value, origin });
+    if (result.status === "invalid") return data({ intent, message: `Failed: ${result.message}.`, tone: "error", reply: replyTo(submission, { fieldErrors: { [result.field]: [result.message] } }) } satisfies PaymentsActionResult, { status: 400 });
     return { intent, message: `Rate for ${result.code} saved.`, tone: "success" } satisfies PaymentsActionResult;
   }
   return data({ intent: "pause", message: "Failed: unknown action.", tone: "error" } satisfies PaymentsActionResult, { status: 400 });

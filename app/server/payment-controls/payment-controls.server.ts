@@ -5,6 +5,7 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { paymentControlsState, setOutgoingPaymentsPaused, type PaymentControls } from "~/server/payments/controls.server";
 import { currencyRate, listCurrencyRates, setCurrencyRate, type CurrencyRate } from "~/server/payments/rates.server";
 import { findCurrency, isValidUsdPerUnitRate } from "~/domain/currencies";
+import { PAUSE_REASON_MAX_CHARS, PAYMENT_CONTROL_MESSAGES } from "~/domain/payment-controls";
 
 /**
  * The back office's institution-wide payment controls (docs/product.md#payment-controls): the
@@ -35,15 +36,13 @@ async function emailsOf(db: Db, ids: string[]): Promise<Map<string, string>> {
   return new Map(rows.map((r) => [r.id, r.email]));
 }
 
-export const PAUSE_REASON_MAX_CHARS = 300;
-
 export type PauseResult = { status: "done"; changed: boolean } | { status: "invalid"; field: "reason"; message: string };
 
 /** Pauses (a reason is required) or resumes outgoing payments; a change is audited. */
 export async function setPaymentsPaused(db: Db, input: { staff: Staff; paused: boolean; reason: string; origin: AuditOrigin }): Promise<PauseResult> {
   const reason = input.reason.replace(/\s+/g, " ").trim();
-  if (!reason) return { status: "invalid", field: "reason", message: input.paused ? "Please give the reason for pausing payments" : "Please give the reason for resuming payments" };
-  if (reason.length > PAUSE_REASON_MAX_CHARS) return { status: "invalid", field: "reason", message: `The reason must be at most ${PAUSE_REASON_MAX_CHARS} characters` };
+  if (!reason) return { status: "invalid", field: "reason", message: input.paused ? PAYMENT_CONTROL_MESSAGES.pause_reason : PAYMENT_CONTROL_MESSAGES.resume_reason };
+  if (reason.length > PAUSE_REASON_MAX_CHARS) return { status: "invalid", field: "reason", message: PAYMENT_CONTROL_MESSAGES.reason_too_long };
   return db.transaction(async (tx) => {
     const before = await paymentControlsState(tx);
     if (before.outgoing_paused === input.paused) return { status: "done" as const, changed: false };
@@ -65,17 +64,12 @@ export async function setPaymentsPaused(db: Db, input: { staff: Staff; paused: b
 
 export type RateResult = { status: "done"; code: string } | { status: "invalid"; field: "code" | "usd_per_unit"; message: string };
 
-export const RATE_MESSAGES = {
-  code: "Please choose a currency other than USD",
-  usd_per_unit: "Please enter the US dollars for one unit, a number above 0 with at most 12 decimals (such as 1.08375)",
-} as const;
-
 /** Sets a currency's rate (USD per one unit); audited with the rate before. */
 export async function setRate(db: Db, input: { staff: Staff; code: string; usd_per_unit: string; origin: AuditOrigin }): Promise<RateResult> {
   const code = input.code.trim().toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code) || code === "USD" || !findCurrency(code)) return { status: "invalid", field: "code", message: RATE_MESSAGES.code };
+  if (!/^[A-Z]{3}$/.test(code) || code === "USD" || !findCurrency(code)) return { status: "invalid", field: "code", message: PAYMENT_CONTROL_MESSAGES.code };
   const usd_per_unit = input.usd_per_unit.trim();
-  if (!isValidUsdPerUnitRate(usd_per_unit)) return { status: "invalid", field: "usd_per_unit", message: RATE_MESSAGES.usd_per_unit };
+  if (!isValidUsdPerUnitRate(usd_per_unit)) return { status: "invalid", field: "usd_per_unit", message: PAYMENT_CONTROL_MESSAGES.usd_per_unit };
   await db.transaction(async (tx) => {
     const before = await currencyRate(tx, code);
     await setCurrencyRate(tx, { code, usd_per_unit, updated_by: input.staff.id });
