@@ -206,7 +206,7 @@ test("an adjustment above the limit waits for a second staff member, who approve
   const member = await newMember("money-approval", { temporary: true });
   await openMember(page, member.email);
   const adjust = await adjustTo(page, "Savings", "10000.01", "Inheritance received by wire");
-  await expect(adjust.getByText(/waits for a second staff member's approval/)).toBeVisible();
+  await expect(adjust.getByText("The adjustment of $10,000.01 is above $10,000.00: it waits for a second staff member's approval.")).toBeVisible();
   await expect(page.getByText(/Available\s*\$0\.00/).first()).toBeVisible();
   await page.goto("/admin");
   const mine = page.getByRole("region", { name: /^Adjustments waiting for approval/ }).getByRole("listitem").filter({ hasText: member.email });
