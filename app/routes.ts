@@ -75,7 +75,10 @@ export default [
     route("dashboard/notifications", "routes/member/notifications.tsx"),
     // Transfers to other banks: Pending (cancel), Sent, Cancelled (docs/product.md#payment-queues).
     route("dashboard/payments", "routes/member/payments.tsx"),
+    // Monthly statements per account (docs/product.md#statements).
+    route("dashboard/statements", "routes/member/statements.tsx"),
   ]),
+  route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),
   route("dashboard/transactions.csv", "routes/member/transactions-csv.tsx"),
   route("dashboard/verify-recipient", "routes/member/verify-recipient.tsx"),
   ...Object.keys(pathRedirects).map((path) => route(path, "routes/public/redirect.tsx", { id: `redirect-${path}` })),

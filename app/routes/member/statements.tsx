@@ -1,0 +1,66 @@
+import { Link } from "react-router";
+import { ArrowLeft, Download, FileText } from "lucide-react";
+import type { Route } from "./+types/statements";
+import { getAuth } from "~/server/auth/auth.server";
+import { requireMember } from "~/server/member-app/member-app.server";
+import { memberStatementAccounts } from "~/server/statements/member-statements.server";
+import { STATEMENT_MONTHS } from "~/domain/statements";
+import { pageTitle } from "~/components/site/page-title";
+
+/**
+ * /dashboard/statements (docs/product.md#statements): for each of the member's accounts, the
+ * monthly statements they can download: the last 13 months that have ended, none before the
+ * account's history began.
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle("Statements", matches);
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireMember(request);
+  const { db } = await getAuth();
+  return { accounts: await memberStatementAccounts(db, user.id, new Date()) };
+}
+
+export default function Statements({ loaderData }: Route.ComponentProps) {
+  const { accounts } = loaderData;
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
+      <Link to="/dashboard#quick-actions" className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+        <ArrowLeft className="size-4" aria-hidden="true" /> Back to Quick Actions
+      </Link>
+      <h1 className="mt-3 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">Statements</h1>
+      <p className="mt-1 text-sm text-slate-700">
+        A statement for each month that has ended, for up to {STATEMENT_MONTHS} months: your opening and closing balance, every transaction with the balance after it, and what was still pending.
+      </p>
+      {accounts.length === 0 ? <p className="mt-6 text-sm text-slate-700">You have no accounts yet.</p> : null}
+      {accounts.map((account) => (
+        <section key={account.id} aria-labelledby={`statements-${account.id}`} className="mt-6 rounded-2xl border border-slate-200 bg-white shadow-sm">
+          <h2 id={`statements-${account.id}`} className="flex items-center gap-2 border-b border-slate-100 px-5 py-4 text-lg font-semibold text-brand-900">
+            <FileText className="size-5 text-accent-700" aria-hidden="true" />
+            {account.name} <span className="font-normal text-slate-700">{account.masked_number}</span>
+          </h2>
+          {account.months.length === 0 ? (
+            <p className="px-5 py-6 text-sm text-slate-700">No statement yet: your first one covers the month this account opened, once that month has ended.</p>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {account.months.map((m) => (
+                <li key={m.month} className="flex flex-wrap items-center justify-between gap-3 px-5 py-3">
+                  <span className="text-sm font-medium text-slate-900">{m.label}</span>
+                  <a
+                    href={`/dashboard/statements/${account.id}/${m.month}`}
+                    download
+                    aria-label={`Download PDF: ${account.name} ${account.masked_number}, ${m.label}`}
+                    className="inline-flex min-h-11 items-center gap-1.5 rounded-lg border border-slate-300 px-3 text-sm font-semibold text-accent-700 hover:border-accent-600 hover:bg-accent-50"
+                  >
+                    <Download className="size-4" aria-hidden="true" /> Download PDF
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { accountStatements } from "~/server/db/schema";
+import { memberAccounts } from "~/server/ledger/accounts.server";
+import { maskAccountNumber } from "~/domain/account-display";
+import { STATEMENT_MONTH_MESSAGE, isStatementMonth, monthLabel, type StatementMonth } from "~/domain/statements";
+import { availableMonths, statementFileName, statementFor } from "./statements.server";
+
+/**
+ * The member's Statements page and downloads (docs/product.md#statements). Only the member's own
+ * accounts: the account comes from `memberAccounts(member)`, so another member's account id in
+ * the address matches nothing and is answered as not found.
+ */
+
+export interface MemberStatementAccount {
+  id: number;
+  name: string;
+  masked_number: string;
+  months: { month: StatementMonth; label: string; ready: boolean }[];
+}
+
+export async function memberStatementAccounts(db: Db, member_id: string, now: Date): Promise<MemberStatementAccount[]> {
+  const accounts = await memberAccounts(db, member_id);
+  const kept = accounts.length
+    ? await db
+        .select({ account_id: accountStatements.account_id, month: accountStatements.period_month })
+        .from(accountStatements)
+        .where(and(eq(accountStatements.member_id, member_id), inArray(accountStatements.account_id, accounts.map((a) => a.id))))
+    : [];
+  const ready = new Set(kept.map((k) => `${k.account_id}:${k.month}`));
+  const result: MemberStatementAccount[] = [];
+  for (const account of accounts) {
+    const months = await availableMonths(db, account, now);
+    result.push({
+      id: account.id,
+      name: account.name,
+      masked_number: maskAccountNumber(account.account_number),
+      months: months.map((month) => ({ month, label: monthLabel(month), ready: ready.has(`${account.id}:${month}`) })),
+    });
+  }
+  return result;
+}
+
+export type StatementDownload =
+  | { ok: true; pdf: Buffer; file_name: string }
+  | { ok: false; status: 400 | 404; message: string };
+
+export const STATEMENT_ACCOUNT_MESSAGE = "Statement not found. Please choose one of your accounts.";
+
+/**
+ * A statement PDF for the member: their own account (else 404, the same answer whether the
+ * account exists or not) and a month offered for it (else 400: before the account's history or
+ * not yet ended).
+ */
+export async function memberStatementPdf(db: Db, member_id: string, account_id_text: string, month_text: string, now: Date): Promise<StatementDownload> {
+  const account_id = /^[1-9]\d{0,15}$/.test(account_id_text) ? Number(account_id_text) : null;
+  const account = account_id === null ? undefined : (await memberAccounts(db, member_id)).find((a) => a.id === account_id);
+  if (!account) return { ok: false, status: 404, message: STATEMENT_ACCOUNT_MESSAGE };
+  if (!isStatementMonth(month_text) || !(await availableMonths(db, account, now)).includes(month_text)) {
+    return { ok: false, status: 400, message: STATEMENT_MONTH_MESSAGE };
+  }
+  const { statement } = await statementFor(db, account, month_text, `member:${member_id}`);
+  return { ok: true, pdf: statement.pdf, file_name: statementFileName(account.account_number, month_text) };
+}

@@ -1,0 +1,144 @@
+import "./admin-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { count } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
+import type { Database } from "~/server/db/client.server";
+import { accountStatements } from "~/server/db/schema";
+import { setAppDatabase } from "~/server/db/db.server";
+import { requestInfoContext } from "~/context";
+import * as statementsRoute from "~/routes/member/statements";
+import * as pdfRoute from "~/routes/member/statement-pdf";
+import { institutionAccount } from "~/server/ledger/accounts.server";
+import { postTransfer } from "~/server/ledger/ledger.server";
+import { businessDate } from "~/domain/ledger-rules";
+import { institution } from "~/config/institution.server";
+import { addMonths, monthOfDate } from "~/domain/statements";
+import { openTestDatabase } from "./test-database";
+import { applicant, person, signedIn } from "./admin-support";
+import { key, newMember } from "./member-support";
+import { accepted } from "./ledger-fixtures";
+
+/**
+ * Who may see statements (docs/product.md#statements): a member, for their own accounts only.
+ * A visitor is sent to sign in, an applicant and staff to their own home; another member's
+ * account is "not found"; a month before the account's history, the month in progress or a
+ * later one is refused with its message. Nothing is made for a refused request.
+ */
+type Persona = "anonymous" | "applicant" | "member" | "other_member" | "staff";
+const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "staff"];
+const HOME: Record<"applicant" | "staff", string> = { applicant: "/pending-approval", staff: "/admin" };
+
+let database: Database;
+const cookies: Partial<Record<Persona, string>> = {};
+let account_id = 0;
+let account_number = "";
+const this_month = monthOfDate(businessDate(institution().time_zone, new Date()));
+const last_month = addMonths(this_month, -1);
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  setAppDatabase(database);
+  const db = database.db;
+  const staff = await person(db, "admin");
+  const pending = await applicant(db);
+  const member = await newMember(db, { checking_cents: 0, savings_cents: 0 });
+  const other = await newMember(db, { checking_cents: 0, savings_cents: 0 });
+  account_id = member.checking.id;
+  account_number = member.checking.account_number;
+  const cash = await institutionAccount(db, "cash");
+  // History from two months back, so last month has a statement.
+  await accepted(postTransfer(db, { kind: "ach_in", initiator: "system:test", idempotency_key: key(), created_by: "test", memo: "Pay", effective_date: `${addMonths(this_month, -2)}-15`, entries: [{ account_id, amount_cents: 10_000 }, { account_id: cash.id, amount_cents: -10_000 }] }));
+  cookies.staff = await signedIn(db, staff.id);
+  cookies.applicant = await signedIn(db, pending.id);
+  cookies.member = await signedIn(db, member.member.id);
+  cookies.other_member = await signedIn(db, other.member.id);
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+function context() {
+  const provider = new RouterContextProvider();
+  provider.set(requestInfoContext, { request_id: "statements-matrix-0001", ip: "203.0.113.79", nonce: "" });
+  return provider;
+}
+
+function request(persona: Persona, path: string): Request {
+  const headers = new Headers();
+  if (cookies[persona]) headers.set("cookie", cookies[persona]!);
+  return new Request(`http://localhost:3000${path}`, { headers });
+}
+
+async function outcome(fn: () => Promise<unknown>): Promise<{ status: number; location: string | null; body: string; type: string | null; value: unknown }> {
+  let value: unknown;
+  try {
+    value = await fn();
+  } catch (thrown) {
+    value = thrown;
+  }
+  if (value instanceof Response) {
+    const body = value.headers.get("content-type") === "application/pdf" ? "(pdf)" : await value.clone().text();
+    return { status: value.status, location: value.headers.get("location"), body, type: value.headers.get("content-type"), value };
+  }
+  return { status: 200, location: null, body: JSON.stringify(value), type: null, value };
+}
+
+async function statementsKept(): Promise<number> {
+  const [row] = await database.db.select({ n: count() }).from(accountStatements);
+  return Number(row!.n);
+}
+
+const pdf = (persona: Persona, id: string, month: string) =>
+  outcome(() => pdfRoute.loader({ request: request(persona, `/dashboard/statements/${id}/${month}`), params: { accountId: id, month }, context: context() } as never));
+
+describe("the Statements page and its PDFs: the member's own accounts only", () => {
+  for (const persona of PERSONAS) {
+    it(`/dashboard/statements for ${persona}`, async () => {
+      const page = await outcome(() => statementsRoute.loader({ request: request(persona, "/dashboard/statements"), params: {}, context: context() } as never));
+      if (persona === "member" || persona === "other_member") {
+        expect(page.status).toBe(200);
+        const accounts = (page.value as { accounts: { id: number; masked_number: string; months: { month: string }[] }[] }).accounts;
+        expect(accounts.some((a) => a.id === account_id)).toBe(persona === "member");
+        if (persona === "member") expect(accounts.find((a) => a.id === account_id)!.months.map((m) => m.month)).toEqual([last_month, addMonths(this_month, -2)]);
+        expect(page.body).not.toContain(account_number);
+        return;
+      }
+      expect(page.status).toBe(302);
+      if (persona === "anonymous") expect(page.location).toMatch(/^\/login\?redirectTo=%2Fdashboard%2Fstatements/);
+      else expect(page.location).toBe(HOME[persona]);
+    });
+
+    it(`a statement PDF for ${persona}`, async () => {
+      const before = await statementsKept();
+      const result = await pdf(persona, String(account_id), last_month);
+      if (persona === "member") {
+        expect(result.status).toBe(200);
+        expect(result.type).toBe("application/pdf");
+        const response = result.value as Response;
+        expect(response.headers.get("content-disposition")).toBe(`attachment; filename="statement-${account_number.slice(-4)}-${last_month}.pdf"`);
+        expect(response.headers.get("cache-control")).toBe("private, no-store");
+        expect(Buffer.from(await response.arrayBuffer()).subarray(0, 5).toString()).toBe("%PDF-");
+        return;
+      }
+      expect(await statementsKept()).toBe(before);
+      if (persona === "other_member") {
+        expect(result).toMatchObject({ status: 404, body: "Statement not found. Please choose one of your accounts.\n" });
+        return;
+      }
+      expect(result.status).toBe(302);
+      if (persona === "anonymous") expect(result.location).toMatch(/^\/login\?redirectTo=/);
+      else expect(result.location).toBe(HOME[persona]);
+    });
+  }
+
+  it("a month not offered is refused with its message, and nothing is made", async () => {
+    const before = await statementsKept();
+    for (const month of [this_month, addMonths(this_month, 1), addMonths(this_month, -3), addMonths(this_month, -14), "2026-13", "2026-1", "x", "2026-10-01"]) {
+      expect(await pdf("member", String(account_id), month)).toMatchObject({ status: 400, body: "Please choose one of the statement months offered for this account\n" });
+    }
+    for (const id of ["999999", "abc", "-1", "1e3", "0"]) {
+      expect((await pdf("member", id, last_month)).status).toBe(404);
+    }
+    expect(await statementsKept()).toBe(before);
+  });
+});
