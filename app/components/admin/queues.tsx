@@ -43,13 +43,28 @@ export interface ExportFileRow {
   created_by_email: string | null;
 }
 
-export function QueueSection({ id, title, count, action, children }: { id: string; title: string; count: number; action?: React.ReactNode; children: React.ReactNode }) {
+export function QueueSection({
+  id,
+  title,
+  count,
+  countLabel = "waiting",
+  action,
+  children,
+}: {
+  id: string;
+  title: string;
+  count: number;
+  /** What the count counts, for screen readers: "waiting" (a queue) or "shown" (a list). */
+  countLabel?: string;
+  action?: React.ReactNode;
+  children: React.ReactNode;
+}) {
   return (
     <section aria-labelledby={`${id}-title`} className="rounded-2xl border border-slate-200 bg-white shadow-sm" data-testid={`queue-${id}`}>
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-100 px-4 py-4 sm:px-5">
         <h2 id={`${id}-title`} className="flex items-center gap-2 text-lg font-semibold text-brand-800">
           {title}
-          <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-semibold text-slate-800" aria-label={`${count} waiting`}>
+          <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-semibold text-slate-800" aria-label={`${count} ${countLabel}`}>
             {count}
           </span>
         </h2>
@@ -134,7 +149,7 @@ export function PaymentQueue({ kind, title, count, rows, fileLabel }: { kind: "a
 export function ExportFiles({ files }: { files: ExportFileRow[] }) {
   const { formatDateTime } = useInstitutionDates();
   return (
-    <QueueSection id="files" title="Export files" count={files.length}>
+    <QueueSection id="files" title="Export files" count={files.length} countLabel="shown">
       {files.length === 0 ? (
         <p className="px-5 py-8 text-center text-sm text-slate-700">No file has been exported yet.</p>
       ) : (

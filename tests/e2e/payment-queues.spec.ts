@@ -1,0 +1,158 @@
+import fs from "node:fs";
+import { expect as baseExpect, test, type Page, type Person } from "./fixtures";
+import { DESKTOP, PHONE, SAM, STAFF, expectNoAxeViolations, hydrated, inboxCode, watchConsole, type TestMember } from "./support";
+import { readNachaFile } from "../unit/nacha-reader";
+
+/**
+ * Payments to other banks, sent and cancelled (docs/product.md#payment-queues). A member queues
+ * To US Bank transfers, sees them Pending on /dashboard/payments and cancels one; staff see the
+ * queue at /admin/queues (1440 and 375 px, axe clean), cancel one, export the rest as a NACHA
+ * file and download it again (read back by the tests' own NACHA reader); the member then sees
+ * Sent with the file's effective date.
+ *
+ * Export sends every pending ACH transfer of the server, other tests' too: the tests here look
+ * only at their own members' payments.
+ */
+const expect = baseExpect.configure({ timeout: 15_000 });
+const SCREENS = "test-results/payment-queues";
+const CODE_ABOVE_DOLLARS = 1_000;
+test.setTimeout(300_000);
+test.describe.configure({ mode: "serial" });
+
+type MemberFixtures = { newMember: (tag: string) => Promise<TestMember>; pageAs: (person: Person) => Promise<Page> };
+
+/** A new member given `dollars` by Sam through To Another Member (as member-transfers.spec.ts does). */
+async function fundedMember({ newMember, pageAs }: MemberFixtures, tag: string, dollars: string): Promise<TestMember> {
+  const member = await newMember(tag);
+  const page = await pageAs(SAM);
+  await page.goto("/dashboard?transfer=member#transfer");
+  await hydrated(page);
+  const panel = page.getByRole("tabpanel");
+  await panel.getByLabel("Recipient's email").fill(member.email);
+  await panel.getByRole("button", { name: "Verify" }).click();
+  await expect(panel.getByText(/Recipient found/).first()).toBeVisible();
+  await panel.getByLabel("Amount").fill(dollars);
+  await panel.getByLabel("Reference").fill("Welcome money");
+  await panel.getByRole("button", { name: "Send money" }).click();
+  if (Number(dollars) > CODE_ABOVE_DOLLARS) {
+    await expect(panel.getByLabel("One-time code")).toBeVisible();
+    await panel.getByLabel("One-time code").fill(await inboxCode(page, SAM.email));
+    await panel.getByRole("button", { name: "Confirm transfer" }).click();
+  }
+  await expect(panel.getByRole("status").filter({ hasText: "Transfer sent" })).toBeVisible();
+  await page.close();
+  return member;
+}
+
+/** A To US Bank transfer through the dashboard, confirmed with the emailed code. */
+async function sendAch(page: Page, member: TestMember, payee: string, dollars: string) {
+  await page.goto("/dashboard?transfer=ach#transfer");
+  await hydrated(page);
+  const panel = page.getByRole("tabpanel");
+  // The member's checking account (the form preselects one only while a single account has money).
+  const from = panel.getByLabel("From");
+  const checking = await from.locator("option").evaluateAll((options) => (options as HTMLOptionElement[]).find((o) => o.textContent?.includes("Checking"))?.value ?? "");
+  await from.selectOption(checking);
+  await panel.getByLabel("Bank").selectOption({ label: "JPMorgan Chase Bank (021000021)" });
+  await panel.getByLabel("Account number").fill("123456789");
+  await panel.getByLabel("Name on the account").fill(payee);
+  await panel.getByLabel("Amount").fill(dollars);
+  await panel.getByLabel("Reference").fill("Rent share");
+  await panel.getByRole("button", { name: "Continue" }).click();
+  await expect(panel.getByLabel("One-time code")).toBeVisible();
+  await panel.getByLabel("One-time code").fill(await inboxCode(page, member.email));
+  await panel.getByRole("button", { name: "Confirm transfer" }).click();
+  await expect(panel.getByRole("status").filter({ hasText: `Transfer scheduled: $${dollars}` })).toBeVisible();
+}
+
+let member: TestMember;
+// Payees named so that no name is inside another (filters match text case-insensitively).
+const STAMP = Date.now().toString(36).toUpperCase();
+const KEEP = `Kim ${STAMP}`;
+const DROP = `Lee ${STAMP}`;
+const STAFF_DROP = `Ray ${STAMP}`;
+
+test("a member sees a pending ACH transfer and cancels it; the money is available again", async ({ page, newMember, pageAs, signInAs }) => {
+  member = await fundedMember({ newMember, pageAs }, "queues", "200.00");
+  await signInAs(member);
+  await sendAch(page, member, DROP, "20.00");
+  await sendAch(page, member, KEEP, "30.00");
+  await sendAch(page, member, STAFF_DROP, "40.00");
+  await page.goto("/dashboard/transactions");
+  await page.getByRole("link", { name: "Payments to other banks" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Payments to other banks" })).toBeVisible();
+  await hydrated(page);
+  const drop = page.getByTestId("member-payment").filter({ hasText: DROP });
+  await expect(drop.getByText("Pending")).toBeVisible();
+  await page.setViewportSize(PHONE);
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `${SCREENS}/member-payments-pending-375.png`, fullPage: true });
+  await drop.getByRole("button", { name: /^Cancel payment MU\d{8}$/ }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Cancelled. $20.00 is available in your account again." })).toBeVisible();
+  await expect(drop.getByText("Cancelled")).toBeVisible();
+  await expect(drop.getByRole("button", { name: /Cancel/ })).toHaveCount(0);
+  await expect(page.getByTestId("member-payment").filter({ hasText: KEEP }).getByText("Pending")).toBeVisible();
+  await page.setViewportSize(DESKTOP);
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `${SCREENS}/member-payments-cancelled-1440.png`, fullPage: true });
+});
+
+test.describe("staff", () => {
+  test.use({ signedInAs: STAFF });
+
+  test("see the queues at 1440 and 375 px (axe clean), cancel one, export the rest as a NACHA file and download it again", async ({ page }) => {
+    const errors = watchConsole(page);
+    await page.goto("/admin/queues");
+    await hydrated(page);
+    await expect(page.getByRole("heading", { level: 1, name: "Payment queues" })).toBeVisible();
+    const nav = page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: /^Queues/ });
+    await expect(nav).toHaveAttribute("aria-current", "page");
+    await expect(nav).toContainText("waiting");
+    const ach = page.getByTestId("queue-ach");
+    await expect(ach.getByTestId("queued-payment").filter({ hasText: KEEP })).toBeVisible();
+    await expect(ach.getByTestId("queued-payment").filter({ hasText: DROP })).toHaveCount(0);
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      await expectNoAxeViolations(page);
+      await page.screenshot({ path: `${SCREENS}/queues-${viewport.width}.png`, fullPage: true });
+    }
+    await page.setViewportSize(DESKTOP);
+
+    const staffDrop = ach.getByTestId("queued-payment").filter({ hasText: STAFF_DROP });
+    await staffDrop.getByRole("button", { name: /^Cancel MU\d{8} to / }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Payment cancelled; $40.00 is available to the member again." })).toBeVisible();
+    await expect(staffDrop).toHaveCount(0);
+
+    await ach.getByRole("button", { name: "Export as NACHA file" }).click();
+    const done = page.getByRole("status").filter({ hasText: /ACH transfers? \(\$[\d,.]+\) exported as ach-\d{4}-\d{2}-\d{2}-[A-Z0-9]-\d+\.ach, effective \d{4}-\d{2}-\d{2}\./ });
+    await expect(done).toBeVisible();
+    const fileName = /ach-[^ ]+\.ach/.exec((await done.textContent()) ?? "")![0];
+    await expect(ach.getByTestId("queued-payment").filter({ hasText: KEEP })).toHaveCount(0);
+    await page.setViewportSize(PHONE);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `${SCREENS}/queues-exported-375.png`, fullPage: true });
+    await page.setViewportSize(DESKTOP);
+    await page.screenshot({ path: `${SCREENS}/queues-exported-1440.png`, fullPage: true });
+
+    const row = page.getByTestId("export-file").filter({ hasText: fileName });
+    const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: `Download ${fileName}` }).click()]);
+    expect(download.suggestedFilename()).toBe(fileName);
+    const file = readNachaFile(fs.readFileSync((await download.path())!, "utf8"));
+    const entry = file.batches.flatMap((b) => b.entries).find((e) => e.individual_name === KEEP.toUpperCase());
+    expect(entry).toMatchObject({ amount_cents: 3_000, account_number: "123456789", rdfi: "02100002" });
+    expect(file.batches.flatMap((b) => b.entries).some((e) => e.individual_name === DROP.toUpperCase() || e.individual_name === STAFF_DROP.toUpperCase())).toBe(false);
+    expect(errors).toEqual([]);
+  });
+});
+
+test("the member then sees the transfer Sent with the file's effective date, and the staff cancel as Cancelled", async ({ page, signInAs }) => {
+  await signInAs(member);
+  await page.goto("/dashboard/payments");
+  const keep = page.getByTestId("member-payment").filter({ hasText: KEEP });
+  await expect(keep.getByText("Sent", { exact: true })).toBeVisible();
+  await expect(keep.getByText(/^Effective [A-Z][a-z]{2} \d{1,2}, \d{4}$/)).toBeVisible();
+  await expect(page.getByTestId("member-payment").filter({ hasText: STAFF_DROP }).getByText("Cancelled")).toBeVisible();
+  await page.setViewportSize(PHONE);
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `${SCREENS}/member-payments-sent-375.png`, fullPage: true });
+});
