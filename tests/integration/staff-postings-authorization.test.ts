@@ -216,6 +216,15 @@ describe("staff", () => {
     expect(over.body).toContain("the limit is 10,000 rows and 2 MB per file");
   });
 
+  it("the Add Transactions page (the form without JavaScript) shows the member's open accounts; an unknown member is a 404", async () => {
+    const outcome = await run(() => addRoute.loader({ request: getRequest("staff", addPath()), params: { memberId: member.member.id }, context: context() } as never));
+    expect(outcome.status).toBe(200);
+    expect(outcome.body).toContain(member.member.email);
+    expect(outcome.body).toContain(member.checking.account_number);
+    const missing = await run(() => addRoute.loader({ request: getRequest("staff", "/admin/members/nobody/transactions"), params: { memberId: "nobody" }, context: context() } as never));
+    expect(missing.status).toBe(404);
+  });
+
   it("the template is the header and one example row, as an attachment", async () => {
     const outcome = await run(() => templateRoute.loader({ request: getRequest("staff", "/admin/transactions-template.csv"), params: {}, context: context() } as never));
     expect(outcome.response!.headers.get("content-type")).toBe("text/csv; charset=utf-8");
