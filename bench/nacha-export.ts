@@ -1,0 +1,195 @@
+/**
+ * ACH export benchmark (`node --import tsx bench/nacha-export.ts`): staff export 10,000 pending
+ * ACH transfers as one NACHA file (docs/product.md#payment-queues). Measures, per run: the whole
+ * export (`exportPayments`: one database transaction that locks the pending payments, writes and
+ * stores the file, marks them sent, settles each hold through the ledger, notifies each member
+ * and audits), and the file writer alone (`writeNachaFile`, pure). Goal: the export under 2 s.
+ * On PostgreSQL and on PGlite (on disk). Each run's file is read back by the tests' independent
+ * NACHA reader and the ledger verified.
+ * PostgreSQL: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5433/postgres); the
+ * bench makes and drops its own database there. BENCH_ROUNDS (default 3) runs per database;
+ * BENCH_PAYMENTS (default 10,000) transfers per file, from 100 members. Writes
+ * bench/results/nacha-export.json.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { migrateDatabase, openDatabase, type Database, type Db } from "~/server/db/client.server";
+import { externalPayments, users } from "~/server/db/schema";
+import { institutionAccount, openAccount } from "~/server/ledger/accounts.server";
+import { placeHold, postTransfer } from "~/server/ledger/ledger.server";
+import { verifyLedger } from "~/server/ledger/verify.server";
+import { exportPayments } from "~/server/rails/export.server";
+import { writeNachaFile, type NachaCredit } from "~/domain/nacha";
+import { readNachaFile } from "../tests/unit/nacha-reader";
+import { dropDatabase } from "./history";
+
+process.env.LOG_LEVEL ??= "silent";
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5433/postgres";
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 10_000);
+const MEMBERS = 100;
+const ROUTINGS = ["021000021", "121000248", "026009593", "011000138", "071000013"];
+
+/** The ledger answers with a result or (after its refactor) a refusal value; either shape, the bench needs success. */
+function transactionId(answer: unknown): number {
+  const a = answer as { ok?: boolean; transaction?: { id: number }; code?: string };
+  if (a.ok === false || !a.transaction) throw new Error(`ledger refused: ${a.code}`);
+  return a.transaction.id;
+}
+
+/** PAYMENTS pending ACH transfers from MEMBERS funded members, held as the send step holds them. */
+async function seed(db: Db, round: number): Promise<void> {
+  const tag = `${round}-${crypto.randomBytes(3).toString("hex")}`;
+  const cash = await institutionAccount(db, "cash");
+  const settlement = await institutionAccount(db, "ach_settlement");
+  for (let m = 0; m < MEMBERS; m++) {
+    const member_id = `bench-${tag}-${m}`;
+    await db.insert(users).values({ id: member_id, name: `Bench Member ${m}`, email: `${member_id}@bench.example`, role: "user", emailVerified: true });
+    const checking = await openAccount(db, { member_id, type: "checking", name: "Checking" });
+    transactionId(await postTransfer(db, { kind: "deposit", initiator: "system:bench", idempotency_key: `fund-${member_id}`, created_by: "bench", entries: [{ account_id: cash.id, amount_cents: -100_000_000 }, { account_id: checking.id, amount_cents: 100_000_000 }] }));
+    const rows: (typeof externalPayments.$inferInsert)[] = [];
+    for (let i = 0; i < PAYMENTS / MEMBERS; i++) {
+      const amount_cents = 100 + ((m * 131 + i * 17) % 250_000);
+      const idempotency_key = crypto.randomUUID();
+      const hold = transactionId(
+        await placeHold(db, {
+          kind: "ach_out",
+          initiator: `member:${member_id}`,
+          idempotency_key,
+          created_by: member_id,
+          entries: [{ account_id: checking.id, amount_cents: -amount_cents }, { account_id: settlement.id, amount_cents }],
+          memo: "Transfer to another bank",
+          category: "Transfers",
+        }),
+      );
+      rows.push({
+        member_id,
+        kind: "ach",
+        from_account_id: checking.id,
+        hold_transaction_id: hold,
+        amount_cents,
+        details: { routing_number: ROUTINGS[i % ROUTINGS.length]!, account_number: String(10_000_000 + m * 1000 + i), account_name: `Payee ${m}-${i}`, bank_name: "" },
+        reference: `Invoice ${i}`,
+        idempotency_key,
+      });
+    }
+    await db.insert(externalPayments).values(rows);
+  }
+}
+
+interface Run {
+  export_ms: number;
+  writer_only_ms: number;
+  payments: number;
+  file_bytes: number;
+}
+
+async function oneRun(database: Database, round: number): Promise<Run> {
+  const db = database.db;
+  const seed_start = performance.now();
+  await seed(db, round);
+  console.log(`  seeded ${PAYMENTS} pending transfers in ${((performance.now() - seed_start) / 1000).toFixed(1)} s`);
+  const staff_id = `bench-staff-${round}-${crypto.randomBytes(3).toString("hex")}`;
+  await db.insert(users).values({ id: staff_id, name: "Bench Staff", email: `${staff_id}@bench.example`, role: "admin", emailVerified: true });
+
+  const t0 = performance.now();
+  const result = await exportPayments(db, "ach", { id: staff_id, email: `${staff_id}@bench.example` }, { request_id: "bench", ip: "127.0.0.1" });
+  const t1 = performance.now();
+  if (!result.ok) throw new Error(result.message);
+  if (result.file.payment_count !== PAYMENTS) throw new Error(`exported ${result.file.payment_count}, expected ${PAYMENTS}`);
+
+  const [stored] = (await db.execute<{ content: string }>(`select content from payment_export_files where id = ${result.file.id}` as never)).rows as { content: string }[];
+  const read = readNachaFile(stored!.content);
+  if (read.control.credit_cents !== result.file.total_cents) throw new Error("file total differs");
+  const report = await verifyLedger(db);
+  if (!report.ok) throw new Error(`ledger does not verify: ${JSON.stringify(report.problems).slice(0, 500)}`);
+
+  // The writer alone, on the same number of credits.
+  const credits: NachaCredit[] = Array.from({ length: PAYMENTS }, (_, i) => ({
+    effective_date: "2026-11-25",
+    routing_number: ROUTINGS[i % ROUTINGS.length]!,
+    account_number: String(10_000_000 + i),
+    account_type: "checking",
+    amount_cents: 100 + i,
+    individual_id: `MU${String(i + 1).padStart(8, "0")}`,
+    individual_name: `Payee ${i}`,
+    trace_sequence: i + 1,
+    payment_information: `Invoice ${i}`,
+  }));
+  const w0 = performance.now();
+  writeNachaFile({
+    origin: { routing_number: "501234566", name: "Bench CU" },
+    destination: { routing_number: "501234566", name: "Bench CU" },
+    company: { name: "Bench CU", identification: "501234566", entry_description: "TRANSFER" },
+    created: { date: "2026-11-24", time: "10:30" },
+    file_id_modifier: "A",
+    credits,
+  });
+  const w1 = performance.now();
+  return { export_ms: round1(t1 - t0), writer_only_ms: round1(w1 - w0), payments: result.file.payment_count, file_bytes: stored!.content.length };
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+
+async function runOn(label: string, database: Database) {
+  await migrateDatabase(database);
+  const runs: Run[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const run = await oneRun(database, round);
+    console.log(`${label} run ${round + 1}: export ${run.export_ms} ms (${run.payments} transfers, ${run.file_bytes} bytes), writer alone ${run.writer_only_ms} ms`);
+    runs.push(run);
+  }
+  return { runs, median_export_ms: median(runs.map((r) => r.export_ms)), median_writer_only_ms: median(runs.map((r) => r.writer_only_ms)) };
+}
+
+async function main() {
+  console.log(`${PAYMENTS} transfers per file; load average ${os.loadavg().map((n) => n.toFixed(1)).join(" ")}`);
+  const only = process.env.BENCH_ONLY; // "postgres" or "pglite" to run one
+  let postgres;
+  if (only !== "pglite") {
+    const name = `mutual_bench_nacha_${crypto.randomBytes(4).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: SERVER_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(SERVER_URL);
+    url.pathname = `/${name}`;
+    try {
+      const database = await openDatabase({ kind: "postgres", url: url.toString() });
+      try {
+        postgres = await runOn("PostgreSQL", database);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      const cleanup = new pg.Client({ connectionString: SERVER_URL });
+      await cleanup.connect();
+      await dropDatabase(cleanup, name);
+      await cleanup.end();
+    }
+  }
+  let pglite;
+  if (only !== "postgres") {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-bench-nacha-"));
+    try {
+      const database = await openDatabase({ kind: "pglite", dataDir: dir });
+      try {
+        pglite = await runOn("PGlite", database);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const results = { date: new Date().toISOString(), payments: PAYMENTS, load_average_end: os.loadavg(), postgres, pglite };
+  fs.mkdirSync(path.join(import.meta.dirname, "results"), { recursive: true });
+  fs.writeFileSync(path.join(import.meta.dirname, "results", "nacha-export.json"), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`median export: PostgreSQL ${postgres?.median_export_ms ?? "-"} ms, PGlite ${pglite?.median_export_ms ?? "-"} ms`);
+}
+
+await main();
