@@ -1,6 +1,7 @@
 import { defineJob } from "./job";
 import { pruneExpired } from "./prune.server";
 import { retryOutboxDeliveries } from "./outbox-retry.server";
+import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md
@@ -30,4 +31,16 @@ export const pruneExpiredJob = defineJob({
   run: ({ db, now }) => pruneExpired(db, now),
 });
 
-export const APP_JOBS = [outboxDeliveryJob, pruneExpiredJob] as const;
+export const monthlyStatementsJob = defineJob({
+  name: "monthly-statements",
+  title: "Monthly statements",
+  description:
+    "On the first business day of each month, makes every account's statement for the month just ended and tells the member. A later run makes only those still missing.",
+  // Every weekday at 6:00: the first run on or after the month's first business day does the work.
+  schedule: "0 6 * * 1-5",
+  max_attempts: 5,
+  backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
+  run: ({ db, now }) => runMonthlyStatements(db, now),
+});
+
+export const APP_JOBS = [outboxDeliveryJob, pruneExpiredJob, monthlyStatementsJob] as const;

@@ -1,0 +1,78 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { getAccount } from "~/server/ledger/accounts.server";
+import { notify } from "~/server/notifications/notifications.server";
+import { institution } from "~/config/institution.server";
+import { businessDate, toId } from "~/domain/ledger-rules";
+import { businessDayOnOrAfter } from "~/domain/payment-dates";
+import { maskAccountNumber } from "~/domain/account-display";
+import { addMonths, monthBounds, monthLabel, monthOfDate, type StatementMonth } from "~/domain/statements";
+import { statementFor } from "./statements.server";
+
+/**
+ * The monthly statement run (docs/product.md#statements), a job (app/server/jobs/registry.server.ts):
+ * on the first business day of a month, and on any later day it runs, it makes the statement of
+ * the month just ended for every member account that had history by the month's end and has
+ * none yet, and tells the member in the bell. Safe to repeat: an account's statement for a month
+ * is made once (the unique account and month), and the member is told only by the run that made
+ * it, in the same database transaction.
+ */
+export const STATEMENT_RUN_BATCH = 500;
+
+export interface StatementRunCounts {
+  [name: string]: number | string | boolean | null;
+  month: string;
+  made: number;
+  /** Before the month's first business day nothing is made. */
+  waiting_for_business_day: boolean;
+}
+
+export async function runMonthlyStatements(db: Db, now: Date): Promise<StatementRunCounts> {
+  const today = businessDate(institution().time_zone, now);
+  const month = addMonths(monthOfDate(today), -1);
+  if (today < businessDayOnOrAfter(`${monthOfDate(today)}-01`)) return { month, made: 0, waiting_for_business_day: true };
+  let made = 0;
+  for (let after = 0; ; ) {
+    const ids = await accountsWithoutStatement(db, month, after, STATEMENT_RUN_BATCH);
+    for (const id of ids) {
+      if (await makeAndNotify(db, id, month)) made++;
+    }
+    if (ids.length < STATEMENT_RUN_BATCH) break;
+    after = ids[ids.length - 1]!;
+  }
+  return { month, made, waiting_for_business_day: false };
+}
+
+/**
+ * Member accounts, by id from `after`, whose history began by the month's end (opened by then,
+ * or with a posting dated by then) and that have no statement for the month.
+ */
+async function accountsWithoutStatement(db: Db, month: StatementMonth, after: number, limit: number): Promise<number[]> {
+  const { end } = monthBounds(month);
+  const result = await db.execute(sql`
+    select a.id from ledger_accounts a
+     where a.owner = 'member' and a.id > ${after}
+       and not exists (select 1 from account_statements s where s.account_id = a.id and s.period_month = ${month})
+       and ((a.opened_at at time zone ${institution().time_zone})::date <= ${end}::date
+            or exists (select 1 from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+                        where e.account_id = a.id and t.effective_date <= ${end}::date))
+     order by a.id limit ${limit}`);
+  return result.rows.map((r) => toId(r.id));
+}
+
+async function makeAndNotify(db: Db, account_id: number, month: StatementMonth): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const account = await getAccount(tx, account_id);
+    if (!account?.member_id) return false;
+    const { made } = await statementFor(tx, account, month, "system:statements");
+    if (made) {
+      await notify(tx, {
+        member_id: account.member_id,
+        kind: "statement_ready",
+        title: `Your ${monthLabel(month)} statement is ready`,
+        body: `The statement for ${account.name} ${maskAccountNumber(account.account_number)} is on your Statements page.`,
+      });
+    }
+    return made;
+  });
+}

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq, sql } from "drizzle-orm";
+import { pino } from "pino";
+import type { Database, Db } from "~/server/db/client.server";
+import { accountStatements, jobRuns, notifications } from "~/server/db/schema";
+import { manualJobClock } from "~/server/jobs/clock.server";
+import { JobRunner } from "~/server/jobs/runner.server";
+import type { JobDefinition } from "~/server/jobs/job";
+import { monthlyStatementsJob } from "~/server/jobs/registry.server";
+import { institutionAccount } from "~/server/ledger/accounts.server";
+import { postTransfer } from "~/server/ledger/ledger.server";
+import { verifyLedger } from "~/server/ledger/verify.server";
+import { institution } from "~/config/institution.server";
+import { openTestDatabase } from "./test-database";
+import { accepted } from "./ledger-fixtures";
+import { key, newMember } from "./member-support";
+
+/**
+ * The monthly statement run as a job (app/server/jobs/registry.server.ts), the job clock moved by
+ * the test: nothing before the month's first business day, then every account's statement for
+ * the month just ended, kept, each member told once; a later run makes nothing again.
+ */
+let database: Database;
+let db: Db;
+beforeAll(async () => {
+  database = await openTestDatabase();
+  db = database.db;
+});
+afterAll(async () => {
+  expect((await verifyLedger(db)).ok).toBe(true);
+  await database?.close();
+});
+
+async function post(account_id: number, amount_cents: number, date: string) {
+  const cash = await institutionAccount(db, "cash");
+  return accepted(postTransfer(db, { kind: amount_cents > 0 ? "ach_in" : "card_payment", initiator: "system:test", idempotency_key: key(), created_by: "test", effective_date: date, memo: "Line", entries: [{ account_id, amount_cents }, { account_id: cash.id, amount_cents: -amount_cents }] }));
+}
+
+describe("the monthly statements job", () => {
+  it("on the first business day makes October's statement for every account, tells each member once, and a later run makes none again", async () => {
+    const a = await newMember(db, { checking_cents: 0, savings_cents: 0 });
+    const b = await newMember(db, { checking_cents: 0, savings_cents: 0 });
+    await post(a.checking.id, 100_000, "2026-10-02");
+    await post(a.checking.id, -2_500, "2026-10-20");
+    await post(b.savings.id, 40_000, "2026-09-10");
+    await post(a.checking.id, -1_000, "2026-11-03"); // November: not in October's statement
+
+    // Friday 30 October 2026; 1 November is a Sunday, so the first business day is Monday the 2nd.
+    const clock = manualJobClock(new Date("2026-10-30T16:00:00Z"));
+    const runner = new JobRunner({ db, kind: database.kind, clock, jobs: [monthlyStatementsJob as JobDefinition<never>], time_zone: institution().time_zone, logger: pino({ level: "silent" }), poll_ms: 60_000, lease_ms: 60_000 });
+    expect(await runner.runDue()).toEqual([]);
+    const [queued] = await db.select().from(jobRuns).where(eq(jobRuns.job, "monthly-statements"));
+    // 6:00 in New York on Monday 2 November (EST, UTC-5).
+    expect(queued!.key).toBe("at:2026-11-02T11:00:00.000Z");
+
+    await clock.advance(new Date("2026-11-02T10:59:00Z").getTime() - new Date("2026-10-30T16:00:00Z").getTime());
+    expect(await runner.runDue()).toEqual([]);
+    expect(await db.select().from(accountStatements)).toHaveLength(0);
+
+    await clock.advance(60_000);
+    const outcomes = await runner.runDue();
+    expect(outcomes.map((o) => o.outcome)).toEqual(["succeeded"]);
+    const [run] = await db.select().from(jobRuns).where(and(eq(jobRuns.job, "monthly-statements"), eq(jobRuns.state, "succeeded")));
+    // Every member account whose history began by 31 October: A's checking and B's savings. The
+    // other two were opened in November (today, in real time) with nothing dated before.
+    expect(run!.result).toMatchObject({ month: "2026-10", made: 2, waiting_for_business_day: false });
+
+    const kept = await db.select().from(accountStatements).orderBy(accountStatements.account_id);
+    expect(kept.map((s) => [s.account_id, s.period_month])).toEqual([[a.checking.id, "2026-10"], [b.savings.id, "2026-10"]].sort((x, y) => Number(x[0]) - Number(y[0])));
+    const a_checking = kept.find((s) => s.account_id === a.checking.id)!;
+    expect(a_checking).toMatchObject({ opening_cents: 0, credits_cents: 100_000, debits_cents: 2_500, closing_cents: 97_500, posted_count: 2, created_by: "system:statements" });
+    expect(kept.find((s) => s.account_id === b.savings.id)).toMatchObject({ opening_cents: 40_000, closing_cents: 40_000, posted_count: 0 });
+    const told = await db.select().from(notifications).where(eq(notifications.kind, "statement_ready"));
+    expect(told.map((n) => [n.member_id, n.title]).sort()).toEqual([[a.member.id, "Your October 2026 statement is ready"], [b.member.id, "Your October 2026 statement is ready"]].sort());
+    expect(told.find((n) => n.member_id === a.member.id)!.body).toBe(`The statement for Personal Checking •••• ${a.checking.account_number.slice(-4)} is on your Statements page.`);
+    expect(told.some((n) => /\d{10}/.test(n.body))).toBe(false);
+
+    // The next weekday's run finds nothing left to make and tells no one again.
+    await clock.advance(24 * 60 * 60_000);
+    expect((await runner.runDue()).map((o) => o.outcome)).toEqual(["succeeded"]);
+    expect(await db.select().from(accountStatements)).toHaveLength(2);
+    expect(await db.select().from(notifications).where(eq(notifications.kind, "statement_ready"))).toHaveLength(2);
+    const [{ n } = { n: 0 }] = (await db.execute(sql`select count(*)::int as n from job_runs where job = 'monthly-statements' and state = 'succeeded'`)).rows as { n: number }[];
+    expect(Number(n)).toBe(2);
+  });
+});
