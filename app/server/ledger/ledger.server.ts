@@ -233,21 +233,17 @@ async function postBatchOnce(db: DbOrTx, input: BatchInput): Promise<BatchResult
         if (existing.length > 0) return "replay";
         // Every item is planned, each on the last one's result, before any is written: a refused
         // item refuses the batch with nothing written.
+        const before = new Map([...accounts].map(([id, account]) => [id, { ...account }]));
         const limit = savingsTransfersPerMonth();
-        const planned: Array<{ row: NewTransactionRow; entries: EntryInput[]; changes: AccountChange[] }> = [];
+        const touched = new Set<number>();
         for (const [index, { row, entries }] of items.entries()) {
           const plan = planNewTransaction({ kind: row.kind, status: "posted", entries, effective_date: row.effective_date }, accounts, limit);
           if (!plan.ok) return { ...plan, batch_index: index };
           applyChanges(accounts, plan.changes);
-          planned.push({ row, entries, changes: plan.changes });
+          for (const change of plan.changes) touched.add(change.account_id);
         }
-        const results: LedgerResult[] = [];
-        for (const { row, entries, changes } of planned) {
-          const result = await writeNewTransaction(session, row, entries, changes);
-          // Each item's key derives from the batch's, which was checked unused under the locks.
-          assert(result !== "replay", `batch item key ${row.idempotency_key} was already used`);
-          results.push(result);
-        }
+        const results = await writeBatch(session, input, items);
+        await writeAccountFigures(session, [...touched].sort((a, b) => a - b).map((id) => figuresChange(before.get(id)!, accounts.get(id)!)));
         return { ok: true, transactions: results, replayed: false };
       }),
     );
@@ -624,6 +620,125 @@ async function writeNewTransaction(
     entries: [...entries],
     replayed: false,
   };
+}
+
+/**
+ * Items of a batch written per INSERT statement. The rows travel as one JSON parameter, so the
+ * statement's text is the same for every chunk (one prepared statement) and no chunk comes near
+ * PostgreSQL's limit of 65,535 parameters; the chunk bounds the size of one statement's text.
+ */
+const BATCH_WRITE_CHUNK = 1_000;
+
+/**
+ * The SQL of one chunk of a batch: its transactions, then their entries, joined on each item's
+ * own key (the batch's key with "#<index>", unique per initiator). Rows go in item order, entries
+ * in entry order, so ids ascend as they would one transaction at a time (a repeat of the batch
+ * reads them back in id order). The entries' statement trigger adds the chunk to the daily
+ * totals once per account, day, kind and category; the deferred triggers check at commit that
+ * each transaction sums to zero.
+ */
+const BATCH_INSERT_SQL = `WITH v AS (
+    SELECT * FROM jsonb_to_recordset($4::jsonb)
+      AS v(n integer, key text, kind text, effective_date date, memo text, reference text, category text)
+  ), t AS (
+    INSERT INTO ledger_transactions
+      (kind, status, initiator, idempotency_key, batch_key, reverses_id, effective_date, created_by, memo, reference, category)
+    SELECT v.kind, 'posted', $1, v.key, $2, NULL, v.effective_date, $3, v.memo, v.reference, v.category FROM v ORDER BY v.n
+    ON CONFLICT (initiator, idempotency_key) DO NOTHING
+    RETURNING id, idempotency_key, (extract(epoch from created_at) * 1000)::float8 AS created_at_ms
+  ), e AS (
+    INSERT INTO ledger_entries (transaction_id, account_id, amount_cents)
+    SELECT t.id, x.account_id, x.amount_cents
+      FROM jsonb_to_recordset($5::jsonb) AS x(n integer, key text, account_id bigint, amount_cents bigint)
+      JOIN t ON t.idempotency_key = x.key
+     ORDER BY x.n
+  )
+  SELECT id, idempotency_key, created_at_ms FROM t`;
+
+/**
+ * Writes a planned batch: a few INSERT statements of many rows instead of one statement per item
+ * (the same counterpart account updated 10,000 times in one database transaction costs time in
+ * the square of the count: PostgreSQL walks the row's versions). Every item's key derives from
+ * the batch's, which was checked unused under the locks, so every row must be written.
+ */
+async function writeBatch(
+  session: LedgerSession,
+  input: BatchInput,
+  items: ReadonlyArray<{ row: NewTransactionRow; entries: EntryInput[] }>,
+): Promise<LedgerResult[]> {
+  const results: LedgerResult[] = [];
+  for (let start = 0; start < items.length; start += BATCH_WRITE_CHUNK) {
+    const chunk = items.slice(start, start + BATCH_WRITE_CHUNK);
+    const transactions = chunk.map(({ row }, n) => {
+      assert(row.status === "posted" && row.reverses_id === null && row.batch_key === input.idempotency_key, "batch item is not a new posting of the batch");
+      return { n, key: row.idempotency_key, kind: row.kind, effective_date: row.effective_date, memo: row.memo, reference: row.reference, category: row.category };
+    });
+    let n = 0;
+    const entries = chunk.flatMap(({ row, entries }) =>
+      entries.map((e) => ({ n: n++, key: row.idempotency_key, account_id: e.account_id, amount_cents: e.amount_cents })),
+    );
+    const rows = await session.query(
+      BATCH_INSERT_SQL,
+      [input.initiator, input.idempotency_key, input.created_by, JSON.stringify(transactions), JSON.stringify(entries)],
+      { prepare: true },
+    );
+    assert(rows.length === chunk.length, `batch ${input.idempotency_key}: ${chunk.length - rows.length} item keys were already used`);
+    const written = new Map(rows.map((r) => [String(r.idempotency_key), r]));
+    for (const { row, entries } of chunk) {
+      const w = written.get(row.idempotency_key);
+      assert(w, `batch item ${row.idempotency_key} was not written`);
+      results.push({
+        ok: true,
+        transaction: { ...row, id: toId(w.id), created_at: new Date(Number(w.created_at_ms)), resolved_at: null, resolved_by: null },
+        entries: [...entries],
+        replayed: false,
+      });
+    }
+  }
+  return results;
+}
+
+/** What a batch did to one account: its figures after every item against its figures before. */
+function figuresChange(before: AccountState, after: AccountState): AccountChange {
+  const change: AccountChange = {
+    account_id: after.id,
+    posted_delta_cents: after.posted_cents - before.posted_cents,
+    held_delta_cents: after.held_cents - before.held_cents,
+  };
+  assert(Number.isSafeInteger(change.posted_delta_cents) && Number.isSafeInteger(change.held_delta_cents), `account ${after.id}: batch change out of range`);
+  if (after.transfer_count !== before.transfer_count || after.transfer_count_month !== before.transfer_count_month) {
+    assert(after.transfer_count_month !== null, `account ${after.id}: transfer count without a month`);
+    change.transfer_count = { count: after.transfer_count, month: after.transfer_count_month };
+  }
+  return change;
+}
+
+/**
+ * One UPDATE for every account a batch touched, each with its summed change: one new version of
+ * each row, whatever the number of items. The CHECKs then see each account's final figures; the
+ * plan already checked every item's figures in turn.
+ */
+async function writeAccountFigures(session: LedgerSession, changes: readonly AccountChange[]): Promise<void> {
+  const values = changes.map((c) => ({
+    id: c.account_id,
+    posted_delta: c.posted_delta_cents,
+    held_delta: c.held_delta_cents,
+    transfer_count: c.transfer_count?.count ?? null,
+    transfer_count_month: c.transfer_count?.month ?? null,
+  }));
+  const rows = await session.query(
+    `UPDATE ledger_accounts AS acc
+        SET posted_cents = acc.posted_cents + v.posted_delta,
+            held_cents = acc.held_cents + v.held_delta,
+            transfer_count = coalesce(v.transfer_count, acc.transfer_count),
+            transfer_count_month = coalesce(v.transfer_count_month, acc.transfer_count_month)
+       FROM jsonb_to_recordset($1::jsonb) AS v(id bigint, posted_delta bigint, held_delta bigint, transfer_count integer, transfer_count_month text)
+      WHERE acc.id = v.id
+  RETURNING acc.id`,
+    [JSON.stringify(values)],
+    { prepare: true },
+  );
+  assert(rows.length === changes.length, `batch updated ${rows.length} of ${changes.length} accounts`);
 }
 
 async function findByKey(db: DbOrTx, initiator: string, idempotency_key: string): Promise<LedgerResult | null> {
