@@ -10,7 +10,7 @@ import {
   tabListClass,
   tabPanelClass,
   type LiveMarketsProps,
-} from "./market-overview";
+} from "./market-parts";
 
 /** How long the third-party frame may take before we show the fallback instead. */
 const LOAD_TIMEOUT_MS = 10_000;

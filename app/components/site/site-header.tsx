@@ -3,7 +3,9 @@ import { Menu, X } from "./icons";
 import { Logo } from "./logo";
 import { SiteLink, SiteNavLink, type SitePath } from "./site-link";
 import { Avatar } from "~/components/settings/avatar";
-import { StaticMenuItems, UserMenu, loadSettingsDialogs, type SettingsDialog, type SignedInUser } from "./user-menu";
+import { StaticMenuItems, UserMenu } from "./user-menu";
+import { loadSettingsDialogs } from "./load-settings-dialogs";
+import type { SettingsDialog, SignedInUser } from "./user-menu-parts";
 
 // Loaded the first time a signed-in person opens a settings dialog (or the menus leading there).
 const SiteSettingsDialogs = lazy(loadSettingsDialogs);

@@ -1,5 +1,5 @@
 import { AccountSettingsDialog, ProfileSettingsDialog } from "~/components/settings/settings-dialogs";
-import type { SettingsDialog } from "./user-menu";
+import type { SettingsDialog } from "./user-menu-parts";
 
 /**
  * The public top bar's two settings dialogs, as one lazily loaded module (see loadSettingsDialogs

@@ -1,7 +1,8 @@
 import { useNavigate, useSubmit } from "react-router";
 import { LayoutDashboard, LogOut, Settings, UserRound } from "./icons";
 import { Button as AriaButton, Menu, MenuItem, MenuTrigger, Popover, Separator } from "react-aria-components";
-import { UserMenuTriggerContent, homeLinkFor, loadSettingsDialogs, userMenuTriggerClass, type UserMenuProps } from "./user-menu";
+import { UserMenuTriggerContent, homeLinkFor, userMenuTriggerClass, type UserMenuProps } from "./user-menu-parts";
+import { loadSettingsDialogs } from "./load-settings-dialogs";
 
 const itemClass =
   "flex cursor-pointer items-center gap-3 rounded-md px-3 py-2.5 text-sm font-medium text-slate-800 outline-none data-[focused]:bg-brand-50 data-[focused]:text-brand-900";
