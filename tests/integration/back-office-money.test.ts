@@ -2,7 +2,7 @@ import "./member-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database, Db } from "~/server/db/client.server";
-import { auditLog, balanceAdjustments, ledgerAccounts, memberAccountSettings, notifications } from "~/server/db/schema";
+import { auditLog, balanceAdjustments, externalPayments, ledgerAccounts, memberAccountSettings, notifications } from "~/server/db/schema";
 import { getAccount, institutionAccount } from "~/server/ledger/accounts.server";
 import { getTransaction, placeHold, postTransfer } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
@@ -142,6 +142,18 @@ describe("Reverse one transaction", () => {
     expect(await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: id })).toMatchObject({ status: "released" });
     expect((await getTransaction(db(), id))!.transaction.status).toBe("failed");
     expect(await balance(m.checking.id)).toMatchObject({ current: 10_000, available: 10_000 });
+  });
+
+  it("leaves a member's queued payment to the payments queue: marked in the list, Release refused, the hold stays", async () => {
+    const m = await fundedMember(db(), { checking_cents: 10_000 });
+    const settlement = await institutionAccount(db(), "ach_settlement");
+    const hold = await placeHold(db(), { idempotency_key: newKey("ach"), initiator: `member:${m.member.id}`, created_by: m.member.id, kind: "ach_out", entries: transferEntries(m.checking.id, settlement.id, 3_000) });
+    const id = (hold as { transaction: { id: number } }).transaction.id;
+    await db().insert(externalPayments).values({ member_id: m.member.id, kind: "ach", from_account_id: m.checking.id, hold_transaction_id: id, amount_cents: 3_000, details: { routing_number: "021000021" }, idempotency_key: newKey("p") });
+    expect((await memberTransactionsPage(db(), m.member.id)).rows.find((r) => r.id === id)).toMatchObject({ status: "pending", queued_payment: true });
+    expect(await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: id })).toMatchObject({ status: "refused", code: "queued_payment" });
+    expect((await getTransaction(db(), id))!.transaction.status).toBe("pending");
+    expect(await balance(m.checking.id)).toMatchObject({ available: 7_000 });
   });
 
   it("refuses a reversal that would take a member below zero (the money was spent), posting nothing", async () => {

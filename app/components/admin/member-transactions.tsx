@@ -93,6 +93,7 @@ function RowAction({ row, member_id, confirming, search }: { row: MemberTransact
   const reversible = row.status === "posted" && row.kind !== "reversal";
   const releasable = row.status === "pending";
   if (!reversible && !releasable) return null;
+  if (releasable && row.queued_payment) return <p className="mt-2 text-sm text-slate-700">A payment waiting in the payments queue: cancel it there.</p>;
   const verb = releasable ? "Release" : "Reverse";
   if (!confirming) {
     return (
