@@ -42,9 +42,8 @@ function describe(p: ExternalPayment): string {
 }
 
 async function release(tx: DbOrTx, payment: ExternalPayment, by: string): Promise<void> {
-  const answer: unknown = await releaseHold(tx, { transaction_id: Number(payment.hold_transaction_id), idempotency_key: `cancel:${payment.id}`, resolved_by: by });
-  const refused = answer as { ok?: boolean; code?: string };
-  if (refused.ok === false) throw new CancelRefused({ ok: false, reason: "refused", message: `The hold could not be released (${refused.code ?? "refused"}).` });
+  const answer = await releaseHold(tx, { transaction_id: Number(payment.hold_transaction_id), idempotency_key: `cancel:${payment.id}`, resolved_by: by });
+  if (!answer.ok) throw new CancelRefused({ ok: false, reason: "refused", message: `The hold could not be released (${answer.code}).` });
 }
 
 export async function cancelPayment(db: Db, payment_id: number, by: Canceller, origin: AuditOrigin): Promise<CancelResult> {

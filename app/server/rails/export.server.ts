@@ -51,11 +51,10 @@ const NOTHING: Record<PaymentKind, string> = {
 
 class ExportRefused extends Error {}
 
-/** The ledger answers a refusal by throwing it or (after its refactor) as a value; both stop the export. */
+/** A refusal from the ledger (a value) stops the export: thrown, it rolls the whole transaction back. */
 async function settle(tx: DbOrTx, payment: ExternalPayment, file_id: number, staff: ExportStaff): Promise<void> {
-  const answer: unknown = await settleHold(tx, { transaction_id: Number(payment.hold_transaction_id), idempotency_key: `export:${file_id}`, resolved_by: `staff:${staff.id}` });
-  const refused = answer as { ok?: boolean; code?: string };
-  if (refused.ok === false) throw new ExportRefused(`The hold of payment ${payment.id} could not be settled (${refused.code ?? "refused"}); nothing was exported.`);
+  const answer = await settleHold(tx, { transaction_id: Number(payment.hold_transaction_id), idempotency_key: `export:${file_id}`, resolved_by: `staff:${staff.id}` });
+  if (!answer.ok) throw new ExportRefused(`The hold of payment ${payment.id} could not be settled (${answer.code}); nothing was exported.`);
 }
 
 /** "HH:MM" now in the institution's time zone. */
