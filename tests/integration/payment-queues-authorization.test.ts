@@ -165,7 +165,7 @@ describe("/admin/queues actions", () => {
 
   it("staff: bad input is a 400 with a message and changes nothing", async () => {
     const before = await snapshot();
-    for (const form of [{ intent: "export", kind: "cheque" }, { intent: "explode" }, {}]) {
+    for (const form of [{ intent: "export", kind: "cheque" }, { intent: "explode" }, {}] as Record<string, string>[]) {
       const outcome = await run(() => queuesRoute.action({ request: request("staff", "/admin/queues", form), params: {}, context: context() } as never));
       expect(outcome).toMatchObject({ kind: "refused", status: 400 });
       expect(outcome.body).toContain("could not be processed");
