@@ -96,7 +96,7 @@ async function oneRun(database: Database, round: number): Promise<Run> {
   await db.insert(users).values({ id: staff_id, name: "Bench Staff", email: `${staff_id}@bench.example`, role: "admin", emailVerified: true });
 
   const t0 = performance.now();
-  const result = await exportPayments(db, "ach", { id: staff_id, email: `${staff_id}@bench.example` }, { request_id: "bench", ip: "127.0.0.1" });
+  const result = await exportPayments(db, "ach", { id: staff_id, email: `${staff_id}@bench.example` }, { request_id: "bench", ip: "127.0.0.1" }, { max_payments: PAYMENTS });
   const t1 = performance.now();
   if (!result.ok) throw new Error(result.message);
   if (result.file.payment_count !== PAYMENTS) throw new Error(`exported ${result.file.payment_count}, expected ${PAYMENTS}`);

@@ -162,6 +162,19 @@ describe("ACH export", () => {
     await expectLedgerVerifies();
   });
 
+  it("a file holds at most the oldest max_payments; the rest stay pending for the next file", async () => {
+    const a = await newMember(db, { checking_cents: 100_000 });
+    const queued = [];
+    for (let i = 1; i <= 3; i++) queued.push(await queueAch(db, a.member, a.checking.id, { amount: `${i}.00` }));
+    const first = await exportPayments(db, "ach", staff, origin, { max_payments: 2 });
+    expect(first).toMatchObject({ ok: true, file: { payment_count: 2, total_cents: 300 } });
+    expect(await holdStatus(queued[0]!.payment_id)).toBe("sent/posted");
+    expect(await holdStatus(queued[1]!.payment_id)).toBe("sent/posted");
+    expect(await holdStatus(queued[2]!.payment_id)).toBe("pending/pending");
+    expect(await exportPayments(db, "ach", staff, origin, { max_payments: 2 })).toMatchObject({ ok: true, file: { payment_count: 1, total_cents: 300 } });
+    await expectLedgerVerifies();
+  });
+
   it("export and member cancel at the same moment: the transfer is either sent or cancelled, never both", async () => {
     const a = await newMember(db, { checking_cents: 100_000 });
     const q = await queueAch(db, a.member, a.checking.id, { amount: "5.00" });

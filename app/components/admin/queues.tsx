@@ -80,7 +80,7 @@ function busyWith(navigation: ReturnType<typeof useNavigation>, intent: string, 
   return navigation.state !== "idle" && form?.get("intent") === intent && (form.get("kind") === value || form.get("payment_id") === value);
 }
 
-export function PaymentQueue({ kind, title, count, rows, fileLabel }: { kind: "ach" | "wire"; title: string; count: number; rows: QueueRow[]; fileLabel: string }) {
+export function PaymentQueue({ kind, title, count, rows, fileLabel, perFile }: { kind: "ach" | "wire"; title: string; count: number; rows: QueueRow[]; fileLabel: string; perFile: number }) {
   const navigation = useNavigation();
   const { formatDateTime } = useInstitutionDates();
   const sendable = rows.filter((r) => r.account_active).length;
@@ -104,7 +104,7 @@ export function PaymentQueue({ kind, title, count, rows, fileLabel }: { kind: "a
         <p className="px-5 py-8 text-center text-sm text-slate-700">Nothing is waiting.</p>
       ) : (
         <>
-          {count > rows.length ? <p className="px-5 pt-3 text-sm text-slate-700">The oldest {rows.length} of {count} are shown; every one is exported.</p> : null}
+          {count > rows.length ? <p className="px-5 pt-3 text-sm text-slate-700">The oldest {rows.length} of {count} are shown.{count > perFile ? ` Export sends the oldest ${perFile.toLocaleString("en-US")}; the rest wait for the next file.` : " Export sends them all."}</p> : null}
           <ul className="divide-y divide-slate-100">
             {rows.map((r) => (
               <li key={r.id} className="grid gap-x-6 gap-y-2 px-4 py-4 sm:px-5 md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.4fr)_auto_auto] md:items-center" data-testid="queued-payment">

@@ -3,7 +3,7 @@ import type { Route } from "./+types/queues";
 import { requestInfoContext } from "~/context";
 import { requireMoneyStaff } from "~/server/rails/access.server";
 import { loadQueues } from "~/server/rails/queues.server";
-import { exportPayments } from "~/server/rails/export.server";
+import { EXPORT_PAYMENTS_MAX, exportPayments } from "~/server/rails/export.server";
 import { cancelPayment } from "~/server/rails/cancel.server";
 import { readForm } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
@@ -31,6 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ach: rows(view.ach),
     wire: rows(view.wire),
     files: view.files.map((f) => ({ ...f, created_at: f.created_at.toISOString() })),
+    per_file: EXPORT_PAYMENTS_MAX,
   };
 }
 
@@ -59,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Queues({ loaderData, actionData }: Route.ComponentProps) {
-  const { counts, ach, wire, files } = loaderData;
+  const { counts, ach, wire, files, per_file } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -70,8 +71,8 @@ export default function Queues({ loaderData, actionData }: Route.ComponentProps)
         </p>
       </div>
       {actionData ? <StatusLine message={actionData.message} tone={actionData.tone} /> : null}
-      <PaymentQueue kind="ach" title="Pending ACH transfers" count={counts.ach ?? 0} rows={ach} fileLabel="NACHA file" />
-      <PaymentQueue kind="wire" title="Pending wires" count={counts.wire ?? 0} rows={wire} fileLabel="pain.001 message" />
+      <PaymentQueue kind="ach" title="Pending ACH transfers" count={counts.ach ?? 0} rows={ach} fileLabel="NACHA file" perFile={per_file} />
+      <PaymentQueue kind="wire" title="Pending wires" count={counts.wire ?? 0} rows={wire} fileLabel="pain.001 message" perFile={per_file} />
       <ExportFiles files={files} />
     </div>
   );
