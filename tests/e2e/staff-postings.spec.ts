@@ -25,13 +25,13 @@ function balance(page: Page, amount: string) {
   return page.getByRole("listitem").filter({ hasText: "Routing" }).filter({ hasText: amount }).first();
 }
 
-async function openMember(page: Page, email: string) {
+async function openMember(page: Page, email: string, options: { hydrate?: boolean } = {}) {
   await page.goto("/admin");
   await page.getByRole("searchbox", { name: "Search by name, email or account number" }).fill(email);
   await page.getByRole("button", { name: "Search" }).click();
   await page.getByRole("link", { name: new RegExp(`^Jordan Tester ${email.replace(/[.+]/g, "\\$&")}`) }).click();
   await expect(page.getByRole("heading", { name: `User Details: ${email}` })).toBeVisible();
-  await hydrated(page);
+  if (options.hydrate !== false) await hydrated(page);
   return page.getByRole("region", { name: "Add Transactions" });
 }
 
@@ -118,6 +118,26 @@ test("Upload CSV: a valid file posts; an invalid one lists its lines and posts n
     await expectNoAxeViolations(page);
     await section.screenshot({ path: `${SCREENS}/upload-refused-${viewport.width}.png` });
   }
+});
+
+test("without JavaScript: the table posts to the Add Transactions page, which shows the answer", async ({ pageAs }) => {
+  const page = await pageAs(STAFF, { javaScriptEnabled: false });
+  const section = await openMember(page, member.email, { hydrate: false });
+  await section.getByLabel("Type").first().selectOption("credit");
+  await section.getByLabel("Amount ($)").first().fill("4.50");
+  await section.getByLabel("Description").first().fill("Posted without JavaScript");
+  await section.getByLabel("Category").first().selectOption("Deposit");
+  await section.getByRole("button", { name: "Add Transactions" }).click();
+  await expect(page).toHaveURL(/\/admin\/members\/[^/]+\/transactions$/);
+  await expect(page.getByRole("heading", { level: 1, name: `Add Transactions: ${member.email}` })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Transactions added successfully!" })).toBeVisible();
+  // (axe needs JavaScript in the page; the same form was scanned with it above.)
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: `${SCREENS}/no-javascript-${viewport.width}.png`, fullPage: true });
+  }
+  await page.getByRole("link", { name: `Back to ${member.email}` }).click();
+  await expect(balance(page, "$140.00")).toBeVisible();
 });
 
 test("a file over 2 MB is refused in the page before it is sent, with the limit", async ({ pageAs }) => {
