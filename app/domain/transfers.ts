@@ -103,10 +103,13 @@ export function idempotencyKeyField(failed_message: string) {
     .transform((key) => key.toLowerCase());
 }
 
-/** "Please fill in all fields" first when anything is missing (as the forms show one message), else the first problem. */
-export function formErrorMessage(error: z.ZodError, missing_message: string = TRANSFER_MESSAGES.missing): string {
-  const issues = error.issues;
-  return issues.find((issue) => issue.message === missing_message)?.message ?? issues[0]?.message ?? missing_message;
+/**
+ * "Please fill in all fields" first when anything is missing (as the forms show one message), else
+ * the first problem. Takes the schema's error, or its messages (a form reply's, in the browser too).
+ */
+export function formErrorMessage(error: z.ZodError | readonly string[], missing_message: string = TRANSFER_MESSAGES.missing): string {
+  const messages = Array.isArray(error) ? (error as readonly string[]) : (error as z.ZodError).issues.map((issue) => issue.message);
+  return messages.find((message) => message === missing_message) ?? messages[0] ?? missing_message;
 }
 
 const M = TRANSFER_MESSAGES;
@@ -157,6 +160,16 @@ export const toUsBankSchema = z
     idempotency_key: idempotencyKeyField(M.failed),
   })
   .transform(({ amount, ...rest }) => ({ ...rest, amount_cents: amount }));
+
+/**
+ * To US Bank as its form posts it: the bank picker sends `bank`, a routing number from the list,
+ * or "other" with the typed `routing_number`. The same schema runs in the browser and on the server.
+ */
+export const toUsBankFormSchema = z.preprocess((posted) => {
+  if (typeof posted !== "object" || posted === null) return posted;
+  const bank = (posted as Record<string, unknown>).bank;
+  return typeof bank === "string" && bank !== "" && bank !== "other" ? { ...posted, routing_number: bank } : posted;
+}, toUsBankSchema);
 
 /**
  * International (wire). The amount is in the chosen currency, so it is parsed with that

@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { ALEX, hydrated } from "./support";
 const INVALID_EMAIL = "Please enter a valid email address";
 
 /**
@@ -42,5 +43,25 @@ test.describe("without JavaScript", () => {
     await email.fill("nobody-here@example.com");
     await page.getByRole("button", { name: "Send reset link" }).click();
     await expect(page.getByText("Check your email")).toBeVisible();
+  });
+});
+
+test.describe("the transfer forms run their schema in the browser too", () => {
+  test.use({ signedInAs: ALEX });
+
+  test("an empty Between Accounts form posts nothing, with the server's message and each field's", async ({ page }) => {
+    await page.goto("/dashboard?transfer=internal#transfer");
+    await hydrated(page);
+    const panel = page.getByRole("tabpanel");
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
+    await panel.getByRole("button", { name: "Transfer now" }).click();
+    await expect(panel.getByText("Please fill in all fields").first()).toBeVisible();
+    const amount = panel.getByLabel("Amount");
+    await expect(amount).toHaveAttribute("aria-invalid", "true");
+    await expect(amount).toHaveAccessibleDescription("Please fill in all fields");
+    expect(posts).toEqual([]);
   });
 });

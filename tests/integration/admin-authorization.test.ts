@@ -18,6 +18,7 @@ import { readProfileImage } from "~/server/profile-images/profile-images.server"
 import { openTestDatabase } from "./test-database";
 import { applicant, fullChecklist, ORIGIN, person, signedIn } from "./admin-support";
 import { fileOf, tinyPng } from "./identity-support";
+import { fieldErrors } from "../form-reply";
 
 /**
  * The authorization matrix (docs/product.md#access-rules): every /admin page and action, for a
@@ -255,7 +256,7 @@ describe("staff upload of a member's profile image", () => {
       const outcome = await act(upload("staff", fields));
       expect(outcome, message).toMatchObject({ kind: "refused", status: 400 });
       const body = outcome.kind === "refused" ? JSON.parse(outcome.body) : {};
-      expect(body.errors.image).toBe(message);
+      expect(fieldErrors(body).image).toBe(message);
       expect(body.message).toBe(`Failed to update profile image: ${message}`);
     }
     expect(await imageOf(applicantId)).toBe(image);

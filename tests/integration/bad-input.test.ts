@@ -168,7 +168,7 @@ describe("stored text refuses control characters with a field message, and nothi
       const outcome = await run(() => adminIndexRoute.action(args(request(staffCookie, "/admin?index", { intent: "review", member_id: subject.id, ...form }))));
       expect(outcome.status).toBe(400);
       const field = form.decision === "reject" ? "reason" : "message";
-      expect((outcome.payload as { errors: Record<string, string> }).errors[field]).toBe(MULTILINE_TEXT_MESSAGE);
+      expect(fieldErrors(outcome.payload)[field]).toBe(MULTILINE_TEXT_MESSAGE);
     }
     // A reason may still run over several lines.
     expect(ReviewDecisionSchema.parse({ decision: "reject", reason: "Not eligible:\r\n\tno address" })).toEqual({ decision: "reject", reason: "Not eligible:\r\n\tno address" });
@@ -187,7 +187,7 @@ describe("stored text refuses control characters with a field message, and nothi
       ),
     );
     expect(outcome.status).toBe(400);
-    expect((outcome.payload as { errors: Record<string, string> }).errors).toMatchObject({ first_name: PLAIN_TEXT_MESSAGE, street: PLAIN_TEXT_MESSAGE });
+    expect(fieldErrors(outcome.payload)).toMatchObject({ first_name: PLAIN_TEXT_MESSAGE, street: PLAIN_TEXT_MESSAGE });
     expect(await database.db.select().from(users).where(eq(users.email, email))).toEqual([]);
   });
 
@@ -234,9 +234,9 @@ describe("stored text refuses control characters with a field message, and nothi
     for (const form of forms) {
       const outcome = await run(() => dashboardRoute.action(args(request(memberCookie, "/dashboard", form))));
       expect(outcome.status, form.intent).toBeLessThan(500);
-      const result = outcome.payload as { status: string; field_errors: Record<string, string> };
+      const result = outcome.payload as { status: string };
       expect(result.status, form.intent).toBe("refused");
-      expect(Object.values(result.field_errors), form.intent).toContain(PLAIN_TEXT_MESSAGE);
+      expect(Object.values(fieldErrors(result)), form.intent).toContain(PLAIN_TEXT_MESSAGE);
     }
     expect(await transactionRows()).toBe(transactions);
   });

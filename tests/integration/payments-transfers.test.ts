@@ -31,6 +31,7 @@ import { betweenAccountsSchema, internationalSchema, toMemberSchema, toUsBankSch
 import { listNotifications, markAllRead, markRead, unreadCount } from "~/server/notifications/notifications.server";
 import { openTestDatabase } from "./test-database";
 import { key, lastTransferCode, newMember } from "./member-support";
+import { fieldErrors } from "../form-reply";
 
 let database: Database;
 let db: Db;
@@ -471,7 +472,9 @@ describe("To Another Member limits and the emailed code", () => {
     const first = await post({ ...fields, intent: "member", otp: "123456" });
     expect(first).toMatchObject({ tab: "member", status: "otp", summary: expect.stringContaining("$2,500.00 from Checking") });
     expect(await balance(b.checking.id)).toEqual({ current: 0, available: 0 });
-    expect(await post({ ...fields, intent: "member-send" })).toMatchObject({ status: "refused", code: "otp_missing", step: "otp", field_errors: { otp: "Please enter OTP" } });
+    const missing = await post({ ...fields, intent: "member-send" });
+    expect(missing).toMatchObject({ status: "refused", code: "otp_missing", step: "otp" });
+    expect(fieldErrors(missing)).toMatchObject({ otp: "Please enter OTP" });
     const code = await lastTransferCode(db, a.member.email);
     expect(await post({ ...fields, intent: "member-send", otp: code })).toMatchObject({ status: "done", amount_cents: 250_000, message: "Transfer sent" });
     expect(await balance(b.checking.id)).toEqual({ current: 250_000, available: 250_000 });

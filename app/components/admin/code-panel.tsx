@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { ChevronDown, KeyRound } from "lucide-react";
-import { Button } from "~/components/ui";
+import { Button, type FormReply } from "~/components/ui";
 import { StatusLine } from "./admin-shell";
 import { useInstitutionDates } from "~/components/institution-dates";
 
@@ -17,7 +17,7 @@ interface PanelResult {
   intent: string;
   message?: string;
   tone?: "error" | "success";
-  values?: Record<string, string>;
+  reply?: FormReply;
   issued?: { code: string; member_email: string; expires_at: string };
 }
 
@@ -55,7 +55,7 @@ export function CodePanel({ codes, result, defaultEmail, initiallyOpen }: { code
               name="member_email"
               type="email"
               required
-              defaultValue={mine?.values?.member_email ?? defaultEmail}
+              defaultValue={postedEmail(mine?.reply) ?? defaultEmail}
               key={defaultEmail}
               autoComplete="off"
               className="mt-1.5 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-accent-600 focus:outline-2 focus:outline-accent-600"
@@ -148,4 +148,10 @@ export function CodePanel({ codes, result, defaultEmail, initiallyOpen }: { code
       </div>
     </details>
   );
+}
+
+/** The member email the last answer sent back (with control characters taken out). */
+function postedEmail(reply: FormReply | undefined): string | undefined {
+  const email = reply?.initialValue?.member_email;
+  return typeof email === "string" ? email.replace(/\p{Cc}/gu, "") : undefined;
 }

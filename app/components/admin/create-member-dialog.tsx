@@ -1,14 +1,14 @@
 import { useState } from "react";
-import { Form, useNavigation } from "react-router";
-import { Button, Checkbox, FormErrors, Select, TextField } from "~/components/ui";
+import { useNavigation } from "react-router";
+import { CreateMemberSchema } from "~/domain/application-review";
+import { Button, Checkbox, SchemaForm, Select, TextField, useSchemaForm, type FormReply } from "~/components/ui";
 import { StatusLine } from "./admin-shell";
 import { UrlDialog } from "./overlay";
 
 interface CreateResult {
   message?: string;
   tone?: "error" | "success";
-  errors?: Record<string, string>;
-  values?: Record<string, string>;
+  reply?: FormReply;
 }
 
 /**
@@ -18,17 +18,18 @@ interface CreateResult {
 export function CreateMemberDialog({ closeTo, result }: { closeTo: string; search: string; result?: CreateResult }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "create_member";
-  const v = result?.values ?? {};
+  const form = useSchemaForm(CreateMemberSchema, { lastResult: result?.reply, defaultValue: { role: "user" } });
+  const v = (form.initialValue ?? {}) as Record<string, unknown>;
   const [joint, setJoint] = useState(v.joint_account === "on");
   return (
     <UrlDialog title="Create New User" closeTo={closeTo}>
-      <Form method="post" preventScrollReset noValidate className="space-y-5" aria-label="Create New User">
+      <SchemaForm form={form} method="post" preventScrollReset className="space-y-5" aria-label="Create New User">
         <input type="hidden" name="intent" value="create_member" />
-        <FormErrors errors={result?.errors}>
+        <>
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField name="first_name" label="First name" defaultValue={v.first_name} isRequired autoComplete="off" />
-            <TextField name="last_name" label="Last name" defaultValue={v.last_name} isRequired autoComplete="off" />
-            <TextField name="email" type="email" label="Email address" defaultValue={v.email} isRequired autoComplete="off" className="sm:col-span-2" />
+            <TextField name="first_name" label="First name" isRequired autoComplete="off" />
+            <TextField name="last_name" label="Last name" isRequired autoComplete="off" />
+            <TextField name="email" type="email" label="Email address" isRequired autoComplete="off" className="sm:col-span-2" />
             <TextField
               name="password"
               type="password"
@@ -38,22 +39,22 @@ export function CreateMemberDialog({ closeTo, result }: { closeTo: string; searc
               description="At least 12 characters. The person must change it at first sign-in."
               className="sm:col-span-2"
             />
-            <TextField name="phone" type="tel" label="Phone number" defaultValue={v.phone} isRequired autoComplete="off" />
+            <TextField name="phone" type="tel" label="Phone number" isRequired autoComplete="off" />
             <Select
               name="role"
               label="Role"
-              defaultValue={v.role ?? "user"}
+             
               options={[
                 { value: "user", label: "Member (user)" },
                 { value: "admin", label: "Staff (admin)" },
                 { value: "reviewer", label: "Reviewer (staff without money powers)" },
               ]}
             />
-            <TextField name="street" label="Street" defaultValue={v.street} isRequired autoComplete="off" className="sm:col-span-2" />
-            <TextField name="city" label="City" defaultValue={v.city} isRequired autoComplete="off" />
+            <TextField name="street" label="Street" isRequired autoComplete="off" className="sm:col-span-2" />
+            <TextField name="city" label="City" isRequired autoComplete="off" />
             <div className="grid grid-cols-2 gap-4">
-              <TextField name="state" label="State" defaultValue={v.state} isRequired autoComplete="off" />
-              <TextField name="postal_code" label="ZIP code" defaultValue={v.postal_code} isRequired inputMode="numeric" autoComplete="off" />
+              <TextField name="state" label="State" isRequired autoComplete="off" />
+              <TextField name="postal_code" label="ZIP code" isRequired inputMode="numeric" autoComplete="off" />
             </div>
           </div>
           <Checkbox name="joint_account" isSelected={joint} onChange={setJoint} description="A second owner who shares the accounts.">
@@ -62,22 +63,22 @@ export function CreateMemberDialog({ closeTo, result }: { closeTo: string; searc
           {joint || v.joint_account === "on" ? (
             <fieldset className="grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-3">
               <legend className="px-1 text-sm font-semibold text-slate-900">Joint owner</legend>
-              <TextField name="joint_name" label="Name" defaultValue={v.joint_name} isRequired autoComplete="off" />
-              <TextField name="joint_email" type="email" label="Email" defaultValue={v.joint_email} isRequired autoComplete="off" />
-              <TextField name="joint_phone" type="tel" label="Phone" defaultValue={v.joint_phone} isRequired autoComplete="off" />
+              <TextField name="joint_name" label="Name" isRequired autoComplete="off" />
+              <TextField name="joint_email" type="email" label="Email" isRequired autoComplete="off" />
+              <TextField name="joint_phone" type="tel" label="Phone" isRequired autoComplete="off" />
             </fieldset>
           ) : (
             <noscript>
               <p className="text-sm text-slate-700">Without JavaScript: tick Joint account and send; the joint owner fields then appear.</p>
             </noscript>
           )}
-        </FormErrors>
+        </>
         {result?.message ? <StatusLine message={result.message} tone={result.tone} /> : null}
         <p className="text-sm text-slate-700">Members get a Checking and a Savings account at zero and a debit card. Staff accounts get no bank accounts.</p>
         <Button type="submit" size="lg" className="w-full" isPending={busy} pendingLabel="Creating…">
           Create user
         </Button>
-      </Form>
+      </SchemaForm>
     </UrlDialog>
   );
 }

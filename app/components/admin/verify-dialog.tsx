@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import { FileText } from "lucide-react";
-import { CHECKLIST_GROUPS, CHECKLIST_ITEM_IDS } from "~/domain/application-review";
-import { Button, Checkbox, FormErrors, TextArea } from "~/components/ui";
+import { CHECKLIST_GROUPS, CHECKLIST_ITEM_IDS, ReviewDecisionSchema } from "~/domain/application-review";
+import { Button, Checkbox, SchemaForm, TextArea, useSchemaForm, type FormReply } from "~/components/ui";
 import { StatusBadge, StatusLine } from "./admin-shell";
 import { Field, documentHref, idTypeLabel, maritalLabel, type MemberDetailData } from "./member-detail";
 import { UrlDialog } from "./overlay";
@@ -12,8 +12,7 @@ import { useInstitutionDates } from "~/components/institution-dates";
 interface ReviewResult {
   message?: string;
   tone?: "error" | "success";
-  errors?: Record<string, string>;
-  values?: Record<string, string>;
+  reply?: FormReply;
 }
 
 /**
@@ -26,7 +25,9 @@ export function VerifyDialog({ member, closeTo, result }: { member: MemberDetail
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "review";
-  const [ticked, setTicked] = useState<Record<string, boolean>>(() => Object.fromEntries(CHECKLIST_ITEM_IDS.map((id) => [id, result?.values?.[`check_${id}`] === "on"])));
+  const form = useSchemaForm(ReviewDecisionSchema, { lastResult: result?.reply });
+  const posted = (form.initialValue ?? {}) as Record<string, unknown>;
+  const [ticked, setTicked] = useState<Record<string, boolean>>(() => Object.fromEntries(CHECKLIST_ITEM_IDS.map((id) => [id, posted[`check_${id}`] === "on"])));
   const all = CHECKLIST_ITEM_IDS.every((id) => ticked[id]);
   const p = member.profile;
   const pending = p.status === "pending";
@@ -88,10 +89,10 @@ export function VerifyDialog({ member, closeTo, result }: { member: MemberDetail
               {p.decided_at ? ` on ${formatDate(p.decided_at)}` : ""}. There is nothing left to decide.
             </p>
           ) : (
-            <Form method="post" preventScrollReset className="mt-3 space-y-5" aria-label="Review decision">
+            <SchemaForm form={form} method="post" preventScrollReset className="mt-3 space-y-5" aria-label="Review decision">
               <input type="hidden" name="intent" value="review" />
               <input type="hidden" name="member_id" value={member.user_id} />
-              <FormErrors errors={result?.errors}>
+              <>
                 {CHECKLIST_GROUPS.map((group) => (
                   <fieldset key={group.id} className="rounded-lg border border-slate-200 p-4">
                     <legend className="px-1 text-sm font-semibold text-slate-900">{group.title}</legend>
@@ -117,21 +118,21 @@ export function VerifyDialog({ member, closeTo, result }: { member: MemberDetail
                 </Button>
                 <div className="grid gap-4 border-t border-slate-200 pt-4 sm:grid-cols-2">
                   <div className="space-y-2">
-                    <TextArea name="reason" label="Reason for rejection" rows={3} defaultValue={result?.values?.reason} description="Emailed to the applicant." />
+                    <TextArea name="reason" label="Reason for rejection" rows={3} description="Emailed to the applicant." />
                     <Button type="submit" name="decision" value="reject" variant="danger" className="w-full" isPending={busy && navigation.formData?.get("decision") === "reject"} pendingLabel="Rejecting…">
                       Reject
                     </Button>
                   </div>
                   <div className="space-y-2">
-                    <TextArea name="message" label="Information needed" rows={3} defaultValue={result?.values?.message} description="Emailed to the applicant." />
+                    <TextArea name="message" label="Information needed" rows={3} description="Emailed to the applicant." />
                     <Button type="submit" name="decision" value="request_info" variant="secondary" className="w-full" isPending={busy && navigation.formData?.get("decision") === "request_info"} pendingLabel="Sending…">
                       Request info
                     </Button>
                   </div>
                 </div>
-              </FormErrors>
+              </>
               {result?.message ? <StatusLine message={result.message} tone={result.tone} /> : null}
-            </Form>
+            </SchemaForm>
           )}
         </section>
       </div>

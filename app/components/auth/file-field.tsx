@@ -20,7 +20,7 @@ export interface FileFieldProps {
 
 /**
  * A labelled native file input (it uploads with a plain multipart form, before JavaScript), styled
- * like the other fields, with its message from `error` or FormErrors by name.
+ * like the other fields, with its message from `error` or the nearest SchemaForm by name.
  */
 export function FileField({ id: givenId, name, label, accept, description, error, optional, isRequired, className, inputRef, onChange }: FileFieldProps) {
   const generated = `file-${useId()}`;

@@ -2,7 +2,7 @@ import { lazy, useMemo } from "react";
 import { ChevronRight, Landmark } from "lucide-react";
 import { amortize, LoanFormSchema, type LoanFormValues } from "~/domain/loan-math";
 import { formatCents } from "~/domain/money";
-import { TextField, type FieldErrors } from "~/components/ui";
+import { TextField, type FieldMessages } from "~/components/ui";
 import { ChartFrame } from "./chart-frame";
 import { formatMonths } from "./format";
 import { CalculatorCard, CalculatorForm, FiguresTable, ShareBar, StaleNote, Stat, StatGrid } from "./parts";
@@ -14,7 +14,7 @@ const LoanChart = lazy(() => import("./loan-chart"));
  * Loan payment calculator: amount, APR and term in; monthly payment, total interest, a chart and
  * the amortization schedule (by year, with every month behind a disclosure) out.
  */
-export function LoanCalculator({ values, errors, carry }: { values: LoanFormValues; errors: FieldErrors; carry: Record<string, string> }) {
+export function LoanCalculator({ values, errors, carry }: { values: LoanFormValues; errors: FieldMessages; carry: Record<string, string> }) {
   const { formRef, field, onSubmit, input, stale } = useCalculatorForm(LoanFormSchema, values, errors);
   const schedule = useMemo(() => (input ? amortize(input) : null), [input]);
 

@@ -2,7 +2,7 @@ import { lazy, useMemo } from "react";
 import { PiggyBank } from "lucide-react";
 import { growSavings, SavingsFormSchema, type SavingsFormValues } from "~/domain/loan-math";
 import { formatCents } from "~/domain/money";
-import { TextField, type FieldErrors } from "~/components/ui";
+import { TextField, type FieldMessages } from "~/components/ui";
 import { ChartFrame } from "./chart-frame";
 import { CalculatorCard, CalculatorForm, FiguresTable, ShareBar, StaleNote, Stat, StatGrid } from "./parts";
 import { useCalculatorForm } from "./use-calculator-form";
@@ -10,7 +10,7 @@ import { useCalculatorForm } from "./use-calculator-form";
 const SavingsChart = lazy(() => import("./savings-chart"));
 
 /** Savings growth calculator: initial and monthly deposits, APY and years in; balance by year out. */
-export function SavingsCalculator({ values, errors, carry }: { values: SavingsFormValues; errors: FieldErrors; carry: Record<string, string> }) {
+export function SavingsCalculator({ values, errors, carry }: { values: SavingsFormValues; errors: FieldMessages; carry: Record<string, string> }) {
   const { formRef, field, onSubmit, input, stale } = useCalculatorForm(SavingsFormSchema, values, errors);
   const growth = useMemo(() => (input ? growSavings(input) : null), [input]);
   const years = input?.years ?? 0;

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { z } from "zod";
-import { focusFirstInvalid, issuesToFieldErrors, type FieldErrors } from "~/components/ui";
+import { checkValues, focusFirstInvalid, type FieldMessages } from "~/components/ui";
 
 /** How long typing must pause before a field's message appears. */
 const MESSAGE_DELAY_MS = 600;
@@ -15,17 +15,17 @@ const MESSAGE_DELAY_MS = 600;
  * clicked. While the fields are wrong, the results of the last valid entry stay on screen,
  * marked as such, so the page does not jump about mid-typing.
  */
-export function useCalculatorForm<S extends z.ZodType, K extends string>(schema: S, initial: Record<K, string>, serverErrors: FieldErrors) {
+export function useCalculatorForm<S extends z.ZodType, K extends string>(schema: S, initial: Record<K, string>, serverErrors: FieldMessages) {
   const [values, setValues] = useState(initial);
   const [shown, setShown] = useState<Partial<Record<string, boolean>>>(() => Object.fromEntries(Object.keys(serverErrors).map((k) => [k, true])));
   const [focusRequest, setFocusRequest] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
-  const parsed = useMemo(() => schema.safeParse(values), [schema, values]);
-  const current = parsed.success ? (parsed.data as z.output<S>) : null;
+  const checked = useMemo(() => checkValues(schema, values), [schema, values]);
+  const current = checked.value;
   const [lastValid, setLastValid] = useState<z.output<S> | null>(current);
   if (current !== null && current !== lastValid) setLastValid(current);
-  const liveErrors: FieldErrors = parsed.success ? {} : issuesToFieldErrors(parsed.error.issues);
+  const liveErrors = checked.messages;
 
   useEffect(() => {
     if (focusRequest > 0) focusFirstInvalid(formRef.current);
@@ -51,7 +51,7 @@ export function useCalculatorForm<S extends z.ZodType, K extends string>(schema:
   });
 
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    if (parsed.success) return;
+    if (current !== null) return;
     event.preventDefault();
     timers.current.forEach((t) => clearTimeout(t));
     setShown(Object.fromEntries(Object.keys(values).map((k) => [k, true])));

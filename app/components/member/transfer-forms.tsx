@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher, useNavigation } from "react-router";
 import { CheckCircle2, Globe2, Info, Landmark, Lock, Mail, Phone, ShieldAlert, UserCheck } from "lucide-react";
-import { Button, FormErrors, FormMessage, Select, TextField } from "~/components/ui";
+import { Button, FormMessage, SchemaForm, Select, TextField, anyForm, useSchemaForm, type FormReply } from "~/components/ui";
 import { cx } from "~/components/ui/field-styles";
 import { formatCents } from "~/domain/money";
-import { AMOUNT_MIN, AMOUNT_STEP } from "~/domain/transfers";
+import type { z } from "zod";
+import { AMOUNT_MIN, AMOUNT_STEP, betweenAccountsSchema, formErrorMessage, internationalSchema, toMemberSchema, toUsBankFormSchema } from "~/domain/transfers";
 import { REFUSAL_MESSAGES } from "~/domain/refusals";
 import { currencyInputStep, findCurrency } from "~/domain/currencies";
 import { CountryPicker, CurrencyPicker, accountChoices } from "./pickers";
@@ -53,14 +54,45 @@ function useSubmitting(intentPrefix: TransferTab): boolean {
  */
 function keyOf(result: TransferResult | undefined, tab: TransferTab, fresh: string): string {
   if (result?.tab !== tab || result.status !== "refused" || result.code !== "failed") return fresh;
-  const sent = result.values.idempotency_key ?? "";
+  const sent = postedValues(result.reply).idempotency_key ?? "";
   return /^[0-9a-f-]{36}$/i.test(sent) ? sent : fresh;
+}
+
+/** What the form posted, as the answer sends it back (never the code). */
+function postedValues(reply: FormReply | undefined): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply?.initialValue ?? {})) if (typeof value === "string") values[name] = value;
+  return values;
 }
 
 function valuesOf(result: TransferResult | undefined, tab: TransferTab): Record<string, string> {
   if (!result || result.tab !== tab || result.status === "done") return {};
-  return result.values;
+  return postedValues(result.reply);
 }
+
+/**
+ * A transfer form's schema, run in the browser before posting (the one the action parses). A
+ * refused check shows the same form message the server's answer would (formErrorMessage) above
+ * the form, and each field's message under it. A finished transfer starts a fresh form.
+ */
+function useTransferForm(schema: z.ZodType, tab: TransferTab, mine: TransferResult | undefined) {
+  const [clientRefusal, setClientRefusal] = useState<string | null>(null);
+  const [seen, setSeen] = useState(mine);
+  if (seen !== mine) {
+    setSeen(mine);
+    setClientRefusal(null);
+  }
+  const done = mine?.status === "done" ? mine.reference_number : "";
+  const form = useSchemaForm(schema, {
+    id: `transfer-${tab}${done ? `-${done}` : ""}`,
+    lastResult: mine && mine.status !== "done" ? mine.reply : undefined,
+    onInvalid: (errors) => setClientRefusal(formErrorMessage(Object.values(errors).flatMap((messages) => messages ?? []))),
+  });
+  const refusal: RefusalView | undefined = clientRefusal ? { code: "invalid", message: clientRefusal } : mine?.status === "refused" ? mine : undefined;
+  return { form, refusal, clearRefusal: () => setClientRefusal(null) };
+}
+
+type RefusalView = Pick<Extract<TransferResult, { status: "refused" }>, "code" | "message" | "title">;
 
 const actionFor = (tab: TransferTab) => `/dashboard?transfer=${tab}`;
 
@@ -68,7 +100,7 @@ const actionFor = (tab: TransferTab) => `/dashboard?transfer=${tab}`;
  * A refusal with its real cause; blocked and denied carry the support details
  * (docs/product.md#refusals).
  */
-export function RefusalMessage({ result, support }: { result: Extract<TransferResult, { status: "refused" }>; support: TransferData["support"] }) {
+export function RefusalMessage({ result, support }: { result: RefusalView; support: TransferData["support"] }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     ref.current?.focus();
@@ -163,9 +195,11 @@ function AmountField({ defaultValue, label = "Amount", step = AMOUNT_STEP, min =
  * the code, Cancel and Confirm. The form's fields ride along hidden, so the server checks the
  * same transfer again before it moves any money.
  */
-function CodeStep({ tab, values, summary, intent, submitting }: { tab: TransferTab; values: Record<string, string>; summary?: string; intent: string; submitting: boolean }) {
+function CodeStep({ tab, values, summary, intent, submitting, reply }: { tab: TransferTab; values: Record<string, string>; summary?: string; intent: string; submitting: boolean; reply?: FormReply }) {
+  // No rules in the browser (the server checks the code); the form shows the answer's messages.
+  const form = useSchemaForm(anyForm, { id: `transfer-${tab}-code`, lastResult: reply });
   return (
-    <Form method="post" action={actionFor(tab)} preventScrollReset className="space-y-4" noValidate>
+    <SchemaForm form={form} method="post" action={actionFor(tab)} preventScrollReset className="space-y-4">
       <Hidden values={values} />
       <div className="rounded-2xl border border-slate-200 bg-slate-50 p-4">
         <p className="text-sm font-semibold text-slate-900">Check the transfer</p>
@@ -183,7 +217,7 @@ function CodeStep({ tab, values, summary, intent, submitting }: { tab: TransferT
           Confirm transfer
         </Button>
       </div>
-    </Form>
+    </SchemaForm>
   );
 }
 
@@ -211,14 +245,13 @@ export function BetweenAccountsForm({ data, result }: { data: TransferData; resu
   const mine = result?.tab === "internal" ? result : undefined;
   const values = valuesOf(mine, "internal");
   const done = mine?.status === "done" ? mine : undefined;
-  const refused = mine?.status === "refused" ? mine : undefined;
+  const { form, refusal } = useTransferForm(betweenAccountsSchema, "internal", mine);
   const options = accountOptions(data.accounts);
   return (
     <div className="space-y-4">
       {done ? <Success result={done} note="The money is in the other account now." /> : null}
-      {refused ? <RefusalMessage result={refused} support={data.support} /> : null}
-      <FormErrors errors={refused?.field_errors}>
-        <Form key={done?.reference_number ?? "internal"} method="post" action={actionFor("internal")} preventScrollReset className="grid gap-4 sm:grid-cols-2" noValidate>
+      {refusal ? <RefusalMessage result={refusal} support={data.support} /> : null}
+      <SchemaForm key={done?.reference_number ?? "internal"} form={form} method="post" action={actionFor("internal")} preventScrollReset className="grid gap-4 sm:grid-cols-2">
           <input type="hidden" name="intent" value="internal" />
           <input type="hidden" name="idempotency_key" value={keyOf(mine, "internal", data.keys.internal)} />
           <Select name="from_account_id" label="From" options={options} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired />
@@ -226,8 +259,7 @@ export function BetweenAccountsForm({ data, result }: { data: TransferData; resu
           <AmountField defaultValue={values.amount} />
           <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired placeholder="e.g. Savings goal" />
           <SubmitRow submitting={submitting} label="Transfer now" pendingLabel="Sending…" />
-        </Form>
-      </FormErrors>
+      </SchemaForm>
     </div>
   );
 }
@@ -237,7 +269,7 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
   const mine = result?.tab === "member" ? result : undefined;
   const values = valuesOf(mine, "member");
   const done = mine?.status === "done" ? mine : undefined;
-  const refused = mine?.status === "refused" ? mine : undefined;
+  const { form, refusal, clearRefusal } = useTransferForm(toMemberSchema, "member", mine);
   const verify = useFetcher<{ ok: boolean; message: string }>();
   const [email, setEmail] = useState(values.recipient_email ?? "");
   const [clientError, setClientError] = useState<string | null>(null);
@@ -246,7 +278,7 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
   const typed = email.trim().toLowerCase();
   // Verified: by the JSON lookup (with JavaScript) or by the action (without).
   const byFetcher = verify.data && lastChecked === typed ? verify.data : null;
-  const byAction = mine?.status === "verified" && (mine.values.recipient_email ?? "").trim().toLowerCase() === typed ? { ok: true, message: `Recipient found: ${mine.name}` } : null;
+  const byAction = mine?.status === "verified" && (postedValues(mine.reply).recipient_email ?? "").trim().toLowerCase() === typed ? { ok: true, message: `Recipient found: ${mine.name}` } : null;
   const lookup = verifying ? null : (byFetcher ?? byAction);
   const verified = Boolean(lookup?.ok);
   const code = codeStepOf(mine);
@@ -254,22 +286,22 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
   return (
     <div className="space-y-4">
       {done ? <Success result={done} note="The recipient has the money now, and we let them know." /> : null}
-      {refused ? <RefusalMessage result={refused} support={data.support} /> : null}
+      {refusal ? <RefusalMessage result={refusal} support={data.support} /> : null}
       {clientError ? (
         <FormMessage tone="error" title={clientError} />
       ) : null}
-      <FormErrors errors={refused?.field_errors}>
         {code.at ? (
-          <CodeStep tab="member" values={values} summary={code.summary} intent="member-send" submitting={submitting} />
+          <CodeStep tab="member" values={values} summary={code.summary} intent="member-send" submitting={submitting} reply={mine?.status === "refused" ? mine.reply : undefined} />
         ) : (
-          <Form
+          <SchemaForm
             key={done?.reference_number ?? "member"}
+            form={form}
             method="post"
             action={actionFor("member")}
             preventScrollReset
             className="grid gap-4 sm:grid-cols-2"
-            noValidate
             onSubmit={(event) => {
+              // The form's schema passed; the recipient must also have been looked up.
               const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
               if (submitter?.value === "member-verify") return;
               if (!verified) {
@@ -291,6 +323,7 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
                   onChange={(v) => {
                     setEmail(v);
                     setClientError(null);
+                    clearRefusal();
                   }}
                   isRequired
                   className="flex-1"
@@ -300,6 +333,8 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
                   type="submit"
                   name="intent"
                   value="member-verify"
+                  // Without JavaScript it posts the form to look the member up: no checks first.
+                  formNoValidate
                   disabled={verifying}
                   className="mb-px inline-flex h-[46px] items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600 disabled:opacity-60"
                   onClick={(event) => {
@@ -331,9 +366,8 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
             </p>
             <input type="hidden" name="intent" value="member" />
             <SubmitRow submitting={submitting} label="Send money" pendingLabel="Sending…" />
-          </Form>
+          </SchemaForm>
         )}
-      </FormErrors>
     </div>
   );
 }
@@ -355,6 +389,7 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
   const values = valuesOf(mine, "ach");
   const done = mine?.status === "done" ? mine : undefined;
   const refused = mine?.status === "refused" ? mine : undefined;
+  const { form, refusal } = useTransferForm(toUsBankFormSchema, "ach", mine);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const code = codeStepOf(mine);
   const [bank, setBank] = useState(values.bank ?? "");
@@ -364,13 +399,12 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
       {done && dismissed !== done.reference_number ? (
         <Success result={done} note="The money is held now and goes out with the next ACH file (usually the next business day)." autoCloseMs={3000} onClose={() => setDismissed(done.reference_number)} />
       ) : null}
-      {refused ? <RefusalMessage result={refused} support={data.support} /> : null}
+      {refusal ? <RefusalMessage result={refusal} support={data.support} /> : null}
       {data.outgoing_paused && !refused ? <PausedNotice data={data} /> : null}
-      <FormErrors errors={refused?.field_errors}>
         {code.at ? (
-          <CodeStep tab="ach" values={values} summary={code.summary} intent="ach-send" submitting={submitting} />
+          <CodeStep tab="ach" values={values} summary={code.summary} intent="ach-send" submitting={submitting} reply={refused?.reply} />
         ) : (
-          <Form key={done?.reference_number ?? "ach"} method="post" action={actionFor("ach")} preventScrollReset className="grid gap-4 sm:grid-cols-2" noValidate>
+          <SchemaForm key={done?.reference_number ?? "ach"} form={form} method="post" action={actionFor("ach")} preventScrollReset className="grid gap-4 sm:grid-cols-2">
             <input type="hidden" name="intent" value="ach-review" />
             <input type="hidden" name="idempotency_key" value={keyOf(mine, "ach", data.keys.ach)} />
             <Select name="from_account_id" label="From" options={accountOptions(data.accounts)} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired className="sm:col-span-2" />
@@ -389,9 +423,8 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
             <AmountField defaultValue={values.amount} />
             <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired />
             <SubmitRow submitting={submitting} label="Continue" pendingLabel="Checking…" disabled={data.outgoing_paused} />
-          </Form>
+          </SchemaForm>
         )}
-      </FormErrors>
     </div>
   );
 }
@@ -402,6 +435,7 @@ export function InternationalForm({ data, result }: { data: TransferData; result
   const values = valuesOf(mine, "wire");
   const done = mine?.status === "done" ? mine : undefined;
   const refused = mine?.status === "refused" ? mine : undefined;
+  const { form, refusal } = useTransferForm(internationalSchema, "wire", mine);
   const step = mine?.status === "confirm" || mine?.status === "notice" ? mine.status : undefined;
   const code = codeStepOf(mine);
   const quote = mine?.status === "confirm" || mine?.status === "notice" ? mine.quote : undefined;
@@ -411,11 +445,10 @@ export function InternationalForm({ data, result }: { data: TransferData; result
   return (
     <div className="space-y-4">
       {done ? <Success result={done} note="The money (with the wire fee) is held now; the wire goes out from our back office. International transfers cannot be reversed once sent." /> : null}
-      {refused ? <RefusalMessage result={refused} support={data.support} /> : null}
+      {refusal ? <RefusalMessage result={refusal} support={data.support} /> : null}
       {data.outgoing_paused && !refused ? <PausedNotice data={data} /> : null}
-      <FormErrors errors={refused?.field_errors}>
         {code.at ? (
-          <CodeStep tab="wire" values={values} summary={code.summary} intent="wire-send" submitting={submitting} />
+          <CodeStep tab="wire" values={values} summary={code.summary} intent="wire-send" submitting={submitting} reply={refused?.reply} />
         ) : step && quote ? (
           <Form method="post" action={actionFor("wire")} preventScrollReset className="space-y-4" noValidate>
             <Hidden values={values} />
@@ -469,7 +502,7 @@ export function InternationalForm({ data, result }: { data: TransferData; result
             )}
           </Form>
         ) : (
-          <Form key={done?.reference_number ?? "wire"} method="post" action={actionFor("wire")} preventScrollReset className="grid gap-4 sm:grid-cols-2" noValidate>
+          <SchemaForm key={done?.reference_number ?? "wire"} form={form} method="post" action={actionFor("wire")} preventScrollReset className="grid gap-4 sm:grid-cols-2">
             <input type="hidden" name="intent" value="wire-review" />
             <input type="hidden" name="idempotency_key" value={keyOf(mine, "wire", data.keys.wire)} />
             <Select name="from_account_id" label="From" options={accountOptions(data.accounts)} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired className="sm:col-span-2" />
@@ -483,9 +516,8 @@ export function InternationalForm({ data, result }: { data: TransferData; result
             <AmountField defaultValue={values.amount} label={`Amount (${currency})`} prefix="" step={minorStep} min={minorStep} description={`Wire fee ${formatCents(data.wire_fee_cents)}`} />
             <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired />
             <SubmitRow submitting={submitting} label="Review transfer" pendingLabel="Checking…" disabled={data.outgoing_paused} />
-          </Form>
+          </SchemaForm>
         )}
-      </FormErrors>
     </div>
   );
 }

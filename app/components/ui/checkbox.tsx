@@ -15,7 +15,7 @@ export interface CheckboxProps extends Omit<AriaCheckboxProps, "children" | "cla
 
 /**
  * A native checkbox (visually hidden) with a drawn box; checked looks come from CSS
- * `:has(:checked)` so it works before JavaScript. Its message comes from `error` or FormErrors by
+ * `:has(:checked)` so it works before JavaScript. Its message comes from `error` or the nearest SchemaForm by
  * name, under the box, linked by aria-describedby.
  */
 export function Checkbox({ children, description, error, className, name, validationBehavior = "aria", isInvalid, ...props }: CheckboxProps) {

@@ -4,7 +4,6 @@ import { FormProvider, getFormProps, useForm, useFormMetadata, type FormMetadata
 import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
 import type { FormReply } from "~/server/http/form.server";
-import { useLegacyFieldError } from "./form-errors";
 
 /**
  * The one form pipeline (docs/decisions/0009-one-form-pipeline.md): Conform runs the form's Zod
@@ -29,8 +28,12 @@ export interface SchemaFormOptions {
   onInvalid?: (errors: Record<string, string[] | null>) => void;
 }
 
-/** What a button with formNoValidate (a Cancel that posts) is checked against: nothing. */
-const ANYTHING = z.record(z.string(), z.unknown());
+/**
+ * A schema with no rules: for a form whose fields the server alone can check (an emailed code),
+ * so that SchemaForm still shows the answer's messages. Also what a button with formNoValidate (a
+ * Cancel that posts) is checked against.
+ */
+export const anyForm = z.record(z.string(), z.unknown());
 
 /**
  * Runs `schema` on submit in the browser (the same schema the action parses): a failing check
@@ -50,7 +53,7 @@ export function useSchemaForm<S extends z.ZodType>(schema: S, options: SchemaFor
     // The schemas are written over the posted strings ("" is an empty field, with its own
     // message), so Conform's coercion of "" to undefined is off.
     onValidate: ({ formData, submitter }) => {
-      if (submitter?.formNoValidate) return parseWithZod(formData, { schema: ANYTHING, disableAutoCoercion: true });
+      if (submitter?.formNoValidate) return parseWithZod(formData, { schema: anyForm, disableAutoCoercion: true });
       const submission = parseWithZod(formData, { schema, disableAutoCoercion: true }) as Submission<Record<string, unknown>>;
       if (submission.status === "error" && submission.error) options.onInvalid?.(submission.error);
       return submission;
@@ -114,15 +117,7 @@ export function useFieldError(name: string | undefined): { message: string | und
   // Each check makes new message arrays, so a cleared message shows again after the next submit.
   const message = current && current !== cleared ? current[0] : undefined;
   const value = name ? values[name] : undefined;
-  const legacy = useLegacyFieldError(name);
-  return {
-    message: message ?? legacy.message,
-    clear: () => {
-      setCleared(current);
-      legacy.clear();
-    },
-    defaultValue: typeof value === "string" ? value : undefined,
-  };
+  return { message, clear: () => setCleared(current), defaultValue: typeof value === "string" ? value : undefined };
 }
 
 /**
@@ -134,11 +129,42 @@ export function formMessages(reply: FormReply | null | undefined): string[] {
   return reply?.error?.[""] ?? [];
 }
 
-/** Field name -> its first message, for a summary of the form's problems (ErrorSummary). */
-export function fieldMessages(form: SchemaFormMetadata): Record<string, string> {
-  const messages: Record<string, string> = {};
-  for (const [name, list] of Object.entries(form.allErrors)) if (name !== "" && list?.[0]) messages[name] = list[0];
+/** Field name -> its first message. */
+export type FieldMessages = Record<string, string>;
+
+function firstMessages(errors: Record<string, readonly string[] | null | undefined> | null | undefined): FieldMessages {
+  const messages: FieldMessages = {};
+  for (const [name, list] of Object.entries(errors ?? {})) if (name !== "" && list?.[0]) messages[name] = list[0];
   return messages;
+}
+
+/** Field name -> its first message, for a summary of the form's problems (ErrorSummary). */
+export function fieldMessages(form: SchemaFormMetadata): FieldMessages {
+  return firstMessages(form.allErrors);
+}
+
+/**
+ * Checks plain values the way a posted form is checked (the same Conform parse), for forms that
+ * check as the person types and are never posted: the calculators' GET forms.
+ */
+export function checkValues<S extends z.ZodType>(schema: S, values: Record<string, string>): { value: z.output<S> | null; messages: FieldMessages } {
+  const submission = parseWithZod(new URLSearchParams(values), { schema, disableAutoCoercion: true });
+  return submission.status === "success" ? { value: submission.value, messages: {} } : { value: null, messages: firstMessages(submission.error) };
+}
+
+/**
+ * Moves focus to the first field marked invalid in `form` (DOM order = reading order). Groups
+ * (radio groups) carry aria-invalid on their container: focus goes to their checked or first
+ * input. Returns whether something was focused.
+ */
+export function focusFirstInvalid(form: HTMLFormElement | null): boolean {
+  const invalid = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
+  if (!invalid) return false;
+  const target = invalid.matches("input, select, textarea, button")
+    ? invalid
+    : (invalid.querySelector<HTMLElement>("input:checked") ?? invalid.querySelector<HTMLElement>("input, select, textarea, button"));
+  target?.focus();
+  return Boolean(target);
 }
 
 /** How many fields have a message, for a summary such as "Please check the 2 highlighted fields." */

@@ -1,8 +1,7 @@
 /** Form primitives shared by every form (public site, sign-up, sign-in, banking). */
 export { Button, type ButtonProps, type ButtonVariant } from "./button";
 export { Checkbox, type CheckboxProps } from "./checkbox";
-export { FormErrors, focusFirstInvalid, issuesToFieldErrors, useFocusFirstInvalid, type FieldErrors } from "./form-errors";
-export { SchemaForm, fieldErrorCount, fieldMessages, formMessages, useFieldError, useSchemaForm, type FormReply, type SchemaFormMetadata, type SchemaFormOptions, type SchemaFormProps } from "./form";
+export { SchemaForm, anyForm, checkValues, fieldErrorCount, fieldMessages, focusFirstInvalid, formMessages, useFieldError, useSchemaForm, type FieldMessages, type FormReply, type SchemaFormMetadata, type SchemaFormOptions, type SchemaFormProps } from "./form";
 export { FormMessage, type FormMessageProps, type FormMessageTone } from "./form-message";
 export { RadioGroup, type RadioGroupProps, type RadioOption } from "./radio-group";
 export { Select, type SelectOption, type SelectProps } from "./select";

@@ -31,7 +31,7 @@ export interface SelectProps {
  * button and popover that only work once JavaScript runs (its hidden <select> carries the value
  * but cannot be operated), so the native element is the one that works in a server-rendered form
  * before hydration, with every keyboard and screen reader, and gives phones their own picker.
- * It reads its message from FormErrors like the React Aria fields do.
+ * It reads its message from the nearest SchemaForm like the React Aria fields do.
  */
 export function Select({ name, label, options, placeholder, defaultValue, description, error, isRequired, optional, isDisabled, className, id, onChange }: SelectProps) {
   const generated = useId();

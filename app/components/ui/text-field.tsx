@@ -7,7 +7,7 @@ export interface TextFieldProps extends Omit<AriaTextFieldProps, "children" | "c
   label: string;
   /** Hint under the label, read with the field. */
   description?: React.ReactNode;
-  /** An explicit message; otherwise the message for `name` from the nearest FormErrors (hidden once edited). */
+  /** An explicit message; otherwise the message for `name` from the nearest SchemaForm (hidden once edited). */
   error?: string;
   /** Marks the label "(optional)". */
   optional?: boolean;

@@ -10,7 +10,7 @@ import { approveApplication, rejectApplication, requestInformation, type Decisio
 import { createMemberByStaff } from "~/server/admin/create-member.server";
 import { setMemberImageByStaff } from "~/server/admin/member-image.server";
 import { clearUsedCodes, codePanel, issueCodeForMember, removeCode } from "~/server/admin/code-panel.server";
-import { parseForm, readForm, type FieldErrors } from "~/server/http/form.server";
+import { formReply, parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { PLAIN_TEXT_MESSAGE, hasControlCharacters } from "~/domain/plain-text";
 import { pageTitle } from "~/components/site/page-title";
 import { withParams } from "~/components/admin/format";
@@ -95,8 +95,8 @@ export type AdminActionResult = {
   intent: string;
   message?: string;
   tone?: "error" | "success";
-  errors?: FieldErrors;
-  values?: Record<string, string>;
+  /** The form's field messages and the values to show again (docs/contributing.md#add-a-form). */
+  reply?: FormReply;
   issued?: { code: string; member_email: string; expires_at: string };
 };
 
@@ -125,13 +125,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "review") {
     const member_id = String(form.get("member_id") ?? "");
     const checklist = checklistFromForm((name) => form.get(name));
-    const parsed = parseForm(ReviewDecisionSchema, form);
-    if (!parsed.ok) {
-      return data({ intent, errors: parsed.errors, values: parsed.values, message: "Failed: please check the form.", tone: "error" } satisfies AdminActionResult, { status: 400 });
+    const parsed = parseSubmission(ReviewDecisionSchema, form);
+    if (parsed.status !== "success") {
+      return data({ intent, reply: replyTo(parsed), message: "Failed: please check the form.", tone: "error" } satisfies AdminActionResult, { status: 400 });
     }
     const decision = parsed.value;
     if (decision.decision === "approve" && !checklistComplete(checklist)) {
-      return data({ intent, message: `Failed: ${APPROVE_NEEDS_CHECKLIST}`, tone: "error" } satisfies AdminActionResult, { status: 400 });
+      return data({ intent, reply: replyTo(parsed), message: `Failed: ${APPROVE_NEEDS_CHECKLIST}`, tone: "error" } satisfies AdminActionResult, { status: 400 });
     }
     const result =
       decision.decision === "approve"
@@ -140,23 +140,22 @@ export async function action({ request, context }: Route.ActionArgs) {
           ? await rejectApplication(db, { member_id, staff, checklist, reason: decision.reason, origin })
           : await requestInformation(db, { member_id, staff, checklist, message: decision.message, origin });
     if (result.status !== "done") {
-      return data({ intent, message: decisionFailure(result), tone: "error" } satisfies AdminActionResult, { status: result.status === "not_found" ? 404 : 409 });
+      return data({ intent, reply: replyTo(parsed), message: decisionFailure(result), tone: "error" } satisfies AdminActionResult, { status: result.status === "not_found" ? 404 : 409 });
     }
     const notice = decision.decision === "approve" ? "approved" : decision.decision === "reject" ? "rejected" : "info_requested";
     throw redirect(withParams(url.search, { verify: null, reveal: null, index: null, notice, member: member_id }));
   }
 
   if (intent === "create_member") {
-    const parsed = parseForm(CreateMemberSchema, form);
-    if (!parsed.ok) {
-      const { password: _password, ...values } = parsed.values;
-      return data({ intent, errors: parsed.errors, values, message: "Failed to create user: please check the highlighted fields.", tone: "error" } satisfies AdminActionResult, { status: 400 });
+    const parsed = parseSubmission(CreateMemberSchema, form);
+    if (parsed.status !== "success") {
+      return data({ intent, reply: replyTo(parsed), message: "Failed to create user: please check the highlighted fields.", tone: "error" } satisfies AdminActionResult, { status: 400 });
     }
     const result = await createMemberByStaff(db, { staff, member: parsed.value, origin });
     if (result.status === "created") throw redirect(withParams(url.search, { create: null, index: null, notice: "created", member: result.user_id }));
-    const { password: _password, ...values } = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
     const message = result.status === "email_taken" ? "Failed to create user: an account with this email already exists." : `Failed to create user: ${result.detail}`;
-    return data({ intent, message, tone: "error", values, errors: result.status === "email_taken" ? { email: "An account with this email already exists." } : undefined } satisfies AdminActionResult, { status: result.status === "email_taken" ? 409 : 500 });
+    const reply = replyTo(parsed, result.status === "email_taken" ? { fieldErrors: { email: ["An account with this email already exists."] } } : {});
+    return data({ intent, message, tone: "error", reply } satisfies AdminActionResult, { status: result.status === "email_taken" ? 409 : 500 });
   }
 
   if (intent === "member_image") {
@@ -166,24 +165,24 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (result.status === "updated") throw redirect(withParams(url.search, { index: null, notice: "image_updated", member: member_id, image: result.file.slice(0, 8) }));
     const failed = result.status === "refused" && result.reason === "failed";
     const message = failed ? result.message : `Failed to update profile image: ${result.message}`;
-    return data({ intent, message, tone: "error", errors: { image: result.message } } satisfies AdminActionResult, { status: failed ? 500 : 400 });
+    return data({ intent, message, tone: "error", reply: formReply(form, { fieldErrors: { image: [result.message] } }) } satisfies AdminActionResult, { status: failed ? 500 : 400 });
   }
 
   if (intent === "issue_code") {
     const member_email = String(form.get("member_email") ?? "").trim();
     const code = String(form.get("code") ?? "").trim();
     // An address that cannot be one (a control character would also fail the database lookup).
-    if (!z.email().safeParse(member_email).success) return data({ intent, message: "Failed: enter the member's email address.", tone: "error", values: { member_email: member_email.replace(/\p{Cc}/gu, "") } } satisfies AdminActionResult, { status: 400 });
+    if (!z.email().safeParse(member_email).success) return data({ intent, message: "Failed: enter the member's email address.", tone: "error", reply: formReply(form) } satisfies AdminActionResult, { status: 400 });
     const result = await issueCodeForMember(db, { staff, member_email, code: code || null, origin });
     switch (result.status) {
       case "issued":
         return { intent, message: `Code issued for ${result.member_email}. Read it to the member now: it is shown only once.`, tone: "success", issued: { code: result.code, member_email: result.member_email, expires_at: result.expires_at.toISOString() } } satisfies AdminActionResult;
       case "invalid_code":
-        return data({ intent, message: result.message, tone: "error", values: { member_email } } satisfies AdminActionResult, { status: 400 });
+        return data({ intent, message: result.message, tone: "error", reply: formReply(form) } satisfies AdminActionResult, { status: 400 });
       case "member_not_found":
-        return data({ intent, message: `Failed: no user has the email ${member_email}.`, tone: "error", values: { member_email } } satisfies AdminActionResult, { status: 404 });
+        return data({ intent, message: `Failed: no user has the email ${member_email}.`, tone: "error", reply: formReply(form) } satisfies AdminActionResult, { status: 404 });
       case "not_a_member":
-        return data({ intent, message: "Failed: sign-in codes are for members, not staff accounts.", tone: "error", values: { member_email } } satisfies AdminActionResult, { status: 400 });
+        return data({ intent, message: "Failed: sign-in codes are for members, not staff accounts.", tone: "error", reply: formReply(form) } satisfies AdminActionResult, { status: 400 });
     }
   }
 
@@ -234,7 +233,7 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
             member={member}
             missing={loaderData.member_missing}
             search={search}
-            imageError={result?.intent === "member_image" ? result.errors?.image : undefined}
+            imageError={result?.intent === "member_image" ? result.reply?.error?.image?.[0] : undefined}
             canReveal={loaderData.money_powers}
             accounts={member && loaderData.money ? <StaffAccounts member={member} settings={loaderData.money.settings} search={search} result={result} secondApprovalAboveCents={loaderData.money.second_approval_above_cents} /> : undefined}
           >

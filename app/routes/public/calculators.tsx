@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/calculators";
 import type { z } from "zod";
 import { LOAN_FORM_DEFAULTS, LoanFormSchema, SAVINGS_FORM_DEFAULTS, SavingsFormSchema } from "~/domain/loan-math";
-import { issuesToFieldErrors, type FieldErrors } from "~/components/ui";
+import { checkValues } from "~/components/ui";
 import { LoanCalculator } from "~/components/calculators/loan-calculator";
 import { SavingsCalculator } from "~/components/calculators/savings-calculator";
 import { PageHero } from "~/components/site/page-hero";
@@ -28,9 +28,7 @@ function readForm<K extends string>(params: URLSearchParams, defaults: Record<K,
     const raw = params.get(key);
     if (raw !== null) values[key] = raw.slice(0, PARAM_MAX_CHARS);
   }
-  const parsed = schema.safeParse(values);
-  const errors: FieldErrors = parsed.success ? {} : issuesToFieldErrors(parsed.error.issues);
-  return { values, errors };
+  return { values, errors: checkValues(schema, values).messages };
 }
 
 export function loader({ request }: Route.LoaderArgs) {

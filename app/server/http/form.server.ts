@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import type { z } from "zod";
+import { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Submission, SubmissionResult } from "@conform-to/react";
 
@@ -13,28 +13,6 @@ export async function readForm(request: Request): Promise<FormData> {
   } catch {
     throw data({ form_error: "The form could not be read. Please reload the page and try again." }, { status: 400 });
   }
-}
-
-/** Field name -> first message, as forms show next to each field. */
-export type FieldErrors = Record<string, string>;
-
-/**
- * Validates form fields with a Zod schema (the same schema the browser uses for quick feedback).
- * Only string fields are taken; files are read separately by upload routes.
- */
-export function parseForm<S extends z.ZodType>(schema: S, form: FormData):
-  | { ok: true; value: z.infer<S> }
-  | { ok: false; errors: FieldErrors; values: Record<string, string> } {
-  const values: Record<string, string> = {};
-  for (const [key, value] of form.entries()) if (typeof value === "string" && !(key in values)) values[key] = value;
-  const result = schema.safeParse(values);
-  if (result.success) return { ok: true, value: result.data };
-  const errors: FieldErrors = {};
-  for (const issue of result.error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    errors[key] ??= issue.message;
-  }
-  return { ok: false, errors, values };
 }
 
 /**
@@ -74,4 +52,15 @@ export function replyTo(
 ): FormReply {
   const hideFields = [...Object.keys(submission.payload).filter((name) => SECRET_FIELD.test(name)), ...(messages.hideFields ?? [])];
   return submission.reply({ ...messages, hideFields });
+}
+
+/** Any posted form, for a reply that is not about a schema. */
+const ANY_FORM = z.record(z.string(), z.unknown());
+
+/**
+ * A reply for a form the action refused without a schema's help (an unknown step, a failure):
+ * the posted values to show again (secret fields left out) and the given messages.
+ */
+export function formReply(form: FormData, messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[]; hideFields?: string[] } = {}): FormReply {
+  return replyTo(parseSubmission(ANY_FORM, form), messages);
 }

@@ -27,7 +27,8 @@ import {
   type TransferResult,
 } from "~/server/payments/transfers.server";
 import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
-import { betweenAccountsSchema, formErrorMessage, internationalSchema, toMemberSchema, toUsBankSchema, TRANSFER_MESSAGES } from "~/domain/transfers";
+import { betweenAccountsSchema, formErrorMessage, internationalSchema, toMemberSchema, toUsBankFormSchema, TRANSFER_MESSAGES } from "~/domain/transfers";
+import { formReply, parseSubmission, replyTo, type FormReply, type FormSubmission } from "~/server/http/form.server";
 import { findCountry } from "~/domain/countries";
 import { REFUSAL_MESSAGES } from "~/domain/refusals";
 import { findCurrency } from "~/domain/currencies";
@@ -120,17 +121,17 @@ export type TransferActionResult =
       code: Refusal["code"] | "invalid" | "failed";
       title?: string;
       message: string;
-      field_errors: Record<string, string>;
-      values: Record<string, string>;
+      /** The form's field messages and the values it posted (docs/contributing.md#add-a-form). */
+      reply: FormReply;
       /** Where a multi-step form stands when refused. */
       step?: "otp" | "confirm" | "notice";
       summary?: string;
       quote?: WireQuoteView;
     }
-  | { tab: "member"; status: "verified"; name: string; values: Record<string, string> }
+  | { tab: "member"; status: "verified"; name: string; reply: FormReply }
   /** The code step: the transfer to confirm, and the emailed code asked for. */
-  | { tab: "member" | "ach" | "wire"; status: "otp"; summary: string; values: Record<string, string> }
-  | { tab: "wire"; status: "confirm" | "notice"; quote: WireQuoteView; values: Record<string, string> };
+  | { tab: "member" | "ach" | "wire"; status: "otp"; summary: string; reply: FormReply }
+  | { tab: "wire"; status: "confirm" | "notice"; quote: WireQuoteView; reply: FormReply };
 
 export interface WireQuoteView {
   usd_cents: number;
@@ -142,35 +143,31 @@ export interface WireQuoteView {
   country_name: string;
 }
 
-function stringValues(form: FormData): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [key, value] of form.entries()) if (typeof value === "string" && key !== "otp" && !(key in values)) values[key] = value.slice(0, 300);
-  return values;
+/** The schema refused the form: each field's message, and the one message the form shows. */
+function invalid(tab: TransferTab, submission: FormSubmission<z.ZodType>): TransferActionResult {
+  const reply = replyTo(submission);
+  const messages = Object.values(reply.error ?? {}).flatMap((list) => list ?? []);
+  return { tab, status: "refused", code: "invalid", message: formErrorMessage(messages), reply };
 }
 
-function invalid(tab: TransferTab, error: z.ZodError, values: Record<string, string>): TransferActionResult {
-  const field_errors: Record<string, string> = {};
-  for (const issue of error.issues) field_errors[String(issue.path[0] ?? "form")] ??= issue.message;
-  return { tab, status: "refused", code: "invalid", message: formErrorMessage(error), field_errors, values };
-}
-
-function refused(tab: TransferTab, refusal: Refusal, values: Record<string, string>, extra: Partial<Extract<TransferActionResult, { status: "refused" }>> = {}): TransferActionResult {
+function refused(tab: TransferTab, refusal: Refusal, form: FormData, extra: Partial<Extract<TransferActionResult, { status: "refused" }>> = {}): TransferActionResult {
   const title = refusal.code === "account_frozen" ? MESSAGES.blocked_title : refusal.code === "denied" ? MESSAGES.denied_title : undefined;
   // A wrong or missing code keeps the member on the code step, with the transfer shown again.
   const code_step = refusal.code === "otp_missing" || refusal.code === "otp_invalid" ? { step: "otp" as const, summary: refusal.summary } : {};
-  return { tab, status: "refused", code: refusal.code, title, message: refusal.message, field_errors: refusal.field ? { [refusal.field]: refusal.message } : {}, values, ...code_step, ...extra };
+  const reply = formReply(form, refusal.field ? { fieldErrors: { [refusal.field]: [refusal.message] } } : {});
+  return { tab, status: "refused", code: refusal.code, title, message: refusal.message, reply, ...code_step, ...extra };
 }
 
 /** Emails the code that confirms this transfer (and only this one), and answers with the code step. */
-async function codeStep(database: Db, member: Member, request: Parameters<typeof stepUpTransfer>[0], summary: string, values: Record<string, string>): Promise<TransferActionResult> {
+async function codeStep(database: Db, member: Member, request: Parameters<typeof stepUpTransfer>[0], summary: string, form: FormData): Promise<TransferActionResult> {
   const tab = request.kind;
   const sent = await sendStepUpCode(database, member, summary, stepUpTransfer(request));
-  if (!sent.ok) return { tab, status: "refused", code: "codes_rate_limited", message: REFUSAL_MESSAGES.codes_rate_limited, field_errors: {}, values };
-  return { tab, status: "otp", summary, values };
+  if (!sent.ok) return { tab, status: "refused", code: "codes_rate_limited", message: REFUSAL_MESSAGES.codes_rate_limited, reply: formReply(form) };
+  return { tab, status: "otp", summary, reply: formReply(form) };
 }
 
-function finished(tab: TransferTab, result: TransferResult, values: Record<string, string>, message: string): TransferActionResult {
-  if (!result.ok) return refused(tab, result, values);
+function finished(tab: TransferTab, result: TransferResult, form: FormData, message: string): TransferActionResult {
+  if (!result.ok) return refused(tab, result, form);
   return { tab, status: "done", reference_number: result.reference_number, amount_cents: result.amount_cents, message };
 }
 
@@ -181,97 +178,89 @@ export const TRANSFER_INTENTS = ["internal", "member-verify", "member", "member-
 export async function transferAction(user: SessionUser, form: FormData): Promise<TransferActionResult> {
   const intent = String(form.get("intent") ?? "");
   const tab = transferTab(intent.split("-")[0] ?? null);
-  const values = stringValues(form);
   const member = asMember(user);
   const database = await db();
   try {
     switch (intent) {
       case "internal": {
-        const parsed = betweenAccountsSchema.safeParse(values);
-        if (!parsed.success) return invalid(tab, parsed.error, values);
-        return finished(tab, await transferBetweenAccounts(database, member, parsed.data), values, "Transfer complete");
+        const parsed = parseSubmission(betweenAccountsSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        return finished(tab, await transferBetweenAccounts(database, member, parsed.value), form, "Transfer complete");
       }
       case "member-verify": {
         const email = z.email().safeParse(String(form.get("recipient_email") ?? "").trim().toLowerCase());
-        if (!email.success) return { tab, status: "refused", code: "invalid", message: TRANSFER_MESSAGES.recipient, field_errors: { recipient_email: TRANSFER_MESSAGES.recipient }, values };
+        if (!email.success) return { tab, status: "refused", code: "invalid", message: TRANSFER_MESSAGES.recipient, reply: formReply(form, { fieldErrors: { recipient_email: [TRANSFER_MESSAGES.recipient] } }) };
         const found = await verifyRecipient(database, member, email.data);
-        return found.ok ? { tab: "member", status: "verified", name: found.name, values } : refused(tab, found, values);
+        return found.ok ? { tab: "member", status: "verified", name: found.name, reply: formReply(form) } : refused(tab, found, form);
       }
       case "member": {
-        const parsed = toMemberSchema.safeParse(values);
-        if (!parsed.success) return invalid(tab, parsed.error, values);
-        if (memberTransferNeedsCode(parsed.data.amount_cents)) {
+        const parsed = parseSubmission(toMemberSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        if (memberTransferNeedsCode(parsed.value.amount_cents)) {
           // A retry of a transfer that went through answers with it, without another code.
-          const earlier = await earlierTransfer(database, member, { kind: "member", form: parsed.data });
-          if (earlier) return finished(tab, earlier, values, "Transfer sent");
-          const review = await reviewMemberTransfer(database, member, parsed.data);
-          if (!review.ok) return refused(tab, review, values);
-          return codeStep(database, member, { kind: "member", form: parsed.data }, review.summary, values);
+          const earlier = await earlierTransfer(database, member, { kind: "member", form: parsed.value });
+          if (earlier) return finished(tab, earlier, form, "Transfer sent");
+          const review = await reviewMemberTransfer(database, member, parsed.value);
+          if (!review.ok) return refused(tab, review, form);
+          return codeStep(database, member, { kind: "member", form: parsed.value }, review.summary, form);
         }
-        return finished(tab, await transferToMember(database, member, parsed.data), values, "Transfer sent");
+        return finished(tab, await transferToMember(database, member, parsed.value), form, "Transfer sent");
       }
       case "member-send": {
-        const parsed = toMemberSchema.safeParse(values);
-        if (!parsed.success) return invalid(tab, parsed.error, values);
-        return finished(tab, await transferToMember(database, member, parsed.data, String(form.get("otp") ?? "")), values, "Transfer sent");
+        const parsed = parseSubmission(toMemberSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        return finished(tab, await transferToMember(database, member, parsed.value, String(form.get("otp") ?? "")), form, "Transfer sent");
       }
       case "ach-review": {
-        const parsed = toUsBankSchema.safeParse(withRouting(values));
-        if (!parsed.success) return invalid(tab, parsed.error, values);
-        const earlier = await earlierTransfer(database, member, { kind: "ach", form: parsed.data });
-        if (earlier) return finished(tab, earlier, values, "Transfer scheduled");
-        const review = await reviewUsBankTransfer(database, member, parsed.data);
-        if (!review.ok) return refused(tab, review, values);
-        return codeStep(database, member, { kind: "ach", form: parsed.data }, review.summary, withRouting(values));
+        const parsed = parseSubmission(toUsBankFormSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        const earlier = await earlierTransfer(database, member, { kind: "ach", form: parsed.value });
+        if (earlier) return finished(tab, earlier, form, "Transfer scheduled");
+        const review = await reviewUsBankTransfer(database, member, parsed.value);
+        if (!review.ok) return refused(tab, review, form);
+        return codeStep(database, member, { kind: "ach", form: parsed.value }, review.summary, form);
       }
       case "ach-send": {
-        const parsed = toUsBankSchema.safeParse(withRouting(values));
-        if (!parsed.success) return invalid(tab, parsed.error, values);
-        const result = await sendUsBankTransfer(database, member, parsed.data, String(form.get("otp") ?? ""));
+        const parsed = parseSubmission(toUsBankFormSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        const result = await sendUsBankTransfer(database, member, parsed.value, String(form.get("otp") ?? ""));
         if (!result.ok && (result.code === "otp_missing" || result.code === "otp_invalid")) {
-          const review = await reviewUsBankTransfer(database, member, parsed.data);
-          return refused(tab, result, values, { step: "otp", summary: review.ok ? review.summary : undefined });
+          const review = await reviewUsBankTransfer(database, member, parsed.value);
+          return refused(tab, result, form, { step: "otp", summary: review.ok ? review.summary : undefined });
         }
-        return finished(tab, result, values, "Transfer scheduled");
+        return finished(tab, result, form, "Transfer scheduled");
       }
       case "wire-review":
       case "wire-confirm": {
-        const parsed = internationalSchema.safeParse(values);
-        if (!parsed.success) return invalid(tab, parsed.error, values);
-        const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.data });
-        if (earlier) return finished(tab, earlier, values, "International transfer submitted");
-        const quote = await reviewWire(database, member, parsed.data);
-        if (!quote.ok) return refused(tab, quote, values);
-        return { tab: "wire", status: intent === "wire-review" ? "confirm" : "notice", quote: stripOk(quote), values };
+        const parsed = parseSubmission(internationalSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.value });
+        if (earlier) return finished(tab, earlier, form, "International transfer submitted");
+        const quote = await reviewWire(database, member, parsed.value);
+        if (!quote.ok) return refused(tab, quote, form);
+        return { tab: "wire", status: intent === "wire-review" ? "confirm" : "notice", quote: stripOk(quote), reply: formReply(form) };
       }
       case "wire-code": {
-        const parsed = internationalSchema.safeParse(values);
-        if (!parsed.success) return invalid(tab, parsed.error, values);
-        const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.data });
-        if (earlier) return finished(tab, earlier, values, "International transfer submitted");
-        const review = await reviewWire(database, member, parsed.data);
-        if (!review.ok) return refused(tab, review, values);
-        return codeStep(database, member, { kind: "wire", form: parsed.data }, review.summary, values);
+        const parsed = parseSubmission(internationalSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.value });
+        if (earlier) return finished(tab, earlier, form, "International transfer submitted");
+        const review = await reviewWire(database, member, parsed.value);
+        if (!review.ok) return refused(tab, review, form);
+        return codeStep(database, member, { kind: "wire", form: parsed.value }, review.summary, form);
       }
       case "wire-send": {
-        const parsed = internationalSchema.safeParse(values);
-        if (!parsed.success) return invalid(tab, parsed.error, values);
-        return finished(tab, await sendWire(database, member, parsed.data, String(form.get("otp") ?? "")), values, "International transfer submitted");
+        const parsed = parseSubmission(internationalSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        return finished(tab, await sendWire(database, member, parsed.value, String(form.get("otp") ?? "")), form, "International transfer submitted");
       }
       default:
-        return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, field_errors: {}, values };
+        return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, reply: formReply(form) };
     }
   } catch (error) {
     logger.error({ err: error, intent }, "transfer failed");
-    return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, field_errors: {}, values };
+    return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, reply: formReply(form) };
   }
-}
-
-/** The bank picker posts `bank` (a routing number from the list) or "other" with `routing_number`. */
-function withRouting(values: Record<string, string>): Record<string, string> {
-  const bank = values.bank ?? "";
-  if (bank && bank !== "other") return { ...values, routing_number: bank };
-  return values;
 }
 
 function stripOk<T extends { ok: true }>(value: T): Omit<T, "ok"> {
