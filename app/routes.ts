@@ -78,6 +78,7 @@ export default [
     // Monthly statements per account (docs/product.md#statements).
     route("dashboard/statements", "routes/member/statements.tsx"),
   ]),
+  route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),
   route("dashboard/transactions.csv", "routes/member/transactions-csv.tsx"),
   route("dashboard/verify-recipient", "routes/member/verify-recipient.tsx"),

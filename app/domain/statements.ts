@@ -11,6 +11,9 @@
 /** How many monthly statements a member can get: the last 13 months that have ended. */
 export const STATEMENT_MONTHS = 13;
 
+/** The longest range of days one export of transactions may cover. */
+export const EXPORT_DAYS_MAX = 366;
+
 export const STATEMENT_MONTH_MESSAGE = "Please choose one of the statement months offered for this account";
 
 /** "2026-10" */

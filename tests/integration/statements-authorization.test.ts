@@ -8,6 +8,7 @@ import { setAppDatabase } from "~/server/db/db.server";
 import { requestInfoContext } from "~/context";
 import * as statementsRoute from "~/routes/member/statements";
 import * as pdfRoute from "~/routes/member/statement-pdf";
+import * as exportRoute from "~/routes/member/statements-export";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
 import { businessDate } from "~/domain/ledger-rules";
@@ -128,6 +129,22 @@ describe("the Statements page and its PDFs: the member's own accounts only", () 
       expect(result.status).toBe(302);
       if (persona === "anonymous") expect(result.location).toMatch(/^\/login\?redirectTo=/);
       else expect(result.location).toBe(HOME[persona]);
+    });
+  }
+
+  for (const persona of PERSONAS) {
+    it(`an export for ${persona}`, async () => {
+      const path = `/dashboard/statements/export?account=${account_id}&from=${addMonths(this_month, -2)}-01&to=${last_month}-01&format=ofx`;
+      const result = await outcome(() => exportRoute.loader({ request: request(persona, path), params: {}, context: context() } as never));
+      if (persona === "member") {
+        expect(result.status).toBe(200);
+        expect(result.type).toBe("application/x-ofx");
+        expect(result.body).toContain(`<ACCTID>${account_number}`);
+        return;
+      }
+      expect(result.body).not.toContain(account_number);
+      if (persona === "other_member") expect(result).toMatchObject({ status: 404, body: "The export was not made.\naccount: Statement not found. Please choose one of your accounts.\n" });
+      else expect(result.status).toBe(302);
     });
   }
 

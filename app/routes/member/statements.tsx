@@ -4,8 +4,12 @@ import type { Route } from "./+types/statements";
 import { getAuth } from "~/server/auth/auth.server";
 import { requireMember } from "~/server/member-app/member-app.server";
 import { memberStatementAccounts } from "~/server/statements/member-statements.server";
-import { STATEMENT_MONTHS } from "~/domain/statements";
+import { EXPORT_DAYS_MAX, STATEMENT_MONTHS } from "~/domain/statements";
+import { businessDate } from "~/domain/ledger-rules";
+import { institution } from "~/config/institution.server";
 import { pageTitle } from "~/components/site/page-title";
+import { Button, Select } from "~/components/ui";
+import { controlClass, cx, labelClass } from "~/components/ui/field-styles";
 
 /**
  * /dashboard/statements (docs/product.md#statements): for each of the member's accounts, the
@@ -19,11 +23,12 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const { db } = await getAuth();
-  return { accounts: await memberStatementAccounts(db, user.id, new Date()) };
+  const now = new Date();
+  return { accounts: await memberStatementAccounts(db, user.id, now), today: businessDate(institution().time_zone, now) };
 }
 
 export default function Statements({ loaderData }: Route.ComponentProps) {
-  const { accounts } = loaderData;
+  const { accounts, today } = loaderData;
   return (
     <div className="mx-auto max-w-4xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
       <Link to="/dashboard#quick-actions" className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
@@ -61,6 +66,45 @@ export default function Statements({ loaderData }: Route.ComponentProps) {
           )}
         </section>
       ))}
+      {accounts.length > 0 ? (
+        <section aria-labelledby="export-heading" className="mt-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+          <h2 id="export-heading" className="text-lg font-semibold text-brand-900">
+            Export transactions
+          </h2>
+          <p className="mt-1 text-sm text-slate-700">
+            Posted transactions of one account for any range of up to {EXPORT_DAYS_MAX} days: CSV for a spreadsheet, OFX, QFX for Quicken or QBO for QuickBooks.
+          </p>
+          {/* A plain form: the browser downloads the file the address answers with. */}
+          <form method="get" action="/dashboard/statements/export" className="mt-4 grid gap-4 sm:grid-cols-2">
+            <Select name="account" label="Account" options={accounts.map((a) => ({ value: String(a.id), label: `${a.name} ${a.masked_number}` }))} defaultValue={String(accounts[0]!.id)} isRequired />
+            <Select
+              name="format"
+              label="File type"
+              options={[
+                { value: "csv", label: "CSV (spreadsheet)" },
+                { value: "ofx", label: "OFX" },
+                { value: "qfx", label: "QFX (Quicken)" },
+                { value: "qbo", label: "QBO (QuickBooks)" },
+              ]}
+              defaultValue="csv"
+              isRequired
+            />
+            {(["from", "to"] as const).map((name) => (
+              <div key={name} className="flex flex-col">
+                <label htmlFor={`export-${name}`} className={labelClass}>
+                  {name === "from" ? "From date" : "To date"}
+                </label>
+                <input id={`export-${name}`} name={name} type="date" required max={today} defaultValue={name === "to" ? today : `${today.slice(0, 8)}01`} className={cx(controlClass, "mt-1.5")} />
+              </div>
+            ))}
+            <div className="sm:col-span-2 flex justify-end">
+              <Button type="submit">
+                <Download className="size-4" aria-hidden="true" /> Export
+              </Button>
+            </div>
+          </form>
+        </section>
+      ) : null}
     </div>
   );
 }

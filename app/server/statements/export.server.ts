@@ -1,0 +1,111 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { memberAccounts } from "~/server/ledger/accounts.server";
+import { csvDocument, csvField } from "~/server/files/csv.server";
+import { referenceNumber } from "~/server/payments/transfers.server";
+import { institution } from "~/config/institution.server";
+import { businessDate, toCents, toId } from "~/domain/ledger-rules";
+import { CALENDAR_DATE_MESSAGE, isCalendarDate } from "~/domain/calendar-date";
+import { EXPORT_DAYS_MAX } from "~/domain/statements";
+import { OFX_FILE_TYPES, writeOfx, type OfxFileType } from "~/domain/ofx";
+import { STATEMENT_ACCOUNT_MESSAGE } from "./member-statements.server";
+
+/**
+ * The member's transactions of one account for a date range, as CSV or as OFX 1.0.2 (.ofx, .qfx
+ * for Quicken, .qbo for QuickBooks) (docs/product.md#statements). Posted transactions only (a
+ * reversed one and its reversal both appear), with the balance after each; the range is at most
+ * EXPORT_DAYS_MAX days and ends no later than today.
+ */
+export { EXPORT_DAYS_MAX };
+export const EXPORT_FORMATS = ["csv", "ofx", "qfx", "qbo"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const EXPORT_MESSAGES = {
+  format: "Please choose CSV, OFX, QFX or QBO",
+  order: "The start date must be on or before the end date",
+  future: "The end date cannot be in the future",
+  range: `Please choose a range of at most ${EXPORT_DAYS_MAX} days`,
+} as const;
+
+export type ExportProblems = Partial<Record<"account" | "from" | "to" | "format", string>>;
+
+export type ExportAnswer =
+  | { ok: true; body: string; file_name: string; media_type: string }
+  | { ok: false; status: 400 | 404; problems: ExportProblems };
+
+function daysBetween(from: string, to: string): number {
+  return (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
+}
+
+export async function memberExport(db: Db, member_id: string, params: URLSearchParams, now: Date): Promise<ExportAnswer> {
+  const account_text = params.get("account") ?? "";
+  const account_id = /^[1-9]\d{0,15}$/.test(account_text) ? Number(account_text) : null;
+  const account = account_id === null ? undefined : (await memberAccounts(db, member_id)).find((a) => a.id === account_id);
+  if (!account) return { ok: false, status: 404, problems: { account: STATEMENT_ACCOUNT_MESSAGE } };
+
+  const problems: ExportProblems = {};
+  const from = params.get("from")?.trim() ?? "";
+  const to = params.get("to")?.trim() ?? "";
+  const format = params.get("format") ?? "";
+  const today = businessDate(institution().time_zone, now);
+  if (!isCalendarDate(from)) problems.from = CALENDAR_DATE_MESSAGE;
+  if (!isCalendarDate(to)) problems.to = CALENDAR_DATE_MESSAGE;
+  else if (to > today) problems.to = EXPORT_MESSAGES.future;
+  if (!problems.from && !problems.to) {
+    if (from > to) problems.from = EXPORT_MESSAGES.order;
+    else if (daysBetween(from, to) + 1 > EXPORT_DAYS_MAX) problems.from = EXPORT_MESSAGES.range;
+  }
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) problems.format = EXPORT_MESSAGES.format;
+  if (Object.keys(problems).length) return { ok: false, status: 400, problems };
+
+  // One statement (one snapshot): the balance at the end of `to` is the current balance less the
+  // posted entries dated after it; the range's posted lines in date order.
+  const result = await db.execute(sql`
+    with since as (
+      select t.id, t.effective_date, t.kind, t.memo, t.status, e.amount_cents
+        from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+       where e.account_id = ${account.id} and t.effective_date >= ${from}::date and t.status in ('posted', 'reversed'))
+    select (select posted_cents from ledger_accounts where id = ${account.id}) as current_cents,
+           (select coalesce(sum(amount_cents), 0) from since where effective_date > ${to}::date) as after_cents,
+           (select coalesce(json_agg(json_build_object('id', s.id, 'date', s.effective_date::text, 'kind', s.kind, 'memo', s.memo, 'status', s.status, 'amount_cents', s.amount_cents) order by s.effective_date, s.id), '[]')
+              from since s where s.effective_date <= ${to}::date) as lines`);
+  const row = result.rows[0]!;
+  const closing_cents = toCents(row.current_cents) - toCents(row.after_cents);
+  const raw = row.lines;
+  const lines = (typeof raw === "string" ? JSON.parse(raw) : raw) as Record<string, unknown>[];
+  const transactions = lines.map((l) => ({
+    id: toId(l.id),
+    date: String(l.date),
+    description: (l.memo as string | null) ?? String(l.kind).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()),
+    status: String(l.status),
+    amount_cents: toCents(l.amount_cents),
+  }));
+  const file_base = `transactions-${account.account_number.slice(-4)}-${from}-to-${to}`;
+
+  if (format === "csv") {
+    let balance = closing_cents - transactions.reduce((sum, t) => sum + t.amount_cents, 0);
+    const rows = transactions.map((t) => {
+      balance += t.amount_cents;
+      return [t.date, csvField(t.description, { quote: "always" }), cents(t.amount_cents), cents(balance), t.status === "reversed" ? "Reversed" : "Completed", referenceNumber(t.id)];
+    });
+    return { ok: true, body: csvDocument(["Date", "Description", "Amount", "Balance", "Status", "Reference number"], rows), file_name: `${file_base}.csv`, media_type: "text/csv; charset=utf-8" };
+  }
+  const type = OFX_FILE_TYPES[format as OfxFileType];
+  const body = writeOfx({
+    made_at: now,
+    institution: { name: institution().name, routing_number: institution().routing_number },
+    account: { account_number: account.account_number, type: account.type as "checking" | "savings" | "credit_card" },
+    from,
+    to,
+    transactions: transactions.map((t) => ({ fit_id: String(t.id), posted_date: t.date, amount_cents: t.amount_cents, name: t.description, memo: referenceNumber(t.id) })),
+    ledger_balance_cents: closing_cents,
+    available_balance_cents: account.available_cents,
+  });
+  return { ok: true, body, file_name: `${file_base}.${type.extension}`, media_type: type.media_type };
+}
+
+function cents(value: number): string {
+  const sign = value < 0 ? "-" : "";
+  const abs = Math.abs(value);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
