@@ -34,7 +34,12 @@ export default defineConfig({
     launchOptions,
   },
   // One browser project at 1440 px; tests that check phone width set a 375 px viewport themselves.
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions } }],
+  // The payment-queue spec exports EVERY pending ACH transfer on the server (as staff do), which
+  // would settle holds other specs are still looking at; it runs alone, after all the others.
+  projects: [
+    { name: "chromium", testIgnore: /payment-queues\.spec\.ts$/, use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions } },
+    { name: "exports", testMatch: /payment-queues\.spec\.ts$/, dependencies: ["chromium"], use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions } },
+  ],
   webServer: {
     // The compiled server, as production runs it (scripts/e2e.mjs builds it first).
     command: `node --enable-source-maps ${path.join(process.env.MUTUAL_BUILD_DIR ?? "build", "bin/server.js")}`,
