@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["build/", "build-e2e-*/", "node_modules/", ".react-router/", "data/", "test-results/", "playwright-report/", "app/server/db/migrations/"] },
+  { ignores: ["build/", "build-e2e-*/", "node_modules/", ".react-router/", "data/", "test-results/", "playwright-report/", "app/server/db/migrations/", "bench/results/tmp/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
