@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { extractText, getDocumentProxy } from "unpdf";
+import { parseSync } from "ofx-js";
 import { expect as baseExpect, test } from "./fixtures";
 import { ALEX, PHONE, expectNoAxeViolations, watchConsole } from "./support";
 
@@ -69,6 +70,23 @@ test("a member downloads last month's statement; its text shows the balances and
   expect(opening + posted.reduce((sum, r) => sum + cents(r[5]!), 0)).toBe(closing);
   expect(text).toContain("Harborview Community Credit Union");
   expect(text).toContain("Alex Morgan");
+
+  // The same month exported as OFX (Quicken/QuickBooks) from the form, read back by ofx-js.
+  await page.getByLabel("Account", { exact: true }).selectOption(account_id!);
+  await page.getByLabel("File type").selectOption("qfx");
+  await page.getByLabel("From date").fill(`${month}-01`);
+  await page.getByLabel("To date").fill(`${month}-${last_day}`);
+  const ofx_promise = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export" }).click();
+  const ofx_download = await ofx_promise;
+  expect(ofx_download.suggestedFilename()).toMatch(/\.qfx$/);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed file, read field by field
+  const ofx = parseSync(fs.readFileSync((await ofx_download.path())!, "utf8")) as { OFX: Record<string, any> };
+  const rs = ofx.OFX.BANKMSGSRSV1.STMTTRNRS.STMTRS;
+  const ofx_lines = [rs.BANKTRANLIST.STMTTRN].flat() as Record<string, string>[];
+  const byValue = (a: number, b: number) => a - b;
+  expect(ofx_lines.map((l) => cents(l.TRNAMT!)).sort(byValue)).toEqual(posted.map((r) => cents(r[5]!)).sort(byValue));
+  expect(cents(rs.LEDGERBAL.BALAMT)).toBe(closing);
 
   await page.setViewportSize(PHONE);
   await page.reload();
