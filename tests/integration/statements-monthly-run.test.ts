@@ -44,6 +44,13 @@ describe("the monthly statements job", () => {
     await post(a.checking.id, -2_500, "2026-10-20");
     await post(b.savings.id, 40_000, "2026-09-10");
     await post(a.checking.id, -1_000, "2026-11-03"); // November: not in October's statement
+    // More members, so the run works on several accounts at once (its workers share the database).
+    const more = [];
+    for (let i = 0; i < 6; i++) {
+      const extra = await newMember(db, { checking_cents: 0, savings_cents: 0 });
+      await post(extra.checking.id, 1_000 + i, "2026-10-05");
+      more.push(extra);
+    }
 
     // Friday 30 October 2026; 1 November is a Sunday, so the first business day is Monday the 2nd.
     const clock = manualJobClock(new Date("2026-10-30T16:00:00Z"));
@@ -61,25 +68,27 @@ describe("the monthly statements job", () => {
     const outcomes = await runner.runDue();
     expect(outcomes.map((o) => o.outcome)).toEqual(["succeeded"]);
     const [run] = await db.select().from(jobRuns).where(and(eq(jobRuns.job, "monthly-statements"), eq(jobRuns.state, "succeeded")));
-    // Every member account whose history began by 31 October: A's checking and B's savings. The
-    // other two were opened in November (today, in real time) with nothing dated before.
-    expect(run!.result).toMatchObject({ month: "2026-10", made: 2, waiting_for_business_day: false });
+    // Every member account whose history began by 31 October: A's checking, B's savings and the six
+    // others' checking. The other accounts were opened in November (today, in real time) with
+    // nothing dated before.
+    expect(run!.result).toMatchObject({ month: "2026-10", made: 8, waiting_for_business_day: false });
 
     const kept = await db.select().from(accountStatements).orderBy(accountStatements.account_id);
-    expect(kept.map((s) => [s.account_id, s.period_month])).toEqual([[a.checking.id, "2026-10"], [b.savings.id, "2026-10"]].sort((x, y) => Number(x[0]) - Number(y[0])));
+    expect(kept.map((s) => [s.account_id, s.period_month])).toEqual([a.checking.id, b.savings.id, ...more.map((x) => x.checking.id)].sort((x, y) => x - y).map((id) => [id, "2026-10"]));
+    expect(more.map((x) => kept.find((s) => s.account_id === x.checking.id)!.closing_cents)).toEqual([1_000, 1_001, 1_002, 1_003, 1_004, 1_005]);
     const a_checking = kept.find((s) => s.account_id === a.checking.id)!;
     expect(a_checking).toMatchObject({ opening_cents: 0, credits_cents: 100_000, debits_cents: 2_500, closing_cents: 97_500, posted_count: 2, created_by: "system:statements" });
     expect(kept.find((s) => s.account_id === b.savings.id)).toMatchObject({ opening_cents: 40_000, closing_cents: 40_000, posted_count: 0 });
     const told = await db.select().from(notifications).where(eq(notifications.kind, "statement_ready"));
-    expect(told.map((n) => [n.member_id, n.title]).sort()).toEqual([[a.member.id, "Your October 2026 statement is ready"], [b.member.id, "Your October 2026 statement is ready"]].sort());
+    expect(told.map((n) => [n.member_id, n.title]).sort()).toEqual([a, b, ...more].map((x) => [x.member.id, "Your October 2026 statement is ready"]).sort());
     expect(told.find((n) => n.member_id === a.member.id)!.body).toBe(`The statement for Personal Checking •••• ${a.checking.account_number.slice(-4)} is on your Statements page.`);
     expect(told.some((n) => /\d{10}/.test(n.body))).toBe(false);
 
     // The next weekday's run finds nothing left to make and tells no one again.
     await clock.advance(24 * 60 * 60_000);
     expect((await runner.runDue()).map((o) => o.outcome)).toEqual(["succeeded"]);
-    expect(await db.select().from(accountStatements)).toHaveLength(2);
-    expect(await db.select().from(notifications).where(eq(notifications.kind, "statement_ready"))).toHaveLength(2);
+    expect(await db.select().from(accountStatements)).toHaveLength(8);
+    expect(await db.select().from(notifications).where(eq(notifications.kind, "statement_ready"))).toHaveLength(8);
     const [{ n } = { n: 0 }] = (await db.execute(sql`select count(*)::int as n from job_runs where job = 'monthly-statements' and state = 'succeeded'`)).rows as { n: number }[];
     expect(Number(n)).toBe(2);
   });

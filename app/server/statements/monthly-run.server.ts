@@ -18,6 +18,8 @@ import { statementFor } from "./statements.server";
  * it, in the same database transaction.
  */
 export const STATEMENT_RUN_BATCH = 500;
+/** Accounts worked on at once (each in its own database transaction); the embedded database takes them in turn. */
+export const STATEMENT_RUN_CONCURRENCY = 4;
 
 export interface StatementRunCounts {
   [name: string]: number | string | boolean | null;
@@ -34,9 +36,15 @@ export async function runMonthlyStatements(db: Db, now: Date): Promise<Statement
   let made = 0;
   for (let after = 0; ; ) {
     const ids = await accountsWithoutStatement(db, month, after, STATEMENT_RUN_BATCH);
-    for (const id of ids) {
-      if (await makeAndNotify(db, id, month)) made++;
-    }
+    // A few accounts at a time: while one waits on the database another draws its PDF.
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const id = ids[next++]!;
+        if (await makeAndNotify(db, id, month)) made++;
+      }
+    };
+    await Promise.all(Array.from({ length: STATEMENT_RUN_CONCURRENCY }, worker));
     if (ids.length < STATEMENT_RUN_BATCH) break;
     after = ids[ids.length - 1]!;
   }
