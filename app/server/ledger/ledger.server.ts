@@ -121,6 +121,27 @@ export function settleHold(db: DbOrTx, input: ResolveInput): Promise<LedgerAnswe
   return counted(resolveHold(db, input, "posted"));
 }
 
+export interface SettleHoldsInput {
+  holds: ReadonlyArray<{ transaction_id: number }>;
+  /** Recorded on every hold as its resolution key: a repeat of the call settles nothing again. */
+  idempotency_key: string;
+  resolved_by: string;
+}
+
+/**
+ * Settles many holds at once, all or nothing (an ACH file going out settles every transfer in
+ * it). The accounts of every hold are locked once, in id order, then the holds; every settle is
+ * planned in turn before anything is written, and a refused hold refuses the call with nothing
+ * written (`batch_index` says which). Then one statement marks every hold posted and ONE update
+ * per account writes its summed change: settling 10,000 holds against one settlement account
+ * one at a time in one database transaction rewrote that row (and its daily totals) 10,000 times.
+ * A hold already settled with this call's key is a repeat (`replayed`), any other non-pending
+ * hold refuses the call.
+ */
+export function settleHolds(db: DbOrTx, input: SettleHoldsInput): Promise<BatchResult | LedgerRefusal> {
+  return counted(settleHoldsOnce(db, input));
+}
+
 /** Marks a pending transaction failed and gives the held money back (cancelled, returned). */
 export function releaseHold(db: DbOrTx, input: ResolveInput): Promise<LedgerAnswer> {
   return counted(resolveHold(db, input, "failed"));
@@ -368,7 +389,7 @@ async function counted<T extends LedgerResult | BatchResult | LedgerRefusal>(ope
   if (!result.ok) countLedgerRefusal(result.code);
   else if (!result.replayed) {
     const written = "transactions" in result ? result.transactions : [result as LedgerResult];
-    for (const { transaction } of written) countLedgerPosting(transaction.kind, transaction.status);
+    for (const { transaction, replayed } of written) if (!replayed) countLedgerPosting(transaction.kind, transaction.status);
   }
   return result;
 }
@@ -481,6 +502,90 @@ async function resolveHold(db: DbOrTx, input: ResolveInput, outcome: "posted" | 
       assert(rows.length === 1, `hold ${hold.id} was not pending under its lock`);
       const resolved_at = new Date(Number(rows[0]!.resolved_at_ms));
       return { ok: true, transaction: { ...hold, status: outcome, resolved_at, resolved_by: input.resolved_by }, entries, replayed: false };
+    }),
+  );
+}
+
+/** Every hold's entries in one query, by transaction id (entries never change, so read before locking). */
+async function readEntriesOf(db: DbOrTx, transaction_ids: readonly number[]): Promise<Map<number, EntryInput[]>> {
+  const result = await db.execute(sql`
+    select transaction_id, account_id, amount_cents from ledger_entries
+     where transaction_id in (select value::bigint from jsonb_array_elements_text(${JSON.stringify(transaction_ids)}::jsonb))
+     order by id`);
+  const entries = new Map<number, EntryInput[]>();
+  for (const r of result.rows) {
+    const id = toId(r.transaction_id);
+    let list = entries.get(id);
+    if (!list) entries.set(id, (list = []));
+    list.push({ account_id: toId(r.account_id), amount_cents: toCents(r.amount_cents) });
+  }
+  return entries;
+}
+
+async function settleHoldsOnce(db: DbOrTx, input: SettleHoldsInput): Promise<BatchResult | LedgerRefusal> {
+  assertText(input.idempotency_key, "idempotency_key", true, KEY_LENGTH_MAX);
+  assertText(input.resolved_by, "resolved_by", true);
+  if (input.holds.length === 0) return ledgerRefusal("batch_empty");
+  if (input.holds.length > BATCH_TRANSACTIONS_MAX) return ledgerRefusal("batch_too_large", { limit: BATCH_TRANSACTIONS_MAX });
+  const ids = input.holds.map((h) => h.transaction_id);
+  for (const id of ids) assert(Number.isSafeInteger(id) && id > 0, `bad transaction id ${id}`);
+  assert(new Set(ids).size === ids.length, "a hold is listed twice");
+  const entries = await readEntriesOf(db, ids);
+  for (const [index, id] of ids.entries()) {
+    if (!entries.has(id)) return { ...ledgerRefusal("transaction_not_found", { subject_id: id }), batch_index: index };
+  }
+
+  return withRetry(() =>
+    inLedgerTransaction(db, async (session): Promise<BatchResult | LedgerRefusal> => {
+      const accounts = await lockAccounts(session, [...entries.values()].flatMap((list) => list.map((e) => e.account_id)));
+      if (!(accounts instanceof Map)) return accounts;
+      // The holds after their accounts, in id order: the single-hold path's lock order.
+      const rows = await session.query(
+        `SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions
+          WHERE id IN (SELECT value::bigint FROM jsonb_array_elements_text($1::jsonb)) ORDER BY id FOR UPDATE`,
+        [JSON.stringify(ids)],
+        { prepare: true },
+      );
+      const holds = new Map(rows.map((row) => [toId(row.id), { view: toView(row), resolution_key: (row.resolution_key as string | null) ?? null }]));
+      const before = new Map([...accounts].map(([id, account]) => [id, { ...account }]));
+      const touched = new Set<number>();
+      const to_settle: number[] = [];
+      for (const [index, id] of ids.entries()) {
+        const hold = holds.get(id);
+        if (!hold) return { ...ledgerRefusal("transaction_not_found", { subject_id: id }), batch_index: index };
+        if (hold.view.status !== "pending") {
+          if (hold.view.status === "posted" && hold.resolution_key === input.idempotency_key) continue;
+          return { ...ledgerRefusal("not_pending", { subject_id: id }), batch_index: index };
+        }
+        const plan = planSettle(entries.get(id)!, accounts);
+        if (!plan.ok) return { ...plan, batch_index: index };
+        applyChanges(accounts, plan.changes); // asserts the accounts stay valid before anything is written
+        for (const change of plan.changes) touched.add(change.account_id);
+        to_settle.push(id);
+      }
+      const resolved = new Map<number, Date>();
+      if (to_settle.length > 0) {
+        // One statement: the daily totals' statement trigger adds every settled hold at once.
+        const updated = await session.query(
+          `UPDATE ledger_transactions
+              SET status = 'posted', resolved_at = now(), resolved_by = $2, resolution_key = $3
+            WHERE id IN (SELECT value::bigint FROM jsonb_array_elements_text($1::jsonb)) AND status = 'pending'
+        RETURNING id, (extract(epoch from resolved_at) * 1000)::float8 AS resolved_at_ms`,
+          [JSON.stringify(to_settle), input.resolved_by, input.idempotency_key],
+          { prepare: true },
+        );
+        assert(updated.length === to_settle.length, `settled ${updated.length} of ${to_settle.length} holds under their locks`);
+        for (const r of updated) resolved.set(toId(r.id), new Date(Number(r.resolved_at_ms)));
+        await writeAccountFigures(session, [...touched].sort((a, b) => a - b).map((id) => figuresChange(before.get(id)!, accounts.get(id)!)));
+      }
+      const transactions: LedgerResult[] = ids.map((id) => {
+        const { view } = holds.get(id)!;
+        const at = resolved.get(id);
+        return at
+          ? { ok: true, transaction: { ...view, status: "posted", resolved_at: at, resolved_by: input.resolved_by }, entries: entries.get(id)!, replayed: false }
+          : { ok: true, transaction: view, entries: entries.get(id)!, replayed: true };
+      });
+      return { ok: true, transactions, replayed: to_settle.length === 0 };
     }),
   );
 }
