@@ -91,4 +91,21 @@ describe("secret fields in the log", () => {
     for (const secret of ["live-session", "live-bearer", "Harbor lights", "reset-token"]) expect(log).not.toContain(secret);
     expect(log).toContain(`/reset-password?token=${REDACTED}`);
   });
+
+  it("a failed email delivery's error keeps its code but never the recipient's address", () => {
+    const { logger, text } = capturedLogger();
+    // The shape nodemailer gives a refused recipient (seen in a test run's log).
+    const error = Object.assign(new Error("Can't send mail - all recipients were rejected: 550 no such mailbox"), {
+      code: "EENVELOPE",
+      response: "550 5.1.1 <bounce.person@example.com>: no such mailbox",
+      responseCode: 550,
+      rejected: ["bounce.person@example.com"],
+      rejectedErrors: [Object.assign(new Error("Recipient command failed: 550 no such mailbox"), { recipient: "bounce.person@example.com" })],
+    });
+    logger.error({ err: error, outbox_id: 2 }, "email delivery failed");
+    const log = text();
+    expect(log).not.toContain("bounce.person");
+    expect(log).toContain("EENVELOPE");
+    expect(log).toContain("550");
+  });
 });

@@ -35,8 +35,13 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, start)}?${kept.join("&")}`;
 }
 
-/** Keys whose values never reach a log line, at any depth. */
-const SECRET_KEY = /^(params|parameters|queryoptions|cookie|cookies|set-cookie|authorization|proxy-authorization|x-api-key|otp|totp)$|password|token|secret/i;
+/**
+ * Keys whose values never reach a log line, at any depth. The mail ones are nodemailer's: a
+ * failed delivery's error carries the recipients' addresses (`rejected`, `accepted`,
+ * `recipient`, `envelope`) and the mail server's reply, which often quotes the address.
+ */
+const SECRET_KEY =
+  /^(params|parameters|queryoptions|cookie|cookies|set-cookie|authorization|proxy-authorization|x-api-key|otp|totp|rejected|accepted|recipient|recipients|envelope|response)$|password|token|secret/i;
 /** `code` is a one-time code in a form body, but an error's code elsewhere (SQLSTATE "23505", "ECONNRESET", "INVALID_OTP"): those are kept. */
 const ERROR_CODE = /^([0-9A-Z]{5}|[A-Z][A-Z0-9_]+)$/;
 /** Keys whose string values are addresses, logged without their query values. */
