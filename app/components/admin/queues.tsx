@@ -3,6 +3,8 @@ import { Download, Send } from "lucide-react";
 import { Button } from "~/components/ui";
 import { formatCents } from "~/domain/money";
 import { useInstitutionDates } from "~/components/institution-dates";
+import type { ExportFileSummary } from "~/server/rails/export.server";
+import type { QueuedPayment } from "~/server/rails/queues.server";
 
 /**
  * The sections of /admin/queues (docs/product.md#payment-queues). `QueueSection` is the frame
@@ -17,31 +19,10 @@ export interface QueueActionResult {
   file_id?: number;
 }
 
-export interface QueueRow {
-  id: number;
-  reference_number: string;
-  member_name: string;
-  member_email: string;
-  from_account: string;
-  account_active: boolean;
-  amount_cents: number;
-  fee_cents: number;
-  foreign_amount: string | null;
-  payee: string;
-  payee_bank: string;
-  created_at: string;
-}
-
-export interface ExportFileRow {
-  id: number;
-  kind: "ach" | "wire";
-  file_name: string;
-  effective_date: string;
-  payment_count: number;
-  total_cents: number;
-  created_at: string;
-  created_by_email: string | null;
-}
+/** What the page receives of the server's rows: the same fields, dates as the ISO text they travel as. */
+type AsSent<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
+export type QueueRow = AsSent<Omit<QueuedPayment, "kind">>;
+export type ExportFileRow = AsSent<ExportFileSummary>;
 
 export function QueueSection({
   id,
