@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, customType, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * Every email the system sends or tries to send (docs/architecture.md#email): written first, then
@@ -19,6 +19,7 @@ export const OUTBOX_KINDS = [
   "application_approved",
   "application_rejected",
   "info_requested",
+  "statement",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 
@@ -51,5 +52,34 @@ export const outbox = pgTable(
     index("outbox_to_email_idx").on(t.to_email, t.created_at),
     index("outbox_unsent_idx").on(t.created_at).where(sql`${t.sent_at} is null`),
     check("outbox_attempts_not_negative", sql`${t.attempts} >= 0`),
+  ],
+);
+
+/** File bytes: node-postgres hands bytea back as a Buffer, PGlite as a Uint8Array; both become a Buffer. */
+const bytes = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * Files sent with an outbox message (a statement PDF for "Email it to me"), kept apart from the
+ * message so the back office's outbox list never reads their content: staff see only each file's
+ * name, type and size.
+ */
+export const outboxAttachments = pgTable(
+  "outbox_attachments",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    outbox_id: bigint("outbox_id", { mode: "number" })
+      .notNull()
+      .references(() => outbox.id),
+    file_name: text("file_name").notNull(),
+    content_type: text("content_type").notNull(),
+    size_bytes: integer("size_bytes").notNull(),
+    content: bytes("content").notNull(),
+  },
+  (t) => [
+    index("outbox_attachments_outbox_idx").on(t.outbox_id),
+    check("outbox_attachments_size", sql`${t.size_bytes} = octet_length(${t.content})`),
   ],
 );

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, unique, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
  * Payments to other banks (docs/product.md#to-us-bank, docs/product.md#international): the member's
@@ -48,6 +48,8 @@ export const externalPayments = pgTable(
     check("external_payments_amount_positive", sql`${t.amount_cents} > 0 and ${t.fee_cents} >= 0`),
     check("external_payments_sent_has_file", sql`(${t.status} = 'sent') = (${t.export_file_id} is not null)`),
     index("external_payments_export_file_idx").on(t.export_file_id),
+    // Each payment has its own hold; the member's history finds a ledger transaction's payment by it.
+    uniqueIndex("external_payments_hold_transaction_unique").on(t.hold_transaction_id),
   ],
 );
 
