@@ -15,3 +15,4 @@ export * from "./schema/notifications";
 export * from "./schema/back-office-money";
 export * from "./schema/jobs";
 export * from "./schema/statements";
+export * from "./schema/bill-pay";

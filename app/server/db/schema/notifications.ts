@@ -16,6 +16,7 @@ export const NOTIFICATION_KINDS = [
   "application_decision",
   "deposit_decision",
   "bill_paid",
+  "bill_payment_failed",
   "statement_ready",
   // Staff corrected the member's money (a reversal, a balance adjustment, a hold) or froze or closed an account.
   "account_correction",
