@@ -167,6 +167,14 @@ export const InstitutionSchema = z
       member_daily_max_cents: z.number().int().positive().default(1_000_000),
       member_transfer_code_above_cents: z.number().int().min(0).default(100_000),
       mobile_deposit_max_cents: z.number().int().positive(),
+      /**
+       * Funds availability of an approved mobile deposit (docs/product.md#mobile-deposit): the first
+       * `next_day_cents` the next business day, the rest `remaining_after_business_days` business
+       * days after approval. Held in the ledger until then, and shown to the member on the page.
+       */
+      mobile_deposit_availability: z
+        .object({ next_day_cents: z.number().int().min(0), remaining_after_business_days: z.number().int().min(1).max(30) })
+        .default({ next_day_cents: 22_500, remaining_after_business_days: 2 }),
       adjustment_second_approval_above_cents: z.number().int().positive(),
     }),
   })

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { formatCents } from "./money";
+import { nextBusinessDay } from "./payment-dates";
 import { accountIdField, amountCentsField, idempotencyKeyField } from "./transfers";
 
 export const MOBILE_DEPOSIT_AMOUNT_CENTS_MAX_DEFAULT = 1_000_000;
@@ -36,3 +37,84 @@ export function mobileDepositSchema(amount_cents_max: number = MOBILE_DEPOSIT_AM
 }
 
 export type MobileDeposit = z.output<ReturnType<typeof mobileDepositSchema>>;
+
+// ---------------------------------------------------------------------------------------------
+// The check images: JPEG or PNG by their content, at most 10 MB each.
+
+/** 10 MB: the most one photo of a check may weigh, as uploaded. */
+export const MOBILE_DEPOSIT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+export const MOBILE_DEPOSIT_IMAGE_TYPES = ["image/jpeg", "image/png"] as const;
+export type MobileDepositImageType = (typeof MOBILE_DEPOSIT_IMAGE_TYPES)[number];
+export const MOBILE_DEPOSIT_SIDES = ["front", "back"] as const;
+export type CheckSide = (typeof MOBILE_DEPOSIT_SIDES)[number];
+
+export const MOBILE_DEPOSIT_IMAGE_MESSAGES = {
+  missing: (side: CheckSide) => `Please add a photo of the ${side} of the check`,
+  wrong_type: (side: CheckSide) => `The photo of the ${side} of the check must be a JPEG or PNG image`,
+  too_large: (side: CheckSide) => `The photo of the ${side} of the check is larger than 10 MB`,
+  unreadable: (side: CheckSide) => `The photo of the ${side} of the check could not be read. Please take it again`,
+  /** The whole form's declared size already passes two full photos. */
+  body_too_large: "The photos are larger than 10 MB each. Please take smaller photos and try again.",
+} as const;
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/**
+ * The image type by the file's first bytes (its magic number), never its name or the browser's
+ * claim: JPEG starts FF D8 FF, PNG with its 8-byte signature. Anything else is null. The server
+ * still decodes the whole image before it accepts it: a valid start proves nothing about the rest.
+ */
+export function checkImageType(bytes: Uint8Array): MobileDepositImageType | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
+  if (bytes.length >= PNG_SIGNATURE.length && PNG_SIGNATURE.every((b, i) => bytes[i] === b)) return "image/png";
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Funds availability: when an approved deposit's money may be spent.
+
+export interface AvailabilityPolicy {
+  /** Available from the next business day after approval (at most the deposit). */
+  next_day_cents: number;
+  /** The rest is available this many business days after approval. */
+  remaining_after_business_days: number;
+}
+
+export interface AvailabilitySchedule {
+  next_day_amount_cents: number;
+  next_day_available_on: string;
+  later_amount_cents: number;
+  later_available_on: string;
+}
+
+/**
+ * Splits an approved deposit by the institution's policy, counting business days (Monday to
+ * Friday, as payment files do) from the approval's business date.
+ */
+export function availabilitySchedule(
+  amount_cents: number,
+  approved_on: string,
+  policy: AvailabilityPolicy,
+): AvailabilitySchedule {
+  const next_day_amount_cents = Math.min(amount_cents, Math.max(0, policy.next_day_cents));
+  return {
+    next_day_amount_cents,
+    next_day_available_on: addBusinessDays(approved_on, 1),
+    later_amount_cents: amount_cents - next_day_amount_cents,
+    later_available_on: addBusinessDays(approved_on, Math.max(1, policy.remaining_after_business_days)),
+  };
+}
+
+/** `days` business days after `date`. */
+export function addBusinessDays(date: string, days: number): string {
+  let day = date;
+  for (let i = 0; i < days; i++) day = nextBusinessDay(day);
+  return day;
+}
+
+/** The policy in the member's words, for the deposit page. */
+export function availabilityPolicyText(policy: AvailabilityPolicy): string {
+  const days = Math.max(1, policy.remaining_after_business_days);
+  if (policy.next_day_cents <= 0) return `Once approved, the deposit is available ${days} business ${days === 1 ? "day" : "days"} after approval.`;
+  return `Once approved, the first ${formatCents(policy.next_day_cents)} is available the next business day and the rest ${days} business ${days === 1 ? "day" : "days"} after approval.`;
+}
