@@ -29,6 +29,7 @@ const INSTITUTION_ACCOUNT_NAMES: Record<InstitutionAccountType, string> = {
   deposits_in_transit: "Deposits in transit",
   adjustments: "Adjustments",
   fees_income: "Fees income",
+  card_settlement: "Card settlement",
 };
 
 export interface AccountView {

@@ -21,6 +21,8 @@ export const NOTIFICATION_KINDS = [
   // Staff corrected the member's money (a reversal, a balance adjustment, a hold) or froze or closed an account.
   "account_correction",
   "account_status",
+  // Card Services: locked, unlocked, limit changed, PIN changed, reported lost, a purchase declined.
+  "card_activity",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
