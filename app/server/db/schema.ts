@@ -16,3 +16,4 @@ export * from "./schema/back-office-money";
 export * from "./schema/jobs";
 export * from "./schema/statements";
 export * from "./schema/bill-pay";
+export * from "./schema/ach-inbound";

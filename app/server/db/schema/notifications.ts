@@ -23,6 +23,9 @@ export const NOTIFICATION_KINDS = [
   "account_status",
   // Card Services: locked, unlocked, limit changed, PIN changed, reported lost, a purchase declined.
   "card_activity",
+  // ACH in: a direct deposit or debit posted, or a payment returned (docs/product.md#ach-in).
+  "ach_received",
+  "ach_returned",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -1,0 +1,121 @@
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, check, date, index, integer, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
+
+/**
+ * ACH in (docs/product.md#ach-in): the NACHA files the Federal Reserve sends, their entries and
+ * what became of each, and the return files the credit union sends back.
+ */
+
+export const ACH_INBOUND_FILE_STATUSES = ["posting", "posted"] as const;
+/** credit, debit, prenote (no money), return (of one of the credit union's own entries). */
+export const ACH_INBOUND_ENTRY_KINDS = ["credit", "debit", "prenote", "return"] as const;
+/**
+ * received: stored, not yet posted; posted: the money moved; returned: it could not post and goes
+ * back in a return file (`return_code` says why); applied: a return of our own entry released or
+ * reversed the original; unmatched: a return staff must look into (no such entry of ours, or it
+ * could not be reversed); noted: a prenote, nothing to move.
+ */
+export const ACH_INBOUND_ENTRY_STATUSES = ["received", "posted", "returned", "applied", "unmatched", "noted"] as const;
+
+export const achInboundFiles = pgTable(
+  "ach_inbound_files",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    file_name: text("file_name").notNull(),
+    /** SHA-256 of the bytes: the same file uploaded twice posts once. */
+    sha256: text("sha256").notNull(),
+    content: text("content").notNull(),
+    /** The sender (file header's immediate origin) and its file id. */
+    immediate_origin: text("immediate_origin").notNull(),
+    created_date: date("created_date").notNull(),
+    file_id_modifier: text("file_id_modifier").notNull(),
+    status: text("status", { enum: ACH_INBOUND_FILE_STATUSES }).notNull().default("posting"),
+    entry_count: integer("entry_count").notNull(),
+    credit_total_cents: bigint("credit_total_cents", { mode: "number" }).notNull(),
+    debit_total_cents: bigint("debit_total_cents", { mode: "number" }).notNull(),
+    posted_count: integer("posted_count").notNull().default(0),
+    returned_count: integer("returned_count").notNull().default(0),
+    uploaded_by: text("uploaded_by").notNull(),
+    uploaded_at: timestamp("uploaded_at", { withTimezone: true }).notNull().default(sql`now()`),
+    posted_at: timestamp("posted_at", { withTimezone: true }),
+  },
+  (t) => [
+    unique("ach_inbound_files_sha256_unique").on(t.sha256),
+    check("ach_inbound_files_status_valid", sql`${t.status} in ('posting', 'posted')`),
+    check("ach_inbound_files_totals", sql`${t.entry_count} > 0 and ${t.credit_total_cents} >= 0 and ${t.debit_total_cents} >= 0`),
+  ],
+);
+
+export const achInboundEntries = pgTable(
+  "ach_inbound_entries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    file_id: bigint("file_id", { mode: "number" }).notNull(),
+    /** The entry record's line in the file. */
+    line: integer("line").notNull(),
+    batch_number: integer("batch_number").notNull(),
+    company_name: text("company_name").notNull(),
+    company_discretionary_data: text("company_discretionary_data").notNull(),
+    company_id: text("company_id").notNull(),
+    sec_code: text("sec_code").notNull(),
+    entry_description: text("entry_description").notNull(),
+    effective_date: date("effective_date").notNull(),
+    transaction_code: text("transaction_code").notNull(),
+    kind: text("kind", { enum: ACH_INBOUND_ENTRY_KINDS }).notNull(),
+    account_number: text("account_number").notNull(),
+    amount_cents: bigint("amount_cents", { mode: "number" }).notNull(),
+    individual_id: text("individual_id").notNull(),
+    individual_name: text("individual_name").notNull(),
+    trace_number: text("trace_number").notNull(),
+    payment_information: text("payment_information"),
+    status: text("status", { enum: ACH_INBOUND_ENTRY_STATUSES }).notNull().default("received"),
+    /** Why it was returned (R01...), or for a return received, the other bank's reason. */
+    return_code: text("return_code"),
+    /** A return received: the trace number of our original entry. */
+    original_trace_number: text("original_trace_number"),
+    /** The member account it posted to (or that refused it). */
+    account_id: bigint("account_id", { mode: "number" }),
+    /** The ledger transaction that posted it, or the reversal of our returned entry. */
+    transaction_id: bigint("transaction_id", { mode: "number" }),
+    /** A return received: our payment it returned. */
+    payment_id: bigint("payment_id", { mode: "number" }),
+    /** The return file it went back in. */
+    return_file_id: bigint("return_file_id", { mode: "number" }),
+    /** Our trace number in that return file. */
+    return_trace_number: text("return_trace_number"),
+    resolved_at: timestamp("resolved_at", { withTimezone: true }),
+  },
+  (t) => [
+    unique("ach_inbound_entries_file_line_unique").on(t.file_id, t.line),
+    index("ach_inbound_entries_file_status_idx").on(t.file_id, t.status, t.id),
+    // The Returned items queue: returns not yet in a return file, and returns staff must look into.
+    index("ach_inbound_entries_waiting_idx").on(t.id).where(sql`(${t.status} = 'returned' and ${t.return_file_id} is null) or ${t.status} = 'unmatched'`),
+    index("ach_inbound_entries_return_file_idx").on(t.return_file_id),
+    check("ach_inbound_entries_kind_valid", sql`${t.kind} in ('credit', 'debit', 'prenote', 'return')`),
+    check("ach_inbound_entries_status_valid", sql`${t.status} in ('received', 'posted', 'returned', 'applied', 'unmatched', 'noted')`),
+    check("ach_inbound_entries_returned_has_code", sql`${t.status} <> 'returned' or ${t.return_code} is not null`),
+    check("ach_inbound_entries_posted_has_transaction", sql`${t.status} <> 'posted' or ${t.transaction_id} is not null`),
+    check("ach_inbound_entries_amount", sql`${t.amount_cents} >= 0`),
+  ],
+);
+
+export const achReturnFiles = pgTable(
+  "ach_return_files",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    file_name: text("file_name").notNull(),
+    content: text("content").notNull(),
+    sha256: text("sha256").notNull(),
+    business_date: date("business_date").notNull(),
+    entry_count: integer("entry_count").notNull(),
+    credit_total_cents: bigint("credit_total_cents", { mode: "number" }).notNull(),
+    debit_total_cents: bigint("debit_total_cents", { mode: "number" }).notNull(),
+    created_by: text("created_by").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [unique("ach_return_files_name_unique").on(t.file_name), check("ach_return_files_counts", sql`${t.entry_count} > 0`)],
+);
+
+export type AchInboundFile = typeof achInboundFiles.$inferSelect;
+export type AchInboundEntry = typeof achInboundEntries.$inferSelect;
+export type AchReturnFile = typeof achReturnFiles.$inferSelect;
