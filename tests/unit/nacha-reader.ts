@@ -98,7 +98,16 @@ function printable(record: string, line: number): void {
   }
 }
 
-export function readNachaFile(text: string): ReadFile {
+/**
+ * `inbound`: a file the Federal Reserve sends (its batches come from other banks, so a batch's
+ * ODFI is not the file's origin). `returns`: entries may be returns (21, 26, 31, 36) with an
+ * addenda type 99 (columns 4-6 reason, 7-21 original trace number, 22-27 date of death, 28-35
+ * original receiving DFI, 36-79 information, 80-94 the return's own trace number).
+ */
+export function readNachaFile(text: string, options: { inbound?: boolean; returns?: boolean } = {}): ReadFile {
+  const returns = options.returns === true || options.inbound === true;
+  const CREDIT_CODES = returns ? ["21", "22", "23", "31", "32", "33"] : ["22", "23", "32", "33"];
+  const DEBIT_CODES = returns ? ["26", "27", "28", "36", "37", "38"] : ["27", "28", "37", "38"];
   if (!text.endsWith("\n")) fail(0, "the file must end with a line break");
   const lines = text.slice(0, -1).split("\n");
   lines.forEach((record, i) => {
@@ -154,7 +163,7 @@ export function readNachaFile(text: string): ReadFile {
     if (!["200", "220", "225"].includes(batch.service_class_code)) fail(n, "service class code must be 200, 220 or 225");
     if (batch.settlement_date.trim() !== "") fail(n, "settlement date is left blank by the originator");
     if (batch.originator_status !== "1") fail(n, "originator status code must be 1");
-    if (batch.odfi !== header.immediate_origin.slice(0, 8)) fail(n, "the batch's ODFI is not the file's origin");
+    if (!options.inbound && batch.odfi !== header.immediate_origin.slice(0, 8)) fail(n, "the batch's ODFI is not the file's origin");
     if (batch.batch_number !== batches.length + 1) fail(n, "batch numbers must run 1, 2, 3...");
     i++;
     let addenda_count = 0;
@@ -176,7 +185,9 @@ export function readNachaFile(text: string): ReadFile {
       };
       if (!abaValid(entry.rdfi + entry.check_digit)) fail(m, "the receiving DFI's check digit is wrong");
       if (entry.account_number === "" || cols(e, 13, 13) === " ") fail(m, "the account number is left-justified and not empty");
-      if (batch.service_class_code === "220" && !["22", "23", "32", "33"].includes(entry.transaction_code)) fail(m, "a credits-only batch holds a debit");
+      if (batch.service_class_code === "220" && !CREDIT_CODES.includes(entry.transaction_code)) fail(m, "a credits-only batch holds a debit");
+      if (batch.service_class_code === "225" && !DEBIT_CODES.includes(entry.transaction_code)) fail(m, "a debits-only batch holds a credit");
+      if (!CREDIT_CODES.includes(entry.transaction_code) && !DEBIT_CODES.includes(entry.transaction_code)) fail(m, `transaction code ${entry.transaction_code} is not one this reader knows`);
       if (!entry.trace_number.startsWith(batch.odfi)) fail(m, "the trace number does not start with the ODFI");
       const previous = batch.entries.at(-1);
       if (previous && previous.trace_number >= entry.trace_number) fail(m, "trace numbers must ascend within a batch");
@@ -184,6 +195,17 @@ export function readNachaFile(text: string): ReadFile {
       while (lines[i]?.[0] === "7") {
         const a = lines[i]!;
         const k = line();
+        if (returns && cols(a, 2, 3) === "99") {
+          if (!["21", "26", "31", "36"].includes(entry.transaction_code)) fail(k, "a return addenda follows an entry that is not a return");
+          if (!/^R\d\d$/.test(cols(a, 4, 6))) fail(k, "return reason code must be R and two digits");
+          digits(a, 7, 21, k, "original entry trace number");
+          digits(a, 28, 35, k, "original receiving DFI");
+          if (digits(a, 80, 94, k, "trace number") !== entry.trace_number) fail(k, "the return addenda's trace number is not its entry's");
+          entry.addenda.push({ type: "99", text: cols(a, 4, 79).trimEnd(), sequence: 1, entry_sequence: cols(a, 88, 94) });
+          addenda_count++;
+          i++;
+          continue;
+        }
         const addenda = {
           type: digits(a, 2, 3, k, "addenda type code"),
           text: cols(a, 4, 83).trimEnd(),
@@ -199,6 +221,7 @@ export function readNachaFile(text: string): ReadFile {
         i++;
       }
       if (entry.addenda_indicator === "1" && entry.addenda.length === 0) fail(m, "the addenda indicator is 1 but no addenda follows");
+      if (["21", "26", "31", "36"].includes(entry.transaction_code) && entry.addenda[0]?.type !== "99") fail(m, "a return needs an addenda type 99");
       if (batch.sec_code === "PPD" && entry.addenda.length > 1) fail(m, "a PPD entry has at most one addenda");
       batch.entries.push(entry);
     }
@@ -219,8 +242,8 @@ export function readNachaFile(text: string): ReadFile {
     if (digits(c, 2, 4, k, "service class code") !== batch.service_class_code) fail(k, "the control's service class is not the header's");
     if (batch.control.entry_addenda_count !== batch.entries.length + addenda_count) fail(k, "entry/addenda count is wrong");
     if (batch.control.entry_hash !== hashOf(batch.entries.map((e) => e.rdfi))) fail(k, "entry hash is wrong");
-    const credits = batch.entries.filter((e) => ["22", "23", "32", "33"].includes(e.transaction_code)).reduce((s, e) => s + e.amount_cents, 0);
-    const debits = batch.entries.filter((e) => ["27", "28", "37", "38"].includes(e.transaction_code)).reduce((s, e) => s + e.amount_cents, 0);
+    const credits = batch.entries.filter((e) => CREDIT_CODES.includes(e.transaction_code)).reduce((s, e) => s + e.amount_cents, 0);
+    const debits = batch.entries.filter((e) => DEBIT_CODES.includes(e.transaction_code)).reduce((s, e) => s + e.amount_cents, 0);
     if (batch.control.credit_cents !== credits) fail(k, "total credit is wrong");
     if (batch.control.debit_cents !== debits) fail(k, "total debit is wrong");
     if (batch.control.company_id !== batch.company_id) fail(k, "the control's company id is not the header's");

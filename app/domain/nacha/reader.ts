@@ -1,0 +1,355 @@
+import { isValidRoutingNumber } from "~/domain/routing-number";
+import { ADDENDA, BATCH_CONTROL, BATCH_HEADER, BLOCKING_FACTOR, ENTRY_DETAIL, FILE_CONTROL, FILE_HEADER, PADDING_RECORD, RECORD_LENGTH, sliceRecord, type RecordLayout } from "./records";
+import { entryHash } from "./writer";
+import { RETURN_ADDENDA } from "./return-file";
+
+/**
+ * Reads an inbound NACHA file (the ACH file the Federal Reserve sends the credit union), pure.
+ * It reads the columns of the shared record layouts (`records.ts`) and checks every control the
+ * NACHA rules define. A file that breaks one is refused whole, never posted in part: the answer
+ * names the line and the rule ("line 14: entry hash is 0012345678, the entries sum to
+ * 0012345679"), so staff can tell the sender what to fix.
+ *
+ * Accepted: PPD and CCD batches (service class 200, 220 or 225) of credits (22, 32), debits
+ * (27, 37), prenotes (23, 28, 33, 38, zero amount) and returns of the credit union's own entries
+ * (21, 26, 31, 36 with an addenda type 99 naming the original trace number). Records are one per
+ * line (LF or CRLF) or, as some operators send them, one unbroken run of 94-character records.
+ */
+
+/** Largest inbound file: 100,000 entries each with an addenda record is about 19 MB. */
+export const INBOUND_FILE_MAX_BYTES = 20 * 1024 * 1024;
+
+export type InboundEntryKind = "credit" | "debit" | "prenote" | "return";
+
+/** Transaction code to what it asks and of which account type. */
+export const INBOUND_TRANSACTION_CODES: Record<string, { kind: InboundEntryKind; account: "checking" | "savings" }> = {
+  "22": { kind: "credit", account: "checking" },
+  "32": { kind: "credit", account: "savings" },
+  "27": { kind: "debit", account: "checking" },
+  "37": { kind: "debit", account: "savings" },
+  "23": { kind: "prenote", account: "checking" },
+  "28": { kind: "prenote", account: "checking" },
+  "33": { kind: "prenote", account: "savings" },
+  "38": { kind: "prenote", account: "savings" },
+  "21": { kind: "return", account: "checking" },
+  "26": { kind: "return", account: "checking" },
+  "31": { kind: "return", account: "savings" },
+  "36": { kind: "return", account: "savings" },
+};
+
+/** NACHA counts a code ending 0 to 4 as a credit, 5 to 9 as a debit (in batch and file totals). */
+export function isCreditCode(transaction_code: string): boolean {
+  return Number(transaction_code.slice(-1)) <= 4;
+}
+
+export const ACCEPTED_SEC_CODES = ["PPD", "CCD"] as const;
+const SERVICE_CLASSES = { "200": "mixed", "220": "credits", "225": "debits" } as const;
+
+export interface InboundReturnInfo {
+  /** R01, R02, ... */
+  reason_code: string;
+  /** The trace number of the credit union's entry being returned. */
+  original_trace_number: string;
+  original_rdfi: string;
+  information: string;
+}
+
+export interface InboundEntry {
+  /** 1-based line of the entry record in the file. */
+  line: number;
+  transaction_code: string;
+  kind: InboundEntryKind;
+  account_type: "checking" | "savings";
+  /** Nine digits: the receiving DFI's eight and the check digit. */
+  routing_number: string;
+  account_number: string;
+  amount_cents: number;
+  individual_id: string;
+  individual_name: string;
+  trace_number: string;
+  /** Addenda 05's text, when there is one. */
+  payment_information: string | null;
+  /** Addenda 99 of a return. */
+  return_info: InboundReturnInfo | null;
+}
+
+export interface InboundBatch {
+  line: number;
+  batch_number: number;
+  service_class_code: string;
+  company_name: string;
+  company_discretionary_data: string;
+  company_id: string;
+  sec_code: string;
+  entry_description: string;
+  /** YYYY-MM-DD. */
+  effective_date: string;
+  /** The originating bank's eight routing digits. */
+  odfi: string;
+  entries: InboundEntry[];
+}
+
+export interface InboundFile {
+  immediate_destination: string;
+  immediate_origin: string;
+  origin_name: string;
+  /** YYYY-MM-DD and HH:MM. */
+  created_date: string;
+  created_time: string;
+  file_id_modifier: string;
+  batches: InboundBatch[];
+  entry_count: number;
+  addenda_count: number;
+  credit_total_cents: number;
+  debit_total_cents: number;
+}
+
+export type ReadInboundResult = { ok: true; file: InboundFile } | { ok: false; line: number; rule: string; message: string };
+
+class Refusal extends Error {
+  constructor(
+    readonly line: number,
+    readonly rule: string,
+  ) {
+    super(line > 0 ? `line ${line}: ${rule}` : rule);
+  }
+}
+
+function refuse(line: number, rule: string): never {
+  throw new Refusal(line, rule);
+}
+
+const trim = (value: string) => value.trim();
+
+/** The fields of a record by its layout, with every numeric field checked as digits. */
+function fields(layout: RecordLayout, record: string, line: number): Record<string, string> {
+  const values = sliceRecord(layout, record);
+  for (const field of layout) {
+    const value = values[field.name]!;
+    if (field.kind === "N" && !/^\d+$/.test(value)) refuse(line, `${field.name.replaceAll("_", " ")} (columns ${field.start}-${field.start + field.length - 1}) must be digits, not ${JSON.stringify(value)}`);
+    // The originator status code is 1 for a bank, 2 for a government agency: read, not enforced.
+    if (field.constant !== undefined && value !== field.constant && field.name !== "originator_status_code") refuse(line, `${field.name.replaceAll("_", " ")} (columns ${field.start}-${field.start + field.length - 1}) must be ${field.constant}, not ${JSON.stringify(value)}`);
+  }
+  return values;
+}
+
+function date(yymmdd: string, line: number, name: string): string {
+  const yy = Number(yymmdd.slice(0, 2));
+  const mm = Number(yymmdd.slice(2, 4));
+  const dd = Number(yymmdd.slice(4, 6));
+  const iso = `20${yymmdd.slice(0, 2)}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
+  const parsed = new Date(`${iso}T00:00:00Z`);
+  if (mm < 1 || mm > 12 || dd < 1 || Number.isNaN(parsed.getTime()) || parsed.getUTCDate() !== dd || yy > 99) refuse(line, `${name} ${yymmdd} is not a date (YYMMDD)`);
+  return iso;
+}
+
+/** The records of the file: lines, or one unbroken run of 94-character records. */
+function records(bytes: Uint8Array): string[] {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b === 0x0a || b === 0x0d) continue;
+    if (b < 0x20 || b > 0x7e) {
+      const line = 1 + bytes.subarray(0, i).filter((c) => c === 0x0a).length;
+      refuse(line, `byte ${i + 1} is not printable text (0x${b.toString(16).padStart(2, "0")}): a NACHA file holds only ASCII records`);
+    }
+  }
+  const text = new TextDecoder("latin1").decode(bytes);
+  if (!text.includes("\n") && !text.includes("\r")) {
+    if (text.length % RECORD_LENGTH !== 0) refuse(1, `the file is one line of ${text.length} characters, not a run of ${RECORD_LENGTH}-character records`);
+    return text.match(new RegExp(`.{${RECORD_LENGTH}}`, "g")) ?? [];
+  }
+  const lines = text.split(/\r?\n/);
+  if (lines.at(-1) === "") lines.pop();
+  return lines;
+}
+
+export function readInboundNachaFile(bytes: Uint8Array, expect: { routing_number: string }): ReadInboundResult {
+  try {
+    return { ok: true, file: read(bytes, expect) };
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, line: error.line, rule: error.rule, message: error.message };
+    throw error;
+  }
+}
+
+function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFile {
+  if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) refuse(0, "the file is empty");
+  if (bytes.length > INBOUND_FILE_MAX_BYTES) refuse(0, `the file is ${bytes.length.toLocaleString("en-US")} bytes; the largest accepted is ${INBOUND_FILE_MAX_BYTES.toLocaleString("en-US")}`);
+  const lines = records(bytes);
+  lines.forEach((record, i) => {
+    if (record.length !== RECORD_LENGTH) refuse(i + 1, `record length is ${record.length}, not ${RECORD_LENGTH}`);
+  });
+  if (lines.length % BLOCKING_FACTOR !== 0) refuse(lines.length, `the file has ${lines.length} records, not a multiple of the blocking factor ${BLOCKING_FACTOR}`);
+
+  // File header.
+  const first = lines[0]!;
+  if (first[0] !== "1") refuse(1, `the first record must be a file header (type 1), not type ${first[0]}`);
+  const h = fields(FILE_HEADER, first, 1);
+  const destination = h.immediate_destination!.trim();
+  const origin = h.immediate_origin!.trim();
+  if (!/^\d{9}$/.test(destination)) refuse(1, `immediate destination (columns 4-13) must be a blank and nine digits, not ${JSON.stringify(h.immediate_destination)}`);
+  if (!/^\d{9,10}$/.test(origin)) refuse(1, `immediate origin (columns 14-23) must be digits, not ${JSON.stringify(h.immediate_origin)}`);
+  if (destination !== expect.routing_number) refuse(1, `immediate destination ${destination} is not this credit union's routing number ${expect.routing_number}: the file is for another bank`);
+  const file: InboundFile = {
+    immediate_destination: destination,
+    immediate_origin: origin,
+    origin_name: trim(h.immediate_origin_name!),
+    created_date: date(h.file_creation_date!, 1, "file creation date"),
+    created_time: `${h.file_creation_time!.slice(0, 2)}:${h.file_creation_time!.slice(2)}`,
+    file_id_modifier: h.file_id_modifier!,
+    batches: [],
+    entry_count: 0,
+    addenda_count: 0,
+    credit_total_cents: 0,
+    debit_total_cents: 0,
+  };
+  if (!/^[A-Z0-9]$/.test(file.file_id_modifier)) refuse(1, `file id modifier (column 34) must be A-Z or 0-9, not ${JSON.stringify(file.file_id_modifier)}`);
+
+  const traces = new Set<string>();
+  let i = 1;
+  while (lines[i]?.[0] === "5") {
+    const batch_line = i + 1;
+    const b = fields(BATCH_HEADER, lines[i]!, batch_line);
+    const service_class = b.service_class_code!;
+    if (!(service_class in SERVICE_CLASSES)) refuse(batch_line, `service class code ${service_class} is not 200 (mixed), 220 (credits) or 225 (debits)`);
+    const sec_code = b.standard_entry_class_code!;
+    if (!(ACCEPTED_SEC_CODES as readonly string[]).includes(sec_code)) refuse(batch_line, `standard entry class ${JSON.stringify(sec_code)} is not accepted: PPD and CCD only`);
+    const batch: InboundBatch = {
+      line: batch_line,
+      batch_number: Number(b.batch_number),
+      service_class_code: service_class,
+      company_name: trim(b.company_name!),
+      company_discretionary_data: trim(b.company_discretionary_data!),
+      company_id: trim(b.company_identification!),
+      sec_code,
+      entry_description: trim(b.company_entry_description!),
+      effective_date: date(b.effective_entry_date!, batch_line, "effective entry date"),
+      odfi: b.originating_dfi_identification!,
+      entries: [],
+    };
+    const previous_batch = file.batches.at(-1);
+    if (previous_batch && batch.batch_number <= previous_batch.batch_number) refuse(batch_line, `batch number ${batch.batch_number} is not after ${previous_batch.batch_number}: batch numbers ascend`);
+    i++;
+
+    let addenda_count = 0;
+    let credit_cents = 0;
+    let debit_cents = 0;
+    while (lines[i]?.[0] === "6") {
+      const entry_line = i + 1;
+      const e = fields(ENTRY_DETAIL, lines[i]!, entry_line);
+      const code = e.transaction_code!;
+      const meaning = INBOUND_TRANSACTION_CODES[code];
+      if (!meaning) refuse(entry_line, `transaction code ${code} is not accepted (credits 22, 32; debits 27, 37; prenotes 23, 28, 33, 38; returns 21, 26, 31, 36)`);
+      const credit = isCreditCode(code);
+      if (service_class === "220" && !credit) refuse(entry_line, `transaction code ${code} is a debit in a credits-only batch (service class 220)`);
+      if (service_class === "225" && credit) refuse(entry_line, `transaction code ${code} is a credit in a debits-only batch (service class 225)`);
+      const routing_number = `${e.receiving_dfi_identification}${e.check_digit}`;
+      if (!isValidRoutingNumber(routing_number)) refuse(entry_line, `check digit ${e.check_digit} (column 12) is wrong for receiving DFI ${e.receiving_dfi_identification}: the ABA checksum fails`);
+      if (routing_number !== expect.routing_number) refuse(entry_line, `receiving DFI ${routing_number} is not this credit union's routing number ${expect.routing_number}`);
+      const account_number = trim(e.dfi_account_number!);
+      if (account_number === "") refuse(entry_line, "the DFI account number (columns 13-29) is blank");
+      const amount_cents = Number(e.amount);
+      if (meaning.kind === "prenote" && amount_cents !== 0) refuse(entry_line, `a prenote (transaction code ${code}) has a zero amount, not ${amount_cents} cents`);
+      if (meaning.kind !== "prenote" && amount_cents === 0) refuse(entry_line, "the amount is zero: only a prenote carries no money");
+      const trace_number = e.trace_number!;
+      const previous = batch.entries.at(-1);
+      if (previous && trace_number <= previous.trace_number) refuse(entry_line, `trace number ${trace_number} is not after ${previous.trace_number}: trace numbers ascend within a batch`);
+      if (traces.has(trace_number)) refuse(entry_line, `trace number ${trace_number} appears twice in the file`);
+      traces.add(trace_number);
+      const indicator = e.addenda_record_indicator!;
+      if (indicator !== "0" && indicator !== "1") refuse(entry_line, `addenda record indicator (column 79) must be 0 or 1, not ${indicator}`);
+      const entry: InboundEntry = {
+        line: entry_line,
+        transaction_code: code,
+        kind: meaning.kind,
+        account_type: meaning.account,
+        routing_number,
+        account_number,
+        amount_cents,
+        individual_id: trim(e.individual_identification_number!),
+        individual_name: trim(e.individual_name!),
+        trace_number,
+        payment_information: null,
+        return_info: null,
+      };
+      i++;
+
+      let addenda_seen = 0;
+      while (lines[i]?.[0] === "7") {
+        const addenda_line = i + 1;
+        const record = lines[i]!;
+        if (indicator !== "1") refuse(addenda_line, "an addenda record follows an entry whose addenda record indicator is 0");
+        const type = record.slice(1, 3);
+        if (type === "99") {
+          if (meaning.kind !== "return") refuse(addenda_line, `a return addenda (type 99) follows transaction code ${code}, which is not a return`);
+          const a = fields(RETURN_ADDENDA, record, addenda_line);
+          if (a.trace_number !== trace_number) refuse(addenda_line, `the return addenda's trace number ${a.trace_number} is not its entry's ${trace_number}`);
+          if (!/^R\d{2}$/.test(a.return_reason_code!)) refuse(addenda_line, `return reason code ${JSON.stringify(a.return_reason_code)} must be R and two digits`);
+          entry.return_info = {
+            reason_code: a.return_reason_code!,
+            original_trace_number: a.original_entry_trace_number!,
+            original_rdfi: a.original_receiving_dfi_identification!,
+            information: trim(a.addenda_information!),
+          };
+        } else if (type === "05") {
+          if (meaning.kind === "return") refuse(addenda_line, "a return entry's addenda must be type 99");
+          const a = fields(ADDENDA, record, addenda_line);
+          if (Number(a.addenda_sequence_number) !== addenda_seen + 1) refuse(addenda_line, `addenda sequence number ${Number(a.addenda_sequence_number)} is not ${addenda_seen + 1}`);
+          if (a.entry_detail_sequence_number !== trace_number.slice(-7)) refuse(addenda_line, `entry detail sequence number ${a.entry_detail_sequence_number} is not the last seven digits of its entry's trace number ${trace_number}`);
+          entry.payment_information = trim(`${entry.payment_information ?? ""} ${trim(a.payment_related_information!)}`);
+        } else {
+          refuse(addenda_line, `addenda type ${JSON.stringify(type)} is not accepted (05 payment information, 99 return)`);
+        }
+        addenda_seen++;
+        i++;
+      }
+      if (addenda_seen > 1 && (batch.sec_code === "PPD" || meaning.kind === "return")) refuse(entry_line, `${meaning.kind === "return" ? "a return" : "a PPD entry"} has at most one addenda record, not ${addenda_seen}`);
+      if (indicator === "1" && addenda_seen === 0) refuse(entry_line, "the addenda record indicator is 1 but no addenda record follows");
+      if (meaning.kind === "return" && !entry.return_info) refuse(entry_line, `transaction code ${code} is a return and needs an addenda type 99`);
+      addenda_count += addenda_seen;
+      if (credit) credit_cents += amount_cents;
+      else debit_cents += amount_cents;
+      batch.entries.push(entry);
+    }
+
+    const control_line = i + 1;
+    if (lines[i]?.[0] !== "8") refuse(control_line, `a batch ends with a batch control (type 8), not ${lines[i] === undefined ? "the end of the file" : `type ${lines[i]![0]}`}`);
+    if (batch.entries.length === 0) refuse(control_line, "a batch holds at least one entry");
+    const c = fields(BATCH_CONTROL, lines[i]!, control_line);
+    if (c.service_class_code !== service_class) refuse(control_line, `service class code ${c.service_class_code} is not the batch header's ${service_class}`);
+    const count = batch.entries.length + addenda_count;
+    if (Number(c.entry_addenda_count) !== count) refuse(control_line, `entry/addenda count is ${Number(c.entry_addenda_count)}, the batch holds ${count}`);
+    const hash = entryHash(batch.entries.map((e) => e.routing_number));
+    if (c.entry_hash !== hash) refuse(control_line, `entry hash is ${c.entry_hash}, the entries' receiving DFIs sum to ${hash}`);
+    if (Number(c.total_debit_entry_dollar_amount) !== debit_cents) refuse(control_line, `total debit is ${Number(c.total_debit_entry_dollar_amount)} cents, the entries' debits sum to ${debit_cents}`);
+    if (Number(c.total_credit_entry_dollar_amount) !== credit_cents) refuse(control_line, `total credit is ${Number(c.total_credit_entry_dollar_amount)} cents, the entries' credits sum to ${credit_cents}`);
+    if (trim(c.company_identification!) !== batch.company_id) refuse(control_line, `company identification ${JSON.stringify(trim(c.company_identification!))} is not the batch header's ${JSON.stringify(batch.company_id)}`);
+    if (c.originating_dfi_identification !== batch.odfi) refuse(control_line, `originating DFI ${c.originating_dfi_identification} is not the batch header's ${batch.odfi}`);
+    if (Number(c.batch_number) !== batch.batch_number) refuse(control_line, `batch number ${Number(c.batch_number)} is not the batch header's ${batch.batch_number}`);
+    file.batches.push(batch);
+    file.entry_count += batch.entries.length;
+    file.addenda_count += addenda_count;
+    file.credit_total_cents += credit_cents;
+    file.debit_total_cents += debit_cents;
+    i++;
+  }
+
+  const control_line = i + 1;
+  if (lines[i]?.[0] !== "9" || lines[i] === PADDING_RECORD) refuse(control_line, `expected a batch header (type 5) or the file control (type 9), not ${lines[i] === undefined ? "the end of the file" : `type ${lines[i]![0]}`}`);
+  if (file.batches.length === 0) refuse(control_line, "the file holds no batch");
+  const f = fields(FILE_CONTROL, lines[i]!, control_line);
+  if (Number(f.batch_count) !== file.batches.length) refuse(control_line, `batch count is ${Number(f.batch_count)}, the file holds ${file.batches.length}`);
+  const blocks = lines.length / BLOCKING_FACTOR;
+  if (Number(f.block_count) !== blocks) refuse(control_line, `block count is ${Number(f.block_count)}, the file holds ${blocks} blocks of ${BLOCKING_FACTOR} records`);
+  const count = file.entry_count + file.addenda_count;
+  if (Number(f.entry_addenda_count) !== count) refuse(control_line, `entry/addenda count is ${Number(f.entry_addenda_count)}, the file holds ${count}`);
+  const hash = entryHash(file.batches.flatMap((b) => b.entries.map((e) => e.routing_number)));
+  if (f.entry_hash !== hash) refuse(control_line, `entry hash is ${f.entry_hash}, the entries' receiving DFIs sum to ${hash}`);
+  if (Number(f.total_debit_entry_dollar_amount) !== file.debit_total_cents) refuse(control_line, `total debit is ${Number(f.total_debit_entry_dollar_amount)} cents, the batches' debits sum to ${file.debit_total_cents}`);
+  if (Number(f.total_credit_entry_dollar_amount) !== file.credit_total_cents) refuse(control_line, `total credit is ${Number(f.total_credit_entry_dollar_amount)} cents, the batches' credits sum to ${file.credit_total_cents}`);
+  for (i = i + 1; i < lines.length; i++) {
+    if (lines[i] !== PADDING_RECORD) refuse(i + 1, "after the file control only padding records of nines may follow");
+  }
+  if (lines.length - control_line >= BLOCKING_FACTOR) refuse(lines.length, "more than one block of padding");
+  return file;
+}

@@ -1,0 +1,249 @@
+import { isValidRoutingNumber, routingCheckDigit } from "~/domain/routing-number";
+import {
+  BATCH_CONTROL,
+  BATCH_HEADER,
+  BLOCKING_FACTOR,
+  ENTRY_DETAIL,
+  FILE_CONTROL,
+  FILE_HEADER,
+  NachaFieldError,
+  PADDING_RECORD,
+  RECORD_LENGTH,
+  formatRecord,
+  yymmdd,
+  type FieldLayout,
+} from "./records";
+import { entryHash } from "./writer";
+
+/**
+ * The return file (pure): entries the credit union received but could not post, sent back to
+ * the ACH operator. Each return is the original entry with its transaction code lowered by one
+ * (22 to 21, 27 to 26, 32 to 31, 37 to 36), addressed to the bank that sent it (the original
+ * trace number's first eight digits), with a trace number of our own and an addenda type 99
+ * carrying the reason (R01, R02, ...) and the original trace number. One batch per original
+ * batch (same company, entry class and description); the credit union is the batch's ODFI.
+ */
+
+/** Record type 7, addenda type 99 (return). */
+export const RETURN_ADDENDA = [
+  { name: "record_type", start: 1, length: 1, kind: "N", constant: "7" },
+  { name: "addenda_type_code", start: 2, length: 2, kind: "N", constant: "99" },
+  { name: "return_reason_code", start: 4, length: 3, kind: "AN" },
+  { name: "original_entry_trace_number", start: 7, length: 15, kind: "N" },
+  { name: "date_of_death", start: 22, length: 6, kind: "AN" },
+  { name: "original_receiving_dfi_identification", start: 28, length: 8, kind: "N" },
+  { name: "addenda_information", start: 36, length: 44, kind: "AN" },
+  { name: "trace_number", start: 80, length: 15, kind: "N" },
+] as const satisfies readonly FieldLayout[];
+
+// The same self-check `records.ts` runs on its layouts: contiguous columns, 94 in all.
+{
+  let column = 1;
+  for (const field of RETURN_ADDENDA) {
+    if (field.start !== column) throw new Error(`NACHA layout: ${field.name} starts at ${field.start}, expected ${column}`);
+    column += field.length;
+  }
+  if (column !== RECORD_LENGTH + 1) throw new Error("NACHA return addenda layout is not 94 columns");
+}
+
+/** Why the credit union returns an entry, by R-code (the words staff and members read). */
+export const RETURN_REASONS: Record<string, string> = {
+  R01: "Insufficient funds",
+  R02: "Account closed",
+  R03: "No account or unable to locate account",
+  R04: "Invalid account number",
+  R05: "Unauthorized debit to a consumer account",
+  R06: "Returned at the originating bank's request",
+  R07: "Authorization revoked by the customer",
+  R08: "Payment stopped",
+  R09: "Uncollected funds",
+  R10: "Customer advises not authorized",
+  R11: "Customer advises entry not in accordance with the authorization",
+  R14: "Account holder deceased",
+  R15: "Beneficiary or account holder deceased",
+  R16: "Account frozen",
+  R17: "File record edit criteria",
+  R20: "Non-transaction account",
+  R23: "Credit entry refused by the receiver",
+  R24: "Duplicate entry",
+  R29: "Corporate customer advises not authorized",
+};
+
+export function returnReason(code: string): string {
+  return RETURN_REASONS[code] ?? `Returned by the other bank (${code})`;
+}
+
+/** The return's transaction code for an original one: 22 -> 21, 27 -> 26, 32 -> 31, 37 -> 36. */
+export function returnTransactionCode(original: string): string {
+  if (!["22", "27", "32", "37"].includes(original)) throw new NachaFieldError(`transaction code ${original} cannot be returned`);
+  return String(Number(original) - 1);
+}
+
+export interface ReturnItem {
+  reason_code: string;
+  original: {
+    company_name: string;
+    company_discretionary_data: string;
+    company_id: string;
+    sec_code: string;
+    entry_description: string;
+    transaction_code: string;
+    account_number: string;
+    amount_cents: number;
+    individual_id: string;
+    individual_name: string;
+    trace_number: string;
+  };
+  /** 1 to 9,999,999, unique in the file: the last seven digits of the return's trace number. */
+  trace_sequence: number;
+  information?: string;
+}
+
+export interface ReturnFileInput {
+  /** The credit union. */
+  origin: { routing_number: string; name: string };
+  /** The ACH operator the inbound file came from. */
+  destination: { routing_number: string; name: string };
+  created: { date: string; time: string };
+  file_id_modifier: string;
+  /** YYYY-MM-DD of every return batch. */
+  effective_date: string;
+  returns: readonly ReturnItem[];
+}
+
+export interface ReturnFile {
+  text: string;
+  entry_count: number;
+  batch_count: number;
+  credit_total_cents: number;
+  debit_total_cents: number;
+  /** Each item's trace number, in input order. */
+  trace_numbers: string[];
+}
+
+const isCredit = (code: string) => Number(code.slice(-1)) <= 4;
+
+export function writeReturnFile(input: ReturnFileInput): ReturnFile {
+  if (!isValidRoutingNumber(input.origin.routing_number)) throw new NachaFieldError("the origin routing number fails the ABA checksum");
+  if (!isValidRoutingNumber(input.destination.routing_number)) throw new NachaFieldError("the destination routing number fails the ABA checksum");
+  if (input.returns.length === 0) throw new NachaFieldError("a return file needs at least one return");
+  const odfi = input.origin.routing_number.slice(0, 8);
+  const records: string[] = [
+    formatRecord(FILE_HEADER, {
+      immediate_destination: input.destination.routing_number,
+      immediate_origin: input.origin.routing_number,
+      file_creation_date: yymmdd(input.created.date),
+      file_creation_time: input.created.time.replace(":", ""),
+      file_id_modifier: input.file_id_modifier,
+      immediate_destination_name: input.destination.name,
+      immediate_origin_name: input.origin.name,
+      reference_code: "RETURNS",
+    }),
+  ];
+
+  const groups = new Map<string, { item: ReturnItem; index: number }[]>();
+  input.returns.forEach((item, index) => {
+    const o = item.original;
+    if (!/^R\d{2}$/.test(item.reason_code)) throw new NachaFieldError(`return ${index + 1}: reason code ${JSON.stringify(item.reason_code)} is not R and two digits`);
+    if (!/^\d{15}$/.test(o.trace_number)) throw new NachaFieldError(`return ${index + 1}: original trace number must be 15 digits`);
+    if (!Number.isSafeInteger(item.trace_sequence) || item.trace_sequence < 1 || item.trace_sequence > 9_999_999) throw new NachaFieldError(`return ${index + 1}: trace sequence must be 1 to 9999999`);
+    const key = JSON.stringify([o.company_id, o.company_name, o.company_discretionary_data, o.sec_code, o.entry_description, o.trace_number.slice(0, 8)]);
+    const group = groups.get(key);
+    if (group) group.push({ item, index });
+    else groups.set(key, [{ item, index }]);
+  });
+
+  const trace_numbers: string[] = new Array(input.returns.length);
+  let batch_number = 0;
+  let entry_count = 0;
+  let credit_total_cents = 0;
+  let debit_total_cents = 0;
+  const rdfis: string[] = [];
+  for (const group of groups.values()) {
+    batch_number++;
+    const items = [...group].sort((a, b) => a.item.trace_sequence - b.item.trace_sequence);
+    const o = items[0]!.item.original;
+    const codes = items.map((x) => returnTransactionCode(x.item.original.transaction_code));
+    const service_class = codes.every(isCredit) ? 220 : codes.some(isCredit) ? 200 : 225;
+    records.push(
+      formatRecord(BATCH_HEADER, {
+        service_class_code: service_class,
+        company_name: o.company_name,
+        company_discretionary_data: o.company_discretionary_data,
+        company_identification: o.company_id,
+        standard_entry_class_code: o.sec_code,
+        company_entry_description: o.entry_description,
+        company_descriptive_date: "",
+        effective_entry_date: yymmdd(input.effective_date),
+        originating_dfi_identification: odfi,
+        batch_number,
+      }),
+    );
+    let credits = 0;
+    let debits = 0;
+    const batch_rdfis: string[] = [];
+    for (const { item, index } of items) {
+      const original = item.original;
+      const code = returnTransactionCode(original.transaction_code);
+      const rdfi = original.trace_number.slice(0, 8);
+      const trace_number = `${odfi}${String(item.trace_sequence).padStart(7, "0")}`;
+      records.push(
+        formatRecord(ENTRY_DETAIL, {
+          transaction_code: code,
+          receiving_dfi_identification: rdfi,
+          check_digit: routingCheckDigit(rdfi),
+          dfi_account_number: original.account_number,
+          amount: original.amount_cents,
+          individual_identification_number: original.individual_id,
+          individual_name: original.individual_name,
+          discretionary_data: "",
+          addenda_record_indicator: 1,
+          trace_number,
+        }),
+      );
+      records.push(
+        formatRecord(RETURN_ADDENDA, {
+          return_reason_code: item.reason_code,
+          original_entry_trace_number: original.trace_number,
+          date_of_death: "",
+          original_receiving_dfi_identification: odfi,
+          addenda_information: item.information ?? "",
+          trace_number,
+        }),
+      );
+      if (isCredit(code)) credits += original.amount_cents;
+      else debits += original.amount_cents;
+      batch_rdfis.push(rdfi);
+      trace_numbers[index] = trace_number;
+    }
+    records.push(
+      formatRecord(BATCH_CONTROL, {
+        service_class_code: service_class,
+        entry_addenda_count: items.length * 2,
+        entry_hash: entryHash(batch_rdfis),
+        total_debit_entry_dollar_amount: debits,
+        total_credit_entry_dollar_amount: credits,
+        company_identification: o.company_id,
+        originating_dfi_identification: odfi,
+        batch_number,
+      }),
+    );
+    entry_count += items.length;
+    credit_total_cents += credits;
+    debit_total_cents += debits;
+    rdfis.push(...batch_rdfis);
+  }
+  const record_count = records.length + 1;
+  records.push(
+    formatRecord(FILE_CONTROL, {
+      batch_count: batch_number,
+      block_count: Math.ceil(record_count / BLOCKING_FACTOR),
+      entry_addenda_count: entry_count * 2,
+      entry_hash: entryHash(rdfis),
+      total_debit_entry_dollar_amount: debit_total_cents,
+      total_credit_entry_dollar_amount: credit_total_cents,
+    }),
+  );
+  while (records.length % BLOCKING_FACTOR !== 0) records.push(PADDING_RECORD);
+  return { text: `${records.join("\n")}\n`, entry_count, batch_count: batch_number, credit_total_cents, debit_total_cents, trace_numbers };
+}

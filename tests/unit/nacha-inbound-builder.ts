@@ -1,0 +1,121 @@
+/**
+ * Inbound NACHA files for the tests and the benchmark: what the Federal Reserve sends the credit
+ * union. Written column by column from the NACHA record layouts, sharing no code with
+ * app/domain/nacha (like nacha-reader.ts), so a column the parser reads wrongly is not
+ * written wrongly here too. Every control (counts, hashes, totals, blocks) is computed; tests
+ * that need a broken file edit the text afterwards (`replaceField`).
+ */
+
+export const FED_ROUTING = "011000015";
+/** The credit union's routing number in the demo profile the tests run with. */
+export const OUR_ROUTING = "501234566";
+
+export interface BuildEntry {
+  /** 22, 32 credit; 27, 37 debit; 23, 28, 33, 38 prenote; 21, 26, 31, 36 return. */
+  code: string;
+  account_number: string;
+  amount_cents: number;
+  name?: string;
+  id?: string;
+  /** The receiving bank, nine digits (default ours). */
+  routing?: string;
+  /** Addenda 05 text. */
+  info?: string;
+  /** For a return: its addenda 99. */
+  return_of?: { reason: string; original_trace: string; original_rdfi?: string };
+}
+
+export interface BuildBatch {
+  company_name: string;
+  company_id?: string;
+  sec?: string;
+  description?: string;
+  /** YYMMDD. */
+  effective?: string;
+  /** Originating bank, eight digits. */
+  odfi?: string;
+  service_class?: string;
+  entries: BuildEntry[];
+}
+
+function n(value: number | string, width: number): string {
+  const text = String(value);
+  if (!/^\d+$/.test(text) || text.length > width) throw new Error(`builder: ${text} does not fit ${width} digits`);
+  return text.padStart(width, "0");
+}
+
+function a(value: string, width: number): string {
+  return value.toUpperCase().slice(0, width).padEnd(width, " ");
+}
+
+export function buildInboundFile(batches: BuildBatch[], options: { destination?: string; origin?: string; modifier?: string; created?: string } = {}): string {
+  const records: string[] = [];
+  const destination = options.destination ?? OUR_ROUTING;
+  const origin = options.origin ?? FED_ROUTING;
+  records.push(`101 ${destination} ${origin}${options.created ?? "261124"}0900${options.modifier ?? "A"}094101${a("HARBORVIEW COMMUNITY CR", 23)}${a("FEDERAL RESERVE BANK", 23)}${a("", 8)}`);
+  let entries_total = 0;
+  let hash_total = 0n;
+  let debit_total = 0;
+  let credit_total = 0;
+  let trace = 0;
+  batches.forEach((batch, index) => {
+    const odfi = batch.odfi ?? "09100001";
+    const company_id = batch.company_id ?? "1234567890";
+    const sc = batch.service_class ?? "200";
+    records.push(
+      `5${sc}${a(batch.company_name, 16)}${a("", 20)}${a(company_id, 10)}${a(batch.sec ?? "PPD", 3)}${a(batch.description ?? "PAYROLL", 10)}${a("", 6)}${batch.effective ?? "261125"}${"   "}1${odfi}${n(index + 1, 7)}`,
+    );
+    let count = 0;
+    let hash = 0n;
+    let debits = 0;
+    let credits = 0;
+    for (const entry of batch.entries) {
+      trace++;
+      const routing = entry.routing ?? destination;
+      const trace_number = `${odfi}${n(trace, 7)}`;
+      const has_addenda = entry.info !== undefined || entry.return_of !== undefined;
+      records.push(
+        `6${entry.code}${routing.slice(0, 8)}${routing.slice(8)}${a(entry.account_number, 17)}${n(entry.amount_cents, 10)}${a(entry.id ?? "", 15)}${a(entry.name ?? "JORDAN MORGAN", 22)}  ${has_addenda ? 1 : 0}${trace_number}`,
+      );
+      count++;
+      if (entry.info !== undefined) {
+        records.push(`705${a(entry.info, 80)}0001${trace_number.slice(-7)}`);
+        count++;
+      }
+      if (entry.return_of) {
+        records.push(`799${entry.return_of.reason}${entry.return_of.original_trace}${"      "}${entry.return_of.original_rdfi ?? "02100002"}${a("", 44)}${trace_number}`);
+        count++;
+      }
+      hash += BigInt(routing.slice(0, 8));
+      if (Number(entry.code.slice(-1)) <= 4) credits += entry.amount_cents;
+      else debits += entry.amount_cents;
+    }
+    const hash_text = String(hash % 10_000_000_000n).padStart(10, "0");
+    records.push(`8${sc}${n(count, 6)}${hash_text}${n(debits, 12)}${n(credits, 12)}${a(company_id, 10)}${" ".repeat(25)}${odfi}${n(index + 1, 7)}`);
+    entries_total += count;
+    hash_total += hash;
+    debit_total += debits;
+    credit_total += credits;
+  });
+  const blocks = Math.ceil((records.length + 1) / 10);
+  records.push(`9${n(batches.length, 6)}${n(blocks, 6)}${n(entries_total, 8)}${String(hash_total % 10_000_000_000n).padStart(10, "0")}${n(debit_total, 12)}${n(credit_total, 12)}${" ".repeat(39)}`);
+  while (records.length % 10 !== 0) records.push("9".repeat(94));
+  for (const record of records) if (record.length !== 94) throw new Error(`builder wrote a record of ${record.length}: ${record}`);
+  return `${records.join("\n")}\n`;
+}
+
+/** The text with one record's columns (1-based, inclusive) replaced: a file broken on purpose. */
+export function replaceField(text: string, line: number, from: number, to: number, value: string): string {
+  const lines = text.split("\n");
+  const record = lines[line - 1]!;
+  if (value.length !== to - from + 1) throw new Error("replaceField: the value must fill the columns");
+  lines[line - 1] = record.slice(0, from - 1) + value + record.slice(to);
+  return lines.join("\n");
+}
+
+/** The 1-based line of the first record starting with `prefix` (after `after`). */
+export function lineOf(text: string, prefix: string, after = 0): number {
+  const lines = text.split("\n");
+  for (let i = after; i < lines.length; i++) if (lines[i]!.startsWith(prefix)) return i + 1;
+  throw new Error(`no record starting ${prefix}`);
+}
