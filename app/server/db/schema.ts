@@ -17,3 +17,4 @@ export * from "./schema/jobs";
 export * from "./schema/statements";
 export * from "./schema/bill-pay";
 export * from "./schema/ach-inbound";
+export * from "./schema/mobile-deposits";
