@@ -2,9 +2,8 @@ import { data } from "react-router";
 import type { Route } from "./+types/queues";
 import { requestInfoContext } from "~/context";
 import { requireMoneyStaff } from "~/server/rails/access.server";
-import { loadQueues } from "~/server/rails/queues.server";
-import { EXPORT_PAYMENTS_MAX, exportPayments } from "~/server/rails/export.server";
-import { cancelPayment } from "~/server/rails/cancel.server";
+import { EXPORT_PAYMENTS_MAX } from "~/server/rails/export.server";
+import { cancelQueuedPayment, exportQueue, queuesPage } from "./queues.server";
 import { readForm } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
 import { formatCents } from "~/domain/money";
@@ -23,28 +22,20 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = await requireMoneyStaff(request, context.get(requestInfoContext));
-  const view = await loadQueues(db);
-  const rows = (list: typeof view.ach) => list.map((p) => ({ ...p, created_at: p.created_at.toISOString() }));
-  return {
-    counts: view.counts.sections,
-    ach: rows(view.ach),
-    wire: rows(view.wire),
-    files: view.files.map((f) => ({ ...f, created_at: f.created_at.toISOString() })),
-    per_file: EXPORT_PAYMENTS_MAX,
-  };
+  await requireMoneyStaff(request, context.get(requestInfoContext));
+  return { ...(await queuesPage()), per_file: EXPORT_PAYMENTS_MAX };
 }
 
 const INTENTS = ["export", "cancel"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db, staff, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
+  const { staff, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
   const form = await readForm(request);
   const intent = formIntent(form, INTENTS);
   if (intent === "export") {
     const kind = form.get("kind");
     if (kind !== "ach" && kind !== "wire") return data({ tone: "error", message: UNKNOWN_INTENT_MESSAGE } satisfies QueueActionResult, { status: 400 });
-    const result = await exportPayments(db, kind, staff, origin);
+    const result = await exportQueue(kind, staff, origin);
     if (!result.ok) return data({ tone: "error", message: result.message } satisfies QueueActionResult, { status: result.reason === "nothing_pending" ? 409 : 422 });
     const f = result.file;
     const what = kind === "ach" ? `${f.payment_count} ACH ${f.payment_count === 1 ? "transfer" : "transfers"} (${formatCents(f.total_cents)}) exported as ${f.file_name}, effective ${f.effective_date}.` : `${f.payment_count} ${f.payment_count === 1 ? "wire" : "wires"} (${formatCents(f.total_cents)}) exported as ${f.file_name}, for ${f.effective_date}.`;
@@ -52,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (intent === "cancel") {
     const payment_id = Number(form.get("payment_id"));
-    const result = await cancelPayment(db, payment_id, { kind: "staff", ...staff }, origin);
+    const result = await cancelQueuedPayment(payment_id, { kind: "staff", ...staff }, origin);
     if (!result.ok) return data({ tone: "error", message: result.message } satisfies QueueActionResult, { status: result.reason === "not_found" ? 404 : 409 });
     return { tone: "success", message: `Payment cancelled; ${formatCents(result.released_cents)} is available to the member again.` } satisfies QueueActionResult;
   }
@@ -60,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Queues({ loaderData, actionData }: Route.ComponentProps) {
-  const { counts, ach, wire, files, per_file } = loaderData;
+  const { counts, titles, ach, wire, files, per_file } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -71,8 +62,8 @@ export default function Queues({ loaderData, actionData }: Route.ComponentProps)
         </p>
       </div>
       {actionData ? <StatusLine message={actionData.message} tone={actionData.tone} /> : null}
-      <PaymentQueue kind="ach" title="Pending ACH transfers" count={counts.ach ?? 0} rows={ach} fileLabel="NACHA file" perFile={per_file} />
-      <PaymentQueue kind="wire" title="Pending wires" count={counts.wire ?? 0} rows={wire} fileLabel="pain.001 message" perFile={per_file} />
+      <PaymentQueue kind="ach" title={titles.ach ?? ""} count={counts.ach ?? 0} rows={ach} fileLabel="NACHA file" perFile={per_file} />
+      <PaymentQueue kind="wire" title={titles.wire ?? ""} count={counts.wire ?? 0} rows={wire} fileLabel="pain.001 message" perFile={per_file} />
       <ExportFiles files={files} />
     </div>
   );

@@ -1,7 +1,7 @@
 import { env } from "~/config/env.server";
 import { logger } from "~/server/logger.server";
 import { secrets } from "~/server/config/secrets.server";
-import { migrateDatabase, openDatabase, type Database } from "./client.server";
+import { migrateDatabase, openDatabase, type Database, type Db } from "./client.server";
 import { databaseUnavailable, describeDatabaseError } from "./unavailable.server";
 
 /** Waits between start-up attempts: 0.5 s, doubling, at most 10 s. */
@@ -74,4 +74,13 @@ export function setAppDatabase(database: Database): void {
 
 export async function db() {
   return (await appDatabase()).db;
+}
+
+/**
+ * A service that takes the database first, as a function that opens the process's database
+ * itself. A screen's view-model (`app/routes/<area>/<screen>.server.ts`) hands its route these,
+ * so a loader or action never holds the database handle (docs/architecture.md#dependency-directions).
+ */
+export function withDatabase<A extends unknown[], R>(service: (database: Db, ...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => service(await db(), ...args);
 }

@@ -1,0 +1,30 @@
+import { withDatabase } from "~/server/db/db.server";
+import { loadQueues, QUEUE_SECTIONS } from "~/server/rails/queues.server";
+import { exportPayments } from "~/server/rails/export.server";
+import { cancelPayment } from "~/server/rails/cancel.server";
+
+/**
+ * What /admin/queues calls (its view-model): each function opens the database itself, so the
+ * route holds no handle. A new queue section adds its rows to `queuesPage` and, for its own
+ * buttons, one more `withDatabase(service)` here.
+ */
+
+/** Every queue's rows (dates as the ISO text they travel as), count and title. */
+export async function queuesPage() {
+  const view = await withDatabase(loadQueues)();
+  const rows = (list: typeof view.ach) => list.map((p) => ({ ...p, created_at: p.created_at.toISOString() }));
+  return {
+    counts: view.counts.sections,
+    // The sections' titles are written once, in QUEUE_SECTIONS.
+    titles: Object.fromEntries(QUEUE_SECTIONS.map((s) => [s.id, s.title])),
+    ach: rows(view.ach),
+    wire: rows(view.wire),
+    files: view.files.map((f) => ({ ...f, created_at: f.created_at.toISOString() })),
+  };
+}
+
+/** Sends every pending payment of one kind as one file (audited, all or nothing). */
+export const exportQueue = withDatabase(exportPayments);
+
+/** Cancels one pending payment, giving the member's money back. */
+export const cancelQueuedPayment = withDatabase(cancelPayment);
