@@ -2,10 +2,11 @@ import { defineJob } from "./job";
 import { pruneExpired } from "./prune.server";
 import { retryOutboxDeliveries } from "./outbox-retry.server";
 import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
+import { payDueBillPayments } from "~/server/bill-pay/bill-pay.server";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md
- * "Scheduled jobs" says what runs when). Bill payments, the monthly statements and card work
+ * "Scheduled jobs" says what runs when). Card work
  * will be added here.
  */
 export const outboxDeliveryJob = defineJob({
@@ -43,4 +44,16 @@ export const monthlyStatementsJob = defineJob({
   run: ({ db, now }) => runMonthlyStatements(db, now),
 });
 
-export const APP_JOBS = [outboxDeliveryJob, pruneExpiredJob, monthlyStatementsJob] as const;
+export const billPaymentsJob = defineJob({
+  name: "bill-payments",
+  title: "Bill payments",
+  description:
+    "Pays the bill payments whose date has come: the held amount goes to the bill-pay settlement account (Paid), or the payment fails for its stated reason with the hold released and the member told. A recurring series schedules its next payment.",
+  // Payments fall on business days; a run that was missed or failed pays them on the next one.
+  schedule: "0 6 * * 1-5",
+  max_attempts: 5,
+  backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
+  run: ({ db, now }) => payDueBillPayments(db, now),
+});
+
+export const APP_JOBS = [outboxDeliveryJob, pruneExpiredJob, monthlyStatementsJob, billPaymentsJob] as const;
