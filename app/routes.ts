@@ -61,6 +61,8 @@ export default [
   // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.
   route("admin/audit.csv", "routes/admin/audit-csv.tsx"),
   route("admin/queues/files/:fileId", "routes/admin/queues-file.tsx"),
+  // A mobile deposit's check photo (front or back), for the staff who review deposits.
+  route("admin/queues/deposits/:depositId/:side", "routes/admin/deposit-image.tsx"),
   route("admin/transactions-template.csv", "routes/admin/transactions-template.tsx"),
   route("admin/members/:memberId/document", "routes/admin/member-document.tsx"),
   // Session keep-alive ("Stay signed in") and status, for the idle warning.
@@ -77,6 +79,8 @@ export default [
     route("dashboard/payments", "routes/member/payments.tsx"),
     // Monthly statements per account (docs/product.md#statements).
     route("dashboard/statements", "routes/member/statements.tsx"),
+    // Mobile Deposit: a check's photos, pending review, then posted or rejected (docs/product.md#mobile-deposit).
+    route("dashboard/deposit", "routes/member/deposit.tsx"),
   ]),
   route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),

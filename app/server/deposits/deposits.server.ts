@@ -1,0 +1,495 @@
+import { and, asc, count, desc, eq, isNull, or, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "~/server/db/client.server";
+import { ledgerAccounts, ledgerTransactions, mobileDeposits, users, type MobileDepositRow } from "~/server/db/schema";
+import { getBalances, institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
+import { placeHold, releaseHold, settleHold, today, type LedgerAnswer } from "~/server/ledger/ledger.server";
+import { notify } from "~/server/notifications/notifications.server";
+import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
+import { logger } from "~/server/logger.server";
+import { institution } from "~/config/institution.server";
+import { maskAccountNumber } from "~/domain/account-display";
+import { formatCents } from "~/domain/money";
+import { REFUSAL_MESSAGES } from "~/domain/refusals";
+import { availabilitySchedule, MOBILE_DEPOSIT_MESSAGES, type CheckSide } from "~/domain/mobile-deposit";
+import { checkCheckImage, readCheckImage, removeCheckImage, storeCheckImage } from "./images.server";
+
+/**
+ * Mobile Deposit (docs/product.md#mobile-deposit). The money moves only through the ledger:
+ *   - submit: a PENDING credit to the member's account against deposits in transit. A pending
+ *     credit changes neither balance: the member sees it as Pending, and cannot spend it;
+ *   - approve: that credit settles (the current balance rises), and the part the availability
+ *     policy does not yet release is held (pending debits against deposits in transit), one hold
+ *     per availability date; `releaseAvailableDeposits` (a job) releases each on its date;
+ *   - reject: the pending credit fails, with the reason the member is told.
+ * Every step writes its row, its ledger change, the member's notification and the audit record in
+ * one database transaction. Staff review one deposit at a time: the row is locked, so two staff
+ * deciding at once decide once.
+ */
+
+export type DepositMember = { id: string; email: string; name?: string };
+export type DepositStaff = { id: string; email: string };
+
+export type SubmitResult =
+  | { ok: true; deposit_id: number; amount_cents: number; replayed: boolean }
+  | { ok: false; status: 400 | 404 | 409 | 500; message: string; field?: "account_id" | "amount" | `${CheckSide}_image` };
+
+export type ReviewResult = { ok: true; deposit_id: number; message: string } | { ok: false; status: 400 | 404 | 409; message: string; field?: "reason" };
+
+export const DEPOSIT_STATUS_LABELS = { pending_review: "Pending review", approved: "Approved", rejected: "Rejected" } as const;
+export const REVIEW_MESSAGES = {
+  not_found: "This deposit was not found.",
+  already_reviewed: "This deposit was already reviewed.",
+  reason_missing: "Please give the reason the deposit is rejected.",
+  reason_too_long: "The reason is at most 300 characters.",
+} as const;
+const REASON_MAX_CHARS = 300;
+/** Accounts a check may be deposited to. */
+const DEPOSIT_ACCOUNT_TYPES = new Set(["checking", "savings"]);
+
+function accountName(a: Pick<AccountView, "type" | "account_number">): string {
+  return `${a.type === "checking" ? "Checking" : a.type === "savings" ? "Savings" : "Account"} ${maskAccountNumber(a.account_number)}`;
+}
+
+/** The member's accounts a check may go to (open checking and savings). */
+export async function depositAccounts(db: DbOrTx, member_id: string): Promise<AccountView[]> {
+  return (await memberAccounts(db, member_id)).filter((a) => DEPOSIT_ACCOUNT_TYPES.has(a.type) && a.status !== "closed");
+}
+
+class Refused extends Error {
+  constructor(readonly result: Extract<SubmitResult | ReviewResult, { ok: false }>) {
+    super(result.message);
+  }
+}
+
+function ledgerOrRefuse<T extends LedgerAnswer>(answer: T, field?: "account_id"): Extract<T, { ok: true }> {
+  if (answer.ok) return answer as Extract<T, { ok: true }>;
+  const message = answer.code === "account_frozen" || answer.code === "account_closed" ? REFUSAL_MESSAGES[answer.code] : MOBILE_DEPOSIT_MESSAGES.failed;
+  throw new Refused({ ok: false, status: 409, message, ...(field ? { field } : {}) });
+}
+
+/**
+ * A member's deposit. `input` is the form's checked fields (mobileDepositSchema) and the two
+ * uploads. The account must be one of the member's open checking or savings accounts; another
+ * member's answers like one that does not exist. The same form sent twice (its idempotency key)
+ * makes one deposit. A deposit of the same amount to the same account with a photo already sent
+ * is accepted but marked for staff (`duplicate_of_id`).
+ */
+export async function submitMobileDeposit(
+  db: Db,
+  member: DepositMember,
+  input: { account_id: number; amount_cents: number; idempotency_key: string; front: File | null; back: File | null },
+  origin: AuditOrigin,
+): Promise<SubmitResult> {
+  const account = (await depositAccounts(db, member.id)).find((a) => a.id === input.account_id);
+  if (!account) return { ok: false, status: 404, message: REFUSAL_MESSAGES.not_your_account, field: "account_id" };
+  const max = institution().limits.mobile_deposit_max_cents;
+  if (!Number.isSafeInteger(input.amount_cents) || input.amount_cents < 1 || input.amount_cents > max) {
+    return { ok: false, status: 400, message: MOBILE_DEPOSIT_MESSAGES.amount, field: "amount" };
+  }
+  const repeat = await findByKey(db, member.id, input.idempotency_key);
+  if (repeat) return { ok: true, deposit_id: repeat.id, amount_cents: repeat.amount_cents, replayed: true };
+
+  const front = await checkCheckImage("front", input.front);
+  if (!front.ok) return { ok: false, status: 400, message: front.message, field: "front_image" };
+  const back = await checkCheckImage("back", input.back);
+  if (!back.ok) return { ok: false, status: 400, message: back.message, field: "back_image" };
+
+  const files = [await storeCheckImage(front.content), await storeCheckImage(back.content)] as const;
+  const forget = () => Promise.all(files.map((f) => removeCheckImage(f).catch(() => undefined)));
+  try {
+    const result = await db.transaction(async (tx) => {
+      const in_transit = await institutionAccount(tx, "deposits_in_transit");
+      const credit = ledgerOrRefuse(
+        await placeHold(tx, {
+          idempotency_key: `mobile-deposit:${input.idempotency_key}`,
+          initiator: `member:${member.id}`,
+          kind: "mobile_deposit",
+          created_by: member.id,
+          memo: "Mobile deposit",
+          category: "Deposit",
+          entries: [
+            { account_id: account.id, amount_cents: input.amount_cents },
+            { account_id: in_transit.id, amount_cents: -input.amount_cents },
+          ],
+        }),
+        "account_id",
+      );
+      const [duplicate] = await tx
+        .select({ id: mobileDeposits.id })
+        .from(mobileDeposits)
+        .where(
+          and(
+            eq(mobileDeposits.account_id, account.id),
+            eq(mobileDeposits.amount_cents, input.amount_cents),
+            or(
+              eq(mobileDeposits.front_image_sha256, front.sha256),
+              eq(mobileDeposits.back_image_sha256, back.sha256),
+              eq(mobileDeposits.front_image_sha256, back.sha256),
+              eq(mobileDeposits.back_image_sha256, front.sha256),
+            ),
+          ),
+        )
+        .orderBy(asc(mobileDeposits.id))
+        .limit(1);
+      const [row] = await tx
+        .insert(mobileDeposits)
+        .values({
+          member_id: member.id,
+          account_id: account.id,
+          amount_cents: input.amount_cents,
+          pending_transaction_id: credit.transaction.id,
+          idempotency_key: input.idempotency_key,
+          front_image_file: files[0],
+          back_image_file: files[1],
+          front_image_sha256: front.sha256,
+          back_image_sha256: back.sha256,
+          duplicate_of_id: duplicate?.id ?? null,
+        })
+        .returning({ id: mobileDeposits.id });
+      const deposit_id = Number(row!.id);
+      await notify(tx, {
+        member_id: member.id,
+        kind: "deposit_decision",
+        title: `Mobile deposit of ${formatCents(input.amount_cents)} received`,
+        body: `Your check to ${accountName(account)} is pending review. It is not available until the credit union approves it; you will be told when it is.`,
+      });
+      await recordAudit(tx, {
+        actor_id: member.id,
+        actor_email: member.email,
+        action: "mobile_deposit.submit",
+        subject_type: "mobile_deposit",
+        subject_id: deposit_id,
+        member_id: member.id,
+        after: { status: "pending_review", account_id: account.id, amount_cents: input.amount_cents, transaction_id: credit.transaction.id, duplicate_of_id: duplicate?.id ?? null },
+        ...origin,
+      });
+      return { ok: true as const, deposit_id, amount_cents: input.amount_cents, replayed: false };
+    });
+    return result;
+  } catch (error) {
+    await forget();
+    if (error instanceof Refused) return error.result as Extract<SubmitResult, { ok: false }>;
+    // The same form raced itself: the other request made the deposit.
+    const again = await findByKey(db, member.id, input.idempotency_key).catch(() => null);
+    if (again) return { ok: true, deposit_id: again.id, amount_cents: again.amount_cents, replayed: true };
+    throw error;
+  }
+}
+
+async function findByKey(db: DbOrTx, member_id: string, idempotency_key: string): Promise<{ id: number; amount_cents: number } | null> {
+  const [row] = await db
+    .select({ id: mobileDeposits.id, amount_cents: mobileDeposits.amount_cents })
+    .from(mobileDeposits)
+    .where(and(eq(mobileDeposits.member_id, member_id), eq(mobileDeposits.idempotency_key, idempotency_key)));
+  return row ? { id: Number(row.id), amount_cents: Number(row.amount_cents) } : null;
+}
+
+async function lockPending(tx: DbOrTx, deposit_id: number): Promise<MobileDepositRow> {
+  if (!Number.isSafeInteger(deposit_id) || deposit_id <= 0) throw new Refused({ ok: false, status: 404, message: REVIEW_MESSAGES.not_found });
+  const [deposit] = await tx.select().from(mobileDeposits).where(eq(mobileDeposits.id, deposit_id)).for("update");
+  if (!deposit) throw new Refused({ ok: false, status: 404, message: REVIEW_MESSAGES.not_found });
+  if (deposit.status !== "pending_review") throw new Refused({ ok: false, status: 409, message: REVIEW_MESSAGES.already_reviewed });
+  return deposit;
+}
+
+async function review(db: Db, work: (tx: DbOrTx) => Promise<ReviewResult>): Promise<ReviewResult> {
+  try {
+    return await db.transaction(work);
+  } catch (error) {
+    if (error instanceof Refused) return error.result as Extract<ReviewResult, { ok: false }>;
+    throw error;
+  }
+}
+
+/**
+ * Staff approve: the pending credit settles, and the amounts not yet available are held until
+ * the policy's dates (the institution profile's mobile_deposit_availability). A hold never takes
+ * more than the account has available after the credit (an overdrawn account keeps what it owes).
+ */
+export async function approveMobileDeposit(db: Db, deposit_id: number, staff: DepositStaff, origin: AuditOrigin): Promise<ReviewResult> {
+  return review(db, async (tx) => {
+    const deposit = await lockPending(tx, deposit_id);
+    const id = Number(deposit.id);
+    const amount_cents = Number(deposit.amount_cents);
+    ledgerOrRefuse(await settleHold(tx, { transaction_id: Number(deposit.pending_transaction_id), idempotency_key: `mobile-deposit-approve:${id}`, resolved_by: `staff:${staff.id}` }));
+    const approved_on = today();
+    const schedule = availabilitySchedule(amount_cents, approved_on, institution().limits.mobile_deposit_availability);
+    const [account] = await getBalances(tx, [Number(deposit.account_id)]);
+    let spendable = Math.max(0, account!.available_cents);
+    const in_transit = await institutionAccount(tx, "deposits_in_transit");
+    const hold = async (part: "next_day" | "later", wanted_cents: number, available_on: string) => {
+      const amount = Math.min(wanted_cents, spendable);
+      if (amount <= 0) return { amount: 0, transaction_id: null };
+      spendable -= amount;
+      const answer = ledgerOrRefuse(
+        await placeHold(tx, {
+          idempotency_key: `mobile-deposit-hold:${id}:${part}`,
+          initiator: "system:mobile-deposits",
+          kind: "mobile_deposit",
+          created_by: staff.id,
+          memo: `Deposit hold: available ${available_on}`,
+          category: "Deposit",
+          effective_date: approved_on,
+          entries: [
+            { account_id: Number(deposit.account_id), amount_cents: -amount },
+            { account_id: in_transit.id, amount_cents: amount },
+          ],
+        }),
+      );
+      return { amount, transaction_id: answer.transaction.id };
+    };
+    // The later part first: what the account cannot hold comes off the part released last.
+    const later = await hold("later", schedule.later_amount_cents, schedule.later_available_on);
+    const next_day = await hold("next_day", schedule.next_day_amount_cents, schedule.next_day_available_on);
+    const now = new Date();
+    await tx
+      .update(mobileDeposits)
+      .set({
+        status: "approved",
+        reviewed_at: now,
+        reviewed_by: staff.id,
+        next_day_amount_cents: next_day.amount,
+        next_day_available_on: next_day.amount > 0 ? schedule.next_day_available_on : null,
+        next_day_hold_transaction_id: next_day.transaction_id,
+        later_amount_cents: later.amount,
+        later_available_on: later.amount > 0 ? schedule.later_available_on : null,
+        later_hold_transaction_id: later.transaction_id,
+        funds_available_at: next_day.amount + later.amount === 0 ? now : null,
+      })
+      .where(eq(mobileDeposits.id, id));
+    const parts = [
+      amount_cents - next_day.amount - later.amount > 0 ? `${formatCents(amount_cents - next_day.amount - later.amount)} is available now` : null,
+      next_day.amount > 0 ? `${formatCents(next_day.amount)} on ${schedule.next_day_available_on}` : null,
+      later.amount > 0 ? `${formatCents(later.amount)} on ${schedule.later_available_on}` : null,
+    ].filter(Boolean);
+    await notify(tx, {
+      member_id: deposit.member_id,
+      kind: "deposit_decision",
+      title: `Mobile deposit of ${formatCents(amount_cents)} approved`,
+      body: `Your check was approved and posted. ${parts.join("; ")}.`,
+    });
+    await recordAudit(tx, {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      action: "mobile_deposit.approve",
+      subject_type: "mobile_deposit",
+      subject_id: id,
+      member_id: deposit.member_id,
+      before: { status: "pending_review" },
+      after: {
+        status: "approved",
+        amount_cents,
+        next_day: { amount_cents: next_day.amount, available_on: schedule.next_day_available_on, transaction_id: next_day.transaction_id },
+        later: { amount_cents: later.amount, available_on: schedule.later_available_on, transaction_id: later.transaction_id },
+      },
+      ...origin,
+    });
+    return { ok: true, deposit_id: id, message: `Deposit of ${formatCents(amount_cents)} approved and posted.` };
+  });
+}
+
+/** Staff reject with a reason: the pending credit fails, and the member is told why. */
+export async function rejectMobileDeposit(db: Db, deposit_id: number, reason_text: string, staff: DepositStaff, origin: AuditOrigin): Promise<ReviewResult> {
+  const reason = reason_text.replace(/\s+/g, " ").trim();
+  if (!reason) return { ok: false, status: 400, message: REVIEW_MESSAGES.reason_missing, field: "reason" };
+  if (reason.length > REASON_MAX_CHARS) return { ok: false, status: 400, message: REVIEW_MESSAGES.reason_too_long, field: "reason" };
+  return review(db, async (tx) => {
+    const deposit = await lockPending(tx, deposit_id);
+    const id = Number(deposit.id);
+    const amount_cents = Number(deposit.amount_cents);
+    ledgerOrRefuse(await releaseHold(tx, { transaction_id: Number(deposit.pending_transaction_id), idempotency_key: `mobile-deposit-reject:${id}`, resolved_by: `staff:${staff.id}` }));
+    await tx.update(mobileDeposits).set({ status: "rejected", reviewed_at: new Date(), reviewed_by: staff.id, reject_reason: reason }).where(eq(mobileDeposits.id, id));
+    await notify(tx, {
+      member_id: deposit.member_id,
+      kind: "deposit_decision",
+      title: `Mobile deposit of ${formatCents(amount_cents)} rejected`,
+      body: `Your check was not deposited: ${reason} Nothing was added to your account. Please contact us if you have questions.`,
+    });
+    await recordAudit(tx, {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      action: "mobile_deposit.reject",
+      subject_type: "mobile_deposit",
+      subject_id: id,
+      member_id: deposit.member_id,
+      before: { status: "pending_review" },
+      after: { status: "rejected", amount_cents, reason },
+      ...origin,
+    });
+    return { ok: true, deposit_id: id, message: `Deposit of ${formatCents(amount_cents)} rejected; the member is told why.` };
+  });
+}
+
+/**
+ * The availability job: releases every approved deposit's hold whose date has come (the business
+ * date in the institution's time zone), and tells the member once all of the deposit is available.
+ * Each deposit is its own database transaction; a repeat releases nothing twice (the release's key).
+ */
+export async function releaseAvailableDeposits(db: Db, now: Date = new Date()): Promise<{ released: number; deposits: number }> {
+  const on = today(now);
+  const due = await db
+    .select({ id: mobileDeposits.id })
+    .from(mobileDeposits)
+    .where(
+      and(
+        eq(mobileDeposits.status, "approved"),
+        isNull(mobileDeposits.funds_available_at),
+        or(sql`${mobileDeposits.next_day_available_on} <= ${on}`, sql`${mobileDeposits.later_available_on} <= ${on}`),
+      ),
+    )
+    .orderBy(asc(mobileDeposits.id))
+    .limit(1000);
+  let released = 0;
+  for (const { id } of due) {
+    released += await db.transaction(async (tx) => {
+      const [deposit] = await tx.select().from(mobileDeposits).where(eq(mobileDeposits.id, id)).for("update");
+      if (!deposit || deposit.funds_available_at) return 0;
+      let count = 0;
+      let open = 0;
+      for (const part of ["next_day", "later"] as const) {
+        const transaction_id = deposit[`${part}_hold_transaction_id`];
+        const available_on = deposit[`${part}_available_on`];
+        if (transaction_id === null || available_on === null) continue;
+        const [t] = await tx.select({ status: ledgerTransactions.status }).from(ledgerTransactions).where(eq(ledgerTransactions.id, Number(transaction_id)));
+        if (t?.status !== "pending") continue;
+        if (available_on > on) {
+          open += 1;
+          continue;
+        }
+        const answer = await releaseHold(tx, { transaction_id: Number(transaction_id), idempotency_key: `mobile-deposit-available:${id}:${part}`, resolved_by: "system:mobile-deposits" });
+        if (!answer.ok) {
+          logger.error({ deposit_id: id, code: answer.code }, "a mobile deposit hold could not be released");
+          open += 1;
+          continue;
+        }
+        count += 1;
+      }
+      if (open === 0) {
+        await tx.update(mobileDeposits).set({ funds_available_at: now }).where(eq(mobileDeposits.id, id));
+        await notify(tx, {
+          member_id: deposit.member_id,
+          kind: "deposit_decision",
+          title: `Mobile deposit of ${formatCents(Number(deposit.amount_cents))} is available`,
+          body: "All of your deposited check is now available to spend.",
+        });
+      }
+      return count;
+    });
+  }
+  return { released, deposits: due.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the member and staff see.
+
+export interface MemberDeposit {
+  id: number;
+  account: string;
+  amount_cents: number;
+  status: MobileDepositRow["status"];
+  created_at: Date;
+  reviewed_at: Date | null;
+  reject_reason: string | null;
+  /** Approved: the parts still held and when each becomes available; empty once all is. */
+  availability: { amount_cents: number; available_on: string }[];
+}
+
+export const MEMBER_DEPOSITS_MAX = 50;
+
+export async function memberDeposits(db: DbOrTx, member_id: string): Promise<MemberDeposit[]> {
+  const rows = await db
+    .select({ d: mobileDeposits, account_number: ledgerAccounts.account_number, account_type: ledgerAccounts.type })
+    .from(mobileDeposits)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, mobileDeposits.account_id))
+    .where(eq(mobileDeposits.member_id, member_id))
+    .orderBy(desc(mobileDeposits.id))
+    .limit(MEMBER_DEPOSITS_MAX);
+  return rows.map(({ d, account_number, account_type }) => ({
+    id: Number(d.id),
+    account: accountName({ type: account_type, account_number }),
+    amount_cents: Number(d.amount_cents),
+    status: d.status,
+    created_at: d.created_at,
+    reviewed_at: d.reviewed_at,
+    reject_reason: d.reject_reason,
+    availability:
+      d.status === "approved" && !d.funds_available_at
+        ? [
+            { amount_cents: Number(d.next_day_amount_cents), available_on: d.next_day_available_on ?? "" },
+            { amount_cents: Number(d.later_amount_cents), available_on: d.later_available_on ?? "" },
+          ].filter((p) => p.amount_cents > 0 && p.available_on)
+        : [],
+  }));
+}
+
+export interface QueuedDeposit {
+  id: number;
+  member_name: string;
+  member_email: string;
+  account: string;
+  /** False when the account is frozen or closed: approving would be refused. */
+  account_active: boolean;
+  amount_cents: number;
+  created_at: Date;
+  /** An earlier deposit of the same check (same amount, account and photo), or null. */
+  duplicate_of_id: number | null;
+}
+
+export const DEPOSIT_QUEUE_ROWS_MAX = 100;
+
+export async function pendingDeposits(db: DbOrTx): Promise<QueuedDeposit[]> {
+  const rows = await db
+    .select({
+      d: mobileDeposits,
+      member_name: users.name,
+      member_email: users.email,
+      account_number: ledgerAccounts.account_number,
+      account_type: ledgerAccounts.type,
+      account_status: ledgerAccounts.status,
+    })
+    .from(mobileDeposits)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, mobileDeposits.account_id))
+    .leftJoin(users, eq(users.id, mobileDeposits.member_id))
+    .where(eq(mobileDeposits.status, "pending_review"))
+    .orderBy(asc(mobileDeposits.id))
+    .limit(DEPOSIT_QUEUE_ROWS_MAX);
+  return rows.map(({ d, ...r }) => ({
+    id: Number(d.id),
+    member_name: r.member_name ?? "",
+    member_email: r.member_email ?? "",
+    account: accountName({ type: r.account_type, account_number: r.account_number }),
+    account_active: r.account_status === "active",
+    amount_cents: Number(d.amount_cents),
+    created_at: d.created_at,
+    duplicate_of_id: d.duplicate_of_id === null ? null : Number(d.duplicate_of_id),
+  }));
+}
+
+export async function pendingDepositCount(db: DbOrTx): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(mobileDeposits).where(eq(mobileDeposits.status, "pending_review"));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * One photo of a deposit for staff (the queue shows both while the deposit waits, and any
+ * reviewed deposit's stay readable). Every view is audited: a check carries the payer's account
+ * number and signature.
+ */
+export async function depositImage(db: DbOrTx, deposit_id: number, side: CheckSide, staff: DepositStaff, origin: AuditOrigin): Promise<Buffer | null> {
+  if (!Number.isSafeInteger(deposit_id) || deposit_id <= 0) return null;
+  const [deposit] = await db.select().from(mobileDeposits).where(eq(mobileDeposits.id, deposit_id));
+  if (!deposit) return null;
+  const content = await readCheckImage(side === "front" ? deposit.front_image_file : deposit.back_image_file);
+  if (!content) return null;
+  await recordAudit(db, {
+    actor_id: staff.id,
+    actor_email: staff.email,
+    action: "mobile_deposit.image_view",
+    subject_type: "mobile_deposit",
+    subject_id: deposit_id,
+    member_id: deposit.member_id,
+    after: { side },
+    ...origin,
+  });
+  return content;
+}
