@@ -17,7 +17,7 @@ export const BILL_PAY_MESSAGES = {
   payment_date: "Please enter a valid date",
   payment_date_early: "The earliest payment date is tomorrow",
   payment_date_late: "The payment date can be at most a year ahead",
-  payment_date_business_day: "Please choose a business day (Monday to Friday)",
+  payment_date_business_day: "Please choose a business day (Monday to Friday, not a bank holiday)",
   frequency: "Please choose how often to pay",
   every_weeks: "Please enter a number of weeks from 1 to 52",
   ends: "Recurring payments need an end: choose a last date or a number of payments",
