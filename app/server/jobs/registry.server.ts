@@ -1,4 +1,5 @@
 import { defineJob } from "./job";
+import { releaseAvailableDeposits } from "~/server/deposits/deposits.server";
 import { pruneExpired } from "./prune.server";
 import { retryOutboxDeliveries } from "./outbox-retry.server";
 import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
@@ -56,4 +57,16 @@ export const billPaymentsJob = defineJob({
   run: ({ db, now }) => payDueBillPayments(db, now),
 });
 
-export const APP_JOBS = [outboxDeliveryJob, pruneExpiredJob, monthlyStatementsJob, billPaymentsJob] as const;
+export const mobileDepositAvailabilityJob = defineJob({
+  name: "mobile-deposit-availability",
+  title: "Mobile deposit availability",
+  description:
+    "Releases the holds on approved mobile deposits whose availability date has come (the institution's funds availability policy), and tells the member when all of a deposit is available.",
+  // Dates are business days; every hour so a hold ends early in the day it is due, and a missed run catches up.
+  schedule: "5 * * * *",
+  max_attempts: 5,
+  backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
+  run: ({ db, now }) => releaseAvailableDeposits(db, now),
+});
+
+export const APP_JOBS = [outboxDeliveryJob, pruneExpiredJob, monthlyStatementsJob, billPaymentsJob, mobileDepositAvailabilityJob] as const;
