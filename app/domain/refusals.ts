@@ -44,6 +44,12 @@ export const REFUSAL_MESSAGES = {
   no_rate: "Transfers in this currency are not available right now",
   otp_missing: "Please enter OTP",
   otp_invalid: "Invalid OTP",
+  // A card purchase's (app/server/cards/authorization.server.ts, docs/product.md#cards).
+  card_not_found: "Card not found",
+  card_locked: "The card is locked",
+  card_blocked: "The card was reported lost or stolen and no longer works",
+  card_expired: "The card has expired",
+  over_card_daily_limit: "The purchase would pass the card's daily limit of {max} ({left} left today)",
   key_reused:
     "Your earlier transfer from this form went through (reference {reference}) with a different amount or recipient, so this one was not sent. Check your recent transactions, then send it again if you still need to.",
 } as const;

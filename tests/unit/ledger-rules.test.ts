@@ -100,6 +100,12 @@ describe("refusal messages", () => {
       no_rate: "Transfers in this currency are not available right now",
       otp_missing: "Please enter OTP",
       otp_invalid: "Invalid OTP",
+      // A card purchase's.
+      card_not_found: "Card not found",
+      card_locked: "The card is locked",
+      card_blocked: "The card was reported lost or stolen and no longer works",
+      card_expired: "The card has expired",
+      over_card_daily_limit: "The purchase would pass the card's daily limit of $1,000.00 ($250.00 left today)",
       key_reused:
         "Your earlier transfer from this form went through (reference MU00000042) with a different amount or recipient, so this one was not sent. Check your recent transactions, then send it again if you still need to.",
     };
@@ -108,6 +114,7 @@ describe("refusal messages", () => {
       over_transfer_max: { what: "transfers to other banks", max: "$25,000.00" },
       over_daily_limit: { max: "$10,000.00", what: "transfers to other members", left: "$1,000.00" },
       key_reused: { reference: "MU00000042" },
+      over_card_daily_limit: { max: "$1,000.00", left: "$250.00" },
     };
     const limits: Partial<Record<RefusalCode, number>> = { transfer_limit: 6, too_many_entries: 50, batch_too_large: 10000 };
     for (const code of Object.keys(expected) as RefusalCode[]) {

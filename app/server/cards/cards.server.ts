@@ -55,7 +55,7 @@ export interface DebitCardView {
   last4: string;
   expiry_month: number;
   expiry_year: number;
-  status: "active" | "locked";
+  status: "active" | "locked" | "blocked";
   daily_limit_cents: number;
   has_pin: boolean;
   created_at: Date;

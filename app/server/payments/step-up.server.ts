@@ -29,7 +29,16 @@ function hash(member_id: string, transfer: string, code: string): string {
 
 export type StepUpSendResult = { ok: true } | { ok: false; reason: "rate_limited"; retry_after_s: number };
 
-export async function sendStepUpCode(db: Db, member: { id: string; email: string }, summary: string, transfer: string): Promise<StepUpSendResult> {
+/** What the email calls the code and the action it confirms: a transfer unless the caller says (a card's details, a PIN). */
+export interface StepUpWording {
+  subject: string;
+  lead: string;
+  unasked: string;
+  confirms: string;
+}
+const TRANSFER_WORDING: StepUpWording = { subject: "your transfer code", lead: "Your transfer confirmation code is", unasked: "this transfer", confirms: "the transfer" };
+
+export async function sendStepUpCode(db: Db, member: { id: string; email: string }, summary: string, transfer: string, wording: StepUpWording = TRANSFER_WORDING): Promise<StepUpSendResult> {
   const limit = await hitRateLimit({ key: `payment-step-up:${member.id}`, limit: SENDS_PER_WINDOW, window_ms: 10 * 60 * 1000 }, { database: db });
   if (!limit.allowed) return { ok: false, reason: "rate_limited", retry_after_s: limit.retry_after_s };
   const code = generateCode();
@@ -41,9 +50,9 @@ export async function sendStepUpCode(db: Db, member: { id: string; email: string
   const name = institution().short_name;
   await sendEmail(db, {
     to: member.email,
-    subject: `${name}: your transfer code`,
-    text: `Your transfer confirmation code is: ${code}\n\n${summary}\n\nIt expires in 10 minutes. If you did not ask for this transfer, contact ${institution().support_email} at once.`,
-    redacted_text: `Your code to confirm the transfer was sent (hidden after delivery).\n\n${summary}`,
+    subject: `${name}: ${wording.subject}`,
+    text: `${wording.lead}: ${code}\n\n${summary}\n\nIt expires in 10 minutes. If you did not ask for ${wording.unasked}, contact ${institution().support_email} at once.`,
+    redacted_text: `Your code to confirm ${wording.confirms} was sent (hidden after delivery).\n\n${summary}`,
     // The sign-in code kind: the demo inbox shows these (demo addresses only).
     kind: "sign_in_code" as OutboxKind,
     user_id: member.id,

@@ -1,9 +1,11 @@
-import { count, inArray } from "drizzle-orm";
+import { and, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { currencyRates, ledgerEntries, users } from "~/server/db/schema";
+import { currencyRates, debitCards, ledgerEntries, users } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { institutionAccount, memberAccounts, openAccount } from "~/server/ledger/accounts.server";
-import { placeHold, postBatch, type EntryInput, type PostingKind } from "~/server/ledger/ledger.server";
+import { postBatch, type EntryInput, type PostingKind } from "~/server/ledger/ledger.server";
+import { issueDebitCard } from "~/server/cards/cards.server";
+import { authorizeCardPurchase, authorizedPastPurchases, recordSettledPurchases } from "~/server/cards/authorization.server";
 import { assert } from "~/domain/ledger-rules";
 import { setCurrencyRate } from "~/server/payments/rates.server";
 import { notify } from "~/server/notifications/notifications.server";
@@ -13,7 +15,10 @@ import { DEMO_SIGNINS } from "./demo-signins.server";
  * Demo history (demo mode only, for demo members whose accounts have no history yet): the demo members get a checking and a
  * savings account if they have none, and six months of realistic history posted through the
  * ledger against the institution's own accounts: payroll, card purchases in several categories,
- * bills, a monthly move to savings, interest, and one pending card purchase. Plus a few currency
+ * bills, a monthly move to savings, interest, and one pending card purchase. Each demo member's
+ * checking account gets its debit card, and the card purchases are the card's: the past ones
+ * decided by the card's own rule (`authorizedPastPurchases`) and posted settled in the history's
+ * batches, the pending one authorized by `authorizeCardPurchase` as a live purchase is. Plus a few currency
  * rates for international transfers, marked as set by the demo. Deterministic (seeded), so the
  * demo looks the same on every fresh start.
  *
@@ -78,7 +83,7 @@ function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
-type Item = { kind: PostingKind; entries: EntryInput[]; memo: string; category: string; effective_date: string; reference?: string };
+type Item = { kind: PostingKind; entries: EntryInput[]; memo: string; category: string; effective_date: string; reference?: string; card_purchase?: { merchant: string; amount_cents: number } };
 
 /** Returns whether it seeded anything. */
 export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<boolean> {
@@ -93,6 +98,7 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
   const ach = await institutionAccount(db, "ach_settlement");
   const bills = await institutionAccount(db, "bill_pay_settlement");
   const adjustments = await institutionAccount(db, "adjustments");
+  const card_network = await institutionAccount(db, "card_settlement");
 
   for (const [index, member] of members.entries()) {
     const profile = PROFILES[member.email];
@@ -106,6 +112,13 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
     const checking = accounts.find((a) => a.type === "checking");
     const savings = accounts.find((a) => a.type === "savings");
     if (!checking || !savings) continue;
+    // The checking account's debit card (approval issues one; the demo's members were seeded approved).
+    let [card] = await db.select().from(debitCards).where(and(eq(debitCards.account_id, checking.id), eq(debitCards.status, "active"))).limit(1);
+    if (!card) {
+      await issueDebitCard(db, { member_id: member.id, account_id: checking.id, now });
+      [card] = await db.select().from(debitCards).where(and(eq(debitCards.account_id, checking.id), eq(debitCards.status, "active"))).limit(1);
+    }
+    assert(card, "demo card not issued");
     // Only a demo member whose accounts have no history yet (safe to call on every start).
     const [{ n: entries } = { n: 0 }] = await db.select({ n: count() }).from(ledgerEntries).where(inArray(ledgerEntries.account_id, [checking.id, savings.id]));
     if (entries > 0) continue;
@@ -147,12 +160,17 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
         const category = categories[Math.floor(rnd() * categories.length)]!;
         const list = MERCHANTS[category]!;
         const [name, min, max] = list[Math.floor(rnd() * list.length)]!;
-        items.push({ kind: "card_payment", entries: debit(between(min, max), cash.id), memo: `Debit card purchase: ${name}`, category, effective_date: date });
+        const amount_cents = between(min, max);
+        items.push({ kind: "card_payment", entries: debit(amount_cents, card_network.id), memo: `Debit card purchase: ${name}`, reference: `Card ${card.masked_number}`, category, effective_date: date, card_purchase: { merchant: name, amount_cents } });
       }
     }
+    // The card's own rule (its daily limit) decides each purchase, as it would have on the day.
+    const purchases = items.filter((item) => item.card_purchase).map((item) => ({ item, merchant: item.card_purchase!.merchant, category: item.category, amount_cents: item.card_purchase!.amount_cents, business_date: item.effective_date }));
+    const authorized = new Set(authorizedPastPurchases(card, purchases).map((p) => p.item));
     // Keep the story believable: a purchase that would overdraw checking is left out.
     let checking_cents = 0;
     const affordable = items.filter((item) => {
+      if (item.card_purchase && !authorized.has(item)) return false;
       const change = item.entries.find((e) => e.account_id === checking.id)?.amount_cents ?? 0;
       if (checking_cents + change < 0) return false;
       checking_cents += change;
@@ -172,16 +190,27 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
       });
       // The history was kept affordable above: a refusal here is a bug in this file.
       assert(posted.ok, `demo history refused: ${posted.ok ? "" : posted.code}`);
+      // The card's purchases of this batch become the card's transactions.
+      await recordSettledPurchases(
+        db,
+        card,
+        items.slice(i, i + 100).flatMap((item, j) =>
+          item.card_purchase
+            ? [{ merchant: item.card_purchase.merchant, category: item.category, amount_cents: item.card_purchase.amount_cents, business_date: item.effective_date, transaction_id: posted.transactions[j]!.transaction.id, initiator: "system:demo", idempotency_key: `demo-history:${member.id}:card:${i + j}` }]
+            : [],
+        ),
+      );
     }
-    // One purchase still pending (a card authorization).
-    const held = await placeHold(db, {
+    // One purchase still pending: a live authorization on the card.
+    const held = await authorizeCardPurchase(db, {
+      card_id: card.id,
+      merchant: "Market Basket",
+      amount_cents: between(2_500, 8_500),
+      category: "Groceries",
       idempotency_key: `demo-history:${member.id}:pending`,
       initiator: "system:demo",
       created_by: "demo",
-      kind: "card_payment",
-      entries: debit(between(2_500, 8_500), cash.id),
-      memo: "Debit card purchase: Market Basket (pending)",
-      category: "Groceries",
+      now,
     });
     assert(held.ok, `demo pending purchase refused: ${held.ok ? "" : held.code}`);
     await notify(db, {

@@ -1,0 +1,246 @@
+import { and, eq, ne, sql } from "drizzle-orm";
+import type { DbOrTx } from "~/server/db/client.server";
+import { cardAuthorizations, debitCards, type DebitCard } from "~/server/db/schema";
+import { institution } from "~/config/institution.server";
+import { institutionAccount } from "~/server/ledger/accounts.server";
+import { placeHold, settleHold } from "~/server/ledger/ledger.server";
+import { notify } from "~/server/notifications/notifications.server";
+import { businessDate, toCents } from "~/domain/ledger-rules";
+import { decideCardPurchase, type CardStatus } from "~/domain/cards";
+import { formatCents } from "~/domain/money";
+import type { RefusalCode } from "~/domain/refusals";
+import { refusalMessage } from "~/domain/refusals";
+
+/**
+ * Card purchases (docs/product.md#cards): the one way a card purchase reaches the ledger. The
+ * card network (in this project the back office's Post card transaction, and the demo's pending
+ * purchase) asks `authorizeCardPurchase`; it decides with the card's own rules
+ * (`decideCardPurchase`: locked, blocked, expired, over the daily limit), then asks the ledger
+ * for a hold on the card's account (which refuses insufficient funds and a frozen or closed
+ * account), against the card network's settlement account. `settleCardPurchase` posts the hold
+ * when the network settles. A refusal is a value (`{ ok: false, code, message }`), nothing
+ * written; the member is told in the bell.
+ *
+ * Locking order: the card's row first (it serializes the day's total of one card), then the
+ * ledger's accounts (inside placeHold), then the new authorization row.
+ */
+
+export interface CardPurchaseInput {
+  card_id: number;
+  merchant: string;
+  amount_cents: number;
+  category: string;
+  /** Unique per initiator: a repeat answers with the first authorization. */
+  idempotency_key: string;
+  /** "staff:<id>" (the back office standing in for the network), "system:demo". */
+  initiator: string;
+  created_by: string;
+  now?: Date;
+}
+
+export interface CardAuthorizationView {
+  id: number;
+  card_id: number;
+  account_id: number;
+  transaction_id: number;
+  merchant: string;
+  category: string;
+  amount_cents: number;
+  business_date: string;
+  status: "pending" | "settled" | "released";
+}
+
+export interface CardRefusal {
+  ok: false;
+  code: RefusalCode;
+  message: string;
+}
+
+export type CardAuthorizationAnswer = { ok: true; authorization: CardAuthorizationView; replayed: boolean } | CardRefusal;
+
+function refusal(code: RefusalCode, details: Record<string, string> = {}): CardRefusal {
+  return { ok: false, code, message: refusalMessage(code, details) };
+}
+
+function toView(row: typeof cardAuthorizations.$inferSelect): CardAuthorizationView {
+  return {
+    id: Number(row.id),
+    card_id: Number(row.card_id),
+    account_id: Number(row.account_id),
+    transaction_id: Number(row.transaction_id),
+    merchant: row.merchant,
+    category: row.category,
+    amount_cents: Number(row.amount_cents),
+    business_date: row.business_date,
+    status: row.status,
+  };
+}
+
+/** The card's row, locked until the caller's transaction ends. */
+export async function lockCard(tx: DbOrTx, card_id: number): Promise<DebitCard | null> {
+  const [card] = await tx.select().from(debitCards).where(eq(debitCards.id, card_id)).for("update");
+  return card ?? null;
+}
+
+/** What the card has authorized on the institution's business day `day` (released ones not counted). */
+export async function spentOnDay(db: DbOrTx, card_id: number, day: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${cardAuthorizations.amount_cents}), 0)` })
+    .from(cardAuthorizations)
+    .where(and(eq(cardAuthorizations.card_id, card_id), eq(cardAuthorizations.business_date, day), ne(cardAuthorizations.status, "released")));
+  return toCents(row?.total ?? 0);
+}
+
+/** Authorizes one purchase: a hold on the card's account, or the refusal. */
+export async function authorizeCardPurchase(db: DbOrTx, input: CardPurchaseInput): Promise<CardAuthorizationAnswer> {
+  const first = await findAuthorization(db, input.initiator, input.idempotency_key);
+  if (first) return { ok: true, authorization: first, replayed: true };
+  const now = input.now ?? new Date();
+  const today = businessDate(institution().time_zone, now);
+  // Opened on first use, outside the purchase's transaction (as the other settlement accounts are).
+  const settlement = await institutionAccount(db, "card_settlement");
+  let declined: { member_id: string; last4: string } | null = null;
+  const answer = await db.transaction(async (tx): Promise<CardAuthorizationAnswer> => {
+    const card = await lockCard(tx, input.card_id);
+    if (!card) return refusal("card_not_found");
+    const spent_today_cents = await spentOnDay(tx, card.id, today);
+    const decision = decideCardPurchase({
+      card: { status: card.status as CardStatus, expiry_month: card.expiry_month, expiry_year: card.expiry_year, daily_limit_cents: Number(card.daily_limit_cents) },
+      amount_cents: input.amount_cents,
+      spent_today_cents,
+      today,
+    });
+    if (!decision.ok) {
+      declined = { member_id: card.member_id, last4: card.last4 };
+      return decision;
+    }
+    const hold = await placeHold(tx, {
+      idempotency_key: `card-authorization:${input.idempotency_key}`,
+      initiator: input.initiator,
+      kind: "card_payment",
+      entries: [
+        { account_id: Number(card.account_id), amount_cents: -input.amount_cents },
+        { account_id: settlement.id, amount_cents: input.amount_cents },
+      ],
+      created_by: input.created_by,
+      memo: `Debit card purchase: ${input.merchant}`,
+      reference: `Card ${card.masked_number}`,
+      category: input.category,
+      effective_date: today,
+    });
+    if (!hold.ok) {
+      declined = { member_id: card.member_id, last4: card.last4 };
+      return { ok: false, code: hold.code, message: hold.message };
+    }
+    const [row] = await tx
+      .insert(cardAuthorizations)
+      .values({
+        card_id: card.id,
+        account_id: Number(card.account_id),
+        transaction_id: hold.transaction.id,
+        merchant: input.merchant,
+        category: input.category,
+        amount_cents: input.amount_cents,
+        business_date: today,
+        status: "pending",
+        initiator: input.initiator,
+        idempotency_key: input.idempotency_key,
+        created_at: now,
+      })
+      .returning();
+    return { ok: true, authorization: toView(row!), replayed: false };
+  });
+  if (!answer.ok && declined) {
+    const who = declined as { member_id: string; last4: string };
+    // The member hears of a declined purchase at once (a real event: docs/product.md#notifications).
+    await notify(db, {
+      member_id: who.member_id,
+      kind: "card_activity",
+      title: `Card purchase declined: ${formatCents(input.amount_cents)} at ${input.merchant}`.slice(0, 140),
+      body: `Your debit card ending ${who.last4} was declined: ${answer.message}.`,
+    });
+  }
+  return answer;
+}
+
+export type CardSettleAnswer = { ok: true; authorization: CardAuthorizationView; replayed: boolean } | CardRefusal;
+
+/**
+ * The network settles an authorized purchase: its hold is posted (current balance down, the
+ * settlement account credited). Settling twice answers with the first settle.
+ */
+export async function settleCardPurchase(db: DbOrTx, input: { authorization_id: number; resolved_by: string }): Promise<CardSettleAnswer> {
+  return db.transaction(async (tx): Promise<CardSettleAnswer> => {
+    const [row] = await tx.select().from(cardAuthorizations).where(eq(cardAuthorizations.id, input.authorization_id)).for("update");
+    if (!row) return refusal("transaction_not_found");
+    if (row.status === "settled") return { ok: true, authorization: toView(row), replayed: true };
+    if (row.status !== "pending") return refusal("not_pending");
+    const settled = await settleHold(tx, { transaction_id: Number(row.transaction_id), idempotency_key: `card-settle:${row.id}`, resolved_by: input.resolved_by });
+    if (!settled.ok) return { ok: false, code: settled.code, message: settled.message };
+    const [updated] = await tx.update(cardAuthorizations).set({ status: "settled", settled_at: new Date() }).where(eq(cardAuthorizations.id, row.id)).returning();
+    return { ok: true, authorization: toView(updated!), replayed: false };
+  });
+}
+
+async function findAuthorization(db: DbOrTx, initiator: string, idempotency_key: string): Promise<CardAuthorizationView | null> {
+  const [row] = await db
+    .select()
+    .from(cardAuthorizations)
+    .where(and(eq(cardAuthorizations.initiator, initiator), eq(cardAuthorizations.idempotency_key, idempotency_key)));
+  return row ? toView(row) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Past purchases (the demo's history): decided by the same rule, posted settled in batches.
+
+export interface PastPurchase {
+  merchant: string;
+  category: string;
+  amount_cents: number;
+  /** The business day it was made (YYYY-MM-DD). */
+  business_date: string;
+}
+
+/**
+ * Which of a card's past purchases the card's rules authorize, in order (the same
+ * `decideCardPurchase`, each day's total counted as it goes). The money side is the ledger's,
+ * which refuses the whole batch rather than one purchase, so the caller keeps them affordable.
+ */
+export function authorizedPastPurchases<T extends PastPurchase>(card: Pick<DebitCard, "status" | "expiry_month" | "expiry_year" | "daily_limit_cents">, purchases: readonly T[]): T[] {
+  const spent = new Map<string, number>();
+  return purchases.filter((p) => {
+    const spent_today_cents = spent.get(p.business_date) ?? 0;
+    const decision = decideCardPurchase({
+      card: { status: card.status as CardStatus, expiry_month: card.expiry_month, expiry_year: card.expiry_year, daily_limit_cents: Number(card.daily_limit_cents) },
+      amount_cents: p.amount_cents,
+      spent_today_cents,
+      today: p.business_date,
+    });
+    if (decision.ok) spent.set(p.business_date, spent_today_cents + p.amount_cents);
+    return decision.ok;
+  });
+}
+
+/** Links past purchases the ledger posted (settled, in a batch) to their card. */
+export async function recordSettledPurchases(
+  db: DbOrTx,
+  card: Pick<DebitCard, "id" | "account_id">,
+  rows: ReadonlyArray<PastPurchase & { transaction_id: number; initiator: string; idempotency_key: string }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(cardAuthorizations).values(
+    rows.map((r) => ({
+      card_id: card.id,
+      account_id: Number(card.account_id),
+      transaction_id: r.transaction_id,
+      merchant: r.merchant,
+      category: r.category,
+      amount_cents: r.amount_cents,
+      business_date: r.business_date,
+      status: "settled" as const,
+      initiator: r.initiator,
+      idempotency_key: r.idempotency_key,
+      settled_at: new Date(),
+    })),
+  );
+}

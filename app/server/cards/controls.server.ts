@@ -1,0 +1,312 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import type { Db, DbOrTx } from "~/server/db/client.server";
+import { cardAuthorizations, debitCards, ledgerAccounts, ledgerTransactions, type DebitCard } from "~/server/db/schema";
+import { institution } from "~/config/institution.server";
+import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
+import { notify } from "~/server/notifications/notifications.server";
+import { hashPassword, verifyPassword } from "~/server/auth/auth.server";
+import { decryptField, keyedHash } from "~/server/security/crypto.server";
+import { sendStepUpCode, verifyStepUpCode, type StepUpWording } from "~/server/payments/step-up.server";
+import { referenceNumber } from "~/server/ledger/ledger.server";
+import { businessDate } from "~/domain/ledger-rules";
+import { maskAccountNumber } from "~/domain/account-display";
+import { CARD_MESSAGES, CARD_STATUS_LABELS, pinProblem, type CardStatus } from "~/domain/cards";
+import { formatCents } from "~/domain/money";
+import { refusalMessage, type RefusalCode } from "~/domain/refusals";
+import { cardNumberContext, issueDebitCard } from "./cards.server";
+import { lockCard, spentOnDay } from "./authorization.server";
+
+/**
+ * Card Services for the signed-in member (docs/product.md#cards): the cards page's data and
+ * every control, each on the member's own cards only (another member's card is "not found").
+ * Every change is one database transaction with its audit row (actor: the member) and a
+ * notification. The full number and the PIN never reach a log, an audit row or a notification.
+ */
+
+export interface CardMember {
+  id: string;
+  email: string;
+}
+
+export type CardControlAnswer =
+  | { ok: true; message: string }
+  | { ok: false; code: RefusalCode | "card_pin"; message: string; field?: "otp" | "pin_code" | "pin_code_confirm" };
+
+export type CardCodePurpose = "details" | "pin";
+
+/** How many of a card's transactions its page lists (the newest). */
+export const CARD_TRANSACTIONS_SHOWN = 10;
+const CARDS_MAX = 20;
+
+function refused(code: RefusalCode, field?: "otp"): CardControlAnswer {
+  return field ? { ok: false, code, message: refusalMessage(code), field } : { ok: false, code, message: refusalMessage(code) };
+}
+
+function ending(card: Pick<DebitCard, "last4">): string {
+  return `debit card ending ${card.last4}`;
+}
+
+/** The card locked for this transaction if it is this member's, else null (never another member's). */
+async function ownCard(tx: DbOrTx, member_id: string, card_id: number): Promise<DebitCard | null> {
+  if (!Number.isSafeInteger(card_id) || card_id < 1) return null;
+  const card = await lockCard(tx, card_id);
+  return card && card.member_id === member_id ? card : null;
+}
+
+async function audit(tx: DbOrTx, member: CardMember, origin: AuditOrigin, action: string, card: DebitCard, before?: unknown, after?: unknown) {
+  await recordAudit(tx, {
+    actor_id: member.id,
+    actor_email: member.email,
+    action,
+    subject_type: "debit_card",
+    subject_id: card.id,
+    member_id: member.id,
+    before,
+    after,
+    request_id: origin.request_id,
+    ip: origin.ip,
+  });
+}
+
+/** Lock (purchases declined at once) or Unlock. A blocked card stays blocked. */
+export async function setCardLocked(db: Db, member: CardMember, card_id: number, locked: boolean, origin: AuditOrigin): Promise<CardControlAnswer> {
+  return db.transaction(async (tx): Promise<CardControlAnswer> => {
+    const card = await ownCard(tx, member.id, card_id);
+    if (!card) return refused("card_not_found");
+    if (card.status === "blocked") return refused("card_blocked");
+    const status = locked ? "locked" : "active";
+    if (card.status === status) return { ok: true, message: `Your ${ending(card)} is already ${locked ? "locked" : "unlocked"}.` };
+    await tx.update(debitCards).set({ status, updated_at: new Date() }).where(eq(debitCards.id, card.id));
+    await audit(tx, member, origin, locked ? "card.lock" : "card.unlock", card, { status: card.status }, { status });
+    const message = locked ? `Your ${ending(card)} is locked: purchases are declined until you unlock it.` : `Your ${ending(card)} is unlocked and works again.`;
+    await notify(tx, { member_id: member.id, kind: "card_activity", title: locked ? "Card locked" : "Card unlocked", body: message });
+    return { ok: true, message };
+  });
+}
+
+/** The card's daily purchase limit (the schema has checked its bounds). */
+export async function setCardDailyLimit(db: Db, member: CardMember, card_id: number, daily_limit_cents: number, origin: AuditOrigin): Promise<CardControlAnswer> {
+  return db.transaction(async (tx): Promise<CardControlAnswer> => {
+    const card = await ownCard(tx, member.id, card_id);
+    if (!card) return refused("card_not_found");
+    if (card.status === "blocked") return refused("card_blocked");
+    const before = Number(card.daily_limit_cents);
+    const message = `The daily purchase limit of your ${ending(card)} is now ${formatCents(daily_limit_cents)}.`;
+    if (before === daily_limit_cents) return { ok: true, message };
+    await tx.update(debitCards).set({ daily_limit_cents, updated_at: new Date() }).where(eq(debitCards.id, card.id));
+    await audit(tx, member, origin, "card.daily_limit", card, { daily_limit_cents: before }, { daily_limit_cents });
+    await notify(tx, { member_id: member.id, kind: "card_activity", title: "Card limit changed", body: message });
+    return { ok: true, message };
+  });
+}
+
+const CODE_WORDING: Record<CardCodePurpose, { summary: string; wording: StepUpWording }> = {
+  details: {
+    summary: "To show the full number of your",
+    wording: { subject: "your code to see your card details", lead: "Your one-time code is", unasked: "your card details", confirms: "the card request" },
+  },
+  pin: {
+    summary: "To change the PIN of your",
+    wording: { subject: "your code to change your card PIN", lead: "Your one-time code is", unasked: "a new PIN", confirms: "the card request" },
+  },
+};
+
+/** What an emailed code confirms: this card and this control only. */
+function codeBinding(card_id: number, purpose: CardCodePurpose): string {
+  return `card:${card_id}:${purpose}`;
+}
+
+/** Emails the member a one-time code for View Card Details or Change PIN (the transfers' step-up code). */
+export async function sendCardCode(db: Db, member: CardMember, card_id: number, purpose: CardCodePurpose): Promise<CardControlAnswer> {
+  const [card] = await db.select().from(debitCards).where(and(eq(debitCards.id, card_id), eq(debitCards.member_id, member.id)));
+  if (!card) return refused("card_not_found");
+  if (card.status === "blocked") return refused("card_blocked");
+  const { summary, wording } = CODE_WORDING[purpose];
+  const sent = await sendStepUpCode(db, member, `${summary} ${ending(card)}.`, codeBinding(card.id, purpose), wording);
+  if (!sent.ok) return refused("codes_rate_limited");
+  return { ok: true, message: `We emailed a one-time code to ${member.email}. Enter it below; it expires in 10 minutes.` };
+}
+
+/** "4000001234567899" -> "4000 0012 3456 7899". */
+function groupCardNumber(number: string): string {
+  return number.replace(/(\d{4})(?=\d)/g, "$1 ");
+}
+
+export type CardDetailsAnswer = CardControlAnswer | { ok: true; message: string; details: { number: string; expiry: string; name_on_card: string } };
+
+/** The full number and expiry, after the emailed code (audited, never logged). */
+export async function revealCardDetails(db: Db, member: CardMember & { name: string }, card_id: number, otp: string, origin: AuditOrigin): Promise<CardDetailsAnswer> {
+  const [card] = await db.select().from(debitCards).where(and(eq(debitCards.id, card_id), eq(debitCards.member_id, member.id)));
+  if (!card) return refused("card_not_found");
+  if (card.status === "blocked") return refused("card_blocked");
+  if (otp.trim() === "") return refused("otp_missing", "otp");
+  if (!(await verifyStepUpCode(db, member.id, otp.trim(), codeBinding(card.id, "details")))) return refused("otp_invalid", "otp");
+  const number = decryptField(card.card_number_enc, cardNumberContext(card.member_id));
+  await db.transaction(async (tx) => {
+    await audit(tx, member, origin, "card.details_viewed", card);
+    await notify(tx, { member_id: member.id, kind: "card_activity", title: "Card details viewed", body: `The full number of your ${ending(card)} was shown after a one-time code.` });
+  });
+  return {
+    ok: true,
+    message: "Your card details are shown below. Leave this page when you are done.",
+    details: { number: groupCardNumber(number), expiry: `${String(card.expiry_month).padStart(2, "0")}/${String(card.expiry_year).slice(-2)}`, name_on_card: member.name.toUpperCase() },
+  };
+}
+
+/**
+ * The PIN's stored form: a slow hash (argon2id, as passwords) of a keyed hash of the card and the
+ * PIN. Four digits are only 10,000 guesses, so the keyed hash makes a stolen table worthless
+ * without the server's secret, and the card id keeps two cards with one PIN apart.
+ */
+function pinSecret(card_id: number, pin: string): string {
+  return keyedHash("card-pin", `${card_id}:${pin}`);
+}
+
+export async function verifyCardPin(card: Pick<DebitCard, "id" | "pin_hash">, pin: string): Promise<boolean> {
+  if (!card.pin_hash || !/^\d{4}$/.test(pin)) return false;
+  return verifyPassword({ hash: card.pin_hash, password: pinSecret(card.id, pin) });
+}
+
+/** A new 4-digit PIN, entered twice, after the emailed code. */
+export async function changeCardPin(db: Db, member: CardMember, card_id: number, input: { otp: string; pin: string; pin_confirm: string }, origin: AuditOrigin): Promise<CardControlAnswer> {
+  const problem = pinProblem(input.pin, input.pin_confirm);
+  if (problem) return { ok: false, code: "card_pin", message: problem, field: problem === CARD_MESSAGES.pin_mismatch ? "pin_code_confirm" : "pin_code" };
+  const [card] = await db.select().from(debitCards).where(and(eq(debitCards.id, card_id), eq(debitCards.member_id, member.id)));
+  if (!card) return refused("card_not_found");
+  if (card.status === "blocked") return refused("card_blocked");
+  if (input.otp.trim() === "") return refused("otp_missing", "otp");
+  if (!(await verifyStepUpCode(db, member.id, input.otp.trim(), codeBinding(card.id, "pin")))) return refused("otp_invalid", "otp");
+  const pin_hash = await hashPassword(pinSecret(card.id, input.pin));
+  return db.transaction(async (tx): Promise<CardControlAnswer> => {
+    const locked = await ownCard(tx, member.id, card.id);
+    if (!locked) return refused("card_not_found");
+    if (locked.status === "blocked") return refused("card_blocked");
+    const now = new Date();
+    await tx.update(debitCards).set({ pin_hash, pin_changed_at: now, updated_at: now }).where(eq(debitCards.id, card.id));
+    await audit(tx, member, origin, "card.pin_changed", card, { had_pin: card.pin_hash !== null }, { had_pin: true });
+    const message = `The PIN of your ${ending(card)} is changed. Use the new PIN from now on.`;
+    await notify(tx, { member_id: member.id, kind: "card_activity", title: "Card PIN changed", body: message });
+    return { ok: true, message };
+  });
+}
+
+/** Lost or stolen: the card is blocked for good and a new card (new number) replaces it. */
+export async function reportCardLost(db: Db, member: CardMember, card_id: number, reason: "lost" | "stolen", origin: AuditOrigin): Promise<CardControlAnswer> {
+  return db.transaction(async (tx): Promise<CardControlAnswer> => {
+    const card = await ownCard(tx, member.id, card_id);
+    if (!card) return refused("card_not_found");
+    if (card.status === "blocked") return refused("card_blocked");
+    const now = new Date();
+    const replacement = await issueDebitCard(tx, { member_id: member.id, account_id: Number(card.account_id), daily_limit_cents: Number(card.daily_limit_cents), now });
+    await tx.update(debitCards).set({ status: "blocked", blocked_at: now, blocked_reason: reason, replaced_by_id: replacement.id, updated_at: now }).where(eq(debitCards.id, card.id));
+    await audit(tx, member, origin, "card.reported_lost", card, { status: card.status }, { status: "blocked", reason, replacement_card_id: replacement.id, replacement_last4: replacement.last4 });
+    const message = `Your ${ending(card)} is blocked for good. Your new card ends ${replacement.last4}; it is shown below and works now.`;
+    await notify(tx, { member_id: member.id, kind: "card_activity", title: `Card reported ${reason}`, body: message });
+    return { ok: true, message };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page's data.
+
+export interface CardTransactionRow {
+  transaction_id: number;
+  reference_number: string;
+  effective_date: string;
+  created_at: string;
+  merchant: string;
+  category: string;
+  amount_cents: number;
+  status: "pending" | "posted" | "failed" | "reversed";
+}
+
+export interface MemberCard {
+  id: number;
+  masked_number: string;
+  last4: string;
+  expiry: string;
+  status: CardStatus;
+  status_label: string;
+  daily_limit_cents: number;
+  spent_today_cents: number;
+  has_pin: boolean;
+  account: { id: number; name: string; masked_number: string; status: string };
+  blocked_reason: "lost" | "stolen" | null;
+  replaced_by_last4: string | null;
+  transactions: CardTransactionRow[];
+}
+
+/** The member's cards (usable first, then blocked ones), each with its newest ledger transactions. */
+export async function memberCardsView(db: DbOrTx, member_id: string, now: Date = new Date()): Promise<MemberCard[]> {
+  const rows = await db
+    .select({ card: debitCards, account_name: ledgerAccounts.name, account_number: ledgerAccounts.account_number, account_status: ledgerAccounts.status })
+    .from(debitCards)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, debitCards.account_id))
+    .where(eq(debitCards.member_id, member_id))
+    .orderBy(desc(debitCards.id))
+    .limit(CARDS_MAX);
+  const today = businessDate(institution().time_zone, now);
+  const last4 = new Map(rows.map((r) => [r.card.id, r.card.last4]));
+  const cards: MemberCard[] = [];
+  for (const { card, account_name, account_number, account_status } of rows) {
+    const transactions = await db
+      .select({
+        transaction_id: ledgerTransactions.id,
+        effective_date: ledgerTransactions.effective_date,
+        created_at: ledgerTransactions.created_at,
+        status: ledgerTransactions.status,
+        merchant: cardAuthorizations.merchant,
+        category: cardAuthorizations.category,
+        amount_cents: cardAuthorizations.amount_cents,
+      })
+      .from(cardAuthorizations)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, cardAuthorizations.transaction_id))
+      .where(eq(cardAuthorizations.card_id, card.id))
+      .orderBy(desc(cardAuthorizations.id))
+      .limit(CARD_TRANSACTIONS_SHOWN);
+    cards.push({
+      id: card.id,
+      masked_number: card.masked_number,
+      last4: card.last4,
+      expiry: `${String(card.expiry_month).padStart(2, "0")}/${String(card.expiry_year).slice(-2)}`,
+      status: card.status as CardStatus,
+      status_label: CARD_STATUS_LABELS[card.status as CardStatus],
+      daily_limit_cents: Number(card.daily_limit_cents),
+      spent_today_cents: card.status === "blocked" ? 0 : await spentOnDay(db, card.id, today),
+      has_pin: card.pin_hash !== null,
+      account: { id: Number(card.account_id), name: account_name, masked_number: maskAccountNumber(account_number), status: account_status },
+      blocked_reason: card.blocked_reason ?? null,
+      replaced_by_last4: card.replaced_by_id ? (last4.get(card.replaced_by_id) ?? null) : null,
+      transactions: transactions.map((t) => ({
+        transaction_id: Number(t.transaction_id),
+        reference_number: referenceNumber(Number(t.transaction_id)),
+        effective_date: t.effective_date,
+        created_at: t.created_at.toISOString(),
+        merchant: t.merchant,
+        category: t.category,
+        amount_cents: -Number(t.amount_cents),
+        status: t.status,
+      })),
+    });
+  }
+  // Usable cards first; the order among each group stays newest first.
+  return [...cards.filter((c) => c.status !== "blocked"), ...cards.filter((c) => c.status === "blocked")];
+}
+
+/** A member's cards as the back office's Post card transaction lists them (any member, by staff). */
+export async function cardsOfMember(db: DbOrTx, member_id: string) {
+  const rows = await db.select().from(debitCards).where(eq(debitCards.member_id, member_id)).orderBy(desc(debitCards.id)).limit(CARDS_MAX);
+  const pending =
+    rows.length === 0
+      ? []
+      : await db
+          .select({ id: cardAuthorizations.id, card_id: cardAuthorizations.card_id, merchant: cardAuthorizations.merchant, amount_cents: cardAuthorizations.amount_cents, business_date: cardAuthorizations.business_date, transaction_id: cardAuthorizations.transaction_id })
+          .from(cardAuthorizations)
+          .where(and(inArray(cardAuthorizations.card_id, rows.map((r) => r.id)), eq(cardAuthorizations.status, "pending")))
+          .orderBy(desc(cardAuthorizations.id))
+          .limit(50);
+  return {
+    cards: rows.map((c) => ({ id: c.id, masked_number: c.masked_number, status: c.status as CardStatus, daily_limit_cents: Number(c.daily_limit_cents) })),
+    pending: pending.map((p) => ({ id: Number(p.id), card_id: Number(p.card_id), merchant: p.merchant, amount_cents: Number(p.amount_cents), business_date: p.business_date, reference_number: referenceNumber(Number(p.transaction_id)) })),
+  };
+}
