@@ -81,6 +81,8 @@ export default [
     route("dashboard/statements", "routes/member/statements.tsx"),
     // Mobile Deposit: a check's photos, pending review, then posted or rejected (docs/product.md#mobile-deposit).
     route("dashboard/deposit", "routes/member/deposit.tsx"),
+    // Bill Pay: payees, scheduled and recurring payments, history (docs/product.md#bill-pay).
+    route("dashboard/bill-pay", "routes/member/bill-pay.tsx"),
   ]),
   route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),
