@@ -5,6 +5,7 @@ import { referenceNumber, maskExternal } from "~/server/payments/transfers.serve
 import { maskAccountNumber } from "~/domain/account-display";
 import { formatCurrencyAmount } from "~/domain/currencies";
 import { recentExportFiles, type ExportFileSummary, type PaymentKind } from "./export.server";
+import { returnedItemsCount } from "./inbound-returns.server";
 
 /**
  * The back office's payment queues (/admin/queues, docs/product.md#payment-queues): the work
@@ -32,6 +33,8 @@ async function pendingCount(db: DbOrTx, kind: PaymentKind): Promise<number> {
 export const QUEUE_SECTIONS: readonly QueueSection[] = [
   { id: "ach", title: "Pending ACH transfers", count: (db) => pendingCount(db, "ach") },
   { id: "wire", title: "Pending wires", count: (db) => pendingCount(db, "wire") },
+  // ACH in: entries that could not post, waiting for the return file, and returns of ours to look into.
+  { id: "returns", title: "Returned items", count: returnedItemsCount },
 ];
 
 /** Every queue's count, by section id, and their total (for the navigation). */

@@ -1,0 +1,435 @@
+import crypto from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "~/server/db/client.server";
+import { achInboundEntries, achInboundFiles, externalPayments, ledgerTransactions, type AchInboundEntry, type ExternalPayment } from "~/server/db/schema";
+import { institution } from "~/config/institution.server";
+import { institutionAccount } from "~/server/ledger/accounts.server";
+import { postBatch, releaseHold, reverseTransaction, today, type EntryInput } from "~/server/ledger/ledger.server";
+import { notifyAll, type NotificationInput } from "~/server/notifications/notifications.server";
+import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
+import { formatCents } from "~/domain/money";
+import { maskAccountNumber } from "~/domain/account-display";
+import { BATCH_TRANSACTIONS_MAX, spendableCents, toCents, toId, type AccountState } from "~/domain/ledger-rules";
+import { readInboundNachaFile, type InboundFile } from "~/domain/nacha/reader";
+import { returnReason } from "~/domain/nacha/return-file";
+import { traceSequence } from "./export.server";
+
+/**
+ * ACH in (docs/product.md#ach-in): staff upload the NACHA file the Federal Reserve sent, and its
+ * entries post to members' accounts.
+ *
+ *  1. The file is read whole (app/domain/nacha/reader.ts); a file breaking any rule is refused
+ *     with its line and rule and nothing is stored.
+ *  2. In one database transaction the file (its SHA-256 unique: the same file uploaded twice is
+ *     stored once) and every entry are stored as received, and the upload audited.
+ *  3. The entries post in chunks, each chunk one database transaction: its member accounts and
+ *     the ACH settlement account locked in id order, every entry decided against them in file
+ *     order (no such account R03, closed R02, frozen R16, a debit beyond the available balance
+ *     R01), the postable ones written as ONE ledger batch (`postBatch`), each entry its own ledger
+ *     transaction (so each is all or nothing, yet thousands share a commit), the entries marked,
+ *     the members notified. Returns of the credit union's own entries (addenda 99) release or
+ *     reverse the original payment and tell the member why. Prenotes move nothing.
+ *  4. The file is marked posted and the result audited.
+ *
+ * If the work stops between chunks (a crash, a restart), uploading the same file again posts
+ * the entries still waiting, and only those: a chunk's rows are locked and marked in the same
+ * transaction as their ledger batch.
+ */
+
+export const INBOUND_INITIATOR = "system:ach-in";
+/** Entries per database commit: big enough that the commit's fixed cost is shared, small enough to hold the locks briefly. */
+export const INBOUND_CHUNK_ENTRIES = 5_000;
+
+export type ReceiveResult =
+  | { ok: true; file_id: number; file_name: string; resumed: boolean; entry_count: number; posted: number; returned: number; applied: number; unmatched: number; noted: number; credit_total_cents: number; debit_total_cents: number }
+  | { ok: false; reason: "invalid" | "duplicate"; message: string };
+
+export interface InboundStaff {
+  id: string;
+  email: string;
+}
+
+type LockedAccount = AccountState & { account_number: string; member_id: string | null };
+type Ledger = Map<number, LockedAccount>;
+
+/** The ledger's refusal of an entry as the return reason the rules give it. */
+const RETURN_FOR_REFUSAL: Record<string, string> = { account_not_found: "R03", account_closed: "R02", account_frozen: "R16", insufficient_funds: "R01" };
+
+export async function receiveAchFile(
+  db: Db,
+  input: { bytes: Uint8Array; file_name: string; staff: InboundStaff; origin: AuditOrigin; now?: Date; chunk_entries?: number },
+): Promise<ReceiveResult> {
+  const read = readInboundNachaFile(input.bytes, { routing_number: institution().routing_number });
+  if (!read.ok) return { ok: false, reason: "invalid", message: `The file was refused, nothing was posted: ${read.message}.` };
+  const file = read.file;
+  const sha256 = crypto.createHash("sha256").update(input.bytes).digest("hex");
+  const file_name = input.file_name.replace(/[^\w.-]+/g, "_").slice(0, 200) || "ach-in.ach";
+
+  const stored = await storeFile(db, { file, sha256, file_name, content: new TextDecoder("latin1").decode(input.bytes), staff: input.staff, origin: input.origin });
+  if (stored.status === "posted") {
+    return {
+      ok: false,
+      reason: "duplicate",
+      message: `This file was already posted (${stored.file_name}, uploaded ${stored.uploaded_at.toISOString().slice(0, 10)}); nothing was posted again.`,
+    };
+  }
+  const chunk = Math.min(input.chunk_entries ?? INBOUND_CHUNK_ENTRIES, BATCH_TRANSACTIONS_MAX);
+  while ((await postChunk(db, stored.id, chunk, input.staff, input.now ?? new Date())) > 0) {
+    // Each chunk commits on its own; the loop ends when no entry of the file is still received.
+  }
+  return finish(db, stored.id, stored.resumed, input.staff, input.origin);
+}
+
+async function storeFile(
+  db: Db,
+  input: { file: InboundFile; sha256: string; file_name: string; content: string; staff: InboundStaff; origin: AuditOrigin },
+): Promise<{ id: number; status: "posting" | "posted"; file_name: string; uploaded_at: Date; resumed: boolean }> {
+  return db.transaction(async (tx) => {
+    const { file } = input;
+    const [row] = await tx
+      .insert(achInboundFiles)
+      .values({
+        file_name: input.file_name,
+        sha256: input.sha256,
+        content: input.content,
+        immediate_origin: file.immediate_origin,
+        created_date: file.created_date,
+        file_id_modifier: file.file_id_modifier,
+        entry_count: file.entry_count,
+        credit_total_cents: file.credit_total_cents,
+        debit_total_cents: file.debit_total_cents,
+        uploaded_by: input.staff.id,
+      })
+      .onConflictDoNothing({ target: achInboundFiles.sha256 })
+      .returning({ id: achInboundFiles.id, uploaded_at: achInboundFiles.uploaded_at });
+    if (!row) {
+      const [existing] = await tx.select().from(achInboundFiles).where(eq(achInboundFiles.sha256, input.sha256));
+      if (!existing) throw new Error("inbound file vanished after a conflict on its hash");
+      return { id: Number(existing.id), status: existing.status, file_name: existing.file_name, uploaded_at: existing.uploaded_at, resumed: true };
+    }
+    const file_id = Number(row.id);
+    const rows = file.batches.flatMap((b) =>
+      b.entries.map((e) => ({
+        line: e.line,
+        batch_number: b.batch_number,
+        company_name: b.company_name,
+        company_discretionary_data: b.company_discretionary_data,
+        company_id: b.company_id,
+        sec_code: b.sec_code,
+        entry_description: b.entry_description,
+        effective_date: b.effective_date,
+        transaction_code: e.transaction_code,
+        kind: e.kind,
+        account_number: e.account_number,
+        amount_cents: e.amount_cents,
+        individual_id: e.individual_id,
+        individual_name: e.individual_name,
+        trace_number: e.trace_number,
+        payment_information: e.payment_information,
+        return_code: e.return_info?.reason_code ?? null,
+        original_trace_number: e.return_info?.original_trace_number ?? null,
+      })),
+    );
+    // The rows travel as one JSON parameter per chunk: one statement text, far from the 65,535 parameter limit.
+    for (let i = 0; i < rows.length; i += 5_000) {
+      await tx.execute(sql`
+        insert into ach_inbound_entries (file_id, line, batch_number, company_name, company_discretionary_data, company_id, sec_code,
+          entry_description, effective_date, transaction_code, kind, account_number, amount_cents, individual_id, individual_name,
+          trace_number, payment_information, return_code, original_trace_number)
+        select ${file_id}, line, batch_number, company_name, company_discretionary_data, company_id, sec_code, entry_description,
+          effective_date, transaction_code, kind, account_number, amount_cents, individual_id, individual_name, trace_number,
+          payment_information, return_code, original_trace_number
+          from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + 5_000))}::jsonb) as v(line integer, batch_number integer,
+            company_name text, company_discretionary_data text, company_id text, sec_code text, entry_description text,
+            effective_date date, transaction_code text, kind text, account_number text, amount_cents bigint, individual_id text,
+            individual_name text, trace_number text, payment_information text, return_code text, original_trace_number text)
+         order by line`);
+    }
+    await recordAudit(tx, {
+      actor_id: input.staff.id,
+      actor_email: input.staff.email,
+      action: "ach_inbound.received",
+      subject_type: "ach_inbound_file",
+      subject_id: file_id,
+      after: {
+        file_name: input.file_name,
+        sha256: input.sha256,
+        immediate_origin: file.immediate_origin,
+        created: `${file.created_date} ${file.created_time}`,
+        file_id_modifier: file.file_id_modifier,
+        batches: file.batches.length,
+        entries: file.entry_count,
+        credit_total_cents: file.credit_total_cents,
+        debit_total_cents: file.debit_total_cents,
+      },
+      request_id: input.origin.request_id,
+      ip: input.origin.ip,
+    });
+    return { id: file_id, status: "posting" as const, file_name: input.file_name, uploaded_at: row.uploaded_at, resumed: false };
+  });
+}
+
+interface Decision {
+  entry: AchInboundEntry;
+  status: "posted" | "returned" | "applied" | "unmatched" | "noted";
+  return_code?: string | null;
+  account_id?: number | null;
+  transaction_id?: number | null;
+  payment_id?: number | null;
+}
+
+function entryRow(row: Record<string, unknown>): AchInboundEntry {
+  return {
+    ...(row as unknown as AchInboundEntry),
+    id: toId(row.id),
+    file_id: toId(row.file_id),
+    amount_cents: toCents(row.amount_cents),
+    effective_date: String(row.effective_date),
+  };
+}
+
+/** What the member sees in their history: the company from the batch header and what it said. */
+export function historyDescription(entry: Pick<AchInboundEntry, "company_name" | "entry_description">): string {
+  return `${entry.company_name} ${entry.entry_description}`.trim();
+}
+
+/** Posts up to `limit` received entries of the file in one database transaction; how many it took. */
+async function postChunk(db: Db, file_id: number, limit: number, staff: InboundStaff, now: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const picked = await tx.execute(sql`
+      select id, file_id, line, company_name, entry_description, kind, transaction_code, account_number, amount_cents, individual_name,
+             trace_number, return_code, original_trace_number, effective_date::text as effective_date
+        from ach_inbound_entries
+       where file_id = ${file_id} and status = 'received'
+       order by id limit ${limit}
+         for update`);
+    const entries = picked.rows.map(entryRow);
+    if (entries.length === 0) return 0;
+
+    const decisions: Decision[] = [];
+    const money = entries.filter((e) => e.kind === "credit" || e.kind === "debit");
+    for (const e of entries) if (e.kind === "prenote") decisions.push({ entry: e, status: "noted" });
+
+    const notes: NotificationInput[] = [];
+    if (money.length > 0) {
+      const settlement = await institutionAccount(tx, "ach_settlement");
+      const ledger = await lockAccounts(tx, [...new Set(money.map((e) => e.account_number))], settlement.id);
+      const byNumber = new Map([...ledger.values()].filter((a) => a.owner === "member").map((a) => [a.account_number, a]));
+      let postable: { entry: AchInboundEntry; account: LockedAccount }[] = [];
+      for (const entry of money) {
+        const account = byNumber.get(entry.account_number);
+        const code = !account ? "R03" : account.status === "closed" ? "R02" : account.status === "frozen" ? "R16" : entry.kind === "debit" && spendableCents(account) < entry.amount_cents ? "R01" : null;
+        if (code) {
+          decisions.push({ entry, status: "returned", return_code: code, account_id: account?.id ?? null });
+          continue;
+        }
+        account!.posted_cents += entry.kind === "credit" ? entry.amount_cents : -entry.amount_cents;
+        postable.push({ entry, account: account! });
+      }
+      // The ledger checks every entry again under its own locks; one it refuses is returned for
+      // its reason and the rest post without it (each entry stays all or nothing).
+      const business_date = today(now);
+      for (let attempt = 0; postable.length > 0; attempt++) {
+        const answer = await postBatch(tx, {
+          idempotency_key: `ach-in:${file_id}:${postable[0]!.entry.id}:${attempt}`,
+          initiator: INBOUND_INITIATOR,
+          created_by: staff.id,
+          transactions: postable.map(({ entry, account }) => ({
+            kind: "ach_in" as const,
+            entries: (entry.kind === "credit"
+              ? [
+                  { account_id: settlement.id, amount_cents: -entry.amount_cents },
+                  { account_id: account.id, amount_cents: entry.amount_cents },
+                ]
+              : [
+                  { account_id: account.id, amount_cents: -entry.amount_cents },
+                  { account_id: settlement.id, amount_cents: entry.amount_cents },
+                ]) satisfies EntryInput[],
+            memo: historyDescription(entry),
+            reference: entry.trace_number,
+            effective_date: business_date,
+          })),
+        });
+        if (answer.ok) {
+          answer.transactions.forEach((t, i) => decisions.push({ entry: postable[i]!.entry, status: "posted", account_id: postable[i]!.account.id, transaction_id: t.transaction.id }));
+          break;
+        }
+        const refused = answer.batch_index === undefined ? undefined : postable[answer.batch_index];
+        const code = RETURN_FOR_REFUSAL[answer.code];
+        if (!refused || !code) throw new Error(`ACH in: the ledger refused the chunk (${answer.code}) for no entry's own reason`);
+        decisions.push({ entry: refused.entry, status: "returned", return_code: code, account_id: refused.account.id });
+        postable = postable.filter((p) => p !== refused);
+      }
+      for (const d of decisions) {
+        const account = d.account_id ? ledger.get(d.account_id) : undefined;
+        if (!account?.member_id) continue;
+        const amount = formatCents(d.entry.amount_cents);
+        const where = `${account.type === "savings" ? "Savings" : account.type === "checking" ? "Checking" : "Account"} ${maskAccountNumber(account.account_number)}`;
+        if (d.status === "posted") {
+          notes.push(
+            d.entry.kind === "credit"
+              ? { member_id: account.member_id, kind: "ach_received", title: `Deposit of ${amount} from ${d.entry.company_name}`, body: `It was added to your ${where} and is available now.` }
+              : { member_id: account.member_id, kind: "ach_received", title: `${d.entry.company_name} withdrew ${amount}`, body: `An ACH debit was paid from your ${where}.` },
+          );
+        } else if (d.status === "returned") {
+          notes.push({
+            member_id: account.member_id,
+            kind: "ach_returned",
+            title: `An ACH ${d.entry.kind} of ${amount} from ${d.entry.company_name} was returned`,
+            body: `It could not be posted to your ${where}: ${returnReason(d.return_code!)}. It was sent back to ${d.entry.company_name}.`,
+          });
+        }
+      }
+    }
+
+    for (const entry of entries.filter((e) => e.kind === "return")) decisions.push(await applyReturn(tx, entry, staff, notes));
+
+    await markEntries(tx, decisions);
+    await notifyAll(tx, notes);
+    return entries.length;
+  });
+}
+
+/** The member accounts named by the entries and the settlement account, locked in id order (the ledger's own order). */
+async function lockAccounts(tx: DbOrTx, account_numbers: readonly string[], settlement_id: number): Promise<Ledger> {
+  const result = await tx.execute(sql`
+    select id, account_number, owner, type, member_id, status, posted_cents, held_cents, overdraft_limit_cents, transfer_count, transfer_count_month
+      from ledger_accounts
+     where account_number in (select jsonb_array_elements_text(${JSON.stringify(account_numbers)}::jsonb)) or id = ${settlement_id}
+     order by id
+       for update`);
+  const ledger: Ledger = new Map();
+  for (const r of result.rows) {
+    ledger.set(toId(r.id), {
+      id: toId(r.id),
+      account_number: String(r.account_number),
+      owner: r.owner as AccountState["owner"],
+      type: String(r.type),
+      member_id: (r.member_id as string | null) ?? null,
+      status: r.status as AccountState["status"],
+      posted_cents: toCents(r.posted_cents),
+      held_cents: toCents(r.held_cents),
+      overdraft_limit_cents: toCents(r.overdraft_limit_cents),
+      transfer_count: Number(r.transfer_count),
+      transfer_count_month: (r.transfer_count_month as string | null) ?? null,
+    });
+  }
+  return ledger;
+}
+
+async function markEntries(tx: DbOrTx, decisions: readonly Decision[]): Promise<void> {
+  const rows = decisions.map((d) => ({
+    id: d.entry.id,
+    status: d.status,
+    return_code: d.return_code ?? d.entry.return_code ?? null,
+    account_id: d.account_id ?? null,
+    transaction_id: d.transaction_id ?? null,
+    payment_id: d.payment_id ?? null,
+  }));
+  for (let i = 0; i < rows.length; i += 5_000) {
+    await tx.execute(sql`
+      update ach_inbound_entries as e
+         set status = v.status, return_code = v.return_code, account_id = v.account_id, transaction_id = v.transaction_id,
+             payment_id = v.payment_id, resolved_at = now()
+        from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + 5_000))}::jsonb)
+          as v(id bigint, status text, return_code text, account_id bigint, transaction_id bigint, payment_id bigint)
+       where e.id = v.id and e.status = 'received'`);
+  }
+}
+
+/**
+ * A return of one of the credit union's own ACH entries: the original trace number names the
+ * payment (our routing number's first eight digits, then its trace sequence). The amount must
+ * match. A settled payment is reversed (the member's money comes back from the settlement
+ * account), a still-held one released; the member is told why. Anything else is left for staff
+ * as unmatched.
+ */
+async function applyReturn(tx: DbOrTx, entry: AchInboundEntry, staff: InboundStaff, notes: NotificationInput[]): Promise<Decision> {
+  const unmatched = (payment_id: number | null = null): Decision => ({ entry, status: "unmatched", payment_id });
+  const trace = entry.original_trace_number ?? "";
+  if (!trace.startsWith(institution().routing_number.slice(0, 8))) return unmatched();
+  const sequence = Number(trace.slice(8));
+  const candidates: number[] = [];
+  for (let id = sequence; candidates.length < 20; id += 9_999_999) candidates.push(id);
+  const found = await tx.execute(sql`
+    select id from external_payments
+     where id in (select (jsonb_array_elements_text(${JSON.stringify(candidates)}::jsonb))::bigint) and kind = 'ach' and status = 'sent' and amount_cents = ${entry.amount_cents}
+     order by id desc limit 1
+       for update`);
+  const payment_id = found.rows[0] ? toId(found.rows[0].id) : null;
+  if (payment_id === null || traceSequence(payment_id) !== sequence) return unmatched();
+  const [payment] = await tx.select().from(externalPayments).where(eq(externalPayments.id, payment_id));
+  const [already] = await tx
+    .select({ id: achInboundEntries.id })
+    .from(achInboundEntries)
+    .where(and(eq(achInboundEntries.payment_id, payment_id), eq(achInboundEntries.status, "applied")))
+    .limit(1);
+  if (!payment || already) return unmatched(payment_id);
+
+  const hold_id = Number(payment.hold_transaction_id);
+  const [hold] = await tx.select({ status: ledgerTransactions.status }).from(ledgerTransactions).where(eq(ledgerTransactions.id, hold_id));
+  const reason = `${returnReason(entry.return_code ?? "")} (${entry.return_code})`;
+  const answer =
+    hold?.status === "pending"
+      ? await releaseHold(tx, { transaction_id: hold_id, idempotency_key: `ach-return:${entry.id}`, resolved_by: `staff:${staff.id}` })
+      : await reverseTransaction(tx, { transaction_id: hold_id, idempotency_key: `ach-return:${entry.id}`, initiator: INBOUND_INITIATOR, created_by: staff.id, memo: `Returned by the other bank: ${reason}` });
+  if (!answer.ok) return unmatched(payment_id);
+  notes.push(returnedNotice(payment, reason));
+  await recordAudit(tx, {
+    actor_id: staff.id,
+    actor_email: staff.email,
+    action: "ach_inbound.return_applied",
+    subject_type: "external_payment",
+    subject_id: payment_id,
+    member_id: payment.member_id,
+    after: { return_code: entry.return_code, original_trace_number: trace, amount_cents: entry.amount_cents, transaction_id: answer.transaction.id, inbound_entry_id: entry.id },
+  });
+  return { entry, status: "applied", payment_id, transaction_id: answer.transaction.id, account_id: Number(payment.from_account_id) };
+}
+
+function returnedNotice(payment: ExternalPayment, reason: string): NotificationInput {
+  return {
+    member_id: payment.member_id,
+    kind: "ach_returned",
+    title: `Your transfer of ${formatCents(Number(payment.amount_cents))} to ${payment.details.account_name ?? "another bank"} was returned`,
+    body: `The other bank sent it back: ${reason}. The money is back in your account.`,
+  };
+}
+
+async function finish(db: Db, file_id: number, resumed: boolean, staff: InboundStaff, origin: AuditOrigin): Promise<ReceiveResult> {
+  return db.transaction(async (tx) => {
+    const counts = await tx.execute(sql`select status, count(*)::int as n from ach_inbound_entries where file_id = ${file_id} group by status`);
+    const by = Object.fromEntries(counts.rows.map((r) => [String(r.status), Number(r.n)])) as Record<string, number>;
+    const [file] = await tx
+      .update(achInboundFiles)
+      .set({ status: "posted", posted_count: by.posted ?? 0, returned_count: by.returned ?? 0, posted_at: sql`coalesce(${achInboundFiles.posted_at}, now())` })
+      .where(eq(achInboundFiles.id, file_id))
+      .returning();
+    if (!file) throw new Error(`inbound file ${file_id} vanished`);
+    const result = {
+      ok: true as const,
+      file_id,
+      file_name: file.file_name,
+      resumed,
+      entry_count: file.entry_count,
+      posted: by.posted ?? 0,
+      returned: by.returned ?? 0,
+      applied: by.applied ?? 0,
+      unmatched: by.unmatched ?? 0,
+      noted: by.noted ?? 0,
+      credit_total_cents: Number(file.credit_total_cents),
+      debit_total_cents: Number(file.debit_total_cents),
+    };
+    await recordAudit(tx, {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      action: "ach_inbound.posted",
+      subject_type: "ach_inbound_file",
+      subject_id: file_id,
+      after: { file_name: file.file_name, resumed, posted: result.posted, returned: result.returned, applied: result.applied, unmatched: result.unmatched, noted: result.noted },
+      request_id: origin.request_id,
+      ip: origin.ip,
+    });
+    return result;
+  });
+}

@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Database, Db } from "~/server/db/client.server";
+import { achInboundEntries, achInboundFiles, auditLog, ledgerTransactions, notifications } from "~/server/db/schema";
+import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
+import { historyPage } from "~/server/ledger/ledger.server";
+import { verifyLedger } from "~/server/ledger/verify.server";
+import { exportPayments, traceSequence } from "~/server/rails/export.server";
+import { receiveAchFile } from "~/server/rails/inbound.server";
+import { exportReturnFile, returnedItems, returnedItemsCount, returnFile } from "~/server/rails/inbound-returns.server";
+import { institution } from "~/config/institution.server";
+import { openTestDatabase } from "./test-database";
+import { newMember } from "./member-support";
+import { queueAch } from "./rails-support";
+import { staff as newStaff } from "../factories";
+import { readNachaFile } from "../unit/nacha-reader";
+import { buildInboundFile, FED_ROUTING } from "../unit/nacha-inbound-builder";
+
+/**
+ * ACH in (docs/product.md#ach-in): an inbound NACHA file posts every entry it can, returns the
+ * others with their R-code in a return file (read back by the tests' own NACHA reader), applies
+ * returns of our own entries, and posts once however often it is uploaded. The ACH settlement
+ * account moves by exactly the posted part of the file's totals; the ledger verifies after each
+ * test.
+ */
+let database: Database;
+let db: Db;
+let staff: { id: string; email: string };
+const origin = { request_id: "test", ip: "198.51.100.7" };
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+beforeAll(async () => {
+  database = await openTestDatabase({ pool_max: 6 });
+  db = database.db;
+  staff = await newStaff(db);
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+async function expectLedgerVerifies() {
+  const report = await verifyLedger(db);
+  expect(report.problems).toEqual([]);
+  expect(report.ok).toBe(true);
+}
+
+async function current(account_id: number): Promise<number> {
+  const [a] = await getBalances(db, [account_id]);
+  return a!.current_cents;
+}
+
+async function settlement(): Promise<number> {
+  return current((await institutionAccount(db, "ach_settlement")).id);
+}
+
+async function upload(text: string, file_name = "fed.ach", chunk_entries?: number) {
+  return receiveAchFile(db, { bytes: bytes(text), file_name, staff, origin, chunk_entries });
+}
+
+describe("ACH in", () => {
+  it("posts credits and debits, returns R03, R02, R16 and R01, notes prenotes; settlement moves by the posted totals; the return file carries the rest", async () => {
+    const a = await newMember(db, { checking_cents: 10_000 });
+    const frozen = await newMember(db, { checking_cents: 5_000 });
+    await setAccountStatus(db, frozen.checking.id, "frozen");
+    const closed = await newMember(db, {});
+    expect((await setAccountStatus(db, closed.savings.id, "closed")).ok).toBe(true);
+    const settlement_before = await settlement();
+
+    const text = buildInboundFile([
+      {
+        company_name: "Acme Payroll",
+        company_id: "1987654321",
+        description: "PAYROLL",
+        service_class: "220",
+        entries: [
+          { code: "22", account_number: a.checking.account_number, amount_cents: 250_000, name: "Pat Member" },
+          { code: "32", account_number: a.savings.account_number, amount_cents: 12_345, name: "Pat Member", info: "NOVEMBER" },
+          { code: "22", account_number: "9999999999", amount_cents: 5_000, name: "Nobody Here" },
+          { code: "32", account_number: closed.savings.account_number, amount_cents: 1_000, name: "Closed Account" },
+          { code: "22", account_number: frozen.checking.account_number, amount_cents: 2_000, name: "Frozen Account" },
+        ],
+      },
+      {
+        company_name: "City Power",
+        company_id: "9555444333",
+        sec: "CCD",
+        description: "UTILITY",
+        odfi: "02600959",
+        service_class: "225",
+        entries: [
+          { code: "27", account_number: a.checking.account_number, amount_cents: 8_842, name: "Pat Member" },
+          { code: "27", account_number: a.checking.account_number, amount_cents: 99_999_900, name: "Pat Member" },
+        ],
+      },
+      { company_name: "Gym Co", odfi: "12100024", entries: [{ code: "23", account_number: a.checking.account_number, amount_cents: 0 }] },
+    ]);
+    const result = await upload(text, "fed-1124.ach", 3);
+    expect(result).toMatchObject({ ok: true, entry_count: 8, posted: 3, returned: 4, noted: 1, applied: 0, unmatched: 0, credit_total_cents: 270_345, debit_total_cents: 100_008_742 });
+    if (!result.ok) throw new Error(result.message);
+
+    // The member's money, and what they see: the company from the batch header.
+    expect(await current(a.checking.id)).toBe(10_000 + 250_000 - 8_842);
+    expect(await current(a.savings.id)).toBe(12_345);
+    expect(await current(frozen.checking.id)).toBe(5_000);
+    const history = await historyPage(db, a.checking.id, { limit: 10 });
+    expect(history.rows.filter((r) => r.kind === "ach_in").map((r) => [r.amount_cents, r.memo])).toEqual([
+      [-8_842, "CITY POWER UTILITY"],
+      [250_000, "ACME PAYROLL PAYROLL"],
+    ]);
+
+    // Each entry's fate, with its R-code.
+    const entries = await db.select().from(achInboundEntries).where(eq(achInboundEntries.file_id, result.file_id)).orderBy(achInboundEntries.line);
+    expect(entries.map((e) => [e.account_number === a.checking.account_number ? "a" : e.account_number, e.kind, e.status, e.return_code])).toEqual([
+      ["a", "credit", "posted", null],
+      [a.savings.account_number, "credit", "posted", null],
+      ["9999999999", "credit", "returned", "R03"],
+      [closed.savings.account_number, "credit", "returned", "R02"],
+      [frozen.checking.account_number, "credit", "returned", "R16"],
+      ["a", "debit", "posted", null],
+      ["a", "debit", "returned", "R01"],
+      ["a", "prenote", "noted", null],
+    ]);
+
+    // Settlement: the file's totals less what went back.
+    const returned_credits = 5_000 + 1_000 + 2_000;
+    const returned_debits = 99_999_900;
+    expect((await settlement()) - settlement_before).toBe(-(result.credit_total_cents - returned_credits) + (result.debit_total_cents - returned_debits));
+
+    // Told and audited.
+    const told = await db.select().from(notifications).where(inArray(notifications.member_id, [a.member.id, frozen.member.id, closed.member.id]));
+    expect(told.filter((n) => n.member_id === a.member.id && n.kind === "ach_received").map((n) => n.title).sort()).toEqual([
+      "CITY POWER withdrew $88.42",
+      "Deposit of $123.45 from ACME PAYROLL",
+      "Deposit of $2,500.00 from ACME PAYROLL",
+    ]);
+    expect(told.find((n) => n.member_id === a.member.id && n.kind === "ach_returned")?.body).toContain("Insufficient funds");
+    expect(told.find((n) => n.member_id === frozen.member.id && n.kind === "ach_returned")?.body).toContain("Account frozen");
+    expect(told.find((n) => n.member_id === closed.member.id && n.kind === "ach_returned")?.body).toContain("Account closed");
+    const audits = await db.select().from(auditLog).where(and(eq(auditLog.subject_type, "ach_inbound_file"), eq(auditLog.subject_id, String(result.file_id))));
+    expect(audits.map((x) => x.action).sort()).toEqual(["ach_inbound.posted", "ach_inbound.received"]);
+    await expectLedgerVerifies();
+
+    // Returned items wait in the queue, then go out as one return file.
+    expect(await returnedItemsCount(db)).toBe(4);
+    expect((await returnedItems(db)).map((r) => [r.return_code, r.reason])).toEqual([
+      ["R03", "No account or unable to locate account"],
+      ["R02", "Account closed"],
+      ["R16", "Account frozen"],
+      ["R01", "Insufficient funds"],
+    ]);
+    const exported = await exportReturnFile(db, staff, origin);
+    if (!exported.ok) throw new Error(exported.message);
+    const stored = await returnFile(db, exported.file.id);
+    const read = readNachaFile(stored!.content, { returns: true });
+    expect(read.header.immediate_origin).toBe(institution().routing_number);
+    expect(read.header.immediate_destination).toBe(FED_ROUTING);
+    const returned = read.batches.flatMap((b) => b.entries.map((e) => [b.company_name, e.transaction_code, e.account_number, e.amount_cents, e.addenda[0]!.text.slice(0, 3), e.addenda[0]!.text.slice(3, 18)]));
+    const trace = (line: number) => entries.find((e) => e.line === line)!.trace_number;
+    expect(returned).toEqual([
+      ["ACME PAYROLL", "21", "9999999999", 5_000, "R03", entries[2]!.trace_number],
+      ["ACME PAYROLL", "31", closed.savings.account_number, 1_000, "R02", entries[3]!.trace_number],
+      ["ACME PAYROLL", "21", frozen.checking.account_number, 2_000, "R16", entries[4]!.trace_number],
+      ["CITY POWER", "26", a.checking.account_number, 99_999_900, "R01", trace(entries[6]!.line)],
+    ]);
+    // What posted plus what went back is the inbound file's totals.
+    expect(read.control.credit_cents).toBe(returned_credits);
+    expect(read.control.debit_cents).toBe(returned_debits);
+    expect(await returnedItemsCount(db)).toBe(0);
+    expect(await exportReturnFile(db, staff, origin)).toEqual({ ok: false, reason: "nothing_waiting", message: "There are no returned items waiting for a return file." });
+    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ach_return_file.export"), eq(auditLog.subject_id, String(exported.file.id))));
+    expect(audit).toMatchObject({ actor_id: staff.id });
+    await expectLedgerVerifies();
+  });
+
+  it("the same file uploaded twice posts once, also when both uploads run at once", async () => {
+    const m = await newMember(db, {});
+    const text = buildInboundFile([{ company_name: "Twice Inc", entries: [{ code: "22", account_number: m.checking.account_number, amount_cents: 7_000 }] }], { modifier: "C" });
+    const first = await upload(text);
+    expect(first).toMatchObject({ ok: true, posted: 1 });
+    const second = await upload(text, "renamed.ach");
+    expect(second).toEqual({ ok: false, reason: "duplicate", message: expect.stringMatching(/^This file was already posted \(fed\.ach, uploaded \d{4}-\d{2}-\d{2}\); nothing was posted again\.$/) });
+    expect(await current(m.checking.id)).toBe(7_000);
+
+    const n = await newMember(db, {});
+    const other = buildInboundFile([{ company_name: "At Once Inc", entries: [{ code: "22", account_number: n.checking.account_number, amount_cents: 3_000 }, { code: "32", account_number: n.savings.account_number, amount_cents: 4_000 }] }], { modifier: "D" });
+    const both = await Promise.all([upload(other, "one.ach", 1), upload(other, "two.ach", 1)]);
+    expect(both.filter((r) => r.ok).length).toBeGreaterThanOrEqual(1);
+    expect(await current(n.checking.id)).toBe(3_000);
+    expect(await current(n.savings.id)).toBe(4_000);
+    const stored = await db.select({ id: achInboundFiles.id }).from(achInboundFiles).where(inArray(achInboundFiles.file_name, ["one.ach", "two.ach"]));
+    expect(stored).toHaveLength(1);
+    await expectLedgerVerifies();
+  });
+
+  it("a return of our own ACH entry (addenda 99) reverses the sent payment and tells the member why; an unknown one waits for staff", async () => {
+    const m = await newMember(db, { checking_cents: 100_000 });
+    const queued = await queueAch(db, m.member, m.checking.id, { amount: "250.00", account_name: "Lee Park", routing_number: "021000021", account_number: "123456789" });
+    const sent = await exportPayments(db, "ach", staff, origin);
+    if (!sent.ok) throw new Error(sent.message);
+    expect(await current(m.checking.id)).toBe(75_000);
+    const settlement_before = await settlement();
+    const our_trace = `${institution().routing_number.slice(0, 8)}${String(traceSequence(queued.payment_id)).padStart(7, "0")}`;
+
+    const text = buildInboundFile(
+      [
+        {
+          company_name: "Harborview CU",
+          company_id: institution().routing_number,
+          description: "TRANSFER",
+          odfi: "02100002",
+          entries: [
+            { code: "21", account_number: "123456789", amount_cents: 25_000, name: "Lee Park", return_of: { reason: "R03", original_trace: our_trace } },
+            { code: "21", account_number: "555", amount_cents: 100, name: "Who", return_of: { reason: "R02", original_trace: `${institution().routing_number.slice(0, 8)}9999998` } },
+          ],
+        },
+      ],
+      { modifier: "E" },
+    );
+    const result = await upload(text);
+    expect(result).toMatchObject({ ok: true, applied: 1, unmatched: 1, posted: 0, returned: 0 });
+    expect(await current(m.checking.id)).toBe(100_000);
+    expect((await settlement()) - settlement_before).toBe(-25_000);
+    const [entry] = await db.select().from(achInboundEntries).where(and(eq(achInboundEntries.payment_id, queued.payment_id), eq(achInboundEntries.status, "applied")));
+    const [reversal] = await db.select().from(ledgerTransactions).where(eq(ledgerTransactions.id, entry!.transaction_id!));
+    expect(reversal).toMatchObject({ kind: "reversal", memo: "Returned by the other bank: No account or unable to locate account (R03)" });
+    const [told] = await db.select().from(notifications).where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "ach_returned")));
+    expect(told).toMatchObject({ title: "Your transfer of $250.00 to Lee Park was returned", body: "The other bank sent it back: No account or unable to locate account (R03). The money is back in your account." });
+    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ach_inbound.return_applied"), eq(auditLog.subject_id, String(queued.payment_id))));
+    expect(audit).toMatchObject({ actor_id: staff.id, member_id: m.member.id });
+    expect((await returnedItems(db)).map((r) => [r.status, r.return_code, r.amount_cents])).toEqual([["unmatched", "R02", 100]]);
+    await expectLedgerVerifies();
+  });
+
+  it("a refused file stores and posts nothing, and says the line and the rule", async () => {
+    const m = await newMember(db, {});
+    const text = buildInboundFile([{ company_name: "Bad Hash", entries: [{ code: "22", account_number: m.checking.account_number, amount_cents: 1_000 }] }], { modifier: "F" });
+    const lines = text.split("\n");
+    lines[3] = `${lines[3]!.slice(0, 10)}0000000001${lines[3]!.slice(20)}`;
+    const files_before = (await db.select({ id: achInboundFiles.id }).from(achInboundFiles)).length;
+    const result = await upload(lines.join("\n"));
+    expect(result).toEqual({ ok: false, reason: "invalid", message: "The file was refused, nothing was posted: line 4: entry hash is 0000000001, the entries' receiving DFIs sum to 0050123456." });
+    expect(await upload("")).toEqual({ ok: false, reason: "invalid", message: "The file was refused, nothing was posted: the file is empty." });
+    expect((await db.select({ id: achInboundFiles.id }).from(achInboundFiles)).length).toBe(files_before);
+    expect(await current(m.checking.id)).toBe(0);
+    await expectLedgerVerifies();
+  });
+});
