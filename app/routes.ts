@@ -61,6 +61,7 @@ export default [
   // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.
   route("admin/audit.csv", "routes/admin/audit-csv.tsx"),
   route("admin/queues/files/:fileId", "routes/admin/queues-file.tsx"),
+  route("admin/queues/returns/:fileId", "routes/admin/queues-return-file.tsx"),
   // A mobile deposit's check photo (front or back), for the staff who review deposits.
   route("admin/queues/deposits/:depositId/:side", "routes/admin/deposit-image.tsx"),
   route("admin/transactions-template.csv", "routes/admin/transactions-template.tsx"),
