@@ -301,6 +301,16 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
     { name: "Charles Schwab Bank", routing_number: "121202211" },
   ],
   bill_pay_quick_picks: ["Electric Company", "Water Utility", "Internet Provider", "Mobile Phone", "Credit Card", "Insurance"],
+  // Files go to the Federal Reserve Bank of Boston (New Hampshire is in its district). The company
+  // identification is "1" and a made-up EIN: the demo's files are never sent.
+  ach: {
+    destination_routing_number: "011000015",
+    destination_name: "FEDERAL RESERVE BANK",
+    company_name: "HARBORVIEW CU",
+    company_identification: "1990000001",
+  },
+  // Made up, like the rest of the demo: a real credit union puts the number Intuit gave it.
+  intuit_bank_id: "99999",
   limits: {
     savings_transfers_per_month: 6,
     external_transfer_max_cents: 2_500_000,

@@ -72,6 +72,32 @@ const UsBank = z.object({
   routing_number: z.string().refine(isValidRoutingNumber, "routing number fails the ABA checksum"),
 });
 
+/** Text a NACHA record field carries: printable ASCII, at most the field's length. */
+function nachaField(max: number) {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(max, `must be at most ${max} characters (the NACHA field's length)`)
+    .regex(/^[A-Za-z0-9 .,&'()/-]+$/, "must be letters, digits, spaces and . , & ' ( ) / - only (what a NACHA file carries)");
+}
+
+/**
+ * What an outgoing ACH file says about where it goes and who sends it
+ * (docs/product.md#payment-queues): the ACH operator or correspondent that receives the file
+ * (its routing number and name, the file header's immediate destination) and the originator the
+ * members' payees see (company name and identification in each batch header).
+ */
+const AchSettings = z.object({
+  destination_routing_number: z.string().refine(isValidRoutingNumber, "routing number must be 9 digits that pass the ABA checksum"),
+  destination_name: nachaField(23),
+  company_name: nachaField(16),
+  /** Usually "1" followed by the credit union's 9-digit EIN; the ODFI may assign another. */
+  company_identification: z.string().regex(/^[A-Za-z0-9]{10}$/, "must be 10 letters or digits, usually 1 followed by the credit union's 9-digit EIN"),
+  /** What the payee's bank shows for the entry, e.g. TRANSFER. */
+  company_entry_description: nachaField(10).default("TRANSFER"),
+});
+
 export const InstitutionSchema = z
   .object({
     demo: z.boolean(),
@@ -145,6 +171,13 @@ export const InstitutionSchema = z
     }),
     us_banks: z.array(UsBank).min(1),
     bill_pay_quick_picks: z.array(z.string().min(1)).length(6),
+    ach: AchSettings,
+    /**
+     * The bank id Intuit assigned the credit union (INTU.BID), which Quicken and QuickBooks need to
+     * import a .qfx or .qbo file. Without it those two file types are not offered
+     * (docs/product.md#statements); .ofx and CSV always are.
+     */
+    intuit_bank_id: z.string().regex(/^\d{1,10}$/, "must be the digits Intuit assigned (INTU.BID)").optional(),
     /**
      * The institution's ledger account on the other side of transactions staff add by hand or
      * from a CSV (docs/product.md#add-transactions): a credit to a member comes out of it, a

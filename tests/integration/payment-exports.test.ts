@@ -84,8 +84,11 @@ describe("ACH export", () => {
     const stored = await exportFile(db, result.file.id);
     const read = readNachaFile(stored!.content);
     expect(read.header.immediate_origin).toBe(institution().routing_number);
+    // Addressed to the ACH operator the profile names, from the company it names.
+    expect(read.header).toMatchObject({ immediate_destination: "011000015", destination_name: "FEDERAL RESERVE BANK" });
     expect(read.batches).toHaveLength(1);
     const batch = read.batches[0]!;
+    expect(batch).toMatchObject({ company_name: "HARBORVIEW CU", company_id: "1990000001", entry_description: "TRANSFER" });
     expect(batch.effective_date).toBe(result.file.effective_date.slice(2).replaceAll("-", ""));
     expect(batch.sec_code).toBe("PPD");
     expect(batch.odfi).toBe(institution().routing_number.slice(0, 8));

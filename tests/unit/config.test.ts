@@ -50,6 +50,39 @@ describe("institution profile", () => {
   });
 });
 
+describe("institution profile: ACH file settings", () => {
+  const ach = demoInstitution.ach;
+  it("the demo names the Federal Reserve as the file's destination, a company name and identification", () => {
+    const profile = parseInstitution(demoInstitution, "demo");
+    expect(profile.ach).toMatchObject({ destination_routing_number: "011000015", destination_name: "FEDERAL RESERVE BANK", company_name: "HARBORVIEW CU", company_identification: "1990000001" });
+    expect(profile.ach.company_entry_description).toBe("TRANSFER");
+  });
+  it("is required: a profile without it is refused at start-up, naming it", () => {
+    const { ach: _, ...without } = demoInstitution;
+    expect(() => parseInstitution(without, "x")).toThrow(/ach/);
+  });
+  it("refuses each field a bank's parser would refuse, naming it", () => {
+    const refused = (over: Record<string, unknown>, field: RegExp) => expect(() => parseInstitution({ ...demoInstitution, ach: { ...ach, ...over } }, "x")).toThrow(field);
+    refused({ destination_routing_number: "011000016" }, /ach.destination_routing_number: .*ABA checksum/);
+    refused({ destination_name: "" }, /ach.destination_name/);
+    refused({ destination_name: "THE FEDERAL RESERVE BANK OF BOSTON" }, /ach.destination_name: .*23/);
+    refused({ company_name: "HARBORVIEW COMMUNITY CU" }, /ach.company_name: .*16/);
+    refused({ company_name: "Café" }, /ach.company_name: .*letters, digits/);
+    refused({ company_identification: "501234566" }, /ach.company_identification: .*10/);
+    refused({ company_identification: "1-12345678" }, /ach.company_identification/);
+    refused({ company_entry_description: "MONEY TRANSFER" }, /ach.company_entry_description: .*10/);
+  });
+});
+
+describe("institution profile: Intuit bank id", () => {
+  it("is optional, and when given it is the digits Intuit assigned", () => {
+    const { intuit_bank_id: _, ...without } = demoInstitution;
+    expect(parseInstitution(without, "x").intuit_bank_id).toBeUndefined();
+    expect(parseInstitution({ ...demoInstitution, intuit_bank_id: "12345" }, "x").intuit_bank_id).toBe("12345");
+    expect(() => parseInstitution({ ...demoInstitution, intuit_bank_id: "BID-1" }, "x")).toThrow(/intuit_bank_id/);
+  });
+});
+
 describe("institution time zone", () => {
   it("must be an IANA zone name", () => {
     expect(parseInstitution({ ...demoInstitution, time_zone: "America/Chicago" }, "test.json").time_zone).toBe("America/Chicago");

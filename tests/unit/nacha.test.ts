@@ -13,8 +13,8 @@ const FIXTURES = path.join(import.meta.dirname, "..", "fixtures", "nacha");
 
 const BASE: Omit<NachaFileInput, "credits"> = {
   origin: { routing_number: "501234566", name: "Harborview Community Credit Union" },
-  destination: { routing_number: "501234566", name: "Harborview Community Credit Union" },
-  company: { name: "Harborview CU", identification: "501234566", entry_description: "TRANSFER" },
+  destination: { routing_number: "011000015", name: "Federal Reserve Bank" },
+  company: { name: "Harborview CU", identification: "1990000001", entry_description: "TRANSFER" },
   created: { date: "2026-11-24", time: "10:30" },
   file_id_modifier: "A",
 };
@@ -89,7 +89,7 @@ describe("NACHA writer: read back by the independent reader, field by field", ()
         creation_date: "261124",
         creation_time: "1030",
         file_id_modifier: input.file_id_modifier,
-        destination_name: "HARBORVIEW COMMUNITY CR",
+        destination_name: "FEDERAL RESERVE BANK",
         origin_name: "HARBORVIEW COMMUNITY CR",
         reference_code: "",
       });
@@ -99,7 +99,7 @@ describe("NACHA writer: read back by the independent reader, field by field", ()
         expect(batch).toMatchObject({
           service_class_code: "220",
           company_name: "HARBORVIEW CU",
-          company_id: "501234566",
+          company_id: "1990000001",
           sec_code: "PPD",
           entry_description: "TRANSFER",
           odfi: "50123456",
@@ -177,5 +177,10 @@ describe("NACHA writer: rules", () => {
     expect(() => writeNachaFile({ ...BASE, credits: [] })).toThrow(/at least one/);
     expect(() => writeNachaFile({ ...BASE, credits: [credit({ trace_sequence: 1 }), credit({ trace_sequence: 1 })] })).toThrow(/unique/);
     expect(() => writeNachaFile({ ...BASE, file_id_modifier: "a", credits: [credit({ trace_sequence: 1 })] })).toThrow(/modifier/);
+    const header = (over: Partial<NachaFileInput>) => () => writeNachaFile({ ...BASE, ...over, credits: [credit({ trace_sequence: 1 })] });
+    expect(header({ company: { ...BASE.company, identification: "501234566" } })).toThrow(/company identification must be 10/);
+    expect(header({ company: { ...BASE.company, name: " " } })).toThrow(/company name is empty/);
+    expect(header({ destination: { routing_number: "011000015", name: "" } })).toThrow(/destination name is empty/);
+    expect(header({ destination: { routing_number: "011000016", name: "Federal Reserve Bank" } })).toThrow(/destination routing number/);
   });
 });

@@ -121,6 +121,12 @@ function checkCredit(credit: NachaCredit, index: number): void {
 export function writeNachaFile(input: NachaFileInput): NachaFile {
   check(isValidRoutingNumber(input.origin.routing_number), "the origin routing number fails the ABA checksum");
   check(isValidRoutingNumber(input.destination.routing_number), "the destination routing number fails the ABA checksum");
+  // The company identification is how the receiving banks and the members' statements name the
+  // originator; an empty or shortened one is refused rather than padded into a wrong one.
+  check(/^[A-Za-z0-9]{10}$/.test(input.company.identification), "the company identification must be 10 letters or digits");
+  check(nachaText(input.company.name) !== "", "the company name is empty");
+  check(nachaText(input.company.entry_description) !== "", "the company entry description is empty");
+  check(nachaText(input.destination.name) !== "", "the destination name is empty");
   check(FILE_ID_MODIFIERS.includes(input.file_id_modifier) && input.file_id_modifier.length === 1, "file id modifier must be one of A-Z or 0-9");
   check(/^\d{2}:\d{2}$/.test(input.created.time), "creation time must be HH:MM");
   check(input.credits.length > 0, "a file needs at least one credit");

@@ -133,9 +133,10 @@ function buildAch(payments: readonly ExternalPayment[], file_id: number, busines
   }));
   const file = writeNachaFile({
     origin: { routing_number: profile.routing_number, name: profile.name },
-    // The profile names no ACH operator yet: the file is addressed to the institution's own routing number.
-    destination: { routing_number: profile.routing_number, name: profile.name },
-    company: { name: profile.short_name, identification: profile.routing_number, entry_description: "TRANSFER" },
+    // The ACH operator (a Federal Reserve Bank) or correspondent the file is sent to, and the
+    // originator the members' banks show, as the profile names them (docs/product.md#payment-queues).
+    destination: { routing_number: profile.ach.destination_routing_number, name: profile.ach.destination_name },
+    company: { name: profile.ach.company_name, identification: profile.ach.company_identification, entry_description: profile.ach.company_entry_description },
     created: { date: business_date, time: clockTime(now) },
     file_id_modifier: modifier,
     credits,
