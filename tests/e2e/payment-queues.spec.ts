@@ -155,4 +155,27 @@ test("the member then sees the transfer Sent with the file's effective date, and
   await page.setViewportSize(PHONE);
   await expectNoAxeViolations(page);
   await page.screenshot({ path: `${SCREENS}/member-payments-sent-375.png`, fullPage: true });
+
+  // The history and the dashboard's recent list say the same: the payment's own state, not the
+  // ledger's word for its hold (Completed, Failed).
+  for (const [path, table] of [
+    ["/dashboard/transactions", "Transactions, newest first"],
+    ["/dashboard", /^Your latest \d+ transactions$/],
+  ] as const) {
+    await page.setViewportSize(DESKTOP);
+    await page.goto(path);
+    const rows = page.getByRole("table", { name: table }).getByRole("row");
+    const sent = rows.filter({ hasText: `Transfer to ${KEEP}` });
+    await expect(sent.getByText("Sent", { exact: true }).first()).toBeVisible();
+    await expect(sent.getByText(/^Effective [A-Z][a-z]{2} \d{1,2}, \d{4}$/).first()).toBeVisible();
+    await expect(sent.getByText("Completed")).toHaveCount(0);
+    const cancelled = rows.filter({ hasText: `Transfer to ${STAFF_DROP}` });
+    await expect(cancelled.getByText("Cancelled", { exact: true }).first()).toBeVisible();
+    await expect(cancelled.getByText("Failed")).toHaveCount(0);
+    await page.screenshot({ path: `${SCREENS}/member-history${path.replaceAll("/", "-")}-1440.png`, fullPage: true });
+    await page.setViewportSize(PHONE);
+    await expect(sent.getByText("Sent", { exact: true }).last()).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `${SCREENS}/member-history${path.replaceAll("/", "-")}-375.png`, fullPage: true });
+  }
 });

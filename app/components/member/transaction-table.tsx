@@ -65,14 +65,16 @@ export function TransactionTable({ rows, caption, detailed = false }: { rows: Me
               </td>
               <td className="hidden px-3 py-3 text-slate-700 md:table-cell">{r.category}</td>
               <td className="hidden px-3 py-3 md:table-cell">
-                <StatusBadge status={r.status} label={r.status_label} />
+                <StatusBadge status={r.badge} label={r.status_label} />
+                <SentOn row={r} />
               </td>
               {detailed ? <td className="hidden px-3 py-3 font-mono text-xs text-slate-600 md:table-cell">{r.reference_number}</td> : null}
               <td className="px-4 py-3.5 text-right align-top whitespace-nowrap md:px-6 md:py-3 md:align-middle">
                 <Amount cents={r.amount_cents} />
-                {detailed || r.status !== "posted" ? (
+                {detailed || r.status !== "posted" || r.payment_status ? (
                   <span className="mt-1 block md:hidden">
-                    <StatusBadge status={r.status} label={r.status_label} />
+                    <StatusBadge status={r.badge} label={r.status_label} />
+                    <SentOn row={r} />
                   </span>
                 ) : null}
               </td>
@@ -82,4 +84,10 @@ export function TransactionTable({ rows, caption, detailed = false }: { rows: Me
       </table>
     </div>
   );
+}
+
+/** A sent payment to another bank: the date its file takes effect at the other bank. */
+function SentOn({ row }: { row: MemberTransaction }) {
+  if (!row.sent_effective_date) return null;
+  return <span className="mt-0.5 block text-xs whitespace-nowrap text-slate-600">Effective {formatDate(row.sent_effective_date)}</span>;
 }

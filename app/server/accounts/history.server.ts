@@ -56,14 +56,33 @@ export interface MemberTransaction {
   amount_cents: number;
   direction: "credit" | "debit";
   kind: string;
+  /** The ledger's status of the transaction (what the Status filter matches). */
   status: StatusKey;
+  /** What the member reads: the ledger's status, or for a payment to another bank the payment's own. */
   status_label: string;
+  /** The badge's colour, as a ledger status: a sent payment looks posted, a cancelled one reversed. */
+  badge: StatusKey;
+  /**
+   * For a payment to another bank (To US Bank, International), where the payment itself stands:
+   * the ledger only knows its hold settled (posted) or was released (failed), which would read
+   * "Completed" or "Failed" to the member. Null for every other transaction.
+   */
+  payment_status: PaymentStatus | null;
+  /** The effective date of the file that sent the payment (ACH) or its requested execution date (wire). */
+  sent_effective_date: string | null;
   effective_date: string;
   created_at: string;
   description: string;
   category: string;
   reference: string | null;
 }
+
+export type PaymentStatus = "pending" | "sent" | "cancelled";
+const PAYMENT_LABELS: Record<PaymentStatus, { label: string; badge: StatusKey }> = {
+  pending: { label: "Pending", badge: "pending" },
+  sent: { label: "Sent", badge: "posted" },
+  cancelled: { label: "Cancelled", badge: "reversed" },
+};
 
 export const PAGE_SIZE = 25;
 export const CSV_ROWS_MAX = 100_000;
@@ -145,19 +164,36 @@ export async function memberHistoryPage(
   if (chosen.length === 0) return { rows: [], next_before: null };
   const where = conditions(filters);
   const page_sql = where === null ? unfilteredPage(chosen, before, limit) : await filteredPage(db, chosen, where, filters, before, limit);
-  const result = await db.execute(page_sql);
-  return historyPage(result.rows[0]?.page, accounts, limit);
+  const result = await db.execute(sql`select p.page, ${paymentStates(sql`p.page`)} as payments from (${page_sql} offset 0) p`);
+  return historyPage(result.rows[0]?.page, accounts, limit, result.rows[0]?.payments);
 }
 
 /**
  * A page as the member sees it, from the JSON array of up to `limit + 1` entries that the page
  * statements return (the extra entry says whether there is a next page).
  */
-export function historyPage(value: unknown, accounts: readonly AccountView[], limit: number): { rows: MemberTransaction[]; next_before: string | null } {
+export function historyPage(value: unknown, accounts: readonly AccountView[], limit: number, payments?: unknown): { rows: MemberTransaction[]; next_before: string | null } {
   const labels = new Map(accounts.map((a) => [a.id, accountLabel(a)]));
-  const all = jsonRows(value).map((r) => toMemberTransaction(r, labels));
+  const states = new Map(jsonRows(payments).map((p) => [toId(p.transaction_id), { status: String(p.status) as PaymentStatus, effective_date: (p.effective_date as string | null) ?? null }]));
+  const all = jsonRows(value).map((r) => toMemberTransaction(r, labels, states));
   const rows = all.slice(0, limit);
   return { rows, next_before: all.length > limit ? String(rows[rows.length - 1]!.entry_id) : null };
+}
+
+/** The ledger kinds of a payment to another bank's hold (app/server/payments/transfers.server.ts). */
+const EXTERNAL_PAYMENT_KINDS = ["ach_out", "wire_out"];
+
+/**
+ * The page's payments to other banks as a JSON array of { transaction_id, status, effective_date }:
+ * each payment found by its hold (the page's transaction id, unique in external_payments), with
+ * the effective date of the file that sent it. `page` is the page's JSON array (a column of the
+ * enclosing statement, so the page is read once); pages without such a transaction read nothing.
+ */
+export function paymentStates(page: SQL): SQL {
+  return sql`(select coalesce(json_agg(json_build_object('transaction_id', xp.hold_transaction_id, 'status', xp.status, 'effective_date', xf.effective_date::text)), '[]')
+      from external_payments xp left join payment_export_files xf on xf.id = xp.export_file_id
+     where xp.hold_transaction_id in (select (xj->>'transaction_id')::bigint from json_array_elements(${page}) xj
+                                       where xj->>'kind' in (${sql.join(EXTERNAL_PAYMENT_KINDS.map((k) => sql`${k}`), sql`, `)})))`;
 }
 
 /** Account ids as a `bigint[]` argument for the member functions of migration 0012. */
@@ -220,11 +256,13 @@ export function jsonValue(value: unknown): unknown {
   return typeof value === "string" ? JSON.parse(value) : value;
 }
 
-function toMemberTransaction(r: Record<string, unknown>, labels: Map<number, string>): MemberTransaction {
+function toMemberTransaction(r: Record<string, unknown>, labels: Map<number, string>, payments: Map<number, { status: PaymentStatus; effective_date: string | null }>): MemberTransaction {
   const amount_cents = toCents(r.amount_cents);
   const status = String(r.status) as StatusKey;
   const account_id = toId(r.account_id);
   const transaction_id = toId(r.transaction_id);
+  const payment = payments.get(transaction_id);
+  const shown = payment ? PAYMENT_LABELS[payment.status] : undefined;
   return {
     entry_id: toId(r.entry_id),
     transaction_id,
@@ -235,7 +273,10 @@ function toMemberTransaction(r: Record<string, unknown>, labels: Map<number, str
     direction: amount_cents > 0 ? "credit" : "debit",
     kind: String(r.kind),
     status,
-    status_label: STATUS_LABELS[status] ?? status,
+    status_label: shown?.label ?? STATUS_LABELS[status] ?? status,
+    badge: shown?.badge ?? status,
+    payment_status: payment?.status ?? null,
+    sent_effective_date: payment?.status === "sent" ? payment.effective_date : null,
     effective_date: String(r.effective_date),
     created_at: new Date(Number(r.created_at_ms)).toISOString(),
     description: (r.memo as string | null) ?? defaultDescription(String(r.kind)),

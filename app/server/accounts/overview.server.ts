@@ -3,7 +3,7 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { memberAccounts, routingNumber, type AccountView } from "~/server/ledger/accounts.server";
 import { today as businessToday } from "~/server/ledger/ledger.server";
 import { toCents } from "~/domain/ledger-rules";
-import { accountIdArray, historyPage, jsonRows, jsonValue, recentEntries, type MemberTransaction } from "./history.server";
+import { accountIdArray, historyPage, jsonRows, jsonValue, paymentStates, recentEntries, type MemberTransaction } from "./history.server";
 
 /**
  * Every figure of the dashboard (docs/product.md#dashboard), from the member's ledger records, in
@@ -85,11 +85,12 @@ export async function dashboard(db: DbOrTx, member: { id: string; name: string }
     select (select json_build_object('first_name', p.first_name, 'last_name', p.last_name, 'joint_account', p.joint_account, 'joint_name', p.joint_name)
               from member_profiles p where p.user_id = ${member.id}) as profile,
            ${ids.length === 0 ? sql`null` : sql`(select json_agg(f) from member_range_figures(${accountIdArray(ids)}, ${month_from}::date, ${spending_from}::date, ${OWN_MOVES}::text[]) f)`} as figures,
-           ${ids.length === 0 ? sql`null` : recentEntries(accounts, null, RECENT_COUNT)} as recent`);
+           r.recent, ${paymentStates(sql`r.recent`)} as recent_payments
+      from (select ${ids.length === 0 ? sql`null::json` : recentEntries(accounts, null, RECENT_COUNT)} as recent offset 0) r`);
   const row = result.rows[0] ?? {};
   const who = holderOf(jsonValue(row.profile) as ProfileNames | null, member.name);
   const figures = rangeFigures(jsonRows(row.figures));
-  const recent = historyPage(row.recent, accounts, RECENT_COUNT);
+  const recent = historyPage(row.recent, accounts, RECENT_COUNT, row.recent_payments);
   const { pending, month, spending } = figures;
   return {
     first_name: who.first_name,
