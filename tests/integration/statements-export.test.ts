@@ -4,7 +4,7 @@ import type { Database, Db } from "~/server/db/client.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { postTransfer, reverseTransaction } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { EXPORT_MESSAGES, memberExport } from "~/server/statements/export.server";
+import { EXPORT_MESSAGES, exportFormats, memberExport } from "~/server/statements/export.server";
 import { institution } from "~/config/institution.server";
 import { openTestDatabase } from "./test-database";
 import { accepted } from "./ledger-fixtures";
@@ -56,6 +56,10 @@ describe("exports for a date range", () => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed file, read field by field
       const parsed = parseSync(answer.body) as { OFX: Record<string, any> };
       expect(parsed.OFX.SIGNONMSGSRSV1.SONRS.FI.FID).toBe(institution().routing_number);
+      // Quicken and QuickBooks find the credit union by the bank id Intuit assigned it.
+      // (ofx-js reads the tag INTU.BID as INTUBID.)
+      expect(parsed.OFX.SIGNONMSGSRSV1.SONRS.INTUBID).toBe(format === "ofx" ? undefined : "99999");
+      expect(answer.body.includes("\r\n<INTU.BID>99999\r\n")).toBe(format !== "ofx");
       const rs = parsed.OFX.BANKMSGSRSV1.STMTTRNRS.STMTRS;
       expect(rs.CURDEF).toBe("USD");
       expect(rs.BANKACCTFROM).toMatchObject({ BANKID: institution().routing_number, ACCTID: m.checking.account_number, ACCTTYPE: "CHECKING" });
@@ -84,6 +88,23 @@ describe("exports for a date range", () => {
       `2026-10-20,"Charged twice",-9.99,1477.67,Reversed`,
       `2026-10-21,"Refund",9.99,1487.66,Completed`,
     ]);
+  });
+
+  it("without an Intuit bank id in the profile, QFX and QBO are refused with their message and not offered; OFX and CSV still are", async () => {
+    const profile = institution();
+    const kept = profile.intuit_bank_id;
+    delete profile.intuit_bank_id;
+    try {
+      expect(exportFormats()).toEqual(["csv", "ofx"]);
+      for (const format of ["qfx", "qbo"]) {
+        expect(await memberExport(db, m.member.id, params({ format }), NOW)).toEqual({ ok: false, status: 400, problems: { format: EXPORT_MESSAGES.intuit } });
+      }
+      const ofx = await memberExport(db, m.member.id, params({ format: "ofx" }), NOW);
+      expect(ofx.ok && !ofx.body.includes("INTU.BID")).toBe(true);
+    } finally {
+      profile.intuit_bank_id = kept;
+    }
+    expect(exportFormats()).toEqual(["csv", "ofx", "qfx", "qbo"]);
   });
 
   it("refuses a bad range or format with its message, and another member's account as not found", async () => {

@@ -25,7 +25,16 @@ export const EXPORT_MESSAGES = {
   order: "The start date must be on or before the end date",
   future: "The end date cannot be in the future",
   range: `Please choose a range of at most ${EXPORT_DAYS_MAX} days`,
+  intuit: "QFX and QBO files are not available yet: Quicken and QuickBooks need our Intuit bank id, which is not set up. Please choose OFX or CSV",
 } as const;
+
+/**
+ * The file types offered: QFX and QBO only when the profile has the Intuit bank id (INTU.BID),
+ * without which Quicken and QuickBooks refuse to import them.
+ */
+export function exportFormats(): ExportFormat[] {
+  return institution().intuit_bank_id ? [...EXPORT_FORMATS] : ["csv", "ofx"];
+}
 
 export type ExportProblems = Partial<Record<"account" | "from" | "to" | "format", string>>;
 
@@ -56,6 +65,7 @@ export async function memberExport(db: Db, member_id: string, params: URLSearchP
     else if (daysBetween(from, to) + 1 > EXPORT_DAYS_MAX) problems.from = EXPORT_MESSAGES.range;
   }
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) problems.format = EXPORT_MESSAGES.format;
+  else if (!(exportFormats() as string[]).includes(format)) problems.format = EXPORT_MESSAGES.intuit;
   if (Object.keys(problems).length) return { ok: false, status: 400, problems };
 
   // One statement (one snapshot): the balance at the end of `to` is the current balance less the
@@ -91,9 +101,11 @@ export async function memberExport(db: Db, member_id: string, params: URLSearchP
     return { ok: true, body: csvDocument(["Date", "Description", "Amount", "Balance", "Status", "Reference number"], rows), file_name: `${file_base}.csv`, media_type: "text/csv; charset=utf-8" };
   }
   const type = OFX_FILE_TYPES[format as OfxFileType];
+  const profile = institution();
   const body = writeOfx({
     made_at: now,
-    institution: { name: institution().name, routing_number: institution().routing_number },
+    // INTU.BID only in the Intuit file types: a plain .ofx is for any program.
+    institution: { name: profile.name, routing_number: profile.routing_number, intuit_bank_id: format === "ofx" ? null : profile.intuit_bank_id },
     account: { account_number: account.account_number, type: account.type as "checking" | "savings" | "credit_card" },
     from,
     to,
