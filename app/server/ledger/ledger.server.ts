@@ -1,6 +1,7 @@
+import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
-import type { LedgerTransaction } from "~/server/db/schema";
+import type { LedgerTransaction, NotificationKind } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { countLedgerPosting, countLedgerRefusal } from "~/server/metrics/metrics.server";
 import { ledgerRefusal, type LedgerRefusal } from "~/domain/refusals";
@@ -102,12 +103,79 @@ export type LedgerAnswer = LedgerResult | LedgerRefusal;
 
 /** Post at once: current and available balances change now. */
 export function postTransfer(db: DbOrTx, input: TransactionInput): Promise<LedgerAnswer> {
-  return counted(newTransaction(db, input, "posted"));
+  return counted(newTransaction(db, input, "posted") as Promise<LedgerAnswer>);
 }
+
+/** A member account as a posting locked it: the figures the rules read, and whose it is. */
+export interface LockedAccount extends AccountState {
+  member_id: string | null;
+  account_number: string;
+}
+
+/**
+ * A notification written by the posting's own write statement, only when the posting is written
+ * (a repeat of the key writes none). `body` is given the new transaction's reference number
+ * (`referenceNumber`), which exists only once the row is inserted.
+ */
+export interface PostingNotification {
+  member_id: string;
+  kind: NotificationKind;
+  title: string;
+  body: (reference_number: string) => string;
+}
+
+/** What a caller's check under the locks lets the posting write with it. */
+export interface PostingExtras {
+  ok: true;
+  /** The transaction's memo, when it names the locked accounts (instead of the input's). */
+  memo?: string;
+  notifications?: PostingNotification[];
+}
+
+/** A refusal the caller's check gave: its own value, passed back as it was. */
+export interface CheckRefused<R> {
+  ok: false;
+  refused_by_check: R;
+}
+
+/**
+ * The caller's check of a posting, run in the posting's database transaction once the accounts
+ * are locked and before the ledger's own rules: the locked accounts (whose they are, their
+ * status and figures), and `query` for the caller's own statements under the same locks (an
+ * advisory lock, a total to check a limit against). Answers a refusal of the caller's (nothing
+ * is written) or what to write with the posting.
+ */
+export type PostingCheck<R> = (
+  accounts: ReadonlyMap<number, LockedAccount>,
+  query: (text: string, params?: readonly unknown[]) => Promise<Record<string, unknown>[]>,
+) => Promise<{ ok: false; refusal: R } | PostingExtras>;
+
+/**
+ * `postTransfer` with a caller's check under the accounts' locks and the caller's notifications
+ * written in the posting's own statement: a member's transfer in one database transaction of
+ * three round trips on PostgreSQL (BEGIN with the locks, the write, COMMIT), the same as the
+ * ledger alone, instead of a savepoint inside the caller's transaction and one statement per
+ * notification. Idempotency is the ledger's: a refusal (the check's too) while the key already
+ * succeeded answers with the first result (`replayed`), so a repeat is recognised before any
+ * rule of the caller's or the ledger's.
+ */
+export async function postTransferChecked<R>(db: DbOrTx, input: TransactionInput, check: PostingCheck<R>): Promise<LedgerAnswer | CheckRefused<R>> {
+  const result = await newTransaction(db, input, "posted", check);
+  if (!result.ok && "refused_by_check" in result) return result; // the caller counts its own refusals
+  return counted(Promise.resolve(result));
+}
+
+/** "MU00000123": the reference number a member quotes to support for a ledger transaction. */
+export function referenceNumber(transaction_id: number): string {
+  return `MU${String(transaction_id).padStart(8, "0")}`;
+}
+
+/** `referenceNumber` in SQL, of the transaction id `id` (at least 8 digits, never cut). */
+const REFERENCE_NUMBER_SQL = (id: string) => `'MU' || lpad(${id}::text, greatest(8, length(${id}::text)), '0')`;
 
 /** Hold (pending): the debits reduce available balance, not current; credits wait. */
 export function placeHold(db: DbOrTx, input: TransactionInput): Promise<LedgerAnswer> {
-  return counted(newTransaction(db, input, "pending"));
+  return counted(newTransaction(db, input, "pending") as Promise<LedgerAnswer>);
 }
 
 export interface ResolveInput {
@@ -169,7 +237,7 @@ export async function reverseTransaction(db: DbOrTx, input: ReverseInput): Promi
   const effective_date = input.effective_date ?? today();
   assertEffectiveDate(effective_date);
 
-  return counted(idempotent(db, input.initiator, input.idempotency_key, async () => {
+  return counted(idempotent<never>(db, input.initiator, input.idempotency_key, async () => {
     // Entries never change, so they are read before the transaction to know what to lock.
     const original_entries = await readEntries(db, input.transaction_id);
     if (original_entries.length === 0) return ledgerRefusal("transaction_not_found", { subject_id: input.transaction_id });
@@ -427,22 +495,30 @@ function newRow(input: TransactionInput, status: "posted" | "pending"): NewTrans
   };
 }
 
-async function newTransaction(db: DbOrTx, input: TransactionInput, status: "posted" | "pending"): Promise<LedgerAnswer> {
+async function newTransaction<R = never>(db: DbOrTx, input: TransactionInput, status: "posted" | "pending", check?: PostingCheck<R>): Promise<LedgerAnswer | CheckRefused<R>> {
   const row = newRow(input, status);
   return idempotent(db, row.initiator, row.idempotency_key, async () => {
     const malformed = checkEntries(input.entries); // before any round trip: a malformed request locks nothing
     if (malformed) return malformed;
     return withRetry(() =>
-      inLedgerTransaction(db, async (session) => {
+      inLedgerTransaction(db, async (session): Promise<LedgerAnswer | CheckRefused<R> | "replay"> => {
         const accounts = await lockAccounts(session, input.entries.map((e) => e.account_id));
         if (!(accounts instanceof Map)) return accounts;
+        let extras: PostingExtras = { ok: true };
+        if (check) {
+          const checked = await check(accounts, (text, params) => session.query(text, params));
+          if (!checked.ok) return { ok: false, refused_by_check: checked.refusal };
+          extras = checked;
+          assertText(extras.memo, "memo", false);
+        }
         const plan = planNewTransaction(
           { kind: row.kind, status, entries: input.entries, effective_date: row.effective_date },
           accounts,
           savingsTransfersPerMonth(),
         );
         if (!plan.ok) return plan;
-        return writeNewTransaction(session, row, input.entries, plan.changes);
+        const written = extras.memo === undefined ? row : { ...row, memo: extras.memo };
+        return writeNewTransaction(session, written, input.entries, plan.changes, extras.notifications ?? []);
       }),
     );
   });
@@ -453,12 +529,12 @@ async function newTransaction(db: DbOrTx, input: TransactionInput, status: "post
  * succeeded both return the first result instead. The refusal case matters: a retry of a
  * transfer that emptied the account would otherwise be refused for insufficient funds.
  */
-async function idempotent(
+async function idempotent<Refused extends { ok: false } = never>(
   db: DbOrTx,
   initiator: string,
   idempotency_key: string,
-  attempt: () => Promise<LedgerAnswer | "replay">,
-): Promise<LedgerAnswer> {
+  attempt: () => Promise<LedgerAnswer | Refused | "replay">,
+): Promise<LedgerAnswer | Refused> {
   const result = await attempt();
   if (result !== "replay" && result.ok) return result;
   const first = await findByKey(db, initiator, idempotency_key);
@@ -590,7 +666,7 @@ async function settleHoldsOnce(db: DbOrTx, input: SettleHoldsInput): Promise<Bat
   );
 }
 
-const ACCOUNT_COLUMNS = "id, owner, type, status, posted_cents, held_cents, overdraft_limit_cents, transfer_count, transfer_count_month";
+const ACCOUNT_COLUMNS = "id, owner, type, status, posted_cents, held_cents, overdraft_limit_cents, transfer_count, transfer_count_month, member_id, account_number";
 
 /**
  * Opens the database transaction and locks the accounts in id order, reading their figures.
@@ -598,13 +674,13 @@ const ACCOUNT_COLUMNS = "id, owner, type, status, posted_cents, held_cents, over
  * the same for every posting, so no two postings wait on each other in a cycle. The ids are
  * checked safe integers, inlined so that BEGIN and this statement travel in one round trip.
  */
-async function lockAccounts(session: LedgerSession, account_ids: readonly number[]): Promise<Map<number, AccountState> | LedgerRefusal> {
+async function lockAccounts(session: LedgerSession, account_ids: readonly number[]): Promise<Map<number, LockedAccount> | LedgerRefusal> {
   const ids = [...new Set(account_ids)].sort((a, b) => a - b);
   for (const id of ids) assert(Number.isSafeInteger(id) && id > 0, `bad account id ${id}`);
   const rows = await session.begin(`SELECT ${ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id IN (${ids.join(", ")}) ORDER BY id FOR UPDATE`);
-  const accounts = new Map<number, AccountState>();
+  const accounts = new Map<number, LockedAccount>();
   for (const row of rows) {
-    const account: AccountState = {
+    const account: LockedAccount = {
       id: toId(row.id),
       owner: row.owner as AccountState["owner"],
       type: String(row.type),
@@ -614,6 +690,8 @@ async function lockAccounts(session: LedgerSession, account_ids: readonly number
       overdraft_limit_cents: toCents(row.overdraft_limit_cents),
       transfer_count: Number(row.transfer_count),
       transfer_count_month: (row.transfer_count_month as string | null) ?? null,
+      member_id: (row.member_id as string | null) ?? null,
+      account_number: String(row.account_number),
     };
     assertAccountState(account); // the database's invariant, asserted again after reading
     accounts.set(account.id, account);
@@ -665,16 +743,44 @@ function accountUpdateSql(changes: readonly AccountChange[], params: unknown[]):
   )`;
 }
 
+/** As `notify` keeps them (app/server/notifications). */
+const NOTIFICATION_TITLE_MAX = 140;
+const NOTIFICATION_BODY_MAX = 1000;
+
 /**
- * Writes the transaction, its entries and the account figures in one statement (one round trip
- * to the database). The insert yields nothing when the idempotency key is already taken; then
- * nothing else is written either and the caller returns the first result.
+ * `, n AS (INSERT INTO notifications ...)`, only if the CTE `t` wrote a row. Each body travels
+ * as the text around its reference number, joined in SQL on the new transaction's reference
+ * number: the body's own text (a member's reference, say) is never searched or replaced.
+ */
+function notificationsSql(notifications: readonly PostingNotification[], params: unknown[]): string {
+  if (notifications.length === 0) return "";
+  const marker = `\u0001${crypto.randomUUID()}\u0001`;
+  const items = notifications.map((n) => {
+    assert(n.member_id !== "", "a notification needs its member");
+    return { member_id: n.member_id, kind: n.kind, title: n.title.slice(0, NOTIFICATION_TITLE_MAX), body: n.body(marker).split(marker) };
+  });
+  params.push(JSON.stringify(items));
+  return `, n AS (
+    INSERT INTO notifications (member_id, kind, title, body)
+    SELECT v.item->>'member_id', v.item->>'kind', v.item->>'title',
+           left(array_to_string(ARRAY(SELECT jsonb_array_elements_text(v.item->'body')), ${REFERENCE_NUMBER_SQL("t.id")}), ${NOTIFICATION_BODY_MAX})
+      FROM t CROSS JOIN jsonb_array_elements($${params.length}::jsonb) WITH ORDINALITY AS v(item, n)
+     ORDER BY v.n
+  )`;
+}
+
+/**
+ * Writes the transaction, its entries, the account figures and the caller's notifications in
+ * one statement (one round trip to the database). The insert yields nothing when the
+ * idempotency key is already taken; then nothing else is written either and the caller returns
+ * the first result.
  */
 async function writeNewTransaction(
   session: LedgerSession,
   row: NewTransactionRow,
   entries: readonly EntryInput[],
   changes: readonly AccountChange[],
+  notifications: readonly PostingNotification[] = [],
 ): Promise<LedgerResult | "replay"> {
   const params: unknown[] = [
     row.kind,
@@ -712,7 +818,7 @@ async function writeNewTransaction(
     ), e AS (
       INSERT INTO ledger_entries (transaction_id, account_id, amount_cents)
       SELECT t.id, v.account_id, v.amount_cents FROM t CROSS JOIN (VALUES ${entry_values}) AS v(account_id, amount_cents)
-    )${accountUpdateSql(changes, params)}${mark_original}
+    )${accountUpdateSql(changes, params)}${mark_original}${notificationsSql(notifications, params)}
     SELECT id, created_at_ms FROM t`,
     params,
     { prepare: true },

@@ -2,7 +2,7 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { externalPayments, ledgerAccounts, ledgerDailyTotals, ledgerEntries, ledgerTransactions, users, type ExternalPayment } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
-import { placeHold, postTransfer, today, type LedgerRefusal, type LedgerResult } from "~/server/ledger/ledger.server";
+import { placeHold, postTransferChecked, referenceNumber, today, type CheckRefused, type LedgerAnswer, type LedgerRefusal, type LedgerResult, type LockedAccount } from "~/server/ledger/ledger.server";
 import { assert } from "~/domain/ledger-rules";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { notify } from "~/server/notifications/notifications.server";
@@ -80,10 +80,8 @@ export const MESSAGES = {
   denied: REFUSAL_MESSAGES.denied,
 } as const;
 
-/** "MU00000123": the reference number a member quotes to support for a ledger transaction. */
-export function referenceNumber(transaction_id: number): string {
-  return `MU${String(transaction_id).padStart(8, "0")}`;
-}
+/** "MU00000123": the reference number a member quotes to support for a ledger transaction (the ledger's). */
+export { referenceNumber };
 
 export function parseReferenceNumber(text: string): number | null {
   const match = /^MU(\d{1,15})$/i.exec(text.trim());
@@ -132,7 +130,7 @@ function ownAccount(accounts: readonly AccountView[], account_id: number): Accou
   return accounts.find((a) => a.id === account_id && a.owner === "member");
 }
 
-export function accountLabel(account: Pick<AccountView, "type" | "account_number">): string {
+export function accountLabel(account: { type: string; account_number: string }): string {
   const type = account.type === "checking" ? "Checking" : account.type === "savings" ? "Savings" : "Credit card";
   return `${type} ${maskAccountNumber(account.account_number)}`;
 }
@@ -298,42 +296,53 @@ function done(result: LedgerResult, amount_cents: number, payment_id?: number): 
 // ---------------------------------------------------------------------------------------------
 // Between Accounts
 
+/**
+ * One database transaction on the ledger's posting path: the accounts are locked, checked to be
+ * the member's under the lock, and the transfer and its notification written in one statement.
+ * The key comes first: a repeat answers with the first transfer whatever the accounts hold now
+ * (the ledger looks the key up when anything refuses), and another transfer under it is refused.
+ */
 export async function transferBetweenAccounts(db: Db, member: Member, form: BetweenAccountsTransfer): Promise<TransferResult> {
-  const earlier = await earlierTransfer(db, member, { kind: "internal", form });
-  if (earlier) return earlier;
-  const accounts = await memberAccounts(db, member.id);
-  const from = ownAccount(accounts, form.from_account_id);
-  const to = ownAccount(accounts, form.to_account_id);
-  if (!from || !to) return refuse("not_your_account", from ? "to_account_id" : "from_account_id");
-  if (from.id === to.id) return refuse("same_account", "to_account_id");
   const entries = [
-    { account_id: from.id, amount_cents: -form.amount_cents },
-    { account_id: to.id, amount_cents: form.amount_cents },
+    { account_id: form.from_account_id, amount_cents: -form.amount_cents },
+    { account_id: form.to_account_id, amount_cents: form.amount_cents },
   ];
-  return inTransaction(db, async (tx) => {
-    const result = await postTransfer(tx, {
+  const result = await postTransferChecked<Refusal>(
+    db,
+    {
       kind: "transfer",
       initiator: initiator(member),
       idempotency_key: form.idempotency_key,
       created_by: member.id,
       entries,
-      memo: `Transfer from ${accountLabel(from)} to ${accountLabel(to)}`,
       reference: form.reference,
       category: "Transfers",
-    });
-    if (!result.ok) return fromLedgerRefusal(result, from.id);
-    const reused = checkReplay(result, "internal", entries);
-    if (reused) return reused;
-    if (!result.replayed) {
-      await notify(tx, {
-        member_id: member.id,
-        kind: "transfer_sent",
-        title: `Transfer of ${formatCents(form.amount_cents)} completed`,
-        body: `${formatCents(form.amount_cents)} moved from ${accountLabel(from)} to ${accountLabel(to)}. Reference ${referenceNumber(result.transaction.id)}.`,
-      });
-    }
-    return done(result, form.amount_cents);
-  });
+    },
+    async (accounts) => {
+      const from = ownLocked(accounts, member, form.from_account_id);
+      const to = ownLocked(accounts, member, form.to_account_id);
+      if (!from || !to) return { ok: false, refusal: refuse("not_your_account", from ? "to_account_id" : "from_account_id") };
+      const moved = `${formatCents(form.amount_cents)} moved from ${accountLabel(from)} to ${accountLabel(to)}.`;
+      return {
+        ok: true,
+        memo: `Transfer from ${accountLabel(from)} to ${accountLabel(to)}`,
+        notifications: [{ member_id: member.id, kind: "transfer_sent", title: `Transfer of ${formatCents(form.amount_cents)} completed`, body: (reference) => `${moved} Reference ${reference}.` }],
+      };
+    },
+  );
+  if (!result.ok) {
+    if ("refused_by_check" in result) return result.refused_by_check;
+    // An account that does not exist is not the member's either.
+    if (result.code === "account_not_found") return refuse("not_your_account", result.subject_id === form.from_account_id ? "from_account_id" : "to_account_id");
+    return fromLedgerRefusal(result, form.from_account_id);
+  }
+  return checkReplay(result, "internal", entries) ?? done(result, form.amount_cents);
+}
+
+/** The member's own account among those the posting locked. */
+function ownLocked(accounts: ReadonlyMap<number, LockedAccount>, member: Member, account_id: number): LockedAccount | undefined {
+  const account = accounts.get(account_id);
+  return account && account.owner === "member" && account.member_id === member.id ? account : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -405,9 +414,21 @@ async function sentToMembersToday(db: DbOrTx, accounts: readonly AccountView[]):
   return Number(row?.total ?? 0);
 }
 
-/** Serializes one member's transfers to other members, so two at once cannot both pass the daily limit. */
-async function lockMemberTransfers(tx: DbOrTx, member_id: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`member-transfers:${member_id}`}))`);
+/** The lock that serializes one member's transfers to other members, so two at once cannot both pass the daily limit. */
+function memberTransfersLock(member_id: string): string {
+  return `member-transfers:${member_id}`;
+}
+
+/** `sentToMembersToday` inside the posting's transaction, after the member's lock. */
+async function sentToMembersTodayUnderLock(query: (text: string, params?: readonly unknown[]) => Promise<Record<string, unknown>[]>, accounts: readonly AccountView[]): Promise<number> {
+  const ids = accounts.filter((a) => a.owner === "member").map((a) => a.id);
+  if (ids.length === 0) return 0;
+  const [row] = await query(
+    `SELECT coalesce(sum(debits_cents), 0)::text AS total FROM ledger_daily_totals
+      WHERE account_id IN (SELECT value::bigint FROM jsonb_array_elements_text($1::jsonb)) AND effective_date = $2::date AND kind = 'member_transfer'`,
+    [JSON.stringify(ids), today()],
+  );
+  return Number(row?.total ?? 0);
 }
 
 interface MemberTransferPlan {
@@ -471,14 +492,9 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
     { account_id: from.id, amount_cents: -form.amount_cents },
     { account_id: to.id, amount_cents: form.amount_cents },
   ];
-  return inTransaction(db, async (tx) => {
-    await lockMemberTransfers(tx, member.id);
-    // Under the lock: a request with the same key that committed meanwhile answers as above.
-    const again = await earlierTransfer(tx, member, { kind: "member", form });
-    if (again) return again;
-    const over_daily = overDailyLimit(limitsFor("member"), form.amount_cents, await sentToMembersToday(tx, plan.accounts));
-    if (over_daily) return over_daily;
-    const result = await postTransfer(tx, {
+  const result = await postTransferChecked<Refusal>(
+    db,
+    {
       kind: "member_transfer",
       initiator: initiator(member),
       idempotency_key: form.idempotency_key,
@@ -487,27 +503,35 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
       memo: `Transfer between members: ${member.name} to ${recipient.name}`,
       reference: form.reference,
       category: "Transfers",
-    });
-    if (!result.ok) return fromLedgerRefusal(result, from.id);
-    const reused = checkReplay(result, "member", entries);
-    if (reused) return reused;
-    if (!result.replayed) {
-      const ref = referenceNumber(result.transaction.id);
-      await notify(tx, {
-        member_id: member.id,
-        kind: "transfer_sent",
-        title: `You sent ${formatCents(form.amount_cents)} to ${recipient.name}`,
-        body: `From ${accountLabel(from)}. Reference ${ref}.`,
-      });
-      await notify(tx, {
-        member_id: recipient.member_id,
-        kind: "transfer_received",
-        title: `You received ${formatCents(form.amount_cents)} from ${member.name}`,
-        body: `Into ${accountLabel(to)}: "${form.reference}". Reference ${ref}.`,
-      });
-    }
-    return done(result, form.amount_cents);
-  });
+    },
+    async (_accounts, query) => {
+      // Under the accounts' locks, then the member's own lock: a transfer of the member's that
+      // committed meanwhile is in today's total (a repeat of this key is the ledger's to answer).
+      await query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [memberTransfersLock(member.id)]);
+      const over_daily = overDailyLimit(limitsFor("member"), form.amount_cents, await sentToMembersTodayUnderLock(query, plan.accounts));
+      if (over_daily) return { ok: false, refusal: over_daily };
+      const amount = formatCents(form.amount_cents);
+      return {
+        ok: true,
+        notifications: [
+          { member_id: member.id, kind: "transfer_sent", title: `You sent ${amount} to ${recipient.name}`, body: (reference) => `From ${accountLabel(from)}. Reference ${reference}.` },
+          {
+            member_id: recipient.member_id,
+            kind: "transfer_received",
+            title: `You received ${amount} from ${member.name}`,
+            body: (reference) => `Into ${accountLabel(to)}: "${form.reference}". Reference ${reference}.`,
+          },
+        ],
+      };
+    },
+  );
+  return answerOf(result, "member", entries, form.amount_cents, from.id);
+}
+
+/** A member transfer's answer: the check's refusal, the ledger's as the member reads it, a reused key, or the transfer. */
+function answerOf(result: LedgerAnswer | CheckRefused<Refusal>, kind: TransferRequest["kind"], entries: ReadonlyArray<{ account_id: number; amount_cents: number }>, amount_cents: number, source_account_id: number): TransferResult {
+  if (!result.ok) return "refused_by_check" in result ? result.refused_by_check : fromLedgerRefusal(result, source_account_id);
+  return checkReplay(result, kind, entries) ?? done(result, amount_cents);
 }
 
 // ---------------------------------------------------------------------------------------------
