@@ -84,6 +84,8 @@ export default [
     route("dashboard/deposit", "routes/member/deposit.tsx"),
     // Bill Pay: payees, scheduled and recurring payments, history (docs/product.md#bill-pay).
     route("dashboard/bill-pay", "routes/member/bill-pay.tsx"),
+    // Card Services: the member's debit cards and their controls (docs/product.md#cards).
+    route("dashboard/cards", "routes/member/cards.tsx"),
   ]),
   route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),
