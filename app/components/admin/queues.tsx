@@ -17,6 +17,8 @@ export interface QueueActionResult {
   tone: "success" | "error";
   message: string;
   file_id?: number;
+  /** A refused mobile-deposit decision: shown next to that deposit's reason field. */
+  deposit_error?: { deposit_id: number; message: string };
 }
 
 /** What the page receives of the server's rows: the same fields, dates as the ISO text they travel as. */

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/deposit-image";
 import { requestInfoContext } from "~/context";
 import { requireMoneyStaff } from "~/server/rails/access.server";
-import { depositImage } from "~/server/deposits/deposits.server";
+import { readDepositImage } from "./deposit-image.server";
 
 /**
  * /admin/queues/deposits/:depositId/:side (front or back): a mobile deposit's check photo, for
@@ -9,10 +9,10 @@ import { depositImage } from "~/server/deposits/deposits.server";
  * address. Served inline as the JPEG the server re-encoded, never cached, every view audited.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { db, staff, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
+  const { staff, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
   const id = /^\d{1,15}$/.test(params.depositId) ? Number(params.depositId) : 0;
   const side = params.side === "front" || params.side === "back" ? params.side : null;
-  const content = side ? await depositImage(db, id, side, staff, origin) : null;
+  const content = side ? await readDepositImage(id, side, staff, origin) : null;
   if (!content) {
     return new Response("No such image.\n", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
   }

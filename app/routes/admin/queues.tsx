@@ -4,12 +4,14 @@ import { requestInfoContext } from "~/context";
 import { requireMoneyStaff } from "~/server/rails/access.server";
 import { EXPORT_PAYMENTS_MAX } from "~/server/rails/export.server";
 import { cancelQueuedPayment, exportQueue, queuesPage } from "./queues.server";
+import { approveDeposit, depositQueueRows, rejectDeposit } from "./deposit-queue.server";
 import { readForm } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
 import { formatCents } from "~/domain/money";
 import { pageTitle } from "~/components/site/page-title";
 import { StatusLine } from "~/components/admin/admin-shell";
 import { ExportFiles, PaymentQueue, type QueueActionResult } from "~/components/admin/queues";
+import { DepositQueue } from "~/components/admin/deposit-queue";
 
 /**
  * /admin/queues (docs/product.md#payment-queues): the work waiting for staff who may move money.
@@ -23,10 +25,11 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireMoneyStaff(request, context.get(requestInfoContext));
-  return { ...(await queuesPage()), per_file: EXPORT_PAYMENTS_MAX };
+  const [page, deposits] = await Promise.all([queuesPage(), depositQueueRows()]);
+  return { ...page, deposits, per_file: EXPORT_PAYMENTS_MAX };
 }
 
-const INTENTS = ["export", "cancel"] as const;
+const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { staff, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
@@ -47,23 +50,31 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!result.ok) return data({ tone: "error", message: result.message } satisfies QueueActionResult, { status: result.reason === "not_found" ? 404 : 409 });
     return { tone: "success", message: `Payment cancelled; ${formatCents(result.released_cents)} is available to the member again.` } satisfies QueueActionResult;
   }
+  if (intent === "approve_deposit" || intent === "reject_deposit") {
+    // Mobile deposits (docs/product.md#mobile-deposit): a refused reject's message goes by its reason field.
+    const deposit_id = /^\d{1,15}$/.test(String(form.get("deposit_id") ?? "")) ? Number(form.get("deposit_id")) : 0;
+    const result = intent === "approve_deposit" ? await approveDeposit(deposit_id, staff, origin) : await rejectDeposit(deposit_id, String(form.get("reason") ?? ""), staff, origin);
+    if (!result.ok) return data({ tone: "error", message: result.message, ...(result.field === "reason" ? { deposit_error: { deposit_id, message: result.message } } : {}) } satisfies QueueActionResult, { status: result.status });
+    return { tone: "success", message: result.message } satisfies QueueActionResult;
+  }
   return data({ tone: "error", message: UNKNOWN_INTENT_MESSAGE } satisfies QueueActionResult, { status: 400 });
 }
 
 export default function Queues({ loaderData, actionData }: Route.ComponentProps) {
-  const { counts, titles, ach, wire, files, per_file } = loaderData;
+  const { counts, titles, ach, wire, deposits, files, per_file } = loaderData;
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight text-brand-800 sm:text-3xl">Payment queues</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-700">
           Payments to other banks wait here, with the member&apos;s money held. Export sends every pending one in a single file (ACH as a NACHA file, wires as an ISO 20022 pain.001 message) and
-          settles the holds. Cancel gives a pending payment&apos;s money back to the member.
+          settles the holds. Cancel gives a pending payment&apos;s money back to the member. Mobile deposits wait for review: Approve posts the check, Reject tells the member why.
         </p>
       </div>
       {actionData ? <StatusLine message={actionData.message} tone={actionData.tone} /> : null}
       <PaymentQueue kind="ach" title={titles.ach ?? ""} count={counts.ach ?? 0} rows={ach} fileLabel="NACHA file" perFile={per_file} />
       <PaymentQueue kind="wire" title={titles.wire ?? ""} count={counts.wire ?? 0} rows={wire} fileLabel="pain.001 message" perFile={per_file} />
+      <DepositQueue count={counts.deposits ?? 0} rows={deposits} error={(actionData as QueueActionResult | undefined)?.deposit_error ?? null} />
       <ExportFiles files={files} />
     </div>
   );

@@ -3,9 +3,8 @@ import { data, Link, useNavigation } from "react-router";
 import { ArrowLeft, Camera, Clock } from "lucide-react";
 import type { Route } from "./+types/deposit";
 import { requestInfoContext } from "~/context";
-import { getAuth } from "~/server/auth/auth.server";
-import { requireMember } from "~/server/member-app/member-app.server";
-import { depositAccounts, memberDeposits, submitMobileDeposit } from "~/server/deposits/deposits.server";
+import { requireMember } from "~/server/auth/session.server";
+import { depositCheck, loadDepositPage } from "./deposit.server";
 import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { logger } from "~/server/logger.server";
 import { institution } from "~/config/institution.server";
@@ -32,12 +31,11 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
-  const { db } = await getAuth();
-  const [accounts, deposits] = await Promise.all([depositAccounts(db, user.id), memberDeposits(db, user.id)]);
+  const { accounts, deposits } = await loadDepositPage(user);
   const limits = institution().limits;
   return {
     accounts: accounts.map((a) => ({ value: String(a.id), label: `${a.type === "checking" ? "Checking" : "Savings"} ${maskAccountNumber(a.account_number)} (${formatCents(a.available_cents)} available)` })),
-    deposits: deposits.map((d) => ({ ...d, created_at: d.created_at.toISOString(), reviewed_at: d.reviewed_at?.toISOString() ?? null })),
+    deposits,
     max_cents: limits.mobile_deposit_max_cents,
     policy: availabilityPolicyText(limits.mobile_deposit_availability),
     // A fresh key each time the page loads (after every answer too): the same form posted twice makes one deposit.
@@ -66,9 +64,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const value = form.get(name);
     return value instanceof File ? value : null;
   };
-  const { db } = await getAuth();
   try {
-    const result = await submitMobileDeposit(db, user, { ...submission.value, front: file("front_image"), back: file("back_image") }, { request_id: info.request_id, ip: info.ip });
+    const result = await depositCheck(user, { ...submission.value, front: file("front_image"), back: file("back_image") }, { request_id: info.request_id, ip: info.ip });
     if (!result.ok) {
       const messages = result.field ? { fieldErrors: { [result.field]: [result.message] } } : { formErrors: [result.message] };
       return data({ ok: false, reply: replyTo(submission, { ...messages, hideFields: ["front_image", "back_image"] }) } satisfies DepositActionData, { status: result.status });

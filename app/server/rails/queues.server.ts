@@ -6,6 +6,7 @@ import { maskAccountNumber } from "~/domain/account-display";
 import { formatCurrencyAmount } from "~/domain/currencies";
 import { recentExportFiles, type ExportFileSummary, type PaymentKind } from "./export.server";
 import { returnedItemsCount } from "./inbound-returns.server";
+import { pendingDepositCount } from "~/server/deposits/deposits.server";
 
 /**
  * The back office's payment queues (/admin/queues, docs/product.md#payment-queues): the work
@@ -35,6 +36,8 @@ export const QUEUE_SECTIONS: readonly QueueSection[] = [
   { id: "wire", title: "Pending wires", count: (db) => pendingCount(db, "wire") },
   // ACH in: entries that could not post, waiting for the return file, and returns of ours to look into.
   { id: "returns", title: "Returned items", count: returnedItemsCount },
+  // Checks members deposited, waiting for review (docs/product.md#mobile-deposit).
+  { id: "deposits", title: "Mobile deposits", count: pendingDepositCount },
 ];
 
 /** Every queue's count, by section id, and their total (for the navigation). */
