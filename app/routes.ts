@@ -57,6 +57,8 @@ export default [
     // Add Transactions for one member: the detail pane's table and CSV post here
     // (docs/product.md#add-transactions); a page of its own without JavaScript.
     route("members/:memberId/transactions", "routes/admin/add-transactions.tsx"),
+    // Post card transaction: staff stand in for the card network (docs/product.md#card-transactions-staff).
+    route("members/:memberId/cards", "routes/admin/card-transactions.tsx"),
   ]),
   // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.
   route("admin/audit.csv", "routes/admin/audit-csv.tsx"),
