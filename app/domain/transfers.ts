@@ -131,13 +131,19 @@ export const betweenAccountsSchema = z
   })
   .transform(({ amount, ...rest }) => ({ ...rest, amount_cents: amount }));
 
+/**
+ * The recipient of To Another Member, by their email: trimmed and lower-cased. The form's Verify
+ * button (with or without JavaScript) checks the address with this same rule before looking it up.
+ */
+export const recipientEmailField = requiredText(M.missing, EMAIL_LENGTH_MAX)
+  .toLowerCase()
+  .pipe(z.email({ error: M.recipient }));
+
 /** To Another Member: by email; the server looks the recipient up (and rate-limits lookups). */
 export const toMemberSchema = z
   .object({
     from_account_id: accountIdField(M.missing),
-    recipient_email: requiredText(M.missing, EMAIL_LENGTH_MAX)
-      .toLowerCase()
-      .pipe(z.email({ error: M.recipient })),
+    recipient_email: recipientEmailField,
     amount: amountCentsField(M.missing),
     reference: requiredText(M.missing),
     idempotency_key: idempotencyKeyField(M.failed),

@@ -6,7 +6,8 @@ import { getBalances, setAccountStatus, institutionAccount } from "~/server/ledg
 import { postTransfer, today } from "~/server/ledger/ledger.server";
 import { setAppDatabase } from "~/server/db/db.server";
 import type { SessionUser } from "~/server/auth/session.server";
-import { support, transferAction } from "~/server/member-app/member-app.server";
+import { transferAction } from "~/routes/member/dashboard.server";
+import { support } from "~/routes/member/layout.server";
 import { institution } from "~/config/institution.server";
 import { InstitutionSchema } from "~/config/institution";
 import { demoInstitution } from "~/config/demo-institution";

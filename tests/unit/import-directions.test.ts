@@ -5,9 +5,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 /**
  * The import directions of docs/architecture.md#dependency-directions are ESLint rules
- * (eslint.config.js). This lints small fixture files as if they stood in app/routes,
- * app/components and app/domain, so a rule that stopped firing (a renamed folder, a pattern
- * that no longer matches) fails here instead of letting the layering rot quietly.
+ * (eslint.config.js). This lints small fixture files as if they stood in app/routes (route
+ * modules and their view-models), app/components and app/domain, so a rule that stopped firing
+ * (a renamed folder, a pattern that no longer matches) fails here instead of letting the
+ * layering rot quietly.
  */
 const root = path.resolve(import.meta.dirname, "../..");
 const fixtures = path.join(root, "tests/fixtures/import-directions");
@@ -20,12 +21,12 @@ beforeAll(async () => {
   await eslint.lintText("export {};\n", { filePath: path.join(root, "app/routes/warm-up.ts") });
 }, 60_000);
 
-/** The restricted-import messages ESLint gives `fixture` placed at `as` (a path in app/). */
+/** The restricted-import (and, in routes, restricted-syntax) messages ESLint gives `fixture` placed at `as` (a path in app/). */
 async function refusals(fixture: string, as: string): Promise<Array<{ line: number; message: string }>> {
   const text = fs.readFileSync(path.join(fixtures, fixture), "utf8");
   const [result] = await eslint.lintText(text, { filePath: path.join(root, as) });
   return result!.messages
-    .filter((m) => m.ruleId === "no-restricted-imports" || m.ruleId === "@typescript-eslint/no-restricted-imports")
+    .filter((m) => m.ruleId === "no-restricted-imports" || m.ruleId === "@typescript-eslint/no-restricted-imports" || m.ruleId === "no-restricted-syntax")
     .map((m) => ({ line: m.line, message: m.message }));
 }
 
@@ -42,6 +43,27 @@ describe("import directions", () => {
     expect(await refusals("route-clean.ts", "app/routes/member/fixture.tsx")).toEqual([]);
   });
 
+  it("a route may not hold the database handle, from a helper or getAuth", async () => {
+    const found = await refusals("route-holds-db-handle.ts", "app/routes/admin/fixture.tsx");
+    expect(found).toEqual([
+      { line: 3, message: expect.stringContaining("never hold the database handle") },
+      { line: 9, message: expect.stringContaining("never hold the database handle") },
+      { line: 11, message: expect.stringContaining("never hold the database handle") },
+    ]);
+  });
+
+  it("a view-model beside its route may open the database, and nothing more", async () => {
+    expect(await refusals("view-model.ts", "app/routes/admin/fixture.server.ts")).toEqual([]);
+    const found = await refusals("view-model-sql.ts", "app/routes/admin/fixture.server.ts");
+    expect(found).toEqual([
+      { line: 3, message: expect.stringContaining("the SQL lives there") },
+      { line: 4, message: expect.stringContaining("the SQL lives there") },
+      { line: 5, message: expect.stringContaining("never the ledger") },
+    ]);
+    // The same view-model code in a route module itself is refused: only a view-model opens the database.
+    expect(await refusals("view-model.ts", "app/routes/admin/fixture.tsx")).toEqual([{ line: 3, message: expect.stringContaining("never the database") }]);
+  });
+
   it("a component takes only types from app/server", async () => {
     const found = await refusals("component-imports-server.ts", "app/components/member/fixture.tsx");
     expect(found).toEqual([{ line: 4, message: expect.stringContaining("for types only") }]);
@@ -54,6 +76,6 @@ describe("import directions", () => {
   });
 
   it("the same files elsewhere are not refused (the rules are per folder)", async () => {
-    expect(await refusals("route-imports-db.ts", "app/server/member-app/fixture.server.ts")).toEqual([]);
+    expect(await refusals("route-imports-db.ts", "app/server/accounts/fixture.server.ts")).toEqual([]);
   });
 });

@@ -32,8 +32,8 @@ export interface TransferData {
 }
 
 // What the dashboard action answers: the server's own types (type-only, erased from the bundle).
-export type { TransferActionResult as TransferResult, WireQuoteView } from "~/server/member-app/member-app.server";
-import type { TransferActionResult as TransferResult } from "~/server/member-app/member-app.server";
+export type { TransferActionResult as TransferResult, WireQuoteView } from "~/routes/member/dashboard.server";
+import type { TransferActionResult as TransferResult } from "~/routes/member/dashboard.server";
 
 function accountOptions(accounts: FormAccount[]) {
   return accountChoices(accounts);

@@ -6,7 +6,8 @@ import { requestInfoContext } from "~/context";
 import { pageTitle } from "~/components/site/page-title";
 import { AddTransactions, type AddTransactionsResult } from "~/components/admin/add-transactions";
 import { requireMoneyStaff } from "~/server/postings/access.server";
-import { addTransactions, postingMember, type AddTransactionsResult as ServiceResult } from "~/server/postings/add-transactions.server";
+import type { AddTransactionsResult as ServiceResult } from "~/server/postings/add-transactions.server";
+import { memberForPostings, postTransactions } from "./add-transactions.server";
 import { readPostingsCsv, tooLargeMessage } from "~/server/postings/csv.server";
 import { readForm } from "~/server/http/form.server";
 import { logger } from "~/server/logger.server";
@@ -22,8 +23,8 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { db } = await requireMoneyStaff(request, context.get(requestInfoContext));
-  const member = await postingMember(db, params.memberId);
+  await requireMoneyStaff(request, context.get(requestInfoContext));
+  const member = await memberForPostings(params.memberId);
   if (!member) throw data({ form_error: "This member was not found." }, { status: 404 });
   return { member: { user_id: member.user_id, email: member.email, accounts: member.accounts.map((a) => ({ id: a.id, account_number: a.account_number, type: a.type, name: a.name, status: a.status })) } };
 }
@@ -34,7 +35,7 @@ const KEY = /^[A-Za-z0-9-]{16,64}$/;
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const info = context.get(requestInfoContext);
-  const { db, staff, origin } = await requireMoneyStaff(request, info);
+  const { staff, origin } = await requireMoneyStaff(request, info);
   // A file over the limit is refused from its declared length, before the body is read (the
   // request guards make every post declare it: docs/decisions/0003-request-guards.md).
   const declared = Number(request.headers.get("content-length") ?? "0");
@@ -54,7 +55,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (file.size > POSTING_CSV_MAX_BYTES) return data({ intent, message: `Failed to parse CSV file: ${tooLargeMessage(file.size)}`, tone: "error" } satisfies AddTransactionsResult, { status: 413 });
     const read = readPostingsCsv(new Uint8Array(await file.arrayBuffer()));
     if (!read.ok) return data({ intent, message: `Failed to parse CSV file: ${read.message}`, tone: "error", line_errors: read.line_errors, where: "line" } satisfies AddTransactionsResult, { status: 400 });
-    const result = await run(() => addTransactions(db, { member_id, staff, rows: read.rows, batch_key, source: "csv", origin, file_name: file.name.slice(0, 200) }), info.request_id);
+    const result = await run(() => postTransactions({ member_id, staff, rows: read.rows, batch_key, source: "csv", origin, file_name: file.name.slice(0, 200) }), info.request_id);
     return answer(intent, result, batch_key);
   }
 
@@ -65,7 +66,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return data({ intent, message: "Failed to add transactions: the rows could not be read. Please reload the page and try again.", tone: "error" } satisfies AddTransactionsResult, { status: 400 });
   }
   const rows = Array.from({ length: count }, (_, i) => Object.fromEntries(DRAFT_FIELDS.map((name, f) => [name, columns[f]![i]!.slice(0, 1_000)])) as unknown as DraftRow);
-  const result = await run(() => addTransactions(db, { member_id, staff, rows: rows.map((raw, i) => ({ line: i + 1, raw })), batch_key, source: "table", origin }), info.request_id);
+  const result = await run(() => postTransactions({ member_id, staff, rows: rows.map((raw, i) => ({ line: i + 1, raw })), batch_key, source: "table", origin }), info.request_id);
   return answer(intent, result, batch_key, rows);
 }
 

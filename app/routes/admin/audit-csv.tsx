@@ -1,12 +1,12 @@
 import type { Route } from "./+types/audit-csv";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
-import { exportAuditCsv, recordAudit } from "~/server/audit/audit.server";
+import { exportAuditLog } from "./audit.server";
 import { parseAuditFilter } from "~/domain/audit-filter";
 
 /** /admin/audit.csv: the filtered audit log as a CSV download (staff only; the export itself is audited). */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext));
+  const { staff, origin } = await requireStaff(request, context.get(requestInfoContext));
   const { filter, problems } = parseAuditFilter(new URL(request.url).searchParams);
   if (problems) {
     // The page's export link only carries filters it accepted: this answers a hand-made address.
@@ -16,8 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
     });
   }
-  const result = await exportAuditCsv(db, filter);
-  await recordAudit(db, { actor_id: staff.id, actor_email: staff.email, action: "audit.export", subject_type: "audit_log", after: { filter, rows: result.rows, truncated: result.truncated }, request_id: origin.request_id, ip: origin.ip });
+  const result = await exportAuditLog({ staff, origin, filter });
   const stamp = new Date().toISOString().slice(0, 10);
   return new Response(result.csv, {
     headers: {

@@ -3,7 +3,7 @@ import { Download } from "lucide-react";
 import type { Route } from "./+types/audit";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
-import { auditActions, listAudit } from "~/server/audit/audit.server";
+import { auditActionNames, auditEntries } from "./audit.server";
 import { pageTitle } from "~/components/site/page-title";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { pageUrl } from "~/server/http/page-url.server";
@@ -19,7 +19,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = await requireStaff(request, context.get(requestInfoContext));
+  await requireStaff(request, context.get(requestInfoContext));
   // The page's own address: its "Older" link carries the filters on, not React Router's _routes.
   const url = pageUrl(request);
   const { filter, problems } = parseAuditFilter(url.searchParams);
@@ -27,12 +27,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // A filter to correct: the message next to it and no entries (they would not be what was asked for).
     const typed = Object.fromEntries(Object.keys(problems).map((name) => [name, (url.searchParams.get(name) ?? "").slice(0, 200)]));
     return data(
-      { filter: { ...filter, ...typed }, problems, actions: await auditActions(db), items: [], next: null, paged: false, export_href: "/admin/audit.csv" },
+      { filter: { ...filter, ...typed }, problems, actions: await auditActionNames(), items: [], next: null, paged: false, export_href: "/admin/audit.csv" },
       { status: 400 },
     );
   }
   const before = Number(url.searchParams.get("before") ?? "");
-  const [page, actions] = await Promise.all([listAudit(db, filter, { before_id: Number.isSafeInteger(before) && before > 0 ? before : null }), auditActions(db)]);
+  const [page, actions] = await Promise.all([auditEntries(filter, { before_id: Number.isSafeInteger(before) && before > 0 ? before : null }), auditActionNames()]);
   const exportParams = new URLSearchParams(Object.entries(filter).filter(([, v]) => v));
   const nextParams = new URLSearchParams(url.searchParams);
   if (page.next_before_id) nextParams.set("before", String(page.next_before_id));

@@ -5,11 +5,8 @@ import type { Route } from "./+types/index";
 import { requestInfoContext } from "~/context";
 import { checklistFromForm, checklistComplete, CreateMemberSchema, ReviewDecisionSchema, APPROVE_NEEDS_CHECKLIST } from "~/domain/application-review";
 import { requireStaff } from "~/server/admin/context.server";
-import { directoryCounts, listDirectory, memberDetail, parseTab } from "~/server/admin/directory.server";
-import { approveApplication, rejectApplication, requestInformation, type DecisionResult } from "~/server/admin/review.server";
-import { createMemberByStaff } from "~/server/admin/create-member.server";
-import { setMemberImageByStaff } from "~/server/admin/member-image.server";
-import { clearUsedCodes, codePanel, issueCodeForMember, removeCode } from "~/server/admin/code-panel.server";
+import { parseTab } from "~/server/admin/directory.server";
+import type { DecisionResult } from "~/server/admin/review.server";
 import { formReply, parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { PLAIN_TEXT_MESSAGE, hasControlCharacters } from "~/domain/plain-text";
 import { pageTitle } from "~/components/site/page-title";
@@ -21,8 +18,24 @@ import { VerifyDialog } from "~/components/admin/verify-dialog";
 import { CreateMemberDialog } from "~/components/admin/create-member-dialog";
 import { CodePanel } from "~/components/admin/code-panel";
 import { mayMoveMoney } from "~/domain/staff-roles";
-import { isMoneyIntent, moneyAction, NOT_ALLOWED_MESSAGE } from "~/server/member-accounts/actions.server";
-import { awaitingAdjustments, memberMoneyPane } from "~/server/member-accounts/pane.server";
+import { isMoneyIntent, NOT_ALLOWED_MESSAGE } from "~/server/member-accounts/actions.server";
+import {
+  adjustmentsAwaitingApproval,
+  approve,
+  askForInformation,
+  clearUsedSignInCodes,
+  createMember,
+  directoryPage,
+  issueSignInCode,
+  memberCounts,
+  memberDetails,
+  memberMoney,
+  moneyControl,
+  reject,
+  removeSignInCode,
+  setMemberImage,
+  signInCodes,
+} from "./index.server";
 import { StaffAccounts } from "~/components/admin/account-edit";
 import { HoldsBox } from "~/components/admin/holds";
 import { MemberTransactions, ReverseAllBox } from "~/components/admin/member-transactions";
@@ -48,7 +61,7 @@ const NOTICES: Record<string, string> = {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db, staff, role, origin } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
+  const { staff, role, origin } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   // A reviewer sees members' details masked and none of the money controls.
   const money_powers = mayMoveMoney(role);
   const url = new URL(request.url);
@@ -61,14 +74,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = Number(params.get("page") ?? "1");
   const member_id = params.get("member");
   const reveal = params.get("reveal") === "1" && money_powers;
-  const counts = await directoryCounts(db);
+  const counts = await memberCounts();
   const [list, detail, codes, approvals] = await Promise.all([
-    listDirectory(db, { tab, query, page, counts }),
-    member_id && /^[A-Za-z0-9_-]{1,64}$/.test(member_id) ? memberDetail(db, { member_id, reveal: reveal ? { staff, origin } : null }) : Promise.resolve(null),
-    codePanel(db, staff.id),
-    money_powers ? awaitingAdjustments(db) : Promise.resolve([]),
+    directoryPage({ tab, query, page, counts }),
+    member_id && /^[A-Za-z0-9_-]{1,64}$/.test(member_id) ? memberDetails({ member_id, reveal: reveal ? { staff, origin } : null }) : Promise.resolve(null),
+    signInCodes(staff.id),
+    money_powers ? adjustmentsAwaitingApproval() : Promise.resolve([]),
   ]);
-  const money = detail && money_powers ? await memberMoneyPane(db, detail.user_id, { before: params.get("tx_before") }) : null;
+  const money = detail && money_powers ? await memberMoney(detail.user_id, { before: params.get("tx_before") }) : null;
   const page_data = {
     search: url.search,
     search_problem,
@@ -112,13 +125,13 @@ function decisionFailure(result: Exclude<DecisionResult, { status: "done" }>): s
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db, staff, role, origin } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
+  const { staff, role, origin } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const url = new URL(request.url);
 
   // Reversals, adjustments, holds, account edits: staff with money powers only (403 for a reviewer).
-  if (isMoneyIntent(intent)) return moneyAction({ db, staff, role, origin, intent, form });
+  if (isMoneyIntent(intent)) return moneyControl({ staff, role, origin, intent, form });
   // Creating people (staff among them) is not a reviewer's to do.
   if (intent === "create_member" && !mayMoveMoney(role)) throw data({ form_error: NOT_ALLOWED_MESSAGE }, { status: 403 });
 
@@ -135,10 +148,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const result =
       decision.decision === "approve"
-        ? await approveApplication(db, { member_id, staff, checklist, origin })
+        ? await approve({ member_id, staff, checklist, origin })
         : decision.decision === "reject"
-          ? await rejectApplication(db, { member_id, staff, checklist, reason: decision.reason, origin })
-          : await requestInformation(db, { member_id, staff, checklist, message: decision.message, origin });
+          ? await reject({ member_id, staff, checklist, reason: decision.reason, origin })
+          : await askForInformation({ member_id, staff, checklist, message: decision.message, origin });
     if (result.status !== "done") {
       return data({ intent, reply: replyTo(parsed), message: decisionFailure(result), tone: "error" } satisfies AdminActionResult, { status: result.status === "not_found" ? 404 : 409 });
     }
@@ -151,7 +164,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (parsed.status !== "success") {
       return data({ intent, reply: replyTo(parsed), message: "Failed to create user: please check the highlighted fields.", tone: "error" } satisfies AdminActionResult, { status: 400 });
     }
-    const result = await createMemberByStaff(db, { staff, member: parsed.value, origin });
+    const result = await createMember({ staff, member: parsed.value, origin });
     if (result.status === "created") throw redirect(withParams(url.search, { create: null, index: null, notice: "created", member: result.user_id }));
     const message = result.status === "email_taken" ? "Failed to create user: an account with this email already exists." : `Failed to create user: ${result.detail}`;
     const reply = replyTo(parsed, result.status === "email_taken" ? { fieldErrors: { email: ["An account with this email already exists."] } } : {});
@@ -161,7 +174,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "member_image") {
     const member_id = String(form.get("member_id") ?? "");
     const upload = form.get("image");
-    const result = await setMemberImageByStaff(db, { staff, member_id, upload: upload instanceof File ? upload : null, origin });
+    const result = await setMemberImage({ staff, member_id, upload: upload instanceof File ? upload : null, origin });
     if (result.status === "updated") throw redirect(withParams(url.search, { index: null, notice: "image_updated", member: member_id, image: result.file.slice(0, 8) }));
     const failed = result.status === "refused" && result.reason === "failed";
     const message = failed ? result.message : `Failed to update profile image: ${result.message}`;
@@ -173,7 +186,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const code = String(form.get("code") ?? "").trim();
     // An address that cannot be one (a control character would also fail the database lookup).
     if (!z.email().safeParse(member_email).success) return data({ intent, message: "Failed: enter the member's email address.", tone: "error", reply: formReply(form) } satisfies AdminActionResult, { status: 400 });
-    const result = await issueCodeForMember(db, { staff, member_email, code: code || null, origin });
+    const result = await issueSignInCode({ staff, member_email, code: code || null, origin });
     switch (result.status) {
       case "issued":
         return { intent, message: `Code issued for ${result.member_email}. Read it to the member now: it is shown only once.`, tone: "success", issued: { code: result.code, member_email: result.member_email, expires_at: result.expires_at.toISOString() } } satisfies AdminActionResult;
@@ -188,12 +201,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "remove_code") {
     const id = Number(form.get("code_id"));
-    const removed = Number.isSafeInteger(id) && id > 0 ? await removeCode(db, { staff, code_id: id, origin }) : false;
+    const removed = Number.isSafeInteger(id) && id > 0 ? await removeSignInCode({ staff, code_id: id, origin }) : false;
     return data({ intent, message: removed ? "Code removed." : "Failed: that code is no longer valid.", tone: removed ? "success" : "error" } satisfies AdminActionResult, { status: removed ? 200 : 409 });
   }
 
   if (intent === "clear_used_codes") {
-    await clearUsedCodes(db, { staff, origin });
+    await clearUsedSignInCodes({ staff, origin });
     return { intent, message: "Used codes cleared from the list.", tone: "success" } satisfies AdminActionResult;
   }
 

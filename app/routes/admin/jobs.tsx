@@ -4,8 +4,8 @@ import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
 import { readForm } from "~/server/http/form.server";
 import { APP_JOBS } from "~/server/jobs/registry.server";
-import { jobClock } from "~/server/jobs/jobs.server";
-import { advanceJobClock, jobsPage, type JobRunView } from "~/server/jobs/status.server";
+import type { JobRunView } from "~/server/jobs/status.server";
+import { advanceJobClockBy, jobClockAdjustable, jobsOverview } from "./jobs.server";
 import { pageTitle } from "~/components/site/page-title";
 import { StatusLine } from "~/components/admin/admin-shell";
 import { useInstitutionDates } from "~/components/institution-dates";
@@ -21,8 +21,8 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = await requireStaff(request, context.get(requestInfoContext));
-  const page = await jobsPage(db, APP_JOBS, jobClock(db));
+  await requireStaff(request, context.get(requestInfoContext));
+  const page = await jobsOverview();
   return {
     clock: { now: page.clock.now.toISOString(), adjustable: page.clock.adjustable },
     jobs: page.jobs.map((j) => ({
@@ -53,16 +53,15 @@ function runJson(run: JobRunView) {
 const HOURS_MAX = 24 * 366;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext));
+  const { staff, origin } = await requireStaff(request, context.get(requestInfoContext));
   const form = await readForm(request);
-  const clock = jobClock(db);
-  if (!clock.adjustable) return data({ message: "The job clock follows the real time here and cannot be moved.", field: null }, { status: 400 });
+  if (!(await jobClockAdjustable())) return data({ message: "The job clock follows the real time here and cannot be moved.", field: null }, { status: 400 });
   const text = String(form.get("hours") ?? "").trim();
   const hours = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(hours) || hours < 1 || hours > HOURS_MAX) {
     return data({ message: null, field: `Enter a whole number of hours from 1 to ${HOURS_MAX.toLocaleString("en-US")}.` }, { status: 400 });
   }
-  const now = await advanceJobClock(db, clock, { hours, staff, origin });
+  const now = await advanceJobClockBy({ hours, staff, origin });
   return { message: `The job clock is now ${hours} hour${hours === 1 ? "" : "s"} further on (${now.toISOString().slice(0, 16).replace("T", " ")} UTC). Jobs now due run within a few seconds.`, field: null };
 }
 

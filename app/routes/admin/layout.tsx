@@ -4,16 +4,16 @@ import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
 import { AdminShell } from "~/components/admin/admin-shell";
-import { queueCounts } from "~/server/rails/queues.server";
+import { queuesWaiting } from "./layout.server";
 
 /**
  * The back office's frame (docs/product.md#back-office): staff only; each page below checks again
  * for itself.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user, role, db } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
+  const { user, role } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   // The payment queues' count in the navigation, for staff who may work them.
-  const counts: Record<string, number> = role === "admin" ? { queues: (await queueCounts(db)).total } : {};
+  const counts: Record<string, number> = role === "admin" ? { queues: await queuesWaiting() } : {};
   return { staff: { name: user.name, email: user.email, role }, institution: institution().name, counts };
 }
 

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/member-document";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
-import { readIdDocument } from "~/server/admin/directory.server";
+import { memberIdDocument } from "./member-document.server";
 
 /**
  * An applicant's ID document, for staff only (docs/product.md#member-details): the stored file with
@@ -10,11 +10,11 @@ import { readIdDocument } from "~/server/admin/directory.server";
  * request.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
+  const { staff, origin } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   const answer = Number(new URL(request.url).searchParams.get("answer") ?? "");
   const member_id = params.memberId;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(member_id)) throw new Response("Not found", { status: 404 });
-  const document = await readIdDocument(db, { member_id, info_request_id: Number.isSafeInteger(answer) && answer > 0 ? answer : null, staff, origin });
+  const document = await memberIdDocument({ member_id, info_request_id: Number.isSafeInteger(answer) && answer > 0 ? answer : null, staff, origin });
   if (!document) throw new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   return new Response(new Uint8Array(document.bytes), {
     headers: {

@@ -2,7 +2,7 @@ import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/messages";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
-import { listContactMessages, setContactMessageStatus } from "~/server/admin/messages.server";
+import { contactMessages, markContactMessage } from "./messages.server";
 import { readForm } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { StatusBadge, StatusLine } from "~/components/admin/admin-shell";
@@ -20,11 +20,11 @@ const FILTERS = [
 ] as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
+  await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   const params = new URL(request.url).searchParams;
   const status = params.get("status") === "new" ? "new" : params.get("status") === "answered" ? "answered" : null;
   const before = Number(params.get("before") ?? "");
-  const page = await listContactMessages(db, { status, before_id: Number.isSafeInteger(before) && before > 0 ? before : null });
+  const page = await contactMessages({ status, before_id: Number.isSafeInteger(before) && before > 0 ? before : null });
   return {
     status,
     counts: page.counts,
@@ -34,14 +34,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
+  const { staff, origin } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   const form = await readForm(request);
   const id = Number(form.get("id"));
   const status = form.get("status");
   if (!Number.isSafeInteger(id) || id <= 0 || (status !== "new" && status !== "answered")) {
     return data({ message: "Failed: that request could not be understood." }, { status: 400 });
   }
-  const done = await setContactMessageStatus(db, { staff, id, status, origin });
+  const done = await markContactMessage({ staff, id, status, origin });
   if (!done) return data({ message: "Failed: message not found." }, { status: 404 });
   return { message: status === "answered" ? "Message marked as answered." : "Message marked as new." };
 }

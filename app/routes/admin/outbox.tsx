@@ -2,8 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/outbox";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
-import { recordAudit } from "~/server/audit/audit.server";
-import { outboxPage } from "~/server/admin/messages.server";
+import { outboxView } from "./outbox.server";
 import { pageTitle } from "~/components/site/page-title";
 import { StatusBadge } from "~/components/admin/admin-shell";
 import { useInstitutionDates } from "~/components/institution-dates";
@@ -18,20 +17,10 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db, staff, origin } = await requireStaff(request, context.get(requestInfoContext));
+  const { staff, origin } = await requireStaff(request, context.get(requestInfoContext));
   const before = Number(new URL(request.url).searchParams.get("before") ?? "");
   const before_id = Number.isSafeInteger(before) && before > 0 ? before : null;
-  const page = await outboxPage(db, before_id);
-  const ids = page.items.map((m) => m.id);
-  await recordAudit(db, {
-    actor_id: staff.id,
-    actor_email: staff.email,
-    action: "outbox.view",
-    subject_type: "outbox",
-    after: { before_id, messages: ids.length, newest_id: ids[0] ?? null, oldest_id: ids.at(-1) ?? null },
-    request_id: origin.request_id,
-    ip: origin.ip,
-  });
+  const page = await outboxView({ staff, origin, before_id });
   return {
     items: page.items.map((m) => ({ ...m, created_at: m.created_at.toISOString(), sent_at: m.sent_at?.toISOString() ?? null })),
     next: page.next_before_id ? `/admin/outbox?before=${page.next_before_id}` : null,

@@ -5,7 +5,7 @@ import { pageTitle } from "~/components/site/page-title";
 import { PaymentControls, type PaymentsActionResult } from "~/components/admin/payment-controls";
 import { CurrencyRates } from "~/components/admin/currency-rates";
 import { requireMoneyStaff } from "~/server/postings/access.server";
-import { paymentControlsPage, setPaymentsPaused, setRate } from "~/server/payment-controls/payment-controls.server";
+import { pauseOrResumePayments, paymentControls, saveCurrencyRate } from "./payments.server";
 import { parseSubmission, readForm, replyTo } from "~/server/http/form.server";
 import { PauseSchema, RateSchema } from "~/domain/payment-controls";
 import { CURRENCIES } from "~/domain/currencies";
@@ -19,20 +19,20 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = await requireMoneyStaff(request, context.get(requestInfoContext));
-  const page = await paymentControlsPage(db);
+  await requireMoneyStaff(request, context.get(requestInfoContext));
+  const page = await paymentControls();
   return { ...page, currencies: CURRENCIES.filter((c) => c.code !== "USD").map((c) => ({ code: c.code, name: c.name })) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db, staff, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
+  const { staff, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
   const form = await readForm(request);
   const intent = form.get("intent");
   if (intent === "pause") {
     const submission = parseSubmission(PauseSchema, form);
     if (submission.status !== "success") return data({ intent, message: "Failed: please give the reason.", tone: "error", reply: replyTo(submission) } satisfies PaymentsActionResult, { status: 400 });
     const paused = submission.value.paused === "on";
-    const result = await setPaymentsPaused(db, { staff, paused, reason: submission.value.reason, origin });
+    const result = await pauseOrResumePayments({ staff, paused, reason: submission.value.reason, origin });
     if (result.status === "invalid") return data({ intent, message: `Failed: ${result.message}.`, tone: "error", reply: replyTo(submission, { fieldErrors: { reason: [result.message] } }) } satisfies PaymentsActionResult, { status: 400 });
     const message = !result.changed ? (paused ? "Outgoing payments were already paused." : "Outgoing payments were already running.") : paused ? "Outgoing payments paused: To US Bank and International transfers are refused until you resume them." : "Outgoing payments resumed.";
     return { intent, message, tone: "success" } satisfies PaymentsActionResult;
@@ -40,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "set_rate") {
     const submission = parseSubmission(RateSchema, form);
     if (submission.status !== "success") return data({ intent, message: "Failed: please check the highlighted fields.", tone: "error", reply: replyTo(submission) } satisfies PaymentsActionResult, { status: 400 });
-    const result = await setRate(db, { staff, ...submission.value, origin });
+    const result = await saveCurrencyRate({ staff, ...submission.value, origin });
     if (result.status === "invalid") return data({ intent, message: `Failed: ${result.message}.`, tone: "error", reply: replyTo(submission, { fieldErrors: { [result.field]: [result.message] } }) } satisfies PaymentsActionResult, { status: 400 });
     return { intent, message: `Rate for ${result.code} saved.`, tone: "success" } satisfies PaymentsActionResult;
   }

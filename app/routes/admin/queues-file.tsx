@@ -1,30 +1,19 @@
 import type { Route } from "./+types/queues-file";
 import { requestInfoContext } from "~/context";
 import { requireMoneyStaff } from "~/server/rails/access.server";
-import { exportFile } from "~/server/rails/export.server";
-import { recordAudit } from "~/server/audit/audit.server";
+import { downloadExportFile } from "./queues.server";
 
 /**
  * /admin/queues/files/:fileId: an exported payment file (NACHA or pain.001) downloaded again,
  * byte for byte as it was made, for staff who may move money; every download is audited.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { db, staff, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
+  const { staff, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
   const id = /^\d{1,15}$/.test(params.fileId) ? Number(params.fileId) : 0;
-  const file = await exportFile(db, id);
+  const file = await downloadExportFile({ staff, origin, id });
   if (!file) {
     return new Response("No such file.\n", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
   }
-  await recordAudit(db, {
-    actor_id: staff.id,
-    actor_email: staff.email,
-    action: "payment_export.download",
-    subject_type: "payment_export_file",
-    subject_id: file.id,
-    after: { file_name: file.file_name, sha256: file.sha256 },
-    request_id: origin.request_id,
-    ip: origin.ip,
-  });
   return new Response(file.content, {
     headers: {
       // The file name is ours (letters, digits, dashes, a dot): safe inside the quotes.

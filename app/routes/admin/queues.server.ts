@@ -1,7 +1,8 @@
 import { withDatabase } from "~/server/db/db.server";
 import { loadQueues, QUEUE_SECTIONS } from "~/server/rails/queues.server";
-import { exportPayments } from "~/server/rails/export.server";
+import { exportFile, exportPayments } from "~/server/rails/export.server";
 import { cancelPayment } from "~/server/rails/cancel.server";
+import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 
 /**
  * What /admin/queues calls (its view-model): each function opens the database itself, so the
@@ -28,3 +29,21 @@ export const exportQueue = withDatabase(exportPayments);
 
 /** Cancels one pending payment, giving the member's money back. */
 export const cancelQueuedPayment = withDatabase(cancelPayment);
+
+/** An export file downloaded again (/admin/queues/files/:fileId), byte for byte; every download is audited. */
+export const downloadExportFile = withDatabase(async (database, input: { staff: { id: string; email: string }; origin: AuditOrigin; id: number }) => {
+  const { staff, origin, id } = input;
+  const file = await exportFile(database, id);
+  if (!file) return null;
+  await recordAudit(database, {
+    actor_id: staff.id,
+    actor_email: staff.email,
+    action: "payment_export.download",
+    subject_type: "payment_export_file",
+    subject_id: file.id,
+    after: { file_name: file.file_name, sha256: file.sha256 },
+    request_id: origin.request_id,
+    ip: origin.ip,
+  });
+  return file;
+});

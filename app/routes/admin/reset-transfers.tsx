@@ -2,11 +2,11 @@ import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import { ArrowLeft, ArrowRight, RotateCcw, TriangleAlert } from "lucide-react";
 import type { Route } from "./+types/reset-transfers";
 import { requestInfoContext } from "~/context";
-import { getAuth } from "~/server/auth/auth.server";
 import { requireUser } from "~/server/auth/session.server";
 import { readForm } from "~/server/http/form.server";
 import { institution } from "~/config/institution.server";
-import { listTransferCounts, parsePageAfter, resetAllMemberTransferCounts, resetMemberTransferCount } from "~/server/payments/transfer-counts.server";
+import { parsePageAfter } from "~/server/payments/transfer-counts.server";
+import { resetAllTransferCounts, resetTransferCount, transferCounts } from "./reset-transfers.server";
 import { pageUrl } from "~/server/http/page-url.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AdminShell } from "~/components/admin/admin-shell";
@@ -24,11 +24,10 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const staff = await requireUser(request, { roles: ["admin"] });
-  const { db } = await getAuth();
   const after = parsePageAfter(pageUrl(request).searchParams.get("after"));
   if (after === "invalid") throw data("That page address is not one this list makes. Start again from the first page.", { status: 400 });
   return {
-    ...(await listTransferCounts(db, { after })),
+    ...(await transferCounts({ after })),
     first_page: after === null,
     staff: { name: staff.name, email: staff.email },
     institution: institution().name,
@@ -40,19 +39,18 @@ type ActionResult = { message: string; tone: "success" | "error" };
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireUser(request, { roles: ["admin"] });
   const { request_id, ip } = context.get(requestInfoContext);
-  const { db } = await getAuth();
   const form = await readForm(request);
   const intent = form.get("intent");
   const actor = { id: staff.id, email: staff.email };
 
   if (intent === "reset-all") {
-    const result = await resetAllMemberTransferCounts(db, actor, { request_id, ip });
+    const result = await resetAllTransferCounts(actor, { request_id, ip });
     if (result.status === "failed") return data({ message: `Error: ${result.detail}`, tone: "error" } satisfies ActionResult, { status: 500 });
     return { message: `Successfully reset ${result.reset} users. ${result.skipped} users skipped.`, tone: "success" } satisfies ActionResult;
   }
   if (intent === "reset-one") {
     const member_id = String(form.get("member_id") ?? "");
-    const result = await resetMemberTransferCount(db, actor, member_id, { request_id, ip });
+    const result = await resetTransferCount(actor, member_id, { request_id, ip });
     if (result.status === "reset") return { message: `Reset transfer count for ${result.email}`, tone: "success" } satisfies ActionResult;
     if (result.status === "not_found") return data({ message: "Error: member not found", tone: "error" } satisfies ActionResult, { status: 404 });
     return data({ message: `Error: ${result.detail}`, tone: "error" } satisfies ActionResult, { status: 500 });

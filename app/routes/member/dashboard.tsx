@@ -3,7 +3,8 @@ import { RouterProvider, Tab, TabList, TabPanel, Tabs } from "react-aria-compone
 import { ArrowLeft, ArrowRight, Clock, Gift, PiggyBank, ReceiptText, Users, Wallet, Zap } from "~/components/member/icons";
 import type { Route } from "./+types/dashboard";
 import { readForm } from "~/server/http/form.server";
-import { TRANSFER_INTENTS, loadDashboard, requireMember, transferAction, transferTab } from "~/server/member-app/member-app.server";
+import { requireMember } from "~/server/auth/session.server";
+import { TRANSFER_INTENTS, loadDashboard, transferAction, transferTab } from "./dashboard.server";
 import { formIntent } from "~/domain/form-intent";
 import { pageTitle } from "~/components/site/page-title";
 import { formatCents } from "~/domain/money";

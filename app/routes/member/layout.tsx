@@ -1,6 +1,7 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/layout";
-import { memberShell, requireMember } from "~/server/member-app/member-app.server";
+import { requireMember } from "~/server/auth/session.server";
+import { memberShell } from "./layout.server";
 import { TopBar } from "~/components/member/top-bar";
 import { SessionTimeout } from "~/components/session/session-timeout";
 import { useRootData } from "~/root";

@@ -2,10 +2,8 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { ArrowLeft } from "lucide-react";
 import type { Route } from "./+types/payments";
 import { requestInfoContext } from "~/context";
-import { getAuth } from "~/server/auth/auth.server";
-import { requireMember } from "~/server/member-app/member-app.server";
-import { memberPayments } from "~/server/rails/queues.server";
-import { cancelPayment } from "~/server/rails/cancel.server";
+import { requireMember } from "~/server/auth/session.server";
+import { cancelOwnPayment, loadPayments } from "./payments.server";
 import { readForm } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { formatCents } from "~/domain/money";
@@ -26,18 +24,15 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
-  const { db } = await getAuth();
-  const payments = await memberPayments(db, user.id);
-  return { payments: payments.map((p) => ({ ...p, created_at: p.created_at.toISOString() })) };
+  return { payments: await loadPayments(user) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireMember(request);
   const form = await readForm(request);
   if (!formIntent(form, ["cancel"] as const)) return data({ ok: false, message: UNKNOWN_INTENT_MESSAGE }, { status: 400 });
-  const { db } = await getAuth();
   const info = context.get(requestInfoContext);
-  const result = await cancelPayment(db, Number(form.get("payment_id")), { kind: "member", id: user.id, email: user.email }, { request_id: info.request_id, ip: info.ip });
+  const result = await cancelOwnPayment(user, Number(form.get("payment_id")), { request_id: info.request_id, ip: info.ip });
   if (!result.ok) return data({ ok: false, message: result.message }, { status: result.reason === "not_found" ? 404 : 409 });
   return { ok: true, message: `Cancelled. ${formatCents(result.released_cents)} is available in your account again.` };
 }

@@ -1,7 +1,6 @@
 import type { Route } from "./+types/statement-pdf";
-import { getAuth } from "~/server/auth/auth.server";
-import { requireMember } from "~/server/member-app/member-app.server";
-import { memberStatementPdf } from "~/server/statements/member-statements.server";
+import { requireMember } from "~/server/auth/session.server";
+import { statementPdf } from "./statements.server";
 
 /**
  * A statement PDF (docs/product.md#statements): the member's own account and a month offered for
@@ -10,8 +9,7 @@ import { memberStatementPdf } from "~/server/statements/member-statements.server
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireMember(request);
-  const { db } = await getAuth();
-  const result = await memberStatementPdf(db, user.id, params.accountId, params.month, new Date());
+  const result = await statementPdf(user.id, params.accountId, params.month, new Date());
   if (!result.ok) {
     return new Response(`${result.message}\n`, {
       status: result.status,

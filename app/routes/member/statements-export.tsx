@@ -1,7 +1,6 @@
 import type { Route } from "./+types/statements-export";
-import { getAuth } from "~/server/auth/auth.server";
-import { requireMember } from "~/server/member-app/member-app.server";
-import { memberExport } from "~/server/statements/export.server";
+import { requireMember } from "~/server/auth/session.server";
+import { statementExport } from "./statements.server";
 
 /**
  * One account's transactions for a date range as CSV, OFX, QFX or QBO (docs/product.md#statements):
@@ -10,8 +9,7 @@ import { memberExport } from "~/server/statements/export.server";
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
-  const { db } = await getAuth();
-  const answer = await memberExport(db, user.id, new URL(request.url).searchParams, new Date());
+  const answer = await statementExport(user.id, new URL(request.url).searchParams, new Date());
   if (!answer.ok) {
     const lines = Object.entries(answer.problems).map(([field, message]) => `${field}: ${message}`);
     return new Response(`The export was not made.\n${lines.join("\n")}\n`, {

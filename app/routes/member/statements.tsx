@@ -1,9 +1,8 @@
 import { Link } from "react-router";
 import { ArrowLeft, Download, FileText } from "lucide-react";
 import type { Route } from "./+types/statements";
-import { getAuth } from "~/server/auth/auth.server";
-import { requireMember } from "~/server/member-app/member-app.server";
-import { memberStatementAccounts } from "~/server/statements/member-statements.server";
+import { requireMember } from "~/server/auth/session.server";
+import { statementAccounts } from "./statements.server";
 import { EXPORT_DAYS_MAX, STATEMENT_MONTHS } from "~/domain/statements";
 import { businessDate } from "~/domain/ledger-rules";
 import { institution } from "~/config/institution.server";
@@ -22,9 +21,8 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
-  const { db } = await getAuth();
   const now = new Date();
-  return { accounts: await memberStatementAccounts(db, user.id, now), today: businessDate(institution().time_zone, now) };
+  return { accounts: await statementAccounts(user.id, now), today: businessDate(institution().time_zone, now) };
 }
 
 export default function Statements({ loaderData }: Route.ComponentProps) {

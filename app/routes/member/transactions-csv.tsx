@@ -1,5 +1,6 @@
 import type { Route } from "./+types/transactions-csv";
-import { historyCsv, requireMember } from "~/server/member-app/member-app.server";
+import { requireMember } from "~/server/auth/session.server";
+import { historyCsv } from "./transactions.server";
 import { historyFilterProblems } from "~/server/accounts/history.server";
 
 /**

@@ -1,7 +1,8 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { ArrowLeft, ArrowRight, ChevronDown, Download, Search, SlidersHorizontal } from "lucide-react";
 import type { Route } from "./+types/transactions";
-import { loadHistory, requireMember } from "~/server/member-app/member-app.server";
+import { requireMember } from "~/server/auth/session.server";
+import { loadHistory } from "./transactions.server";
 import { historyFilterProblems } from "~/server/accounts/history.server";
 import { pageTitle } from "~/components/site/page-title";
 import { Select } from "~/components/ui";

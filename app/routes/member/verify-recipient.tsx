@@ -1,6 +1,7 @@
 import type { Route } from "./+types/verify-recipient";
 import { readForm } from "~/server/http/form.server";
-import { requireMember, verifyRecipientJson } from "~/server/member-app/member-app.server";
+import { requireMember } from "~/server/auth/session.server";
+import { verifyRecipientJson } from "./dashboard.server";
 
 /** The Verify button of To Another Member (JSON; rate-limited, name only). */
 export async function action({ request }: Route.ActionArgs) {

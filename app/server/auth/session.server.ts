@@ -210,6 +210,11 @@ export async function requireUser(request: Request, options: { roles: readonly E
   throw redirect(homePathFor(user));
 }
 
+/** A signed-in member (role `user`): the top of every /dashboard loader and action. */
+export async function requireMember(request: Request): Promise<SessionUser> {
+  return requireUser(request, { roles: ["user"] });
+}
+
 /** /change-password, remembering the page asked for (a page, not an action's address). */
 function changePasswordPath(request: Request): string {
   const url = pageUrl(request);

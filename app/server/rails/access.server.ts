@@ -1,6 +1,5 @@
 import { data } from "react-router";
 import type { SessionUser } from "~/server/auth/session.server";
-import type { Db } from "~/server/db/client.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 import { requireStaff } from "~/server/admin/context.server";
 import { mayMoveMoney } from "~/domain/staff-roles";
@@ -14,12 +13,11 @@ import { mayMoveMoney } from "~/domain/staff-roles";
 export interface MoneyStaff {
   user: SessionUser;
   staff: { id: string; email: string };
-  db: Db;
   origin: AuditOrigin;
 }
 
 export async function requireMoneyStaff(request: Request, info: { request_id: string; ip: string }): Promise<MoneyStaff> {
-  const { user, staff, role, db, origin } = await requireStaff(request, info);
+  const { user, staff, role, origin } = await requireStaff(request, info);
   if (!mayMoveMoney(role)) throw data({ form_error: "You do not have access to this." }, { status: 403 });
-  return { user, staff, db, origin };
+  return { user, staff, origin };
 }

@@ -1,12 +1,9 @@
 import crypto from "node:crypto";
-import { z } from "zod";
-import { db } from "~/server/db/db.server";
-import type { Db } from "~/server/db/client.server";
+import type { z } from "zod";
+import { withDatabase } from "~/server/db/db.server";
 import { institution } from "~/config/institution.server";
-import { requireUser, type SessionUser } from "~/server/auth/session.server";
+import type { SessionUser } from "~/server/auth/session.server";
 import { logger } from "~/server/logger.server";
-import { memberAccounts } from "~/server/ledger/accounts.server";
-import { bellNotifications, listNotifications, markAllRead, markRead } from "~/server/notifications/notifications.server";
 import { listCurrencyRates } from "~/server/payments/rates.server";
 import { sendStepUpCode } from "~/server/payments/step-up.server";
 import {
@@ -27,48 +24,22 @@ import {
   type TransferResult,
 } from "~/server/payments/transfers.server";
 import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
-import { betweenAccountsSchema, formErrorMessage, internationalSchema, toMemberSchema, toUsBankFormSchema, TRANSFER_MESSAGES } from "~/domain/transfers";
+import { betweenAccountsSchema, formErrorMessage, internationalSchema, recipientEmailField, toMemberSchema, toUsBankFormSchema, TRANSFER_MESSAGES } from "~/domain/transfers";
 import { formReply, parseSubmission, replyTo, type FormReply, type FormSubmission } from "~/server/http/form.server";
-import { findCountry } from "~/domain/countries";
 import { REFUSAL_MESSAGES } from "~/domain/refusals";
-import { findCurrency } from "~/domain/currencies";
 import { dashboard } from "~/server/accounts/overview.server";
-import { memberHistoryCsv, memberHistoryPage, parseHistoryFilters, TRANSACTION_CATEGORIES } from "~/server/accounts/history.server";
+import { support } from "./layout.server";
 
 /**
- * What the member routes call (routes stay thin: parse, authorize, call this, render). Every
- * function takes the signed-in member from `requireMember`, so all reads and writes are scoped
- * to that member's own accounts and records.
+ * What /dashboard calls (its view-model): the accounts, the figures and what the selected
+ * transfer form needs; the transfer forms' one action (each form's `intent` says which step of
+ * which form); the To Another Member Verify button's answer (/dashboard/verify-recipient). Each
+ * function opens the database itself and takes the signed-in member from `requireMember`, so all
+ * reads and writes are scoped to that member's own accounts and records.
  */
-
-export async function requireMember(request: Request): Promise<SessionUser> {
-  return requireUser(request, { roles: ["user"] });
-}
 
 function asMember(user: SessionUser): Member {
   return { id: user.id, email: user.email, name: user.name };
-}
-
-/** How a refused member reaches the credit union: the profile's own contact details and hours. */
-export function support() {
-  const p = institution();
-  return { email: p.support_email, phone: p.support_phone, hours: p.support_hours };
-}
-
-/** How many of the newest notifications the top bar's bell lists. */
-const BELL_COUNT = 8;
-
-export async function memberShell(user: SessionUser) {
-  const bell = await bellNotifications(await db(), user.id, BELL_COUNT);
-  return {
-    name: user.name,
-    email: user.email,
-    is_staff: false,
-    notifications: bell.notifications.map((n) => ({ ...n, created_at: n.created_at.toISOString() })),
-    unread: bell.unread,
-    support: support(),
-    session: { expires_in_ms: user.expires_in_ms, ends_absolutely: user.ends_absolutely },
-  };
 }
 
 export type TransferTab = "internal" | "member" | "ach" | "wire";
@@ -83,8 +54,7 @@ export function transferTab(value: string | null): TransferTab {
  * is read only for them: the currency rates for International, the outgoing-payments switch for
  * the two external forms (US bank, International).
  */
-export async function loadDashboard(user: SessionUser, tab: TransferTab = "internal") {
-  const database = await db();
+export const loadDashboard = withDatabase(async (database, user: SessionUser, tab: TransferTab = "internal") => {
   const external = tab === "ach" || tab === "wire";
   const [figures, rates, paused] = await Promise.all([
     dashboard(database, user),
@@ -110,7 +80,7 @@ export async function loadDashboard(user: SessionUser, tab: TransferTab = "inter
     keys: { internal: crypto.randomUUID(), member: crypto.randomUUID(), ach: crypto.randomUUID(), wire: crypto.randomUUID() },
     support: support(),
   };
-}
+});
 
 export type TransferActionResult =
   | { tab: TransferTab; status: "done"; reference_number: string; amount_cents: number; message: string }
@@ -159,7 +129,7 @@ function refused(tab: TransferTab, refusal: Refusal, form: FormData, extra: Part
 }
 
 /** Emails the code that confirms this transfer (and only this one), and answers with the code step. */
-async function codeStep(database: Db, member: Member, request: Parameters<typeof stepUpTransfer>[0], summary: string, form: FormData): Promise<TransferActionResult> {
+async function codeStep(database: Parameters<typeof sendStepUpCode>[0], member: Member, request: Parameters<typeof stepUpTransfer>[0], summary: string, form: FormData): Promise<TransferActionResult> {
   const tab = request.kind;
   const sent = await sendStepUpCode(database, member, summary, stepUpTransfer(request));
   if (!sent.ok) return { tab, status: "refused", code: "codes_rate_limited", message: REFUSAL_MESSAGES.codes_rate_limited, reply: formReply(form) };
@@ -175,11 +145,10 @@ function finished(tab: TransferTab, result: TransferResult, form: FormData, mess
 export const TRANSFER_INTENTS = ["internal", "member-verify", "member", "member-send", "ach-review", "ach-send", "wire-review", "wire-confirm", "wire-code", "wire-send"] as const;
 
 /** The dashboard's transfer forms: one action, the form's `intent` says which step of which form. */
-export async function transferAction(user: SessionUser, form: FormData): Promise<TransferActionResult> {
+export const transferAction = withDatabase(async (database, user: SessionUser, form: FormData): Promise<TransferActionResult> => {
   const intent = String(form.get("intent") ?? "");
   const tab = transferTab(intent.split("-")[0] ?? null);
   const member = asMember(user);
-  const database = await db();
   try {
     switch (intent) {
       case "internal": {
@@ -188,7 +157,7 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
         return finished(tab, await transferBetweenAccounts(database, member, parsed.value), form, "Transfer complete");
       }
       case "member-verify": {
-        const email = z.email().safeParse(String(form.get("recipient_email") ?? "").trim().toLowerCase());
+        const email = recipientEmailField.safeParse(String(form.get("recipient_email") ?? ""));
         if (!email.success) return { tab, status: "refused", code: "invalid", message: TRANSFER_MESSAGES.recipient, reply: formReply(form, { fieldErrors: { recipient_email: [TRANSFER_MESSAGES.recipient] } }) };
         const found = await verifyRecipient(database, member, email.data);
         return found.ok ? { tab: "member", status: "verified", name: found.name, reply: formReply(form) } : refused(tab, found, form);
@@ -261,7 +230,7 @@ export async function transferAction(user: SessionUser, form: FormData): Promise
     logger.error({ err: error, intent }, "transfer failed");
     return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, reply: formReply(form) };
   }
-}
+});
 
 function stripOk<T extends { ok: true }>(value: T): Omit<T, "ok"> {
   const { ok: _ok, ...rest } = value;
@@ -269,50 +238,14 @@ function stripOk<T extends { ok: true }>(value: T): Omit<T, "ok"> {
 }
 
 /** For the recipient Verify button with JavaScript (a resource route answering JSON). */
-export async function verifyRecipientJson(user: SessionUser, form: FormData): Promise<{ ok: true; message: string } | { ok: false; message: string }> {
-  const email = z.email().safeParse(String(form.get("recipient_email") ?? "").trim().toLowerCase());
+export const verifyRecipientJson = withDatabase(async (database, user: SessionUser, form: FormData): Promise<{ ok: true; message: string } | { ok: false; message: string }> => {
+  const email = recipientEmailField.safeParse(String(form.get("recipient_email") ?? ""));
   if (!email.success) return { ok: false, message: TRANSFER_MESSAGES.recipient };
   try {
-    const found = await verifyRecipient(await db(), asMember(user), email.data);
+    const found = await verifyRecipient(database, asMember(user), email.data);
     return found.ok ? { ok: true, message: `Recipient found: ${found.name}` } : { ok: false, message: found.message };
   } catch (error) {
     logger.error({ err: error }, "recipient lookup failed");
     return { ok: false, message: MESSAGES.recipient_error };
   }
-}
-
-export async function loadHistory(user: SessionUser, url: URL) {
-  const database = await db();
-  const accounts = (await memberAccounts(database, user.id)).filter((a) => a.type === "checking" || a.type === "savings");
-  const filters = parseHistoryFilters(url.searchParams, accounts);
-  const page = await memberHistoryPage(database, accounts, filters, { before: url.searchParams.get("before") });
-  return {
-    filters,
-    rows: page.rows,
-    next_before: page.next_before,
-    first_page: !url.searchParams.get("before"),
-    accounts: accounts.map((a) => ({ id: a.id, label: `${a.type === "checking" ? "Checking" : "Savings"} ••${a.account_number.slice(-4)}` })),
-    categories: TRANSACTION_CATEGORIES,
-  };
-}
-
-export async function historyCsv(user: SessionUser, url: URL): Promise<string> {
-  const database = await db();
-  const accounts = (await memberAccounts(database, user.id)).filter((a) => a.type === "checking" || a.type === "savings");
-  return memberHistoryCsv(database, accounts, parseHistoryFilters(url.searchParams, accounts));
-}
-
-export async function loadNotifications(user: SessionUser, before_id?: number) {
-  const database = await db();
-  const list = await listNotifications(database, user.id, { limit: 50, before_id });
-  return list.map((n) => ({ ...n, created_at: n.created_at.toISOString() }));
-}
-
-export async function notificationAction(user: SessionUser, form: FormData): Promise<{ ok: true; marked: number }> {
-  const database = await db();
-  if (form.get("intent") === "read-all") return { ok: true, marked: await markAllRead(database, user.id) };
-  const id = Number(form.get("id"));
-  return { ok: true, marked: (await markRead(database, user.id, id)) ? 1 : 0 };
-}
-
-export { findCountry, findCurrency };
+});

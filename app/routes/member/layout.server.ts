@@ -1,0 +1,28 @@
+import { withDatabase } from "~/server/db/db.server";
+import { institution } from "~/config/institution.server";
+import type { SessionUser } from "~/server/auth/session.server";
+import { bellNotifications } from "~/server/notifications/notifications.server";
+
+/** What the member app's frame (the top bar) shows (its view-model): opens the database itself. */
+
+/** How a refused member reaches the credit union: the profile's own contact details and hours. */
+export function support() {
+  const p = institution();
+  return { email: p.support_email, phone: p.support_phone, hours: p.support_hours };
+}
+
+/** How many of the newest notifications the top bar's bell lists. */
+const BELL_COUNT = 8;
+
+export const memberShell = withDatabase(async (database, user: SessionUser) => {
+  const bell = await bellNotifications(database, user.id, BELL_COUNT);
+  return {
+    name: user.name,
+    email: user.email,
+    is_staff: false,
+    notifications: bell.notifications.map((n) => ({ ...n, created_at: n.created_at.toISOString() })),
+    unread: bell.unread,
+    support: support(),
+    session: { expires_in_ms: user.expires_in_ms, ends_absolutely: user.ends_absolutely },
+  };
+});
