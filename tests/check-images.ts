@@ -48,17 +48,24 @@ function chunk(type: string, content: Buffer): Buffer {
 }
 
 /**
- * A decompression bomb: a PNG of a few hundred bytes whose header says `side`×`side` pixels
- * (20000×20000 = 400 megapixels, 1.2 GB decoded as RGB). Its data would be zeros.
+ * A decompression bomb: a complete, valid black-and-white PNG of `side`×`side` pixels
+ * (20000×20000 = 400 megapixels) that weighs about 60 KB, because its rows are all zeros.
+ * Decoded it is hundreds of megabytes: without a pixel limit the server would try.
  */
 export function pngBomb(side = 20_000): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(side, 0);
   header.writeUInt32BE(side, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // colour type RGB
-  const rows = zlib.deflateSync(Buffer.alloc((side * 3 + 1) * 4)); // a few rows; the header is the bomb
+  header[8] = 1; // bit depth: one bit a pixel
+  header[9] = 0; // colour type: grey
+  const row = Buffer.alloc(1 + Math.ceil(side / 8)); // filter byte 0, then the row's bits
+  const rows = zlib.deflateSync(Buffer.concat(Array.from({ length: side }, () => row)), { level: 9 });
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", rows), chunk("IEND", Buffer.alloc(0))]);
+}
+
+/** An SVG (an image format that can carry script) renamed .jpg: sharp would draw it; the type check refuses it. */
+export function svgBytes(): Buffer {
+  return Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="800" height="400"><script>alert(1)</script><rect width="800" height="400" fill="#fff"/></svg>');
 }
 
 /** `bytes` bytes that start like a JPEG: one byte over the limit is refused by size alone. */

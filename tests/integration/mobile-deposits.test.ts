@@ -25,7 +25,7 @@ import { MOBILE_DEPOSIT_IMAGE_MAX_BYTES } from "~/domain/mobile-deposit";
 import { openTestDatabase } from "./test-database";
 import { newMember } from "./member-support";
 import { staff as newStaff } from "../factories";
-import { asFile, brokenJpeg, checkJpeg, checkPng, htmlBytes, oversizedJpeg, pdfBytes, pngBomb } from "../check-images";
+import { asFile, brokenJpeg, checkJpeg, checkPng, htmlBytes, oversizedJpeg, pdfBytes, pngBomb, svgBytes } from "../check-images";
 
 /**
  * Mobile Deposit (docs/product.md#mobile-deposit) on the ledger: a deposit is a pending credit the
@@ -163,6 +163,7 @@ describe("bad input: refused with its message, nothing written", () => {
   const cases: Array<{ name: string; files: () => Promise<{ front: File | null; back: File | null }>; field: string; message: RegExp }> = [
     { name: "a PDF renamed .jpg", files: async () => ({ front: asFile(pdfBytes(), "check.jpg"), back: asFile(await checkJpeg(3), "b.jpg") }), field: "front_image", message: /front of the check must be a JPEG or PNG/ },
     { name: "an HTML page renamed .jpg", files: async () => ({ front: asFile(await checkJpeg(4), "f.jpg"), back: asFile(htmlBytes(), "back.jpg") }), field: "back_image", message: /back of the check must be a JPEG or PNG/ },
+    { name: "an SVG renamed .jpg", files: async () => ({ front: asFile(svgBytes(), "check.jpg"), back: asFile(await checkJpeg(3), "b.jpg") }), field: "front_image", message: /front of the check must be a JPEG or PNG/ },
     { name: "a 20000×20000 image (decompression bomb)", files: async () => ({ front: asFile(pngBomb(), "huge.png", "image/png"), back: asFile(await checkJpeg(5), "b.jpg") }), field: "front_image", message: /could not be read/ },
     { name: "a JPEG start with nothing readable behind it", files: async () => ({ front: asFile(brokenJpeg(), "f.jpg"), back: asFile(await checkJpeg(6), "b.jpg") }), field: "front_image", message: /could not be read/ },
     { name: "10 MB + 1 byte", files: async () => ({ front: asFile(await checkJpeg(7), "f.jpg"), back: asFile(oversizedJpeg(MOBILE_DEPOSIT_IMAGE_MAX_BYTES + 1), "b.jpg") }), field: "back_image", message: /larger than 10 MB/ },

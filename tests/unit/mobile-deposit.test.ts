@@ -7,7 +7,7 @@ import {
   MOBILE_DEPOSIT_IMAGE_MESSAGES,
   mobileDepositSchema,
 } from "~/domain/mobile-deposit";
-import { brokenJpeg, checkJpeg, checkPng, htmlBytes, pdfBytes, pngBomb } from "../check-images";
+import { brokenJpeg, checkJpeg, checkPng, htmlBytes, pdfBytes, pngBomb, svgBytes } from "../check-images";
 
 /**
  * Mobile Deposit's rules (docs/product.md#mobile-deposit): the amount (above $0, at most
@@ -44,6 +44,7 @@ describe("photo type by content", () => {
     expect(checkImageType(Uint8Array.from([0xff, 0xd8]))).toBeNull();
     expect(checkImageType(Uint8Array.from([0x89, 0x50, 0x4e, 0x47]))).toBeNull();
     expect(checkImageType(Buffer.from("GIF89a"))).toBeNull();
+    expect(checkImageType(svgBytes())).toBeNull();
   });
   it("names the side in each message", () => {
     expect(MOBILE_DEPOSIT_IMAGE_MESSAGES.wrong_type("back")).toBe("The photo of the back of the check must be a JPEG or PNG image");
