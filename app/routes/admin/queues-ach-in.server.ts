@@ -2,6 +2,8 @@ import { withDatabase } from "~/server/db/db.server";
 import type { Db } from "~/server/db/client.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
+import { INBOUND_FILE_MAX_BYTES } from "~/domain/nacha/reader";
+import { formatCents } from "~/domain/money";
 import { exportReturnFile, recentInboundFiles, recentReturnFiles, returnedItems, returnFile } from "~/server/rails/inbound-returns.server";
 
 /**
@@ -9,6 +11,10 @@ import { exportReturnFile, recentInboundFiles, recentReturnFiles, returnedItems,
  * the route holds no handle: the upload, the Returned items section's rows, the return file
  * export and its download.
  */
+
+/** Room for the form's other fields and the multipart framing around the file. */
+const FORM_OVERHEAD_BYTES = 16 * 1024;
+const INBOUND_FILE_MAX_MEGABYTES = INBOUND_FILE_MAX_BYTES / (1024 * 1024);
 
 /** A row with its dates as ISO text. */
 function iso<T extends object>(row: T): { [K in keyof T]: T[K] extends Date ? string : T[K] } {
@@ -22,6 +28,7 @@ export const achInPage = withDatabase(async (database: Db) => {
     returned: returned.map(iso),
     inbound_files: inbound.map(iso),
     return_files: returns.map(iso),
+    max_megabytes: INBOUND_FILE_MAX_MEGABYTES,
   };
 });
 
@@ -47,3 +54,48 @@ export const downloadReturnFile = withDatabase(async (database: Db, input: { sta
   });
   return file;
 });
+
+
+function tooLarge(bytes: number): string {
+  return `The file was refused, nothing was posted: it is ${(bytes / (1024 * 1024)).toFixed(1)} MB; the largest accepted is ${INBOUND_FILE_MAX_MEGABYTES} MB.`;
+}
+
+export interface AchInAnswer {
+  status: number;
+  tone: "success" | "error";
+  message: string;
+}
+
+/**
+ * A body declared larger than the biggest inbound file is refused before it is read (the request
+ * guards make every post declare its length: docs/decisions/0003-request-guards.md); null when
+ * the declared length is acceptable.
+ */
+export function refuseTooLarge(request: Request): AchInAnswer | null {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  return declared > INBOUND_FILE_MAX_BYTES + FORM_OVERHEAD_BYTES ? { status: 413, tone: "error", message: tooLarge(declared) } : null;
+}
+
+/** The upload form's answer: the file posted (with what became of its entries) or why not. */
+export async function achUpload(form: FormData, staff: { id: string; email: string }, origin: AuditOrigin): Promise<AchInAnswer> {
+  const file = form.get("file");
+  if (!(file instanceof File) || file.size === 0) {
+    return { status: 400, tone: "error", message: file instanceof File && file.name ? "The file was refused, nothing was posted: the file is empty." : "Please choose the inbound NACHA file to upload." };
+  }
+  if (file.size > INBOUND_FILE_MAX_BYTES) return { status: 413, tone: "error", message: tooLarge(file.size) };
+  const result = await uploadAchFile({ bytes: new Uint8Array(await file.arrayBuffer()), file_name: file.name, staff, origin });
+  if (!result.ok) return { status: result.reason === "duplicate" ? 409 : 422, tone: "error", message: result.message };
+  const parts = [`${result.posted.toLocaleString("en-US")} posted`, `${result.returned.toLocaleString("en-US")} returned`];
+  if (result.applied) parts.push(`${result.applied} returns of our payments applied`);
+  if (result.unmatched) parts.push(`${result.unmatched} returns to look into`);
+  if (result.noted) parts.push(`${result.noted} prenotes noted`);
+  return { status: 200, tone: "success", message: `${result.file_name}${result.resumed ? " (finished)" : ""}: ${result.entry_count.toLocaleString("en-US")} entries, ${parts.join(", ")}.` };
+}
+
+/** The Export return file button's answer. */
+export async function achReturnsExport(staff: { id: string; email: string }, origin: AuditOrigin): Promise<AchInAnswer> {
+  const result = await exportReturns(staff, origin);
+  if (!result.ok) return { status: result.reason === "nothing_waiting" ? 409 : 422, tone: "error", message: result.message };
+  const f = result.file;
+  return { status: 200, tone: "success", message: `${f.entry_count} ${f.entry_count === 1 ? "return" : "returns"} (${formatCents(f.credit_total_cents + f.debit_total_cents)}) exported as ${f.file_name}.` };
+}

@@ -12,6 +12,8 @@ import { pageTitle } from "~/components/site/page-title";
 import { StatusLine } from "~/components/admin/admin-shell";
 import { ExportFiles, PaymentQueue, type QueueActionResult } from "~/components/admin/queues";
 import { DepositQueue } from "~/components/admin/deposit-queue";
+import { achInPage, achReturnsExport, achUpload, refuseTooLarge } from "./queues-ach-in.server";
+import { AchInbound, ReturnedItems } from "~/components/admin/ach-inbound";
 
 /**
  * /admin/queues (docs/product.md#payment-queues): the work waiting for staff who may move money.
@@ -25,14 +27,17 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireMoneyStaff(request, context.get(requestInfoContext));
-  const [page, deposits] = await Promise.all([queuesPage(), depositQueueRows()]);
-  return { ...page, deposits, per_file: EXPORT_PAYMENTS_MAX };
+  const [page, deposits, ach_in] = await Promise.all([queuesPage(), depositQueueRows(), achInPage()]);
+  return { ...page, deposits, ach_in, per_file: EXPORT_PAYMENTS_MAX };
 }
 
-const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit"] as const;
+const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { staff, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
+  // ACH in (docs/product.md#ach-in): an upload over the inbound file limit is refused before its body is read.
+  const too_large = refuseTooLarge(request);
+  if (too_large) return data({ tone: too_large.tone, message: too_large.message } satisfies QueueActionResult, { status: too_large.status });
   const form = await readForm(request);
   const intent = formIntent(form, INTENTS);
   if (intent === "export") {
@@ -57,24 +62,30 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!result.ok) return data({ tone: "error", message: result.message, ...(result.field === "reason" ? { deposit_error: { deposit_id, message: result.message } } : {}) } satisfies QueueActionResult, { status: result.status });
     return { tone: "success", message: result.message } satisfies QueueActionResult;
   }
+  if (intent === "ach_upload" || intent === "ach_returns_export") {
+    const answer = intent === "ach_upload" ? await achUpload(form, staff, origin) : await achReturnsExport(staff, origin);
+    return data({ tone: answer.tone, message: answer.message } satisfies QueueActionResult, { status: answer.status });
+  }
   return data({ tone: "error", message: UNKNOWN_INTENT_MESSAGE } satisfies QueueActionResult, { status: 400 });
 }
 
 export default function Queues({ loaderData, actionData }: Route.ComponentProps) {
-  const { counts, titles, ach, wire, deposits, files, per_file } = loaderData;
+  const { counts, titles, ach, wire, deposits, ach_in, files, per_file } = loaderData;
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight text-brand-800 sm:text-3xl">Payment queues</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-700">
           Payments to other banks wait here, with the member&apos;s money held. Export sends every pending one in a single file (ACH as a NACHA file, wires as an ISO 20022 pain.001 message) and
-          settles the holds. Cancel gives a pending payment&apos;s money back to the member. Mobile deposits wait for review: Approve posts the check, Reject tells the member why.
+          settles the holds. Cancel gives a pending payment&apos;s money back to the member. Mobile deposits wait for review: Approve posts the check, Reject tells the member why. The Federal Reserve&apos;s inbound ACH file is uploaded here; entries that cannot post wait in Returned items for the return file.
         </p>
       </div>
       {actionData ? <StatusLine message={actionData.message} tone={actionData.tone} /> : null}
       <PaymentQueue kind="ach" title={titles.ach ?? ""} count={counts.ach ?? 0} rows={ach} fileLabel="NACHA file" perFile={per_file} />
       <PaymentQueue kind="wire" title={titles.wire ?? ""} count={counts.wire ?? 0} rows={wire} fileLabel="pain.001 message" perFile={per_file} />
       <DepositQueue count={counts.deposits ?? 0} rows={deposits} error={(actionData as QueueActionResult | undefined)?.deposit_error ?? null} />
+      <ReturnedItems count={counts.returns ?? 0} rows={ach_in.returned} files={ach_in.return_files} />
+      <AchInbound files={ach_in.inbound_files} maxMegabytes={ach_in.max_megabytes} />
       <ExportFiles files={files} />
     </div>
   );
