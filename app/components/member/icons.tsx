@@ -5,6 +5,7 @@ import {
   ArrowRight as LucideArrowRight,
   ArrowLeftRight as LucideArrowLeftRight,
   Bell as LucideBell,
+  CalendarClock as LucideCalendarClock,
   Check as LucideCheck,
   ChevronDown as LucideChevronDown,
   CircleHelp as LucideCircleHelp,
@@ -38,6 +39,7 @@ export const ArrowLeft = /* @__PURE__ */ staticIcon(LucideArrowLeft);
 export const ArrowRight = /* @__PURE__ */ staticIcon(LucideArrowRight);
 export const ArrowLeftRight = /* @__PURE__ */ staticIcon(LucideArrowLeftRight);
 export const Bell = /* @__PURE__ */ staticIcon(LucideBell);
+export const CalendarClock = /* @__PURE__ */ staticIcon(LucideCalendarClock);
 export const Check = /* @__PURE__ */ staticIcon(LucideCheck);
 export const ChevronDown = /* @__PURE__ */ staticIcon(LucideChevronDown);
 export const CircleHelp = /* @__PURE__ */ staticIcon(LucideCircleHelp);
