@@ -20,7 +20,12 @@ export function rateLimitedMessage(retry_after_s: number): string {
   return `Too many attempts from your network. Please wait ${minutes} ${minutes === 1 ? "minute" : "minutes"} and try again.`;
 }
 
-const email = z
+/**
+ * A sign-in email address: trimmed, at most 254 characters, lower-cased. Every form that names a
+ * person by the address they sign in with uses this one rule (sign-in, forgot password, the back
+ * office's sign-in code for a member).
+ */
+export const signInEmailField = z
   .string(INVALID_EMAIL)
   .trim()
   .max(254, INVALID_EMAIL)
@@ -28,7 +33,7 @@ const email = z
   .transform((value) => value.toLowerCase());
 
 export const signInSchema = z.object({
-  email,
+  email: signInEmailField,
   password: z.string("Please enter your password").min(1, "Please enter your password").max(1024, SIGN_IN_FAILED),
   remember: z
     .string()
@@ -51,7 +56,7 @@ export function keepCodeDigits(input: string): string {
   return input.replace(/\D/g, "").slice(0, 6);
 }
 
-export const forgotPasswordSchema = z.object({ email });
+export const forgotPasswordSchema = z.object({ email: signInEmailField });
 
 export const FORGOT_PASSWORD_SENT =
   "If an account uses that email address, we have sent it a link to reset the password. The link works once and expires in 30 minutes.";

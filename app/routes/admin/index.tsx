@@ -1,5 +1,4 @@
 import { data, Link, redirect } from "react-router";
-import { z } from "zod";
 import { UserPlus } from "lucide-react";
 import type { Route } from "./+types/index";
 import { requestInfoContext } from "~/context";
@@ -18,6 +17,7 @@ import { VerifyDialog } from "~/components/admin/verify-dialog";
 import { CreateMemberDialog } from "~/components/admin/create-member-dialog";
 import { CodePanel } from "~/components/admin/code-panel";
 import { mayMoveMoney } from "~/domain/staff-roles";
+import { signInEmailField } from "~/domain/sign-in";
 import { isMoneyIntent, NOT_ALLOWED_MESSAGE } from "~/server/member-accounts/actions.server";
 import {
   adjustmentsAwaitingApproval,
@@ -185,7 +185,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const member_email = String(form.get("member_email") ?? "").trim();
     const code = String(form.get("code") ?? "").trim();
     // An address that cannot be one (a control character would also fail the database lookup).
-    if (!z.email().safeParse(member_email).success) return data({ intent, message: "Failed: enter the member's email address.", tone: "error", reply: formReply(form) } satisfies AdminActionResult, { status: 400 });
+    if (!signInEmailField.safeParse(member_email).success) return data({ intent, message: "Failed: enter the member's email address.", tone: "error", reply: formReply(form) } satisfies AdminActionResult, { status: 400 });
     const result = await issueSignInCode({ staff, member_email, code: code || null, origin });
     switch (result.status) {
       case "issued":

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
-import { recordAudit } from "~/server/audit/audit.server";
+import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { getTransaction, placeHold, releaseHold } from "~/server/ledger/ledger.server";
@@ -66,11 +66,46 @@ export async function placeStaffHold(db: DbOrTx, request: StaffRequest & { accou
   );
 }
 
-export async function releaseStaffHold(db: DbOrTx, request: StaffRequest & { transaction_id: number; reason: string }): Promise<HoldResult> {
-  const { staff, origin, member_id, transaction_id, reason } = request;
+/**
+ * A transaction as staff act on it for a member: the member's accounts, the transaction, and its
+ * entries on those accounts (none when it is not the member's, which callers answer as not found).
+ */
+export async function memberTransaction(db: DbOrTx, member_id: string, transaction_id: number) {
   const accounts = await accountsOfMember(db, member_id);
   const found = await getTransaction(db, transaction_id);
-  const leg = found?.entries.find((e) => accounts.some((a) => a.id === e.account_id));
+  const legs = found?.entries.filter((e) => accounts.some((a) => a.id === e.account_id)) ?? [];
+  return { accounts, found, legs };
+}
+
+/**
+ * Staff release a pending transaction inside `tx` (Release Hold, and Reverse on a pending
+ * transaction): the ledger's release, under one key per transaction so that a second release is
+ * refused as no longer pending, and its audit entry (`before` and `after` say what was released).
+ */
+export async function releaseForStaff(
+  tx: DbOrTx,
+  input: { staff: StaffRequest["staff"]; origin: AuditOrigin; member_id: string; transaction_id: number; before: Record<string, unknown>; after: Record<string, unknown>; failed: (message: string, code?: Refused["code"]) => Refused },
+): Promise<void> {
+  const { staff, origin, member_id, transaction_id, failed } = input;
+  const released = await ledgerOrThrow(() => releaseHold(tx, { transaction_id, idempotency_key: `release:${transaction_id}`, resolved_by: staff.id }), failed);
+  if (released.replayed) throw new RefusedError(failed("This transaction is no longer pending.", "not_pending"));
+  await recordAudit(tx, {
+    actor_id: staff.id,
+    actor_email: staff.email,
+    action: "ledger.hold.release",
+    subject_type: "ledger_transaction",
+    subject_id: transaction_id,
+    member_id,
+    before: input.before,
+    after: input.after,
+    ...origin,
+  });
+}
+
+export async function releaseStaffHold(db: DbOrTx, request: StaffRequest & { transaction_id: number; reason: string }): Promise<HoldResult> {
+  const { staff, origin, member_id, transaction_id, reason } = request;
+  const { accounts, found, legs } = await memberTransaction(db, member_id, transaction_id);
+  const leg = legs[0];
   if (!found || !leg || !found.transaction.idempotency_key.startsWith(HOLD_KEY_PREFIX) || !found.transaction.initiator.startsWith("staff:")) {
     return refused(TRANSACTION_NOT_FOUND, 404, { field: "transaction_id", code: "transaction_not_found" });
   }
@@ -79,19 +114,7 @@ export async function releaseStaffHold(db: DbOrTx, request: StaffRequest & { tra
   return inTransaction(
     db,
     async (tx) => {
-      const released = await ledgerOrThrow(() => releaseHold(tx, { transaction_id, idempotency_key: `release:${transaction_id}`, resolved_by: staff.id }), failed);
-      if (released.replayed) throw new RefusedError(failed("This transaction is no longer pending.", "not_pending"));
-      await recordAudit(tx, {
-        actor_id: staff.id,
-        actor_email: staff.email,
-        action: "ledger.hold.release",
-        subject_type: "ledger_transaction",
-        subject_id: transaction_id,
-        member_id,
-        before: { status: "pending", held_cents: -leg.amount_cents },
-        after: { status: "failed", reason },
-        ...origin,
-      });
+      await releaseForStaff(tx, { staff, origin, member_id, transaction_id, before: { status: "pending", held_cents: -leg.amount_cents }, after: { status: "failed", reason }, failed });
       await notify(tx, {
         member_id,
         kind: "account_correction",

@@ -3,7 +3,7 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { externalPayments } from "~/server/db/schema";
 import { recordAudit } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
-import { getTransaction, releaseHold, reverseTransaction } from "~/server/ledger/ledger.server";
+import { reverseTransaction } from "~/server/ledger/ledger.server";
 import { formatCents } from "~/domain/money";
 import {
   REVERSE_ALL_EMAIL_MESSAGE,
@@ -15,6 +15,7 @@ import {
   reversedAllMessage,
 } from "~/domain/member-accounts";
 import { accountsOfMember, inTransaction, ledgerOrThrow, memberEmail, refused, RefusedError, type Refused, type StaffRequest } from "./common.server";
+import { memberTransaction, releaseForStaff } from "./holds.server";
 
 /**
  * Reversals from the back office (docs/product.md#member-accounts-staff). A posted transaction is
@@ -34,9 +35,7 @@ export type ReverseResult = { status: "reversed" | "released"; message: string; 
 
 export async function reverseMemberTransaction(db: DbOrTx, request: StaffRequest & { transaction_id: number }): Promise<ReverseResult> {
   const { staff, origin, member_id, transaction_id } = request;
-  const accounts = await accountsOfMember(db, member_id);
-  const found = await getTransaction(db, transaction_id);
-  const legs = found?.entries.filter((e) => accounts.some((a) => a.id === e.account_id)) ?? [];
+  const { accounts, found, legs } = await memberTransaction(db, member_id, transaction_id);
   if (!found || legs.length === 0) return refused(TRANSACTION_NOT_FOUND, 404, { field: "transaction_id", code: "transaction_not_found" });
   const original = found.transaction;
   const failed = (message: string, code?: Refused["code"]) => refused(`${TRANSACTION_REVERSE_FAILED}: ${message}`, 409, { code });
@@ -48,22 +47,7 @@ export async function reverseMemberTransaction(db: DbOrTx, request: StaffRequest
     return inTransaction(
       db,
       async (tx) => {
-        const released = await ledgerOrThrow(
-          () => releaseHold(tx, { transaction_id, idempotency_key: `release:${transaction_id}`, resolved_by: staff.id }),
-          (message, code) => failed(message, code),
-        );
-        if (released.replayed) throw new RefusedError(failed("This transaction is no longer pending.", "not_pending"));
-        await recordAudit(tx, {
-          actor_id: staff.id,
-          actor_email: staff.email,
-          action: "ledger.hold.release",
-          subject_type: "ledger_transaction",
-          subject_id: transaction_id,
-          member_id,
-          before: { status: "pending" },
-          after: { status: "failed" },
-          ...origin,
-        });
+        await releaseForStaff(tx, { staff, origin, member_id, transaction_id, before: { status: "pending" }, after: { status: "failed" }, failed });
         await notifyOwners(tx, legs, accounts, member_id, "A pending transaction was cancelled", (amount) => `A pending transaction of ${formatCents(Math.abs(amount))} (${original.memo ?? "no description"}) was cancelled by the credit union; the held money is available again.`);
         return { status: "released" as const, message: TRANSACTION_RELEASED, transaction_id };
       },
