@@ -13,7 +13,7 @@ import {
   Popover,
   Separator,
 } from "react-aria-components";
-import { ArrowLeftRight, Bell, ChevronDown, CircleHelp, LayoutDashboard, LogOut, Mail, Menu as MenuIcon, Phone, ReceiptText, RotateCcw, Settings, User, X } from "./icons";
+import { ArrowLeftRight, Bell, CalendarClock, ChevronDown, CircleHelp, LayoutDashboard, LogOut, Mail, Menu as MenuIcon, Phone, ReceiptText, RotateCcw, Settings, User, X } from "./icons";
 import { cx } from "~/components/ui/field-styles";
 import { useInstitutionDates, type InstitutionDates } from "~/components/institution-dates";
 
@@ -103,6 +103,16 @@ export function TopBar(props: TopBarProps) {
               <Link to="/dashboard?transfer=internal#transfer" className="inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-700 transition-colors hover:bg-slate-100">
                 <ArrowLeftRight className="size-4" aria-hidden="true" /> Transfers
               </Link>
+            </li>
+            <li>
+              <NavLink
+                to="/dashboard/bill-pay"
+                className={({ isActive }) =>
+                  cx("inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold transition-colors", isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100")
+                }
+              >
+                <CalendarClock className="size-4" aria-hidden="true" /> Bill Pay
+              </NavLink>
             </li>
             <li>
               <NavLink
@@ -372,6 +382,11 @@ function MobileMenu(props: TopBarProps & { onOpenDialog: (dialog: SettingsDialog
                 <li>
                   <Link to="/dashboard?transfer=internal#transfer" className={linkClass} onClick={() => setOpen(false)}>
                     <ArrowLeftRight className="size-5 text-brand-700" aria-hidden="true" /> Transfers
+                  </Link>
+                </li>
+                <li>
+                  <Link to="/dashboard/bill-pay" className={linkClass} onClick={() => setOpen(false)}>
+                    <CalendarClock className="size-5 text-brand-700" aria-hidden="true" /> Bill Pay
                   </Link>
                 </li>
                 <li>
