@@ -6,6 +6,7 @@ import {
   ArrowLeftRight as LucideArrowLeftRight,
   Bell as LucideBell,
   CalendarClock as LucideCalendarClock,
+  Camera as LucideCamera,
   Check as LucideCheck,
   ChevronDown as LucideChevronDown,
   CircleHelp as LucideCircleHelp,
@@ -40,6 +41,7 @@ export const ArrowRight = /* @__PURE__ */ staticIcon(LucideArrowRight);
 export const ArrowLeftRight = /* @__PURE__ */ staticIcon(LucideArrowLeftRight);
 export const Bell = /* @__PURE__ */ staticIcon(LucideBell);
 export const CalendarClock = /* @__PURE__ */ staticIcon(LucideCalendarClock);
+export const Camera = /* @__PURE__ */ staticIcon(LucideCamera);
 export const Check = /* @__PURE__ */ staticIcon(LucideCheck);
 export const ChevronDown = /* @__PURE__ */ staticIcon(LucideChevronDown);
 export const CircleHelp = /* @__PURE__ */ staticIcon(LucideCircleHelp);

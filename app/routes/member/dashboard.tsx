@@ -1,6 +1,6 @@
 import { Link, data, useHref, useNavigate, useSearchParams } from "react-router";
 import { RouterProvider, Tab, TabList, TabPanel, Tabs } from "react-aria-components";
-import { ArrowLeft, ArrowRight, CalendarClock, Clock, Gift, PiggyBank, ReceiptText, Users, Wallet, Zap } from "~/components/member/icons";
+import { ArrowLeft, ArrowRight, CalendarClock, Camera, Clock, Gift, PiggyBank, ReceiptText, Users, Wallet, Zap } from "~/components/member/icons";
 import type { Route } from "./+types/dashboard";
 import { readForm } from "~/server/http/form.server";
 import { requireMember } from "~/server/auth/session.server";
@@ -320,6 +320,12 @@ function QuickActions({ current }: { current: string | null }) {
             <Link to="/dashboard/bill-pay" className="flex h-full flex-col items-start gap-2 rounded-xl border border-slate-200 p-4 transition-colors hover:border-accent-600 hover:bg-accent-50">
               <CalendarClock className="size-6 text-accent-700" aria-hidden="true" />
               <span className="text-sm font-semibold text-slate-900">Bill Pay</span>
+            </Link>
+          </li>
+          <li>
+            <Link to="/dashboard/deposit" className="flex h-full flex-col items-start gap-2 rounded-xl border border-slate-200 p-4 transition-colors hover:border-accent-600 hover:bg-accent-50">
+              <Camera className="size-6 text-accent-700" aria-hidden="true" />
+              <span className="text-sm font-semibold text-slate-900">Mobile Deposit</span>
             </Link>
           </li>
           <li>
