@@ -5,7 +5,7 @@ import { achInboundEntries, achInboundFiles, externalPayments, ledgerTransaction
 import { institution } from "~/config/institution.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { postBatch, releaseHold, reverseTransaction, today, type EntryInput } from "~/server/ledger/ledger.server";
-import { notifyAll, type NotificationInput } from "~/server/notifications/notifications.server";
+import { type NotificationInput } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { formatCents } from "~/domain/money";
 import { maskAccountNumber } from "~/domain/account-display";
@@ -38,7 +38,7 @@ import { traceSequence } from "./export.server";
 
 export const INBOUND_INITIATOR = "system:ach-in";
 /** Entries per database commit: big enough that the commit's fixed cost is shared, small enough to hold the locks briefly. */
-export const INBOUND_CHUNK_ENTRIES = 5_000;
+export const INBOUND_CHUNK_ENTRIES = 10_000;
 
 export type ReceiveResult =
   | { ok: true; file_id: number; file_name: string; resumed: boolean; entry_count: number; posted: number; returned: number; applied: number; unmatched: number; noted: number; credit_total_cents: number; debit_total_cents: number }
@@ -74,9 +74,33 @@ export async function receiveAchFile(
     };
   }
   const chunk = Math.min(input.chunk_entries ?? INBOUND_CHUNK_ENTRIES, BATCH_TRANSACTIONS_MAX);
-  while ((await postChunk(db, stored.id, chunk, input.staff, input.now ?? new Date())) > 0) {
-    // Each chunk commits on its own; the loop ends when no entry of the file is still received.
-  }
+  const items: Item[] = file.batches.flatMap((b) =>
+    b.entries.map((e) => ({
+      id: 0,
+      file_id: stored.id,
+      line: e.line,
+      batch_number: b.batch_number,
+      company_name: b.company_name,
+      company_discretionary_data: b.company_discretionary_data,
+      company_id: b.company_id,
+      sec_code: b.sec_code,
+      entry_description: b.entry_description,
+      effective_date: b.effective_date,
+      transaction_code: e.transaction_code,
+      kind: e.kind,
+      account_number: e.account_number,
+      amount_cents: e.amount_cents,
+      individual_id: e.individual_id,
+      individual_name: e.individual_name,
+      trace_number: e.trace_number,
+      payment_information: e.payment_information,
+      return_code: e.return_info?.reason_code ?? null,
+      original_trace_number: e.return_info?.original_trace_number ?? null,
+    })),
+  );
+  const now = input.now ?? new Date();
+  // Each chunk commits on its own.
+  for (let i = 0; i < items.length; i += chunk) await postChunk(db, stored.id, items.slice(i, i + chunk), input.staff, now);
   return finish(db, stored.id, stored.resumed, input.staff, input.origin);
 }
 
@@ -108,43 +132,6 @@ async function storeFile(
       return { id: Number(existing.id), status: existing.status, file_name: existing.file_name, uploaded_at: existing.uploaded_at, resumed: true };
     }
     const file_id = Number(row.id);
-    const rows = file.batches.flatMap((b) =>
-      b.entries.map((e) => ({
-        line: e.line,
-        batch_number: b.batch_number,
-        company_name: b.company_name,
-        company_discretionary_data: b.company_discretionary_data,
-        company_id: b.company_id,
-        sec_code: b.sec_code,
-        entry_description: b.entry_description,
-        effective_date: b.effective_date,
-        transaction_code: e.transaction_code,
-        kind: e.kind,
-        account_number: e.account_number,
-        amount_cents: e.amount_cents,
-        individual_id: e.individual_id,
-        individual_name: e.individual_name,
-        trace_number: e.trace_number,
-        payment_information: e.payment_information,
-        return_code: e.return_info?.reason_code ?? null,
-        original_trace_number: e.return_info?.original_trace_number ?? null,
-      })),
-    );
-    // The rows travel as one JSON parameter per chunk: one statement text, far from the 65,535 parameter limit.
-    for (let i = 0; i < rows.length; i += 5_000) {
-      await tx.execute(sql`
-        insert into ach_inbound_entries (file_id, line, batch_number, company_name, company_discretionary_data, company_id, sec_code,
-          entry_description, effective_date, transaction_code, kind, account_number, amount_cents, individual_id, individual_name,
-          trace_number, payment_information, return_code, original_trace_number)
-        select ${file_id}, line, batch_number, company_name, company_discretionary_data, company_id, sec_code, entry_description,
-          effective_date, transaction_code, kind, account_number, amount_cents, individual_id, individual_name, trace_number,
-          payment_information, return_code, original_trace_number
-          from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + 5_000))}::jsonb) as v(line integer, batch_number integer,
-            company_name text, company_discretionary_data text, company_id text, sec_code text, entry_description text,
-            effective_date date, transaction_code text, kind text, account_number text, amount_cents bigint, individual_id text,
-            individual_name text, trace_number text, payment_information text, return_code text, original_trace_number text)
-         order by line`);
-    }
     await recordAudit(tx, {
       actor_id: input.staff.id,
       actor_email: input.staff.email,
@@ -169,8 +156,11 @@ async function storeFile(
   });
 }
 
+/** One entry of the file with its batch's fields, as it is stored once decided. */
+type Item = Omit<AchInboundEntry, "status" | "account_id" | "transaction_id" | "payment_id" | "return_file_id" | "return_trace_number" | "resolved_at">;
+
 interface Decision {
-  entry: AchInboundEntry;
+  entry: Item;
   status: "posted" | "returned" | "applied" | "unmatched" | "noted";
   return_code?: string | null;
   account_id?: number | null;
@@ -178,33 +168,24 @@ interface Decision {
   payment_id?: number | null;
 }
 
-function entryRow(row: Record<string, unknown>): AchInboundEntry {
-  return {
-    ...(row as unknown as AchInboundEntry),
-    id: toId(row.id),
-    file_id: toId(row.file_id),
-    amount_cents: toCents(row.amount_cents),
-    effective_date: String(row.effective_date),
-  };
-}
-
 /** What the member sees in their history: the company from the batch header and what it said. */
 export function historyDescription(entry: Pick<AchInboundEntry, "company_name" | "entry_description">): string {
   return `${entry.company_name} ${entry.entry_description}`.trim();
 }
 
-/** Posts up to `limit` received entries of the file in one database transaction; how many it took. */
-async function postChunk(db: Db, file_id: number, limit: number, staff: InboundStaff, now: Date): Promise<number> {
-  return db.transaction(async (tx) => {
-    const picked = await tx.execute(sql`
-      select id, file_id, line, company_name, entry_description, kind, transaction_code, account_number, amount_cents, individual_name,
-             trace_number, return_code, original_trace_number, effective_date::text as effective_date
-        from ach_inbound_entries
-       where file_id = ${file_id} and status = 'received'
-       order by id limit ${limit}
-         for update`);
-    const entries = picked.rows.map(entryRow);
-    if (entries.length === 0) return 0;
+/**
+ * Posts a chunk of the file's entries in one database transaction and stores each with what
+ * became of it. The file's lock makes a second upload of the same file running at the same
+ * moment wait; entries already stored (by an earlier, interrupted run) are skipped.
+ */
+async function postChunk(db: Db, file_id: number, chunk: readonly Item[], staff: InboundStaff, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`ach-in:${file_id}`}))`);
+    const done = await tx.execute(sql`
+      select line from ach_inbound_entries where file_id = ${file_id} and line between ${chunk[0]!.line} and ${chunk.at(-1)!.line}`);
+    const stored = new Set(done.rows.map((r) => Number(r.line)));
+    const entries = chunk.filter((e) => !stored.has(e.line));
+    if (entries.length === 0) return;
 
     const decisions: Decision[] = [];
     const money = entries.filter((e) => e.kind === "credit" || e.kind === "debit");
@@ -215,7 +196,7 @@ async function postChunk(db: Db, file_id: number, limit: number, staff: InboundS
       const settlement = await institutionAccount(tx, "ach_settlement");
       const ledger = await lockAccounts(tx, [...new Set(money.map((e) => e.account_number))], settlement.id);
       const byNumber = new Map([...ledger.values()].filter((a) => a.owner === "member").map((a) => [a.account_number, a]));
-      let postable: { entry: AchInboundEntry; account: LockedAccount }[] = [];
+      let postable: { entry: Item; account: LockedAccount }[] = [];
       for (const entry of money) {
         const account = byNumber.get(entry.account_number);
         const code = !account ? "R03" : account.status === "closed" ? "R02" : account.status === "frozen" ? "R16" : entry.kind === "debit" && spendableCents(account) < entry.amount_cents ? "R01" : null;
@@ -231,7 +212,7 @@ async function postChunk(db: Db, file_id: number, limit: number, staff: InboundS
       const business_date = today(now);
       for (let attempt = 0; postable.length > 0; attempt++) {
         const answer = await postBatch(tx, {
-          idempotency_key: `ach-in:${file_id}:${postable[0]!.entry.id}:${attempt}`,
+          idempotency_key: `ach-in:${file_id}:${postable[0]!.entry.line}:${attempt}`,
           initiator: INBOUND_INITIATOR,
           created_by: staff.id,
           transactions: postable.map(({ entry, account }) => ({
@@ -284,9 +265,8 @@ async function postChunk(db: Db, file_id: number, limit: number, staff: InboundS
 
     for (const entry of entries.filter((e) => e.kind === "return")) decisions.push(await applyReturn(tx, entry, staff, notes));
 
-    await markEntries(tx, decisions);
-    await notifyAll(tx, notes);
-    return entries.length;
+    await storeEntries(tx, file_id, decisions);
+    await notifyMany(tx, notes);
   });
 }
 
@@ -317,23 +297,56 @@ async function lockAccounts(tx: DbOrTx, account_numbers: readonly string[], sett
   return ledger;
 }
 
-async function markEntries(tx: DbOrTx, decisions: readonly Decision[]): Promise<void> {
-  const rows = decisions.map((d) => ({
-    id: d.entry.id,
+/** The chunk's entries with their outcome, one INSERT per 5,000 (one JSON parameter each). */
+async function storeEntries(tx: DbOrTx, file_id: number, decisions: readonly Decision[]): Promise<void> {
+  const rows = decisions.map(({ entry: e, ...d }) => ({
+    line: e.line,
+    batch_number: e.batch_number,
+    company_name: e.company_name,
+    company_discretionary_data: e.company_discretionary_data,
+    company_id: e.company_id,
+    sec_code: e.sec_code,
+    entry_description: e.entry_description,
+    effective_date: e.effective_date,
+    transaction_code: e.transaction_code,
+    kind: e.kind,
+    account_number: e.account_number,
+    amount_cents: e.amount_cents,
+    individual_id: e.individual_id,
+    individual_name: e.individual_name,
+    trace_number: e.trace_number,
+    payment_information: e.payment_information,
+    original_trace_number: e.original_trace_number,
     status: d.status,
-    return_code: d.return_code ?? d.entry.return_code ?? null,
+    return_code: d.return_code ?? e.return_code ?? null,
     account_id: d.account_id ?? null,
     transaction_id: d.transaction_id ?? null,
     payment_id: d.payment_id ?? null,
   }));
   for (let i = 0; i < rows.length; i += 5_000) {
     await tx.execute(sql`
-      update ach_inbound_entries as e
-         set status = v.status, return_code = v.return_code, account_id = v.account_id, transaction_id = v.transaction_id,
-             payment_id = v.payment_id, resolved_at = now()
-        from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + 5_000))}::jsonb)
-          as v(id bigint, status text, return_code text, account_id bigint, transaction_id bigint, payment_id bigint)
-       where e.id = v.id and e.status = 'received'`);
+      insert into ach_inbound_entries (file_id, line, batch_number, company_name, company_discretionary_data, company_id, sec_code,
+        entry_description, effective_date, transaction_code, kind, account_number, amount_cents, individual_id, individual_name,
+        trace_number, payment_information, original_trace_number, status, return_code, account_id, transaction_id, payment_id, resolved_at)
+      select ${file_id}, line, batch_number, company_name, company_discretionary_data, company_id, sec_code, entry_description,
+        effective_date, transaction_code, kind, account_number, amount_cents, individual_id, individual_name, trace_number,
+        payment_information, original_trace_number, status, return_code, account_id, transaction_id, payment_id, now()
+        from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + 5_000))}::jsonb) as v(line integer, batch_number integer,
+          company_name text, company_discretionary_data text, company_id text, sec_code text, entry_description text,
+          effective_date date, transaction_code text, kind text, account_number text, amount_cents bigint, individual_id text,
+          individual_name text, trace_number text, payment_information text, original_trace_number text, status text,
+          return_code text, account_id bigint, transaction_id bigint, payment_id bigint)
+       order by line`);
+  }
+}
+
+/** The members' notifications of a chunk in one INSERT per 5,000 (a JSON parameter, not 4 parameters a row). */
+async function notifyMany(tx: DbOrTx, notes: readonly NotificationInput[]): Promise<void> {
+  for (let i = 0; i < notes.length; i += 5_000) {
+    const rows = notes.slice(i, i + 5_000).map((n) => ({ member_id: n.member_id, kind: n.kind, title: n.title.slice(0, 140), body: n.body.slice(0, 1_000) }));
+    await tx.execute(sql`
+      insert into notifications (member_id, kind, title, body)
+      select member_id, kind, title, body from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(member_id text, kind text, title text, body text)`);
   }
 }
 
@@ -344,7 +357,7 @@ async function markEntries(tx: DbOrTx, decisions: readonly Decision[]): Promise<
  * account), a still-held one released; the member is told why. Anything else is left for staff
  * as unmatched.
  */
-async function applyReturn(tx: DbOrTx, entry: AchInboundEntry, staff: InboundStaff, notes: NotificationInput[]): Promise<Decision> {
+async function applyReturn(tx: DbOrTx, entry: Item, staff: InboundStaff, notes: NotificationInput[]): Promise<Decision> {
   const unmatched = (payment_id: number | null = null): Decision => ({ entry, status: "unmatched", payment_id });
   const trace = entry.original_trace_number ?? "";
   if (!trace.startsWith(institution().routing_number.slice(0, 8))) return unmatched();
@@ -371,8 +384,8 @@ async function applyReturn(tx: DbOrTx, entry: AchInboundEntry, staff: InboundSta
   const reason = `${returnReason(entry.return_code ?? "")} (${entry.return_code})`;
   const answer =
     hold?.status === "pending"
-      ? await releaseHold(tx, { transaction_id: hold_id, idempotency_key: `ach-return:${entry.id}`, resolved_by: `staff:${staff.id}` })
-      : await reverseTransaction(tx, { transaction_id: hold_id, idempotency_key: `ach-return:${entry.id}`, initiator: INBOUND_INITIATOR, created_by: staff.id, memo: `Returned by the other bank: ${reason}` });
+      ? await releaseHold(tx, { transaction_id: hold_id, idempotency_key: `ach-return:${entry.file_id}:${entry.line}`, resolved_by: `staff:${staff.id}` })
+      : await reverseTransaction(tx, { transaction_id: hold_id, idempotency_key: `ach-return:${entry.file_id}:${entry.line}`, initiator: INBOUND_INITIATOR, created_by: staff.id, memo: `Returned by the other bank: ${reason}` });
   if (!answer.ok) return unmatched(payment_id);
   notes.push(returnedNotice(payment, reason));
   await recordAudit(tx, {
@@ -382,7 +395,7 @@ async function applyReturn(tx: DbOrTx, entry: AchInboundEntry, staff: InboundSta
     subject_type: "external_payment",
     subject_id: payment_id,
     member_id: payment.member_id,
-    after: { return_code: entry.return_code, original_trace_number: trace, amount_cents: entry.amount_cents, transaction_id: answer.transaction.id, inbound_entry_id: entry.id },
+    after: { return_code: entry.return_code, original_trace_number: trace, amount_cents: entry.amount_cents, transaction_id: answer.transaction.id, inbound_file_id: entry.file_id, line: entry.line },
   });
   return { entry, status: "applied", payment_id, transaction_id: answer.transaction.id, account_id: Number(payment.from_account_id) };
 }

@@ -1,0 +1,175 @@
+/**
+ * ACH in benchmark (`node --import tsx bench/ach-inbound.ts`): staff upload an inbound NACHA file
+ * of 100,000 credits (payroll direct deposits, one to each of 100,000 member accounts, ten
+ * batches) and it posts (docs/product.md#ach-in). Measures the whole `receiveAchFile` (read and
+ * check the file, store it and its entries, post them in chunks of many entries per database
+ * commit, each entry its own ledger transaction, notify each member, audit) and the parser alone.
+ * Goal: under 25 s on PostgreSQL; PGlite (on disk) recorded. Afterwards the ledger is verified,
+ * the ACH settlement account must have moved by exactly the file's credit total, and the same
+ * file uploaded again must post nothing.
+ * PostgreSQL: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5433/postgres); the
+ * bench makes and drops its own database there. BENCH_CREDITS (default 100,000); BENCH_ONLY
+ * "postgres" or "pglite" runs one. Prints the machine's load average (`uptime`) beside each
+ * figure and writes bench/results/ach-inbound.json.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import pg from "pg";
+import { migrateDatabase, openDatabase, type Database } from "~/server/db/client.server";
+import { users } from "~/server/db/schema";
+import { getBalances, institutionAccount } from "~/server/ledger/accounts.server";
+import { verifyLedger } from "~/server/ledger/verify.server";
+import { receiveAchFile } from "~/server/rails/inbound.server";
+import { readInboundNachaFile } from "~/domain/nacha/reader";
+import { institution } from "~/config/institution.server";
+import { buildInboundFile, type BuildBatch } from "../tests/unit/nacha-inbound-builder";
+import { dropDatabase } from "./history";
+
+process.env.LOG_LEVEL ??= "silent";
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5433/postgres";
+const CREDITS = Number(process.env.BENCH_CREDITS ?? 100_000);
+const BATCHES = 10;
+
+const uptime = () => execFileSync("uptime", { encoding: "utf8" }).trim();
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/** CREDITS member accounts with zero balances, written set-based (no entries: nothing to verify yet). */
+async function seed(database: Database, tag: string): Promise<string[]> {
+  const db = database.db;
+  await db.execute(`insert into ledger_accounts (account_number, owner, type, member_id, name)
+    select (7000000000 + i)::text, 'member', case when i % 3 = 0 then 'savings' else 'checking' end, 'bench-${tag}-' || i, 'Bench account'
+      from generate_series(1, ${CREDITS}) as i` as never);
+  return Array.from({ length: CREDITS }, (_, i) => String(7_000_000_000 + i + 1));
+}
+
+function file(accounts: readonly string[], tag: string): string {
+  const per = Math.ceil(accounts.length / BATCHES);
+  const batches: BuildBatch[] = [];
+  for (let b = 0; b < BATCHES; b++) {
+    const slice = accounts.slice(b * per, (b + 1) * per);
+    if (slice.length === 0) break;
+    batches.push({
+      company_name: `Employer ${b + 1} ${tag}`.slice(0, 16),
+      company_id: `19${String(b).padStart(8, "0")}`,
+      description: "PAYROLL",
+      odfi: ["09100001", "02100002", "12100024", "02600959", "07100001"][b % 5],
+      service_class: "220",
+      entries: slice.map((account_number, i) => ({ code: Number(account_number) % 3 === 0 ? "32" : "22", account_number, amount_cents: 100 + ((b * 7919 + i * 131) % 500_000), name: `Employee ${i}`, id: `E${b}-${i}` })),
+    });
+  }
+  return buildInboundFile(batches);
+}
+
+interface Run {
+  database: string;
+  credits: number;
+  file_bytes: number;
+  parse_only_ms: number;
+  receive_ms: number;
+  entries_per_second: number;
+  duplicate_ms: number;
+  load_before: string;
+  load_after: string;
+}
+
+async function oneRun(label: string, database: Database): Promise<Run> {
+  await migrateDatabase(database);
+  const db = database.db;
+  const tag = crypto.randomBytes(3).toString("hex");
+  const s0 = performance.now();
+  const accounts = await seed(database, tag);
+  const text = file(accounts, tag);
+  const bytes = new TextEncoder().encode(text);
+  console.log(`${label}: seeded ${CREDITS} accounts and built a ${(bytes.length / 1e6).toFixed(1)} MB file in ${((performance.now() - s0) / 1000).toFixed(1)} s`);
+  const staff_id = `bench-staff-${tag}`;
+  await db.insert(users).values({ id: staff_id, name: "Bench Staff", email: `${staff_id}@bench.example`, role: "admin", emailVerified: true });
+  const staff = { id: staff_id, email: `${staff_id}@bench.example` };
+  const origin = { request_id: "bench", ip: "127.0.0.1" };
+
+  const p0 = performance.now();
+  const parsed = readInboundNachaFile(bytes, { routing_number: institution().routing_number });
+  const parse_only_ms = performance.now() - p0;
+  if (!parsed.ok) throw new Error(parsed.message);
+
+  const settlement = await institutionAccount(db, "ach_settlement");
+  const [before] = await getBalances(db, [settlement.id]);
+  const load_before = uptime();
+  console.log(`  ${load_before}`);
+  const t0 = performance.now();
+  const result = await receiveAchFile(db, { bytes, file_name: `bench-${tag}.ach`, staff, origin });
+  const receive_ms = performance.now() - t0;
+  const load_after = uptime();
+  console.log(`  ${load_after}`);
+  if (!result.ok) throw new Error(result.message);
+  if (result.posted !== CREDITS) throw new Error(`posted ${result.posted} of ${CREDITS}`);
+  const [after] = await getBalances(db, [settlement.id]);
+  if (after!.current_cents - before!.current_cents !== -parsed.file.credit_total_cents) throw new Error("settlement did not move by the file's credit total");
+
+  const d0 = performance.now();
+  const again = await receiveAchFile(db, { bytes, file_name: `again-${tag}.ach`, staff, origin });
+  const duplicate_ms = performance.now() - d0;
+  if (again.ok || again.reason !== "duplicate") throw new Error("the same file posted twice");
+  const report = await verifyLedger(db);
+  if (!report.ok) throw new Error(`ledger does not verify: ${JSON.stringify(report.problems).slice(0, 500)}`);
+  const run = {
+    database: label,
+    credits: CREDITS,
+    file_bytes: bytes.length,
+    parse_only_ms: round1(parse_only_ms),
+    receive_ms: round1(receive_ms),
+    entries_per_second: Math.round(CREDITS / (receive_ms / 1000)),
+    duplicate_ms: round1(duplicate_ms),
+    load_before,
+    load_after,
+  };
+  console.log(`${label}: ${CREDITS} credits posted in ${(receive_ms / 1000).toFixed(1)} s (${run.entries_per_second}/s); parse alone ${run.parse_only_ms} ms; the same file again refused in ${run.duplicate_ms} ms; ledger verified`);
+  return run;
+}
+
+async function main() {
+  const only = process.env.BENCH_ONLY;
+  const runs: Run[] = [];
+  if (only !== "pglite") {
+    const name = `mutual_bench_achin_${crypto.randomBytes(4).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: SERVER_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(SERVER_URL);
+    url.pathname = `/${name}`;
+    try {
+      const database = await openDatabase({ kind: "postgres", url: url.toString() });
+      try {
+        runs.push(await oneRun("PostgreSQL", database));
+      } finally {
+        await database.close();
+      }
+    } finally {
+      const cleanup = new pg.Client({ connectionString: SERVER_URL });
+      await cleanup.connect();
+      await dropDatabase(cleanup, name);
+      await cleanup.end();
+    }
+  }
+  if (only !== "postgres") {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-bench-achin-"));
+    try {
+      const database = await openDatabase({ kind: "pglite", dataDir: dir });
+      try {
+        runs.push(await oneRun("PGlite", database));
+      } finally {
+        await database.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const out = path.join(import.meta.dirname, "results", only ? `ach-inbound-${only}.json` : "ach-inbound.json");
+  fs.writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), cpus: os.cpus().length, runs }, null, 2)}\n`);
+  console.log(`wrote ${out}`);
+}
+
+await main();
