@@ -16,6 +16,9 @@ import { BetweenAccountsForm, InternationalForm, TAB_META, ToMemberForm, ToUsBan
 import { cx } from "~/components/ui/field-styles";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { TransactionTable } from "~/components/member/transaction-table";
+import { cardServicesSummary, type CardServicesSummary } from "~/server/cards/page.server";
+import { CARD_SERVICES_TABS, CardServices, CardsQuickAction, useQuickActionFragment, type CardServicesTab } from "~/components/member/card-services-panel";
+import { CreditCard } from "lucide-react";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageTitle("Dashboard", matches);
@@ -29,6 +32,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     ...(await loadDashboard(user, tab)),
     tab,
     quick_action: url.searchParams.get("action"),
+    // Card Services (docs/product.md#dashboard): the tab is in the URL, as the transfer tabs are.
+    card_services: await cardServicesSummary(user),
+    services_tab: (CARD_SERVICES_TABS as readonly string[]).includes(url.searchParams.get("services") ?? "") ? (url.searchParams.get("services") as CardServicesTab) : "overview",
     now: new Date().toISOString(),
   };
 }
@@ -250,7 +256,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             </section>
 
             {/* Quick actions */}
-            <QuickActions current={d.quick_action} />
+            <QuickActions current={d.quick_action} cards={d.card_services} />
           </div>
         </div>
 
@@ -266,6 +272,8 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           </div>
           <RecentTransactions rows={d.recent} />
         </section>
+
+        <CardServices summary={d.card_services} tab={d.services_tab} />
       </div>
     </RouterProvider>
   );
@@ -295,14 +303,39 @@ const QUICK_ACTIONS = {
   },
 } as const;
 
-function QuickActions({ current }: { current: string | null }) {
+/** Quick actions opened in place with more than a message (and the fragments `#quick-actions-cards`, `#quick-actions-billpay`). */
+const IN_PLACE = ["cards", "billpay"] as const;
+
+function QuickActions({ current, cards }: { current: string | null; cards: CardServicesSummary }) {
   const open = current && current in QUICK_ACTIONS ? QUICK_ACTIONS[current as keyof typeof QUICK_ACTIONS] : null;
+  const in_place = (IN_PLACE as readonly string[]).includes(current ?? "") ? (current as (typeof IN_PLACE)[number]) : null;
+  useQuickActionFragment(current);
   return (
     <section id="quick-actions" aria-labelledby="quick-heading" className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
       <h2 id="quick-heading" className="text-lg font-semibold text-brand-900">
         Quick actions
       </h2>
-      {open ? (
+      {in_place ? (
+        <div className="mt-4">
+          <Link to="/dashboard#quick-actions" preventScrollReset className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+            <ArrowLeft className="size-4" aria-hidden="true" /> Back to Quick Actions
+          </Link>
+          <div id={`quick-actions-${in_place}`} className="mt-4 scroll-mt-24 rounded-xl bg-slate-50 p-5">
+            {in_place === "cards" ? (
+              <CardsQuickAction summary={cards} />
+            ) : (
+              <div>
+                <CalendarClock className="size-8 text-accent-700" aria-hidden="true" />
+                <h3 className="mt-3 font-semibold text-slate-900">Bill Pay</h3>
+                <p className="mt-1 text-sm text-slate-700">Pay a bill from your account to a saved payee, once or on a schedule, and see what is coming up and what was paid.</p>
+                <Link to="/dashboard/bill-pay" className="mt-3 inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+                  Open Bill Pay <ArrowRight className="size-4" aria-hidden="true" />
+                </Link>
+              </div>
+            )}
+          </div>
+        </div>
+      ) : open ? (
         <div className="mt-4">
           <Link to="/dashboard#quick-actions" preventScrollReset className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
             <ArrowLeft className="size-4" aria-hidden="true" /> Back to Quick Actions
@@ -326,6 +359,16 @@ function QuickActions({ current }: { current: string | null }) {
             <Link to="/dashboard/deposit" className="flex h-full flex-col items-start gap-2 rounded-xl border border-slate-200 p-4 transition-colors hover:border-accent-600 hover:bg-accent-50">
               <Camera className="size-6 text-accent-700" aria-hidden="true" />
               <span className="text-sm font-semibold text-slate-900">Mobile Deposit</span>
+            </Link>
+          </li>
+          <li>
+            <Link
+              to="/dashboard?action=cards#quick-actions-cards"
+              preventScrollReset
+              className="flex h-full flex-col items-start gap-2 rounded-xl border border-slate-200 p-4 transition-colors hover:border-accent-600 hover:bg-accent-50"
+            >
+              <CreditCard className="size-6 text-accent-700" aria-hidden="true" />
+              <span className="text-sm font-semibold text-slate-900">Cards</span>
             </Link>
           </li>
           <li>

@@ -4,6 +4,7 @@ import type { AuditOrigin } from "~/server/audit/audit.server";
 import { formReply, parseSubmission, replyTo, type FormReply } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
 import { cardSchema, changePinSchema, reportLostSchema, setLimitSchema, viewDetailsSchema, CARD_MESSAGES } from "~/domain/cards";
+import { memberStatementAccounts } from "~/server/statements/member-statements.server";
 import { changeCardPin, memberCardsView, reportCardLost, revealCardDetails, sendCardCode, setCardDailyLimit, setCardLocked, type CardCodePurpose, type CardControlAnswer, type CardDetailsAnswer } from "./controls.server";
 
 /**
@@ -30,6 +31,33 @@ export interface CardActionData {
 export async function loadCardsPage(user: SessionUser) {
   return { cards: await memberCardsView(await db(), user.id) };
 }
+
+/**
+ * The dashboard's Card Services (tabs Overview and Statements) and its Cards quick action: the
+ * member's usable cards at a glance, and for each account its newest statement month (the
+ * statements themselves are on /dashboard/statements).
+ */
+export async function cardServicesSummary(user: Pick<SessionUser, "id">, now: Date = new Date()) {
+  const database = await db();
+  const cards = (await memberCardsView(database, user.id, now)).filter((c) => c.status !== "blocked");
+  const accounts = await memberStatementAccounts(database, user.id, now);
+  return {
+    cards: cards.map((c) => ({
+      id: c.id,
+      masked_number: c.masked_number,
+      expiry: c.expiry,
+      status: c.status,
+      status_label: c.status_label,
+      daily_limit_cents: c.daily_limit_cents,
+      spent_today_cents: c.spent_today_cents,
+      account: c.account,
+      last_transaction: c.transactions[0] ?? null,
+    })),
+    statements: accounts.map((a) => ({ id: a.id, name: a.name, masked_number: a.masked_number, latest: a.months[0] ?? null, months: a.months.length })),
+  };
+}
+
+export type CardServicesSummary = Awaited<ReturnType<typeof cardServicesSummary>>;
 
 const HTTP_OF: Record<string, number> = { card_not_found: 404, card_blocked: 409, codes_rate_limited: 429 };
 
