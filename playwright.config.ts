@@ -30,7 +30,11 @@ export default defineConfig({
   outputDir: process.env.E2E_PORT ? `test-results/port-${port}` : "test-results",
   use: {
     baseURL: `http://localhost:${port}`,
-    trace: "retain-on-failure",
+    // A failed test keeps its trace (each action's DOM snapshot, network, console) and a screenshot
+    // of the end. The trace's screencast (a screenshot after every action) is left out: it cost
+    // about a quarter of the suite's CPU time, for every test, passed or not.
+    trace: { mode: "retain-on-failure", screenshots: false },
+    screenshot: "only-on-failure",
     launchOptions,
   },
   // One browser project at 1440 px; tests that check phone width set a 375 px viewport themselves.
