@@ -89,8 +89,4 @@ export function subjectLabel(value: ContactSubject): string {
   return CONTACT_SUBJECTS.find((s) => s.value === value)!.label;
 }
 
-/** "(555) 010-4400" -> "tel:+15550104400": a link that dials (ten digits are a US number). */
-export function telephoneHref(phone: string): string {
-  const digits = phone.replace(/\D/g, "");
-  return `tel:${digits.length === 10 ? `+1${digits}` : `+${digits}`}`;
-}
+export { telephoneHref } from "./telephone";

@@ -3,7 +3,7 @@ import { Building2, Check, Clock, CreditCard, MapPin, Phone } from "lucide-react
 import type { Route } from "./+types/locations";
 import type { Location } from "~/config/institution";
 import { institution } from "~/config/institution.server";
-import { telephoneHref } from "~/domain/contact";
+import { telephoneHref } from "~/domain/telephone";
 import { PageHero } from "~/components/site/page-hero";
 import { pageTitle } from "~/components/site/page-title";
 
