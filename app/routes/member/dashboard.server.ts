@@ -22,6 +22,7 @@ import {
   type Member,
   type Refusal,
   type TransferResult,
+  type WireQuote,
 } from "~/server/payments/transfers.server";
 import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
 import { betweenAccountsSchema, formErrorMessage, internationalSchema, recipientEmailField, toMemberSchema, toUsBankFormSchema, TRANSFER_MESSAGES } from "~/domain/transfers";
@@ -103,15 +104,8 @@ export type TransferActionResult =
   | { tab: "member" | "ach" | "wire"; status: "otp"; summary: string; reply: FormReply }
   | { tab: "wire"; status: "confirm" | "notice"; quote: WireQuoteView; reply: FormReply };
 
-export interface WireQuoteView {
-  usd_cents: number;
-  fee_cents: number;
-  total_cents: number;
-  rate: string;
-  currency: string;
-  amount_text: string;
-  country_name: string;
-}
+/** A wire's quote as the form shows it: the service's quote, without its `ok`. */
+export type WireQuoteView = Omit<WireQuote, "ok">;
 
 /** The schema refused the form: each field's message, and the one message the form shows. */
 function invalid(tab: TransferTab, submission: FormSubmission<z.ZodType>): TransferActionResult {

@@ -1,7 +1,8 @@
 import { requireUser, type SessionUser } from "~/server/auth/session.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 import type { Staff } from "./review.server";
-import { STAFF_ROLES, type StaffRole } from "~/domain/staff-roles";
+import { data } from "react-router";
+import { STAFF_ROLES, mayMoveMoney, type StaffRole } from "~/domain/staff-roles";
 
 /** Who is asking, as every back-office service takes it: no database handle (see requireStaff). */
 export interface StaffContext {
@@ -28,4 +29,17 @@ export async function requireStaff(request: Request, info: { request_id: string;
   const user = await requireUser(request, { roles: options.reviewer ? STAFF_ROLES : ["admin"] });
   const role: StaffRole = user.role === "reviewer" ? "reviewer" : "admin";
   return { user, staff: { id: user.id, email: user.email }, role, origin: { request_id: info.request_id, ip: info.ip } };
+}
+
+/**
+ * The top of every loader and action that moves money or changes payments for everyone (Add
+ * Transactions, the pause switch, currency rates, the payment queues): `requireStaff` without its
+ * reviewer option (others are redirected or answered 401 / 403), and `mayMoveMoney` asked again,
+ * so that a role given back-office access later does not reach money by accident: a reviewer is
+ * refused by the server with 403, whatever the page shows (docs/product.md#people-and-roles).
+ */
+export async function requireMoneyStaff(request: Request, info: { request_id: string; ip: string }): Promise<StaffContext> {
+  const context = await requireStaff(request, info);
+  if (!mayMoveMoney(context.role)) throw data({ form_error: "You do not have access to this." }, { status: 403 });
+  return context;
 }
