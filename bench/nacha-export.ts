@@ -9,12 +9,14 @@
  * PostgreSQL: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5433/postgres); the
  * bench makes and drops its own database there. BENCH_ROUNDS (default 3) runs per database;
  * BENCH_PAYMENTS (default 10,000) transfers per file, from 100 members. Writes
- * bench/results/nacha-export.json.
+ * bench/results/nacha-export.json. BENCH_PROFILE=1 also counts and times every statement the
+ * export sends to PostgreSQL (grouped by statement text) and prints where the time goes.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import inspector from "node:inspector/promises";
 import pg from "pg";
 import { migrateDatabase, openDatabase, type Database, type Db } from "~/server/db/client.server";
 import { externalPayments, users } from "~/server/db/schema";
@@ -31,6 +33,74 @@ const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 10_000);
 const MEMBERS = 100;
+const PROFILE = process.env.BENCH_PROFILE === "1";
+
+/**
+ * Statement profile of the export on PostgreSQL: every query a pg client sends while `profiling`
+ * is on, counted and timed (from send to answer) by its text, so the export's phases show as
+ * statements.
+ */
+let profiling = false;
+const statements = new Map<string, { count: number; ms: number }>();
+if (PROFILE) {
+  const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (this: unknown, ...args: unknown[]) {
+    const result = original.apply(this, args);
+    if (!profiling || !(result instanceof Promise)) return result;
+    const first = args[0] as string | { text?: string };
+    const text = (typeof first === "string" ? first : (first?.text ?? "")).replace(/\s+/g, " ").replace(/\$\d+(, \$\d+)+/g, "$n…").slice(0, 110);
+    const start = performance.now();
+    const record = () => {
+      const entry = statements.get(text) ?? { count: 0, ms: 0 };
+      entry.count += 1;
+      entry.ms += performance.now() - start;
+      statements.set(text, entry);
+    };
+    return result.then(
+      (value) => (record(), value),
+      (error: unknown) => {
+        record();
+        throw error;
+      },
+    );
+  };
+}
+
+/** The export's JavaScript side: a CPU profile around the call, summed by function (self time). */
+async function cpuProfile<T>(work: () => Promise<T>): Promise<T> {
+  if (!PROFILE) return work();
+  const session = new inspector.Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 200 });
+  await session.post("Profiler.start");
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post("Profiler.stop");
+    session.disconnect();
+    const self = new Map<string, number>();
+    const by_id = new Map(profile.nodes.map((n) => [n.id, n]));
+    const deltas = profile.timeDeltas ?? [];
+    (profile.samples ?? []).forEach((id, i) => {
+      const node = by_id.get(id)!;
+      const f = node.callFrame;
+      const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\/(node_modules\/)?/, "")}:${f.lineNumber + 1}`;
+      self.set(key, (self.get(key) ?? 0) + (deltas[i] ?? 0) / 1000);
+    });
+    const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
+    console.log("  CPU (self time, ms):");
+    for (const [key, ms] of top) console.log(`  ${ms.toFixed(0).padStart(6)}  ${key}`);
+  }
+}
+
+function printProfile(total_ms: number) {
+  const list = [...statements.entries()].sort((a, b) => b[1].ms - a[1].ms);
+  const in_db = list.reduce((sum, [, e]) => sum + e.ms, 0);
+  console.log(`  profile: ${list.reduce((n, [, e]) => n + e.count, 0)} statements, ${in_db.toFixed(0)} ms waiting on PostgreSQL of ${total_ms.toFixed(0)} ms`);
+  for (const [text, e] of list.slice(0, 15)) console.log(`  ${e.ms.toFixed(0).padStart(6)} ms ${String(e.count).padStart(5)}x  ${text}`);
+  statements.clear();
+}
 const ROUTINGS = ["021000021", "121000248", "026009593", "011000138", "071000013"];
 
 /** The ledger answers with a result or (after its refactor) a refusal value; either shape, the bench needs success. */
@@ -95,9 +165,12 @@ async function oneRun(database: Database, round: number): Promise<Run> {
   const staff_id = `bench-staff-${round}-${crypto.randomBytes(3).toString("hex")}`;
   await db.insert(users).values({ id: staff_id, name: "Bench Staff", email: `${staff_id}@bench.example`, role: "admin", emailVerified: true });
 
+  profiling = PROFILE;
   const t0 = performance.now();
-  const result = await exportPayments(db, "ach", { id: staff_id, email: `${staff_id}@bench.example` }, { request_id: "bench", ip: "127.0.0.1" }, { max_payments: PAYMENTS });
+  const result = await cpuProfile(() => exportPayments(db, "ach", { id: staff_id, email: `${staff_id}@bench.example` }, { request_id: "bench", ip: "127.0.0.1" }, { max_payments: PAYMENTS }));
   const t1 = performance.now();
+  profiling = false;
+  if (PROFILE && database.kind === "postgres") printProfile(t1 - t0);
   if (!result.ok) throw new Error(result.message);
   if (result.file.payment_count !== PAYMENTS) throw new Error(`exported ${result.file.payment_count}, expected ${PAYMENTS}`);
 
@@ -122,8 +195,8 @@ async function oneRun(database: Database, round: number): Promise<Run> {
   const w0 = performance.now();
   writeNachaFile({
     origin: { routing_number: "501234566", name: "Bench CU" },
-    destination: { routing_number: "501234566", name: "Bench CU" },
-    company: { name: "Bench CU", identification: "501234566", entry_description: "TRANSFER" },
+    destination: { routing_number: "011000015", name: "Federal Reserve Bank" },
+    company: { name: "Bench CU", identification: "1990000001", entry_description: "TRANSFER" },
     created: { date: "2026-11-24", time: "10:30" },
     file_id_modifier: "A",
     credits,

@@ -43,20 +43,25 @@ export async function notify(db: DbOrTx, input: NotificationInput): Promise<void
 }
 
 /**
- * Many notifications at once (an export tells each member whose payment went out): a few
- * multi-row inserts instead of one statement each.
+ * Many notifications at once (an export tells each member whose payment went out): one insert
+ * whose rows travel as one JSON parameter. A multi-row insert with a parameter per value cost the
+ * ACH export of 10,000 payments about 0.5 s, mostly in building its 50,000 parameters
+ * (bench/LOG.md "ACH export").
  */
 export async function notifyAll(db: DbOrTx, inputs: readonly NotificationInput[]): Promise<void> {
   if (inputs.some((input) => !input.member_id)) throw new Error("notify: member_id is required");
+  if (inputs.length === 0) return;
   const rows = inputs.map((input) => ({
     member_id: input.member_id,
     kind: input.kind,
     title: input.title.slice(0, TITLE_MAX),
     body: input.body.slice(0, BODY_MAX),
-    ...(input.at ? { created_at: input.at } : {}),
+    created_at: input.at?.toISOString() ?? null,
   }));
-  // 1,000 rows of 4-5 values stay far below PostgreSQL's 65,535 parameters a statement.
-  for (let i = 0; i < rows.length; i += 1_000) await db.insert(notifications).values(rows.slice(i, i + 1_000));
+  await db.execute(sql`
+    insert into notifications (member_id, kind, title, body, created_at)
+    select r.member_id, r.kind, r.title, r.body, coalesce(r.created_at, now())
+      from json_to_recordset(${JSON.stringify(rows)}::json) as r(member_id text, kind text, title text, body text, created_at timestamptz)`);
 }
 
 /** Newest first; `before_id` pages further back. */

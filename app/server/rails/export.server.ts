@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { externalPayments, ledgerAccounts, paymentExportFiles, users, type ExternalPayment, type PaymentExportFile } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
@@ -222,15 +222,15 @@ export async function exportPayments(
         created_by: staff.id,
       });
       const ids = payments.map((p) => Number(p.id));
-      for (let i = 0; i < ids.length; i += 1000) {
-        const chunk = ids.slice(i, i + 1000);
-        const marked = await tx
-          .update(externalPayments)
-          .set({ status: "sent", export_file_id: file_id, resolved_at: now, resolved_by: `staff:${staff.id}` })
-          .where(and(inArray(externalPayments.id, chunk), eq(externalPayments.status, "pending")))
-          .returning({ id: externalPayments.id });
-        if (marked.length !== chunk.length) throw new ExportRefused("A payment changed while the file was being written; nothing was exported. Please try again.");
-      }
+      // One statement, the ids as one JSON parameter: a list of 1,000 parameters per statement
+      // cost 10,000 payments about 0.5 s to build and plan (bench/LOG.md "ACH export").
+      const marked = await tx.execute(sql`
+        with sent as (
+          update external_payments set status = 'sent', export_file_id = ${file_id}, resolved_at = ${now.toISOString()}::timestamptz, resolved_by = ${`staff:${staff.id}`}
+           where id in (select value::bigint from json_array_elements_text(${JSON.stringify(ids)}::json)) and status = 'pending'
+          returning 1)
+        select count(*)::int as n from sent`);
+      if (Number(marked.rows[0]?.n) !== ids.length) throw new ExportRefused("A payment changed while the file was being written; nothing was exported. Please try again.");
       await settle(tx, payments, file_id, staff);
       await notifyAll(tx, payments.map((payment) => ({ member_id: payment.member_id, kind: "payment_sent" as const, ...sentNotification(payment, built.effective_date) })));
       await recordAudit(tx, {
