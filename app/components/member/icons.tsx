@@ -7,6 +7,7 @@ import {
   Bell as LucideBell,
   CalendarClock as LucideCalendarClock,
   Camera as LucideCamera,
+  CreditCard as LucideCreditCard,
   Check as LucideCheck,
   ChevronDown as LucideChevronDown,
   CircleHelp as LucideCircleHelp,
@@ -42,6 +43,7 @@ export const ArrowLeftRight = /* @__PURE__ */ staticIcon(LucideArrowLeftRight);
 export const Bell = /* @__PURE__ */ staticIcon(LucideBell);
 export const CalendarClock = /* @__PURE__ */ staticIcon(LucideCalendarClock);
 export const Camera = /* @__PURE__ */ staticIcon(LucideCamera);
+export const CreditCard = /* @__PURE__ */ staticIcon(LucideCreditCard);
 export const Check = /* @__PURE__ */ staticIcon(LucideCheck);
 export const ChevronDown = /* @__PURE__ */ staticIcon(LucideChevronDown);
 export const CircleHelp = /* @__PURE__ */ staticIcon(LucideCircleHelp);

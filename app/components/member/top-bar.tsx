@@ -13,7 +13,7 @@ import {
   Popover,
   Separator,
 } from "react-aria-components";
-import { ArrowLeftRight, Bell, CalendarClock, ChevronDown, CircleHelp, LayoutDashboard, LogOut, Mail, Menu as MenuIcon, Phone, ReceiptText, RotateCcw, Settings, User, X } from "./icons";
+import { ArrowLeftRight, Bell, CalendarClock, ChevronDown, CreditCard, CircleHelp, LayoutDashboard, LogOut, Mail, Menu as MenuIcon, Phone, ReceiptText, RotateCcw, Settings, User, X } from "./icons";
 import { cx } from "~/components/ui/field-styles";
 import { useInstitutionDates, type InstitutionDates } from "~/components/institution-dates";
 
@@ -102,6 +102,12 @@ export function TopBar(props: TopBarProps) {
             <li>
               <Link to="/dashboard?transfer=internal#transfer" className="inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-700 transition-colors hover:bg-slate-100">
                 <ArrowLeftRight className="size-4" aria-hidden="true" /> Transfers
+              </Link>
+            </li>
+            <li>
+              {/* The Cards quick action on the dashboard; ?action= opens it without JavaScript too. */}
+              <Link to="/dashboard?action=cards#quick-actions-cards" className="inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-700 transition-colors hover:bg-slate-100">
+                <CreditCard className="size-4" aria-hidden="true" /> Cards
               </Link>
             </li>
             <li>
@@ -382,6 +388,11 @@ function MobileMenu(props: TopBarProps & { onOpenDialog: (dialog: SettingsDialog
                 <li>
                   <Link to="/dashboard?transfer=internal#transfer" className={linkClass} onClick={() => setOpen(false)}>
                     <ArrowLeftRight className="size-5 text-brand-700" aria-hidden="true" /> Transfers
+                  </Link>
+                </li>
+                <li>
+                  <Link to="/dashboard?action=cards#quick-actions-cards" className={linkClass} onClick={() => setOpen(false)}>
+                    <CreditCard className="size-5 text-brand-700" aria-hidden="true" /> Cards
                   </Link>
                 </li>
                 <li>
