@@ -210,6 +210,12 @@ export function MemberDetailPane({
               ))}
             </ul>
           ) : null}
+          {/* Staff who may move money stand in for the card network (docs/product.md#card-transactions-staff). */}
+          {member.cards.length && accounts ? (
+            <Link to={`/admin/members/${encodeURIComponent(member.user_id)}/cards`} className="mt-2 inline-flex text-sm font-medium text-brand-700 underline underline-offset-2">
+              Post card transaction
+            </Link>
+          ) : null}
         </div>
 
         {member.info_requests.length ? (
