@@ -118,7 +118,7 @@ export function ReturnedItems({ count, rows, files }: { count: number; rows: Ret
                     {r.status === "unmatched" ? "Look into it: " : ""}
                     {r.reason}
                   </p>
-                  <p className="text-sm break-all text-slate-700">
+                  <p className="text-sm break-words text-slate-700">
                     Trace <span className="font-mono text-xs">{r.trace_number}</span> · {r.file_name} line {r.line} · <time dateTime={r.received_at}>{formatDateTime(r.received_at)}</time>
                   </p>
                 </div>

@@ -89,7 +89,7 @@ export async function achUpload(form: FormData, staff: { id: string; email: stri
   if (result.applied) parts.push(`${result.applied} returns of our payments applied`);
   if (result.unmatched) parts.push(`${result.unmatched} returns to look into`);
   if (result.noted) parts.push(`${result.noted} prenotes noted`);
-  return { status: 200, tone: "success", message: `${result.file_name}${result.resumed ? " (finished)" : ""}: ${result.entry_count.toLocaleString("en-US")} entries, ${parts.join(", ")}.` };
+  return { status: 200, tone: "success", message: `${result.file_name}${result.resumed ? " (finished)" : ""}: ${result.entry_count.toLocaleString("en-US")} ${result.entry_count === 1 ? "entry" : "entries"}, ${parts.join(", ")}.` };
 }
 
 /** The Export return file button's answer. */

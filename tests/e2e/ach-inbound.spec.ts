@@ -1,0 +1,99 @@
+import fs from "node:fs";
+import { expect as baseExpect, test } from "./fixtures";
+import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, hydrated, watchConsole } from "./support";
+import { readNachaFile } from "../unit/nacha-reader";
+import { buildInboundFile } from "../unit/nacha-inbound-builder";
+
+/**
+ * ACH in (docs/product.md#ach-in) as staff: upload the Federal Reserve's inbound file on
+ * /admin/queues, see its entries that cannot post in Returned items (1440 and 375 px, axe clean),
+ * be refused the same file again and a broken one, export the return file and download it (read
+ * back by the tests' own NACHA reader). The upload works without JavaScript too.
+ */
+const expect = baseExpect.configure({ timeout: 30_000 });
+const SCREENS = "test-results/ach-inbound";
+test.setTimeout(300_000);
+test.describe.configure({ mode: "serial" });
+test.use({ signedInAs: STAFF });
+
+const STAMP = Date.now().toString(36).toUpperCase();
+// Account numbers no member has (ours start 1-9 and have ten digits): both come back as R03.
+const file = buildInboundFile([
+  {
+    company_name: `Payroll ${STAMP}`.slice(0, 16),
+    description: "PAYROLL",
+    service_class: "220",
+    entries: [
+      { code: "22", account_number: "000123", amount_cents: 12_345, name: "Nobody One" },
+      { code: "32", account_number: "000456", amount_cents: 100, name: "Nobody Two" },
+    ],
+  },
+]);
+const upload = (name: string, text: string) => ({ name, mimeType: "text/plain", buffer: Buffer.from(text) });
+
+test("staff upload an inbound file, see its returned items, are refused it again and a broken one, and download the return file", async ({ page }) => {
+  const errors = watchConsole(page);
+  await page.goto("/admin/queues");
+  await hydrated(page);
+  const achIn = page.getByTestId("queue-ach-in");
+  await achIn.getByLabel("Inbound NACHA file from the Federal Reserve").setInputFiles(upload(`fed-${STAMP}.ach`, file));
+  await achIn.getByRole("button", { name: "Upload and post" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `fed-${STAMP}.ach: 2 entries, 0 posted, 2 returned.` })).toBeVisible();
+  await expect(achIn.getByTestId("inbound-file").filter({ hasText: `fed-${STAMP}.ach` })).toContainText("2 entries · 0 posted · 2 returned");
+
+  const returns = page.getByTestId("queue-returns");
+  const mine = returns.getByTestId("returned-item").filter({ hasText: `PAYROLL ${STAMP}`.slice(0, 16) });
+  await expect(mine).toHaveCount(2);
+  await expect(mine.first()).toContainText("R03");
+  await expect(mine.first()).toContainText("No account or unable to locate account");
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `${SCREENS}/queues-returned-${viewport.width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
+
+  await achIn.getByLabel("Inbound NACHA file from the Federal Reserve").setInputFiles(upload("again.ach", file));
+  await achIn.getByRole("button", { name: "Upload and post" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: `This file was already posted (fed-${STAMP}.ach` })).toBeVisible();
+
+  const broken = file.replace(/^8220(\d{6})\d{10}/m, (_, count: string) => `8220${count}0000000001`);
+  await achIn.getByLabel("Inbound NACHA file from the Federal Reserve").setInputFiles(upload("broken.ach", broken));
+  await achIn.getByRole("button", { name: "Upload and post" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "The file was refused, nothing was posted: line 5: entry hash is 0000000001, the entries' receiving DFIs sum to 0100246912." })).toBeVisible();
+
+  await returns.getByRole("button", { name: "Export return file" }).click();
+  const done = page.getByRole("status").filter({ hasText: /returns? \(\$[\d,.]+\) exported as ach-returns-\d{4}-\d{2}-\d{2}-[A-Z0-9]-\d+\.ach\./ });
+  await expect(done).toBeVisible();
+  const fileName = /ach-returns-[^ ]+\.ach/.exec((await done.textContent()) ?? "")![0];
+  await expect(returns.getByTestId("returned-item").filter({ hasText: `PAYROLL ${STAMP}`.slice(0, 16) })).toHaveCount(0);
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: `${SCREENS}/queues-return-file-375.png`, fullPage: true });
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: `${SCREENS}/queues-return-file-1440.png`, fullPage: true });
+
+  const row = returns.getByTestId("return-file").filter({ hasText: fileName });
+  const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: `Download ${fileName}` }).click()]);
+  expect(download.suggestedFilename()).toBe(fileName);
+  const read = readNachaFile(fs.readFileSync((await download.path())!, "utf8"), { returns: true });
+  const entries = read.batches.filter((b) => b.company_name === `PAYROLL ${STAMP}`.slice(0, 16)).flatMap((b) => b.entries);
+  expect(entries.map((e) => [e.transaction_code, e.account_number, e.amount_cents, e.addenda[0]!.text.slice(0, 3)])).toEqual([
+    ["21", "000123", 12_345, "R03"],
+    ["31", "000456", 100, "R03"],
+  ]);
+  // The two refusals answer 409 and 422, which the browser logs as failed loads; nothing else.
+  expect(errors.filter((e) => !/status of (409 \(Conflict\)|422 \(Unprocessable Entity\))$/.test(e))).toEqual([]);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the upload is a plain form: the page answers with what became of the file", async ({ page }) => {
+    const other = buildInboundFile([{ company_name: `NoJS ${STAMP}`.slice(0, 16), entries: [{ code: "22", account_number: "000789", amount_cents: 5_000 }] }], { modifier: "N" });
+    await page.goto("/admin/queues");
+    await page.getByTestId("queue-ach-in").getByLabel("Inbound NACHA file from the Federal Reserve").setInputFiles(upload(`nojs-${STAMP}.ach`, other));
+    await page.getByTestId("queue-ach-in").getByRole("button", { name: "Upload and post" }).click();
+    await expect(page.getByRole("status").filter({ hasText: `nojs-${STAMP}.ach: 1 entry, 0 posted, 1 returned.` })).toBeVisible();
+    await expect(page.getByTestId("queue-returns").getByTestId("returned-item").filter({ hasText: `NOJS ${STAMP}`.slice(0, 16) })).toHaveCount(1);
+  });
+});
