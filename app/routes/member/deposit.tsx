@@ -11,7 +11,6 @@ import { institution } from "~/config/institution.server";
 import { UPLOAD_BODY_MAX_BYTES } from "~/server/security/request-guards.server";
 import { availabilityPolicyText, MOBILE_DEPOSIT_IMAGE_MAX_BYTES, MOBILE_DEPOSIT_IMAGE_MESSAGES, MOBILE_DEPOSIT_MESSAGES, mobileDepositMaximumMessage, mobileDepositSchema } from "~/domain/mobile-deposit";
 import { formatCents } from "~/domain/money";
-import { maskAccountNumber } from "~/domain/account-display";
 import { pageTitle } from "~/components/site/page-title";
 import { Button, FormMessage, SchemaForm, Select, TextField, formMessages, useSchemaForm } from "~/components/ui";
 import { FileField } from "~/components/auth/file-field";
@@ -34,7 +33,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { accounts, deposits } = await loadDepositPage(user);
   const limits = institution().limits;
   return {
-    accounts: accounts.map((a) => ({ value: String(a.id), label: `${a.type === "checking" ? "Checking" : "Savings"} ${maskAccountNumber(a.account_number)} (${formatCents(a.available_cents)} available)` })),
+    // Short enough to show whole in a phone's full-width field, as the transfer forms' choices.
+    accounts: accounts.map((a) => ({ value: String(a.id), label: `${a.type === "checking" ? "Checking" : "Savings"} ••${a.account_number.slice(-4)} · ${formatCents(a.available_cents)}` })),
     deposits,
     max_cents: limits.mobile_deposit_max_cents,
     policy: availabilityPolicyText(limits.mobile_deposit_availability),
@@ -159,7 +159,7 @@ export default function Deposit({ loaderData, actionData }: Route.ComponentProps
         ) : (
           <ul className="divide-y divide-slate-100" aria-label="Your mobile deposits">
             {deposits.map((d) => (
-              <li key={d.id} className="flex flex-wrap items-start justify-between gap-3 px-5 py-4" data-testid="mobile-deposit">
+              <li key={d.id} className="flex items-start justify-between gap-3 px-5 py-4" data-testid="mobile-deposit">
                 <div className="min-w-0">
                   <p className="font-semibold text-slate-900">Check to {d.account}</p>
                   <p className="text-sm text-slate-700">
@@ -179,7 +179,7 @@ export default function Deposit({ loaderData, actionData }: Route.ComponentProps
                     </ul>
                   ) : null}
                 </div>
-                <p className="font-semibold text-slate-900 tabular-nums">{formatCents(d.amount_cents)}</p>
+                <p className="shrink-0 font-semibold text-slate-900 tabular-nums">{formatCents(d.amount_cents)}</p>
               </li>
             ))}
           </ul>
