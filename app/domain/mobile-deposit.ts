@@ -88,8 +88,8 @@ export interface AvailabilitySchedule {
 }
 
 /**
- * Splits an approved deposit by the institution's policy, counting business days (Monday to
- * Friday, as payment files do) from the approval's business date.
+ * Splits an approved deposit by the institution's policy, counting business days (no weekends
+ * or Federal Reserve holidays, as payment files do) from the approval's business date.
  */
 export function availabilitySchedule(
   amount_cents: number,

@@ -54,11 +54,12 @@ describe("photo type by content", () => {
 
 describe("funds availability", () => {
   const policy = { next_day_cents: 22_500, remaining_after_business_days: 2 };
-  it("counts business days, skipping the weekend", () => {
+  it("counts business days, skipping weekends and Federal Reserve holidays", () => {
     expect(addBusinessDays("2026-11-19", 1)).toBe("2026-11-20"); // Thursday -> Friday
     expect(addBusinessDays("2026-11-20", 1)).toBe("2026-11-23"); // Friday -> Monday
     expect(addBusinessDays("2026-11-20", 2)).toBe("2026-11-24");
     expect(addBusinessDays("2026-11-21", 1)).toBe("2026-11-23"); // Saturday -> Monday
+    expect(addBusinessDays("2026-11-24", 2)).toBe("2026-11-27"); // Thanksgiving (Thursday 26) is not one
   });
   it("the first $225 the next business day, the rest two business days after approval", () => {
     expect(availabilitySchedule(100_000, "2026-11-20", policy)).toEqual({
