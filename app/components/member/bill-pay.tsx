@@ -30,6 +30,8 @@ export interface BillPayData {
   keys: { schedule: string; edit: string };
 }
 
+/** Every form posts here, so an Edit opened by its address (?edit=) closes once the answer comes. */
+const PAGE = "/dashboard/bill-pay";
 const card = "rounded-2xl border border-slate-200 bg-white shadow-sm";
 const sectionHeading = "flex items-center gap-2 text-lg font-semibold text-brand-900";
 
@@ -98,6 +100,8 @@ function PaymentForm({ data, answer }: { data: BillPayData; answer: BillPayAnswe
   const form = useSchemaForm(billPaySchema(data.today), {
     id: `bill-pay-schedule${done ? `-${done.length}-${done.slice(-12)}` : ""}`,
     lastResult: answer && !answer.ok ? answer.reply : undefined,
+    // Conform sets every field from these when the form starts again after a payment was scheduled.
+    defaultValue: { from_account_id: data.accounts[0] ? String(data.accounts[0].id) : "", frequency: "once" },
   });
   const posted = answer && !answer.ok ? answer.reply?.initialValue : undefined;
   const recurring = typeof posted?.frequency === "string" && posted.frequency !== "once";
@@ -118,7 +122,7 @@ function PaymentForm({ data, answer }: { data: BillPayData; answer: BillPayAnswe
       {data.accounts.length === 0 ? (
         <p className="mt-4 text-sm text-slate-700">Bill payments are made from an open checking account, and you have none.</p>
       ) : (
-        <SchemaForm form={form} method="post" className="mt-4 grid gap-4 sm:grid-cols-2">
+        <SchemaForm key={form.id} form={form} method="post" action={PAGE} className="mt-4 grid gap-4 sm:grid-cols-2">
           <input type="hidden" name="idempotency_key" value={postedKey(answer, "schedule", data.keys.schedule)} />
           <Select name="payee" label="Payee" placeholder="Choose a payee" options={payeeOptions} isRequired className="sm:col-span-2" />
           <TextField
@@ -129,10 +133,10 @@ function PaymentForm({ data, answer }: { data: BillPayData; answer: BillPayAnswe
             autoComplete="off"
             className="sm:col-span-2"
           />
-          <Select name="from_account_id" label="Pay from" options={data.accounts.map((a) => ({ value: String(a.id), label: a.label }))} defaultValue={String(data.accounts[0]!.id)} isRequired />
+          <Select name="from_account_id" label="Pay from" options={data.accounts.map((a) => ({ value: String(a.id), label: a.label }))} defaultValue={String(data.accounts[0]!.id)} isRequired className="sm:col-span-2" />
           <TextField name="amount" label="Amount (US dollars)" prefix="$" inputMode="decimal" isRequired />
           <TextField name="payment_date" label="Payment date" type="date" description="A business day, tomorrow at the earliest." isRequired />
-          <TextField name="memo" label="Memo" optional />
+          <TextField name="memo" label="Memo" optional className="sm:col-span-2" />
           <details className="group rounded-xl border border-slate-200 bg-slate-50 p-4 sm:col-span-2" open={recurring || undefined}>
             <summary className="flex min-h-11 cursor-pointer items-center gap-2 text-sm font-semibold text-brand-900">
               <Repeat className="size-4 text-accent-700" aria-hidden="true" /> Repeat this payment (optional)
@@ -195,7 +199,7 @@ function Payees({ data, answer }: { data: BillPayData; answer: BillPayAnswer | u
                 </p>
                 {p.address ? <p className="text-sm break-words text-slate-700">{p.address}</p> : null}
               </div>
-              <Form method="post">
+              <Form method="post" action={PAGE}>
                 <input type="hidden" name="payee_id" value={p.id} />
                 <Button type="submit" name="intent" value="remove_payee" variant="ghost" aria-label={`Remove payee ${p.name} ${p.masked_account}`} isPending={removing === String(p.id)} pendingLabel="Removing…">
                   Remove
@@ -211,7 +215,7 @@ function Payees({ data, answer }: { data: BillPayData; answer: BillPayAnswer | u
           <Answer answer={answer} />
         </div>
       ) : null}
-      <SchemaForm form={form} method="post" className="mt-3 grid gap-4">
+      <SchemaForm key={form.id} form={form} method="post" action={PAGE} className="mt-3 grid gap-4">
         <TextField name="name" label="Payee name" description={`For example ${data.quick_picks.slice(0, 3).join(", ")}.`} isRequired autoComplete="off" />
         <TextField name="account_number" label="Account number at the payee" description="Letters, digits, spaces and dashes, as printed on your bill." isRequired autoComplete="off" />
         <TextField name="address" label="Payee address" optional autoComplete="off" />
@@ -233,7 +237,7 @@ function Upcoming({ data, answer }: { data: BillPayData; answer: BillPayAnswer |
   const navigation = useNavigation();
   const cancelling = navigation.state !== "idle" && navigation.formData?.get("intent") === "cancel" ? navigation.formData.get("payment_id") : null;
   const failedEdit = answer?.intent === "edit" && !answer.ok ? answer : undefined;
-  const editing = failedEdit?.payment_id ?? data.editing;
+  const editing = failedEdit ? failedEdit.payment_id : answer?.intent === "edit" ? null : data.editing;
   return (
     <section aria-labelledby="upcoming-heading" className={card}>
       <h2 id="upcoming-heading" className={`${sectionHeading} px-5 pt-5 sm:px-6`}>
@@ -275,7 +279,7 @@ function Upcoming({ data, answer }: { data: BillPayData; answer: BillPayAnswer |
                       >
                         Edit
                       </Link>
-                      <Form method="post">
+                      <Form method="post" action={PAGE}>
                         <input type="hidden" name="payment_id" value={p.id} />
                         <Button
                           type="submit"
@@ -321,7 +325,7 @@ function EditForm({ payment, data, answer }: { payment: BillPaymentView; data: B
           <Answer answer={answer} />
         </div>
       ) : null}
-      <SchemaForm form={form} method="post" className="mt-3 grid gap-4 sm:grid-cols-3">
+      <SchemaForm key={form.id} form={form} method="post" action={PAGE} className="mt-3 grid gap-4 sm:grid-cols-3">
         <input type="hidden" name="payment_id" value={payment.id} />
         <input type="hidden" name="idempotency_key" value={postedKey(answer, "edit", data.keys.edit)} />
         <TextField name="amount" label="Amount (US dollars)" prefix="$" inputMode="decimal" isRequired />

@@ -677,3 +677,10 @@ export async function memberBillPayments(db: DbOrTx, member_id: string): Promise
   };
   return { upcoming: upcoming.map(view), history: history.map(view) };
 }
+
+/** The accounts a bill may be paid from: the member's open checking accounts, with what is available. */
+export async function payingAccounts(db: DbOrTx, member_id: string): Promise<Array<{ id: number; label: string }>> {
+  return (await memberAccounts(db, member_id))
+    .filter((a) => a.type === "checking" && a.status === "active")
+    .map((a) => ({ id: a.id, label: `${accountLabel(a)} · ${formatCents(a.available_cents)} available` }));
+}
