@@ -141,6 +141,19 @@ describe("card authorization", () => {
     expect(await balance(m.checking.id)).toEqual({ current: 1_000, available: 1_000 });
   });
 
+  it("two purchases at the same moment: the same one holds once, two that together pass the limit cannot both pass", async () => {
+    const m = await cardholder(500_000, 10_000);
+    const key = crypto.randomUUID();
+    const same = await Promise.all([purchase(m.card.id, 3_000, { key }), purchase(m.card.id, 3_000, { key })]);
+    expect(same.every((a) => a.ok)).toBe(true);
+    expect(same.filter((a) => a.ok && a.replayed)).toHaveLength(1);
+    const racing = await Promise.all([purchase(m.card.id, 5_000), purchase(m.card.id, 5_000)]);
+    expect(racing.filter((a) => a.ok)).toHaveLength(1);
+    expect(racing.filter((a) => !a.ok && a.code === "over_card_daily_limit")).toHaveLength(1);
+    expect((await authorizations(m.card.id)).map((a) => Number(a.amount_cents)).sort()).toEqual([3_000, 5_000]);
+    expect(await balance(m.checking.id)).toEqual({ current: 500_000, available: 492_000 });
+  });
+
   it("refuses an expired card and an unknown card", async () => {
     const m = await cardholder();
     await db.update(debitCards).set({ expiry_month: 1, expiry_year: 2020 }).where(eq(debitCards.id, m.card.id));

@@ -103,6 +103,9 @@ export async function authorizeCardPurchase(db: DbOrTx, input: CardPurchaseInput
   const answer = await db.transaction(async (tx): Promise<CardAuthorizationAnswer> => {
     const card = await lockCard(tx, input.card_id);
     if (!card) return refusal("card_not_found");
+    // The same purchase sent twice at once: the second waited for the card's lock; now it sees the first.
+    const repeat = await findAuthorization(tx, input.initiator, input.idempotency_key);
+    if (repeat) return { ok: true, authorization: repeat, replayed: true };
     const spent_today_cents = await spentOnDay(tx, card.id, today);
     const decision = decideCardPurchase({
       card: { status: card.status as CardStatus, expiry_month: card.expiry_month, expiry_year: card.expiry_year, daily_limit_cents: Number(card.daily_limit_cents) },
