@@ -1,0 +1,523 @@
+/**
+ * Member transfers over HTTP against the ledger alone (issue 17, "throughput where members feel
+ * it"). For each set-up, at 1, 2, 4, 8 and 16 clients:
+ *  - the reference: the ledger alone, `postTransfer` in this process on the same database, each
+ *    client a concurrent task (a pooled connection on PostgreSQL);
+ *  - member transfers over HTTP end to end: Between Accounts posted as the browser does with
+ *    JavaScript (`POST /dashboard.data?transfer=internal`: session, CSRF guard, form, schema,
+ *    ownership, ledger posting and notification), each client a keep-alive connection;
+ * with one member per client (checking to savings, 1 cent, a fresh idempotency key each time), so
+ * clients do not queue on one member's rows. Reference and HTTP alternate per round
+ * (BENCH_ROUNDS), so that both see the same load of a shared machine; the ratio is HTTP ÷
+ * reference per round. Set-ups (BENCH_SETUPS, default all):
+ *  - `pglite`: the compiled server on an embedded PGlite folder (the default deployment); PGlite
+ *    lets one process open a folder, so each round runs the reference, closes, then starts the
+ *    server;
+ *  - `pg1`: one app process on PostgreSQL, asked directly;
+ *  - `pg2`: two app processes on one PostgreSQL behind Debian's nginx, configured from the shipped
+ *    site (deploy/nginx/mutual.conf), as the multi-process test runs them.
+ * Also, in this process on PostgreSQL: the statements (round trips) of one transfer, the ledger
+ * alone and the member's Between Accounts and To Another Member.
+ *
+ *   node --import tsx bench/transfers.ts      (builds what changed first; writes results/transfers.json)
+ *
+ * Environment: BENCH_DATABASE_URL (PostgreSQL to create the bench's databases on, default
+ * postgresql://postgres@127.0.0.1:55432/postgres), BENCH_PORT (3405, and the next two), BENCH_SECONDS
+ * (5 timed per point, after 1 s of warm-up), BENCH_ROUNDS (2), BENCH_CLIENTS (1,2,4,8,16),
+ * BENCH_SETUPS (pglite,pg1,pg2), MUTUAL_BUILD_DIR (build), BENCH_SKIP_BUILD=1, BENCH_OUT (transfers), NGINX_BIN,
+ * BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for the app processes only, e.g. --cpu-prof),
+ * BENCH_BEFORE_BUILD_DIR (a build of an earlier commit: each round also runs the HTTP curve on it,
+ * after this build's, for a before/after under the same load).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { desc, eq } from "drizzle-orm";
+import { demoInstitution } from "~/config/demo-institution";
+
+const root = path.resolve(import.meta.dirname, "..");
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:55432/postgres";
+const PORT = Number(process.env.BENCH_PORT ?? 3405);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CLIENTS = (process.env.BENCH_CLIENTS ?? "1,2,4,8,16").split(",").map(Number);
+const SETUPS = (process.env.BENCH_SETUPS ?? "pglite,pg1,pg2").split(",");
+const BUILD = path.resolve(root, process.env.MUTUAL_BUILD_DIR ?? "build");
+/** A build of an earlier commit (its own checkout's `scripts/build-server.mjs`), measured beside this one in each round. */
+const BEFORE_BUILD = process.env.BENCH_BEFORE_BUILD_DIR ? path.resolve(process.env.BENCH_BEFORE_BUILD_DIR) : undefined;
+const NGINX = process.env.NGINX_BIN ?? "/usr/sbin/nginx";
+const PASSWORD = "Bench-Member-Pass-1";
+const MEMBERS = Math.max(...CLIENTS);
+
+process.env.SESSION_SECRET ??= crypto.randomBytes(32).toString("hex");
+process.env.DATA_ENCRYPTION_KEY ??= crypto.randomBytes(32).toString("hex");
+process.env.LOG_LEVEL = "silent";
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-bench-transfers-"));
+const institutionFile = path.join(work, "institution.json");
+fs.writeFileSync(institutionFile, JSON.stringify({ ...demoInstitution, demo: false }));
+process.env.INSTITUTION_CONFIG = institutionFile;
+
+const { openDatabase, migrateDatabase } = await import("~/server/db/client.server");
+type Database = Awaited<ReturnType<typeof openDatabase>>;
+const schema = await import("~/server/db/schema");
+const { authFor, hashPassword } = await import("~/server/auth/auth.server");
+const { startSignIn, verifySignInCode } = await import("~/server/auth/sign-in.server");
+const { postTransfer } = await import("~/server/ledger/ledger.server");
+const { verifyLedger } = await import("~/server/ledger/verify.server");
+const { transferBetweenAccounts, transferToMember } = await import("~/server/payments/transfers.server");
+const { fundedMember } = await import("../tests/factories");
+
+interface BenchMember {
+  id: string;
+  email: string;
+  name: string;
+  checking_id: number;
+  savings_id: number;
+  cookie: string;
+}
+
+const load = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
+
+/** Members with funded accounts, a password, and a session signed in as a person does it (password, then the emailed code). */
+async function prepareMembers(db: Database["db"]): Promise<BenchMember[]> {
+  const context = await authFor(db).$context;
+  const members: BenchMember[] = [];
+  for (let i = 0; i < MEMBERS; i++) {
+    const m = await fundedMember(db, { checking_cents: 100_000_000 });
+    await context.internalAdapter.linkAccount({ userId: m.member.id, providerId: "credential", accountId: m.member.id, password: await hashPassword(PASSWORD) });
+    // Members sign in with a second factor (the emailed code), as every member does.
+    await db.update(schema.users).set({ twoFactorEnabled: true }).where(eq(schema.users.id, m.member.id));
+    const jar = new Map<string, string>();
+    const apply = (lines: readonly string[]) => {
+      for (const line of lines) {
+        const pair = line.split(";")[0] ?? "";
+        const at = pair.indexOf("=");
+        jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+      }
+    };
+    const meta = () => ({ ip: `198.51.100.${i + 1}`, user_agent: "bench", cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") });
+    const started = await startSignIn(db, meta(), { email: m.member.email, password: PASSWORD });
+    if (started.status !== "challenge") throw new Error(`sign-in: ${started.status}`);
+    apply(started.set_cookies);
+    const [mail] = await db.select().from(schema.outbox).where(eq(schema.outbox.to_email, m.member.email)).orderBy(desc(schema.outbox.id)).limit(1);
+    const code = /code is: (\d{6})/.exec(mail?.text_body ?? "")?.[1];
+    if (!code) throw new Error("no sign-in code");
+    const verified = await verifySignInCode(db, meta(), { code });
+    if (verified.status !== "signed_in") throw new Error(`verify: ${verified.status}`);
+    apply(verified.set_cookies);
+    members.push({ id: m.member.id, email: m.member.email, name: m.member.name, checking_id: m.checking.id, savings_id: m.savings.id, cookie: meta().cookie });
+  }
+  return members;
+}
+
+interface Point {
+  clients: number;
+  transfers_per_second: number;
+  p50_ms: number;
+  p99_ms: number;
+  /** HTTP only: the app processes' CPU time (user + system) per transfer over the timed part. */
+  server_cpu_ms_per_transfer?: number;
+}
+
+/** user + system CPU time of live processes, from /proc (Linux), in ms. */
+function cpuMs(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10; // 100 clock ticks a second
+}
+
+/** `clients` loops, each on its own member, for 1 s of warm-up then SECONDS timed. */
+async function drive(clients: number, members: BenchMember[], one: (member: BenchMember) => Promise<void>, server_pids: readonly number[] = [], warm_ms = 1000): Promise<Point> {
+  const loop = async (member: BenchMember, until: number, times?: number[]) => {
+    while (performance.now() < until) {
+      const started = performance.now();
+      await one(member);
+      times?.push(performance.now() - started);
+    }
+  };
+  const warm_until = performance.now() + warm_ms;
+  await Promise.all(members.slice(0, clients).map((m) => loop(m, warm_until)));
+  const times: number[] = [];
+  const cpu_before = cpuMs(server_pids);
+  const started = performance.now();
+  const until = started + SECONDS * 1000;
+  await Promise.all(members.slice(0, clients).map((m) => loop(m, until, times)));
+  const elapsed_s = (performance.now() - started) / 1000;
+  const cpu_ms = cpuMs(server_pids) - cpu_before;
+  times.sort((a, b) => a - b);
+  const point: Point = { clients, transfers_per_second: Math.round(times.length / elapsed_s), p50_ms: round2(percentile(times, 50)), p99_ms: round2(percentile(times, 99)) };
+  if (server_pids.length > 0) point.server_cpu_ms_per_transfer = round2(cpu_ms / times.length);
+  return point;
+}
+
+function ledgerOne(db: Database["db"]) {
+  return async (m: BenchMember) => {
+    const result = await postTransfer(db, {
+      kind: "transfer",
+      initiator: `member:${m.id}`,
+      idempotency_key: crypto.randomUUID(),
+      created_by: m.id,
+      entries: [
+        { account_id: m.checking_id, amount_cents: -1 },
+        { account_id: m.savings_id, amount_cents: 1 },
+      ],
+    });
+    if (!result.ok) throw new Error(`ledger refused: ${result.code}`);
+  };
+}
+
+function httpOne(base: string, agent: http.Agent) {
+  const url = new URL(`${base}/dashboard.data?transfer=internal`);
+  return (m: BenchMember) =>
+    new Promise<void>((resolve, reject) => {
+      const body = new URLSearchParams({ intent: "internal", from_account_id: String(m.checking_id), to_account_id: String(m.savings_id), amount: "0.01", reference: "bench", idempotency_key: crypto.randomUUID() }).toString();
+      const req = http.request(url, { method: "POST", agent, headers: { cookie: m.cookie, origin: base, "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) } }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => void (text += chunk));
+        res.on("end", () => (res.statusCode === 200 && text.includes("Transfer complete") ? resolve() : reject(new Error(`transfer answered ${res.statusCode}: ${text.slice(0, 300)}`))));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+}
+
+/** The compiled production server, as `npm start` runs it after its build. */
+class AppProcess {
+  readonly child: ChildProcess;
+  readonly exited: Promise<void>;
+  constructor(
+    readonly port: number,
+    env: Record<string, string>,
+    build = BUILD,
+  ) {
+    this.child = spawn(process.execPath, ["--enable-source-maps", path.join(build, "bin/server.js")], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        LOG_LEVEL: "warn",
+        MUTUAL_BUILD_DIR: build,
+        INSTITUTION_CONFIG: institutionFile,
+        // For profiling the servers alone (--cpu-prof, say).
+        NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? "",
+        ...env,
+        PORT: String(port),
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    this.exited = new Promise((resolve) => this.child.once("exit", () => resolve()));
+  }
+  async ready(): Promise<void> {
+    await waitFor(`http://127.0.0.1:${this.port}/readyz`, () => this.child.exitCode !== null);
+  }
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null) this.child.kill("SIGTERM");
+    await this.exited;
+  }
+}
+
+async function waitFor(url: string, gone: () => boolean): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    if (gone()) throw new Error(`the process behind ${url} exited`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      await response.body?.cancel();
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} never answered 200`);
+}
+
+/** Debian's nginx in front of the apps, with the shipped site's upstream parameters, map and proxy block (as tests/integration/multi-process.test.ts). */
+function startNginx(port: number, app_ports: number[]): { child: ChildProcess; stop: () => Promise<void> } {
+  const text = fs.readFileSync(path.join(root, "deploy/nginx/mutual.conf"), "utf8");
+  const upstream = /upstream mutual \{([\s\S]*?)\n\}/.exec(text)?.[1];
+  const server_parameters = /^\s*server \S+ ([^;]*);/m.exec(upstream ?? "")?.[1];
+  const map = /^map \$server_port \$mutual_port_suffix \{[\s\S]*?\n\}/m.exec(text)?.[0];
+  const proxy = /# BEGIN proxy\n([\s\S]*?)\n\s*# END proxy/.exec(text)?.[1];
+  if (!server_parameters || !map || !proxy) throw new Error("deploy/nginx/mutual.conf lost its upstream, map or BEGIN/END proxy markers");
+  const dir = fs.mkdtempSync(path.join(work, "nginx-"));
+  fs.chmodSync(dir, 0o755);
+  fs.writeFileSync(
+    path.join(dir, "nginx.conf"),
+    `worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 512; }
+http {
+    access_log off;
+    client_body_temp_path ${dir}/client_body;
+    proxy_temp_path ${dir}/proxy;
+    fastcgi_temp_path ${dir}/fastcgi;
+    uwsgi_temp_path ${dir}/uwsgi;
+    scgi_temp_path ${dir}/scgi;
+    upstream mutual {
+${app_ports.map((p) => `        server 127.0.0.1:${p} ${server_parameters};`).join("\n")}
+        keepalive 32;
+    }
+${map}
+    server {
+        listen 127.0.0.1:${port};
+        server_name 127.0.0.1;
+${proxy}
+    }
+}
+`,
+  );
+  const child = spawn(NGINX, ["-p", dir, "-e", path.join(dir, "error.log"), "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "ignore", "inherit"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    child,
+    stop: async () => {
+      if (child.exitCode === null) child.kill("SIGQUIT");
+      await exited;
+    },
+  };
+}
+
+interface Round {
+  round: number;
+  load_average_start: number[];
+  reference: Point[];
+  http: Point[];
+  /** With BENCH_BEFORE_BUILD_DIR: the same HTTP curve on that build, right after. */
+  http_before?: Point[];
+}
+
+function summarise(rounds: Round[]) {
+  return CLIENTS.map((clients) => {
+    const ref = rounds.map((r) => r.reference.find((p) => p.clients === clients)!.transfers_per_second);
+    const got = rounds.map((r) => r.http.find((p) => p.clients === clients)!.transfers_per_second);
+    const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
+    const cpu = rounds.map((r) => r.http.find((p) => p.clients === clients)!.server_cpu_ms_per_transfer ?? 0);
+    const point = {
+      clients,
+      reference_per_s: mean(ref),
+      http_per_s: mean(got),
+      ratio: round2(mean(got) / mean(ref)),
+      ratio_per_round: ref.map((r, i) => round2(got[i]! / r)),
+      server_cpu_ms_per_transfer: round2(cpu.reduce((a, b) => a + b, 0) / cpu.length),
+    };
+    if (!rounds.every((r) => r.http_before)) return point;
+    const before = rounds.map((r) => r.http_before!.find((p) => p.clients === clients)!.transfers_per_second);
+    return { ...point, http_before_per_s: mean(before), ratio_before: round2(mean(before) / mean(ref)) };
+  });
+}
+
+/** A server just started runs its code unoptimised at first: its first seconds are not timed. */
+const SERVER_WARM_UP_MS = 4000;
+
+async function curve(members: BenchMember[], base: string, server_pids: readonly number[]): Promise<Point[]> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: MEMBERS });
+  const points: Point[] = [];
+  for (const [i, clients] of CLIENTS.entries()) points.push(await drive(clients, members, httpOne(base, agent), server_pids, i === 0 ? SERVER_WARM_UP_MS : 1000));
+  agent.destroy();
+  return points;
+}
+
+async function referenceCurve(db: Database["db"], members: BenchMember[]): Promise<Point[]> {
+  const points: Point[] = [];
+  for (const clients of CLIENTS) points.push(await drive(clients, members, ledgerOne(db)));
+  return points;
+}
+
+function report(setup: string, rounds: Round[]): void {
+  for (const r of rounds) {
+    const before = (i: number) => (r.http_before ? `, before ${r.http_before[i]!.transfers_per_second}` : "");
+    console.log(`${setup} round ${r.round} (load ${r.load_average_start.join(" ")}), clients: HTTP/ledger (server CPU ms a transfer): ${CLIENTS.map((c, i) => `${c}: ${r.http[i]!.transfers_per_second}/${r.reference[i]!.transfers_per_second} (${r.http[i]!.server_cpu_ms_per_transfer}${before(i)})`).join(", ")}`);
+  }
+}
+
+async function pgliteSetup(): Promise<{ rounds: Round[]; verified: boolean }> {
+  const dataDir = path.join(work, "pglite");
+  const prepared = await openDatabase({ kind: "pglite", dataDir });
+  await migrateDatabase(prepared);
+  const members = await prepareMembers(prepared.db);
+  await prepared.close();
+  const rounds: Round[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const load_average_start = load();
+    // One process at a time may open the folder: the reference in this one, then the server.
+    const database = await openDatabase({ kind: "pglite", dataDir });
+    const reference = await referenceCurve(database.db, members);
+    await database.close();
+    const app = new AppProcess(PORT, { DATA_DIR: dataDir });
+    await app.ready();
+    const got = await curve(members, `http://127.0.0.1:${PORT}`, [app.child.pid!]);
+    await app.stop();
+    let http_before: Point[] | undefined;
+    if (BEFORE_BUILD) {
+      const before = new AppProcess(PORT, { DATA_DIR: dataDir }, BEFORE_BUILD);
+      await before.ready();
+      http_before = await curve(members, `http://127.0.0.1:${PORT}`, [before.child.pid!]);
+      await before.stop();
+    }
+    rounds.push({ round, load_average_start, reference, http: got, http_before });
+    report("pglite", rounds.slice(-1));
+  }
+  const database = await openDatabase({ kind: "pglite", dataDir });
+  const verified = (await verifyLedger(database.db)).ok;
+  await database.close();
+  return { rounds, verified };
+}
+
+async function postgresSetup(processes: number): Promise<{ rounds: Round[]; verified: boolean }> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  const name = `mutual_bench_transfers_${process.pid}_${processes}`;
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: "postgres", url: url.toString(), pool_max: 20 });
+  const apps: AppProcess[] = [];
+  let nginx: ReturnType<typeof startNginx> | undefined;
+  try {
+    await migrateDatabase(database);
+    const members = await prepareMembers(database.db);
+    const env: Record<string, string> = { DATABASE_URL: url.toString(), DATA_DIR: path.join(work, `pg-${processes}`), ...(processes > 1 ? { TRUST_PROXY: "1" } : {}) };
+    for (let i = 0; i < processes; i++) apps.push(new AppProcess(PORT + 1 + i, env));
+    await Promise.all(apps.map((a) => a.ready()));
+    let base = `http://127.0.0.1:${PORT + 1}`;
+    if (processes > 1) {
+      nginx = startNginx(PORT, apps.map((a) => a.port));
+      base = `http://127.0.0.1:${PORT}`;
+      await waitFor(`${base}/healthz`, () => nginx!.child.exitCode !== null);
+    }
+    const rounds: Round[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const load_average_start = load();
+      const reference = await referenceCurve(database.db, members);
+      const got = await curve(members, base, apps.map((a) => a.child.pid!));
+      let http_before: Point[] | undefined;
+      if (BEFORE_BUILD) {
+        // The earlier build's processes, on the same ports, while this build's are stopped.
+        await nginx?.stop();
+        await Promise.all(apps.map((a) => a.stop()));
+        const before = apps.map((a) => new AppProcess(a.port, env, BEFORE_BUILD));
+        await Promise.all(before.map((a) => a.ready()));
+        if (processes > 1) nginx = startNginx(PORT, before.map((a) => a.port));
+        if (nginx) await waitFor(`${base}/healthz`, () => nginx!.child.exitCode !== null);
+        http_before = await curve(members, base, before.map((a) => a.child.pid!));
+        await nginx?.stop();
+        await Promise.all(before.map((a) => a.stop()));
+        apps.splice(0, apps.length, ...apps.map((a) => new AppProcess(a.port, env)));
+        await Promise.all(apps.map((a) => a.ready()));
+        if (processes > 1) nginx = startNginx(PORT, apps.map((a) => a.port));
+        if (nginx) await waitFor(`${base}/healthz`, () => nginx!.child.exitCode !== null);
+      }
+      rounds.push({ round, load_average_start, reference, http: got, http_before });
+      report(`pg${processes}`, rounds.slice(-1));
+    }
+    const verified = (await verifyLedger(database.db)).ok;
+    return { rounds, verified };
+  } finally {
+    await nginx?.stop();
+    await Promise.all(apps.map((a) => a.stop()));
+    await database.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.end();
+  }
+}
+
+/** Round trips of one transfer, counted on node-postgres (each is one call of the client's `query`). */
+async function statementsPerTransfer() {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  const name = `mutual_bench_statements_${process.pid}`;
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: "postgres", url: url.toString() });
+  try {
+    await migrateDatabase(database);
+    const db = database.db;
+    const a = await fundedMember(db, { checking_cents: 1_000_000 });
+    const b = await fundedMember(db);
+    const count = async (work: () => Promise<unknown>) => {
+      await work(); // a first call prepares the statements
+      let n = 0;
+      const query = pg.Client.prototype.query;
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        n++;
+        return (query as (...x: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+      try {
+        await work();
+      } finally {
+        pg.Client.prototype.query = query;
+      }
+      return n;
+    };
+    const m = { ...a.member, checking_id: a.checking.id, savings_id: a.savings.id, cookie: "" };
+    return {
+      ledger_alone: await count(() => ledgerOne(db)(m)),
+      between_accounts: await count(() => transferBetweenAccounts(db, a.member, { from_account_id: a.checking.id, to_account_id: a.savings.id, amount_cents: 1, reference: "bench", idempotency_key: crypto.randomUUID() })),
+      to_another_member: await count(() =>
+        transferToMember(db, a.member, { from_account_id: a.checking.id, recipient_email: b.member.email, amount_cents: 1, reference: "bench", idempotency_key: crypto.randomUUID() } as Parameters<typeof transferToMember>[2]),
+      ),
+    };
+  } finally {
+    await database.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.end();
+  }
+}
+
+async function main() {
+  console.log("Building (only what changed)...");
+  if (process.env.BENCH_SKIP_BUILD !== "1" && spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: root, stdio: "inherit", env: { ...process.env, MUTUAL_BUILD_DIR: BUILD } }).status !== 0) throw new Error("build failed");
+  const started = new Date().toISOString();
+  const load_before = load();
+  const statements = await statementsPerTransfer();
+  console.log("round trips per transfer (PostgreSQL):", statements);
+  const setups: Record<string, { rounds: Round[]; verified: boolean; curve: ReturnType<typeof summarise> }> = {};
+  for (const setup of SETUPS) {
+    const result = setup === "pglite" ? await pgliteSetup() : await postgresSetup(setup === "pg2" ? 2 : 1);
+    setups[setup] = { ...result, curve: summarise(result.rounds) };
+    console.table(setups[setup].curve);
+  }
+  const result = {
+    date: started,
+    machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+    load_average: { before: load_before, after: load() },
+    seconds_per_point: SECONDS,
+    members: MEMBERS,
+    round_trips_per_transfer_postgresql: statements,
+    setups: Object.fromEntries(
+      Object.entries(setups).map(([name, s]) => [
+        name,
+        {
+          database: name === "pglite" ? "PGlite (embedded, on disk), one app process" : name === "pg1" ? "PostgreSQL, one app process (pool 20)" : "PostgreSQL, two app processes (pool 20 each) behind nginx",
+          ratio_at_8_clients: s.curve.find((p) => p.clients === 8)?.ratio ?? null,
+          curve: s.curve,
+          ledger_verified: s.verified,
+          rounds: s.rounds,
+        },
+      ]),
+    ),
+  };
+  fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
+  fs.writeFileSync(path.join(root, `bench/results/${process.env.BENCH_OUT ?? "transfers"}.json`), JSON.stringify(result, null, 2) + "\n");
+  console.log(`load average before ${result.load_average.before.join(" ")}, after ${result.load_average.after.join(" ")}`);
+}
+
+try {
+  await main();
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+}
