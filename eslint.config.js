@@ -43,28 +43,6 @@ export default tseslint.config(
     },
   },
   {
-    // Still to move (issue #18): these routes take the handle from getAuth() and pass it on; each
-    // gets a view-model like the member and back-office routes. Only the handle rule is lifted.
-    files: [
-      "app/routes/auth/change-password.tsx",
-      "app/routes/auth/demo-inbox.tsx",
-      "app/routes/auth/forgot-password.tsx",
-      "app/routes/auth/login.tsx",
-      "app/routes/auth/not-approved.tsx",
-      "app/routes/auth/pending-approval.tsx",
-      "app/routes/auth/reset-password.tsx",
-      "app/routes/auth/signup.tsx",
-      "app/routes/public/layout.tsx",
-      "app/routes/settings/account.tsx",
-      "app/routes/settings/profile-image.tsx",
-      "app/routes/settings/profile.tsx",
-    ],
-    rules: {
-      "no-restricted-imports": ["error", { patterns: [DB_IN_ROUTE, LEDGER_IN_ROUTE] }],
-      "no-restricted-syntax": "off",
-    },
-  },
-  {
     // A screen's view-model beside its route (app/routes/<area>/<screen>.server.ts) shapes what
     // the page shows and hands the route functions that open the database themselves
     // (withDatabase in ~/server/db/db.server). It may open the database, nothing more: no SQL,

@@ -7,9 +7,7 @@ import { requestInfoContext } from "~/context";
 import { PASSWORD_MIN_CHARS } from "~/domain/password";
 import { safeRedirectTo } from "~/domain/redirect-to";
 import { changePasswordSchema } from "~/domain/settings";
-import { getAuth } from "~/server/auth/auth.server";
 import { currentPasswordLockedMessage } from "~/server/auth/current-password.server";
-import { mustChangePassword, replaceTemporaryPassword } from "~/server/auth/password-change.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { destinationAfterSignIn, requireUser } from "~/server/auth/session.server";
 import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
@@ -17,6 +15,7 @@ import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { SessionTimeout } from "~/components/session/session-timeout";
 import { Button, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import { mustChangePassword, replaceTemporaryPassword } from "./change-password.server";
 
 /**
  * "Choose a new password" (docs/product.md#passwords): a member (or staff account) opened by staff
@@ -39,9 +38,8 @@ const replaceTemporarySchema = changePasswordSchema.refine((value) => value.curr
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request, { roles: SIGNED_IN, allowTemporaryPassword: true });
   const redirect_to = safeRedirectTo(new URL(request.url).searchParams.get("redirectTo"));
-  const { db } = await getAuth();
   // Nothing to change (already done, or never temporary): on to their home.
-  if (!(await mustChangePassword(db, user.id))) throw redirect(destinationAfterSignIn(user, redirect_to));
+  if (!(await mustChangePassword(user.id))) throw redirect(destinationAfterSignIn(user, redirect_to));
   const profile = institution();
   return {
     email: user.email,
@@ -60,8 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const redirect_to = safeRedirectTo(form.get("redirectTo"));
   const submission = parseSubmission(replaceTemporarySchema, form);
   if (submission.status !== "success") return data({ reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
-  const { db } = await getAuth();
-  const result = await replaceTemporaryPassword(db, requestMeta(request, ip), user, submission.value, { request_id });
+  const result = await replaceTemporaryPassword(requestMeta(request, ip), user, submission.value, { request_id });
   const refuse = (messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }): ActionResult => ({ reply: replyTo(submission, messages) });
   switch (result.status) {
     case "changed":

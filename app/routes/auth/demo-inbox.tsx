@@ -1,10 +1,9 @@
 import { data, Link } from "react-router";
 import { Inbox, RefreshCw } from "lucide-react";
 import type { Route } from "./+types/demo-inbox";
-import { getAuth } from "~/server/auth/auth.server";
-import { demoInbox } from "~/server/auth/demo-info.server";
 import { pageTitle } from "~/components/site/page-title";
 import { useInstitutionDates } from "~/components/institution-dates";
+import { demoInbox } from "./demo-inbox.server";
 
 /**
  * Demo mode only: the demo sends no email, so the demo people's mail (sign-in codes, reset links,
@@ -16,8 +15,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const { db } = await getAuth();
-  const inbox = await demoInbox(db, new URL(request.url).searchParams.get("to"));
+  const inbox = await demoInbox(new URL(request.url).searchParams.get("to"));
   if (!inbox) throw data(null, { status: 404 });
   return data(inbox, { headers: { "Cache-Control": "no-store" } });
 }

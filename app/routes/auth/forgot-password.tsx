@@ -5,13 +5,12 @@ import type { Route } from "./+types/forgot-password";
 import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
 import { FORGOT_PASSWORD_SENT, forgotPasswordSchema, rateLimitedMessage } from "~/domain/sign-in";
-import { getAuth } from "~/server/auth/auth.server";
-import { requestPasswordReset } from "~/server/auth/password.server";
 import { requestMeta } from "~/server/auth/request-meta.server";
 import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { Button, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import { requestPasswordReset } from "./forgot-password.server";
 
 /**
  * "Forgot password?" (docs/product.md#passwords): sends a single-use link valid 30 minutes. The
@@ -33,8 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const submission = parseSubmission(forgotPasswordSchema, form);
   if (submission.status !== "success") return data({ status: "invalid", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
-  const { db } = await getAuth();
-  const result = await requestPasswordReset(db, requestMeta(request, ip), submission.value.email, { request_id });
+  const result = await requestPasswordReset(requestMeta(request, ip), submission.value.email, { request_id });
   if (result.status === "rate_limited") {
     return data({ status: "rate_limited", reply: replyTo(submission, { formErrors: [rateLimitedMessage(result.retry_after_s)] }) } satisfies ActionResult, {
       status: 429,

@@ -18,16 +18,15 @@ import {
   rateLimitedMessage,
   signInSchema,
 } from "~/domain/sign-in";
-import { getAuth } from "~/server/auth/auth.server";
 import { demoSignInsForLogin } from "~/server/auth/demo-info.server";
 import { rememberEmailHeader, rememberedEmail } from "~/server/auth/remember-email.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { destinationAfterSignIn, redirectIfSignedIn } from "~/server/auth/session.server";
-import { endSignInStep, getSignInStep, startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
 import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { Button, Checkbox, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import { endSignInStep, getSignInStep, startSignIn, verifySignInCode } from "./login.server";
 
 /**
  * Two-step sign-in (docs/product.md#two-steps): "Welcome Back" (email and password), then "Verify
@@ -66,8 +65,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const redirect_to = safeRedirectTo(url.searchParams.get("redirectTo"));
   await redirectIfSignedIn(request, redirect_to);
   const { ip } = context.get(requestInfoContext);
-  const { db } = await getAuth();
-  const step = await getSignInStep(db, requestMeta(request, ip));
+  const step = await getSignInStep(requestMeta(request, ip));
   const reason = url.searchParams.get("reason") ?? url.searchParams.get("notice");
   const notice = reason && reason in NOTICES ? (reason as NoticeKey) : null;
   const profile = institution();
@@ -89,21 +87,20 @@ const LOGIN_INTENTS = ["password", "code", "back"] as const;
 export async function action({ request, context }: Route.ActionArgs) {
   const { ip } = context.get(requestInfoContext);
   const meta = requestMeta(request, ip);
-  const { db } = await getAuth();
   const form = await readForm(request);
   const intent = formIntent(form, LOGIN_INTENTS);
   if (!intent) throw data(UNKNOWN_INTENT_MESSAGE, { status: 400 });
   const redirect_to = safeRedirectTo(form.get("redirectTo"));
 
   if (intent === "back") {
-    const { set_cookies } = await endSignInStep(db, meta);
+    const { set_cookies } = await endSignInStep(meta);
     throw redirect(withRedirect("/login", redirect_to), { headers: setCookieHeaders(set_cookies) });
   }
 
   if (intent === "code") {
     const submission = parseSubmission(codeSchema, form);
     if (submission.status !== "success") return data({ intent: "code", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
-    const result = await verifySignInCode(db, meta, { code: submission.value.code });
+    const result = await verifySignInCode(meta, { code: submission.value.code });
     const refuse = (message: string): ActionResult => ({ intent: "code", reply: replyTo(submission, { formErrors: [message] }) });
     switch (result.status) {
       case "signed_in":
@@ -129,7 +126,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseSubmission(signInSchema, form);
   if (submission.status !== "success") return data({ intent: "password", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
   const { email, password, remember } = submission.value;
-  const result = await startSignIn(db, meta, { email, password });
+  const result = await startSignIn(meta, { email, password });
   const refuse = (message: string): ActionResult => ({ intent: "password", reply: replyTo(submission, { formErrors: [message] }) });
   switch (result.status) {
     case "challenge": {

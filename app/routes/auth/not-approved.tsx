@@ -2,13 +2,12 @@ import { Form } from "react-router";
 import { LogOut, Mail, XCircle } from "lucide-react";
 import type { Route } from "./+types/not-approved";
 import { institution } from "~/config/institution.server";
-import { getAuth } from "~/server/auth/auth.server";
 import { requireApplicant } from "~/server/auth/session.server";
-import { getApplicantOverview } from "~/server/applications/applications.server";
 import { pageTitle } from "~/components/site/page-title";
 import { SessionTimeout } from "~/components/session/session-timeout";
 import { Button } from "~/components/ui";
 import { useInstitutionDates } from "~/components/institution-dates";
+import { getApplicantOverview } from "./not-approved.server";
 
 /**
  * A rejected applicant cannot use the banking app (docs/product.md#after-applying); signing in
@@ -20,8 +19,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireApplicant(request, "rejected");
-  const { db } = await getAuth();
-  const overview = await getApplicantOverview(db, user.id);
+  const overview = await getApplicantOverview(user.id);
   const profile = institution();
   return {
     first_name: overview?.first_name ?? null,

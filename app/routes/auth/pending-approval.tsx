@@ -7,9 +7,7 @@ import type { Route } from "./+types/pending-approval";
 import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
 import { ID_DOCUMENT_ACCEPT, ID_TYPE_OPTIONS, INFO_ANSWER_MAX_CHARS as ANSWER_MAX_CHARS, idDocumentProblem } from "~/domain/membership-application";
-import { getAuth } from "~/server/auth/auth.server";
 import { requireApplicant } from "~/server/auth/session.server";
-import { answerInfoRequest, getApplicantOverview } from "~/server/applications/applications.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { RATE_LIMITS } from "~/server/auth/rate-limits.server";
 import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
@@ -19,6 +17,7 @@ import { FileField } from "~/components/auth/file-field";
 import { SessionTimeout } from "~/components/session/session-timeout";
 import { Button, FormMessage, SchemaForm, TextArea, formMessages, useSchemaForm } from "~/components/ui";
 import { useInstitutionDates } from "~/components/institution-dates";
+import { answerInfoRequest, getApplicantOverview } from "./pending-approval.server";
 
 /**
  * The applicant's status page (docs/product.md#after-applying): under review, what happens next,
@@ -31,8 +30,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireApplicant(request, "pending");
-  const { db } = await getAuth();
-  const overview = await getApplicantOverview(db, user.id);
+  const overview = await getApplicantOverview(user.id);
   const profile = institution();
   const url = new URL(request.url);
   return {
@@ -69,15 +67,14 @@ type ActionResult = { reply: FormReply };
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireApplicant(request, "pending");
   const { ip } = context.get(requestInfoContext);
-  const { db } = await getAuth();
   const form = await readForm(request);
   const submission = parseSubmission(AnswerSchema, form);
   if (submission.status !== "success") return data({ reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
   const refuse = (messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }): ActionResult => ({ reply: replyTo(submission, messages) });
-  const limit = await hitRateLimit({ key: `info-answer:ip:${ip}`, ...RATE_LIMITS.info_answer }, { database: db });
+  const limit = await hitRateLimit({ key: `info-answer:ip:${ip}`, ...RATE_LIMITS.info_answer });
   if (!limit.allowed) return data(refuse({ formErrors: [rateLimitedMessage(limit.retry_after_s)] }), { status: 429 });
   const document = form.get("document");
-  const result = await answerInfoRequest(db, {
+  const result = await answerInfoRequest({
     user_id: user.id,
     request_id: submission.value.request_id,
     text: submission.value.answer,

@@ -5,13 +5,12 @@ import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
 import { PASSWORD_MIN_CHARS } from "~/domain/password";
 import { RESET_LINK_INVALID, rateLimitedMessage, resetPasswordSchema } from "~/domain/sign-in";
-import { getAuth } from "~/server/auth/auth.server";
-import { completePasswordReset, resetTokenIsLive } from "~/server/auth/password.server";
 import { requestMeta } from "~/server/auth/request-meta.server";
 import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { Button, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import { completePasswordReset, resetTokenIsLive } from "./reset-password.server";
 
 /**
  * Choosing a new password from an emailed link (docs/product.md#passwords): the link works once and
@@ -23,9 +22,8 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const { db } = await getAuth();
   const profile = institution();
-  return { token, live: token ? await resetTokenIsLive(db, token) : false, support: { email: profile.support_email, phone: profile.support_phone } };
+  return { token, live: token ? await resetTokenIsLive(token) : false, support: { email: profile.support_email, phone: profile.support_phone } };
 }
 
 type ActionResult = { status: "invalid" | "error"; reply: FormReply; link_dead?: boolean };
@@ -35,8 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const submission = parseSubmission(resetPasswordSchema, form);
   if (submission.status !== "success") return data({ status: "invalid", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
-  const { db } = await getAuth();
-  const result = await completePasswordReset(db, requestMeta(request, ip), { token: submission.value.token, password: submission.value.password }, { request_id });
+  const result = await completePasswordReset(requestMeta(request, ip), { token: submission.value.token, password: submission.value.password }, { request_id });
   const refuse = (message: string) => replyTo(submission, { formErrors: [message] });
   switch (result.status) {
     case "reset":

@@ -16,10 +16,8 @@ import {
 } from "~/domain/membership-application";
 import { PASSWORD_MIN_CHARS } from "~/domain/password";
 import { rateLimitedMessage } from "~/domain/sign-in";
-import { getAuth } from "~/server/auth/auth.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { redirectIfSignedIn } from "~/server/auth/session.server";
-import { submitApplication } from "~/server/applications/applications.server";
 import { z } from "zod";
 import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { PageHero } from "~/components/site/page-hero";
@@ -27,6 +25,7 @@ import { pageTitle } from "~/components/site/page-title";
 import { ErrorSummary } from "~/components/auth/error-summary";
 import { FileField } from "~/components/auth/file-field";
 import { Button, Checkbox, FormMessage, SchemaForm, Select, TextField, fieldMessages, focusFirstInvalid, formMessages, useSchemaForm } from "~/components/ui";
+import { submitApplication } from "./signup.server";
 
 /**
  * The membership application, "Create your account" (docs/product.md#application-form). One
@@ -71,9 +70,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const document = submission.value.id_document as File;
   const refuse = (messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }): ActionResult => ({ reply: replyTo(submission, messages) });
 
-  const { db } = await getAuth();
   const { id_document: _document, ...application } = submission.value;
-  const result = await submitApplication(db, requestMeta(request, ip), application, document);
+  const result = await submitApplication(requestMeta(request, ip), application, document);
   switch (result.status) {
     case "created":
       throw redirect("/registration-success", { headers: setCookieHeaders(result.set_cookies) });

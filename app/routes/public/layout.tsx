@@ -1,11 +1,10 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/layout";
-import { getAuth } from "~/server/auth/auth.server";
 import { getSessionUser, homePathFor } from "~/server/auth/session.server";
-import { userDisplay } from "~/server/settings/settings.server";
 import { SiteHeader } from "~/components/site/site-header";
 import { SiteFooter } from "~/components/site/site-footer";
 import { useRootData } from "~/root";
+import { userDisplay } from "./layout.server";
 
 /**
  * Who is signed in, for the top bar: a member's or staff member's name, initials and image, or
@@ -16,8 +15,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request, { touch: false });
   if (!user) return { user: null, applicant: null };
   if (user.role === "pending") return { user: null, applicant: { status_path: homePathFor(user) as `/${string}` } };
-  const { db } = await getAuth();
-  return { user: await userDisplay(db, user), applicant: null };
+  return { user: await userDisplay(user), applicant: null };
 }
 
 export default function PublicLayout({ loaderData }: Route.ComponentProps) {

@@ -2,28 +2,18 @@ import { data } from "react-router";
 import type { Route } from "./+types/account";
 import { requestInfoContext } from "~/context";
 import { changePasswordSchema, notificationSchema, passwordOnlySchema, SETTINGS_MESSAGES, totpCodeSchema } from "~/domain/settings";
-import { getAuth } from "~/server/auth/auth.server";
 import { currentPasswordLockedMessage } from "~/server/auth/current-password.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { requireUser } from "~/server/auth/session.server";
 import { parseSubmission, readForm, replyTo } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
-import {
-  cancelTotpEnrollment,
-  changeOwnPassword,
-  confirmTotpEnrollment,
-  DEMO_SETTINGS_LOCKED,
-  disableTotp,
-  getAccountSettings,
-  pendingTotpSetup,
-  startTotpEnrollment,
-  updateNotificationSettings,
-} from "~/server/settings/settings.server";
+import { DEMO_SETTINGS_LOCKED } from "~/server/settings/settings.server";
 import { pageTitle } from "~/components/site/page-title";
 import { FormMessage } from "~/components/ui";
 import { SettingsPage } from "~/components/settings/settings-page";
 import { AccountSettingsForm, passwordFormRefusal } from "~/components/settings/account-settings-form";
 import type { AccountActionData, AccountData, AccountIntent } from "~/components/settings/types";
+import { cancelTotpEnrollment, changeOwnPassword, confirmTotpEnrollment, disableTotp, getAccountSettings, pendingTotpSetup, startTotpEnrollment, updateNotificationSettings } from "./account.server";
 
 /**
  * Account Settings (docs/product.md#settings): email (read-only), password change (ends every other
@@ -42,10 +32,9 @@ const UPDATED = SETTINGS_MESSAGES.account_updated;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request, { roles: SIGNED_IN });
-  const { db } = await getAuth();
-  const account = await getAccountSettings(db, user.id);
+  const account = await getAccountSettings(user.id);
   if (!account) return { account: null, role: user.role };
-  const totp_setup = account.totp_enrolled ? null : await pendingTotpSetup(db, user);
+  const totp_setup = account.totp_enrolled ? null : await pendingTotpSetup(user);
   return { account: { ...account, totp_setup } as AccountData | null, role: user.role };
 }
 
@@ -66,7 +55,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, { roles: SIGNED_IN });
   const { request_id, ip } = context.get(requestInfoContext);
   const meta = requestMeta(request, ip);
-  const { db } = await getAuth();
   const form = await readForm(request);
   const intent = formIntent(form, ACCOUNT_INTENTS);
   if (!intent) throw data(UNKNOWN_INTENT_MESSAGE, { status: 400 });
@@ -78,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         const reply = replyTo(submission);
         return data({ intent, ok: false, ...passwordFormRefusal(reply.error ?? {}), reply } satisfies AccountActionData, { status: 400 });
       }
-      const result = await changeOwnPassword(db, meta, user, submission.value, { request_id });
+      const result = await changeOwnPassword(meta, user, submission.value, { request_id });
       const wrongPassword = { reply: replyTo(submission, { fieldErrors: { current_password: ["The current password is not correct."] } }) };
       switch (result.status) {
         case "changed":
@@ -100,7 +88,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "totp-start": {
       const submission = parseSubmission(passwordOnlySchema, form);
       if (submission.status !== "success") return refuse(intent, "Please enter your current password to set up an authenticator app.", 400, { reply: replyTo(submission) });
-      const result = await startTotpEnrollment(db, meta, user, submission.value.current_password, { request_id });
+      const result = await startTotpEnrollment(meta, user, submission.value.current_password, { request_id });
       const wrongPassword = { reply: replyTo(submission, { fieldErrors: { current_password: ["The current password is not correct."] } }) };
       switch (result.status) {
         case "started":
@@ -120,9 +108,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "totp-confirm": {
       const submission = parseSubmission(totpCodeSchema, form);
-      const setup = await pendingTotpSetup(db, user);
+      const setup = await pendingTotpSetup(user);
       if (submission.status !== "success") return refuse(intent, "Please enter the 6-digit code from your app.", 400, { reply: replyTo(submission), totp_setup: setup });
-      const result = await confirmTotpEnrollment(db, meta, user, submission.value.code, { request_id });
+      const result = await confirmTotpEnrollment(meta, user, submission.value.code, { request_id });
       switch (result.status) {
         case "enrolled":
           return { intent, ok: true, message: UPDATED, detail: "Authenticator app turned on. From now on, sign in with a code from your app." } satisfies AccountActionData;
@@ -138,13 +126,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       break;
     }
     case "totp-cancel": {
-      await cancelTotpEnrollment(db, user.id);
+      await cancelTotpEnrollment(user.id);
       return { intent, ok: true, message: "", totp_setup: null } satisfies AccountActionData;
     }
     case "totp-disable": {
       const submission = parseSubmission(passwordOnlySchema, form);
       if (submission.status !== "success") return refuse(intent, "Please enter your current password to turn the authenticator app off.", 400, { reply: replyTo(submission) });
-      const result = await disableTotp(db, meta, user, submission.value.current_password, { request_id });
+      const result = await disableTotp(meta, user, submission.value.current_password, { request_id });
       const wrongPassword = { reply: replyTo(submission, { fieldErrors: { current_password: ["The current password is not correct."] } }) };
       switch (result.status) {
         case "disabled":
@@ -163,7 +151,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "notifications": {
       const submission = parseSubmission(notificationSchema, form);
       if (submission.status !== "success") return refuse("notifications", "Please check the settings.", 400, { reply: replyTo(submission) });
-      const result = await updateNotificationSettings(db, user.id, submission.value, { request_id, ip });
+      const result = await updateNotificationSettings(user.id, submission.value, { request_id, ip });
       if (result.status === "failed") return refuse("notifications", "Please try again in a moment.", 500);
       return { intent: "notifications", ok: true, message: UPDATED } satisfies AccountActionData;
     }

@@ -1,7 +1,6 @@
 import type { Route } from "./+types/profile-image";
-import { getAuth } from "~/server/auth/auth.server";
 import { requireUser } from "~/server/auth/session.server";
-import { readProfileImage } from "~/server/profile-images/profile-images.server";
+import { readProfileImage } from "./profile-image.server";
 
 /**
  * A member's profile image, only to the member themself and to staff (nothing
@@ -10,8 +9,7 @@ import { readProfileImage } from "~/server/profile-images/profile-images.server"
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, { roles: ["user", "admin", "reviewer"] });
-  const { db } = await getAuth();
-  const image = await readProfileImage(db, viewer, params.userId);
+  const image = await readProfileImage(viewer, params.userId);
   if (!image) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
   return new Response(new Uint8Array(image.content), {
     headers: {

@@ -2,17 +2,15 @@ import { data } from "react-router";
 import type { Route } from "./+types/profile";
 import { requestInfoContext } from "~/context";
 import { profileSchema, SETTINGS_MESSAGES } from "~/domain/settings";
-import { getAuth } from "~/server/auth/auth.server";
 import { requireUser } from "~/server/auth/session.server";
 import { parseSubmission, readForm, replyTo } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
-import { removeProfileImage, setProfileImage } from "~/server/profile-images/profile-images.server";
-import { getProfileSettings, updateProfile } from "~/server/settings/settings.server";
 import { pageTitle } from "~/components/site/page-title";
 import { FormMessage } from "~/components/ui";
 import { SettingsPage } from "~/components/settings/settings-page";
 import { ProfileSettingsForm } from "~/components/settings/profile-settings-form";
 import type { ProfileActionData, ProfileData, ProfileIntent } from "~/components/settings/types";
+import { getProfileSettings, removeProfileImage, setProfileImage, updateProfile } from "./profile.server";
 
 /**
  * Profile Settings (docs/product.md#settings): a page for direct links and browsers without
@@ -27,28 +25,26 @@ const PROFILE_INTENTS: readonly ProfileIntent[] = ["profile", "image", "remove-i
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request, { roles: SIGNED_IN });
-  const { db } = await getAuth();
-  const profile = await getProfileSettings(db, user.id);
+  const profile = await getProfileSettings(user.id);
   return { profile: profile satisfies ProfileData | null, role: user.role };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, { roles: SIGNED_IN });
   const { request_id, ip } = context.get(requestInfoContext);
-  const { db } = await getAuth();
   const form = await readForm(request);
   const intent = formIntent(form, PROFILE_INTENTS);
   if (!intent) throw data(UNKNOWN_INTENT_MESSAGE, { status: 400 });
 
   if (intent === "image") {
     const upload = form.get("image");
-    const result = await setProfileImage(db, user.id, upload instanceof File ? upload : null);
+    const result = await setProfileImage(user.id, upload instanceof File ? upload : null);
     if (result.status === "updated") return { intent: "image", ok: true, message: SETTINGS_MESSAGES.profile_updated } satisfies ProfileActionData;
     return data({ intent: "image", ok: false, message: result.message } satisfies ProfileActionData, { status: result.reason === "failed" ? 500 : 400 });
   }
 
   if (intent === "remove-image") {
-    await removeProfileImage(db, user.id);
+    await removeProfileImage(user.id);
     return { intent: "remove-image", ok: true, message: SETTINGS_MESSAGES.profile_updated } satisfies ProfileActionData;
   }
 
@@ -56,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ intent: "profile", ok: false, message: SETTINGS_MESSAGES.profile_failed, reply: replyTo(submission) } satisfies ProfileActionData, { status: 400 });
   }
-  const result = await updateProfile(db, user.id, submission.value, { request_id, ip });
+  const result = await updateProfile(user.id, submission.value, { request_id, ip });
   if (result.status === "failed") return data({ intent: "profile", ok: false, message: SETTINGS_MESSAGES.profile_failed, reply: replyTo(submission) } satisfies ProfileActionData, { status: 500 });
   return { intent: "profile", ok: true, message: SETTINGS_MESSAGES.profile_updated, reply: replyTo(submission) } satisfies ProfileActionData;
 }

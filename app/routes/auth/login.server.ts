@@ -1,0 +1,13 @@
+import { withDatabase } from "~/server/db/db.server";
+import {
+  endSignInStep as endSignInStepIn,
+  getSignInStep as getSignInStepIn,
+  startSignIn as startSignInIn,
+  verifySignInCode as verifySignInCodeIn,
+} from "~/server/auth/sign-in.server";
+
+/** What /login (both sign-in steps) calls (its view-model): each function opens the database itself, so the route holds no handle. */
+export const endSignInStep = withDatabase(endSignInStepIn);
+export const getSignInStep = withDatabase(getSignInStepIn);
+export const startSignIn = withDatabase(startSignInIn);
+export const verifySignInCode = withDatabase(verifySignInCodeIn);
