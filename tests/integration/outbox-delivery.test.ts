@@ -1,66 +1,16 @@
-import net from "node:net";
+import type net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { Database } from "~/server/db/client.server";
 import { outbox } from "~/server/db/schema";
 import { openTestDatabase } from "./test-database";
+import { fakeSmtpServer } from "./smtp-support";
 
 /**
  * Delivery through SMTP (SMTP_URL): a stored message goes out right after it is written, the row
  * records the outcome, and a delivered message's secret (code, link) is removed from the stored
  * copy. A tiny SMTP server stands in for the mail relay.
  */
-interface Received {
-  from: string;
-  to: string[];
-  data: string;
-}
-
-function fakeSmtpServer(options: { refuseRecipient?: string }) {
-  const received: Received[] = [];
-  const server = net.createServer((socket) => {
-    let buffer = "";
-    let inData = false;
-    let current: Received = { from: "", to: [], data: "" };
-    socket.write("220 fake ESMTP\r\n");
-    socket.on("data", (chunk) => {
-      buffer += chunk.toString("utf8");
-      let index: number;
-      while ((index = buffer.indexOf("\r\n")) >= 0) {
-        const line = buffer.slice(0, index);
-        buffer = buffer.slice(index + 2);
-        if (inData) {
-          if (line === ".") {
-            inData = false;
-            received.push(current);
-            current = { from: "", to: [], data: "" };
-            socket.write("250 queued\r\n");
-          } else current.data += `${line}\n`;
-          continue;
-        }
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === "EHLO" || verb === "HELO") socket.write("250 fake\r\n");
-        else if (verb === "MAIL") {
-          current.from = line;
-          socket.write("250 ok\r\n");
-        } else if (verb === "RCPT") {
-          if (options.refuseRecipient && line.includes(options.refuseRecipient)) socket.write("550 no such mailbox\r\n");
-          else {
-            current.to.push(line);
-            socket.write("250 ok\r\n");
-          }
-        } else if (verb === "DATA") {
-          inData = true;
-          socket.write("354 go ahead\r\n");
-        } else if (verb === "QUIT") {
-          socket.end("221 bye\r\n");
-        } else socket.write("250 ok\r\n");
-      }
-    });
-  });
-  return { server, received };
-}
-
 const smtp = fakeSmtpServer({ refuseRecipient: "bounce@example.com" });
 let database: Database;
 

@@ -1,9 +1,9 @@
 import "./admin-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { count } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import type { Database } from "~/server/db/client.server";
-import { accountStatements } from "~/server/db/schema";
+import { accountStatements, outbox } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
 import { requestInfoContext } from "~/context";
 import * as statementsRoute from "~/routes/member/statements";
@@ -145,6 +145,28 @@ describe("the Statements page and its PDFs: the member's own accounts only", () 
       expect(result.body).not.toContain(account_number);
       if (persona === "other_member") expect(result).toMatchObject({ status: 404, body: "The export was not made.\naccount: Statement not found. Please choose one of your accounts.\n" });
       else expect(result.status).toBe(302);
+    });
+  }
+
+  for (const persona of PERSONAS) {
+    it(`Email it to me for ${persona}`, async () => {
+      const [{ n: before }] = (await database.db.select({ n: count() }).from(outbox).where(eq(outbox.kind, "statement"))) as [{ n: number }];
+      const body = new URLSearchParams({ intent: "email", account: String(account_id), month: last_month });
+      const headers = new Headers({ "content-type": "application/x-www-form-urlencoded" });
+      if (cookies[persona]) headers.set("cookie", cookies[persona]!);
+      const post = new Request("http://localhost:3000/dashboard/statements", { method: "POST", headers, body });
+      const result = await outcome(() => statementsRoute.action({ request: post, params: {}, context: context() } as never));
+      const [{ n: after }] = (await database.db.select({ n: count() }).from(outbox).where(eq(outbox.kind, "statement"))) as [{ n: number }];
+      if (persona === "member") {
+        expect(result.body).toContain("We emailed your");
+        expect(Number(after)).toBe(Number(before) + 1);
+        return;
+      }
+      expect(Number(after)).toBe(Number(before));
+      // An action answers with a status, not a redirect: 401 signed out, 403 for an applicant or staff.
+      const status = (result.value as { init?: { status?: number } }).init?.status;
+      expect(status).toBe({ other_member: 404, anonymous: 401, applicant: 403, staff: 403 }[persona]);
+      if (persona === "other_member") expect(result.body).toContain("Statement not found. Please choose one of your accounts.");
     });
   }
 

@@ -1,6 +1,7 @@
 import { withDatabase } from "~/server/db/db.server";
 import { memberStatementAccounts, memberStatementPdf } from "~/server/statements/member-statements.server";
-import { memberExport } from "~/server/statements/export.server";
+import { exportFormats, memberExport } from "~/server/statements/export.server";
+import { emailStatement } from "~/server/statements/email.server";
 
 /**
  * What /dashboard/statements, a statement's PDF and the exports call (their view-model): each
@@ -9,3 +10,7 @@ import { memberExport } from "~/server/statements/export.server";
 export const statementAccounts = withDatabase(memberStatementAccounts);
 export const statementPdf = withDatabase(memberStatementPdf);
 export const statementExport = withDatabase(memberExport);
+/** "Email it to me": the PDF to the member's registered address (at most five an hour). */
+export const statementEmail = withDatabase(emailStatement);
+/** The export's file types this credit union offers (QFX and QBO need its Intuit bank id). */
+export { exportFormats };

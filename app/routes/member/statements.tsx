@@ -1,19 +1,22 @@
-import { Link } from "react-router";
-import { ArrowLeft, Download, FileText } from "lucide-react";
+import { data, Form, Link, useNavigation } from "react-router";
+import { ArrowLeft, Download, FileText, Mail } from "lucide-react";
 import type { Route } from "./+types/statements";
 import { requireMember } from "~/server/auth/session.server";
-import { statementAccounts } from "./statements.server";
+import { exportFormats, statementAccounts, statementEmail } from "./statements.server";
+import { readForm } from "~/server/http/form.server";
+import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { EXPORT_DAYS_MAX, STATEMENT_MONTHS } from "~/domain/statements";
 import { businessDate } from "~/domain/ledger-rules";
 import { institution } from "~/config/institution.server";
 import { pageTitle } from "~/components/site/page-title";
-import { Button, Select } from "~/components/ui";
+import { Button, FormMessage, Select } from "~/components/ui";
 import { controlClass, cx, labelClass } from "~/components/ui/field-styles";
 
 /**
  * /dashboard/statements (docs/product.md#statements): for each of the member's accounts, the
- * monthly statements they can download: the last 13 months that have ended, none before the
- * account's history began.
+ * monthly statements they can download or have emailed to them ("Email it to me": the PDF as an
+ * attachment to their registered address, at most five an hour): the last 13 months that have
+ * ended, none before the account's history began.
  */
 export function meta({ matches }: Route.MetaArgs) {
   return pageTitle("Statements", matches);
@@ -22,11 +25,29 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const now = new Date();
-  return { accounts: await statementAccounts(user.id, now), today: businessDate(institution().time_zone, now) };
+  return { accounts: await statementAccounts(user.id, now), today: businessDate(institution().time_zone, now), formats: exportFormats() };
 }
 
-export default function Statements({ loaderData }: Route.ComponentProps) {
-  const { accounts, today } = loaderData;
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireMember(request);
+  const form = await readForm(request);
+  const account = String(form.get("account") ?? "").slice(0, 20);
+  const month = String(form.get("month") ?? "").slice(0, 7);
+  if (!formIntent(form, ["email"] as const)) return data({ ok: false, message: UNKNOWN_INTENT_MESSAGE, account, month }, { status: 400 });
+  const result = await statementEmail(user.id, account, month, new Date());
+  if (!result.ok) {
+    const headers: HeadersInit = result.retry_after_s ? { "Retry-After": String(result.retry_after_s) } : {};
+    return data({ ok: false, message: result.message, account, month }, { status: result.status, headers });
+  }
+  return { ok: true, message: result.message, account, month };
+}
+
+const FORMAT_LABELS = { csv: "CSV (spreadsheet)", ofx: "OFX", qfx: "QFX (Quicken)", qbo: "QBO (QuickBooks)" } as const;
+
+export default function Statements({ loaderData, actionData }: Route.ComponentProps) {
+  const { accounts, today, formats } = loaderData;
+  const navigation = useNavigation();
+  const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === "email" ? `${navigation.formData.get("account")}/${navigation.formData.get("month")}` : null;
   return (
     <div className="mx-auto max-w-4xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
       <Link to="/dashboard#quick-actions" className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
@@ -50,14 +71,36 @@ export default function Statements({ loaderData }: Route.ComponentProps) {
               {account.months.map((m) => (
                 <li key={m.month} className="flex flex-wrap items-center justify-between gap-3 px-5 py-3">
                   <span className="text-sm font-medium text-slate-900">{m.label}</span>
-                  <a
-                    href={`/dashboard/statements/${account.id}/${m.month}`}
-                    download
-                    aria-label={`Download PDF: ${account.name} ${account.masked_number}, ${m.label}`}
-                    className="inline-flex min-h-11 items-center gap-1.5 rounded-lg border border-slate-300 px-3 text-sm font-semibold text-accent-700 hover:border-accent-600 hover:bg-accent-50"
-                  >
-                    <Download className="size-4" aria-hidden="true" /> Download PDF
-                  </a>
+                  <span className="flex flex-wrap gap-2">
+                    <a
+                      href={`/dashboard/statements/${account.id}/${m.month}`}
+                      download
+                      aria-label={`Download PDF: ${account.name} ${account.masked_number}, ${m.label}`}
+                      className="inline-flex min-h-11 items-center gap-1.5 rounded-lg border border-slate-300 px-3 text-sm font-semibold text-accent-700 hover:border-accent-600 hover:bg-accent-50"
+                    >
+                      <Download className="size-4" aria-hidden="true" /> Download PDF
+                    </a>
+                    <Form method="post" preventScrollReset>
+                      <input type="hidden" name="account" value={account.id} />
+                      <input type="hidden" name="month" value={m.month} />
+                      <Button
+                        type="submit"
+                        name="intent"
+                        value="email"
+                        variant="secondary"
+                        isPending={sending === `${account.id}/${m.month}`}
+                        pendingLabel="Sending…"
+                        aria-label={`Email it to me: ${account.name} ${account.masked_number}, ${m.label}`}
+                      >
+                        <Mail className="size-4" aria-hidden="true" /> Email it to me
+                      </Button>
+                    </Form>
+                  </span>
+                  {actionData && actionData.account === String(account.id) && actionData.month === m.month ? (
+                    <FormMessage className="w-full" tone={actionData.ok ? "success" : "error"}>
+                      {actionData.message}
+                    </FormMessage>
+                  ) : null}
                 </li>
               ))}
             </ul>
@@ -70,7 +113,7 @@ export default function Statements({ loaderData }: Route.ComponentProps) {
             Export transactions
           </h2>
           <p className="mt-1 text-sm text-slate-700">
-            Posted transactions of one account for any range of up to {EXPORT_DAYS_MAX} days: CSV for a spreadsheet, OFX, QFX for Quicken or QBO for QuickBooks.
+            Posted transactions of one account for any range of up to {EXPORT_DAYS_MAX} days: CSV for a spreadsheet, OFX{formats.includes("qfx") ? ", QFX for Quicken or QBO for QuickBooks" : " for your finance program"}.
           </p>
           {/* A plain form: the browser downloads the file the address answers with. */}
           <form method="get" action="/dashboard/statements/export" className="mt-4 grid gap-4 sm:grid-cols-2">
@@ -78,12 +121,7 @@ export default function Statements({ loaderData }: Route.ComponentProps) {
             <Select
               name="format"
               label="File type"
-              options={[
-                { value: "csv", label: "CSV (spreadsheet)" },
-                { value: "ofx", label: "OFX" },
-                { value: "qfx", label: "QFX (Quicken)" },
-                { value: "qbo", label: "QBO (QuickBooks)" },
-              ]}
+              options={formats.map((value) => ({ value, label: FORMAT_LABELS[value] }))}
               defaultValue="csv"
               isRequired
             />

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { env } from "~/config/env.server";
 import { institution } from "~/config/institution.server";
 import type { Db } from "~/server/db/client.server";
-import { outbox, type OutboxKind } from "~/server/db/schema";
+import { outbox, outboxAttachments, type OutboxKind } from "~/server/db/schema";
 import { logger } from "~/server/logger.server";
 
 /**
@@ -18,7 +18,16 @@ import { logger } from "~/server/logger.server";
  * deliverable text is replaced by the redacted one, so the table keeps no usable secret. Without
  * SMTP the deliverable text stays for delivery, and the demo inbox (demo mode, fictional addresses
  * only) shows it to demo visitors.
+ *
+ * A message may carry files (a statement PDF): kept in outbox_attachments beside the row, written
+ * in the same transaction, read only to deliver them. No staff or demo view reads their content.
  */
+export interface OutgoingAttachment {
+  file_name: string;
+  content_type: string;
+  content: Buffer;
+}
+
 export interface OutgoingEmail {
   to: string;
   subject: string;
@@ -28,6 +37,7 @@ export interface OutgoingEmail {
   user_id?: string | null;
   /** The text with its secret replaced: what staff see, and all that is kept after delivery. */
   redacted_text?: string;
+  attachments?: readonly OutgoingAttachment[];
 }
 
 export interface OutboxMessage {
@@ -44,6 +54,8 @@ export interface OutboxMessage {
 
 const SUBJECT_MAX_CHARS = 200;
 const BODY_MAX_CHARS = 20_000;
+/** All of a message's files together: mail servers commonly refuse messages over 10-25 MB. */
+export const ATTACHMENTS_MAX_BYTES = 10 * 1024 * 1024;
 
 let transport: Transporter | null | undefined;
 function smtpTransport(): Transporter | null {
@@ -55,19 +67,28 @@ function smtpTransport(): Transporter | null {
 
 /** Writes the message to the outbox and, when SMTP is configured, starts delivering it. */
 export async function sendEmail(db: Db, message: OutgoingEmail): Promise<{ id: number }> {
-  const [row] = await db
-    .insert(outbox)
-    .values({
-      to_email: message.to.trim().toLowerCase(),
-      subject: message.subject.slice(0, SUBJECT_MAX_CHARS),
-      text_body: message.text.slice(0, BODY_MAX_CHARS),
-      redacted_text_body: message.redacted_text?.slice(0, BODY_MAX_CHARS) ?? null,
-      html_body: message.html ?? null,
-      kind: message.kind,
-      user_id: message.user_id ?? null,
-    })
-    .returning({ id: outbox.id });
-  const id = row!.id;
+  const attachments = message.attachments ?? [];
+  if (attachments.reduce((sum, a) => sum + a.content.length, 0) > ATTACHMENTS_MAX_BYTES) throw new RangeError("email attachments are over ATTACHMENTS_MAX_BYTES");
+  const values = {
+    to_email: message.to.trim().toLowerCase(),
+    subject: message.subject.slice(0, SUBJECT_MAX_CHARS),
+    text_body: message.text.slice(0, BODY_MAX_CHARS),
+    redacted_text_body: message.redacted_text?.slice(0, BODY_MAX_CHARS) ?? null,
+    html_body: message.html ?? null,
+    kind: message.kind,
+    user_id: message.user_id ?? null,
+  };
+  // With files, the row and its files commit together: delivery never finds a message without them.
+  const id =
+    attachments.length === 0
+      ? (await db.insert(outbox).values(values).returning({ id: outbox.id }))[0]!.id
+      : await db.transaction(async (tx) => {
+          const [row] = await tx.insert(outbox).values(values).returning({ id: outbox.id });
+          await tx.insert(outboxAttachments).values(
+            attachments.map((a) => ({ outbox_id: row!.id, file_name: a.file_name, content_type: a.content_type, size_bytes: a.content.length, content: a.content })),
+          );
+          return row!.id;
+        });
   if (smtpTransport()) {
     // Not awaited: a slow mail server must not slow the page, nor let response times tell whether
     // an address has an account (password reset). The outcome is recorded on the row.
@@ -84,12 +105,18 @@ export async function deliverOutboxMessage(db: Db, id: number): Promise<"sent" |
     const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
     if (!row || row.sent_at) return "skipped";
     const profile = institution();
+    const files = await db
+      .select({ file_name: outboxAttachments.file_name, content_type: outboxAttachments.content_type, content: outboxAttachments.content })
+      .from(outboxAttachments)
+      .where(eq(outboxAttachments.outbox_id, id))
+      .orderBy(outboxAttachments.id);
     await smtp.sendMail({
       from: { name: profile.name, address: profile.support_email },
       to: row.to_email,
       subject: row.subject,
       text: row.text_body,
       ...(row.html_body ? { html: row.html_body } : {}),
+      ...(files.length ? { attachments: files.map((f) => ({ filename: f.file_name, content: f.content, contentType: f.content_type })) } : {}),
     });
     await db
       .update(outbox)

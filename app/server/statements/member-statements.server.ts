@@ -42,7 +42,7 @@ export async function memberStatementAccounts(db: Db, member_id: string, now: Da
 }
 
 export type StatementDownload =
-  | { ok: true; pdf: Buffer; file_name: string }
+  | { ok: true; pdf: Buffer; file_name: string; account_label: string; month_label: string }
   | { ok: false; status: 400 | 404; message: string };
 
 export const STATEMENT_ACCOUNT_MESSAGE = "Statement not found. Please choose one of your accounts.";
@@ -60,5 +60,11 @@ export async function memberStatementPdf(db: Db, member_id: string, account_id_t
     return { ok: false, status: 400, message: STATEMENT_MONTH_MESSAGE };
   }
   const { statement } = await statementFor(db, account, month_text, `member:${member_id}`);
-  return { ok: true, pdf: statement.pdf, file_name: statementFileName(account.account_number, month_text) };
+  return {
+    ok: true,
+    pdf: statement.pdf,
+    file_name: statementFileName(account.account_number, month_text),
+    account_label: `${account.name} ${maskAccountNumber(account.account_number)}`,
+    month_label: monthLabel(month_text),
+  };
 }

@@ -1,0 +1,53 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { users } from "~/server/db/schema";
+import { institution } from "~/config/institution.server";
+import { sendEmail } from "~/server/mail/outbox.server";
+import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
+import { memberStatementPdf } from "./member-statements.server";
+
+/**
+ * "Email it to me" on the Statements page (docs/product.md#statements): the statement's PDF sent
+ * as an attachment to the member's registered email address (never an address from the form),
+ * through the outbox like every other email. At most STATEMENT_EMAILS_PER_HOUR a member, so the
+ * button cannot be used to flood a mailbox or the mail server. The message's text names the
+ * account (masked) and the month, nothing of the statement's content: staff read outbox texts.
+ */
+export const STATEMENT_EMAILS_PER_HOUR = 5;
+const HOUR_MS = 3_600_000;
+
+export type StatementEmailResult =
+  | { ok: true; message: string }
+  | { ok: false; status: 400 | 404 | 429; message: string; retry_after_s?: number };
+
+export function statementEmailLimitMessage(retry_after_s: number): string {
+  const minutes = Math.max(1, Math.ceil(retry_after_s / 60));
+  return `You have asked for ${STATEMENT_EMAILS_PER_HOUR} statements by email in the last hour. Please try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}, or download the PDF.`;
+}
+
+export async function emailStatement(db: Db, member_id: string, account_id_text: string, month_text: string, now: Date): Promise<StatementEmailResult> {
+  const limit = await hitRateLimit({ key: `statement-email:member:${member_id}`, limit: STATEMENT_EMAILS_PER_HOUR, window_ms: HOUR_MS }, { now, database: db });
+  if (!limit.allowed) return { ok: false, status: 429, message: statementEmailLimitMessage(limit.retry_after_s), retry_after_s: limit.retry_after_s };
+  const statement = await memberStatementPdf(db, member_id, account_id_text, month_text, now);
+  if (!statement.ok) return statement;
+  const [member] = await db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, member_id)).limit(1);
+  if (!member) return { ok: false, status: 404, message: "Member not found." };
+  const profile = institution();
+  await sendEmail(db, {
+    to: member.email,
+    subject: `Your ${statement.month_label} statement`,
+    text: [
+      `Hello ${member.name},`,
+      "",
+      `Your statement for ${statement.account_label}, ${statement.month_label}, is attached as a PDF (${statement.file_name}).`,
+      "",
+      `You asked for it in online banking. If you did not, please sign in, change your password and call us at ${profile.support_phone}.`,
+      "",
+      profile.name,
+    ].join("\n"),
+    kind: "statement",
+    user_id: member_id,
+    attachments: [{ file_name: statement.file_name, content_type: "application/pdf", content: statement.pdf }],
+  });
+  return { ok: true, message: `We emailed your ${statement.month_label} statement for ${statement.account_label} to ${member.email}.` };
+}
