@@ -2,6 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { Download, Send, Upload } from "lucide-react";
 import { Button } from "~/components/ui";
 import { formatCents } from "~/domain/money";
+import { QUEUE_TITLES } from "~/domain/queues";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { QueueSection } from "~/components/admin/queues";
 import type { InboundFileSummary, ReturnedItem, ReturnFileSummary } from "~/server/rails/inbound-returns.server";
@@ -95,7 +96,7 @@ export function ReturnedItems({ count, rows, files }: { count: number; rows: Ret
       </Form>
     ) : null;
   return (
-    <QueueSection id="returns" title="Returned items" count={count} action={action}>
+    <QueueSection id="returns" title={QUEUE_TITLES.returns} count={count} action={action}>
       {rows.length === 0 ? (
         <p className="px-5 py-8 text-center text-sm text-slate-700">Nothing is waiting.</p>
       ) : (

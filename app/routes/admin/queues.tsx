@@ -8,6 +8,7 @@ import { approveDeposit, depositQueueRows, rejectDeposit } from "./deposit-queue
 import { readForm } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
 import { formatCents } from "~/domain/money";
+import { QUEUE_TITLES } from "~/domain/queues";
 import { pageTitle } from "~/components/site/page-title";
 import { StatusLine } from "~/components/admin/admin-shell";
 import { ExportFiles, PaymentQueue, type QueueActionResult } from "~/components/admin/queues";
@@ -70,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Queues({ loaderData, actionData }: Route.ComponentProps) {
-  const { counts, titles, ach, wire, deposits, ach_in, files, per_file } = loaderData;
+  const { counts, ach, wire, deposits, ach_in, files, per_file } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -81,8 +82,8 @@ export default function Queues({ loaderData, actionData }: Route.ComponentProps)
         </p>
       </div>
       {actionData ? <StatusLine message={actionData.message} tone={actionData.tone} /> : null}
-      <PaymentQueue kind="ach" title={titles.ach ?? ""} count={counts.ach ?? 0} rows={ach} fileLabel="NACHA file" perFile={per_file} />
-      <PaymentQueue kind="wire" title={titles.wire ?? ""} count={counts.wire ?? 0} rows={wire} fileLabel="pain.001 message" perFile={per_file} />
+      <PaymentQueue kind="ach" title={QUEUE_TITLES.ach} count={counts.ach ?? 0} rows={ach} fileLabel="NACHA file" perFile={per_file} />
+      <PaymentQueue kind="wire" title={QUEUE_TITLES.wire} count={counts.wire ?? 0} rows={wire} fileLabel="pain.001 message" perFile={per_file} />
       <DepositQueue count={counts.deposits ?? 0} rows={deposits} error={(actionData as QueueActionResult | undefined)?.deposit_error ?? null} />
       <ReturnedItems count={counts.returns ?? 0} rows={ach_in.returned} files={ach_in.return_files} />
       <AchInbound files={ach_in.inbound_files} maxMegabytes={ach_in.max_megabytes} />

@@ -4,6 +4,7 @@ import { externalPayments, ledgerAccounts, paymentExportFiles, users } from "~/s
 import { referenceNumber, maskExternal } from "~/server/payments/transfers.server";
 import { maskAccountNumber } from "~/domain/account-display";
 import { formatCurrencyAmount } from "~/domain/currencies";
+import { QUEUE_TITLES } from "~/domain/queues";
 import { recentExportFiles, type ExportFileSummary, type PaymentKind } from "./export.server";
 import { returnedItemsCount } from "./inbound-returns.server";
 import { pendingDepositCount } from "~/server/deposits/deposits.server";
@@ -32,12 +33,12 @@ async function pendingCount(db: DbOrTx, kind: PaymentKind): Promise<number> {
 }
 
 export const QUEUE_SECTIONS: readonly QueueSection[] = [
-  { id: "ach", title: "Pending ACH transfers", count: (db) => pendingCount(db, "ach") },
-  { id: "wire", title: "Pending wires", count: (db) => pendingCount(db, "wire") },
+  { id: "ach", title: QUEUE_TITLES.ach, count: (db) => pendingCount(db, "ach") },
+  { id: "wire", title: QUEUE_TITLES.wire, count: (db) => pendingCount(db, "wire") },
   // ACH in: entries that could not post, waiting for the return file, and returns of ours to look into.
-  { id: "returns", title: "Returned items", count: returnedItemsCount },
+  { id: "returns", title: QUEUE_TITLES.returns, count: returnedItemsCount },
   // Checks members deposited, waiting for review (docs/product.md#mobile-deposit).
-  { id: "deposits", title: "Mobile deposits", count: pendingDepositCount },
+  { id: "deposits", title: QUEUE_TITLES.deposits, count: pendingDepositCount },
 ];
 
 /** Every queue's count, by section id, and their total (for the navigation). */

@@ -1,0 +1,13 @@
+/**
+ * The back office's payment queues (/admin/queues, docs/product.md#payment-queues): each section's
+ * title, written once. The server's queue list (QUEUE_SECTIONS, with each section's count) and the
+ * page's sections both read it; a new queue adds its title here.
+ */
+export const QUEUE_TITLES = {
+  ach: "Pending ACH transfers",
+  wire: "Pending wires",
+  returns: "Returned items",
+  deposits: "Mobile deposits",
+} as const;
+
+export type QueueSectionId = keyof typeof QUEUE_TITLES;
