@@ -59,20 +59,17 @@ export async function receiveAchFile(
   db: Db,
   input: { bytes: Uint8Array; file_name: string; staff: InboundStaff; origin: AuditOrigin; now?: Date; chunk_entries?: number },
 ): Promise<ReceiveResult> {
+  const sha256 = crypto.createHash("sha256").update(input.bytes).digest("hex");
+  // A file already posted is known by its hash alone: no need to read 100,000 entries to refuse it.
+  const [posted] = await db.select().from(achInboundFiles).where(and(eq(achInboundFiles.sha256, sha256), eq(achInboundFiles.status, "posted")));
+  if (posted) return duplicate(posted.file_name, posted.uploaded_at);
   const read = readInboundNachaFile(input.bytes, { routing_number: institution().routing_number });
   if (!read.ok) return { ok: false, reason: "invalid", message: `The file was refused, nothing was posted: ${read.message}.` };
   const file = read.file;
-  const sha256 = crypto.createHash("sha256").update(input.bytes).digest("hex");
   const file_name = input.file_name.replace(/[^\w.-]+/g, "_").slice(0, 200) || "ach-in.ach";
 
   const stored = await storeFile(db, { file, sha256, file_name, content: new TextDecoder("latin1").decode(input.bytes), staff: input.staff, origin: input.origin });
-  if (stored.status === "posted") {
-    return {
-      ok: false,
-      reason: "duplicate",
-      message: `This file was already posted (${stored.file_name}, uploaded ${stored.uploaded_at.toISOString().slice(0, 10)}); nothing was posted again.`,
-    };
-  }
+  if (stored.status === "posted") return duplicate(stored.file_name, stored.uploaded_at);
   const chunk = Math.min(input.chunk_entries ?? INBOUND_CHUNK_ENTRIES, BATCH_TRANSACTIONS_MAX);
   const items: Item[] = file.batches.flatMap((b) =>
     b.entries.map((e) => ({
@@ -102,6 +99,10 @@ export async function receiveAchFile(
   // Each chunk commits on its own.
   for (let i = 0; i < items.length; i += chunk) await postChunk(db, stored.id, items.slice(i, i + chunk), input.staff, now);
   return finish(db, stored.id, stored.resumed, input.staff, input.origin);
+}
+
+function duplicate(file_name: string, uploaded_at: Date): ReceiveResult {
+  return { ok: false, reason: "duplicate", message: `This file was already posted (${file_name}, uploaded ${uploaded_at.toISOString().slice(0, 10)}); nothing was posted again.` };
 }
 
 async function storeFile(
