@@ -9,6 +9,8 @@ import type { Database, Db } from "~/server/db/client.server";
 import { auditLog, ledgerTransactions, mobileDeposits, notifications } from "~/server/db/schema";
 import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
 import { historyPage } from "~/server/ledger/ledger.server";
+import { memberHistoryPage, parseHistoryFilters } from "~/server/accounts/history.server";
+import { memberAccounts } from "~/server/ledger/accounts.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import {
   approveMobileDeposit,
@@ -272,6 +274,25 @@ describe("review", () => {
     expect(await approveMobileDeposit(db, result.deposit_id, staff, origin)).toMatchObject({ ok: false, status: 409, message: REVIEW_MESSAGES.already_reviewed });
     expect(await rejectMobileDeposit(db, result.deposit_id, "again", staff, origin)).toMatchObject({ ok: false, status: 409 });
     expect(await approveMobileDeposit(db, 99_999_999, staff, origin)).toMatchObject({ ok: false, status: 404 });
+  });
+
+  it("the member's history says where each deposit stands: Pending review, Completed with its holds On hold then Released, Rejected", async () => {
+    const m = await newMember(db, { checking_cents: 0 });
+    const waiting = await deposit(m, 1_100);
+    const approved = await deposit(m, 50_000);
+    const rejected = await deposit(m, 2_200);
+    if (!waiting.ok || !approved.ok || !rejected.ok) throw new Error("not deposited");
+    await approveMobileDeposit(db, approved.deposit_id, staff, origin);
+    await rejectMobileDeposit(db, rejected.deposit_id, "Unreadable", staff, origin);
+    const accounts = await memberAccounts(db, m.member.id);
+    const labels = async () => {
+      const { rows } = await memberHistoryPage(db, accounts, parseHistoryFilters(new URLSearchParams(), accounts));
+      return rows.map((r) => `${r.amount_cents} ${r.status_label} ${r.badge}`).sort();
+    };
+    expect(await labels()).toEqual(["-22500 On hold pending", "-27500 On hold pending", "1100 Pending review pending", "2200 Rejected failed", "50000 Completed posted"].sort());
+    const d = await row(approved.deposit_id);
+    await releaseAvailableDeposits(db, new Date(`${d.later_available_on}T17:00:00Z`));
+    expect(await labels()).toEqual(["-22500 Released reversed", "-27500 Released reversed", "1100 Pending review pending", "2200 Rejected failed", "50000 Completed posted"].sort());
   });
 
   it("two staff approving at once approve once", async () => {

@@ -61,10 +61,10 @@ export function DepositQueue({ count, rows, error }: { count: number; rows: Depo
                       </p>
                     ) : null}
                   </div>
-                  <div className="flex flex-wrap gap-3">
+                  <div className="grid grid-cols-2 gap-3 lg:flex">
                     {(["front", "back"] as const).map((side) => (
                       <a key={side} href={`/admin/queues/deposits/${d.id}/${side}`} target="_blank" rel="noreferrer" className="block rounded-lg border border-slate-200 p-1 hover:border-accent-600">
-                        <img src={`/admin/queues/deposits/${d.id}/${side}`} alt={`${side === "front" ? "Front" : "Back"} of the check, deposit ${d.id}`} loading="lazy" className="h-28 w-48 rounded object-contain bg-slate-50" />
+                        <img src={`/admin/queues/deposits/${d.id}/${side}`} alt={`${side === "front" ? "Front" : "Back"} of the check, deposit ${d.id}`} loading="lazy" className="h-28 w-full rounded bg-slate-50 object-contain lg:w-48" />
                         <span className="block pt-1 text-center text-xs font-semibold text-slate-700">{side === "front" ? "Front" : "Back"}</span>
                       </a>
                     ))}

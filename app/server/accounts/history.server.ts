@@ -84,6 +84,17 @@ const PAYMENT_LABELS: Record<PaymentStatus, { label: string; badge: StatusKey }>
   cancelled: { label: "Cancelled", badge: "reversed" },
 };
 
+/**
+ * A mobile deposit (docs/product.md#mobile-deposit) in the member's words: its credit waits for
+ * review (Pending review), posts when approved (Completed) or fails when rejected (Rejected); the
+ * availability holds placed at approval are On hold until their date, then Released (not the
+ * ledger's "Failed": nothing failed, the money became available).
+ */
+const MOBILE_DEPOSIT_LABELS: Record<"credit" | "debit", Partial<Record<StatusKey, { label: string; badge: StatusKey }>>> = {
+  credit: { pending: { label: "Pending review", badge: "pending" }, failed: { label: "Rejected", badge: "failed" } },
+  debit: { pending: { label: "On hold", badge: "pending" }, failed: { label: "Released", badge: "reversed" } },
+};
+
 export const PAGE_SIZE = 25;
 export const CSV_ROWS_MAX = 100_000;
 const SEARCH_LENGTH_MAX = 100;
@@ -262,7 +273,7 @@ function toMemberTransaction(r: Record<string, unknown>, labels: Map<number, str
   const account_id = toId(r.account_id);
   const transaction_id = toId(r.transaction_id);
   const payment = payments.get(transaction_id);
-  const shown = payment ? PAYMENT_LABELS[payment.status] : undefined;
+  const shown = payment ? PAYMENT_LABELS[payment.status] : r.kind === "mobile_deposit" ? MOBILE_DEPOSIT_LABELS[amount_cents > 0 ? "credit" : "debit"][status] : undefined;
   return {
     entry_id: toId(r.entry_id),
     transaction_id,
