@@ -33,6 +33,25 @@ const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.
 const CREDITS = Number(process.env.BENCH_CREDITS ?? 100_000);
 const BATCHES = 10;
 
+/**
+ * CPU seconds the PostgreSQL backends serving `datname` have used so far, by pid (from /proc: the
+ * server runs on this machine). With the app's own CPU this gives the work done, which on a
+ * machine shared with other sessions says more than the wall time, stretched by their load.
+ */
+async function backendCpu(database: Database, datname: string): Promise<Map<number, number>> {
+  const result = await database.db.execute(`select pid from pg_stat_activity where datname = '${datname}'` as never);
+  const ticks = new Map<number, number>();
+  for (const row of result.rows as { pid: number }[]) {
+    try {
+      const fields = fs.readFileSync(`/proc/${row.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks.set(Number(row.pid), (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // Not readable (another machine or user): no figure.
+    }
+  }
+  return ticks;
+}
+
 const uptime = () => execFileSync("uptime", { encoding: "utf8" }).trim();
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
@@ -71,11 +90,13 @@ interface Run {
   receive_ms: number;
   entries_per_second: number;
   duplicate_ms: number;
+  app_cpu_s: number;
+  database_cpu_s: number | null;
   load_before: string;
   load_after: string;
 }
 
-async function oneRun(label: string, database: Database): Promise<Run> {
+async function oneRun(label: string, database: Database, datname: string | null): Promise<Run> {
   await migrateDatabase(database);
   const db = database.db;
   const tag = crypto.randomBytes(3).toString("hex");
@@ -98,9 +119,14 @@ async function oneRun(label: string, database: Database): Promise<Run> {
   const [before] = await getBalances(db, [settlement.id]);
   const load_before = uptime();
   console.log(`  ${load_before}`);
+  const cpu_before = datname ? await backendCpu(database, datname) : null;
+  const app_before = process.cpuUsage();
   const t0 = performance.now();
   const result = await receiveAchFile(db, { bytes, file_name: `bench-${tag}.ach`, staff, origin });
   const receive_ms = performance.now() - t0;
+  const app = process.cpuUsage(app_before);
+  const cpu_after = datname ? await backendCpu(database, datname) : null;
+  const database_cpu_s = cpu_before && cpu_after ? [...cpu_after].reduce((sum, [pid, s]) => sum + s - (cpu_before.get(pid) ?? 0), 0) : null;
   const load_after = uptime();
   console.log(`  ${load_after}`);
   if (!result.ok) throw new Error(result.message);
@@ -122,10 +148,12 @@ async function oneRun(label: string, database: Database): Promise<Run> {
     receive_ms: round1(receive_ms),
     entries_per_second: Math.round(CREDITS / (receive_ms / 1000)),
     duplicate_ms: round1(duplicate_ms),
+    app_cpu_s: round1((app.user + app.system) / 1e6),
+    database_cpu_s: database_cpu_s === null ? null : round1(database_cpu_s),
     load_before,
     load_after,
   };
-  console.log(`${label}: ${CREDITS} credits posted in ${(receive_ms / 1000).toFixed(1)} s (${run.entries_per_second}/s); parse alone ${run.parse_only_ms} ms; the same file again refused in ${run.duplicate_ms} ms; ledger verified`);
+  console.log(`${label}: ${CREDITS} credits posted in ${(receive_ms / 1000).toFixed(1)} s (${run.entries_per_second}/s), CPU: app ${run.app_cpu_s} s, database ${run.database_cpu_s ?? "?"} s; parse alone ${run.parse_only_ms} ms; the same file again refused in ${run.duplicate_ms} ms; ledger verified`);
   return run;
 }
 
@@ -143,7 +171,7 @@ async function main() {
     try {
       const database = await openDatabase({ kind: "postgres", url: url.toString() });
       try {
-        runs.push(await oneRun("PostgreSQL", database));
+        runs.push(await oneRun("PostgreSQL", database, name));
       } finally {
         await database.close();
       }
@@ -159,7 +187,7 @@ async function main() {
     try {
       const database = await openDatabase({ kind: "pglite", dataDir: dir });
       try {
-        runs.push(await oneRun("PGlite", database));
+        runs.push(await oneRun("PGlite", database, null));
       } finally {
         await database.close();
       }
