@@ -78,7 +78,7 @@ test("a member deposits a check and sees it pending review; a PDF renamed .jpg i
   // History: the pending credit, not in the balance.
   await page.setViewportSize(DESKTOP);
   await page.goto("/dashboard/transactions");
-  await expect(page.getByRole("row").filter({ hasText: "Mobile deposit" }).filter({ hasText: money(APPROVE) }).getByText("Pending").first()).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: "Mobile deposit" }).filter({ hasText: money(APPROVE) }).getByText("Pending review").first()).toBeVisible();
 });
 
 test.describe("staff", () => {
