@@ -190,6 +190,7 @@ describe("bad input is refused next to its field, and nothing changes", () => {
     ["no amount", { amount: "" }, { amount: "Please fill in all required fields" }],
     ["an amount of 0", { amount: "0" }, { amount: "Please enter a valid amount" }],
     ["more than is available", { amount: "500.01" }, { amount: "Insufficient funds" }],
+    ["more than the ledger takes", { amount: "9999999999999" }, { amount: "Please enter a valid amount" }],
     ["a typed payee name", { payee: "Harbor Water" }, { payee: "Please choose a payee" }],
   ];
   for (const [name, change, expected] of CASES) {

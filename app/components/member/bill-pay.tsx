@@ -133,7 +133,7 @@ function PaymentForm({ data, answer }: { data: BillPayData; answer: BillPayAnswe
             autoComplete="off"
             className="sm:col-span-2"
           />
-          <Select name="from_account_id" label="Pay from" options={data.accounts.map((a) => ({ value: String(a.id), label: a.label }))} defaultValue={String(data.accounts[0]!.id)} isRequired className="sm:col-span-2" />
+          <Select name="from_account_id" label="Pay from" description="Your checking accounts, with what is available in each." options={data.accounts.map((a) => ({ value: String(a.id), label: a.label }))} defaultValue={String(data.accounts[0]!.id)} isRequired className="sm:col-span-2" />
           <TextField name="amount" label="Amount (US dollars)" prefix="$" inputMode="decimal" isRequired />
           <TextField name="payment_date" label="Payment date" type="date" description="A business day, tomorrow at the earliest." isRequired />
           <TextField name="memo" label="Memo" optional className="sm:col-span-2" />
@@ -267,7 +267,7 @@ function Upcoming({ data, answer }: { data: BillPayData; answer: BillPayAnswer |
                     <StatusBadge status="pending" label={p.held ? "Scheduled · held" : "Scheduled · not held yet"} />
                   </p>
                 </div>
-                <div className="flex flex-col items-end gap-2">
+                <div className="flex w-full items-center justify-between gap-2 sm:w-auto sm:flex-col sm:items-end">
                   <p className="text-lg font-semibold text-slate-900 tabular-nums">{formatCents(p.amount_cents)}</p>
                   {editing === p.id ? null : (
                     <div className="flex items-center gap-2">
@@ -362,7 +362,7 @@ function PaymentHistory({ payments }: { payments: BillPaymentView[] }) {
       ) : (
         <ul className="mt-2 divide-y divide-slate-100" aria-label="Payment history">
           {payments.map((p) => (
-            <li key={p.id} className="flex flex-wrap items-start justify-between gap-3 px-5 py-4 sm:px-6" data-testid="past-payment">
+            <li key={p.id} className="flex items-start justify-between gap-3 px-5 py-4 sm:px-6" data-testid="past-payment">
               <div className="min-w-0">
                 <p className="font-semibold break-words text-slate-900">
                   {p.payee_name} <span className="font-normal text-slate-700">{p.payee_masked_account}</span>

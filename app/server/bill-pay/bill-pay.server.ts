@@ -120,6 +120,9 @@ function ledgerRefusal(refusal: LedgerRefusal): BillPayRefusal {
       return refused(REFUSAL_MESSAGES[refusal.code], "from_account_id", 409);
     case "transfer_limit":
       return refused(refusalMessage("transfer_limit", { limit: refusal.limit }), "from_account_id", 409);
+    case "invalid_amount":
+      // Beyond any amount the ledger takes (more than a hundred billion dollars).
+      return refused(BILL_PAY_MESSAGES.amount, "amount");
     default:
       throw new Error(`the ledger refused a bill payment unexpectedly: ${refusal.code}`);
   }
@@ -682,5 +685,5 @@ export async function memberBillPayments(db: DbOrTx, member_id: string): Promise
 export async function payingAccounts(db: DbOrTx, member_id: string): Promise<Array<{ id: number; label: string }>> {
   return (await memberAccounts(db, member_id))
     .filter((a) => a.type === "checking" && a.status === "active")
-    .map((a) => ({ id: a.id, label: `${accountLabel(a)} · ${formatCents(a.available_cents)} available` }));
+    .map((a) => ({ id: a.id, label: `${accountLabel(a)} · ${formatCents(a.available_cents)}` }));
 }
