@@ -199,7 +199,7 @@ async function main() {
   const servers = builds.map((build) => startServer(build.dir, build.port, work, institutionFile, demo));
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
-    const deadline = Date.now() + 180_000;
+    const deadline = Date.now() + 300_000;
     for (const build of builds) {
       while (!(await ready(build.port))) {
         if (servers.some((server) => server.exitCode !== null) || Date.now() > deadline) throw new Error("the server did not become ready");
