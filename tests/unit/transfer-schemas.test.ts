@@ -253,3 +253,27 @@ describe("external account numbers", () => {
 });
 
 // Bill Pay's form and recurrence rules: tests/unit/bill-pay.test.ts.
+
+describe("Mobile Deposit", () => {
+  const valid = { account_id: "3", amount: "250.00", idempotency_key: KEY };
+
+  it("takes up to $10,000.00 per check by default, with the documented message above it", () => {
+    const schema = mobileDepositSchema();
+    expect(schema.parse(valid)).toEqual({ account_id: 3, amount_cents: 25_000, idempotency_key: KEY });
+    expect(messages(schema, { ...valid, amount: "10,000.00" })).toEqual([]);
+    expect(messages(schema, { ...valid, amount: "10000.01" })).toEqual(["The maximum for one check is $10,000.00"]);
+  });
+  it("takes its maximum from configuration", () => {
+    const schema = mobileDepositSchema(500_000);
+    expect(messages(schema, { ...valid, amount: "5000.01" })).toEqual(["The maximum for one check is $5,000.00"]);
+    expect(mobileDepositMaximumMessage(2_500_000)).toBe("The maximum for one check is $25,000.00");
+    expect(() => mobileDepositSchema(0)).toThrow(RangeError);
+    expect(() => mobileDepositSchema(10.5)).toThrow(RangeError);
+  });
+  it("needs an amount above zero and every field", () => {
+    const schema = mobileDepositSchema();
+    expect(messages(schema, { ...valid, amount: "0" })).toEqual([MOBILE_DEPOSIT_MESSAGES.amount]);
+    expect(messages(schema, { ...valid, account_id: "" })).toEqual(["Please fill in all fields"]);
+    expect(messages(schema, { ...valid, amount: "" })).toEqual(["Please fill in all fields"]);
+  });
+});
