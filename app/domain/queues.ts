@@ -8,6 +8,7 @@ export const QUEUE_TITLES = {
   wire: "Pending wires",
   returns: "Returned items",
   deposits: "Mobile deposits",
+  adjustments: "Adjustments waiting for a second approval",
 } as const;
 
 export type QueueSectionId = keyof typeof QUEUE_TITLES;

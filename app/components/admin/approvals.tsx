@@ -7,6 +7,7 @@ import { useInstitutionDates } from "~/components/institution-dates";
 import { StatusLine } from "./admin-shell";
 import { withParams } from "./format";
 import { formMessageOf, resultFor } from "./money-result";
+import { QueueSection } from "./queues";
 
 /**
  * Adjustments waiting for a second approval (maker-checker, docs/product.md#member-accounts-staff):
@@ -14,7 +15,6 @@ import { formMessageOf, resultFor } from "./money-result";
  * The one who asked sees their own request without the buttons (the server refuses them anyway).
  */
 export function ApprovalsBox({ items, staffId, search, result }: { items: AwaitingAdjustment[]; staffId: string; search: string; result: unknown }) {
-  const { formatDateTime } = useInstitutionDates();
   const answer = resultFor(result, ["approve_adjustment", "decline_adjustment"]);
   if (items.length === 0 && !answer) return null;
   return (
@@ -23,13 +23,42 @@ export function ApprovalsBox({ items, staffId, search, result }: { items: Awaiti
         Adjustments waiting for approval ({items.length})
       </h2>
       {answer ? <StatusLine message={answer.message} tone={answer.tone} /> : null}
+      <ApprovalList items={items} staffId={staffId} result={result} memberHref={(member_id) => withParams(search, { member: member_id, edit_account: null, reverse: null, tx_before: null })} />
+    </section>
+  );
+}
+
+/**
+ * The same adjustments as a section of /admin/queues (docs/product.md#payment-queues), with the
+ * same Approve and Decline forms, posting to the queues page; the member links open the member
+ * in the back office.
+ */
+export function AdjustmentQueue({ title, count, items, staffId, result }: { title: string; count: number; items: AwaitingAdjustment[]; staffId: string; result: unknown }) {
+  const answer = resultFor(result, ["approve_adjustment", "decline_adjustment"]);
+  return (
+    <QueueSection id="adjustments" title={title} count={count}>
+      <div className="space-y-3 p-4 sm:p-5">
+        {answer ? <StatusLine message={answer.message} tone={answer.tone} /> : null}
+        {items.length === 0 ? (
+          <p className="text-sm text-slate-700">No adjustment is waiting for a second approval.</p>
+        ) : (
+          <ApprovalList items={items} staffId={staffId} result={result} memberHref={(member_id) => `/admin?member=${encodeURIComponent(member_id)}`} />
+        )}
+      </div>
+    </QueueSection>
+  );
+}
+
+function ApprovalList({ items, staffId, result, memberHref }: { items: AwaitingAdjustment[]; staffId: string; result: unknown; memberHref: (member_id: string) => string }) {
+  const { formatDateTime } = useInstitutionDates();
+  return (
       <ul className="space-y-3">
         {items.map((a) => (
           <li key={a.id} className="rounded-xl border border-amber-200 bg-white p-3 text-sm">
             <p className="font-medium text-slate-900">
               {a.amount_cents > 0 ? "+" : ""}
               {formatCents(a.amount_cents)} on {a.account_name} ••{a.account_number.slice(-4)} of{" "}
-              <Link to={withParams(search, { member: a.member_id, edit_account: null, reverse: null, tx_before: null })} className="break-all text-brand-700 underline underline-offset-2">
+              <Link to={memberHref(a.member_id)} className="break-all text-brand-700 underline underline-offset-2">
                 {a.member_email ?? a.member_id}
               </Link>
             </p>
@@ -48,7 +77,6 @@ export function ApprovalsBox({ items, staffId, search, result }: { items: Awaiti
           </li>
         ))}
       </ul>
-    </section>
   );
 }
 

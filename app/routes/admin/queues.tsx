@@ -3,7 +3,7 @@ import type { Route } from "./+types/queues";
 import { requestInfoContext } from "~/context";
 import { requireMoneyStaff } from "~/server/rails/access.server";
 import { EXPORT_PAYMENTS_MAX } from "~/server/rails/export.server";
-import { cancelQueuedPayment, exportQueue, queuesPage } from "./queues.server";
+import { adjustmentQueueRows, cancelQueuedPayment, decideQueuedAdjustment, exportQueue, queuesPage } from "./queues.server";
 import { approveDeposit, depositQueueRows, rejectDeposit } from "./deposit-queue.server";
 import { readForm } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
@@ -15,6 +15,7 @@ import { ExportFiles, PaymentQueue, type QueueActionResult } from "~/components/
 import { DepositQueue } from "~/components/admin/deposit-queue";
 import { achInPage, achReturnsExport, achUpload, refuseTooLarge } from "./queues-ach-in.server";
 import { AchInbound, ReturnedItems } from "~/components/admin/ach-inbound";
+import { AdjustmentQueue } from "~/components/admin/approvals";
 
 /**
  * /admin/queues (docs/product.md#payment-queues): the work waiting for staff who may move money.
@@ -27,15 +28,16 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireMoneyStaff(request, context.get(requestInfoContext));
-  const [page, deposits, ach_in] = await Promise.all([queuesPage(), depositQueueRows(), achInPage()]);
-  return { ...page, deposits, ach_in, per_file: EXPORT_PAYMENTS_MAX };
+  const { staff } = await requireMoneyStaff(request, context.get(requestInfoContext));
+  const [page, deposits, ach_in, adjustments] = await Promise.all([queuesPage(), depositQueueRows(), achInPage(), adjustmentQueueRows()]);
+  return { ...page, deposits, ach_in, adjustments, staff_id: staff.id, per_file: EXPORT_PAYMENTS_MAX };
 }
 
-const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export"] as const;
+const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export", "approve_adjustment", "decline_adjustment"] as const;
+const ADJUSTMENT_INTENTS: readonly string[] = ["approve_adjustment", "decline_adjustment"];
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { staff, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
+  const { staff, role, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
   // ACH in (docs/product.md#ach-in): an upload over the inbound file limit is refused before its body is read.
   const too_large = refuseTooLarge(request);
   if (too_large) return data({ tone: too_large.tone, message: too_large.message } satisfies QueueActionResult, { status: too_large.status });
@@ -63,6 +65,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!result.ok) return data({ tone: "error", message: result.message, ...(result.field === "reason" ? { deposit_error: { deposit_id, message: result.message } } : {}) } satisfies QueueActionResult, { status: result.status });
     return { tone: "success", message: result.message } satisfies QueueActionResult;
   }
+  if (intent === "approve_adjustment" || intent === "decline_adjustment") {
+    // The member page's decision and answer (the maker cannot decide; a decline needs a reason).
+    return decideQueuedAdjustment({ staff, role, origin, intent, form });
+  }
   if (intent === "ach_upload" || intent === "ach_returns_export") {
     const answer = intent === "ach_upload" ? await achUpload(form, staff, origin) : await achReturnsExport(staff, origin);
     return data({ tone: answer.tone, message: answer.message } satisfies QueueActionResult, { status: answer.status });
@@ -71,7 +77,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Queues({ loaderData, actionData }: Route.ComponentProps) {
-  const { counts, ach, wire, deposits, ach_in, files, per_file } = loaderData;
+  const { counts, ach, wire, deposits, ach_in, adjustments, staff_id, files, per_file } = loaderData;
+  // An adjustment's answer is shown in its own section, beside its forms.
+  const queueAnswer = actionData && !("intent" in actionData && ADJUSTMENT_INTENTS.includes(String(actionData.intent))) ? (actionData as QueueActionResult) : null;
   return (
     <div className="space-y-6">
       <div>
@@ -81,11 +89,12 @@ export default function Queues({ loaderData, actionData }: Route.ComponentProps)
           settles the holds. Cancel gives a pending payment&apos;s money back to the member. Mobile deposits wait for review: Approve posts the check, Reject tells the member why. The Federal Reserve&apos;s inbound ACH file is uploaded here; entries that cannot post wait in Returned items for the return file.
         </p>
       </div>
-      {actionData ? <StatusLine message={actionData.message} tone={actionData.tone} /> : null}
+      {queueAnswer ? <StatusLine message={queueAnswer.message} tone={queueAnswer.tone} /> : null}
       <PaymentQueue kind="ach" title={QUEUE_TITLES.ach} count={counts.ach ?? 0} rows={ach} fileLabel="NACHA file" perFile={per_file} />
       <PaymentQueue kind="wire" title={QUEUE_TITLES.wire} count={counts.wire ?? 0} rows={wire} fileLabel="pain.001 message" perFile={per_file} />
       <DepositQueue count={counts.deposits ?? 0} rows={deposits} error={(actionData as QueueActionResult | undefined)?.deposit_error ?? null} />
       <ReturnedItems count={counts.returns ?? 0} rows={ach_in.returned} files={ach_in.return_files} />
+      <AdjustmentQueue title={QUEUE_TITLES.adjustments} count={counts.adjustments ?? 0} items={adjustments} staffId={staff_id} result={actionData} />
       <AchInbound files={ach_in.inbound_files} maxMegabytes={ach_in.max_megabytes} />
       <ExportFiles files={files} />
     </div>

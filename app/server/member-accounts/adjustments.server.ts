@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { balanceAdjustments, ledgerAccounts, users } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
@@ -162,6 +162,12 @@ export async function awaitingAdjustments(db: DbOrTx): Promise<AwaitingAdjustmen
     .orderBy(asc(balanceAdjustments.requested_at), asc(balanceAdjustments.id))
     .limit(100);
   return rows.map((r) => ({ ...r, id: Number(r.id), account_id: Number(r.account_id), from_cents: Number(r.from_cents), target_cents: Number(r.target_cents), amount_cents: Number(r.amount_cents) }));
+}
+
+/** How many adjustments wait for a second approval (the back office's Queues count). */
+export async function awaitingAdjustmentCount(db: DbOrTx): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(balanceAdjustments).where(eq(balanceAdjustments.status, "awaiting_approval"));
+  return Number(row?.n ?? 0);
 }
 
 export type DecideResult = { status: "posted" | "declined"; message: string; member_id: string } | Refused;

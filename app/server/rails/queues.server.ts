@@ -8,6 +8,7 @@ import { QUEUE_TITLES } from "~/domain/queues";
 import { recentExportFiles, type ExportFileSummary, type PaymentKind } from "./export.server";
 import { returnedItemsCount } from "./inbound-returns.server";
 import { pendingDepositCount } from "~/server/deposits/deposits.server";
+import { awaitingAdjustmentCount } from "~/server/member-accounts/adjustments.server";
 
 /**
  * The back office's payment queues (/admin/queues, docs/product.md#payment-queues): the work
@@ -39,6 +40,8 @@ export const QUEUE_SECTIONS: readonly QueueSection[] = [
   { id: "returns", title: QUEUE_TITLES.returns, count: returnedItemsCount },
   // Checks members deposited, waiting for review (docs/product.md#mobile-deposit).
   { id: "deposits", title: QUEUE_TITLES.deposits, count: pendingDepositCount },
+  // Balance adjustments above the profile's amount, waiting for another staff member (maker-checker).
+  { id: "adjustments", title: QUEUE_TITLES.adjustments, count: awaitingAdjustmentCount },
 ];
 
 /** Every queue's count, by section id, and their total (for the navigation). */
