@@ -43,6 +43,8 @@ async function shots(page: Page, name: string) {
   for (const [label, viewport] of [["1440", DESKTOP], ["375", PHONE]] as const) {
     await page.setViewportSize(viewport);
     await expectNoAxeViolations(page);
+    // Nothing wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${label}`).toBeLessThanOrEqual(viewport.width);
     await page.screenshot({ path: `test-results/cards-${name}-${label}.png`, fullPage: true });
   }
   await page.setViewportSize(DESKTOP);
@@ -166,7 +168,8 @@ test("report a card stolen: it is blocked for good and a new card replaces it", 
   await expect(report.getByText("Please confirm that this card should stop working for good")).toBeVisible();
   await report.getByText(/^Block card/).click();
   await report.getByRole("button", { name: "Report and replace card" }).click();
-  await expect(page.getByText(new RegExp(`Your debit card ending ${old_last4} is blocked for good\\. Your new card ends \\d{4}`))).toBeVisible();
+  // The answer stays on the page after the card's own controls are gone.
+  await expect(page.getByRole("status").or(page.getByRole("alert")).filter({ hasText: new RegExp(`Your debit card ending ${old_last4} is blocked for good\\. Your new card ends \\d{4}`) })).toBeVisible();
   const blocked = page.getByRole("region", { name: "Blocked cards" });
   await expect(blocked.getByText(`•••• ${old_last4}`)).toBeVisible();
   await expect(blocked.getByText(/Reported stolen; blocked for good\. Replaced by the card ending \d{4}\./)).toBeVisible();

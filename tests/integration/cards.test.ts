@@ -14,7 +14,10 @@ import { getTransaction } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { issueDebitCard, isLuhnValid } from "~/server/cards/cards.server";
 import { authorizeCardPurchase, settleCardPurchase } from "~/server/cards/authorization.server";
-import { verifyCardPin } from "~/server/cards/controls.server";
+import { memberCardsView, verifyCardPin } from "~/server/cards/controls.server";
+import { seedDemoHistory } from "~/server/seed/demo-history.server";
+import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
+import { users } from "~/server/db/schema";
 import { openTestDatabase } from "./test-database";
 import { applicant, person, signedIn } from "./admin-support";
 import { lastTransferCode, newMember } from "./member-support";
@@ -417,5 +420,28 @@ describe("Post card transaction (back office)", () => {
     expect(await authorizations(other.card.id)).toHaveLength(0);
     const [{ n } = { n: 0 }] = (await db.execute(sql`select count(*)::int as n from card_authorizations where card_id = ${m.card.id}`)).rows as { n: number }[];
     expect(Number(n)).toBe(0);
+  });
+});
+
+describe("the demo's card purchases", () => {
+  it("each demo member's checking has its debit card, and the card's purchases are its ledger transactions: past ones settled, one pending", async () => {
+    const now = new Date("2026-11-24T15:00:00Z");
+    for (const s of DEMO_SIGNINS.filter((p) => p.kind === "member")) {
+      await db.insert(users).values({ id: `demo-card-${s.email}`, name: `${s.first_name} ${s.last_name}`, email: s.email, role: "user", emailVerified: true });
+    }
+    expect(await seedDemoHistory(db, now)).toBe(true);
+    const cards = await memberCardsView(db, "demo-card-alex.morgan@harborview.example", now);
+    expect(cards).toHaveLength(1);
+    const [card] = cards;
+    expect(card!.transactions).toHaveLength(10);
+    expect(card!.transactions[0]).toMatchObject({ merchant: "Market Basket", status: "pending" });
+    expect(card!.transactions.slice(1).every((t) => t.status === "posted" && t.amount_cents < 0)).toBe(true);
+    const rows = await authorizations(card!.id);
+    expect(rows.length).toBeGreaterThan(100);
+    // Every purchase is a card_payment against the card network's account; no day passes the card's limit.
+    const kinds = await db.execute(sql`select distinct t.kind from card_authorizations a join ledger_transactions t on t.id = a.transaction_id where a.card_id = ${card!.id}`);
+    expect(kinds.rows.map((r) => r.kind)).toEqual(["card_payment"]);
+    const days = await db.execute(sql`select business_date, sum(amount_cents)::bigint as total from card_authorizations where card_id = ${card!.id} group by business_date order by total desc limit 1`);
+    expect(Number(days.rows[0]!.total)).toBeLessThanOrEqual(card!.daily_limit_cents);
   });
 });

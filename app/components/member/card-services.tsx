@@ -61,7 +61,7 @@ export function CardFacts({ card }: { card: MemberCard }) {
       <div>
         <dt className="text-slate-600">Linked account</dt>
         <dd className="mt-0.5 font-medium text-slate-900">
-          {card.account.name} <span className="font-mono">{card.account.masked_number}</span>
+          {card.account.name} <span className="whitespace-nowrap font-mono">{card.account.masked_number}</span>
         </dd>
       </div>
       <div>

@@ -39,8 +39,9 @@ export default function Cards({ loaderData, actionData }: Route.ComponentProps) 
   const { formatDateTime } = useInstitutionDates();
   const usable = cards.filter((c) => c.status !== "blocked");
   const blocked = cards.filter((c) => c.status === "blocked");
-  // An answer about no card on the page (an unknown step, another member's card).
-  const stray = result && result.tone === "error" && !cards.some((c) => c.id === result.card_id) ? (formMessages(result.reply)[0] ?? result.message) : null;
+  // An answer about no card with controls on the page: an unknown step, another member's card,
+  // or the card just reported lost (its controls are gone; the answer names its replacement).
+  const stray = result && !usable.some((c) => c.id === result.card_id) ? { tone: result.tone, text: result.tone === "error" ? (formMessages(result.reply)[0] ?? result.message) : result.message } : null;
   return (
     <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
       <Link to="/dashboard#quick-actions" className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
@@ -51,8 +52,8 @@ export default function Cards({ loaderData, actionData }: Route.ComponentProps) 
         Your debit cards and their controls. A change works at once: a locked card is declined at the next purchase, and a card reported lost or stolen never works again.
       </p>
       {stray ? (
-        <FormMessage tone="error" className="mt-4">
-          {stray}
+        <FormMessage tone={stray.tone} className="mt-4">
+          {stray.text}
         </FormMessage>
       ) : null}
       {usable.length === 0 ? (
