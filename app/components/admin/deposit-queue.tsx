@@ -3,6 +3,7 @@ import { AlertTriangle, Check, X } from "lucide-react";
 import { Button } from "~/components/ui";
 import { controlClass, cx, labelClass } from "~/components/ui/field-styles";
 import { formatCents } from "~/domain/money";
+import { QUEUE_TITLES } from "~/domain/queues";
 import { useInstitutionDates } from "~/components/institution-dates";
 import type { QueuedDeposit } from "~/server/deposits/deposits.server";
 import { QueueSection } from "./queues";
@@ -29,7 +30,7 @@ export function DepositQueue({ count, rows, error }: { count: number; rows: Depo
   const navigation = useNavigation();
   const { formatDateTime } = useInstitutionDates();
   return (
-    <QueueSection id="deposits" title="Mobile deposits" count={count}>
+    <QueueSection id="deposits" title={QUEUE_TITLES.deposits} count={count}>
       {rows.length === 0 ? (
         <p className="px-5 py-8 text-center text-sm text-slate-700">Nothing is waiting.</p>
       ) : (
