@@ -7,7 +7,7 @@ import { historyPage } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { exportPayments, traceSequence } from "~/server/rails/export.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
-import { exportReturnFile, returnedItems, returnedItemsCount, returnFile } from "~/server/rails/inbound-returns.server";
+import { exportReturnFile, markReturnHandled, returnedItems, returnedItemsCount, returnFile } from "~/server/rails/inbound-returns.server";
 import { institution } from "~/config/institution.server";
 import { openTestDatabase } from "./test-database";
 import { newMember } from "./member-support";
@@ -227,7 +227,17 @@ describe("ACH in", () => {
     expect(told).toMatchObject({ title: "Your transfer of $250.00 to Lee Park was returned", body: "The other bank sent it back: No account or unable to locate account (R03). The money is back in your account." });
     const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ach_inbound.return_applied"), eq(auditLog.subject_id, String(queued.payment_id))));
     expect(audit).toMatchObject({ actor_id: staff.id, member_id: m.member.id });
-    expect((await returnedItems(db)).map((r) => [r.status, r.return_code, r.amount_cents])).toEqual([["unmatched", "R02", 100]]);
+    const waiting = await returnedItems(db);
+    expect(waiting.map((r) => [r.status, r.return_code, r.amount_cents])).toEqual([["unmatched", "R02", 100]]);
+
+    // Staff mark it handled, with what they did: it leaves the queue, audited.
+    const id = waiting[0]!.id;
+    expect(await markReturnHandled(db, id, "  ", staff, origin)).toEqual({ ok: false, status: 400, field: "note", message: "Please say what was done about this return." });
+    expect(await markReturnHandled(db, id, "Asked the other bank; not ours", staff, origin)).toEqual({ ok: true });
+    expect(await markReturnHandled(db, id, "again", staff, origin)).toEqual({ ok: false, status: 409, message: "This returned item was already handled." });
+    expect(await returnedItemsCount(db)).toBe(0);
+    const [handled] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ach_inbound.return_handled"), eq(auditLog.subject_id, String(id))));
+    expect(handled).toMatchObject({ actor_id: staff.id, after: { status: "noted", note: "Asked the other bank; not ours" } });
     await expectLedgerVerifies();
   });
 

@@ -124,6 +124,26 @@ export function ReturnedItems({ count, rows, files }: { count: number; rows: Ret
                   </p>
                 </div>
                 <p className="text-base font-semibold text-slate-900 tabular-nums md:text-right">{formatCents(r.amount_cents)}</p>
+                {r.status === "unmatched" ? (
+                  <Form method="post" className="flex flex-wrap items-end gap-3 md:col-span-3">
+                    <input type="hidden" name="entry_id" value={r.id} />
+                    <div className="min-w-0 flex-1 basis-64">
+                      <label htmlFor={`handled-${r.id}`} className="block text-sm font-semibold text-slate-900">
+                        What was done
+                      </label>
+                      <input
+                        id={`handled-${r.id}`}
+                        name="note"
+                        required
+                        maxLength={500}
+                        className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-900"
+                      />
+                    </div>
+                    <Button type="submit" name="intent" value="ach_return_handled" variant="secondary" isPending={busy(navigation, "ach_return_handled")} pendingLabel="Saving…">
+                      Mark as handled
+                    </Button>
+                  </Form>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -4,7 +4,7 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
 import { INBOUND_FILE_MAX_BYTES } from "~/domain/nacha/reader";
 import { formatCents } from "~/domain/money";
-import { exportReturnFile, recentInboundFiles, recentReturnFiles, returnedItems, returnFile } from "~/server/rails/inbound-returns.server";
+import { exportReturnFile, markReturnHandled, recentInboundFiles, recentReturnFiles, returnedItems, returnFile } from "~/server/rails/inbound-returns.server";
 
 /**
  * What /admin/queues calls for ACH in (docs/product.md#ach-in), opening the database itself so
@@ -34,6 +34,8 @@ export const achInPage = withDatabase(async (database: Db) => {
 
 /** Reads and posts an uploaded inbound NACHA file (refused whole, or posted entry by entry). */
 export const uploadAchFile = withDatabase(receiveAchFile);
+
+const markHandled = withDatabase(markReturnHandled);
 
 /** Sends the waiting returns as one return file. */
 export const exportReturns = withDatabase(exportReturnFile);
@@ -98,4 +100,12 @@ export async function achReturnsExport(staff: { id: string; email: string }, ori
   if (!result.ok) return { status: result.reason === "nothing_waiting" ? 409 : 422, tone: "error", message: result.message };
   const f = result.file;
   return { status: 200, tone: "success", message: `${f.entry_count} ${f.entry_count === 1 ? "return" : "returns"} (${formatCents(f.credit_total_cents + f.debit_total_cents)}) exported as ${f.file_name}.` };
+}
+
+/** Mark as handled, on a return of ours staff looked into: its note is required. */
+export async function achReturnHandled(form: FormData, staff: { id: string; email: string }, origin: AuditOrigin): Promise<AchInAnswer> {
+  const id = /^\d{1,15}$/.test(String(form.get("entry_id") ?? "")) ? Number(form.get("entry_id")) : 0;
+  const result = await markHandled(id, String(form.get("note") ?? ""), staff, origin);
+  if (!result.ok) return { status: result.status, tone: "error", message: result.message };
+  return { status: 200, tone: "success", message: "The return was marked as handled." };
 }

@@ -245,3 +245,37 @@ export async function exportReturnFile(db: Db, staff: InboundStaff, origin: Audi
     throw error;
   }
 }
+
+export const HANDLED_NOTE_MAX = 500;
+
+export type HandledResult = { ok: true } | { ok: false; status: 400 | 404 | 409; field?: "note"; message: string };
+
+/**
+ * A return of ours that matched no sent payment, or could not be reversed, handled by staff
+ * outside the ledger's automatic path (the other bank asked, the member's account was reopened and
+ * staff posted a correction): marked noted with what staff did, so it leaves the queue. Audited.
+ */
+export async function markReturnHandled(db: Db, entry_id: number, note: string, staff: InboundStaff, origin: AuditOrigin): Promise<HandledResult> {
+  const text = note.trim();
+  if (text === "") return { ok: false, status: 400, field: "note", message: "Please say what was done about this return." };
+  if (text.length > HANDLED_NOTE_MAX) return { ok: false, status: 400, field: "note", message: `Please keep the note to ${HANDLED_NOTE_MAX} characters.` };
+  if (!Number.isSafeInteger(entry_id) || entry_id <= 0) return { ok: false, status: 404, message: "This returned item was not found." };
+  return db.transaction(async (tx) => {
+    const [entry] = await tx.select().from(achInboundEntries).where(eq(achInboundEntries.id, entry_id)).for("update");
+    if (!entry) return { ok: false, status: 404, message: "This returned item was not found." } as const;
+    if (entry.status !== "unmatched") return { ok: false, status: 409, message: "This returned item was already handled." } as const;
+    await tx.update(achInboundEntries).set({ status: "noted", resolved_at: new Date() }).where(eq(achInboundEntries.id, entry_id));
+    await recordAudit(tx, {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      action: "ach_inbound.return_handled",
+      subject_type: "ach_inbound_entry",
+      subject_id: entry_id,
+      before: { status: "unmatched", return_code: entry.return_code, original_trace_number: entry.original_trace_number, amount_cents: Number(entry.amount_cents) },
+      after: { status: "noted", note: text },
+      request_id: origin.request_id,
+      ip: origin.ip,
+    });
+    return { ok: true } as const;
+  });
+}
