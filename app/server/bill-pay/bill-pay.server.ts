@@ -65,6 +65,7 @@ export const BILL_PAY_REFUSALS = {
     cancelled: "This payment was already cancelled.",
   },
   due_today: "This payment is being paid today and can no longer be changed.",
+  series_order: "A recurring payment's date must be before the series' next payment",
   key_reused: BILL_PAY_MESSAGES.failed,
 } as const;
 
@@ -424,6 +425,15 @@ export async function editBillPayment(db: Db, member: BillPayMember, form: EditB
     }
     const from = payingAccount(await memberAccounts(tx, member.id), payment.from_account_id);
     if ("ok" in from) return from;
+    if (payment.series_id !== null) {
+      // A recurring payment stays before the series' next one, so two never fall together.
+      const [series] = await tx.select().from(billPaymentSeries).where(eq(billPaymentSeries.id, payment.series_id));
+      const rule: SeriesRule = { frequency: series!.frequency, interval_weeks: series!.interval_weeks, first_date: series!.first_date, end_date: series!.end_date, payment_count: series!.payment_count };
+      const next = payment.sequence! + 1;
+      if (seriesHasPayment(rule, next) && form.payment_date >= seriesPaymentDate(rule, next)) {
+        return refused(`${BILL_PAY_REFUSALS.series_order} (${seriesPaymentDate(rule, next)}).`, "payment_date");
+      }
+    }
     const payee = await payeeOf(tx, payment.payee_id);
     if (payment.hold_transaction_id !== null) {
       const released = await releaseHold(tx, { transaction_id: payment.hold_transaction_id, idempotency_key: `bill-pay:${payment.id}:edit:${form.idempotency_key}`, resolved_by: `member:${member.id}` });
