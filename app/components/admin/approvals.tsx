@@ -37,14 +37,18 @@ export function AdjustmentQueue({ title, count, items, staffId, result }: { titl
   const answer = resultFor(result, ["approve_adjustment", "decline_adjustment"]);
   return (
     <QueueSection id="adjustments" title={title} count={count}>
-      <div className="space-y-3 p-4 sm:p-5">
-        {answer ? <StatusLine message={answer.message} tone={answer.tone} /> : null}
-        {items.length === 0 ? (
-          <p className="text-sm text-slate-700">No adjustment is waiting for a second approval.</p>
-        ) : (
+      {answer ? (
+        <div className="px-4 pt-4 sm:px-5">
+          <StatusLine message={answer.message} tone={answer.tone} />
+        </div>
+      ) : null}
+      {items.length === 0 ? (
+        <p className="px-5 py-8 text-center text-sm text-slate-700">Nothing is waiting.</p>
+      ) : (
+        <div className="p-4 sm:p-5">
           <ApprovalList items={items} staffId={staffId} result={result} memberHref={(member_id) => `/admin?member=${encodeURIComponent(member_id)}`} />
-        )}
-      </div>
+        </div>
+      )}
     </QueueSection>
   );
 }
