@@ -13,7 +13,7 @@ import { pageTitle } from "~/components/site/page-title";
 import { StatusLine } from "~/components/admin/admin-shell";
 import { ExportFiles, PaymentQueue, type QueueActionResult } from "~/components/admin/queues";
 import { DepositQueue } from "~/components/admin/deposit-queue";
-import { achInPage, achReturnsExport, achUpload, refuseTooLarge } from "./queues-ach-in.server";
+import { achInPage, achReturnHandled, achReturnsExport, achUpload, refuseTooLarge } from "./queues-ach-in.server";
 import { AchInbound, ReturnedItems } from "~/components/admin/ach-inbound";
 import { AdjustmentQueue } from "~/components/admin/approvals";
 
@@ -33,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { ...page, deposits, ach_in, adjustments, staff_id: staff.id, per_file: EXPORT_PAYMENTS_MAX };
 }
 
-const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export", "approve_adjustment", "decline_adjustment"] as const;
+const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export", "ach_return_handled", "approve_adjustment", "decline_adjustment"] as const;
 const ADJUSTMENT_INTENTS: readonly string[] = ["approve_adjustment", "decline_adjustment"];
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -69,8 +69,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The member page's decision and answer (the maker cannot decide; a decline needs a reason).
     return decideQueuedAdjustment({ staff, role, origin, intent, form });
   }
-  if (intent === "ach_upload" || intent === "ach_returns_export") {
-    const answer = intent === "ach_upload" ? await achUpload(form, staff, origin) : await achReturnsExport(staff, origin);
+  if (intent === "ach_upload" || intent === "ach_returns_export" || intent === "ach_return_handled") {
+    const answer = intent === "ach_upload" ? await achUpload(form, staff, origin) : intent === "ach_returns_export" ? await achReturnsExport(staff, origin) : await achReturnHandled(form, staff, origin);
     return data({ tone: answer.tone, message: answer.message } satisfies QueueActionResult, { status: answer.status });
   }
   return data({ tone: "error", message: UNKNOWN_INTENT_MESSAGE } satisfies QueueActionResult, { status: 400 });
