@@ -22,7 +22,7 @@
  *   node --import tsx bench/transfers.ts      (builds what changed first; writes results/transfers.json)
  *
  * Environment: BENCH_DATABASE_URL (PostgreSQL to create the bench's databases on, default
- * postgresql://postgres@127.0.0.1:55432/postgres), BENCH_PORT (3405, and the next two), BENCH_SECONDS
+ * postgresql://postgres@127.0.0.1:55432/postgres), BENCH_PORT (3405: the server, or nginx before two), BENCH_SECONDS
  * (5 timed per point, after 1 s of warm-up), BENCH_ROUNDS (2), BENCH_CLIENTS (1,2,4,8,16),
  * BENCH_SETUPS (pglite,pg1,pg2), MUTUAL_BUILD_DIR (build), BENCH_SKIP_BUILD=1, BENCH_OUT (transfers), NGINX_BIN,
  * BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for the app processes only, e.g. --cpu-prof),
@@ -33,6 +33,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -136,12 +137,14 @@ function cpuMs(pids: readonly number[]): number {
 }
 
 /** `clients` loops, each on its own member, for 1 s of warm-up then SECONDS timed. */
-async function drive(clients: number, members: BenchMember[], one: (member: BenchMember) => Promise<void>, server_pids: readonly number[] = [], warm_ms = 1000): Promise<Point> {
+async function drive(clients: number, members: BenchMember[], one: (member: BenchMember) => Promise<void>, server_pids: readonly number[] = [], warm_ms = 1000, warm_requests_min = 0): Promise<Point> {
+  let warm_requests = 0;
   const loop = async (member: BenchMember, until: number, times?: number[]) => {
-    while (performance.now() < until) {
+    while (performance.now() < until || (!times && warm_requests < warm_requests_min)) {
       const started = performance.now();
       await one(member);
-      times?.push(performance.now() - started);
+      if (times) times.push(performance.now() - started);
+      else warm_requests++;
     }
   };
   const warm_until = performance.now() + warm_ms;
@@ -189,6 +192,17 @@ function httpOne(base: string, agent: http.Agent) {
       req.on("error", reject);
       req.end(body);
     });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** The compiled production server, as `npm start` runs it after its build. */
@@ -317,13 +331,17 @@ function summarise(rounds: Round[]) {
   });
 }
 
-/** A server just started runs its code unoptimised at first: its first seconds are not timed. */
+/**
+ * A server just started runs its code unoptimised at first: its first seconds and requests are
+ * not timed (on a loaded machine 4 s can be a few dozen requests, so at least 300).
+ */
 const SERVER_WARM_UP_MS = 4000;
+const SERVER_WARM_UP_REQUESTS = 300;
 
 async function curve(members: BenchMember[], base: string, server_pids: readonly number[]): Promise<Point[]> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: MEMBERS });
   const points: Point[] = [];
-  for (const [i, clients] of CLIENTS.entries()) points.push(await drive(clients, members, httpOne(base, agent), server_pids, i === 0 ? SERVER_WARM_UP_MS : 1000));
+  for (const [i, clients] of CLIENTS.entries()) points.push(await drive(clients, members, httpOne(base, agent), server_pids, i === 0 ? SERVER_WARM_UP_MS : 1000, i === 0 ? SERVER_WARM_UP_REQUESTS : 0));
   agent.destroy();
   return points;
 }
@@ -389,9 +407,10 @@ async function postgresSetup(processes: number): Promise<{ rounds: Round[]; veri
     await migrateDatabase(database);
     const members = await prepareMembers(database.db);
     const env: Record<string, string> = { DATABASE_URL: url.toString(), DATA_DIR: path.join(work, `pg-${processes}`), ...(processes > 1 ? { TRUST_PROXY: "1" } : {}) };
-    for (let i = 0; i < processes; i++) apps.push(new AppProcess(PORT + 1 + i, env));
+    // The apps on free ports (the ports after BENCH_PORT may be other people's); the proxy, or the one app, is what clients ask.
+    for (let i = 0; i < processes; i++) apps.push(new AppProcess(processes > 1 ? await freePort() : PORT, env));
     await Promise.all(apps.map((a) => a.ready()));
-    let base = `http://127.0.0.1:${PORT + 1}`;
+    let base = `http://127.0.0.1:${apps[0]!.port}`;
     if (processes > 1) {
       nginx = startNginx(PORT, apps.map((a) => a.port));
       base = `http://127.0.0.1:${PORT}`;
