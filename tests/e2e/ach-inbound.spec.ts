@@ -81,6 +81,25 @@ test("staff upload an inbound file, see its returned items, are refused it again
     ["21", "000123", 12_345, "R03"],
     ["31", "000456", 100, "R03"],
   ]);
+  // A return of an entry we never sent waits for staff, who mark it handled with what they did.
+  const unknown = buildInboundFile(
+    [{ company_name: `Return ${STAMP}`.slice(0, 16), odfi: "02100002", entries: [{ code: "21", account_number: "555", amount_cents: 777, name: "Who Knows", return_of: { reason: "R02", original_trace: "501234569999990" } }] }],
+    { modifier: "R" },
+  );
+  await achIn.getByLabel("Inbound NACHA file from the Federal Reserve").setInputFiles(upload(`return-${STAMP}.ach`, unknown));
+  await achIn.getByRole("button", { name: "Upload and post" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `return-${STAMP}.ach: 1 entry, 0 posted, 0 returned, 1 returns to look into.` })).toBeVisible();
+  const look = returns.getByTestId("returned-item").filter({ hasText: `RETURN ${STAMP}`.slice(0, 16) });
+  await expect(look).toContainText("Look into it");
+  await page.setViewportSize(PHONE);
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `${SCREENS}/queues-look-into-375.png`, fullPage: true });
+  await page.setViewportSize(DESKTOP);
+  await look.getByLabel("What was done").fill("Asked the other bank: not our entry");
+  await look.getByRole("button", { name: "Mark as handled" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "The return was marked as handled." })).toBeVisible();
+  await expect(look).toHaveCount(0);
+
   // The two refusals answer 409 and 422, which the browser logs as failed loads; nothing else.
   expect(errors.filter((e) => !/status of (409 \(Conflict\)|422 \(Unprocessable Entity\))$/.test(e))).toEqual([]);
 });
