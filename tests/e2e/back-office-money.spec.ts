@@ -225,10 +225,18 @@ test("an adjustment above the limit waits for a second staff member, who approve
   await shot(checker, "approvals");
   await first.getByRole("button", { name: "Approve and post" }).click();
   await expect(box.getByText("Adjustment of $10,000.01 approved and posted.")).toBeVisible();
-  const second = box.getByRole("listitem").filter({ hasText: "Typo, should not post" });
+  // The other one waits in the payment queues too, with the same forms: declined from there.
+  await checker.goto("/admin/queues");
+  await hydrated(checker);
+  const queue = checker.getByTestId("queue-adjustments");
+  await expect(queue.getByRole("heading", { name: /^Adjustments waiting for a second approval/ })).toBeVisible();
+  const second = queue.getByRole("listitem").filter({ hasText: "Typo, should not post" });
+  await expect(second.getByText(`asked by ${STAFF.email}`)).toBeVisible();
+  await shot(checker, "queue-adjustments");
   await second.getByLabel("Reason to decline").fill("No paperwork");
   await second.getByRole("button", { name: "Decline" }).click();
-  await expect(box.getByText("Adjustment declined.")).toBeVisible();
+  await expect(queue.getByText("Adjustment declined.")).toBeVisible();
+  await expect(queue.getByRole("listitem").filter({ hasText: "Typo, should not post" })).toHaveCount(0);
 
   const staffAgain = await pageAs(STAFF);
   await openMember(staffAgain, member.email);
