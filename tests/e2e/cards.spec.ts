@@ -193,9 +193,10 @@ test("the dashboard: Cards in the top bar and the fragments open the quick actio
   await expect(quick.getByRole("link", { name: "Open Bill Pay" })).toBeVisible();
 
   const services = page.getByRole("region", { name: "Card Services" });
-  await expect(services.getByRole("tab", { name: "Overview" })).toHaveAttribute("aria-selected", "true");
+  await expect(services.getByRole("button", { name: "Overview" })).toHaveAttribute("aria-pressed", "true");
   await expect(services.getByText(/Debit card/).first()).toBeVisible();
-  await services.getByRole("tab", { name: "Statements" }).click();
+  await services.getByRole("button", { name: "Statements" }).click();
+  await expect(services.getByRole("button", { name: "Statements" })).toHaveAttribute("aria-pressed", "true");
   await expect(services.getByRole("link", { name: "All statements and exports" })).toBeVisible();
   await page.goto("/dashboard?action=cards#quick-actions-cards");
   await shots(page, "dashboard");
@@ -206,6 +207,8 @@ test("the dashboard: Cards in the top bar and the fragments open the quick actio
   await plain.goto("/dashboard");
   await plain.getByRole("navigation").first().getByRole("link", { name: "Cards" }).click();
   await expect(plain.getByRole("region", { name: "Quick actions" }).getByRole("heading", { name: "Cards" })).toBeVisible();
+  await plain.getByRole("region", { name: "Card Services" }).getByRole("button", { name: "Statements" }).click();
+  await expect(plain.getByRole("region", { name: "Card Services" }).getByRole("link", { name: "All statements and exports" })).toBeVisible();
   await plain.getByRole("link", { name: "Manage cards" }).first().click();
   await plain.getByRole("button", { name: "Lock card" }).click();
   await expect(plain.getByText(/is locked: purchases are declined until you unlock it\./)).toBeVisible();

@@ -1,6 +1,5 @@
 import { useEffect } from "react";
-import { Link, useLocation, useNavigate } from "react-router";
-import { Tab, TabList, TabPanel, Tabs } from "react-aria-components";
+import { Form, Link, useLocation, useNavigate } from "react-router";
 import { ArrowRight, CreditCard, Download, FileText } from "lucide-react";
 import { formatCents } from "~/domain/money";
 import { cx } from "~/components/ui/field-styles";
@@ -8,7 +7,7 @@ import { StatusBadge } from "~/components/member/amount";
 import type { CardServicesSummary } from "~/server/cards/page.server";
 
 /**
- * The dashboard's Card Services (tabs Overview and Statements, the tab in the URL so it works
+ * The dashboard's Card Services (views Overview and Statements, the view in the URL so it works
  * without JavaScript) and the Cards quick action opened in place (docs/product.md#dashboard).
  */
 
@@ -70,26 +69,30 @@ export function CardServices({ summary, tab }: { summary: CardServicesSummary; t
           Manage cards <ArrowRight className="size-4" aria-hidden="true" />
         </Link>
       </div>
-      <Tabs selectedKey={tab} keyboardActivation="manual" className="mt-3">
-        <TabList aria-label="Card Services" className="flex gap-1 border-b border-slate-200 px-3 sm:px-4">
-          {CARD_SERVICES_TABS.map((key) => (
-            <Tab
-              key={key}
-              id={key}
-              href={`/dashboard?services=${key}#card-services`}
-              className={({ isSelected }) =>
-                cx(
-                  "-mb-px flex min-h-11 cursor-pointer items-center gap-2 border-b-2 px-3 py-2 text-sm font-semibold outline-none data-[focus-visible]:rounded-t-md data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600",
-                  isSelected ? "border-accent-600 text-brand-900" : "border-transparent text-slate-600 hover:text-brand-800",
-                )
-              }
-            >
-              {key === "overview" ? <CreditCard className="size-4" aria-hidden="true" /> : <FileText className="size-4" aria-hidden="true" />}
-              {key === "overview" ? "Overview" : "Statements"}
-            </Tab>
-          ))}
-        </TabList>
-        <TabPanel id="overview" className="p-5 outline-none data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600 sm:p-6">
+      {/*
+        The view is in the URL (a GET form, so it works without JavaScript). Buttons, not tabs: the
+        transfer section above is the page's one tab set.
+      */}
+      <Form method="get" action="/dashboard#card-services" preventScrollReset aria-label="Card Services view" className="mt-3 flex gap-1 border-b border-slate-200 px-3 sm:px-4">
+        {CARD_SERVICES_TABS.map((key) => (
+          <button
+            key={key}
+            type="submit"
+            name="services"
+            value={key}
+            aria-pressed={tab === key}
+            className={cx(
+              "-mb-px flex min-h-11 cursor-pointer items-center gap-2 border-b-2 px-3 py-2 text-sm font-semibold outline-none focus-visible:rounded-t-md focus-visible:outline-2 focus-visible:outline-accent-600",
+              tab === key ? "border-accent-600 text-brand-900" : "border-transparent text-slate-600 hover:text-brand-800",
+            )}
+          >
+            {key === "overview" ? <CreditCard className="size-4" aria-hidden="true" /> : <FileText className="size-4" aria-hidden="true" />}
+            {key === "overview" ? "Overview" : "Statements"}
+          </button>
+        ))}
+      </Form>
+      {tab === "overview" ? (
+        <div className="p-5 sm:p-6">
           {summary.cards.length === 0 ? (
             <p className="text-sm text-slate-700">You have no debit card yet. Each checking account gets one when it opens.</p>
           ) : (
@@ -131,8 +134,9 @@ export function CardServices({ summary, tab }: { summary: CardServicesSummary; t
               ))}
             </ul>
           )}
-        </TabPanel>
-        <TabPanel id="statements" className="p-5 outline-none data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600 sm:p-6">
+        </div>
+      ) : (
+        <div className="p-5 sm:p-6">
           {summary.statements.length === 0 ? (
             <p className="text-sm text-slate-700">You have no accounts yet.</p>
           ) : (
@@ -162,8 +166,8 @@ export function CardServices({ summary, tab }: { summary: CardServicesSummary; t
           <Link to="/dashboard/statements" className="mt-3 inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
             All statements and exports <ArrowRight className="size-4" aria-hidden="true" />
           </Link>
-        </TabPanel>
-      </Tabs>
+        </div>
+      )}
     </section>
   );
 }
