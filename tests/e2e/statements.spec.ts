@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { extractText, getDocumentProxy } from "unpdf";
 import { parseSync } from "ofx-js";
 import { expect as baseExpect, test } from "./fixtures";
-import { ALEX, PHONE, expectNoAxeViolations, watchConsole } from "./support";
+import { ALEX, DESKTOP, PHONE, expectNoAxeViolations, hydrated, watchConsole } from "./support";
 
 /**
  * Statements (docs/product.md#statements) as a member uses them: from Quick actions to the
@@ -83,6 +83,8 @@ test("a member downloads last month's statement; its text shows the balances and
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed file, read field by field
   const ofx = parseSync(fs.readFileSync((await ofx_download.path())!, "utf8")) as { OFX: Record<string, any> };
   const rs = ofx.OFX.BANKMSGSRSV1.STMTTRNRS.STMTRS;
+  // Quicken finds the credit union by the profile's Intuit bank id (ofx-js reads INTU.BID as INTUBID).
+  expect(ofx.OFX.SIGNONMSGSRSV1.SONRS.INTUBID).toBe("99999");
   const ofx_lines = [rs.BANKTRANLIST.STMTTRN].flat() as Record<string, string>[];
   const byValue = (a: number, b: number) => a - b;
   expect(ofx_lines.map((l) => cents(l.TRNAMT!)).sort(byValue)).toEqual(posted.map((r) => cents(r[5]!)).sort(byValue));
@@ -93,5 +95,15 @@ test("a member downloads last month's statement; its text shows the balances and
   await expect(page.getByRole("heading", { name: "Statements", level: 1 })).toBeVisible();
   await expectNoAxeViolations(page);
   await page.screenshot({ path: `${SCREENS}/statements-375.png`, fullPage: true });
+
+  // Email it to me: the answer beside the month, naming the registered address.
+  await hydrated(page);
+  const email = checking.getByRole("button", { name: /^Email it to me: / }).first();
+  await email.click();
+  await expect(checking.getByText(new RegExp(`^We emailed your [A-Z][a-z]+ \\d{4} statement for Personal Checking .+ to ${ALEX.email.replace(/[.]/g, "\\.")}\\.$`))).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `${SCREENS}/statements-emailed-375.png`, fullPage: true });
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: `${SCREENS}/statements-emailed-1440.png`, fullPage: true });
   expect(errors).toEqual([]);
 });
