@@ -88,7 +88,7 @@ test("staff upload an inbound file, see its returned items, are refused it again
   );
   await achIn.getByLabel("Inbound NACHA file from the Federal Reserve").setInputFiles(upload(`return-${STAMP}.ach`, unknown));
   await achIn.getByRole("button", { name: "Upload and post" }).click();
-  await expect(page.getByRole("status").filter({ hasText: `return-${STAMP}.ach: 1 entry, 0 posted, 0 returned, 1 returns to look into.` })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: `return-${STAMP}.ach: 1 entry, 0 posted, 0 returned, 1 return to look into.` })).toBeVisible();
   const look = returns.getByTestId("returned-item").filter({ hasText: `RETURN ${STAMP}`.slice(0, 16) });
   await expect(look).toContainText("Look into it");
   await page.setViewportSize(PHONE);

@@ -88,9 +88,10 @@ export async function achUpload(form: FormData, staff: { id: string; email: stri
   const result = await uploadAchFile({ bytes: new Uint8Array(await file.arrayBuffer()), file_name: file.name, staff, origin });
   if (!result.ok) return { status: result.reason === "duplicate" ? 409 : 422, tone: "error", message: result.message };
   const parts = [`${result.posted.toLocaleString("en-US")} posted`, `${result.returned.toLocaleString("en-US")} returned`];
-  if (result.applied) parts.push(`${result.applied} returns of our payments applied`);
-  if (result.unmatched) parts.push(`${result.unmatched} returns to look into`);
-  if (result.noted) parts.push(`${result.noted} prenotes noted`);
+  const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  if (result.applied) parts.push(`${plural(result.applied, "return", "returns")} of our payments applied`);
+  if (result.unmatched) parts.push(`${plural(result.unmatched, "return", "returns")} to look into`);
+  if (result.noted) parts.push(`${plural(result.noted, "prenote", "prenotes")} noted`);
   return { status: 200, tone: "success", message: `${result.file_name}${result.resumed ? " (finished)" : ""}: ${result.entry_count.toLocaleString("en-US")} ${result.entry_count === 1 ? "entry" : "entries"}, ${parts.join(", ")}.` };
 }
 
