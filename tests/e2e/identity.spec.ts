@@ -80,10 +80,14 @@ async function codeFor(page: Page, email: string): Promise<string> {
   }
 }
 
+/** Sends the password step and waits for the server's answer, so the next attempt is not typed
+ * into a form that the previous answer is about to reset. */
 async function passwordStep(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel("Email address").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
+  const answered = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/login"));
   await page.getByRole("button", { name: "Continue" }).click();
+  await answered;
 }
 
 async function signIn(page: Page, email: string, password = PASSWORD) {
