@@ -134,11 +134,11 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       name: "Premier Checking",
       description: "Everyday checking with no minimum balance and no monthly fee.",
       rate_label: "No minimum balance",
-      features: ["No monthly maintenance fee", "Free debit card", "Online banking and transfers to any US bank", "Surcharge-free ATMs nationwide"],
+      features: ["No monthly maintenance fee", "Free debit card with card controls", "Online bill pay and mobile check deposit", "Surcharge-free ATMs nationwide"],
       most_popular: true,
       icon: "checking",
       details:
-        "Premier Checking is the account most of our members start with. There is no minimum balance and no monthly fee.\n\n- Free debit card\n- Online banking on a computer or a phone: balances, history and its export, transfers to your savings, to other members, to any US bank and abroad\n- A one-time code protects every sign-in\n\nOpen it as part of your membership application.",
+        "Premier Checking is the account most of our members start with. There is no minimum balance and no monthly fee.\n\n- Free debit card: lock and unlock it, set its daily limit, see its number or change its PIN, and report it lost, all in online banking\n- Online banking on a computer or a phone: balances, history and its export, transfers to your savings, to other members, to any US bank and abroad, bill pay, mobile check deposit and monthly PDF statements\n- Direct deposit of your pay: give your employer your account and routing numbers\n- A one-time code protects every sign-in\n\nOpen it as part of your membership application.",
     },
     {
       slug: "high-yield-savings",

@@ -20,18 +20,18 @@ export const FEATURE_KEYS = [
 
 export type Feature = (typeof FEATURE_KEYS)[number];
 
-/** Everything here is false today: online banking, transfers and history are what works. */
+/** On: what members can use today (each with its page and tests); off: still to build. */
 export const FEATURES: Readonly<Record<Feature, boolean>> = {
-  mobile_deposit: false,
-  bill_pay: false,
-  card_controls: false,
+  mobile_deposit: true,
+  bill_pay: true,
+  card_controls: true,
   live_chat: false,
   zelle: false,
-  online_statements: false,
+  online_statements: true,
   /** Online banking works in a phone's browser; there is no app to install. */
   mobile_app: false,
-  /** Receiving payroll and other ACH credits from outside. */
-  direct_deposit: false,
+  /** Receiving payroll and other ACH credits from outside (the inbound ACH file staff upload). */
+  direct_deposit: true,
   /** Several people with their own sign-ins on one business's accounts. */
   business_team_sign_ins: false,
 };
