@@ -35,8 +35,8 @@ export type PaymentKind = "ach" | "wire";
 
 /**
  * Most payments in one file; the rest wait for the next export. The holds settle in one bulk
- * ledger call, which takes at most this many; 10,000 export in about 3 s on a busy 2-core machine
- * (bench/LOG.md "ACH export"), well inside the 60 s a request may take, and the settlement
+ * ledger call, which takes at most this many; 10,000 export in about 1 s on a quiet 2-core machine
+ * and 4-7 s on a busy one (bench/LOG.md "ACH export"), well inside the 60 s a request may take, and the settlement
  * account's row lock, which every new transfer to another bank needs, is held for that long.
  */
 export const EXPORT_PAYMENTS_MAX = BATCH_TRANSACTIONS_MAX;
