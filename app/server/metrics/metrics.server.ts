@@ -176,9 +176,28 @@ const OWN_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 export function routeLabel(pathname: string, manifest: RouteManifest | undefined): string {
   if (OWN_PATHS.has(pathname)) return pathname;
   if (pathname.startsWith("/assets/")) return "static";
+  if (!manifest) return "unmatched";
+  // React Router's matchRoutes flattens and ranks the whole route table on every call: measured
+  // at 16% of the server's CPU for member transfers over HTTP (bench/LOG.md, "Member transfers").
+  // The answer depends only on the address, so recent addresses keep theirs (bounded: addresses
+  // holding ids are many).
+  let labels = labelCache.get(manifest);
+  if (!labels) labelCache.set(manifest, (labels = new Map()));
+  let label = labels.get(pathname);
+  if (label === undefined) {
+    if (labels.size >= LABEL_CACHE_MAX) labels.clear();
+    label = matchLabel(pathname, manifest);
+    labels.set(pathname, label);
+  }
+  return label;
+}
+
+const LABEL_CACHE_MAX = 2_000;
+const labelCache = new WeakMap<RouteManifest, Map<string, string>>();
+
+function matchLabel(pathname: string, manifest: RouteManifest): string {
   // A loader or action fetched by the browser: "/dashboard.data", "/_root.data" for "/".
   const page = pathname === "/_root.data" ? "/" : pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
-  if (!manifest) return "unmatched";
   const matches = matchRoutes(routeTree(manifest), page);
   const leaf = matches?.[matches.length - 1]?.route;
   if (!leaf) return "unmatched";
