@@ -154,6 +154,8 @@ describe("ACH in", () => {
     const read = readNachaFile(stored!.content, { returns: true });
     expect(read.header.immediate_origin).toBe(institution().routing_number);
     expect(read.header.immediate_destination).toBe(FED_ROUTING);
+    // The operator the profile names for that routing number.
+    expect(read.header.destination_name).toBe(institution().ach.destination_name);
     const returned = read.batches.flatMap((b) => b.entries.map((e) => [b.company_name, e.transaction_code, e.account_number, e.amount_cents, e.addenda[0]!.text.slice(0, 3), e.addenda[0]!.text.slice(3, 18)]));
     const trace = (line: number) => entries.find((e) => e.line === line)!.trace_number;
     expect(returned).toEqual([

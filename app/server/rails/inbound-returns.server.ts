@@ -187,7 +187,7 @@ export async function exportReturnFile(db: Db, staff: InboundStaff, origin: Audi
       const modifier = fileIdModifier(Number(made.rows[0]!.n));
       const file = writeReturnFile({
         origin: { routing_number: profile.routing_number, name: profile.name },
-        destination: { routing_number: destination.slice(-9), name: destination === profile.routing_number ? profile.name : "Federal Reserve Bank" },
+        destination: { routing_number: destination.slice(-9), name: returnDestinationName(destination.slice(-9), profile) },
         created: { date: business_date, time: clockTime(now) },
         file_id_modifier: modifier,
         effective_date: nextBusinessDay(business_date),
@@ -278,4 +278,15 @@ export async function markReturnHandled(db: Db, entry_id: number, note: string, 
     });
     return { ok: true } as const;
   });
+}
+
+/**
+ * The name in a return file's header: the ACH operator the inbound file came from. The profile
+ * names the one our own files go to (`ach.destination_name`); an operator we know only by its
+ * routing number is named generically.
+ */
+function returnDestinationName(routing_number: string, profile: { routing_number: string; name: string; ach: { destination_routing_number: string; destination_name: string } }): string {
+  if (routing_number === profile.ach.destination_routing_number) return profile.ach.destination_name;
+  if (routing_number === profile.routing_number) return profile.name;
+  return "Federal Reserve Bank";
 }
