@@ -2,18 +2,14 @@ import { isValidRoutingNumber, routingCheckDigit } from "~/domain/routing-number
 import {
   BATCH_CONTROL,
   BATCH_HEADER,
-  BLOCKING_FACTOR,
   ENTRY_DETAIL,
-  FILE_CONTROL,
-  FILE_HEADER,
   NachaFieldError,
-  PADDING_RECORD,
   RECORD_LENGTH,
   formatRecord,
   yymmdd,
   type FieldLayout,
 } from "./records";
-import { entryHash } from "./writer";
+import { closeFile, entryHash, fileHeaderRecord } from "./writer";
 
 /**
  * The return file (pure): entries the credit union received but could not post, sent back to
@@ -128,18 +124,7 @@ export function writeReturnFile(input: ReturnFileInput): ReturnFile {
   if (!isValidRoutingNumber(input.destination.routing_number)) throw new NachaFieldError("the destination routing number fails the ABA checksum");
   if (input.returns.length === 0) throw new NachaFieldError("a return file needs at least one return");
   const odfi = input.origin.routing_number.slice(0, 8);
-  const records: string[] = [
-    formatRecord(FILE_HEADER, {
-      immediate_destination: input.destination.routing_number,
-      immediate_origin: input.origin.routing_number,
-      file_creation_date: yymmdd(input.created.date),
-      file_creation_time: input.created.time.replace(":", ""),
-      file_id_modifier: input.file_id_modifier,
-      immediate_destination_name: input.destination.name,
-      immediate_origin_name: input.origin.name,
-      reference_code: "RETURNS",
-    }),
-  ];
+  const records: string[] = [fileHeaderRecord({ ...input, reference_code: "RETURNS" })];
 
   const groups = new Map<string, { item: ReturnItem; index: number }[]>();
   input.returns.forEach((item, index) => {
@@ -233,17 +218,12 @@ export function writeReturnFile(input: ReturnFileInput): ReturnFile {
     debit_total_cents += debits;
     rdfis.push(...batch_rdfis);
   }
-  const record_count = records.length + 1;
-  records.push(
-    formatRecord(FILE_CONTROL, {
-      batch_count: batch_number,
-      block_count: Math.ceil(record_count / BLOCKING_FACTOR),
-      entry_addenda_count: entry_count * 2,
-      entry_hash: entryHash(rdfis),
-      total_debit_entry_dollar_amount: debit_total_cents,
-      total_credit_entry_dollar_amount: credit_total_cents,
-    }),
-  );
-  while (records.length % BLOCKING_FACTOR !== 0) records.push(PADDING_RECORD);
-  return { text: `${records.join("\n")}\n`, entry_count, batch_count: batch_number, credit_total_cents, debit_total_cents, trace_numbers };
+  const { text } = closeFile(records, {
+    batch_count: batch_number,
+    entry_addenda_count: entry_count * 2,
+    entry_hash: entryHash(rdfis),
+    debit_total_cents,
+    credit_total_cents,
+  });
+  return { text, entry_count, batch_count: batch_number, credit_total_cents, debit_total_cents, trace_numbers };
 }

@@ -104,6 +104,50 @@ export function fileIdModifier(index: number): string {
   return modifier;
 }
 
+/** The file header (record type 1), the same for the payment file and the return file. */
+export function fileHeaderRecord(input: {
+  origin: { routing_number: string; name: string };
+  destination: { routing_number: string; name: string };
+  created: { date: string; time: string };
+  file_id_modifier: string;
+  reference_code?: string;
+}): string {
+  return formatRecord(FILE_HEADER, {
+    immediate_destination: input.destination.routing_number,
+    immediate_origin: input.origin.routing_number,
+    file_creation_date: yymmdd(input.created.date),
+    file_creation_time: input.created.time.replace(":", ""),
+    file_id_modifier: input.file_id_modifier,
+    immediate_destination_name: input.destination.name,
+    immediate_origin_name: input.origin.name,
+    reference_code: input.reference_code ?? "",
+  });
+}
+
+/**
+ * Ends a file: appends the file control (its block count includes the control itself) and records
+ * of nines to a multiple of ten, and returns the text with the counts before padding.
+ */
+export function closeFile(
+  records: string[],
+  control: { batch_count: number; entry_addenda_count: number; entry_hash: string; debit_total_cents: number; credit_total_cents: number },
+): { text: string; record_count: number; block_count: number } {
+  const record_count = records.length + 1;
+  const block_count = Math.ceil(record_count / BLOCKING_FACTOR);
+  records.push(
+    formatRecord(FILE_CONTROL, {
+      batch_count: control.batch_count,
+      block_count,
+      entry_addenda_count: control.entry_addenda_count,
+      entry_hash: control.entry_hash,
+      total_debit_entry_dollar_amount: control.debit_total_cents,
+      total_credit_entry_dollar_amount: control.credit_total_cents,
+    }),
+  );
+  while (records.length % BLOCKING_FACTOR !== 0) records.push(PADDING_RECORD);
+  return { text: `${records.join("\n")}\n`, record_count, block_count };
+}
+
 function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new NachaFieldError(message);
 }
@@ -136,18 +180,7 @@ export function writeNachaFile(input: NachaFileInput): NachaFile {
 
   const odfi = input.origin.routing_number.slice(0, 8);
   const company_identification = input.company.identification;
-  const records: string[] = [
-    formatRecord(FILE_HEADER, {
-      immediate_destination: input.destination.routing_number,
-      immediate_origin: input.origin.routing_number,
-      file_creation_date: yymmdd(input.created.date),
-      file_creation_time: input.created.time.replace(":", ""),
-      file_id_modifier: input.file_id_modifier,
-      immediate_destination_name: input.destination.name,
-      immediate_origin_name: input.origin.name,
-      reference_code: input.reference_code ?? "",
-    }),
-  ];
+  const records: string[] = [fileHeaderRecord(input)];
 
   const by_date = new Map<string, NachaCredit[]>();
   for (const credit of input.credits) {
@@ -232,18 +265,12 @@ export function writeNachaFile(input: NachaFileInput): NachaFile {
 
   const credit_total_cents = batches.reduce((sum, b) => sum + b.credit_total_cents, 0);
   const entry_hash = entryHash(batches.flatMap((b) => b.entries.map((e) => e.routing_number)));
-  const record_count = records.length + 1;
-  const block_count = Math.ceil(record_count / BLOCKING_FACTOR);
-  records.push(
-    formatRecord(FILE_CONTROL, {
-      batch_count: batches.length,
-      block_count,
-      entry_addenda_count: entry_count + addenda_count,
-      entry_hash,
-      total_debit_entry_dollar_amount: 0,
-      total_credit_entry_dollar_amount: credit_total_cents,
-    }),
-  );
-  while (records.length % BLOCKING_FACTOR !== 0) records.push(PADDING_RECORD);
-  return { text: `${records.join("\n")}\n`, batches, entry_count, addenda_count, credit_total_cents, entry_hash, record_count, block_count };
+  const { text, record_count, block_count } = closeFile(records, {
+    batch_count: batches.length,
+    entry_addenda_count: entry_count + addenda_count,
+    entry_hash,
+    debit_total_cents: 0,
+    credit_total_cents,
+  });
+  return { text, batches, entry_count, addenda_count, credit_total_cents, entry_hash, record_count, block_count };
 }
