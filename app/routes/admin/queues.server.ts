@@ -1,5 +1,5 @@
 import { withDatabase } from "~/server/db/db.server";
-import { loadQueues, QUEUE_SECTIONS } from "~/server/rails/queues.server";
+import { loadQueues } from "~/server/rails/queues.server";
 import { exportFile, exportPayments } from "~/server/rails/export.server";
 import { cancelPayment } from "~/server/rails/cancel.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
@@ -12,13 +12,12 @@ import { moneyAction } from "~/server/member-accounts/actions.server";
  * buttons, one more `withDatabase(service)` here.
  */
 
-/** Every queue's rows (dates as the ISO text they travel as), count and title (QUEUE_SECTIONS'). */
+/** Every queue's rows (dates as the ISO text they travel as) and count; the page names each section from QUEUE_TITLES. */
 export async function queuesPage() {
   const view = await withDatabase(loadQueues)();
   const rows = (list: typeof view.ach) => list.map((p) => ({ ...p, created_at: p.created_at.toISOString() }));
   return {
     counts: view.counts.sections,
-    titles: Object.fromEntries(QUEUE_SECTIONS.map((s) => [s.id, s.title])),
     ach: rows(view.ach),
     wire: rows(view.wire),
     files: view.files.map((f) => ({ ...f, created_at: f.created_at.toISOString() })),
