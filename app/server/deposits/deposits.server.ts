@@ -5,9 +5,9 @@ import { getBalances, institutionAccount, memberAccounts, type AccountView } fro
 import { placeHold, releaseHold, settleHold, today, type LedgerAnswer } from "~/server/ledger/ledger.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
+import { accountLabel } from "~/server/payments/transfers.server";
 import { logger } from "~/server/logger.server";
 import { institution } from "~/config/institution.server";
-import { maskAccountNumber } from "~/domain/account-display";
 import { formatCents } from "~/domain/money";
 import { REFUSAL_MESSAGES } from "~/domain/refusals";
 import { availabilitySchedule, MOBILE_DEPOSIT_MESSAGES, type CheckSide } from "~/domain/mobile-deposit";
@@ -45,10 +45,6 @@ export const REVIEW_MESSAGES = {
 const REASON_MAX_CHARS = 300;
 /** Accounts a check may be deposited to. */
 const DEPOSIT_ACCOUNT_TYPES = new Set(["checking", "savings"]);
-
-function accountName(a: Pick<AccountView, "type" | "account_number">): string {
-  return `${a.type === "checking" ? "Checking" : a.type === "savings" ? "Savings" : "Account"} ${maskAccountNumber(a.account_number)}`;
-}
 
 /** The member's accounts a check may go to (open checking and savings). */
 export async function depositAccounts(db: DbOrTx, member_id: string): Promise<AccountView[]> {
@@ -151,7 +147,7 @@ export async function submitMobileDeposit(
         member_id: member.id,
         kind: "deposit_decision",
         title: `Mobile deposit of ${formatCents(input.amount_cents)} received`,
-        body: `Your check to ${accountName(account)} is pending review. It is not available until the credit union approves it; you will be told when it is.`,
+        body: `Your check to ${accountLabel(account)} is pending review. It is not available until the credit union approves it; you will be told when it is.`,
       });
       await recordAudit(tx, {
         actor_id: member.id,
@@ -406,7 +402,7 @@ export async function memberDeposits(db: DbOrTx, member_id: string): Promise<Mem
     .limit(MEMBER_DEPOSITS_MAX);
   return rows.map(({ d, account_number, account_type }) => ({
     id: Number(d.id),
-    account: accountName({ type: account_type, account_number }),
+    account: accountLabel({ type: account_type, account_number }),
     amount_cents: Number(d.amount_cents),
     status: d.status,
     created_at: d.created_at,
@@ -457,7 +453,7 @@ export async function pendingDeposits(db: DbOrTx): Promise<QueuedDeposit[]> {
     id: Number(d.id),
     member_name: r.member_name ?? "",
     member_email: r.member_email ?? "",
-    account: accountName({ type: r.account_type, account_number: r.account_number }),
+    account: accountLabel({ type: r.account_type, account_number: r.account_number }),
     account_active: r.account_status === "active",
     amount_cents: Number(d.amount_cents),
     created_at: d.created_at,
