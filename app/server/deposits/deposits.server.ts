@@ -35,7 +35,6 @@ export type SubmitResult =
 
 export type ReviewResult = { ok: true; deposit_id: number; message: string } | { ok: false; status: 400 | 404 | 409; message: string; field?: "reason" };
 
-export const DEPOSIT_STATUS_LABELS = { pending_review: "Pending review", approved: "Approved", rejected: "Rejected" } as const;
 export const REVIEW_MESSAGES = {
   not_found: "This deposit was not found.",
   already_reviewed: "This deposit was already reviewed.",
