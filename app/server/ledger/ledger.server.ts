@@ -4,6 +4,7 @@ import type { DbOrTx } from "~/server/db/client.server";
 import type { LedgerTransaction, NotificationKind } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { countLedgerPosting, countLedgerRefusal } from "~/server/metrics/metrics.server";
+import { NOTIFICATION_BODY_MAX, NOTIFICATION_TITLE_MAX } from "~/server/notifications/notifications.server";
 import { ledgerRefusal, type LedgerRefusal } from "~/domain/refusals";
 import { inLedgerTransaction, type LedgerSession } from "./session.server";
 import {
@@ -742,10 +743,6 @@ function accountUpdateSql(changes: readonly AccountChange[], params: unknown[]):
      WHERE acc.id = v.id AND EXISTS (SELECT 1 FROM t)
   )`;
 }
-
-/** As `notify` keeps them (app/server/notifications). */
-const NOTIFICATION_TITLE_MAX = 140;
-const NOTIFICATION_BODY_MAX = 1000;
 
 /**
  * `, n AS (INSERT INTO notifications ...)`, only if the CTE `t` wrote a row. Each body travels

@@ -27,8 +27,9 @@ export interface NotificationView {
   created_at: Date;
 }
 
-const TITLE_MAX = 140;
-const BODY_MAX = 1000;
+/** A notification's title and body are cut to these (the ledger's notifications too). */
+export const NOTIFICATION_TITLE_MAX = 140;
+export const NOTIFICATION_BODY_MAX = 1000;
 export const NOTIFICATIONS_PAGE_MAX = 50;
 
 export async function notify(db: DbOrTx, input: NotificationInput): Promise<void> {
@@ -36,8 +37,8 @@ export async function notify(db: DbOrTx, input: NotificationInput): Promise<void
   await db.insert(notifications).values({
     member_id: input.member_id,
     kind: input.kind,
-    title: input.title.slice(0, TITLE_MAX),
-    body: input.body.slice(0, BODY_MAX),
+    title: input.title.slice(0, NOTIFICATION_TITLE_MAX),
+    body: input.body.slice(0, NOTIFICATION_BODY_MAX),
     ...(input.at ? { created_at: input.at } : {}),
   });
 }
@@ -54,8 +55,8 @@ export async function notifyAll(db: DbOrTx, inputs: readonly NotificationInput[]
   const rows = inputs.map((input) => ({
     member_id: input.member_id,
     kind: input.kind,
-    title: input.title.slice(0, TITLE_MAX),
-    body: input.body.slice(0, BODY_MAX),
+    title: input.title.slice(0, NOTIFICATION_TITLE_MAX),
+    body: input.body.slice(0, NOTIFICATION_BODY_MAX),
     created_at: input.at?.toISOString() ?? null,
   }));
   await db.execute(sql`
