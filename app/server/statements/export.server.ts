@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { memberAccounts } from "~/server/ledger/accounts.server";
 import { csvDocument, csvField } from "~/server/files/csv.server";
 import { referenceNumber } from "~/server/payments/transfers.server";
 import { institution } from "~/config/institution.server";
@@ -8,7 +7,7 @@ import { businessDate, toCents, toId } from "~/domain/ledger-rules";
 import { CALENDAR_DATE_MESSAGE, isCalendarDate } from "~/domain/calendar-date";
 import { EXPORT_DAYS_MAX } from "~/domain/statements";
 import { OFX_FILE_TYPES, writeOfx, type OfxFileType } from "~/domain/ofx";
-import { STATEMENT_ACCOUNT_MESSAGE } from "./member-statements.server";
+import { STATEMENT_ACCOUNT_MESSAGE, memberAccountOf } from "./member-statements.server";
 
 /**
  * The member's transactions of one account for a date range, as CSV or as OFX 1.0.2 (.ofx, .qfx
@@ -47,9 +46,7 @@ function daysBetween(from: string, to: string): number {
 }
 
 export async function memberExport(db: Db, member_id: string, params: URLSearchParams, now: Date): Promise<ExportAnswer> {
-  const account_text = params.get("account") ?? "";
-  const account_id = /^[1-9]\d{0,15}$/.test(account_text) ? Number(account_text) : null;
-  const account = account_id === null ? undefined : (await memberAccounts(db, member_id)).find((a) => a.id === account_id);
+  const account = await memberAccountOf(db, member_id, params.get("account") ?? "");
   if (!account) return { ok: false, status: 404, problems: { account: STATEMENT_ACCOUNT_MESSAGE } };
 
   const problems: ExportProblems = {};

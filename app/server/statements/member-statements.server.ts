@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { accountStatements } from "~/server/db/schema";
-import { memberAccounts } from "~/server/ledger/accounts.server";
+import { memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { maskAccountNumber } from "~/domain/account-display";
 import { STATEMENT_MONTH_MESSAGE, isStatementMonth, monthLabel, type StatementMonth } from "~/domain/statements";
 import { availableMonths, statementFileName, statementFor } from "./statements.server";
@@ -52,9 +52,14 @@ export const STATEMENT_ACCOUNT_MESSAGE = "Statement not found. Please choose one
  * account exists or not) and a month offered for it (else 400: before the account's history or
  * not yet ended).
  */
-export async function memberStatementPdf(db: Db, member_id: string, account_id_text: string, month_text: string, now: Date): Promise<StatementDownload> {
+/** The member's own account whose id the address or form gives; anything else (malformed, another member's, none) is undefined. */
+export async function memberAccountOf(db: Db, member_id: string, account_id_text: string): Promise<AccountView | undefined> {
   const account_id = /^[1-9]\d{0,15}$/.test(account_id_text) ? Number(account_id_text) : null;
-  const account = account_id === null ? undefined : (await memberAccounts(db, member_id)).find((a) => a.id === account_id);
+  return account_id === null ? undefined : (await memberAccounts(db, member_id)).find((a) => a.id === account_id);
+}
+
+export async function memberStatementPdf(db: Db, member_id: string, account_id_text: string, month_text: string, now: Date): Promise<StatementDownload> {
+  const account = await memberAccountOf(db, member_id, account_id_text);
   if (!account) return { ok: false, status: 404, message: STATEMENT_ACCOUNT_MESSAGE };
   if (!isStatementMonth(month_text) || !(await availableMonths(db, account, now)).includes(month_text)) {
     return { ok: false, status: 400, message: STATEMENT_MONTH_MESSAGE };
