@@ -1,7 +1,7 @@
 import { withDatabase } from "~/server/db/db.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
-import { addPayee, cancelBillPayment, editBillPayment, listPayees, memberBillPayments, payingAccounts, removePayee, scheduleBillPayment } from "~/server/bill-pay/bill-pay.server";
+import { addPayee, billPayOverview, cancelBillPayment, editBillPayment, removePayee, scheduleBillPayment } from "~/server/bill-pay/bill-pay.server";
 import type { BillPayForm, EditBillPaymentForm, PayeeForm } from "~/domain/bill-pay";
 
 /** What /dashboard/bill-pay calls (its view-model): each opens the database itself. */
@@ -12,8 +12,8 @@ function asMember(user: SessionUser) {
 
 /** The member's paying accounts, payees, upcoming payments and history; `editing` only if it is one of theirs. */
 export const loadBillPay = withDatabase(async (database, user: SessionUser, editing: number) => {
-  const [accounts, payees, payments] = await Promise.all([payingAccounts(database, user.id), listPayees(database, user.id), memberBillPayments(database, user.id)]);
-  return { accounts, payees, ...payments, editing: payments.upcoming.some((p) => p.id === editing) ? editing : null };
+  const page = await billPayOverview(database, user.id);
+  return { ...page, editing: page.upcoming.some((p) => p.id === editing) ? editing : null };
 });
 
 export const savePayee = withDatabase((database, user: SessionUser, form: PayeeForm, origin: AuditOrigin) => addPayee(database, asMember(user), form, origin));

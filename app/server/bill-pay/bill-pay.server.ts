@@ -653,8 +653,8 @@ export interface BillPaymentView {
 const HISTORY_MAX = 50;
 
 /** The member's upcoming payments (soonest first) and their history (newest first). */
-export async function memberBillPayments(db: DbOrTx, member_id: string): Promise<{ upcoming: BillPaymentView[]; history: BillPaymentView[] }> {
-  const accounts = new Map((await memberAccounts(db, member_id)).map((a) => [a.id, a]));
+export async function memberBillPayments(db: DbOrTx, member_id: string, member_accounts: readonly AccountView[]): Promise<{ upcoming: BillPaymentView[]; history: BillPaymentView[] }> {
+  const accounts = new Map(member_accounts.map((a) => [a.id, a]));
   const select = () =>
     db
       .select({ payment: billPayments, payee: billPayees, series: billPaymentSeries })
@@ -692,8 +692,14 @@ export async function memberBillPayments(db: DbOrTx, member_id: string): Promise
 }
 
 /** The accounts a bill may be paid from: the member's open checking accounts, with what is available. */
-export async function payingAccounts(db: DbOrTx, member_id: string): Promise<Array<{ id: number; label: string }>> {
-  return (await memberAccounts(db, member_id))
+export function payingAccounts(accounts: readonly AccountView[]): Array<{ id: number; label: string }> {
+  return accounts
     .filter((a) => a.type === "checking" && a.status === "active")
     .map((a) => ({ id: a.id, label: `${accountLabel(a)} · ${formatCents(a.available_cents)}` }));
+}
+
+/** The page's data: paying accounts, payees, upcoming payments and history, with one read of the member's accounts. */
+export async function billPayOverview(db: DbOrTx, member_id: string) {
+  const [accounts, payees] = await Promise.all([memberAccounts(db, member_id), listPayees(db, member_id)]);
+  return { accounts: payingAccounts(accounts), payees, ...(await memberBillPayments(db, member_id, accounts)) };
 }
