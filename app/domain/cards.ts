@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { formatCents, parseDollarsToCents } from "./money";
 import { REFUSAL_MESSAGES, refusalMessage, type RefusalCode } from "./refusals";
-import { requiredText } from "./transfers";
+import { accountIdField, idempotencyKeyField, requiredText } from "./transfers";
 
 /** A member's own daily purchase limit on a debit card: at least $10.00, at most $5,000.00. */
 export const CARD_DAILY_LIMIT_MIN_CENTS = 1_000;
@@ -60,10 +60,8 @@ export function pinProblem(pin: string, confirm: string): string | null {
   return null;
 }
 
-/** A card picked on the page: the card's id (a bigserial). */
-const cardIdField = requiredText(CARD_MESSAGES.failed, 15)
-  .regex(/^[1-9]\d*$/, CARD_MESSAGES.failed)
-  .transform(Number);
+/** A card picked on the page: its id is a bigserial, read as an account's id is. */
+const cardIdField = accountIdField(CARD_MESSAGES.failed);
 
 /** The emailed one-time code: digits only, at most 6 (a wrong one is the server's to say). */
 const otpField = z
@@ -109,7 +107,7 @@ export const reportLostSchema = z.object({
 
 /** The back office's Post card transaction (a purchase as the card network would send it). */
 export const cardPurchaseSchema = z.object({
-  card_id: requiredText(CARD_MESSAGES.card, 15).regex(/^[1-9]\d*$/, CARD_MESSAGES.card).transform(Number),
+  card_id: accountIdField(CARD_MESSAGES.card),
   merchant: requiredText(CARD_MESSAGES.merchant, MERCHANT_LENGTH_MAX),
   amount: requiredText(CARD_MESSAGES.amount, 32).transform((text, ctx) => {
     const cents = parseDollarsToCents(text);
@@ -120,10 +118,10 @@ export const cardPurchaseSchema = z.object({
     return cents;
   }),
   category: z.enum(CARD_PURCHASE_CATEGORIES, { error: CARD_MESSAGES.category }),
-  request_key: z.string({ error: CARD_MESSAGES.failed }).trim().pipe(z.uuid({ error: CARD_MESSAGES.failed })),
+  request_key: idempotencyKeyField(CARD_MESSAGES.failed),
 });
 
-export const settleCardSchema = z.object({ authorization_id: requiredText(CARD_MESSAGES.failed, 15).regex(/^[1-9]\d*$/, CARD_MESSAGES.failed).transform(Number) });
+export const settleCardSchema = z.object({ authorization_id: accountIdField(CARD_MESSAGES.failed) });
 
 /** The card as a purchase sees it. */
 export interface CardForPurchase {

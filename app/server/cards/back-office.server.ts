@@ -70,7 +70,7 @@ export async function cardTransactionAction(member_id: string, staff: StaffActor
     merchant: purchase.merchant,
     amount_cents: purchase.amount,
     category: purchase.category,
-    idempotency_key: purchase.request_key.toLowerCase(),
+    idempotency_key: purchase.request_key,
     initiator: `staff:${staff.id}`,
     created_by: staff.id,
   });
