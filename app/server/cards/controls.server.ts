@@ -127,6 +127,11 @@ export async function sendCardCode(db: Db, member: CardMember, card_id: number, 
   return { ok: true, message: `We emailed a one-time code to ${member.email}. Enter it below; it expires in 10 minutes.` };
 }
 
+/** "11/30": the expiry as printed on the card. */
+function cardExpiry(card: Pick<DebitCard, "expiry_month" | "expiry_year">): string {
+  return `${String(card.expiry_month).padStart(2, "0")}/${String(card.expiry_year).slice(-2)}`;
+}
+
 /** "4000001234567899" -> "4000 0012 3456 7899". */
 function groupCardNumber(number: string): string {
   return number.replace(/(\d{4})(?=\d)/g, "$1 ");
@@ -149,7 +154,7 @@ export async function revealCardDetails(db: Db, member: CardMember & { name: str
   return {
     ok: true,
     message: "Your card details are shown below. Leave this page when you are done.",
-    details: { number: groupCardNumber(number), expiry: `${String(card.expiry_month).padStart(2, "0")}/${String(card.expiry_year).slice(-2)}`, name_on_card: member.name.toUpperCase() },
+    details: { number: groupCardNumber(number), expiry: cardExpiry(card), name_on_card: member.name.toUpperCase() },
   };
 }
 
@@ -268,7 +273,7 @@ export async function memberCardsView(db: DbOrTx, member_id: string, now: Date =
       id: card.id,
       masked_number: card.masked_number,
       last4: card.last4,
-      expiry: `${String(card.expiry_month).padStart(2, "0")}/${String(card.expiry_year).slice(-2)}`,
+      expiry: cardExpiry(card),
       status: card.status as CardStatus,
       status_label: CARD_STATUS_LABELS[card.status as CardStatus],
       daily_limit_cents: Number(card.daily_limit_cents),
