@@ -19,7 +19,6 @@ export function CardTransactions({ cards, pending, requestKey, result }: Cards &
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "authorize";
   const settling = navigation.state === "submitting" && navigation.formData?.get("intent") === "settle" ? navigation.formData.get("authorization_id") : null;
   const settleResult = result?.intent === "settle" ? result : undefined;
-  const usable = cards;
   return (
     <div className="space-y-6">
       <section aria-labelledby="purchase-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
@@ -32,7 +31,7 @@ export function CardTransactions({ cards, pending, requestKey, result }: Cards &
             {authorizeResult.tone === "error" ? (formMessages(authorizeResult.reply)[0] ?? authorizeResult.message) : authorizeResult.message}
           </FormMessage>
         ) : null}
-        {usable.length === 0 ? (
+        {cards.length === 0 ? (
           <p className="mt-3 text-sm text-slate-700">This member has no card.</p>
         ) : (
           <SchemaForm key={requestKey} form={form} method="post" aria-label="Post a card purchase" className="mt-4 grid gap-4 sm:grid-cols-2">
@@ -40,8 +39,8 @@ export function CardTransactions({ cards, pending, requestKey, result }: Cards &
             <Select
               name="card_id"
               label="Card"
-              options={usable.map((c) => ({ value: String(c.id), label: `${c.masked_number} · ${CARD_STATUS_LABELS[c.status]} · limit ${formatCents(c.daily_limit_cents)} a day` }))}
-              defaultValue={String(usable[0]!.id)}
+              options={cards.map((c) => ({ value: String(c.id), label: `${c.masked_number} · ${CARD_STATUS_LABELS[c.status]} · limit ${formatCents(c.daily_limit_cents)} a day` }))}
+              defaultValue={String(cards[0]!.id)}
               isRequired
             />
             <TextField name="merchant" label="Merchant" isRequired />
