@@ -3,8 +3,7 @@ import { loadQueues } from "~/server/rails/queues.server";
 import { exportFile, exportPayments } from "~/server/rails/export.server";
 import { cancelPayment } from "~/server/rails/cancel.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
-import { awaitingAdjustments } from "~/server/member-accounts/adjustments.server";
-import { moneyAction } from "~/server/member-accounts/actions.server";
+import { adjustmentsAwaitingApproval, moneyControl } from "./index.server";
 
 /**
  * What /admin/queues calls (its view-model): each function opens the database itself, so the
@@ -24,11 +23,11 @@ export async function queuesPage() {
   };
 }
 
-/** Balance adjustments waiting for a second approval, oldest first. */
-export const adjustmentQueueRows = withDatabase(awaitingAdjustments);
-
-/** Approve or decline one: the same decision (and answer) as on the member's page in /admin. */
-export const decideQueuedAdjustment = withDatabase((database, input: Omit<Parameters<typeof moneyAction>[0], "db">) => moneyAction({ db: database, ...input }));
+/**
+ * Balance adjustments waiting for a second approval, oldest first, and the decision on one: the
+ * very functions of the member's page in /admin (same rows, same decision and answer).
+ */
+export { adjustmentsAwaitingApproval as adjustmentQueueRows, moneyControl as decideQueuedAdjustment };
 
 /** Sends every pending payment of one kind as one file (audited, all or nothing). */
 export const exportQueue = withDatabase(exportPayments);
