@@ -10,6 +10,7 @@ import { returnReason, writeReturnFile } from "~/domain/nacha/return-file";
 import { nextBusinessDay } from "~/domain/payment-dates";
 import { toCents, toId } from "~/domain/ledger-rules";
 import type { InboundStaff } from "./inbound.server";
+import { traceSequence } from "./export.server";
 
 /**
  * Returned items (docs/product.md#ach-in): the entries of inbound files that could not post wait
@@ -193,7 +194,7 @@ export async function exportReturnFile(db: Db, staff: InboundStaff, origin: Audi
         effective_date: nextBusinessDay(business_date),
         returns: rows.map((r) => ({
           reason_code: String(r.return_code),
-          trace_sequence: ((toId(r.id) - 1) % 9_999_999) + 1,
+          trace_sequence: traceSequence(toId(r.id)),
           original: {
             company_name: String(r.company_name),
             company_discretionary_data: String(r.company_discretionary_data),
