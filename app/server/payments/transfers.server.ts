@@ -330,13 +330,11 @@ export async function transferBetweenAccounts(db: Db, member: Member, form: Betw
       };
     },
   );
-  if (!result.ok) {
-    if ("refused_by_check" in result) return result.refused_by_check;
-    // An account that does not exist is not the member's either.
-    if (result.code === "account_not_found") return refuse("not_your_account", result.subject_id === form.from_account_id ? "from_account_id" : "to_account_id");
-    return fromLedgerRefusal(result, form.from_account_id);
+  // An account that does not exist is not the member's either.
+  if (!result.ok && !("refused_by_check" in result) && result.code === "account_not_found") {
+    return refuse("not_your_account", result.subject_id === form.from_account_id ? "from_account_id" : "to_account_id");
   }
-  return checkReplay(result, "internal", entries) ?? done(result, form.amount_cents);
+  return answerOf(result, "internal", entries, form.amount_cents, form.from_account_id);
 }
 
 /** The member's own account among those the posting locked. */
