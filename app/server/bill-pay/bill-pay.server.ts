@@ -428,7 +428,7 @@ export async function editBillPayment(db: Db, member: BillPayMember, form: EditB
     if (payment.series_id !== null) {
       // A recurring payment stays before the series' next one, so two never fall together.
       const [series] = await tx.select().from(billPaymentSeries).where(eq(billPaymentSeries.id, payment.series_id));
-      const rule: SeriesRule = { frequency: series!.frequency, interval_weeks: series!.interval_weeks, first_date: series!.first_date, end_date: series!.end_date, payment_count: series!.payment_count };
+      const rule = seriesRule(series!);
       const next = payment.sequence! + 1;
       if (seriesHasPayment(rule, next) && form.payment_date >= seriesPaymentDate(rule, next)) {
         return refused(`${BILL_PAY_REFUSALS.series_order} (${seriesPaymentDate(rule, next)}).`, "payment_date");
@@ -469,6 +469,10 @@ export async function editBillPayment(db: Db, member: BillPayMember, form: EditB
     });
     return { ok: true, payment_id: payment.id, replayed: false };
   });
+}
+
+function seriesRule(series: BillPaymentSeries): SeriesRule {
+  return { frequency: series.frequency, interval_weeks: series.interval_weeks, first_date: series.first_date, end_date: series.end_date, payment_count: series.payment_count };
 }
 
 async function payeeOf(tx: DbOrTx, payee_id: number): Promise<BillPayee> {
@@ -588,7 +592,7 @@ async function payOne(db: Db, payment_id: number, today: string, settlement_id: 
 async function scheduleNext(tx: DbOrTx, payment: BillPayment, today: string, settlement_id: number, refusal: LedgerRefusal | null): Promise<{ id: number; payment_date: string; held: boolean } | null> {
   const [series] = await tx.select().from(billPaymentSeries).where(eq(billPaymentSeries.id, payment.series_id!)).for("update");
   if (!series || series.status !== "active") return null;
-  const rule: SeriesRule = { frequency: series.frequency, interval_weeks: series.interval_weeks, first_date: series.first_date, end_date: series.end_date, payment_count: series.payment_count };
+  const rule = seriesRule(series);
   const sequence = payment.sequence! + 1;
   const accountGone = refusal?.code === "account_frozen" || refusal?.code === "account_closed";
   if (accountGone || !seriesHasPayment(rule, sequence)) {
