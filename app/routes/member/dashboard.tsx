@@ -28,12 +28,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const url = new URL(request.url);
   const tab = transferTab(url.searchParams.get("transfer"));
+  // Independent reads: on PostgreSQL they run on two pool connections at once.
+  const [dashboard, card_services] = await Promise.all([loadDashboard(user, tab), cardServicesSummary(user)]);
   return {
-    ...(await loadDashboard(user, tab)),
+    ...dashboard,
     tab,
     quick_action: url.searchParams.get("action"),
     // Card Services (docs/product.md#dashboard): the tab is in the URL, as the transfer tabs are.
-    card_services: await cardServicesSummary(user),
+    card_services,
     services_tab: (CARD_SERVICES_TABS as readonly string[]).includes(url.searchParams.get("services") ?? "") ? (url.searchParams.get("services") as CardServicesTab) : "overview",
     now: new Date().toISOString(),
   };
