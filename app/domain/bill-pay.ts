@@ -158,12 +158,17 @@ export const payeeSchema = z.object({
 });
 export type PayeeForm = z.output<typeof payeeSchema>;
 
+/** A payment's id as posted by its Edit or Cancel form; anything else answers "not found". */
+function paymentIdField() {
+  return requiredText(BILL_PAY_MESSAGES.payment, 15).regex(/^[1-9]\d*$/, BILL_PAY_MESSAGES.payment).transform(Number);
+}
+
 /** Editing a scheduled payment: its amount, date and memo. */
 export function editBillPaymentSchema(today: string) {
   const M = BILL_PAY_MESSAGES;
   return z
     .object({
-      payment_id: requiredText(M.payment, 15).regex(/^[1-9]\d*$/, M.payment).transform(Number),
+      payment_id: paymentIdField(),
       amount: amountCentsField(M.missing, M.amount),
       payment_date: paymentDateField(today),
       memo: optionalText(),
@@ -175,7 +180,7 @@ export type EditBillPaymentForm = z.output<ReturnType<typeof editBillPaymentSche
 
 /** Cancelling a scheduled payment (and, for a recurring one, the payments after it). */
 export const cancelBillPaymentSchema = z.object({
-  payment_id: requiredText(BILL_PAY_MESSAGES.payment, 15).regex(/^[1-9]\d*$/, BILL_PAY_MESSAGES.payment).transform(Number),
+  payment_id: paymentIdField(),
 });
 
 /**
