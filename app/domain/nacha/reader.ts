@@ -1,5 +1,5 @@
 import { isValidRoutingNumber } from "~/domain/routing-number";
-import { ADDENDA, BATCH_CONTROL, BATCH_HEADER, BLOCKING_FACTOR, ENTRY_DETAIL, FILE_CONTROL, FILE_HEADER, PADDING_RECORD, RECORD_LENGTH, sliceRecord, type RecordLayout } from "./records";
+import { ADDENDA, BATCH_CONTROL, BATCH_HEADER, BLOCKING_FACTOR, ENTRY_DETAIL, FILE_CONTROL, FILE_HEADER, PADDING_RECORD, RECORD_LENGTH, isCreditCode, sliceRecord, type RecordLayout } from "./records";
 import { entryHash } from "./writer";
 import { RETURN_ADDENDA } from "./return-file";
 
@@ -36,11 +36,6 @@ export const INBOUND_TRANSACTION_CODES: Record<string, { kind: InboundEntryKind;
   "31": { kind: "return", account: "savings" },
   "36": { kind: "return", account: "savings" },
 };
-
-/** NACHA counts a code ending 0 to 4 as a credit, 5 to 9 as a debit (in batch and file totals). */
-export function isCreditCode(transaction_code: string): boolean {
-  return Number(transaction_code.slice(-1)) <= 4;
-}
 
 export const ACCEPTED_SEC_CODES = ["PPD", "CCD"] as const;
 const SERVICE_CLASSES = { "200": "mixed", "220": "credits", "225": "debits" } as const;

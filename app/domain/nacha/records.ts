@@ -139,6 +139,11 @@ export const LAYOUTS = { "1": FILE_HEADER, "5": BATCH_HEADER, "6": ENTRY_DETAIL,
 
 export class NachaFieldError extends Error {}
 
+/** NACHA counts a code ending 0 to 4 as a credit, 5 to 9 as a debit (in batch and file totals). */
+export function isCreditCode(transaction_code: string): boolean {
+  return Number(transaction_code.slice(-1)) <= 4;
+}
+
 /**
  * Text fit for an alphanumeric field: accents dropped (É to E), anything outside printable ASCII
  * a space, upper case, runs of spaces one. Receiving banks' systems read only these characters.

@@ -6,6 +6,7 @@ import {
   NachaFieldError,
   RECORD_LENGTH,
   formatRecord,
+  isCreditCode,
   yymmdd,
   type FieldLayout,
 } from "./records";
@@ -117,8 +118,6 @@ export interface ReturnFile {
   trace_numbers: string[];
 }
 
-const isCredit = (code: string) => Number(code.slice(-1)) <= 4;
-
 export function writeReturnFile(input: ReturnFileInput): ReturnFile {
   if (!isValidRoutingNumber(input.origin.routing_number)) throw new NachaFieldError("the origin routing number fails the ABA checksum");
   if (!isValidRoutingNumber(input.destination.routing_number)) throw new NachaFieldError("the destination routing number fails the ABA checksum");
@@ -149,7 +148,7 @@ export function writeReturnFile(input: ReturnFileInput): ReturnFile {
     const items = [...group].sort((a, b) => a.item.trace_sequence - b.item.trace_sequence);
     const o = items[0]!.item.original;
     const codes = items.map((x) => returnTransactionCode(x.item.original.transaction_code));
-    const service_class = codes.every(isCredit) ? 220 : codes.some(isCredit) ? 200 : 225;
+    const service_class = codes.every(isCreditCode) ? 220 : codes.some(isCreditCode) ? 200 : 225;
     records.push(
       formatRecord(BATCH_HEADER, {
         service_class_code: service_class,
@@ -196,7 +195,7 @@ export function writeReturnFile(input: ReturnFileInput): ReturnFile {
           trace_number,
         }),
       );
-      if (isCredit(code)) credits += original.amount_cents;
+      if (isCreditCode(code)) credits += original.amount_cents;
       else debits += original.amount_cents;
       batch_rdfis.push(rdfi);
       trace_numbers[index] = trace_number;
