@@ -171,6 +171,14 @@ describe("ACH in", () => {
     expect(await exportReturnFile(db, staff, origin)).toEqual({ ok: false, reason: "nothing_waiting", message: "There are no returned items waiting for a return file." });
     const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ach_return_file.export"), eq(auditLog.subject_id, String(exported.file.id))));
     expect(audit).toMatchObject({ actor_id: staff.id });
+    // The day's ACH payment file made after the return file takes the next file id modifier:
+    // both go to the same operator from the same origin.
+    expect(read.header.file_id_modifier).toBe("A");
+    const payer = await newMember(db, { checking_cents: 10_000 });
+    await queueAch(db, payer.member, payer.checking.id, { amount: "10.00", account_name: "Lee Park", routing_number: "021000021", account_number: "123456789" });
+    const sent = await exportPayments(db, "ach", staff, origin);
+    if (!sent.ok) throw new Error(sent.message);
+    expect(sent.file.file_name).toMatch(/^ach-\d{4}-\d{2}-\d{2}-B-/);
     await expectLedgerVerifies();
   });
 

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { externalPayments, ledgerAccounts, paymentExportFiles, users, type ExternalPayment, type PaymentExportFile } from "~/server/db/schema";
+import { achReturnFiles, externalPayments, ledgerAccounts, paymentExportFiles, users, type ExternalPayment, type PaymentExportFile } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { settleHolds, today } from "~/server/ledger/ledger.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
@@ -91,13 +91,22 @@ async function lockPending(tx: DbOrTx, kind: PaymentKind, limit: number): Promis
   return rows.map((r) => r.payment);
 }
 
-/** The n-th file of a kind made on the business date (0-based): NACHA's file id modifier counts them. */
-async function filesMadeOn(tx: DbOrTx, kind: PaymentKind, business_date: string): Promise<number> {
+/**
+ * The n-th file of a kind made on the business date (0-based): NACHA's file id modifier counts
+ * them. ACH payment files and ACH return files go to the same operator from the same origin, so
+ * they share one count (two files of a day with one modifier would be refused as a duplicate).
+ */
+export async function filesMadeOn(tx: DbOrTx, kind: PaymentKind, business_date: string): Promise<number> {
   const [row] = await tx
     .select({ n: count() })
     .from(paymentExportFiles)
     .where(and(eq(paymentExportFiles.kind, kind), eq(paymentExportFiles.business_date, business_date)));
-  return Number(row?.n ?? 0);
+  let n = Number(row?.n ?? 0);
+  if (kind === "ach") {
+    const [returns] = await tx.select({ n: count() }).from(achReturnFiles).where(eq(achReturnFiles.business_date, business_date));
+    n += Number(returns?.n ?? 0);
+  }
+  return n;
 }
 
 async function nextFileId(tx: DbOrTx): Promise<number> {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { achInboundEntries, achInboundFiles, achReturnFiles, paymentExportFiles, users, type AchReturnFile } from "~/server/db/schema";
+import { achInboundEntries, achInboundFiles, achReturnFiles, users, type AchReturnFile } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { today } from "~/server/ledger/ledger.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
@@ -10,7 +10,7 @@ import { returnReason, writeReturnFile } from "~/domain/nacha/return-file";
 import { nextBusinessDay } from "~/domain/payment-dates";
 import { toCents, toId } from "~/domain/ledger-rules";
 import type { InboundStaff } from "./inbound.server";
-import { traceSequence } from "./export.server";
+import { filesMadeOn, traceSequence } from "./export.server";
 
 /**
  * Returned items (docs/product.md#ach-in): the entries of inbound files that could not post wait
@@ -182,10 +182,7 @@ export async function exportReturnFile(db: Db, staff: InboundStaff, origin: Audi
       const rows = picked.rows.filter((r) => String(r.immediate_origin) === destination);
       const profile = institution();
       const business_date = today(now);
-      const made = await tx.execute(sql`
-        select (select count(*) from ach_return_files where business_date = ${business_date})
-             + (select count(*) from ${paymentExportFiles} where kind = 'ach' and business_date = ${business_date}) as n`);
-      const modifier = fileIdModifier(Number(made.rows[0]!.n));
+      const modifier = fileIdModifier(await filesMadeOn(tx, "ach", business_date));
       const file = writeReturnFile({
         origin: { routing_number: profile.routing_number, name: profile.name },
         destination: { routing_number: destination.slice(-9), name: returnDestinationName(destination.slice(-9), profile) },
