@@ -245,6 +245,11 @@ describe("a file is refused whole, with the line and the rule", () => {
     expectRefused(read(text), 1, /^immediate destination 021000021 is not this credit union's routing number 501234566: the file is for another bank$/);
   });
 
+  it("a file from an origin that is not a routing number (its returns could not be sent back)", () => {
+    const text = buildInboundFile([PAYROLL], { origin: "123456789" });
+    expectRefused(read(text), 1, /^immediate origin 123456789 is not a routing number \(the ABA checksum fails\): returns could not be sent back to it$/);
+  });
+
   it("an entry for another bank in our file", () => {
     const text = buildInboundFile([{ ...PAYROLL, entries: [{ code: "22", account_number: "1", amount_cents: 1, routing: "021000021" }] }]);
     expectRefused(read(text), 3, /^receiving DFI 021000021 is not this credit union's routing number 501234566$/);

@@ -184,6 +184,9 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
   const origin = h.immediate_origin!.trim();
   if (!/^\d{9}$/.test(destination)) refuse(1, `immediate destination (columns 4-13) must be a blank and nine digits, not ${JSON.stringify(h.immediate_destination)}`);
   if (!/^\d{9,10}$/.test(origin)) refuse(1, `immediate origin (columns 14-23) must be digits, not ${JSON.stringify(h.immediate_origin)}`);
+  // Returns go back to the file's origin: one that is not a routing number could never be answered
+  // (and its returns would hold up every return file behind them).
+  if (!isValidRoutingNumber(origin.slice(-9))) refuse(1, `immediate origin ${origin} is not a routing number (the ABA checksum fails): returns could not be sent back to it`);
   if (destination !== expect.routing_number) refuse(1, `immediate destination ${destination} is not this credit union's routing number ${expect.routing_number}: the file is for another bank`);
   const file: InboundFile = {
     immediate_destination: destination,
