@@ -243,9 +243,11 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       name: "Treasury Management",
       description: "Cash management for growing organizations.",
       rate_label: "Custom",
-      features: ["ACH origination", "Positive pay", "Sweep accounts"],
+      // Only what online banking really does: ACH payments, wires, bill pay and statements
+      // (positive pay and sweep accounts, once listed here, do not exist in Mutual).
+      features: ["ACH payments to other banks", "Domestic and international wires", "Bill pay and online statements"],
       icon: "treasury",
-      details: "Manage cash across accounts with ACH origination, positive pay fraud protection and sweep accounts.",
+      details: "Pay suppliers by ACH, send wires at home and abroad, and pay bills from online banking, with monthly statements online. Our business banking desk at North Market helps you set it up.",
     },
     {
       slug: "business-savings",
