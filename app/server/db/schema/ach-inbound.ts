@@ -91,6 +91,9 @@ export const achInboundEntries = pgTable(
     // The Returned items queue: returns not yet in a return file, and returns staff must look into.
     index("ach_inbound_entries_waiting_idx").on(t.id).where(sql`(${t.status} = 'returned' and ${t.return_file_id} is null) or ${t.status} = 'unmatched'`),
     index("ach_inbound_entries_return_file_idx").on(t.return_file_id),
+    // A payment of ours and the return that came back for it: the member's payments and history
+    // read it to show Returned and why, and a second return of the same payment is found by it.
+    index("ach_inbound_entries_payment_idx").on(t.payment_id).where(sql`${t.payment_id} is not null`),
     check("ach_inbound_entries_kind_valid", sql`${t.kind} in ('credit', 'debit', 'prenote', 'return')`),
     check("ach_inbound_entries_status_valid", sql`${t.status} in ('received', 'posted', 'returned', 'applied', 'unmatched', 'noted')`),
     check("ach_inbound_entries_returned_has_code", sql`${t.status} <> 'returned' or ${t.return_code} is not null`),

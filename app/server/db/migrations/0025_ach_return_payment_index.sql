@@ -1,0 +1,1 @@
+CREATE INDEX "ach_inbound_entries_payment_idx" ON "ach_inbound_entries" USING btree ("payment_id") WHERE "ach_inbound_entries"."payment_id" is not null;
