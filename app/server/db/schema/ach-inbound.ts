@@ -7,13 +7,16 @@ import { bigint, bigserial, check, date, index, integer, pgTable, text, timestam
  */
 
 export const ACH_INBOUND_FILE_STATUSES = ["posting", "posted"] as const;
-/** credit, debit, prenote (no money), return (of one of the credit union's own entries). */
-export const ACH_INBOUND_ENTRY_KINDS = ["credit", "debit", "prenote", "return"] as const;
+/**
+ * credit, debit, prenote (no money), return (of one of the credit union's own entries), noc (a
+ * notification of change about one of our entries: no money, see achNotificationsOfChange).
+ */
+export const ACH_INBOUND_ENTRY_KINDS = ["credit", "debit", "prenote", "return", "noc"] as const;
 /**
  * received: stored, not yet posted; posted: the money moved; returned: it could not post and goes
  * back in a return file (`return_code` says why); applied: a return of our own entry released or
  * reversed the original; unmatched: a return staff must look into (no such entry of ours, or it
- * could not be reversed); noted: a prenote, nothing to move.
+ * could not be reversed); noted: a prenote or a notification of change, nothing to move.
  */
 export const ACH_INBOUND_ENTRY_STATUSES = ["received", "posted", "returned", "applied", "unmatched", "noted"] as const;
 
@@ -94,7 +97,7 @@ export const achInboundEntries = pgTable(
     // A payment of ours and the return that came back for it: the member's payments and history
     // read it to show Returned and why, and a second return of the same payment is found by it.
     index("ach_inbound_entries_payment_idx").on(t.payment_id).where(sql`${t.payment_id} is not null`),
-    check("ach_inbound_entries_kind_valid", sql`${t.kind} in ('credit', 'debit', 'prenote', 'return')`),
+    check("ach_inbound_entries_kind_valid", sql`${t.kind} in ('credit', 'debit', 'prenote', 'return', 'noc')`),
     check("ach_inbound_entries_status_valid", sql`${t.status} in ('received', 'posted', 'returned', 'applied', 'unmatched', 'noted')`),
     check("ach_inbound_entries_returned_has_code", sql`${t.status} <> 'returned' or ${t.return_code} is not null`),
     check("ach_inbound_entries_posted_has_transaction", sql`${t.status} <> 'posted' or ${t.transaction_id} is not null`),
@@ -119,6 +122,49 @@ export const achReturnFiles = pgTable(
   (t) => [unique("ach_return_files_name_unique").on(t.file_name), check("ach_return_files_counts", sql`${t.entry_count} > 0`)],
 );
 
+/** waiting: for staff; applied: the correction was made to the payments it names; handled: staff noted what they did. */
+export const ACH_NOC_STATUSES = ["waiting", "applied", "handled"] as const;
+
+/**
+ * Notifications of change (addenda 98, docs/product.md#ach-in): the receiving bank tells us an
+ * entry we sent posted, but with wrong data (account number, routing number...) that must be
+ * corrected before the next one. One row per NOC received; no money moves. `payment_id` is our
+ * payment it names (null: it names no entry we sent, staff look into it).
+ */
+export const achNotificationsOfChange = pgTable(
+  "ach_notifications_of_change",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** The inbound entry (kind noc) that carried it. */
+    entry_id: bigint("entry_id", { mode: "number" })
+      .notNull()
+      .references(() => achInboundEntries.id),
+    /** C01 to C13. */
+    change_code: text("change_code").notNull(),
+    /** The trace number of our entry it is about. */
+    original_trace_number: text("original_trace_number").notNull(),
+    /** The corrected data as the receiving bank wrote it (29 characters, trimmed). */
+    corrected_data: text("corrected_data").notNull(),
+    payment_id: bigint("payment_id", { mode: "number" }),
+    member_id: text("member_id"),
+    status: text("status", { enum: ACH_NOC_STATUSES }).notNull().default("waiting"),
+    /** What staff did (handled), or what the correction changed (applied). */
+    note: text("note"),
+    resolved_by: text("resolved_by"),
+    resolved_at: timestamp("resolved_at", { withTimezone: true }),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    unique("ach_notifications_of_change_entry_unique").on(t.entry_id),
+    // The queue section: the waiting ones, oldest first.
+    index("ach_notifications_of_change_waiting_idx").on(t.id).where(sql`${t.status} = 'waiting'`),
+    index("ach_notifications_of_change_payment_idx").on(t.payment_id).where(sql`${t.payment_id} is not null`),
+    check("ach_notifications_of_change_status_valid", sql`${t.status} in ('waiting', 'applied', 'handled')`),
+    check("ach_notifications_of_change_resolved", sql`(${t.status} = 'waiting') = (${t.resolved_at} is null)`),
+  ],
+);
+
+export type AchNotificationOfChange = typeof achNotificationsOfChange.$inferSelect;
 export type AchInboundFile = typeof achInboundFiles.$inferSelect;
 export type AchInboundEntry = typeof achInboundEntries.$inferSelect;
 export type AchReturnFile = typeof achReturnFiles.$inferSelect;
