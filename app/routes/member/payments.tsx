@@ -11,12 +11,13 @@ import { pageTitle } from "~/components/site/page-title";
 import { Button, FormMessage } from "~/components/ui";
 import { StatusBadge, formatDate } from "~/components/member/amount";
 import { useInstitutionDates } from "~/components/institution-dates";
+import { PAYMENT_STATUS_LABELS } from "~/domain/payment-status";
 
 /**
  * /dashboard/payments (docs/product.md#payment-queues): the member's transfers to other banks
  * (To US Bank and International) and where each stands: Pending while it waits for the next
- * file (the money is held, and the member may cancel it), Sent with the file's date, or
- * Cancelled. Only the member's own payments are listed or can be cancelled.
+ * file (the money is held, and the member may cancel it), Sent with the file's date,
+ * Cancelled, or Returned by the other bank, with why. Only the member's own payments are listed or can be cancelled.
  */
 export function meta({ matches }: Route.MetaArgs) {
   return pageTitle("Payments to other banks", matches);
@@ -36,8 +37,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) return data({ ok: false, message: result.message }, { status: result.reason === "not_found" ? 404 : 409 });
   return { ok: true, message: `Cancelled. ${formatCents(result.released_cents)} is available in your account again.` };
 }
-
-const STATUS = { pending: { key: "pending", label: "Pending" }, sent: { key: "posted", label: "Sent" }, cancelled: { key: "reversed", label: "Cancelled" } } as const;
 
 export default function Payments({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
@@ -67,8 +66,9 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
                   <span className="font-mono text-xs">{p.reference_number}</span> · <time dateTime={p.created_at}>{formatDateTime(p.created_at)}</time>
                 </p>
                 <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700">
-                  <StatusBadge status={STATUS[p.status].key} label={STATUS[p.status].label} />
+                  <StatusBadge status={PAYMENT_STATUS_LABELS[p.status].badge} label={PAYMENT_STATUS_LABELS[p.status].label} />
                   {p.status === "sent" && p.sent_effective_date ? <span>{p.kind === "ach" ? "Effective" : "Sent for"} {formatDate(p.sent_effective_date)}</span> : null}
+                  {p.status === "returned" ? <span data-testid="return-reason">The other bank sent it back: {p.return_reason}. The money is back in your account.</span> : null}
                 </p>
               </div>
               <div className="flex items-center gap-4">

@@ -6,6 +6,10 @@ import { referenceNumber, accountLabel } from "~/server/payments/transfers.serve
 import { CALENDAR_DATE_MESSAGE, isCalendarDate } from "~/domain/calendar-date";
 import { PLAIN_TEXT_MESSAGE, hasControlCharacters } from "~/domain/plain-text";
 import { csvDocument, csvField } from "~/server/files/csv.server";
+import { PAYMENT_STATUS_LABELS, memberPaymentStatus, type PaymentStatus } from "~/domain/payment-status";
+import { returnReason } from "~/domain/nacha/return-file";
+
+type StoredPaymentStatus = Parameters<typeof memberPaymentStatus>[0];
 
 /**
  * A member's transaction history across their accounts (docs/product.md#transaction-history):
@@ -70,6 +74,8 @@ export interface MemberTransaction {
   payment_status: PaymentStatus | null;
   /** The effective date of the file that sent the payment (ACH) or its requested execution date (wire). */
   sent_effective_date: string | null;
+  /** A payment the other bank returned: why, in plain words (as the member's notification says it). */
+  return_reason: string | null;
   effective_date: string;
   created_at: string;
   description: string;
@@ -77,12 +83,7 @@ export interface MemberTransaction {
   reference: string | null;
 }
 
-export type PaymentStatus = "pending" | "sent" | "cancelled";
-const PAYMENT_LABELS: Record<PaymentStatus, { label: string; badge: StatusKey }> = {
-  pending: { label: "Pending", badge: "pending" },
-  sent: { label: "Sent", badge: "posted" },
-  cancelled: { label: "Cancelled", badge: "reversed" },
-};
+export type { PaymentStatus };
 
 /**
  * A mobile deposit (docs/product.md#mobile-deposit) in the member's words: its credit waits for
@@ -185,7 +186,12 @@ export async function memberHistoryPage(
  */
 export function historyPage(value: unknown, accounts: readonly AccountView[], limit: number, payments?: unknown): { rows: MemberTransaction[]; next_before: string | null } {
   const labels = new Map(accounts.map((a) => [a.id, accountLabel(a)]));
-  const states = new Map(jsonRows(payments).map((p) => [toId(p.transaction_id), { status: String(p.status) as PaymentStatus, effective_date: (p.effective_date as string | null) ?? null }]));
+  const states = new Map(
+    jsonRows(payments).map((p) => {
+      const return_code = (p.return_code as string | null) ?? null;
+      return [toId(p.transaction_id), { status: memberPaymentStatus(String(p.status) as StoredPaymentStatus, return_code), effective_date: (p.effective_date as string | null) ?? null, return_code }];
+    }),
+  );
   const all = jsonRows(value).map((r) => toMemberTransaction(r, labels, states));
   const rows = all.slice(0, limit);
   return { rows, next_before: all.length > limit ? String(rows[rows.length - 1]!.entry_id) : null };
@@ -195,14 +201,16 @@ export function historyPage(value: unknown, accounts: readonly AccountView[], li
 const EXTERNAL_PAYMENT_KINDS = ["ach_out", "wire_out"];
 
 /**
- * The page's payments to other banks as a JSON array of { transaction_id, status, effective_date }:
+ * The page's payments to other banks as a JSON array of { transaction_id, status, effective_date,
+ * return_code } (the R-code of the ACH return that reversed it, found by the payment's index):
  * each payment found by its hold (the page's transaction id, unique in external_payments), with
  * the effective date of the file that sent it. `page` is the page's JSON array (a column of the
  * enclosing statement, so the page is read once); pages without such a transaction read nothing.
  */
 export function paymentStates(page: SQL): SQL {
-  return sql`(select coalesce(json_agg(json_build_object('transaction_id', xp.hold_transaction_id, 'status', xp.status, 'effective_date', xf.effective_date::text)), '[]')
+  return sql`(select coalesce(json_agg(json_build_object('transaction_id', xp.hold_transaction_id, 'status', xp.status, 'effective_date', xf.effective_date::text, 'return_code', xr.return_code)), '[]')
       from external_payments xp left join payment_export_files xf on xf.id = xp.export_file_id
+      left join ach_inbound_entries xr on xr.payment_id = xp.id and xr.status = 'applied'
      where xp.hold_transaction_id in (select (xj->>'transaction_id')::bigint from json_array_elements(${page}) xj
                                        where xj->>'kind' in (${sql.join(EXTERNAL_PAYMENT_KINDS.map((k) => sql`${k}`), sql`, `)})))`;
 }
@@ -267,13 +275,15 @@ export function jsonValue(value: unknown): unknown {
   return typeof value === "string" ? JSON.parse(value) : value;
 }
 
-function toMemberTransaction(r: Record<string, unknown>, labels: Map<number, string>, payments: Map<number, { status: PaymentStatus; effective_date: string | null }>): MemberTransaction {
+type PaymentState = { status: PaymentStatus; effective_date: string | null; return_code: string | null };
+
+function toMemberTransaction(r: Record<string, unknown>, labels: Map<number, string>, payments: Map<number, PaymentState>): MemberTransaction {
   const amount_cents = toCents(r.amount_cents);
   const status = String(r.status) as StatusKey;
   const account_id = toId(r.account_id);
   const transaction_id = toId(r.transaction_id);
   const payment = payments.get(transaction_id);
-  const shown = payment ? PAYMENT_LABELS[payment.status] : r.kind === "mobile_deposit" ? MOBILE_DEPOSIT_LABELS[amount_cents > 0 ? "credit" : "debit"][status] : undefined;
+  const shown = payment ? PAYMENT_STATUS_LABELS[payment.status] : r.kind === "mobile_deposit" ? MOBILE_DEPOSIT_LABELS[amount_cents > 0 ? "credit" : "debit"][status] : undefined;
   return {
     entry_id: toId(r.entry_id),
     transaction_id,
@@ -288,6 +298,7 @@ function toMemberTransaction(r: Record<string, unknown>, labels: Map<number, str
     badge: shown?.badge ?? status,
     payment_status: payment?.status ?? null,
     sent_effective_date: payment?.status === "sent" ? payment.effective_date : null,
+    return_reason: payment?.status === "returned" && payment.return_code ? returnReason(payment.return_code) : null,
     effective_date: String(r.effective_date),
     created_at: new Date(Number(r.created_at_ms)).toISOString(),
     description: (r.memo as string | null) ?? defaultDescription(String(r.kind)),

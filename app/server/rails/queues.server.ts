@@ -1,10 +1,12 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
-import { externalPayments, ledgerAccounts, paymentExportFiles, users } from "~/server/db/schema";
+import { achInboundEntries, externalPayments, ledgerAccounts, paymentExportFiles, users } from "~/server/db/schema";
 import { referenceNumber, maskExternal } from "~/server/payments/transfers.server";
 import { maskAccountNumber } from "~/domain/account-display";
 import { formatCurrencyAmount } from "~/domain/currencies";
 import { QUEUE_TITLES } from "~/domain/queues";
+import { memberPaymentStatus, type PaymentStatus } from "~/domain/payment-status";
+import { returnReason } from "~/domain/nacha/return-file";
 import { recentExportFiles, type ExportFileSummary, type PaymentKind } from "./export.server";
 import { returnedItemsCount } from "./inbound-returns.server";
 import { pendingDepositCount } from "~/server/deposits/deposits.server";
@@ -130,7 +132,9 @@ export async function loadQueues(db: DbOrTx): Promise<QueuesView> {
 export interface MemberPayment {
   id: number;
   kind: PaymentKind;
-  status: "pending" | "sent" | "cancelled";
+  status: PaymentStatus;
+  /** Returned: why, in the words of the member's notification (the return's R-code as plain words). */
+  return_reason: string | null;
   reference_number: string;
   payee: string;
   amount_cents: number;
@@ -145,16 +149,19 @@ export const MEMBER_PAYMENTS_MAX = 50;
 
 export async function memberPayments(db: DbOrTx, member_id: string): Promise<MemberPayment[]> {
   const rows = await db
-    .select({ payment: externalPayments, effective_date: paymentExportFiles.effective_date })
+    .select({ payment: externalPayments, effective_date: paymentExportFiles.effective_date, return_code: achInboundEntries.return_code })
     .from(externalPayments)
     .leftJoin(paymentExportFiles, eq(paymentExportFiles.id, externalPayments.export_file_id))
+    // The return that reversed it, if one came back (at most one is applied per payment).
+    .leftJoin(achInboundEntries, and(eq(achInboundEntries.payment_id, externalPayments.id), eq(achInboundEntries.status, "applied")))
     .where(eq(externalPayments.member_id, member_id))
     .orderBy(desc(externalPayments.created_at), desc(externalPayments.id))
     .limit(MEMBER_PAYMENTS_MAX);
-  return rows.map(({ payment: p, effective_date }) => ({
+  return rows.map(({ payment: p, effective_date, return_code }) => ({
     id: Number(p.id),
     kind: p.kind,
-    status: p.status,
+    status: memberPaymentStatus(p.status, return_code),
+    return_reason: return_code ? returnReason(return_code) : null,
     reference_number: referenceNumber(Number(p.hold_transaction_id)),
     payee: p.kind === "ach" ? `${p.details.account_name ?? ""} ${maskExternal(p.details.account_number ?? "")}` : `${p.details.recipient_name ?? ""}, ${p.details.bank_name ?? ""}`,
     amount_cents: Number(p.amount_cents),
