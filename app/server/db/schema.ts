@@ -18,3 +18,4 @@ export * from "./schema/statements";
 export * from "./schema/bill-pay";
 export * from "./schema/ach-inbound";
 export * from "./schema/mobile-deposits";
+export * from "./schema/dividends";

@@ -34,6 +34,8 @@ export const INSTITUTION_ACCOUNT_TYPES = [
   "fees_income",
   // The card network's side of debit card purchases (docs/product.md#cards).
   "card_settlement",
+  // The expense side of the dividends credited to members' accounts (docs/product.md#dividends).
+  "dividends_paid",
 ] as const;
 export const LEDGER_ACCOUNT_TYPES = [...MEMBER_ACCOUNT_TYPES, ...INSTITUTION_ACCOUNT_TYPES] as const;
 export const LEDGER_ACCOUNT_STATUSES = ["active", "frozen", "closed"] as const;
@@ -76,7 +78,7 @@ export const ledgerAccounts = pgTable(
     check(
       "ledger_accounts_type_matches_owner",
       sql`(${t.owner} = 'member' and ${t.type} in ('checking', 'savings', 'credit_card') and ${t.member_id} is not null)
-        or (${t.owner} = 'institution' and ${t.type} in ('cash', 'ach_settlement', 'wire_settlement', 'bill_pay_settlement', 'deposits_in_transit', 'adjustments', 'fees_income', 'card_settlement') and ${t.member_id} is null)`,
+        or (${t.owner} = 'institution' and ${t.type} in ('cash', 'ach_settlement', 'wire_settlement', 'bill_pay_settlement', 'deposits_in_transit', 'adjustments', 'fees_income', 'card_settlement', 'dividends_paid') and ${t.member_id} is null)`,
     ),
     check("ledger_accounts_status_valid", sql`${t.status} in ('active', 'frozen', 'closed')`),
     check("ledger_accounts_held_not_negative", sql`${t.held_cents} >= 0`),
