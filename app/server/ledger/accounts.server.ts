@@ -30,6 +30,7 @@ const INSTITUTION_ACCOUNT_NAMES: Record<InstitutionAccountType, string> = {
   adjustments: "Adjustments",
   fees_income: "Fees income",
   card_settlement: "Card settlement",
+  dividends_paid: "Dividends paid",
 };
 
 export interface AccountView {
