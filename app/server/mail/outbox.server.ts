@@ -57,6 +57,11 @@ const BODY_MAX_CHARS = 20_000;
 /** All of a message's files together: mail servers commonly refuse messages over 10-25 MB. */
 export const ATTACHMENTS_MAX_BYTES = 10 * 1024 * 1024;
 
+/** True when a message's files together are over ATTACHMENTS_MAX_BYTES: callers answer the person before sendEmail refuses it. */
+export function attachmentsTooLarge(attachments: readonly { content: { length: number } }[]): boolean {
+  return attachments.reduce((sum, a) => sum + a.content.length, 0) > ATTACHMENTS_MAX_BYTES;
+}
+
 let transport: Transporter | null | undefined;
 function smtpTransport(): Transporter | null {
   if (transport !== undefined) return transport;
@@ -68,7 +73,7 @@ function smtpTransport(): Transporter | null {
 /** Writes the message to the outbox and, when SMTP is configured, starts delivering it. */
 export async function sendEmail(db: Db, message: OutgoingEmail): Promise<{ id: number }> {
   const attachments = message.attachments ?? [];
-  if (attachments.reduce((sum, a) => sum + a.content.length, 0) > ATTACHMENTS_MAX_BYTES) throw new RangeError("email attachments are over ATTACHMENTS_MAX_BYTES");
+  if (attachmentsTooLarge(attachments)) throw new RangeError("email attachments are over ATTACHMENTS_MAX_BYTES");
   const values = {
     to_email: message.to.trim().toLowerCase(),
     subject: message.subject.slice(0, SUBJECT_MAX_CHARS),

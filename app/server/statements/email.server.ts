@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
-import { sendEmail } from "~/server/mail/outbox.server";
+import { ATTACHMENTS_MAX_BYTES, attachmentsTooLarge, sendEmail } from "~/server/mail/outbox.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { memberStatementPdf } from "./member-statements.server";
 
@@ -18,11 +18,16 @@ const HOUR_MS = 3_600_000;
 
 export type StatementEmailResult =
   | { ok: true; message: string }
-  | { ok: false; status: 400 | 404 | 429; message: string; retry_after_s?: number };
+  | { ok: false; status: 400 | 404 | 413 | 429; message: string; retry_after_s?: number };
 
 export function statementEmailLimitMessage(retry_after_s: number): string {
   const minutes = Math.max(1, Math.ceil(retry_after_s / 60));
   return `You have asked for ${STATEMENT_EMAILS_PER_HOUR} statements by email in the last hour. Please try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}, or download the PDF.`;
+}
+
+export function statementTooLargeMessage(bytes: number): string {
+  const mb = (n: number) => Math.ceil(n / (1024 * 1024));
+  return `This statement (${mb(bytes)} MB) is larger than we can email (${mb(ATTACHMENTS_MAX_BYTES)} MB). Please download the PDF instead.`;
 }
 
 export async function emailStatement(db: Db, member_id: string, account_id_text: string, month_text: string, now: Date): Promise<StatementEmailResult> {
@@ -32,6 +37,10 @@ export async function emailStatement(db: Db, member_id: string, account_id_text:
   if (!statement.ok) return statement;
   const [member] = await db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, member_id)).limit(1);
   if (!member) return { ok: false, status: 404, message: "Member not found." };
+  // A statement of a very busy month can be over what the outbox (and mail servers) take: the
+  // member is told to download it instead, and nothing is queued.
+  const attachments = [{ file_name: statement.file_name, content_type: "application/pdf", content: statement.pdf }];
+  if (attachmentsTooLarge(attachments)) return { ok: false, status: 413, message: statementTooLargeMessage(statement.pdf.length) };
   const profile = institution();
   await sendEmail(db, {
     to: member.email,
@@ -47,7 +56,7 @@ export async function emailStatement(db: Db, member_id: string, account_id_text:
     ].join("\n"),
     kind: "statement",
     user_id: member_id,
-    attachments: [{ file_name: statement.file_name, content_type: "application/pdf", content: statement.pdf }],
+    attachments,
   });
   return { ok: true, message: `We emailed your ${statement.month_label} statement for ${statement.account_label} to ${member.email}.` };
 }
