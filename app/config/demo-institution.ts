@@ -1,6 +1,9 @@
 import type { z } from "zod";
 import type { InstitutionSchema } from "./institution";
 
+/** What the demo's savings accounts are paid, and the one figure its savings product quotes. */
+const SAVINGS_APY_PERCENT = "3.50";
+
 const DEMO_NOTE =
   "> **Demo text.** This is the fictional demo credit union that ships with Mutual. A real credit union replaces this page through its institution profile (`pages` in `INSTITUTION_CONFIG`).\n\n";
 
@@ -130,6 +133,7 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
   products: [
     {
       slug: "premier-checking",
+      account_type: "checking",
       segment: "personal",
       name: "Premier Checking",
       description: "Everyday checking with no minimum balance and no monthly fee.",
@@ -145,11 +149,12 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       segment: "personal",
       name: "High-Yield Savings",
       description: "Grow your savings with a competitive dividend rate.",
-      rate_label: "3.50% APY",
-      features: ["3.50% APY on every balance", "Dividends paid monthly", "No monthly fee", "Federally insured"],
+      rate_label: `${SAVINGS_APY_PERCENT}% APY`,
+      features: [`${SAVINGS_APY_PERCENT}% APY on every balance`, "Dividends paid monthly", "No monthly fee", "Federally insured"],
       icon: "savings",
+      account_type: "savings",
       details:
-        "A savings account that works as hard as you do: **3.50% APY** on every dollar, dividends paid monthly.\n\nAPY is the annual percentage yield; rates may change after the account is opened. Transfers out of savings are limited to six per calendar month.",
+        `A savings account that works as hard as you do: **${SAVINGS_APY_PERCENT}% APY** on every dollar, dividends paid monthly on the average daily balance.\n\nAPY is the annual percentage yield; rates may change after the account is opened. Transfers out of savings are limited to six per calendar month.`,
     },
     {
       slug: "rewards-credit-card",
@@ -313,6 +318,7 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
   },
   // Made up, like the rest of the demo: a real credit union puts the number Intuit gave it.
   intuit_bank_id: "99999",
+  dividends: { savings_apy_percent: SAVINGS_APY_PERCENT, checking_apy_percent: "0" },
   limits: {
     savings_transfers_per_month: 6,
     external_transfer_max_cents: 2_500_000,

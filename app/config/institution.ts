@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isValidRoutingNumber } from "~/domain/routing-number";
+import { formatApy, parseApyPercent } from "~/domain/dividends";
 import { promisesOfMissingFeatures } from "./features";
 
 /**
@@ -35,7 +36,15 @@ const Product = z.object({
   /** Longer text for the product's own page (Markdown). */
   details: Markdown,
   icon: z.enum(["checking", "savings", "card", "home", "investment", "loan", "merchant", "treasury"]),
+  /**
+   * The members' account type in online banking that this product is, when it is one: its page
+   * may then quote only the APY that type really earns (`dividends`), checked below.
+   */
+  account_type: z.enum(["checking", "savings"]).optional(),
 });
+
+/** An APY as a percent with at most four decimals ("3.50"), held exactly; never a float. */
+const ApyPercent = z.string().refine((text) => parseApyPercent(text) !== null, 'must be a percent from 0 to 25 with at most four decimals, like "3.50"');
 
 /** Icons a core value may use on the About page. */
 export const valueIcons = ["members", "integrity", "community", "innovation", "security", "growth"] as const;
@@ -179,6 +188,13 @@ export const InstitutionSchema = z
      */
     intuit_bank_id: z.string().regex(/^\d{1,10}$/, "must be the digits Intuit assigned (INTU.BID)").optional(),
     /**
+     * Dividends (docs/product.md#dividends): the annual percentage yield each member account type
+     * earns, paid monthly on the average daily balance. An account type not named earns nothing.
+     */
+    dividends: z
+      .object({ savings_apy_percent: ApyPercent.default("0"), checking_apy_percent: ApyPercent.default("0") })
+      .default({ savings_apy_percent: "0", checking_apy_percent: "0" }),
+    /**
      * The institution's ledger account on the other side of transactions staff add by hand or
      * from a CSV (docs/product.md#add-transactions): a credit to a member comes out of it, a
      * debit goes into it.
@@ -216,6 +232,22 @@ export const InstitutionSchema = z
     value.products.forEach((p, i) => {
       if (slugs.has(p.slug)) ctx.addIssue({ code: "custom", path: ["products", i, "slug"], message: "duplicate product slug" });
       slugs.add(p.slug);
+    });
+    // A product that is a member account type quotes the APY that type is paid, and no other.
+    value.products.forEach((p, i) => {
+      if (!p.account_type) return;
+      const apy_ppm = parseApyPercent(value.dividends[`${p.account_type}_apy_percent`]) ?? 0;
+      const texts = [{ path: ["rate_label"], text: p.rate_label }, ...p.features.map((text, f) => ({ path: ["features", f], text })), { path: ["details"], text: p.details }];
+      for (const { path, text } of texts) {
+        for (const quoted of text.matchAll(/(\d+(?:\.\d+)?)\s*%\s*APY/gi)) {
+          if (parseApyPercent(quoted[1]!) === apy_ppm) continue;
+          ctx.addIssue({
+            code: "custom",
+            path: ["products", i, ...path],
+            message: `quotes ${quoted[0]} but ${p.account_type} accounts are paid ${formatApy(apy_ppm)} APY (dividends.${p.account_type}_apy_percent): the rate shown must be the rate paid`,
+          });
+        }
+      }
     });
     if (value.market_widget.enabled && !value.market_widget.url) {
       ctx.addIssue({ code: "custom", path: ["market_widget", "url"], message: "required when the widget is enabled" });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { parseInstitution } from "~/config/institution.server";
+import { demoInstitution } from "~/config/demo-institution";
 import { dailyBalanceSum, daysInMonth, dividendCents, formatApy, monthDividend, parseApyPercent } from "~/domain/dividends";
 
 const APY_3_50 = 35_000; // 3.50% in parts per million
@@ -141,5 +143,31 @@ describe("the month's dividend", () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("institution profile: dividends", () => {
+  it("the demo pays savings 3.50% APY and checking nothing, and its savings page quotes that rate", () => {
+    const profile = parseInstitution(demoInstitution, "demo");
+    expect(profile.dividends).toEqual({ savings_apy_percent: "3.50", checking_apy_percent: "0" });
+    const savings = profile.products.find((p) => p.account_type === "savings")!;
+    expect(savings.rate_label).toBe("3.50% APY");
+  });
+  it("pays nothing when the profile names no rate", () => {
+    const { dividends: _, ...without } = demoInstitution;
+    const products = demoInstitution.products.map(({ account_type: _type, ...p }) => p);
+    expect(parseInstitution({ ...without, products }, "x").dividends).toEqual({ savings_apy_percent: "0", checking_apy_percent: "0" });
+  });
+  it("refuses a rate that is not an exact percent from 0 to 25, naming the field", () => {
+    for (const bad of ["3.5%%", "350", "3.12345", "-1", "abc"]) {
+      expect(() => parseInstitution({ ...demoInstitution, dividends: { savings_apy_percent: bad } }, "x"), bad).toThrow(/dividends.savings_apy_percent: must be a percent/);
+    }
+  });
+  it("refuses a savings page that quotes another APY than the one savings accounts are paid", () => {
+    expect(() => parseInstitution({ ...demoInstitution, dividends: { savings_apy_percent: "3.25" } }, "x")).toThrow(
+      /products.1.rate_label: quotes 3.50% APY but savings accounts are paid 3.25% APY/,
+    );
+    // The same figure written another way ("3.5") is the same rate.
+    expect(parseInstitution({ ...demoInstitution, dividends: { savings_apy_percent: "3.5" } }, "x").dividends.savings_apy_percent).toBe("3.5");
   });
 });
