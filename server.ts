@@ -18,6 +18,7 @@ import { institution } from "./app/config/institution.server";
 import { requestInfoContext } from "./app/context";
 import { appDatabase } from "./app/server/db/db.server";
 import { seedDemoIfDemo } from "./app/server/seed/startup.server";
+import { encryptPlainUploads } from "./app/server/files/private-uploads.server";
 import { requestGuards } from "./app/server/security/request-guards.server";
 // A client behind TRUST_PROXY can send any X-Forwarded-For: records and limits keep only a valid
 // address, or a bounded `invalid:` hash of what was sent.
@@ -63,6 +64,12 @@ async function main() {
   const database = await appDatabase();
   // Demo mode: the demo people and their history on an empty database, before any request.
   await seedDemoIfDemo(database);
+  // ID documents and profile photos stored before encryption at rest are encrypted once, in the
+  // background: until then the store reads them as they are.
+  encryptPlainUploads().then(
+    (files) => files > 0 && logger.info({ files }, "plain uploads encrypted at rest"),
+    (error: unknown) => logger.error({ err: errorText(error) }, "encrypting plain uploads failed; the next start tries again"),
+  );
 
   const app = express();
   app.disable("x-powered-by");

@@ -2,17 +2,37 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileTypeFromBuffer } from "file-type";
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { env } from "~/config/env.server";
+import { decryptField, encryptField, isEncryptedField } from "~/server/security/crypto.server";
 import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "./owner-only.server";
 
 /**
- * Private uploads (docs/architecture.md#files): kept under DATA_DIR/uploads/<area>/ with a random
- * name, never served by URL (an authorised route streams them). The type is read from the content,
- * never from the name or the browser's claim. Images are decoded and re-encoded by sharp, which
- * drops metadata (GPS position, camera serial) and anything hidden after the image data.
+ * The one store of members' private files (docs/architecture.md#files, docs/security.md): ID
+ * documents, check photos and profile photos. Everything here is kept under
+ * DATA_DIR/uploads/<area>/ with a random name, readable by the server's account only, encrypted at
+ * rest (AES-256-GCM with the data encryption key, the area and the file's name as associated data,
+ * so a file copied over another does not decrypt), and never served by URL: an authorised route
+ * reads it through readPrivateUpload.
+ *
+ * An upload's type is read from its content (its magic number), never its name or the browser's
+ * claim. An image is accepted only when sharp decodes all of it: sharp refuses an image whose
+ * header claims more than IMAGE_PIXELS_MAX pixels before it allocates anything (a small file that
+ * would decompress to gigabytes). What is stored is the image sharp wrote again, so metadata (a
+ * phone's GPS position, a camera's serial) and anything hidden after the image data are gone.
  */
-export type UploadArea = "id-documents";
+export type UploadArea = "id-documents" | "mobile-deposits" | "profile-images";
+
+/** 40 megapixels: more than any phone camera, far less than a decompression bomb. */
+export const IMAGE_PIXELS_MAX = 40_000_000;
+
+const AREAS: Record<UploadArea, { name: RegExp; associated_data: string; plain_before: boolean }> = {
+  // Files written before encryption at rest are plain: still read, and encrypted by encryptPlainUploads.
+  "id-documents": { name: /^[0-9a-f]{32}\.(jpg|png|webp|pdf)$/, associated_data: "uploads.id-documents", plain_before: true },
+  // Check photos (and their thumbnails) were encrypted from the first day, under this associated data.
+  "mobile-deposits": { name: /^[0-9a-f]{32}(\.thumb)?\.jpg\.enc$/, associated_data: "mobile_deposits.image", plain_before: false },
+  "profile-images": { name: /^[0-9a-f]{32}\.webp$/, associated_data: "uploads.profile-images", plain_before: true },
+};
 
 export interface StoredUpload {
   /** The file's name inside its area folder (random hex plus extension). */
@@ -30,7 +50,6 @@ export class UploadRejectedError extends Error {
   }
 }
 
-const IMAGE_PIXELS_MAX = 40_000_000;
 const EXTENSIONS: Record<string, string> = { "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "application/pdf": "pdf" };
 
 export function uploadsRoot(): string {
@@ -38,14 +57,58 @@ export function uploadsRoot(): string {
 }
 
 export function uploadPath(area: UploadArea, file: string): string {
-  // Names are ours (hex + extension); refuse anything else so a stored name can never walk out.
-  if (!/^[0-9a-f]{32}\.(jpg|png|webp|pdf)$/.test(file)) throw new Error("Not a stored upload name.");
+  // Names are ours; refuse anything else so a stored name can never walk out of its folder.
+  if (!AREAS[area].name.test(file)) throw new Error("Not a stored upload name.");
   return path.join(uploadsRoot(), area, file);
 }
 
+function associatedData(area: UploadArea, file: string): string {
+  return `${AREAS[area].associated_data}:${file}`;
+}
+
+function encrypted(area: UploadArea, file: string, content: Buffer): string {
+  return encryptField(content.toString("base64"), associatedData(area, file));
+}
+
+/** The upload's type by its content, when it is one of `allowed`; null otherwise. */
+export async function uploadType(original: Buffer, allowed: readonly string[]): Promise<string | null> {
+  const detected = await fileTypeFromBuffer(original);
+  if (!detected || !allowed.includes(detected.mime)) return null;
+  // A PDF is not re-encoded: at least its header must be where a reader looks for it.
+  if (detected.mime === "application/pdf" && !original.subarray(0, 1024).includes(Buffer.from("%PDF-"))) return null;
+  return detected.mime;
+}
+
 /**
- * Checks and stores one uploaded file. `allowed` lists the accepted MIME types; messages are the
- * caller's, so each form words them its own way.
+ * Decodes the whole image and writes it again through `encode` (resize, format). The EXIF
+ * orientation is applied first, before the metadata goes. Null when the image does not decode or
+ * claims more than IMAGE_PIXELS_MAX pixels.
+ */
+export async function reencodeImage(original: Buffer, encode: (image: Sharp) => Sharp): Promise<Buffer | null> {
+  try {
+    return await encode(sharp(original, { limitInputPixels: IMAGE_PIXELS_MAX, failOn: "error" }).rotate()).toBuffer();
+  } catch {
+    return null;
+  }
+}
+
+/** Encrypts and writes checked content under a new random name with `extension`; answers the name. */
+export async function writePrivateUpload(area: UploadArea, extension: string, content: Buffer): Promise<string> {
+  return writeNamedUpload(area, `${crypto.randomBytes(16).toString("hex")}.${extension}`, content);
+}
+
+/** Encrypts and writes content under a name the caller derived from a stored one (a thumbnail's). */
+export async function writeNamedUpload(area: UploadArea, file: string, content: Buffer): Promise<string> {
+  const target = uploadPath(area, file);
+  // DATA_DIR itself too: on PostgreSQL nothing else may have created (and tightened) it.
+  for (const dir of [env().dataDirAbsolute, uploadsRoot(), path.dirname(target)]) ownerOnlyDir(dir);
+  await fs.writeFile(target, encrypted(area, file, content), { mode: OWNER_ONLY_FILE_MODE, flag: "wx" });
+  return file;
+}
+
+/**
+ * Checks and stores one uploaded file (JPEG, PNG, WebP or PDF). `allowed` lists the accepted MIME
+ * types; messages are the caller's, so each form words them its own way.
  */
 export async function storePrivateUpload(
   area: UploadArea,
@@ -55,42 +118,73 @@ export async function storePrivateUpload(
   if (!upload || upload.size === 0) throw new UploadRejectedError("missing", rules.messages.missing);
   if (upload.size > rules.max_bytes) throw new UploadRejectedError("too_large", rules.messages.too_large);
   const original = Buffer.from(await upload.arrayBuffer());
-  const detected = await fileTypeFromBuffer(original);
-  if (!detected || !rules.allowed.includes(detected.mime)) throw new UploadRejectedError("wrong_type", rules.messages.wrong_type);
+  const mime = await uploadType(original, rules.allowed);
+  if (!mime) throw new UploadRejectedError("wrong_type", rules.messages.wrong_type);
 
-  let content: Buffer = original;
-  if (detected.mime.startsWith("image/")) {
-    try {
-      // rotate() applies the EXIF orientation before the metadata is dropped.
-      const image = sharp(original, { limitInputPixels: IMAGE_PIXELS_MAX, failOn: "error" }).rotate();
-      content =
-        detected.mime === "image/png"
-          ? await image.png().toBuffer()
-          : detected.mime === "image/webp"
-            ? await image.webp({ quality: 90 }).toBuffer()
-            : await image.jpeg({ quality: 90, mozjpeg: true }).toBuffer();
-    } catch {
-      throw new UploadRejectedError("unreadable", rules.messages.unreadable);
-    }
-  } else if (!original.subarray(0, 1024).includes(Buffer.from("%PDF-"))) {
-    throw new UploadRejectedError("wrong_type", rules.messages.wrong_type);
+  let content: Buffer | null = original;
+  if (mime.startsWith("image/")) {
+    content = await reencodeImage(original, (image) =>
+      mime === "image/png" ? image.png() : mime === "image/webp" ? image.webp({ quality: 90 }) : image.jpeg({ quality: 90, mozjpeg: true }),
+    );
+    if (!content) throw new UploadRejectedError("unreadable", rules.messages.unreadable);
   }
   if (content.length > rules.max_bytes) throw new UploadRejectedError("too_large", rules.messages.too_large);
-
-  const file = `${crypto.randomBytes(16).toString("hex")}.${EXTENSIONS[detected.mime]}`;
-  const folder = path.join(uploadsRoot(), area);
-  // DATA_DIR itself too: on PostgreSQL nothing else may have created (and tightened) it.
-  for (const dir of [env().dataDirAbsolute, uploadsRoot(), folder]) ownerOnlyDir(dir);
-  await fs.writeFile(path.join(folder, file), content, { mode: OWNER_ONLY_FILE_MODE, flag: "wx" });
-  return { file, mime: detected.mime, bytes: content.length };
+  const file = await writePrivateUpload(area, EXTENSIONS[mime]!, content);
+  return { file, mime, bytes: content.length };
 }
 
-/** Removes a stored upload (used when the record that would point at it could not be saved). */
+/** Removes a stored upload (used when the record that would point at it could not be saved, or it was replaced). */
 export async function removePrivateUpload(area: UploadArea, file: string): Promise<void> {
   await fs.rm(uploadPath(area, file), { force: true });
 }
 
-/** Reads a stored upload for an authorised route. */
+/**
+ * A stored upload's content, for an authorised route. Throws when the file is gone or does not
+ * decrypt (altered, or copied from another name). A plain file written before encryption at rest
+ * (told apart by its start: an encrypted one starts with its format's version) is still read.
+ */
 export async function readPrivateUpload(area: UploadArea, file: string): Promise<Buffer> {
-  return fs.readFile(uploadPath(area, file));
+  const stored = await fs.readFile(uploadPath(area, file));
+  if (isEncryptedField(stored)) return Buffer.from(decryptField(stored.toString("utf8"), associatedData(area, file)), "base64");
+  if (!AREAS[area].plain_before) throw new Error("A stored upload that should be encrypted is not.");
+  return stored;
+}
+
+/**
+ * Encrypts every plain file left from before encryption at rest (run at start-up; safe to run
+ * again or alongside readers). Each file is written encrypted to a temporary name, flushed to
+ * disk, then renamed over the plain one: a crash leaves either the plain file or the encrypted
+ * one, both readable. Answers how many files it encrypted.
+ */
+export async function encryptPlainUploads(): Promise<number> {
+  let done = 0;
+  for (const area of Object.keys(AREAS) as UploadArea[]) {
+    if (!AREAS[area].plain_before) continue;
+    let names: string[];
+    try {
+      names = await fs.readdir(path.join(uploadsRoot(), area));
+    } catch {
+      continue; // no folder: nothing was ever uploaded there
+    }
+    for (const file of names.filter((n) => AREAS[area].name.test(n))) {
+      const target = uploadPath(area, file);
+      const stored = await fs.readFile(target).catch(() => null);
+      if (!stored || isEncryptedField(stored)) continue;
+      const temporary = path.join(path.dirname(target), `.${crypto.randomBytes(8).toString("hex")}.${file}.tmp`);
+      try {
+        const handle = await fs.open(temporary, "wx", OWNER_ONLY_FILE_MODE);
+        try {
+          await handle.writeFile(encrypted(area, file, stored));
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await fs.rename(temporary, target);
+        done += 1;
+      } finally {
+        await fs.rm(temporary, { force: true });
+      }
+    }
+  }
+  return done;
 }

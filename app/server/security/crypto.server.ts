@@ -31,6 +31,14 @@ export function encryptField(plaintext: string, associated_data: string, key: Bu
   return [VERSION, iv.toString("base64url"), ciphertext.toString("base64url"), tag.toString("base64url")].join(".");
 }
 
+/**
+ * Whether stored text (or a file's bytes) is in the encrypted form: it starts with the version.
+ * No JPEG, PNG, WebP or PDF starts so, which tells an encrypted file from one written before.
+ */
+export function isEncryptedField(stored: string | Buffer): boolean {
+  return (typeof stored === "string" ? stored.slice(0, VERSION.length + 1) : stored.subarray(0, VERSION.length + 1).toString("latin1")) === `${VERSION}.`;
+}
+
 export function decryptField(stored: string, associated_data: string, key: Buffer = secrets().data_encryption_key): string {
   const parts = stored.split(".");
   if (parts.length !== 4 || parts[0] !== VERSION) throw new DecryptionError("Not an encrypted value of a known version.");
