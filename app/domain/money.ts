@@ -19,6 +19,21 @@ export function formatCents(amount_cents: number | bigint): string {
 }
 
 /**
+ * Cents as a plain decimal for files and form fields (CSV, OFX, an amount field's value): no
+ * dollar sign, no grouping, two decimals, a leading minus when negative. `123456` -> `1234.56`;
+ * `-5` -> `-0.05`. On the bigint's digits, never through a float. `parseDollarsToCents` reads a
+ * non-negative one back.
+ */
+export function centsAsDecimal(amount_cents: number | bigint): string {
+  if (typeof amount_cents === "number" && !Number.isSafeInteger(amount_cents)) {
+    throw new RangeError(`centsAsDecimal needs whole cents, got ${amount_cents}`);
+  }
+  const cents = BigInt(amount_cents);
+  const digits = (cents < 0n ? -cents : cents).toString().padStart(3, "0");
+  return `${cents < 0n ? "-" : ""}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+/**
  * Parses what a person typed as dollars ("1,234.5", "$10", "0.01") into cents. Returns null for
  * anything that is not a plain non-negative amount with at most two decimals: a fractional cent
  * is refused, never rounded.

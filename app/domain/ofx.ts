@@ -6,6 +6,7 @@
  * and Quicken and QuickBooks also look for an Intuit-assigned bank id (INTU.BID), written only
  * when the institution has one.
  */
+import { centsAsDecimal } from "./money";
 
 export const OFX_FILE_TYPES = {
   ofx: { extension: "ofx", media_type: "application/x-ofx" },
@@ -45,12 +46,6 @@ function text(value: string, max: number): string {
   return clean.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;") || "-";
 }
 
-function amount(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
-}
-
 function day(date: string): string {
   return date.replace(/-/g, "");
 }
@@ -66,7 +61,7 @@ export function writeOfx(s: OfxStatement): string {
     : `<BANKACCTFROM><BANKID>${s.institution.routing_number}<ACCTID>${s.account.account_number}<ACCTTYPE>${s.account.type === "savings" ? "SAVINGS" : "CHECKING"}</BANKACCTFROM>`;
   const lines = s.transactions.map(
     (t) =>
-      `<STMTTRN><TRNTYPE>${t.amount_cents >= 0 ? "CREDIT" : "DEBIT"}<DTPOSTED>${day(t.posted_date)}<TRNAMT>${amount(t.amount_cents)}<FITID>${text(t.fit_id, 255)}<NAME>${text(t.name, 32)}${t.memo ? `<MEMO>${text(t.memo, 255)}` : ""}</STMTTRN>`,
+      `<STMTTRN><TRNTYPE>${t.amount_cents >= 0 ? "CREDIT" : "DEBIT"}<DTPOSTED>${day(t.posted_date)}<TRNAMT>${centsAsDecimal(t.amount_cents)}<FITID>${text(t.fit_id, 255)}<NAME>${text(t.name, 32)}${t.memo ? `<MEMO>${text(t.memo, 255)}` : ""}</STMTTRN>`,
   );
   const [wrap_open, wrap_close, rs_open, rs_close] = credit_card
     ? ["<CREDITCARDMSGSRSV1><CCSTMTTRNRS>", "</CCSTMTTRNRS></CREDITCARDMSGSRSV1>", "<CCSTMTRS>", "</CCSTMTRS>"]
@@ -95,8 +90,8 @@ export function writeOfx(s: OfxStatement): string {
     `<BANKTRANLIST><DTSTART>${day(s.from)}<DTEND>${day(s.to)}`,
     ...lines,
     "</BANKTRANLIST>",
-    `<LEDGERBAL><BALAMT>${amount(s.ledger_balance_cents)}<DTASOF>${day(s.to)}</LEDGERBAL>`,
-    `<AVAILBAL><BALAMT>${amount(s.available_balance_cents)}<DTASOF>${made}</AVAILBAL>`,
+    `<LEDGERBAL><BALAMT>${centsAsDecimal(s.ledger_balance_cents)}<DTASOF>${day(s.to)}</LEDGERBAL>`,
+    `<AVAILBAL><BALAMT>${centsAsDecimal(s.available_balance_cents)}<DTASOF>${made}</AVAILBAL>`,
     rs_close,
     wrap_close,
     "</OFX>",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { formatCents, parseDollarsToCents } from "~/domain/money";
+import { centsAsDecimal, formatCents, parseDollarsToCents } from "~/domain/money";
 
 describe("formatCents", () => {
   it("shows US dollars with two decimals and thousands separators", () => {
@@ -34,6 +34,37 @@ describe("parseDollarsToCents", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 10 ** 14 }), (cents) => {
         expect(parseDollarsToCents(formatCents(cents))).toBe(cents);
+      }),
+    );
+  });
+});
+
+describe("centsAsDecimal", () => {
+  it("writes cents as a plain decimal: no sign for dollars, no grouping, two decimals", () => {
+    expect(centsAsDecimal(123456)).toBe("1234.56");
+    expect(centsAsDecimal(0)).toBe("0.00");
+    expect(centsAsDecimal(5)).toBe("0.05");
+    expect(centsAsDecimal(100)).toBe("1.00");
+    expect(centsAsDecimal(100_000_000_00)).toBe("100000000.00");
+  });
+  it("puts the minus before negative amounts, including those under a dollar", () => {
+    expect(centsAsDecimal(-5)).toBe("-0.05");
+    expect(centsAsDecimal(-100)).toBe("-1.00");
+    expect(centsAsDecimal(-123456)).toBe("-1234.56");
+  });
+  it("is exact beyond 2^53 (bigint) and refuses fractional cents", () => {
+    expect(centsAsDecimal(900719925474099312n)).toBe("9007199254740993.12");
+    expect(() => centsAsDecimal(1.5)).toThrow(RangeError);
+  });
+  it("reads back through parseDollarsToCents, and matches formatCents without its $ and commas", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 999_999_999_999_99 }), (cents) => {
+        expect(parseDollarsToCents(centsAsDecimal(cents))).toBe(cents);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (cents) => {
+        expect(centsAsDecimal(cents)).toBe(formatCents(cents).replace("$", "").replace(/,/g, ""));
       }),
     );
   });

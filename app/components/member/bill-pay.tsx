@@ -3,7 +3,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { ArrowLeft, CalendarClock, History, Repeat, UserPlus } from "lucide-react";
 import { Button, FormMessage, SchemaForm, Select, TextField, formMessages, useSchemaForm, type FormReply } from "~/components/ui";
 import { StatusBadge, formatDate } from "~/components/member/amount";
-import { formatCents } from "~/domain/money";
+import { centsAsDecimal, formatCents } from "~/domain/money";
 import { billPaySchema, describeSeries, editBillPaymentSchema, payeeSchema } from "~/domain/bill-pay";
 import type { BillPaymentView, PayeeView } from "~/server/bill-pay/bill-pay.server";
 
@@ -306,16 +306,12 @@ function Upcoming({ data, answer }: { data: BillPayData; answer: BillPayAnswer |
   );
 }
 
-function dollars(amount_cents: number): string {
-  return `${Math.floor(amount_cents / 100)}.${String(amount_cents % 100).padStart(2, "0")}`;
-}
-
 function EditForm({ payment, data, answer }: { payment: BillPaymentView; data: BillPayData; answer: BillPayAnswer | undefined }) {
   const busy = useBusy("edit");
   const form = useSchemaForm(editBillPaymentSchema(data.today), {
     id: `bill-pay-edit-${payment.id}`,
     lastResult: answer?.reply,
-    defaultValue: { amount: dollars(payment.amount_cents), payment_date: payment.payment_date, memo: payment.memo ?? "" },
+    defaultValue: { amount: centsAsDecimal(payment.amount_cents), payment_date: payment.payment_date, memo: payment.memo ?? "" },
   });
   return (
     <div className="mt-4 rounded-xl border border-slate-200 bg-slate-50 p-4">

@@ -3,7 +3,7 @@ import { CreditCard, Eye, KeyRound, Lock, ShieldAlert, SlidersHorizontal, Unlock
 import { Button, Checkbox, FormMessage, RadioGroup, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
 import { cx } from "~/components/ui/field-styles";
 import { Amount, StatusBadge, formatDate } from "~/components/member/amount";
-import { formatCents } from "~/domain/money";
+import { centsAsDecimal, formatCents } from "~/domain/money";
 import { CARD_DAILY_LIMIT_MAX_CENTS, CARD_DAILY_LIMIT_MIN_CENTS, cardSchema, changePinSchema, reportLostSchema, setLimitSchema, viewDetailsSchema } from "~/domain/cards";
 import type { CardActionData } from "~/server/cards/page.server";
 import type { MemberCard } from "~/server/cards/controls.server";
@@ -148,7 +148,7 @@ export function LimitControl({ card, result }: { card: MemberCard; result: CardA
           description={`From ${formatCents(CARD_DAILY_LIMIT_MIN_CENTS)} to ${formatCents(CARD_DAILY_LIMIT_MAX_CENTS)}, counted over the credit union's business day.`}
           prefix="$"
           inputMode="decimal"
-          defaultValue={(card.daily_limit_cents / 100).toFixed(2)}
+          defaultValue={centsAsDecimal(card.daily_limit_cents)}
           isRequired
         />
         <div>

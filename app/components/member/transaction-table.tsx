@@ -86,8 +86,9 @@ export function TransactionTable({ rows, caption, detailed = false }: { rows: Me
   );
 }
 
-/** A sent payment to another bank: the date its file takes effect at the other bank. */
+/** A sent payment to another bank: the date its file takes effect at the other bank; a returned one: why. */
 function SentOn({ row }: { row: MemberTransaction }) {
+  if (row.return_reason) return <span className="mt-0.5 block max-w-56 text-xs text-slate-600">{row.return_reason}</span>;
   if (!row.sent_effective_date) return null;
   return <span className="mt-0.5 block text-xs whitespace-nowrap text-slate-600">Effective {formatDate(row.sent_effective_date)}</span>;
 }

@@ -8,6 +8,7 @@ import { PLAIN_TEXT_MESSAGE, hasControlCharacters } from "~/domain/plain-text";
 import { csvDocument, csvField } from "~/server/files/csv.server";
 import { PAYMENT_STATUS_LABELS, memberPaymentStatus, type PaymentStatus } from "~/domain/payment-status";
 import { returnReason } from "~/domain/nacha/return-file";
+import { centsAsDecimal } from "~/domain/money";
 
 type StoredPaymentStatus = Parameters<typeof memberPaymentStatus>[0];
 
@@ -316,12 +317,6 @@ function text(value: string): string {
   return csvField(value, { quote: "always" });
 }
 
-function centsText(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
-}
-
 const HISTORY_CSV_HEADER = ["Date", "Time (UTC)", "Description", "Category", "Type", "Amount", "Status", "Reference", "Account", "Reference number"] as const;
 
 /** The filtered set as CSV (RFC 4180, CRLF), newest first, at most CSV_ROWS_MAX rows. */
@@ -337,7 +332,7 @@ export async function memberHistoryCsv(db: DbOrTx, accounts: readonly AccountVie
         text(row.description),
         text(row.category),
         row.direction === "credit" ? "Credit" : "Debit",
-        centsText(row.amount_cents),
+        centsAsDecimal(row.amount_cents),
         row.status_label,
         text(row.reference ?? ""),
         text(row.account_label),

@@ -6,6 +6,7 @@ import { institution } from "~/config/institution.server";
 import { businessDate, toCents, toId } from "~/domain/ledger-rules";
 import { CALENDAR_DATE_MESSAGE, isCalendarDate } from "~/domain/calendar-date";
 import { EXPORT_DAYS_MAX } from "~/domain/statements";
+import { centsAsDecimal } from "~/domain/money";
 import { OFX_FILE_TYPES, writeOfx, type OfxFileType } from "~/domain/ofx";
 import { STATEMENT_ACCOUNT_MESSAGE, memberAccountOf } from "./member-statements.server";
 
@@ -93,7 +94,7 @@ export async function memberExport(db: Db, member_id: string, params: URLSearchP
     let balance = closing_cents - transactions.reduce((sum, t) => sum + t.amount_cents, 0);
     const rows = transactions.map((t) => {
       balance += t.amount_cents;
-      return [t.date, csvField(t.description, { quote: "always" }), cents(t.amount_cents), cents(balance), t.status === "reversed" ? "Reversed" : "Completed", referenceNumber(t.id)];
+      return [t.date, csvField(t.description, { quote: "always" }), centsAsDecimal(t.amount_cents), centsAsDecimal(balance), t.status === "reversed" ? "Reversed" : "Completed", referenceNumber(t.id)];
     });
     return { ok: true, body: csvDocument(["Date", "Description", "Amount", "Balance", "Status", "Reference number"], rows), file_name: `${file_base}.csv`, media_type: "text/csv; charset=utf-8" };
   }
@@ -113,8 +114,3 @@ export async function memberExport(db: Db, member_id: string, params: URLSearchP
   return { ok: true, body, file_name: `${file_base}.${type.extension}`, media_type: type.media_type };
 }
 
-function cents(value: number): string {
-  const sign = value < 0 ? "-" : "";
-  const abs = Math.abs(value);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
-}
