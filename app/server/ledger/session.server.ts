@@ -103,6 +103,15 @@ function onDrizzle(tx: DbOrTx): LedgerSession {
   };
 }
 
+/**
+ * Plain SQL text with $n parameters run on any database or transaction, the shape of a posting
+ * check's `query`: a statement a check runs under the locks can be run the same way before them
+ * (a limit shown at the review step), written once.
+ */
+export function textQuery(db: DbOrTx): (text: string, params?: readonly unknown[]) => Promise<Row[]> {
+  return async (text, params = []) => (await db.execute(withParams(text, params))).rows as Row[];
+}
+
 /** `select $1 + $2` with [1, 2] as a Drizzle SQL object, each $n becoming a bound parameter. */
 function withParams(text: string, params: readonly unknown[]): SQL {
   const parts = text.split(/\$(\d+)/);

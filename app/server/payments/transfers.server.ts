@@ -1,10 +1,11 @@
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { externalPayments, ledgerAccounts, ledgerDailyTotals, ledgerEntries, ledgerTransactions, users, type ExternalPayment } from "~/server/db/schema";
+import { externalPayments, ledgerAccounts, ledgerEntries, ledgerTransactions, users, type ExternalPayment } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { placeHold, postTransferChecked, referenceNumber, today, type CheckRefused, type LedgerAnswer, type LedgerRefusal, type LedgerResult, type LockedAccount } from "~/server/ledger/ledger.server";
 import { assert } from "~/domain/ledger-rules";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
+import { textQuery } from "~/server/ledger/session.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { formatCents } from "~/domain/money";
@@ -401,24 +402,17 @@ export function memberTransferNeedsCode(amount_cents: number): boolean {
   return amount_cents > institution().limits.member_transfer_code_above_cents;
 }
 
-/** What the member sent to other members today (the credit union's business day), from the ledger. */
-async function sentToMembersToday(db: DbOrTx, accounts: readonly AccountView[]): Promise<number> {
-  const ids = accounts.filter((a) => a.owner === "member").map((a) => a.id);
-  if (ids.length === 0) return 0;
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${ledgerDailyTotals.debits_cents}), 0)::text` })
-    .from(ledgerDailyTotals)
-    .where(and(inArray(ledgerDailyTotals.account_id, ids), eq(ledgerDailyTotals.effective_date, today()), eq(ledgerDailyTotals.kind, "member_transfer")));
-  return Number(row?.total ?? 0);
-}
-
 /** The lock that serializes one member's transfers to other members, so two at once cannot both pass the daily limit. */
 function memberTransfersLock(member_id: string): string {
   return `member-transfers:${member_id}`;
 }
 
-/** `sentToMembersToday` inside the posting's transaction, after the member's lock. */
-async function sentToMembersTodayUnderLock(query: (text: string, params?: readonly unknown[]) => Promise<Record<string, unknown>[]>, accounts: readonly AccountView[]): Promise<number> {
+/**
+ * What the member sent to other members today (the credit union's business day), from the
+ * ledger's daily totals. One statement for both checks: at the review step (`textQuery(db)`) and
+ * inside the posting's transaction after the member's lock (the check's own `query`).
+ */
+async function sentToMembersToday(query: (text: string, params?: readonly unknown[]) => Promise<Record<string, unknown>[]>, accounts: readonly AccountView[]): Promise<number> {
   const ids = accounts.filter((a) => a.owner === "member").map((a) => a.id);
   if (ids.length === 0) return 0;
   const [row] = await query(
@@ -457,7 +451,7 @@ async function checkMemberTransfer(db: DbOrTx, member: Member, form: ToMemberTra
   const recipient = await findRecipient(db, form.recipient_email);
   if (!recipient || !recipient.checking) return refuse("recipient_not_found", "recipient_email");
   if (recipient.member_id === member.id) return refuse("own_account", "recipient_email");
-  const over_daily = overDailyLimit(limits, form.amount_cents, await sentToMembersToday(db, accounts));
+  const over_daily = overDailyLimit(limits, form.amount_cents, await sentToMembersToday(textQuery(db), accounts));
   if (over_daily) return over_daily;
   if (form.amount_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", "amount");
   const summary = `${formatCents(form.amount_cents)} from ${accountLabel(from)} to ${recipient.name} (${form.recipient_email}).`;
@@ -506,7 +500,7 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
       // Under the accounts' locks, then the member's own lock: a transfer of the member's that
       // committed meanwhile is in today's total (a repeat of this key is the ledger's to answer).
       await query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [memberTransfersLock(member.id)]);
-      const over_daily = overDailyLimit(limitsFor("member"), form.amount_cents, await sentToMembersTodayUnderLock(query, plan.accounts));
+      const over_daily = overDailyLimit(limitsFor("member"), form.amount_cents, await sentToMembersToday(query, plan.accounts));
       if (over_daily) return { ok: false, refusal: over_daily };
       const amount = formatCents(form.amount_cents);
       return {
