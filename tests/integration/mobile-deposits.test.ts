@@ -134,6 +134,32 @@ describe("submit", () => {
     expect(d.front_image_sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("the queue's thumbnails are small encrypted JPEGs made at upload and not audited; each full-size view is", async () => {
+    const m = await newMember(db);
+    const result = await deposit(m, 4_321);
+    if (!result.ok) throw new Error(result.message);
+    const d = await row(result.deposit_id);
+    const thumbnail = path.join(folder(), d.front_image_file.replace(/\.jpg\.enc$/, ".thumb.jpg.enc"));
+    expect(fs.readFileSync(thumbnail).toString("utf8")).toMatch(/^v1\./);
+    const views = async () => (await db.select({ n: count() }).from(auditLog).where(eq(auditLog.action, "mobile_deposit.image_view")))[0]!.n;
+    const before = Number(await views());
+    for (const side of ["front", "back"] as const) {
+      const small = await depositImage(db, result.deposit_id, side, staff, origin, "thumbnail");
+      const meta = await sharp(small!).metadata();
+      expect(meta.format).toBe("jpeg");
+      expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(384);
+    }
+    expect(Number(await views())).toBe(before);
+    const full = await depositImage(db, result.deposit_id, "front", staff, origin);
+    expect((await sharp(full!).metadata()).width).toBe(1200);
+    expect(Number(await views())).toBe(before + 1);
+
+    // A deposit sent before thumbnails: its thumbnail is made from the photo on the first view, once.
+    fs.rmSync(thumbnail);
+    expect(Math.max(...(await sharp((await depositImage(db, result.deposit_id, "front", staff, origin, "thumbnail"))!).metadata().then((x) => [x.width!, x.height!])))).toBeLessThanOrEqual(384);
+    expect(fs.existsSync(thumbnail)).toBe(true);
+  });
+
   it("the same form sent twice makes one deposit", async () => {
     const m = await newMember(db);
     const files = await photos();

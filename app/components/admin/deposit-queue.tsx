@@ -10,8 +10,8 @@ import { QueueSection } from "./queues";
 
 /**
  * "Mobile deposits" on /admin/queues (docs/product.md#mobile-deposit): each deposit waiting for
- * review with both photos of the check (each opens full size), Approve, and Reject with the
- * reason the member is told. A deposit of the same check as an earlier one is flagged.
+ * review with thumbnails of both sides of the check (each opens the full-size photo, whose view
+ * is audited), Approve, and Reject with the reason the member is told. A deposit of the same check as an earlier one is flagged.
  */
 export type DepositRow = { [K in keyof QueuedDeposit]: QueuedDeposit[K] extends Date ? string : QueuedDeposit[K] };
 
@@ -65,7 +65,7 @@ export function DepositQueue({ count, rows, error }: { count: number; rows: Depo
                   <div className="grid grid-cols-2 gap-3 lg:flex">
                     {(["front", "back"] as const).map((side) => (
                       <a key={side} href={`/admin/queues/deposits/${d.id}/${side}`} target="_blank" rel="noreferrer" className="block rounded-lg border border-slate-200 p-1 hover:border-accent-600">
-                        <img src={`/admin/queues/deposits/${d.id}/${side}`} alt={`${side === "front" ? "Front" : "Back"} of the check, deposit ${d.id}`} loading="lazy" className="h-28 w-full rounded bg-slate-50 object-contain lg:w-48" />
+                        <img src={`/admin/queues/deposits/${d.id}/${side}?size=thumbnail`} alt={`${side === "front" ? "Front" : "Back"} of the check, deposit ${d.id}`} loading="lazy" className="h-28 w-full rounded bg-slate-50 object-contain lg:w-48" />
                         <span className="block pt-1 text-center text-xs font-semibold text-slate-700">{side === "front" ? "Front" : "Back"}</span>
                       </a>
                     ))}

@@ -11,7 +11,7 @@ import { institution } from "~/config/institution.server";
 import { formatCents } from "~/domain/money";
 import { REFUSAL_MESSAGES } from "~/domain/refusals";
 import { availabilitySchedule, MOBILE_DEPOSIT_MESSAGES, type CheckSide } from "~/domain/mobile-deposit";
-import { checkCheckImage, readCheckImage, removeCheckImage, storeCheckImage } from "./images.server";
+import { checkCheckImage, readCheckImage, readCheckThumbnail, removeCheckImage, storeCheckImage } from "./images.server";
 
 /**
  * Mobile Deposit (docs/product.md#mobile-deposit). The money moves only through the ledger:
@@ -466,15 +466,26 @@ export async function pendingDepositCount(db: DbOrTx): Promise<number> {
 }
 
 /**
- * One photo of a deposit for staff (the queue shows both while the deposit waits, and any
- * reviewed deposit's stay readable). Every view is audited: a check carries the payer's account
- * number and signature.
+ * One photo of a deposit for staff, full size or as the review queue's thumbnail. The queue shows
+ * every waiting deposit's two thumbnails (made once at upload, stored encrypted like the photo),
+ * which is where staff tell one check from another; the account number and signature are read on
+ * the full-size photo, so that view, and only that one, is audited (one audit row per photo a
+ * person opened, not two per row each time the queue is listed).
  */
-export async function depositImage(db: DbOrTx, deposit_id: number, side: CheckSide, staff: DepositStaff, origin: AuditOrigin): Promise<Buffer | null> {
+export async function depositImage(
+  db: DbOrTx,
+  deposit_id: number,
+  side: CheckSide,
+  staff: DepositStaff,
+  origin: AuditOrigin,
+  size: "full" | "thumbnail" = "full",
+): Promise<Buffer | null> {
   if (!Number.isSafeInteger(deposit_id) || deposit_id <= 0) return null;
   const [deposit] = await db.select().from(mobileDeposits).where(eq(mobileDeposits.id, deposit_id));
   if (!deposit) return null;
-  const content = await readCheckImage(side === "front" ? deposit.front_image_file : deposit.back_image_file);
+  const file = side === "front" ? deposit.front_image_file : deposit.back_image_file;
+  if (size === "thumbnail") return readCheckThumbnail(file);
+  const content = await readCheckImage(file);
   if (!content) return null;
   await recordAudit(db, {
     actor_id: staff.id,
