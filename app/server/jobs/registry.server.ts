@@ -4,6 +4,7 @@ import { pruneExpired } from "./prune.server";
 import { retryOutboxDeliveries } from "./outbox-retry.server";
 import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
 import { payDueBillPayments } from "~/server/bill-pay/bill-pay.server";
+import { payMonthlyDividends } from "~/server/dividends/dividends.server";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md
@@ -45,6 +46,20 @@ export const monthlyStatementsJob = defineJob({
   run: ({ db, now }) => runMonthlyStatements(db, now),
 });
 
+export const monthlyDividendsJob = defineJob({
+  name: "monthly-dividends",
+  title: "Monthly dividends",
+  description:
+    "On the first night of each month, pays every open savings (and, if the profile says so, checking) account the dividend of the month just ended, on its average daily balance at the profile's APY. A later run pays only those still missing, such as an account that was frozen.",
+  // Every night at 0:30, so the month's dividends are posted before the 6:00 statement run of
+  // its first business day and the statement shows them; a run that was missed or failed, or an
+  // account frozen that night, is paid by a later one in the month.
+  schedule: "30 0 * * *",
+  max_attempts: 5,
+  backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
+  run: ({ db, now }) => payMonthlyDividends(db, now),
+});
+
 export const billPaymentsJob = defineJob({
   name: "bill-payments",
   title: "Bill payments",
@@ -69,4 +84,4 @@ export const mobileDepositAvailabilityJob = defineJob({
   run: ({ db, now }) => releaseAvailableDeposits(db, now),
 });
 
-export const APP_JOBS = [outboxDeliveryJob, pruneExpiredJob, monthlyStatementsJob, billPaymentsJob, mobileDepositAvailabilityJob] as const;
+export const APP_JOBS = [outboxDeliveryJob, pruneExpiredJob, monthlyStatementsJob, monthlyDividendsJob, billPaymentsJob, mobileDepositAvailabilityJob] as const;

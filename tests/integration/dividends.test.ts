@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq, sql } from "drizzle-orm";
+import { pino } from "pino";
+import type { Database, Db } from "~/server/db/client.server";
+import { accountDividends, jobRuns, ledgerTransactions } from "~/server/db/schema";
+import { manualJobClock } from "~/server/jobs/clock.server";
+import { JobRunner } from "~/server/jobs/runner.server";
+import type { JobDefinition } from "~/server/jobs/job";
+import { monthlyDividendsJob } from "~/server/jobs/registry.server";
+import { getAccount, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
+import { placeHold, postTransfer } from "~/server/ledger/ledger.server";
+import { verifyLedger } from "~/server/ledger/verify.server";
+import { readStatementFigures } from "~/server/statements/statements.server";
+import { accountsToPay, DIVIDEND_INITIATOR, dividendKey, payMonthlyDividends } from "~/server/dividends/dividends.server";
+import { institution } from "~/config/institution.server";
+import { openTestDatabase } from "./test-database";
+import { accepted, newKey, openMember } from "./ledger-fixtures";
+
+/**
+ * The monthly dividend run (app/server/dividends/dividends.server.ts) on the demo profile's rates
+ * (savings 3.50% APY, checking nothing): the average daily balance read from the ledger's
+ * effective dates, one credit per account and month from the Dividends paid account, nothing for
+ * a closed account, a frozen one paid once unfrozen, never twice, and a run that failed half way
+ * finished by the next. The ledger verifies clean at the end.
+ */
+let database: Database;
+let db: Db;
+beforeAll(async () => {
+  database = await openTestDatabase();
+  db = database.db;
+});
+afterAll(async () => {
+  expect((await verifyLedger(db)).ok).toBe(true);
+  await database?.close();
+});
+
+async function post(account_id: number, amount_cents: number, date: string) {
+  const cash = await institutionAccount(db, "cash");
+  return accepted(postTransfer(db, { kind: amount_cents > 0 ? "deposit" : "withdrawal", initiator: "system:test", idempotency_key: newKey("line"), created_by: "test", effective_date: date, memo: "Line", entries: [{ account_id, amount_cents }, { account_id: cash.id, amount_cents: -amount_cents }] }));
+}
+
+async function dividendTransactions(account_id: number, month: string) {
+  return db
+    .select({ id: ledgerTransactions.id })
+    .from(ledgerTransactions)
+    .where(and(eq(ledgerTransactions.initiator, DIVIDEND_INITIATOR), eq(ledgerTransactions.idempotency_key, dividendKey(account_id, month))));
+}
+
+async function rowOf(account_id: number, month: string) {
+  const [row] = await db.select().from(accountDividends).where(and(eq(accountDividends.account_id, account_id), eq(accountDividends.period_month, month)));
+  return row;
+}
+
+describe("a run that stops between accounts", () => {
+  it("is finished by the next run, and no account is paid twice", async () => {
+    // $1,000, $2,000 and $3,000 all of September 2026 (30 days). 1.035^(30/365) - 1 = 0.00283151571...,
+    // so the dividends are 283.15, 566.30 and 849.45 cents: $2.83, $5.66 and $8.49.
+    const members = [await openMember(db), await openMember(db), await openMember(db)];
+    for (const [i, m] of members.entries()) await post(m.savings.id, (i + 1) * 100_000, "2026-08-20");
+    const [first, second, third] = members.map((m) => m.savings.id) as [number, number, number];
+
+    // The database refuses the second account's row: the run fails there, as a process stopped
+    // in the middle would. Whatever it paid is paid in full (posting and row together), the rest untouched.
+    await db.execute(sql.raw(`create function test_stop_dividend() returns trigger language plpgsql as $$
+      begin if new.account_id = ${second} then raise exception 'simulated stop'; end if; return new; end $$`));
+    await db.execute(sql`create trigger test_stop_dividend before insert on account_dividends for each row execute function test_stop_dividend()`);
+    const october_1 = new Date("2026-10-01T12:00:00Z");
+    const stopped = await payMonthlyDividends(db, october_1).then(() => null, (error: Error) => error);
+    expect(String((stopped?.cause as Error | undefined)?.message ?? stopped?.message)).toMatch(/simulated stop/);
+    expect(await rowOf(second, "2026-09")).toBeUndefined();
+    expect(await dividendTransactions(second, "2026-09")).toHaveLength(0);
+    expect((await getAccount(db, second))!.current_cents).toBe(200_000);
+    expect((await verifyLedger(db)).ok).toBe(true);
+
+    await db.execute(sql`drop trigger test_stop_dividend on account_dividends`);
+    await db.execute(sql`drop function test_stop_dividend()`);
+    const rerun = await payMonthlyDividends(db, october_1);
+    expect(rerun.month).toBe("2026-09");
+    expect(rerun.paid).toBeGreaterThanOrEqual(1);
+    // And once more: nothing is left to pay.
+    expect(await payMonthlyDividends(db, new Date("2026-10-02T12:00:00Z"))).toEqual({ month: "2026-09", paid: 0, paid_cents: 0, earned_nothing: 0, waiting: 0 });
+
+    for (const [id, dividend, balance] of [[first, 283, 100_000], [second, 566, 200_000], [third, 849, 300_000]] as const) {
+      expect(await dividendTransactions(id, "2026-09")).toHaveLength(1);
+      expect(await rowOf(id, "2026-09")).toMatchObject({ days: 30, average_daily_balance_cents: balance, apy_ppm: 35_000, dividend_cents: dividend });
+      expect((await getAccount(db, id))!.current_cents).toBe(balance + dividend);
+    }
+    const expense = await institutionAccount(db, "dividends_paid");
+    expect((await getAccount(db, expense.id))!.current_cents).toBe(-(283 + 566 + 849));
+  });
+});
+
+describe("the monthly dividends job", () => {
+  it("on the night of 1 November pays October on each account's average daily balance, once", async () => {
+    // A: $1,000 when October began, $3,100 in on the 17th (15 days), $500 out on the 25th (7 days),
+    // and a $50 hold on the 20th that a pending transaction never counts:
+    // (31 x 100,000 + 15 x 310,000 - 7 x 50,000) / 31 = 7,400,000 / 31 = 238,709.68 cents a day;
+    // x (1.035^(31/365) - 1) = 698.47 cents -> $6.98.
+    const a = await openMember(db);
+    const cash = await institutionAccount(db, "cash");
+    await post(a.savings.id, 100_000, "2026-09-15");
+    await post(a.savings.id, 310_000, "2026-10-17");
+    await post(a.savings.id, -50_000, "2026-10-25");
+    await accepted(placeHold(db, { kind: "withdrawal", initiator: "system:test", idempotency_key: newKey("hold"), created_by: "test", effective_date: "2026-10-20", memo: "Held", entries: [{ account_id: a.savings.id, amount_cents: -5_000 }, { account_id: cash.id, amount_cents: 5_000 }] }));
+    await post(a.checking.id, 500_000, "2026-10-01"); // checking earns nothing in the demo profile
+    // B: savings never funded: worked out (nothing earned), so later runs skip it.
+    const b = await openMember(db);
+    await post(b.checking.id, 1_000, "2026-10-01");
+    await post(b.savings.id, 1_000, "2026-10-02");
+    await post(b.savings.id, -1_000, "2026-10-02");
+    // C: frozen on the night: the ledger refuses the credit; paid by the first run after it is unfrozen.
+    const c = await openMember(db);
+    await post(c.savings.id, 1_000_000, "2026-09-30");
+    await accepted(setAccountStatus(db, c.savings.id, "frozen"));
+    // D: had money in October, emptied and closed since: nothing.
+    const d = await openMember(db);
+    await post(d.savings.id, 50_000, "2026-10-05");
+    await post(d.savings.id, -50_000, "2026-11-02");
+    await accepted(setAccountStatus(db, d.savings.id, "closed"));
+
+    const clock = manualJobClock(new Date("2026-10-31T12:00:00Z"));
+    const runner = new JobRunner({ db, kind: database.kind, clock, jobs: [monthlyDividendsJob as JobDefinition<never>], time_zone: institution().time_zone, logger: pino({ level: "silent" }), poll_ms: 60_000, lease_ms: 60_000 });
+    expect(await runner.runDue()).toEqual([]);
+    const [queued] = await db.select().from(jobRuns).where(eq(jobRuns.job, "monthly-dividends"));
+    // 0:30 in New York on Sunday 1 November, still summer time (UTC-4) until 2:00; before the 6:00 statement run.
+    expect(queued!.key).toBe("at:2026-11-01T04:30:00.000Z");
+
+    await clock.advance(new Date("2026-11-01T04:30:00Z").getTime() - new Date("2026-10-31T12:00:00Z").getTime());
+    expect((await runner.runDue()).map((o) => o.outcome)).toEqual(["succeeded"]);
+    const [run] = await db.select().from(jobRuns).where(and(eq(jobRuns.job, "monthly-dividends"), eq(jobRuns.state, "succeeded")));
+    expect(run!.result).toMatchObject({ month: "2026-10", waiting: 1 });
+
+    expect(await rowOf(a.savings.id, "2026-10")).toMatchObject({ days: 31, average_daily_balance_cents: 238_710, apy_ppm: 35_000, dividend_cents: 698 });
+    const [credit] = await dividendTransactions(a.savings.id, "2026-10");
+    expect(credit).toBeDefined();
+    const [transaction] = await db.select().from(ledgerTransactions).where(eq(ledgerTransactions.id, credit!.id));
+    expect(transaction).toMatchObject({ kind: "interest", status: "posted", effective_date: "2026-10-31", memo: "Dividend for October 2026", category: "Interest" });
+    expect((await getAccount(db, a.savings.id))!.current_cents).toBe(360_000 + 698);
+    // The October statement shows it as a credit on the 31st.
+    const october = await readStatementFigures(db, a.savings.id, "2026-10");
+    expect(october.posted.at(-1)).toMatchObject({ effective_date: "2026-10-31", description: "Dividend for October 2026", amount_cents: 698 });
+    // November's balances begin with it (monthly compounding).
+    const november = await accountsToPay(db, "2026-11", ["savings"], a.savings.id - 1, 1);
+    expect(november[0]).toMatchObject({ id: a.savings.id, opening_cents: 360_698 });
+
+    expect(await rowOf(a.checking.id, "2026-10")).toBeUndefined();
+    expect(await rowOf(b.savings.id, "2026-10")).toMatchObject({ average_daily_balance_cents: 0, dividend_cents: 0, transaction_id: null });
+    expect(await rowOf(c.savings.id, "2026-10")).toBeUndefined();
+    expect((await getAccount(db, c.savings.id))!.current_cents).toBe(1_000_000);
+    expect(await rowOf(d.savings.id, "2026-10")).toBeUndefined();
+    expect(await dividendTransactions(d.savings.id, "2026-10")).toHaveLength(0);
+    expect((await verifyLedger(db)).ok).toBe(true);
+
+    // The next night (0:30 is now 5:30 UTC: summer time ended) pays nothing more; C is still frozen.
+    await clock.advance(25 * 60 * 60_000);
+    expect((await runner.runDue()).map((o) => o.outcome)).toEqual(["succeeded"]);
+    const second = await db.select().from(jobRuns).where(and(eq(jobRuns.job, "monthly-dividends"), eq(jobRuns.state, "succeeded"))).orderBy(jobRuns.id);
+    expect(second.at(-1)!.result).toEqual({ month: "2026-10", paid: 0, paid_cents: 0, earned_nothing: 0, waiting: 1 });
+    expect(await dividendTransactions(a.savings.id, "2026-10")).toHaveLength(1);
+
+    // Unfrozen, C is paid the next night: $10,000 all October earns $29.26.
+    await accepted(setAccountStatus(db, c.savings.id, "active"));
+    await clock.advance(24 * 60 * 60_000);
+    expect((await runner.runDue()).map((o) => o.outcome)).toEqual(["succeeded"]);
+    const third = await db.select().from(jobRuns).where(and(eq(jobRuns.job, "monthly-dividends"), eq(jobRuns.state, "succeeded"))).orderBy(jobRuns.id);
+    expect(third.at(-1)!.result).toEqual({ month: "2026-10", paid: 1, paid_cents: 2_926, earned_nothing: 0, waiting: 0 });
+    expect((await getAccount(db, c.savings.id))!.current_cents).toBe(1_002_926);
+    expect((await verifyLedger(db)).ok).toBe(true);
+  });
+});
