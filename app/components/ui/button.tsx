@@ -1,19 +1,23 @@
 import { Loader2 } from "lucide-react";
-import { Button as AriaButton, type ButtonProps as AriaButtonProps } from "react-aria-components";
 import { cx } from "./field-styles";
 
 export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger";
 
 const VARIANTS: Record<ButtonVariant, string> = {
-  primary: "bg-brand-700 text-white shadow-sm hover:bg-brand-800 data-[pressed]:bg-brand-900",
-  secondary: "border border-slate-300 bg-white text-brand-800 shadow-xs hover:bg-slate-50 data-[pressed]:bg-slate-100",
-  ghost: "text-brand-800 hover:bg-brand-50 data-[pressed]:bg-brand-100",
-  danger: "bg-red-700 text-white shadow-sm hover:bg-red-800 data-[pressed]:bg-red-900",
+  primary: "bg-brand-700 text-white shadow-sm hover:bg-brand-800 active:bg-brand-900",
+  secondary: "border border-slate-300 bg-white text-brand-800 shadow-xs hover:bg-slate-50 active:bg-slate-100",
+  ghost: "text-brand-800 hover:bg-brand-50 active:bg-brand-100",
+  danger: "bg-red-700 text-white shadow-sm hover:bg-red-800 active:bg-red-900",
 };
 
-export interface ButtonProps extends Omit<AriaButtonProps, "className" | "children" | "isPending"> {
+type NativeButtonAttributes = Omit<React.ButtonHTMLAttributes<HTMLButtonElement>, "className" | "children" | "disabled" | "onClick">;
+
+export interface ButtonProps extends NativeButtonAttributes {
   /** Work is under way (a form is being sent): shows a spinner and `pendingLabel`, ignores presses. */
   isPending?: boolean;
+  isDisabled?: boolean;
+  /** Called when the button is pressed (click, Enter or Space). */
+  onPress?: () => void;
   variant?: ButtonVariant;
   size?: "md" | "lg";
   className?: string;
@@ -24,17 +28,17 @@ export interface ButtonProps extends Omit<AriaButtonProps, "className" | "childr
 
 /**
  * A native <button> (type="button" unless told otherwise; use type="submit" in forms, which
- * submits without JavaScript). While `isPending` it shows a spinner and `pendingLabel`, stays
- * focusable, says aria-disabled, and stops being a submit button, so a second click cannot send
- * twice. (React Aria's own isPending announces through a live region that points at the button
- * by id, which dangles when a confirmation replaces the form.)
+ * submits without JavaScript, and needs no script to draw). While `isPending` it shows a spinner
+ * and `pendingLabel`, stays focusable, says aria-disabled, and stops being a submit button, so a
+ * second click cannot send twice.
  */
-export function Button({ variant = "primary", size = "md", className, children, pendingLabel, isPending, type, onPress, ...props }: ButtonProps) {
+export function Button({ variant = "primary", size = "md", className, children, pendingLabel, isPending, isDisabled, type = "button", onPress, ...props }: ButtonProps) {
   return (
-    <AriaButton
+    <button
       {...props}
       type={isPending ? "button" : type}
-      onPress={isPending ? undefined : onPress}
+      disabled={isDisabled}
+      onClick={isPending || !onPress ? undefined : () => onPress()}
       aria-disabled={isPending || undefined}
       data-pending={isPending || undefined}
       className={cx(
@@ -54,6 +58,6 @@ export function Button({ variant = "primary", size = "md", className, children, 
       ) : (
         children
       )}
-    </AriaButton>
+    </button>
   );
 }

@@ -1,44 +1,59 @@
 import { Check } from "lucide-react";
-import { Checkbox as AriaCheckbox, type CheckboxProps as AriaCheckboxProps } from "react-aria-components";
-import { NativeFieldError } from "./field-parts";
+import { NativeFieldError, describedBy } from "./field-parts";
 import { cx } from "./field-styles";
 import { useFieldError } from "./form";
 import { useId } from "react";
 
-export interface CheckboxProps extends Omit<AriaCheckboxProps, "children" | "className" | "style"> {
+export interface CheckboxProps {
+  name?: string;
+  /** What is posted when ticked ("on" when not given, as a native checkbox). */
+  value?: string;
   children: React.ReactNode;
   /** Extra text under the label. */
   description?: React.ReactNode;
   error?: string;
   className?: string;
+  id?: string;
+  isSelected?: boolean;
+  defaultSelected?: boolean;
+  /** Called with whether the box is now ticked. */
+  onChange?: (selected: boolean) => void;
+  isRequired?: boolean;
+  isDisabled?: boolean;
+  isInvalid?: boolean;
 }
 
 /**
- * A native checkbox (visually hidden) with a drawn box; checked looks come from CSS
- * `:has(:checked)` so it works before JavaScript. Its message comes from `error` or the nearest SchemaForm by
- * name, under the box, linked by aria-describedby.
+ * A native checkbox (visually hidden) inside its label, with a drawn box; the checked look comes
+ * from CSS `:has(:checked)`, so it works before JavaScript. Its message comes from `error` or the
+ * nearest SchemaForm by name, under the box, linked by aria-describedby.
  */
-export function Checkbox({ children, description, error, className, name, validationBehavior = "aria", isInvalid, ...props }: CheckboxProps) {
-  const id = useId();
-  const errorId = `checkbox-${id}-error`;
-  const descriptionId = description ? `checkbox-${id}-description` : undefined;
+export function Checkbox({ children, description, error, className, name, value, id, isSelected, defaultSelected, onChange, isRequired, isDisabled, isInvalid }: CheckboxProps) {
+  const generated = useId();
+  const errorId = `checkbox-${generated}-error`;
+  const descriptionId = description ? `checkbox-${generated}-description` : undefined;
   const fieldError = useFieldError(name);
   const message = error ?? fieldError.message;
-  const describedBy = [descriptionId, message ? errorId : undefined].filter(Boolean).join(" ") || undefined;
+  const invalid = Boolean(message) || Boolean(isInvalid);
   return (
     <div className={cx("flex flex-col", className)}>
-      <AriaCheckbox
-        {...props}
-        name={name}
-        validationBehavior={validationBehavior}
-        isInvalid={message ? true : isInvalid}
-        aria-describedby={describedBy}
-        onChange={(selected) => {
-          fieldError.clear();
-          props.onChange?.(selected);
-        }}
-        className="group flex cursor-pointer items-start gap-3 text-sm text-slate-900"
-      >
+      <label data-invalid={invalid || undefined} className="group flex cursor-pointer items-start gap-3 text-sm text-slate-900">
+        <input
+          type="checkbox"
+          id={id}
+          name={name}
+          value={value}
+          {...(isSelected === undefined ? { defaultChecked: defaultSelected } : { checked: isSelected })}
+          onChange={(event) => {
+            fieldError.clear();
+            onChange?.(event.currentTarget.checked);
+          }}
+          disabled={isDisabled}
+          aria-required={isRequired || undefined}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy(descriptionId, message ? errorId : undefined)}
+          className="sr-only"
+        />
         <span
           aria-hidden="true"
           className={cx(
@@ -58,7 +73,7 @@ export function Checkbox({ children, description, error, className, name, valida
             </span>
           ) : null}
         </span>
-      </AriaCheckbox>
+      </label>
       <NativeFieldError id={errorId} message={message} />
     </div>
   );

@@ -1,9 +1,11 @@
-import { Input, TextField as AriaTextField, type TextFieldProps as AriaTextFieldProps } from "react-aria-components";
-import { FieldDescription, FieldErrorMessage, FieldLabel } from "./field-parts";
+import { useId, useState } from "react";
+import { FieldDescription, FieldLabel, NativeFieldError, describedBy } from "./field-parts";
 import { controlClass, cx } from "./field-styles";
 import { useFieldError } from "./form";
 
-export interface TextFieldProps extends Omit<AriaTextFieldProps, "children" | "className" | "style"> {
+type InputAttributes = Omit<React.InputHTMLAttributes<HTMLInputElement>, "className" | "style" | "children" | "onChange" | "value" | "defaultValue" | "prefix" | "disabled" | "readOnly" | "required">;
+
+export interface TextFieldProps extends InputAttributes {
   label: string;
   /** Hint under the label, read with the field. */
   description?: React.ReactNode;
@@ -11,52 +13,75 @@ export interface TextFieldProps extends Omit<AriaTextFieldProps, "children" | "c
   error?: string;
   /** Marks the label "(optional)". */
   optional?: boolean;
-  placeholder?: string;
   /** Shown inside the field before the text, e.g. "$" (decorative: say the unit in the label). */
   prefix?: React.ReactNode;
   /** Shown inside the field after the text, e.g. "%" or "months". */
   suffix?: React.ReactNode;
   className?: string;
   inputClassName?: string;
+  value?: string;
+  defaultValue?: string;
+  /** Called with the field's new text. */
+  onChange?: (value: string) => void;
+  isRequired?: boolean;
+  isDisabled?: boolean;
+  isReadOnly?: boolean;
+  isInvalid?: boolean;
 }
 
 /**
- * A labelled single-line text input. Renders a native <input name> so a server-rendered
- * <Form method="post"> carries its value without JavaScript. Validation is shown the same way
- * with and without JavaScript: "aria" behaviour, so the browser's own bubbles never replace our
- * messages.
+ * A labelled single-line text input: a native <input name>, so a server-rendered
+ * <Form method="post"> carries its value without JavaScript, and the page needs no script to
+ * draw it. Required fields say aria-required rather than `required`, so the browser's own
+ * bubbles never replace our messages (shown the same way with and without JavaScript). The
+ * message is linked by aria-describedby after the hint, and the field says aria-invalid.
  */
-export function TextField({ label, description, error, optional, placeholder, prefix, suffix, className, inputClassName, validationBehavior = "aria", isInvalid, onChange, defaultValue, ...props }: TextFieldProps) {
+export function TextField({ label, description, error, optional, prefix, suffix, className, inputClassName, isRequired, isDisabled, isReadOnly, isInvalid, onChange, defaultValue, value, id, ...props }: TextFieldProps) {
+  const generated = useId();
+  const inputId = id ?? `field-${generated}`;
+  const descriptionId = description ? `${inputId}-description` : undefined;
+  const errorId = `${inputId}-error`;
   const fromForm = useFieldError(props.name);
   const message = error ?? fromForm.message;
+  const invalid = Boolean(message) || Boolean(isInvalid);
+  // The starting text, kept once: the form's values change with each answer, and a field that
+  // is not remounted keeps what the person typed (as an uncontrolled input does).
+  const [initial] = useState(() => defaultValue ?? (value === undefined ? fromForm.defaultValue : undefined));
   return (
-    <AriaTextField
-      {...props}
-      defaultValue={defaultValue ?? (props.value === undefined ? fromForm.defaultValue : undefined)}
-      onChange={(value) => {
-        fromForm.clear();
-        onChange?.(value);
-      }}
-      validationBehavior={validationBehavior}
-      isInvalid={message ? true : isInvalid}
-      className={cx("flex flex-col", className)}
-    >
-      <FieldLabel optional={optional}>{label}</FieldLabel>
-      <FieldDescription>{description}</FieldDescription>
+    <div className={cx("flex flex-col", className)} data-invalid={invalid || undefined}>
+      <FieldLabel htmlFor={inputId} optional={optional}>
+        {label}
+      </FieldLabel>
+      <FieldDescription id={`${inputId}-description`}>{description}</FieldDescription>
       <div className="relative mt-1.5">
         {prefix ? (
           <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-0 flex items-center pl-3.5 text-slate-600">
             {prefix}
           </span>
         ) : null}
-        <Input placeholder={placeholder} className={cx(controlClass, Boolean(prefix) && "pl-8", Boolean(suffix) && "pr-20", inputClassName)} />
+        <input
+          type="text"
+          {...props}
+          id={inputId}
+          {...(value === undefined ? { defaultValue: initial } : { value })}
+          onChange={(event) => {
+            fromForm.clear();
+            onChange?.(event.currentTarget.value);
+          }}
+          disabled={isDisabled}
+          readOnly={isReadOnly}
+          aria-required={isRequired || undefined}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy(descriptionId, message ? errorId : undefined, props["aria-describedby"])}
+          className={cx(controlClass, Boolean(prefix) && "pl-8", Boolean(suffix) && "pr-20", inputClassName)}
+        />
         {suffix ? (
           <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 right-0 flex items-center pr-3.5 text-sm text-slate-600">
             {suffix}
           </span>
         ) : null}
       </div>
-      <FieldErrorMessage message={message} />
-    </AriaTextField>
+      <NativeFieldError id={errorId} message={message} />
+    </div>
   );
 }
