@@ -1,19 +1,16 @@
 import "./admin-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import type { Database } from "~/server/db/client.server";
 import { achInboundEntries, achInboundFiles, achReturnFiles, auditLog, ledgerTransactions } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
-import { requestInfoContext } from "~/context";
 import * as queuesRoute from "~/routes/admin/queues";
 import * as returnFileRoute from "~/routes/admin/queues-return-file";
 import { receiveAchFile } from "~/server/rails/inbound.server";
 import { exportReturnFile } from "~/server/rails/inbound-returns.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { openTestDatabase } from "./test-database";
-import { applicant, person, signedIn } from "./admin-support";
-import { newMember } from "./member-support";
+import { expectSentAway, matrixCast, refusedStatus, routeContext, run, SignedIn } from "./authorization-matrix";
 import { buildInboundFile } from "../unit/nacha-inbound-builder";
 
 /**
@@ -27,7 +24,7 @@ type Persona = "anonymous" | "applicant" | "member" | "other_member" | "reviewer
 const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff"];
 
 let database: Database;
-const cookies: Partial<Record<Persona, string>> = {};
+let people: SignedIn<Persona>;
 let return_file_id = 0;
 let account_number = "";
 
@@ -35,73 +32,25 @@ beforeAll(async () => {
   database = await openTestDatabase();
   setAppDatabase(database);
   const db = database.db;
-  const staff = await person(db, "admin");
-  const reviewer = await person(db, "reviewer");
-  const pending = await applicant(db);
-  const member = await newMember(db, {});
-  const other = await newMember(db, {});
-  account_number = member.checking.account_number;
+  const cast = await matrixCast(db);
+  account_number = cast.member.checking.account_number;
   // One return file already made (for the download).
   const origin = { request_id: "setup", ip: "203.0.113.1" };
-  const setup = await receiveAchFile(db, { bytes: new TextEncoder().encode(buildInboundFile([{ company_name: "Setup Co", entries: [{ code: "22", account_number: "9999999999", amount_cents: 100 }] }], { modifier: "S" })), file_name: "setup.ach", staff, origin });
+  const setup = await receiveAchFile(db, { bytes: new TextEncoder().encode(buildInboundFile([{ company_name: "Setup Co", entries: [{ code: "22", account_number: "9999999999", amount_cents: 100 }] }], { modifier: "S" })), file_name: "setup.ach", staff: cast.staff, origin });
   if (!setup.ok) throw new Error(setup.message);
-  const exported = await exportReturnFile(db, staff, origin);
+  const exported = await exportReturnFile(db, cast.staff, origin);
   if (!exported.ok) throw new Error(exported.message);
   return_file_id = exported.file.id;
-  cookies.staff = await signedIn(db, staff.id);
-  cookies.reviewer = await signedIn(db, reviewer.id);
-  cookies.applicant = await signedIn(db, pending.id);
-  cookies.member = await signedIn(db, member.member.id);
-  cookies.other_member = await signedIn(db, other.member.id);
+  people = await SignedIn.as(db, { staff: cast.staff.id, reviewer: cast.reviewer.id, applicant: cast.applicant.id, member: cast.member.member.id, other_member: cast.other_member.member.id });
 });
 afterAll(async () => {
   await database?.close();
 });
 
-function context() {
-  const provider = new RouterContextProvider();
-  provider.set(requestInfoContext, { request_id: "ach-in-matrix-0001", ip: "203.0.113.79", nonce: "" });
-  return provider;
-}
-
-function headers(persona: Persona): Headers {
-  const h = new Headers({ origin: "http://localhost:3000" });
-  if (cookies[persona]) h.set("cookie", cookies[persona]!);
-  return h;
-}
-
-function uploadRequest(persona: Persona, text: string, name = "fed.ach"): Request {
-  const form = new FormData();
-  form.set("intent", "ach_upload");
-  form.set("file", new File([text], name, { type: "text/plain" }));
-  return new Request("http://localhost:3000/admin/queues", { method: "POST", headers: headers(persona), body: form });
-}
-
-function formRequest(persona: Persona, form: Record<string, string>): Request {
-  const h = headers(persona);
-  h.set("content-type", "application/x-www-form-urlencoded");
-  return new Request("http://localhost:3000/admin/queues", { method: "POST", headers: h, body: new URLSearchParams(form) });
-}
-
-type Outcome = { kind: "redirect"; status: number; location: string; body: string } | { kind: "refused" | "ok"; status: number; body: string };
-
-async function run(fn: () => Promise<unknown>): Promise<Outcome> {
-  let value: unknown;
-  try {
-    value = await fn();
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) {
-    const body = await value.clone().text();
-    if (value.status >= 300 && value.status < 400) return { kind: "redirect", status: value.status, location: value.headers.get("location") ?? "", body };
-    return { kind: value.status >= 400 ? "refused" : "ok", status: value.status, body };
-  }
-  const init = (value as { init?: { status?: number } } | null)?.init;
-  const payload = (value as { data?: unknown } | null)?.data ?? value;
-  const status = init?.status ?? 200;
-  return { kind: status >= 400 ? "refused" : "ok", status, body: JSON.stringify(payload) ?? "" };
-}
+const context = routeContext({ request_id: "ach-in-matrix-0001", ip: "203.0.113.79" });
+const headers = (persona: Persona) => people.headers(persona);
+const uploadRequest = (persona: Persona, text: string, name = "fed.ach") => people.upload(persona, "/admin/queues", { intent: "ach_upload", file: new File([text], name, { type: "text/plain" }) });
+const formRequest = (persona: Persona, form: Record<string, string>) => people.post(persona, "/admin/queues", form);
 
 async function snapshot() {
   const db = database.db;
@@ -109,26 +58,22 @@ async function snapshot() {
   return { audits: await n(auditLog), files: await n(achInboundFiles), entries: await n(achInboundEntries), return_files: await n(achReturnFiles), transactions: await n(ledgerTransactions) };
 }
 
-const HOME: Record<Exclude<Persona, "staff" | "anonymous">, string> = { applicant: "/pending-approval", member: "/dashboard", other_member: "/dashboard", reviewer: "/admin" };
 const payroll = (modifier: string) => buildInboundFile([{ company_name: "Matrix Payroll", entries: [{ code: "22", account_number, amount_cents: 4_200 }] }], { modifier });
 
 describe("ACH in on /admin/queues: staff who may move money only", () => {
   for (const persona of PERSONAS.filter((p) => p !== "staff")) {
-    it(`upload and return file export by ${persona} are refused (${persona === "anonymous" ? 401 : 403}) and change nothing`, async () => {
+    it(`upload and return file export by ${persona} are refused (${refusedStatus(persona)}) and change nothing`, async () => {
       const before = await snapshot();
       for (const make of [() => uploadRequest(persona, payroll("A")), () => formRequest(persona, { intent: "ach_returns_export" })]) {
         const outcome = await run(() => queuesRoute.action({ request: make(), params: {}, context: context() } as never));
-        expect(outcome).toMatchObject({ kind: "refused", status: persona === "anonymous" ? 401 : 403 });
+        expect(outcome).toMatchObject({ kind: "refused", status: refusedStatus(persona) });
       }
       expect(await snapshot()).toEqual(before);
     });
 
     it(`the return file download for ${persona} redirects and shows nothing of it`, async () => {
       const outcome = await run(() => returnFileRoute.loader({ request: new Request(`http://localhost:3000/admin/queues/returns/${return_file_id}`, { headers: headers(persona) }), params: { fileId: String(return_file_id) }, context: context() } as never));
-      expect(outcome.kind).toBe("redirect");
-      if (outcome.kind !== "redirect") return;
-      if (persona === "anonymous") expect(outcome.location).toMatch(/^\/login\?redirectTo=%2Fadmin%2Fqueues/);
-      else expect(outcome.location).toBe(HOME[persona]);
+      expectSentAway(outcome, persona, "/admin/queues");
       expect(outcome.body).not.toContain("9999999999");
     });
   }

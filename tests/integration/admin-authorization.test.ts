@@ -1,11 +1,9 @@
 import "./admin-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, desc, eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import type { Database } from "~/server/db/client.server";
 import { auditLog, contactMessages, memberProfiles } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
-import { requestInfoContext } from "~/context";
 import { rejectApplication } from "~/server/admin/review.server";
 import * as layoutRoute from "~/routes/admin/layout";
 import * as indexRoute from "~/routes/admin/index";
@@ -16,7 +14,8 @@ import * as messagesRoute from "~/routes/admin/messages";
 import * as documentRoute from "~/routes/admin/member-document";
 import { readProfileImage } from "~/server/profile-images/profile-images.server";
 import { openTestDatabase } from "./test-database";
-import { applicant, fullChecklist, ORIGIN, person, signedIn } from "./admin-support";
+import { applicant, fullChecklist, ORIGIN, person } from "./admin-support";
+import { expectSentAway, HOST, refusedStatus, routeContext, run, SignedIn } from "./authorization-matrix";
 import { fileOf, tinyPng } from "./identity-support";
 import { fieldErrors } from "../form-reply";
 
@@ -30,7 +29,7 @@ type Persona = "anonymous" | "pending" | "rejected" | "member" | "staff";
 const PERSONAS: Persona[] = ["anonymous", "pending", "rejected", "member", "staff"];
 
 let database: Database;
-const cookies: Partial<Record<Persona, string>> = {};
+let people: SignedIn<Persona>;
 let applicantId = "";
 let applicantEmail = "";
 let messageId = 0;
@@ -46,10 +45,7 @@ beforeAll(async () => {
   const subject = await applicant(database.db, { first_name: "Matrix", last_name: "Subject" });
   applicantId = subject.id;
   applicantEmail = subject.email;
-  cookies.staff = await signedIn(database.db, staff.id);
-  cookies.member = await signedIn(database.db, member.id);
-  cookies.pending = await signedIn(database.db, pending.id);
-  cookies.rejected = await signedIn(database.db, rejected.id);
+  people = await SignedIn.as(database.db, { staff: staff.id, member: member.id, pending: pending.id, rejected: rejected.id });
   const [message] = await database.db
     .insert(contactMessages)
     .values({ name: "Visitor", email: "visitor@example.com", subject: "general", message: "Hello there, a question about loans.", preferred_contact: "email" })
@@ -60,41 +56,8 @@ afterAll(async () => {
   await database?.close();
 });
 
-function context() {
-  const provider = new RouterContextProvider();
-  provider.set(requestInfoContext, { request_id: "matrix-request-0001", ip: "203.0.113.77", nonce: "" });
-  return provider;
-}
-
-function request(persona: Persona, path: string, form?: Record<string, string>): Request {
-  const headers = new Headers({ origin: "http://localhost:3000" });
-  if (cookies[persona]) headers.set("cookie", cookies[persona]!);
-  if (!form) return new Request(`http://localhost:3000${path}`, { headers });
-  headers.set("content-type", "application/x-www-form-urlencoded");
-  return new Request(`http://localhost:3000${path}`, { method: "POST", headers, body: new URLSearchParams(form) });
-}
-
-type Outcome = { kind: "redirect"; status: number; location: string; body: string } | { kind: "refused"; status: number; body: string } | { kind: "ok"; status: number; body: string };
-
-/** Runs a loader or action the way React Router does and says what the browser would get. */
-async function run(fn: () => Promise<unknown>): Promise<Outcome> {
-  let value: unknown;
-  try {
-    value = await fn();
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) {
-    const body = await value.clone().text();
-    if (value.status >= 300 && value.status < 400) return { kind: "redirect", status: value.status, location: value.headers.get("location") ?? "", body };
-    return { kind: value.status >= 400 ? "refused" : "ok", status: value.status, body };
-  }
-  // data(...) with a status: React Router's DataWithResponseInit.
-  const init = (value as { init?: { status?: number } } | null)?.init;
-  const payload = (value as { data?: unknown } | null)?.data ?? value;
-  const status = init?.status ?? 200;
-  return { kind: status >= 400 ? "refused" : "ok", status, body: JSON.stringify(payload) ?? "" };
-}
+const context = routeContext({ request_id: "matrix-request-0001", ip: "203.0.113.77" });
+const request = (persona: Persona, path: string, form?: Record<string, string>) => people.request(persona, path, form);
 
 const PAGES: { path: string; load: (r: Request) => Promise<unknown> }[] = [
   { path: "/admin", load: (r) => layoutRoute.loader({ request: r, params: {}, context: context() } as never) },
@@ -117,8 +80,6 @@ const ACTIONS: { name: string; path: string; form: () => Record<string, string>;
   { name: "mark message answered", path: "/admin/messages", form: () => ({ id: String(messageId), status: "answered" }), act: (r) => messagesRoute.action({ request: r, params: {}, context: context() } as never) },
 ];
 
-const HOME: Record<Exclude<Persona, "staff" | "anonymous">, string> = { pending: "/pending-approval", rejected: "/not-approved", member: "/dashboard" };
-
 async function auditCount(): Promise<number> {
   const [row] = await database.db.select({ n: count() }).from(auditLog);
   return Number(row!.n);
@@ -133,13 +94,7 @@ describe("every /admin page", () => {
           expect(outcome.kind).toBe("ok");
           return;
         }
-        expect(outcome.kind).toBe("redirect");
-        if (outcome.kind !== "redirect") return;
-        if (persona === "anonymous") {
-          expect(outcome.location).toMatch(/^\/login\?redirectTo=%2Fadmin/);
-        } else {
-          expect(outcome.location).toBe(HOME[persona]);
-        }
+        expectSentAway(outcome, persona, "/admin");
         // No back-office data leaks in the redirect.
         expect(outcome.body).not.toContain("@example.com");
       });
@@ -168,11 +123,11 @@ describe("every /admin page", () => {
 describe("every /admin action", () => {
   for (const action of ACTIONS) {
     for (const persona of PERSONAS.filter((p) => p !== "staff")) {
-      it(`${action.name} by ${persona} is refused (${persona === "anonymous" ? 401 : 403}) and changes nothing`, async () => {
+      it(`${action.name} by ${persona} is refused (${refusedStatus(persona)}) and changes nothing`, async () => {
         const before = await auditCount();
         const [profileBefore] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, applicantId));
         const outcome = await run(() => action.act(request(persona, action.path, action.form())));
-        expect(outcome).toMatchObject({ kind: "refused", status: persona === "anonymous" ? 401 : 403 });
+        expect(outcome).toMatchObject({ kind: "refused", status: refusedStatus(persona) });
         expect(outcome.body).not.toContain("@example.com");
         expect(await auditCount()).toBe(before);
         const [profileAfter] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, applicantId));
@@ -204,19 +159,17 @@ describe("staff upload of a member's profile image", () => {
     body.set("intent", "member_image");
     if (fields.member_id !== undefined) body.set("member_id", fields.member_id);
     if (fields.image) body.set("image", fields.image);
-    const headers = new Headers({ origin: "http://localhost:3000" });
-    if (cookies[persona]) headers.set("cookie", cookies[persona]!);
-    return new Request(`http://localhost:3000/admin?index&member=${applicantId}`, { method: "POST", headers, body });
+    return new Request(`${HOST}/admin?index&member=${applicantId}`, { method: "POST", headers: people.headers(persona), body });
   }
   const act = (r: Request) => run(() => indexRoute.action({ request: r, params: {}, context: context() } as never));
   const imageOf = async (id: string) => (await database.db.select({ image_file: memberProfiles.image_file }).from(memberProfiles).where(eq(memberProfiles.user_id, id)))[0]?.image_file ?? null;
 
   for (const persona of PERSONAS.filter((p) => p !== "staff")) {
-    it(`is refused for ${persona} (${persona === "anonymous" ? 401 : 403}) and changes nothing`, async () => {
+    it(`is refused for ${persona} (${refusedStatus(persona)}) and changes nothing`, async () => {
       const before = await auditCount();
       const image = await imageOf(applicantId);
       const outcome = await act(upload(persona, { member_id: applicantId, image: fileOf(tinyPng(), "face.png", "image/png") }));
-      expect(outcome).toMatchObject({ kind: "refused", status: persona === "anonymous" ? 401 : 403 });
+      expect(outcome).toMatchObject({ kind: "refused", status: refusedStatus(persona) });
       expect(await imageOf(applicantId)).toBe(image);
       expect(await auditCount()).toBe(before);
     });

@@ -2,11 +2,9 @@ import "./admin-support";
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq, sql } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import type { Database } from "~/server/db/client.server";
 import { auditLog, billPayees, billPayments } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
-import { requestInfoContext } from "~/context";
 import * as billPayRoute from "~/routes/member/bill-pay";
 import { addPayee, scheduleBillPayment } from "~/server/bill-pay/bill-pay.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
@@ -15,7 +13,8 @@ import { businessDate } from "~/domain/ledger-rules";
 import { businessDayOnOrAfter } from "~/domain/payment-dates";
 import { addDays, billPaySchema } from "~/domain/bill-pay";
 import { openTestDatabase } from "./test-database";
-import { applicant, person, signedIn } from "./admin-support";
+import { signedIn } from "./admin-support";
+import { expectSentAway, matrixCast, routeContext, run, SignedIn } from "./authorization-matrix";
 import { newMember } from "./member-support";
 import { fieldErrors } from "../form-reply";
 
@@ -28,10 +27,9 @@ import { fieldErrors } from "../form-reply";
  */
 type Persona = "anonymous" | "applicant" | "member" | "other_member" | "reviewer" | "staff";
 const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff"];
-const HOME: Record<"applicant" | "reviewer" | "staff", string> = { applicant: "/pending-approval", reviewer: "/admin", staff: "/admin" };
 
 let database: Database;
-const cookies: Partial<Record<Persona, string>> = {};
+let people: SignedIn<Persona>;
 let member: Awaited<ReturnType<typeof newMember>>;
 let payee_id = 0;
 let payment_id = 0;
@@ -43,11 +41,8 @@ beforeAll(async () => {
   database = await openTestDatabase();
   setAppDatabase(database);
   const db = database.db;
-  const staff = await person(db, "admin");
-  const reviewer = await person(db, "reviewer");
-  const pending = await applicant(db);
-  member = await newMember(db, { checking_cents: 50_000, savings_cents: 0 });
-  const other = await newMember(db, { checking_cents: 50_000, savings_cents: 0 });
+  const cast = await matrixCast(db, { member: { checking_cents: 50_000, savings_cents: 0 }, other_member: { checking_cents: 50_000, savings_cents: 0 } });
+  member = cast.member;
   const who = { id: member.member.id, email: member.member.email };
   const payee = await addPayee(db, who, { name: "Harbor Water", account_number: "W-778899", address: undefined }, ORIGIN);
   if (!payee.ok) throw new Error(payee.message);
@@ -60,42 +55,14 @@ beforeAll(async () => {
   );
   if (!scheduled.ok) throw new Error(scheduled.message);
   payment_id = scheduled.payment_id;
-  cookies.staff = await signedIn(db, staff.id);
-  cookies.reviewer = await signedIn(db, reviewer.id);
-  cookies.applicant = await signedIn(db, pending.id);
-  cookies.member = await signedIn(db, member.member.id);
-  cookies.other_member = await signedIn(db, other.member.id);
+  people = await SignedIn.as(db, { staff: cast.staff.id, reviewer: cast.reviewer.id, applicant: cast.applicant.id, member: member.member.id, other_member: cast.other_member.member.id });
 });
 afterAll(async () => {
   await database?.close();
 });
 
-function context() {
-  const provider = new RouterContextProvider();
-  provider.set(requestInfoContext, { request_id: "bill-pay-matrix-0002", ip: "203.0.113.81", nonce: "" });
-  return provider;
-}
-
-function request(persona: Persona, form?: Record<string, string>, path = "/dashboard/bill-pay"): Request {
-  const headers = new Headers({ origin: "http://localhost:3000" });
-  if (cookies[persona]) headers.set("cookie", cookies[persona]!);
-  if (!form) return new Request(`http://localhost:3000${path}`, { headers });
-  headers.set("content-type", "application/x-www-form-urlencoded");
-  return new Request(`http://localhost:3000${path}`, { method: "POST", headers, body: new URLSearchParams(form) });
-}
-
-async function run(fn: () => Promise<unknown>): Promise<{ status: number; body: string; value: unknown; location?: string }> {
-  let value: unknown;
-  try {
-    value = await fn();
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) return { status: value.status, body: await value.clone().text(), value, location: value.headers.get("location") ?? undefined };
-  const init = (value as { init?: { status?: number } } | null)?.init;
-  const payload = (value as { data?: unknown; init?: unknown } | null)?.init !== undefined ? (value as { data: unknown }).data : value;
-  return { status: init?.status ?? 200, body: JSON.stringify(payload) ?? "", value: payload };
-}
+const context = routeContext({ request_id: "bill-pay-matrix-0002", ip: "203.0.113.81" });
+const request = (persona: Persona, form?: Record<string, string>, path = "/dashboard/bill-pay") => people.request(persona, path, form);
 
 const page = (persona: Persona, path = "/dashboard/bill-pay") => run(() => billPayRoute.loader({ request: request(persona, undefined, path), params: {}, context: context() } as never));
 const post = (persona: Persona, form: Record<string, string>) => run(() => billPayRoute.action({ request: request(persona, form), params: {}, context: context() } as never));
@@ -132,8 +99,7 @@ describe("the Bill Pay page: the member's own payees and payments only", () => {
         return;
       }
       expect(result.status).toBe(302);
-      if (persona === "anonymous") expect(result.location).toMatch(/^\/login\?redirectTo=%2Fdashboard%2Fbill-pay/);
-      else expect(result.location).toBe(HOME[persona]);
+      expectSentAway(result, persona, "/dashboard/bill-pay");
     });
   }
 
@@ -167,8 +133,7 @@ describe("the Bill Pay page: the member's own payees and payments only", () => {
   it("another member's account is refused next to its field even with their own payee", async () => {
     const db = database.db;
     const other = await newMember(db, { checking_cents: 10_000, savings_cents: 0 });
-    const cookie = await signedIn(db, other.member.id);
-    cookies.other_member = cookie;
+    people.cookies.other_member = await signedIn(db, other.member.id);
     const own = await addPayee(db, { id: other.member.id, email: other.member.email }, { name: "Own Power", account_number: "OP-1", address: undefined }, ORIGIN);
     if (!own.ok) throw new Error(own.message);
     const before = await state();

@@ -2,11 +2,9 @@ import "./admin-support";
 import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import type { Database, Db } from "~/server/db/client.server";
 import { auditLog, cardAuthorizations, debitCards, notifications } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
-import { requestInfoContext } from "~/context";
 import * as cardsRoute from "~/routes/member/cards";
 import * as adminCardsRoute from "~/routes/admin/card-transactions";
 import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
@@ -20,6 +18,7 @@ import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
 import { users } from "~/server/db/schema";
 import { openTestDatabase } from "./test-database";
 import { applicant, person, signedIn } from "./admin-support";
+import { routeContext, run, SignedIn } from "./authorization-matrix";
 import { lastTransferCode, newMember } from "./member-support";
 import { fieldErrors } from "../form-reply";
 
@@ -34,7 +33,7 @@ const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "another_member
 
 let database: Database;
 let db: Db;
-const cookies: Partial<Record<Persona, string>> = {};
+let people: SignedIn<Persona>;
 let owner: Awaited<ReturnType<typeof newMember>>;
 
 beforeAll(async () => {
@@ -44,11 +43,13 @@ beforeAll(async () => {
   owner = await newMember(db, { checking_cents: 50_000 });
   const another = await newMember(db, { checking_cents: 10_000 });
   await issueDebitCard(db, { member_id: another.member.id, account_id: another.checking.id });
-  cookies.member = await signedIn(db, owner.member.id);
-  cookies.another_member = await signedIn(db, another.member.id);
-  cookies.applicant = await signedIn(db, (await applicant(db)).id);
-  cookies.reviewer = await signedIn(db, (await person(db, "reviewer")).id);
-  cookies.staff = await signedIn(db, (await person(db, "admin")).id);
+  people = await SignedIn.as(db, {
+    member: owner.member.id,
+    another_member: another.member.id,
+    applicant: (await applicant(db)).id,
+    reviewer: (await person(db, "reviewer")).id,
+    staff: (await person(db, "admin")).id,
+  });
 });
 afterEach(async () => {
   expect((await verifyLedger(db)).problems).toEqual([]);
@@ -165,32 +166,14 @@ describe("card authorization", () => {
   });
 });
 
-function context() {
-  const provider = new RouterContextProvider();
-  provider.set(requestInfoContext, { request_id: "cards-0001", ip: "203.0.113.80", nonce: "" });
-  return provider;
-}
+const context = routeContext({ request_id: "cards-0001", ip: "203.0.113.80" });
 
+/** A request as one of the people, or as "cookie:<a session cookie>" for a member made in the test. */
 function request(persona: Persona | string, path: string, form?: Record<string, string>): Request {
-  const headers = new Headers({ origin: "http://localhost:3000" });
-  const cookie = (cookies as Record<string, string | undefined>)[persona] ?? (persona.startsWith("cookie:") ? persona.slice(7) : undefined);
-  if (cookie) headers.set("cookie", cookie);
-  if (!form) return new Request(`http://localhost:3000${path}`, { headers });
-  headers.set("content-type", "application/x-www-form-urlencoded");
-  return new Request(`http://localhost:3000${path}`, { method: "POST", headers, body: new URLSearchParams(form) });
-}
-
-async function run(fn: () => Promise<unknown>): Promise<{ status: number; body: string; value: unknown; location?: string }> {
-  let value: unknown;
-  try {
-    value = await fn();
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) return { status: value.status, body: await value.clone().text(), value, location: value.headers.get("location") ?? undefined };
-  const init = (value as { init?: { status?: number } } | null)?.init;
-  const payload = (value as { data?: unknown } | null)?.data ?? value;
-  return { status: init?.status ?? 200, body: JSON.stringify(payload) ?? "", value: payload };
+  if (!persona.startsWith("cookie:")) return people.request(persona as Persona, path, form);
+  const made = people.request("anonymous", path, form);
+  made.headers.set("cookie", persona.slice("cookie:".length));
+  return made;
 }
 
 const memberAction = (who: Persona | string, form: Record<string, string>) => run(() => cardsRoute.action({ request: request(who, "/dashboard/cards", form), params: {}, context: context() } as never));

@@ -2,20 +2,17 @@ import "./admin-support";
 import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import type { Database } from "~/server/db/client.server";
 import { auditLog, ledgerTransactions, mobileDeposits } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { requestInfoContext } from "~/context";
 import * as depositRoute from "~/routes/member/deposit";
 import * as imageRoute from "~/routes/admin/deposit-image";
 import * as queuesRoute from "~/routes/admin/queues";
 import * as layoutRoute from "~/routes/admin/layout";
 import { submitMobileDeposit } from "~/server/deposits/deposits.server";
 import { openTestDatabase } from "./test-database";
-import { applicant, person, signedIn } from "./admin-support";
-import { newMember } from "./member-support";
+import { expectSentAway, matrixCast, refusedStatus, routeContext, run, SignedIn } from "./authorization-matrix";
 import { asFile, checkJpeg, checkPng, htmlBytes, pdfBytes, pngBomb } from "../check-images";
 
 /**
@@ -29,19 +26,16 @@ type Persona = "anonymous" | "applicant" | "member" | "other_member" | "reviewer
 const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff"];
 
 let database: Database;
-const cookies: Partial<Record<Persona, string>> = {};
-let member: Awaited<ReturnType<typeof newMember>>;
+let people: SignedIn<Persona>;
+let member: Awaited<ReturnType<typeof matrixCast>>["member"];
 let deposit_id = 0;
 
 beforeAll(async () => {
   database = await openTestDatabase();
   setAppDatabase(database);
   const db = database.db;
-  const staff = await person(db, "admin");
-  const reviewer = await person(db, "reviewer");
-  const pending = await applicant(db);
-  member = await newMember(db, { checking_cents: 10_000 });
-  const other = await newMember(db, { checking_cents: 10_000 });
+  const cast = await matrixCast(db, { member: { checking_cents: 10_000 }, other_member: { checking_cents: 10_000 } });
+  member = cast.member;
   const made = await submitMobileDeposit(
     db,
     member.member,
@@ -50,11 +44,7 @@ beforeAll(async () => {
   );
   if (!made.ok) throw new Error(made.message);
   deposit_id = made.deposit_id;
-  cookies.staff = await signedIn(db, staff.id);
-  cookies.reviewer = await signedIn(db, reviewer.id);
-  cookies.applicant = await signedIn(db, pending.id);
-  cookies.member = await signedIn(db, member.member.id);
-  cookies.other_member = await signedIn(db, other.member.id);
+  people = await SignedIn.as(db, { staff: cast.staff.id, reviewer: cast.reviewer.id, applicant: cast.applicant.id, member: member.member.id, other_member: cast.other_member.member.id });
 });
 afterAll(async () => {
   await database?.close();
@@ -64,40 +54,9 @@ afterEach(async () => {
   expect(report.problems).toEqual([]);
 });
 
-function context() {
-  const provider = new RouterContextProvider();
-  provider.set(requestInfoContext, { request_id: "deposit-matrix-0001", ip: "203.0.113.79", nonce: "" });
-  return provider;
-}
-
-function request(persona: Persona, path: string, body?: Record<string, string | File>, headers: Record<string, string> = {}): Request {
-  const h = new Headers({ origin: "http://localhost:3000", ...headers });
-  if (cookies[persona]) h.set("cookie", cookies[persona]!);
-  if (!body) return new Request(`http://localhost:3000${path}`, { headers: h });
-  const form = new FormData();
-  for (const [name, value] of Object.entries(body)) form.set(name, value);
-  return new Request(`http://localhost:3000${path}`, { method: "POST", headers: h, body: form });
-}
-
-type Outcome = { kind: "redirect"; status: number; location: string; body: string } | { kind: "refused" | "ok"; status: number; body: string };
-
-async function run(fn: () => Promise<unknown>): Promise<Outcome> {
-  let value: unknown;
-  try {
-    value = await fn();
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) {
-    const body = value.headers.get("content-type")?.startsWith("image/") ? `[${value.headers.get("content-type")}]` : await value.clone().text();
-    if (value.status >= 300 && value.status < 400) return { kind: "redirect", status: value.status, location: value.headers.get("location") ?? "", body };
-    return { kind: value.status >= 400 ? "refused" : "ok", status: value.status, body };
-  }
-  const init = (value as { init?: { status?: number } } | null)?.init;
-  const payload = (value as { data?: unknown } | null)?.data ?? value;
-  const status = init?.status ?? 200;
-  return { kind: status >= 400 ? "refused" : "ok", status, body: JSON.stringify(payload) ?? "" };
-}
+const context = routeContext({ request_id: "deposit-matrix-0001", ip: "203.0.113.79" });
+/** A page, or the form posted (multipart: the check photos are files). */
+const request = (persona: Persona, path: string, body?: Record<string, string | File>, headers: Record<string, string> = {}) => (body ? people.upload(persona, path, body, headers) : people.get(persona, path));
 
 async function snapshot() {
   const db = database.db;
@@ -118,7 +77,6 @@ async function depositForm(overrides: Record<string, string | File> = {}) {
   };
 }
 
-const HOME: Record<Exclude<Persona, "staff" | "anonymous">, string> = { applicant: "/pending-approval", member: "/dashboard", other_member: "/dashboard", reviewer: "/admin" };
 
 describe("/dashboard/deposit: members, their own accounts", () => {
   it("the page is for members only", async () => {
@@ -133,10 +91,10 @@ describe("/dashboard/deposit: members, their own accounts", () => {
   });
 
   for (const persona of ["anonymous", "applicant", "reviewer", "staff"] as const) {
-    it(`a deposit by ${persona} is refused (${persona === "anonymous" ? 401 : 403}) and changes nothing`, async () => {
+    it(`a deposit by ${persona} is refused (${refusedStatus(persona)}) and changes nothing`, async () => {
       const before = await snapshot();
       const outcome = await run(async () => depositRoute.action({ request: request(persona, "/dashboard/deposit", await depositForm()), params: {}, context: context() } as never));
-      expect(outcome).toMatchObject({ kind: "refused", status: persona === "anonymous" ? 401 : 403 });
+      expect(outcome).toMatchObject({ kind: "refused", status: refusedStatus(persona) });
       expect(await snapshot()).toEqual(before);
     });
   }
@@ -194,10 +152,7 @@ describe("staff actions and the check photos: staff who may move money only", ()
         expect(outcome).toMatchObject({ kind: "ok", status: 200, body: "[image/jpeg]" });
         return;
       }
-      expect(outcome.kind).toBe("redirect");
-      if (outcome.kind !== "redirect") return;
-      if (persona === "anonymous") expect(outcome.location).toMatch(/^\/login\?redirectTo=/);
-      else expect(outcome.location).toBe(HOME[persona]);
+      expectSentAway(outcome, persona, "");
     });
   }
 
@@ -218,10 +173,10 @@ describe("staff actions and the check photos: staff who may move money only", ()
   ];
   for (const action of actions) {
     for (const persona of PERSONAS.filter((p) => p !== "staff")) {
-      it(`${action.name} by ${persona} is refused (${persona === "anonymous" ? 401 : 403}) and changes nothing`, async () => {
+      it(`${action.name} by ${persona} is refused (${refusedStatus(persona)}) and changes nothing`, async () => {
         const before = await snapshot();
         const outcome = await run(() => queuesRoute.action({ request: request(persona, "/admin/queues", action.form()), params: {}, context: context() } as never));
-        expect(outcome).toMatchObject({ kind: "refused", status: persona === "anonymous" ? 401 : 403 });
+        expect(outcome).toMatchObject({ kind: "refused", status: refusedStatus(persona) });
         expect(await snapshot()).toEqual(before);
       });
     }

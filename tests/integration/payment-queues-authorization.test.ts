@@ -1,11 +1,9 @@
 import "./admin-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import type { Database } from "~/server/db/client.server";
 import { auditLog, externalPayments, paymentExportFiles } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
-import { requestInfoContext } from "~/context";
 import * as queuesRoute from "~/routes/admin/queues";
 import * as fileRoute from "~/routes/admin/queues-file";
 import * as layoutRoute from "~/routes/admin/layout";
@@ -13,8 +11,7 @@ import * as memberPaymentsRoute from "~/routes/member/payments";
 import { exportPayments } from "~/server/rails/export.server";
 import { setCurrencyRate } from "~/server/payments/rates.server";
 import { openTestDatabase } from "./test-database";
-import { applicant, person, signedIn } from "./admin-support";
-import { newMember } from "./member-support";
+import { expectSentAway, matrixCast, refusedStatus, routeContext, run, SignedIn } from "./authorization-matrix";
 import { queueAch, queueWire } from "./rails-support";
 
 /**
@@ -27,7 +24,7 @@ type Persona = "anonymous" | "applicant" | "member" | "other_member" | "reviewer
 const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff"];
 
 let database: Database;
-const cookies: Partial<Record<Persona, string>> = {};
+let people: SignedIn<Persona>;
 let payment_id = 0; // the member's pending ACH transfer
 let wire_id = 0;
 let file_id = 0;
@@ -37,11 +34,7 @@ beforeAll(async () => {
   setAppDatabase(database);
   const db = database.db;
   await setCurrencyRate(db, { code: "EUR", usd_per_unit: "1.08375", updated_by: "test" });
-  const staff = await person(db, "admin");
-  const reviewer = await person(db, "reviewer");
-  const pending = await applicant(db);
-  const member = await newMember(db, { checking_cents: 100_000 });
-  const other = await newMember(db, { checking_cents: 100_000 });
+  const { staff, reviewer, applicant, member, other_member: other } = await matrixCast(db, { member: { checking_cents: 100_000 }, other_member: { checking_cents: 100_000 } });
   // One file already exported (for the download), then the payments the actions would touch.
   await queueAch(db, other.member, other.checking.id, { amount: "1.00" });
   const exported = await exportPayments(db, "ach", staff, { request_id: "setup", ip: "203.0.113.1" });
@@ -49,49 +42,14 @@ beforeAll(async () => {
   file_id = exported.file.id;
   payment_id = (await queueAch(db, member.member, member.checking.id, { amount: "10.00" })).payment_id;
   wire_id = (await queueWire(db, member.member, member.checking.id, { amount: "5.00" })).payment_id;
-  cookies.staff = await signedIn(db, staff.id);
-  cookies.reviewer = await signedIn(db, reviewer.id);
-  cookies.applicant = await signedIn(db, pending.id);
-  cookies.member = await signedIn(db, member.member.id);
-  cookies.other_member = await signedIn(db, other.member.id);
+  people = await SignedIn.as(db, { staff: staff.id, reviewer: reviewer.id, applicant: applicant.id, member: member.member.id, other_member: other.member.id });
 });
 afterAll(async () => {
   await database?.close();
 });
 
-function context() {
-  const provider = new RouterContextProvider();
-  provider.set(requestInfoContext, { request_id: "queues-matrix-0001", ip: "203.0.113.78", nonce: "" });
-  return provider;
-}
-
-function request(persona: Persona, path: string, form?: Record<string, string>): Request {
-  const headers = new Headers({ origin: "http://localhost:3000" });
-  if (cookies[persona]) headers.set("cookie", cookies[persona]!);
-  if (!form) return new Request(`http://localhost:3000${path}`, { headers });
-  headers.set("content-type", "application/x-www-form-urlencoded");
-  return new Request(`http://localhost:3000${path}`, { method: "POST", headers, body: new URLSearchParams(form) });
-}
-
-type Outcome = { kind: "redirect"; status: number; location: string; body: string } | { kind: "refused" | "ok"; status: number; body: string };
-
-async function run(fn: () => Promise<unknown>): Promise<Outcome> {
-  let value: unknown;
-  try {
-    value = await fn();
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) {
-    const body = await value.clone().text();
-    if (value.status >= 300 && value.status < 400) return { kind: "redirect", status: value.status, location: value.headers.get("location") ?? "", body };
-    return { kind: value.status >= 400 ? "refused" : "ok", status: value.status, body };
-  }
-  const init = (value as { init?: { status?: number } } | null)?.init;
-  const payload = (value as { data?: unknown } | null)?.data ?? value;
-  const status = init?.status ?? 200;
-  return { kind: status >= 400 ? "refused" : "ok", status, body: JSON.stringify(payload) ?? "" };
-}
+const context = routeContext({ request_id: "queues-matrix-0001", ip: "203.0.113.78" });
+const request = (persona: Persona, path: string, form?: Record<string, string>) => people.request(persona, path, form);
 
 async function snapshot() {
   const db = database.db;
@@ -101,7 +59,6 @@ async function snapshot() {
   return { audits: Number(audits!.n), files: Number(files!.n), payments };
 }
 
-const HOME: Record<Exclude<Persona, "staff" | "anonymous">, string> = { applicant: "/pending-approval", member: "/dashboard", other_member: "/dashboard", reviewer: "/admin" };
 
 describe("/admin/queues and its downloads: staff who may move money only", () => {
   const pages = [
@@ -116,10 +73,7 @@ describe("/admin/queues and its downloads: staff who may move money only", () =>
           expect(outcome).toMatchObject({ kind: "ok", status: 200 });
           return;
         }
-        expect(outcome.kind).toBe("redirect");
-        if (outcome.kind !== "redirect") return;
-        if (persona === "anonymous") expect(outcome.location).toMatch(/^\/login\?redirectTo=%2Fadmin%2Fqueues/);
-        else expect(outcome.location).toBe(HOME[persona]);
+        expectSentAway(outcome, persona, "/admin/queues");
         expect(outcome.body).not.toContain("members.example");
       });
     }
@@ -154,10 +108,10 @@ describe("/admin/queues actions", () => {
   ];
   for (const action of actions) {
     for (const persona of PERSONAS.filter((p) => p !== "staff")) {
-      it(`${action.name} by ${persona} is refused (${persona === "anonymous" ? 401 : 403}) and changes nothing`, async () => {
+      it(`${action.name} by ${persona} is refused (${refusedStatus(persona)}) and changes nothing`, async () => {
         const before = await snapshot();
         const outcome = await run(() => queuesRoute.action({ request: request(persona, "/admin/queues", action.form()), params: {}, context: context() } as never));
-        expect(outcome).toMatchObject({ kind: "refused", status: persona === "anonymous" ? 401 : 403 });
+        expect(outcome).toMatchObject({ kind: "refused", status: refusedStatus(persona) });
         expect(await snapshot()).toEqual(before);
       });
     }

@@ -2,11 +2,9 @@ import "./admin-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, sql } from "drizzle-orm";
 import { parse } from "csv-parse/sync";
-import { RouterContextProvider } from "react-router";
 import type { Database } from "~/server/db/client.server";
 import { auditLog } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
-import { requestInfoContext } from "~/context";
 import * as addRoute from "~/routes/admin/add-transactions";
 import * as templateRoute from "~/routes/admin/transactions-template";
 import * as paymentsRoute from "~/routes/admin/payments";
@@ -16,8 +14,8 @@ import { getBalances } from "~/server/ledger/accounts.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { POSTING_CSV_HEADER, POSTING_CSV_MAX_BYTES } from "~/domain/staff-postings";
 import { openTestDatabase } from "./test-database";
-import { applicant, person, signedIn } from "./admin-support";
-import { fundedMember } from "../factories";
+import { HOST, matrixCast, refusedStatus, routeContext, run, SignedIn } from "./authorization-matrix";
+import type { fundedMember } from "../factories";
 
 /**
  * Who may add transactions, download the template, pause payments and set currency rates
@@ -30,72 +28,26 @@ type Persona = "anonymous" | "applicant" | "member" | "another_member" | "review
 const REFUSED: Persona[] = ["anonymous", "applicant", "member", "another_member", "reviewer"];
 
 let database: Database;
-const cookies: Partial<Record<Persona, string>> = {};
+let people: SignedIn<Persona>;
 let member: Awaited<ReturnType<typeof fundedMember>>;
 
 beforeAll(async () => {
   database = await openTestDatabase();
   setAppDatabase(database);
   const db = database.db;
-  const staff = await person(db, "admin");
-  const reviewer = await person(db, "reviewer");
-  const pending = await applicant(db);
-  member = await fundedMember(db, { checking_cents: 50_000, savings_cents: 10_000 });
-  const another = await fundedMember(db, { checking_cents: 1_000 });
-  cookies.staff = await signedIn(db, staff.id);
-  cookies.reviewer = await signedIn(db, reviewer.id);
-  cookies.applicant = await signedIn(db, pending.id);
-  cookies.member = await signedIn(db, member.member.id);
-  cookies.another_member = await signedIn(db, another.member.id);
+  const cast = await matrixCast(db, { member: { checking_cents: 50_000, savings_cents: 10_000 }, other_member: { checking_cents: 1_000 } });
+  member = cast.member;
+  people = await SignedIn.as(db, { staff: cast.staff.id, reviewer: cast.reviewer.id, applicant: cast.applicant.id, member: member.member.id, another_member: cast.other_member.member.id });
 });
 afterAll(async () => {
   await database?.close();
 });
 
-function context() {
-  const provider = new RouterContextProvider();
-  provider.set(requestInfoContext, { request_id: "postings-matrix-0001", ip: "203.0.113.79", nonce: "" });
-  return provider;
-}
-
-const HOST = "http://localhost:3000";
-
-function formRequest(persona: Persona, path: string, form: Record<string, string | string[]>): Request {
-  const headers = new Headers({ origin: HOST, "content-type": "application/x-www-form-urlencoded" });
-  if (cookies[persona]) headers.set("cookie", cookies[persona]!);
-  const body = new URLSearchParams();
-  for (const [k, v] of Object.entries(form)) for (const value of Array.isArray(v) ? v : [v]) body.append(k, value);
-  return new Request(`${HOST}${path}`, { method: "POST", headers, body });
-}
-
-function fileRequest(persona: Persona, path: string, file: { name: string; bytes: Uint8Array }, fields: Record<string, string> = { intent: "upload_csv" }): Request {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append("file", new File([Buffer.from(file.bytes)], file.name, { type: "text/csv" }));
-  const headers = new Headers({ origin: HOST });
-  if (cookies[persona]) headers.set("cookie", cookies[persona]!);
-  const request = new Request(`${HOST}${path}`, { method: "POST", headers, body: form });
-  return request;
-}
-
-function getRequest(persona: Persona, path: string): Request {
-  const headers = new Headers();
-  if (cookies[persona]) headers.set("cookie", cookies[persona]!);
-  return new Request(`${HOST}${path}`, { headers });
-}
-
-async function run(fn: () => Promise<unknown>): Promise<{ status: number; body: string; location?: string; response?: Response }> {
-  let value: unknown;
-  try {
-    value = await fn();
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) return { status: value.status, body: await value.clone().text(), location: value.headers.get("location") ?? undefined, response: value };
-  const init = (value as { init?: { status?: number } } | null)?.init;
-  const payload = (value as { data?: unknown } | null)?.data ?? value;
-  return { status: init?.status ?? 200, body: JSON.stringify(payload) ?? "" };
-}
+const context = routeContext({ request_id: "postings-matrix-0001", ip: "203.0.113.79" });
+const formRequest = (persona: Persona, path: string, form: Record<string, string | string[]>) => people.post(persona, path, form);
+const fileRequest = (persona: Persona, path: string, file: { name: string; bytes: Uint8Array }, fields: Record<string, string> = { intent: "upload_csv" }) =>
+  people.upload(persona, path, { ...fields, file: new File([Buffer.from(file.bytes)], file.name, { type: "text/csv" }) });
+const getRequest = (persona: Persona, path: string) => people.get(persona, path);
 
 const addPath = () => `/admin/members/${member.member.id}/transactions`;
 const actAdd = (r: Request) => addRoute.action({ request: r, params: { memberId: member.member.id }, context: context() } as never);
@@ -120,10 +72,10 @@ async function state() {
 describe("refused to everyone but staff with money powers", () => {
   for (const action of ACTIONS) {
     for (const persona of REFUSED) {
-      it(`${action.name}: ${persona} is refused (${persona === "anonymous" ? 401 : 403}) and nothing changes`, async () => {
+      it(`${action.name}: ${persona} is refused (${refusedStatus(persona)}) and nothing changes`, async () => {
         const before = await state();
         const outcome = await run(() => action.act(persona));
-        expect(outcome.status).toBe(persona === "anonymous" ? 401 : 403);
+        expect(outcome.status).toBe(refusedStatus(persona));
         expect(await state()).toEqual(before);
       });
     }
@@ -191,7 +143,7 @@ describe("staff", () => {
   it("a file over the limit is refused from its declared length, before the body is read, with the limit in the message", async () => {
     const before = await state();
     // Declares 50 MB and sends a body that would fail if read: the action must not read it.
-    const headers = new Headers({ origin: HOST, cookie: cookies.staff!, "content-type": "multipart/form-data; boundary=x", "content-length": String(50 * 1024 * 1024) });
+    const headers = people.headers("staff", { "content-type": "multipart/form-data; boundary=x", "content-length": String(50 * 1024 * 1024) });
     let read = false;
     // highWaterMark 0: the stream is pulled only when someone reads it.
     const body = new ReadableStream(
@@ -227,8 +179,8 @@ describe("staff", () => {
 
   it("the template is the header and one example row, as an attachment", async () => {
     const outcome = await run(() => templateRoute.loader({ request: getRequest("staff", "/admin/transactions-template.csv"), params: {}, context: context() } as never));
-    expect(outcome.response!.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect(outcome.response!.headers.get("content-disposition")).toBe('attachment; filename="transactions-template.csv"');
+    expect((outcome.value as Response).headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect((outcome.value as Response).headers.get("content-disposition")).toBe('attachment; filename="transactions-template.csv"');
     const records = parse(outcome.body) as string[][];
     expect(records).toHaveLength(2);
     expect(records[0]).toEqual([...POSTING_CSV_HEADER]);

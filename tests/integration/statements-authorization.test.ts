@@ -1,11 +1,9 @@
 import "./admin-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import type { Database } from "~/server/db/client.server";
 import { accountStatements, outbox } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
-import { requestInfoContext } from "~/context";
 import * as statementsRoute from "~/routes/member/statements";
 import * as pdfRoute from "~/routes/member/statement-pdf";
 import * as exportRoute from "~/routes/member/statements-export";
@@ -15,8 +13,8 @@ import { businessDate } from "~/domain/ledger-rules";
 import { institution } from "~/config/institution.server";
 import { addMonths, monthOfDate } from "~/domain/statements";
 import { openTestDatabase } from "./test-database";
-import { applicant, person, signedIn } from "./admin-support";
-import { key, newMember } from "./member-support";
+import { expectSentAway, matrixCast, routeContext, run, SignedIn, type Outcome } from "./authorization-matrix";
+import { key } from "./member-support";
 import { accepted } from "./ledger-fixtures";
 
 /**
@@ -27,10 +25,9 @@ import { accepted } from "./ledger-fixtures";
  */
 type Persona = "anonymous" | "applicant" | "member" | "other_member" | "staff";
 const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "staff"];
-const HOME: Record<"applicant" | "staff", string> = { applicant: "/pending-approval", staff: "/admin" };
 
 let database: Database;
-const cookies: Partial<Record<Persona, string>> = {};
+let people: SignedIn<Persona>;
 let account_id = 0;
 let account_number = "";
 const this_month = monthOfDate(businessDate(institution().time_zone, new Date()));
@@ -40,49 +37,21 @@ beforeAll(async () => {
   database = await openTestDatabase();
   setAppDatabase(database);
   const db = database.db;
-  const staff = await person(db, "admin");
-  const pending = await applicant(db);
-  const member = await newMember(db, { checking_cents: 0, savings_cents: 0 });
-  const other = await newMember(db, { checking_cents: 0, savings_cents: 0 });
+  const { staff, applicant, member, other_member: other } = await matrixCast(db, { member: { checking_cents: 0, savings_cents: 0 }, other_member: { checking_cents: 0, savings_cents: 0 } });
   account_id = member.checking.id;
   account_number = member.checking.account_number;
   const cash = await institutionAccount(db, "cash");
   // History from two months back, so last month has a statement.
   await accepted(postTransfer(db, { kind: "ach_in", initiator: "system:test", idempotency_key: key(), created_by: "test", memo: "Pay", effective_date: `${addMonths(this_month, -2)}-15`, entries: [{ account_id, amount_cents: 10_000 }, { account_id: cash.id, amount_cents: -10_000 }] }));
-  cookies.staff = await signedIn(db, staff.id);
-  cookies.applicant = await signedIn(db, pending.id);
-  cookies.member = await signedIn(db, member.member.id);
-  cookies.other_member = await signedIn(db, other.member.id);
+  people = await SignedIn.as(db, { staff: staff.id, applicant: applicant.id, member: member.member.id, other_member: other.member.id });
 });
 afterAll(async () => {
   await database?.close();
 });
 
-function context() {
-  const provider = new RouterContextProvider();
-  provider.set(requestInfoContext, { request_id: "statements-matrix-0001", ip: "203.0.113.79", nonce: "" });
-  return provider;
-}
-
-function request(persona: Persona, path: string): Request {
-  const headers = new Headers();
-  if (cookies[persona]) headers.set("cookie", cookies[persona]!);
-  return new Request(`http://localhost:3000${path}`, { headers });
-}
-
-async function outcome(fn: () => Promise<unknown>): Promise<{ status: number; location: string | null; body: string; type: string | null; value: unknown }> {
-  let value: unknown;
-  try {
-    value = await fn();
-  } catch (thrown) {
-    value = thrown;
-  }
-  if (value instanceof Response) {
-    const body = value.headers.get("content-type") === "application/pdf" ? "(pdf)" : await value.clone().text();
-    return { status: value.status, location: value.headers.get("location"), body, type: value.headers.get("content-type"), value };
-  }
-  return { status: 200, location: null, body: JSON.stringify(value), type: null, value };
-}
+const context = routeContext({ request_id: "statements-matrix-0001", ip: "203.0.113.79" });
+const request = (persona: Persona, path: string) => people.get(persona, path);
+const typeOf = (result: Outcome) => (result.value as Response).headers.get("content-type");
 
 async function statementsKept(): Promise<number> {
   const [row] = await database.db.select({ n: count() }).from(accountStatements);
@@ -90,12 +59,12 @@ async function statementsKept(): Promise<number> {
 }
 
 const pdf = (persona: Persona, id: string, month: string) =>
-  outcome(() => pdfRoute.loader({ request: request(persona, `/dashboard/statements/${id}/${month}`), params: { accountId: id, month }, context: context() } as never));
+  run(() => pdfRoute.loader({ request: request(persona, `/dashboard/statements/${id}/${month}`), params: { accountId: id, month }, context: context() } as never));
 
 describe("the Statements page and its PDFs: the member's own accounts only", () => {
   for (const persona of PERSONAS) {
     it(`/dashboard/statements for ${persona}`, async () => {
-      const page = await outcome(() => statementsRoute.loader({ request: request(persona, "/dashboard/statements"), params: {}, context: context() } as never));
+      const page = await run(() => statementsRoute.loader({ request: request(persona, "/dashboard/statements"), params: {}, context: context() } as never));
       if (persona === "member" || persona === "other_member") {
         expect(page.status).toBe(200);
         const accounts = (page.value as { accounts: { id: number; masked_number: string; months: { month: string }[] }[] }).accounts;
@@ -105,8 +74,7 @@ describe("the Statements page and its PDFs: the member's own accounts only", () 
         return;
       }
       expect(page.status).toBe(302);
-      if (persona === "anonymous") expect(page.location).toMatch(/^\/login\?redirectTo=%2Fdashboard%2Fstatements/);
-      else expect(page.location).toBe(HOME[persona]);
+      expectSentAway(page, persona, "/dashboard/statements");
     });
 
     it(`a statement PDF for ${persona}`, async () => {
@@ -114,7 +82,7 @@ describe("the Statements page and its PDFs: the member's own accounts only", () 
       const result = await pdf(persona, String(account_id), last_month);
       if (persona === "member") {
         expect(result.status).toBe(200);
-        expect(result.type).toBe("application/pdf");
+        expect(typeOf(result)).toBe("application/pdf");
         const response = result.value as Response;
         expect(response.headers.get("content-disposition")).toBe(`attachment; filename="statement-${account_number.slice(-4)}-${last_month}.pdf"`);
         expect(response.headers.get("cache-control")).toBe("private, no-store");
@@ -127,18 +95,17 @@ describe("the Statements page and its PDFs: the member's own accounts only", () 
         return;
       }
       expect(result.status).toBe(302);
-      if (persona === "anonymous") expect(result.location).toMatch(/^\/login\?redirectTo=/);
-      else expect(result.location).toBe(HOME[persona]);
+      expectSentAway(result, persona, "");
     });
   }
 
   for (const persona of PERSONAS) {
     it(`an export for ${persona}`, async () => {
       const path = `/dashboard/statements/export?account=${account_id}&from=${addMonths(this_month, -2)}-01&to=${last_month}-01&format=ofx`;
-      const result = await outcome(() => exportRoute.loader({ request: request(persona, path), params: {}, context: context() } as never));
+      const result = await run(() => exportRoute.loader({ request: request(persona, path), params: {}, context: context() } as never));
       if (persona === "member") {
         expect(result.status).toBe(200);
-        expect(result.type).toBe("application/x-ofx");
+        expect(typeOf(result)).toBe("application/x-ofx");
         expect(result.body).toContain(`<ACCTID>${account_number}`);
         return;
       }
@@ -151,11 +118,8 @@ describe("the Statements page and its PDFs: the member's own accounts only", () 
   for (const persona of PERSONAS) {
     it(`Email it to me for ${persona}`, async () => {
       const [{ n: before }] = (await database.db.select({ n: count() }).from(outbox).where(eq(outbox.kind, "statement"))) as [{ n: number }];
-      const body = new URLSearchParams({ intent: "email", account: String(account_id), month: last_month });
-      const headers = new Headers({ "content-type": "application/x-www-form-urlencoded" });
-      if (cookies[persona]) headers.set("cookie", cookies[persona]!);
-      const post = new Request("http://localhost:3000/dashboard/statements", { method: "POST", headers, body });
-      const result = await outcome(() => statementsRoute.action({ request: post, params: {}, context: context() } as never));
+      const post = people.post(persona, "/dashboard/statements", { intent: "email", account: String(account_id), month: last_month });
+      const result = await run(() => statementsRoute.action({ request: post, params: {}, context: context() } as never));
       const [{ n: after }] = (await database.db.select({ n: count() }).from(outbox).where(eq(outbox.kind, "statement"))) as [{ n: number }];
       if (persona === "member") {
         expect(result.body).toContain("We emailed your");
@@ -164,8 +128,7 @@ describe("the Statements page and its PDFs: the member's own accounts only", () 
       }
       expect(Number(after)).toBe(Number(before));
       // An action answers with a status, not a redirect: 401 signed out, 403 for an applicant or staff.
-      const status = (result.value as { init?: { status?: number } }).init?.status;
-      expect(status).toBe({ other_member: 404, anonymous: 401, applicant: 403, staff: 403 }[persona]);
+      expect(result.status).toBe({ other_member: 404, anonymous: 401, applicant: 403, staff: 403 }[persona]);
       if (persona === "other_member") expect(result.body).toContain("Statement not found. Please choose one of your accounts.");
     });
   }

@@ -1,0 +1,152 @@
+import "./admin-support";
+import { expect } from "vitest";
+import { RouterContextProvider } from "react-router";
+import type { Db } from "~/server/db/client.server";
+import { requestInfoContext } from "~/context";
+import { applicant, person, signedIn } from "./admin-support";
+import { fundedMember } from "../factories";
+
+/**
+ * One set-up for the authorization-matrix tests (docs/product.md#access-rules): the people signed
+ * in once, requests as each of them, a loader or action run the way React Router runs it, and the
+ * "sent away" answer every refused page gives. Each test file keeps its own table of routes and
+ * what each person must get.
+ */
+
+export const HOST = "http://localhost:3000";
+
+/**
+ * Where a signed-in person is sent when a page is not theirs: their own home. (A visitor is sent
+ * to /login with the way back instead.)
+ */
+export const HOME = {
+  applicant: "/pending-approval",
+  pending: "/pending-approval",
+  rejected: "/not-approved",
+  member: "/dashboard",
+  other_member: "/dashboard",
+  another_member: "/dashboard",
+  reviewer: "/admin",
+  staff: "/admin",
+} as const;
+
+/** What a refused action answers: 401 to a visitor (no session), 403 to anyone signed in. */
+export function refusedStatus(persona: string): 401 | 403 {
+  return persona === "anonymous" ? 401 : 403;
+}
+
+type MemberOptions = Parameters<typeof fundedMember>[1];
+
+/**
+ * The usual cast: staff who may move money (role admin), a reviewer (staff without money
+ * powers), an applicant whose application is pending, a funded member and another member.
+ */
+export async function matrixCast(db: Db, options: { member?: MemberOptions; other_member?: MemberOptions } = {}) {
+  const staff = await person(db, "admin");
+  const reviewer = await person(db, "reviewer");
+  const pending = await applicant(db);
+  const member = await fundedMember(db, options.member ?? {});
+  const other_member = await fundedMember(db, options.other_member ?? {});
+  return { staff, reviewer, applicant: pending, member, other_member };
+}
+
+/**
+ * The people's session cookies, and requests made as one of them. A persona with no cookie (the
+ * visitor, "anonymous") sends none. Every request carries the app's own Origin, as a browser's
+ * same-site form post does.
+ */
+export class SignedIn<P extends string> {
+  readonly cookies: Partial<Record<P, string>> = {};
+
+  /** Signs each person in, in the order given: persona -> user id. */
+  static async as<P extends string>(db: Db, people: Partial<Record<P, string>>): Promise<SignedIn<P | "anonymous">> {
+    const signed = new SignedIn<P | "anonymous">();
+    for (const [persona, user_id] of Object.entries(people) as [P, string][]) signed.cookies[persona] = await signedIn(db, user_id);
+    return signed;
+  }
+
+  headers(persona: P, extra: Record<string, string> = {}): Headers {
+    const headers = new Headers({ origin: HOST, ...extra });
+    const cookie = this.cookies[persona];
+    if (cookie) headers.set("cookie", cookie);
+    return headers;
+  }
+
+  get(persona: P, path: string): Request {
+    return new Request(`${HOST}${path}`, { headers: this.headers(persona) });
+  }
+
+  /** A form post (application/x-www-form-urlencoded); a list stands for a field repeated. */
+  post(persona: P, path: string, form: Record<string, string | string[]>): Request {
+    const body = new URLSearchParams();
+    for (const [name, value] of Object.entries(form)) for (const one of Array.isArray(value) ? value : [value]) body.append(name, one);
+    return new Request(`${HOST}${path}`, { method: "POST", headers: this.headers(persona, { "content-type": "application/x-www-form-urlencoded" }), body });
+  }
+
+  /** A GET without a form, or a form post with one: the shape most matrix tables use. */
+  request(persona: P, path: string, form?: Record<string, string | string[]>): Request {
+    return form ? this.post(persona, path, form) : this.get(persona, path);
+  }
+
+  /** A multipart post (files), with any extra headers (a declared content-length, say). */
+  upload(persona: P, path: string, fields: Record<string, string | File>, extra: Record<string, string> = {}): Request {
+    const body = new FormData();
+    for (const [name, value] of Object.entries(fields)) body.append(name, value);
+    return new Request(`${HOST}${path}`, { method: "POST", headers: this.headers(persona, extra), body });
+  }
+}
+
+/** A route context as the server makes it, with the request id and address audits record. */
+export function routeContext(info: { request_id: string; ip: string }): () => RouterContextProvider {
+  return () => {
+    const provider = new RouterContextProvider();
+    provider.set(requestInfoContext, { ...info, nonce: "" });
+    return provider;
+  };
+}
+
+/**
+ * What the browser would get from a loader or action: a redirect (with where to), a refusal
+ * (4xx/5xx) or an answer. `body` is the text or the data as JSON (a binary file stands as its
+ * type in brackets); `value` is the data itself, or the Response.
+ */
+export interface Outcome {
+  kind: "redirect" | "refused" | "ok";
+  status: number;
+  location?: string;
+  body: string;
+  value: unknown;
+}
+
+/** Runs a loader or action the way React Router does: a thrown Response or data() is the answer. */
+export async function run(fn: () => Promise<unknown>): Promise<Outcome> {
+  let value: unknown;
+  try {
+    value = await fn();
+  } catch (thrown) {
+    value = thrown;
+  }
+  const kind = (status: number) => (status >= 300 && status < 400 ? "redirect" : status >= 400 ? "refused" : "ok");
+  if (value instanceof Response) {
+    const type = value.headers.get("content-type") ?? "";
+    const body = type.startsWith("image/") || type === "application/pdf" ? `[${type}]` : await value.clone().text();
+    return { kind: kind(value.status), status: value.status, location: value.headers.get("location") ?? undefined, body, value };
+  }
+  // data(payload, { status }): React Router's DataWithResponseInit.
+  const wrapped = (value as { type?: string } | null)?.type === "DataWithResponseInit";
+  const payload = wrapped ? (value as { data: unknown }).data : value;
+  const status = (wrapped ? (value as { init?: { status?: number } | null }).init?.status : undefined) ?? 200;
+  return { kind: kind(status), status, body: JSON.stringify(payload) ?? "", value: payload };
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * A page refused to `persona`: a redirect, a visitor to /login with the way back to `from` (its
+ * start; "" for any), anyone else to their own home.
+ */
+export function expectSentAway(outcome: Outcome, persona: string, from: string): void {
+  expect(outcome.kind, persona).toBe("redirect");
+  if (persona === "anonymous") expect(outcome.location, persona).toMatch(new RegExp(`^${escaped(`/login?redirectTo=${encodeURIComponent(from)}`)}`));
+  else expect(outcome.location, persona).toBe(HOME[persona as keyof typeof HOME]);
+}
