@@ -21,6 +21,14 @@ export interface BuildEntry {
   routing?: string;
   /** Addenda 05 text. */
   info?: string;
+  /** More addenda 05 after `info` (CTX carries many). */
+  more_info?: string[];
+  /** Columns 77-78 (WEB and TEL: the payment type code). */
+  discretionary?: string;
+  /** For a CTX entry: columns 55-58 as written (default: the addenda count). */
+  ctx_addenda_count?: string;
+  /** For a notification of change (COR batch): its addenda 98. */
+  change_of?: { code: string; original_trace: string; corrected: string; original_rdfi?: string };
   /** For a return: its addenda 99. */
   return_of?: { reason: string; original_trace: string; original_rdfi?: string };
 }
@@ -73,13 +81,21 @@ export function buildInboundFile(batches: BuildBatch[], options: { destination?:
       trace++;
       const routing = entry.routing ?? destination;
       const trace_number = `${odfi}${n(trace, 7)}`;
-      const has_addenda = entry.info !== undefined || entry.return_of !== undefined;
+      const infos = entry.info !== undefined ? [entry.info, ...(entry.more_info ?? [])] : [];
+      const addenda = infos.length + (entry.return_of ? 1 : 0) + (entry.change_of ? 1 : 0);
+      // CTX: columns 55-58 the number of addenda, 59-74 the receiving company, 75-76 reserved.
+      const name = batch.sec === "CTX" ? `${entry.ctx_addenda_count ?? n(addenda, 4)}${a(entry.name ?? "ACME SUPPLY", 16)}  ` : a(entry.name ?? "JORDAN MORGAN", 22);
       records.push(
-        `6${entry.code}${routing.slice(0, 8)}${routing.slice(8)}${a(entry.account_number, 17)}${n(entry.amount_cents, 10)}${a(entry.id ?? "", 15)}${a(entry.name ?? "JORDAN MORGAN", 22)}  ${has_addenda ? 1 : 0}${trace_number}`,
+        `6${entry.code}${routing.slice(0, 8)}${routing.slice(8)}${a(entry.account_number, 17)}${n(entry.amount_cents, 10)}${a(entry.id ?? "", 15)}${name}${a(entry.discretionary ?? "", 2)}${addenda > 0 ? 1 : 0}${trace_number}`,
       );
       count++;
-      if (entry.info !== undefined) {
-        records.push(`705${a(entry.info, 80)}0001${trace_number.slice(-7)}`);
+      infos.forEach((info, i) => {
+        records.push(`705${a(info, 80)}${n(i + 1, 4)}${trace_number.slice(-7)}`);
+        count++;
+      });
+      if (entry.change_of) {
+        const c = entry.change_of;
+        records.push(`798${c.code}${c.original_trace}${"      "}${c.original_rdfi ?? OUR_ROUTING.slice(0, 8)}${a(c.corrected, 29)}${" ".repeat(15)}${trace_number}`);
         count++;
       }
       if (entry.return_of) {

@@ -117,8 +117,8 @@ describe("golden inbound files", () => {
       entries: undefined,
     });
     expect(batch!.entries).toEqual([
-      { line: 3, transaction_code: "22", kind: "credit", account_type: "checking", routing_number: "501234566", account_number: "4000000001", amount_cents: 250_000, individual_id: "EMP001", individual_name: "JORDAN MORGAN", trace_number: "091000010000001", payment_information: null, return_info: null },
-      { line: 4, transaction_code: "32", kind: "credit", account_type: "savings", routing_number: "501234566", account_number: "4000000002", amount_cents: 12_345, individual_id: "EMP002", individual_name: "ANA O'NEIL", trace_number: "091000010000002", payment_information: "NOVEMBER PAY", return_info: null },
+      { line: 3, transaction_code: "22", kind: "credit", account_type: "checking", routing_number: "501234566", account_number: "4000000001", amount_cents: 250_000, individual_id: "EMP001", individual_name: "JORDAN MORGAN", trace_number: "091000010000001", payment_information: null, return_info: null, change: null, check_serial_number: null, payment_type_code: null },
+      { line: 4, transaction_code: "32", kind: "credit", account_type: "savings", routing_number: "501234566", account_number: "4000000002", amount_cents: 12_345, individual_id: "EMP002", individual_name: "ANA O'NEIL", trace_number: "091000010000002", payment_information: "NOVEMBER PAY", return_info: null, change: null, check_serial_number: null, payment_type_code: null },
     ]);
   });
 
@@ -261,10 +261,10 @@ describe("a file is refused whole, with the line and the rule", () => {
   });
 
   it("an entry class, transaction code or addenda type it does not handle", () => {
-    expectRefused(read(buildInboundFile([{ ...PAYROLL, sec: "WEB" }])), 2, /^standard entry class "WEB" is not accepted: PPD and CCD only$/);
+    expectRefused(read(buildInboundFile([{ ...PAYROLL, sec: "XCK" }])), 2, /^standard entry class "XCK" is not supported: PPD, CCD, CTX, WEB, TEL, ARC, BOC, POP, RCK, COR only$/);
     expectRefused(read(buildInboundFile([{ ...PAYROLL, service_class: "200", entries: [{ code: "42", account_number: "1", amount_cents: 1 }] }])), 3, /^transaction code 42 is not accepted/);
     const text = buildInboundFile([PAYROLL]);
-    expectRefused(read(replaceField(text, 5, 2, 3, "98")), 5, /^addenda type "98" is not accepted/);
+    expectRefused(read(replaceField(text, 5, 2, 3, "02")), 5, /^addenda type "02" is not accepted \(05 payment information, 98 notification of change, 99 return\)$/);
   });
 
   it("a debit in a credits-only batch; a prenote with money; a return without its addenda 99", () => {

@@ -2,6 +2,7 @@ import { isValidRoutingNumber } from "~/domain/routing-number";
 import { ADDENDA, BATCH_CONTROL, BATCH_HEADER, BLOCKING_FACTOR, ENTRY_DETAIL, FILE_CONTROL, FILE_HEADER, PADDING_RECORD, RECORD_LENGTH, isCreditCode, sliceRecord, type RecordLayout } from "./records";
 import { entryHash } from "./writer";
 import { RETURN_ADDENDA } from "./return-file";
+import { CHANGE_ADDENDA, CHANGE_CODES } from "./change";
 
 /**
  * Reads an inbound NACHA file (the ACH file the Federal Reserve sends the credit union), pure.
@@ -10,16 +11,20 @@ import { RETURN_ADDENDA } from "./return-file";
  * names the line and the rule ("line 14: entry hash is 0012345678, the entries sum to
  * 0012345679"), so staff can tell the sender what to fix.
  *
- * Accepted: PPD and CCD batches (service class 200, 220 or 225) of credits (22, 32), debits
- * (27, 37), prenotes (23, 28, 33, 38, zero amount) and returns of the credit union's own entries
- * (21, 26, 31, 36 with an addenda type 99 naming the original trace number). Records are one per
- * line (LF or CRLF) or, as some operators send them, one unbroken run of 94-character records.
+ * Accepted (docs/product.md#ach-in): batches (service class 200, 220 or 225) of the entry
+ * classes a credit union receives every day (ENTRY_CLASSES: PPD, CCD, CTX, WEB, TEL and the
+ * converted checks ARC, BOC, POP, RCK) holding credits (22, 32), debits (27, 37), prenotes (23,
+ * 28, 33, 38, zero amount) and returns of the credit union's own entries (21, 26, 31, 36 with an
+ * addenda type 99 naming the original trace number), each class with its own NACHA rules; and COR
+ * batches of notifications of change about our entries (21, 26, 31, 36, zero amount, one addenda
+ * type 98). International (IAT) and other classes are refused by name. Records are one per line
+ * (LF or CRLF) or, as some operators send them, one unbroken run of 94-character records.
  */
 
 /** Largest inbound file: 100,000 entries each with an addenda record is about 19 MB. */
 export const INBOUND_FILE_MAX_BYTES = 20 * 1024 * 1024;
 
-export type InboundEntryKind = "credit" | "debit" | "prenote" | "return";
+export type InboundEntryKind = "credit" | "debit" | "prenote" | "return" | "noc";
 
 /** Transaction code to what it asks and of which account type. */
 export const INBOUND_TRANSACTION_CODES: Record<string, { kind: InboundEntryKind; account: "checking" | "savings" }> = {
@@ -37,7 +42,42 @@ export const INBOUND_TRANSACTION_CODES: Record<string, { kind: InboundEntryKind;
   "36": { kind: "return", account: "savings" },
 };
 
-export const ACCEPTED_SEC_CODES = ["PPD", "CCD"] as const;
+interface EntryClass {
+  /** Most addenda 05 an entry may carry. */
+  addenda_max: number;
+  /** Only debits with money (27, 37): the converted checks. */
+  debits_only?: boolean;
+  /** Largest amount one entry may carry. */
+  amount_max_cents?: number;
+  /** Where the check serial number is: columns 40-54 (ARC, BOC, RCK) or 40-48 (POP). */
+  check_serial?: "40-54" | "40-48";
+  /** The company entry description NACHA fixes for the class. */
+  description?: string;
+}
+
+/**
+ * The entry classes posted, with NACHA's rules for each. The layout of every one is the PPD
+ * entry's, except CTX (columns 55-58 hold the entry's addenda count, 59-74 the receiving company)
+ * and POP (columns 40-54 hold the check serial number, the terminal's city and state). TEL
+ * carries credits only in a batch described REVERSAL (read below).
+ */
+export const ENTRY_CLASSES: Record<string, EntryClass> = {
+  PPD: { addenda_max: 1 },
+  CCD: { addenda_max: 1 },
+  CTX: { addenda_max: 9_999 },
+  WEB: { addenda_max: 1 },
+  TEL: { addenda_max: 0 },
+  ARC: { addenda_max: 0, debits_only: true, amount_max_cents: 2_500_000, check_serial: "40-54" },
+  BOC: { addenda_max: 0, debits_only: true, amount_max_cents: 2_500_000, check_serial: "40-54" },
+  POP: { addenda_max: 0, debits_only: true, amount_max_cents: 2_500_000, check_serial: "40-48" },
+  RCK: { addenda_max: 0, debits_only: true, amount_max_cents: 250_000, check_serial: "40-54", description: "REDEPCHECK" },
+};
+/** Every class the reader accepts: the posted ones and COR (notifications of change). */
+export const ACCEPTED_SEC_CODES = [...Object.keys(ENTRY_CLASSES), "COR"] as const;
+/** Classes a file may hold that the credit union cannot process, named in the refusal. */
+const UNSUPPORTED_CLASSES: Record<string, string> = {
+  IAT: "international entries (IAT) need OFAC screening of their parties and returns in the IAT layout",
+};
 const SERVICE_CLASSES = { "200": "mixed", "220": "credits", "225": "debits" } as const;
 
 export interface InboundReturnInfo {
@@ -66,6 +106,22 @@ export interface InboundEntry {
   payment_information: string | null;
   /** Addenda 99 of a return. */
   return_info: InboundReturnInfo | null;
+  /** Addenda 98 of a notification of change (COR batch). */
+  change: InboundChange | null;
+  /** ARC, BOC, POP, RCK: the number of the check the entry was converted from. */
+  check_serial_number: string | null;
+  /** WEB and TEL: R recurring, S single, ST standing authorization (columns 77-78, as sent). */
+  payment_type_code: string | null;
+}
+
+export interface InboundChange {
+  /** C01 to C09, C13, C14. */
+  change_code: string;
+  /** The trace number of the credit union's entry the change is about. */
+  original_trace_number: string;
+  original_rdfi: string;
+  /** As the receiving bank wrote it (columns 36-64), trailing spaces trimmed. */
+  corrected_data: string;
 }
 
 export interface InboundBatch {
@@ -211,7 +267,15 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
     const service_class = b.service_class_code!;
     if (!(service_class in SERVICE_CLASSES)) refuse(batch_line, `service class code ${service_class} is not 200 (mixed), 220 (credits) or 225 (debits)`);
     const sec_code = b.standard_entry_class_code!;
-    if (!(ACCEPTED_SEC_CODES as readonly string[]).includes(sec_code)) refuse(batch_line, `standard entry class ${JSON.stringify(sec_code)} is not accepted: PPD and CCD only`);
+    if (UNSUPPORTED_CLASSES[sec_code]) refuse(batch_line, `standard entry class ${sec_code} is not supported: ${UNSUPPORTED_CLASSES[sec_code]}, which this credit union does not do; ask the sender to send them apart`);
+    if (!(ACCEPTED_SEC_CODES as readonly string[]).includes(sec_code)) refuse(batch_line, `standard entry class ${JSON.stringify(sec_code)} is not supported: ${ACCEPTED_SEC_CODES.join(", ")} only`);
+    const entry_class = ENTRY_CLASSES[sec_code];
+    const noc_batch = sec_code === "COR";
+    const description = trim(b.company_entry_description!);
+    if (entry_class?.debits_only && service_class === "220") refuse(batch_line, `a ${sec_code} batch holds debits (converted checks): service class 220 (credits only) is not allowed`);
+    if (entry_class?.description && description !== entry_class.description) refuse(batch_line, `a ${sec_code} batch's company entry description is ${entry_class.description}, not ${JSON.stringify(description)}`);
+    // TEL is a debit the member authorized by phone; only its reversal credits.
+    const credits_allowed = !entry_class?.debits_only && (sec_code !== "TEL" || description === "REVERSAL");
     const batch: InboundBatch = {
       line: batch_line,
       batch_number: Number(b.batch_number),
@@ -220,7 +284,7 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
       company_discretionary_data: trim(b.company_discretionary_data!),
       company_id: trim(b.company_identification!),
       sec_code,
-      entry_description: trim(b.company_entry_description!),
+      entry_description: description,
       effective_date: date(b.effective_entry_date!, batch_line, "effective entry date"),
       odfi: b.originating_dfi_identification!,
       entries: [],
@@ -238,7 +302,14 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
       const code = e.transaction_code!;
       const meaning = INBOUND_TRANSACTION_CODES[code];
       if (!meaning) refuse(entry_line, `transaction code ${code} is not accepted (credits 22, 32; debits 27, 37; prenotes 23, 28, 33, 38; returns 21, 26, 31, 36)`);
+      // In a COR batch the return codes (21, 26, 31, 36) carry a notification of change, no money.
+      const kind: InboundEntryKind = noc_batch ? "noc" : meaning.kind;
+      if (noc_batch && meaning.kind !== "return") refuse(entry_line, `transaction code ${code} is not a notification of change: a COR batch holds 21, 26, 31 or 36 only`);
       const credit = isCreditCode(code);
+      if (kind !== "return" && kind !== "noc") {
+        if (entry_class?.debits_only && kind !== "debit") refuse(entry_line, `transaction code ${code} is not a debit: a ${sec_code} entry (a converted check) is a debit of 27 or 37`);
+        if (credit && !credits_allowed) refuse(entry_line, `transaction code ${code} is a credit: a TEL batch holds debits, credits only when its description is REVERSAL`);
+      }
       if (service_class === "220" && !credit) refuse(entry_line, `transaction code ${code} is a debit in a credits-only batch (service class 220)`);
       if (service_class === "225" && credit) refuse(entry_line, `transaction code ${code} is a credit in a debits-only batch (service class 225)`);
       const routing_number = `${e.receiving_dfi_identification}${e.check_digit}`;
@@ -247,8 +318,12 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
       const account_number = trim(e.dfi_account_number!);
       if (account_number === "") refuse(entry_line, "the DFI account number (columns 13-29) is blank");
       const amount_cents = Number(e.amount);
-      if (meaning.kind === "prenote" && amount_cents !== 0) refuse(entry_line, `a prenote (transaction code ${code}) has a zero amount, not ${amount_cents} cents`);
-      if (meaning.kind !== "prenote" && amount_cents === 0) refuse(entry_line, "the amount is zero: only a prenote carries no money");
+      if (kind === "prenote" && amount_cents !== 0) refuse(entry_line, `a prenote (transaction code ${code}) has a zero amount, not ${amount_cents} cents`);
+      if (kind === "noc" && amount_cents !== 0) refuse(entry_line, `a notification of change has a zero amount, not ${amount_cents} cents`);
+      if (kind !== "prenote" && kind !== "noc" && amount_cents === 0) refuse(entry_line, "the amount is zero: only a prenote or a notification of change carries no money");
+      if (kind === "debit" && entry_class?.amount_max_cents !== undefined && amount_cents > entry_class.amount_max_cents) {
+        refuse(entry_line, `a ${sec_code} entry is at most ${entry_class.amount_max_cents} cents, not ${amount_cents}`);
+      }
       const trace_number = e.trace_number!;
       const previous = batch.entries.at(-1);
       if (previous && trace_number <= previous.trace_number) refuse(entry_line, `trace number ${trace_number} is not after ${previous.trace_number}: trace numbers ascend within a batch`);
@@ -256,19 +331,31 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
       traces.add(trace_number);
       const indicator = e.addenda_record_indicator!;
       if (indicator !== "0" && indicator !== "1") refuse(entry_line, `addenda record indicator (column 79) must be 0 or 1, not ${indicator}`);
+      const individual_id = trim(e.individual_identification_number!);
+      let check_serial_number: string | null = null;
+      if (entry_class?.check_serial && kind === "debit") {
+        check_serial_number = trim(entry_class.check_serial === "40-48" ? e.individual_identification_number!.slice(0, 9) : e.individual_identification_number!);
+        if (check_serial_number === "") refuse(entry_line, `the check serial number (columns ${entry_class.check_serial}) is blank: a ${sec_code} entry names the check it was converted from`);
+      }
+      // CTX: columns 55-58 are the entry's addenda count, 59-74 the receiving company.
+      const ctx_addenda = sec_code === "CTX" ? e.individual_name!.slice(0, 4) : null;
+      if (ctx_addenda !== null && !/^\d{4}$/.test(ctx_addenda)) refuse(entry_line, `number of addenda records (columns 55-58) must be digits, not ${JSON.stringify(ctx_addenda)}`);
       const entry: InboundEntry = {
         line: entry_line,
         transaction_code: code,
-        kind: meaning.kind,
+        kind,
         account_type: meaning.account,
         routing_number,
         account_number,
         amount_cents,
-        individual_id: trim(e.individual_identification_number!),
-        individual_name: trim(e.individual_name!),
+        individual_id,
+        individual_name: trim(ctx_addenda !== null ? e.individual_name!.slice(4, 20) : e.individual_name!),
         trace_number,
         payment_information: null,
         return_info: null,
+        change: null,
+        check_serial_number,
+        payment_type_code: sec_code === "WEB" || sec_code === "TEL" ? trim(e.discretionary_data!) || null : null,
       };
       i++;
 
@@ -279,7 +366,7 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
         if (indicator !== "1") refuse(addenda_line, "an addenda record follows an entry whose addenda record indicator is 0");
         const type = record.slice(1, 3);
         if (type === "99") {
-          if (meaning.kind !== "return") refuse(addenda_line, `a return addenda (type 99) follows transaction code ${code}, which is not a return`);
+          if (kind !== "return") refuse(addenda_line, `a return addenda (type 99) follows transaction code ${code}, which is not a return`);
           const a = fields(RETURN_ADDENDA, record, addenda_line);
           if (a.trace_number !== trace_number) refuse(addenda_line, `the return addenda's trace number ${a.trace_number} is not its entry's ${trace_number}`);
           if (!/^R\d{2}$/.test(a.return_reason_code!)) refuse(addenda_line, `return reason code ${JSON.stringify(a.return_reason_code)} must be R and two digits`);
@@ -289,21 +376,38 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
             original_rdfi: a.original_receiving_dfi_identification!,
             information: trim(a.addenda_information!),
           };
+        } else if (type === "98") {
+          if (kind !== "noc") refuse(addenda_line, "a notification of change addenda (type 98) belongs in a COR batch");
+          const a = fields(CHANGE_ADDENDA, record, addenda_line);
+          if (a.trace_number !== trace_number) refuse(addenda_line, `the change addenda's trace number ${a.trace_number} is not its entry's ${trace_number}`);
+          if (!CHANGE_CODES[a.change_code!]) refuse(addenda_line, `change code ${JSON.stringify(a.change_code)} is not one of ${Object.keys(CHANGE_CODES).join(", ")}`);
+          entry.change = {
+            change_code: a.change_code!,
+            original_trace_number: a.original_entry_trace_number!,
+            original_rdfi: a.original_receiving_dfi_identification!,
+            corrected_data: a.corrected_data!.trimEnd(),
+          };
         } else if (type === "05") {
-          if (meaning.kind === "return") refuse(addenda_line, "a return entry's addenda must be type 99");
+          if (kind === "return") refuse(addenda_line, "a return entry's addenda must be type 99");
+          if (kind === "noc") refuse(addenda_line, "a notification of change's addenda must be type 98");
           const a = fields(ADDENDA, record, addenda_line);
           if (Number(a.addenda_sequence_number) !== addenda_seen + 1) refuse(addenda_line, `addenda sequence number ${Number(a.addenda_sequence_number)} is not ${addenda_seen + 1}`);
           if (a.entry_detail_sequence_number !== trace_number.slice(-7)) refuse(addenda_line, `entry detail sequence number ${a.entry_detail_sequence_number} is not the last seven digits of its entry's trace number ${trace_number}`);
           entry.payment_information = trim(`${entry.payment_information ?? ""} ${trim(a.payment_related_information!)}`);
         } else {
-          refuse(addenda_line, `addenda type ${JSON.stringify(type)} is not accepted (05 payment information, 99 return)`);
+          refuse(addenda_line, `addenda type ${JSON.stringify(type)} is not accepted (05 payment information, 98 notification of change, 99 return)`);
         }
         addenda_seen++;
         i++;
       }
-      if (addenda_seen > 1 && (batch.sec_code === "PPD" || meaning.kind === "return")) refuse(entry_line, `${meaning.kind === "return" ? "a return" : "a PPD entry"} has at most one addenda record, not ${addenda_seen}`);
+      if (addenda_seen > 1 && (kind === "return" || kind === "noc")) refuse(entry_line, `${kind === "return" ? "a return" : "a notification of change"} has one addenda record, not ${addenda_seen}`);
+      if (entry_class && kind !== "return" && addenda_seen > entry_class.addenda_max) {
+        refuse(entry_line, entry_class.addenda_max === 0 ? `a ${sec_code} entry has no addenda record, not ${addenda_seen}` : `a ${sec_code} entry has at most ${entry_class.addenda_max} addenda ${entry_class.addenda_max === 1 ? "record" : "records"}, not ${addenda_seen}`);
+      }
+      if (ctx_addenda !== null && Number(ctx_addenda) !== addenda_seen) refuse(entry_line, `number of addenda records (columns 55-58) is ${Number(ctx_addenda)}, the entry has ${addenda_seen}`);
       if (indicator === "1" && addenda_seen === 0) refuse(entry_line, "the addenda record indicator is 1 but no addenda record follows");
-      if (meaning.kind === "return" && !entry.return_info) refuse(entry_line, `transaction code ${code} is a return and needs an addenda type 99`);
+      if (kind === "return" && !entry.return_info) refuse(entry_line, `transaction code ${code} is a return and needs an addenda type 99`);
+      if (kind === "noc" && !entry.change) refuse(entry_line, `a notification of change (transaction code ${code}) needs an addenda type 98`);
       addenda_count += addenda_seen;
       if (credit) credit_cents += amount_cents;
       else debit_cents += amount_cents;

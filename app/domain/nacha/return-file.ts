@@ -76,6 +76,18 @@ export function returnTransactionCode(original: string): string {
   return String(Number(original) - 1);
 }
 
+/**
+ * The columns whose layout the entry class changes, as the return must carry them: POP's check
+ * serial number, terminal city and state (columns 40-54) exactly as received (text rules would
+ * close up their spaces), and CTX's addenda count (columns 55-58: the return has one, its addenda
+ * 99) before the receiving company (59-74).
+ */
+function classColumns(sec_code: string, original: ReturnItem["original"], record: string): string {
+  if (sec_code === "POP") return `${record.slice(0, 39)}${original.individual_id.slice(0, 15).padEnd(15, " ")}${record.slice(54)}`;
+  if (sec_code === "CTX") return `${record.slice(0, 54)}0001${original.individual_name.slice(0, 16).padEnd(16, " ")}  ${record.slice(76)}`;
+  return record;
+}
+
 export interface ReturnItem {
   reason_code: string;
   original: {
@@ -172,18 +184,22 @@ export function writeReturnFile(input: ReturnFileInput): ReturnFile {
       const rdfi = original.trace_number.slice(0, 8);
       const trace_number = `${odfi}${String(item.trace_sequence).padStart(7, "0")}`;
       records.push(
-        formatRecord(ENTRY_DETAIL, {
-          transaction_code: code,
-          receiving_dfi_identification: rdfi,
-          check_digit: routingCheckDigit(rdfi),
-          dfi_account_number: original.account_number,
-          amount: original.amount_cents,
-          individual_identification_number: original.individual_id,
-          individual_name: original.individual_name,
-          discretionary_data: "",
-          addenda_record_indicator: 1,
-          trace_number,
-        }),
+        classColumns(
+          o.sec_code,
+          original,
+          formatRecord(ENTRY_DETAIL, {
+            transaction_code: code,
+            receiving_dfi_identification: rdfi,
+            check_digit: routingCheckDigit(rdfi),
+            dfi_account_number: original.account_number,
+            amount: original.amount_cents,
+            individual_identification_number: original.individual_id,
+            individual_name: original.individual_name,
+            discretionary_data: "",
+            addenda_record_indicator: 1,
+            trace_number,
+          }),
+        ),
       );
       records.push(
         formatRecord(RETURN_ADDENDA, {

@@ -92,6 +92,7 @@ export async function achUpload(form: FormData, staff: { id: string; email: stri
   if (result.applied) parts.push(`${plural(result.applied, "return", "returns")} of our payments applied`);
   if (result.unmatched) parts.push(`${plural(result.unmatched, "return", "returns")} to look into`);
   if (result.noted) parts.push(`${plural(result.noted, "prenote", "prenotes")} noted`);
+  if (result.changes) parts.push(`${plural(result.changes, "notification", "notifications")} of change to see to`);
   return { status: 200, tone: "success", message: `${result.file_name}${result.resumed ? " (finished)" : ""}: ${result.entry_count.toLocaleString("en-US")} ${result.entry_count === 1 ? "entry" : "entries"}, ${parts.join(", ")}.` };
 }
 

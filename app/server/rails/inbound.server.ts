@@ -10,9 +10,10 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { formatCents } from "~/domain/money";
 import { maskAccountNumber } from "~/domain/account-display";
 import { BATCH_TRANSACTIONS_MAX, spendableCents, toCents, toId, type AccountState } from "~/domain/ledger-rules";
-import { readInboundNachaFile, type InboundFile } from "~/domain/nacha/reader";
+import { readInboundNachaFile, type InboundChange, type InboundFile } from "~/domain/nacha/reader";
 import { returnReason } from "~/domain/nacha/return-file";
 import { traceSequence } from "./export.server";
+import { recordNotificationsOfChange } from "./inbound-noc.server";
 
 /**
  * ACH in (docs/product.md#ach-in): staff upload the NACHA file the Federal Reserve sent, and its
@@ -28,7 +29,9 @@ import { traceSequence } from "./export.server";
  *     R01), the postable ones written as ONE ledger batch (`postBatch`), each entry its own ledger
  *     transaction (so each is all or nothing, yet thousands share a commit), the entries marked,
  *     the members notified. Returns of the credit union's own entries (addenda 99) release or
- *     reverse the original payment and tell the member why. Prenotes move nothing.
+ *     reverse the original payment and tell the member why. Prenotes move nothing. Notifications
+ *     of change (COR) move nothing either: each is recorded for staff with the payment of ours it
+ *     names (./inbound-noc.server.ts).
  *  4. The file is marked posted and the result audited.
  *
  * If the work stops between chunks (a crash, a restart), uploading the same file again posts
@@ -41,7 +44,7 @@ export const INBOUND_INITIATOR = "system:ach-in";
 export const INBOUND_CHUNK_ENTRIES = 10_000;
 
 export type ReceiveResult =
-  | { ok: true; file_id: number; file_name: string; resumed: boolean; entry_count: number; posted: number; returned: number; applied: number; unmatched: number; noted: number; credit_total_cents: number; debit_total_cents: number }
+  | { ok: true; file_id: number; file_name: string; resumed: boolean; entry_count: number; posted: number; returned: number; applied: number; unmatched: number; noted: number; changes: number; credit_total_cents: number; debit_total_cents: number }
   | { ok: false; reason: "invalid" | "duplicate"; message: string };
 
 export interface InboundStaff {
@@ -92,7 +95,8 @@ export async function receiveAchFile(
       trace_number: e.trace_number,
       payment_information: e.payment_information,
       return_code: e.return_info?.reason_code ?? null,
-      original_trace_number: e.return_info?.original_trace_number ?? null,
+      original_trace_number: e.return_info?.original_trace_number ?? e.change?.original_trace_number ?? null,
+      change: e.change,
     })),
   );
   const now = input.now ?? new Date();
@@ -158,7 +162,10 @@ async function storeFile(
 }
 
 /** One entry of the file with its batch's fields, as it is stored once decided. */
-type Item = Omit<AchInboundEntry, "status" | "account_id" | "transaction_id" | "payment_id" | "return_file_id" | "return_trace_number" | "resolved_at">;
+export type Item = Omit<AchInboundEntry, "status" | "account_id" | "transaction_id" | "payment_id" | "return_file_id" | "return_trace_number" | "resolved_at"> & {
+  /** A notification of change: its addenda 98 (kept in its own table, not on the entry). */
+  change?: InboundChange | null;
+};
 
 interface Decision {
   entry: Item;
@@ -169,9 +176,19 @@ interface Decision {
   payment_id?: number | null;
 }
 
-/** What the member sees in their history: the company from the batch header and what it said. */
-export function historyDescription(entry: Pick<AchInboundEntry, "company_name" | "entry_description">): string {
-  return `${entry.company_name} ${entry.entry_description}`.trim();
+/** Entry classes converted from a paper check: the member knows the payment by the check's number. */
+const CONVERTED_CHECKS: readonly string[] = ["ARC", "BOC", "POP", "RCK"];
+
+/**
+ * What the member sees in their history: the company from the batch header and what it said,
+ * and for a converted check its serial number (columns 40-54, POP's first nine), since that is
+ * the number written on the check the member gave.
+ */
+export function historyDescription(entry: Pick<AchInboundEntry, "company_name" | "entry_description" | "sec_code" | "individual_id">): string {
+  const text = `${entry.company_name} ${entry.entry_description}`.trim();
+  if (!CONVERTED_CHECKS.includes(entry.sec_code)) return text;
+  const serial = (entry.sec_code === "POP" ? entry.individual_id.slice(0, 9) : entry.individual_id).trim();
+  return serial ? `${text} check ${serial}` : text;
 }
 
 /**
@@ -190,7 +207,7 @@ async function postChunk(db: Db, file_id: number, chunk: readonly Item[], staff:
 
     const decisions: Decision[] = [];
     const money = entries.filter((e) => e.kind === "credit" || e.kind === "debit");
-    for (const e of entries) if (e.kind === "prenote") decisions.push({ entry: e, status: "noted" });
+    for (const e of entries) if (e.kind === "prenote" || e.kind === "noc") decisions.push({ entry: e, status: "noted" });
 
     const notes: NotificationInput[] = [];
     if (money.length > 0) {
@@ -267,6 +284,7 @@ async function postChunk(db: Db, file_id: number, chunk: readonly Item[], staff:
     for (const entry of entries.filter((e) => e.kind === "return")) decisions.push(await applyReturn(tx, entry, staff, notes));
 
     await storeEntries(tx, file_id, decisions);
+    await recordNotificationsOfChange(tx, file_id, entries.filter((e) => e.kind === "noc"));
     await notifyMany(tx, notes);
   });
 }
@@ -352,6 +370,27 @@ async function notifyMany(tx: DbOrTx, notes: readonly NotificationInput[]): Prom
 }
 
 /**
+ * The sent ACH payment of ours an original trace number names (our routing number's first eight
+ * digits, then the payment's trace sequence), locked; with `amount_cents`, only one of that
+ * amount (a return carries the original's amount, a notification of change zero). Null when the
+ * trace is not ours or names no sent payment.
+ */
+export async function sentPaymentByTrace(tx: DbOrTx, trace: string, amount_cents: number | null): Promise<number | null> {
+  if (!/^\d{15}$/.test(trace) || !trace.startsWith(institution().routing_number.slice(0, 8))) return null;
+  const sequence = Number(trace.slice(8));
+  const candidates: number[] = [];
+  for (let id = sequence; candidates.length < 20; id += 9_999_999) candidates.push(id);
+  const found = await tx.execute(sql`
+    select id from external_payments
+     where id in (select (jsonb_array_elements_text(${JSON.stringify(candidates)}::jsonb))::bigint) and kind = 'ach' and status = 'sent'
+       and (${amount_cents}::bigint is null or amount_cents = ${amount_cents})
+     order by id desc limit 1
+       for update`);
+  const payment_id = found.rows[0] ? toId(found.rows[0].id) : null;
+  return payment_id === null || traceSequence(payment_id) !== sequence ? null : payment_id;
+}
+
+/**
  * A return of one of the credit union's own ACH entries: the original trace number names the
  * payment (our routing number's first eight digits, then its trace sequence). The amount must
  * match. A settled payment is reversed (the member's money comes back from the settlement
@@ -361,17 +400,8 @@ async function notifyMany(tx: DbOrTx, notes: readonly NotificationInput[]): Prom
 async function applyReturn(tx: DbOrTx, entry: Item, staff: InboundStaff, notes: NotificationInput[]): Promise<Decision> {
   const unmatched = (payment_id: number | null = null): Decision => ({ entry, status: "unmatched", payment_id });
   const trace = entry.original_trace_number ?? "";
-  if (!trace.startsWith(institution().routing_number.slice(0, 8))) return unmatched();
-  const sequence = Number(trace.slice(8));
-  const candidates: number[] = [];
-  for (let id = sequence; candidates.length < 20; id += 9_999_999) candidates.push(id);
-  const found = await tx.execute(sql`
-    select id from external_payments
-     where id in (select (jsonb_array_elements_text(${JSON.stringify(candidates)}::jsonb))::bigint) and kind = 'ach' and status = 'sent' and amount_cents = ${entry.amount_cents}
-     order by id desc limit 1
-       for update`);
-  const payment_id = found.rows[0] ? toId(found.rows[0].id) : null;
-  if (payment_id === null || traceSequence(payment_id) !== sequence) return unmatched();
+  const payment_id = await sentPaymentByTrace(tx, trace, entry.amount_cents);
+  if (payment_id === null) return unmatched();
   const [payment] = await tx.select().from(externalPayments).where(eq(externalPayments.id, payment_id));
   const [already] = await tx
     .select({ id: achInboundEntries.id })
@@ -412,7 +442,8 @@ function returnedNotice(payment: ExternalPayment, reason: string): NotificationI
 
 async function finish(db: Db, file_id: number, resumed: boolean, staff: InboundStaff, origin: AuditOrigin): Promise<ReceiveResult> {
   return db.transaction(async (tx) => {
-    const counts = await tx.execute(sql`select status, count(*)::int as n from ach_inbound_entries where file_id = ${file_id} group by status`);
+    // Notifications of change are noted like prenotes but counted apart: staff have them to see to.
+    const counts = await tx.execute(sql`select case when kind = 'noc' then 'changes' else status end as status, count(*)::int as n from ach_inbound_entries where file_id = ${file_id} group by 1`);
     const by = Object.fromEntries(counts.rows.map((r) => [String(r.status), Number(r.n)])) as Record<string, number>;
     const [file] = await tx
       .update(achInboundFiles)
@@ -431,6 +462,7 @@ async function finish(db: Db, file_id: number, resumed: boolean, staff: InboundS
       applied: by.applied ?? 0,
       unmatched: by.unmatched ?? 0,
       noted: by.noted ?? 0,
+      changes: by.changes ?? 0,
       credit_total_cents: Number(file.credit_total_cents),
       debit_total_cents: Number(file.debit_total_cents),
     };
@@ -440,7 +472,7 @@ async function finish(db: Db, file_id: number, resumed: boolean, staff: InboundS
       action: "ach_inbound.posted",
       subject_type: "ach_inbound_file",
       subject_id: file_id,
-      after: { file_name: file.file_name, resumed, posted: result.posted, returned: result.returned, applied: result.applied, unmatched: result.unmatched, noted: result.noted },
+      after: { file_name: file.file_name, resumed, posted: result.posted, returned: result.returned, applied: result.applied, unmatched: result.unmatched, noted: result.noted, changes: result.changes },
       request_id: origin.request_id,
       ip: origin.ip,
     });

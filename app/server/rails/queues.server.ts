@@ -9,6 +9,7 @@ import { memberPaymentStatus, type PaymentStatus } from "~/domain/payment-status
 import { returnReason } from "~/domain/nacha/return-file";
 import { recentExportFiles, type ExportFileSummary, type PaymentKind } from "./export.server";
 import { returnedItemsCount } from "./inbound-returns.server";
+import { waitingChangesCount } from "./inbound-noc.server";
 import { pendingDepositCount } from "~/server/deposits/deposits.server";
 import { awaitingAdjustmentCount } from "~/server/member-accounts/adjustments.server";
 
@@ -40,6 +41,8 @@ export const QUEUE_SECTIONS: readonly QueueSection[] = [
   { id: "wire", title: QUEUE_TITLES.wire, count: (db) => pendingCount(db, "wire") },
   // ACH in: entries that could not post, waiting for the return file, and returns of ours to look into.
   { id: "returns", title: QUEUE_TITLES.returns, count: returnedItemsCount },
+  // ACH in: notifications of change about our payments, waiting for staff to apply or note.
+  { id: "changes", title: QUEUE_TITLES.changes, count: waitingChangesCount },
   // Checks members deposited, waiting for review (docs/product.md#mobile-deposit).
   { id: "deposits", title: QUEUE_TITLES.deposits, count: pendingDepositCount },
   // Balance adjustments above the profile's amount, waiting for another staff member (maker-checker).
