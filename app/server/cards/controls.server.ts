@@ -46,11 +46,20 @@ function ending(card: Pick<DebitCard, "last4">): string {
   return `debit card ending ${card.last4}`;
 }
 
-/** The card locked for this transaction if it is this member's, else null (never another member's). */
-async function ownCard(tx: DbOrTx, member_id: string, card_id: number): Promise<DebitCard | null> {
-  if (!Number.isSafeInteger(card_id) || card_id < 1) return null;
-  const card = await lockCard(tx, card_id);
-  return card && card.member_id === member_id ? card : null;
+/**
+ * The member's own card for a control, or the refusal to answer: a card that is not theirs (or
+ * no card, or an id no card can have) is "not found", the same answer, so a member learns nothing
+ * of other members' cards; a blocked card refuses every control. `lock` takes the card's row lock
+ * for the caller's transaction (a change follows); `read` only reads it (a code, the details).
+ * Every control goes through here, so the rule is written once.
+ */
+async function ownCard(db: DbOrTx, member_id: string, card_id: number, how: "lock" | "read"): Promise<{ ok: true; card: DebitCard } | { ok: false; answer: CardControlAnswer }> {
+  const card = !Number.isSafeInteger(card_id) || card_id < 1 ? null
+    : how === "lock" ? await lockCard(db, card_id)
+    : ((await db.select().from(debitCards).where(eq(debitCards.id, card_id)))[0] ?? null);
+  if (!card || card.member_id !== member_id) return { ok: false, answer: refused("card_not_found") };
+  if (card.status === "blocked") return { ok: false, answer: refused("card_blocked") };
+  return { ok: true, card };
 }
 
 async function audit(tx: DbOrTx, member: CardMember, origin: AuditOrigin, action: string, card: DebitCard, before?: unknown, after?: unknown) {
@@ -71,9 +80,9 @@ async function audit(tx: DbOrTx, member: CardMember, origin: AuditOrigin, action
 /** Lock (purchases declined at once) or Unlock. A blocked card stays blocked. */
 export async function setCardLocked(db: Db, member: CardMember, card_id: number, locked: boolean, origin: AuditOrigin): Promise<CardControlAnswer> {
   return db.transaction(async (tx): Promise<CardControlAnswer> => {
-    const card = await ownCard(tx, member.id, card_id);
-    if (!card) return refused("card_not_found");
-    if (card.status === "blocked") return refused("card_blocked");
+    const own = await ownCard(tx, member.id, card_id, "lock");
+    if (!own.ok) return own.answer;
+    const { card } = own;
     const status = locked ? "locked" : "active";
     if (card.status === status) return { ok: true, message: `Your ${ending(card)} is already ${locked ? "locked" : "unlocked"}.` };
     await tx.update(debitCards).set({ status, updated_at: new Date() }).where(eq(debitCards.id, card.id));
@@ -87,9 +96,9 @@ export async function setCardLocked(db: Db, member: CardMember, card_id: number,
 /** The card's daily purchase limit (the schema has checked its bounds). */
 export async function setCardDailyLimit(db: Db, member: CardMember, card_id: number, daily_limit_cents: number, origin: AuditOrigin): Promise<CardControlAnswer> {
   return db.transaction(async (tx): Promise<CardControlAnswer> => {
-    const card = await ownCard(tx, member.id, card_id);
-    if (!card) return refused("card_not_found");
-    if (card.status === "blocked") return refused("card_blocked");
+    const own = await ownCard(tx, member.id, card_id, "lock");
+    if (!own.ok) return own.answer;
+    const { card } = own;
     const before = Number(card.daily_limit_cents);
     const message = `The daily purchase limit of your ${ending(card)} is now ${formatCents(daily_limit_cents)}.`;
     if (before === daily_limit_cents) return { ok: true, message };
@@ -118,9 +127,9 @@ function codeBinding(card_id: number, purpose: CardCodePurpose): string {
 
 /** Emails the member a one-time code for View Card Details or Change PIN (the transfers' step-up code). */
 export async function sendCardCode(db: Db, member: CardMember, card_id: number, purpose: CardCodePurpose): Promise<CardControlAnswer> {
-  const [card] = await db.select().from(debitCards).where(and(eq(debitCards.id, card_id), eq(debitCards.member_id, member.id)));
-  if (!card) return refused("card_not_found");
-  if (card.status === "blocked") return refused("card_blocked");
+  const own = await ownCard(db, member.id, card_id, "read");
+  if (!own.ok) return own.answer;
+  const { card } = own;
   const { summary, wording } = CODE_WORDING[purpose];
   const sent = await sendStepUpCode(db, member, `${summary} ${ending(card)}.`, codeBinding(card.id, purpose), wording);
   if (!sent.ok) return refused("codes_rate_limited");
@@ -141,9 +150,9 @@ export type CardDetailsAnswer = CardControlAnswer | { ok: true; message: string;
 
 /** The full number and expiry, after the emailed code (audited, never logged). */
 export async function revealCardDetails(db: Db, member: CardMember & { name: string }, card_id: number, otp: string, origin: AuditOrigin): Promise<CardDetailsAnswer> {
-  const [card] = await db.select().from(debitCards).where(and(eq(debitCards.id, card_id), eq(debitCards.member_id, member.id)));
-  if (!card) return refused("card_not_found");
-  if (card.status === "blocked") return refused("card_blocked");
+  const own = await ownCard(db, member.id, card_id, "read");
+  if (!own.ok) return own.answer;
+  const { card } = own;
   if (otp.trim() === "") return refused("otp_missing", "otp");
   if (!(await verifyStepUpCode(db, member.id, otp.trim(), codeBinding(card.id, "details")))) return refused("otp_invalid", "otp");
   const number = decryptField(card.card_number_enc, cardNumberContext(card.member_id));
@@ -176,16 +185,16 @@ export async function verifyCardPin(card: Pick<DebitCard, "id" | "pin_hash">, pi
 export async function changeCardPin(db: Db, member: CardMember, card_id: number, input: { otp: string; pin: string; pin_confirm: string }, origin: AuditOrigin): Promise<CardControlAnswer> {
   const problem = pinProblem(input.pin, input.pin_confirm);
   if (problem) return { ok: false, code: "card_pin", message: problem, field: problem === CARD_MESSAGES.pin_mismatch ? "pin_code_confirm" : "pin_code" };
-  const [card] = await db.select().from(debitCards).where(and(eq(debitCards.id, card_id), eq(debitCards.member_id, member.id)));
-  if (!card) return refused("card_not_found");
-  if (card.status === "blocked") return refused("card_blocked");
+  const own = await ownCard(db, member.id, card_id, "read");
+  if (!own.ok) return own.answer;
+  const { card } = own;
   if (input.otp.trim() === "") return refused("otp_missing", "otp");
   if (!(await verifyStepUpCode(db, member.id, input.otp.trim(), codeBinding(card.id, "pin")))) return refused("otp_invalid", "otp");
   const pin_hash = await hashPassword(pinSecret(card.id, input.pin));
   return db.transaction(async (tx): Promise<CardControlAnswer> => {
-    const locked = await ownCard(tx, member.id, card.id);
-    if (!locked) return refused("card_not_found");
-    if (locked.status === "blocked") return refused("card_blocked");
+    // Again under the lock: the card may have been reported lost while the PIN was hashed.
+    const locked = await ownCard(tx, member.id, card.id, "lock");
+    if (!locked.ok) return locked.answer;
     const now = new Date();
     await tx.update(debitCards).set({ pin_hash, pin_changed_at: now, updated_at: now }).where(eq(debitCards.id, card.id));
     await audit(tx, member, origin, "card.pin_changed", card, { had_pin: card.pin_hash !== null }, { had_pin: true });
@@ -198,9 +207,9 @@ export async function changeCardPin(db: Db, member: CardMember, card_id: number,
 /** Lost or stolen: the card is blocked for good and a new card (new number) replaces it. */
 export async function reportCardLost(db: Db, member: CardMember, card_id: number, reason: "lost" | "stolen", origin: AuditOrigin): Promise<CardControlAnswer> {
   return db.transaction(async (tx): Promise<CardControlAnswer> => {
-    const card = await ownCard(tx, member.id, card_id);
-    if (!card) return refused("card_not_found");
-    if (card.status === "blocked") return refused("card_blocked");
+    const own = await ownCard(tx, member.id, card_id, "lock");
+    if (!own.ok) return own.answer;
+    const { card } = own;
     const now = new Date();
     const replacement = await issueDebitCard(tx, { member_id: member.id, account_id: Number(card.account_id), daily_limit_cents: Number(card.daily_limit_cents), now });
     await tx.update(debitCards).set({ status: "blocked", blocked_at: now, blocked_reason: reason, replaced_by_id: replacement.id, updated_at: now }).where(eq(debitCards.id, card.id));
