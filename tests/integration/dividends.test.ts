@@ -2,17 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { pino } from "pino";
 import type { Database, Db } from "~/server/db/client.server";
-import { accountDividends, jobRuns, ledgerTransactions } from "~/server/db/schema";
+import { accountDividends, jobRuns, ledgerTransactions, users } from "~/server/db/schema";
 import { manualJobClock } from "~/server/jobs/clock.server";
 import { JobRunner } from "~/server/jobs/runner.server";
 import type { JobDefinition } from "~/server/jobs/job";
 import { monthlyDividendsJob } from "~/server/jobs/registry.server";
-import { getAccount, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
+import { getAccount, institutionAccount, memberAccounts, setAccountStatus } from "~/server/ledger/accounts.server";
 import { placeHold, postTransfer } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { readStatementFigures } from "~/server/statements/statements.server";
 import { accountsToPay, DIVIDEND_INITIATOR, dividendKey, payMonthlyDividends } from "~/server/dividends/dividends.server";
 import { institution } from "~/config/institution.server";
+import { seedDemoHistory } from "~/server/seed/demo-history.server";
+import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
 import { openTestDatabase } from "./test-database";
 import { accepted, newKey, openMember } from "./ledger-fixtures";
 
@@ -166,5 +168,27 @@ describe("the monthly dividends job", () => {
     expect(third.at(-1)!.result).toEqual({ month: "2026-10", paid: 1, paid_cents: 2_926, earned_nothing: 0, waiting: 0 });
     expect((await getAccount(db, c.savings.id))!.current_cents).toBe(1_002_926);
     expect((await verifyLedger(db)).ok).toBe(true);
+  });
+});
+
+describe("the demo's history", () => {
+  it("has each past month's dividend paid by the same rule and rows as every member's, which the nightly run never pays again", async () => {
+    for (const person of DEMO_SIGNINS.filter((p) => p.kind === "member")) {
+      await db.insert(users).values({ id: `demo-${person.email}`, name: `${person.first_name} ${person.last_name}`, email: person.email, role: "user", emailVerified: true });
+    }
+    const now = new Date("2026-11-22T15:00:00Z");
+    expect(await seedDemoHistory(db, now)).toBe(true);
+    const savings = (await memberAccounts(db, "demo-alex.morgan@harborview.example")).find((a) => a.type === "savings")!;
+    const rows = await db.select().from(accountDividends).where(eq(accountDividends.account_id, savings.id)).orderBy(accountDividends.period_month);
+    expect(rows.map((r) => r.period_month)).toEqual(["2026-05", "2026-06", "2026-07", "2026-08", "2026-09", "2026-10"]);
+    // May: $18,500.00 in on the 1st and $500.00 moved from checking on the 3rd (29 days):
+    // (31 x 1,850,000 + 29 x 50,000) / 31 = 1,896,774.19 cents a day; x 0.0029260375 = 5,550.03 -> $55.50.
+    expect(rows[0]).toMatchObject({ days: 31, average_daily_balance_cents: 1_896_774, apy_ppm: 35_000, dividend_cents: 5_550 });
+    expect(rows.every((r) => r.dividend_cents > 0 && r.transaction_id !== null)).toBe(true);
+    const memos = await db.execute(sql`select distinct t.memo from ledger_entries e join ledger_transactions t on t.id = e.transaction_id where e.account_id = ${savings.id} and t.kind = 'interest' order by 1`);
+    expect(memos.rows.map((r) => r.memo)).toEqual(["Dividend for August 2026", "Dividend for July 2026", "Dividend for June 2026", "Dividend for May 2026", "Dividend for October 2026", "Dividend for September 2026"]);
+    await payMonthlyDividends(db, now);
+    expect(await dividendTransactions(savings.id, "2026-10")).toHaveLength(1);
+    expect(await db.select().from(accountDividends).where(eq(accountDividends.account_id, savings.id))).toHaveLength(6);
   });
 });

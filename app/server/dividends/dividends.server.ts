@@ -88,6 +88,28 @@ export async function payMonthlyDividends(db: Db, now: Date): Promise<DividendRu
   return counts;
 }
 
+/**
+ * Pays one account's dividends for each month from `from_month` to the month just ended, in
+ * order (each month's credit is in the next month's balances), with the same rule, rows and keys
+ * as the nightly run: for history written at once, such as the demo's, which the nightly run
+ * (the month just ended only) would not reach. Returns the cents credited.
+ */
+export async function payAccountDividendsSince(db: Db, account_id: number, from_month: StatementMonth, now: Date): Promise<number> {
+  const last = addMonths(monthOfDate(businessDate(institution().time_zone, now)), -1);
+  const rates = dividendRates();
+  const types = (Object.keys(rates) as EarningType[]).filter((type) => rates[type] > 0);
+  if (types.length === 0) return 0;
+  const expense = await institutionAccount(db, "dividends_paid");
+  let paid_cents = 0;
+  for (let month = from_month; month <= last; month = addMonths(month, 1)) {
+    const [account] = await accountsToPay(db, month, types, account_id - 1, 1);
+    if (account?.id !== account_id) continue;
+    const outcome = await payAccountDividend(db, account, month, rates[account.type], expense.id);
+    if (outcome.kind === "paid") paid_cents += outcome.dividend_cents;
+  }
+  return paid_cents;
+}
+
 /** An account's month as the ledger has it: the balance when it began and each day's change. */
 export interface AccountMonth {
   id: number;

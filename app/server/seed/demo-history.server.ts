@@ -9,13 +9,14 @@ import { authorizeCardPurchase, authorizedPastPurchases, recordSettledPurchases 
 import { assert } from "~/domain/ledger-rules";
 import { setCurrencyRate } from "~/server/payments/rates.server";
 import { notify } from "~/server/notifications/notifications.server";
+import { payAccountDividendsSince } from "~/server/dividends/dividends.server";
 import { DEMO_SIGNINS } from "./demo-signins.server";
 
 /**
  * Demo history (demo mode only, for demo members whose accounts have no history yet): the demo members get a checking and a
  * savings account if they have none, and six months of realistic history posted through the
  * ledger against the institution's own accounts: payroll, card purchases in several categories,
- * bills, a monthly move to savings, interest, and one pending card purchase. Each demo member's
+ * bills, a monthly move to savings, the savings account's monthly dividends, and one pending card purchase. Each demo member's
  * checking account gets its debit card, and the card purchases are the card's: the past ones
  * decided by the card's own rule (`authorizedPastPurchases`) and posted settled in the history's
  * batches, the pending one authorized by `authorizeCardPurchase` as a live purchase is. Plus a few currency
@@ -97,7 +98,6 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
   const cash = await institutionAccount(db, "cash");
   const ach = await institutionAccount(db, "ach_settlement");
   const bills = await institutionAccount(db, "bill_pay_settlement");
-  const adjustments = await institutionAccount(db, "adjustments");
   const card_network = await institutionAccount(db, "card_settlement");
 
   for (const [index, member] of members.entries()) {
@@ -146,10 +146,6 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
       }
       if (dom === 2 && profile.rent_cents > 0) items.push({ kind: "bill_payment", entries: debit(profile.rent_cents, bills.id), memo: `Rent: ${profile.landlord}`, category: "Housing", effective_date: date });
       if (dom === 3) items.push({ kind: "transfer", entries: [{ account_id: checking.id, amount_cents: -profile.savings_move_cents }, { account_id: savings.id, amount_cents: profile.savings_move_cents }], memo: "Monthly transfer to savings", category: "Transfers", effective_date: date, reference: "Savings goal" });
-      if (dom === 28) {
-        const interest = Math.max(1, Math.round(profile.opening_savings_cents * 0.0425 / 12));
-        items.push({ kind: "interest", entries: [{ account_id: adjustments.id, amount_cents: -interest }, { account_id: savings.id, amount_cents: interest }], memo: "Interest paid", category: "Interest", effective_date: date });
-      }
       for (const [i, [name, category, min, max]] of BILLS.entries()) {
         if (dom === 5 + i * 4) items.push({ kind: "bill_payment", entries: debit(between(min, max), bills.id), memo: `Bill payment: ${name}`, category, effective_date: date });
       }
@@ -201,6 +197,9 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
         ),
       );
     }
+    // The savings account's dividends for each month of the history, worked out and paid by the
+    // same rule and run as every member's (docs/product.md#dividends), never made up here.
+    await payAccountDividendsSince(db, savings.id, isoDate(start).slice(0, 7), now);
     // One purchase still pending: a live authorization on the card.
     const held = await authorizeCardPurchase(db, {
       card_id: card.id,
