@@ -113,6 +113,33 @@ export function monthDividend(month: StatementMonth, opening_cents: number, chan
   };
 }
 
+/**
+ * The annual percentage yield earned that a statement shows (Truth in Savings):
+ * 100 x ((1 + dividend / average daily balance)^(365 / days) - 1), in hundredths of a percent
+ * (350 = 3.50%), rounded half up. Exact: the candidate from a float is checked, and moved by one
+ * if need be, by comparing integer powers (no float decides it). Null without a positive balance.
+ */
+export function apyEarnedHundredths(dividend_cents: number, average_daily_balance_cents: number, days: number): number | null {
+  if (!Number.isSafeInteger(dividend_cents) || dividend_cents < 0 || !Number.isSafeInteger(average_daily_balance_cents) || days < 1 || days > 31) {
+    throw new Error("dividends invariant: bad figures for the APY earned");
+  }
+  if (average_daily_balance_cents <= 0) return null;
+  const balance = BigInt(average_daily_balance_cents);
+  const grown = (balance + BigInt(dividend_cents)) ** BigInt(DAYS_PER_YEAR);
+  const base = balance ** BigInt(DAYS_PER_YEAR);
+  // k is right when (1 + (2k - 1)/20000)^days <= grown / base < (1 + (2k + 1)/20000)^days.
+  const below = (k: number) => base * (20_000n + BigInt(2 * k - 1)) ** BigInt(days) <= grown * 20_000n ** BigInt(days);
+  let k = Math.max(0, Math.round((Math.pow(1 + dividend_cents / average_daily_balance_cents, DAYS_PER_YEAR / days) - 1) * 10_000));
+  while (k > 0 && !below(k)) k--;
+  while (below(k + 1)) k++;
+  return k;
+}
+
+/** 350 -> "3.50%". */
+export function formatHundredthsPercent(hundredths: number): string {
+  return `${Math.floor(hundredths / 100)}.${String(hundredths % 100).padStart(2, "0")}%`;
+}
+
 const growthCache = new Map<string, bigint>();
 
 /**
