@@ -129,6 +129,33 @@ function ledgerRefusal(refusal: LedgerRefusal): BillPayRefusal {
   }
 }
 
+/**
+ * The member's payment held on the paying account (scheduling it, or editing it: the new amount
+ * and date under a new hold), or the refusal in the form's words. The caller has the member's
+ * lock and found no payment with the form's key, so a ledger transaction with it is another
+ * form's (refused, never taken as this one's).
+ */
+async function holdMemberPayment(
+  tx: DbOrTx,
+  member: BillPayMember,
+  input: { from_id: number; settlement_id: number; payee: Pick<BillPayee, "name" | "account_number">; form: { idempotency_key: string; amount_cents: number; payment_date: string; memo?: string | null } },
+): Promise<BillPayRefusal | { ok: true; transaction: { id: number } }> {
+  const { form } = input;
+  const hold = await placeHold(tx, {
+    kind: "bill_payment",
+    initiator: `member:${member.id}`,
+    idempotency_key: form.idempotency_key,
+    created_by: member.id,
+    entries: entriesOf(input.from_id, input.settlement_id, form.amount_cents),
+    memo: paymentMemo(input.payee, form.memo),
+    category: "Bill Pay",
+    effective_date: form.payment_date,
+  });
+  if (!hold.ok) return ledgerRefusal(hold);
+  if (hold.replayed) return refused(BILL_PAY_REFUSALS.key_reused, undefined, 409);
+  return { ok: true, transaction: { id: hold.transaction.id } };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Payees
 
@@ -297,19 +324,8 @@ export async function scheduleBillPayment(db: Db, member: BillPayMember, form: B
         .returning();
       series = inserted!;
     }
-    const hold = await placeHold(tx, {
-      kind: "bill_payment",
-      initiator: `member:${member.id}`,
-      idempotency_key: form.idempotency_key,
-      created_by: member.id,
-      entries: entriesOf(from.id, settlement.id, form.amount_cents),
-      memo: paymentMemo(payee, form.memo),
-      category: "Bill Pay",
-      effective_date: form.payment_date,
-    });
-    if (!hold.ok) return ledgerRefusal(hold);
-    // No payment has the key (checked under the lock): a ledger transaction with it is another form's.
-    if (hold.replayed) return refused(BILL_PAY_REFUSALS.key_reused, undefined, 409);
+    const hold = await holdMemberPayment(tx, member, { from_id: from.id, settlement_id: settlement.id, payee, form });
+    if (!hold.ok) return hold;
     const [payment] = await tx
       .insert(billPayments)
       .values({
@@ -439,18 +455,8 @@ export async function editBillPayment(db: Db, member: BillPayMember, form: EditB
       const released = await releaseHold(tx, { transaction_id: payment.hold_transaction_id, idempotency_key: `bill-pay:${payment.id}:edit:${form.idempotency_key}`, resolved_by: `member:${member.id}` });
       if (!released.ok) throw new Error(`the hold of bill payment ${payment.id} could not be released: ${released.code}`);
     }
-    const hold = await placeHold(tx, {
-      kind: "bill_payment",
-      initiator: `member:${member.id}`,
-      idempotency_key: form.idempotency_key,
-      created_by: member.id,
-      entries: entriesOf(from.id, settlement.id, form.amount_cents),
-      memo: paymentMemo(payee, form.memo),
-      category: "Bill Pay",
-      effective_date: form.payment_date,
-    });
-    if (!hold.ok) return ledgerRefusal(hold);
-    if (hold.replayed) return refused(BILL_PAY_REFUSALS.key_reused, undefined, 409);
+    const hold = await holdMemberPayment(tx, member, { from_id: from.id, settlement_id: settlement.id, payee, form });
+    if (!hold.ok) return hold;
     await tx
       .update(billPayments)
       .set({ amount_cents: form.amount_cents, payment_date: form.payment_date, memo: form.memo ?? null, hold_transaction_id: hold.transaction.id, updated_at: new Date() })
@@ -521,9 +527,15 @@ export async function payDueBillPayments(db: Db, now: Date): Promise<BillPayment
 
 async function payOne(db: Db, payment_id: number, today: string, settlement_id: number): Promise<{ outcome: "skipped" | "paid" | "failed"; next: boolean }> {
   return db.transaction(async (tx) => {
-    const [payment] = await tx.select().from(billPayments).where(eq(billPayments.id, payment_id)).for("update");
-    if (!payment || payment.status !== "scheduled" || payment.payment_date > today) return { outcome: "skipped", next: false };
-    const payee = await payeeOf(tx, payment.payee_id);
+    // The payee comes with the locked payment (one round trip), not read again per payment.
+    const [row] = await tx
+      .select({ payment: billPayments, payee: billPayees })
+      .from(billPayments)
+      .innerJoin(billPayees, eq(billPayees.id, billPayments.payee_id))
+      .where(eq(billPayments.id, payment_id))
+      .for("update", { of: billPayments });
+    if (!row || row.payment.status !== "scheduled" || row.payment.payment_date > today) return { outcome: "skipped", next: false };
+    const { payment, payee } = row;
     let refusal: LedgerRefusal | null = null;
     let paid_transaction_id: number | null = null;
     if (payment.hold_transaction_id !== null) {
@@ -554,7 +566,7 @@ async function payOne(db: Db, payment_id: number, today: string, settlement_id: 
       .update(billPayments)
       .set({ status, failure_reason: reason, paid_transaction_id, resolved_at: new Date(), resolved_by: BILL_PAY_SYSTEM, updated_at: new Date() })
       .where(eq(billPayments.id, payment.id));
-    const next = payment.series_id !== null ? await scheduleNext(tx, payment, today, settlement_id, refusal) : null;
+    const next = payment.series_id !== null ? await scheduleNext(tx, payment, payee, today, settlement_id, refusal) : null;
     const nextText = next ? ` The next payment is scheduled for ${next.payment_date}${next.held ? "" : " (it is not held yet: the money was not available when it was scheduled)"}.` : "";
     if (refusal) {
       await notify(tx, {
@@ -589,7 +601,7 @@ async function payOne(db: Db, payment_id: number, today: string, settlement_id: 
  * else scheduled without a hold (its date decides). A series whose account was frozen or closed
  * ends: its payments could not be made.
  */
-async function scheduleNext(tx: DbOrTx, payment: BillPayment, today: string, settlement_id: number, refusal: LedgerRefusal | null): Promise<{ id: number; payment_date: string; held: boolean } | null> {
+async function scheduleNext(tx: DbOrTx, payment: BillPayment, payee_of_payment: BillPayee, today: string, settlement_id: number, refusal: LedgerRefusal | null): Promise<{ id: number; payment_date: string; held: boolean } | null> {
   const [series] = await tx.select().from(billPaymentSeries).where(eq(billPaymentSeries.id, payment.series_id!)).for("update");
   if (!series || series.status !== "active") return null;
   const rule = seriesRule(series);
@@ -600,7 +612,8 @@ async function scheduleNext(tx: DbOrTx, payment: BillPayment, today: string, set
     return null;
   }
   const payment_date = seriesPaymentDate(rule, sequence);
-  const payee = await payeeOf(tx, series.payee_id);
+  // The series' payee is the payment's (a series pays one payee); read only if they ever differ.
+  const payee = series.payee_id === payee_of_payment.id ? payee_of_payment : await payeeOf(tx, series.payee_id);
   const key = `bill-pay:series:${series.id}:${sequence}`;
   const hold = await placeHold(tx, {
     kind: "bill_payment",
