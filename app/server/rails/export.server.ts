@@ -16,8 +16,9 @@ import { businessDayOnOrAfter, nextBusinessDay } from "~/domain/payment-dates";
 import { BATCH_TRANSACTIONS_MAX } from "~/domain/ledger-rules";
 
 /**
- * Sending the queued payments to other banks (docs/product.md#payment-queues): staff export every
- * pending ACH transfer as one NACHA file, or every pending wire as one pain.001 message. In ONE
+ * Sending the queued payments to other banks (docs/product.md#payment-queues): staff export the
+ * pending ACH transfers as one NACHA file, or the pending wires as one pain.001 message (up to
+ * EXPORT_PAYMENTS_MAX a file, see below). In ONE
  * database transaction, all or nothing: the file is written and stored, its payments are marked
  * sent with the file's id, each payment's hold settles (the member's debit posts and the ACH or
  * wire settlement account receives the amount; a wire's fee goes to fees income), each member is
@@ -198,8 +199,11 @@ function sentNotification(p: ExternalPayment, effective_date: string): { title: 
 }
 
 /**
- * Exports the pending payments of `kind`, oldest first, up to `max_payments` (EXPORT_PAYMENTS_MAX;
- * the benchmark asks for more), as one file; see the module comment.
+ * Exports as one file the oldest pending payments of `kind` whose accounts are open (a frozen or
+ * closed account's payments stay pending), at most `max_payments`: EXPORT_PAYMENTS_MAX unless the
+ * caller asks for fewer (tests do, to make several files); the rest wait for the next export. It
+ * is not a way past the maximum: more than EXPORT_PAYMENTS_MAX holds are refused by the ledger's
+ * bulk settle (batch_too_large) and nothing is exported. See the module comment.
  */
 export async function exportPayments(
   db: Db,
