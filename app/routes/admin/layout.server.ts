@@ -1,7 +1,27 @@
+import { createContext, type RouterContextProvider } from "react-router";
 import { withDatabase } from "~/server/db/db.server";
 import { queueCounts } from "~/server/rails/queues.server";
 
 /** What the back office's frame calls (its view-model): opens the database itself. */
 
+type QueueCounts = Awaited<ReturnType<typeof queueCounts>>;
+const queueCountsContext = createContext<Promise<QueueCounts> | null>(null);
+
+/**
+ * Every queue's count, counted once per request: the frame's navigation shows the total and
+ * /admin/queues each section's, and both loaders run for the same page load. The first loader to
+ * ask starts the count; the other awaits the same one (loaders share the request's context).
+ */
+export function queueCountsOnce(context: Readonly<RouterContextProvider>): Promise<QueueCounts> {
+  let counts = context.get(queueCountsContext);
+  if (!counts) {
+    counts = withDatabase(queueCounts)();
+    context.set(queueCountsContext, counts);
+  }
+  return counts;
+}
+
 /** Items waiting in every payment queue, for the navigation's Queues count. */
-export const queuesWaiting = withDatabase(async (database) => (await queueCounts(database)).total);
+export async function queuesWaiting(context: Readonly<RouterContextProvider>): Promise<number> {
+  return (await queueCountsOnce(context)).total;
+}

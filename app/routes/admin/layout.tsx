@@ -13,7 +13,7 @@ import { queuesWaiting } from "./layout.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, role } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   // The payment queues' count in the navigation, for staff who may work them.
-  const counts: Record<string, number> = role === "admin" ? { queues: await queuesWaiting() } : {};
+  const counts: Record<string, number> = role === "admin" ? { queues: await queuesWaiting(context) } : {};
   return { staff: { name: user.name, email: user.email, role }, institution: institution().name, counts };
 }
 

@@ -1,9 +1,11 @@
+import type { RouterContextProvider } from "react-router";
 import { withDatabase } from "~/server/db/db.server";
 import { loadQueues } from "~/server/rails/queues.server";
 import { exportFile, exportPayments } from "~/server/rails/export.server";
 import { cancelPayment } from "~/server/rails/cancel.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { adjustmentsAwaitingApproval, moneyControl } from "./index.server";
+import { queueCountsOnce } from "./layout.server";
 
 /**
  * What /admin/queues calls (its view-model): each function opens the database itself, so the
@@ -11,12 +13,15 @@ import { adjustmentsAwaitingApproval, moneyControl } from "./index.server";
  * buttons, one more `withDatabase(service)` here.
  */
 
-/** Every queue's rows (dates as the ISO text they travel as) and count; the page names each section from QUEUE_TITLES. */
-export async function queuesPage() {
-  const view = await withDatabase(loadQueues)();
+/**
+ * Every queue's rows (dates as the ISO text they travel as) and count; the page names each section
+ * from QUEUE_TITLES. The counts are the ones the admin frame made for this request.
+ */
+export async function queuesPage(context: Readonly<RouterContextProvider>) {
+  const [view, counts] = await Promise.all([withDatabase(loadQueues)(), queueCountsOnce(context)]);
   const rows = (list: typeof view.ach) => list.map((p) => ({ ...p, created_at: p.created_at.toISOString() }));
   return {
-    counts: view.counts.sections,
+    counts: counts.sections,
     ach: rows(view.ach),
     wire: rows(view.wire),
     files: view.files.map((f) => ({ ...f, created_at: f.created_at.toISOString() })),

@@ -29,7 +29,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { staff } = await requireMoneyStaff(request, context.get(requestInfoContext));
-  const [page, deposits, ach_in, adjustments] = await Promise.all([queuesPage(), depositQueueRows(), achInPage(), adjustmentQueueRows()]);
+  const [page, deposits, ach_in, adjustments] = await Promise.all([queuesPage(context), depositQueueRows(), achInPage(), adjustmentQueueRows()]);
   return { ...page, deposits, ach_in, adjustments, staff_id: staff.id, per_file: EXPORT_PAYMENTS_MAX };
 }
 

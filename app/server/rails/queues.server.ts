@@ -117,16 +117,16 @@ export async function pendingPayments(db: DbOrTx, kind: PaymentKind): Promise<Qu
   });
 }
 
+/** The page's rows; its counts are the admin frame's (one count per request, app/routes/admin/layout.server.ts). */
 export interface QueuesView {
-  counts: Awaited<ReturnType<typeof queueCounts>>;
   ach: QueuedPayment[];
   wire: QueuedPayment[];
   files: ExportFileSummary[];
 }
 
 export async function loadQueues(db: DbOrTx): Promise<QueuesView> {
-  const [counts, ach, wire, files] = await Promise.all([queueCounts(db), pendingPayments(db, "ach"), pendingPayments(db, "wire"), recentExportFiles(db)]);
-  return { counts, ach, wire, files };
+  const [ach, wire, files] = await Promise.all([pendingPayments(db, "ach"), pendingPayments(db, "wire"), recentExportFiles(db)]);
+  return { ach, wire, files };
 }
 
 // ---------------------------------------------------------------------------------------------
