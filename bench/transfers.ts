@@ -124,16 +124,22 @@ interface Point {
   p99_ms: number;
   /** HTTP only: the app processes' CPU time (user + system) per transfer over the timed part. */
   server_cpu_ms_per_transfer?: number;
+  /** HTTP only: the part of it spent in the kernel (sockets: the database's and the client's). */
+  server_system_cpu_ms_per_transfer?: number;
+  /** This process's CPU time per transfer: the posting itself for the reference, the HTTP client's work for HTTP. */
+  bench_cpu_ms_per_transfer: number;
 }
 
-/** user + system CPU time of live processes, from /proc (Linux), in ms. */
-function cpuMs(pids: readonly number[]): number {
-  let ticks = 0;
+/** CPU time of live processes, from /proc (Linux), in ms: user and system (the kernel's work for them). */
+function cpuMs(pids: readonly number[]): { user: number; system: number } {
+  let user = 0;
+  let system = 0;
   for (const pid of pids) {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    ticks += Number(fields[11]) + Number(fields[12]);
+    user += Number(fields[11]);
+    system += Number(fields[12]);
   }
-  return ticks * 10; // 100 clock ticks a second
+  return { user: user * 10, system: system * 10 }; // 100 clock ticks a second
 }
 
 /** `clients` loops, each on its own member, for 1 s of warm-up then SECONDS timed. */
@@ -151,14 +157,25 @@ async function drive(clients: number, members: BenchMember[], one: (member: Benc
   await Promise.all(members.slice(0, clients).map((m) => loop(m, warm_until)));
   const times: number[] = [];
   const cpu_before = cpuMs(server_pids);
+  const bench_cpu_before = process.cpuUsage();
   const started = performance.now();
   const until = started + SECONDS * 1000;
   await Promise.all(members.slice(0, clients).map((m) => loop(m, until, times)));
   const elapsed_s = (performance.now() - started) / 1000;
-  const cpu_ms = cpuMs(server_pids) - cpu_before;
+  const bench_cpu = process.cpuUsage(bench_cpu_before);
+  const cpu_after = cpuMs(server_pids);
   times.sort((a, b) => a - b);
-  const point: Point = { clients, transfers_per_second: Math.round(times.length / elapsed_s), p50_ms: round2(percentile(times, 50)), p99_ms: round2(percentile(times, 99)) };
-  if (server_pids.length > 0) point.server_cpu_ms_per_transfer = round2(cpu_ms / times.length);
+  const point: Point = {
+    clients,
+    transfers_per_second: Math.round(times.length / elapsed_s),
+    p50_ms: round2(percentile(times, 50)),
+    p99_ms: round2(percentile(times, 99)),
+    bench_cpu_ms_per_transfer: round2((bench_cpu.user + bench_cpu.system) / 1000 / times.length),
+  };
+  if (server_pids.length > 0) {
+    point.server_cpu_ms_per_transfer = round2((cpu_after.user + cpu_after.system - cpu_before.user - cpu_before.system) / times.length);
+    point.server_system_cpu_ms_per_transfer = round2((cpu_after.system - cpu_before.system) / times.length);
+  }
   return point;
 }
 
@@ -178,21 +195,153 @@ function ledgerOne(db: Database["db"]) {
   };
 }
 
-function httpOne(base: string, agent: http.Agent) {
-  const url = new URL(`${base}/dashboard.data?transfer=internal`);
-  return (m: BenchMember) =>
+/** The form Between Accounts posts (1 cent, checking to savings, a fresh key each time), and where it posts it. */
+const TRANSFER_PATH = "/dashboard.data?transfer=internal";
+function transferForm(m: BenchMember): string {
+  return new URLSearchParams({ intent: "internal", from_account_id: String(m.checking_id), to_account_id: String(m.savings_id), amount: "0.01", reference: "bench", idempotency_key: crypto.randomUUID() }).toString();
+}
+function checkAnswer(status: number, text: string): void {
+  if (status !== 200 || !text.includes("Transfer complete")) throw new Error(`transfer answered ${status}: ${text.slice(0, 300)}`);
+}
+
+/** With Node's HTTP client (BENCH_HTTP_CLIENT=node): the same request, at about twice the client's CPU. */
+function httpOneNode(base: string) {
+  const url = new URL(`${base}${TRANSFER_PATH}`);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: MEMBERS });
+  const one = (m: BenchMember) =>
     new Promise<void>((resolve, reject) => {
-      const body = new URLSearchParams({ intent: "internal", from_account_id: String(m.checking_id), to_account_id: String(m.savings_id), amount: "0.01", reference: "bench", idempotency_key: crypto.randomUUID() }).toString();
+      const body = transferForm(m);
       const req = http.request(url, { method: "POST", agent, headers: { cookie: m.cookie, origin: base, "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) } }, (res) => {
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => void (text += chunk));
-        res.on("end", () => (res.statusCode === 200 && text.includes("Transfer complete") ? resolve() : reject(new Error(`transfer answered ${res.statusCode}: ${text.slice(0, 300)}`))));
+        res.on("end", () => {
+          try {
+            checkAnswer(res.statusCode ?? 0, text);
+            resolve();
+          } catch (error) {
+            reject(error as Error);
+          }
+        });
       });
       req.on("error", reject);
       req.end(body);
     });
+  return { one, close: () => agent.destroy() };
 }
+
+/**
+ * The bench's own HTTP client: one keep-alive connection per client, the request's bytes written
+ * as Node's client writes them (the same headers: cookie, origin, content type and length, host,
+ * keep-alive) and the answer read by a minimal HTTP/1.1 reader (status, headers, a body by length
+ * or in chunks). The server sees the same request; the client, which shares the two cores with
+ * the server and PostgreSQL, costs about half of Node's `http.request` per transfer.
+ */
+class RawConnection {
+  private socket: net.Socket | undefined;
+  private received: Buffer = Buffer.alloc(0);
+  private waiting: { resolve: (answer: { status: number; body: string }) => void; reject: (error: Error) => void } | undefined;
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+  ) {}
+
+  request(head: string, body: string): Promise<{ status: number; body: string }> {
+    if (this.waiting) throw new Error("one request at a time on a connection");
+    if (!this.socket || this.socket.destroyed) this.connect();
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+      this.socket!.write(head + body);
+    });
+  }
+
+  close(): void {
+    this.socket?.destroy();
+  }
+
+  private connect(): void {
+    this.received = Buffer.alloc(0);
+    const socket = net.connect(this.port, this.host);
+    socket.setNoDelay(true);
+    socket.on("data", (chunk: Buffer) => {
+      this.received = this.received.length === 0 ? chunk : Buffer.concat([this.received, chunk]);
+      this.answer();
+    });
+    const fail = (error: Error) => {
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      waiting?.reject(error);
+    };
+    socket.on("error", fail);
+    socket.on("close", () => fail(new Error("the connection closed before the answer")));
+    this.socket = socket;
+  }
+
+  /** Resolves the request once its whole answer is in; otherwise waits for more. */
+  private answer(): void {
+    const data = this.received;
+    const head_end = data.indexOf("\r\n\r\n");
+    if (head_end < 0) return;
+    const head = data.toString("latin1", 0, head_end).split("\r\n");
+    const status = Number(head[0]!.split(" ")[1]);
+    let length: number | undefined;
+    let chunked = false;
+    let close = false;
+    for (const line of head.slice(1)) {
+      const colon = line.indexOf(":");
+      const name = line.slice(0, colon).trim().toLowerCase();
+      const value = line.slice(colon + 1).trim().toLowerCase();
+      if (name === "content-length") length = Number(value);
+      else if (name === "transfer-encoding") chunked = value.includes("chunked");
+      else if (name === "connection") close = value === "close";
+    }
+    let at = head_end + 4;
+    let body: Buffer;
+    if (chunked) {
+      const parts: Buffer[] = [];
+      for (;;) {
+        const line_end = data.indexOf("\r\n", at);
+        if (line_end < 0) return;
+        const size = parseInt(data.toString("latin1", at, line_end), 16);
+        if (size === 0) {
+          if (data.length < line_end + 4) return; // the last chunk and the blank line after it (no trailers)
+          at = line_end + 4;
+          break;
+        }
+        if (data.length < line_end + 2 + size + 2) return;
+        parts.push(data.subarray(line_end + 2, line_end + 2 + size));
+        at = line_end + 2 + size + 2;
+      }
+      body = Buffer.concat(parts);
+    } else {
+      const size = length ?? 0;
+      if (data.length < at + size) return;
+      body = data.subarray(at, at + size);
+      at += size;
+    }
+    this.received = data.subarray(at);
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (close) this.socket?.destroy();
+    waiting?.resolve({ status, body: body.toString("utf8") });
+  }
+}
+
+function httpOneRaw(base: string) {
+  const url = new URL(base);
+  const connections = new Map<string, RawConnection>();
+  const one = async (m: BenchMember) => {
+    let connection = connections.get(m.id);
+    if (!connection) connections.set(m.id, (connection = new RawConnection(url.hostname, Number(url.port))));
+    const body = transferForm(m);
+    const head = `POST ${TRANSFER_PATH} HTTP/1.1\r\ncookie: ${m.cookie}\r\norigin: ${base}\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: ${Buffer.byteLength(body)}\r\nHost: ${url.host}\r\nConnection: keep-alive\r\n\r\n`;
+    const answer = await connection.request(head, body);
+    checkAnswer(answer.status, answer.body);
+  };
+  return { one, close: () => connections.forEach((c) => c.close()) };
+}
+
+const httpClient = (base: string) => (process.env.BENCH_HTTP_CLIENT === "node" ? httpOneNode(base) : httpOneRaw(base));
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -317,6 +466,8 @@ function summarise(rounds: Round[]) {
     const got = rounds.map((r) => r.http.find((p) => p.clients === clients)!.transfers_per_second);
     const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
     const cpu = rounds.map((r) => r.http.find((p) => p.clients === clients)!.server_cpu_ms_per_transfer ?? 0);
+    const meanOf = (xs: number[]) => round2(xs.reduce((a, b) => a + b, 0) / xs.length);
+    const httpPoint = (r: Round) => r.http.find((p) => p.clients === clients)!;
     const point = {
       clients,
       reference_per_s: mean(ref),
@@ -324,10 +475,14 @@ function summarise(rounds: Round[]) {
       ratio: round2(mean(got) / mean(ref)),
       ratio_per_round: ref.map((r, i) => round2(got[i]! / r)),
       server_cpu_ms_per_transfer: round2(cpu.reduce((a, b) => a + b, 0) / cpu.length),
+      server_system_cpu_ms_per_transfer: meanOf(rounds.map((r) => httpPoint(r).server_system_cpu_ms_per_transfer ?? 0)),
+      bench_cpu_ms_per_transfer_http: meanOf(rounds.map((r) => httpPoint(r).bench_cpu_ms_per_transfer)),
+      bench_cpu_ms_per_transfer_reference: meanOf(rounds.map((r) => r.reference.find((p) => p.clients === clients)!.bench_cpu_ms_per_transfer)),
     };
     if (!rounds.every((r) => r.http_before)) return point;
-    const before = rounds.map((r) => r.http_before!.find((p) => p.clients === clients)!.transfers_per_second);
-    return { ...point, http_before_per_s: mean(before), ratio_before: round2(mean(before) / mean(ref)) };
+    const beforePoints = rounds.map((r) => r.http_before!.find((p) => p.clients === clients)!);
+    const before = beforePoints.map((p) => p.transfers_per_second);
+    return { ...point, http_before_per_s: mean(before), ratio_before: round2(mean(before) / mean(ref)), server_cpu_ms_per_transfer_before: meanOf(beforePoints.map((p) => p.server_cpu_ms_per_transfer ?? 0)) };
   });
 }
 
@@ -339,10 +494,10 @@ const SERVER_WARM_UP_MS = 4000;
 const SERVER_WARM_UP_REQUESTS = 300;
 
 async function curve(members: BenchMember[], base: string, server_pids: readonly number[]): Promise<Point[]> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: MEMBERS });
+  const client = httpClient(base);
   const points: Point[] = [];
-  for (const [i, clients] of CLIENTS.entries()) points.push(await drive(clients, members, httpOne(base, agent), server_pids, i === 0 ? SERVER_WARM_UP_MS : 1000, i === 0 ? SERVER_WARM_UP_REQUESTS : 0));
-  agent.destroy();
+  for (const [i, clients] of CLIENTS.entries()) points.push(await drive(clients, members, client.one, server_pids, i === 0 ? SERVER_WARM_UP_MS : 1000, i === 0 ? SERVER_WARM_UP_REQUESTS : 0));
+  client.close();
   return points;
 }
 
@@ -354,8 +509,8 @@ async function referenceCurve(db: Database["db"], members: BenchMember[]): Promi
 
 function report(setup: string, rounds: Round[]): void {
   for (const r of rounds) {
-    const before = (i: number) => (r.http_before ? `, before ${r.http_before[i]!.transfers_per_second}` : "");
-    console.log(`${setup} round ${r.round} (load ${r.load_average_start.join(" ")}), clients: HTTP/ledger (server CPU ms a transfer): ${CLIENTS.map((c, i) => `${c}: ${r.http[i]!.transfers_per_second}/${r.reference[i]!.transfers_per_second} (${r.http[i]!.server_cpu_ms_per_transfer}${before(i)})`).join(", ")}`);
+    const before = (i: number) => (r.http_before ? `, before ${r.http_before[i]!.transfers_per_second} (${r.http_before[i]!.server_cpu_ms_per_transfer})` : "");
+    console.log(`${setup} round ${r.round} (load ${r.load_average_start.join(" ")}), clients: HTTP/ledger (server CPU ms a transfer, of it system; bench CPU ms a transfer, HTTP/ledger): ${CLIENTS.map((c, i) => `${c}: ${r.http[i]!.transfers_per_second}/${r.reference[i]!.transfers_per_second} (${r.http[i]!.server_cpu_ms_per_transfer}, ${r.http[i]!.server_system_cpu_ms_per_transfer}; ${r.http[i]!.bench_cpu_ms_per_transfer}/${r.reference[i]!.bench_cpu_ms_per_transfer}${before(i)})`).join(", ")}`);
   }
 }
 
