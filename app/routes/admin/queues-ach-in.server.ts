@@ -5,11 +5,12 @@ import { receiveAchFile } from "~/server/rails/inbound.server";
 import { INBOUND_FILE_MAX_BYTES } from "~/domain/nacha/reader";
 import { formatCents } from "~/domain/money";
 import { exportReturnFile, markReturnHandled, recentInboundFiles, recentReturnFiles, returnedItems, returnFile } from "~/server/rails/inbound-returns.server";
+import { applyNotificationOfChange, markChangeHandled, waitingChanges } from "~/server/rails/inbound-noc.server";
 
 /**
  * What /admin/queues calls for ACH in (docs/product.md#ach-in), opening the database itself so
- * the route holds no handle: the upload, the Returned items section's rows, the return file
- * export and its download.
+ * the route holds no handle: the upload, the Returned items and Notifications of change
+ * sections' rows and buttons, the return file export and its download.
  */
 
 /** Room for the form's other fields and the multipart framing around the file. */
@@ -23,9 +24,10 @@ function iso<T extends object>(row: T): { [K in keyof T]: T[K] extends Date ? st
 
 /** The Returned items and ACH in sections' rows, dates as the ISO text they travel as. */
 export const achInPage = withDatabase(async (database: Db) => {
-  const [returned, inbound, returns] = await Promise.all([returnedItems(database), recentInboundFiles(database), recentReturnFiles(database)]);
+  const [returned, inbound, returns, changes] = await Promise.all([returnedItems(database), recentInboundFiles(database), recentReturnFiles(database), waitingChanges(database)]);
   return {
     returned: returned.map(iso),
+    changes: changes.map(iso),
     inbound_files: inbound.map(iso),
     return_files: returns.map(iso),
     max_megabytes: INBOUND_FILE_MAX_MEGABYTES,
@@ -36,6 +38,8 @@ export const achInPage = withDatabase(async (database: Db) => {
 export const uploadAchFile = withDatabase(receiveAchFile);
 
 const markHandled = withDatabase(markReturnHandled);
+const applyChange = withDatabase(applyNotificationOfChange);
+const markChange = withDatabase(markChangeHandled);
 
 /** Sends the waiting returns as one return file. */
 export const exportReturns = withDatabase(exportReturnFile);
@@ -66,6 +70,8 @@ export interface AchInAnswer {
   status: number;
   tone: "success" | "error";
   message: string;
+  /** A refused Mark as handled of a notification of change: shown next to its note field. */
+  noc_error?: { noc_id: number; message: string };
 }
 
 /**
@@ -110,4 +116,12 @@ export async function achReturnHandled(form: FormData, staff: { id: string; emai
   const result = await markHandled(id, String(form.get("note") ?? ""), staff, origin);
   if (!result.ok) return { status: result.status, tone: "error", message: result.message };
   return { status: 200, tone: "success", message: "The return was marked as handled." };
+}
+
+/** Apply, or Mark as handled (its note required), on a notification of change. */
+export async function achChange(intent: "ach_noc_apply" | "ach_noc_handled", form: FormData, staff: { id: string; email: string }, origin: AuditOrigin): Promise<AchInAnswer> {
+  const id = /^\d{1,15}$/.test(String(form.get("noc_id") ?? "")) ? Number(form.get("noc_id")) : 0;
+  const result = intent === "ach_noc_apply" ? await applyChange(id, staff, origin) : await markChange(id, String(form.get("note") ?? ""), staff, origin);
+  if (!result.ok) return { status: result.status, tone: "error", message: result.message, ...(result.field === "note" ? { noc_error: { noc_id: id, message: result.message } } : {}) };
+  return { status: 200, tone: "success", message: result.message };
 }
