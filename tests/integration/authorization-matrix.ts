@@ -1,5 +1,5 @@
 import "./admin-support";
-import { expect } from "vitest";
+import { expect, it } from "vitest";
 import { RouterContextProvider } from "react-router";
 import type { Db } from "~/server/db/client.server";
 import { requestInfoContext } from "~/context";
@@ -149,4 +149,21 @@ export function expectSentAway(outcome: Outcome, persona: string, from: string):
   expect(outcome.kind, persona).toBe("redirect");
   if (persona === "anonymous") expect(outcome.location, persona).toMatch(new RegExp(`^${escaped(`/login?redirectTo=${encodeURIComponent(from)}`)}`));
   else expect(outcome.location, persona).toBe(HOME[persona as keyof typeof HOME]);
+}
+
+/**
+ * One test per person for an action they may not take: it is refused (401 to a visitor, 403 to
+ * anyone signed in), its answer shows nothing of `hides`, and `unchanged` (everything the action
+ * could change) reads the same after as before.
+ */
+export function itRefuses<P extends string>(name: string, personas: readonly P[], attempt: (persona: P) => Promise<unknown>, options: { unchanged: () => Promise<unknown>; hides?: string }): void {
+  for (const persona of personas) {
+    it(`${name} by ${persona} is refused (${refusedStatus(persona)}) and changes nothing`, async () => {
+      const before = await options.unchanged();
+      const outcome = await run(() => attempt(persona));
+      expect(outcome).toMatchObject({ kind: "refused", status: refusedStatus(persona) });
+      if (options.hides) expect(outcome.body).not.toContain(options.hides);
+      expect(await options.unchanged()).toEqual(before);
+    });
+  }
 }

@@ -14,7 +14,7 @@ import { memberTransactionsPage } from "~/server/member-accounts/transactions.se
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { openTestDatabase } from "./test-database";
 import { person } from "./admin-support";
-import { matrixCast, refusedStatus, routeContext, run, SignedIn } from "./authorization-matrix";
+import { itRefuses, matrixCast, routeContext, run, SignedIn } from "./authorization-matrix";
 import { fundedMember } from "../factories";
 
 /**
@@ -86,15 +86,7 @@ async function state() {
 
 describe("the back office's money actions", () => {
   for (const action of ACTIONS) {
-    for (const persona of REFUSED) {
-      it(`${action.intent} by ${persona} is refused (${refusedStatus(persona)}) and changes nothing`, async () => {
-        const before = await state();
-        const outcome = await run(() => indexRoute.action({ request: request(persona, { intent: action.intent, ...action.form() }), params: {}, context: context() } as never));
-        expect(outcome.status).toBe(refusedStatus(persona));
-        expect(outcome.body).not.toContain("members.example");
-        expect(await state()).toEqual(before);
-      });
-    }
+    itRefuses(action.intent, REFUSED, (persona) => indexRoute.action({ request: request(persona, { intent: action.intent, ...action.form() }), params: {}, context: context() } as never), { unchanged: state, hides: "members.example" });
   }
 
   it("staff can do each of them, each audited, and the ledger verifies", async () => {

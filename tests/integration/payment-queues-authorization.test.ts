@@ -11,7 +11,7 @@ import * as memberPaymentsRoute from "~/routes/member/payments";
 import { exportPayments } from "~/server/rails/export.server";
 import { setCurrencyRate } from "~/server/payments/rates.server";
 import { openTestDatabase } from "./test-database";
-import { expectSentAway, matrixCast, refusedStatus, routeContext, run, SignedIn } from "./authorization-matrix";
+import { expectSentAway, itRefuses, matrixCast, routeContext, run, SignedIn } from "./authorization-matrix";
 import { queueAch, queueWire } from "./rails-support";
 
 /**
@@ -107,14 +107,7 @@ describe("/admin/queues actions", () => {
     { name: "cancel", form: () => ({ intent: "cancel", payment_id: String(payment_id) }) },
   ];
   for (const action of actions) {
-    for (const persona of PERSONAS.filter((p) => p !== "staff")) {
-      it(`${action.name} by ${persona} is refused (${refusedStatus(persona)}) and changes nothing`, async () => {
-        const before = await snapshot();
-        const outcome = await run(() => queuesRoute.action({ request: request(persona, "/admin/queues", action.form()), params: {}, context: context() } as never));
-        expect(outcome).toMatchObject({ kind: "refused", status: refusedStatus(persona) });
-        expect(await snapshot()).toEqual(before);
-      });
-    }
+    itRefuses(action.name, PERSONAS.filter((p) => p !== "staff"), (persona) => queuesRoute.action({ request: request(persona, "/admin/queues", action.form()), params: {}, context: context() } as never), { unchanged: snapshot });
   }
 
   it("staff: bad input is a 400 with a message and changes nothing", async () => {
