@@ -10,8 +10,10 @@ import { monthlyDividendsJob } from "~/server/jobs/registry.server";
 import { getAccount, institutionAccount, memberAccounts, setAccountStatus } from "~/server/ledger/accounts.server";
 import { placeHold, postTransfer } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { readStatementFigures } from "~/server/statements/statements.server";
-import { accountsToPay, DIVIDEND_INITIATOR, dividendKey, payMonthlyDividends } from "~/server/dividends/dividends.server";
+import { extractText, getDocumentProxy } from "unpdf";
+import { readStatementFigures, statementData } from "~/server/statements/statements.server";
+import { renderStatementPdf } from "~/server/statements/pdf.server";
+import { accountsToPay, DIVIDEND_INITIATOR, dividendKey, payMonthlyDividends, statementDividends } from "~/server/dividends/dividends.server";
 import { institution } from "~/config/institution.server";
 import { seedDemoHistory } from "~/server/seed/demo-history.server";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
@@ -141,6 +143,15 @@ describe("the monthly dividends job", () => {
     // The October statement shows it as a credit on the 31st.
     const october = await readStatementFigures(db, a.savings.id, "2026-10");
     expect(october.posted.at(-1)).toMatchObject({ effective_date: "2026-10-31", description: "Dividend for October 2026", amount_cents: 698 });
+    // Its summary gives the dividend, the year's so far, the average daily balance and the APY
+    // earned: (1 + 698 / 238,710)^(365/31) - 1 = 3.4976% -> 3.50%.
+    const data = await statementData(db, (await getAccount(db, a.savings.id))!, "2026-10");
+    expect(data.dividends).toEqual({ period_cents: 698, year_to_date_cents: 698, average_daily_balance_cents: 238_710, days: 31, apy_earned: "3.50%" });
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(await renderStatementPdf(data))), { mergePages: true });
+    for (const expected of ["Dividends earned this period (31 days)", "$6.98", "Dividends earned this year", "Average daily balance", "$2,387.10", "Annual percentage yield earned", "3.50%", "Dividend for October 2026"]) {
+      expect(text).toContain(expected);
+    }
+    expect(await statementDividends(db, a.checking.id, "2026-10")).toBeNull();
     // November's balances begin with it (monthly compounding).
     const november = await accountsToPay(db, "2026-11", ["savings"], a.savings.id - 1, 1);
     expect(november[0]).toMatchObject({ id: a.savings.id, opening_cents: 360_698 });
@@ -187,6 +198,8 @@ describe("the demo's history", () => {
     expect(rows.every((r) => r.dividend_cents > 0 && r.transaction_id !== null)).toBe(true);
     const memos = await db.execute(sql`select distinct t.memo from ledger_entries e join ledger_transactions t on t.id = e.transaction_id where e.account_id = ${savings.id} and t.kind = 'interest' order by 1`);
     expect(memos.rows.map((r) => r.memo)).toEqual(["Dividend for August 2026", "Dividend for July 2026", "Dividend for June 2026", "Dividend for May 2026", "Dividend for October 2026", "Dividend for September 2026"]);
+    expect((await statementDividends(db, savings.id, "2026-10"))!.year_to_date_cents).toBe(rows.reduce((sum, r) => sum + r.dividend_cents, 0));
+    expect((await statementDividends(db, savings.id, "2026-05"))!.year_to_date_cents).toBe(5_550);
     await payMonthlyDividends(db, now);
     expect(await dividendTransactions(savings.id, "2026-10")).toHaveLength(1);
     expect(await db.select().from(accountDividends).where(eq(accountDividends.account_id, savings.id))).toHaveLength(6);

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { and, eq, gte, lte, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { accountDividends } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
@@ -6,7 +6,7 @@ import { institutionAccount } from "~/server/ledger/accounts.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
 import { businessDate, toCents, toId } from "~/domain/ledger-rules";
 import { addMonths, monthBounds, monthLabel, monthOfDate, type StatementMonth } from "~/domain/statements";
-import { monthDividend, parseApyPercent, type DailyChange } from "~/domain/dividends";
+import { apyEarnedHundredths, formatHundredthsPercent, monthDividend, parseApyPercent, type DailyChange } from "~/domain/dividends";
 
 /**
  * The monthly dividend run (docs/product.md#dividends), a job (app/server/jobs/registry.server.ts)
@@ -221,4 +221,33 @@ function payInTransaction(db: Db, account: AccountMonth, month: StatementMonth, 
     if (written.length === 0) throw new AlreadyDone();
     return transaction_id === null ? { kind: "nothing" } : { kind: "paid", dividend_cents: figures.dividend_cents, transaction_id };
   });
+}
+
+/** What a statement shows of the month's dividend (Truth in Savings periodic statement figures). */
+export interface StatementDividends {
+  period_cents: number;
+  /** The calendar year's dividends up to and including the month. */
+  year_to_date_cents: number;
+  average_daily_balance_cents: number;
+  days: number;
+  /** "3.50%"; null when the average balance was not above zero. */
+  apy_earned: string | null;
+}
+
+/** The month's dividend figures of an account, or null when the month has none worked out (a type that does not earn). */
+export async function statementDividends(db: DbOrTx, account_id: number, month: StatementMonth): Promise<StatementDividends | null> {
+  const rows = await db
+    .select()
+    .from(accountDividends)
+    .where(and(eq(accountDividends.account_id, account_id), gte(accountDividends.period_month, `${month.slice(0, 4)}-01`), lte(accountDividends.period_month, month)));
+  const row = rows.find((r) => r.period_month === month);
+  if (!row) return null;
+  const apy_earned = apyEarnedHundredths(row.dividend_cents, row.average_daily_balance_cents, row.days);
+  return {
+    period_cents: row.dividend_cents,
+    year_to_date_cents: rows.reduce((sum, r) => sum + r.dividend_cents, 0),
+    average_daily_balance_cents: row.average_daily_balance_cents,
+    days: row.days,
+    apy_earned: apy_earned === null ? null : formatHundredthsPercent(apy_earned),
+  };
 }

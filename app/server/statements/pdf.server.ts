@@ -59,6 +59,16 @@ export function renderStatementPdf(data: StatementData): Promise<Buffer> {
     ["Money out", formatCents(f.debits_cents)],
     ["Closing balance", formatCents(f.closing_cents)],
   ];
+  // Dividends as a savings statement discloses them: the period's, the year's, and the APY earned.
+  const d = data.dividends;
+  if (d) {
+    summary.push(
+      [`Dividends earned this period (${d.days} days)`, formatCents(d.period_cents)],
+      ["Dividends earned this year", formatCents(d.year_to_date_cents)],
+      ["Average daily balance", formatCents(d.average_daily_balance_cents)],
+      ["Annual percentage yield earned", d.apy_earned ?? "0.00%"],
+    );
+  }
   for (const [label, value] of summary) {
     const y = doc.y;
     doc.font(label === "Closing balance" ? "Helvetica-Bold" : "Helvetica").text(label, PAGE.margin, y, { width: 200, lineBreak: false });

@@ -15,6 +15,7 @@ import {
   type StatementMonth,
 } from "~/domain/statements";
 import { renderStatementPdf } from "./pdf.server";
+import { statementDividends, type StatementDividends } from "~/server/dividends/dividends.server";
 
 /**
  * Monthly statements (docs/product.md#statements): one account, one calendar month, read from
@@ -31,6 +32,8 @@ export interface StatementData {
   member: { name: string; address_lines: string[] };
   account: { account_number: string; name: string; type: AccountView["type"] };
   figures: StatementFigures;
+  /** The month's dividend, the year's so far and the APY earned (docs/product.md#dividends); null for an account that earns none. */
+  dividends: StatementDividends | null;
 }
 
 /**
@@ -127,6 +130,7 @@ export async function statementData(db: DbOrTx, account: AccountView, month: Sta
     },
     account: { account_number: account.account_number, name: account.name, type: account.type },
     figures,
+    dividends: await statementDividends(db, account.id, month),
   };
 }
 
