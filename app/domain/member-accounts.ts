@@ -117,5 +117,18 @@ export const PlaceHoldSchema = z.object({
 export const ReleaseHoldSchema = z.object({ transaction_id: id(TRANSACTION_NOT_FOUND), reason });
 export const ReverseSchema = z.object({ transaction_id: id(TRANSACTION_NOT_FOUND) });
 export const ReverseAllSchema = z.object({ confirm_email: z.string({ error: REVERSE_ALL_EMAIL_MESSAGE }).trim().min(1, REVERSE_ALL_EMAIL_MESSAGE).max(320, REVERSE_ALL_EMAIL_MESSAGE) });
-export const ApproveAdjustmentSchema = z.object({ adjustment_id: id("Adjustment not found") });
+export const ADJUSTMENT_PAGE_STALE_MESSAGE = "This page is out of date. Please reload it and look at the adjustment again.";
+export const ApproveAdjustmentSchema = z.object({
+  adjustment_id: id("Adjustment not found"),
+  /**
+   * The account's balance the approver's screen showed: approving posts only if it still is.
+   * Without it (a request made by hand), the balance at the request is taken as the one seen.
+   */
+  seen_balance_cents: z
+    .string({ error: ADJUSTMENT_PAGE_STALE_MESSAGE })
+    .trim()
+    .regex(/^-?\d{1,15}$/, ADJUSTMENT_PAGE_STALE_MESSAGE)
+    .transform(Number)
+    .optional(),
+});
 export const DeclineAdjustmentSchema = z.object({ adjustment_id: id("Adjustment not found"), reason });

@@ -69,6 +69,7 @@ function ApprovalList({ items, staffId, result, memberHref }: { items: AwaitingA
             <p className="text-slate-700">
               From {formatCents(a.from_cents)} to {formatCents(a.target_cents)} · asked by {a.requested_by_email ?? a.requested_by} on {formatDateTime(a.requested_at)}
             </p>
+            <BalanceNow adjustment={a} />
             <p className="mt-1 text-slate-900">Reason: “{a.reason}”</p>
             {a.requested_by === staffId ? (
               <p className="mt-2 text-slate-700">You asked for this adjustment: another staff member must approve or decline it.</p>
@@ -84,6 +85,21 @@ function ApprovalList({ items, staffId, result, memberHref }: { items: AwaitingA
   );
 }
 
+/**
+ * What approving does now: it posts the amount asked for, so when the balance moved since the
+ * request the account ends elsewhere than the requested balance, and the approver reads that
+ * before approving (the server refuses an approval made on an older balance).
+ */
+function BalanceNow({ adjustment: a }: { adjustment: AwaitingAdjustment }) {
+  const after = a.balance_now_cents + a.amount_cents;
+  if (a.balance_now_cents === a.from_cents) return <p className="text-slate-700" data-testid="adjustment-after">Approving posts {formatCents(a.amount_cents)}; the balance becomes {formatCents(after)}.</p>;
+  return (
+    <p className="mt-1 rounded-lg bg-amber-100 px-2 py-1 font-medium text-amber-950" data-testid="adjustment-after">
+      The balance has changed since the request: it is {formatCents(a.balance_now_cents)} now (was {formatCents(a.from_cents)}). Approving posts {formatCents(a.amount_cents)}, as asked, and leaves {formatCents(after)}, not {formatCents(a.target_cents)}. If that is not right, decline and ask for a new adjustment.
+    </p>
+  );
+}
+
 function ApproveForm({ adjustment, result }: { adjustment: AwaitingAdjustment; result: ReturnType<typeof resultFor> }) {
   const navigation = useNavigation();
   const form = useSchemaForm(ApproveAdjustmentSchema, { lastResult: result?.reply, id: `approve-${adjustment.id}` });
@@ -92,6 +108,7 @@ function ApproveForm({ adjustment, result }: { adjustment: AwaitingAdjustment; r
     <SchemaForm form={form} method="post" preventScrollReset aria-label={`Approve adjustment ${adjustment.id}`}>
       <input type="hidden" name="intent" value="approve_adjustment" />
       <input type="hidden" name="adjustment_id" value={adjustment.id} />
+      <input type="hidden" name="seen_balance_cents" value={adjustment.balance_now_cents} />
       <Button type="submit" isPending={busy} pendingLabel="Approving…">
         Approve and post
       </Button>

@@ -103,7 +103,7 @@ export async function moneyAction(input: { db: DbOrTx; staff: StaffActor; role: 
       break;
     case "approve_adjustment":
     case "decline_adjustment":
-      result = await decideAdjustment(db, { staff, origin, adjustment_id: value.adjustment_id as number, decision: intent === "approve_adjustment" ? "approve" : "decline", reason: value.reason as string | undefined });
+      result = await decideAdjustment(db, { staff, origin, adjustment_id: value.adjustment_id as number, decision: intent === "approve_adjustment" ? "approve" : "decline", reason: value.reason as string | undefined, seen_balance_cents: value.seen_balance_cents as number | undefined });
       break;
   }
   if (result.status === "refused") {

@@ -19,6 +19,14 @@ import type { AuditOrigin } from "~/server/audit/audit.server";
  * difference above the profile's `adjustment_second_approval_above_cents` waits for a second staff
  * member (maker-checker): the maker cannot approve or decline it (the database refuses it too);
  * approving posts the difference that was asked for, declining records the reason.
+ *
+ * The balance may move between the request and the approval (a deposit, a card purchase). The
+ * adjustment is a correction of an amount: the maker and the checker agree on that amount, and
+ * approving posts exactly it, never a difference recomputed to reach the typed target (that would
+ * post an amount nobody approved, and count the day's ordinary activity as part of the
+ * correction). So the checker sees the balance at the request and now, and what the account will
+ * hold after approving; the approval carries the balance the checker saw, and is refused if the
+ * balance has moved since, asking them to look again (docs/product.md#member-accounts-staff).
  */
 export type AdjustResult =
   | { status: "posted"; message: string; adjustment_id: number; transaction_id: number }
@@ -135,6 +143,8 @@ export interface AwaitingAdjustment {
   requested_by: string;
   requested_by_email: string | null;
   requested_at: Date;
+  /** The account's balance now: approving leaves it at this plus amount_cents. */
+  balance_now_cents: number;
 }
 
 /** Adjustments waiting for a second approval, oldest first (at most 100 at a time). */
@@ -154,6 +164,7 @@ export async function awaitingAdjustments(db: DbOrTx): Promise<AwaitingAdjustmen
       requested_by: balanceAdjustments.requested_by,
       requested_by_email: balanceAdjustments.requested_by_email,
       requested_at: balanceAdjustments.requested_at,
+      balance_now_cents: ledgerAccounts.posted_cents,
     })
     .from(balanceAdjustments)
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, balanceAdjustments.account_id))
@@ -161,7 +172,7 @@ export async function awaitingAdjustments(db: DbOrTx): Promise<AwaitingAdjustmen
     .where(eq(balanceAdjustments.status, "awaiting_approval"))
     .orderBy(asc(balanceAdjustments.requested_at), asc(balanceAdjustments.id))
     .limit(100);
-  return rows.map((r) => ({ ...r, id: Number(r.id), account_id: Number(r.account_id), from_cents: Number(r.from_cents), target_cents: Number(r.target_cents), amount_cents: Number(r.amount_cents) }));
+  return rows.map((r) => ({ ...r, id: Number(r.id), account_id: Number(r.account_id), from_cents: Number(r.from_cents), target_cents: Number(r.target_cents), amount_cents: Number(r.amount_cents), balance_now_cents: Number(r.balance_now_cents) }));
 }
 
 /** How many adjustments wait for a second approval (the back office's Queues count). */
@@ -172,10 +183,14 @@ export async function awaitingAdjustmentCount(db: DbOrTx): Promise<number> {
 
 export type DecideResult = { status: "posted" | "declined"; message: string; member_id: string } | Refused;
 
-/** The second staff member decides: approve posts the difference asked for; decline records why. */
+/**
+ * The second staff member decides: approve posts the difference asked for; decline records why.
+ * `seen_balance_cents`: the account's balance on the approver's screen (when not given, the
+ * balance at the request); approving is refused if the balance is no longer that.
+ */
 export async function decideAdjustment(
   db: DbOrTx,
-  request: { staff: StaffActor; origin: AuditOrigin; adjustment_id: number; decision: "approve" | "decline"; reason?: string },
+  request: { staff: StaffActor; origin: AuditOrigin; adjustment_id: number; decision: "approve" | "decline"; reason?: string; seen_balance_cents?: number },
 ): Promise<DecideResult> {
   const { staff, origin, adjustment_id, decision } = request;
   const adjustments = await institutionAccount(db, "adjustments");
@@ -205,8 +220,23 @@ export async function decideAdjustment(
         await recordAudit(tx, { ...audit, action: "ledger.adjustment.decline", after: { status: "declined", reason: request.reason } });
         return { status: "declined" as const, member_id: row.member_id, message: "Adjustment declined." };
       }
-      await tx.update(balanceAdjustments).set(decided).where(eq(balanceAdjustments.id, adjustment_id));
+      // The account and the adjustments account locked (id order, the ledger's) so the balance
+      // compared is the one the posting starts from.
+      const locked = await tx.execute(sql`
+        select id, posted_cents from ledger_accounts where id in (${row.account_id}, ${adjustments.id}) order by id for update`);
+      const balance_now_cents = Number(locked.rows.find((r) => Number(r.id) === Number(row.account_id))?.posted_cents);
+      const seen_cents = request.seen_balance_cents ?? Number(row.from_cents);
       const amount_cents = Number(row.amount_cents);
+      if (balance_now_cents !== seen_cents) {
+        throw new RefusedError(
+          refused(
+            `The balance of this account is now ${formatCents(balance_now_cents)} (it was ${formatCents(seen_cents)} when you looked; ${formatCents(Number(row.from_cents))} at the request). Approving would post ${formatCents(amount_cents)} and leave ${formatCents(balance_now_cents + amount_cents)}: look at it again, then approve, or decline and ask for a new adjustment.`,
+            409,
+            { code: "balance_changed" },
+          ),
+        );
+      }
+      await tx.update(balanceAdjustments).set(decided).where(eq(balanceAdjustments.id, adjustment_id));
       const transaction_id = await postAdjustment(tx, { adjustment_id, account: { id: Number(row.account_id) }, adjustments_account_id: adjustments.id, amount_cents, reason: row.reason, staff }, failed);
       await recordAudit(tx, { ...audit, action: "ledger.adjustment.approve", after: { status: "posted", transaction_id } });
       await notifyAdjusted(tx, row.member_id, account!, amount_cents);

@@ -27,7 +27,7 @@ export interface Refused {
   field?: string;
   /** 400 bad input, 403 not this person's to do, 404 not this member's, 409 the state does not allow it now. */
   http: 400 | 403 | 404 | 409;
-  code?: RefusalCode | "maker_cannot_approve" | "already_decided" | "nothing_to_reverse" | "queued_payment" | "number_taken" | "no_change";
+  code?: RefusalCode | "maker_cannot_approve" | "already_decided" | "nothing_to_reverse" | "queued_payment" | "number_taken" | "no_change" | "balance_changed";
 }
 
 export function refused(message: string, http: Refused["http"], extra: Partial<Pick<Refused, "field" | "code">> = {}): Refused {
