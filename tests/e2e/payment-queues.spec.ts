@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { expect as baseExpect, test, type Page, type Person } from "./fixtures";
 import { DESKTOP, PHONE, SAM, STAFF, expectNoAxeViolations, hydrated, inboxCode, watchConsole, type TestMember } from "./support";
 import { readNachaFile } from "../unit/nacha-reader";
+import { buildInboundFile } from "../unit/nacha-inbound-builder";
 
 /**
  * Payments to other banks, sent and cancelled (docs/product.md#payment-queues). A member queues
@@ -71,6 +72,8 @@ const STAMP = Date.now().toString(36).toUpperCase();
 const KEEP = `Kim ${STAMP}`;
 const DROP = `Lee ${STAMP}`;
 const STAFF_DROP = `Ray ${STAMP}`;
+/** The exported entry of KEEP's transfer, which the other bank returns at the end. */
+let keepTrace = "";
 
 test("a member sees a pending ACH transfer and cancels it; the money is available again", async ({ page, newMember, pageAs, signInAs }) => {
   member = await fundedMember({ newMember, pageAs }, "queues", "200.00");
@@ -140,6 +143,7 @@ test.describe("staff", () => {
     const file = readNachaFile(fs.readFileSync((await download.path())!, "utf8"));
     const entry = file.batches.flatMap((b) => b.entries).find((e) => e.individual_name === KEEP.toUpperCase());
     expect(entry).toMatchObject({ amount_cents: 3_000, account_number: "123456789", rdfi: "02100002" });
+    keepTrace = entry!.trace_number;
     expect(file.batches.flatMap((b) => b.entries).some((e) => e.individual_name === DROP.toUpperCase() || e.individual_name === STAFF_DROP.toUpperCase())).toBe(false);
     expect(errors).toEqual([]);
   });
@@ -178,4 +182,42 @@ test("the member then sees the transfer Sent with the file's effective date, and
     await expectNoAxeViolations(page);
     await page.screenshot({ path: `${SCREENS}/member-history${path.replaceAll("/", "-")}-375.png`, fullPage: true });
   }
+});
+
+test.describe("the other bank returns it", () => {
+  test.use({ signedInAs: STAFF });
+
+  test("staff upload the return of the member's transfer (R03)", async ({ page }) => {
+    expect(keepTrace).not.toBe("");
+    const text = buildInboundFile(
+      [{ company_name: `Ret ${STAMP}`.slice(0, 16), odfi: "02100002", entries: [{ code: "21", account_number: "123456789", amount_cents: 3_000, name: KEEP, return_of: { reason: "R03", original_trace: keepTrace } }] }],
+      { modifier: "Q" },
+    );
+    await page.goto("/admin/queues");
+    await hydrated(page);
+    const achIn = page.getByTestId("queue-ach-in");
+    await achIn.getByLabel("Inbound NACHA file from the Federal Reserve").setInputFiles({ name: `ret-${STAMP}.ach`, mimeType: "text/plain", buffer: Buffer.from(text) });
+    await achIn.getByRole("button", { name: "Upload and post" }).click();
+    await expect(page.getByRole("status").filter({ hasText: `ret-${STAMP}.ach: 1 entry, 0 posted, 0 returned` })).toBeVisible();
+  });
+});
+
+test("the member sees the returned transfer as Returned, with why, not Sent", async ({ page, signInAs }) => {
+  await signInAs(member);
+  await page.goto("/dashboard/payments");
+  const keep = page.getByTestId("member-payment").filter({ hasText: KEEP });
+  await expect(keep.getByText("Returned", { exact: true })).toBeVisible();
+  await expect(keep.getByTestId("return-reason")).toHaveText("The other bank sent it back: No account or unable to locate account. The money is back in your account.");
+  await expect(keep.getByText("Sent", { exact: true })).toHaveCount(0);
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `${SCREENS}/member-payments-returned-${viewport.width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
+  await page.goto("/dashboard/transactions");
+  const row = page.getByRole("table", { name: "Transactions, newest first" }).getByRole("row").filter({ hasText: `Transfer to ${KEEP}` });
+  await expect(row.getByText("Returned", { exact: true }).first()).toBeVisible();
+  await expect(row.getByText("No account or unable to locate account").first()).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/member-history-returned-1440.png`, fullPage: true });
 });
