@@ -28,6 +28,7 @@ import { DataDirLockedError } from "./app/server/db/data-dir-lock.server";
 import { databaseUnavailableStatus } from "./app/server/http/database-unavailable.server";
 import { errorText, httpLogSerializers, loggerOptions } from "./app/server/logging/redact.server";
 import { noStoreWhenSignedIn } from "./app/server/http/no-store.server";
+import { cspNonce } from "./app/server/http/csp-nonce.server";
 import { httpMetrics, metricsOnMainPort, metricsPortApp } from "./app/server/metrics/metrics.server";
 import { startJobs } from "./app/server/jobs/jobs.server";
 
@@ -80,7 +81,7 @@ async function main() {
     const incoming = req.get("x-request-id");
     const request_id = incoming && /^[\w-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID();
     res.locals.request_id = request_id;
-    res.locals.nonce = crypto.randomBytes(16).toString("base64");
+    res.locals.nonce = cspNonce();
     res.setHeader("X-Request-Id", request_id);
     next();
   });

@@ -9,6 +9,8 @@ import { transferBetweenAccounts, transferToMember } from "~/server/payments/tra
 import { betweenAccountsSchema, toMemberSchema } from "~/domain/transfers";
 import { onPostgres, openTestDatabase } from "./test-database";
 import { key, newMember } from "./member-support";
+import { sessionCookie } from "../factories";
+import { sessionUserFromCookie } from "~/server/auth/session.server";
 
 /**
  * A member's transfer takes the ledger's posting path: one database transaction of as many
@@ -29,17 +31,19 @@ afterAll(async () => {
   await database?.close();
 });
 
-/** The statements (round trips) `work` sends to PostgreSQL, in order. */
-async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+/** The statements (round trips) `work` sends to PostgreSQL, in order, and the name of each prepared one. */
+async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[]; names: (string | undefined)[] }> {
   const statements: string[] = [];
+  const names: (string | undefined)[] = [];
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string };
+    const first = args[0] as string | { text?: string; name?: string };
     statements.push(typeof first === "string" ? first : String(first?.text ?? ""));
+    names.push(typeof first === "string" ? undefined : first?.name);
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
   try {
-    return { result: await work(), statements };
+    return { result: await work(), statements, names };
   } finally {
     pg.Client.prototype.query = query;
   }
@@ -70,6 +74,16 @@ describe.skipIf(!onPostgres)("statements per member transfer (PostgreSQL)", () =
     expect(member.statements[0]).toMatch(/^BEGIN; SELECT .* FOR UPDATE$/s);
     expect(member.statements[1]).toMatch(/INSERT INTO notifications/);
     expect(member.statements[2]).toBe("COMMIT");
+  });
+
+  it("a signed-in request reads its session with one statement, prepared once per connection rather than built and planned each time", async () => {
+    const a = await newMember(db);
+    const cookie = await sessionCookie(db, a.member.id);
+    await sessionUserFromCookie(db, cookie, { touch: false });
+    const { result, statements, names } = await statementsOf(() => sessionUserFromCookie(db, cookie, { touch: false }));
+    expect(result).toMatchObject({ id: a.member.id, role: "user" });
+    expect(statements).toHaveLength(1);
+    expect(names).toEqual(["mutual_session_by_token"]);
   });
 
   it("To Another Member: five statements in its transaction (locks, the member's lock, today's total, the write with both notifications, COMMIT)", async () => {

@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { loginPathFor, safeRedirectTo } from "~/domain/redirect-to";
 import type { Db } from "~/server/db/client.server";
 import { sessions, users } from "~/server/db/schema";
@@ -78,7 +78,27 @@ async function sessionFromCookie(db: Db, cookie: string, options: { touch: boole
   const { cookie_name, secret } = await sessionCookieKeys(authFor(db));
   const token = verifiedCookieValue(cookie, cookie_name, secret);
   if (!token) return { state: "none" };
-  const [found] = await db
+  const [found] = await sessionByToken(db).execute({ token });
+  if (!found) return { state: "none" };
+  return checkSession(db, found, options);
+}
+
+/**
+ * The session and its user by token, built once per database and prepared under a name: every
+ * signed-in request runs it, and building it with the query builder each time, then having
+ * PostgreSQL parse and plan it again, was about a tenth of the app's CPU for a member's transfer
+ * (bench/LOG.md, "Member transfers over HTTP").
+ */
+const sessionQueries = new WeakMap<Db, ReturnType<typeof prepareSessionByToken>>();
+
+function sessionByToken(db: Db) {
+  let query = sessionQueries.get(db);
+  if (!query) sessionQueries.set(db, (query = prepareSessionByToken(db)));
+  return query;
+}
+
+function prepareSessionByToken(db: Db) {
+  return db
     .select({
       session_id: sessions.id,
       expires_at: sessions.expiresAt,
@@ -91,9 +111,8 @@ async function sessionFromCookie(db: Db, cookie: string, options: { touch: boole
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.token, token));
-  if (!found) return { state: "none" };
-  return checkSession(db, found, options);
+    .where(eq(sessions.token, sql.placeholder("token")))
+    .prepare("mutual_session_by_token");
 }
 
 type FoundSession = { session_id: string; expires_at: Date; created_at: Date; last_active_at: Date; user_id: string; email: string; name: string; role: string | null };
