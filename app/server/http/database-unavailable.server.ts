@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
 import { institution } from "~/config/institution.server";
+import { escapeHtml, standalonePageHtml } from "./standalone-page.server";
 
 /**
  * While the database cannot be reached, a request that needed it is answered 503 with
@@ -63,8 +64,6 @@ export function databaseUnavailableData(request_id: string): Response {
   });
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
  * The page for a page request while the database is unreachable: complete in itself (no
  * database, no scripts), in the institution's colours.
@@ -72,36 +71,18 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 export function databaseUnavailablePage(request: Request, request_id: string, nonce: string): Response {
   const profile = institution();
   const retry = request.method === "GET" ? new URL(request.url).pathname + new URL(request.url).search : new URL(request.url).pathname;
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Temporarily unavailable | ${escapeHtml(profile.name)}</title>
-<style nonce="${escapeHtml(nonce)}">
-body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1e293b;background:#f8fafc}
-main{max-width:36rem;margin:0 auto;padding:6rem 1.5rem;text-align:center}
-p.status{font-size:.875rem;font-weight:600;color:${escapeHtml(profile.brand.accent)}}
-h1{margin:.5rem 0 0;font-size:1.875rem;font-weight:600;color:${escapeHtml(profile.brand.primary)}}
-p{line-height:1.6}
-a{color:${escapeHtml(profile.brand.primary)};font-weight:500}
-a.button{display:inline-block;margin-top:2rem;padding:.75rem 1.25rem;border-radius:.5rem;background:${escapeHtml(profile.brand.primary)};color:#fff;font-weight:500;text-decoration:none}
-.reference{font-size:.875rem;color:#475569}
-</style>
-</head>
-<body>
-<main id="main">
-<p class="status">Error 503</p>
-<h1>We will be right back</h1>
-<p>${escapeHtml(profile.name)} cannot reach its records at the moment. Please try again in a minute or two.</p>
-<p>If you had just sent money, look at your recent activity before sending it again.</p>
-<p class="reference">Reference: ${escapeHtml(request_id)}</p>
-<p>Need help now? Call <a href="tel:${escapeHtml(profile.support_phone.replace(/[^\d+]/g, ""))}">${escapeHtml(profile.support_phone)}</a>.</p>
-<a class="button" href="${escapeHtml(retry)}">Try again</a>
-</main>
-</body>
-</html>`;
+  const html = standalonePageHtml({
+    status: 503,
+    title: "Temporarily unavailable",
+    heading: "We will be right back",
+    paragraphs_html: [
+      `${escapeHtml(profile.name)} cannot reach its records at the moment. Please try again in a minute or two.`,
+      "If you had just sent money, look at your recent activity before sending it again.",
+    ],
+    request_id,
+    nonce,
+    link: { href: retry, label: "Try again" },
+  });
   return new Response(html, {
     status: 503,
     headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": String(RETRY_AFTER_S), "Cache-Control": "no-store" },

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
+import { standalonePageHtml } from "~/server/http/standalone-page.server";
 
 /** Largest body of an ordinary form post; upload routes raise it for themselves. */
 export const FORM_BODY_MAX_BYTES = 64 * 1024;
@@ -10,6 +11,45 @@ const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
 function refuse(res: Response, status: number, message: string) {
   res.status(status).type("text/plain").send(`${message} Reference: ${res.locals.request_id}`);
+}
+
+/** "21 MB", "64 KB": the limit as people read it. */
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.floor(bytes / (1024 * 1024))} MB` : `${Math.floor(bytes / 1024)} KB`;
+}
+
+/**
+ * A body over the limit. A browser's own form post (a page request: it accepts HTML and is not a
+ * React Router `.data` request) gets a page in the site's look that says the limit and links back
+ * to the form, since without JavaScript the form's own message never runs; anything else keeps
+ * the short plain answer.
+ */
+function tooLarge(req: Request, res: Response, max: number, files: boolean) {
+  const page = req.accepts(["text/plain", "text/html"]) === "text/html" && !req.path.endsWith(".data");
+  if (!page) return refuse(res, 413, "The request is larger than we accept.");
+  // Back to the form: the page it was sent from when that is on this site, else the home page.
+  let back = "/";
+  try {
+    const referer = new URL(req.get("referer") ?? "");
+    if (referer.host === req.get("host")) back = referer.pathname + referer.search;
+  } catch {
+    // no or unreadable Referer: the home page
+  }
+  const html = standalonePageHtml({
+    status: 413,
+    title: "Too large to send",
+    heading: files ? "That file is too large" : "That form is too large",
+    paragraphs_html: [
+      files
+        ? `We accept at most ${sizeText(max)} in one form. Please choose a smaller file, or take the photo again at a lower resolution, and send the form again.`
+        : `We accept at most ${sizeText(max)} in one form. Please shorten what you wrote and send the form again.`,
+      "Nothing was saved.",
+    ],
+    request_id: String(res.locals.request_id),
+    nonce: String(res.locals.nonce ?? ""),
+    link: { href: back, label: "Back to the form" },
+  });
+  res.status(413).type("text/html").set("Cache-Control", "no-store").send(html);
 }
 
 /**
@@ -48,7 +88,7 @@ export function requestGuards() {
     const length = Number(lengthHeader);
     const max = type === "multipart/form-data" ? UPLOAD_BODY_MAX_BYTES : FORM_BODY_MAX_BYTES;
     if (!Number.isSafeInteger(length) || length < 0) return refuse(res, 400, "The request length is not valid.");
-    if (length > max) return refuse(res, 413, "The request is larger than we accept.");
+    if (length > max) return tooLarge(req, res, max, type === "multipart/form-data");
     next();
   };
 }
