@@ -19,6 +19,8 @@ import { TransactionTable } from "~/components/member/transaction-table";
 import { cardServicesSummary, type CardServicesSummary } from "~/server/cards/page.server";
 import { CARD_SERVICES_TABS, CardServices, CardsQuickAction, useQuickActionFragment, type CardServicesTab } from "~/components/member/card-services-panel";
 import { CreditCard } from "lucide-react";
+import { dividendRates } from "~/server/dividends/dividends.server";
+import { formatApy } from "~/domain/dividends";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageTitle("Dashboard", matches);
@@ -38,6 +40,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     card_services,
     services_tab: (CARD_SERVICES_TABS as readonly string[]).includes(url.searchParams.get("services") ?? "") ? (url.searchParams.get("services") as CardServicesTab) : "overview",
     now: new Date().toISOString(),
+    // The APY each account type is paid (docs/product.md#dividends): the figure the public savings page quotes.
+    dividend_apy: Object.fromEntries(Object.entries(dividendRates()).filter(([, ppm]) => ppm > 0).map(([type, ppm]) => [type, formatApy(ppm)])) as Partial<Record<string, string>>,
   };
 }
 
@@ -175,6 +179,12 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                           <CopyButton value={d.routing_number} label="routing number" />
                         </dd>
                       </div>
+                      {d.dividend_apy[a.type] ? (
+                        <div className="flex items-center gap-2">
+                          <dt className="w-20 text-white/80">Dividends</dt>
+                          <dd>{d.dividend_apy[a.type]} APY, paid monthly</dd>
+                        </div>
+                      ) : null}
                     </dl>
                   </div>
                   <dl className="grid grid-cols-2 divide-x divide-slate-100">
