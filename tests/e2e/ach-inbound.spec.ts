@@ -8,7 +8,8 @@ import { buildInboundFile } from "../unit/nacha-inbound-builder";
  * ACH in (docs/product.md#ach-in) as staff: upload the Federal Reserve's inbound file on
  * /admin/queues, see its entries that cannot post in Returned items (1440 and 375 px, axe clean),
  * be refused the same file again and a broken one, export the return file and download it (read
- * back by the tests' own NACHA reader). The upload works without JavaScript too.
+ * back by the tests' own NACHA reader); see a notification of change in its section and mark it
+ * handled (1440 and 375 px). The upload works without JavaScript too.
  */
 const expect = baseExpect.configure({ timeout: 30_000 });
 const SCREENS = "test-results/ach-inbound";
@@ -102,6 +103,57 @@ test("staff upload an inbound file, see its returned items, are refused it again
 
   // The two refusals answer 409 and 422, which the browser logs as failed loads; nothing else.
   expect(errors.filter((e) => !/status of (409 \(Conflict\)|422 \(Unprocessable Entity\))$/.test(e))).toEqual([]);
+});
+
+test("a notification of change waits in its section; staff must say what they did to mark it handled", async ({ page }) => {
+  const errors = watchConsole(page);
+  // A COR naming an entry we never sent: it waits as unmatched (applying a matched one is in tests/integration/ach-inbound-classes.test.ts).
+  const cor = buildInboundFile(
+    [
+      {
+        company_name: `Change ${STAMP}`.slice(0, 16),
+        sec: "COR",
+        description: "TRANSFER",
+        odfi: "02100002",
+        service_class: "220",
+        entries: [{ code: "21", account_number: "123456789", amount_cents: 0, name: "Lee Park", change_of: { code: "C01", original_trace: `50123456${String(Date.now() % 10_000_000).padStart(7, "0")}`, corrected: "987654321" } }],
+      },
+    ],
+    { modifier: "C" },
+  );
+  await page.goto("/admin/queues");
+  await hydrated(page);
+  const achIn = page.getByTestId("queue-ach-in");
+  await achIn.getByLabel("Inbound NACHA file from the Federal Reserve").setInputFiles(upload(`cor-${STAMP}.ach`, cor));
+  await achIn.getByRole("button", { name: "Upload and post" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `cor-${STAMP}.ach: 1 entry, 0 posted, 0 returned, 1 notification of change to see to.` })).toBeVisible();
+
+  const changes = page.getByTestId("queue-changes");
+  await expect(changes.getByRole("heading", { name: /Notifications of change/ })).toBeVisible();
+  const item = changes.getByTestId("change-item").filter({ hasText: `cor-${STAMP}.ach` });
+  await expect(item).toContainText("No payment of ours matches");
+  await expect(item).toContainText("C01");
+  await expect(item).toContainText("Incorrect account number");
+  await expect(item).toContainText("Account number ••4321");
+  // Unmatched: nothing to apply.
+  await expect(item.getByRole("button", { name: /Apply/ })).toHaveCount(0);
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await expectNoAxeViolations(page);
+    await changes.screenshot({ path: `${SCREENS}/queues-changes-${viewport.width}.png` });
+  }
+  await page.setViewportSize(DESKTOP);
+
+  // No note: refused, the message next to the field.
+  await item.getByRole("button", { name: "Mark as handled" }).click();
+  await expect(item.getByText("Please say what was done about this notification of change.")).toBeVisible();
+  await expect(item.getByLabel("What was done")).toHaveAttribute("aria-invalid", "true");
+  await item.getByLabel("What was done").fill("Not our entry: told the Federal Reserve");
+  await item.getByRole("button", { name: "Mark as handled" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "The notification of change was marked as handled." })).toBeVisible();
+  await expect(item).toHaveCount(0);
+  // The refused note answers 400, which the browser logs as a failed load; nothing else.
+  expect(errors.filter((e) => !/status of 400 \(Bad Request\)$/.test(e))).toEqual([]);
 });
 
 test.describe("without JavaScript", () => {

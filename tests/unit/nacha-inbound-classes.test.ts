@@ -94,9 +94,9 @@ describe("the entry classes of a Federal Reserve file", () => {
 
 describe("each class's own rules refuse the file, naming the line", () => {
   it("a converted check (ARC, BOC, POP, RCK) is a debit: a credit, a prenote or a credits-only batch is refused", () => {
-    expectRefused(read(buildInboundFile([{ ...ARC, service_class: "200", entries: [{ code: "22", account_number: "1", amount_cents: 5, id: "1" }] }])), 3, /^transaction code 22 is not a debit: a ARC entry \(a converted check\) is a debit of 27 or 37$/);
-    expectRefused(read(buildInboundFile([{ ...POP, entries: [{ code: "28", account_number: "1", amount_cents: 0, id: "1" }] }])), 3, /^transaction code 28 is not a debit: a POP entry/);
-    expectRefused(read(buildInboundFile([{ ...BOC, service_class: "220" }])), 2, /^a BOC batch holds debits \(converted checks\): service class 220 \(credits only\) is not allowed$/);
+    expectRefused(read(buildInboundFile([{ ...ARC, service_class: "200", entries: [{ code: "22", account_number: "1", amount_cents: 5, id: "1" }] }])), 3, /^transaction code 22 is not a debit: ARC entries \(converted checks\) are debits of 27 or 37$/);
+    expectRefused(read(buildInboundFile([{ ...POP, entries: [{ code: "28", account_number: "1", amount_cents: 0, id: "1" }] }])), 3, /^transaction code 28 is not a debit: POP entries/);
+    expectRefused(read(buildInboundFile([{ ...BOC, service_class: "220" }])), 2, /^BOC batches hold debits \(converted checks\): service class 220 \(credits only\) is not allowed$/);
   });
 
   it("a TEL credit outside a REVERSAL batch", () => {
@@ -104,21 +104,21 @@ describe("each class's own rules refuse the file, naming the line", () => {
   });
 
   it("a converted check without its check serial number, or over its class's amount", () => {
-    expectRefused(read(buildInboundFile([{ ...ARC, entries: [{ code: "27", account_number: "1", amount_cents: 5, id: "" }] }])), 3, /^the check serial number \(columns 40-54\) is blank: a ARC entry names the check it was converted from$/);
+    expectRefused(read(buildInboundFile([{ ...ARC, entries: [{ code: "27", account_number: "1", amount_cents: 5, id: "" }] }])), 3, /^the check serial number \(columns 40-54\) is blank: ARC entries name the check they were converted from$/);
     expectRefused(read(buildInboundFile([{ ...POP, entries: [{ code: "27", account_number: "1", amount_cents: 5, id: "         PORTME" }] }])), 3, /^the check serial number \(columns 40-48\) is blank/);
-    expectRefused(read(buildInboundFile([{ ...RCK, entries: [{ code: "27", account_number: "1", amount_cents: 250_001, id: "9" }] }])), 3, /^a RCK entry is at most 250000 cents, not 250001$/);
-    expectRefused(read(buildInboundFile([{ ...BOC, entries: [{ code: "27", account_number: "1", amount_cents: 2_500_001, id: "9" }] }])), 3, /^a BOC entry is at most 2500000 cents, not 2500001$/);
+    expectRefused(read(buildInboundFile([{ ...RCK, entries: [{ code: "27", account_number: "1", amount_cents: 250_001, id: "9" }] }])), 3, /^RCK entries are at most 250000 cents, not 250001$/);
+    expectRefused(read(buildInboundFile([{ ...BOC, entries: [{ code: "27", account_number: "1", amount_cents: 2_500_001, id: "9" }] }])), 3, /^BOC entries are at most 2500000 cents, not 2500001$/);
     expect(accepted(buildInboundFile([{ ...BOC, entries: [{ code: "27", account_number: "1", amount_cents: 2_500_000, id: "9" }] }])).debit_total_cents).toBe(2_500_000);
   });
 
   it("an RCK batch not described REDEPCHECK", () => {
-    expectRefused(read(buildInboundFile([{ ...RCK, description: "CHECK" }])), 2, /^a RCK batch's company entry description is REDEPCHECK, not "CHECK"$/);
+    expectRefused(read(buildInboundFile([{ ...RCK, description: "CHECK" }])), 2, /^RCK batches are described REDEPCHECK, not "CHECK"$/);
   });
 
   it("addenda counts per class: TEL and converted checks none, WEB one, CTX as many as columns 55-58 say", () => {
-    expectRefused(read(buildInboundFile([{ ...TEL, entries: [{ code: "27", account_number: "1", amount_cents: 5, info: "NOTE" }] }])), 3, /^a TEL entry has no addenda record, not 1$/);
-    expectRefused(read(buildInboundFile([{ ...ARC, entries: [{ code: "27", account_number: "1", amount_cents: 5, id: "1", info: "NOTE" }] }])), 3, /^a ARC entry has no addenda record, not 1$/);
-    expectRefused(read(buildInboundFile([{ ...WEB, entries: [{ code: "27", account_number: "1", amount_cents: 5, info: "A", more_info: ["B"] }] }])), 3, /^a WEB entry has at most 1 addenda record, not 2$/);
+    expectRefused(read(buildInboundFile([{ ...TEL, entries: [{ code: "27", account_number: "1", amount_cents: 5, info: "NOTE" }] }])), 3, /^TEL entries have no addenda record, not 1$/);
+    expectRefused(read(buildInboundFile([{ ...ARC, entries: [{ code: "27", account_number: "1", amount_cents: 5, id: "1", info: "NOTE" }] }])), 3, /^ARC entries have no addenda record, not 1$/);
+    expectRefused(read(buildInboundFile([{ ...WEB, entries: [{ code: "27", account_number: "1", amount_cents: 5, info: "A", more_info: ["B"] }] }])), 3, /^WEB entries have at most 1 addenda record, not 2$/);
     expectRefused(read(buildInboundFile([{ ...CTX, entries: [{ ...CTX.entries[0]!, ctx_addenda_count: "0002" }] }])), 3, /^number of addenda records \(columns 55-58\) is 2, the entry has 3$/);
     expectRefused(read(buildInboundFile([{ ...CTX, entries: [{ ...CTX.entries[0]!, ctx_addenda_count: "00A3" }] }])), 3, /^number of addenda records \(columns 55-58\) must be digits/);
     // The addenda sequence numbers of a CTX entry count up from 1.

@@ -272,8 +272,8 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
     const entry_class = ENTRY_CLASSES[sec_code];
     const noc_batch = sec_code === "COR";
     const description = trim(b.company_entry_description!);
-    if (entry_class?.debits_only && service_class === "220") refuse(batch_line, `a ${sec_code} batch holds debits (converted checks): service class 220 (credits only) is not allowed`);
-    if (entry_class?.description && description !== entry_class.description) refuse(batch_line, `a ${sec_code} batch's company entry description is ${entry_class.description}, not ${JSON.stringify(description)}`);
+    if (entry_class?.debits_only && service_class === "220") refuse(batch_line, `${sec_code} batches hold debits (converted checks): service class 220 (credits only) is not allowed`);
+    if (entry_class?.description && description !== entry_class.description) refuse(batch_line, `${sec_code} batches are described ${entry_class.description}, not ${JSON.stringify(description)}`);
     // TEL is a debit the member authorized by phone; only its reversal credits.
     const credits_allowed = !entry_class?.debits_only && (sec_code !== "TEL" || description === "REVERSAL");
     const batch: InboundBatch = {
@@ -307,7 +307,7 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
       if (noc_batch && meaning.kind !== "return") refuse(entry_line, `transaction code ${code} is not a notification of change: a COR batch holds 21, 26, 31 or 36 only`);
       const credit = isCreditCode(code);
       if (kind !== "return" && kind !== "noc") {
-        if (entry_class?.debits_only && kind !== "debit") refuse(entry_line, `transaction code ${code} is not a debit: a ${sec_code} entry (a converted check) is a debit of 27 or 37`);
+        if (entry_class?.debits_only && kind !== "debit") refuse(entry_line, `transaction code ${code} is not a debit: ${sec_code} entries (converted checks) are debits of 27 or 37`);
         if (credit && !credits_allowed) refuse(entry_line, `transaction code ${code} is a credit: a TEL batch holds debits, credits only when its description is REVERSAL`);
       }
       if (service_class === "220" && !credit) refuse(entry_line, `transaction code ${code} is a debit in a credits-only batch (service class 220)`);
@@ -322,7 +322,7 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
       if (kind === "noc" && amount_cents !== 0) refuse(entry_line, `a notification of change has a zero amount, not ${amount_cents} cents`);
       if (kind !== "prenote" && kind !== "noc" && amount_cents === 0) refuse(entry_line, "the amount is zero: only a prenote or a notification of change carries no money");
       if (kind === "debit" && entry_class?.amount_max_cents !== undefined && amount_cents > entry_class.amount_max_cents) {
-        refuse(entry_line, `a ${sec_code} entry is at most ${entry_class.amount_max_cents} cents, not ${amount_cents}`);
+        refuse(entry_line, `${sec_code} entries are at most ${entry_class.amount_max_cents} cents, not ${amount_cents}`);
       }
       const trace_number = e.trace_number!;
       const previous = batch.entries.at(-1);
@@ -335,7 +335,7 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
       let check_serial_number: string | null = null;
       if (entry_class?.check_serial && kind === "debit") {
         check_serial_number = trim(entry_class.check_serial === "40-48" ? e.individual_identification_number!.slice(0, 9) : e.individual_identification_number!);
-        if (check_serial_number === "") refuse(entry_line, `the check serial number (columns ${entry_class.check_serial}) is blank: a ${sec_code} entry names the check it was converted from`);
+        if (check_serial_number === "") refuse(entry_line, `the check serial number (columns ${entry_class.check_serial}) is blank: ${sec_code} entries name the check they were converted from`);
       }
       // CTX: columns 55-58 are the entry's addenda count, 59-74 the receiving company.
       const ctx_addenda = sec_code === "CTX" ? e.individual_name!.slice(0, 4) : null;
@@ -402,7 +402,7 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
       }
       if (addenda_seen > 1 && (kind === "return" || kind === "noc")) refuse(entry_line, `${kind === "return" ? "a return" : "a notification of change"} has one addenda record, not ${addenda_seen}`);
       if (entry_class && kind !== "return" && addenda_seen > entry_class.addenda_max) {
-        refuse(entry_line, entry_class.addenda_max === 0 ? `a ${sec_code} entry has no addenda record, not ${addenda_seen}` : `a ${sec_code} entry has at most ${entry_class.addenda_max} addenda ${entry_class.addenda_max === 1 ? "record" : "records"}, not ${addenda_seen}`);
+        refuse(entry_line, entry_class.addenda_max === 0 ? `${sec_code} entries have no addenda record, not ${addenda_seen}` : `${sec_code} entries have at most ${entry_class.addenda_max} addenda ${entry_class.addenda_max === 1 ? "record" : "records"}, not ${addenda_seen}`);
       }
       if (ctx_addenda !== null && Number(ctx_addenda) !== addenda_seen) refuse(entry_line, `number of addenda records (columns 55-58) is ${Number(ctx_addenda)}, the entry has ${addenda_seen}`);
       if (indicator === "1" && addenda_seen === 0) refuse(entry_line, "the addenda record indicator is 1 but no addenda record follows");
