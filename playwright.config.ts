@@ -9,7 +9,17 @@ import fs from "node:fs";
  */
 const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-e2e-"));
-export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/**
+ * Debian's chromium-headless-shell when it is installed: the same Chromium without the desktop
+ * browser around it, which headless tests never show. It runs the suite on about a third less CPU
+ * (calculators, contact and locations specs: 89.5 s of CPU with the full browser, 57.0 s with the
+ * shell). The full browser when the shell is missing, or to watch the tests (--headed, --debug,
+ * --ui), which the shell cannot. Set here in the runner, so its workers inherit the same choice.
+ */
+const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
+const watched = process.argv.some((arg) => ["--headed", "--debug", "--ui"].includes(arg)) || Boolean(process.env.PWDEBUG);
+process.env.CHROMIUM_PATH ??= !watched && fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium";
+export const chromiumPath = process.env.CHROMIUM_PATH;
 
 const launchOptions = {
   executablePath: chromiumPath,

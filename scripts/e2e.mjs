@@ -3,9 +3,10 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// playwright.config.ts prefers Debian's chromium-headless-shell (lighter) and falls back to chromium.
+const chromium = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((file) => fs.existsSync(file)) ?? "/usr/bin/chromium";
 if (!fs.existsSync(chromium)) {
-  const message = `Browser tests need Chromium at ${chromium}. Install it with: sudo apt-get install -y chromium (or set CHROMIUM_PATH).`;
+  const message = `Browser tests need Chromium at ${chromium}. Install it with: sudo apt-get install -y chromium-headless-shell chromium (or set CHROMIUM_PATH).`;
   if (process.env.CI) {
     console.error(`\nFAIL: ${message}\n`);
     process.exit(1);
