@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import crypto from "node:crypto";
-import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, signIn, watchConsole } from "./support";
+import { applicationAnswers } from "../application-answers";
+import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, openMemberDetails, signIn, watchConsole } from "./support";
 
 /**
  * The back office as staff use it (docs/product.md#back-office): sign in with the emailed code
@@ -16,33 +17,10 @@ const run = Date.now().toString(36);
 
 async function apply(request: APIRequestContext, baseURL: string, first_name: string, last_name: string): Promise<string> {
   const email = `${first_name.toLowerCase()}.${run}@example.com`;
-  const password = "Harbor lights at dusk 7";
   const response = await request.post("/signup", {
     headers: { origin: baseURL },
     maxRedirects: 0,
-    multipart: {
-      email,
-      password,
-      confirm_password: password,
-      first_name,
-      last_name,
-      date_of_birth: "1988-04-17",
-      nationality: "American",
-      marital_status: "single",
-      street: "12 Elm Street",
-      city: "Portsmouth",
-      state: "NH",
-      postal_code: "03801",
-      country: "United States",
-      phone: "(555) 010-1234",
-      alt_email: "",
-      emergency_name: "Casey Rivera",
-      emergency_relationship: "Sister",
-      emergency_phone: "(555) 010-9876",
-      id_type: "passport",
-      id_number: "P1234567890",
-      id_document: { name: "id.png", mimeType: "image/png", buffer: PNG },
-    },
+    multipart: { ...applicationAnswers(email, "Harbor lights at dusk 7", { first_name, last_name }), id_document: { name: "id.png", mimeType: "image/png", buffer: PNG } },
   });
   expect(response.status(), await response.text()).toBe(302);
   expect(response.headers()["location"]).toBe("/registration-success");
@@ -51,14 +29,6 @@ async function apply(request: APIRequestContext, baseURL: string, first_name: st
 
 async function count(page: Page, tab: string): Promise<number> {
   return Number((await page.getByTestId(`count-${tab}`).textContent())!.replace(/,/g, ""));
-}
-
-async function openMember(page: Page, email: string) {
-  await page.goto("/admin");
-  await page.getByRole("searchbox", { name: "Search by name, email or account number" }).fill(email);
-  await page.getByRole("button", { name: "Search" }).click();
-  await page.getByRole("link", { name: new RegExp(email.replace(/[.]/g, "\\.")) }).click();
-  await expect(page.getByRole("heading", { name: `User Details: ${email}` })).toBeVisible();
 }
 
 async function openVerify(page: Page) {
@@ -83,7 +53,7 @@ test("staff request information, reject with a reason and approve once every ite
   const rejectedBefore = await count(page, "rejected");
 
   // Request info on the first application: a description is required.
-  await openMember(page, first);
+  await openMemberDetails(page, first);
   let dialog = await openVerify(page);
   await dialog.getByRole("button", { name: "Request info" }).click();
   await expect(page.getByRole("dialog").getByText("Please describe the information you need")).toBeVisible();
@@ -105,7 +75,7 @@ test("staff request information, reject with a reason and approve once every ite
   await expect(page.getByText(/We could not verify the identity document\./).first()).toBeVisible();
 
   // Approve the second: Approve stays disabled until every item is ticked.
-  await openMember(page, second);
+  await openMemberDetails(page, second);
   dialog = await openVerify(page);
   const approve = dialog.getByRole("button", { name: "Approve" });
   await expect(approve).toBeDisabled();

@@ -1,5 +1,6 @@
 import { expect as baseExpect, test, type Page } from "./fixtures";
-import { DESKTOP, PHONE, expectNoAxeViolations, makePng, watchConsole } from "./support";
+import { applicationAnswers } from "../application-answers";
+import { DESKTOP, PHONE, expectNoAxeViolations, fillApplication, makePng, uniqueEmail, watchConsole, type UploadFile } from "./support";
 
 /**
  * Identity, acting as a person (docs/product.md#applications-and-review, docs/product.md#sign-in):
@@ -22,32 +23,9 @@ const PASSWORD = "Lighthouse keeper 2024";
  */
 const SLOW = { timeout: 60_000 };
 
-function uniqueEmail(tag: string): string {
-  return `e2e-${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-}
-
-async function fillApplication(page: Page, email: string, options: { document?: { name: string; mimeType: string; buffer: Buffer } | null } = {}) {
-  const field = (name: string) => page.locator(`[name="${name}"]`);
-  await field("email").fill(email);
-  await field("password").fill(PASSWORD);
-  await field("confirm_password").fill(PASSWORD);
-  await field("first_name").fill("Robin");
-  await field("last_name").fill("Tester");
-  await field("date_of_birth").fill("1990-05-01");
-  await field("nationality").fill("American");
-  await field("marital_status").selectOption("single");
-  await field("street").fill("1 Test Lane");
-  await field("city").fill("Portsmouth");
-  await field("state").fill("NH");
-  await field("postal_code").fill("03801");
-  await field("phone").fill("(555) 010-1111");
-  await field("emergency_name").fill("Sam Tester");
-  await field("emergency_relationship").fill("Sibling");
-  await field("emergency_phone").fill("(555) 010-2222");
-  await field("id_type").selectOption("passport");
-  await field("id_number").fill("P99887766");
-  const document = options.document === undefined ? { name: "id.png", mimeType: "image/png", buffer: makePng() } : options.document;
-  if (document) await field("id_document").setInputFiles(document);
+/** The membership form filled in as Robin Tester, born in 1990 (the status page shows the year). */
+async function fillTheForm(page: Page, email: string, document?: UploadFile | null) {
+  await fillApplication(page, applicationAnswers(email, PASSWORD, { first_name: "Robin", last_name: "Tester", date_of_birth: "1990-05-01" }), document);
 }
 
 /** The application form: field messages are looked up inside it (the summary above repeats them). */
@@ -57,7 +35,7 @@ function form(page: Page) {
 
 async function apply(page: Page, email: string) {
   await page.goto("/signup");
-  await fillApplication(page, email);
+  await fillTheForm(page, email);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/\/registration-success$/, SLOW);
 }
@@ -132,7 +110,7 @@ test.describe("applying for membership", () => {
     await expect(form(page).getByText("Password should be at least 12 characters long.")).toBeVisible();
     await expect(form(page).getByText("Please upload an image or PDF of your ID document")).toBeVisible();
 
-    await fillApplication(page, uniqueEmail("rules"));
+    await fillTheForm(page, uniqueEmail("rules"));
     await page.locator('[name="confirm_password"]').fill("Something else entirely 1");
     await page.locator('[name="date_of_birth"]').fill(`${new Date().getFullYear() - 17}-01-01`);
     await page.getByRole("button", { name: "Create account" }).click();
@@ -156,7 +134,7 @@ test.describe("applying for membership", () => {
     await apply(page, email);
     await page.context().clearCookies();
     await page.goto("/signup");
-    await fillApplication(page, email);
+    await fillTheForm(page, email);
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(form(page).getByText("An account with this email already exists.")).toBeVisible();
     // Passwords are not kept; the other values are.
@@ -189,14 +167,14 @@ test.describe("applying without JavaScript", () => {
   test("a file that is not an image or PDF, or is over 10 MB, is refused next to the field and nothing is created", async ({ page }) => {
     const email = uniqueEmail("upload");
     await page.goto("/signup");
-    await fillApplication(page, email, { document: { name: "passport.png", mimeType: "image/png", buffer: Buffer.from("this is not really an image") } });
+    await fillTheForm(page, email, { name: "passport.png", mimeType: "image/png", buffer: Buffer.from("this is not really an image") });
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(form(page).getByText("The document must be a JPEG, PNG or WebP image, or a PDF")).toBeVisible();
     await expect(page).toHaveURL(/\/signup$/, SLOW);
 
     const big = Buffer.alloc(10 * 1024 * 1024 + 10);
     makePng().copy(big);
-    await fillApplication(page, email, { document: { name: "passport.png", mimeType: "image/png", buffer: big } });
+    await fillTheForm(page, email, { name: "passport.png", mimeType: "image/png", buffer: big });
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(form(page).getByText("The document must be 10 MB or smaller")).toBeVisible();
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect as baseExpect, test, type Page } from "./fixtures";
-import { ALEX, DESKTOP, PHONE, PRIYA, SAM, expectNoAxeViolations, hydrated, inboxCode, watchConsole } from "./support";
+import { ALEX, DESKTOP, PHONE, PRIYA, SAM, confirmWithCode, expectNoAxeViolations, hydrated, inboxCode, refuseMissingAndWrongCode, watchConsole } from "./support";
 
 /**
  * The member banking app (docs/product.md#member-app) as members use it: the demo members (their
@@ -195,14 +195,8 @@ test.describe("transfers", () => {
     await panel.getByLabel("Bank").selectOption({ label: "JPMorgan Chase Bank (021000021)" });
     await panel.getByRole("button", { name: "Continue" }).click();
     await expect(panel.getByLabel("One-time code")).toBeVisible();
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
-    await expect(panel.getByText("Please enter OTP").first()).toBeVisible();
-    const code = await inboxCode(page, PRIYA.email);
-    await panel.getByLabel("One-time code").fill(code === "000000" ? "111111" : "000000");
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
-    await expect(panel.getByText("Invalid OTP").first()).toBeVisible();
-    await panel.getByLabel("One-time code").fill(code);
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
+    const code = await refuseMissingAndWrongCode(page, panel, PRIYA.email);
+    await confirmWithCode(panel, code);
     await expect(panel.getByRole("status").filter({ hasText: "Transfer scheduled: $25.00" })).toBeVisible();
     // The success popup closes itself after 3 seconds.
     await expect(panel.getByRole("status").filter({ hasText: "Transfer scheduled" })).toBeHidden({ timeout: 6000 });

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect as baseExpect, test, type Locator, type Page, type Person } from "./fixtures";
-import { DESKTOP, PHONE, SAM, expectNoAxeViolations, hydrated, inboxCode, watchConsole, type TestMember } from "./support";
+import { DESKTOP, PHONE, SAM, confirmWithCode, expectNoAxeViolations, hydrated, inboxCode, refuseMissingAndWrongCode, watchConsole, type TestMember } from "./support";
 
 /**
  * Every transfer kind end to end as a member uses it (docs/product.md#transfers), each with its
@@ -67,12 +67,28 @@ async function intoSavings(panel: Locator, dollars: string, reference: string): 
   await chooseAccount(panel.getByLabel("To"), "Savings");
   await panel.getByLabel("Amount").fill(dollars);
   await panel.getByLabel("Reference").fill(reference);
+  const sentKey = await formKey(panel).inputValue();
   await panel.getByRole("button", { name: "Transfer now" }).click();
   const done = panel.getByRole("status").filter({ hasText: `Transfer complete: $${dollars}` });
   await expect(done).toBeVisible();
   const number = /MU\d{8}/.exec((await done.textContent()) ?? "")?.[0] ?? "";
   expect(number).toMatch(/^MU\d{8}$/);
+  await freshKeyAfter(panel, sentKey);
   return number;
+}
+
+/** The idempotency key the open transfer form sends. */
+function formKey(panel: Locator): Locator {
+  return panel.locator('input[name="idempotency_key"]');
+}
+
+/**
+ * Waits until the form holds a new idempotency key after a transfer went through: the page's data
+ * is reloaded after each answer and brings it. A transfer sent before then would carry the last
+ * one's key and be answered with the last transfer, not sent.
+ */
+async function freshKeyAfter(panel: Locator, sentKey: string) {
+  await expect(formKey(panel)).not.toHaveValue(sentKey);
 }
 
 /** Chooses the member's account whose label contains `type` ("Checking" or "Savings"). */
@@ -154,6 +170,7 @@ test.describe("transfers, each kind with its refusals", () => {
       await chooseAccount(panel.getByLabel("To"), "Checking");
       await panel.getByLabel("Amount").fill("1.00");
       await panel.getByLabel("Reference").fill(`Out of savings ${i}`);
+      const sentKey = await formKey(panel).inputValue();
       await panel.getByRole("button", { name: "Transfer now" }).click();
       let outcome: "sent" | "refused" | null = null;
       await expect(async () => {
@@ -169,6 +186,7 @@ test.describe("transfers, each kind with its refusals", () => {
       }).toPass({ timeout: 20_000 });
       if (outcome === "refused") break;
       sent++;
+      await freshKeyAfter(panel, sentKey);
     }
     await expect(limitMessage).toBeVisible();
     const limit = Number(/limit of (\d+)/.exec((await limitMessage.textContent()) ?? "")![1]);
@@ -287,20 +305,14 @@ test.describe("transfers, each kind with its refusals", () => {
     await expect(panel.getByText("Check the transfer")).toBeVisible();
     await expect(panel.getByText(/^\$1,000\.01 from Checking •••• \d{4} to /)).toContainText(`to ${SENDER_NAME} (${recipient.email.toLowerCase()}).`);
     await expect(panel.getByText("We emailed you a 6-digit code to confirm this transfer. It expires in 10 minutes.")).toBeVisible();
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
-    await expect(panel.getByText("Please enter OTP").first()).toBeVisible();
-    const code = await inboxCode(page, sender.email);
-    await panel.getByLabel("One-time code").fill(code === "000000" ? "111111" : "000000");
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
-    await expect(panel.getByText("Invalid OTP").first()).toBeVisible();
+    const code = await refuseMissingAndWrongCode(page, panel, sender.email);
     await expectNoAxeViolations(page);
     fs.mkdirSync(SCREENS, { recursive: true });
     await page.screenshot({ path: `${SCREENS}/transfer-member-code-375.png` });
     await page.setViewportSize(DESKTOP);
     await expectNoAxeViolations(page);
     await page.screenshot({ path: `${SCREENS}/transfer-member-code-1440.png` });
-    await panel.getByLabel("One-time code").fill(code);
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
+    await confirmWithCode(panel, code);
     await expect(panel.getByRole("status").filter({ hasText: "Transfer sent: $1,000.01" })).toBeVisible();
   });
 
@@ -377,15 +389,9 @@ test.describe("transfers, each kind with its refusals", () => {
     await panel.getByLabel("Amount").fill("12.50");
     await panel.getByRole("button", { name: "Continue" }).click();
     await expect(panel.getByLabel("One-time code")).toBeVisible();
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
-    await expect(panel.getByText("Please enter OTP").first()).toBeVisible();
-    const code = await inboxCode(page, member.email);
-    await panel.getByLabel("One-time code").fill(code === "000000" ? "111111" : "000000");
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
-    await expect(panel.getByText("Invalid OTP").first()).toBeVisible();
+    const code = await refuseMissingAndWrongCode(page, panel, member.email);
     await expectNoAxeViolations(page);
-    await panel.getByLabel("One-time code").fill(code);
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
+    await confirmWithCode(panel, code);
     await expect(panel.getByRole("status").filter({ hasText: "Transfer scheduled: $12.50" })).toBeVisible();
     await expectNoAxeViolations(page);
     await page.screenshot({ path: `${SCREENS}/transfer-ach-375.png` });
@@ -439,16 +445,10 @@ test.describe("transfers, each kind with its refusals", () => {
     // Every wire is confirmed with the emailed code, on the same code step as To US Bank.
     await expect(panel.getByText("Check the transfer")).toBeVisible();
     await expect(panel.getByText(/^EUR 10\.00 to Marie Dupont at BNP Paribas \(France\), account ••2606: \$\d+\.\d\d held from Checking/)).toBeVisible();
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
-    await expect(panel.getByText("Please enter OTP").first()).toBeVisible();
-    const code = await inboxCode(page, member.email);
-    await panel.getByLabel("One-time code").fill(code === "000000" ? "111111" : "000000");
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
-    await expect(panel.getByText("Invalid OTP").first()).toBeVisible();
+    const code = await refuseMissingAndWrongCode(page, panel, member.email);
     await expectNoAxeViolations(page);
     await page.screenshot({ path: `${SCREENS}/transfer-wire-code-375.png` });
-    await panel.getByLabel("One-time code").fill(code);
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
+    await confirmWithCode(panel, code);
     await expect(panel.getByRole("status").filter({ hasText: /International transfer submitted: \$\d+\.\d\d/ })).toBeVisible();
     await expect(page.getByText("1 pending transaction")).toBeVisible();
   });

@@ -1,5 +1,6 @@
 import { expect as baseExpect, test, type Page } from "./fixtures";
-import { STAFF, inboxCode, makePng, signIn, uniqueEmail, watchConsole } from "./support";
+import { applicationAnswers } from "../application-answers";
+import { STAFF, fillApplication, inboxCode, makePng, openMemberDetails, signIn, uniqueEmail, watchConsole } from "./support";
 
 /**
  * The whole membership journey as the identity issue tells it, with two people at two browsers:
@@ -18,43 +19,15 @@ const PASSWORD = "Tidewater Crossing 2026";
 
 async function applyThroughTheForm(page: Page, email: string) {
   await page.goto("/signup");
-  const form = page.getByRole("form", { name: "Create your account" });
-  const field = (name: string) => form.locator(`[name="${name}"]`);
-  await field("email").fill(email);
-  await field("password").fill(PASSWORD);
-  await field("confirm_password").fill(PASSWORD);
-  await field("first_name").fill("Morgan");
-  await field("last_name").fill("Journey");
-  await field("date_of_birth").fill("1986-09-12");
-  await field("nationality").fill("American");
-  await field("marital_status").selectOption("married");
-  await field("street").fill("40 Harbor Road");
-  await field("city").fill("Portsmouth");
-  await field("state").fill("NH");
-  await field("postal_code").fill("03801");
-  await field("phone").fill("(555) 010-4242");
-  await field("emergency_name").fill("Jamie Journey");
-  await field("emergency_relationship").fill("Spouse");
-  await field("emergency_phone").fill("(555) 010-4343");
-  await field("id_type").selectOption("drivers_license");
-  await field("id_number").fill("D12345678");
-  await field("id_document").setInputFiles({ name: "licence.png", mimeType: "image/png", buffer: makePng() });
+  const answers = applicationAnswers(email, PASSWORD, { first_name: "Morgan", last_name: "Journey", id_type: "drivers_license", id_number: "D12345678" });
+  await fillApplication(page, answers, { name: "licence.png", mimeType: "image/png", buffer: makePng() });
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/\/registration-success$/, SLOW);
 }
 
-/** Staff find an application by email and open its details. */
-async function openApplication(staff: Page, email: string) {
-  await staff.goto("/admin");
-  await staff.getByRole("searchbox", { name: "Search by name, email or account number" }).fill(email);
-  await staff.getByRole("button", { name: "Search" }).click();
-  await staff.getByRole("link", { name: new RegExp(email.replace(/[.]/g, "\\.")) }).click();
-  await expect(staff.getByRole("heading", { name: `User Details: ${email}` })).toBeVisible();
-}
-
 /** Staff open an application's verification dialog. */
 async function openVerification(staff: Page, email: string) {
-  await openApplication(staff, email);
+  await openMemberDetails(staff, email);
   await staff.getByRole("link", { name: "Verify User" }).click();
   const dialog = staff.getByRole("dialog");
   await expect(dialog).toBeVisible();
@@ -101,7 +74,7 @@ test("apply, be asked for more, answer, be approved, and sign in with the emaile
     await expect(applicant.getByText("Seacoast Shipyard, for six years.")).toBeVisible();
 
     // Staff read the answer and approve once every item is ticked.
-    await openApplication(staff, email);
+    await openMemberDetails(staff, email);
     await expect(staff.getByText("Seacoast Shipyard, for six years.").first()).toBeVisible();
     dialog = await openVerification(staff, email);
     const boxes = dialog.getByRole("checkbox");

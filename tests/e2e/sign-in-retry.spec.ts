@@ -1,5 +1,6 @@
 import { expect as baseExpect, test, type Page } from "./fixtures";
-import { ALEX, makePng, uniqueEmail } from "./support";
+import { applicationAnswers } from "../application-answers";
+import { ALEX, fillApplication, makePng, uniqueEmail } from "./support";
 
 /**
  * Trying again after a refusal, as a person does it: click into the emptied password field and
@@ -13,29 +14,7 @@ test.describe.configure({ timeout: 180_000 });
 const expect = baseExpect.configure({ timeout: 20_000 });
 const SLOW = { timeout: 60_000 };
 const PASSWORD = "Quayside lanterns 2026";
-
-async function fillApplication(page: Page, email: string, password: string) {
-  const field = (name: string) => page.getByRole("form", { name: "Create your account" }).locator(`[name="${name}"]`);
-  await field("email").fill(email);
-  await field("password").fill(password);
-  await field("confirm_password").fill(password);
-  await field("first_name").fill("Robin");
-  await field("last_name").fill("Retry");
-  await field("date_of_birth").fill("1990-05-01");
-  await field("nationality").fill("American");
-  await field("marital_status").selectOption("single");
-  await field("street").fill("1 Test Lane");
-  await field("city").fill("Portsmouth");
-  await field("state").fill("NH");
-  await field("postal_code").fill("03801");
-  await field("phone").fill("(555) 010-1111");
-  await field("emergency_name").fill("Sam Retry");
-  await field("emergency_relationship").fill("Sibling");
-  await field("emergency_phone").fill("(555) 010-2222");
-  await field("id_type").selectOption("passport");
-  await field("id_number").fill("P99887766");
-  await field("id_document").setInputFiles({ name: "id.png", mimeType: "image/png", buffer: makePng() });
-}
+const RETRY_NAMES = { first_name: "Robin", last_name: "Retry" };
 
 /** Clicks into a password field that looks empty, checks it stays empty, and types. */
 async function typeInto(page: Page, name: string, text: string) {
@@ -59,7 +38,7 @@ async function passwordAccepted(page: Page, email: string, password: string) {
 test("after a wrong password, typing the right one signs in", async ({ page, browser, baseURL }) => {
   const email = uniqueEmail("retry-login");
   await page.goto("/signup");
-  await fillApplication(page, email, PASSWORD);
+  await fillApplication(page, applicationAnswers(email, PASSWORD, RETRY_NAMES));
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/\/registration-success$/, SLOW);
 
@@ -82,7 +61,7 @@ test("after a wrong password, typing the right one signs in", async ({ page, bro
 test("after 'An account with this email already exists.', the application is saved with the newly typed password", async ({ page, browser, baseURL }) => {
   const email = uniqueEmail("retry-signup");
   await page.goto("/signup");
-  await fillApplication(page, ALEX.email, "First attempt passphrase 1");
+  await fillApplication(page, applicationAnswers(ALEX.email, "First attempt passphrase 1", RETRY_NAMES));
   await page.getByRole("button", { name: "Create account" }).click();
   const form = page.getByRole("form", { name: "Create your account" });
   await expect(form.getByText("An account with this email already exists.")).toBeVisible(SLOW);

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import crypto from "node:crypto";
 import zlib from "node:zlib";
-import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 
 /** Every public page (docs/product.md#routes), for crawling, scanning and screenshots. */
 export const PUBLIC_PAGES = [
@@ -93,6 +93,28 @@ export async function inboxCode(page: Page, email: string): Promise<string> {
   } finally {
     await inbox.close();
   }
+}
+
+/**
+ * A transfer's code step refusing, as a member meets it: Confirm with no code ("Please enter OTP"),
+ * then with a wrong one ("Invalid OTP"). Returns the right code, read from the demo inbox, which
+ * the caller types with confirmWithCode once it has checked the page in that state.
+ */
+export async function refuseMissingAndWrongCode(page: Page, panel: Locator, email: string): Promise<string> {
+  const posted = { timeout: 15_000 };
+  await panel.getByRole("button", { name: "Confirm transfer" }).click();
+  await expect(panel.getByText("Please enter OTP").first()).toBeVisible(posted);
+  const code = await inboxCode(page, email);
+  await panel.getByLabel("One-time code").fill(code === "000000" ? "111111" : "000000");
+  await panel.getByRole("button", { name: "Confirm transfer" }).click();
+  await expect(panel.getByText("Invalid OTP").first()).toBeVisible(posted);
+  return code;
+}
+
+/** Types the transfer's code and confirms it. */
+export async function confirmWithCode(panel: Locator, code: string) {
+  await panel.getByLabel("One-time code").fill(code);
+  await panel.getByRole("button", { name: "Confirm transfer" }).click();
 }
 
 /**
@@ -202,6 +224,31 @@ export async function replaceTemporaryPassword(browser: Browser, baseURL: string
   } finally {
     await context.close();
   }
+}
+
+/** A file for a form's file field, as Playwright's setInputFiles takes it. */
+export type UploadFile = { name: string; mimeType: string; buffer: Buffer };
+
+/**
+ * Types `answers` (see applicationAnswers in ../application-answers.ts) into the membership form
+ * at /signup, choosing the two selects, and attaches `document` (a real PNG unless given; none if null).
+ */
+export async function fillApplication(page: Page, answers: Record<string, string>, document: UploadFile | null = { name: "id.png", mimeType: "image/png", buffer: makePng() }) {
+  const field = (name: string) => page.getByRole("form", { name: "Create your account" }).locator(`[name="${name}"]`);
+  for (const [name, value] of Object.entries(answers)) {
+    if (name === "marital_status" || name === "id_type") await field(name).selectOption(value);
+    else await field(name).fill(value);
+  }
+  if (document) await field("id_document").setInputFiles(document);
+}
+
+/** Staff find a member or applicant by email at /admin and open their details. */
+export async function openMemberDetails(staff: Page, email: string) {
+  await staff.goto("/admin");
+  await staff.getByRole("searchbox", { name: "Search by name, email or account number" }).fill(email);
+  await staff.getByRole("button", { name: "Search" }).click();
+  await staff.getByRole("link", { name: new RegExp(email.replace(/[.]/g, "\\.")) }).click();
+  await expect(staff.getByRole("heading", { name: `User Details: ${email}` })).toBeVisible();
 }
 
 /** A real PNG (`size`×`size`, a two-colour pattern), built with zlib. */
