@@ -1,24 +1,10 @@
 import { z } from "zod";
 import { INVALID_EMAIL } from "./membership-application";
 import { PASSWORDS_DO_NOT_MATCH, PASSWORD_TOO_SHORT, passwordProblem } from "./password";
+import { OTP_NEEDS_SIX_DIGITS, SIGN_IN_FAILED } from "./sign-in-messages";
 
-/** Sign-in, codes and password reset (docs/product.md#sign-in): schemas and the exact messages. */
-export const SIGN_IN_FAILED = "Failed to sign in. Please check your credentials.";
-export const OTP_INVALID = "Invalid OTP. Please try again.";
-export const OTP_FAILED = "Failed to verify OTP. Please try again.";
-export const OTP_NEEDS_SIX_DIGITS = "Please enter the 6-digit code.";
-export const OTP_TOO_MANY = "Too many invalid codes. For your security, please sign in again to get a new code.";
-export const SIGN_IN_EXPIRED = "Your sign-in attempt has expired. Please sign in again.";
-
-export function lockedMessage(retry_after_s: number): string {
-  const minutes = Math.max(1, Math.ceil(retry_after_s / 60));
-  return `Too many failed sign-in attempts. For your security, sign-in to this account is locked for ${minutes} ${minutes === 1 ? "minute" : "minutes"}. We have emailed the account holder.`;
-}
-
-export function rateLimitedMessage(retry_after_s: number): string {
-  const minutes = Math.max(1, Math.ceil(retry_after_s / 60));
-  return `Too many attempts from your network. Please wait ${minutes} ${minutes === 1 ? "minute" : "minutes"} and try again.`;
-}
+/** Sign-in, codes and password reset (docs/product.md#sign-in): schemas, and the exact messages (./sign-in-messages). */
+export { OTP_FAILED, OTP_INVALID, OTP_NEEDS_SIX_DIGITS, OTP_TOO_MANY, SIGN_IN_EXPIRED, SIGN_IN_FAILED, keepCodeDigits, lockedMessage, rateLimitedMessage } from "./sign-in-messages";
 
 /**
  * A sign-in email address: trimmed, at most 254 characters, lower-cased. Every form that names a
@@ -50,11 +36,6 @@ export const codeSchema = z.object({
     .regex(/^\d{6}$/, OTP_NEEDS_SIX_DIGITS),
   redirectTo: z.string().max(2048).optional(),
 });
-
-/** What the code field keeps of what is typed or pasted: digits, at most six. */
-export function keepCodeDigits(input: string): string {
-  return input.replace(/\D/g, "").slice(0, 6);
-}
 
 export const forgotPasswordSchema = z.object({ email: signInEmailField });
 

@@ -1,6 +1,7 @@
 import { lazy, useMemo } from "react";
 import { ChevronRight, Landmark } from "lucide-react";
-import { amortize, LoanFormSchema, type LoanFormValues } from "~/domain/loan-math";
+import { amortize, type LoanInput } from "~/domain/calculator-math";
+import type { LoanFormValues } from "~/domain/loan-math";
 import { formatCents } from "~/domain/money";
 import { TextField, type FieldMessages } from "~/components/ui";
 import { ChartFrame } from "./chart-frame";
@@ -9,13 +10,15 @@ import { CalculatorCard, CalculatorForm, FiguresTable, ShareBar, StaleNote, Stat
 import { useCalculatorForm } from "./use-calculator-form";
 
 const LoanChart = lazy(() => import("./loan-chart"));
+/** The fields' schema, loaded once the page is up (the page computes the server's entry without it). */
+const loadLoanFormSchema = () => import("~/domain/loan-math").then((module) => module.LoanFormSchema);
 
 /**
  * Loan payment calculator: amount, APR and term in; monthly payment, total interest, a chart and
  * the amortization schedule (by year, with every month behind a disclosure) out.
  */
-export function LoanCalculator({ values, errors, carry }: { values: LoanFormValues; errors: FieldMessages; carry: Record<string, string> }) {
-  const { formRef, field, onSubmit, input, stale } = useCalculatorForm(LoanFormSchema, values, errors);
+export function LoanCalculator({ values, errors, input: serverInput, carry }: { values: LoanFormValues; errors: FieldMessages; input: LoanInput | null; carry: Record<string, string> }) {
+  const { formRef, field, onSubmit, input, stale } = useCalculatorForm(loadLoanFormSchema, { values, errors, input: serverInput });
   const schedule = useMemo(() => (input ? amortize(input) : null), [input]);
 
   return (

@@ -1,6 +1,7 @@
 import { lazy, useMemo } from "react";
 import { PiggyBank } from "lucide-react";
-import { growSavings, SavingsFormSchema, type SavingsFormValues } from "~/domain/loan-math";
+import { growSavings, type SavingsInput } from "~/domain/calculator-math";
+import type { SavingsFormValues } from "~/domain/loan-math";
 import { formatCents } from "~/domain/money";
 import { TextField, type FieldMessages } from "~/components/ui";
 import { ChartFrame } from "./chart-frame";
@@ -8,10 +9,12 @@ import { CalculatorCard, CalculatorForm, FiguresTable, ShareBar, StaleNote, Stat
 import { useCalculatorForm } from "./use-calculator-form";
 
 const SavingsChart = lazy(() => import("./savings-chart"));
+/** The fields' schema, loaded once the page is up (the page computes the server's entry without it). */
+const loadSavingsFormSchema = () => import("~/domain/loan-math").then((module) => module.SavingsFormSchema);
 
 /** Savings growth calculator: initial and monthly deposits, APY and years in; balance by year out. */
-export function SavingsCalculator({ values, errors, carry }: { values: SavingsFormValues; errors: FieldMessages; carry: Record<string, string> }) {
-  const { formRef, field, onSubmit, input, stale } = useCalculatorForm(SavingsFormSchema, values, errors);
+export function SavingsCalculator({ values, errors, input: serverInput, carry }: { values: SavingsFormValues; errors: FieldMessages; input: SavingsInput | null; carry: Record<string, string> }) {
+  const { formRef, field, onSubmit, input, stale } = useCalculatorForm(loadSavingsFormSchema, { values, errors, input: serverInput });
   const growth = useMemo(() => (input ? growSavings(input) : null), [input]);
   const years = input?.years ?? 0;
 

@@ -1,15 +1,20 @@
-import { createContext, useContext, useState } from "react";
+import { createContext, useContext, useEffect, useRef, useState } from "react";
 import { Form as RouterForm, type FetcherWithComponents, type FormProps as RouterFormProps } from "react-router";
-import { FormProvider, getFormProps, useForm, useFormMetadata, type FormMetadata, type Submission } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { z } from "zod";
+import { FormProvider, getFormProps, parse, useForm, useFormMetadata, type FormMetadata, type Submission } from "@conform-to/react";
+import type { z } from "zod";
 import type { FormReply } from "~/server/http/form.server";
+import type * as FormCheckModule from "./form-check";
 
 /**
  * The one form pipeline (docs/decisions/0009-one-form-pipeline.md): Conform runs the form's Zod
  * schema in the browser on submit and, as the same schema on the server (parseSubmission in
  * ~/server/http/form.server), answers with a FormReply. Fields from ~/components/ui read their
  * message and their value to show again from the nearest SchemaForm, by `name`.
+ *
+ * Zod and the parse (./form-check) are not part of this module: the browser loads them once the
+ * page is up, so that a page's first paint does not wait for them (the fields and buttons work
+ * without them). A submit before they have arrived waits for them, then is checked as usual
+ * (docs/decisions/0012-form-checks-after-first-paint.md).
  */
 
 export type { FormReply };
@@ -29,18 +34,37 @@ export interface SchemaFormOptions {
 }
 
 /**
- * A schema with no rules: for a form whose fields the server alone can check (an emailed code),
- * so that SchemaForm still shows the answer's messages. Also what a button with formNoValidate (a
- * Cancel that posts) is checked against.
+ * A form's schema, or a function that loads it (`() => import("~/domain/x").then((m) => m.xSchema)`):
+ * a page whose first paint should not wait for Zod passes the function, and imports from the
+ * schema's module nothing else the page needs to draw.
  */
-export const anyForm = z.record(z.string(), z.unknown());
+export type SchemaSource = z.ZodType | (() => Promise<z.ZodType>);
+
+type FormChecks = typeof FormCheckModule;
+let formChecks: FormChecks | undefined;
+let formChecksLoading: Promise<FormChecks> | undefined;
+const loadFormChecks = () => (formChecksLoading ??= import("./form-check").then((module) => (formChecks = module)));
+
+/** Forms whose schema or parse is still on its way, by form id: a submit waits for it. */
+const checksArriving = new Map<string, Promise<unknown>>();
+
+/** What a form without a browser check posts: everything, for the server to check. */
+const serverChecks = (formData: FormData | URLSearchParams) => parse(formData, { resolve: (value) => ({ value }) }) as Submission<Record<string, unknown>>;
 
 /**
- * Runs `schema` on submit in the browser (the same schema the action parses): a failing check
- * stops the submit, shows each message next to its field and focuses the first. Without
+ * A form for fields the server alone can check (an emailed code), so that SchemaForm still shows
+ * the answer's messages. (A button with formNoValidate, such as a Cancel that posts, is not
+ * checked either.)
+ */
+export const anyForm: SchemaSource = () => loadFormChecks().then((checks) => checks.anyFormSchema);
+
+/**
+ * Runs the form's schema on submit in the browser (the same schema the action parses): a failing
+ * check stops the submit, shows each message next to its field and focuses the first. Without
  * JavaScript the form posts as usual and the server's FormReply shows the same messages.
  */
-export function useSchemaForm<S extends z.ZodType>(schema: S, options: SchemaFormOptions = {}): SchemaFormMetadata {
+export function useSchemaForm(source: SchemaSource, options: SchemaFormOptions = {}): SchemaFormMetadata {
+  const schema = useRef<z.ZodType | undefined>(typeof source === "function" ? undefined : source);
   const [form] = useForm<Record<string, unknown>, Record<string, unknown>, string[]>({
     id: options.id,
     lastResult: options.lastResult ?? undefined,
@@ -50,15 +74,25 @@ export function useSchemaForm<S extends z.ZodType>(schema: S, options: SchemaFor
     // button they are clicking.
     shouldValidate: "onSubmit",
     shouldRevalidate: "onSubmit",
-    // The schemas are written over the posted strings ("" is an empty field, with its own
-    // message), so Conform's coercion of "" to undefined is off.
     onValidate: ({ formData, submitter }) => {
-      if (submitter?.formNoValidate) return parseWithZod(formData, { schema: anyForm, disableAutoCoercion: true });
-      const submission = parseWithZod(formData, { schema, disableAutoCoercion: true }) as Submission<Record<string, unknown>>;
+      // Only when loading the checks failed (SchemaForm waits for them otherwise): the server checks.
+      if (submitter?.formNoValidate || !formChecks || !schema.current) return serverChecks(formData);
+      const submission = formChecks.checkSubmission(schema.current, formData) as Submission<Record<string, unknown>>;
       if (submission.status === "error" && submission.error) options.onInvalid?.(submission.error);
       return submission;
     },
   });
+  const formId = form.id;
+  const [loadSchema] = useState(() => source);
+  useEffect(() => {
+    if (formChecks && schema.current) return;
+    const arriving = Promise.all([loadFormChecks(), typeof loadSchema === "function" ? loadSchema() : loadSchema]).then(([, loaded]) => {
+      schema.current = loaded;
+    });
+    checksArriving.set(formId, arriving);
+    // Failed to load (offline): the submit goes to the server, which checks it.
+    void arriving.catch(() => undefined).finally(() => checksArriving.delete(formId));
+  }, [formId, loadSchema]);
   return form;
 }
 
@@ -82,6 +116,26 @@ export function SchemaForm({ form, fetcher, onSubmit, children, ...props }: Sche
         {...props}
         {...formProps}
         onSubmit={(event) => {
+          const arriving = checksArriving.get(form.id);
+          if (arriving) {
+            // Sent in the moment between the page showing and its checks arriving: sent again,
+            // checked, once they are here.
+            event.preventDefault();
+            const element = event.currentTarget;
+            const submitter = (event.nativeEvent as SubmitEvent).submitter;
+            void arriving
+              .catch(() => undefined)
+              .finally(() => {
+                if (checksArriving.get(form.id) === arriving) checksArriving.delete(form.id);
+                try {
+                  element.requestSubmit(submitter);
+                } catch {
+                  // The button that sent it is gone or belongs elsewhere: sent as by Enter.
+                  element.requestSubmit();
+                }
+              });
+            return;
+          }
           check(event);
           if (!event.defaultPrevented) onSubmit?.(event);
         }}
@@ -132,7 +186,7 @@ export function formMessages(reply: FormReply | null | undefined): string[] {
 /** Field name -> its first message. */
 export type FieldMessages = Record<string, string>;
 
-function firstMessages(errors: Record<string, readonly string[] | null | undefined> | null | undefined): FieldMessages {
+export function firstMessages(errors: Record<string, readonly string[] | null | undefined> | null | undefined): FieldMessages {
   const messages: FieldMessages = {};
   for (const [name, list] of Object.entries(errors ?? {})) if (name !== "" && list?.[0]) messages[name] = list[0];
   return messages;
@@ -141,15 +195,6 @@ function firstMessages(errors: Record<string, readonly string[] | null | undefin
 /** Field name -> its first message, for a summary of the form's problems (ErrorSummary). */
 export function fieldMessages(form: SchemaFormMetadata): FieldMessages {
   return firstMessages(form.allErrors);
-}
-
-/**
- * Checks plain values the way a posted form is checked (the same Conform parse), for forms that
- * check as the person types and are never posted: the calculators' GET forms.
- */
-export function checkValues<S extends z.ZodType>(schema: S, values: Record<string, string>): { value: z.output<S> | null; messages: FieldMessages } {
-  const submission = parseWithZod(new URLSearchParams(values), { schema, disableAutoCoercion: true });
-  return submission.status === "success" ? { value: submission.value, messages: {} } : { value: null, messages: firstMessages(submission.error) };
 }
 
 /**

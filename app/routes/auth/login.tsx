@@ -6,18 +6,8 @@ import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
 import { safeRedirectTo } from "~/domain/redirect-to";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
-import {
-  OTP_FAILED,
-  OTP_INVALID,
-  OTP_TOO_MANY,
-  SIGN_IN_EXPIRED,
-  SIGN_IN_FAILED,
-  codeSchema,
-  keepCodeDigits,
-  lockedMessage,
-  rateLimitedMessage,
-  signInSchema,
-} from "~/domain/sign-in";
+import { OTP_FAILED, OTP_INVALID, OTP_TOO_MANY, SIGN_IN_EXPIRED, SIGN_IN_FAILED, keepCodeDigits, lockedMessage, rateLimitedMessage } from "~/domain/sign-in-messages";
+import { codeSchema, signInSchema } from "~/domain/sign-in";
 import { demoSignInsForLogin } from "~/server/auth/demo-info.server";
 import { rememberEmailHeader, rememberedEmail } from "~/server/auth/remember-email.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
@@ -39,6 +29,13 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   if (loaderData?.step) return [...pageTitle("Verify OTP", matches), { name: "robots", content: "noindex" }];
   return [...pageTitle("Sign in", matches), { name: "description", content: "Sign in to online banking with your email, your password and a one-time code." }];
 }
+
+/**
+ * The browser loads the two steps' schemas once the page is up (the action above uses the same
+ * ones), so that the page draws without waiting for Zod.
+ */
+const signInChecks = () => import("~/domain/sign-in").then((module) => module.signInSchema);
+const codeChecks = () => import("~/domain/sign-in").then((module) => module.codeSchema);
 
 /** Notices another page can ask for: fixed keys only, never text from the address bar. */
 const NOTICES = {
@@ -164,7 +161,7 @@ function PasswordStep({ loaderData, result }: { loaderData: Route.ComponentProps
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "password";
   const messageRef = useRef<HTMLDivElement>(null);
   const [formError] = formMessages(result?.reply);
-  const form = useSchemaForm(signInSchema, {
+  const form = useSchemaForm(signInChecks, {
     lastResult: result?.reply,
     defaultValue: { email: loaderData.remembered_email ?? "", remember: loaderData.remembered_email ? "on" : undefined },
   });
@@ -249,7 +246,7 @@ function CodeStep({
   const messageRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const [formError] = formMessages(result?.reply);
-  const form = useSchemaForm(codeSchema, { lastResult: result?.reply });
+  const form = useSchemaForm(codeChecks, { lastResult: result?.reply });
   const focusCode = () => {
     const input = formRef.current?.elements.namedItem("code");
     if (input instanceof HTMLInputElement) input.focus();

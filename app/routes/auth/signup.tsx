@@ -3,22 +3,12 @@ import { data, Link, redirect, useNavigation } from "react-router";
 import { Clock, FileText, IdCard, Lock, ShieldCheck } from "lucide-react";
 import type { Route } from "./+types/signup";
 import { requestInfoContext } from "~/context";
-import {
-  APPLICATION_FIELDS,
-  ID_DOCUMENT_ACCEPT,
-  ID_TYPE_OPTIONS,
-  MARITAL_STATUS_OPTIONS,
-  SIGNUP_EMAIL_REFUSED,
-  SIGNUP_EMAIL_TAKEN,
-  SIGNUP_FAILED,
-  applicationSchema,
-  idDocumentProblem,
-} from "~/domain/membership-application";
+import { APPLICATION_FIELDS, ID_DOCUMENT_ACCEPT, ID_TYPE_OPTIONS, MARITAL_STATUS_OPTIONS, SIGNUP_EMAIL_REFUSED, SIGNUP_EMAIL_TAKEN, SIGNUP_FAILED } from "~/domain/membership-application-fields";
+import { applicationFormSchema } from "~/domain/membership-application";
 import { PASSWORD_MIN_CHARS } from "~/domain/password";
-import { rateLimitedMessage } from "~/domain/sign-in";
+import { rateLimitedMessage } from "~/domain/sign-in-messages";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { redirectIfSignedIn } from "~/server/auth/session.server";
-import { z } from "zod";
 import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { PageHero } from "~/components/site/page-hero";
 import { pageTitle } from "~/components/site/page-title";
@@ -48,24 +38,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Every answer: the messages, and the values to show again (never the passwords or the file). */
 type ActionResult = { reply: FormReply };
 
-/**
- * The application as the form posts it: its fields, and the ID document's size and type, which
- * the browser can check before sending (the server checks the content again when it stores it).
- */
-function signupSchema() {
-  const document = z.object({
-    id_document: z.unknown().superRefine((file, ctx) => {
-      const problem = idDocumentProblem(file instanceof File ? file : null);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }),
-  });
-  return z.intersection(applicationSchema(), document);
-}
+/** The browser loads the schema once the page is up (the action uses the same one), so that the form draws without waiting for Zod. */
+const applicationChecks = () => import("~/domain/membership-application").then((module) => module.applicationFormSchema());
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { ip } = context.get(requestInfoContext);
   const form = await readForm(request);
-  const submission = parseSubmission(signupSchema(), form);
+  const submission = parseSubmission(applicationFormSchema(), form);
   if (submission.status !== "success") return data({ reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
   const document = submission.value.id_document as File;
   const refuse = (messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }): ActionResult => ({ reply: replyTo(submission, messages) });
@@ -110,7 +89,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
   const sending = navigation.state === "submitting";
   const formRef = useRef<HTMLFormElement>(null);
   const messageRef = useRef<HTMLDivElement>(null);
-  const form = useSchemaForm(signupSchema(), { lastResult: result?.reply, defaultValue: { country: "United States" } });
+  const form = useSchemaForm(applicationChecks, { lastResult: result?.reply, defaultValue: { country: "United States" } });
   const values = (form.initialValue ?? {}) as Record<string, unknown>;
   const [joint, setJoint] = useState(values.joint_account === "on");
   const errors = fieldMessages(form);

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/calculators";
 import type { z } from "zod";
 import { LOAN_FORM_DEFAULTS, LoanFormSchema, SAVINGS_FORM_DEFAULTS, SavingsFormSchema } from "~/domain/loan-math";
-import { checkValues } from "~/components/ui";
+import { checkValues } from "~/components/ui/form-check";
 import { LoanCalculator } from "~/components/calculators/loan-calculator";
 import { SavingsCalculator } from "~/components/calculators/savings-calculator";
 import { PageHero } from "~/components/site/page-hero";
@@ -22,13 +22,15 @@ const PARAM_MAX_CHARS = 32;
  * `?deposit=&monthly=&apy=&years=`), so they work as plain GET forms without JavaScript and a
  * result can be bookmarked. Missing parameters take the defaults; present ones are validated.
  */
-function readForm<K extends string>(params: URLSearchParams, defaults: Record<K, string>, schema: z.ZodType) {
+function readForm<K extends string, S extends z.ZodType>(params: URLSearchParams, defaults: Record<K, string>, schema: S) {
   const values = { ...defaults };
   for (const key of Object.keys(defaults) as K[]) {
     const raw = params.get(key);
     if (raw !== null) values[key] = raw.slice(0, PARAM_MAX_CHARS);
   }
-  return { values, errors: checkValues(schema, values).messages };
+  // The figures too: the page computes its first results from them, before the browser has the schema.
+  const checked = checkValues(schema, values);
+  return { values, errors: checked.messages, input: checked.value };
 }
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -60,8 +62,8 @@ export default function CalculatorsRoute({ loaderData }: Route.ComponentProps) {
         </nav>
       </PageHero>
       <div className="mx-auto max-w-7xl space-y-10 px-4 py-12 sm:px-6 lg:px-8 lg:py-16">
-        <LoanCalculator key={JSON.stringify(loan.values)} values={loan.values} errors={loan.errors} carry={savings.values} />
-        <SavingsCalculator key={JSON.stringify(savings.values)} values={savings.values} errors={savings.errors} carry={loan.values} />
+        <LoanCalculator key={JSON.stringify(loan.values)} values={loan.values} errors={loan.errors} input={loan.input} carry={savings.values} />
+        <SavingsCalculator key={JSON.stringify(savings.values)} values={savings.values} errors={savings.errors} input={savings.input} carry={loan.values} />
         <aside className="rounded-2xl border border-slate-200 bg-white p-6 text-sm text-slate-700 shadow-sm sm:p-8">
           <h2 className="text-base font-semibold text-slate-900">These are estimates</h2>
           <p className="mt-2">
