@@ -122,7 +122,7 @@ export const ApproveAdjustmentSchema = z.object({
   adjustment_id: id("Adjustment not found"),
   /**
    * The account's balance the approver's screen showed: approving posts only if it still is.
-   * Without it (a request made by hand), the balance at the request is taken as the one seen.
+   * Without it (a request not made by the page) nothing is compared.
    */
   seen_balance_cents: z
     .string({ error: ADJUSTMENT_PAGE_STALE_MESSAGE })

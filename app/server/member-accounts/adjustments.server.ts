@@ -185,8 +185,9 @@ export type DecideResult = { status: "posted" | "declined"; message: string; mem
 
 /**
  * The second staff member decides: approve posts the difference asked for; decline records why.
- * `seen_balance_cents`: the account's balance on the approver's screen (when not given, the
- * balance at the request); approving is refused if the balance is no longer that.
+ * `seen_balance_cents`: the account's balance on the approver's screen (the Approve form always
+ * sends it); approving is refused if the balance is no longer that. A request without it (a
+ * script, an older page) is not checked: it approves the amount asked for, as before.
  */
 export async function decideAdjustment(
   db: DbOrTx,
@@ -225,9 +226,9 @@ export async function decideAdjustment(
       const locked = await tx.execute(sql`
         select id, posted_cents from ledger_accounts where id in (${row.account_id}, ${adjustments.id}) order by id for update`);
       const balance_now_cents = Number(locked.rows.find((r) => Number(r.id) === Number(row.account_id))?.posted_cents);
-      const seen_cents = request.seen_balance_cents ?? Number(row.from_cents);
+      const seen_cents = request.seen_balance_cents;
       const amount_cents = Number(row.amount_cents);
-      if (balance_now_cents !== seen_cents) {
+      if (seen_cents !== undefined && balance_now_cents !== seen_cents) {
         throw new RefusedError(
           refused(
             `The balance of this account is now ${formatCents(balance_now_cents)} (it was ${formatCents(seen_cents)} when you looked; ${formatCents(Number(row.from_cents))} at the request). Approving would post ${formatCents(amount_cents)} and leave ${formatCents(balance_now_cents + amount_cents)}: look at it again, then approve, or decline and ask for a new adjustment.`,
