@@ -150,6 +150,21 @@ export async function readPrivateUpload(area: UploadArea, file: string): Promise
   return stored;
 }
 
+/** Whether a file starts as an encrypted one does (a file that cannot be opened counts as done). */
+async function startsEncrypted(file: string): Promise<boolean> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(file, "r");
+    const start = Buffer.alloc(8);
+    const { bytesRead } = await handle.read(start, 0, start.length, 0);
+    return isEncryptedField(start.subarray(0, bytesRead));
+  } catch {
+    return true;
+  } finally {
+    await handle?.close();
+  }
+}
+
 /**
  * Encrypts every plain file left from before encryption at rest (run at start-up; safe to run
  * again or alongside readers). Each file is written encrypted to a temporary name, flushed to
@@ -168,6 +183,8 @@ export async function encryptPlainUploads(): Promise<number> {
     }
     for (const file of names.filter((n) => AREAS[area].name.test(n))) {
       const target = uploadPath(area, file);
+      // The start tells the two forms apart: an encrypted file is not read whole at every start.
+      if (await startsEncrypted(target)) continue;
       const stored = await fs.readFile(target).catch(() => null);
       if (!stored || isEncryptedField(stored)) continue;
       const temporary = path.join(path.dirname(target), `.${crypto.randomBytes(8).toString("hex")}.${file}.tmp`);
