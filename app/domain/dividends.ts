@@ -1,4 +1,3 @@
-import { parsePercentToPpm } from "./loan-math";
 import { monthBounds, type StatementMonth } from "./statements";
 
 /**
@@ -27,10 +26,16 @@ export const DIVIDEND_APY_MAX_PPM = 250_000;
 const FACTOR_DIGITS_FIRST = 30;
 const FACTOR_DIGITS_MAX = 240;
 
-/** "3.50" (a percent, at most four decimals) -> 35_000 ppm; null when not such a number or above the cap. */
+/**
+ * "3.50" (a percent, at most four decimals) -> 35_000 ppm, read digit by digit so it is exact;
+ * null when not such a number or above the cap. (The calculators' own parser lives with them, in
+ * a module the public pages load only when a calculator is shown.)
+ */
 export function parseApyPercent(text: string): number | null {
-  const ppm = parsePercentToPpm(text);
-  return ppm === null || ppm > DIVIDEND_APY_MAX_PPM ? null : ppm;
+  const match = /^(\d{1,3})(?:\.(\d{1,4}))?$/.exec(text.trim());
+  if (!match) return null;
+  const ppm = Number(match[1]) * 10_000 + Number((match[2] ?? "").padEnd(4, "0"));
+  return ppm > DIVIDEND_APY_MAX_PPM ? null : ppm;
 }
 
 /** 35_000 -> "3.50%": an APY as the Truth in Savings disclosures show it, with two decimals at least. */

@@ -8,7 +8,7 @@ import { JobRunner } from "~/server/jobs/runner.server";
 import type { JobDefinition } from "~/server/jobs/job";
 import { monthlyDividendsJob } from "~/server/jobs/registry.server";
 import { getAccount, institutionAccount, memberAccounts, setAccountStatus } from "~/server/ledger/accounts.server";
-import { placeHold, postTransfer } from "~/server/ledger/ledger.server";
+import { placeHold, postTransfer, reverseTransaction } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { extractText, getDocumentProxy } from "unpdf";
 import { readStatementFigures, statementData } from "~/server/statements/statements.server";
@@ -97,14 +97,17 @@ describe("a run that stops between accounts", () => {
 describe("the monthly dividends job", () => {
   it("on the night of 1 November pays October on each account's average daily balance, once", async () => {
     // A: $1,000 when October began, $3,100 in on the 17th (15 days), $500 out on the 25th (7 days),
+    // $200 in on the 10th reversed on the 20th (in the balance from the 10th to the 19th: 10 days),
     // and a $50 hold on the 20th that a pending transaction never counts:
-    // (31 x 100,000 + 15 x 310,000 - 7 x 50,000) / 31 = 7,400,000 / 31 = 238,709.68 cents a day;
-    // x (1.035^(31/365) - 1) = 698.47 cents -> $6.98.
+    // (31 x 100,000 + 15 x 310,000 - 7 x 50,000 + 10 x 20,000) / 31 = 7,600,000 / 31 = 245,161.29
+    // cents a day; x (1.035^(31/365) - 1) = 717.35 cents -> $7.17.
     const a = await openMember(db);
     const cash = await institutionAccount(db, "cash");
     await post(a.savings.id, 100_000, "2026-09-15");
     await post(a.savings.id, 310_000, "2026-10-17");
     await post(a.savings.id, -50_000, "2026-10-25");
+    const mistaken = await post(a.savings.id, 20_000, "2026-10-10");
+    await accepted(reverseTransaction(db, { transaction_id: mistaken.transaction.id, idempotency_key: newKey("reverse"), initiator: "system:test", created_by: "test", effective_date: "2026-10-20" }));
     await accepted(placeHold(db, { kind: "withdrawal", initiator: "system:test", idempotency_key: newKey("hold"), created_by: "test", effective_date: "2026-10-20", memo: "Held", entries: [{ account_id: a.savings.id, amount_cents: -5_000 }, { account_id: cash.id, amount_cents: 5_000 }] }));
     await post(a.checking.id, 500_000, "2026-10-01"); // checking earns nothing in the demo profile
     // B: savings never funded: worked out (nothing earned), so later runs skip it.
@@ -134,27 +137,27 @@ describe("the monthly dividends job", () => {
     const [run] = await db.select().from(jobRuns).where(and(eq(jobRuns.job, "monthly-dividends"), eq(jobRuns.state, "succeeded")));
     expect(run!.result).toMatchObject({ month: "2026-10", waiting: 1 });
 
-    expect(await rowOf(a.savings.id, "2026-10")).toMatchObject({ days: 31, average_daily_balance_cents: 238_710, apy_ppm: 35_000, dividend_cents: 698 });
+    expect(await rowOf(a.savings.id, "2026-10")).toMatchObject({ days: 31, average_daily_balance_cents: 245_161, apy_ppm: 35_000, dividend_cents: 717 });
     const [credit] = await dividendTransactions(a.savings.id, "2026-10");
     expect(credit).toBeDefined();
     const [transaction] = await db.select().from(ledgerTransactions).where(eq(ledgerTransactions.id, credit!.id));
     expect(transaction).toMatchObject({ kind: "interest", status: "posted", effective_date: "2026-10-31", memo: "Dividend for October 2026", category: "Interest" });
-    expect((await getAccount(db, a.savings.id))!.current_cents).toBe(360_000 + 698);
+    expect((await getAccount(db, a.savings.id))!.current_cents).toBe(360_000 + 717);
     // The October statement shows it as a credit on the 31st.
     const october = await readStatementFigures(db, a.savings.id, "2026-10");
-    expect(october.posted.at(-1)).toMatchObject({ effective_date: "2026-10-31", description: "Dividend for October 2026", amount_cents: 698 });
+    expect(october.posted.at(-1)).toMatchObject({ effective_date: "2026-10-31", description: "Dividend for October 2026", amount_cents: 717 });
     // Its summary gives the dividend, the year's so far, the average daily balance and the APY
-    // earned: (1 + 698 / 238,710)^(365/31) - 1 = 3.4976% -> 3.50%.
+    // earned: (1 + 717 / 245,161)^(365/31) - 1 = 3.4983% -> 3.50%.
     const data = await statementData(db, (await getAccount(db, a.savings.id))!, "2026-10");
-    expect(data.dividends).toEqual({ period_cents: 698, year_to_date_cents: 698, average_daily_balance_cents: 238_710, days: 31, apy_earned: "3.50%" });
+    expect(data.dividends).toEqual({ period_cents: 717, year_to_date_cents: 717, average_daily_balance_cents: 245_161, days: 31, apy_earned: "3.50%" });
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(await renderStatementPdf(data))), { mergePages: true });
-    for (const expected of ["Dividends earned this period (31 days)", "$6.98", "Dividends earned this year", "Average daily balance", "$2,387.10", "Annual percentage yield earned", "3.50%", "Dividend for October 2026"]) {
+    for (const expected of ["Dividends earned this period (31 days)", "$7.17", "Dividends earned this year", "Average daily balance", "$2,451.61", "Annual percentage yield earned", "3.50%", "Dividend for October 2026"]) {
       expect(text).toContain(expected);
     }
     expect(await statementDividends(db, a.checking.id, "2026-10")).toBeNull();
     // November's balances begin with it (monthly compounding).
     const november = await accountsToPay(db, "2026-11", ["savings"], a.savings.id - 1, 1);
-    expect(november[0]).toMatchObject({ id: a.savings.id, opening_cents: 360_698 });
+    expect(november[0]).toMatchObject({ id: a.savings.id, opening_cents: 360_717 });
 
     expect(await rowOf(a.checking.id, "2026-10")).toBeUndefined();
     expect(await rowOf(b.savings.id, "2026-10")).toMatchObject({ average_daily_balance_cents: 0, dividend_cents: 0, transaction_id: null });
