@@ -15,10 +15,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { execFileSync } from "node:child_process";
-import pg from "pg";
-import { migrateDatabase, openDatabase, type Database } from "~/server/db/client.server";
+import { migrateDatabase, type Database } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
 import { getBalances, institutionAccount } from "~/server/ledger/accounts.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
@@ -26,10 +24,9 @@ import { receiveAchFile } from "~/server/rails/inbound.server";
 import { readInboundNachaFile } from "~/domain/nacha/reader";
 import { institution } from "~/config/institution.server";
 import { buildInboundFile, type BuildBatch } from "../tests/unit/nacha-inbound-builder";
-import { dropDatabase } from "./history";
+import { onPgliteDatabase, onServerDatabase, writeResults } from "./support";
 
 process.env.LOG_LEVEL ??= "silent";
-const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5433/postgres";
 const CREDITS = Number(process.env.BENCH_CREDITS ?? 100_000);
 const BATCHES = 10;
 
@@ -160,43 +157,9 @@ async function oneRun(label: string, database: Database, datname: string | null)
 async function main() {
   const only = process.env.BENCH_ONLY;
   const runs: Run[] = [];
-  if (only !== "pglite") {
-    const name = `mutual_bench_achin_${crypto.randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: SERVER_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(SERVER_URL);
-    url.pathname = `/${name}`;
-    try {
-      const database = await openDatabase({ kind: "postgres", url: url.toString() });
-      try {
-        runs.push(await oneRun("PostgreSQL", database, name));
-      } finally {
-        await database.close();
-      }
-    } finally {
-      const cleanup = new pg.Client({ connectionString: SERVER_URL });
-      await cleanup.connect();
-      await dropDatabase(cleanup, name);
-      await cleanup.end();
-    }
-  }
-  if (only !== "postgres") {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-bench-achin-"));
-    try {
-      const database = await openDatabase({ kind: "pglite", dataDir: dir });
-      try {
-        runs.push(await oneRun("PGlite", database, null));
-      } finally {
-        await database.close();
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  const out = path.join(import.meta.dirname, "results", only ? `ach-inbound-${only}.json` : "ach-inbound.json");
-  fs.writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), cpus: os.cpus().length, runs }, null, 2)}\n`);
+  if (only !== "pglite") runs.push(await onServerDatabase("achin", (database, name) => oneRun("PostgreSQL", database, name)));
+  if (only !== "postgres") runs.push(await onPgliteDatabase("achin", (database) => oneRun("PGlite", database, null)));
+  const out = writeResults(only ? `ach-inbound-${only}.json` : "ach-inbound.json", { at: new Date().toISOString(), cpus: os.cpus().length, runs });
   console.log(`wrote ${out}`);
 }
 

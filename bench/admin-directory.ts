@@ -25,7 +25,7 @@ import { sql } from "drizzle-orm";
 import { migrateDatabase, openDatabase } from "~/server/db/client.server";
 import type { Db } from "~/server/db/client.server";
 import { directoryCounts, listDirectory, parseTab, DIRECTORY_PAGES_MAX } from "~/server/admin/directory.server";
-import { dropDatabase } from "./history";
+import { dropDatabase } from "./support";
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5433/postgres";
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);

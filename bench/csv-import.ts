@@ -9,21 +9,17 @@
  * (default 10,000) rows per file, 1 in 100 Pending. Writes bench/results/csv-import.json.
  */
 import crypto from "node:crypto";
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import pg from "pg";
-import { migrateDatabase, openDatabase, type Database } from "~/server/db/client.server";
+import { migrateDatabase, type Database } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
 import { openAccount } from "~/server/ledger/accounts.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { addTransactions } from "~/server/postings/add-transactions.server";
 import { readPostingsCsv } from "~/server/postings/csv.server";
 import { POSTING_CSV_HEADER, POSTING_CATEGORIES } from "~/domain/staff-postings";
-import { dropDatabase } from "./history";
+import { loadAverage, median, onPgliteDatabase, onServerDatabase, writeResults } from "./support";
 
 process.env.LOG_LEVEL ??= "silent";
-const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5433/postgres";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 
@@ -71,7 +67,6 @@ async function oneRun(database: Database, file: Uint8Array, round: number): Prom
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 
 async function runOn(label: string, database: Database, file: Uint8Array): Promise<{ runs: Run[]; median_total_ms: number }> {
   await migrateDatabase(database);
@@ -86,46 +81,11 @@ async function runOn(label: string, database: Database, file: Uint8Array): Promi
 
 async function main() {
   const file = csvFile(ROWS);
-  console.log(`file: ${ROWS} rows, ${(file.byteLength / 1024).toFixed(0)} KB; load average ${os.loadavg().map((n) => n.toFixed(1)).join(" ")}`);
+  console.log(`file: ${ROWS} rows, ${(file.byteLength / 1024).toFixed(0)} KB; load average ${loadAverage()}`);
 
-  const name = `mutual_bench_csv_${crypto.randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  let postgres;
-  try {
-    const database = await openDatabase({ kind: "postgres", url: url.toString() });
-    try {
-      postgres = await runOn("PostgreSQL", database, file);
-    } finally {
-      await database.close();
-    }
-  } finally {
-    const cleanup = new pg.Client({ connectionString: SERVER_URL });
-    await cleanup.connect();
-    await dropDatabase(cleanup, name);
-    await cleanup.end();
-  }
-
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-bench-csv-"));
-  let pglite;
-  try {
-    const database = await openDatabase({ kind: "pglite", dataDir: dir });
-    try {
-      pglite = await runOn("PGlite", database, file);
-    } finally {
-      await database.close();
-    }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-
-  const results = { date: new Date().toISOString(), rows: ROWS, bytes: file.byteLength, load_average_end: os.loadavg(), postgres, pglite };
-  fs.mkdirSync(path.join(import.meta.dirname, "results"), { recursive: true });
-  fs.writeFileSync(path.join(import.meta.dirname, "results", "csv-import.json"), `${JSON.stringify(results, null, 2)}\n`);
+  const postgres = await onServerDatabase("csv", (database) => runOn("PostgreSQL", database, file));
+  const pglite = await onPgliteDatabase("csv", (database) => runOn("PGlite", database, file));
+  writeResults("csv-import.json", { date: new Date().toISOString(), rows: ROWS, bytes: file.byteLength, load_average_end: os.loadavg(), postgres, pglite });
   console.log(`median total: PostgreSQL ${postgres.median_total_ms} ms, PGlite ${pglite.median_total_ms} ms`);
 }
 

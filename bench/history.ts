@@ -6,40 +6,20 @@
  * and for a page 990,000 entries deep, each timed 200 times: p50, p95, max. On PostgreSQL
  * (BENCH_DATABASE_URL) and on PGlite (on disk). Writes bench/results/history.json when run alone.
  */
-import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { sql } from "drizzle-orm";
-import { migrateDatabase, openDatabase, type Database } from "~/server/db/client.server";
+import { migrateDatabase, type Database } from "~/server/db/client.server";
 import { institutionAccount, openAccount } from "~/server/ledger/accounts.server";
 import { historyPage } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
+import { onPgliteDatabase, onServerDatabase, writeResults } from "./support";
 
-const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5433/postgres";
 const ENTRIES = Number(process.env.BENCH_HISTORY_ENTRIES ?? 1_000_000);
 const CHUNK = 50_000;
 const PAGE_ROWS = 20;
 const SAMPLES = 200;
 const DEEP_OFFSET = 10_000; // from the oldest: 990,000 entries below the newest page
-
-/**
- * Drops a bench database once its pool's connections are gone (a forced drop would kill
- * connections the pool is still closing, and the pool would log their errors).
- */
-export async function dropDatabase(admin: pg.Client, name: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await admin.query(`drop database if exists ${name}`);
-      return;
-    } catch (error) {
-      if (attempt >= 50) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 export interface HistoryMeasurement {
   database: "postgres" | "pglite";
@@ -120,32 +100,8 @@ async function measure(database: Database): Promise<HistoryMeasurement> {
 export async function runHistoryBench(): Promise<HistoryMeasurement[]> {
   const results: HistoryMeasurement[] = [];
 
-  const name = `mutual_bench_history_${crypto.randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  const server = await openDatabase({ kind: "postgres", url: url.toString(), pool_max: 2 });
-  try {
-    results.push(await measure(server));
-  } finally {
-    await server.close();
-    const cleanup = new pg.Client({ connectionString: SERVER_URL });
-    await cleanup.connect();
-    await dropDatabase(cleanup, name);
-    await cleanup.end();
-  }
-
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-bench-history-"));
-  const embedded = await openDatabase({ kind: "pglite", dataDir: dir });
-  try {
-    results.push(await measure(embedded));
-  } finally {
-    await embedded.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  results.push(await onServerDatabase("history", measure, { pool_max: 2 }));
+  results.push(await onPgliteDatabase("history", measure));
 
   console.log(`\nHistory of one account with ${ENTRIES.toLocaleString("en-US")} entries, ${PAGE_ROWS} rows a page, ${SAMPLES} samples each:`);
   console.log("| database | seed (s) | verify (ms) | newest page p50 / p95 / max ms | page 990,000 deep p50 / p95 / max ms |");
@@ -163,6 +119,5 @@ export async function runHistoryBench(): Promise<HistoryMeasurement[]> {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const results = await runHistoryBench();
-  fs.mkdirSync("bench/results", { recursive: true });
-  fs.writeFileSync("bench/results/history.json", JSON.stringify({ date: new Date().toISOString(), results }, null, 2));
+  writeResults("history.json", { date: new Date().toISOString(), results });
 }

@@ -12,17 +12,15 @@
  * alternating ledger/pgbench rounds are averaged; BENCH_SKIP_HISTORY=1 skips history.
  */
 import { spawnSync } from "node:child_process";
-import crypto from "node:crypto";
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { migrateDatabase, openDatabase, type Database } from "~/server/db/client.server";
 import { institutionAccount, openAccount } from "~/server/ledger/accounts.server";
 import { postBatch, postTransfer } from "~/server/ledger/ledger.server";
 import { transferEntries } from "~/domain/ledger-rules";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { dropDatabase, runHistoryBench } from "./history";
+import { runHistoryBench } from "./history";
+import { onPgliteDatabase, withServerDatabase, writeResults } from "./support";
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5433/postgres";
 const PGBENCH = process.env.PGBENCH ?? "/usr/lib/postgresql/15/bin/pgbench";
@@ -49,24 +47,6 @@ interface Measurement {
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-async function withServerDatabase<T>(label: string, work: (url: string) => Promise<T>): Promise<T> {
-  const name = `mutual_bench_${label}_${crypto.randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  try {
-    return await work(url.toString());
-  } finally {
-    const cleanup = new pg.Client({ connectionString: SERVER_URL });
-    await cleanup.connect();
-    await dropDatabase(cleanup, name);
-    await cleanup.end();
-  }
 }
 
 /** Opens ACCOUNTS member accounts and funds them with one import batch. */
@@ -186,9 +166,7 @@ async function benchPostgres(): Promise<{ ledger: Measurement[]; pgbench: Measur
 async function benchLedgerPglite(): Promise<Measurement[]> {
   const out: Measurement[] = [];
   for (const clients of PGLITE_CLIENT_COUNTS) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-bench-pglite-"));
-    const database = await openDatabase({ kind: "pglite", dataDir: dir });
-    try {
+    await onPgliteDatabase("pglite", async (database) => {
       await migrateDatabase(database);
       const ids = await setUpAccounts(database);
       const m = await measureTransfers(database, ids, clients, "pglite");
@@ -196,10 +174,7 @@ async function benchLedgerPglite(): Promise<Measurement[]> {
       if (!report.ok) throw new Error(`ledger does not verify after the bench: ${report.problems.join("; ")}`);
       console.log(`  ledger on PGlite (on disk), ${clients} concurrent tasks: ${m.tps} transfers/s (p50 ${m.p50_ms} ms, p95 ${m.p95_ms} ms), verified`);
       out.push(m);
-    } finally {
-      await database.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }
   return out;
 }
@@ -242,15 +217,7 @@ async function main(): Promise<void> {
 
   const history = process.env.BENCH_SKIP_HISTORY ? null : await runHistoryBench();
 
-  fs.mkdirSync("bench/results", { recursive: true });
-  fs.writeFileSync(
-    "bench/results/ledger.json",
-    JSON.stringify(
-      { date: new Date().toISOString(), machine, postgres: settings, seconds_per_measurement: SECONDS, accounts: ACCOUNTS, pgbench_scale: PGBENCH_SCALE, rounds: ROUNDS, pgbench: pgbenchResults, ledger_postgres: ledgerResults, postgres_rounds: postgres.rounds, ledger_pglite: pgliteResults, ratio_at_8_clients: at8, history },
-      null,
-      2,
-    ),
-  );
+  writeResults("ledger.json", { date: new Date().toISOString(), machine, postgres: settings, seconds_per_measurement: SECONDS, accounts: ACCOUNTS, pgbench_scale: PGBENCH_SCALE, rounds: ROUNDS, pgbench: pgbenchResults, ledger_postgres: ledgerResults, postgres_rounds: postgres.rounds, ledger_pglite: pgliteResults, ratio_at_8_clients: at8, history });
   console.log("\nWrote bench/results/ledger.json");
 }
 

@@ -13,12 +13,10 @@
  * export sends to PostgreSQL (grouped by statement text) and prints where the time goes.
  */
 import crypto from "node:crypto";
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import inspector from "node:inspector/promises";
 import pg from "pg";
-import { migrateDatabase, openDatabase, type Database, type Db } from "~/server/db/client.server";
+import { migrateDatabase, type Database, type Db } from "~/server/db/client.server";
 import { externalPayments, users } from "~/server/db/schema";
 import { institutionAccount, openAccount } from "~/server/ledger/accounts.server";
 import { placeHold, postTransfer } from "~/server/ledger/ledger.server";
@@ -26,10 +24,9 @@ import { verifyLedger } from "~/server/ledger/verify.server";
 import { exportPayments } from "~/server/rails/export.server";
 import { writeNachaFile, type NachaCredit } from "~/domain/nacha";
 import { readNachaFile } from "../tests/unit/nacha-reader";
-import { dropDatabase } from "./history";
+import { loadAverage, median, onPgliteDatabase, onServerDatabase, writeResults } from "./support";
 
 process.env.LOG_LEVEL ??= "silent";
-const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5433/postgres";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 10_000);
 const MEMBERS = 100;
@@ -206,7 +203,6 @@ async function oneRun(database: Database, round: number): Promise<Run> {
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 
 async function runOn(label: string, database: Database) {
   await migrateDatabase(database);
@@ -220,48 +216,11 @@ async function runOn(label: string, database: Database) {
 }
 
 async function main() {
-  console.log(`${PAYMENTS} transfers per file; load average ${os.loadavg().map((n) => n.toFixed(1)).join(" ")}`);
+  console.log(`${PAYMENTS} transfers per file; load average ${loadAverage()}`);
   const only = process.env.BENCH_ONLY; // "postgres" or "pglite" to run one
-  let postgres;
-  if (only !== "pglite") {
-    const name = `mutual_bench_nacha_${crypto.randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: SERVER_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(SERVER_URL);
-    url.pathname = `/${name}`;
-    try {
-      const database = await openDatabase({ kind: "postgres", url: url.toString() });
-      try {
-        postgres = await runOn("PostgreSQL", database);
-      } finally {
-        await database.close();
-      }
-    } finally {
-      const cleanup = new pg.Client({ connectionString: SERVER_URL });
-      await cleanup.connect();
-      await dropDatabase(cleanup, name);
-      await cleanup.end();
-    }
-  }
-  let pglite;
-  if (only !== "postgres") {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-bench-nacha-"));
-    try {
-      const database = await openDatabase({ kind: "pglite", dataDir: dir });
-      try {
-        pglite = await runOn("PGlite", database);
-      } finally {
-        await database.close();
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  const results = { date: new Date().toISOString(), payments: PAYMENTS, load_average_end: os.loadavg(), postgres, pglite };
-  fs.mkdirSync(path.join(import.meta.dirname, "results"), { recursive: true });
-  fs.writeFileSync(path.join(import.meta.dirname, "results", "nacha-export.json"), `${JSON.stringify(results, null, 2)}\n`);
+  const postgres = only !== "pglite" ? await onServerDatabase("nacha", (database) => runOn("PostgreSQL", database)) : undefined;
+  const pglite = only !== "postgres" ? await onPgliteDatabase("nacha", (database) => runOn("PGlite", database)) : undefined;
+  writeResults("nacha-export.json", { date: new Date().toISOString(), payments: PAYMENTS, load_average_end: os.loadavg(), postgres, pglite });
   console.log(`median export: PostgreSQL ${postgres?.median_export_ms ?? "-"} ms, PGlite ${pglite?.median_export_ms ?? "-"} ms`);
 }
 

@@ -13,16 +13,13 @@
  * PostgreSQL: BENCH_DATABASE_URL (default the shared server at 127.0.0.1:55432); the bench makes
  * and drops its own database there. Writes bench/results/statements.json.
  */
-import crypto from "node:crypto";
-import fs from "node:fs";
 import os from "node:os";
-import pg from "pg";
 import { sql } from "drizzle-orm";
-import { migrateDatabase, openDatabase, type Db } from "~/server/db/client.server";
+import { migrateDatabase, type Db } from "~/server/db/client.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { STATEMENT_RUN_CONCURRENCY, runMonthlyStatements } from "~/server/statements/monthly-run.server";
-import { dropDatabase } from "./history";
+import { onServerDatabase, writeResults } from "./support";
 
 process.env.LOG_LEVEL ??= "silent";
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:55432/postgres";
@@ -67,16 +64,8 @@ async function seed(db: Db): Promise<void> {
 }
 
 async function main() {
-  const name = `mutual_bench_statements_${crypto.randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: "postgres", url: url.toString(), pool_max: 4 });
-  await migrateDatabase(database);
-  try {
+  await onServerDatabase("statements", async (database) => {
+    await migrateDatabase(database);
     const load_start = os.loadavg();
     const seed_start = performance.now();
     await seed(database.db);
@@ -122,15 +111,8 @@ async function main() {
       cpus: os.cpus().length,
     };
     console.log(JSON.stringify(result, null, 2));
-    fs.mkdirSync("bench/results", { recursive: true });
-    fs.writeFileSync("bench/results/statements.json", JSON.stringify(result, null, 2) + "\n");
-  } finally {
-    await database.close();
-    const cleanup = new pg.Client({ connectionString: SERVER_URL });
-    await cleanup.connect();
-    await dropDatabase(cleanup, name);
-    await cleanup.end();
-  }
+    writeResults("statements.json", result);
+  }, { pool_max: 4, server_url: SERVER_URL });
 }
 
 await main();
