@@ -137,7 +137,7 @@ export function CardServices({ summary, tab }: { summary: CardServicesSummary; t
         </div>
       ) : (
         <div className="p-5 sm:p-6">
-          {summary.statements.length === 0 ? (
+          {!summary.statements || summary.statements.length === 0 ? (
             <p className="text-sm text-slate-700">You have no accounts yet.</p>
           ) : (
             <ul className="divide-y divide-slate-100">

@@ -30,15 +30,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const url = new URL(request.url);
   const tab = transferTab(url.searchParams.get("transfer"));
+  const services_tab: CardServicesTab = (CARD_SERVICES_TABS as readonly string[]).includes(url.searchParams.get("services") ?? "") ? (url.searchParams.get("services") as CardServicesTab) : "overview";
   // Independent reads: on PostgreSQL they run on two pool connections at once.
-  const [dashboard, card_services] = await Promise.all([loadDashboard(user, tab), cardServicesSummary(user)]);
+  const [dashboard, card_services] = await Promise.all([loadDashboard(user, tab), cardServicesSummary(user, services_tab)]);
   return {
     ...dashboard,
     tab,
     quick_action: url.searchParams.get("action"),
     // Card Services (docs/product.md#dashboard): the tab is in the URL, as the transfer tabs are.
     card_services,
-    services_tab: (CARD_SERVICES_TABS as readonly string[]).includes(url.searchParams.get("services") ?? "") ? (url.searchParams.get("services") as CardServicesTab) : "overview",
+    services_tab,
     now: new Date().toISOString(),
     // The APY each account type is paid (docs/product.md#dividends): the figure the public savings page quotes.
     dividend_apy: Object.fromEntries(Object.entries(dividendRates()).filter(([, ppm]) => ppm > 0).map(([type, ppm]) => [type, formatApy(ppm)])) as Partial<Record<string, string>>,

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { cardAuthorizations, debitCards, type DebitCard } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
@@ -82,13 +82,20 @@ export async function lockCard(tx: DbOrTx, card_id: number): Promise<DebitCard |
   return card ?? null;
 }
 
+/**
+ * What the card has authorized on the institution's business day `day` (released ones not
+ * counted), as SQL for any card id expression: the purchase check reads it for one card, the
+ * cards' view for each card in the same statement as the cards.
+ */
+export function spentOnDaySql(card_id: SQL, day: string): SQL<string> {
+  return sql<string>`(select coalesce(sum(${cardAuthorizations.amount_cents}), 0) from ${cardAuthorizations}
+     where ${cardAuthorizations.card_id} = ${card_id} and ${cardAuthorizations.business_date} = ${day} and ${cardAuthorizations.status} <> 'released')`;
+}
+
 /** What the card has authorized on the institution's business day `day` (released ones not counted). */
 export async function spentOnDay(db: DbOrTx, card_id: number, day: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${cardAuthorizations.amount_cents}), 0)` })
-    .from(cardAuthorizations)
-    .where(and(eq(cardAuthorizations.card_id, card_id), eq(cardAuthorizations.business_date, day), ne(cardAuthorizations.status, "released")));
-  return toCents(row?.total ?? 0);
+  const result = await db.execute(sql`select ${spentOnDaySql(sql`${card_id}`, day)} as total`);
+  return toCents(result.rows[0]?.total ?? 0);
 }
 
 /** Authorizes one purchase: a hold on the card's account, or the refusal. */

@@ -37,10 +37,16 @@ export async function loadCardsPage(user: SessionUser) {
  * member's usable cards at a glance, and for each account its newest statement month (the
  * statements themselves are on /dashboard/statements).
  */
-export async function cardServicesSummary(user: Pick<SessionUser, "id">, now: Date = new Date()) {
+/**
+ * The dashboard's Card Services: the cards (with their last transaction only) for the Overview and
+ * the Cards quick action, and the accounts' statements only when the Statements view is the one
+ * shown (`view`; it is in the URL, so switching views, with or without JavaScript, loads the page
+ * again and builds it then).
+ */
+export async function cardServicesSummary(user: Pick<SessionUser, "id">, view: "overview" | "statements" = "overview", now: Date = new Date()) {
   const database = await db();
-  const cards = (await memberCardsView(database, user.id, now)).filter((c) => c.status !== "blocked");
-  const accounts = await memberStatementAccounts(database, user.id, now);
+  const [all_cards, accounts] = await Promise.all([memberCardsView(database, user.id, now, 1), view === "statements" ? memberStatementAccounts(database, user.id, now) : null]);
+  const cards = all_cards.filter((c) => c.status !== "blocked");
   return {
     cards: cards.map((c) => ({
       id: c.id,
@@ -53,7 +59,8 @@ export async function cardServicesSummary(user: Pick<SessionUser, "id">, now: Da
       account: c.account,
       last_transaction: c.transactions[0] ?? null,
     })),
-    statements: accounts.map((a) => ({ id: a.id, name: a.name, masked_number: a.masked_number, latest: a.months[0] ?? null, months: a.months.length })),
+    /** Null while the Statements view is not shown. */
+    statements: accounts?.map((a) => ({ id: a.id, name: a.name, masked_number: a.masked_number, latest: a.months[0] ?? null, months: a.months.length })) ?? null,
   };
 }
 
