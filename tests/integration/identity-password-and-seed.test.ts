@@ -1,7 +1,6 @@
 import "./identity-support";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { count, eq } from "drizzle-orm";
-import type { Database } from "~/server/db/client.server";
 import { memberProfiles, outbox, sessions, users } from "~/server/db/schema";
 import { authFor } from "~/server/auth/auth.server";
 import { completePasswordReset, requestPasswordReset, resetTokenIsLive } from "~/server/auth/password.server";
@@ -10,16 +9,10 @@ import { recordWrongPassword, lockoutState } from "~/server/auth/lockout.server"
 import { sessionUserFromCookie } from "~/server/auth/session.server";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
 import { seedDemoIfEmpty } from "~/server/seed/demo.server";
-import { openTestDatabase } from "./test-database";
+import { fileDatabase, openTestDatabase } from "./test-database";
 import { Browser, lastCodeTo, lastMessageTo } from "./identity-support";
 
-let database: Database;
-beforeAll(async () => {
-  database = await openTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = fileDatabase();
 afterEach(() => {
   vi.useRealTimers();
 });

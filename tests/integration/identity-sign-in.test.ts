@@ -1,8 +1,7 @@
 import "./identity-support";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import crypto from "node:crypto";
-import type { Database } from "~/server/db/client.server";
 import { auditLog, outbox, rateLimitCounters, sessions, staffSignInCodes } from "~/server/db/schema";
 import { authFor } from "~/server/auth/auth.server";
 import { authHeaders } from "~/server/auth/request-meta.server";
@@ -10,7 +9,7 @@ import { endSignInStep, getSignInStep, startSignIn, verifySignInCode } from "~/s
 import { issueStaffCode, listStaffCodes, removeStaffCode } from "~/server/auth/staff-codes.server";
 import { sessionUserFromCookie } from "~/server/auth/session.server";
 import { changePassword } from "~/server/auth/password.server";
-import { openTestDatabase } from "./test-database";
+import { fileDatabase } from "./test-database";
 import { Browser, lastCodeTo, lastMessageTo } from "./identity-support";
 import { person } from "../factories";
 
@@ -28,13 +27,7 @@ function rfc6238(base32Secret: string, at_ms: number): string {
   return value.toString().padStart(6, "0");
 }
 
-let database: Database;
-beforeAll(async () => {
-  database = await openTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = fileDatabase();
 afterEach(() => {
   vi.useRealTimers();
 });

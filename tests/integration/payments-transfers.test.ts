@@ -55,6 +55,16 @@ async function ledgerTotal(): Promise<number> {
   return Number(r.rows[0]!.s);
 }
 
+/** The dashboard's transfer action, posted as the signed-in member (the form as the browser sends it). */
+function dashboardPost(member: { id: string; email: string; name: string }) {
+  const user = { ...member, role: "user" } as unknown as SessionUser;
+  return (fields: Record<string, string>) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    return transferAction(user, form);
+  };
+}
+
 const internal = (from: number, to: number, amount: string, k = key()) =>
   betweenAccountsSchema.parse({ from_account_id: String(from), to_account_id: String(to), amount, reference: "Rent", idempotency_key: k });
 
@@ -462,12 +472,7 @@ describe("To Another Member limits and the emailed code", () => {
     setAppDatabase(database);
     const a = await newMember(db, { checking_cents: 500_000 });
     const b = await newMember(db);
-    const user = { ...a.member, role: "user" } as unknown as SessionUser;
-    const post = (fields: Record<string, string>) => {
-      const form = new FormData();
-      for (const [k, v] of Object.entries(fields)) form.set(k, v);
-      return transferAction(user, form);
-    };
+    const post = dashboardPost(a.member);
     const fields = { from_account_id: String(a.checking.id), recipient_email: b.member.email, amount: "2500.00", reference: "Car", idempotency_key: key() };
     // The one-step intent with a code field of its own choosing still gets the code step.
     const first = await post({ ...fields, intent: "member", otp: "123456" });
@@ -642,12 +647,7 @@ describe("a repeated idempotency key", () => {
     setAppDatabase(database);
     const a = await newMember(db, { checking_cents: 500_000 });
     const b = await newMember(db);
-    const user = { ...a.member, role: "user" } as unknown as SessionUser;
-    const post = (fields: Record<string, string>) => {
-      const form = new FormData();
-      for (const [k, v] of Object.entries(fields)) form.set(k, v);
-      return transferAction(user, form);
-    };
+    const post = dashboardPost(a.member);
     const fields = { from_account_id: String(a.checking.id), recipient_email: b.member.email, amount: "1500.00", reference: "Car", idempotency_key: key() };
     expect(await post({ ...fields, intent: "member" })).toMatchObject({ status: "otp" });
     const sent = await post({ ...fields, intent: "member-send", otp: await lastTransferCode(db, a.member.email) });

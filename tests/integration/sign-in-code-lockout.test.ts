@@ -1,12 +1,11 @@
 import "./identity-support";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
-import type { Database } from "~/server/db/client.server";
 import { auditLog, outbox, sessions } from "~/server/db/schema";
 import { authFor } from "~/server/auth/auth.server";
 import { startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
 import { completePasswordReset, requestPasswordReset } from "~/server/auth/password.server";
-import { openTestDatabase } from "./test-database";
+import { fileDatabase } from "./test-database";
 import { Browser, lastCodeTo, lastMessageTo } from "./identity-support";
 import { person as makePerson } from "../factories";
 
@@ -17,13 +16,7 @@ import { person as makePerson } from "../factories";
  * counted per account across challenges: 10 without a sign-in lock the account as 5 wrong
  * passwords do, and the member is emailed.
  */
-let database: Database;
-beforeAll(async () => {
-  database = await openTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = fileDatabase();
 afterEach(() => {
   vi.useRealTimers();
 });

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { migrateDatabase, openDatabase, type Database, type Db } from "~/server/db/client.server";
 import * as schema from "~/server/db/schema";
 
@@ -49,6 +49,26 @@ export async function openTestDatabase(options: { pool_max?: number } = {}): Pro
 }
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+/**
+ * The test file's database, opened before its first test and closed after its last: `.db` is
+ * the handle (read it inside a test or hook, once the database is open).
+ */
+export function fileDatabase(): { readonly db: Db } {
+  let database: Database | undefined;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  return {
+    get db() {
+      if (!database) throw new Error("the test database is not open yet: read .db inside a test or hook");
+      return database.db;
+    },
+  };
+}
 
 /**
  * A new PGlite database made from the template global-setup.ts migrated once for the whole run.
