@@ -146,8 +146,9 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           ) : (
             <ul className="mt-3 grid gap-4 md:grid-cols-2">
               {d.accounts.map((a) => (
-                <li key={a.id} className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-                  <div className={cx("p-5 text-white", a.type === "savings" ? "bg-gradient-to-br from-accent-700 to-accent-800" : "bg-gradient-to-br from-brand-700 to-brand-800")}>
+                <li key={a.id} className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+                  {/* flex-1: a card with the dividends line keeps its balances level with the others'. */}
+                  <div className={cx("flex-1 p-5 text-white", a.type === "savings" ? "bg-gradient-to-br from-accent-700 to-accent-800" : "bg-gradient-to-br from-brand-700 to-brand-800")}>
                     <div className="flex items-start justify-between gap-3">
                       <div>
                         <h3 className="flex items-center gap-2 font-semibold">
