@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { expect, test, type Browser, type Page } from "./fixtures";
-import { DESKTOP, PHONE, STAFF, TEMPORARY_PASSWORD, expectNoAxeViolations, hydrated, uniqueEmail, watchConsole, type TestMember } from "./support";
+import { DESKTOP, PHONE, STAFF, TEMPORARY_PASSWORD, expectNoAxeViolations, hydrated, openMemberDetails, uniqueEmail, watchConsole, type TestMember } from "./support";
 
 /**
  * The back office's money controls as staff use them (docs/product.md#member-accounts-staff):
@@ -11,15 +11,8 @@ import { DESKTOP, PHONE, STAFF, TEMPORARY_PASSWORD, expectNoAxeViolations, hydra
  */
 test.use({ signedInAs: STAFF });
 
-async function openMember(page: Page, email: string) {
-  await page.goto("/admin");
-  await page.getByRole("searchbox", { name: "Search by name, email or account number" }).fill(email);
-  await page.getByRole("button", { name: "Search" }).click();
-  // The member list's link (the approvals box links the member too).
-  await page.getByRole("link", { name: new RegExp(`^Jordan Tester ${email.replace(/[.+]/g, "\\$&")}`) }).click();
-  await expect(page.getByRole("heading", { name: `User Details: ${email}` })).toBeVisible();
-  await hydrated(page);
-}
+/** The member's details in the back office, from the member list's link (the approvals box links the member too). */
+const openMember = (page: Page, email: string) => openMemberDetails(page, email, { listedAs: "Jordan Tester", hydrate: true });
 
 async function editAccount(page: Page, name: "Checking" | "Savings") {
   const details = page.getByRole("form", { name: new RegExp(`^Edit .*${name}`) });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "./fixtures";
-import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, hydrated, inboxCode, type TestMember } from "./support";
+import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, hydrated, inboxCode, openMemberDetails, type TestMember } from "./support";
 
 /**
  * Cards as a member uses them (docs/product.md#cards) with staff standing in for the card
@@ -8,14 +8,8 @@ import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, hydrated, inboxCode, type
  * details and change its PIN after an emailed code, report a card lost. Each member is made
  * fresh by staff, so the demo people's cards stay as other tests expect them.
  */
-async function openMember(page: Page, email: string) {
-  await page.goto("/admin");
-  await page.getByRole("searchbox", { name: "Search by name, email or account number" }).fill(email);
-  await page.getByRole("button", { name: "Search" }).click();
-  await page.getByRole("link", { name: new RegExp(`^Jordan Tester ${email.replace(/[.+]/g, "\\$&")}`) }).click();
-  await expect(page.getByRole("heading", { name: `User Details: ${email}` })).toBeVisible();
-  await hydrated(page);
-}
+/** The member's details in the back office, from the member list's link. */
+const openMember = (page: Page, email: string) => openMemberDetails(page, email, { listedAs: "Jordan Tester", hydrate: true });
 
 /** Staff fund the member's checking (a balance adjustment) and open Post card transaction. */
 async function fundAndOpenCardTool(page: Page, member: TestMember, dollars: string) {

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { expect, test, type Browser, type BrowserContext, type Page } from "./fixtures";
-import { DESKTOP, PHONE, STAFF, TEMPORARY_PASSWORD, createMember, expectNoAxeViolations, hydrated, makePng, signIn, uniqueEmail, watchConsole } from "./support";
+import { DESKTOP, PHONE, STAFF, TEMPORARY_PASSWORD, createMember, expectNoAxeViolations, hydrated, makePng, openMemberDetails, signIn, uniqueEmail, watchConsole } from "./support";
 
 /**
  * Staff-made identities (docs/product.md#create-new-user): a member created by staff with a
@@ -31,14 +31,6 @@ async function staffPage(browser: Browser, baseURL: string, options: { javaScrip
 async function personContext(browser: Browser, baseURL: string, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
   const address = `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}`;
   return browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": address }, ...options });
-}
-
-async function openMember(page: Page, email: string) {
-  await page.goto("/admin");
-  await page.getByRole("searchbox", { name: "Search by name, email or account number" }).fill(email);
-  await page.getByRole("button", { name: "Search" }).click();
-  await page.getByRole("link", { name: new RegExp(email.replace(/[.+]/g, "\\$&")) }).click();
-  await expect(page.getByRole("heading", { name: `User Details: ${email}` })).toBeVisible();
 }
 
 test("a member created by staff signs in with the temporary password and the emailed code, and must choose a new one", async ({ page, browser, baseURL }) => {
@@ -156,7 +148,7 @@ test("staff upload a member's profile image in the detail pane; a file that is n
   const errors = watchConsole(page);
   const member = await createMember(page.context(), baseURL!, "staff-image", { temporary: true });
   await page.setViewportSize(DESKTOP);
-  await openMember(page, member.email);
+  await openMemberDetails(page, member.email);
   await hydrated(page);
   const pane = page.locator("section[aria-labelledby=member-title]");
   const form = pane.getByRole("form", { name: /Profile image of/ });
@@ -195,7 +187,7 @@ test("staff upload a member's profile image in the detail pane; a file that is n
 
   // Without JavaScript, the server's message shows next to the field.
   const plain = await staffPage(browser, baseURL!, { javaScriptEnabled: false });
-  await openMember(plain, member.email);
+  await openMemberDetails(plain, member.email);
   const plainForm = plain.getByRole("form", { name: /Profile image of/ });
   await plainForm.getByLabel("Profile image").setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not really a png") });
   await plainForm.getByRole("button", { name: "Upload image" }).click();

@@ -3,7 +3,7 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, hydrated, watchConsole, type TestMember } from "./support";
+import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, hydrated, openMemberDetails, watchConsole, type TestMember } from "./support";
 
 /**
  * The back office's Add Transactions, Pause outgoing payments and Currency rates as staff
@@ -26,12 +26,7 @@ function balance(page: Page, amount: string) {
 }
 
 async function openMember(page: Page, email: string, options: { hydrate?: boolean } = {}) {
-  await page.goto("/admin");
-  await page.getByRole("searchbox", { name: "Search by name, email or account number" }).fill(email);
-  await page.getByRole("button", { name: "Search" }).click();
-  await page.getByRole("link", { name: new RegExp(`^Jordan Tester ${email.replace(/[.+]/g, "\\$&")}`) }).click();
-  await expect(page.getByRole("heading", { name: `User Details: ${email}` })).toBeVisible();
-  if (options.hydrate !== false) await hydrated(page);
+  await openMemberDetails(page, email, { listedAs: "Jordan Tester", hydrate: options.hydrate !== false });
   return page.getByRole("region", { name: "Add Transactions" });
 }
 

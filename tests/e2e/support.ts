@@ -242,13 +242,19 @@ export async function fillApplication(page: Page, answers: Record<string, string
   if (document) await field("id_document").setInputFiles(document);
 }
 
-/** Staff find a member or applicant by email at /admin and open their details. */
-export async function openMemberDetails(staff: Page, email: string) {
+/**
+ * Staff find a member or applicant by email at /admin and open their details. `listedAs` (their
+ * name) picks the member list's link where the approvals box links them too; `hydrate` waits for
+ * React before the caller opens a dialog (never without JavaScript).
+ */
+export async function openMemberDetails(staff: Page, email: string, options: { listedAs?: string; hydrate?: boolean } = {}) {
+  const escaped = email.replace(/[.+]/g, "\\$&");
   await staff.goto("/admin");
   await staff.getByRole("searchbox", { name: "Search by name, email or account number" }).fill(email);
   await staff.getByRole("button", { name: "Search" }).click();
-  await staff.getByRole("link", { name: new RegExp(email.replace(/[.]/g, "\\.")) }).click();
+  await staff.getByRole("link", { name: new RegExp(options.listedAs ? `^${options.listedAs} ${escaped}` : escaped) }).click();
   await expect(staff.getByRole("heading", { name: `User Details: ${email}` })).toBeVisible();
+  if (options.hydrate) await hydrated(staff);
 }
 
 /** A real PNG (`size`×`size`, a two-colour pattern), built with zlib. */
