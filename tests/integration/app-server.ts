@@ -5,10 +5,11 @@ import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-import { and, eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { and, eq, inArray } from "drizzle-orm";
 import { onPostgres, openTestDatabase } from "./test-database";
-import type { Database } from "~/server/db/client.server";
-import { ledgerAccounts, outbox, users } from "~/server/db/schema";
+import type { Database, Db } from "~/server/db/client.server";
+import { ledgerAccounts, ledgerTransactions, outbox, users } from "~/server/db/schema";
 
 /**
  * The real app server as a process of its own, run as production runs it (the compiled
@@ -256,6 +257,14 @@ export async function postTransfer(base: string, member: Member, idempotency_key
   return { kind: "failed", status: response.status, body: body.slice(0, 300) };
 }
 
+export type PostedBalance = { id: number; posted_cents: number };
+
+/** The posted balances of the members' checking and savings accounts. */
+export function postedBalances(db: Db, members: Member[]): Promise<PostedBalance[]> {
+  const ids = members.flatMap((m) => [m.checking_id, m.savings_id]);
+  return db.select({ id: ledgerAccounts.id, posted_cents: ledgerAccounts.posted_cents }).from(ledgerAccounts).where(inArray(ledgerAccounts.id, ids));
+}
+
 /**
  * Members moving money between their own accounts through `base`, `workers` loops spread over
  * them. Each key is sent until it is acknowledged, as the transfer form does: a retry after a
@@ -321,6 +330,27 @@ export class TransferLoad {
   async stop(): Promise<void> {
     this.stopping = true;
     await Promise.all(this.workers);
+  }
+
+  /**
+   * Nothing acknowledged lost, nothing doubled: every key sent is stored once, under the
+   * transaction the member was told, and each member's balances moved by exactly the keys sent
+   * (from `before`, taken with postedBalances before the load started).
+   */
+  async expectStoredOnce(db: Db, before: PostedBalance[]): Promise<void> {
+    const keys = [...this.keys.keys()];
+    const stored = await db.select({ id: ledgerTransactions.id, key: ledgerTransactions.idempotency_key }).from(ledgerTransactions).where(inArray(ledgerTransactions.idempotency_key, keys));
+    expect(stored.length).toBe(keys.length);
+    expect(this.acknowledged.size).toBe(keys.length);
+    const storedByKey = new Map(stored.map((s) => [s.key, s.id]));
+    const mismatched = [...this.acknowledged].filter(([key, ack]) => `MU${String(storedByKey.get(key)).padStart(8, "0")}` !== ack.reference);
+    expect(mismatched).toEqual([]);
+    const after = await postedBalances(db, this.members);
+    for (const member of this.members) {
+      const sent = [...this.keys.values()].filter((m) => m === member).length * this.options.amount_cents;
+      const moved = (id: number) => after.find((b) => b.id === id)!.posted_cents - before.find((b) => b.id === id)!.posted_cents;
+      expect({ email: member.email, checking: moved(member.checking_id), savings: moved(member.savings_id) }).toEqual({ email: member.email, checking: -sent, savings: sent });
+    }
   }
 
   private async worker(member: Member): Promise<void> {

@@ -3,13 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { inArray } from "drizzle-orm";
 import pg from "pg";
-import { AppProcess, TransferLoad, freePort, memberWithAccounts, signIn, type Member } from "./app-server";
+import { AppProcess, TransferLoad, freePort, memberWithAccounts, postedBalances, signIn, type Member } from "./app-server";
 import { onPostgres } from "./test-database";
 import { ThrowawayPostgres } from "./throwaway-postgres";
 import { openDatabase, type Database } from "~/server/db/client.server";
-import { ledgerAccounts, ledgerTransactions } from "~/server/db/schema";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
 
@@ -88,8 +86,7 @@ describe("a database outage while members move money", () => {
         const cookie = await signIn(app.base, db, person.email, person.password);
         members.push(await memberWithAccounts(db, person.email, cookie));
       }
-      const balance_ids = members.flatMap((m) => [m.checking_id, m.savings_id]);
-      const balancesBefore = await db.select({ id: ledgerAccounts.id, posted_cents: ledgerAccounts.posted_cents }).from(ledgerAccounts).where(inArray(ledgerAccounts.id, balance_ids));
+      const balancesBefore = await postedBalances(db, members);
       // The verification pool must not hold connections across the crash.
       await verification.close();
       verification = undefined;
@@ -178,22 +175,7 @@ describe("a database outage while members move money", () => {
       // Nothing acknowledged lost, nothing doubled: every key is stored once, under the
       // transaction the member was told, and the balances moved by exactly the keys sent.
       verification = await openDatabase({ kind: "postgres", url, pool_max: 2 });
-      const keys = [...load.keys.keys()];
-      const stored = await verification.db
-        .select({ id: ledgerTransactions.id, key: ledgerTransactions.idempotency_key })
-        .from(ledgerTransactions)
-        .where(inArray(ledgerTransactions.idempotency_key, keys));
-      expect(stored.length).toBe(keys.length);
-      expect(load.acknowledged.size).toBe(keys.length);
-      const storedByKey = new Map(stored.map((s) => [s.key, s.id]));
-      const mismatched = [...load.acknowledged].filter(([key, ack]) => `MU${String(storedByKey.get(key)).padStart(8, "0")}` !== ack.reference);
-      expect(mismatched).toEqual([]);
-      const balancesAfter = await verification.db.select({ id: ledgerAccounts.id, posted_cents: ledgerAccounts.posted_cents }).from(ledgerAccounts).where(inArray(ledgerAccounts.id, balance_ids));
-      for (const member of members) {
-        const sent = [...load.keys.values()].filter((m) => m === member).length * TRANSFER_CENTS;
-        const moved = (id: number) => balancesAfter.find((b) => b.id === id)!.posted_cents - balancesBefore.find((b) => b.id === id)!.posted_cents;
-        expect({ email: member.email, checking: moved(member.checking_id), savings: moved(member.savings_id) }).toEqual({ email: member.email, checking: -sent, savings: sent });
-      }
+      await load.expectStoredOnce(verification.db, balancesBefore);
       const report = await verifyLedger(verification.db);
       expect(report.problems).toEqual([]);
 
@@ -202,7 +184,7 @@ describe("a database outage while members move money", () => {
       expect(app.lines.some((line) => line.includes('"database connection lost"'))).toBe(true);
 
       console.info(
-        `database outage: ${keys.length} transfers acknowledged by ${WORKERS} concurrent members' loops; ` +
+        `database outage: ${load.keys.size} transfers acknowledged by ${WORKERS} concurrent members' loops; ` +
           `${killed} backends killed; PostgreSQL down ${outage_ms} ms with ${unavailableDuringOutage} answers of 503 meanwhile ` +
           `(${load.count("unavailable")} in all, and ${load.count("try_again")} "Transfer failed. Please try again." answers); ` +
           `server hung for ${hang_ms} ms: a page answered 503 after ${hungPage_ms} ms, transfers in flight were answered instead of waiting; ` +

@@ -4,11 +4,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { inArray } from "drizzle-orm";
-import { AppProcess, TransferLoad, freePort, memberWithAccounts, repository, signIn, type Member, type Outcome } from "./app-server";
+import { AppProcess, TransferLoad, freePort, memberWithAccounts, postedBalances, repository, signIn, type Member, type Outcome } from "./app-server";
 import { onPostgres, openTestDatabase } from "./test-database";
 import type { Database } from "~/server/db/client.server";
-import { ledgerAccounts, ledgerTransactions, sessions } from "~/server/db/schema";
+import { sessions } from "~/server/db/schema";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
 
@@ -229,8 +228,7 @@ describe("several app processes on one PostgreSQL behind nginx", () => {
       expect(foreign.status).toBe(403);
 
       mark("signed in");
-      const balance_ids = members.flatMap((m) => [m.checking_id, m.savings_id]);
-      const balancesBefore = await db.select({ id: ledgerAccounts.id, posted_cents: ledgerAccounts.posted_cents }).from(ledgerAccounts).where(inArray(ledgerAccounts.id, balance_ids));
+      const balancesBefore = await postedBalances(db, members);
 
       // 3. Transfers through the proxy, served by both processes; then both show each member
       //    the same balances (no process keeps a copy of its own).
@@ -267,27 +265,12 @@ describe("several app processes on one PostgreSQL behind nginx", () => {
 
       // 6. Nothing acknowledged lost, nothing doubled: every key stored once, under the
       //    transaction the member was told; balances moved by exactly the keys sent.
-      const keys = [...load.keys.keys()];
-      const stored = await db
-        .select({ id: ledgerTransactions.id, key: ledgerTransactions.idempotency_key })
-        .from(ledgerTransactions)
-        .where(inArray(ledgerTransactions.idempotency_key, keys));
-      expect(stored.length).toBe(keys.length);
-      expect(load.acknowledged.size).toBe(keys.length);
-      const storedByKey = new Map(stored.map((s) => [s.key, s.id]));
-      const mismatched = [...load.acknowledged].filter(([key, ack]) => `MU${String(storedByKey.get(key)).padStart(8, "0")}` !== ack.reference);
-      expect(mismatched).toEqual([]);
-      const balancesAfter = await db.select({ id: ledgerAccounts.id, posted_cents: ledgerAccounts.posted_cents }).from(ledgerAccounts).where(inArray(ledgerAccounts.id, balance_ids));
-      for (const member of members) {
-        const sent = [...load.keys.values()].filter((m) => m === member).length * TRANSFER_CENTS;
-        const moved = (id: number) => balancesAfter.find((b) => b.id === id)!.posted_cents - balancesBefore.find((b) => b.id === id)!.posted_cents;
-        expect({ email: member.email, checking: moved(member.checking_id), savings: moved(member.savings_id) }).toEqual({ email: member.email, checking: -sent, savings: sent });
-      }
+      await load.expectStoredOnce(db, balancesBefore);
       expect((await verifyLedger(db)).problems).toEqual([]);
 
       const served = load.answers.map(servedBy);
       console.info(
-        `multi-process: ${keys.length} transfers acknowledged through nginx by ${WORKERS} loops ` +
+        `multi-process: ${load.keys.size} transfers acknowledged through nginx by ${WORKERS} loops ` +
           `(process 1 served ${served.filter((p) => p === port_1).length}, process 2 ${served.filter((p) => p === port_2).length} before its kill); ` +
           `after the SIGKILL of process 2: ${duringFailover.length} requests until ${ACKS_AFTER_KILL} more were acknowledged, ` +
           `${acknowledgedDuringFailover} acknowledged, ${notAcknowledged.length} not ` +
