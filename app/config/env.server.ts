@@ -33,6 +33,14 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hexadecimal characters (32 bytes)")
     .optional(),
+  /**
+   * Earlier data encryption keys, comma-separated, while `npm run data-key:rotate` moves what they
+   * encrypted to DATA_ENCRYPTION_KEY (docs/operations.md#rotating-the-data-encryption-key).
+   */
+  DATA_ENCRYPTION_KEY_PREVIOUS: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}(,[0-9a-fA-F]{64})*$/, "must be one or more keys of 64 hexadecimal characters, separated by commas")
+    .optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
   INSTITUTION_CONFIG: z.string().min(1).optional(),
   /** "1": run the demo profile (published passwords) even in a production deployment, on purpose. */

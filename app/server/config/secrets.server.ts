@@ -8,7 +8,9 @@ import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "~/server/files/owner-only.se
  * The two process secrets (docs/architecture.md#secrets):
  * - SESSION_SECRET signs cookies and keys Better Auth's own encryption (TOTP secrets) and the
  *   keyed hashes of one-time codes;
- * - DATA_ENCRYPTION_KEY (32 bytes) encrypts personal data at rest (AES-256-GCM).
+ * - DATA_ENCRYPTION_KEY (32 bytes) encrypts personal data at rest (AES-256-GCM);
+ *   DATA_ENCRYPTION_KEY_PREVIOUS lists earlier ones, still accepted for reading while a rotation
+ *   re-encrypts what they encrypted.
  *
  * From the environment when set. Otherwise they are generated once into DATA_DIR/secrets.json
  * (mode 0600) so a fresh clone runs with no setup. With PostgreSQL in production the
@@ -18,6 +20,8 @@ import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "~/server/files/owner-only.se
 export interface Secrets {
   session_secret: string;
   data_encryption_key: Buffer;
+  /** Earlier keys, for reading only (newest first as given). */
+  data_encryption_keys_previous: Buffer[];
 }
 
 interface SecretsFile {
@@ -27,14 +31,19 @@ interface SecretsFile {
 
 const FILE_NAME = "secrets.json";
 
-export function loadSecrets(config: Pick<Env, "SESSION_SECRET" | "DATA_ENCRYPTION_KEY" | "dataDirAbsolute">): Secrets {
+export function loadSecrets(config: Pick<Env, "SESSION_SECRET" | "DATA_ENCRYPTION_KEY" | "dataDirAbsolute"> & Partial<Pick<Env, "DATA_ENCRYPTION_KEY_PREVIOUS">>): Secrets {
+  const data_encryption_keys_previous = (config.DATA_ENCRYPTION_KEY_PREVIOUS ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map((hex) => Buffer.from(hex, "hex"));
   if (config.SESSION_SECRET && config.DATA_ENCRYPTION_KEY) {
-    return { session_secret: config.SESSION_SECRET, data_encryption_key: Buffer.from(config.DATA_ENCRYPTION_KEY, "hex") };
+    return { session_secret: config.SESSION_SECRET, data_encryption_key: Buffer.from(config.DATA_ENCRYPTION_KEY, "hex"), data_encryption_keys_previous };
   }
   const stored = readOrCreateSecretsFile(config.dataDirAbsolute);
   return {
     session_secret: config.SESSION_SECRET ?? stored.session_secret,
     data_encryption_key: Buffer.from(config.DATA_ENCRYPTION_KEY ?? stored.data_encryption_key_hex, "hex"),
+    data_encryption_keys_previous,
   };
 }
 

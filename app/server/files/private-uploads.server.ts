@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileTypeFromBuffer } from "file-type";
 import sharp, { type Sharp } from "sharp";
 import { env } from "~/config/env.server";
-import { decryptField, encryptField, isEncryptedField } from "~/server/security/crypto.server";
+import { decryptField, encryptField, isEncryptedField, reencryptedField } from "~/server/security/crypto.server";
 import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "./owner-only.server";
 
 /**
@@ -165,43 +165,73 @@ async function startsEncrypted(file: string): Promise<boolean> {
   }
 }
 
+/** Replaces a stored file by new content: written beside it, flushed to disk, renamed over it. */
+async function replaceFile(target: string, content: string): Promise<void> {
+  const temporary = path.join(path.dirname(target), `.${crypto.randomBytes(8).toString("hex")}.${path.basename(target)}.tmp`);
+  try {
+    const handle = await fs.open(temporary, "wx", OWNER_ONLY_FILE_MODE);
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temporary, target);
+  } finally {
+    await fs.rm(temporary, { force: true });
+  }
+}
+
+/** Every stored file's area, name and path (the names the store made; nothing else). */
+async function storedFiles(): Promise<{ area: UploadArea; file: string; target: string }[]> {
+  const all: { area: UploadArea; file: string; target: string }[] = [];
+  for (const area of Object.keys(AREAS) as UploadArea[]) {
+    const names = await fs.readdir(path.join(uploadsRoot(), area)).catch(() => [] as string[]); // no folder: nothing uploaded there
+    for (const file of names.filter((n) => AREAS[area].name.test(n))) all.push({ area, file, target: uploadPath(area, file) });
+  }
+  return all;
+}
+
 /**
  * Encrypts every plain file left from before encryption at rest (run at start-up; safe to run
- * again or alongside readers). Each file is written encrypted to a temporary name, flushed to
- * disk, then renamed over the plain one: a crash leaves either the plain file or the encrypted
- * one, both readable. Answers how many files it encrypted.
+ * again or alongside readers). Each file is written encrypted beside the plain one, flushed to
+ * disk, then renamed over it: a crash leaves either the plain file or the encrypted one, both
+ * readable. Answers how many files it encrypted.
  */
 export async function encryptPlainUploads(): Promise<number> {
   let done = 0;
-  for (const area of Object.keys(AREAS) as UploadArea[]) {
+  for (const { area, file, target } of await storedFiles()) {
     if (!AREAS[area].plain_before) continue;
-    let names: string[];
-    try {
-      names = await fs.readdir(path.join(uploadsRoot(), area));
-    } catch {
-      continue; // no folder: nothing was ever uploaded there
+    // The start tells the two forms apart: an encrypted file is not read whole at every start.
+    if (await startsEncrypted(target)) continue;
+    const stored = await fs.readFile(target).catch(() => null);
+    if (!stored || isEncryptedField(stored)) continue;
+    await replaceFile(target, encrypted(area, file, stored));
+    done += 1;
+  }
+  return done;
+}
+
+/**
+ * Key rotation (docs/operations.md#rotating-the-data-encryption-key): every stored file that is
+ * encrypted with a previous key (or still plain) is written again with the current key, the same
+ * safe way. Answers how many files it rewrote; a second run rewrites none.
+ */
+export async function reencryptUploads(): Promise<number> {
+  let done = 0;
+  for (const { area, file, target } of await storedFiles()) {
+    const stored = await fs.readFile(target).catch(() => null);
+    if (!stored) continue;
+    if (!isEncryptedField(stored)) {
+      if (!AREAS[area].plain_before) continue;
+      await replaceFile(target, encrypted(area, file, stored));
+      done += 1;
+      continue;
     }
-    for (const file of names.filter((n) => AREAS[area].name.test(n))) {
-      const target = uploadPath(area, file);
-      // The start tells the two forms apart: an encrypted file is not read whole at every start.
-      if (await startsEncrypted(target)) continue;
-      const stored = await fs.readFile(target).catch(() => null);
-      if (!stored || isEncryptedField(stored)) continue;
-      const temporary = path.join(path.dirname(target), `.${crypto.randomBytes(8).toString("hex")}.${file}.tmp`);
-      try {
-        const handle = await fs.open(temporary, "wx", OWNER_ONLY_FILE_MODE);
-        try {
-          await handle.writeFile(encrypted(area, file, stored));
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        await fs.rename(temporary, target);
-        done += 1;
-      } finally {
-        await fs.rm(temporary, { force: true });
-      }
-    }
+    const again = reencryptedField(stored.toString("utf8"), associatedData(area, file));
+    if (again === null) continue;
+    await replaceFile(target, again);
+    done += 1;
   }
   return done;
 }

@@ -9,6 +9,11 @@ import { secrets } from "~/server/config/secrets.server";
  * the 16-byte tag makes any change to the stored text fail to decrypt. The associated data names
  * where the value belongs (e.g. `member_profiles.id_number:<user id>`), so a ciphertext copied
  * onto another row or column does not decrypt either.
+ *
+ * Key rotation (docs/operations.md#rotating-the-data-encryption-key): values are always written
+ * with the current key; a value that does not decrypt with it is tried with each previous key
+ * (DATA_ENCRYPTION_KEY_PREVIOUS), so the server reads everything while `npm run data-key:rotate`
+ * re-encrypts the old values to the current key.
  */
 const VERSION = "v1";
 const IV_BYTES = 12;
@@ -39,7 +44,39 @@ export function isEncryptedField(stored: string | Buffer): boolean {
   return (typeof stored === "string" ? stored.slice(0, VERSION.length + 1) : stored.subarray(0, VERSION.length + 1).toString("latin1")) === `${VERSION}.`;
 }
 
-export function decryptField(stored: string, associated_data: string, key: Buffer = secrets().data_encryption_key): string {
+/** Decrypts with the current key, else with a previous one (see above); an explicit key is the only one tried. */
+export function decryptField(stored: string, associated_data: string, key?: Buffer): string {
+  if (key) return decryptWithKey(stored, associated_data, key);
+  const { data_encryption_key, data_encryption_keys_previous } = secrets();
+  try {
+    return decryptWithKey(stored, associated_data, data_encryption_key);
+  } catch (error) {
+    for (const previous of data_encryption_keys_previous) {
+      try {
+        return decryptWithKey(stored, associated_data, previous);
+      } catch {
+        // the next previous key
+      }
+    }
+    throw error;
+  }
+}
+
+/**
+ * For the rotation: the value encrypted again with the current key when it was encrypted with a
+ * previous one, or null when it is already under the current key. Throws when no key opens it.
+ */
+export function reencryptedField(stored: string, associated_data: string): string | null {
+  const { data_encryption_key } = secrets();
+  try {
+    decryptWithKey(stored, associated_data, data_encryption_key);
+    return null;
+  } catch {
+    return encryptField(decryptField(stored, associated_data), associated_data);
+  }
+}
+
+function decryptWithKey(stored: string, associated_data: string, key: Buffer): string {
   const parts = stored.split(".");
   if (parts.length !== 4 || parts[0] !== VERSION) throw new DecryptionError("Not an encrypted value of a known version.");
   const iv = Buffer.from(parts[1]!, "base64url");

@@ -1,0 +1,45 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { debitCards, memberProfiles } from "~/server/db/schema";
+import { cardNumberContext } from "~/server/cards/cards.server";
+import { encryptionContext } from "~/server/members/members.server";
+import { reencryptUploads } from "~/server/files/private-uploads.server";
+import { reencryptedField } from "./crypto.server";
+
+/**
+ * Moves everything DATA_ENCRYPTION_KEY protects to the current key
+ * (docs/operations.md#rotating-the-data-encryption-key): members' dates of birth and ID numbers,
+ * card numbers, and every private file (ID documents, check photos and thumbnails, profile
+ * photos). A value already under the current key is left as it is, so a run that stopped part way
+ * is simply run again. Each database value is its own small update: the server keeps reading
+ * every value meanwhile, with the current key or a previous one.
+ */
+export interface RotationReport {
+  fields: number;
+  files: number;
+}
+
+export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
+  let fields = 0;
+  const profiles = await db
+    .select({ user_id: memberProfiles.user_id, date_of_birth_enc: memberProfiles.date_of_birth_enc, id_number_enc: memberProfiles.id_number_enc })
+    .from(memberProfiles);
+  for (const p of profiles) {
+    const date_of_birth_enc = p.date_of_birth_enc ? reencryptedField(p.date_of_birth_enc, encryptionContext("date_of_birth", p.user_id)) : null;
+    const id_number_enc = p.id_number_enc ? reencryptedField(p.id_number_enc, encryptionContext("id_number", p.user_id)) : null;
+    if (!date_of_birth_enc && !id_number_enc) continue;
+    await db
+      .update(memberProfiles)
+      .set({ ...(date_of_birth_enc ? { date_of_birth_enc } : {}), ...(id_number_enc ? { id_number_enc } : {}) })
+      .where(eq(memberProfiles.user_id, p.user_id));
+    fields += (date_of_birth_enc ? 1 : 0) + (id_number_enc ? 1 : 0);
+  }
+  const cards = await db.select({ id: debitCards.id, member_id: debitCards.member_id, card_number_enc: debitCards.card_number_enc }).from(debitCards);
+  for (const c of cards) {
+    const card_number_enc = reencryptedField(c.card_number_enc, cardNumberContext(c.member_id));
+    if (!card_number_enc) continue;
+    await db.update(debitCards).set({ card_number_enc }).where(eq(debitCards.id, c.id));
+    fields += 1;
+  }
+  return { fields, files: await reencryptUploads() };
+}
