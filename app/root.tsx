@@ -1,4 +1,5 @@
-import { config as zodConfig } from "zod/v4/core";
+// First, before any module builds a Zod schema: no `new Function` (the CSP forbids it).
+import "./components/ui/zod-settings";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type LinksFunction } from "react-router";
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
@@ -7,12 +8,6 @@ import { institution } from "./config/institution.server";
 import { requestInfoContext } from "./context";
 import { useNonce } from "./components/nonce";
 import { DemoBanner } from "./components/demo-banner";
-
-// Zod compiles object parsers with `new Function` unless told not to. The pages' Content Security
-// Policy forbids that (no 'unsafe-eval'), so every page with a form made the browser report a
-// blocked eval. Turned off here: the browser runs the root module before any page's module, so
-// before their schemas are built.
-zodConfig({ jitless: true });
 
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
