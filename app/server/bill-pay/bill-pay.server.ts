@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { billPayees, billPayments, billPaymentSeries, type BillPayee, type BillPayment, type BillPaymentSeries } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
@@ -83,28 +84,13 @@ export function failureReason(refusal: Pick<LedgerRefusal, "code" | "limit">): s
   }
 }
 
-class Rollback extends Error {
-  constructor(readonly refusal: BillPayRefusal) {
-    super(refusal.message);
-  }
-}
-
 function refused(message: string, field?: string, status: 400 | 404 | 409 = 400): BillPayRefusal {
   return field === undefined ? { ok: false, message, status } : { ok: false, message, field, status };
 }
 
 /** Runs `work` in one database transaction; a refusal it returns rolls everything back. */
-async function inTransaction<T extends object>(db: Db, work: (tx: DbOrTx) => Promise<BillPayResult<T>>): Promise<BillPayResult<T>> {
-  try {
-    return await db.transaction(async (tx) => {
-      const result = await work(tx);
-      if (!result.ok) throw new Rollback(result);
-      return result;
-    });
-  } catch (error) {
-    if (error instanceof Rollback) return error.refusal;
-    throw error;
-  }
+function inTransaction<T extends object>(db: Db, work: (tx: DbOrTx) => Promise<BillPayResult<T>>): Promise<BillPayResult<T>> {
+  return inRefusableTransaction(db, work);
 }
 
 /** One member's Bill Pay changes one at a time (two tabs, a double click). */

@@ -6,6 +6,7 @@ import { placeHold, postTransferChecked, referenceNumber, today, type CheckRefus
 import { assert } from "~/domain/ledger-rules";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { textQuery } from "~/server/ledger/session.server";
+import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { formatCents } from "~/domain/money";
@@ -136,29 +137,9 @@ export function accountLabel(account: { type: string; account_number: string }):
   return `${type} ${maskAccountNumber(account.account_number)}`;
 }
 
-/**
- * Runs `work` in one database transaction and answers with what it answered. A refusal (a
- * check repeated under the transaction's locks, or the ledger's) rolls back everything `work`
- * wrote: Drizzle rolls back when the callback throws, so the refusal leaves it inside `Rollback`.
- */
-async function inTransaction(db: Db, work: (tx: DbOrTx) => Promise<TransferResult>): Promise<TransferResult> {
-  try {
-    return await db.transaction(async (tx) => {
-      const result = await work(tx);
-      if (!result.ok) throw new Rollback(result);
-      return result;
-    });
-  } catch (error) {
-    if (error instanceof Rollback) return error.refusal;
-    throw error;
-  }
-}
-
-/** Carries a refusal out of `inTransaction`'s callback; never leaves this module. */
-class Rollback extends Error {
-  constructor(readonly refusal: Refusal) {
-    super(refusal.code);
-  }
+/** Runs `work` in one database transaction; a refusal it answers rolls back everything it wrote. */
+function inTransaction(db: Db, work: (tx: DbOrTx) => Promise<TransferResult>): Promise<TransferResult> {
+  return inRefusableTransaction(db, work);
 }
 
 // ---------------------------------------------------------------------------------------------
