@@ -55,6 +55,18 @@ async function ledgerTotal(): Promise<number> {
   return Number(r.rows[0]!.s);
 }
 
+/**
+ * Two members, the first with $5,000.00 in checking; the dashboard's action posted as the first,
+ * and a transfer form of `amount` to the second.
+ */
+async function dashboardTransfer(amount: string) {
+  setAppDatabase(database);
+  const a = await newMember(db, { checking_cents: 500_000 });
+  const b = await newMember(db);
+  const fields = { from_account_id: String(a.checking.id), recipient_email: b.member.email, amount, reference: "Car", idempotency_key: key() };
+  return { a, b, post: dashboardPost(a.member), fields };
+}
+
 /** The dashboard's transfer action, posted as the signed-in member (the form as the browser sends it). */
 function dashboardPost(member: { id: string; email: string; name: string }) {
   const user = { ...member, role: "user" } as unknown as SessionUser;
@@ -469,11 +481,7 @@ describe("To Another Member limits and the emailed code", () => {
   });
 
   it("the dashboard's action asks for the code above the threshold, whatever the request says, and emails it", async () => {
-    setAppDatabase(database);
-    const a = await newMember(db, { checking_cents: 500_000 });
-    const b = await newMember(db);
-    const post = dashboardPost(a.member);
-    const fields = { from_account_id: String(a.checking.id), recipient_email: b.member.email, amount: "2500.00", reference: "Car", idempotency_key: key() };
+    const { a, b, post, fields } = await dashboardTransfer("2500.00");
     // The one-step intent with a code field of its own choosing still gets the code step.
     const first = await post({ ...fields, intent: "member", otp: "123456" });
     expect(first).toMatchObject({ tab: "member", status: "otp", summary: expect.stringContaining("$2,500.00 from Checking") });
@@ -644,11 +652,7 @@ describe("a repeated idempotency key", () => {
   });
 
   it("through the dashboard's action: a retry of a transfer that went through answers with it, at every step", async () => {
-    setAppDatabase(database);
-    const a = await newMember(db, { checking_cents: 500_000 });
-    const b = await newMember(db);
-    const post = dashboardPost(a.member);
-    const fields = { from_account_id: String(a.checking.id), recipient_email: b.member.email, amount: "1500.00", reference: "Car", idempotency_key: key() };
+    const { a, b, post, fields } = await dashboardTransfer("1500.00");
     expect(await post({ ...fields, intent: "member" })).toMatchObject({ status: "otp" });
     const sent = await post({ ...fields, intent: "member-send", otp: await lastTransferCode(db, a.member.email) });
     expect(sent).toMatchObject({ status: "done", amount_cents: 150_000 });
