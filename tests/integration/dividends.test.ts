@@ -13,6 +13,9 @@ import { verifyLedger } from "~/server/ledger/verify.server";
 import { extractText, getDocumentProxy } from "unpdf";
 import { readStatementFigures, statementData } from "~/server/statements/statements.server";
 import { renderStatementPdf } from "~/server/statements/pdf.server";
+import { memberStatementPdf } from "~/server/statements/member-statements.server";
+import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
+import { keptStatement } from "~/server/statements/statements.server";
 import { accountsToPay, DIVIDEND_INITIATOR, dividendKey, payMonthlyDividends, statementDividends } from "~/server/dividends/dividends.server";
 import { institution } from "~/config/institution.server";
 import { seedDemoHistory } from "~/server/seed/demo-history.server";
@@ -206,5 +209,31 @@ describe("the demo's history", () => {
     await payMonthlyDividends(db, now);
     expect(await dividendTransactions(savings.id, "2026-10")).toHaveLength(1);
     expect(await db.select().from(accountDividends).where(eq(accountDividends.account_id, savings.id))).toHaveLength(6);
+  });
+});
+
+describe("a statement asked for before the month's dividend is paid", () => {
+  async function pdfText(pdf: Uint8Array) {
+    return (await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true })).text;
+  }
+
+  it("has it: the member's download and the statement run each work the dividend out first", async () => {
+    // $10,000.00 all of October 2026 (31 days): 1,000,000 x (1.035^(31/365) - 1) = 2,926.04 cents -> $29.26.
+    const early = await openMember(db);
+    await post(early.savings.id, 1_000_000, "2026-09-30");
+    // 00:10 in New York on 1 November: the nightly dividend run (0:30) has not run yet.
+    const download = await memberStatementPdf(db, early.member_id, String(early.savings.id), "2026-10", new Date("2026-11-01T04:10:00Z"));
+    expect(download.ok).toBe(true);
+    expect(await rowOf(early.savings.id, "2026-10")).toMatchObject({ dividend_cents: 2_926 });
+    const downloaded = await pdfText((await keptStatement(db, early.savings.id, "2026-10"))!.pdf);
+    for (const expected of ["Dividend for October 2026", "$29.26"]) expect(downloaded).toContain(expected);
+
+    // The statement run (first business day, Monday 2 November) with the dividend run not done.
+    const late = await openMember(db);
+    await post(late.savings.id, 1_000_000, "2026-09-30");
+    await runMonthlyStatements(db, new Date("2026-11-02T12:00:00Z"));
+    expect(await rowOf(late.savings.id, "2026-10")).toMatchObject({ dividend_cents: 2_926 });
+    expect(await pdfText((await keptStatement(db, late.savings.id, "2026-10"))!.pdf)).toContain("Dividend for October 2026");
+    expect(await dividendTransactions(early.savings.id, "2026-10")).toHaveLength(1);
   });
 });

@@ -78,7 +78,10 @@ describe("the monthly statements job", () => {
     expect(more.map((x) => kept.find((s) => s.account_id === x.checking.id)!.closing_cents)).toEqual([1_000, 1_001, 1_002, 1_003, 1_004, 1_005]);
     const a_checking = kept.find((s) => s.account_id === a.checking.id)!;
     expect(a_checking).toMatchObject({ opening_cents: 0, credits_cents: 100_000, debits_cents: 2_500, closing_cents: 97_500, posted_count: 2, created_by: "system:statements" });
-    expect(kept.find((s) => s.account_id === b.savings.id)).toMatchObject({ opening_cents: 40_000, closing_cents: 40_000, posted_count: 0 });
+    // B's savings earns dividends, and the dividend run (0:30) is not in this runner: the statement
+    // run paid October's first, so the statement shows it. $400.00 all October (31 days):
+    // 40,000 x (1.035^(31/365) - 1) = 117.04 cents -> $1.17.
+    expect(kept.find((s) => s.account_id === b.savings.id)).toMatchObject({ opening_cents: 40_000, credits_cents: 117, closing_cents: 40_117, posted_count: 1 });
     const told = await db.select().from(notifications).where(eq(notifications.kind, "statement_ready"));
     expect(told.map((n) => [n.member_id, n.title]).sort()).toEqual([a, b, ...more].map((x) => [x.member.id, "Your October 2026 statement is ready"]).sort());
     expect(told.find((n) => n.member_id === a.member.id)!.body).toBe(`The statement for Personal Checking •••• ${a.checking.account_number.slice(-4)} is on your Statements page.`);

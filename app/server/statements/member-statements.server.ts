@@ -4,7 +4,8 @@ import { accountStatements } from "~/server/db/schema";
 import { memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { maskAccountNumber } from "~/domain/account-display";
 import { STATEMENT_MONTH_MESSAGE, isStatementMonth, monthLabel, type StatementMonth } from "~/domain/statements";
-import { availableMonths, statementFileName, statementFor } from "./statements.server";
+import { payAccountDividendsSince } from "~/server/dividends/dividends.server";
+import { availableMonths, keptStatement, statementFileName, statementFor } from "./statements.server";
 
 /**
  * The member's Statements page and downloads (docs/product.md#statements). Only the member's own
@@ -64,6 +65,10 @@ export async function memberStatementPdf(db: Db, member_id: string, account_id_t
   if (!isStatementMonth(month_text) || !(await availableMonths(db, account, now)).includes(month_text)) {
     return { ok: false, status: 400, message: STATEMENT_MONTH_MESSAGE };
   }
+  // A month's dividend is dated its last day but paid by the nightly run after it: a statement
+  // made first would be kept without it. So the account's dividend is worked out before its
+  // statement is made (the same rule and row as the run, which then finds it done).
+  if (!(await keptStatement(db, account.id, month_text))) await payAccountDividendsSince(db, account.id, month_text, now);
   const { statement } = await statementFor(db, account, month_text, `member:${member_id}`);
   return {
     ok: true,

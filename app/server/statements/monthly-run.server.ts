@@ -7,6 +7,7 @@ import { businessDate, toId } from "~/domain/ledger-rules";
 import { businessDayOnOrAfter } from "~/domain/payment-dates";
 import { maskAccountNumber } from "~/domain/account-display";
 import { addMonths, monthBounds, monthLabel, monthOfDate, type StatementMonth } from "~/domain/statements";
+import { payMonthlyDividends } from "~/server/dividends/dividends.server";
 import { statementFor } from "./statements.server";
 
 /**
@@ -33,6 +34,9 @@ export async function runMonthlyStatements(db: Db, now: Date): Promise<Statement
   const today = businessDate(institution().time_zone, now);
   const month = addMonths(monthOfDate(today), -1);
   if (today < businessDayOnOrAfter(`${monthOfDate(today)}-01`)) return { month, made: 0, waiting_for_business_day: true };
+  // The month's dividends first (a no-op once the nightly dividend run has paid them): a statement
+  // is kept as made, so one made before its dividend would never show it.
+  await payMonthlyDividends(db, now);
   let made = 0;
   for (let after = 0; ; ) {
     const ids = await accountsWithoutStatement(db, month, after, STATEMENT_RUN_BATCH);
