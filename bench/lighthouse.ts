@@ -5,7 +5,8 @@
  * default mobile configuration (simulated slow 4G and a 4x slower CPU) in Debian's headless
  * Chromium, N times per page. Records each page's median category scores (performance,
  * accessibility, best practices, SEO) and the median largest contentful paint, total blocking time
- * and cumulative layout shift, and prints them as a table.
+ * and cumulative layout shift, with the JavaScript each page asks for before it can paint
+ * (compressed bytes and files, which the machine's load does not change), and prints them as a table.
  *
  *   node --import tsx bench/lighthouse.ts [--runs 3] [--pages /,/login] [--out lighthouse] [--no-build] [--reports]
  *   (npm run bench:lighthouse; BENCH_PORT, default 3395; MUTUAL_BUILD_DIR for another build folder;
@@ -25,6 +26,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
@@ -136,6 +138,19 @@ async function auditWithRetries(url: string, chromePort: number): Promise<Run> {
   }
 }
 
+/**
+ * The JavaScript a page asks for before it can paint: every script its HTML names (module
+ * scripts and modulepreload links), read from the build folder, gzip -9. Independent of the
+ * machine's load, unlike the simulated timings.
+ */
+async function scriptsBeforePaint(serverPort: number, page: string, dir: string): Promise<{ files: number; gzip_bytes: number }> {
+  const html = await (await fetch(`http://127.0.0.1:${serverPort}${page}`)).text();
+  const files = new Set([...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!));
+  let gzip_bytes = 0;
+  for (const file of files) gzip_bytes += zlib.gzipSync(fs.readFileSync(path.join(dir, "client", file)), { level: 9 }).length;
+  return { files: files.size, gzip_bytes };
+}
+
 function summarize(samples: Run[]) {
   const scores = Object.fromEntries(CATEGORIES.map((id) => [id, median(samples.map((s) => s.scores[id]))])) as Run["scores"];
   // The audits that cost points in the run whose performance score is the median one.
@@ -171,13 +186,14 @@ function startServer(dir: string, serverPort: number, work: string, institutionF
   });
 }
 
-function table(pages: string[], results: Record<string, ReturnType<typeof summarize>>): string {
+function table(pages: string[], results: Record<string, ReturnType<typeof summarize> & { scripts_before_paint: { files: number; gzip_bytes: number } }>): string {
   return [
-    "| page | performance | accessibility | best practices | SEO | LCP | TBT | CLS |",
-    "|---|---|---|---|---|---|---|---|",
+    "| page | performance | accessibility | best practices | SEO | LCP | TBT | CLS | JavaScript before paint |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...pages.map((page) => {
       const r = results[page]!;
-      return `| ${page} | ${r.scores.performance} | ${r.scores.accessibility} | ${r.scores["best-practices"]} | ${r.scores.seo} | ${(r.lcp_ms / 1000).toFixed(1)} s | ${r.tbt_ms} ms | ${r.cls} |`;
+      const js = r.scripts_before_paint;
+      return `| ${page} | ${r.scores.performance} | ${r.scores.accessibility} | ${r.scores["best-practices"]} | ${r.scores.seo} | ${(r.lcp_ms / 1000).toFixed(1)} s | ${r.tbt_ms} ms | ${r.cls} | ${(js.gzip_bytes / 1024).toFixed(1)} KB, ${js.files} files |`;
     }),
   ].join("\n");
 }
@@ -233,7 +249,14 @@ async function main() {
         }
       }
     }
-    const results = Object.fromEntries(builds.map((build) => [build.name, Object.fromEntries(pages.map((page) => [page, summarize(samples[build.name]![page]!)]))]));
+    const scripts: Record<string, Record<string, { files: number; gzip_bytes: number }>> = {};
+    for (const build of builds) {
+      scripts[build.name] = {};
+      for (const page of pages) scripts[build.name]![page] = await scriptsBeforePaint(build.port, page, build.dir);
+    }
+    const results = Object.fromEntries(
+      builds.map((build) => [build.name, Object.fromEntries(pages.map((page) => [page, { ...summarize(samples[build.name]![page]!), scripts_before_paint: scripts[build.name]![page]! }]))]),
+    );
     const report = {
       date: new Date().toISOString(),
       commit: spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).stdout.trim(),
