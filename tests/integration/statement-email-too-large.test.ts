@@ -4,6 +4,7 @@ import type { Database, Db } from "~/server/db/client.server";
 import { outbox } from "~/server/db/schema";
 import { ATTACHMENTS_MAX_BYTES } from "~/server/mail/outbox.server";
 import { emailStatement } from "~/server/statements/email.server";
+import type * as MemberStatements from "~/server/statements/member-statements.server";
 import { openTestDatabase } from "./test-database";
 import { newMember } from "./member-support";
 
@@ -14,7 +15,7 @@ import { newMember } from "./member-support";
  * here by standing in for the statement builder: a real one that size takes minutes to build.
  */
 vi.mock("~/server/statements/member-statements.server", async (original) => ({
-  ...(await original<typeof import("~/server/statements/member-statements.server")>()),
+  ...(await original<typeof MemberStatements>()),
   memberStatementPdf: vi.fn(async () => ({
     ok: true as const,
     pdf: Buffer.alloc(ATTACHMENTS_MAX_BYTES + 1),
