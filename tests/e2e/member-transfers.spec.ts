@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import { expect as baseExpect, test, type Locator, type Page, type Person } from "./fixtures";
-import { DESKTOP, PHONE, SAM, confirmWithCode, expectNoAxeViolations, hydrated, inboxCode, refuseMissingAndWrongCode, watchConsole, type TestMember } from "./support";
+import { expect as baseExpect, test, type Locator, type Page } from "./fixtures";
+import { CREATED_MEMBER_NAME, DESKTOP, PHONE, SAM, confirmWithCode, expectNoAxeViolations, fundedMember, hydrated, refuseMissingAndWrongCode, watchConsole } from "./support";
 
 /**
  * Every transfer kind end to end as a member uses it (docs/product.md#transfers), each with its
@@ -16,9 +16,7 @@ import { DESKTOP, PHONE, SAM, confirmWithCode, expectNoAxeViolations, hydrated, 
  */
 const expect = baseExpect.configure({ timeout: 15_000 });
 const SCREENS = "test-results/screens";
-const SENDER_NAME = "Jordan Tester"; // createMember's name for every member it makes
-/** The demo profile's To Another Member limits (app/config/demo-institution.ts). */
-const CODE_ABOVE_DOLLARS = 1_000;
+const SENDER_NAME = CREATED_MEMBER_NAME;
 
 // The shared machine can be very slow: a test makes its members, funds them and transfers.
 test.setTimeout(300_000);
@@ -32,34 +30,6 @@ test.beforeAll(async ({ browser, baseURL, sessions }) => {
   await page.goto("/dashboard", { timeout: 200_000 });
   await context.close();
 });
-
-type MemberFixtures = { newMember: (tag: string) => Promise<TestMember>; pageAs: (person: Person) => Promise<Page> };
-
-/** A new member (checking and savings at zero), given `dollars` by Sam through To Another Member. */
-async function fundedMember({ newMember, pageAs }: MemberFixtures, tag: string, dollars?: string): Promise<TestMember> {
-  const member = await newMember(tag);
-  if (!dollars) return member;
-  const page = await pageAs(SAM);
-  await page.goto("/dashboard?transfer=member#transfer");
-  await hydrated(page);
-  const panel = page.getByRole("tabpanel");
-  await panel.getByLabel("Recipient's email").fill(member.email);
-  await panel.getByRole("button", { name: "Verify" }).click();
-  await expect(panel.getByText(`Recipient found: ${SENDER_NAME}`).first()).toBeVisible();
-  await panel.getByLabel("Amount").fill(dollars);
-  await panel.getByLabel("Reference").fill("Welcome money");
-  await panel.getByRole("button", { name: "Send money" }).click();
-  if (Number(dollars) > CODE_ABOVE_DOLLARS) {
-    // Above the profile's amount, the emailed code confirms it.
-    await expect(panel.getByLabel("One-time code")).toBeVisible();
-    await panel.getByLabel("One-time code").fill(await inboxCode(page, SAM.email));
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
-  }
-  const shown = Number(dollars).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  await expect(panel.getByRole("status").filter({ hasText: `Transfer sent: $${shown}` })).toBeVisible();
-  await page.close();
-  return member;
-}
 
 /** Moves `dollars` from the member's checking into savings; the reference number it was given. */
 async function intoSavings(panel: Locator, dollars: string, reference: string): Promise<string> {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import { expect as baseExpect, test, type Page, type Person } from "./fixtures";
-import { DESKTOP, PHONE, SAM, STAFF, expectNoAxeViolations, hydrated, inboxCode, watchConsole, type TestMember } from "./support";
+import { expect as baseExpect, test, type Page } from "./fixtures";
+import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, fundedMember, hydrated, inboxCode, watchConsole, type TestMember } from "./support";
 import { readNachaFile } from "../unit/nacha-reader";
 import { buildInboundFile } from "../unit/nacha-inbound-builder";
 
@@ -16,34 +16,8 @@ import { buildInboundFile } from "../unit/nacha-inbound-builder";
  */
 const expect = baseExpect.configure({ timeout: 15_000 });
 const SCREENS = "test-results/payment-queues";
-const CODE_ABOVE_DOLLARS = 1_000;
 test.setTimeout(300_000);
 test.describe.configure({ mode: "serial" });
-
-type MemberFixtures = { newMember: (tag: string) => Promise<TestMember>; pageAs: (person: Person) => Promise<Page> };
-
-/** A new member given `dollars` by Sam through To Another Member (as member-transfers.spec.ts does). */
-async function fundedMember({ newMember, pageAs }: MemberFixtures, tag: string, dollars: string): Promise<TestMember> {
-  const member = await newMember(tag);
-  const page = await pageAs(SAM);
-  await page.goto("/dashboard?transfer=member#transfer");
-  await hydrated(page);
-  const panel = page.getByRole("tabpanel");
-  await panel.getByLabel("Recipient's email").fill(member.email);
-  await panel.getByRole("button", { name: "Verify" }).click();
-  await expect(panel.getByText(/Recipient found/).first()).toBeVisible();
-  await panel.getByLabel("Amount").fill(dollars);
-  await panel.getByLabel("Reference").fill("Welcome money");
-  await panel.getByRole("button", { name: "Send money" }).click();
-  if (Number(dollars) > CODE_ABOVE_DOLLARS) {
-    await expect(panel.getByLabel("One-time code")).toBeVisible();
-    await panel.getByLabel("One-time code").fill(await inboxCode(page, SAM.email));
-    await panel.getByRole("button", { name: "Confirm transfer" }).click();
-  }
-  await expect(panel.getByRole("status").filter({ hasText: "Transfer sent" })).toBeVisible();
-  await page.close();
-  return member;
-}
 
 /** A To US Bank transfer through the dashboard, confirmed with the emailed code. */
 async function sendAch(page: Page, member: TestMember, payee: string, dollars: string) {

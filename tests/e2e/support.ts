@@ -226,6 +226,43 @@ export async function replaceTemporaryPassword(browser: Browser, baseURL: string
   }
 }
 
+/** Every member createMember makes is named so (the recipient's name a transfer shows). */
+export const CREATED_MEMBER_NAME = "Jordan Tester";
+/** The demo profile's To Another Member amount above which the emailed code confirms (app/config/demo-institution.ts). */
+const MEMBER_CODE_ABOVE_DOLLARS = 1_000;
+
+/** What fundedMember needs of a test's fixtures (fixtures.ts). */
+export type MemberFixtures = { newMember: (tag: string) => Promise<TestMember>; pageAs: (person: { email: string; password: string }) => Promise<Page> };
+
+/**
+ * A new member (checking and savings at zero, see createMember) given `dollars` by the demo member
+ * Sam Okafor through a real To Another Member transfer, so the money comes through the ledger and
+ * no test depends on the demo members' balances.
+ */
+export async function fundedMember({ newMember, pageAs }: MemberFixtures, tag: string, dollars: string): Promise<TestMember> {
+  const member = await newMember(tag);
+  const posted = { timeout: 15_000 };
+  const page = await pageAs(SAM);
+  await page.goto("/dashboard?transfer=member#transfer");
+  await hydrated(page);
+  const panel = page.getByRole("tabpanel");
+  await panel.getByLabel("Recipient's email").fill(member.email);
+  await panel.getByRole("button", { name: "Verify" }).click();
+  await expect(panel.getByText(`Recipient found: ${CREATED_MEMBER_NAME}`).first()).toBeVisible(posted);
+  await panel.getByLabel("Amount").fill(dollars);
+  await panel.getByLabel("Reference").fill("Welcome money");
+  await panel.getByRole("button", { name: "Send money" }).click();
+  if (Number(dollars) > MEMBER_CODE_ABOVE_DOLLARS) {
+    await expect(panel.getByLabel("One-time code")).toBeVisible(posted);
+    await panel.getByLabel("One-time code").fill(await inboxCode(page, SAM.email));
+    await panel.getByRole("button", { name: "Confirm transfer" }).click();
+  }
+  const shown = Number(dollars).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  await expect(panel.getByRole("status").filter({ hasText: `Transfer sent: $${shown}` })).toBeVisible(posted);
+  await page.close();
+  return member;
+}
+
 /** A file for a form's file field, as Playwright's setInputFiles takes it. */
 export type UploadFile = { name: string; mimeType: string; buffer: Buffer };
 
