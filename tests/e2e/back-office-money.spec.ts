@@ -215,6 +215,8 @@ test("an adjustment above the limit waits for a second staff member, who approve
   const box = checker.getByRole("region", { name: /^Adjustments waiting for approval/ });
   const first = box.getByRole("listitem").filter({ hasText: "Inheritance received by wire" });
   await expect(first.getByText(`asked by ${STAFF.email}`)).toBeVisible();
+  // What approving does, from the balance now (docs/product.md#member-accounts-staff).
+  await expect(first.getByTestId("adjustment-after")).toHaveText("Approving posts $10,000.01; the balance becomes $10,000.01.");
   await shot(checker, "approvals");
   await first.getByRole("button", { name: "Approve and post" }).click();
   await expect(box.getByText("Adjustment of $10,000.01 approved and posted.")).toBeVisible();
