@@ -108,6 +108,21 @@ describe("Between Accounts", () => {
     expect(await unreadCount(db, a.member.id)).toBe(1);
   });
 
+  it("a finished transfer's answer carries a fresh key, so the next one sent before the page reloads is a new transfer", async () => {
+    setAppDatabase(database);
+    const a = await newMember(db, { checking_cents: 10_000 });
+    const post = dashboardPost(a.member);
+    const fields = { intent: "internal", from_account_id: String(a.checking.id), to_account_id: String(a.savings.id), amount: "10.00", reference: "Rent", idempotency_key: key() };
+    const first = await post(fields);
+    if (first.status !== "done") throw new Error(`not done: ${first.status}`);
+    expect(first.next_key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.next_key).not.toBe(fields.idempotency_key);
+    const second = await post({ ...fields, idempotency_key: first.next_key });
+    expect(second).toMatchObject({ status: "done", amount_cents: 1_000 });
+    expect(second.status === "done" && second.reference_number).not.toBe(first.reference_number);
+    expect(await balance(a.checking.id)).toEqual({ current: 8_000, available: 8_000 });
+  });
+
   it("refuses another member's account, the same account, and amounts above available, moving nothing", async () => {
     const a = await newMember(db, { checking_cents: 5_000 });
     const b = await newMember(db, { checking_cents: 5_000 });

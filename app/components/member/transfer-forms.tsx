@@ -53,6 +53,8 @@ function useSubmitting(intentPrefix: TransferTab): boolean {
  * the first transfer instead of sending it twice.
  */
 function keyOf(result: TransferResult | undefined, tab: TransferTab, fresh: string): string {
+  // The answer's own next key: the page's fresh one may not have arrived yet.
+  if (result?.tab === tab && result.status === "done") return result.next_key;
   if (result?.tab !== tab || result.status !== "refused" || result.code !== "failed") return fresh;
   const sent = postedValues(result.reply).idempotency_key ?? "";
   return /^[0-9a-f-]{36}$/i.test(sent) ? sent : fresh;

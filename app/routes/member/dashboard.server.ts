@@ -84,7 +84,19 @@ export const loadDashboard = withDatabase(async (database, user: SessionUser, ta
 });
 
 export type TransferActionResult =
-  | { tab: TransferTab; status: "done"; reference_number: string; amount_cents: number; message: string }
+  | {
+      tab: TransferTab;
+      status: "done";
+      reference_number: string;
+      amount_cents: number;
+      message: string;
+      /**
+       * The key the form's next transfer sends. The page's data brings a fresh one too, but only
+       * once it has reloaded: a transfer sent before that would carry the finished one's key and be
+       * answered with it ("Transfer complete", the old reference, nothing sent).
+       */
+      next_key: string;
+    }
   | {
       tab: TransferTab;
       status: "refused";
@@ -132,7 +144,7 @@ async function codeStep(database: Parameters<typeof sendStepUpCode>[0], member: 
 
 function finished(tab: TransferTab, result: TransferResult, form: FormData, message: string): TransferActionResult {
   if (!result.ok) return refused(tab, result, form);
-  return { tab, status: "done", reference_number: result.reference_number, amount_cents: result.amount_cents, message };
+  return { tab, status: "done", reference_number: result.reference_number, amount_cents: result.amount_cents, message, next_key: crypto.randomUUID() };
 }
 
 /** Every step of every transfer form; an action with another `intent` is a bad request (400). */
