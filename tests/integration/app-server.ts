@@ -99,6 +99,20 @@ export class AppProcess {
   }
 }
 
+/**
+ * One environment for every app process of a test, as one EnvironmentFile gives every systemd
+ * instance: the database, a data folder under `data_dir`, fresh secrets, and the test's own settings.
+ */
+export function appEnvironment(database_url: string, data_dir: string, settings: Record<string, string>): Record<string, string> {
+  return {
+    DATABASE_URL: database_url,
+    DATA_DIR: path.join(data_dir, "data"),
+    SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
+    DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex"),
+    ...settings,
+  };
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

@@ -1,10 +1,9 @@
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { AppProcess, freePort } from "./app-server";
+import { AppProcess, appEnvironment, freePort } from "./app-server";
 import { onPostgres, openTestDatabase } from "./test-database";
 import type { Database } from "~/server/db/client.server";
 
@@ -33,15 +32,7 @@ describe("jobs with two app processes", () => {
     database = await openTestDatabase({ pool_max: 2 });
     const db = database.db;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-jobs-apps-"));
-    const environment = {
-      DATABASE_URL: database.url!,
-      DATABASE_POOL_MAX: "6",
-      DATA_DIR: path.join(dataDir, "data"),
-      SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
-      DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex"),
-      JOB_CLOCK: "adjustable",
-      JOB_POLL_MS: "100",
-    };
+    const environment = appEnvironment(database.url!, dataDir, { DATABASE_POOL_MAX: "6", JOB_CLOCK: "adjustable", JOB_POLL_MS: "100" });
     apps.push(new AppProcess(await freePort(), environment), new AppProcess(await freePort(), environment));
     await Promise.all(apps.map((app) => app.waitForLine(/job runner started/, "the job runner")));
 

@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { AppProcess, TransferLoad, freePort, memberWithAccounts, postedBalances, repository, signIn, type Member, type Outcome } from "./app-server";
+import { AppProcess, TransferLoad, appEnvironment, freePort, memberWithAccounts, postedBalances, repository, signIn, type Member, type Outcome } from "./app-server";
 import { onPostgres, openTestDatabase } from "./test-database";
 import type { Database } from "~/server/db/client.server";
 import { sessions } from "~/server/db/schema";
@@ -177,15 +176,7 @@ describe("several app processes on one PostgreSQL behind nginx", () => {
       const db = database.db;
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-multi-"));
       // One environment for every process, as one EnvironmentFile gives every systemd instance.
-      const environment = {
-        DATABASE_URL: database.url!,
-        DATABASE_POOL_MAX: "8",
-        DATA_DIR: path.join(dataDir, "data"),
-        SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
-        DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex"),
-        TRUST_PROXY: "1",
-        LOG_LEVEL: "info",
-      };
+      const environment = appEnvironment(database.url!, dataDir, { DATABASE_POOL_MAX: "8", TRUST_PROXY: "1", LOG_LEVEL: "info" });
       const [port_1, port_2, proxy_port] = [await freePort(), await freePort(), await freePort()];
       // Both start at once against the empty database, as two systemd instances do at boot.
       apps.push(new AppProcess(port_1, environment), new AppProcess(port_2, environment));
