@@ -142,9 +142,18 @@ async function codeStep(database: Parameters<typeof sendStepUpCode>[0], member: 
   return { tab, status: "otp", summary, reply: formReply(form) };
 }
 
+/**
+ * The key after `sent`: derived from it (SHA-256, written as a version-4 UUID), so a retry of the
+ * same transfer is answered exactly as the first time, next key included.
+ */
+function nextKeyAfter(sent: string): string {
+  const h = crypto.createHash("sha256").update(`next-transfer:${sent}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
 function finished(tab: TransferTab, result: TransferResult, form: FormData, message: string): TransferActionResult {
   if (!result.ok) return refused(tab, result, form);
-  return { tab, status: "done", reference_number: result.reference_number, amount_cents: result.amount_cents, message, next_key: crypto.randomUUID() };
+  return { tab, status: "done", reference_number: result.reference_number, amount_cents: result.amount_cents, message, next_key: nextKeyAfter(String(form.get("idempotency_key") ?? "")) };
 }
 
 /** Every step of every transfer form; an action with another `intent` is a bad request (400). */
