@@ -1,4 +1,4 @@
-import type { APIRequestContext } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { hydrated } from "./support";
 
@@ -31,8 +31,8 @@ for (const path of FORM_PAGES) {
   });
 }
 
-test("a form sent before its checks arrive waits for them, and is checked in the browser", async ({ page }) => {
-  // Every script the page does not ask for up front (the checks, Zod, the schema) is held back.
+/** Opens /login with every script it does not ask for up front (the checks, Zod, the schema) held back until `release`. */
+async function loginWithChecksHeld(page: Page) {
   const upFront = new Set<string>();
   const held: (() => Promise<void>)[] = [];
   let holding = true;
@@ -49,6 +49,15 @@ test("a form sent before its checks arrive waits for them, and is checked in the
   page.on("request", (request) => {
     if (request.method() === "POST") posts.push(request.url());
   });
+  const release = async () => {
+    holding = false;
+    for (const next of held.splice(0)) await next();
+  };
+  return { held, posts, release };
+}
+
+test("a form sent before its checks arrive waits for them, and is checked in the browser", async ({ page }) => {
+  const { held, posts, release } = await loginWithChecksHeld(page);
   const email = page.getByLabel("Email address");
   await email.fill("not-an-email");
   await page.getByLabel("Password").fill("a password");
@@ -57,8 +66,7 @@ test("a form sent before its checks arrive waits for them, and is checked in the
   // Not checked yet, and not posted: the submit waits.
   await expect(email).not.toHaveAttribute("aria-invalid", "true");
   expect(posts).toEqual([]);
-  holding = false;
-  for (const release of held.splice(0)) await release();
+  await release();
   await expect(email).toHaveAttribute("aria-invalid", "true");
   await expect(email).toHaveAccessibleDescription("Please enter a valid email address");
   expect(posts).toEqual([]);
