@@ -14,7 +14,7 @@ const DB_HANDLE_IN_ROUTE = [
 ];
 
 export default tseslint.config(
-  { ignores: ["build/", "build-e2e-*/", "node_modules/", ".react-router/", "data/", "test-results/", "playwright-report/", "app/server/db/migrations/", "bench/results/tmp/"] },
+  { ignores: ["build/", "build-*/", "node_modules/", ".react-router/", "data/", "test-results/", "playwright-report/", "app/server/db/migrations/", "bench/results/tmp/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
