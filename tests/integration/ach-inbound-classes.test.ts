@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq, inArray } from "drizzle-orm";
-import type { Database, Db } from "~/server/db/client.server";
+import type { Db } from "~/server/db/client.server";
 import { achInboundEntries, achNotificationsOfChange, auditLog, externalPayments, notifications } from "~/server/db/schema";
-import { getBalances, institutionAccount } from "~/server/ledger/accounts.server";
+import { institutionAccount } from "~/server/ledger/accounts.server";
 import { historyPage } from "~/server/ledger/ledger.server";
-import { verifyLedger } from "~/server/ledger/verify.server";
 import { exportPayments, traceSequence } from "~/server/rails/export.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
 import { exportReturnFile, returnFile } from "~/server/rails/inbound-returns.server";
 import { applyNotificationOfChange, markChangeHandled, waitingChanges, waitingChangesCount } from "~/server/rails/inbound-noc.server";
 import { queueCounts } from "~/server/rails/queues.server";
 import { institution } from "~/config/institution.server";
-import { openTestDatabase } from "./test-database";
+import { fileDatabase } from "./test-database";
+import { currentCents, expectLedgerVerifies } from "./ledger-fixtures";
 import { newMember } from "./member-support";
 import { queueAch } from "./rails-support";
 import { staff as newStaff } from "../factories";
@@ -25,35 +25,13 @@ import { buildInboundFile } from "../unit/nacha-inbound-builder";
  * move no money and wait for staff, who apply the correction to the member's transfers still
  * waiting or mark them handled. The ledger verifies after each test.
  */
-let database: Database;
 let db: Db;
 let staff: { id: string; email: string };
 const origin = { request_id: "test", ip: "198.51.100.7" };
 const bytes = (text: string) => new TextEncoder().encode(text);
-
-beforeAll(async () => {
-  database = await openTestDatabase({ pool_max: 6 });
-  db = database.db;
-  staff = await newStaff(db);
-});
-afterAll(async () => {
-  await database?.close();
-});
-
-async function expectLedgerVerifies() {
-  const report = await verifyLedger(db);
-  expect(report.problems).toEqual([]);
-  expect(report.ok).toBe(true);
-}
-
-async function current(account_id: number): Promise<number> {
-  const [a] = await getBalances(db, [account_id]);
-  return a!.current_cents;
-}
-
-async function settlement(): Promise<number> {
-  return current((await institutionAccount(db, "ach_settlement")).id);
-}
+fileDatabase({ pool_max: 6, onOpen: async (database) => void (staff = await newStaff((db = database.db))) });
+const current = (account_id: number) => currentCents(db, account_id);
+const settlement = async () => current((await institutionAccount(db, "ach_settlement")).id);
 
 const ourTrace = (payment_id: number) => `${institution().routing_number.slice(0, 8)}${String(traceSequence(payment_id)).padStart(7, "0")}`;
 
@@ -129,7 +107,7 @@ describe("ACH in: the entry classes of a Federal Reserve file", () => {
     expect(pop.slice(39, 54)).toBe("1045     PORTME");
     const ctx_return = records.find((r) => r.startsWith("621"))!;
     expect(ctx_return.slice(54, 74)).toBe("0001NOBODY INC      ");
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 });
 
@@ -226,6 +204,6 @@ describe("ACH in: notifications of change", () => {
     // The same file again: nothing recorded twice.
     expect(await receiveAchFile(db, { bytes: bytes(text), file_name: "again.ach", staff, origin })).toMatchObject({ ok: false, reason: "duplicate" });
     expect(await waitingChangesCount(db)).toBe(changes_before);
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 });

@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq, inArray } from "drizzle-orm";
-import type { Database, Db } from "~/server/db/client.server";
+import type { Db } from "~/server/db/client.server";
 import { achInboundEntries, achInboundFiles, auditLog, ledgerTransactions, notifications } from "~/server/db/schema";
-import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
+import { institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
 import { historyPage } from "~/server/ledger/ledger.server";
-import { verifyLedger } from "~/server/ledger/verify.server";
 import { exportPayments, traceSequence } from "~/server/rails/export.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
 import { exportReturnFile, markReturnHandled, returnedItems, returnedItemsCount, returnFile } from "~/server/rails/inbound-returns.server";
 import { institution } from "~/config/institution.server";
-import { openTestDatabase } from "./test-database";
+import { fileDatabase } from "./test-database";
+import { currentCents, expectLedgerVerifies } from "./ledger-fixtures";
 import { newMember } from "./member-support";
 import { queueAch } from "./rails-support";
 import { staff as newStaff } from "../factories";
@@ -23,35 +23,13 @@ import { buildInboundFile, FED_ROUTING } from "../unit/nacha-inbound-builder";
  * account moves by exactly the posted part of the file's totals; the ledger verifies after each
  * test.
  */
-let database: Database;
 let db: Db;
 let staff: { id: string; email: string };
 const origin = { request_id: "test", ip: "198.51.100.7" };
 const bytes = (text: string) => new TextEncoder().encode(text);
-
-beforeAll(async () => {
-  database = await openTestDatabase({ pool_max: 6 });
-  db = database.db;
-  staff = await newStaff(db);
-});
-afterAll(async () => {
-  await database?.close();
-});
-
-async function expectLedgerVerifies() {
-  const report = await verifyLedger(db);
-  expect(report.problems).toEqual([]);
-  expect(report.ok).toBe(true);
-}
-
-async function current(account_id: number): Promise<number> {
-  const [a] = await getBalances(db, [account_id]);
-  return a!.current_cents;
-}
-
-async function settlement(): Promise<number> {
-  return current((await institutionAccount(db, "ach_settlement")).id);
-}
+fileDatabase({ pool_max: 6, onOpen: async (database) => void (staff = await newStaff((db = database.db))) });
+const current = (account_id: number) => currentCents(db, account_id);
+const settlement = async () => current((await institutionAccount(db, "ach_settlement")).id);
 
 async function upload(text: string, file_name = "fed.ach", chunk_entries?: number) {
   return receiveAchFile(db, { bytes: bytes(text), file_name, staff, origin, chunk_entries });
@@ -138,7 +116,7 @@ describe("ACH in", () => {
     expect(told.find((n) => n.member_id === closed.member.id && n.kind === "ach_returned")?.body).toContain("Account closed");
     const audits = await db.select().from(auditLog).where(and(eq(auditLog.subject_type, "ach_inbound_file"), eq(auditLog.subject_id, String(result.file_id))));
     expect(audits.map((x) => x.action).sort()).toEqual(["ach_inbound.posted", "ach_inbound.received"]);
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
 
     // Returned items wait in the queue, then go out as one return file.
     expect(await returnedItemsCount(db)).toBe(4);
@@ -179,7 +157,7 @@ describe("ACH in", () => {
     const sent = await exportPayments(db, "ach", staff, origin);
     if (!sent.ok) throw new Error(sent.message);
     expect(sent.file.file_name).toMatch(/^ach-\d{4}-\d{2}-\d{2}-B-/);
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("the same file uploaded twice posts once, also when both uploads run at once", async () => {
@@ -199,7 +177,7 @@ describe("ACH in", () => {
     expect(await current(n.savings.id)).toBe(4_000);
     const stored = await db.select({ id: achInboundFiles.id }).from(achInboundFiles).where(inArray(achInboundFiles.file_name, ["one.ach", "two.ach"]));
     expect(stored).toHaveLength(1);
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("a return of our own ACH entry (addenda 99) reverses the sent payment and tells the member why; an unknown one waits for staff", async () => {
@@ -248,7 +226,7 @@ describe("ACH in", () => {
     expect(await returnedItemsCount(db)).toBe(0);
     const [handled] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ach_inbound.return_handled"), eq(auditLog.subject_id, String(id))));
     expect(handled).toMatchObject({ actor_id: staff.id, after: { status: "noted", note: "Asked the other bank; not ours" } });
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("a refused file stores and posts nothing, and says the line and the rule", async () => {
@@ -262,6 +240,6 @@ describe("ACH in", () => {
     expect(await upload("")).toEqual({ ok: false, reason: "invalid", message: "The file was refused, nothing was posted: the file is empty." });
     expect((await db.select({ id: achInboundFiles.id }).from(achInboundFiles)).length).toBe(files_before);
     expect(await current(m.checking.id)).toBe(0);
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 });

@@ -1,7 +1,6 @@
 import "./admin-support";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import type { Database } from "~/server/db/client.server";
 import { applicationDecisions, applicationInfoRequests, auditLog, debitCards, ledgerAccounts, memberProfiles, outbox, users } from "~/server/db/schema";
 import { approveApplication, rejectApplication, requestInformation } from "~/server/admin/review.server";
 import { createMemberByStaff, mustChangePassword, passwordChanged } from "~/server/admin/create-member.server";
@@ -15,18 +14,11 @@ import { decryptField } from "~/server/security/crypto.server";
 import { institution } from "~/config/institution.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { listNotifications, unreadCount } from "~/server/notifications/notifications.server";
-import { openTestDatabase } from "./test-database";
+import { fileDatabase } from "./test-database";
 import { applicant, checklistWithout, fullChecklist, ORIGIN, person } from "./admin-support";
 
-let database: Database;
 let staff: { id: string; email: string };
-beforeAll(async () => {
-  database = await openTestDatabase();
-  staff = await person(database.db, "admin");
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = fileDatabase({ onOpen: async (opened) => void (staff = await person(opened.db, "admin")) });
 
 async function auditFor(member_id: string) {
   return database.db.select().from(auditLog).where(eq(auditLog.member_id, member_id)).orderBy(auditLog.id);

@@ -1,13 +1,12 @@
 import "./member-support";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Database } from "~/server/db/client.server";
 import { addPayee, payDueBillPayments, scheduleBillPayment, type BillPayMember } from "~/server/bill-pay/bill-pay.server";
 import { institution } from "~/config/institution.server";
 import { businessDate } from "~/domain/ledger-rules";
 import { businessDayOnOrAfter } from "~/domain/payment-dates";
 import { addDays, billPaySchema } from "~/domain/bill-pay";
-import { onPostgres, openTestDatabase } from "./test-database";
+import { fileDatabase, onPostgres, statementsOf } from "./test-database";
 import { key, newMember } from "./member-support";
 
 /**
@@ -15,34 +14,12 @@ import { key, newMember } from "./member-support";
  * not with a statement of its own per payment. Counted on node-postgres, where each round trip
  * is one call of the client's `query` (as tests/integration/transfer-statements.test.ts does).
  */
-let database: Database;
 let db: Database["db"];
 const ORIGIN = { request_id: "bill-pay-job-0001", ip: "203.0.113.7" };
 const today = businessDate(institution().time_zone);
 const first_day = businessDayOnOrAfter(addDays(today, 1));
 
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-});
-afterAll(async () => {
-  await database?.close();
-});
-
-async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const statements: string[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string };
-    statements.push(typeof first === "string" ? first : String(first?.text ?? ""));
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  try {
-    return { result: await work(), statements };
-  } finally {
-    pg.Client.prototype.query = query;
-  }
-}
+fileDatabase({ onOpen: (database) => void (db = database.db) });
 
 describe.skipIf(!onPostgres)("the bill-payments job's statements (PostgreSQL)", () => {
   it("reads no payee on its own: each comes with its payment", async () => {

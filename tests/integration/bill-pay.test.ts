@@ -6,7 +6,6 @@ import type { Database } from "~/server/db/client.server";
 import { auditLog, billPayees, billPayments, billPaymentSeries, jobRuns, ledgerTransactions, notifications } from "~/server/db/schema";
 import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
-import { verifyLedger } from "~/server/ledger/verify.server";
 import { addPayee, cancelBillPayment, editBillPayment, payDueBillPayments, scheduleBillPayment, type BillPayMember } from "~/server/bill-pay/bill-pay.server";
 import { billPaymentsJob } from "~/server/jobs/registry.server";
 import { JobRunner } from "~/server/jobs/runner.server";
@@ -18,7 +17,7 @@ import { businessDayOnOrAfter } from "~/domain/payment-dates";
 import { addDays, billPaySchema, editBillPaymentSchema, seriesPaymentDate, type SeriesRule } from "~/domain/bill-pay";
 import { openTestDatabase } from "./test-database";
 import { key, newMember } from "./member-support";
-import { deposit } from "./ledger-fixtures";
+import { deposit, expectLedgerVerifies } from "./ledger-fixtures";
 
 /**
  * Bill Pay's service and job (docs/product.md#bill-pay) on PGlite and PostgreSQL: scheduling holds
@@ -47,12 +46,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database?.close();
 });
-
-async function expectLedgerVerifies() {
-  const report = await verifyLedger(db);
-  expect(report.problems).toEqual([]);
-  expect(report.ok).toBe(true);
-}
 
 async function balances(account_id: number) {
   const [a] = await getBalances(db, [account_id]);
@@ -116,7 +109,7 @@ describe("a one-off payment", () => {
     expect(await kindsOfNotifications(m.member.id)).toEqual(["payment_pending", "bill_paid"]);
     const audit = await db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.member_id, m.member.id));
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(["bill_pay.payee_add", "bill_pay.schedule", "bill_pay.paid"]));
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("fails on its date when the account was frozen since: the hold is released and the member told why", async () => {
@@ -132,7 +125,7 @@ describe("a one-off payment", () => {
     const [told] = await db.select().from(notifications).where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "bill_payment_failed")));
     expect(told!.body).toContain("blocked for security reasons");
     expect(told!.body).toContain("$50.00 held for it is available again");
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("is refused, holding nothing, above the available balance, from another member's account, from savings, or to another member's payee", async () => {
@@ -146,7 +139,7 @@ describe("a one-off payment", () => {
     expect(await balances(m.checking.id)).toEqual({ current: 10_000, held: 0, available: 10_000 });
     expect(await balances(other.checking.id)).toEqual({ current: 10_000, held: 0, available: 10_000 });
     expect(await db.select().from(billPayments).where(eq(billPayments.member_id, m.member.id))).toEqual([]);
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("a quick pick is saved as a payee with its account number, once", async () => {
@@ -156,7 +149,7 @@ describe("a one-off payment", () => {
     expect(await scheduleBillPayment(db, m.who, form(pick), ORIGIN)).toMatchObject({ ok: true, replayed: false });
     const payees = await db.select().from(billPayees).where(and(eq(billPayees.member_id, m.member.id), eq(billPayees.account_number, "99-1234")));
     expect(payees).toHaveLength(1);
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 });
 
@@ -179,7 +172,7 @@ describe("cancel and edit before the date", () => {
     await payDueBillPayments(db, on(first_day));
     expect((await payment(done.payment_id)).status).toBe("cancelled");
     expect(await kindsOfNotifications(m.member.id)).toEqual(["payment_pending", "payment_cancelled"]);
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("Edit re-holds in one transaction: only the difference must be available; a refusal keeps the old hold; a repeat changes nothing", async () => {
@@ -214,7 +207,7 @@ describe("cancel and edit before the date", () => {
     const audit = await db.select().from(auditLog).where(and(eq(auditLog.member_id, m.member.id), eq(auditLog.action, "bill_pay.edit")));
     expect(audit).toHaveLength(1);
     expect(audit[0]!.before).toMatchObject({ amount_cents: 6_000, payment_date: first_day });
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 });
 
@@ -233,7 +226,7 @@ describe("a recurring series", () => {
     expect(rows.map((r) => [r.sequence, r.payment_date, r.status])).toEqual(dates.map((d, i) => [i + 1, d, "paid"]));
     expect((await db.select().from(billPaymentSeries).where(eq(billPaymentSeries.id, series!.id)))[0]!.status).toBe("ended");
     expect(await balances(m.checking.id)).toEqual({ current: 94_000, held: 0, available: 94_000 });
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("a payment the money was not there for is scheduled without a hold and fails for insufficient funds on its date; the series goes on", async () => {
@@ -266,7 +259,7 @@ describe("a recurring series", () => {
     expect(third).toMatchObject({ status: "paid", hold_transaction_id: null });
     expect(await transactionStatus(third!.paid_transaction_id!)).toBe("posted");
     expect(await balances(m.checking.id)).toEqual({ current: 20_000, held: 0, available: 20_000 });
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("Edit keeps a recurring payment before the series' next one", async () => {
@@ -279,7 +272,7 @@ describe("a recurring series", () => {
     expect(await editBillPayment(db, m.who, edit(next), ORIGIN)).toEqual({ ok: false, status: 400, field: "payment_date", message: `A recurring payment's date must be before the series' next payment (${next}).` });
     expect((await payment(done.payment_id)).payment_date).toBe(first_day);
     expect(await editBillPayment(db, m.who, edit(second_day), ORIGIN)).toMatchObject({ ok: true });
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("Cancel on a recurring payment releases its hold and ends the series", async () => {
@@ -289,7 +282,7 @@ describe("a recurring series", () => {
     expect(await cancelBillPayment(db, m.who, done.payment_id, ORIGIN)).toEqual({ ok: true, released_cents: 1_000, series_ended: true });
     await payDueBillPayments(db, on(addDays(first_day, 40)));
     expect(await db.select().from(billPayments).where(eq(billPayments.member_id, m.member.id))).toHaveLength(1);
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 });
 
@@ -318,6 +311,6 @@ describe("the bill-payments job", () => {
     const runs = await db.select().from(jobRuns).where(and(eq(jobRuns.job, "bill-payments"), eq(jobRuns.state, "succeeded")));
     expect(runs.some((r) => (r.result as { paid?: number } | null)?.paid === 1)).toBe(true);
     await runner.stop();
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 });

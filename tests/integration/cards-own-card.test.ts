@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database, Db } from "~/server/db/client.server";
+import { describe, expect, it } from "vitest";
+import type { Db } from "~/server/db/client.server";
 import { issueDebitCard } from "~/server/cards/cards.server";
 import { changeCardPin, reportCardLost, revealCardDetails, sendCardCode, setCardDailyLimit, setCardLocked } from "~/server/cards/controls.server";
-import { openTestDatabase } from "./test-database";
+import { fileDatabase } from "./test-database";
 import { newMember } from "./member-support";
 
 /**
@@ -12,18 +12,10 @@ import { newMember } from "./member-support";
  * controls alike, never a database error (a 500). Before, three controls read the card with their
  * own query, which sent such an id to the database.
  */
-let database: Database;
+process.env.LOG_LEVEL = "silent";
 let db: Db;
 const origin = { request_id: "test", ip: "198.51.100.7" };
-
-beforeAll(async () => {
-  process.env.LOG_LEVEL = "silent";
-  database = await openTestDatabase();
-  db = database.db;
-});
-afterAll(async () => {
-  await database?.close();
-});
+fileDatabase({ onOpen: (database) => void (db = database.db) });
 
 describe("the card controls' own-card check", () => {
   it("answers card_not_found for another member's card and for impossible ids, in all six controls", async () => {

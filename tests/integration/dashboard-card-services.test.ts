@@ -1,12 +1,11 @@
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database, Db } from "~/server/db/client.server";
+import { describe, expect, it } from "vitest";
+import type { Db } from "~/server/db/client.server";
 import { setAppDatabase } from "~/server/db/db.server";
 import { issueDebitCard } from "~/server/cards/cards.server";
 import { authorizeCardPurchase } from "~/server/cards/authorization.server";
 import { memberCardsView } from "~/server/cards/controls.server";
 import { cardServicesSummary } from "~/server/cards/page.server";
-import { onPostgres, openTestDatabase } from "./test-database";
+import { fileDatabase, onPostgres, statementsOf } from "./test-database";
 import { key, newMember } from "./member-support";
 
 /**
@@ -15,33 +14,14 @@ import { key, newMember } from "./member-support";
  * and the Statements view's data is built only when that view is shown. Before, each card cost
  * two more statements, and the statements were built on every dashboard load.
  */
-let database: Database;
+process.env.LOG_LEVEL = "silent";
 let db: Db;
-
-beforeAll(async () => {
-  process.env.LOG_LEVEL = "silent";
-  database = await openTestDatabase();
-  db = database.db;
-  setAppDatabase(database);
+fileDatabase({
+  onOpen: (database) => {
+    db = database.db;
+    setAppDatabase(database);
+  },
 });
-afterAll(async () => {
-  await database?.close();
-});
-
-async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const statements: string[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string };
-    statements.push(typeof first === "string" ? first : String(first?.text ?? ""));
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  try {
-    return { result: await work(), statements };
-  } finally {
-    pg.Client.prototype.query = query;
-  }
-}
 
 async function memberWithCards(n: number) {
   const m = await newMember(db, { checking_cents: 100_000 });

@@ -1,16 +1,15 @@
 import "./admin-support";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import type { Database } from "~/server/db/client.server";
 import { memberProfiles } from "~/server/db/schema";
 import { memberDetail, readIdDocument } from "~/server/admin/directory.server";
 import { uploadsRoot } from "~/server/files/private-uploads.server";
 import { encryptionContext } from "~/server/members/members.server";
 import { decryptField, encryptField } from "~/server/security/crypto.server";
 import { reencryptToCurrentKey } from "~/server/security/rotate-data-key.server";
-import { openTestDatabase } from "./test-database";
+import { fileDatabase } from "./test-database";
 import { applicant, ORIGIN, person } from "./admin-support";
 
 /**
@@ -28,14 +27,9 @@ process.env.DATA_ENCRYPTION_KEY_PREVIOUS = OLD_KEY;
 const oldKey = Buffer.from(OLD_KEY, "hex");
 const newKey = Buffer.from(NEW_KEY, "hex");
 
-let database: Database;
 let staff: { id: string; email: string };
-beforeAll(async () => {
-  database = await openTestDatabase();
-  staff = await person(database.db, "admin");
-});
-afterAll(async () => {
-  await database?.close();
+const database = fileDatabase({ onOpen: async (opened) => void (staff = await person(opened.db, "admin")) });
+afterAll(() => {
   for (const [name, value] of [["DATA_ENCRYPTION_KEY", saved.current], ["DATA_ENCRYPTION_KEY_PREVIOUS", saved.previous]] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { pino } from "pino";
-import type { Database, Db } from "~/server/db/client.server";
+import type { Db } from "~/server/db/client.server";
 import { accountDividends, jobRuns, ledgerTransactions, users } from "~/server/db/schema";
 import { manualJobClock } from "~/server/jobs/clock.server";
 import { JobRunner } from "~/server/jobs/runner.server";
@@ -20,7 +20,7 @@ import { accountsToPay, DIVIDEND_INITIATOR, dividendKey, payMonthlyDividends, st
 import { institution } from "~/config/institution.server";
 import { seedDemoHistory } from "~/server/seed/demo-history.server";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
-import { openTestDatabase } from "./test-database";
+import { fileDatabase } from "./test-database";
 import { accepted, newKey, openMember } from "./ledger-fixtures";
 
 /**
@@ -30,15 +30,10 @@ import { accepted, newKey, openMember } from "./ledger-fixtures";
  * a closed account, a frozen one paid once unfrozen, never twice, and a run that failed half way
  * finished by the next. The ledger verifies clean at the end.
  */
-let database: Database;
 let db: Db;
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-});
-afterAll(async () => {
-  expect((await verifyLedger(db)).ok).toBe(true);
-  await database?.close();
+const database = fileDatabase({
+  onOpen: (opened) => void (db = opened.db),
+  beforeClose: async (db) => expect((await verifyLedger(db)).ok).toBe(true),
 });
 
 async function post(account_id: number, amount_cents: number, date: string) {

@@ -1,8 +1,10 @@
 import crypto from "node:crypto";
+import { expect } from "vitest";
 import type { DbOrTx } from "~/server/db/client.server";
-import { institutionAccount, openAccount, type AccountView } from "~/server/ledger/accounts.server";
+import { getBalances, institutionAccount, openAccount, type AccountView } from "~/server/ledger/accounts.server";
 import { postTransfer, type LedgerRefusal } from "~/server/ledger/ledger.server";
 import { transferEntries } from "~/domain/ledger-rules";
+import { verifyLedger } from "~/server/ledger/verify.server";
 
 /** Shared set-up for the ledger's integration tests. */
 
@@ -56,4 +58,17 @@ export async function openMember(
   if (options.checking_cents) await deposit(db, checking.id, options.checking_cents);
   if (options.savings_cents) await deposit(db, savings.id, options.savings_cents);
   return { member_id, checking, savings };
+}
+
+/** The ledger verifies clean; when it does not, the failure lists its problems. */
+export async function expectLedgerVerifies(db: DbOrTx): Promise<void> {
+  const report = await verifyLedger(db);
+  expect(report.problems).toEqual([]);
+  expect(report.ok).toBe(true);
+}
+
+/** An account's current balance in cents. */
+export async function currentCents(db: DbOrTx, account_id: number): Promise<number> {
+  const [a] = await getBalances(db, [account_id]);
+  return a!.current_cents;
 }

@@ -3,13 +3,13 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database, Db } from "~/server/db/client.server";
 import { auditLog, externalPayments, ledgerTransactions, notifications, paymentExportFiles } from "~/server/db/schema";
 import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
-import { verifyLedger } from "~/server/ledger/verify.server";
 import { setCurrencyRate } from "~/server/payments/rates.server";
 import { exportFile, exportPayments, traceSequence } from "~/server/rails/export.server";
 import { cancelPayment, CANCEL_MESSAGES } from "~/server/rails/cancel.server";
 import { loadQueues, memberPayments } from "~/server/rails/queues.server";
 import { institution } from "~/config/institution.server";
 import { openTestDatabase } from "./test-database";
+import { expectLedgerVerifies } from "./ledger-fixtures";
 import { newMember } from "./member-support";
 import { queueAch, queueWire } from "./rails-support";
 import { staff as newStaff } from "../factories";
@@ -38,12 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database?.close();
 });
-
-async function expectLedgerVerifies() {
-  const report = await verifyLedger(db);
-  expect(report.problems).toEqual([]);
-  expect(report.ok).toBe(true);
-}
 
 async function balance(account_id: number) {
   const [a] = await getBalances(db, [account_id]);
@@ -117,7 +111,7 @@ describe("ACH export", () => {
     expect(told[0]!.body).toContain(result.file.effective_date);
     const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "payment_export.ach"), eq(auditLog.subject_id, String(result.file.id))));
     expect(audit).toMatchObject({ actor_id: staff.id });
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("a second export finds nothing pending and writes no file", async () => {
@@ -125,7 +119,7 @@ describe("ACH export", () => {
     const files_before = (await db.select({ id: paymentExportFiles.id }).from(paymentExportFiles)).length;
     expect(await exportPayments(db, "ach", staff, origin)).toEqual({ ok: false, reason: "nothing_pending", message: "There are no pending ACH transfers to export." });
     expect((await db.select({ id: paymentExportFiles.id }).from(paymentExportFiles)).length).toBe(files_before);
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("files of one day get modifiers A, B...; a frozen account's transfer waits in the queue", async () => {
@@ -144,7 +138,7 @@ describe("ACH export", () => {
     // Staff cancel it: the hold is released even on a frozen account.
     expect(await cancelPayment(db, waiting.payment_id, { kind: "staff", ...staff }, origin)).toEqual({ ok: true, payment_id: waiting.payment_id, released_cents: 2_000 });
     expect(await balance(frozen.checking.id)).toEqual({ current: 100_000, available: 100_000 });
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("two staff exporting at the same moment: each transfer goes out in exactly one file", async () => {
@@ -162,7 +156,7 @@ describe("ACH export", () => {
     expect(new Set(rows.map((r) => r.export_file_id)).size).toBe(1);
     expect(rows.every((r) => r.status === "sent")).toBe(true);
     expect((await posted("ach_settlement")) - settlement_before).toBe(1_000);
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("a file holds at most the oldest max_payments; the rest stay pending for the next file", async () => {
@@ -175,7 +169,7 @@ describe("ACH export", () => {
     expect(await holdStatus(queued[1]!.payment_id)).toBe("sent/posted");
     expect(await holdStatus(queued[2]!.payment_id)).toBe("pending/pending");
     expect(await exportPayments(db, "ach", staff, origin, { max_payments: 2 })).toMatchObject({ ok: true, file: { payment_count: 1, total_cents: 300 } });
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("export and member cancel at the same moment: the transfer is either sent or cancelled, never both", async () => {
@@ -192,7 +186,7 @@ describe("ACH export", () => {
       expect(status).toBe("sent/posted");
       expect(await balance(a.checking.id)).toEqual({ current: 99_500, available: 99_500 });
     }
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 });
 
@@ -211,7 +205,7 @@ describe("cancel", () => {
     expect(audit).toMatchObject({ actor_id: staff.id, member_id: a.member.id });
     expect(await cancelPayment(db, q.payment_id, { kind: "staff", ...staff }, origin)).toMatchObject({ ok: false, reason: "already_cancelled" });
     expect(await exportPayments(db, "ach", staff, origin)).toMatchObject({ ok: false, reason: "nothing_pending" });
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("a member cancels their own pending transfer; another member's is 'not found' and nothing changes; a sent one cannot be cancelled", async () => {
@@ -228,7 +222,7 @@ describe("cancel", () => {
     expect(result).toMatchObject({ ok: true, file: { payment_count: 1, total_cents: 2_000 } });
     expect(await cancelPayment(db, theirs.payment_id, { kind: "member", id: b.member.id, email: b.member.email }, origin)).toMatchObject({ ok: false, reason: "already_sent" });
     expect(await balance(b.checking.id)).toEqual({ current: 48_000, available: 48_000 });
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 });
 
@@ -266,7 +260,7 @@ describe("wire export", () => {
     expect((await posted("fees_income")) - fees_before).toBe(fees_total);
     expect(await balance(a.checking.id)).toEqual({ current: 1_000_000 - usd_total - fees_total, available: 1_000_000 - usd_total - fees_total });
     expect(await exportPayments(db, "wire", staff, origin)).toEqual({ ok: false, reason: "nothing_pending", message: "There are no pending wires to export." });
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 
   it("cancelling a pending wire gives back the USD amount plus the fee", async () => {
@@ -277,7 +271,7 @@ describe("wire export", () => {
     expect(result).toEqual({ ok: true, payment_id: w.payment_id, released_cents: w.held_cents });
     expect(w.held_cents).toBe(10_838 + institution().limits.wire_fee_cents); // 100 EUR at 1.08375, half up
     expect(await balance(a.checking.id)).toEqual({ current: 500_000, available: 500_000 });
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 });
 
@@ -297,6 +291,6 @@ describe("all or nothing", () => {
     expect(await holdStatus(bad.payment_id)).toBe("pending/pending");
     await cancelPayment(db, bad.payment_id, { kind: "staff", ...staff }, origin);
     await cancelPayment(db, good.payment_id, { kind: "staff", ...staff }, origin);
-    await expectLedgerVerifies();
+    await expectLedgerVerifies(db);
   });
 });

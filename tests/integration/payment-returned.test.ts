@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import type { Database, Db } from "~/server/db/client.server";
+import type { Db } from "~/server/db/client.server";
 import { notifications } from "~/server/db/schema";
 import { dashboard } from "~/server/accounts/overview.server";
 import { memberHistoryCsv, memberHistoryPage, parseHistoryFilters } from "~/server/accounts/history.server";
@@ -10,7 +10,7 @@ import { exportPayments, traceSequence } from "~/server/rails/export.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
 import { memberPayments } from "~/server/rails/queues.server";
 import { institution } from "~/config/institution.server";
-import { openTestDatabase } from "./test-database";
+import { fileDatabase } from "./test-database";
 import { newMember } from "./member-support";
 import { queueAch } from "./rails-support";
 import { staff as newStaff } from "../factories";
@@ -22,17 +22,9 @@ import { buildInboundFile } from "../unit/nacha-inbound-builder";
  * notification, not "Sent": the payments page's view-model, the history, the dashboard's recent
  * list and the CSV. A payment sent and not returned still reads Sent.
  */
-let database: Database;
 let db: Db;
 const origin = { request_id: "test", ip: "198.51.100.7" };
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-});
-afterAll(async () => {
-  await database?.close();
-});
+fileDatabase({ onOpen: (database) => void (db = database.db) });
 
 describe("a returned payment to another bank", () => {
   it("reads Returned with the reason everywhere the member sees it; the other sent one stays Sent", async () => {

@@ -2,15 +2,14 @@ import "./admin-support";
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import type { Database } from "~/server/db/client.server";
 import { memberProfiles } from "~/server/db/schema";
 import { submitApplication } from "~/server/applications/applications.server";
 import { readIdDocument } from "~/server/admin/directory.server";
 import { encryptPlainUploads, uploadsRoot } from "~/server/files/private-uploads.server";
 import { readProfileImage, setProfileImage } from "~/server/profile-images/profile-images.server";
-import { openTestDatabase } from "./test-database";
+import { fileDatabase } from "./test-database";
 import { Browser, fileOf } from "./identity-support";
 import { applicant, applicationFor, ORIGIN, person, uniqueIp } from "./admin-support";
 
@@ -19,15 +18,8 @@ import { applicant, applicationFor, ORIGIN, person, uniqueIp } from "./admin-sup
  * document nor any known file type, staff still read the document, and a plain file stored before
  * encryption is still served and then encrypted once.
  */
-let database: Database;
 let staff: { id: string; email: string };
-beforeAll(async () => {
-  database = await openTestDatabase();
-  staff = await person(database.db, "admin");
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = fileDatabase({ onOpen: async (opened) => void (staff = await person(opened.db, "admin")) });
 
 const MAGIC = { jpeg: Buffer.from("ffd8ff", "hex"), png: Buffer.from("89504e47", "hex"), pdf: Buffer.from("%PDF-") };
 

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { count, eq } from "drizzle-orm";
-import type { Database, Db } from "~/server/db/client.server";
+import type { Db } from "~/server/db/client.server";
 import { outbox } from "~/server/db/schema";
 import { ATTACHMENTS_MAX_BYTES } from "~/server/mail/outbox.server";
 import { emailStatement } from "~/server/statements/email.server";
 import type * as MemberStatements from "~/server/statements/member-statements.server";
-import { openTestDatabase } from "./test-database";
+import { fileDatabase } from "./test-database";
 import { newMember } from "./member-support";
 
 /**
@@ -25,17 +25,9 @@ vi.mock("~/server/statements/member-statements.server", async (original) => ({
   })),
 }));
 
-let database: Database;
+process.env.LOG_LEVEL = "silent";
 let db: Db;
-
-beforeAll(async () => {
-  process.env.LOG_LEVEL = "silent";
-  database = await openTestDatabase();
-  db = database.db;
-});
-afterAll(async () => {
-  await database?.close();
-});
+fileDatabase({ onOpen: (database) => void (db = database.db) });
 
 describe("a statement too large to email", () => {
   it("is refused with a message to download it, and nothing is queued", async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { pino } from "pino";
-import type { Database, Db } from "~/server/db/client.server";
+import type { Db } from "~/server/db/client.server";
 import { accountStatements, jobRuns, notifications } from "~/server/db/schema";
 import { manualJobClock } from "~/server/jobs/clock.server";
 import { JobRunner } from "~/server/jobs/runner.server";
@@ -11,7 +11,7 @@ import { institutionAccount } from "~/server/ledger/accounts.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { institution } from "~/config/institution.server";
-import { openTestDatabase } from "./test-database";
+import { fileDatabase } from "./test-database";
 import { accepted } from "./ledger-fixtures";
 import { key, newMember } from "./member-support";
 
@@ -20,15 +20,10 @@ import { key, newMember } from "./member-support";
  * the test: nothing before the month's first business day, then every account's statement for
  * the month just ended, kept, each member told once; a later run makes nothing again.
  */
-let database: Database;
 let db: Db;
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-});
-afterAll(async () => {
-  expect((await verifyLedger(db)).ok).toBe(true);
-  await database?.close();
+const database = fileDatabase({
+  onOpen: (opened) => void (db = opened.db),
+  beforeClose: async (db) => expect((await verifyLedger(db)).ok).toBe(true),
 });
 
 async function post(account_id: number, amount_cents: number, date: string) {

@@ -52,20 +52,35 @@ export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 /**
  * The test file's database, opened before its first test and closed after its last: `.db` is
- * the handle (read it inside a test or hook, once the database is open).
+ * the handle (read it inside a test or hook, once the database is open). `onOpen` runs once it
+ * is open (to keep the handle in a variable, or hand it to the app); `beforeClose` runs after the
+ * last test while it is still open (a money test verifies the ledger there).
  */
-export function fileDatabase(): { readonly db: Db } {
+export function fileDatabase(options: {
+  pool_max?: number;
+  onOpen?: (database: Database) => void | Promise<void>;
+  beforeClose?: (db: Db) => void | Promise<void>;
+} = {}): { readonly db: Db; readonly kind: Database["kind"] } {
   let database: Database | undefined;
   beforeAll(async () => {
-    database = await openTestDatabase();
+    database = await openTestDatabase({ pool_max: options.pool_max });
+    await options.onOpen?.(database);
   });
   afterAll(async () => {
-    await database?.close();
+    try {
+      if (database) await options.beforeClose?.(database.db);
+    } finally {
+      await database?.close();
+    }
   });
   return {
     get db() {
       if (!database) throw new Error("the test database is not open yet: read .db inside a test or hook");
       return database.db;
+    },
+    get kind() {
+      if (!database) throw new Error("the test database is not open yet: read .kind inside a test or hook");
+      return database.kind;
     },
   };
 }
@@ -86,4 +101,23 @@ async function openMigratedTemplate(): Promise<Database | undefined> {
     ping: async () => void (await client.query("select 1")),
     close: () => client.close(),
   };
+}
+
+/**
+ * The SQL statements the PostgreSQL client sent while `work` ran: each is one call of the
+ * client's `query`, so a page's or a job's round trips can be counted (on PostgreSQL only).
+ */
+export async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const statements: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    statements.push(typeof first === "string" ? first : String(first?.text ?? ""));
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    return { result: await work(), statements };
+  } finally {
+    pg.Client.prototype.query = query;
+  }
 }
