@@ -15,31 +15,16 @@ import { codeMatches, generateCode, hashCode } from "~/server/auth/codes.server"
 import { DecryptionError, decryptField, encryptField, keyedHash, sameHash } from "~/server/security/crypto.server";
 import { effectiveRole } from "~/server/auth/roles.server";
 import { destinationAfterSignIn, homePathFor } from "~/server/auth/session.server";
+import { applicationAnswers } from "../application-answers";
 
 const TODAY = new Date("2026-11-22T12:00:00Z");
 
-const VALID = {
-  email: "Jamie.Rivera@Example.com",
-  password: "Harbor lights at dusk 7",
-  confirm_password: "Harbor lights at dusk 7",
-  first_name: "Jamie",
-  last_name: "Rivera",
-  date_of_birth: "1988-04-17",
-  nationality: "American",
+const VALID = applicationAnswers("Jamie.Rivera@Example.com", "Harbor lights at dusk 7", {
   marital_status: "married",
-  street: "12 Elm Street",
-  city: "Portsmouth",
-  state: "NH",
-  postal_code: "03801",
-  country: "United States",
-  phone: "(555) 010-1234",
-  alt_email: "",
-  emergency_name: "Casey Rivera",
-  emergency_relationship: "Sister",
   emergency_phone: "+1 555 010 9876",
   id_type: "drivers_license",
   id_number: "NH-D1234567",
-};
+});
 
 function messages(input: Record<string, string | undefined>): Record<string, string> {
   const result = applicationSchema(TODAY).safeParse(input);

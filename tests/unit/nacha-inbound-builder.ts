@@ -10,6 +10,15 @@ export const FED_ROUTING = "011000015";
 /** The credit union's routing number in the demo profile the tests run with. */
 export const OUR_ROUTING = "501234566";
 
+/** The header of a return file the credit union sends the Federal Reserve, the same in every return-file test. */
+export const RETURN_FILE_HEADER = {
+  origin: { routing_number: OUR_ROUTING, name: "Harborview Community Credit Union" },
+  destination: { routing_number: FED_ROUTING, name: "Federal Reserve Bank" },
+  created: { date: "2026-11-24", time: "14:05" },
+  file_id_modifier: "B",
+  effective_date: "2026-11-25",
+};
+
 export interface BuildEntry {
   /** 22, 32 credit; 27, 37 debit; 23, 28, 33, 38 prenote; 21, 26, 31, 36 return. */
   code: string;

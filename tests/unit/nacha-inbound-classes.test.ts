@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readInboundNachaFile, type InboundFile, type ReadInboundResult } from "~/domain/nacha/reader";
 import { parseCorrectedData } from "~/domain/nacha/change";
 import { writeReturnFile, type ReturnItem } from "~/domain/nacha/return-file";
-import { buildInboundFile, lineOf, OUR_ROUTING, replaceField, type BuildBatch } from "./nacha-inbound-builder";
+import { buildInboundFile, lineOf, OUR_ROUTING, replaceField, RETURN_FILE_HEADER, type BuildBatch } from "./nacha-inbound-builder";
 import { readNachaFile } from "./nacha-reader";
 
 /**
@@ -179,11 +179,7 @@ describe("returns of the new classes", () => {
 
   it("keep POP's columns 40-54 as received and give a CTX return the addenda count 0001", () => {
     const file = writeReturnFile({
-      origin: { routing_number: OUR_ROUTING, name: "Harborview Community Credit Union" },
-      destination: { routing_number: "011000015", name: "Federal Reserve Bank" },
-      created: { date: "2026-11-24", time: "14:05" },
-      file_id_modifier: "B",
-      effective_date: "2026-11-25",
+      ...RETURN_FILE_HEADER,
       returns: [
         { reason_code: "R01", original: original("POP", "555      PORTME", "JORDAN MORGAN"), trace_sequence: 1 },
         { reason_code: "R03", original: { ...original("CTX", "VENDOR-12", "LEE PARK STUDIO"), company_name: "BIG BUYER", transaction_code: "22" }, trace_sequence: 2 },

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { INBOUND_FILE_MAX_BYTES, readInboundNachaFile, type ReadInboundResult } from "~/domain/nacha/reader";
 import { RETURN_REASONS, writeReturnFile, type ReturnItem } from "~/domain/nacha/return-file";
-import { buildInboundFile, lineOf, OUR_ROUTING, replaceField, type BuildBatch } from "./nacha-inbound-builder";
+import { buildInboundFile, lineOf, OUR_ROUTING, replaceField, RETURN_FILE_HEADER, type BuildBatch } from "./nacha-inbound-builder";
 import { readNachaFile } from "./nacha-reader";
 
 /**
@@ -316,11 +316,7 @@ describe("the return file", () => {
 
   it("is read back by the independent reader: codes lowered by one, addenda 99 with reason and original trace, controls right", () => {
     const file = writeReturnFile({
-      origin: { routing_number: OUR_ROUTING, name: "Harborview Community Credit Union" },
-      destination: { routing_number: "011000015", name: "Federal Reserve Bank" },
-      created: { date: "2026-11-24", time: "14:05" },
-      file_id_modifier: "B",
-      effective_date: "2026-11-25",
+      ...RETURN_FILE_HEADER,
       returns: [
         { reason_code: "R03", original: original("22", "091000010000007", 250_000), trace_sequence: 2 },
         { reason_code: "R01", original: { ...original("27", "026009590000003", 8_842), company_name: "CITY POWER", company_id: "9555444333", sec_code: "CCD" }, trace_sequence: 3 },
