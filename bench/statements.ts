@@ -13,13 +13,11 @@
  * PostgreSQL: BENCH_DATABASE_URL (default the shared server at 127.0.0.1:55432); the bench makes
  * and drops its own database there. Writes bench/results/statements.json.
  */
-import os from "node:os";
 import { sql } from "drizzle-orm";
-import { migrateDatabase, type Db } from "~/server/db/client.server";
+import type { Db } from "~/server/db/client.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
-import { verifyLedger } from "~/server/ledger/verify.server";
 import { STATEMENT_RUN_CONCURRENCY, runMonthlyStatements } from "~/server/statements/monthly-run.server";
-import { onServerDatabase, writeResults } from "./support";
+import { machineLoad, onServerDatabase, seedVerified, writeResults } from "./support";
 
 process.env.LOG_LEVEL ??= "silent";
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:55432/postgres";
@@ -58,20 +56,11 @@ async function seed(db: Db): Promise<void> {
                                      (${cash.id}::bigint, case when p.k = 0 then -1000000 else (100 + (p.account_id * 7 + p.k * 131) % 9000) end)) x(account_id, amount_cents)`);
     });
   }
-  await db.execute(sql`update ledger_accounts a set posted_cents = s.total
-    from (select e.account_id, sum(e.amount_cents) as total from ledger_entries e join ledger_transactions t on t.id = e.transaction_id where t.status in ('posted', 'reversed') group by e.account_id) s
-   where s.account_id = a.id and a.posted_cents <> s.total`);
 }
 
 async function main() {
   await onServerDatabase("statements", async (database) => {
-    await migrateDatabase(database);
-    const load_start = os.loadavg();
-    const seed_start = performance.now();
-    await seed(database.db);
-    const seed_s = (performance.now() - seed_start) / 1000;
-    const verified = await verifyLedger(database.db);
-    if (!verified.ok) throw new Error(`ledger:verify failed after the seed: ${JSON.stringify(verified).slice(0, 500)}`);
+    const { seed_s, load_start } = await seedVerified(database, seed);
     console.log(`Seeded ${ACCOUNTS} accounts x ${PER_ACCOUNT} transactions in ${seed_s.toFixed(1)} s; ledger verified.`);
 
     let peak_rss = process.memoryUsage().rss;
@@ -106,9 +95,7 @@ async function main() {
       pdf_bytes_mean: Math.round(bytes / n),
       rss_mb_before: Math.round(rss_before / 2 ** 20),
       rss_mb_peak: Math.round(peak_rss / 2 ** 20),
-      load_average_start: load_start.map((l) => Number(l.toFixed(2))),
-      load_average_end: os.loadavg().map((l) => Number(l.toFixed(2))),
-      cpus: os.cpus().length,
+      ...machineLoad(load_start),
     };
     console.log(JSON.stringify(result, null, 2));
     writeResults("statements.json", result);

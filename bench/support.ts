@@ -8,7 +8,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { openDatabase, type Database } from "~/server/db/client.server";
+import { sql } from "drizzle-orm";
+import { migrateDatabase, openDatabase, type Database, type Db } from "~/server/db/client.server";
+import { verifyLedger } from "~/server/ledger/verify.server";
 
 /** The server the benchmarks make their databases on: BENCH_DATABASE_URL. */
 export const BENCH_SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5433/postgres";
@@ -91,4 +93,37 @@ export function writeResults(file: string, results: unknown): string {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   return out;
+}
+
+/**
+ * Migrates a bench database, fills it with `seed` (ledger rows written set-based in SQL), sets
+ * the accounts' cached balances from their entries and checks the ledger verifies before anything
+ * is measured. Returns the seconds the seed took and the load average when the bench began.
+ */
+export async function seedVerified(database: Database, seed: (db: Db) => Promise<void>): Promise<{ seed_s: number; load_start: number[] }> {
+  await migrateDatabase(database);
+  const load_start = os.loadavg();
+  const seed_start = performance.now();
+  await seed(database.db);
+  await database.db.execute(sql`update ledger_accounts a set posted_cents = s.total
+    from (select e.account_id, sum(e.amount_cents) as total from ledger_entries e join ledger_transactions t on t.id = e.transaction_id where t.status in ('posted', 'reversed') group by e.account_id) s
+   where s.account_id = a.id and a.posted_cents <> s.total`);
+  const seed_s = (performance.now() - seed_start) / 1000;
+  await expectLedgerVerified(database.db, "the seed");
+  return { seed_s, load_start };
+}
+
+/** Stops the bench when `ledger:verify` finds a problem (after the seed, or after the run measured). */
+export async function expectLedgerVerified(db: Db, after: string): Promise<void> {
+  const verified = await verifyLedger(db);
+  if (!verified.ok) throw new Error(`ledger:verify failed after ${after}: ${JSON.stringify(verified).slice(0, 500)}`);
+}
+
+/** The machine's load at the start and end of a run and its CPU count, for a results file. */
+export function machineLoad(load_start: number[]): { load_average_start: number[]; load_average_end: number[]; cpus: number } {
+  return {
+    load_average_start: load_start.map((l) => Number(l.toFixed(2))),
+    load_average_end: os.loadavg().map((l) => Number(l.toFixed(2))),
+    cpus: os.cpus().length,
+  };
 }
