@@ -5,6 +5,7 @@ import { formatCents } from "~/domain/money";
 import { QUEUE_TITLES } from "~/domain/queues";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { QueueSection } from "~/components/admin/queues";
+import { WaitingList } from "./waiting-list";
 import type { InboundFileSummary, ReturnedItem, ReturnFileSummary } from "~/server/rails/inbound-returns.server";
 
 /**
@@ -97,58 +98,51 @@ export function ReturnedItems({ count, rows, files }: { count: number; rows: Ret
     ) : null;
   return (
     <QueueSection id="returns" title={QUEUE_TITLES.returns} count={count} action={action}>
-      {rows.length === 0 ? (
-        <p className="px-5 py-8 text-center text-sm text-slate-700">Nothing is waiting.</p>
-      ) : (
-        <>
-          {count > rows.length ? <p className="px-5 pt-3 text-sm text-slate-700">The oldest {rows.length} of {count} are shown.</p> : null}
-          <ul className="divide-y divide-slate-100">
-            {rows.map((r) => (
-              <li key={r.id} className="grid gap-x-6 gap-y-1 px-4 py-4 sm:px-5 md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_auto] md:items-center" data-testid="returned-item">
-                <div className="min-w-0">
-                  <p className="font-semibold text-slate-900">
-                    {r.company_name} <span className="font-normal text-slate-700">to {r.individual_name || "(no name)"}</span>
-                  </p>
-                  <p className="text-sm text-slate-700">
-                    {r.kind === "debit" ? "Debit" : r.kind === "credit" ? "Credit" : "Return"} · account {r.account}
-                  </p>
+      <WaitingList count={count} shown={rows.length}>
+        {rows.map((r) => (
+          <li key={r.id} className="grid gap-x-6 gap-y-1 px-4 py-4 sm:px-5 md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_auto] md:items-center" data-testid="returned-item">
+            <div className="min-w-0">
+              <p className="font-semibold text-slate-900">
+                {r.company_name} <span className="font-normal text-slate-700">to {r.individual_name || "(no name)"}</span>
+              </p>
+              <p className="text-sm text-slate-700">
+                {r.kind === "debit" ? "Debit" : r.kind === "credit" ? "Credit" : "Return"} · account {r.account}
+              </p>
+            </div>
+            <div className="min-w-0">
+              <p className="text-sm text-slate-900">
+                <span className={`mr-2 rounded-full px-2 py-0.5 text-xs font-semibold ${r.status === "unmatched" ? "bg-amber-100 text-amber-900" : "bg-red-100 text-red-900"}`}>{r.return_code}</span>
+                {r.status === "unmatched" ? "Look into it: " : ""}
+                {r.reason}
+              </p>
+              <p className="text-sm break-words text-slate-700">
+                Trace <span className="font-mono text-xs">{r.trace_number}</span> · {r.file_name} line {r.line} · <time dateTime={r.received_at}>{formatDateTime(r.received_at)}</time>
+              </p>
+            </div>
+            <p className="text-base font-semibold text-slate-900 tabular-nums md:text-right">{formatCents(r.amount_cents)}</p>
+            {r.status === "unmatched" ? (
+              <Form method="post" className="flex flex-wrap items-end gap-3 md:col-span-3">
+                <input type="hidden" name="entry_id" value={r.id} />
+                <div className="min-w-0 flex-1 basis-64">
+                  <label htmlFor={`handled-${r.id}`} className="block text-sm font-semibold text-slate-900">
+                    What was done
+                  </label>
+                  <input
+                    id={`handled-${r.id}`}
+                    name="note"
+                    required
+                    maxLength={500}
+                    className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-900"
+                  />
                 </div>
-                <div className="min-w-0">
-                  <p className="text-sm text-slate-900">
-                    <span className={`mr-2 rounded-full px-2 py-0.5 text-xs font-semibold ${r.status === "unmatched" ? "bg-amber-100 text-amber-900" : "bg-red-100 text-red-900"}`}>{r.return_code}</span>
-                    {r.status === "unmatched" ? "Look into it: " : ""}
-                    {r.reason}
-                  </p>
-                  <p className="text-sm break-words text-slate-700">
-                    Trace <span className="font-mono text-xs">{r.trace_number}</span> · {r.file_name} line {r.line} · <time dateTime={r.received_at}>{formatDateTime(r.received_at)}</time>
-                  </p>
-                </div>
-                <p className="text-base font-semibold text-slate-900 tabular-nums md:text-right">{formatCents(r.amount_cents)}</p>
-                {r.status === "unmatched" ? (
-                  <Form method="post" className="flex flex-wrap items-end gap-3 md:col-span-3">
-                    <input type="hidden" name="entry_id" value={r.id} />
-                    <div className="min-w-0 flex-1 basis-64">
-                      <label htmlFor={`handled-${r.id}`} className="block text-sm font-semibold text-slate-900">
-                        What was done
-                      </label>
-                      <input
-                        id={`handled-${r.id}`}
-                        name="note"
-                        required
-                        maxLength={500}
-                        className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-900"
-                      />
-                    </div>
-                    <Button type="submit" name="intent" value="ach_return_handled" variant="secondary" isPending={busy(navigation, "ach_return_handled")} pendingLabel="Saving…">
-                      Mark as handled
-                    </Button>
-                  </Form>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+                <Button type="submit" name="intent" value="ach_return_handled" variant="secondary" isPending={busy(navigation, "ach_return_handled")} pendingLabel="Saving…">
+                  Mark as handled
+                </Button>
+              </Form>
+            ) : null}
+          </li>
+        ))}
+      </WaitingList>
       {files.length > 0 ? (
         <div className="border-t border-slate-100">
           <h3 className="px-4 pt-3 text-sm font-semibold text-slate-900 sm:px-5">Return files</h3>
