@@ -8,6 +8,8 @@ export const OTP_FAILED = "Failed to verify OTP. Please try again.";
 export const OTP_NEEDS_SIX_DIGITS = "Please enter the 6-digit code.";
 export const OTP_TOO_MANY = "Too many invalid codes. For your security, please sign in again to get a new code.";
 export const SIGN_IN_EXPIRED = "Your sign-in attempt has expired. Please sign in again.";
+export const FORGOT_PASSWORD_SENT =
+  "If an account uses that email address, we have sent it a link to reset the password. The link works once and expires in 30 minutes.";
 
 export function lockedMessage(retry_after_s: number): string {
   const minutes = Math.max(1, Math.ceil(retry_after_s / 60));

@@ -10,7 +10,7 @@ import { hydrated } from "./support";
  * (docs/decisions/0012-form-checks-after-first-paint.md). Zod's error class and React Aria's
  * default class names are how each library shows in a built file.
  */
-const FORM_PAGES = ["/login", "/signup", "/calculators"];
+const FORM_PAGES = ["/login", "/signup", "/forgot-password", "/calculators"];
 
 async function scriptsBeforeFirstPaint(request: APIRequestContext, path: string): Promise<Map<string, string>> {
   const html = await (await request.get(path)).text();

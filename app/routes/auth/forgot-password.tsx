@@ -4,7 +4,8 @@ import { ArrowLeft, MailCheck } from "lucide-react";
 import type { Route } from "./+types/forgot-password";
 import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
-import { FORGOT_PASSWORD_SENT, forgotPasswordSchema, rateLimitedMessage } from "~/domain/sign-in";
+import { FORGOT_PASSWORD_SENT, rateLimitedMessage } from "~/domain/sign-in-messages";
+import { forgotPasswordSchema } from "~/domain/sign-in";
 import { requestMeta } from "~/server/auth/request-meta.server";
 import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
@@ -42,12 +43,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { status: "sent", reply: replyTo(submission) } satisfies ActionResult;
 }
 
+/** The browser loads the schema once the page is up (the action uses the same one), so that the page draws without waiting for Zod. */
+const forgotPasswordChecks = () => import("~/domain/sign-in").then((module) => module.forgotPasswordSchema);
+
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const result = actionData as ActionResult | undefined;
   const navigation = useNavigation();
   const sending = navigation.state === "submitting";
   const messageRef = useRef<HTMLDivElement>(null);
-  const form = useSchemaForm(forgotPasswordSchema, { lastResult: result?.reply });
+  const form = useSchemaForm(forgotPasswordChecks, { lastResult: result?.reply });
   const [formMessage] = formMessages(result?.reply);
   useEffect(() => {
     if (result && result.status !== "invalid") messageRef.current?.focus();
