@@ -268,6 +268,9 @@ class RawConnection {
       this.answer();
     });
     const fail = (error: Error) => {
+      // A connection closed after its last answer (Connection: close) closes while the next
+      // request already waits on a new one: that request is not this connection's.
+      if (this.socket !== socket) return;
       const waiting = this.waiting;
       this.waiting = undefined;
       waiting?.reject(error);
