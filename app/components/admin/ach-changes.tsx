@@ -7,7 +7,7 @@ import { QUEUE_TITLES } from "~/domain/queues";
 import { useInstitutionDates } from "~/components/institution-dates";
 import type { ChangeItem } from "~/server/rails/inbound-noc.server";
 import { QueueSection } from "./queues";
-import { WaitingList } from "./waiting-list";
+import { itemBusy, WaitingList, type AsSent } from "./waiting-list";
 
 /**
  * "Notifications of change" on /admin/queues (docs/product.md#ach-in): what the banks that
@@ -16,7 +16,7 @@ import { WaitingList } from "./waiting-list";
  * that destination; Mark as handled records what staff did instead (its note is required). One
  * naming no payment of ours is shown as unmatched. Plain forms: everything works without JavaScript.
  */
-export type ChangeRow = { [K in keyof ChangeItem]: ChangeItem[K] extends Date ? string : ChangeItem[K] };
+export type ChangeRow = AsSent<ChangeItem>;
 
 /** A refused Mark as handled: its message goes next to that notification's note field. */
 export interface ChangeFieldError {
@@ -24,10 +24,7 @@ export interface ChangeFieldError {
   message: string;
 }
 
-function busy(navigation: ReturnType<typeof useNavigation>, intent: string, id: number): boolean {
-  const form = navigation.formData;
-  return navigation.state !== "idle" && form?.get("intent") === intent && form.get("noc_id") === String(id);
-}
+const busy = (navigation: ReturnType<typeof useNavigation>, intent: string, id: number) => itemBusy(navigation, intent, "noc_id", id);
 
 export function NotificationsOfChange({ count, rows, error }: { count: number; rows: ChangeRow[]; error?: ChangeFieldError | null }) {
   const navigation = useNavigation();

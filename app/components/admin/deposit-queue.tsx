@@ -7,14 +7,14 @@ import { QUEUE_TITLES } from "~/domain/queues";
 import { useInstitutionDates } from "~/components/institution-dates";
 import type { QueuedDeposit } from "~/server/deposits/deposits.server";
 import { QueueSection } from "./queues";
-import { WaitingList } from "./waiting-list";
+import { itemBusy, WaitingList, type AsSent } from "./waiting-list";
 
 /**
  * "Mobile deposits" on /admin/queues (docs/product.md#mobile-deposit): each deposit waiting for
  * review with thumbnails of both sides of the check (each opens the full-size photo, whose view
  * is audited), Approve, and Reject with the reason the member is told. A deposit of the same check as an earlier one is flagged.
  */
-export type DepositRow = { [K in keyof QueuedDeposit]: QueuedDeposit[K] extends Date ? string : QueuedDeposit[K] };
+export type DepositRow = AsSent<QueuedDeposit>;
 
 /** A refused reject of one deposit: its message goes next to that deposit's reason field. */
 export interface DepositFieldError {
@@ -22,10 +22,7 @@ export interface DepositFieldError {
   message: string;
 }
 
-function busy(navigation: ReturnType<typeof useNavigation>, intent: string, id: number): boolean {
-  const form = navigation.formData;
-  return navigation.state !== "idle" && form?.get("intent") === intent && form.get("deposit_id") === String(id);
-}
+const busy = (navigation: ReturnType<typeof useNavigation>, intent: string, id: number) => itemBusy(navigation, intent, "deposit_id", id);
 
 export function DepositQueue({ count, rows, error }: { count: number; rows: DepositRow[]; error?: DepositFieldError | null }) {
   const navigation = useNavigation();

@@ -1,3 +1,14 @@
+import type { useNavigation } from "react-router";
+
+/** What the page receives of the server's rows: the same fields, dates as the ISO text they travel as. */
+export type AsSent<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
+
+/** Whether the form of one item (its id in the hidden field `field`) with this intent is being sent. */
+export function itemBusy(navigation: ReturnType<typeof useNavigation>, intent: string, field: string, id: number): boolean {
+  const form = navigation.formData;
+  return navigation.state !== "idle" && form?.get("intent") === intent && form.get(field) === String(id);
+}
+
 /**
  * The items of one queue on /admin/queues: "Nothing is waiting." when there are none, otherwise
  * the items the page loaded (the oldest first) and, when more are waiting than it loaded, a line
