@@ -66,6 +66,11 @@ describe("a body over the limit", () => {
     expect(answer.body).toContain('<a class="button" href="/">Back to the form</a>');
   });
 
+  it("a same-site Referer whose path starts with // is not linked: a browser reads //host as another site", async () => {
+    const answer = await post("/apply", { Accept: BROWSER_ACCEPT, "Content-Type": MULTIPART, Referer: `http://127.0.0.1:${port}//evil.example/apply` }, HUNDRED_MB);
+    expect(answer.body).toContain('<a class="button" href="/">Back to the form</a>');
+  });
+
   it("a form without files says the form's limit", async () => {
     const answer = await post("/contact", { Accept: BROWSER_ACCEPT, "Content-Type": "application/x-www-form-urlencoded" }, 200_000);
     expect(answer.status).toBe(413);

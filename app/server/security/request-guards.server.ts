@@ -31,7 +31,8 @@ function tooLarge(req: Request, res: Response, max: number, files: boolean) {
   let back = "/";
   try {
     const referer = new URL(req.get("referer") ?? "");
-    if (referer.host === req.get("host")) back = referer.pathname + referer.search;
+    // A path starting "//" would be read by the browser as another host.
+    if (referer.host === req.get("host") && !referer.pathname.startsWith("//")) back = referer.pathname + referer.search;
   } catch {
     // no or unreadable Referer: the home page
   }
