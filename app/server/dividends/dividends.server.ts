@@ -47,6 +47,11 @@ export function dividendRates(): Record<EarningType, number> {
   return { savings: parseApyPercent(savings_apy_percent) ?? 0, checking: parseApyPercent(checking_apy_percent) ?? 0 };
 }
 
+/** The account types whose APY is above zero: only their accounts are worked out. */
+function earningTypes(rates: Record<EarningType, number>): EarningType[] {
+  return (Object.keys(rates) as EarningType[]).filter((type) => rates[type] > 0);
+}
+
 /** The dividend transaction's idempotency key: one per account and month. */
 export function dividendKey(account_id: number, month: StatementMonth): string {
   return `dividend:${account_id}:${month}`;
@@ -56,7 +61,7 @@ export async function payMonthlyDividends(db: Db, now: Date): Promise<DividendRu
   const month = addMonths(monthOfDate(businessDate(institution().time_zone, now)), -1);
   const counts: DividendRunCounts = { month, paid: 0, paid_cents: 0, earned_nothing: 0, waiting: 0 };
   const rates = dividendRates();
-  const types = (Object.keys(rates) as EarningType[]).filter((type) => rates[type] > 0);
+  const types = earningTypes(rates);
   if (types.length === 0) return counts;
   const expense = await institutionAccount(db, "dividends_paid");
   for (let after = 0; ; ) {
@@ -97,7 +102,7 @@ export async function payMonthlyDividends(db: Db, now: Date): Promise<DividendRu
 export async function payAccountDividendsSince(db: Db, account_id: number, from_month: StatementMonth, now: Date): Promise<number> {
   const last = addMonths(monthOfDate(businessDate(institution().time_zone, now)), -1);
   const rates = dividendRates();
-  const types = (Object.keys(rates) as EarningType[]).filter((type) => rates[type] > 0);
+  const types = earningTypes(rates);
   if (types.length === 0) return 0;
   const expense = await institutionAccount(db, "dividends_paid");
   let paid_cents = 0;
