@@ -1,7 +1,6 @@
-import { useId, useState } from "react";
-import { FieldDescription, FieldLabel, NativeFieldError, describedBy } from "./field-parts";
+import { FieldDescription, FieldLabel, NativeFieldError } from "./field-parts";
 import { controlClass, cx } from "./field-styles";
-import { useFieldError } from "./form";
+import { useTextControl } from "./text-field";
 
 type TextAreaAttributes = Omit<React.TextareaHTMLAttributes<HTMLTextAreaElement>, "className" | "style" | "children" | "onChange" | "value" | "defaultValue" | "disabled" | "readOnly" | "required">;
 
@@ -23,15 +22,7 @@ export interface TextAreaProps extends TextAreaAttributes {
 
 /** A labelled multi-line text input (a native <textarea name>); same labels, messages and checks as TextField. */
 export function TextArea({ label, description, error, optional, rows = 4, className, isRequired, isDisabled, isReadOnly, isInvalid, onChange, defaultValue, value, id, ...props }: TextAreaProps) {
-  const generated = useId();
-  const inputId = id ?? `field-${generated}`;
-  const descriptionId = description ? `${inputId}-description` : undefined;
-  const errorId = `${inputId}-error`;
-  const fromForm = useFieldError(props.name);
-  const message = error ?? fromForm.message;
-  const invalid = Boolean(message) || Boolean(isInvalid);
-  // The starting text, kept once (see TextField).
-  const [initial] = useState(() => defaultValue ?? (value === undefined ? fromForm.defaultValue : undefined));
+  const { inputId, errorId, message, invalid, control } = useTextControl<HTMLTextAreaElement>({ id, name: props.name, description, error, value, defaultValue, onChange, isRequired, isDisabled, isReadOnly, isInvalid, describedBy: props["aria-describedby"] });
   return (
     <div className={cx("flex flex-col", className)} data-invalid={invalid || undefined}>
       <FieldLabel htmlFor={inputId} optional={optional}>
@@ -40,18 +31,8 @@ export function TextArea({ label, description, error, optional, rows = 4, classN
       <FieldDescription id={`${inputId}-description`}>{description}</FieldDescription>
       <textarea
         {...props}
-        id={inputId}
         rows={rows}
-        {...(value === undefined ? { defaultValue: initial } : { value })}
-        onChange={(event) => {
-          fromForm.clear();
-          onChange?.(event.currentTarget.value);
-        }}
-        disabled={isDisabled}
-        readOnly={isReadOnly}
-        aria-required={isRequired || undefined}
-        aria-invalid={invalid || undefined}
-        aria-describedby={describedBy(descriptionId, message ? errorId : undefined, props["aria-describedby"])}
+        {...control}
         className={cx(controlClass, "mt-1.5 min-h-28 resize-y")}
       />
       <NativeFieldError id={errorId} message={message} />

@@ -37,16 +37,7 @@ export interface TextFieldProps extends InputAttributes {
  * message is linked by aria-describedby after the hint, and the field says aria-invalid.
  */
 export function TextField({ label, description, error, optional, prefix, suffix, className, inputClassName, isRequired, isDisabled, isReadOnly, isInvalid, onChange, defaultValue, value, id, ...props }: TextFieldProps) {
-  const generated = useId();
-  const inputId = id ?? `field-${generated}`;
-  const descriptionId = description ? `${inputId}-description` : undefined;
-  const errorId = `${inputId}-error`;
-  const fromForm = useFieldError(props.name);
-  const message = error ?? fromForm.message;
-  const invalid = Boolean(message) || Boolean(isInvalid);
-  // The starting text, kept once: the form's values change with each answer, and a field that
-  // is not remounted keeps what the person typed (as an uncontrolled input does).
-  const [initial] = useState(() => defaultValue ?? (value === undefined ? fromForm.defaultValue : undefined));
+  const { inputId, errorId, message, invalid, control } = useTextControl<HTMLInputElement>({ id, name: props.name, description, error, value, defaultValue, onChange, isRequired, isDisabled, isReadOnly, isInvalid, describedBy: props["aria-describedby"] });
   return (
     <div className={cx("flex flex-col", className)} data-invalid={invalid || undefined}>
       <FieldLabel htmlFor={inputId} optional={optional}>
@@ -62,17 +53,7 @@ export function TextField({ label, description, error, optional, prefix, suffix,
         <input
           type="text"
           {...props}
-          id={inputId}
-          {...(value === undefined ? { defaultValue: initial } : { value })}
-          onChange={(event) => {
-            fromForm.clear();
-            onChange?.(event.currentTarget.value);
-          }}
-          disabled={isDisabled}
-          readOnly={isReadOnly}
-          aria-required={isRequired || undefined}
-          aria-invalid={invalid || undefined}
-          aria-describedby={describedBy(descriptionId, message ? errorId : undefined, props["aria-describedby"])}
+          {...control}
           className={cx(controlClass, Boolean(prefix) && "pl-8", Boolean(suffix) && "pr-20", inputClassName)}
         />
         {suffix ? (
@@ -84,4 +65,50 @@ export function TextField({ label, description, error, optional, prefix, suffix,
       <NativeFieldError id={errorId} message={message} />
     </div>
   );
+}
+
+/**
+ * What TextField and TextArea share: the control's id (given or generated), its message (from
+ * `error` or the nearest SchemaForm, by name) and the native control's props (its value, the
+ * form's message cleared on typing, the aria states, aria-describedby: hint, message, then the
+ * caller's own).
+ */
+export function useTextControl<E extends HTMLInputElement | HTMLTextAreaElement>(field: {
+  id?: string;
+  name?: string;
+  description?: React.ReactNode;
+  error?: string;
+  value?: string;
+  defaultValue?: string;
+  onChange?: (value: string) => void;
+  isRequired?: boolean;
+  isDisabled?: boolean;
+  isReadOnly?: boolean;
+  isInvalid?: boolean;
+  describedBy?: string;
+}) {
+  const generated = useId();
+  const inputId = field.id ?? `field-${generated}`;
+  const descriptionId = field.description ? `${inputId}-description` : undefined;
+  const errorId = `${inputId}-error`;
+  const fromForm = useFieldError(field.name);
+  const message = field.error ?? fromForm.message;
+  const invalid = Boolean(message) || Boolean(field.isInvalid);
+  // The starting text, kept once: the form's values change with each answer, and a field that
+  // is not remounted keeps what the person typed (as an uncontrolled input does).
+  const [initial] = useState(() => field.defaultValue ?? (field.value === undefined ? fromForm.defaultValue : undefined));
+  const control = {
+    id: inputId,
+    ...(field.value === undefined ? { defaultValue: initial } : { value: field.value }),
+    onChange: (event: React.ChangeEvent<E>) => {
+      fromForm.clear();
+      field.onChange?.(event.currentTarget.value);
+    },
+    disabled: field.isDisabled,
+    readOnly: field.isReadOnly,
+    "aria-required": field.isRequired || undefined,
+    "aria-invalid": invalid || undefined,
+    "aria-describedby": describedBy(descriptionId, message ? errorId : undefined, field.describedBy),
+  };
+  return { inputId, errorId, message, invalid, control };
 }
