@@ -10,7 +10,7 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { formatCents } from "~/domain/money";
 import { maskAccountNumber } from "~/domain/account-display";
 import { BATCH_TRANSACTIONS_MAX, spendableCents, toCents, toId, type AccountState } from "~/domain/ledger-rules";
-import { readInboundNachaFile, type InboundChange, type InboundFile } from "~/domain/nacha/reader";
+import { ENTRY_CLASSES, readInboundNachaFile, type InboundChange, type InboundFile } from "~/domain/nacha/reader";
 import { returnReason } from "~/domain/nacha/return-file";
 import { traceSequence } from "./export.server";
 import { recordNotificationsOfChange } from "./inbound-noc.server";
@@ -176,9 +176,6 @@ interface Decision {
   payment_id?: number | null;
 }
 
-/** Entry classes converted from a paper check: the member knows the payment by the check's number. */
-const CONVERTED_CHECKS: readonly string[] = ["ARC", "BOC", "POP", "RCK"];
-
 /**
  * What the member sees in their history: the company from the batch header and what it said,
  * and for a converted check its serial number (columns 40-54, POP's first nine), since that is
@@ -186,8 +183,10 @@ const CONVERTED_CHECKS: readonly string[] = ["ARC", "BOC", "POP", "RCK"];
  */
 export function historyDescription(entry: Pick<AchInboundEntry, "company_name" | "entry_description" | "sec_code" | "individual_id">): string {
   const text = `${entry.company_name} ${entry.entry_description}`.trim();
-  if (!CONVERTED_CHECKS.includes(entry.sec_code)) return text;
-  const serial = (entry.sec_code === "POP" ? entry.individual_id.slice(0, 9) : entry.individual_id).trim();
+  // Classes converted from a paper check name where its serial number is (ENTRY_CLASSES).
+  const columns = ENTRY_CLASSES[entry.sec_code]?.check_serial;
+  if (!columns) return text;
+  const serial = (columns === "40-48" ? entry.individual_id.slice(0, 9) : entry.individual_id).trim();
   return serial ? `${text} check ${serial}` : text;
 }
 
