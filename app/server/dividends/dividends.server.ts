@@ -178,9 +178,8 @@ export type DividendOutcome =
  */
 export async function payAccountDividend(db: Db, account: AccountMonth, month: StatementMonth, apy_ppm: number, expense_account_id: number): Promise<DividendOutcome> {
   const figures = monthDividend(month, account.opening_cents, account.changes, apy_ppm);
-  const { end } = monthBounds(month);
   try {
-    return await payInTransaction(db, account, month, apy_ppm, expense_account_id, figures, end);
+    return await payInTransaction(db, account, month, apy_ppm, expense_account_id, figures);
   } catch (error) {
     if (error instanceof AlreadyDone) return { kind: "done_before" };
     throw error;
@@ -190,7 +189,7 @@ export async function payAccountDividend(db: Db, account: AccountMonth, month: S
 /** Another run worked the month out first: undo whatever this one wrote. */
 class AlreadyDone extends Error {}
 
-function payInTransaction(db: Db, account: AccountMonth, month: StatementMonth, apy_ppm: number, expense_account_id: number, figures: ReturnType<typeof monthDividend>, end: string): Promise<DividendOutcome> {
+function payInTransaction(db: Db, account: AccountMonth, month: StatementMonth, apy_ppm: number, expense_account_id: number, figures: ReturnType<typeof monthDividend>): Promise<DividendOutcome> {
   return db.transaction(async (tx) => {
     let transaction_id: number | null = null;
     if (figures.dividend_cents > 0) {
@@ -201,7 +200,7 @@ function payInTransaction(db: Db, account: AccountMonth, month: StatementMonth, 
         created_by: "dividends",
         memo: `Dividend for ${monthLabel(month)}`,
         category: "Interest",
-        effective_date: end,
+        effective_date: monthBounds(month).end,
         entries: [
           { account_id: account.id, amount_cents: figures.dividend_cents },
           { account_id: expense_account_id, amount_cents: -figures.dividend_cents },
