@@ -73,7 +73,7 @@ export const ENTRY_CLASSES: Record<string, EntryClass> = {
   RCK: { addenda_max: 0, debits_only: true, amount_max_cents: 250_000, check_serial: "40-54", description: "REDEPCHECK" },
 };
 /** Every class the reader accepts: the posted ones and COR (notifications of change). */
-export const ACCEPTED_SEC_CODES = [...Object.keys(ENTRY_CLASSES), "COR"] as const;
+export const ACCEPTED_SEC_CODES: readonly string[] = [...Object.keys(ENTRY_CLASSES), "COR"];
 /** Classes a file may hold that the credit union cannot process, named in the refusal. */
 const UNSUPPORTED_CLASSES: Record<string, string> = {
   IAT: "international entries (IAT) need OFAC screening of their parties and returns in the IAT layout",
@@ -268,7 +268,7 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
     if (!(service_class in SERVICE_CLASSES)) refuse(batch_line, `service class code ${service_class} is not 200 (mixed), 220 (credits) or 225 (debits)`);
     const sec_code = b.standard_entry_class_code!;
     if (UNSUPPORTED_CLASSES[sec_code]) refuse(batch_line, `standard entry class ${sec_code} is not supported: ${UNSUPPORTED_CLASSES[sec_code]}, which this credit union does not do; ask the sender to send them apart`);
-    if (!(ACCEPTED_SEC_CODES as readonly string[]).includes(sec_code)) refuse(batch_line, `standard entry class ${JSON.stringify(sec_code)} is not supported: ${ACCEPTED_SEC_CODES.join(", ")} only`);
+    if (!ACCEPTED_SEC_CODES.includes(sec_code)) refuse(batch_line, `standard entry class ${JSON.stringify(sec_code)} is not supported: ${ACCEPTED_SEC_CODES.join(", ")} only`);
     const entry_class = ENTRY_CLASSES[sec_code];
     const noc_batch = sec_code === "COR";
     const description = trim(b.company_entry_description!);
