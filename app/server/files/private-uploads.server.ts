@@ -56,9 +56,14 @@ export function uploadsRoot(): string {
   return path.join(env().dataDirAbsolute, "uploads");
 }
 
+/** Whether `file` is a name this store makes for `area` (anything else could walk out of its folder). */
+export function isUploadName(area: UploadArea, file: string): boolean {
+  return AREAS[area].name.test(file);
+}
+
 export function uploadPath(area: UploadArea, file: string): string {
   // Names are ours; refuse anything else so a stored name can never walk out of its folder.
-  if (!AREAS[area].name.test(file)) throw new Error("Not a stored upload name.");
+  if (!isUploadName(area, file)) throw new Error("Not a stored upload name.");
   return path.join(uploadsRoot(), area, file);
 }
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { PROFILE_IMAGE_MAX_BYTES, PROFILE_IMAGE_TYPES, SETTINGS_MESSAGES } from "~/domain/settings";
 import type { Db } from "~/server/db/client.server";
 import { memberProfiles } from "~/server/db/schema";
-import { readPrivateUpload, reencodeImage, removePrivateUpload, uploadType, writePrivateUpload } from "~/server/files/private-uploads.server";
+import { isUploadName, readPrivateUpload, reencodeImage, removePrivateUpload, uploadType, writePrivateUpload } from "~/server/files/private-uploads.server";
 import { logger } from "~/server/logger.server";
 
 /**
@@ -13,7 +13,6 @@ import { logger } from "~/server/logger.server";
  */
 export const PROFILE_IMAGE_SIZE_PX = 256;
 const AREA = "profile-images";
-const NAME = /^[0-9a-f]{32}\.webp$/;
 
 export type ProfileImageRefusal = "not_image" | "too_large" | "failed";
 export type SetProfileImageResult = { status: "updated"; file: string } | { status: "refused"; reason: ProfileImageRefusal; message: string };
@@ -38,7 +37,7 @@ export async function setProfileImage(db: Db, user_id: string, upload: File | nu
       return { status: "refused", reason: "failed", message: SETTINGS_MESSAGES.image_failed };
     }
     await db.update(memberProfiles).set({ image_file: file, updated_at: new Date() }).where(eq(memberProfiles.user_id, user_id));
-    if (before.image_file && NAME.test(before.image_file)) await removePrivateUpload(AREA, before.image_file);
+    if (before.image_file && isUploadName(AREA, before.image_file)) await removePrivateUpload(AREA, before.image_file);
     return { status: "updated", file };
   } catch (error) {
     logger.error({ err: error, user_id }, "storing a profile image failed");
@@ -51,7 +50,7 @@ export async function setProfileImage(db: Db, user_id: string, upload: File | nu
 export async function removeProfileImage(db: Db, user_id: string): Promise<void> {
   const [before] = await db.select({ image_file: memberProfiles.image_file }).from(memberProfiles).where(eq(memberProfiles.user_id, user_id));
   await db.update(memberProfiles).set({ image_file: null, updated_at: new Date() }).where(eq(memberProfiles.user_id, user_id));
-  if (before?.image_file && NAME.test(before.image_file)) await removePrivateUpload(AREA, before.image_file);
+  if (before?.image_file && isUploadName(AREA, before.image_file)) await removePrivateUpload(AREA, before.image_file);
 }
 
 /**
@@ -65,7 +64,7 @@ export async function readProfileImage(
 ): Promise<{ content: Buffer; mime: "image/webp"; file: string } | null> {
   if (viewer.id !== user_id && viewer.role !== "admin" && viewer.role !== "reviewer") return null;
   const [row] = await db.select({ image_file: memberProfiles.image_file }).from(memberProfiles).where(eq(memberProfiles.user_id, user_id));
-  if (!row?.image_file || !NAME.test(row.image_file)) return null;
+  if (!row?.image_file || !isUploadName(AREA, row.image_file)) return null;
   try {
     return { content: await readPrivateUpload(AREA, row.image_file), mime: "image/webp", file: row.image_file };
   } catch {
