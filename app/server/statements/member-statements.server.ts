@@ -62,13 +62,16 @@ export async function memberAccountOf(db: Db, member_id: string, account_id_text
 export async function memberStatementPdf(db: Db, member_id: string, account_id_text: string, month_text: string, now: Date): Promise<StatementDownload> {
   const account = await memberAccountOf(db, member_id, account_id_text);
   if (!account) return { ok: false, status: 404, message: STATEMENT_ACCOUNT_MESSAGE };
-  if (!isStatementMonth(month_text) || !(await availableMonths(db, account, now)).includes(month_text)) {
+  const months = await availableMonths(db, account, now);
+  if (!isStatementMonth(month_text) || !months.includes(month_text)) {
     return { ok: false, status: 400, message: STATEMENT_MONTH_MESSAGE };
   }
-  // A month's dividend is dated its last day but paid by the nightly run after it: a statement
-  // made first would be kept without it. So the account's dividend is worked out before its
-  // statement is made (the same rule and row as the run, which then finds it done).
-  if (!(await keptStatement(db, account.id, month_text))) await payAccountDividendsSince(db, account.id, month_text, now);
+  // A month's dividend is dated its last day but paid by the nightly run after it: a statement of
+  // the month just ended (months[0], newest first) made first would be kept without it. So that
+  // one month's dividend is worked out before its statement is made (the same rule and row as the
+  // run, which then finds it done). Never an older month: a download must not back-pay months the
+  // nightly run never paid (months from before dividends were switched on).
+  if (month_text === months[0] && !(await keptStatement(db, account.id, month_text))) await payAccountDividendsSince(db, account.id, month_text, now);
   const { statement } = await statementFor(db, account, month_text, `member:${member_id}`);
   return {
     ok: true,
