@@ -5,6 +5,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import fs from "node:fs";
+import type { AddressInfo } from "node:net";
 import { enableCompileCache } from "node:module";
 import express, { type NextFunction, type Request, type Response } from "express";
 import compression from "compression";
@@ -184,8 +185,15 @@ async function main() {
       );
   });
 
-  const server = app.listen(config.PORT, config.HOST, () => {
-    logger.info({ port: config.PORT, database: database.kind, institution: profile.name }, `Mutual is serving http://localhost:${config.PORT}`);
+  const server = app.listen(config.PORT, config.HOST, (error?: Error) => {
+    // Express hands a failed listen (the port taken) to this callback: stop, rather than carry on
+    // running jobs while another program answers on the port.
+    if (error) {
+      logger.fatal({ err: error, port: config.PORT, host: config.HOST }, "cannot serve on PORT");
+      process.exit(1);
+    }
+    const { port } = server.address() as AddressInfo;
+    logger.info({ port, database: database.kind, institution: profile.name }, `Mutual is serving http://localhost:${port}`);
   });
   server.headersTimeout = 30_000;
   server.requestTimeout = 60_000;

@@ -20,7 +20,10 @@ export const DATABASE_POOL_DEFAULTS = {
  */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // 0: any free port, named in the "Mutual is serving" log line. The tests start processes side
+  // by side so: a free port looked up beforehand can be taken by another program before the
+  // process listens on it.
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z

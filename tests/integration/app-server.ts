@@ -28,7 +28,9 @@ export const compiled = (name: string) => path.join(buildDir, "bin", `${name}.js
 /**
  * The app server process: its log lines, and how it exited. Production mode, with the demo
  * profile allowed (MUTUAL_DEMO=1: a production start on PostgreSQL refuses it otherwise) and
- * LOG_LEVEL=info; `env` adds to or overrides these.
+ * LOG_LEVEL=info; `env` adds to or overrides these. On `port` 0 (the default) it listens on any
+ * free port and says which once serving: a port looked up beforehand (freePort) is free only
+ * until someone else takes it, and tests run side by side.
  */
 export class AppProcess {
   readonly lines: string[] = [];
@@ -37,11 +39,10 @@ export class AppProcess {
   private readonly child: ChildProcess;
   private readonly watchers = new Set<(line: string) => void>();
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private listening: number;
 
-  constructor(
-    readonly port: number,
-    env: Record<string, string>,
-  ) {
+  constructor(env: Record<string, string>, port = 0) {
+    this.listening = port;
     const server = compiled("server");
     if (!fs.existsSync(server)) throw new Error(`${server} is missing: the integration project's globalSetup (tests/integration/global-setup.ts) builds it; run the tests through vitest, or \`npm run build\`.`);
     this.child = spawn(process.execPath, ["--enable-source-maps", server], {
@@ -63,6 +64,12 @@ export class AppProcess {
     );
   }
 
+  /** The port it listens on; on port 0, known once serving() has resolved. */
+  get port(): number {
+    if (this.listening === 0) throw new Error("the app's port is known once serving() has resolved");
+    return this.listening;
+  }
+
   get base(): string {
     return `http://127.0.0.1:${this.port}`;
   }
@@ -82,9 +89,10 @@ export class AppProcess {
     });
   }
 
-  /** Resolves once the server says it is serving (database open and migrated, port listening). */
+  /** Resolves once the server says it is serving (database open and migrated, port listening), on which port. */
   async serving(): Promise<void> {
-    await this.waitForLine(/Mutual is serving/, "start-up");
+    const line = await this.waitForLine(/Mutual is serving/, "start-up");
+    this.listening = (JSON.parse(line) as { port: number }).port;
   }
 
   /** Sends `signal` without waiting (a service manager's stop, say). */
@@ -113,6 +121,10 @@ export function appEnvironment(database_url: string, data_dir: string, settings:
   };
 }
 
+/**
+ * A port free now, for a program that must be told its port before it starts (nginx, the metrics
+ * port): another program may take it before that one listens, so an app process gets port 0.
+ */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -232,13 +244,17 @@ export async function memberWithAccounts(db: Database["db"], email: string, cook
 export type Outcome =
   | { kind: "acknowledged"; reference: string; served_by: string | null }
   | { kind: "unavailable"; status: number }
+  | { kind: "cut_off"; status: number }
   | { kind: "try_again" }
   | { kind: "failed"; status: number; body: string };
 
 /**
  * One Between Accounts transfer over HTTP, posted as the dashboard does with JavaScript. 502 and
  * 503 (a proxy with no process left to ask, or a process without its database) are "unavailable":
- * the form keeps its key and the member tries again.
+ * the form keeps its key and the member tries again. An answer whose connection closes after its
+ * status line, before its body is complete, is "cut_off": a process killed mid-answer (a proxy has
+ * passed the status on already and can only close the member's connection). The member saw no
+ * answer and tries again with the same key, as after a 502.
  */
 export async function postTransfer(base: string, member: Member, idempotency_key: string, amount_cents: number, reference: string): Promise<Outcome> {
   let response: Response;
@@ -260,7 +276,12 @@ export async function postTransfer(base: string, member: Member, idempotency_key
     // Nobody answered at all: the socket was refused or dropped.
     return { kind: "failed", status: 0, body: String((error as Error).cause ?? error) };
   }
-  const body = await response.text();
+  let body: string;
+  try {
+    body = await response.text();
+  } catch {
+    return { kind: "cut_off", status: response.status };
+  }
   if (response.status === 503 || response.status === 502) return { kind: "unavailable", status: response.status };
   const transaction = /"(MU\d{8,})"/.exec(body)?.[1];
   if (response.status === 200 && transaction && body.includes('"done"')) {

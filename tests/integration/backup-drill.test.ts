@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { AppProcess, Browser, compiled, demoInbox, freePort, repository } from "./app-server";
+import { AppProcess, Browser, compiled, demoInbox, repository } from "./app-server";
 import { inArray } from "drizzle-orm";
 import { openDatabase, type Database } from "~/server/db/client.server";
 import { ledgerTransactions } from "~/server/db/schema";
@@ -35,8 +35,8 @@ afterAll(async () => {
 });
 
 /** A server on an embedded database (its keys made beside it, in DATA_DIR/secrets.json), stopped after the test. */
-function start(port: number, env: Record<string, string>): AppProcess {
-  const app = new AppProcess(port, env);
+function start(env: Record<string, string>): AppProcess {
+  const app = new AppProcess(env);
   apps.push(app);
   return app;
 }
@@ -140,7 +140,7 @@ describe("the backup and restore drill", () => {
       const restoredDir = path.join(temporary, "restored");
       const backupFile = path.join(temporary, "backups", "drill.tar.gz");
 
-      const app = start(await freePort(), { DATA_DIR: dataDir });
+      const app = start({ DATA_DIR: dataDir });
       await app.serving();
       const members: Member[] = [];
       for (const person of DEMO_SIGNINS.filter((p) => p.kind === "member")) members.push(await signIn(app.base, person.email, person.password));
@@ -178,7 +178,7 @@ describe("the backup and restore drill", () => {
       expect(restore.code).toBe(0);
 
       // The server starts on the restored folder, and a member signs in and sees her accounts.
-      const restoredApp = start(await freePort(), { DATA_DIR: restoredDir });
+      const restoredApp = start({ DATA_DIR: restoredDir });
       await restoredApp.serving();
       const priya = DEMO_SIGNINS.find((p) => p.email.startsWith("priya"))!;
       const signedIn = await signIn(restoredApp.base, priya.email, priya.password);

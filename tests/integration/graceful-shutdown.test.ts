@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { AppProcess, freePort, serverDatabase } from "./app-server";
+import { AppProcess, serverDatabase } from "./app-server";
 import { demoInstitution } from "~/config/demo-institution";
 
 /**
@@ -31,14 +31,13 @@ it("a stop signal (sent twice) lets the request in flight finish, refuses new co
   fs.writeFileSync(institutionFile, JSON.stringify({ ...demoInstitution, demo: false }));
   const database = await serverDatabase(path.join(work, "data"));
   closeDatabase = database.close;
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const app = new AppProcess(port, { ...database.env, HOST: "127.0.0.1", INSTITUTION_CONFIG: institutionFile });
+  const app = new AppProcess({ ...database.env, HOST: "127.0.0.1", INSTITUTION_CONFIG: institutionFile });
   server = app;
   const lines = server.lines;
   const untilLine = (pattern: RegExp) => app.waitForLine(pattern, String(pattern));
 
   await app.serving();
+  const { port, base } = app;
   // The same post once in full first: the stop then waits on the body only.
   const body = new URLSearchParams({ intent: "password", email: "nobody@example.com", password: "not-the-password-1" }).toString();
   const headers = { origin: base, "content-type": "application/x-www-form-urlencoded" };

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { AppProcess, appEnvironment, freePort } from "./app-server";
+import { AppProcess, appEnvironment } from "./app-server";
 import { onPostgres, openTestDatabase } from "./test-database";
 import type { Database } from "~/server/db/client.server";
 
@@ -33,7 +33,7 @@ describe("jobs with two app processes", () => {
     const db = database.db;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-jobs-apps-"));
     const environment = appEnvironment(database.url!, dataDir, { DATABASE_POOL_MAX: "6", JOB_CLOCK: "adjustable", JOB_POLL_MS: "100" });
-    apps.push(new AppProcess(await freePort(), environment), new AppProcess(await freePort(), environment));
+    apps.push(new AppProcess(environment), new AppProcess(environment));
     await Promise.all(apps.map((app) => app.waitForLine(/job runner started/, "the job runner")));
 
     const pruneRuns = async () =>

@@ -186,7 +186,7 @@ describe("/metrics on the real server", () => {
         // Nothing listens there: every email stays in the outbox, a backlog the metrics report.
         SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
       };
-      app = new AppProcess(await freePort(), env);
+      app = new AppProcess(env);
       await app.serving();
       const base = app.base;
       const metricsBase = `http://127.0.0.1:${env.METRICS_PORT}`;
