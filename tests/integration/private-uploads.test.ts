@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { memberProfiles } from "~/server/db/schema";
 import { submitApplication } from "~/server/applications/applications.server";
 import { readIdDocument } from "~/server/admin/directory.server";
-import { encryptPlainUploads, uploadsRoot } from "~/server/files/private-uploads.server";
+import { allEncryptedMarker, encryptPlainUploads, uploadsRoot } from "~/server/files/private-uploads.server";
 import { readProfileImage, setProfileImage } from "~/server/profile-images/profile-images.server";
 import { fileDatabase } from "./test-database";
 import { Browser, fileOf } from "./identity-support";
@@ -80,6 +80,42 @@ describe("private uploads at rest", () => {
     // Nothing left behind, nothing done twice.
     expect(fs.readdirSync(path.dirname(target)).filter((n) => n.endsWith(".tmp"))).toEqual([]);
     expect(await encryptPlainUploads()).toBe(0);
+  });
+
+  it("once a pass has found every file encrypted, later start-up passes read none (a marker in DATA_DIR); without the marker the next pass checks them all again", async () => {
+    await encryptPlainUploads();
+    expect(fs.existsSync(allEncryptedMarker())).toBe(true);
+    const a = await applicant(database.db);
+    const target = await idDocumentFile(a.id);
+    // Every write encrypts, so no plain file can appear; one put there by hand shows the pass no
+    // longer opens the files.
+    const plain = (await readIdDocument(database.db, { member_id: a.id, staff, origin: ORIGIN }))!.bytes;
+    fs.writeFileSync(target, plain, { mode: 0o600 });
+    expect(await encryptPlainUploads()).toBe(0);
+    expect(fs.readFileSync(target).subarray(0, 4).equals(MAGIC.png)).toBe(true);
+
+    fs.rmSync(allEncryptedMarker());
+    expect(await encryptPlainUploads()).toBe(1);
+    expectNoKnownFile(fs.readFileSync(target));
+    expect(fs.existsSync(allEncryptedMarker())).toBe(true);
+  });
+
+  it("a pass that cannot read a stored file still encrypts the others, then fails and leaves no marker: the next start tries again", async () => {
+    fs.rmSync(allEncryptedMarker(), { force: true });
+    const a = await applicant(database.db);
+    const target = await idDocumentFile(a.id);
+    const plain = (await readIdDocument(database.db, { member_id: a.id, staff, origin: ORIGIN }))!.bytes;
+    fs.writeFileSync(target, plain, { mode: 0o600 });
+    // A name the store makes that cannot be read as a file: a folder of that name.
+    const unreadable = path.join(uploadsRoot(), "id-documents", `${"f".repeat(32)}.pdf`);
+    fs.mkdirSync(unreadable);
+    await expect(encryptPlainUploads()).rejects.toThrow(/could not read 1 stored upload.*EISDIR.*; 1 encrypted/);
+    expectNoKnownFile(fs.readFileSync(target));
+    expect(fs.existsSync(allEncryptedMarker())).toBe(false);
+
+    fs.rmdirSync(unreadable);
+    expect(await encryptPlainUploads()).toBe(0);
+    expect(fs.existsSync(allEncryptedMarker())).toBe(true);
   });
 
   it("a profile photo is encrypted on disk and read back as the 256 px WebP", async () => {

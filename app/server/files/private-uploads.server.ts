@@ -155,18 +155,15 @@ export async function readPrivateUpload(area: UploadArea, file: string): Promise
   return stored;
 }
 
-/** Whether a file starts as an encrypted one does (a file that cannot be opened counts as done). */
+/** Whether a file starts as an encrypted one does. */
 async function startsEncrypted(file: string): Promise<boolean> {
-  let handle: fs.FileHandle | undefined;
+  const handle = await fs.open(file, "r");
   try {
-    handle = await fs.open(file, "r");
     const start = Buffer.alloc(8);
     const { bytesRead } = await handle.read(start, 0, start.length, 0);
     return isEncryptedField(start.subarray(0, bytesRead));
-  } catch {
-    return true;
   } finally {
-    await handle?.close();
+    await handle.close();
   }
 }
 
@@ -198,22 +195,50 @@ async function storedFiles(): Promise<{ area: UploadArea; file: string; target: 
 }
 
 /**
+ * Written in DATA_DIR once a pass of encryptPlainUploads has found every stored file encrypted (or
+ * encrypted it): every later write encrypts, so no plain file can appear, and later starts read
+ * nothing. Beside uploads/ rather than in it, so it never travels with a copy of the files (a
+ * restored backup is checked once again). Deleting it has the next start check every file again.
+ */
+export function allEncryptedMarker(): string {
+  return path.join(env().dataDirAbsolute, "uploads-all-encrypted");
+}
+
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+/**
  * Encrypts every plain file left from before encryption at rest (run at start-up; safe to run
- * again or alongside readers). Each file is written encrypted beside the plain one, flushed to
- * disk, then renamed over it: a crash leaves either the plain file or the encrypted one, both
- * readable. Answers how many files it encrypted.
+ * again or alongside readers), once: a pass that checked every file leaves allEncryptedMarker,
+ * and the passes after it read nothing. Each file is written encrypted beside the plain one,
+ * flushed to disk, then renamed over it: a crash leaves either the plain file or the encrypted
+ * one, both readable. Answers how many files it encrypted; fails, leaving no marker, when a file
+ * could not be read (the next start tries again).
  */
 export async function encryptPlainUploads(): Promise<number> {
+  const marker = allEncryptedMarker();
+  if (await fs.stat(marker).then(() => true, () => false)) return 0;
+  // Nothing uploaded yet: nothing to mark either (the folder appears with the first upload).
+  if (!(await fs.stat(uploadsRoot()).then(() => true, () => false))) return 0;
   let done = 0;
+  const unread: string[] = [];
   for (const { area, file, target } of await storedFiles()) {
     if (!AREAS[area].plain_before) continue;
-    // The start tells the two forms apart: an encrypted file is not read whole at every start.
-    if (await startsEncrypted(target)) continue;
-    const stored = await fs.readFile(target).catch(() => null);
-    if (!stored || isEncryptedField(stored)) continue;
+    let stored: Buffer;
+    try {
+      // The start tells the two forms apart: an encrypted file is not read whole.
+      if (await startsEncrypted(target)) continue;
+      stored = await fs.readFile(target);
+    } catch (error) {
+      // Removed meanwhile: nothing to encrypt. Anything else leaves the pass incomplete.
+      if (errorCode(error) !== "ENOENT") unread.push(`${area}/${file}: ${errorCode(error) ?? String(error)}`);
+      continue;
+    }
+    if (isEncryptedField(stored)) continue;
     await replaceFile(target, encrypted(area, file, stored));
     done += 1;
   }
+  if (unread.length > 0) throw new Error(`could not read ${unread.length} stored upload(s) (${unread.slice(0, 3).join(", ")}); ${done} encrypted`);
+  await fs.writeFile(marker, "Every stored upload is encrypted at rest (checked by Mutual at start-up). Delete this file to have the next start check them all again.\n", { mode: OWNER_ONLY_FILE_MODE });
   return done;
 }
 
