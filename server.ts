@@ -30,6 +30,7 @@ import { databaseUnavailableStatus } from "./app/server/http/database-unavailabl
 import { errorText, httpLogSerializers, loggerOptions } from "./app/server/logging/redact.server";
 import { noStoreWhenSignedIn } from "./app/server/http/no-store.server";
 import { cspNonce } from "./app/server/http/csp-nonce.server";
+import { applyConnectionTimeouts } from "./app/server/http/connection-timeouts.server";
 import { httpMetrics, metricsOnMainPort, metricsPortApp } from "./app/server/metrics/metrics.server";
 import { startJobs } from "./app/server/jobs/jobs.server";
 
@@ -195,8 +196,8 @@ async function main() {
     const { port } = server.address() as AddressInfo;
     logger.info({ port, database: database.kind, institution: profile.name }, `Mutual is serving http://localhost:${port}`);
   });
-  server.headersTimeout = 30_000;
-  server.requestTimeout = 60_000;
+  // Idle connections outlive the proxy's (a post sent as the app closed one answered 502).
+  applyConnectionTimeouts(server);
   // Scheduled jobs (app/server/jobs/): started beside the server, not awaited, so they never delay
   // start-up. A runner that cannot start (a bad setting) stops the process rather than leave jobs
   // undone; a database error only delays its first poll.
