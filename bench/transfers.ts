@@ -128,6 +128,56 @@ interface Point {
   server_system_cpu_ms_per_transfer?: number;
   /** This process's CPU time per transfer: the posting itself for the reference, the HTTP client's work for HTTP. */
   bench_cpu_ms_per_transfer: number;
+  /**
+   * Where the machine's time went during the timed part, in ms per transfer (Linux /proc): the
+   * PostgreSQL backends serving the bench's database, nginx (two processes), every other busy
+   * process (other people's work, PostgreSQL's shared writers, the kernel's own threads) and the
+   * cores' idle time. With the app's and the bench's figures above they add up to the cores'
+   * time: (elapsed × cores) ÷ transfers.
+   */
+  postgres_cpu_ms_per_transfer?: number;
+  nginx_cpu_ms_per_transfer?: number;
+  others_cpu_ms_per_transfer?: number;
+  idle_ms_per_transfer?: number;
+}
+
+/** What the timed parts also watch: the bench's PostgreSQL database (its backends) and nginx, while they run. */
+const watched: { database?: string; nginx_pid?: number } = {};
+
+/** The pids of the PostgreSQL backends connected to `database` (their title names it: "postgres: user database host ..."). */
+function backendPids(database: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (title.startsWith("postgres: ") && title.split(" ")[2] === database) pids.push(Number(entry));
+    } catch {
+      // gone since the listing
+    }
+  }
+  return pids;
+}
+
+/** The pids of a process's children (nginx's worker under its master). */
+function childPids(parent: number): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (Number(fs.readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[1]) === parent) pids.push(Number(entry));
+    } catch {
+      // gone since the listing
+    }
+  }
+  return pids;
+}
+
+/** The machine's CPU time from /proc/stat, all cores, in ms: busy (everything but idle and I/O wait) and idle. */
+function machineMs(): { busy: number; idle: number } {
+  const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  const idle = fields[3]! + fields[4]!;
+  return { busy: (fields.reduce((a, b) => a + b, 0) - idle) * 10, idle: idle * 10 };
 }
 
 /** CPU time of live processes, from /proc (Linux), in ms: user and system (the kernel's work for them). */
@@ -135,7 +185,13 @@ function cpuMs(pids: readonly number[]): { user: number; system: number } {
   let user = 0;
   let system = 0;
   for (const pid of pids) {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // a backend that closed during the timed part: its time is counted under others
+    }
+    const fields = stat.split(") ")[1]!.split(" ");
     user += Number(fields[11]);
     system += Number(fields[12]);
   }
@@ -156,6 +212,11 @@ async function drive(clients: number, members: BenchMember[], one: (member: Benc
   const warm_until = performance.now() + warm_ms;
   await Promise.all(members.slice(0, clients).map((m) => loop(m, warm_until)));
   const times: number[] = [];
+  const postgres_pids = watched.database ? backendPids(watched.database) : [];
+  const nginx_pids = watched.nginx_pid ? [watched.nginx_pid, ...childPids(watched.nginx_pid)] : [];
+  const postgres_before = cpuMs(postgres_pids);
+  const nginx_before = cpuMs(nginx_pids);
+  const machine_before = machineMs();
   const cpu_before = cpuMs(server_pids);
   const bench_cpu_before = process.cpuUsage();
   const started = performance.now();
@@ -164,6 +225,9 @@ async function drive(clients: number, members: BenchMember[], one: (member: Benc
   const elapsed_s = (performance.now() - started) / 1000;
   const bench_cpu = process.cpuUsage(bench_cpu_before);
   const cpu_after = cpuMs(server_pids);
+  const machine_after = machineMs();
+  const postgres_after = cpuMs(postgres_pids);
+  const nginx_after = cpuMs(nginx_pids);
   times.sort((a, b) => a - b);
   const point: Point = {
     clients,
@@ -176,6 +240,14 @@ async function drive(clients: number, members: BenchMember[], one: (member: Benc
     point.server_cpu_ms_per_transfer = round2((cpu_after.user + cpu_after.system - cpu_before.user - cpu_before.system) / times.length);
     point.server_system_cpu_ms_per_transfer = round2((cpu_after.system - cpu_before.system) / times.length);
   }
+  const spent = (after: { user: number; system: number }, before: { user: number; system: number }) => after.user + after.system - before.user - before.system;
+  const postgres_ms = spent(postgres_after, postgres_before);
+  const nginx_ms = spent(nginx_after, nginx_before);
+  if (postgres_pids.length > 0) point.postgres_cpu_ms_per_transfer = round2(postgres_ms / times.length);
+  if (nginx_pids.length > 0) point.nginx_cpu_ms_per_transfer = round2(nginx_ms / times.length);
+  const others_ms = machine_after.busy - machine_before.busy - spent(cpu_after, cpu_before) - postgres_ms - nginx_ms - (bench_cpu.user + bench_cpu.system) / 1000;
+  point.others_cpu_ms_per_transfer = round2(others_ms / times.length);
+  point.idle_ms_per_transfer = round2((machine_after.idle - machine_before.idle) / times.length);
   return point;
 }
 
@@ -445,9 +517,11 @@ ${proxy}
   );
   const child = spawn(NGINX, ["-p", dir, "-e", path.join(dir, "error.log"), "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "ignore", "inherit"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  watched.nginx_pid = child.pid;
   return {
     child,
     stop: async () => {
+      if (watched.nginx_pid === child.pid) watched.nginx_pid = undefined;
       if (child.exitCode === null) child.kill("SIGQUIT");
       await exited;
     },
@@ -461,6 +535,19 @@ interface Round {
   http: Point[];
   /** With BENCH_BEFORE_BUILD_DIR: the same HTTP curve on that build, right after. */
   http_before?: Point[];
+}
+
+/** The cores' time per transfer by where it went (means of the rounds), as in `Point`. */
+function coreSplit(points: Point[]): Record<string, number> {
+  const mean = (pick: (p: Point) => number | undefined) => round2(points.reduce((a, p) => a + (pick(p) ?? 0), 0) / points.length);
+  return {
+    app: mean((p) => p.server_cpu_ms_per_transfer),
+    postgres: mean((p) => p.postgres_cpu_ms_per_transfer),
+    nginx: mean((p) => p.nginx_cpu_ms_per_transfer),
+    bench: mean((p) => p.bench_cpu_ms_per_transfer),
+    others: mean((p) => p.others_cpu_ms_per_transfer),
+    idle: mean((p) => p.idle_ms_per_transfer),
+  };
 }
 
 function summarise(rounds: Round[]) {
@@ -481,6 +568,9 @@ function summarise(rounds: Round[]) {
       server_system_cpu_ms_per_transfer: meanOf(rounds.map((r) => httpPoint(r).server_system_cpu_ms_per_transfer ?? 0)),
       bench_cpu_ms_per_transfer_http: meanOf(rounds.map((r) => httpPoint(r).bench_cpu_ms_per_transfer)),
       bench_cpu_ms_per_transfer_reference: meanOf(rounds.map((r) => r.reference.find((p) => p.clients === clients)!.bench_cpu_ms_per_transfer)),
+      // Where the cores' time went, ms per transfer: HTTP, then the reference.
+      cores_http: coreSplit(rounds.map(httpPoint)),
+      cores_reference: coreSplit(rounds.map((r) => r.reference.find((p) => p.clients === clients)!)),
     };
     if (!rounds.every((r) => r.http_before)) return point;
     const beforePoints = rounds.map((r) => r.http_before!.find((p) => p.clients === clients)!);
@@ -514,6 +604,8 @@ function report(setup: string, rounds: Round[]): void {
   for (const r of rounds) {
     const before = (i: number) => (r.http_before ? `, before ${r.http_before[i]!.transfers_per_second} (${r.http_before[i]!.server_cpu_ms_per_transfer})` : "");
     console.log(`${setup} round ${r.round} (load ${r.load_average_start.join(" ")}), clients: HTTP/ledger (server CPU ms a transfer, of it system; bench CPU ms a transfer, HTTP/ledger): ${CLIENTS.map((c, i) => `${c}: ${r.http[i]!.transfers_per_second}/${r.reference[i]!.transfers_per_second} (${r.http[i]!.server_cpu_ms_per_transfer}, ${r.http[i]!.server_system_cpu_ms_per_transfer}; ${r.http[i]!.bench_cpu_ms_per_transfer}/${r.reference[i]!.bench_cpu_ms_per_transfer}${before(i)})`).join(", ")}`);
+    const cores = (p: Point) => Object.values(coreSplit([p])).join("/");
+    console.log(`  cores' ms a transfer, app/postgres/nginx/bench/others/idle, HTTP; ledger: ${CLIENTS.map((c, i) => `${c}: ${cores(r.http[i]!)}; ${cores(r.reference[i]!)}`).join(", ")}`);
   }
 }
 
@@ -559,6 +651,7 @@ async function postgresSetup(processes: number): Promise<{ rounds: Round[]; veri
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   const database = await openDatabase({ kind: "postgres", url: url.toString(), pool_max: 20 });
+  watched.database = name;
   const apps: AppProcess[] = [];
   let nginx: ReturnType<typeof startNginx> | undefined;
   try {
@@ -604,6 +697,7 @@ async function postgresSetup(processes: number): Promise<{ rounds: Round[]; veri
   } finally {
     await nginx?.stop();
     await Promise.all(apps.map((a) => a.stop()));
+    watched.database = undefined;
     await database.close();
     await admin.query(`DROP DATABASE IF EXISTS ${name}`);
     await admin.end();
@@ -666,7 +760,7 @@ async function main() {
   for (const setup of SETUPS) {
     const result = setup === "pglite" ? await pgliteSetup() : await postgresSetup(setup === "pg2" ? 2 : 1);
     setups[setup] = { ...result, curve: summarise(result.rounds) };
-    console.table(setups[setup].curve);
+    console.table(setups[setup].curve.map(({ cores_http: _h, cores_reference: _r, ...point }) => point));
   }
   const result = {
     date: started,
