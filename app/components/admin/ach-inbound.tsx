@@ -5,7 +5,7 @@ import { formatCents } from "~/domain/money";
 import { QUEUE_TITLES } from "~/domain/queues";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { QueueSection } from "~/components/admin/queues";
-import { WaitingList } from "./waiting-list";
+import { WaitingList, type AsSent } from "./waiting-list";
 import type { InboundFileSummary, ReturnedItem, ReturnFileSummary } from "~/server/rails/inbound-returns.server";
 
 /**
@@ -15,7 +15,6 @@ import type { InboundFileSummary, ReturnedItem, ReturnFileSummary } from "~/serv
  * Plain forms: everything works without JavaScript.
  */
 
-type AsSent<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
 export type ReturnedRow = AsSent<ReturnedItem>;
 export type InboundFileRow = AsSent<InboundFileSummary>;
 export type ReturnFileRow = AsSent<ReturnFileSummary>;

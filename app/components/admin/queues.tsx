@@ -5,6 +5,7 @@ import { formatCents } from "~/domain/money";
 import { useInstitutionDates } from "~/components/institution-dates";
 import type { ExportFileSummary } from "~/server/rails/export.server";
 import type { QueuedPayment } from "~/server/rails/queues.server";
+import type { AsSent } from "./waiting-list";
 
 /**
  * The sections of /admin/queues (docs/product.md#payment-queues). `QueueSection` is the frame
@@ -21,8 +22,6 @@ export interface QueueActionResult {
   deposit_error?: { deposit_id: number; message: string };
 }
 
-/** What the page receives of the server's rows: the same fields, dates as the ISO text they travel as. */
-type AsSent<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
 export type QueueRow = AsSent<Omit<QueuedPayment, "kind">>;
 export type ExportFileRow = AsSent<ExportFileSummary>;
 
