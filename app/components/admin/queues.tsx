@@ -20,6 +20,8 @@ export interface QueueActionResult {
   file_id?: number;
   /** A refused mobile-deposit decision: shown next to that deposit's reason field. */
   deposit_error?: { deposit_id: number; message: string };
+  /** A refused Mark as handled of a notification of change: shown next to its note field. */
+  noc_error?: { noc_id: number; message: string };
 }
 
 export type QueueRow = AsSent<Omit<QueuedPayment, "kind">>;

@@ -14,7 +14,7 @@ import { StatusLine } from "~/components/admin/admin-shell";
 import { ExportFiles, PaymentQueue, type QueueActionResult } from "~/components/admin/queues";
 import { DepositQueue } from "~/components/admin/deposit-queue";
 import { achChange, achInPage, achReturnHandled, achReturnsExport, achUpload, refuseTooLarge } from "./queues-ach-in.server";
-import { NotificationsOfChange, type ChangeFieldError } from "~/components/admin/ach-changes";
+import { NotificationsOfChange } from "~/components/admin/ach-changes";
 import { AchInbound, ReturnedItems } from "~/components/admin/ach-inbound";
 import { AdjustmentQueue } from "~/components/admin/approvals";
 
@@ -73,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "ach_noc_apply" || intent === "ach_noc_handled") {
     // Notifications of change (docs/product.md#ach-in): a refused note goes next to its field.
     const answer = await achChange(intent, form, staff, origin);
-    return data({ tone: answer.tone, message: answer.message, noc_error: answer.noc_error }, { status: answer.status });
+    return data({ tone: answer.tone, message: answer.message, noc_error: answer.noc_error } satisfies QueueActionResult, { status: answer.status });
   }
   if (intent === "ach_upload" || intent === "ach_returns_export" || intent === "ach_return_handled") {
     const answer = intent === "ach_upload" ? await achUpload(form, staff, origin) : intent === "ach_returns_export" ? await achReturnsExport(staff, origin) : await achReturnHandled(form, staff, origin);
@@ -100,7 +100,7 @@ export default function Queues({ loaderData, actionData }: Route.ComponentProps)
       <PaymentQueue kind="wire" title={QUEUE_TITLES.wire} count={counts.wire ?? 0} rows={wire} fileLabel="pain.001 message" perFile={per_file} />
       <DepositQueue count={counts.deposits ?? 0} rows={deposits} error={(actionData as QueueActionResult | undefined)?.deposit_error ?? null} />
       <ReturnedItems count={counts.returns ?? 0} rows={ach_in.returned} files={ach_in.return_files} />
-      <NotificationsOfChange count={counts.changes ?? 0} rows={ach_in.changes} error={(actionData as { noc_error?: ChangeFieldError } | undefined)?.noc_error ?? null} />
+      <NotificationsOfChange count={counts.changes ?? 0} rows={ach_in.changes} error={(actionData as QueueActionResult | undefined)?.noc_error ?? null} />
       <AdjustmentQueue title={QUEUE_TITLES.adjustments} count={counts.adjustments ?? 0} items={adjustments} staffId={staff_id} result={actionData} />
       <AchInbound files={ach_in.inbound_files} maxMegabytes={ach_in.max_megabytes} />
       <ExportFiles files={files} />
