@@ -126,7 +126,6 @@ export function SchemaForm({ form, fetcher, onSubmit, children, ...props }: Sche
             void arriving
               .catch(() => undefined)
               .finally(() => {
-                if (checksArriving.get(form.id) === arriving) checksArriving.delete(form.id);
                 try {
                   element.requestSubmit(submitter);
                 } catch {
