@@ -7,7 +7,7 @@ import { changeReason, parseCorrectedData, type CorrectedData } from "~/domain/n
 import { formatCents } from "~/domain/money";
 import { toId } from "~/domain/ledger-rules";
 import { institution } from "~/config/institution.server";
-import { sentPaymentByTrace, type InboundStaff, type Item } from "./inbound.server";
+import { sentPaymentByTrace, type InboundStaff, type Item } from "./inbound-entries.server";
 
 /**
  * Notifications of change (docs/product.md#ach-in): a bank that received one of our ACH payments

@@ -9,7 +9,7 @@ import { NachaFieldError, fileIdModifier } from "~/domain/nacha";
 import { returnReason, writeReturnFile } from "~/domain/nacha/return-file";
 import { nextBusinessDay } from "~/domain/payment-dates";
 import { toCents, toId } from "~/domain/ledger-rules";
-import type { InboundStaff } from "./inbound.server";
+import type { InboundStaff } from "./inbound-entries.server";
 import { filesMadeOn, traceSequence } from "./export.server";
 
 /**

@@ -10,10 +10,10 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { formatCents } from "~/domain/money";
 import { maskAccountNumber } from "~/domain/account-display";
 import { BATCH_TRANSACTIONS_MAX, spendableCents, toCents, toId, type AccountState } from "~/domain/ledger-rules";
-import { ENTRY_CLASSES, readInboundNachaFile, type InboundChange, type InboundFile } from "~/domain/nacha/reader";
+import { ENTRY_CLASSES, readInboundNachaFile, type InboundFile } from "~/domain/nacha/reader";
 import { returnReason } from "~/domain/nacha/return-file";
-import { traceSequence } from "./export.server";
 import { recordNotificationsOfChange } from "./inbound-noc.server";
+import { sentPaymentByTrace, type InboundStaff, type Item } from "./inbound-entries.server";
 
 /**
  * ACH in (docs/product.md#ach-in): staff upload the NACHA file the Federal Reserve sent, and its
@@ -46,11 +46,6 @@ export const INBOUND_CHUNK_ENTRIES = 10_000;
 export type ReceiveResult =
   | { ok: true; file_id: number; file_name: string; resumed: boolean; entry_count: number; posted: number; returned: number; applied: number; unmatched: number; noted: number; changes: number; credit_total_cents: number; debit_total_cents: number }
   | { ok: false; reason: "invalid" | "duplicate"; message: string };
-
-export interface InboundStaff {
-  id: string;
-  email: string;
-}
 
 type LockedAccount = AccountState & { account_number: string; member_id: string | null };
 type Ledger = Map<number, LockedAccount>;
@@ -160,12 +155,6 @@ async function storeFile(
     return { id: file_id, status: "posting" as const, file_name: input.file_name, uploaded_at: row.uploaded_at, resumed: false };
   });
 }
-
-/** One entry of the file with its batch's fields, as it is stored once decided. */
-export type Item = Omit<AchInboundEntry, "status" | "account_id" | "transaction_id" | "payment_id" | "return_file_id" | "return_trace_number" | "resolved_at"> & {
-  /** A notification of change: its addenda 98 (kept in its own table, not on the entry). */
-  change?: InboundChange | null;
-};
 
 interface Decision {
   entry: Item;
@@ -366,27 +355,6 @@ async function notifyMany(tx: DbOrTx, notes: readonly NotificationInput[]): Prom
       insert into notifications (member_id, kind, title, body)
       select member_id, kind, title, body from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(member_id text, kind text, title text, body text)`);
   }
-}
-
-/**
- * The sent ACH payment of ours an original trace number names (our routing number's first eight
- * digits, then the payment's trace sequence), locked; with `amount_cents`, only one of that
- * amount (a return carries the original's amount, a notification of change zero). Null when the
- * trace is not ours or names no sent payment.
- */
-export async function sentPaymentByTrace(tx: DbOrTx, trace: string, amount_cents: number | null): Promise<number | null> {
-  if (!/^\d{15}$/.test(trace) || !trace.startsWith(institution().routing_number.slice(0, 8))) return null;
-  const sequence = Number(trace.slice(8));
-  const candidates: number[] = [];
-  for (let id = sequence; candidates.length < 20; id += 9_999_999) candidates.push(id);
-  const found = await tx.execute(sql`
-    select id from external_payments
-     where id in (select (jsonb_array_elements_text(${JSON.stringify(candidates)}::jsonb))::bigint) and kind = 'ach' and status = 'sent'
-       and (${amount_cents}::bigint is null or amount_cents = ${amount_cents})
-     order by id desc limit 1
-       for update`);
-  const payment_id = found.rows[0] ? toId(found.rows[0].id) : null;
-  return payment_id === null || traceSequence(payment_id) !== sequence ? null : payment_id;
 }
 
 /**
