@@ -57,19 +57,6 @@ export const MOBILE_DEPOSIT_IMAGE_MESSAGES = {
   body_too_large: "The photos are larger than 10 MB each. Please take smaller photos and try again.",
 } as const;
 
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
-/**
- * The image type by the file's first bytes (its magic number), never its name or the browser's
- * claim: JPEG starts FF D8 FF, PNG with its 8-byte signature. Anything else is null. The server
- * still decodes the whole image before it accepts it: a valid start proves nothing about the rest.
- */
-export function checkImageType(bytes: Uint8Array): MobileDepositImageType | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
-  if (bytes.length >= PNG_SIGNATURE.length && PNG_SIGNATURE.every((b, i) => bytes[i] === b)) return "image/png";
-  return null;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Funds availability: when an approved deposit's money may be spent.
 

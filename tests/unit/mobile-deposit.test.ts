@@ -3,10 +3,11 @@ import {
   addBusinessDays,
   availabilityPolicyText,
   availabilitySchedule,
-  checkImageType,
   MOBILE_DEPOSIT_IMAGE_MESSAGES,
+  MOBILE_DEPOSIT_IMAGE_TYPES,
   mobileDepositSchema,
 } from "~/domain/mobile-deposit";
+import { uploadType } from "~/server/files/private-uploads.server";
 import { brokenJpeg, checkJpeg, checkPng, htmlBytes, pdfBytes, pngBomb, svgBytes } from "../check-images";
 
 /**
@@ -30,21 +31,24 @@ describe("amount", () => {
   });
 });
 
+/** The type the deposit's check finds in a photo's bytes (the store's uploadType with the deposit's types). */
+const checkImageType = (bytes: Uint8Array) => uploadType(Buffer.from(bytes), MOBILE_DEPOSIT_IMAGE_TYPES);
+
 describe("photo type by content", () => {
   it("JPEG and PNG by their first bytes, whatever the name", async () => {
-    expect(checkImageType(await checkJpeg())).toBe("image/jpeg");
-    expect(checkImageType(await checkPng())).toBe("image/png");
-    expect(checkImageType(pngBomb())).toBe("image/png"); // the decode refuses it, not the type check
-    expect(checkImageType(brokenJpeg())).toBe("image/jpeg");
+    expect(await checkImageType(await checkJpeg())).toBe("image/jpeg");
+    expect(await checkImageType(await checkPng())).toBe("image/png");
+    expect(await checkImageType(pngBomb())).toBe("image/png"); // the decode refuses it, not the type check
+    expect(await checkImageType(brokenJpeg())).toBe("image/jpeg");
   });
-  it("a PDF, an HTML page, an empty file, a truncated signature and a GIF are not", () => {
-    expect(checkImageType(pdfBytes())).toBeNull();
-    expect(checkImageType(htmlBytes())).toBeNull();
-    expect(checkImageType(new Uint8Array())).toBeNull();
-    expect(checkImageType(Uint8Array.from([0xff, 0xd8]))).toBeNull();
-    expect(checkImageType(Uint8Array.from([0x89, 0x50, 0x4e, 0x47]))).toBeNull();
-    expect(checkImageType(Buffer.from("GIF89a"))).toBeNull();
-    expect(checkImageType(svgBytes())).toBeNull();
+  it("a PDF, an HTML page, an empty file, a truncated signature and a GIF are not", async () => {
+    expect(await checkImageType(pdfBytes())).toBeNull();
+    expect(await checkImageType(htmlBytes())).toBeNull();
+    expect(await checkImageType(new Uint8Array())).toBeNull();
+    expect(await checkImageType(Uint8Array.from([0xff, 0xd8]))).toBeNull();
+    expect(await checkImageType(Uint8Array.from([0x89, 0x50, 0x4e, 0x47]))).toBeNull();
+    expect(await checkImageType(Buffer.from("GIF89a"))).toBeNull();
+    expect(await checkImageType(svgBytes())).toBeNull();
   });
   it("names the side in each message", () => {
     expect(MOBILE_DEPOSIT_IMAGE_MESSAGES.wrong_type("back")).toBe("The photo of the back of the check must be a JPEG or PNG image");

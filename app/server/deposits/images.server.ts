@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { MOBILE_DEPOSIT_IMAGE_MAX_BYTES, MOBILE_DEPOSIT_IMAGE_MESSAGES, type CheckSide } from "~/domain/mobile-deposit";
+import { MOBILE_DEPOSIT_IMAGE_MAX_BYTES, MOBILE_DEPOSIT_IMAGE_MESSAGES, MOBILE_DEPOSIT_IMAGE_TYPES, type CheckSide } from "~/domain/mobile-deposit";
 import { readPrivateUpload, reencodeImage, removePrivateUpload, uploadType, writeNamedUpload, writePrivateUpload } from "~/server/files/private-uploads.server";
 
 /**
@@ -38,7 +38,7 @@ export async function checkCheckImage(side: CheckSide, upload: File | null): Pro
   if (upload.size > MOBILE_DEPOSIT_IMAGE_MAX_BYTES) return { ok: false, reason: "too_large", message: M.too_large(side) };
   const original = Buffer.from(await upload.arrayBuffer());
   if (original.length > MOBILE_DEPOSIT_IMAGE_MAX_BYTES) return { ok: false, reason: "too_large", message: M.too_large(side) };
-  if (!(await uploadType(original, ["image/jpeg", "image/png"]))) return { ok: false, reason: "wrong_type", message: M.wrong_type(side) };
+  if (!(await uploadType(original, MOBILE_DEPOSIT_IMAGE_TYPES))) return { ok: false, reason: "wrong_type", message: M.wrong_type(side) };
   const content = await reencodeImage(original, (image) =>
     image
       .resize(IMAGE_SIDE_MAX_PX, IMAGE_SIDE_MAX_PX, { fit: "inside", withoutEnlargement: true })
