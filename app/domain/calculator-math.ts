@@ -10,7 +10,9 @@
  * repaid always sums exactly to the amount borrowed.
  */
 
-export const PPM_PER_PERCENT = 10_000;
+import { PPM_PER_PERCENT, percentToPpm } from "./percent";
+
+export { PPM_PER_PERCENT };
 const PPM_PER_UNIT = 1_000_000;
 const MONTHS_PER_YEAR = 12;
 
@@ -36,11 +38,10 @@ function divideRoundHalfUp(numerator: number, denominator: number): number {
   return remainder * 2 >= denominator ? quotient + 1 : quotient;
 }
 
-/** "6.5", "6.5%", " 0 " -> ppm (65_000, 0); null for anything else. At most four decimals. */
+/** "6.5", "6.5%", " 0 ", "7." -> ppm (65_000, 0, 70_000); null for anything else. At most four decimals. */
 export function parsePercentToPpm(input: string): number | null {
-  const match = /^(\d{1,3})(?:\.(\d{0,4}))?$/.exec(input.trim().replace(/\s*%$/, ""));
-  if (!match) return null;
-  return Number(match[1]) * PPM_PER_PERCENT + Number((match[2] ?? "").padEnd(4, "0"));
+  // What a person types: spaces, a percent sign and a trailing point are forgiven.
+  return percentToPpm(input.trim().replace(/\s*%$/, "").replace(/\.$/, ""));
 }
 
 /** 65_000 -> "6.5%"; 0 -> "0%". */

@@ -1,4 +1,5 @@
 import { monthBounds, type StatementMonth } from "./statements";
+import { percentToPpm } from "./percent";
 
 /**
  * Dividends on members' deposit accounts (docs/product.md#dividends). Pure: no I/O, no clock.
@@ -26,16 +27,10 @@ export const DIVIDEND_APY_MAX_PPM = 250_000;
 const FACTOR_DIGITS_FIRST = 30;
 const FACTOR_DIGITS_MAX = 240;
 
-/**
- * "3.50" (a percent, at most four decimals) -> 35_000 ppm, read digit by digit so it is exact;
- * null when not such a number or above the cap. (The calculators' own parser lives with them, in
- * a module the public pages load only when a calculator is shown.)
- */
+/** "3.50" (a percent, at most four decimals) -> 35_000 ppm, exactly; null when not such a number or above the cap. */
 export function parseApyPercent(text: string): number | null {
-  const match = /^(\d{1,3})(?:\.(\d{1,4}))?$/.exec(text.trim());
-  if (!match) return null;
-  const ppm = Number(match[1]) * 10_000 + Number((match[2] ?? "").padEnd(4, "0"));
-  return ppm > DIVIDEND_APY_MAX_PPM ? null : ppm;
+  const ppm = percentToPpm(text.trim());
+  return ppm === null || ppm > DIVIDEND_APY_MAX_PPM ? null : ppm;
 }
 
 /** 35_000 -> "3.50%": an APY as the Truth in Savings disclosures show it, with two decimals at least. */
