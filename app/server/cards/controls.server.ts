@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { cardAuthorizations, debitCards, ledgerAccounts, type DebitCard } from "~/server/db/schema";
+import { cardAuthorizations, debitCards, ledgerAccounts, ledgerTransactions, type DebitCard } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
@@ -267,11 +267,12 @@ export async function memberCardsView(db: DbOrTx, member_id: string, now: Date =
       account_status: ledgerAccounts.status,
       spent_today: spentOnDaySql(sql`${debitCards.id}`, today),
       transactions: sql<unknown>`(select coalesce(json_agg(t order by t.authorization_id desc), '[]') from (
-          select ca.id as authorization_id, lt.id as transaction_id, lt.effective_date::text as effective_date,
-                 (extract(epoch from lt.created_at) * 1000)::bigint as created_at_ms, lt.status, ca.merchant, ca.category, ca.amount_cents
-            from card_authorizations ca join ledger_transactions lt on lt.id = ca.transaction_id
-           where ca.card_id = ${debitCards.id}
-           order by ca.id desc limit ${transactions_max}) t)`,
+          select ${cardAuthorizations.id} as authorization_id, ${ledgerTransactions.id} as transaction_id, ${ledgerTransactions.effective_date}::text as effective_date,
+                 (extract(epoch from ${ledgerTransactions.created_at}) * 1000)::bigint as created_at_ms, ${ledgerTransactions.status} as status,
+                 ${cardAuthorizations.merchant} as merchant, ${cardAuthorizations.category} as category, ${cardAuthorizations.amount_cents} as amount_cents
+            from ${cardAuthorizations} join ${ledgerTransactions} on ${ledgerTransactions.id} = ${cardAuthorizations.transaction_id}
+           where ${cardAuthorizations.card_id} = ${debitCards.id}
+           order by ${cardAuthorizations.id} desc limit ${transactions_max}) t)`,
     })
     .from(debitCards)
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, debitCards.account_id))
