@@ -27,6 +27,10 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
     await expect(prune.getByText("Every hour at minute 17")).toBeVisible();
     await expect(prune.getByTestId("next-run").locator("time")).toBeVisible();
     await expect(page.locator('[data-job="outbox-delivery"]').getByText("Every 5 minutes")).toBeVisible();
+    // Every schedule in words, at the institution's time (it used to show "Cron 30 0 * * *").
+    await expect(page.locator('[data-job="monthly-dividends"]').getByText(/^Every day at 12:30 AM [A-Z]{3,4}$/)).toBeVisible();
+    await expect(page.locator('[data-job="monthly-statements"]').getByText(/^Monday to Friday at 6:00 AM [A-Z]{3,4}$/)).toBeVisible();
+    await expect(page.getByText(/^Cron /)).toHaveCount(0);
     await expectNoAxeViolations(page);
     await page.screenshot({ path: `test-results/admin-jobs/jobs-${viewport.width}.png`, fullPage: true });
   }

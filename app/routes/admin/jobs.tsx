@@ -9,6 +9,8 @@ import { advanceJobClockBy, jobClockAdjustable, jobsOverview } from "./jobs.serv
 import { pageTitle } from "~/components/site/page-title";
 import { StatusLine } from "~/components/admin/admin-shell";
 import { useInstitutionDates } from "~/components/institution-dates";
+import { scheduleInWords, timeZoneName } from "~/domain/job-schedule";
+import { useRootData } from "~/root";
 import { Button } from "~/components/ui";
 
 /**
@@ -76,17 +78,10 @@ function JobBadge({ status }: { status: string }) {
   return <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${BADGE_STYLES[status] ?? "bg-slate-100 text-slate-800"}`}>{status.replace(/_/g, " ")}</span>;
 }
 
-function describeSchedule(cron: string | null): string {
-  if (!cron) return "When queued";
-  const minutes = /^\*\/(\d+) \* \* \* \*$/.exec(cron);
-  if (minutes) return `Every ${minutes[1]} minutes`;
-  const hourly = /^(\d+) \* \* \* \*$/.exec(cron);
-  if (hourly) return `Every hour at minute ${hourly[1]}`;
-  return `Cron ${cron}`;
-}
-
 export default function Jobs({ loaderData, actionData }: Route.ComponentProps) {
   const { formatDateTime } = useInstitutionDates();
+  // The schedules are read in the institution's time zone, named as the page's times name it.
+  const zone = timeZoneName(useRootData()?.institution.time_zone ?? "UTC", new Date(loaderData.clock.now));
   const navigation = useNavigation();
   const when = (iso: string | null) => (iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : <span className="text-slate-700">Not yet</span>);
   return (
@@ -109,7 +104,7 @@ export default function Jobs({ loaderData, actionData }: Route.ComponentProps) {
             <p className="mt-1 text-sm text-slate-700">{job.description}</p>
             <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
               <dt className="font-medium text-slate-800">Schedule</dt>
-              <dd className="text-slate-900">{describeSchedule(job.schedule)}</dd>
+              <dd className="text-slate-900">{scheduleInWords(job.schedule, zone)}</dd>
               <dt className="font-medium text-slate-800">Next run</dt>
               <dd className="text-slate-900" data-testid="next-run">{job.next_run_at ? when(job.next_run_at) : "Nothing queued"}</dd>
               <dt className="font-medium text-slate-800">Last run</dt>
