@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
@@ -21,28 +20,16 @@ let output = "";
 let baseURL = "";
 let dataDir = "";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  const port = await freePort();
-  baseURL = `http://localhost:${port}`;
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-log-"));
   server = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: path.resolve(import.meta.dirname, "../.."),
     env: {
       ...process.env,
       NODE_ENV: "production",
-      PORT: String(port),
+      // Any free port, read from its serving line: one looked up beforehand may be taken first.
+      PORT: "0",
       DATA_DIR: dataDir,
       DATABASE_URL: "",
       SMTP_URL: "",
@@ -54,7 +41,11 @@ test.beforeAll(async () => {
   const ready = new Promise<void>((resolve, reject) => {
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes("Mutual is serving")) resolve();
+      const port = /"port":(\d+)[^\n]*Mutual is serving/.exec(output)?.[1];
+      if (port) {
+        baseURL = `http://localhost:${port}`;
+        resolve();
+      }
     };
     server!.stdout!.on("data", collect);
     server!.stderr!.on("data", collect);
