@@ -20,20 +20,8 @@ export default defineConfig({
           isolate: false,
         },
       },
-      {
-        resolve: { alias },
-        test: {
-          name: "integration",
-          include: ["tests/integration/**/*.test.ts"],
-          environment: "node",
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          // Builds the compiled server once, for the tests that start it (tests/integration/app-server.ts).
-          globalSetup: ["tests/integration/global-setup.ts"],
-          // PGlite instances are memory-hungry; a few files at a time is plenty on 2 cores.
-          maxWorkers: 2,
-        },
-      },
+      // Two projects, run together by `--project integration`: tests/integration/vitest.config.ts.
+      "tests/integration/vitest.config.ts",
     ],
   },
 });

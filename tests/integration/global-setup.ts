@@ -15,10 +15,28 @@ import { migrateDatabase, openDatabase } from "~/server/db/client.server";
  * test file's PGlite database is copied from (migratedPgliteTemplate).
  */
 export default async function setup(project: TestProject): Promise<() => void> {
-  if (startsServer(project)) buildServer(project);
-  const template = await migratedPgliteTemplate();
+  const run = (globalThis as RunHolder)[RUN] ??= { template: prepare(project), projects: 0 };
+  run.projects += 1;
+  const template = await run.template;
   project.provide("pgliteTemplate", template ?? "");
-  return () => void (template && fs.rmSync(path.dirname(template), { recursive: true, force: true }));
+  return () => {
+    if (--run.projects > 0) return;
+    delete (globalThis as RunHolder)[RUN];
+    if (template) fs.rmSync(path.dirname(template), { recursive: true, force: true });
+  };
+}
+
+/**
+ * Both integration projects (tests/integration/vitest.config.ts) name this set-up, and each loads
+ * its own copy of this module: the build and the template are made once for the run, by the
+ * first, kept on the process, and the template removed after the last project is done.
+ */
+const RUN = Symbol.for("mutual.integration.globalSetup");
+type RunHolder = { [RUN]?: { template: Promise<string | undefined>; projects: number } };
+
+async function prepare(project: TestProject): Promise<string | undefined> {
+  if (startsServer(project)) buildServer(project);
+  return migratedPgliteTemplate();
 }
 
 function buildServer(project: TestProject): void {

@@ -1,0 +1,72 @@
+import { defineConfig } from "vitest/config";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * The integration tests, as one project to run (`vitest run --project integration`, with or
+ * without file filters) made of two:
+ *
+ * - "integration (shared)", most files: each worker evaluates the app's modules once and its files
+ *   share them (isolate: false), as the unit tests do. A fresh module graph per file cost about
+ *   a third of the suite's CPU time. The price: what a module reads once stays for every later
+ *   file of the worker (env() and the secrets, the institution profile, the mail transport, the
+ *   logger's level). So shared-setup.ts sets the test environment before any file runs, and fails
+ *   a file that leaves process.env changed.
+ * - "integration (isolated)": each file gets new modules and the environment it was started
+ *   with. For the files that set their own environment before the app reads it (SMTP_URL,
+ *   DATA_DIR, the data key) or replace a module (vi.mock), listed below; a new file that does
+ *   either belongs there. And for the files that start processes (the built server, a job
+ *   runner, a backup): the children inherit the test's environment, which the shared set-up
+ *   would change, so they are found by what they import or call.
+ */
+const SETS_ITS_OWN_MODULE_STATE = [
+  "data-dir-modes.test.ts", // DATA_DIR, set inside a test before env() is first read
+  "data-key-rotation.test.ts", // DATA_ENCRYPTION_KEY and _PREVIOUS at module scope
+  "outbox-delivery.test.ts", // SMTP_URL: the mail transport is made once, on first use
+  "statement-email.test.ts", // SMTP_URL
+  "statement-email-too-large.test.ts", // vi.mock of the statement builder
+];
+const folder = fileURLToPath(new URL(".", import.meta.url));
+const startsProcesses = (name: string) => {
+  const source = fs.readFileSync(path.join(folder, name), "utf8");
+  return source.includes('from "./app-server"') || /\bspawn\(/.test(source);
+};
+const ISOLATED = fs
+  .readdirSync(folder)
+  .filter((name) => name.endsWith(".test.ts") && (SETS_ITS_OWN_MODULE_STATE.includes(name) || startsProcesses(name)))
+  .map((name) => `tests/integration/${name}`);
+
+export default defineConfig({
+  // The repository, as for the unit tests (this file's folder would be the root otherwise).
+  root: "../..",
+  resolve: { alias: { "~": fileURLToPath(new URL("../../app", import.meta.url)) } },
+  test: {
+    name: "integration",
+    environment: "node",
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    // Builds the compiled server once, for the tests that start it (tests/integration/app-server.ts),
+    // and the migrated PGlite database every file's is copied from; once per run for both projects.
+    globalSetup: ["tests/integration/global-setup.ts"],
+    // PGlite instances are memory-hungry; a few files at a time is plenty on 2 cores.
+    maxWorkers: 2,
+    projects: [
+      {
+        test: {
+          name: "shared",
+          include: ["tests/integration/**/*.test.ts"],
+          exclude: ISOLATED,
+          isolate: false,
+          setupFiles: ["tests/integration/shared-setup.ts"],
+        },
+      },
+      {
+        test: {
+          name: "isolated",
+          include: ISOLATED,
+        },
+      },
+    ],
+  },
+});
