@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { memo, useId } from "react";
 import { Upload } from "lucide-react";
 import { NativeFieldError } from "~/components/ui/field-parts";
 import { cx, descriptionClass, labelClass, optionalClass } from "~/components/ui/field-styles";
@@ -20,9 +20,10 @@ export interface FileFieldProps {
 
 /**
  * A labelled native file input (it uploads with a plain multipart form, before JavaScript), styled
- * like the other fields, with its message from `error` or the nearest SchemaForm by name.
+ * like the other fields, with its message from `error` or the nearest SchemaForm by name. Memoized,
+ * as TextField is.
  */
-export function FileField({ id: givenId, name, label, accept, description, error, optional, isRequired, className, inputRef, onChange }: FileFieldProps) {
+export const FileField = memo(function FileField({ id: givenId, name, label, accept, description, error, optional, isRequired, className, inputRef, onChange }: FileFieldProps) {
   const generated = `file-${useId()}`;
   const id = givenId ?? generated;
   const descriptionId = description ? `${id}-description` : undefined;
@@ -68,4 +69,4 @@ export function FileField({ id: givenId, name, label, accept, description, error
       <NativeFieldError id={errorId} message={message} />
     </div>
   );
-}
+});

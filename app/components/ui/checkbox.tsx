@@ -2,7 +2,7 @@ import { Check } from "lucide-react";
 import { NativeFieldError, describedBy } from "./field-parts";
 import { cx } from "./field-styles";
 import { useFieldError } from "./form";
-import { useId } from "react";
+import { memo, useId } from "react";
 
 export interface CheckboxProps {
   name?: string;
@@ -26,9 +26,9 @@ export interface CheckboxProps {
 /**
  * A native checkbox (visually hidden) inside its label, with a drawn box; the checked look comes
  * from CSS `:has(:checked)`, so it works before JavaScript. Its message comes from `error` or the
- * nearest SchemaForm by name, under the box, linked by aria-describedby.
+ * nearest SchemaForm by name, under the box, linked by aria-describedby. Memoized, as TextField is.
  */
-export function Checkbox({ children, description, error, className, name, value, id, isSelected, defaultSelected, onChange, isRequired, isDisabled, isInvalid }: CheckboxProps) {
+export const Checkbox = memo(function Checkbox({ children, description, error, className, name, value, id, isSelected, defaultSelected, onChange, isRequired, isDisabled, isInvalid }: CheckboxProps) {
   const generated = useId();
   const errorId = `checkbox-${generated}-error`;
   const descriptionId = description ? `checkbox-${generated}-description` : undefined;
@@ -77,4 +77,4 @@ export function Checkbox({ children, description, error, className, name, value,
       <NativeFieldError id={errorId} message={message} />
     </div>
   );
-}
+});

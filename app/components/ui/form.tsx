@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useRef, useState } from "react";
+import { createContext, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { Form as RouterForm, type FetcherWithComponents, type FormProps as RouterFormProps } from "react-router";
 import { FormProvider, getFormProps, parse, useForm, useFormMetadata, type FormMetadata, type Submission } from "@conform-to/react";
 import type { z } from "zod";
@@ -153,9 +153,16 @@ interface FieldState {
 const NO_FIELDS: FieldState = { errors: {}, values: {} };
 const FieldStateContext = createContext<FieldState>(NO_FIELDS);
 
+const NO_VALUES: Record<string, unknown> = {};
+
 function FieldMessages({ formId, children }: { formId: string; children: React.ReactNode }) {
   const form = useFormMetadata(formId);
-  const state: FieldState = { errors: form.allErrors, values: (form.initialValue ?? {}) as Record<string, unknown> };
+  // The same value until Conform's state changes (a check or an answer), so that the fields
+  // (memoized) are not drawn again when the page re-renders for another reason, such as React
+  // Router's state changing right after hydration or while a form is sent.
+  const errors = form.allErrors;
+  const values = (form.initialValue ?? NO_VALUES) as Record<string, unknown>;
+  const state = useMemo<FieldState>(() => ({ errors, values }), [errors, values]);
   return <FieldStateContext.Provider value={state}>{children}</FieldStateContext.Provider>;
 }
 

@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { memo, useId } from "react";
 import { ChevronDown } from "lucide-react";
 import { NativeFieldError } from "./field-parts";
 import { controlClass, cx, descriptionClass, labelClass, optionalClass } from "./field-styles";
@@ -31,9 +31,10 @@ export interface SelectProps {
  * button and popover that only work once JavaScript runs (its hidden <select> carries the value
  * but cannot be operated), so the native element is the one that works in a server-rendered form
  * before hydration, with every keyboard and screen reader, and gives phones their own picker.
- * It reads its message from the nearest SchemaForm like the React Aria fields do.
+ * It reads its message from the nearest SchemaForm like the React Aria fields do. Memoized, as
+ * TextField is.
  */
-export function Select({ name, label, options, placeholder, defaultValue, description, error, isRequired, optional, isDisabled, className, id, onChange }: SelectProps) {
+export const Select = memo(function Select({ name, label, options, placeholder, defaultValue, description, error, isRequired, optional, isDisabled, className, id, onChange }: SelectProps) {
   const generated = useId();
   const selectId = id ?? `select-${generated}`;
   const descriptionId = description ? `${selectId}-description` : undefined;
@@ -79,4 +80,4 @@ export function Select({ name, label, options, placeholder, defaultValue, descri
       <NativeFieldError id={errorId} message={message} />
     </div>
   );
-}
+});

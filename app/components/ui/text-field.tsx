@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { memo, useId, useState } from "react";
 import { FieldDescription, FieldLabel, NativeFieldError, describedBy } from "./field-parts";
 import { controlClass, cx } from "./field-styles";
 import { useFieldError } from "./form";
@@ -35,8 +35,13 @@ export interface TextFieldProps extends InputAttributes {
  * draw it. Required fields say aria-required rather than `required`, so the browser's own
  * bubbles never replace our messages (shown the same way with and without JavaScript). The
  * message is linked by aria-describedby after the hint, and the field says aria-invalid.
+ *
+ * Memoized, like the other fields: a field is drawn again only when its own props, its message
+ * or its value to show again change, not each time the page around it re-renders (React
+ * Router's state changes right after hydration and while a form is sent, and a long form such as
+ * the membership application drew all its fields again each time).
  */
-export function TextField({ label, description, error, optional, prefix, suffix, className, inputClassName, isRequired, isDisabled, isReadOnly, isInvalid, onChange, defaultValue, value, id, ...props }: TextFieldProps) {
+export const TextField = memo(function TextField({ label, description, error, optional, prefix, suffix, className, inputClassName, isRequired, isDisabled, isReadOnly, isInvalid, onChange, defaultValue, value, id, ...props }: TextFieldProps) {
   const { inputId, errorId, message, invalid, control } = useTextControl<HTMLInputElement>({ id, name: props.name, description, error, value, defaultValue, onChange, isRequired, isDisabled, isReadOnly, isInvalid, describedBy: props["aria-describedby"] });
   return (
     <div className={cx("flex flex-col", className)} data-invalid={invalid || undefined}>
@@ -65,7 +70,7 @@ export function TextField({ label, description, error, optional, prefix, suffix,
       <NativeFieldError id={errorId} message={message} />
     </div>
   );
-}
+});
 
 /**
  * What TextField and TextArea share: the control's id (given or generated), its message (from

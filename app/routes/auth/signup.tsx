@@ -70,6 +70,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** Made once, so that the (memoized) file field is not drawn again each time the page re-renders. */
+const ID_DOCUMENT_DESCRIPTION = (
+  <span className="inline-flex items-start gap-1.5">
+    <IdCard className="mt-0.5 size-4 shrink-0" aria-hidden="true" /> JPEG, PNG, WebP or PDF, up to 10 MB. All four corners visible, no glare. Stored privately; seen only by our staff.
+  </span>
+);
+
 /** Stable ids, so the error summary can link to each field. */
 const fieldId = (name: string) => `field-${name.replace(/_/g, "-")}`;
 
@@ -220,11 +227,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
                 accept={ID_DOCUMENT_ACCEPT}
                 isRequired
                 className="sm:col-span-2"
-                description={
-                  <span className="inline-flex items-start gap-1.5">
-                    <IdCard className="mt-0.5 size-4 shrink-0" aria-hidden="true" /> JPEG, PNG, WebP or PDF, up to 10 MB. All four corners visible, no glare. Stored privately; seen only by our staff.
-                  </span>
-                }
+                description={ID_DOCUMENT_DESCRIPTION}
               />
             </Section>
 
