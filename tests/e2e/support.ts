@@ -36,6 +36,12 @@ export const DESKTOP = { width: 1440, height: 900 };
  */
 export async function expectNoAxeViolations(page: Page, options: { disableRules?: string[] } = {}) {
   const results = await new AxeBuilder({ page })
+    // Only the violations are read: axe then builds a selector for one node per passed or
+    // inapplicable rule instead of every node (set first: options() replaces the tags and rules
+    // set before it). Measured on the member pages' and public pages' scans (18 tests, 2026-11-24,
+    // load average 11-25 on the shared 2-core machine): about 5% less CPU for the whole run, the
+    // browser's part 72 -> 66-69 s. Same rules, same violations.
+    .options({ resultTypes: ["violations"] })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
     .disableRules(options.disableRules ?? [])
     .setLegacyMode(true)
