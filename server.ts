@@ -31,6 +31,7 @@ import { errorText, httpLogSerializers, loggerOptions } from "./app/server/loggi
 import { noStoreWhenSignedIn } from "./app/server/http/no-store.server";
 import { cspNonce } from "./app/server/http/csp-nonce.server";
 import { applyConnectionTimeouts } from "./app/server/http/connection-timeouts.server";
+import { wholeAnswers } from "./app/server/http/whole-answers.server";
 import { httpMetrics, metricsOnMainPort, metricsPortApp } from "./app/server/metrics/metrics.server";
 import { startJobs } from "./app/server/jobs/jobs.server";
 
@@ -110,6 +111,8 @@ async function main() {
     }),
   );
   app.use(compression());
+  // An answer ready at once goes out whole, so compression's threshold applies to it.
+  app.use(wholeAnswers());
 
   app.get("/healthz", (_req, res) => void res.type("text/plain").send("ok"));
   app.get("/readyz", async (_req, res) => {
