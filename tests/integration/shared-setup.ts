@@ -16,6 +16,6 @@ afterAll(() => {
   const changed = [...names].filter((name) => before[name] !== process.env[name]);
   expect(
     changed,
-    "this file changed process.env: restore it in afterAll, or run the file in the isolated project (ISOLATED in tests/integration/vitest.config.ts)",
+    "this file changed process.env: restore it in afterAll, or run the file in the isolated project (SETS_ITS_OWN_MODULE_STATE in tests/integration/vitest.config.ts)",
   ).toEqual([]);
 });

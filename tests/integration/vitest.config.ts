@@ -9,7 +9,10 @@ import { fileURLToPath } from "node:url";
  *
  * - "integration (shared)", most files: each worker evaluates the app's modules once and its files
  *   share them (isolate: false), as the unit tests do. A fresh module graph per file cost about
- *   a third of the suite's CPU time. The price: what a module reads once stays for every later
+ *   a third of the suite's CPU time: on PGlite, 369-393 -> 224-275 s of CPU (user + system) for
+ *   the suite, the same 740 tests (726 passed, 14 skipped), measured 2026-11-24 interleaved on
+ *   the shared 2-core machine at load average 2-12 (wall time moved with the load, 5:00 -> 5:04
+ *   at 6-9, 10:33 -> 8:29 at 10-12). Any file order passes (--sequence.shuffle.files). The price: what a module reads once stays for every later
  *   file of the worker (env() and the secrets, the institution profile, the mail transport, the
  *   logger's level). So shared-setup.ts sets the test environment before any file runs, and fails
  *   a file that leaves process.env changed.
