@@ -1,24 +1,10 @@
 import { FieldDescription, FieldLabel, NativeFieldError } from "./field-parts";
 import { controlClass, cx } from "./field-styles";
-import { useTextControl } from "./text-field";
+import { useTextControl, type TextControlProps } from "./text-field";
 
 type TextAreaAttributes = Omit<React.TextareaHTMLAttributes<HTMLTextAreaElement>, "className" | "style" | "children" | "onChange" | "value" | "defaultValue" | "disabled" | "readOnly" | "required">;
 
-export interface TextAreaProps extends TextAreaAttributes {
-  label: string;
-  description?: React.ReactNode;
-  error?: string;
-  optional?: boolean;
-  className?: string;
-  value?: string;
-  defaultValue?: string;
-  /** Called with the field's new text. */
-  onChange?: (value: string) => void;
-  isRequired?: boolean;
-  isDisabled?: boolean;
-  isReadOnly?: boolean;
-  isInvalid?: boolean;
-}
+export interface TextAreaProps extends TextAreaAttributes, TextControlProps {}
 
 /** A labelled multi-line text input (a native <textarea name>); same labels, messages and checks as TextField. */
 export function TextArea({ label, description, error, optional, rows = 4, className, isRequired, isDisabled, isReadOnly, isInvalid, onChange, defaultValue, value, id, ...props }: TextAreaProps) {

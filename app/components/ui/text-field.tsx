@@ -5,7 +5,8 @@ import { useFieldError } from "./form";
 
 type InputAttributes = Omit<React.InputHTMLAttributes<HTMLInputElement>, "className" | "style" | "children" | "onChange" | "value" | "defaultValue" | "prefix" | "disabled" | "readOnly" | "required">;
 
-export interface TextFieldProps extends InputAttributes {
+/** What a text control (TextField, TextArea) takes besides its element's own attributes. */
+export interface TextControlProps {
   label: string;
   /** Hint under the label, read with the field. */
   description?: React.ReactNode;
@@ -13,12 +14,7 @@ export interface TextFieldProps extends InputAttributes {
   error?: string;
   /** Marks the label "(optional)". */
   optional?: boolean;
-  /** Shown inside the field before the text, e.g. "$" (decorative: say the unit in the label). */
-  prefix?: React.ReactNode;
-  /** Shown inside the field after the text, e.g. "%" or "months". */
-  suffix?: React.ReactNode;
   className?: string;
-  inputClassName?: string;
   value?: string;
   defaultValue?: string;
   /** Called with the field's new text. */
@@ -27,6 +23,14 @@ export interface TextFieldProps extends InputAttributes {
   isDisabled?: boolean;
   isReadOnly?: boolean;
   isInvalid?: boolean;
+}
+
+export interface TextFieldProps extends InputAttributes, TextControlProps {
+  /** Shown inside the field before the text, e.g. "$" (decorative: say the unit in the label). */
+  prefix?: React.ReactNode;
+  /** Shown inside the field after the text, e.g. "%" or "months". */
+  suffix?: React.ReactNode;
+  inputClassName?: string;
 }
 
 /**
@@ -78,20 +82,7 @@ export const TextField = memo(function TextField({ label, description, error, op
  * form's message cleared on typing, the aria states, aria-describedby: hint, message, then the
  * caller's own).
  */
-export function useTextControl<E extends HTMLInputElement | HTMLTextAreaElement>(field: {
-  id?: string;
-  name?: string;
-  description?: React.ReactNode;
-  error?: string;
-  value?: string;
-  defaultValue?: string;
-  onChange?: (value: string) => void;
-  isRequired?: boolean;
-  isDisabled?: boolean;
-  isReadOnly?: boolean;
-  isInvalid?: boolean;
-  describedBy?: string;
-}) {
+export function useTextControl<E extends HTMLInputElement | HTMLTextAreaElement>(field: Omit<TextControlProps, "label" | "optional" | "className"> & { id?: string; name?: string; describedBy?: string }) {
   const generated = useId();
   const inputId = field.id ?? `field-${generated}`;
   const descriptionId = field.description ? `${inputId}-description` : undefined;
