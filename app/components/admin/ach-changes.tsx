@@ -1,7 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { Check } from "lucide-react";
-import { Button } from "~/components/ui";
-import { controlClass, cx, labelClass } from "~/components/ui/field-styles";
+import { Button, TextField } from "~/components/ui";
 import { formatCents } from "~/domain/money";
 import { QUEUE_TITLES } from "~/domain/queues";
 import { useInstitutionDates } from "~/components/institution-dates";
@@ -72,24 +71,7 @@ export function NotificationsOfChange({ count, rows, error }: { count: number; r
                 ) : null}
                 <Form method="post" className="flex min-w-0 flex-1 basis-64 flex-wrap items-end gap-3">
                   <input type="hidden" name="noc_id" value={r.id} />
-                  <div className="min-w-0 flex-1 basis-56">
-                    <label htmlFor={noteId} className={labelClass}>
-                      What was done
-                    </label>
-                    <input
-                      id={noteId}
-                      name="note"
-                      maxLength={500}
-                      className={cx(controlClass, "mt-1", message ? "border-red-600" : null)}
-                      aria-invalid={message ? true : undefined}
-                      aria-describedby={message ? `${noteId}-error` : undefined}
-                    />
-                    {message ? (
-                      <p id={`${noteId}-error`} className="mt-1 text-sm font-medium text-red-700">
-                        {message}
-                      </p>
-                    ) : null}
-                  </div>
+                  <TextField id={noteId} label="What was done" name="note" maxLength={500} error={message ?? undefined} className="min-w-0 flex-1 basis-56" />
                   <Button type="submit" name="intent" value="ach_noc_handled" variant="secondary" isPending={busy(navigation, "ach_noc_handled", r.id)} pendingLabel="Saving…">
                     Mark as handled
                   </Button>

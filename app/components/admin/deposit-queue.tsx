@@ -1,7 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { AlertTriangle, Check, X } from "lucide-react";
-import { Button } from "~/components/ui";
-import { controlClass, cx, labelClass } from "~/components/ui/field-styles";
+import { Button, TextField } from "~/components/ui";
 import { formatCents } from "~/domain/money";
 import { QUEUE_TITLES } from "~/domain/queues";
 import { useInstitutionDates } from "~/components/institution-dates";
@@ -72,22 +71,7 @@ export function DepositQueue({ count, rows, error }: { count: number; rows: Depo
                 </Form>
                 <Form method="post" className="flex flex-col gap-2">
                   <input type="hidden" name="deposit_id" value={d.id} />
-                  <label htmlFor={reasonId} className={labelClass}>
-                    Reason to reject
-                  </label>
-                  <input
-                    id={reasonId}
-                    name="reason"
-                    maxLength={300}
-                    className={cx(controlClass, message ? "border-red-600" : null)}
-                    aria-invalid={message ? true : undefined}
-                    aria-describedby={message ? `${reasonId}-error` : undefined}
-                  />
-                  {message ? (
-                    <p id={`${reasonId}-error`} className="text-sm font-medium text-red-700">
-                      {message}
-                    </p>
-                  ) : null}
+                  <TextField id={reasonId} label="Reason to reject" name="reason" maxLength={300} error={message ?? undefined} />
                   <Button type="submit" name="intent" value="reject_deposit" variant="secondary" aria-label={`Reject deposit ${d.id}`} isPending={busy(navigation, "reject_deposit", d.id)} pendingLabel="Rejecting…">
                     <X className="size-4" aria-hidden="true" /> Reject
                   </Button>
