@@ -80,6 +80,7 @@ const { authFor, hashPassword } = await import("~/server/auth/auth.server");
 const { startSignIn, verifySignInCode } = await import("~/server/auth/sign-in.server");
 const { postTransfer } = await import("~/server/ledger/ledger.server");
 const { verifyLedger } = await import("~/server/ledger/verify.server");
+const { upkeepEmbeddedDatabase } = await import("~/server/db/upkeep.server");
 const { transferBetweenAccounts, transferToMember } = await import("~/server/payments/transfers.server");
 const { fundedMember } = await import("../tests/factories");
 
@@ -635,8 +636,13 @@ async function pgliteSetup(): Promise<{ rounds: Round[]; verified: boolean }> {
   for (let round = 1; round <= ROUNDS; round++) {
     const load_average_start = load();
     // One process at a time may open the folder: the reference in this one, then the server.
+    // The statistics as the app's database-upkeep job keeps them (PGlite has no autovacuum), fresh
+    // before each side's timed part: the reference's postings would otherwise leave the server
+    // planning on older figures than the reference had.
     const database = await openDatabase({ kind: "pglite", dataDir });
+    await upkeepEmbeddedDatabase(database.db);
     const reference = await referenceCurve(database.db, members);
+    await upkeepEmbeddedDatabase(database.db);
     await database.close();
     const app = new AppProcess(PORT, { DATA_DIR: dataDir });
     await app.ready();

@@ -5,6 +5,7 @@ import { retryOutboxDeliveries } from "./outbox-retry.server";
 import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
 import { payDueBillPayments } from "~/server/bill-pay/bill-pay.server";
 import { payMonthlyDividends } from "~/server/dividends/dividends.server";
+import { upkeepEmbeddedDatabase } from "~/server/db/upkeep.server";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md
@@ -84,4 +85,23 @@ export const mobileDepositAvailabilityJob = defineJob({
   run: ({ db, now }) => releaseAvailableDeposits(db, now),
 });
 
-export const APP_JOBS = [outboxDeliveryJob, pruneExpiredJob, monthlyStatementsJob, monthlyDividendsJob, billPaymentsJob, mobileDepositAvailabilityJob] as const;
+export const databaseUpkeepJob = defineJob({
+  name: "database-upkeep",
+  title: "Embedded database upkeep",
+  description:
+    "On the embedded database (PGlite), which has no autovacuum: refreshes the statistics of the tables that changed enough and reclaims their dead rows, by PostgreSQL's own autovacuum rules, so postings and pages stay as fast as the tables grow. On PostgreSQL its autovacuum does this and the job does nothing.",
+  schedule: "*/5 * * * *",
+  max_attempts: 3,
+  backoff: { first_ms: 60_000, max_ms: 5 * 60_000 },
+  run: ({ db }) => upkeepEmbeddedDatabase(db),
+});
+
+export const APP_JOBS = [
+  outboxDeliveryJob,
+  pruneExpiredJob,
+  monthlyStatementsJob,
+  monthlyDividendsJob,
+  billPaymentsJob,
+  mobileDepositAvailabilityJob,
+  databaseUpkeepJob,
+] as const;
