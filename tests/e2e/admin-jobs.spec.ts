@@ -18,7 +18,7 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
     await expect(page.getByRole("heading", { level: 1, name: "Scheduled jobs" })).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Jobs" })).toHaveAttribute("aria-current", "page");
     const jobs = page.getByTestId("job");
-    await expect(jobs).toHaveCount(6);
+    await expect(jobs).toHaveCount(7);
     await expect(page.locator('[data-job="monthly-statements"]').getByRole("heading", { name: "Monthly statements" })).toBeVisible();
     await expect(page.locator('[data-job="monthly-dividends"]').getByRole("heading", { name: "Monthly dividends" })).toBeVisible();
     await expect(page.locator('[data-job="bill-payments"]').getByRole("heading", { name: "Bill payments" })).toBeVisible();
@@ -27,6 +27,7 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
     await expect(prune.getByText("Every hour at minute 17")).toBeVisible();
     await expect(prune.getByTestId("next-run").locator("time")).toBeVisible();
     await expect(page.locator('[data-job="outbox-delivery"]').getByText("Every 5 minutes")).toBeVisible();
+    await expect(page.locator('[data-job="database-upkeep"]').getByRole("heading", { name: "Embedded database upkeep" })).toBeVisible();
     // Every schedule in words, at the institution's time (it used to show "Cron 30 0 * * *").
     await expect(page.locator('[data-job="monthly-dividends"]').getByText(/^Every day at 12:30 AM [A-Z]{3,4}$/)).toBeVisible();
     await expect(page.locator('[data-job="monthly-statements"]').getByText(/^Monday to Friday at 6:00 AM [A-Z]{3,4}$/)).toBeVisible();
