@@ -144,10 +144,17 @@ async function main() {
   let build: ServerBuild | (() => Promise<ServerBuild>);
   if (productionBuild) {
     app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
-    // Other public files (favicon.svg) all have an extension; pages never do, and looking each
-    // page up on disk first cost a file-system check and a 404 error object per page request.
-    const publicFiles = express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false });
-    app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
+    // Other public files (favicon.svg), by name: looking every request up on disk first cost a
+    // file-system check and a 404 error object per page, `.data` request and CSV download.
+    const publicDir = path.join(buildDir, "client");
+    const publicFiles = express.static(publicDir, { maxAge: "1h", index: false });
+    const publicFileNames = new Set(
+      fs
+        .readdirSync(publicDir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && !path.relative(publicDir, entry.parentPath).startsWith("assets"))
+        .map((entry) => "/" + path.relative(publicDir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/")),
+    );
+    app.use((req, res, next) => (publicFileNames.has(req.path) ? publicFiles(req, res, next) : next()));
     build = await productionBuild;
   } else {
     const vite = await import("vite");

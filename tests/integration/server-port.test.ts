@@ -39,6 +39,12 @@ it("on PORT=0 the server listens on a free port and its serving line names it", 
   const health = await fetch(`${app.base}/healthz`);
   expect(health.status).toBe(200);
   expect(await health.text()).toBe("ok");
+  // The public files are served by name (an hour in caches); another name with an extension is a page's 404.
+  const favicon = await fetch(`${app.base}/favicon.svg`);
+  expect(favicon.status).toBe(200);
+  expect(favicon.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+  expect(favicon.headers.get("cache-control")).toBe("public, max-age=3600");
+  expect((await fetch(`${app.base}/favicon-old.svg`)).status).toBe(404);
 });
 
 it("a port another program holds stops the server (exit 1, 'cannot serve on PORT'); it never says it is serving", async () => {
