@@ -268,8 +268,8 @@ async function drive(clients: number, members: BenchMember[], one: (member: Benc
  * anything is timed, then the statistics as the database-upkeep job keeps them. On a database
  * just created, the first postings plan their statements on near-empty tables, and on PGlite
  * (no autovacuum; the job runs every 5 minutes) those plans would stay for the whole first round
- * while its tables grew: the reference's first round ran at a quarter of its later speed,
- * slowing with each point (241, 206, 178, 151 per s at 1, 4, 8, 16 clients; then 617-658).
+ * while its tables grew: the reference's first round ran at a quarter to two-fifths of its later
+ * speed, slower at each point (241, 206, 178, 151 per s at 1, 4, 8, 16 clients; then 617-658).
  */
 async function withHistory(db: Database["db"], members: readonly BenchMember[]): Promise<void> {
   const one = ledgerOne(db);
@@ -614,9 +614,8 @@ function summarise(rounds: Round[]) {
 /**
  * A server just started runs its code unoptimised at first: its first seconds and requests are
  * not timed (on a loaded machine 4 s can be a few dozen requests, so at least 300). The reference
- * gets the same before its first point: on PGlite it opens the folder afresh each round, and with
- * 1 s its first round ran at half its later speed (the ratio of that round read 0.84, of the
- * next three 0.42-0.45).
+ * gets the same before its first point (it had 1 s), so that both sides are timed warm: on PGlite
+ * it opens the folder afresh each round.
  */
 const WARM_UP_MS = 4000;
 const WARM_UP_REQUESTS = 300;

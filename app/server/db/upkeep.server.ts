@@ -13,8 +13,9 @@ import type { Db } from "./client.server";
  * trigger that keeps the daily totals joins a posting's entries to `ledger_transactions`, and
  * with no statistics the planner scanned every transaction ever posted, on every posting; a
  * posting took 2.3 ms at first and 4.2 ms six thousand postings later, growing without end
- * (bench/LOG.md, "PGlite without autovacuum"). The `database-upkeep` job runs this every few
- * minutes; it applies autovacuum's own rules with the database's own settings, table by table:
+ * (bench/LOG.md, "The last look: PGlite without autovacuum"). The `database-upkeep` job runs
+ * this every 5 minutes; it applies autovacuum's own rules with the database's own settings,
+ * table by table:
  *  - ANALYZE a table never analyzed, or one where more rows changed since its last ANALYZE than
  *    `autovacuum_analyze_threshold` + `autovacuum_analyze_scale_factor` × its rows (50 + 10%);
  *  - VACUUM (with ANALYZE) one whose dead rows pass `autovacuum_vacuum_threshold` +
@@ -25,7 +26,7 @@ import type { Db } from "./client.server";
  * PGlite serves one statement at a time, so requests wait while a table is vacuumed; the work
  * is what autovacuum would do, in the same small steps.
  *
- * On PostgreSQL autovacuum does all of this (docs/operations.md, "PostgreSQL"): nothing is done.
+ * On PostgreSQL autovacuum does all of this: nothing is done (docs/operations.md, "Scheduled jobs").
  */
 export interface UpkeepResult {
   [name: string]: number | string;
@@ -58,7 +59,7 @@ const TABLES_DUE = sql`
       OR age(c.relfrozenxid) > setting.freeze_max_age
    ORDER BY s.schemaname, s.relname`;
 
-export function isEmbeddedDatabase(db: Db): boolean {
+function isEmbeddedDatabase(db: Db): boolean {
   return (db as { $client?: unknown }).$client instanceof PGlite;
 }
 
