@@ -23,7 +23,7 @@
  *
  * Environment: BENCH_DATABASE_URL (PostgreSQL to create the bench's databases on, default
  * postgresql://postgres@127.0.0.1:55432/postgres), BENCH_PORT (3405: the server, or nginx before two), BENCH_SECONDS
- * (5 timed per point, after 1 s of warm-up), BENCH_ROUNDS (2), BENCH_CLIENTS (1,2,4,8,16),
+ * (5 timed per point, after 1 s of warm-up; 4 s and 300 transfers before each side's first point), BENCH_ROUNDS (2), BENCH_CLIENTS (1,2,4,8,16),
  * BENCH_SETUPS (pglite,pg1,pg2), MUTUAL_BUILD_DIR (build), BENCH_SKIP_BUILD=1, BENCH_OUT (transfers), NGINX_BIN,
  * BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for the app processes only, e.g. --cpu-prof),
  * BENCH_ACCEPT_ENCODING (browser: the client asks for compression as a browser does; none),
