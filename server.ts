@@ -148,11 +148,13 @@ async function main() {
     // file-system check and a 404 error object per page, `.data` request and CSV download.
     const publicDir = path.join(buildDir, "client");
     const publicFiles = express.static(publicDir, { maxAge: "1h", index: false });
+    const urlPath = (file: string) => "/" + path.relative(publicDir, file).split(path.sep).join("/");
     const publicFileNames = new Set(
       fs
         .readdirSync(publicDir, { recursive: true, withFileTypes: true })
-        .filter((entry) => entry.isFile() && !path.relative(publicDir, entry.parentPath).startsWith("assets"))
-        .map((entry) => "/" + path.relative(publicDir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/")),
+        .filter((entry) => entry.isFile())
+        .map((entry) => urlPath(path.join(entry.parentPath, entry.name)))
+        .filter((name) => !name.startsWith("/assets/")), // served above
     );
     app.use((req, res, next) => (publicFileNames.has(req.path) ? publicFiles(req, res, next) : next()));
     build = await productionBuild;

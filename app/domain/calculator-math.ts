@@ -12,7 +12,6 @@
 
 import { PPM_PER_PERCENT, percentToPpm } from "./percent";
 
-export { PPM_PER_PERCENT };
 const PPM_PER_UNIT = 1_000_000;
 const MONTHS_PER_YEAR = 12;
 
