@@ -177,10 +177,15 @@ export function transferEntries(from_account_id: number, to_account_id: number, 
 
 /**
  * Frozen and closed accounts take part in no new posting ("Transaction Blocked",
- * docs/product.md#refusals).
+ * docs/product.md#refusals), but for one: a frozen account is still credited the dividend it
+ * earned (`interest`, which only the monthly dividend run posts). A freeze stops what is done
+ * with the member's money, not what the credit union owes on it; refused, a month the account
+ * spent frozen would never be paid (the run pays the month just ended) and its statement would
+ * lack the dividend (docs/product.md#dividends).
  */
-export function checkAccountOpen(account: AccountState): LedgerRefusal | null {
-  if (account.status === "frozen") return ledgerRefusal("account_frozen", { subject_id: account.id });
+export function checkAccountOpen(account: AccountState, posting?: { kind: TransactionKind; amount_cents: number }): LedgerRefusal | null {
+  const earned_dividend = posting?.kind === "interest" && posting.amount_cents > 0;
+  if (account.status === "frozen" && !earned_dividend) return ledgerRefusal("account_frozen", { subject_id: account.id });
   if (account.status === "closed") return ledgerRefusal("account_closed", { subject_id: account.id });
   return null;
 }
@@ -225,8 +230,8 @@ export function planNewTransaction(
   if (malformed) return malformed;
   const touched = accountsOf(request.entries, accounts);
   if (!Array.isArray(touched)) return touched;
-  for (const { account } of touched) {
-    const blocked = checkAccountOpen(account);
+  for (const { entry, account } of touched) {
+    const blocked = checkAccountOpen(account, { kind: request.kind, amount_cents: entry.amount_cents });
     if (blocked) return blocked;
   }
 

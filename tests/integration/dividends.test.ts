@@ -27,7 +27,7 @@ import { accepted, newKey, openMember } from "./ledger-fixtures";
  * The monthly dividend run (app/server/dividends/dividends.server.ts) on the demo profile's rates
  * (savings 3.50% APY, checking nothing): the average daily balance read from the ledger's
  * effective dates, one credit per account and month from the Dividends paid account, nothing for
- * a closed account, a frozen one paid once unfrozen, never twice, and a run that failed half way
+ * a closed account, a frozen one paid on time like any other, never twice, and a run that failed half way
  * finished by the next. The ledger verifies clean at the end.
  */
 let db: Db;
@@ -113,7 +113,7 @@ describe("the monthly dividends job", () => {
     await post(b.checking.id, 1_000, "2026-10-01");
     await post(b.savings.id, 1_000, "2026-10-02");
     await post(b.savings.id, -1_000, "2026-10-02");
-    // C: frozen on the night: the ledger refuses the credit; paid by the first run after it is unfrozen.
+    // C: frozen since before the night: paid all the same (a freeze stops what is done with the money, not what it earns).
     const c = await openMember(db);
     await post(c.savings.id, 1_000_000, "2026-09-30");
     await accepted(setAccountStatus(db, c.savings.id, "frozen"));
@@ -133,7 +133,7 @@ describe("the monthly dividends job", () => {
     await clock.advance(new Date("2026-11-01T04:30:00Z").getTime() - new Date("2026-10-31T12:00:00Z").getTime());
     expect((await runner.runDue()).map((o) => o.outcome)).toEqual(["succeeded"]);
     const [run] = await db.select().from(jobRuns).where(and(eq(jobRuns.job, "monthly-dividends"), eq(jobRuns.state, "succeeded")));
-    expect(run!.result).toMatchObject({ month: "2026-10", waiting: 1 });
+    expect(run!.result).toMatchObject({ month: "2026-10", waiting: 0 });
 
     expect(await rowOf(a.savings.id, "2026-10")).toMatchObject({ days: 31, average_daily_balance_cents: 245_161, apy_ppm: 35_000, dividend_cents: 717 });
     const [credit] = await dividendTransactions(a.savings.id, "2026-10");
@@ -159,26 +159,23 @@ describe("the monthly dividends job", () => {
 
     expect(await rowOf(a.checking.id, "2026-10")).toBeUndefined();
     expect(await rowOf(b.savings.id, "2026-10")).toMatchObject({ average_daily_balance_cents: 0, dividend_cents: 0, transaction_id: null });
-    expect(await rowOf(c.savings.id, "2026-10")).toBeUndefined();
-    expect((await getAccount(db, c.savings.id))!.current_cents).toBe(1_000_000);
+    // $10,000 all October earns $29.26; the account stays frozen.
+    expect(await rowOf(c.savings.id, "2026-10")).toMatchObject({ average_daily_balance_cents: 1_000_000, dividend_cents: 2_926 });
+    expect(await getAccount(db, c.savings.id)).toMatchObject({ current_cents: 1_002_926, status: "frozen" });
     expect(await rowOf(d.savings.id, "2026-10")).toBeUndefined();
     expect(await dividendTransactions(d.savings.id, "2026-10")).toHaveLength(0);
     expect((await verifyLedger(db)).ok).toBe(true);
 
-    // The next night (0:30 is now 5:30 UTC: summer time ended) pays nothing more; C is still frozen.
+    // The next night (0:30 is now 5:30 UTC: summer time ended) pays nothing more.
     await clock.advance(25 * 60 * 60_000);
     expect((await runner.runDue()).map((o) => o.outcome)).toEqual(["succeeded"]);
     const second = await db.select().from(jobRuns).where(and(eq(jobRuns.job, "monthly-dividends"), eq(jobRuns.state, "succeeded"))).orderBy(jobRuns.id);
-    expect(second.at(-1)!.result).toEqual({ month: "2026-10", paid: 0, paid_cents: 0, earned_nothing: 0, waiting: 1 });
+    expect(second.at(-1)!.result).toEqual({ month: "2026-10", paid: 0, paid_cents: 0, earned_nothing: 0, waiting: 0 });
     expect(await dividendTransactions(a.savings.id, "2026-10")).toHaveLength(1);
-
-    // Unfrozen, C is paid the next night: $10,000 all October earns $29.26.
-    await accepted(setAccountStatus(db, c.savings.id, "active"));
-    await clock.advance(24 * 60 * 60_000);
-    expect((await runner.runDue()).map((o) => o.outcome)).toEqual(["succeeded"]);
-    const third = await db.select().from(jobRuns).where(and(eq(jobRuns.job, "monthly-dividends"), eq(jobRuns.state, "succeeded"))).orderBy(jobRuns.id);
-    expect(third.at(-1)!.result).toEqual({ month: "2026-10", paid: 1, paid_cents: 2_926, earned_nothing: 0, waiting: 0 });
-    expect((await getAccount(db, c.savings.id))!.current_cents).toBe(1_002_926);
+    expect(await dividendTransactions(c.savings.id, "2026-10")).toHaveLength(1);
+    // Frozen, C's money still cannot move: the dividend is the only posting let in.
+    const moved = await postTransfer(db, { kind: "withdrawal", initiator: "system:test", idempotency_key: newKey("out"), created_by: "test", entries: [{ account_id: c.savings.id, amount_cents: -100 }, { account_id: (await institutionAccount(db, "cash")).id, amount_cents: 100 }] });
+    expect(moved).toMatchObject({ ok: false, code: "account_frozen" });
     expect((await verifyLedger(db)).ok).toBe(true);
   });
 });

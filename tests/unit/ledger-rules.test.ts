@@ -198,6 +198,22 @@ describe("posting and holding", () => {
     expect(refusal(() => plan({ entries }, accounts(account(1, { posted_cents: 600, overdraft_limit_cents: 399 }), account(2)))).code).toBe("insufficient_funds");
   });
 
+  it("credits a frozen account the dividend it earned, and nothing else; a closed one nothing", () => {
+    const dividends = account(2, { owner: "institution", type: "dividends_paid" });
+    const dividend = (status: AccountState["status"]) => plan({ entries: transferEntries(2, 1, 717), kind: "interest" }, accounts(account(1, { status, type: "savings" }), dividends));
+    expect(changesOf(dividend("frozen"))).toEqual([
+      { account_id: 2, posted_delta_cents: -717, held_delta_cents: 0 },
+      { account_id: 1, posted_delta_cents: 717, held_delta_cents: 0 },
+    ]);
+    expect(refusal(() => dividend("closed")).code).toBe("account_closed");
+    // Taking interest back out, or any other credit, is still blocked.
+    const clawback = refusal(() => plan({ entries: transferEntries(1, 2, 5), kind: "interest" }, accounts(account(1, { status: "frozen", posted_cents: 5 }), dividends)));
+    expect(clawback).toMatchObject({ code: "account_frozen", subject_id: 1 });
+    for (const kind of ["deposit", "adjustment", "ach_in", "transfer"] as const) {
+      expect(refusal(() => plan({ entries: transferEntries(2, 1, 5), kind }, accounts(account(1, { status: "frozen" }), dividends))).code).toBe("account_frozen");
+    }
+  });
+
   it("lets institution accounts go below zero", () => {
     const map = accounts(account(1, { owner: "institution", type: "cash" }), account(2));
     expect(changesOf(plan({ entries: transferEntries(1, 2, 10_000), kind: "deposit" }, map))).toHaveLength(2);

@@ -19,8 +19,8 @@ import { apyEarnedHundredths, formatHundredthsPercent, monthDividend, parseApyPe
  * Safe to repeat and to stop half way: an account's month is worked out once, in one database
  * transaction with the posting (the row in account_dividends, unique per account and month, and
  * the ledger's own idempotency key), so a second run, or the run after a crash, pays only the
- * accounts still missing. A frozen account's credit is refused by the ledger: it is left without
- * a row and paid by the first nightly run after it is unfrozen, within the month.
+ * accounts still missing. A frozen account is paid too: the ledger lets a dividend credit in
+ * (`interest`), and nothing else (app/domain/ledger-rules.ts, `checkAccountOpen`).
  */
 export const DIVIDEND_RUN_BATCH = 500;
 /** Accounts worked on at once (each in its own database transaction); the embedded database takes them in turn. */
@@ -37,7 +37,7 @@ export interface DividendRunCounts {
   paid_cents: number;
   /** Accounts worked out whose average balance earned less than half a cent (a row, no posting). */
   earned_nothing: number;
-  /** Accounts the ledger refused to credit (frozen): tried again by the next run. */
+  /** Accounts the ledger refused to credit (none expected: a closed account is not worked out): tried again by the next run. */
   waiting: number;
 }
 
@@ -174,7 +174,7 @@ export type DividendOutcome =
 /**
  * Works out and pays one account's month, in one database transaction: the ledger credit (its
  * key makes a repeat a replay) and the account_dividends row (its unique key makes a repeat
- * write nothing). A refusal (a frozen account) writes neither.
+ * write nothing). A refusal writes neither.
  */
 export async function payAccountDividend(db: Db, account: AccountMonth, month: StatementMonth, apy_ppm: number, expense_account_id: number): Promise<DividendOutcome> {
   const figures = monthDividend(month, account.opening_cents, account.changes, apy_ppm);

@@ -51,10 +51,10 @@ export const monthlyDividendsJob = defineJob({
   name: "monthly-dividends",
   title: "Monthly dividends",
   description:
-    "On the first night of each month, pays every open savings (and, if the profile says so, checking) account the dividend of the month just ended, on its average daily balance at the profile's APY. A later run pays only those still missing, such as an account that was frozen.",
+    "On the first night of each month, pays every open savings (and, if the profile says so, checking) account the dividend of the month just ended, on its average daily balance at the profile's APY. A later run pays only those still missing, such as after a run that stopped half way.",
   // Every night at 0:30, so the month's dividends are posted before the 6:00 statement run of
-  // its first business day and the statement shows them; a run that was missed or failed, or an
-  // account frozen that night, is paid by a later one in the month.
+  // its first business day and the statement shows them; what a run that was missed or failed
+  // left unpaid is paid by a later one in the month.
   schedule: "30 0 * * *",
   max_attempts: 5,
   backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
