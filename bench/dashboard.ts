@@ -21,6 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { desc, eq, sql } from "drizzle-orm";
+import { withServerDatabase, writeResults } from "./support";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3402);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -33,30 +34,12 @@ const EMAIL = "bench.member@bench.example";
 const PASSWORD = "Bench-Member-Pass-1";
 /** PostgreSQL instead of the embedded database: the server that the bench's own database is made on. */
 const SERVER_URL = process.env.BENCH_DATABASE_URL;
-const DATABASE_NAME = `mutual_bench_dashboard_${process.pid}`;
 
 process.env.SESSION_SECRET ??= crypto.randomBytes(32).toString("hex");
 process.env.DATA_ENCRYPTION_KEY ??= crypto.randomBytes(32).toString("hex");
 process.env.LOG_LEVEL = "warn";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-bench-dashboard-"));
 process.env.DATA_DIR = dataDir;
-/** The bench's own database on SERVER_URL (the server's URL with the database's name), or none: PGlite in dataDir. */
-function databaseUrl(): string | undefined {
-  if (!SERVER_URL) return undefined;
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${DATABASE_NAME}`;
-  return url.toString();
-}
-async function adminQuery(text: string): Promise<void> {
-  const { default: pg } = await import("pg");
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  try {
-    await admin.query(text);
-  } finally {
-    await admin.end();
-  }
-}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -87,8 +70,11 @@ async function waitReady() {
   throw new Error("server did not become ready");
 }
 
-/** The member, 100,000 transactions, and a signed-in session cookie, written before the server starts. */
-async function prepare() {
+/**
+ * The member, 100,000 transactions, and a signed-in session cookie, written before the server
+ * starts: on the PostgreSQL database at `url`, or without one in PGlite in dataDir.
+ */
+async function prepare(url: string | undefined) {
   const { openDatabase, migrateDatabase } = await import("~/server/db/client.server");
   const schema = await import("~/server/db/schema");
   const { authFor, hashPassword } = await import("~/server/auth/auth.server");
@@ -97,8 +83,6 @@ async function prepare() {
   const { startSignIn, verifySignInCode } = await import("~/server/auth/sign-in.server");
   const { postTransfer } = await import("~/server/ledger/ledger.server");
 
-  const url = databaseUrl();
-  if (url) await adminQuery(`create database ${DATABASE_NAME}`);
   const database = await openDatabase(url ? { kind: "postgres", url } : { kind: "pglite", dataDir });
   await migrateDatabase(database);
   const db = database.db;
@@ -241,11 +225,19 @@ async function transfers(cookie: string, from: number, to: number) {
   return { connections: 8, transfers_per_second: Math.round(result.requests.average), latency_p50_ms: result.latency.p50, latency_p99_ms: result.latency.p99, total: result.requests.total };
 }
 
+const root = path.resolve(import.meta.dirname, "..");
+const build = path.resolve(root, process.env.MUTUAL_BUILD_DIR ?? "build");
+
 async function main() {
-  const root = path.resolve(import.meta.dirname, "..");
-  const build = path.resolve(root, process.env.MUTUAL_BUILD_DIR ?? "build");
+  if (process.env.BENCH_PREPARE_ONLY && SERVER_URL) throw new Error("BENCH_PREPARE_ONLY keeps a PGlite folder: run it without BENCH_DATABASE_URL");
   if (process.env.BENCH_SKIP_BUILD !== "1" && spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: root, stdio: "ignore", env: { ...process.env, MUTUAL_BUILD_DIR: build } }).status !== 0) throw new Error("build failed");
-  const prepared = await prepare();
+  // On PostgreSQL, a database of the bench's own (bench/support.ts), dropped at the end.
+  if (SERVER_URL) await withServerDatabase("dashboard", (url) => measure(url), SERVER_URL);
+  else await measure(undefined);
+}
+
+async function measure(url: string | undefined) {
+  const prepared = await prepare(url);
   // For profiling by hand: keep the prepared folder and its signed-in cookie, time nothing.
   if (process.env.BENCH_PREPARE_ONLY) {
     fs.writeFileSync(process.env.BENCH_PREPARE_ONLY, JSON.stringify({ ...prepared, dataDir }, null, 2));
@@ -256,7 +248,6 @@ async function main() {
   const institution_file = path.join(dataDir, "institution.json");
   const { demoInstitution } = await import("~/config/demo-institution");
   fs.writeFileSync(institution_file, JSON.stringify({ ...demoInstitution, demo: false }));
-  const url = databaseUrl();
   const server = spawn(process.execPath, [path.join(build, "bin/server.js")], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn", MUTUAL_BENCH: "1", MUTUAL_BUILD_DIR: build, INSTITUTION_CONFIG: institution_file, ...(url ? { DATABASE_URL: url } : {}) },
@@ -302,13 +293,11 @@ async function main() {
       },
     };
     console.log(JSON.stringify(result, null, 2));
-    fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
-    fs.writeFileSync(path.join(root, `bench/results/${url ? "dashboard-postgres" : "dashboard"}.json`), JSON.stringify(result, null, 2) + "\n");
+    writeResults(url ? "dashboard-postgres.json" : "dashboard.json", result);
   } finally {
     server.kill("SIGTERM");
     agent.destroy();
     await exited;
-    if (url) await adminQuery(`drop database if exists ${DATABASE_NAME} with (force)`);
   }
 }
 

@@ -22,36 +22,27 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { desc, eq } from "drizzle-orm";
+import type { Database } from "~/server/db/client.server";
+import { onPgliteDatabase, onServerDatabase, writeResults } from "./support";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CLIENTS = (process.env.BENCH_CLIENTS ?? "1,2,4,8").split(",").map(Number);
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 64);
 const SERVER_URL = process.env.BENCH_DATABASE_URL;
-const DATABASE_NAME = `mutual_bench_sign_in_${process.pid}`;
 const PASSWORD = "Bench-Member-Pass-1";
 
 process.env.SESSION_SECRET ??= crypto.randomBytes(32).toString("hex");
 process.env.DATA_ENCRYPTION_KEY ??= crypto.randomBytes(32).toString("hex");
 process.env.LOG_LEVEL = "warn";
+// The app's own folder (uploads, keys), never ./data: a new one, removed at the end.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-bench-sign-in-"));
 process.env.DATA_DIR = dataDir;
 
-const { openDatabase, migrateDatabase } = await import("~/server/db/client.server");
+const { migrateDatabase } = await import("~/server/db/client.server");
 const schema = await import("~/server/db/schema");
 const { authFor, hashPassword, verifyPassword } = await import("~/server/auth/auth.server");
 const { startSignIn, verifySignInCode } = await import("~/server/auth/sign-in.server");
-
-async function admin(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 let addresses = 0;
 /** A new address for each sign-in: 10.0.0.1, 10.0.0.2, ... */
@@ -102,75 +93,69 @@ async function drive(clients: number, one: (client: number) => Promise<void>): P
 }
 
 async function main() {
-  let url: string | undefined;
-  if (SERVER_URL) {
-    await admin(`create database ${DATABASE_NAME}`);
-    const u = new URL(SERVER_URL);
-    u.pathname = `/${DATABASE_NAME}`;
-    url = u.toString();
-  }
-  const database = await openDatabase(url ? { kind: "postgres", url } : { kind: "pglite", dataDir });
+  // A database of the bench's own (bench/support.ts), removed at the end.
   try {
-    await migrateDatabase(database);
-    const db = database.db;
-    const context = await authFor(db).$context;
-    const password_hash = await hashPassword(PASSWORD);
-    const emails: string[] = [];
-    for (let i = 0; i < MEMBERS; i++) {
-      const email = `sign-in-${i}@bench.example`;
-      const user = await context.internalAdapter.createUser({ email, name: `Bench Member ${i}`, emailVerified: true, role: "user", twoFactorEnabled: true }, { method: "admin" } as never);
-      await context.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: password_hash });
-      await db.insert(schema.memberProfiles).values({ user_id: user.id, first_name: "Bench", last_name: `Member ${i}`, status: "approved" } as typeof schema.memberProfiles.$inferInsert);
-      emails.push(email);
-    }
-
-    /** One whole sign-in of the client's next member, refused loudly if any step is not the expected one. */
-    const turn = new Map<number, number>();
-    const signIn = async (client: number, clients: number) => {
-      const own = emails.filter((_, i) => i % clients === client);
-      const k = turn.get(client) ?? 0;
-      turn.set(client, k + 1);
-      const email = own[k % own.length]!;
-      const meta = { ip: nextAddress(), user_agent: "bench", cookie: "" };
-      const started = await startSignIn(db, meta, { email, password: PASSWORD });
-      if (started.status !== "challenge") throw new Error(`sign-in step 1: ${started.status}`);
-      const cookie = started.set_cookies.map((line) => line.split(";")[0]).join("; ");
-      const [mail] = await db.select({ text: schema.outbox.text_body }).from(schema.outbox).where(eq(schema.outbox.to_email, email)).orderBy(desc(schema.outbox.id)).limit(1);
-      const code = /code is: (\d{6})/.exec(mail?.text ?? "")?.[1];
-      if (!code) throw new Error("no sign-in code in the outbox");
-      const verified = await verifySignInCode(db, { ...meta, cookie }, { code });
-      if (verified.status !== "signed_in") throw new Error(`sign-in step 2: ${verified.status}`);
-    };
-    const check = async () => {
-      if (!(await verifyPassword({ hash: password_hash, password: PASSWORD }))) throw new Error("the hash did not verify");
-    };
-
-    const load_before = os.loadavg().map((n) => round(n, 2));
-    const points: { clients: number; sign_in: Point; argon2_verify_alone: Point }[] = [];
-    for (const clients of CLIENTS) {
-      const sign_in = await drive(clients, (c) => signIn(c, clients));
-      const argon2_verify_alone = await drive(clients, check);
-      points.push({ clients, sign_in, argon2_verify_alone });
-      console.log(`${clients} at once: ${sign_in.per_second} sign-ins/s (p50 ${sign_in.p50_ms} ms, p95 ${sign_in.p95_ms} ms, CPU ${sign_in.cpu_ms_each} ms each); argon2id verify alone ${argon2_verify_alone.per_second}/s (CPU ${argon2_verify_alone.cpu_ms_each} ms each)`);
-    }
-    const result = {
-      date: new Date().toISOString(),
-      machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
-      database: url ? "PostgreSQL (a database of its own on BENCH_DATABASE_URL's server; its CPU is not in cpu_ms_each)" : "PGlite (in this process, on disk)",
-      load_average: { before: load_before, after: os.loadavg().map((n) => round(n, 2)) },
-      members: MEMBERS,
-      seconds_per_point: SECONDS,
-      argon2id: "m=19 MiB, t=2, p=1 (@node-rs/argon2, on libuv's thread pool)",
-      points,
-    };
-    const root = path.resolve(import.meta.dirname, "..");
-    fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
-    fs.writeFileSync(path.join(root, `bench/results/${url ? "sign-in-postgres" : "sign-in"}.json`), JSON.stringify(result, null, 2) + "\n");
+    if (SERVER_URL) await onServerDatabase("sign_in", (database) => measure(database, true), { server_url: SERVER_URL });
+    else await onPgliteDatabase("sign-in", (database) => measure(database, false));
   } finally {
-    await database.close();
-    if (url) await admin(`drop database if exists ${DATABASE_NAME} with (force)`);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function measure(database: Database, on_postgres: boolean) {
+  await migrateDatabase(database);
+  const db = database.db;
+  const context = await authFor(db).$context;
+  const password_hash = await hashPassword(PASSWORD);
+  const emails: string[] = [];
+  for (let i = 0; i < MEMBERS; i++) {
+    const email = `sign-in-${i}@bench.example`;
+    const user = await context.internalAdapter.createUser({ email, name: `Bench Member ${i}`, emailVerified: true, role: "user", twoFactorEnabled: true }, { method: "admin" } as never);
+    await context.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: password_hash });
+    await db.insert(schema.memberProfiles).values({ user_id: user.id, first_name: "Bench", last_name: `Member ${i}`, status: "approved" } as typeof schema.memberProfiles.$inferInsert);
+    emails.push(email);
+  }
+
+  /** One whole sign-in of the client's next member, refused loudly if any step is not the expected one. */
+  const turn = new Map<number, number>();
+  const signIn = async (client: number, clients: number) => {
+    const own = emails.filter((_, i) => i % clients === client);
+    const k = turn.get(client) ?? 0;
+    turn.set(client, k + 1);
+    const email = own[k % own.length]!;
+    const meta = { ip: nextAddress(), user_agent: "bench", cookie: "" };
+    const started = await startSignIn(db, meta, { email, password: PASSWORD });
+    if (started.status !== "challenge") throw new Error(`sign-in step 1: ${started.status}`);
+    const cookie = started.set_cookies.map((line) => line.split(";")[0]).join("; ");
+    const [mail] = await db.select({ text: schema.outbox.text_body }).from(schema.outbox).where(eq(schema.outbox.to_email, email)).orderBy(desc(schema.outbox.id)).limit(1);
+    const code = /code is: (\d{6})/.exec(mail?.text ?? "")?.[1];
+    if (!code) throw new Error("no sign-in code in the outbox");
+    const verified = await verifySignInCode(db, { ...meta, cookie }, { code });
+    if (verified.status !== "signed_in") throw new Error(`sign-in step 2: ${verified.status}`);
+  };
+  const check = async () => {
+    if (!(await verifyPassword({ hash: password_hash, password: PASSWORD }))) throw new Error("the hash did not verify");
+  };
+
+  const load_before = os.loadavg().map((n) => round(n, 2));
+  const points: { clients: number; sign_in: Point; argon2_verify_alone: Point }[] = [];
+  for (const clients of CLIENTS) {
+    const sign_in = await drive(clients, (c) => signIn(c, clients));
+    const argon2_verify_alone = await drive(clients, check);
+    points.push({ clients, sign_in, argon2_verify_alone });
+    console.log(`${clients} at once: ${sign_in.per_second} sign-ins/s (p50 ${sign_in.p50_ms} ms, p95 ${sign_in.p95_ms} ms, CPU ${sign_in.cpu_ms_each} ms each); argon2id verify alone ${argon2_verify_alone.per_second}/s (CPU ${argon2_verify_alone.cpu_ms_each} ms each)`);
+  }
+  const result = {
+    date: new Date().toISOString(),
+    machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+    database: on_postgres ? "PostgreSQL (a database of its own on BENCH_DATABASE_URL's server; its CPU is not in cpu_ms_each)" : "PGlite (in this process, on disk)",
+    load_average: { before: load_before, after: os.loadavg().map((n) => round(n, 2)) },
+    members: MEMBERS,
+    seconds_per_point: SECONDS,
+    argon2id: "m=19 MiB, t=2, p=1 (@node-rs/argon2, on libuv's thread pool)",
+    points,
+  };
+  writeResults(on_postgres ? "sign-in-postgres.json" : "sign-in.json", result);
 }
 
 main().catch((error) => {
