@@ -16,6 +16,13 @@ export const CARD_DAILY_LIMIT_MAX_CENTS = 500_000;
 /** A purchase the card network may send us: at most $25,000.00 (far above any daily limit). */
 export const CARD_PURCHASE_MAX_CENTS = 2_500_000;
 export const MERCHANT_LENGTH_MAX = 60;
+/**
+ * An authorized purchase the card network has not settled after this many days is released (its
+ * hold given back) by the nightly job: debit networks let an authorization lapse after a few days
+ * (longer for hotels and car rentals), and a purchase that never completes must not hold the
+ * member's money for ever. A settlement that comes later is posted by staff (Add Transactions).
+ */
+export const CARD_AUTHORIZATION_HOLD_DAYS = 7;
 /** What a purchase's category may be: the history's spending categories a card purchase can have. */
 export const CARD_PURCHASE_CATEGORIES = ["Groceries", "Dining", "Shopping", "Transportation", "Utilities", "Entertainment", "Health", "Other"] as const;
 
@@ -121,7 +128,8 @@ export const cardPurchaseSchema = z.object({
   request_key: idempotencyKeyField(CARD_MESSAGES.failed),
 });
 
-export const settleCardSchema = z.object({ authorization_id: accountIdField(CARD_MESSAGES.failed) });
+/** Settle or Release one authorized purchase (the back office standing in for the card network). */
+export const pendingPurchaseSchema = z.object({ authorization_id: accountIdField(CARD_MESSAGES.failed) });
 
 /** The card as a purchase sees it. */
 export interface CardForPurchase {

@@ -32,6 +32,20 @@ export const TRANSACTION_NOT_FOUND = "Transaction not found";
 export const REVERSE_ALL_FAILED = "Error reversing transactions";
 export const REVERSE_ALL_EMAIL_MESSAGE = "Type the member's email address exactly to confirm";
 
+/**
+ * Pending transactions that belong to something else in the app, which settles or releases them
+ * itself: a staff Release here would leave that thing waiting on money that is no longer held (a
+ * bill payment the nightly run could not pay, a deposit the queue could not decide). Staff are
+ * told where it is resolved instead (docs/product.md#member-accounts-staff).
+ */
+export const PENDING_OWNERS = {
+  payment: "a payment waiting in the payments queue: cancel it there",
+  bill_payment: "a bill payment the member scheduled: the member can cancel it in Bill Pay before its date (a frozen account stops it too)",
+  card_purchase: "a card purchase waiting for the card network: settle or release it on Post card transaction",
+  mobile_deposit: "a mobile deposit waiting for review: approve or reject it in the deposit queue",
+} as const;
+export type PendingOwner = keyof typeof PENDING_OWNERS;
+
 export function reversedAllMessage(count: number): string {
   return `Successfully reversed ${count} transactions`;
 }

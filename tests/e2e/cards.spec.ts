@@ -97,7 +97,19 @@ test("lock a card and see a purchase declined, unlock and see one go through, se
   await hydrated(page);
   await authorize(page, "Seacoast Books", "10.00");
   await expect(page.getByText("Declined: The purchase would pass the card's daily limit of $20.00 ($7.50 left today).")).toBeVisible();
+
+  // The merchant cancels a purchase: Release gives its hold back and frees that much of the day's limit.
+  await authorize(page, "Seacoast Books", "7.50");
+  await expect(page.getByText(/^Authorized: \$7\.50 at Seacoast Books/)).toBeVisible();
+  await page.getByRole("button", { name: "Release $7.50 at Seacoast Books" }).click();
+  await expect(page.getByText("Released: $7.50 at Seacoast Books is no longer held; the member was told.")).toBeVisible();
+  await authorize(page, "Seacoast Books", "7.50");
+  await expect(page.getByText(/^Authorized: \$7\.50 at Seacoast Books/)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Release $7.50 at Seacoast Books" })).toBeVisible();
   await shots(page, "back-office");
+  await memberPage.reload();
+  await hydrated(memberPage);
+  await expect(latest.getByText("Released")).toBeVisible();
 });
 
 test("view the card's details and change its PIN, each after an emailed code", async ({ newMember, pageAs }) => {

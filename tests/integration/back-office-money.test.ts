@@ -139,6 +139,7 @@ describe("Reverse one transaction", () => {
     const hold = await placeHold(db(), { idempotency_key: newKey("h"), initiator: "system:test", created_by: "system:test", kind: "withdrawal", entries: transferEntries(m.checking.id, adjustments.id, 4_000) });
     expect(await balance(m.checking.id)).toMatchObject({ available: 6_000 });
     const id = (hold as { transaction: { id: number } }).transaction.id;
+    expect((await memberTransactionsPage(db(), m.member.id)).rows.find((r) => r.id === id)).toMatchObject({ status: "pending", pending_owner: null });
     expect(await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: id })).toMatchObject({ status: "released" });
     expect((await getTransaction(db(), id))!.transaction.status).toBe("failed");
     expect(await balance(m.checking.id)).toMatchObject({ current: 10_000, available: 10_000 });
@@ -150,8 +151,12 @@ describe("Reverse one transaction", () => {
     const hold = await placeHold(db(), { idempotency_key: newKey("ach"), initiator: `member:${m.member.id}`, created_by: m.member.id, kind: "ach_out", entries: transferEntries(m.checking.id, settlement.id, 3_000) });
     const id = (hold as { transaction: { id: number } }).transaction.id;
     await db().insert(externalPayments).values({ member_id: m.member.id, kind: "ach", from_account_id: m.checking.id, hold_transaction_id: id, amount_cents: 3_000, details: { routing_number: "021000021" }, idempotency_key: newKey("p") });
-    expect((await memberTransactionsPage(db(), m.member.id)).rows.find((r) => r.id === id)).toMatchObject({ status: "pending", queued_payment: true });
-    expect(await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: id })).toMatchObject({ status: "refused", code: "queued_payment" });
+    expect((await memberTransactionsPage(db(), m.member.id)).rows.find((r) => r.id === id)).toMatchObject({ status: "pending", pending_owner: "payment" });
+    expect(await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: id })).toMatchObject({
+      status: "refused",
+      code: "resolved_elsewhere",
+      message: "Error reversing transaction: this is a payment waiting in the payments queue: cancel it there.",
+    });
     expect((await getTransaction(db(), id))!.transaction.status).toBe("pending");
     expect(await balance(m.checking.id)).toMatchObject({ available: 7_000 });
   });

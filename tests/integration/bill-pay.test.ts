@@ -18,6 +18,9 @@ import { addDays, billPaySchema, editBillPaymentSchema, seriesPaymentDate, type 
 import { openTestDatabase } from "./test-database";
 import { key, newMember } from "./member-support";
 import { deposit, expectLedgerVerifies } from "./ledger-fixtures";
+import { staff } from "../factories";
+import { reverseMemberTransaction } from "~/server/member-accounts/reversals.server";
+import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
 
 /**
  * Bill Pay's service and job (docs/product.md#bill-pay) on PGlite and PostgreSQL: scheduling holds
@@ -172,6 +175,24 @@ describe("cancel and edit before the date", () => {
     await payDueBillPayments(db, on(first_day));
     expect((await payment(done.payment_id)).status).toBe("cancelled");
     expect(await kindsOfNotifications(m.member.id)).toEqual(["payment_pending", "payment_cancelled"]);
+    await expectLedgerVerifies(db);
+  });
+
+  it("staff cannot release a scheduled payment's hold from the member's transactions: the payment would wait on money no longer held", async () => {
+    const m = await member(30_000);
+    const done = await scheduleBillPayment(db, m.who, form({ payee: `payee:${m.payee_id}`, from_account_id: String(m.checking.id), amount: "40", payment_date: first_day }), ORIGIN);
+    if (!done.ok) throw new Error(done.message);
+    const hold_id = (await payment(done.payment_id)).hold_transaction_id!;
+    const admin = await staff(db);
+    expect((await memberTransactionsPage(db, m.member.id)).rows.find((r) => r.id === hold_id)).toMatchObject({ status: "pending", pending_owner: "bill_payment" });
+    expect(await reverseMemberTransaction(db, { staff: admin, origin: ORIGIN, member_id: m.member.id, transaction_id: hold_id })).toMatchObject({ status: "refused", code: "resolved_elsewhere" });
+    expect(await transactionStatus(hold_id)).toBe("pending");
+    // The member's Cancel and the job still work on it.
+    expect(await cancelBillPayment(db, m.who, done.payment_id, ORIGIN)).toEqual({ ok: true, released_cents: 4_000, series_ended: false });
+    const paid = await scheduleBillPayment(db, m.who, form({ payee: `payee:${m.payee_id}`, from_account_id: String(m.checking.id), amount: "25", payment_date: first_day }), ORIGIN);
+    if (!paid.ok) throw new Error(paid.message);
+    await payDueBillPayments(db, on(first_day));
+    expect((await payment(paid.payment_id)).status).toBe("paid");
     await expectLedgerVerifies(db);
   });
 

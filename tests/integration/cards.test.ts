@@ -11,7 +11,9 @@ import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledg
 import { getTransaction } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { issueDebitCard, isLuhnValid } from "~/server/cards/cards.server";
-import { authorizeCardPurchase, settleCardPurchase } from "~/server/cards/authorization.server";
+import { authorizeCardPurchase, releaseCardPurchase, releaseUnsettledCardPurchases, settleCardPurchase } from "~/server/cards/authorization.server";
+import { reverseMemberTransaction } from "~/server/member-accounts/reversals.server";
+import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
 import { memberCardsView, verifyCardPin } from "~/server/cards/controls.server";
 import { seedDemoHistory } from "~/server/seed/demo-history.server";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
@@ -98,6 +100,81 @@ describe("card authorization", () => {
     // Settling again answers with the first settle and moves nothing.
     expect(await settleCardPurchase(db, { authorization_id: answer.ok ? answer.authorization.id : 0, resolved_by: "staff:test" })).toMatchObject({ ok: true, replayed: true });
     expect(await balance(m.checking.id)).toEqual({ current: 47_500, available: 47_500 });
+  });
+
+  it("releases an authorized purchase the merchant cancelled: the hold comes back, the day's limit is freed, the member is told, once", async () => {
+    const m = await cardholder(50_000, 10_000);
+    const day = new Date("2030-04-02T15:00:00Z");
+    const first = await purchase(m.card.id, 8_000, { now: day });
+    if (!first.ok) throw new Error(first.message);
+    expect(await purchase(m.card.id, 3_000, { now: day })).toMatchObject({ ok: false, code: "over_card_daily_limit" });
+    const released = await releaseCardPurchase(db, { authorization_id: first.authorization.id, resolved_by: "staff:test", reason: "cancelled" });
+    expect(released).toMatchObject({ ok: true, replayed: false, authorization: { status: "released" } });
+    expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 50_000 });
+    expect((await getTransaction(db, first.authorization.transaction_id))?.transaction.status).toBe("failed");
+    const [bell] = await db.select().from(notifications).where(eq(notifications.member_id, m.member.id)).orderBy(desc(notifications.id)).limit(1);
+    expect(bell).toMatchObject({ kind: "card_activity", title: "Card purchase released: $80.00 at Harbor Hardware" });
+    expect(bell!.body).toBe(`The merchant cancelled this purchase on your debit card ending ${m.card.last4}. The held money is available again.`);
+    // The released purchase no longer counts against the day's limit.
+    expect(await purchase(m.card.id, 3_000, { now: day })).toMatchObject({ ok: true });
+    // Again: the first release's answer, nothing moved and no second message; a released purchase cannot be settled.
+    expect(await releaseCardPurchase(db, { authorization_id: first.authorization.id, resolved_by: "staff:test", reason: "cancelled" })).toMatchObject({ ok: true, replayed: true });
+    expect(await settleCardPurchase(db, { authorization_id: first.authorization.id, resolved_by: "staff:test" })).toMatchObject({ ok: false, code: "not_pending" });
+    const bells = await db.select().from(notifications).where(and(eq(notifications.member_id, m.member.id), sql`${notifications.title} like 'Card purchase released%'`));
+    expect(bells).toHaveLength(1);
+    expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 47_000 });
+  });
+
+  it("a settled purchase cannot be released (a reversal corrects it), and an unknown one is not found", async () => {
+    const m = await cardholder();
+    const answer = await purchase(m.card.id, 1_500);
+    if (!answer.ok) throw new Error(answer.message);
+    await settleCardPurchase(db, { authorization_id: answer.authorization.id, resolved_by: "staff:test" });
+    expect(await releaseCardPurchase(db, { authorization_id: answer.authorization.id, resolved_by: "staff:test", reason: "cancelled" })).toMatchObject({ ok: false, code: "not_pending" });
+    expect(await releaseCardPurchase(db, { authorization_id: 999_999_999, resolved_by: "staff:test", reason: "cancelled" })).toMatchObject({ ok: false, code: "transaction_not_found" });
+    expect(await balance(m.checking.id)).toEqual({ current: 48_500, available: 48_500 });
+  });
+
+  it("the nightly job releases what the network has not settled after 7 days, each once, and leaves newer and settled ones", async () => {
+    const m = await cardholder(100_000);
+    // Authorized on 2026-01-05 (a day before anything else in this file), one settled the same day.
+    const old = await purchase(m.card.id, 2_000, { now: new Date("2026-01-05T15:00:00Z") });
+    const settled = await purchase(m.card.id, 1_000, { now: new Date("2026-01-05T16:00:00Z") });
+    const newer = await purchase(m.card.id, 500, { now: new Date("2026-01-06T15:00:00Z") });
+    if (!old.ok || !settled.ok || !newer.ok) throw new Error("a purchase was refused");
+    await settleCardPurchase(db, { authorization_id: settled.authorization.id, resolved_by: "staff:test" });
+    // On the 12th the purchase of the 5th has waited 7 days: not yet.
+    expect(await releaseUnsettledCardPurchases(db, new Date("2026-01-12T06:00:00Z"))).toEqual({ released: 0 });
+    expect(await releaseUnsettledCardPurchases(db, new Date("2026-01-13T06:00:00Z"))).toEqual({ released: 1 });
+    const rows = new Map((await authorizations(m.card.id)).map((a) => [Number(a.id), a]));
+    expect(rows.get(old.authorization.id)).toMatchObject({ status: "released" });
+    expect(rows.get(old.authorization.id)!.released_at).toEqual(new Date("2026-01-13T06:00:00Z"));
+    expect(rows.get(settled.authorization.id)).toMatchObject({ status: "settled", released_at: null });
+    expect(rows.get(newer.authorization.id)).toMatchObject({ status: "pending" });
+    expect(await balance(m.checking.id)).toEqual({ current: 99_000, available: 98_500 });
+    const [bell] = await db.select().from(notifications).where(eq(notifications.member_id, m.member.id)).orderBy(desc(notifications.id)).limit(1);
+    expect(bell!.body).toBe(`The merchant did not complete this purchase within 7 days on your debit card ending ${m.card.last4}. The held money is available again.`);
+    // A second run the same night releases nothing more.
+    expect(await releaseUnsettledCardPurchases(db, new Date("2026-01-13T07:00:00Z"))).toEqual({ released: 0 });
+    expect(await releaseUnsettledCardPurchases(db, new Date("2026-01-14T06:00:00Z"))).toEqual({ released: 1 });
+    expect(await balance(m.checking.id)).toEqual({ current: 99_000, available: 99_000 });
+  });
+
+  it("staff cannot release a card purchase's hold from the member's transactions: it is settled or released as a card purchase", async () => {
+    const m = await cardholder();
+    const answer = await purchase(m.card.id, 2_500);
+    if (!answer.ok) throw new Error(answer.message);
+    const id = answer.authorization.transaction_id;
+    expect((await memberTransactionsPage(db, m.member.id)).rows.find((r) => r.id === id)).toMatchObject({ status: "pending", pending_owner: "card_purchase" });
+    const admin = await person(db, "admin");
+    const staff = { id: admin.id, email: admin.email };
+    expect(await reverseMemberTransaction(db, { staff, origin: { request_id: "cards-test", ip: "203.0.113.9" }, member_id: m.member.id, transaction_id: id })).toMatchObject({
+      status: "refused",
+      code: "resolved_elsewhere",
+      message: "Error reversing transaction: this is a card purchase waiting for the card network: settle or release it on Post card transaction.",
+    });
+    expect((await authorizations(m.card.id))[0]).toMatchObject({ status: "pending" });
+    expect(await settleCardPurchase(db, { authorization_id: answer.authorization.id, resolved_by: "staff:test" })).toMatchObject({ ok: true, replayed: false });
   });
 
   it("a repeat of the same purchase (same key) holds once", async () => {
@@ -385,6 +462,36 @@ describe("Post card transaction (back office)", () => {
     const settled = await post("staff", m.member.id, { intent: "settle", authorization_id: String(row!.id) });
     expect(settled.status, settled.body).toBe(200);
     expect(await balance(m.checking.id)).toEqual({ current: 50_000 - 1_234, available: 50_000 - 1_234 });
+  });
+
+  it("Release: staff who may move money give a purchase's hold back, audited and told to the member; everyone else is refused with nothing changed", async () => {
+    const m = await cardholder();
+    const other = await cardholder();
+    const held = await purchase(m.card.id, 4_321);
+    if (!held.ok) throw new Error(held.message);
+    const form = { intent: "release", authorization_id: String(held.authorization.id) };
+    for (const persona of PERSONAS.filter((p) => p !== "staff")) {
+      const answer = await post(persona, m.member.id, form);
+      expect(answer.status, persona).toBe(persona === "anonymous" ? 401 : 403);
+    }
+    // Staff on another member's page: not found there, nothing released.
+    const elsewhere = await post("staff", other.member.id, form);
+    expect(elsewhere.status).toBe(404);
+    expect((await authorizations(m.card.id))[0]).toMatchObject({ status: "pending" });
+    expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 50_000 - 4_321 });
+
+    const released = await post("staff", m.member.id, form);
+    expect(released.status, released.body).toBe(200);
+    expect((released.value as { message: string }).message).toBe("Released: $43.21 at Harbor Hardware is no longer held; the member was told.");
+    expect((await authorizations(m.card.id))[0]).toMatchObject({ status: "released" });
+    expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 50_000 });
+    expect(await auditCount("card.purchase_released", m.card.id)).toBe(1);
+    // A second press: the same answer, no second audit entry; Settle now refused.
+    expect((await post("staff", m.member.id, form)).status).toBe(200);
+    expect(await auditCount("card.purchase_released", m.card.id)).toBe(1);
+    const settle = await post("staff", m.member.id, { intent: "settle", authorization_id: String(held.authorization.id) });
+    expect(settle.status).toBe(409);
+    expect(fieldErrors(settle.value)[""]).toBe("This transaction is no longer pending.");
   });
 
   it("a purchase on a locked card is declined and audited; another member's card or a bad amount is refused", async () => {

@@ -24,6 +24,8 @@ import {
   submitMobileDeposit,
 } from "~/server/deposits/deposits.server";
 import { MOBILE_DEPOSIT_IMAGE_MAX_BYTES } from "~/domain/mobile-deposit";
+import { reverseMemberTransaction } from "~/server/member-accounts/reversals.server";
+import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
 import { openTestDatabase } from "./test-database";
 import { newMember } from "./member-support";
 import { staff as newStaff } from "../factories";
@@ -270,6 +272,31 @@ describe("review", () => {
     expect(again.released).toBe(0);
     const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "mobile_deposit.approve")).orderBy(desc(auditLog.id)).limit(1);
     expect(audit).toMatchObject({ actor_id: staff.id, member_id: m.member.id });
+  });
+
+  it("staff cannot release a deposit waiting for review from the member's transactions (the queue decides it); an availability hold they may release early", async () => {
+    const m = await newMember(db, { checking_cents: 0 });
+    const result = await deposit(m, 50_000);
+    if (!result.ok) throw new Error(result.message);
+    const before = await row(result.deposit_id);
+    const request = { staff, origin, member_id: m.member.id };
+    expect((await memberTransactionsPage(db, m.member.id)).rows.find((r) => r.id === before.pending_transaction_id)).toMatchObject({ pending_owner: "mobile_deposit" });
+    expect(await reverseMemberTransaction(db, { ...request, transaction_id: before.pending_transaction_id })).toMatchObject({
+      status: "refused",
+      code: "resolved_elsewhere",
+      message: "Error reversing transaction: this is a mobile deposit waiting for review: approve or reject it in the deposit queue.",
+    });
+    expect(await transactionStatus(before.pending_transaction_id)).toBe("pending");
+    expect(await approveMobileDeposit(db, result.deposit_id, staff, origin)).toMatchObject({ ok: true });
+    // The availability holds are staff's to release early; the job then only finishes the deposit.
+    const approved = await row(result.deposit_id);
+    const hold = approved.next_day_hold_transaction_id!;
+    expect((await memberTransactionsPage(db, m.member.id)).rows.find((r) => r.id === hold)).toMatchObject({ status: "pending", pending_owner: null });
+    expect(await reverseMemberTransaction(db, { ...request, transaction_id: hold })).toMatchObject({ status: "released" });
+    expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 22_500 });
+    await releaseAvailableDeposits(db, new Date(`${approved.later_available_on}T17:00:00Z`));
+    expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 50_000 });
+    expect((await row(result.deposit_id)).funds_available_at).not.toBeNull();
   });
 
   it("a deposit under $225 is held whole until the next business day", async () => {

@@ -1,7 +1,7 @@
 import { useNavigation } from "react-router";
 import { Button, FormMessage, SchemaForm, Select, TextField, formMessages, useSchemaForm } from "~/components/ui";
 import { formatCents } from "~/domain/money";
-import { CARD_PURCHASE_CATEGORIES, CARD_STATUS_LABELS, cardPurchaseSchema, settleCardSchema } from "~/domain/cards";
+import { CARD_AUTHORIZATION_HOLD_DAYS, CARD_PURCHASE_CATEGORIES, CARD_STATUS_LABELS, cardPurchaseSchema, pendingPurchaseSchema } from "~/domain/cards";
 import type { CardTransactionActionData } from "~/server/cards/back-office.server";
 import type { cardsOfMember } from "~/server/cards/controls.server";
 import { formatDate } from "~/components/member/amount";
@@ -10,15 +10,16 @@ type Cards = Awaited<ReturnType<typeof cardsOfMember>>;
 
 /**
  * Post card transaction (docs/product.md#card-transactions-staff): a purchase as the card network
- * would send it, through the one card authorization, and Settle for the authorized ones.
+ * would send it, through the one card authorization, and Settle or Release for the authorized ones.
  */
 export function CardTransactions({ cards, pending, requestKey, result }: Cards & { requestKey: string; result: CardTransactionActionData | undefined }) {
   const navigation = useNavigation();
   const authorizeResult = result?.intent === "authorize" ? result : undefined;
   const form = useSchemaForm(cardPurchaseSchema, { id: "card-purchase", lastResult: authorizeResult?.tone === "error" ? authorizeResult.reply : undefined });
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "authorize";
-  const settling = navigation.state === "submitting" && navigation.formData?.get("intent") === "settle" ? navigation.formData.get("authorization_id") : null;
-  const settleResult = result?.intent === "settle" ? result : undefined;
+  const submitted = navigation.state === "submitting" ? navigation.formData : undefined;
+  const resolving = submitted && (submitted.get("intent") === "settle" || submitted.get("intent") === "release") ? { id: submitted.get("authorization_id"), intent: submitted.get("intent") } : null;
+  const settleResult = result?.intent === "settle" || result?.intent === "release" ? result : undefined;
   return (
     <div className="space-y-6">
       <section aria-labelledby="purchase-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
@@ -58,6 +59,10 @@ export function CardTransactions({ cards, pending, requestKey, result }: Cards &
         <h2 id="pending-heading" className="text-lg font-semibold text-brand-800">
           Authorized, not yet settled
         </h2>
+        <p className="mt-1 text-sm text-slate-700">
+          Settle when the network settles the purchase; Release when the merchant cancels it. One the network has not settled after {CARD_AUTHORIZATION_HOLD_DAYS} days is released
+          overnight. The member is told of a release in the bell.
+        </p>
         {settleResult ? (
           <FormMessage tone={settleResult.tone} className="mt-3">
             {settleResult.tone === "error" ? (formMessages(settleResult.reply)[0] ?? settleResult.message) : settleResult.message}
@@ -77,7 +82,7 @@ export function CardTransactions({ cards, pending, requestKey, result }: Cards &
                     {formatDate(p.business_date)} · card {cards.find((c) => c.id === p.card_id)?.masked_number} · <span className="font-mono">{p.reference_number}</span>
                   </p>
                 </div>
-                <SettleForm id={p.id} label={`Settle ${formatCents(p.amount_cents)} at ${p.merchant}`} pending={settling === String(p.id)} />
+                <PendingPurchaseForm id={p.id} what={`${formatCents(p.amount_cents)} at ${p.merchant}`} pending={resolving?.id === String(p.id) ? resolving.intent : null} />
               </li>
             ))}
           </ul>
@@ -87,13 +92,16 @@ export function CardTransactions({ cards, pending, requestKey, result }: Cards &
   );
 }
 
-function SettleForm({ id, label, pending }: { id: number; label: string; pending: boolean }) {
-  const form = useSchemaForm(settleCardSchema, { id: `settle-${id}` });
+function PendingPurchaseForm({ id, what, pending }: { id: number; what: string; pending: FormDataEntryValue | null | undefined }) {
+  const form = useSchemaForm(pendingPurchaseSchema, { id: `pending-purchase-${id}` });
   return (
-    <SchemaForm form={form} method="post" aria-label={label}>
+    <SchemaForm form={form} method="post" aria-label={`Settle or release ${what}`} className="flex gap-2">
       <input type="hidden" name="authorization_id" value={id} />
-      <Button type="submit" name="intent" value="settle" variant="secondary" aria-label={label} isPending={pending} pendingLabel="Settling…">
+      <Button type="submit" name="intent" value="settle" variant="secondary" aria-label={`Settle ${what}`} isPending={pending === "settle"} pendingLabel="Settling…">
         Settle
+      </Button>
+      <Button type="submit" name="intent" value="release" variant="secondary" aria-label={`Release ${what}`} isPending={pending === "release"} pendingLabel="Releasing…">
+        Release
       </Button>
     </SchemaForm>
   );

@@ -2,7 +2,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { Undo2 } from "lucide-react";
 import { Button, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
 import { formatCents } from "~/domain/money";
-import { ReverseAllSchema, TRANSACTION_STATUS_LABELS } from "~/domain/member-accounts";
+import { PENDING_OWNERS, ReverseAllSchema, TRANSACTION_STATUS_LABELS } from "~/domain/member-accounts";
 import type { MemberTransactionRow, MemberTransactionsPage } from "~/server/member-accounts/transactions.server";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { StatusLine } from "./admin-shell";
@@ -93,7 +93,7 @@ function RowAction({ row, member_id, confirming, search }: { row: MemberTransact
   const reversible = row.status === "posted" && row.kind !== "reversal";
   const releasable = row.status === "pending";
   if (!reversible && !releasable) return null;
-  if (releasable && row.queued_payment) return <p className="mt-2 text-sm text-slate-700">A payment waiting in the payments queue: cancel it there.</p>;
+  if (releasable && row.pending_owner) return <p className="mt-2 text-sm text-slate-700">This is {PENDING_OWNERS[row.pending_owner]}.</p>;
   const verb = releasable ? "Release" : "Reverse";
   if (!confirming) {
     return (

@@ -15,7 +15,8 @@ import type { MemberCard } from "~/server/cards/controls.server";
  */
 
 const STATUS_BADGE: Record<MemberCard["status"], string> = { active: "posted", locked: "pending", blocked: "failed" };
-const TX_STATUS: Record<CardTransactionStatus, string> = { pending: "Pending", posted: "Completed", failed: "Failed", reversed: "Reversed" };
+// A card purchase's hold fails only when it is released (the merchant cancelled, or it was never settled).
+const TX_STATUS: Record<CardTransactionStatus, string> = { pending: "Pending", posted: "Completed", failed: "Released", reversed: "Reversed" };
 type CardTransactionStatus = MemberCard["transactions"][number]["status"];
 
 /** The answer of the last post, if it was about this card and one of these controls. */

@@ -3,10 +3,11 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { cardAuthorizations, debitCards, type DebitCard } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
-import { placeHold, settleHold } from "~/server/ledger/ledger.server";
+import { placeHold, releaseHold, settleHold } from "~/server/ledger/ledger.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { businessDate, toCents } from "~/domain/ledger-rules";
-import { decideCardPurchase, type CardStatus } from "~/domain/cards";
+import { addDays } from "~/domain/bill-pay";
+import { CARD_AUTHORIZATION_HOLD_DAYS, decideCardPurchase, type CardStatus } from "~/domain/cards";
 import { formatCents } from "~/domain/money";
 import type { RefusalCode } from "~/domain/refusals";
 import { refusalMessage } from "~/domain/refusals";
@@ -18,7 +19,10 @@ import { refusalMessage } from "~/domain/refusals";
  * (`decideCardPurchase`: locked, blocked, expired, over the daily limit), then asks the ledger
  * for a hold on the card's account (which refuses insufficient funds and a frozen or closed
  * account), against the card network's settlement account. `settleCardPurchase` posts the hold
- * when the network settles. A refusal is a value (`{ ok: false, code, message }`), nothing
+ * when the network settles; `releaseCardPurchase` gives it back when the merchant cancels, and
+ * `releaseUnsettledCardPurchases` (a nightly job) when the network has not settled it within
+ * CARD_AUTHORIZATION_HOLD_DAYS, so a purchase that never completes does not hold the member's
+ * money for ever. A refusal is a value (`{ ok: false, code, message }`), nothing
  * written; the member is told in the bell.
  *
  * Locking order: the card's row first (it serializes the day's total of one card), then the
@@ -191,6 +195,79 @@ export async function settleCardPurchase(db: DbOrTx, input: { authorization_id: 
     return { ok: true, authorization: toView(updated!), replayed: false };
   });
 }
+
+export type CardReleaseAnswer = { ok: true; authorization: CardAuthorizationView; replayed: boolean } | CardRefusal;
+
+/** Why a hold was given back, in the member's words (the bell). */
+const RELEASE_REASONS = {
+  cancelled: "The merchant cancelled this purchase",
+  unsettled: `The merchant did not complete this purchase within ${CARD_AUTHORIZATION_HOLD_DAYS} days`,
+} as const;
+
+/**
+ * The hold of an authorized purchase is given back (the ledger transaction fails: nothing was
+ * posted), the authorization is Released and no longer counts against the card's daily limit,
+ * and the member is told in the bell. Releasing twice answers with the first release; a settled
+ * purchase is refused ("not pending": a settled purchase is corrected by a reversal).
+ */
+export async function releaseCardPurchase(db: DbOrTx, input: { authorization_id: number; resolved_by: string; reason: keyof typeof RELEASE_REASONS; now?: Date }): Promise<CardReleaseAnswer> {
+  return db.transaction(async (tx): Promise<CardReleaseAnswer> => {
+    const [row] = await tx.select().from(cardAuthorizations).where(eq(cardAuthorizations.id, input.authorization_id)).for("update");
+    if (!row) return refusal("transaction_not_found");
+    if (row.status === "released") return { ok: true, authorization: toView(row), replayed: true };
+    if (row.status !== "pending") return refusal("not_pending");
+    // A hold may be given back on a frozen or closed account: the money returns to the member.
+    const released = await releaseHold(tx, { transaction_id: Number(row.transaction_id), idempotency_key: `card-release:${row.id}`, resolved_by: input.resolved_by });
+    if (!released.ok) return { ok: false, code: released.code, message: released.message };
+    const [updated] = await tx
+      .update(cardAuthorizations)
+      .set({ status: "released", released_at: input.now ?? new Date() })
+      .where(eq(cardAuthorizations.id, row.id))
+      .returning();
+    const [card] = await tx.select({ member_id: debitCards.member_id, last4: debitCards.last4 }).from(debitCards).where(eq(debitCards.id, row.card_id));
+    await notify(tx, {
+      member_id: card!.member_id,
+      kind: "card_activity",
+      title: `Card purchase released: ${formatCents(Number(row.amount_cents))} at ${row.merchant}`.slice(0, 140),
+      body: `${RELEASE_REASONS[input.reason]} on your debit card ending ${card!.last4}. The held money is available again.`,
+    });
+    return { ok: true, authorization: toView(updated!), replayed: false };
+  });
+}
+
+/** The oldest business day an authorization may have and still be waiting on `today`. */
+export function oldestUnsettledDay(today: string): string {
+  return addDays(today, -CARD_AUTHORIZATION_HOLD_DAYS);
+}
+
+/**
+ * The nightly job: every authorization still pending after CARD_AUTHORIZATION_HOLD_DAYS days
+ * (authorized before oldestUnsettledDay) is released, each in its own database transaction (a
+ * repeat, or two runs at once, release each once: the row lock and the release's key).
+ */
+export async function releaseUnsettledCardPurchases(db: DbOrTx, now: Date = new Date()): Promise<{ released: number }> {
+  const before = oldestUnsettledDay(businessDate(institution().time_zone, now));
+  let released = 0;
+  let after = 0;
+  for (;;) {
+    const due = await db
+      .select({ id: cardAuthorizations.id })
+      .from(cardAuthorizations)
+      .where(and(eq(cardAuthorizations.status, "pending"), sql`${cardAuthorizations.business_date} < ${before}`, sql`${cardAuthorizations.id} > ${after}`))
+      .orderBy(cardAuthorizations.id)
+      .limit(RELEASE_BATCH);
+    for (const { id } of due) {
+      const answer = await releaseCardPurchase(db, { authorization_id: Number(id), resolved_by: CARD_RELEASE_SYSTEM, reason: "unsettled", now });
+      if (!answer.ok) throw new Error(`card authorization ${id} could not be released: ${answer.code}`);
+      if (!answer.replayed) released++;
+    }
+    if (due.length < RELEASE_BATCH) return { released };
+    after = Number(due[due.length - 1]!.id);
+  }
+}
+
+const RELEASE_BATCH = 500;
+const CARD_RELEASE_SYSTEM = "system:card-authorizations";
 
 async function findAuthorization(db: DbOrTx, initiator: string, idempotency_key: string): Promise<CardAuthorizationView | null> {
   const [row] = await db

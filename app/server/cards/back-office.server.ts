@@ -4,9 +4,9 @@ import { cardAuthorizations, users } from "~/server/db/schema";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { formReply, parseSubmission, replyTo, type FormReply } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
-import { cardPurchaseSchema, settleCardSchema } from "~/domain/cards";
+import { cardPurchaseSchema, pendingPurchaseSchema } from "~/domain/cards";
 import { formatCents } from "~/domain/money";
-import { authorizeCardPurchase, settleCardPurchase } from "./authorization.server";
+import { authorizeCardPurchase, releaseCardPurchase, settleCardPurchase } from "./authorization.server";
 import { cardsOfMember } from "./controls.server";
 
 /**
@@ -14,7 +14,8 @@ import { cardsOfMember } from "./controls.server";
  * may move money stand in for the card network, for one member's cards. Authorize sends a
  * purchase through `authorizeCardPurchase`, the same function every card purchase goes through
  * (so a locked card is declined here exactly as it would be at a till); Settle posts an
- * authorized purchase. Each attempt, declined or not, is in the audit log.
+ * authorized purchase; Release gives its hold back (the merchant cancelled it). Each attempt,
+ * declined or not, is in the audit log.
  */
 
 export interface StaffActor {
@@ -22,7 +23,7 @@ export interface StaffActor {
   email: string;
 }
 
-export const CARD_TRANSACTION_INTENTS = ["authorize", "settle"] as const;
+export const CARD_TRANSACTION_INTENTS = ["authorize", "settle", "release"] as const;
 
 export interface CardTransactionActionData {
   intent: (typeof CARD_TRANSACTION_INTENTS)[number] | null;
@@ -48,15 +49,20 @@ export async function cardTransactionAction(member_id: string, staff: StaffActor
   if (!page) return { status: 404, body: { intent, reply: formReply(form, { formErrors: ["This member was not found."] }), message: "This member was not found.", tone: "error" } };
   const refuse = (status: number, reply: FormReply, message: string) => ({ status, body: { intent, reply, message, tone: "error" as const } });
 
-  if (intent === "settle") {
-    const submission = parseSubmission(settleCardSchema, form);
+  if (intent === "settle" || intent === "release") {
+    const submission = parseSubmission(pendingPurchaseSchema, form);
     if (submission.status !== "success") return refuse(400, replyTo(submission), "Please reload the page and try again.");
     const [row] = await database.select({ card_id: cardAuthorizations.card_id }).from(cardAuthorizations).where(eq(cardAuthorizations.id, submission.value.authorization_id));
     if (!row || !page.cards.some((c) => c.id === Number(row.card_id))) return refuse(404, replyTo(submission, { formErrors: ["Transaction not found"] }), "Transaction not found");
-    const settled = await settleCardPurchase(database, { authorization_id: submission.value.authorization_id, resolved_by: staff.id });
-    if (!settled.ok) return refuse(409, replyTo(submission, { formErrors: [settled.message] }), settled.message);
-    if (!settled.replayed) await audit(staff, origin, member_id, "card.purchase_settled", settled.authorization.card_id, { authorization_id: settled.authorization.id, amount_cents: settled.authorization.amount_cents });
-    const message = `Settled: ${formatCents(settled.authorization.amount_cents)} at ${settled.authorization.merchant} is posted.`;
+    const target = { authorization_id: submission.value.authorization_id, resolved_by: staff.id };
+    const answer = intent === "settle" ? await settleCardPurchase(database, target) : await releaseCardPurchase(database, { ...target, reason: "cancelled" });
+    if (!answer.ok) return refuse(409, replyTo(submission, { formErrors: [answer.message] }), answer.message);
+    const { authorization } = answer;
+    if (!answer.replayed) {
+      await audit(staff, origin, member_id, intent === "settle" ? "card.purchase_settled" : "card.purchase_released", authorization.card_id, { authorization_id: authorization.id, amount_cents: authorization.amount_cents });
+    }
+    const amount = `${formatCents(authorization.amount_cents)} at ${authorization.merchant}`;
+    const message = intent === "settle" ? `Settled: ${amount} is posted.` : `Released: ${amount} is no longer held; the member was told.`;
     return { status: 200, body: { intent, reply: replyTo(submission), message, tone: "success" } };
   }
 

@@ -6,11 +6,12 @@ import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
 import { payDueBillPayments } from "~/server/bill-pay/bill-pay.server";
 import { payMonthlyDividends } from "~/server/dividends/dividends.server";
 import { upkeepEmbeddedDatabase } from "~/server/db/upkeep.server";
+import { releaseUnsettledCardPurchases } from "~/server/cards/authorization.server";
+import { CARD_AUTHORIZATION_HOLD_DAYS } from "~/domain/cards";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md
- * "Scheduled jobs" says what runs when). Card work
- * will be added here.
+ * "Scheduled jobs" says what runs when).
  */
 export const outboxDeliveryJob = defineJob({
   name: "outbox-delivery",
@@ -85,6 +86,19 @@ export const mobileDepositAvailabilityJob = defineJob({
   run: ({ db, now }) => releaseAvailableDeposits(db, now),
 });
 
+export const unsettledCardPurchasesJob = defineJob({
+  name: "unsettled-card-purchases",
+  title: "Unsettled card purchases",
+  description: `Releases the hold of every debit card purchase the card network has not settled ${CARD_AUTHORIZATION_HOLD_DAYS} days after it was authorized, so a purchase that never completes does not keep the member's money, and tells the member.`,
+  // Nightly, after the day has turned; a missed run releases the same purchases at the next.
+  schedule: "45 0 * * *",
+  max_attempts: 5,
+  backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
+  // Each run moves members' money back to them: staff can see every one in the audit log.
+  audit_every_run: true,
+  run: ({ db, now }) => releaseUnsettledCardPurchases(db, now),
+});
+
 export const databaseUpkeepJob = defineJob({
   name: "database-upkeep",
   title: "Embedded database upkeep",
@@ -103,5 +117,6 @@ export const APP_JOBS = [
   monthlyDividendsJob,
   billPaymentsJob,
   mobileDepositAvailabilityJob,
+  unsettledCardPurchasesJob,
   databaseUpkeepJob,
 ] as const;

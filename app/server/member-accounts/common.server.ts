@@ -1,8 +1,9 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { ledgerAccounts, users } from "~/server/db/schema";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 import type { RefusalCode } from "~/domain/refusals";
+import type { PendingOwner } from "~/domain/member-accounts";
 
 /**
  * What every staff action on a member's money shares (docs/product.md#member-accounts-staff):
@@ -27,11 +28,25 @@ export interface Refused {
   field?: string;
   /** 400 bad input, 403 not this person's to do, 404 not this member's, 409 the state does not allow it now. */
   http: 400 | 403 | 404 | 409;
-  code?: RefusalCode | "maker_cannot_approve" | "already_decided" | "nothing_to_reverse" | "queued_payment" | "number_taken" | "no_change" | "balance_changed";
+  code?: RefusalCode | "maker_cannot_approve" | "already_decided" | "nothing_to_reverse" | "resolved_elsewhere" | "number_taken" | "no_change" | "balance_changed";
 }
 
 export function refused(message: string, http: Refused["http"], extra: Partial<Pick<Refused, "field" | "code">> = {}): Refused {
   return { status: "refused", message, http, ...extra };
+}
+
+/**
+ * What a pending ledger transaction belongs to (PENDING_OWNERS: a queued payment, a bill payment,
+ * a card purchase, a mobile deposit waiting for review), or null when staff may release it here.
+ * Each owner row is written in the same database transaction as its hold, so it never appears later.
+ */
+export function pendingOwnerSql(transaction_id: SQL): SQL<PendingOwner | null> {
+  return sql<PendingOwner | null>`case
+    when exists (select 1 from external_payments q where q.hold_transaction_id = ${transaction_id}) then 'payment'
+    when exists (select 1 from bill_payments b where b.hold_transaction_id = ${transaction_id}) then 'bill_payment'
+    when exists (select 1 from card_authorizations c where c.transaction_id = ${transaction_id}) then 'card_purchase'
+    when exists (select 1 from mobile_deposits d where d.pending_transaction_id = ${transaction_id}) then 'mobile_deposit'
+  end`;
 }
 
 /** A ledger operation's answer: its result (`ok: true`) or its refusal as a value (nothing written). */

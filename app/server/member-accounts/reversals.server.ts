@@ -1,11 +1,12 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
-import { externalPayments } from "~/server/db/schema";
 import { recordAudit } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { reverseTransaction } from "~/server/ledger/ledger.server";
 import { formatCents } from "~/domain/money";
 import {
+  PENDING_OWNERS,
+  type PendingOwner,
   REVERSE_ALL_EMAIL_MESSAGE,
   REVERSE_ALL_FAILED,
   TRANSACTION_NOT_FOUND,
@@ -14,7 +15,7 @@ import {
   TRANSACTION_REVERSE_FAILED,
   reversedAllMessage,
 } from "~/domain/member-accounts";
-import { accountsOfMember, inTransaction, ledgerOrThrow, memberEmail, refused, RefusedError, type Refused, type StaffRequest } from "./common.server";
+import { accountsOfMember, inTransaction, ledgerOrThrow, memberEmail, pendingOwnerSql, refused, RefusedError, type Refused, type StaffRequest } from "./common.server";
 import { memberTransaction, releaseForStaff } from "./holds.server";
 
 /**
@@ -41,9 +42,10 @@ export async function reverseMemberTransaction(db: DbOrTx, request: StaffRequest
   const failed = (message: string, code?: Refused["code"]) => refused(`${TRANSACTION_REVERSE_FAILED}: ${message}`, 409, { code });
 
   if (original.status === "pending") {
-    // A member's queued payment is cancelled from the payments queue, which also updates the payment.
-    const [payment] = await db.select({ id: externalPayments.id }).from(externalPayments).where(eq(externalPayments.hold_transaction_id, transaction_id)).limit(1);
-    if (payment) return failed("this is a payment waiting in the payments queue; cancel it there.", "queued_payment");
+    // A queued payment, a bill payment, a card purchase or a deposit waiting for review is
+    // resolved where it lives, which also updates it; released here, it would wait forever.
+    const owner = await pendingOwner(db, transaction_id);
+    if (owner) return failed(`this is ${PENDING_OWNERS[owner]}.`, "resolved_elsewhere");
     return inTransaction(
       db,
       async (tx) => {
@@ -77,6 +79,11 @@ export async function reverseMemberTransaction(db: DbOrTx, request: StaffRequest
       return { status: "reversed" as const, message: TRANSACTION_REVERSED, transaction_id };
     },
   );
+}
+
+async function pendingOwner(db: DbOrTx, transaction_id: number) {
+  const result = await db.execute(sql`select ${pendingOwnerSql(sql`${transaction_id}::bigint`)} as owner`);
+  return (result.rows[0]?.owner ?? null) as PendingOwner | null;
 }
 
 export type ReverseAllResult = { status: "reversed"; count: number; message: string } | Refused;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
-import { accountsOfMember, emailsOf } from "./common.server";
+import type { PendingOwner } from "~/domain/member-accounts";
+import { accountsOfMember, emailsOf, pendingOwnerSql } from "./common.server";
 
 /**
  * User Transactions in the back office (docs/product.md#member-accounts-staff): every ledger
@@ -40,8 +41,8 @@ export interface MemberTransactionRow {
   legs: MemberTransactionLeg[];
   /** A staff hold (placed from the Holds box): released there or with the row's button. */
   staff_hold: boolean;
-  /** The hold of a member's payment waiting in the payments queue: cancelled there, not here. */
-  queued_payment: boolean;
+  /** A pending transaction resolved elsewhere (PENDING_OWNERS), not released here; null otherwise. */
+  pending_owner: PendingOwner | null;
 }
 
 export interface MemberTransactionsPage {
@@ -79,7 +80,7 @@ export async function memberTransactionsPage(db: DbOrTx, member_id: string, opti
            (extract(epoch from t.created_at) * 1000)::float8 as created_at_ms,
            t.memo, t.reference, t.category, t.reverses_id, t.created_by, t.initiator, t.idempotency_key,
            p.newest_entry_id,
-           exists (select 1 from external_payments q where q.hold_transaction_id = t.id) as queued_payment,
+           case when t.status = 'pending' then ${pendingOwnerSql(sql`t.id`)} end as pending_owner,
            (select json_agg(json_build_object('account_id', e.account_id, 'amount_cents', e.amount_cents) order by e.id)
               from ledger_entries e where e.transaction_id = t.id and e.account_id in (${idList})) as legs
       from page p join ledger_transactions t on t.id = p.transaction_id
@@ -103,7 +104,7 @@ export async function memberTransactionsPage(db: DbOrTx, member_id: string, opti
         created_by: String(r.created_by),
         created_by_email: null,
         staff_hold: initiator.startsWith("staff:") && String(r.idempotency_key).startsWith("staff-hold:"),
-        queued_payment: r.queued_payment === true || r.queued_payment === "t",
+        pending_owner: (r.pending_owner ?? null) as PendingOwner | null,
         legs: legs.map((leg) => {
           const account = byId.get(Number(leg.account_id))!;
           return { account_id: account.id, account_name: account.name, account_number: account.account_number, amount_cents: Number(leg.amount_cents) };

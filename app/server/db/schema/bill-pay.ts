@@ -107,6 +107,8 @@ export const billPayments = pgTable(
     unique("bill_payments_series_sequence_unique").on(t.series_id, t.sequence),
     index("bill_payments_member_idx").on(t.member_id, t.payment_date),
     index("bill_payments_due_idx").on(t.status, t.payment_date),
+    // The back office asks whose a pending ledger transaction is (a staff Release is refused on a bill payment's hold).
+    index("bill_payments_hold_transaction_idx").on(t.hold_transaction_id).where(sql`${t.hold_transaction_id} is not null`),
     check("bill_payments_amount_positive", sql`${t.amount_cents} > 0`),
     check("bill_payments_status_valid", sql`${t.status} in ('scheduled', 'paid', 'failed', 'cancelled')`),
     check("bill_payments_failed_has_reason", sql`(${t.status} = 'failed') = (${t.failure_reason} is not null)`),

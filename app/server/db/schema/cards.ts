@@ -91,11 +91,15 @@ export const cardAuthorizations = pgTable(
     idempotency_key: text("idempotency_key").notNull(),
     created_at: timestamptz("created_at").defaultNow().notNull(),
     settled_at: timestamptz("settled_at"),
+    /** When the hold was given back: the merchant cancelled, or the network never settled it in time. */
+    released_at: timestamptz("released_at"),
   },
   (t) => [
     unique("card_authorizations_initiator_key_unique").on(t.initiator, t.idempotency_key),
     unique("card_authorizations_transaction_unique").on(t.transaction_id),
     index("card_authorizations_card_day_idx").on(t.card_id, t.business_date),
+    // The nightly release of authorizations the network never settled reads the oldest pending ones.
+    index("card_authorizations_pending_idx").on(t.business_date).where(sql`${t.status} = 'pending'`),
     check("card_authorizations_amount_positive", sql`${t.amount_cents} > 0`),
     check("card_authorizations_status_valid", sql`${t.status} in ('pending', 'settled', 'released')`),
   ],

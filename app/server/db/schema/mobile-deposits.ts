@@ -53,6 +53,8 @@ export const mobileDeposits = pgTable(
     index("mobile_deposits_status_idx").on(t.status, t.id),
     index("mobile_deposits_member_idx").on(t.member_id, t.id),
     index("mobile_deposits_same_check_idx").on(t.account_id, t.amount_cents),
+    // The back office asks whose a pending ledger transaction is (a staff Release is refused on a deposit waiting for review).
+    index("mobile_deposits_pending_transaction_idx").on(t.pending_transaction_id),
     index("mobile_deposits_availability_idx").on(t.id).where(sql`${t.status} = 'approved' and ${t.funds_available_at} is null`),
     check("mobile_deposits_status_valid", sql`${t.status} in ('pending_review', 'approved', 'rejected')`),
     check("mobile_deposits_amount_positive", sql`${t.amount_cents} > 0`),
