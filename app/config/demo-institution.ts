@@ -154,7 +154,7 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       icon: "savings",
       account_type: "savings",
       details:
-        `A savings account that works as hard as you do: **${SAVINGS_APY_PERCENT}% APY** on every dollar, dividends paid monthly on the average daily balance.\n\nAPY is the annual percentage yield; rates may change after the account is opened. Transfers out of savings are limited to six per calendar month.`,
+        `A savings account that works as hard as you do: **${SAVINGS_APY_PERCENT}% APY** on every dollar, dividends paid monthly on the average daily balance.\n\nAPY is the annual percentage yield; rates may change after the account is opened. Dividends are credited on the last day of each month; if you close the account before then, that month's dividends are not paid. Transfers out of savings are limited to six per calendar month.`,
     },
     {
       slug: "rewards-credit-card",
