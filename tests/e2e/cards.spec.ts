@@ -107,6 +107,13 @@ test("lock a card and see a purchase declined, unlock and see one go through, se
   await expect(page.getByText(/^Authorized: \$7\.50 at Seacoast Books/)).toBeVisible();
   await expect(page.getByRole("button", { name: "Release $7.50 at Seacoast Books" })).toBeVisible();
   await shots(page, "back-office");
+  // In the member's transactions staff are pointed back here for a pending purchase, not offered Release.
+  await page.getByRole("link", { name: `Back to ${member.email}` }).click();
+  const pendingRow = page.getByRole("region", { name: "User Transactions" }).getByRole("listitem").filter({ hasText: "Debit card purchase: Seacoast Books" }).filter({ hasText: "Pending" });
+  await expect(pendingRow.getByText("This is a card purchase waiting for the card network: settle or release it on Post card transaction.")).toBeVisible();
+  await expect(pendingRow.getByRole("link", { name: /^Release/ })).toHaveCount(0);
+  await pendingRow.getByRole("link", { name: "Open Post card transaction" }).click();
+  await expect(page.getByRole("heading", { name: `Post card transaction: ${member.email}` })).toBeVisible();
   await memberPage.reload();
   await hydrated(memberPage);
   await expect(latest.getByText("Released")).toBeVisible();

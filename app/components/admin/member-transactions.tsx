@@ -2,7 +2,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { Undo2 } from "lucide-react";
 import { Button, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
 import { formatCents } from "~/domain/money";
-import { PENDING_OWNERS, ReverseAllSchema, TRANSACTION_STATUS_LABELS } from "~/domain/member-accounts";
+import { PENDING_OWNERS, ReverseAllSchema, TRANSACTION_STATUS_LABELS, type PendingOwner } from "~/domain/member-accounts";
 import type { MemberTransactionRow, MemberTransactionsPage } from "~/server/member-accounts/transactions.server";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { StatusLine } from "./admin-shell";
@@ -88,12 +88,31 @@ export function MemberTransactions({ member_id, page, before, search, result }: 
   );
 }
 
+/** Where staff resolve a pending transaction that is not released here (a bill payment is the member's to cancel). */
+const RESOLVED_AT: Partial<Record<PendingOwner, (member_id: string) => { to: string; label: string }>> = {
+  payment: () => ({ to: "/admin/queues", label: "Open the payment queues" }),
+  card_purchase: (member_id) => ({ to: `/admin/members/${encodeURIComponent(member_id)}/cards`, label: "Open Post card transaction" }),
+  mobile_deposit: () => ({ to: "/admin/queues#deposits-title", label: "Open the deposit queue" }),
+};
+
 function RowAction({ row, member_id, confirming, search }: { row: MemberTransactionRow; member_id: string; confirming: boolean; search: string }) {
   const navigation = useNavigation();
   const reversible = row.status === "posted" && row.kind !== "reversal";
   const releasable = row.status === "pending";
   if (!reversible && !releasable) return null;
-  if (releasable && row.pending_owner) return <p className="mt-2 text-sm text-slate-700">This is {PENDING_OWNERS[row.pending_owner]}.</p>;
+  if (releasable && row.pending_owner) {
+    const place = RESOLVED_AT[row.pending_owner]?.(member_id);
+    return (
+      <p className="mt-2 text-sm text-slate-700">
+        This is {PENDING_OWNERS[row.pending_owner]}.{" "}
+        {place ? (
+          <Link to={place.to} className="font-medium text-brand-700 underline underline-offset-2">
+            {place.label}
+          </Link>
+        ) : null}
+      </p>
+    );
+  }
   const verb = releasable ? "Release" : "Reverse";
   if (!confirming) {
     return (
