@@ -29,6 +29,17 @@ export const TRANSACTION_REVERSED = "Transaction reversed and balance updated su
 export const TRANSACTION_RELEASED = "Pending transaction released: the held money is available again";
 export const TRANSACTION_REVERSE_FAILED = "Error reversing transaction";
 export const TRANSACTION_NOT_FOUND = "Transaction not found";
+export const TRANSACTION_POSTED = "Pending transaction posted: the balance is updated";
+export const TRANSACTION_POST_FAILED = "Error posting transaction";
+
+/**
+ * A pending row staff added with Add Transactions (kind import, a staff initiator): staff Post it
+ * when it completes, or Release it. Nothing else pending is posted by hand: a payment, a bill
+ * payment, a card purchase or a deposit settles through its own flow, and a staff hold is a hold.
+ */
+export function isPendingStaffPosting(t: { kind: string; status: string; initiator: string }): boolean {
+  return t.status === "pending" && t.kind === "import" && t.initiator.startsWith("staff:");
+}
 export const REVERSE_ALL_FAILED = "Error reversing transactions";
 export const REVERSE_ALL_EMAIL_MESSAGE = "Type the member's email address exactly to confirm";
 
@@ -130,6 +141,8 @@ export const PlaceHoldSchema = z.object({
 
 export const ReleaseHoldSchema = z.object({ transaction_id: id(TRANSACTION_NOT_FOUND), reason });
 export const ReverseSchema = z.object({ transaction_id: id(TRANSACTION_NOT_FOUND) });
+/** Post a pending staff posting: the same one field as Reverse. */
+export const PostPendingSchema = ReverseSchema;
 export const ReverseAllSchema = z.object({ confirm_email: z.string({ error: REVERSE_ALL_EMAIL_MESSAGE }).trim().min(1, REVERSE_ALL_EMAIL_MESSAGE).max(320, REVERSE_ALL_EMAIL_MESSAGE) });
 export const ADJUSTMENT_PAGE_STALE_MESSAGE = "This page is out of date. Please reload it and look at the adjustment again.";
 export const ApproveAdjustmentSchema = z.object({

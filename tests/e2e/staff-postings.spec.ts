@@ -66,6 +66,17 @@ test("add rows by hand: add and remove rows (the last stays), post, the balance 
   await expect(balance(page, "$125.50")).toBeVisible();
   // The message clears after 3 seconds.
   await expect(section.getByText("Transactions added successfully!")).toBeHidden({ timeout: 8_000 });
+
+  // The pending row completes: staff Post it from the member's transactions, after a confirm step.
+  const list = page.getByRole("region", { name: "User Transactions" });
+  const pendingRow = list.getByRole("listitem").filter({ hasText: "Transfer from another bank" });
+  await expect(pendingRow.getByText("Pending", { exact: true })).toBeVisible();
+  await pendingRow.getByRole("link", { name: /^Post transaction/ }).click();
+  await expect(pendingRow.getByText(/^Post pending transaction #\d+\? It completes now and the balance moves\./)).toBeVisible();
+  await pendingRow.getByRole("button", { name: "Confirm post" }).click();
+  await expect(list.getByText("Pending transaction posted: the balance is updated")).toBeVisible();
+  await expect(pendingRow.getByText("Completed", { exact: true })).toBeVisible();
+  await expect(pendingRow.getByRole("link", { name: /^Post transaction/ })).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 

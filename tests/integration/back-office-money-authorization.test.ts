@@ -12,6 +12,9 @@ import { requestAdjustment } from "~/server/member-accounts/adjustments.server";
 import { placeStaffHold } from "~/server/member-accounts/holds.server";
 import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
+import { institutionAccount } from "~/server/ledger/accounts.server";
+import { placeHold } from "~/server/ledger/ledger.server";
+import { transferEntries } from "~/domain/ledger-rules";
 import { openTestDatabase } from "./test-database";
 import { person } from "./admin-support";
 import { itRefuses, matrixCast, routeContext, run, SignedIn } from "./authorization-matrix";
@@ -34,6 +37,7 @@ let reverseAllMember: Awaited<ReturnType<typeof fundedMember>>;
 let applicantId = "";
 let depositId = 0;
 let holdId = 0;
+let pendingPostingId = 0;
 let approveId = 0;
 let declineId = 0;
 
@@ -52,6 +56,10 @@ beforeAll(async () => {
   const origin = { request_id: "matrix-0001", ip: "203.0.113.7" };
   const hold = await placeStaffHold(db, { staff: maker, origin, member_id: member.member.id, account_id: member.savings.id, amount_cents: 100, reason: "Matrix hold", request_key: crypto.randomUUID() });
   holdId = (hold as { transaction_id: number }).transaction_id;
+  // A Pending row of Add Transactions, as that service writes it: a staff hold of kind import.
+  const cash = await institutionAccount(db, "cash");
+  const pending = await placeHold(db, { kind: "import", idempotency_key: `matrix-batch#hold-2`, initiator: `staff:${maker.id}`, created_by: maker.id, entries: transferEntries(cash.id, member.checking.id, 2_500), memo: "Check deposit" });
+  pendingPostingId = (pending as { transaction: { id: number } }).transaction.id;
   const limit = institution().limits.adjustment_second_approval_above_cents;
   const big = () => requestAdjustment(db, { staff: maker, origin, member_id: member.member.id, account_id: member.checking.id, target_cents: 50_000 + limit + 1, reason: "Matrix adjustment" });
   approveId = ((await big()) as { adjustment_id: number }).adjustment_id;
@@ -70,6 +78,7 @@ const ACTIONS: { intent: string; form: () => Record<string, string> }[] = [
   { intent: "place_hold", form: () => ({ member_id: member.member.id, account_id: String(member.checking.id), amount: "1.00", reason: "Matrix", request_key: crypto.randomUUID() }) },
   { intent: "release_hold", form: () => ({ member_id: member.member.id, transaction_id: String(holdId), reason: "Matrix release" }) },
   { intent: "reverse_transaction", form: () => ({ member_id: member.member.id, transaction_id: String(depositId) }) },
+  { intent: "post_transaction", form: () => ({ member_id: member.member.id, transaction_id: String(pendingPostingId) }) },
   { intent: "reverse_all", form: () => ({ member_id: reverseAllMember.member.id, confirm_email: reverseAllMember.member.email }) },
   { intent: "approve_adjustment", form: () => ({ adjustment_id: String(approveId) }) },
   { intent: "decline_adjustment", form: () => ({ adjustment_id: String(declineId), reason: "Matrix decline" }) },

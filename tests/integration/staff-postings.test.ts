@@ -1,9 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { and, count, eq } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import type { Database, Db } from "~/server/db/client.server";
-import { auditLog, ledgerTransactions } from "~/server/db/schema";
+import { auditLog, ledgerTransactions, notifications } from "~/server/db/schema";
+import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
+import { postPendingMemberTransaction } from "~/server/member-accounts/reversals.server";
+import { placeStaffHold } from "~/server/member-accounts/holds.server";
 import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { addTransactions, type NumberedRow } from "~/server/postings/add-transactions.server";
@@ -186,5 +189,53 @@ describe("nothing posts unless every row is valid", () => {
     expect(await addTransactions(db, { member_id: member.id, staff, rows: [], batch_key: key(), source: "table", origin: ORIGIN })).toMatchObject({ status: "invalid", message: "there are no rows to add" });
     const many = Array.from({ length: 10_001 }, (_, i) => ({ line: i + 2, raw: rows({})[0]!.raw }));
     expect(await addTransactions(db, { member_id: member.id, staff, rows: many, batch_key: key(), source: "csv", origin: ORIGIN })).toMatchObject({ status: "invalid", message: "more than 10,000 rows; the limit is 10,000 rows and 2 MB" });
+  });
+});
+
+describe("a Pending row, once it completes", () => {
+  const request = (member_id: string, transaction_id: number) => ({ staff, origin: ORIGIN, member_id, transaction_id });
+
+  it("staff Post it: the current balance moves as a Completed row's would, audited, the member told; a second Post is refused", async () => {
+    const { member, checking } = await newMember(db, { checking_cents: 10_000 });
+    const added = await addTransactions(db, { member_id: member.id, staff, rows: rows({ type: "credit", amount: "40.00", description: "Check 1042", status: "Pending" }, { type: "debit", amount: "15.00", description: "Cash withdrawal", status: "Pending" }), batch_key: key(), source: "table", origin: ORIGIN });
+    expect(added).toMatchObject({ status: "added" });
+    // A pending credit is not available yet; a pending debit already is held.
+    expect(await balance(checking.id)).toEqual({ current: 10_000, available: 8_500 });
+    const listed = (await memberTransactionsPage(db, member.id)).rows.filter((r) => r.status === "pending");
+    expect(listed.map((r) => [r.memo, r.postable, r.pending_owner])).toEqual([
+      ["Cash withdrawal", true, null],
+      ["Check 1042", true, null],
+    ]);
+    const credit = listed.find((r) => r.memo === "Check 1042")!;
+    const debit = listed.find((r) => r.memo === "Cash withdrawal")!;
+    expect(await postPendingMemberTransaction(db, request(member.id, credit.id))).toMatchObject({ status: "posted", message: "Pending transaction posted: the balance is updated" });
+    expect(await balance(checking.id)).toEqual({ current: 14_000, available: 12_500 });
+    expect(await postPendingMemberTransaction(db, request(member.id, debit.id))).toMatchObject({ status: "posted" });
+    expect(await balance(checking.id)).toEqual({ current: 12_500, available: 12_500 });
+    expect(await postPendingMemberTransaction(db, request(member.id, credit.id))).toMatchObject({ status: "refused", http: 409, code: "not_pending", message: "Error posting transaction: This transaction is no longer pending." });
+    const audits = await db.select().from(auditLog).where(and(eq(auditLog.action, "ledger.transaction.post"), eq(auditLog.member_id, member.id)));
+    expect(audits).toHaveLength(2);
+    expect(audits[0]).toMatchObject({ actor_id: staff.id, subject_id: String(credit.id) });
+    const [bell] = await db.select().from(notifications).where(eq(notifications.member_id, member.id)).orderBy(desc(notifications.id)).limit(1);
+    expect(bell).toMatchObject({ title: "A pending transaction completed", body: "A pending transaction of $15.00 (Cash withdrawal) on your account was completed by the credit union." });
+  });
+
+  it("only such rows: a staff hold, another member's row, a completed row and a frozen account's row are refused, nothing posted", async () => {
+    const { member, checking } = await newMember(db, { checking_cents: 10_000 });
+    const other = await newMember(db, { checking_cents: 10_000 });
+    await addTransactions(db, { member_id: member.id, staff, rows: rows({ amount: "5.00", description: "Done" }, { amount: "7.00", description: "Waiting", status: "Pending" }), batch_key: key(), source: "table", origin: ORIGIN });
+    const listed = (await memberTransactionsPage(db, member.id)).rows;
+    const completed = listed.find((r) => r.memo === "Done")!;
+    const waiting = listed.find((r) => r.memo === "Waiting")!;
+    expect(completed.postable).toBe(false);
+    expect(await postPendingMemberTransaction(db, request(member.id, completed.id))).toMatchObject({ status: "refused", code: "not_pending" });
+    expect(await postPendingMemberTransaction(db, request(other.member.id, waiting.id))).toMatchObject({ status: "refused", http: 404 });
+    const hold = await placeStaffHold(db, { staff, origin: ORIGIN, member_id: member.id, account_id: checking.id, amount_cents: 300, reason: "Check review", request_key: key() });
+    const hold_id = (hold as { transaction_id: number }).transaction_id;
+    expect((await memberTransactionsPage(db, member.id)).rows.find((r) => r.id === hold_id)).toMatchObject({ postable: false, staff_hold: true });
+    expect(await postPendingMemberTransaction(db, request(member.id, hold_id))).toMatchObject({ status: "refused", code: "resolved_elsewhere" });
+    expect(await setAccountStatus(db, checking.id, "frozen")).toMatchObject({ ok: true });
+    expect(await postPendingMemberTransaction(db, request(member.id, waiting.id))).toMatchObject({ status: "refused", code: "account_frozen" });
+    expect(await balance(checking.id)).toEqual({ current: 10_500, available: 10_200 });
   });
 });

@@ -23,7 +23,7 @@ export function ApprovalsBox({ items, staffId, search, result }: { items: Awaiti
         Adjustments waiting for approval ({items.length})
       </h2>
       {answer ? <StatusLine message={answer.message} tone={answer.tone} /> : null}
-      <ApprovalList items={items} staffId={staffId} result={result} memberHref={(member_id) => withParams(search, { member: member_id, edit_account: null, reverse: null, tx_before: null })} />
+      <ApprovalList items={items} staffId={staffId} result={result} memberHref={(member_id) => withParams(search, { member: member_id, edit_account: null, reverse: null, post: null, tx_before: null })} />
     </section>
   );
 }

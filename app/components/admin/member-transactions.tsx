@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
-import { Undo2 } from "lucide-react";
+import { CheckCheck, Undo2 } from "lucide-react";
 import { Button, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
 import { formatCents } from "~/domain/money";
 import { PENDING_OWNERS, ReverseAllSchema, TRANSACTION_STATUS_LABELS, type PendingOwner } from "~/domain/member-accounts";
@@ -19,12 +19,14 @@ const STATUS_STYLES: Record<MemberTransactionRow["status"], string> = {
 /**
  * User Transactions (docs/product.md#member-accounts-staff): the member's ledger transactions,
  * newest first, in pages (`tx_before`). Reverse asks first (`?reverse=<id>` shows the confirm
- * step, so it works before JavaScript); a pending one is released instead.
+ * step, so it works before JavaScript); a pending one is released instead, and a pending row of
+ * Add Transactions may be posted (`?post=<id>`) once it completes.
  */
 export function MemberTransactions({ member_id, page, before, search, result }: { member_id: string; page: MemberTransactionsPage; before: string | null; search: string; result: unknown }) {
   const { formatDateTime } = useInstitutionDates();
-  const confirming = Number(new URLSearchParams(search).get("reverse") ?? "0");
-  const answer = resultFor(result, "reverse_transaction");
+  const params = new URLSearchParams(search);
+  const confirming = { reverse: Number(params.get("reverse") ?? "0"), post: Number(params.get("post") ?? "0") };
+  const answer = resultFor(result, ["reverse_transaction", "post_transaction"]);
   return (
     <section aria-labelledby="transactions-title" className="space-y-3">
       <h3 id="transactions-title" className="text-base font-semibold text-brand-800">
@@ -67,19 +69,19 @@ export function MemberTransactions({ member_id, page, before, search, result }: 
                   ))}
                 </ul>
               </div>
-              <RowAction row={t} member_id={member_id} confirming={confirming === t.id} search={search} />
+              <RowAction row={t} member_id={member_id} confirming={confirming.post === t.id ? "post" : confirming.reverse === t.id ? "reverse" : null} search={search} />
             </li>
           ))}
         </ul>
       )}
       <nav aria-label="Transaction pages" className="flex flex-wrap gap-2">
         {before ? (
-          <Link to={withParams(search, { tx_before: null, reverse: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50">
+          <Link to={withParams(search, { tx_before: null, reverse: null, post: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50">
             Newest
           </Link>
         ) : null}
         {page.next_before ? (
-          <Link to={withParams(search, { tx_before: page.next_before, reverse: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50">
+          <Link to={withParams(search, { tx_before: page.next_before, reverse: null, post: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50">
             Older transactions
           </Link>
         ) : null}
@@ -95,7 +97,7 @@ const RESOLVED_AT: Partial<Record<PendingOwner, (member_id: string) => { to: str
   mobile_deposit: () => ({ to: "/admin/queues#deposits-title", label: "Open the deposit queue" }),
 };
 
-function RowAction({ row, member_id, confirming, search }: { row: MemberTransactionRow; member_id: string; confirming: boolean; search: string }) {
+function RowAction({ row, member_id, confirming, search }: { row: MemberTransactionRow; member_id: string; confirming: "reverse" | "post" | null; search: string }) {
   const navigation = useNavigation();
   const reversible = row.status === "posted" && row.kind !== "reversal";
   const releasable = row.status === "pending";
@@ -113,37 +115,42 @@ function RowAction({ row, member_id, confirming, search }: { row: MemberTransact
       </p>
     );
   }
+  // Reverse a posted transaction, Release a pending one; a pending Add Transactions row may also be Posted.
   const verb = releasable ? "Release" : "Reverse";
   if (!confirming) {
+    const linkClass = "inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 hover:bg-slate-50";
     return (
-      <p className="mt-2">
-        <Link
-          to={withParams(search, { reverse: row.id })}
-          preventScrollReset
-          aria-label={`${verb} transaction ${row.id}`}
-          className="inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 hover:bg-slate-50"
-        >
+      <p className="mt-2 flex flex-wrap gap-2">
+        {row.postable ? (
+          <Link to={withParams(search, { post: row.id, reverse: null })} preventScrollReset aria-label={`Post transaction ${row.id}`} className={linkClass}>
+            <CheckCheck className="size-4" aria-hidden="true" /> Post
+          </Link>
+        ) : null}
+        <Link to={withParams(search, { reverse: row.id, post: null })} preventScrollReset aria-label={`${verb} transaction ${row.id}`} className={linkClass}>
           <Undo2 className="size-4" aria-hidden="true" /> {verb}
         </Link>
       </p>
     );
   }
+  const posting = confirming === "post";
+  const action = posting ? "Post" : verb;
   const busy = navigation.state === "submitting" && navigation.formData?.get("transaction_id") === String(row.id);
+  const question = posting
+    ? `Post pending transaction #${row.id}? It completes now and the balance moves.`
+    : releasable
+      ? `Release pending transaction #${row.id}? The held money becomes available again.`
+      : `Reverse transaction #${row.id}? A reversing transaction posts now; this cannot be undone.`;
   return (
-    <Form method="post" action={adminActionUrl(search, { reverse: null })} preventScrollReset aria-label={`Confirm: ${verb.toLowerCase()} transaction ${row.id}`} className="mt-2 flex flex-wrap items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3">
-      <input type="hidden" name="intent" value="reverse_transaction" />
+    <Form method="post" action={adminActionUrl(search, { reverse: null, post: null })} preventScrollReset aria-label={`Confirm: ${action.toLowerCase()} transaction ${row.id}`} className="mt-2 flex flex-wrap items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3">
+      <input type="hidden" name="intent" value={posting ? "post_transaction" : "reverse_transaction"} />
       <input type="hidden" name="member_id" value={member_id} />
       <input type="hidden" name="transaction_id" value={row.id} />
-      <p className="w-full text-sm text-amber-950 sm:w-auto sm:flex-1">
-        {releasable
-          ? `Release pending transaction #${row.id}? The held money becomes available again.`
-          : `Reverse transaction #${row.id}? A reversing transaction posts now; this cannot be undone.`}
-      </p>
-      <Link to={withParams(search, { reverse: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100">
+      <p className="w-full text-sm text-amber-950 sm:w-auto sm:flex-1">{question}</p>
+      <Link to={withParams(search, { reverse: null, post: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100">
         Cancel
       </Link>
-      <Button type="submit" variant="danger" isPending={busy} pendingLabel={releasable ? "Releasing…" : "Reversing…"}>
-        {`Confirm ${verb.toLowerCase()}`}
+      <Button type="submit" variant={posting ? "primary" : "danger"} isPending={busy} pendingLabel={posting ? "Posting…" : releasable ? "Releasing…" : "Reversing…"}>
+        {`Confirm ${action.toLowerCase()}`}
       </Button>
     </Form>
   );

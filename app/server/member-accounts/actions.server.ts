@@ -9,6 +9,7 @@ import {
   ApproveAdjustmentSchema,
   DeclineAdjustmentSchema,
   PlaceHoldSchema,
+  PostPendingSchema,
   ReleaseHoldSchema,
   ReverseAllSchema,
   ReverseSchema,
@@ -17,7 +18,7 @@ import { memberEmail, type Refused, type StaffActor } from "./common.server";
 import { editMemberAccount } from "./account-edit.server";
 import { decideAdjustment, requestAdjustment } from "./adjustments.server";
 import { placeStaffHold, releaseStaffHold } from "./holds.server";
-import { reverseAllMemberTransactions, reverseMemberTransaction } from "./reversals.server";
+import { postPendingMemberTransaction, reverseAllMemberTransactions, reverseMemberTransaction } from "./reversals.server";
 
 /**
  * The back office's money actions (docs/product.md#member-accounts-staff), one intent each, for
@@ -32,6 +33,7 @@ export const MONEY_INTENTS = [
   "place_hold",
   "release_hold",
   "reverse_transaction",
+  "post_transaction",
   "reverse_all",
   "approve_adjustment",
   "decline_adjustment",
@@ -59,6 +61,7 @@ const SCHEMAS = {
   place_hold: PlaceHoldSchema,
   release_hold: ReleaseHoldSchema,
   reverse_transaction: ReverseSchema,
+  post_transaction: PostPendingSchema,
   reverse_all: ReverseAllSchema,
   approve_adjustment: ApproveAdjustmentSchema,
   decline_adjustment: DeclineAdjustmentSchema,
@@ -97,6 +100,9 @@ export async function moneyAction(input: { db: DbOrTx; staff: StaffActor; role: 
       break;
     case "reverse_transaction":
       result = await reverseMemberTransaction(db, { ...base, transaction_id: value.transaction_id as number });
+      break;
+    case "post_transaction":
+      result = await postPendingMemberTransaction(db, { ...base, transaction_id: value.transaction_id as number });
       break;
     case "reverse_all":
       result = await reverseAllMemberTransactions(db, { ...base, confirm_email: value.confirm_email as string });

@@ -2,14 +2,17 @@ import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
-import { reverseTransaction } from "~/server/ledger/ledger.server";
+import { reverseTransaction, settleHold } from "~/server/ledger/ledger.server";
 import { formatCents } from "~/domain/money";
 import {
+  isPendingStaffPosting,
   PENDING_OWNERS,
   type PendingOwner,
   REVERSE_ALL_EMAIL_MESSAGE,
   REVERSE_ALL_FAILED,
   TRANSACTION_NOT_FOUND,
+  TRANSACTION_POST_FAILED,
+  TRANSACTION_POSTED,
   TRANSACTION_RELEASED,
   TRANSACTION_REVERSED,
   TRANSACTION_REVERSE_FAILED,
@@ -84,6 +87,42 @@ export async function reverseMemberTransaction(db: DbOrTx, request: StaffRequest
 async function pendingOwner(db: DbOrTx, transaction_id: number) {
   const result = await db.execute(sql`select ${pendingOwnerSql(sql`${transaction_id}::bigint`)} as owner`);
   return (result.rows[0]?.owner ?? null) as PendingOwner | null;
+}
+
+export type PostPendingResult = { status: "posted"; message: string; transaction_id: number } | Refused;
+
+/**
+ * Post a pending row added with Add Transactions once it has completed: its hold settles (the
+ * current balance moves, as a Completed row would have moved it), audited, and the member told.
+ * Only such rows (`isPendingStaffPosting`); a second Post is refused as no longer pending.
+ */
+export async function postPendingMemberTransaction(db: DbOrTx, request: StaffRequest & { transaction_id: number }): Promise<PostPendingResult> {
+  const { staff, origin, member_id, transaction_id } = request;
+  const { accounts, found, legs } = await memberTransaction(db, member_id, transaction_id);
+  if (!found || legs.length === 0) return refused(TRANSACTION_NOT_FOUND, 404, { field: "transaction_id", code: "transaction_not_found" });
+  const failed = (message: string, code?: Refused["code"]) => refused(`${TRANSACTION_POST_FAILED}: ${message}`, 409, { code });
+  if (found.transaction.status !== "pending") return failed("This transaction is no longer pending.", "not_pending");
+  if (!isPendingStaffPosting(found.transaction)) return failed("only a pending transaction added with Add Transactions is posted here.", "resolved_elsewhere");
+  return inTransaction(
+    db,
+    async (tx) => {
+      const posted = await ledgerOrThrow(() => settleHold(tx, { transaction_id, idempotency_key: `post:${transaction_id}`, resolved_by: staff.id }), failed);
+      if (posted.replayed) throw new RefusedError(failed("This transaction is no longer pending.", "not_pending"));
+      await recordAudit(tx, {
+        actor_id: staff.id,
+        actor_email: staff.email,
+        action: "ledger.transaction.post",
+        subject_type: "ledger_transaction",
+        subject_id: transaction_id,
+        member_id,
+        before: { status: "pending", entries: found.entries },
+        after: { status: "posted" },
+        ...origin,
+      });
+      await notifyOwners(tx, legs, accounts, member_id, "A pending transaction completed", (amount) => `A pending transaction of ${formatCents(Math.abs(amount))} (${found.transaction.memo ?? "no description"}) on your account was completed by the credit union.`);
+      return { status: "posted" as const, message: TRANSACTION_POSTED, transaction_id };
+    },
+  );
 }
 
 export type ReverseAllResult = { status: "reversed"; count: number; message: string } | Refused;

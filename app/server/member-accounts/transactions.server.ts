@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
-import type { PendingOwner } from "~/domain/member-accounts";
+import { isPendingStaffPosting, type PendingOwner } from "~/domain/member-accounts";
 import { accountsOfMember, emailsOf, pendingOwnerSql } from "./common.server";
 
 /**
@@ -41,6 +41,8 @@ export interface MemberTransactionRow {
   legs: MemberTransactionLeg[];
   /** A staff hold (placed from the Holds box): released there or with the row's button. */
   staff_hold: boolean;
+  /** A pending row added with Add Transactions: Post (or Release) here when it completes. */
+  postable: boolean;
   /** A pending transaction resolved elsewhere (PENDING_OWNERS), not released here; null otherwise. */
   pending_owner: PendingOwner | null;
 }
@@ -104,6 +106,7 @@ export async function memberTransactionsPage(db: DbOrTx, member_id: string, opti
         created_by: String(r.created_by),
         created_by_email: null,
         staff_hold: initiator.startsWith("staff:") && String(r.idempotency_key).startsWith("staff-hold:"),
+        postable: isPendingStaffPosting({ kind: String(r.kind), status: String(r.status), initiator }),
         pending_owner: (r.pending_owner ?? null) as PendingOwner | null,
         legs: legs.map((leg) => {
           const account = byId.get(Number(leg.account_id))!;
