@@ -3,7 +3,7 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
-import { getTransaction, placeHold, releaseHold } from "~/server/ledger/ledger.server";
+import { getTransaction, placeHold, releaseHold, settleHold } from "~/server/ledger/ledger.server";
 import { formatCents } from "~/domain/money";
 import { ACCOUNT_NOT_FOUND, TRANSACTION_NOT_FOUND } from "~/domain/member-accounts";
 import { accountLabel, accountOfMember, accountsOfMember, emailsOf, inTransaction, ledgerOrThrow, refused, RefusedError, type Refused, type StaffRequest } from "./common.server";
@@ -78,21 +78,32 @@ export async function memberTransaction(db: DbOrTx, member_id: string, transacti
 }
 
 /**
- * Staff release a pending transaction inside `tx` (Release Hold, and Reverse on a pending
- * transaction): the ledger's release, under one key per transaction so that a second release is
- * refused as no longer pending, and its audit entry (`before` and `after` say what was released).
+ * Staff resolve a pending transaction inside `tx`: release it (Release Hold, and Release on a
+ * pending transaction) or post it (Post on a pending Add Transactions row). The ledger's release
+ * or settle, under one key per transaction and outcome so that a second one is refused as no
+ * longer pending, and its audit entry (`before` and `after` say what was done).
  */
-export async function releaseForStaff(
+export async function resolveForStaff(
   tx: DbOrTx,
-  input: { staff: StaffRequest["staff"]; origin: AuditOrigin; member_id: string; transaction_id: number; before: Record<string, unknown>; after: Record<string, unknown>; failed: (message: string, code?: Refused["code"]) => Refused },
+  input: {
+    outcome: "release" | "post";
+    staff: StaffRequest["staff"];
+    origin: AuditOrigin;
+    member_id: string;
+    transaction_id: number;
+    before: Record<string, unknown>;
+    after: Record<string, unknown>;
+    failed: (message: string, code?: Refused["code"]) => Refused;
+  },
 ): Promise<void> {
-  const { staff, origin, member_id, transaction_id, failed } = input;
-  const released = await ledgerOrThrow(() => releaseHold(tx, { transaction_id, idempotency_key: `release:${transaction_id}`, resolved_by: staff.id }), failed);
-  if (released.replayed) throw new RefusedError(failed("This transaction is no longer pending.", "not_pending"));
+  const { outcome, staff, origin, member_id, transaction_id, failed } = input;
+  const resolve = outcome === "post" ? settleHold : releaseHold;
+  const done = await ledgerOrThrow(() => resolve(tx, { transaction_id, idempotency_key: `${outcome}:${transaction_id}`, resolved_by: staff.id }), failed);
+  if (done.replayed) throw new RefusedError(failed("This transaction is no longer pending.", "not_pending"));
   await recordAudit(tx, {
     actor_id: staff.id,
     actor_email: staff.email,
-    action: "ledger.hold.release",
+    action: outcome === "post" ? "ledger.transaction.post" : "ledger.hold.release",
     subject_type: "ledger_transaction",
     subject_id: transaction_id,
     member_id,
@@ -114,7 +125,7 @@ export async function releaseStaffHold(db: DbOrTx, request: StaffRequest & { tra
   return inTransaction(
     db,
     async (tx) => {
-      await releaseForStaff(tx, { staff, origin, member_id, transaction_id, before: { status: "pending", held_cents: -leg.amount_cents }, after: { status: "failed", reason }, failed });
+      await resolveForStaff(tx, { outcome: "release", staff, origin, member_id, transaction_id, before: { status: "pending", held_cents: -leg.amount_cents }, after: { status: "failed", reason }, failed });
       await notify(tx, {
         member_id,
         kind: "account_correction",

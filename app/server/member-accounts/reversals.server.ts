@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
-import { reverseTransaction, settleHold } from "~/server/ledger/ledger.server";
+import { reverseTransaction } from "~/server/ledger/ledger.server";
 import { formatCents } from "~/domain/money";
 import {
   isPendingStaffPosting,
@@ -19,7 +19,7 @@ import {
   reversedAllMessage,
 } from "~/domain/member-accounts";
 import { accountsOfMember, inTransaction, ledgerOrThrow, memberEmail, pendingOwnerSql, refused, RefusedError, type Refused, type StaffRequest } from "./common.server";
-import { memberTransaction, releaseForStaff } from "./holds.server";
+import { memberTransaction, resolveForStaff } from "./holds.server";
 
 /**
  * Reversals from the back office (docs/product.md#member-accounts-staff). A posted transaction is
@@ -52,7 +52,7 @@ export async function reverseMemberTransaction(db: DbOrTx, request: StaffRequest
     return inTransaction(
       db,
       async (tx) => {
-        await releaseForStaff(tx, { staff, origin, member_id, transaction_id, before: { status: "pending" }, after: { status: "failed" }, failed });
+        await resolveForStaff(tx, { outcome: "release", staff, origin, member_id, transaction_id, before: { status: "pending" }, after: { status: "failed" }, failed });
         await notifyOwners(tx, legs, accounts, member_id, "A pending transaction was cancelled", (amount) => `A pending transaction of ${formatCents(Math.abs(amount))} (${original.memo ?? "no description"}) was cancelled by the credit union; the held money is available again.`);
         return { status: "released" as const, message: TRANSACTION_RELEASED, transaction_id };
       },
@@ -106,19 +106,7 @@ export async function postPendingMemberTransaction(db: DbOrTx, request: StaffReq
   return inTransaction(
     db,
     async (tx) => {
-      const posted = await ledgerOrThrow(() => settleHold(tx, { transaction_id, idempotency_key: `post:${transaction_id}`, resolved_by: staff.id }), failed);
-      if (posted.replayed) throw new RefusedError(failed("This transaction is no longer pending.", "not_pending"));
-      await recordAudit(tx, {
-        actor_id: staff.id,
-        actor_email: staff.email,
-        action: "ledger.transaction.post",
-        subject_type: "ledger_transaction",
-        subject_id: transaction_id,
-        member_id,
-        before: { status: "pending", entries: found.entries },
-        after: { status: "posted" },
-        ...origin,
-      });
+      await resolveForStaff(tx, { outcome: "post", staff, origin, member_id, transaction_id, before: { status: "pending", entries: found.entries }, after: { status: "posted" }, failed });
       await notifyOwners(tx, legs, accounts, member_id, "A pending transaction completed", (amount) => `A pending transaction of ${formatCents(Math.abs(amount))} (${found.transaction.memo ?? "no description"}) on your account was completed by the credit union.`);
       return { status: "posted" as const, message: TRANSACTION_POSTED, transaction_id };
     },
