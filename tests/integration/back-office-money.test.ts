@@ -14,6 +14,9 @@ import { placeStaffHold, releaseStaffHold, staffHolds } from "~/server/member-ac
 import { reverseAllMemberTransactions, reverseMemberTransaction } from "~/server/member-accounts/reversals.server";
 import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
 import { transferBetweenAccounts } from "~/server/payments/transfers.server";
+import { issueDebitCard } from "~/server/cards/cards.server";
+import { memberCardsView } from "~/server/cards/controls.server";
+import { authorizeCardPurchase } from "~/server/cards/authorization.server";
 import { betweenAccountsSchema } from "~/domain/transfers";
 import { institution } from "~/config/institution.server";
 import { openTestDatabase, onPostgres } from "./test-database";
@@ -289,6 +292,24 @@ describe("Accounts: inline Edit", () => {
     expect(await close()).toMatchObject({ status: "saved" });
     expect(await balance(m.checking.id)).toMatchObject({ status: "closed" });
     expect(await close()).toMatchObject({ status: "unchanged" });
+  });
+
+  it("closing an account blocks its debit cards for good, says so to the member, and its card's next purchase is declined", async () => {
+    const m = await fundedMember(db(), { checking_cents: 0 });
+    const card = await issueDebitCard(db(), { member_id: m.member.id, account_id: m.checking.id });
+    const savingsCard = await issueDebitCard(db(), { member_id: m.member.id, account_id: m.savings.id });
+    const closed = await editMemberAccount(db(), { ...staffRequest(m.member.id), edit: edit(m.checking.id, { status: "closed", status_reason: "Member asked" }, m.checking).data! });
+    expect(closed).toMatchObject({ status: "saved", message: "Account updated. Status: Closed." });
+    const cards = await memberCardsView(db(), m.member.id);
+    expect(cards.find((c) => c.id === card.id)).toMatchObject({ status: "blocked", blocked_reason: "account_closed", replaced_by_last4: null });
+    expect(cards.find((c) => c.id === savingsCard.id)).toMatchObject({ status: "active" });
+    const [notice] = await db().select().from(notifications).where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "account_status")));
+    expect(notice!.title).toBe("Account closed");
+    expect(notice!.body).toMatch(new RegExp(`is closed\\. Its debit card ending ${card.last4} no longer works\\.$`));
+    const [audit] = await auditsOf("ledger.account.close", m.checking.id);
+    expect(audit!.after).toMatchObject({ status: "closed", cards_blocked: [card.id] });
+    const purchase = await authorizeCardPurchase(db(), { card_id: card.id, merchant: "Harbor Hardware", amount_cents: 100, category: "Shopping", idempotency_key: newKey("card"), initiator: "staff:test", created_by: "staff:test" });
+    expect(purchase).toMatchObject({ ok: false, code: "card_blocked" });
   });
 });
 

@@ -98,7 +98,8 @@ export default function Cards({ loaderData, actionData }: Route.ComponentProps) 
                   Debit card <span className="font-mono">{card.masked_number}</span>
                 </p>
                 <p className="mt-1 text-sm text-slate-700">
-                  Reported {card.blocked_reason ?? "lost"}; blocked for good.{card.replaced_by_last4 ? ` Replaced by the card ending ${card.replaced_by_last4}.` : ""}
+                  {card.blocked_reason === "account_closed" ? "Its account was closed" : `Reported ${card.blocked_reason ?? "lost"}`}; blocked for good.
+                  {card.replaced_by_last4 ? ` Replaced by the card ending ${card.replaced_by_last4}.` : ""}
                 </p>
                 <div className="mt-3">
                   <CardTransactions card={card} formatDateTime={formatDateTime} />

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { debitCards, type DebitCard } from "~/server/db/schema";
 import { maskCardNumber } from "~/domain/account-display";
@@ -107,6 +107,24 @@ export async function issueDebitCard(
     if (rows[0]) return toView(rows[0]);
   }
   throw new Error(`no unused card number after ${CARD_NUMBER_ATTEMPTS_MAX} tries`);
+}
+
+/**
+ * The account's cards that still work (active or locked), locked until the caller's transaction
+ * ends. Taken before the account's own row when an account closes: a card purchase locks its card
+ * and then the account, so the same order here cannot deadlock with one.
+ */
+export async function lockWorkingCardsOfAccount(db: DbOrTx, account_id: number): Promise<DebitCard[]> {
+  return db.select().from(debitCards).where(and(eq(debitCards.account_id, account_id), ne(debitCards.status, "blocked"))).orderBy(asc(debitCards.id)).for("update");
+}
+
+/** Blocks those cards for good because their account closed (no replacement: there is no account for one). */
+export async function blockCardsOfClosedAccount(db: DbOrTx, cards: readonly DebitCard[], now: Date = new Date()): Promise<void> {
+  if (cards.length === 0) return;
+  await db
+    .update(debitCards)
+    .set({ status: "blocked", blocked_at: now, blocked_reason: "account_closed", updated_at: now })
+    .where(inArray(debitCards.id, cards.map((c) => c.id)));
 }
 
 /** A member's cards, oldest first (masked). */

@@ -246,7 +246,7 @@ export interface MemberCard {
   spent_today_cents: number;
   has_pin: boolean;
   account: { id: number; name: string; masked_number: string; status: string };
-  blocked_reason: "lost" | "stolen" | null;
+  blocked_reason: "lost" | "stolen" | "account_closed" | null;
   replaced_by_last4: string | null;
   transactions: CardTransactionRow[];
 }

@@ -4,6 +4,7 @@ import { ledgerAccounts, memberAccountSettings } from "~/server/db/schema";
 import { recordAudit } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { routingNumber, setAccountStatus } from "~/server/ledger/accounts.server";
+import { blockCardsOfClosedAccount, lockWorkingCardsOfAccount } from "~/server/cards/cards.server";
 import { ACCOUNT_NOT_FOUND, ACCOUNT_NUMBER_TAKEN_MESSAGE, ACCOUNT_STATUS_LABELS, ACCOUNT_UPDATE_FAILED, type AccountEdit } from "~/domain/member-accounts";
 import { accountLabel, accountOfMember, inTransaction, ledgerOrThrow, refused, RefusedError, type Refused, type StaffRequest } from "./common.server";
 
@@ -38,6 +39,12 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
+/** "Its debit card ending 1234" / "Its debit cards ending 1234 and 5678". */
+function cardsEnding(cards: readonly { last4: string }[]): string {
+  const endings = cards.map((c) => c.last4);
+  return endings.length === 1 ? `Its debit card ending ${endings[0]}` : `Its debit cards ending ${endings.slice(0, -1).join(", ")} and ${endings.at(-1)}`;
+}
+
 export async function editMemberAccount(db: DbOrTx, request: StaffRequest & { edit: AccountEdit }): Promise<AccountEditResult> {
   const { staff, origin, member_id, edit } = request;
   const account = await accountOfMember(db, member_id, edit.account_id);
@@ -47,6 +54,8 @@ export async function editMemberAccount(db: DbOrTx, request: StaffRequest & { ed
     return await inTransaction(
       db,
       async (tx) => {
+        // Closing blocks the account's cards: their rows are locked first (the card purchase's order).
+        const cards = edit.status === "closed" ? await lockWorkingCardsOfAccount(tx, account.id) : [];
         const [current] = await tx.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, account.id)).for("update");
         const settings = (await accountSettings(tx, [account.id])).get(account.id)!;
         const before = { account_number: current!.account_number, routing_number: settings.routing_number, status: current!.status, status_reason: settings.status_reason };
@@ -65,7 +74,9 @@ export async function editMemberAccount(db: DbOrTx, request: StaffRequest & { ed
         }
         if (after.status !== before.status) {
           await ledgerOrThrow(() => setAccountStatus(tx, account.id, after.status), (message, code) => failed(message, "status", code));
+          if (after.status === "closed") await blockCardsOfClosedAccount(tx, cards);
         }
+        const cards_blocked = after.status !== before.status && after.status === "closed" ? cards : [];
         const routing_number = after.routing_number === routingNumber() ? null : after.routing_number;
         await tx
           .insert(memberAccountSettings)
@@ -79,7 +90,7 @@ export async function editMemberAccount(db: DbOrTx, request: StaffRequest & { ed
           subject_id: account.id,
           member_id,
           before,
-          after,
+          after: cards_blocked.length ? { ...after, cards_blocked: cards_blocked.map((c) => c.id) } : after,
           ...origin,
         });
         if (after.status !== before.status) {
@@ -92,7 +103,7 @@ export async function editMemberAccount(db: DbOrTx, request: StaffRequest & { ed
               after.status === "frozen"
                 ? `${label} is frozen: payments and transfers on it are blocked. Please contact us.`
                 : after.status === "closed"
-                  ? `${label} is closed.`
+                  ? `${label} is closed.${cards_blocked.length ? ` ${cardsEnding(cards_blocked)} no longer ${cards_blocked.length === 1 ? "works" : "work"}.` : ""}`
                   : `${label} is active again: payments and transfers work as before.`,
           });
         }

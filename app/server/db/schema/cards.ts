@@ -13,7 +13,8 @@ import { ledgerAccounts, ledgerTransactions } from "./ledger";
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 export const DEBIT_CARD_STATUSES = ["active", "locked", "blocked"] as const;
-export const CARD_BLOCK_REASONS = ["lost", "stolen"] as const;
+/** Why a card is blocked for good: the member reported it, or staff closed its account. */
+export const CARD_BLOCK_REASONS = ["lost", "stolen", "account_closed"] as const;
 
 export const debitCards = pgTable(
   "debit_cards",
@@ -49,7 +50,7 @@ export const debitCards = pgTable(
     // Blocked is for good and says why; only a blocked card has a replacement.
     check(
       "debit_cards_blocked_shape",
-      sql`(${t.status} = 'blocked') = (${t.blocked_at} is not null and ${t.blocked_reason} in ('lost', 'stolen')) and (${t.replaced_by_id} is null or ${t.status} = 'blocked')`,
+      sql`(${t.status} = 'blocked') = (${t.blocked_at} is not null and ${t.blocked_reason} in ('lost', 'stolen', 'account_closed')) and (${t.replaced_by_id} is null or ${t.status} = 'blocked')`,
     ),
     check("debit_cards_last4_format", sql`${t.last4} ~ '^[0-9]{4}$'`),
     check("debit_cards_expiry_valid", sql`${t.expiry_month} between 1 and 12 and ${t.expiry_year} between 2000 and 2200`),

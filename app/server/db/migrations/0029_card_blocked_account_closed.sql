@@ -1,0 +1,2 @@
+ALTER TABLE "debit_cards" DROP CONSTRAINT "debit_cards_blocked_shape";--> statement-breakpoint
+ALTER TABLE "debit_cards" ADD CONSTRAINT "debit_cards_blocked_shape" CHECK (("debit_cards"."status" = 'blocked') = ("debit_cards"."blocked_at" is not null and "debit_cards"."blocked_reason" in ('lost', 'stolen', 'account_closed')) and ("debit_cards"."replaced_by_id" is null or "debit_cards"."status" = 'blocked'));
