@@ -161,6 +161,9 @@ test("a frozen account: the member meets Transaction Blocked", async ({ newMembe
   await panel.getByLabel("Reference").fill("Blocked?");
   await panel.getByRole("button", { name: "Transfer now" }).click();
   await expect(memberPage.getByText("Transaction Blocked").first()).toBeVisible();
+  // The debit card itself is still active, but its page says why its purchases are declined.
+  await memberPage.goto("/dashboard/cards");
+  await expect(memberPage.getByText("Frozen: purchases are declined. Please contact us.")).toBeVisible();
 });
 
 /**

@@ -63,6 +63,8 @@ export function CardFacts({ card }: { card: MemberCard }) {
         <dt className="text-slate-600">Linked account</dt>
         <dd className="mt-0.5 font-medium text-slate-900">
           {card.account.name} <span className="whitespace-nowrap font-mono">{card.account.masked_number}</span>
+          {/* A frozen account declines the card's purchases although the card itself is active. */}
+          {card.account.status === "frozen" ? <span className="mt-1 block text-sm font-normal text-red-800">Frozen: purchases are declined. Please contact us.</span> : null}
         </dd>
       </div>
       <div>
