@@ -7,7 +7,8 @@ import { auditLog, cardAuthorizations, debitCards, notifications } from "~/serve
 import { setAppDatabase } from "~/server/db/db.server";
 import * as cardsRoute from "~/routes/member/cards";
 import * as adminCardsRoute from "~/routes/admin/card-transactions";
-import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
+import { getBalances, institutionAccount, memberAccounts, setAccountStatus } from "~/server/ledger/accounts.server";
+import { memberHistoryPage, parseHistoryFilters } from "~/server/accounts/history.server";
 import { getTransaction } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { issueDebitCard, isLuhnValid } from "~/server/cards/cards.server";
@@ -123,6 +124,10 @@ describe("card authorization", () => {
     const bells = await db.select().from(notifications).where(and(eq(notifications.member_id, m.member.id), sql`${notifications.title} like 'Card purchase released%'`));
     expect(bells).toHaveLength(1);
     expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 47_000 });
+    // The member's history says Released, as the cards page does, not the ledger's Failed.
+    const accounts = await memberAccounts(db, m.member.id);
+    const { rows } = await memberHistoryPage(db, accounts, parseHistoryFilters(new URLSearchParams(), accounts));
+    expect(rows.filter((r) => r.kind === "card_payment").map((r) => `${r.amount_cents} ${r.status_label} ${r.badge}`)).toEqual(["-3000 Pending pending", "-8000 Released reversed"]);
   });
 
   it("a settled purchase cannot be released (a reversal corrects it), and an unknown one is not found", async () => {

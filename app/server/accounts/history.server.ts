@@ -97,6 +97,12 @@ const MOBILE_DEPOSIT_LABELS: Record<"credit" | "debit", Partial<Record<StatusKey
   debit: { pending: { label: "On hold", badge: "pending" }, failed: { label: "Released", badge: "reversed" } },
 };
 
+/**
+ * A card purchase whose hold was given back (the merchant cancelled it, or the network never
+ * settled it) is Released, as on the cards page: nothing failed, and no money left the account.
+ */
+const CARD_PURCHASE_LABELS: Partial<Record<StatusKey, { label: string; badge: StatusKey }>> = { failed: { label: "Released", badge: "reversed" } };
+
 export const PAGE_SIZE = 25;
 export const CSV_ROWS_MAX = 100_000;
 const SEARCH_LENGTH_MAX = 100;
@@ -284,7 +290,13 @@ function toMemberTransaction(r: Record<string, unknown>, labels: Map<number, str
   const account_id = toId(r.account_id);
   const transaction_id = toId(r.transaction_id);
   const payment = payments.get(transaction_id);
-  const shown = payment ? PAYMENT_STATUS_LABELS[payment.status] : r.kind === "mobile_deposit" ? MOBILE_DEPOSIT_LABELS[amount_cents > 0 ? "credit" : "debit"][status] : undefined;
+  const shown = payment
+    ? PAYMENT_STATUS_LABELS[payment.status]
+    : r.kind === "mobile_deposit"
+      ? MOBILE_DEPOSIT_LABELS[amount_cents > 0 ? "credit" : "debit"][status]
+      : r.kind === "card_payment"
+        ? CARD_PURCHASE_LABELS[status]
+        : undefined;
   return {
     entry_id: toId(r.entry_id),
     transaction_id,
