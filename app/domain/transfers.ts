@@ -31,6 +31,7 @@ export const TRANSFER_MESSAGES = {
   recipient: "Please enter a valid recipient",
   routing_number: "Please enter a valid routing number",
   us_account_number: US_ACCOUNT_NUMBER_MESSAGE,
+  account_type: "Please choose checking or savings",
   bic: BIC_MESSAGE,
   international_account_number: INTERNATIONAL_ACCOUNT_NUMBER_MESSAGE,
   iban: "Invalid IBAN",
@@ -150,7 +151,11 @@ export const toMemberSchema = z
   })
   .transform(({ amount, ...rest }) => ({ ...rest, amount_cents: amount }));
 
-/** To US Bank (ACH): routing number with the ABA checksum, 8-17 digit account number. */
+/** The kinds of account at another US bank a To US Bank transfer can go to. */
+export const US_ACCOUNT_TYPES = ["checking", "savings"] as const;
+export type UsAccountType = (typeof US_ACCOUNT_TYPES)[number];
+
+/** To US Bank (ACH): routing number with the ABA checksum, 8-17 digit account number, checking or savings. */
 export const toUsBankSchema = z
   .object({
     from_account_id: accountIdField(M.missing),
@@ -160,6 +165,9 @@ export const toUsBankSchema = z
     account_number: requiredText(M.missing, 64)
       .transform(normalizeExternalAccountNumber)
       .refine(isValidUsAccountNumber, M.us_account_number),
+    // The ACH entry's transaction code says which (22 checking, 32 savings): the other bank may
+    // return a credit sent with the wrong one, or correct it with a notification of change (C05).
+    account_type: z.enum(US_ACCOUNT_TYPES, { error: M.account_type }).default("checking"),
     account_name: requiredText(M.missing),
     amount: amountCentsField(M.missing),
     reference: requiredText(M.missing),

@@ -340,6 +340,7 @@ test.describe("transfers, each kind with its refusals", () => {
 
     await panel.getByLabel("Bank").selectOption({ label: "JPMorgan Chase Bank (021000021)" });
     await panel.getByLabel("Account number").fill("12ab");
+    await panel.getByLabel("Account type").selectOption("savings");
     await panel.getByLabel("Name on the account").fill("Lee Park");
     await panel.getByLabel("Amount").fill("12.50");
     await panel.getByLabel("Reference").fill("Rent share");
@@ -359,6 +360,8 @@ test.describe("transfers, each kind with its refusals", () => {
     await panel.getByLabel("Amount").fill("12.50");
     await panel.getByRole("button", { name: "Continue" }).click();
     await expect(panel.getByLabel("One-time code")).toBeVisible();
+    // The code confirms this transfer as the email states it, to a savings account (chosen above, kept through the refusals).
+    await expect(panel.getByText(/to Lee Park at JPMorgan Chase Bank, savings account ••6789\./)).toBeVisible();
     const code = await refuseMissingAndWrongCode(page, panel, member.email);
     await expectNoAxeViolations(page);
     await confirmWithCode(panel, code);

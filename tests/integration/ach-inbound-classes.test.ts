@@ -4,7 +4,7 @@ import type { Db } from "~/server/db/client.server";
 import { achInboundEntries, achNotificationsOfChange, auditLog, externalPayments, notifications } from "~/server/db/schema";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { historyPage } from "~/server/ledger/ledger.server";
-import { exportPayments, traceSequence } from "~/server/rails/export.server";
+import { exportFile, exportPayments, traceSequence } from "~/server/rails/export.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
 import { exportReturnFile, returnFile } from "~/server/rails/inbound-returns.server";
 import { applyNotificationOfChange, markChangeHandled, waitingChanges, waitingChangesCount } from "~/server/rails/inbound-noc.server";
@@ -121,6 +121,7 @@ describe("ACH in: notifications of change", () => {
     // Two more transfers queued after: one to the same destination, one elsewhere.
     const waiting_same = await queueAch(db, m.member, m.checking.id, { amount: "30.00", account_name: "Lee Park", routing_number: "021000021", account_number: "123456789" });
     const waiting_other = await queueAch(db, m.member, m.checking.id, { amount: "40.00", account_name: "Kim Ray", routing_number: "021000021", account_number: "77700001" });
+    const waiting_sam = await queueAch(db, m.member, m.checking.id, { amount: "25.00", account_name: "Sam Lee", routing_number: "021000021", account_number: "55500001" });
     const balance_before = await current(m.checking.id);
     const settlement_before = await settlement();
     const changes_before = await waitingChangesCount(db);
@@ -161,7 +162,7 @@ describe("ACH in: notifications of change", () => {
     const rows = (await waitingChanges(db)).slice(-3);
     expect(rows.map((r) => [r.change_code, r.matched, r.applicable, r.member_email, r.payee, r.changes])).toEqual([
       ["C03", true, true, m.member.email, "Lee Park, JPMorgan Chase Bank routing 021000021, account ••6789", ["Routing number 021000021 to 011000015", "Account number ••6789 to ••4321"]],
-      ["C05", true, false, m.member.email, "Sam Lee, JPMorgan Chase Bank routing 021000021, account ••0001", ["Account type to savings"]],
+      ["C05", true, true, m.member.email, "Sam Lee, JPMorgan Chase Bank routing 021000021, account ••0001", ["Account type checking to savings"]],
       ["C01", false, false, null, null, ["Account number 4242"]],
     ]);
     const [c03, c05, unmatched] = rows;
@@ -183,19 +184,27 @@ describe("ACH in: notifications of change", () => {
     expect(told).toMatchObject({ title: "Lee Park's bank updated its details", body: expect.stringContaining("Your transfer still waiting to go there now uses the new details.") });
     expect(await applyNotificationOfChange(db, c03!.id, staff, origin)).toEqual({ ok: false, status: 409, message: "This notification of change was already handled." });
 
-    // An account type change and an unmatched one cannot be applied: staff note what they did.
-    expect(await applyNotificationOfChange(db, c05!.id, staff, origin)).toMatchObject({ ok: false, status: 422 });
+    // An account type change: the waiting transfer to Sam Lee goes to savings (transaction code 32) in the next file.
+    expect(await applyNotificationOfChange(db, c05!.id, staff, origin)).toEqual({ ok: true, message: "The correction was applied: Account type checking to savings. 1 waiting transfer corrected." });
+    const [sam] = await db.select().from(externalPayments).where(eq(externalPayments.id, waiting_sam.payment_id));
+    expect(sam!.details).toMatchObject({ account_number: "55500001", account_type: "savings" });
+    const next = await exportPayments(db, "ach", staff, origin);
+    if (!next.ok) throw new Error(next.message);
+    const entries = readNachaFile((await exportFile(db, next.file.id))!.content).batches.flatMap((b) => b.entries);
+    expect(entries.find((e) => e.account_number === "55500001")).toMatchObject({ transaction_code: "32", amount_cents: 2_500 });
+    expect(entries.find((e) => e.account_number === "77700001")).toMatchObject({ transaction_code: "22" });
+    // An unmatched one cannot be applied: staff note what they did.
     expect(await applyNotificationOfChange(db, unmatched!.id, staff, origin)).toMatchObject({ ok: false, status: 409, message: expect.stringContaining("names no payment we sent") });
     expect(await markChangeHandled(db, unmatched!.id, "   ", staff, origin)).toEqual({ ok: false, status: 400, field: "note", message: "Please say what was done about this notification of change." });
     expect(await markChangeHandled(db, unmatched!.id, "x".repeat(501), staff, origin)).toMatchObject({ ok: false, status: 400, field: "note" });
     expect(await markChangeHandled(db, 0, "note", staff, origin)).toMatchObject({ ok: false, status: 404 });
     expect(await markChangeHandled(db, unmatched!.id, "Not ours: told the Fed", staff, origin)).toEqual({ ok: true, message: "The notification of change was marked as handled." });
-    expect(await markChangeHandled(db, c05!.id, "Member confirmed savings; told them to choose savings next time", staff, origin)).toMatchObject({ ok: true });
+    expect(await markChangeHandled(db, c05!.id, "Member confirmed savings", staff, origin)).toEqual({ ok: false, status: 409, message: "This notification of change was already handled." });
     expect(await waitingChangesCount(db)).toBe(changes_before);
     const stored = await db.select().from(achNotificationsOfChange).where(inArray(achNotificationsOfChange.id, [c03!.id, c05!.id, unmatched!.id])).orderBy(achNotificationsOfChange.id);
     expect(stored.map((n) => [n.status, n.resolved_by])).toEqual([
       ["applied", staff.id],
-      ["handled", staff.id],
+      ["applied", staff.id],
       ["handled", staff.id],
     ]);
     const [handled] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ach_noc.handled"), eq(auditLog.subject_id, String(unmatched!.id))));

@@ -65,7 +65,7 @@ describe("ACH export", () => {
     const b = await newMember(db, { checking_cents: 500_000, first_name: "Zoë" });
     const one = await queueAch(db, a.member, a.checking.id, { amount: "100.00", account_name: "Lee Park", reference: "Tuition <fall>" });
     const two = await queueAch(db, a.member, a.checking.id, { amount: "0.01", routing_number: "121000248", account_number: "98765432101234567", account_name: "Café & Co" });
-    const three = await queueAch(db, b.member, b.checking.id, { amount: "2500.50", routing_number: "026009593", account_name: "Ana O'Neil" });
+    const three = await queueAch(db, b.member, b.checking.id, { amount: "2500.50", routing_number: "026009593", account_type: "savings", account_name: "Ana O'Neil" });
     expect(await balance(a.checking.id)).toEqual({ current: 500_000, available: 489_999 });
     const settlement_before = await posted("ach_settlement");
 
@@ -91,7 +91,8 @@ describe("ACH export", () => {
     expect(byId.get(one.reference_number)!.addenda[0]!.text).toBe("TUITION <FALL>");
     expect(byId.get(one.reference_number)!.trace_number).toBe(`${batch.odfi}${String(traceSequence(one.payment_id)).padStart(7, "0")}`);
     expect(byId.get(two.reference_number)).toMatchObject({ rdfi: "12100024", account_number: "98765432101234567", amount_cents: 1, individual_name: "CAFE & CO" });
-    expect(byId.get(three.reference_number)).toMatchObject({ rdfi: "02600959", amount_cents: 250_050, individual_name: "ANA O'NEIL" });
+    // A savings account at the other bank: transaction code 32 (checking 22).
+    expect(byId.get(three.reference_number)).toMatchObject({ rdfi: "02600959", amount_cents: 250_050, individual_name: "ANA O'NEIL", transaction_code: "32" });
     expect(read.control.credit_cents).toBe(result.file.total_cents);
 
     // The settlement account received exactly the file's total; the members' money left.

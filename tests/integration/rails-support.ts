@@ -14,12 +14,13 @@ export async function queueAch(
   db: Db,
   member: Member,
   from_account_id: number,
-  options: { amount: string; account_name?: string; routing_number?: string; account_number?: string; reference?: string },
+  options: { amount: string; account_name?: string; routing_number?: string; account_number?: string; account_type?: "checking" | "savings"; reference?: string },
 ): Promise<{ payment_id: number; reference_number: string }> {
   const form = toUsBankSchema.parse({
     from_account_id: String(from_account_id),
     routing_number: options.routing_number ?? "021000021",
     account_number: options.account_number ?? "123456789",
+    ...(options.account_type ? { account_type: options.account_type } : {}),
     account_name: options.account_name ?? "Lee Park",
     amount: options.amount,
     reference: options.reference ?? "Tuition",

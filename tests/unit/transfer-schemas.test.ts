@@ -158,6 +158,13 @@ describe("To US Bank", () => {
       expect(messages(toUsBankSchema, { ...toUsBank, account_number }), account_number).toEqual(["Please enter a valid account number"]);
     }
   });
+  it("goes to a checking or a savings account, checking when the form does not say", () => {
+    expect(toUsBankSchema.parse(toUsBank).account_type).toBe("checking");
+    expect(toUsBankSchema.parse({ ...toUsBank, account_type: "savings" }).account_type).toBe("savings");
+    for (const account_type of ["loan", "Savings", ""]) {
+      expect(messages(toUsBankSchema, { ...toUsBank, account_type }), account_type).toEqual(["Please choose checking or savings"]);
+    }
+  });
 });
 
 describe("International", () => {

@@ -5,7 +5,7 @@ import { Button, FormMessage, SchemaForm, Select, TextField, anyForm, useSchemaF
 import { cx } from "~/components/ui/field-styles";
 import { formatCents } from "~/domain/money";
 import type { z } from "zod";
-import { AMOUNT_MIN, AMOUNT_STEP, betweenAccountsSchema, formErrorMessage, internationalSchema, toMemberSchema, toUsBankFormSchema } from "~/domain/transfers";
+import { AMOUNT_MIN, AMOUNT_STEP, betweenAccountsSchema, formErrorMessage, internationalSchema, toMemberSchema, toUsBankFormSchema, type UsAccountType } from "~/domain/transfers";
 import { REFUSAL_MESSAGES } from "~/domain/refusals";
 import { currencyInputStep, findCurrency } from "~/domain/currencies";
 import { CountryPicker, CurrencyPicker, accountChoices } from "./pickers";
@@ -385,6 +385,11 @@ function PausedNotice({ data }: { data: TransferData }) {
   );
 }
 
+const US_ACCOUNT_TYPE_OPTIONS = [
+  { value: "checking", label: "Checking" },
+  { value: "savings", label: "Savings" },
+] satisfies { value: UsAccountType; label: string }[];
+
 export function ToUsBankForm({ data, result }: { data: TransferData; result?: TransferResult }) {
   const submitting = useSubmitting("ach");
   const mine = result?.tab === "ach" ? result : undefined;
@@ -421,7 +426,8 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
               optional={bank !== "other"}
             />
             <TextField name="account_number" label="Account number" inputMode="numeric" defaultValue={values.account_number} isRequired description="8 to 17 digits" />
-            <TextField name="account_name" label="Name on the account" defaultValue={values.account_name} isRequired />
+            <Select name="account_type" label="Account type" options={US_ACCOUNT_TYPE_OPTIONS} defaultValue={values.account_type ?? "checking"} description="Ask the account holder if you are not sure" isRequired />
+            <TextField name="account_name" label="Name on the account" defaultValue={values.account_name} isRequired className="sm:col-span-2" />
             <AmountField defaultValue={values.amount} />
             <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired />
             <SubmitRow submitting={submitting} label="Continue" pendingLabel="Checking…" disabled={data.outgoing_paused} />

@@ -183,7 +183,7 @@ function samePayment(request: Extract<TransferRequest, { kind: "ach" | "wire" }>
   const details = payment.details;
   if (request.kind === "ach") {
     const form = request.form;
-    return payment.kind === "ach" && payment.from_account_id === form.from_account_id && payment.amount_cents === form.amount_cents && details.routing_number === form.routing_number && details.account_number === form.account_number;
+    return payment.kind === "ach" && payment.from_account_id === form.from_account_id && payment.amount_cents === form.amount_cents && details.routing_number === form.routing_number && details.account_number === form.account_number && (details.account_type ?? "checking") === form.account_type;
   }
   const form = request.form;
   return (
@@ -209,7 +209,7 @@ export function stepUpTransfer(request: Extract<TransferRequest, { kind: "member
     }
     case "ach": {
       const f = request.form;
-      return JSON.stringify([request.kind, f.idempotency_key, f.from_account_id, f.amount_cents, f.routing_number, f.account_number, f.account_name]);
+      return JSON.stringify([request.kind, f.idempotency_key, f.from_account_id, f.amount_cents, f.routing_number, f.account_number, f.account_type, f.account_name]);
     }
     case "wire": {
       const f = request.form;
@@ -614,7 +614,7 @@ export async function reviewUsBankTransfer(db: Db, member: Member, form: ToUsBan
   const checked = await checkExternal(db, member, accounts, form.from_account_id, "ach", form.amount_cents, form.amount_cents);
   if ("ok" in checked) return checked;
   const bank = bankName(form.routing_number);
-  const summary = `${formatCents(form.amount_cents)} from ${accountLabel(checked)} to ${form.account_name} at ${bank ?? `routing number ${form.routing_number}`}, account ${maskExternal(form.account_number)}.`;
+  const summary = `${formatCents(form.amount_cents)} from ${accountLabel(checked)} to ${form.account_name} at ${bank ?? `routing number ${form.routing_number}`}, ${form.account_type} account ${maskExternal(form.account_number)}.`;
   return { ok: true, from: checked, bank_name: bank, summary };
 }
 
@@ -647,7 +647,7 @@ async function planExternal(db: Db, member: Member, request: ExternalRequest): P
       usd_cents: form.amount_cents,
       fee_cents: 0,
       memo: `Transfer to ${form.account_name} at ${bank ?? "another bank"} ${maskExternal(form.account_number)}`,
-      payment: { currency: "USD", details: { routing_number: form.routing_number, account_number: form.account_number, account_name: form.account_name, bank_name: bank ?? "" } },
+      payment: { currency: "USD", details: { routing_number: form.routing_number, account_number: form.account_number, account_type: form.account_type, account_name: form.account_name, bank_name: bank ?? "" } },
       notification: (from, reference) => ({
         title: `Transfer of ${formatCents(form.amount_cents)} to ${form.account_name} is on its way`,
         body: `The money is held from ${accountLabel(from)} and goes out with the next ACH file. Reference ${reference}.`,

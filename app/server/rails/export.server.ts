@@ -133,8 +133,8 @@ function buildAch(payments: readonly ExternalPayment[], file_id: number, busines
     effective_date,
     routing_number: p.details.routing_number ?? "",
     account_number: p.details.account_number ?? "",
-    // The To US Bank form does not ask checking or savings; a credit to a checking account is the usual case.
-    account_type: "checking",
+    // As the member chose it (22 or 32); a transfer queued before the form asked went to checking.
+    account_type: p.details.account_type === "savings" ? "savings" : "checking",
     amount_cents: Number(p.amount_cents),
     individual_id: referenceNumber(Number(p.hold_transaction_id)),
     individual_name: p.details.account_name ?? "",

@@ -12,15 +12,15 @@ import { sentPaymentByTrace, type InboundStaff, type Item } from "./inbound-entr
 /**
  * Notifications of change (docs/product.md#ach-in): a bank that received one of our ACH payments
  * posted it but tells us (a COR entry, addenda 98) that the destination it was sent to has
- * changed: a new account number, routing number, name. No money moves. Each waits in the
+ * changed: a new account number, routing number, account type (checking or savings), name. No money moves. Each waits in the
  * "Notifications of change" section of /admin/queues with the member and payment it names, until
  * staff apply the correction (the member's transfers still waiting to go to that destination take
  * the corrected data, so the next file is right, and the member is told) or mark it handled with
  * a note. One that names no payment of ours waits there too, as unmatched. Both are audited.
  */
 
-/** Change codes whose correction a waiting transfer can take: the destination's routing number, account number or name. */
-const APPLICABLE: readonly string[] = ["C01", "C02", "C03", "C04"];
+/** Change codes whose correction a waiting transfer can take: the destination's routing number, account number, account type or name. */
+const APPLICABLE: readonly string[] = ["C01", "C02", "C03", "C04", "C05", "C06", "C07"];
 
 /**
  * The chunk's notifications of change, recorded with the payment each names, in the database
@@ -64,7 +64,7 @@ function describeChanges(details: Record<string, string> | null, corrected: Corr
   const out: string[] = [];
   if (corrected.routing_number) out.push(`Routing number ${was(details?.routing_number)}${corrected.routing_number}`);
   if (corrected.account_number) out.push(`Account number ${was(details?.account_number ? mask(details.account_number) : undefined)}${mask(corrected.account_number)}`);
-  if (corrected.account_type) out.push(`Account type to ${corrected.account_type}`);
+  if (corrected.account_type) out.push(`Account type ${details ? was(details.account_type ?? "checking") : ""}${corrected.account_type}`);
   if (corrected.name) out.push(`Name ${was(details?.account_name)}${corrected.name}`);
   if (corrected.individual_id) out.push(`Identification number to ${corrected.individual_id}`);
   return out;
@@ -136,7 +136,7 @@ const ALREADY = { ok: false, status: 409, message: "This notification of change 
 /**
  * Applies a notification of change: every transfer of the member still waiting to be sent to
  * the destination our payment went to (same routing and account number) takes the corrected
- * routing number, account number or name, so the next file sends it right. The sent payment keeps
+ * routing number, account number, account type or name, so the next file sends it right. The sent payment keeps
  * what was sent. The member is told; the change is audited with each payment's before and after.
  */
 export async function applyNotificationOfChange(db: Db, noc_id: number, staff: InboundStaff, origin: AuditOrigin): Promise<ChangeResult> {
@@ -160,6 +160,7 @@ export async function applyNotificationOfChange(db: Db, noc_id: number, staff: I
       update.bank_name = institution().us_banks.find((b) => b.routing_number === corrected.routing_number)?.name ?? "";
     }
     if (corrected.account_number) update.account_number = corrected.account_number;
+    if (corrected.account_type) update.account_type = corrected.account_type;
     if (corrected.name) update.account_name = corrected.name;
     const waiting = await tx
       .select()
