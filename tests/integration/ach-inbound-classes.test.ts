@@ -161,8 +161,8 @@ describe("ACH in: notifications of change", () => {
     expect((await queueCounts(db)).sections.changes).toBe(changes_before + 3);
     const rows = (await waitingChanges(db)).slice(-3);
     expect(rows.map((r) => [r.change_code, r.matched, r.applicable, r.member_email, r.payee, r.changes])).toEqual([
-      ["C03", true, true, m.member.email, "Lee Park, JPMorgan Chase Bank routing 021000021, account ••6789", ["Routing number 021000021 to 011000015", "Account number ••6789 to ••4321"]],
-      ["C05", true, true, m.member.email, "Sam Lee, JPMorgan Chase Bank routing 021000021, account ••0001", ["Account type checking to savings"]],
+      ["C03", true, true, m.member.email, "Lee Park, JPMorgan Chase Bank routing 021000021, checking account ••6789", ["Routing number 021000021 to 011000015", "Account number ••6789 to ••4321"]],
+      ["C05", true, true, m.member.email, "Sam Lee, JPMorgan Chase Bank routing 021000021, checking account ••0001", ["Account type checking to savings"]],
       ["C01", false, false, null, null, ["Account number 4242"]],
     ]);
     const [c03, c05, unmatched] = rows;

@@ -116,7 +116,7 @@ export async function waitingChanges(db: DbOrTx): Promise<ChangeItem[]> {
       applicable: payment !== null && parsed.ok && APPLICABLE.includes(noc.change_code),
       member_name,
       member_email,
-      payee: details ? `${details.account_name ?? ""}, ${details.bank_name ? `${details.bank_name} ` : ""}routing ${details.routing_number ?? ""}, account ${mask(details.account_number ?? "")}` : null,
+      payee: details ? `${details.account_name ?? ""}, ${details.bank_name ? `${details.bank_name} ` : ""}routing ${details.routing_number ?? ""}, ${details.account_type ?? "checking"} account ${mask(details.account_number ?? "")}` : null,
       amount_cents: payment ? Number(payment.amount_cents) : null,
       original_trace_number: noc.original_trace_number,
       file_name,

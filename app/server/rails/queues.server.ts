@@ -110,7 +110,7 @@ export async function pendingPayments(db: DbOrTx, kind: PaymentKind): Promise<Qu
       payee: p.kind === "ach" ? (d.account_name ?? "") : (d.recipient_name ?? ""),
       payee_bank:
         p.kind === "ach"
-          ? `${d.bank_name || `Routing ${d.routing_number ?? ""}`}, account ${maskExternal(d.account_number ?? "")}`
+          ? `${d.bank_name || `Routing ${d.routing_number ?? ""}`}, ${d.account_type ?? "checking"} account ${maskExternal(d.account_number ?? "")}`
           : `${d.bank_name ?? ""} (${d.bic ?? ""}), ${d.country ?? ""}, account ${maskExternal(d.iban || d.account_number || "")}`,
       created_at: p.created_at,
     };
@@ -166,7 +166,7 @@ export async function memberPayments(db: DbOrTx, member_id: string): Promise<Mem
     status: memberPaymentStatus(p.status, return_code),
     return_reason: return_code ? returnReason(return_code) : null,
     reference_number: referenceNumber(Number(p.hold_transaction_id)),
-    payee: p.kind === "ach" ? `${p.details.account_name ?? ""} ${maskExternal(p.details.account_number ?? "")}` : `${p.details.recipient_name ?? ""}, ${p.details.bank_name ?? ""}`,
+    payee: p.kind === "ach" ? `${p.details.account_name ?? ""}, ${p.details.account_type ?? "checking"} ${maskExternal(p.details.account_number ?? "")}` : `${p.details.recipient_name ?? ""}, ${p.details.bank_name ?? ""}`,
     amount_cents: Number(p.amount_cents),
     fee_cents: Number(p.fee_cents),
     foreign_amount: p.kind === "wire" ? formatCurrencyAmount(Number(p.foreign_amount_minor ?? 0), p.currency) : null,
