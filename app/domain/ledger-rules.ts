@@ -177,15 +177,19 @@ export function transferEntries(from_account_id: number, to_account_id: number, 
 
 /**
  * Frozen and closed accounts take part in no new posting ("Transaction Blocked",
- * docs/product.md#refusals), but for one: a frozen account is still credited the dividend it
- * earned (`interest`, which only the monthly dividend run posts). A freeze stops what is done
- * with the member's money, not what the credit union owes on it; refused, a month the account
- * spent frozen would never be paid (the run pays the month just ended) and its statement would
- * lack the dividend (docs/product.md#dividends).
+ * docs/product.md#refusals), but for two that complete what was already owed before the freeze:
+ * - a frozen account is still credited the dividend it earned (`interest`, which only the monthly
+ *   dividend run posts): refused, a month the account spent frozen would never be paid (the run
+ *   pays the month just ended) and its statement would lack the dividend (docs/product.md#dividends);
+ * - a card purchase authorized before the freeze still settles (its held amount posts): the card
+ *   network has paid the merchant and the credit union owes the network; refused, the hold would
+ *   lapse and the money go back to the member (docs/product.md#cards).
+ * A freeze stops what is done with the member's money from then on, not what was already done.
  */
-export function checkAccountOpen(account: AccountState, posting?: { kind: TransactionKind; amount_cents: number }): LedgerRefusal | null {
+export function checkAccountOpen(account: AccountState, posting?: { kind: TransactionKind; amount_cents: number; settles_hold?: boolean }): LedgerRefusal | null {
   const earned_dividend = posting?.kind === "interest" && posting.amount_cents > 0;
-  if (account.status === "frozen" && !earned_dividend) return ledgerRefusal("account_frozen", { subject_id: account.id });
+  const card_settlement = posting?.kind === "card_payment" && posting.settles_hold === true;
+  if (account.status === "frozen" && !earned_dividend && !card_settlement) return ledgerRefusal("account_frozen", { subject_id: account.id });
   if (account.status === "closed") return ledgerRefusal("account_closed", { subject_id: account.id });
   return null;
 }
@@ -275,12 +279,12 @@ export function nextTransferCount(
   return { ok: true, count: used + 1, month };
 }
 
-/** Settling a hold posts it: held debits become posted, pending credits arrive. */
-export function planSettle(entries: readonly EntryInput[], accounts: ReadonlyMap<number, AccountState>): Plan {
+/** Settling a hold of `kind` posts it: held debits become posted, pending credits arrive. */
+export function planSettle(entries: readonly EntryInput[], accounts: ReadonlyMap<number, AccountState>, kind?: TransactionKind): Plan {
   const touched = accountsOf(entries, accounts);
   if (!Array.isArray(touched)) return touched;
-  for (const { account } of touched) {
-    const blocked = checkAccountOpen(account);
+  for (const { account, entry } of touched) {
+    const blocked = checkAccountOpen(account, kind ? { kind, amount_cents: entry.amount_cents, settles_hold: true } : undefined);
     if (blocked) return blocked;
   }
   const changes = touched.map(({ entry }) => ({

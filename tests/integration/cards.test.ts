@@ -130,6 +130,17 @@ describe("card authorization", () => {
     expect(rows.filter((r) => r.kind === "card_payment").map((r) => `${r.amount_cents} ${r.status_label} ${r.badge}`)).toEqual(["-3000 Pending pending", "-8000 Released reversed"]);
   });
 
+  it("a purchase authorized before the account was frozen still settles (the network paid the merchant); a new one is declined", async () => {
+    const m = await cardholder();
+    const before = await purchase(m.card.id, 2_000);
+    if (!before.ok) throw new Error(before.message);
+    expect(await setAccountStatus(db, m.checking.id, "frozen")).toMatchObject({ ok: true });
+    expect(await purchase(m.card.id, 500)).toMatchObject({ ok: false, code: "account_frozen" });
+    expect(await settleCardPurchase(db, { authorization_id: before.authorization.id, resolved_by: "staff:test" })).toMatchObject({ ok: true, authorization: { status: "settled" } });
+    expect(await balance(m.checking.id)).toEqual({ current: 48_000, available: 48_000 });
+    expect(await setAccountStatus(db, m.checking.id, "active")).toMatchObject({ ok: true });
+  });
+
   it("a settled purchase cannot be released (a reversal corrects it), and an unknown one is not found", async () => {
     const m = await cardholder();
     const answer = await purchase(m.card.id, 1_500);

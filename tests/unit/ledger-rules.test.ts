@@ -275,6 +275,16 @@ describe("settling, releasing, reversing", () => {
     expect(refusal(() => planSettle(hold, accounts(account(1, { status: "frozen" }), account(2)))).code).toBe("account_frozen");
     expect(refusal(() => planSettle(hold, accounts(account(1), account(2, { status: "closed" })))).code).toBe("account_closed");
   });
+  it("settles a card purchase authorized before a freeze, and no other hold of a frozen account; nothing of a closed one", () => {
+    const frozen = () => accounts(account(1, { status: "frozen", posted_cents: 1_000, held_cents: 300 }), account(2));
+    expect(planSettle(hold, frozen(), "card_payment")).toMatchObject({ ok: true });
+    for (const kind of ["bill_payment", "ach_out", "withdrawal", "import"] as const) {
+      expect(refusal(() => planSettle(hold, frozen(), kind)).code, kind).toBe("account_frozen");
+    }
+    expect(refusal(() => planSettle(hold, accounts(account(1, { status: "closed", posted_cents: 1_000, held_cents: 300 }), account(2)), "card_payment")).code).toBe("account_closed");
+    // A new card purchase on a frozen account is still refused: only the settlement of one held before.
+    expect(checkAccountOpen(account(1, { status: "frozen" }), { kind: "card_payment", amount_cents: -300 })).toMatchObject({ code: "account_frozen" });
+  });
   it("releasing gives held debits back and needs no open account", () => {
     expect(planRelease(hold)).toEqual([{ account_id: 1, posted_delta_cents: 0, held_delta_cents: -300 }]);
   });

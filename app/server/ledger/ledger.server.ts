@@ -560,7 +560,7 @@ async function resolveHold(db: DbOrTx, input: ResolveInput, outcome: "posted" | 
         if (hold.status === outcome && resolution_key === input.idempotency_key) return { ok: true, transaction: hold, entries, replayed: true };
         return ledgerRefusal("not_pending", { subject_id: hold.id });
       }
-      const plan = outcome === "posted" ? planSettle(entries, accounts) : { ok: true as const, changes: planRelease(entries) };
+      const plan = outcome === "posted" ? planSettle(entries, accounts, hold.kind) : { ok: true as const, changes: planRelease(entries) };
       if (!plan.ok) return plan;
       const changes = plan.changes;
       applyChanges(accounts, changes); // asserts the accounts stay valid before anything is written
