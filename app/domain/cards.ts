@@ -142,9 +142,31 @@ export interface CardForPurchase {
 export type CardDecision = { ok: true } | { ok: false; code: RefusalCode; message: string };
 
 /** "2030-11": the last month a card works in. */
-function expiryMonth(card: CardForPurchase): string {
+function expiryMonth(card: Pick<CardForPurchase, "expiry_month" | "expiry_year">): string {
   return `${card.expiry_year}-${String(card.expiry_month).padStart(2, "0")}`;
 }
+
+/** The card no longer works on the business day `today` (YYYY-MM-DD): its expiry month has ended. */
+export function isCardExpired(card: Pick<CardForPurchase, "expiry_month" | "expiry_year">, today: string): boolean {
+  return today.slice(0, 7) > expiryMonth(card);
+}
+
+/** "11/30": a card's expiry as printed on it. */
+export function cardExpiryLabel(card: Pick<CardForPurchase, "expiry_month" | "expiry_year">): string {
+  return `${String(card.expiry_month).padStart(2, "0")}/${String(card.expiry_year).slice(-2)}`;
+}
+
+/** A card that still works: not blocked, not past its expiry month (the cards page lists the others apart). */
+export function cardWorks(card: { status: string; expired: boolean }): boolean {
+  return card.status !== "blocked" && !card.expired;
+}
+
+/**
+ * A card is renewed (a new card, new number, same account and limit) this many days before the
+ * end of its expiry month, by the nightly job, so the member has the new one before the old one
+ * stops working.
+ */
+export const CARD_RENEWAL_DAYS = 45;
 
 /**
  * The card's own rules for one purchase, on the institution's business day `today`
@@ -158,7 +180,7 @@ export function decideCardPurchase(input: { card: CardForPurchase; amount_cents:
   if (!Number.isSafeInteger(amount_cents) || amount_cents < 1 || amount_cents > CARD_PURCHASE_MAX_CENTS) return refuse("invalid_amount");
   if (card.status === "blocked") return refuse("card_blocked");
   if (card.status === "locked") return refuse("card_locked");
-  if (today.slice(0, 7) > expiryMonth(card)) return refuse("card_expired");
+  if (isCardExpired(card, today)) return refuse("card_expired");
   if (spent_today_cents + amount_cents > card.daily_limit_cents) {
     return refuse("over_card_daily_limit", { max: formatCents(card.daily_limit_cents), left: formatCents(Math.max(0, card.daily_limit_cents - spent_today_cents)) });
   }

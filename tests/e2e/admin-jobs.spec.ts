@@ -18,12 +18,13 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
     await expect(page.getByRole("heading", { level: 1, name: "Scheduled jobs" })).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Jobs" })).toHaveAttribute("aria-current", "page");
     const jobs = page.getByTestId("job");
-    await expect(jobs).toHaveCount(8);
+    await expect(jobs).toHaveCount(9);
     await expect(page.locator('[data-job="monthly-statements"]').getByRole("heading", { name: "Monthly statements" })).toBeVisible();
     await expect(page.locator('[data-job="monthly-dividends"]').getByRole("heading", { name: "Monthly dividends" })).toBeVisible();
     await expect(page.locator('[data-job="bill-payments"]').getByRole("heading", { name: "Bill payments" })).toBeVisible();
     await expect(page.locator('[data-job="unsettled-card-purchases"]').getByRole("heading", { name: "Unsettled card purchases" })).toBeVisible();
     await expect(page.locator('[data-job="unsettled-card-purchases"]').getByText(/^Every day at 12:45 AM [A-Z]{3,4}$/)).toBeVisible();
+    await expect(page.locator('[data-job="card-renewals"]').getByRole("heading", { name: "Debit card renewals" })).toBeVisible();
     const prune = page.locator('[data-job="prune-expired"]');
     await expect(prune.getByRole("heading", { name: "Remove expired sign-in codes and limits" })).toBeVisible();
     await expect(prune.getByText("Every hour at minute 17")).toBeVisible();

@@ -183,7 +183,7 @@ test("report a card stolen: it is blocked for good and a new card replaces it", 
   await report.getByRole("button", { name: "Report and replace card" }).click();
   // The answer stays on the page after the card's own controls are gone.
   await expect(page.getByRole("status").or(page.getByRole("alert")).filter({ hasText: new RegExp(`Your debit card ending ${old_last4} is blocked for good\\. Your new card ends \\d{4}`) })).toBeVisible();
-  const blocked = page.getByRole("region", { name: "Blocked cards" });
+  const blocked = page.getByRole("region", { name: "Cards that no longer work" });
   await expect(blocked.getByText(`•••• ${old_last4}`)).toBeVisible();
   await expect(blocked.getByText(/Reported stolen; blocked for good\. Replaced by the card ending \d{4}\./)).toBeVisible();
   await expect(cardSection(page).getByRole("heading", { level: 2 })).not.toHaveText(new RegExp(`${old_last4}$`));

@@ -11,7 +11,7 @@ import { getBalances, institutionAccount, memberAccounts, setAccountStatus } fro
 import { memberHistoryPage, parseHistoryFilters } from "~/server/accounts/history.server";
 import { getTransaction } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { issueDebitCard, isLuhnValid } from "~/server/cards/cards.server";
+import { issueDebitCard, isLuhnValid, renewExpiringCards } from "~/server/cards/cards.server";
 import { authorizeCardPurchase, releaseCardPurchase, releaseUnsettledCardPurchases, settleCardPurchase } from "~/server/cards/authorization.server";
 import { reverseMemberTransaction } from "~/server/member-accounts/reversals.server";
 import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
@@ -280,6 +280,50 @@ async function auditCount(action: string, subject_id: number) {
   const [row] = await db.select({ n: count() }).from(auditLog).where(and(eq(auditLog.action, action), eq(auditLog.subject_id, String(subject_id))));
   return Number(row!.n);
 }
+
+describe("renewal before a card expires", () => {
+  it("renews each card whose month ends within 45 days once (same account and limit, the member told); not a blocked card or a closed account's; the old one is listed apart once expired", async () => {
+    // Issued in January 2026: valid to the end of January 2030.
+    const issued = new Date("2026-01-10T15:00:00Z");
+    const m = await newMember(db, { checking_cents: 10_000 });
+    const card = await issueDebitCard(db, { member_id: m.member.id, account_id: m.checking.id, daily_limit_cents: 25_000, now: issued });
+    const blocked = await cardholder(0);
+    await db.update(debitCards).set({ expiry_month: 1, expiry_year: 2030, status: "blocked", blocked_at: issued, blocked_reason: "stolen" }).where(eq(debitCards.id, blocked.card.id));
+    const closing = await newMember(db, { checking_cents: 0 });
+    const closed = await issueDebitCard(db, { member_id: closing.member.id, account_id: closing.checking.id, now: issued });
+    expect(await setAccountStatus(db, closing.checking.id, "closed")).toMatchObject({ ok: true });
+    const renewalOf = async (id: number) => (await db.select().from(debitCards).where(eq(debitCards.renews_id, id)))[0];
+
+    // 16 December 2029: January's end is 46 days away, not yet.
+    await renewExpiringCards(db, new Date("2029-12-16T15:00:00Z"));
+    expect(await renewalOf(card.id)).toBeUndefined();
+    await renewExpiringCards(db, new Date("2029-12-17T15:00:00Z"));
+    const renewal = await renewalOf(card.id);
+    expect(renewal).toMatchObject({ member_id: m.member.id, account_id: m.checking.id, daily_limit_cents: 25_000, status: "active", pin_hash: null, expiry_month: 12, expiry_year: 2033 });
+    expect(renewal!.last4).not.toBe(card.last4);
+    expect(await renewalOf(blocked.card.id)).toBeUndefined();
+    expect(await renewalOf(closed.id)).toBeUndefined();
+    const [bell] = await db.select().from(notifications).where(eq(notifications.member_id, m.member.id)).orderBy(desc(notifications.id)).limit(1);
+    expect(bell).toMatchObject({ kind: "card_activity", title: `Your new debit card ends ${renewal!.last4}` });
+    expect(bell!.body).toContain(`Your debit card ending ${card.last4} expires at the end of 01/30`);
+    // Again, the same night or later: no second renewal.
+    expect(await renewExpiringCards(db, new Date("2029-12-18T15:00:00Z"))).toEqual({ renewed: 0 });
+    expect(await db.select().from(debitCards).where(eq(debitCards.renews_id, card.id))).toHaveLength(1);
+
+    // Both work in January; in February the old one is expired, declined and listed apart.
+    const january = await memberCardsView(db, m.member.id, new Date("2030-01-20T15:00:00Z"));
+    expect(january.map((c) => [c.last4, c.expired, c.renews_last4, c.renewed_by_last4])).toEqual([
+      [renewal!.last4, false, card.last4, null],
+      [card.last4, false, null, renewal!.last4],
+    ]);
+    const february = new Date("2030-02-02T15:00:00Z");
+    expect((await memberCardsView(db, m.member.id, february)).map((c) => [c.last4, c.expired])).toEqual([
+      [renewal!.last4, false],
+      [card.last4, true],
+    ]);
+    expect(await purchase(card.id, 100, { now: february })).toMatchObject({ ok: false, code: "card_expired" });
+  });
+});
 
 describe("/dashboard/cards: who may see and use it", () => {
   let owner_card_id = 0;

@@ -9,6 +9,7 @@ import { institution } from "~/config/institution.server";
 import { pageTitle } from "~/components/site/page-title";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { FormMessage, formMessages } from "~/components/ui";
+import { cardWorks } from "~/domain/cards";
 import { CardFace, CardFacts, CardTransactions, DetailsControl, LimitControl, LockControl, PinControl, ReportLostControl } from "~/components/member/card-services";
 
 /**
@@ -37,8 +38,8 @@ export default function Cards({ loaderData, actionData }: Route.ComponentProps) 
   const { cards, institution_name } = loaderData;
   const result = actionData as CardActionData | undefined;
   const { formatDateTime } = useInstitutionDates();
-  const usable = cards.filter((c) => c.status !== "blocked");
-  const blocked = cards.filter((c) => c.status === "blocked");
+  const usable = cards.filter(cardWorks);
+  const blocked = cards.filter((c) => !cardWorks(c));
   // An answer about no card with controls on the page: an unknown step, another member's card,
   // or the card just reported lost (its controls are gone; the answer names its replacement).
   const stray = result && !usable.some((c) => c.id === result.card_id) ? { tone: result.tone, text: result.tone === "error" ? (formMessages(result.reply)[0] ?? result.message) : result.message } : null;
@@ -66,6 +67,8 @@ export default function Cards({ loaderData, actionData }: Route.ComponentProps) 
           <h2 id={`card-${card.id}-heading`} className="flex items-center gap-2 text-lg font-semibold text-brand-900">
             <CreditCard className="size-5 text-accent-700" aria-hidden="true" /> Debit card {card.masked_number}
           </h2>
+          {card.renews_last4 ? <p className="mt-1 text-sm text-slate-700">The renewal of your card ending {card.renews_last4}, which works until it expires.</p> : null}
+          {card.renewed_by_last4 ? <p className="mt-1 text-sm text-slate-700">Expires at the end of {card.expiry}: its renewal, the card ending {card.renewed_by_last4}, works now.</p> : null}
           <div className="mt-4 grid gap-6 lg:grid-cols-2">
             <div className="min-w-0 space-y-5">
               <CardFace card={card} institution_name={institution_name} />
@@ -89,7 +92,7 @@ export default function Cards({ loaderData, actionData }: Route.ComponentProps) 
       {blocked.length > 0 ? (
         <section aria-labelledby="blocked-heading" className="mt-8">
           <h2 id="blocked-heading" className="text-lg font-semibold text-brand-900">
-            Blocked cards
+            Cards that no longer work
           </h2>
           <ul className="mt-3 space-y-3">
             {blocked.map((card) => (
@@ -98,8 +101,11 @@ export default function Cards({ loaderData, actionData }: Route.ComponentProps) 
                   Debit card <span className="font-mono">{card.masked_number}</span>
                 </p>
                 <p className="mt-1 text-sm text-slate-700">
-                  {card.blocked_reason === "account_closed" ? "Its account was closed" : `Reported ${card.blocked_reason ?? "lost"}`}; blocked for good.
+                  {card.status !== "blocked"
+                    ? `Expired at the end of ${card.expiry}.`
+                    : `${card.blocked_reason === "account_closed" ? "Its account was closed" : `Reported ${card.blocked_reason ?? "lost"}`}; blocked for good.`}
                   {card.replaced_by_last4 ? ` Replaced by the card ending ${card.replaced_by_last4}.` : ""}
+                  {card.renewed_by_last4 ? ` Renewed by the card ending ${card.renewed_by_last4}.` : ""}
                 </p>
                 <div className="mt-3">
                   <CardTransactions card={card} formatDateTime={formatDateTime} />

@@ -1,9 +1,14 @@
 import crypto from "node:crypto";
-import { and, asc, eq, inArray, ne } from "drizzle-orm";
-import type { DbOrTx } from "~/server/db/client.server";
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "~/server/db/client.server";
 import { debitCards, type DebitCard } from "~/server/db/schema";
 import { maskCardNumber } from "~/domain/account-display";
 import { encryptField, keyedHash } from "~/server/security/crypto.server";
+import { notify } from "~/server/notifications/notifications.server";
+import { institution } from "~/config/institution.server";
+import { businessDate } from "~/domain/ledger-rules";
+import { addDays } from "~/domain/bill-pay";
+import { CARD_RENEWAL_DAYS, cardExpiryLabel } from "~/domain/cards";
 
 /**
  * Debit cards (approval issues one for the checking account, docs/product.md#staff-review). The
@@ -80,7 +85,7 @@ function toView(row: DebitCard): DebitCardView {
 /** Issues an active debit card for a member's account (inside the caller's transaction). */
 export async function issueDebitCard(
   db: DbOrTx,
-  input: { member_id: string; account_id: number; now?: Date; daily_limit_cents?: number },
+  input: { member_id: string; account_id: number; now?: Date; daily_limit_cents?: number; renews_id?: number },
 ): Promise<DebitCardView> {
   const now = input.now ?? new Date();
   const expiry = new Date(Date.UTC(now.getUTCFullYear() + CARD_VALID_YEARS, now.getUTCMonth(), 1));
@@ -99,6 +104,7 @@ export async function issueDebitCard(
         expiry_year: expiry.getUTCFullYear(),
         status: "active",
         daily_limit_cents: input.daily_limit_cents ?? DEFAULT_CARD_DAILY_LIMIT_CENTS,
+        renews_id: input.renews_id ?? null,
         created_at: now,
         updated_at: now,
       })
@@ -125,6 +131,52 @@ export async function blockCardsOfClosedAccount(db: DbOrTx, cards: readonly Debi
     .update(debitCards)
     .set({ status: "blocked", blocked_at: now, blocked_reason: "account_closed", updated_at: now })
     .where(inArray(debitCards.id, cards.map((c) => c.id)));
+}
+
+/**
+ * The nightly renewal: every card that still works (not blocked, its account not closed), not yet
+ * renewed, whose expiry month ends within CARD_RENEWAL_DAYS of the business day, gets a new card:
+ * new number and expiry, the same account and daily limit, no PIN yet. The member is told in the
+ * bell; the old card works to the end of its month. Each card in its own database transaction
+ * under its row lock; the unique index on `renews_id` keeps it to one renewal however often or
+ * wherever the job runs.
+ */
+export async function renewExpiringCards(db: Db, now: Date = new Date()): Promise<{ renewed: number }> {
+  const horizon = addDays(businessDate(institution().time_zone, now), CARD_RENEWAL_DAYS);
+  let renewed = 0;
+  let after = 0;
+  for (;;) {
+    const due = await db.execute<{ id: number }>(sql`
+      select c.id from debit_cards c join ledger_accounts a on a.id = c.account_id
+       where c.status <> 'blocked' and a.status <> 'closed' and c.id > ${after}
+         and (make_date(c.expiry_year, c.expiry_month, 1) + interval '1 month' - interval '1 day')::date <= ${horizon}::date
+         and not exists (select 1 from debit_cards n where n.renews_id = c.id)
+       order by c.id limit ${RENEWAL_BATCH}`);
+    for (const { id } of due.rows) {
+      if (await renewCard(db, Number(id), now)) renewed++;
+    }
+    if (due.rows.length < RENEWAL_BATCH) return { renewed };
+    after = Number(due.rows[due.rows.length - 1]!.id);
+  }
+}
+
+const RENEWAL_BATCH = 500;
+
+async function renewCard(db: Db, card_id: number, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [card] = await tx.select().from(debitCards).where(eq(debitCards.id, card_id)).for("update");
+    if (!card || card.status === "blocked") return false;
+    const [already] = await tx.select({ id: debitCards.id }).from(debitCards).where(eq(debitCards.renews_id, card.id));
+    if (already) return false;
+    const renewal = await issueDebitCard(tx, { member_id: card.member_id, account_id: Number(card.account_id), daily_limit_cents: Number(card.daily_limit_cents), renews_id: card.id, now });
+    await notify(tx, {
+      member_id: card.member_id,
+      kind: "card_activity",
+      title: `Your new debit card ends ${renewal.last4}`,
+      body: `Your debit card ending ${card.last4} expires at the end of ${cardExpiryLabel(card)}, so we issued its renewal, ending ${renewal.last4}, for the same account and daily limit. It works now: choose its PIN on the Cards page. The old card works until it expires.`,
+    });
+    return true;
+  });
 }
 
 /** A member's cards, oldest first (masked). */

@@ -10,7 +10,7 @@ import { sendStepUpCode, verifyStepUpCode, type StepUpWording } from "~/server/p
 import { referenceNumber } from "~/server/ledger/ledger.server";
 import { businessDate, toCents, toId } from "~/domain/ledger-rules";
 import { maskAccountNumber } from "~/domain/account-display";
-import { CARD_MESSAGES, CARD_STATUS_LABELS, pinProblem, type CardStatus } from "~/domain/cards";
+import { CARD_MESSAGES, CARD_STATUS_LABELS, cardExpiryLabel, cardWorks, isCardExpired, pinProblem, type CardStatus } from "~/domain/cards";
 import { formatCents } from "~/domain/money";
 import { refusalMessage, type RefusalCode } from "~/domain/refusals";
 import { cardNumberContext, issueDebitCard } from "./cards.server";
@@ -138,9 +138,6 @@ export async function sendCardCode(db: Db, member: CardMember, card_id: number, 
 }
 
 /** "11/30": the expiry as printed on the card. */
-function cardExpiry(card: Pick<DebitCard, "expiry_month" | "expiry_year">): string {
-  return `${String(card.expiry_month).padStart(2, "0")}/${String(card.expiry_year).slice(-2)}`;
-}
 
 /** "4000001234567899" -> "4000 0012 3456 7899". */
 function groupCardNumber(number: string): string {
@@ -164,7 +161,7 @@ export async function revealCardDetails(db: Db, member: CardMember & { name: str
   return {
     ok: true,
     message: "Your card details are shown below. Leave this page when you are done.",
-    details: { number: groupCardNumber(number), expiry: cardExpiry(card), name_on_card: member.name.toUpperCase() },
+    details: { number: groupCardNumber(number), expiry: cardExpiryLabel(card), name_on_card: member.name.toUpperCase() },
   };
 }
 
@@ -247,6 +244,11 @@ export interface MemberCard {
   has_pin: boolean;
   account: { id: number; name: string; masked_number: string; status: string };
   blocked_reason: "lost" | "stolen" | "account_closed" | null;
+  /** Its expiry month has ended: it no longer works (listed with the blocked cards). */
+  expired: boolean;
+  /** The expiring card this one renews, and the renewal issued for this one. */
+  renews_last4: string | null;
+  renewed_by_last4: string | null;
   replaced_by_last4: string | null;
   transactions: CardTransactionRow[];
 }
@@ -280,6 +282,7 @@ export async function memberCardsView(db: DbOrTx, member_id: string, now: Date =
     .orderBy(desc(debitCards.id))
     .limit(CARDS_MAX);
   const last4 = new Map(rows.map((r) => [r.card.id, r.card.last4]));
+  const renewed_by = new Map(rows.filter((r) => r.card.renews_id !== null).map((r) => [r.card.renews_id!, r.card.last4]));
   const cards: MemberCard[] = [];
   for (const { card, account_name, account_number, account_status, spent_today, transactions: json } of rows) {
     const transactions = jsonRows(json);
@@ -287,7 +290,7 @@ export async function memberCardsView(db: DbOrTx, member_id: string, now: Date =
       id: card.id,
       masked_number: card.masked_number,
       last4: card.last4,
-      expiry: cardExpiry(card),
+      expiry: cardExpiryLabel(card),
       status: card.status as CardStatus,
       status_label: CARD_STATUS_LABELS[card.status as CardStatus],
       daily_limit_cents: Number(card.daily_limit_cents),
@@ -296,6 +299,9 @@ export async function memberCardsView(db: DbOrTx, member_id: string, now: Date =
       account: { id: Number(card.account_id), name: account_name, masked_number: maskAccountNumber(account_number), status: account_status },
       blocked_reason: card.blocked_reason ?? null,
       replaced_by_last4: card.replaced_by_id ? (last4.get(card.replaced_by_id) ?? null) : null,
+      expired: isCardExpired(card, today),
+      renews_last4: card.renews_id ? (last4.get(card.renews_id) ?? null) : null,
+      renewed_by_last4: renewed_by.get(card.id) ?? null,
       transactions: transactions.map((t) => ({
         transaction_id: toId(t.transaction_id),
         reference_number: referenceNumber(toId(t.transaction_id)),
@@ -308,8 +314,8 @@ export async function memberCardsView(db: DbOrTx, member_id: string, now: Date =
       })),
     });
   }
-  // Usable cards first; the order among each group stays newest first.
-  return [...cards.filter((c) => c.status !== "blocked"), ...cards.filter((c) => c.status === "blocked")];
+  // Usable cards first, then those that no longer work (blocked or expired); each group newest first.
+  return [...cards.filter(cardWorks), ...cards.filter((c) => !cardWorks(c))];
 }
 
 /** A member's cards as the back office's Post card transaction lists them (any member, by staff). */

@@ -3,7 +3,7 @@ import { db } from "~/server/db/db.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 import { formReply, parseSubmission, replyTo, type FormReply } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
-import { cardSchema, changePinSchema, reportLostSchema, setLimitSchema, viewDetailsSchema, CARD_MESSAGES } from "~/domain/cards";
+import { cardSchema, cardWorks, changePinSchema, reportLostSchema, setLimitSchema, viewDetailsSchema, CARD_MESSAGES } from "~/domain/cards";
 import { memberStatementAccounts } from "~/server/statements/member-statements.server";
 import { changeCardPin, memberCardsView, reportCardLost, revealCardDetails, sendCardCode, setCardDailyLimit, setCardLocked, type CardCodePurpose, type CardControlAnswer, type CardDetailsAnswer } from "./controls.server";
 
@@ -46,7 +46,7 @@ export async function loadCardsPage(user: SessionUser) {
 export async function cardServicesSummary(user: Pick<SessionUser, "id">, view: "overview" | "statements" = "overview", now: Date = new Date()) {
   const database = await db();
   const [all_cards, accounts] = await Promise.all([memberCardsView(database, user.id, now, 1), view === "statements" ? memberStatementAccounts(database, user.id, now) : null]);
-  const cards = all_cards.filter((c) => c.status !== "blocked");
+  const cards = all_cards.filter(cardWorks);
   return {
     cards: cards.map((c) => ({
       id: c.id,

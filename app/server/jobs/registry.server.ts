@@ -7,7 +7,8 @@ import { payDueBillPayments } from "~/server/bill-pay/bill-pay.server";
 import { payMonthlyDividends } from "~/server/dividends/dividends.server";
 import { upkeepEmbeddedDatabase } from "~/server/db/upkeep.server";
 import { releaseUnsettledCardPurchases } from "~/server/cards/authorization.server";
-import { CARD_AUTHORIZATION_HOLD_DAYS } from "~/domain/cards";
+import { renewExpiringCards } from "~/server/cards/cards.server";
+import { CARD_AUTHORIZATION_HOLD_DAYS, CARD_RENEWAL_DAYS } from "~/domain/cards";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md
@@ -99,6 +100,19 @@ export const unsettledCardPurchasesJob = defineJob({
   run: ({ db, now }) => releaseUnsettledCardPurchases(db, now),
 });
 
+export const cardRenewalsJob = defineJob({
+  name: "card-renewals",
+  title: "Debit card renewals",
+  description: `Issues a new debit card (new number and expiry, the same account and daily limit) for every card whose expiry month ends within ${CARD_RENEWAL_DAYS} days, once per card, and tells the member; the old card works until it expires.`,
+  // Nightly; a missed night renews the same cards at the next.
+  schedule: "15 1 * * *",
+  max_attempts: 5,
+  backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
+  // Each run issues cards: staff can see every one in the audit log.
+  audit_every_run: true,
+  run: ({ db, now }) => renewExpiringCards(db, now),
+});
+
 export const databaseUpkeepJob = defineJob({
   name: "database-upkeep",
   title: "Embedded database upkeep",
@@ -118,5 +132,6 @@ export const APP_JOBS = [
   billPaymentsJob,
   mobileDepositAvailabilityJob,
   unsettledCardPurchasesJob,
+  cardRenewalsJob,
   databaseUpkeepJob,
 ] as const;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, date, index, integer, pgTable, text, timestamp, unique, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, date, index, integer, pgTable, text, timestamp, unique, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { ledgerAccounts, ledgerTransactions } from "./ledger";
 
 /**
@@ -40,12 +40,15 @@ export const debitCards = pgTable(
     blocked_reason: text("blocked_reason", { enum: CARD_BLOCK_REASONS }),
     /** The replacement issued when this card was reported lost or stolen. */
     replaced_by_id: bigint("replaced_by_id", { mode: "number" }).references((): AnyPgColumn => debitCards.id),
+    /** The expiring card this one renews (issued by the nightly renewal); each card is renewed once. */
+    renews_id: bigint("renews_id", { mode: "number" }).references((): AnyPgColumn => debitCards.id),
     created_at: timestamptz("created_at").defaultNow().notNull(),
     updated_at: timestamptz("updated_at").defaultNow().notNull(),
   },
   (t) => [
     index("debit_cards_member_idx").on(t.member_id),
     index("debit_cards_account_idx").on(t.account_id),
+    uniqueIndex("debit_cards_renews_unique").on(t.renews_id).where(sql`${t.renews_id} is not null`),
     check("debit_cards_status_valid", sql`${t.status} in ('active', 'locked', 'blocked')`),
     // Blocked is for good and says why; only a blocked card has a replacement.
     check(

@@ -1,0 +1,3 @@
+ALTER TABLE "debit_cards" ADD COLUMN "renews_id" bigint;--> statement-breakpoint
+ALTER TABLE "debit_cards" ADD CONSTRAINT "debit_cards_renews_id_debit_cards_id_fk" FOREIGN KEY ("renews_id") REFERENCES "public"."debit_cards"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "debit_cards_renews_unique" ON "debit_cards" USING btree ("renews_id") WHERE "debit_cards"."renews_id" is not null;
