@@ -137,8 +137,6 @@ export async function sendCardCode(db: Db, member: CardMember, card_id: number, 
   return { ok: true, message: `We emailed a one-time code to ${member.email}. Enter it below; it expires in 10 minutes.` };
 }
 
-/** "11/30": the expiry as printed on the card. */
-
 /** "4000001234567899" -> "4000 0012 3456 7899". */
 function groupCardNumber(number: string): string {
   return number.replace(/(\d{4})(?=\d)/g, "$1 ");
