@@ -101,8 +101,13 @@ test("lock a card and see a purchase declined, unlock and see one go through, se
   // The merchant cancels a purchase: Release gives its hold back and frees that much of the day's limit.
   await authorize(page, "Seacoast Books", "7.50");
   await expect(page.getByText(/^Authorized: \$7\.50 at Seacoast Books/)).toBeVisible();
+  // The purchase form is drawn afresh with a new key once the page's data has reloaded, which can
+  // come a moment after the answer shows: wait for the new key, so what is typed is not cleared.
+  const purchaseKey = page.getByRole("form", { name: "Post a card purchase" }).locator('input[name="request_key"]');
+  const keyBefore = await purchaseKey.inputValue();
   await page.getByRole("button", { name: "Release $7.50 at Seacoast Books" }).click();
   await expect(page.getByText("Released: $7.50 at Seacoast Books is no longer held; the member was told.")).toBeVisible();
+  await expect(purchaseKey).not.toHaveValue(keyBefore);
   await authorize(page, "Seacoast Books", "7.50");
   await expect(page.getByText(/^Authorized: \$7\.50 at Seacoast Books/)).toBeVisible();
   await expect(page.getByRole("button", { name: "Release $7.50 at Seacoast Books" })).toBeVisible();
