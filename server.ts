@@ -77,7 +77,7 @@ async function main() {
 
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", process.env.TRUST_PROXY === "1" ? 1 : false);
+  app.set("trust proxy", config.TRUST_PROXY === "1" ? 1 : false);
   app.set("query parser", "simple");
 
   app.use((req, res, next) => {

@@ -29,6 +29,10 @@ const EnvSchema = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .superRefine((url, context) => {
+      const problem = connectionUrlProblem(url);
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    })
     .optional(),
   PUBLIC_URL: z.url().optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -46,6 +50,8 @@ const EnvSchema = z.object({
     .optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
   INSTITUTION_CONFIG: z.string().min(1).optional(),
+  /** "1": exactly one reverse proxy in front; the client address comes from X-Forwarded-For. */
+  TRUST_PROXY: z.enum(["0", "1"], "must be 1 (exactly one reverse proxy in front) or 0").optional(),
   /** "1": run the demo profile (published passwords) even in a production deployment, on purpose. */
   MUTUAL_DEMO: z.enum(["0", "1"], "must be 1 (run the demo profile on purpose) or 0").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -68,6 +74,24 @@ const EnvSchema = z.object({
   JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   JOB_CLOCK: z.enum(["system", "adjustable"], "must be system or adjustable").default("system"),
 });
+
+/**
+ * Why a PostgreSQL URL cannot be read, or undefined. A password holding `/`, `#` or `?` must be
+ * percent-encoded; unencoded, node-postgres fails with a bare "Invalid URL" that names no
+ * variable, or (for `#`) connects with a cut password. A Unix-socket URL has no host in the
+ * authority (`postgresql://user@/db?host=/run/postgresql`): it is checked with a stand-in host.
+ */
+export function connectionUrlProblem(url: string): string | undefined {
+  const probe = url.replace(/^(postgres(?:ql)?:\/\/(?:[^/?#]*@)?)(?=[/?]|$)/, "$1localhost");
+  let parsed: URL;
+  try {
+    parsed = new URL(probe);
+  } catch {
+    return "is not a valid URL: percent-encode special characters in the user name and password (/ as %2F, # as %23, ? as %3F, @ as %40, % as %25)";
+  }
+  if (parsed.hash) return "has a # in it: percent-encode it as %23 (a # in a password cuts the URL there)";
+  return undefined;
+}
 
 export type Env = z.infer<typeof EnvSchema> & { dataDirAbsolute: string };
 

@@ -22,6 +22,25 @@ describe("environment", () => {
   it("requires secrets with PostgreSQL in production", () => {
     expect(() => parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgresql://db/x" })).toThrow(/SESSION_SECRET/);
   });
+  it("stops on a TRUST_PROXY that is neither 1 nor 0, as the README says (it was taken as off)", () => {
+    expect(parseEnv({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe("1");
+    expect(parseEnv({ TRUST_PROXY: "0" }).TRUST_PROXY).toBe("0");
+    for (const value of ["true", "yes", "2", "on"]) expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be 1/);
+  });
+  it("names DATABASE_URL and says to percent-encode when a password holds a reserved character", () => {
+    for (const url of ["postgresql://mutual:pa/ss@db.example/mutual", "postgresql://mutual:pa#ss@db.example/mutual", "postgresql://mutual:pa?ss@db.example/mutual"]) {
+      expect(() => parseEnv({ DATABASE_URL: url })).toThrow(/DATABASE_URL: .*percent-encode/);
+    }
+    // Encoded, and the forms that node-postgres reads as meant, are accepted.
+    for (const url of [
+      "postgresql://mutual:pa%2Fss%23%3F@db.example:5432/mutual?sslmode=require",
+      "postgresql://mutual:pa+ss@db.example/mutual",
+      "postgresql://postgres@/postgres?host=/run/postgresql&port=5432",
+      "postgres://db/x",
+    ]) {
+      expect(parseEnv({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    }
+  });
   it("treats empty variables as unset", () => {
     expect(parseEnv({ DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
   });

@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import * as schema from "./schema";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.server";
 import { describeDatabaseError } from "./unavailable.server";
-import { DATABASE_POOL_DEFAULTS } from "../../config/env.server";
+import { ConfigurationError, DATABASE_POOL_DEFAULTS } from "../../config/env.server";
 import { logger } from "../logger.server";
 import { ownerOnlyDir, restrictTreeToOwner } from "../files/owner-only.server";
 import { dumpPgdata, serveBackups, type BackupService } from "../backup/backup.server";
@@ -156,12 +156,36 @@ export async function migrateDatabase(database: Database): Promise<void> {
     try {
       await lockClient.connect();
       await lockClient.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+      await refuseNewerDatabase(drizzlePg(lockClient, { schema }) as unknown as Db);
       await migratePg(drizzlePg(lockClient, { schema }), { migrationsFolder });
     } finally {
       await lockClient.end().catch(() => undefined);
     }
   } else {
+    await refuseNewerDatabase(database.db);
     await migratePglite(database.db as never, { migrationsFolder });
+  }
+}
+
+/**
+ * Old code on a database a newer version has migrated would run quietly against tables it does
+ * not know (Drizzle's migrator applies only what is newer than the newest applied migration, so
+ * it finds nothing to do): stop instead, naming both. This happens when a release is rolled back
+ * after its migrations ran (docs/operations.md#upgrading).
+ */
+async function refuseNewerDatabase(db: Db): Promise<void> {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] };
+  const newest_known = journal.entries.at(-1);
+  if (!newest_known) return;
+  const exists = await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`);
+  if (!exists.rows[0]?.present) return;
+  const applied = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations where created_at > ${newest_known.when}`);
+  const unknown = Number(applied.rows[0]?.n ?? 0);
+  if (unknown > 0) {
+    throw new ConfigurationError(
+      `The database has ${unknown} migration(s) newer than this version of Mutual knows (its newest is ${newest_known.tag}).\n` +
+        "A newer release has migrated it: run that release (or newer), or restore the backup taken before the upgrade.",
+    );
   }
 }
 
