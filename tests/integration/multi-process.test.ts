@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { AppProcess, TransferLoad, appEnvironment, freePort, memberWithAccounts, postedBalances, repository, signIn, type Member, type Outcome } from "./app-server";
 import { onPostgres, openTestDatabase } from "./test-database";
 import type { Database } from "~/server/db/client.server";
@@ -41,14 +41,15 @@ afterAll(async () => {
 });
 
 /** The parts of the shipped nginx site the test runs as they are (see the markers in the file). */
-function shippedProxyConfig(): { server_parameters: string; map: string; proxy: string } {
+function shippedProxyConfig(): { server_parameters: string; map: string; log_format: string; proxy: string } {
   const text = fs.readFileSync(path.join(repository, "deploy/nginx/mutual.conf"), "utf8");
   const upstream = /upstream mutual \{([\s\S]*?)\n\}/.exec(text)?.[1];
   const server_parameters = /^\s*server \S+ ([^;]*);/m.exec(upstream ?? "")?.[1];
   const map = /^map \$server_port \$mutual_port_suffix \{[\s\S]*?\n\}/m.exec(text)?.[0];
+  const log_format = /^log_format mutual [\s\S]*?;$/m.exec(text)?.[0];
   const proxy = /# BEGIN proxy\n([\s\S]*?)\n\s*# END proxy/.exec(text)?.[1];
-  if (!upstream || !server_parameters || !map || !proxy) throw new Error("deploy/nginx/mutual.conf lost its upstream, map or BEGIN/END proxy markers");
-  return { server_parameters, map, proxy };
+  if (!upstream || !server_parameters || !map || !log_format || !proxy) throw new Error("deploy/nginx/mutual.conf lost its upstream, map, log_format or BEGIN/END proxy markers");
+  return { server_parameters, map, log_format, proxy };
 }
 
 /** Debian's nginx in the foreground, with a prefix folder of its own for its config, logs and temp files. */
@@ -72,7 +73,8 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 512; }
 http {
-    access_log ${dir}/access.log;
+${shipped.log_format}
+    access_log ${dir}/access.log mutual;
     client_body_temp_path ${dir}/client_body;
     proxy_temp_path ${dir}/proxy;
     fastcgi_temp_path ${dir}/fastcgi;
@@ -111,6 +113,11 @@ ${shipped.proxy}
 
   get base(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  accessLog(): string {
+    const file = path.join(this.dir, "access.log");
+    return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
   }
 
   errorLog(): string {
@@ -222,6 +229,23 @@ describe("several app processes on one PostgreSQL behind nginx", () => {
       });
       await foreign.body?.cancel();
       expect(foreign.status).toBe(403);
+
+      // The shipped site keeps the monitoring's endpoints off the internet, and its access log
+      // keeps no query string (a reset link's token) but the request id the app logs too.
+      for (const endpoint of ["/metrics", "/readyz"]) {
+        const refused = await fetch(`${proxy}${endpoint}`);
+        await refused.body?.cancel();
+        expect(refused.status, `${endpoint} through nginx`).toBe(404);
+        expect(refused.headers.has("x-served-by"), `${endpoint} never reaches an app process`).toBe(false);
+      }
+      const token = "a-live-reset-token-0123456789";
+      const reset = await fetch(`${proxy}/reset-password?token=${token}`);
+      await reset.body?.cancel();
+      const request_id = reset.headers.get("x-request-id");
+      expect(request_id).toMatch(/^[0-9a-f]{32}$/);
+      await vi.waitFor(() => expect(nginx!.accessLog()).toContain(`request_id=${request_id}`));
+      expect(nginx.accessLog()).not.toContain(token);
+      expect(nginx.accessLog()).toContain(`"GET /reset-password HTTP/1.1" ${reset.status}`);
 
       mark("signed in");
       const balancesBefore = await postedBalances(db, members);
