@@ -15,7 +15,7 @@ import { pino } from "pino";
 import { createRequestHandler } from "@react-router/express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { env, ConfigurationError } from "./app/config/env.server";
-import { institution } from "./app/config/institution.server";
+import { institution, requireMailAndHttps } from "./app/config/institution.server";
 import { requestInfoContext } from "./app/context";
 import { appDatabase } from "./app/server/db/db.server";
 import { seedDemoIfDemo } from "./app/server/seed/startup.server";
@@ -40,6 +40,7 @@ async function main() {
   process.umask(0o077);
   const config = env();
   const profile = institution();
+  requireMailAndHttps(config, profile);
   const production = config.NODE_ENV === "production";
   // HSTS and upgrade-insecure-requests only where the site is really served over https.
   const https = config.PUBLIC_URL?.startsWith("https://") ?? false;

@@ -250,7 +250,7 @@ async function measure(url: string | undefined) {
   fs.writeFileSync(institution_file, JSON.stringify({ ...demoInstitution, demo: false }));
   const server = spawn(process.execPath, [path.join(build, "bin/server.js")], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn", MUTUAL_BENCH: "1", MUTUAL_BUILD_DIR: build, INSTITUTION_CONFIG: institution_file, ...(url ? { DATABASE_URL: url } : {}) },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn", MUTUAL_BENCH: "1", MUTUAL_TEST_INSTALL: "1", MUTUAL_BUILD_DIR: build, INSTITUTION_CONFIG: institution_file, ...(url ? { DATABASE_URL: url } : {}) },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const exited = new Promise((resolve) => server.once("exit", resolve));

@@ -90,7 +90,7 @@ async function main() {
   const institutionFile = path.join(work, "institution.json");
   fs.writeFileSync(institutionFile, JSON.stringify({ ...demoInstitution, demo: false }));
   const server = ["--enable-source-maps", path.join(buildDir, "bin/server.js")];
-  const production = { NODE_ENV: "production", LOG_LEVEL: "warn", INSTITUTION_CONFIG: institutionFile, MUTUAL_BUILD_DIR: buildDir };
+  const production = { NODE_ENV: "production", MUTUAL_TEST_INSTALL: "1", LOG_LEVEL: "warn", INSTITUTION_CONFIG: institutionFile, MUTUAL_BUILD_DIR: buildDir };
   const reference = ["-e", `require("node:http").createServer((q, s) => s.end("ready")).listen(${port})`];
   const load_before = os.loadavg();
 

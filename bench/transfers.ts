@@ -475,6 +475,7 @@ class AppProcess {
       env: {
         ...process.env,
         NODE_ENV: "production",
+        MUTUAL_TEST_INSTALL: "1",
         LOG_LEVEL: "warn",
         MUTUAL_BUILD_DIR: build,
         INSTITUTION_CONFIG: institutionFile,

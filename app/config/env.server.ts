@@ -54,6 +54,12 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.enum(["0", "1"], "must be 1 (exactly one reverse proxy in front) or 0").optional(),
   /** "1": run the demo profile (published passwords) even in a production deployment, on purpose. */
   MUTUAL_DEMO: z.enum(["0", "1"], "must be 1 (run the demo profile on purpose) or 0").optional(),
+  /**
+   * "1": a test install, on purpose: a production deployment that may start without SMTP_URL
+   * (nobody receives a sign-in code: staff read them in the outbox) and without an https
+   * PUBLIC_URL (docs/operations.md#configure).
+   */
+  MUTUAL_TEST_INSTALL: z.enum(["0", "1"], "must be 1 (a test install, on purpose) or 0").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // PostgreSQL connections (with DATABASE_URL), in milliseconds; 0 turns off the statement and
   // idle-in-transaction timeouts and the keepalive.

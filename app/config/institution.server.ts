@@ -16,6 +16,24 @@ export function parseInstitution(raw: unknown, source: string): Institution {
 type InstitutionEnv = Pick<Env, "NODE_ENV" | "DATABASE_URL" | "PUBLIC_URL" | "INSTITUTION_CONFIG" | "MUTUAL_DEMO">;
 
 /**
+ * A real credit union's deployment (its own profile, not the demo, in production) must reach its
+ * members: every sign-in needs an emailed code, so without SMTP_URL nobody could sign in, and
+ * without an https PUBLIC_URL the links in those emails and the cookies are not protected. It
+ * stops start-up instead of starting a bank nobody can use; MUTUAL_TEST_INSTALL=1 allows it on
+ * purpose. The demo shows its codes on screen and needs neither.
+ */
+export function requireMailAndHttps(config: InstitutionEnv & Pick<Env, "SMTP_URL" | "MUTUAL_TEST_INSTALL">, profile: Pick<Institution, "demo">): void {
+  if (profile.demo || !isProductionDeployment(config) || config.MUTUAL_TEST_INSTALL === "1") return;
+  const missing = [
+    ...(config.SMTP_URL ? [] : ["  SMTP_URL: required in production: sign-in codes and alerts are emailed (docs/operations.md#email)"]),
+    ...(config.PUBLIC_URL?.startsWith("https://") ? [] : ["  PUBLIC_URL: required in production, starting with https:// (the address members use)"]),
+  ];
+  if (missing.length) {
+    throw new ConfigurationError(`Invalid environment configuration:\n${missing.join("\n")}\n  (MUTUAL_TEST_INSTALL=1 starts a test install without them, on purpose.)`);
+  }
+}
+
+/**
  * A real deployment: production mode on a PostgreSQL server or behind an https address. A
  * laptop, the browser tests and the benchmarks run production builds on the embedded database
  * over http, and keep the demo.

@@ -47,7 +47,7 @@ export class AppProcess {
     if (!fs.existsSync(server)) throw new Error(`${server} is missing: the integration project's globalSetup (tests/integration/global-setup.ts) builds it; run the tests through vitest, or \`npm run build\`.`);
     this.child = spawn(process.execPath, ["--enable-source-maps", server], {
       cwd: repository,
-      env: { ...process.env, NODE_ENV: "production", MUTUAL_DEMO: "1", LOG_LEVEL: "info", ...env, PORT: String(port) },
+      env: { ...process.env, NODE_ENV: "production", MUTUAL_DEMO: "1", MUTUAL_TEST_INSTALL: "1", LOG_LEVEL: "info", ...env, PORT: String(port) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     for (const stream of [this.child.stdout!, this.child.stderr!]) {

@@ -3,7 +3,7 @@ import { parseEnv, ConfigurationError } from "~/config/env.server";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadInstitution, parseInstitution } from "~/config/institution.server";
+import { loadInstitution, parseInstitution, requireMailAndHttps } from "~/config/institution.server";
 import { demoInstitution } from "~/config/demo-institution";
 
 describe("environment", () => {
@@ -145,5 +145,28 @@ describe("the demo profile in production", () => {
     expect(loadInstitution(parseEnv({ DATABASE_URL: "postgresql://db/mutual" })).demo).toBe(true);
     expect(loadInstitution(parseEnv({ NODE_ENV: "production", PUBLIC_URL: "http://localhost:3210" })).demo).toBe(true);
     expect(loadInstitution(parseEnv({ NODE_ENV: "production" })).demo).toBe(true);
+  });
+});
+
+describe("a production deployment on the institution's own profile", () => {
+  // Every sign-in needs an emailed code: without mail nobody could sign in, and "We sent a code"
+  // would be untrue. It used to start without a word.
+  const own = { demo: false };
+  const production = { NODE_ENV: "production", DATABASE_URL: "postgresql://db/mutual", SESSION_SECRET: "s".repeat(32), DATA_ENCRYPTION_KEY: "a".repeat(64) };
+  const mail = { SMTP_URL: "smtps://relay.internal:465", PUBLIC_URL: "https://bank.example.org" };
+
+  it("refuses to start without SMTP_URL or without an https PUBLIC_URL, naming each", () => {
+    expect(() => requireMailAndHttps(parseEnv(production), own)).toThrow(/SMTP_URL: required in production[\s\S]*PUBLIC_URL: required in production, starting with https:\/\//);
+    expect(() => requireMailAndHttps(parseEnv({ ...production, ...mail, PUBLIC_URL: "http://bank.example.org" }), own)).toThrow(/PUBLIC_URL/);
+    expect(() => requireMailAndHttps(parseEnv({ ...production, ...mail, SMTP_URL: "" }), own)).toThrow(/SMTP_URL/);
+  });
+  it("starts with both, and as a test install on purpose", () => {
+    expect(() => requireMailAndHttps(parseEnv({ ...production, ...mail }), own)).not.toThrow();
+    expect(() => requireMailAndHttps(parseEnv({ ...production, MUTUAL_TEST_INSTALL: "1" }), own)).not.toThrow();
+  });
+  it("asks nothing of the demo, development, or a laptop's production build on the embedded database", () => {
+    expect(() => requireMailAndHttps(parseEnv(production), { demo: true })).not.toThrow();
+    expect(() => requireMailAndHttps(parseEnv({ NODE_ENV: "development", DATABASE_URL: "postgresql://db/x" }), own)).not.toThrow();
+    expect(() => requireMailAndHttps(parseEnv({ NODE_ENV: "production" }), own)).not.toThrow();
   });
 });
