@@ -128,7 +128,7 @@ async function main() {
 
   // /metrics: on the main port only behind METRICS_TOKEN (404 without one configured); on
   // METRICS_PORT (loopback by default) for a scraper on the same host or network.
-  const metricsOptions = { token: config.METRICS_TOKEN, outbox: Boolean(config.SMTP_URL), logger };
+  const metricsOptions = { token: config.METRICS_TOKEN, outbox: Boolean(config.SMTP_URL) && config.MUTUAL_DRILL !== "1", logger };
   app.get("/metrics", metricsOnMainPort(database, metricsOptions));
   if (config.METRICS_PORT !== undefined) {
     const metricsServer = metricsPortApp(database, metricsOptions).listen(config.METRICS_PORT, config.METRICS_HOST, (error?: Error) => {
@@ -214,8 +214,12 @@ async function main() {
   // Scheduled jobs (app/server/jobs/): started beside the server, not awaited, so they never delay
   // start-up. A runner that cannot start (a bad setting) stops the process rather than leave jobs
   // undone; a database error only delays its first poll.
-  const jobs = startJobs(database, logger);
-  jobs.catch((error: unknown) => {
+  // A restore drill's copy runs no job: the nightly runs would pay dividends, send statements
+  // and bill payments on a copy of real members' data.
+  const drill = config.MUTUAL_DRILL === "1";
+  const jobs = drill ? undefined : startJobs(database, logger);
+  if (drill) logger.warn("restore drill (MUTUAL_DRILL=1): scheduled jobs are off and no email is sent");
+  jobs?.catch((error: unknown) => {
     logger.fatal({ err: error }, "the job runner could not start");
     process.exit(1);
   });
@@ -245,7 +249,7 @@ async function main() {
       process.exit(1);
     }, SHUTDOWN_LIMIT_MS).unref();
     // The job running now finishes (the limit above still applies); no new one is claimed.
-    const jobsStopped = jobs.then((runner) => runner.stop()).catch(() => undefined);
+    const jobsStopped = jobs ? jobs.then((runner) => runner.stop()).catch(() => undefined) : Promise.resolve();
     server.close(() => {
       void jobsStopped
         .then(() => database.close())

@@ -5,9 +5,10 @@ import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
 import interLatinHref from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import { institution } from "./config/institution.server";
+import { env } from "./config/env.server";
 import { requestInfoContext } from "./context";
 import { useNonce } from "./components/nonce";
-import { DemoBanner } from "./components/demo-banner";
+import { DemoBanner, DrillBanner } from "./components/demo-banner";
 
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
@@ -29,6 +30,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       time_zone: profile.time_zone,
     },
     request_id,
+    /** A restore drill's copy (MUTUAL_DRILL=1): said on every page. */
+    drill: env().MUTUAL_DRILL === "1",
     year: new Date().getFullYear(),
   };
 }
@@ -67,6 +70,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:shadow-lg">
           Skip to main content
         </a>
+        {data?.drill ? <DrillBanner /> : null}
         {data?.institution.demo ? <DemoBanner /> : null}
         {children}
         <ScrollRestoration nonce={nonce} />

@@ -60,6 +60,12 @@ const EnvSchema = z.object({
    * PUBLIC_URL (docs/operations.md#configure).
    */
   MUTUAL_TEST_INSTALL: z.enum(["0", "1"], "must be 1 (a test install, on purpose) or 0").optional(),
+  /**
+   * "1": a restore drill's copy (docs/operations.md#the-restore-drill): no scheduled job runs and
+   * no email leaves (messages stay in the outbox), and every page says it is a drill copy, so a
+   * drill on real members' data never reaches them.
+   */
+  MUTUAL_DRILL: z.enum(["0", "1"], "must be 1 (a restore drill's copy) or 0").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // PostgreSQL connections (with DATABASE_URL), in milliseconds; 0 turns off the statement and
   // idle-in-transaction timeouts and the keepalive.
