@@ -4,13 +4,13 @@
  * Exits 0 when all is well, 1 listing what is wrong, 2 when the database cannot be opened (for
  * the embedded database: while the server runs on it, since one process only may open it).
  */
-import { appDatabase } from "~/server/db/db.server";
+import { scriptDatabase } from "~/server/db/db.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 
 async function main(): Promise<number> {
   let database;
   try {
-    database = await appDatabase();
+    database = await scriptDatabase();
   } catch (error) {
     console.error(`ledger:verify cannot open the database: ${(error as Error).message}`);
     return 2;

@@ -6,14 +6,14 @@
  * and while the server runs on PostgreSQL. See docs/operations.md#rotating-the-data-encryption-key.
  * Exits 0 when done, 1 when a value opens with no key given, 2 when the database cannot be opened.
  */
-import { appDatabase } from "~/server/db/db.server";
+import { scriptDatabase } from "~/server/db/db.server";
 import { DecryptionError } from "~/server/security/crypto.server";
 import { reencryptToCurrentKey } from "~/server/security/rotate-data-key.server";
 
 async function main(): Promise<number> {
   let database;
   try {
-    database = await appDatabase();
+    database = await scriptDatabase();
   } catch (error) {
     console.error(`data-key:rotate cannot open the database: ${(error as Error).message}`);
     return 2;

@@ -1,4 +1,6 @@
-import { env } from "~/config/env.server";
+import fs from "node:fs";
+import path from "node:path";
+import { ConfigurationError, env } from "~/config/env.server";
 import { logger } from "~/server/logger.server";
 import { secrets } from "~/server/config/secrets.server";
 import { migrateDatabase, openDatabase, type Database, type Db } from "./client.server";
@@ -83,4 +85,25 @@ export async function db() {
  */
 export function withDatabase<A extends unknown[], R>(service: (database: Db, ...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args) => service(await db(), ...args);
+}
+
+/**
+ * The database of a maintenance command (migrate, ledger:verify, data-key:rotate). In production,
+ * a command that finds no DATABASE_URL and no embedded database in DATA_DIR refuses instead of
+ * creating an empty one: that is what an environment file that was not loaded looks like (a
+ * `sh`-sourced file whose URL holds `&` leaves DATABASE_URL unset), and "Migrations applied" or
+ * "Ledger OK" on an empty new database would say all is well. The server itself creates the
+ * embedded database at its first start.
+ */
+export async function scriptDatabase(): Promise<Database> {
+  const e = env();
+  const pgdata = path.join(e.dataDirAbsolute, "pgdata");
+  if (e.NODE_ENV === "production" && !e.DATABASE_URL && !fs.existsSync(pgdata)) {
+    throw new ConfigurationError(
+      `NODE_ENV=production, DATABASE_URL is not set and there is no embedded database in ${pgdata}: nothing was opened or created.\n` +
+        "Is the environment file loaded? Run the command as docs/operations.md shows (node --env-file=/etc/mutual/mutual.env ...). " +
+        "An embedded database is created by the server's first start.",
+    );
+  }
+  return appDatabase();
 }
