@@ -47,17 +47,67 @@ const builtAt = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : -1)
 const appSources = ["app", "public", "package-lock.json", "vite.config.ts", "react-router.config.ts", "scripts/build-server.mjs"];
 const serverSources = ["app", "package-lock.json", "tsconfig.json", "scripts/build-server.mjs", ...Object.values(serverEntries)];
 
-/** The React Router build, when app sources changed since the last one. */
+/**
+ * The React Router build, when app sources changed since the last one. An upgrade builds while the
+ * old release still serves from BUILD (docs/operations.md#upgrades-and-migrations): building in
+ * place emptied BUILD first, and every page the old processes served then asked for scripts and
+ * styles that were gone (1,318 asset 404s in one upgrade). So the build goes into BUILD-next,
+ * takes the previous release's own assets with it (pages already open in browsers, and processes
+ * not yet restarted, still ask for them), and replaces BUILD in one rename.
+ */
 export function buildApp({ force = false } = {}) {
-  const built = path.join(buildDirectory(), "server/index.js");
+  const directory = buildDirectory();
+  const built = path.join(directory, "server/index.js");
   if (!force && builtAt(built) >= newestOf(appSources)) return false;
   console.log("Building the app (sources changed since the last build)...");
+  const next = `${directory}-next`;
+  fs.rmSync(next, { recursive: true, force: true });
   // Always React's production build, whoever calls: Vitest sets NODE_ENV=test, and a build made
   // under it bundled React's development build for the browser (394 KB instead of 211 KB), which
   // the browser tests then reused.
-  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
-  if (result.status !== 0) throw new Error("react-router build failed");
+  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production", MUTUAL_BUILD_DIR: path.relative(root, next) } });
+  if (result.status !== 0) {
+    fs.rmSync(next, { recursive: true, force: true });
+    throw new Error("react-router build failed");
+  }
+  // Browser assets, and the server's own chunks, which a running server may still import lazily.
+  for (const assets of ["client/assets", "server/assets"]) carryPreviousAssets(path.join(directory, assets), path.join(next, assets));
+  // The compiled server is not part of this build: kept (with its dates) for buildServer to judge.
+  if (fs.existsSync(path.join(directory, "bin"))) fs.cpSync(path.join(directory, "bin"), path.join(next, "bin"), { recursive: true, preserveTimestamps: true });
+  const previous = `${directory}-previous`;
+  fs.rmSync(previous, { recursive: true, force: true });
+  // Two renames: BUILD is missing for the moment between them only, not for the whole build.
+  if (fs.existsSync(directory)) fs.renameSync(directory, previous);
+  fs.renameSync(next, directory);
+  fs.rmSync(previous, { recursive: true, force: true });
   return true;
+}
+
+/** Which files of an assets folder its own build made (not carried from the release before). */
+export const RELEASE_ASSETS_FILE = ".release-assets.json";
+
+/**
+ * Copies into a new build's assets folder the files the previous release built itself (hashed
+ * names: a file of the same name has the same content), then records the new build's own files.
+ * Only one release back is kept: files the previous release had carried are left behind. A dot
+ * file, so the static file server never serves the record.
+ */
+export function carryPreviousAssets(previous_dir, next_dir) {
+  if (!fs.existsSync(next_dir)) return { carried: 0 };
+  const own = fs.readdirSync(next_dir).filter((name) => name !== RELEASE_ASSETS_FILE);
+  let carried = 0;
+  if (fs.existsSync(previous_dir)) {
+    const record = path.join(previous_dir, RELEASE_ASSETS_FILE);
+    const previous_own = fs.existsSync(record) ? JSON.parse(fs.readFileSync(record, "utf8")) : fs.readdirSync(previous_dir).filter((name) => name !== RELEASE_ASSETS_FILE);
+    for (const name of previous_own) {
+      const from = path.join(previous_dir, name);
+      if (name.includes("/") || name.startsWith(".") || fs.existsSync(path.join(next_dir, name)) || !fs.existsSync(from)) continue;
+      fs.cpSync(from, path.join(next_dir, name), { recursive: true, preserveTimestamps: true });
+      carried++;
+    }
+  }
+  fs.writeFileSync(path.join(next_dir, RELEASE_ASSETS_FILE), JSON.stringify(own));
+  return { carried };
 }
 
 /** The server and script bundles, when their sources changed since the last build. */
