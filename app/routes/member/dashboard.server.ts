@@ -141,7 +141,7 @@ async function codeStep(database: Parameters<typeof sendStepUpCode>[0], member: 
   if (!sent.ok && sent.reason === "locked") {
     // Locked after too many wrong codes: no code is sent, and the form says why and for how long.
     const message = refusalMessage("otp_locked", { wait: lockWait(sent.retry_after_s) });
-    return { tab, status: "refused", code: "otp_locked", message, reply: formReply(form, { formErrors: [message] }) };
+    return { tab, status: "refused", code: "otp_locked", message, reply: formReply(form) };
   }
   if (!sent.ok) return { tab, status: "refused", code: "codes_rate_limited", message: REFUSAL_MESSAGES.codes_rate_limited, reply: formReply(form) };
   return { tab, status: "otp", summary, reply: formReply(form) };

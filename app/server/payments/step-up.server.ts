@@ -12,8 +12,9 @@ import { stepUpCodesLockedEmail } from "~/server/mail/templates.server";
 import { logger } from "~/server/logger.server";
 
 /**
- * Step-up one-time code that confirms a transfer: every payment to another bank (To US Bank,
- * International) and a To Another Member transfer above the profile's threshold. 6 digits sent by
+ * Step-up one-time code that confirms a money action: every payment to another bank (To US Bank,
+ * International), a To Another Member transfer above the profile's threshold, and a card's full
+ * details or a new PIN (app/server/cards/controls.server.ts). 6 digits sent by
  * email to the member, stored as a keyed hash, valid 10 minutes, 5 tries, used once. Sending a
  * new code voids the older ones. Sends are rate-limited (5 per 10 minutes per member).
  *
@@ -26,8 +27,8 @@ import { logger } from "~/server/logger.server";
  * end. Every code typed is counted before it is checked, with the sign-in codes' own count and
  * lock (lockout.server.ts, a row of the member's own); 10 in 15 minutes without a right one lock
  * every action that needs a code (sending one too) for 15 minutes. Each wrong code is a security
- * event in the audit log (never the code itself), the lock is one more that staff see (and the
- * member's details in the back office say so), and the member is emailed once per lock.
+ * event in the audit log (never the code itself), and so is the lock, which staff also see on the
+ * member's details in the back office; the member is emailed once per lock.
  */
 export const STEP_UP_VALID_MS = 10 * 60 * 1000;
 export const STEP_UP_TRIES_MAX = 5;
