@@ -1,4 +1,5 @@
 import { expect, test, type APIResponse } from "./fixtures";
+import { ALEX, STAFF } from "./support";
 
 /** A 4xx answer in plain words: no stack trace, no internals, a reference to quote. */
 async function expectPoliteRefusal(res: APIResponse, status: number) {
@@ -87,5 +88,47 @@ test.describe("bad input gets a clear 4xx, never a 500 or a stack trace", () => 
     });
     expect(contact.status()).toBe(200);
     expect(await contact.text()).toContain("Your message has been sent.");
+  });
+});
+
+/**
+ * A path segment that is no id at all (a NUL or another control character, an escape that does
+ * not decode, an id longer than any we issue) is a 404 on every route with a dynamic segment, for
+ * GET, POST and React Router's `.data` requests alike: one guard before the routes
+ * (docs/decisions/0003-request-guards.md), not a check per route. Before it, a NUL reached
+ * PostgreSQL (which refuses it in text) and the answer was a 500.
+ */
+const BAD_SEGMENTS = ["a%00b", "%00", "a%0Ab", "a%7Fb", "%ZZ", "a%C0%AFb", "%E0%A4%A", "x".repeat(300)];
+const DYNAMIC_ROUTES = {
+  staff: ["/admin/members/{id}/transactions", "/admin/members/{id}/cards", "/admin/members/{id}/document", "/admin/queues/files/{id}", "/admin/queues/returns/{id}", "/admin/queues/deposits/{id}/front"],
+  member: ["/settings/profile-image/{id}", "/dashboard/statements/{id}/2026-10", "/dashboard/statements/1/{id}"],
+  anonymous: ["/products/{id}"],
+};
+
+for (const [who, routes] of Object.entries(DYNAMIC_ROUTES)) {
+  test.describe(`a bad path segment is a 404 (${who})`, () => {
+    if (who === "staff") test.use({ signedInAs: STAFF });
+    if (who === "member") test.use({ signedInAs: ALEX });
+    test(`GET, POST and .data on ${routes.length} routes`, async ({ page, baseURL }) => {
+      for (const route of routes) {
+        for (const segment of BAD_SEGMENTS) {
+          const path = route.replace("{id}", segment);
+          const get = await page.request.get(path, { maxRedirects: 0 });
+          expect(get.status(), `GET ${path}`).toBe(404);
+          const data = await page.request.get(`${path}.data`, { maxRedirects: 0 });
+          expect(data.status(), `GET ${path}.data`).toBe(404);
+          const post = await page.request.post(path, { headers: { Origin: baseURL! }, form: { intent: "post", amount: "1.00" }, maxRedirects: 0 });
+          expect(post.status(), `POST ${path}`).toBe(404);
+          expect(await post.text(), `POST ${path}`).not.toMatch(/\bat .+\.(ts|js):\d+|Something went wrong/);
+        }
+      }
+    });
+  });
+}
+
+test.describe("a good path segment still reaches its page", () => {
+  test.use({ signedInAs: ALEX });
+  test("an escaped space or letter decodes as before", async ({ page }) => {
+    expect((await page.request.get("/products/%70remier-checking", { maxRedirects: 0 })).status()).toBe(200);
   });
 });

@@ -15,7 +15,7 @@ import { issueDebitCard, isLuhnValid, renewExpiringCards } from "~/server/cards/
 import { authorizeCardPurchase, releaseCardPurchase, releaseUnsettledCardPurchases, settleCardPurchase } from "~/server/cards/authorization.server";
 import { reverseMemberTransaction } from "~/server/member-accounts/reversals.server";
 import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
-import { memberCardsView, verifyCardPin } from "~/server/cards/controls.server";
+import { memberCardsView, reportCardLost, verifyCardPin } from "~/server/cards/controls.server";
 import { seedDemoHistory } from "~/server/seed/demo-history.server";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
 import { users } from "~/server/db/schema";
@@ -322,6 +322,61 @@ describe("renewal before a card expires", () => {
       [card.last4, true],
     ]);
     expect(await purchase(card.id, 100, { now: february })).toMatchObject({ ok: false, code: "card_expired" });
+  });
+});
+
+describe("the day's count follows a card to the card that replaces or renews it", () => {
+  const origin = { request_id: "cards-line-0001", ip: "203.0.113.81" };
+  const over = (max: string, left: string) => ({ ok: false, code: "over_card_daily_limit", message: `The purchase would pass the card's daily limit of ${max} (${left} left today)` });
+
+  it("Report lost: the replacement, and its own replacement, carry what the cards before them spent today; the next day starts afresh", async () => {
+    // 15:00 UTC is 10:00 or 11:00 in New York: one business day.
+    const today = new Date();
+    today.setUTCHours(15, 0, 0, 0);
+    const tomorrow = new Date(today.getTime() + 24 * 60 * 60 * 1000);
+    const m = await cardholder(500_000, 5_000);
+    expect(await purchase(m.card.id, 2_000, { now: today })).toMatchObject({ ok: true });
+    expect(await reportCardLost(db, m.member, m.card.id, "lost", origin)).toMatchObject({ ok: true });
+    const second = (await card(m.card.id)).replaced_by_id!;
+    // Not a fresh $50.00: $20.00 of it went on the lost card today.
+    expect(await purchase(second, 3_001, { now: today })).toEqual(over("$50.00", "$30.00"));
+    expect(await purchase(second, 2_000, { now: today })).toMatchObject({ ok: true });
+    expect(await reportCardLost(db, m.member, second, "stolen", origin)).toMatchObject({ ok: true });
+    const third = (await card(second)).replaced_by_id!;
+    expect(await purchase(third, 1_001, { now: today })).toEqual(over("$50.00", "$10.00"));
+    expect(await purchase(third, 1_000, { now: today })).toMatchObject({ ok: true });
+    expect(await purchase(third, 1, { now: today })).toEqual(over("$50.00", "$0.00"));
+    // The page shows the line's total on the card that works.
+    const view = await memberCardsView(db, m.member.id, today);
+    expect(view.map((c) => [c.id, c.spent_today_cents])).toEqual([
+      [third, 5_000],
+      [second, 0],
+      [m.card.id, 0],
+    ]);
+    // A released purchase gives its part back to the line.
+    const [first] = await authorizations(m.card.id);
+    expect(await releaseCardPurchase(db, { authorization_id: Number(first!.id), resolved_by: "staff:test", reason: "cancelled" })).toMatchObject({ ok: true });
+    expect(await purchase(third, 2_000, { now: today })).toMatchObject({ ok: true });
+    expect(await purchase(third, 5_000, { now: tomorrow })).toMatchObject({ ok: true });
+  });
+
+  it("Renewal: the old card and its renewal share one day's count both ways while both work, even when used at the same moment", async () => {
+    const issued = new Date("2026-01-10T15:00:00Z");
+    const m = await newMember(db, { checking_cents: 500_000 });
+    const old = await issueDebitCard(db, { member_id: m.member.id, account_id: m.checking.id, daily_limit_cents: 5_000, now: issued });
+    await renewExpiringCards(db, new Date("2029-12-17T15:00:00Z"));
+    const [renewal] = await db.select().from(debitCards).where(eq(debitCards.renews_id, old.id));
+    const january_20 = new Date("2030-01-20T15:00:00Z");
+    expect(await purchase(old.id, 3_000, { now: january_20 })).toMatchObject({ ok: true });
+    expect(await purchase(renewal!.id, 2_001, { now: january_20 })).toEqual(over("$50.00", "$20.00"));
+    expect(await purchase(renewal!.id, 2_000, { now: january_20 })).toMatchObject({ ok: true });
+    expect(await purchase(old.id, 1, { now: january_20 })).toEqual(over("$50.00", "$0.00"));
+    expect((await memberCardsView(db, m.member.id, january_20)).map((c) => c.spent_today_cents)).toEqual([5_000, 5_000]);
+    // The next day, one purchase on each card at once: together they pass the limit, so one is declined.
+    const january_21 = new Date("2030-01-21T15:00:00Z");
+    const racing = await Promise.all([purchase(old.id, 3_000, { now: january_21 }), purchase(renewal!.id, 3_000, { now: january_21 })]);
+    expect(racing.filter((a) => a.ok)).toHaveLength(1);
+    expect(racing.filter((a) => !a.ok && a.code === "over_card_daily_limit")).toHaveLength(1);
   });
 });
 

@@ -222,16 +222,17 @@ describe("To Another Member", () => {
 describe("step-up codes", () => {
   it("are single use, expire after 5 wrong tries", async () => {
     const a = await newMember(db);
+    const check = (code: string) => verifyStepUpCode(db, a.member, { code, transfer: "transfer", action: "transfer_to_us_bank" });
     await sendStepUpCode(db, a.member, "summary", "transfer");
     const code = await lastTransferCode(db, a.member.email);
-    expect(await verifyStepUpCode(db, a.member.id, code === "000000" ? "111111" : "000000", "transfer")).toBe(false);
-    expect(await verifyStepUpCode(db, a.member.id, code, "transfer")).toBe(true);
-    expect(await verifyStepUpCode(db, a.member.id, code, "transfer")).toBe(false);
+    expect(await check(code === "000000" ? "111111" : "000000")).toEqual({ ok: false, reason: "invalid" });
+    expect(await check(code)).toEqual({ ok: true });
+    expect(await check(code)).toEqual({ ok: false, reason: "invalid" });
     await sendStepUpCode(db, a.member, "summary", "transfer");
     const second = await lastTransferCode(db, a.member.email);
     const wrong = second === "999999" ? "888888" : "999999";
-    for (let i = 0; i < 5; i++) expect(await verifyStepUpCode(db, a.member.id, wrong, "transfer")).toBe(false);
-    expect(await verifyStepUpCode(db, a.member.id, second, "transfer")).toBe(false);
+    for (let i = 0; i < 5; i++) expect(await check(wrong)).toEqual({ ok: false, reason: "invalid" });
+    expect(await check(second)).toEqual({ ok: false, reason: "invalid" });
   });
 
   it("confirm only the transfer they were emailed for: for another one the right code is a wrong code", async () => {

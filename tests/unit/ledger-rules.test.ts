@@ -100,6 +100,7 @@ describe("refusal messages", () => {
       no_rate: "Transfers in this currency are not available right now",
       otp_missing: "Please enter OTP",
       otp_invalid: "Invalid OTP",
+      otp_locked: "Too many wrong codes. For your security, transfers and card services that need a code are locked for 15 minutes. We have emailed you.",
       // A card purchase's.
       card_not_found: "Card not found",
       card_locked: "The card is locked",
@@ -115,6 +116,7 @@ describe("refusal messages", () => {
       over_daily_limit: { max: "$10,000.00", what: "transfers to other members", left: "$1,000.00" },
       key_reused: { reference: "MU00000042" },
       over_card_daily_limit: { max: "$1,000.00", left: "$250.00" },
+      otp_locked: { wait: "15 minutes" },
     };
     const limits: Partial<Record<RefusalCode, number>> = { transfer_limit: 6, too_many_entries: 50, batch_too_large: 10000 };
     for (const code of Object.keys(expected) as RefusalCode[]) {

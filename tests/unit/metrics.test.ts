@@ -29,6 +29,10 @@ describe("routeLabel: requests are counted by route, never by their address", ()
     ["/favicon.svg", "static"],
     ["/healthz", "/healthz"],
     ["/metrics", "/metrics"],
+    // Refused by the request guards (a 404) before any route: no route answers them.
+    ["/products/a%00b", "unmatched"],
+    ["/settings/profile-image/%ZZ", "unmatched"],
+    ["/products/a%00b.data", "unmatched"],
   ])("%s counts as %s", (path, label) => {
     expect(routeLabel(path, manifest)).toBe(label);
   });

@@ -92,6 +92,13 @@ export function MemberDetailPane({
       </header>
 
       <div className="space-y-6 p-5">
+        {member.money_codes_locked_until ? (
+          <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">
+            <strong>Transfers and card services that need a code are locked until {formatDateTime(member.money_codes_locked_until)}</strong> after 10 wrong codes in
+            15 minutes. The member was emailed; each wrong code is in the audit log. The lock ends by itself. If the member did not type them, someone else is using
+            their session: ask them to reset their password.
+          </p>
+        ) : null}
         {p.status === "rejected" && p.rejection_reason ? (
           <p className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
             <strong>Rejected{p.decided_at ? ` on ${formatDate(p.decided_at)}` : ""}:</strong> {p.rejection_reason}

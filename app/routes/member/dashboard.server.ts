@@ -5,7 +5,7 @@ import { institution } from "~/config/institution.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { logger } from "~/server/logger.server";
 import { listCurrencyRates } from "~/server/payments/rates.server";
-import { sendStepUpCode } from "~/server/payments/step-up.server";
+import { lockWait, sendStepUpCode } from "~/server/payments/step-up.server";
 import {
   MESSAGES,
   earlierTransfer,
@@ -27,7 +27,7 @@ import {
 import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
 import { betweenAccountsSchema, formErrorMessage, internationalSchema, recipientEmailField, toMemberSchema, toUsBankFormSchema, TRANSFER_MESSAGES } from "~/domain/transfers";
 import { formReply, parseSubmission, replyTo, type FormReply, type FormSubmission } from "~/server/http/form.server";
-import { REFUSAL_MESSAGES } from "~/domain/refusals";
+import { REFUSAL_MESSAGES, refusalMessage } from "~/domain/refusals";
 import { dashboard } from "~/server/accounts/overview.server";
 import { support } from "./layout.server";
 
@@ -129,7 +129,7 @@ function invalid(tab: TransferTab, submission: FormSubmission<z.ZodType>): Trans
 function refused(tab: TransferTab, refusal: Refusal, form: FormData, extra: Partial<Extract<TransferActionResult, { status: "refused" }>> = {}): TransferActionResult {
   const title = refusal.code === "account_frozen" ? MESSAGES.blocked_title : refusal.code === "denied" ? MESSAGES.denied_title : undefined;
   // A wrong or missing code keeps the member on the code step, with the transfer shown again.
-  const code_step = refusal.code === "otp_missing" || refusal.code === "otp_invalid" ? { step: "otp" as const, summary: refusal.summary } : {};
+  const code_step = refusal.code === "otp_missing" || refusal.code === "otp_invalid" || refusal.code === "otp_locked" ? { step: "otp" as const, summary: refusal.summary } : {};
   const reply = formReply(form, refusal.field ? { fieldErrors: { [refusal.field]: [refusal.message] } } : {});
   return { tab, status: "refused", code: refusal.code, title, message: refusal.message, reply, ...code_step, ...extra };
 }
@@ -138,6 +138,11 @@ function refused(tab: TransferTab, refusal: Refusal, form: FormData, extra: Part
 async function codeStep(database: Parameters<typeof sendStepUpCode>[0], member: Member, request: Parameters<typeof stepUpTransfer>[0], summary: string, form: FormData): Promise<TransferActionResult> {
   const tab = request.kind;
   const sent = await sendStepUpCode(database, member, summary, stepUpTransfer(request));
+  if (!sent.ok && sent.reason === "locked") {
+    // Locked after too many wrong codes: no code is sent, and the form says why and for how long.
+    const message = refusalMessage("otp_locked", { wait: lockWait(sent.retry_after_s) });
+    return { tab, status: "refused", code: "otp_locked", message, reply: formReply(form) };
+  }
   if (!sent.ok) return { tab, status: "refused", code: "codes_rate_limited", message: REFUSAL_MESSAGES.codes_rate_limited, reply: formReply(form) };
   return { tab, status: "otp", summary, reply: formReply(form) };
 }

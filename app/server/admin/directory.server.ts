@@ -5,6 +5,7 @@ import { maskDateOfBirth, maskIdNumber } from "~/domain/membership-application";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { memberAccounts, routingNumber } from "~/server/ledger/accounts.server";
 import { memberCards } from "~/server/cards/cards.server";
+import { stepUpLockState } from "~/server/payments/step-up.server";
 import { encryptionContext } from "~/server/members/members.server";
 import { decryptField } from "~/server/security/crypto.server";
 import { readPrivateUpload } from "~/server/files/private-uploads.server";
@@ -181,6 +182,11 @@ export interface MemberDetail {
   cards: { id: number; masked_number: string; expiry_month: number; expiry_year: number; status: string; account_id: number }[];
   info_requests: { id: number; message: string; requested_at: Date; status: "pending" | "answered"; answer_text: string | null; answered_at: Date | null; has_answer_document: boolean }[];
   decisions: { id: number; decision: string; note: string | null; decided_at: Date; decided_by_email: string | null; checklist: unknown }[];
+  /**
+   * Until when the member's transfers and card services that need an emailed code are locked after
+   * 10 wrong codes (docs/product.md#step-up-codes); null when they are not.
+   */
+  money_codes_locked_until: Date | null;
 }
 
 /**
@@ -211,7 +217,7 @@ export async function memberDetail(db: Db, input: { member_id: string; reveal?: 
       ip: input.reveal.origin.ip,
     });
   }
-  const [accounts, cards, requests, decisions] = await Promise.all([
+  const [accounts, cards, requests, decisions, money_codes] = await Promise.all([
     memberAccounts(db, p.user_id),
     memberCards(db, p.user_id),
     db
@@ -226,6 +232,7 @@ export async function memberDetail(db: Db, input: { member_id: string; reveal?: 
       .where(eq(applicationDecisions.user_id, p.user_id))
       .orderBy(desc(applicationDecisions.decided_at))
       .limit(50),
+    stepUpLockState(db, p.user_id),
   ]);
   const deciders = decisions.length
     ? await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, [...new Set(decisions.map((d) => d.decided_by))]))
@@ -273,6 +280,7 @@ export async function memberDetail(db: Db, input: { member_id: string; reveal?: 
     cards: cards.map((c) => ({ id: c.id, masked_number: c.masked_number, expiry_month: c.expiry_month, expiry_year: c.expiry_year, status: c.status, account_id: c.account_id })),
     info_requests: requests.map((r) => ({ id: r.id, message: r.message, requested_at: r.requested_at, status: r.status, answer_text: r.answer_text, answered_at: r.answered_at, has_answer_document: Boolean(r.answer_document_file) })),
     decisions: decisions.map((d) => ({ ...d, decided_by_email: deciders.find((u) => u.id === d.decided_by)?.email ?? null })),
+    money_codes_locked_until: money_codes.locked_until,
   };
 }
 

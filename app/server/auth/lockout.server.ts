@@ -16,15 +16,28 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** Whether sign-in with this address is locked now, and for how many more seconds. */
-export async function lockoutState(db: DbOrTx, email: string, now: Date = new Date()): Promise<{ locked: boolean; retry_after_s: number }> {
+/**
+ * What a lock and a count of codes belong to. An email address (a string): sign-in with it. Or a
+ * member's step-up codes, the emailed codes that confirm money actions
+ * (app/server/payments/step-up.server.ts): counted and locked by the same rules and functions as
+ * sign-in codes, in a row of their own, so a lock of one never locks the other.
+ */
+export type LockSubject = string | { step_up_member_id: string };
+
+/** The row's key: the normalised address, or `payment-step-up:<member id>` (no @, so never an address). */
+function lockKey(subject: LockSubject): string {
+  return typeof subject === "string" ? normaliseEmail(subject) : `payment-step-up:${subject.step_up_member_id}`;
+}
+
+/** Whether sign-in with this address (or the subject's codes) is locked now, and for how many more seconds. */
+export async function lockoutState(db: DbOrTx, subject: LockSubject, now: Date = new Date()): Promise<{ locked: boolean; retry_after_s: number; locked_until: Date | null }> {
   const [row] = await db
     .select({ locked_until: signInLockouts.locked_until })
     .from(signInLockouts)
-    .where(eq(signInLockouts.email, normaliseEmail(email)));
+    .where(eq(signInLockouts.email, lockKey(subject)));
   const until = row?.locked_until?.getTime() ?? 0;
-  if (until <= now.getTime()) return { locked: false, retry_after_s: 0 };
-  return { locked: true, retry_after_s: Math.ceil((until - now.getTime()) / 1000) };
+  if (until <= now.getTime()) return { locked: false, retry_after_s: 0, locked_until: null };
+  return { locked: true, retry_after_s: Math.ceil((until - now.getTime()) / 1000), locked_until: new Date(until) };
 }
 
 /**
@@ -82,12 +95,16 @@ export async function unlockSignIn(db: DbOrTx, email: string, now: Date = new Da
  *
  * Each code is counted before it is checked (`recordCodeAttempt`), so simultaneous guesses cannot
  * slip past the limit; the right code then clears the count (`clearCodeAttempts`).
+ *
+ * The same count and lock serve a member's step-up codes (`{ step_up_member_id }`): whoever holds
+ * a session could otherwise ask for code after code (5 tries each) without end. 10 wrong codes in
+ * 15 minutes lock the money actions that need a code for 15 minutes (docs/product.md#step-up-codes).
  */
 export const CODE_ATTEMPTS_MAX = 10;
 
-/** Counts one code about to be checked. Not allowed once the account has had its 10 in 15 minutes. */
-export async function recordCodeAttempt(db: DbOrTx, email: string, now: Date = new Date()): Promise<{ allowed: boolean; attempts: number }> {
-  const address = normaliseEmail(email);
+/** Counts one code about to be checked. Not allowed once the account (or subject) has had its 10 in 15 minutes. */
+export async function recordCodeAttempt(db: DbOrTx, subject: LockSubject, now: Date = new Date()): Promise<{ allowed: boolean; attempts: number }> {
+  const address = lockKey(subject);
   const window_start = new Date(now.getTime() - WRONG_PASSWORD_WINDOW_MS);
   const [row] = await db
     .insert(signInLockouts)
@@ -105,13 +122,14 @@ export async function recordCodeAttempt(db: DbOrTx, email: string, now: Date = n
 }
 
 /**
- * After a wrong code that used up the account's attempts: locks sign-in for 15 minutes. Returns
+ * After a wrong code that used up the account's attempts: locks sign-in (or the subject's money
+ * actions) for 15 minutes. Returns
  * whether this call locked it (only one of several racing requests does, so one email is sent).
  * The attempts stay counted: a guess already under way when the lock lands must still find them
  * used up. They leave the 15-minute window as the lock ends.
  */
-export async function lockForWrongCodes(db: DbOrTx, email: string, now: Date = new Date()): Promise<{ locked_now: boolean }> {
-  const address = normaliseEmail(email);
+export async function lockForWrongCodes(db: DbOrTx, subject: LockSubject, now: Date = new Date()): Promise<{ locked_now: boolean }> {
+  const address = lockKey(subject);
   const locked = await db
     .update(signInLockouts)
     .set({ locked_until: new Date(now.getTime() + LOCKOUT_MS), updated_at: now })
@@ -123,10 +141,10 @@ export async function lockForWrongCodes(db: DbOrTx, email: string, now: Date = n
   return { locked_now: locked.length === 1 };
 }
 
-/** A completed sign-in: the codes tried before it no longer count. */
-export async function clearCodeAttempts(db: DbOrTx, email: string, now: Date = new Date()): Promise<void> {
+/** A completed sign-in (or a right step-up code): the codes tried before it no longer count. */
+export async function clearCodeAttempts(db: DbOrTx, subject: LockSubject, now: Date = new Date()): Promise<void> {
   await db
     .update(signInLockouts)
     .set({ code_attempt_times: [], updated_at: now })
-    .where(eq(signInLockouts.email, normaliseEmail(email)));
+    .where(eq(signInLockouts.email, lockKey(subject)));
 }

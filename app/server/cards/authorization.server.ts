@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { cardAuthorizations, debitCards, type DebitCard } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
@@ -25,8 +25,15 @@ import { refusalMessage } from "~/domain/refusals";
  * money for ever. A refusal is a value (`{ ok: false, code, message }`), nothing
  * written; the member is told in the bell.
  *
- * Locking order: the card's row first (it serializes the day's total of one card), then the
- * ledger's accounts (inside placeHold), then the new authorization row.
+ * The daily limit counts the card's **line**: a card, the cards it replaced (Report lost) or renews,
+ * and the cards that replaced or renew it. A replacement or renewal is the same card to the member
+ * and to the limit, so it carries the day's count of the card before it, down the whole chain
+ * (docs/product.md#cards); a renewal and the card it renews, which both work until the old one
+ * expires, share one count both ways.
+ *
+ * Locking order: the rows of the card's line, by id (they serialize the line's day total: a
+ * purchase on the old card and one on its renewal wait for each other), then the ledger's
+ * accounts (inside placeHold), then the new authorization row.
  */
 
 export interface CardPurchaseInput {
@@ -87,16 +94,41 @@ export async function lockCard(tx: DbOrTx, card_id: number): Promise<DebitCard |
 }
 
 /**
- * What the card has authorized on the institution's business day `day` (released ones not
+ * The ids of the card's line (above) as a subquery, for any card id expression: every card joined
+ * to it by `replaced_by_id` or `renews_id`, either way, however long the chain. Within the
+ * member's own cards (the links never cross members), so each step reads the member's index, and
+ * `union` drops a card already found, so the walk ends.
+ */
+export function cardLineSql(card_id: SQL): SQL {
+  return sql`(with recursive line(id, member_id, replaced_by_id, renews_id) as (
+      select d.id, d.member_id, d.replaced_by_id, d.renews_id from debit_cards d where d.id = ${card_id}
+      union
+      select c.id, c.member_id, c.replaced_by_id, c.renews_id from debit_cards c join line l on c.member_id = l.member_id
+         and (c.replaced_by_id = l.id or c.renews_id = l.id or c.id = l.replaced_by_id or c.id = l.renews_id))
+    select line.id from line)`;
+}
+
+/**
+ * What the card's line has authorized on the institution's business day `day` (released ones not
  * counted), as SQL for any card id expression: the purchase check reads it for one card, the
  * cards' view for each card in the same statement as the cards.
  */
 export function spentOnDaySql(card_id: SQL, day: string): SQL<string> {
   return sql<string>`(select coalesce(sum(${cardAuthorizations.amount_cents}), 0) from ${cardAuthorizations}
-     where ${cardAuthorizations.card_id} = ${card_id} and ${cardAuthorizations.business_date} = ${day} and ${cardAuthorizations.status} <> 'released')`;
+     where ${cardAuthorizations.card_id} in ${cardLineSql(card_id)} and ${cardAuthorizations.business_date} = ${day} and ${cardAuthorizations.status} <> 'released')`;
 }
 
-/** What the card has authorized on the institution's business day `day` (released ones not counted). */
+/**
+ * The card's row and those of its line, locked by id until the caller's transaction ends. A card
+ * joins a line only while the card before it is locked (Report lost, the renewal job), so two
+ * purchases on one line always meet on that card's lock.
+ */
+export async function lockCardLine(tx: DbOrTx, card_id: number): Promise<DebitCard | null> {
+  const rows = await tx.select().from(debitCards).where(sql`${debitCards.id} in ${cardLineSql(sql`${card_id}`)}`).orderBy(asc(debitCards.id)).for("update");
+  return rows.find((row) => row.id === card_id) ?? null;
+}
+
+/** What the card's line has authorized on the institution's business day `day` (released ones not counted). */
 export async function spentOnDay(db: DbOrTx, card_id: number, day: string): Promise<number> {
   const result = await db.execute(sql`select ${spentOnDaySql(sql`${card_id}`, day)} as total`);
   return toCents(result.rows[0]?.total ?? 0);
@@ -112,7 +144,7 @@ export async function authorizeCardPurchase(db: DbOrTx, input: CardPurchaseInput
   const settlement = await institutionAccount(db, "card_settlement");
   let declined: { member_id: string; last4: string } | null = null;
   const answer = await db.transaction(async (tx): Promise<CardAuthorizationAnswer> => {
-    const card = await lockCard(tx, input.card_id);
+    const card = await lockCardLine(tx, input.card_id);
     if (!card) return refusal("card_not_found");
     // The same purchase sent twice at once: the second waited for the card's lock; now it sees the first.
     const repeat = await findAuthorization(tx, input.initiator, input.idempotency_key);

@@ -6,13 +6,13 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { hashPassword, verifyPassword } from "~/server/auth/auth.server";
 import { decryptField, keyedHash } from "~/server/security/crypto.server";
-import { sendStepUpCode, verifyStepUpCode, type StepUpWording } from "~/server/payments/step-up.server";
+import { lockWait, sendStepUpCode, verifyStepUpCode, type StepUpCheck, type StepUpWording } from "~/server/payments/step-up.server";
 import { referenceNumber } from "~/server/ledger/ledger.server";
 import { businessDate, toCents, toId } from "~/domain/ledger-rules";
 import { maskAccountNumber } from "~/domain/account-display";
 import { CARD_MESSAGES, CARD_STATUS_LABELS, cardExpiryLabel, cardWorks, isCardExpired, pinProblem, type CardStatus } from "~/domain/cards";
 import { formatCents } from "~/domain/money";
-import { refusalMessage, type RefusalCode } from "~/domain/refusals";
+import { refusalMessage, type RefusalCode, type RefusalDetails } from "~/domain/refusals";
 import { cardNumberContext, issueDebitCard } from "./cards.server";
 import { lockCard, spentOnDaySql } from "./authorization.server";
 import { jsonRows } from "~/server/accounts/history.server";
@@ -39,8 +39,13 @@ export type CardCodePurpose = "details" | "pin";
 export const CARD_TRANSACTIONS_SHOWN = 10;
 const CARDS_MAX = 20;
 
-function refused(code: RefusalCode, field?: "otp"): CardControlAnswer {
-  return field ? { ok: false, code, message: refusalMessage(code), field } : { ok: false, code, message: refusalMessage(code) };
+function refused(code: RefusalCode, field?: "otp", details?: RefusalDetails): CardControlAnswer {
+  return field ? { ok: false, code, message: refusalMessage(code, details), field } : { ok: false, code, message: refusalMessage(code, details) };
+}
+
+/** A code that did not confirm: wrong, or the member's codes are locked (docs/product.md#step-up-codes). */
+function codeRefused(check: Exclude<StepUpCheck, { ok: true }>): CardControlAnswer {
+  return check.reason === "locked" ? refused("otp_locked", "otp", { wait: lockWait(check.retry_after_s) }) : refused("otp_invalid", "otp");
 }
 
 function ending(card: Pick<DebitCard, "last4">): string {
@@ -133,7 +138,7 @@ export async function sendCardCode(db: Db, member: CardMember, card_id: number, 
   const { card } = own;
   const { summary, wording } = CODE_WORDING[purpose];
   const sent = await sendStepUpCode(db, member, `${summary} ${ending(card)}.`, codeBinding(card.id, purpose), wording);
-  if (!sent.ok) return refused("codes_rate_limited");
+  if (!sent.ok) return sent.reason === "locked" ? refused("otp_locked", undefined, { wait: lockWait(sent.retry_after_s) }) : refused("codes_rate_limited");
   return { ok: true, message: `We emailed a one-time code to ${member.email}. Enter it below; it expires in 10 minutes.` };
 }
 
@@ -150,7 +155,8 @@ export async function revealCardDetails(db: Db, member: CardMember & { name: str
   if (!own.ok) return own.answer;
   const { card } = own;
   if (otp.trim() === "") return refused("otp_missing", "otp");
-  if (!(await verifyStepUpCode(db, member.id, otp.trim(), codeBinding(card.id, "details")))) return refused("otp_invalid", "otp");
+  const checked = await verifyStepUpCode(db, member, { code: otp.trim(), transfer: codeBinding(card.id, "details"), action: "card_details", origin });
+  if (!checked.ok) return codeRefused(checked);
   const number = decryptField(card.card_number_enc, cardNumberContext(card.member_id));
   await db.transaction(async (tx) => {
     await audit(tx, member, origin, "card.details_viewed", card);
@@ -185,7 +191,8 @@ export async function changeCardPin(db: Db, member: CardMember, card_id: number,
   if (!own.ok) return own.answer;
   const { card } = own;
   if (input.otp.trim() === "") return refused("otp_missing", "otp");
-  if (!(await verifyStepUpCode(db, member.id, input.otp.trim(), codeBinding(card.id, "pin")))) return refused("otp_invalid", "otp");
+  const checked = await verifyStepUpCode(db, member, { code: input.otp.trim(), transfer: codeBinding(card.id, "pin"), action: "card_pin", origin });
+  if (!checked.ok) return codeRefused(checked);
   const pin_hash = await hashPassword(pinSecret(card.id, input.pin));
   return db.transaction(async (tx): Promise<CardControlAnswer> => {
     // Again under the lock: the card may have been reported lost while the PIN was hashed.

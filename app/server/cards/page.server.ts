@@ -66,7 +66,7 @@ export async function cardServicesSummary(user: Pick<SessionUser, "id">, view: "
 
 export type CardServicesSummary = Awaited<ReturnType<typeof cardServicesSummary>>;
 
-const HTTP_OF: Record<string, number> = { card_not_found: 404, card_blocked: 409, codes_rate_limited: 429 };
+const HTTP_OF: Record<string, number> = { card_not_found: 404, card_blocked: 409, codes_rate_limited: 429, otp_locked: 429 };
 
 export async function cardsAction(user: SessionUser, form: FormData, origin: AuditOrigin): Promise<{ status: number; body: CardActionData }> {
   const intent = formIntent(form, CARD_INTENTS);

@@ -83,6 +83,25 @@ export function codesLockedEmail(wrong_codes: number, locked_minutes: number): M
   };
 }
 
+/**
+ * Too many wrong step-up codes (the emailed codes that confirm transfers and card services): sent
+ * once per lock. Whoever typed them is signed in as the member, so the advice is the same as for
+ * wrong passwords in a signed-in session: end every session by resetting the password.
+ */
+export function stepUpCodesLockedEmail(wrong_codes: number, locked_minutes: number): Message {
+  return {
+    kind: "account_locked",
+    subject: `Transfers and card services that need a code are locked`,
+    text:
+      `${wrong_codes} wrong codes were typed in your online banking in the last 15 minutes to confirm a transfer or a card service (card details, a new PIN), ` +
+      `so for ${locked_minutes} minutes nothing that needs an emailed code can be done. Transfers between your own accounts and smaller transfers to other members still work.\n\n` +
+      `If this was you, wait ${locked_minutes} minutes and use the newest code we send. If it was not you, someone is using a signed-in session of yours: ` +
+      `reset your password from the sign-in page ("Forgot password?"), which signs out every session, and call us.` +
+      safetyNote() +
+      signature(),
+  };
+}
+
 const CURRENT_PASSWORD_PURPOSES = {
   password_change: "change the password",
   temporary_password: "replace the temporary password",

@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { Logger } from "pino";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { matchRoutes, type RouteObject } from "react-router";
+import { badPathSegment } from "~/server/security/request-guards.server";
 import type { Database } from "~/server/db/client.server";
 
 /**
@@ -198,6 +199,8 @@ const labelCache = new WeakMap<RouteManifest, Map<string, string>>();
 function matchLabel(pathname: string, manifest: RouteManifest): string {
   // A loader or action fetched by the browser: "/dashboard.data", "/_root.data" for "/".
   const page = pathname === "/_root.data" ? "/" : pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
+  // Refused by the request guards before any route (and React Router would warn it cannot decode it).
+  if (page.split("/").some(badPathSegment)) return "unmatched";
   const matches = matchRoutes(routeTree(manifest), page);
   const leaf = matches?.[matches.length - 1]?.route;
   if (!leaf) return "unmatched";

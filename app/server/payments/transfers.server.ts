@@ -16,7 +16,7 @@ import { findCountry } from "~/domain/countries";
 import type { BetweenAccountsTransfer, InternationalTransfer, ToMemberTransfer, ToUsBankTransfer } from "~/domain/transfers";
 import { outgoingPaymentsPaused } from "./controls.server";
 import { currencyRate } from "./rates.server";
-import { verifyStepUpCode } from "./step-up.server";
+import { lockWait, verifyStepUpCode, type StepUpCheck } from "./step-up.server";
 import { countTransferRefusal } from "~/server/metrics/metrics.server";
 import { REFUSAL_MESSAGES, refusalMessage, type RefusalCode, type RefusalDetails } from "~/domain/refusals";
 
@@ -99,6 +99,11 @@ function refuse(code: RefusalCode, field?: string, details?: RefusalDetails): Re
   countTransferRefusal(code);
   const message = code === "account_frozen" ? MESSAGES.blocked : refusalMessage(code, details);
   return field === undefined ? { ok: false, code, message } : { ok: false, code, message, field };
+}
+
+/** A code that did not confirm the transfer: wrong, or the member's codes are locked (docs/product.md#step-up-codes). */
+export function codeRefused(check: Exclude<StepUpCheck, { ok: true }>): Refusal {
+  return check.reason === "locked" ? refuse("otp_locked", "otp", { wait: lockWait(check.retry_after_s) }) : refuse("otp_invalid", "otp");
 }
 
 /**
@@ -459,7 +464,8 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
   if (memberTransferNeedsCode(form.amount_cents)) {
     const code = otp.trim();
     if (code === "") return { ...refuse("otp_missing", "otp"), summary: plan.summary };
-    if (!(await verifyStepUpCode(db, member.id, code, stepUpTransfer({ kind: "member", form })))) return { ...refuse("otp_invalid", "otp"), summary: plan.summary };
+    const checked = await verifyStepUpCode(db, member, { code, transfer: stepUpTransfer({ kind: "member", form }), action: "transfer_to_member" });
+    if (!checked.ok) return { ...codeRefused(checked), summary: plan.summary };
   }
   const entries = [
     { account_id: from.id, amount_cents: -form.amount_cents },
@@ -690,7 +696,8 @@ async function sendExternal(db: Db, member: Member, request: ExternalRequest, ot
   if ("ok" in plan) return plan;
   const code = otp.trim();
   if (code === "") return { ...refuse("otp_missing", "otp"), summary: plan.summary };
-  if (!(await verifyStepUpCode(db, member.id, code, stepUpTransfer(request)))) return { ...refuse("otp_invalid", "otp"), summary: plan.summary };
+  const checked = await verifyStepUpCode(db, member, { code, transfer: stepUpTransfer(request), action: request.kind === "ach" ? "transfer_to_us_bank" : "international_transfer" });
+  if (!checked.ok) return { ...codeRefused(checked), summary: plan.summary };
   const settlement = await institutionAccount(db, request.kind === "ach" ? "ach_settlement" : "wire_settlement");
   const fees = request.kind === "wire" ? await institutionAccount(db, "fees_income") : null;
   const { form } = request;

@@ -160,9 +160,11 @@ export const staffSignInCodes = pgTable(
 /**
  * Wrong passwords per email address (whether or not an account has it, so the lock says nothing
  * about which addresses exist): 5 within 15 minutes lock sign-in for 15 minutes
- * (docs/product.md#sign-in-protection).
+ * (docs/product.md#sign-in-protection). The same counts and lock serve a member's step-up codes for
+ * money actions (app/server/auth/lockout.server.ts), in a row keyed `payment-step-up:<member id>`.
  */
 export const signInLockouts = pgTable("sign_in_lockouts", {
+  /** The normalised address, or `payment-step-up:<member id>` (no @: never an address). */
   email: text("email").primaryKey(),
   /** Times of the recent wrong passwords, the last 15 minutes only (at most 5). */
   failure_times: timestamptz("failure_times").array().notNull().default(sql`'{}'::timestamptz[]`),
