@@ -17,7 +17,8 @@ import {
 export interface AddTransactionsResult {
   intent: "add_rows" | "upload_csv";
   message: string;
-  tone: "success" | "error";
+  /** "notice": accepted, but waiting for a second staff member's approval (stays until dismissed by the next answer). */
+  tone: "success" | "error" | "notice";
   line_errors?: LineError[];
   where?: "line" | "row";
   /** The rows as sent, given back after a refusal so nothing typed is lost. */
@@ -58,7 +59,7 @@ export function AddTransactions({ member, result: pageResult }: { member: AddTra
   }, [result]);
   const shown = result && result !== dismissed ? result : undefined;
   // After a success the table and the file field start afresh, with a new key for the next batch.
-  const generation = result?.tone === "success" ? (result.batch ?? "done") : "draft";
+  const generation = result?.tone === "success" || result?.tone === "notice" ? (result.batch ?? "done") : "draft";
   const action = `/admin/members/${encodeURIComponent(member.user_id)}/transactions`;
   const open = member.accounts.filter((a) => a.status !== "closed");
   const busy = fetcher.state !== "idle";
