@@ -14,7 +14,10 @@ import { formatCents } from "./money";
  *   above `member_24h_above_cents` (two $10,000.00 adjustments in a row are one $20,000.00);
  * - what this staff member credited to all members this business day, with this request, above
  *   `business_day_above_cents`.
- * "Above" is strict: an amount equal to a limit posts.
+ * "Above" is strict: an amount equal to a limit posts. The reasons say why, once: a total that this
+ * request passes on its own, with nothing credited before, is not said again beside the reason
+ * about the request itself (a $12,000.00 adjustment is "above $10,000.00", not also "would bring
+ * … in 24 hours to $12,000.00").
  */
 export interface DualControlLimits {
   posting_above_cents: number;
@@ -53,11 +56,18 @@ export function dualControlDecision(input: DualControlInput): DualControlDecisio
   if (largest > limits.posting_above_cents) reasons.push({ code: "posting", amount_cents: largest, limit_cents: limits.posting_above_cents });
   // One posting's total is the posting itself: said once.
   if (credits_cents.length > 1 && credit_cents > limits.request_above_cents) reasons.push({ code: "request", amount_cents: credit_cents, limit_cents: limits.request_above_cents });
+  // A total passed by this request alone, with nothing credited before, says again what a reason
+  // about the request itself already says: it is left out of the words, never out of the decision.
+  const about_request = reasons.length > 0;
   const member_total = input.member_24h_cents + credit_cents;
-  if (member_total > limits.member_24h_above_cents) reasons.push({ code: "member_24h", amount_cents: member_total, limit_cents: limits.member_24h_above_cents });
   const day_total = input.business_day_cents + credit_cents;
-  if (day_total > limits.business_day_above_cents) reasons.push({ code: "business_day", amount_cents: day_total, limit_cents: limits.business_day_above_cents });
-  return reasons.length ? { decision: "wait", credit_cents, reasons } : { decision: "post", credit_cents };
+  const totals: DualControlReason[] = [];
+  if (member_total > limits.member_24h_above_cents) totals.push({ code: "member_24h", amount_cents: member_total, limit_cents: limits.member_24h_above_cents });
+  if (day_total > limits.business_day_above_cents) totals.push({ code: "business_day", amount_cents: day_total, limit_cents: limits.business_day_above_cents });
+  const earlier = { member_24h: input.member_24h_cents, business_day: input.business_day_cents, posting: 0, request: 0 };
+  const said = about_request ? totals.filter((r) => earlier[r.code] > 0) : totals;
+  if (!about_request && totals.length === 0) return { decision: "post", credit_cents };
+  return { decision: "wait", credit_cents, reasons: [...reasons, ...said] };
 }
 
 /** One reason in words, to follow "it waits for a second staff member's approval: ". */

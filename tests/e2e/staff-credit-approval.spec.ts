@@ -30,7 +30,7 @@ test("a large CSV waits for a second staff member, who reads its rows and approv
   await section.getByLabel(/^CSV file/).setInputFiles({ name: "estate.csv", mimeType: "text/csv", buffer: estateFile() });
   await section.getByRole("button", { name: "Upload CSV" }).click();
   await expect(section.getByRole("status")).toHaveText(
-    "Sent for a second staff member's approval: a row credits $12,000.00, above $10,000.00 per row; the file credits $12,050.00 in all, above $10,000.00; it would bring what you credited to this member in 24 hours to $12,050.00, above $10,000.00. Nothing is posted until another staff member approves the whole file in Payment queues.",
+    "Sent for a second staff member's approval: a row credits $12,000.00, above $10,000.00 per row; the file credits $12,050.00 in all, above $10,000.00. Nothing is posted until another staff member approves the whole file in Payment queues.",
   );
   await page.goto("/admin/queues");
   const queue = page.getByTestId("queue-adjustments");

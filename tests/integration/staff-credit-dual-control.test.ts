@@ -66,7 +66,7 @@ describe("Add Transactions: above the limits the whole table or file waits", () 
       count: 2,
       replayed: false,
       message:
-        "Sent for a second staff member's approval: a row credits $50,000.00, above $10,000.00 per row; the table credits $50,005.00 in all, above $10,000.00; it would bring what you credited to this member in 24 hours to $50,005.00, above $10,000.00; it would bring what you credited to all members this business day to $50,005.00, above $50,000.00. Nothing is posted until another staff member approves the whole table in Payment queues.",
+        "Sent for a second staff member's approval: a row credits $50,000.00, above $10,000.00 per row; the table credits $50,005.00 in all, above $10,000.00. Nothing is posted until another staff member approves the whole table in Payment queues.",
     });
     expect(await transactionCount()).toBe(before);
     expect(await current(checking.id)).toBe(1_000);
@@ -269,7 +269,7 @@ describe("the second staff member decides", () => {
     const [a, b] = [await staffMember(), await staffMember()];
     const { member, checking } = await newMember(db, { checking_cents: 0 });
     const asked = await requestAdjustment(db, { staff: maker, origin: ORIGIN, member_id: member.id, account_id: checking.id, target_cents: 1_500_000, reason: "Inheritance", now: NOON });
-    expect(asked).toMatchObject({ status: "awaiting_approval", message: "The adjustment of $15,000.00 waits for a second staff member's approval: $15,000.00 is above $10,000.00; it would bring what you credited to this member in 24 hours to $15,000.00, above $10,000.00." });
+    expect(asked).toMatchObject({ status: "awaiting_approval", message: "The adjustment of $15,000.00 is above $10,000.00: it waits for a second staff member's approval." });
     const { decideAdjustment } = await import("~/server/member-accounts/adjustments.server");
     const id = (asked as { adjustment_id: number }).adjustment_id;
     const answers = await Promise.all([a, b].map((staff) => decideAdjustment(db, { staff, origin: ORIGIN, adjustment_id: id, decision: "approve" })));

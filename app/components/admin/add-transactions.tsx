@@ -74,7 +74,7 @@ export function AddTransactions({ member, result: pageResult }: { member: AddTra
           Add Transactions
         </h3>
         <p className="mt-1 text-sm text-slate-700">
-          Each row posts to one of this member&apos;s accounts; nothing is posted unless every row is valid. Pending rows place a hold. Empty date and time mean now. A file holds at most {POSTING_LIMITS_TEXT}.
+          Each row posts to one of this member&apos;s accounts; nothing is posted unless every row is valid. Pending rows place a hold. Empty date and time mean now. A file holds at most {POSTING_LIMITS_TEXT}. Credits above the dual-control limits wait, whole, for a second staff member&apos;s approval in Payment queues.
         </p>
       </div>
 
