@@ -85,7 +85,7 @@ function PostingRequest({ request: r, staffId, result, memberHref }: { request: 
   const what = r.source === "csv" ? `CSV file ${r.file_name ?? ""}`.trim() : "Table of rows";
   const where = r.source === "csv" ? "Line" : "Row";
   return (
-    <li aria-label={`Add Transactions request ${r.id}`} className="rounded-xl border border-amber-200 bg-amber-50/40 p-3 text-sm">
+    <li aria-label={`Add Transactions request ${r.id}`} className="rounded-xl border border-amber-200 bg-white p-3 text-sm">
       <p className="font-medium text-slate-900">
         +{formatCents(r.credit_total_cents)} in credits{r.debit_total_cents > 0 ? `, ${formatCents(r.debit_total_cents)} in debits` : ""} for{" "}
         <Link to={memberHref(r.member_id)} className="break-all text-brand-700 underline underline-offset-2">
@@ -96,7 +96,27 @@ function PostingRequest({ request: r, staffId, result, memberHref }: { request: 
         {what}, {r.row_count} {r.row_count === 1 ? "row" : "rows"} · sent by {r.requested_by_email ?? r.requested_by} on {formatDateTime(r.requested_at)}
       </p>
       <p className="mt-1 text-slate-900">Why it waits: {r.reason}.</p>
-      <div className="mt-2 max-h-72 overflow-auto rounded-lg border border-slate-200 bg-white" tabIndex={0} role="region" aria-label={`Rows of request ${r.id}`}>
+      {/* On a phone each row is a short block; from 640 px a table. */}
+      <ul aria-label={`Rows of request ${r.id}`} className="mt-2 max-h-80 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200 sm:hidden">
+        {r.rows.map((row) => (
+          <li key={row.line} className="px-3 py-2">
+            <p className="flex justify-between gap-3">
+              <span className="text-slate-700">
+                {where} {row.line} · {row.account}
+              </span>
+              <span className={`whitespace-nowrap font-medium tabular-nums ${row.direction === "credit" ? "text-emerald-800" : "text-slate-900"}`}>
+                {row.direction === "credit" ? "+" : "−"}
+                {formatCents(row.amount_cents)}
+              </span>
+            </p>
+            <p className="text-slate-900 [overflow-wrap:anywhere]">{row.description}</p>
+            <p className="text-slate-700">
+              {row.date} · {row.status === "pending" ? "Pending" : "Completed"}
+            </p>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-2 hidden max-h-72 overflow-auto rounded-lg border border-slate-200 bg-white sm:block" tabIndex={0} role="region" aria-label={`Rows of request ${r.id}`}>
         <table className="w-full min-w-[36rem] text-left text-sm">
           <thead className="sticky top-0 bg-slate-50 text-xs uppercase tracking-wide text-slate-700">
             <tr>
