@@ -32,6 +32,12 @@ test("a large CSV waits for a second staff member, who reads its rows and approv
   await expect(section.getByRole("status")).toHaveText(
     "Sent for a second staff member's approval: a row credits $12,000.00, above $10,000.00 per row; the file credits $12,050.00 in all, above $10,000.00. Nothing is posted until another staff member approves the whole file in Payment queues.",
   );
+  for (const [label, viewport] of [["1440", DESKTOP], ["375", PHONE]] as const) {
+    await page.setViewportSize(viewport);
+    await expectNoAxeViolations(page);
+    await section.screenshot({ path: `${SCREENS}/sent-for-approval-${label}.png` });
+  }
+  await page.setViewportSize(DESKTOP);
   await page.goto("/admin/queues");
   const queue = page.getByTestId("queue-adjustments");
   const mine = queue.getByRole("listitem", { name: /^Add Transactions request/ }).filter({ hasText: member.email });
