@@ -38,7 +38,8 @@ test("a large CSV waits for a second staff member, who reads its rows and approv
     await section.screenshot({ path: `${SCREENS}/sent-for-approval-${label}.png` });
   }
   await page.setViewportSize(DESKTOP);
-  await page.goto("/admin/queues");
+  await section.getByRole("link", { name: "See it in Payment queues" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Payment queues" })).toBeVisible();
   const queue = page.getByTestId("queue-adjustments");
   const mine = queue.getByRole("listitem", { name: /^Add Transactions request/ }).filter({ hasText: member.email });
   await expect(mine.getByText("You sent these transactions: another staff member must approve or decline them.")).toBeVisible();

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { Download, Plus, Trash2, Upload } from "lucide-react";
 import { Button } from "~/components/ui";
 import { StatusLine } from "./admin-shell";
@@ -271,6 +271,13 @@ function Result({ result }: { result: AddTransactionsResult }) {
     // A header line quoted back has no spaces to break at: it may break anywhere.
     <div className="space-y-2 [overflow-wrap:anywhere]">
       <StatusLine message={result.message} tone={result.tone} />
+      {result.tone === "notice" ? (
+        <p className="text-sm">
+          <Link to="/admin/queues#adjustments-title" className="font-medium text-brand-700 underline underline-offset-2">
+            See it in Payment queues
+          </Link>
+        </p>
+      ) : null}
       {result.line_errors?.length ? (
         <ul aria-label="Errors by line" className="max-h-64 list-disc space-y-1 overflow-y-auto pl-5 text-sm text-red-800">
           {result.line_errors.map((e) => (
