@@ -331,5 +331,8 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
     member_transfer_code_above_cents: 100_000,
     mobile_deposit_max_cents: 1_000_000,
     adjustment_second_approval_above_cents: 1_000_000,
+    staff_credit_request_above_cents: 1_000_000,
+    staff_credit_member_24h_above_cents: 1_000_000,
+    staff_credit_business_day_above_cents: 5_000_000,
   },
 };

@@ -224,7 +224,18 @@ export const InstitutionSchema = z
       mobile_deposit_availability: z
         .object({ next_day_cents: z.number().int().min(0), remaining_after_business_days: z.number().int().min(1).max(30) })
         .default({ next_day_cents: 22_500, remaining_after_business_days: 2 }),
+      /**
+       * Dual control of money staff create for a member (docs/security.md#dual-control, the rule in
+       * app/domain/dual-control.ts): a balance adjustment, or one credit row of Add Transactions,
+       * above this waits for a second staff member (an adjustment down too).
+       */
       adjustment_second_approval_above_cents: z.number().int().positive(),
+      /** The credits of one Add Transactions table or file together: above this the whole file waits. */
+      staff_credit_request_above_cents: z.number().int().positive().default(1_000_000),
+      /** What one staff member credits to one member over a rolling 24 hours: a request that would pass it waits. */
+      staff_credit_member_24h_above_cents: z.number().int().positive().default(1_000_000),
+      /** What one staff member credits to all members in a business day (`time_zone`): a request that would pass it waits. */
+      staff_credit_business_day_above_cents: z.number().int().positive().default(5_000_000),
     }),
   })
   .superRefine((value, ctx) => {
@@ -249,6 +260,18 @@ export const InstitutionSchema = z
         }
       }
     });
+    // Dual control (docs/product.md#limits): a total below one posting's amount would be the real
+    // per-posting limit under another name, and a day for all members below one member's 24 hours
+    // would make the member's total meaningless; both are refused as a likely typo.
+    const limits = value.limits;
+    for (const name of ["staff_credit_request_above_cents", "staff_credit_member_24h_above_cents", "staff_credit_business_day_above_cents"] as const) {
+      if (limits[name] < limits.adjustment_second_approval_above_cents) {
+        ctx.addIssue({ code: "custom", path: ["limits", name], message: `must be at least adjustment_second_approval_above_cents (${limits.adjustment_second_approval_above_cents}), the amount one posting may be` });
+      }
+    }
+    if (limits.staff_credit_business_day_above_cents < limits.staff_credit_member_24h_above_cents) {
+      ctx.addIssue({ code: "custom", path: ["limits", "staff_credit_business_day_above_cents"], message: `must be at least staff_credit_member_24h_above_cents (${limits.staff_credit_member_24h_above_cents}): it counts every member` });
+    }
     if (value.market_widget.enabled && !value.market_widget.url) {
       ctx.addIssue({ code: "custom", path: ["market_widget", "url"], message: "required when the widget is enabled" });
     }

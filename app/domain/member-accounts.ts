@@ -24,6 +24,8 @@ export const AMOUNT_DECIMALS_MESSAGE = "Please enter an amount with at most two 
 export const AMOUNT_TOO_LARGE_MESSAGE = `Please enter an amount up to ${formatCents(STAFF_AMOUNT_CENTS_MAX)}`;
 export const TARGET_BALANCE_MESSAGE = "Please enter the new balance (0 or more, at most two decimals)";
 export const ACCOUNT_UPDATE_FAILED = "Failed to update account";
+/** A balance adjustment the ledger refused (not enough available money, a frozen account). */
+export const ADJUSTMENT_FAILED = "Failed to adjust the balance";
 export const ACCOUNT_NOT_FOUND = "Account not found";
 export const TRANSACTION_REVERSED = "Transaction reversed and balance updated successfully";
 export const TRANSACTION_RELEASED = "Pending transaction released: the held money is available again";
@@ -159,3 +161,8 @@ export const ApproveAdjustmentSchema = z.object({
     .optional(),
 });
 export const DeclineAdjustmentSchema = z.object({ adjustment_id: id("Adjustment not found"), reason });
+
+/** An Add Transactions request waiting for a second approval (docs/product.md#payment-queues). */
+export const POSTING_REQUEST_NOT_FOUND = "This request was not found.";
+export const ApprovePostingRequestSchema = z.object({ request_id: id(POSTING_REQUEST_NOT_FOUND) });
+export const DeclinePostingRequestSchema = z.object({ request_id: id(POSTING_REQUEST_NOT_FOUND), reason });

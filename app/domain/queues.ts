@@ -9,7 +9,7 @@ export const QUEUE_TITLES = {
   returns: "Returned items",
   changes: "Notifications of change",
   deposits: "Mobile deposits",
-  adjustments: "Adjustments waiting for a second approval",
+  adjustments: "Staff postings waiting for a second approval",
 } as const;
 
 export type QueueSectionId = keyof typeof QUEUE_TITLES;

@@ -300,6 +300,36 @@ export async function openMemberDetails(staff: Page, email: string, options: { l
   if (options.hydrate) await hydrated(staff);
 }
 
+/**
+ * A second staff member (made by staff, temporary password replaced), for the approval. Note: in
+ * these runs the worker's staff session was seen ending right after another person signed in and
+ * replaced a temporary password; the steps after that use a staff page made afterwards.
+ */
+export async function secondStaff(browser: Browser, baseURL: string, staffPage: Page, role: "admin" | "reviewer" = "admin"): Promise<TestMember> {
+  const email = uniqueEmail(role === "admin" ? "checker" : "reviewer");
+  const origin = new URL(baseURL).origin;
+  const created = await staffPage.request.post("/admin?index&create=1", {
+    headers: { Origin: origin },
+    form: { intent: "create_member", email, password: TEMPORARY_PASSWORD, first_name: "Casey", last_name: "Checker", phone: "(555) 010-4040", street: "1 Bank Street", city: "Portsmouth", state: "NH", postal_code: "03801", role },
+    maxRedirects: 0,
+  });
+  expect([200, 302, 303]).toContain(created.status());
+  const password = "Harbor checker key 2026";
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}` } });
+  try {
+    const headers = { Origin: origin };
+    await context.request.post("/login", { headers, form: { intent: "password", email, password: TEMPORARY_PASSWORD }, maxRedirects: 0 });
+    const inbox = await (await context.request.get(`/demo/inbox?to=${encodeURIComponent(email)}`)).text();
+    const code = /data-testid="demo-code"[^>]*>\s*(\d{6})/.exec(inbox)?.[1] ?? "";
+    await context.request.post("/login", { headers, form: { intent: "code", code }, maxRedirects: 0 });
+    const change = await context.request.post("/change-password", { headers, form: { current_password: TEMPORARY_PASSWORD, new_password: password, confirm_password: password }, maxRedirects: 0 });
+    expect(change.headers()["location"]).toBe("/admin");
+  } finally {
+    await context.close();
+  }
+  return { email, password, first_name: "Casey", last_name: "Checker" };
+}
+
 /** A real PNG (`size`×`size`, a two-colour pattern), built with zlib. */
 export function makePng(size = 64): Buffer {
   const chunk = (type: string, data: Buffer) => {

@@ -385,7 +385,12 @@ describe("Adjust balance", () => {
     const other = await fundedMember(db(), { checking_cents: 10_000 });
     await placeStaffHold(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, amount_cents: 6_000, reason: "Hold", request_key: crypto.randomUUID() });
     const count = await transactionCount();
-    expect(await requestAdjustment(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, target_cents: 1_000, reason: "x" })).toMatchObject({ status: "refused", code: "insufficient_funds" });
+    // Words about the adjustment, not "Failed to update account" (no account was being edited).
+    expect(await requestAdjustment(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, target_cents: 1_000, reason: "x" })).toMatchObject({
+      status: "refused",
+      code: "insufficient_funds",
+      message: "Failed to adjust the balance: Insufficient funds: $60.00 is on hold; release holds first or choose a higher balance.",
+    });
     expect(await requestAdjustment(db(), { ...staffRequest(m.member.id), account_id: other.checking.id, target_cents: 1_000, reason: "x" })).toMatchObject({ status: "refused", http: 404 });
     await db().update(ledgerAccounts).set({ status: "frozen" }).where(eq(ledgerAccounts.id, m.savings.id));
     expect(await requestAdjustment(db(), { ...staffRequest(m.member.id), account_id: m.savings.id, target_cents: 1_000, reason: "x" })).toMatchObject({ status: "refused", code: "account_frozen" });

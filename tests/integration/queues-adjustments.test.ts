@@ -91,7 +91,7 @@ describe("adjustments waiting for a second approval in /admin/queues", () => {
     expect((await queueCounts(database.db)).sections.adjustments).toBe(2);
     const page = await queuesRoute.loader({ request: request("checker"), params: {}, context: context() } as never);
     expect(page.counts.adjustments).toBe(2);
-    expect(QUEUE_TITLES.adjustments).toBe("Adjustments waiting for a second approval");
+    expect(QUEUE_TITLES.adjustments).toBe("Staff postings waiting for a second approval");
     expect(page.adjustments.map((a) => a.id)).toEqual([approve_id, decline_id]);
     const layout = (await layoutRoute.loader({ request: request("checker"), params: {}, context: context() } as never)) as { counts: Record<string, number> };
     expect(layout.counts.queues).toBe(2);

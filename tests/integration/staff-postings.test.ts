@@ -11,6 +11,7 @@ import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledg
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { addTransactions, type NumberedRow } from "~/server/postings/add-transactions.server";
 import { readPostingsCsv } from "~/server/postings/csv.server";
+import { decidePostingRequest } from "~/server/postings/approvals.server";
 import type { DraftRow } from "~/domain/staff-postings";
 import { openTestDatabase } from "./test-database";
 import { key, newMember } from "./member-support";
@@ -19,11 +20,14 @@ import { person } from "./admin-support";
 /**
  * Add Transactions (docs/product.md#add-transactions) through its service, on PGlite and on
  * PostgreSQL: the rows post in one database transaction against the counterpart account, or
- * nothing posts; each refusal says its line; the ledger verifies after every test.
+ * nothing posts; each refusal says its line; the ledger verifies after every test. The limits of
+ * dual control are tested in staff-credit-dual-control.test.ts.
  */
 let database: Database;
 let db: Db;
 let staff: { id: string; email: string };
+/** The second staff member, who approves what the dual-control rule holds back. */
+let checker: { id: string; email: string };
 const ORIGIN = { request_id: "postings-test", ip: "203.0.113.5" };
 const FIXTURES = path.join(import.meta.dirname, "..", "fixtures", "postings");
 
@@ -31,6 +35,7 @@ beforeAll(async () => {
   database = await openTestDatabase();
   db = database.db;
   staff = await person(db, "admin");
+  checker = await person(db, "admin");
 });
 afterAll(async () => {
   await database?.close();
@@ -63,8 +68,15 @@ describe("a valid CSV", () => {
     if (!read.ok) throw new Error(read.message);
     const before = await transactionCount();
     const started = Date.now();
-    const result = await addTransactions(db, { member_id: member.id, staff, rows: read.rows, batch_key: key(), source: "csv", origin: ORIGIN, file_name: "valid-excel.csv" });
-    expect(result).toEqual({ status: "added", count: 4, posted: 3, held: 1, replayed: false });
+    // A staff member of its own: the approved million counts toward the maker's totals of the day.
+    const maker = await person(db, "admin");
+    const result = await addTransactions(db, { member_id: member.id, staff: maker, rows: read.rows, batch_key: key(), source: "csv", origin: ORIGIN, file_name: "valid-excel.csv" });
+    // Its $1,000,000.00 row is above the dual-control limit (docs/security.md#dual-control): the
+    // whole file waits, nothing posted, until a second staff member approves it.
+    expect(result).toMatchObject({ status: "awaiting_approval", count: 4 });
+    expect(await transactionCount()).toBe(before);
+    const approved = await decidePostingRequest(db, { staff: checker, origin: ORIGIN, request_id: (result as { request_id: number }).request_id, decision: "approve" });
+    expect(approved).toMatchObject({ status: "posted", message: "Approved and posted: 4 transactions, $1,000,125.50 in credits and $27.25 in debits." });
     expect(await transactionCount()).toBe(before + 4);
 
     // +125.50 and +1,000,000.00 to checking; -20.00 from savings; a 7.25 hold on checking.
@@ -72,7 +84,7 @@ describe("a valid CSV", () => {
     expect(await balance(savings.id)).toEqual({ current: 8_000, available: 8_000 });
     expect((await getBalances(db, [cash.id]))[0]!.current_cents).toBe(cashBefore - 12_550 - 100_000_000 + 2_000);
 
-    const posted = await db.select().from(ledgerTransactions).where(eq(ledgerTransactions.initiator, `staff:${staff.id}`)).orderBy(ledgerTransactions.id);
+    const posted = await db.select().from(ledgerTransactions).where(eq(ledgerTransactions.initiator, `staff:${checker.id}`)).orderBy(ledgerTransactions.id);
     expect(posted.map((t) => [t.kind, t.status, t.effective_date, t.memo, t.category])).toEqual([
       ["import", "posted", "2024-02-29", "Payroll deposit, ACME Corp", "Income"],
       ["import", "posted", "2024-03-01", 'Gift for "Sam"', "Other"],
@@ -83,10 +95,13 @@ describe("a valid CSV", () => {
     for (const t of posted) expect(t.created_at.getTime()).toBeGreaterThanOrEqual(started - 5_000);
     expect(posted.slice(0, 3).every((t) => t.batch_key !== null)).toBe(true);
 
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ledger.staff_postings.add"), eq(auditLog.member_id, member.id)));
-    expect(audit!.actor_id).toBe(staff.id);
-    expect(audit!.before).toMatchObject({ accounts: expect.arrayContaining([expect.objectContaining({ id: checking.id, current_cents: 50_000 })]) });
-    expect(audit!.after).toMatchObject({ source: "csv", file_name: "valid-excel.csv", posted: 3, held: 1 });
+    const [asked] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ledger.staff_postings.request"), eq(auditLog.member_id, member.id)));
+    expect(asked!.actor_id).toBe(maker.id);
+    expect(asked!.after).toMatchObject({ source: "csv", file_name: "valid-excel.csv", rows: 4, credit_total_cents: 100_012_550, debit_total_cents: 2_725 });
+    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ledger.staff_postings.approve"), eq(auditLog.member_id, member.id)));
+    expect(audit!.actor_id).toBe(checker.id);
+    expect(audit!.before).toMatchObject({ requested_by: maker.id, accounts: expect.arrayContaining([expect.objectContaining({ id: checking.id, current_cents: 50_000 })]) });
+    expect(audit!.after).toMatchObject({ status: "posted", posted: 3, held: 1 });
     expect((audit!.after as { rows: unknown[][] }).rows[0]).toEqual([2, posted[0]!.id, checking.id, 12_550, "2024-02-29", "09:30:00"]);
   });
 

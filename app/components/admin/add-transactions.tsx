@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { Download, Plus, Trash2, Upload } from "lucide-react";
 import { Button } from "~/components/ui";
 import { StatusLine } from "./admin-shell";
@@ -17,7 +17,8 @@ import {
 export interface AddTransactionsResult {
   intent: "add_rows" | "upload_csv";
   message: string;
-  tone: "success" | "error";
+  /** "notice": accepted, but waiting for a second staff member's approval (stays until dismissed by the next answer). */
+  tone: "success" | "error" | "notice";
   line_errors?: LineError[];
   where?: "line" | "row";
   /** The rows as sent, given back after a refusal so nothing typed is lost. */
@@ -58,7 +59,7 @@ export function AddTransactions({ member, result: pageResult }: { member: AddTra
   }, [result]);
   const shown = result && result !== dismissed ? result : undefined;
   // After a success the table and the file field start afresh, with a new key for the next batch.
-  const generation = result?.tone === "success" ? (result.batch ?? "done") : "draft";
+  const generation = result?.tone === "success" || result?.tone === "notice" ? (result.batch ?? "done") : "draft";
   const action = `/admin/members/${encodeURIComponent(member.user_id)}/transactions`;
   const open = member.accounts.filter((a) => a.status !== "closed");
   const busy = fetcher.state !== "idle";
@@ -73,7 +74,7 @@ export function AddTransactions({ member, result: pageResult }: { member: AddTra
           Add Transactions
         </h3>
         <p className="mt-1 text-sm text-slate-700">
-          Each row posts to one of this member&apos;s accounts; nothing is posted unless every row is valid. Pending rows place a hold. Empty date and time mean now. A file holds at most {POSTING_LIMITS_TEXT}.
+          Each row posts to one of this member&apos;s accounts; nothing is posted unless every row is valid. Pending rows place a hold. Empty date and time mean now. A file holds at most {POSTING_LIMITS_TEXT}. Credits above the dual-control limits wait, whole, for a second staff member&apos;s approval in Payment queues.
         </p>
       </div>
 
@@ -270,6 +271,13 @@ function Result({ result }: { result: AddTransactionsResult }) {
     // A header line quoted back has no spaces to break at: it may break anywhere.
     <div className="space-y-2 [overflow-wrap:anywhere]">
       <StatusLine message={result.message} tone={result.tone} />
+      {result.tone === "notice" ? (
+        <p className="text-sm">
+          <Link to="/admin/queues#adjustments-title" className="font-medium text-brand-700 underline underline-offset-2">
+            See it in Payment queues
+          </Link>
+        </p>
+      ) : null}
       {result.line_errors?.length ? (
         <ul aria-label="Errors by line" className="max-h-64 list-disc space-y-1 overflow-y-auto pl-5 text-sm text-red-800">
           {result.line_errors.map((e) => (

@@ -86,10 +86,12 @@ export function AdminShell({
 /**
  * A status line: red when it says Error or Failed, green otherwise (docs/product.md#back-office).
  */
-export function StatusLine({ message, tone }: { message: string; tone?: "error" | "success" }) {
+/** "notice": done, but not finished (waiting for someone else), in amber. */
+export function StatusLine({ message, tone }: { message: string; tone?: "error" | "success" | "notice" }) {
   const red = tone ? tone === "error" : /error|failed/i.test(message);
+  const colors = red ? "border-red-200 bg-red-50 text-red-800" : tone === "notice" ? "border-amber-300 bg-amber-50 text-amber-950" : "border-emerald-200 bg-emerald-50 text-emerald-900";
   return (
-    <p role={red ? "alert" : "status"} className={`rounded-lg border px-4 py-3 text-sm font-medium ${red ? "border-red-200 bg-red-50 text-red-800" : "border-emerald-200 bg-emerald-50 text-emerald-900"}`}>
+    <p role={red ? "alert" : "status"} className={`rounded-lg border px-4 py-3 text-sm font-medium ${colors}`}>
       {message}
     </p>
   );

@@ -7,7 +7,6 @@ import { useInstitutionDates } from "~/components/institution-dates";
 import { StatusLine } from "./admin-shell";
 import { withParams } from "./format";
 import { formMessageOf, resultFor } from "./money-result";
-import { QueueSection } from "./queues";
 
 /**
  * Adjustments waiting for a second approval (maker-checker, docs/product.md#member-accounts-staff):
@@ -29,31 +28,10 @@ export function ApprovalsBox({ items, staffId, search, result }: { items: Awaiti
 }
 
 /**
- * The same adjustments as a section of /admin/queues (docs/product.md#payment-queues), with the
- * same Approve and Decline forms, posting to the queues page; the member links open the member
- * in the back office.
+ * The adjustments' list with their Approve and Decline forms; also shown in the queues page's
+ * second-approval section (second-approvals.tsx), beside the Add Transactions requests.
  */
-export function AdjustmentQueue({ title, count, items, staffId, result }: { title: string; count: number; items: AwaitingAdjustment[]; staffId: string; result: unknown }) {
-  const answer = resultFor(result, ["approve_adjustment", "decline_adjustment"]);
-  return (
-    <QueueSection id="adjustments" title={title} count={count}>
-      {answer ? (
-        <div className="px-4 pt-4 sm:px-5">
-          <StatusLine message={answer.message} tone={answer.tone} />
-        </div>
-      ) : null}
-      {items.length === 0 ? (
-        <p className="px-5 py-8 text-center text-sm text-slate-700">Nothing is waiting.</p>
-      ) : (
-        <div className="p-4 sm:p-5">
-          <ApprovalList items={items} staffId={staffId} result={result} memberHref={(member_id) => `/admin?member=${encodeURIComponent(member_id)}`} />
-        </div>
-      )}
-    </QueueSection>
-  );
-}
-
-function ApprovalList({ items, staffId, result, memberHref }: { items: AwaitingAdjustment[]; staffId: string; result: unknown; memberHref: (member_id: string) => string }) {
+export function ApprovalList({ items, staffId, result, memberHref }: { items: AwaitingAdjustment[]; staffId: string; result: unknown; memberHref: (member_id: string) => string }) {
   const { formatDateTime } = useInstitutionDates();
   return (
       <ul className="space-y-3">

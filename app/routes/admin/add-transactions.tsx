@@ -87,6 +87,9 @@ function answer(intent: AddTransactionsResult["intent"], result: Outcome, batch:
   switch (result.status) {
     case "added":
       return { intent, message: "Transactions added successfully!", tone: "success", batch } satisfies AddTransactionsResult;
+    case "awaiting_approval":
+      // Accepted as one request (docs/security.md#dual-control): the form starts afresh like after a success.
+      return { intent, message: result.message, tone: "notice", batch } satisfies AddTransactionsResult;
     case "invalid":
       return data(
         { intent, message: intent === "upload_csv" ? `Failed to parse CSV file: ${result.message}` : `Failed to add transactions: ${result.message}`, tone: "error", line_errors: result.line_errors, where, rows } satisfies AddTransactionsResult,

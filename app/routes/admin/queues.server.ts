@@ -5,6 +5,7 @@ import { exportFile, exportPayments } from "~/server/rails/export.server";
 import { cancelPayment } from "~/server/rails/cancel.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { adjustmentsAwaitingApproval, moneyControl } from "./index.server";
+import { awaitingPostingRequests, postingRequestAction } from "~/server/postings/approvals.server";
 import { queueCountsOnce } from "./layout.server";
 
 /**
@@ -33,6 +34,15 @@ export async function queuesPage(context: Readonly<RouterContextProvider>) {
  * very functions of the member's page in /admin (same rows, same decision and answer).
  */
 export { adjustmentsAwaitingApproval as adjustmentQueueRows, moneyControl as decideQueuedAdjustment };
+
+/**
+ * Add Transactions files and tables waiting for a second approval (docs/security.md#dual-control),
+ * listed beside the adjustments, and the decision on one (approve posts every row, all or nothing).
+ */
+export const postingRequestQueueRows = withDatabase(async (database) =>
+  (await awaitingPostingRequests(database)).map((r) => ({ ...r, requested_at: r.requested_at.toISOString() })),
+);
+export const decideQueuedPostingRequest = withDatabase((database, input: Omit<Parameters<typeof postingRequestAction>[0], "db">) => postingRequestAction({ db: database, ...input }));
 
 /** Sends every pending payment of one kind as one file (audited, all or nothing). */
 export const exportQueue = withDatabase(exportPayments);

@@ -3,7 +3,7 @@ import type { Route } from "./+types/queues";
 import { requestInfoContext } from "~/context";
 import { requireMoneyStaff } from "~/server/rails/access.server";
 import { EXPORT_PAYMENTS_MAX } from "~/server/rails/export.server";
-import { adjustmentQueueRows, cancelQueuedPayment, decideQueuedAdjustment, exportQueue, queuesPage } from "./queues.server";
+import { adjustmentQueueRows, cancelQueuedPayment, decideQueuedAdjustment, decideQueuedPostingRequest, exportQueue, postingRequestQueueRows, queuesPage } from "./queues.server";
 import { approveDeposit, depositQueueRows, rejectDeposit } from "./deposit-queue.server";
 import { readForm } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
@@ -16,7 +16,7 @@ import { DepositQueue } from "~/components/admin/deposit-queue";
 import { achChange, achInPage, achReturnHandled, achReturnsExport, achUpload, refuseTooLarge } from "./queues-ach-in.server";
 import { NotificationsOfChange } from "~/components/admin/ach-changes";
 import { AchInbound, ReturnedItems } from "~/components/admin/ach-inbound";
-import { AdjustmentQueue } from "~/components/admin/approvals";
+import { SecondApprovalQueue, SECOND_APPROVAL_INTENTS } from "~/components/admin/second-approvals";
 
 /**
  * /admin/queues (docs/product.md#payment-queues): the work waiting for staff who may move money.
@@ -30,12 +30,11 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { staff } = await requireMoneyStaff(request, context.get(requestInfoContext));
-  const [page, deposits, ach_in, adjustments] = await Promise.all([queuesPage(context), depositQueueRows(), achInPage(), adjustmentQueueRows()]);
-  return { ...page, deposits, ach_in, adjustments, staff_id: staff.id, per_file: EXPORT_PAYMENTS_MAX };
+  const [page, deposits, ach_in, adjustments, posting_requests] = await Promise.all([queuesPage(context), depositQueueRows(), achInPage(), adjustmentQueueRows(), postingRequestQueueRows()]);
+  return { ...page, deposits, ach_in, adjustments, posting_requests, staff_id: staff.id, per_file: EXPORT_PAYMENTS_MAX };
 }
 
-const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export", "ach_return_handled", "ach_noc_apply", "ach_noc_handled", "approve_adjustment", "decline_adjustment"] as const;
-const ADJUSTMENT_INTENTS: readonly string[] = ["approve_adjustment", "decline_adjustment"];
+const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export", "ach_return_handled", "ach_noc_apply", "ach_noc_handled", "approve_adjustment", "decline_adjustment", "approve_posting_request", "decline_posting_request"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { staff, role, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
@@ -70,6 +69,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The member page's decision and answer (the maker cannot decide; a decline needs a reason).
     return decideQueuedAdjustment({ staff, role, origin, intent, form });
   }
+  if (intent === "approve_posting_request" || intent === "decline_posting_request") {
+    // An Add Transactions file or table held back by the dual-control rule (docs/security.md#dual-control).
+    return decideQueuedPostingRequest({ staff, role, origin, intent, form });
+  }
   if (intent === "ach_noc_apply" || intent === "ach_noc_handled") {
     // Notifications of change (docs/product.md#ach-in): a refused note goes next to its field.
     const answer = await achChange(intent, form, staff, origin);
@@ -83,16 +86,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Queues({ loaderData, actionData }: Route.ComponentProps) {
-  const { counts, ach, wire, deposits, ach_in, adjustments, staff_id, files, per_file } = loaderData;
-  // An adjustment's answer is shown in its own section, beside its forms.
-  const queueAnswer = actionData && !("intent" in actionData && ADJUSTMENT_INTENTS.includes(String(actionData.intent))) ? (actionData as QueueActionResult) : null;
+  const { counts, ach, wire, deposits, ach_in, adjustments, posting_requests, staff_id, files, per_file } = loaderData;
+  // A second approval's answer is shown in its own section, beside its forms.
+  const queueAnswer = actionData && !("intent" in actionData && SECOND_APPROVAL_INTENTS.includes(String(actionData.intent))) ? (actionData as QueueActionResult) : null;
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight text-brand-800 sm:text-3xl">Payment queues</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-700">
           Payments to other banks wait here, with the member&apos;s money held. Export sends every pending one in a single file (ACH as a NACHA file, wires as an ISO 20022 pain.001 message) and
-          settles the holds. Cancel gives a pending payment&apos;s money back to the member. Mobile deposits wait for review: Approve posts the check, Reject tells the member why. The Federal Reserve&apos;s inbound ACH file is uploaded here; entries that cannot post wait in Returned items for the return file.
+          settles the holds. Cancel gives a pending payment&apos;s money back to the member. Mobile deposits wait for review: Approve posts the check, Reject tells the member why. Staff postings that credit a member above the dual-control limits wait for a second staff member. The Federal Reserve&apos;s inbound ACH file is uploaded here; entries that cannot post wait in Returned items for the return file.
         </p>
       </div>
       {queueAnswer ? <StatusLine message={queueAnswer.message} tone={queueAnswer.tone} /> : null}
@@ -101,7 +104,7 @@ export default function Queues({ loaderData, actionData }: Route.ComponentProps)
       <DepositQueue count={counts.deposits ?? 0} rows={deposits} error={(actionData as QueueActionResult | undefined)?.deposit_error ?? null} />
       <ReturnedItems count={counts.returns ?? 0} rows={ach_in.returned} files={ach_in.return_files} />
       <NotificationsOfChange count={counts.changes ?? 0} rows={ach_in.changes} error={(actionData as QueueActionResult | undefined)?.noc_error ?? null} />
-      <AdjustmentQueue title={QUEUE_TITLES.adjustments} count={counts.adjustments ?? 0} items={adjustments} staffId={staff_id} result={actionData} />
+      <SecondApprovalQueue title={QUEUE_TITLES.adjustments} count={counts.adjustments ?? 0} adjustments={adjustments} requests={posting_requests} staffId={staff_id} result={actionData} />
       <AchInbound files={ach_in.inbound_files} maxMegabytes={ach_in.max_megabytes} />
       <ExportFiles files={files} />
     </div>

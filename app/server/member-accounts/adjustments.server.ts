@@ -8,7 +8,9 @@ import { institutionAccount } from "~/server/ledger/accounts.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
 import { refusalMessage } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
-import { ACCOUNT_NOT_FOUND } from "~/domain/member-accounts";
+import { ACCOUNT_NOT_FOUND, ADJUSTMENT_FAILED } from "~/domain/member-accounts";
+import { dualControlReasonsText } from "~/domain/dual-control";
+import { lockStaffCredits, staffCreditDecision } from "~/server/postings/dual-control.server";
 import { accountLabel, accountOfMember, inTransaction, ledgerOrThrow, refused, RefusedError, type Refused, type StaffActor, type StaffRequest } from "./common.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 
@@ -18,7 +20,11 @@ import type { AuditOrigin } from "~/server/audit/audit.server";
  * and the credit union's adjustments ledger account (the balance itself is never written). A
  * difference above the profile's `adjustment_second_approval_above_cents` waits for a second staff
  * member (maker-checker): the maker cannot approve or decline it (the database refuses it too);
- * approving posts the difference that was asked for, declining records the reason.
+ * approving posts the difference that was asked for, declining records the reason. An adjustment
+ * up creates money for the member, so it goes through the one dual-control rule of every staff
+ * credit (app/domain/dual-control.ts, docs/security.md#dual-control): it also waits when it
+ * would bring what this staff member credited to the member in 24 hours, or to all members this
+ * business day, above the profile's totals. An adjustment down waits above the same amount.
  *
  * The balance may move between the request and the approval (a deposit, a card purchase). The
  * adjustment is a correction of an amount: the maker and the checker agree on that amount, and
@@ -37,16 +43,20 @@ export function secondApprovalAboveCents(): number {
   return institution().limits.adjustment_second_approval_above_cents;
 }
 
-export async function requestAdjustment(db: DbOrTx, request: StaffRequest & { account_id: number; target_cents: number; reason: string }): Promise<AdjustResult> {
+export async function requestAdjustment(db: DbOrTx, request: StaffRequest & { account_id: number; target_cents: number; reason: string; now?: Date }): Promise<AdjustResult> {
   const { staff, origin, member_id, account_id, target_cents, reason } = request;
+  const now = request.now ?? new Date();
   const account = await accountOfMember(db, member_id, account_id);
   if (!account) return refused(ACCOUNT_NOT_FOUND, 404, { field: "account_id", code: "account_not_found" });
   const adjustments = await institutionAccount(db, "adjustments");
-  const failed = (message: string, code?: Refused["code"]) => refused(`Failed to update account: ${message}`, 409, { code, field: "target_balance" });
+  const failed = (message: string, code?: Refused["code"]) => refused(`${ADJUSTMENT_FAILED}: ${message}`, 409, { code, field: "target_balance" });
 
   return inTransaction(
     db,
     async (tx) => {
+      // The maker's credits are counted under their lock, taken before any account lock (the
+      // order every staff credit takes them in).
+      await lockStaffCredits(tx, staff.id);
       // Both accounts locked (in id order, the ledger's order) while the difference is worked out
       // and posted: a transfer at the same moment cannot make the result miss the target.
       const locked = await tx.execute(sql`
@@ -62,10 +72,11 @@ export async function requestAdjustment(db: DbOrTx, request: StaffRequest & { ac
       }
       const [adjustment] = await tx
         .insert(balanceAdjustments)
-        .values({ account_id, member_id, from_cents, target_cents, amount_cents, reason, status: "awaiting_approval", requested_by: staff.id, requested_by_email: staff.email })
+        .values({ account_id, member_id, from_cents, target_cents, amount_cents, reason, status: "awaiting_approval", requested_by: staff.id, requested_by_email: staff.email, requested_at: now })
         .returning({ id: balanceAdjustments.id });
       const adjustment_id = adjustment!.id;
-      const needs_approval = Math.abs(amount_cents) > secondApprovalAboveCents();
+      const rule = amount_cents > 0 ? await staffCreditDecision(tx, { staff_id: staff.id, member_id, credits_cents: [amount_cents], now }) : null;
+      const needs_approval = rule ? rule.decision === "wait" : -amount_cents > secondApprovalAboveCents();
       const audit = {
         actor_id: staff.id,
         actor_email: staff.email,
@@ -77,11 +88,7 @@ export async function requestAdjustment(db: DbOrTx, request: StaffRequest & { ac
       };
       if (needs_approval) {
         await recordAudit(tx, { ...audit, action: "ledger.adjustment.request", after: { adjustment_id, target_cents, amount_cents, reason, status: "awaiting_approval" } });
-        return {
-          status: "awaiting_approval" as const,
-          adjustment_id,
-          message: `The adjustment of ${formatCents(amount_cents)} is above ${formatCents(secondApprovalAboveCents())}: it waits for a second staff member's approval.`,
-        };
+        return { status: "awaiting_approval" as const, adjustment_id, message: waitMessage(amount_cents, rule) };
       }
       const transaction_id = await postAdjustment(tx, { adjustment_id, account, adjustments_account_id: adjustments.id, amount_cents, reason, staff }, failed);
       await recordAudit(tx, { ...audit, action: "ledger.adjustment.post", after: { adjustment_id, balance_cents: target_cents, amount_cents, reason, transaction_id } });
@@ -89,6 +96,18 @@ export async function requestAdjustment(db: DbOrTx, request: StaffRequest & { ac
       return { status: "posted" as const, adjustment_id, transaction_id, message: `Balance adjusted to ${formatCents(target_cents)}.` };
     },
   );
+}
+
+/**
+ * Why the adjustment waits. Above the amount for one posting alone, the words staff know; a total
+ * passed says which and by how much (docs/product.md#member-accounts-staff).
+ */
+function waitMessage(amount_cents: number, rule: Awaited<ReturnType<typeof staffCreditDecision>> | null): string {
+  const reasons = rule?.decision === "wait" ? rule.reasons : [];
+  if (reasons.length === 0 || (reasons.length === 1 && reasons[0]!.code === "posting")) {
+    return `The adjustment of ${formatCents(amount_cents)} is above ${formatCents(secondApprovalAboveCents())}: it waits for a second staff member's approval.`;
+  }
+  return `The adjustment of ${formatCents(amount_cents)} waits for a second staff member's approval: ${dualControlReasonsText(reasons, "adjustment")}.`;
 }
 
 async function postAdjustment(
@@ -191,11 +210,11 @@ export type DecideResult = { status: "posted" | "declined"; message: string; mem
  */
 export async function decideAdjustment(
   db: DbOrTx,
-  request: { staff: StaffActor; origin: AuditOrigin; adjustment_id: number; decision: "approve" | "decline"; reason?: string; seen_balance_cents?: number },
+  request: { staff: StaffActor; origin: AuditOrigin; adjustment_id: number; decision: "approve" | "decline"; reason?: string; seen_balance_cents?: number; now?: Date },
 ): Promise<DecideResult> {
   const { staff, origin, adjustment_id, decision } = request;
   const adjustments = await institutionAccount(db, "adjustments");
-  const failed = (message: string, code?: Refused["code"]) => refused(`Failed to update account: ${message}`, 409, { code });
+  const failed = (message: string, code?: Refused["code"]) => refused(`${ADJUSTMENT_FAILED}: ${message}`, 409, { code });
   return inTransaction(
     db,
     async (tx) => {
@@ -206,7 +225,7 @@ export async function decideAdjustment(
         throw new RefusedError(refused("You asked for this adjustment: another staff member must approve or decline it.", 403, { code: "maker_cannot_approve" }));
       }
       const [account] = await tx.select({ id: ledgerAccounts.id, name: ledgerAccounts.name, account_number: ledgerAccounts.account_number }).from(ledgerAccounts).where(eq(ledgerAccounts.id, row.account_id));
-      const decided = { decided_by: staff.id, decided_by_email: staff.email, decided_at: new Date() };
+      const decided = { decided_by: staff.id, decided_by_email: staff.email, decided_at: request.now ?? new Date() };
       const audit = {
         actor_id: staff.id,
         actor_email: staff.email,

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "~/server/db/client.server";
-import { users } from "~/server/db/schema";
+import type { Db, DbOrTx } from "~/server/db/client.server";
+import { staffPostingRequests, users, type StaffPostingRequestRow } from "~/server/db/schema";
 import { effectiveRole } from "~/server/auth/roles.server";
 import { institution } from "~/config/institution.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
@@ -8,6 +8,8 @@ import { institutionAccount, memberAccounts, type AccountView } from "~/server/l
 import { placeHold, postBatch, today, type EntryInput, type LedgerRefusal } from "~/server/ledger/ledger.server";
 import { checkRow, errorsMessage, MEMBER_ACCOUNT_TYPE_LABELS, POSTING_LIMITS_TEXT, POSTING_ROWS_MAX, type DraftRow, type PostingRow } from "~/domain/staff-postings";
 import type { LineError } from "~/domain/staff-postings";
+import { dualControlReasonsText } from "~/domain/dual-control";
+import { staffCreditDecision } from "./dual-control.server";
 
 /**
  * Add Transactions (docs/product.md#add-transactions): staff post rows to one member's accounts
@@ -15,7 +17,8 @@ import type { LineError } from "~/domain/staff-postings";
  * file or table posts only when all are valid; then all rows post in ONE database transaction:
  * the Completed rows as one ledger batch (`postBatch`), the Pending rows as holds, and the audit
  * record, so either everything lands or nothing does. The row's date is the effective date; the
- * ledger records the real time of posting.
+ * ledger records the real time of posting. A table or file whose credits pass the dual-control
+ * rule (docs/security.md#dual-control) waits instead, whole, for a second staff member.
  */
 export interface NumberedRow {
   /** The file line (CSV) or the table row number the row came from, for messages. */
@@ -25,6 +28,7 @@ export interface NumberedRow {
 
 export type AddTransactionsResult =
   | { status: "added"; count: number; posted: number; held: number; replayed: boolean }
+  | { status: "awaiting_approval"; count: number; request_id: number; message: string; replayed: boolean }
   | { status: "invalid"; message: string; line_errors: LineError[] }
   | { status: "refused"; message: string }
   | { status: "member_not_found" };
@@ -42,6 +46,13 @@ export interface AddTransactionsInput {
   now?: Date;
 }
 
+/**
+ * Checks every row, then, in one database transaction: the dual-control rule
+ * (app/domain/dual-control.ts) on the request's credit rows, the request recorded, and either
+ * every row posted now or the whole request left waiting for a second staff member
+ * (`decidePostingRequest`). A repeat of the same submission (same key) finds its request and
+ * answers as the first time, posting nothing twice.
+ */
 export async function addTransactions(db: Db, input: AddTransactionsInput): Promise<AddTransactionsResult> {
   const [member] = await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, input.member_id));
   if (!member || effectiveRole(member.role) !== "user") return { status: "member_not_found" };
@@ -52,7 +63,7 @@ export async function addTransactions(db: Db, input: AddTransactionsInput): Prom
   const accounts = await memberAccounts(db, input.member_id);
   const now = input.now ?? new Date();
   const context = { today: today(now), now_time: clockTime(now) };
-  const checked: { line: number; row: PostingRow; account: AccountView }[] = [];
+  const checked: StaffPostingRequestRow[] = [];
   const line_errors: LineError[] = [];
   for (const { line, raw } of input.rows) {
     const result = checkRow(raw, context);
@@ -62,85 +73,158 @@ export async function addTransactions(db: Db, input: AddTransactionsInput): Prom
     }
     const account = resolveAccount(result.row, accounts);
     if (typeof account === "string") line_errors.push({ line, message: account });
-    else checked.push({ line, row: result.row, account });
+    else {
+      const { direction, amount_cents, description, category, date, time, status } = result.row;
+      checked.push({ line, account_id: account.id, direction, amount_cents, description, category, date, time, status });
+    }
   }
   if (line_errors.length) return { status: "invalid", message: errorsMessage(line_errors, where), line_errors };
 
-  const counterpart = await institutionAccount(db, institution().staff_postings_counterpart);
-  const initiator = `staff:${input.staff.id}`;
-  const entriesOf = ({ row, account }: (typeof checked)[number]): EntryInput[] =>
+  const credits_cents = checked.filter((r) => r.direction === "credit").map((r) => r.amount_cents);
+  const totals = {
+    credit_total_cents: credits_cents.reduce((sum, c) => sum + c, 0),
+    debit_total_cents: checked.filter((r) => r.direction === "debit").reduce((sum, r) => sum + r.amount_cents, 0),
+  };
+  const subject = input.source === "csv" ? "file" : "table";
+  try {
+    return await db.transaction(async (tx) => {
+      // The rule takes the maker's lock first: a repeat sent at the same moment waits here and
+      // then finds the request the first one recorded.
+      const rule = await staffCreditDecision(tx, { staff_id: input.staff.id, member_id: input.member_id, credits_cents, now });
+      const [earlier] = await tx.select().from(staffPostingRequests).where(eq(staffPostingRequests.batch_key, input.batch_key));
+      if (earlier) return replayOf(earlier);
+      const wait_reason = rule.decision === "wait" ? dualControlReasonsText(rule.reasons, subject) : null;
+      const [request] = await tx
+        .insert(staffPostingRequests)
+        .values({
+          member_id: input.member_id,
+          source: input.source,
+          file_name: input.file_name ?? null,
+          batch_key: input.batch_key,
+          rows: checked,
+          row_count: checked.length,
+          ...totals,
+          wait_reason,
+          status: wait_reason ? "awaiting_approval" : "posted",
+          requested_by: input.staff.id,
+          requested_by_email: input.staff.email,
+          requested_at: now,
+        })
+        .returning({ id: staffPostingRequests.id });
+      const request_id = request!.id;
+      const audit = {
+        actor_id: input.staff.id,
+        actor_email: input.staff.email,
+        subject_type: "member",
+        subject_id: input.member_id,
+        member_id: input.member_id,
+        request_id: input.origin.request_id,
+        ip: input.origin.ip,
+      };
+      if (wait_reason) {
+        await recordAudit(tx, {
+          ...audit,
+          action: "ledger.staff_postings.request",
+          after: { posting_request_id: request_id, source: input.source, file_name: input.file_name ?? null, batch_key: input.batch_key, rows: checked.length, ...totals, status: "awaiting_approval", reason: wait_reason },
+        });
+        return { status: "awaiting_approval" as const, count: checked.length, request_id, replayed: false, message: waitingMessage(subject, wait_reason) };
+      }
+      const posted = await postRequestRows(tx, { member_id: input.member_id, rows: checked, batch_key: input.batch_key, poster: input.staff, where, accounts });
+      await recordAudit(tx, {
+        ...audit,
+        action: "ledger.staff_postings.add",
+        before: { accounts: balancesOf(accounts, checked) },
+        after: { posting_request_id: request_id, source: input.source, file_name: input.file_name ?? null, batch_key: input.batch_key, counterpart_account_id: posted.counterpart_account_id, posted: posted.posted, held: posted.held, rows: posted.audit_rows },
+      });
+      return { status: "added" as const, count: checked.length, posted: posted.posted, held: posted.held, replayed: false };
+    });
+  } catch (error) {
+    if (error instanceof RowRefused) return { status: "refused", message: error.message };
+    throw error;
+  }
+}
+
+/** "Sent for a second approval: …": what the maker reads when the rule holds the request back. */
+export function waitingMessage(subject: "file" | "table", reason: string): string {
+  return `Sent for a second staff member's approval: ${reason}. Nothing is posted until another staff member approves the whole ${subject} in Payment queues.`;
+}
+
+/** The answer to a repeat of a submission already recorded: as the first time, nothing posted again. */
+function replayOf(request: typeof staffPostingRequests.$inferSelect): AddTransactionsResult {
+  const rows = request.rows;
+  if (request.status === "posted") {
+    return { status: "added", count: rows.length, posted: rows.filter((r) => r.status === "completed").length, held: rows.filter((r) => r.status === "pending").length, replayed: true };
+  }
+  if (request.status === "declined") return { status: "refused", message: `this request was already declined by ${request.decided_by_email ?? "another staff member"}: ${request.decline_reason ?? ""}` };
+  return { status: "awaiting_approval", count: rows.length, request_id: request.id, replayed: true, message: waitingMessage(request.source === "csv" ? "file" : "table", request.wait_reason ?? "") };
+}
+
+/** A row the ledger refused (insufficient funds, a frozen account), with where it is: rolls everything back. */
+export class RowRefused extends Error {
+  constructor(message: string, readonly refusal: LedgerRefusal) {
+    super(message);
+  }
+}
+
+/**
+ * Posts a request's rows inside the caller's database transaction: the Completed rows as one
+ * ledger batch (`postBatch`, keyed by the request's batch key, so a repeat posts nothing twice),
+ * the Pending rows as holds, against the profile's counterpart account. A refusal throws
+ * `RowRefused` naming the row, and the caller's transaction undoes every row already written.
+ */
+export async function postRequestRows(
+  tx: DbOrTx,
+  input: { member_id: string; rows: readonly StaffPostingRequestRow[]; batch_key: string; poster: { id: string }; where: "line" | "row"; accounts?: readonly AccountView[] },
+): Promise<{ posted: number; held: number; replayed: boolean; counterpart_account_id: number; audit_rows: (string | number | null)[][] }> {
+  const accounts = input.accounts ?? (await memberAccounts(tx, input.member_id));
+  const counterpart = await institutionAccount(tx, institution().staff_postings_counterpart);
+  const initiator = `staff:${input.poster.id}`;
+  const entriesOf = (row: StaffPostingRequestRow): EntryInput[] =>
     row.direction === "debit"
       ? [
-          { account_id: account.id, amount_cents: -row.amount_cents },
+          { account_id: row.account_id, amount_cents: -row.amount_cents },
           { account_id: counterpart.id, amount_cents: row.amount_cents },
         ]
       : [
           { account_id: counterpart.id, amount_cents: -row.amount_cents },
-          { account_id: account.id, amount_cents: row.amount_cents },
+          { account_id: row.account_id, amount_cents: row.amount_cents },
         ];
-  const posting = (item: (typeof checked)[number]) => ({
+  const posting = (row: StaffPostingRequestRow) => ({
     kind: "import" as const,
-    entries: entriesOf(item),
-    memo: item.row.description,
-    category: item.row.category,
-    effective_date: item.row.date,
+    entries: entriesOf(row),
+    memo: row.description,
+    category: row.category,
+    effective_date: row.date,
   });
-  const completed = checked.filter((c) => c.row.status === "completed");
-  const pending = checked.filter((c) => c.row.status === "pending");
-
-  // A refusal after earlier rows were written must undo them: it leaves the database
-  // transaction as this exception, and becomes the answer outside it.
-  class Refused extends Error {
-    constructor(readonly refusal: LedgerRefusal, readonly item: (typeof checked)[number] | undefined) {
-      super(refusal.message);
-    }
+  const refusedAt = (refusal: LedgerRefusal, row: StaffPostingRequestRow | undefined) => {
+    const account = row ? accounts.find((a) => a.id === row.account_id) : undefined;
+    const label = account ? `${MEMBER_ACCOUNT_TYPE_LABELS[account.type as keyof typeof MEMBER_ACCOUNT_TYPE_LABELS] ?? account.type} ${account.account_number}` : `account ${row?.account_id}`;
+    return new RowRefused(`${row ? `${input.where} ${row.line} (${label}): ` : ""}${refusal.message}`, refusal);
+  };
+  const completed = input.rows.filter((r) => r.status === "completed");
+  const pending = input.rows.filter((r) => r.status === "pending");
+  let replayed = false;
+  const transaction_ids = new Map<number, number>();
+  if (completed.length) {
+    const batch = await postBatch(tx, { idempotency_key: input.batch_key, initiator, created_by: input.poster.id, transactions: completed.map(posting) });
+    if (!batch.ok) throw refusedAt(batch, batch.batch_index === undefined ? undefined : completed[batch.batch_index]);
+    replayed = batch.replayed;
+    batch.transactions.forEach((t, i) => transaction_ids.set(completed[i]!.line, t.transaction.id));
   }
-  try {
-    return await db.transaction(async (tx) => {
-      let replayed = false;
-      const transaction_ids = new Map<number, number>();
-      if (completed.length) {
-        const batch = await postBatch(tx, { idempotency_key: input.batch_key, initiator, created_by: input.staff.id, transactions: completed.map(posting) });
-        if (!batch.ok) throw new Refused(batch, batch.batch_index === undefined ? undefined : completed[batch.batch_index]);
-        replayed = batch.replayed;
-        batch.transactions.forEach((t, i) => transaction_ids.set(completed[i]!.line, t.transaction.id));
-      }
-      for (const item of pending) {
-        const hold = await placeHold(tx, { ...posting(item), idempotency_key: `${input.batch_key}#hold-${item.line}`, initiator, created_by: input.staff.id });
-        if (!hold.ok) throw new Refused(hold, item);
-        replayed ||= hold.replayed;
-        transaction_ids.set(item.line, hold.transaction.id);
-      }
-      if (!replayed) {
-        await recordAudit(tx, {
-          actor_id: input.staff.id,
-          actor_email: input.staff.email,
-          action: "ledger.staff_postings.add",
-          subject_type: "member",
-          subject_id: input.member_id,
-          before: { accounts: balancesOf(accounts, checked) },
-          after: {
-            source: input.source,
-            file_name: input.file_name ?? null,
-            batch_key: input.batch_key,
-            counterpart_account_id: counterpart.id,
-            posted: completed.length,
-            held: pending.length,
-            // Each row as stated: [line, transaction id, account id, signed cents, date, time].
-            rows: checked.map((c) => [c.line, transaction_ids.get(c.line) ?? null, c.account.id, c.row.direction === "debit" ? -c.row.amount_cents : c.row.amount_cents, c.row.date, c.row.time]),
-          },
-          request_id: input.origin.request_id,
-          ip: input.origin.ip,
-        });
-      }
-      return { status: "added" as const, count: checked.length, posted: completed.length, held: pending.length, replayed };
-    });
-  } catch (error) {
-    if (!(error instanceof Refused)) throw error;
-    const { item } = error;
-    const at = item ? `${where} ${item.line} (${MEMBER_ACCOUNT_TYPE_LABELS[item.account.type as keyof typeof MEMBER_ACCOUNT_TYPE_LABELS] ?? item.account.type} ${item.account.account_number}): ` : "";
-    return { status: "refused", message: `${at}${error.refusal.message}` };
+  for (const row of pending) {
+    const hold = await placeHold(tx, { ...posting(row), idempotency_key: `${input.batch_key}#hold-${row.line}`, initiator, created_by: input.poster.id });
+    if (!hold.ok) throw refusedAt(hold, row);
+    replayed ||= hold.replayed;
+    transaction_ids.set(row.line, hold.transaction.id);
   }
+  return {
+    posted: completed.length,
+    held: pending.length,
+    replayed,
+    counterpart_account_id: counterpart.id,
+    // Each row as stated: [line, transaction id, account id, signed cents, date, time].
+    audit_rows: input.rows.map((r) => [r.line, transaction_ids.get(r.line) ?? null, r.account_id, r.direction === "debit" ? -r.amount_cents : r.amount_cents, r.date, r.time]),
+  };
 }
 
 /** The member's account a row names, or why it names none. */
@@ -157,8 +241,8 @@ function resolveAccount(row: PostingRow, accounts: readonly AccountView[]): Acco
   return open[0]!;
 }
 
-function balancesOf(accounts: readonly AccountView[], rows: readonly { account: AccountView }[]) {
-  const touched = new Set(rows.map((r) => r.account.id));
+export function balancesOf(accounts: readonly AccountView[], rows: readonly { account_id: number }[]) {
+  const touched = new Set(rows.map((r) => r.account_id));
   return accounts.filter((a) => touched.has(a.id)).map((a) => ({ id: a.id, account_number: a.account_number, current_cents: a.current_cents, available_cents: a.available_cents }));
 }
 

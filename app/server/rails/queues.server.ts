@@ -12,6 +12,7 @@ import { returnedItemsCount } from "./inbound-returns.server";
 import { waitingChangesCount } from "./inbound-noc.server";
 import { pendingDepositCount } from "~/server/deposits/deposits.server";
 import { awaitingAdjustmentCount } from "~/server/member-accounts/adjustments.server";
+import { awaitingPostingRequestCount } from "~/server/postings/approvals.server";
 
 /**
  * The back office's payment queues (/admin/queues, docs/product.md#payment-queues): the work
@@ -45,8 +46,9 @@ export const QUEUE_SECTIONS: readonly QueueSection[] = [
   { id: "changes", title: QUEUE_TITLES.changes, count: waitingChangesCount },
   // Checks members deposited, waiting for review (docs/product.md#mobile-deposit).
   { id: "deposits", title: QUEUE_TITLES.deposits, count: pendingDepositCount },
-  // Balance adjustments above the profile's amount, waiting for another staff member (maker-checker).
-  { id: "adjustments", title: QUEUE_TITLES.adjustments, count: awaitingAdjustmentCount },
+  // Staff credits held back by the dual-control rule (balance adjustments and Add Transactions
+  // files), waiting for another staff member (maker-checker, docs/security.md#dual-control).
+  { id: "adjustments", title: QUEUE_TITLES.adjustments, count: async (db) => (await awaitingAdjustmentCount(db)) + (await awaitingPostingRequestCount(db)) },
 ];
 
 /** Every queue's count, by section id, and their total (for the navigation). */

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { ledgerAccounts, ledgerTransactions } from "./ledger";
 
 /**
@@ -64,6 +64,8 @@ export const balanceAdjustments = pgTable(
   (t) => [
     index("balance_adjustments_awaiting_idx").on(t.requested_at, t.id).where(sql`${t.status} = 'awaiting_approval'`),
     index("balance_adjustments_account_idx").on(t.account_id, t.id),
+    // What one staff member credited lately (the dual-control totals, app/domain/dual-control.ts).
+    index("balance_adjustments_maker_idx").on(t.requested_by, t.requested_at),
     check("balance_adjustments_status_valid", sql`${t.status} in ('awaiting_approval', 'posted', 'declined')`),
     check("balance_adjustments_amount_not_zero", sql`${t.amount_cents} <> 0 and ${t.target_cents} >= 0`),
     check("balance_adjustments_reason_required", sql`length(${t.reason}) > 0`),
@@ -74,3 +76,66 @@ export const balanceAdjustments = pgTable(
 );
 
 export type BalanceAdjustment = typeof balanceAdjustments.$inferSelect;
+
+export const STAFF_POSTING_REQUEST_STATUSES = ["awaiting_approval", "posted", "declined"] as const;
+export type StaffPostingRequestStatus = (typeof STAFF_POSTING_REQUEST_STATUSES)[number];
+
+/** One row of an Add Transactions request, as checked (the account resolved to the member's own). */
+export interface StaffPostingRequestRow {
+  /** The file line or table row number, for messages. */
+  line: number;
+  account_id: number;
+  direction: "debit" | "credit";
+  amount_cents: number;
+  description: string;
+  category: string;
+  date: string;
+  time: string;
+  status: "completed" | "pending";
+}
+
+/**
+ * Every Add Transactions table or CSV file staff submitted once its rows were valid
+ * (docs/product.md#add-transactions): posted at once when the dual-control rule allows it
+ * (app/domain/dual-control.ts), otherwise waiting, as one request, for a second staff member who
+ * approves (every row posts, all or nothing) or declines with a reason. The rows are kept as
+ * checked, so what is approved is exactly what was asked. Posted rows also count toward the
+ * maker's totals (`credit_total_cents`). The database refuses a checker who is the maker.
+ */
+export const staffPostingRequests = pgTable(
+  "staff_posting_requests",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    member_id: text("member_id").notNull(),
+    source: text("source", { enum: ["csv", "table"] }).notNull(),
+    file_name: text("file_name"),
+    /** The form's idempotency key (the ledger batch's): a repeat of the same submission finds this row. */
+    batch_key: text("batch_key").notNull().unique(),
+    rows: jsonb("rows").$type<StaffPostingRequestRow[]>().notNull(),
+    row_count: integer("row_count").notNull(),
+    credit_total_cents: bigint("credit_total_cents", { mode: "number" }).notNull(),
+    debit_total_cents: bigint("debit_total_cents", { mode: "number" }).notNull(),
+    /** Why it waits, in words, as the maker was told (null when it posted at once). */
+    wait_reason: text("wait_reason"),
+    status: text("status", { enum: STAFF_POSTING_REQUEST_STATUSES }).notNull(),
+    requested_by: text("requested_by").notNull(),
+    requested_by_email: text("requested_by_email"),
+    requested_at: timestamptz("requested_at").defaultNow().notNull(),
+    decided_by: text("decided_by"),
+    decided_by_email: text("decided_by_email"),
+    decided_at: timestamptz("decided_at"),
+    decline_reason: text("decline_reason"),
+  },
+  (t) => [
+    index("staff_posting_requests_awaiting_idx").on(t.requested_at, t.id).where(sql`${t.status} = 'awaiting_approval'`),
+    index("staff_posting_requests_maker_idx").on(t.requested_by, t.requested_at),
+    check("staff_posting_requests_status_valid", sql`${t.status} in ('awaiting_approval', 'posted', 'declined')`),
+    check("staff_posting_requests_source_valid", sql`${t.source} in ('csv', 'table')`),
+    check("staff_posting_requests_totals", sql`${t.credit_total_cents} >= 0 and ${t.debit_total_cents} >= 0 and ${t.row_count} > 0`),
+    check("staff_posting_requests_checker_not_maker", sql`${t.decided_by} is null or ${t.decided_by} <> ${t.requested_by}`),
+    check("staff_posting_requests_waits_with_reason", sql`${t.status} = 'posted' or length(${t.wait_reason}) > 0`),
+    check("staff_posting_requests_declined_has_reason", sql`${t.status} <> 'declined' or (${t.decided_by} is not null and length(${t.decline_reason}) > 0)`),
+  ],
+);
+
+export type StaffPostingRequest = typeof staffPostingRequests.$inferSelect;
