@@ -21,6 +21,10 @@ import { deposit, expectLedgerVerifies } from "./ledger-fixtures";
 import { staff } from "../factories";
 import { reverseMemberTransaction } from "~/server/member-accounts/reversals.server";
 import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
+import { memberAccounts } from "~/server/ledger/accounts.server";
+import { memberHistoryCsv, memberHistoryPage, parseHistoryFilters, type MemberTransaction } from "~/server/accounts/history.server";
+import { dashboard } from "~/server/accounts/overview.server";
+import { referenceNumber } from "~/server/payments/transfers.server";
 
 /**
  * Bill Pay's service and job (docs/product.md#bill-pay) on PGlite and PostgreSQL: scheduling holds
@@ -332,6 +336,59 @@ describe("the bill-payments job", () => {
     const runs = await db.select().from(jobRuns).where(and(eq(jobRuns.job, "bill-payments"), eq(jobRuns.state, "succeeded")));
     expect(runs.some((r) => (r.result as { paid?: number } | null)?.paid === 1)).toBe(true);
     await runner.stop();
+    await expectLedgerVerifies(db);
+  });
+});
+
+describe("a bill payment where the member reads their money", () => {
+  it("history, the dashboard's recent list and the CSV name it as Bill Pay does (Scheduled on its date with no time, Cancelled, Failed, Changed), and the spending chart leaves it out until it is paid", async () => {
+    const m = await member(100_000);
+    const pay = (amount: string, payment_date: string) => scheduleBillPayment(db, m.who, form({ payee: `payee:${m.payee_id}`, from_account_id: String(m.checking.id), amount, payment_date }), ORIGIN);
+    const next_year = businessDayOnOrAfter(addDays(today, 330));
+    const scheduled = await pay("250", next_year);
+    const cancelled = await pay("40", second_day);
+    const edited = await pay("60", second_day);
+    const failing = await pay("15", first_day);
+    if (!scheduled.ok || !cancelled.ok || !edited.ok || !failing.ok) throw new Error("not scheduled");
+    expect(await cancelBillPayment(db, m.who, cancelled.payment_id, ORIGIN)).toMatchObject({ ok: true });
+    const replaced_hold = (await payment(edited.payment_id)).hold_transaction_id!;
+    expect(await editBillPayment(db, m.who, editBillPaymentSchema(today).parse({ payment_id: String(edited.payment_id), amount: "70", payment_date: second_day, memo: "", idempotency_key: key() }), ORIGIN)).toMatchObject({ ok: true });
+    // Frozen on its date: the job fails it (the hold released), as Bill Pay's history says.
+    await setAccountStatus(db, m.checking.id, "frozen");
+    await payDueBillPayments(db, on(first_day));
+    await setAccountStatus(db, m.checking.id, "active");
+    expect((await payment(failing.payment_id)).status).toBe("failed");
+
+    const accounts = await memberAccounts(db, m.member.id);
+    const page = (params: Record<string, string>) => memberHistoryPage(db, accounts, parseHistoryFilters(new URLSearchParams(params), accounts));
+    const d = await dashboard(db, m.member);
+    const reads = (rows: readonly MemberTransaction[]) =>
+      rows.filter((r) => r.kind === "bill_payment").map((r) => `${r.reference_number} ${r.amount_cents} ${r.status_label} ${r.badge} ${r.effective_date} ${r.time === null ? "no time" : "time"}`);
+    const hold = async (payment_id: number) => referenceNumber((await payment(payment_id)).hold_transaction_id!);
+    const expected = [
+      `${await hold(edited.payment_id)} -7000 Scheduled pending ${second_day} no time`,
+      `${await hold(failing.payment_id)} -1500 Failed failed ${first_day} no time`,
+      `${referenceNumber(replaced_hold)} -6000 Changed reversed ${second_day} no time`,
+      `${await hold(cancelled.payment_id)} -4000 Cancelled reversed ${second_day} no time`,
+      `${await hold(scheduled.payment_id)} -25000 Scheduled pending ${next_year} no time`,
+    ];
+    // The unfiltered page, a filtered one (its own statement) and the dashboard's recent list.
+    expect(reads((await page({})).rows)).toEqual(expected);
+    expect(reads((await page({ type: "debit" })).rows)).toEqual(expected);
+    expect(reads(d.recent)).toEqual(expected);
+
+    // The CSV: the same words, and no time beside a date the payment was not scheduled on.
+    const csv = (await memberHistoryCsv(db, accounts, {})).split("\r\n");
+    const line = (reference_number: string) => csv.find((l) => l.endsWith(reference_number)) ?? "";
+    expect(line(await hold(scheduled.payment_id))).toMatch(new RegExp(`^${next_year},,".*",Debit,-250\\.00,Scheduled,`));
+    expect(line(await hold(cancelled.payment_id))).toMatch(new RegExp(`^${second_day},,".*",Debit,-40\\.00,Cancelled,`));
+    expect(line(referenceNumber(replaced_hold))).toContain(",-60.00,Changed,");
+    // A deposit posted today keeps its time.
+    expect(csv.find((l) => l.includes(",Credit,"))).toMatch(/^\d{4}-\d{2}-\d{2},\d{2}:\d{2}:\d{2},/);
+
+    // Held money has not left: the chart counts none of it (and the pending figure counts the two still held).
+    expect(d.spending).toMatchObject({ categories: [], total_cents: 0 });
+    expect(d.pending).toEqual({ total_cents: 32_000, count: 2 });
     await expectLedgerVerifies(db);
   });
 });
