@@ -82,7 +82,7 @@ test("a member adds a payee, schedules a one-off and a recurring payment, cancel
   await pay.getByLabel("Payment date", { exact: true }).fill(first_day);
   await pay.getByLabel(/^Memo/).fill("November bill");
   await pay.getByRole("button", { name: "Schedule payment" }).click();
-  await expect(pay.getByRole("status").filter({ hasText: `Payment scheduled: $42.50 to City Power on ${first_day}` })).toBeVisible();
+  await expect(pay.getByRole("status").filter({ hasText: `Payment scheduled: $42.50 to City Power on ${pageDate(first_day)}` })).toBeVisible();
 
   // The recurring one, to a quick pick: monthly, three payments; "no end" is refused first.
   await pay.getByLabel("Payee", { exact: true }).selectOption({ label: "Internet Provider (quick pick)" });
@@ -99,7 +99,7 @@ test("a member adds a payee, schedules a one-off and a recurring payment, cancel
   await expect(pay.getByText("Please enter a number of payments from 1 to 120")).toBeVisible();
   await pay.getByLabel("Number of payments").fill("3");
   await pay.getByRole("button", { name: "Schedule payment" }).click();
-  await expect(pay.getByRole("status").filter({ hasText: `Payment scheduled: $20.00 to Internet Provider on ${first_day}` })).toBeVisible();
+  await expect(pay.getByRole("status").filter({ hasText: `Payment scheduled: $20.00 to Internet Provider on ${pageDate(first_day)}` })).toBeVisible();
 
   const upcoming = page.getByTestId("upcoming-payment");
   await expect(upcoming).toHaveCount(2);

@@ -41,6 +41,9 @@ const today = businessDate(institution().time_zone);
 const first_day = businessDayOnOrAfter(addDays(today, 1));
 const second_day = businessDayOnOrAfter(addDays(first_day, 1));
 
+/** A business date as the member's pages write it: "Nov 30, 2026". */
+const pageDate = (date: string) => new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
+
 /** Noon in the credit union's time zone on `date` (its business date is `date` in any US zone). */
 function on(date: string): Date {
   return new Date(`${date}T17:00:00Z`);
@@ -81,6 +84,11 @@ async function transactionStatus(id: number) {
   return row!.status;
 }
 
+async function note(member_id: string, kind: (typeof notifications.$inferSelect)["kind"]) {
+  const [row] = await db.select().from(notifications).where(and(eq(notifications.member_id, member_id), eq(notifications.kind, kind)));
+  return row!;
+}
+
 async function kindsOfNotifications(member_id: string) {
   return (await db.select({ kind: notifications.kind }).from(notifications).where(eq(notifications.member_id, member_id))).map((n) => n.kind);
 }
@@ -114,6 +122,9 @@ describe("a one-off payment", () => {
     expect(await balances(m.checking.id)).toEqual({ current: 37_450, held: 0, available: 37_450 });
     expect((await getBalances(db, [settlement.id]))[0]!.current_cents).toBe(settlementBefore + 12_550);
     expect(await kindsOfNotifications(m.member.id)).toEqual(["payment_pending", "bill_paid"]);
+    // The dates in the pages' words ("Nov 30, 2026"), never 2026-11-30.
+    expect((await note(m.member.id, "payment_pending")).title).toBe(`Bill payment of $125.50 to City Power is scheduled for ${pageDate(first_day)}`);
+    expect((await note(m.member.id, "bill_paid")).body).toBe(`Your payment to City Power ••3456 was paid on ${pageDate(first_day)}.`);
     const audit = await db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.member_id, m.member.id));
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(["bill_pay.payee_add", "bill_pay.schedule", "bill_pay.paid"]));
     await expectLedgerVerifies(db);
@@ -130,8 +141,8 @@ describe("a one-off payment", () => {
     expect(await transactionStatus(failed.hold_transaction_id!)).toBe("failed");
     expect(await balances(m.checking.id)).toEqual({ current: 20_000, held: 0, available: 20_000 });
     const [told] = await db.select().from(notifications).where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "bill_payment_failed")));
-    expect(told!.body).toContain("blocked for security reasons");
-    expect(told!.body).toContain("$50.00 held for it is available again");
+    // Dates in the pages' words; the reason a sentence of its own, ended once.
+    expect(told!.body).toBe(`The payment of ${pageDate(first_day)} was not made: Transactions on this account are blocked for security reasons. The $50.00 held for it is available again.`);
     await expectLedgerVerifies(db);
   });
 
@@ -179,6 +190,7 @@ describe("cancel and edit before the date", () => {
     await payDueBillPayments(db, on(first_day));
     expect((await payment(done.payment_id)).status).toBe("cancelled");
     expect(await kindsOfNotifications(m.member.id)).toEqual(["payment_pending", "payment_cancelled"]);
+    expect((await note(m.member.id, "payment_cancelled")).body).toBe(`You cancelled the payment of ${pageDate(first_day)}. $75.00 is available again.`);
     await expectLedgerVerifies(db);
   });
 
@@ -269,7 +281,7 @@ describe("a recurring series", () => {
     const [second] = await db.select().from(billPayments).where(and(eq(billPayments.member_id, m.member.id), eq(billPayments.sequence, 2)));
     expect(second).toMatchObject({ status: "scheduled", payment_date: d2, hold_transaction_id: null });
     const paidNote = (await db.select().from(notifications).where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "bill_paid"))))[0]!;
-    expect(paidNote.body).toContain(`The next payment is scheduled for ${d2} (it is not held yet`);
+    expect(paidNote.body).toContain(`The next payment is scheduled for ${pageDate(d2)} (it is not held yet`);
 
     expect(await payDueBillPayments(db, on(d2))).toMatchObject({ paid: 0, failed: 1, next_scheduled: 1 });
     expect(await payment(second!.id)).toMatchObject({ status: "failed", failure_reason: "Insufficient funds on the payment date", paid_transaction_id: null });
@@ -294,7 +306,7 @@ describe("a recurring series", () => {
     const rule: SeriesRule = { frequency: "weeks", interval_weeks: 1, first_date: first_day, end_date: null, payment_count: 2 };
     const next = seriesPaymentDate(rule, 2);
     const edit = (payment_date: string) => editBillPaymentSchema(today).parse({ payment_id: String(done.payment_id), amount: "10", payment_date, memo: "", idempotency_key: key() });
-    expect(await editBillPayment(db, m.who, edit(next), ORIGIN)).toEqual({ ok: false, status: 400, field: "payment_date", message: `A recurring payment's date must be before the series' next payment (${next}).` });
+    expect(await editBillPayment(db, m.who, edit(next), ORIGIN)).toEqual({ ok: false, status: 400, field: "payment_date", message: `A recurring payment's date must be before the series' next payment (${pageDate(next)}).` });
     expect((await payment(done.payment_id)).payment_date).toBe(first_day);
     expect(await editBillPayment(db, m.who, edit(second_day), ORIGIN)).toMatchObject({ ok: true });
     await expectLedgerVerifies(db);
