@@ -6,8 +6,8 @@ import { PAYMENT_STATUS_LABELS, type PaymentStatus } from "./payment-status";
  * place that names an item's status and says its date and time, for the dashboard's recent list,
  * the history page, its CSV export and Bill Pay's history. The ledger's four statuses are about
  * money (a hold is pending, a released hold has failed); the member reads what happened to the
- * thing they did: a bill payment is Scheduled, then Paid, Cancelled or Failed; a card purchase
- * given back is Released; a payment to another bank is Sent.
+ * thing they did: a bill payment is Scheduled, then Completed (paid), Cancelled or Failed; a card
+ * purchase given back is Released; a payment to another bank is Sent.
  *
  * Pure: the caller reads the facts (the ledger's row, and for a payment to another bank or a bill
  * payment where that payment stands) and passes the institution's time zone.
@@ -21,7 +21,11 @@ export const LEDGER_STATUS_LABELS: Record<LedgerStatus, string> = { posted: "Com
 
 export type BillPaymentStatus = "scheduled" | "paid" | "failed" | "cancelled";
 
-/** A bill payment's status as Bill Pay's lists show it, and the history too. */
+/**
+ * A bill payment's status as Bill Pay's lists show it; the history uses the same words for a
+ * scheduled, cancelled or failed one. A paid one reads Completed there, as every posted debit
+ * does: the statements and their export count posted lines by that word.
+ */
 export const BILL_PAYMENT_STATUS_LABELS: Record<BillPaymentStatus, Shown> = {
   scheduled: { label: "Scheduled", badge: "pending" },
   paid: { label: "Paid", badge: "posted" },
@@ -73,7 +77,7 @@ export interface LedgerItem {
   /**
    * A released bill payment hold: the status of the payment it held for (cancelled, or failed on
    * its date), or null when the payment no longer points at it (an edit replaced it). Read only
-   * for released holds: a pending one is Scheduled and a posted one Paid whatever else is known.
+   * for released holds: a pending one is Scheduled and a posted one Completed whatever else is known.
    */
   bill_payment_status: BillPaymentStatus | null;
 }
@@ -109,9 +113,8 @@ function ownWords(item: LedgerItem): Shown | undefined {
     case "card_payment":
       return CARD_PURCHASE_LABELS[item.status];
     case "bill_payment":
-      // A reversed payment (staff corrected it) keeps the ledger's Reversed.
+      // Paid (posted) and reversed by staff keep the ledger's Completed and Reversed.
       if (item.status === "pending") return BILL_PAYMENT_STATUS_LABELS.scheduled;
-      if (item.status === "posted") return BILL_PAYMENT_STATUS_LABELS.paid;
       if (item.status === "failed") return item.bill_payment_status === "failed" || item.bill_payment_status === "cancelled" ? BILL_PAYMENT_STATUS_LABELS[item.bill_payment_status] : BILL_PAYMENT_CHANGED;
       return undefined;
     default:

@@ -22,9 +22,9 @@ const words = (facts: Partial<LedgerItem>) => {
 };
 
 describe("the status a member reads", () => {
-  it("a bill payment: Scheduled while held, Paid once paid, and as Bill Pay says once its hold is released", () => {
+  it("a bill payment: Scheduled while held, Completed once paid, and as Bill Pay says once its hold is released", () => {
     expect(words({ kind: "bill_payment", status: "pending" })).toBe("Scheduled pending");
-    expect(words({ kind: "bill_payment", status: "posted" })).toBe("Paid posted");
+    expect(words({ kind: "bill_payment", status: "posted" })).toBe("Completed posted");
     expect(words({ kind: "bill_payment", status: "failed", bill_payment_status: "cancelled" })).toBe("Cancelled reversed");
     expect(words({ kind: "bill_payment", status: "failed", bill_payment_status: "failed" })).toBe("Failed failed");
     // No payment points at the released hold any more: an edit replaced it.
