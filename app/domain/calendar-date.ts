@@ -31,3 +31,15 @@ export function isCalendarDate(text: string): boolean {
 export function calendarDate(message: string = CALENDAR_DATE_MESSAGE) {
   return z.string({ error: message }).trim().refine(isCalendarDate, { message, abort: true });
 }
+
+/** One formatter for the module: building an Intl formatter costs far more than using one. */
+const DATE_WORDS = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+
+/**
+ * A business date (YYYY-MM-DD) as members read it on the pages and in their messages:
+ * "Nov 30, 2026". The date is the institution's calendar day already, so it is written as it
+ * is, whatever the reader's or the server's time zone.
+ */
+export function formatBusinessDate(iso_date: string): string {
+  return DATE_WORDS.format(new Date(`${iso_date}T12:00:00Z`));
+}

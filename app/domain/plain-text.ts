@@ -43,3 +43,16 @@ export function plainText(options: PlainTextOptions = {}) {
     .trim()
     .refine((text) => !hasControlCharacters(text, { multiline: options.multiline }), { message, abort: true });
 }
+
+/** A sentence's end: a full stop, question or exclamation mark, maybe inside closing quotes or brackets. */
+const SENTENCE_END = /[.!?]["'”’)\]]*$/u;
+
+/**
+ * Text someone typed (a reviewer's reason), ended as a sentence so that the message it goes into
+ * reads on: "The check is not signed on the back" becomes "... on the back." before the next
+ * sentence. Text that already ends a sentence is kept as it is; whitespace is trimmed.
+ */
+export function asSentence(text: string): string {
+  const trimmed = text.trim();
+  return trimmed === "" || SENTENCE_END.test(trimmed) ? trimmed : `${trimmed}.`;
+}

@@ -82,7 +82,7 @@ test("a member adds a payee, schedules a one-off and a recurring payment, cancel
   await pay.getByLabel("Payment date", { exact: true }).fill(first_day);
   await pay.getByLabel(/^Memo/).fill("November bill");
   await pay.getByRole("button", { name: "Schedule payment" }).click();
-  await expect(pay.getByRole("status").filter({ hasText: `Payment scheduled: $42.50 to City Power on ${first_day}` })).toBeVisible();
+  await expect(pay.getByRole("status").filter({ hasText: `Payment scheduled: $42.50 to City Power on ${pageDate(first_day)}` })).toBeVisible();
 
   // The recurring one, to a quick pick: monthly, three payments; "no end" is refused first.
   await pay.getByLabel("Payee", { exact: true }).selectOption({ label: "Internet Provider (quick pick)" });
@@ -99,7 +99,7 @@ test("a member adds a payee, schedules a one-off and a recurring payment, cancel
   await expect(pay.getByText("Please enter a number of payments from 1 to 120")).toBeVisible();
   await pay.getByLabel("Number of payments").fill("3");
   await pay.getByRole("button", { name: "Schedule payment" }).click();
-  await expect(pay.getByRole("status").filter({ hasText: `Payment scheduled: $20.00 to Internet Provider on ${first_day}` })).toBeVisible();
+  await expect(pay.getByRole("status").filter({ hasText: `Payment scheduled: $20.00 to Internet Provider on ${pageDate(first_day)}` })).toBeVisible();
 
   const upcoming = page.getByTestId("upcoming-payment");
   await expect(upcoming).toHaveCount(2);
@@ -173,4 +173,63 @@ test("without JavaScript: a payee is added and a payment scheduled, and a bad am
   await expect(page.getByText(/Payment scheduled: \$12\.34 to Harbor Water/)).toBeVisible();
   await expect(page.getByTestId("upcoming-payment")).toHaveCount(1);
   await context.close();
+});
+
+/** A business date as the member's pages write it: "Oct 25, 2027". */
+function pageDate(date: string): string {
+  return new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
+}
+
+test("the dashboard and the history read a bill payment as Bill Pay does: Scheduled on its payment date alone, Cancelled, and not spending until paid", async ({ page, newMember, pageAs, signInAs }) => {
+  const errors = watchConsole(page);
+  const member = await funded(newMember, pageAs, "billpay-reads", "300.00");
+  await signInAs(member);
+  const later = businessDayOnOrAfter(addDays(todayThere(), 300));
+  const soon = businessDayOnOrAfter(addDays(todayThere(), 2));
+
+  await page.goto("/dashboard/bill-pay", { timeout: 120_000 });
+  await hydrated(page);
+  const payees = page.getByRole("region", { name: "Payees" });
+  await payees.getByLabel("Payee name").fill("Harbor Gas");
+  await payees.getByLabel("Account number at the payee").fill("GAS-7788");
+  await payees.getByRole("button", { name: "Add payee" }).click();
+  await expect(payees.getByRole("status").filter({ hasText: "Harbor Gas ••7788 was added to your payees." })).toBeVisible();
+  const pay = page.getByRole("region", { name: "Pay a bill" });
+  const schedule = async (amount: string, date: string) => {
+    await pay.getByLabel("Payee", { exact: true }).selectOption({ label: "Harbor Gas ••7788" });
+    await pay.getByLabel("Amount (US dollars)").fill(amount);
+    await pay.getByLabel("Payment date", { exact: true }).fill(date);
+    await pay.getByRole("button", { name: "Schedule payment" }).click();
+    await expect(pay.getByRole("status").filter({ hasText: `Payment scheduled: $${amount} to Harbor Gas` })).toBeVisible();
+  };
+  await schedule("61.25", later);
+  await schedule("18.40", soon);
+  await page.getByTestId("upcoming-payment").filter({ hasText: "$18.40" }).getByRole("button", { name: /^Cancel payment to Harbor Gas/ }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Payment cancelled. $18.40 is available in your account again." })).toBeVisible();
+  await expect(page.getByTestId("past-payment").filter({ hasText: "$18.40" })).toContainText("Cancelled");
+
+  // The dashboard: the same words in the recent list; held money is not spending.
+  await page.goto("/dashboard");
+  const recent = page.getByRole("table", { name: /^Your latest \d+ transactions$/ });
+  const scheduledRow = recent.getByRole("row").filter({ hasText: "Bill payment to Harbor Gas" }).filter({ hasText: "$61.25" });
+  const cancelledRow = recent.getByRole("row").filter({ hasText: "Bill payment to Harbor Gas" }).filter({ hasText: "$18.40" });
+  await expect(scheduledRow.getByText("Scheduled", { exact: true }).first()).toBeVisible();
+  await expect(cancelledRow.getByText("Cancelled", { exact: true }).first()).toBeVisible();
+  await expect(cancelledRow.getByText("Failed", { exact: true })).toHaveCount(0);
+  await expect(scheduledRow.getByRole("cell").first()).toHaveText(pageDate(later));
+  await expect(page.getByRole("region", { name: "Spending by category" }).getByText("No spending in the last 30 days.")).toBeVisible();
+
+  // The history: the payment date alone, not the time it was scheduled; the transfer that funded it keeps its time.
+  await page.goto("/dashboard/transactions");
+  const history = page.getByRole("table", { name: "Transactions, newest first" });
+  const historyRow = history.getByRole("row").filter({ hasText: "Bill payment to Harbor Gas" }).filter({ hasText: "$61.25" });
+  await expect(historyRow.getByRole("cell").first()).toHaveText(pageDate(later));
+  await expect(historyRow.getByText("Scheduled", { exact: true }).first()).toBeVisible();
+  await expect(history.getByRole("row").filter({ hasText: "Bill money" }).getByRole("cell").first()).toHaveText(/\d{4}\d{1,2}:\d{2} [AP]M [A-Z]{2,4}$/);
+  await expectNoAxeViolations(page);
+  await page.setViewportSize(PHONE);
+  await expect(historyRow.getByText(pageDate(later), { exact: true }).last()).toBeVisible();
+  await expect(historyRow.getByText("Scheduled", { exact: true }).last()).toBeVisible();
+  await expectNoAxeViolations(page);
+  expect(errors).toEqual([]);
 });

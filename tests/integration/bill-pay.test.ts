@@ -21,6 +21,10 @@ import { deposit, expectLedgerVerifies } from "./ledger-fixtures";
 import { staff } from "../factories";
 import { reverseMemberTransaction } from "~/server/member-accounts/reversals.server";
 import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
+import { memberAccounts } from "~/server/ledger/accounts.server";
+import { memberHistoryCsv, memberHistoryPage, parseHistoryFilters, type MemberTransaction } from "~/server/accounts/history.server";
+import { dashboard } from "~/server/accounts/overview.server";
+import { referenceNumber } from "~/server/payments/transfers.server";
 
 /**
  * Bill Pay's service and job (docs/product.md#bill-pay) on PGlite and PostgreSQL: scheduling holds
@@ -36,6 +40,9 @@ const today = businessDate(institution().time_zone);
 /** The first day a payment may fall on. */
 const first_day = businessDayOnOrAfter(addDays(today, 1));
 const second_day = businessDayOnOrAfter(addDays(first_day, 1));
+
+/** A business date as the member's pages write it: "Nov 30, 2026". */
+const pageDate = (date: string) => new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
 
 /** Noon in the credit union's time zone on `date` (its business date is `date` in any US zone). */
 function on(date: string): Date {
@@ -77,6 +84,11 @@ async function transactionStatus(id: number) {
   return row!.status;
 }
 
+async function note(member_id: string, kind: (typeof notifications.$inferSelect)["kind"]) {
+  const [row] = await db.select().from(notifications).where(and(eq(notifications.member_id, member_id), eq(notifications.kind, kind)));
+  return row!;
+}
+
 async function kindsOfNotifications(member_id: string) {
   return (await db.select({ kind: notifications.kind }).from(notifications).where(eq(notifications.member_id, member_id))).map((n) => n.kind);
 }
@@ -110,6 +122,9 @@ describe("a one-off payment", () => {
     expect(await balances(m.checking.id)).toEqual({ current: 37_450, held: 0, available: 37_450 });
     expect((await getBalances(db, [settlement.id]))[0]!.current_cents).toBe(settlementBefore + 12_550);
     expect(await kindsOfNotifications(m.member.id)).toEqual(["payment_pending", "bill_paid"]);
+    // The dates in the pages' words ("Nov 30, 2026"), never 2026-11-30.
+    expect((await note(m.member.id, "payment_pending")).title).toBe(`Bill payment of $125.50 to City Power is scheduled for ${pageDate(first_day)}`);
+    expect((await note(m.member.id, "bill_paid")).body).toBe(`Your payment to City Power ••3456 was paid on ${pageDate(first_day)}.`);
     const audit = await db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.member_id, m.member.id));
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(["bill_pay.payee_add", "bill_pay.schedule", "bill_pay.paid"]));
     await expectLedgerVerifies(db);
@@ -126,8 +141,8 @@ describe("a one-off payment", () => {
     expect(await transactionStatus(failed.hold_transaction_id!)).toBe("failed");
     expect(await balances(m.checking.id)).toEqual({ current: 20_000, held: 0, available: 20_000 });
     const [told] = await db.select().from(notifications).where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "bill_payment_failed")));
-    expect(told!.body).toContain("blocked for security reasons");
-    expect(told!.body).toContain("$50.00 held for it is available again");
+    // Dates in the pages' words; the reason a sentence of its own, ended once.
+    expect(told!.body).toBe(`The payment of ${pageDate(first_day)} was not made: Transactions on this account are blocked for security reasons. The $50.00 held for it is available again.`);
     await expectLedgerVerifies(db);
   });
 
@@ -175,6 +190,7 @@ describe("cancel and edit before the date", () => {
     await payDueBillPayments(db, on(first_day));
     expect((await payment(done.payment_id)).status).toBe("cancelled");
     expect(await kindsOfNotifications(m.member.id)).toEqual(["payment_pending", "payment_cancelled"]);
+    expect((await note(m.member.id, "payment_cancelled")).body).toBe(`You cancelled the payment of ${pageDate(first_day)}. $75.00 is available again.`);
     await expectLedgerVerifies(db);
   });
 
@@ -265,7 +281,7 @@ describe("a recurring series", () => {
     const [second] = await db.select().from(billPayments).where(and(eq(billPayments.member_id, m.member.id), eq(billPayments.sequence, 2)));
     expect(second).toMatchObject({ status: "scheduled", payment_date: d2, hold_transaction_id: null });
     const paidNote = (await db.select().from(notifications).where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "bill_paid"))))[0]!;
-    expect(paidNote.body).toContain(`The next payment is scheduled for ${d2} (it is not held yet`);
+    expect(paidNote.body).toContain(`The next payment is scheduled for ${pageDate(d2)} (it is not held yet`);
 
     expect(await payDueBillPayments(db, on(d2))).toMatchObject({ paid: 0, failed: 1, next_scheduled: 1 });
     expect(await payment(second!.id)).toMatchObject({ status: "failed", failure_reason: "Insufficient funds on the payment date", paid_transaction_id: null });
@@ -290,7 +306,7 @@ describe("a recurring series", () => {
     const rule: SeriesRule = { frequency: "weeks", interval_weeks: 1, first_date: first_day, end_date: null, payment_count: 2 };
     const next = seriesPaymentDate(rule, 2);
     const edit = (payment_date: string) => editBillPaymentSchema(today).parse({ payment_id: String(done.payment_id), amount: "10", payment_date, memo: "", idempotency_key: key() });
-    expect(await editBillPayment(db, m.who, edit(next), ORIGIN)).toEqual({ ok: false, status: 400, field: "payment_date", message: `A recurring payment's date must be before the series' next payment (${next}).` });
+    expect(await editBillPayment(db, m.who, edit(next), ORIGIN)).toEqual({ ok: false, status: 400, field: "payment_date", message: `A recurring payment's date must be before the series' next payment (${pageDate(next)}).` });
     expect((await payment(done.payment_id)).payment_date).toBe(first_day);
     expect(await editBillPayment(db, m.who, edit(second_day), ORIGIN)).toMatchObject({ ok: true });
     await expectLedgerVerifies(db);
@@ -332,6 +348,59 @@ describe("the bill-payments job", () => {
     const runs = await db.select().from(jobRuns).where(and(eq(jobRuns.job, "bill-payments"), eq(jobRuns.state, "succeeded")));
     expect(runs.some((r) => (r.result as { paid?: number } | null)?.paid === 1)).toBe(true);
     await runner.stop();
+    await expectLedgerVerifies(db);
+  });
+});
+
+describe("a bill payment where the member reads their money", () => {
+  it("history, the dashboard's recent list and the CSV name it as Bill Pay does (Scheduled on its date with no time, Cancelled, Failed, Changed), and the spending chart leaves it out until it is paid", async () => {
+    const m = await member(100_000);
+    const pay = (amount: string, payment_date: string) => scheduleBillPayment(db, m.who, form({ payee: `payee:${m.payee_id}`, from_account_id: String(m.checking.id), amount, payment_date }), ORIGIN);
+    const next_year = businessDayOnOrAfter(addDays(today, 330));
+    const scheduled = await pay("250", next_year);
+    const cancelled = await pay("40", second_day);
+    const edited = await pay("60", second_day);
+    const failing = await pay("15", first_day);
+    if (!scheduled.ok || !cancelled.ok || !edited.ok || !failing.ok) throw new Error("not scheduled");
+    expect(await cancelBillPayment(db, m.who, cancelled.payment_id, ORIGIN)).toMatchObject({ ok: true });
+    const replaced_hold = (await payment(edited.payment_id)).hold_transaction_id!;
+    expect(await editBillPayment(db, m.who, editBillPaymentSchema(today).parse({ payment_id: String(edited.payment_id), amount: "70", payment_date: second_day, memo: "", idempotency_key: key() }), ORIGIN)).toMatchObject({ ok: true });
+    // Frozen on its date: the job fails it (the hold released), as Bill Pay's history says.
+    await setAccountStatus(db, m.checking.id, "frozen");
+    await payDueBillPayments(db, on(first_day));
+    await setAccountStatus(db, m.checking.id, "active");
+    expect((await payment(failing.payment_id)).status).toBe("failed");
+
+    const accounts = await memberAccounts(db, m.member.id);
+    const page = (params: Record<string, string>) => memberHistoryPage(db, accounts, parseHistoryFilters(new URLSearchParams(params), accounts));
+    const d = await dashboard(db, m.member);
+    const reads = (rows: readonly MemberTransaction[]) =>
+      rows.filter((r) => r.kind === "bill_payment").map((r) => `${r.reference_number} ${r.amount_cents} ${r.status_label} ${r.badge} ${r.effective_date} ${r.time === null ? "no time" : "time"}`);
+    const hold = async (payment_id: number) => referenceNumber((await payment(payment_id)).hold_transaction_id!);
+    const expected = [
+      `${await hold(edited.payment_id)} -7000 Scheduled pending ${second_day} no time`,
+      `${await hold(failing.payment_id)} -1500 Failed failed ${first_day} no time`,
+      `${referenceNumber(replaced_hold)} -6000 Changed reversed ${second_day} no time`,
+      `${await hold(cancelled.payment_id)} -4000 Cancelled reversed ${second_day} no time`,
+      `${await hold(scheduled.payment_id)} -25000 Scheduled pending ${next_year} no time`,
+    ];
+    // The unfiltered page, a filtered one (its own statement) and the dashboard's recent list.
+    expect(reads((await page({})).rows)).toEqual(expected);
+    expect(reads((await page({ type: "debit" })).rows)).toEqual(expected);
+    expect(reads(d.recent)).toEqual(expected);
+
+    // The CSV: the same words, and no time beside a date the payment was not scheduled on.
+    const csv = (await memberHistoryCsv(db, accounts, {})).split("\r\n");
+    const line = (reference_number: string) => csv.find((l) => l.endsWith(reference_number)) ?? "";
+    expect(line(await hold(scheduled.payment_id))).toMatch(new RegExp(`^${next_year},,".*",Debit,-250\\.00,Scheduled,`));
+    expect(line(await hold(cancelled.payment_id))).toMatch(new RegExp(`^${second_day},,".*",Debit,-40\\.00,Cancelled,`));
+    expect(line(referenceNumber(replaced_hold))).toContain(",-60.00,Changed,");
+    // A deposit posted today keeps its time.
+    expect(csv.find((l) => l.includes(",Credit,"))).toMatch(/^\d{4}-\d{2}-\d{2},\d{2}:\d{2}:\d{2},/);
+
+    // Held money has not left: the chart counts none of it (and the pending figure counts the two still held).
+    expect(d.spending).toMatchObject({ categories: [], total_cents: 0 });
+    expect(d.pending).toEqual({ total_cents: 32_000, count: 2 });
     await expectLedgerVerifies(db);
   });
 });

@@ -57,7 +57,7 @@ describe("dashboard figures come from the ledger", () => {
     // Own move: neither income nor spending.
     await transferBetweenAccounts(db, m.member, betweenAccountsSchema.parse({ from_account_id: String(m.checking.id), to_account_id: String(m.savings.id), amount: "100.00", reference: "save", idempotency_key: key() }));
     const cash = await institutionAccount(db, "cash");
-    const hold = await accepted(placeHold(db, { kind: "card_payment", initiator: "system:test", idempotency_key: key(), created_by: "test", category: "Shopping", memo: "Pending purchase", entries: [{ account_id: m.checking.id, amount_cents: -1_500 }, { account_id: cash.id, amount_cents: 1_500 }] }));
+    const hold = await accepted(placeHold(db, { kind: "card_payment", initiator: "system:test", idempotency_key: key(), created_by: "test", effective_date: "2026-11-22", category: "Shopping", memo: "Pending purchase", entries: [{ account_id: m.checking.id, amount_cents: -1_500 }, { account_id: cash.id, amount_cents: 1_500 }] }));
 
     const d = await dashboard(db, { id: m.member.id, name: m.member.name }, NOW);
     expect(d.first_name).toBe("Alex");
@@ -69,12 +69,12 @@ describe("dashboard figures come from the ledger", () => {
     expect(d.total_available_cents).toBe(checking_current - 1_500 + 10_000);
     expect(d.pending).toEqual({ total_cents: 1_500, count: 1 });
     expect(d.month).toMatchObject({ label: "November 2026", income_cents: 250_000, outgoing_cents: 10_000 });
-    // 30 days: Oct 24 .. Nov 22 (posted and pending debits, own moves excluded).
-    expect(d.spending.from).toBe("2026-10-24");
+    // 30 days: Oct 24 .. Nov 22, money that has left (posted debits; own moves excluded). The
+    // pending purchase is held, not spent: it counts once it settles.
+    expect(d.spending).toMatchObject({ from: "2026-10-24", to: "2026-11-22" });
     expect(d.spending.categories).toEqual([
       { category: "Groceries", amount_cents: 8_000 },
       { category: "Dining", amount_cents: 6_500 },
-      { category: "Shopping", amount_cents: 1_500 },
     ]);
     expect(d.recent.length).toBe(9);
     expect(d.recent[0]!.description).toBe("Pending purchase");
@@ -92,6 +92,26 @@ describe("dashboard figures come from the ledger", () => {
       { category: "Shopping", amount_cents: 1_500 },
     ]);
     expect((await verifyLedger(db)).problems).toEqual([]);
+  });
+
+  it("the chart and the month count only money that has left: a scheduled bill payment (next year), a pending purchase and a posting dated after today are not spent yet", async () => {
+    const m = await newMember(db, { checking_cents: 500_000 });
+    await post(m.checking.id, -3_000, "2026-11-20", "Dining", "Cafe");
+    await post(m.checking.id, -7_000, "2026-11-24", "Shopping", "Dated after today");
+    const settlement = await institutionAccount(db, "bill_pay_settlement");
+    const cash = await institutionAccount(db, "cash");
+    const hold = (kind: "bill_payment" | "card_payment", amount_cents: number, effective_date: string, category: string, creditor: number) =>
+      accepted(placeHold(db, { kind, initiator: "system:test", idempotency_key: key(), created_by: "test", effective_date, category, memo: category, entries: [{ account_id: m.checking.id, amount_cents: -amount_cents }, { account_id: creditor, amount_cents }] }));
+    await hold("bill_payment", 25_000, "2027-01-15", "Bill Pay", settlement.id);
+    await hold("card_payment", 1_500, "2026-11-22", "Shopping", cash.id);
+
+    const d = await dashboard(db, { id: m.member.id, name: m.member.name }, NOW);
+    expect(d.spending).toEqual({ from: "2026-10-24", to: "2026-11-22", categories: [{ category: "Dining", amount_cents: 3_000 }], total_cents: 3_000 });
+    expect(d.month.outgoing_cents).toBe(3_000);
+    // Both holds are pending (what the Pending figure counts), and the member's available balance is less by them.
+    expect(d.pending).toEqual({ total_cents: 26_500, count: 2 });
+    // On Nov 24 the posting dated that day has left: it is spent.
+    expect((await dashboard(db, { id: m.member.id, name: m.member.name }, new Date("2026-11-24T15:00:00Z"))).spending.total_cents).toBe(10_000);
   });
 
   it("a first-time member sees zeros, not invented figures", async () => {

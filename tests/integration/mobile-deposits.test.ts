@@ -41,6 +41,8 @@ let database: Database;
 let db: Db;
 let staff: { id: string; email: string };
 const origin = { request_id: "deposit-test", ip: "198.51.100.40" };
+/** A business date as the deposit page writes it: "Nov 30, 2026". */
+const pageDate = (date: string) => new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
 const folder = () => path.join(process.env.DATA_DIR!, "uploads", "mobile-deposits");
 
 beforeAll(async () => {
@@ -254,6 +256,13 @@ describe("review", () => {
     expect(await balance(m.checking.id)).toEqual({ current: 105_000, available: 5_000 });
     expect(d.next_day_available_on! < d.later_available_on!).toBe(true);
     expect((await lastNotification(m.member.id)).title).toBe("Mobile deposit of $1,000.00 approved");
+    // The deposit page's words for when the money is available ("$225.00 available on Nov 30, 2026").
+    expect((await lastNotification(m.member.id)).body).toBe(
+      `Your check was approved and posted. $225.00 available on ${pageDate(d.next_day_available_on!)}; $775.00 available on ${pageDate(d.later_available_on!)}.`,
+    );
+    // Each hold's line in the history says the same.
+    const [memo] = await db.select({ memo: ledgerTransactions.memo }).from(ledgerTransactions).where(eq(ledgerTransactions.id, d.next_day_hold_transaction_id!));
+    expect(memo!.memo).toBe(`Deposit hold: available ${pageDate(d.next_day_available_on!)}`);
     expect((await memberDeposits(db, m.member.id))[0]!.availability).toEqual([
       { amount_cents: 22_500, available_on: d.next_day_available_on },
       { amount_cents: 77_500, available_on: d.later_available_on },
@@ -327,6 +336,23 @@ describe("review", () => {
     expect(await approveMobileDeposit(db, result.deposit_id, staff, origin)).toMatchObject({ ok: false, status: 409, message: REVIEW_MESSAGES.already_reviewed });
     expect(await rejectMobileDeposit(db, result.deposit_id, "again", staff, origin)).toMatchObject({ ok: false, status: 409 });
     expect(await approveMobileDeposit(db, 99_999_999, staff, origin)).toMatchObject({ ok: false, status: 404 });
+  });
+
+  it("the member reads staff's reason as a sentence of its own, whether or not staff ended it with a full stop", async () => {
+    const m = await newMember(db, { checking_cents: 0 });
+    const told = async (reason: string) => {
+      const result = await deposit(m, 1_000);
+      if (!result.ok) throw new Error(result.message);
+      expect(await rejectMobileDeposit(db, result.deposit_id, reason, staff, origin)).toMatchObject({ ok: true });
+      return (await lastNotification(m.member.id)).body;
+    };
+    const rest = "Nothing was added to your account. Please contact us if you have questions.";
+    expect(await told("The check is not signed on the back")).toBe(`Your check was not deposited: The check is not signed on the back. ${rest}`);
+    expect(await told("  Unreadable   photo ")).toBe(`Your check was not deposited: Unreadable photo. ${rest}`);
+    expect(await told("Wrong payee!")).toBe(`Your check was not deposited: Wrong payee! ${rest}`);
+    expect(await told('Marked "void."')).toBe(`Your check was not deposited: Marked "void." ${rest}`);
+    // The page shows the reason as staff gave it, after "Reason:".
+    expect((await memberDeposits(db, m.member.id))[0]!.reject_reason).toBe('Marked "void."');
   });
 
   it("the member's history says where each deposit stands: Pending review, Completed with its holds On hold then Released, Rejected", async () => {

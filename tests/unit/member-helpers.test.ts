@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { daysBefore, monthStart } from "~/server/accounts/overview.server";
+import { monthStart } from "~/server/accounts/overview.server";
+import { spendingWindow } from "~/domain/member-transactions";
 import { parseHistoryFilters } from "~/server/accounts/history.server";
 import { maskExternal, parseReferenceNumber, referenceNumber } from "~/server/payments/transfers.server";
 import { relativeTime } from "~/components/member/top-bar";
@@ -15,8 +16,9 @@ describe("member app helpers", () => {
 
   it("date ranges: calendar month start and the last 30 days (today included)", () => {
     expect(monthStart("2026-11-22")).toBe("2026-11-01");
-    expect(daysBefore("2026-11-22", 29)).toBe("2026-10-24");
-    expect(daysBefore("2026-03-01", 1)).toBe("2026-02-28");
+    expect(spendingWindow("2026-11-22")).toEqual({ from: "2026-10-24", to: "2026-11-22" });
+    expect(spendingWindow("2026-03-01")).toEqual({ from: "2026-01-31", to: "2026-03-01" });
+    expect(spendingWindow("2028-03-01")).toEqual({ from: "2028-02-01", to: "2028-03-01" });
   });
 
   it("masks an outside account number to its last four", () => {

@@ -4,6 +4,7 @@ import { ArrowLeft, CalendarClock, History, Repeat, UserPlus } from "lucide-reac
 import { Button, FormMessage, SchemaForm, Select, TextField, formMessages, useSchemaForm, type FormReply } from "~/components/ui";
 import { StatusBadge, formatDate } from "~/components/member/amount";
 import { centsAsDecimal, formatCents } from "~/domain/money";
+import { BILL_PAYMENT_STATUS_LABELS } from "~/domain/member-transactions";
 import { billPaySchema, describeSeries, editBillPaymentSchema, payeeSchema } from "~/domain/bill-pay";
 import type { BillPaymentView, PayeeView } from "~/server/bill-pay/bill-pay.server";
 
@@ -340,12 +341,6 @@ function EditForm({ payment, data, answer }: { payment: BillPaymentView; data: B
   );
 }
 
-const HISTORY_STATUS = {
-  paid: { key: "posted", label: "Paid" },
-  failed: { key: "failed", label: "Failed" },
-  cancelled: { key: "reversed", label: "Cancelled" },
-  scheduled: { key: "pending", label: "Scheduled" },
-} as const;
 
 function PaymentHistory({ payments }: { payments: BillPaymentView[] }) {
   return (
@@ -370,7 +365,8 @@ function PaymentHistory({ payments }: { payments: BillPaymentView[] }) {
                 </p>
                 {p.memo ? <p className="text-sm break-words text-slate-700">Memo: {p.memo}</p> : null}
                 <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700">
-                  <StatusBadge status={HISTORY_STATUS[p.status].key} label={HISTORY_STATUS[p.status].label} />
+                  {/* The same words as the member's history (app/domain/member-transactions.ts). */}
+                  <StatusBadge status={BILL_PAYMENT_STATUS_LABELS[p.status].badge} label={BILL_PAYMENT_STATUS_LABELS[p.status].label} />
                   {p.failure_reason ? <span>{p.failure_reason}</span> : null}
                 </p>
               </div>

@@ -45,7 +45,8 @@ export function TransactionTable({ rows, caption, detailed = false }: { rows: Me
             <tr key={r.entry_id} className="hover:bg-slate-50">
               <td className="hidden px-6 py-3 whitespace-nowrap text-slate-700 md:table-cell">
                 {formatDate(r.effective_date)}
-                {detailed ? <span className="block text-xs text-slate-600">{formatClock(r.created_at)}</span> : null}
+                {/* No time beside a date it was not written on: a payment scheduled ahead shows its payment date alone. */}
+                {detailed && r.time ? <span className="block text-xs text-slate-600">{formatClock(r.time)}</span> : null}
               </td>
               <td className={cx("px-4 py-3.5 font-semibold text-slate-900 md:px-3 md:py-3 md:font-medium", !detailed && "md:max-w-md md:truncate")}>
                 {r.description}

@@ -12,6 +12,7 @@ import { cancelPayment, changePayment, deletePayee, loadBillPay, savePayee, sche
 import { BILL_PAY_MESSAGES, billPaySchema, cancelBillPaymentSchema, editBillPaymentSchema, payeeSchema } from "~/domain/bill-pay";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
 import { formatCents } from "~/domain/money";
+import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
 import { BillPayPage, type BillPayAnswer } from "~/components/member/bill-pay";
 
@@ -73,7 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         return {
           intent,
           ok: true,
-          message: `Payment scheduled: ${formatCents(result.amount_cents)} to ${result.payee_name} on ${result.payment_date}. The amount is held from your account until then. Reference ${result.reference_number}.`,
+          message: `Payment scheduled: ${formatCents(result.amount_cents)} to ${result.payee_name} on ${formatBusinessDate(result.payment_date)}. The amount is held from your account until then. Reference ${result.reference_number}.`,
         } satisfies BillPayAnswer;
       }
       case "edit": {

@@ -6,7 +6,9 @@ import { referenceNumber, accountLabel } from "~/server/payments/transfers.serve
 import { CALENDAR_DATE_MESSAGE, isCalendarDate } from "~/domain/calendar-date";
 import { PLAIN_TEXT_MESSAGE, hasControlCharacters } from "~/domain/plain-text";
 import { csvDocument, csvField } from "~/server/files/csv.server";
-import { PAYMENT_STATUS_LABELS, memberPaymentStatus, type PaymentStatus } from "~/domain/payment-status";
+import { memberPaymentStatus, type PaymentStatus } from "~/domain/payment-status";
+import { LEDGER_STATUS_LABELS, shownItem, type BillPaymentStatus } from "~/domain/member-transactions";
+import { institution } from "~/config/institution.server";
 import { returnReason } from "~/domain/nacha/return-file";
 import { centsAsDecimal } from "~/domain/money";
 
@@ -37,7 +39,8 @@ export const TRANSACTION_CATEGORIES = [
   "Other",
 ] as const;
 
-export const STATUS_LABELS = { posted: "Completed", pending: "Pending", failed: "Failed", reversed: "Reversed" } as const;
+/** The Status filter's choices: the ledger's statuses in the member's words. */
+export const STATUS_LABELS = LEDGER_STATUS_LABELS;
 export type StatusKey = keyof typeof STATUS_LABELS;
 
 export interface HistoryFilters {
@@ -63,7 +66,11 @@ export interface MemberTransaction {
   kind: string;
   /** The ledger's status of the transaction (what the Status filter matches). */
   status: StatusKey;
-  /** What the member reads: the ledger's status, or for a payment to another bank the payment's own. */
+  /**
+   * What the member reads (`shownItem`, app/domain/member-transactions.ts): the ledger's status in
+   * words, or the thing's own (a payment to another bank Sent, a bill payment Scheduled or
+   * Cancelled, a card purchase Released, a mobile deposit Pending review).
+   */
   status_label: string;
   /** The badge's colour, as a ledger status: a sent payment looks posted, a cancelled one reversed. */
   badge: StatusKey;
@@ -77,31 +84,18 @@ export interface MemberTransaction {
   sent_effective_date: string | null;
   /** A payment the other bank returned: why, in plain words (as the member's notification says it). */
   return_reason: string | null;
+  /** The date the member reads (YYYY-MM-DD): the ledger's effective date, a bill payment's payment date. */
   effective_date: string;
+  /** When the ledger wrote it. */
   created_at: string;
+  /** The moment whose time is shown beside the date, or null when the date stands alone (written on another day: a payment scheduled ahead). */
+  time: string | null;
   description: string;
   category: string;
   reference: string | null;
 }
 
 export type { PaymentStatus };
-
-/**
- * A mobile deposit (docs/product.md#mobile-deposit) in the member's words: its credit waits for
- * review (Pending review), posts when approved (Completed) or fails when rejected (Rejected); the
- * availability holds placed at approval are On hold until their date, then Released (not the
- * ledger's "Failed": nothing failed, the money became available).
- */
-const MOBILE_DEPOSIT_LABELS: Record<"credit" | "debit", Partial<Record<StatusKey, { label: string; badge: StatusKey }>>> = {
-  credit: { pending: { label: "Pending review", badge: "pending" }, failed: { label: "Rejected", badge: "failed" } },
-  debit: { pending: { label: "On hold", badge: "pending" }, failed: { label: "Released", badge: "reversed" } },
-};
-
-/**
- * A card purchase whose hold was given back (the merchant cancelled it, or the network never
- * settled it) is Released, as on the cards page: nothing failed, and no money left the account.
- */
-const CARD_PURCHASE_LABELS: Partial<Record<StatusKey, { label: string; badge: StatusKey }>> = { failed: { label: "Released", badge: "reversed" } };
 
 export const PAGE_SIZE = 25;
 export const CSV_ROWS_MAX = 100_000;
@@ -183,23 +177,32 @@ export async function memberHistoryPage(
   if (chosen.length === 0) return { rows: [], next_before: null };
   const where = conditions(filters);
   const page_sql = where === null ? unfilteredPage(chosen, before, limit) : await filteredPage(db, chosen, where, filters, before, limit);
-  const result = await db.execute(sql`select p.page, ${paymentStates(sql`p.page`)} as payments from (${page_sql} offset 0) p`);
-  return historyPage(result.rows[0]?.page, accounts, limit, result.rows[0]?.payments);
+  const result = await db.execute(sql`select p.page, ${paymentStates(sql`p.page`)} as payments, ${billPaymentStates(sql`p.page`)} as bill_payments from (${page_sql} offset 0) p`);
+  const row = result.rows[0];
+  return historyPage(row?.page, accounts, limit, { payments: row?.payments, bill_payments: row?.bill_payments });
 }
 
 /**
  * A page as the member sees it, from the JSON array of up to `limit + 1` entries that the page
- * statements return (the extra entry says whether there is a next page).
+ * statements return (the extra entry says whether there is a next page), and the page's
+ * `paymentStates` and `billPaymentStates`.
  */
-export function historyPage(value: unknown, accounts: readonly AccountView[], limit: number, payments?: unknown): { rows: MemberTransaction[]; next_before: string | null } {
+export function historyPage(
+  value: unknown,
+  accounts: readonly AccountView[],
+  limit: number,
+  states: { payments?: unknown; bill_payments?: unknown } = {},
+): { rows: MemberTransaction[]; next_before: string | null } {
   const labels = new Map(accounts.map((a) => [a.id, accountLabel(a)]));
-  const states = new Map(
-    jsonRows(payments).map((p) => {
+  const payments = new Map(
+    jsonRows(states.payments).map((p) => {
       const return_code = (p.return_code as string | null) ?? null;
       return [toId(p.transaction_id), { status: memberPaymentStatus(String(p.status) as StoredPaymentStatus, return_code), effective_date: (p.effective_date as string | null) ?? null, return_code }];
     }),
   );
-  const all = jsonRows(value).map((r) => toMemberTransaction(r, labels, states));
+  const bill_payments = new Map(jsonRows(states.bill_payments).map((b) => [toId(b.transaction_id), String(b.status) as BillPaymentStatus]));
+  const time_zone = institution().time_zone;
+  const all = jsonRows(value).map((r) => toMemberTransaction(r, labels, payments, bill_payments, time_zone));
   const rows = all.slice(0, limit);
   return { rows, next_before: all.length > limit ? String(rows[rows.length - 1]!.entry_id) : null };
 }
@@ -220,6 +223,19 @@ export function paymentStates(page: SQL): SQL {
       left join ach_inbound_entries xr on xr.payment_id = xp.id and xr.status = 'applied'
      where xp.hold_transaction_id in (select (xj->>'transaction_id')::bigint from json_array_elements(${page}) xj
                                        where xj->>'kind' in (${sql.join(EXTERNAL_PAYMENT_KINDS.map((k) => sql`${k}`), sql`, `)})))`;
+}
+
+/**
+ * The statuses of the bill payments whose released holds are on the page, as a JSON array of
+ * { transaction_id, status }: a released hold whose payment was cancelled or failed on its date
+ * (found by the payment's hold, on its index). A released hold no payment points at was replaced
+ * by an edit. Pages without a released bill payment hold read nothing.
+ */
+export function billPaymentStates(page: SQL): SQL {
+  return sql`(select coalesce(json_agg(json_build_object('transaction_id', bp.hold_transaction_id, 'status', bp.status)), '[]')
+      from bill_payments bp
+     where bp.hold_transaction_id in (select (xj->>'transaction_id')::bigint from json_array_elements(${page}) xj
+                                       where xj->>'kind' = 'bill_payment' and xj->>'status' = 'failed'))`;
 }
 
 /** Account ids as a `bigint[]` argument for the member functions of migration 0012. */
@@ -284,19 +300,23 @@ export function jsonValue(value: unknown): unknown {
 
 type PaymentState = { status: PaymentStatus; effective_date: string | null; return_code: string | null };
 
-function toMemberTransaction(r: Record<string, unknown>, labels: Map<number, string>, payments: Map<number, PaymentState>): MemberTransaction {
+function toMemberTransaction(
+  r: Record<string, unknown>,
+  labels: Map<number, string>,
+  payments: Map<number, PaymentState>,
+  bill_payments: Map<number, BillPaymentStatus>,
+  time_zone: string,
+): MemberTransaction {
   const amount_cents = toCents(r.amount_cents);
   const status = String(r.status) as StatusKey;
   const account_id = toId(r.account_id);
   const transaction_id = toId(r.transaction_id);
   const payment = payments.get(transaction_id);
-  const shown = payment
-    ? PAYMENT_STATUS_LABELS[payment.status]
-    : r.kind === "mobile_deposit"
-      ? MOBILE_DEPOSIT_LABELS[amount_cents > 0 ? "credit" : "debit"][status]
-      : r.kind === "card_payment"
-        ? CARD_PURCHASE_LABELS[status]
-        : undefined;
+  const created_at = new Date(Number(r.created_at_ms));
+  const shown = shownItem(
+    { kind: String(r.kind), status, amount_cents, effective_date: String(r.effective_date), created_at, payment_status: payment?.status ?? null, bill_payment_status: bill_payments.get(transaction_id) ?? null },
+    time_zone,
+  );
   return {
     entry_id: toId(r.entry_id),
     transaction_id,
@@ -307,13 +327,14 @@ function toMemberTransaction(r: Record<string, unknown>, labels: Map<number, str
     direction: amount_cents > 0 ? "credit" : "debit",
     kind: String(r.kind),
     status,
-    status_label: shown?.label ?? STATUS_LABELS[status] ?? status,
-    badge: shown?.badge ?? status,
+    status_label: shown.label,
+    badge: shown.badge,
     payment_status: payment?.status ?? null,
     sent_effective_date: payment?.status === "sent" ? payment.effective_date : null,
     return_reason: payment?.status === "returned" && payment.return_code ? returnReason(payment.return_code) : null,
-    effective_date: String(r.effective_date),
-    created_at: new Date(Number(r.created_at_ms)).toISOString(),
+    effective_date: shown.date,
+    created_at: created_at.toISOString(),
+    time: shown.time?.toISOString() ?? null,
     description: (r.memo as string | null) ?? defaultDescription(String(r.kind)),
     category: (r.category as string | null) ?? "Other",
     reference: (r.reference as string | null) ?? null,
@@ -340,7 +361,8 @@ export async function memberHistoryCsv(db: DbOrTx, accounts: readonly AccountVie
     for (const row of page.rows) {
       lines.push([
         row.effective_date,
-        row.created_at.slice(11, 19),
+        // Empty when the date stands alone (a payment scheduled ahead): see MemberTransaction.time.
+        row.time?.slice(11, 19) ?? "",
         text(row.description),
         text(row.category),
         row.direction === "credit" ? "Credit" : "Debit",

@@ -3,14 +3,15 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { memberAccounts, routingNumber, type AccountView } from "~/server/ledger/accounts.server";
 import { today as businessToday } from "~/server/ledger/ledger.server";
 import { toCents } from "~/domain/ledger-rules";
-import { accountIdArray, historyPage, jsonRows, jsonValue, paymentStates, recentEntries, type MemberTransaction } from "./history.server";
+import { OWN_MOVE_KINDS, spendingWindow } from "~/domain/member-transactions";
+import { accountIdArray, billPaymentStates, historyPage, jsonRows, jsonValue, paymentStates, recentEntries, type MemberTransaction } from "./history.server";
 
 /**
  * Every figure of the dashboard (docs/product.md#dashboard), from the member's ledger records, in
  * two statements: the accounts (balances are the accounts' cached figures, which the verifier
  * checks against the entries), then one for the profile's names, pending + this month + 30 days of
- * spending (`rangeFigures`: the daily totals of the date range, plus pending entries) and the
- * recent page.
+ * spending (`rangeFigures`: the daily totals of the date range up to today, plus pending entries
+ * for the Pending figure) and the recent page.
  */
 export interface DashboardAccount {
   id: number;
@@ -37,8 +38,8 @@ export interface Dashboard {
 }
 
 export const RECENT_COUNT = 20;
-/** Kinds that move money between a member's own accounts: not income, not spending. */
-const OWN_MOVES = "{transfer,reversal}";
+/** Kinds that move money between a member's own accounts (not income, not spending), as a text[] literal. */
+const OWN_MOVES = `{${OWN_MOVE_KINDS.join(",")}}`;
 
 /** One formatter for the module ("November 2026"): toLocaleString would build one per call. */
 const MONTH_LABEL = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
@@ -64,12 +65,6 @@ export function monthStart(today: string): string {
   return `${today.slice(0, 7)}-01`;
 }
 
-export function daysBefore(today: string, days: number): string {
-  const d = new Date(`${today}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() - days);
-  return d.toISOString().slice(0, 10);
-}
-
 export async function dashboard(db: DbOrTx, member: { id: string; name: string }, now: Date = new Date()): Promise<Dashboard> {
   // The credit union's business day: "this month" turns over at midnight where its books are kept.
   const today = businessToday(now);
@@ -77,21 +72,20 @@ export async function dashboard(db: DbOrTx, member: { id: string; name: string }
   const accounts = all.filter((a) => a.type === "checking" || a.type === "savings");
   const ids = accounts.map((a) => a.id);
   const month_from = monthStart(today);
-  const spending_from = daysBefore(today, 29);
+  const spending = spendingWindow(today);
 
   // The profile's names, the range figures and the recent page in one statement: beside its own
   // work, each statement costs PGlite a fixed ~0.6 ms of protocol calls and result parsing.
   const result = await db.execute(sql`
     select (select json_build_object('first_name', p.first_name, 'last_name', p.last_name, 'joint_account', p.joint_account, 'joint_name', p.joint_name)
               from member_profiles p where p.user_id = ${member.id}) as profile,
-           ${ids.length === 0 ? sql`null` : sql`(select json_agg(f) from member_range_figures(${accountIdArray(ids)}, ${month_from}::date, ${spending_from}::date, ${OWN_MOVES}::text[]) f)`} as figures,
-           r.recent, ${paymentStates(sql`r.recent`)} as recent_payments
+           ${ids.length === 0 ? sql`null` : sql`(select json_agg(f) from member_range_figures(${accountIdArray(ids)}, ${month_from}::date, ${spending.from}::date, ${spending.to}::date, ${OWN_MOVES}::text[]) f)`} as figures,
+           r.recent, ${paymentStates(sql`r.recent`)} as recent_payments, ${billPaymentStates(sql`r.recent`)} as recent_bill_payments
       from (select ${ids.length === 0 ? sql`null::json` : recentEntries(accounts, null, RECENT_COUNT)} as recent offset 0) r`);
   const row = result.rows[0] ?? {};
   const who = holderOf(jsonValue(row.profile) as ProfileNames | null, member.name);
   const figures = rangeFigures(jsonRows(row.figures));
-  const recent = historyPage(row.recent, accounts, RECENT_COUNT, row.recent_payments);
-  const { pending, month, spending } = figures;
+  const recent = historyPage(row.recent, accounts, RECENT_COUNT, { payments: row.recent_payments, bill_payments: row.recent_bill_payments });
   return {
     first_name: who.first_name,
     holder: who.holder,
@@ -99,9 +93,9 @@ export async function dashboard(db: DbOrTx, member: { id: string; name: string }
     routing_number: routingNumber(),
     accounts: accounts.map((a) => toDashboardAccount(a, who.holder)),
     total_available_cents: accounts.filter((a) => a.status !== "closed").reduce((sum, a) => sum + a.available_cents, 0),
-    pending,
-    month: { label: MONTH_LABEL.format(new Date(`${month_from}T00:00:00Z`)), ...month },
-    spending: { from: spending_from, to: today, ...spending },
+    pending: figures.pending,
+    month: { label: MONTH_LABEL.format(new Date(`${month_from}T00:00:00Z`)), ...figures.month },
+    spending: { ...spending, ...figures.spending },
     recent: recent.rows,
   };
 }
@@ -121,12 +115,15 @@ function toDashboardAccount(a: AccountView, holder: string): DashboardAccount {
 
 /**
  * Pending, this month's income and outgoing, and 30 days of spending by category, from the rows
- * of `member_range_figures` (migration 0012: a function, so that its plan is made once per
- * connection). Posted money comes from `ledger_daily_totals` (a few rows per account and day,
- * kept by the database in each posting's transaction and checked by `ledger:verify`), so the
- * cost does not grow with how busy the month was; pending transactions (few, from their partial
- * index) are read from their entries. Money between the member's own accounts is neither income
- * nor spending. A member without accounts has no rows: zeros.
+ * of `member_range_figures` (migrations 0012 and 0031: a function, so that its plan is made once
+ * per connection). Income, outgoing and spending are money that has moved: posted, dated from
+ * the range's start to today (`spendingWindow`, app/domain/member-transactions.ts), from
+ * `ledger_daily_totals` (a few rows per account and day, kept by the database in each posting's
+ * transaction and checked by `ledger:verify`), so the cost does not grow with how busy the month
+ * was. Pending transactions (few, from their partial index) make only the Pending figure: a held
+ * card purchase or a bill payment scheduled for next year has not left the account. Money between
+ * the member's own accounts is neither income nor spending. A member without accounts has no
+ * rows: zeros.
  */
 export function rangeFigures(rows: readonly Record<string, unknown>[]): {
   pending: { total_cents: number; count: number };

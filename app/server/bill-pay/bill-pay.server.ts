@@ -11,6 +11,8 @@ import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
 import { accountLabel, referenceNumber } from "~/server/payments/transfers.server";
 import { businessDate } from "~/domain/ledger-rules";
 import { formatCents } from "~/domain/money";
+import { formatBusinessDate } from "~/domain/calendar-date";
+import { asSentence } from "~/domain/plain-text";
 import { REFUSAL_MESSAGES, refusalMessage } from "~/domain/refusals";
 import {
   BILL_PAY_MESSAGES,
@@ -331,7 +333,7 @@ export async function scheduleBillPayment(db: Db, member: BillPayMember, form: B
     await notify(tx, {
       member_id: member.id,
       kind: "payment_pending",
-      title: `Bill payment of ${formatCents(form.amount_cents)} to ${payee.name} is scheduled for ${form.payment_date}`,
+      title: `Bill payment of ${formatCents(form.amount_cents)} to ${payee.name} is scheduled for ${formatBusinessDate(form.payment_date)}`,
       body: `${formatCents(form.amount_cents)} is held from ${accountLabel(from)} until it is paid.${series ? " It repeats until the series ends." : ""} Reference ${reference}.`,
     });
     await recordAudit(tx, {
@@ -390,7 +392,7 @@ export async function cancelBillPayment(db: Db, member: BillPayMember, payment_i
       member_id: member.id,
       kind: "payment_cancelled",
       title: `Bill payment of ${formatCents(payment.amount_cents)} to ${payee.name} was cancelled`,
-      body: `You cancelled the payment of ${payment.payment_date}.${released_cents ? ` ${formatCents(released_cents)} is available again.` : ""}${series_ended ? " No more payments of this series will be made." : ""}`,
+      body: `You cancelled the payment of ${formatBusinessDate(payment.payment_date)}.${released_cents ? ` ${formatCents(released_cents)} is available again.` : ""}${series_ended ? " No more payments of this series will be made." : ""}`,
     });
     await recordAudit(tx, {
       actor_id: member.id,
@@ -433,7 +435,7 @@ export async function editBillPayment(db: Db, member: BillPayMember, form: EditB
       const rule = seriesRule(series!);
       const next = payment.sequence! + 1;
       if (seriesHasPayment(rule, next) && form.payment_date >= seriesPaymentDate(rule, next)) {
-        return refused(`${BILL_PAY_REFUSALS.series_order} (${seriesPaymentDate(rule, next)}).`, "payment_date");
+        return refused(`${BILL_PAY_REFUSALS.series_order} (${formatBusinessDate(seriesPaymentDate(rule, next))}).`, "payment_date");
       }
     }
     const payee = await payeeOf(tx, payment.payee_id);
@@ -553,20 +555,21 @@ async function payOne(db: Db, payment_id: number, today: string, settlement_id: 
       .set({ status, failure_reason: reason, paid_transaction_id, resolved_at: new Date(), resolved_by: BILL_PAY_SYSTEM, updated_at: new Date() })
       .where(eq(billPayments.id, payment.id));
     const next = payment.series_id !== null ? await scheduleNext(tx, payment, payee, today, settlement_id, refusal) : null;
-    const nextText = next ? ` The next payment is scheduled for ${next.payment_date}${next.held ? "" : " (it is not held yet: the money was not available when it was scheduled)"}.` : "";
+    // Dates in the words of the member's pages ("Dec 31, 2026"), as every message to the member.
+    const nextText = next ? ` The next payment is scheduled for ${formatBusinessDate(next.payment_date)}${next.held ? "" : " (it is not held yet: the money was not available when it was scheduled)"}.` : "";
     if (refusal) {
       await notify(tx, {
         member_id: payment.member_id,
         kind: "bill_payment_failed",
         title: `Bill payment of ${formatCents(payment.amount_cents)} to ${payee.name} failed`,
-        body: `The payment of ${payment.payment_date} was not made: ${reason}.${payment.hold_transaction_id !== null ? ` The ${formatCents(payment.amount_cents)} held for it is available again.` : ""}${nextText}`,
+        body: `The payment of ${formatBusinessDate(payment.payment_date)} was not made: ${asSentence(reason ?? "")}${payment.hold_transaction_id !== null ? ` The ${formatCents(payment.amount_cents)} held for it is available again.` : ""}${nextText}`,
       });
     } else {
       await notify(tx, {
         member_id: payment.member_id,
         kind: "bill_paid",
         title: `Bill paid: ${formatCents(payment.amount_cents)} to ${payee.name}`,
-        body: `Your payment to ${payee.name} ${maskPayeeAccount(payee.account_number)} was paid on ${payment.payment_date}.${nextText}`,
+        body: `Your payment to ${payee.name} ${maskPayeeAccount(payee.account_number)} was paid on ${formatBusinessDate(payment.payment_date)}.${nextText}`,
       });
     }
     await recordAudit(tx, {

@@ -9,6 +9,8 @@ import { accountLabel } from "~/server/payments/transfers.server";
 import { logger } from "~/server/logger.server";
 import { institution } from "~/config/institution.server";
 import { formatCents } from "~/domain/money";
+import { formatBusinessDate } from "~/domain/calendar-date";
+import { asSentence } from "~/domain/plain-text";
 import { REFUSAL_MESSAGES } from "~/domain/refusals";
 import { availabilitySchedule, MOBILE_DEPOSIT_MESSAGES, type CheckSide } from "~/domain/mobile-deposit";
 import { checkCheckImage, readCheckImage, readCheckThumbnail, removeCheckImage, storeCheckImage } from "./images.server";
@@ -222,7 +224,7 @@ export async function approveMobileDeposit(db: Db, deposit_id: number, staff: De
           initiator: "system:mobile-deposits",
           kind: "mobile_deposit",
           created_by: staff.id,
-          memo: `Deposit hold: available ${available_on}`,
+          memo: `Deposit hold: available ${formatBusinessDate(available_on)}`,
           category: "Deposit",
           effective_date: approved_on,
           entries: [
@@ -252,10 +254,11 @@ export async function approveMobileDeposit(db: Db, deposit_id: number, staff: De
         funds_available_at: next_day.amount + later.amount === 0 ? now : null,
       })
       .where(eq(mobileDeposits.id, id));
+    // The deposit page's words for each part ("$225.00 available on Nov 30, 2026").
     const parts = [
       amount_cents - next_day.amount - later.amount > 0 ? `${formatCents(amount_cents - next_day.amount - later.amount)} is available now` : null,
-      next_day.amount > 0 ? `${formatCents(next_day.amount)} on ${schedule.next_day_available_on}` : null,
-      later.amount > 0 ? `${formatCents(later.amount)} on ${schedule.later_available_on}` : null,
+      next_day.amount > 0 ? `${formatCents(next_day.amount)} available on ${formatBusinessDate(schedule.next_day_available_on)}` : null,
+      later.amount > 0 ? `${formatCents(later.amount)} available on ${formatBusinessDate(schedule.later_available_on)}` : null,
     ].filter(Boolean);
     await notify(tx, {
       member_id: deposit.member_id,
@@ -298,7 +301,7 @@ export async function rejectMobileDeposit(db: Db, deposit_id: number, reason_tex
       member_id: deposit.member_id,
       kind: "deposit_decision",
       title: `Mobile deposit of ${formatCents(amount_cents)} rejected`,
-      body: `Your check was not deposited: ${reason} Nothing was added to your account. Please contact us if you have questions.`,
+      body: `Your check was not deposited: ${asSentence(reason)} Nothing was added to your account. Please contact us if you have questions.`,
     });
     await recordAudit(tx, {
       actor_id: staff.id,
