@@ -160,8 +160,11 @@ export function nachaText(value: string): string {
   // Most fields are already plain ASCII: skip the Unicode work (a third of the writer's time on 10,000 entries).
   if (/^[\x20-\x7e]*$/.test(value) && !value.includes("  ")) return value.toUpperCase().trim();
   const latin_plain = value.normalize("NFD").replace(/(\p{Script=Latin})\p{M}+/gu, "$1").normalize("NFC");
-  // Twice: the table knows Greek and Cyrillic letters, not all of their accented forms (polytonic Greek).
-  const romanized = transliterate(transliterate(latin_plain).normalize("NFKD").replace(/\p{M}+/gu, "").normalize("NFC"));
+  // Twice: the table knows Greek and Cyrillic letters, not all of their accented forms (polytonic
+  // Greek). Then the Serbian table, which the default leaves out (its Latin đ would clash with
+  // Vietnamese), for the Serbian Cyrillic letters still left (Ђ, Ћ, Џ, Љ, Њ): every Latin letter
+  // is plain ASCII by then.
+  const romanized = transliterate(transliterate(transliterate(latin_plain).normalize("NFKD").replace(/\p{M}+/gu, "").normalize("NFC")), { locale: "sr" });
   return romanized
     .replace(/[^\x20-\x7e]/g, " ")
     .toUpperCase()
