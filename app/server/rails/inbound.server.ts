@@ -335,8 +335,8 @@ export async function postMoney(tx: DbOrTx, money: readonly Item[], staff: Inbou
       notes.push({
         member_id: account.member_id,
         kind: "ach_returned",
-        title: `An ACH ${d.entry.kind} of ${amount} from ${d.entry.company_name} was returned`,
-        body: `It could not be posted to your ${where}: ${returnReason(d.return_code!)}. It was sent back to ${d.entry.company_name}.`,
+        title: `An ACH ${d.entry.kind} of ${amount} from ${readableWords(d.entry.company_name)} was returned`,
+        body: `It could not be posted to your ${where}: ${returnReason(d.return_code!)}. It was sent back to ${readableWords(d.entry.company_name)}.`,
       });
     }
   }
