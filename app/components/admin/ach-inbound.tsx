@@ -197,7 +197,7 @@ export function PossibleDuplicates({ count, rows, windowDays }: { count: number;
             </div>
             <div className="min-w-0">
               <p className="text-sm text-slate-900">
-                <span className="mr-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">Possible duplicate</span>
+                <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">Possible duplicate</span>{" "}
                 {r.earlier ? (
                   <>
                     of {r.earlier.file_name} line {r.earlier.line} ({r.earlier.status}, <time dateTime={r.earlier.received_at}>{formatDateTime(r.earlier.received_at)}</time>)
