@@ -57,8 +57,8 @@ function characterList(characters: readonly string[], quote: boolean): string {
  * Arabic romanized (`nachaText`); a letter nothing is left of (Chinese, Japanese, Korean, Hebrew,
  * Thai...) is refused here, since the payee would get a blank name or reference.
  */
-export function achTextMessage(lost: readonly string[]): string {
-  return `Please write this in Latin letters: a US bank transfer cannot carry ${characterList(lost, true)}`;
+export function achTextMessage(what: "name" | "reference", lost: readonly string[]): string {
+  return `Please write the ${what} in Latin letters: a US bank transfer cannot carry ${characterList(lost, true)}`;
 }
 export const ACH_NAME_NO_LETTER_MESSAGE = "Please enter a name with at least one letter or digit";
 
@@ -70,10 +70,12 @@ export function wireTextMessage(unfit: readonly string[]): string {
   return `This holds characters an international wire cannot carry (${characterList(unfit, false)}), perhaps invisible ones: please type it again`;
 }
 
-function achText(text: string, ctx: z.RefinementCtx, options: { name?: boolean } = {}): void {
-  const lost = nachaLostCharacters(text);
-  if (lost.length > 0) ctx.addIssue({ code: "custom", message: achTextMessage(lost) });
-  else if (options.name && !/[A-Z0-9]/.test(nachaText(text))) ctx.addIssue({ code: "custom", message: ACH_NAME_NO_LETTER_MESSAGE });
+function achText(what: "name" | "reference") {
+  return (text: string, ctx: z.RefinementCtx): void => {
+    const lost = nachaLostCharacters(text);
+    if (lost.length > 0) ctx.addIssue({ code: "custom", message: achTextMessage(what, lost) });
+    else if (what === "name" && !/[A-Z0-9]/.test(nachaText(text))) ctx.addIssue({ code: "custom", message: ACH_NAME_NO_LETTER_MESSAGE });
+  };
 }
 
 function wireText(text: string, ctx: z.RefinementCtx): void {
@@ -210,9 +212,9 @@ export const toUsBankSchema = z
     account_type: z.enum(US_ACCOUNT_TYPES, { error: M.account_type }).default("checking"),
     // What the file can carry is checked here, next to the field, so that one payment can never
     // stop the export of everyone's (docs/product.md#payment-queues).
-    account_name: requiredText(M.missing).superRefine((text, ctx) => achText(text, ctx, { name: true })),
+    account_name: requiredText(M.missing).superRefine(achText("name")),
     amount: amountCentsField(M.missing),
-    reference: requiredText(M.missing).superRefine((text, ctx) => achText(text, ctx)),
+    reference: requiredText(M.missing).superRefine(achText("reference")),
     idempotency_key: idempotencyKeyField(M.failed),
   })
   .transform(({ amount, ...rest }) => ({ ...rest, amount_cents: amount }));

@@ -91,7 +91,7 @@ test("To US Bank refuses, next to the field, a name the NACHA file cannot carry;
   // Accepted before, held, then blanked at export, which failed the file for everyone.
   const name = panel.getByLabel("Name on the account");
   await expect(name).toHaveAttribute("aria-invalid", "true");
-  await expect(panel.getByText('Please write this in Latin letters: a US bank transfer cannot carry "山", "田", "太", "郎"').first()).toBeVisible();
+  await expect(panel.getByText('Please write the name in Latin letters: a US bank transfer cannot carry "山", "田", "太", "郎"').first()).toBeVisible();
   await expect(panel.getByLabel("One-time code")).toHaveCount(0);
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);

@@ -217,10 +217,10 @@ function fieldMessages(schema: z.ZodType, input: unknown): Record<string, string
 describe("what the bank file can carry, refused next to the field (docs/product.md#to-us-bank)", () => {
   it("To US Bank: a name or reference with letters a NACHA file cannot carry", () => {
     // 山田太郎 was accepted and held, then blanked at export, which failed for everyone's payments.
-    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "山田太郎" })).toEqual({ account_name: ['Please write this in Latin letters: a US bank transfer cannot carry "山", "田", "太", "郎"'] });
-    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "Taro 山田" })).toEqual({ account_name: ['Please write this in Latin letters: a US bank transfer cannot carry "山", "田"'] });
-    expect(fieldMessages(toUsBankSchema, { ...toUsBank, reference: "家賃 12月 rent" })).toEqual({ reference: ['Please write this in Latin letters: a US bank transfer cannot carry "家", "賃", "月"'] });
-    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "김민준 이서연 박지호" })).toEqual({ account_name: ['Please write this in Latin letters: a US bank transfer cannot carry "김", "민", "준", "이", "서", …'] });
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "山田太郎" })).toEqual({ account_name: ['Please write the name in Latin letters: a US bank transfer cannot carry "山", "田", "太", "郎"'] });
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "Taro 山田" })).toEqual({ account_name: ['Please write the name in Latin letters: a US bank transfer cannot carry "山", "田"'] });
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, reference: "家賃 12月 rent" })).toEqual({ reference: ['Please write the reference in Latin letters: a US bank transfer cannot carry "家", "賃", "月"'] });
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "김민준 이서연 박지호" })).toEqual({ account_name: ['Please write the name in Latin letters: a US bank transfer cannot carry "김", "민", "준", "이", "서", …'] });
     expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "--- !!" })).toEqual({ account_name: ["Please enter a name with at least one letter or digit"] });
     // Accented, other Latin, Greek, Cyrillic and Arabic names are romanized in the file: accepted.
     for (const account_name of ["Søren Łukasz Weiß-Æbelø", "Ђорђе Петровић", "Ελένη", "محمد", "Nguyễn Văn Ánh", "Zoë O'Brien & Sons"]) {
