@@ -71,8 +71,11 @@ export function PaymentQueue({ kind, title, count, rows, fileLabel, perFile }: {
   const going = rows.filter((r) => r.account_active && r.export_problem === null);
   const sendable = going.length;
   const total_cents = going.reduce((sum, r) => sum + r.amount_cents, 0);
+  // Every payment shown waits for staff (an account not active, a payment the file cannot carry) and none is beyond the list: nothing to export.
   const action =
-    count > 0 ? (
+    count > 0 && sendable === 0 && count <= rows.length ? (
+      <p className="text-sm text-slate-700">None can be exported now: each waits for staff.</p>
+    ) : count > 0 ? (
       <Form method="post" className="flex flex-wrap items-center gap-3">
         <input type="hidden" name="kind" value={kind} />
         <p className="text-sm text-slate-700">
