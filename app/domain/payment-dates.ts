@@ -104,3 +104,13 @@ export function nextBusinessDay(date: string): string {
 export function businessDayOnOrAfter(date: string): string {
   return isBusinessDay(date) ? date : nextBusinessDay(date);
 }
+
+/** The business day `count` business days before `date` (5 before a Monday is the Monday before, holidays skipped). */
+export function businessDaysBefore(date: string, count: number): string {
+  const day = parts(date);
+  for (let left = count; left > 0; ) {
+    day.setUTCDate(day.getUTCDate() - 1);
+    if (businessDay(day)) left--;
+  }
+  return format(day);
+}

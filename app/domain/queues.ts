@@ -7,6 +7,7 @@ export const QUEUE_TITLES = {
   ach: "Pending ACH transfers",
   wire: "Pending wires",
   returns: "Returned items",
+  duplicates: "Possible duplicates",
   changes: "Notifications of change",
   deposits: "Mobile deposits",
   adjustments: "Staff postings waiting for a second approval",

@@ -23,6 +23,8 @@ import {
   isValidUsAccountNumber,
   normalizeExternalAccountNumber,
 } from "./external-account";
+import { nachaLostCharacters, nachaText } from "./nacha/records";
+import { xmlUnfitCharacters } from "./pain001/writer";
 
 export const TRANSFER_MESSAGES = {
   missing: "Please fill in all fields",
@@ -40,6 +42,46 @@ export const TRANSFER_MESSAGES = {
   // A missing or malformed key means a broken or stale page: retrying from a fresh page is the fix.
   failed: "Transfer failed. Please try again.",
 } as const;
+
+/** How many of the characters a bank file cannot carry a message names; "…" stands for the rest. */
+const NAMED_CHARACTERS_MAX = 5;
+
+function characterList(characters: readonly string[], quote: boolean): string {
+  const named = characters.slice(0, NAMED_CHARACTERS_MAX).map((c) => (quote ? `"${c}"` : c));
+  return characters.length > NAMED_CHARACTERS_MAX ? `${named.join(", ")}, …` : named.join(", ");
+}
+
+/**
+ * To US Bank: the text goes into a NACHA file, which carries only upper-case ASCII
+ * (docs/product.md#to-us-bank). Accents are dropped and other Latin letters, Greek, Cyrillic and
+ * Arabic romanized (`nachaText`); a letter nothing is left of (Chinese, Japanese, Korean, Hebrew,
+ * Thai...) is refused here, since the payee would get a blank name or reference.
+ */
+export function achTextMessage(what: "name" | "reference", lost: readonly string[]): string {
+  return `Please write the ${what} in Latin letters: a US bank transfer cannot carry ${characterList(lost, true)}`;
+}
+export const ACH_NAME_NO_LETTER_MESSAGE = "Please enter a name with at least one letter or digit";
+
+/**
+ * International: the text goes into a pain.001 message, XML 1.0, which cannot carry a few
+ * (usually invisible) characters; they are named by their code (docs/product.md#international).
+ */
+export function wireTextMessage(unfit: readonly string[]): string {
+  return `This holds characters an international wire cannot carry (${characterList(unfit, false)}), perhaps invisible ones: please type it again`;
+}
+
+function achText(what: "name" | "reference") {
+  return (text: string, ctx: z.RefinementCtx): void => {
+    const lost = nachaLostCharacters(text);
+    if (lost.length > 0) ctx.addIssue({ code: "custom", message: achTextMessage(what, lost) });
+    else if (what === "name" && !/[A-Z0-9]/.test(nachaText(text))) ctx.addIssue({ code: "custom", message: ACH_NAME_NO_LETTER_MESSAGE });
+  };
+}
+
+function wireText(text: string, ctx: z.RefinementCtx): void {
+  const unfit = xmlUnfitCharacters(text);
+  if (unfit.length > 0) ctx.addIssue({ code: "custom", message: wireTextMessage(unfit) });
+}
 
 /** For the amount input's `min` and `step` attributes (docs/product.md#transfers). */
 export const AMOUNT_MIN = "0.01";
@@ -168,9 +210,11 @@ export const toUsBankSchema = z
     // The ACH entry's transaction code says which (22 checking, 32 savings): the other bank may
     // return a credit sent with the wrong one, or correct it with a notification of change (C05).
     account_type: z.enum(US_ACCOUNT_TYPES, { error: M.account_type }).default("checking"),
-    account_name: requiredText(M.missing),
+    // What the file can carry is checked here, next to the field, so that one payment can never
+    // stop the export of everyone's (docs/product.md#payment-queues).
+    account_name: requiredText(M.missing).superRefine(achText("name")),
     amount: amountCentsField(M.missing),
-    reference: requiredText(M.missing),
+    reference: requiredText(M.missing).superRefine(achText("reference")),
     idempotency_key: idempotencyKeyField(M.failed),
   })
   .transform(({ amount, ...rest }) => ({ ...rest, amount_cents: amount }));
@@ -193,8 +237,8 @@ export const toUsBankFormSchema = z.preprocess((posted) => {
 export const internationalSchema = z
   .object({
     from_account_id: accountIdField(M.missing),
-    recipient_name: requiredText(M.missing),
-    bank_name: requiredText(M.missing),
+    recipient_name: requiredText(M.missing).superRefine(wireText),
+    bank_name: requiredText(M.missing).superRefine(wireText),
     bic: requiredText(M.missing, 32).transform(normalizeBic).refine(isValidBic, M.bic),
     account_number: requiredText(M.missing, 64)
       .transform(normalizeExternalAccountNumber)
@@ -210,7 +254,7 @@ export const internationalSchema = z
       .toUpperCase()
       .refine((code) => findCurrency(code) !== undefined, M.currency),
     amount: requiredText(M.missing, 32),
-    reference: requiredText(M.missing),
+    reference: requiredText(M.missing).superRefine(wireText),
     idempotency_key: idempotencyKeyField(M.failed),
   })
   .refine((form) => (parseCurrencyAmount(form.amount, form.currency) ?? 0) >= 1, {

@@ -156,6 +156,58 @@ test("a notification of change waits in its section; staff must say what they di
   expect(errors.filter((e) => !/status of 400 \(Bad Request\)$/.test(e))).toEqual([]);
 });
 
+test("a re-sent file's entries wait in Possible duplicates (1440 and 375 px, axe clean); staff post one and return the other", async ({ page }) => {
+  const errors = watchConsole(page);
+  const company = `Resent ${STAMP}`.slice(0, 16);
+  const resent = (modifier: string) =>
+    buildInboundFile(
+      [
+        {
+          company_name: company,
+          description: "PAYROLL",
+          service_class: "220",
+          entries: [
+            { code: "22", account_number: "000901", amount_cents: 4_200, name: "Nobody Three" },
+            { code: "22", account_number: "000902", amount_cents: 4_300, name: "Nobody Four" },
+          ],
+        },
+      ],
+      { modifier },
+    );
+  await page.goto("/admin/queues");
+  await hydrated(page);
+  const achIn = page.getByTestId("queue-ach-in");
+  await achIn.getByLabel("Inbound NACHA file from the Federal Reserve").setInputFiles(upload(`first-${STAMP}.ach`, resent("P")));
+  await achIn.getByRole("button", { name: "Upload and post" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `first-${STAMP}.ach: 2 entries, 0 posted, 2 returned.` })).toBeVisible();
+  // The same entries under a new file header: new bytes, the same trace numbers, amounts, date and accounts.
+  await achIn.getByLabel("Inbound NACHA file from the Federal Reserve").setInputFiles(upload(`resent-${STAMP}.ach`, resent("Q")));
+  await achIn.getByRole("button", { name: "Upload and post" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `resent-${STAMP}.ach: 2 entries, 0 posted, 0 returned, 2 possible duplicates held.` })).toBeVisible();
+
+  const duplicates = page.getByTestId("queue-duplicates");
+  const held = duplicates.getByTestId("held-entry").filter({ hasText: company.toUpperCase() });
+  await expect(held).toHaveCount(2);
+  await expect(held.first()).toContainText(`Possible duplicate of first-${STAMP}.ach line 3 (returned`);
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await expectNoAxeViolations(page);
+    await duplicates.screenshot({ path: `${SCREENS}/queues-duplicates-${viewport.width}.png` });
+  }
+  await page.setViewportSize(DESKTOP);
+
+  // Post: decided as the upload would have (no such account here: it goes back as R03).
+  await held.first().getByRole("button", { name: /^Post the credit of \$42\.00/ }).click();
+  await expect(page.getByRole("status").filter({ hasText: "The credit of $42.00 could not post (R03: No account or unable to locate account); it waits in Returned items for the return file." })).toBeVisible();
+  await held.first().getByRole("button", { name: /^Return the credit of \$43\.00/ }).click();
+  await expect(page.getByRole("status").filter({ hasText: "The credit of $43.00 was marked as a duplicate (R24); it waits in Returned items for the return file." })).toBeVisible();
+  await expect(held).toHaveCount(0);
+  const returned = page.getByTestId("queue-returns").getByTestId("returned-item").filter({ hasText: company.toUpperCase() });
+  await expect(returned.filter({ hasText: "R24" })).toHaveCount(1);
+  await expect(returned.filter({ hasText: "Duplicate entry" })).toHaveCount(1);
+  expect(errors).toEqual([]);
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 

@@ -74,6 +74,36 @@ test("a member sees a pending ACH transfer and cancels it; the money is availabl
   await page.screenshot({ path: `${SCREENS}/member-payments-cancelled-1440.png`, fullPage: true });
 });
 
+test("To US Bank refuses, next to the field, a name the NACHA file cannot carry; a transliterable one goes through", async ({ page, signInAs }) => {
+  await signInAs(member);
+  await page.goto("/dashboard?transfer=ach#transfer");
+  await hydrated(page);
+  const panel = page.getByRole("tabpanel");
+  const from = panel.getByLabel("From");
+  const checking = await from.locator("option").evaluateAll((options) => (options as HTMLOptionElement[]).find((o) => o.textContent?.includes("Checking"))?.value ?? "");
+  await from.selectOption(checking);
+  await panel.getByLabel("Bank").selectOption({ label: "JPMorgan Chase Bank (021000021)" });
+  await panel.getByLabel("Account number").fill("123456789");
+  await panel.getByLabel("Name on the account").fill("山田太郎");
+  await panel.getByLabel("Amount").fill("5.00");
+  await panel.getByLabel("Reference").fill("Rent share");
+  await panel.getByRole("button", { name: "Continue" }).click();
+  // Accepted before, held, then blanked at export, which failed the file for everyone.
+  const name = panel.getByLabel("Name on the account");
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(panel.getByText('Please write the name in Latin letters: a US bank transfer cannot carry "山", "田", "太", "郎"').first()).toBeVisible();
+  await expect(panel.getByLabel("One-time code")).toHaveCount(0);
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `${SCREENS}/to-us-bank-name-refused-${viewport.width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
+  await name.fill("Søren Łukasz Weiß-Æbelø");
+  await panel.getByRole("button", { name: "Continue" }).click();
+  await expect(panel.getByLabel("One-time code")).toBeVisible();
+});
+
 test.describe("staff", () => {
   test.use({ signedInAs: STAFF });
 

@@ -27,6 +27,7 @@ let database: Database;
 let people: SignedIn<Persona>;
 let return_file_id = 0;
 let account_number = "";
+let held_ids: number[] = [];
 
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -41,6 +42,14 @@ beforeAll(async () => {
   const exported = await exportReturnFile(db, cast.staff, origin);
   if (!exported.ok) throw new Error(exported.message);
   return_file_id = exported.file.id;
+  // Two entries held as possible duplicates (the same file re-sent under new headers), for Post and Return.
+  const resent = (modifier: string) => buildInboundFile([{ company_name: "Resent Co", entries: [{ code: "22", account_number, amount_cents: 4_300 }] }], { modifier });
+  for (const modifier of ["H", "I", "J"]) {
+    const sent = await receiveAchFile(db, { bytes: new TextEncoder().encode(resent(modifier)), file_name: `resent-${modifier}.ach`, staff: cast.staff, origin });
+    if (!sent.ok) throw new Error(sent.message);
+  }
+  held_ids = (await db.select({ id: achInboundEntries.id }).from(achInboundEntries).where(eq(achInboundEntries.status, "held")).orderBy(achInboundEntries.id)).map((r) => Number(r.id));
+  if (held_ids.length !== 2) throw new Error(`expected two held entries, found ${held_ids.length}`);
   people = await SignedIn.as(db, { staff: cast.staff.id, reviewer: cast.reviewer.id, applicant: cast.applicant.id, member: cast.member.member.id, other_member: cast.other_member.member.id });
 });
 afterAll(async () => {
@@ -55,16 +64,22 @@ const formRequest = (persona: Persona, form: Record<string, string>) => people.p
 async function snapshot() {
   const db = database.db;
   const n = async (table: typeof auditLog | typeof achInboundFiles | typeof achInboundEntries | typeof achReturnFiles | typeof ledgerTransactions) => Number((await db.select({ n: count() }).from(table as typeof auditLog))[0]!.n);
-  return { audits: await n(auditLog), files: await n(achInboundFiles), entries: await n(achInboundEntries), return_files: await n(achReturnFiles), transactions: await n(ledgerTransactions) };
+  const held = Number((await db.select({ n: count() }).from(achInboundEntries).where(eq(achInboundEntries.status, "held")))[0]!.n);
+  return { audits: await n(auditLog), files: await n(achInboundFiles), entries: await n(achInboundEntries), return_files: await n(achReturnFiles), transactions: await n(ledgerTransactions), held };
 }
 
 const payroll = (modifier: string) => buildInboundFile([{ company_name: "Matrix Payroll", entries: [{ code: "22", account_number, amount_cents: 4_200 }] }], { modifier });
 
 describe("ACH in on /admin/queues: staff who may move money only", () => {
   for (const persona of PERSONAS.filter((p) => p !== "staff")) {
-    it(`upload and return file export by ${persona} are refused (${refusedStatus(persona)}) and change nothing`, async () => {
+    it(`upload, return file export, and Post or Return of a possible duplicate by ${persona} are refused (${refusedStatus(persona)}) and change nothing`, async () => {
       const before = await snapshot();
-      for (const make of [() => uploadRequest(persona, payroll("A")), () => formRequest(persona, { intent: "ach_returns_export" })]) {
+      for (const make of [
+        () => uploadRequest(persona, payroll("A")),
+        () => formRequest(persona, { intent: "ach_returns_export" }),
+        () => formRequest(persona, { intent: "ach_duplicate_post", entry_id: String(held_ids[0]) }),
+        () => formRequest(persona, { intent: "ach_duplicate_return", entry_id: String(held_ids[1]) }),
+      ]) {
         const outcome = await run(() => queuesRoute.action({ request: make(), params: {}, context: context() } as never));
         expect(outcome).toMatchObject({ kind: "refused", status: refusedStatus(persona) });
       }
@@ -117,5 +132,23 @@ describe("ACH in on /admin/queues: staff who may move money only", () => {
     expect(again).toMatchObject({ kind: "refused", status: 409 });
     const report = await verifyLedger(database.db);
     expect(report.problems).toEqual([]);
+  });
+
+  it("staff: Post and Return a possible duplicate through the form; an unknown or decided one is 404 or 409 and changes nothing", async () => {
+    const posted = await run(() => queuesRoute.action({ request: formRequest("staff", { intent: "ach_duplicate_post", entry_id: String(held_ids[0]) }), params: {}, context: context() } as never));
+    expect(posted).toMatchObject({ kind: "ok", status: 200 });
+    expect(posted.body).toContain("The credit of $43.00 was posted.");
+    const returned = await run(() => queuesRoute.action({ request: formRequest("staff", { intent: "ach_duplicate_return", entry_id: String(held_ids[1]) }), params: {}, context: context() } as never));
+    expect(returned).toMatchObject({ kind: "ok", status: 200 });
+    expect(returned.body).toContain("marked as a duplicate (R24)");
+    const before = await snapshot();
+    for (const [entry_id, status] of [[String(held_ids[0]), 409], [String(held_ids[1]), 409], ["999999999", 404], ["abc", 404]] as const) {
+      for (const intent of ["ach_duplicate_post", "ach_duplicate_return"]) {
+        const outcome = await run(() => queuesRoute.action({ request: formRequest("staff", { intent, entry_id }), params: {}, context: context() } as never));
+        expect(outcome, `${intent} ${entry_id}`).toMatchObject({ kind: "refused", status });
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+    expect((await verifyLedger(database.db)).problems).toEqual([]);
   });
 });

@@ -71,11 +71,11 @@ describe("ACH in: the entry classes of a Federal Reserve file", () => {
     // The member sees who took it and, for a converted check, the check's number.
     const history = await historyPage(db, m.checking.id, { limit: 10 });
     expect(history.rows.filter((r) => r.kind === "ach_in").map((r) => [r.amount_cents, r.memo])).toEqual([
-      [-12_500, "COLLECT INC REDEPCHECK check 1044"],
-      [-2_000, "HARDWARE MART CHECK PMT check 1043"],
-      [-4_210, "CITY WATER WATER BILL check 1042"],
-      [-7_000, "GAS CO PHONE PMT"],
-      [-1_599, "STREAMLY ONLINE PMT"],
+      [-12_500, "Collect INC Redepcheck check 1044"],
+      [-2_000, "Hardware Mart Check PMT check 1043"],
+      [-4_210, "City Water Water Bill check 1042"],
+      [-7_000, "GAS CO Phone PMT"],
+      [-1_599, "Streamly Online PMT"],
     ]);
     const entries = await db.select().from(achInboundEntries).where(eq(achInboundEntries.file_id, result.file_id)).orderBy(achInboundEntries.line);
     expect(entries.map((e) => [e.sec_code, e.kind, e.status, e.return_code])).toEqual([
@@ -91,7 +91,7 @@ describe("ACH in: the entry classes of a Federal Reserve file", () => {
     const [ctx] = entries.filter((e) => e.sec_code === "CTX");
     expect([ctx!.individual_name, ctx!.payment_information]).toEqual(["LEE PARK STUDIO", "ISA*00* GS*RA* ST*820*0001~"]);
     const told = await db.select().from(notifications).where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "ach_returned")));
-    expect(told.map((n) => n.title)).toEqual(["An ACH debit of $900.00 from CORNER GROCER was returned"]);
+    expect(told.map((n) => n.title)).toEqual(["An ACH debit of $900.00 from Corner Grocer was returned"]);
 
     // The return file: read back by the tests' own reader, POP's columns and CTX's count as NACHA lays them out.
     const exported = await exportReturnFile(db, staff, origin);

@@ -7,6 +7,8 @@ import { historyPage } from "~/server/ledger/ledger.server";
 import { exportPayments, traceSequence } from "~/server/rails/export.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
 import { exportReturnFile, markReturnHandled, returnedItems, returnedItemsCount, returnFile } from "~/server/rails/inbound-returns.server";
+import { HELD_MESSAGES, heldEntries, heldEntriesCount, postHeldEntry, returnHeldEntry } from "~/server/rails/inbound-held.server";
+import { queueCounts } from "~/server/rails/queues.server";
 import { institution } from "~/config/institution.server";
 import { fileDatabase } from "./test-database";
 import { currentCents, expectLedgerVerifies } from "./ledger-fixtures";
@@ -82,8 +84,8 @@ describe("ACH in", () => {
     expect(await current(frozen.checking.id)).toBe(5_000);
     const history = await historyPage(db, a.checking.id, { limit: 10 });
     expect(history.rows.filter((r) => r.kind === "ach_in").map((r) => [r.amount_cents, r.memo])).toEqual([
-      [-8_842, "CITY POWER UTILITY"],
-      [250_000, "ACME PAYROLL PAYROLL"],
+      [-8_842, "City Power Utility"],
+      [250_000, "Acme Payroll Payroll"],
     ]);
 
     // Each entry's fate, with its R-code.
@@ -107,9 +109,9 @@ describe("ACH in", () => {
     // Told and audited.
     const told = await db.select().from(notifications).where(inArray(notifications.member_id, [a.member.id, frozen.member.id, closed.member.id]));
     expect(told.filter((n) => n.member_id === a.member.id && n.kind === "ach_received").map((n) => n.title).sort()).toEqual([
-      "CITY POWER withdrew $88.42",
-      "Deposit of $123.45 from ACME PAYROLL",
-      "Deposit of $2,500.00 from ACME PAYROLL",
+      "City Power withdrew $88.42",
+      "Deposit of $123.45 from Acme Payroll",
+      "Deposit of $2,500.00 from Acme Payroll",
     ]);
     expect(told.find((n) => n.member_id === a.member.id && n.kind === "ach_returned")?.body).toContain("Insufficient funds");
     expect(told.find((n) => n.member_id === frozen.member.id && n.kind === "ach_returned")?.body).toContain("Account frozen");
@@ -132,6 +134,8 @@ describe("ACH in", () => {
     const read = readNachaFile(stored!.content, { returns: true });
     expect(read.header.immediate_origin).toBe(institution().routing_number);
     expect(read.header.immediate_destination).toBe(FED_ROUTING);
+    // The credit union by its short name, whole (the full name was cut mid-word: "HARBORVIEW COMMUNITY CR").
+    expect(read.header.origin_name).toBe("HARBORVIEW CU");
     // The operator the profile names for that routing number.
     expect(read.header.destination_name).toBe(institution().ach.destination_name);
     const returned = read.batches.flatMap((b) => b.entries.map((e) => [b.company_name, e.transaction_code, e.account_number, e.amount_cents, e.addenda[0]!.text.slice(0, 3), e.addenda[0]!.text.slice(3, 18)]));
@@ -240,6 +244,100 @@ describe("ACH in", () => {
     expect(await upload("")).toEqual({ ok: false, reason: "invalid", message: "The file was refused, nothing was posted: the file is empty." });
     expect((await db.select({ id: achInboundFiles.id }).from(achInboundFiles)).length).toBe(files_before);
     expect(await current(m.checking.id)).toBe(0);
+    await expectLedgerVerifies(db);
+  });
+});
+
+describe("ACH in: duplicate entries and what the member reads (docs/product.md#ach-in)", () => {
+  const payroll = (checking: string, savings: string, amount_cents = 250_000) => [
+    {
+      company_name: "Acme Corp",
+      company_id: "1987654321",
+      description: "PAYROLL",
+      service_class: "220",
+      entries: [
+        { code: "22", account_number: checking, amount_cents, name: "Pat Member" },
+        { code: "32", account_number: savings, amount_cents: 10_000, name: "Pat Member", info: "NOVEMBER BONUS" },
+      ],
+    },
+  ];
+
+  it("a payroll credit reads as Income from the company, with what the company wrote as its reference", async () => {
+    const m = await newMember(db, {});
+    const result = await upload(buildInboundFile(payroll(m.checking.account_number, m.savings.account_number), { modifier: "M" }), "payroll.ach");
+    expect(result).toMatchObject({ ok: true, posted: 2 });
+    const [checking] = (await historyPage(db, m.checking.id, { limit: 5 })).rows.filter((r) => r.kind === "ach_in");
+    const [savings] = (await historyPage(db, m.savings.id, { limit: 5 })).rows.filter((r) => r.kind === "ach_in");
+    // Was: category none (shown as "Other"), reference the trace number, "ACME CORP PAYROLL".
+    expect(checking).toMatchObject({ memo: "Acme Corp Payroll", category: "Income", reference: null });
+    expect(savings).toMatchObject({ memo: "Acme Corp Payroll", category: "Income", reference: "NOVEMBER BONUS" });
+    await expectLedgerVerifies(db);
+  });
+
+  it("a re-sent file (same entries under a new file header) holds them as possible duplicates; staff post one and return the other as R24", async () => {
+    const m = await newMember(db, { checking_cents: 1_000 });
+    const entries = payroll(m.checking.account_number, m.savings.account_number);
+    const first = await upload(buildInboundFile(entries, { modifier: "C" }), "payroll-c.ach");
+    expect(first).toMatchObject({ ok: true, posted: 2, held: 0 });
+    const balance = { checking: await current(m.checking.id), savings: await current(m.savings.id) };
+    const held_before = await heldEntriesCount(db);
+    const settlement_before = await settlement();
+
+    // The same entries (trace numbers, amounts, effective date, accounts) under a new header: new bytes, so the
+    // file-level check let it post again. Now nothing moves: both are held for staff.
+    const again = await upload(buildInboundFile(entries, { modifier: "D", created: "261125" }), "payroll-d.ach");
+    expect(again).toMatchObject({ ok: true, entry_count: 2, posted: 0, returned: 0, held: 2 });
+    if (!again.ok || !first.ok) throw new Error("upload refused");
+    expect(await current(m.checking.id)).toBe(balance.checking);
+    expect(await current(m.savings.id)).toBe(balance.savings);
+    expect(await settlement()).toBe(settlement_before);
+    expect(await heldEntriesCount(db)).toBe(held_before + 2);
+    expect((await queueCounts(db)).sections.duplicates).toBe(held_before + 2);
+    const originals = await db.select().from(achInboundEntries).where(eq(achInboundEntries.file_id, first.file_id)).orderBy(achInboundEntries.line);
+    const held = await db.select().from(achInboundEntries).where(eq(achInboundEntries.file_id, again.file_id)).orderBy(achInboundEntries.line);
+    expect(held.map((e) => [e.status, e.duplicate_of_entry_id, e.resolved_at])).toEqual(originals.map((o) => ["held", o.id, null]));
+    const rows = (await heldEntries(db)).filter((r) => held.some((e) => Number(e.id) === r.id));
+    expect(rows.map((r) => [r.amount_cents, r.file_name, r.earlier?.file_name, r.earlier?.status])).toEqual([
+      [250_000, "payroll-d.ach", "payroll-c.ach", "posted"],
+      [10_000, "payroll-d.ach", "payroll-c.ach", "posted"],
+    ]);
+
+    // Post: the company really paid twice. The credit posts as the upload would have posted it.
+    expect(await postHeldEntry(db, Number(held[0]!.id), staff, origin)).toEqual({ ok: true, message: "The credit of $2,500.00 was posted." });
+    expect(await current(m.checking.id)).toBe(balance.checking + 250_000);
+    expect(await postHeldEntry(db, Number(held[0]!.id), staff, origin)).toEqual({ ok: false, status: 409, message: HELD_MESSAGES.decided });
+    // Return: a duplicate, back as R24 in the next return file; nothing had moved.
+    expect(await returnHeldEntry(db, Number(held[1]!.id), staff, origin)).toEqual({ ok: true, message: "The credit of $100.00 was marked as a duplicate (R24); it waits in Returned items for the return file." });
+    expect(await returnHeldEntry(db, Number(held[1]!.id), staff, origin)).toEqual({ ok: false, status: 409, message: HELD_MESSAGES.decided });
+    expect(await returnHeldEntry(db, 999_999_999, staff, origin)).toEqual({ ok: false, status: 404, message: HELD_MESSAGES.not_found });
+    expect(await current(m.savings.id)).toBe(balance.savings);
+    expect(await heldEntriesCount(db)).toBe(held_before);
+    const decided = await db.select().from(achInboundEntries).where(eq(achInboundEntries.file_id, again.file_id)).orderBy(achInboundEntries.line);
+    expect(decided.map((e) => [e.status, e.return_code])).toEqual([
+      ["posted", null],
+      ["returned", "R24"],
+    ]);
+    const audits = await db.select().from(auditLog).where(inArray(auditLog.subject_id, held.map((e) => String(e.id))));
+    expect(audits.map((a) => a.action).sort()).toEqual(["ach_inbound.duplicate_posted", "ach_inbound.duplicate_returned"]);
+
+    const exported = await exportReturnFile(db, staff, origin);
+    if (!exported.ok) throw new Error(exported.message);
+    const read = readNachaFile((await returnFile(db, exported.file.id))!.content, { returns: true });
+    const r24 = read.batches.flatMap((b) => b.entries).filter((e) => e.addenda[0]!.text.startsWith("R24"));
+    expect(r24.map((e) => [e.transaction_code, e.account_number, e.amount_cents, e.addenda[0]!.text.slice(3, 18)])).toEqual([["31", m.savings.account_number, 10_000, held[1]!.trace_number]]);
+    await expectLedgerVerifies(db);
+  });
+
+  it("outside the window of five business days, or with another amount, the same trace number posts", async () => {
+    const m = await newMember(db, {});
+    const entries = payroll(m.checking.account_number, m.savings.account_number, 1_000);
+    expect(await upload(buildInboundFile(entries, { modifier: "E" }), "payroll-e.ach")).toMatchObject({ ok: true, posted: 2 });
+    // Another amount under the same trace numbers: not a duplicate.
+    expect(await upload(buildInboundFile(payroll(m.checking.account_number, m.savings.account_number, 1_001), { modifier: "F" }), "payroll-f.ach")).toMatchObject({ ok: true, posted: 1, held: 1 });
+    // The same entries received eight business days after the first: outside the window, they post.
+    const later = new Date(Date.now() + 12 * 86_400_000);
+    const result = await receiveAchFile(db, { bytes: bytes(buildInboundFile(entries, { modifier: "G" })), file_name: "payroll-g.ach", staff, origin, now: later });
+    expect(result).toMatchObject({ ok: true, posted: 2, held: 0 });
     await expectLedgerVerifies(db);
   });
 });

@@ -80,6 +80,8 @@ describe("ACH export", () => {
     expect(read.header.immediate_origin).toBe(institution().routing_number);
     // Addressed to the ACH operator the profile names, from the company it names.
     expect(read.header).toMatchObject({ immediate_destination: "011000015", destination_name: "FEDERAL RESERVE BANK" });
+    // The origin's name is the profile's short name, whole: the full name was cut mid-word ("HARBORVIEW COMMUNITY CR").
+    expect(read.header.origin_name).toBe("HARBORVIEW CU");
     expect(read.batches).toHaveLength(1);
     const batch = read.batches[0]!;
     expect(batch).toMatchObject({ company_name: "HARBORVIEW CU", company_id: "1990000001", entry_description: "TRANSFER" });
@@ -276,22 +278,83 @@ describe("wire export", () => {
   });
 });
 
-describe("all or nothing", () => {
-  it("a file that cannot be written exports nothing: no file, nothing sent, every hold still pending", async () => {
+describe("one bad payment never blocks the rest (docs/product.md#payment-queues)", () => {
+  async function auditOf(payment_id: number) {
+    return db.select().from(auditLog).where(and(eq(auditLog.subject_type, "external_payment"), eq(auditLog.subject_id, String(payment_id)), eq(auditLog.action, "payment_export.left_out")));
+  }
+
+  it("an ACH payment whose payee name the file cannot carry is left out, marked for staff with the reason, and the rest are exported", async () => {
     const a = await newMember(db, { checking_cents: 100_000 });
     const good = await queueAch(db, a.member, a.checking.id, { amount: "1.00" });
     const bad = await queueAch(db, a.member, a.checking.id, { amount: "2.00" });
-    // A payee name NACHA cannot carry (only characters outside ASCII): the writer refuses the file.
-    await db.execute(sql`update external_payments set details = jsonb_set(details, '{account_name}', '"李"') where id = ${bad.payment_id}`);
-    const files_before = (await db.select({ id: paymentExportFiles.id }).from(paymentExportFiles)).length;
+    const also_good = await queueAch(db, a.member, a.checking.id, { amount: "3.00", account_name: "Søren Łukasz Weiß-Æbelø" });
+    // As a payment accepted before the form checked the name: 山田太郎 has nothing a NACHA file can carry.
+    // The old export refused the whole file for everyone ("credit 2: the receiver's name is empty").
+    await db.execute(sql`update external_payments set details = jsonb_set(details, '{account_name}', '"山田太郎"') where id = ${bad.payment_id}`);
+
     const result = await exportPayments(db, "ach", staff, origin);
-    expect(result).toMatchObject({ ok: false, reason: "refused" });
-    if (!result.ok) expect(result.message).toMatch(/receiver.s name is empty.*nothing was exported/);
-    expect((await db.select({ id: paymentExportFiles.id }).from(paymentExportFiles)).length).toBe(files_before);
-    expect(await holdStatus(good.payment_id)).toBe("pending/pending");
+    if (!result.ok) throw new Error(result.message);
+    expect(result.file.payment_count).toBe(2);
+    expect(result.file.total_cents).toBe(400);
+    const problem = "It cannot be written into the NACHA file: the receiver's name has no letter or digit a NACHA file can carry. Cancel it to give the member their money back.";
+    expect(result.skipped).toEqual([{ payment_id: bad.payment_id, problem }]);
+    const read = readNachaFile((await exportFile(db, result.file.id))!.content);
+    const entries = read.batches.flatMap((b) => b.entries);
+    expect(entries.map((e) => [e.individual_id, e.individual_name]).sort()).toEqual([
+      [good.reference_number, "LEE PARK"],
+      [also_good.reference_number, "SOREN LUKASZ WEISS-AEB"],
+    ].sort());
+    expect(read.control.credit_cents).toBe(400);
+
+    // The bad one waits: pending, its money held, the reason on the queue and in the audit log.
+    expect(await holdStatus(good.payment_id)).toBe("sent/posted");
+    expect(await holdStatus(bad.payment_id)).toBe("pending/pending");
+    const queued = (await loadQueues(db)).ach.find((p) => p.id === bad.payment_id);
+    expect(queued).toMatchObject({ payee: "山田太郎", export_problem: problem });
+    const audit = await auditOf(bad.payment_id);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actor_id: staff.id, after: { status: "pending", export_problem: problem } });
+
+    // Not tried again: the next export finds nothing to send and says why.
+    expect(await exportPayments(db, "ach", staff, origin)).toEqual({ ok: false, reason: "nothing_pending", message: "There are no pending ACH transfers to export: the one waiting cannot be written into the file (see its reason in the queue)." });
+    expect(await auditOf(bad.payment_id)).toHaveLength(1);
+    // Staff cancel it as any pending payment: the member's money comes back.
+    expect(await cancelPayment(db, bad.payment_id, { kind: "staff", ...staff }, origin)).toMatchObject({ ok: true, released_cents: 200 });
+    expect(await holdStatus(bad.payment_id)).toBe("cancelled/failed"); // a released hold
+    expect(await exportPayments(db, "ach", staff, origin)).toMatchObject({ ok: false, reason: "nothing_pending", message: "There are no pending ACH transfers to export." });
+    await expectLedgerVerifies(db);
+  });
+
+  it("a wire whose recipient name XML cannot hold is left out; the message of the others validates against the schema", async () => {
+    const a = await newMember(db, { checking_cents: 1_000_000 });
+    const good = await queueWire(db, a.member, a.checking.id, { amount: "10.00" });
+    const bad = await queueWire(db, a.member, a.checking.id, { amount: "20.00" });
+    await db.execute(sql`update external_payments set details = jsonb_set(details, '{recipient_name}', ${JSON.stringify("\uFFFF\uFFFE")}::jsonb) where id = ${bad.payment_id}`);
+    const result = await exportPayments(db, "wire", staff, origin);
+    if (!result.ok) throw new Error(result.message);
+    expect(result.file.payment_count).toBe(1);
+    expect(result.skipped).toEqual([{ payment_id: bad.payment_id, problem: "It cannot be written into the pain.001 message: the creditor's name has no character an XML message can carry. Cancel it to give the member their money back." }]);
+    const xml = (await exportFile(db, result.file.id))!.content;
+    expect(validatePain001(xml)).toMatchObject({ valid: true });
+    expect(xpathCount(xml, "CdtTrfTxInf")).toBe(1);
+    expect(xpathValue(xml, "CdtTrfTxInf/PmtId/EndToEndId")).toBe(good.reference_number);
     expect(await holdStatus(bad.payment_id)).toBe("pending/pending");
     await cancelPayment(db, bad.payment_id, { kind: "staff", ...staff }, origin);
-    await cancelPayment(db, good.payment_id, { kind: "staff", ...staff }, origin);
+    await expectLedgerVerifies(db);
+  });
+
+  it("when every payment waiting is unwritable, no file is made but each is marked", async () => {
+    const a = await newMember(db, { checking_cents: 100_000 });
+    const bad = await queueAch(db, a.member, a.checking.id, { amount: "2.00" });
+    await db.execute(sql`update external_payments set details = jsonb_set(details, '{account_number}', '"12/34"') where id = ${bad.payment_id}`);
+    const files_before = (await db.select({ id: paymentExportFiles.id }).from(paymentExportFiles)).length;
+    const result = await exportPayments(db, "ach", staff, origin);
+    expect(result).toMatchObject({ ok: false, reason: "refused", message: "No file was made: the payment waiting cannot be written into the file; it is marked in the queue with the reason." });
+    expect((await db.select({ id: paymentExportFiles.id }).from(paymentExportFiles)).length).toBe(files_before);
+    const [row] = await db.select().from(externalPayments).where(eq(externalPayments.id, bad.payment_id));
+    expect(row!.export_problem).toBe("It cannot be written into the NACHA file: account number must be 1 to 17 letters, digits or dashes. Cancel it to give the member their money back.");
+    expect(await holdStatus(bad.payment_id)).toBe("pending/pending");
+    await cancelPayment(db, bad.payment_id, { kind: "staff", ...staff }, origin);
     await expectLedgerVerifies(db);
   });
 });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { NachaFieldError, entryHash, fileIdModifier, nachaText, writeNachaFile, type NachaCredit, type NachaFileInput } from "~/domain/nacha";
+import { NachaFieldError, entryHash, fileIdModifier, nachaCreditProblem, nachaLostCharacters, nachaText, writeNachaFile, type NachaCredit, type NachaFileInput } from "~/domain/nacha";
 import { readNachaFile } from "./nacha-reader";
 
 /**
@@ -132,7 +132,44 @@ describe("NACHA writer: read back by the independent reader, field by field", ()
     const read = readNachaFile(writeNachaFile(CASES["many-batches"]!).text);
     const zoe = read.batches[2]!.entries[0]!;
     expect(zoe.individual_name).toBe("ZOE O'BRIEN & SONS");
-    expect(zoe.addenda[0]!.text).toBe("RENT <DECEMBER> THANK YOU");
+    expect(zoe.addenda[0]!.text).toBe("RENT <DECEMBER> - THANK YOU"); // the dash transliterated, not blanked
+  });
+
+  // Letters with no accent to strip were written as blanks ("S REN UKASZ WEI - BEL"): they are
+  // transliterated now (docs/product.md#to-us-bank). Each name, as the receiving bank reads it.
+  const NAMES: [language: string, name: string, in_file: string][] = [
+    ["Danish", "Søren Ødegård", "SOREN ODEGARD"],
+    ["Polish", "Łukasz Żółć", "LUKASZ ZOLC"],
+    ["German", "Weiß-Æbelø Müller", "WEISS-AEBELO MULLER"],
+    ["Icelandic", "Þór Sigurðsson", "THOR SIGURDSSON"],
+    ["Serbian (Latin)", "Đorđe Đoković", "DORDE DOKOVIC"],
+    ["Serbian (Cyrillic)", "Ђорђе Петровић", "DJORDJE PETROVIC"],
+    ["Russian", "Юлия Щербакова", "YULIYA SCHERBAKOVA"],
+    ["Greek", "Ελένη Παπαδοπούλου", "ELENI PAPADOPOYLOY"],
+    ["Turkish", "Işıl Çağlar", "ISIL CAGLAR"],
+    ["Vietnamese", "Nguyễn Thị Ánh", "NGUYEN THI ANH"],
+    ["French", "Œdipe Lefèvre", "OEDIPE LEFEVRE"],
+    ["Spanish", "Begoña Ibáñez", "BEGONA IBANEZ"],
+    ["Czech", "Dvořák Čapek", "DVORAK CAPEK"],
+    ["Romanian", "Ștefan Țepeș", "STEFAN TEPES"],
+    ["Arabic", "محمد", "MHMD"],
+  ];
+
+  it("names from fifteen languages: the name field as the independent reader reads it", () => {
+    const written = writeNachaFile({ ...BASE, credits: NAMES.map(([, name], i) => credit({ trace_sequence: i + 1, individual_name: name })) });
+    const names = readNachaFile(written.text).batches.flatMap((b) => b.entries.map((e) => e.individual_name));
+    expect(names).toEqual(NAMES.map(([, , in_file]) => in_file));
+    expect(readNachaFile(writeNachaFile({ ...BASE, credits: [credit({ trace_sequence: 1, individual_name: "Søren Łukasz Weiß-Æbelø" })] }).text).batches[0]!.entries[0]!.individual_name).toBe("SOREN LUKASZ WEISS-AEB"); // 22 characters kept
+    for (const [, name] of NAMES) expect(nachaLostCharacters(name)).toEqual([]);
+  });
+
+  it("a script with no romanization is found before writing: nothing of it would be left", () => {
+    expect(nachaLostCharacters("山田太郎")).toEqual(["山", "田", "太", "郎"]);
+    expect(nachaLostCharacters("Taro 山田")).toEqual(["山", "田"]);
+    expect(nachaLostCharacters("김민준")).toHaveLength(3);
+    expect(nachaLostCharacters("Rent — 🏠 #4")).toEqual([]); // punctuation and symbols are not letters
+    expect(nachaCreditProblem(credit({ trace_sequence: 1, individual_name: "山田太郎" }))).toBe("the receiver's name has no letter or digit a NACHA file can carry");
+    expect(nachaCreditProblem(credit({ trace_sequence: 1, individual_name: "Søren" }))).toBeNull();
   });
 
   it("the reader is not a rubber stamp: a changed amount, hash, length or padding is refused with the line", () => {

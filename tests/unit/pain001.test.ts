@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { Pain001Error, decimalAmount, writePain001, xmlText, type Pain001Input, type Pain001Transfer } from "~/domain/pain001";
+import { Pain001Error, decimalAmount, pain001TransferProblem, writePain001, xmlText, xmlUnfitCharacters, type Pain001Input, type Pain001Transfer } from "~/domain/pain001";
 import { validatePain001, xpathCount, xpathValue } from "./xsd";
 
 /**
@@ -132,6 +132,16 @@ describe("pain.001.001.09 writer", () => {
     expect(one({ end_to_end_id: "x".repeat(36) })).toThrow(/35/);
     expect(one({ creditor_name: "\u0001 " })).toThrow(/name/);
     expect(() => writePain001({ ...BASE, transfers: [] })).toThrow(/at least one/);
+  });
+
+  it("a recipient or bank name XML cannot hold is refused, not written as an empty element the schema refuses", () => {
+    expect(xmlUnfitCharacters("\uFFFF\uFFFE")).toEqual(["U+FFFF", "U+FFFE"]);
+    expect(xmlUnfitCharacters("山田太郎 Zoë 😀")).toEqual([]);
+    expect(pain001TransferProblem(wire({ creditor_name: "\uFFFF\uFFFE" }))).toBe("the creditor's name has no character an XML message can carry");
+    // The bank name was written as <Nm></Nm>, which Max140Text (at least one character) refuses.
+    expect(pain001TransferProblem(wire({ creditor_agent_name: "\uFFFE" }))).toBe("the creditor's bank name has no character an XML message can carry");
+    expect(() => writePain001({ ...BASE, transfers: [wire(), wire({ instruction_id: "W2", creditor_name: "\uFFFF\uFFFE" })] })).toThrow(/^wire 2: the creditor's name/);
+    expect(validatePain001(writePain001({ ...BASE, transfers: [wire({ creditor_name: "山田太郎", creditor_agent_name: "三菱UFJ銀行" })] }).xml)).toMatchObject({ valid: true });
   });
 
   it("helpers", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { businessDayOnOrAfter, federalReserveHoliday, federalReserveHolidays, isBusinessDay, nextBusinessDay } from "~/domain/payment-dates";
+import { businessDayOnOrAfter, businessDaysBefore, federalReserveHoliday, federalReserveHolidays, isBusinessDay, nextBusinessDay } from "~/domain/payment-dates";
 
 /**
  * Business days for payment files, bill payments and deposit holds: Monday to Friday less the
@@ -127,5 +127,13 @@ describe("payment dates, properties", () => {
         }
       }),
     );
+  });
+});
+
+describe("businessDaysBefore (the duplicate window of ACH in)", () => {
+  it("counts back business days, skipping weekends and Federal Reserve holidays", () => {
+    expect(businessDaysBefore("2026-11-30", 5)).toBe("2026-11-20"); // Monday; Thanksgiving (26th) skipped
+    expect(businessDaysBefore("2026-11-25", 1)).toBe("2026-11-24");
+    expect(businessDaysBefore("2026-11-23", 1)).toBe("2026-11-20"); // Monday to Friday
   });
 });

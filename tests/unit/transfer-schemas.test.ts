@@ -206,6 +206,39 @@ describe("International", () => {
   });
 });
 
+/** The field each message belongs to, as the form shows them. */
+function fieldMessages(schema: z.ZodType, input: unknown): Record<string, string[]> {
+  const result = schema.safeParse(input);
+  const out: Record<string, string[]> = {};
+  if (!result.success) for (const issue of result.error.issues) (out[issue.path.join(".")] ??= []).push(issue.message);
+  return out;
+}
+
+describe("what the bank file can carry, refused next to the field (docs/product.md#to-us-bank)", () => {
+  it("To US Bank: a name or reference with letters a NACHA file cannot carry", () => {
+    // 山田太郎 was accepted and held, then blanked at export, which failed for everyone's payments.
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "山田太郎" })).toEqual({ account_name: ['Please write the name in Latin letters: a US bank transfer cannot carry "山", "田", "太", "郎"'] });
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "Taro 山田" })).toEqual({ account_name: ['Please write the name in Latin letters: a US bank transfer cannot carry "山", "田"'] });
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, reference: "家賃 12月 rent" })).toEqual({ reference: ['Please write the reference in Latin letters: a US bank transfer cannot carry "家", "賃", "月"'] });
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "김민준 이서연 박지호" })).toEqual({ account_name: ['Please write the name in Latin letters: a US bank transfer cannot carry "김", "민", "준", "이", "서", …'] });
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "--- !!" })).toEqual({ account_name: ["Please enter a name with at least one letter or digit"] });
+    // Accented, other Latin, Greek, Cyrillic and Arabic names are romanized in the file: accepted.
+    for (const account_name of ["Søren Łukasz Weiß-Æbelø", "Ђорђе Петровић", "Ελένη", "محمد", "Nguyễn Văn Ánh", "Zoë O'Brien & Sons"]) {
+      expect(messages(toUsBankSchema, { ...toUsBank, account_name, reference: `Gift for ${account_name}` }), account_name).toEqual([]);
+    }
+  });
+
+  it("International: a name, bank name or reference with characters XML cannot hold", () => {
+    expect(fieldMessages(internationalSchema, { ...international, recipient_name: "\uFFFF\uFFFE" })).toEqual({
+      recipient_name: ["This holds characters an international wire cannot carry (U+FFFF, U+FFFE), perhaps invisible ones: please type it again"],
+    });
+    expect(fieldMessages(internationalSchema, { ...international, bank_name: "Bank\uFFFE" })).toEqual({ bank_name: ["This holds characters an international wire cannot carry (U+FFFE), perhaps invisible ones: please type it again"] });
+    expect(fieldMessages(internationalSchema, { ...international, reference: "Invoice \uD800" })).toEqual({ reference: ["This holds characters an international wire cannot carry (U+D800), perhaps invisible ones: please type it again"] });
+    // Any script XML holds goes in a wire as it is.
+    expect(messages(internationalSchema, { ...international, recipient_name: "山田太郎", bank_name: "三菱UFJ銀行", reference: "家賃 😀" })).toEqual([]);
+  });
+});
+
 describe("text fields refuse control characters, next to the field", () => {
   // A NUL cannot be stored in PostgreSQL text (the transfer failed with an error in the log);
   // escapes and other control characters garble what the recipient and staff read.

@@ -5,8 +5,9 @@ import { formatCents } from "~/domain/money";
 import { QUEUE_TITLES } from "~/domain/queues";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { QueueSection } from "~/components/admin/queues";
-import { WaitingList, type AsSent } from "./waiting-list";
+import { WaitingList, itemBusy, type AsSent } from "./waiting-list";
 import type { InboundFileSummary, ReturnedItem, ReturnFileSummary } from "~/server/rails/inbound-returns.server";
+import type { HeldEntry } from "~/server/rails/inbound-held.server";
 
 /**
  * ACH in on /admin/queues (docs/product.md#ach-in): the upload of the Federal Reserve's inbound
@@ -16,6 +17,7 @@ import type { InboundFileSummary, ReturnedItem, ReturnFileSummary } from "~/serv
  */
 
 export type ReturnedRow = AsSent<ReturnedItem>;
+export type HeldRow = AsSent<Omit<HeldEntry, "earlier">> & { earlier: AsSent<NonNullable<HeldEntry["earlier"]>> | null };
 export type InboundFileRow = AsSent<InboundFileSummary>;
 export type ReturnFileRow = AsSent<ReturnFileSummary>;
 
@@ -163,6 +165,62 @@ export function ReturnedItems({ count, rows, files }: { count: number; rows: Ret
           </ul>
         </div>
       ) : null}
+    </QueueSection>
+  );
+}
+
+/**
+ * Possible duplicates: entries repeating one received in the last few business days (same trace
+ * number, amount, effective date and account), held with no money moved. Post if the company
+ * really sent two; Return sends it back as R24 (Duplicate entry) in the next return file.
+ */
+export function PossibleDuplicates({ count, rows, windowDays }: { count: number; rows: HeldRow[]; windowDays: number }) {
+  const navigation = useNavigation();
+  const { formatDateTime } = useInstitutionDates();
+  return (
+    <QueueSection id="duplicates" title={QUEUE_TITLES.duplicates} count={count}>
+      {rows.length > 0 ? (
+        <p className="px-4 pt-3 text-sm text-slate-700 sm:px-5">
+          Each repeats an entry received in the last {windowDays} business days with the same trace number, amount, effective date and account. Nothing has moved: Post it if the company really sent it twice, Return it as a duplicate otherwise.
+        </p>
+      ) : null}
+      <WaitingList count={count} shown={rows.length}>
+        {rows.map((r) => (
+          <li key={r.id} className="grid gap-x-6 gap-y-1 px-4 py-4 sm:px-5 md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.6fr)_auto_auto] md:items-center" data-testid="held-entry">
+            <div className="min-w-0">
+              <p className="font-semibold text-slate-900">
+                {r.company_name} {r.entry_description} <span className="font-normal text-slate-700">to {r.individual_name || "(no name)"}</span>
+              </p>
+              <p className="text-sm text-slate-700">
+                {r.kind === "debit" ? "Debit" : "Credit"} · account {r.account} · effective {r.effective_date}
+              </p>
+            </div>
+            <div className="min-w-0">
+              <p className="text-sm text-slate-900">
+                <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">Possible duplicate</span>{" "}
+                {r.earlier ? (
+                  <>
+                    of {r.earlier.file_name} line {r.earlier.line} ({r.earlier.status}, <time dateTime={r.earlier.received_at}>{formatDateTime(r.earlier.received_at)}</time>)
+                  </>
+                ) : null}
+              </p>
+              <p className="text-sm break-words text-slate-700">
+                Trace <span className="font-mono text-xs">{r.trace_number}</span> · {r.file_name} line {r.line} · <time dateTime={r.received_at}>{formatDateTime(r.received_at)}</time>
+              </p>
+            </div>
+            <p className="text-base font-semibold text-slate-900 tabular-nums md:text-right">{formatCents(r.amount_cents)}</p>
+            <Form method="post" className="flex flex-wrap gap-2">
+              <input type="hidden" name="entry_id" value={r.id} />
+              <Button type="submit" name="intent" value="ach_duplicate_post" variant="secondary" aria-label={`Post the ${r.kind} of ${formatCents(r.amount_cents)} from ${r.company_name}, trace ${r.trace_number}`} isPending={itemBusy(navigation, "ach_duplicate_post", "entry_id", r.id)} pendingLabel="Posting…">
+                Post
+              </Button>
+              <Button type="submit" name="intent" value="ach_duplicate_return" variant="secondary" aria-label={`Return the ${r.kind} of ${formatCents(r.amount_cents)} from ${r.company_name}, trace ${r.trace_number}, as a duplicate`} isPending={itemBusy(navigation, "ach_duplicate_return", "entry_id", r.id)} pendingLabel="Returning…">
+                Return
+              </Button>
+            </Form>
+          </li>
+        ))}
+      </WaitingList>
     </QueueSection>
   );
 }

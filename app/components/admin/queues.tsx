@@ -67,10 +67,15 @@ function busyWith(navigation: ReturnType<typeof useNavigation>, intent: string, 
 export function PaymentQueue({ kind, title, count, rows, fileLabel, perFile }: { kind: "ach" | "wire"; title: string; count: number; rows: QueueRow[]; fileLabel: string; perFile: number }) {
   const navigation = useNavigation();
   const { formatDateTime } = useInstitutionDates();
-  const sendable = rows.filter((r) => r.account_active).length;
-  const total_cents = rows.filter((r) => r.account_active).reduce((sum, r) => sum + r.amount_cents, 0);
+  // Left out of the file (an account not active, a payment the file cannot carry): not counted as going out.
+  const going = rows.filter((r) => r.account_active && r.export_problem === null);
+  const sendable = going.length;
+  const total_cents = going.reduce((sum, r) => sum + r.amount_cents, 0);
+  // Every payment shown waits for staff (an account not active, a payment the file cannot carry) and none is beyond the list: nothing to export.
   const action =
-    count > 0 ? (
+    count > 0 && sendable === 0 && count <= rows.length ? (
+      <p className="text-sm text-slate-700">None can be exported now: each waits for staff.</p>
+    ) : count > 0 ? (
       <Form method="post" className="flex flex-wrap items-center gap-3">
         <input type="hidden" name="kind" value={kind} />
         <p className="text-sm text-slate-700">
@@ -106,6 +111,11 @@ export function PaymentQueue({ kind, title, count, rows, fileLabel, perFile }: {
                   <p className="text-sm text-slate-700">
                     <span className="font-mono text-xs">{r.reference_number}</span> · <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time>
                   </p>
+                  {r.export_problem ? (
+                    <p className="mt-1 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900" data-testid="export-problem">
+                      <span className="font-semibold">Left out of the file.</span> {r.export_problem}
+                    </p>
+                  ) : null}
                 </div>
                 <div className="md:text-right">
                   <p className="text-base font-semibold text-slate-900 tabular-nums">{r.foreign_amount ?? formatCents(r.amount_cents)}</p>

@@ -8,6 +8,8 @@
  * Field kinds: "N" numeric, right-justified and zero-filled; "AN" alphanumeric, left-justified
  * and space-filled (upper case, printable ASCII only); "B" blank (spaces); a `constant` is fixed.
  */
+import transliterate from "@sindresorhus/transliterate";
+
 export const RECORD_LENGTH = 94;
 export const BLOCKING_FACTOR = 10;
 export const PADDING_RECORD = "9".repeat(RECORD_LENGTH);
@@ -145,19 +147,41 @@ export function isCreditCode(transaction_code: string): boolean {
 }
 
 /**
- * Text fit for an alphanumeric field: accents dropped (É to E), anything outside printable ASCII
- * a space, upper case, runs of spaces one. Receiving banks' systems read only these characters.
+ * Text fit for an alphanumeric field: upper-case printable ASCII, the only characters receiving
+ * banks' systems read. Accents are dropped from Latin letters (É to E, Ü to U, as banks have
+ * always written them); letters with no accent to drop and other scripts are transliterated by
+ * a maintained table (`@sindresorhus/transliterate`: Ø to O, Ł to L, ß to SS, Æ to AE, Þ to TH,
+ * Cyrillic and Greek by their usual romanization); anything still outside printable ASCII
+ * becomes a space, runs of spaces one. A script with no romanization there (Chinese, Japanese,
+ * Korean, Hebrew, Thai) comes out blank: `nachaLostCharacters` finds those before a payment is
+ * accepted (docs/product.md#to-us-bank).
  */
 export function nachaText(value: string): string {
-  // Most fields are already plain ASCII: skip the Unicode normalization (a third of the writer's time on 10,000 entries).
+  // Most fields are already plain ASCII: skip the Unicode work (a third of the writer's time on 10,000 entries).
   if (/^[\x20-\x7e]*$/.test(value) && !value.includes("  ")) return value.toUpperCase().trim();
-  return value
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
+  const latin_plain = value.normalize("NFD").replace(/(\p{Script=Latin})\p{M}+/gu, "$1").normalize("NFC");
+  // Twice: the table knows Greek and Cyrillic letters, not all of their accented forms (polytonic
+  // Greek). Then the Serbian table, which the default leaves out (its Latin đ would clash with
+  // Vietnamese), for the Serbian Cyrillic letters still left (Ђ, Ћ, Џ, Љ, Њ): every Latin letter
+  // is plain ASCII by then.
+  const romanized = transliterate(transliterate(transliterate(latin_plain).normalize("NFKD").replace(/\p{M}+/gu, "").normalize("NFC")), { locale: "sr" });
+  return romanized
     .replace(/[^\x20-\x7e]/g, " ")
     .toUpperCase()
     .replace(/ {2,}/g, " ")
     .trim();
+}
+
+/**
+ * The letters and digits of `value` that a NACHA field cannot carry in any form (nothing of them
+ * is left by `nachaText`), each once, in order: empty when the whole text can be written.
+ */
+export function nachaLostCharacters(value: string): string[] {
+  const lost = new Set<string>();
+  for (const character of value.normalize("NFC")) {
+    if (/[\p{L}\p{N}]/u.test(character) && !/[A-Z0-9]/.test(nachaText(character))) lost.add(character);
+  }
+  return [...lost];
 }
 
 /** One field as it is written: numbers zero-filled on the left, text space-filled on the right (cut to length). */

@@ -152,14 +152,24 @@ function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new NachaFieldError(message);
 }
 
+/**
+ * Why one credit cannot be written into a file (a wrong routing or account number, an amount out
+ * of range, a name with no letter or digit left once written as NACHA text), or null when it can.
+ * The export leaves such a payment out for staff and writes the rest (docs/product.md#payment-queues).
+ */
+export function nachaCreditProblem(credit: NachaCredit): string | null {
+  if (!isValidRoutingNumber(credit.routing_number)) return `routing number ${JSON.stringify(credit.routing_number)} fails the ABA checksum`;
+  if (!/^[A-Za-z0-9-]{1,17}$/.test(credit.account_number)) return "account number must be 1 to 17 letters, digits or dashes";
+  if (!(Number.isSafeInteger(credit.amount_cents) && credit.amount_cents > 0 && credit.amount_cents <= AMOUNT_CENTS_MAX)) return `amount must be 1 to ${AMOUNT_CENTS_MAX} cents`;
+  if (!(Number.isSafeInteger(credit.trace_sequence) && credit.trace_sequence >= 1 && credit.trace_sequence <= TRACE_SEQUENCE_MAX)) return `trace sequence must be 1 to ${TRACE_SEQUENCE_MAX}`;
+  if (!/[A-Z0-9]/.test(nachaText(credit.individual_name))) return "the receiver's name has no letter or digit a NACHA file can carry";
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(credit.effective_date)) return `date ${JSON.stringify(credit.effective_date)} is not YYYY-MM-DD`;
+  return null;
+}
+
 function checkCredit(credit: NachaCredit, index: number): void {
-  const where = `credit ${index + 1}`;
-  check(isValidRoutingNumber(credit.routing_number), `${where}: routing number ${JSON.stringify(credit.routing_number)} fails the ABA checksum`);
-  check(/^[A-Za-z0-9-]{1,17}$/.test(credit.account_number), `${where}: account number must be 1 to 17 letters, digits or dashes`);
-  check(Number.isSafeInteger(credit.amount_cents) && credit.amount_cents > 0 && credit.amount_cents <= AMOUNT_CENTS_MAX, `${where}: amount must be 1 to ${AMOUNT_CENTS_MAX} cents`);
-  check(Number.isSafeInteger(credit.trace_sequence) && credit.trace_sequence >= 1 && credit.trace_sequence <= TRACE_SEQUENCE_MAX, `${where}: trace sequence must be 1 to ${TRACE_SEQUENCE_MAX}`);
-  check(nachaText(credit.individual_name) !== "", `${where}: the receiver's name is empty`);
-  yymmdd(credit.effective_date);
+  const problem = nachaCreditProblem(credit);
+  check(problem === null, `credit ${index + 1}: ${problem}`);
 }
 
 export function writeNachaFile(input: NachaFileInput): NachaFile {

@@ -61,9 +61,23 @@ function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new Pain001Error(message);
 }
 
-/** Drops what XML 1.0 cannot hold (control characters, lone surrogates, U+FFFE/U+FFFF). */
+/** What XML 1.0 cannot hold: control characters, lone surrogates, U+FFFE/U+FFFF. */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Drops what XML 1.0 cannot hold. */
 function xmlChars(value: string): string {
-  return value.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "");
+  return value.replace(NOT_XML, "");
+}
+
+/**
+ * The characters of `value` a pain.001 message cannot carry (XML 1.0's, written "U+FFFF"), each
+ * once, in order: empty when the whole text can be written. The schema's text types
+ * (Max35Text, Max140Text) add no character rule of their own, only a length of at least one.
+ */
+export function xmlUnfitCharacters(value: string): string[] {
+  const found = new Set<string>();
+  for (const [character] of value.matchAll(NOT_XML)) found.add(`U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
+  return [...found];
 }
 
 /** Text for an element: XML-safe, white space collapsed, at most `max` characters (code points). */
@@ -81,18 +95,31 @@ export function decimalAmount(amount_minor_units: number | bigint, minor_units: 
 
 const MAX35 = /^.{1,35}$/u;
 
-function checkTransfer(t: Pain001Transfer, index: number): number {
-  const where = `wire ${index + 1}`;
+/**
+ * Why one wire cannot be written into a message (an unknown currency, a malformed BIC, IBAN or
+ * account, a name with nothing left once XML 1.0's forbidden characters are dropped), or null when
+ * it can. The export leaves such a payment out for staff and writes the rest
+ * (docs/product.md#payment-queues).
+ */
+export function pain001TransferProblem(t: Pain001Transfer): string | null {
   const currency = findCurrency(t.currency);
-  check(currency !== undefined && currency.code === t.currency, `${where}: unknown currency ${JSON.stringify(t.currency)}`);
-  check(Number.isSafeInteger(t.amount_minor_units) && t.amount_minor_units > 0, `${where}: the amount must be a positive whole number of minor units`);
-  check(MAX35.test(t.instruction_id) && MAX35.test(t.end_to_end_id), `${where}: ids are 1 to 35 characters`);
-  check(/^[A-Z]{6}[A-Z2-9][A-NP-Z0-9]([A-Z0-9]{3})?$/.test(t.creditor_agent_bic), `${where}: BIC ${JSON.stringify(t.creditor_agent_bic)} is not a BIC`);
-  check(/^[A-Z]{2}$/.test(t.creditor_country), `${where}: country must be two capital letters`);
-  check(t.creditor_iban === undefined || t.creditor_iban === "" || /^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$/.test(t.creditor_iban), `${where}: IBAN has the wrong shape`);
-  check(/^\S{1,34}$/.test(t.creditor_account_number), `${where}: account number is 1 to 34 characters`);
-  check(xmlText(t.creditor_name, 140) !== "", `${where}: the creditor's name is empty`);
-  return currency.minor_units;
+  if (currency === undefined || currency.code !== t.currency) return `unknown currency ${JSON.stringify(t.currency)}`;
+  if (!(Number.isSafeInteger(t.amount_minor_units) && t.amount_minor_units > 0)) return "the amount must be a positive whole number of minor units";
+  if (!(MAX35.test(t.instruction_id) && MAX35.test(t.end_to_end_id))) return "ids are 1 to 35 characters";
+  if (!/^[A-Z]{6}[A-Z2-9][A-NP-Z0-9]([A-Z0-9]{3})?$/.test(t.creditor_agent_bic)) return `BIC ${JSON.stringify(t.creditor_agent_bic)} is not a BIC`;
+  if (!/^[A-Z]{2}$/.test(t.creditor_country)) return "country must be two capital letters";
+  if (!(t.creditor_iban === undefined || t.creditor_iban === "" || /^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$/.test(t.creditor_iban))) return "IBAN has the wrong shape";
+  if (!/^\S{1,34}$/.test(t.creditor_account_number)) return "account number is 1 to 34 characters";
+  if (xmlText(t.creditor_name, 140) === "") return "the creditor's name has no character an XML message can carry";
+  // The agent's <Nm> is Max140Text too: at least one character.
+  if (xmlText(t.creditor_agent_name, 140) === "") return "the creditor's bank name has no character an XML message can carry";
+  return null;
+}
+
+function checkTransfer(t: Pain001Transfer, index: number): number {
+  const problem = pain001TransferProblem(t);
+  check(problem === null, `wire ${index + 1}: ${problem}`);
+  return findCurrency(t.currency)!.minor_units;
 }
 
 export function writePain001(input: Pain001Input): Pain001Message {

@@ -6,6 +6,7 @@ import { INBOUND_FILE_MAX_BYTES } from "~/domain/nacha/reader";
 import { formatCents } from "~/domain/money";
 import { exportReturnFile, markReturnHandled, recentInboundFiles, recentReturnFiles, returnedItems, returnFile } from "~/server/rails/inbound-returns.server";
 import { applyNotificationOfChange, markChangeHandled, waitingChanges } from "~/server/rails/inbound-noc.server";
+import { DUPLICATE_WINDOW_BUSINESS_DAYS, heldEntries, postHeldEntry, returnHeldEntry } from "~/server/rails/inbound-held.server";
 
 /**
  * What /admin/queues calls for ACH in (docs/product.md#ach-in), opening the database itself so
@@ -24,9 +25,11 @@ function iso<T extends object>(row: T): { [K in keyof T]: T[K] extends Date ? st
 
 /** The Returned items and ACH in sections' rows, dates as the ISO text they travel as. */
 export const achInPage = withDatabase(async (database: Db) => {
-  const [returned, inbound, returns, changes] = await Promise.all([returnedItems(database), recentInboundFiles(database), recentReturnFiles(database), waitingChanges(database)]);
+  const [returned, inbound, returns, changes, held] = await Promise.all([returnedItems(database), recentInboundFiles(database), recentReturnFiles(database), waitingChanges(database), heldEntries(database)]);
   return {
     returned: returned.map(iso),
+    held: held.map(({ earlier, ...row }) => ({ ...iso(row), earlier: earlier ? iso(earlier) : null })),
+    duplicate_window_days: DUPLICATE_WINDOW_BUSINESS_DAYS,
     changes: changes.map(iso),
     inbound_files: inbound.map(iso),
     return_files: returns.map(iso),
@@ -38,6 +41,8 @@ export const achInPage = withDatabase(async (database: Db) => {
 export const uploadAchFile = withDatabase(receiveAchFile);
 
 const markHandled = withDatabase(markReturnHandled);
+const postHeld = withDatabase(postHeldEntry);
+const returnHeld = withDatabase(returnHeldEntry);
 const applyChange = withDatabase(applyNotificationOfChange);
 const markChange = withDatabase(markChangeHandled);
 
@@ -99,6 +104,7 @@ export async function achUpload(form: FormData, staff: { id: string; email: stri
   if (result.unmatched) parts.push(`${plural(result.unmatched, "return", "returns")} to look into`);
   if (result.noted) parts.push(`${plural(result.noted, "prenote", "prenotes")} noted`);
   if (result.changes) parts.push(`${plural(result.changes, "notification", "notifications")} of change to see to`);
+  if (result.held) parts.push(`${plural(result.held, "possible duplicate", "possible duplicates")} held`);
   return { status: 200, tone: "success", message: `${result.file_name}${result.resumed ? " (finished)" : ""}: ${result.entry_count.toLocaleString("en-US")} ${result.entry_count === 1 ? "entry" : "entries"}, ${parts.join(", ")}.` };
 }
 
@@ -123,5 +129,13 @@ export async function achChange(intent: "ach_noc_apply" | "ach_noc_handled", for
   const id = /^\d{1,15}$/.test(String(form.get("noc_id") ?? "")) ? Number(form.get("noc_id")) : 0;
   const result = intent === "ach_noc_apply" ? await applyChange(id, staff, origin) : await markChange(id, String(form.get("note") ?? ""), staff, origin);
   if (!result.ok) return { status: result.status, tone: "error", message: result.message, ...(result.field === "note" ? { noc_error: { noc_id: id, message: result.message } } : {}) };
+  return { status: 200, tone: "success", message: result.message };
+}
+
+/** Post, or Return as a duplicate, on an entry held as a possible duplicate. */
+export async function achDuplicate(intent: "ach_duplicate_post" | "ach_duplicate_return", form: FormData, staff: { id: string; email: string }, origin: AuditOrigin): Promise<AchInAnswer> {
+  const id = /^\d{1,15}$/.test(String(form.get("entry_id") ?? "")) ? Number(form.get("entry_id")) : 0;
+  const result = intent === "ach_duplicate_post" ? await postHeld(id, staff, origin) : await returnHeld(id, staff, origin);
+  if (!result.ok) return { status: result.status, tone: "error", message: result.message };
   return { status: 200, tone: "success", message: result.message };
 }

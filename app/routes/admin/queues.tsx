@@ -13,9 +13,9 @@ import { pageTitle } from "~/components/site/page-title";
 import { StatusLine } from "~/components/admin/admin-shell";
 import { ExportFiles, PaymentQueue, type QueueActionResult } from "~/components/admin/queues";
 import { DepositQueue } from "~/components/admin/deposit-queue";
-import { achChange, achInPage, achReturnHandled, achReturnsExport, achUpload, refuseTooLarge } from "./queues-ach-in.server";
+import { achChange, achDuplicate, achInPage, achReturnHandled, achReturnsExport, achUpload, refuseTooLarge } from "./queues-ach-in.server";
 import { NotificationsOfChange } from "~/components/admin/ach-changes";
-import { AchInbound, ReturnedItems } from "~/components/admin/ach-inbound";
+import { AchInbound, PossibleDuplicates, ReturnedItems } from "~/components/admin/ach-inbound";
 import { SecondApprovalQueue, SECOND_APPROVAL_INTENTS } from "~/components/admin/second-approvals";
 
 /**
@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { ...page, deposits, ach_in, adjustments, posting_requests, staff_id: staff.id, per_file: EXPORT_PAYMENTS_MAX };
 }
 
-const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export", "ach_return_handled", "ach_noc_apply", "ach_noc_handled", "approve_adjustment", "decline_adjustment", "approve_posting_request", "decline_posting_request"] as const;
+const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export", "ach_return_handled", "ach_noc_apply", "ach_noc_handled", "ach_duplicate_post", "ach_duplicate_return", "approve_adjustment", "decline_adjustment", "approve_posting_request", "decline_posting_request"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { staff, role, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
@@ -50,7 +50,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!result.ok) return data({ tone: "error", message: result.message } satisfies QueueActionResult, { status: result.reason === "nothing_pending" ? 409 : 422 });
     const f = result.file;
     const what = kind === "ach" ? `${f.payment_count} ACH ${f.payment_count === 1 ? "transfer" : "transfers"} (${formatCents(f.total_cents)}) exported as ${f.file_name}, effective ${f.effective_date}.` : `${f.payment_count} ${f.payment_count === 1 ? "wire" : "wires"} (${formatCents(f.total_cents)}) exported as ${f.file_name}, for ${f.effective_date}.`;
-    return { tone: "success", message: what, file_id: f.id } satisfies QueueActionResult;
+    const n = result.skipped.length;
+    // One bad payment never blocks the rest (docs/product.md#payment-queues): it is named in the queue with its reason.
+    const left_out = n === 0 ? "" : ` ${n} ${n === 1 ? "payment was" : "payments were"} left out: ${n === 1 ? "it cannot" : "they cannot"} be written into the file (see the reason in the queue).`;
+    return { tone: "success", message: `${what}${left_out}`, file_id: f.id } satisfies QueueActionResult;
   }
   if (intent === "cancel") {
     const payment_id = Number(form.get("payment_id"));
@@ -78,6 +81,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     const answer = await achChange(intent, form, staff, origin);
     return data({ tone: answer.tone, message: answer.message, noc_error: answer.noc_error } satisfies QueueActionResult, { status: answer.status });
   }
+  if (intent === "ach_duplicate_post" || intent === "ach_duplicate_return") {
+    // Possible duplicates (docs/product.md#ach-in): staff post the entry or return it as R24.
+    const answer = await achDuplicate(intent, form, staff, origin);
+    return data({ tone: answer.tone, message: answer.message } satisfies QueueActionResult, { status: answer.status });
+  }
   if (intent === "ach_upload" || intent === "ach_returns_export" || intent === "ach_return_handled") {
     const answer = intent === "ach_upload" ? await achUpload(form, staff, origin) : intent === "ach_returns_export" ? await achReturnsExport(staff, origin) : await achReturnHandled(form, staff, origin);
     return data({ tone: answer.tone, message: answer.message } satisfies QueueActionResult, { status: answer.status });
@@ -102,6 +110,7 @@ export default function Queues({ loaderData, actionData }: Route.ComponentProps)
       <PaymentQueue kind="ach" title={QUEUE_TITLES.ach} count={counts.ach ?? 0} rows={ach} fileLabel="NACHA file" perFile={per_file} />
       <PaymentQueue kind="wire" title={QUEUE_TITLES.wire} count={counts.wire ?? 0} rows={wire} fileLabel="pain.001 message" perFile={per_file} />
       <DepositQueue count={counts.deposits ?? 0} rows={deposits} error={(actionData as QueueActionResult | undefined)?.deposit_error ?? null} />
+      <PossibleDuplicates count={counts.duplicates ?? 0} rows={ach_in.held} windowDays={ach_in.duplicate_window_days} />
       <ReturnedItems count={counts.returns ?? 0} rows={ach_in.returned} files={ach_in.return_files} />
       <NotificationsOfChange count={counts.changes ?? 0} rows={ach_in.changes} error={(actionData as QueueActionResult | undefined)?.noc_error ?? null} />
       <SecondApprovalQueue title={QUEUE_TITLES.adjustments} count={counts.adjustments ?? 0} adjustments={adjustments} requests={posting_requests} staffId={staff_id} result={actionData} />

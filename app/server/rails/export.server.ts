@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { achReturnFiles, externalPayments, ledgerAccounts, paymentExportFiles, users, type ExternalPayment, type PaymentExportFile } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
@@ -10,8 +10,8 @@ import { notifyAll } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { formatCents } from "~/domain/money";
 import { formatCurrencyAmount } from "~/domain/currencies";
-import { NachaFieldError, fileIdModifier, writeNachaFile, type NachaCredit } from "~/domain/nacha";
-import { Pain001Error, writePain001, type Pain001Transfer } from "~/domain/pain001";
+import { NachaFieldError, fileIdModifier, nachaCreditProblem, writeNachaFile, type NachaCredit } from "~/domain/nacha";
+import { Pain001Error, pain001TransferProblem, writePain001, type Pain001Transfer } from "~/domain/pain001";
 import { businessDayOnOrAfter, nextBusinessDay } from "~/domain/payment-dates";
 import { BATCH_TRANSACTIONS_MAX } from "~/domain/ledger-rules";
 
@@ -30,6 +30,12 @@ import { BATCH_TRANSACTIONS_MAX } from "~/domain/ledger-rules";
  *
  * A payment whose account is frozen or closed stays in the queue (the ledger refuses to settle
  * it) until staff cancel it or the account is open again.
+ *
+ * One bad payment never blocks the rest: a payment the file cannot carry (a payee name with no
+ * letter the file's characters can hold, an account number of the wrong shape: the forms refuse
+ * these today, but an older payment may hold one) is left out of the file, marked with the reason
+ * (`export_problem`, shown on the queue, audited) and stays pending with its money held until
+ * staff cancel it; the others are exported. Marked payments are not tried again.
  */
 
 export type PaymentKind = "ach" | "wire";
@@ -47,9 +53,15 @@ export interface ExportStaff {
   email: string;
 }
 
+/** A payment an export left out, and why (staff's words, also stored on the payment). */
+export interface SkippedPayment {
+  payment_id: number;
+  problem: string;
+}
+
 export type ExportResult =
-  | { ok: true; file: { id: number; file_name: string; kind: PaymentKind; payment_count: number; total_cents: number; effective_date: string } }
-  | { ok: false; reason: "nothing_pending" | "refused"; message: string };
+  | { ok: true; file: { id: number; file_name: string; kind: PaymentKind; payment_count: number; total_cents: number; effective_date: string }; skipped: SkippedPayment[] }
+  | { ok: false; reason: "nothing_pending" | "refused"; message: string; skipped?: SkippedPayment[] };
 
 const NOTHING: Record<PaymentKind, string> = {
   ach: "There are no pending ACH transfers to export.",
@@ -85,7 +97,7 @@ async function lockPending(tx: DbOrTx, kind: PaymentKind, limit: number): Promis
     .select({ payment: externalPayments })
     .from(externalPayments)
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, externalPayments.from_account_id))
-    .where(and(eq(externalPayments.kind, kind), eq(externalPayments.status, "pending"), eq(ledgerAccounts.status, "active")))
+    .where(and(eq(externalPayments.kind, kind), eq(externalPayments.status, "pending"), eq(ledgerAccounts.status, "active"), isNull(externalPayments.export_problem)))
     .orderBy(asc(externalPayments.id))
     .limit(limit)
     .for("update", { of: externalPayments });
@@ -126,10 +138,9 @@ interface Built {
   effective_date: string;
 }
 
-function buildAch(payments: readonly ExternalPayment[], file_id: number, business_date: string, modifier: string, now: Date): Built {
-  const profile = institution();
-  const effective_date = nextBusinessDay(business_date);
-  const credits: NachaCredit[] = payments.map((p) => ({
+/** One payment as a NACHA credit. */
+function achCredit(p: ExternalPayment, effective_date: string): NachaCredit {
+  return {
     effective_date,
     routing_number: p.details.routing_number ?? "",
     account_number: p.details.account_number ?? "",
@@ -140,25 +151,30 @@ function buildAch(payments: readonly ExternalPayment[], file_id: number, busines
     individual_name: p.details.account_name ?? "",
     trace_sequence: traceSequence(Number(p.id)),
     payment_information: p.reference ?? "",
-  }));
+  };
+}
+
+function buildAch(payments: readonly ExternalPayment[], file_id: number, business_date: string, modifier: string, now: Date): Built {
+  const profile = institution();
+  const effective_date = nextBusinessDay(business_date);
   const file = writeNachaFile({
-    origin: { routing_number: profile.routing_number, name: profile.name },
+    // The file header's name field holds 23 characters: the profile's short name fits whole
+    // ("HARBORVIEW CU"), where the full name was cut mid-word.
+    origin: { routing_number: profile.routing_number, name: profile.short_name },
     // The ACH operator (a Federal Reserve Bank) or correspondent the file is sent to, and the
     // originator the members' banks show, as the profile names them (docs/product.md#payment-queues).
     destination: { routing_number: profile.ach.destination_routing_number, name: profile.ach.destination_name },
     company: { name: profile.ach.company_name, identification: profile.ach.company_identification, entry_description: profile.ach.company_entry_description },
     created: { date: business_date, time: clockTime(now) },
     file_id_modifier: modifier,
-    credits,
+    credits: payments.map((p) => achCredit(p, effective_date)),
   });
   return { content: file.text, file_name: `ach-${business_date}-${modifier}-${file_id}.ach`, effective_date };
 }
 
-async function buildWires(tx: DbOrTx, payments: readonly ExternalPayment[], file_id: number, business_date: string, now: Date): Promise<Built> {
-  const profile = institution();
-  const settlement = await institutionAccount(tx, "wire_settlement");
-  const requested = businessDayOnOrAfter(business_date);
-  const transfers: Pain001Transfer[] = payments.map((p) => ({
+/** One payment as a pain.001 credit transfer. */
+function wireTransfer(p: ExternalPayment): Pain001Transfer {
+  return {
     instruction_id: `W${p.id}`,
     end_to_end_id: referenceNumber(Number(p.hold_transaction_id)),
     currency: p.currency,
@@ -170,7 +186,53 @@ async function buildWires(tx: DbOrTx, payments: readonly ExternalPayment[], file
     creditor_agent_bic: p.details.bic ?? "",
     creditor_agent_name: p.details.bank_name ?? "",
     remittance_information: p.reference ?? "",
-  }));
+  };
+}
+
+/** Why a payment cannot go into its file, in staff's words, or null. */
+function exportProblem(p: ExternalPayment, business_date: string): string | null {
+  const problem = p.kind === "ach" ? nachaCreditProblem(achCredit(p, nextBusinessDay(business_date))) : pain001TransferProblem(wireTransfer(p));
+  if (problem === null) return null;
+  return `It cannot be written into the ${p.kind === "ach" ? "NACHA file" : "pain.001 message"}: ${problem}. Cancel it to give the member their money back.`;
+}
+
+/**
+ * Marks the payments an export leaves out (still pending, money still held), one audit entry
+ * each, and answers what was left out.
+ */
+async function markUnwritable(tx: DbOrTx, payments: readonly { payment: ExternalPayment; problem: string }[], staff: ExportStaff, origin: AuditOrigin): Promise<SkippedPayment[]> {
+  for (const { payment, problem } of payments) {
+    await tx.update(externalPayments).set({ export_problem: problem }).where(eq(externalPayments.id, payment.id));
+    await recordAudit(tx, {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      action: "payment_export.left_out",
+      subject_type: "external_payment",
+      subject_id: payment.id,
+      member_id: payment.member_id,
+      before: { status: "pending" },
+      after: { status: "pending", export_problem: problem },
+      request_id: origin.request_id,
+      ip: origin.ip,
+    });
+  }
+  return payments.map(({ payment, problem }) => ({ payment_id: Number(payment.id), problem }));
+}
+
+/** Pending payments of a kind an earlier export left out (they wait for staff). */
+async function leftOutCount(tx: DbOrTx, kind: PaymentKind): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(externalPayments)
+    .where(and(eq(externalPayments.kind, kind), eq(externalPayments.status, "pending"), isNotNull(externalPayments.export_problem)));
+  return Number(row?.n ?? 0);
+}
+
+async function buildWires(tx: DbOrTx, payments: readonly ExternalPayment[], file_id: number, business_date: string, now: Date): Promise<Built> {
+  const profile = institution();
+  const settlement = await institutionAccount(tx, "wire_settlement");
+  const requested = businessDayOnOrAfter(business_date);
+  const transfers = payments.map(wireTransfer);
   const message = writePain001({
     message_id: `MUTUAL-W-${String(file_id).padStart(8, "0")}`,
     created_at: now.toISOString().replace(/\.\d{3}Z$/, "Z"),
@@ -216,9 +278,25 @@ export async function exportPayments(
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`payment-export:${kind}`}))`);
-      const payments = await lockPending(tx, kind, options.max_payments ?? EXPORT_PAYMENTS_MAX);
-      if (payments.length === 0) return { ok: false, reason: "nothing_pending", message: NOTHING[kind] } as const;
+      const locked = await lockPending(tx, kind, options.max_payments ?? EXPORT_PAYMENTS_MAX);
+      if (locked.length === 0) {
+        const left_out = await leftOutCount(tx, kind);
+        const message = left_out === 0 ? NOTHING[kind] : `${NOTHING[kind].slice(0, -1)}: ${left_out === 1 ? "the one waiting cannot be written into the file" : `the ${left_out} waiting cannot be written into the file`} (see its reason in the queue).`;
+        return { ok: false, reason: "nothing_pending", message } as const;
+      }
       const business_date = today(now);
+      const payments: ExternalPayment[] = [];
+      const unwritable: { payment: ExternalPayment; problem: string }[] = [];
+      for (const payment of locked) {
+        const problem = exportProblem(payment, business_date);
+        if (problem === null) payments.push(payment);
+        else unwritable.push({ payment, problem });
+      }
+      const skipped = await markUnwritable(tx, unwritable, staff, origin);
+      if (payments.length === 0) {
+        const n = skipped.length;
+        return { ok: false, reason: "refused", message: `No file was made: ${n === 1 ? "the payment" : `all ${n} payments`} waiting cannot be written into the file; ${n === 1 ? "it is" : "they are"} marked in the queue with the reason.`, skipped } as const;
+      }
       const file_id = await nextFileId(tx);
       const built = kind === "ach" ? buildAch(payments, file_id, business_date, fileIdModifier(await filesMadeOn(tx, kind, business_date)), now) : await buildWires(tx, payments, file_id, business_date, now);
       const total_cents = payments.reduce((sum, p) => sum + Number(p.amount_cents), 0);
@@ -256,7 +334,7 @@ export async function exportPayments(
         request_id: origin.request_id,
         ip: origin.ip,
       });
-      return { ok: true, file: { id: file_id, file_name: built.file_name, kind, payment_count: payments.length, total_cents, effective_date: built.effective_date } } as const;
+      return { ok: true, file: { id: file_id, file_name: built.file_name, kind, payment_count: payments.length, total_cents, effective_date: built.effective_date }, skipped } as const;
     });
   } catch (error) {
     if (error instanceof ExportRefused) return { ok: false, reason: "refused", message: error.message };

@@ -184,7 +184,7 @@ export async function exportReturnFile(db: Db, staff: InboundStaff, origin: Audi
       const business_date = today(now);
       const modifier = fileIdModifier(await filesMadeOn(tx, "ach", business_date));
       const file = writeReturnFile({
-        origin: { routing_number: profile.routing_number, name: profile.name },
+        origin: { routing_number: profile.routing_number, name: profile.short_name },
         destination: { routing_number: destination.slice(-9), name: returnDestinationName(destination.slice(-9), profile) },
         created: { date: business_date, time: clockTime(now) },
         file_id_modifier: modifier,
@@ -283,8 +283,8 @@ export async function markReturnHandled(db: Db, entry_id: number, note: string, 
  * names the one our own files go to (`ach.destination_name`); an operator we know only by its
  * routing number is named generically.
  */
-function returnDestinationName(routing_number: string, profile: { routing_number: string; name: string; ach: { destination_routing_number: string; destination_name: string } }): string {
+function returnDestinationName(routing_number: string, profile: { routing_number: string; short_name: string; ach: { destination_routing_number: string; destination_name: string } }): string {
   if (routing_number === profile.ach.destination_routing_number) return profile.ach.destination_name;
-  if (routing_number === profile.routing_number) return profile.name;
+  if (routing_number === profile.routing_number) return profile.short_name;
   return "Federal Reserve Bank";
 }

@@ -10,6 +10,7 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { formatCents } from "~/domain/money";
 import { maskAccountNumber } from "~/domain/account-display";
 import { BATCH_TRANSACTIONS_MAX, spendableCents, toCents, toId, type AccountState } from "~/domain/ledger-rules";
+import { businessDaysBefore } from "~/domain/payment-dates";
 import { ENTRY_CLASSES, readInboundNachaFile, type InboundFile } from "~/domain/nacha/reader";
 import { returnReason } from "~/domain/nacha/return-file";
 import { recordNotificationsOfChange } from "./inbound-noc.server";
@@ -31,7 +32,10 @@ import { sentPaymentByTrace, type InboundStaff, type Item } from "./inbound-entr
  *     the members notified. Returns of the credit union's own entries (addenda 99) release or
  *     reverse the original payment and tell the member why. Prenotes move nothing. Notifications
  *     of change (COR) move nothing either: each is recorded for staff with the payment of ours it
- *     names (./inbound-noc.server.ts).
+ *     names (./inbound-noc.server.ts). A credit or debit that repeats one received in the last
+ *     DUPLICATE_WINDOW_BUSINESS_DAYS (same trace number, amount, effective date and account, in
+ *     another file: a re-sent file under a new header) moves nothing either: it is held as a
+ *     possible duplicate for staff to post or return (./inbound-held.server.ts).
  *  4. The file is marked posted and the result audited.
  *
  * If the work stops between chunks (a crash, a restart), uploading the same file again posts
@@ -44,7 +48,7 @@ export const INBOUND_INITIATOR = "system:ach-in";
 export const INBOUND_CHUNK_ENTRIES = 10_000;
 
 export type ReceiveResult =
-  | { ok: true; file_id: number; file_name: string; resumed: boolean; entry_count: number; posted: number; returned: number; applied: number; unmatched: number; noted: number; changes: number; credit_total_cents: number; debit_total_cents: number }
+  | { ok: true; file_id: number; file_name: string; resumed: boolean; entry_count: number; posted: number; returned: number; applied: number; unmatched: number; noted: number; changes: number; held: number; credit_total_cents: number; debit_total_cents: number }
   | { ok: false; reason: "invalid" | "duplicate"; message: string };
 
 type LockedAccount = AccountState & { account_number: string; member_id: string | null };
@@ -91,6 +95,7 @@ export async function receiveAchFile(
       payment_information: e.payment_information,
       return_code: e.return_info?.reason_code ?? null,
       original_trace_number: e.return_info?.original_trace_number ?? e.change?.original_trace_number ?? null,
+      duplicate_of_entry_id: null,
       change: e.change,
     })),
   );
@@ -156,13 +161,59 @@ async function storeFile(
   });
 }
 
-interface Decision {
+export interface Decision {
   entry: Item;
-  status: "posted" | "returned" | "applied" | "unmatched" | "noted";
+  status: "posted" | "returned" | "applied" | "unmatched" | "noted" | "held";
   return_code?: string | null;
   account_id?: number | null;
   transaction_id?: number | null;
   payment_id?: number | null;
+  duplicate_of_entry_id?: number | null;
+}
+
+/**
+ * How far back an entry is looked for when deciding that another is its duplicate: banks hold a
+ * repeated entry (same trace number, amount, effective date and receiving account) when the first
+ * came within the last few business days, the time an originator or operator takes to notice and
+ * re-send a file (docs/product.md#ach-in).
+ */
+export const DUPLICATE_WINDOW_BUSINESS_DAYS = 5;
+
+/**
+ * The chunk's credits and debits that repeat an entry of another file received in the window:
+ * line to the earlier entry's id (the first one).
+ */
+async function earlierDuplicates(tx: DbOrTx, file_id: number, money: readonly Item[], now: Date): Promise<Map<number, number>> {
+  if (money.length === 0) return new Map();
+  const since = businessDaysBefore(today(now), DUPLICATE_WINDOW_BUSINESS_DAYS);
+  const keys = money.map((e) => ({ line: e.line, trace: e.trace_number, amount: e.amount_cents, effective: e.effective_date, account: e.account_number }));
+  const found = await tx.execute(sql`
+    select v.line, min(e.id) as earlier
+      from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as v(line integer, trace text, amount bigint, effective date, account text)
+      join ach_inbound_entries e on e.trace_number = v.trace and e.effective_date = v.effective and e.amount_cents = v.amount and e.account_number = v.account
+      join ach_inbound_files f on f.id = e.file_id
+     where e.file_id <> ${file_id} and e.kind in ('credit', 'debit')
+       and (f.uploaded_at at time zone ${institution().time_zone})::date >= ${since}::date
+     group by v.line`);
+  return new Map(found.rows.map((r) => [Number(r.line), toId(r.earlier)]));
+}
+
+/**
+ * What the member's history shows for an entry the company sent (docs/product.md#ach-in): the
+ * company and its description as people read them ("ACME CORP PAYROLL" becomes "Acme Corp
+ * Payroll"; short words such as LLC or IRS stay as they are), and for a PPD credit the category
+ * Income (a payroll, a pension, a benefit).
+ */
+export function readableWords(text: string): string {
+  return text
+    .trim()
+    .split(/\s+/)
+    .map((word) => (/^[A-Z][A-Z']{3,}$/.test(word) ? `${word[0]}${word.slice(1).toLowerCase()}` : word))
+    .join(" ");
+}
+
+export function historyCategory(entry: Pick<AchInboundEntry, "kind" | "sec_code">): string | null {
+  return entry.kind === "credit" && entry.sec_code === "PPD" ? "Income" : null;
 }
 
 /**
@@ -171,7 +222,7 @@ interface Decision {
  * the number written on the check the member gave.
  */
 export function historyDescription(entry: Pick<AchInboundEntry, "company_name" | "entry_description" | "sec_code" | "individual_id">): string {
-  const text = `${entry.company_name} ${entry.entry_description}`.trim();
+  const text = readableWords(`${entry.company_name} ${entry.entry_description}`);
   // Classes converted from a paper check name where its serial number is (ENTRY_CLASSES).
   const columns = ENTRY_CLASSES[entry.sec_code]?.check_serial;
   if (!columns) return text;
@@ -194,80 +245,14 @@ async function postChunk(db: Db, file_id: number, chunk: readonly Item[], staff:
     if (entries.length === 0) return;
 
     const decisions: Decision[] = [];
-    const money = entries.filter((e) => e.kind === "credit" || e.kind === "debit");
-    for (const e of entries) if (e.kind === "prenote" || e.kind === "noc") decisions.push({ entry: e, status: "noted" });
-
     const notes: NotificationInput[] = [];
-    if (money.length > 0) {
-      const settlement = await institutionAccount(tx, "ach_settlement");
-      const ledger = await lockAccounts(tx, [...new Set(money.map((e) => e.account_number))], settlement.id);
-      const byNumber = new Map([...ledger.values()].filter((a) => a.owner === "member").map((a) => [a.account_number, a]));
-      let postable: { entry: Item; account: LockedAccount }[] = [];
-      for (const entry of money) {
-        const account = byNumber.get(entry.account_number);
-        const code = !account ? "R03" : account.status === "closed" ? "R02" : account.status === "frozen" ? "R16" : entry.kind === "debit" && spendableCents(account) < entry.amount_cents ? "R01" : null;
-        if (code) {
-          decisions.push({ entry, status: "returned", return_code: code, account_id: account?.id ?? null });
-          continue;
-        }
-        account!.posted_cents += entry.kind === "credit" ? entry.amount_cents : -entry.amount_cents;
-        postable.push({ entry, account: account! });
-      }
-      // The ledger checks every entry again under its own locks; one it refuses is returned for
-      // its reason and the rest post without it (each entry stays all or nothing).
-      const business_date = today(now);
-      for (let attempt = 0; postable.length > 0; attempt++) {
-        const answer = await postBatch(tx, {
-          idempotency_key: `ach-in:${file_id}:${postable[0]!.entry.line}:${attempt}`,
-          initiator: INBOUND_INITIATOR,
-          created_by: staff.id,
-          transactions: postable.map(({ entry, account }) => ({
-            kind: "ach_in" as const,
-            entries: (entry.kind === "credit"
-              ? [
-                  { account_id: settlement.id, amount_cents: -entry.amount_cents },
-                  { account_id: account.id, amount_cents: entry.amount_cents },
-                ]
-              : [
-                  { account_id: account.id, amount_cents: -entry.amount_cents },
-                  { account_id: settlement.id, amount_cents: entry.amount_cents },
-                ]) satisfies EntryInput[],
-            memo: historyDescription(entry),
-            reference: entry.trace_number,
-            effective_date: business_date,
-          })),
-        });
-        if (answer.ok) {
-          answer.transactions.forEach((t, i) => decisions.push({ entry: postable[i]!.entry, status: "posted", account_id: postable[i]!.account.id, transaction_id: t.transaction.id }));
-          break;
-        }
-        const refused = answer.batch_index === undefined ? undefined : postable[answer.batch_index];
-        const code = RETURN_FOR_REFUSAL[answer.code];
-        if (!refused || !code) throw new Error(`ACH in: the ledger refused the chunk (${answer.code}) for no entry's own reason`);
-        decisions.push({ entry: refused.entry, status: "returned", return_code: code, account_id: refused.account.id });
-        postable = postable.filter((p) => p !== refused);
-      }
-      for (const d of decisions) {
-        const account = d.account_id ? ledger.get(d.account_id) : undefined;
-        if (!account?.member_id) continue;
-        const amount = formatCents(d.entry.amount_cents);
-        const where = `${account.type === "savings" ? "Savings" : account.type === "checking" ? "Checking" : "Account"} ${maskAccountNumber(account.account_number)}`;
-        if (d.status === "posted") {
-          notes.push(
-            d.entry.kind === "credit"
-              ? { member_id: account.member_id, kind: "ach_received", title: `Deposit of ${amount} from ${d.entry.company_name}`, body: `It was added to your ${where} and is available now.` }
-              : { member_id: account.member_id, kind: "ach_received", title: `${d.entry.company_name} withdrew ${amount}`, body: `An ACH debit was paid from your ${where}.` },
-          );
-        } else if (d.status === "returned") {
-          notes.push({
-            member_id: account.member_id,
-            kind: "ach_returned",
-            title: `An ACH ${d.entry.kind} of ${amount} from ${d.entry.company_name} was returned`,
-            body: `It could not be posted to your ${where}: ${returnReason(d.return_code!)}. It was sent back to ${d.entry.company_name}.`,
-          });
-        }
-      }
-    }
+    for (const e of entries) if (e.kind === "prenote" || e.kind === "noc") decisions.push({ entry: e, status: "noted" });
+    // A repeat of an entry received in the window is held for staff, not posted (docs/product.md#ach-in).
+    const candidates = entries.filter((e) => e.kind === "credit" || e.kind === "debit");
+    const earlier = await earlierDuplicates(tx, file_id, candidates, now);
+    for (const e of candidates) if (earlier.has(e.line)) decisions.push({ entry: e, status: "held", duplicate_of_entry_id: earlier.get(e.line)! });
+    const money = candidates.filter((e) => !earlier.has(e.line));
+    if (money.length > 0) decisions.push(...(await postMoney(tx, money, staff, now, `ach-in:${file_id}`, notes)));
 
     for (const entry of entries.filter((e) => e.kind === "return")) decisions.push(await applyReturn(tx, entry, staff, notes));
 
@@ -275,6 +260,87 @@ async function postChunk(db: Db, file_id: number, chunk: readonly Item[], staff:
     await recordNotificationsOfChange(tx, file_id, entries.filter((e) => e.kind === "noc"));
     await notifyMany(tx, notes);
   });
+}
+
+/**
+ * Credits and debits decided against their accounts (locked with the settlement account) and
+ * the postable ones posted as one ledger batch, each its own transaction; returns each entry's
+ * decision and adds the members' notifications to `notes`. Shared by the upload's chunks and by
+ * staff posting a held entry (./inbound-held.server.ts).
+ */
+export async function postMoney(tx: DbOrTx, money: readonly Item[], staff: InboundStaff, now: Date, key_prefix: string, notes: NotificationInput[]): Promise<Decision[]> {
+  const decisions: Decision[] = [];
+  const settlement = await institutionAccount(tx, "ach_settlement");
+  const ledger = await lockAccounts(tx, [...new Set(money.map((e) => e.account_number))], settlement.id);
+  const byNumber = new Map([...ledger.values()].filter((a) => a.owner === "member").map((a) => [a.account_number, a]));
+  let postable: { entry: Item; account: LockedAccount }[] = [];
+  for (const entry of money) {
+    const account = byNumber.get(entry.account_number);
+    const code = !account ? "R03" : account.status === "closed" ? "R02" : account.status === "frozen" ? "R16" : entry.kind === "debit" && spendableCents(account) < entry.amount_cents ? "R01" : null;
+    if (code) {
+      decisions.push({ entry, status: "returned", return_code: code, account_id: account?.id ?? null });
+      continue;
+    }
+    account!.posted_cents += entry.kind === "credit" ? entry.amount_cents : -entry.amount_cents;
+    postable.push({ entry, account: account! });
+  }
+  // The ledger checks every entry again under its own locks; one it refuses is returned for
+  // its reason and the rest post without it (each entry stays all or nothing).
+  const business_date = today(now);
+  for (let attempt = 0; postable.length > 0; attempt++) {
+    const answer = await postBatch(tx, {
+      idempotency_key: `${key_prefix}:${postable[0]!.entry.line}:${attempt}`,
+      initiator: INBOUND_INITIATOR,
+      created_by: staff.id,
+      transactions: postable.map(({ entry, account }) => ({
+        kind: "ach_in" as const,
+        entries: (entry.kind === "credit"
+          ? [
+              { account_id: settlement.id, amount_cents: -entry.amount_cents },
+              { account_id: account.id, amount_cents: entry.amount_cents },
+            ]
+          : [
+              { account_id: account.id, amount_cents: -entry.amount_cents },
+              { account_id: settlement.id, amount_cents: entry.amount_cents },
+            ]) satisfies EntryInput[],
+        memo: historyDescription(entry),
+        // The trace number stays on the entry for staff; the member reads what the company wrote, if anything.
+        reference: entry.payment_information?.trim() || null,
+        category: historyCategory(entry),
+        effective_date: business_date,
+      })),
+    });
+    if (answer.ok) {
+      answer.transactions.forEach((t, i) => decisions.push({ entry: postable[i]!.entry, status: "posted", account_id: postable[i]!.account.id, transaction_id: t.transaction.id }));
+      break;
+    }
+    const refused = answer.batch_index === undefined ? undefined : postable[answer.batch_index];
+    const code = RETURN_FOR_REFUSAL[answer.code];
+    if (!refused || !code) throw new Error(`ACH in: the ledger refused the chunk (${answer.code}) for no entry's own reason`);
+    decisions.push({ entry: refused.entry, status: "returned", return_code: code, account_id: refused.account.id });
+    postable = postable.filter((p) => p !== refused);
+  }
+  for (const d of decisions) {
+    const account = d.account_id ? ledger.get(d.account_id) : undefined;
+    if (!account?.member_id) continue;
+    const amount = formatCents(d.entry.amount_cents);
+    const where = `${account.type === "savings" ? "Savings" : account.type === "checking" ? "Checking" : "Account"} ${maskAccountNumber(account.account_number)}`;
+    if (d.status === "posted") {
+      notes.push(
+        d.entry.kind === "credit"
+          ? { member_id: account.member_id, kind: "ach_received", title: `Deposit of ${amount} from ${readableWords(d.entry.company_name)}`, body: `It was added to your ${where} and is available now.` }
+          : { member_id: account.member_id, kind: "ach_received", title: `${readableWords(d.entry.company_name)} withdrew ${amount}`, body: `An ACH debit was paid from your ${where}.` },
+      );
+    } else if (d.status === "returned") {
+      notes.push({
+        member_id: account.member_id,
+        kind: "ach_returned",
+        title: `An ACH ${d.entry.kind} of ${amount} from ${readableWords(d.entry.company_name)} was returned`,
+        body: `It could not be posted to your ${where}: ${returnReason(d.return_code!)}. It was sent back to ${readableWords(d.entry.company_name)}.`,
+      });
+    }
+  }
+  return decisions;
 }
 
 /** The member accounts named by the entries and the settlement account, locked in id order (the ledger's own order). */
@@ -329,20 +395,22 @@ async function storeEntries(tx: DbOrTx, file_id: number, decisions: readonly Dec
     account_id: d.account_id ?? null,
     transaction_id: d.transaction_id ?? null,
     payment_id: d.payment_id ?? null,
+    duplicate_of_entry_id: d.duplicate_of_entry_id ?? null,
   }));
   for (let i = 0; i < rows.length; i += 5_000) {
     await tx.execute(sql`
       insert into ach_inbound_entries (file_id, line, batch_number, company_name, company_discretionary_data, company_id, sec_code,
         entry_description, effective_date, transaction_code, kind, account_number, amount_cents, individual_id, individual_name,
-        trace_number, payment_information, original_trace_number, status, return_code, account_id, transaction_id, payment_id, resolved_at)
+        trace_number, payment_information, original_trace_number, status, return_code, account_id, transaction_id, payment_id, duplicate_of_entry_id, resolved_at)
       select ${file_id}, line, batch_number, company_name, company_discretionary_data, company_id, sec_code, entry_description,
         effective_date, transaction_code, kind, account_number, amount_cents, individual_id, individual_name, trace_number,
-        payment_information, original_trace_number, status, return_code, account_id, transaction_id, payment_id, now()
+        payment_information, original_trace_number, status, return_code, account_id, transaction_id, payment_id, duplicate_of_entry_id,
+        case when status = 'held' then null else now() end
         from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + 5_000))}::jsonb) as v(line integer, batch_number integer,
           company_name text, company_discretionary_data text, company_id text, sec_code text, entry_description text,
           effective_date date, transaction_code text, kind text, account_number text, amount_cents bigint, individual_id text,
           individual_name text, trace_number text, payment_information text, original_trace_number text, status text,
-          return_code text, account_id bigint, transaction_id bigint, payment_id bigint)
+          return_code text, account_id bigint, transaction_id bigint, payment_id bigint, duplicate_of_entry_id bigint)
        order by line`);
   }
 }
@@ -430,6 +498,7 @@ async function finish(db: Db, file_id: number, resumed: boolean, staff: InboundS
       unmatched: by.unmatched ?? 0,
       noted: by.noted ?? 0,
       changes: by.changes ?? 0,
+      held: by.held ?? 0,
       credit_total_cents: Number(file.credit_total_cents),
       debit_total_cents: Number(file.debit_total_cents),
     };
@@ -439,7 +508,7 @@ async function finish(db: Db, file_id: number, resumed: boolean, staff: InboundS
       action: "ach_inbound.posted",
       subject_type: "ach_inbound_file",
       subject_id: file_id,
-      after: { file_name: file.file_name, resumed, posted: result.posted, returned: result.returned, applied: result.applied, unmatched: result.unmatched, noted: result.noted, changes: result.changes },
+      after: { file_name: file.file_name, resumed, posted: result.posted, returned: result.returned, applied: result.applied, unmatched: result.unmatched, noted: result.noted, changes: result.changes, held: result.held },
       request_id: origin.request_id,
       ip: origin.ip,
     });

@@ -10,6 +10,7 @@ import { returnReason } from "~/domain/nacha/return-file";
 import { recentExportFiles, type ExportFileSummary, type PaymentKind } from "./export.server";
 import { returnedItemsCount } from "./inbound-returns.server";
 import { waitingChangesCount } from "./inbound-noc.server";
+import { heldEntriesCount } from "./inbound-held.server";
 import { pendingDepositCount } from "~/server/deposits/deposits.server";
 import { awaitingAdjustmentCount } from "~/server/member-accounts/adjustments.server";
 import { awaitingPostingRequestCount } from "~/server/postings/approvals.server";
@@ -42,6 +43,8 @@ export const QUEUE_SECTIONS: readonly QueueSection[] = [
   { id: "wire", title: QUEUE_TITLES.wire, count: (db) => pendingCount(db, "wire") },
   // ACH in: entries that could not post, waiting for the return file, and returns of ours to look into.
   { id: "returns", title: QUEUE_TITLES.returns, count: returnedItemsCount },
+  // ACH in: entries repeating one received in the last few business days, held for staff to post or return.
+  { id: "duplicates", title: QUEUE_TITLES.duplicates, count: heldEntriesCount },
   // ACH in: notifications of change about our payments, waiting for staff to apply or note.
   { id: "changes", title: QUEUE_TITLES.changes, count: waitingChangesCount },
   // Checks members deposited, waiting for review (docs/product.md#mobile-deposit).
@@ -74,6 +77,8 @@ export interface QueuedPayment {
   /** Bank and account, masked: the full numbers go only into the file. */
   payee_bank: string;
   created_at: Date;
+  /** Why an export left it out (it cannot be written into the file); null while it can go out. */
+  export_problem: string | null;
 }
 
 /** Shown per queue at most; the count says how many wait in all. */
@@ -115,6 +120,7 @@ export async function pendingPayments(db: DbOrTx, kind: PaymentKind): Promise<Qu
           ? `${d.bank_name || `Routing ${d.routing_number ?? ""}`}, ${d.account_type ?? "checking"} account ${maskExternal(d.account_number ?? "")}`
           : `${d.bank_name ?? ""} (${d.bic ?? ""}), ${d.country ?? ""}, account ${maskExternal(d.iban || d.account_number || "")}`,
       created_at: p.created_at,
+      export_problem: p.export_problem,
     };
   });
 }

@@ -16,9 +16,11 @@ export const ACH_INBOUND_ENTRY_KINDS = ["credit", "debit", "prenote", "return", 
  * received: stored, not yet posted; posted: the money moved; returned: it could not post and goes
  * back in a return file (`return_code` says why); applied: a return of our own entry released or
  * reversed the original; unmatched: a return staff must look into (no such entry of ours, or it
- * could not be reversed); noted: a prenote or a notification of change, nothing to move.
+ * could not be reversed); noted: a prenote or a notification of change, nothing to move; held: a
+ * possible duplicate of an entry already received (`duplicate_of_entry_id`), waiting for staff to
+ * post or return it.
  */
-export const ACH_INBOUND_ENTRY_STATUSES = ["received", "posted", "returned", "applied", "unmatched", "noted"] as const;
+export const ACH_INBOUND_ENTRY_STATUSES = ["received", "posted", "returned", "applied", "unmatched", "noted", "held"] as const;
 
 export const achInboundFiles = pgTable(
   "ach_inbound_files",
@@ -87,18 +89,24 @@ export const achInboundEntries = pgTable(
     /** Our trace number in that return file. */
     return_trace_number: text("return_trace_number"),
     resolved_at: timestamp("resolved_at", { withTimezone: true }),
+    /** Held: the earlier entry with the same trace number, amount, effective date and account. */
+    duplicate_of_entry_id: bigint("duplicate_of_entry_id", { mode: "number" }),
   },
   (t) => [
     unique("ach_inbound_entries_file_line_unique").on(t.file_id, t.line),
     index("ach_inbound_entries_file_status_idx").on(t.file_id, t.status, t.id),
     // The Returned items queue: returns not yet in a return file, and returns staff must look into.
     index("ach_inbound_entries_waiting_idx").on(t.id).where(sql`(${t.status} = 'returned' and ${t.return_file_id} is null) or ${t.status} = 'unmatched'`),
+    // The Possible duplicates queue: entries held for staff to post or return.
+    index("ach_inbound_entries_held_idx").on(t.id).where(sql`${t.status} = 'held'`),
+    // Duplicate entries (docs/product.md#ach-in): an entry is looked up by its trace number among those received before.
+    index("ach_inbound_entries_trace_idx").on(t.trace_number, t.effective_date),
     index("ach_inbound_entries_return_file_idx").on(t.return_file_id),
     // A payment of ours and the return that came back for it: the member's payments and history
     // read it to show Returned and why, and a second return of the same payment is found by it.
     index("ach_inbound_entries_payment_idx").on(t.payment_id).where(sql`${t.payment_id} is not null`),
     check("ach_inbound_entries_kind_valid", sql`${t.kind} in ('credit', 'debit', 'prenote', 'return', 'noc')`),
-    check("ach_inbound_entries_status_valid", sql`${t.status} in ('received', 'posted', 'returned', 'applied', 'unmatched', 'noted')`),
+    check("ach_inbound_entries_status_valid", sql`${t.status} in ('received', 'posted', 'returned', 'applied', 'unmatched', 'noted', 'held')`),
     check("ach_inbound_entries_returned_has_code", sql`${t.status} <> 'returned' or ${t.return_code} is not null`),
     check("ach_inbound_entries_posted_has_transaction", sql`${t.status} <> 'posted' or ${t.transaction_id} is not null`),
     check("ach_inbound_entries_amount", sql`${t.amount_cents} >= 0`),

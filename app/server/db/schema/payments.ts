@@ -38,6 +38,12 @@ export const externalPayments = pgTable(
     resolved_by: text("resolved_by"),
     /** The exported file (NACHA or pain.001) that sent it; set exactly when the status is sent. */
     export_file_id: bigint("export_file_id", { mode: "number" }),
+    /**
+     * Why an export left this pending payment out (it cannot be written into the file: a name the
+     * file cannot carry...), in staff's words; null while it can go out. It waits in the queue with
+     * this reason, its money still held, until staff cancel it (docs/product.md#payment-queues).
+     */
+    export_problem: text("export_problem"),
   },
   (t) => [
     unique("external_payments_member_key_unique").on(t.member_id, t.idempotency_key),
