@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, expect, it, vi } from "vitest";
 import { AppProcess, Browser, serverDatabase } from "./app-server";
 import { fakeSmtpServer } from "./smtp-support";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
@@ -36,13 +36,18 @@ it("a drill copy sends no email, runs no job and says what it is on every page",
   const home = await fetch(`${app.base}/`);
   expect(await home.text()).toContain("Restore drill copy — not the live bank. No email is sent and no scheduled job runs.");
 
-  // A reset link is written to the outbox (staff can read it there) but never reaches the relay.
+  // A sign-in code is written to the outbox (staff can read it there) but never reaches the relay.
   const member = DEMO_SIGNINS.find((p) => p.kind === "member")!;
   const browser = new Browser(app.base);
-  const reset = await browser.request("/forgot-password", { email: member.email });
-  expect(reset.status).toBeLessThan(400);
-  const inbox = await fetch(`${app.base}/demo/inbox.data?to=${encodeURIComponent(member.email)}`);
-  expect(await inbox.text(), "the reset message is in the outbox").toContain("password_reset");
+  const password_step = await browser.request("/login", { intent: "password", email: member.email, password: member.password });
+  expect(password_step.status).toBeLessThan(400);
+  await vi.waitFor(
+    async () => {
+      const inbox = await fetch(`${app!.base}/demo/inbox.data?to=${encodeURIComponent(member.email)}`);
+      expect(await inbox.text(), "the sign-in code is in the outbox").toContain("sign_in_code");
+    },
+    { timeout: 15_000, interval: 250 },
+  );
   // Delivery starts as the message is written: a second is far more than the fake relay needs.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   expect(smtp.received).toEqual([]);
