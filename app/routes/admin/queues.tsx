@@ -17,6 +17,9 @@ import { achChange, achInPage, achReturnHandled, achReturnsExport, achUpload, re
 import { NotificationsOfChange } from "~/components/admin/ach-changes";
 import { AchInbound, ReturnedItems } from "~/components/admin/ach-inbound";
 import { AdjustmentQueue } from "~/components/admin/approvals";
+import { StaffGrantQueue } from "~/components/admin/staff-grants";
+import { decideStaffGrant, staffGrantRows } from "./staff-grants.server";
+import { STAFF_GRANT_INTENTS } from "~/domain/staff-grants";
 
 /**
  * /admin/queues (docs/product.md#payment-queues): the work waiting for staff who may move money.
@@ -30,11 +33,11 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { staff } = await requireMoneyStaff(request, context.get(requestInfoContext));
-  const [page, deposits, ach_in, adjustments] = await Promise.all([queuesPage(context), depositQueueRows(), achInPage(), adjustmentQueueRows()]);
-  return { ...page, deposits, ach_in, adjustments, staff_id: staff.id, per_file: EXPORT_PAYMENTS_MAX };
+  const [page, deposits, ach_in, adjustments, staff_grants] = await Promise.all([queuesPage(context), depositQueueRows(), achInPage(), adjustmentQueueRows(), staffGrantRows()]);
+  return { ...page, deposits, ach_in, adjustments, staff_grants, staff_id: staff.id, per_file: EXPORT_PAYMENTS_MAX };
 }
 
-const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export", "ach_return_handled", "ach_noc_apply", "ach_noc_handled", "approve_adjustment", "decline_adjustment"] as const;
+const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export", "ach_return_handled", "ach_noc_apply", "ach_noc_handled", "approve_adjustment", "decline_adjustment", ...STAFF_GRANT_INTENTS] as const;
 const ADJUSTMENT_INTENTS: readonly string[] = ["approve_adjustment", "decline_adjustment"];
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -70,6 +73,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The member page's decision and answer (the maker cannot decide; a decline needs a reason).
     return decideQueuedAdjustment({ staff, role, origin, intent, form });
   }
+  // Staff role grants (docs/product.md#staff-role-grants): another admin than the requester decides.
+  if (intent === "approve_staff_grant" || intent === "decline_staff_grant") return decideStaffGrant({ staff, origin, intent, form });
   if (intent === "ach_noc_apply" || intent === "ach_noc_handled") {
     // Notifications of change (docs/product.md#ach-in): a refused note goes next to its field.
     const answer = await achChange(intent, form, staff, origin);
@@ -85,7 +90,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Queues({ loaderData, actionData }: Route.ComponentProps) {
   const { counts, ach, wire, deposits, ach_in, adjustments, staff_id, files, per_file } = loaderData;
   // An adjustment's answer is shown in its own section, beside its forms.
-  const queueAnswer = actionData && !("intent" in actionData && ADJUSTMENT_INTENTS.includes(String(actionData.intent))) ? (actionData as QueueActionResult) : null;
+  const queueAnswer = actionData && !("intent" in actionData && [...ADJUSTMENT_INTENTS, ...STAFF_GRANT_INTENTS].includes(String(actionData.intent))) ? (actionData as QueueActionResult) : null;
   return (
     <div className="space-y-6">
       <div>
@@ -102,6 +107,7 @@ export default function Queues({ loaderData, actionData }: Route.ComponentProps)
       <ReturnedItems count={counts.returns ?? 0} rows={ach_in.returned} files={ach_in.return_files} />
       <NotificationsOfChange count={counts.changes ?? 0} rows={ach_in.changes} error={(actionData as QueueActionResult | undefined)?.noc_error ?? null} />
       <AdjustmentQueue title={QUEUE_TITLES.adjustments} count={counts.adjustments ?? 0} items={adjustments} staffId={staff_id} result={actionData} />
+      <StaffGrantQueue title={QUEUE_TITLES.staff_grants} count={counts.staff_grants ?? 0} items={loaderData.staff_grants} staffId={staff_id} result={actionData} />
       <AchInbound files={ach_in.inbound_files} maxMegabytes={ach_in.max_megabytes} />
       <ExportFiles files={files} />
     </div>

@@ -12,6 +12,7 @@ import { returnedItemsCount } from "./inbound-returns.server";
 import { waitingChangesCount } from "./inbound-noc.server";
 import { pendingDepositCount } from "~/server/deposits/deposits.server";
 import { awaitingAdjustmentCount } from "~/server/member-accounts/adjustments.server";
+import { pendingStaffGrantCount } from "~/server/admin/staff-grants.server";
 
 /**
  * The back office's payment queues (/admin/queues, docs/product.md#payment-queues): the work
@@ -47,6 +48,8 @@ export const QUEUE_SECTIONS: readonly QueueSection[] = [
   { id: "deposits", title: QUEUE_TITLES.deposits, count: pendingDepositCount },
   // Balance adjustments above the profile's amount, waiting for another staff member (maker-checker).
   { id: "adjustments", title: QUEUE_TITLES.adjustments, count: awaitingAdjustmentCount },
+  // Staff roles asked for, waiting for another admin (docs/product.md#staff-role-grants).
+  { id: "staff_grants", title: QUEUE_TITLES.staff_grants, count: pendingStaffGrantCount },
 ];
 
 /** Every queue's count, by section id, and their total (for the navigation). */
