@@ -30,6 +30,7 @@ import {
   memberCounts,
   memberDetails,
   memberMoney,
+  reviewerMemberDetails,
   moneyControl,
   reject,
   removeSignInCode,
@@ -79,13 +80,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const member_id = params.get("member");
   const reveal = params.get("reveal") === "1" && money_powers;
   const counts = await memberCounts();
+  const wanted = member_id && /^[A-Za-z0-9_-]{1,64}$/.test(member_id) ? member_id : null;
   const [list, detail, codes, approvals] = await Promise.all([
     directoryPage({ tab, query, page, counts }),
-    member_id && /^[A-Za-z0-9_-]{1,64}$/.test(member_id) ? memberDetails({ member_id, reveal: reveal ? { staff, origin } : null }) : Promise.resolve(null),
+    // What a loader returns is shaped by role on the server: a reviewer's member has no balance
+    // and no full account number, in the page's data as in its HTML (docs/product.md#member-details).
+    !wanted ? Promise.resolve(null) : money_powers ? memberDetails({ member_id: wanted, reveal: reveal ? { staff, origin } : null }) : reviewerMemberDetails({ member_id: wanted }),
     signInCodes(staff.id),
     money_powers ? adjustmentsAwaitingApproval() : Promise.resolve([]),
   ]);
-  const money = detail && money_powers ? await memberMoney(detail.user_id, { before: params.get("tx_before") }) : null;
+  const money = detail?.view === "staff" ? await memberMoney(detail.user_id, { before: params.get("tx_before") }) : null;
   const page_data = {
     search: url.search,
     search_problem,
@@ -265,9 +269,9 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
             search={search}
             imageError={result?.intent === "member_image" ? result.reply?.error?.image?.[0] : undefined}
             canReveal={loaderData.money_powers}
-            accounts={member && loaderData.money ? <StaffAccounts member={member} settings={loaderData.money.settings} search={search} result={result} secondApprovalAboveCents={loaderData.money.second_approval_above_cents} /> : undefined}
+            accounts={member?.view === "staff" && loaderData.money ? <StaffAccounts member={member} settings={loaderData.money.settings} search={search} result={result} secondApprovalAboveCents={loaderData.money.second_approval_above_cents} /> : undefined}
           >
-            {member && loaderData.money ? (
+            {member?.view === "staff" && loaderData.money ? (
               <>
                 <HoldsBox member={member} holds={loaderData.money.holds} requestKey={loaderData.money.hold_request_key} result={result} />
                 <AddTransactions member={member} />

@@ -25,14 +25,15 @@ export const STAFF_SET_UP_LINK_VALID_HOURS = 72;
 /** The queue section lists this many waiting requests at most (oldest first). */
 const PENDING_LIST_MAX = 100;
 
+/** The new staff member's directory profile: the server command asks for the name only. */
 export interface StaffProfileInput {
   first_name: string;
   last_name: string;
-  street: string;
-  city: string;
-  state: string;
-  postal_code: string;
-  phone: string;
+  street?: string | null;
+  city?: string | null;
+  state?: string | null;
+  postal_code?: string | null;
+  phone?: string | null;
 }
 
 /** Who filed a request: an admin in the back office, or the server command (no person, no session). */
@@ -205,12 +206,12 @@ async function insertStaffAccount(tx: DbOrTx, input: { email: string; name: stri
     user_id,
     first_name: p.first_name,
     last_name: p.last_name,
-    street: p.street,
-    city: p.city,
-    state: p.state,
-    postal_code: p.postal_code,
-    country: "United States",
-    phone: p.phone,
+    street: p.street ?? null,
+    city: p.city ?? null,
+    state: p.state ?? null,
+    postal_code: p.postal_code ?? null,
+    country: p.street ? "United States" : null,
+    phone: p.phone ?? null,
     status: "approved",
     document_status: "verified",
     decided_at: input.now,
