@@ -16,7 +16,7 @@ import { institutionAccount } from "~/server/ledger/accounts.server";
 import { placeHold } from "~/server/ledger/ledger.server";
 import { transferEntries } from "~/domain/ledger-rules";
 import { openTestDatabase } from "./test-database";
-import { person } from "./admin-support";
+import { person, staffThroughGrant } from "./admin-support";
 import { itRefuses, matrixCast, routeContext, run, SignedIn } from "./authorization-matrix";
 import { fundedMember } from "../factories";
 
@@ -138,22 +138,16 @@ describe("the back office's money actions", () => {
     expect(await state()).toEqual(before);
   });
 
-  it("staff create a reviewer with Create New User: staff role, no accounts, refused every money action", async () => {
-    const email = `reviewer-${Date.now()}@example.com`;
-    const created = await run(() =>
-      indexRoute.action({
-        request: request("staff", { intent: "create_member", email, password: "Temporary harbor pass 9", first_name: "Rae", last_name: "Viewer", phone: "(555) 010-0000", street: "1 Road", city: "Dover", state: "NH", postal_code: "03820", role: "reviewer" }),
-        params: {},
-        context: context(),
-      } as never),
-    );
-    expect(created.status).toBe(302);
-    const [row] = await database.db.execute(sql`select id, role from users where email = ${email}`).then((r) => r.rows);
+  it("a reviewer made through a role grant (one admin asks, another approves) has the staff role and no accounts", async () => {
+    const requester = await person(database.db, "admin");
+    const approver = await person(database.db, "admin");
+    const made = await staffThroughGrant(database.db, { role: "reviewer", requester, approver });
+    const [row] = await database.db.execute(sql`select id, role from users where email = ${made.email}`).then((r) => r.rows);
     expect(row).toMatchObject({ role: "reviewer" });
     const accounts = await database.db.execute(sql`select count(*)::int as n from ledger_accounts where member_id = ${String(row!.id)}`);
     expect(Number(accounts.rows[0]!.n)).toBe(0);
     // Staff, not a member: no member sign-in code for them.
-    const code = await run(() => indexRoute.action({ request: request("staff", { intent: "issue_code", member_email: email }), params: {}, context: context() } as never));
+    const code = await run(() => indexRoute.action({ request: request("staff", { intent: "issue_code", member_email: made.email }), params: {}, context: context() } as never));
     expect(code.status).toBe(400);
     expect(code.body).toContain("sign-in codes are for members, not staff accounts");
   });
