@@ -125,6 +125,26 @@ describe("the back office's money actions", () => {
     expect(audit).toMatchObject({ status: 302, location: "/admin" });
   });
 
+  it("a reviewer's member data holds no balance and no full account number (the loader's data, as the page and .data carry it); staff's does", async () => {
+    // A funded member of its own, without the factory's placeholder application fields (they do not decrypt).
+    const member = await fundedMember(database.db, { checking_cents: 50_000, savings_cents: 10_000 });
+    await database.db.execute(sql`update member_profiles set date_of_birth_enc = null, id_number_enc = null where user_id = ${member.member.id}`);
+    const path = `/admin?index&member=${member.member.id}`;
+    const numbers = [member.checking.account_number, member.savings.account_number];
+    const asReviewer = await run(() => indexRoute.loader({ request: request("reviewer", undefined, path), params: {}, context: context() } as never));
+    expect(asReviewer.status).toBe(200);
+    const shown = JSON.parse(asReviewer.body) as { member: { view: string; accounts: Record<string, unknown>[] } };
+    expect(shown.member.view).toBe("reviewer");
+    for (const number of numbers) expect(asReviewer.body).not.toContain(number);
+    for (const field of ["current_cents", "available_cents", "balance", "routing_number", "account_number"]) expect(asReviewer.body).not.toContain(`"${field}"`);
+    expect(asReviewer.body).not.toContain("50000");
+    expect(shown.member.accounts.map((a) => a.masked_number)).toEqual(expect.arrayContaining(numbers.map((n) => `•••• ${n.slice(-4)}`)));
+    // The same page for staff with money powers carries them (so the checks above can fail).
+    const asStaff = await run(() => indexRoute.loader({ request: request("staff", undefined, path), params: {}, context: context() } as never));
+    for (const number of numbers) expect(asStaff.body).toContain(number);
+    expect(asStaff.body).toContain('"current_cents":50000');
+  });
+
   it("a reviewer cannot create users (staff among them)", async () => {
     const before = await state();
     const outcome = await run(() =>
