@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { expect, test, type Browser, type Page } from "./fixtures";
-import { DESKTOP, PHONE, STAFF, TEMPORARY_PASSWORD, expectNoAxeViolations, hydrated, openMemberDetails, uniqueEmail, watchConsole, type TestMember } from "./support";
+import { APPROVER, DESKTOP, PHONE, STAFF, expectNoAxeViolations, grantedStaff, hydrated, openMemberDetails, watchConsole, type TestMember } from "./support";
 
 /**
  * The back office's money controls as staff use them (docs/product.md#member-accounts-staff):
@@ -167,33 +167,13 @@ test("a frozen account: the member meets Transaction Blocked", async ({ newMembe
 });
 
 /**
- * A second staff member (made by staff, temporary password replaced), for the approval. Note: in
- * these runs the worker's staff session was seen ending right after another person signed in and
- * replaced a temporary password; the steps after that use a staff page made afterwards.
+ * A second staff member for the approval: the demo's second admin; or a reviewer made through a
+ * role grant (Dana asks, the second admin approves, the reviewer sets their password with the
+ * set-up link).
  */
 async function secondStaff(browser: Browser, baseURL: string, staffPage: Page, role: "admin" | "reviewer" = "admin"): Promise<TestMember> {
-  const email = uniqueEmail(role === "admin" ? "checker" : "reviewer");
-  const origin = new URL(baseURL).origin;
-  const created = await staffPage.request.post("/admin?index&create=1", {
-    headers: { Origin: origin },
-    form: { intent: "create_member", email, password: TEMPORARY_PASSWORD, first_name: "Casey", last_name: "Checker", phone: "(555) 010-4040", street: "1 Bank Street", city: "Portsmouth", state: "NH", postal_code: "03801", role },
-    maxRedirects: 0,
-  });
-  expect([200, 302, 303]).toContain(created.status());
-  const password = "Harbor checker key 2026";
-  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}` } });
-  try {
-    const headers = { Origin: origin };
-    await context.request.post("/login", { headers, form: { intent: "password", email, password: TEMPORARY_PASSWORD }, maxRedirects: 0 });
-    const inbox = await (await context.request.get(`/demo/inbox?to=${encodeURIComponent(email)}`)).text();
-    const code = /data-testid="demo-code"[^>]*>\s*(\d{6})/.exec(inbox)?.[1] ?? "";
-    await context.request.post("/login", { headers, form: { intent: "code", code }, maxRedirects: 0 });
-    const change = await context.request.post("/change-password", { headers, form: { current_password: TEMPORARY_PASSWORD, new_password: password, confirm_password: password }, maxRedirects: 0 });
-    expect(change.headers()["location"]).toBe("/admin");
-  } finally {
-    await context.close();
-  }
-  return { email, password, first_name: "Casey", last_name: "Checker" };
+  if (role === "admin") return { ...APPROVER, first_name: "Morgan", last_name: "Alvarez" };
+  return grantedStaff(staffPage.context(), browser, baseURL, "reviewer", "reviewer");
 }
 
 test("an adjustment above the limit waits for a second staff member, who approves it; another is declined", async ({ page, newMember, browser, baseURL, pageAs }) => {
@@ -287,6 +267,20 @@ test("a reviewer sees none of the money controls and is refused a money action",
   await expect(reviewer.getByRole("link", { name: /Show full date of birth/ })).toHaveCount(0);
   await expect(reviewer.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Audit log" })).toHaveCount(0);
   await shot(reviewer, "reviewer");
+  // On the wire (docs/product.md#member-details): the page's data and its HTML carry no balance and
+  // no full account number for a reviewer; staff's carry both (so this can fail).
+  const staffData = await (await page.request.get(`/admin.data?member=${encodeURIComponent(memberId)}`)).text();
+  const numbers = [...new Set([...staffData.matchAll(/"(\d{10})"/g)].map((m) => m[1]!))];
+  expect(numbers.length, "the member's account numbers in staff's data").toBeGreaterThanOrEqual(2);
+  expect(staffData).toContain("current_cents");
+  const reviewerData = await (await reviewer.request.get(`/admin.data?member=${encodeURIComponent(memberId)}`)).text();
+  expect(reviewerData).toContain("masked_number");
+  const reviewerHtml = await reviewer.content();
+  for (const number of numbers) {
+    expect(reviewerData).not.toContain(number);
+    expect(reviewerHtml).not.toContain(number);
+  }
+  for (const field of ["current_cents", "available_cents", "routing_number"]) expect(reviewerData).not.toContain(field);
   const refused = await reviewer.request.post("/admin?index", {
     headers: { Origin: new URL(baseURL!).origin },
     form: { intent: "adjust_balance", member_id: memberId, account_id: "1", target_balance: "1000.00", reason: "Not mine to do" },
