@@ -114,10 +114,10 @@ export function StaffRoleRequest({ memberId, result }: { memberId: string; resul
         <Select
           name="staff_role"
           label="Staff role"
-          className="min-w-0 sm:w-80"
+          className="min-w-0 sm:w-72"
           options={[
-            { value: "reviewer", label: STAFF_ROLE_LABELS.reviewer },
-            { value: "admin", label: STAFF_ROLE_LABELS.admin },
+            { value: "reviewer", label: "Reviewer (no money powers)" },
+            { value: "admin", label: "Staff (admin)" },
           ]}
         />
         <Button type="submit" variant="secondary" isPending={busy} pendingLabel="Filing…" className="shrink-0">
