@@ -18,7 +18,7 @@ import { pathToFileURL } from "node:url";
 export const root = path.resolve(import.meta.dirname, "..");
 
 /** The compiled programs: name in BUILD/bin → TypeScript source. */
-export const serverEntries = { server: "server.ts", migrate: "scripts/migrate.ts", "ledger-verify": "scripts/ledger-verify.ts", backup: "scripts/backup.ts", restore: "scripts/restore.ts", "rotate-data-key": "scripts/rotate-data-key.ts" };
+export const serverEntries = { server: "server.ts", migrate: "scripts/migrate.ts", "ledger-verify": "scripts/ledger-verify.ts", backup: "scripts/backup.ts", restore: "scripts/restore.ts", "rotate-data-key": "scripts/rotate-data-key.ts", "staff-create": "scripts/staff-create.ts" };
 
 export function buildDirectory() {
   const directory = path.resolve(root, process.env.MUTUAL_BUILD_DIR ?? "build");

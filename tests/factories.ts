@@ -38,7 +38,7 @@ export interface PersonOptions {
   password?: string;
   name?: string;
   /** An approved member profile and two-factor on, as the back office leaves a member or staff. */
-  profile?: { first_name: string; last_name: string };
+  profile?: { first_name: string; last_name: string; source?: "application" | "staff"; created_at?: Date };
 }
 
 /**

@@ -104,7 +104,8 @@ const phone = z
 export const CreateMemberSchema = z
   .object({
     email,
-    password: z.string("Please enter a temporary password").max(PASSWORD_MAX_CHARS),
+    /** A member's temporary password; staff and reviewers choose their own (docs/product.md#staff-role-grants). */
+    password: z.string().max(PASSWORD_MAX_CHARS).optional(),
     first_name: required("Please enter the first name", 100),
     last_name: required("Please enter the last name", 100),
     phone,
@@ -122,8 +123,10 @@ export const CreateMemberSchema = z
     joint_phone: z.string().trim().max(25).optional(),
   })
   .superRefine((value, ctx) => {
-    const problem = passwordProblem(value.password);
-    if (problem) ctx.addIssue({ code: "custom", path: ["password"], message: problem });
+    if (value.role === "user") {
+      const problem = value.password ? passwordProblem(value.password) : "Please enter a temporary password";
+      if (problem) ctx.addIssue({ code: "custom", path: ["password"], message: problem });
+    }
     if (value.joint_account) {
       if (!value.joint_name) ctx.addIssue({ code: "custom", path: ["joint_name"], message: "Please enter the joint owner's name" });
       if (!value.joint_email || !z.email().safeParse(value.joint_email).success) ctx.addIssue({ code: "custom", path: ["joint_email"], message: "Please enter the joint owner's email address" });

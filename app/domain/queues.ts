@@ -11,6 +11,7 @@ export const QUEUE_TITLES = {
   changes: "Notifications of change",
   deposits: "Mobile deposits",
   adjustments: "Staff postings waiting for a second approval",
+  staff_grants: "Staff roles waiting for a second admin",
 } as const;
 
 export type QueueSectionId = keyof typeof QUEUE_TITLES;

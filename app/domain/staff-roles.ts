@@ -15,3 +15,29 @@ export function isStaffRole(role: string | null | undefined): role is StaffRole 
 export function mayMoveMoney(role: string | null | undefined): boolean {
   return role === "admin";
 }
+
+/**
+ * Who a person in the member directory is (docs/product.md#member-directory): the list and the
+ * details name each kind the same way, from the stored role.
+ */
+export type PersonKind = "applicant" | "member" | "staff" | "reviewer";
+
+export function personKind(role: string | null | undefined): PersonKind {
+  return role === "admin" ? "staff" : role === "reviewer" ? "reviewer" : role === "pending" ? "applicant" : "member";
+}
+
+export const PERSON_KIND_LABELS: Record<PersonKind, string> = { applicant: "Applicant", member: "Member", staff: "Staff", reviewer: "Reviewer" };
+
+/**
+ * The directory's date and its verb, the same in the list and the details: "Applied" for someone
+ * who came through the online application (the application's date), "Created" for an account
+ * staff opened (the day it was opened).
+ */
+export function joinedVerb(source: "application" | "staff"): "Applied" | "Created" {
+  return source === "staff" ? "Created" : "Applied";
+}
+
+/** Staff and reviewers are not applicants: their rows show their role, not an application status. */
+export function showsApplicationStatus(role: string | null | undefined): boolean {
+  return !isStaffRole(role);
+}

@@ -257,6 +257,23 @@ test("a reviewer sees none of the money controls and is refused a money action",
   await expect(reviewer.getByRole("link", { name: /Show full date of birth/ })).toHaveCount(0);
   await expect(reviewer.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Audit log" })).toHaveCount(0);
   await shot(reviewer, "reviewer");
+  // On the wire (docs/product.md#member-details): the page's data and its HTML carry no balance and
+  // no full account number for a reviewer; staff's carry both (so this can fail).
+  // (A staff page made after the reviewer's first sign-in: see the note at secondStaff.)
+  const staffNow = await pageAs(STAFF);
+  const staffData = await (await staffNow.request.get(`/admin.data?member=${encodeURIComponent(memberId)}`)).text();
+  const numbers = [...new Set([...staffData.matchAll(/"(\d{10})"/g)].map((m) => m[1]!))];
+  expect(numbers.length, "the member's account numbers in staff's data").toBeGreaterThanOrEqual(2);
+  expect(staffData).toContain("current_cents");
+  const reviewerData = await (await reviewer.request.get(`/admin.data?member=${encodeURIComponent(memberId)}`)).text();
+  expect(reviewerData).toContain("masked_number");
+  const reviewerHtml = await reviewer.content();
+  for (const number of numbers) {
+    expect(reviewerData).not.toContain(number);
+    expect(reviewerHtml).not.toContain(number);
+  }
+  // (The institution's own routing number is public, in the root data: only the member's fields are checked.)
+  for (const field of ["current_cents", "available_cents", "account_number"]) expect(reviewerData).not.toContain(`"${field}"`);
   const refused = await reviewer.request.post("/admin?index", {
     headers: { Origin: new URL(baseURL!).origin },
     form: { intent: "adjust_balance", member_id: memberId, account_id: "1", target_balance: "1000.00", reason: "Not mine to do" },

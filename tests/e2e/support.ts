@@ -66,6 +66,8 @@ export function watchConsole(page: Page): string[] {
  * through the back office (so no test changes a published demo sign-in), a real PNG, and RFC 6238.
  */
 export const STAFF = { email: "staff@harborview.example", password: "Staff-Demo-Pass-1" };
+/** The demo's second admin: approves what Dana (STAFF) asks for, as dual control needs (docs/product.md#staff-role-grants). */
+export const APPROVER = { email: "approver@harborview.example", password: "Staff-Demo-Pass-2" };
 /** The published demo members (their accounts and six months of history come from the demo seed). */
 export const ALEX = { email: "alex.morgan@harborview.example", password: "Member-Demo-Pass-1", name: "Alex Morgan" };
 export const PRIYA = { email: "priya.shah@harborview.example", password: "Member-Demo-Pass-2", name: "Priya Shah" };
@@ -232,6 +234,57 @@ export async function replaceTemporaryPassword(browser: Browser, baseURL: string
   }
 }
 
+/** A new context signed in with /login's two posts (the code from the demo inbox), from an address of its own. */
+async function signedInContext(browser: Browser, baseURL: string, person: { email: string; password: string }): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}` } });
+  const headers = { Origin: new URL(baseURL).origin };
+  const step1 = await context.request.post("/login", { headers, form: { intent: "password", email: person.email, password: person.password }, maxRedirects: 0 });
+  expect([302, 303], `sign-in of ${person.email}`).toContain(step1.status());
+  const inbox = await (await context.request.get(`/demo/inbox?to=${encodeURIComponent(person.email)}`)).text();
+  const code = /data-testid="demo-code"[^>]*>\s*(\d{6})/.exec(inbox)?.[1] ?? "";
+  const step2 = await context.request.post("/login", { headers, form: { intent: "code", code }, maxRedirects: 0 });
+  expect([302, 303], `second step of ${person.email}`).toContain(step2.status());
+  return context;
+}
+
+/** The new staff member's password, chosen through the set-up link. */
+export const STAFF_PASSWORD = "Harbor checker key 2026";
+
+/**
+ * A staff or reviewer account made the only way there is (docs/product.md#staff-role-grants):
+ * `requester` (a signed-in admin's context) asks with Create New User, the demo's second admin
+ * (APPROVER) approves in Queues, and the new person chooses their password through the set-up
+ * link from the demo inbox. As plain form posts; the pages themselves are tested in
+ * staff-role-grants.spec.ts.
+ */
+export async function grantedStaff(requester: BrowserContext, browser: Browser, baseURL: string, tag: string, role: "admin" | "reviewer"): Promise<TestMember> {
+  const email = uniqueEmail(tag);
+  const headers = { Origin: new URL(baseURL).origin };
+  const asked = await requester.request.post("/admin?index&create=1", {
+    headers,
+    form: { intent: "create_member", email, first_name: "Casey", last_name: "Checker", phone: "(555) 010-4040", street: "1 Bank Street", city: "Portsmouth", state: "NH", postal_code: "03801", role },
+    maxRedirects: 0,
+  });
+  expect([302, 303], `request for ${email}`).toContain(asked.status());
+  const approver = await signedInContext(browser, baseURL, APPROVER);
+  try {
+    const queues = await (await approver.request.get("/admin/queues")).text();
+    const item = queues.split('data-testid="staff-grant-').find((chunk) => chunk.includes(email));
+    const grant_id = /^(\d+)"/.exec(item ?? "")?.[1];
+    expect(grant_id, `the request for ${email} in Queues`).toBeTruthy();
+    const approved = await approver.request.post("/admin/queues", { headers, form: { intent: "approve_staff_grant", grant_id: grant_id! }, maxRedirects: 0 });
+    expect(approved.status(), `approving ${email}`).toBe(200);
+    const inbox = await (await approver.request.get(`/demo/inbox?to=${encodeURIComponent(email)}`)).text();
+    const token = /href="\/reset-password\?token=([A-Za-z0-9_%-]+)"/.exec(inbox)?.[1] ?? "";
+    expect(token, `set-up link for ${email}`).not.toBe("");
+    const set = await approver.request.post("/reset-password", { headers, form: { token: decodeURIComponent(token), password: STAFF_PASSWORD, confirm_password: STAFF_PASSWORD }, maxRedirects: 0 });
+    expect(set.headers()["location"], `password of ${email}`).toBe("/login?notice=reset");
+  } finally {
+    await approver.close();
+  }
+  return { email, password: STAFF_PASSWORD, first_name: "Casey", last_name: "Checker" };
+}
+
 /** Every member createMember makes is named so (the recipient's name a transfer shows). */
 export const CREATED_MEMBER_NAME = "Jordan Tester";
 /** The demo profile's To Another Member amount above which the emailed code confirms (app/config/demo-institution.ts). */
@@ -301,33 +354,14 @@ export async function openMemberDetails(staff: Page, email: string, options: { l
 }
 
 /**
- * A second staff member (made by staff, temporary password replaced), for the approval. Note: in
- * these runs the worker's staff session was seen ending right after another person signed in and
- * replaced a temporary password; the steps after that use a staff page made afterwards.
+ * A second staff member for an approval: the demo's second admin; or a reviewer made through a
+ * role grant (Dana asks, the second admin approves, the reviewer sets their password with the
+ * set-up link). Note: in these runs the worker's staff session was seen ending right after another
+ * person signed in; the steps after that use a staff page made afterwards.
  */
 export async function secondStaff(browser: Browser, baseURL: string, staffPage: Page, role: "admin" | "reviewer" = "admin"): Promise<TestMember> {
-  const email = uniqueEmail(role === "admin" ? "checker" : "reviewer");
-  const origin = new URL(baseURL).origin;
-  const created = await staffPage.request.post("/admin?index&create=1", {
-    headers: { Origin: origin },
-    form: { intent: "create_member", email, password: TEMPORARY_PASSWORD, first_name: "Casey", last_name: "Checker", phone: "(555) 010-4040", street: "1 Bank Street", city: "Portsmouth", state: "NH", postal_code: "03801", role },
-    maxRedirects: 0,
-  });
-  expect([200, 302, 303]).toContain(created.status());
-  const password = "Harbor checker key 2026";
-  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}` } });
-  try {
-    const headers = { Origin: origin };
-    await context.request.post("/login", { headers, form: { intent: "password", email, password: TEMPORARY_PASSWORD }, maxRedirects: 0 });
-    const inbox = await (await context.request.get(`/demo/inbox?to=${encodeURIComponent(email)}`)).text();
-    const code = /data-testid="demo-code"[^>]*>\s*(\d{6})/.exec(inbox)?.[1] ?? "";
-    await context.request.post("/login", { headers, form: { intent: "code", code }, maxRedirects: 0 });
-    const change = await context.request.post("/change-password", { headers, form: { current_password: TEMPORARY_PASSWORD, new_password: password, confirm_password: password }, maxRedirects: 0 });
-    expect(change.headers()["location"]).toBe("/admin");
-  } finally {
-    await context.close();
-  }
-  return { email, password, first_name: "Casey", last_name: "Checker" };
+  if (role === "admin") return { ...APPROVER, first_name: "Morgan", last_name: "Alvarez" };
+  return grantedStaff(staffPage.context(), browser, baseURL, "reviewer", "reviewer");
 }
 
 /** A real PNG (`size`×`size`, a two-colour pattern), built with zlib. */

@@ -5,7 +5,8 @@ import type { Database } from "~/server/db/client.server";
 import { memberProfiles, users } from "~/server/db/schema";
 import { approveApplication, rejectApplication, requestInformation } from "~/server/admin/review.server";
 import { createMemberByStaff } from "~/server/admin/create-member.server";
-import { DIRECTORY_PAGE_SIZE, directoryCounts, listDirectory, type DirectoryCounts } from "~/server/admin/directory.server";
+import { DIRECTORY_PAGE_SIZE, directoryCounts, listDirectory, memberDetail, type DirectoryCounts } from "~/server/admin/directory.server";
+import { joinedVerb, personKind, showsApplicationStatus } from "~/domain/staff-roles";
 import { openTestDatabase, onPostgres } from "./test-database";
 import { applicant, fullChecklist, ORIGIN, person } from "./admin-support";
 
@@ -156,5 +157,36 @@ describe("search and pages", () => {
       }
       expect(seen).toEqual(expected);
     }
+  });
+});
+
+describe("each kind of person reads right, the same in the list and the details", () => {
+  /** A person as the demo seed makes them: the profile dated long ago, the account row today. */
+  async function seeded(role: "user" | "admin" | "reviewer", source: "application" | "staff", last_name: string) {
+    const made = await person(database.db, role, { profile: { first_name: "Kind", last_name, source, created_at: new Date("2025-03-01T12:00:00Z") } });
+    return made.id;
+  }
+
+  it("role and source come through unchanged, and both views date a person by their profile", async () => {
+    const member = await seeded("user", "application", "Kindmember");
+    const staffer = await seeded("admin", "staff", "Kindstaff");
+    const reviewer = await seeded("reviewer", "staff", "Kindreviewer");
+    const list = await listDirectory(database.db, { tab: "all", query: "Kind" });
+    const row = (id: string) => list.items.find((i) => i.user_id === id)!;
+    expect(row(member)).toMatchObject({ role: "user", source: "application" });
+    expect(row(staffer)).toMatchObject({ role: "admin", source: "staff" });
+    // A reviewer is not listed as staff with money powers.
+    expect(row(reviewer)).toMatchObject({ role: "reviewer", source: "staff" });
+    for (const id of [member, staffer, reviewer]) {
+      const detail = (await memberDetail(database.db, { member_id: id }))!;
+      expect(new Date(detail.created_at).toISOString(), id).toBe(new Date(row(id).created_at).toISOString());
+      expect(detail.role).toBe(row(id).role);
+    }
+  });
+
+  it("staff and reviewers show their role, not an application status; a date reads Applied or Created by how the person came", () => {
+    expect([personKind("admin"), personKind("reviewer"), personKind("user"), personKind("pending"), personKind(null)]).toEqual(["staff", "reviewer", "member", "applicant", "member"]);
+    expect([showsApplicationStatus("admin"), showsApplicationStatus("reviewer"), showsApplicationStatus("user"), showsApplicationStatus("pending")]).toEqual([false, false, true, true]);
+    expect([joinedVerb("application"), joinedVerb("staff")]).toEqual(["Applied", "Created"]);
   });
 });

@@ -251,7 +251,7 @@ describe("directory", () => {
 });
 
 describe("create member", () => {
-  const input = (email: string, role: "user" | "admin" = "user") => ({
+  const input = (email: string, role: "user" | "admin" | "reviewer" = "user") => ({
     email,
     password: "Temporary harbor pass 9",
     first_name: "Robin",
@@ -286,9 +286,14 @@ describe("create member", () => {
     expect(await createMemberByStaff(database.db, { staff, member: input(email), origin: ORIGIN })).toEqual({ status: "email_taken" });
   });
 
-  it("a staff account gets no bank accounts", async () => {
-    const result = await createMemberByStaff(database.db, { staff, member: input(`staff-${Date.now()}@example.com`, "admin"), origin: ORIGIN });
-    expect(result).toMatchObject({ status: "created", account_numbers: [] });
+  it("never creates a staff or reviewer account: a staff role is a request another admin approves (docs/product.md#staff-role-grants)", async () => {
+    for (const role of ["admin", "reviewer"] as const) {
+      const email = `staff-${role}-${Date.now()}@example.com`;
+      const result = await createMemberByStaff(database.db, { staff, member: input(email, role), origin: ORIGIN });
+      expect(result.status, role).toBe("failed");
+      const rows = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from users where email = ${email}`);
+      expect(rows.rows[0]!.n, role).toBe(0);
+    }
   });
 });
 

@@ -16,7 +16,7 @@ import { institutionAccount } from "~/server/ledger/accounts.server";
 import { placeHold } from "~/server/ledger/ledger.server";
 import { transferEntries } from "~/domain/ledger-rules";
 import { openTestDatabase } from "./test-database";
-import { person } from "./admin-support";
+import { person, staffThroughGrant } from "./admin-support";
 import { itRefuses, matrixCast, routeContext, run, SignedIn } from "./authorization-matrix";
 import { fundedMember } from "../factories";
 
@@ -125,6 +125,26 @@ describe("the back office's money actions", () => {
     expect(audit).toMatchObject({ status: 302, location: "/admin" });
   });
 
+  it("a reviewer's member data holds no balance and no full account number (the loader's data, as the page and .data carry it); staff's does", async () => {
+    // A funded member of its own, without the factory's placeholder application fields (they do not decrypt).
+    const member = await fundedMember(database.db, { checking_cents: 50_000, savings_cents: 10_000 });
+    await database.db.execute(sql`update member_profiles set date_of_birth_enc = null, id_number_enc = null where user_id = ${member.member.id}`);
+    const path = `/admin?index&member=${member.member.id}`;
+    const numbers = [member.checking.account_number, member.savings.account_number];
+    const asReviewer = await run(() => indexRoute.loader({ request: request("reviewer", undefined, path), params: {}, context: context() } as never));
+    expect(asReviewer.status).toBe(200);
+    const shown = JSON.parse(asReviewer.body) as { member: { view: string; accounts: Record<string, unknown>[] } };
+    expect(shown.member.view).toBe("reviewer");
+    for (const number of numbers) expect(asReviewer.body).not.toContain(number);
+    for (const field of ["current_cents", "available_cents", "balance", "routing_number", "account_number"]) expect(asReviewer.body).not.toContain(`"${field}"`);
+    expect(asReviewer.body).not.toContain("50000");
+    expect(shown.member.accounts.map((a) => a.masked_number)).toEqual(expect.arrayContaining(numbers.map((n) => `•••• ${n.slice(-4)}`)));
+    // The same page for staff with money powers carries them (so the checks above can fail).
+    const asStaff = await run(() => indexRoute.loader({ request: request("staff", undefined, path), params: {}, context: context() } as never));
+    for (const number of numbers) expect(asStaff.body).toContain(number);
+    expect(asStaff.body).toContain('"current_cents":50000');
+  });
+
   it("a reviewer cannot create users (staff among them)", async () => {
     const before = await state();
     const outcome = await run(() =>
@@ -138,22 +158,16 @@ describe("the back office's money actions", () => {
     expect(await state()).toEqual(before);
   });
 
-  it("staff create a reviewer with Create New User: staff role, no accounts, refused every money action", async () => {
-    const email = `reviewer-${Date.now()}@example.com`;
-    const created = await run(() =>
-      indexRoute.action({
-        request: request("staff", { intent: "create_member", email, password: "Temporary harbor pass 9", first_name: "Rae", last_name: "Viewer", phone: "(555) 010-0000", street: "1 Road", city: "Dover", state: "NH", postal_code: "03820", role: "reviewer" }),
-        params: {},
-        context: context(),
-      } as never),
-    );
-    expect(created.status).toBe(302);
-    const [row] = await database.db.execute(sql`select id, role from users where email = ${email}`).then((r) => r.rows);
+  it("a reviewer made through a role grant (one admin asks, another approves) has the staff role and no accounts", async () => {
+    const requester = await person(database.db, "admin");
+    const approver = await person(database.db, "admin");
+    const made = await staffThroughGrant(database.db, { role: "reviewer", requester, approver });
+    const [row] = await database.db.execute(sql`select id, role from users where email = ${made.email}`).then((r) => r.rows);
     expect(row).toMatchObject({ role: "reviewer" });
     const accounts = await database.db.execute(sql`select count(*)::int as n from ledger_accounts where member_id = ${String(row!.id)}`);
     expect(Number(accounts.rows[0]!.n)).toBe(0);
     // Staff, not a member: no member sign-in code for them.
-    const code = await run(() => indexRoute.action({ request: request("staff", { intent: "issue_code", member_email: email }), params: {}, context: context() } as never));
+    const code = await run(() => indexRoute.action({ request: request("staff", { intent: "issue_code", member_email: made.email }), params: {}, context: context() } as never));
     expect(code.status).toBe(400);
     expect(code.body).toContain("sign-in codes are for members, not staff accounts");
   });

@@ -102,7 +102,7 @@ describe("demo seed", () => {
       expect(await seedDemoIfEmpty(demo)).toBe(false);
       const people = await demo.db.select({ email: users.email, role: users.role, status: memberProfiles.status, joint: memberProfiles.joint_account }).from(users).innerJoin(memberProfiles, eq(memberProfiles.user_id, users.id));
       expect(people).toHaveLength(DEMO_SIGNINS.length);
-      expect(people.filter((p) => p.role === "admin")).toHaveLength(1);
+      expect(people.filter((p) => p.role === "admin")).toHaveLength(2); // two admins, so that dual control can be tried
       expect(people.filter((p) => p.role === "user")).toHaveLength(3);
       expect(people.filter((p) => p.role === "pending" && p.status === "pending")).toHaveLength(2);
       expect(people.filter((p) => p.joint)).toHaveLength(1);

@@ -4,7 +4,7 @@ import { Button, FormMessage, SchemaForm, Select, TextField, useSchemaForm } fro
 import { groupAccountNumber } from "~/domain/account-display";
 import { formatCents } from "~/domain/money";
 import { ACCOUNT_STATUSES, ACCOUNT_STATUS_LABELS, AccountEditSchema, AdjustBalanceSchema } from "~/domain/member-accounts";
-import type { MemberDetailData } from "./member-detail";
+import type { StaffMemberDetail as MemberDetailData } from "./member-detail";
 import { StatusBadge, StatusLine } from "./admin-shell";
 import { withParams } from "./format";
 import { formMessageOf, resultFor } from "./money-result";

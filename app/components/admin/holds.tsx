@@ -4,7 +4,7 @@ import { formatCents } from "~/domain/money";
 import { PlaceHoldSchema, ReleaseHoldSchema } from "~/domain/member-accounts";
 import type { StaffHoldView } from "~/server/member-accounts/holds.server";
 import { useInstitutionDates } from "~/components/institution-dates";
-import type { MemberDetailData } from "./member-detail";
+import type { StaffMemberDetail as MemberDetailData } from "./member-detail";
 import { StatusLine } from "./admin-shell";
 import { formMessageOf, resultFor } from "./money-result";
 

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import type { MemberDetail } from "~/server/admin/directory.server";
+import type { MemberDetail, ReviewerMemberDetail } from "~/server/admin/directory.server";
 import { Eye, FileText, RotateCcw, UserRound } from "lucide-react";
 import { PROFILE_IMAGE_TYPES, profileImageProblem } from "~/domain/settings";
 import { FileField } from "~/components/auth/file-field";
@@ -11,9 +11,15 @@ import { ID_TYPE_OPTIONS, MARITAL_STATUS_OPTIONS } from "~/domain/membership-app
 import { StatusBadge } from "./admin-shell";
 import { initials, withParams } from "./format";
 import { useInstitutionDates } from "~/components/institution-dates";
+import { joinedVerb, personKind, PERSON_KIND_LABELS, showsApplicationStatus } from "~/domain/staff-roles";
 
-/** The detail pane shows exactly what the directory service returns (one shape, one place). */
-export type MemberDetailData = MemberDetail;
+/**
+ * The detail pane shows exactly what the directory service returns (one shape, one place): the
+ * staff view, or a reviewer's, whose accounts carry a masked number and no money.
+ */
+export type MemberDetailData = MemberDetail | ReviewerMemberDetail;
+/** The staff view only (the money sections, account edits, holds). */
+export type StaffMemberDetail = MemberDetail;
 
 export const idTypeLabel = (value: string | null) => ID_TYPE_OPTIONS.find((o) => o.value === value)?.label ?? value ?? "—";
 export const maritalLabel = (value: string | null) => MARITAL_STATUS_OPTIONS.find((o) => o.value === value)?.label ?? value ?? "—";
@@ -75,12 +81,12 @@ export function MemberDetailPane({
               User Details: {member.email}
             </h2>
             <p className="text-sm text-slate-700">
-              {member.name} · Created {formatDate(member.created_at)}
+              {member.name} · {joinedVerb(p.source)} {formatDate(member.created_at)}
             </p>
             <p className="mt-1 flex flex-wrap gap-1.5">
-              <StatusBadge status={p.status} />
-              {p.status === "pending" ? <StatusBadge status={p.document_status} /> : null}
-              <span className="inline-flex items-center rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-800">{member.role === "admin" ? "Staff" : member.role === "pending" ? "Applicant" : "Member"}</span>
+              {showsApplicationStatus(member.role) ? <StatusBadge status={p.status} /> : null}
+              {showsApplicationStatus(member.role) && p.status === "pending" ? <StatusBadge status={p.document_status} /> : null}
+              <span className="inline-flex items-center rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-800">{PERSON_KIND_LABELS[personKind(member.role)]}</span>
             </p>
           </div>
         </div>
@@ -159,21 +165,28 @@ export function MemberDetailPane({
                   <th role="columnheader" scope="col" className="py-2 pr-3 font-medium">
                     Number
                   </th>
-                  <th role="columnheader" scope="col" className="py-2 pr-3 font-medium">
-                    Routing
-                  </th>
+                  {member.view === "staff" ? (
+                    <th role="columnheader" scope="col" className="py-2 pr-3 font-medium">
+                      Routing
+                    </th>
+                  ) : null}
                   <th role="columnheader" scope="col" className="py-2 pr-3 font-medium">
                     Status
                   </th>
-                  <th role="columnheader" scope="col" className="py-2 pr-3 text-right font-medium">
-                    Current
-                  </th>
-                  <th role="columnheader" scope="col" className="py-2 text-right font-medium">
-                    Available
-                  </th>
+                  {member.view === "staff" ? (
+                    <>
+                      <th role="columnheader" scope="col" className="py-2 pr-3 text-right font-medium">
+                        Current
+                      </th>
+                      <th role="columnheader" scope="col" className="py-2 text-right font-medium">
+                        Available
+                      </th>
+                    </>
+                  ) : null}
                 </tr>
               </thead>
               <tbody role="rowgroup" className="block divide-y divide-slate-100 sm:table-row-group">
+                {/* A reviewer's accounts carry a masked number and no money (the loader sent nothing more). */}
                 {member.accounts.map((a) => (
                   <tr key={a.id} role="row" className="grid grid-cols-2 gap-x-4 gap-y-2 py-3 sm:table-row sm:py-0">
                     <td role="cell" className="font-medium text-slate-900 sm:py-2 sm:pr-3">
@@ -181,23 +194,29 @@ export function MemberDetailPane({
                     </td>
                     <td role="cell" className="tabular font-mono whitespace-nowrap sm:py-2 sm:pr-3">
                       <PhoneLabel>Number</PhoneLabel>
-                      {groupAccountNumber(a.account_number)}
+                      {"account_number" in a ? groupAccountNumber(a.account_number) : a.masked_number}
                     </td>
-                    <td role="cell" className="tabular font-mono whitespace-nowrap sm:py-2 sm:pr-3">
-                      <PhoneLabel>Routing</PhoneLabel>
-                      {a.routing_number}
-                    </td>
+                    {"routing_number" in a ? (
+                      <td role="cell" className="tabular font-mono whitespace-nowrap sm:py-2 sm:pr-3">
+                        <PhoneLabel>Routing</PhoneLabel>
+                        {a.routing_number}
+                      </td>
+                    ) : null}
                     <td role="cell" className="row-start-1 col-start-2 justify-self-end sm:py-2 sm:pr-3">
                       <StatusBadge status={a.status} />
                     </td>
-                    <td role="cell" className="tabular whitespace-nowrap sm:py-2 sm:pr-3 sm:text-right">
-                      <PhoneLabel>Current</PhoneLabel>
-                      {formatCents(a.current_cents)}
-                    </td>
-                    <td role="cell" className="tabular whitespace-nowrap sm:py-2 sm:text-right">
-                      <PhoneLabel>Available</PhoneLabel>
-                      {formatCents(a.available_cents)}
-                    </td>
+                    {"current_cents" in a ? (
+                      <>
+                        <td role="cell" className="tabular whitespace-nowrap sm:py-2 sm:pr-3 sm:text-right">
+                          <PhoneLabel>Current</PhoneLabel>
+                          {formatCents(a.current_cents)}
+                        </td>
+                        <td role="cell" className="tabular whitespace-nowrap sm:py-2 sm:text-right">
+                          <PhoneLabel>Available</PhoneLabel>
+                          {formatCents(a.available_cents)}
+                        </td>
+                      </>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>

@@ -3,6 +3,7 @@ import { ChevronLeft, ChevronRight, Search } from "lucide-react";
 import { StatusBadge } from "./admin-shell";
 import { withParams } from "./format";
 import { useInstitutionDates } from "~/components/institution-dates";
+import { joinedVerb, personKind, PERSON_KIND_LABELS, showsApplicationStatus } from "~/domain/staff-roles";
 
 type Tab = "all" | "pending" | "approved" | "rejected";
 const TABS: { id: Tab; label: string }[] = [
@@ -20,6 +21,7 @@ interface ListItem {
   role: string;
   status: string;
   document_status: string;
+  source: "application" | "staff";
   created_at: Date | string;
 }
 
@@ -116,15 +118,19 @@ export function MemberList({
                   <span className="min-w-0">
                     <span className="block truncate font-medium text-slate-900">
                       {m.first_name} {m.last_name}
-                      {m.role === "admin" ? <span className="ml-2 rounded bg-brand-100 px-1.5 py-0.5 text-xs font-semibold text-brand-800">Staff</span> : null}
+                      {showsApplicationStatus(m.role) ? null : <span className="ml-2 rounded bg-brand-100 px-1.5 py-0.5 text-xs font-semibold text-brand-800">{PERSON_KIND_LABELS[personKind(m.role)]}</span>}
                     </span>
                     <span className="block text-sm [overflow-wrap:anywhere] text-slate-700">{m.email}</span>
-                    <span className="block text-xs text-slate-600">Applied {formatDate(m.created_at)}</span>
+                    <span className="block text-xs text-slate-600">
+                      {joinedVerb(m.source)} {formatDate(m.created_at)}
+                    </span>
                   </span>
-                  <span className="flex shrink-0 flex-col items-end gap-1">
-                    <StatusBadge status={m.status} />
-                    {m.status === "pending" && m.document_status === "info_requested" ? <StatusBadge status="info_requested" /> : null}
-                  </span>
+                  {showsApplicationStatus(m.role) ? (
+                    <span className="flex shrink-0 flex-col items-end gap-1">
+                      <StatusBadge status={m.status} />
+                      {m.status === "pending" && m.document_status === "info_requested" ? <StatusBadge status="info_requested" /> : null}
+                    </span>
+                  ) : null}
                 </Link>
               </li>
             );

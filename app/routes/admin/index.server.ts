@@ -1,5 +1,5 @@
 import { withDatabase } from "~/server/db/db.server";
-import { directoryCounts, listDirectory, memberDetail } from "~/server/admin/directory.server";
+import { directoryCounts, listDirectory, memberDetail, reviewerMemberDetail } from "~/server/admin/directory.server";
 import { approveApplication, rejectApplication, requestInformation } from "~/server/admin/review.server";
 import { createMemberByStaff } from "~/server/admin/create-member.server";
 import { setMemberImageByStaff } from "~/server/admin/member-image.server";
@@ -16,6 +16,8 @@ import { awaitingAdjustments, memberMoneyPane } from "~/server/member-accounts/p
 export const memberCounts = withDatabase(directoryCounts);
 export const directoryPage = withDatabase(listDirectory);
 export const memberDetails = withDatabase(memberDetail);
+/** A reviewer's view of a member: no balances, masked account numbers (the type has no other fields). */
+export const reviewerMemberDetails = withDatabase(reviewerMemberDetail);
 export const memberMoney = withDatabase(memberMoneyPane);
 export const adjustmentsAwaitingApproval = withDatabase(awaitingAdjustments);
 export const signInCodes = withDatabase(codePanel);

@@ -30,6 +30,7 @@ import {
   memberCounts,
   memberDetails,
   memberMoney,
+  reviewerMemberDetails,
   moneyControl,
   reject,
   removeSignInCode,
@@ -42,6 +43,9 @@ import { MemberTransactions, ReverseAllBox } from "~/components/admin/member-tra
 import { ApprovalsBox } from "~/components/admin/approvals";
 import { isMoneyResult } from "~/components/admin/money-result";
 import { AddTransactions } from "~/components/admin/add-transactions";
+import { StaffRoleRequest } from "~/components/admin/staff-grants";
+import { STAFF_GRANT_MESSAGES } from "~/domain/staff-grants";
+import { requestStaffAccount, requestStaffRole } from "./staff-grants.server";
 
 /**
  * The back office home (docs/product.md#back-office): the one-time-code panel, the member
@@ -57,6 +61,7 @@ const NOTICES: Record<string, string> = {
   rejected: "Application rejected. The applicant was emailed the reason.",
   info_requested: "Information requested. The applicant was emailed and can answer on their status page.",
   created: "User created. They must change the temporary password at first sign-in.",
+  grant_requested: "Request filed. Another admin must approve the staff role in Queues before the account exists; the approver sees the email address, and the new staff member then gets a link to choose their own password.",
   image_updated: "Profile image updated.",
 };
 
@@ -75,13 +80,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const member_id = params.get("member");
   const reveal = params.get("reveal") === "1" && money_powers;
   const counts = await memberCounts();
+  const wanted = member_id && /^[A-Za-z0-9_-]{1,64}$/.test(member_id) ? member_id : null;
   const [list, detail, codes, approvals] = await Promise.all([
     directoryPage({ tab, query, page, counts }),
-    member_id && /^[A-Za-z0-9_-]{1,64}$/.test(member_id) ? memberDetails({ member_id, reveal: reveal ? { staff, origin } : null }) : Promise.resolve(null),
+    // What a loader returns is shaped by role on the server: a reviewer's member has no balance
+    // and no full account number, in the page's data as in its HTML (docs/product.md#member-details).
+    !wanted ? Promise.resolve(null) : money_powers ? memberDetails({ member_id: wanted, reveal: reveal ? { staff, origin } : null }) : reviewerMemberDetails({ member_id: wanted }),
     signInCodes(staff.id),
     money_powers ? adjustmentsAwaitingApproval() : Promise.resolve([]),
   ]);
-  const money = detail && money_powers ? await memberMoney(detail.user_id, { before: params.get("tx_before") }) : null;
+  const money = detail?.view === "staff" ? await memberMoney(detail.user_id, { before: params.get("tx_before") }) : null;
   const page_data = {
     search: url.search,
     search_problem,
@@ -133,7 +141,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Reversals, adjustments, holds, account edits: staff with money powers only (403 for a reviewer).
   if (isMoneyIntent(intent)) return moneyControl({ staff, role, origin, intent, form });
   // Creating people (staff among them) is not a reviewer's to do.
-  if (intent === "create_member" && !mayMoveMoney(role)) throw data({ form_error: NOT_ALLOWED_MESSAGE }, { status: 403 });
+  if ((intent === "create_member" || intent === "request_staff_role") && !mayMoveMoney(role)) throw data({ form_error: NOT_ALLOWED_MESSAGE }, { status: 403 });
+
+  // A member raised to staff or reviewer: a request another admin approves (docs/product.md#staff-role-grants).
+  if (intent === "request_staff_role") return requestStaffRole({ staff, origin, form });
 
   if (intent === "review") {
     const member_id = String(form.get("member_id") ?? "");
@@ -163,6 +174,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     const parsed = parseSubmission(CreateMemberSchema, form);
     if (parsed.status !== "success") {
       return data({ intent, reply: replyTo(parsed), message: "Failed to create user: please check the highlighted fields.", tone: "error" } satisfies AdminActionResult, { status: 400 });
+    }
+    if (parsed.value.role !== "user") {
+      // A staff or reviewer account is a role grant: filed here, created only once another admin approves it.
+      const v = parsed.value;
+      const profile = { first_name: v.first_name, last_name: v.last_name, street: v.street, city: v.city, state: v.state, postal_code: v.postal_code, phone: v.phone };
+      const grant = await requestStaffAccount({ requester: { kind: "staff", staff }, email: v.email, role: v.role === "admin" ? "admin" : "reviewer", profile, origin });
+      if (grant.status === "requested") throw redirect(withParams(url.search, { create: null, index: null, notice: "grant_requested" }));
+      const message = grant.status === "already_pending" ? STAFF_GRANT_MESSAGES.already_pending : STAFF_GRANT_MESSAGES.email_taken;
+      const field = grant.status === "already_pending" ? "A staff role request for this address is already waiting for approval." : "An account with this email already exists.";
+      return data({ intent, message, tone: "error", reply: replyTo(parsed, { fieldErrors: { email: [field] } }) } satisfies AdminActionResult, { status: 409 });
     }
     const result = await createMember({ staff, member: parsed.value, origin });
     if (result.status === "created") throw redirect(withParams(url.search, { create: null, index: null, notice: "created", member: result.user_id }));
@@ -248,14 +269,15 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
             search={search}
             imageError={result?.intent === "member_image" ? result.reply?.error?.image?.[0] : undefined}
             canReveal={loaderData.money_powers}
-            accounts={member && loaderData.money ? <StaffAccounts member={member} settings={loaderData.money.settings} search={search} result={result} secondApprovalAboveCents={loaderData.money.second_approval_above_cents} /> : undefined}
+            accounts={member?.view === "staff" && loaderData.money ? <StaffAccounts member={member} settings={loaderData.money.settings} search={search} result={result} secondApprovalAboveCents={loaderData.money.second_approval_above_cents} /> : undefined}
           >
-            {member && loaderData.money ? (
+            {member?.view === "staff" && loaderData.money ? (
               <>
                 <HoldsBox member={member} holds={loaderData.money.holds} requestKey={loaderData.money.hold_request_key} result={result} />
                 <AddTransactions member={member} />
                 <MemberTransactions member_id={member.user_id} page={loaderData.money.transactions} before={loaderData.money.transactions_before} search={search} result={result} />
                 <ReverseAllBox member_id={member.user_id} search={search} result={result} />
+                {member.role === "user" ? <StaffRoleRequest memberId={member.user_id} result={result} /> : null}
               </>
             ) : null}
           </MemberDetailPane>

@@ -17,6 +17,9 @@ import { achChange, achDuplicate, achInPage, achReturnHandled, achReturnsExport,
 import { NotificationsOfChange } from "~/components/admin/ach-changes";
 import { AchInbound, PossibleDuplicates, ReturnedItems } from "~/components/admin/ach-inbound";
 import { SecondApprovalQueue, SECOND_APPROVAL_INTENTS } from "~/components/admin/second-approvals";
+import { StaffGrantQueue } from "~/components/admin/staff-grants";
+import { decideStaffGrant, staffGrantRows } from "./staff-grants.server";
+import { STAFF_GRANT_INTENTS } from "~/domain/staff-grants";
 
 /**
  * /admin/queues (docs/product.md#payment-queues): the work waiting for staff who may move money.
@@ -30,11 +33,11 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { staff } = await requireMoneyStaff(request, context.get(requestInfoContext));
-  const [page, deposits, ach_in, adjustments, posting_requests] = await Promise.all([queuesPage(context), depositQueueRows(), achInPage(), adjustmentQueueRows(), postingRequestQueueRows()]);
-  return { ...page, deposits, ach_in, adjustments, posting_requests, staff_id: staff.id, per_file: EXPORT_PAYMENTS_MAX };
+  const [page, deposits, ach_in, adjustments, posting_requests, staff_grants] = await Promise.all([queuesPage(context), depositQueueRows(), achInPage(), adjustmentQueueRows(), postingRequestQueueRows(), staffGrantRows()]);
+  return { ...page, deposits, ach_in, adjustments, posting_requests, staff_grants, staff_id: staff.id, per_file: EXPORT_PAYMENTS_MAX };
 }
 
-const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export", "ach_return_handled", "ach_noc_apply", "ach_noc_handled", "ach_duplicate_post", "ach_duplicate_return", "approve_adjustment", "decline_adjustment", "approve_posting_request", "decline_posting_request"] as const;
+const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export", "ach_return_handled", "ach_noc_apply", "ach_noc_handled", "ach_duplicate_post", "ach_duplicate_return", "approve_adjustment", "decline_adjustment", "approve_posting_request", "decline_posting_request", ...STAFF_GRANT_INTENTS] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { staff, role, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
@@ -76,6 +79,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     // An Add Transactions file or table held back by the dual-control rule (docs/security.md#dual-control).
     return decideQueuedPostingRequest({ staff, role, origin, intent, form });
   }
+  // Staff role grants (docs/product.md#staff-role-grants): another admin than the requester decides.
+  if (intent === "approve_staff_grant" || intent === "decline_staff_grant") return decideStaffGrant({ staff, origin, intent, form });
   if (intent === "ach_noc_apply" || intent === "ach_noc_handled") {
     // Notifications of change (docs/product.md#ach-in): a refused note goes next to its field.
     const answer = await achChange(intent, form, staff, origin);
@@ -94,9 +99,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Queues({ loaderData, actionData }: Route.ComponentProps) {
-  const { counts, ach, wire, deposits, ach_in, adjustments, posting_requests, staff_id, files, per_file } = loaderData;
-  // A second approval's answer is shown in its own section, beside its forms.
-  const queueAnswer = actionData && !("intent" in actionData && SECOND_APPROVAL_INTENTS.includes(String(actionData.intent))) ? (actionData as QueueActionResult) : null;
+  const { counts, ach, wire, deposits, ach_in, adjustments, posting_requests, staff_grants, staff_id, files, per_file } = loaderData;
+  // A second approval's or a role grant's answer is shown in its own section, beside its forms.
+  const queueAnswer = actionData && !("intent" in actionData && [...SECOND_APPROVAL_INTENTS, ...STAFF_GRANT_INTENTS].includes(String(actionData.intent))) ? (actionData as QueueActionResult) : null;
   return (
     <div className="space-y-6">
       <div>
@@ -114,6 +119,7 @@ export default function Queues({ loaderData, actionData }: Route.ComponentProps)
       <ReturnedItems count={counts.returns ?? 0} rows={ach_in.returned} files={ach_in.return_files} />
       <NotificationsOfChange count={counts.changes ?? 0} rows={ach_in.changes} error={(actionData as QueueActionResult | undefined)?.noc_error ?? null} />
       <SecondApprovalQueue title={QUEUE_TITLES.adjustments} count={counts.adjustments ?? 0} adjustments={adjustments} requests={posting_requests} staffId={staff_id} result={actionData} />
+      <StaffGrantQueue title={QUEUE_TITLES.staff_grants} count={counts.staff_grants ?? 0} items={staff_grants} staffId={staff_id} result={actionData} />
       <AchInbound files={ach_in.inbound_files} maxMegabytes={ach_in.max_megabytes} />
       <ExportFiles files={files} />
     </div>

@@ -13,12 +13,13 @@ import { staffCreatedMemberEmail } from "./emails.server";
 import type { Staff } from "./review.server";
 
 /**
- * "Create New User" (docs/product.md#create-new-user): staff open an active member (or a staff
- * account) directly. The account is created through Better Auth's adapter without signing anyone
+ * "Create New User" (docs/product.md#create-new-user): staff open an active member directly. A
+ * staff or reviewer account is never created here: it is a role grant that another admin approves
+ * (staff-grants.server.ts, docs/product.md#staff-role-grants). The account is created through Better Auth's adapter without signing anyone
  * in, so the staff member stays signed in as themselves. The password is temporary: a
  * `password_change_requirements` row makes the sign-in ask for a new one (see
  * `mustChangePassword`). A member (role user) gets Checking and Savings at zero through the ledger
- * and a debit card; a staff account gets none.
+ * and a debit card.
  */
 export type CreateMemberResult =
   | { status: "created"; user_id: string; account_numbers: string[] }
@@ -28,6 +29,9 @@ export type CreateMemberResult =
 export async function createMemberByStaff(db: Db, input: { staff: Staff; member: CreateMemberInput; origin: AuditOrigin; now?: Date }): Promise<CreateMemberResult> {
   const m = input.member;
   const now = input.now ?? new Date();
+  // Dual control: a staff role is only ever granted through an approved request.
+  if (m.role !== "user" || !m.password) return { status: "failed", detail: "staff roles are granted through a request another admin approves" };
+  const password = m.password;
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, m.email));
   if (existing) return { status: "email_taken" };
 
@@ -39,7 +43,7 @@ export async function createMemberByStaff(db: Db, input: { staff: Staff; member:
       { method: "admin" } as never,
     );
     user_id = user.id;
-    await context.internalAdapter.linkAccount({ userId: user_id, providerId: "credential", accountId: user_id, password: await hashPassword(m.password) });
+    await context.internalAdapter.linkAccount({ userId: user_id, providerId: "credential", accountId: user_id, password: await hashPassword(password) });
   } catch (error) {
     const code = (error as { body?: { code?: string } }).body?.code ?? "";
     if (code.startsWith("USER_ALREADY_EXISTS")) return { status: "email_taken" };

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { applicationDecisions, applicationInfoRequests, ledgerAccounts, memberDirectoryCounts, memberProfiles, users } from "~/server/db/schema";
 import { maskDateOfBirth, maskIdNumber } from "~/domain/membership-application";
+import { maskAccountNumber } from "~/domain/account-display";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { memberAccounts, routingNumber } from "~/server/ledger/accounts.server";
 import { memberCards } from "~/server/cards/cards.server";
@@ -48,14 +49,20 @@ export async function directoryCounts(db: Db): Promise<DirectoryCounts> {
   return counts;
 }
 
+/** Who someone is in the back office's eyes: an applicant, a member, staff or a reviewer (docs/product.md#people-and-roles). */
+export type DirectoryRole = "user" | "pending" | "admin" | "reviewer";
+
 export interface DirectoryItem {
   user_id: string;
   email: string;
   first_name: string;
   last_name: string;
-  role: "user" | "pending" | "admin";
+  role: DirectoryRole;
   status: "pending" | "approved" | "rejected";
   document_status: "pending" | "info_requested" | "verified" | "rejected";
+  /** How the person came: an online application, or an account staff opened (the date's verb). */
+  source: "application" | "staff";
+  /** The profile's date: when they applied, or when staff opened the account. */
   created_at: Date;
 }
 
@@ -127,23 +134,51 @@ export async function listDirectory(db: Db, input: { tab: DirectoryTab; query?: 
       role: users.role,
       status: memberProfiles.status,
       document_status: memberProfiles.document_status,
+      source: memberProfiles.source,
       created_at: memberProfiles.created_at,
     })
     .from(memberProfiles)
     .innerJoin(users, eq(users.id, memberProfiles.user_id))
     .where(sql`${memberProfiles.user_id} in (select chosen.user_id from (${chosen}) as chosen)`)
     .orderBy(desc(memberProfiles.created_at), desc(memberProfiles.user_id));
-  // A reviewer is staff too: listed with the Staff badge.
-  const items: DirectoryItem[] = rows.slice(0, DIRECTORY_PAGE_SIZE).map((r) => ({ ...r, role: r.role === "admin" || r.role === "reviewer" ? "admin" : r.role === "pending" ? "pending" : "user" }));
+  const items: DirectoryItem[] = rows.slice(0, DIRECTORY_PAGE_SIZE).map((r) => ({ ...r, role: directoryRole(r.role) }));
   const total = hits ? null : input.counts ? input.counts[input.tab] : null;
   return { items, page, page_size: DIRECTORY_PAGE_SIZE, has_next: rows.length > DIRECTORY_PAGE_SIZE && page < DIRECTORY_PAGES_MAX, total, query };
 }
 
+function directoryRole(stored: string | null): DirectoryRole {
+  return stored === "admin" || stored === "reviewer" || stored === "pending" ? stored : "user";
+}
+
+/** An account as staff with money powers see it: full number, routing number and balances. */
+export interface StaffAccountView {
+  id: number;
+  account_number: string;
+  type: string;
+  name: string;
+  status: string;
+  current_cents: number;
+  available_cents: number;
+  routing_number: string;
+}
+
+/** An account as a reviewer sees it (docs/product.md#people-and-roles): masked number, no money. */
+export interface ReviewerAccountView {
+  id: number;
+  masked_number: string;
+  type: string;
+  name: string;
+  status: string;
+}
+
 export interface MemberDetail {
+  /** Which shape this is: staff with money powers ("staff") or a reviewer ("reviewer", see ReviewerMemberDetail). */
+  view: "staff";
   user_id: string;
   email: string;
   name: string;
-  role: "user" | "pending" | "admin";
+  role: DirectoryRole;
+  /** The profile's date, as the directory shows it (applied, or opened by staff: `profile.source`). */
   created_at: Date;
   has_image: boolean;
   profile: {
@@ -178,7 +213,7 @@ export interface MemberDetail {
   };
   /** True when date of birth and ID number are shown in clear (and that view was audited). */
   revealed: boolean;
-  accounts: { id: number; account_number: string; type: string; name: string; status: string; current_cents: number; available_cents: number; routing_number: string }[];
+  accounts: StaffAccountView[];
   cards: { id: number; masked_number: string; expiry_month: number; expiry_year: number; status: string; account_id: number }[];
   info_requests: { id: number; message: string; requested_at: Date; status: "pending" | "answered"; answer_text: string | null; answered_at: Date | null; has_answer_document: boolean }[];
   decisions: { id: number; decision: string; note: string | null; decided_at: Date; decided_by_email: string | null; checklist: unknown }[];
@@ -190,13 +225,28 @@ export interface MemberDetail {
 }
 
 /**
+ * The member's details as a reviewer's page carries them, in the loader's data and the HTML:
+ * the type has no balance, no full account number and no routing number, so none can reach a
+ * reviewer by accident (docs/product.md#member-details).
+ */
+export type ReviewerMemberDetail = Omit<MemberDetail, "view" | "accounts"> & { view: "reviewer"; accounts: ReviewerAccountView[] };
+
+/** A reviewer's view of one member: the same details, masked (never revealed), accounts without money. */
+export async function reviewerMemberDetail(db: Db, input: { member_id: string }): Promise<ReviewerMemberDetail | null> {
+  const detail = await memberDetail(db, { member_id: input.member_id, reveal: null });
+  if (!detail) return null;
+  const { accounts, view: _staffView, ...rest } = detail;
+  return { ...rest, view: "reviewer", accounts: accounts.map((a) => ({ id: a.id, masked_number: maskAccountNumber(a.account_number), type: a.type, name: a.name, status: a.status })) };
+}
+
+/**
  * One member for the detail pane and the verification dialog. Date of birth and ID number are
  * masked unless `reveal` is set, in which case the view is audited first
  * (docs/product.md#personal-data-guarded).
  */
 export async function memberDetail(db: Db, input: { member_id: string; reveal?: { staff: Staff; origin: AuditOrigin } | null }): Promise<MemberDetail | null> {
   const [row] = await db
-    .select({ profile: memberProfiles, email: users.email, name: users.name, role: users.role, created_at: users.createdAt })
+    .select({ profile: memberProfiles, email: users.email, name: users.name, role: users.role })
     .from(memberProfiles)
     .innerJoin(users, eq(users.id, memberProfiles.user_id))
     .where(eq(memberProfiles.user_id, input.member_id));
@@ -239,11 +289,12 @@ export async function memberDetail(db: Db, input: { member_id: string; reveal?: 
     : [];
   const routing = routingNumber();
   return {
+    view: "staff",
     user_id: p.user_id,
     email: row.email,
     name: row.name,
-    role: row.role === "admin" || row.role === "reviewer" ? "admin" : row.role === "pending" ? "pending" : "user",
-    created_at: row.created_at,
+    role: directoryRole(row.role),
+    created_at: p.created_at,
     has_image: Boolean(p.image_file),
     profile: {
       first_name: p.first_name,

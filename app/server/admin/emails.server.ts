@@ -67,3 +67,36 @@ export function staffCreatedMemberEmail(first_name: string): Message {
       signature(),
   };
 }
+
+const ROLE_NAMES: Record<"admin" | "reviewer", string> = { admin: "staff", reviewer: "reviewer (staff without money powers)" };
+
+/**
+ * A new staff account's set-up link (docs/product.md#staff-role-grants): sent only to the address
+ * the second admin approved. The link sets the person's own password; staff see only the redacted
+ * text in the outbox, so the admins who asked and approved cannot use it.
+ */
+export function staffSetUpEmail(name: string, role: "admin" | "reviewer", url: string, valid_hours: number): Message {
+  const profile = institution();
+  const text = (link: string) =>
+    `Hello ${name},\n\n` +
+    `A back-office account at ${profile.name} was opened for you, as ${ROLE_NAMES[role]}.\n\n` +
+    `Choose your own password here (the link works once and expires in ${valid_hours} hours):\n${link}\n\n` +
+    `Then sign in at ${publicBaseUrl()}/login: a 6-digit code is emailed to this address at every sign-in, and you can switch to an authenticator app in Settings.\n\n` +
+    `If you did not expect this, tell ${profile.support_email} at once.` +
+    signature();
+  return { kind: "password_reset", subject: `Set up your back-office account`, text: text(url), redacted_text: text("[set-up link hidden: it works for the new staff member only]") };
+}
+
+/** A member raised to staff or reviewer, told by email once a second admin approved it. */
+export function staffRoleGrantedEmail(name: string, role: "admin" | "reviewer"): Message {
+  const profile = institution();
+  return {
+    kind: "security_alert",
+    subject: `You now have back-office access`,
+    text:
+      `Hello ${name},\n\n` +
+      `Your sign-in at ${profile.name} now also opens the back office, as ${ROLE_NAMES[role]}. Your password and second factor stay as they are.\n\n` +
+      `If you did not expect this, tell ${profile.support_email} at once.` +
+      signature(),
+  };
+}

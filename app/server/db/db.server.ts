@@ -88,7 +88,7 @@ export function withDatabase<A extends unknown[], R>(service: (database: Db, ...
 }
 
 /**
- * The database of a maintenance command (migrate, ledger:verify, data-key:rotate). In production,
+ * The database of a maintenance command (migrate, ledger:verify, data-key:rotate, staff:create). In production,
  * a command that finds no DATABASE_URL and no embedded database in DATA_DIR refuses instead of
  * creating an empty one: that is what an environment file that was not loaded looks like (a
  * `sh`-sourced file whose URL holds `&` leaves DATABASE_URL unset), and "Migrations applied" or

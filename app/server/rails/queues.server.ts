@@ -14,6 +14,7 @@ import { heldEntriesCount } from "./inbound-held.server";
 import { pendingDepositCount } from "~/server/deposits/deposits.server";
 import { awaitingAdjustmentCount } from "~/server/member-accounts/adjustments.server";
 import { awaitingPostingRequestCount } from "~/server/postings/approvals.server";
+import { pendingStaffGrantCount } from "~/server/admin/staff-grants.server";
 
 /**
  * The back office's payment queues (/admin/queues, docs/product.md#payment-queues): the work
@@ -52,6 +53,8 @@ export const QUEUE_SECTIONS: readonly QueueSection[] = [
   // Staff credits held back by the dual-control rule (balance adjustments and Add Transactions
   // files), waiting for another staff member (maker-checker, docs/security.md#dual-control).
   { id: "adjustments", title: QUEUE_TITLES.adjustments, count: async (db) => (await awaitingAdjustmentCount(db)) + (await awaitingPostingRequestCount(db)) },
+  // Staff roles asked for, waiting for another admin (docs/product.md#staff-role-grants).
+  { id: "staff_grants", title: QUEUE_TITLES.staff_grants, count: pendingStaffGrantCount },
 ];
 
 /** Every queue's count, by section id, and their total (for the navigation). */

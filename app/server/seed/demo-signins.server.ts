@@ -14,6 +14,9 @@ export interface DemoSignIn {
 
 export const DEMO_SIGNINS: readonly DemoSignIn[] = [
   { kind: "staff", label: "Staff (back office)", first_name: "Dana", last_name: "Whitfield", email: "staff@harborview.example", password: "Staff-Demo-Pass-1" },
+  // A second admin, so that what needs two people can be tried: a staff role or a large
+  // adjustment one asks for and the other approves (docs/product.md#staff-role-grants).
+  { kind: "staff", label: "Staff, second approver", first_name: "Morgan", last_name: "Alvarez", email: "approver@harborview.example", password: "Staff-Demo-Pass-2" },
   { kind: "member", label: "Member, joint account", first_name: "Alex", last_name: "Morgan", email: "alex.morgan@harborview.example", password: "Member-Demo-Pass-1" },
   { kind: "member", label: "Member", first_name: "Priya", last_name: "Shah", email: "priya.shah@harborview.example", password: "Member-Demo-Pass-2" },
   { kind: "member", label: "Member", first_name: "Sam", last_name: "Okafor", email: "sam.okafor@harborview.example", password: "Member-Demo-Pass-3" },

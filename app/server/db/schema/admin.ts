@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
  * The back office's own records (docs/product.md#staff-review, docs/product.md#back-office).
@@ -68,3 +68,54 @@ export const memberDirectoryCounts = pgTable(
     check("member_directory_counts_not_negative", sql`${t.members} >= 0`),
   ],
 );
+
+export const STAFF_GRANT_KINDS = ["create", "raise"] as const;
+export const STAFF_GRANT_STATUSES = ["pending", "approved", "declined"] as const;
+export type StaffGrantStatus = (typeof STAFF_GRANT_STATUSES)[number];
+
+/**
+ * Every staff role asked for (docs/product.md#staff-role-grants, docs/security.md#dual-control-of-staff-roles):
+ * a new staff account ("create": the person's name, address and phone wait in `profile`) or a
+ * member raised to staff ("raise": `user_id` is the member). Nothing takes effect until another
+ * admin approves; a decline keeps its reason. `requested_by` is null for a request filed by the
+ * server command (`npm run staff:create`). The database refuses an approver who is the requester,
+ * and a second waiting request for the same address, whatever the code does.
+ */
+export const staffRoleGrants = pgTable(
+  "staff_role_grants",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: text("kind", { enum: STAFF_GRANT_KINDS }).notNull(),
+    /** Lower case: the address the new staff member's set-up link and sign-in codes go to. */
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    role: text("role", { enum: ["admin", "reviewer"] }).notNull(),
+    /** The member raised (kind "raise"), or the account created on approval (kind "create"). */
+    user_id: text("user_id"),
+    /** For "create": first_name, last_name, street, city, state, postal_code, phone. */
+    profile: jsonb("profile"),
+    status: text("status", { enum: STAFF_GRANT_STATUSES }).notNull().default("pending"),
+    requested_by: text("requested_by"),
+    requested_by_email: text("requested_by_email"),
+    requested_at: timestamptz("requested_at").defaultNow().notNull(),
+    decided_by: text("decided_by"),
+    decided_by_email: text("decided_by_email"),
+    decided_at: timestamptz("decided_at"),
+    decline_reason: text("decline_reason"),
+  },
+  (t) => [
+    index("staff_role_grants_pending_idx").on(t.requested_at, t.id).where(sql`${t.status} = 'pending'`),
+    uniqueIndex("staff_role_grants_one_pending_per_email").on(t.email).where(sql`${t.status} = 'pending'`),
+    check("staff_role_grants_kind_valid", sql`${t.kind} in ('create', 'raise')`),
+    check("staff_role_grants_role_valid", sql`${t.role} in ('admin', 'reviewer')`),
+    check("staff_role_grants_status_valid", sql`${t.status} in ('pending', 'approved', 'declined')`),
+    check("staff_role_grants_email_lower", sql`${t.email} = lower(${t.email}) and length(${t.email}) > 0`),
+    check("staff_role_grants_raise_has_user", sql`${t.kind} <> 'raise' or ${t.user_id} is not null`),
+    check("staff_role_grants_create_has_profile", sql`${t.kind} <> 'create' or ${t.profile} is not null`),
+    check("staff_role_grants_approver_not_requester", sql`${t.decided_by} is null or ${t.requested_by} is null or ${t.decided_by} <> ${t.requested_by}`),
+    check("staff_role_grants_decided", sql`${t.status} = 'pending' or (${t.decided_by} is not null and ${t.decided_at} is not null)`),
+    check("staff_role_grants_declined_has_reason", sql`${t.status} <> 'declined' or length(${t.decline_reason}) > 0`),
+  ],
+);
+
+export type StaffRoleGrant = typeof staffRoleGrants.$inferSelect;
