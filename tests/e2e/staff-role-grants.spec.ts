@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { expect, test } from "./fixtures";
-import { APPROVER, DESKTOP, PHONE, STAFF, STAFF_PASSWORD, expectNoAxeViolations, hydrated, uniqueEmail, watchConsole } from "./support";
+import { APPROVER, DESKTOP, NO_SESSION, PHONE, STAFF, STAFF_PASSWORD, expectNoAxeViolations, hydrated, uniqueEmail, watchConsole } from "./support";
 
 /**
  * Staff role grants under dual control (docs/product.md#staff-role-grants): Dana (staff) asks for
@@ -55,7 +55,7 @@ test("one admin asks for a reviewer account, another approves it in Queues, and 
   await expect(section.getByText("Approved. The staff account exists now; a link to set their own password was emailed to the address shown.")).toBeVisible({ timeout: 20_000 });
 
   // The reviewer: the set-up link from their mail, their own password, then the emailed code.
-  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}` } });
+  const context = await browser.newContext({ baseURL, storageState: NO_SESSION, extraHTTPHeaders: { "X-Forwarded-For": `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}` } });
   const reviewer = await context.newPage();
   await reviewer.goto(`/demo/inbox?to=${encodeURIComponent(email)}`);
   await reviewer.getByRole("link", { name: "Open the reset link" }).first().click();

@@ -154,9 +154,18 @@ export async function signIn(page: Page, email: string, password: string, code?:
   await expect(page).not.toHaveURL(/\/login/);
 }
 
+/**
+ * A context that starts signed out. `browser.newContext()` inside a test takes the test's own
+ * options, the signed-in person's cookies (`storageState`) among them: a "new person" signing in
+ * there signed in on top of the worker's staff session, which then ended (the staff page was seen
+ * signed out right after another person signed in), and the new person's pages could open as
+ * staff (a set-up link's answer went on to /admin).
+ */
+export const NO_SESSION = { cookies: [], origins: [] };
+
 /** A signed-in staff browser context (one sign-in per spec file: sign-ins are rate-limited per address). */
 export async function staffContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL });
+  const context = await browser.newContext({ baseURL, storageState: NO_SESSION });
   const page = await context.newPage();
   await signIn(page, STAFF.email, STAFF.password);
   await page.close();
@@ -217,7 +226,7 @@ export async function createMember(staff: BrowserContext, baseURL: string, tag: 
  */
 export async function replaceTemporaryPassword(browser: Browser, baseURL: string, email: string, temporary: string, chosen: string) {
   const address = `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}`;
-  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": address } });
+  const context = await browser.newContext({ baseURL, storageState: NO_SESSION, extraHTTPHeaders: { "X-Forwarded-For": address } });
   try {
     const headers = { Origin: new URL(baseURL).origin };
     const step1 = await context.request.post("/login", { headers, form: { intent: "password", email, password: temporary }, maxRedirects: 0 });
@@ -236,7 +245,7 @@ export async function replaceTemporaryPassword(browser: Browser, baseURL: string
 
 /** A new context signed in with /login's two posts (the code from the demo inbox), from an address of its own. */
 async function signedInContext(browser: Browser, baseURL: string, person: { email: string; password: string }): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}` } });
+  const context = await browser.newContext({ baseURL, storageState: NO_SESSION, extraHTTPHeaders: { "X-Forwarded-For": `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}` } });
   const headers = { Origin: new URL(baseURL).origin };
   const step1 = await context.request.post("/login", { headers, form: { intent: "password", email: person.email, password: person.password }, maxRedirects: 0 });
   expect([302, 303], `sign-in of ${person.email}`).toContain(step1.status());
@@ -356,8 +365,7 @@ export async function openMemberDetails(staff: Page, email: string, options: { l
 /**
  * A second staff member for an approval: the demo's second admin; or a reviewer made through a
  * role grant (Dana asks, the second admin approves, the reviewer sets their password with the
- * set-up link). Note: in these runs the worker's staff session was seen ending right after another
- * person signed in; the steps after that use a staff page made afterwards.
+ * set-up link), in a context that starts signed out (NO_SESSION).
  */
 export async function secondStaff(browser: Browser, baseURL: string, staffPage: Page, role: "admin" | "reviewer" = "admin"): Promise<TestMember> {
   if (role === "admin") return { ...APPROVER, first_name: "Morgan", last_name: "Alvarez" };
