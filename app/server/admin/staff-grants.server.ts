@@ -60,61 +60,62 @@ export async function requestNewStaff(
   input: { requester: GrantRequester; email: string; role: StaffRole; profile: StaffProfileInput; origin: AuditOrigin; now?: Date },
 ): Promise<RequestGrantResult> {
   const email = input.email.trim().toLowerCase();
-  const now = input.now ?? new Date();
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
   if (existing) return { status: "email_taken" };
   const name = `${input.profile.first_name} ${input.profile.last_name}`;
+  return fileGrantRequest(db, {
+    actor: actorOf(input.requester),
+    grant: { kind: "create", email, name, role: input.role, profile: input.profile },
+    origin: input.origin,
+    now: input.now ?? new Date(),
+  });
+}
+
+/** Files a request to raise a member (role user) to staff or reviewer. */
+export async function requestRaise(db: Db, input: { staff: Staff; member_id: string; role: StaffRole; origin: AuditOrigin; now?: Date }): Promise<RequestGrantResult> {
+  const [member] = await db.select({ id: users.id, email: users.email, name: users.name, role: users.role }).from(users).where(eq(users.id, input.member_id));
+  if (!member) return { status: "not_found" };
+  // Applicants are not raised (their identity is not verified yet); staff already are staff.
+  if (member.role !== "user" && member.role !== null) return { status: "not_a_member" };
+  return fileGrantRequest(db, {
+    actor: actorOf({ kind: "staff", staff: input.staff }),
+    grant: { kind: "raise", email: member.email, name: member.name, role: input.role, user_id: member.id },
+    member: { id: member.id, role: member.role ?? "user" },
+    origin: input.origin,
+    now: input.now ?? new Date(),
+  });
+}
+
+/**
+ * One waiting request per address: the row and its audit entry in one transaction. A second
+ * request for the same address, filed at the same moment, meets the unique index instead.
+ */
+async function fileGrantRequest(
+  db: Db,
+  input: {
+    actor: { actor_id: string | null; actor_email: string };
+    grant: { kind: "create" | "raise"; email: string; name: string; role: StaffRole; profile?: StaffProfileInput; user_id?: string };
+    member?: { id: string; role: string };
+    origin: AuditOrigin;
+    now: Date;
+  },
+): Promise<RequestGrantResult> {
+  const { actor, grant, member, now } = input;
   try {
     return await db.transaction(async (tx) => {
-      const [waiting] = await tx.select({ id: staffRoleGrants.id }).from(staffRoleGrants).where(and(eq(staffRoleGrants.email, email), eq(staffRoleGrants.status, "pending")));
+      const [waiting] = await tx.select({ id: staffRoleGrants.id }).from(staffRoleGrants).where(and(eq(staffRoleGrants.email, grant.email), eq(staffRoleGrants.status, "pending")));
       if (waiting) return { status: "already_pending" } as const;
-      const actor = actorOf(input.requester);
       const [row] = await tx
         .insert(staffRoleGrants)
-        .values({ kind: "create", email, name, role: input.role, profile: input.profile, requested_by: actor.actor_id, requested_by_email: actor.actor_email, requested_at: now })
+        .values({ ...grant, requested_by: actor.actor_id, requested_by_email: actor.actor_email, requested_at: now })
         .returning({ id: staffRoleGrants.id });
       await recordAudit(tx, {
         ...actor,
         action: "staff_grant.request",
         subject_type: "staff_role_grant",
         subject_id: row!.id,
-        after: { kind: "create", email, name, role: input.role, status: "pending" },
-        request_id: input.origin.request_id,
-        ip: input.origin.ip,
-        at: now,
-      });
-      return { status: "requested", grant_id: row!.id } as const;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) return { status: "already_pending" };
-    throw error;
-  }
-}
-
-/** Files a request to raise a member (role user) to staff or reviewer. */
-export async function requestRaise(db: Db, input: { staff: Staff; member_id: string; role: StaffRole; origin: AuditOrigin; now?: Date }): Promise<RequestGrantResult> {
-  const now = input.now ?? new Date();
-  const [member] = await db.select({ id: users.id, email: users.email, name: users.name, role: users.role }).from(users).where(eq(users.id, input.member_id));
-  if (!member) return { status: "not_found" };
-  // Applicants are not raised (their identity is not verified yet); staff already are staff.
-  if (member.role !== "user" && member.role !== null) return { status: "not_a_member" };
-  try {
-    return await db.transaction(async (tx) => {
-      const [waiting] = await tx.select({ id: staffRoleGrants.id }).from(staffRoleGrants).where(and(eq(staffRoleGrants.email, member.email), eq(staffRoleGrants.status, "pending")));
-      if (waiting) return { status: "already_pending" } as const;
-      const [row] = await tx
-        .insert(staffRoleGrants)
-        .values({ kind: "raise", email: member.email, name: member.name, role: input.role, user_id: member.id, requested_by: input.staff.id, requested_by_email: input.staff.email, requested_at: now })
-        .returning({ id: staffRoleGrants.id });
-      await recordAudit(tx, {
-        actor_id: input.staff.id,
-        actor_email: input.staff.email,
-        action: "staff_grant.request",
-        subject_type: "staff_role_grant",
-        subject_id: row!.id,
-        member_id: member.id,
-        before: { role: member.role ?? "user" },
-        after: { kind: "raise", email: member.email, name: member.name, role: input.role, status: "pending" },
+        ...(member ? { member_id: member.id, before: { role: member.role } } : {}),
+        after: { kind: grant.kind, email: grant.email, name: grant.name, role: grant.role, status: "pending" },
         request_id: input.origin.request_id,
         ip: input.origin.ip,
         at: now,
