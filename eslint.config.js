@@ -4,17 +4,41 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
 // The route rules, shared by route modules and their view-models (below).
-const DB_IN_ROUTE = { group: ["~/server/db", "~/server/db/*", "**/server/db", "**/server/db/*", "drizzle-orm", "drizzle-orm/*"], message: "Routes call services in app/server, never the database." };
-const LEDGER_IN_ROUTE = { group: ["~/server/ledger", "~/server/ledger/*", "**/server/ledger", "**/server/ledger/*"], message: "Routes call services in app/server, never the ledger: money moves through a service." };
-const GET_AUTH_IN_ROUTE = { name: "~/server/auth/auth.server", importNames: ["getAuth"], message: "Routes never hold the database handle: call a function of the screen's view-model (<screen>.server.ts beside the route) that opens it." };
-const DB_HANDLE = "Routes never hold the database handle: call a function of the screen's view-model (<screen>.server.ts beside the route, withDatabase) that opens it.";
+const DB_IN_ROUTE = {
+  group: ["~/server/db", "~/server/db/*", "**/server/db", "**/server/db/*", "drizzle-orm", "drizzle-orm/*"],
+  message: "Routes call services in app/server, never the database.",
+};
+const LEDGER_IN_ROUTE = {
+  group: ["~/server/ledger", "~/server/ledger/*", "**/server/ledger", "**/server/ledger/*"],
+  message: "Routes call services in app/server, never the ledger: money moves through a service.",
+};
+const GET_AUTH_IN_ROUTE = {
+  name: "~/server/auth/auth.server",
+  importNames: ["getAuth"],
+  message:
+    "Routes never hold the database handle: call a function of the screen's view-model (<screen>.server.ts beside the route) that opens it.",
+};
+const DB_HANDLE =
+  "Routes never hold the database handle: call a function of the screen's view-model (<screen>.server.ts beside the route, withDatabase) that opens it.";
 const DB_HANDLE_IN_ROUTE = [
   { selector: "ObjectPattern > Property[key.name=/^(db|database)$/]", message: DB_HANDLE },
   { selector: "MemberExpression[property.name=/^(db|database)$/]", message: DB_HANDLE },
 ];
 
 export default tseslint.config(
-  { ignores: ["build/", "build-*/", "node_modules/", ".react-router/", "data/", "test-results/", "playwright-report/", "app/server/db/migrations/", "bench/results/tmp/"] },
+  {
+    ignores: [
+      "build/",
+      "build-*/",
+      "node_modules/",
+      ".react-router/",
+      "data/",
+      "test-results/",
+      "playwright-report/",
+      "app/server/db/migrations/",
+      "bench/results/tmp/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -25,7 +49,10 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
       // Money is integer cents: parseFloat on an amount is almost always a bug.
-      "no-restricted-globals": ["error", { name: "parseFloat", message: "Use parseDollarsToCents from ~/domain/money for amounts." }],
+      "no-restricted-globals": [
+        "error",
+        { name: "parseFloat", message: "Use parseDollarsToCents from ~/domain/money for amounts." },
+      ],
     },
   },
   // The directions of docs/architecture.md#dependency-directions, enforced. A fixture test proves
@@ -50,7 +77,20 @@ export default tseslint.config(
     files: ["app/routes/**/*.server.ts"],
     rules: {
       // Types (Db for a parameter) are fine: they hold nothing.
-      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ regex: "(^|/)server/db(/(?!db\\.server$).*)?$|^drizzle-orm(/|$)", allowTypeImports: true, message: "A view-model opens the database (withDatabase from ~/server/db/db.server) and calls services in app/server; the SQL lives there." }, { ...LEDGER_IN_ROUTE, allowTypeImports: true }] }],
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "(^|/)server/db(/(?!db\\.server$).*)?$|^drizzle-orm(/|$)",
+              allowTypeImports: true,
+              message:
+                "A view-model opens the database (withDatabase from ~/server/db/db.server) and calls services in app/server; the SQL lives there.",
+            },
+            { ...LEDGER_IN_ROUTE, allowTypeImports: true },
+          ],
+        },
+      ],
     },
   },
   {
@@ -59,7 +99,16 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["~/server", "~/server/*", "**/server/*"], allowTypeImports: true, message: "Components import app/server for types only (import type); the data comes from the route's loader." }] },
+        {
+          patterns: [
+            {
+              group: ["~/server", "~/server/*", "**/server/*"],
+              allowTypeImports: true,
+              message:
+                "Components import app/server for types only (import type); the data comes from the route's loader.",
+            },
+          ],
+        },
       ],
     },
   },
@@ -71,13 +120,36 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
-          paths: ["fs", "fs/promises", "path", "crypto", "net", "http", "https", "os", "child_process", "pg", "better-auth", "react-router"].map((name) => ({
+          paths: [
+            "fs",
+            "fs/promises",
+            "path",
+            "crypto",
+            "net",
+            "http",
+            "https",
+            "os",
+            "child_process",
+            "pg",
+            "better-auth",
+            "react-router",
+          ].map((name) => ({
             name,
             message: "app/domain is pure: no I/O, no server, no database.",
           })),
           patterns: [
             {
-              group: ["~/server", "~/server/*", "**/server/*", "~/config/*.server", "node:*", "drizzle-orm", "drizzle-orm/*", "@electric-sql/*", "better-auth/*"],
+              group: [
+                "~/server",
+                "~/server/*",
+                "**/server/*",
+                "~/config/*.server",
+                "node:*",
+                "drizzle-orm",
+                "drizzle-orm/*",
+                "@electric-sql/*",
+                "better-auth/*",
+              ],
               message: "app/domain is pure: no I/O, no server, no database.",
             },
           ],

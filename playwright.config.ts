@@ -17,13 +17,22 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-e2e-"));
  * --ui), which the shell cannot. Set here in the runner, so its workers inherit the same choice.
  */
 const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
-const watched = process.argv.some((arg) => ["--headed", "--debug", "--ui"].includes(arg)) || Boolean(process.env.PWDEBUG);
+const watched =
+  process.argv.some((arg) => ["--headed", "--debug", "--ui"].includes(arg)) || Boolean(process.env.PWDEBUG);
 process.env.CHROMIUM_PATH ??= !watched && fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium";
 export const chromiumPath = process.env.CHROMIUM_PATH;
 
 const launchOptions = {
   executablePath: chromiumPath,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 };
 
 export default defineConfig({
@@ -52,8 +61,17 @@ export default defineConfig({
   // would settle holds other specs are still looking at; it runs alone, after all the others.
   // (Playwright runs a dependency project whole: to run only that spec, add --no-deps.)
   projects: [
-    { name: "chromium", testIgnore: /payment-queues\.spec\.ts$/, use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions } },
-    { name: "exports", testMatch: /payment-queues\.spec\.ts$/, dependencies: ["chromium"], use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions } },
+    {
+      name: "chromium",
+      testIgnore: /payment-queues\.spec\.ts$/,
+      use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions },
+    },
+    {
+      name: "exports",
+      testMatch: /payment-queues\.spec\.ts$/,
+      dependencies: ["chromium"],
+      use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions },
+    },
   ],
   webServer: {
     // The compiled server, as production runs it (scripts/e2e.mjs builds it first).
@@ -61,9 +79,18 @@ export default defineConfig({
     url: `http://localhost:${port}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { ...(process.env.MUTUAL_BUILD_DIR ? { MUTUAL_BUILD_DIR: process.env.MUTUAL_BUILD_DIR } : {}), NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", E2E: "1", TRUST_PROXY: "1",
+    env: {
+      ...(process.env.MUTUAL_BUILD_DIR ? { MUTUAL_BUILD_DIR: process.env.MUTUAL_BUILD_DIR } : {}),
+      NODE_ENV: "production",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      E2E: "1",
+      TRUST_PROXY: "1",
       // Browser tests move the job clock forward (/admin/jobs) to see jobs due later run now, and
       // poll often so those runs follow within a second (app/server/jobs/).
-      JOB_CLOCK: "adjustable", JOB_POLL_MS: "300" },
+      JOB_CLOCK: "adjustable",
+      JOB_POLL_MS: "300",
+    },
   },
 });

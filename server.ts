@@ -53,7 +53,9 @@ async function main() {
   let productionBuild: Promise<ServerBuild> | undefined;
   if (production) {
     if (!fs.existsSync(path.join(buildDir, "server/index.js"))) {
-      throw new ConfigurationError("No production build found: run `npm run build` first (npm start does this for you).");
+      throw new ConfigurationError(
+        "No production build found: run `npm run build` first (npm start does this for you).",
+      );
     }
     // V8 keeps the compiled code of the build and its dependencies in the build folder, so later
     // starts skip compiling them again (a change of a file invalidates its entry; a folder that
@@ -73,7 +75,8 @@ async function main() {
   // background: until then the store reads them as they are.
   encryptPlainUploads().then(
     (files) => files > 0 && logger.info({ files }, "plain uploads encrypted at rest"),
-    (error: unknown) => logger.error({ err: errorText(error) }, "encrypting plain uploads failed; the next start tries again"),
+    (error: unknown) =>
+      logger.error({ err: errorText(error) }, "encrypting plain uploads failed; the next start tries again"),
   );
 
   const app = express();
@@ -104,7 +107,10 @@ async function main() {
   );
   app.use(
     helmet({
-      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(profile, { https, dev: !production }) },
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: contentSecurityPolicy(profile, { https, dev: !production }),
+      },
       strictTransportSecurity: https ? { maxAge: 31536000, includeSubDomains: true } : false,
       referrerPolicy: { policy: "strict-origin-when-cross-origin" },
       crossOriginEmbedderPolicy: false,
@@ -128,23 +134,34 @@ async function main() {
 
   // /metrics: on the main port only behind METRICS_TOKEN (404 without one configured); on
   // METRICS_PORT (loopback by default) for a scraper on the same host or network.
-  const metricsOptions = { token: config.METRICS_TOKEN, outbox: Boolean(config.SMTP_URL) && config.MUTUAL_DRILL !== "1", logger };
+  const metricsOptions = {
+    token: config.METRICS_TOKEN,
+    outbox: Boolean(config.SMTP_URL) && config.MUTUAL_DRILL !== "1",
+    logger,
+  };
   app.get("/metrics", metricsOnMainPort(database, metricsOptions));
   if (config.METRICS_PORT !== undefined) {
-    const metricsServer = metricsPortApp(database, metricsOptions).listen(config.METRICS_PORT, config.METRICS_HOST, (error?: Error) => {
-      if (error) {
-        logger.fatal({ err: error, port: config.METRICS_PORT }, "cannot serve /metrics on METRICS_PORT");
-        process.exit(1);
-      }
-      logger.info({ port: config.METRICS_PORT, host: config.METRICS_HOST }, "metrics are served on METRICS_PORT");
-    });
+    const metricsServer = metricsPortApp(database, metricsOptions).listen(
+      config.METRICS_PORT,
+      config.METRICS_HOST,
+      (error?: Error) => {
+        if (error) {
+          logger.fatal({ err: error, port: config.METRICS_PORT }, "cannot serve /metrics on METRICS_PORT");
+          process.exit(1);
+        }
+        logger.info({ port: config.METRICS_PORT, host: config.METRICS_HOST }, "metrics are served on METRICS_PORT");
+      },
+    );
     // The metrics port never keeps a stopping process alive.
     metricsServer.unref();
   }
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   if (productionBuild) {
-    app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(
+      "/assets",
+      express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
+    );
     // Other public files (favicon.svg), by name: looking every request up on disk first cost a
     // file-system check and a 404 error object per page, `.data` request and CSV download.
     const publicDir = path.join(buildDir, "client");
@@ -178,7 +195,11 @@ async function main() {
       mode: production ? "production" : "development",
       getLoadContext: (req, res) => {
         const context = new RouterContextProvider();
-        context.set(requestInfoContext, { request_id: res.locals.request_id, nonce: res.locals.nonce, ip: clientAddressKey(req.ip ?? "unknown") });
+        context.set(requestInfoContext, {
+          request_id: res.locals.request_id,
+          nonce: res.locals.nonce,
+          ip: clientAddressKey(req.ip ?? "unknown"),
+        });
         return context;
       },
     }),
@@ -186,7 +207,8 @@ async function main() {
 
   // Anything that escapes React Router: a polite message with the request id, never a stack.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const status = typeof (error as { status?: unknown }).status === "number" ? (error as { status: number }).status : 500;
+    const status =
+      typeof (error as { status?: unknown }).status === "number" ? (error as { status: number }).status : 500;
     if (status >= 500) req.log.error({ err: error }, "unhandled error");
     if (res.headersSent) return;
     res
@@ -207,7 +229,10 @@ async function main() {
       process.exit(1);
     }
     const { port } = server.address() as AddressInfo;
-    logger.info({ port, database: database.kind, institution: profile.name }, `Mutual is serving http://localhost:${port}`);
+    logger.info(
+      { port, database: database.kind, institution: profile.name },
+      `Mutual is serving http://localhost:${port}`,
+    );
   });
   // Idle connections outlive the proxy's (a post sent as the app closed one answered 502).
   applyConnectionTimeouts(server);
@@ -245,7 +270,10 @@ async function main() {
     stopping = true;
     const started_ms = performance.now();
     setTimeout(() => {
-      logger.error({ signal, limit_ms: SHUTDOWN_LIMIT_MS }, "shutdown limit reached: requests still in flight were cut off");
+      logger.error(
+        { signal, limit_ms: SHUTDOWN_LIMIT_MS },
+        "shutdown limit reached: requests still in flight were cut off",
+      );
       process.exit(1);
     }, SHUTDOWN_LIMIT_MS).unref();
     // The job running now finishes (the limit above still applies); no new one is claimed.

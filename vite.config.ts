@@ -40,7 +40,10 @@ const bundledForServer = [
 // settings dialogs, the market tabs) stay out of the groups, so that React Aria is not pulled into
 // every public page.
 const browserChunks = [
-  { name: "icons", test: /node_modules[\\/]lucide-react[\\/]|app[\\/]components[\\/](site[\\/]icons|ui[\\/]static-icon)\./ },
+  {
+    name: "icons",
+    test: /node_modules[\\/]lucide-react[\\/]|app[\\/]components[\\/](site[\\/]icons|ui[\\/]static-icon)\./,
+  },
   { name: "site", test: /app[\\/]components[\\/]site[\\/](?!user-menu-popover|site-settings-dialogs)/ },
   { name: "marketing", test: /app[\\/]components[\\/]marketing[\\/](?!market-tabs)/ },
 ];
@@ -48,6 +51,9 @@ const browserChunks = [
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter()],
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
-  build: { target: "es2022", ...(isSsrBuild ? {} : { rolldownOptions: { output: { codeSplitting: { groups: browserChunks } } } }) },
+  build: {
+    target: "es2022",
+    ...(isSsrBuild ? {} : { rolldownOptions: { output: { codeSplitting: { groups: browserChunks } } } }),
+  },
   ssr: { noExternal: bundledForServer },
 }));

@@ -8,7 +8,12 @@ import { NonceProvider } from "./components/nonce";
 import { logger } from "./server/logger.server";
 import { redactUrl } from "./server/logging/redact.server";
 import { describeDatabaseError, isDatabaseUnavailable } from "./server/db/unavailable.server";
-import { databaseUnavailableData, databaseUnavailablePage, isMarkedDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/database-unavailable.server";
+import {
+  databaseUnavailableData,
+  databaseUnavailablePage,
+  isMarkedDatabaseUnavailable,
+  markDatabaseUnavailable,
+} from "./server/http/database-unavailable.server";
 
 export const streamTimeout = 5_000;
 
@@ -48,7 +53,12 @@ export default function handleRequest(
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           pipe(body);
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
         },
         onShellError(error: unknown) {
           reject(error);
@@ -79,9 +89,20 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   const { request_id } = context.get(requestInfoContext);
   if (isDatabaseUnavailable(error)) {
     markDatabaseUnavailable(request_id);
-    logger.warn({ request_id, method: request.method, path: new URL(request.url).pathname, database: describeDatabaseError(error) }, "database unavailable");
+    logger.warn(
+      {
+        request_id,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        database: describeDatabaseError(error),
+      },
+      "database unavailable",
+    );
     return;
   }
   // The address without its query values (a reset link's token); the error without SQL parameters.
-  logger.error({ err: error, request_id, url: redactUrl(request.url), method: request.method }, "unhandled error in route");
+  logger.error(
+    { err: error, request_id, url: redactUrl(request.url), method: request.method },
+    "unhandled error in route",
+  );
 };

@@ -1,6 +1,15 @@
 // First, before any module builds a Zod schema: no `new Function` (the CSP forbids it).
 import "./components/ui/zod-settings";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type LinksFunction } from "react-router";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+  type LinksFunction,
+} from "react-router";
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
 import interLatinHref from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
@@ -47,7 +56,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRootData();
   const brand = data?.institution.brand;
-  const style = brand ? ({ "--brand-primary": brand.primary, "--brand-accent": brand.accent } as React.CSSProperties) : undefined;
+  const style = brand
+    ? ({ "--brand-primary": brand.primary, "--brand-accent": brand.accent } as React.CSSProperties)
+    : undefined;
   return (
     <html lang="en" style={style}>
       <head>
@@ -67,7 +78,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="min-h-dvh font-sans">
-        <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:shadow-lg">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:shadow-lg"
+        >
           Skip to main content
         </a>
         {data?.drill ? <DrillBanner /> : null}
@@ -92,11 +106,18 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   // 503: the database could not be reached on a client-side navigation or form post; the answer
   // carries its own request id (app/server/http/database-unavailable.server.ts).
   const unavailable = status === 503;
-  const reference = (unavailable && isRouteErrorResponse(error) && typeof error.data === "string" && /Reference: ([\w-]+)/.exec(error.data)?.[1]) || data?.request_id;
+  const reference =
+    (unavailable &&
+      isRouteErrorResponse(error) &&
+      typeof error.data === "string" &&
+      /Reference: ([\w-]+)/.exec(error.data)?.[1]) ||
+    data?.request_id;
   return (
     <main id="main" className="mx-auto max-w-xl px-6 py-24 text-center">
       <p className="text-sm font-semibold text-accent-700">Error {status}</p>
-      <h1 className="mt-2 text-3xl font-semibold text-brand-800">{notFound ? "We could not find that page" : unavailable ? "We will be right back" : "Something went wrong"}</h1>
+      <h1 className="mt-2 text-3xl font-semibold text-brand-800">
+        {notFound ? "We could not find that page" : unavailable ? "We will be right back" : "Something went wrong"}
+      </h1>
       <p className="mt-4 text-slate-700">
         {notFound
           ? "The address may be mistyped, or the page may have moved."
@@ -107,7 +128,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
               : "We hit a problem on our side. Nothing has been changed. Please try again in a moment."}
       </p>
       {reference ? <p className="mt-4 text-sm text-slate-600">Reference: {reference}</p> : null}
-      <a href="/" className="mt-8 inline-block rounded-lg bg-brand-700 px-5 py-3 font-medium text-white hover:bg-brand-800">
+      <a
+        href="/"
+        className="mt-8 inline-block rounded-lg bg-brand-700 px-5 py-3 font-medium text-white hover:bg-brand-800"
+      >
         Go to the home page
       </a>
     </main>

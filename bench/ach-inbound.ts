@@ -55,9 +55,11 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 /** CREDITS member accounts with zero balances, written set-based (no entries: nothing to verify yet). */
 async function seed(database: Database, tag: string): Promise<string[]> {
   const db = database.db;
-  await db.execute(`insert into ledger_accounts (account_number, owner, type, member_id, name)
+  await db.execute(
+    `insert into ledger_accounts (account_number, owner, type, member_id, name)
     select (7000000000 + i)::text, 'member', case when i % 3 = 0 then 'savings' else 'checking' end, 'bench-${tag}-' || i, 'Bench account'
-      from generate_series(1, ${CREDITS}) as i` as never);
+      from generate_series(1, ${CREDITS}) as i` as never,
+  );
   return Array.from({ length: CREDITS }, (_, i) => String(7_000_000_000 + i + 1));
 }
 
@@ -73,7 +75,13 @@ function file(accounts: readonly string[], tag: string): string {
       description: "PAYROLL",
       odfi: ["09100001", "02100002", "12100024", "02600959", "07100001"][b % 5],
       service_class: "220",
-      entries: slice.map((account_number, i) => ({ code: Number(account_number) % 3 === 0 ? "32" : "22", account_number, amount_cents: 100 + ((b * 7919 + i * 131) % 500_000), name: `Employee ${i}`, id: `E${b}-${i}` })),
+      entries: slice.map((account_number, i) => ({
+        code: Number(account_number) % 3 === 0 ? "32" : "22",
+        account_number,
+        amount_cents: 100 + ((b * 7919 + i * 131) % 500_000),
+        name: `Employee ${i}`,
+        id: `E${b}-${i}`,
+      })),
     });
   }
   return buildInboundFile(batches);
@@ -101,9 +109,17 @@ async function oneRun(label: string, database: Database, datname: string | null)
   const accounts = await seed(database, tag);
   const text = file(accounts, tag);
   const bytes = new TextEncoder().encode(text);
-  console.log(`${label}: seeded ${CREDITS} accounts and built a ${(bytes.length / 1e6).toFixed(1)} MB file in ${((performance.now() - s0) / 1000).toFixed(1)} s`);
+  console.log(
+    `${label}: seeded ${CREDITS} accounts and built a ${(bytes.length / 1e6).toFixed(1)} MB file in ${((performance.now() - s0) / 1000).toFixed(1)} s`,
+  );
   const staff_id = `bench-staff-${tag}`;
-  await db.insert(users).values({ id: staff_id, name: "Bench Staff", email: `${staff_id}@bench.example`, role: "admin", emailVerified: true });
+  await db.insert(users).values({
+    id: staff_id,
+    name: "Bench Staff",
+    email: `${staff_id}@bench.example`,
+    role: "admin",
+    emailVerified: true,
+  });
   const staff = { id: staff_id, email: `${staff_id}@bench.example` };
   const origin = { request_id: "bench", ip: "127.0.0.1" };
 
@@ -123,13 +139,15 @@ async function oneRun(label: string, database: Database, datname: string | null)
   const receive_ms = performance.now() - t0;
   const app = process.cpuUsage(app_before);
   const cpu_after = datname ? await backendCpu(database, datname) : null;
-  const database_cpu_s = cpu_before && cpu_after ? [...cpu_after].reduce((sum, [pid, s]) => sum + s - (cpu_before.get(pid) ?? 0), 0) : null;
+  const database_cpu_s =
+    cpu_before && cpu_after ? [...cpu_after].reduce((sum, [pid, s]) => sum + s - (cpu_before.get(pid) ?? 0), 0) : null;
   const load_after = uptime();
   console.log(`  ${load_after}`);
   if (!result.ok) throw new Error(result.message);
   if (result.posted !== CREDITS) throw new Error(`posted ${result.posted} of ${CREDITS}`);
   const [after] = await getBalances(db, [settlement.id]);
-  if (after!.current_cents - before!.current_cents !== -parsed.file.credit_total_cents) throw new Error("settlement did not move by the file's credit total");
+  if (after!.current_cents - before!.current_cents !== -parsed.file.credit_total_cents)
+    throw new Error("settlement did not move by the file's credit total");
 
   const d0 = performance.now();
   const again = await receiveAchFile(db, { bytes, file_name: `again-${tag}.ach`, staff, origin });
@@ -150,16 +168,23 @@ async function oneRun(label: string, database: Database, datname: string | null)
     load_before,
     load_after,
   };
-  console.log(`${label}: ${CREDITS} credits posted in ${(receive_ms / 1000).toFixed(1)} s (${run.entries_per_second}/s), CPU: app ${run.app_cpu_s} s, database ${run.database_cpu_s ?? "?"} s; parse alone ${run.parse_only_ms} ms; the same file again refused in ${run.duplicate_ms} ms; ledger verified`);
+  console.log(
+    `${label}: ${CREDITS} credits posted in ${(receive_ms / 1000).toFixed(1)} s (${run.entries_per_second}/s), CPU: app ${run.app_cpu_s} s, database ${run.database_cpu_s ?? "?"} s; parse alone ${run.parse_only_ms} ms; the same file again refused in ${run.duplicate_ms} ms; ledger verified`,
+  );
   return run;
 }
 
 async function main() {
   const only = process.env.BENCH_ONLY;
   const runs: Run[] = [];
-  if (only !== "pglite") runs.push(await onServerDatabase("achin", (database, name) => oneRun("PostgreSQL", database, name)));
+  if (only !== "pglite")
+    runs.push(await onServerDatabase("achin", (database, name) => oneRun("PostgreSQL", database, name)));
   if (only !== "postgres") runs.push(await onPgliteDatabase("achin", (database) => oneRun("PGlite", database, null)));
-  const out = writeResults(only ? `ach-inbound-${only}.json` : "ach-inbound.json", { at: new Date().toISOString(), cpus: os.cpus().length, runs });
+  const out = writeResults(only ? `ach-inbound-${only}.json` : "ach-inbound.json", {
+    at: new Date().toISOString(),
+    cpus: os.cpus().length,
+    runs,
+  });
   console.log(`wrote ${out}`);
 }
 

@@ -35,8 +35,80 @@ const WARMUP = 20;
 const KEEP = process.env.BENCH_KEEP === "1";
 const PGLITE = process.env.BENCH_PGLITE === "1";
 
-const FIRST = ["James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David", "Elizabeth", "William", "Barbara", "Richard", "Susan", "Joseph", "Jessica", "Thomas", "Sarah", "Priya", "Wei", "Amara", "Mateo", "Sofia", "Omar", "Yuki", "Noah", "Ava", "Liam", "Emma", "Lucas"];
-const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin", "Lee", "Perez", "Thompson", "White", "Harris", "Sanchez", "Clark", "Ramirez", "Lewis", "Robinson", "Okafor", "Nguyen", "Shah", "Kim", "Patel", "Chen", "Morgan", "Reed", "Whitfield", "Kowalski"];
+const FIRST = [
+  "James",
+  "Mary",
+  "Robert",
+  "Patricia",
+  "John",
+  "Jennifer",
+  "Michael",
+  "Linda",
+  "David",
+  "Elizabeth",
+  "William",
+  "Barbara",
+  "Richard",
+  "Susan",
+  "Joseph",
+  "Jessica",
+  "Thomas",
+  "Sarah",
+  "Priya",
+  "Wei",
+  "Amara",
+  "Mateo",
+  "Sofia",
+  "Omar",
+  "Yuki",
+  "Noah",
+  "Ava",
+  "Liam",
+  "Emma",
+  "Lucas",
+];
+const LAST = [
+  "Smith",
+  "Johnson",
+  "Williams",
+  "Brown",
+  "Jones",
+  "Garcia",
+  "Miller",
+  "Davis",
+  "Rodriguez",
+  "Martinez",
+  "Hernandez",
+  "Lopez",
+  "Gonzalez",
+  "Wilson",
+  "Anderson",
+  "Thomas",
+  "Taylor",
+  "Moore",
+  "Jackson",
+  "Martin",
+  "Lee",
+  "Perez",
+  "Thompson",
+  "White",
+  "Harris",
+  "Sanchez",
+  "Clark",
+  "Ramirez",
+  "Lewis",
+  "Robinson",
+  "Okafor",
+  "Nguyen",
+  "Shah",
+  "Kim",
+  "Patel",
+  "Chen",
+  "Morgan",
+  "Reed",
+  "Whitfield",
+  "Kowalski",
+];
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -45,7 +117,12 @@ function percentile(sorted: number[], p: number): number {
 function summarise(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
-  return { n: sorted.length, p50_ms: round(percentile(sorted, 50)), p95_ms: round(percentile(sorted, 95)), max_ms: round(sorted[sorted.length - 1]!) };
+  return {
+    n: sorted.length,
+    p50_ms: round(percentile(sorted, 50)),
+    p95_ms: round(percentile(sorted, 95)),
+    max_ms: round(sorted[sorted.length - 1]!),
+  };
 }
 
 async function seed(run: (statement: string) => Promise<unknown>): Promise<void> {
@@ -113,7 +190,9 @@ async function main() {
     await migrateDatabase(migrator);
     await migrator.close();
   }
-  const database = dataDir ? await openDatabase({ kind: "pglite", dataDir }) : await openDatabase({ kind: "postgres", url: url.toString(), pool_max: 1 });
+  const database = dataDir
+    ? await openDatabase({ kind: "pglite", dataDir })
+    : await openDatabase({ kind: "postgres", url: url.toString(), pool_max: 1 });
   try {
     if (dataDir) await migrateDatabase(database);
     const db = database.db;
@@ -127,22 +206,47 @@ async function main() {
       await client.end();
     }
     const seed_s = Math.round((performance.now() - started) / 100) / 10;
-    const [{ members } = { members: 0 }] = (await db.execute<{ members: number }>(sql`select count(*)::int as members from member_profiles`)).rows;
-    const [{ accounts } = { accounts: 0 }] = (await db.execute<{ accounts: number }>(sql`select count(*)::int as accounts from ledger_accounts`)).rows;
-    const real = (await db.execute<{ status: string; n: number }>(sql`select status, count(*)::int as n from member_profiles group by status order by status`)).rows;
+    const [{ members } = { members: 0 }] = (
+      await db.execute<{ members: number }>(sql`select count(*)::int as members from member_profiles`)
+    ).rows;
+    const [{ accounts } = { accounts: 0 }] = (
+      await db.execute<{ accounts: number }>(sql`select count(*)::int as accounts from ledger_accounts`)
+    ).rows;
+    const real = (
+      await db.execute<{ status: string; n: number }>(
+        sql`select status, count(*)::int as n from member_profiles group by status order by status`,
+      )
+    ).rows;
     const kept = await directoryCounts(db);
     for (const row of real) {
-      if (kept[row.status as "pending"] !== Number(row.n)) throw new Error(`kept count of ${row.status} is ${kept[row.status as "pending"]}, real ${row.n}`);
+      if (kept[row.status as "pending"] !== Number(row.n))
+        throw new Error(`kept count of ${row.status} is ${kept[row.status as "pending"]}, real ${row.n}`);
     }
     if (kept.all !== Number(members)) throw new Error(`kept count of all is ${kept.all}, real ${members}`);
 
     const tabs = ["", "pending", "approved", "rejected"];
-    const searches = ["james", "smith", "mary.garcia", "priya sh", "okafor", "1000001", "1000123456", "wei.chen4", "lucas r", "zzz-nobody"];
+    const searches = [
+      "james",
+      "smith",
+      "mary.garcia",
+      "priya sh",
+      "okafor",
+      "1000001",
+      "1000123456",
+      "wei.chen4",
+      "lucas r",
+      "zzz-nobody",
+    ];
     const loadStart = os.loadavg().map((n) => Math.round(n * 10) / 10);
     const kinds = {
       tab: (i: number) => adminLoaderDirectory(db, `?tab=${tabs[i % tabs.length]}`),
-      search: (i: number) => adminLoaderDirectory(db, `?tab=${i % 3 === 0 ? "approved" : ""}&q=${encodeURIComponent(searches[i % searches.length]!)}`),
-      page: (i: number) => adminLoaderDirectory(db, `?tab=${tabs[i % tabs.length]}&page=${2 + ((i * 37) % (DIRECTORY_PAGES_MAX - 1))}`),
+      search: (i: number) =>
+        adminLoaderDirectory(
+          db,
+          `?tab=${i % 3 === 0 ? "approved" : ""}&q=${encodeURIComponent(searches[i % searches.length]!)}`,
+        ),
+      page: (i: number) =>
+        adminLoaderDirectory(db, `?tab=${tabs[i % tabs.length]}&page=${2 + ((i * 37) % (DIRECTORY_PAGES_MAX - 1))}`),
     };
     const results: Record<string, ReturnType<typeof summarise>> = {};
     for (const [kind, work] of Object.entries(kinds)) {
@@ -157,8 +261,15 @@ async function main() {
     }
     const report = {
       at: new Date().toISOString(),
-      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? "unknown", load_average_start: loadStart, load_average: os.loadavg().map((n) => Math.round(n * 10) / 10) },
-      database: dataDir ? `PGlite ${(await db.execute<{ version: string }>(sql`select version()`)).rows[0]?.version}` : (await db.execute<{ version: string }>(sql`select version()`)).rows[0]?.version,
+      machine: {
+        cpus: os.cpus().length,
+        cpu: os.cpus()[0]?.model ?? "unknown",
+        load_average_start: loadStart,
+        load_average: os.loadavg().map((n) => Math.round(n * 10) / 10),
+      },
+      database: dataDir
+        ? `PGlite ${(await db.execute<{ version: string }>(sql`select version()`)).rows[0]?.version}`
+        : (await db.execute<{ version: string }>(sql`select version()`)).rows[0]?.version,
       members,
       accounts,
       seed_s,
@@ -169,11 +280,15 @@ async function main() {
     if (!KEEP) {
       // A kept run is for EXPLAIN, not a result.
       fs.mkdirSync(path.join("bench", "results"), { recursive: true });
-      fs.writeFileSync(path.join("bench", "results", PGLITE ? "admin-directory-pglite.json" : "admin-directory.json"), `${JSON.stringify(report, null, 2)}\n`);
+      fs.writeFileSync(
+        path.join("bench", "results", PGLITE ? "admin-directory-pglite.json" : "admin-directory.json"),
+        `${JSON.stringify(report, null, 2)}\n`,
+      );
     }
     console.log(JSON.stringify(report, null, 2));
     console.log("\n| request (one client) | p50 | p95 | max |\n|---|---:|---:|---:|");
-    for (const [kind, r] of Object.entries(results)) console.log(`| ${kind} | ${r.p50_ms} ms | ${r.p95_ms} ms | ${r.max_ms} ms |`);
+    for (const [kind, r] of Object.entries(results))
+      console.log(`| ${kind} | ${r.p50_ms} ms | ${r.p95_ms} ms | ${r.max_ms} ms |`);
   } finally {
     await database.close();
     if (KEEP) {

@@ -34,7 +34,9 @@ function csvFile(rows: number): Uint8Array {
     const amount = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
     const category = POSTING_CATEGORIES[i % POSTING_CATEGORIES.length];
     const status = i % 100 === 99 ? "Pending" : "Completed";
-    lines.push(`${account},${credit ? "credit" : "debit"},${amount},"Row ${i + 1}, imported",${category},2026-11-${String(1 + (i % 20)).padStart(2, "0")},09:${String(i % 60).padStart(2, "0")},${status}`);
+    lines.push(
+      `${account},${credit ? "credit" : "debit"},${amount},"Row ${i + 1}, imported",${category},2026-11-${String(1 + (i % 20)).padStart(2, "0")},09:${String(i % 60).padStart(2, "0")},${status}`,
+    );
   }
   return new TextEncoder().encode(`${lines.join("\r\n")}\r\n`);
 }
@@ -49,31 +51,65 @@ interface Run {
 async function oneRun(database: Database, file: Uint8Array, round: number): Promise<Run> {
   const db = database.db;
   const member_id = `bench-member-${round}-${crypto.randomBytes(4).toString("hex")}`;
-  await db.insert(users).values({ id: member_id, name: "Bench Member", email: `${member_id}@bench.example`, role: "user", emailVerified: true });
+  await db.insert(users).values({
+    id: member_id,
+    name: "Bench Member",
+    email: `${member_id}@bench.example`,
+    role: "user",
+    emailVerified: true,
+  });
   await openAccount(db, { member_id, type: "checking", name: "Checking" });
   await openAccount(db, { member_id, type: "savings", name: "Savings" });
-  const [staff] = await db.insert(users).values({ id: `bench-staff-${member_id}`, name: "Bench Staff", email: `staff-${member_id}@bench.example`, role: "admin", emailVerified: true }).returning();
+  const [staff] = await db
+    .insert(users)
+    .values({
+      id: `bench-staff-${member_id}`,
+      name: "Bench Staff",
+      email: `staff-${member_id}@bench.example`,
+      role: "admin",
+      emailVerified: true,
+    })
+    .returning();
 
   const t0 = performance.now();
   const read = readPostingsCsv(file);
   const t1 = performance.now();
   if (!read.ok) throw new Error(read.message);
-  const result = await addTransactions(db, { member_id, staff: { id: staff!.id, email: staff!.email }, rows: read.rows, batch_key: `bench-${member_id}`, source: "csv", origin: { request_id: "bench", ip: "127.0.0.1" }, now: new Date("2026-11-24T15:00:00Z") });
+  const result = await addTransactions(db, {
+    member_id,
+    staff: { id: staff!.id, email: staff!.email },
+    rows: read.rows,
+    batch_key: `bench-${member_id}`,
+    source: "csv",
+    origin: { request_id: "bench", ip: "127.0.0.1" },
+    now: new Date("2026-11-24T15:00:00Z"),
+  });
   const t2 = performance.now();
   if (result.status !== "added") throw new Error(`not added: ${JSON.stringify(result).slice(0, 500)}`);
   const report = await verifyLedger(db);
   if (!report.ok) throw new Error(`ledger does not verify: ${JSON.stringify(report).slice(0, 500)}`);
-  return { read_ms: round1(t1 - t0), check_and_post_ms: round1(t2 - t1), total_ms: round1(t2 - t0), rows: result.count };
+  return {
+    read_ms: round1(t1 - t0),
+    check_and_post_ms: round1(t2 - t1),
+    total_ms: round1(t2 - t0),
+    rows: result.count,
+  };
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-async function runOn(label: string, database: Database, file: Uint8Array): Promise<{ runs: Run[]; median_total_ms: number }> {
+async function runOn(
+  label: string,
+  database: Database,
+  file: Uint8Array,
+): Promise<{ runs: Run[]; median_total_ms: number }> {
   await migrateDatabase(database);
   const runs: Run[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const run = await oneRun(database, file, round);
-    console.log(`${label} run ${round + 1}: read ${run.read_ms} ms, check and post ${run.check_and_post_ms} ms, total ${run.total_ms} ms (${run.rows} rows)`);
+    console.log(
+      `${label} run ${round + 1}: read ${run.read_ms} ms, check and post ${run.check_and_post_ms} ms, total ${run.total_ms} ms (${run.rows} rows)`,
+    );
     runs.push(run);
   }
   return { runs, median_total_ms: median(runs.map((r) => r.total_ms)) };
@@ -85,7 +121,14 @@ async function main() {
 
   const postgres = await onServerDatabase("csv", (database) => runOn("PostgreSQL", database, file));
   const pglite = await onPgliteDatabase("csv", (database) => runOn("PGlite", database, file));
-  writeResults("csv-import.json", { date: new Date().toISOString(), rows: ROWS, bytes: file.byteLength, load_average_end: os.loadavg(), postgres, pglite });
+  writeResults("csv-import.json", {
+    date: new Date().toISOString(),
+    rows: ROWS,
+    bytes: file.byteLength,
+    load_average_end: os.loadavg(),
+    postgres,
+    pglite,
+  });
   console.log(`median total: PostgreSQL ${postgres.median_total_ms} ms, PGlite ${pglite.median_total_ms} ms`);
 }
 

@@ -43,19 +43,30 @@ process.env.DATA_DIR = dataDir;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-function get(urlPath: string, cookie: string): Promise<{ status: number; ms: number; bytes: number; location?: string }> {
+function get(
+  urlPath: string,
+  cookie: string,
+): Promise<{ status: number; ms: number; bytes: number; location?: string }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const req = http.get(`${BASE}${urlPath}`, { agent, headers: { cookie } }, (res) => {
       let bytes = 0;
       res.on("data", (chunk: Buffer) => void (bytes += chunk.length));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6, bytes, location: res.headers.location }));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          bytes,
+          location: res.headers.location,
+        }),
+      );
     });
     req.on("error", reject);
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round = (n: number) => Math.round(n * 100) / 100;
 
 async function waitReady() {
@@ -87,9 +98,22 @@ async function prepare(url: string | undefined) {
   await migrateDatabase(database);
   const db = database.db;
   const context = await authFor(db).$context;
-  const user = await context.internalAdapter.createUser({ email: EMAIL, name: "Bench Member", emailVerified: true, role: "user", twoFactorEnabled: true }, { method: "admin" } as never);
-  await context.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: await hashPassword(PASSWORD) });
-  await db.insert(schema.memberProfiles).values({ user_id: user.id, first_name: "Bench", last_name: "Member", status: "approved" } as typeof schema.memberProfiles.$inferInsert);
+  const user = await context.internalAdapter.createUser(
+    { email: EMAIL, name: "Bench Member", emailVerified: true, role: "user", twoFactorEnabled: true },
+    { method: "admin" } as never,
+  );
+  await context.internalAdapter.linkAccount({
+    userId: user.id,
+    providerId: "credential",
+    accountId: user.id,
+    password: await hashPassword(PASSWORD),
+  });
+  await db.insert(schema.memberProfiles).values({
+    user_id: user.id,
+    first_name: "Bench",
+    last_name: "Member",
+    status: "approved",
+  } as typeof schema.memberProfiles.$inferInsert);
   const checking = await openAccount(db, { member_id: user.id, type: "checking", name: "Checking" });
   const savings = await openAccount(db, { member_id: user.id, type: "savings", name: "Savings" });
   const cash = await institutionAccount(db, "cash");
@@ -149,7 +173,11 @@ async function prepare(url: string | undefined) {
       ],
     });
   const warm_until = performance.now() + 1000;
-  await Promise.all(Array.from({ length: 8 }, async () => { while (performance.now() < warm_until) await ledger_transfer(); }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (performance.now() < warm_until) await ledger_transfer();
+    }),
+  );
   let ledger_done = 0;
   const ledger_deadline = performance.now() + SECONDS * 1000;
   await Promise.all(
@@ -171,11 +199,20 @@ async function prepare(url: string | undefined) {
       jar.set(pair.slice(0, i).trim(), pair.slice(i + 1).trim());
     }
   };
-  const meta = () => ({ ip: "198.51.100.7", user_agent: "bench", cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") });
+  const meta = () => ({
+    ip: "198.51.100.7",
+    user_agent: "bench",
+    cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
+  });
   const started = await startSignIn(db, meta(), { email: EMAIL, password: PASSWORD });
   if (started.status !== "challenge") throw new Error(`sign-in: ${started.status}`);
   apply(started.set_cookies);
-  const [mail] = await db.select().from(schema.outbox).where(eq(schema.outbox.to_email, EMAIL)).orderBy(desc(schema.outbox.id)).limit(1);
+  const [mail] = await db
+    .select()
+    .from(schema.outbox)
+    .where(eq(schema.outbox.to_email, EMAIL))
+    .orderBy(desc(schema.outbox.id))
+    .limit(1);
   const code = /code is: (\d{6})/.exec(mail?.text_body ?? "")?.[1];
   if (!code) throw new Error("no sign-in code");
   const verified = await verifySignInCode(db, meta(), { code });
@@ -194,13 +231,30 @@ async function sequential(urlPath: string, cookie: string, warmup = WARMUP_REQUE
     times.push(r.ms);
   }
   times.sort((a, b) => a - b);
-  return { requests: SEQUENTIAL_REQUESTS, p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)), p99_ms: round(percentile(times, 99)) };
+  return {
+    requests: SEQUENTIAL_REQUESTS,
+    p50_ms: round(percentile(times, 50)),
+    p95_ms: round(percentile(times, 95)),
+    p99_ms: round(percentile(times, 99)),
+  };
 }
 
 async function concurrent(urlPath: string, connections: number, cookie: string) {
-  const result = await autocannon({ url: `${BASE}${urlPath}`, connections, duration: SECONDS, pipelining: 1, headers: { cookie } });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${urlPath}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { connections, requests_per_second: Math.round(result.requests.average), latency_p50_ms: result.latency.p50, latency_p99_ms: result.latency.p99 };
+  const result = await autocannon({
+    url: `${BASE}${urlPath}`,
+    connections,
+    duration: SECONDS,
+    pipelining: 1,
+    headers: { cookie },
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${urlPath}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return {
+    connections,
+    requests_per_second: Math.round(result.requests.average),
+    latency_p50_ms: result.latency.p50,
+    latency_p99_ms: result.latency.p99,
+  };
 }
 
 async function transfers(cookie: string, from: number, to: number) {
@@ -216,21 +270,44 @@ async function transfers(cookie: string, from: number, to: number) {
         method: "POST",
         setupRequest: (request) => ({
           ...request,
-          body: new URLSearchParams({ intent: "internal", from_account_id: String(from), to_account_id: String(to), amount: "0.01", reference: "bench", idempotency_key: crypto.randomUUID() }).toString(),
+          body: new URLSearchParams({
+            intent: "internal",
+            from_account_id: String(from),
+            to_account_id: String(to),
+            amount: "0.01",
+            reference: "bench",
+            idempotency_key: crypto.randomUUID(),
+          }).toString(),
         }),
       },
     ],
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`transfers: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { connections: 8, transfers_per_second: Math.round(result.requests.average), latency_p50_ms: result.latency.p50, latency_p99_ms: result.latency.p99, total: result.requests.total };
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`transfers: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return {
+    connections: 8,
+    transfers_per_second: Math.round(result.requests.average),
+    latency_p50_ms: result.latency.p50,
+    latency_p99_ms: result.latency.p99,
+    total: result.requests.total,
+  };
 }
 
 const root = path.resolve(import.meta.dirname, "..");
 const build = path.resolve(root, process.env.MUTUAL_BUILD_DIR ?? "build");
 
 async function main() {
-  if (process.env.BENCH_PREPARE_ONLY && SERVER_URL) throw new Error("BENCH_PREPARE_ONLY keeps a PGlite folder: run it without BENCH_DATABASE_URL");
-  if (process.env.BENCH_SKIP_BUILD !== "1" && spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: root, stdio: "ignore", env: { ...process.env, MUTUAL_BUILD_DIR: build } }).status !== 0) throw new Error("build failed");
+  if (process.env.BENCH_PREPARE_ONLY && SERVER_URL)
+    throw new Error("BENCH_PREPARE_ONLY keeps a PGlite folder: run it without BENCH_DATABASE_URL");
+  if (
+    process.env.BENCH_SKIP_BUILD !== "1" &&
+    spawnSync(process.execPath, ["scripts/build-server.mjs"], {
+      cwd: root,
+      stdio: "ignore",
+      env: { ...process.env, MUTUAL_BUILD_DIR: build },
+    }).status !== 0
+  )
+    throw new Error("build failed");
   // On PostgreSQL, a database of the bench's own (bench/support.ts), dropped at the end.
   if (SERVER_URL) await withServerDatabase("dashboard", (url) => measure(url), SERVER_URL);
   else await measure(undefined);
@@ -250,14 +327,28 @@ async function measure(url: string | undefined) {
   fs.writeFileSync(institution_file, JSON.stringify({ ...demoInstitution, demo: false }));
   const server = spawn(process.execPath, [path.join(build, "bin/server.js")], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn", MUTUAL_BENCH: "1", MUTUAL_TEST_INSTALL: "1", MUTUAL_BUILD_DIR: build, INSTITUTION_CONFIG: institution_file, ...(url ? { DATABASE_URL: url } : {}) },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      MUTUAL_BENCH: "1",
+      MUTUAL_TEST_INSTALL: "1",
+      MUTUAL_BUILD_DIR: build,
+      INSTITUTION_CONFIG: institution_file,
+      ...(url ? { DATABASE_URL: url } : {}),
+    },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const exited = new Promise((resolve) => server.once("exit", resolve));
   try {
     await waitReady();
     const first = await get("/dashboard", prepared.cookie);
-    if (first.status !== 200) throw new Error(`/dashboard answered ${first.status} (${first.location ?? "no location"}): is the session cookie accepted?`);
+    if (first.status !== 200)
+      throw new Error(
+        `/dashboard answered ${first.status} (${first.location ?? "no location"}): is the session cookie accepted?`,
+      );
     const load_before = os.loadavg().map((n) => Math.round(n * 100) / 100);
     const dashboard_one_client = await sequential("/dashboard", prepared.cookie);
     // The same server again, now 1,100 requests in: how a server that has been up a while
@@ -284,7 +375,8 @@ async function measure(url: string | undefined) {
       four_clients: {
         dashboard: dashboard_four,
         minimal: minimal_four,
-        ratio_dashboard_to_minimal: Math.round((dashboard_four.requests_per_second / minimal_four.requests_per_second) * 100) / 100,
+        ratio_dashboard_to_minimal:
+          Math.round((dashboard_four.requests_per_second / minimal_four.requests_per_second) * 100) / 100,
       },
       transfers_eight_clients: {
         http_end_to_end: http_transfers,

@@ -54,38 +54,44 @@ async function seed(db: Db): Promise<void> {
 }
 
 async function main() {
-  await onServerDatabase("dividends", async (database) => {
-    const { seed_s, load_start } = await seedVerified(database, seed);
-    console.log(`Seeded ${ACCOUNTS} savings accounts x ${PER_ACCOUNT + 1} transactions in ${seed_s.toFixed(1)} s; ledger verified.`);
+  await onServerDatabase(
+    "dividends",
+    async (database) => {
+      const { seed_s, load_start } = await seedVerified(database, seed);
+      console.log(
+        `Seeded ${ACCOUNTS} savings accounts x ${PER_ACCOUNT + 1} transactions in ${seed_s.toFixed(1)} s; ledger verified.`,
+      );
 
-    const cpu_start = process.cpuUsage();
-    const start = performance.now();
-    const counts = await payMonthlyDividends(database.db, RUN_AT);
-    const run_s = (performance.now() - start) / 1000;
-    const cpu = process.cpuUsage(cpu_start);
-    const again_start = performance.now();
-    const again = await payMonthlyDividends(database.db, RUN_AT);
-    const again_ms = performance.now() - again_start;
-    await expectLedgerVerified(database.db, "the run");
-    const result = {
-      date: new Date().toISOString(),
-      database: "postgres 15 (shared server)",
-      accounts: ACCOUNTS,
-      transactions_per_account_in_month: PER_ACCOUNT,
-      accounts_at_once: DIVIDEND_RUN_CONCURRENCY,
-      paid: counts.paid,
-      paid_cents: counts.paid_cents,
-      run_seconds: Number(run_s.toFixed(2)),
-      accounts_per_second: Number((counts.paid / run_s).toFixed(1)),
-      // This process's CPU (the arithmetic, the postings' statements); the database server's is not in it.
-      app_cpu_ms_per_account: Number(((cpu.user + cpu.system) / 1000 / Math.max(counts.paid, 1)).toFixed(2)),
-      second_run: { paid: again.paid, ms: Number(again_ms.toFixed(1)) },
-      ledger_verified: true,
-      ...machineLoad(load_start),
-    };
-    console.log(JSON.stringify(result, null, 2));
-    writeResults("dividends.json", result);
-  }, { pool_max: 4, server_url: SERVER_URL });
+      const cpu_start = process.cpuUsage();
+      const start = performance.now();
+      const counts = await payMonthlyDividends(database.db, RUN_AT);
+      const run_s = (performance.now() - start) / 1000;
+      const cpu = process.cpuUsage(cpu_start);
+      const again_start = performance.now();
+      const again = await payMonthlyDividends(database.db, RUN_AT);
+      const again_ms = performance.now() - again_start;
+      await expectLedgerVerified(database.db, "the run");
+      const result = {
+        date: new Date().toISOString(),
+        database: "postgres 15 (shared server)",
+        accounts: ACCOUNTS,
+        transactions_per_account_in_month: PER_ACCOUNT,
+        accounts_at_once: DIVIDEND_RUN_CONCURRENCY,
+        paid: counts.paid,
+        paid_cents: counts.paid_cents,
+        run_seconds: Number(run_s.toFixed(2)),
+        accounts_per_second: Number((counts.paid / run_s).toFixed(1)),
+        // This process's CPU (the arithmetic, the postings' statements); the database server's is not in it.
+        app_cpu_ms_per_account: Number(((cpu.user + cpu.system) / 1000 / Math.max(counts.paid, 1)).toFixed(2)),
+        second_run: { paid: again.paid, ms: Number(again_ms.toFixed(1)) },
+        ledger_verified: true,
+        ...machineLoad(load_start),
+      };
+      console.log(JSON.stringify(result, null, 2));
+      writeResults("dividends.json", result);
+    },
+    { pool_max: 4, server_url: SERVER_URL },
+  );
 }
 
 await main();

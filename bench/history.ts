@@ -103,8 +103,12 @@ export async function runHistoryBench(): Promise<HistoryMeasurement[]> {
   results.push(await onServerDatabase("history", measure, { pool_max: 2 }));
   results.push(await onPgliteDatabase("history", measure));
 
-  console.log(`\nHistory of one account with ${ENTRIES.toLocaleString("en-US")} entries, ${PAGE_ROWS} rows a page, ${SAMPLES} samples each:`);
-  console.log("| database | seed (s) | verify (ms) | newest page p50 / p95 / max ms | page 990,000 deep p50 / p95 / max ms |");
+  console.log(
+    `\nHistory of one account with ${ENTRIES.toLocaleString("en-US")} entries, ${PAGE_ROWS} rows a page, ${SAMPLES} samples each:`,
+  );
+  console.log(
+    "| database | seed (s) | verify (ms) | newest page p50 / p95 / max ms | page 990,000 deep p50 / p95 / max ms |",
+  );
   console.log("|---|---:|---:|---:|---:|");
   for (const r of results) {
     console.log(

@@ -23,7 +23,10 @@ const CONCURRENT_ROUNDS = 10;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-function get(urlPath: string, headers: Record<string, string> = {}): Promise<{ status: number; bytes: number; body: Buffer; ms: number }> {
+function get(
+  urlPath: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; bytes: number; body: Buffer; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const req = http.get(`${BASE}${urlPath}`, { agent, headers }, (res) => {
@@ -31,7 +34,12 @@ function get(urlPath: string, headers: Record<string, string> = {}): Promise<{ s
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
         const body = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, bytes: body.length, body, ms: Number(process.hrtime.bigint() - started) / 1e6 });
+        resolve({
+          status: res.statusCode ?? 0,
+          bytes: body.length,
+          body,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        });
       });
     });
     req.on("error", reject);
@@ -76,7 +84,12 @@ async function sequential(urlPath: string) {
   }
   times.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
-  return { requests: SEQUENTIAL_REQUESTS, p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)), p99_ms: round(percentile(times, 99)) };
+  return {
+    requests: SEQUENTIAL_REQUESTS,
+    p50_ms: round(percentile(times, 50)),
+    p95_ms: round(percentile(times, 95)),
+    p99_ms: round(percentile(times, 99)),
+  };
 }
 
 /**
@@ -93,7 +106,8 @@ async function concurrentAlternating(paths: [string, string], connections: numbe
     const rates: number[] = [];
     for (const i of order) {
       const result = await autocannon({ url: `${BASE}${paths[i]}`, connections, duration: seconds, pipelining: 1 });
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${paths[i]}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${paths[i]}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       pooled[i]!.requests += result.requests.total;
       pooled[i]!.seconds += result.duration;
       pooled[i]!.p50.push(result.latency.p50);
@@ -103,17 +117,30 @@ async function concurrentAlternating(paths: [string, string], connections: numbe
     round_ratios.push(Math.round((rates[0]! / rates[1]!) * 100) / 100);
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  const summary = pooled.map((p) => ({ connections, requests_per_second: Math.round(p.requests / p.seconds), latency_p50_ms: median(p.p50), latency_p99_ms: Math.max(...p.p99) }));
+  const summary = pooled.map((p) => ({
+    connections,
+    requests_per_second: Math.round(p.requests / p.seconds),
+    latency_p50_ms: median(p.p50),
+    latency_p99_ms: Math.max(...p.p99),
+  }));
   return { first: summary[0]!, second: summary[1]!, round_ratios };
 }
 
 async function main() {
   const root = path.resolve(import.meta.dirname, "..");
-  if (spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "ignore" }).status !== 0) throw new Error("build failed");
+  if (spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "ignore" }).status !== 0)
+    throw new Error("build failed");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-bench-"));
   const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn", MUTUAL_BENCH: "1" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      MUTUAL_BENCH: "1",
+    },
     stdio: ["ignore", "inherit", "inherit"],
   });
   try {
@@ -121,7 +148,11 @@ async function main() {
     const js = await javascriptBytes();
     const home_one_client = await sequential("/");
     const minimal_one_client = await sequential("/bench/minimal");
-    const { first: home_four, second: minimal_four, round_ratios } = await concurrentAlternating(["/", "/bench/minimal"], 4);
+    const {
+      first: home_four,
+      second: minimal_four,
+      round_ratios,
+    } = await concurrentAlternating(["/", "/bench/minimal"], 4);
     const result = {
       date: new Date().toISOString(),
       machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
@@ -131,7 +162,8 @@ async function main() {
       four_clients: {
         home: home_four,
         minimal: minimal_four,
-        ratio_home_to_minimal: Math.round((home_four.requests_per_second / minimal_four.requests_per_second) * 100) / 100,
+        ratio_home_to_minimal:
+          Math.round((home_four.requests_per_second / minimal_four.requests_per_second) * 100) / 100,
         round_ratios,
         goal_ratio: 0.5,
       },

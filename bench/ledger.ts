@@ -61,13 +61,21 @@ async function setUpAccounts(database: Database): Promise<number[]> {
     idempotency_key: "bench-opening",
     initiator: "system:bench",
     created_by: "system:bench",
-    transactions: ids.map((id) => ({ kind: "opening_deposit" as const, entries: transferEntries(cash.id, id, OPENING_CENTS) })),
+    transactions: ids.map((id) => ({
+      kind: "opening_deposit" as const,
+      entries: transferEntries(cash.id, id, OPENING_CENTS),
+    })),
   });
   return ids;
 }
 
 /** `clients` loops, each posting one transfer after another for SECONDS. */
-async function measureTransfers(database: Database, ids: number[], clients: number, label: string): Promise<Measurement> {
+async function measureTransfers(
+  database: Database,
+  ids: number[],
+  clients: number,
+  label: string,
+): Promise<Measurement> {
   const latencies_ms: number[] = [];
   let transfers = 0;
   const deadline_ms = performance.now() + SECONDS * 1000;
@@ -114,13 +122,29 @@ function runPgbench(url: string, clients: number): Measurement {
   const tps = Number(/tps = ([\d.]+)/.exec(text)?.[1]);
   const transactions = Number(/number of transactions actually processed: (\d+)/.exec(text)?.[1]);
   const latency_ms = Number(/latency average = ([\d.]+) ms/.exec(text)?.[1]);
-  return { clients, transfers: transactions, seconds: SECONDS, tps: Math.round(tps), p50_ms: Number.NaN, p95_ms: Number.NaN, average_ms: latency_ms };
+  return {
+    clients,
+    transfers: transactions,
+    seconds: SECONDS,
+    tps: Math.round(tps),
+    p50_ms: Number.NaN,
+    p95_ms: Number.NaN,
+    average_ms: latency_ms,
+  };
 }
 
 function mean(list: Measurement[]): Measurement {
   const first = list[0]!;
-  const avg = (f: (m: Measurement) => number) => Math.round((list.reduce((s, m) => s + f(m), 0) / list.length) * 10) / 10;
-  return { ...first, transfers: avg((m) => m.transfers), tps: Math.round(avg((m) => m.tps)), p50_ms: avg((m) => m.p50_ms), p95_ms: avg((m) => m.p95_ms), average_ms: avg((m) => m.average_ms ?? Number.NaN) };
+  const avg = (f: (m: Measurement) => number) =>
+    Math.round((list.reduce((s, m) => s + f(m), 0) / list.length) * 10) / 10;
+  return {
+    ...first,
+    transfers: avg((m) => m.transfers),
+    tps: Math.round(avg((m) => m.tps)),
+    p50_ms: avg((m) => m.p50_ms),
+    p95_ms: avg((m) => m.p95_ms),
+    average_ms: avg((m) => m.average_ms ?? Number.NaN),
+  };
 }
 
 /**
@@ -128,7 +152,11 @@ function mean(list: Measurement[]): Measurement {
  * for each client count, so that both see the same machine: on a shared 2-core machine the
  * background load moves between runs, and alternating keeps the comparison fair.
  */
-async function benchPostgres(): Promise<{ ledger: Measurement[]; pgbench: Measurement[]; rounds: { ledger: Measurement[]; pgbench: Measurement[] } }> {
+async function benchPostgres(): Promise<{
+  ledger: Measurement[];
+  pgbench: Measurement[];
+  rounds: { ledger: Measurement[]; pgbench: Measurement[] };
+}> {
   return withServerDatabase("pgbench", (pgbench_url) =>
     withServerDatabase("ledger", async (ledger_url) => {
       pgbench(pgbench_url, ["-i", "-q", "-s", String(PGBENCH_SCALE)]);
@@ -145,7 +173,9 @@ async function benchPostgres(): Promise<{ ledger: Measurement[]; pgbench: Measur
           for (let round = 1; round <= ROUNDS; round++) {
             l.push(await measureTransfers(database, ids, clients, `pg-r${round}`));
             p.push(runPgbench(pgbench_url, clients));
-            console.log(`  ${clients} clients, round ${round}: ledger ${l.at(-1)!.tps} transfers/s (p50 ${l.at(-1)!.p50_ms} ms, p95 ${l.at(-1)!.p95_ms} ms); pgbench ${p.at(-1)!.tps} tps`);
+            console.log(
+              `  ${clients} clients, round ${round}: ledger ${l.at(-1)!.tps} transfers/s (p50 ${l.at(-1)!.p50_ms} ms, p95 ${l.at(-1)!.p95_ms} ms); pgbench ${p.at(-1)!.tps} tps`,
+            );
           }
           ledger.push(mean(l));
           bench.push(mean(p));
@@ -172,7 +202,9 @@ async function benchLedgerPglite(): Promise<Measurement[]> {
       const m = await measureTransfers(database, ids, clients, "pglite");
       const report = await verifyLedger(database.db);
       if (!report.ok) throw new Error(`ledger does not verify after the bench: ${report.problems.join("; ")}`);
-      console.log(`  ledger on PGlite (on disk), ${clients} concurrent tasks: ${m.tps} transfers/s (p50 ${m.p50_ms} ms, p95 ${m.p95_ms} ms), verified`);
+      console.log(
+        `  ledger on PGlite (on disk), ${clients} concurrent tasks: ${m.tps} transfers/s (p50 ${m.p50_ms} ms, p95 ${m.p95_ms} ms), verified`,
+      );
       out.push(m);
     });
   }
@@ -193,7 +225,12 @@ async function serverSettings(): Promise<Record<string, string>> {
 async function main(): Promise<void> {
   const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
   const settings = await serverSettings();
-  console.log(`Ledger bench, ${new Date().toISOString()}\n  machine: ${machine}\n  PostgreSQL: ${JSON.stringify(settings)}\n  load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `Ledger bench, ${new Date().toISOString()}\n  machine: ${machine}\n  PostgreSQL: ${JSON.stringify(settings)}\n  load average before: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
 
   const postgres = await benchPostgres();
   const pgbenchResults = postgres.pgbench;
@@ -201,7 +238,9 @@ async function main(): Promise<void> {
   const pgliteResults = await benchLedgerPglite();
 
   console.log(`\nMeans of ${ROUNDS} alternating rounds of ${SECONDS} s:`);
-  console.log("| clients | ledger transfers/s (PostgreSQL) | p50 / p95 ms | pgbench tpcb-like tps | ledger / pgbench |");
+  console.log(
+    "| clients | ledger transfers/s (PostgreSQL) | p50 / p95 ms | pgbench tpcb-like tps | ledger / pgbench |",
+  );
   console.log("|---:|---:|---:|---:|---:|");
   for (const [i, clients] of CLIENT_COUNTS.entries()) {
     const l = ledgerResults[i]!;
@@ -213,11 +252,27 @@ async function main(): Promise<void> {
   for (const m of pgliteResults) console.log(`| ${m.clients} | ${m.tps} | ${m.p50_ms} / ${m.p95_ms} |`);
 
   const at8 = ledgerResults[1]!.tps / pgbenchResults[1]!.tps;
-  console.log(`\nGoal at 8 clients: ledger >= 0.5 x pgbench. Measured ${at8.toFixed(2)}: ${at8 >= 0.5 ? "met" : "NOT met"}.`);
+  console.log(
+    `\nGoal at 8 clients: ledger >= 0.5 x pgbench. Measured ${at8.toFixed(2)}: ${at8 >= 0.5 ? "met" : "NOT met"}.`,
+  );
 
   const history = process.env.BENCH_SKIP_HISTORY ? null : await runHistoryBench();
 
-  writeResults("ledger.json", { date: new Date().toISOString(), machine, postgres: settings, seconds_per_measurement: SECONDS, accounts: ACCOUNTS, pgbench_scale: PGBENCH_SCALE, rounds: ROUNDS, pgbench: pgbenchResults, ledger_postgres: ledgerResults, postgres_rounds: postgres.rounds, ledger_pglite: pgliteResults, ratio_at_8_clients: at8, history });
+  writeResults("ledger.json", {
+    date: new Date().toISOString(),
+    machine,
+    postgres: settings,
+    seconds_per_measurement: SECONDS,
+    accounts: ACCOUNTS,
+    pgbench_scale: PGBENCH_SCALE,
+    rounds: ROUNDS,
+    pgbench: pgbenchResults,
+    ledger_postgres: ledgerResults,
+    postgres_rounds: postgres.rounds,
+    ledger_pglite: pgliteResults,
+    ratio_at_8_clients: at8,
+    history,
+  });
   console.log("\nWrote bench/results/ledger.json");
 }
 

@@ -50,15 +50,27 @@ const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as 
  * Public-layout pages a visitor does not open on their own: they need a token, a session or an
  * application in progress (or sign out, or are the demo's inbox).
  */
-const NOT_VISITOR_PAGES = new Set(["registration-success", "logout", "reset-password", "change-password", "pending-approval", "not-approved", "demo/inbox", "settings/profile", "settings/account"]);
+const NOT_VISITOR_PAGES = new Set([
+  "registration-success",
+  "logout",
+  "reset-password",
+  "change-password",
+  "pending-approval",
+  "not-approved",
+  "demo/inbox",
+  "settings/profile",
+  "settings/account",
+]);
 
 function publicPages(): string[] {
   const layout = (routes as RouteConfigEntry[]).find((entry) => entry.file === "routes/public/layout.tsx");
   const pages: string[] = [];
   for (const child of layout?.children ?? []) {
     if (child.index) pages.push("/");
-    else if (child.path === "products/:slug") pages.push(...demoInstitution.products.map((product) => `/products/${product.slug}`));
-    else if (child.path && !child.path.includes(":") && child.path !== "*" && !NOT_VISITOR_PAGES.has(child.path)) pages.push(`/${child.path}`);
+    else if (child.path === "products/:slug")
+      pages.push(...demoInstitution.products.map((product) => `/products/${product.slug}`));
+    else if (child.path && !child.path.includes(":") && child.path !== "*" && !NOT_VISITOR_PAGES.has(child.path))
+      pages.push(`/${child.path}`);
   }
   return pages;
 }
@@ -96,7 +108,12 @@ async function ready(serverPort: number): Promise<boolean> {
 const reportsDir = args.includes("--reports") ? path.join(root, "bench/results/tmp/lighthouse") : undefined;
 
 async function audit(url: string, chromePort: number): Promise<Run> {
-  const result = await lighthouse(url, { port: chromePort, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] });
+  const result = await lighthouse(url, {
+    port: chromePort,
+    output: "json",
+    logLevel: "error",
+    onlyCategories: [...CATEGORIES],
+  });
   const lhr = result?.lhr;
   if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
@@ -111,11 +128,20 @@ async function audit(url: string, chromePort: number): Promise<Run> {
     const category = lhr.categories[id]!;
     failing[id] = category.auditRefs
       .map((ref) => lhr.audits[ref.id]!)
-      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "notApplicable" && a.scoreDisplayMode !== "manual")
+      .filter(
+        (a) =>
+          a.score !== null &&
+          a.score < 1 &&
+          a.scoreDisplayMode !== "informative" &&
+          a.scoreDisplayMode !== "notApplicable" &&
+          a.scoreDisplayMode !== "manual",
+      )
       .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ""}`);
   }
   return {
-    scores: Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)])) as Run["scores"],
+    scores: Object.fromEntries(
+      CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
+    ) as Run["scores"],
     lcp_ms: Math.round(numeric("largest-contentful-paint")),
     tbt_ms: Math.round(numeric("total-blocking-time")),
     cls: Math.round(numeric("cumulative-layout-shift") * 1000) / 1000,
@@ -143,16 +169,25 @@ async function auditWithRetries(url: string, chromePort: number): Promise<Run> {
  * scripts and modulepreload links), read from the build folder, gzip -9. Independent of the
  * machine's load, unlike the simulated timings.
  */
-async function scriptsBeforePaint(serverPort: number, page: string, dir: string): Promise<{ files: number; gzip_bytes: number }> {
+async function scriptsBeforePaint(
+  serverPort: number,
+  page: string,
+  dir: string,
+): Promise<{ files: number; gzip_bytes: number }> {
   const html = await (await fetch(`http://127.0.0.1:${serverPort}${page}`)).text();
-  const files = new Set([...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!));
+  const files = new Set(
+    [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!),
+  );
   let gzip_bytes = 0;
-  for (const file of files) gzip_bytes += zlib.gzipSync(fs.readFileSync(path.join(dir, "client", file)), { level: 9 }).length;
+  for (const file of files)
+    gzip_bytes += zlib.gzipSync(fs.readFileSync(path.join(dir, "client", file)), { level: 9 }).length;
   return { files: files.size, gzip_bytes };
 }
 
 function summarize(samples: Run[]) {
-  const scores = Object.fromEntries(CATEGORIES.map((id) => [id, median(samples.map((s) => s.scores[id]))])) as Run["scores"];
+  const scores = Object.fromEntries(
+    CATEGORIES.map((id) => [id, median(samples.map((s) => s.scores[id]))]),
+  ) as Run["scores"];
   // The audits that cost points in the run whose performance score is the median one.
   const byScore = [...samples].sort((a, b) => a.scores.performance - b.scores.performance);
   return {
@@ -186,7 +221,13 @@ function startServer(dir: string, serverPort: number, work: string, institutionF
   });
 }
 
-function table(pages: string[], results: Record<string, ReturnType<typeof summarize> & { scripts_before_paint: { files: number; gzip_bytes: number } }>): string {
+function table(
+  pages: string[],
+  results: Record<
+    string,
+    ReturnType<typeof summarize> & { scripts_before_paint: { files: number; gzip_bytes: number } }
+  >,
+): string {
   return [
     "| page | performance | accessibility | best practices | SEO | LCP | TBT | CLS | JavaScript before paint |",
     "|---|---|---|---|---|---|---|---|---|",
@@ -202,7 +243,8 @@ async function main() {
   const pages = option("pages")?.split(",") ?? publicPages();
   if (!args.includes("--no-build")) {
     console.log("Building (only what changed)...");
-    if (spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: root, stdio: "inherit" }).status !== 0) throw new Error("build failed");
+    if (spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: root, stdio: "inherit" }).status !== 0)
+      throw new Error("build failed");
   }
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-lighthouse-"));
   const institutionFile = path.join(work, "institution.json");
@@ -210,15 +252,21 @@ async function main() {
   fs.writeFileSync(institutionFile, JSON.stringify({ ...demoInstitution, demo }));
   // With BENCH_BEFORE_BUILD_DIR (a build folder inside the repository, made from an earlier commit),
   // that build is served too, on the next port, and measured page by page in turn with this one.
-  const beforeDir = process.env.BENCH_BEFORE_BUILD_DIR ? path.resolve(root, process.env.BENCH_BEFORE_BUILD_DIR) : undefined;
-  const builds = [{ name: "current", dir: buildDir, port }, ...(beforeDir ? [{ name: "before", dir: beforeDir, port: port + 1 }] : [])];
+  const beforeDir = process.env.BENCH_BEFORE_BUILD_DIR
+    ? path.resolve(root, process.env.BENCH_BEFORE_BUILD_DIR)
+    : undefined;
+  const builds = [
+    { name: "current", dir: buildDir, port },
+    ...(beforeDir ? [{ name: "before", dir: beforeDir, port: port + 1 }] : []),
+  ];
   const servers = builds.map((build) => startServer(build.dir, build.port, work, institutionFile, demo));
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
     const deadline = Date.now() + 300_000;
     for (const build of builds) {
       while (!(await ready(build.port))) {
-        if (servers.some((server) => server.exitCode !== null) || Date.now() > deadline) throw new Error("the server did not become ready");
+        if (servers.some((server) => server.exitCode !== null) || Date.now() > deadline)
+          throw new Error("the server did not become ready");
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
@@ -230,12 +278,17 @@ async function main() {
       browserPath = path.join(work, "chromium-niced");
       fs.writeFileSync(browserPath, `#!/bin/sh\nexec nice -n ${Number(nice)} ${chromePath} "$@"\n`, { mode: 0o755 });
     }
-    chrome = await chromeLauncher.launch({ chromePath: browserPath, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+    chrome = await chromeLauncher.launch({
+      chromePath: browserPath,
+      chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+    });
     // One run per build that is not counted: the first run of a fresh browser and server is
     // slower (cold caches and compilers) and would land on the first page measured.
     for (const build of builds) await auditWithRetries(`http://127.0.0.1:${build.port}${pages[0]}`, chrome.port);
     const load_before = os.loadavg();
-    const samples = Object.fromEntries(builds.map((build) => [build.name, Object.fromEntries(pages.map((page) => [page, [] as Run[]]))]));
+    const samples = Object.fromEntries(
+      builds.map((build) => [build.name, Object.fromEntries(pages.map((page) => [page, [] as Run[]]))]),
+    );
     // Run by run over all pages (and builds, in alternating order), so that a change in the
     // machine's load falls on every page alike.
     for (let i = 0; i < runs; i++) {
@@ -255,7 +308,15 @@ async function main() {
       for (const page of pages) scripts[build.name]![page] = await scriptsBeforePaint(build.port, page, build.dir);
     }
     const results = Object.fromEntries(
-      builds.map((build) => [build.name, Object.fromEntries(pages.map((page) => [page, { ...summarize(samples[build.name]![page]!), scripts_before_paint: scripts[build.name]![page]! }]))]),
+      builds.map((build) => [
+        build.name,
+        Object.fromEntries(
+          pages.map((page) => [
+            page,
+            { ...summarize(samples[build.name]![page]!), scripts_before_paint: scripts[build.name]![page]! },
+          ]),
+        ),
+      ]),
     );
     const report = {
       date: new Date().toISOString(),
@@ -263,7 +324,8 @@ async function main() {
       builds: Object.fromEntries(builds.map((build) => [build.name, path.relative(root, build.dir)])),
       machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
       chromium: spawnSync(chromePath, ["--version"], { encoding: "utf8" }).stdout.trim(),
-      lighthouse: JSON.parse(fs.readFileSync(path.join(root, "node_modules/lighthouse/package.json"), "utf8")).version as string,
+      lighthouse: JSON.parse(fs.readFileSync(path.join(root, "node_modules/lighthouse/package.json"), "utf8"))
+        .version as string,
       configuration: "Lighthouse default (mobile: Moto G Power viewport, simulated slow 4G, 4x CPU slowdown), headless",
       profile: demo ? "demo (with its banner)" : "institution profile without the demo",
       nice: process.env.BENCH_NICE ? Number(process.env.BENCH_NICE) : 0,
@@ -277,11 +339,16 @@ async function main() {
     for (const build of builds) {
       console.log(`\n${build.name} (${path.relative(root, build.dir)}):\n${table(pages, results[build.name]!)}\n`);
       for (const page of pages) {
-        const failing = Object.entries(results[build.name]![page]!.failing_in_median_run).filter(([, ids]) => ids.length);
-        if (failing.length) console.log(`${page}: ${failing.map(([category, ids]) => `${category}: ${ids.join(", ")}`).join("; ")}`);
+        const failing = Object.entries(results[build.name]![page]!.failing_in_median_run).filter(
+          ([, ids]) => ids.length,
+        );
+        if (failing.length)
+          console.log(`${page}: ${failing.map(([category, ids]) => `${category}: ${ids.join(", ")}`).join("; ")}`);
       }
     }
-    console.log(`load average before ${report.load_average_before.join(" ")}, after ${report.load_average_after.join(" ")}`);
+    console.log(
+      `load average before ${report.load_average_before.join(" ")}, after ${report.load_average_after.join(" ")}`,
+    );
     fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
     fs.writeFileSync(path.join(root, `bench/results/${out}.json`), JSON.stringify(report, null, 2) + "\n");
   } finally {

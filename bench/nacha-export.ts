@@ -41,11 +41,17 @@ let profiling = false;
 const statements = new Map<string, { count: number; ms: number }>();
 if (PROFILE) {
   const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (this: unknown, ...args: unknown[]) {
+  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (
+    this: unknown,
+    ...args: unknown[]
+  ) {
     const result = original.apply(this, args);
     if (!profiling || !(result instanceof Promise)) return result;
     const first = args[0] as string | { text?: string };
-    const text = (typeof first === "string" ? first : (first?.text ?? "")).replace(/\s+/g, " ").replace(/\$\d+(, \$\d+)+/g, "$n…").slice(0, 110);
+    const text = (typeof first === "string" ? first : (first?.text ?? ""))
+      .replace(/\s+/g, " ")
+      .replace(/\$\d+(, \$\d+)+/g, "$n…")
+      .slice(0, 110);
     const start = performance.now();
     const record = () => {
       const entry = statements.get(text) ?? { count: 0, ms: 0 };
@@ -94,8 +100,11 @@ async function cpuProfile<T>(work: () => Promise<T>): Promise<T> {
 function printProfile(total_ms: number) {
   const list = [...statements.entries()].sort((a, b) => b[1].ms - a[1].ms);
   const in_db = list.reduce((sum, [, e]) => sum + e.ms, 0);
-  console.log(`  profile: ${list.reduce((n, [, e]) => n + e.count, 0)} statements, ${in_db.toFixed(0)} ms waiting on PostgreSQL of ${total_ms.toFixed(0)} ms`);
-  for (const [text, e] of list.slice(0, 15)) console.log(`  ${e.ms.toFixed(0).padStart(6)} ms ${String(e.count).padStart(5)}x  ${text}`);
+  console.log(
+    `  profile: ${list.reduce((n, [, e]) => n + e.count, 0)} statements, ${in_db.toFixed(0)} ms waiting on PostgreSQL of ${total_ms.toFixed(0)} ms`,
+  );
+  for (const [text, e] of list.slice(0, 15))
+    console.log(`  ${e.ms.toFixed(0).padStart(6)} ms ${String(e.count).padStart(5)}x  ${text}`);
   statements.clear();
 }
 const ROUTINGS = ["021000021", "121000248", "026009593", "011000138", "071000013"];
@@ -114,9 +123,26 @@ async function seed(db: Db, round: number): Promise<void> {
   const settlement = await institutionAccount(db, "ach_settlement");
   for (let m = 0; m < MEMBERS; m++) {
     const member_id = `bench-${tag}-${m}`;
-    await db.insert(users).values({ id: member_id, name: `Bench Member ${m}`, email: `${member_id}@bench.example`, role: "user", emailVerified: true });
+    await db.insert(users).values({
+      id: member_id,
+      name: `Bench Member ${m}`,
+      email: `${member_id}@bench.example`,
+      role: "user",
+      emailVerified: true,
+    });
     const checking = await openAccount(db, { member_id, type: "checking", name: "Checking" });
-    transactionId(await postTransfer(db, { kind: "deposit", initiator: "system:bench", idempotency_key: `fund-${member_id}`, created_by: "bench", entries: [{ account_id: cash.id, amount_cents: -100_000_000 }, { account_id: checking.id, amount_cents: 100_000_000 }] }));
+    transactionId(
+      await postTransfer(db, {
+        kind: "deposit",
+        initiator: "system:bench",
+        idempotency_key: `fund-${member_id}`,
+        created_by: "bench",
+        entries: [
+          { account_id: cash.id, amount_cents: -100_000_000 },
+          { account_id: checking.id, amount_cents: 100_000_000 },
+        ],
+      }),
+    );
     const rows: (typeof externalPayments.$inferInsert)[] = [];
     for (let i = 0; i < PAYMENTS / MEMBERS; i++) {
       const amount_cents = 100 + ((m * 131 + i * 17) % 250_000);
@@ -127,7 +153,10 @@ async function seed(db: Db, round: number): Promise<void> {
           initiator: `member:${member_id}`,
           idempotency_key,
           created_by: member_id,
-          entries: [{ account_id: checking.id, amount_cents: -amount_cents }, { account_id: settlement.id, amount_cents }],
+          entries: [
+            { account_id: checking.id, amount_cents: -amount_cents },
+            { account_id: settlement.id, amount_cents },
+          ],
           memo: "Transfer to another bank",
           category: "Transfers",
         }),
@@ -138,7 +167,12 @@ async function seed(db: Db, round: number): Promise<void> {
         from_account_id: checking.id,
         hold_transaction_id: hold,
         amount_cents,
-        details: { routing_number: ROUTINGS[i % ROUTINGS.length]!, account_number: String(10_000_000 + m * 1000 + i), account_name: `Payee ${m}-${i}`, bank_name: "" },
+        details: {
+          routing_number: ROUTINGS[i % ROUTINGS.length]!,
+          account_number: String(10_000_000 + m * 1000 + i),
+          account_name: `Payee ${m}-${i}`,
+          bank_name: "",
+        },
         reference: `Invoice ${i}`,
         idempotency_key,
       });
@@ -160,18 +194,37 @@ async function oneRun(database: Database, round: number): Promise<Run> {
   await seed(db, round);
   console.log(`  seeded ${PAYMENTS} pending transfers in ${((performance.now() - seed_start) / 1000).toFixed(1)} s`);
   const staff_id = `bench-staff-${round}-${crypto.randomBytes(3).toString("hex")}`;
-  await db.insert(users).values({ id: staff_id, name: "Bench Staff", email: `${staff_id}@bench.example`, role: "admin", emailVerified: true });
+  await db.insert(users).values({
+    id: staff_id,
+    name: "Bench Staff",
+    email: `${staff_id}@bench.example`,
+    role: "admin",
+    emailVerified: true,
+  });
 
   profiling = PROFILE;
   const t0 = performance.now();
-  const result = await cpuProfile(() => exportPayments(db, "ach", { id: staff_id, email: `${staff_id}@bench.example` }, { request_id: "bench", ip: "127.0.0.1" }, { max_payments: PAYMENTS }));
+  const result = await cpuProfile(() =>
+    exportPayments(
+      db,
+      "ach",
+      { id: staff_id, email: `${staff_id}@bench.example` },
+      { request_id: "bench", ip: "127.0.0.1" },
+      { max_payments: PAYMENTS },
+    ),
+  );
   const t1 = performance.now();
   profiling = false;
   if (PROFILE && database.kind === "postgres") printProfile(t1 - t0);
   if (!result.ok) throw new Error(result.message);
-  if (result.file.payment_count !== PAYMENTS) throw new Error(`exported ${result.file.payment_count}, expected ${PAYMENTS}`);
+  if (result.file.payment_count !== PAYMENTS)
+    throw new Error(`exported ${result.file.payment_count}, expected ${PAYMENTS}`);
 
-  const [stored] = (await db.execute<{ content: string }>(`select content from payment_export_files where id = ${result.file.id}` as never)).rows as { content: string }[];
+  const [stored] = (
+    await db.execute<{ content: string }>(
+      `select content from payment_export_files where id = ${result.file.id}` as never,
+    )
+  ).rows as { content: string }[];
   const read = readNachaFile(stored!.content);
   if (read.control.credit_cents !== result.file.total_cents) throw new Error("file total differs");
   const report = await verifyLedger(db);
@@ -199,7 +252,12 @@ async function oneRun(database: Database, round: number): Promise<Run> {
     credits,
   });
   const w1 = performance.now();
-  return { export_ms: round1(t1 - t0), writer_only_ms: round1(w1 - w0), payments: result.file.payment_count, file_bytes: stored!.content.length };
+  return {
+    export_ms: round1(t1 - t0),
+    writer_only_ms: round1(w1 - w0),
+    payments: result.file.payment_count,
+    file_bytes: stored!.content.length,
+  };
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -209,19 +267,35 @@ async function runOn(label: string, database: Database) {
   const runs: Run[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const run = await oneRun(database, round);
-    console.log(`${label} run ${round + 1}: export ${run.export_ms} ms (${run.payments} transfers, ${run.file_bytes} bytes), writer alone ${run.writer_only_ms} ms`);
+    console.log(
+      `${label} run ${round + 1}: export ${run.export_ms} ms (${run.payments} transfers, ${run.file_bytes} bytes), writer alone ${run.writer_only_ms} ms`,
+    );
     runs.push(run);
   }
-  return { runs, median_export_ms: median(runs.map((r) => r.export_ms)), median_writer_only_ms: median(runs.map((r) => r.writer_only_ms)) };
+  return {
+    runs,
+    median_export_ms: median(runs.map((r) => r.export_ms)),
+    median_writer_only_ms: median(runs.map((r) => r.writer_only_ms)),
+  };
 }
 
 async function main() {
   console.log(`${PAYMENTS} transfers per file; load average ${loadAverage()}`);
   const only = process.env.BENCH_ONLY; // "postgres" or "pglite" to run one
-  const postgres = only !== "pglite" ? await onServerDatabase("nacha", (database) => runOn("PostgreSQL", database)) : undefined;
-  const pglite = only !== "postgres" ? await onPgliteDatabase("nacha", (database) => runOn("PGlite", database)) : undefined;
-  writeResults("nacha-export.json", { date: new Date().toISOString(), payments: PAYMENTS, load_average_end: os.loadavg(), postgres, pglite });
-  console.log(`median export: PostgreSQL ${postgres?.median_export_ms ?? "-"} ms, PGlite ${pglite?.median_export_ms ?? "-"} ms`);
+  const postgres =
+    only !== "pglite" ? await onServerDatabase("nacha", (database) => runOn("PostgreSQL", database)) : undefined;
+  const pglite =
+    only !== "postgres" ? await onPgliteDatabase("nacha", (database) => runOn("PGlite", database)) : undefined;
+  writeResults("nacha-export.json", {
+    date: new Date().toISOString(),
+    payments: PAYMENTS,
+    load_average_end: os.loadavg(),
+    postgres,
+    pglite,
+  });
+  console.log(
+    `median export: PostgreSQL ${postgres?.median_export_ms ?? "-"} ms, PGlite ${pglite?.median_export_ms ?? "-"} ms`,
+  );
 }
 
 await main();

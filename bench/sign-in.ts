@@ -51,7 +51,8 @@ function nextAddress(): string {
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const round = (n: number, places = 1) => Math.round(n * 10 ** places) / 10 ** places;
 
 interface Point {
@@ -66,20 +67,24 @@ interface Point {
 /** `one` run by `clients` loops for 1 s untimed, then SECONDS timed. */
 async function drive(clients: number, one: (client: number) => Promise<void>): Promise<Point> {
   const warm_until = performance.now() + 1000;
-  await Promise.all(Array.from({ length: clients }, async (_, c) => {
-    while (performance.now() < warm_until) await one(c);
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      while (performance.now() < warm_until) await one(c);
+    }),
+  );
   const times: number[] = [];
   const cpu = process.cpuUsage();
   const started = performance.now();
   const deadline = started + SECONDS * 1000;
-  await Promise.all(Array.from({ length: clients }, async (_, c) => {
-    while (performance.now() < deadline) {
-      const t = performance.now();
-      await one(c);
-      times.push(performance.now() - t);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      while (performance.now() < deadline) {
+        const t = performance.now();
+        await one(c);
+        times.push(performance.now() - t);
+      }
+    }),
+  );
   const elapsed_s = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   times.sort((a, b) => a - b);
@@ -95,7 +100,8 @@ async function drive(clients: number, one: (client: number) => Promise<void>): P
 async function main() {
   // A database of the bench's own (bench/support.ts), removed at the end.
   try {
-    if (SERVER_URL) await onServerDatabase("sign_in", (database) => measure(database, true), { server_url: SERVER_URL });
+    if (SERVER_URL)
+      await onServerDatabase("sign_in", (database) => measure(database, true), { server_url: SERVER_URL });
     else await onPgliteDatabase("sign-in", (database) => measure(database, false));
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -110,9 +116,22 @@ async function measure(database: Database, on_postgres: boolean) {
   const emails: string[] = [];
   for (let i = 0; i < MEMBERS; i++) {
     const email = `sign-in-${i}@bench.example`;
-    const user = await context.internalAdapter.createUser({ email, name: `Bench Member ${i}`, emailVerified: true, role: "user", twoFactorEnabled: true }, { method: "admin" } as never);
-    await context.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: password_hash });
-    await db.insert(schema.memberProfiles).values({ user_id: user.id, first_name: "Bench", last_name: `Member ${i}`, status: "approved" } as typeof schema.memberProfiles.$inferInsert);
+    const user = await context.internalAdapter.createUser(
+      { email, name: `Bench Member ${i}`, emailVerified: true, role: "user", twoFactorEnabled: true },
+      { method: "admin" } as never,
+    );
+    await context.internalAdapter.linkAccount({
+      userId: user.id,
+      providerId: "credential",
+      accountId: user.id,
+      password: password_hash,
+    });
+    await db.insert(schema.memberProfiles).values({
+      user_id: user.id,
+      first_name: "Bench",
+      last_name: `Member ${i}`,
+      status: "approved",
+    } as typeof schema.memberProfiles.$inferInsert);
     emails.push(email);
   }
 
@@ -127,14 +146,20 @@ async function measure(database: Database, on_postgres: boolean) {
     const started = await startSignIn(db, meta, { email, password: PASSWORD });
     if (started.status !== "challenge") throw new Error(`sign-in step 1: ${started.status}`);
     const cookie = started.set_cookies.map((line) => line.split(";")[0]).join("; ");
-    const [mail] = await db.select({ text: schema.outbox.text_body }).from(schema.outbox).where(eq(schema.outbox.to_email, email)).orderBy(desc(schema.outbox.id)).limit(1);
+    const [mail] = await db
+      .select({ text: schema.outbox.text_body })
+      .from(schema.outbox)
+      .where(eq(schema.outbox.to_email, email))
+      .orderBy(desc(schema.outbox.id))
+      .limit(1);
     const code = /code is: (\d{6})/.exec(mail?.text ?? "")?.[1];
     if (!code) throw new Error("no sign-in code in the outbox");
     const verified = await verifySignInCode(db, { ...meta, cookie }, { code });
     if (verified.status !== "signed_in") throw new Error(`sign-in step 2: ${verified.status}`);
   };
   const check = async () => {
-    if (!(await verifyPassword({ hash: password_hash, password: PASSWORD }))) throw new Error("the hash did not verify");
+    if (!(await verifyPassword({ hash: password_hash, password: PASSWORD })))
+      throw new Error("the hash did not verify");
   };
 
   const load_before = os.loadavg().map((n) => round(n, 2));
@@ -143,12 +168,16 @@ async function measure(database: Database, on_postgres: boolean) {
     const sign_in = await drive(clients, (c) => signIn(c, clients));
     const argon2_verify_alone = await drive(clients, check);
     points.push({ clients, sign_in, argon2_verify_alone });
-    console.log(`${clients} at once: ${sign_in.per_second} sign-ins/s (p50 ${sign_in.p50_ms} ms, p95 ${sign_in.p95_ms} ms, CPU ${sign_in.cpu_ms_each} ms each); argon2id verify alone ${argon2_verify_alone.per_second}/s (CPU ${argon2_verify_alone.cpu_ms_each} ms each)`);
+    console.log(
+      `${clients} at once: ${sign_in.per_second} sign-ins/s (p50 ${sign_in.p50_ms} ms, p95 ${sign_in.p95_ms} ms, CPU ${sign_in.cpu_ms_each} ms each); argon2id verify alone ${argon2_verify_alone.per_second}/s (CPU ${argon2_verify_alone.cpu_ms_each} ms each)`,
+    );
   }
   const result = {
     date: new Date().toISOString(),
     machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
-    database: on_postgres ? "PostgreSQL (a database of its own on BENCH_DATABASE_URL's server; its CPU is not in cpu_ms_each)" : "PGlite (in this process, on disk)",
+    database: on_postgres
+      ? "PostgreSQL (a database of its own on BENCH_DATABASE_URL's server; its CPU is not in cpu_ms_each)"
+      : "PGlite (in this process, on disk)",
     load_average: { before: load_before, after: os.loadavg().map((n) => round(n, 2)) },
     members: MEMBERS,
     seconds_per_point: SECONDS,

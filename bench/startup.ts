@@ -52,8 +52,14 @@ async function ready(): Promise<boolean> {
 
 async function startOnce(args: string[], env: Record<string, string>): Promise<Sample> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "ignore", "inherit"] });
-  const exited = new Promise<number | string | null>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(signal ?? code)),
+  );
   let gone = false;
   void exited.then(() => (gone = true));
   while (!(await ready())) {
@@ -85,17 +91,32 @@ const summary = (samples: Sample[]) => ({
 
 async function main() {
   console.log("Building (only what changed)...");
-  if (spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: root, stdio: "inherit" }).status !== 0) throw new Error("build failed");
+  if (spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: root, stdio: "inherit" }).status !== 0)
+    throw new Error("build failed");
 
   const institutionFile = path.join(work, "institution.json");
   fs.writeFileSync(institutionFile, JSON.stringify({ ...demoInstitution, demo: false }));
   const server = ["--enable-source-maps", path.join(buildDir, "bin/server.js")];
-  const production = { NODE_ENV: "production", MUTUAL_TEST_INSTALL: "1", LOG_LEVEL: "warn", INSTITUTION_CONFIG: institutionFile, MUTUAL_BUILD_DIR: buildDir };
+  const production = {
+    NODE_ENV: "production",
+    MUTUAL_TEST_INSTALL: "1",
+    LOG_LEVEL: "warn",
+    INSTITUTION_CONFIG: institutionFile,
+    MUTUAL_BUILD_DIR: buildDir,
+  };
   const reference = ["-e", `require("node:http").createServer((q, s) => s.end("ready")).listen(${port})`];
   const load_before = os.loadavg();
 
-  const beforeDir = process.env.BENCH_BEFORE_BUILD_DIR ? path.resolve(root, process.env.BENCH_BEFORE_BUILD_DIR) : undefined;
-  const results: Record<string, Sample[]> = { reference: [], fresh: [], existing: [], existing_no_compile_cache: [], ...(beforeDir ? { existing_before: [] } : {}) };
+  const beforeDir = process.env.BENCH_BEFORE_BUILD_DIR
+    ? path.resolve(root, process.env.BENCH_BEFORE_BUILD_DIR)
+    : undefined;
+  const results: Record<string, Sample[]> = {
+    reference: [],
+    fresh: [],
+    existing: [],
+    existing_no_compile_cache: [],
+    ...(beforeDir ? { existing_before: [] } : {}),
+  };
   const existingDir = path.join(work, "existing");
   // The existing folder is created (migrated) once, not timed.
   await startOnce(server, { ...production, DATA_DIR: existingDir });
@@ -103,10 +124,25 @@ async function main() {
   for (let i = 0; i < runs; i++) {
     results.reference!.push(await startOnce(reference, {}));
     results.existing!.push(await startOnce(server, { ...production, DATA_DIR: existingDir }));
-    results.existing_no_compile_cache!.push(await startOnce(server, { ...production, DATA_DIR: existingDir, NODE_DISABLE_COMPILE_CACHE: "1" }));
-    if (beforeDir) results.existing_before!.push(await startOnce(["--enable-source-maps", path.join(beforeDir, "bin/server.js")], { ...production, DATA_DIR: existingDir, MUTUAL_BUILD_DIR: beforeDir }));
+    results.existing_no_compile_cache!.push(
+      await startOnce(server, { ...production, DATA_DIR: existingDir, NODE_DISABLE_COMPILE_CACHE: "1" }),
+    );
+    if (beforeDir)
+      results.existing_before!.push(
+        await startOnce(["--enable-source-maps", path.join(beforeDir, "bin/server.js")], {
+          ...production,
+          DATA_DIR: existingDir,
+          MUTUAL_BUILD_DIR: beforeDir,
+        }),
+      );
     results.fresh!.push(await startOnce(server, { ...production, DATA_DIR: path.join(work, `fresh-${i}`) }));
-    console.log(`run ${i + 1}/${runs}: ${Object.entries(results).map(([kind, samples]) => `${kind} ${Math.round(samples.at(-1)!.ready_ms)} ms (CPU ${samples.at(-1)!.cpu_ms} ms)`).join(", ")}, load ${os.loadavg()[0]!.toFixed(1)}`);
+    console.log(
+      `run ${i + 1}/${runs}: ${Object.entries(results)
+        .map(
+          ([kind, samples]) => `${kind} ${Math.round(samples.at(-1)!.ready_ms)} ms (CPU ${samples.at(-1)!.cpu_ms} ms)`,
+        )
+        .join(", ")}, load ${os.loadavg()[0]!.toFixed(1)}`,
+    );
   }
 
   const report = {
@@ -120,11 +156,15 @@ async function main() {
     existing_data_folder: summary(results.existing!),
     fresh_data_folder: summary(results.fresh!),
     existing_data_folder_no_compile_cache: summary(results.existing_no_compile_cache!),
-    ...(beforeDir ? { existing_data_folder_before: { build: path.relative(root, beforeDir), ...summary(results.existing_before!) } } : {}),
+    ...(beforeDir
+      ? { existing_data_folder_before: { build: path.relative(root, beforeDir), ...summary(results.existing_before!) } }
+      : {}),
     samples: results,
   };
   console.table(Object.fromEntries(Object.entries(results).map(([kind, samples]) => [kind, summary(samples)])));
-  console.log(`load average before ${report.load_average_before.join(" ")}, after ${report.load_average_after.join(" ")}`);
+  console.log(
+    `load average before ${report.load_average_before.join(" ")}, after ${report.load_average_after.join(" ")}`,
+  );
   fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
   fs.writeFileSync(path.join(root, "bench/results/startup.json"), JSON.stringify(report, null, 2) + "\n");
 }

@@ -59,47 +59,55 @@ async function seed(db: Db): Promise<void> {
 }
 
 async function main() {
-  await onServerDatabase("statements", async (database) => {
-    const { seed_s, load_start } = await seedVerified(database, seed);
-    console.log(`Seeded ${ACCOUNTS} accounts x ${PER_ACCOUNT} transactions in ${seed_s.toFixed(1)} s; ledger verified.`);
+  await onServerDatabase(
+    "statements",
+    async (database) => {
+      const { seed_s, load_start } = await seedVerified(database, seed);
+      console.log(
+        `Seeded ${ACCOUNTS} accounts x ${PER_ACCOUNT} transactions in ${seed_s.toFixed(1)} s; ledger verified.`,
+      );
 
-    let peak_rss = process.memoryUsage().rss;
-    const sampler = setInterval(() => (peak_rss = Math.max(peak_rss, process.memoryUsage().rss)), 200);
-    const rss_before = process.memoryUsage().rss;
-    const cpu_start = process.cpuUsage();
-    const start = performance.now();
-    const counts = await runMonthlyStatements(database.db, RUN_AT);
-    const run_s = (performance.now() - start) / 1000;
-    const cpu = process.cpuUsage(cpu_start);
-    clearInterval(sampler);
-    peak_rss = Math.max(peak_rss, process.memoryUsage().rss);
-    const again_start = performance.now();
-    const again = await runMonthlyStatements(database.db, RUN_AT);
-    const again_ms = performance.now() - again_start;
-    const stored = await database.db.execute(sql`select count(*)::int as n, sum(octet_length(pdf))::bigint as bytes from account_statements`);
-    const n = Number(stored.rows[0]!.n);
-    const bytes = Number(stored.rows[0]!.bytes);
-    const result = {
-      date: new Date().toISOString(),
-      database: "postgres 15 (shared server)",
-      accounts: ACCOUNTS,
-      transactions_per_account: PER_ACCOUNT,
-      accounts_at_once: STATEMENT_RUN_CONCURRENCY,
-      statements_made: counts.made,
-      run_seconds: Number(run_s.toFixed(2)),
-      statements_per_second: Number((counts.made / run_s).toFixed(1)),
-      goal_per_second: 100,
-      // This process's CPU (reading, drawing the PDF, writing); the database server's is not in it.
-      app_cpu_ms_per_statement: Number(((cpu.user + cpu.system) / 1000 / Math.max(counts.made, 1)).toFixed(2)),
-      second_run: { made: again.made, ms: Number(again_ms.toFixed(1)) },
-      pdf_bytes_mean: Math.round(bytes / n),
-      rss_mb_before: Math.round(rss_before / 2 ** 20),
-      rss_mb_peak: Math.round(peak_rss / 2 ** 20),
-      ...machineLoad(load_start),
-    };
-    console.log(JSON.stringify(result, null, 2));
-    writeResults("statements.json", result);
-  }, { pool_max: 4, server_url: SERVER_URL });
+      let peak_rss = process.memoryUsage().rss;
+      const sampler = setInterval(() => (peak_rss = Math.max(peak_rss, process.memoryUsage().rss)), 200);
+      const rss_before = process.memoryUsage().rss;
+      const cpu_start = process.cpuUsage();
+      const start = performance.now();
+      const counts = await runMonthlyStatements(database.db, RUN_AT);
+      const run_s = (performance.now() - start) / 1000;
+      const cpu = process.cpuUsage(cpu_start);
+      clearInterval(sampler);
+      peak_rss = Math.max(peak_rss, process.memoryUsage().rss);
+      const again_start = performance.now();
+      const again = await runMonthlyStatements(database.db, RUN_AT);
+      const again_ms = performance.now() - again_start;
+      const stored = await database.db.execute(
+        sql`select count(*)::int as n, sum(octet_length(pdf))::bigint as bytes from account_statements`,
+      );
+      const n = Number(stored.rows[0]!.n);
+      const bytes = Number(stored.rows[0]!.bytes);
+      const result = {
+        date: new Date().toISOString(),
+        database: "postgres 15 (shared server)",
+        accounts: ACCOUNTS,
+        transactions_per_account: PER_ACCOUNT,
+        accounts_at_once: STATEMENT_RUN_CONCURRENCY,
+        statements_made: counts.made,
+        run_seconds: Number(run_s.toFixed(2)),
+        statements_per_second: Number((counts.made / run_s).toFixed(1)),
+        goal_per_second: 100,
+        // This process's CPU (reading, drawing the PDF, writing); the database server's is not in it.
+        app_cpu_ms_per_statement: Number(((cpu.user + cpu.system) / 1000 / Math.max(counts.made, 1)).toFixed(2)),
+        second_run: { made: again.made, ms: Number(again_ms.toFixed(1)) },
+        pdf_bytes_mean: Math.round(bytes / n),
+        rss_mb_before: Math.round(rss_before / 2 ** 20),
+        rss_mb_peak: Math.round(peak_rss / 2 ** 20),
+        ...machineLoad(load_start),
+      };
+      console.log(JSON.stringify(result, null, 2));
+      writeResults("statements.json", result);
+    },
+    { pool_max: 4, server_url: SERVER_URL },
+  );
 }
 
 await main();

@@ -32,7 +32,11 @@ export async function dropDatabase(admin: pg.Client, name: string): Promise<void
 }
 
 /** A new database `mutual_bench_<label>_<random>` on the server for `work`, dropped afterwards. */
-export async function withServerDatabase<T>(label: string, work: (url: string, name: string) => Promise<T>, server_url = BENCH_SERVER_URL): Promise<T> {
+export async function withServerDatabase<T>(
+  label: string,
+  work: (url: string, name: string) => Promise<T>,
+  server_url = BENCH_SERVER_URL,
+): Promise<T> {
   const name = `mutual_bench_${label}_${crypto.randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: server_url });
   await admin.connect();
@@ -51,11 +55,19 @@ export async function withServerDatabase<T>(label: string, work: (url: string, n
 }
 
 /** The same, opened for `work` and closed before the drop (not migrated: the bench decides when). */
-export function onServerDatabase<T>(label: string, work: (database: Database, name: string) => Promise<T>, options: { pool_max?: number; server_url?: string } = {}): Promise<T> {
+export function onServerDatabase<T>(
+  label: string,
+  work: (database: Database, name: string) => Promise<T>,
+  options: { pool_max?: number; server_url?: string } = {},
+): Promise<T> {
   return withServerDatabase(
     label,
     async (url, name) => {
-      const database = await openDatabase({ kind: "postgres", url, ...(options.pool_max ? { pool_max: options.pool_max } : {}) });
+      const database = await openDatabase({
+        kind: "postgres",
+        url,
+        ...(options.pool_max ? { pool_max: options.pool_max } : {}),
+      });
       try {
         return await work(database, name);
       } finally {
@@ -85,7 +97,11 @@ export async function onPgliteDatabase<T>(label: string, work: (database: Databa
 export const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 
 /** The machine's load average (1, 5, 15 minutes), printed beside each figure: the machine is shared. */
-export const loadAverage = () => os.loadavg().map((n) => n.toFixed(1)).join(" ");
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" ");
 
 /** Writes bench/results/<file> as indented JSON and returns its path. */
 export function writeResults(file: string, results: unknown): string {
@@ -100,7 +116,10 @@ export function writeResults(file: string, results: unknown): string {
  * the accounts' cached balances from their entries and checks the ledger verifies before anything
  * is measured. Returns the seconds the seed took and the load average when the bench began.
  */
-export async function seedVerified(database: Database, seed: (db: Db) => Promise<void>): Promise<{ seed_s: number; load_start: number[] }> {
+export async function seedVerified(
+  database: Database,
+  seed: (db: Db) => Promise<void>,
+): Promise<{ seed_s: number; load_start: number[] }> {
   await migrateDatabase(database);
   const load_start = os.loadavg();
   const seed_start = performance.now();
@@ -120,7 +139,11 @@ export async function expectLedgerVerified(db: Db, after: string): Promise<void>
 }
 
 /** The machine's load at the start and end of a run and its CPU count, for a results file. */
-export function machineLoad(load_start: number[]): { load_average_start: number[]; load_average_end: number[]; cpus: number } {
+export function machineLoad(load_start: number[]): {
+  load_average_start: number[];
+  load_average_end: number[];
+  cpus: number;
+} {
   return {
     load_average_start: load_start.map((l) => Number(l.toFixed(2))),
     load_average_end: os.loadavg().map((l) => Number(l.toFixed(2))),

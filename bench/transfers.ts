@@ -60,7 +60,12 @@ const PASSWORD = "Bench-Member-Pass-1";
  * bench asked for none, and missed that cost). BENCH_ACCEPT_ENCODING=none asks for none, as
  * Node's client; any other value is sent as it is. The own client only.
  */
-const ACCEPT_ENCODING = (process.env.BENCH_ACCEPT_ENCODING ?? "browser") === "browser" ? "gzip, deflate, br, zstd" : process.env.BENCH_ACCEPT_ENCODING === "none" ? "" : process.env.BENCH_ACCEPT_ENCODING!;
+const ACCEPT_ENCODING =
+  (process.env.BENCH_ACCEPT_ENCODING ?? "browser") === "browser"
+    ? "gzip, deflate, br, zstd"
+    : process.env.BENCH_ACCEPT_ENCODING === "none"
+      ? ""
+      : process.env.BENCH_ACCEPT_ENCODING!;
 /** The answers' bytes on the wire and how many came compressed (the own client), for the results. */
 const answers = { bytes: 0, encoded: 0 };
 const MEMBERS = Math.max(...CLIENTS);
@@ -95,7 +100,8 @@ interface BenchMember {
 
 const load = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Members with funded accounts, a password, and a session signed in as a person does it (password, then the emailed code). */
 async function prepareMembers(db: Database["db"]): Promise<BenchMember[]> {
@@ -103,7 +109,12 @@ async function prepareMembers(db: Database["db"]): Promise<BenchMember[]> {
   const members: BenchMember[] = [];
   for (let i = 0; i < MEMBERS; i++) {
     const m = await fundedMember(db, { checking_cents: 100_000_000 });
-    await context.internalAdapter.linkAccount({ userId: m.member.id, providerId: "credential", accountId: m.member.id, password: await hashPassword(PASSWORD) });
+    await context.internalAdapter.linkAccount({
+      userId: m.member.id,
+      providerId: "credential",
+      accountId: m.member.id,
+      password: await hashPassword(PASSWORD),
+    });
     // Members sign in with a second factor (the emailed code), as every member does.
     await db.update(schema.users).set({ twoFactorEnabled: true }).where(eq(schema.users.id, m.member.id));
     const jar = new Map<string, string>();
@@ -114,17 +125,33 @@ async function prepareMembers(db: Database["db"]): Promise<BenchMember[]> {
         jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
       }
     };
-    const meta = () => ({ ip: `198.51.100.${i + 1}`, user_agent: "bench", cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") });
+    const meta = () => ({
+      ip: `198.51.100.${i + 1}`,
+      user_agent: "bench",
+      cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
+    });
     const started = await startSignIn(db, meta(), { email: m.member.email, password: PASSWORD });
     if (started.status !== "challenge") throw new Error(`sign-in: ${started.status}`);
     apply(started.set_cookies);
-    const [mail] = await db.select().from(schema.outbox).where(eq(schema.outbox.to_email, m.member.email)).orderBy(desc(schema.outbox.id)).limit(1);
+    const [mail] = await db
+      .select()
+      .from(schema.outbox)
+      .where(eq(schema.outbox.to_email, m.member.email))
+      .orderBy(desc(schema.outbox.id))
+      .limit(1);
     const code = /code is: (\d{6})/.exec(mail?.text_body ?? "")?.[1];
     if (!code) throw new Error("no sign-in code");
     const verified = await verifySignInCode(db, meta(), { code });
     if (verified.status !== "signed_in") throw new Error(`verify: ${verified.status}`);
     apply(verified.set_cookies);
-    members.push({ id: m.member.id, email: m.member.email, name: m.member.name, checking_id: m.checking.id, savings_id: m.savings.id, cookie: meta().cookie });
+    members.push({
+      id: m.member.id,
+      email: m.member.email,
+      name: m.member.name,
+      checking_id: m.checking.id,
+      savings_id: m.savings.id,
+      cookie: meta().cookie,
+    });
   }
   return members;
 }
@@ -177,7 +204,8 @@ function childPids(parent: number): number[] {
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (Number(fs.readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[1]) === parent) pids.push(Number(entry));
+      if (Number(fs.readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[1]) === parent)
+        pids.push(Number(entry));
     } catch {
       // gone since the listing
     }
@@ -211,7 +239,14 @@ function cpuMs(pids: readonly number[]): { user: number; system: number } {
 }
 
 /** `clients` loops, each on its own member, for 1 s of warm-up then SECONDS timed. */
-async function drive(clients: number, members: BenchMember[], one: (member: BenchMember) => Promise<void>, server_pids: readonly number[] = [], warm_ms = 1000, warm_requests_min = 0): Promise<Point> {
+async function drive(
+  clients: number,
+  members: BenchMember[],
+  one: (member: BenchMember) => Promise<void>,
+  server_pids: readonly number[] = [],
+  warm_ms = 1000,
+  warm_requests_min = 0,
+): Promise<Point> {
   let warm_requests = 0;
   const loop = async (member: BenchMember, until: number, times?: number[]) => {
     while (performance.now() < until || (!times && warm_requests < warm_requests_min)) {
@@ -249,15 +284,24 @@ async function drive(clients: number, members: BenchMember[], one: (member: Benc
     bench_cpu_ms_per_transfer: round2((bench_cpu.user + bench_cpu.system) / 1000 / times.length),
   };
   if (server_pids.length > 0) {
-    point.server_cpu_ms_per_transfer = round2((cpu_after.user + cpu_after.system - cpu_before.user - cpu_before.system) / times.length);
+    point.server_cpu_ms_per_transfer = round2(
+      (cpu_after.user + cpu_after.system - cpu_before.user - cpu_before.system) / times.length,
+    );
     point.server_system_cpu_ms_per_transfer = round2((cpu_after.system - cpu_before.system) / times.length);
   }
-  const spent = (after: { user: number; system: number }, before: { user: number; system: number }) => after.user + after.system - before.user - before.system;
+  const spent = (after: { user: number; system: number }, before: { user: number; system: number }) =>
+    after.user + after.system - before.user - before.system;
   const postgres_ms = spent(postgres_after, postgres_before);
   const nginx_ms = spent(nginx_after, nginx_before);
   if (postgres_pids.length > 0) point.postgres_cpu_ms_per_transfer = round2(postgres_ms / times.length);
   if (nginx_pids.length > 0) point.nginx_cpu_ms_per_transfer = round2(nginx_ms / times.length);
-  const others_ms = machine_after.busy - machine_before.busy - spent(cpu_after, cpu_before) - postgres_ms - nginx_ms - (bench_cpu.user + bench_cpu.system) / 1000;
+  const others_ms =
+    machine_after.busy -
+    machine_before.busy -
+    spent(cpu_after, cpu_before) -
+    postgres_ms -
+    nginx_ms -
+    (bench_cpu.user + bench_cpu.system) / 1000;
   point.others_cpu_ms_per_transfer = round2(others_ms / times.length);
   point.idle_ms_per_transfer = round2((machine_after.idle - machine_before.idle) / times.length);
   return point;
@@ -297,10 +341,18 @@ function ledgerOne(db: Database["db"]) {
 /** The form Between Accounts posts (1 cent, checking to savings, a fresh key each time), and where it posts it. */
 const TRANSFER_PATH = "/dashboard.data?transfer=internal";
 function transferForm(m: BenchMember): string {
-  return new URLSearchParams({ intent: "internal", from_account_id: String(m.checking_id), to_account_id: String(m.savings_id), amount: "0.01", reference: "bench", idempotency_key: crypto.randomUUID() }).toString();
+  return new URLSearchParams({
+    intent: "internal",
+    from_account_id: String(m.checking_id),
+    to_account_id: String(m.savings_id),
+    amount: "0.01",
+    reference: "bench",
+    idempotency_key: crypto.randomUUID(),
+  }).toString();
 }
 function checkAnswer(status: number, text: string): void {
-  if (status !== 200 || !text.includes("Transfer complete")) throw new Error(`transfer answered ${status}: ${text.slice(0, 300)}`);
+  if (status !== 200 || !text.includes("Transfer complete"))
+    throw new Error(`transfer answered ${status}: ${text.slice(0, 300)}`);
 }
 
 /** With Node's HTTP client (BENCH_HTTP_CLIENT=node): the same request, at about twice the client's CPU. */
@@ -310,19 +362,32 @@ function httpOneNode(base: string) {
   const one = (m: BenchMember) =>
     new Promise<void>((resolve, reject) => {
       const body = transferForm(m);
-      const req = http.request(url, { method: "POST", agent, headers: { cookie: m.cookie, origin: base, "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => void (text += chunk));
-        res.on("end", () => {
-          try {
-            checkAnswer(res.statusCode ?? 0, text);
-            resolve();
-          } catch (error) {
-            reject(error as Error);
-          }
-        });
-      });
+      const req = http.request(
+        url,
+        {
+          method: "POST",
+          agent,
+          headers: {
+            cookie: m.cookie,
+            origin: base,
+            "content-type": "application/x-www-form-urlencoded",
+            "content-length": Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => void (text += chunk));
+          res.on("end", () => {
+            try {
+              checkAnswer(res.statusCode ?? 0, text);
+              resolve();
+            } catch (error) {
+              reject(error as Error);
+            }
+          });
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -339,7 +404,8 @@ function httpOneNode(base: string) {
 class RawConnection {
   private socket: net.Socket | undefined;
   private received: Buffer = Buffer.alloc(0);
-  private waiting: { resolve: (answer: { status: number; body: string }) => void; reject: (error: Error) => void } | undefined;
+  private waiting:
+    { resolve: (answer: { status: number; body: string }) => void; reject: (error: Error) => void } | undefined;
   constructor(
     private readonly host: string,
     private readonly port: number,
@@ -393,7 +459,10 @@ class RawConnection {
     for (const line of head.slice(1)) {
       const colon = line.indexOf(":");
       const name = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim().toLowerCase();
+      const value = line
+        .slice(colon + 1)
+        .trim()
+        .toLowerCase();
       if (name === "content-length") length = Number(value);
       else if (name === "content-encoding") encoding = value;
       else if (name === "transfer-encoding") chunked = value.includes("chunked");
@@ -429,7 +498,16 @@ class RawConnection {
     if (close) this.socket?.destroy();
     answers.bytes += body.length;
     if (encoding) answers.encoded++;
-    const plain = encoding === "br" ? zlib.brotliDecompressSync(body) : encoding === "gzip" ? zlib.gunzipSync(body) : encoding === "deflate" ? zlib.inflateSync(body) : encoding === "zstd" ? zlib.zstdDecompressSync(body) : body;
+    const plain =
+      encoding === "br"
+        ? zlib.brotliDecompressSync(body)
+        : encoding === "gzip"
+          ? zlib.gunzipSync(body)
+          : encoding === "deflate"
+            ? zlib.inflateSync(body)
+            : encoding === "zstd"
+              ? zlib.zstdDecompressSync(body)
+              : body;
     waiting?.resolve({ status, body: plain.toString("utf8") });
   }
 }
@@ -519,7 +597,8 @@ function startNginx(port: number, app_ports: number[]): { child: ChildProcess; s
   const server_parameters = /^\s*server \S+ ([^;]*);/m.exec(upstream ?? "")?.[1];
   const map = /^map \$server_port \$mutual_port_suffix \{[\s\S]*?\n\}/m.exec(text)?.[0];
   const proxy = /# BEGIN proxy\n([\s\S]*?)\n\s*# END proxy/.exec(text)?.[1];
-  if (!server_parameters || !map || !proxy) throw new Error("deploy/nginx/mutual.conf lost its upstream, map or BEGIN/END proxy markers");
+  if (!server_parameters || !map || !proxy)
+    throw new Error("deploy/nginx/mutual.conf lost its upstream, map or BEGIN/END proxy markers");
   const dir = fs.mkdtempSync(path.join(work, "nginx-"));
   fs.chmodSync(dir, 0o755);
   fs.writeFileSync(
@@ -548,7 +627,11 @@ ${proxy}
 }
 `,
   );
-  const child = spawn(NGINX, ["-p", dir, "-e", path.join(dir, "error.log"), "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(
+    NGINX,
+    ["-p", dir, "-e", path.join(dir, "error.log"), "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   watched.nginx_pid = child.pid;
   return {
@@ -572,7 +655,8 @@ interface Round {
 
 /** The cores' time per transfer by where it went (means of the rounds), as in `Point`. */
 function coreSplit(points: Point[]): Record<string, number> {
-  const mean = (pick: (p: Point) => number | undefined) => round2(points.reduce((a, p) => a + (pick(p) ?? 0), 0) / points.length);
+  const mean = (pick: (p: Point) => number | undefined) =>
+    round2(points.reduce((a, p) => a + (pick(p) ?? 0), 0) / points.length);
   return {
     app: mean((p) => p.server_cpu_ms_per_transfer),
     postgres: mean((p) => p.postgres_cpu_ms_per_transfer),
@@ -600,7 +684,9 @@ function summarise(rounds: Round[]) {
       server_cpu_ms_per_transfer: round2(cpu.reduce((a, b) => a + b, 0) / cpu.length),
       server_system_cpu_ms_per_transfer: meanOf(rounds.map((r) => httpPoint(r).server_system_cpu_ms_per_transfer ?? 0)),
       bench_cpu_ms_per_transfer_http: meanOf(rounds.map((r) => httpPoint(r).bench_cpu_ms_per_transfer)),
-      bench_cpu_ms_per_transfer_reference: meanOf(rounds.map((r) => r.reference.find((p) => p.clients === clients)!.bench_cpu_ms_per_transfer)),
+      bench_cpu_ms_per_transfer_reference: meanOf(
+        rounds.map((r) => r.reference.find((p) => p.clients === clients)!.bench_cpu_ms_per_transfer),
+      ),
       // Where the cores' time went, ms per transfer: HTTP, then the reference.
       cores_http: coreSplit(rounds.map(httpPoint)),
       cores_reference: coreSplit(rounds.map((r) => r.reference.find((p) => p.clients === clients)!)),
@@ -608,7 +694,12 @@ function summarise(rounds: Round[]) {
     if (!rounds.every((r) => r.http_before)) return point;
     const beforePoints = rounds.map((r) => r.http_before!.find((p) => p.clients === clients)!);
     const before = beforePoints.map((p) => p.transfers_per_second);
-    return { ...point, http_before_per_s: mean(before), ratio_before: round2(mean(before) / mean(ref)), server_cpu_ms_per_transfer_before: meanOf(beforePoints.map((p) => p.server_cpu_ms_per_transfer ?? 0)) };
+    return {
+      ...point,
+      http_before_per_s: mean(before),
+      ratio_before: round2(mean(before) / mean(ref)),
+      server_cpu_ms_per_transfer_before: meanOf(beforePoints.map((p) => p.server_cpu_ms_per_transfer ?? 0)),
+    };
   });
 }
 
@@ -624,23 +715,43 @@ const WARM_UP_REQUESTS = 300;
 async function curve(members: BenchMember[], base: string, server_pids: readonly number[]): Promise<Point[]> {
   const client = httpClient(base);
   const points: Point[] = [];
-  for (const [i, clients] of CLIENTS.entries()) points.push(await drive(clients, members, client.one, server_pids, i === 0 ? WARM_UP_MS : 1000, i === 0 ? WARM_UP_REQUESTS : 0));
+  for (const [i, clients] of CLIENTS.entries())
+    points.push(
+      await drive(
+        clients,
+        members,
+        client.one,
+        server_pids,
+        i === 0 ? WARM_UP_MS : 1000,
+        i === 0 ? WARM_UP_REQUESTS : 0,
+      ),
+    );
   client.close();
   return points;
 }
 
 async function referenceCurve(db: Database["db"], members: BenchMember[]): Promise<Point[]> {
   const points: Point[] = [];
-  for (const [i, clients] of CLIENTS.entries()) points.push(await drive(clients, members, ledgerOne(db), [], i === 0 ? WARM_UP_MS : 1000, i === 0 ? WARM_UP_REQUESTS : 0));
+  for (const [i, clients] of CLIENTS.entries())
+    points.push(
+      await drive(clients, members, ledgerOne(db), [], i === 0 ? WARM_UP_MS : 1000, i === 0 ? WARM_UP_REQUESTS : 0),
+    );
   return points;
 }
 
 function report(setup: string, rounds: Round[]): void {
   for (const r of rounds) {
-    const before = (i: number) => (r.http_before ? `, before ${r.http_before[i]!.transfers_per_second} (${r.http_before[i]!.server_cpu_ms_per_transfer})` : "");
-    console.log(`${setup} round ${r.round} (load ${r.load_average_start.join(" ")}), clients: HTTP/ledger (server CPU ms a transfer, of it system; bench CPU ms a transfer, HTTP/ledger): ${CLIENTS.map((c, i) => `${c}: ${r.http[i]!.transfers_per_second}/${r.reference[i]!.transfers_per_second} (${r.http[i]!.server_cpu_ms_per_transfer}, ${r.http[i]!.server_system_cpu_ms_per_transfer}; ${r.http[i]!.bench_cpu_ms_per_transfer}/${r.reference[i]!.bench_cpu_ms_per_transfer}${before(i)})`).join(", ")}`);
+    const before = (i: number) =>
+      r.http_before
+        ? `, before ${r.http_before[i]!.transfers_per_second} (${r.http_before[i]!.server_cpu_ms_per_transfer})`
+        : "";
+    console.log(
+      `${setup} round ${r.round} (load ${r.load_average_start.join(" ")}), clients: HTTP/ledger (server CPU ms a transfer, of it system; bench CPU ms a transfer, HTTP/ledger): ${CLIENTS.map((c, i) => `${c}: ${r.http[i]!.transfers_per_second}/${r.reference[i]!.transfers_per_second} (${r.http[i]!.server_cpu_ms_per_transfer}, ${r.http[i]!.server_system_cpu_ms_per_transfer}; ${r.http[i]!.bench_cpu_ms_per_transfer}/${r.reference[i]!.bench_cpu_ms_per_transfer}${before(i)})`).join(", ")}`,
+    );
     const cores = (p: Point) => Object.values(coreSplit([p])).join("/");
-    console.log(`  cores' ms a transfer, app/postgres/nginx/bench/others/idle, HTTP; ledger: ${CLIENTS.map((c, i) => `${c}: ${cores(r.http[i]!)}; ${cores(r.reference[i]!)}`).join(", ")}`);
+    console.log(
+      `  cores' ms a transfer, app/postgres/nginx/bench/others/idle, HTTP; ledger: ${CLIENTS.map((c, i) => `${c}: ${cores(r.http[i]!)}; ${cores(r.reference[i]!)}`).join(", ")}`,
+    );
   }
 }
 
@@ -699,13 +810,20 @@ async function postgresSetup(processes: number): Promise<{ rounds: Round[]; veri
     await migrateDatabase(database);
     const members = await prepareMembers(database.db);
     await withHistory(database.db, members);
-    const env: Record<string, string> = { DATABASE_URL: url.toString(), DATA_DIR: path.join(work, `pg-${processes}`), ...(processes > 1 ? { TRUST_PROXY: "1" } : {}) };
+    const env: Record<string, string> = {
+      DATABASE_URL: url.toString(),
+      DATA_DIR: path.join(work, `pg-${processes}`),
+      ...(processes > 1 ? { TRUST_PROXY: "1" } : {}),
+    };
     // The apps on free ports (the ports after BENCH_PORT may be other people's); the proxy, or the one app, is what clients ask.
     for (let i = 0; i < processes; i++) apps.push(new AppProcess(processes > 1 ? await freePort() : PORT, env));
     await Promise.all(apps.map((a) => a.ready()));
     let base = `http://127.0.0.1:${apps[0]!.port}`;
     if (processes > 1) {
-      nginx = startNginx(PORT, apps.map((a) => a.port));
+      nginx = startNginx(
+        PORT,
+        apps.map((a) => a.port),
+      );
       base = `http://127.0.0.1:${PORT}`;
       await waitFor(`${base}/healthz`, () => nginx!.child.exitCode !== null);
     }
@@ -713,7 +831,11 @@ async function postgresSetup(processes: number): Promise<{ rounds: Round[]; veri
     for (let round = 1; round <= ROUNDS; round++) {
       const load_average_start = load();
       const reference = await referenceCurve(database.db, members);
-      const got = await curve(members, base, apps.map((a) => a.child.pid!));
+      const got = await curve(
+        members,
+        base,
+        apps.map((a) => a.child.pid!),
+      );
       let http_before: Point[] | undefined;
       if (BEFORE_BUILD) {
         // The earlier build's processes, on the same ports, while this build's are stopped.
@@ -721,14 +843,26 @@ async function postgresSetup(processes: number): Promise<{ rounds: Round[]; veri
         await Promise.all(apps.map((a) => a.stop()));
         const before = apps.map((a) => new AppProcess(a.port, env, BEFORE_BUILD));
         await Promise.all(before.map((a) => a.ready()));
-        if (processes > 1) nginx = startNginx(PORT, before.map((a) => a.port));
+        if (processes > 1)
+          nginx = startNginx(
+            PORT,
+            before.map((a) => a.port),
+          );
         if (nginx) await waitFor(`${base}/healthz`, () => nginx!.child.exitCode !== null);
-        http_before = await curve(members, base, before.map((a) => a.child.pid!));
+        http_before = await curve(
+          members,
+          base,
+          before.map((a) => a.child.pid!),
+        );
         await nginx?.stop();
         await Promise.all(before.map((a) => a.stop()));
         apps.splice(0, apps.length, ...apps.map((a) => new AppProcess(a.port, env)));
         await Promise.all(apps.map((a) => a.ready()));
-        if (processes > 1) nginx = startNginx(PORT, apps.map((a) => a.port));
+        if (processes > 1)
+          nginx = startNginx(
+            PORT,
+            apps.map((a) => a.port),
+          );
         if (nginx) await waitFor(`${base}/healthz`, () => nginx!.child.exitCode !== null);
       }
       rounds.push({ round, load_average_start, reference, http: got, http_before });
@@ -779,9 +913,23 @@ async function statementsPerTransfer() {
     const m = { ...a.member, checking_id: a.checking.id, savings_id: a.savings.id, cookie: "" };
     return {
       ledger_alone: await count(() => ledgerOne(db)(m)),
-      between_accounts: await count(() => transferBetweenAccounts(db, a.member, { from_account_id: a.checking.id, to_account_id: a.savings.id, amount_cents: 1, reference: "bench", idempotency_key: crypto.randomUUID() })),
+      between_accounts: await count(() =>
+        transferBetweenAccounts(db, a.member, {
+          from_account_id: a.checking.id,
+          to_account_id: a.savings.id,
+          amount_cents: 1,
+          reference: "bench",
+          idempotency_key: crypto.randomUUID(),
+        }),
+      ),
       to_another_member: await count(() =>
-        transferToMember(db, a.member, { from_account_id: a.checking.id, recipient_email: b.member.email, amount_cents: 1, reference: "bench", idempotency_key: crypto.randomUUID() } as Parameters<typeof transferToMember>[2]),
+        transferToMember(db, a.member, {
+          from_account_id: a.checking.id,
+          recipient_email: b.member.email,
+          amount_cents: 1,
+          reference: "bench",
+          idempotency_key: crypto.randomUUID(),
+        } as Parameters<typeof transferToMember>[2]),
       ),
     };
   } finally {
@@ -793,7 +941,15 @@ async function statementsPerTransfer() {
 
 async function main() {
   console.log("Building (only what changed)...");
-  if (process.env.BENCH_SKIP_BUILD !== "1" && spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: root, stdio: "inherit", env: { ...process.env, MUTUAL_BUILD_DIR: BUILD } }).status !== 0) throw new Error("build failed");
+  if (
+    process.env.BENCH_SKIP_BUILD !== "1" &&
+    spawnSync(process.execPath, ["scripts/build-server.mjs"], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, MUTUAL_BUILD_DIR: BUILD },
+    }).status !== 0
+  )
+    throw new Error("build failed");
   const started = new Date().toISOString();
   const load_before = load();
   const statements = await statementsPerTransfer();
@@ -818,7 +974,12 @@ async function main() {
       Object.entries(setups).map(([name, s]) => [
         name,
         {
-          database: name === "pglite" ? "PGlite (embedded, on disk), one app process" : name === "pg1" ? "PostgreSQL, one app process (pool 20)" : "PostgreSQL, two app processes (pool 20 each) behind nginx",
+          database:
+            name === "pglite"
+              ? "PGlite (embedded, on disk), one app process"
+              : name === "pg1"
+                ? "PostgreSQL, one app process (pool 20)"
+                : "PostgreSQL, two app processes (pool 20 each) behind nginx",
           ratio_at_8_clients: s.curve.find((p) => p.clients === 8)?.ratio ?? null,
           curve: s.curve,
           ledger_verified: s.verified,
@@ -828,8 +989,13 @@ async function main() {
     ),
   };
   fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
-  fs.writeFileSync(path.join(root, `bench/results/${process.env.BENCH_OUT ?? "transfers"}.json`), JSON.stringify(result, null, 2) + "\n");
-  console.log(`load average before ${result.load_average.before.join(" ")}, after ${result.load_average.after.join(" ")}`);
+  fs.writeFileSync(
+    path.join(root, `bench/results/${process.env.BENCH_OUT ?? "transfers"}.json`),
+    JSON.stringify(result, null, 2) + "\n",
+  );
+  console.log(
+    `load average before ${result.load_average.before.join(" ")}, after ${result.load_average.after.join(" ")}`,
+  );
 }
 
 try {

@@ -13,7 +13,9 @@ import { BackupError, backupFileName, takeBackup } from "~/server/backup/backup.
 async function main(): Promise<number> {
   const config = env();
   if (config.DATABASE_URL) {
-    console.error("DATABASE_URL is set: back up PostgreSQL with pg_dump or a base backup and WAL archiving (docs/operations.md, \"Backups and restore\"). npm run backup copies the embedded database only.");
+    console.error(
+      'DATABASE_URL is set: back up PostgreSQL with pg_dump or a base backup and WAL archiving (docs/operations.md, "Backups and restore"). npm run backup copies the embedded database only.',
+    );
     return 2;
   }
   const argument = process.argv[2];

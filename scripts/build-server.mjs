@@ -18,12 +18,23 @@ import { pathToFileURL } from "node:url";
 export const root = path.resolve(import.meta.dirname, "..");
 
 /** The compiled programs: name in BUILD/bin → TypeScript source. */
-export const serverEntries = { server: "server.ts", migrate: "scripts/migrate.ts", "ledger-verify": "scripts/ledger-verify.ts", backup: "scripts/backup.ts", restore: "scripts/restore.ts", "rotate-data-key": "scripts/rotate-data-key.ts", "staff-create": "scripts/staff-create.ts" };
+export const serverEntries = {
+  server: "server.ts",
+  migrate: "scripts/migrate.ts",
+  "ledger-verify": "scripts/ledger-verify.ts",
+  backup: "scripts/backup.ts",
+  restore: "scripts/restore.ts",
+  "rotate-data-key": "scripts/rotate-data-key.ts",
+  "staff-create": "scripts/staff-create.ts",
+};
 
 export function buildDirectory() {
   const directory = path.resolve(root, process.env.MUTUAL_BUILD_DIR ?? "build");
   // The bundles import the dependencies from node_modules, found from where the bundles are.
-  if (path.relative(root, directory).startsWith("..")) throw new Error(`MUTUAL_BUILD_DIR must be inside ${root} (the compiled server loads its dependencies from node_modules there); it is ${directory}.`);
+  if (path.relative(root, directory).startsWith(".."))
+    throw new Error(
+      `MUTUAL_BUILD_DIR must be inside ${root} (the compiled server loads its dependencies from node_modules there); it is ${directory}.`,
+    );
   return directory;
 }
 
@@ -44,8 +55,21 @@ const newestOf = (paths) => Math.max(...paths.map((p) => newestMtime(path.join(r
 const builtAt = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : -1);
 
 // Everything each part is made from (a dependency upgrade changes package-lock.json).
-const appSources = ["app", "public", "package-lock.json", "vite.config.ts", "react-router.config.ts", "scripts/build-server.mjs"];
-const serverSources = ["app", "package-lock.json", "tsconfig.json", "scripts/build-server.mjs", ...Object.values(serverEntries)];
+const appSources = [
+  "app",
+  "public",
+  "package-lock.json",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "scripts/build-server.mjs",
+];
+const serverSources = [
+  "app",
+  "package-lock.json",
+  "tsconfig.json",
+  "scripts/build-server.mjs",
+  ...Object.values(serverEntries),
+];
 
 /**
  * The React Router build, when app sources changed since the last one. An upgrade builds while the
@@ -65,15 +89,21 @@ export function buildApp({ force = false } = {}) {
   // Always React's production build, whoever calls: Vitest sets NODE_ENV=test, and a build made
   // under it bundled React's development build for the browser (394 KB instead of 211 KB), which
   // the browser tests then reused.
-  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production", MUTUAL_BUILD_DIR: path.relative(root, next) } });
+  const result = spawnSync("npx", ["react-router", "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production", MUTUAL_BUILD_DIR: path.relative(root, next) },
+  });
   if (result.status !== 0) {
     fs.rmSync(next, { recursive: true, force: true });
     throw new Error("react-router build failed");
   }
   // Browser assets, and the server's own chunks, which a running server may still import lazily.
-  for (const assets of ["client/assets", "server/assets"]) carryPreviousAssets(path.join(directory, assets), path.join(next, assets));
+  for (const assets of ["client/assets", "server/assets"])
+    carryPreviousAssets(path.join(directory, assets), path.join(next, assets));
   // The compiled server is not part of this build: kept (with its dates) for buildServer to judge.
-  if (fs.existsSync(path.join(directory, "bin"))) fs.cpSync(path.join(directory, "bin"), path.join(next, "bin"), { recursive: true, preserveTimestamps: true });
+  if (fs.existsSync(path.join(directory, "bin")))
+    fs.cpSync(path.join(directory, "bin"), path.join(next, "bin"), { recursive: true, preserveTimestamps: true });
   const previous = `${directory}-previous`;
   fs.rmSync(previous, { recursive: true, force: true });
   // Two renames: BUILD is missing for the moment between them only, not for the whole build.
@@ -98,10 +128,18 @@ export function carryPreviousAssets(previous_dir, next_dir) {
   let carried = 0;
   if (fs.existsSync(previous_dir)) {
     const record = path.join(previous_dir, RELEASE_ASSETS_FILE);
-    const previous_own = fs.existsSync(record) ? JSON.parse(fs.readFileSync(record, "utf8")) : fs.readdirSync(previous_dir).filter((name) => name !== RELEASE_ASSETS_FILE);
+    const previous_own = fs.existsSync(record)
+      ? JSON.parse(fs.readFileSync(record, "utf8"))
+      : fs.readdirSync(previous_dir).filter((name) => name !== RELEASE_ASSETS_FILE);
     for (const name of previous_own) {
       const from = path.join(previous_dir, name);
-      if (name.includes("/") || name.startsWith(".") || fs.existsSync(path.join(next_dir, name)) || !fs.existsSync(from)) continue;
+      if (
+        name.includes("/") ||
+        name.startsWith(".") ||
+        fs.existsSync(path.join(next_dir, name)) ||
+        !fs.existsSync(from)
+      )
+        continue;
       fs.cpSync(from, path.join(next_dir, name), { recursive: true, preserveTimestamps: true });
       carried++;
     }
@@ -136,7 +174,9 @@ export async function buildServer({ force = false } = {}) {
   const migrations = path.join(outdir, "migrations");
   fs.rmSync(migrations, { recursive: true, force: true });
   fs.cpSync(path.join(root, "app/server/db/migrations"), migrations, { recursive: true });
-  console.log(`Built ${path.relative(root, outdir)}/ (${Object.keys(serverEntries).join(", ")}) in ${Math.round(performance.now() - started_ms)} ms.`);
+  console.log(
+    `Built ${path.relative(root, outdir)}/ (${Object.keys(serverEntries).join(", ")}) in ${Math.round(performance.now() - started_ms)} ms.`,
+  );
   return true;
 }
 
@@ -149,7 +189,11 @@ async function cli(args) {
     const name = args[runIndex + 1];
     if (!(name in serverEntries)) throw new Error(`--run takes one of: ${Object.keys(serverEntries).join(", ")}`);
     await buildServer({ force });
-    const result = spawnSync(process.execPath, ["--enable-source-maps", compiledPath(name), ...args.slice(runIndex + 2)], { cwd: root, stdio: "inherit" });
+    const result = spawnSync(
+      process.execPath,
+      ["--enable-source-maps", compiledPath(name), ...args.slice(runIndex + 2)],
+      { cwd: root, stdio: "inherit" },
+    );
     return result.status ?? signalExitCode(result.signal);
   }
   if (!args.includes("--server-only")) buildApp({ force });

@@ -20,9 +20,13 @@ async function main(): Promise<number> {
     const report = await verifyLedger(database.db);
     const elapsed_ms = Math.round(performance.now() - started_ms);
     const { accounts, transactions, entries } = report.counts;
-    console.log(`Checked ${accounts} accounts, ${transactions} transactions, ${entries} entries in ${elapsed_ms} ms (${database.kind}).`);
+    console.log(
+      `Checked ${accounts} accounts, ${transactions} transactions, ${entries} entries in ${elapsed_ms} ms (${database.kind}).`,
+    );
     if (report.ok) {
-      console.log("Ledger OK: every balance follows from its entries, every transaction sums to zero, no member account is below its limit.");
+      console.log(
+        "Ledger OK: every balance follows from its entries, every transaction sums to zero, no member account is below its limit.",
+      );
       return 0;
     }
     console.error(`Ledger has ${report.problems.length} problem(s):`);

@@ -24,7 +24,9 @@ async function main(): Promise<number> {
   const backup = path.resolve(rest[0]!);
   const config = env();
   if (config.DATABASE_URL) {
-    console.error("DATABASE_URL is set: restore PostgreSQL with pg_restore (docs/operations.md, \"Backups and restore\"). npm run restore restores the embedded database only.");
+    console.error(
+      'DATABASE_URL is set: restore PostgreSQL with pg_restore (docs/operations.md, "Backups and restore"). npm run restore restores the embedded database only.',
+    );
     return 2;
   }
   if (!fs.existsSync(backup)) {
@@ -41,7 +43,11 @@ async function main(): Promise<number> {
     return 2;
   }
   try {
-    const result = await restoreBackup(backup, config.dataDirAbsolute, keysFile ? { secrets_file: path.resolve(keysFile) } : { from_environment: true });
+    const result = await restoreBackup(
+      backup,
+      config.dataDirAbsolute,
+      keysFile ? { secrets_file: path.resolve(keysFile) } : { from_environment: true },
+    );
     console.log(
       `Restored the backup of ${result.created_at} into ${result.data_dir} (${result.upload_files} uploaded files) in ${result.elapsed_ms} ms.\n` +
         `Next: DATA_DIR=${result.data_dir} npm run ledger:verify, then start the server with DATA_DIR=${result.data_dir}` +
@@ -49,7 +55,11 @@ async function main(): Promise<number> {
     );
     return 0;
   } catch (error) {
-    if (error instanceof BackupError || (error as NodeJS.ErrnoException).code === "ENOENT" || error instanceof SyntaxError) {
+    if (
+      error instanceof BackupError ||
+      (error as NodeJS.ErrnoException).code === "ENOENT" ||
+      error instanceof SyntaxError
+    ) {
       console.error(`Restore failed: ${(error as Error).message}`);
       return 1;
     }

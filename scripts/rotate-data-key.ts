@@ -20,11 +20,15 @@ async function main(): Promise<number> {
   }
   try {
     const report = await reencryptToCurrentKey(database.db);
-    console.log(`Re-encrypted with the current key: ${report.fields} database values, ${report.files} files. Everything is now under DATA_ENCRYPTION_KEY.`);
+    console.log(
+      `Re-encrypted with the current key: ${report.fields} database values, ${report.files} files. Everything is now under DATA_ENCRYPTION_KEY.`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof DecryptionError) {
-      console.error("A value opens with neither DATA_ENCRYPTION_KEY nor any key in DATA_ENCRYPTION_KEY_PREVIOUS: give the key it was written with in DATA_ENCRYPTION_KEY_PREVIOUS and run again.");
+      console.error(
+        "A value opens with neither DATA_ENCRYPTION_KEY nor any key in DATA_ENCRYPTION_KEY_PREVIOUS: give the key it was written with in DATA_ENCRYPTION_KEY_PREVIOUS and run again.",
+      );
       return 1;
     }
     throw error;

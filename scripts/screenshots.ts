@@ -17,7 +17,10 @@ const shots: { path: string; file: string; width: number; full?: boolean }[] = [
   { path: "/login", file: "login-phone.png", width: 375 },
 ];
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu"],
+});
 for (const shot of shots) {
   const page = await browser.newPage({ viewport: { width: shot.width, height: shot.width < 500 ? 812 : 900 } });
   await page.emulateMedia({ reducedMotion: "reduce" });

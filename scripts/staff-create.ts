@@ -21,17 +21,41 @@ import { scriptDatabase } from "~/server/db/db.server";
 import { createStaffFromServer, STAFF_SET_UP_LINK_VALID_HOURS } from "~/server/admin/staff-grants.server";
 import { hasControlCharacters } from "~/domain/plain-text";
 
-const USAGE = "Usage: npm run staff:create -- --email <address> --first-name <name> --last-name <name> [--role admin|reviewer]";
+const USAGE =
+  "Usage: npm run staff:create -- --email <address> --first-name <name> --last-name <name> [--role admin|reviewer]";
 
 const input = z.object({
-  email: z.email("The email address is not valid.").max(254).transform((e) => e.toLowerCase()),
-  first_name: z.string().trim().min(1, "The first name is missing.").max(100).refine((v) => !hasControlCharacters(v), "The first name has a control character."),
-  last_name: z.string().trim().min(1, "The last name is missing.").max(100).refine((v) => !hasControlCharacters(v), "The last name has a control character."),
+  email: z
+    .email("The email address is not valid.")
+    .max(254)
+    .transform((e) => e.toLowerCase()),
+  first_name: z
+    .string()
+    .trim()
+    .min(1, "The first name is missing.")
+    .max(100)
+    .refine((v) => !hasControlCharacters(v), "The first name has a control character."),
+  last_name: z
+    .string()
+    .trim()
+    .min(1, "The last name is missing.")
+    .max(100)
+    .refine((v) => !hasControlCharacters(v), "The last name has a control character."),
   role: z.enum(["admin", "reviewer"], "The role is admin or reviewer."),
 });
 
-async function ask(values: { email?: string; "first-name"?: string; "last-name"?: string; role?: string }): Promise<Record<string, string | undefined>> {
-  const answers = { email: values.email?.trim(), first_name: values["first-name"], last_name: values["last-name"], role: values.role?.trim() };
+async function ask(values: {
+  email?: string;
+  "first-name"?: string;
+  "last-name"?: string;
+  role?: string;
+}): Promise<Record<string, string | undefined>> {
+  const answers = {
+    email: values.email?.trim(),
+    first_name: values["first-name"],
+    last_name: values["last-name"],
+    role: values.role?.trim(),
+  };
   const missing = !answers.email || !answers.first_name || !answers.last_name;
   if (!missing || !process.stdin.isTTY) return { ...answers, role: answers.role || "admin" };
   const terminal = createInterface({ input: process.stdin, output: process.stdout });
@@ -49,7 +73,14 @@ async function ask(values: { email?: string; "first-name"?: string; "last-name"?
 async function main(): Promise<number> {
   let flags;
   try {
-    flags = parseArgs({ options: { email: { type: "string" }, "first-name": { type: "string" }, "last-name": { type: "string" }, role: { type: "string" } } }).values;
+    flags = parseArgs({
+      options: {
+        email: { type: "string" },
+        "first-name": { type: "string" },
+        "last-name": { type: "string" },
+        role: { type: "string" },
+      },
+    }).values;
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);
     return 1;
@@ -68,16 +99,26 @@ async function main(): Promise<number> {
     return 2;
   }
   try {
-    const result = await createStaffFromServer(database.db, { email: v.email, role: v.role, profile: { first_name: v.first_name, last_name: v.last_name } });
+    const result = await createStaffFromServer(database.db, {
+      email: v.email,
+      role: v.role,
+      profile: { first_name: v.first_name, last_name: v.last_name },
+    });
     switch (result.status) {
       case "created":
         console.log(`Created the ${v.role} account ${v.email} (no admin existed yet).`);
-        console.log(`One-time set-up link (works once, for ${STAFF_SET_UP_LINK_VALID_HOURS} hours, until ${result.expires_at.toISOString()}):`);
+        console.log(
+          `One-time set-up link (works once, for ${STAFF_SET_UP_LINK_VALID_HOURS} hours, until ${result.expires_at.toISOString()}):`,
+        );
         console.log(result.set_up_url);
-        console.log("Give it to that person only. They choose their own password there, then sign in with the code emailed to that address.");
+        console.log(
+          "Give it to that person only. They choose their own password there, then sign in with the code emailed to that address.",
+        );
         return 0;
       case "requested":
-        console.log(`An admin already exists, so this is a request under dual control: request #${result.grant_id} waits in the back office (Queues, "Staff roles waiting for a second admin").`);
+        console.log(
+          `An admin already exists, so this is a request under dual control: request #${result.grant_id} waits in the back office (Queues, "Staff roles waiting for a second admin").`,
+        );
         console.log(`Once an admin approves it, the set-up link is emailed to ${v.email}.`);
         return 0;
       case "email_taken":

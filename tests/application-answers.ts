@@ -25,6 +25,13 @@ export const APPLICATION_ANSWERS = {
 } as const;
 
 /** The answers with `email` and `password` typed twice, as the form asks. */
-export function applicationAnswers(email: string, password: string, overrides: Partial<Record<string, string>> = {}): Record<string, string> {
-  return { email, password, confirm_password: password, ...APPLICATION_ANSWERS, ...overrides } as Record<string, string>;
+export function applicationAnswers(
+  email: string,
+  password: string,
+  overrides: Partial<Record<string, string>> = {},
+): Record<string, string> {
+  return { email, password, confirm_password: password, ...APPLICATION_ANSWERS, ...overrides } as Record<
+    string,
+    string
+  >;
 }

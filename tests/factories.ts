@@ -45,13 +45,23 @@ export interface PersonOptions {
  * A person with a password and a role, signed out (signing up signs in; the session is removed),
  * as staff or the sign-up form would leave them. Staff are `person(db, "admin")`.
  */
-export async function person(db: Db, role: Role, options: PersonOptions = {}): Promise<{ id: string; email: string; role: Role }> {
+export async function person(
+  db: Db,
+  role: Role,
+  options: PersonOptions = {},
+): Promise<{ id: string; email: string; role: Role }> {
   const n = next();
   const email = options.email ?? `${role}${n}-${Date.now()}@example.com`;
-  const result = await authFor(db).api.signUpEmail({ body: { email, password: options.password ?? FACTORY_PASSWORD, name: options.name ?? `${role} ${n}` } });
-  await db.update(users).set(options.profile ? { role, twoFactorEnabled: true } : { role }).where(eq(users.id, result.user.id));
+  const result = await authFor(db).api.signUpEmail({
+    body: { email, password: options.password ?? FACTORY_PASSWORD, name: options.name ?? `${role} ${n}` },
+  });
+  await db
+    .update(users)
+    .set(options.profile ? { role, twoFactorEnabled: true } : { role })
+    .where(eq(users.id, result.user.id));
   await db.delete(sessions).where(eq(sessions.userId, result.user.id));
-  if (options.profile) await db.insert(memberProfiles).values({ user_id: result.user.id, ...options.profile, status: "approved" });
+  if (options.profile)
+    await db.insert(memberProfiles).values({ user_id: result.user.id, ...options.profile, status: "approved" });
   return { id: result.user.id, email, role };
 }
 
@@ -63,7 +73,10 @@ export function staff(db: Db, options: PersonOptions = {}) {
 /** The membership form's answers, valid, with a fresh email; `overrides` change any field. */
 export function applicationFor(overrides: Partial<Record<string, string>> = {}): Application {
   const n = next();
-  const form = applicationAnswers(`applicant${n}-${Date.now()}@example.com`, FACTORY_PASSWORD, { last_name: `Rivera${n}`, ...overrides });
+  const form = applicationAnswers(`applicant${n}-${Date.now()}@example.com`, FACTORY_PASSWORD, {
+    last_name: `Rivera${n}`,
+    ...overrides,
+  });
   const parsed = applicationSchema(new Date("2026-11-22T12:00:00Z")).safeParse(form);
   if (!parsed.success) throw new Error(JSON.stringify(parsed.error.issues));
   return parsed.data;
@@ -79,9 +92,18 @@ export interface ApplicantBrowser {
  * An applicant with a stored application (role pending, status pending), signed in in `browser`,
  * through the membership form's service with a real 1×1 PNG as the ID document.
  */
-export async function applicant<B extends ApplicantBrowser>(db: Db, browser: B, overrides: Partial<Record<string, string>> = {}): Promise<{ id: string; email: string; browser: B }> {
+export async function applicant<B extends ApplicantBrowser>(
+  db: Db,
+  browser: B,
+  overrides: Partial<Record<string, string>> = {},
+): Promise<{ id: string; email: string; browser: B }> {
   const app = applicationFor(overrides);
-  const result = await submitApplication(db, browser.meta(), app, new File([tinyPng()], "id.png", { type: "image/png" }));
+  const result = await submitApplication(
+    db,
+    browser.meta(),
+    app,
+    new File([tinyPng()], "id.png", { type: "image/png" }),
+  );
   if (result.status !== "created") throw new Error(`application not created: ${result.status}`);
   browser.apply(result.set_cookies);
   return { id: result.user_id, email: app.email, browser };
@@ -93,7 +115,13 @@ export async function applicant<B extends ApplicantBrowser>(db: Db, browser: B, 
  */
 export async function fundedMember(
   db: Db,
-  options: { first_name?: string; last_name?: string; checking_cents?: number; savings_cents?: number; joint_name?: string } = {},
+  options: {
+    first_name?: string;
+    last_name?: string;
+    checking_cents?: number;
+    savings_cents?: number;
+    joint_name?: string;
+  } = {},
 ) {
   const id = `user-${crypto.randomBytes(6).toString("hex")}`;
   const first_name = options.first_name ?? "Pat";
@@ -123,7 +151,11 @@ export async function fundedMember(
     joint_phone: options.joint_name ? "(555) 010-0002" : null,
     status: "approved",
   } as typeof memberProfiles.$inferInsert);
-  const accounts = await openMember(db, { member_id: id, checking_cents: options.checking_cents, savings_cents: options.savings_cents });
+  const accounts = await openMember(db, {
+    member_id: id,
+    checking_cents: options.checking_cents,
+    savings_cents: options.savings_cents,
+  });
   return { member: { id, email, name }, ...accounts };
 }
 
@@ -142,6 +174,9 @@ export async function sessionCookie(db: Db, user_id: string): Promise<string> {
 /** A valid 1×1 PNG, made without any image library. */
 export function tinyPng(): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(
-    Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64"),
+    Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+      "base64",
+    ),
   );
 }

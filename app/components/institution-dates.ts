@@ -34,7 +34,14 @@ export function institutionDates(time_zone: string): InstitutionDates {
       formatDate: formatter({ year: "numeric", month: "short", day: "numeric" }),
       formatMonthDay: formatter({ month: "short", day: "numeric" }),
       formatProseDate: formatter({ dateStyle: "long" }),
-      formatDateTime: formatter({ year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" }),
+      formatDateTime: formatter({
+        year: "numeric",
+        month: "short",
+        day: "numeric",
+        hour: "numeric",
+        minute: "2-digit",
+        timeZoneName: "short",
+      }),
       formatLongDate: formatter({ weekday: "long", month: "long", day: "numeric", year: "numeric" }),
       formatClock: formatter({ hour: "numeric", minute: "2-digit", timeZoneName: "short" }),
     };

@@ -43,23 +43,65 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
     mission:
       "To help the people of the Seacoast build secure financial lives, with honest advice, fair rates and banking that puts members, not shareholders, first.",
     core_values: [
-      { title: "Members first", text: "You are an owner, not a customer. Our earnings come back to you as better rates and lower fees.", icon: "members" },
-      { title: "Integrity", text: "Plain-language terms, no surprise fees and straight answers, even when the answer is no.", icon: "integrity" },
-      { title: "Community", text: "We lend, volunteer and give where our members live and work, from Portsmouth to Durham.", icon: "community" },
-      { title: "Innovation", text: "Modern, secure digital banking, with a local person a phone call away.", icon: "innovation" },
+      {
+        title: "Members first",
+        text: "You are an owner, not a customer. Our earnings come back to you as better rates and lower fees.",
+        icon: "members",
+      },
+      {
+        title: "Integrity",
+        text: "Plain-language terms, no surprise fees and straight answers, even when the answer is no.",
+        icon: "integrity",
+      },
+      {
+        title: "Community",
+        text: "We lend, volunteer and give where our members live and work, from Portsmouth to Durham.",
+        icon: "community",
+      },
+      {
+        title: "Innovation",
+        text: "Modern, secure digital banking, with a local person a phone call away.",
+        icon: "innovation",
+      },
     ],
   },
   timeline: [
-    { year: 1973, title: "Founded by dock workers", text: "Twelve harbor workers pooled $1,200 to start a credit union owned by its members." },
-    { year: 1986, title: "Open to the community", text: "Membership opened to everyone who lives or works in the county." },
+    {
+      year: 1973,
+      title: "Founded by dock workers",
+      text: "Twelve harbor workers pooled $1,200 to start a credit union owned by its members.",
+    },
+    {
+      year: 1986,
+      title: "Open to the community",
+      text: "Membership opened to everyone who lives or works in the county.",
+    },
     { year: 1999, title: "First online banking", text: "Members could check balances and move money from home." },
     { year: 2012, title: "Mobile banking", text: "Online banking arrived on members' phones, in any browser." },
-    { year: 2023, title: "Fifty years of members", text: "Half a century of serving members, with 100,000 of them and counting." },
+    {
+      year: 2023,
+      title: "Fifty years of members",
+      text: "Half a century of serving members, with 100,000 of them and counting.",
+    },
   ],
   testimonials: [
-    { quote: "They helped me refinance when the big banks would not return my calls. I felt like a person, not a number.", name: "Maria G.", detail: "Member since 2009" },
-    { quote: "Our bakery's business account and merchant services took one afternoon to set up, with a real person beside us.", name: "Devon and Alana P.", detail: "Business members since 2017" },
-    { quote: "Online banking does everything I need, and when I call, someone local answers.", name: "Sam K.", detail: "Member since 2021" },
+    {
+      quote:
+        "They helped me refinance when the big banks would not return my calls. I felt like a person, not a number.",
+      name: "Maria G.",
+      detail: "Member since 2009",
+    },
+    {
+      quote:
+        "Our bakery's business account and merchant services took one afternoon to set up, with a real person beside us.",
+      name: "Devon and Alana P.",
+      detail: "Business members since 2017",
+    },
+    {
+      quote: "Online banking does everything I need, and when I call, someone local answers.",
+      name: "Sam K.",
+      detail: "Member since 2021",
+    },
   ],
   locations: [
     {
@@ -138,7 +180,12 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       name: "Premier Checking",
       description: "Everyday checking with no minimum balance and no monthly fee.",
       rate_label: "No minimum balance",
-      features: ["No monthly maintenance fee", "Free debit card with card controls", "Online bill pay and mobile check deposit", "Surcharge-free ATMs nationwide"],
+      features: [
+        "No monthly maintenance fee",
+        "Free debit card with card controls",
+        "Online bill pay and mobile check deposit",
+        "Surcharge-free ATMs nationwide",
+      ],
       most_popular: true,
       icon: "checking",
       details:
@@ -150,11 +197,15 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       name: "High-Yield Savings",
       description: "Grow your savings with a competitive dividend rate.",
       rate_label: `${SAVINGS_APY_PERCENT}% APY`,
-      features: [`${SAVINGS_APY_PERCENT}% APY on every balance`, "Dividends paid monthly", "No monthly fee", "Federally insured"],
+      features: [
+        `${SAVINGS_APY_PERCENT}% APY on every balance`,
+        "Dividends paid monthly",
+        "No monthly fee",
+        "Federally insured",
+      ],
       icon: "savings",
       account_type: "savings",
-      details:
-        `A savings account that works as hard as you do: **${SAVINGS_APY_PERCENT}% APY** on every dollar, dividends paid monthly on the average daily balance.\n\nAPY is the annual percentage yield; rates may change after the account is opened. Dividends are credited on the last day of each month; if you close the account before then, that month's dividends are not paid. Transfers out of savings are limited to six per calendar month.`,
+      details: `A savings account that works as hard as you do: **${SAVINGS_APY_PERCENT}% APY** on every dollar, dividends paid monthly on the average daily balance.\n\nAPY is the annual percentage yield; rates may change after the account is opened. Dividends are credited on the last day of each month; if you close the account before then, that month's dividends are not paid. Transfers out of savings are limited to six per calendar month.`,
     },
     {
       slug: "rewards-credit-card",
@@ -173,7 +224,12 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       name: "Home Mortgages",
       description: "Fixed and adjustable mortgages with local decisions.",
       rate_label: "From 3.99% APR",
-      features: ["Fixed and adjustable rates", "First-time buyer programs", "Local underwriting and servicing", "Refinancing"],
+      features: [
+        "Fixed and adjustable rates",
+        "First-time buyer programs",
+        "Local underwriting and servicing",
+        "Refinancing",
+      ],
       icon: "home",
       details:
         "Buy or refinance with a lender that keeps your loan local. Rates **from 3.99% APR** for qualified borrowers; your rate depends on credit, loan-to-value and term.",
@@ -206,7 +262,12 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       name: "Business Checking",
       description: "Checking built for small businesses and nonprofits.",
       rate_label: "First year free",
-      features: ["First year free", "500 free transactions a month", "Online banking and transfers", "Business banking desk at North Market"],
+      features: [
+        "First year free",
+        "500 free transactions a month",
+        "Online banking and transfers",
+        "Business banking desk at North Market",
+      ],
       most_popular: true,
       icon: "checking",
       details:
@@ -220,7 +281,8 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       rate_label: "Custom pricing",
       features: ["Card terminals and online payments", "Next-day deposits", "Transparent pricing"],
       icon: "merchant",
-      details: "Accept cards in your shop, online and at markets, with deposits into your business checking account the next business day.",
+      details:
+        "Accept cards in your shop, online and at markets, with deposits into your business checking account the next business day.",
     },
     {
       slug: "business-credit-card",
@@ -230,7 +292,8 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       rate_label: "2% cash back",
       features: ["2% cash back", "No annual fee", "Employee cards with limits"],
       icon: "card",
-      details: "Earn **2% cash back** on business purchases with **no annual fee**, and give employees cards with their own limits.",
+      details:
+        "Earn **2% cash back** on business purchases with **no annual fee**, and give employees cards with their own limits.",
     },
     {
       slug: "business-loans",
@@ -252,7 +315,8 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       // (positive pay and sweep accounts, once listed here, do not exist in Mutual).
       features: ["ACH payments to other banks", "Domestic and international wires", "Bill pay and online statements"],
       icon: "treasury",
-      details: "Pay suppliers by ACH, send wires at home and abroad, and pay bills from online banking, with monthly statements online. Our business banking desk at North Market helps you set it up.",
+      details:
+        "Pay suppliers by ACH, send wires at home and abroad, and pay bills from online banking, with monthly statements online. Our business banking desk at North Market helps you set it up.",
     },
     {
       slug: "business-savings",
@@ -307,7 +371,14 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
     { name: "Navy Federal Credit Union", routing_number: "256074974" },
     { name: "Charles Schwab Bank", routing_number: "121202211" },
   ],
-  bill_pay_quick_picks: ["Electric Company", "Water Utility", "Internet Provider", "Mobile Phone", "Credit Card", "Insurance"],
+  bill_pay_quick_picks: [
+    "Electric Company",
+    "Water Utility",
+    "Internet Provider",
+    "Mobile Phone",
+    "Credit Card",
+    "Insurance",
+  ],
   // Files go to the Federal Reserve Bank of Boston (New Hampshire is in its district). The company
   // identification is "1" and a made-up EIN: the demo's files are never sent.
   ach: {

@@ -46,9 +46,15 @@ const EnvSchema = z.object({
    */
   DATA_ENCRYPTION_KEY_PREVIOUS: z
     .string()
-    .regex(/^[0-9a-fA-F]{64}(,[0-9a-fA-F]{64})*$/, "must be one or more keys of 64 hexadecimal characters, separated by commas")
+    .regex(
+      /^[0-9a-fA-F]{64}(,[0-9a-fA-F]{64})*$/,
+      "must be one or more keys of 64 hexadecimal characters, separated by commas",
+    )
     .optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+    .optional(),
   INSTITUTION_CONFIG: z.string().min(1).optional(),
   /** "1": exactly one reverse proxy in front; the client address comes from X-Forwarded-For. */
   TRUST_PROXY: z.enum(["0", "1"], "must be 1 (exactly one reverse proxy in front) or 0").optional(),
@@ -70,15 +76,40 @@ const EnvSchema = z.object({
   // PostgreSQL connections (with DATABASE_URL), in milliseconds; 0 turns off the statement and
   // idle-in-transaction timeouts and the keepalive.
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(DATABASE_POOL_DEFAULTS.pool_max),
-  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DATABASE_POOL_DEFAULTS.connect_timeout_ms),
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(DATABASE_POOL_DEFAULTS.statement_timeout_ms),
-  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(DATABASE_POOL_DEFAULTS.idle_in_transaction_timeout_ms),
-  DATABASE_TCP_KEEPALIVE_MS: z.coerce.number().int().min(0).max(3_600_000).default(DATABASE_POOL_DEFAULTS.tcp_keepalive_ms),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(DATABASE_POOL_DEFAULTS.connect_timeout_ms),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3_600_000)
+    .default(DATABASE_POOL_DEFAULTS.statement_timeout_ms),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3_600_000)
+    .default(DATABASE_POOL_DEFAULTS.idle_in_transaction_timeout_ms),
+  DATABASE_TCP_KEEPALIVE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3_600_000)
+    .default(DATABASE_POOL_DEFAULTS.tcp_keepalive_ms),
   // /metrics (docs/operations.md "Metrics and alerts"): on a port of its own, on this address
   // (loopback unless said otherwise), and/or on the main port behind a bearer token.
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
-  METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").max(512).regex(/^\S+$/, "must not contain spaces").optional(),
+  METRICS_TOKEN: z
+    .string()
+    .min(32, "must be at least 32 characters")
+    .max(512)
+    .regex(/^\S+$/, "must not contain spaces")
+    .optional(),
   // Scheduled jobs (docs/operations.md "Scheduled jobs"): the wait between polls when nothing is
   // due, how long a run stays a stopped process's before another takes it, and the job clock
   // (adjustable: staff and tests may move it forward; the demo profile only).
@@ -119,11 +150,16 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   const env = result.data;
   if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) {
-    throw new ConfigurationError("Invalid environment configuration:\n  METRICS_PORT: must differ from PORT (leave it unset to serve /metrics on the main port with METRICS_TOKEN)");
+    throw new ConfigurationError(
+      "Invalid environment configuration:\n  METRICS_PORT: must differ from PORT (leave it unset to serve /metrics on the main port with METRICS_TOKEN)",
+    );
   }
   if (env.DATABASE_URL && env.NODE_ENV === "production") {
     for (const name of ["SESSION_SECRET", "DATA_ENCRYPTION_KEY"] as const) {
-      if (!env[name]) throw new ConfigurationError(`Invalid environment configuration:\n  ${name}: required with DATABASE_URL in production`);
+      if (!env[name])
+        throw new ConfigurationError(
+          `Invalid environment configuration:\n  ${name}: required with DATABASE_URL in production`,
+        );
     }
   }
   return { ...env, dataDirAbsolute: path.resolve(env.DATA_DIR) };

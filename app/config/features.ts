@@ -40,19 +40,43 @@ export const FEATURES: Readonly<Record<Feature, boolean>> = {
 export const FEATURE_WORDS: Readonly<Record<Feature, { name: string; patterns: readonly RegExp[] }>> = {
   mobile_deposit: {
     name: "mobile check deposit",
-    patterns: [/\bmobile (check )?deposits?\b/i, /\b(remote|check) deposits?\b/i, /\bdeposit (your |a )?checks?\b/i, /\bdeposit checks remotely\b/i],
+    patterns: [
+      /\bmobile (check )?deposits?\b/i,
+      /\b(remote|check) deposits?\b/i,
+      /\bdeposit (your |a )?checks?\b/i,
+      /\bdeposit checks remotely\b/i,
+    ],
   },
   bill_pay: { name: "bill pay", patterns: [/\bbill ?pay(ments?)?\b/i, /\bpay(ing)? (your |all your )?bills\b/i] },
   card_controls: {
     name: "card controls",
-    patterns: [/\bcard (lock|controls?)\b/i, /\block (and unlock )?(your |a |the )?card\b/i, /\b(lock|freeze) (it|them) from\b/i, /\block and unlock\b/i, /\bcard you can lock\b/i],
+    patterns: [
+      /\bcard (lock|controls?)\b/i,
+      /\block (and unlock )?(your |a |the )?card\b/i,
+      /\b(lock|freeze) (it|them) from\b/i,
+      /\block and unlock\b/i,
+      /\bcard you can lock\b/i,
+    ],
   },
   live_chat: { name: "live chat", patterns: [/\bchat\b/i] },
   zelle: { name: "Zelle", patterns: [/\bzelle\b/i] },
-  online_statements: { name: "online statements", patterns: [/\be-?statements?\b/i, /\b(online|paperless|electronic|pdf) statements?\b/i, /\bdownload (your )?statements?\b/i] },
-  mobile_app: { name: "a mobile app", patterns: [/\bmobile app\b/i, /\b(the|our) app\b/i, /\bapp store\b/i, /\bgoogle play\b/i] },
+  online_statements: {
+    name: "online statements",
+    patterns: [
+      /\be-?statements?\b/i,
+      /\b(online|paperless|electronic|pdf) statements?\b/i,
+      /\bdownload (your )?statements?\b/i,
+    ],
+  },
+  mobile_app: {
+    name: "a mobile app",
+    patterns: [/\bmobile app\b/i, /\b(the|our) app\b/i, /\bapp store\b/i, /\bgoogle play\b/i],
+  },
   direct_deposit: { name: "direct deposit", patterns: [/\bdirect deposits?\b/i] },
-  business_team_sign_ins: { name: "team sign-ins for businesses", patterns: [/\btheir own sign-ins\b/i, /\b(online banking|sign-ins|logins|users) for your team\b/i] },
+  business_team_sign_ins: {
+    name: "team sign-ins for businesses",
+    patterns: [/\btheir own sign-ins\b/i, /\b(online banking|sign-ins|logins|users) for your team\b/i],
+  },
 };
 
 export interface FeaturePromise {
@@ -63,7 +87,10 @@ export interface FeaturePromise {
 }
 
 /** The features that `text` names although they are off, each with the words that named it. */
-export function promisesOfMissingFeatures(text: string, features: Readonly<Record<Feature, boolean>> = FEATURES): FeaturePromise[] {
+export function promisesOfMissingFeatures(
+  text: string,
+  features: Readonly<Record<Feature, boolean>> = FEATURES,
+): FeaturePromise[] {
   const found: FeaturePromise[] = [];
   for (const feature of FEATURE_KEYS) {
     if (features[feature]) continue;

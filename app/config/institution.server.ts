@@ -22,14 +22,23 @@ type InstitutionEnv = Pick<Env, "NODE_ENV" | "DATABASE_URL" | "PUBLIC_URL" | "IN
  * stops start-up instead of starting a bank nobody can use; MUTUAL_TEST_INSTALL=1 allows it on
  * purpose. The demo shows its codes on screen and needs neither.
  */
-export function requireMailAndHttps(config: InstitutionEnv & Pick<Env, "SMTP_URL" | "MUTUAL_TEST_INSTALL">, profile: Pick<Institution, "demo">): void {
+export function requireMailAndHttps(
+  config: InstitutionEnv & Pick<Env, "SMTP_URL" | "MUTUAL_TEST_INSTALL">,
+  profile: Pick<Institution, "demo">,
+): void {
   if (profile.demo || !isProductionDeployment(config) || config.MUTUAL_TEST_INSTALL === "1") return;
   const missing = [
-    ...(config.SMTP_URL ? [] : ["  SMTP_URL: required in production: sign-in codes and alerts are emailed (docs/operations.md#email)"]),
-    ...(config.PUBLIC_URL?.startsWith("https://") ? [] : ["  PUBLIC_URL: required in production, starting with https:// (the address members use)"]),
+    ...(config.SMTP_URL
+      ? []
+      : ["  SMTP_URL: required in production: sign-in codes and alerts are emailed (docs/operations.md#email)"]),
+    ...(config.PUBLIC_URL?.startsWith("https://")
+      ? []
+      : ["  PUBLIC_URL: required in production, starting with https:// (the address members use)"]),
   ];
   if (missing.length) {
-    throw new ConfigurationError(`Invalid environment configuration:\n${missing.join("\n")}\n  (MUTUAL_TEST_INSTALL=1 starts a test install without them, on purpose.)`);
+    throw new ConfigurationError(
+      `Invalid environment configuration:\n${missing.join("\n")}\n  (MUTUAL_TEST_INSTALL=1 starts a test install without them, on purpose.)`,
+    );
   }
 }
 
@@ -39,7 +48,10 @@ export function requireMailAndHttps(config: InstitutionEnv & Pick<Env, "SMTP_URL
  * over http, and keep the demo.
  */
 function isProductionDeployment(config: InstitutionEnv): boolean {
-  return config.NODE_ENV === "production" && (Boolean(config.DATABASE_URL) || (config.PUBLIC_URL?.startsWith("https://") ?? false));
+  return (
+    config.NODE_ENV === "production" &&
+    (Boolean(config.DATABASE_URL) || (config.PUBLIC_URL?.startsWith("https://") ?? false))
+  );
 }
 
 /**
@@ -62,11 +74,13 @@ export function loadInstitution(config: InstitutionEnv): Institution {
     profile = parseInstitution(raw, file);
   }
   if (profile.demo && isProductionDeployment(config) && config.MUTUAL_DEMO !== "1") {
-    const source = file ? `The profile ${file} says "demo": true` : "INSTITUTION_CONFIG is not set, so the demo profile would run";
+    const source = file
+      ? `The profile ${file} says "demo": true`
+      : "INSTITUTION_CONFIG is not set, so the demo profile would run";
     throw new ConfigurationError(
       `${source}, and this is a production deployment (NODE_ENV=production with DATABASE_URL or an https PUBLIC_URL).\n` +
         "The demo seeds staff and members whose passwords are published.\n" +
-        "Set INSTITUTION_CONFIG to your institution's profile (app/config/demo-institution.ts is an example to copy, with \"demo\": false),\n" +
+        'Set INSTITUTION_CONFIG to your institution\'s profile (app/config/demo-institution.ts is an example to copy, with "demo": false),\n' +
         "or set MUTUAL_DEMO=1 to run the demo on purpose.",
     );
   }

@@ -44,7 +44,12 @@ const Product = z.object({
 });
 
 /** An APY as a percent with at most four decimals ("3.50"), held exactly; never a float. */
-const ApyPercent = z.string().refine((text) => parseApyPercent(text) !== null, 'must be a percent from 0 to 25 with at most four decimals, like "3.50"');
+const ApyPercent = z
+  .string()
+  .refine(
+    (text) => parseApyPercent(text) !== null,
+    'must be a percent from 0 to 25 with at most four decimals, like "3.50"',
+  );
 
 /** Icons a core value may use on the About page. */
 export const valueIcons = ["members", "integrity", "community", "innovation", "security", "growth"] as const;
@@ -52,14 +57,22 @@ export const valueIcons = ["members", "integrity", "community", "innovation", "s
 const CoreValue = z.object({ title: z.string().min(1), text: z.string().min(1), icon: z.enum(valueIcons) });
 
 /** A short claim with a headline value, e.g. "24/7" / "Online and mobile banking". */
-const InnovationStat = z.object({ value: z.string().min(1).max(12), label: z.string().min(1), text: z.string().min(1) });
+const InnovationStat = z.object({
+  value: z.string().min(1).max(12),
+  label: z.string().min(1),
+  text: z.string().min(1),
+});
 
 /** Defaults for the optional marketing text, true of any credit union running Mutual. */
 const defaultMission =
   "To help our members and our community thrive, with honest advice, fair rates and everyday banking that is simple and secure.";
 
 const defaultValues: z.output<typeof CoreValue>[] = [
-  { title: "Members first", text: "We are owned by our members, so every decision starts with what is best for them.", icon: "members" },
+  {
+    title: "Members first",
+    text: "We are owned by our members, so every decision starts with what is best for them.",
+    icon: "members",
+  },
   { title: "Integrity", text: "Clear terms, fair fees and straight answers, every time.", icon: "integrity" },
   { title: "Community", text: "We invest in the neighborhoods where our members live and work.", icon: "community" },
   { title: "Innovation", text: "Modern, secure tools that make everyday banking simple.", icon: "innovation" },
@@ -70,10 +83,22 @@ const defaultValues: z.output<typeof CoreValue>[] = [
  * that work (app/config/features.ts; the profile check below holds these to it too).
  */
 const defaultInnovationStats: z.output<typeof InnovationStat>[] = [
-  { value: "24/7", label: "Online and mobile banking", text: "Check balances, see your history and move money whenever you need to, on a computer or a phone." },
+  {
+    value: "24/7",
+    label: "Online and mobile banking",
+    text: "Check balances, see your history and move money whenever you need to, on a computer or a phone.",
+  },
   { value: "2-step", label: "Secure sign-in", text: "A one-time code protects every sign-in to online banking." },
-  { value: "Instant", label: "Transfers between accounts", text: "Money moves between your own accounts the moment you ask." },
-  { value: "4 ways", label: "To send money", text: "To your other accounts, to another member, to any US bank and abroad by wire." },
+  {
+    value: "Instant",
+    label: "Transfers between accounts",
+    text: "Money moves between your own accounts the moment you ask.",
+  },
+  {
+    value: "4 ways",
+    label: "To send money",
+    text: "To your other accounts, to another member, to any US bank and abroad by wire.",
+  },
 ];
 
 const UsBank = z.object({
@@ -88,7 +113,10 @@ function nachaField(max: number) {
     .trim()
     .min(1)
     .max(max, `must be at most ${max} characters (the NACHA field's length)`)
-    .regex(/^[A-Za-z0-9 .,&'()/-]+$/, "must be letters, digits, spaces and . , & ' ( ) / - only (what a NACHA file carries)");
+    .regex(
+      /^[A-Za-z0-9 .,&'()/-]+$/,
+      "must be letters, digits, spaces and . , & ' ( ) / - only (what a NACHA file carries)",
+    );
 }
 
 /**
@@ -98,11 +126,15 @@ function nachaField(max: number) {
  * members' payees see (company name and identification in each batch header).
  */
 const AchSettings = z.object({
-  destination_routing_number: z.string().refine(isValidRoutingNumber, "routing number must be 9 digits that pass the ABA checksum"),
+  destination_routing_number: z
+    .string()
+    .refine(isValidRoutingNumber, "routing number must be 9 digits that pass the ABA checksum"),
   destination_name: nachaField(23),
   company_name: nachaField(16),
   /** Usually "1" followed by the credit union's 9-digit EIN; the ODFI may assign another. */
-  company_identification: z.string().regex(/^[A-Za-z0-9]{10}$/, "must be 10 letters or digits, usually 1 followed by the credit union's 9-digit EIN"),
+  company_identification: z
+    .string()
+    .regex(/^[A-Za-z0-9]{10}$/, "must be 10 letters or digits, usually 1 followed by the credit union's 9-digit EIN"),
   /** What the payee's bank shows for the entry, e.g. TRANSFER. */
   company_entry_description: nachaField(10).default("TRANSFER"),
 });
@@ -118,7 +150,9 @@ export const InstitutionSchema = z
      * transaction, and so the month a savings transfer counts against and this month's figures.
      */
     time_zone: z.string().refine(isTimeZone, "time zone must be an IANA name such as America/New_York"),
-    routing_number: z.string().refine(isValidRoutingNumber, "routing number must be 9 digits that pass the ABA checksum"),
+    routing_number: z
+      .string()
+      .refine(isValidRoutingNumber, "routing number must be 9 digits that pass the ABA checksum"),
     support_email: z.email(),
     support_phone: z.string().min(7),
     support_hours: z.string().min(1),
@@ -145,11 +179,22 @@ export const InstitutionSchema = z
     market_widget: z.object({
       enabled: z.boolean(),
       /** An https URL whose origin the Content-Security-Policy will allow as a frame source. */
-      url: z.url().refine((u) => u.startsWith("https://"), "must be an https URL").optional(),
+      url: z
+        .url()
+        .refine((u) => u.startsWith("https://"), "must be an https URL")
+        .optional(),
       /** The query parameter the widget reads its symbol from, and the symbol behind each tab. */
-      symbol_param: z.string().regex(/^[A-Za-z_-]+$/).default("symbol"),
+      symbol_param: z
+        .string()
+        .regex(/^[A-Za-z_-]+$/)
+        .default("symbol"),
       symbols: z
-        .object({ sp500: z.string().min(1), us100: z.string().min(1), eurusd: z.string().min(1), bitcoin: z.string().min(1) })
+        .object({
+          sp500: z.string().min(1),
+          us100: z.string().min(1),
+          eurusd: z.string().min(1),
+          bitcoin: z.string().min(1),
+        })
         .default({ sp500: "SPX", us100: "NDX", eurusd: "EURUSD", bitcoin: "BTCUSD" }),
     }),
     marketing: z.object({
@@ -186,7 +231,10 @@ export const InstitutionSchema = z
      * import a .qfx or .qbo file. Without it those two file types are not offered
      * (docs/product.md#statements); .ofx and CSV always are.
      */
-    intuit_bank_id: z.string().regex(/^\d{1,10}$/, "must be the digits Intuit assigned (INTU.BID)").optional(),
+    intuit_bank_id: z
+      .string()
+      .regex(/^\d{1,10}$/, "must be the digits Intuit assigned (INTU.BID)")
+      .optional(),
     /**
      * Dividends (docs/product.md#dividends): the annual percentage yield each member account type
      * earns, paid monthly on the average daily balance. An account type not named earns nothing.
@@ -199,7 +247,17 @@ export const InstitutionSchema = z
      * from a CSV (docs/product.md#add-transactions): a credit to a member comes out of it, a
      * debit goes into it.
      */
-    staff_postings_counterpart: z.enum(["cash", "ach_settlement", "wire_settlement", "bill_pay_settlement", "deposits_in_transit", "adjustments", "fees_income"]).default("cash"),
+    staff_postings_counterpart: z
+      .enum([
+        "cash",
+        "ach_settlement",
+        "wire_settlement",
+        "bill_pay_settlement",
+        "deposits_in_transit",
+        "adjustments",
+        "fees_income",
+      ])
+      .default("cash"),
     limits: z.object({
       savings_transfers_per_month: z.number().int().min(0),
       external_transfer_max_cents: z.number().int().positive(),
@@ -222,7 +280,10 @@ export const InstitutionSchema = z
        * days after approval. Held in the ledger until then, and shown to the member on the page.
        */
       mobile_deposit_availability: z
-        .object({ next_day_cents: z.number().int().min(0), remaining_after_business_days: z.number().int().min(1).max(30) })
+        .object({
+          next_day_cents: z.number().int().min(0),
+          remaining_after_business_days: z.number().int().min(1).max(30),
+        })
         .default({ next_day_cents: 22_500, remaining_after_business_days: 2 }),
       /**
        * Dual control of money staff create for a member (docs/security.md#dual-control, the rule in
@@ -241,14 +302,19 @@ export const InstitutionSchema = z
   .superRefine((value, ctx) => {
     const slugs = new Set<string>();
     value.products.forEach((p, i) => {
-      if (slugs.has(p.slug)) ctx.addIssue({ code: "custom", path: ["products", i, "slug"], message: "duplicate product slug" });
+      if (slugs.has(p.slug))
+        ctx.addIssue({ code: "custom", path: ["products", i, "slug"], message: "duplicate product slug" });
       slugs.add(p.slug);
     });
     // A product that is a member account type quotes the APY that type is paid, and no other.
     value.products.forEach((p, i) => {
       if (!p.account_type) return;
       const apy_ppm = parseApyPercent(value.dividends[`${p.account_type}_apy_percent`]) ?? 0;
-      const texts = [{ path: ["rate_label"], text: p.rate_label }, ...p.features.map((text, f) => ({ path: ["features", f], text })), { path: ["details"], text: p.details }];
+      const texts = [
+        { path: ["rate_label"], text: p.rate_label },
+        ...p.features.map((text, f) => ({ path: ["features", f], text })),
+        { path: ["details"], text: p.details },
+      ];
       for (const { path, text } of texts) {
         for (const quoted of text.matchAll(/(\d+(?:\.\d+)?)\s*%\s*APY/gi)) {
           if (parseApyPercent(quoted[1]!) === apy_ppm) continue;
@@ -264,13 +330,25 @@ export const InstitutionSchema = z
     // per-posting limit under another name, and a day for all members below one member's 24 hours
     // would make the member's total meaningless; both are refused as a likely typo.
     const limits = value.limits;
-    for (const name of ["staff_credit_request_above_cents", "staff_credit_member_24h_above_cents", "staff_credit_business_day_above_cents"] as const) {
+    for (const name of [
+      "staff_credit_request_above_cents",
+      "staff_credit_member_24h_above_cents",
+      "staff_credit_business_day_above_cents",
+    ] as const) {
       if (limits[name] < limits.adjustment_second_approval_above_cents) {
-        ctx.addIssue({ code: "custom", path: ["limits", name], message: `must be at least adjustment_second_approval_above_cents (${limits.adjustment_second_approval_above_cents}), the amount one posting may be` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["limits", name],
+          message: `must be at least adjustment_second_approval_above_cents (${limits.adjustment_second_approval_above_cents}), the amount one posting may be`,
+        });
       }
     }
     if (limits.staff_credit_business_day_above_cents < limits.staff_credit_member_24h_above_cents) {
-      ctx.addIssue({ code: "custom", path: ["limits", "staff_credit_business_day_above_cents"], message: `must be at least staff_credit_member_24h_above_cents (${limits.staff_credit_member_24h_above_cents}): it counts every member` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["limits", "staff_credit_business_day_above_cents"],
+        message: `must be at least staff_credit_member_24h_above_cents (${limits.staff_credit_member_24h_above_cents}): it counts every member`,
+      });
     }
     if (value.market_widget.enabled && !value.market_widget.url) {
       ctx.addIssue({ code: "custom", path: ["market_widget", "url"], message: "required when the widget is enabled" });
@@ -291,7 +369,8 @@ export const InstitutionSchema = z
 function textsOf(value: unknown, path: (string | number)[] = []): { path: (string | number)[]; text: string }[] {
   if (typeof value === "string") return [{ path, text: value }];
   if (Array.isArray(value)) return value.flatMap((item, i) => textsOf(item, [...path, i]));
-  if (value && typeof value === "object") return Object.entries(value).flatMap(([key, item]) => textsOf(item, [...path, key]));
+  if (value && typeof value === "object")
+    return Object.entries(value).flatMap(([key, item]) => textsOf(item, [...path, key]));
   return [];
 }
 

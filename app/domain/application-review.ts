@@ -69,17 +69,22 @@ export const ReviewDecisionSchema = z.discriminatedUnion("decision", [
   z.object({ decision: z.literal("approve") }),
   z.object({
     decision: z.literal("reject"),
-    reason: plainText({ missing: REJECT_NEEDS_REASON, multiline: true }).min(1, REJECT_NEEDS_REASON).max(REVIEW_NOTE_MAX_CHARS, `Please use at most ${REVIEW_NOTE_MAX_CHARS} characters`),
+    reason: plainText({ missing: REJECT_NEEDS_REASON, multiline: true })
+      .min(1, REJECT_NEEDS_REASON)
+      .max(REVIEW_NOTE_MAX_CHARS, `Please use at most ${REVIEW_NOTE_MAX_CHARS} characters`),
   }),
   z.object({
     decision: z.literal("request_info"),
-    message: plainText({ missing: REQUEST_NEEDS_DESCRIPTION, multiline: true }).min(1, REQUEST_NEEDS_DESCRIPTION).max(REVIEW_NOTE_MAX_CHARS, `Please use at most ${REVIEW_NOTE_MAX_CHARS} characters`),
+    message: plainText({ missing: REQUEST_NEEDS_DESCRIPTION, multiline: true })
+      .min(1, REQUEST_NEEDS_DESCRIPTION)
+      .max(REVIEW_NOTE_MAX_CHARS, `Please use at most ${REVIEW_NOTE_MAX_CHARS} characters`),
   }),
 ]);
 
 /** A typed code must be exactly 6 digits (docs/product.md#one-time-code-panel). */
 export const STAFF_CODE_FORMAT_MESSAGE = "Invalid OTP format. Please enter a 6-digit number.";
-export const STAFF_CODE_TRIVIAL_MESSAGE = "This code is too easy to guess. Please choose one that is not one digit six times or a run like 123456, or leave it empty to generate one.";
+export const STAFF_CODE_TRIVIAL_MESSAGE =
+  "This code is too easy to guess. Please choose one that is not one digit six times or a run like 123456, or leave it empty to generate one.";
 
 /**
  * A code anyone would try first: one digit six times (000000, 777777) or a run up or down, also
@@ -93,8 +98,13 @@ export function isTrivialCode(code: string): boolean {
   return steps.size === 1 && [0, 1, 9].includes([...steps][0]!);
 }
 
-const required = (message: string, max = 200) => plainText({ missing: message }).min(1, message).max(max, `Please use at most ${max} characters`);
-const email = z.string("Please enter a valid email address").trim().toLowerCase().pipe(z.email("Please enter a valid email address").max(254));
+const required = (message: string, max = 200) =>
+  plainText({ missing: message }).min(1, message).max(max, `Please use at most ${max} characters`);
+const email = z
+  .string("Please enter a valid email address")
+  .trim()
+  .toLowerCase()
+  .pipe(z.email("Please enter a valid email address").max(254));
 const phone = z
   .string("Please enter a phone number")
   .trim()
@@ -112,7 +122,10 @@ export const CreateMemberSchema = z
     street: required("Please enter the street"),
     city: required("Please enter the city", 100),
     state: required("Please enter the state", 50),
-    postal_code: z.string("Please enter the ZIP code").trim().regex(/^\d{5}(-\d{4})?$/, "Please enter a 5-digit ZIP code"),
+    postal_code: z
+      .string("Please enter the ZIP code")
+      .trim()
+      .regex(/^\d{5}(-\d{4})?$/, "Please enter a 5-digit ZIP code"),
     role: z.enum(["user", "admin", "reviewer"], "Please choose a role").default("user"),
     joint_account: z
       .string()
@@ -128,9 +141,16 @@ export const CreateMemberSchema = z
       if (problem) ctx.addIssue({ code: "custom", path: ["password"], message: problem });
     }
     if (value.joint_account) {
-      if (!value.joint_name) ctx.addIssue({ code: "custom", path: ["joint_name"], message: "Please enter the joint owner's name" });
-      if (!value.joint_email || !z.email().safeParse(value.joint_email).success) ctx.addIssue({ code: "custom", path: ["joint_email"], message: "Please enter the joint owner's email address" });
-      if (!value.joint_phone || !/^[+() \d.-]{7,25}$/.test(value.joint_phone)) ctx.addIssue({ code: "custom", path: ["joint_phone"], message: "Please enter the joint owner's phone number" });
+      if (!value.joint_name)
+        ctx.addIssue({ code: "custom", path: ["joint_name"], message: "Please enter the joint owner's name" });
+      if (!value.joint_email || !z.email().safeParse(value.joint_email).success)
+        ctx.addIssue({
+          code: "custom",
+          path: ["joint_email"],
+          message: "Please enter the joint owner's email address",
+        });
+      if (!value.joint_phone || !/^[+() \d.-]{7,25}$/.test(value.joint_phone))
+        ctx.addIssue({ code: "custom", path: ["joint_phone"], message: "Please enter the joint owner's phone number" });
     }
   });
 

@@ -14,9 +14,18 @@ const FIELD_MAX_CHARS = 200;
 const TEXT_FIELDS = ["actor", "member", "action"] as const;
 const DATE_FIELDS = ["from", "to"] as const;
 
-export function parseAuditFilter(params: URLSearchParams): { filter: AuditFilterValues; problems: AuditFilterProblems | null } {
+export function parseAuditFilter(params: URLSearchParams): {
+  filter: AuditFilterValues;
+  problems: AuditFilterProblems | null;
+} {
   const get = (name: AuditFilterField) => (params.get(name) ?? "").trim().slice(0, FIELD_MAX_CHARS);
-  const filter: AuditFilterValues = { actor: get("actor"), member: get("member"), action: get("action"), from: get("from"), to: get("to") };
+  const filter: AuditFilterValues = {
+    actor: get("actor"),
+    member: get("member"),
+    action: get("action"),
+    from: get("from"),
+    to: get("to"),
+  };
   const problems: AuditFilterProblems = {};
   for (const name of TEXT_FIELDS) {
     if (hasControlCharacters(filter[name])) {

@@ -94,7 +94,10 @@ export function billPaySchema(today: string) {
     .object({
       payee: requiredText(M.missing, 30).refine((v) => parsePayeeChoice(v) !== null, M.payee),
       // Required for a quick pick; for a saved payee an empty field means its saved number.
-      payee_account_number: optionalText(34).refine((v) => v === undefined || isPayeeAccountNumber(v), M.payee_account_number),
+      payee_account_number: optionalText(34).refine(
+        (v) => v === undefined || isPayeeAccountNumber(v),
+        M.payee_account_number,
+      ),
       from_account_id: accountIdField(M.missing),
       amount: amountCentsField(M.missing, M.amount),
       payment_date: paymentDateField(today),
@@ -108,19 +111,38 @@ export function billPaySchema(today: string) {
     })
     .superRefine((form, ctx) => {
       const choice = parsePayeeChoice(form.payee);
-      if (choice?.kind === "quick_pick" && form.payee_account_number === undefined) ctx.addIssue({ code: "custom", path: ["payee_account_number"], message: M.missing });
+      if (choice?.kind === "quick_pick" && form.payee_account_number === undefined)
+        ctx.addIssue({ code: "custom", path: ["payee_account_number"], message: M.missing });
       if (form.frequency === "once") return;
       const rule = seriesRuleOf({ ...form, frequency: form.frequency });
-      for (const [path, message] of Object.entries(rule.errors)) ctx.addIssue({ code: "custom", path: [path], message });
+      for (const [path, message] of Object.entries(rule.errors))
+        ctx.addIssue({ code: "custom", path: [path], message });
     })
     .transform(({ amount, frequency, every_weeks: _w, ends: _e, end_date: _d, payment_count: _c, ...rest }) => {
-      const rule = frequency === "once" ? null : seriesRuleOf({ frequency, every_weeks: _w, ends: _e, end_date: _d, payment_count: _c, payment_date: rest.payment_date }).rule;
+      const rule =
+        frequency === "once"
+          ? null
+          : seriesRuleOf({
+              frequency,
+              every_weeks: _w,
+              ends: _e,
+              end_date: _d,
+              payment_count: _c,
+              payment_date: rest.payment_date,
+            }).rule;
       return { ...rest, amount_cents: amount, recurrence: rule };
     });
 }
 
 /** The recurrence fields as a rule, or each field's message. */
-function seriesRuleOf(form: { frequency: "monthly" | "weeks"; every_weeks?: string; ends?: string; end_date?: string; payment_count?: string; payment_date: string }): {
+function seriesRuleOf(form: {
+  frequency: "monthly" | "weeks";
+  every_weeks?: string;
+  ends?: string;
+  end_date?: string;
+  payment_count?: string;
+  payment_date: string;
+}): {
   rule: SeriesRule | null;
   errors: Record<string, string>;
 } {
@@ -145,7 +167,10 @@ function seriesRuleOf(form: { frequency: "monthly" | "weeks"; every_weeks?: stri
     errors.ends = M.ends;
   }
   if (Object.keys(errors).length) return { rule: null, errors };
-  return { rule: { frequency: form.frequency, interval_weeks, first_date: form.payment_date, end_date, payment_count }, errors };
+  return {
+    rule: { frequency: form.frequency, interval_weeks, first_date: form.payment_date, end_date, payment_count },
+    errors,
+  };
 }
 
 export type BillPayForm = z.output<ReturnType<typeof billPaySchema>>;
@@ -153,14 +178,19 @@ export type BillPayForm = z.output<ReturnType<typeof billPaySchema>>;
 /** Saving a payee: name (a quick pick's or typed), the account number at the payee, an address if wanted. */
 export const payeeSchema = z.object({
   name: requiredText(BILL_PAY_MESSAGES.missing, PAYEE_NAME_MAX),
-  account_number: requiredText(BILL_PAY_MESSAGES.missing, 34).refine(isPayeeAccountNumber, BILL_PAY_MESSAGES.payee_account_number),
+  account_number: requiredText(BILL_PAY_MESSAGES.missing, 34).refine(
+    isPayeeAccountNumber,
+    BILL_PAY_MESSAGES.payee_account_number,
+  ),
   address: optionalText(PAYEE_ADDRESS_MAX),
 });
 export type PayeeForm = z.output<typeof payeeSchema>;
 
 /** A payment's id as posted by its Edit or Cancel form; anything else answers "not found". */
 function paymentIdField() {
-  return requiredText(BILL_PAY_MESSAGES.payment, 15).regex(/^[1-9]\d*$/, BILL_PAY_MESSAGES.payment).transform(Number);
+  return requiredText(BILL_PAY_MESSAGES.payment, 15)
+    .regex(/^[1-9]\d*$/, BILL_PAY_MESSAGES.payment)
+    .transform(Number);
 }
 
 /** Editing a scheduled payment: its amount, date and memo. */
@@ -191,7 +221,10 @@ export const cancelBillPaymentSchema = z.object({
  */
 export function seriesPaymentDate(rule: SeriesRule, sequence: number): string {
   if (!Number.isSafeInteger(sequence) || sequence < 1) throw new RangeError("sequence counts from 1");
-  const nominal = rule.frequency === "monthly" ? addMonthsClamped(rule.first_date, sequence - 1) : addDays(rule.first_date, 7 * (rule.interval_weeks ?? 1) * (sequence - 1));
+  const nominal =
+    rule.frequency === "monthly"
+      ? addMonthsClamped(rule.first_date, sequence - 1)
+      : addDays(rule.first_date, 7 * (rule.interval_weeks ?? 1) * (sequence - 1));
   return businessDayOnOrAfter(nominal);
 }
 
@@ -203,9 +236,18 @@ export function seriesHasPayment(rule: SeriesRule, sequence: number): boolean {
 }
 
 /** "Monthly, 12 payments" / "Every 2 weeks until Jun 30, 2027" (the date as given). */
-export function describeSeries(rule: Pick<SeriesRule, "frequency" | "interval_weeks" | "end_date" | "payment_count">, formatDate: (iso: string) => string = (d) => d): string {
-  const how = rule.frequency === "monthly" ? "Monthly" : rule.interval_weeks === 1 ? "Every week" : `Every ${rule.interval_weeks} weeks`;
-  if (rule.payment_count !== null) return `${how}, ${rule.payment_count} ${rule.payment_count === 1 ? "payment" : "payments"}`;
+export function describeSeries(
+  rule: Pick<SeriesRule, "frequency" | "interval_weeks" | "end_date" | "payment_count">,
+  formatDate: (iso: string) => string = (d) => d,
+): string {
+  const how =
+    rule.frequency === "monthly"
+      ? "Monthly"
+      : rule.interval_weeks === 1
+        ? "Every week"
+        : `Every ${rule.interval_weeks} weeks`;
+  if (rule.payment_count !== null)
+    return `${how}, ${rule.payment_count} ${rule.payment_count === 1 ? "payment" : "payments"}`;
   return `${how} until ${formatDate(rule.end_date ?? "")}`;
 }
 

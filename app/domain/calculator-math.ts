@@ -46,7 +46,9 @@ export function parsePercentToPpm(input: string): number | null {
 /** 65_000 -> "6.5%"; 0 -> "0%". */
 export function formatPpmAsPercent(rate_ppm: number): string {
   const whole = Math.floor(rate_ppm / PPM_PER_PERCENT);
-  const fraction = String(rate_ppm % PPM_PER_PERCENT).padStart(4, "0").replace(/0+$/, "");
+  const fraction = String(rate_ppm % PPM_PER_PERCENT)
+    .padStart(4, "0")
+    .replace(/0+$/, "");
   return `${whole}${fraction ? `.${fraction}` : ""}%`;
 }
 
@@ -137,10 +139,19 @@ function buildSchedule(input: LoanInput): LoanSchedule | null {
     if (principal_paid_cents <= 0) return null;
     balance_cents -= principal_paid_cents;
     total_interest_cents += interest_cents;
-    payments.push({ month, payment_cents: principal_paid_cents + interest_cents, principal_cents: principal_paid_cents, interest_cents, balance_cents });
+    payments.push({
+      month,
+      payment_cents: principal_paid_cents + interest_cents,
+      principal_cents: principal_paid_cents,
+      interest_cents,
+      balance_cents,
+    });
   }
   assert(balance_cents === 0, "the schedule repays the loan");
-  assert(payments.reduce((sum, p) => sum + p.principal_cents, 0) === principal_cents, "principal repaid equals the amount borrowed");
+  assert(
+    payments.reduce((sum, p) => sum + p.principal_cents, 0) === principal_cents,
+    "principal repaid equals the amount borrowed",
+  );
   const years: LoanYear[] = [];
   for (let start = 0; start < payments.length; start += MONTHS_PER_YEAR) {
     const slice = payments.slice(start, start + MONTHS_PER_YEAR);
@@ -162,9 +173,15 @@ function buildSchedule(input: LoanInput): LoanSchedule | null {
 }
 
 function assertLoanInput({ principal_cents, apr_ppm, term_months }: LoanInput) {
-  assert(Number.isSafeInteger(principal_cents) && principal_cents > 0 && principal_cents <= LOAN_AMOUNT_MAX_CENTS, "principal within bounds");
+  assert(
+    Number.isSafeInteger(principal_cents) && principal_cents > 0 && principal_cents <= LOAN_AMOUNT_MAX_CENTS,
+    "principal within bounds",
+  );
   assert(Number.isSafeInteger(apr_ppm) && apr_ppm >= 0 && apr_ppm <= LOAN_APR_MAX_PPM, "APR within bounds");
-  assert(Number.isSafeInteger(term_months) && term_months >= 1 && term_months <= LOAN_TERM_MONTHS_MAX, "term within bounds");
+  assert(
+    Number.isSafeInteger(term_months) && term_months >= 1 && term_months <= LOAN_TERM_MONTHS_MAX,
+    "term within bounds",
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,8 +220,18 @@ export interface SavingsGrowth {
  */
 export function growSavings(input: SavingsInput): SavingsGrowth {
   const { initial_deposit_cents, monthly_deposit_cents, apy_ppm, years } = input;
-  assert(Number.isSafeInteger(initial_deposit_cents) && initial_deposit_cents >= 0 && initial_deposit_cents <= SAVINGS_DEPOSIT_MAX_CENTS, "initial deposit within bounds");
-  assert(Number.isSafeInteger(monthly_deposit_cents) && monthly_deposit_cents >= 0 && monthly_deposit_cents <= SAVINGS_MONTHLY_MAX_CENTS, "monthly deposit within bounds");
+  assert(
+    Number.isSafeInteger(initial_deposit_cents) &&
+      initial_deposit_cents >= 0 &&
+      initial_deposit_cents <= SAVINGS_DEPOSIT_MAX_CENTS,
+    "initial deposit within bounds",
+  );
+  assert(
+    Number.isSafeInteger(monthly_deposit_cents) &&
+      monthly_deposit_cents >= 0 &&
+      monthly_deposit_cents <= SAVINGS_MONTHLY_MAX_CENTS,
+    "monthly deposit within bounds",
+  );
   assert(Number.isSafeInteger(apy_ppm) && apy_ppm >= 0 && apy_ppm <= SAVINGS_APY_MAX_PPM, "APY within bounds");
   assert(Number.isSafeInteger(years) && years >= 1 && years <= SAVINGS_YEARS_MAX, "years within bounds");
 

@@ -33,7 +33,12 @@ export function calendarDate(message: string = CALENDAR_DATE_MESSAGE) {
 }
 
 /** One formatter for the module: building an Intl formatter costs far more than using one. */
-const DATE_WORDS = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+const DATE_WORDS = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "UTC",
+});
 
 /**
  * A business date (YYYY-MM-DD) as members read it on the pages and in their messages:

@@ -24,7 +24,16 @@ export const MERCHANT_LENGTH_MAX = 60;
  */
 export const CARD_AUTHORIZATION_HOLD_DAYS = 7;
 /** What a purchase's category may be: the history's spending categories a card purchase can have. */
-export const CARD_PURCHASE_CATEGORIES = ["Groceries", "Dining", "Shopping", "Transportation", "Utilities", "Entertainment", "Health", "Other"] as const;
+export const CARD_PURCHASE_CATEGORIES = [
+  "Groceries",
+  "Dining",
+  "Shopping",
+  "Transportation",
+  "Utilities",
+  "Entertainment",
+  "Health",
+  "Other",
+] as const;
 
 export const CARD_MESSAGES = {
   failed: "This could not be done. Please reload the page and try again.",
@@ -45,7 +54,11 @@ export const CARD_MESSAGES = {
 
 export type CardStatus = "active" | "locked" | "blocked";
 
-export const CARD_STATUS_LABELS: Record<CardStatus, string> = { active: "Active", locked: "Locked", blocked: "Blocked" };
+export const CARD_STATUS_LABELS: Record<CardStatus, string> = {
+  active: "Active",
+  locked: "Locked",
+  blocked: "Blocked",
+};
 
 /**
  * A PIN anyone would try first is refused: the same digit four times (1111), or four digits in a
@@ -103,7 +116,12 @@ export const changePinSchema = z
   })
   .superRefine((value, ctx) => {
     const problem = pinProblem(value.pin_code, value.pin_code_confirm);
-    if (problem) ctx.addIssue({ code: "custom", message: problem, path: [problem === CARD_MESSAGES.pin_mismatch ? "pin_code_confirm" : "pin_code"] });
+    if (problem)
+      ctx.addIssue({
+        code: "custom",
+        message: problem,
+        path: [problem === CARD_MESSAGES.pin_mismatch ? "pin_code_confirm" : "pin_code"],
+      });
   });
 
 export const reportLostSchema = z.object({
@@ -175,14 +193,23 @@ export const CARD_RENEWAL_DAYS = 45;
  * its expiry month) and a purchase that would pass the card's daily limit. The account's money
  * and status are the ledger's to decide.
  */
-export function decideCardPurchase(input: { card: CardForPurchase; amount_cents: number; spent_today_cents: number; today: string }): CardDecision {
+export function decideCardPurchase(input: {
+  card: CardForPurchase;
+  amount_cents: number;
+  spent_today_cents: number;
+  today: string;
+}): CardDecision {
   const { card, amount_cents, spent_today_cents, today } = input;
-  if (!Number.isSafeInteger(amount_cents) || amount_cents < 1 || amount_cents > CARD_PURCHASE_MAX_CENTS) return refuse("invalid_amount");
+  if (!Number.isSafeInteger(amount_cents) || amount_cents < 1 || amount_cents > CARD_PURCHASE_MAX_CENTS)
+    return refuse("invalid_amount");
   if (card.status === "blocked") return refuse("card_blocked");
   if (card.status === "locked") return refuse("card_locked");
   if (isCardExpired(card, today)) return refuse("card_expired");
   if (spent_today_cents + amount_cents > card.daily_limit_cents) {
-    return refuse("over_card_daily_limit", { max: formatCents(card.daily_limit_cents), left: formatCents(Math.max(0, card.daily_limit_cents - spent_today_cents)) });
+    return refuse("over_card_daily_limit", {
+      max: formatCents(card.daily_limit_cents),
+      left: formatCents(Math.max(0, card.daily_limit_cents - spent_today_cents)),
+    });
   }
   return { ok: true };
 }

@@ -42,7 +42,8 @@ export const MEETING_MESSAGE_START = "I would like to schedule a meeting with an
 // number: a tab or line break is a control character too.
 const PHONE_CHARS = /^[0-9+(). -]*(?:(?:ext\.?|x) *\d{1,6})?$/i;
 
-const requiredText = (empty: string, control_message?: string, multiline = false) => plainText({ missing: empty, message: control_message, multiline }).min(1, empty);
+const requiredText = (empty: string, control_message?: string, multiline = false) =>
+  plainText({ missing: empty, message: control_message, multiline }).min(1, empty);
 
 export const ContactMessageSchema = z
   .object({
@@ -57,11 +58,17 @@ export const ContactMessageSchema = z
       .string()
       .trim()
       .max(CONTACT_PHONE_MAX_CHARS, `Your phone number must be ${CONTACT_PHONE_MAX_CHARS} characters or fewer.`)
-      .refine((v) => v === "" || (PHONE_CHARS.test(v) && countDigits(v) >= 7 && countDigits(v) <= 15), "Enter a valid phone number, like (555) 010-4400, or leave it empty.")
+      .refine(
+        (v) => v === "" || (PHONE_CHARS.test(v) && countDigits(v) >= 7 && countDigits(v) <= 15),
+        "Enter a valid phone number, like (555) 010-4400, or leave it empty.",
+      )
       .optional()
       .transform((v) => (v ? v : undefined)),
     subject: z.enum(SUBJECT_VALUES, { error: "Choose a subject." }),
-    message: requiredText("Enter your message.", "Your message contains characters we cannot accept.", true).max(CONTACT_MESSAGE_MAX_CHARS, "Your message must be 5,000 characters or fewer."),
+    message: requiredText("Enter your message.", "Your message contains characters we cannot accept.", true).max(
+      CONTACT_MESSAGE_MAX_CHARS,
+      "Your message must be 5,000 characters or fewer.",
+    ),
     preferred_contact: z.enum(["email", "phone"], { error: "Choose email or phone." }).default("email"),
   })
   .refine((value) => value.preferred_contact !== "phone" || Boolean(value.phone), {

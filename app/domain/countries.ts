@@ -249,7 +249,11 @@ export const COUNTRIES: readonly Country[] = [
   { code: "UG", name: "Uganda" },
   { code: "UA", name: "Ukraine" },
   { code: "AE", name: "United Arab Emirates", aliases: ["UAE"] },
-  { code: "GB", name: "United Kingdom of Great Britain and Northern Ireland", aliases: ["UK", "Britain", "England", "Scotland", "Wales"] },
+  {
+    code: "GB",
+    name: "United Kingdom of Great Britain and Northern Ireland",
+    aliases: ["UK", "Britain", "England", "Scotland", "Wales"],
+  },
   { code: "US", name: "United States of America", aliases: ["USA"] },
   { code: "UM", name: "United States Minor Outlying Islands" },
   { code: "UY", name: "Uruguay" },
@@ -306,11 +310,15 @@ function matchRank(item: { code: string; name: string; aliases?: readonly string
   for (const name of [item.name, ...(item.aliases ?? [])]) {
     const folded = fold(name);
     const rank =
-      folded === needle ? 1
-      : folded.startsWith(needle) ? 2
-      : folded.split(/[^a-z0-9]+/).some((word) => word.startsWith(needle)) ? 3
-      : folded.includes(needle) ? 4
-      : null;
+      folded === needle
+        ? 1
+        : folded.startsWith(needle)
+          ? 2
+          : folded.split(/[^a-z0-9]+/).some((word) => word.startsWith(needle))
+            ? 3
+            : folded.includes(needle)
+              ? 4
+              : null;
     if (rank !== null && (best === null || rank < best)) best = rank;
   }
   if (best === null && fold(item.code).startsWith(needle)) best = 5;
@@ -319,5 +327,8 @@ function matchRank(item: { code: string; name: string; aliases?: readonly string
 
 /** Lower case without accents: "Côte" and "cote" compare equal. */
 function fold(text: string): string {
-  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  return text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase();
 }

@@ -209,7 +209,8 @@ export function parseCurrencyAmount(text: string, currency_code: string): number
   if (!match) return null;
   const fraction = match[2] ?? "";
   if (fraction.length > currency.minor_units) return null;
-  const amount_minor_units = BigInt(match[1]!) * 10n ** BigInt(currency.minor_units) + BigInt(fraction.padEnd(currency.minor_units, "0") || "0");
+  const amount_minor_units =
+    BigInt(match[1]!) * 10n ** BigInt(currency.minor_units) + BigInt(fraction.padEnd(currency.minor_units, "0") || "0");
   return amount_minor_units <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(amount_minor_units) : null;
 }
 
@@ -240,7 +241,11 @@ export function isValidUsdPerUnitRate(text: string): boolean {
  * Half up (a tie costs the member the half cent) is the usual rule for a bank's conversion and
  * makes the result monotonic in both the amount and the rate.
  */
-export function usdCentsForForeignAmount(amount_minor_units: number | bigint, minor_units_exponent: number, usd_per_unit_rate: string): number {
+export function usdCentsForForeignAmount(
+  amount_minor_units: number | bigint,
+  minor_units_exponent: number,
+  usd_per_unit_rate: string,
+): number {
   if (typeof amount_minor_units === "number" && !Number.isSafeInteger(amount_minor_units)) {
     throw new RangeError(`usdCentsForForeignAmount needs whole minor units, got ${amount_minor_units}`);
   }
@@ -256,7 +261,8 @@ export function usdCentsForForeignAmount(amount_minor_units: number | bigint, mi
   const denominator = 10n ** BigInt(minor_units_exponent + fraction.length);
   // floor(n / d + 1/2) = floor((2n + d) / 2d): half up, in integers only.
   const cents = (2n * numerator + denominator) / (2n * denominator);
-  if (cents > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError("usdCentsForForeignAmount: result beyond safe integer cents");
+  if (cents > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new RangeError("usdCentsForForeignAmount: result beyond safe integer cents");
   return Number(cents);
 }
 

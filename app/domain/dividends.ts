@@ -36,7 +36,9 @@ export function parseApyPercent(text: string): number | null {
 /** 35_000 -> "3.50%": an APY as the Truth in Savings disclosures show it, with two decimals at least. */
 export function formatApy(apy_ppm: number): string {
   const whole = Math.floor(apy_ppm / 10_000);
-  const fraction = String(apy_ppm % 10_000).padStart(4, "0").replace(/0{1,2}$/, "");
+  const fraction = String(apy_ppm % 10_000)
+    .padStart(4, "0")
+    .replace(/0{1,2}$/, "");
   return `${whole}.${fraction}%`;
 }
 
@@ -64,7 +66,8 @@ export function dailyBalanceSum(month: StatementMonth, opening_cents: number, ch
   let sum = BigInt(opening_cents) * BigInt(days);
   for (const change of changes) {
     assertCents(change.net_cents, "daily change");
-    if (change.effective_date < start || change.effective_date > end) throw new Error(`dividends invariant: ${change.effective_date} is outside ${month}`);
+    if (change.effective_date < start || change.effective_date > end)
+      throw new Error(`dividends invariant: ${change.effective_date} is outside ${month}`);
     const day = Number(change.effective_date.slice(8, 10));
     // A change on day `day` is in the closing balance of that day and of every later day.
     sum += BigInt(change.net_cents) * BigInt(days - day + 1);
@@ -84,7 +87,8 @@ export interface DividendInput {
  * half up to the cent once. A zero or negative average balance, or a zero rate, earns nothing.
  */
 export function dividendCents({ balance_day_sum_cents: sum, days, apy_ppm }: DividendInput): number {
-  if (!Number.isSafeInteger(days) || days < 1 || days > 31) throw new Error("dividends invariant: a period is 1 to 31 days");
+  if (!Number.isSafeInteger(days) || days < 1 || days > 31)
+    throw new Error("dividends invariant: a period is 1 to 31 days");
   assertApy(apy_ppm);
   if (sum <= 0n || apy_ppm === 0) return 0;
   const divisor = BigInt(days);
@@ -103,7 +107,12 @@ export function dividendCents({ balance_day_sum_cents: sum, days, apy_ppm }: Div
  * What the month earns for the account: the average daily balance (rounded to the cent, for
  * the member's statement) and the dividend.
  */
-export function monthDividend(month: StatementMonth, opening_cents: number, changes: readonly DailyChange[], apy_ppm: number) {
+export function monthDividend(
+  month: StatementMonth,
+  opening_cents: number,
+  changes: readonly DailyChange[],
+  apy_ppm: number,
+) {
   const days = daysInMonth(month);
   const balance_day_sum_cents = dailyBalanceSum(month, opening_cents, changes);
   return {
@@ -119,8 +128,18 @@ export function monthDividend(month: StatementMonth, opening_cents: number, chan
  * (350 = 3.50%), rounded half up. Exact: the candidate from a float is checked, and moved by one
  * if need be, by comparing integer powers (no float decides it). Null without a positive balance.
  */
-export function apyEarnedHundredths(dividend_cents: number, average_daily_balance_cents: number, days: number): number | null {
-  if (!Number.isSafeInteger(dividend_cents) || dividend_cents < 0 || !Number.isSafeInteger(average_daily_balance_cents) || days < 1 || days > 31) {
+export function apyEarnedHundredths(
+  dividend_cents: number,
+  average_daily_balance_cents: number,
+  days: number,
+): number | null {
+  if (
+    !Number.isSafeInteger(dividend_cents) ||
+    dividend_cents < 0 ||
+    !Number.isSafeInteger(average_daily_balance_cents) ||
+    days < 1 ||
+    days > 31
+  ) {
     throw new Error("dividends invariant: bad figures for the APY earned");
   }
   if (average_daily_balance_cents <= 0) return null;
@@ -129,7 +148,10 @@ export function apyEarnedHundredths(dividend_cents: number, average_daily_balanc
   const base = balance ** BigInt(DAYS_PER_YEAR);
   // k is right when (1 + (2k - 1)/20000)^days <= grown / base < (1 + (2k + 1)/20000)^days.
   const below = (k: number) => base * (20_000n + BigInt(2 * k - 1)) ** BigInt(days) <= grown * 20_000n ** BigInt(days);
-  let k = Math.max(0, Math.round((Math.pow(1 + dividend_cents / average_daily_balance_cents, DAYS_PER_YEAR / days) - 1) * 10_000));
+  let k = Math.max(
+    0,
+    Math.round((Math.pow(1 + dividend_cents / average_daily_balance_cents, DAYS_PER_YEAR / days) - 1) * 10_000),
+  );
   while (k > 0 && !below(k)) k--;
   while (below(k + 1)) k++;
   return k;
@@ -177,5 +199,6 @@ function assertCents(value: number, what: string) {
 }
 
 function assertApy(apy_ppm: number) {
-  if (!Number.isSafeInteger(apy_ppm) || apy_ppm < 0 || apy_ppm > DIVIDEND_APY_MAX_PPM) throw new Error("dividends invariant: APY out of range");
+  if (!Number.isSafeInteger(apy_ppm) || apy_ppm < 0 || apy_ppm > DIVIDEND_APY_MAX_PPM)
+    throw new Error("dividends invariant: APY out of range");
 }

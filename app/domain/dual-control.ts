@@ -42,29 +42,40 @@ export type DualControlReason =
   | { code: "member_24h"; amount_cents: number; limit_cents: number }
   | { code: "business_day"; amount_cents: number; limit_cents: number };
 
-export type DualControlDecision = { decision: "post"; credit_cents: number } | { decision: "wait"; credit_cents: number; reasons: DualControlReason[] };
+export type DualControlDecision =
+  { decision: "post"; credit_cents: number } | { decision: "wait"; credit_cents: number; reasons: DualControlReason[] };
 
 export function dualControlDecision(input: DualControlInput): DualControlDecision {
   const { credits_cents, limits } = input;
   for (const cents of credits_cents) {
-    if (!Number.isSafeInteger(cents) || cents <= 0) throw new RangeError(`a credit must be a positive whole number of cents, not ${cents}`);
+    if (!Number.isSafeInteger(cents) || cents <= 0)
+      throw new RangeError(`a credit must be a positive whole number of cents, not ${cents}`);
   }
   const credit_cents = credits_cents.reduce((sum, cents) => sum + cents, 0);
   const reasons: DualControlReason[] = [];
   if (credit_cents === 0) return { decision: "post", credit_cents };
   const largest = Math.max(...credits_cents);
-  if (largest > limits.posting_above_cents) reasons.push({ code: "posting", amount_cents: largest, limit_cents: limits.posting_above_cents });
+  if (largest > limits.posting_above_cents)
+    reasons.push({ code: "posting", amount_cents: largest, limit_cents: limits.posting_above_cents });
   // One posting's total is the posting itself: said once.
-  if (credits_cents.length > 1 && credit_cents > limits.request_above_cents) reasons.push({ code: "request", amount_cents: credit_cents, limit_cents: limits.request_above_cents });
+  if (credits_cents.length > 1 && credit_cents > limits.request_above_cents)
+    reasons.push({ code: "request", amount_cents: credit_cents, limit_cents: limits.request_above_cents });
   // A total passed by this request alone, with nothing credited before, says again what a reason
   // about the request itself already says: it is left out of the words, never out of the decision.
   const about_request = reasons.length > 0;
   const member_total = input.member_24h_cents + credit_cents;
   const day_total = input.business_day_cents + credit_cents;
   const totals: DualControlReason[] = [];
-  if (member_total > limits.member_24h_above_cents) totals.push({ code: "member_24h", amount_cents: member_total, limit_cents: limits.member_24h_above_cents });
-  if (day_total > limits.business_day_above_cents) totals.push({ code: "business_day", amount_cents: day_total, limit_cents: limits.business_day_above_cents });
-  const earlier = { member_24h: input.member_24h_cents, business_day: input.business_day_cents, posting: 0, request: 0 };
+  if (member_total > limits.member_24h_above_cents)
+    totals.push({ code: "member_24h", amount_cents: member_total, limit_cents: limits.member_24h_above_cents });
+  if (day_total > limits.business_day_above_cents)
+    totals.push({ code: "business_day", amount_cents: day_total, limit_cents: limits.business_day_above_cents });
+  const earlier = {
+    member_24h: input.member_24h_cents,
+    business_day: input.business_day_cents,
+    posting: 0,
+    request: 0,
+  };
   const said = about_request ? totals.filter((r) => earlier[r.code] > 0) : totals;
   if (!about_request && totals.length === 0) return { decision: "post", credit_cents };
   return { decision: "wait", credit_cents, reasons: [...reasons, ...said] };
@@ -76,7 +87,9 @@ export function dualControlReasonText(reason: DualControlReason, subject: "adjus
   const limit = formatCents(reason.limit_cents);
   switch (reason.code) {
     case "posting":
-      return subject === "adjustment" ? `${amount} is above ${limit}` : `a row credits ${amount}, above ${limit} per row`;
+      return subject === "adjustment"
+        ? `${amount} is above ${limit}`
+        : `a row credits ${amount}, above ${limit} per row`;
     case "request":
       return `the ${subject} credits ${amount} in all, above ${limit}`;
     case "member_24h":
@@ -87,6 +100,9 @@ export function dualControlReasonText(reason: DualControlReason, subject: "adjus
 }
 
 /** Every reason, joined: "a row credits $50,000.00, above $10,000.00 per row; the file credits …". */
-export function dualControlReasonsText(reasons: readonly DualControlReason[], subject: "adjustment" | "file" | "table"): string {
+export function dualControlReasonsText(
+  reasons: readonly DualControlReason[],
+  subject: "adjustment" | "file" | "table",
+): string {
   return reasons.map((r) => dualControlReasonText(r, subject)).join("; ");
 }

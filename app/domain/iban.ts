@@ -114,8 +114,7 @@ export const IBAN_REGISTRY: Readonly<Record<string, { readonly length: number; r
 };
 
 export type IbanCheck =
-  | { valid: true; iban: string }
-  | { valid: false; reason: "format" | "country" | "length" | "structure" | "checksum" };
+  { valid: true; iban: string } | { valid: false; reason: "format" | "country" | "length" | "structure" | "checksum" };
 
 /** Electronic form: every kind of white space removed (including no-break spaces from PDFs), upper case. */
 export function normalizeIban(text: string): string {
@@ -158,7 +157,10 @@ function bbanPattern(structure: string): RegExp {
   const cached = patternCache.get(structure);
   if (cached) return cached;
   const classes = { n: "[0-9]", a: "[A-Z]", c: "[A-Z0-9]" } as const;
-  const source = structure.replace(/(\d+)!([nac])/g, (_, count: string, kind: "n" | "a" | "c") => `${classes[kind]}{${count}}`);
+  const source = structure.replace(
+    /(\d+)!([nac])/g,
+    (_, count: string, kind: "n" | "a" | "c") => `${classes[kind]}{${count}}`,
+  );
   const pattern = new RegExp(`^${source}$`);
   patternCache.set(structure, pattern);
   return pattern;

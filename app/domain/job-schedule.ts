@@ -31,9 +31,11 @@ export function scheduleInWords(cron: string | null, zone: string): string {
   const fields = cron.trim().split(/\s+/);
   if (fields.length !== 5) return `Cron ${cron}`;
   const [minute, hour, day, month, weekday] = fields as [string, string, string, string, string];
-  const number = (field: string, max: number) => (/^\d{1,2}$/.test(field) && Number(field) <= max ? Number(field) : null);
+  const number = (field: string, max: number) =>
+    /^\d{1,2}$/.test(field) && Number(field) <= max ? Number(field) : null;
   const everyMinutes = /^\*\/(\d{1,2})$/.exec(minute);
-  if (everyMinutes && hour === "*" && day === "*" && month === "*" && weekday === "*") return `Every ${everyMinutes[1]} minutes`;
+  if (everyMinutes && hour === "*" && day === "*" && month === "*" && weekday === "*")
+    return `Every ${everyMinutes[1]} minutes`;
   const m = number(minute, 59);
   if (m === null || month !== "*") return `Cron ${cron}`;
   if (hour === "*") return day === "*" && weekday === "*" ? `Every hour at minute ${m}` : `Cron ${cron}`;
@@ -45,6 +47,7 @@ export function scheduleInWords(cron: string | null, zone: string): string {
   const d = number(weekday, 7);
   if (day === "*" && d !== null) return `Every ${WEEKDAYS[d % 7]} ${at}`;
   const dayOfMonth = number(day, 31);
-  if (dayOfMonth !== null && dayOfMonth >= 1 && weekday === "*") return `On the ${ordinal(dayOfMonth)} of every month ${at}`;
+  if (dayOfMonth !== null && dayOfMonth >= 1 && weekday === "*")
+    return `On the ${ordinal(dayOfMonth)} of every month ${at}`;
   return `Cron ${cron}`;
 }

@@ -96,10 +96,13 @@ export function assert(condition: unknown, message: string): asserts condition {
 /** The one place database integers become TypeScript numbers. */
 export function toCents(value: unknown): number {
   const cents =
-    typeof value === "number" ? value
-    : typeof value === "bigint" ? Number(value)
-    : typeof value === "string" && /^-?\d+$/.test(value) ? Number(value)
-    : Number.NaN;
+    typeof value === "number"
+      ? value
+      : typeof value === "bigint"
+        ? Number(value)
+        : typeof value === "string" && /^-?\d+$/.test(value)
+          ? Number(value)
+          : Number.NaN;
   assert(Number.isSafeInteger(cents), `not a safe integer of cents: ${String(value)}`);
   return cents;
 }
@@ -114,13 +117,25 @@ export const toId = toCents;
 export function businessDate(time_zone: string, now: Date = new Date()): string {
   let format = dateFormats.get(time_zone);
   // en-CA writes dates as YYYY-MM-DD. A formatter is costly to build: one per zone, kept.
-  if (!format) dateFormats.set(time_zone, (format = new Intl.DateTimeFormat("en-CA", { timeZone: time_zone, year: "numeric", month: "2-digit", day: "2-digit" })));
+  if (!format)
+    dateFormats.set(
+      time_zone,
+      (format = new Intl.DateTimeFormat("en-CA", {
+        timeZone: time_zone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+      })),
+    );
   return format.format(now);
 }
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 export function assertEffectiveDate(value: string): void {
-  assert(/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), `bad effective date ${value}`);
+  assert(
+    /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)),
+    `bad effective date ${value}`,
+  );
 }
 
 /** "2026-11-22" -> "2026-11": the period the savings transfer count belongs to. */
@@ -146,13 +161,15 @@ export function assertText(
 /** Shape of a transaction's entries: two or more, whole cents, one per account, summing to zero. */
 export function checkEntries(entries: readonly EntryInput[]): LedgerRefusal | null {
   if (entries.length < 2) return ledgerRefusal("too_few_entries");
-  if (entries.length > ENTRIES_PER_TRANSACTION_MAX) return ledgerRefusal("too_many_entries", { limit: ENTRIES_PER_TRANSACTION_MAX });
+  if (entries.length > ENTRIES_PER_TRANSACTION_MAX)
+    return ledgerRefusal("too_many_entries", { limit: ENTRIES_PER_TRANSACTION_MAX });
   const seen = new Set<number>();
   let total_cents = 0;
   for (const entry of entries) {
     assert(Number.isSafeInteger(entry.account_id) && entry.account_id > 0, `bad account id ${entry.account_id}`);
     const amount = entry.amount_cents;
-    if (!Number.isSafeInteger(amount) || amount === 0 || Math.abs(amount) > AMOUNT_CENTS_MAX) return ledgerRefusal("invalid_amount");
+    if (!Number.isSafeInteger(amount) || amount === 0 || Math.abs(amount) > AMOUNT_CENTS_MAX)
+      return ledgerRefusal("invalid_amount");
     if (seen.has(entry.account_id)) return ledgerRefusal("same_account", { subject_id: entry.account_id });
     seen.add(entry.account_id);
     total_cents += amount;
@@ -167,7 +184,10 @@ export function checkEntries(entries: readonly EntryInput[]): LedgerRefusal | nu
  * `checkEntries` does again when the entries are posted), so either here is a bug.
  */
 export function transferEntries(from_account_id: number, to_account_id: number, amount_cents: number): EntryInput[] {
-  assert(Number.isSafeInteger(amount_cents) && amount_cents > 0 && amount_cents <= AMOUNT_CENTS_MAX, `bad transfer amount ${amount_cents}`);
+  assert(
+    Number.isSafeInteger(amount_cents) && amount_cents > 0 && amount_cents <= AMOUNT_CENTS_MAX,
+    `bad transfer amount ${amount_cents}`,
+  );
   assert(from_account_id !== to_account_id, `transfer from account ${from_account_id} to itself`);
   return [
     { account_id: from_account_id, amount_cents: -amount_cents },
@@ -186,10 +206,14 @@ export function transferEntries(from_account_id: number, to_account_id: number, 
  *   lapse and the money go back to the member (docs/product.md#cards).
  * A freeze stops what is done with the member's money from then on, not what was already done.
  */
-export function checkAccountOpen(account: AccountState, posting?: { kind: TransactionKind; amount_cents: number; settles_hold?: boolean }): LedgerRefusal | null {
+export function checkAccountOpen(
+  account: AccountState,
+  posting?: { kind: TransactionKind; amount_cents: number; settles_hold?: boolean },
+): LedgerRefusal | null {
   const earned_dividend = posting?.kind === "interest" && posting.amount_cents > 0;
   const card_settlement = posting?.kind === "card_payment" && posting.settles_hold === true;
-  if (account.status === "frozen" && !earned_dividend && !card_settlement) return ledgerRefusal("account_frozen", { subject_id: account.id });
+  if (account.status === "frozen" && !earned_dividend && !card_settlement)
+    return ledgerRefusal("account_frozen", { subject_id: account.id });
   if (account.status === "closed") return ledgerRefusal("account_closed", { subject_id: account.id });
   return null;
 }
@@ -207,7 +231,10 @@ export function assertAccountState(account: AccountState): void {
 }
 
 /** The locked accounts of `entries`, in entry order, or the refusal naming one that is missing. */
-function accountsOf(entries: readonly EntryInput[], accounts: ReadonlyMap<number, AccountState>): Array<{ entry: EntryInput; account: AccountState }> | LedgerRefusal {
+function accountsOf(
+  entries: readonly EntryInput[],
+  accounts: ReadonlyMap<number, AccountState>,
+): Array<{ entry: EntryInput; account: AccountState }> | LedgerRefusal {
   const touched: Array<{ entry: EntryInput; account: AccountState }> = [];
   for (const entry of entries) {
     const account = accounts.get(entry.account_id);
@@ -226,7 +253,12 @@ export type Plan = LedgerAnswer<{ changes: AccountChange[] }>;
  * member must see why nothing can move), then the savings limit, then the money.
  */
 export function planNewTransaction(
-  request: { kind: TransactionKind; status: "posted" | "pending"; entries: readonly EntryInput[]; effective_date: string },
+  request: {
+    kind: TransactionKind;
+    status: "posted" | "pending";
+    entries: readonly EntryInput[];
+    effective_date: string;
+  },
   accounts: ReadonlyMap<number, AccountState>,
   savings_transfers_per_month: number,
 ): Plan {
@@ -280,11 +312,18 @@ export function nextTransferCount(
 }
 
 /** Settling a hold of `kind` posts it: held debits become posted, pending credits arrive. */
-export function planSettle(entries: readonly EntryInput[], accounts: ReadonlyMap<number, AccountState>, kind?: TransactionKind): Plan {
+export function planSettle(
+  entries: readonly EntryInput[],
+  accounts: ReadonlyMap<number, AccountState>,
+  kind?: TransactionKind,
+): Plan {
   const touched = accountsOf(entries, accounts);
   if (!Array.isArray(touched)) return touched;
   for (const { account, entry } of touched) {
-    const blocked = checkAccountOpen(account, kind ? { kind, amount_cents: entry.amount_cents, settles_hold: true } : undefined);
+    const blocked = checkAccountOpen(
+      account,
+      kind ? { kind, amount_cents: entry.amount_cents, settles_hold: true } : undefined,
+    );
     if (blocked) return blocked;
   }
   const changes = touched.map(({ entry }) => ({

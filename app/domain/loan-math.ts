@@ -1,6 +1,20 @@
 import { z } from "zod";
 import { formatCents, parseDollarsToCents } from "./money";
-import { LOAN_AMOUNT_MAX_CENTS, LOAN_AMOUNT_MIN_CENTS, LOAN_APR_MAX_PPM, LOAN_TERM_MONTHS_MAX, SAVINGS_APY_MAX_PPM, SAVINGS_DEPOSIT_MAX_CENTS, SAVINGS_MONTHLY_MAX_CENTS, SAVINGS_YEARS_MAX, amortizes, formatPpmAsPercent, parsePercentToPpm, type LoanInput, type SavingsInput } from "./calculator-math";
+import {
+  LOAN_AMOUNT_MAX_CENTS,
+  LOAN_AMOUNT_MIN_CENTS,
+  LOAN_APR_MAX_PPM,
+  LOAN_TERM_MONTHS_MAX,
+  SAVINGS_APY_MAX_PPM,
+  SAVINGS_DEPOSIT_MAX_CENTS,
+  SAVINGS_MONTHLY_MAX_CENTS,
+  SAVINGS_YEARS_MAX,
+  amortizes,
+  formatPpmAsPercent,
+  parsePercentToPpm,
+  type LoanInput,
+  type SavingsInput,
+} from "./calculator-math";
 
 /**
  * The public calculators (docs/product.md#calculators): their arithmetic (./calculator-math,
@@ -24,7 +38,10 @@ const money = (label: string, min_cents: number, max_cents: number) =>
         return z.NEVER;
       }
       if (cents < min_cents || cents > max_cents) {
-        ctx.addIssue({ code: "custom", message: `Enter ${label} from ${formatCents(min_cents)} to ${formatCents(max_cents)}.` });
+        ctx.addIssue({
+          code: "custom",
+          message: `Enter ${label} from ${formatCents(min_cents)} to ${formatCents(max_cents)}.`,
+        });
         return z.NEVER;
       }
       return cents;
@@ -63,7 +80,12 @@ export const LoanFormSchema = z
   .object({
     amount: money("a loan amount", LOAN_AMOUNT_MIN_CENTS, LOAN_AMOUNT_MAX_CENTS),
     apr: rate("an interest rate (APR)", LOAN_APR_MAX_PPM),
-    term: wholeNumber("a term", 1, LOAN_TERM_MONTHS_MAX, `Enter a term in whole months, from 1 to ${LOAN_TERM_MONTHS_MAX}.`),
+    term: wholeNumber(
+      "a term",
+      1,
+      LOAN_TERM_MONTHS_MAX,
+      `Enter a term in whole months, from 1 to ${LOAN_TERM_MONTHS_MAX}.`,
+    ),
   })
   .transform((v): LoanInput => ({ principal_cents: v.amount, apr_ppm: v.apr, term_months: v.term }))
   .superRefine((loan, ctx) => {
@@ -82,9 +104,19 @@ export const SavingsFormSchema = z
     deposit: money("an initial deposit", 0, SAVINGS_DEPOSIT_MAX_CENTS),
     monthly: money("a monthly deposit", 0, SAVINGS_MONTHLY_MAX_CENTS),
     apy: rate("a dividend rate (APY)", SAVINGS_APY_MAX_PPM),
-    years: wholeNumber("a number of years", 1, SAVINGS_YEARS_MAX, `Enter a whole number of years, from 1 to ${SAVINGS_YEARS_MAX}.`),
+    years: wholeNumber(
+      "a number of years",
+      1,
+      SAVINGS_YEARS_MAX,
+      `Enter a whole number of years, from 1 to ${SAVINGS_YEARS_MAX}.`,
+    ),
   })
-  .transform((v): SavingsInput => ({ initial_deposit_cents: v.deposit, monthly_deposit_cents: v.monthly, apy_ppm: v.apy, years: v.years }));
+  .transform((v): SavingsInput => ({
+    initial_deposit_cents: v.deposit,
+    monthly_deposit_cents: v.monthly,
+    apy_ppm: v.apy,
+    years: v.years,
+  }));
 
 export type LoanFormValues = Record<keyof z.input<typeof LoanFormSchema>, string>;
 export type SavingsFormValues = Record<keyof z.input<typeof SavingsFormSchema>, string>;

@@ -53,7 +53,8 @@ export const REVERSE_ALL_EMAIL_MESSAGE = "Type the member's email address exactl
  */
 export const PENDING_OWNERS = {
   payment: "a payment waiting in the payments queue: cancel it there",
-  bill_payment: "a bill payment the member scheduled: the member can cancel it in Bill Pay before its date (a frozen account stops it too)",
+  bill_payment:
+    "a bill payment the member scheduled: the member can cancel it in Bill Pay before its date (a frozen account stops it too)",
   card_purchase: "a card purchase waiting for the card network: settle or release it on Post card transaction",
   mobile_deposit: "a mobile deposit waiting for review: approve or reject it in the deposit queue",
 } as const;
@@ -65,10 +66,19 @@ export function reversedAllMessage(count: number): string {
 
 export const ACCOUNT_STATUSES = ["active", "frozen", "closed"] as const;
 export type AccountStatusChoice = (typeof ACCOUNT_STATUSES)[number];
-export const ACCOUNT_STATUS_LABELS: Record<AccountStatusChoice, string> = { active: "Active", frozen: "Frozen", closed: "Closed" };
+export const ACCOUNT_STATUS_LABELS: Record<AccountStatusChoice, string> = {
+  active: "Active",
+  frozen: "Frozen",
+  closed: "Closed",
+};
 
 /** Ledger status -> the words staff and members read (docs/product.md#money-rules). */
-export const TRANSACTION_STATUS_LABELS = { pending: "Pending", posted: "Completed", failed: "Failed", reversed: "Reversed" } as const;
+export const TRANSACTION_STATUS_LABELS = {
+  pending: "Pending",
+  posted: "Completed",
+  failed: "Failed",
+  reversed: "Reversed",
+} as const;
 
 /** Spaces (as the number is shown grouped 3-3-4) are ignored. */
 export function normaliseAccountNumber(value: string): string {
@@ -82,7 +92,12 @@ const id = (message: string) =>
     .regex(/^[1-9]\d{0,15}$/, message)
     .transform(Number);
 
-const reason = plainText({ missing: REASON_MESSAGE }).pipe(z.string().min(1, REASON_MESSAGE).max(REASON_CHARS_MAX, `Please keep the reason under ${REASON_CHARS_MAX} characters`));
+const reason = plainText({ missing: REASON_MESSAGE }).pipe(
+  z
+    .string()
+    .min(1, REASON_MESSAGE)
+    .max(REASON_CHARS_MAX, `Please keep the reason under ${REASON_CHARS_MAX} characters`),
+);
 
 /** Dollars typed by staff -> cents: positive, whole cents, at most STAFF_AMOUNT_CENTS_MAX. */
 export function amountProblem(text: string, options: { zero_allowed?: boolean } = {}): string | null {
@@ -118,11 +133,18 @@ export const AccountEditSchema = z
       .transform(normaliseAccountNumber)
       .refine(isValidRoutingNumber, ROUTING_NUMBER_MESSAGE),
     status: z.enum(ACCOUNT_STATUSES, "Please choose a status"),
-    status_reason: plainText().pipe(z.string().max(REASON_CHARS_MAX, `Please keep the reason under ${REASON_CHARS_MAX} characters`)).optional().default(""),
+    status_reason: plainText()
+      .pipe(z.string().max(REASON_CHARS_MAX, `Please keep the reason under ${REASON_CHARS_MAX} characters`))
+      .optional()
+      .default(""),
   })
   .superRefine((value, ctx) => {
     if (value.status !== "active" && value.status_reason.length === 0) {
-      ctx.addIssue({ code: "custom", path: ["status_reason"], message: `Please give the reason the account is ${value.status}` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["status_reason"],
+        message: `Please give the reason the account is ${value.status}`,
+      });
     }
   });
 export type AccountEdit = z.infer<typeof AccountEditSchema>;
@@ -145,8 +167,15 @@ export const ReleaseHoldSchema = z.object({ transaction_id: id(TRANSACTION_NOT_F
 export const ReverseSchema = z.object({ transaction_id: id(TRANSACTION_NOT_FOUND) });
 /** Post a pending staff posting: the same one field as Reverse. */
 export const PostPendingSchema = ReverseSchema;
-export const ReverseAllSchema = z.object({ confirm_email: z.string({ error: REVERSE_ALL_EMAIL_MESSAGE }).trim().min(1, REVERSE_ALL_EMAIL_MESSAGE).max(320, REVERSE_ALL_EMAIL_MESSAGE) });
-export const ADJUSTMENT_PAGE_STALE_MESSAGE = "This page is out of date. Please reload it and look at the adjustment again.";
+export const ReverseAllSchema = z.object({
+  confirm_email: z
+    .string({ error: REVERSE_ALL_EMAIL_MESSAGE })
+    .trim()
+    .min(1, REVERSE_ALL_EMAIL_MESSAGE)
+    .max(320, REVERSE_ALL_EMAIL_MESSAGE),
+});
+export const ADJUSTMENT_PAGE_STALE_MESSAGE =
+  "This page is out of date. Please reload it and look at the adjustment again.";
 export const ApproveAdjustmentSchema = z.object({
   adjustment_id: id("Adjustment not found"),
   /**

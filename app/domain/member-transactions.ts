@@ -17,7 +17,12 @@ import { PAYMENT_STATUS_LABELS, type PaymentStatus } from "./payment-status";
 export type LedgerStatus = "posted" | "pending" | "failed" | "reversed";
 
 /** The ledger's statuses in the member's words, for anything without words of its own (and the Status filter). */
-export const LEDGER_STATUS_LABELS: Record<LedgerStatus, string> = { posted: "Completed", pending: "Pending", failed: "Failed", reversed: "Reversed" };
+export const LEDGER_STATUS_LABELS: Record<LedgerStatus, string> = {
+  posted: "Completed",
+  pending: "Pending",
+  failed: "Failed",
+  reversed: "Reversed",
+};
 
 export type BillPaymentStatus = "scheduled" | "paid" | "failed" | "cancelled";
 
@@ -115,7 +120,10 @@ function ownWords(item: LedgerItem): Shown | undefined {
     case "bill_payment":
       // Paid (posted) and reversed by staff keep the ledger's Completed and Reversed.
       if (item.status === "pending") return BILL_PAYMENT_STATUS_LABELS.scheduled;
-      if (item.status === "failed") return item.bill_payment_status === "failed" || item.bill_payment_status === "cancelled" ? BILL_PAYMENT_STATUS_LABELS[item.bill_payment_status] : BILL_PAYMENT_CHANGED;
+      if (item.status === "failed")
+        return item.bill_payment_status === "failed" || item.bill_payment_status === "cancelled"
+          ? BILL_PAYMENT_STATUS_LABELS[item.bill_payment_status]
+          : BILL_PAYMENT_CHANGED;
       return undefined;
     default:
       return undefined;

@@ -68,9 +68,10 @@ export const APPLICATION_FIELDS = [
 ] as const;
 export type ApplicationField = (typeof APPLICATION_FIELDS)[number];
 
-
 /** The document rule the browser can check before sending (the server checks the content). */
-export function idDocumentProblem(file: { size: number; type: string; name: string } | null | undefined): string | null {
+export function idDocumentProblem(
+  file: { size: number; type: string; name: string } | null | undefined,
+): string | null {
   if (!file || file.size === 0) return ID_DOCUMENT_MISSING;
   if (file.size > ID_DOCUMENT_MAX_BYTES) return ID_DOCUMENT_TOO_LARGE;
   const byType = (ID_DOCUMENT_TYPES as readonly string[]).includes(file.type);

@@ -30,7 +30,10 @@ export function mobileDepositSchema(amount_cents_max: number = MOBILE_DEPOSIT_AM
   return z
     .object({
       account_id: accountIdField(M.missing),
-      amount: amountCentsField(M.missing, M.amount).refine((amount_cents) => amount_cents <= amount_cents_max, mobileDepositMaximumMessage(amount_cents_max)),
+      amount: amountCentsField(M.missing, M.amount).refine(
+        (amount_cents) => amount_cents <= amount_cents_max,
+        mobileDepositMaximumMessage(amount_cents_max),
+      ),
       idempotency_key: idempotencyKeyField(M.failed),
     })
     .transform(({ amount, ...rest }) => ({ ...rest, amount_cents: amount }));
@@ -102,6 +105,7 @@ export function addBusinessDays(date: string, days: number): string {
 /** The policy in the member's words, for the deposit page. */
 export function availabilityPolicyText(policy: AvailabilityPolicy): string {
   const days = Math.max(1, policy.remaining_after_business_days);
-  if (policy.next_day_cents <= 0) return `Once approved, the deposit is available ${days} business ${days === 1 ? "day" : "days"} after approval.`;
+  if (policy.next_day_cents <= 0)
+    return `Once approved, the deposit is available ${days} business ${days === 1 ? "day" : "days"} after approval.`;
   return `Once approved, the first ${formatCents(policy.next_day_cents)} is available the next business day and the rest ${days} business ${days === 1 ? "day" : "days"} after approval.`;
 }

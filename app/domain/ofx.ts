@@ -42,7 +42,10 @@ export interface OfxStatement {
 
 /** SGML text: the three characters that would open or break a tag, escaped; no control characters; cut to the field's length. */
 function text(value: string, max: number): string {
-  const clean = value.replace(/\p{Cc}/gu, " ").trim().slice(0, max);
+  const clean = value
+    .replace(/\p{Cc}/gu, " ")
+    .trim()
+    .slice(0, max);
   return clean.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;") || "-";
 }
 

@@ -25,9 +25,16 @@ export const PauseSchema = z
     reason: z.string().transform((text) => text.replace(/\s+/g, " ").trim()),
   })
   .superRefine((value, ctx) => {
-    if (!value.reason) ctx.addIssue({ code: "custom", path: ["reason"], message: value.paused === "on" ? PAYMENT_CONTROL_MESSAGES.pause_reason : PAYMENT_CONTROL_MESSAGES.resume_reason });
-    else if (value.reason.length > PAUSE_REASON_MAX_CHARS) ctx.addIssue({ code: "custom", path: ["reason"], message: PAYMENT_CONTROL_MESSAGES.reason_too_long });
-    else if (hasControlCharacters(value.reason)) ctx.addIssue({ code: "custom", path: ["reason"], message: PLAIN_TEXT_MESSAGE });
+    if (!value.reason)
+      ctx.addIssue({
+        code: "custom",
+        path: ["reason"],
+        message: value.paused === "on" ? PAYMENT_CONTROL_MESSAGES.pause_reason : PAYMENT_CONTROL_MESSAGES.resume_reason,
+      });
+    else if (value.reason.length > PAUSE_REASON_MAX_CHARS)
+      ctx.addIssue({ code: "custom", path: ["reason"], message: PAYMENT_CONTROL_MESSAGES.reason_too_long });
+    else if (hasControlCharacters(value.reason))
+      ctx.addIssue({ code: "custom", path: ["reason"], message: PLAIN_TEXT_MESSAGE });
   });
 
 export const RateSchema = z.object({
@@ -35,7 +42,9 @@ export const RateSchema = z.object({
   code: z
     .string()
     .transform((text) => text.trim().toUpperCase())
-    .refine((code) => /^[A-Z]{3}$/.test(code) && code !== "USD" && Boolean(findCurrency(code)), { message: PAYMENT_CONTROL_MESSAGES.code }),
+    .refine((code) => /^[A-Z]{3}$/.test(code) && code !== "USD" && Boolean(findCurrency(code)), {
+      message: PAYMENT_CONTROL_MESSAGES.code,
+    }),
   usd_per_unit: z
     .string()
     .transform((text) => text.trim())

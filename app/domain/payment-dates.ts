@@ -70,7 +70,9 @@ export function federalReserveHolidays(year: number): FederalReserveHoliday[] {
     [nthWeekday(year, 11, 4, 4), "Thanksgiving Day"],
     [observedFixed(year, 12, 25), "Christmas Day"],
   ];
-  const holidays = days.filter((d): d is [Date, string] => d[0] !== null).map(([date, name]) => ({ date: format(date), name }));
+  const holidays = days
+    .filter((d): d is [Date, string] => d[0] !== null)
+    .map(([date, name]) => ({ date: format(date), name }));
   holidays.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   cache.set(year, holidays);
   return holidays;
@@ -108,7 +110,7 @@ export function businessDayOnOrAfter(date: string): string {
 /** The business day `count` business days before `date` (5 before a Monday is the Monday before, holidays skipped). */
 export function businessDaysBefore(date: string, count: number): string {
   const day = parts(date);
-  for (let left = count; left > 0; ) {
+  for (let left = count; left > 0;) {
     day.setUTCDate(day.getUTCDate() - 1);
     if (businessDay(day)) left--;
   }

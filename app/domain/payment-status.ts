@@ -9,7 +9,10 @@
  */
 export type PaymentStatus = "pending" | "sent" | "cancelled" | "returned";
 
-export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, { label: string; badge: "pending" | "posted" | "reversed" | "failed" }> = {
+export const PAYMENT_STATUS_LABELS: Record<
+  PaymentStatus,
+  { label: string; badge: "pending" | "posted" | "reversed" | "failed" }
+> = {
   pending: { label: "Pending", badge: "pending" },
   sent: { label: "Sent", badge: "posted" },
   cancelled: { label: "Cancelled", badge: "reversed" },
@@ -21,6 +24,9 @@ export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, { label: string; badge
  * return came back (the return's R-code, null when none) reads Returned. The payment row stays
  * "sent" (it was sent, and the file holds it); the return is the ACH entry that reversed it.
  */
-export function memberPaymentStatus(stored: "pending" | "sent" | "cancelled", return_code: string | null): PaymentStatus {
+export function memberPaymentStatus(
+  stored: "pending" | "sent" | "cancelled",
+  return_code: string | null,
+): PaymentStatus {
   return stored === "sent" && return_code ? "returned" : stored;
 }

@@ -45,7 +45,8 @@ export const REFUSAL_MESSAGES = {
   otp_missing: "Please enter OTP",
   otp_invalid: "Invalid OTP",
   // The member's step-up codes, 10 wrong in 15 minutes (app/server/payments/step-up.server.ts).
-  otp_locked: "Too many wrong codes. For your security, transfers and card services that need a code are locked for {wait}. We have emailed you.",
+  otp_locked:
+    "Too many wrong codes. For your security, transfers and card services that need a code are locked for {wait}. We have emailed you.",
   // A card purchase's (app/server/cards/authorization.server.ts, docs/product.md#cards).
   card_not_found: "Card not found",
   card_locked: "The card is locked",

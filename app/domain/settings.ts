@@ -28,7 +28,8 @@ export const PROFILE_IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp"] as 
 
 /** The browser's quick check of a chosen file (the server checks the content again). */
 export function profileImageProblem(file: { size: number; type: string }): string | null {
-  if (!file.type.startsWith("image/") || !(PROFILE_IMAGE_TYPES as readonly string[]).includes(file.type)) return SETTINGS_MESSAGES.image_not_image;
+  if (!file.type.startsWith("image/") || !(PROFILE_IMAGE_TYPES as readonly string[]).includes(file.type))
+    return SETTINGS_MESSAGES.image_not_image;
   if (file.size > PROFILE_IMAGE_MAX_BYTES) return SETTINGS_MESSAGES.image_too_large;
   return null;
 }
@@ -43,11 +44,17 @@ function text(max: number, missing?: string) {
 export const profileSchema = z.object({
   first_name: text(100, "Please enter your first name"),
   last_name: text(100, "Please enter your last name"),
-  phone: text(25).refine((value) => value === "" || (PHONE.test(value) && value.replace(/\D/g, "").length >= 7), "Please enter a valid phone number"),
+  phone: text(25).refine(
+    (value) => value === "" || (PHONE.test(value) && value.replace(/\D/g, "").length >= 7),
+    "Please enter a valid phone number",
+  ),
   street: text(200),
   city: text(100),
   state: text(100),
-  postal_code: text(20).refine((value) => value === "" || /^[A-Za-z0-9 -]{2,20}$/.test(value), "Please enter a valid ZIP or postal code"),
+  postal_code: text(20).refine(
+    (value) => value === "" || /^[A-Za-z0-9 -]{2,20}$/.test(value),
+    "Please enter a valid ZIP or postal code",
+  ),
   country: text(100),
 });
 export type ProfileInput = z.infer<typeof profileSchema>;
@@ -76,12 +83,20 @@ export const changePasswordSchema = z
     confirm_password: z.string(),
   })
   .superRefine((value, ctx) => {
-    if (value.new_password !== value.confirm_password) ctx.addIssue({ code: "custom", path: ["confirm_password"], message: PASSWORDS_DO_NOT_MATCH });
+    if (value.new_password !== value.confirm_password)
+      ctx.addIssue({ code: "custom", path: ["confirm_password"], message: PASSWORDS_DO_NOT_MATCH });
   });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
-export const passwordOnlySchema = z.object({ current_password: z.string().min(1, "Please enter your current password").max(200) });
-export const totpCodeSchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, "Please enter the 6-digit code from your app") });
+export const passwordOnlySchema = z.object({
+  current_password: z.string().min(1, "Please enter your current password").max(200),
+});
+export const totpCodeSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, "Please enter the 6-digit code from your app"),
+});
 
 /** Initials for an avatar: "Alex Morgan" -> "AM"; an email -> its first letter. */
 export function initialsOf(name: string, email: string): string {

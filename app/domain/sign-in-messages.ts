@@ -25,4 +25,3 @@ export function rateLimitedMessage(retry_after_s: number): string {
 export function keepCodeDigits(input: string): string {
   return input.replace(/\D/g, "").slice(0, 6);
 }
-

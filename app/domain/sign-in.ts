@@ -4,7 +4,18 @@ import { PASSWORDS_DO_NOT_MATCH, PASSWORD_TOO_SHORT, passwordProblem } from "./p
 import { OTP_NEEDS_SIX_DIGITS, SIGN_IN_FAILED } from "./sign-in-messages";
 
 /** Sign-in, codes and password reset (docs/product.md#sign-in): schemas, and the exact messages (./sign-in-messages). */
-export { FORGOT_PASSWORD_SENT, OTP_FAILED, OTP_INVALID, OTP_NEEDS_SIX_DIGITS, OTP_TOO_MANY, SIGN_IN_EXPIRED, SIGN_IN_FAILED, keepCodeDigits, lockedMessage, rateLimitedMessage } from "./sign-in-messages";
+export {
+  FORGOT_PASSWORD_SENT,
+  OTP_FAILED,
+  OTP_INVALID,
+  OTP_NEEDS_SIX_DIGITS,
+  OTP_TOO_MANY,
+  SIGN_IN_EXPIRED,
+  SIGN_IN_FAILED,
+  keepCodeDigits,
+  lockedMessage,
+  rateLimitedMessage,
+} from "./sign-in-messages";
 
 /**
  * A sign-in email address: trimmed, at most 254 characters, lower-cased. Every form that names a
@@ -39,7 +50,8 @@ export const codeSchema = z.object({
 
 export const forgotPasswordSchema = z.object({ email: signInEmailField });
 
-export const RESET_LINK_INVALID = "This reset link is invalid, has already been used, or has expired. Please ask for a new one.";
+export const RESET_LINK_INVALID =
+  "This reset link is invalid, has already been used, or has expired. Please ask for a new one.";
 export const RESET_DONE = "Your password has been changed. Please sign in with your new password.";
 
 export const resetPasswordSchema = z

@@ -9,9 +9,29 @@ import { hasControlCharacters } from "./plain-text";
  */
 
 /** The CSV's header line, in this order and spelling (the template writes it). */
-export const POSTING_CSV_HEADER = ["Account Type", "Transaction Type", "Amount", "Description", "Category", "Date", "Time", "Status"] as const;
+export const POSTING_CSV_HEADER = [
+  "Account Type",
+  "Transaction Type",
+  "Amount",
+  "Description",
+  "Category",
+  "Date",
+  "Time",
+  "Status",
+] as const;
 
-export const POSTING_CATEGORIES = ["Transfer", "Bill Pay", "Deposit", "Withdrawal", "Income", "Shopping", "Food", "Transportation", "Entertainment", "Other"] as const;
+export const POSTING_CATEGORIES = [
+  "Transfer",
+  "Bill Pay",
+  "Deposit",
+  "Withdrawal",
+  "Income",
+  "Shopping",
+  "Food",
+  "Transportation",
+  "Entertainment",
+  "Other",
+] as const;
 export type PostingCategory = (typeof POSTING_CATEGORIES)[number];
 
 /** At most this many rows in one file or table: one ledger batch holds them all. */
@@ -25,7 +45,11 @@ export const POSTING_DESCRIPTION_MAX_CHARS = 200;
 /** "1,000,000.00" / "2 MB": the limits as said in messages and on the page. */
 export const POSTING_LIMITS_TEXT = `${POSTING_ROWS_MAX.toLocaleString("en-US")} rows and ${POSTING_CSV_MAX_BYTES / 1024 / 1024} MB`;
 
-export const MEMBER_ACCOUNT_TYPE_LABELS = { checking: "Checking", savings: "Savings", credit_card: "Credit Card" } as const;
+export const MEMBER_ACCOUNT_TYPE_LABELS = {
+  checking: "Checking",
+  savings: "Savings",
+  credit_card: "Credit Card",
+} as const;
 export type MemberAccountTypeName = keyof typeof MEMBER_ACCOUNT_TYPE_LABELS;
 
 /** One row as typed: every field text, as in the CSV (empty = the default where there is one). */
@@ -40,7 +64,16 @@ export interface DraftRow {
   status: string;
 }
 
-export const DRAFT_FIELDS = ["account", "type", "amount", "description", "category", "date", "time", "status"] as const satisfies readonly (keyof DraftRow)[];
+export const DRAFT_FIELDS = [
+  "account",
+  "type",
+  "amount",
+  "description",
+  "category",
+  "date",
+  "time",
+  "status",
+] as const satisfies readonly (keyof DraftRow)[];
 
 /** Which account: one of the member's by type (Checking, Savings, Credit Card) or by its number. */
 export type AccountChoice = { by: "type"; type: MemberAccountTypeName } | { by: "number"; account_number: string };
@@ -78,7 +111,8 @@ const TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
 export function amountCents(text: string): { ok: true; cents: number } | { ok: false; message: string } {
   const value = text.trim();
   if (value === "") return { ok: false, message: "Amount is required" };
-  if (/^-/.test(value)) return { ok: false, message: "Amount must be greater than zero (choose debit or credit for the direction)" };
+  if (/^-/.test(value))
+    return { ok: false, message: "Amount must be greater than zero (choose debit or credit for the direction)" };
   if (/^\d*\.\d{3,}$/.test(value)) return { ok: false, message: "Amount may have at most two decimals" };
   const match = AMOUNT.exec(value);
   if (!match) return { ok: false, message: `Amount must be a number such as 125.50` };
@@ -110,24 +144,32 @@ export function checkRow(raw: DraftRow, context: { today: string; now_time: stri
   const errors: string[] = [];
   for (const field of DRAFT_FIELDS) {
     const value = raw[field] ?? "";
-    if (isFormulaCell(value)) errors.push(`${LABELS[field]} starts with = + - or @ (a spreadsheet formula), which is not accepted`);
-    else if (hasControlCharacters(value, { multiline: field === "description" })) errors.push(`${LABELS[field]} holds a control character`);
+    if (isFormulaCell(value))
+      errors.push(`${LABELS[field]} starts with = + - or @ (a spreadsheet formula), which is not accepted`);
+    else if (hasControlCharacters(value, { multiline: field === "description" }))
+      errors.push(`${LABELS[field]} holds a control character`);
   }
   if (errors.length) return { ok: false, errors };
 
   const account = accountChoice(raw.account);
-  if (!raw.account.trim()) errors.push("Account Type is required (Checking, Savings, Credit Card or an account number)");
-  else if (!account) errors.push(`Account Type "${clip(raw.account)}" is not Checking, Savings, Credit Card or a 10-digit account number`);
+  if (!raw.account.trim())
+    errors.push("Account Type is required (Checking, Savings, Credit Card or an account number)");
+  else if (!account)
+    errors.push(
+      `Account Type "${clip(raw.account)}" is not Checking, Savings, Credit Card or a 10-digit account number`,
+    );
 
   const type = raw.type.trim().toLowerCase() || "debit";
-  if (type !== "debit" && type !== "credit") errors.push(`Transaction Type "${clip(raw.type)}" must be debit or credit`);
+  if (type !== "debit" && type !== "credit")
+    errors.push(`Transaction Type "${clip(raw.type)}" must be debit or credit`);
 
   const amount = amountCents(raw.amount);
   if (!amount.ok) errors.push(amount.message);
 
   const description = raw.description.replace(/\s+/g, " ").trim();
   if (!description) errors.push("Description is required");
-  else if (description.length > POSTING_DESCRIPTION_MAX_CHARS) errors.push(`Description must be at most ${POSTING_DESCRIPTION_MAX_CHARS} characters`);
+  else if (description.length > POSTING_DESCRIPTION_MAX_CHARS)
+    errors.push(`Description must be at most ${POSTING_DESCRIPTION_MAX_CHARS} characters`);
 
   const chosen = category(raw.category);
   if (!raw.category.trim()) errors.push(`Category is required (${POSTING_CATEGORIES.join(", ")})`);
@@ -143,7 +185,8 @@ export function checkRow(raw: DraftRow, context: { today: string; now_time: stri
   if (!time) errors.push(`Time "${clip(raw.time)}" must be HH:MM or HH:MM:SS (24-hour)`);
 
   const status = raw.status.trim().toLowerCase() || "completed";
-  if (status !== "completed" && status !== "pending") errors.push(`Status "${clip(raw.status)}" must be Completed or Pending`);
+  if (status !== "completed" && status !== "pending")
+    errors.push(`Status "${clip(raw.status)}" must be Completed or Pending`);
 
   if (errors.length || !account || !amount.ok || !chosen || !time) return { ok: false, errors };
   return {

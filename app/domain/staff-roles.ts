@@ -26,7 +26,12 @@ export function personKind(role: string | null | undefined): PersonKind {
   return role === "admin" ? "staff" : role === "reviewer" ? "reviewer" : role === "pending" ? "applicant" : "member";
 }
 
-export const PERSON_KIND_LABELS: Record<PersonKind, string> = { applicant: "Applicant", member: "Member", staff: "Staff", reviewer: "Reviewer" };
+export const PERSON_KIND_LABELS: Record<PersonKind, string> = {
+  applicant: "Applicant",
+  member: "Member",
+  staff: "Staff",
+  reviewer: "Reviewer",
+};
 
 /**
  * The directory's date and its verb, the same in the list and the details: "Applied" for someone

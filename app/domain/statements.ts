@@ -20,7 +20,20 @@ export const STATEMENT_MONTH_MESSAGE = "Please choose one of the statement month
 export type StatementMonth = string;
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
-const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 export function isStatementMonth(text: string): boolean {
   const match = MONTH.exec(text);

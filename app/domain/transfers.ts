@@ -74,7 +74,8 @@ function achText(what: "name" | "reference") {
   return (text: string, ctx: z.RefinementCtx): void => {
     const lost = nachaLostCharacters(text);
     if (lost.length > 0) ctx.addIssue({ code: "custom", message: achTextMessage(what, lost) });
-    else if (what === "name" && !/[A-Z0-9]/.test(nachaText(text))) ctx.addIssue({ code: "custom", message: ACH_NAME_NO_LETTER_MESSAGE });
+    else if (what === "name" && !/[A-Z0-9]/.test(nachaText(text)))
+      ctx.addIssue({ code: "custom", message: ACH_NAME_NO_LETTER_MESSAGE });
   };
 }
 
@@ -97,10 +98,12 @@ const EMAIL_LENGTH_MAX = 254;
  * "missing" means the same everywhere.
  */
 export function requiredText(missing_message: string, length_max = TEXT_LENGTH_MAX) {
-  return plainText({ missing: missing_message })
-    // Abort: a blank field is reported once as missing, not also as malformed by later checks.
-    .min(1, { error: missing_message, abort: true })
-    .max(length_max, { error: `Please use at most ${length_max} characters`, abort: true });
+  return (
+    plainText({ missing: missing_message })
+      // Abort: a blank field is reported once as missing, not also as malformed by later checks.
+      .min(1, { error: missing_message, abort: true })
+      .max(length_max, { error: `Please use at most ${length_max} characters`, abort: true })
+  );
 }
 
 /** An optional text field: blank becomes undefined so the server never stores ""; no control characters. */
@@ -150,8 +153,13 @@ export function idempotencyKeyField(failed_message: string) {
  * "Please fill in all fields" first when anything is missing (as the forms show one message), else
  * the first problem. Takes the schema's error, or its messages (a form reply's, in the browser too).
  */
-export function formErrorMessage(error: z.ZodError | readonly string[], missing_message: string = TRANSFER_MESSAGES.missing): string {
-  const messages = Array.isArray(error) ? (error as readonly string[]) : (error as z.ZodError).issues.map((issue) => issue.message);
+export function formErrorMessage(
+  error: z.ZodError | readonly string[],
+  missing_message: string = TRANSFER_MESSAGES.missing,
+): string {
+  const messages = Array.isArray(error)
+    ? (error as readonly string[])
+    : (error as z.ZodError).issues.map((issue) => issue.message);
   return messages.find((message) => message === missing_message) ?? messages[0] ?? missing_message;
 }
 
@@ -280,5 +288,10 @@ function bothAccountsParsed(value: unknown): boolean {
 
 function amountAndCurrencyParsed(value: unknown): boolean {
   const form = value as { amount?: unknown; currency?: unknown };
-  return typeof form.amount === "string" && form.amount !== "" && typeof form.currency === "string" && findCurrency(form.currency) !== undefined;
+  return (
+    typeof form.amount === "string" &&
+    form.amount !== "" &&
+    typeof form.currency === "string" &&
+    findCurrency(form.currency) !== undefined
+  );
 }

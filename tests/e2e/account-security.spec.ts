@@ -25,7 +25,10 @@ for (const [label, viewport] of [
   ["1440 px", null],
   ["375 px", PHONE],
 ] as const) {
-  test(`five wrong current passwords lock the password change, with the reason next to the field (${label})`, async ({ page, signInAs }) => {
+  test(`five wrong current passwords lock the password change, with the reason next to the field (${label})`, async ({
+    page,
+    signInAs,
+  }) => {
     test.setTimeout(120_000);
     if (viewport) await page.setViewportSize(viewport);
     const member = viewport ? phoneMember : desktopMember;
@@ -39,7 +42,10 @@ for (const [label, viewport] of [
       await form.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
       await form.getByLabel("Confirm new password").fill(NEW_PASSWORD);
       // Each answer is awaited: the message of the one before is still on the page.
-      const answered = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith("/settings/account") && r.request().method() === "POST", { timeout: 20_000 });
+      const answered = page.waitForResponse(
+        (r) => new URL(r.url()).pathname.startsWith("/settings/account") && r.request().method() === "POST",
+        { timeout: 20_000 },
+      );
       await form.getByRole("button", { name: "Change password" }).click();
       await answered;
     };
@@ -48,7 +54,9 @@ for (const [label, viewport] of [
       await expect(form.getByText("The current password is not correct.").first()).toBeVisible({ timeout: 20_000 });
     }
     await submit("Not my password 5");
-    await expect(form.getByText(/^Too many wrong passwords\. For your security, this is locked for 15 minutes\./).first()).toBeVisible({ timeout: 20_000 });
+    await expect(
+      form.getByText(/^Too many wrong passwords\. For your security, this is locked for 15 minutes\./).first(),
+    ).toBeVisible({ timeout: 20_000 });
     await expect(current).toHaveAttribute("aria-invalid", "true");
     await expectNoAxeViolations(page);
 

@@ -16,24 +16,44 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
     await page.setViewportSize(viewport);
     await page.goto("/admin/jobs");
     await expect(page.getByRole("heading", { level: 1, name: "Scheduled jobs" })).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Jobs" })).toHaveAttribute("aria-current", "page");
+    await expect(
+      page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Jobs" }),
+    ).toHaveAttribute("aria-current", "page");
     const jobs = page.getByTestId("job");
     await expect(jobs).toHaveCount(9);
-    await expect(page.locator('[data-job="monthly-statements"]').getByRole("heading", { name: "Monthly statements" })).toBeVisible();
-    await expect(page.locator('[data-job="monthly-dividends"]').getByRole("heading", { name: "Monthly dividends" })).toBeVisible();
-    await expect(page.locator('[data-job="bill-payments"]').getByRole("heading", { name: "Bill payments" })).toBeVisible();
-    await expect(page.locator('[data-job="unsettled-card-purchases"]').getByRole("heading", { name: "Unsettled card purchases" })).toBeVisible();
-    await expect(page.locator('[data-job="unsettled-card-purchases"]').getByText(/^Every day at 12:45 AM [A-Z]{3,4}$/)).toBeVisible();
-    await expect(page.locator('[data-job="card-renewals"]').getByRole("heading", { name: "Debit card renewals" })).toBeVisible();
+    await expect(
+      page.locator('[data-job="monthly-statements"]').getByRole("heading", { name: "Monthly statements" }),
+    ).toBeVisible();
+    await expect(
+      page.locator('[data-job="monthly-dividends"]').getByRole("heading", { name: "Monthly dividends" }),
+    ).toBeVisible();
+    await expect(
+      page.locator('[data-job="bill-payments"]').getByRole("heading", { name: "Bill payments" }),
+    ).toBeVisible();
+    await expect(
+      page.locator('[data-job="unsettled-card-purchases"]').getByRole("heading", { name: "Unsettled card purchases" }),
+    ).toBeVisible();
+    await expect(
+      page.locator('[data-job="unsettled-card-purchases"]').getByText(/^Every day at 12:45 AM [A-Z]{3,4}$/),
+    ).toBeVisible();
+    await expect(
+      page.locator('[data-job="card-renewals"]').getByRole("heading", { name: "Debit card renewals" }),
+    ).toBeVisible();
     const prune = page.locator('[data-job="prune-expired"]');
     await expect(prune.getByRole("heading", { name: "Remove expired sign-in codes and limits" })).toBeVisible();
     await expect(prune.getByText("Every hour at minute 17")).toBeVisible();
     await expect(prune.getByTestId("next-run").locator("time")).toBeVisible();
     await expect(page.locator('[data-job="outbox-delivery"]').getByText("Every 5 minutes")).toBeVisible();
-    await expect(page.locator('[data-job="database-upkeep"]').getByRole("heading", { name: "Embedded database upkeep" })).toBeVisible();
+    await expect(
+      page.locator('[data-job="database-upkeep"]').getByRole("heading", { name: "Embedded database upkeep" }),
+    ).toBeVisible();
     // Every schedule in words, at the institution's time (it used to show "Cron 30 0 * * *").
-    await expect(page.locator('[data-job="monthly-dividends"]').getByText(/^Every day at 12:30 AM [A-Z]{3,4}$/)).toBeVisible();
-    await expect(page.locator('[data-job="monthly-statements"]').getByText(/^Monday to Friday at 6:00 AM [A-Z]{3,4}$/)).toBeVisible();
+    await expect(
+      page.locator('[data-job="monthly-dividends"]').getByText(/^Every day at 12:30 AM [A-Z]{3,4}$/),
+    ).toBeVisible();
+    await expect(
+      page.locator('[data-job="monthly-statements"]').getByText(/^Monday to Friday at 6:00 AM [A-Z]{3,4}$/),
+    ).toBeVisible();
     await expect(page.getByText(/^Cron /)).toHaveCount(0);
     await expectNoAxeViolations(page);
     await page.screenshot({ path: `test-results/admin-jobs/jobs-${viewport.width}.png`, fullPage: true });
@@ -55,7 +75,9 @@ test("moving the job clock an hour forward runs the hourly pruning job, which st
     const nextAfter = await prune.getByTestId("next-run").locator("time").getAttribute("datetime");
     expect(nextAfter && nextBefore && nextAfter > nextBefore).toBe(true);
   }).toPass({ timeout: 15_000 });
-  await expect(page.getByTestId("job-run").filter({ hasText: "Remove expired sign-in codes and limits" }).first()).toContainText("succeeded");
+  await expect(
+    page.getByTestId("job-run").filter({ hasText: "Remove expired sign-in codes and limits" }).first(),
+  ).toContainText("succeeded");
   await page.setViewportSize(PHONE);
   await expectNoAxeViolations(page);
   await page.screenshot({ path: "test-results/admin-jobs/jobs-after-run-375.png", fullPage: true });

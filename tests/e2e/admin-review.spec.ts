@@ -12,15 +12,26 @@ import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, openMemberDetails, signIn
  */
 test.describe.configure({ mode: "serial" });
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 const run = Date.now().toString(36);
 
-async function apply(request: APIRequestContext, baseURL: string, first_name: string, last_name: string): Promise<string> {
+async function apply(
+  request: APIRequestContext,
+  baseURL: string,
+  first_name: string,
+  last_name: string,
+): Promise<string> {
   const email = `${first_name.toLowerCase()}.${run}@example.com`;
   const response = await request.post("/signup", {
     headers: { origin: baseURL },
     maxRedirects: 0,
-    multipart: { ...applicationAnswers(email, "Harbor lights at dusk 7", { first_name, last_name }), id_document: { name: "id.png", mimeType: "image/png", buffer: PNG } },
+    multipart: {
+      ...applicationAnswers(email, "Harbor lights at dusk 7", { first_name, last_name }),
+      id_document: { name: "id.png", mimeType: "image/png", buffer: PNG },
+    },
   });
   expect(response.status(), await response.text()).toBe(302);
   expect(response.headers()["location"]).toBe("/registration-success");
@@ -38,7 +49,13 @@ async function openVerify(page: Page) {
   return dialog;
 }
 
-test("staff request information, reject with a reason and approve once every item is ticked", async ({ page, request, baseURL, browser, signInAs }) => {
+test("staff request information, reject with a reason and approve once every item is ticked", async ({
+  page,
+  request,
+  baseURL,
+  browser,
+  signInAs,
+}) => {
   // The new member signs in: slow on a busy machine.
   test.setTimeout(150_000);
   const errors = watchConsole(page);
@@ -62,7 +79,9 @@ test("staff request information, reject with a reason and approve once every ite
   await dialog.getByRole("button", { name: "Request info" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Information requested" })).toBeVisible();
   await expect(page.getByRole("dialog")).toHaveCount(0);
-  await expect(page.getByText("Please upload a photo of the back of your passport card.", { exact: true })).toBeVisible();
+  await expect(
+    page.getByText("Please upload a photo of the back of your passport card.", { exact: true }),
+  ).toBeVisible();
 
   // Reject it: a reason is required.
   dialog = await openVerify(page);
@@ -117,9 +136,15 @@ test("staff request information, reject with a reason and approve once every ite
 
   // The outbox shows the emails.
   await page.goto("/admin/outbox");
-  await expect(page.getByTestId("outbox-message").filter({ hasText: first }).filter({ hasText: "info_requested" })).toHaveCount(1);
-  await expect(page.getByTestId("outbox-message").filter({ hasText: first }).filter({ hasText: "application_rejected" })).toHaveCount(1);
-  await expect(page.getByTestId("outbox-message").filter({ hasText: second }).filter({ hasText: "application_approved" })).toHaveCount(1);
+  await expect(
+    page.getByTestId("outbox-message").filter({ hasText: first }).filter({ hasText: "info_requested" }),
+  ).toHaveCount(1);
+  await expect(
+    page.getByTestId("outbox-message").filter({ hasText: first }).filter({ hasText: "application_rejected" }),
+  ).toHaveCount(1);
+  await expect(
+    page.getByTestId("outbox-message").filter({ hasText: second }).filter({ hasText: "application_approved" }),
+  ).toHaveCount(1);
   // The two refusals above (no description, no reason) are 400 answers by design.
   expect(errors.filter((e) => !/status of 400 \(Bad Request\)/.test(e))).toEqual([]);
 
@@ -132,7 +157,9 @@ test("staff request information, reject with a reason and approve once every ite
     await signIn(memberPage, second, "Harbor lights at dusk 7");
     await expect(memberPage).toHaveURL(/\/dashboard$/);
     await memberPage.getByRole("button", { name: /^Notifications, \d+ unread$/ }).click();
-    await expect(memberPage.getByRole("dialog", { name: "Notifications" }).getByText("Your membership is approved").first()).toBeVisible();
+    await expect(
+      memberPage.getByRole("dialog", { name: "Notifications" }).getByText("Your membership is approved").first(),
+    ).toBeVisible();
   } finally {
     await memberContext.close();
   }

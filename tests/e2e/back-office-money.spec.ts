@@ -1,6 +1,15 @@
 import crypto from "node:crypto";
 import { expect, test, type Page } from "./fixtures";
-import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, hydrated, openMemberDetails, secondStaff, watchConsole } from "./support";
+import {
+  DESKTOP,
+  PHONE,
+  STAFF,
+  expectNoAxeViolations,
+  hydrated,
+  openMemberDetails,
+  secondStaff,
+  watchConsole,
+} from "./support";
 
 /**
  * The back office's money controls as staff use them (docs/product.md#member-accounts-staff):
@@ -12,7 +21,8 @@ import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, hydrated, openMemberDetai
 test.use({ signedInAs: STAFF });
 
 /** The member's details in the back office, from the member list's link (the approvals box links the member too). */
-const openMember = (page: Page, email: string) => openMemberDetails(page, email, { listedAs: "Jordan Tester", hydrate: true });
+const openMember = (page: Page, email: string) =>
+  openMemberDetails(page, email, { listedAs: "Jordan Tester", hydrate: true });
 
 async function editAccount(page: Page, name: "Checking" | "Savings") {
   const details = page.getByRole("form", { name: new RegExp(`^Edit .*${name}`) });
@@ -41,7 +51,10 @@ function transactions(page: Page) {
 }
 
 async function shot(page: Page, name: string) {
-  for (const [label, viewport] of [["1440", DESKTOP], ["375", PHONE]] as const) {
+  for (const [label, viewport] of [
+    ["1440", DESKTOP],
+    ["375", PHONE],
+  ] as const) {
     await page.setViewportSize(viewport);
     await expectNoAxeViolations(page);
     await page.screenshot({ path: `test-results/back-office-money-${name}-${label}.png`, fullPage: true });
@@ -64,7 +77,9 @@ test("adjust under the limit, place and release a hold, reverse one transaction"
   await shot(page, "edit");
 
   const place = page.getByRole("form", { name: "Place a hold" });
-  await place.getByLabel("Account").selectOption({ label: (await place.getByLabel("Account").locator("option", { hasText: "Checking" }).textContent())! });
+  await place.getByLabel("Account").selectOption({
+    label: (await place.getByLabel("Account").locator("option", { hasText: "Checking" }).textContent())!,
+  });
   await place.getByLabel("Amount").fill("40.00");
   await place.getByLabel("Reason").fill("Check under review");
   await place.getByRole("button", { name: "Place hold" }).click();
@@ -85,16 +100,33 @@ test("adjust under the limit, place and release a hold, reverse one transaction"
   await expect(row.getByText("Reversed", { exact: true })).toBeVisible();
   await expect(list.getByRole("listitem").filter({ hasText: "Reversal of transaction" })).toHaveCount(1);
   // The reversal itself offers no Reverse.
-  await expect(list.getByRole("listitem").filter({ hasText: "Reversal of transaction" }).getByRole("link", { name: /^Reverse/ })).toHaveCount(0);
+  await expect(
+    list
+      .getByRole("listitem")
+      .filter({ hasText: "Reversal of transaction" })
+      .getByRole("link", { name: /^Reverse/ }),
+  ).toHaveCount(0);
   expect(unexpected(errors)).toEqual([]);
 });
 
-test("edit an account with each rule: number, uniqueness, routing checksum, reason, closing", async ({ page, newMember }) => {
+test("edit an account with each rule: number, uniqueness, routing checksum, reason, closing", async ({
+  page,
+  newMember,
+}) => {
   test.setTimeout(180_000);
   const errors = watchConsole(page);
   const member = await newMember("money-edit", { temporary: true });
   await openMember(page, member.email);
-  const savingsNumber = (await page.getByRole("listitem").filter({ hasText: /^Savings/ }).first().locator("dd").first().textContent())?.replace(/\s/g, "") ?? "";
+  const savingsNumber =
+    (
+      await page
+        .getByRole("listitem")
+        .filter({ hasText: /^Savings/ })
+        .first()
+        .locator("dd")
+        .first()
+        .textContent()
+    )?.replace(/\s/g, "") ?? "";
   const { details } = await editAccount(page, "Checking");
   const save = () => details.getByRole("button", { name: "Save" }).click();
 
@@ -129,7 +161,9 @@ test("edit an account with each rule: number, uniqueness, routing checksum, reas
   await again.getByLabel("Status").selectOption("closed");
   await again.getByLabel(/^Reason/).fill("Member asked");
   await again.getByRole("button", { name: "Save" }).click();
-  await expect(again.getByText(/An account can be closed only with a zero balance and nothing pending/).first()).toBeVisible();
+  await expect(
+    again.getByText(/An account can be closed only with a zero balance and nothing pending/).first(),
+  ).toBeVisible();
   expect(unexpected(errors)).toEqual([]);
 });
 
@@ -152,9 +186,17 @@ test("a frozen account: the member meets Transaction Blocked", async ({ newMembe
   await memberPage.goto("/dashboard?transfer=internal#transfer");
   await hydrated(memberPage);
   const panel = memberPage.getByRole("tabpanel");
-  for (const [label, type] of [["From", "Checking"], ["To", "Savings"]] as const) {
+  for (const [label, type] of [
+    ["From", "Checking"],
+    ["To", "Savings"],
+  ] as const) {
     const select = panel.getByLabel(label);
-    const value = await select.locator("option").evaluateAll((options, t) => (options as HTMLOptionElement[]).find((o) => o.textContent?.includes(t))?.value ?? "", type);
+    const value = await select
+      .locator("option")
+      .evaluateAll(
+        (options, t) => (options as HTMLOptionElement[]).find((o) => o.textContent?.includes(t))?.value ?? "",
+        type,
+      );
     await select.selectOption(value);
   }
   await panel.getByLabel("Amount").fill("5.00");
@@ -166,17 +208,32 @@ test("a frozen account: the member meets Transaction Blocked", async ({ newMembe
   await expect(memberPage.getByText("Frozen: purchases are declined. Please contact us.")).toBeVisible();
 });
 
-test("an adjustment above the limit waits for a second staff member, who approves it; another is declined", async ({ page, newMember, browser, baseURL, pageAs }) => {
+test("an adjustment above the limit waits for a second staff member, who approves it; another is declined", async ({
+  page,
+  newMember,
+  browser,
+  baseURL,
+  pageAs,
+}) => {
   test.setTimeout(240_000);
   const errors = watchConsole(page);
   const member = await newMember("money-approval", { temporary: true });
   await openMember(page, member.email);
   const adjust = await adjustTo(page, "Savings", "10000.01", "Inheritance received by wire");
-  await expect(adjust.getByText("The adjustment of $10,000.01 is above $10,000.00: it waits for a second staff member's approval.")).toBeVisible();
+  await expect(
+    adjust.getByText(
+      "The adjustment of $10,000.01 is above $10,000.00: it waits for a second staff member's approval.",
+    ),
+  ).toBeVisible();
   await expect(page.getByText(/Available\s*\$0\.00/).first()).toBeVisible();
   await page.goto("/admin");
-  const mine = page.getByRole("region", { name: /^Adjustments waiting for approval/ }).getByRole("listitem").filter({ hasText: member.email });
-  await expect(mine.getByText("You asked for this adjustment: another staff member must approve or decline it.")).toBeVisible();
+  const mine = page
+    .getByRole("region", { name: /^Adjustments waiting for approval/ })
+    .getByRole("listitem")
+    .filter({ hasText: member.email });
+  await expect(
+    mine.getByText("You asked for this adjustment: another staff member must approve or decline it."),
+  ).toBeVisible();
   await expect(mine.getByRole("button", { name: "Approve and post" })).toHaveCount(0);
   // A second one, to decline.
   await openMember(page, member.email);
@@ -189,7 +246,9 @@ test("an adjustment above the limit waits for a second staff member, who approve
   const first = box.getByRole("listitem").filter({ hasText: "Inheritance received by wire" });
   await expect(first.getByText(`asked by ${STAFF.email}`)).toBeVisible();
   // What approving does, from the balance now (docs/product.md#member-accounts-staff).
-  await expect(first.getByTestId("adjustment-after")).toHaveText("Approving posts $10,000.01; the balance becomes $10,000.01.");
+  await expect(first.getByTestId("adjustment-after")).toHaveText(
+    "Approving posts $10,000.01; the balance becomes $10,000.01.",
+  );
   await shot(checker, "approvals");
   await first.getByRole("button", { name: "Approve and post" }).click();
   await expect(box.getByText("Adjustment of $10,000.01 approved and posted.")).toBeVisible();
@@ -232,7 +291,9 @@ test("Reverse All Transactions with the email typed again", async ({ page, newMe
 
   await box.getByLabel("Member's email").fill(member.email);
   await box.getByRole("button", { name: "Reverse Transactions" }).click();
-  await expect(box.getByText(`Reverse every posted transaction of ${member.email}? This cannot be undone.`)).toBeVisible();
+  await expect(
+    box.getByText(`Reverse every posted transaction of ${member.email}? This cannot be undone.`),
+  ).toBeVisible();
   await shot(page, "reverse-all");
   await box.getByRole("button", { name: `Yes, reverse all for ${member.email}` }).click();
   await expect(box.getByText("Successfully reversed 2 transactions")).toBeVisible();
@@ -240,7 +301,13 @@ test("Reverse All Transactions with the email typed again", async ({ page, newMe
   expect(unexpected(errors)).toEqual([]);
 });
 
-test("a reviewer sees none of the money controls and is refused a money action", async ({ page, newMember, browser, baseURL, pageAs }) => {
+test("a reviewer sees none of the money controls and is refused a money action", async ({
+  page,
+  newMember,
+  browser,
+  baseURL,
+  pageAs,
+}) => {
   test.setTimeout(180_000);
   const member = await newMember("money-reviewer", { temporary: true });
   await openMember(page, member.email);
@@ -255,7 +322,9 @@ test("a reviewer sees none of the money controls and is refused a money action",
   await expect(reviewer.getByRole("region", { name: "Reverse All Transactions" })).toHaveCount(0);
   await expect(reviewer.getByRole("link", { name: "Create New User" })).toHaveCount(0);
   await expect(reviewer.getByRole("link", { name: /Show full date of birth/ })).toHaveCount(0);
-  await expect(reviewer.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Audit log" })).toHaveCount(0);
+  await expect(
+    reviewer.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Audit log" }),
+  ).toHaveCount(0);
   await shot(reviewer, "reviewer");
   // On the wire (docs/product.md#member-details): the page's data and its HTML carry no balance and
   // no full account number for a reviewer; staff's carry both (so this can fail).
@@ -273,10 +342,17 @@ test("a reviewer sees none of the money controls and is refused a money action",
     expect(reviewerHtml).not.toContain(number);
   }
   // (The institution's own routing number is public, in the root data: only the member's fields are checked.)
-  for (const field of ["current_cents", "available_cents", "account_number"]) expect(reviewerData).not.toContain(`"${field}"`);
+  for (const field of ["current_cents", "available_cents", "account_number"])
+    expect(reviewerData).not.toContain(`"${field}"`);
   const refused = await reviewer.request.post("/admin?index", {
     headers: { Origin: new URL(baseURL!).origin },
-    form: { intent: "adjust_balance", member_id: memberId, account_id: "1", target_balance: "1000.00", reason: "Not mine to do" },
+    form: {
+      intent: "adjust_balance",
+      member_id: memberId,
+      account_id: "1",
+      target_balance: "1000.00",
+      reason: "Not mine to do",
+    },
     maxRedirects: 0,
   });
   expect(refused.status()).toBe(403);

@@ -21,13 +21,19 @@ test.describe("bad input gets a clear 4xx, never a 500 or a stack trace", () => 
   });
 
   test("a post that does not say where it comes from is refused", async ({ request }) => {
-    const res = await request.post("/contact", { headers: { "Content-Type": "application/x-www-form-urlencoded" }, data: "name=x" });
+    const res = await request.post("/contact", {
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      data: "name=x",
+    });
     await expectPoliteRefusal(res, 403);
   });
 
   test("wrong content types are refused", async ({ request, baseURL }) => {
     for (const type of ["application/json", "text/plain", "application/xml"]) {
-      const res = await request.post("/contact", { headers: { Origin: baseURL!, "Content-Type": type }, data: '{"name":"x"}' });
+      const res = await request.post("/contact", {
+        headers: { Origin: baseURL!, "Content-Type": type },
+        data: '{"name":"x"}',
+      });
       await expectPoliteRefusal(res, 415);
     }
   });
@@ -43,14 +49,17 @@ test.describe("bad input gets a clear 4xx, never a 500 or a stack trace", () => 
   test("a malformed multipart body is refused", async ({ request, baseURL }) => {
     const res = await request.post("/contact", {
       headers: { Origin: baseURL!, "Content-Type": "multipart/form-data; boundary=abc" },
-      data: "--abc\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nunterminated",
+      data: '--abc\r\nContent-Disposition: form-data; name="name"\r\n\r\nunterminated',
     });
     expect(res.status()).toBeGreaterThanOrEqual(400);
     expect(res.status()).toBeLessThan(500);
   });
 
   test("a post to a page that takes no form is refused", async ({ request, baseURL }) => {
-    const res = await request.post("/about", { headers: { Origin: baseURL!, "Content-Type": "application/x-www-form-urlencoded" }, data: "a=b" });
+    const res = await request.post("/about", {
+      headers: { Origin: baseURL!, "Content-Type": "application/x-www-form-urlencoded" },
+      data: "a=b",
+    });
     expect(res.status()).toBe(405);
   });
 
@@ -76,14 +85,27 @@ test.describe("bad input gets a clear 4xx, never a 500 or a stack trace", () => 
     await expectPoliteRefusal(long, 414);
   });
 
-  test("a client address too long for a rate-limit key (X-Forwarded-For behind a proxy) does not break sign-in or contact", async ({ request, baseURL }) => {
+  test("a client address too long for a rate-limit key (X-Forwarded-For behind a proxy) does not break sign-in or contact", async ({
+    request,
+    baseURL,
+  }) => {
     const headers = { Origin: baseURL!, "X-Forwarded-For": "x".repeat(300) };
-    const login = await request.post("/login", { headers, form: { intent: "password", email: "nobody@example.com", password: "not the password" }, maxRedirects: 0 });
+    const login = await request.post("/login", {
+      headers,
+      form: { intent: "password", email: "nobody@example.com", password: "not the password" },
+      maxRedirects: 0,
+    });
     expect(login.status()).toBe(401);
     expect(await login.text()).toContain("Failed to sign in. Please check your credentials.");
     const contact = await request.post("/contact", {
       headers,
-      form: { name: "Ada Lovelace", email: "ada@example.com", subject: "general", message: "A question about savings accounts.", preferred_contact: "email" },
+      form: {
+        name: "Ada Lovelace",
+        email: "ada@example.com",
+        subject: "general",
+        message: "A question about savings accounts.",
+        preferred_contact: "email",
+      },
       maxRedirects: 0,
     });
     expect(contact.status()).toBe(200);
@@ -100,7 +122,14 @@ test.describe("bad input gets a clear 4xx, never a 500 or a stack trace", () => 
  */
 const BAD_SEGMENTS = ["a%00b", "%00", "a%0Ab", "a%7Fb", "%ZZ", "a%C0%AFb", "%E0%A4%A", "x".repeat(300)];
 const DYNAMIC_ROUTES = {
-  staff: ["/admin/members/{id}/transactions", "/admin/members/{id}/cards", "/admin/members/{id}/document", "/admin/queues/files/{id}", "/admin/queues/returns/{id}", "/admin/queues/deposits/{id}/front"],
+  staff: [
+    "/admin/members/{id}/transactions",
+    "/admin/members/{id}/cards",
+    "/admin/members/{id}/document",
+    "/admin/queues/files/{id}",
+    "/admin/queues/returns/{id}",
+    "/admin/queues/deposits/{id}/front",
+  ],
   member: ["/settings/profile-image/{id}", "/dashboard/statements/{id}/2026-10", "/dashboard/statements/1/{id}"],
   anonymous: ["/products/{id}"],
 };
@@ -117,7 +146,11 @@ for (const [who, routes] of Object.entries(DYNAMIC_ROUTES)) {
           expect(get.status(), `GET ${path}`).toBe(404);
           const data = await page.request.get(`${path}.data`, { maxRedirects: 0 });
           expect(data.status(), `GET ${path}.data`).toBe(404);
-          const post = await page.request.post(path, { headers: { Origin: baseURL! }, form: { intent: "post", amount: "1.00" }, maxRedirects: 0 });
+          const post = await page.request.post(path, {
+            headers: { Origin: baseURL! },
+            form: { intent: "post", amount: "1.00" },
+            maxRedirects: 0,
+          });
           expect(post.status(), `POST ${path}`).toBe(404);
           expect(await post.text(), `POST ${path}`).not.toMatch(/\bat .+\.(ts|js):\d+|Something went wrong/);
         }

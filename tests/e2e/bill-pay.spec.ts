@@ -21,7 +21,12 @@ test.setTimeout(300_000);
 const TIME_ZONE = "America/New_York";
 
 function todayThere(): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone: TIME_ZONE,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(new Date());
 }
 
 function addDays(date: string, days: number): string {
@@ -30,7 +35,12 @@ function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-async function funded(newMember: (tag: string) => Promise<TestMember>, pageAs: (p: typeof SAM) => Promise<Page>, tag: string, dollars: string): Promise<TestMember> {
+async function funded(
+  newMember: (tag: string) => Promise<TestMember>,
+  pageAs: (p: typeof SAM) => Promise<Page>,
+  tag: string,
+  dollars: string,
+): Promise<TestMember> {
   const member = await newMember(tag);
   const page = await pageAs(SAM);
   page.setDefaultTimeout(120_000);
@@ -48,7 +58,13 @@ async function funded(newMember: (tag: string) => Promise<TestMember>, pageAs: (
   return member;
 }
 
-test("a member adds a payee, schedules a one-off and a recurring payment, cancels one, and sees the other paid by the job; axe-clean at 1440 and 375 px", async ({ page, newMember, pageAs, signInAs, signedIn }) => {
+test("a member adds a payee, schedules a one-off and a recurring payment, cancels one, and sees the other paid by the job; axe-clean at 1440 and 375 px", async ({
+  page,
+  newMember,
+  pageAs,
+  signInAs,
+  signedIn,
+}) => {
   const errors = watchConsole(page);
   const member = await funded(newMember, pageAs, "billpay", "300.00");
   await signInAs(member);
@@ -57,7 +73,9 @@ test("a member adds a payee, schedules a one-off and a recurring payment, cancel
   await page.goto("/dashboard", { timeout: 120_000 });
   await page.locator("#quick-actions").getByRole("link", { name: "Bill Pay" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Bill Pay" })).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Banking" }).getByRole("link", { name: "Bill Pay" })).toHaveAttribute("aria-current", "page");
+  await expect(
+    page.getByRole("navigation", { name: "Banking" }).getByRole("link", { name: "Bill Pay" }),
+  ).toHaveAttribute("aria-current", "page");
   await hydrated(page);
 
   // A payee: the account number at the payee as printed on the bill.
@@ -66,7 +84,9 @@ test("a member adds a payee, schedules a one-off and a recurring payment, cancel
   await payees.getByLabel("Account number at the payee").fill("ACCT-1234 56");
   await payees.getByLabel(/Payee address/).fill("1 Grid Road, Portsmouth NH");
   await payees.getByRole("button", { name: "Add payee" }).click();
-  await expect(payees.getByRole("status").filter({ hasText: "City Power ••3456 was added to your payees." })).toBeVisible();
+  await expect(
+    payees.getByRole("status").filter({ hasText: "City Power ••3456 was added to your payees." }),
+  ).toBeVisible();
   await expect(payees.getByTestId("payee")).toHaveCount(1);
 
   // A bad date is refused next to its field, nothing scheduled.
@@ -82,7 +102,9 @@ test("a member adds a payee, schedules a one-off and a recurring payment, cancel
   await pay.getByLabel("Payment date", { exact: true }).fill(first_day);
   await pay.getByLabel(/^Memo/).fill("November bill");
   await pay.getByRole("button", { name: "Schedule payment" }).click();
-  await expect(pay.getByRole("status").filter({ hasText: `Payment scheduled: $42.50 to City Power on ${pageDate(first_day)}` })).toBeVisible();
+  await expect(
+    pay.getByRole("status").filter({ hasText: `Payment scheduled: $42.50 to City Power on ${pageDate(first_day)}` }),
+  ).toBeVisible();
 
   // The recurring one, to a quick pick: monthly, three payments; "no end" is refused first.
   await pay.getByLabel("Payee", { exact: true }).selectOption({ label: "Internet Provider (quick pick)" });
@@ -92,14 +114,20 @@ test("a member adds a payee, schedules a one-off and a recurring payment, cancel
   await pay.getByText("Repeat this payment (optional)").click();
   await pay.getByLabel("How often").selectOption("monthly");
   await pay.getByRole("button", { name: "Schedule payment" }).click();
-  await expect(pay.getByText("Recurring payments need an end: choose a last date or a number of payments")).toBeVisible();
+  await expect(
+    pay.getByText("Recurring payments need an end: choose a last date or a number of payments"),
+  ).toBeVisible();
   await pay.getByLabel("Ends", { exact: true }).selectOption("count");
   await pay.getByLabel("Number of payments").fill("0");
   await pay.getByRole("button", { name: "Schedule payment" }).click();
   await expect(pay.getByText("Please enter a number of payments from 1 to 120")).toBeVisible();
   await pay.getByLabel("Number of payments").fill("3");
   await pay.getByRole("button", { name: "Schedule payment" }).click();
-  await expect(pay.getByRole("status").filter({ hasText: `Payment scheduled: $20.00 to Internet Provider on ${pageDate(first_day)}` })).toBeVisible();
+  await expect(
+    pay
+      .getByRole("status")
+      .filter({ hasText: `Payment scheduled: $20.00 to Internet Provider on ${pageDate(first_day)}` }),
+  ).toBeVisible();
 
   const upcoming = page.getByTestId("upcoming-payment");
   await expect(upcoming).toHaveCount(2);
@@ -109,7 +137,10 @@ test("a member adds a payee, schedules a one-off and a recurring payment, cancel
   await page.screenshot({ path: `${SCREENS}/bill-pay-1440.png`, fullPage: true });
 
   // Edit opens in place (a link: it works without JavaScript too).
-  await upcoming.filter({ hasText: "City Power" }).getByRole("link", { name: /^Edit payment to City Power/ }).click();
+  await upcoming
+    .filter({ hasText: "City Power" })
+    .getByRole("link", { name: /^Edit payment to City Power/ })
+    .click();
   const edit = upcoming.filter({ hasText: "City Power" });
   await expect(edit.getByRole("heading", { name: "Change this payment" })).toBeVisible();
   await edit.getByLabel("Amount (US dollars)").fill("45.00");
@@ -118,8 +149,15 @@ test("a member adds a payee, schedules a one-off and a recurring payment, cancel
   await expect(upcoming.filter({ hasText: "City Power" })).toContainText("$45.00");
 
   // Cancel the recurring one: its hold is released and the series ends.
-  await upcoming.filter({ hasText: "Internet Provider" }).getByRole("button", { name: /^Cancel payment to Internet Provider/ }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Payment cancelled. $20.00 is available in your account again. The recurring series ends" })).toBeVisible();
+  await upcoming
+    .filter({ hasText: "Internet Provider" })
+    .getByRole("button", { name: /^Cancel payment to Internet Provider/ })
+    .click();
+  await expect(
+    page
+      .getByRole("status")
+      .filter({ hasText: "Payment cancelled. $20.00 is available in your account again. The recurring series ends" }),
+  ).toBeVisible();
   await expect(upcoming).toHaveCount(1);
   const history = page.getByTestId("past-payment");
   await expect(history.filter({ hasText: "Internet Provider" })).toContainText("Cancelled");
@@ -133,12 +171,17 @@ test("a member adds a payee, schedules a one-off and a recurring payment, cancel
   // Staff move the demo's job clock past 6:00 on the payment date; the bill-payments job pays it.
   const staff = await signedIn(STAFF);
   const hours = Math.max(1, Math.ceil((Date.parse(`${first_day}T12:00:00Z`) - Date.now()) / 3_600_000));
-  const moved = await staff.request.post("/admin/jobs", { form: { hours: String(hours) }, headers: { Origin: new URL(page.url()).origin } });
+  const moved = await staff.request.post("/admin/jobs", {
+    form: { hours: String(hours) },
+    headers: { Origin: new URL(page.url()).origin },
+  });
   expect(moved.ok()).toBe(true);
   await staff.close();
   await expect(async () => {
     await page.goto("/dashboard/bill-pay");
-    await expect(page.getByTestId("past-payment").filter({ hasText: "City Power" })).toContainText("Paid", { timeout: 1_000 });
+    await expect(page.getByTestId("past-payment").filter({ hasText: "City Power" })).toContainText("Paid", {
+      timeout: 1_000,
+    });
   }).toPass({ timeout: 30_000 });
   await expect(page.getByTestId("upcoming-payment")).toHaveCount(0);
   await expect(page.getByTestId("past-payment").filter({ hasText: "City Power" })).toContainText("$45.00");
@@ -150,7 +193,11 @@ test("a member adds a payee, schedules a one-off and a recurring payment, cancel
   expect(errors).toEqual([]);
 });
 
-test("without JavaScript: a payee is added and a payment scheduled, and a bad amount is refused next to its field", async ({ newMember, pageAs, signedIn }) => {
+test("without JavaScript: a payee is added and a payment scheduled, and a bad amount is refused next to its field", async ({
+  newMember,
+  pageAs,
+  signedIn,
+}) => {
   const member = await funded(newMember, pageAs, "billpay-nojs", "50.00");
   const context = await signedIn(member, { javaScriptEnabled: false });
   const page = await context.newPage();
@@ -177,10 +224,17 @@ test("without JavaScript: a payee is added and a payment scheduled, and a bad am
 
 /** A business date as the member's pages write it: "Oct 25, 2027". */
 function pageDate(date: string): string {
-  return new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
+  return new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
 }
 
-test("the dashboard and the history read a bill payment as Bill Pay does: Scheduled on its payment date alone, Cancelled, and not spending until paid", async ({ page, newMember, pageAs, signInAs }) => {
+test("the dashboard and the history read a bill payment as Bill Pay does: Scheduled on its payment date alone, Cancelled, and not spending until paid", async ({
+  page,
+  newMember,
+  pageAs,
+  signInAs,
+}) => {
   const errors = watchConsole(page);
   const member = await funded(newMember, pageAs, "billpay-reads", "300.00");
   await signInAs(member);
@@ -195,39 +249,62 @@ test("the dashboard and the history read a bill payment as Bill Pay does: Schedu
   await payees.getByLabel("Payee name").fill("Harbor Gas");
   await payees.getByLabel("Account number at the payee").fill("GAS-7788");
   await payees.getByRole("button", { name: "Add payee" }).click();
-  await expect(payees.getByRole("status").filter({ hasText: "Harbor Gas ••7788 was added to your payees." })).toBeVisible();
+  await expect(
+    payees.getByRole("status").filter({ hasText: "Harbor Gas ••7788 was added to your payees." }),
+  ).toBeVisible();
   const pay = page.getByRole("region", { name: "Pay a bill" });
   const schedule = async (amount: string, date: string) => {
     await pay.getByLabel("Payee", { exact: true }).selectOption({ label: "Harbor Gas ••7788" });
     await pay.getByLabel("Amount (US dollars)").fill(amount);
     await pay.getByLabel("Payment date", { exact: true }).fill(date);
     await pay.getByRole("button", { name: "Schedule payment" }).click();
-    await expect(pay.getByRole("status").filter({ hasText: `Payment scheduled: $${amount} to Harbor Gas` })).toBeVisible();
+    await expect(
+      pay.getByRole("status").filter({ hasText: `Payment scheduled: $${amount} to Harbor Gas` }),
+    ).toBeVisible();
   };
   await schedule("61.25", later);
   await schedule("18.40", soon);
-  await page.getByTestId("upcoming-payment").filter({ hasText: "$18.40" }).getByRole("button", { name: /^Cancel payment to Harbor Gas/ }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Payment cancelled. $18.40 is available in your account again." })).toBeVisible();
+  await page
+    .getByTestId("upcoming-payment")
+    .filter({ hasText: "$18.40" })
+    .getByRole("button", { name: /^Cancel payment to Harbor Gas/ })
+    .click();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Payment cancelled. $18.40 is available in your account again." }),
+  ).toBeVisible();
   await expect(page.getByTestId("past-payment").filter({ hasText: "$18.40" })).toContainText("Cancelled");
 
   // The dashboard: the same words in the recent list; held money is not spending.
   await page.goto("/dashboard");
   const recent = page.getByRole("table", { name: /^Your latest \d+ transactions$/ });
-  const scheduledRow = recent.getByRole("row").filter({ hasText: "Bill payment to Harbor Gas" }).filter({ hasText: "$61.25" });
-  const cancelledRow = recent.getByRole("row").filter({ hasText: "Bill payment to Harbor Gas" }).filter({ hasText: "$18.40" });
+  const scheduledRow = recent
+    .getByRole("row")
+    .filter({ hasText: "Bill payment to Harbor Gas" })
+    .filter({ hasText: "$61.25" });
+  const cancelledRow = recent
+    .getByRole("row")
+    .filter({ hasText: "Bill payment to Harbor Gas" })
+    .filter({ hasText: "$18.40" });
   await expect(scheduledRow.getByText("Scheduled", { exact: true }).first()).toBeVisible();
   await expect(cancelledRow.getByText("Cancelled", { exact: true }).first()).toBeVisible();
   await expect(cancelledRow.getByText("Failed", { exact: true })).toHaveCount(0);
   await expect(scheduledRow.getByRole("cell").first()).toHaveText(pageDate(later));
-  await expect(page.getByRole("region", { name: "Spending by category" }).getByText("No spending in the last 30 days.")).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Spending by category" }).getByText("No spending in the last 30 days."),
+  ).toBeVisible();
 
   // The history: the payment date alone, not the time it was scheduled; the transfer that funded it keeps its time.
   await page.goto("/dashboard/transactions");
   const history = page.getByRole("table", { name: "Transactions, newest first" });
-  const historyRow = history.getByRole("row").filter({ hasText: "Bill payment to Harbor Gas" }).filter({ hasText: "$61.25" });
+  const historyRow = history
+    .getByRole("row")
+    .filter({ hasText: "Bill payment to Harbor Gas" })
+    .filter({ hasText: "$61.25" });
   await expect(historyRow.getByRole("cell").first()).toHaveText(pageDate(later));
   await expect(historyRow.getByText("Scheduled", { exact: true }).first()).toBeVisible();
-  await expect(history.getByRole("row").filter({ hasText: "Bill money" }).getByRole("cell").first()).toHaveText(/\d{4}\d{1,2}:\d{2} [AP]M [A-Z]{2,4}$/);
+  await expect(history.getByRole("row").filter({ hasText: "Bill money" }).getByRole("cell").first()).toHaveText(
+    /\d{4}\d{1,2}:\d{2} [AP]M [A-Z]{2,4}$/,
+  );
   await expectNoAxeViolations(page);
   await page.setViewportSize(PHONE);
   await expect(historyRow.getByText(pageDate(later), { exact: true }).last()).toBeVisible();

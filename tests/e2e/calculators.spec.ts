@@ -94,7 +94,9 @@ test.describe("calculators", () => {
     await section.getByLabel("Term in months").fill("600");
     await section.getByRole("button", { name: "Calculate" }).click();
     await expect(amount).toBeFocused();
-    await expect(section.getByLabel("Term in months")).toHaveAccessibleDescription(/Enter a term in whole months, from 1 to 480/);
+    await expect(section.getByLabel("Term in months")).toHaveAccessibleDescription(
+      /Enter a term in whole months, from 1 to 480/,
+    );
     await expect(page).toHaveURL(/\/calculators$/);
     await expectNoAxeViolations(page);
 
@@ -125,8 +127,12 @@ test.describe("calculators", () => {
     const response = await page.goto("/calculators?amount=-1e308&apr=NaN&term=%00&years=0");
     expect(response?.status()).toBe(200);
     await expect(loan(page).getByLabel("Loan amount")).toHaveAccessibleDescription(/Enter a loan amount in dollars/);
-    await expect(loan(page).getByLabel("Interest rate (APR)")).toHaveAccessibleDescription(/Enter an interest rate \(APR\) from 0 to 50%/);
-    await expect(savings(page).getByLabel("Years of saving")).toHaveAccessibleDescription(/Enter a whole number of years, from 1 to 50/);
+    await expect(loan(page).getByLabel("Interest rate (APR)")).toHaveAccessibleDescription(
+      /Enter an interest rate \(APR\) from 0 to 50%/,
+    );
+    await expect(savings(page).getByLabel("Years of saving")).toHaveAccessibleDescription(
+      /Enter a whole number of years, from 1 to 50/,
+    );
     await expect(loan(page).getByText("Correct the highlighted fields to see your results.")).toBeVisible();
     await expect(savings(page).getByText("Correct the highlighted fields to see your results.")).toBeVisible();
   });
@@ -140,7 +146,9 @@ test.describe("calculators", () => {
       await expect(loan(page).locator("figure svg.recharts-surface")).toBeVisible();
       await loan(page).getByText("Every monthly payment (60)").click();
       await expectNoAxeViolations(page);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, "the page does not scroll sideways").toBeLessThanOrEqual(0);
       expect(errors).toEqual([]);
     });

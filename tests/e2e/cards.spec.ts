@@ -1,5 +1,14 @@
 import { expect, test, type Page } from "./fixtures";
-import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, hydrated, inboxCode, openMemberDetails, type TestMember } from "./support";
+import {
+  DESKTOP,
+  PHONE,
+  STAFF,
+  expectNoAxeViolations,
+  hydrated,
+  inboxCode,
+  openMemberDetails,
+  type TestMember,
+} from "./support";
 
 /**
  * Cards as a member uses them (docs/product.md#cards) with staff standing in for the card
@@ -9,7 +18,8 @@ import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, hydrated, inboxCode, open
  * fresh by staff, so the demo people's cards stay as other tests expect them.
  */
 /** The member's details in the back office, from the member list's link. */
-const openMember = (page: Page, email: string) => openMemberDetails(page, email, { listedAs: "Jordan Tester", hydrate: true });
+const openMember = (page: Page, email: string) =>
+  openMemberDetails(page, email, { listedAs: "Jordan Tester", hydrate: true });
 
 /** Staff fund the member's checking (a balance adjustment) and open Post card transaction. */
 async function fundAndOpenCardTool(page: Page, member: TestMember, dollars: string) {
@@ -34,11 +44,16 @@ async function authorize(page: Page, merchant: string, amount: string) {
 }
 
 async function shots(page: Page, name: string) {
-  for (const [label, viewport] of [["1440", DESKTOP], ["375", PHONE]] as const) {
+  for (const [label, viewport] of [
+    ["1440", DESKTOP],
+    ["375", PHONE],
+  ] as const) {
     await page.setViewportSize(viewport);
     await expectNoAxeViolations(page);
     // Nothing wider than the screen.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${label}`).toBeLessThanOrEqual(viewport.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${label}`).toBeLessThanOrEqual(
+      viewport.width,
+    );
     await page.screenshot({ path: `test-results/cards-${name}-${label}.png`, fullPage: true });
   }
   await page.setViewportSize(DESKTOP);
@@ -48,7 +63,10 @@ function cardSection(page: Page) {
   return page.getByRole("region", { name: /^Debit card •••• \d{4}$/ }).first();
 }
 
-test("lock a card and see a purchase declined, unlock and see one go through, set a limit and see one over it declined", async ({ newMember, pageAs }) => {
+test("lock a card and see a purchase declined, unlock and see one go through, set a limit and see one over it declined", async ({
+  newMember,
+  pageAs,
+}) => {
   test.setTimeout(240_000);
   const member = await newMember("cards-lock");
   // Staff stand in for the card network in a page of their own.
@@ -86,7 +104,9 @@ test("lock a card and see a purchase declined, unlock and see one go through, se
   await limit.getByLabel("Daily purchase limit").fill("5000.01");
   await limit.getByRole("button", { name: "Save limit" }).click();
   await expect(limit.getByLabel("Daily purchase limit")).toHaveAttribute("aria-invalid", "true");
-  await expect(limit.getByLabel("Daily purchase limit")).toHaveAccessibleDescription(/Please enter a daily limit between \$10\.00 and \$5,000\.00/);
+  await expect(limit.getByLabel("Daily purchase limit")).toHaveAccessibleDescription(
+    /Please enter a daily limit between \$10\.00 and \$5,000\.00/,
+  );
   await limit.getByLabel("Daily purchase limit").fill("20.00");
   await limit.getByRole("button", { name: "Save limit" }).click();
   await expect(card.getByText(/daily purchase limit of your debit card ending \d{4} is now \$20\.00\./)).toBeVisible();
@@ -96,7 +116,9 @@ test("lock a card and see a purchase declined, unlock and see one go through, se
   await page.reload();
   await hydrated(page);
   await authorize(page, "Seacoast Books", "10.00");
-  await expect(page.getByText("Declined: The purchase would pass the card's daily limit of $20.00 ($7.50 left today).")).toBeVisible();
+  await expect(
+    page.getByText("Declined: The purchase would pass the card's daily limit of $20.00 ($7.50 left today)."),
+  ).toBeVisible();
 
   // The merchant cancels a purchase: Release gives its hold back and frees that much of the day's limit.
   await authorize(page, "Seacoast Books", "7.50");
@@ -106,7 +128,9 @@ test("lock a card and see a purchase declined, unlock and see one go through, se
   const purchaseKey = page.getByRole("form", { name: "Post a card purchase" }).locator('input[name="request_key"]');
   const keyBefore = await purchaseKey.inputValue();
   await page.getByRole("button", { name: "Release $7.50 at Seacoast Books" }).click();
-  await expect(page.getByText("Released: $7.50 at Seacoast Books is no longer held; the member was told.")).toBeVisible();
+  await expect(
+    page.getByText("Released: $7.50 at Seacoast Books is no longer held; the member was told."),
+  ).toBeVisible();
   await expect(purchaseKey).not.toHaveValue(keyBefore);
   await authorize(page, "Seacoast Books", "7.50");
   await expect(page.getByText(/^Authorized: \$7\.50 at Seacoast Books/)).toBeVisible();
@@ -114,8 +138,16 @@ test("lock a card and see a purchase declined, unlock and see one go through, se
   await shots(page, "back-office");
   // In the member's transactions staff are pointed back here for a pending purchase, not offered Release.
   await page.getByRole("link", { name: `Back to ${member.email}` }).click();
-  const pendingRow = page.getByRole("region", { name: "User Transactions" }).getByRole("listitem").filter({ hasText: "Debit card purchase: Seacoast Books" }).filter({ hasText: "Pending" });
-  await expect(pendingRow.getByText("This is a card purchase waiting for the card network: settle or release it on Post card transaction.")).toBeVisible();
+  const pendingRow = page
+    .getByRole("region", { name: "User Transactions" })
+    .getByRole("listitem")
+    .filter({ hasText: "Debit card purchase: Seacoast Books" })
+    .filter({ hasText: "Pending" });
+  await expect(
+    pendingRow.getByText(
+      "This is a card purchase waiting for the card network: settle or release it on Post card transaction.",
+    ),
+  ).toBeVisible();
   await expect(pendingRow.getByRole("link", { name: /^Release/ })).toHaveCount(0);
   await pendingRow.getByRole("link", { name: "Open Post card transaction" }).click();
   await expect(page.getByRole("heading", { name: `Post card transaction: ${member.email}` })).toBeVisible();
@@ -151,7 +183,12 @@ test("view the card's details and change its PIN, each after an emailed code", a
   await shots(page, "details");
 
   await card.getByText("Change PIN").click();
-  await card.getByRole("region", { name: /^Debit card/ }).or(card).getByRole("button", { name: "Email me a code" }).last().click();
+  await card
+    .getByRole("region", { name: /^Debit card/ })
+    .or(card)
+    .getByRole("button", { name: "Email me a code" })
+    .last()
+    .click();
   const pin = card.getByRole("form", { name: "Choose a new PIN" });
   await expect(pin).toBeVisible();
   const pinCode = await inboxCode(page, member.email);
@@ -187,16 +224,29 @@ test("report a card stolen: it is blocked for good and a new card replaces it", 
   await report.getByText(/^Block card/).click();
   await report.getByRole("button", { name: "Report and replace card" }).click();
   // The answer stays on the page after the card's own controls are gone.
-  await expect(page.getByRole("status").or(page.getByRole("alert")).filter({ hasText: new RegExp(`Your debit card ending ${old_last4} is blocked for good\\. Your new card ends \\d{4}`) })).toBeVisible();
+  await expect(
+    page
+      .getByRole("status")
+      .or(page.getByRole("alert"))
+      .filter({
+        hasText: new RegExp(`Your debit card ending ${old_last4} is blocked for good\\. Your new card ends \\d{4}`),
+      }),
+  ).toBeVisible();
   const blocked = page.getByRole("region", { name: "Cards that no longer work" });
   await expect(blocked.getByText(`•••• ${old_last4}`)).toBeVisible();
-  await expect(blocked.getByText(/Reported stolen; blocked for good\. Replaced by the card ending \d{4}\./)).toBeVisible();
+  await expect(
+    blocked.getByText(/Reported stolen; blocked for good\. Replaced by the card ending \d{4}\./),
+  ).toBeVisible();
   await expect(cardSection(page).getByRole("heading", { level: 2 })).not.toHaveText(new RegExp(`${old_last4}$`));
   await expect(cardSection(page).getByText("Active", { exact: true })).toBeVisible();
   await shots(page, "reported");
 });
 
-test("the dashboard: Cards in the top bar and the fragments open the quick actions; Card Services tabs", async ({ newMember, pageAs, signedIn }) => {
+test("the dashboard: Cards in the top bar and the fragments open the quick actions; Card Services tabs", async ({
+  newMember,
+  pageAs,
+  signedIn,
+}) => {
   test.setTimeout(180_000);
   const member = await newMember("cards-dashboard");
   const page = await pageAs(member);
@@ -224,9 +274,13 @@ test("the dashboard: Cards in the top bar and the fragments open the quick actio
   const plain = await context.newPage();
   await plain.goto("/dashboard");
   await plain.getByRole("navigation").first().getByRole("link", { name: "Cards" }).click();
-  await expect(plain.getByRole("region", { name: "Quick actions" }).getByRole("heading", { name: "Cards" })).toBeVisible();
+  await expect(
+    plain.getByRole("region", { name: "Quick actions" }).getByRole("heading", { name: "Cards" }),
+  ).toBeVisible();
   await plain.getByRole("region", { name: "Card Services" }).getByRole("button", { name: "Statements" }).click();
-  await expect(plain.getByRole("region", { name: "Card Services" }).getByRole("link", { name: "All statements and exports" })).toBeVisible();
+  await expect(
+    plain.getByRole("region", { name: "Card Services" }).getByRole("link", { name: "All statements and exports" }),
+  ).toBeVisible();
   await plain.getByRole("link", { name: "Manage cards" }).first().click();
   await plain.getByRole("button", { name: "Lock card" }).click();
   await expect(plain.getByText(/is locked: purchases are declined until you unlock it\./)).toBeVisible();

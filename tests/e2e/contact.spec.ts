@@ -23,18 +23,33 @@ interface Forwarded {
 }
 
 /** Sends one request to the test server from `address`. */
-function requestFrom(address: string, url: URL, method: string, headers: Record<string, string>, body: Buffer): Promise<Forwarded> {
+function requestFrom(
+  address: string,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<Forwarded> {
   // The address is the socket's own: drop the per-test X-Forwarded-For of fixtures.ts.
   headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== "x-forwarded-for"));
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port: Number(url.port), path: url.pathname + url.search, method, localAddress: address, headers: { ...headers, host: url.host, "content-length": String(body.length) } },
+      {
+        host: "127.0.0.1",
+        port: Number(url.port),
+        path: url.pathname + url.search,
+        method,
+        localAddress: address,
+        headers: { ...headers, host: url.host, "content-length": String(body.length) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
           const out: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !["content-length", "transfer-encoding", "connection"].includes(k)) out[k] = Array.isArray(v) ? v.join(", ") : v;
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined && !["content-length", "transfer-encoding", "connection"].includes(k))
+              out[k] = Array.isArray(v) ? v.join(", ") : v;
           resolve({ status: res.statusCode ?? 500, headers: out, body: Buffer.concat(chunks) });
         });
       },
@@ -52,7 +67,13 @@ async function postFrom(page: Page, address: string) {
     const headers = await request.allHeaders();
     delete headers["accept-encoding"]; // keep the body plain for fulfill
     delete headers["content-length"];
-    const answer = await requestFrom(address, new URL(request.url()), "POST", headers, request.postDataBuffer() ?? Buffer.alloc(0));
+    const answer = await requestFrom(
+      address,
+      new URL(request.url()),
+      "POST",
+      headers,
+      request.postDataBuffer() ?? Buffer.alloc(0),
+    );
     await route.fulfill(answer);
   });
 }
@@ -61,7 +82,9 @@ async function fillValidMessage(page: Page, name = "Ada Lovelace") {
   await page.getByLabel("Full name", { exact: true }).fill(name);
   await page.getByLabel("Email address", { exact: true }).fill("ada@example.com");
   await page.getByLabel("Subject", { exact: true }).selectOption("account");
-  await page.getByLabel("Message", { exact: true }).fill("Please explain the overdraft options on my checking account.");
+  await page
+    .getByLabel("Message", { exact: true })
+    .fill("Please explain the overdraft options on my checking account.");
 }
 
 test.describe("contact page", () => {
@@ -71,18 +94,35 @@ test.describe("contact page", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Contact Us");
     await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
     // No live chat yet (app/config/features.ts): no card or hours promise it; a branch visit instead.
-    for (const card of ["Email support", "Phone support", "Visit a branch"]) await expect(page.getByRole("heading", { name: card, level: 3 })).toBeVisible();
+    for (const card of ["Email support", "Phone support", "Visit a branch"])
+      await expect(page.getByRole("heading", { name: card, level: 3 })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Live chat" })).toHaveCount(0);
     await expect(page.getByRole("main")).not.toContainText(/chat/i);
     await expect(page.getByText("We reply within 24 hours.", { exact: true })).toBeVisible();
     await expect(page.getByText("Member service: Monday to Friday 8AM to 8PM EST.", { exact: true })).toBeVisible();
-    await expect(page.getByRole("main").getByRole("link", { name: "Find a branch or ATM" }).first()).toHaveAttribute("href", "/locations");
-    await expect(page.getByRole("link", { name: "support@harborview.example" }).first()).toHaveAttribute("href", "mailto:support@harborview.example");
-    await expect(page.getByRole("link", { name: "(555) 010-4400" }).first()).toHaveAttribute("href", "tel:+15550104400");
-    for (const card of ["Banking around the clock", "Dedicated account team", "Secure communication"]) await expect(page.getByRole("heading", { name: card })).toBeVisible();
+    await expect(page.getByRole("main").getByRole("link", { name: "Find a branch or ATM" }).first()).toHaveAttribute(
+      "href",
+      "/locations",
+    );
+    await expect(page.getByRole("link", { name: "support@harborview.example" }).first()).toHaveAttribute(
+      "href",
+      "mailto:support@harborview.example",
+    );
+    await expect(page.getByRole("link", { name: "(555) 010-4400" }).first()).toHaveAttribute(
+      "href",
+      "tel:+15550104400",
+    );
+    for (const card of ["Banking around the clock", "Dedicated account team", "Secure communication"])
+      await expect(page.getByRole("heading", { name: card })).toBeVisible();
 
     const subject = page.getByLabel("Subject", { exact: true });
-    await expect(subject.locator("option")).toHaveText(["Select a subject", "General Inquiry", "Account Support", "Loans", "Technical Support"]);
+    await expect(subject.locator("option")).toHaveText([
+      "Select a subject",
+      "General Inquiry",
+      "Account Support",
+      "Loans",
+      "Technical Support",
+    ]);
     await expect(subject).toHaveValue("");
     await expect(page.getByLabel("Message", { exact: true })).toHaveAttribute("rows", "4");
     await expect(page.getByRole("radio", { name: "Email" })).toBeChecked();
@@ -140,7 +180,9 @@ test.describe("contact page", () => {
     await page.getByLabel("Email address", { exact: true }).fill("ada@");
     await page.getByRole("button", { name: "Send message" }).click();
     await expect(page.getByLabel("Email address", { exact: true })).toBeFocused();
-    await expect(page.getByLabel("Email address", { exact: true })).toHaveAccessibleDescription(/Enter a valid email address/);
+    await expect(page.getByLabel("Email address", { exact: true })).toHaveAccessibleDescription(
+      /Enter a valid email address/,
+    );
     await expect(name).toHaveValue("Ada Lovelace");
     // Nothing was sent.
     await expect(page.getByRole("heading", { name: /Your message has been sent/ })).toHaveCount(0);
@@ -205,11 +247,22 @@ test.describe("contact page", () => {
     await expect(page.getByLabel("Subject", { exact: true })).toHaveValue("");
   });
 
-  test("the sixth message from one address in ten minutes is refused with a clear message", async ({ page, baseURL }) => {
+  test("the sixth message from one address in ten minutes is refused with a clear message", async ({
+    page,
+    baseURL,
+  }) => {
     const address = ownAddress();
     const url = new URL("/contact", baseURL);
     const body = Buffer.from(
-      new URLSearchParams({ name: "Ada", email: "ada@example.com", phone: "", subject: "general", message: "Hello", preferred_contact: "email", website: "" }).toString(),
+      new URLSearchParams({
+        name: "Ada",
+        email: "ada@example.com",
+        phone: "",
+        subject: "general",
+        message: "Hello",
+        preferred_contact: "email",
+        website: "",
+      }).toString(),
     );
     const headers = { origin: url.origin, "content-type": "application/x-www-form-urlencoded" };
     for (let i = 1; i <= 5; i++) {
@@ -227,7 +280,9 @@ test.describe("contact page", () => {
     await expect(refusal).toBeVisible();
     await expect(refusal).toBeFocused();
     await expect(refusal).toContainText("Your message has not been sent");
-    await expect(page.getByLabel("Message", { exact: true })).toHaveValue("Please explain the overdraft options on my checking account.");
+    await expect(page.getByLabel("Message", { exact: true })).toHaveValue(
+      "Please explain the overdraft options on my checking account.",
+    );
     await expect(page.getByRole("heading", { name: /Your message has been sent/ })).toHaveCount(0);
 
     // Without JavaScript the server says the same, with 429 and Retry-After.
@@ -266,13 +321,20 @@ test.describe("contact page without JavaScript", () => {
     await page.getByLabel("Full name", { exact: true }).fill("Ada Lovelace");
     await page.getByLabel("Email address", { exact: true }).fill("ada@example");
     await page.getByLabel("Message", { exact: true }).fill("Kept after the error.");
-    await page.locator("label").filter({ hasText: /^Phone$/ }).click();
+    await page
+      .locator("label")
+      .filter({ hasText: /^Phone$/ })
+      .click();
     await page.getByRole("button", { name: "Send message" }).click();
 
     await expect(page.getByText("Please check the 3 highlighted fields.")).toBeVisible();
-    await expect(page.getByLabel("Email address", { exact: true })).toHaveAccessibleDescription(/Enter a valid email address/);
+    await expect(page.getByLabel("Email address", { exact: true })).toHaveAccessibleDescription(
+      /Enter a valid email address/,
+    );
     await expect(page.getByLabel("Subject", { exact: true })).toHaveAccessibleDescription(/Choose a subject/);
-    await expect(page.getByLabel(/^Phone number/)).toHaveAccessibleDescription(/Enter a phone number so we can call you/);
+    await expect(page.getByLabel(/^Phone number/)).toHaveAccessibleDescription(
+      /Enter a phone number so we can call you/,
+    );
     await expect(page.getByLabel("Full name", { exact: true })).toHaveValue("Ada Lovelace");
     await expect(page.getByLabel("Message", { exact: true })).toHaveValue("Kept after the error.");
     await expect(page.getByRole("radio", { name: "Phone" })).toBeChecked();

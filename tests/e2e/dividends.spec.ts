@@ -12,7 +12,10 @@ const SCREENS = "test-results/screens";
 const expect = baseExpect.configure({ timeout: 15_000 });
 test.setTimeout(180_000);
 
-test("the savings account shows the APY the public page quotes, and its monthly dividends in the history", async ({ page, signInAs }) => {
+test("the savings account shows the APY the public page quotes, and its monthly dividends in the history", async ({
+  page,
+  signInAs,
+}) => {
   const errors = watchConsole(page);
   await page.goto("/products/high-yield-savings");
   await expect(page.getByText("3.50% APY").first()).toBeVisible();
@@ -34,7 +37,11 @@ test("the savings account shows the APY the public page quotes, and its monthly 
   await page.setViewportSize(DESKTOP);
   await page.goto("/dashboard/transactions?q=Dividend");
   // One credit a month, category Interest, e.g. "Dividend for October 2026 ... Money in: +$63.66".
-  await expect(page.getByRole("row", { name: /Dividend for [A-Z][a-z]+ \d{4} .* Interest Completed .* Money in: \+\$\d+\.\d\d/ }).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole("row", { name: /Dividend for [A-Z][a-z]+ \d{4} .* Interest Completed .* Money in: \+\$\d+\.\d\d/ })
+      .first(),
+  ).toBeVisible();
   await page.screenshot({ path: `${SCREENS}/dividends-history-1440.png` });
   expect(errors).toEqual([]);
 });

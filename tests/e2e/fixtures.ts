@@ -1,4 +1,10 @@
-import { test as base, type APIRequestContext, type BrowserContext, type BrowserContextOptions, type Page } from "@playwright/test";
+import {
+  test as base,
+  type APIRequestContext,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from "@playwright/test";
 import crypto from "node:crypto";
 import { createMember, STAFF, type TestMember } from "./support";
 
@@ -48,13 +54,21 @@ function testAddress(seed: string): string {
  * sends a newer code: then it starts again. A wrong code is counted against the account, but the
  * next right one clears the count, so the per-account code lock is never reached.
  */
-async function signInByRequest(newRequest: (address: string) => Promise<APIRequestContext>, baseURL: string, person: Person): Promise<StorageState> {
+async function signInByRequest(
+  newRequest: (address: string) => Promise<APIRequestContext>,
+  baseURL: string,
+  person: Person,
+): Promise<StorageState> {
   const headers = { Origin: new URL(baseURL).origin };
   let last = "";
   for (let attempt = 0; attempt < SIGN_IN_ATTEMPTS; attempt++) {
     const request = await newRequest(testAddress(`${person.email}:${crypto.randomUUID()}`));
     try {
-      const step1 = await request.post("/login", { headers, form: { intent: "password", email: person.email, password: person.password }, maxRedirects: 0 });
+      const step1 = await request.post("/login", {
+        headers,
+        form: { intent: "password", email: person.email, password: person.password },
+        maxRedirects: 0,
+      });
       if (![302, 303].includes(step1.status())) {
         last = `password step answered ${step1.status()}`;
         continue;
@@ -73,7 +87,10 @@ async function signInByRequest(newRequest: (address: string) => Promise<APIReque
 }
 
 /** Whether the session in `state` is live with time to spare (GET /session does not count as activity). */
-async function sessionLeftMs(newRequest: (state: StorageState) => Promise<APIRequestContext>, state: StorageState): Promise<number> {
+async function sessionLeftMs(
+  newRequest: (state: StorageState) => Promise<APIRequestContext>,
+  state: StorageState,
+): Promise<number> {
   const request = await newRequest(state);
   try {
     const response = await request.get("/session");
@@ -108,7 +125,8 @@ export const test = base.extend<
     async ({ playwright }, provide, workerInfo) => {
       const baseURL = workerInfo.project.use.baseURL!;
       const made = new Map<string, StorageState>();
-      const byAddress = (address: string) => playwright.request.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": address } });
+      const byAddress = (address: string) =>
+        playwright.request.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": address } });
       const withState = (storageState: StorageState) => playwright.request.newContext({ baseURL, storageState });
       await provide({
         async stateFor(person) {
@@ -137,7 +155,12 @@ export const test = base.extend<
   signedIn: async ({ browser, baseURL, extraHTTPHeaders, sessions }, provide) => {
     const contexts: BrowserContext[] = [];
     await provide(async (person, options = {}) => {
-      const context = await browser.newContext({ baseURL, extraHTTPHeaders, ...options, storageState: await sessions.stateFor(person) });
+      const context = await browser.newContext({
+        baseURL,
+        extraHTTPHeaders,
+        ...options,
+        storageState: await sessions.stateFor(person),
+      });
       contexts.push(context);
       return context;
     });

@@ -1,6 +1,15 @@
 import { expect as baseExpect, test, type Page } from "./fixtures";
 import { applicationAnswers } from "../application-answers";
-import { DESKTOP, PHONE, expectNoAxeViolations, fillApplication, makePng, uniqueEmail, watchConsole, type UploadFile } from "./support";
+import {
+  DESKTOP,
+  PHONE,
+  expectNoAxeViolations,
+  fillApplication,
+  makePng,
+  uniqueEmail,
+  watchConsole,
+  type UploadFile,
+} from "./support";
 
 /**
  * Identity, acting as a person (docs/product.md#applications-and-review, docs/product.md#sign-in):
@@ -25,7 +34,11 @@ const SLOW = { timeout: 60_000 };
 
 /** The membership form filled in as Robin Tester, born in 1990 (the status page shows the year). */
 async function fillTheForm(page: Page, email: string, document?: UploadFile | null) {
-  await fillApplication(page, applicationAnswers(email, PASSWORD, { first_name: "Robin", last_name: "Tester", date_of_birth: "1990-05-01" }), document);
+  await fillApplication(
+    page,
+    applicationAnswers(email, PASSWORD, { first_name: "Robin", last_name: "Tester", date_of_birth: "1990-05-01" }),
+    document,
+  );
 }
 
 /** The application form: field messages are looked up inside it (the summary above repeats them). */
@@ -63,7 +76,9 @@ async function codeFor(page: Page, email: string): Promise<string> {
 async function passwordStep(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel("Email address").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
-  const answered = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/login"));
+  const answered = page.waitForResponse(
+    (response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/login"),
+  );
   await page.getByRole("button", { name: "Continue" }).click();
   await answered;
 }
@@ -121,7 +136,9 @@ test.describe("applying for membership", () => {
     await page.locator('[name="password"]').fill("password1234");
     await page.locator('[name="confirm_password"]').fill("password1234");
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(form(page).getByText("This password is too common. Please choose one that is harder to guess.")).toBeVisible();
+    await expect(
+      form(page).getByText("This password is too common. Please choose one that is harder to guess."),
+    ).toBeVisible();
 
     // A joint account needs the joint owner's details.
     await page.getByText("Joint account", { exact: true }).click();
@@ -164,10 +181,16 @@ test.describe("applying without JavaScript", () => {
     await expect(page).toHaveURL(/#field-last-name$/, SLOW);
   });
 
-  test("a file that is not an image or PDF, or is over 10 MB, is refused next to the field and nothing is created", async ({ page }) => {
+  test("a file that is not an image or PDF, or is over 10 MB, is refused next to the field and nothing is created", async ({
+    page,
+  }) => {
     const email = uniqueEmail("upload");
     await page.goto("/signup");
-    await fillTheForm(page, email, { name: "passport.png", mimeType: "image/png", buffer: Buffer.from("this is not really an image") });
+    await fillTheForm(page, email, {
+      name: "passport.png",
+      mimeType: "image/png",
+      buffer: Buffer.from("this is not really an image"),
+    });
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(form(page).getByText("The document must be a JPEG, PNG or WebP image, or a PDF")).toBeVisible();
     await expect(page).toHaveURL(/\/signup$/, SLOW);
@@ -238,7 +261,9 @@ test.describe("signing in", () => {
     await expect(applicant).toHaveURL(/\/pending-approval$/, SLOW);
   });
 
-  test("a signed-out visitor is sent to sign in, then back where they were going; sign-out ends the session", async ({ page }) => {
+  test("a signed-out visitor is sent to sign in, then back where they were going; sign-out ends the session", async ({
+    page,
+  }) => {
     await page.goto("/pending-approval");
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Fpending-approval$/, SLOW);
     await passwordStep(page, "taylor.reed@harborview.example", "Applicant-Demo-Pass-1");
@@ -300,7 +325,9 @@ test.describe("signing in", () => {
   });
 });
 
-test("the idle warning comes a minute before sign-out; Stay signed in keeps the session, and time running out signs out", async ({ page }) => {
+test("the idle warning comes a minute before sign-out; Stay signed in keeps the session, and time running out signs out", async ({
+  page,
+}) => {
   const email = uniqueEmail("idle");
   await apply(page, email);
   await page.clock.install();
@@ -311,7 +338,9 @@ test("the idle warning comes a minute before sign-out; Stay signed in keeps the 
   // The server's answer to "how long is left?" (GET /session), as if 14 minutes had passed.
   let left_ms = 50_000;
   await page.route("**/session", (route) =>
-    route.request().method() === "GET" ? route.fulfill({ json: { signed_in: true, expires_in_ms: left_ms } }) : route.continue(),
+    route.request().method() === "GET"
+      ? route.fulfill({ json: { signed_in: true, expires_in_ms: left_ms } })
+      : route.continue(),
   );
   await page.clock.fastForward("14:00");
   const dialog = page.getByRole("alertdialog", { name: "Are you still there?" });

@@ -13,9 +13,15 @@ test.describe("locations", () => {
     const atms = page.getByRole("region", { name: /^ATMs/ });
     await expect(branches.getByRole("list").first().locator(":scope > li")).toHaveCount(3);
     await expect(atms.getByRole("list").first().locator(":scope > li")).toHaveCount(2);
-    await expect(branches.getByRole("heading", { level: 3 })).toHaveText(["Harbor Street (main office)", "Mill Pond", "North Market"]);
+    await expect(branches.getByRole("heading", { level: 3 })).toHaveText([
+      "Harbor Street (main office)",
+      "Mill Pond",
+      "North Market",
+    ]);
 
-    const harbor = branches.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Harbor Street (main office)" }) });
+    const harbor = branches
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("heading", { name: "Harbor Street (main office)" }) });
     await expect(harbor.locator("address")).toContainText("100 Harbor Street");
     await expect(harbor.locator("address")).toContainText("Portsmouth, NH 03801");
     await expect(harbor.getByRole("term").first()).toHaveText("Monday–Friday");
@@ -40,7 +46,10 @@ test.describe("locations", () => {
     await expect(page).toHaveURL(/\/locations\?kind=atm$/);
     await expect(filter.getByRole("link", { name: /^ATMs/ })).toHaveAttribute("aria-current", "page");
     await expect(page.getByRole("region", { name: /^Branches/ })).toHaveCount(0);
-    await expect(page.getByRole("region", { name: /^ATMs/ }).getByRole("heading", { level: 3 })).toHaveText(["University Student Center ATM", "Ferry Landing ATM"]);
+    await expect(page.getByRole("region", { name: /^ATMs/ }).getByRole("heading", { level: 3 })).toHaveText([
+      "University Student Center ATM",
+      "Ferry Landing ATM",
+    ]);
     await expect(page.getByText("Showing 2 ATMs.")).toBeVisible();
 
     await filter.getByRole("link", { name: /^Branches/ }).click();
@@ -64,7 +73,9 @@ test.describe("locations", () => {
       await expectNoAxeViolations(page);
       await page.goto("/locations?kind=atm");
       await expectNoAxeViolations(page);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, "the page does not scroll sideways").toBeLessThanOrEqual(0);
       expect(errors).toEqual([]);
     });
@@ -76,7 +87,10 @@ test.describe("locations without JavaScript", () => {
 
   test("the filter works as plain links", async ({ page }) => {
     await page.goto("/locations");
-    await page.getByRole("navigation", { name: "Show locations" }).getByRole("link", { name: /^Branches/ }).click();
+    await page
+      .getByRole("navigation", { name: "Show locations" })
+      .getByRole("link", { name: /^Branches/ })
+      .click();
     await expect(page).toHaveURL(/\/locations\?kind=branch$/);
     await expect(page.getByRole("region", { name: /^Branches/ }).getByRole("heading", { level: 3 })).toHaveCount(3);
     await expect(page.getByRole("region", { name: /^ATMs/ })).toHaveCount(0);

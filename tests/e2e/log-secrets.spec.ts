@@ -71,13 +71,16 @@ function watchSetCookies(page: Page, into: Set<string>) {
   const pending: Promise<void>[] = [];
   page.on("response", (response) => {
     pending.push(
-      response.headersArray().then((headers) => {
-        for (const { name, value } of headers) {
-          if (name.toLowerCase() !== "set-cookie") continue;
-          const cookieValue = value.split(";")[0]!.split("=").slice(1).join("=");
-          if (cookieValue.length >= 8) into.add(cookieValue);
-        }
-      }, () => undefined),
+      response.headersArray().then(
+        (headers) => {
+          for (const { name, value } of headers) {
+            if (name.toLowerCase() !== "set-cookie") continue;
+            const cookieValue = value.split(";")[0]!.split("=").slice(1).join("=");
+            if (cookieValue.length >= 8) into.add(cookieValue);
+          }
+        },
+        () => undefined,
+      ),
     );
   });
   return () => Promise.all(pending);
@@ -141,16 +144,21 @@ test("signing in and resetting a password leaves no token, code or password in t
   await cookieValues(context, secrets);
 
   // Every code sent to either of them.
-  for (const code of [...(await allInboxCodes(page, member.email)), ...(await allInboxCodes(staffPage, STAFF.email))]) secrets.add(code);
+  for (const code of [...(await allInboxCodes(page, member.email)), ...(await allInboxCodes(staffPage, STAFF.email))])
+    secrets.add(code);
   await Promise.all([staffCookiesSeen(), memberCookiesSeen()]);
   await Promise.all([context.close(), staff.close()]);
 
   // The log was written (every request) ...
   expect(output).toContain("request completed");
   // ... and holds none of the secrets, nor the URL-encoded or cookie-decoded forms of them ...
-  const forms = [...secrets].flatMap((secret) => [secret, encodeURIComponent(secret), decodeURIComponent(secret)]).filter((s) => s.length >= 6);
+  const forms = [...secrets]
+    .flatMap((secret) => [secret, encodeURIComponent(secret), decodeURIComponent(secret)])
+    .filter((s) => s.length >= 6);
   // A code is digits only: it counts where it stands alone, not inside a timestamp.
-  const found = forms.filter((secret) => (/^\d+$/.test(secret) ? new RegExp(`(?<!\\d)${secret}(?!\\d)`).test(output) : output.includes(secret)));
+  const found = forms.filter((secret) =>
+    /^\d+$/.test(secret) ? new RegExp(`(?<!\\d)${secret}(?!\\d)`).test(output) : output.includes(secret),
+  );
   expect(found, "secrets found in the server's log").toEqual([]);
   // ... while the addresses are still there, without their values.
   expect(output).toContain("/reset-password?token=[redacted]");

@@ -37,13 +37,23 @@ test.describe("home", () => {
       // The demo profile's personal products with a figure for a rate, each leading to its page.
       const lines = rates.getByRole("listitem");
       await expect(lines).toHaveCount(4);
-      await expect(lines).toContainText(["High-Yield Savings", "Rewards Credit Card", "Home Mortgages", "Personal Loans"]);
+      await expect(lines).toContainText([
+        "High-Yield Savings",
+        "Rewards Credit Card",
+        "Home Mortgages",
+        "Personal Loans",
+      ]);
       await expect(lines).toContainText(["3.50% APY", "2% cash back", "From 3.99% APR", "From 5.99% APR"]);
-      await expect(rates.getByRole("link", { name: /High-Yield Savings/ })).toHaveAttribute("href", "/products/high-yield-savings");
+      await expect(rates.getByRole("link", { name: /High-Yield Savings/ })).toHaveAttribute(
+        "href",
+        "/products/high-yield-savings",
+      );
       await expect(rates.getByRole("link", { name: "Open an Account" })).toHaveAttribute("href", "/signup");
       await expect(rates.getByRole("link", { name: "Compare all products" })).toHaveAttribute("href", "/products");
       await expectNoAxeViolations(page);
-      await page.getByRole("region", { name: "Community Banking that Empowers You" }).screenshot({ path: `test-results/marketing/home-hero-${viewport.width}.png` });
+      await page
+        .getByRole("region", { name: "Community Banking that Empowers You" })
+        .screenshot({ path: `test-results/marketing/home-hero-${viewport.width}.png` });
     }
   });
 
@@ -54,8 +64,14 @@ test.describe("home", () => {
     await expect(quick.getByRole("link", { name: /Loan Calculator/ })).toHaveAttribute("href", "/calculators");
     await expect(quick.getByRole("link", { name: /Schedule Meeting/ })).toHaveAttribute("href", "/contact");
     await expect(page.getByRole("link", { name: "Explore Personal Banking" })).toHaveAttribute("href", "/products");
-    await expect(page.getByRole("link", { name: "Explore Business Solutions" })).toHaveAttribute("href", "/products?segment=business");
-    await expect(page.getByRole("link", { name: "Explore Wealth Management" })).toHaveAttribute("href", "/products/investment-solutions");
+    await expect(page.getByRole("link", { name: "Explore Business Solutions" })).toHaveAttribute(
+      "href",
+      "/products?segment=business",
+    );
+    await expect(page.getByRole("link", { name: "Explore Wealth Management" })).toHaveAttribute(
+      "href",
+      "/products/investment-solutions",
+    );
     await expect(page.getByRole("region", { name: "Members say it best" }).getByRole("figure")).toHaveCount(3);
     await expect(page.getByRole("link", { name: "See our community work" })).toHaveAttribute("href", "/community");
     const cta = page.getByRole("region", { name: "Ready to bank with people who know you?" });
@@ -100,14 +116,21 @@ test.describe("about", () => {
     await expect
       .poll(async () => members.locator("span[aria-hidden=true]").count(), { intervals: [20], timeout: 5_000 })
       .toBe(1);
-    await expect(page.getByRole("region", { name: "Harborview CU in numbers" }).getByRole("definition")).toHaveText(FINAL_STATS, { timeout: 5_000 });
+    await expect(page.getByRole("region", { name: "Harborview CU in numbers" }).getByRole("definition")).toHaveText(
+      FINAL_STATS,
+      { timeout: 5_000 },
+    );
   });
 
-  test("the server's HTML already has the final figures, mission, values, timeline and calls to action", async ({ browser }) => {
+  test("the server's HTML already has the final figures, mission, values, timeline and calls to action", async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto("/about");
-    await expect(page.getByRole("region", { name: "Harborview CU in numbers" }).getByRole("definition")).toHaveText(FINAL_STATS);
+    await expect(page.getByRole("region", { name: "Harborview CU in numbers" }).getByRole("definition")).toHaveText(
+      FINAL_STATS,
+    );
     await expect(page.getByRole("heading", { name: "Why we are here" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "What we stand for" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "1973–2023" })).toBeVisible();
@@ -120,7 +143,9 @@ test.describe("about", () => {
 });
 
 test.describe("products", () => {
-  test("personal is the default; Business Banking shows business products with segment=business in the URL", async ({ page }) => {
+  test("personal is the default; Business Banking shows business products with segment=business in the URL", async ({
+    page,
+  }) => {
     const errors = watchConsole(page);
     await page.goto("/products");
     const toggle = page.getByRole("navigation", { name: "Banking type" });
@@ -141,7 +166,9 @@ test.describe("products", () => {
   test("keyboard alone reaches and operates the toggle", async ({ page }) => {
     await page.goto("/products");
     await hydrated(page);
-    const business = page.getByRole("navigation", { name: "Banking type" }).getByRole("link", { name: "Business Banking" });
+    const business = page
+      .getByRole("navigation", { name: "Banking type" })
+      .getByRole("link", { name: "Business Banking" });
     for (let i = 0; i < 60; i++) {
       if (await business.evaluate((el) => el === document.activeElement)) break;
       await page.keyboard.press("Tab");
@@ -193,7 +220,14 @@ test.describe("products", () => {
 });
 
 test.describe("marketing pages are accessible and clean at 1440 and 375 px", () => {
-  for (const path of ["/", "/about", "/products", "/products?segment=business", "/products/premier-checking", "/products/business-checking"]) {
+  for (const path of [
+    "/",
+    "/about",
+    "/products",
+    "/products?segment=business",
+    "/products/premier-checking",
+    "/products/business-checking",
+  ]) {
     test(path, async ({ page }) => {
       const errors = watchConsole(page);
       for (const viewport of [DESKTOP, PHONE]) {

@@ -1,6 +1,18 @@
 import fs from "node:fs";
 import { expect as baseExpect, test, type Page } from "./fixtures";
-import { ALEX, DESKTOP, PHONE, PRIYA, SAM, confirmWithCode, expectNoAxeViolations, hydrated, inboxCode, refuseMissingAndWrongCode, watchConsole } from "./support";
+import {
+  ALEX,
+  DESKTOP,
+  PHONE,
+  PRIYA,
+  SAM,
+  confirmWithCode,
+  expectNoAxeViolations,
+  hydrated,
+  inboxCode,
+  refuseMissingAndWrongCode,
+  watchConsole,
+} from "./support";
 
 /**
  * The member banking app (docs/product.md#member-app) as members use it: the demo members (their
@@ -47,7 +59,9 @@ test.describe("dashboard", () => {
     await expect(page.getByText(/^\d{3} \d{3} \d{4}$/).first()).toBeVisible();
     await expect(page.getByRole("button", { name: "Copy account number" }).first()).toBeVisible();
     await expect(page.getByText(/1 pending transaction/)).toBeVisible();
-    await expect(page.getByRole("list", { name: "Spending by category, last 30 days" }).getByRole("listitem").first()).toBeVisible();
+    await expect(
+      page.getByRole("list", { name: "Spending by category, last 30 days" }).getByRole("listitem").first(),
+    ).toBeVisible();
     // 20 recent transactions in the table.
     await expect(page.locator("table tbody tr")).toHaveCount(20);
     await expectNoAxeViolations(page);
@@ -61,7 +75,8 @@ test.describe("dashboard", () => {
     await page.screenshot({ path: `${SCREENS}/dashboard-375.png`, fullPage: true });
     await page.getByRole("button", { name: "Open menu" }).click();
     const menu = page.getByRole("dialog", { name: "Menu" });
-    for (const link of ["Dashboard", "Transfers", "Transactions", "Profile Settings", "Account Settings"]) await expect(menu.getByRole("link", { name: link })).toBeVisible();
+    for (const link of ["Dashboard", "Transfers", "Transactions", "Profile Settings", "Account Settings"])
+      await expect(menu.getByRole("link", { name: link })).toBeVisible();
     await expect(menu.getByRole("heading", { name: "Help" })).toBeVisible();
     await expect(menu.getByRole("button", { name: "Sign out" })).toBeVisible();
     await page.screenshot({ path: `${SCREENS}/dashboard-375-menu.png` });
@@ -135,7 +150,10 @@ test.describe("transfers", () => {
     await panel.getByRole("button", { name: "Transfer now" }).click();
     await expect(panel.getByText("Cannot transfer to the same account").first()).toBeVisible();
     // Success.
-    const options = await panel.getByLabel("To").locator("option").evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value).filter(Boolean));
+    const options = await panel
+      .getByLabel("To")
+      .locator("option")
+      .evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value).filter(Boolean));
     await panel.getByLabel("To").selectOption(options.find((v) => v !== from)!);
     await panel.getByLabel("Amount").fill("12.34");
     await panel.getByLabel("Reference").fill("Rainy day");
@@ -145,7 +163,11 @@ test.describe("transfers", () => {
     await expect(page.locator("table tbody tr").first()).toContainText("Transfer from");
   });
 
-  test("To Another Member: verify shows the name; own email refused; posts and notifies the recipient", async ({ page, signInAs, pageAs }) => {
+  test("To Another Member: verify shows the name; own email refused; posts and notifies the recipient", async ({
+    page,
+    signInAs,
+    pageAs,
+  }) => {
     await signInAs(PRIYA);
     await page.goto("/dashboard?transfer=member#transfer");
     const panel = page.getByRole("tabpanel");
@@ -203,7 +225,10 @@ test.describe("transfers", () => {
     await expect(page.locator("table tbody tr").first()).toContainText("Pending");
   });
 
-  test("International: searchable pickers, confirm and notice steps, the code, hold with fee", async ({ page, signInAs }) => {
+  test("International: searchable pickers, confirm and notice steps, the code, hold with fee", async ({
+    page,
+    signInAs,
+  }) => {
     // Alex, not Priya: the To US Bank test may run at the same moment, and a member's newest code
     // voids the older ones.
     await signInAs(ALEX);
@@ -233,13 +258,17 @@ test.describe("transfers", () => {
     // Every wire is confirmed with the emailed code.
     await panel.getByLabel("One-time code").fill(await inboxCode(page, ALEX.email));
     await panel.getByRole("button", { name: "Confirm transfer" }).click();
-    await expect(panel.getByRole("status").filter({ hasText: "International transfer submitted: $153.38" })).toBeVisible();
-
+    await expect(
+      panel.getByRole("status").filter({ hasText: "International transfer submitted: $153.38" }),
+    ).toBeVisible();
   });
 });
 
 test.describe("history", () => {
-  test("search, filters, pages and CSV export of the filtered set, axe-clean at both widths", async ({ page, signInAs }) => {
+  test("search, filters, pages and CSV export of the filtered set, axe-clean at both widths", async ({
+    page,
+    signInAs,
+  }) => {
     await signInAs(ALEX);
     await page.goto("/dashboard");
     await page.getByRole("link", { name: "View All" }).click();
@@ -287,7 +316,10 @@ test.describe("history", () => {
   test("a signed-out visitor is sent to sign in; the API answers 401", async ({ page, request }) => {
     await page.goto("/dashboard/transactions");
     await expect(page).toHaveURL(/\/login\?redirectTo=/);
-    const response = await request.post("/dashboard?transfer=internal", { form: { intent: "internal" }, headers: { Origin: new URL(page.url()).origin } });
+    const response = await request.post("/dashboard?transfer=internal", {
+      form: { intent: "internal" },
+      headers: { Origin: new URL(page.url()).origin },
+    });
     expect(response.status()).toBe(401);
   });
 });

@@ -1,6 +1,17 @@
 import fs from "node:fs";
 import { expect as baseExpect, test, type Locator, type Page } from "./fixtures";
-import { CREATED_MEMBER_NAME, DESKTOP, PHONE, SAM, confirmWithCode, expectNoAxeViolations, fundedMember, hydrated, refuseMissingAndWrongCode, watchConsole } from "./support";
+import {
+  CREATED_MEMBER_NAME,
+  DESKTOP,
+  PHONE,
+  SAM,
+  confirmWithCode,
+  expectNoAxeViolations,
+  fundedMember,
+  hydrated,
+  refuseMissingAndWrongCode,
+  watchConsole,
+} from "./support";
 
 /**
  * Every transfer kind end to end as a member uses it (docs/product.md#transfers), each with its
@@ -63,7 +74,12 @@ async function freshKeyAfter(panel: Locator, sentKey: string) {
 
 /** Chooses the member's account whose label contains `type` ("Checking" or "Savings"). */
 async function chooseAccount(select: Locator, type: "Checking" | "Savings") {
-  const value = await select.locator("option").evaluateAll((options, t) => (options as HTMLOptionElement[]).find((o) => o.textContent?.includes(t))?.value ?? "", type);
+  const value = await select
+    .locator("option")
+    .evaluateAll(
+      (options, t) => (options as HTMLOptionElement[]).find((o) => o.textContent?.includes(t))?.value ?? "",
+      type,
+    );
   expect(value, `a ${type} account to choose`).not.toBe("");
   await select.selectOption(value);
 }
@@ -79,7 +95,12 @@ function unique(tag: string) {
 }
 
 test.describe("transfers, each kind with its refusals", () => {
-  test("money received is in the bell, and marking it read lasts after a reload", async ({ page, newMember, pageAs, signInAs }) => {
+  test("money received is in the bell, and marking it read lasts after a reload", async ({
+    page,
+    newMember,
+    pageAs,
+    signInAs,
+  }) => {
     const errors = watchConsole(page);
     const member = await fundedMember({ newMember, pageAs }, "bell", "40.00");
     await signInAs(member);
@@ -103,7 +124,12 @@ test.describe("transfers, each kind with its refusals", () => {
     expect(errors).toEqual([]);
   });
 
-  test("Between Accounts refuses an empty form, a zero amount and more than available", async ({ page, newMember, pageAs, signInAs }) => {
+  test("Between Accounts refuses an empty form, a zero amount and more than available", async ({
+    page,
+    newMember,
+    pageAs,
+    signInAs,
+  }) => {
     const errors = watchConsole(page);
     const member = await fundedMember({ newMember, pageAs }, "refusals", "40.00");
     await signInAs(member);
@@ -122,7 +148,12 @@ test.describe("transfers, each kind with its refusals", () => {
     expect(errors).toEqual([]);
   });
 
-  test("Between Accounts: transfers out of savings go through until the monthly limit refuses, naming the count", async ({ page, newMember, pageAs, signInAs }) => {
+  test("Between Accounts: transfers out of savings go through until the monthly limit refuses, naming the count", async ({
+    page,
+    newMember,
+    pageAs,
+    signInAs,
+  }) => {
     const errors = watchConsole(page);
     const member = await fundedMember({ newMember, pageAs }, "limit", "40.00");
     await signInAs(member);
@@ -148,7 +179,11 @@ test.describe("transfers, each kind with its refusals", () => {
           outcome = "refused";
           return;
         }
-        const text = (await panel.getByRole("status").filter({ hasText: "Transfer complete: $1.00" }).textContent({ timeout: 1_000 })) ?? "";
+        const text =
+          (await panel
+            .getByRole("status")
+            .filter({ hasText: "Transfer complete: $1.00" })
+            .textContent({ timeout: 1_000 })) ?? "";
         const ref = /MU\d{8}/.exec(text)?.[0] ?? "";
         expect(ref !== "" && ref !== last).toBe(true);
         last = ref;
@@ -169,7 +204,12 @@ test.describe("transfers, each kind with its refusals", () => {
     expect(errors).toEqual([]);
   });
 
-  test("Between Accounts: the reference finds both sides of the transfer in history search and in the CSV export", async ({ page, newMember, pageAs, signInAs }) => {
+  test("Between Accounts: the reference finds both sides of the transfer in history search and in the CSV export", async ({
+    page,
+    newMember,
+    pageAs,
+    signInAs,
+  }) => {
     const errors = watchConsole(page);
     const member = await fundedMember({ newMember, pageAs }, "history", "40.00");
     await signInAs(member);
@@ -187,15 +227,28 @@ test.describe("transfers, each kind with its refusals", () => {
     await expectNoAxeViolations(page);
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: /Export CSV/ }).click();
-    const csv = fs.readFileSync((await (await download).path())!, "utf8").trim().split("\r\n");
+    const csv = fs
+      .readFileSync((await (await download).path())!, "utf8")
+      .trim()
+      .split("\r\n");
     expect(csv[0]).toBe("Date,Time (UTC),Description,Category,Type,Amount,Status,Reference,Account,Reference number");
     expect(csv).toHaveLength(3);
     for (const line of csv.slice(1)) expect(line).toContain(reference);
-    expect(csv.slice(1).map((line) => (line.includes(",Debit,") ? "Debit" : line.includes(",Credit,") ? "Credit" : "?")).sort()).toEqual(["Credit", "Debit"]);
+    expect(
+      csv
+        .slice(1)
+        .map((line) => (line.includes(",Debit,") ? "Debit" : line.includes(",Credit,") ? "Credit" : "?"))
+        .sort(),
+    ).toEqual(["Credit", "Debit"]);
     expect(errors).toEqual([]);
   });
 
-  test("To Another Member at 375 px: refusals, then the money and the notification reach the recipient", async ({ page, newMember, pageAs, signInAs }) => {
+  test("To Another Member at 375 px: refusals, then the money and the notification reach the recipient", async ({
+    page,
+    newMember,
+    pageAs,
+    signInAs,
+  }) => {
     await page.setViewportSize(PHONE);
     const sender = await fundedMember({ newMember, pageAs }, "sender", "30.00");
     const recipient = await newMember("recipient");
@@ -254,13 +307,22 @@ test.describe("transfers, each kind with its refusals", () => {
 
   // One test (not one per width): Sam funds the sender above the code amount, and two of Sam's
   // codes at once would void each other.
-  test("To Another Member above the code amount at 375 and 1440 px: the limit named, then the code step as To US Bank's", async ({ page, newMember, pageAs, signInAs }) => {
+  test("To Another Member above the code amount at 375 and 1440 px: the limit named, then the code step as To US Bank's", async ({
+    page,
+    newMember,
+    pageAs,
+    signInAs,
+  }) => {
     await page.setViewportSize(PHONE);
     const sender = await fundedMember({ newMember, pageAs }, "big", "1100.00");
     const recipient = await newMember("bigto");
     await signInAs(sender);
     const panel = await openDashboard(page, "member");
-    await expect(panel.getByText("Up to $5,000.00 a transfer and $10,000.00 a day. Above $1,000.00 we email you a code to confirm the transfer.")).toBeVisible();
+    await expect(
+      panel.getByText(
+        "Up to $5,000.00 a transfer and $10,000.00 a day. Above $1,000.00 we email you a code to confirm the transfer.",
+      ),
+    ).toBeVisible();
 
     await panel.getByLabel("Recipient's email").fill(recipient.email);
     await panel.getByRole("button", { name: "Verify" }).click();
@@ -268,13 +330,19 @@ test.describe("transfers, each kind with its refusals", () => {
     await panel.getByLabel("Amount").fill("5000.01");
     await panel.getByLabel("Reference").fill("Car");
     await panel.getByRole("button", { name: "Send money" }).click();
-    await expect(panel.getByText("The most you can send in one of your transfers to other members is $5,000.00").first()).toBeVisible();
+    await expect(
+      panel.getByText("The most you can send in one of your transfers to other members is $5,000.00").first(),
+    ).toBeVisible();
 
     await panel.getByLabel("Amount").fill("1000.01");
     await panel.getByRole("button", { name: "Send money" }).click();
     await expect(panel.getByText("Check the transfer")).toBeVisible();
-    await expect(panel.getByText(/^\$1,000\.01 from Checking •••• \d{4} to /)).toContainText(`to ${SENDER_NAME} (${recipient.email.toLowerCase()}).`);
-    await expect(panel.getByText("We emailed you a 6-digit code to confirm this transfer. It expires in 10 minutes.")).toBeVisible();
+    await expect(panel.getByText(/^\$1,000\.01 from Checking •••• \d{4} to /)).toContainText(
+      `to ${SENDER_NAME} (${recipient.email.toLowerCase()}).`,
+    );
+    await expect(
+      panel.getByText("We emailed you a 6-digit code to confirm this transfer. It expires in 10 minutes."),
+    ).toBeVisible();
     const code = await refuseMissingAndWrongCode(page, panel, sender.email);
     await expectNoAxeViolations(page);
     fs.mkdirSync(SCREENS, { recursive: true });
@@ -286,7 +354,12 @@ test.describe("transfers, each kind with its refusals", () => {
     await expect(panel.getByRole("status").filter({ hasText: "Transfer sent: $1,000.01" })).toBeVisible();
   });
 
-  test("a retry after \"Transfer failed\" keeps the form's key, so a transfer whose answer was lost is sent once", async ({ page, newMember, pageAs, signInAs }) => {
+  test('a retry after "Transfer failed" keeps the form\'s key, so a transfer whose answer was lost is sent once', async ({
+    page,
+    newMember,
+    pageAs,
+    signInAs,
+  }) => {
     const sender = await fundedMember({ newMember, pageAs }, "retry", "30.00");
     const recipient = await newMember("retryto");
     await signInAs(sender);
@@ -332,7 +405,12 @@ test.describe("transfers, each kind with its refusals", () => {
     await expect(key).not.toHaveValue(first);
   });
 
-  test("To US Bank at 375 px: account number, routing checksum and code refusals, then the hold", async ({ page, newMember, pageAs, signInAs }) => {
+  test("To US Bank at 375 px: account number, routing checksum and code refusals, then the hold", async ({
+    page,
+    newMember,
+    pageAs,
+    signInAs,
+  }) => {
     await page.setViewportSize(PHONE);
     const member = await fundedMember({ newMember, pageAs }, "ach", "50.00");
     await signInAs(member);
@@ -373,7 +451,12 @@ test.describe("transfers, each kind with its refusals", () => {
     await expect(page.getByText("1 pending transaction")).toBeVisible();
   });
 
-  test("International at 375 px: SWIFT/BIC, account number and IBAN refusals, then confirm, notice and hold", async ({ page, newMember, pageAs, signInAs }) => {
+  test("International at 375 px: SWIFT/BIC, account number and IBAN refusals, then confirm, notice and hold", async ({
+    page,
+    newMember,
+    pageAs,
+    signInAs,
+  }) => {
     await page.setViewportSize(PHONE);
     const member = await fundedMember({ newMember, pageAs }, "wire", "80.00");
     await signInAs(member);
@@ -417,12 +500,18 @@ test.describe("transfers, each kind with its refusals", () => {
     await panel.getByRole("button", { name: "Send transfer" }).click();
     // Every wire is confirmed with the emailed code, on the same code step as To US Bank.
     await expect(panel.getByText("Check the transfer")).toBeVisible();
-    await expect(panel.getByText(/^EUR 10\.00 to Marie Dupont at BNP Paribas \(France\), account ••2606: \$\d+\.\d\d held from Checking/)).toBeVisible();
+    await expect(
+      panel.getByText(
+        /^EUR 10\.00 to Marie Dupont at BNP Paribas \(France\), account ••2606: \$\d+\.\d\d held from Checking/,
+      ),
+    ).toBeVisible();
     const code = await refuseMissingAndWrongCode(page, panel, member.email);
     await expectNoAxeViolations(page);
     await page.screenshot({ path: `${SCREENS}/transfer-wire-code-375.png` });
     await confirmWithCode(panel, code);
-    await expect(panel.getByRole("status").filter({ hasText: /International transfer submitted: \$\d+\.\d\d/ })).toBeVisible();
+    await expect(
+      panel.getByRole("status").filter({ hasText: /International transfer submitted: \$\d+\.\d\d/ }),
+    ).toBeVisible();
     await expect(page.getByText("1 pending transaction")).toBeVisible();
   });
 });
@@ -454,7 +543,10 @@ test.describe("every member page and dialog", () => {
         await expect(page.locator("h1").first()).toBeVisible();
         await expectNoAxeViolations(page);
         // Nothing wider than the screen (the transfer tabs once pushed the phone layout to 654 px).
-        expect(await page.evaluate(() => document.documentElement.scrollWidth), `page width of ${path}`).toBeLessThanOrEqual(viewport.width);
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth),
+          `page width of ${path}`,
+        ).toBeLessThanOrEqual(viewport.width);
       }
 
       await page.goto("/dashboard");
@@ -517,7 +609,9 @@ test.describe("every member page and dialog", () => {
         await expect(dialog.getByRole("textbox").first()).toBeVisible();
         await expect(page).toHaveURL(/\/dashboard$/);
         await expectNoAxeViolations(page);
-        await page.screenshot({ path: `${SCREENS}/member-${item.toLowerCase().replace(" ", "-")}-${viewport.width}.png` });
+        await page.screenshot({
+          path: `${SCREENS}/member-${item.toLowerCase().replace(" ", "-")}-${viewport.width}.png`,
+        });
         await page.keyboard.press("Escape");
         await expect(dialog).toBeHidden();
         if (!phone) await expect(page.getByRole("button", { name: "Sam, account menu" })).toBeFocused();

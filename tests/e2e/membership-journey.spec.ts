@@ -1,6 +1,15 @@
 import { expect as baseExpect, test, type Page } from "./fixtures";
 import { applicationAnswers } from "../application-answers";
-import { STAFF, fillApplication, inboxCode, makePng, openMemberDetails, signIn, uniqueEmail, watchConsole } from "./support";
+import {
+  STAFF,
+  fillApplication,
+  inboxCode,
+  makePng,
+  openMemberDetails,
+  signIn,
+  uniqueEmail,
+  watchConsole,
+} from "./support";
 
 /**
  * The whole membership journey as the identity issue tells it, with two people at two browsers:
@@ -19,7 +28,12 @@ const PASSWORD = "Tidewater Crossing 2026";
 
 async function applyThroughTheForm(page: Page, email: string) {
   await page.goto("/signup");
-  const answers = applicationAnswers(email, PASSWORD, { first_name: "Morgan", last_name: "Journey", id_type: "drivers_license", id_number: "D12345678" });
+  const answers = applicationAnswers(email, PASSWORD, {
+    first_name: "Morgan",
+    last_name: "Journey",
+    id_type: "drivers_license",
+    id_number: "D12345678",
+  });
   await fillApplication(page, answers, { name: "licence.png", mimeType: "image/png", buffer: makePng() });
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/\/registration-success$/, SLOW);
@@ -37,13 +51,21 @@ async function openVerification(staff: Page, email: string) {
 /** Staff see at /admin/outbox that a sign-in code went to `email`, but not the code: it is masked. */
 async function expectMaskedCodeInOutbox(staff: Page, email: string, code: string) {
   await staff.goto("/admin/outbox");
-  const message = staff.getByTestId("outbox-message").filter({ hasText: email }).filter({ hasText: "sign_in_code" }).first();
+  const message = staff
+    .getByTestId("outbox-message")
+    .filter({ hasText: email })
+    .filter({ hasText: "sign_in_code" })
+    .first();
   await message.getByText("Message text").click();
   await expect(message.locator("pre")).toContainText("••••••");
   await expect(message).not.toContainText(code);
 }
 
-test("apply, be asked for more, answer, be approved, and sign in with the emailed code, which staff cannot read", async ({ browser, baseURL, sessions }) => {
+test("apply, be asked for more, answer, be approved, and sign in with the emailed code, which staff cannot read", async ({
+  browser,
+  baseURL,
+  sessions,
+}) => {
   const email = uniqueEmail("journey");
   const applicantContext = await browser.newContext({ baseURL });
   // Staff start signed in (fixtures.ts); the applicant and then the member sign in as people do.
@@ -60,14 +82,18 @@ test("apply, be asked for more, answer, be approved, and sign in with the emaile
 
     // Staff ask for more information.
     let dialog = await openVerification(staff, email);
-    await dialog.getByLabel("Information needed").fill("Please tell us your employer's name and how long you have worked there.");
+    await dialog
+      .getByLabel("Information needed")
+      .fill("Please tell us your employer's name and how long you have worked there.");
     await dialog.getByRole("button", { name: "Request info" }).click();
     await expect(staff.getByRole("status").filter({ hasText: "Information requested" })).toBeVisible();
 
     // The applicant sees the request on their status page and answers it.
     await applicant.reload();
     const request = applicant.getByRole("region", { name: "We need a little more information" });
-    await expect(request.getByText("Please tell us your employer's name and how long you have worked there.")).toBeVisible();
+    await expect(
+      request.getByText("Please tell us your employer's name and how long you have worked there."),
+    ).toBeVisible();
     await request.getByLabel("Your answer").fill("Seacoast Shipyard, for six years.");
     await request.getByRole("button", { name: "Send answer" }).click();
     await expect(applicant.getByRole("heading", { name: "Your earlier answers" })).toBeVisible(SLOW);
@@ -107,7 +133,11 @@ test("apply, be asked for more, answer, be approved, and sign in with the emaile
   }
 });
 
-test("a member who cannot get an email code signs in with a code staff issue, which works once", async ({ browser, baseURL, sessions }) => {
+test("a member who cannot get an email code signs in with a code staff issue, which works once", async ({
+  browser,
+  baseURL,
+  sessions,
+}) => {
   const member = { email: "sam.okafor@harborview.example", password: "Member-Demo-Pass-3" };
   const staffContext = await browser.newContext({ baseURL, storageState: await sessions.stateFor(STAFF) });
   const memberContext = await browser.newContext({ baseURL });

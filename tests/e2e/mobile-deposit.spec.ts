@@ -22,7 +22,12 @@ const REJECT = `${(41 + CENTS / 1000).toFixed(2)}`;
 const REASON = "The back of the check is not signed.";
 const money = (dollars: string) => `$${Number(dollars).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
 
-test("a member deposits a check and sees it pending review; a PDF renamed .jpg is refused by its field", async ({ page, newMember, signInAs, signedIn }) => {
+test("a member deposits a check and sees it pending review; a PDF renamed .jpg is refused by its field", async ({
+  page,
+  newMember,
+  signInAs,
+  signedIn,
+}) => {
   member = await newMember("deposit");
   await signInAs(member);
   const errors = watchConsole(page);
@@ -34,8 +39,12 @@ test("a member deposits a check and sees it pending review; a PDF renamed .jpg i
 
   const form = page.getByRole("form", { name: "Deposit a check" });
   await form.getByLabel("Amount").fill(APPROVE);
-  await form.getByLabel("Front of the check").setInputFiles({ name: "front.jpg", mimeType: "image/jpeg", buffer: pdfBytes() });
-  await form.getByLabel("Back of the check (signed)").setInputFiles({ name: "back.png", mimeType: "image/png", buffer: await checkPng(CENTS) });
+  await form
+    .getByLabel("Front of the check")
+    .setInputFiles({ name: "front.jpg", mimeType: "image/jpeg", buffer: pdfBytes() });
+  await form
+    .getByLabel("Back of the check (signed)")
+    .setInputFiles({ name: "back.png", mimeType: "image/png", buffer: await checkPng(CENTS) });
   await form.getByRole("button", { name: "Deposit check" }).click();
   await expect(form.getByText("The photo of the front of the check must be a JPEG or PNG image")).toBeVisible();
   await expect(form.getByLabel("Front of the check")).toHaveAttribute("aria-invalid", "true");
@@ -48,10 +57,18 @@ test("a member deposits a check and sees it pending review; a PDF renamed .jpg i
   await page.setViewportSize(DESKTOP);
 
   await form.getByLabel("Amount").fill(APPROVE);
-  await form.getByLabel("Front of the check").setInputFiles({ name: "front.jpg", mimeType: "image/jpeg", buffer: await checkJpeg(CENTS) });
-  await form.getByLabel("Back of the check (signed)").setInputFiles({ name: "back.png", mimeType: "image/png", buffer: await checkPng(CENTS) });
+  await form
+    .getByLabel("Front of the check")
+    .setInputFiles({ name: "front.jpg", mimeType: "image/jpeg", buffer: await checkJpeg(CENTS) });
+  await form
+    .getByLabel("Back of the check (signed)")
+    .setInputFiles({ name: "back.png", mimeType: "image/png", buffer: await checkPng(CENTS) });
   await form.getByRole("button", { name: "Deposit check" }).click();
-  await expect(page.getByRole("status").filter({ hasText: `Your check for ${money(APPROVE)} was received and is pending review.` })).toBeVisible();
+  await expect(
+    page
+      .getByRole("status")
+      .filter({ hasText: `Your check for ${money(APPROVE)} was received and is pending review.` }),
+  ).toBeVisible();
   const first = page.getByTestId("mobile-deposit").filter({ hasText: money(APPROVE) });
   await expect(first.getByText("Pending review")).toBeVisible();
   // The refused post answered 400, which the browser logs; nothing else may be.
@@ -62,11 +79,20 @@ test("a member deposits a check and sees it pending review; a PDF renamed .jpg i
   await plain.goto("/dashboard/deposit");
   const plainForm = plain.getByRole("form", { name: "Deposit a check" });
   await plainForm.getByLabel("Amount").fill(REJECT);
-  await plainForm.getByLabel("Front of the check").setInputFiles({ name: "f.jpg", mimeType: "image/jpeg", buffer: await checkJpeg(CENTS + 1) });
-  await plainForm.getByLabel("Back of the check (signed)").setInputFiles({ name: "b.jpg", mimeType: "image/jpeg", buffer: await checkJpeg(CENTS + 2) });
+  await plainForm
+    .getByLabel("Front of the check")
+    .setInputFiles({ name: "f.jpg", mimeType: "image/jpeg", buffer: await checkJpeg(CENTS + 1) });
+  await plainForm
+    .getByLabel("Back of the check (signed)")
+    .setInputFiles({ name: "b.jpg", mimeType: "image/jpeg", buffer: await checkJpeg(CENTS + 2) });
   await plainForm.getByRole("button", { name: "Deposit check" }).click();
   await expect(plain.getByText(`Your check for ${money(REJECT)} was received and is pending review.`)).toBeVisible();
-  await expect(plain.getByTestId("mobile-deposit").filter({ hasText: money(REJECT) }).getByText("Pending review")).toBeVisible();
+  await expect(
+    plain
+      .getByTestId("mobile-deposit")
+      .filter({ hasText: money(REJECT) })
+      .getByText("Pending review"),
+  ).toBeVisible();
 
   await page.reload();
   await expect(page.getByTestId("mobile-deposit")).toHaveCount(2);
@@ -78,7 +104,14 @@ test("a member deposits a check and sees it pending review; a PDF renamed .jpg i
   // History: the pending credit, not in the balance.
   await page.setViewportSize(DESKTOP);
   await page.goto("/dashboard/transactions");
-  await expect(page.getByRole("row").filter({ hasText: "Mobile deposit" }).filter({ hasText: money(APPROVE) }).getByText("Pending review").first()).toBeVisible();
+  await expect(
+    page
+      .getByRole("row")
+      .filter({ hasText: "Mobile deposit" })
+      .filter({ hasText: money(APPROVE) })
+      .getByText("Pending review")
+      .first(),
+  ).toBeVisible();
 });
 
 test.describe("staff", () => {
@@ -90,8 +123,14 @@ test.describe("staff", () => {
     await hydrated(page);
     const queue = page.getByTestId("queue-deposits");
     await expect(queue.getByRole("heading", { name: /Mobile deposits/ })).toBeVisible();
-    const approve = queue.getByTestId("queued-deposit").filter({ hasText: money(APPROVE) }).filter({ hasText: member.email });
-    const reject = queue.getByTestId("queued-deposit").filter({ hasText: money(REJECT) }).filter({ hasText: member.email });
+    const approve = queue
+      .getByTestId("queued-deposit")
+      .filter({ hasText: money(APPROVE) })
+      .filter({ hasText: member.email });
+    const reject = queue
+      .getByTestId("queued-deposit")
+      .filter({ hasText: money(REJECT) })
+      .filter({ hasText: member.email });
     await expect(approve).toBeVisible();
     for (const image of await approve.getByRole("img").all()) {
       await image.scrollIntoViewIfNeeded();
@@ -108,18 +147,25 @@ test.describe("staff", () => {
     await expect(reject.getByText("Please give the reason the deposit is rejected.").first()).toBeVisible();
     await reject.getByLabel("Reason to reject").fill(REASON);
     await reject.getByRole("button", { name: /^Reject deposit/ }).click();
-    await expect(page.getByRole("status").filter({ hasText: `Deposit of ${money(REJECT)} rejected; the member is told why.` })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: `Deposit of ${money(REJECT)} rejected; the member is told why.` }),
+    ).toBeVisible();
     await expect(reject).toHaveCount(0);
 
     await approve.getByRole("button", { name: /^Approve deposit/ }).click();
-    await expect(page.getByRole("status").filter({ hasText: `Deposit of ${money(APPROVE)} approved and posted.` })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: `Deposit of ${money(APPROVE)} approved and posted.` }),
+    ).toBeVisible();
     await expect(approve).toHaveCount(0);
     await page.screenshot({ path: `${SCREENS}/queue-reviewed-1440.png`, fullPage: true });
     expect(errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   });
 });
 
-test("the member then sees Posted with when the money is available, and Rejected with the reason", async ({ page, signInAs }) => {
+test("the member then sees Posted with when the money is available, and Rejected with the reason", async ({
+  page,
+  signInAs,
+}) => {
   await signInAs(member);
   await page.goto("/dashboard/deposit");
   const posted = page.getByTestId("mobile-deposit").filter({ hasText: money(APPROVE) });

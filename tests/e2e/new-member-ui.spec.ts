@@ -13,7 +13,9 @@ const APPLICANT = { email: "chris.lee@harborview.example", password: "Applicant-
 
 /** Two animation frames: React has rendered whatever the last event asked for (no clock involved). */
 async function settle(page: Page) {
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
 }
 
 /** A screenshot to look at: the part that changed when given, else the whole page. */
@@ -33,14 +35,23 @@ async function accountChoiceWidths(page: Page) {
   await page.evaluate(() => document.fonts.ready);
   return page.evaluate(() => {
     const context = document.createElement("canvas").getContext("2d")!;
-    return [...document.querySelectorAll<HTMLSelectElement>('#transfer select[name="from_account_id"], #transfer select[name="to_account_id"]')]
+    return [
+      ...document.querySelectorAll<HTMLSelectElement>(
+        '#transfer select[name="from_account_id"], #transfer select[name="to_account_id"]',
+      ),
+    ]
       .filter((select) => select.offsetParent !== null)
       .map((select) => {
         const style = getComputedStyle(select);
         context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
         const text = select.selectedOptions[0]?.text ?? "";
         const padding_px = Number.parseInt(style.paddingLeft, 10) + Number.parseInt(style.paddingRight, 10);
-        return { name: select.name, text, text_px: Math.ceil(context.measureText(text).width), room_px: select.clientWidth - padding_px };
+        return {
+          name: select.name,
+          text,
+          text_px: Math.ceil(context.measureText(text).width),
+          room_px: select.clientWidth - padding_px,
+        };
       });
   });
 }
@@ -57,7 +68,10 @@ test.describe("the member app", () => {
         const choices = await accountChoiceWidths(page);
         expect(choices.length, `${tab} at ${viewport.width} px`).toBeGreaterThan(0);
         for (const choice of choices) {
-          expect(choice.text_px, `"${choice.text}" (${choice.name}, ${tab}) at ${viewport.width} px`).toBeLessThanOrEqual(choice.room_px);
+          expect(
+            choice.text_px,
+            `"${choice.text}" (${choice.name}, ${tab}) at ${viewport.width} px`,
+          ).toBeLessThanOrEqual(choice.room_px);
           // The balance is part of the choice, with its cents.
           expect(choice.text).toMatch(/\$[\d,]+\.\d{2}/);
         }
@@ -77,9 +91,13 @@ test.describe("the member app", () => {
       for (const tab of await tabs.all()) {
         const box = (await tab.boundingBox())!;
         expect(box.x, `${await tab.textContent()} at ${viewport.width} px`).toBeGreaterThanOrEqual(0);
-        expect(box.x + box.width, `${await tab.textContent()} at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
+        expect(box.x + box.width, `${await tab.textContent()} at ${viewport.width} px`).toBeLessThanOrEqual(
+          viewport.width,
+        );
       }
-      const overflow = await page.getByRole("tablist", { name: "Transfer type" }).evaluate((list) => list.scrollWidth - list.clientWidth);
+      const overflow = await page
+        .getByRole("tablist", { name: "Transfer type" })
+        .evaluate((list) => list.scrollWidth - list.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
     }
     // The last tab answers a tap on a phone.
@@ -89,7 +107,9 @@ test.describe("the member app", () => {
     await shoot(page, "dashboard-tabs-375", page.locator("#transfer"));
   });
 
-  test("on a phone the history filters fold behind Filters, with the count in use; at desktop width they show", async ({ page }) => {
+  test("on a phone the history filters fold behind Filters, with the count in use; at desktop width they show", async ({
+    page,
+  }) => {
     await page.setViewportSize(PHONE);
     await page.goto("/dashboard/transactions");
     await hydrated(page);
@@ -114,12 +134,15 @@ test.describe("the member app", () => {
     await page.setViewportSize(DESKTOP);
     await page.goto("/dashboard/transactions");
     await expect(filters).toBeHidden();
-    for (const label of ["Account", "Type", "Category", "Status", "From date", "To date"]) await expect(page.getByLabel(label, { exact: true })).toBeVisible();
+    for (const label of ["Account", "Type", "Category", "Status", "From date", "To date"])
+      await expect(page.getByLabel(label, { exact: true })).toBeVisible();
     await expectNoAxeViolations(page);
     await shoot(page, "transactions-1440", page.getByRole("search"));
   });
 
-  test("help opens on a click, not on hover; Escape and a click outside close it; the page stays usable", async ({ page }) => {
+  test("help opens on a click, not on hover; Escape and a click outside close it; the page stays usable", async ({
+    page,
+  }) => {
     await page.setViewportSize(DESKTOP);
     await page.goto("/dashboard");
     await hydrated(page);
@@ -135,7 +158,11 @@ test.describe("the member app", () => {
     await expect(panel).toContainText("support@harborview.example");
     // Not modal: the rest of the page is still there for a screen reader and a pointer.
     await expect(page.getByRole("heading", { name: /Welcome back/ })).toBeVisible();
-    expect(await page.evaluate(() => document.getElementById("main")?.closest("[inert], [aria-hidden='true']")?.outerHTML.slice(0, 80) ?? null)).toBeNull();
+    expect(
+      await page.evaluate(
+        () => document.getElementById("main")?.closest("[inert], [aria-hidden='true']")?.outerHTML.slice(0, 80) ?? null,
+      ),
+    ).toBeNull();
     await page.screenshot({ path: "test-results/new-member-ui/help-open-1440.png" });
     await page.keyboard.press("Escape");
     await expect(panel).toBeHidden();
@@ -157,7 +184,11 @@ test.describe("the member app", () => {
     await hydrated(page);
     await page.getByRole("button", { name: "Open menu" }).click();
     const menu = page.getByRole("navigation", { name: "Banking, mobile" });
-    const icon = (name: string) => menu.getByRole("link", { name, exact: true }).locator("svg").evaluate((svg) => svg.innerHTML);
+    const icon = (name: string) =>
+      menu
+        .getByRole("link", { name, exact: true })
+        .locator("svg")
+        .evaluate((svg) => svg.innerHTML);
     const [dashboard, transactions] = [await icon("Dashboard"), await icon("Transactions")];
     expect(dashboard).not.toBe("");
     expect(transactions).not.toBe(dashboard);
@@ -179,7 +210,10 @@ test.describe("an applicant", () => {
         await expect(header.getByRole("link", { name: "Sign in" })).toHaveCount(0);
         await expect(header.getByRole("link", { name: "Sign up" })).toHaveCount(0);
         await expect(header.getByRole("link", { name: "Your application" })).toBeVisible();
-        await expect(header.getByRole("link", { name: "Your application" })).toHaveAttribute("href", "/pending-approval");
+        await expect(header.getByRole("link", { name: "Your application" })).toHaveAttribute(
+          "href",
+          "/pending-approval",
+        );
       }
       await page.screenshot({ path: `test-results/new-member-ui/applicant-${viewport.width}.png` });
     }
@@ -195,7 +229,9 @@ test.describe("an applicant", () => {
 test.describe("the back office", () => {
   test.use({ signedInAs: STAFF });
 
-  test("Reset Transfer Counts is in the back office's frame, with its navigation, at 1440 and 375 px", async ({ page }) => {
+  test("Reset Transfer Counts is in the back office's frame, with its navigation, at 1440 and 375 px", async ({
+    page,
+  }) => {
     for (const viewport of [DESKTOP, PHONE]) {
       await page.setViewportSize(viewport);
       await page.goto("/admin/reset-transfers");
@@ -228,7 +264,9 @@ test.describe("the back office", () => {
       for (const number of await numbers.all()) {
         // The number's text is on one line: one box for the digits.
         const lines = await number.evaluate((el) => {
-          const text = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && /\d{3} \d{3} \d{4}/.test(n.textContent ?? ""))!;
+          const text = [...el.childNodes].find(
+            (n) => n.nodeType === Node.TEXT_NODE && /\d{3} \d{3} \d{4}/.test(n.textContent ?? ""),
+          )!;
           const range = document.createRange();
           range.selectNodeContents(text);
           return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
@@ -238,7 +276,9 @@ test.describe("the back office", () => {
       // Every account is inside the page: nothing to scroll sideways to, nothing cut.
       for (const item of await accounts.getByRole("listitem").all()) {
         const box = (await item.boundingBox())!;
-        expect(box.x + box.width, `${await item.textContent()} at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
+        expect(box.x + box.width, `${await item.textContent()} at ${viewport.width} px`).toBeLessThanOrEqual(
+          viewport.width,
+        );
       }
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       // The member list shows whole email addresses.

@@ -19,7 +19,15 @@ const MEMBER_PATHS = [
   "/",
   "/_.data",
 ];
-const STAFF_PATHS = ["/admin", "/admin.data", "/admin/outbox", "/admin/audit", "/admin/audit.csv", "/admin/messages", "/admin/reset-transfers"];
+const STAFF_PATHS = [
+  "/admin",
+  "/admin.data",
+  "/admin/outbox",
+  "/admin/audit",
+  "/admin/audit.csv",
+  "/admin/messages",
+  "/admin/reset-transfers",
+];
 
 test("every answer to a signed-in member is no-store", async ({ page, signInAs }) => {
   await signInAs(ALEX);

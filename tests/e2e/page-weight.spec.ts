@@ -14,7 +14,9 @@ const FORM_PAGES = ["/login", "/signup", "/forgot-password", "/calculators"];
 
 async function scriptsBeforeFirstPaint(request: APIRequestContext, path: string): Promise<Map<string, string>> {
   const html = await (await request.get(path)).text();
-  const urls = new Set([...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!));
+  const urls = new Set(
+    [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!),
+  );
   const scripts = new Map<string, string>();
   for (const url of urls) scripts.set(url, await (await request.get(url)).text());
   return scripts;
@@ -42,7 +44,8 @@ async function loginWithChecksHeld(page: Page) {
     held.push(() => route.continue());
   });
   const response = await page.request.get("/login");
-  for (const match of (await response.text()).matchAll(/\b(?:src|href)="(\/assets\/[^"]+\.js)"/g)) upFront.add(match[1]!);
+  for (const match of (await response.text()).matchAll(/\b(?:src|href)="(\/assets\/[^"]+\.js)"/g))
+    upFront.add(match[1]!);
   await page.goto("/login");
   await hydrated(page);
   const posts: string[] = [];

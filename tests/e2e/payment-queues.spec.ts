@@ -1,6 +1,16 @@
 import fs from "node:fs";
 import { expect as baseExpect, test, type Page } from "./fixtures";
-import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, fundedMember, hydrated, inboxCode, watchConsole, type TestMember } from "./support";
+import {
+  DESKTOP,
+  PHONE,
+  STAFF,
+  expectNoAxeViolations,
+  fundedMember,
+  hydrated,
+  inboxCode,
+  watchConsole,
+  type TestMember,
+} from "./support";
 import { readNachaFile } from "../unit/nacha-reader";
 import { buildInboundFile } from "../unit/nacha-inbound-builder";
 
@@ -26,7 +36,11 @@ async function sendAch(page: Page, member: TestMember, payee: string, dollars: s
   const panel = page.getByRole("tabpanel");
   // The member's checking account (the form preselects one only while a single account has money).
   const from = panel.getByLabel("From");
-  const checking = await from.locator("option").evaluateAll((options) => (options as HTMLOptionElement[]).find((o) => o.textContent?.includes("Checking"))?.value ?? "");
+  const checking = await from
+    .locator("option")
+    .evaluateAll(
+      (options) => (options as HTMLOptionElement[]).find((o) => o.textContent?.includes("Checking"))?.value ?? "",
+    );
   await from.selectOption(checking);
   await panel.getByLabel("Bank").selectOption({ label: "JPMorgan Chase Bank (021000021)" });
   await panel.getByLabel("Account number").fill("123456789");
@@ -49,7 +63,12 @@ const STAFF_DROP = `Ray ${STAMP}`;
 /** The exported entry of KEEP's transfer, which the other bank returns at the end. */
 let keepTrace = "";
 
-test("a member sees a pending ACH transfer and cancels it; the money is available again", async ({ page, newMember, pageAs, signInAs }) => {
+test("a member sees a pending ACH transfer and cancels it; the money is available again", async ({
+  page,
+  newMember,
+  pageAs,
+  signInAs,
+}) => {
   member = await fundedMember({ newMember, pageAs }, "queues", "200.00");
   await signInAs(member);
   await sendAch(page, member, DROP, "20.00");
@@ -65,7 +84,9 @@ test("a member sees a pending ACH transfer and cancels it; the money is availabl
   await expectNoAxeViolations(page);
   await page.screenshot({ path: `${SCREENS}/member-payments-pending-375.png`, fullPage: true });
   await drop.getByRole("button", { name: /^Cancel payment MU\d{8}$/ }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Cancelled. $20.00 is available in your account again." })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Cancelled. $20.00 is available in your account again." }),
+  ).toBeVisible();
   await expect(drop.getByText("Cancelled")).toBeVisible();
   await expect(drop.getByRole("button", { name: /Cancel/ })).toHaveCount(0);
   await expect(page.getByTestId("member-payment").filter({ hasText: KEEP }).getByText("Pending")).toBeVisible();
@@ -74,13 +95,20 @@ test("a member sees a pending ACH transfer and cancels it; the money is availabl
   await page.screenshot({ path: `${SCREENS}/member-payments-cancelled-1440.png`, fullPage: true });
 });
 
-test("To US Bank refuses, next to the field, a name the NACHA file cannot carry; a transliterable one goes through", async ({ page, signInAs }) => {
+test("To US Bank refuses, next to the field, a name the NACHA file cannot carry; a transliterable one goes through", async ({
+  page,
+  signInAs,
+}) => {
   await signInAs(member);
   await page.goto("/dashboard?transfer=ach#transfer");
   await hydrated(page);
   const panel = page.getByRole("tabpanel");
   const from = panel.getByLabel("From");
-  const checking = await from.locator("option").evaluateAll((options) => (options as HTMLOptionElement[]).find((o) => o.textContent?.includes("Checking"))?.value ?? "");
+  const checking = await from
+    .locator("option")
+    .evaluateAll(
+      (options) => (options as HTMLOptionElement[]).find((o) => o.textContent?.includes("Checking"))?.value ?? "",
+    );
   await from.selectOption(checking);
   await panel.getByLabel("Bank").selectOption({ label: "JPMorgan Chase Bank (021000021)" });
   await panel.getByLabel("Account number").fill("123456789");
@@ -91,7 +119,11 @@ test("To US Bank refuses, next to the field, a name the NACHA file cannot carry;
   // Accepted before, held, then blanked at export, which failed the file for everyone.
   const name = panel.getByLabel("Name on the account");
   await expect(name).toHaveAttribute("aria-invalid", "true");
-  await expect(panel.getByText('Please write the name in Latin letters: a US bank transfer cannot carry "山", "田", "太", "郎"').first()).toBeVisible();
+  await expect(
+    panel
+      .getByText('Please write the name in Latin letters: a US bank transfer cannot carry "山", "田", "太", "郎"')
+      .first(),
+  ).toBeVisible();
   await expect(panel.getByLabel("One-time code")).toHaveCount(0);
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);
@@ -107,7 +139,9 @@ test("To US Bank refuses, next to the field, a name the NACHA file cannot carry;
 test.describe("staff", () => {
   test.use({ signedInAs: STAFF });
 
-  test("see the queues at 1440 and 375 px (axe clean), cancel one, export the rest as a NACHA file and download it again", async ({ page }) => {
+  test("see the queues at 1440 and 375 px (axe clean), cancel one, export the rest as a NACHA file and download it again", async ({
+    page,
+  }) => {
     const errors = watchConsole(page);
     await page.goto("/admin/queues");
     await hydrated(page);
@@ -127,11 +161,16 @@ test.describe("staff", () => {
 
     const staffDrop = ach.getByTestId("queued-payment").filter({ hasText: STAFF_DROP });
     await staffDrop.getByRole("button", { name: /^Cancel MU\d{8} to / }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Payment cancelled; $40.00 is available to the member again." })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: "Payment cancelled; $40.00 is available to the member again." }),
+    ).toBeVisible();
     await expect(staffDrop).toHaveCount(0);
 
     await ach.getByRole("button", { name: "Export as NACHA file" }).click();
-    const done = page.getByRole("status").filter({ hasText: /ACH transfers? \(\$[\d,.]+\) exported as ach-\d{4}-\d{2}-\d{2}-[A-Z0-9]-\d+\.ach, effective \d{4}-\d{2}-\d{2}\./ });
+    const done = page.getByRole("status").filter({
+      hasText:
+        /ACH transfers? \(\$[\d,.]+\) exported as ach-\d{4}-\d{2}-\d{2}-[A-Z0-9]-\d+\.ach, effective \d{4}-\d{2}-\d{2}\./,
+    });
     await expect(done).toBeVisible();
     const fileName = /ach-[^ ]+\.ach/.exec((await done.textContent()) ?? "")![0];
     await expect(ach.getByTestId("queued-payment").filter({ hasText: KEEP })).toHaveCount(0);
@@ -142,18 +181,28 @@ test.describe("staff", () => {
     await page.screenshot({ path: `${SCREENS}/queues-exported-1440.png`, fullPage: true });
 
     const row = page.getByTestId("export-file").filter({ hasText: fileName });
-    const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: `Download ${fileName}` }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      row.getByRole("link", { name: `Download ${fileName}` }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(fileName);
     const file = readNachaFile(fs.readFileSync((await download.path())!, "utf8"));
     const entry = file.batches.flatMap((b) => b.entries).find((e) => e.individual_name === KEEP.toUpperCase());
     expect(entry).toMatchObject({ amount_cents: 3_000, account_number: "123456789", rdfi: "02100002" });
     keepTrace = entry!.trace_number;
-    expect(file.batches.flatMap((b) => b.entries).some((e) => e.individual_name === DROP.toUpperCase() || e.individual_name === STAFF_DROP.toUpperCase())).toBe(false);
+    expect(
+      file.batches
+        .flatMap((b) => b.entries)
+        .some((e) => e.individual_name === DROP.toUpperCase() || e.individual_name === STAFF_DROP.toUpperCase()),
+    ).toBe(false);
     expect(errors).toEqual([]);
   });
 });
 
-test("the member then sees the transfer Sent with the file's effective date, and the staff cancel as Cancelled", async ({ page, signInAs }) => {
+test("the member then sees the transfer Sent with the file's effective date, and the staff cancel as Cancelled", async ({
+  page,
+  signInAs,
+}) => {
   await signInAs(member);
   await page.goto("/dashboard/payments");
   const keep = page.getByTestId("member-payment").filter({ hasText: KEEP });
@@ -194,15 +243,33 @@ test.describe("the other bank returns it", () => {
   test("staff upload the return of the member's transfer (R03)", async ({ page }) => {
     expect(keepTrace).not.toBe("");
     const text = buildInboundFile(
-      [{ company_name: `Ret ${STAMP}`.slice(0, 16), odfi: "02100002", entries: [{ code: "21", account_number: "123456789", amount_cents: 3_000, name: KEEP, return_of: { reason: "R03", original_trace: keepTrace } }] }],
+      [
+        {
+          company_name: `Ret ${STAMP}`.slice(0, 16),
+          odfi: "02100002",
+          entries: [
+            {
+              code: "21",
+              account_number: "123456789",
+              amount_cents: 3_000,
+              name: KEEP,
+              return_of: { reason: "R03", original_trace: keepTrace },
+            },
+          ],
+        },
+      ],
       { modifier: "Q" },
     );
     await page.goto("/admin/queues");
     await hydrated(page);
     const achIn = page.getByTestId("queue-ach-in");
-    await achIn.getByLabel("Inbound NACHA file from the Federal Reserve").setInputFiles({ name: `ret-${STAMP}.ach`, mimeType: "text/plain", buffer: Buffer.from(text) });
+    await achIn
+      .getByLabel("Inbound NACHA file from the Federal Reserve")
+      .setInputFiles({ name: `ret-${STAMP}.ach`, mimeType: "text/plain", buffer: Buffer.from(text) });
     await achIn.getByRole("button", { name: "Upload and post" }).click();
-    await expect(page.getByRole("status").filter({ hasText: `ret-${STAMP}.ach: 1 entry, 0 posted, 0 returned` })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: `ret-${STAMP}.ach: 1 entry, 0 posted, 0 returned` }),
+    ).toBeVisible();
   });
 });
 
@@ -211,7 +278,9 @@ test("the member sees the returned transfer as Returned, with why, not Sent", as
   await page.goto("/dashboard/payments");
   const keep = page.getByTestId("member-payment").filter({ hasText: KEEP });
   await expect(keep.getByText("Returned", { exact: true })).toBeVisible();
-  await expect(keep.getByTestId("return-reason")).toHaveText("The other bank sent it back: No account or unable to locate account. The money is back in your account.");
+  await expect(keep.getByTestId("return-reason")).toHaveText(
+    "The other bank sent it back: No account or unable to locate account. The money is back in your account.",
+  );
   await expect(keep.getByText("Sent", { exact: true })).toHaveCount(0);
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);
@@ -220,7 +289,10 @@ test("the member sees the returned transfer as Returned, with why, not Sent", as
   }
   await page.setViewportSize(DESKTOP);
   await page.goto("/dashboard/transactions");
-  const row = page.getByRole("table", { name: "Transactions, newest first" }).getByRole("row").filter({ hasText: `Transfer to ${KEEP}` });
+  const row = page
+    .getByRole("table", { name: "Transactions, newest first" })
+    .getByRole("row")
+    .filter({ hasText: `Transfer to ${KEEP}` });
   await expect(row.getByText("Returned", { exact: true }).first()).toBeVisible();
   await expect(row.getByText("No account or unable to locate account").first()).toBeVisible();
   await page.screenshot({ path: `${SCREENS}/member-history-returned-1440.png`, fullPage: true });

@@ -26,7 +26,10 @@ test.describe("every public page", () => {
   }
 });
 
-test("no internal link on any public page leads to a missing page or an error, loaded whole or by a click", async ({ page, request }) => {
+test("no internal link on any public page leads to a missing page or an error, loaded whole or by a click", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   const seen = new Set<string>();
   const broken: string[] = [];
@@ -64,24 +67,38 @@ test("no public page promises a feature that does not work yet", async ({ browse
   const queue: string[] = [...PUBLIC_PAGES, "/login", "/signup", "/forgot-password", "/registration-success"];
   const seen = new Set(queue);
   const promises: string[] = [];
-  const signedInAreas = /^\/(admin|dashboard|settings|logout|demo|pending-approval|not-approved|change-password|reset-password|session)(\/|\.|$)/;
+  const signedInAreas =
+    /^\/(admin|dashboard|settings|logout|demo|pending-approval|not-approved|change-password|reset-password|session)(\/|\.|$)/;
   while (queue.length > 0) {
     const path = queue.shift()!;
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);
     const { text, links } = await page.evaluate(() => {
       const parts = [document.title];
-      for (const el of document.querySelectorAll("meta[name='description'], meta[property^='og:']")) parts.push(el.getAttribute("content") ?? "");
-      for (const el of document.querySelectorAll("[aria-label], [title], img[alt]")) parts.push(el.getAttribute("aria-label") ?? el.getAttribute("title") ?? el.getAttribute("alt") ?? "");
+      for (const el of document.querySelectorAll("meta[name='description'], meta[property^='og:']"))
+        parts.push(el.getAttribute("content") ?? "");
+      for (const el of document.querySelectorAll("[aria-label], [title], img[alt]"))
+        parts.push(el.getAttribute("aria-label") ?? el.getAttribute("title") ?? el.getAttribute("alt") ?? "");
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) if (!node.parentElement?.closest("script, style, template")) parts.push(node.textContent ?? "");
-      return { text: parts.join(" \n "), links: [...document.querySelectorAll("a[href]")].map((a) => (a as HTMLAnchorElement).href) };
+      for (let node = walker.nextNode(); node; node = walker.nextNode())
+        if (!node.parentElement?.closest("script, style, template")) parts.push(node.textContent ?? "");
+      return {
+        text: parts.join(" \n "),
+        links: [...document.querySelectorAll("a[href]")].map((a) => (a as HTMLAnchorElement).href),
+      };
     });
-    for (const promise of promisesOfMissingFeatures(text)) promises.push(`${path}: names ${promise.name} ("${promise.words}")`);
+    for (const promise of promisesOfMissingFeatures(text))
+      promises.push(`${path}: names ${promise.name} ("${promise.words}")`);
     for (const href of links) {
       const url = new URL(href);
       const target = url.pathname + url.search;
-      if (url.origin !== new URL(baseURL!).origin || signedInAreas.test(url.pathname) || /\.[a-z]+$/.test(url.pathname) || seen.has(target)) continue;
+      if (
+        url.origin !== new URL(baseURL!).origin ||
+        signedInAreas.test(url.pathname) ||
+        /\.[a-z]+$/.test(url.pathname) ||
+        seen.has(target)
+      )
+        continue;
       seen.add(target);
       queue.push(target);
     }

@@ -37,17 +37,23 @@ test.describe("reset transfer counts", () => {
     await expectNoAxeViolations(page);
 
     await row.getByRole("button", { name: `Reset transfer count for ${member.email}` }).click();
-    await expect(page.getByText(`Reset transfer count for ${member.email}`, { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(`Reset transfer count for ${member.email}`, { exact: true })).toBeVisible({
+      timeout: 15_000,
+    });
 
     await page.getByRole("link", { name: "Initiate Reset All Transfer Counts" }).click();
-    await expect(page.getByText("Are you sure you want to reset all transfer counts? This action cannot be undone.")).toBeVisible();
+    await expect(
+      page.getByText("Are you sure you want to reset all transfer counts? This action cannot be undone."),
+    ).toBeVisible();
     await expectNoAxeViolations(page);
     await page.getByRole("link", { name: "Cancel" }).click();
     await expect(page.getByText("Are you sure you want to reset all transfer counts?")).toBeHidden();
 
     await page.getByRole("link", { name: "Initiate Reset All Transfer Counts" }).click();
     await page.getByRole("button", { name: "Confirm Reset All" }).click();
-    await expect(page.getByText(/^Successfully reset \d+ users\. \d+ users skipped\.$/)).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(/^Successfully reset \d+ users\. \d+ users skipped\.$/)).toBeVisible({
+      timeout: 15_000,
+    });
     expect(errors).toEqual([]);
 
     await page.setViewportSize(PHONE);
@@ -63,7 +69,9 @@ test.describe("reset transfer counts", () => {
     await page.keyboard.press("Enter");
     await expect(page.getByRole("button", { name: "Confirm Reset All" })).toBeFocused();
     await page.keyboard.press("Enter");
-    await expect(page.getByText(/^Successfully reset \d+ users\. \d+ users skipped\.$/)).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(/^Successfully reset \d+ users\. \d+ users skipped\.$/)).toBeVisible({
+      timeout: 15_000,
+    });
   });
 
   test("a page address that the list never makes is refused with 400", async ({ page }) => {
@@ -77,7 +85,10 @@ test.describe("reset transfer counts", () => {
     await signInAs(member);
     await page.goto("/admin/reset-transfers");
     await expect(page).toHaveURL(/\/dashboard/);
-    const refused = await page.request.post("/admin/reset-transfers", { headers: { Origin: new URL(baseURL!).origin }, form: { intent: "reset-all" } });
+    const refused = await page.request.post("/admin/reset-transfers", {
+      headers: { Origin: new URL(baseURL!).origin },
+      form: { intent: "reset-all" },
+    });
     expect(refused.status()).toBe(403);
   });
 });

@@ -1,5 +1,16 @@
 import { expect, test, type BrowserContext, type Page } from "./fixtures";
-import { DESKTOP, PHONE, STAFF, createMember, expectNoAxeViolations, makePng, signIn, totp, watchConsole, type TestMember } from "./support";
+import {
+  DESKTOP,
+  PHONE,
+  STAFF,
+  createMember,
+  expectNoAxeViolations,
+  makePng,
+  signIn,
+  totp,
+  watchConsole,
+  type TestMember,
+} from "./support";
 
 /**
  * Profile Settings and Account Settings (docs/product.md#settings) from the public site's signed-in
@@ -39,7 +50,10 @@ async function openFromDesktopMenu(page: Page, item: "Profile Settings" | "Accou
 }
 
 test.describe("settings dialogs", () => {
-  test("profile settings at 1440 px: details, a real PNG, refusals, and the avatar in the top bar", async ({ page, baseURL }) => {
+  test("profile settings at 1440 px: details, a real PNG, refusals, and the avatar in the top bar", async ({
+    page,
+    baseURL,
+  }) => {
     const errors = watchConsole(page);
     await page.setViewportSize(DESKTOP);
     await asSharedMember(page);
@@ -63,7 +77,11 @@ test.describe("settings dialogs", () => {
     const chooser = dialog.getByLabel(/^Choose a profile picture/);
     await chooser.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture") });
     await expect(dialog.getByText("Please select an image file")).toBeVisible();
-    await chooser.setInputFiles({ name: "huge.png", mimeType: "image/png", buffer: Buffer.concat([makePng(), Buffer.alloc(5 * 1024 * 1024)]) });
+    await chooser.setInputFiles({
+      name: "huge.png",
+      mimeType: "image/png",
+      buffer: Buffer.concat([makePng(), Buffer.alloc(5 * 1024 * 1024)]),
+    });
     await expect(dialog.getByText("Image size should be less than 5MB")).toBeVisible();
 
     await chooser.setInputFiles({ name: "me.png", mimeType: "image/png", buffer: makePng(96) });
@@ -82,7 +100,10 @@ test.describe("settings dialogs", () => {
     await expect(page.getByRole("button", { name: "Account menu for Riley Tester" })).toBeFocused();
     const refused = await page.request.post("/settings/profile", {
       headers: { Origin: new URL(baseURL!).origin },
-      multipart: { intent: "image", image: { name: "fake.png", mimeType: "image/png", buffer: Buffer.from("GIF89a not really") } },
+      multipart: {
+        intent: "image",
+        image: { name: "fake.png", mimeType: "image/png", buffer: Buffer.from("GIF89a not really") },
+      },
     });
     expect(refused.status()).toBe(400);
     expect(errors).toEqual([]);
@@ -121,7 +142,9 @@ test.describe("settings dialogs", () => {
     await page.keyboard.press("Escape");
     await page.getByLabel("Menu", { exact: true }).click();
     await page.getByRole("link", { name: "Account Settings" }).click();
-    await expect(page.getByRole("dialog", { name: "Account Settings" }).getByRole("switch", { name: /SMS notifications/ })).toBeChecked();
+    await expect(
+      page.getByRole("dialog", { name: "Account Settings" }).getByRole("switch", { name: /SMS notifications/ }),
+    ).toBeChecked();
   });
 
   test("the settings pages work without JavaScript", async ({ browser, baseURL }) => {
@@ -135,7 +158,9 @@ test.describe("settings dialogs", () => {
       await page.getByRole("button", { name: "Save profile" }).click();
       await expect(page.getByText("Profile updated successfully")).toBeVisible();
       await expect(page.getByLabel("Phone")).toHaveValue("(555) 010-7777");
-      await page.getByLabel(/^Choose a profile picture/).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: makePng(48) });
+      await page
+        .getByLabel(/^Choose a profile picture/)
+        .setInputFiles({ name: "me.png", mimeType: "image/png", buffer: makePng(48) });
       await page.getByRole("button", { name: "Upload picture" }).click();
       await expect(page.getByText("Profile updated successfully")).toBeVisible();
 

@@ -58,7 +58,11 @@ test("after a wrong password, typing the right one signs in", async ({ page, bro
   }
 });
 
-test("after 'An account with this email already exists.', the application is saved with the newly typed password", async ({ page, browser, baseURL }) => {
+test("after 'An account with this email already exists.', the application is saved with the newly typed password", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const email = uniqueEmail("retry-signup");
   await page.goto("/signup");
   await fillApplication(page, applicationAnswers(ALEX.email, "First attempt passphrase 1", RETRY_NAMES));
@@ -70,7 +74,9 @@ test("after 'An account with this email already exists.', the application is sav
   await form.locator('[name="email"]').fill(email);
   await typeInto(page, "password", PASSWORD);
   await typeInto(page, "confirm_password", PASSWORD);
-  await form.locator('[name="id_document"]').setInputFiles({ name: "id.png", mimeType: "image/png", buffer: makePng() });
+  await form
+    .locator('[name="id_document"]')
+    .setInputFiles({ name: "id.png", mimeType: "image/png", buffer: makePng() });
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/\/registration-success$/, SLOW);
 

@@ -1,6 +1,19 @@
 import crypto from "node:crypto";
 import { expect, test, type Browser, type BrowserContext, type Page } from "./fixtures";
-import { DESKTOP, PHONE, STAFF, TEMPORARY_PASSWORD, createMember, expectNoAxeViolations, hydrated, makePng, openMemberDetails, signIn, uniqueEmail, watchConsole } from "./support";
+import {
+  DESKTOP,
+  PHONE,
+  STAFF,
+  TEMPORARY_PASSWORD,
+  createMember,
+  expectNoAxeViolations,
+  hydrated,
+  makePng,
+  openMemberDetails,
+  signIn,
+  uniqueEmail,
+  watchConsole,
+} from "./support";
 
 /**
  * Staff-made identities (docs/product.md#create-new-user): a member created by staff with a
@@ -22,18 +35,30 @@ test.beforeAll(async ({ browser, baseURL, sessions }) => {
   await staff.close();
 });
 
-async function staffPage(browser: Browser, baseURL: string, options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
+async function staffPage(
+  browser: Browser,
+  baseURL: string,
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<Page> {
   const context = await browser.newContext({ baseURL, storageState: staffState, ...options });
   return context.newPage();
 }
 
 /** A context of its own address (fixtures.ts), for a second person in the same test. */
-async function personContext(browser: Browser, baseURL: string, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
+async function personContext(
+  browser: Browser,
+  baseURL: string,
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<BrowserContext> {
   const address = `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}`;
   return browser.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": address }, ...options });
 }
 
-test("a member created by staff signs in with the temporary password and the emailed code, and must choose a new one", async ({ page, browser, baseURL }) => {
+test("a member created by staff signs in with the temporary password and the emailed code, and must choose a new one", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(150_000);
   const errors = watchConsole(page);
   const email = uniqueEmail("temporary");
@@ -131,7 +156,9 @@ test("without JavaScript the temporary password is replaced the same way", async
     await page.getByLabel("New password", { exact: true }).fill("Password2024!");
     await page.getByLabel("Confirm new password").fill("Password2024!");
     await page.getByRole("button", { name: "Save new password" }).click();
-    await expect(page.getByText("This password is too common. Please choose one that is harder to guess.")).toBeVisible();
+    await expect(
+      page.getByText("This password is too common. Please choose one that is harder to guess."),
+    ).toBeVisible();
     await page.getByLabel("Temporary password").fill(member.password);
     await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel("Confirm new password").fill(NEW_PASSWORD);
@@ -142,7 +169,10 @@ test("without JavaScript the temporary password is replaced the same way", async
   }
 });
 
-test("staff upload a member's profile image in the detail pane; a file that is not an image gets its message", async ({ browser, baseURL }) => {
+test("staff upload a member's profile image in the detail pane; a file that is not an image gets its message", async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(150_000);
   const page = await staffPage(browser, baseURL!);
   const errors = watchConsole(page);
@@ -156,14 +186,18 @@ test("staff upload a member's profile image in the detail pane; a file that is n
   await expect(pane.locator("img[data-member-image]")).toHaveCount(0);
 
   // Not an image: the message at once, next to the field, and nothing is sent.
-  await form.getByLabel("Profile image").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+  await form
+    .getByLabel("Profile image")
+    .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
   await expect(form.getByText("Please select an image file")).toBeVisible();
   await form.getByRole("button", { name: "Upload image" }).click();
   await expect(form.getByText("Please select an image file")).toBeVisible();
   await expectNoAxeViolations(page);
 
   // A real PNG: stored, and shown in the header.
-  await form.getByLabel("Profile image").setInputFiles({ name: "face.png", mimeType: "image/png", buffer: makePng(96) });
+  await form
+    .getByLabel("Profile image")
+    .setInputFiles({ name: "face.png", mimeType: "image/png", buffer: makePng(96) });
   await expect(form.getByText("Please select an image file")).toHaveCount(0);
   await form.getByRole("button", { name: "Upload image" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Profile image updated." })).toBeVisible({ timeout: 20_000 });
@@ -189,14 +223,23 @@ test("staff upload a member's profile image in the detail pane; a file that is n
   const plain = await staffPage(browser, baseURL!, { javaScriptEnabled: false });
   await openMemberDetails(plain, member.email);
   const plainForm = plain.getByRole("form", { name: /Profile image of/ });
-  await plainForm.getByLabel("Profile image").setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not really a png") });
+  await plainForm
+    .getByLabel("Profile image")
+    .setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not really a png") });
   await plainForm.getByRole("button", { name: "Upload image" }).click();
-  await expect(plain.getByRole("form", { name: /Profile image of/ }).getByText("Please select an image file")).toBeVisible();
-  await expect(plain.getByRole("alert").filter({ hasText: "Failed to update profile image: Please select an image file" })).toBeVisible();
+  await expect(
+    plain.getByRole("form", { name: /Profile image of/ }).getByText("Please select an image file"),
+  ).toBeVisible();
+  await expect(
+    plain.getByRole("alert").filter({ hasText: "Failed to update profile image: Please select an image file" }),
+  ).toBeVisible();
   await plain.context().close();
 });
 
-test("the back office has Reset Transfer Counts: in its menu and as a box in the detail pane", async ({ browser, baseURL }) => {
+test("the back office has Reset Transfer Counts: in its menu and as a box in the detail pane", async ({
+  browser,
+  baseURL,
+}) => {
   const page = await staffPage(browser, baseURL!);
   await page.goto("/admin");
   const nav = page.getByRole("navigation", { name: "Back office" });

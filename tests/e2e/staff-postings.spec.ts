@@ -3,7 +3,16 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, hydrated, openMemberDetails, watchConsole, type TestMember } from "./support";
+import {
+  DESKTOP,
+  PHONE,
+  STAFF,
+  expectNoAxeViolations,
+  hydrated,
+  openMemberDetails,
+  watchConsole,
+  type TestMember,
+} from "./support";
 
 /**
  * The back office's Add Transactions, Pause outgoing payments and Currency rates as staff
@@ -30,7 +39,10 @@ async function openMember(page: Page, email: string, options: { hydrate?: boolea
   return page.getByRole("region", { name: "Add Transactions" });
 }
 
-test("add rows by hand: add and remove rows (the last stays), post, the balance follows; axe clean at 1440 and 375 px", async ({ pageAs, newMember }) => {
+test("add rows by hand: add and remove rows (the last stays), post, the balance follows; axe clean at 1440 and 375 px", async ({
+  pageAs,
+  newMember,
+}) => {
   test.setTimeout(180_000);
   member = await newMember("postings");
   const page = await pageAs(STAFF);
@@ -72,7 +84,9 @@ test("add rows by hand: add and remove rows (the last stays), post, the balance 
   const pendingRow = list.getByRole("listitem").filter({ hasText: "Transfer from another bank" });
   await expect(pendingRow.getByText("Pending", { exact: true })).toBeVisible();
   await pendingRow.getByRole("link", { name: /^Post transaction/ }).click();
-  await expect(pendingRow.getByText(/^Post pending transaction #\d+\? It completes now and the balance moves\./)).toBeVisible();
+  await expect(
+    pendingRow.getByText(/^Post pending transaction #\d+\? It completes now and the balance moves\./),
+  ).toBeVisible();
   await pendingRow.getByRole("button", { name: "Confirm post" }).click();
   await expect(list.getByText("Pending transaction posted: the balance is updated")).toBeVisible();
   await expect(pendingRow.getByText("Completed", { exact: true })).toBeVisible();
@@ -84,21 +98,37 @@ test("a bad row by hand is refused by row and nothing is lost from the table", a
   const page = await pageAs(STAFF);
   const section = await openMember(page, member.email);
   await section.getByLabel("Amount ($)").first().fill("5.00");
-  await section.getByLabel("Description").first().fill("=HYPERLINK(\"https://evil.example\")");
+  await section.getByLabel("Description").first().fill('=HYPERLINK("https://evil.example")');
   await section.getByLabel("Category").first().selectOption("Other");
   await section.getByRole("button", { name: "Add Transactions" }).click();
-  await expect(section.getByRole("alert").filter({ hasText: /^Failed to add transactions: 1 row has an error: row 1: Description starts with = \+ - or @/ })).toBeVisible();
-  await expect(section.getByLabel("Description").first()).toHaveValue("=HYPERLINK(\"https://evil.example\")");
+  await expect(
+    section.getByRole("alert").filter({
+      hasText: /^Failed to add transactions: 1 row has an error: row 1: Description starts with = \+ - or @/,
+    }),
+  ).toBeVisible();
+  await expect(section.getByLabel("Description").first()).toHaveValue('=HYPERLINK("https://evil.example")');
   await expectNoAxeViolations(page);
 });
 
 test("Download Template: the header and one example row", async ({ pageAs }) => {
   const page = await pageAs(STAFF);
   const section = await openMember(page, member.email);
-  const [download] = await Promise.all([page.waitForEvent("download"), section.getByRole("link", { name: "Download Template" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    section.getByRole("link", { name: "Download Template" }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe("transactions-template.csv");
   const records = parse(fs.readFileSync((await download.path())!)) as string[][];
-  expect(records[0]).toEqual(["Account Type", "Transaction Type", "Amount", "Description", "Category", "Date", "Time", "Status"]);
+  expect(records[0]).toEqual([
+    "Account Type",
+    "Transaction Type",
+    "Amount",
+    "Description",
+    "Category",
+    "Date",
+    "Time",
+    "Status",
+  ]);
   expect(records).toHaveLength(2);
   expect(records[1]!.slice(0, 5)).toEqual(["Checking", "credit", "125.50", "Payroll deposit, ACME Corp", "Income"]);
 });
@@ -113,11 +143,20 @@ test("Upload CSV: a valid file posts; an invalid one lists its lines and posts n
 
   await section.getByLabel(/^CSV file/).setInputFiles(path.join(FIXTURES, "impossible-date.csv"));
   await section.getByRole("button", { name: "Upload CSV" }).click();
-  await expect(section.getByRole("alert").filter({ hasText: 'Failed to parse CSV file: 1 line has an error: line 2: Date "2024-02-31" is not a real date (YYYY-MM-DD)' })).toBeVisible();
+  await expect(
+    section.getByRole("alert").filter({
+      hasText:
+        'Failed to parse CSV file: 1 line has an error: line 2: Date "2024-02-31" is not a real date (YYYY-MM-DD)',
+    }),
+  ).toBeVisible();
   await expect(section.getByRole("list", { name: "Errors by line" })).toContainText("Line 2:");
   await section.getByLabel(/^CSV file/).setInputFiles(path.join(FIXTURES, "header-other-order.csv"));
   await section.getByRole("button", { name: "Upload CSV" }).click();
-  await expect(section.getByRole("alert").filter({ hasText: /^Failed to parse CSV file: line 1 must be the header Account Type,Transaction Type/ })).toBeVisible();
+  await expect(
+    section
+      .getByRole("alert")
+      .filter({ hasText: /^Failed to parse CSV file: line 1 must be the header Account Type,Transaction Type/ }),
+  ).toBeVisible();
   await expect(balance(page, "$135.50")).toBeVisible();
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);
@@ -149,12 +188,20 @@ test("without JavaScript: the table posts to the Add Transactions page, which sh
 test("a file over 2 MB is refused in the page before it is sent, with the limit", async ({ pageAs }) => {
   const page = await pageAs(STAFF);
   const section = await openMember(page, member.email);
-  await section.getByLabel(/^CSV file/).setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: Buffer.alloc(3 * 1024 * 1024, 0x41) });
-  await expect(section.getByRole("alert").filter({ hasText: "Failed to parse CSV file: the file is 3.0 MB; the limit is 10,000 rows and 2 MB per file" })).toBeVisible();
+  await section
+    .getByLabel(/^CSV file/)
+    .setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: Buffer.alloc(3 * 1024 * 1024, 0x41) });
+  await expect(
+    section
+      .getByRole("alert")
+      .filter({ hasText: "Failed to parse CSV file: the file is 3.0 MB; the limit is 10,000 rows and 2 MB per file" }),
+  ).toBeVisible();
   await expect(section.getByRole("button", { name: "Upload CSV" })).toBeDisabled();
 });
 
-test("Pause outgoing payments: the member's To US Bank and International say Transaction Denied, until resumed", async ({ pageAs }) => {
+test("Pause outgoing payments: the member's To US Bank and International say Transaction Denied, until resumed", async ({
+  pageAs,
+}) => {
   const page = await pageAs(STAFF);
   const memberPage = await pageAs(member);
   // Each visit has its own address: a second goto to the same one would only move to the anchor.
@@ -198,7 +245,9 @@ test("Pause outgoing payments: the member's To US Bank and International say Tra
   await expect(memberPage.getByText("Transaction Denied")).toHaveCount(0);
 });
 
-test("Currency rates: a currency without a rate cannot be chosen by members (shown disabled, no rate); once staff set one, it can", async ({ pageAs }) => {
+test("Currency rates: a currency without a rate cannot be chosen by members (shown disabled, no rate); once staff set one, it can", async ({
+  pageAs,
+}) => {
   const page = await pageAs(STAFF);
   const memberPage = await pageAs(member);
   let visit = 0;
@@ -222,7 +271,9 @@ test("Currency rates: a currency without a rate cannot be chosen by members (sho
   await page.getByRole("textbox", { name: "USD per unit" }).fill("abc");
   await page.getByRole("button", { name: "Save rate" }).click();
   await expect(page.getByRole("textbox", { name: "USD per unit" })).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByRole("textbox", { name: "USD per unit" })).toHaveAccessibleDescription(/Please enter the US dollars for one unit/);
+  await expect(page.getByRole("textbox", { name: "USD per unit" })).toHaveAccessibleDescription(
+    /Please enter the US dollars for one unit/,
+  );
   await page.getByRole("textbox", { name: "USD per unit" }).fill("0.0951");
   await page.getByRole("button", { name: "Save rate" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Rate for SEK saved." })).toBeVisible();

@@ -1,6 +1,17 @@
 import crypto from "node:crypto";
 import { expect, test } from "./fixtures";
-import { APPROVER, DESKTOP, NO_SESSION, PHONE, STAFF, STAFF_PASSWORD, expectNoAxeViolations, hydrated, uniqueEmail, watchConsole } from "./support";
+import {
+  APPROVER,
+  DESKTOP,
+  NO_SESSION,
+  PHONE,
+  STAFF,
+  STAFF_PASSWORD,
+  expectNoAxeViolations,
+  hydrated,
+  uniqueEmail,
+  watchConsole,
+} from "./support";
 
 /**
  * Staff role grants under dual control (docs/product.md#staff-role-grants): Dana (staff) asks for
@@ -10,7 +21,12 @@ import { APPROVER, DESKTOP, NO_SESSION, PHONE, STAFF, STAFF_PASSWORD, expectNoAx
  */
 test.use({ signedInAs: STAFF });
 
-test("one admin asks for a reviewer account, another approves it in Queues, and the reviewer sets their own password", async ({ page, pageAs, browser, baseURL }) => {
+test("one admin asks for a reviewer account, another approves it in Queues, and the reviewer sets their own password", async ({
+  page,
+  pageAs,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(240_000);
   const errors = watchConsole(page);
   const email = uniqueEmail("granted");
@@ -30,7 +46,9 @@ test("one admin asks for a reviewer account, another approves it in Queues, and 
   await dialog.getByLabel("State").fill("NH");
   await dialog.getByLabel("ZIP code").fill("03801");
   await dialog.getByRole("button", { name: "Request staff account" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Request filed. Another admin must approve the staff role in Queues" })).toBeVisible({ timeout: 20_000 });
+  await expect(
+    page.getByRole("status").filter({ hasText: "Request filed. Another admin must approve the staff role in Queues" }),
+  ).toBeVisible({ timeout: 20_000 });
 
   // The one who asked sees the request without the buttons.
   await page.goto("/admin/queues");
@@ -52,10 +70,18 @@ test("one admin asks for a reviewer account, another approves it in Queues, and 
     await expectNoAxeViolations(approver);
   }
   await item.getByRole("button", { name: "Approve role" }).click();
-  await expect(section.getByText("Approved. The staff account exists now; a link to set their own password was emailed to the address shown.")).toBeVisible({ timeout: 20_000 });
+  await expect(
+    section.getByText(
+      "Approved. The staff account exists now; a link to set their own password was emailed to the address shown.",
+    ),
+  ).toBeVisible({ timeout: 20_000 });
 
   // The reviewer: the set-up link from their mail, their own password, then the emailed code.
-  const context = await browser.newContext({ baseURL, storageState: NO_SESSION, extraHTTPHeaders: { "X-Forwarded-For": `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}` } });
+  const context = await browser.newContext({
+    baseURL,
+    storageState: NO_SESSION,
+    extraHTTPHeaders: { "X-Forwarded-For": `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}` },
+  });
   const reviewer = await context.newPage();
   await reviewer.goto(`/demo/inbox?to=${encodeURIComponent(email)}`);
   await reviewer.getByRole("link", { name: "Open the reset link" }).first().click();

@@ -28,10 +28,19 @@ function cents(text: string): number {
 
 /** The CSV's fields (RFC 4180, quoted fields may hold commas). */
 function csvRows(csv: string): string[][] {
-  return csv.trim().split("\r\n").map((line) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((m) => m[1]!.replace(/^"|"$/g, "").replace(/""/g, '"'))).map((r) => r.slice(0, 10));
+  return csv
+    .trim()
+    .split("\r\n")
+    .map((line) =>
+      [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((m) => m[1]!.replace(/^"|"$/g, "").replace(/""/g, '"')),
+    )
+    .map((r) => r.slice(0, 10));
 }
 
-test("a member downloads last month's statement; its text shows the balances and every transaction; axe-clean at 1440 and 375 px", async ({ page, signInAs }) => {
+test("a member downloads last month's statement; its text shows the balances and every transaction; axe-clean at 1440 and 375 px", async ({
+  page,
+  signInAs,
+}) => {
   const errors = watchConsole(page);
   await signInAs(ALEX);
   await page.goto("/dashboard", { timeout: 120_000 });
@@ -56,7 +65,9 @@ test("a member downloads last month's statement; its text shows the balances and
   // The member's own history for the account and month, from the app's CSV export.
   const [year, mon] = month!.split("-").map(Number) as [number, number];
   const last_day = new Date(Date.UTC(year, mon, 0)).getUTCDate();
-  const csv = await page.request.get(`/dashboard/transactions.csv?account=${account_id}&from=${month}-01&to=${month}-${last_day}`);
+  const csv = await page.request.get(
+    `/dashboard/transactions.csv?account=${account_id}&from=${month}-01&to=${month}-${last_day}`,
+  );
   expect(csv.ok()).toBe(true);
   const rows = csvRows(await csv.text()).slice(1);
   const posted = rows.filter((r) => r[6] === "Completed" || r[6] === "Reversed");
@@ -100,7 +111,13 @@ test("a member downloads last month's statement; its text shows the balances and
   await hydrated(page);
   const email = checking.getByRole("button", { name: /^Email it to me: / }).first();
   await email.click();
-  await expect(checking.getByText(new RegExp(`^We emailed your [A-Z][a-z]+ \\d{4} statement for Personal Checking .+ to ${ALEX.email.replace(/[.]/g, "\\.")}\\.$`))).toBeVisible();
+  await expect(
+    checking.getByText(
+      new RegExp(
+        `^We emailed your [A-Z][a-z]+ \\d{4} statement for Personal Checking .+ to ${ALEX.email.replace(/[.]/g, "\\.")}\\.$`,
+      ),
+    ),
+  ).toBeVisible();
   await expectNoAxeViolations(page);
   await page.screenshot({ path: `${SCREENS}/statements-emailed-375.png`, fullPage: true });
   await page.setViewportSize(DESKTOP);

@@ -9,9 +9,15 @@ import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, fundedMember, hydrated, o
  */
 test.setTimeout(300_000);
 
-const LOCKED = "Too many wrong codes. For your security, transfers and card services that need a code are locked for 15 minutes. We have emailed you.";
+const LOCKED =
+  "Too many wrong codes. For your security, transfers and card services that need a code are locked for 15 minutes. We have emailed you.";
 
-test("10 wrong transfer codes: the lock is said next to the code and shown to staff", async ({ page, newMember, pageAs, signInAs }) => {
+test("10 wrong transfer codes: the lock is said next to the code and shown to staff", async ({
+  page,
+  newMember,
+  pageAs,
+  signInAs,
+}) => {
   const posted = { timeout: 15_000 };
   await page.setViewportSize(PHONE);
   const member = await fundedMember({ newMember, pageAs }, "codes", "40.00");
@@ -64,7 +70,12 @@ test("10 wrong transfer codes: the lock is said next to the code and shown to st
   for (const size of [DESKTOP, PHONE]) {
     await staff.setViewportSize(size);
     await openMemberDetails(staff, member.email, { hydrate: true });
-    await expect(staff.getByRole("status").filter({ hasText: /^Transfers and card services that need a code are locked until .+ after 10 wrong codes in 15 minutes\./ })).toBeVisible();
+    await expect(
+      staff.getByRole("status").filter({
+        hasText:
+          /^Transfers and card services that need a code are locked until .+ after 10 wrong codes in 15 minutes\./,
+      }),
+    ).toBeVisible();
     await expectNoAxeViolations(staff);
   }
 });

@@ -46,7 +46,13 @@ export async function expectNoAxeViolations(page: Page, options: { disableRules?
     .disableRules(options.disableRules ?? [])
     .setLegacyMode(true)
     .analyze();
-  const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join("\n    ")}`);
+  const summary = results.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
+        .map((n) => n.target.join(" "))
+        .slice(0, 5)
+        .join("\n    ")}`,
+  );
   expect(summary, `axe violations on ${page.url()}`).toEqual([]);
 }
 
@@ -136,7 +142,8 @@ export async function signIn(page: Page, email: string, password: string, code?:
     // A sign-in that finished after all (a slow answer) lands elsewhere: signed in.
     if (!new URL(page.url()).pathname.startsWith("/login")) return;
     // A second step still open from the last try: go back to step 1.
-    if (await page.getByRole("heading", { name: "Verify OTP" }).isVisible()) await page.getByRole("button", { name: "Back" }).click();
+    if (await page.getByRole("heading", { name: "Verify OTP" }).isVisible())
+      await page.getByRole("button", { name: "Back" }).click();
     await page.getByLabel("Email address").fill(email);
     await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByRole("button", { name: "Continue" }).click();
@@ -145,8 +152,19 @@ export async function signIn(page: Page, email: string, password: string, code?:
     await page.getByLabel("Verification code").fill(code ? await code() : await inboxCode(page, email));
     await page.getByRole("button", { name: "Verify & Sign in" }).click();
     const outcome = await Promise.race([
-      page.waitForURL((url) => !url.pathname.startsWith("/login"), { timeout: 20_000, waitUntil: "commit" }).then(() => "in" as const, () => "timeout" as const),
-      page.getByText("Invalid OTP. Please try again.").waitFor({ timeout: 20_000 }).then(() => "invalid" as const, () => "timeout" as const),
+      page
+        .waitForURL((url) => !url.pathname.startsWith("/login"), { timeout: 20_000, waitUntil: "commit" })
+        .then(
+          () => "in" as const,
+          () => "timeout" as const,
+        ),
+      page
+        .getByText("Invalid OTP. Please try again.")
+        .waitFor({ timeout: 20_000 })
+        .then(
+          () => "invalid" as const,
+          () => "timeout" as const,
+        ),
     ]);
     if (outcome === "in") return;
     if (code) break;
@@ -192,7 +210,12 @@ export const TEMPORARY_PASSWORD = "Temporary harbor key 2026";
  * first sign-in: unless `temporary` is set, this signs the member in once (in a throw-away context)
  * and replaces it with MEMBER_PASSWORD, so the member is ready to use with `password`.
  */
-export async function createMember(staff: BrowserContext, baseURL: string, tag: string, options: { temporary?: boolean } = {}): Promise<TestMember> {
+export async function createMember(
+  staff: BrowserContext,
+  baseURL: string,
+  tag: string,
+  options: { temporary?: boolean } = {},
+): Promise<TestMember> {
   const member = { email: uniqueEmail(tag), password: TEMPORARY_PASSWORD, first_name: "Jordan", last_name: "Tester" };
   const response = await staff.request.post("/admin?index&create=1", {
     headers: { Origin: new URL(baseURL).origin },
@@ -224,19 +247,37 @@ export async function createMember(staff: BrowserContext, baseURL: string, tag: 
  * without JavaScript sends): the password, the code from the demo inbox, then the new password.
  * From an address of its own (see fixtures.ts), so it does not count against the caller's sign-ins.
  */
-export async function replaceTemporaryPassword(browser: Browser, baseURL: string, email: string, temporary: string, chosen: string) {
+export async function replaceTemporaryPassword(
+  browser: Browser,
+  baseURL: string,
+  email: string,
+  temporary: string,
+  chosen: string,
+) {
   const address = `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}`;
-  const context = await browser.newContext({ baseURL, storageState: NO_SESSION, extraHTTPHeaders: { "X-Forwarded-For": address } });
+  const context = await browser.newContext({
+    baseURL,
+    storageState: NO_SESSION,
+    extraHTTPHeaders: { "X-Forwarded-For": address },
+  });
   try {
     const headers = { Origin: new URL(baseURL).origin };
-    const step1 = await context.request.post("/login", { headers, form: { intent: "password", email, password: temporary }, maxRedirects: 0 });
+    const step1 = await context.request.post("/login", {
+      headers,
+      form: { intent: "password", email, password: temporary },
+      maxRedirects: 0,
+    });
     expect([302, 303], `first sign-in of ${email}`).toContain(step1.status());
     const inbox = await (await context.request.get(`/demo/inbox?to=${encodeURIComponent(email)}`)).text();
     const code = /data-testid="demo-code"[^>]*>\s*(\d{6})/.exec(inbox)?.[1] ?? "";
     expect(code, `sign-in code for ${email}`).toMatch(/^\d{6}$/);
     const step2 = await context.request.post("/login", { headers, form: { intent: "code", code }, maxRedirects: 0 });
     expect(step2.headers()["location"], `second step of ${email}`).toBe("/change-password");
-    const change = await context.request.post("/change-password", { headers, form: { current_password: temporary, new_password: chosen, confirm_password: chosen }, maxRedirects: 0 });
+    const change = await context.request.post("/change-password", {
+      headers,
+      form: { current_password: temporary, new_password: chosen, confirm_password: chosen },
+      maxRedirects: 0,
+    });
     expect(change.headers()["location"], `new password of ${email}`).toBe("/dashboard");
   } finally {
     await context.close();
@@ -244,10 +285,22 @@ export async function replaceTemporaryPassword(browser: Browser, baseURL: string
 }
 
 /** A new context signed in with /login's two posts (the code from the demo inbox), from an address of its own. */
-async function signedInContext(browser: Browser, baseURL: string, person: { email: string; password: string }): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL, storageState: NO_SESSION, extraHTTPHeaders: { "X-Forwarded-For": `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}` } });
+async function signedInContext(
+  browser: Browser,
+  baseURL: string,
+  person: { email: string; password: string },
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL,
+    storageState: NO_SESSION,
+    extraHTTPHeaders: { "X-Forwarded-For": `198.19.${crypto.randomInt(1, 255)}.${crypto.randomInt(1, 255)}` },
+  });
   const headers = { Origin: new URL(baseURL).origin };
-  const step1 = await context.request.post("/login", { headers, form: { intent: "password", email: person.email, password: person.password }, maxRedirects: 0 });
+  const step1 = await context.request.post("/login", {
+    headers,
+    form: { intent: "password", email: person.email, password: person.password },
+    maxRedirects: 0,
+  });
   expect([302, 303], `sign-in of ${person.email}`).toContain(step1.status());
   const inbox = await (await context.request.get(`/demo/inbox?to=${encodeURIComponent(person.email)}`)).text();
   const code = /data-testid="demo-code"[^>]*>\s*(\d{6})/.exec(inbox)?.[1] ?? "";
@@ -266,12 +319,29 @@ export const STAFF_PASSWORD = "Harbor checker key 2026";
  * link from the demo inbox. As plain form posts; the pages themselves are tested in
  * staff-role-grants.spec.ts.
  */
-export async function grantedStaff(requester: BrowserContext, browser: Browser, baseURL: string, tag: string, role: "admin" | "reviewer"): Promise<TestMember> {
+export async function grantedStaff(
+  requester: BrowserContext,
+  browser: Browser,
+  baseURL: string,
+  tag: string,
+  role: "admin" | "reviewer",
+): Promise<TestMember> {
   const email = uniqueEmail(tag);
   const headers = { Origin: new URL(baseURL).origin };
   const asked = await requester.request.post("/admin?index&create=1", {
     headers,
-    form: { intent: "create_member", email, first_name: "Casey", last_name: "Checker", phone: "(555) 010-4040", street: "1 Bank Street", city: "Portsmouth", state: "NH", postal_code: "03801", role },
+    form: {
+      intent: "create_member",
+      email,
+      first_name: "Casey",
+      last_name: "Checker",
+      phone: "(555) 010-4040",
+      street: "1 Bank Street",
+      city: "Portsmouth",
+      state: "NH",
+      postal_code: "03801",
+      role,
+    },
     maxRedirects: 0,
   });
   expect([302, 303], `request for ${email}`).toContain(asked.status());
@@ -281,12 +351,20 @@ export async function grantedStaff(requester: BrowserContext, browser: Browser, 
     const item = queues.split('data-testid="staff-grant-').find((chunk) => chunk.includes(email));
     const grant_id = /^(\d+)"/.exec(item ?? "")?.[1];
     expect(grant_id, `the request for ${email} in Queues`).toBeTruthy();
-    const approved = await approver.request.post("/admin/queues", { headers, form: { intent: "approve_staff_grant", grant_id: grant_id! }, maxRedirects: 0 });
+    const approved = await approver.request.post("/admin/queues", {
+      headers,
+      form: { intent: "approve_staff_grant", grant_id: grant_id! },
+      maxRedirects: 0,
+    });
     expect(approved.status(), `approving ${email}`).toBe(200);
     const inbox = await (await approver.request.get(`/demo/inbox?to=${encodeURIComponent(email)}`)).text();
     const token = /href="\/reset-password\?token=([A-Za-z0-9_%-]+)"/.exec(inbox)?.[1] ?? "";
     expect(token, `set-up link for ${email}`).not.toBe("");
-    const set = await approver.request.post("/reset-password", { headers, form: { token: decodeURIComponent(token), password: STAFF_PASSWORD, confirm_password: STAFF_PASSWORD }, maxRedirects: 0 });
+    const set = await approver.request.post("/reset-password", {
+      headers,
+      form: { token: decodeURIComponent(token), password: STAFF_PASSWORD, confirm_password: STAFF_PASSWORD },
+      maxRedirects: 0,
+    });
     expect(set.headers()["location"], `password of ${email}`).toBe("/login?notice=reset");
   } finally {
     await approver.close();
@@ -300,14 +378,21 @@ export const CREATED_MEMBER_NAME = "Jordan Tester";
 const MEMBER_CODE_ABOVE_DOLLARS = 1_000;
 
 /** What fundedMember needs of a test's fixtures (fixtures.ts). */
-export type MemberFixtures = { newMember: (tag: string) => Promise<TestMember>; pageAs: (person: { email: string; password: string }) => Promise<Page> };
+export type MemberFixtures = {
+  newMember: (tag: string) => Promise<TestMember>;
+  pageAs: (person: { email: string; password: string }) => Promise<Page>;
+};
 
 /**
  * A new member (checking and savings at zero, see createMember) given `dollars` by the demo member
  * Sam Okafor through a real To Another Member transfer, so the money comes through the ledger and
  * no test depends on the demo members' balances.
  */
-export async function fundedMember({ newMember, pageAs }: MemberFixtures, tag: string, dollars: string): Promise<TestMember> {
+export async function fundedMember(
+  { newMember, pageAs }: MemberFixtures,
+  tag: string,
+  dollars: string,
+): Promise<TestMember> {
   const member = await newMember(tag);
   const posted = { timeout: 15_000 };
   const page = await pageAs(SAM);
@@ -338,7 +423,11 @@ export type UploadFile = { name: string; mimeType: string; buffer: Buffer };
  * Types `answers` (see applicationAnswers in ../application-answers.ts) into the membership form
  * at /signup, choosing the two selects, and attaches `document` (a real PNG unless given; none if null).
  */
-export async function fillApplication(page: Page, answers: Record<string, string>, document: UploadFile | null = { name: "id.png", mimeType: "image/png", buffer: makePng() }) {
+export async function fillApplication(
+  page: Page,
+  answers: Record<string, string>,
+  document: UploadFile | null = { name: "id.png", mimeType: "image/png", buffer: makePng() },
+) {
   const field = (name: string) => page.getByRole("form", { name: "Create your account" }).locator(`[name="${name}"]`);
   for (const [name, value] of Object.entries(answers)) {
     if (name === "marital_status" || name === "id_type") await field(name).selectOption(value);
@@ -352,12 +441,18 @@ export async function fillApplication(page: Page, answers: Record<string, string
  * name) picks the member list's link where the approvals box links them too; `hydrate` waits for
  * React before the caller opens a dialog (never without JavaScript).
  */
-export async function openMemberDetails(staff: Page, email: string, options: { listedAs?: string; hydrate?: boolean } = {}) {
+export async function openMemberDetails(
+  staff: Page,
+  email: string,
+  options: { listedAs?: string; hydrate?: boolean } = {},
+) {
   const escaped = email.replace(/[.+]/g, "\\$&");
   await staff.goto("/admin");
   await staff.getByRole("searchbox", { name: "Search by name, email or account number" }).fill(email);
   await staff.getByRole("button", { name: "Search" }).click();
-  await staff.getByRole("link", { name: new RegExp(options.listedAs ? `^${options.listedAs} ${escaped}` : escaped) }).click();
+  await staff
+    .getByRole("link", { name: new RegExp(options.listedAs ? `^${options.listedAs} ${escaped}` : escaped) })
+    .click();
   await expect(staff.getByRole("heading", { name: `User Details: ${email}` })).toBeVisible();
   if (options.hydrate) await hydrated(staff);
 }
@@ -367,7 +462,12 @@ export async function openMemberDetails(staff: Page, email: string, options: { l
  * role grant (Dana asks, the second admin approves, the reviewer sets their password with the
  * set-up link), in a context that starts signed out (NO_SESSION).
  */
-export async function secondStaff(browser: Browser, baseURL: string, staffPage: Page, role: "admin" | "reviewer" = "admin"): Promise<TestMember> {
+export async function secondStaff(
+  browser: Browser,
+  baseURL: string,
+  staffPage: Page,
+  role: "admin" | "reviewer" = "admin",
+): Promise<TestMember> {
   if (role === "admin") return { ...APPROVER, first_name: "Morgan", last_name: "Alvarez" };
   return grantedStaff(staffPage.context(), browser, baseURL, "reviewer", "reviewer");
 }
@@ -388,15 +488,22 @@ export function makePng(size = 64): Buffer {
   header.set([8, 2, 0, 0, 0], 8);
   const rows = Buffer.alloc((size * 3 + 1) * size);
   for (let y = 0; y < size; y++)
-    for (let x = 0; x < size; x++) rows.set((x + y) % 16 < 8 ? [15, 118, 110] : [11, 37, 69], y * (size * 3 + 1) + 1 + x * 3);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", zlib.deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
+    for (let x = 0; x < size; x++)
+      rows.set((x + y) % 16 < 8 ? [15, 118, 110] : [11, 37, 69], y * (size * 3 + 1) + 1 + x * 3);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", header),
+    chunk("IDAT", zlib.deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** RFC 6238 TOTP (HMAC-SHA1, 30-second steps, 6 digits) from a base32 secret, with node:crypto. */
 export function totp(secret_base32: string, at_ms = Date.now()): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
   let bits = "";
-  for (const c of secret_base32.replace(/\s+/g, "").toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, "0");
+  for (const c of secret_base32.replace(/\s+/g, "").toUpperCase())
+    bits += alphabet.indexOf(c).toString(2).padStart(5, "0");
   const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(Math.floor(at_ms / 1000 / 30)));

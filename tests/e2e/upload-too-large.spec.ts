@@ -15,7 +15,9 @@ const SCREENS = "test-results/upload-too-large";
 // 2-minute timeout, passed on retry, in three runs out of three).
 test.use({ javaScriptEnabled: false });
 
-test("a 100 MB file sent by a form without JavaScript gets a page that says the limit and the way back", async ({ page }) => {
+test("a 100 MB file sent by a form without JavaScript gets a page that says the limit and the way back", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   // Sparse: 100 MB declared, next to nothing written to disk.
   const big = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mutual-too-large-")), "passport.pdf");
@@ -28,7 +30,10 @@ test("a 100 MB file sent by a form without JavaScript gets a page that says the 
     '<form method="post" action="/signup" enctype="multipart/form-data"><input type="file" name="document" aria-label="ID document"><button type="submit">Send</button></form>',
   );
   await page.getByLabel("ID document").setInputFiles(big);
-  const [answer] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/signup") && r.request().method() === "POST"), page.getByRole("button", { name: "Send" }).click()]);
+  const [answer] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith("/signup") && r.request().method() === "POST"),
+    page.getByRole("button", { name: "Send" }).click(),
+  ]);
   expect(answer.status()).toBe(413);
   expect(answer.headers()["content-type"]).toMatch(/^text\/html/);
   await expect(page.getByRole("heading", { level: 1, name: "That file is too large" })).toBeVisible();

@@ -6,8 +6,20 @@ import { institutionAccount, setAccountStatus } from "~/server/ledger/accounts.s
 import { historyPage } from "~/server/ledger/ledger.server";
 import { exportPayments, traceSequence } from "~/server/rails/export.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
-import { exportReturnFile, markReturnHandled, returnedItems, returnedItemsCount, returnFile } from "~/server/rails/inbound-returns.server";
-import { HELD_MESSAGES, heldEntries, heldEntriesCount, postHeldEntry, returnHeldEntry } from "~/server/rails/inbound-held.server";
+import {
+  exportReturnFile,
+  markReturnHandled,
+  returnedItems,
+  returnedItemsCount,
+  returnFile,
+} from "~/server/rails/inbound-returns.server";
+import {
+  HELD_MESSAGES,
+  heldEntries,
+  heldEntriesCount,
+  postHeldEntry,
+  returnHeldEntry,
+} from "~/server/rails/inbound-held.server";
 import { queueCounts } from "~/server/rails/queues.server";
 import { institution } from "~/config/institution.server";
 import { fileDatabase } from "./test-database";
@@ -54,7 +66,13 @@ describe("ACH in", () => {
         service_class: "220",
         entries: [
           { code: "22", account_number: a.checking.account_number, amount_cents: 250_000, name: "Pat Member" },
-          { code: "32", account_number: a.savings.account_number, amount_cents: 12_345, name: "Pat Member", info: "NOVEMBER" },
+          {
+            code: "32",
+            account_number: a.savings.account_number,
+            amount_cents: 12_345,
+            name: "Pat Member",
+            info: "NOVEMBER",
+          },
           { code: "22", account_number: "9999999999", amount_cents: 5_000, name: "Nobody Here" },
           { code: "32", account_number: closed.savings.account_number, amount_cents: 1_000, name: "Closed Account" },
           { code: "22", account_number: frozen.checking.account_number, amount_cents: 2_000, name: "Frozen Account" },
@@ -72,10 +90,24 @@ describe("ACH in", () => {
           { code: "27", account_number: a.checking.account_number, amount_cents: 99_999_900, name: "Pat Member" },
         ],
       },
-      { company_name: "Gym Co", odfi: "12100024", entries: [{ code: "23", account_number: a.checking.account_number, amount_cents: 0 }] },
+      {
+        company_name: "Gym Co",
+        odfi: "12100024",
+        entries: [{ code: "23", account_number: a.checking.account_number, amount_cents: 0 }],
+      },
     ]);
     const result = await upload(text, "fed-1124.ach", 3);
-    expect(result).toMatchObject({ ok: true, entry_count: 8, posted: 3, returned: 4, noted: 1, applied: 0, unmatched: 0, credit_total_cents: 270_345, debit_total_cents: 100_008_742 });
+    expect(result).toMatchObject({
+      ok: true,
+      entry_count: 8,
+      posted: 3,
+      returned: 4,
+      noted: 1,
+      applied: 0,
+      unmatched: 0,
+      credit_total_cents: 270_345,
+      debit_total_cents: 100_008_742,
+    });
     if (!result.ok) throw new Error(result.message);
 
     // The member's money, and what they see: the company from the batch header.
@@ -89,8 +121,19 @@ describe("ACH in", () => {
     ]);
 
     // Each entry's fate, with its R-code.
-    const entries = await db.select().from(achInboundEntries).where(eq(achInboundEntries.file_id, result.file_id)).orderBy(achInboundEntries.line);
-    expect(entries.map((e) => [e.account_number === a.checking.account_number ? "a" : e.account_number, e.kind, e.status, e.return_code])).toEqual([
+    const entries = await db
+      .select()
+      .from(achInboundEntries)
+      .where(eq(achInboundEntries.file_id, result.file_id))
+      .orderBy(achInboundEntries.line);
+    expect(
+      entries.map((e) => [
+        e.account_number === a.checking.account_number ? "a" : e.account_number,
+        e.kind,
+        e.status,
+        e.return_code,
+      ]),
+    ).toEqual([
       ["a", "credit", "posted", null],
       [a.savings.account_number, "credit", "posted", null],
       ["9999999999", "credit", "returned", "R03"],
@@ -104,19 +147,38 @@ describe("ACH in", () => {
     // Settlement: the file's totals less what went back.
     const returned_credits = 5_000 + 1_000 + 2_000;
     const returned_debits = 99_999_900;
-    expect((await settlement()) - settlement_before).toBe(-(result.credit_total_cents - returned_credits) + (result.debit_total_cents - returned_debits));
+    expect((await settlement()) - settlement_before).toBe(
+      -(result.credit_total_cents - returned_credits) + (result.debit_total_cents - returned_debits),
+    );
 
     // Told and audited.
-    const told = await db.select().from(notifications).where(inArray(notifications.member_id, [a.member.id, frozen.member.id, closed.member.id]));
-    expect(told.filter((n) => n.member_id === a.member.id && n.kind === "ach_received").map((n) => n.title).sort()).toEqual([
+    const told = await db
+      .select()
+      .from(notifications)
+      .where(inArray(notifications.member_id, [a.member.id, frozen.member.id, closed.member.id]));
+    expect(
+      told
+        .filter((n) => n.member_id === a.member.id && n.kind === "ach_received")
+        .map((n) => n.title)
+        .sort(),
+    ).toEqual([
       "City Power withdrew $88.42",
       "Deposit of $123.45 from Acme Payroll",
       "Deposit of $2,500.00 from Acme Payroll",
     ]);
-    expect(told.find((n) => n.member_id === a.member.id && n.kind === "ach_returned")?.body).toContain("Insufficient funds");
-    expect(told.find((n) => n.member_id === frozen.member.id && n.kind === "ach_returned")?.body).toContain("Account frozen");
-    expect(told.find((n) => n.member_id === closed.member.id && n.kind === "ach_returned")?.body).toContain("Account closed");
-    const audits = await db.select().from(auditLog).where(and(eq(auditLog.subject_type, "ach_inbound_file"), eq(auditLog.subject_id, String(result.file_id))));
+    expect(told.find((n) => n.member_id === a.member.id && n.kind === "ach_returned")?.body).toContain(
+      "Insufficient funds",
+    );
+    expect(told.find((n) => n.member_id === frozen.member.id && n.kind === "ach_returned")?.body).toContain(
+      "Account frozen",
+    );
+    expect(told.find((n) => n.member_id === closed.member.id && n.kind === "ach_returned")?.body).toContain(
+      "Account closed",
+    );
+    const audits = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.subject_type, "ach_inbound_file"), eq(auditLog.subject_id, String(result.file_id))));
     expect(audits.map((x) => x.action).sort()).toEqual(["ach_inbound.posted", "ach_inbound.received"]);
     await expectLedgerVerifies(db);
 
@@ -138,7 +200,16 @@ describe("ACH in", () => {
     expect(read.header.origin_name).toBe("HARBORVIEW CU");
     // The operator the profile names for that routing number.
     expect(read.header.destination_name).toBe(institution().ach.destination_name);
-    const returned = read.batches.flatMap((b) => b.entries.map((e) => [b.company_name, e.transaction_code, e.account_number, e.amount_cents, e.addenda[0]!.text.slice(0, 3), e.addenda[0]!.text.slice(3, 18)]));
+    const returned = read.batches.flatMap((b) =>
+      b.entries.map((e) => [
+        b.company_name,
+        e.transaction_code,
+        e.account_number,
+        e.amount_cents,
+        e.addenda[0]!.text.slice(0, 3),
+        e.addenda[0]!.text.slice(3, 18),
+      ]),
+    );
     const trace = (line: number) => entries.find((e) => e.line === line)!.trace_number;
     expect(returned).toEqual([
       ["ACME PAYROLL", "21", "9999999999", 5_000, "R03", entries[2]!.trace_number],
@@ -150,14 +221,26 @@ describe("ACH in", () => {
     expect(read.control.credit_cents).toBe(returned_credits);
     expect(read.control.debit_cents).toBe(returned_debits);
     expect(await returnedItemsCount(db)).toBe(0);
-    expect(await exportReturnFile(db, staff, origin)).toEqual({ ok: false, reason: "nothing_waiting", message: "There are no returned items waiting for a return file." });
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ach_return_file.export"), eq(auditLog.subject_id, String(exported.file.id))));
+    expect(await exportReturnFile(db, staff, origin)).toEqual({
+      ok: false,
+      reason: "nothing_waiting",
+      message: "There are no returned items waiting for a return file.",
+    });
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "ach_return_file.export"), eq(auditLog.subject_id, String(exported.file.id))));
     expect(audit).toMatchObject({ actor_id: staff.id });
     // The day's ACH payment file made after the return file takes the next file id modifier:
     // both go to the same operator from the same origin.
     expect(read.header.file_id_modifier).toBe("A");
     const payer = await newMember(db, { checking_cents: 10_000 });
-    await queueAch(db, payer.member, payer.checking.id, { amount: "10.00", account_name: "Lee Park", routing_number: "021000021", account_number: "123456789" });
+    await queueAch(db, payer.member, payer.checking.id, {
+      amount: "10.00",
+      account_name: "Lee Park",
+      routing_number: "021000021",
+      account_number: "123456789",
+    });
     const sent = await exportPayments(db, "ach", staff, origin);
     if (!sent.ok) throw new Error(sent.message);
     expect(sent.file.file_name).toMatch(/^ach-\d{4}-\d{2}-\d{2}-B-/);
@@ -166,27 +249,60 @@ describe("ACH in", () => {
 
   it("the same file uploaded twice posts once, also when both uploads run at once", async () => {
     const m = await newMember(db, {});
-    const text = buildInboundFile([{ company_name: "Twice Inc", entries: [{ code: "22", account_number: m.checking.account_number, amount_cents: 7_000 }] }], { modifier: "C" });
+    const text = buildInboundFile(
+      [
+        {
+          company_name: "Twice Inc",
+          entries: [{ code: "22", account_number: m.checking.account_number, amount_cents: 7_000 }],
+        },
+      ],
+      { modifier: "C" },
+    );
     const first = await upload(text);
     expect(first).toMatchObject({ ok: true, posted: 1 });
     const second = await upload(text, "renamed.ach");
-    expect(second).toEqual({ ok: false, reason: "duplicate", message: expect.stringMatching(/^This file was already posted \(fed\.ach, uploaded \d{4}-\d{2}-\d{2}\); nothing was posted again\.$/) });
+    expect(second).toEqual({
+      ok: false,
+      reason: "duplicate",
+      message: expect.stringMatching(
+        /^This file was already posted \(fed\.ach, uploaded \d{4}-\d{2}-\d{2}\); nothing was posted again\.$/,
+      ),
+    });
     expect(await current(m.checking.id)).toBe(7_000);
 
     const n = await newMember(db, {});
-    const other = buildInboundFile([{ company_name: "At Once Inc", entries: [{ code: "22", account_number: n.checking.account_number, amount_cents: 3_000 }, { code: "32", account_number: n.savings.account_number, amount_cents: 4_000 }] }], { modifier: "D" });
+    const other = buildInboundFile(
+      [
+        {
+          company_name: "At Once Inc",
+          entries: [
+            { code: "22", account_number: n.checking.account_number, amount_cents: 3_000 },
+            { code: "32", account_number: n.savings.account_number, amount_cents: 4_000 },
+          ],
+        },
+      ],
+      { modifier: "D" },
+    );
     const both = await Promise.all([upload(other, "one.ach", 1), upload(other, "two.ach", 1)]);
     expect(both.filter((r) => r.ok).length).toBeGreaterThanOrEqual(1);
     expect(await current(n.checking.id)).toBe(3_000);
     expect(await current(n.savings.id)).toBe(4_000);
-    const stored = await db.select({ id: achInboundFiles.id }).from(achInboundFiles).where(inArray(achInboundFiles.file_name, ["one.ach", "two.ach"]));
+    const stored = await db
+      .select({ id: achInboundFiles.id })
+      .from(achInboundFiles)
+      .where(inArray(achInboundFiles.file_name, ["one.ach", "two.ach"]));
     expect(stored).toHaveLength(1);
     await expectLedgerVerifies(db);
   });
 
   it("a return of our own ACH entry (addenda 99) reverses the sent payment and tells the member why; an unknown one waits for staff", async () => {
     const m = await newMember(db, { checking_cents: 100_000 });
-    const queued = await queueAch(db, m.member, m.checking.id, { amount: "250.00", account_name: "Lee Park", routing_number: "021000021", account_number: "123456789" });
+    const queued = await queueAch(db, m.member, m.checking.id, {
+      amount: "250.00",
+      account_name: "Lee Park",
+      routing_number: "021000021",
+      account_number: "123456789",
+    });
     const sent = await exportPayments(db, "ach", staff, origin);
     if (!sent.ok) throw new Error(sent.message);
     expect(await current(m.checking.id)).toBe(75_000);
@@ -201,8 +317,20 @@ describe("ACH in", () => {
           description: "TRANSFER",
           odfi: "02100002",
           entries: [
-            { code: "21", account_number: "123456789", amount_cents: 25_000, name: "Lee Park", return_of: { reason: "R03", original_trace: our_trace } },
-            { code: "21", account_number: "555", amount_cents: 100, name: "Who", return_of: { reason: "R02", original_trace: `${institution().routing_number.slice(0, 8)}9999998` } },
+            {
+              code: "21",
+              account_number: "123456789",
+              amount_cents: 25_000,
+              name: "Lee Park",
+              return_of: { reason: "R03", original_trace: our_trace },
+            },
+            {
+              code: "21",
+              account_number: "555",
+              amount_cents: 100,
+              name: "Who",
+              return_of: { reason: "R02", original_trace: `${institution().routing_number.slice(0, 8)}9999998` },
+            },
           ],
         },
       ],
@@ -212,36 +340,88 @@ describe("ACH in", () => {
     expect(result).toMatchObject({ ok: true, applied: 1, unmatched: 1, posted: 0, returned: 0 });
     expect(await current(m.checking.id)).toBe(100_000);
     expect((await settlement()) - settlement_before).toBe(-25_000);
-    const [entry] = await db.select().from(achInboundEntries).where(and(eq(achInboundEntries.payment_id, queued.payment_id), eq(achInboundEntries.status, "applied")));
-    const [reversal] = await db.select().from(ledgerTransactions).where(eq(ledgerTransactions.id, entry!.transaction_id!));
-    expect(reversal).toMatchObject({ kind: "reversal", memo: "Returned by the other bank: No account or unable to locate account (R03)" });
-    const [told] = await db.select().from(notifications).where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "ach_returned")));
-    expect(told).toMatchObject({ title: "Your transfer of $250.00 to Lee Park was returned", body: "The other bank sent it back: No account or unable to locate account (R03). The money is back in your account." });
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ach_inbound.return_applied"), eq(auditLog.subject_id, String(queued.payment_id))));
+    const [entry] = await db
+      .select()
+      .from(achInboundEntries)
+      .where(and(eq(achInboundEntries.payment_id, queued.payment_id), eq(achInboundEntries.status, "applied")));
+    const [reversal] = await db
+      .select()
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.id, entry!.transaction_id!));
+    expect(reversal).toMatchObject({
+      kind: "reversal",
+      memo: "Returned by the other bank: No account or unable to locate account (R03)",
+    });
+    const [told] = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "ach_returned")));
+    expect(told).toMatchObject({
+      title: "Your transfer of $250.00 to Lee Park was returned",
+      body: "The other bank sent it back: No account or unable to locate account (R03). The money is back in your account.",
+    });
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(
+        and(eq(auditLog.action, "ach_inbound.return_applied"), eq(auditLog.subject_id, String(queued.payment_id))),
+      );
     expect(audit).toMatchObject({ actor_id: staff.id, member_id: m.member.id });
     const waiting = await returnedItems(db);
     expect(waiting.map((r) => [r.status, r.return_code, r.amount_cents])).toEqual([["unmatched", "R02", 100]]);
 
     // Staff mark it handled, with what they did: it leaves the queue, audited.
     const id = waiting[0]!.id;
-    expect(await markReturnHandled(db, id, "  ", staff, origin)).toEqual({ ok: false, status: 400, field: "note", message: "Please say what was done about this return." });
+    expect(await markReturnHandled(db, id, "  ", staff, origin)).toEqual({
+      ok: false,
+      status: 400,
+      field: "note",
+      message: "Please say what was done about this return.",
+    });
     expect(await markReturnHandled(db, id, "Asked the other bank; not ours", staff, origin)).toEqual({ ok: true });
-    expect(await markReturnHandled(db, id, "again", staff, origin)).toEqual({ ok: false, status: 409, message: "This returned item was already handled." });
+    expect(await markReturnHandled(db, id, "again", staff, origin)).toEqual({
+      ok: false,
+      status: 409,
+      message: "This returned item was already handled.",
+    });
     expect(await returnedItemsCount(db)).toBe(0);
-    const [handled] = await db.select().from(auditLog).where(and(eq(auditLog.action, "ach_inbound.return_handled"), eq(auditLog.subject_id, String(id))));
-    expect(handled).toMatchObject({ actor_id: staff.id, after: { status: "noted", note: "Asked the other bank; not ours" } });
+    const [handled] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "ach_inbound.return_handled"), eq(auditLog.subject_id, String(id))));
+    expect(handled).toMatchObject({
+      actor_id: staff.id,
+      after: { status: "noted", note: "Asked the other bank; not ours" },
+    });
     await expectLedgerVerifies(db);
   });
 
   it("a refused file stores and posts nothing, and says the line and the rule", async () => {
     const m = await newMember(db, {});
-    const text = buildInboundFile([{ company_name: "Bad Hash", entries: [{ code: "22", account_number: m.checking.account_number, amount_cents: 1_000 }] }], { modifier: "F" });
+    const text = buildInboundFile(
+      [
+        {
+          company_name: "Bad Hash",
+          entries: [{ code: "22", account_number: m.checking.account_number, amount_cents: 1_000 }],
+        },
+      ],
+      { modifier: "F" },
+    );
     const lines = text.split("\n");
     lines[3] = `${lines[3]!.slice(0, 10)}0000000001${lines[3]!.slice(20)}`;
     const files_before = (await db.select({ id: achInboundFiles.id }).from(achInboundFiles)).length;
     const result = await upload(lines.join("\n"));
-    expect(result).toEqual({ ok: false, reason: "invalid", message: "The file was refused, nothing was posted: line 4: entry hash is 0000000001, the entries' receiving DFIs sum to 0050123456." });
-    expect(await upload("")).toEqual({ ok: false, reason: "invalid", message: "The file was refused, nothing was posted: the file is empty." });
+    expect(result).toEqual({
+      ok: false,
+      reason: "invalid",
+      message:
+        "The file was refused, nothing was posted: line 4: entry hash is 0000000001, the entries' receiving DFIs sum to 0050123456.",
+    });
+    expect(await upload("")).toEqual({
+      ok: false,
+      reason: "invalid",
+      message: "The file was refused, nothing was posted: the file is empty.",
+    });
     expect((await db.select({ id: achInboundFiles.id }).from(achInboundFiles)).length).toBe(files_before);
     expect(await current(m.checking.id)).toBe(0);
     await expectLedgerVerifies(db);
@@ -264,7 +444,10 @@ describe("ACH in: duplicate entries and what the member reads (docs/product.md#a
 
   it("a payroll credit reads as Income from the company, with what the company wrote as its reference", async () => {
     const m = await newMember(db, {});
-    const result = await upload(buildInboundFile(payroll(m.checking.account_number, m.savings.account_number), { modifier: "M" }), "payroll.ach");
+    const result = await upload(
+      buildInboundFile(payroll(m.checking.account_number, m.savings.account_number), { modifier: "M" }),
+      "payroll.ach",
+    );
     expect(result).toMatchObject({ ok: true, posted: 2 });
     const [checking] = (await historyPage(db, m.checking.id, { limit: 5 })).rows.filter((r) => r.kind === "ach_in");
     const [savings] = (await historyPage(db, m.savings.id, { limit: 5 })).rows.filter((r) => r.kind === "ach_in");
@@ -293,9 +476,19 @@ describe("ACH in: duplicate entries and what the member reads (docs/product.md#a
     expect(await settlement()).toBe(settlement_before);
     expect(await heldEntriesCount(db)).toBe(held_before + 2);
     expect((await queueCounts(db)).sections.duplicates).toBe(held_before + 2);
-    const originals = await db.select().from(achInboundEntries).where(eq(achInboundEntries.file_id, first.file_id)).orderBy(achInboundEntries.line);
-    const held = await db.select().from(achInboundEntries).where(eq(achInboundEntries.file_id, again.file_id)).orderBy(achInboundEntries.line);
-    expect(held.map((e) => [e.status, e.duplicate_of_entry_id, e.resolved_at])).toEqual(originals.map((o) => ["held", o.id, null]));
+    const originals = await db
+      .select()
+      .from(achInboundEntries)
+      .where(eq(achInboundEntries.file_id, first.file_id))
+      .orderBy(achInboundEntries.line);
+    const held = await db
+      .select()
+      .from(achInboundEntries)
+      .where(eq(achInboundEntries.file_id, again.file_id))
+      .orderBy(achInboundEntries.line);
+    expect(held.map((e) => [e.status, e.duplicate_of_entry_id, e.resolved_at])).toEqual(
+      originals.map((o) => ["held", o.id, null]),
+    );
     const rows = (await heldEntries(db)).filter((r) => held.some((e) => Number(e.id) === r.id));
     expect(rows.map((r) => [r.amount_cents, r.file_name, r.earlier?.file_name, r.earlier?.status])).toEqual([
       [250_000, "payroll-d.ach", "payroll-c.ach", "posted"],
@@ -303,40 +496,89 @@ describe("ACH in: duplicate entries and what the member reads (docs/product.md#a
     ]);
 
     // Post: the company really paid twice. The credit posts as the upload would have posted it.
-    expect(await postHeldEntry(db, Number(held[0]!.id), staff, origin)).toEqual({ ok: true, message: "The credit of $2,500.00 was posted." });
+    expect(await postHeldEntry(db, Number(held[0]!.id), staff, origin)).toEqual({
+      ok: true,
+      message: "The credit of $2,500.00 was posted.",
+    });
     expect(await current(m.checking.id)).toBe(balance.checking + 250_000);
-    expect(await postHeldEntry(db, Number(held[0]!.id), staff, origin)).toEqual({ ok: false, status: 409, message: HELD_MESSAGES.decided });
+    expect(await postHeldEntry(db, Number(held[0]!.id), staff, origin)).toEqual({
+      ok: false,
+      status: 409,
+      message: HELD_MESSAGES.decided,
+    });
     // Return: a duplicate, back as R24 in the next return file; nothing had moved.
-    expect(await returnHeldEntry(db, Number(held[1]!.id), staff, origin)).toEqual({ ok: true, message: "The credit of $100.00 was marked as a duplicate (R24); it waits in Returned items for the return file." });
-    expect(await returnHeldEntry(db, Number(held[1]!.id), staff, origin)).toEqual({ ok: false, status: 409, message: HELD_MESSAGES.decided });
-    expect(await returnHeldEntry(db, 999_999_999, staff, origin)).toEqual({ ok: false, status: 404, message: HELD_MESSAGES.not_found });
+    expect(await returnHeldEntry(db, Number(held[1]!.id), staff, origin)).toEqual({
+      ok: true,
+      message: "The credit of $100.00 was marked as a duplicate (R24); it waits in Returned items for the return file.",
+    });
+    expect(await returnHeldEntry(db, Number(held[1]!.id), staff, origin)).toEqual({
+      ok: false,
+      status: 409,
+      message: HELD_MESSAGES.decided,
+    });
+    expect(await returnHeldEntry(db, 999_999_999, staff, origin)).toEqual({
+      ok: false,
+      status: 404,
+      message: HELD_MESSAGES.not_found,
+    });
     expect(await current(m.savings.id)).toBe(balance.savings);
     expect(await heldEntriesCount(db)).toBe(held_before);
-    const decided = await db.select().from(achInboundEntries).where(eq(achInboundEntries.file_id, again.file_id)).orderBy(achInboundEntries.line);
+    const decided = await db
+      .select()
+      .from(achInboundEntries)
+      .where(eq(achInboundEntries.file_id, again.file_id))
+      .orderBy(achInboundEntries.line);
     expect(decided.map((e) => [e.status, e.return_code])).toEqual([
       ["posted", null],
       ["returned", "R24"],
     ]);
-    const audits = await db.select().from(auditLog).where(inArray(auditLog.subject_id, held.map((e) => String(e.id))));
-    expect(audits.map((a) => a.action).sort()).toEqual(["ach_inbound.duplicate_posted", "ach_inbound.duplicate_returned"]);
+    const audits = await db
+      .select()
+      .from(auditLog)
+      .where(
+        inArray(
+          auditLog.subject_id,
+          held.map((e) => String(e.id)),
+        ),
+      );
+    expect(audits.map((a) => a.action).sort()).toEqual([
+      "ach_inbound.duplicate_posted",
+      "ach_inbound.duplicate_returned",
+    ]);
 
     const exported = await exportReturnFile(db, staff, origin);
     if (!exported.ok) throw new Error(exported.message);
     const read = readNachaFile((await returnFile(db, exported.file.id))!.content, { returns: true });
     const r24 = read.batches.flatMap((b) => b.entries).filter((e) => e.addenda[0]!.text.startsWith("R24"));
-    expect(r24.map((e) => [e.transaction_code, e.account_number, e.amount_cents, e.addenda[0]!.text.slice(3, 18)])).toEqual([["31", m.savings.account_number, 10_000, held[1]!.trace_number]]);
+    expect(
+      r24.map((e) => [e.transaction_code, e.account_number, e.amount_cents, e.addenda[0]!.text.slice(3, 18)]),
+    ).toEqual([["31", m.savings.account_number, 10_000, held[1]!.trace_number]]);
     await expectLedgerVerifies(db);
   });
 
   it("outside the window of five business days, or with another amount, the same trace number posts", async () => {
     const m = await newMember(db, {});
     const entries = payroll(m.checking.account_number, m.savings.account_number, 1_000);
-    expect(await upload(buildInboundFile(entries, { modifier: "E" }), "payroll-e.ach")).toMatchObject({ ok: true, posted: 2 });
+    expect(await upload(buildInboundFile(entries, { modifier: "E" }), "payroll-e.ach")).toMatchObject({
+      ok: true,
+      posted: 2,
+    });
     // Another amount under the same trace numbers: not a duplicate.
-    expect(await upload(buildInboundFile(payroll(m.checking.account_number, m.savings.account_number, 1_001), { modifier: "F" }), "payroll-f.ach")).toMatchObject({ ok: true, posted: 1, held: 1 });
+    expect(
+      await upload(
+        buildInboundFile(payroll(m.checking.account_number, m.savings.account_number, 1_001), { modifier: "F" }),
+        "payroll-f.ach",
+      ),
+    ).toMatchObject({ ok: true, posted: 1, held: 1 });
     // The same entries received eight business days after the first: outside the window, they post.
     const later = new Date(Date.now() + 12 * 86_400_000);
-    const result = await receiveAchFile(db, { bytes: bytes(buildInboundFile(entries, { modifier: "G" })), file_name: "payroll-g.ach", staff, origin, now: later });
+    const result = await receiveAchFile(db, {
+      bytes: bytes(buildInboundFile(entries, { modifier: "G" })),
+      file_name: "payroll-g.ach",
+      staff,
+      origin,
+      now: later,
+    });
     expect(result).toMatchObject({ ok: true, posted: 2, held: 0 });
     await expectLedgerVerifies(db);
   });

@@ -1,7 +1,16 @@
 import "./admin-support";
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { applicationDecisions, applicationInfoRequests, auditLog, debitCards, ledgerAccounts, memberProfiles, outbox, users } from "~/server/db/schema";
+import {
+  applicationDecisions,
+  applicationInfoRequests,
+  auditLog,
+  debitCards,
+  ledgerAccounts,
+  memberProfiles,
+  outbox,
+  users,
+} from "~/server/db/schema";
 import { approveApplication, rejectApplication, requestInformation } from "~/server/admin/review.server";
 import { createMemberByStaff, mustChangePassword, passwordChanged } from "~/server/admin/create-member.server";
 import { directoryCounts, listDirectory, memberDetail, readIdDocument } from "~/server/admin/directory.server";
@@ -28,17 +37,26 @@ describe("approve", () => {
   it("ends the session the applicant had while waiting: the banking app needs a real two-step sign-in", async () => {
     const a = await applicant(database.db);
     expect((await sessionUserFromCookie(database.db, a.browser.cookieHeader()))?.role).toBe("pending");
-    const result = await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN });
+    const result = await approveApplication(database.db, {
+      member_id: a.id,
+      staff,
+      checklist: fullChecklist(),
+      origin: ORIGIN,
+    });
     expect(result.status).toBe("done");
     expect(await sessionUserFromCookie(database.db, a.browser.cookieHeader())).toBeNull();
     const [row] = (await auditFor(a.id)).filter((r) => r.action === "application.approve");
     expect(row!.after).toMatchObject({ applicant_sessions_ended: 1 });
   });
 
-
   it("refuses while any checklist item is unticked, and changes nothing", async () => {
     const a = await applicant(database.db);
-    const result = await approveApplication(database.db, { member_id: a.id, staff, checklist: checklistWithout("id_valid"), origin: ORIGIN });
+    const result = await approveApplication(database.db, {
+      member_id: a.id,
+      staff,
+      checklist: checklistWithout("id_valid"),
+      origin: ORIGIN,
+    });
     expect(result).toEqual({ status: "checklist_incomplete" });
     const [profile] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, a.id));
     expect(profile!.status).toBe("pending");
@@ -48,13 +66,22 @@ describe("approve", () => {
 
   it("approves: role user, Checking and Savings at zero with generated numbers, a debit card, a snapshot, an audit row with the checklist, an email", async () => {
     const a = await applicant(database.db);
-    const result = await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN });
+    const result = await approveApplication(database.db, {
+      member_id: a.id,
+      staff,
+      checklist: fullChecklist(),
+      origin: ORIGIN,
+    });
     expect(result.status).toBe("done");
     const [user] = await database.db.select().from(users).where(eq(users.id, a.id));
     expect(user!.role).toBe("user");
     const [profile] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, a.id));
     expect(profile).toMatchObject({ status: "approved", document_status: "verified", decided_by: staff.id });
-    const accounts = await database.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.member_id, a.id)).orderBy(ledgerAccounts.id);
+    const accounts = await database.db
+      .select()
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.member_id, a.id))
+      .orderBy(ledgerAccounts.id);
     expect(accounts.map((x) => x.type)).toEqual(["checking", "savings"]);
     for (const account of accounts) {
       expect(account.account_number).toMatch(/^[1-9]\d{9}$/);
@@ -70,16 +97,35 @@ describe("approve", () => {
     expect(number.endsWith(card!.last4)).toBe(true);
     expect(card!.card_number_enc).not.toContain(number);
 
-    const [decision] = await database.db.select().from(applicationDecisions).where(eq(applicationDecisions.user_id, a.id));
+    const [decision] = await database.db
+      .select()
+      .from(applicationDecisions)
+      .where(eq(applicationDecisions.user_id, a.id));
     expect(decision!.decision).toBe("approved");
-    expect(decision!.snapshot).toMatchObject({ email: a.email, first_name: "Jamie", id_number_masked: expect.stringMatching(/•+7890$/) });
+    expect(decision!.snapshot).toMatchObject({
+      email: a.email,
+      first_name: "Jamie",
+      id_number_masked: expect.stringMatching(/•+7890$/),
+    });
     expect(JSON.stringify(decision!.snapshot)).not.toContain("P1234567890");
 
     const rows = await auditFor(a.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ actor_id: staff.id, action: "application.approve", subject_type: "member", subject_id: a.id, request_id: ORIGIN.request_id, ip: ORIGIN.ip });
+    expect(rows[0]).toMatchObject({
+      actor_id: staff.id,
+      action: "application.approve",
+      subject_type: "member",
+      subject_id: a.id,
+      request_id: ORIGIN.request_id,
+      ip: ORIGIN.ip,
+    });
     expect(rows[0]!.before).toMatchObject({ status: "pending", role: "pending" });
-    expect(rows[0]!.after).toMatchObject({ status: "approved", role: "user", checklist: fullChecklist(), routing_number: institution().routing_number });
+    expect(rows[0]!.after).toMatchObject({
+      status: "approved",
+      role: "user",
+      checklist: fullChecklist(),
+      routing_number: institution().routing_number,
+    });
 
     const mail = await database.db.select().from(outbox).where(eq(outbox.to_email, a.email)).orderBy(outbox.id);
     expect(mail.map((m) => m.kind)).toEqual(["application_received", "application_approved"]);
@@ -95,11 +141,19 @@ describe("approve", () => {
     const a = await applicant(database.db);
     const [first, second] = await Promise.all([
       approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN }),
-      rejectApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), reason: "Duplicate", origin: ORIGIN }),
+      rejectApplication(database.db, {
+        member_id: a.id,
+        staff,
+        checklist: fullChecklist(),
+        reason: "Duplicate",
+        origin: ORIGIN,
+      }),
     ]);
     const statuses = [first.status, second.status].sort();
     expect(statuses).toEqual(["already_decided", "done"]);
-    expect(await database.db.select().from(applicationDecisions).where(eq(applicationDecisions.user_id, a.id))).toHaveLength(1);
+    expect(
+      await database.db.select().from(applicationDecisions).where(eq(applicationDecisions.user_id, a.id)),
+    ).toHaveLength(1);
     expect(await auditFor(a.id)).toHaveLength(1);
     // Only the winning decision writes to the bell (one notification when approve won, none otherwise).
     const bell = await listNotifications(database.db, a.id);
@@ -109,12 +163,23 @@ describe("approve", () => {
   it("the new member's bell gets the decision: one unread notification naming the accounts (masked) and the card", async () => {
     const a = await applicant(database.db);
     const now = new Date("2026-11-22T15:30:00Z");
-    const result = await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN, now });
+    const result = await approveApplication(database.db, {
+      member_id: a.id,
+      staff,
+      checklist: fullChecklist(),
+      origin: ORIGIN,
+      now,
+    });
     expect(result.status).toBe("done");
     if (result.status !== "done") return;
     expect(await unreadCount(database.db, a.id)).toBe(1);
     const [note] = await listNotifications(database.db, a.id);
-    expect(note).toMatchObject({ kind: "application_decision", title: "Your membership is approved", read: false, created_at: now });
+    expect(note).toMatchObject({
+      kind: "application_decision",
+      title: "Your membership is approved",
+      read: false,
+      created_at: now,
+    });
     for (const account of result.accounts) {
       expect(note!.body).toContain(`•••• ${account.account_number.slice(-4)}`);
       expect(note!.body).not.toContain(account.account_number);
@@ -125,10 +190,20 @@ describe("approve", () => {
   it("the notification is written in the decision's transaction: when it cannot be written, nothing of the approval remains", async () => {
     const a = await applicant(database.db);
     // A trigger that refuses this member's notification makes the last write of the approval fail.
-    await database.db.execute(sql.raw(`create or replace function refuse_test_notification() returns trigger language plpgsql as $$ begin if new.member_id = '${a.id}' then raise exception 'refused by the test'; end if; return new; end $$`));
-    await database.db.execute(sql.raw(`create trigger refuse_test_notification before insert on notifications for each row execute function refuse_test_notification()`));
+    await database.db.execute(
+      sql.raw(
+        `create or replace function refuse_test_notification() returns trigger language plpgsql as $$ begin if new.member_id = '${a.id}' then raise exception 'refused by the test'; end if; return new; end $$`,
+      ),
+    );
+    await database.db.execute(
+      sql.raw(
+        `create trigger refuse_test_notification before insert on notifications for each row execute function refuse_test_notification()`,
+      ),
+    );
     try {
-      await expect(approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN })).rejects.toThrow();
+      await expect(
+        approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN }),
+      ).rejects.toThrow();
     } finally {
       await database.db.execute(sql.raw(`drop trigger refuse_test_notification on notifications`));
       await database.db.execute(sql.raw(`drop function refuse_test_notification()`));
@@ -138,11 +213,16 @@ describe("approve", () => {
     const [user] = await database.db.select().from(users).where(eq(users.id, a.id));
     expect(user!.role).toBe("pending");
     expect(await database.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.member_id, a.id))).toHaveLength(0);
-    expect(await database.db.select().from(applicationDecisions).where(eq(applicationDecisions.user_id, a.id))).toHaveLength(0);
+    expect(
+      await database.db.select().from(applicationDecisions).where(eq(applicationDecisions.user_id, a.id)),
+    ).toHaveLength(0);
     expect(await auditFor(a.id)).toHaveLength(0);
     expect(await listNotifications(database.db, a.id)).toHaveLength(0);
     // And it can be approved afterwards.
-    expect((await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN })).status).toBe("done");
+    expect(
+      (await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN }))
+        .status,
+    ).toBe("done");
     expect(await unreadCount(database.db, a.id)).toBe(1);
   });
 });
@@ -150,7 +230,13 @@ describe("approve", () => {
 describe("reject and request info", () => {
   it("rejects with a reason: status, reason and time stored, a snapshot, the audit row, an email with the reason", async () => {
     const a = await applicant(database.db);
-    const result = await rejectApplication(database.db, { member_id: a.id, staff, checklist: checklistWithout("id_clear"), reason: "The ID document has expired.", origin: ORIGIN });
+    const result = await rejectApplication(database.db, {
+      member_id: a.id,
+      staff,
+      checklist: checklistWithout("id_clear"),
+      reason: "The ID document has expired.",
+      origin: ORIGIN,
+    });
     expect(result.status).toBe("done");
     const [profile] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, a.id));
     expect(profile).toMatchObject({ status: "rejected", rejection_reason: "The ID document has expired." });
@@ -161,35 +247,75 @@ describe("reject and request info", () => {
     const rows = await auditFor(a.id);
     expect(rows[0]).toMatchObject({ action: "application.reject" });
     expect((rows[0]!.after as { checklist: Record<string, boolean> }).checklist.id_clear).toBe(false);
-    const [mail] = await database.db.select().from(outbox).where(eq(outbox.to_email, a.email)).orderBy(sql`${outbox.id} desc`).limit(1);
+    const [mail] = await database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.to_email, a.email))
+      .orderBy(sql`${outbox.id} desc`)
+      .limit(1);
     expect(mail).toMatchObject({ kind: "application_rejected" });
     expect(mail!.text_body).toContain("The ID document has expired.");
     // A rejected applicant never reaches the member app: the email and /not-approved carry it, no bell entry.
     expect(await listNotifications(database.db, a.id)).toHaveLength(0);
-    await expect(rejectApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), reason: "  ", origin: ORIGIN })).rejects.toThrow();
+    await expect(
+      rejectApplication(database.db, {
+        member_id: a.id,
+        staff,
+        checklist: fullChecklist(),
+        reason: "  ",
+        origin: ORIGIN,
+      }),
+    ).rejects.toThrow();
   });
 
   it("requests information: document status info_requested, a pending request, audit and email; the application stays pending", async () => {
     const a = await applicant(database.db);
-    const result = await requestInformation(database.db, { member_id: a.id, staff, checklist: checklistWithout("id_clear"), message: "Please send a sharper photo.", origin: ORIGIN });
+    const result = await requestInformation(database.db, {
+      member_id: a.id,
+      staff,
+      checklist: checklistWithout("id_clear"),
+      message: "Please send a sharper photo.",
+      origin: ORIGIN,
+    });
     expect(result.status).toBe("done");
     const [profile] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, a.id));
     expect(profile).toMatchObject({ status: "pending", document_status: "info_requested" });
-    const requests = await database.db.select().from(applicationInfoRequests).where(eq(applicationInfoRequests.user_id, a.id));
+    const requests = await database.db
+      .select()
+      .from(applicationInfoRequests)
+      .where(eq(applicationInfoRequests.user_id, a.id));
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ status: "pending", message: "Please send a sharper photo.", requested_by: staff.id });
+    expect(requests[0]).toMatchObject({
+      status: "pending",
+      message: "Please send a sharper photo.",
+      requested_by: staff.id,
+    });
     expect((await auditFor(a.id))[0]).toMatchObject({ action: "application.request_info" });
-    const [mail] = await database.db.select().from(outbox).where(eq(outbox.to_email, a.email)).orderBy(sql`${outbox.id} desc`).limit(1);
+    const [mail] = await database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.to_email, a.email))
+      .orderBy(sql`${outbox.id} desc`)
+      .limit(1);
     expect(mail).toMatchObject({ kind: "info_requested" });
     expect(await listNotifications(database.db, a.id)).toHaveLength(0);
     // Still reviewable: approve afterwards works.
-    expect((await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN })).status).toBe("done");
+    expect(
+      (await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN }))
+        .status,
+    ).toBe("done");
   });
 });
 
 describe("the audit log is append-only in the database", () => {
   it("refuses UPDATE and DELETE, for any caller", async () => {
-    const { id } = await recordAudit(database.db, { actor_id: staff.id, action: "test.append_only", subject_type: "member", subject_id: staff.id, after: { ok: true } });
+    const { id } = await recordAudit(database.db, {
+      actor_id: staff.id,
+      action: "test.append_only",
+      subject_type: "member",
+      subject_id: staff.id,
+      after: { ok: true },
+    });
     const [row] = await database.db.select().from(auditLog).where(eq(auditLog.id, id));
     const refusal = async (statement: ReturnType<typeof sql>) => {
       const error = await database.db.execute(statement).then(
@@ -198,9 +324,15 @@ describe("the audit log is append-only in the database", () => {
       );
       return `${error?.message ?? ""} ${error?.cause?.message ?? ""}`;
     };
-    expect(await refusal(sql`update audit_log set action = 'forged' where id = ${row!.id}`)).toMatch(/audit_log is append-only: UPDATE refused/);
-    expect(await refusal(sql`delete from audit_log where id = ${row!.id}`)).toMatch(/audit_log is append-only: DELETE refused/);
-    expect(await refusal(sql`delete from application_decisions`)).toMatch(/application_decisions is append-only: DELETE refused/);
+    expect(await refusal(sql`update audit_log set action = 'forged' where id = ${row!.id}`)).toMatch(
+      /audit_log is append-only: UPDATE refused/,
+    );
+    expect(await refusal(sql`delete from audit_log where id = ${row!.id}`)).toMatch(
+      /audit_log is append-only: DELETE refused/,
+    );
+    expect(await refusal(sql`delete from application_decisions`)).toMatch(
+      /application_decisions is append-only: DELETE refused/,
+    );
     const [again] = await database.db.select().from(auditLog).where(eq(auditLog.id, row!.id));
     expect(again!.action).toBe(row!.action);
   });
@@ -225,7 +357,10 @@ describe("directory", () => {
     expect(byEmail.items.map((i) => i.user_id)).toEqual([a.id]);
     const detail = await memberDetail(database.db, { member_id: a.id });
     const number = detail!.accounts[0]!.account_number;
-    const byAccount = await listDirectory(database.db, { tab: "all", query: `${number.slice(0, 3)} ${number.slice(3, 6)} ${number.slice(6)}` });
+    const byAccount = await listDirectory(database.db, {
+      tab: "all",
+      query: `${number.slice(0, 3)} ${number.slice(3, 6)} ${number.slice(6)}`,
+    });
     expect(byAccount.items.map((i) => i.user_id)).toEqual([a.id]);
     // LIKE wildcards are text, not patterns.
     expect((await listDirectory(database.db, { tab: "all", query: "%" })).items).toHaveLength(0);
@@ -246,7 +381,10 @@ describe("directory", () => {
     const document = await readIdDocument(database.db, { member_id: a.id, staff, origin: ORIGIN });
     expect(document!.mime).toBe("image/png");
     expect(document!.filename).toMatch(/\.png$/);
-    expect((await auditFor(a.id)).map((r) => r.action)).toEqual(["member.personal_data.view", "member.id_document.view"]);
+    expect((await auditFor(a.id)).map((r) => r.action)).toEqual([
+      "member.personal_data.view",
+      "member.id_document.view",
+    ]);
   });
 });
 
@@ -281,9 +419,13 @@ describe("create member", () => {
     expect(rows[0]).toMatchObject({ action: "member.create", actor_id: staff.id });
     expect(JSON.stringify(rows[0]!.after)).not.toContain("Temporary harbor pass 9");
     // No session was created for the new member.
-    const sessions = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from sessions where user_id = ${result.user_id}`);
+    const sessions = await database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from sessions where user_id = ${result.user_id}`,
+    );
     expect(sessions.rows[0]!.n).toBe(0);
-    expect(await createMemberByStaff(database.db, { staff, member: input(email), origin: ORIGIN })).toEqual({ status: "email_taken" });
+    expect(await createMemberByStaff(database.db, { staff, member: input(email), origin: ORIGIN })).toEqual({
+      status: "email_taken",
+    });
   });
 
   it("never creates a staff or reviewer account: a staff role is a request another admin approves (docs/product.md#staff-role-grants)", async () => {
@@ -291,7 +433,9 @@ describe("create member", () => {
       const email = `staff-${role}-${Date.now()}@example.com`;
       const result = await createMemberByStaff(database.db, { staff, member: input(email, role), origin: ORIGIN });
       expect(result.status, role).toBe("failed");
-      const rows = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from users where email = ${email}`);
+      const rows = await database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from users where email = ${email}`,
+      );
       expect(rows.rows[0]!.n, role).toBe(0);
     }
   });
@@ -300,13 +444,24 @@ describe("create member", () => {
 describe("one-time-code panel", () => {
   it("issues (typed or generated), lists masked, removes, clears the used list; all audited, never the code", async () => {
     const member = await person(database.db, "user");
-    expect(await issueCodeForMember(database.db, { staff, member_email: member.email, code: "12ab56", origin: ORIGIN })).toEqual({
+    expect(
+      await issueCodeForMember(database.db, { staff, member_email: member.email, code: "12ab56", origin: ORIGIN }),
+    ).toEqual({
       status: "invalid_code",
       message: "Invalid OTP format. Please enter a 6-digit number.",
     });
-    expect((await issueCodeForMember(database.db, { staff, member_email: "nobody@example.com", origin: ORIGIN })).status).toBe("member_not_found");
-    expect((await issueCodeForMember(database.db, { staff, member_email: staff.email, origin: ORIGIN })).status).toBe("not_a_member");
-    const issued = await issueCodeForMember(database.db, { staff, member_email: member.email, code: "246810", origin: ORIGIN });
+    expect(
+      (await issueCodeForMember(database.db, { staff, member_email: "nobody@example.com", origin: ORIGIN })).status,
+    ).toBe("member_not_found");
+    expect((await issueCodeForMember(database.db, { staff, member_email: staff.email, origin: ORIGIN })).status).toBe(
+      "not_a_member",
+    );
+    const issued = await issueCodeForMember(database.db, {
+      staff,
+      member_email: member.email,
+      code: "246810",
+      origin: ORIGIN,
+    });
     expect(issued).toMatchObject({ status: "issued", code: "246810" });
     let panel = await codePanel(database.db, staff.id);
     expect(panel.valid.some((c) => c.member_email === member.email)).toBe(true);
@@ -322,8 +477,17 @@ describe("one-time-code panel", () => {
     const id = (await codePanel(database.db, staff.id)).valid.find((c) => c.member_email === member.email)!.id;
     expect(await removeCode(database.db, { staff, code_id: id, origin: ORIGIN })).toBe(true);
     expect(await removeCode(database.db, { staff, code_id: id, origin: ORIGIN })).toBe(false);
-    const rows = await database.db.select().from(auditLog).where(sql`${auditLog.action} like 'staff_code.%'`).orderBy(auditLog.id);
-    expect(rows.map((r) => r.action)).toEqual(["staff_code.issue", "staff_code.clear_used", "staff_code.issue", "staff_code.remove"]);
+    const rows = await database.db
+      .select()
+      .from(auditLog)
+      .where(sql`${auditLog.action} like 'staff_code.%'`)
+      .orderBy(auditLog.id);
+    expect(rows.map((r) => r.action)).toEqual([
+      "staff_code.issue",
+      "staff_code.clear_used",
+      "staff_code.issue",
+      "staff_code.remove",
+    ]);
     expect(JSON.stringify(rows)).not.toContain("246810");
   });
 });

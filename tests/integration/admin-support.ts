@@ -15,7 +15,10 @@ import { approveStaffGrant, requestNewStaff } from "~/server/admin/staff-grants.
 export { applicationFor, person, uniqueIp, sessionCookie as signedIn } from "../factories";
 
 /** An applicant with a stored application (role pending, status pending) and a signed-in browser. */
-export function applicant(db: Db, overrides: Partial<Record<string, string>> = {}): Promise<{ id: string; email: string; browser: Browser }> {
+export function applicant(
+  db: Db,
+  overrides: Partial<Record<string, string>> = {},
+): Promise<{ id: string; email: string; browser: Browser }> {
   return makeApplicant(db, new Browser(uniqueIp()), overrides);
 }
 
@@ -31,7 +34,12 @@ export const ORIGIN = { request_id: "test-request-0001", ip: "203.0.113.99" };
 
 /** The one-time set-up link a new staff account was emailed (its token), from the outbox. */
 export async function setUpTokenFor(db: Db, email: string): Promise<string | null> {
-  const rows = await db.select({ text: outbox.text_body }).from(outbox).where(and(eq(outbox.to_email, email), eq(outbox.kind, "password_reset"))).orderBy(desc(outbox.id)).limit(1);
+  const rows = await db
+    .select({ text: outbox.text_body })
+    .from(outbox)
+    .where(and(eq(outbox.to_email, email), eq(outbox.kind, "password_reset")))
+    .orderBy(desc(outbox.id))
+    .limit(1);
   return /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(rows[0]?.text ?? "")?.[1] ?? null;
 }
 
@@ -41,11 +49,30 @@ export async function setUpTokenFor(db: Db, email: string): Promise<string | nul
  */
 export async function staffThroughGrant(
   db: Db,
-  input: { role: "admin" | "reviewer"; requester: { id: string; email: string }; approver: { id: string; email: string }; email?: string },
+  input: {
+    role: "admin" | "reviewer";
+    requester: { id: string; email: string };
+    approver: { id: string; email: string };
+    email?: string;
+  },
 ): Promise<{ id: string; email: string; token: string }> {
   const email = input.email ?? `granted-${input.role}-${crypto.randomBytes(4).toString("hex")}@example.com`;
-  const profile = { first_name: "Granted", last_name: input.role === "admin" ? "Staff" : "Reviewer", street: "1 Road", city: "Dover", state: "NH", postal_code: "03820", phone: "(555) 010-0000" };
-  const requested = await requestNewStaff(db, { requester: { kind: "staff", staff: input.requester }, email, role: input.role, profile, origin: ORIGIN });
+  const profile = {
+    first_name: "Granted",
+    last_name: input.role === "admin" ? "Staff" : "Reviewer",
+    street: "1 Road",
+    city: "Dover",
+    state: "NH",
+    postal_code: "03820",
+    phone: "(555) 010-0000",
+  };
+  const requested = await requestNewStaff(db, {
+    requester: { kind: "staff", staff: input.requester },
+    email,
+    role: input.role,
+    profile,
+    origin: ORIGIN,
+  });
   if (requested.status !== "requested") throw new Error(`grant not requested: ${requested.status}`);
   const approved = await approveStaffGrant(db, { staff: input.approver, grant_id: requested.grant_id, origin: ORIGIN });
   if (approved.status !== "approved") throw new Error(`grant not approved: ${approved.status}`);

@@ -32,13 +32,23 @@ describe("postTransfer", () => {
       res.writeHead(200, { "content-type": "text/x-script" });
       res.write('[{"_1":2},"status","do', () => res.socket?.destroy());
     });
-    expect(await postTransfer(base, member, crypto.randomUUID(), 1, "cut off")).toEqual({ kind: "cut_off", status: 200 });
+    expect(await postTransfer(base, member, crypto.randomUUID(), 1, "cut off")).toEqual({
+      kind: "cut_off",
+      status: 200,
+    });
   });
 
   it("a whole answer is still read: a 502 is unavailable, anything unknown a failure", async () => {
     const proxyDown = await serving((_req, res) => void res.writeHead(502).end("Bad Gateway"));
-    expect(await postTransfer(proxyDown, member, crypto.randomUUID(), 1, "whole")).toEqual({ kind: "unavailable", status: 502 });
+    expect(await postTransfer(proxyDown, member, crypto.randomUUID(), 1, "whole")).toEqual({
+      kind: "unavailable",
+      status: 502,
+    });
     const odd = await serving((_req, res) => void res.writeHead(200).end("something else"));
-    expect(await postTransfer(odd, member, crypto.randomUUID(), 1, "whole")).toEqual({ kind: "failed", status: 200, body: "something else" });
+    expect(await postTransfer(odd, member, crypto.randomUUID(), 1, "whole")).toEqual({
+      kind: "failed",
+      status: 200,
+      body: "something else",
+    });
   });
 });

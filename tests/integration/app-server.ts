@@ -44,10 +44,21 @@ export class AppProcess {
   constructor(env: Record<string, string>, port = 0) {
     this.listening = port;
     const server = compiled("server");
-    if (!fs.existsSync(server)) throw new Error(`${server} is missing: the integration project's globalSetup (tests/integration/global-setup.ts) builds it; run the tests through vitest, or \`npm run build\`.`);
+    if (!fs.existsSync(server))
+      throw new Error(
+        `${server} is missing: the integration project's globalSetup (tests/integration/global-setup.ts) builds it; run the tests through vitest, or \`npm run build\`.`,
+      );
     this.child = spawn(process.execPath, ["--enable-source-maps", server], {
       cwd: repository,
-      env: { ...process.env, NODE_ENV: "production", MUTUAL_DEMO: "1", MUTUAL_TEST_INSTALL: "1", LOG_LEVEL: "info", ...env, PORT: String(port) },
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        MUTUAL_DEMO: "1",
+        MUTUAL_TEST_INSTALL: "1",
+        LOG_LEVEL: "info",
+        ...env,
+        PORT: String(port),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     for (const stream of [this.child.stdout!, this.child.stderr!]) {
@@ -85,7 +96,9 @@ export class AppProcess {
         resolve(line);
       };
       this.watchers.add(watcher);
-      void this.exited.then(() => reject(new Error(`app exited (${this.exit}) while waiting for ${what}:\n${this.lines.slice(-40).join("\n")}`)));
+      void this.exited.then(() =>
+        reject(new Error(`app exited (${this.exit}) while waiting for ${what}:\n${this.lines.slice(-40).join("\n")}`)),
+      );
     });
   }
 
@@ -111,7 +124,11 @@ export class AppProcess {
  * One environment for every app process of a test, as one EnvironmentFile gives every systemd
  * instance: the database, a data folder under `data_dir`, fresh secrets, and the test's own settings.
  */
-export function appEnvironment(database_url: string, data_dir: string, settings: Record<string, string>): Record<string, string> {
+export function appEnvironment(
+  database_url: string,
+  data_dir: string,
+  settings: Record<string, string>,
+): Record<string, string> {
   return {
     DATABASE_URL: database_url,
     DATA_DIR: path.join(data_dir, "data"),
@@ -141,8 +158,14 @@ export function freePort(): Promise<number> {
  * new database of its own, dropped by `close`. The keys are given, as production on PostgreSQL
  * requires.
  */
-export async function serverDatabase(dataDir: string): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
-  const env = { DATA_DIR: dataDir, SESSION_SECRET: crypto.randomBytes(32).toString("hex"), DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex") };
+export async function serverDatabase(
+  dataDir: string,
+): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
+  const env = {
+    DATA_DIR: dataDir,
+    SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
+    DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex"),
+  };
   if (!onPostgres) return { env, close: async () => undefined };
   const database = await openTestDatabase({ pool_max: 1 });
   return { env: { ...env, DATABASE_URL: database.url! }, close: () => database.close() };
@@ -163,7 +186,16 @@ export const demoInbox =
 export const outboxInbox =
   (db: Database["db"]): Inbox =>
   async (email) =>
-    codesIn((await db.select({ text_body: outbox.text_body }).from(outbox).where(and(eq(outbox.to_email, email), eq(outbox.kind, "sign_in_code")))).map((m) => m.text_body).join("\n"));
+    codesIn(
+      (
+        await db
+          .select({ text_body: outbox.text_body })
+          .from(outbox)
+          .where(and(eq(outbox.to_email, email), eq(outbox.kind, "sign_in_code")))
+      )
+        .map((m) => m.text_body)
+        .join("\n"),
+    );
 
 /**
  * A person's browser on `base`: a cookie jar, and pages and form posts with the Origin a browser
@@ -187,7 +219,12 @@ export class Browser {
     const response = await fetch(`${this.base}${pathname}`, {
       method: fields ? "POST" : "GET",
       redirect: "manual",
-      headers: { ...this.extra_headers, cookie: this.cookie(), origin: this.base, ...(fields ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+      headers: {
+        ...this.extra_headers,
+        cookie: this.cookie(),
+        origin: this.base,
+        ...(fields ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+      },
       body: fields ? new URLSearchParams(fields).toString() : undefined,
     });
     for (const line of response.headers.getSetCookie()) {
@@ -215,7 +252,13 @@ export class Browser {
 }
 
 /** Signs in on `base` with the code from the outbox; returns the session's cookies. */
-export async function signIn(base: string, db: Database["db"], email: string, password: string, extra_headers: Record<string, string> = {}): Promise<string> {
+export async function signIn(
+  base: string,
+  db: Database["db"],
+  email: string,
+  password: string,
+  extra_headers: Record<string, string> = {},
+): Promise<string> {
   const browser = new Browser(base, extra_headers);
   await browser.signIn(email, password, outboxInbox(db));
   return browser.cookie();
@@ -256,7 +299,13 @@ export type Outcome =
  * passed the status on already and can only close the member's connection). The member saw no
  * answer and tries again with the same key, as after a 502.
  */
-export async function postTransfer(base: string, member: Member, idempotency_key: string, amount_cents: number, reference: string): Promise<Outcome> {
+export async function postTransfer(
+  base: string,
+  member: Member,
+  idempotency_key: string,
+  amount_cents: number,
+  reference: string,
+): Promise<Outcome> {
   let response: Response;
   try {
     response = await fetch(`${base}/dashboard.data`, {
@@ -297,7 +346,10 @@ export type PostedBalance = { id: number; posted_cents: number };
 /** The posted balances of the members' checking and savings accounts. */
 export function postedBalances(db: Db, members: Member[]): Promise<PostedBalance[]> {
   const ids = members.flatMap((m) => [m.checking_id, m.savings_id]);
-  return db.select({ id: ledgerAccounts.id, posted_cents: ledgerAccounts.posted_cents }).from(ledgerAccounts).where(inArray(ledgerAccounts.id, ids));
+  return db
+    .select({ id: ledgerAccounts.id, posted_cents: ledgerAccounts.posted_cents })
+    .from(ledgerAccounts)
+    .where(inArray(ledgerAccounts.id, ids));
 }
 
 /**
@@ -319,7 +371,12 @@ export class TransferLoad {
   constructor(
     private readonly base: string,
     private readonly members: Member[],
-    private readonly options: { workers: number; amount_cents: number; reference: string; trouble: () => string | null },
+    private readonly options: {
+      workers: number;
+      amount_cents: number;
+      reference: string;
+      trouble: () => string | null;
+    },
     before?: TransferLoad,
   ) {
     if (!before) return;
@@ -329,7 +386,9 @@ export class TransferLoad {
   }
 
   start(): void {
-    this.workers = Array.from({ length: this.options.workers }, (_, i) => this.worker(this.members[i % this.members.length]!));
+    this.workers = Array.from({ length: this.options.workers }, (_, i) =>
+      this.worker(this.members[i % this.members.length]!),
+    );
   }
 
   /** How many answers of this kind so far. */
@@ -348,7 +407,8 @@ export class TransferLoad {
       const check = () => {
         const trouble = this.options.trouble();
         if (condition()) resolve();
-        else if (trouble || this.failures.length > 50) reject(new Error(`gave up: ${trouble ?? ""} failures ${JSON.stringify(this.failures.slice(0, 3))}`));
+        else if (trouble || this.failures.length > 50)
+          reject(new Error(`gave up: ${trouble ?? ""} failures ${JSON.stringify(this.failures.slice(0, 3))}`));
         else return;
         this.waiters.delete(check);
       };
@@ -374,17 +434,27 @@ export class TransferLoad {
    */
   async expectStoredOnce(db: Db, before: PostedBalance[]): Promise<void> {
     const keys = [...this.keys.keys()];
-    const stored = await db.select({ id: ledgerTransactions.id, key: ledgerTransactions.idempotency_key }).from(ledgerTransactions).where(inArray(ledgerTransactions.idempotency_key, keys));
+    const stored = await db
+      .select({ id: ledgerTransactions.id, key: ledgerTransactions.idempotency_key })
+      .from(ledgerTransactions)
+      .where(inArray(ledgerTransactions.idempotency_key, keys));
     expect(stored.length).toBe(keys.length);
     expect(this.acknowledged.size).toBe(keys.length);
     const storedByKey = new Map(stored.map((s) => [s.key, s.id]));
-    const mismatched = [...this.acknowledged].filter(([key, ack]) => `MU${String(storedByKey.get(key)).padStart(8, "0")}` !== ack.reference);
+    const mismatched = [...this.acknowledged].filter(
+      ([key, ack]) => `MU${String(storedByKey.get(key)).padStart(8, "0")}` !== ack.reference,
+    );
     expect(mismatched).toEqual([]);
     const after = await postedBalances(db, this.members);
     for (const member of this.members) {
       const sent = [...this.keys.values()].filter((m) => m === member).length * this.options.amount_cents;
-      const moved = (id: number) => after.find((b) => b.id === id)!.posted_cents - before.find((b) => b.id === id)!.posted_cents;
-      expect({ email: member.email, checking: moved(member.checking_id), savings: moved(member.savings_id) }).toEqual({ email: member.email, checking: -sent, savings: sent });
+      const moved = (id: number) =>
+        after.find((b) => b.id === id)!.posted_cents - before.find((b) => b.id === id)!.posted_cents;
+      expect({ email: member.email, checking: moved(member.checking_id), savings: moved(member.savings_id) }).toEqual({
+        email: member.email,
+        checking: -sent,
+        savings: sent,
+      });
     }
   }
 

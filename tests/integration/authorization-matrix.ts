@@ -61,7 +61,8 @@ export class SignedIn<P extends string> {
   /** Signs each person in, in the order given: persona -> user id. */
   static async as<P extends string>(db: Db, people: Partial<Record<P, string>>): Promise<SignedIn<P | "anonymous">> {
     const signed = new SignedIn<P | "anonymous">();
-    for (const [persona, user_id] of Object.entries(people) as [P, string][]) signed.cookies[persona] = await signedIn(db, user_id);
+    for (const [persona, user_id] of Object.entries(people) as [P, string][])
+      signed.cookies[persona] = await signedIn(db, user_id);
     return signed;
   }
 
@@ -79,8 +80,13 @@ export class SignedIn<P extends string> {
   /** A form post (application/x-www-form-urlencoded); a list stands for a field repeated. */
   post(persona: P, path: string, form: Record<string, string | string[]>): Request {
     const body = new URLSearchParams();
-    for (const [name, value] of Object.entries(form)) for (const one of Array.isArray(value) ? value : [value]) body.append(name, one);
-    return new Request(`${HOST}${path}`, { method: "POST", headers: this.headers(persona, { "content-type": "application/x-www-form-urlencoded" }), body });
+    for (const [name, value] of Object.entries(form))
+      for (const one of Array.isArray(value) ? value : [value]) body.append(name, one);
+    return new Request(`${HOST}${path}`, {
+      method: "POST",
+      headers: this.headers(persona, { "content-type": "application/x-www-form-urlencoded" }),
+      body,
+    });
   }
 
   /** A GET without a form, or a form post with one: the shape most matrix tables use. */
@@ -130,7 +136,13 @@ export async function run(fn: () => Promise<unknown>): Promise<Outcome> {
   if (value instanceof Response) {
     const type = value.headers.get("content-type") ?? "";
     const body = type.startsWith("image/") || type === "application/pdf" ? `[${type}]` : await value.clone().text();
-    return { kind: kind(value.status), status: value.status, location: value.headers.get("location") ?? undefined, body, value };
+    return {
+      kind: kind(value.status),
+      status: value.status,
+      location: value.headers.get("location") ?? undefined,
+      body,
+      value,
+    };
   }
   // data(payload, { status }): React Router's DataWithResponseInit.
   const wrapped = (value as { type?: string } | null)?.type === "DataWithResponseInit";
@@ -147,7 +159,10 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  */
 export function expectSentAway(outcome: Outcome, persona: string, from: string): void {
   expect(outcome.kind, persona).toBe("redirect");
-  if (persona === "anonymous") expect(outcome.location, persona).toMatch(new RegExp(`^${escaped(`/login?redirectTo=${encodeURIComponent(from)}`)}`));
+  if (persona === "anonymous")
+    expect(outcome.location, persona).toMatch(
+      new RegExp(`^${escaped(`/login?redirectTo=${encodeURIComponent(from)}`)}`),
+    );
   else expect(outcome.location, persona).toBe(HOME[persona as keyof typeof HOME]);
 }
 
@@ -156,7 +171,12 @@ export function expectSentAway(outcome: Outcome, persona: string, from: string):
  * anyone signed in), its answer shows nothing of `hides`, and `unchanged` (everything the action
  * could change) reads the same after as before.
  */
-export function itRefuses<P extends string>(name: string, personas: readonly P[], attempt: (persona: P) => Promise<unknown>, options: { unchanged: () => Promise<unknown>; hides?: string }): void {
+export function itRefuses<P extends string>(
+  name: string,
+  personas: readonly P[],
+  attempt: (persona: P) => Promise<unknown>,
+  options: { unchanged: () => Promise<unknown>; hides?: string },
+): void {
   for (const persona of personas) {
     it(`${name} by ${persona} is refused (${refusedStatus(persona)}) and changes nothing`, async () => {
       const before = await options.unchanged();

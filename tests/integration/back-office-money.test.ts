@@ -2,12 +2,28 @@ import "./member-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database, Db } from "~/server/db/client.server";
-import { auditLog, balanceAdjustments, externalPayments, ledgerAccounts, memberAccountSettings, notifications } from "~/server/db/schema";
+import {
+  auditLog,
+  balanceAdjustments,
+  externalPayments,
+  ledgerAccounts,
+  memberAccountSettings,
+  notifications,
+} from "~/server/db/schema";
 import { getAccount, institutionAccount } from "~/server/ledger/accounts.server";
 import { getTransaction, placeHold, postTransfer } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { transferEntries } from "~/domain/ledger-rules";
-import { AccountEditSchema, AdjustBalanceSchema, PlaceHoldSchema, ACCOUNT_NUMBER_MESSAGE, ROUTING_NUMBER_MESSAGE, AMOUNT_DECIMALS_MESSAGE, AMOUNT_MESSAGE, AMOUNT_TOO_LARGE_MESSAGE } from "~/domain/member-accounts";
+import {
+  AccountEditSchema,
+  AdjustBalanceSchema,
+  PlaceHoldSchema,
+  ACCOUNT_NUMBER_MESSAGE,
+  ROUTING_NUMBER_MESSAGE,
+  AMOUNT_DECIMALS_MESSAGE,
+  AMOUNT_MESSAGE,
+  AMOUNT_TOO_LARGE_MESSAGE,
+} from "~/domain/member-accounts";
 import { editMemberAccount } from "~/server/member-accounts/account-edit.server";
 import { awaitingAdjustments, decideAdjustment, requestAdjustment } from "~/server/member-accounts/adjustments.server";
 import { placeStaffHold, releaseStaffHold, staffHolds } from "~/server/member-accounts/holds.server";
@@ -56,7 +72,11 @@ async function transactionCount(): Promise<number> {
 }
 
 async function auditsOf(action: string, subject_id: string | number) {
-  return db().select().from(auditLog).where(and(eq(auditLog.action, action), eq(auditLog.subject_id, String(subject_id)))).orderBy(desc(auditLog.id));
+  return db()
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, action), eq(auditLog.subject_id, String(subject_id))))
+    .orderBy(desc(auditLog.id));
 }
 
 function staffRequest(member_id: string, staff = maker) {
@@ -68,7 +88,14 @@ describe("User Transactions", () => {
     const m = await fundedMember(db(), { checking_cents: 10_000, savings_cents: 5_000 });
     // Own transfers touch two of the member's accounts: each shows once.
     for (let i = 0; i < 5; i++) {
-      await postTransfer(db(), { idempotency_key: newKey("own"), initiator: `member:${m.member.id}`, created_by: m.member.id, kind: "transfer", entries: transferEntries(m.checking.id, m.savings.id, 100 + i), memo: `own ${i}` });
+      await postTransfer(db(), {
+        idempotency_key: newKey("own"),
+        initiator: `member:${m.member.id}`,
+        created_by: m.member.id,
+        kind: "transfer",
+        entries: transferEntries(m.checking.id, m.savings.id, 100 + i),
+        memo: `own ${i}`,
+      });
     }
     const seen: number[] = [];
     let before: string | null = null;
@@ -89,7 +116,13 @@ describe("User Transactions", () => {
   it("shows only the member's own legs, never another member's account", async () => {
     const a = await fundedMember(db(), { checking_cents: 10_000 });
     const b = await fundedMember(db());
-    await postTransfer(db(), { idempotency_key: newKey("m2m"), initiator: `member:${a.member.id}`, created_by: a.member.id, kind: "member_transfer", entries: transferEntries(a.checking.id, b.checking.id, 2_500) });
+    await postTransfer(db(), {
+      idempotency_key: newKey("m2m"),
+      initiator: `member:${a.member.id}`,
+      created_by: a.member.id,
+      kind: "member_transfer",
+      entries: transferEntries(a.checking.id, b.checking.id, 2_500),
+    });
     const page = await memberTransactionsPage(db(), b.member.id);
     expect(page.rows).toHaveLength(1);
     expect(page.rows[0]!.legs).toEqual([expect.objectContaining({ account_id: b.checking.id, amount_cents: 2_500 })]);
@@ -101,14 +134,22 @@ describe("Reverse one transaction", () => {
     const m = await fundedMember(db(), { checking_cents: 10_000 });
     const [deposit] = (await memberTransactionsPage(db(), m.member.id)).rows;
     const result = await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: deposit!.id });
-    expect(result).toMatchObject({ status: "reversed", message: "Transaction reversed and balance updated successfully" });
+    expect(result).toMatchObject({
+      status: "reversed",
+      message: "Transaction reversed and balance updated successfully",
+    });
     expect((await getTransaction(db(), deposit!.id))!.transaction.status).toBe("reversed");
     expect(await balance(m.checking.id)).toMatchObject({ current: 0, available: 0 });
     const [audit] = await auditsOf("ledger.transaction.reverse", deposit!.id);
     expect(audit).toMatchObject({ actor_id: maker.id, member_id: m.member.id });
     expect(audit!.before).toMatchObject({ status: "posted" });
     expect(audit!.after).toMatchObject({ status: "reversed" });
-    const [notice] = await db().select().from(notifications).where(eq(notifications.member_id, m.member.id)).orderBy(desc(notifications.id)).limit(1);
+    const [notice] = await db()
+      .select()
+      .from(notifications)
+      .where(eq(notifications.member_id, m.member.id))
+      .orderBy(desc(notifications.id))
+      .limit(1);
     expect(notice).toMatchObject({ kind: "account_correction", title: "A transaction was reversed" });
   });
 
@@ -119,11 +160,18 @@ describe("Reverse one transaction", () => {
     const [reversal] = (await memberTransactionsPage(db(), m.member.id)).rows;
     expect(reversal!.kind).toBe("reversal");
     const count = await transactionCount();
-    const ofReversal = await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: reversal!.id });
+    const ofReversal = await reverseMemberTransaction(db(), {
+      ...staffRequest(m.member.id),
+      transaction_id: reversal!.id,
+    });
     expect(ofReversal).toMatchObject({ status: "refused", http: 409, code: "reversal_not_reversible" });
     expect((ofReversal as { message: string }).message).toContain("Error reversing transaction");
-    expect(await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: deposit!.id })).toMatchObject({ status: "refused", code: "already_reversed" });
-    expect(await reverseMemberTransaction(db(), { ...staffRequest(m.member.id, checker), transaction_id: deposit!.id })).toMatchObject({ status: "refused", code: "already_reversed" });
+    expect(
+      await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: deposit!.id }),
+    ).toMatchObject({ status: "refused", code: "already_reversed" });
+    expect(
+      await reverseMemberTransaction(db(), { ...staffRequest(m.member.id, checker), transaction_id: deposit!.id }),
+    ).toMatchObject({ status: "refused", code: "already_reversed" });
     expect(await transactionCount()).toBe(count);
   });
 
@@ -131,19 +179,34 @@ describe("Reverse one transaction", () => {
     const a = await fundedMember(db(), { checking_cents: 10_000 });
     const b = await fundedMember(db(), { checking_cents: 10_000 });
     const [ofA] = (await memberTransactionsPage(db(), a.member.id)).rows;
-    expect(await reverseMemberTransaction(db(), { ...staffRequest(b.member.id), transaction_id: ofA!.id })).toMatchObject({ status: "refused", http: 404, message: "Transaction not found" });
-    expect(await reverseMemberTransaction(db(), { ...staffRequest(b.member.id), transaction_id: 999_999_999 })).toMatchObject({ status: "refused", http: 404 });
+    expect(
+      await reverseMemberTransaction(db(), { ...staffRequest(b.member.id), transaction_id: ofA!.id }),
+    ).toMatchObject({ status: "refused", http: 404, message: "Transaction not found" });
+    expect(
+      await reverseMemberTransaction(db(), { ...staffRequest(b.member.id), transaction_id: 999_999_999 }),
+    ).toMatchObject({ status: "refused", http: 404 });
     expect((await getTransaction(db(), ofA!.id))!.transaction.status).toBe("posted");
   });
 
   it("releases a pending transaction instead of reversing it", async () => {
     const m = await fundedMember(db(), { checking_cents: 10_000 });
     const adjustments = await institutionAccount(db(), "adjustments");
-    const hold = await placeHold(db(), { idempotency_key: newKey("h"), initiator: "system:test", created_by: "system:test", kind: "withdrawal", entries: transferEntries(m.checking.id, adjustments.id, 4_000) });
+    const hold = await placeHold(db(), {
+      idempotency_key: newKey("h"),
+      initiator: "system:test",
+      created_by: "system:test",
+      kind: "withdrawal",
+      entries: transferEntries(m.checking.id, adjustments.id, 4_000),
+    });
     expect(await balance(m.checking.id)).toMatchObject({ available: 6_000 });
     const id = (hold as { transaction: { id: number } }).transaction.id;
-    expect((await memberTransactionsPage(db(), m.member.id)).rows.find((r) => r.id === id)).toMatchObject({ status: "pending", pending_owner: null });
-    expect(await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: id })).toMatchObject({ status: "released" });
+    expect((await memberTransactionsPage(db(), m.member.id)).rows.find((r) => r.id === id)).toMatchObject({
+      status: "pending",
+      pending_owner: null,
+    });
+    expect(await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: id })).toMatchObject({
+      status: "released",
+    });
     expect((await getTransaction(db(), id))!.transaction.status).toBe("failed");
     expect(await balance(m.checking.id)).toMatchObject({ current: 10_000, available: 10_000 });
   });
@@ -151,10 +214,29 @@ describe("Reverse one transaction", () => {
   it("leaves a member's queued payment to the payments queue: marked in the list, Release refused, the hold stays", async () => {
     const m = await fundedMember(db(), { checking_cents: 10_000 });
     const settlement = await institutionAccount(db(), "ach_settlement");
-    const hold = await placeHold(db(), { idempotency_key: newKey("ach"), initiator: `member:${m.member.id}`, created_by: m.member.id, kind: "ach_out", entries: transferEntries(m.checking.id, settlement.id, 3_000) });
+    const hold = await placeHold(db(), {
+      idempotency_key: newKey("ach"),
+      initiator: `member:${m.member.id}`,
+      created_by: m.member.id,
+      kind: "ach_out",
+      entries: transferEntries(m.checking.id, settlement.id, 3_000),
+    });
     const id = (hold as { transaction: { id: number } }).transaction.id;
-    await db().insert(externalPayments).values({ member_id: m.member.id, kind: "ach", from_account_id: m.checking.id, hold_transaction_id: id, amount_cents: 3_000, details: { routing_number: "021000021" }, idempotency_key: newKey("p") });
-    expect((await memberTransactionsPage(db(), m.member.id)).rows.find((r) => r.id === id)).toMatchObject({ status: "pending", pending_owner: "payment" });
+    await db()
+      .insert(externalPayments)
+      .values({
+        member_id: m.member.id,
+        kind: "ach",
+        from_account_id: m.checking.id,
+        hold_transaction_id: id,
+        amount_cents: 3_000,
+        details: { routing_number: "021000021" },
+        idempotency_key: newKey("p"),
+      });
+    expect((await memberTransactionsPage(db(), m.member.id)).rows.find((r) => r.id === id)).toMatchObject({
+      status: "pending",
+      pending_owner: "payment",
+    });
     expect(await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: id })).toMatchObject({
       status: "refused",
       code: "resolved_elsewhere",
@@ -167,9 +249,21 @@ describe("Reverse one transaction", () => {
   it("refuses a reversal that would take a member below zero (the money was spent), posting nothing", async () => {
     const a = await fundedMember(db(), { checking_cents: 10_000 });
     const b = await fundedMember(db());
-    await postTransfer(db(), { idempotency_key: newKey("m2m"), initiator: `member:${a.member.id}`, created_by: a.member.id, kind: "member_transfer", entries: transferEntries(a.checking.id, b.checking.id, 5_000) });
+    await postTransfer(db(), {
+      idempotency_key: newKey("m2m"),
+      initiator: `member:${a.member.id}`,
+      created_by: a.member.id,
+      kind: "member_transfer",
+      entries: transferEntries(a.checking.id, b.checking.id, 5_000),
+    });
     const cash = await institutionAccount(db(), "cash");
-    await postTransfer(db(), { idempotency_key: newKey("spend"), initiator: `member:${b.member.id}`, created_by: b.member.id, kind: "withdrawal", entries: transferEntries(b.checking.id, cash.id, 5_000) });
+    await postTransfer(db(), {
+      idempotency_key: newKey("spend"),
+      initiator: `member:${b.member.id}`,
+      created_by: b.member.id,
+      kind: "withdrawal",
+      entries: transferEntries(b.checking.id, cash.id, 5_000),
+    });
     const received = (await memberTransactionsPage(db(), b.member.id)).rows.find((r) => r.kind === "member_transfer")!;
     const result = await reverseMemberTransaction(db(), { ...staffRequest(b.member.id), transaction_id: received.id });
     expect(result).toMatchObject({ status: "refused", code: "insufficient_funds" });
@@ -186,7 +280,9 @@ describe("Reverse one transaction", () => {
     ]);
     expect(results.filter((r) => r.status === "reversed")).toHaveLength(1);
     expect(results.filter((r) => r.status === "refused")).toHaveLength(2);
-    const reversals = await db().execute(sql`select count(*)::int as n from ledger_transactions where reverses_id = ${deposit!.id}`);
+    const reversals = await db().execute(
+      sql`select count(*)::int as n from ledger_transactions where reverses_id = ${deposit!.id}`,
+    );
     expect(Number(reversals.rows[0]!.n)).toBe(1);
     expect(await balance(m.checking.id)).toMatchObject({ current: 0 });
   });
@@ -195,11 +291,22 @@ describe("Reverse one transaction", () => {
 describe("Reverse All Transactions", () => {
   it("needs the member's email typed again, then reverses every posted one in one batch", async () => {
     const m = await fundedMember(db(), { checking_cents: 10_000, savings_cents: 3_000 });
-    await postTransfer(db(), { idempotency_key: newKey("own"), initiator: `member:${m.member.id}`, created_by: m.member.id, kind: "transfer", entries: transferEntries(m.checking.id, m.savings.id, 2_000) });
+    await postTransfer(db(), {
+      idempotency_key: newKey("own"),
+      initiator: `member:${m.member.id}`,
+      created_by: m.member.id,
+      kind: "transfer",
+      entries: transferEntries(m.checking.id, m.savings.id, 2_000),
+    });
     const count = await transactionCount();
-    expect(await reverseAllMemberTransactions(db(), { ...staffRequest(m.member.id), confirm_email: "someone@else.example" })).toMatchObject({ status: "refused", http: 400, field: "confirm_email" });
+    expect(
+      await reverseAllMemberTransactions(db(), { ...staffRequest(m.member.id), confirm_email: "someone@else.example" }),
+    ).toMatchObject({ status: "refused", http: 400, field: "confirm_email" });
     expect(await transactionCount()).toBe(count);
-    const result = await reverseAllMemberTransactions(db(), { ...staffRequest(m.member.id), confirm_email: ` ${m.member.email.toUpperCase()} ` });
+    const result = await reverseAllMemberTransactions(db(), {
+      ...staffRequest(m.member.id),
+      confirm_email: ` ${m.member.email.toUpperCase()} `,
+    });
     expect(result).toMatchObject({ status: "reversed", count: 3, message: "Successfully reversed 3 transactions" });
     expect(await balance(m.checking.id)).toMatchObject({ current: 0 });
     expect(await balance(m.savings.id)).toMatchObject({ current: 0 });
@@ -207,18 +314,35 @@ describe("Reverse All Transactions", () => {
     expect(rows.filter((r) => r.kind !== "reversal").every((r) => r.status === "reversed")).toBe(true);
     expect(await auditsOf("ledger.transaction.reverse_all", m.member.id)).toHaveLength(1);
     // Again: nothing left to reverse (reversals are never reversed).
-    expect(await reverseAllMemberTransactions(db(), { ...staffRequest(m.member.id), confirm_email: m.member.email })).toMatchObject({ status: "refused", code: "nothing_to_reverse" });
+    expect(
+      await reverseAllMemberTransactions(db(), { ...staffRequest(m.member.id), confirm_email: m.member.email }),
+    ).toMatchObject({ status: "refused", code: "nothing_to_reverse" });
   });
 
   it("reverses nothing at all when one of them cannot be reversed", async () => {
     const a = await fundedMember(db(), { checking_cents: 10_000 });
     const b = await fundedMember(db());
-    await postTransfer(db(), { idempotency_key: newKey("m2m"), initiator: `member:${a.member.id}`, created_by: a.member.id, kind: "member_transfer", entries: transferEntries(a.checking.id, b.checking.id, 5_000) });
+    await postTransfer(db(), {
+      idempotency_key: newKey("m2m"),
+      initiator: `member:${a.member.id}`,
+      created_by: a.member.id,
+      kind: "member_transfer",
+      entries: transferEntries(a.checking.id, b.checking.id, 5_000),
+    });
     const cash = await institutionAccount(db(), "cash");
     // b spends it: reversing a's transfer would take b below zero.
-    await postTransfer(db(), { idempotency_key: newKey("spend"), initiator: `member:${b.member.id}`, created_by: b.member.id, kind: "withdrawal", entries: transferEntries(b.checking.id, cash.id, 5_000) });
+    await postTransfer(db(), {
+      idempotency_key: newKey("spend"),
+      initiator: `member:${b.member.id}`,
+      created_by: b.member.id,
+      kind: "withdrawal",
+      entries: transferEntries(b.checking.id, cash.id, 5_000),
+    });
     const count = await transactionCount();
-    const result = await reverseAllMemberTransactions(db(), { ...staffRequest(a.member.id), confirm_email: a.member.email });
+    const result = await reverseAllMemberTransactions(db(), {
+      ...staffRequest(a.member.id),
+      confirm_email: a.member.email,
+    });
     expect(result).toMatchObject({ status: "refused" });
     expect((result as { message: string }).message).toMatch(/^Error reversing transactions/);
     expect(await transactionCount()).toBe(count);
@@ -228,7 +352,14 @@ describe("Reverse All Transactions", () => {
 
 describe("Accounts: inline Edit", () => {
   const edit = (account_id: number, fields: Partial<Record<string, string>>, current: { account_number: string }) =>
-    AccountEditSchema.safeParse({ account_id: String(account_id), account_number: current.account_number, routing_number: institution().routing_number, status: "active", status_reason: "", ...fields });
+    AccountEditSchema.safeParse({
+      account_id: String(account_id),
+      account_number: current.account_number,
+      routing_number: institution().routing_number,
+      status: "active",
+      status_reason: "",
+      ...fields,
+    });
 
   it("checks the account number and routing number rules with their messages", () => {
     const current = { account_number: "1234567890" };
@@ -247,13 +378,23 @@ describe("Accounts: inline Edit", () => {
     const saved = await editMemberAccount(db(), { ...staffRequest(a.member.id), edit: parsed.data! });
     expect(saved).toMatchObject({ status: "saved" });
     expect((await getAccount(db(), a.checking.id))!.account_number).toBe("9876543210");
-    const [settings] = await db().select().from(memberAccountSettings).where(eq(memberAccountSettings.account_id, a.checking.id));
+    const [settings] = await db()
+      .select()
+      .from(memberAccountSettings)
+      .where(eq(memberAccountSettings.account_id, a.checking.id));
     expect(settings!.routing_number).toBe("021000021");
     const [audit] = await auditsOf("ledger.account.edit", a.checking.id);
     expect(audit!.before).toMatchObject({ account_number: a.checking.account_number });
     expect(audit!.after).toMatchObject({ account_number: "9876543210", routing_number: "021000021" });
-    const taken = await editMemberAccount(db(), { ...staffRequest(b.member.id), edit: edit(b.checking.id, { account_number: "9876543210" }, b.checking).data! });
-    expect(taken).toMatchObject({ status: "refused", field: "account_number", message: "This account number is already in use" });
+    const taken = await editMemberAccount(db(), {
+      ...staffRequest(b.member.id),
+      edit: edit(b.checking.id, { account_number: "9876543210" }, b.checking).data!,
+    });
+    expect(taken).toMatchObject({
+      status: "refused",
+      field: "account_number",
+      message: "This account number is already in use",
+    });
     expect((await getAccount(db(), b.checking.id))!.account_number).toBe(b.checking.account_number);
   });
 
@@ -261,33 +402,78 @@ describe("Accounts: inline Edit", () => {
     const a = await fundedMember(db());
     const b = await fundedMember(db());
     const cash = await institutionAccount(db(), "cash");
-    expect(await editMemberAccount(db(), { ...staffRequest(a.member.id), edit: edit(b.checking.id, { status: "frozen", status_reason: "x" }, b.checking).data! })).toMatchObject({ status: "refused", http: 404, message: "Account not found" });
-    expect(await editMemberAccount(db(), { ...staffRequest(a.member.id), edit: edit(cash.id, { status: "frozen", status_reason: "x" }, cash).data! })).toMatchObject({ status: "refused", http: 404 });
+    expect(
+      await editMemberAccount(db(), {
+        ...staffRequest(a.member.id),
+        edit: edit(b.checking.id, { status: "frozen", status_reason: "x" }, b.checking).data!,
+      }),
+    ).toMatchObject({ status: "refused", http: 404, message: "Account not found" });
+    expect(
+      await editMemberAccount(db(), {
+        ...staffRequest(a.member.id),
+        edit: edit(cash.id, { status: "frozen", status_reason: "x" }, cash).data!,
+      }),
+    ).toMatchObject({ status: "refused", http: 404 });
     expect((await getAccount(db(), b.checking.id))!.status).toBe("active");
     expect((await getAccount(db(), cash.id))!.status).toBe("active");
   });
 
   it("freezes with a reason: the member's transfer is then refused as blocked; unfreezing lets it through", async () => {
     const m = await fundedMember(db(), { checking_cents: 10_000, savings_cents: 1_000 });
-    const frozen = await editMemberAccount(db(), { ...staffRequest(m.member.id), edit: edit(m.checking.id, { status: "frozen", status_reason: "Suspected fraud" }, m.checking).data! });
+    const frozen = await editMemberAccount(db(), {
+      ...staffRequest(m.member.id),
+      edit: edit(m.checking.id, { status: "frozen", status_reason: "Suspected fraud" }, m.checking).data!,
+    });
     expect(frozen).toMatchObject({ status: "saved" });
     expect(await auditsOf("ledger.account.freeze", m.checking.id)).toHaveLength(1);
-    const [notice] = await db().select().from(notifications).where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "account_status")));
+    const [notice] = await db()
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "account_status")));
     expect(notice!.title).toBe("Account frozen");
-    const transfer = () => transferBetweenAccounts(db(), m.member, betweenAccountsSchema.parse({ from_account_id: String(m.checking.id), to_account_id: String(m.savings.id), amount: "1.00", reference: "Rent", idempotency_key: crypto.randomUUID() }));
+    const transfer = () =>
+      transferBetweenAccounts(
+        db(),
+        m.member,
+        betweenAccountsSchema.parse({
+          from_account_id: String(m.checking.id),
+          to_account_id: String(m.savings.id),
+          amount: "1.00",
+          reference: "Rent",
+          idempotency_key: crypto.randomUUID(),
+        }),
+      );
     expect(await transfer()).toMatchObject({ ok: false, code: "account_frozen" });
     expect(await balance(m.checking.id)).toMatchObject({ current: 10_000, status: "frozen" });
-    await editMemberAccount(db(), { ...staffRequest(m.member.id), edit: edit(m.checking.id, { status: "active" }, m.checking).data! });
+    await editMemberAccount(db(), {
+      ...staffRequest(m.member.id),
+      edit: edit(m.checking.id, { status: "active" }, m.checking).data!,
+    });
     expect(await balance(m.checking.id)).toMatchObject({ status: "active" });
     expect(await transfer()).toMatchObject({ ok: true });
   });
 
   it("closes only at zero balance with nothing on hold", async () => {
     const m = await fundedMember(db(), { checking_cents: 10_000 });
-    const close = () => editMemberAccount(db(), { ...staffRequest(m.member.id), edit: edit(m.checking.id, { status: "closed", status_reason: "Member asked" }, m.checking).data! });
+    const close = () =>
+      editMemberAccount(db(), {
+        ...staffRequest(m.member.id),
+        edit: edit(m.checking.id, { status: "closed", status_reason: "Member asked" }, m.checking).data!,
+      });
     expect(await close()).toMatchObject({ status: "refused", field: "status", code: "balance_not_zero" });
-    await requestAdjustment(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, target_cents: 0, reason: "Paid out in cash" });
-    const hold = await placeStaffHold(db(), { ...staffRequest(m.member.id), account_id: m.savings.id, amount_cents: 1, reason: "x", request_key: crypto.randomUUID() });
+    await requestAdjustment(db(), {
+      ...staffRequest(m.member.id),
+      account_id: m.checking.id,
+      target_cents: 0,
+      reason: "Paid out in cash",
+    });
+    const hold = await placeStaffHold(db(), {
+      ...staffRequest(m.member.id),
+      account_id: m.savings.id,
+      amount_cents: 1,
+      reason: "x",
+      request_key: crypto.randomUUID(),
+    });
     expect(hold).toMatchObject({ status: "refused", code: "insufficient_funds" });
     expect(await close()).toMatchObject({ status: "saved" });
     expect(await balance(m.checking.id)).toMatchObject({ status: "closed" });
@@ -298,17 +484,35 @@ describe("Accounts: inline Edit", () => {
     const m = await fundedMember(db(), { checking_cents: 0 });
     const card = await issueDebitCard(db(), { member_id: m.member.id, account_id: m.checking.id });
     const savingsCard = await issueDebitCard(db(), { member_id: m.member.id, account_id: m.savings.id });
-    const closed = await editMemberAccount(db(), { ...staffRequest(m.member.id), edit: edit(m.checking.id, { status: "closed", status_reason: "Member asked" }, m.checking).data! });
+    const closed = await editMemberAccount(db(), {
+      ...staffRequest(m.member.id),
+      edit: edit(m.checking.id, { status: "closed", status_reason: "Member asked" }, m.checking).data!,
+    });
     expect(closed).toMatchObject({ status: "saved", message: "Account updated. Status: Closed." });
     const cards = await memberCardsView(db(), m.member.id);
-    expect(cards.find((c) => c.id === card.id)).toMatchObject({ status: "blocked", blocked_reason: "account_closed", replaced_by_last4: null });
+    expect(cards.find((c) => c.id === card.id)).toMatchObject({
+      status: "blocked",
+      blocked_reason: "account_closed",
+      replaced_by_last4: null,
+    });
     expect(cards.find((c) => c.id === savingsCard.id)).toMatchObject({ status: "active" });
-    const [notice] = await db().select().from(notifications).where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "account_status")));
+    const [notice] = await db()
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "account_status")));
     expect(notice!.title).toBe("Account closed");
     expect(notice!.body).toMatch(new RegExp(`is closed\\. Its debit card ending ${card.last4} no longer works\\.$`));
     const [audit] = await auditsOf("ledger.account.close", m.checking.id);
     expect(audit!.after).toMatchObject({ status: "closed", cards_blocked: [card.id] });
-    const purchase = await authorizeCardPurchase(db(), { card_id: card.id, merchant: "Harbor Hardware", amount_cents: 100, category: "Shopping", idempotency_key: newKey("card"), initiator: "staff:test", created_by: "staff:test" });
+    const purchase = await authorizeCardPurchase(db(), {
+      card_id: card.id,
+      merchant: "Harbor Hardware",
+      amount_cents: 100,
+      category: "Shopping",
+      idempotency_key: newKey("card"),
+      initiator: "staff:test",
+      created_by: "staff:test",
+    });
     expect(purchase).toMatchObject({ ok: false, code: "card_blocked" });
   });
 });
@@ -318,7 +522,12 @@ describe("Adjust balance", () => {
     const m = await fundedMember(db(), { checking_cents: 10_000 });
     const adjustments = await institutionAccount(db(), "adjustments");
     const before = (await getAccount(db(), adjustments.id))!.current_cents;
-    const result = await requestAdjustment(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, target_cents: 12_345, reason: "Bank error in your favour" });
+    const result = await requestAdjustment(db(), {
+      ...staffRequest(m.member.id),
+      account_id: m.checking.id,
+      target_cents: 12_345,
+      reason: "Bank error in your favour",
+    });
     expect(result).toMatchObject({ status: "posted" });
     expect(await balance(m.checking.id)).toMatchObject({ current: 12_345 });
     expect((await getAccount(db(), adjustments.id))!.current_cents).toBe(before - 2_345);
@@ -328,31 +537,73 @@ describe("Adjust balance", () => {
     expect(audit!.before).toEqual({ balance_cents: 10_000 });
     expect(audit!.after).toMatchObject({ balance_cents: 12_345, reason: "Bank error in your favour" });
     // Down too, and "no change" is refused.
-    expect(await requestAdjustment(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, target_cents: 5_000, reason: "Correction" })).toMatchObject({ status: "posted" });
-    expect(await requestAdjustment(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, target_cents: 5_000, reason: "Again" })).toMatchObject({ status: "refused", field: "target_balance", code: "no_change" });
+    expect(
+      await requestAdjustment(db(), {
+        ...staffRequest(m.member.id),
+        account_id: m.checking.id,
+        target_cents: 5_000,
+        reason: "Correction",
+      }),
+    ).toMatchObject({ status: "posted" });
+    expect(
+      await requestAdjustment(db(), {
+        ...staffRequest(m.member.id),
+        account_id: m.checking.id,
+        target_cents: 5_000,
+        reason: "Again",
+      }),
+    ).toMatchObject({ status: "refused", field: "target_balance", code: "no_change" });
   });
 
   it("above the limit waits for a second staff member: the maker cannot approve, approval posts, decline records the reason", async () => {
     const m = await fundedMember(db(), { checking_cents: 100 });
     const limit = institution().limits.adjustment_second_approval_above_cents;
-    const asked = await requestAdjustment(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, target_cents: 100 + limit + 1, reason: "Wire received by phone" });
+    const asked = await requestAdjustment(db(), {
+      ...staffRequest(m.member.id),
+      account_id: m.checking.id,
+      target_cents: 100 + limit + 1,
+      reason: "Wire received by phone",
+    });
     expect(asked).toMatchObject({ status: "awaiting_approval" });
     expect(await balance(m.checking.id)).toMatchObject({ current: 100 });
     const id = (asked as { adjustment_id: number }).adjustment_id;
     const queued = (await awaitingAdjustments(db())).find((a) => a.id === id);
-    expect(queued).toMatchObject({ requested_by_email: maker.email, reason: "Wire received by phone", amount_cents: limit + 1 });
-    expect(await decideAdjustment(db(), { staff: maker, origin: ORIGIN, adjustment_id: id, decision: "approve" })).toMatchObject({ status: "refused", http: 403, code: "maker_cannot_approve" });
+    expect(queued).toMatchObject({
+      requested_by_email: maker.email,
+      reason: "Wire received by phone",
+      amount_cents: limit + 1,
+    });
+    expect(
+      await decideAdjustment(db(), { staff: maker, origin: ORIGIN, adjustment_id: id, decision: "approve" }),
+    ).toMatchObject({ status: "refused", http: 403, code: "maker_cannot_approve" });
     expect(await balance(m.checking.id)).toMatchObject({ current: 100 });
-    expect(await decideAdjustment(db(), { staff: checker, origin: ORIGIN, adjustment_id: id, decision: "approve" })).toMatchObject({ status: "posted" });
+    expect(
+      await decideAdjustment(db(), { staff: checker, origin: ORIGIN, adjustment_id: id, decision: "approve" }),
+    ).toMatchObject({ status: "posted" });
     expect(await balance(m.checking.id)).toMatchObject({ current: 100 + limit + 1 });
-    expect(await decideAdjustment(db(), { staff: checker, origin: ORIGIN, adjustment_id: id, decision: "approve" })).toMatchObject({ status: "refused", code: "already_decided" });
+    expect(
+      await decideAdjustment(db(), { staff: checker, origin: ORIGIN, adjustment_id: id, decision: "approve" }),
+    ).toMatchObject({ status: "refused", code: "already_decided" });
     const [row] = await db().select().from(balanceAdjustments).where(eq(balanceAdjustments.id, id));
     expect(row).toMatchObject({ status: "posted", requested_by: maker.id, decided_by: checker.id });
     expect(await auditsOf("ledger.adjustment.approve", id)).toHaveLength(1);
 
-    const second = await requestAdjustment(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, target_cents: 0, reason: "Reverse the phone wire" });
+    const second = await requestAdjustment(db(), {
+      ...staffRequest(m.member.id),
+      account_id: m.checking.id,
+      target_cents: 0,
+      reason: "Reverse the phone wire",
+    });
     const second_id = (second as { adjustment_id: number }).adjustment_id;
-    expect(await decideAdjustment(db(), { staff: checker, origin: ORIGIN, adjustment_id: second_id, decision: "decline", reason: "No paperwork" })).toMatchObject({ status: "declined" });
+    expect(
+      await decideAdjustment(db(), {
+        staff: checker,
+        origin: ORIGIN,
+        adjustment_id: second_id,
+        decision: "decline",
+        reason: "No paperwork",
+      }),
+    ).toMatchObject({ status: "declined" });
     const [declined] = await db().select().from(balanceAdjustments).where(eq(balanceAdjustments.id, second_id));
     expect(declined).toMatchObject({ status: "declined", decline_reason: "No paperwork", transaction_id: null });
     expect(await balance(m.checking.id)).toMatchObject({ current: 100 + limit + 1 });
@@ -361,19 +612,33 @@ describe("Adjust balance", () => {
   it("the database itself refuses a checker who is the maker", async () => {
     const m = await fundedMember(db(), { checking_cents: 100 });
     await expect(
-      db().insert(balanceAdjustments).values({ account_id: m.checking.id, member_id: m.member.id, from_cents: 100, target_cents: 200, amount_cents: 100, reason: "x", status: "awaiting_approval", requested_by: maker.id, decided_by: maker.id }),
+      db().insert(balanceAdjustments).values({
+        account_id: m.checking.id,
+        member_id: m.member.id,
+        from_cents: 100,
+        target_cents: 200,
+        amount_cents: 100,
+        reason: "x",
+        status: "awaiting_approval",
+        requested_by: maker.id,
+        decided_by: maker.id,
+      }),
     ).rejects.toThrow();
   });
 
   it("refuses bad amounts with a message next to the field (negative, three decimals, huge, empty)", () => {
-    const parse = (target_balance: string) => AdjustBalanceSchema.safeParse({ account_id: "1", target_balance, reason: "r" });
+    const parse = (target_balance: string) =>
+      AdjustBalanceSchema.safeParse({ account_id: "1", target_balance, reason: "r" });
     expect(parse("-5").error?.issues[0]).toMatchObject({ path: ["target_balance"] });
     expect(parse("1.005").error?.issues[0]!.message).toBe(AMOUNT_DECIMALS_MESSAGE);
     expect(parse("100000000.01").error?.issues[0]!.message).toBe(AMOUNT_TOO_LARGE_MESSAGE);
     expect(parse("").success).toBe(false);
     expect(parse("0").success).toBe(true);
-    expect(AdjustBalanceSchema.safeParse({ account_id: "1", target_balance: "5", reason: "  " }).error?.issues[0]!.path).toEqual(["reason"]);
-    const hold = (amount: string) => PlaceHoldSchema.safeParse({ account_id: "1", amount, reason: "r", request_key: crypto.randomUUID() });
+    expect(
+      AdjustBalanceSchema.safeParse({ account_id: "1", target_balance: "5", reason: "  " }).error?.issues[0]!.path,
+    ).toEqual(["reason"]);
+    const hold = (amount: string) =>
+      PlaceHoldSchema.safeParse({ account_id: "1", amount, reason: "r", request_key: crypto.randomUUID() });
     expect(hold("0").error?.issues[0]!.message).toBe(AMOUNT_MESSAGE);
     expect(hold("-1").error?.issues[0]!.message).toBe(AMOUNT_MESSAGE);
     expect(hold("1.001").error?.issues[0]!.message).toBe(AMOUNT_DECIMALS_MESSAGE);
@@ -383,17 +648,45 @@ describe("Adjust balance", () => {
   it("refuses a debit beyond what is available, another member's account, a frozen account: nothing posted", async () => {
     const m = await fundedMember(db(), { checking_cents: 10_000 });
     const other = await fundedMember(db(), { checking_cents: 10_000 });
-    await placeStaffHold(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, amount_cents: 6_000, reason: "Hold", request_key: crypto.randomUUID() });
+    await placeStaffHold(db(), {
+      ...staffRequest(m.member.id),
+      account_id: m.checking.id,
+      amount_cents: 6_000,
+      reason: "Hold",
+      request_key: crypto.randomUUID(),
+    });
     const count = await transactionCount();
     // Words about the adjustment, not "Failed to update account" (no account was being edited).
-    expect(await requestAdjustment(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, target_cents: 1_000, reason: "x" })).toMatchObject({
+    expect(
+      await requestAdjustment(db(), {
+        ...staffRequest(m.member.id),
+        account_id: m.checking.id,
+        target_cents: 1_000,
+        reason: "x",
+      }),
+    ).toMatchObject({
       status: "refused",
       code: "insufficient_funds",
-      message: "Failed to adjust the balance: Insufficient funds: $60.00 is on hold; release holds first or choose a higher balance.",
+      message:
+        "Failed to adjust the balance: Insufficient funds: $60.00 is on hold; release holds first or choose a higher balance.",
     });
-    expect(await requestAdjustment(db(), { ...staffRequest(m.member.id), account_id: other.checking.id, target_cents: 1_000, reason: "x" })).toMatchObject({ status: "refused", http: 404 });
+    expect(
+      await requestAdjustment(db(), {
+        ...staffRequest(m.member.id),
+        account_id: other.checking.id,
+        target_cents: 1_000,
+        reason: "x",
+      }),
+    ).toMatchObject({ status: "refused", http: 404 });
     await db().update(ledgerAccounts).set({ status: "frozen" }).where(eq(ledgerAccounts.id, m.savings.id));
-    expect(await requestAdjustment(db(), { ...staffRequest(m.member.id), account_id: m.savings.id, target_cents: 1_000, reason: "x" })).toMatchObject({ status: "refused", code: "account_frozen" });
+    expect(
+      await requestAdjustment(db(), {
+        ...staffRequest(m.member.id),
+        account_id: m.savings.id,
+        target_cents: 1_000,
+        reason: "x",
+      }),
+    ).toMatchObject({ status: "refused", code: "account_frozen" });
     expect(await transactionCount()).toBe(count);
   });
 });
@@ -402,16 +695,42 @@ describe("Holds", () => {
   it("places a hold (available drops, current stays), once per form, and releases it with a reason", async () => {
     const m = await fundedMember(db(), { checking_cents: 10_000 });
     const request_key = crypto.randomUUID();
-    const placed = await placeStaffHold(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, amount_cents: 2_500, reason: "Check under review", request_key });
+    const placed = await placeStaffHold(db(), {
+      ...staffRequest(m.member.id),
+      account_id: m.checking.id,
+      amount_cents: 2_500,
+      reason: "Check under review",
+      request_key,
+    });
     expect(placed).toMatchObject({ status: "placed" });
-    expect(await placeStaffHold(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, amount_cents: 2_500, reason: "Check under review", request_key })).toMatchObject({ status: "placed" });
+    expect(
+      await placeStaffHold(db(), {
+        ...staffRequest(m.member.id),
+        account_id: m.checking.id,
+        amount_cents: 2_500,
+        reason: "Check under review",
+        request_key,
+      }),
+    ).toMatchObject({ status: "placed" });
     expect(await balance(m.checking.id)).toMatchObject({ current: 10_000, available: 7_500 });
     const [hold] = await staffHolds(db(), m.member.id);
     expect(hold).toMatchObject({ amount_cents: 2_500, placed_by_email: maker.email });
     expect(await auditsOf("ledger.hold.place", m.checking.id)).toHaveLength(1);
-    expect(await releaseStaffHold(db(), { ...staffRequest(m.member.id), transaction_id: hold!.transaction_id, reason: "Check cleared" })).toMatchObject({ status: "released" });
+    expect(
+      await releaseStaffHold(db(), {
+        ...staffRequest(m.member.id),
+        transaction_id: hold!.transaction_id,
+        reason: "Check cleared",
+      }),
+    ).toMatchObject({ status: "released" });
     expect(await balance(m.checking.id)).toMatchObject({ current: 10_000, available: 10_000 });
-    expect(await releaseStaffHold(db(), { ...staffRequest(m.member.id), transaction_id: hold!.transaction_id, reason: "again" })).toMatchObject({ status: "refused", code: "not_pending" });
+    expect(
+      await releaseStaffHold(db(), {
+        ...staffRequest(m.member.id),
+        transaction_id: hold!.transaction_id,
+        reason: "again",
+      }),
+    ).toMatchObject({ status: "refused", code: "not_pending" });
     const [audit] = await auditsOf("ledger.hold.release", hold!.transaction_id);
     expect(audit!.after).toMatchObject({ status: "failed", reason: "Check cleared" });
   });
@@ -420,13 +739,37 @@ describe("Holds", () => {
     const m = await fundedMember(db(), { checking_cents: 1_000 });
     const other = await fundedMember(db(), { checking_cents: 1_000 });
     const count = await transactionCount();
-    expect(await placeStaffHold(db(), { ...staffRequest(m.member.id), account_id: m.checking.id, amount_cents: 1_001, reason: "x", request_key: crypto.randomUUID() })).toMatchObject({ status: "refused", code: "insufficient_funds", field: "amount" });
-    expect(await placeStaffHold(db(), { ...staffRequest(m.member.id), account_id: other.checking.id, amount_cents: 1, reason: "x", request_key: crypto.randomUUID() })).toMatchObject({ status: "refused", http: 404 });
+    expect(
+      await placeStaffHold(db(), {
+        ...staffRequest(m.member.id),
+        account_id: m.checking.id,
+        amount_cents: 1_001,
+        reason: "x",
+        request_key: crypto.randomUUID(),
+      }),
+    ).toMatchObject({ status: "refused", code: "insufficient_funds", field: "amount" });
+    expect(
+      await placeStaffHold(db(), {
+        ...staffRequest(m.member.id),
+        account_id: other.checking.id,
+        amount_cents: 1,
+        reason: "x",
+        request_key: crypto.randomUUID(),
+      }),
+    ).toMatchObject({ status: "refused", http: 404 });
     expect(await transactionCount()).toBe(count);
     const adjustments = await institutionAccount(db(), "adjustments");
-    const system = await placeHold(db(), { idempotency_key: newKey("sys"), initiator: "system:test", created_by: "system:test", kind: "withdrawal", entries: transferEntries(m.checking.id, adjustments.id, 100) });
+    const system = await placeHold(db(), {
+      idempotency_key: newKey("sys"),
+      initiator: "system:test",
+      created_by: "system:test",
+      kind: "withdrawal",
+      entries: transferEntries(m.checking.id, adjustments.id, 100),
+    });
     const id = (system as { transaction: { id: number } }).transaction.id;
     // Not a staff hold: the Holds box does not release it (the row's Release does, with its own checks).
-    expect(await releaseStaffHold(db(), { ...staffRequest(m.member.id), transaction_id: id, reason: "x" })).toMatchObject({ status: "refused", http: 404 });
+    expect(
+      await releaseStaffHold(db(), { ...staffRequest(m.member.id), transaction_id: id, reason: "x" }),
+    ).toMatchObject({ status: "refused", http: 404 });
   });
 });

@@ -1,7 +1,12 @@
 import "./member-support";
 import { describe, expect, it } from "vitest";
 import type { Database } from "~/server/db/client.server";
-import { addPayee, payDueBillPayments, scheduleBillPayment, type BillPayMember } from "~/server/bill-pay/bill-pay.server";
+import {
+  addPayee,
+  payDueBillPayments,
+  scheduleBillPayment,
+  type BillPayMember,
+} from "~/server/bill-pay/bill-pay.server";
 import { institution } from "~/config/institution.server";
 import { businessDate } from "~/domain/ledger-rules";
 import { businessDayOnOrAfter } from "~/domain/payment-dates";
@@ -25,10 +30,22 @@ describe.skipIf(!onPostgres)("the bill-payments job's statements (PostgreSQL)", 
   it("reads no payee on its own: each comes with its payment", async () => {
     const m = await newMember(db, { checking_cents: 100_000 });
     const who: BillPayMember = { id: m.member.id, email: m.member.email };
-    for (const [name, amount] of [["City Power", "10.00"], ["Water Works", "20.00"], ["Phone Co", "30.00"]] as const) {
+    for (const [name, amount] of [
+      ["City Power", "10.00"],
+      ["Water Works", "20.00"],
+      ["Phone Co", "30.00"],
+    ] as const) {
       const payee = await addPayee(db, who, { name, account_number: `ACCT-${amount}`, address: "1 Main St" }, ORIGIN);
       if (!payee.ok) throw new Error(payee.message);
-      const form = billPaySchema(today).parse({ payee: `payee:${payee.payee.id}`, from_account_id: String(m.checking.id), amount, payment_date: first_day, payee_account_number: "", memo: "", idempotency_key: key() });
+      const form = billPaySchema(today).parse({
+        payee: `payee:${payee.payee.id}`,
+        from_account_id: String(m.checking.id),
+        amount,
+        payment_date: first_day,
+        payee_account_number: "",
+        memo: "",
+        idempotency_key: key(),
+      });
       const done = await scheduleBillPayment(db, who, form, ORIGIN);
       if (!done.ok) throw new Error(done.message);
     }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Db } from "~/server/db/client.server";
 import { issueDebitCard } from "~/server/cards/cards.server";
-import { changeCardPin, reportCardLost, revealCardDetails, sendCardCode, setCardDailyLimit, setCardLocked } from "~/server/cards/controls.server";
+import {
+  changeCardPin,
+  reportCardLost,
+  revealCardDetails,
+  sendCardCode,
+  setCardDailyLimit,
+  setCardLocked,
+} from "~/server/cards/controls.server";
 import { fileDatabase } from "./test-database";
 import { newMember } from "./member-support";
 

@@ -12,7 +12,12 @@ import { memberHistoryPage, parseHistoryFilters } from "~/server/accounts/histor
 import { getTransaction } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { issueDebitCard, isLuhnValid, renewExpiringCards } from "~/server/cards/cards.server";
-import { authorizeCardPurchase, releaseCardPurchase, releaseUnsettledCardPurchases, settleCardPurchase } from "~/server/cards/authorization.server";
+import {
+  authorizeCardPurchase,
+  releaseCardPurchase,
+  releaseUnsettledCardPurchases,
+  settleCardPurchase,
+} from "~/server/cards/authorization.server";
 import { reverseMemberTransaction } from "~/server/member-accounts/reversals.server";
 import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
 import { memberCardsView, reportCardLost, verifyCardPin } from "~/server/cards/controls.server";
@@ -64,12 +69,25 @@ afterAll(async () => {
 /** A fresh funded member with a debit card of their own (tests change cards). */
 async function cardholder(checking_cents = 50_000, daily_limit_cents?: number) {
   const m = await newMember(db, { checking_cents });
-  const card = await issueDebitCard(db, { member_id: m.member.id, account_id: m.checking.id, ...(daily_limit_cents ? { daily_limit_cents } : {}) });
+  const card = await issueDebitCard(db, {
+    member_id: m.member.id,
+    account_id: m.checking.id,
+    ...(daily_limit_cents ? { daily_limit_cents } : {}),
+  });
   return { ...m, card };
 }
 
 const purchase = (card_id: number, amount_cents: number, extra: { now?: Date; key?: string } = {}) =>
-  authorizeCardPurchase(db, { card_id, merchant: "Harbor Hardware", amount_cents, category: "Shopping", idempotency_key: extra.key ?? crypto.randomUUID(), initiator: "staff:test", created_by: "staff:test", ...(extra.now ? { now: extra.now } : {}) });
+  authorizeCardPurchase(db, {
+    card_id,
+    merchant: "Harbor Hardware",
+    amount_cents,
+    category: "Shopping",
+    idempotency_key: extra.key ?? crypto.randomUUID(),
+    initiator: "staff:test",
+    created_by: "staff:test",
+    ...(extra.now ? { now: extra.now } : {}),
+  });
 
 async function balance(account_id: number) {
   const [a] = await getBalances(db, [account_id]);
@@ -90,16 +108,33 @@ describe("card authorization", () => {
     const network = await institutionAccount(db, "card_settlement");
     const network_before = (await getBalances(db, [network.id]))[0]!.current_cents;
     const answer = await purchase(m.card.id, 2_500);
-    expect(answer).toMatchObject({ ok: true, replayed: false, authorization: { status: "pending", amount_cents: 2_500, card_id: m.card.id } });
+    expect(answer).toMatchObject({
+      ok: true,
+      replayed: false,
+      authorization: { status: "pending", amount_cents: 2_500, card_id: m.card.id },
+    });
     expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 47_500 });
     const held = await getTransaction(db, answer.ok ? answer.authorization.transaction_id : 0);
-    expect(held?.transaction).toMatchObject({ kind: "card_payment", status: "pending", memo: "Debit card purchase: Harbor Hardware", category: "Shopping" });
-    const settled = await settleCardPurchase(db, { authorization_id: answer.ok ? answer.authorization.id : 0, resolved_by: "staff:test" });
+    expect(held?.transaction).toMatchObject({
+      kind: "card_payment",
+      status: "pending",
+      memo: "Debit card purchase: Harbor Hardware",
+      category: "Shopping",
+    });
+    const settled = await settleCardPurchase(db, {
+      authorization_id: answer.ok ? answer.authorization.id : 0,
+      resolved_by: "staff:test",
+    });
     expect(settled).toMatchObject({ ok: true, replayed: false, authorization: { status: "settled" } });
     expect(await balance(m.checking.id)).toEqual({ current: 47_500, available: 47_500 });
     expect((await getBalances(db, [network.id]))[0]!.current_cents - network_before).toBe(2_500);
     // Settling again answers with the first settle and moves nothing.
-    expect(await settleCardPurchase(db, { authorization_id: answer.ok ? answer.authorization.id : 0, resolved_by: "staff:test" })).toMatchObject({ ok: true, replayed: true });
+    expect(
+      await settleCardPurchase(db, {
+        authorization_id: answer.ok ? answer.authorization.id : 0,
+        resolved_by: "staff:test",
+      }),
+    ).toMatchObject({ ok: true, replayed: true });
     expect(await balance(m.checking.id)).toEqual({ current: 47_500, available: 47_500 });
   });
 
@@ -109,25 +144,49 @@ describe("card authorization", () => {
     const first = await purchase(m.card.id, 8_000, { now: day });
     if (!first.ok) throw new Error(first.message);
     expect(await purchase(m.card.id, 3_000, { now: day })).toMatchObject({ ok: false, code: "over_card_daily_limit" });
-    const released = await releaseCardPurchase(db, { authorization_id: first.authorization.id, resolved_by: "staff:test", reason: "cancelled" });
+    const released = await releaseCardPurchase(db, {
+      authorization_id: first.authorization.id,
+      resolved_by: "staff:test",
+      reason: "cancelled",
+    });
     expect(released).toMatchObject({ ok: true, replayed: false, authorization: { status: "released" } });
     expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 50_000 });
     expect((await getTransaction(db, first.authorization.transaction_id))?.transaction.status).toBe("failed");
-    const [bell] = await db.select().from(notifications).where(eq(notifications.member_id, m.member.id)).orderBy(desc(notifications.id)).limit(1);
+    const [bell] = await db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.member_id, m.member.id))
+      .orderBy(desc(notifications.id))
+      .limit(1);
     expect(bell).toMatchObject({ kind: "card_activity", title: "Card purchase released: $80.00 at Harbor Hardware" });
-    expect(bell!.body).toBe(`The merchant cancelled this purchase on your debit card ending ${m.card.last4}. The held money is available again.`);
+    expect(bell!.body).toBe(
+      `The merchant cancelled this purchase on your debit card ending ${m.card.last4}. The held money is available again.`,
+    );
     // The released purchase no longer counts against the day's limit.
     expect(await purchase(m.card.id, 3_000, { now: day })).toMatchObject({ ok: true });
     // Again: the first release's answer, nothing moved and no second message; a released purchase cannot be settled.
-    expect(await releaseCardPurchase(db, { authorization_id: first.authorization.id, resolved_by: "staff:test", reason: "cancelled" })).toMatchObject({ ok: true, replayed: true });
-    expect(await settleCardPurchase(db, { authorization_id: first.authorization.id, resolved_by: "staff:test" })).toMatchObject({ ok: false, code: "not_pending" });
-    const bells = await db.select().from(notifications).where(and(eq(notifications.member_id, m.member.id), sql`${notifications.title} like 'Card purchase released%'`));
+    expect(
+      await releaseCardPurchase(db, {
+        authorization_id: first.authorization.id,
+        resolved_by: "staff:test",
+        reason: "cancelled",
+      }),
+    ).toMatchObject({ ok: true, replayed: true });
+    expect(
+      await settleCardPurchase(db, { authorization_id: first.authorization.id, resolved_by: "staff:test" }),
+    ).toMatchObject({ ok: false, code: "not_pending" });
+    const bells = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.member_id, m.member.id), sql`${notifications.title} like 'Card purchase released%'`));
     expect(bells).toHaveLength(1);
     expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 47_000 });
     // The member's history says Released, as the cards page does, not the ledger's Failed.
     const accounts = await memberAccounts(db, m.member.id);
     const { rows } = await memberHistoryPage(db, accounts, parseHistoryFilters(new URLSearchParams(), accounts));
-    expect(rows.filter((r) => r.kind === "card_payment").map((r) => `${r.amount_cents} ${r.status_label} ${r.badge}`)).toEqual(["-3000 Pending pending", "-8000 Released reversed"]);
+    expect(
+      rows.filter((r) => r.kind === "card_payment").map((r) => `${r.amount_cents} ${r.status_label} ${r.badge}`),
+    ).toEqual(["-3000 Pending pending", "-8000 Released reversed"]);
   });
 
   it("a purchase authorized before the account was frozen still settles (the network paid the merchant); a new one is declined", async () => {
@@ -136,7 +195,9 @@ describe("card authorization", () => {
     if (!before.ok) throw new Error(before.message);
     expect(await setAccountStatus(db, m.checking.id, "frozen")).toMatchObject({ ok: true });
     expect(await purchase(m.card.id, 500)).toMatchObject({ ok: false, code: "account_frozen" });
-    expect(await settleCardPurchase(db, { authorization_id: before.authorization.id, resolved_by: "staff:test" })).toMatchObject({ ok: true, authorization: { status: "settled" } });
+    expect(
+      await settleCardPurchase(db, { authorization_id: before.authorization.id, resolved_by: "staff:test" }),
+    ).toMatchObject({ ok: true, authorization: { status: "settled" } });
     expect(await balance(m.checking.id)).toEqual({ current: 48_000, available: 48_000 });
     expect(await setAccountStatus(db, m.checking.id, "active")).toMatchObject({ ok: true });
   });
@@ -146,8 +207,16 @@ describe("card authorization", () => {
     const answer = await purchase(m.card.id, 1_500);
     if (!answer.ok) throw new Error(answer.message);
     await settleCardPurchase(db, { authorization_id: answer.authorization.id, resolved_by: "staff:test" });
-    expect(await releaseCardPurchase(db, { authorization_id: answer.authorization.id, resolved_by: "staff:test", reason: "cancelled" })).toMatchObject({ ok: false, code: "not_pending" });
-    expect(await releaseCardPurchase(db, { authorization_id: 999_999_999, resolved_by: "staff:test", reason: "cancelled" })).toMatchObject({ ok: false, code: "transaction_not_found" });
+    expect(
+      await releaseCardPurchase(db, {
+        authorization_id: answer.authorization.id,
+        resolved_by: "staff:test",
+        reason: "cancelled",
+      }),
+    ).toMatchObject({ ok: false, code: "not_pending" });
+    expect(
+      await releaseCardPurchase(db, { authorization_id: 999_999_999, resolved_by: "staff:test", reason: "cancelled" }),
+    ).toMatchObject({ ok: false, code: "transaction_not_found" });
     expect(await balance(m.checking.id)).toEqual({ current: 48_500, available: 48_500 });
   });
 
@@ -168,8 +237,15 @@ describe("card authorization", () => {
     expect(rows.get(settled.authorization.id)).toMatchObject({ status: "settled", released_at: null });
     expect(rows.get(newer.authorization.id)).toMatchObject({ status: "pending" });
     expect(await balance(m.checking.id)).toEqual({ current: 99_000, available: 98_500 });
-    const [bell] = await db.select().from(notifications).where(eq(notifications.member_id, m.member.id)).orderBy(desc(notifications.id)).limit(1);
-    expect(bell!.body).toBe(`The merchant did not complete this purchase within 7 days on your debit card ending ${m.card.last4}. The held money is available again.`);
+    const [bell] = await db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.member_id, m.member.id))
+      .orderBy(desc(notifications.id))
+      .limit(1);
+    expect(bell!.body).toBe(
+      `The merchant did not complete this purchase within 7 days on your debit card ending ${m.card.last4}. The held money is available again.`,
+    );
     // A second run the same night releases nothing more.
     expect(await releaseUnsettledCardPurchases(db, new Date("2026-01-13T07:00:00Z"))).toEqual({ released: 0 });
     expect(await releaseUnsettledCardPurchases(db, new Date("2026-01-14T06:00:00Z"))).toEqual({ released: 1 });
@@ -181,16 +257,29 @@ describe("card authorization", () => {
     const answer = await purchase(m.card.id, 2_500);
     if (!answer.ok) throw new Error(answer.message);
     const id = answer.authorization.transaction_id;
-    expect((await memberTransactionsPage(db, m.member.id)).rows.find((r) => r.id === id)).toMatchObject({ status: "pending", pending_owner: "card_purchase" });
+    expect((await memberTransactionsPage(db, m.member.id)).rows.find((r) => r.id === id)).toMatchObject({
+      status: "pending",
+      pending_owner: "card_purchase",
+    });
     const admin = await person(db, "admin");
     const staff = { id: admin.id, email: admin.email };
-    expect(await reverseMemberTransaction(db, { staff, origin: { request_id: "cards-test", ip: "203.0.113.9" }, member_id: m.member.id, transaction_id: id })).toMatchObject({
+    expect(
+      await reverseMemberTransaction(db, {
+        staff,
+        origin: { request_id: "cards-test", ip: "203.0.113.9" },
+        member_id: m.member.id,
+        transaction_id: id,
+      }),
+    ).toMatchObject({
       status: "refused",
       code: "resolved_elsewhere",
-      message: "Error reversing transaction: this is a card purchase waiting for the card network: settle or release it on Post card transaction.",
+      message:
+        "Error reversing transaction: this is a card purchase waiting for the card network: settle or release it on Post card transaction.",
     });
     expect((await authorizations(m.card.id))[0]).toMatchObject({ status: "pending" });
-    expect(await settleCardPurchase(db, { authorization_id: answer.authorization.id, resolved_by: "staff:test" })).toMatchObject({ ok: true, replayed: false });
+    expect(
+      await settleCardPurchase(db, { authorization_id: answer.authorization.id, resolved_by: "staff:test" }),
+    ).toMatchObject({ ok: true, replayed: false });
   });
 
   it("a repeat of the same purchase (same key) holds once", async () => {
@@ -210,7 +299,12 @@ describe("card authorization", () => {
     expect(await purchase(m.card.id, 1_000)).toEqual({ ok: false, code: "card_locked", message: "The card is locked" });
     expect(await authorizations(m.card.id)).toHaveLength(0);
     expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 50_000 });
-    const [bell] = await db.select().from(notifications).where(eq(notifications.member_id, m.member.id)).orderBy(desc(notifications.id)).limit(1);
+    const [bell] = await db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.member_id, m.member.id))
+      .orderBy(desc(notifications.id))
+      .limit(1);
     expect(bell).toMatchObject({ kind: "card_activity", title: "Card purchase declined: $10.00 at Harbor Hardware" });
   });
 
@@ -220,18 +314,29 @@ describe("card authorization", () => {
     const day = new Date("2030-03-05T15:00:00Z");
     const next_day = new Date("2030-03-06T15:00:00Z");
     expect(await purchase(m.card.id, 6_000, { now: day })).toMatchObject({ ok: true });
-    expect(await purchase(m.card.id, 4_001, { now: day })).toEqual({ ok: false, code: "over_card_daily_limit", message: "The purchase would pass the card's daily limit of $100.00 ($40.00 left today)" });
+    expect(await purchase(m.card.id, 4_001, { now: day })).toEqual({
+      ok: false,
+      code: "over_card_daily_limit",
+      message: "The purchase would pass the card's daily limit of $100.00 ($40.00 left today)",
+    });
     expect(await purchase(m.card.id, 4_000, { now: day })).toMatchObject({ ok: true });
     expect(await purchase(m.card.id, 1, { now: day })).toMatchObject({ ok: false, code: "over_card_daily_limit" });
     expect(await purchase(m.card.id, 10_000, { now: next_day })).toMatchObject({ ok: true });
     // 02:00 UTC on the 7th is still the 6th in New York: that day's limit is spent.
-    expect(await purchase(m.card.id, 1, { now: new Date("2030-03-07T02:00:00Z") })).toMatchObject({ ok: false, code: "over_card_daily_limit" });
+    expect(await purchase(m.card.id, 1, { now: new Date("2030-03-07T02:00:00Z") })).toMatchObject({
+      ok: false,
+      code: "over_card_daily_limit",
+    });
     expect(await authorizations(m.card.id)).toHaveLength(3);
   });
 
   it("refuses insufficient funds and a frozen account (the ledger's answer), holding nothing", async () => {
     const m = await cardholder(1_000);
-    expect(await purchase(m.card.id, 1_001)).toMatchObject({ ok: false, code: "insufficient_funds", message: "Insufficient funds" });
+    expect(await purchase(m.card.id, 1_001)).toMatchObject({
+      ok: false,
+      code: "insufficient_funds",
+      message: "Insufficient funds",
+    });
     expect(await setAccountStatus(db, m.checking.id, "frozen")).toMatchObject({ ok: true });
     expect(await purchase(m.card.id, 100)).toMatchObject({ ok: false, code: "account_frozen" });
     expect(await authorizations(m.card.id)).toHaveLength(0);
@@ -269,7 +374,10 @@ function request(persona: Persona | string, path: string, form?: Record<string, 
   return made;
 }
 
-const memberAction = (who: Persona | string, form: Record<string, string>) => run(() => cardsRoute.action({ request: request(who, "/dashboard/cards", form), params: {}, context: context() } as never));
+const memberAction = (who: Persona | string, form: Record<string, string>) =>
+  run(() =>
+    cardsRoute.action({ request: request(who, "/dashboard/cards", form), params: {}, context: context() } as never),
+  );
 
 async function card(card_id: number) {
   const [row] = await db.select().from(debitCards).where(eq(debitCards.id, card_id));
@@ -277,7 +385,10 @@ async function card(card_id: number) {
 }
 
 async function auditCount(action: string, subject_id: number) {
-  const [row] = await db.select({ n: count() }).from(auditLog).where(and(eq(auditLog.action, action), eq(auditLog.subject_id, String(subject_id))));
+  const [row] = await db
+    .select({ n: count() })
+    .from(auditLog)
+    .where(and(eq(auditLog.action, action), eq(auditLog.subject_id, String(subject_id))));
   return Number(row!.n);
 }
 
@@ -286,11 +397,23 @@ describe("renewal before a card expires", () => {
     // Issued in January 2026: valid to the end of January 2030.
     const issued = new Date("2026-01-10T15:00:00Z");
     const m = await newMember(db, { checking_cents: 10_000 });
-    const card = await issueDebitCard(db, { member_id: m.member.id, account_id: m.checking.id, daily_limit_cents: 25_000, now: issued });
+    const card = await issueDebitCard(db, {
+      member_id: m.member.id,
+      account_id: m.checking.id,
+      daily_limit_cents: 25_000,
+      now: issued,
+    });
     const blocked = await cardholder(0);
-    await db.update(debitCards).set({ expiry_month: 1, expiry_year: 2030, status: "blocked", blocked_at: issued, blocked_reason: "stolen" }).where(eq(debitCards.id, blocked.card.id));
+    await db
+      .update(debitCards)
+      .set({ expiry_month: 1, expiry_year: 2030, status: "blocked", blocked_at: issued, blocked_reason: "stolen" })
+      .where(eq(debitCards.id, blocked.card.id));
     const closing = await newMember(db, { checking_cents: 0 });
-    const closed = await issueDebitCard(db, { member_id: closing.member.id, account_id: closing.checking.id, now: issued });
+    const closed = await issueDebitCard(db, {
+      member_id: closing.member.id,
+      account_id: closing.checking.id,
+      now: issued,
+    });
     expect(await setAccountStatus(db, closing.checking.id, "closed")).toMatchObject({ ok: true });
     const renewalOf = async (id: number) => (await db.select().from(debitCards).where(eq(debitCards.renews_id, id)))[0];
 
@@ -299,11 +422,24 @@ describe("renewal before a card expires", () => {
     expect(await renewalOf(card.id)).toBeUndefined();
     await renewExpiringCards(db, new Date("2029-12-17T15:00:00Z"));
     const renewal = await renewalOf(card.id);
-    expect(renewal).toMatchObject({ member_id: m.member.id, account_id: m.checking.id, daily_limit_cents: 25_000, status: "active", pin_hash: null, expiry_month: 12, expiry_year: 2033 });
+    expect(renewal).toMatchObject({
+      member_id: m.member.id,
+      account_id: m.checking.id,
+      daily_limit_cents: 25_000,
+      status: "active",
+      pin_hash: null,
+      expiry_month: 12,
+      expiry_year: 2033,
+    });
     expect(renewal!.last4).not.toBe(card.last4);
     expect(await renewalOf(blocked.card.id)).toBeUndefined();
     expect(await renewalOf(closed.id)).toBeUndefined();
-    const [bell] = await db.select().from(notifications).where(eq(notifications.member_id, m.member.id)).orderBy(desc(notifications.id)).limit(1);
+    const [bell] = await db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.member_id, m.member.id))
+      .orderBy(desc(notifications.id))
+      .limit(1);
     expect(bell).toMatchObject({ kind: "card_activity", title: `Your new debit card ends ${renewal!.last4}` });
     expect(bell!.body).toContain(`Your debit card ending ${card.last4} expires at the end of 01/30`);
     // Again, the same night or later: no second renewal.
@@ -327,7 +463,11 @@ describe("renewal before a card expires", () => {
 
 describe("the day's count follows a card to the card that replaces or renews it", () => {
   const origin = { request_id: "cards-line-0001", ip: "203.0.113.81" };
-  const over = (max: string, left: string) => ({ ok: false, code: "over_card_daily_limit", message: `The purchase would pass the card's daily limit of ${max} (${left} left today)` });
+  const over = (max: string, left: string) => ({
+    ok: false,
+    code: "over_card_daily_limit",
+    message: `The purchase would pass the card's daily limit of ${max} (${left} left today)`,
+  });
 
   it("Report lost: the replacement, and its own replacement, carry what the cards before them spent today; the next day starts afresh", async () => {
     // 15:00 UTC is 10:00 or 11:00 in New York: one business day.
@@ -355,7 +495,13 @@ describe("the day's count follows a card to the card that replaces or renews it"
     ]);
     // A released purchase gives its part back to the line.
     const [first] = await authorizations(m.card.id);
-    expect(await releaseCardPurchase(db, { authorization_id: Number(first!.id), resolved_by: "staff:test", reason: "cancelled" })).toMatchObject({ ok: true });
+    expect(
+      await releaseCardPurchase(db, {
+        authorization_id: Number(first!.id),
+        resolved_by: "staff:test",
+        reason: "cancelled",
+      }),
+    ).toMatchObject({ ok: true });
     expect(await purchase(third, 2_000, { now: today })).toMatchObject({ ok: true });
     expect(await purchase(third, 5_000, { now: tomorrow })).toMatchObject({ ok: true });
   });
@@ -363,7 +509,12 @@ describe("the day's count follows a card to the card that replaces or renews it"
   it("Renewal: the old card and its renewal share one day's count both ways while both work, even when used at the same moment", async () => {
     const issued = new Date("2026-01-10T15:00:00Z");
     const m = await newMember(db, { checking_cents: 500_000 });
-    const old = await issueDebitCard(db, { member_id: m.member.id, account_id: m.checking.id, daily_limit_cents: 5_000, now: issued });
+    const old = await issueDebitCard(db, {
+      member_id: m.member.id,
+      account_id: m.checking.id,
+      daily_limit_cents: 5_000,
+      now: issued,
+    });
     await renewExpiringCards(db, new Date("2029-12-17T15:00:00Z"));
     const [renewal] = await db.select().from(debitCards).where(eq(debitCards.renews_id, old.id));
     const january_20 = new Date("2030-01-20T15:00:00Z");
@@ -371,10 +522,15 @@ describe("the day's count follows a card to the card that replaces or renews it"
     expect(await purchase(renewal!.id, 2_001, { now: january_20 })).toEqual(over("$50.00", "$20.00"));
     expect(await purchase(renewal!.id, 2_000, { now: january_20 })).toMatchObject({ ok: true });
     expect(await purchase(old.id, 1, { now: january_20 })).toEqual(over("$50.00", "$0.00"));
-    expect((await memberCardsView(db, m.member.id, january_20)).map((c) => c.spent_today_cents)).toEqual([5_000, 5_000]);
+    expect((await memberCardsView(db, m.member.id, january_20)).map((c) => c.spent_today_cents)).toEqual([
+      5_000, 5_000,
+    ]);
     // The next day, one purchase on each card at once: together they pass the limit, so one is declined.
     const january_21 = new Date("2030-01-21T15:00:00Z");
-    const racing = await Promise.all([purchase(old.id, 3_000, { now: january_21 }), purchase(renewal!.id, 3_000, { now: january_21 })]);
+    const racing = await Promise.all([
+      purchase(old.id, 3_000, { now: january_21 }),
+      purchase(renewal!.id, 3_000, { now: january_21 }),
+    ]);
     expect(racing.filter((a) => a.ok)).toHaveLength(1);
     expect(racing.filter((a) => !a.ok && a.code === "over_card_daily_limit")).toHaveLength(1);
   });
@@ -388,7 +544,9 @@ describe("/dashboard/cards: who may see and use it", () => {
 
   for (const persona of PERSONAS) {
     it(`the page and Lock for ${persona}`, async () => {
-      const page = await run(() => cardsRoute.loader({ request: request(persona, "/dashboard/cards"), params: {}, context: context() } as never));
+      const page = await run(() =>
+        cardsRoute.loader({ request: request(persona, "/dashboard/cards"), params: {}, context: context() } as never),
+      );
       const locked = await memberAction(persona, { intent: "lock", card_id: String(owner_card_id) });
       const after = await card(owner_card_id);
       if (persona === "member") {
@@ -412,7 +570,13 @@ describe("/dashboard/cards: who may see and use it", () => {
       }
       // A visitor is sent to sign in, others to their own home; a post is 401 / 403.
       expect(page.status).toBe(302);
-      expect(page.location).toMatch(persona === "anonymous" ? /^\/login\?redirectTo=%2Fdashboard%2Fcards/ : persona === "applicant" ? /^\/pending-approval/ : /^\/admin/);
+      expect(page.location).toMatch(
+        persona === "anonymous"
+          ? /^\/login\?redirectTo=%2Fdashboard%2Fcards/
+          : persona === "applicant"
+            ? /^\/pending-approval/
+            : /^\/admin/,
+      );
       expect(locked.status).toBe(persona === "anonymous" ? 401 : 403);
     });
   }
@@ -428,7 +592,12 @@ describe("the member's controls", () => {
     expect(await purchase(m.card.id, 500)).toMatchObject({ ok: true });
     expect(await auditCount("card.lock", m.card.id)).toBe(1);
     expect(await auditCount("card.unlock", m.card.id)).toBe(1);
-    const titles = (await db.select({ title: notifications.title }).from(notifications).where(eq(notifications.member_id, m.member.id))).map((n) => n.title);
+    const titles = (
+      await db
+        .select({ title: notifications.title })
+        .from(notifications)
+        .where(eq(notifications.member_id, m.member.id))
+    ).map((n) => n.title);
     expect(titles).toEqual(expect.arrayContaining(["Card locked", "Card unlocked"]));
   });
 
@@ -441,7 +610,9 @@ describe("the member's controls", () => {
       expect(fieldErrors(answer.value).daily_limit).toBe("Please enter a daily limit between $10.00 and $5,000.00");
     }
     expect(Number((await card(m.card.id)).daily_limit_cents)).toBe(100_000);
-    expect((await memberAction(cookie, { intent: "set_limit", card_id: String(m.card.id), daily_limit: "250.00" })).status).toBe(200);
+    expect(
+      (await memberAction(cookie, { intent: "set_limit", card_id: String(m.card.id), daily_limit: "250.00" })).status,
+    ).toBe(200);
     expect(Number((await card(m.card.id)).daily_limit_cents)).toBe(25_000);
     expect(await auditCount("card.daily_limit", m.card.id)).toBe(1);
     expect(await purchase(m.card.id, 25_001)).toMatchObject({ ok: false, code: "over_card_daily_limit" });
@@ -452,8 +623,12 @@ describe("the member's controls", () => {
     const cookie = `cookie:${await signedIn(db, m.member.id)}`;
     const form = { intent: "view_details", card_id: String(m.card.id) };
     expect(fieldErrors((await memberAction(cookie, { ...form, otp: "" })).value).otp).toBe("Please enter OTP");
-    expect(fieldErrors((await memberAction(cookie, { ...form, otp: "12ab" })).value).otp).toBe("The code is at most 6 digits");
-    expect(fieldErrors((await memberAction(cookie, { ...form, otp: "1234567" })).value).otp).toBe("The code is at most 6 digits");
+    expect(fieldErrors((await memberAction(cookie, { ...form, otp: "12ab" })).value).otp).toBe(
+      "The code is at most 6 digits",
+    );
+    expect(fieldErrors((await memberAction(cookie, { ...form, otp: "1234567" })).value).otp).toBe(
+      "The code is at most 6 digits",
+    );
     // No code sent yet: any code is wrong.
     expect(fieldErrors((await memberAction(cookie, { ...form, otp: "123456" })).value).otp).toBe("Invalid OTP");
     const sent = await memberAction(cookie, { intent: "send_details_code", card_id: String(m.card.id) });
@@ -463,7 +638,7 @@ describe("the member's controls", () => {
     const refused = await memberAction(cookie, { ...form, otp: wrong });
     expect(refused.status).toBe(400);
     expect(refused.value).toMatchObject({ code_step: "details" });
-    expect(refused.body).not.toContain("details\":{");
+    expect(refused.body).not.toContain('details":{');
     expect(await auditCount("card.details_viewed", m.card.id)).toBe(0);
     const shown = await memberAction(cookie, { ...form, otp: code });
     expect(shown.status).toBe(200);
@@ -476,7 +651,9 @@ describe("the member's controls", () => {
     expect(fieldErrors((await memberAction(cookie, { ...form, otp: code })).value).otp).toBe("Invalid OTP");
     // A code sent for the PIN does not show details.
     await memberAction(cookie, { intent: "send_pin_code", card_id: String(m.card.id) });
-    expect(fieldErrors((await memberAction(cookie, { ...form, otp: await lastTransferCode(db, m.member.email) })).value).otp).toBe("Invalid OTP");
+    expect(
+      fieldErrors((await memberAction(cookie, { ...form, otp: await lastTransferCode(db, m.member.email) })).value).otp,
+    ).toBe("Invalid OTP");
   });
 
   it("Change PIN: 4 digits twice after the code; sequences, repeats and a mismatch refused; stored only as a slow hash", async () => {
@@ -484,11 +661,32 @@ describe("the member's controls", () => {
     const cookie = `cookie:${await signedIn(db, m.member.id)}`;
     await memberAction(cookie, { intent: "send_pin_code", card_id: String(m.card.id) });
     const code = await lastTransferCode(db, m.member.email);
-    const form = (pin: string, confirm: string, otp = code) => ({ intent: "change_pin", card_id: String(m.card.id), otp, pin_code: pin, pin_code_confirm: confirm });
+    const form = (pin: string, confirm: string, otp = code) => ({
+      intent: "change_pin",
+      card_id: String(m.card.id),
+      otp,
+      pin_code: pin,
+      pin_code_confirm: confirm,
+    });
     const cases: Array<[string, string, string, string]> = [
-      ["1234", "1234", "pin_code", "Please choose a PIN that is not a sequence such as 1234 or one digit repeated such as 1111"],
-      ["9876", "9876", "pin_code", "Please choose a PIN that is not a sequence such as 1234 or one digit repeated such as 1111"],
-      ["7777", "7777", "pin_code", "Please choose a PIN that is not a sequence such as 1234 or one digit repeated such as 1111"],
+      [
+        "1234",
+        "1234",
+        "pin_code",
+        "Please choose a PIN that is not a sequence such as 1234 or one digit repeated such as 1111",
+      ],
+      [
+        "9876",
+        "9876",
+        "pin_code",
+        "Please choose a PIN that is not a sequence such as 1234 or one digit repeated such as 1111",
+      ],
+      [
+        "7777",
+        "7777",
+        "pin_code",
+        "Please choose a PIN that is not a sequence such as 1234 or one digit repeated such as 1111",
+      ],
       ["123", "123", "pin_code", "Please enter a 4-digit PIN"],
       ["12a4", "12a4", "pin_code", "Please enter a 4-digit PIN"],
       ["2580", "2581", "pin_code_confirm", "The two PINs do not match"],
@@ -511,7 +709,10 @@ describe("the member's controls", () => {
     expect(await verifyCardPin(row, "2580")).toBe(true);
     expect(await verifyCardPin(row, "2581")).toBe(false);
     expect(await auditCount("card.pin_changed", m.card.id)).toBe(1);
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "card.pin_changed"), eq(auditLog.subject_id, String(m.card.id))));
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "card.pin_changed"), eq(auditLog.subject_id, String(m.card.id))));
     expect(JSON.stringify(audit)).not.toContain("2580");
   });
 
@@ -522,7 +723,12 @@ describe("the member's controls", () => {
     expect(missing.status).toBe(400);
     expect(fieldErrors(missing.value).confirm).toBe("Please confirm that this card should stop working for good");
     expect((await card(m.card.id)).status).toBe("active");
-    const reported = await memberAction(cookie, { intent: "report_lost", card_id: String(m.card.id), reason: "stolen", confirm: "on" });
+    const reported = await memberAction(cookie, {
+      intent: "report_lost",
+      card_id: String(m.card.id),
+      reason: "stolen",
+      confirm: "on",
+    });
     expect(reported.status, reported.body).toBe(200);
     const old = await card(m.card.id);
     expect(old).toMatchObject({ status: "blocked", blocked_reason: "stolen" });
@@ -535,7 +741,9 @@ describe("the member's controls", () => {
     expect((await memberAction(cookie, { intent: "unlock", card_id: String(old.id) })).status).toBe(409);
     expect((await card(old.id)).status).toBe("blocked");
     expect(await auditCount("card.reported_lost", old.id)).toBe(1);
-    const page = await run(() => cardsRoute.loader({ request: request(cookie, "/dashboard/cards"), params: {}, context: context() } as never));
+    const page = await run(() =>
+      cardsRoute.loader({ request: request(cookie, "/dashboard/cards"), params: {}, context: context() } as never),
+    );
     const cards = (page.value as { cards: { id: number; status: string; transactions: unknown[] }[] }).cards;
     expect(cards.map((c) => [c.id, c.status])).toEqual([
       [replacement.id, "active"],
@@ -555,19 +763,44 @@ describe("the member's controls", () => {
 describe("Post card transaction (back office)", () => {
   const path = (member_id: string) => `/admin/members/${member_id}/cards`;
   const post = (who: Persona, member_id: string, form: Record<string, string>) =>
-    run(() => adminCardsRoute.action({ request: request(who, path(member_id), form), params: { memberId: member_id }, context: context() } as never));
+    run(() =>
+      adminCardsRoute.action({
+        request: request(who, path(member_id), form),
+        params: { memberId: member_id },
+        context: context(),
+      } as never),
+    );
 
   it("staff who may move money authorize and settle; everyone else is refused with nothing written", async () => {
     const m = await cardholder();
-    const form = () => ({ intent: "authorize", card_id: String(m.card.id), merchant: "Seacoast Books", amount: "12.34", category: "Shopping", request_key: crypto.randomUUID() });
+    const form = () => ({
+      intent: "authorize",
+      card_id: String(m.card.id),
+      merchant: "Seacoast Books",
+      amount: "12.34",
+      category: "Shopping",
+      request_key: crypto.randomUUID(),
+    });
     for (const persona of PERSONAS.filter((p) => p !== "staff")) {
-      const page = await run(() => adminCardsRoute.loader({ request: request(persona, path(m.member.id)), params: { memberId: m.member.id }, context: context() } as never));
+      const page = await run(() =>
+        adminCardsRoute.loader({
+          request: request(persona, path(m.member.id)),
+          params: { memberId: m.member.id },
+          context: context(),
+        } as never),
+      );
       expect(page.status, persona).not.toBe(200);
       const answer = await post(persona, m.member.id, form());
       expect(answer.status, persona).toBe(persona === "anonymous" ? 401 : 403);
     }
     expect(await authorizations(m.card.id)).toHaveLength(0);
-    const page = await run(() => adminCardsRoute.loader({ request: request("staff", path(m.member.id)), params: { memberId: m.member.id }, context: context() } as never));
+    const page = await run(() =>
+      adminCardsRoute.loader({
+        request: request("staff", path(m.member.id)),
+        params: { memberId: m.member.id },
+        context: context(),
+      } as never),
+    );
     expect(page.status).toBe(200);
     const authorized = await post("staff", m.member.id, form());
     expect(authorized.status, authorized.body).toBe(200);
@@ -597,14 +830,19 @@ describe("Post card transaction (back office)", () => {
 
     const released = await post("staff", m.member.id, form);
     expect(released.status, released.body).toBe(200);
-    expect((released.value as { message: string }).message).toBe("Released: $43.21 at Harbor Hardware is no longer held; the member was told.");
+    expect((released.value as { message: string }).message).toBe(
+      "Released: $43.21 at Harbor Hardware is no longer held; the member was told.",
+    );
     expect((await authorizations(m.card.id))[0]).toMatchObject({ status: "released" });
     expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 50_000 });
     expect(await auditCount("card.purchase_released", m.card.id)).toBe(1);
     // A second press: the same answer, no second audit entry; Settle now refused.
     expect((await post("staff", m.member.id, form)).status).toBe(200);
     expect(await auditCount("card.purchase_released", m.card.id)).toBe(1);
-    const settle = await post("staff", m.member.id, { intent: "settle", authorization_id: String(held.authorization.id) });
+    const settle = await post("staff", m.member.id, {
+      intent: "settle",
+      authorization_id: String(held.authorization.id),
+    });
     expect(settle.status).toBe(409);
     expect(fieldErrors(settle.value)[""]).toBe("This transaction is no longer pending.");
   });
@@ -613,17 +851,40 @@ describe("Post card transaction (back office)", () => {
     const m = await cardholder();
     const other = await cardholder();
     await setStatus(m.card.id, "locked");
-    const declined = await post("staff", m.member.id, { intent: "authorize", card_id: String(m.card.id), merchant: "Seacoast Books", amount: "5.00", category: "Shopping", request_key: crypto.randomUUID() });
+    const declined = await post("staff", m.member.id, {
+      intent: "authorize",
+      card_id: String(m.card.id),
+      merchant: "Seacoast Books",
+      amount: "5.00",
+      category: "Shopping",
+      request_key: crypto.randomUUID(),
+    });
     expect(declined.status).toBe(409);
     expect(fieldErrors(declined.value)[""]).toBe("Declined: The card is locked.");
     expect(await auditCount("card.purchase_declined", m.card.id)).toBe(1);
-    const wrongCard = await post("staff", m.member.id, { intent: "authorize", card_id: String(other.card.id), merchant: "X", amount: "5.00", category: "Shopping", request_key: crypto.randomUUID() });
+    const wrongCard = await post("staff", m.member.id, {
+      intent: "authorize",
+      card_id: String(other.card.id),
+      merchant: "X",
+      amount: "5.00",
+      category: "Shopping",
+      request_key: crypto.randomUUID(),
+    });
     expect(wrongCard.status).toBe(404);
-    const badAmount = await post("staff", other.member.id, { intent: "authorize", card_id: String(other.card.id), merchant: "X", amount: "0", category: "Shopping", request_key: crypto.randomUUID() });
+    const badAmount = await post("staff", other.member.id, {
+      intent: "authorize",
+      card_id: String(other.card.id),
+      merchant: "X",
+      amount: "0",
+      category: "Shopping",
+      request_key: crypto.randomUUID(),
+    });
     expect(badAmount.status).toBe(400);
     expect(fieldErrors(badAmount.value).amount).toBe("Please enter an amount from $0.01 to $25,000.00");
     expect(await authorizations(other.card.id)).toHaveLength(0);
-    const [{ n } = { n: 0 }] = (await db.execute(sql`select count(*)::int as n from card_authorizations where card_id = ${m.card.id}`)).rows as { n: number }[];
+    const [{ n } = { n: 0 }] = (
+      await db.execute(sql`select count(*)::int as n from card_authorizations where card_id = ${m.card.id}`)
+    ).rows as { n: number }[];
     expect(Number(n)).toBe(0);
   });
 });
@@ -632,7 +893,13 @@ describe("the demo's card purchases", () => {
   it("each demo member's checking has its debit card, and the card's purchases are its ledger transactions: past ones settled, one pending", async () => {
     const now = new Date("2026-11-24T15:00:00Z");
     for (const s of DEMO_SIGNINS.filter((p) => p.kind === "member")) {
-      await db.insert(users).values({ id: `demo-card-${s.email}`, name: `${s.first_name} ${s.last_name}`, email: s.email, role: "user", emailVerified: true });
+      await db.insert(users).values({
+        id: `demo-card-${s.email}`,
+        name: `${s.first_name} ${s.last_name}`,
+        email: s.email,
+        role: "user",
+        emailVerified: true,
+      });
     }
     expect(await seedDemoHistory(db, now)).toBe(true);
     const cards = await memberCardsView(db, "demo-card-alex.morgan@harborview.example", now);
@@ -644,9 +911,13 @@ describe("the demo's card purchases", () => {
     const rows = await authorizations(card!.id);
     expect(rows.length).toBeGreaterThan(100);
     // Every purchase is a card_payment against the card network's account; no day passes the card's limit.
-    const kinds = await db.execute(sql`select distinct t.kind from card_authorizations a join ledger_transactions t on t.id = a.transaction_id where a.card_id = ${card!.id}`);
+    const kinds = await db.execute(
+      sql`select distinct t.kind from card_authorizations a join ledger_transactions t on t.id = a.transaction_id where a.card_id = ${card!.id}`,
+    );
     expect(kinds.rows.map((r) => r.kind)).toEqual(["card_payment"]);
-    const days = await db.execute(sql`select business_date, sum(amount_cents)::bigint as total from card_authorizations where card_id = ${card!.id} group by business_date order by total desc limit 1`);
+    const days = await db.execute(
+      sql`select business_date, sum(amount_cents)::bigint as total from card_authorizations where card_id = ${card!.id} group by business_date order by total desc limit 1`,
+    );
     expect(Number(days.rows[0]!.total)).toBeLessThanOrEqual(card!.daily_limit_cents);
   });
 });

@@ -31,11 +31,21 @@ const message = ContactMessageSchema.parse({
 });
 
 const countFrom = async (source_ip: string) =>
-  Number((await database.db.execute<{ n: string }>(sql`select count(*) as n from contact_messages where source_ip = ${source_ip}`)).rows[0]!.n);
+  Number(
+    (
+      await database.db.execute<{ n: string }>(
+        sql`select count(*) as n from contact_messages where source_ip = ${source_ip}`,
+      )
+    ).rows[0]!.n,
+  );
 
 describe("sendContactMessage", () => {
   it("stores the message with where it came from, as new, for the back office", async () => {
-    const result = await sendContactMessage(message, { source_ip: "198.51.100.7", request_id: "req-store-0001" }, { database: database.db });
+    const result = await sendContactMessage(
+      message,
+      { source_ip: "198.51.100.7", request_id: "req-store-0001" },
+      { database: database.db },
+    );
     expect(result.ok).toBe(true);
     const [row] = await database.db.select().from(contactMessages).orderBy(desc(contactMessages.id)).limit(1);
     expect(row).toMatchObject({
@@ -55,7 +65,11 @@ describe("sendContactMessage", () => {
 
   it("stores no phone when none was given", async () => {
     const noPhone = ContactMessageSchema.parse({ ...message, phone: "", preferred_contact: "email" });
-    const result = await sendContactMessage(noPhone, { source_ip: "198.51.100.8", request_id: "req-store-0002" }, { database: database.db });
+    const result = await sendContactMessage(
+      noPhone,
+      { source_ip: "198.51.100.8", request_id: "req-store-0002" },
+      { database: database.db },
+    );
     if (!result.ok) throw new Error("expected the message to be stored");
     const [row] = await database.db.select().from(contactMessages).where(eq(contactMessages.id, result.id));
     expect(row!.phone).toBeNull();
@@ -66,16 +80,31 @@ describe("sendContactMessage", () => {
     const now = new Date(Date.UTC(2026, 10, 22, 9, 1, 0));
     const ip = "203.0.113.50";
     const results = [];
-    for (let i = 0; i < 6; i++) results.push(await sendContactMessage(message, { source_ip: ip, request_id: `req-limit-${i}` }, { now, database: database.db }));
+    for (let i = 0; i < 6; i++)
+      results.push(
+        await sendContactMessage(
+          message,
+          { source_ip: ip, request_id: `req-limit-${i}` },
+          { now, database: database.db },
+        ),
+      );
     expect(results.map((r) => r.ok)).toEqual([true, true, true, true, true, false]);
     expect(results[5]).toEqual({ ok: false, reason: "rate_limited", retry_after_s: 9 * 60 });
     expect(await countFrom(ip)).toBe(CONTACT_RATE_LIMIT.limit);
 
     // Another address is not affected; the same address may send again in the next window.
-    const other = await sendContactMessage(message, { source_ip: "203.0.113.51", request_id: "req-limit-other" }, { now, database: database.db });
+    const other = await sendContactMessage(
+      message,
+      { source_ip: "203.0.113.51", request_id: "req-limit-other" },
+      { now, database: database.db },
+    );
     expect(other.ok).toBe(true);
     const nextWindow = new Date(now.getTime() + CONTACT_RATE_LIMIT.window_ms);
-    const again = await sendContactMessage(message, { source_ip: ip, request_id: "req-limit-again" }, { now: nextWindow, database: database.db });
+    const again = await sendContactMessage(
+      message,
+      { source_ip: ip, request_id: "req-limit-again" },
+      { now: nextWindow, database: database.db },
+    );
     expect(again.ok).toBe(true);
     expect(await countFrom(ip)).toBe(CONTACT_RATE_LIMIT.limit + 1);
   });
@@ -105,7 +134,15 @@ async function post(fields: Record<string, string>, ip: string) {
   return { status: 200, body: result as Record<string, unknown> };
 }
 
-const form = { name: "Grace Hopper", email: "grace@example.com", phone: "", subject: "technical", message: "The app will not load.", preferred_contact: "email", website: "" };
+const form = {
+  name: "Grace Hopper",
+  email: "grace@example.com",
+  phone: "",
+  subject: "technical",
+  message: "The app will not load.",
+  preferred_contact: "email",
+  website: "",
+};
 
 describe("the /contact action", () => {
   it("stores a valid message and confirms it with a reference", async () => {
@@ -122,7 +159,11 @@ describe("the /contact action", () => {
     const res = await post({ ...form, name: "", email: "grace@", subject: "", message: "Still typed" }, ip);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: "invalid" });
-    expect(fieldErrors(res.body)).toMatchObject({ name: "Enter your name.", email: "Enter a valid email address, like name@example.com.", subject: "Choose a subject." });
+    expect(fieldErrors(res.body)).toMatchObject({
+      name: "Enter your name.",
+      email: "Enter a valid email address, like name@example.com.",
+      subject: "Choose a subject.",
+    });
     expect(formValues(res.body)).toMatchObject({ email: "grace@", message: "Still typed" });
     expect(formValues(res.body).website).toBeUndefined();
     expect(await countFrom(ip)).toBe(0);
@@ -135,7 +176,9 @@ describe("the /contact action", () => {
     expect(res.body).toMatchObject({ status: "sent" });
     expect(await countFrom(ip)).toBe(0);
     // Nor does it use up the address's allowance.
-    const counters = await database.db.execute(sql`select 1 from rate_limit_counters where key = ${`contact:ip:${ip}`}`);
+    const counters = await database.db.execute(
+      sql`select 1 from rate_limit_counters where key = ${`contact:ip:${ip}`}`,
+    );
     expect(counters.rows).toHaveLength(0);
   });
 
@@ -158,7 +201,9 @@ describe("the /contact action", () => {
       headers: { "Content-Type": "multipart/form-data; boundary=abc" },
       body: '--abc\r\nContent-Disposition: form-data; name="name"\r\n\r\nunterminated',
     });
-    await expect(action({ request, context, params: {} } as unknown as Parameters<typeof action>[0])).rejects.toMatchObject({ init: { status: 400 } });
+    await expect(
+      action({ request, context, params: {} } as unknown as Parameters<typeof action>[0]),
+    ).rejects.toMatchObject({ init: { status: 400 } });
     expect(await countFrom("192.0.2.14")).toBe(0);
   });
 });

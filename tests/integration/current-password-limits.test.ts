@@ -40,9 +40,13 @@ let counter = 0;
 async function signedInMember() {
   counter += 1;
   const email = `current${counter}@example.com`;
-  const { user } = await authFor(database.db).api.signUpEmail({ body: { email, password: PASSWORD, name: "Riley Shore" } });
+  const { user } = await authFor(database.db).api.signUpEmail({
+    body: { email, password: PASSWORD, name: "Riley Shore" },
+  });
   await database.db.update(users).set({ role: "user", twoFactorEnabled: true }).where(eq(users.id, user.id));
-  await database.db.insert(memberProfiles).values({ user_id: user.id, first_name: "Riley", last_name: "Shore", status: "approved" });
+  await database.db
+    .insert(memberProfiles)
+    .values({ user_id: user.id, first_name: "Riley", last_name: "Shore", status: "approved" });
   const browser = new Browser(`198.18.${counter % 250}.9`);
   const step = await startSignIn(database.db, browser.meta(), { email, password: PASSWORD });
   if (step.status !== "challenge") throw new Error(step.status);
@@ -56,7 +60,10 @@ async function signedInMember() {
 const NEW_PASSWORD = "A brand new passphrase 7";
 
 async function wrongRows(user_id: string) {
-  return database.db.select().from(auditLog).where(and(eq(auditLog.action, "auth.current_password.wrong"), eq(auditLog.member_id, user_id)));
+  return database.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, "auth.current_password.wrong"), eq(auditLog.member_id, user_id)));
 }
 
 async function mailTo(email: string) {
@@ -68,19 +75,36 @@ describe("guessing the current password from a signed-in session", () => {
     const { me, browser } = await signedInMember();
     const results: string[] = [];
     for (let i = 0; i < 20; i++) {
-      results.push((await changeOwnPassword(database.db, browser.meta(), me, { current_password: `Guess number ${i} here`, new_password: NEW_PASSWORD })).status);
+      results.push(
+        (
+          await changeOwnPassword(database.db, browser.meta(), me, {
+            current_password: `Guess number ${i} here`,
+            new_password: NEW_PASSWORD,
+          })
+        ).status,
+      );
     }
     expect(results.slice(0, 4)).toEqual(["wrong_password", "wrong_password", "wrong_password", "wrong_password"]);
     expect(new Set(results.slice(4))).toEqual(new Set(["locked"]));
-    const right = await changeOwnPassword(database.db, browser.meta(), me, { current_password: PASSWORD, new_password: NEW_PASSWORD });
+    const right = await changeOwnPassword(database.db, browser.meta(), me, {
+      current_password: PASSWORD,
+      new_password: NEW_PASSWORD,
+    });
     expect(right).toEqual({ status: "locked", retry_after_s: expect.any(Number) });
     expect(right.status === "locked" && right.retry_after_s).toBeGreaterThan(14 * 60);
 
     // Every wrong one is in the audit log; refused checks too.
     const wrong = await wrongRows(me.id);
     expect(wrong).toHaveLength(5);
-    expect(wrong.map((r) => r.after)).toContainEqual({ purpose: "password_change", recent_wrong_passwords: 5, locked: true });
-    const refused = await database.db.select().from(auditLog).where(and(eq(auditLog.action, "auth.current_password.refused"), eq(auditLog.member_id, me.id)));
+    expect(wrong.map((r) => r.after)).toContainEqual({
+      purpose: "password_change",
+      recent_wrong_passwords: 5,
+      locked: true,
+    });
+    const refused = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "auth.current_password.refused"), eq(auditLog.member_id, me.id)));
     expect(refused).toHaveLength(16);
     // No password in the audit rows.
     expect(JSON.stringify([...wrong, ...refused])).not.toContain("Guess number");
@@ -92,21 +116,42 @@ describe("guessing the current password from a signed-in session", () => {
     expect(mail.filter((m) => m.kind === "account_locked")).toHaveLength(1);
 
     // The lock is the account's sign-in lock.
-    expect((await startSignIn(database.db, new Browser("198.18.200.1").meta(), { email: me.email, password: PASSWORD })).status).toBe("locked");
+    expect(
+      (await startSignIn(database.db, new Browser("198.18.200.1").meta(), { email: me.email, password: PASSWORD }))
+        .status,
+    ).toBe("locked");
 
     // It ends after 15 minutes: the right password works again.
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 15 * 60 * 1000 + 1000);
-    expect((await changeOwnPassword(database.db, browser.meta(), me, { current_password: PASSWORD, new_password: NEW_PASSWORD })).status).toBe("changed");
+    expect(
+      (
+        await changeOwnPassword(database.db, browser.meta(), me, {
+          current_password: PASSWORD,
+          new_password: NEW_PASSWORD,
+        })
+      ).status,
+    ).toBe("changed");
   });
 
   it("counts the authenticator app's checks (turning it on and off) in the same limit", async () => {
     const { me, browser } = await signedInMember();
-    expect((await startTotpEnrollment(database.db, browser.meta(), me, "Wrong guess one 1")).status).toBe("wrong_password");
-    expect((await startTotpEnrollment(database.db, browser.meta(), me, "Wrong guess two 2")).status).toBe("wrong_password");
+    expect((await startTotpEnrollment(database.db, browser.meta(), me, "Wrong guess one 1")).status).toBe(
+      "wrong_password",
+    );
+    expect((await startTotpEnrollment(database.db, browser.meta(), me, "Wrong guess two 2")).status).toBe(
+      "wrong_password",
+    );
     expect((await disableTotp(database.db, browser.meta(), me, "Wrong guess three 3")).status).toBe("wrong_password");
     expect((await disableTotp(database.db, browser.meta(), me, "Wrong guess four 4")).status).toBe("wrong_password");
-    expect((await changeOwnPassword(database.db, browser.meta(), me, { current_password: "Wrong guess five 5", new_password: NEW_PASSWORD })).status).toBe("locked");
+    expect(
+      (
+        await changeOwnPassword(database.db, browser.meta(), me, {
+          current_password: "Wrong guess five 5",
+          new_password: NEW_PASSWORD,
+        })
+      ).status,
+    ).toBe("locked");
     expect((await startTotpEnrollment(database.db, browser.meta(), me, PASSWORD)).status).toBe("locked");
     expect((await disableTotp(database.db, browser.meta(), me, PASSWORD)).status).toBe("locked");
     expect((await wrongRows(me.id)).map((r) => (r.after as { purpose: string }).purpose)).toEqual([
@@ -121,7 +166,12 @@ describe("guessing the current password from a signed-in session", () => {
   it("caps simultaneous guesses: at most 10 are checked", async () => {
     const { me, browser } = await signedInMember();
     const results = await Promise.all(
-      Array.from({ length: 25 }, (_, i) => changeOwnPassword(database.db, browser.meta(), me, { current_password: `Parallel guess ${i} x`, new_password: NEW_PASSWORD })),
+      Array.from({ length: 25 }, (_, i) =>
+        changeOwnPassword(database.db, browser.meta(), me, {
+          current_password: `Parallel guess ${i} x`,
+          new_password: NEW_PASSWORD,
+        }),
+      ),
     );
     expect((await wrongRows(me.id)).length).toBeLessThanOrEqual(10);
     expect(results.filter((r) => r.status === "wrong_password").length).toBeLessThanOrEqual(10);
@@ -133,15 +183,28 @@ describe("guessing the current password from a signed-in session", () => {
     const post = (form: Record<string, string>) => {
       const request = new Request("http://localhost:3000/settings/account", {
         method: "POST",
-        headers: { cookie: browser.cookieHeader(), origin: "http://localhost:3000", "content-type": "application/x-www-form-urlencoded" },
+        headers: {
+          cookie: browser.cookieHeader(),
+          origin: "http://localhost:3000",
+          "content-type": "application/x-www-form-urlencoded",
+        },
         body: new URLSearchParams(form),
       });
       const context = new RouterContextProvider();
       context.set(requestInfoContext, { request_id: "current-password-0001", ip: browser.ip, nonce: "" });
-      return accountRoute.action({ request, params: {}, context } as never) as Promise<{ data: unknown; init: { status: number } | null }>;
+      return accountRoute.action({ request, params: {}, context } as never) as Promise<{
+        data: unknown;
+        init: { status: number } | null;
+      }>;
     };
-    for (let i = 0; i < 4; i++) expect((await post({ intent: "totp-disable", current_password: `Wrong guess ${i} ok` })).init?.status).toBe(400);
-    const fifth = await post({ intent: "password", current_password: "Wrong guess five ok", new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD });
+    for (let i = 0; i < 4; i++)
+      expect((await post({ intent: "totp-disable", current_password: `Wrong guess ${i} ok` })).init?.status).toBe(400);
+    const fifth = await post({
+      intent: "password",
+      current_password: "Wrong guess five ok",
+      new_password: NEW_PASSWORD,
+      confirm_password: NEW_PASSWORD,
+    });
     expect(fifth.init?.status).toBe(429);
     expect(fieldErrors(fifth.data).current_password).toBe(currentPasswordLockedMessage(15 * 60));
     // Even the right password, for any of the three, until the lock ends.

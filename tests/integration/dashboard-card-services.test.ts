@@ -26,15 +26,27 @@ fileDatabase({
 async function memberWithCards(n: number) {
   const m = await newMember(db, { checking_cents: 100_000 });
   const cards = [];
-  for (let i = 0; i < n; i++) cards.push(await issueDebitCard(db, { member_id: m.member.id, account_id: m.checking.id }));
+  for (let i = 0; i < n; i++)
+    cards.push(await issueDebitCard(db, { member_id: m.member.id, account_id: m.checking.id }));
   return { m, cards };
 }
 
 describe("the dashboard's Card Services", () => {
   it("each card carries its newest transactions and today's spending", async () => {
     const { m, cards } = await memberWithCards(2);
-    for (const [amount_cents, merchant] of [[1_250, "Corner Cafe"], [4_000, "Book Shop"]] as const) {
-      const answer = await authorizeCardPurchase(db, { card_id: cards[0]!.id, amount_cents, merchant, category: "Shopping", idempotency_key: key(), initiator: "system:test", created_by: "system:test" });
+    for (const [amount_cents, merchant] of [
+      [1_250, "Corner Cafe"],
+      [4_000, "Book Shop"],
+    ] as const) {
+      const answer = await authorizeCardPurchase(db, {
+        card_id: cards[0]!.id,
+        amount_cents,
+        merchant,
+        category: "Shopping",
+        idempotency_key: key(),
+        initiator: "system:test",
+        created_by: "system:test",
+      });
       expect(answer.ok).toBe(true);
     }
     const view = await memberCardsView(db, m.member.id);

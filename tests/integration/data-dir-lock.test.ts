@@ -20,7 +20,10 @@ describe("DATA_DIR lock", () => {
     const dir = tempDir();
     // A real other process holds the lock.
     const lockFile = path.join(dir, "mutual.lock");
-    const holder = spawn(process.execPath, ["-e", `require("fs").writeFileSync(${JSON.stringify(lockFile)}, String(process.pid)); console.log("holding"); setTimeout(() => {}, 30000)`]);
+    const holder = spawn(process.execPath, [
+      "-e",
+      `require("fs").writeFileSync(${JSON.stringify(lockFile)}, String(process.pid)); console.log("holding"); setTimeout(() => {}, 30000)`,
+    ]);
     // Until the other process says it holds the lock (a fixed pause was too short on a loaded machine).
     await new Promise((resolve) => holder.stdout.once("data", resolve));
     try {

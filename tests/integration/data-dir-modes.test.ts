@@ -107,7 +107,11 @@ describe("DATA_DIR permissions", () => {
     process.env.DATA_DIR = dataDir;
     const pdf = new File([Buffer.from("%PDF-1.4\n%%EOF\n")], "id.pdf", { type: "application/pdf" });
     const messages = { missing: "missing", too_large: "too large", wrong_type: "wrong type", unreadable: "unreadable" };
-    const stored = await storePrivateUpload("id-documents", pdf, { allowed: ["application/pdf"], max_bytes: 1024, messages });
+    const stored = await storePrivateUpload("id-documents", pdf, {
+      allowed: ["application/pdf"],
+      max_bytes: 1024,
+      messages,
+    });
     expect(fs.existsSync(path.join(dataDir, "uploads", "id-documents", stored.file))).toBe(true);
     expect(looseModes(dataDir)).toEqual([]);
   });

@@ -30,7 +30,10 @@ const newKey = Buffer.from(NEW_KEY, "hex");
 let staff: { id: string; email: string };
 const database = fileDatabase({ onOpen: async (opened) => void (staff = await person(opened.db, "admin")) });
 afterAll(() => {
-  for (const [name, value] of [["DATA_ENCRYPTION_KEY", saved.current], ["DATA_ENCRYPTION_KEY_PREVIOUS", saved.previous]] as const) {
+  for (const [name, value] of [
+    ["DATA_ENCRYPTION_KEY", saved.current],
+    ["DATA_ENCRYPTION_KEY_PREVIOUS", saved.previous],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -40,7 +43,8 @@ afterAll(() => {
 async function applicantUnderOldKey() {
   const a = await applicant(database.db);
   const [p] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, a.id));
-  const again = (stored: string, context: string) => encryptField(decryptField(stored, context, newKey), context, oldKey);
+  const again = (stored: string, context: string) =>
+    encryptField(decryptField(stored, context, newKey), context, oldKey);
   await database.db
     .update(memberProfiles)
     .set({
@@ -61,7 +65,7 @@ async function profileOf(id: string) {
 describe("data encryption key rotation", () => {
   it("old values are read with the previous key, the rotation moves them all to the new key, and a second run does nothing", async () => {
     const a = await applicantUnderOldKey();
-    expect(() => decryptField((fs.readFileSync(a.file, "utf8")), a.file_context, newKey)).toThrow();
+    expect(() => decryptField(fs.readFileSync(a.file, "utf8"), a.file_context, newKey)).toThrow();
 
     // The server reads them meanwhile.
     const before = await memberDetail(database.db, { member_id: a.id, reveal: { staff, origin: ORIGIN } });

@@ -96,7 +96,8 @@ describe("a database outage while members move money", () => {
         workers: WORKERS,
         amount_cents: TRANSFER_CENTS,
         reference: "outage test",
-        trouble: () => (running.exit !== null ? `app exit ${running.exit}\n${running.lines.slice(-30).join("\n")}` : null),
+        trouble: () =>
+          running.exit !== null ? `app exit ${running.exit}\n${running.lines.slice(-30).join("\n")}` : null,
       });
       load.start();
       await load.more(ACKS_BEFORE_FAULTS);
@@ -134,7 +135,9 @@ describe("a database outage while members move money", () => {
       expect(pageText).toContain("We will be right back");
       // A client-side navigation's data request: 503 with its own reference, which the browser's
       // router shows in the error boundary.
-      const navigation = await fetch(`${app.base}/dashboard/transactions.data`, { headers: { cookie: members[0]!.cookie } });
+      const navigation = await fetch(`${app.base}/dashboard/transactions.data`, {
+        headers: { cookie: members[0]!.cookie },
+      });
       expect(navigation.status).toBe(503);
       expect(await navigation.text()).toContain(navigation.headers.get("x-request-id")!);
       // A resource route (the idle warning's session check) says 503 too, not "signed out".
@@ -158,7 +161,10 @@ describe("a database outage while members move money", () => {
       let hungPage: Response;
       let hungPage_ms: number;
       try {
-        hungPage = await fetch(`${app.base}/dashboard`, { headers: { cookie: members[1]!.cookie }, signal: AbortSignal.timeout(45_000) });
+        hungPage = await fetch(`${app.base}/dashboard`, {
+          headers: { cookie: members[1]!.cookie },
+          signal: AbortSignal.timeout(45_000),
+        });
         hungPage_ms = Math.round(performance.now() - hangStarted);
         await load.until(() => load.count("unavailable") + load.count("try_again") > answeredBeforeHang);
       } finally {

@@ -31,7 +31,9 @@ describe.skipIf(!socketUrl)("PostgreSQL over its Unix socket", () => {
     try {
       await migrateDatabase(database);
       // No server address: the connection is the socket, not TCP.
-      const [where] = (await database.db.execute(sql`select inet_server_addr()::text as address, current_database() as name`)).rows as { address: string | null; name: string }[];
+      const [where] = (
+        await database.db.execute(sql`select inet_server_addr()::text as address, current_database() as name`)
+      ).rows as { address: string | null; name: string }[];
       expect(where).toEqual({ address: null, name });
 
       const member = await newMember(database.db, { checking_cents: 10_000 });

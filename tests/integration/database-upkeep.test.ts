@@ -27,7 +27,11 @@ afterAll(async () => {
 /** Rows read from `ledger_transactions` by sequential scans so far (this process's statistics, flushed first). */
 async function transactionRowsScanned(): Promise<number> {
   await database.db.execute(sql`select pg_stat_force_next_flush()`);
-  const [row] = (await database.db.execute(sql`select seq_tup_read::int as n from pg_stat_user_tables where relname = 'ledger_transactions'`)).rows as { n: number }[];
+  const [row] = (
+    await database.db.execute(
+      sql`select seq_tup_read::int as n from pg_stat_user_tables where relname = 'ledger_transactions'`,
+    )
+  ).rows as { n: number }[];
   return row!.n;
 }
 
@@ -51,17 +55,19 @@ describe.skipIf(onPostgres)("embedded database upkeep (PGlite)", () => {
     // As every PGlite database was kept before the upkeep job: each posting scans them all.
     let before = await transactionRowsScanned();
     for (let i = 0; i < 10; i++) await post();
-    expect(await transactionRowsScanned() - before).toBeGreaterThanOrEqual(10 * 500);
+    expect((await transactionRowsScanned()) - before).toBeGreaterThanOrEqual(10 * 500);
 
     const first = await upkeepEmbeddedDatabase(db);
     expect(first).toMatchObject({ tables_analyzed: expect.any(Number) });
     expect((first as { tables_analyzed: number }).tables_analyzed).toBeGreaterThan(10); // every table never analyzed
-    const [ledger] = (await db.execute(sql`select reltuples::int as rows from pg_class where relname = 'ledger_transactions'`)).rows as { rows: number }[];
+    const [ledger] = (
+      await db.execute(sql`select reltuples::int as rows from pg_class where relname = 'ledger_transactions'`)
+    ).rows as { rows: number }[];
     expect(ledger!.rows).toBeGreaterThanOrEqual(510);
 
     before = await transactionRowsScanned();
     for (let i = 0; i < 10; i++) await post();
-    expect(await transactionRowsScanned() - before).toBe(0);
+    expect((await transactionRowsScanned()) - before).toBe(0);
 
     // Nothing changed enough since: nothing to do (autovacuum's thresholds: 50 rows + 10%).
     await transactionRowsScanned();

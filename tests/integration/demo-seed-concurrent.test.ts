@@ -20,7 +20,9 @@ afterAll(async () => {
 describe("demo seeding by processes starting together", () => {
   const test = onPostgres ? it : it.skip;
   test(
-    onPostgres ? "two processes seeding one empty database at once: every demo person once, one checking and one savings each" : "SKIPPED on PGlite: needs a PostgreSQL server (set TEST_DATABASE_URL)",
+    onPostgres
+      ? "two processes seeding one empty database at once: every demo person once, one checking and one savings each"
+      : "SKIPPED on PGlite: needs a PostgreSQL server (set TEST_DATABASE_URL)",
     async () => {
       const database = await openTestDatabase({ pool_max: 4 });
       handles.push(database);
@@ -34,8 +36,14 @@ describe("demo seeding by processes starting together", () => {
       expect(people).toBe(DEMO_SIGNINS.length);
       for (const person of DEMO_SIGNINS.filter((p) => p.kind === "member")) {
         const [user] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, person.email));
-        const accounts = await database.db.select({ type: ledgerAccounts.type }).from(ledgerAccounts).where(eq(ledgerAccounts.member_id, user!.id));
-        expect({ email: person.email, accounts: accounts.map((a) => a.type).sort() }).toEqual({ email: person.email, accounts: ["checking", "savings"] });
+        const accounts = await database.db
+          .select({ type: ledgerAccounts.type })
+          .from(ledgerAccounts)
+          .where(eq(ledgerAccounts.member_id, user!.id));
+        expect({ email: person.email, accounts: accounts.map((a) => a.type).sort() }).toEqual({
+          email: person.email,
+          accounts: ["checking", "savings"],
+        });
       }
     },
   );

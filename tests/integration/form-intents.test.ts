@@ -39,7 +39,12 @@ beforeAll(async () => {
   memberEmail = created.member.email;
   memberCookie = await signedIn(database.db, member_id);
   staffCookie = await signedIn(database.db, (await person(database.db, "admin")).id);
-  await updateNotificationSettings(database.db, member_id, { email_notifications: true, sms_notifications: true, push_notifications: true, login_alerts: true });
+  await updateNotificationSettings(database.db, member_id, {
+    email_notifications: true,
+    sms_notifications: true,
+    push_notifications: true,
+    login_alerts: true,
+  });
 });
 afterAll(async () => {
   await database?.close();
@@ -71,32 +76,73 @@ async function status(fn: () => Promise<unknown>): Promise<number> {
 }
 
 const args = (r: Request) => ({ request: r, params: {}, context: context() }) as never;
-const settingsOf = async () => (await database.db.select().from(memberSettings).where(eq(memberSettings.user_id, member_id)))[0];
+const settingsOf = async () =>
+  (await database.db.select().from(memberSettings).where(eq(memberSettings.user_id, member_id)))[0];
 
 describe("an unknown or missing intent is refused with 400 and changes nothing", () => {
-  it.each([["notifications-please"], ["NOTIFICATIONS"], [""], [null]])("Account Settings, intent %j: every notification stays on", async (intent) => {
-    const before = await settingsOf();
-    const form: Record<string, string> = intent === null ? {} : { intent };
-    expect(await status(() => accountRoute.action(args(post(memberCookie, "/settings/account", form))))).toBe(400);
-    expect(await settingsOf()).toEqual(before);
-    expect(before).toMatchObject({ email_notifications: true, sms_notifications: true, push_notifications: true, login_alerts: true });
-  });
+  it.each([["notifications-please"], ["NOTIFICATIONS"], [""], [null]])(
+    "Account Settings, intent %j: every notification stays on",
+    async (intent) => {
+      const before = await settingsOf();
+      const form: Record<string, string> = intent === null ? {} : { intent };
+      expect(await status(() => accountRoute.action(args(post(memberCookie, "/settings/account", form))))).toBe(400);
+      expect(await settingsOf()).toEqual(before);
+      expect(before).toMatchObject({
+        email_notifications: true,
+        sms_notifications: true,
+        push_notifications: true,
+        login_alerts: true,
+      });
+    },
+  );
 
   it("Account Settings still saves the switches when the form says so", async () => {
-    expect(await status(() => accountRoute.action(args(post(memberCookie, "/settings/account", { intent: "notifications", email_notifications: "on", push_notifications: "on", login_alerts: "on" }))))).toBe(200);
-    expect(await settingsOf()).toMatchObject({ email_notifications: true, sms_notifications: false, push_notifications: true, login_alerts: true });
+    expect(
+      await status(() =>
+        accountRoute.action(
+          args(
+            post(memberCookie, "/settings/account", {
+              intent: "notifications",
+              email_notifications: "on",
+              push_notifications: "on",
+              login_alerts: "on",
+            }),
+          ),
+        ),
+      ),
+    ).toBe(200);
+    expect(await settingsOf()).toMatchObject({
+      email_notifications: true,
+      sms_notifications: false,
+      push_notifications: true,
+      login_alerts: true,
+    });
   });
 
   it.each([["rename"], [null]])("Profile Settings, intent %j: the profile is not changed", async (intent) => {
     const [before] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, member_id));
-    const form: Record<string, string> = { first_name: "Changed", last_name: "ByIntent", phone: "", street: "", city: "", state: "", postal_code: "", country: "", ...(intent === null ? {} : { intent }) };
+    const form: Record<string, string> = {
+      first_name: "Changed",
+      last_name: "ByIntent",
+      phone: "",
+      street: "",
+      city: "",
+      state: "",
+      postal_code: "",
+      country: "",
+      ...(intent === null ? {} : { intent }),
+    };
     expect(await status(() => profileRoute.action(args(post(memberCookie, "/settings/profile", form))))).toBe(400);
     const [after] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, member_id));
     expect(after).toEqual(before);
   });
 
   it.each([["sign-in"], [null]])("sign-in, intent %j: no password is checked, no challenge starts", async (intent) => {
-    const form: Record<string, string> = { email: memberEmail, password: "whatever it is", ...(intent === null ? {} : { intent }) };
+    const form: Record<string, string> = {
+      email: memberEmail,
+      password: "whatever it is",
+      ...(intent === null ? {} : { intent }),
+    };
     let answer: unknown;
     try {
       answer = await loginRoute.action(args(post(null, "/login", form)));
@@ -107,25 +153,50 @@ describe("an unknown or missing intent is refused with 400 and changes nothing",
   });
 
   it.each([["read-some"], [null]])("notifications, intent %j: nothing is marked read", async (intent) => {
-    await notify(database.db, { member_id, kind: "sign_in_alert", title: "New sign-in", body: "A new sign-in to your account." });
+    await notify(database.db, {
+      member_id,
+      kind: "sign_in_alert",
+      title: "New sign-in",
+      body: "A new sign-in to your account.",
+    });
     const [newest] = await listNotifications(database.db, member_id, { limit: 1 });
     const form: Record<string, string> = { id: String(newest!.id), ...(intent === null ? {} : { intent }) };
-    expect(await status(() => notificationsRoute.action(args(post(memberCookie, "/dashboard/notifications", form))))).toBe(400);
+    expect(
+      await status(() => notificationsRoute.action(args(post(memberCookie, "/dashboard/notifications", form)))),
+    ).toBe(400);
     expect((await listNotifications(database.db, member_id, { limit: 1 }))[0]!.read).toBe(false);
-    expect(await status(() => notificationsRoute.action(args(post(memberCookie, "/dashboard/notifications", { intent: "read", id: String(newest!.id) }))))).toBe(200);
+    expect(
+      await status(() =>
+        notificationsRoute.action(
+          args(post(memberCookie, "/dashboard/notifications", { intent: "read", id: String(newest!.id) })),
+        ),
+      ),
+    ).toBe(200);
     expect((await listNotifications(database.db, member_id, { limit: 1 }))[0]!.read).toBe(true);
   });
 
-  it.each([["member-answer-lost"], ["internal-now"], [null]])("the dashboard's transfer forms, intent %j: 400 and no money moves", async (intent) => {
-    const form: Record<string, string> = { from_account_id: "1", to_account_id: "2", amount: "1.00", reference: "Intent check", idempotency_key: "5b0c6d8e-8f1a-4c55-9a7e-2f3b4c5d6e7f", ...(intent === null ? {} : { intent }) };
-    const entriesBefore = await database.db.execute(sql`select count(*)::int as n from ledger_entries`);
-    expect(await status(() => dashboardRoute.action(args(post(memberCookie, "/dashboard", form))))).toBe(400);
-    const entriesAfter = await database.db.execute(sql`select count(*)::int as n from ledger_entries`);
-    expect(entriesAfter.rows).toEqual(entriesBefore.rows);
-  });
+  it.each([["member-answer-lost"], ["internal-now"], [null]])(
+    "the dashboard's transfer forms, intent %j: 400 and no money moves",
+    async (intent) => {
+      const form: Record<string, string> = {
+        from_account_id: "1",
+        to_account_id: "2",
+        amount: "1.00",
+        reference: "Intent check",
+        idempotency_key: "5b0c6d8e-8f1a-4c55-9a7e-2f3b4c5d6e7f",
+        ...(intent === null ? {} : { intent }),
+      };
+      const entriesBefore = await database.db.execute(sql`select count(*)::int as n from ledger_entries`);
+      expect(await status(() => dashboardRoute.action(args(post(memberCookie, "/dashboard", form))))).toBe(400);
+      const entriesAfter = await database.db.execute(sql`select count(*)::int as n from ledger_entries`);
+      expect(entriesAfter.rows).toEqual(entriesBefore.rows);
+    },
+  );
 
   it("the back office and Reset Transfer Counts refuse a missing intent", async () => {
     expect(await status(() => adminIndexRoute.action(args(post(staffCookie, "/admin?index", {}))))).toBe(400);
-    expect(await status(() => resetTransfersRoute.action(args(post(staffCookie, "/staff/reset-transfers", {}))))).toBe(400);
+    expect(await status(() => resetTransfersRoute.action(args(post(staffCookie, "/staff/reset-transfers", {}))))).toBe(
+      400,
+    );
   });
 });

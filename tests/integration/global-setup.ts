@@ -15,7 +15,7 @@ import { migrateDatabase, openDatabase } from "~/server/db/client.server";
  * test file's PGlite database is copied from (migratedPgliteTemplate).
  */
 export default async function setup(project: TestProject): Promise<() => void> {
-  const run = (globalThis as RunHolder)[RUN] ??= { template: prepare(project), projects: 0 };
+  const run = ((globalThis as RunHolder)[RUN] ??= { template: prepare(project), projects: 0 });
   run.projects += 1;
   const template = await run.template;
   project.provide("pgliteTemplate", template ?? "");
@@ -41,8 +41,14 @@ async function prepare(project: TestProject): Promise<string | undefined> {
 
 function buildServer(project: TestProject): void {
   const started_ms = performance.now();
-  const build = spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: project.config.root, stdio: "inherit" });
-  if (build.status !== 0) throw new Error(`scripts/build-server.mjs failed (exit ${build.status ?? build.signal}): the tests that start the app server need its build`);
+  const build = spawnSync(process.execPath, ["scripts/build-server.mjs"], {
+    cwd: project.config.root,
+    stdio: "inherit",
+  });
+  if (build.status !== 0)
+    throw new Error(
+      `scripts/build-server.mjs failed (exit ${build.status ?? build.signal}): the tests that start the app server need its build`,
+    );
   const took_s = (performance.now() - started_ms) / 1000;
   if (took_s > 5) console.info(`integration globalSetup: the server build took ${took_s.toFixed(1)} s`);
 }
@@ -81,6 +87,9 @@ function startsServer(project: TestProject): boolean {
   const folder = path.join(project.config.root, "tests/integration");
   return fs
     .readdirSync(folder)
-    .filter((name) => name.endsWith(".test.ts") && fs.readFileSync(path.join(folder, name), "utf8").includes('from "./app-server"'))
+    .filter(
+      (name) =>
+        name.endsWith(".test.ts") && fs.readFileSync(path.join(folder, name), "utf8").includes('from "./app-server"'),
+    )
     .some((name) => filters.some((filter) => path.join(folder, name).includes(filter.replace(/^\.\//, ""))));
 }

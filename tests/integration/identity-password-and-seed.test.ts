@@ -21,7 +21,9 @@ let counter = 0;
 async function member() {
   counter += 1;
   const email = `reset${counter}@example.com`;
-  const { user } = await authFor(database.db).api.signUpEmail({ body: { email, password: "Original passphrase 1", name: "Reset Test" } });
+  const { user } = await authFor(database.db).api.signUpEmail({
+    body: { email, password: "Original passphrase 1", name: "Reset Test" },
+  });
   return { id: user.id, email };
 }
 
@@ -35,9 +37,13 @@ describe("password reset", () => {
   it("answers the same whether or not the address has an account, and emails only real ones", async () => {
     const { email } = await member();
     const before = (await database.db.select({ n: count() }).from(outbox))[0]!.n;
-    expect(await requestPasswordReset(database.db, new Browser("192.0.2.50").meta(), "nobody-here@example.com")).toEqual({ status: "sent" });
+    expect(
+      await requestPasswordReset(database.db, new Browser("192.0.2.50").meta(), "nobody-here@example.com"),
+    ).toEqual({ status: "sent" });
     expect((await database.db.select({ n: count() }).from(outbox))[0]!.n).toBe(before);
-    expect(await requestPasswordReset(database.db, new Browser("192.0.2.50").meta(), email)).toEqual({ status: "sent" });
+    expect(await requestPasswordReset(database.db, new Browser("192.0.2.50").meta(), email)).toEqual({
+      status: "sent",
+    });
     expect(await lastMessageTo(database.db, email)).toMatchObject({ kind: "password_reset" });
   });
 
@@ -60,16 +66,25 @@ describe("password reset", () => {
     const raw = await database.db.execute<Record<string, unknown>>(`select identifier from verifications` as never);
     expect(JSON.stringify(raw.rows)).not.toContain(token);
 
-    const done = await completePasswordReset(database.db, new Browser("192.0.2.52").meta(), { token, password: "Brand new passphrase 2" });
+    const done = await completePasswordReset(database.db, new Browser("192.0.2.52").meta(), {
+      token,
+      password: "Brand new passphrase 2",
+    });
     expect(done.status).toBe("reset");
     expect(await database.db.select().from(sessions).where(eq(sessions.userId, id))).toHaveLength(0);
     expect(await sessionUserFromCookie(database.db, phone.cookieHeader())).toBeNull();
     expect((await lockoutState(database.db, email)).locked).toBe(false);
     expect(await lastMessageTo(database.db, email)).toMatchObject({ kind: "password_changed" });
 
-    const again = await completePasswordReset(database.db, new Browser("192.0.2.52").meta(), { token, password: "Another passphrase 3" });
+    const again = await completePasswordReset(database.db, new Browser("192.0.2.52").meta(), {
+      token,
+      password: "Another passphrase 3",
+    });
     expect(again.status).toBe("invalid_link");
-    const signIn = await startSignIn(database.db, new Browser("192.0.2.53").meta(), { email, password: "Brand new passphrase 2" });
+    const signIn = await startSignIn(database.db, new Browser("192.0.2.53").meta(), {
+      email,
+      password: "Brand new passphrase 2",
+    });
     expect(signIn.status).toBe("challenge");
   });
 
@@ -80,17 +95,28 @@ describe("password reset", () => {
     const token = linkToken((await lastMessageTo(database.db, email))!.text_body);
     vi.setSystemTime(Date.now() + 30 * 60 * 1000 + 1000);
     expect(await resetTokenIsLive(database.db, token)).toBe(false);
-    expect((await completePasswordReset(database.db, new Browser("192.0.2.54").meta(), { token, password: "Late passphrase 44" })).status).toBe("invalid_link");
+    expect(
+      (
+        await completePasswordReset(database.db, new Browser("192.0.2.54").meta(), {
+          token,
+          password: "Late passphrase 44",
+        })
+      ).status,
+    ).toBe("invalid_link");
   });
 
   it("sends at most 3 links an hour to one address, and limits requests per network address", async () => {
     const { email } = await member();
     const browser = new Browser("192.0.2.55");
     for (let i = 0; i < 5; i++) await requestPasswordReset(database.db, browser.meta(), email);
-    const links = (await database.db.select().from(outbox).where(eq(outbox.to_email, email))).filter((m) => m.kind === "password_reset");
+    const links = (await database.db.select().from(outbox).where(eq(outbox.to_email, email))).filter(
+      (m) => m.kind === "password_reset",
+    );
     expect(links).toHaveLength(3);
     for (let i = 0; i < 5; i++) await requestPasswordReset(database.db, browser.meta(), `other${i}@example.com`);
-    expect((await requestPasswordReset(database.db, browser.meta(), "one-more@example.com")).status).toBe("rate_limited");
+    expect((await requestPasswordReset(database.db, browser.meta(), "one-more@example.com")).status).toBe(
+      "rate_limited",
+    );
   });
 });
 
@@ -100,14 +126,25 @@ describe("demo seed", () => {
     try {
       expect(await seedDemoIfEmpty(demo)).toBe(true);
       expect(await seedDemoIfEmpty(demo)).toBe(false);
-      const people = await demo.db.select({ email: users.email, role: users.role, status: memberProfiles.status, joint: memberProfiles.joint_account }).from(users).innerJoin(memberProfiles, eq(memberProfiles.user_id, users.id));
+      const people = await demo.db
+        .select({
+          email: users.email,
+          role: users.role,
+          status: memberProfiles.status,
+          joint: memberProfiles.joint_account,
+        })
+        .from(users)
+        .innerJoin(memberProfiles, eq(memberProfiles.user_id, users.id));
       expect(people).toHaveLength(DEMO_SIGNINS.length);
       expect(people.filter((p) => p.role === "admin")).toHaveLength(2); // two admins, so that dual control can be tried
       expect(people.filter((p) => p.role === "user")).toHaveLength(3);
       expect(people.filter((p) => p.role === "pending" && p.status === "pending")).toHaveLength(2);
       expect(people.filter((p) => p.joint)).toHaveLength(1);
       for (const [i, signIn] of DEMO_SIGNINS.entries()) {
-        const result = await startSignIn(demo.db, new Browser(`192.0.2.${100 + i}`).meta(), { email: signIn.email, password: signIn.password });
+        const result = await startSignIn(demo.db, new Browser(`192.0.2.${100 + i}`).meta(), {
+          email: signIn.email,
+          password: signIn.password,
+        });
         expect(result.status, signIn.email).toBe("challenge");
       }
     } finally {

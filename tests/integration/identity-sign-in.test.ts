@@ -17,7 +17,8 @@ import { person } from "../factories";
 function rfc6238(base32Secret: string, at_ms: number): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
   let bits = "";
-  for (const char of base32Secret.replace(/=+$/, "").toUpperCase()) bits += alphabet.indexOf(char).toString(2).padStart(5, "0");
+  for (const char of base32Secret.replace(/=+$/, "").toUpperCase())
+    bits += alphabet.indexOf(char).toString(2).padStart(5, "0");
   const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(Math.floor(at_ms / 1000 / 30)));
@@ -37,7 +38,11 @@ let counter = 0;
 async function member(role: "user" | "pending" | "admin" = "user"): Promise<{ id: string; email: string }> {
   counter += 1;
   // Signed out, as these tests start.
-  const { id, email } = await person(database.db, role, { email: `member${counter}@example.com`, password: PASSWORD, name: `Member ${counter}` });
+  const { id, email } = await person(database.db, role, {
+    email: `member${counter}@example.com`,
+    password: PASSWORD,
+    name: `Member ${counter}`,
+  });
   return { id, email };
 }
 
@@ -78,7 +83,8 @@ describe("sign-in step 1: password", () => {
 
   it("locks sign-in for 15 minutes after 5 wrong passwords in 15 minutes, and emails the member", async () => {
     const { email } = await member();
-    for (let i = 1; i <= 4; i++) expect((await passwordStep(new Browser(ip()), email, `wrong password ${i}`)).status).toBe("invalid");
+    for (let i = 1; i <= 4; i++)
+      expect((await passwordStep(new Browser(ip()), email, `wrong password ${i}`)).status).toBe("invalid");
     const fifth = await passwordStep(new Browser(ip()), email, "wrong password 5");
     expect(fifth).toEqual({ status: "locked", retry_after_s: 900 });
     expect(await lastMessageTo(database.db, email)).toMatchObject({ kind: "account_locked" });
@@ -94,7 +100,8 @@ describe("sign-in step 1: password", () => {
     const { email } = await member();
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = Date.now();
-    for (let i = 0; i < 4; i++) expect((await passwordStep(new Browser(ip()), email, `wrong password ${i}`)).status).toBe("invalid");
+    for (let i = 0; i < 4; i++)
+      expect((await passwordStep(new Browser(ip()), email, `wrong password ${i}`)).status).toBe("invalid");
     vi.setSystemTime(start + 16 * 60 * 1000);
     expect((await passwordStep(new Browser(ip()), email, "wrong again!!")).status).toBe("invalid");
   });
@@ -102,7 +109,11 @@ describe("sign-in step 1: password", () => {
   it("limits sign-in attempts per network address", async () => {
     const { email } = await member();
     const browser = new Browser("198.51.100.7");
-    await database.db.insert(rateLimitCounters).values({ key: `sign-in:ip:${browser.ip}`, window_start: new Date(Math.floor(Date.now() / 900_000) * 900_000), hits: 30 });
+    await database.db.insert(rateLimitCounters).values({
+      key: `sign-in:ip:${browser.ip}`,
+      window_start: new Date(Math.floor(Date.now() / 900_000) * 900_000),
+      hits: 30,
+    });
     expect((await passwordStep(browser, email)).status).toBe("rate_limited");
   });
 });
@@ -171,7 +182,11 @@ describe("sign-in step 2: codes", () => {
     await passwordStep(browser, email);
     const code = await lastCodeTo(database.db, email);
     const wrong = code === "000000" ? "111111" : "000000";
-    for (let i = 1; i <= 4; i++) expect(await verifySignInCode(database.db, browser.meta(), { code: wrong })).toEqual({ status: "invalid", remaining: 5 - i });
+    for (let i = 1; i <= 4; i++)
+      expect(await verifySignInCode(database.db, browser.meta(), { code: wrong })).toEqual({
+        status: "invalid",
+        remaining: 5 - i,
+      });
     const fifth = await verifySignInCode(database.db, browser.meta(), { code: wrong });
     expect(fifth.status).toBe("ended");
     if (fifth.status === "ended") browser.apply(fifth.set_cookies);
@@ -195,8 +210,14 @@ describe("sign-in step 2: codes", () => {
     const { email } = await member();
     const browser = new Browser("198.51.100.8");
     await passwordStep(browser, email);
-    await database.db.insert(rateLimitCounters).values({ key: `sign-in-code:ip:${browser.ip}`, window_start: new Date(Math.floor(Date.now() / 900_000) * 900_000), hits: 30 });
-    expect((await verifySignInCode(database.db, browser.meta(), { code: await lastCodeTo(database.db, email) })).status).toBe("rate_limited");
+    await database.db.insert(rateLimitCounters).values({
+      key: `sign-in-code:ip:${browser.ip}`,
+      window_start: new Date(Math.floor(Date.now() / 900_000) * 900_000),
+      hits: 30,
+    });
+    expect(
+      (await verifySignInCode(database.db, browser.meta(), { code: await lastCodeTo(database.db, email) })).status,
+    ).toBe("rate_limited");
   });
 });
 
@@ -228,7 +249,9 @@ describe("staff-issued codes", () => {
 
   it("expire after 24 hours, can be removed, and a typed code must be 6 digits", async () => {
     const { id, email } = await member();
-    await expect(issueStaffCode(database.db, { user_id: id, issued_by: null, code: "12345" })).rejects.toThrow("Invalid OTP format. Please enter a 6-digit number.");
+    await expect(issueStaffCode(database.db, { user_id: id, issued_by: null, code: "12345" })).rejects.toThrow(
+      "Invalid OTP format. Please enter a 6-digit number.",
+    );
     const issued = await issueStaffCode(database.db, { user_id: id, issued_by: null, code: "424242" });
 
     vi.useFakeTimers({ toFake: ["Date"] });
@@ -252,11 +275,17 @@ describe("authenticator app (TOTP)", () => {
     // Enrol (the settings UI does this later): sign in, enable, confirm with a code.
     const browser = new Browser(ip());
     await passwordStep(browser, email);
-    const signedIn = await verifySignInCode(database.db, browser.meta(), { code: await lastCodeTo(database.db, email) });
+    const signedIn = await verifySignInCode(database.db, browser.meta(), {
+      code: await lastCodeTo(database.db, email),
+    });
     if (signedIn.status !== "signed_in") throw new Error(signedIn.status);
     browser.apply(signedIn.set_cookies);
     const auth = authFor(database.db);
-    const enabled = await auth.api.enableTwoFactor({ body: { password: PASSWORD, method: "totp" }, headers: authHeaders(browser.meta()), returnHeaders: true });
+    const enabled = await auth.api.enableTwoFactor({
+      body: { password: PASSWORD, method: "totp" },
+      headers: authHeaders(browser.meta()),
+      returnHeaders: true,
+    });
     browser.apply(enabled.headers.getSetCookie());
     const totpURI = (enabled.response as { totpURI: string }).totpURI;
     // What an authenticator app does with the QR code: RFC 6238 on the base32 secret.
@@ -269,8 +298,18 @@ describe("authenticator app (TOTP)", () => {
     const step1 = await passwordStep(phone, email);
     expect(step1).toMatchObject({ status: "challenge", method: "totp" });
     // No email code was sent: the app replaces it.
-    expect((await database.db.select().from(outbox).where(eq(outbox.to_email, email))).filter((m) => m.kind === "sign_in_code")).toHaveLength(before.filter((m) => m.kind === "sign_in_code").length);
-    expect((await verifySignInCode(database.db, phone.meta(), { code: "000000" === (await totp.totp()) ? "111111" : "000000" })).status).toBe("invalid");
+    expect(
+      (await database.db.select().from(outbox).where(eq(outbox.to_email, email))).filter(
+        (m) => m.kind === "sign_in_code",
+      ),
+    ).toHaveLength(before.filter((m) => m.kind === "sign_in_code").length);
+    expect(
+      (
+        await verifySignInCode(database.db, phone.meta(), {
+          code: "000000" === (await totp.totp()) ? "111111" : "000000",
+        })
+      ).status,
+    ).toBe("invalid");
     const code = await totp.totp();
     const result = await verifySignInCode(database.db, phone.meta(), { code });
     expect(result).toMatchObject({ status: "signed_in", user: { id } });
@@ -329,9 +368,19 @@ describe("sessions", () => {
     if (other.status !== "signed_in") throw new Error(other.status);
     laptop.apply(other.set_cookies);
 
-    const wrong = await changePassword(database.db, browser.meta(), { email, user_id: id, current_password: "not it at all!", new_password: "A brand new passphrase 9" });
+    const wrong = await changePassword(database.db, browser.meta(), {
+      email,
+      user_id: id,
+      current_password: "not it at all!",
+      new_password: "A brand new passphrase 9",
+    });
     expect(wrong.status).toBe("wrong_password");
-    const changed = await changePassword(database.db, browser.meta(), { email, user_id: id, current_password: PASSWORD, new_password: "A brand new passphrase 9" });
+    const changed = await changePassword(database.db, browser.meta(), {
+      email,
+      user_id: id,
+      current_password: PASSWORD,
+      new_password: "A brand new passphrase 9",
+    });
     expect(changed.status).toBe("changed");
     if (changed.status === "changed") browser.apply(changed.set_cookies);
     expect(await sessionUserFromCookie(database.db, laptop.cookieHeader())).toBeNull();

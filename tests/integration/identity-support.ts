@@ -49,7 +49,12 @@ export class Browser {
 
 /** The newest message to an address, or undefined. */
 export async function lastMessageTo(db: Db, to: string) {
-  const [row] = await db.select().from(outbox).where(eq(outbox.to_email, to.toLowerCase())).orderBy(desc(outbox.id)).limit(1);
+  const [row] = await db
+    .select()
+    .from(outbox)
+    .where(eq(outbox.to_email, to.toLowerCase()))
+    .orderBy(desc(outbox.id))
+    .limit(1);
   return row;
 }
 

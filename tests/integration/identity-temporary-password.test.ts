@@ -74,7 +74,13 @@ async function run(fn: () => Promise<unknown>): Promise<Outcome> {
     value = thrown;
   }
   if (value instanceof Response) {
-    if (value.status >= 300 && value.status < 400) return { kind: "redirect", status: value.status, location: value.headers.get("location") ?? "", set_cookies: value.headers.getSetCookie() };
+    if (value.status >= 300 && value.status < 400)
+      return {
+        kind: "redirect",
+        status: value.status,
+        location: value.headers.get("location") ?? "",
+        set_cookies: value.headers.getSetCookie(),
+      };
     return { kind: value.status >= 400 ? "refused" : "ok", status: value.status, body: await value.clone().text() };
   }
   const init = (value as { init?: { status?: number } } | null)?.init;
@@ -89,27 +95,50 @@ const args = (r: Request, ip?: string) => ({ request: r, params: {}, context: co
 async function createdByStaff(): Promise<{ id: string; email: string }> {
   counter += 1;
   const email = `temporary${counter}-${Date.now()}@example.com`;
-  const member = CreateMemberSchema.parse({ email, password: TEMPORARY, first_name: "Robin", last_name: `Temp${counter}`, phone: "(555) 010-4444", street: "4 Pier Road", city: "Rye", state: "NH", postal_code: "03870", role: "user" });
+  const member = CreateMemberSchema.parse({
+    email,
+    password: TEMPORARY,
+    first_name: "Robin",
+    last_name: `Temp${counter}`,
+    phone: "(555) 010-4444",
+    street: "4 Pier Road",
+    city: "Rye",
+    state: "NH",
+    postal_code: "03870",
+    role: "user",
+  });
   const result = await createMemberByStaff(database.db, { staff, member, origin: ORIGIN });
   if (result.status !== "created") throw new Error(`not created: ${result.status}`);
   return { id: result.user_id, email };
 }
 
 /** The real two-step sign-in through /login's action; returns the browser and where it was sent. */
-async function signInThroughLogin(email: string, password: string, redirectTo?: string): Promise<{ browser: Browser; location: string }> {
+async function signInThroughLogin(
+  email: string,
+  password: string,
+  redirectTo?: string,
+): Promise<{ browser: Browser; location: string }> {
   const browser = new Browser(uniqueIp());
   const extra: Record<string, string> = redirectTo ? { redirectTo } : {};
-  const step1 = await run(() => loginRoute.action(args(request(null, "/login", { intent: "password", email, password, ...extra }), browser.ip)));
+  const step1 = await run(() =>
+    loginRoute.action(args(request(null, "/login", { intent: "password", email, password, ...extra }), browser.ip)),
+  );
   if (step1.kind !== "redirect") throw new Error(`step 1: ${JSON.stringify(step1)}`);
   browser.apply(step1.set_cookies);
   const code = await lastCodeTo(database.db, email);
-  const step2 = await run(() => loginRoute.action(args(request(browser.cookieHeader(), "/login", { intent: "code", code, ...extra }), browser.ip)));
+  const step2 = await run(() =>
+    loginRoute.action(args(request(browser.cookieHeader(), "/login", { intent: "code", code, ...extra }), browser.ip)),
+  );
   if (step2.kind !== "redirect") throw new Error(`step 2: ${JSON.stringify(step2)}`);
   browser.apply(step2.set_cookies);
   return { browser, location: step2.location };
 }
 
-function changeForm(current_password: string, new_password: string, confirm_password = new_password): Record<string, string> {
+function changeForm(
+  current_password: string,
+  new_password: string,
+  confirm_password = new_password,
+): Record<string, string> {
   return { current_password, new_password, confirm_password };
 }
 
@@ -131,15 +160,29 @@ describe("a temporary password at first sign-in", () => {
       ["/settings/account", accountRoute.loader],
     ] as const) {
       const outcome = await run(() => load(args(request(cookie, path))));
-      expect(outcome, path).toMatchObject({ kind: "redirect", location: `/change-password?redirectTo=${encodeURIComponent(path)}` });
+      expect(outcome, path).toMatchObject({
+        kind: "redirect",
+        location: `/change-password?redirectTo=${encodeURIComponent(path)}`,
+      });
     }
     // A client-side navigation asks for the page's data address; the page is what is remembered.
-    const viaData = await run(() => memberLayoutRoute.loader(args(request(cookie, "/dashboard/transactions.data?page=2&_routes=routes%2Fmember%2Flayout"))));
-    expect(viaData).toMatchObject({ kind: "redirect", location: `/change-password?redirectTo=${encodeURIComponent("/dashboard/transactions?page=2")}` });
+    const viaData = await run(() =>
+      memberLayoutRoute.loader(
+        args(request(cookie, "/dashboard/transactions.data?page=2&_routes=routes%2Fmember%2Flayout")),
+      ),
+    );
+    expect(viaData).toMatchObject({
+      kind: "redirect",
+      location: `/change-password?redirectTo=${encodeURIComponent("/dashboard/transactions?page=2")}`,
+    });
     // Actions too (a plain form post follows the redirect to the page).
-    const transfer = await run(() => dashboardRoute.action(args(request(cookie, "/dashboard", { intent: "transfer", amount: "1.00" }))));
+    const transfer = await run(() =>
+      dashboardRoute.action(args(request(cookie, "/dashboard", { intent: "transfer", amount: "1.00" }))),
+    );
     expect(transfer).toMatchObject({ kind: "redirect", location: "/change-password" });
-    const settings = await run(() => accountRoute.action(args(request(cookie, "/settings/account", { intent: "notifications", login_alerts: "on" }))));
+    const settings = await run(() =>
+      accountRoute.action(args(request(cookie, "/settings/account", { intent: "notifications", login_alerts: "on" }))),
+    );
     expect(settings).toMatchObject({ kind: "redirect", location: "/change-password" });
     // Keeping the session alive still works on the page.
     const keepAlive = await run(() => sessionRoute.action(args(request(cookie, "/session", {}))));
@@ -151,11 +194,19 @@ describe("a temporary password at first sign-in", () => {
     const { browser } = await signInThroughLogin(member.email, TEMPORARY);
     const cookie = browser.cookieHeader();
     const cases: [Record<string, string>, string, string][] = [
-      [changeForm("Not the temporary one 1", NEW_PASSWORD), "current_password", "The temporary password is not correct."],
+      [
+        changeForm("Not the temporary one 1", NEW_PASSWORD),
+        "current_password",
+        "The temporary password is not correct.",
+      ],
       [changeForm(TEMPORARY, "short pass"), "new_password", PASSWORD_TOO_SHORT],
       [changeForm(TEMPORARY, "Password2024!"), "new_password", PASSWORD_TOO_COMMON],
       [changeForm(TEMPORARY, NEW_PASSWORD, `${NEW_PASSWORD}x`), "confirm_password", PASSWORDS_DO_NOT_MATCH],
-      [changeForm(TEMPORARY, TEMPORARY), "new_password", "Your new password must be different from the temporary password."],
+      [
+        changeForm(TEMPORARY, TEMPORARY),
+        "new_password",
+        "Your new password must be different from the temporary password.",
+      ],
       [changeForm("", NEW_PASSWORD), "current_password", "Please enter your current password"],
     ];
     for (const [form, field, message] of cases) {
@@ -164,7 +215,10 @@ describe("a temporary password at first sign-in", () => {
       expect(outcome.kind === "refused" && fieldErrors(JSON.parse(outcome.body))[field]).toBe(message);
     }
     expect(await mustChangePassword(database.db, member.id)).toBe(true);
-    const refused = await database.db.select().from(auditLog).where(and(eq(auditLog.action, "auth.current_password.wrong"), eq(auditLog.subject_id, member.id)));
+    const refused = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "auth.current_password.wrong"), eq(auditLog.subject_id, member.id)));
     expect(refused).toHaveLength(1);
     expect(refused[0]!.after).toMatchObject({ purpose: "temporary_password", recent_wrong_passwords: 1 });
   });
@@ -176,28 +230,54 @@ describe("a temporary password at first sign-in", () => {
     const before = await database.db.select().from(sessions).where(eq(sessions.userId, member.id));
     expect(before).toHaveLength(2);
 
-    const outcome = await run(() => changePasswordRoute.action(args(request(browser.cookieHeader(), "/change-password", changeForm(TEMPORARY, NEW_PASSWORD)))));
+    const outcome = await run(() =>
+      changePasswordRoute.action(
+        args(request(browser.cookieHeader(), "/change-password", changeForm(TEMPORARY, NEW_PASSWORD))),
+      ),
+    );
     expect(outcome).toMatchObject({ kind: "redirect", location: "/dashboard" });
     if (outcome.kind !== "redirect") return;
     browser.apply(outcome.set_cookies);
 
     expect(await mustChangePassword(database.db, member.id)).toBe(false);
-    const [requirement] = await database.db.select().from(passwordChangeRequirements).where(eq(passwordChangeRequirements.user_id, member.id));
+    const [requirement] = await database.db
+      .select()
+      .from(passwordChangeRequirements)
+      .where(eq(passwordChangeRequirements.user_id, member.id));
     expect(requirement!.cleared_at).toBeInstanceOf(Date);
     const after = await database.db.select().from(sessions).where(eq(sessions.userId, member.id));
     expect(after).toHaveLength(1);
-    const [audit] = await database.db.select().from(auditLog).where(and(eq(auditLog.action, "auth.password.temporary_replaced"), eq(auditLog.subject_id, member.id)));
-    expect(audit).toMatchObject({ actor_id: member.id, actor_email: member.email, after: { must_change_password: false, other_sessions_ended: true } });
+    const [audit] = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "auth.password.temporary_replaced"), eq(auditLog.subject_id, member.id)));
+    expect(audit).toMatchObject({
+      actor_id: member.id,
+      actor_email: member.email,
+      after: { must_change_password: false, other_sessions_ended: true },
+    });
 
     // The other browser is signed out; this one now reaches the dashboard.
-    expect(await run(() => memberLayoutRoute.loader(args(request(other, "/dashboard"))))).toMatchObject({ kind: "redirect", location: "/login?redirectTo=%2Fdashboard" });
-    expect(await run(() => memberLayoutRoute.loader(args(request(other, "/dashboard.data"))))).toMatchObject({ kind: "redirect", location: "/login?redirectTo=%2Fdashboard" });
-    expect((await run(() => memberLayoutRoute.loader(args(request(browser.cookieHeader(), "/dashboard"))))).kind).toBe("ok");
+    expect(await run(() => memberLayoutRoute.loader(args(request(other, "/dashboard"))))).toMatchObject({
+      kind: "redirect",
+      location: "/login?redirectTo=%2Fdashboard",
+    });
+    expect(await run(() => memberLayoutRoute.loader(args(request(other, "/dashboard.data"))))).toMatchObject({
+      kind: "redirect",
+      location: "/login?redirectTo=%2Fdashboard",
+    });
+    expect((await run(() => memberLayoutRoute.loader(args(request(browser.cookieHeader(), "/dashboard"))))).kind).toBe(
+      "ok",
+    );
     // The page is done with: it sends them home.
-    expect(await run(() => changePasswordRoute.loader(args(request(browser.cookieHeader(), "/change-password"))))).toMatchObject({ kind: "redirect", location: "/dashboard" });
+    expect(
+      await run(() => changePasswordRoute.loader(args(request(browser.cookieHeader(), "/change-password")))),
+    ).toMatchObject({ kind: "redirect", location: "/dashboard" });
 
     // The temporary password no longer works; the new one does, straight to the dashboard.
-    expect(await startSignIn(database.db, new Browser(uniqueIp()).meta(), { email: member.email, password: TEMPORARY })).toMatchObject({ status: "invalid" });
+    expect(
+      await startSignIn(database.db, new Browser(uniqueIp()).meta(), { email: member.email, password: TEMPORARY }),
+    ).toMatchObject({ status: "invalid" });
     const again = await signInThroughLogin(member.email, NEW_PASSWORD);
     expect(again.location).toBe("/dashboard");
   });
@@ -207,7 +287,14 @@ describe("a temporary password at first sign-in", () => {
     const { browser, location } = await signInThroughLogin(member.email, TEMPORARY, "/dashboard/transactions");
     expect(location).toBe("/change-password?redirectTo=%2Fdashboard%2Ftransactions");
     const outcome = await run(() =>
-      changePasswordRoute.action(args(request(browser.cookieHeader(), "/change-password", { ...changeForm(TEMPORARY, NEW_PASSWORD), redirectTo: "/dashboard/transactions" }))),
+      changePasswordRoute.action(
+        args(
+          request(browser.cookieHeader(), "/change-password", {
+            ...changeForm(TEMPORARY, NEW_PASSWORD),
+            redirectTo: "/dashboard/transactions",
+          }),
+        ),
+      ),
     );
     expect(outcome).toMatchObject({ kind: "redirect", location: "/dashboard/transactions" });
   });
@@ -216,9 +303,22 @@ describe("a temporary password at first sign-in", () => {
     const approver = await person(database.db, "admin");
     const made = await staffThroughGrant(database.db, { role: "admin", requester: staff, approver });
     // No one knows a password for it before the link is used.
-    const before = await startSignIn(database.db, { ip: uniqueIp(), user_agent: "test", cookie: "" } as never, { email: made.email, password: TEMPORARY });
+    const before = await startSignIn(database.db, { ip: uniqueIp(), user_agent: "test", cookie: "" } as never, {
+      email: made.email,
+      password: TEMPORARY,
+    });
     expect(before.status).toBe("invalid");
-    const reset = await run(() => resetPasswordRoute.action(args(request(null, "/reset-password", { token: made.token, password: NEW_PASSWORD, confirm_password: NEW_PASSWORD }))));
+    const reset = await run(() =>
+      resetPasswordRoute.action(
+        args(
+          request(null, "/reset-password", {
+            token: made.token,
+            password: NEW_PASSWORD,
+            confirm_password: NEW_PASSWORD,
+          }),
+        ),
+      ),
+    );
     expect(reset).toMatchObject({ kind: "redirect", location: "/login?notice=reset" });
     expect(await mustChangePassword(database.db, made.id)).toBe(false);
     const { browser, location } = await signInThroughLogin(made.email, NEW_PASSWORD);
@@ -226,7 +326,17 @@ describe("a temporary password at first sign-in", () => {
     const admin = await run(() => adminIndexRoute.loader(args(request(browser.cookieHeader(), "/admin"))));
     expect(admin.kind).toBe("ok");
     // The link works once.
-    const again = await run(() => resetPasswordRoute.action(args(request(null, "/reset-password", { token: made.token, password: "Another quiet harbor 77", confirm_password: "Another quiet harbor 77" }))));
+    const again = await run(() =>
+      resetPasswordRoute.action(
+        args(
+          request(null, "/reset-password", {
+            token: made.token,
+            password: "Another quiet harbor 77",
+            confirm_password: "Another quiet harbor 77",
+          }),
+        ),
+      ),
+    );
     expect(again).toMatchObject({ kind: "refused", status: 400 });
   });
 });
@@ -259,14 +369,36 @@ describe("/change-password authorization", () => {
 
   for (const persona of Object.keys(page) as Persona[]) {
     it(`the page for ${persona}`, async () => {
-      expect(await run(() => changePasswordRoute.loader(args(request(cookies[persona] ?? null, "/change-password"))))).toMatchObject(page[persona]);
+      expect(
+        await run(() => changePasswordRoute.loader(args(request(cookies[persona] ?? null, "/change-password")))),
+      ).toMatchObject(page[persona]);
     });
   }
   for (const persona of Object.keys(action) as Exclude<Persona, "temporary">[]) {
     it(`the action for ${persona} changes no password`, async () => {
-      const audits = await database.db.select({ id: auditLog.id }).from(auditLog).where(eq(auditLog.action, "auth.password.temporary_replaced"));
-      expect(await run(() => changePasswordRoute.action(args(request(cookies[persona] ?? null, "/change-password", changeForm("Harbor lights at dusk 7", NEW_PASSWORD)))))).toMatchObject(action[persona]);
-      expect(await database.db.select({ id: auditLog.id }).from(auditLog).where(eq(auditLog.action, "auth.password.temporary_replaced"))).toHaveLength(audits.length);
+      const audits = await database.db
+        .select({ id: auditLog.id })
+        .from(auditLog)
+        .where(eq(auditLog.action, "auth.password.temporary_replaced"));
+      expect(
+        await run(() =>
+          changePasswordRoute.action(
+            args(
+              request(
+                cookies[persona] ?? null,
+                "/change-password",
+                changeForm("Harbor lights at dusk 7", NEW_PASSWORD),
+              ),
+            ),
+          ),
+        ),
+      ).toMatchObject(action[persona]);
+      expect(
+        await database.db
+          .select({ id: auditLog.id })
+          .from(auditLog)
+          .where(eq(auditLog.action, "auth.password.temporary_replaced")),
+      ).toHaveLength(audits.length);
     });
   }
 });

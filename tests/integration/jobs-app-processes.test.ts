@@ -28,44 +28,76 @@ const HOUR_MS = 3_600_000;
 const SLOTS = 4;
 
 describe("jobs with two app processes", () => {
-  it.skipIf(!onPostgres)("run once each, whichever process claims them", async () => {
-    database = await openTestDatabase({ pool_max: 2 });
-    const db = database.db;
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-jobs-apps-"));
-    const environment = appEnvironment(database.url!, dataDir, { DATABASE_POOL_MAX: "6", JOB_CLOCK: "adjustable", JOB_POLL_MS: "100" });
-    apps.push(new AppProcess(environment), new AppProcess(environment));
-    await Promise.all(apps.map((app) => app.waitForLine(/job runner started/, "the job runner")));
+  it.skipIf(!onPostgres)(
+    "run once each, whichever process claims them",
+    async () => {
+      database = await openTestDatabase({ pool_max: 2 });
+      const db = database.db;
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-jobs-apps-"));
+      const environment = appEnvironment(database.url!, dataDir, {
+        DATABASE_POOL_MAX: "6",
+        JOB_CLOCK: "adjustable",
+        JOB_POLL_MS: "100",
+      });
+      apps.push(new AppProcess(environment), new AppProcess(environment));
+      await Promise.all(apps.map((app) => app.waitForLine(/job runner started/, "the job runner")));
 
-    const pruneRuns = async () =>
-      Number((await db.execute<{ n: number }>(sql`select count(*)::int as n from job_runs where job = 'prune-expired' and state = 'succeeded'`)).rows[0]!.n);
-    for (let slot = 1; slot <= SLOTS; slot++) {
-      await db.execute(sql`insert into job_clock (id, offset_ms) values (1, ${HOUR_MS}) on conflict (id) do update set offset_ms = job_clock.offset_ms + ${HOUR_MS}`);
-      for (let tries = 0; (await pruneRuns()) < slot; tries++) {
-        if (tries > 300) throw new Error(`pruning slot ${slot} did not run in 30 s`);
+      const pruneRuns = async () =>
+        Number(
+          (
+            await db.execute<{ n: number }>(
+              sql`select count(*)::int as n from job_runs where job = 'prune-expired' and state = 'succeeded'`,
+            )
+          ).rows[0]!.n,
+        );
+      for (let slot = 1; slot <= SLOTS; slot++) {
+        await db.execute(
+          sql`insert into job_clock (id, offset_ms) values (1, ${HOUR_MS}) on conflict (id) do update set offset_ms = job_clock.offset_ms + ${HOUR_MS}`,
+        );
+        for (let tries = 0; (await pruneRuns()) < slot; tries++) {
+          if (tries > 300) throw new Error(`pruning slot ${slot} did not run in 30 s`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+      // Let both runners settle (anything due now runs) before counting.
+      for (let tries = 0; ; tries++) {
+        const [row] = (
+          await db.execute<{ n: number }>(
+            sql`select count(*)::int as n from job_runs where state = 'running' or (state = 'queued' and run_at <= now() + (select make_interval(secs => offset_ms / 1000.0) from job_clock))`,
+          )
+        ).rows;
+        if (Number(row!.n) === 0) break;
+        if (tries > 300) throw new Error("job runs still due after 30 s");
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-    }
-    // Let both runners settle (anything due now runs) before counting.
-    for (let tries = 0; ; tries++) {
-      const [row] = (await db.execute<{ n: number }>(sql`select count(*)::int as n from job_runs where state = 'running' or (state = 'queued' and run_at <= now() + (select make_interval(secs => offset_ms / 1000.0) from job_clock))`)).rows;
-      if (Number(row!.n) === 0) break;
-      if (tries > 300) throw new Error("job runs still due after 30 s");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
 
-    const runs = (await db.execute<{ id: number; job: string; state: string; attempts: number }>(sql`select id, job, state, attempts from job_runs where state <> 'queued' order by id`)).rows;
-    expect(runs.filter((r) => r.job === "prune-expired")).toHaveLength(SLOTS);
-    expect(runs.every((r) => r.state === "succeeded" && Number(r.attempts) === 1)).toBe(true);
-    // Each pruning run audited once: a run executed by both processes would have two rows. (Other
-    // jobs that audit every run, such as the nightly card release, may fall in the hours moved.)
-    const audits = (await db.execute<{ subject_id: string; n: number }>(sql`select subject_id, count(*)::int as n from audit_log where action = 'job.run.succeeded' and after->>'job' = 'prune-expired' group by subject_id`)).rows;
-    expect(audits).toHaveLength(SLOTS);
-    expect(audits.every((a) => Number(a.n) === 1)).toBe(true);
-    // Each run's success was logged by exactly one of the two processes.
-    const succeeded = apps.flatMap((app) => app.lines.filter((line) => line.includes('"job run succeeded"')).map((line) => Number((JSON.parse(line) as { job_run_id: number }).job_run_id)));
-    expect(succeeded.toSorted((a, b) => a - b)).toEqual(runs.map((r) => Number(r.id)));
+      const runs = (
+        await db.execute<{ id: number; job: string; state: string; attempts: number }>(
+          sql`select id, job, state, attempts from job_runs where state <> 'queued' order by id`,
+        )
+      ).rows;
+      expect(runs.filter((r) => r.job === "prune-expired")).toHaveLength(SLOTS);
+      expect(runs.every((r) => r.state === "succeeded" && Number(r.attempts) === 1)).toBe(true);
+      // Each pruning run audited once: a run executed by both processes would have two rows. (Other
+      // jobs that audit every run, such as the nightly card release, may fall in the hours moved.)
+      const audits = (
+        await db.execute<{ subject_id: string; n: number }>(
+          sql`select subject_id, count(*)::int as n from audit_log where action = 'job.run.succeeded' and after->>'job' = 'prune-expired' group by subject_id`,
+        )
+      ).rows;
+      expect(audits).toHaveLength(SLOTS);
+      expect(audits.every((a) => Number(a.n) === 1)).toBe(true);
+      // Each run's success was logged by exactly one of the two processes.
+      const succeeded = apps.flatMap((app) =>
+        app.lines
+          .filter((line) => line.includes('"job run succeeded"'))
+          .map((line) => Number((JSON.parse(line) as { job_run_id: number }).job_run_id)),
+      );
+      expect(succeeded.toSorted((a, b) => a - b)).toEqual(runs.map((r) => Number(r.id)));
 
-    await Promise.all(apps.map((app) => app.stop("SIGTERM")));
-    expect(apps.map((app) => app.exit)).toEqual(["0", "0"]);
-  }, 240_000);
+      await Promise.all(apps.map((app) => app.stop("SIGTERM")));
+      expect(apps.map((app) => app.exit)).toEqual(["0", "0"]);
+    },
+    240_000,
+  );
 });

@@ -24,7 +24,9 @@ const database = target.startsWith("pglite:")
   : await openDatabase({ kind: "postgres", url: target, pool_max: 4 });
 
 async function record(run: { id: number; key: string }, worker: string) {
-  await database.db.execute(sql`insert into job_test_executions (run_id, key, worker) values (${run.id}, ${run.key}, ${worker})`);
+  await database.db.execute(
+    sql`insert into job_test_executions (run_id, key, worker) values (${run.id}, ${run.key}, ${worker})`,
+  );
 }
 
 const slow = defineJob({

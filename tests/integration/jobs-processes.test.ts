@@ -49,7 +49,9 @@ afterAll(async () => {
 });
 
 async function prepare(db: Database) {
-  await db.db.execute(sql`create table job_test_executions (id bigserial primary key, run_id bigint not null, key text not null, worker text not null)`);
+  await db.db.execute(
+    sql`create table job_test_executions (id bigserial primary key, run_id bigint not null, key text not null, worker text not null)`,
+  );
 }
 
 /** Works on the database between children (PGlite) or beside them (PostgreSQL). */
@@ -89,7 +91,9 @@ function startChild(env: Record<string, string> = {}): Child {
       w.resolve(line);
     }
   });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)));
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.on("exit", (code, signal) => resolve(signal ?? code)),
+  );
   return {
     process: child,
     lines,
@@ -98,11 +102,21 @@ function startChild(env: Record<string, string> = {}): Child {
       const seen = lines.find((l) => l.startsWith(prefix));
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no "${prefix}" line in ${timeout_ms} ms; stdout: ${lines.join(" | ")}; stderr: ${stderr}`)), timeout_ms);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(`no "${prefix}" line in ${timeout_ms} ms; stdout: ${lines.join(" | ")}; stderr: ${stderr}`),
+            ),
+          timeout_ms,
+        );
         waiters.push({ prefix, resolve: (line) => (clearTimeout(timer), resolve(line)) });
         void exited.then((how) => {
           clearTimeout(timer);
-          reject(new Error(`child exited (${String(how)}) before "${prefix}"; stdout: ${lines.join(" | ")}; stderr: ${stderr}`));
+          reject(
+            new Error(
+              `child exited (${String(how)}) before "${prefix}"; stdout: ${lines.join(" | ")}; stderr: ${stderr}`,
+            ),
+          );
         });
       });
     },
@@ -153,7 +167,13 @@ describe("a job runner process", () => {
     expect(await child.exited).toBe(0);
     expect(child.lines).toContain("DONE stopping-1");
     expect(child.lines.some((l) => l.includes("stopping-2"))).toBe(false);
-    const runs = await withDatabase((db) => db.db.select({ key: jobRuns.key, state: jobRuns.state }).from(jobRuns).where(sql`${jobRuns.key} like 'stopping-%'`).orderBy(jobRuns.key));
+    const runs = await withDatabase((db) =>
+      db.db
+        .select({ key: jobRuns.key, state: jobRuns.state })
+        .from(jobRuns)
+        .where(sql`${jobRuns.key} like 'stopping-%'`)
+        .orderBy(jobRuns.key),
+    );
     expect(runs).toEqual([
       { key: "stopping-1", state: "succeeded" },
       { key: "stopping-2", state: "queued" },
@@ -162,26 +182,35 @@ describe("a job runner process", () => {
 });
 
 describe("two job runner processes on one PostgreSQL", () => {
-  it.skipIf(!onPostgres)("share 40 runs and run each once", async () => {
-    const a = startChild();
-    const b = startChild();
-    await Promise.all([a.waitFor("READY"), b.waitFor("READY")]);
-    for (let i = 0; i < 40; i++) await enqueueJob(database!.db, counted, { key: `shared-${String(i).padStart(2, "0")}` });
-    // Both poll every 100 ms; the runs are done when none is left queued or running.
-    for (let tries = 0; ; tries++) {
-      const [row] = await database!.db.execute<{ n: number }>(sql`select count(*)::int as n from job_runs where key like 'shared-%' and state <> 'succeeded'`).then((r) => r.rows);
-      if (Number(row!.n) === 0) break;
-      if (tries > 600) throw new Error("the 40 runs did not finish in 60 s");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    a.process.kill("SIGTERM");
-    b.process.kill("SIGTERM");
-    expect(await a.exited).toBe(0);
-    expect(await b.exited).toBe(0);
-    const counts = await executions("shared-");
-    expect(counts).toHaveLength(40);
-    expect(counts.every((c) => c.n === 1)).toBe(true);
-    // Which process ran how many is up to the scheduler of a busy machine; the in-process test
-    // (jobs-runner.test.ts) shows two runners sharing the work.
-  }, 240_000);
+  it.skipIf(!onPostgres)(
+    "share 40 runs and run each once",
+    async () => {
+      const a = startChild();
+      const b = startChild();
+      await Promise.all([a.waitFor("READY"), b.waitFor("READY")]);
+      for (let i = 0; i < 40; i++)
+        await enqueueJob(database!.db, counted, { key: `shared-${String(i).padStart(2, "0")}` });
+      // Both poll every 100 ms; the runs are done when none is left queued or running.
+      for (let tries = 0; ; tries++) {
+        const [row] = await database!.db
+          .execute<{ n: number }>(
+            sql`select count(*)::int as n from job_runs where key like 'shared-%' and state <> 'succeeded'`,
+          )
+          .then((r) => r.rows);
+        if (Number(row!.n) === 0) break;
+        if (tries > 600) throw new Error("the 40 runs did not finish in 60 s");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      a.process.kill("SIGTERM");
+      b.process.kill("SIGTERM");
+      expect(await a.exited).toBe(0);
+      expect(await b.exited).toBe(0);
+      const counts = await executions("shared-");
+      expect(counts).toHaveLength(40);
+      expect(counts.every((c) => c.n === 1)).toBe(true);
+      // Which process ran how many is up to the scheduler of a busy machine; the in-process test
+      // (jobs-runner.test.ts) shows two runners sharing the work.
+    },
+    240_000,
+  );
 });

@@ -32,7 +32,16 @@ beforeEach(async () => {
 function runner(jobs: JobDefinition<never>[], clock = manualJobClock(START), options: { lease_ms?: number } = {}) {
   return {
     clock,
-    runner: new JobRunner({ db: database.db, kind: database.kind, clock, jobs, time_zone: "UTC", logger, poll_ms: 60_000, lease_ms: options.lease_ms ?? 60_000 }),
+    runner: new JobRunner({
+      db: database.db,
+      kind: database.kind,
+      clock,
+      jobs,
+      time_zone: "UTC",
+      logger,
+      poll_ms: 60_000,
+      lease_ms: options.lease_ms ?? 60_000,
+    }),
   };
 }
 
@@ -43,11 +52,19 @@ async function runsOf(job: string) {
 describe("a recurring job", () => {
   it("runs when the job clock reaches its slot, once, and queues the next slot", async () => {
     let runs = 0;
-    const job = defineJob({ name: "every-five", title: "t", description: "d", schedule: "*/5 * * * *", run: async () => void runs++ });
+    const job = defineJob({
+      name: "every-five",
+      title: "t",
+      description: "d",
+      schedule: "*/5 * * * *",
+      run: async () => void runs++,
+    });
     const { runner: r, clock } = runner([job]);
     expect(await r.runDue()).toEqual([]);
     expect(runs).toBe(0);
-    expect((await runsOf("every-five")).map((x) => [x.key, x.state])).toEqual([["at:2026-03-02T10:05:00.000Z", "queued"]]);
+    expect((await runsOf("every-five")).map((x) => [x.key, x.state])).toEqual([
+      ["at:2026-03-02T10:05:00.000Z", "queued"],
+    ]);
 
     await clock.advance(2 * 60_000 + 59_000); // 10:04:59
     expect(await r.runDue()).toEqual([]);
@@ -63,7 +80,13 @@ describe("a recurring job", () => {
 
   it("after a long pause (the clock moved a day) runs once, not once per missed slot", async () => {
     let runs = 0;
-    const job = defineJob({ name: "hourly", title: "t", description: "d", schedule: "0 * * * *", run: async () => void runs++ });
+    const job = defineJob({
+      name: "hourly",
+      title: "t",
+      description: "d",
+      schedule: "0 * * * *",
+      run: async () => void runs++,
+    });
     const { runner: r, clock } = runner([job]);
     await r.runDue();
     await clock.advance(24 * 60 * 60_000);
@@ -75,11 +98,24 @@ describe("a recurring job", () => {
 describe("an enqueued job", () => {
   it("runs at its time with its payload, once per key", async () => {
     const seen: unknown[] = [];
-    const job = defineJob<{ payment_id: number }>({ name: "pay-bill", title: "t", description: "d", run: async ({ payload }) => void seen.push(payload) });
+    const job = defineJob<{ payment_id: number }>({
+      name: "pay-bill",
+      title: "t",
+      description: "d",
+      run: async ({ payload }) => void seen.push(payload),
+    });
     const { runner: r, clock } = runner([job as JobDefinition<never>]);
     const due = new Date(START.getTime() + 24 * 60 * 60_000);
-    const first = await enqueueJob(database.db, job, { key: "payment:7:2026-03-03", payload: { payment_id: 7 }, run_at: due });
-    const again = await enqueueJob(database.db, job, { key: "payment:7:2026-03-03", payload: { payment_id: 7 }, run_at: due });
+    const first = await enqueueJob(database.db, job, {
+      key: "payment:7:2026-03-03",
+      payload: { payment_id: 7 },
+      run_at: due,
+    });
+    const again = await enqueueJob(database.db, job, {
+      key: "payment:7:2026-03-03",
+      payload: { payment_id: 7 },
+      run_at: due,
+    });
     expect(first.created).toBe(true);
     expect(again).toEqual({ id: first.id, created: false });
     await r.runDue();
@@ -130,7 +166,14 @@ describe("an enqueued job", () => {
   });
 
   it("after its last attempt is marked failed, and the failure is in the audit log", async () => {
-    const job = defineJob({ name: "doomed", title: "t", description: "d", max_attempts: 2, backoff: { first_ms: 1_000, max_ms: 1_000 }, run: async () => Promise.reject(new Error("ledger account 123456789 is closed")) });
+    const job = defineJob({
+      name: "doomed",
+      title: "t",
+      description: "d",
+      max_attempts: 2,
+      backoff: { first_ms: 1_000, max_ms: 1_000 },
+      run: async () => Promise.reject(new Error("ledger account 123456789 is closed")),
+    });
     const { runner: r, clock } = runner([job]);
     const { id } = await enqueueJob(database.db, job, { key: "k", run_at: START });
     await r.runDue();
@@ -140,7 +183,10 @@ describe("an enqueued job", () => {
     expect(row).toMatchObject({ state: "failed", attempts: 2, last_error: "ledger account [number] is closed" });
     await clock.advance(3_600_000);
     expect(await r.runDue()).toEqual([]);
-    const audit = await database.db.select().from(auditLog).where(and(eq(auditLog.action, "job.run.failed"), eq(auditLog.subject_id, String(id))));
+    const audit = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "job.run.failed"), eq(auditLog.subject_id, String(id))));
     expect(audit).toHaveLength(1);
     expect(audit[0]!.after).toMatchObject({ job: "doomed", attempts: 2, error: "ledger account [number] is closed" });
   });
@@ -171,7 +217,9 @@ describe("several runners on one database", () => {
       expect(fromA.length).toBeGreaterThan(0);
       expect(fromB.length).toBeGreaterThan(0);
     }
-    const states = await database.db.execute<{ state: string; n: number }>(sql`select state, count(*)::int as n from job_runs where job = 'count-me' group by state`);
+    const states = await database.db.execute<{ state: string; n: number }>(
+      sql`select state, count(*)::int as n from job_runs where job = 'count-me' group by state`,
+    );
     expect(states.rows).toEqual([{ state: "succeeded", n: 30 }]);
   });
 });
@@ -179,10 +227,18 @@ describe("several runners on one database", () => {
 describe("a process that stopped in the middle of a run", () => {
   it("has its run taken again, once, when its lease ran out (PostgreSQL) or at the next start (embedded)", async () => {
     let runs = 0;
-    const job = defineJob({ name: "interrupted", title: "t", description: "d", max_attempts: 3, run: async () => void runs++ });
+    const job = defineJob({
+      name: "interrupted",
+      title: "t",
+      description: "d",
+      max_attempts: 3,
+      run: async () => void runs++,
+    });
     const { id } = await enqueueJob(database.db, job, { key: "k", run_at: START });
     // What a killed process leaves: the run claimed, its lease over.
-    await database.db.execute(sql`update job_runs set state = 'running', attempts = 1, claimed_by = 'dead-host:1:abc', lease_until = now() - interval '1 second' where id = ${id}`);
+    await database.db.execute(
+      sql`update job_runs set state = 'running', attempts = 1, claimed_by = 'dead-host:1:abc', lease_until = now() - interval '1 second' where id = ${id}`,
+    );
     const { runner: r } = runner([job]);
     expect((await r.runDue()).map((o) => o.outcome)).toEqual(["succeeded"]);
     expect(await r.runDue()).toEqual([]);
@@ -195,7 +251,9 @@ describe("a process that stopped in the middle of a run", () => {
     let runs = 0;
     const job = defineJob({ name: "held", title: "t", description: "d", run: async () => void runs++ });
     const { id } = await enqueueJob(database.db, job, { key: "k", run_at: START });
-    await database.db.execute(sql`update job_runs set state = 'running', attempts = 1, claimed_by = 'other:1:abc', lease_until = now() + interval '1 hour' where id = ${id}`);
+    await database.db.execute(
+      sql`update job_runs set state = 'running', attempts = 1, claimed_by = 'other:1:abc', lease_until = now() + interval '1 hour' where id = ${id}`,
+    );
     const { runner: r } = runner([job]);
     if (database.kind === "postgres") {
       expect(await r.runDue()).toEqual([]);

@@ -28,7 +28,13 @@ const ACCOUNTS = 20;
 const OPERATIONS_PER_WORKER = onPostgres ? 500 : 250;
 const OPENING_CENTS = 50_000;
 /** Refusals a random workload is expected to meet; anything else fails the test. */
-const EXPECTED_REFUSALS = new Set(["insufficient_funds", "not_pending", "not_posted", "already_reversed", "reversal_not_reversible"]);
+const EXPECTED_REFUSALS = new Set([
+  "insufficient_funds",
+  "not_pending",
+  "not_posted",
+  "already_reversed",
+  "reversal_not_reversible",
+]);
 
 let database: Database;
 beforeAll(async () => {
@@ -87,7 +93,13 @@ describe("concurrent load", () => {
       let to = pick(ids);
       while (to === from) to = pick(ids);
       const amount_cents = 1 + Math.floor(Math.random() * 20_000);
-      const transfer = { idempotency_key: key, initiator, created_by: initiator, kind: "member_transfer" as const, entries: transferEntries(from, to, amount_cents) };
+      const transfer = {
+        idempotency_key: key,
+        initiator,
+        created_by: initiator,
+        kind: "member_transfer" as const,
+        entries: transferEntries(from, to, amount_cents),
+      };
       if (roll < 0.4) return { key, creates: true, run: () => postTransfer(db, transfer) };
       if (roll < 0.6) return { key, creates: true, run: () => placeHold(db, { ...transfer, kind: "ach_out" }) };
       if (roll < 0.85 && pending.length > 0) {
@@ -97,7 +109,11 @@ describe("concurrent load", () => {
       }
       if (reversible.length > 0) {
         const transaction_id = pick(reversible);
-        return { key, creates: true, run: () => reverseTransaction(db, { transaction_id, idempotency_key: key, initiator, created_by: initiator }) };
+        return {
+          key,
+          creates: true,
+          run: () => reverseTransaction(db, { transaction_id, idempotency_key: key, initiator, created_by: initiator }),
+        };
       }
       return { key, creates: true, run: () => postTransfer(db, transfer) };
     }
@@ -161,13 +177,15 @@ describe("concurrent load", () => {
       .from(ledgerTransactions)
       .where(and(eq(ledgerTransactions.initiator, initiator), sql`${ledgerTransactions.resolution_key} is not null`));
     const hold_of_key = new Map(resolved.map((r) => [r.key, r.id]));
-    for (const request of requests.filter((r) => !r.creates)) expect(hold_of_key.get(request.key)).toBe(request.first_id);
+    for (const request of requests.filter((r) => !r.creates))
+      expect(hold_of_key.get(request.key)).toBe(request.first_id);
 
     if (onPostgres) {
       // Locks taken in id order: PostgreSQL never had to break a deadlock (the retry never ran).
       // Backends publish their statistics within a second of going idle.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      const [stats] = (await db.execute(sql`select deadlocks from pg_stat_database where datname = current_database()`)).rows;
+      const [stats] = (await db.execute(sql`select deadlocks from pg_stat_database where datname = current_database()`))
+        .rows;
       expect(Number(stats!.deadlocks)).toBe(0);
     }
 
@@ -176,7 +194,13 @@ describe("concurrent load", () => {
       `ledger concurrency (${database.kind}): ${requests.length} requests in ${Math.round(elapsed_ms)} ms, ` +
         `${observations} balance observations; ${JSON.stringify(summary)}`,
     );
-    for (const outcome of ["member_transfer:posted", "ach_out:pending", "reversal:posted", "replayed", "insufficient_funds"]) {
+    for (const outcome of [
+      "member_transfer:posted",
+      "ach_out:pending",
+      "reversal:posted",
+      "replayed",
+      "insufficient_funds",
+    ]) {
       expect(counts.get(outcome) ?? 0, outcome).toBeGreaterThan(0);
     }
   });

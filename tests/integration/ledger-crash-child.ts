@@ -12,7 +12,8 @@ const WORKERS = 8;
 const url = process.env.LEDGER_CRASH_DATABASE_URL;
 const account_ids = JSON.parse(process.env.LEDGER_CRASH_ACCOUNTS ?? "[]") as number[];
 const prefix = process.env.LEDGER_CRASH_PREFIX;
-if (!url || account_ids.length < 2 || !prefix) throw new Error("LEDGER_CRASH_DATABASE_URL, LEDGER_CRASH_ACCOUNTS and LEDGER_CRASH_PREFIX are required");
+if (!url || account_ids.length < 2 || !prefix)
+  throw new Error("LEDGER_CRASH_DATABASE_URL, LEDGER_CRASH_ACCOUNTS and LEDGER_CRASH_PREFIX are required");
 
 const database = await openDatabase({ kind: "postgres", url, pool_max: WORKERS });
 let sequence = 0;

@@ -36,17 +36,27 @@ afterAll(async () => {
 async function runAndKill(url: string, account_ids: number[], prefix: string): Promise<Map<string, number>> {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "ledger-crash-child.ts")], {
     cwd: repository,
-    env: { ...process.env, LEDGER_CRASH_DATABASE_URL: url, LEDGER_CRASH_ACCOUNTS: JSON.stringify(account_ids), LEDGER_CRASH_PREFIX: prefix },
+    env: {
+      ...process.env,
+      LEDGER_CRASH_DATABASE_URL: url,
+      LEDGER_CRASH_ACCOUNTS: JSON.stringify(account_ids),
+      LEDGER_CRASH_PREFIX: prefix,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)));
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.on("exit", (code, signal) => resolve(signal ?? code)),
+  );
   const acked = new Map<string, number>();
   const lines = readline.createInterface({ input: child.stdout });
   const closed = new Promise<void>((resolve) => lines.once("close", () => resolve()));
   const enough = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child acknowledged only ${acked.size} transfers in 60 s; stderr: ${stderr}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`child acknowledged only ${acked.size} transfers in 60 s; stderr: ${stderr}`)),
+      60_000,
+    );
     lines.on("line", (line) => {
       const [word, key, id] = line.split(" ");
       if (word === "ACK") acked.set(key!, Number(id));
@@ -106,7 +116,9 @@ describe("crash", () => {
         expect(missing).toEqual([]);
         const balances = await getBalances(db, ids);
         expect(balances.reduce((sum, a) => sum + a.current_cents, 0)).toBe(ACCOUNTS * OPENING_CENTS);
-        console.info(`ledger crash round ${round}: ${acked.size} acknowledged, ${stored.length} stored in all, none lost`);
+        console.info(
+          `ledger crash round ${round}: ${acked.size} acknowledged, ${stored.length} stored in all, none lost`,
+        );
       }
     },
   );

@@ -25,7 +25,8 @@ export const STAFF = { initiator: "staff:test", created_by: "staff:test" } as co
  */
 export async function accepted<T extends { ok: boolean }>(answer: T | Promise<T>): Promise<Extract<T, { ok: true }>> {
   const settled = await answer;
-  if (!settled.ok) throw new Error(`expected the ledger to accept, but it refused: ${(settled as { code?: string }).code}`);
+  if (!settled.ok)
+    throw new Error(`expected the ledger to accept, but it refused: ${(settled as { code?: string }).code}`);
   return settled as Extract<T, { ok: true }>;
 }
 
@@ -39,12 +40,14 @@ export async function refusalOf(answer: Promise<{ ok: boolean }> | { ok: boolean
 /** Puts money into an account from the institution's cash account (a deposit). */
 export async function deposit(db: DbOrTx, account_id: number, amount_cents: number): Promise<void> {
   const cash = await institutionAccount(db, "cash");
-  await accepted(postTransfer(db, {
-    ...STAFF,
-    idempotency_key: newKey("deposit"),
-    kind: "deposit",
-    entries: transferEntries(cash.id, account_id, amount_cents),
-  }));
+  await accepted(
+    postTransfer(db, {
+      ...STAFF,
+      idempotency_key: newKey("deposit"),
+      kind: "deposit",
+      entries: transferEntries(cash.id, account_id, amount_cents),
+    }),
+  );
 }
 
 /** A member with a checking and a savings account, funded as asked. */

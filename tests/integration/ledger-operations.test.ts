@@ -47,10 +47,20 @@ afterAll(async () => {
 async function balanceOf(account: AccountView | number) {
   const id = typeof account === "number" ? account : account.id;
   const [view] = await getBalances(db(), [id]);
-  return { current: view!.current_cents, held: view!.held_cents, available: view!.available_cents, status: view!.status };
+  return {
+    current: view!.current_cents,
+    held: view!.held_cents,
+    available: view!.available_cents,
+    status: view!.status,
+  };
 }
 
-function transfer(from: number, to: number, amount_cents: number, extra: Partial<TransactionInput> = {}): TransactionInput {
+function transfer(
+  from: number,
+  to: number,
+  amount_cents: number,
+  extra: Partial<TransactionInput> = {},
+): TransactionInput {
   return {
     idempotency_key: newKey("t"),
     initiator: "member:test",
@@ -79,12 +89,19 @@ describe("accounts", () => {
   it("opens member accounts with unique 10-digit numbers and the institution's routing number", async () => {
     const member_id = `member-${newKey()}`;
     const opened: AccountView[] = [];
-    for (let i = 0; i < 40; i++) opened.push(await openAccount(db(), { member_id, type: i % 2 ? "savings" : "checking", name: "Account" }));
+    for (let i = 0; i < 40; i++)
+      opened.push(await openAccount(db(), { member_id, type: i % 2 ? "savings" : "checking", name: "Account" }));
     const numbers = new Set(opened.map((a) => a.account_number));
     expect(numbers.size).toBe(40);
     for (const account of opened) {
       expect(isValidAccountNumber(account.account_number)).toBe(true);
-      expect(account).toMatchObject({ owner: "member", status: "active", current_cents: 0, held_cents: 0, available_cents: 0 });
+      expect(account).toMatchObject({
+        owner: "member",
+        status: "active",
+        current_cents: 0,
+        held_cents: 0,
+        available_cents: 0,
+      });
     }
     expect(isValidAccountNumber(await generateAccountNumber(db()))).toBe(true);
     expect(routingNumber()).toBe(institution().routing_number);
@@ -113,14 +130,29 @@ describe("accounts", () => {
 describe("posting", () => {
   it("moves money between accounts: current and available change at once", async () => {
     const { checking, savings } = await openMember(db(), { checking_cents: 10_000 });
-    const result = await accepted(postTransfer(db(), transfer(checking.id, savings.id, 2_500, { memo: "to savings", reference: "R1", category: "Transfers" })));
+    const result = await accepted(
+      postTransfer(
+        db(),
+        transfer(checking.id, savings.id, 2_500, { memo: "to savings", reference: "R1", category: "Transfers" }),
+      ),
+    );
     expect(result.replayed).toBe(false);
-    expect(result.transaction).toMatchObject({ status: "posted", kind: "transfer", memo: "to savings", reference: "R1", category: "Transfers" });
+    expect(result.transaction).toMatchObject({
+      status: "posted",
+      kind: "transfer",
+      memo: "to savings",
+      reference: "R1",
+      category: "Transfers",
+    });
     expect(result.transaction.created_at).toBeInstanceOf(Date);
     expect(await balanceOf(checking)).toMatchObject({ current: 7_500, available: 7_500, held: 0 });
     expect(await balanceOf(savings)).toMatchObject({ current: 2_500, available: 2_500 });
     const stored = await getTransaction(db(), result.transaction.id);
-    expect(stored!.transaction).toMatchObject({ id: result.transaction.id, status: "posted", effective_date: result.transaction.effective_date });
+    expect(stored!.transaction).toMatchObject({
+      id: result.transaction.id,
+      status: "posted",
+      effective_date: result.transaction.effective_date,
+    });
     expect(stored!.entries).toEqual(result.entries);
   });
 
@@ -128,20 +160,68 @@ describe("posting", () => {
     const { checking, savings } = await openMember(db(), { checking_cents: 10_000 });
     const base = transfer(checking.id, savings.id, 1);
     const cases: Array<[TransactionInput["entries"], string]> = [
-      [[{ account_id: checking.id, amount_cents: 0 }, { account_id: savings.id, amount_cents: 0 }], "invalid_amount"],
-      [[{ account_id: checking.id, amount_cents: -1.5 }, { account_id: savings.id, amount_cents: 1.5 }], "invalid_amount"],
-      [[{ account_id: checking.id, amount_cents: -5 }, { account_id: checking.id, amount_cents: 5 }], "same_account"],
+      [
+        [
+          { account_id: checking.id, amount_cents: 0 },
+          { account_id: savings.id, amount_cents: 0 },
+        ],
+        "invalid_amount",
+      ],
+      [
+        [
+          { account_id: checking.id, amount_cents: -1.5 },
+          { account_id: savings.id, amount_cents: 1.5 },
+        ],
+        "invalid_amount",
+      ],
+      [
+        [
+          { account_id: checking.id, amount_cents: -5 },
+          { account_id: checking.id, amount_cents: 5 },
+        ],
+        "same_account",
+      ],
       [[{ account_id: checking.id, amount_cents: -5 }], "too_few_entries"],
-      [[{ account_id: checking.id, amount_cents: -5 }, { account_id: savings.id, amount_cents: 4 }], "unbalanced"],
-      [[{ account_id: checking.id, amount_cents: -5 }, { account_id: 987654321, amount_cents: 5 }], "account_not_found"],
+      [
+        [
+          { account_id: checking.id, amount_cents: -5 },
+          { account_id: savings.id, amount_cents: 4 },
+        ],
+        "unbalanced",
+      ],
+      [
+        [
+          { account_id: checking.id, amount_cents: -5 },
+          { account_id: 987654321, amount_cents: 5 },
+        ],
+        "account_not_found",
+      ],
     ];
     for (const [entries, code] of cases) {
       expect((await refusalOf(postTransfer(db(), { ...base, idempotency_key: newKey(), entries }))).code).toBe(code);
     }
     // The refusals carry their member-facing words.
-    const same = await refusalOf(postTransfer(db(), { ...base, idempotency_key: newKey(), entries: [{ account_id: checking.id, amount_cents: -5 }, { account_id: checking.id, amount_cents: 5 }] }));
+    const same = await refusalOf(
+      postTransfer(db(), {
+        ...base,
+        idempotency_key: newKey(),
+        entries: [
+          { account_id: checking.id, amount_cents: -5 },
+          { account_id: checking.id, amount_cents: 5 },
+        ],
+      }),
+    );
     expect(same.message).toBe("Cannot transfer to the same account");
-    const zero = await refusalOf(postTransfer(db(), { ...base, idempotency_key: newKey(), entries: [{ account_id: checking.id, amount_cents: 0 }, { account_id: savings.id, amount_cents: 0 }] }));
+    const zero = await refusalOf(
+      postTransfer(db(), {
+        ...base,
+        idempotency_key: newKey(),
+        entries: [
+          { account_id: checking.id, amount_cents: 0 },
+          { account_id: savings.id, amount_cents: 0 },
+        ],
+      }),
+    );
     expect(zero.message).toBe("Please enter a valid amount");
     // Building a transfer of a bad amount or to the same account is a caller's bug: it throws.
     expect(() => transferEntries(checking.id, checking.id, 5)).toThrow(/assertion/);
@@ -152,7 +232,11 @@ describe("posting", () => {
   it("refuses more than the available balance: Insufficient funds", async () => {
     const { checking, savings } = await openMember(db(), { checking_cents: 1_000 });
     const refusal = await refusalOf(postTransfer(db(), transfer(checking.id, savings.id, 1_001)));
-    expect(refusal).toMatchObject({ code: "insufficient_funds", message: "Insufficient funds", subject_id: checking.id });
+    expect(refusal).toMatchObject({
+      code: "insufficient_funds",
+      message: "Insufficient funds",
+      subject_id: checking.id,
+    });
     await accepted(postTransfer(db(), transfer(checking.id, savings.id, 1_000)));
     expect(await balanceOf(checking)).toMatchObject({ current: 0 });
   });
@@ -178,10 +262,17 @@ describe("posting", () => {
     const b = await openMember(db(), { checking_cents: 1_000 });
     await accepted(setAccountStatus(db(), a.checking.id, "frozen"));
     const out = await refusalOf(postTransfer(db(), transfer(a.checking.id, b.checking.id, 10)));
-    expect(out).toMatchObject({ code: "account_frozen", message: "Transactions on this account are blocked for security reasons." });
-    expect((await refusalOf(postTransfer(db(), transfer(b.checking.id, a.checking.id, 10)))).code).toBe("account_frozen");
+    expect(out).toMatchObject({
+      code: "account_frozen",
+      message: "Transactions on this account are blocked for security reasons.",
+    });
+    expect((await refusalOf(postTransfer(db(), transfer(b.checking.id, a.checking.id, 10)))).code).toBe(
+      "account_frozen",
+    );
     // Frozen beats insufficient funds: the member must learn the real reason.
-    expect((await refusalOf(postTransfer(db(), transfer(a.checking.id, b.checking.id, 999_999)))).code).toBe("account_frozen");
+    expect((await refusalOf(postTransfer(db(), transfer(a.checking.id, b.checking.id, 999_999)))).code).toBe(
+      "account_frozen",
+    );
     await accepted(setAccountStatus(db(), a.checking.id, "active"));
     await accepted(postTransfer(db(), transfer(a.checking.id, b.checking.id, 10)));
 
@@ -196,12 +287,22 @@ describe("savings transfer count", () => {
   it("allows 6 transfers out of savings a month, then names the limit; counts reset by month and by staff", async () => {
     const m = await openMember(db(), { savings_cents: 100_000 });
     const month = (day: string) => ({ effective_date: `2031-03-${day}` });
-    for (let i = 0; i < 6; i++) await accepted(postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, month("10"))));
+    for (let i = 0; i < 6; i++)
+      await accepted(postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, month("10"))));
     expect(await transferCount(db(), m.member_id, "2031-03")).toBe(6);
     const refusal = await refusalOf(postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, month("11"))));
-    expect(refusal).toMatchObject({ code: "transfer_limit", message: "You have reached the limit of 6 transfers out of savings this month." });
+    expect(refusal).toMatchObject({
+      code: "transfer_limit",
+      message: "You have reached the limit of 6 transfers out of savings this month.",
+    });
     // A hold out of savings counts too, and is refused the same way.
-    expect((await refusalOf(placeHold(db(), transfer(m.savings.id, m.checking.id, 100, { ...month("11"), kind: "ach_out" })))).code).toBe("transfer_limit");
+    expect(
+      (
+        await refusalOf(
+          placeHold(db(), transfer(m.savings.id, m.checking.id, 100, { ...month("11"), kind: "ach_out" })),
+        )
+      ).code,
+    ).toBe("transfer_limit");
     // Money into savings, and staff's own postings (a fee), are not the member's transfers out.
     await accepted(postTransfer(db(), transfer(m.checking.id, m.savings.id, 100, month("12"))));
     const fees = await institutionAccount(db(), "fees_income");
@@ -210,9 +311,16 @@ describe("savings transfer count", () => {
     await accepted(postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, { effective_date: "2031-04-01" })));
     expect(await transferCount(db(), m.member_id, "2031-04")).toBe(1);
     // A back-dated transfer counts in the latest month rather than resetting it.
-    for (let i = 0; i < 5; i++) await accepted(postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, month("20"))));
+    for (let i = 0; i < 5; i++)
+      await accepted(postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, month("20"))));
     expect(await transferCount(db(), m.member_id, "2031-04")).toBe(6);
-    expect((await refusalOf(postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, { effective_date: "2031-04-02" })))).code).toBe("transfer_limit");
+    expect(
+      (
+        await refusalOf(
+          postTransfer(db(), transfer(m.savings.id, m.checking.id, 100, { effective_date: "2031-04-02" })),
+        )
+      ).code,
+    ).toBe("transfer_limit");
 
     expect(await resetTransferCount(db(), m.member_id)).toBe(1);
     expect(await transferCount(db(), m.member_id, "2031-04")).toBe(0);
@@ -231,36 +339,75 @@ describe("holds", () => {
     expect(hold.transaction.status).toBe("pending");
     expect(await balanceOf(a.checking)).toMatchObject({ current: 10_000, held: 4_000, available: 6_000 });
     expect(await balanceOf(b.checking)).toMatchObject({ current: 0, available: 0 });
-    expect((await refusalOf(postTransfer(db(), transfer(a.checking.id, b.checking.id, 6_001)))).code).toBe("insufficient_funds");
+    expect((await refusalOf(postTransfer(db(), transfer(a.checking.id, b.checking.id, 6_001)))).code).toBe(
+      "insufficient_funds",
+    );
 
     const key = newKey("settle");
-    const settled = await accepted(settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "staff:test" }));
+    const settled = await accepted(
+      settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "staff:test" }),
+    );
     expect(settled.transaction.status).toBe("posted");
     expect(settled.transaction.resolved_at).toBeInstanceOf(Date);
     expect(await balanceOf(a.checking)).toMatchObject({ current: 6_000, held: 0, available: 6_000 });
     expect(await balanceOf(b.checking)).toMatchObject({ current: 4_000, available: 4_000 });
 
-    const again = await accepted(settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "staff:test" }));
+    const again = await accepted(
+      settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "staff:test" }),
+    );
     expect(again).toMatchObject({ replayed: true, transaction: { id: hold.transaction.id, status: "posted" } });
     expect(await balanceOf(b.checking)).toMatchObject({ current: 4_000 });
-    const other = await refusalOf(settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }));
+    const other = await refusalOf(
+      settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }),
+    );
     expect(other).toMatchObject({ code: "not_pending", message: "This transaction is no longer pending." });
-    expect((await refusalOf(releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }))).code).toBe("not_pending");
-    expect((await refusalOf(settleHold(db(), { transaction_id: 987654321, idempotency_key: newKey(), resolved_by: "x" }))).code).toBe("transaction_not_found");
+    expect(
+      (
+        await refusalOf(
+          releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }),
+        )
+      ).code,
+    ).toBe("not_pending");
+    expect(
+      (await refusalOf(settleHold(db(), { transaction_id: 987654321, idempotency_key: newKey(), resolved_by: "x" })))
+        .code,
+    ).toBe("transaction_not_found");
   });
 
   it("releasing a hold gives the money back, even on a frozen account; settling on a frozen account is refused", async () => {
     const a = await openMember(db(), { checking_cents: 10_000 });
     const b = await openMember(db());
-    const hold = await accepted(placeHold(db(), transfer(a.checking.id, b.checking.id, 3_000, { kind: "bill_payment" })));
+    const hold = await accepted(
+      placeHold(db(), transfer(a.checking.id, b.checking.id, 3_000, { kind: "bill_payment" })),
+    );
     await accepted(setAccountStatus(db(), a.checking.id, "frozen"));
-    expect((await refusalOf(settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }))).code).toBe("account_frozen");
+    expect(
+      (
+        await refusalOf(
+          settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }),
+        )
+      ).code,
+    ).toBe("account_frozen");
     const key = newKey("release");
-    const released = await accepted(releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "x" }));
+    const released = await accepted(
+      releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "x" }),
+    );
     expect(released.transaction.status).toBe("failed");
     expect(await balanceOf(a.checking)).toMatchObject({ current: 10_000, held: 0, available: 10_000 });
-    expect((await accepted(releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "x" }))).replayed).toBe(true);
-    expect((await refusalOf(settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "x" }))).code).toBe("not_pending");
+    expect(
+      (
+        await accepted(
+          releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "x" }),
+        )
+      ).replayed,
+    ).toBe(true);
+    expect(
+      (
+        await refusalOf(
+          settleHold(db(), { transaction_id: hold.transaction.id, idempotency_key: key, resolved_by: "x" }),
+        )
+      ).code,
+    ).toBe("not_pending");
   });
 });
 
@@ -270,19 +417,39 @@ describe("reversals", () => {
     const b = await openMember(db());
     const original = await accepted(postTransfer(db(), transfer(a.checking.id, b.checking.id, 2_000)));
     const key = newKey("reverse");
-    const reversal = await accepted(reverseTransaction(db(), { ...STAFF, transaction_id: original.transaction.id, idempotency_key: key }));
-    expect(reversal.transaction).toMatchObject({ kind: "reversal", status: "posted", reverses_id: original.transaction.id });
-    expect(reversal.entries).toEqual(original.entries.map((e) => ({ account_id: e.account_id, amount_cents: -e.amount_cents })));
-    expect((await getTransaction(db(), original.transaction.id))!.transaction).toMatchObject({ status: "reversed", resolved_by: STAFF.created_by });
+    const reversal = await accepted(
+      reverseTransaction(db(), { ...STAFF, transaction_id: original.transaction.id, idempotency_key: key }),
+    );
+    expect(reversal.transaction).toMatchObject({
+      kind: "reversal",
+      status: "posted",
+      reverses_id: original.transaction.id,
+    });
+    expect(reversal.entries).toEqual(
+      original.entries.map((e) => ({ account_id: e.account_id, amount_cents: -e.amount_cents })),
+    );
+    expect((await getTransaction(db(), original.transaction.id))!.transaction).toMatchObject({
+      status: "reversed",
+      resolved_by: STAFF.created_by,
+    });
     expect(await balanceOf(a.checking)).toMatchObject({ current: 10_000 });
     expect(await balanceOf(b.checking)).toMatchObject({ current: 0 });
 
-    const repeat = await accepted(reverseTransaction(db(), { ...STAFF, transaction_id: original.transaction.id, idempotency_key: key }));
+    const repeat = await accepted(
+      reverseTransaction(db(), { ...STAFF, transaction_id: original.transaction.id, idempotency_key: key }),
+    );
     expect(repeat).toMatchObject({ replayed: true, transaction: { id: reversal.transaction.id } });
-    const twice = await refusalOf(reverseTransaction(db(), { ...STAFF, transaction_id: original.transaction.id, idempotency_key: newKey() }));
+    const twice = await refusalOf(
+      reverseTransaction(db(), { ...STAFF, transaction_id: original.transaction.id, idempotency_key: newKey() }),
+    );
     expect(twice).toMatchObject({ code: "already_reversed", message: "This transaction has already been reversed." });
-    const ofReversal = await refusalOf(reverseTransaction(db(), { ...STAFF, transaction_id: reversal.transaction.id, idempotency_key: newKey() }));
-    expect(ofReversal).toMatchObject({ code: "reversal_not_reversible", message: "A reversal cannot itself be reversed." });
+    const ofReversal = await refusalOf(
+      reverseTransaction(db(), { ...STAFF, transaction_id: reversal.transaction.id, idempotency_key: newKey() }),
+    );
+    expect(ofReversal).toMatchObject({
+      code: "reversal_not_reversible",
+      message: "A reversal cannot itself be reversed.",
+    });
     expect(await balanceOf(a.checking)).toMatchObject({ current: 10_000 });
   });
 
@@ -290,15 +457,30 @@ describe("reversals", () => {
     const a = await openMember(db(), { checking_cents: 10_000 });
     const b = await openMember(db());
     const hold = await accepted(placeHold(db(), transfer(a.checking.id, b.checking.id, 100)));
-    const pending = await refusalOf(reverseTransaction(db(), { ...STAFF, transaction_id: hold.transaction.id, idempotency_key: newKey() }));
+    const pending = await refusalOf(
+      reverseTransaction(db(), { ...STAFF, transaction_id: hold.transaction.id, idempotency_key: newKey() }),
+    );
     expect(pending).toMatchObject({ code: "not_posted", message: "Only a posted transaction can be reversed." });
-    await accepted(releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }));
-    expect((await refusalOf(reverseTransaction(db(), { ...STAFF, transaction_id: hold.transaction.id, idempotency_key: newKey() }))).code).toBe("not_posted");
-    expect((await refusalOf(reverseTransaction(db(), { ...STAFF, transaction_id: 987654321, idempotency_key: newKey() }))).code).toBe("transaction_not_found");
+    await accepted(
+      releaseHold(db(), { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }),
+    );
+    expect(
+      (
+        await refusalOf(
+          reverseTransaction(db(), { ...STAFF, transaction_id: hold.transaction.id, idempotency_key: newKey() }),
+        )
+      ).code,
+    ).toBe("not_posted");
+    expect(
+      (await refusalOf(reverseTransaction(db(), { ...STAFF, transaction_id: 987654321, idempotency_key: newKey() })))
+        .code,
+    ).toBe("transaction_not_found");
 
     const paid = await accepted(postTransfer(db(), transfer(a.checking.id, b.checking.id, 5_000)));
     await accepted(postTransfer(db(), transfer(b.checking.id, a.checking.id, 4_000)));
-    const refusal = await refusalOf(reverseTransaction(db(), { ...STAFF, transaction_id: paid.transaction.id, idempotency_key: newKey() }));
+    const refusal = await refusalOf(
+      reverseTransaction(db(), { ...STAFF, transaction_id: paid.transaction.id, idempotency_key: newKey() }),
+    );
     expect(refusal).toMatchObject({ code: "insufficient_funds", subject_id: b.checking.id });
   });
 });
@@ -309,7 +491,9 @@ describe("inside a caller's transaction", () => {
     const b = await openMember(db());
     await db().transaction(async (tx) => {
       const hold = await accepted(placeHold(tx, transfer(a.checking.id, b.checking.id, 300, { kind: "bill_payment" })));
-      await accepted(settleHold(tx, { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }));
+      await accepted(
+        settleHold(tx, { transaction_id: hold.transaction.id, idempotency_key: newKey(), resolved_by: "x" }),
+      );
     });
     expect(await balanceOf(b.checking)).toMatchObject({ current: 300 });
     await expect(
@@ -322,7 +506,9 @@ describe("inside a caller's transaction", () => {
     expect(await balanceOf(b.checking)).toMatchObject({ current: 300 });
     // A refusal inside the caller's transaction leaves that transaction usable.
     await db().transaction(async (tx) => {
-      expect((await refusalOf(postTransfer(tx, transfer(a.checking.id, b.checking.id, 5_000)))).code).toBe("insufficient_funds");
+      expect((await refusalOf(postTransfer(tx, transfer(a.checking.id, b.checking.id, 5_000)))).code).toBe(
+        "insufficient_funds",
+      );
       await accepted(postTransfer(tx, transfer(a.checking.id, b.checking.id, 100)));
     });
     expect(await balanceOf(b.checking)).toMatchObject({ current: 400 });
@@ -358,8 +544,20 @@ describe("idempotency", () => {
     const a = await openMember(db(), { checking_cents: 10_000 });
     const b = await openMember(db());
     const key = newKey("shared");
-    await accepted(postTransfer(db(), { ...transfer(a.checking.id, b.checking.id, 100), idempotency_key: key, initiator: "member:one" }));
-    await accepted(postTransfer(db(), { ...transfer(a.checking.id, b.checking.id, 100), idempotency_key: key, initiator: "member:two" }));
+    await accepted(
+      postTransfer(db(), {
+        ...transfer(a.checking.id, b.checking.id, 100),
+        idempotency_key: key,
+        initiator: "member:one",
+      }),
+    );
+    await accepted(
+      postTransfer(db(), {
+        ...transfer(a.checking.id, b.checking.id, 100),
+        idempotency_key: key,
+        initiator: "member:two",
+      }),
+    );
     expect(await balanceOf(b.checking)).toMatchObject({ current: 200 });
 
     const input = transfer(a.checking.id, b.checking.id, 1_000);
@@ -374,27 +572,47 @@ describe("bulk post", () => {
   it("posts an import batch all or nothing, and a repeat returns the first batch", async () => {
     const a = await openMember(db(), { checking_cents: 1_000 });
     const b = await openMember(db());
-    const item = (amount_cents: number) => ({ kind: "import" as const, entries: transferEntries(a.checking.id, b.checking.id, amount_cents) });
+    const item = (amount_cents: number) => ({
+      kind: "import" as const,
+      entries: transferEntries(a.checking.id, b.checking.id, amount_cents),
+    });
 
-    const refused = await refusalOf(postBatch(db(), { ...STAFF, idempotency_key: newKey("batch"), transactions: [item(600), item(600)] }));
+    const refused = await refusalOf(
+      postBatch(db(), { ...STAFF, idempotency_key: newKey("batch"), transactions: [item(600), item(600)] }),
+    );
     expect(refused).toMatchObject({ code: "insufficient_funds", batch_index: 1 });
     expect(await balanceOf(a.checking)).toMatchObject({ current: 1_000 });
 
     const key = newKey("batch");
-    const batch = await accepted(postBatch(db(), { ...STAFF, idempotency_key: key, transactions: [item(300), item(300), item(400)] }));
+    const batch = await accepted(
+      postBatch(db(), { ...STAFF, idempotency_key: key, transactions: [item(300), item(300), item(400)] }),
+    );
     expect(batch.replayed).toBe(false);
     expect(batch.transactions.map((t) => t.transaction.batch_key)).toEqual([key, key, key]);
     expect(await balanceOf(a.checking)).toMatchObject({ current: 0 });
-    const again = await accepted(postBatch(db(), { ...STAFF, idempotency_key: key, transactions: [item(300), item(300), item(400)] }));
+    const again = await accepted(
+      postBatch(db(), { ...STAFF, idempotency_key: key, transactions: [item(300), item(300), item(400)] }),
+    );
     expect(again.replayed).toBe(true);
     expect(again.transactions.map((t) => t.transaction.id)).toEqual(batch.transactions.map((t) => t.transaction.id));
     expect(await balanceOf(b.checking)).toMatchObject({ current: 1_000 });
 
-    expect((await refusalOf(postBatch(db(), { ...STAFF, idempotency_key: newKey(), transactions: [] }))).code).toBe("batch_empty");
+    expect((await refusalOf(postBatch(db(), { ...STAFF, idempotency_key: newKey(), transactions: [] }))).code).toBe(
+      "batch_empty",
+    );
     const huge = Array.from({ length: 10_001 }, () => item(1));
     const tooLarge = await refusalOf(postBatch(db(), { ...STAFF, idempotency_key: newKey(), transactions: huge }));
-    expect(tooLarge).toMatchObject({ code: "batch_too_large", message: "An import batch holds at most 10000 transactions." });
-    const badItem = await refusalOf(postBatch(db(), { ...STAFF, idempotency_key: newKey(), transactions: [item(1), { kind: "import", entries: [] }] }));
+    expect(tooLarge).toMatchObject({
+      code: "batch_too_large",
+      message: "An import batch holds at most 10000 transactions.",
+    });
+    const badItem = await refusalOf(
+      postBatch(db(), {
+        ...STAFF,
+        idempotency_key: newKey(),
+        transactions: [item(1), { kind: "import", entries: [] }],
+      }),
+    );
     expect(badItem).toMatchObject({ code: "too_few_entries", batch_index: 1 });
   });
 });
@@ -403,7 +621,8 @@ describe("history", () => {
   it("pages an account's history newest first by keyset, without gaps or repeats", async () => {
     const a = await openMember(db(), { checking_cents: 100_000 });
     const b = await openMember(db());
-    for (let i = 1; i <= 25; i++) await accepted(postTransfer(db(), transfer(a.checking.id, b.checking.id, i, { memo: `payment ${i}` })));
+    for (let i = 1; i <= 25; i++)
+      await accepted(postTransfer(db(), transfer(a.checking.id, b.checking.id, i, { memo: `payment ${i}` })));
     const seen: number[] = [];
     let before: string | null = null;
     for (let page = 0; page < 10; page++) {
@@ -415,7 +634,13 @@ describe("history", () => {
     expect(seen).toHaveLength(26); // 25 payments and the opening deposit
     expect([...seen].sort((x, y) => y - x)).toEqual(seen);
     const newest = await historyPage(db(), a.checking.id, { limit: 1 });
-    expect(newest.rows[0]).toMatchObject({ amount_cents: -25, direction: "debit", memo: "payment 25", status: "posted", kind: "transfer" });
+    expect(newest.rows[0]).toMatchObject({
+      amount_cents: -25,
+      direction: "debit",
+      memo: "payment 25",
+      status: "posted",
+      kind: "transfer",
+    });
     const credit = await historyPage(db(), b.checking.id, { limit: 1 });
     expect(credit.rows[0]).toMatchObject({ amount_cents: 25, direction: "credit" });
     await expect(historyPage(db(), a.checking.id, { limit: 101 })).rejects.toThrow();
@@ -444,26 +669,42 @@ describe("the database refuses bad writes made around the ledger module", () => 
 
   it("a member account below zero available without overdraft", async () => {
     const a = await openMember(db(), { checking_cents: 1_000 });
-    expect(await rawError([sql`update ledger_accounts set posted_cents = -1 where id = ${a.checking.id}`])).toMatch(/ledger_accounts_member_available_not_negative/);
-    expect(await rawError([sql`update ledger_accounts set held_cents = 1001 where id = ${a.checking.id}`])).toMatch(/ledger_accounts_member_available_not_negative/);
+    expect(await rawError([sql`update ledger_accounts set posted_cents = -1 where id = ${a.checking.id}`])).toMatch(
+      /ledger_accounts_member_available_not_negative/,
+    );
+    expect(await rawError([sql`update ledger_accounts set held_cents = 1001 where id = ${a.checking.id}`])).toMatch(
+      /ledger_accounts_member_available_not_negative/,
+    );
   });
 
   it("changing or deleting history, and moving a status backwards or reversing twice", async () => {
     const a = await openMember(db(), { checking_cents: 1_000 });
     const t = await accepted(postTransfer(db(), transfer(a.checking.id, a.savings.id, 10)));
-    expect(await rawError([sql`update ledger_entries set amount_cents = 1 where transaction_id = ${t.transaction.id}`])).toMatch(/append-only/);
-    expect(await rawError([sql`delete from ledger_entries where transaction_id = ${t.transaction.id}`])).toMatch(/append-only/);
-    expect(await rawError([sql`delete from ledger_transactions where id = ${t.transaction.id}`])).toMatch(/append-only/);
+    expect(
+      await rawError([sql`update ledger_entries set amount_cents = 1 where transaction_id = ${t.transaction.id}`]),
+    ).toMatch(/append-only/);
+    expect(await rawError([sql`delete from ledger_entries where transaction_id = ${t.transaction.id}`])).toMatch(
+      /append-only/,
+    );
+    expect(await rawError([sql`delete from ledger_transactions where id = ${t.transaction.id}`])).toMatch(
+      /append-only/,
+    );
     expect(await rawError([sql`delete from ledger_accounts where id = ${a.checking.id}`])).toMatch(/append-only/);
-    expect(await rawError([sql`update ledger_transactions set memo = 'changed' where id = ${t.transaction.id}`])).toMatch(/only its status/);
-    expect(await rawError([sql`update ledger_transactions set status = 'pending' where id = ${t.transaction.id}`])).toMatch(/cannot become pending/);
+    expect(
+      await rawError([sql`update ledger_transactions set memo = 'changed' where id = ${t.transaction.id}`]),
+    ).toMatch(/only its status/);
+    expect(
+      await rawError([sql`update ledger_transactions set status = 'pending' where id = ${t.transaction.id}`]),
+    ).toMatch(/cannot become pending/);
     await accepted(reverseTransaction(db(), { ...STAFF, transaction_id: t.transaction.id, idempotency_key: newKey() }));
     const second = await rawError([
       sql`insert into ledger_transactions (kind, status, initiator, idempotency_key, reverses_id, effective_date, created_by)
           values ('reversal', 'posted', 'raw', ${newKey()}, ${t.transaction.id}, current_date, 'raw')`,
     ]);
     expect(second).toMatch(/ledger_transactions_reverses_id_unique/);
-    expect(await rawError([sql`update ledger_accounts set account_number = '0123456789' where id = ${a.checking.id}`])).toMatch(/account_number_format/);
+    expect(
+      await rawError([sql`update ledger_accounts set account_number = '0123456789' where id = ${a.checking.id}`]),
+    ).toMatch(/account_number_format/);
   });
 });
 
@@ -480,17 +721,30 @@ describe("daily totals", () => {
     const b = await openMember(db());
     expect(await totalsOf(a.checking.id)).toEqual([{ kind: "deposit", category: "", credits: 10_000, debits: 0 }]);
 
-    const paid = await accepted(postTransfer(db(), transfer(a.checking.id, b.checking.id, 1_500, { kind: "member_transfer", category: "Dining" })));
-    const held = await accepted(placeHold(db(), transfer(a.checking.id, b.checking.id, 700, { kind: "ach_out", category: "Utilities" })));
-    const dropped = await accepted(placeHold(db(), transfer(a.checking.id, b.checking.id, 300, { kind: "ach_out", category: "Utilities" })));
+    const paid = await accepted(
+      postTransfer(
+        db(),
+        transfer(a.checking.id, b.checking.id, 1_500, { kind: "member_transfer", category: "Dining" }),
+      ),
+    );
+    const held = await accepted(
+      placeHold(db(), transfer(a.checking.id, b.checking.id, 700, { kind: "ach_out", category: "Utilities" })),
+    );
+    const dropped = await accepted(
+      placeHold(db(), transfer(a.checking.id, b.checking.id, 300, { kind: "ach_out", category: "Utilities" })),
+    );
     // A pending hold is not posted money yet.
     expect(await totalsOf(a.checking.id)).toEqual([
       { kind: "deposit", category: "", credits: 10_000, debits: 0 },
       { kind: "member_transfer", category: "Dining", credits: 0, debits: 1_500 },
     ]);
 
-    await accepted(settleHold(db(), { transaction_id: held.transaction.id, idempotency_key: newKey(), resolved_by: "x" }));
-    await accepted(releaseHold(db(), { transaction_id: dropped.transaction.id, idempotency_key: newKey(), resolved_by: "x" }));
+    await accepted(
+      settleHold(db(), { transaction_id: held.transaction.id, idempotency_key: newKey(), resolved_by: "x" }),
+    );
+    await accepted(
+      releaseHold(db(), { transaction_id: dropped.transaction.id, idempotency_key: newKey(), resolved_by: "x" }),
+    );
     await db().execute(sql`update ledger_transactions set category = 'Groceries' where id = ${paid.transaction.id}`);
     expect(await totalsOf(a.checking.id)).toEqual([
       { kind: "ach_out", category: "Utilities", credits: 0, debits: 700 },
@@ -505,7 +759,9 @@ describe("daily totals", () => {
     ]);
 
     // A reversal takes the original out and counts itself under its own kind.
-    await accepted(reverseTransaction(db(), { ...STAFF, transaction_id: paid.transaction.id, idempotency_key: newKey() }));
+    await accepted(
+      reverseTransaction(db(), { ...STAFF, transaction_id: paid.transaction.id, idempotency_key: newKey() }),
+    );
     expect(await totalsOf(b.checking.id)).toEqual([
       { kind: "ach_out", category: "Utilities", credits: 700, debits: 0 },
       { kind: "member_transfer", category: "Dining", credits: 0, debits: 0 },
@@ -517,12 +773,18 @@ describe("daily totals", () => {
 
   it("a kept total that disagrees with the entries is named by the verifier", async () => {
     const a = await openMember(db(), { checking_cents: 2_500 });
-    await db().execute(sql`update ledger_daily_totals set credits_cents = credits_cents + 1 where account_id = ${a.checking.id}`);
+    await db().execute(
+      sql`update ledger_daily_totals set credits_cents = credits_cents + 1 where account_id = ${a.checking.id}`,
+    );
     const broken = await verifyLedger(db());
     expect(broken.ok).toBe(false);
     expect(broken.problems.join("\n")).toContain(`daily totals of account ${a.checking.id}`);
-    expect(broken.problems.join("\n")).toContain("kept credits 2501 debits 0, but the posted entries give credits 2500 debits 0");
-    await db().execute(sql`update ledger_daily_totals set credits_cents = credits_cents - 1 where account_id = ${a.checking.id}`);
+    expect(broken.problems.join("\n")).toContain(
+      "kept credits 2501 debits 0, but the posted entries give credits 2500 debits 0",
+    );
+    await db().execute(
+      sql`update ledger_daily_totals set credits_cents = credits_cents - 1 where account_id = ${a.checking.id}`,
+    );
     expect((await verifyLedger(db())).ok).toBe(true);
   });
 });

@@ -25,7 +25,10 @@ afterAll(async () => {
   await database?.close();
 });
 
-type SettleHolds = (db: unknown, input: { holds: Array<{ transaction_id: number }>; idempotency_key: string; resolved_by: string }) => Promise<BatchResult | LedgerRefusal>;
+type SettleHolds = (
+  db: unknown,
+  input: { holds: Array<{ transaction_id: number }>; idempotency_key: string; resolved_by: string },
+) => Promise<BatchResult | LedgerRefusal>;
 /** Looked up by name, so that this file runs (and fails) against a ledger without the operation. */
 function settleHolds(...args: Parameters<SettleHolds>): ReturnType<SettleHolds> {
   const operation = (ledger as Record<string, unknown>).settleHolds as SettleHolds | undefined;
@@ -38,7 +41,12 @@ const MEMBERS = 10;
 const CATEGORIES = ["Rent", "Savings", "Gifts"] as const;
 const DATES = ["2026-11-20", "2026-11-21"] as const;
 
-async function holdAll(settlement_id: number, members: Array<{ checking: { id: number } }>, count: number, amount = (i: number) => 100 + i) {
+async function holdAll(
+  settlement_id: number,
+  members: Array<{ checking: { id: number } }>,
+  count: number,
+  amount = (i: number) => 100 + i,
+) {
   const holds: number[] = [];
   for (let i = 0; i < count; i++) {
     const member = members[i % members.length]!;
@@ -61,7 +69,12 @@ async function settlementTotals(account_id: number) {
   const kept = await db().execute(sql`
     select effective_date::text as effective_date, kind, category, credits_cents, debits_cents
       from ledger_daily_totals where account_id = ${account_id} and effective_date in ('2026-11-20', '2026-11-21')`);
-  return new Map(kept.rows.map((r) => [`${String(r.effective_date)}|${String(r.kind)}|${String(r.category)}`, { credits: Number(r.credits_cents), debits: Number(r.debits_cents) }]));
+  return new Map(
+    kept.rows.map((r) => [
+      `${String(r.effective_date)}|${String(r.kind)}|${String(r.category)}`,
+      { credits: Number(r.credits_cents), debits: Number(r.debits_cents) },
+    ]),
+  );
 }
 
 describe("settling 200 holds against one settlement account at once", () => {
@@ -76,25 +89,61 @@ describe("settling 200 holds against one settlement account at once", () => {
 
     // One hold released, then listed with the others: the call is refused and nothing moves.
     const released = await accepted(
-      placeHold(db(), { ...STAFF, idempotency_key: newKey("hold"), kind: "ach_out", entries: transferEntries(members[0]!.checking.id, settlement.id, 5) }),
+      placeHold(db(), {
+        ...STAFF,
+        idempotency_key: newKey("hold"),
+        kind: "ach_out",
+        entries: transferEntries(members[0]!.checking.id, settlement.id, 5),
+      }),
     );
-    await accepted(releaseHold(db(), { transaction_id: released.transaction.id, idempotency_key: newKey("release"), resolved_by: "x" }));
-    const refused = await refusalOf(settleHolds(db(), { holds: [...holds, released.transaction.id].map((id) => ({ transaction_id: id })), idempotency_key: newKey("settle"), resolved_by: "staff:test" }));
+    await accepted(
+      releaseHold(db(), {
+        transaction_id: released.transaction.id,
+        idempotency_key: newKey("release"),
+        resolved_by: "x",
+      }),
+    );
+    const refused = await refusalOf(
+      settleHolds(db(), {
+        holds: [...holds, released.transaction.id].map((id) => ({ transaction_id: id })),
+        idempotency_key: newKey("settle"),
+        resolved_by: "staff:test",
+      }),
+    );
     expect(refused).toMatchObject({ code: "not_pending", batch_index: HOLDS, subject_id: released.transaction.id });
     // A frozen account in the middle: refused too.
     await accepted(setAccountStatus(db(), members[3]!.checking.id, "frozen"));
-    const frozen = await refusalOf(settleHolds(db(), { holds: holds.map((id) => ({ transaction_id: id })), idempotency_key: newKey("settle"), resolved_by: "staff:test" }));
+    const frozen = await refusalOf(
+      settleHolds(db(), {
+        holds: holds.map((id) => ({ transaction_id: id })),
+        idempotency_key: newKey("settle"),
+        resolved_by: "staff:test",
+      }),
+    );
     expect(frozen).toMatchObject({ code: "account_frozen", batch_index: 3, subject_id: members[3]!.checking.id });
     await accepted(setAccountStatus(db(), members[3]!.checking.id, "active"));
     expect(new Map((await getBalances(db(), account_ids)).map((a) => [a.id, a]))).toEqual(opening);
-    const still_pending = await db().execute(sql`select count(*)::int as n from ledger_transactions where id in (${sql.join(holds.map((id) => sql`${id}`), sql`, `)}) and status = 'pending'`);
+    const still_pending = await db().execute(
+      sql`select count(*)::int as n from ledger_transactions where id in (${sql.join(
+        holds.map((id) => sql`${id}`),
+        sql`, `,
+      )}) and status = 'pending'`,
+    );
     expect(still_pending.rows[0]!.n).toBe(HOLDS);
     expect(await settlementTotals(settlement.id)).toEqual(totals_before);
 
     const key = newKey("settle");
-    const settled = await accepted(settleHolds(db(), { holds: holds.map((id) => ({ transaction_id: id })), idempotency_key: key, resolved_by: "staff:test" }));
+    const settled = await accepted(
+      settleHolds(db(), {
+        holds: holds.map((id) => ({ transaction_id: id })),
+        idempotency_key: key,
+        resolved_by: "staff:test",
+      }),
+    );
     expect(settled.replayed).toBe(false);
-    expect(settled.transactions.map((t) => [t.transaction.id, t.transaction.status, t.transaction.resolved_by])).toEqual(holds.map((id) => [id, "posted", "staff:test"]));
+    expect(
+      settled.transactions.map((t) => [t.transaction.id, t.transaction.status, t.transaction.resolved_by]),
+    ).toEqual(holds.map((id) => [id, "posted", "staff:test"]));
 
     // Each member's debit posts and leaves the held amount; the settlement account receives the total.
     const expected = new Map([...opening].map(([id, a]) => [id, { current: a.current_cents, held: a.held_cents }]));
@@ -105,7 +154,12 @@ describe("settling 200 holds against one settlement account at once", () => {
       expected.get(settlement.id)!.current += 100 + i;
     }
     const balances = await getBalances(db(), account_ids);
-    for (const a of balances) expect([a.id, a.current_cents, a.held_cents]).toEqual([a.id, expected.get(a.id)!.current, expected.get(a.id)!.held]);
+    for (const a of balances)
+      expect([a.id, a.current_cents, a.held_cents]).toEqual([
+        a.id,
+        expected.get(a.id)!.current,
+        expected.get(a.id)!.held,
+      ]);
     for (const m of members) expect((await getBalances(db(), [m.checking.id]))[0]!.held_cents).toBe(0);
 
     // The settlement account's daily totals now count every settled hold under its day and category.
@@ -122,11 +176,27 @@ describe("settling 200 holds against one settlement account at once", () => {
     expect(report.ok).toBe(true);
 
     // A repeat with the same key settles nothing again.
-    const again = await accepted(settleHolds(db(), { holds: holds.map((id) => ({ transaction_id: id })), idempotency_key: key, resolved_by: "staff:test" }));
+    const again = await accepted(
+      settleHolds(db(), {
+        holds: holds.map((id) => ({ transaction_id: id })),
+        idempotency_key: key,
+        resolved_by: "staff:test",
+      }),
+    );
     expect(again.replayed).toBe(true);
-    expect(new Map((await getBalances(db(), account_ids)).map((a) => [a.id, a.current_cents]))).toEqual(new Map(balances.map((a) => [a.id, a.current_cents])));
+    expect(new Map((await getBalances(db(), account_ids)).map((a) => [a.id, a.current_cents]))).toEqual(
+      new Map(balances.map((a) => [a.id, a.current_cents])),
+    );
     // Another key finds them settled: refused.
-    expect(await refusalOf(settleHolds(db(), { holds: [{ transaction_id: holds[0]! }], idempotency_key: newKey("settle"), resolved_by: "x" }))).toMatchObject({ code: "not_pending", batch_index: 0 });
+    expect(
+      await refusalOf(
+        settleHolds(db(), {
+          holds: [{ transaction_id: holds[0]! }],
+          idempotency_key: newKey("settle"),
+          resolved_by: "x",
+        }),
+      ),
+    ).toMatchObject({ code: "not_pending", batch_index: 0 });
   });
 
   it("updates each account row once, however many holds touch it", async () => {
@@ -137,9 +207,18 @@ describe("settling 200 holds against one settlement account at once", () => {
     // updates while the transaction is open, so the difference is exactly what the call did.
     const updated = await db().transaction(async (tx) => {
       const rowUpdates = async () =>
-        Number((await tx.execute(sql`select n_tup_upd from pg_stat_xact_user_tables where relname = 'ledger_accounts'`)).rows[0]!.n_tup_upd);
+        Number(
+          (await tx.execute(sql`select n_tup_upd from pg_stat_xact_user_tables where relname = 'ledger_accounts'`))
+            .rows[0]!.n_tup_upd,
+        );
       const before = await rowUpdates();
-      await accepted(settleHolds(tx, { holds: holds.map((id) => ({ transaction_id: id })), idempotency_key: newKey("one-update"), resolved_by: "staff:test" }));
+      await accepted(
+        settleHolds(tx, {
+          holds: holds.map((id) => ({ transaction_id: id })),
+          idempotency_key: newKey("one-update"),
+          resolved_by: "staff:test",
+        }),
+      );
       return (await rowUpdates()) - before;
     });
     expect(updated).toBe(2);

@@ -14,7 +14,9 @@ import { openTestDatabase } from "./test-database";
 let database: Database;
 beforeAll(async () => {
   database = await openTestDatabase();
-  await database.db.execute(sql`create table log_redaction_people (email text primary key, step_up_code text not null)`);
+  await database.db.execute(
+    sql`create table log_redaction_people (email text primary key, step_up_code text not null)`,
+  );
 });
 afterAll(async () => {
   await database?.close();
@@ -48,7 +50,10 @@ const STEP_UP_CODE = "593071";
 
 describe("a failed query in the log", () => {
   it("a unique violation keeps the constraint, not the email address or the code", async () => {
-    const insert = () => database.db.execute(sql`insert into log_redaction_people (email, step_up_code) values (${EMAIL}, ${STEP_UP_CODE})`);
+    const insert = () =>
+      database.db.execute(
+        sql`insert into log_redaction_people (email, step_up_code) values (${EMAIL}, ${STEP_UP_CODE})`,
+      );
     await insert();
     const error = await failure(insert);
     // The driver's error really does carry them (so this test would see a leak).
@@ -61,7 +66,9 @@ describe("a failed query in the log", () => {
   });
 
   it("an impossible date keeps the reason, not the value", async () => {
-    const error = await failure(() => database.db.execute(sql`select ${"1984-02-31"}::date as birth_date, ${STEP_UP_CODE} as code`));
+    const error = await failure(() =>
+      database.db.execute(sql`select ${"1984-02-31"}::date as birth_date, ${STEP_UP_CODE} as code`),
+    );
     const log = logged(error);
     expect(log).toMatch(/date\/time field value out of range|invalid input syntax/);
     expect(log).not.toContain("1984-02-31");

@@ -17,7 +17,12 @@ export function key(): string {
 
 /** The newest transfer code mailed to an address. */
 export async function lastTransferCode(db: Db, email: string): Promise<string> {
-  const [row] = await db.select().from(outbox).where(eq(outbox.to_email, email.toLowerCase())).orderBy(desc(outbox.id)).limit(1);
+  const [row] = await db
+    .select()
+    .from(outbox)
+    .where(eq(outbox.to_email, email.toLowerCase()))
+    .orderBy(desc(outbox.id))
+    .limit(1);
   const code = /code is: (\d{6})/.exec(row?.text_body ?? "")?.[1];
   if (!code) throw new Error(`no transfer code for ${email}`);
   return code;

@@ -41,7 +41,8 @@ function parseMetrics(text: string): Sample[] {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match) throw new Error(`not a Prometheus sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const pair of (match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]!] = pair[2]!;
+    for (const pair of (match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[pair[1]!] = pair[2]!;
     samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return samples;
@@ -60,7 +61,9 @@ function has(samples: Sample[], name: string): boolean {
 
 async function listen(app: express.Express): Promise<{ server: http.Server; base: string }> {
   return new Promise((resolve) => {
-    const server = app.listen(0, "127.0.0.1", () => resolve({ server, base: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}` }));
+    const server = app.listen(0, "127.0.0.1", () =>
+      resolve({ server, base: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}` }),
+    );
   });
 }
 
@@ -96,7 +99,13 @@ describe("/metrics in this process", () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer/);
     expect(await refused.text()).not.toContain("mutual_");
-    expect((await fetch(`${onBase}/metrics`, { headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}${TOKEN.endsWith("0") ? "1" : "0"}` } })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${onBase}/metrics`, {
+          headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}${TOKEN.endsWith("0") ? "1" : "0"}` },
+        })
+      ).status,
+    ).toBe(401);
     expect((await fetch(`${onBase}/metrics`, { headers: { authorization: TOKEN } })).status).toBe(401);
     const ok = await fetch(`${onBase}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(ok.status).toBe(200);
@@ -114,7 +123,12 @@ describe("/metrics in this process", () => {
     expect(total(samples, "mutual_database_up")).toBe(1);
     expect(total(samples, "mutual_database_info", { driver: database.kind })).toBe(1);
     // The queue of payments to other banks, and the outbox backlog (SMTP configured).
-    expect(samples.filter((s) => s.name === "mutual_external_payments_pending").map((s) => s.labels.kind).sort()).toEqual(["ach", "wire"]);
+    expect(
+      samples
+        .filter((s) => s.name === "mutual_external_payments_pending")
+        .map((s) => s.labels.kind)
+        .sort(),
+    ).toEqual(["ach", "wire"]);
     expect(has(samples, "mutual_outbox_unsent_messages")).toBe(true);
     // Node's own figures.
     expect(has(samples, "process_cpu_user_seconds_total")).toBe(true);
@@ -134,14 +148,24 @@ describe("/metrics in this process", () => {
     const member = await openMember(database.db, { checking_cents: 10_000 });
     const before = await scrape();
 
-    const transfer = { ...STAFF, kind: "transfer" as const, idempotency_key: newKey("metrics"), entries: transferEntries(member.checking.id, member.savings.id, 2_500) };
+    const transfer = {
+      ...STAFF,
+      kind: "transfer" as const,
+      idempotency_key: newKey("metrics"),
+      entries: transferEntries(member.checking.id, member.savings.id, 2_500),
+    };
     await postTransfer(database.db, transfer);
     await postTransfer(database.db, transfer); // the same key again: moves nothing
-    const refused = await postTransfer(database.db, { ...transfer, idempotency_key: newKey("metrics"), entries: transferEntries(member.checking.id, member.savings.id, 1_000_000) });
+    const refused = await postTransfer(database.db, {
+      ...transfer,
+      idempotency_key: newKey("metrics"),
+      entries: transferEntries(member.checking.id, member.savings.id, 1_000_000),
+    });
     expect(!refused.ok && refused.code).toBe("insufficient_funds");
 
     const after = await scrape();
-    const delta = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      total(after, name, labels) - total(before, name, labels);
     expect(delta("mutual_ledger_postings_total", { kind: "transfer", status: "posted" })).toBe(1);
     expect(delta("mutual_ledger_refusals_total", { reason: "insufficient_funds" })).toBe(1);
   });
@@ -155,7 +179,9 @@ describe("/metrics in this process", () => {
     );
     const samples = parseMetrics(await (await fetch(`${base}/metrics`)).text());
     expect(total(samples, "mutual_external_payments_pending", { kind: "ach" })).toBeGreaterThanOrEqual(1);
-    expect(total(samples, "mutual_external_payments_oldest_pending_seconds", { kind: "ach" })).toBeGreaterThanOrEqual(7_000);
+    expect(total(samples, "mutual_external_payments_oldest_pending_seconds", { kind: "ach" })).toBeGreaterThanOrEqual(
+      7_000,
+    );
     expect(total(samples, "mutual_external_payments_pending", { kind: "wire" })).toBe(0);
   });
 });
@@ -173,93 +199,120 @@ describe("/metrics on the real server", () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it(
-    "counts requests by route and status and a member's transfer and refusal, on the token-protected main port and the metrics port; no email or id in a label; logs JSON with request ids and no secret",
-    async () => {
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-metrics-"));
-      const database = await serverDatabase(dataDir);
-      closeDatabase = database.close;
-      const env: Record<string, string> = {
-        ...database.env,
-        METRICS_TOKEN: TOKEN,
-        METRICS_PORT: String(await freePort()),
-        // Nothing listens there: every email stays in the outbox, a backlog the metrics report.
-        SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
-      };
-      app = new AppProcess(env);
-      await app.serving();
-      const base = app.base;
-      const metricsBase = `http://127.0.0.1:${env.METRICS_PORT}`;
-      const scrapeMain = async () => {
-        const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
-        expect(response.status).toBe(200);
-        return response.text();
-      };
+  it("counts requests by route and status and a member's transfer and refusal, on the token-protected main port and the metrics port; no email or id in a label; logs JSON with request ids and no secret", async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-metrics-"));
+    const database = await serverDatabase(dataDir);
+    closeDatabase = database.close;
+    const env: Record<string, string> = {
+      ...database.env,
+      METRICS_TOKEN: TOKEN,
+      METRICS_PORT: String(await freePort()),
+      // Nothing listens there: every email stays in the outbox, a backlog the metrics report.
+      SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
+    };
+    app = new AppProcess(env);
+    await app.serving();
+    const base = app.base;
+    const metricsBase = `http://127.0.0.1:${env.METRICS_PORT}`;
+    const scrapeMain = async () => {
+      const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
 
-      // Who may read.
-      expect((await fetch(`${base}/metrics`)).status).toBe(401);
-      expect((await fetch(`${base}/metrics`, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
-      expect((await fetch(`${metricsBase}/metrics`)).status).toBe(401);
-      expect((await fetch(`${metricsBase}/`)).status).toBe(404);
-      const before = parseMetrics(await scrapeMain());
+    // Who may read.
+    expect((await fetch(`${base}/metrics`)).status).toBe(401);
+    expect((await fetch(`${base}/metrics`, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+    expect((await fetch(`${metricsBase}/metrics`)).status).toBe(401);
+    expect((await fetch(`${metricsBase}/`)).status).toBe(404);
+    const before = parseMetrics(await scrapeMain());
 
-      // A member signs in (the code from the demo inbox), looks at pages, moves money, is refused.
-      const person = DEMO_SIGNINS.find((p) => p.kind === "member")!;
-      const browser = new Browser(base);
-      const request = (pathname: string, fields?: Record<string, string>) => browser.request(pathname, fields);
-      const code = await browser.signIn(person.email, person.password, demoInbox(base));
-      const dashboard = await request("/dashboard");
-      expect(dashboard.status).toBe(200);
-      const select = /<select[^>]*name="from_account_id"[\s\S]*?<\/select>/.exec(dashboard.body)![0];
-      const [from, to] = [...select.matchAll(/<option value="(\d+)"/g)].map((m) => m[1]!);
-      const transfer = (amount: string) =>
-        request("/dashboard.data", { intent: "internal", from_account_id: from!, to_account_id: to!, amount, reference: "metrics test", idempotency_key: crypto.randomUUID() });
-      const sent = await transfer("0.01");
-      expect(sent.body).toContain('"done"');
-      const refused = await transfer("9999999.00");
-      expect(refused.body).toContain('"insufficient_funds"');
-      // Addresses with an email and an id in them.
-      expect((await request(`/products/${encodeURIComponent("jane.doe@example.com")}`)).status).toBe(404);
-      expect((await request("/no-such-page/8412377305")).status).toBe(404);
+    // A member signs in (the code from the demo inbox), looks at pages, moves money, is refused.
+    const person = DEMO_SIGNINS.find((p) => p.kind === "member")!;
+    const browser = new Browser(base);
+    const request = (pathname: string, fields?: Record<string, string>) => browser.request(pathname, fields);
+    const code = await browser.signIn(person.email, person.password, demoInbox(base));
+    const dashboard = await request("/dashboard");
+    expect(dashboard.status).toBe(200);
+    const select = /<select[^>]*name="from_account_id"[\s\S]*?<\/select>/.exec(dashboard.body)![0];
+    const [from, to] = [...select.matchAll(/<option value="(\d+)"/g)].map((m) => m[1]!);
+    const transfer = (amount: string) =>
+      request("/dashboard.data", {
+        intent: "internal",
+        from_account_id: from!,
+        to_account_id: to!,
+        amount,
+        reference: "metrics test",
+        idempotency_key: crypto.randomUUID(),
+      });
+    const sent = await transfer("0.01");
+    expect(sent.body).toContain('"done"');
+    const refused = await transfer("9999999.00");
+    expect(refused.body).toContain('"insufficient_funds"');
+    // Addresses with an email and an id in them.
+    expect((await request(`/products/${encodeURIComponent("jane.doe@example.com")}`)).status).toBe(404);
+    expect((await request("/no-such-page/8412377305")).status).toBe(404);
 
-      // The main port and the metrics port serve the same registry.
-      const text = await scrapeMain();
-      const portText = await (await fetch(`${metricsBase}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
-      expect(total(parseMetrics(portText), "mutual_ledger_postings_total")).toBe(total(parseMetrics(text), "mutual_ledger_postings_total"));
-      const after = parseMetrics(text);
-      const delta = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
-      expect(delta("mutual_http_requests_total", { method: "POST", route: "routes/auth/login", status: "302" })).toBe(2);
-      expect(delta("mutual_http_requests_total", { method: "GET", route: "routes/member/dashboard", status: "200" })).toBe(1);
-      expect(delta("mutual_http_requests_total", { method: "POST", route: "routes/member/dashboard", status: "200" })).toBe(2);
-      expect(delta("mutual_http_requests_total", { route: "routes/public/product", status: "404" })).toBe(1);
-      expect(delta("mutual_http_requests_total", { route: "routes/public/not-found", status: "404" })).toBe(1);
-      expect(total(after, "mutual_http_requests_total", { method: "GET", route: "/metrics", status: "401" })).toBe(2);
-      expect(delta("mutual_http_request_duration_seconds_count", { method: "POST", route: "routes/member/dashboard" })).toBe(2);
-      // Counted inside the React Router build, read through the Express entry's scrape.
-      expect(delta("mutual_ledger_postings_total", { kind: "transfer", status: "posted" })).toBe(1);
-      expect(delta("mutual_ledger_refusals_total", { reason: "insufficient_funds" })).toBe(1);
-      expect(delta("mutual_transfer_refusals_total", { reason: "insufficient_funds" })).toBe(1);
-      expect(total(after, "mutual_database_up")).toBe(1);
-      expect(total(after, "mutual_outbox_unsent_messages")).toBeGreaterThanOrEqual(1);
-      expect(has(after, "mutual_database_pool_waiting_clients")).toBe(onPostgres);
+    // The main port and the metrics port serve the same registry.
+    const text = await scrapeMain();
+    const portText = await (
+      await fetch(`${metricsBase}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).text();
+    expect(total(parseMetrics(portText), "mutual_ledger_postings_total")).toBe(
+      total(parseMetrics(text), "mutual_ledger_postings_total"),
+    );
+    const after = parseMetrics(text);
+    const delta = (name: string, labels: Record<string, string>) =>
+      total(after, name, labels) - total(before, name, labels);
+    expect(delta("mutual_http_requests_total", { method: "POST", route: "routes/auth/login", status: "302" })).toBe(2);
+    expect(
+      delta("mutual_http_requests_total", { method: "GET", route: "routes/member/dashboard", status: "200" }),
+    ).toBe(1);
+    expect(
+      delta("mutual_http_requests_total", { method: "POST", route: "routes/member/dashboard", status: "200" }),
+    ).toBe(2);
+    expect(delta("mutual_http_requests_total", { route: "routes/public/product", status: "404" })).toBe(1);
+    expect(delta("mutual_http_requests_total", { route: "routes/public/not-found", status: "404" })).toBe(1);
+    expect(total(after, "mutual_http_requests_total", { method: "GET", route: "/metrics", status: "401" })).toBe(2);
+    expect(
+      delta("mutual_http_request_duration_seconds_count", { method: "POST", route: "routes/member/dashboard" }),
+    ).toBe(2);
+    // Counted inside the React Router build, read through the Express entry's scrape.
+    expect(delta("mutual_ledger_postings_total", { kind: "transfer", status: "posted" })).toBe(1);
+    expect(delta("mutual_ledger_refusals_total", { reason: "insufficient_funds" })).toBe(1);
+    expect(delta("mutual_transfer_refusals_total", { reason: "insufficient_funds" })).toBe(1);
+    expect(total(after, "mutual_database_up")).toBe(1);
+    expect(total(after, "mutual_outbox_unsent_messages")).toBeGreaterThanOrEqual(1);
+    expect(has(after, "mutual_database_pool_waiting_clients")).toBe(onPostgres);
 
-      // No label holds an address, an email, an id or a secret.
-      for (const leaked of ["@", "example.com", "8412377305", person.email, code, TOKEN, `route="/products`, `route="/dashboard`, `route="/no-such`]) {
-        expect(text.split("\n").filter((line) => !line.startsWith("#") && line.includes(leaked))).toEqual([]);
-      }
-      for (const sample of after.filter((s) => s.labels.route !== undefined)) {
-        expect(sample.labels.route).toMatch(/^(routes\/[\w/-]+|root|member|static|unmatched|\/healthz|\/readyz|\/metrics)$/);
-      }
+    // No label holds an address, an email, an id or a secret.
+    for (const leaked of [
+      "@",
+      "example.com",
+      "8412377305",
+      person.email,
+      code,
+      TOKEN,
+      `route="/products`,
+      `route="/dashboard`,
+      `route="/no-such`,
+    ]) {
+      expect(text.split("\n").filter((line) => !line.startsWith("#") && line.includes(leaked))).toEqual([]);
+    }
+    for (const sample of after.filter((s) => s.labels.route !== undefined)) {
+      expect(sample.labels.route).toMatch(
+        /^(routes\/[\w/-]+|root|member|static|unmatched|\/healthz|\/readyz|\/metrics)$/,
+      );
+    }
 
-      // The log: JSON lines, each request's with its id; no password, code, cookie or token.
-      const requestLines = app.lines.filter((line) => line.includes('"request completed"'));
-      expect(requestLines.length).toBeGreaterThanOrEqual(8);
-      for (const line of requestLines) expect((JSON.parse(line) as { req: { id: string } }).req.id).toMatch(/^[\w-]{8,64}$/);
-      const sessionCookie = [...browser.jar.values()].find((value) => value.length > 20);
-      for (const secret of [person.password, code, TOKEN, sessionCookie].filter(Boolean)) {
-        expect(app.lines.filter((line) => line.includes(secret!))).toEqual([]);
-      }
-    },
-    600_000,
-  );
+    // The log: JSON lines, each request's with its id; no password, code, cookie or token.
+    const requestLines = app.lines.filter((line) => line.includes('"request completed"'));
+    expect(requestLines.length).toBeGreaterThanOrEqual(8);
+    for (const line of requestLines)
+      expect((JSON.parse(line) as { req: { id: string } }).req.id).toMatch(/^[\w-]{8,64}$/);
+    const sessionCookie = [...browser.jar.values()].find((value) => value.length > 20);
+    for (const secret of [person.password, code, TOKEN, sessionCookie].filter(Boolean)) {
+      expect(app.lines.filter((line) => line.includes(secret!))).toEqual([]);
+    }
+  }, 600_000);
 });

@@ -16,7 +16,9 @@ describe.runIf(onPostgres)("migrations on PostgreSQL", () => {
     await admin.query(`create database ${name}`);
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
-    const databases = await Promise.all([1, 2, 3].map(() => openDatabase({ kind: "postgres", url: url.toString(), pool_max: 1 })));
+    const databases = await Promise.all(
+      [1, 2, 3].map(() => openDatabase({ kind: "postgres", url: url.toString(), pool_max: 1 })),
+    );
     try {
       const results = await Promise.allSettled(databases.map((database) => migrateDatabase(database)));
       expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);

@@ -23,11 +23,15 @@ describe("a database migrated by a newer release", () => {
 
   it("stops start-up, naming the newest migration this code knows, and changes nothing", async () => {
     const newest = journal.entries.at(-1)!;
-    await database.db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from-a-newer-release', ${newest.when + 60_000})`);
+    await database.db.execute(
+      sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from-a-newer-release', ${newest.when + 60_000})`,
+    );
     const before = await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
     const attempt = migrateDatabase(database);
     await expect(attempt).rejects.toBeInstanceOf(ConfigurationError);
-    await expect(migrateDatabase(database)).rejects.toThrow(`The database has 1 migration(s) newer than this version of Mutual knows (its newest is ${newest.tag})`);
+    await expect(migrateDatabase(database)).rejects.toThrow(
+      `The database has 1 migration(s) newer than this version of Mutual knows (its newest is ${newest.tag})`,
+    );
     const after = await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
     expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
   });

@@ -29,7 +29,17 @@ import { memberTransactionsPage } from "~/server/member-accounts/transactions.se
 import { openTestDatabase } from "./test-database";
 import { newMember } from "./member-support";
 import { staff as newStaff } from "../factories";
-import { asFile, brokenJpeg, checkJpeg, checkPng, htmlBytes, oversizedJpeg, pdfBytes, pngBomb, svgBytes } from "../check-images";
+import {
+  asFile,
+  brokenJpeg,
+  checkJpeg,
+  checkPng,
+  htmlBytes,
+  oversizedJpeg,
+  pdfBytes,
+  pngBomb,
+  svgBytes,
+} from "../check-images";
 
 /**
  * Mobile Deposit (docs/product.md#mobile-deposit) on the ledger: a deposit is a pending credit the
@@ -42,7 +52,10 @@ let db: Db;
 let staff: { id: string; email: string };
 const origin = { request_id: "deposit-test", ip: "198.51.100.40" };
 /** A business date as the deposit page writes it: "Nov 30, 2026". */
-const pageDate = (date: string) => new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
+const pageDate = (date: string) =>
+  new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
 const folder = () => path.join(process.env.DATA_DIR!, "uploads", "mobile-deposits");
 
 beforeAll(async () => {
@@ -67,11 +80,24 @@ async function balance(account_id: number) {
 let seed = 10;
 async function photos() {
   seed += 2;
-  return { front: asFile(await checkJpeg(seed), "front.jpg"), back: asFile(await checkPng(seed + 1), "back.png", "image/png") };
+  return {
+    front: asFile(await checkJpeg(seed), "front.jpg"),
+    back: asFile(await checkPng(seed + 1), "back.png", "image/png"),
+  };
 }
 
-async function deposit(member: Awaited<ReturnType<typeof newMember>>, amount_cents: number, files?: { front: File | null; back: File | null }, account_id = member.checking.id) {
-  return submitMobileDeposit(db, member.member, { account_id, amount_cents, idempotency_key: crypto.randomUUID(), ...(files ?? (await photos())) }, origin);
+async function deposit(
+  member: Awaited<ReturnType<typeof newMember>>,
+  amount_cents: number,
+  files?: { front: File | null; back: File | null },
+  account_id = member.checking.id,
+) {
+  return submitMobileDeposit(
+    db,
+    member.member,
+    { account_id, amount_cents, idempotency_key: crypto.randomUUID(), ...(files ?? (await photos())) },
+    origin,
+  );
 }
 
 async function written() {
@@ -88,12 +114,20 @@ async function row(id: number) {
 }
 
 async function transactionStatus(id: number | null) {
-  const [t] = await db.select({ status: ledgerTransactions.status }).from(ledgerTransactions).where(eq(ledgerTransactions.id, Number(id)));
+  const [t] = await db
+    .select({ status: ledgerTransactions.status })
+    .from(ledgerTransactions)
+    .where(eq(ledgerTransactions.id, Number(id)));
   return t?.status;
 }
 
 async function lastNotification(member_id: string) {
-  const [n] = await db.select().from(notifications).where(eq(notifications.member_id, member_id)).orderBy(desc(notifications.id)).limit(1);
+  const [n] = await db
+    .select()
+    .from(notifications)
+    .where(eq(notifications.member_id, member_id))
+    .orderBy(desc(notifications.id))
+    .limit(1);
   return n!;
 }
 
@@ -107,7 +141,14 @@ describe("submit", () => {
     if (!result.ok) return;
     expect(await balance(m.checking.id)).toEqual({ current: 10_000, available: 10_000 });
     const d = await row(result.deposit_id);
-    expect(d).toMatchObject({ status: "pending_review", member_id: m.member.id, account_id: m.checking.id, amount_cents: 50_000, duplicate_of_id: null, reviewed_at: null });
+    expect(d).toMatchObject({
+      status: "pending_review",
+      member_id: m.member.id,
+      account_id: m.checking.id,
+      amount_cents: 50_000,
+      duplicate_of_id: null,
+      reviewed_at: null,
+    });
     expect(await transactionStatus(d.pending_transaction_id)).toBe("pending");
     // The counterpart holds the debit: deposits in transit, not current balance.
     expect((await balance(in_transit.id)).current).toBe(transit_before.current);
@@ -115,10 +156,22 @@ describe("submit", () => {
     expect(history.rows[0]).toMatchObject({ amount_cents: 50_000, status: "pending", kind: "mobile_deposit" });
     expect((await pendingDeposits(db)).map((q) => q.id)).toContain(result.deposit_id);
     expect(await pendingDepositCount(db)).toBeGreaterThanOrEqual(1);
-    expect((await memberDeposits(db, m.member.id))[0]).toMatchObject({ id: result.deposit_id, status: "pending_review" });
+    expect((await memberDeposits(db, m.member.id))[0]).toMatchObject({
+      id: result.deposit_id,
+      status: "pending_review",
+    });
     expect((await lastNotification(m.member.id)).title).toBe("Mobile deposit of $500.00 received");
-    const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "mobile_deposit.submit")).orderBy(desc(auditLog.id)).limit(1);
-    expect(audit).toMatchObject({ actor_id: m.member.id, member_id: m.member.id, subject_id: String(result.deposit_id) });
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "mobile_deposit.submit"))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect(audit).toMatchObject({
+      actor_id: m.member.id,
+      member_id: m.member.id,
+      subject_id: String(result.deposit_id),
+    });
   });
 
   it("stores the photos re-encoded as JPEG and encrypted: the file on disk is not an image, staff read back a JPEG", async () => {
@@ -145,7 +198,8 @@ describe("submit", () => {
     const d = await row(result.deposit_id);
     const thumbnail = path.join(folder(), d.front_image_file.replace(/\.jpg\.enc$/, ".thumb.jpg.enc"));
     expect(fs.readFileSync(thumbnail).toString("utf8")).toMatch(/^v1\./);
-    const views = async () => (await db.select({ n: count() }).from(auditLog).where(eq(auditLog.action, "mobile_deposit.image_view")))[0]!.n;
+    const views = async () =>
+      (await db.select({ n: count() }).from(auditLog).where(eq(auditLog.action, "mobile_deposit.image_view")))[0]!.n;
     const before = Number(await views());
     for (const side of ["front", "back"] as const) {
       const small = await depositImage(db, result.deposit_id, side, staff, origin, "thumbnail");
@@ -160,7 +214,13 @@ describe("submit", () => {
 
     // A deposit sent before thumbnails: its thumbnail is made from the photo on the first view, once.
     fs.rmSync(thumbnail);
-    expect(Math.max(...(await sharp((await depositImage(db, result.deposit_id, "front", staff, origin, "thumbnail"))!).metadata().then((x) => [x.width!, x.height!])))).toBeLessThanOrEqual(384);
+    expect(
+      Math.max(
+        ...(await sharp((await depositImage(db, result.deposit_id, "front", staff, origin, "thumbnail"))!)
+          .metadata()
+          .then((x) => [x.width!, x.height!])),
+      ),
+    ).toBeLessThanOrEqual(384);
     expect(fs.existsSync(thumbnail)).toBe(true);
   });
 
@@ -168,9 +228,19 @@ describe("submit", () => {
     const m = await newMember(db);
     const files = await photos();
     const idempotency_key = crypto.randomUUID();
-    const first = await submitMobileDeposit(db, m.member, { account_id: m.checking.id, amount_cents: 2_000, idempotency_key, ...files }, origin);
+    const first = await submitMobileDeposit(
+      db,
+      m.member,
+      { account_id: m.checking.id, amount_cents: 2_000, idempotency_key, ...files },
+      origin,
+    );
     const before = await written();
-    const again = await submitMobileDeposit(db, m.member, { account_id: m.checking.id, amount_cents: 2_000, idempotency_key, ...files }, origin);
+    const again = await submitMobileDeposit(
+      db,
+      m.member,
+      { account_id: m.checking.id, amount_cents: 2_000, idempotency_key, ...files },
+      origin,
+    );
     expect(again).toMatchObject({ ok: true, replayed: true, deposit_id: first.ok ? first.deposit_id : -1 });
     expect(await written()).toEqual(before);
   });
@@ -192,14 +262,60 @@ describe("submit", () => {
 });
 
 describe("bad input: refused with its message, nothing written", () => {
-  const cases: Array<{ name: string; files: () => Promise<{ front: File | null; back: File | null }>; field: string; message: RegExp }> = [
-    { name: "a PDF renamed .jpg", files: async () => ({ front: asFile(pdfBytes(), "check.jpg"), back: asFile(await checkJpeg(3), "b.jpg") }), field: "front_image", message: /front of the check must be a JPEG or PNG/ },
-    { name: "an HTML page renamed .jpg", files: async () => ({ front: asFile(await checkJpeg(4), "f.jpg"), back: asFile(htmlBytes(), "back.jpg") }), field: "back_image", message: /back of the check must be a JPEG or PNG/ },
-    { name: "an SVG renamed .jpg", files: async () => ({ front: asFile(svgBytes(), "check.jpg"), back: asFile(await checkJpeg(3), "b.jpg") }), field: "front_image", message: /front of the check must be a JPEG or PNG/ },
-    { name: "a 20000×20000 image (decompression bomb)", files: async () => ({ front: asFile(pngBomb(), "huge.png", "image/png"), back: asFile(await checkJpeg(5), "b.jpg") }), field: "front_image", message: /could not be read/ },
-    { name: "a JPEG start with nothing readable behind it", files: async () => ({ front: asFile(brokenJpeg(), "f.jpg"), back: asFile(await checkJpeg(6), "b.jpg") }), field: "front_image", message: /could not be read/ },
-    { name: "10 MB + 1 byte", files: async () => ({ front: asFile(await checkJpeg(7), "f.jpg"), back: asFile(oversizedJpeg(MOBILE_DEPOSIT_IMAGE_MAX_BYTES + 1), "b.jpg") }), field: "back_image", message: /larger than 10 MB/ },
-    { name: "no photo of the back", files: async () => ({ front: asFile(await checkJpeg(8), "f.jpg"), back: null }), field: "back_image", message: /Please add a photo of the back/ },
+  const cases: Array<{
+    name: string;
+    files: () => Promise<{ front: File | null; back: File | null }>;
+    field: string;
+    message: RegExp;
+  }> = [
+    {
+      name: "a PDF renamed .jpg",
+      files: async () => ({ front: asFile(pdfBytes(), "check.jpg"), back: asFile(await checkJpeg(3), "b.jpg") }),
+      field: "front_image",
+      message: /front of the check must be a JPEG or PNG/,
+    },
+    {
+      name: "an HTML page renamed .jpg",
+      files: async () => ({ front: asFile(await checkJpeg(4), "f.jpg"), back: asFile(htmlBytes(), "back.jpg") }),
+      field: "back_image",
+      message: /back of the check must be a JPEG or PNG/,
+    },
+    {
+      name: "an SVG renamed .jpg",
+      files: async () => ({ front: asFile(svgBytes(), "check.jpg"), back: asFile(await checkJpeg(3), "b.jpg") }),
+      field: "front_image",
+      message: /front of the check must be a JPEG or PNG/,
+    },
+    {
+      name: "a 20000×20000 image (decompression bomb)",
+      files: async () => ({
+        front: asFile(pngBomb(), "huge.png", "image/png"),
+        back: asFile(await checkJpeg(5), "b.jpg"),
+      }),
+      field: "front_image",
+      message: /could not be read/,
+    },
+    {
+      name: "a JPEG start with nothing readable behind it",
+      files: async () => ({ front: asFile(brokenJpeg(), "f.jpg"), back: asFile(await checkJpeg(6), "b.jpg") }),
+      field: "front_image",
+      message: /could not be read/,
+    },
+    {
+      name: "10 MB + 1 byte",
+      files: async () => ({
+        front: asFile(await checkJpeg(7), "f.jpg"),
+        back: asFile(oversizedJpeg(MOBILE_DEPOSIT_IMAGE_MAX_BYTES + 1), "b.jpg"),
+      }),
+      field: "back_image",
+      message: /larger than 10 MB/,
+    },
+    {
+      name: "no photo of the back",
+      files: async () => ({ front: asFile(await checkJpeg(8), "f.jpg"), back: null }),
+      field: "back_image",
+      message: /Please add a photo of the back/,
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {
@@ -215,7 +331,10 @@ describe("bad input: refused with its message, nothing written", () => {
 
   it("exactly 10 MB passes the size rule (then must still decode)", async () => {
     const m = await newMember(db);
-    const result = await deposit(m, 100, { front: asFile(oversizedJpeg(MOBILE_DEPOSIT_IMAGE_MAX_BYTES), "f.jpg"), back: asFile(await checkJpeg(9), "b.jpg") });
+    const result = await deposit(m, 100, {
+      front: asFile(oversizedJpeg(MOBILE_DEPOSIT_IMAGE_MAX_BYTES), "f.jpg"),
+      back: asFile(await checkJpeg(9), "b.jpg"),
+    });
     expect(result).toMatchObject({ ok: false, field: "front_image" });
     if (!result.ok) expect(result.message).toMatch(/could not be read/);
   });
@@ -223,7 +342,8 @@ describe("bad input: refused with its message, nothing written", () => {
   it("$10,000.01 and $0 are refused; $10,000.00 is accepted", async () => {
     const m = await newMember(db);
     const before = await written();
-    for (const amount_cents of [1_000_001, 0, -5]) expect(await deposit(m, amount_cents)).toMatchObject({ ok: false, status: 400, field: "amount" });
+    for (const amount_cents of [1_000_001, 0, -5])
+      expect(await deposit(m, amount_cents)).toMatchObject({ ok: false, status: 400, field: "amount" });
     expect(await written()).toEqual(before);
     expect(await deposit(m, 1_000_000)).toMatchObject({ ok: true });
   });
@@ -232,7 +352,12 @@ describe("bad input: refused with its message, nothing written", () => {
     const m = await newMember(db);
     const other = await newMember(db);
     const before = await written();
-    expect(await deposit(m, 1_000, undefined, other.checking.id)).toMatchObject({ ok: false, status: 404, field: "account_id", message: "Please choose one of your accounts" });
+    expect(await deposit(m, 1_000, undefined, other.checking.id)).toMatchObject({
+      ok: false,
+      status: 404,
+      field: "account_id",
+      message: "Please choose one of your accounts",
+    });
     expect(await written()).toEqual(before);
     await setAccountStatus(db, m.checking.id, "frozen");
     const frozen = await deposit(m, 1_000);
@@ -250,7 +375,13 @@ describe("review", () => {
     const approved = await approveMobileDeposit(db, result.deposit_id, staff, origin);
     expect(approved).toMatchObject({ ok: true });
     const d = await row(result.deposit_id);
-    expect(d).toMatchObject({ status: "approved", reviewed_by: staff.id, next_day_amount_cents: 22_500, later_amount_cents: 77_500, funds_available_at: null });
+    expect(d).toMatchObject({
+      status: "approved",
+      reviewed_by: staff.id,
+      next_day_amount_cents: 22_500,
+      later_amount_cents: 77_500,
+      funds_available_at: null,
+    });
     expect(await transactionStatus(d.pending_transaction_id)).toBe("posted");
     expect(await transactionStatus(d.next_day_hold_transaction_id)).toBe("pending");
     expect(await balance(m.checking.id)).toEqual({ current: 105_000, available: 5_000 });
@@ -261,7 +392,10 @@ describe("review", () => {
       `Your check was approved and posted. $225.00 available on ${pageDate(d.next_day_available_on!)}; $775.00 available on ${pageDate(d.later_available_on!)}.`,
     );
     // Each hold's line in the history says the same.
-    const [memo] = await db.select({ memo: ledgerTransactions.memo }).from(ledgerTransactions).where(eq(ledgerTransactions.id, d.next_day_hold_transaction_id!));
+    const [memo] = await db
+      .select({ memo: ledgerTransactions.memo })
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.id, d.next_day_hold_transaction_id!));
     expect(memo!.memo).toBe(`Deposit hold: available ${pageDate(d.next_day_available_on!)}`);
     expect((await memberDeposits(db, m.member.id))[0]!.availability).toEqual([
       { amount_cents: 22_500, available_on: d.next_day_available_on },
@@ -279,7 +413,12 @@ describe("review", () => {
     // Running again changes nothing.
     const again = await releaseAvailableDeposits(db, new Date(`${d.later_available_on}T17:00:00Z`));
     expect(again.released).toBe(0);
-    const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "mobile_deposit.approve")).orderBy(desc(auditLog.id)).limit(1);
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "mobile_deposit.approve"))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
     expect(audit).toMatchObject({ actor_id: staff.id, member_id: m.member.id });
   });
 
@@ -289,19 +428,29 @@ describe("review", () => {
     if (!result.ok) throw new Error(result.message);
     const before = await row(result.deposit_id);
     const request = { staff, origin, member_id: m.member.id };
-    expect((await memberTransactionsPage(db, m.member.id)).rows.find((r) => r.id === before.pending_transaction_id)).toMatchObject({ pending_owner: "mobile_deposit" });
-    expect(await reverseMemberTransaction(db, { ...request, transaction_id: before.pending_transaction_id })).toMatchObject({
+    expect(
+      (await memberTransactionsPage(db, m.member.id)).rows.find((r) => r.id === before.pending_transaction_id),
+    ).toMatchObject({ pending_owner: "mobile_deposit" });
+    expect(
+      await reverseMemberTransaction(db, { ...request, transaction_id: before.pending_transaction_id }),
+    ).toMatchObject({
       status: "refused",
       code: "resolved_elsewhere",
-      message: "Error reversing transaction: this is a mobile deposit waiting for review: approve or reject it in the deposit queue.",
+      message:
+        "Error reversing transaction: this is a mobile deposit waiting for review: approve or reject it in the deposit queue.",
     });
     expect(await transactionStatus(before.pending_transaction_id)).toBe("pending");
     expect(await approveMobileDeposit(db, result.deposit_id, staff, origin)).toMatchObject({ ok: true });
     // The availability holds are staff's to release early; the job then only finishes the deposit.
     const approved = await row(result.deposit_id);
     const hold = approved.next_day_hold_transaction_id!;
-    expect((await memberTransactionsPage(db, m.member.id)).rows.find((r) => r.id === hold)).toMatchObject({ status: "pending", pending_owner: null });
-    expect(await reverseMemberTransaction(db, { ...request, transaction_id: hold })).toMatchObject({ status: "released" });
+    expect((await memberTransactionsPage(db, m.member.id)).rows.find((r) => r.id === hold)).toMatchObject({
+      status: "pending",
+      pending_owner: null,
+    });
+    expect(await reverseMemberTransaction(db, { ...request, transaction_id: hold })).toMatchObject({
+      status: "released",
+    });
     expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 22_500 });
     await releaseAvailableDeposits(db, new Date(`${approved.later_available_on}T17:00:00Z`));
     expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 50_000 });
@@ -313,7 +462,11 @@ describe("review", () => {
     const result = await deposit(m, 10_000);
     if (!result.ok) throw new Error(result.message);
     await approveMobileDeposit(db, result.deposit_id, staff, origin);
-    expect(await row(result.deposit_id)).toMatchObject({ next_day_amount_cents: 10_000, later_amount_cents: 0, later_hold_transaction_id: null });
+    expect(await row(result.deposit_id)).toMatchObject({
+      next_day_amount_cents: 10_000,
+      later_amount_cents: 0,
+      later_hold_transaction_id: null,
+    });
     expect(await balance(m.checking.id)).toEqual({ current: 10_000, available: 0 });
   });
 
@@ -321,9 +474,22 @@ describe("review", () => {
     const m = await newMember(db, { checking_cents: 2_000 });
     const result = await deposit(m, 30_000);
     if (!result.ok) throw new Error(result.message);
-    expect(await rejectMobileDeposit(db, result.deposit_id, "   ", staff, origin)).toMatchObject({ ok: false, status: 400, message: REVIEW_MESSAGES.reason_missing });
-    expect(await rejectMobileDeposit(db, result.deposit_id, "x".repeat(301), staff, origin)).toMatchObject({ ok: false, status: 400 });
-    const rejected = await rejectMobileDeposit(db, result.deposit_id, "The check is not signed on the back.", staff, origin);
+    expect(await rejectMobileDeposit(db, result.deposit_id, "   ", staff, origin)).toMatchObject({
+      ok: false,
+      status: 400,
+      message: REVIEW_MESSAGES.reason_missing,
+    });
+    expect(await rejectMobileDeposit(db, result.deposit_id, "x".repeat(301), staff, origin)).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+    const rejected = await rejectMobileDeposit(
+      db,
+      result.deposit_id,
+      "The check is not signed on the back.",
+      staff,
+      origin,
+    );
     expect(rejected).toMatchObject({ ok: true });
     const d = await row(result.deposit_id);
     expect(d).toMatchObject({ status: "rejected", reject_reason: "The check is not signed on the back." });
@@ -332,9 +498,19 @@ describe("review", () => {
     const note = await lastNotification(m.member.id);
     expect(note.title).toBe("Mobile deposit of $300.00 rejected");
     expect(note.body).toContain("The check is not signed on the back.");
-    expect((await memberDeposits(db, m.member.id))[0]).toMatchObject({ status: "rejected", reject_reason: "The check is not signed on the back." });
-    expect(await approveMobileDeposit(db, result.deposit_id, staff, origin)).toMatchObject({ ok: false, status: 409, message: REVIEW_MESSAGES.already_reviewed });
-    expect(await rejectMobileDeposit(db, result.deposit_id, "again", staff, origin)).toMatchObject({ ok: false, status: 409 });
+    expect((await memberDeposits(db, m.member.id))[0]).toMatchObject({
+      status: "rejected",
+      reject_reason: "The check is not signed on the back.",
+    });
+    expect(await approveMobileDeposit(db, result.deposit_id, staff, origin)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: REVIEW_MESSAGES.already_reviewed,
+    });
+    expect(await rejectMobileDeposit(db, result.deposit_id, "again", staff, origin)).toMatchObject({
+      ok: false,
+      status: 409,
+    });
     expect(await approveMobileDeposit(db, 99_999_999, staff, origin)).toMatchObject({ ok: false, status: 404 });
   });
 
@@ -347,7 +523,9 @@ describe("review", () => {
       return (await lastNotification(m.member.id)).body;
     };
     const rest = "Nothing was added to your account. Please contact us if you have questions.";
-    expect(await told("The check is not signed on the back")).toBe(`Your check was not deposited: The check is not signed on the back. ${rest}`);
+    expect(await told("The check is not signed on the back")).toBe(
+      `Your check was not deposited: The check is not signed on the back. ${rest}`,
+    );
     expect(await told("  Unreadable   photo ")).toBe(`Your check was not deposited: Unreadable photo. ${rest}`);
     expect(await told("Wrong payee!")).toBe(`Your check was not deposited: Wrong payee! ${rest}`);
     expect(await told('Marked "void."')).toBe(`Your check was not deposited: Marked "void." ${rest}`);
@@ -368,17 +546,36 @@ describe("review", () => {
       const { rows } = await memberHistoryPage(db, accounts, parseHistoryFilters(new URLSearchParams(), accounts));
       return rows.map((r) => `${r.amount_cents} ${r.status_label} ${r.badge}`).sort();
     };
-    expect(await labels()).toEqual(["-22500 On hold pending", "-27500 On hold pending", "1100 Pending review pending", "2200 Rejected failed", "50000 Completed posted"].sort());
+    expect(await labels()).toEqual(
+      [
+        "-22500 On hold pending",
+        "-27500 On hold pending",
+        "1100 Pending review pending",
+        "2200 Rejected failed",
+        "50000 Completed posted",
+      ].sort(),
+    );
     const d = await row(approved.deposit_id);
     await releaseAvailableDeposits(db, new Date(`${d.later_available_on}T17:00:00Z`));
-    expect(await labels()).toEqual(["-22500 Released reversed", "-27500 Released reversed", "1100 Pending review pending", "2200 Rejected failed", "50000 Completed posted"].sort());
+    expect(await labels()).toEqual(
+      [
+        "-22500 Released reversed",
+        "-27500 Released reversed",
+        "1100 Pending review pending",
+        "2200 Rejected failed",
+        "50000 Completed posted",
+      ].sort(),
+    );
   });
 
   it("two staff approving at once approve once", async () => {
     const m = await newMember(db, { checking_cents: 0 });
     const result = await deposit(m, 40_000);
     if (!result.ok) throw new Error(result.message);
-    const answers = await Promise.all([approveMobileDeposit(db, result.deposit_id, staff, origin), approveMobileDeposit(db, result.deposit_id, staff, origin)]);
+    const answers = await Promise.all([
+      approveMobileDeposit(db, result.deposit_id, staff, origin),
+      approveMobileDeposit(db, result.deposit_id, staff, origin),
+    ]);
     expect(answers.filter((a) => a.ok)).toHaveLength(1);
     expect(await balance(m.checking.id)).toEqual({ current: 40_000, available: 0 });
   });

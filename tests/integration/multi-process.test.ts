@@ -3,7 +3,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { AppProcess, TransferLoad, appEnvironment, freePort, memberWithAccounts, postedBalances, repository, signIn, type Member, type Outcome } from "./app-server";
+import {
+  AppProcess,
+  TransferLoad,
+  appEnvironment,
+  freePort,
+  memberWithAccounts,
+  postedBalances,
+  repository,
+  signIn,
+  type Member,
+  type Outcome,
+} from "./app-server";
 import { onPostgres, openTestDatabase } from "./test-database";
 import type { Database } from "~/server/db/client.server";
 import { sessions } from "~/server/db/schema";
@@ -48,7 +59,8 @@ function shippedProxyConfig(): { server_parameters: string; map: string; log_for
   const map = /^map \$server_port \$mutual_port_suffix \{[\s\S]*?\n\}/m.exec(text)?.[0];
   const log_format = /^log_format mutual [\s\S]*?;$/m.exec(text)?.[0];
   const proxy = /# BEGIN proxy\n([\s\S]*?)\n\s*# END proxy/.exec(text)?.[1];
-  if (!upstream || !server_parameters || !map || !log_format || !proxy) throw new Error("deploy/nginx/mutual.conf lost its upstream, map, log_format or BEGIN/END proxy markers");
+  if (!upstream || !server_parameters || !map || !log_format || !proxy)
+    throw new Error("deploy/nginx/mutual.conf lost its upstream, map, log_format or BEGIN/END proxy markers");
   return { server_parameters, map, log_format, proxy };
 }
 
@@ -99,10 +111,15 @@ ${shipped.proxy}
 }
 `;
     fs.writeFileSync(path.join(dir, "nginx.conf"), config);
-    this.child = spawn(NGINX, ["-p", dir, "-e", path.join(dir, "error.log"), "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    for (const stream of [this.child.stdout!, this.child.stderr!]) stream.on("data", (chunk: Buffer) => this.output.push(chunk.toString()));
+    this.child = spawn(
+      NGINX,
+      ["-p", dir, "-e", path.join(dir, "error.log"), "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    for (const stream of [this.child.stdout!, this.child.stderr!])
+      stream.on("data", (chunk: Buffer) => this.output.push(chunk.toString()));
     this.exited = new Promise((resolve) =>
       this.child.once("exit", (code, signal) => {
         this.exit = signal ?? String(code);
@@ -132,7 +149,8 @@ ${shipped.proxy}
    */
   async ready(): Promise<void> {
     for (;;) {
-      if (this.exit !== null) throw new Error(`nginx exited (${this.exit}): ${this.output.join("")}\n${this.errorLog()}`);
+      if (this.exit !== null)
+        throw new Error(`nginx exited (${this.exit}): ${this.output.join("")}\n${this.errorLog()}`);
       try {
         const response = await fetch(`${this.base}/healthz`);
         await response.body?.cancel();
@@ -182,19 +200,27 @@ describe("several app processes on one PostgreSQL behind nginx", () => {
         marks.push(`${what} ${Math.round((performance.now() - started) / 100) / 10} s`);
         if (process.env.MULTI_PROCESS_TRACE) console.error(marks.at(-1), traced?.acknowledged.size);
       };
-      if (!fs.existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx package (or set NGINX_BIN)`);
+      if (!fs.existsSync(NGINX))
+        throw new Error(`${NGINX} is missing: install Debian's nginx package (or set NGINX_BIN)`);
       database = await openTestDatabase({ pool_max: 2 });
       const db = database.db;
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-multi-"));
       // One environment for every process, as one EnvironmentFile gives every systemd instance.
-      const environment = appEnvironment(database.url!, dataDir, { DATABASE_POOL_MAX: "8", TRUST_PROXY: "1", LOG_LEVEL: "info" });
+      const environment = appEnvironment(database.url!, dataDir, {
+        DATABASE_POOL_MAX: "8",
+        TRUST_PROXY: "1",
+        LOG_LEVEL: "info",
+      });
       // Both start at once against the empty database, as two systemd instances do at boot, each
       // on a port of its own choosing (nginx is told them).
       apps.push(new AppProcess(environment), new AppProcess(environment));
       await Promise.all(apps.map((app) => app.serving()));
       const [app_1, app_2] = apps as [AppProcess, AppProcess];
       const [port_1, port_2] = [app_1.port, app_2.port];
-      nginx = new NginxProcess(fs.mkdtempSync(path.join(os.tmpdir(), "mutual-nginx-")), await freePort(), [port_1, port_2]);
+      nginx = new NginxProcess(fs.mkdtempSync(path.join(os.tmpdir(), "mutual-nginx-")), await freePort(), [
+        port_1,
+        port_2,
+      ]);
       mark("both processes serving");
       await nginx.ready();
       const proxy = nginx.base;
@@ -224,7 +250,11 @@ describe("several app processes on one PostgreSQL behind nginx", () => {
       // A post from another site is still refused behind the proxy.
       const foreign = await fetch(`${proxy}/dashboard.data`, {
         method: "POST",
-        headers: { cookie: firstCookie, origin: "https://attacker.example", "content-type": "application/x-www-form-urlencoded" },
+        headers: {
+          cookie: firstCookie,
+          origin: "https://attacker.example",
+          "content-type": "application/x-www-form-urlencoded",
+        },
         body: "intent=internal",
       });
       await foreign.body?.cancel();

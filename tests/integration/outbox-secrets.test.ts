@@ -43,7 +43,9 @@ function context() {
   return provider;
 }
 
-async function staffOutboxView(path = "/admin/outbox"): Promise<{ items: { id: number; to_email: string; kind: string; subject: string; text_body: string }[] }> {
+async function staffOutboxView(
+  path = "/admin/outbox",
+): Promise<{ items: { id: number; to_email: string; kind: string; subject: string; text_body: string }[] }> {
   const request = new Request(`http://localhost:3000${path}`, { headers: { cookie: staffCookie } });
   return (await outboxRoute.loader({ request, params: {}, context: context() } as never)) as never;
 }
@@ -68,10 +70,14 @@ describe("the staff outbox view", () => {
   it("shows who was sent what and when, but no reset token and no sign-in code", async () => {
     const member = await person(database.db, "user");
     await requestPasswordReset(database.db, new Browser(uniqueIp()).meta(), member.email);
-    const signIn = await startSignIn(database.db, new Browser(uniqueIp()).meta(), { email: member.email, password: PASSWORD });
+    const signIn = await startSignIn(database.db, new Browser(uniqueIp()).meta(), {
+      email: member.email,
+      password: PASSWORD,
+    });
     expect(signIn.status).toBe("challenge");
 
-    const token = /reset-password\?token=([A-Za-z0-9_%-]+)/.exec(await deliverable(member.email, "password_reset"))?.[1] ?? "";
+    const token =
+      /reset-password\?token=([A-Za-z0-9_%-]+)/.exec(await deliverable(member.email, "password_reset"))?.[1] ?? "";
     const code = /code is: (\d{6})/.exec(await deliverable(member.email, "sign_in_code"))?.[1] ?? "";
     expect(token.length).toBeGreaterThan(8);
     expect(code).toMatch(/^\d{6}$/);
@@ -94,7 +100,12 @@ describe("the staff outbox view", () => {
 
   it("withholds the text of a secret-carrying message stored without a redacted form", async () => {
     const to = "no-redacted-form@example.com";
-    await sendEmail(database.db, { to, kind: "sign_in_code", subject: "Your sign-in code", text: "Your code is: 135790" });
+    await sendEmail(database.db, {
+      to,
+      kind: "sign_in_code",
+      subject: "Your sign-in code",
+      text: "Your code is: 135790",
+    });
     const view = await staffOutboxView();
     const message = view.items.find((m) => m.to_email === to);
     expect(message?.subject).toBe("Your sign-in code");
@@ -106,8 +117,18 @@ describe("the staff outbox view", () => {
     const view = await staffOutboxView();
     const rows = await auditRows("outbox.view");
     expect(rows).toHaveLength(before + 1);
-    expect(rows[0]).toMatchObject({ actor_id: staff.id, actor_email: staff.email, subject_type: "outbox", request_id: "outbox-request-0001", ip: "203.0.113.80" });
-    expect(rows[0]!.after).toMatchObject({ before_id: null, messages: view.items.length, newest_id: view.items[0]!.id });
+    expect(rows[0]).toMatchObject({
+      actor_id: staff.id,
+      actor_email: staff.email,
+      subject_type: "outbox",
+      request_id: "outbox-request-0001",
+      ip: "203.0.113.80",
+    });
+    expect(rows[0]!.after).toMatchObject({
+      before_id: null,
+      messages: view.items.length,
+      newest_id: view.items[0]!.id,
+    });
   });
 });
 
@@ -117,17 +138,33 @@ describe("password reset in the audit log", () => {
     const meta = new Browser(uniqueIp()).meta();
     await requestPasswordReset(database.db, meta, member.email, { request_id: "reset-request-0001" });
     const [requested] = await auditRows("auth.password_reset.requested");
-    expect(requested).toMatchObject({ member_id: member.id, actor_email: member.email, request_id: "reset-request-0001", ip: meta.ip });
+    expect(requested).toMatchObject({
+      member_id: member.id,
+      actor_email: member.email,
+      request_id: "reset-request-0001",
+      ip: meta.ip,
+    });
     expect(requested!.after).toEqual({ outcome: "sent" });
 
-    const token = decodeURIComponent(/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(await deliverable(member.email, "password_reset"))?.[1] ?? "");
-    expect(await completePasswordReset(database.db, meta, { token, password: "A new harbor password 88" }, { request_id: "reset-complete-0001" })).toEqual({ status: "reset" });
+    const token = decodeURIComponent(
+      /reset-password\?token=([A-Za-z0-9_%-]+)/.exec(await deliverable(member.email, "password_reset"))?.[1] ?? "",
+    );
+    expect(
+      await completePasswordReset(
+        database.db,
+        meta,
+        { token, password: "A new harbor password 88" },
+        { request_id: "reset-complete-0001" },
+      ),
+    ).toEqual({ status: "reset" });
     const [completed] = await auditRows("auth.password_reset.completed");
     expect(completed).toMatchObject({ member_id: member.id, request_id: "reset-complete-0001", ip: meta.ip });
     // The audit row holds no secret.
     expect(JSON.stringify(completed)).not.toContain(token);
 
-    expect(await completePasswordReset(database.db, meta, { token, password: "Yet another password 99" })).toEqual({ status: "invalid_link" });
+    expect(await completePasswordReset(database.db, meta, { token, password: "Yet another password 99" })).toEqual({
+      status: "invalid_link",
+    });
     const [refused] = await auditRows("auth.password_reset.refused");
     expect(refused!.after).toEqual({ reason: "invalid_link" });
   });

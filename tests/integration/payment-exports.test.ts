@@ -49,13 +49,19 @@ async function posted(type: "ach_settlement" | "wire_settlement" | "fees_income"
 }
 
 async function pendingOf(kind: "ach" | "wire"): Promise<number> {
-  const rows = await db.select({ id: externalPayments.id }).from(externalPayments).where(and(eq(externalPayments.kind, kind), eq(externalPayments.status, "pending")));
+  const rows = await db
+    .select({ id: externalPayments.id })
+    .from(externalPayments)
+    .where(and(eq(externalPayments.kind, kind), eq(externalPayments.status, "pending")));
   return rows.length;
 }
 
 async function holdStatus(payment_id: number): Promise<string> {
   const [p] = await db.select().from(externalPayments).where(eq(externalPayments.id, payment_id));
-  const [t] = await db.select({ status: ledgerTransactions.status }).from(ledgerTransactions).where(eq(ledgerTransactions.id, Number(p!.hold_transaction_id)));
+  const [t] = await db
+    .select({ status: ledgerTransactions.status })
+    .from(ledgerTransactions)
+    .where(eq(ledgerTransactions.id, Number(p!.hold_transaction_id)));
   return `${p!.status}/${t!.status}`;
 }
 
@@ -63,9 +69,23 @@ describe("ACH export", () => {
   it("writes one NACHA file of every pending ACH transfer, settles each hold against the ACH settlement account, marks them sent, notifies and audits", async () => {
     const a = await newMember(db, { checking_cents: 500_000 });
     const b = await newMember(db, { checking_cents: 500_000, first_name: "Zoë" });
-    const one = await queueAch(db, a.member, a.checking.id, { amount: "100.00", account_name: "Lee Park", reference: "Tuition <fall>" });
-    const two = await queueAch(db, a.member, a.checking.id, { amount: "0.01", routing_number: "121000248", account_number: "98765432101234567", account_name: "Café & Co" });
-    const three = await queueAch(db, b.member, b.checking.id, { amount: "2500.50", routing_number: "026009593", account_type: "savings", account_name: "Ana O'Neil" });
+    const one = await queueAch(db, a.member, a.checking.id, {
+      amount: "100.00",
+      account_name: "Lee Park",
+      reference: "Tuition <fall>",
+    });
+    const two = await queueAch(db, a.member, a.checking.id, {
+      amount: "0.01",
+      routing_number: "121000248",
+      account_number: "98765432101234567",
+      account_name: "Café & Co",
+    });
+    const three = await queueAch(db, b.member, b.checking.id, {
+      amount: "2500.50",
+      routing_number: "026009593",
+      account_type: "savings",
+      account_name: "Ana O'Neil",
+    });
     expect(await balance(a.checking.id)).toEqual({ current: 500_000, available: 489_999 });
     const settlement_before = await posted("ach_settlement");
 
@@ -84,17 +104,40 @@ describe("ACH export", () => {
     expect(read.header.origin_name).toBe("HARBORVIEW CU");
     expect(read.batches).toHaveLength(1);
     const batch = read.batches[0]!;
-    expect(batch).toMatchObject({ company_name: "HARBORVIEW CU", company_id: "1990000001", entry_description: "TRANSFER" });
+    expect(batch).toMatchObject({
+      company_name: "HARBORVIEW CU",
+      company_id: "1990000001",
+      entry_description: "TRANSFER",
+    });
     expect(batch.effective_date).toBe(result.file.effective_date.slice(2).replaceAll("-", ""));
     expect(batch.sec_code).toBe("PPD");
     expect(batch.odfi).toBe(institution().routing_number.slice(0, 8));
     const byId = new Map(batch.entries.map((e) => [e.individual_id, e]));
-    expect(byId.get(one.reference_number)).toMatchObject({ rdfi: "02100002", check_digit: "1", account_number: "123456789", amount_cents: 10_000, individual_name: "LEE PARK", transaction_code: "22" });
+    expect(byId.get(one.reference_number)).toMatchObject({
+      rdfi: "02100002",
+      check_digit: "1",
+      account_number: "123456789",
+      amount_cents: 10_000,
+      individual_name: "LEE PARK",
+      transaction_code: "22",
+    });
     expect(byId.get(one.reference_number)!.addenda[0]!.text).toBe("TUITION <FALL>");
-    expect(byId.get(one.reference_number)!.trace_number).toBe(`${batch.odfi}${String(traceSequence(one.payment_id)).padStart(7, "0")}`);
-    expect(byId.get(two.reference_number)).toMatchObject({ rdfi: "12100024", account_number: "98765432101234567", amount_cents: 1, individual_name: "CAFE & CO" });
+    expect(byId.get(one.reference_number)!.trace_number).toBe(
+      `${batch.odfi}${String(traceSequence(one.payment_id)).padStart(7, "0")}`,
+    );
+    expect(byId.get(two.reference_number)).toMatchObject({
+      rdfi: "12100024",
+      account_number: "98765432101234567",
+      amount_cents: 1,
+      individual_name: "CAFE & CO",
+    });
     // A savings account at the other bank: transaction code 32 (checking 22).
-    expect(byId.get(three.reference_number)).toMatchObject({ rdfi: "02600959", amount_cents: 250_050, individual_name: "ANA O'NEIL", transaction_code: "32" });
+    expect(byId.get(three.reference_number)).toMatchObject({
+      rdfi: "02600959",
+      amount_cents: 250_050,
+      individual_name: "ANA O'NEIL",
+      transaction_code: "32",
+    });
     expect(read.control.credit_cents).toBe(result.file.total_cents);
 
     // The settlement account received exactly the file's total; the members' money left.
@@ -109,10 +152,16 @@ describe("ACH export", () => {
       ["sent", result.file.effective_date],
       ["sent", result.file.effective_date],
     ]);
-    const told = await db.select().from(notifications).where(and(eq(notifications.member_id, b.member.id), eq(notifications.kind, "payment_sent")));
+    const told = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.member_id, b.member.id), eq(notifications.kind, "payment_sent")));
     expect(told).toHaveLength(1);
     expect(told[0]!.body).toContain(result.file.effective_date);
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "payment_export.ach"), eq(auditLog.subject_id, String(result.file.id))));
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "payment_export.ach"), eq(auditLog.subject_id, String(result.file.id))));
     expect(audit).toMatchObject({ actor_id: staff.id });
     await expectLedgerVerifies(db);
   });
@@ -120,7 +169,11 @@ describe("ACH export", () => {
   it("a second export finds nothing pending and writes no file", async () => {
     expect(await pendingOf("ach")).toBe(0);
     const files_before = (await db.select({ id: paymentExportFiles.id }).from(paymentExportFiles)).length;
-    expect(await exportPayments(db, "ach", staff, origin)).toEqual({ ok: false, reason: "nothing_pending", message: "There are no pending ACH transfers to export." });
+    expect(await exportPayments(db, "ach", staff, origin)).toEqual({
+      ok: false,
+      reason: "nothing_pending",
+      message: "There are no pending ACH transfers to export.",
+    });
     expect((await db.select({ id: paymentExportFiles.id }).from(paymentExportFiles)).length).toBe(files_before);
     await expectLedgerVerifies(db);
   });
@@ -139,7 +192,11 @@ describe("ACH export", () => {
     expect(await holdStatus(waiting.payment_id)).toBe("pending/pending");
     expect((await loadQueues(db)).ach.map((p) => [p.id, p.account_active])).toEqual([[waiting.payment_id, false]]);
     // Staff cancel it: the hold is released even on a frozen account.
-    expect(await cancelPayment(db, waiting.payment_id, { kind: "staff", ...staff }, origin)).toEqual({ ok: true, payment_id: waiting.payment_id, released_cents: 2_000 });
+    expect(await cancelPayment(db, waiting.payment_id, { kind: "staff", ...staff }, origin)).toEqual({
+      ok: true,
+      payment_id: waiting.payment_id,
+      released_cents: 2_000,
+    });
     expect(await balance(frozen.checking.id)).toEqual({ current: 100_000, available: 100_000 });
     await expectLedgerVerifies(db);
   });
@@ -150,7 +207,10 @@ describe("ACH export", () => {
     for (let i = 1; i <= 4; i++) queued.push(await queueAch(db, a.member, a.checking.id, { amount: `${i}.00` }));
     const other = await newStaff(db);
     const settlement_before = await posted("ach_settlement");
-    const [x, y] = await Promise.all([exportPayments(db, "ach", staff, origin), exportPayments(db, "ach", other, origin)]);
+    const [x, y] = await Promise.all([
+      exportPayments(db, "ach", staff, origin),
+      exportPayments(db, "ach", other, origin),
+    ]);
     const done = [x, y].filter((r) => r.ok);
     expect(done).toHaveLength(1);
     expect([x, y].find((r) => !r.ok)).toMatchObject({ reason: "nothing_pending" });
@@ -171,14 +231,20 @@ describe("ACH export", () => {
     expect(await holdStatus(queued[0]!.payment_id)).toBe("sent/posted");
     expect(await holdStatus(queued[1]!.payment_id)).toBe("sent/posted");
     expect(await holdStatus(queued[2]!.payment_id)).toBe("pending/pending");
-    expect(await exportPayments(db, "ach", staff, origin, { max_payments: 2 })).toMatchObject({ ok: true, file: { payment_count: 1, total_cents: 300 } });
+    expect(await exportPayments(db, "ach", staff, origin, { max_payments: 2 })).toMatchObject({
+      ok: true,
+      file: { payment_count: 1, total_cents: 300 },
+    });
     await expectLedgerVerifies(db);
   });
 
   it("export and member cancel at the same moment: the transfer is either sent or cancelled, never both", async () => {
     const a = await newMember(db, { checking_cents: 100_000 });
     const q = await queueAch(db, a.member, a.checking.id, { amount: "5.00" });
-    const [exported, cancelled] = await Promise.all([exportPayments(db, "ach", staff, origin), cancelPayment(db, q.payment_id, { kind: "member", id: a.member.id, email: a.member.email }, origin)]);
+    const [exported, cancelled] = await Promise.all([
+      exportPayments(db, "ach", staff, origin),
+      cancelPayment(db, q.payment_id, { kind: "member", id: a.member.id, email: a.member.email }, origin),
+    ]);
     const status = await holdStatus(q.payment_id);
     if (cancelled.ok) {
       expect(status).toBe("cancelled/failed");
@@ -198,15 +264,31 @@ describe("cancel", () => {
     const a = await newMember(db, { checking_cents: 50_000 });
     const q = await queueAch(db, a.member, a.checking.id, { amount: "75.00" });
     expect(await balance(a.checking.id)).toEqual({ current: 50_000, available: 42_500 });
-    expect(await cancelPayment(db, q.payment_id, { kind: "staff", ...staff }, origin)).toEqual({ ok: true, payment_id: q.payment_id, released_cents: 7_500 });
+    expect(await cancelPayment(db, q.payment_id, { kind: "staff", ...staff }, origin)).toEqual({
+      ok: true,
+      payment_id: q.payment_id,
+      released_cents: 7_500,
+    });
     expect(await balance(a.checking.id)).toEqual({ current: 50_000, available: 50_000 });
     expect(await holdStatus(q.payment_id)).toBe("cancelled/failed");
-    expect((await memberPayments(db, a.member.id))[0]).toMatchObject({ status: "cancelled", sent_effective_date: null });
-    const [told] = await db.select().from(notifications).where(and(eq(notifications.member_id, a.member.id), eq(notifications.kind, "payment_cancelled")));
+    expect((await memberPayments(db, a.member.id))[0]).toMatchObject({
+      status: "cancelled",
+      sent_effective_date: null,
+    });
+    const [told] = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.member_id, a.member.id), eq(notifications.kind, "payment_cancelled")));
     expect(told!.body).toContain("Our staff cancelled it");
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "payment.cancel"), eq(auditLog.subject_id, String(q.payment_id))));
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "payment.cancel"), eq(auditLog.subject_id, String(q.payment_id))));
     expect(audit).toMatchObject({ actor_id: staff.id, member_id: a.member.id });
-    expect(await cancelPayment(db, q.payment_id, { kind: "staff", ...staff }, origin)).toMatchObject({ ok: false, reason: "already_cancelled" });
+    expect(await cancelPayment(db, q.payment_id, { kind: "staff", ...staff }, origin)).toMatchObject({
+      ok: false,
+      reason: "already_cancelled",
+    });
     expect(await exportPayments(db, "ach", staff, origin)).toMatchObject({ ok: false, reason: "nothing_pending" });
     await expectLedgerVerifies(db);
   });
@@ -216,14 +298,22 @@ describe("cancel", () => {
     const b = await newMember(db, { checking_cents: 50_000 });
     const mine = await queueAch(db, a.member, a.checking.id, { amount: "10.00" });
     const theirs = await queueAch(db, b.member, b.checking.id, { amount: "20.00" });
-    expect(await cancelPayment(db, theirs.payment_id, { kind: "member", id: a.member.id, email: a.member.email }, origin)).toEqual({ ok: false, reason: "not_found", message: CANCEL_MESSAGES.not_found });
+    expect(
+      await cancelPayment(db, theirs.payment_id, { kind: "member", id: a.member.id, email: a.member.email }, origin),
+    ).toEqual({ ok: false, reason: "not_found", message: CANCEL_MESSAGES.not_found });
     expect(await holdStatus(theirs.payment_id)).toBe("pending/pending");
-    expect(await cancelPayment(db, 999_999_999, { kind: "member", id: a.member.id, email: a.member.email }, origin)).toMatchObject({ reason: "not_found" });
-    expect(await cancelPayment(db, mine.payment_id, { kind: "member", id: a.member.id, email: a.member.email }, origin)).toMatchObject({ ok: true, released_cents: 1_000 });
+    expect(
+      await cancelPayment(db, 999_999_999, { kind: "member", id: a.member.id, email: a.member.email }, origin),
+    ).toMatchObject({ reason: "not_found" });
+    expect(
+      await cancelPayment(db, mine.payment_id, { kind: "member", id: a.member.id, email: a.member.email }, origin),
+    ).toMatchObject({ ok: true, released_cents: 1_000 });
     expect(await balance(a.checking.id)).toEqual({ current: 50_000, available: 50_000 });
     const result = await exportPayments(db, "ach", staff, origin);
     expect(result).toMatchObject({ ok: true, file: { payment_count: 1, total_cents: 2_000 } });
-    expect(await cancelPayment(db, theirs.payment_id, { kind: "member", id: b.member.id, email: b.member.email }, origin)).toMatchObject({ ok: false, reason: "already_sent" });
+    expect(
+      await cancelPayment(db, theirs.payment_id, { kind: "member", id: b.member.id, email: b.member.email }, origin),
+    ).toMatchObject({ ok: false, reason: "already_sent" });
     expect(await balance(b.checking.id)).toEqual({ current: 48_000, available: 48_000 });
     await expectLedgerVerifies(db);
   });
@@ -232,9 +322,24 @@ describe("cancel", () => {
 describe("wire export", () => {
   it("writes one pain.001.001.09 message that validates against the schema; holds settle (USD to wire settlement, fee to fees income)", async () => {
     const a = await newMember(db, { checking_cents: 1_000_000 });
-    const eur = await queueWire(db, a.member, a.checking.id, { amount: "1000.00", recipient_name: "Zoë <Ltd> & Söhne", reference: "Rent & <more>" });
-    const jpy = await queueWire(db, a.member, a.checking.id, { amount: "50000", currency: "JPY", iban: "", account_number: "12345678", bic: "MHCBJPJT", country: "JP", recipient_name: "田中 太郎" });
-    const payments = await db.select().from(externalPayments).where(inArray(externalPayments.id, [eur.payment_id, jpy.payment_id]));
+    const eur = await queueWire(db, a.member, a.checking.id, {
+      amount: "1000.00",
+      recipient_name: "Zoë <Ltd> & Söhne",
+      reference: "Rent & <more>",
+    });
+    const jpy = await queueWire(db, a.member, a.checking.id, {
+      amount: "50000",
+      currency: "JPY",
+      iban: "",
+      account_number: "12345678",
+      bic: "MHCBJPJT",
+      country: "JP",
+      recipient_name: "田中 太郎",
+    });
+    const payments = await db
+      .select()
+      .from(externalPayments)
+      .where(inArray(externalPayments.id, [eur.payment_id, jpy.payment_id]));
     const usd_total = payments.reduce((s, p) => s + Number(p.amount_cents), 0);
     const fees_total = payments.reduce((s, p) => s + Number(p.fee_cents), 0);
     expect(fees_total).toBe(2 * institution().limits.wire_fee_cents);
@@ -249,7 +354,9 @@ describe("wire export", () => {
     expect(xpathValue(xml, "GrpHdr/NbOfTxs")).toBe("2");
     expect(xpathValue(xml, "GrpHdr/CtrlSum")).toBe("51000"); // 1000.00 EUR + 50000 JPY
     expect(xpathValue(xml, "Dbtr/Id/OrgId/Othr/Id")).toBe(institution().routing_number);
-    expect(xpathValue(xml, "DbtrAcct/Id/Othr/Id")).toBe((await institutionAccount(db, "wire_settlement")).account_number);
+    expect(xpathValue(xml, "DbtrAcct/Id/Othr/Id")).toBe(
+      (await institutionAccount(db, "wire_settlement")).account_number,
+    );
     expect(xpathValue(xml, "CdtTrfTxInf/PmtId/EndToEndId", 1)).toBe(eur.reference_number);
     expect(xpathValue(xml, "CdtTrfTxInf/Cdtr/Nm", 1)).toBe("Zoë <Ltd> & Söhne");
     expect(xpathValue(xml, "CdtTrfTxInf/RmtInf/Ustrd", 1)).toBe("Rent & <more>");
@@ -261,8 +368,15 @@ describe("wire export", () => {
 
     expect((await posted("wire_settlement")) - wire_before).toBe(usd_total);
     expect((await posted("fees_income")) - fees_before).toBe(fees_total);
-    expect(await balance(a.checking.id)).toEqual({ current: 1_000_000 - usd_total - fees_total, available: 1_000_000 - usd_total - fees_total });
-    expect(await exportPayments(db, "wire", staff, origin)).toEqual({ ok: false, reason: "nothing_pending", message: "There are no pending wires to export." });
+    expect(await balance(a.checking.id)).toEqual({
+      current: 1_000_000 - usd_total - fees_total,
+      available: 1_000_000 - usd_total - fees_total,
+    });
+    expect(await exportPayments(db, "wire", staff, origin)).toEqual({
+      ok: false,
+      reason: "nothing_pending",
+      message: "There are no pending wires to export.",
+    });
     await expectLedgerVerifies(db);
   });
 
@@ -280,30 +394,47 @@ describe("wire export", () => {
 
 describe("one bad payment never blocks the rest (docs/product.md#payment-queues)", () => {
   async function auditOf(payment_id: number) {
-    return db.select().from(auditLog).where(and(eq(auditLog.subject_type, "external_payment"), eq(auditLog.subject_id, String(payment_id)), eq(auditLog.action, "payment_export.left_out")));
+    return db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.subject_type, "external_payment"),
+          eq(auditLog.subject_id, String(payment_id)),
+          eq(auditLog.action, "payment_export.left_out"),
+        ),
+      );
   }
 
   it("an ACH payment whose payee name the file cannot carry is left out, marked for staff with the reason, and the rest are exported", async () => {
     const a = await newMember(db, { checking_cents: 100_000 });
     const good = await queueAch(db, a.member, a.checking.id, { amount: "1.00" });
     const bad = await queueAch(db, a.member, a.checking.id, { amount: "2.00" });
-    const also_good = await queueAch(db, a.member, a.checking.id, { amount: "3.00", account_name: "Søren Łukasz Weiß-Æbelø" });
+    const also_good = await queueAch(db, a.member, a.checking.id, {
+      amount: "3.00",
+      account_name: "Søren Łukasz Weiß-Æbelø",
+    });
     // As a payment accepted before the form checked the name: 山田太郎 has nothing a NACHA file can carry.
     // The old export refused the whole file for everyone ("credit 2: the receiver's name is empty").
-    await db.execute(sql`update external_payments set details = jsonb_set(details, '{account_name}', '"山田太郎"') where id = ${bad.payment_id}`);
+    await db.execute(
+      sql`update external_payments set details = jsonb_set(details, '{account_name}', '"山田太郎"') where id = ${bad.payment_id}`,
+    );
 
     const result = await exportPayments(db, "ach", staff, origin);
     if (!result.ok) throw new Error(result.message);
     expect(result.file.payment_count).toBe(2);
     expect(result.file.total_cents).toBe(400);
-    const problem = "It cannot be written into the NACHA file: the receiver's name has no letter or digit a NACHA file can carry. Cancel it to give the member their money back.";
+    const problem =
+      "It cannot be written into the NACHA file: the receiver's name has no letter or digit a NACHA file can carry. Cancel it to give the member their money back.";
     expect(result.skipped).toEqual([{ payment_id: bad.payment_id, problem }]);
     const read = readNachaFile((await exportFile(db, result.file.id))!.content);
     const entries = read.batches.flatMap((b) => b.entries);
-    expect(entries.map((e) => [e.individual_id, e.individual_name]).sort()).toEqual([
-      [good.reference_number, "LEE PARK"],
-      [also_good.reference_number, "SOREN LUKASZ WEISS-AEB"],
-    ].sort());
+    expect(entries.map((e) => [e.individual_id, e.individual_name]).sort()).toEqual(
+      [
+        [good.reference_number, "LEE PARK"],
+        [also_good.reference_number, "SOREN LUKASZ WEISS-AEB"],
+      ].sort(),
+    );
     expect(read.control.credit_cents).toBe(400);
 
     // The bad one waits: pending, its money held, the reason on the queue and in the audit log.
@@ -316,12 +447,24 @@ describe("one bad payment never blocks the rest (docs/product.md#payment-queues)
     expect(audit[0]).toMatchObject({ actor_id: staff.id, after: { status: "pending", export_problem: problem } });
 
     // Not tried again: the next export finds nothing to send and says why.
-    expect(await exportPayments(db, "ach", staff, origin)).toEqual({ ok: false, reason: "nothing_pending", message: "There are no pending ACH transfers to export: the one waiting cannot be written into the file (see its reason in the queue)." });
+    expect(await exportPayments(db, "ach", staff, origin)).toEqual({
+      ok: false,
+      reason: "nothing_pending",
+      message:
+        "There are no pending ACH transfers to export: the one waiting cannot be written into the file (see its reason in the queue).",
+    });
     expect(await auditOf(bad.payment_id)).toHaveLength(1);
     // Staff cancel it as any pending payment: the member's money comes back.
-    expect(await cancelPayment(db, bad.payment_id, { kind: "staff", ...staff }, origin)).toMatchObject({ ok: true, released_cents: 200 });
+    expect(await cancelPayment(db, bad.payment_id, { kind: "staff", ...staff }, origin)).toMatchObject({
+      ok: true,
+      released_cents: 200,
+    });
     expect(await holdStatus(bad.payment_id)).toBe("cancelled/failed"); // a released hold
-    expect(await exportPayments(db, "ach", staff, origin)).toMatchObject({ ok: false, reason: "nothing_pending", message: "There are no pending ACH transfers to export." });
+    expect(await exportPayments(db, "ach", staff, origin)).toMatchObject({
+      ok: false,
+      reason: "nothing_pending",
+      message: "There are no pending ACH transfers to export.",
+    });
     await expectLedgerVerifies(db);
   });
 
@@ -329,11 +472,19 @@ describe("one bad payment never blocks the rest (docs/product.md#payment-queues)
     const a = await newMember(db, { checking_cents: 1_000_000 });
     const good = await queueWire(db, a.member, a.checking.id, { amount: "10.00" });
     const bad = await queueWire(db, a.member, a.checking.id, { amount: "20.00" });
-    await db.execute(sql`update external_payments set details = jsonb_set(details, '{recipient_name}', ${JSON.stringify("\uFFFF\uFFFE")}::jsonb) where id = ${bad.payment_id}`);
+    await db.execute(
+      sql`update external_payments set details = jsonb_set(details, '{recipient_name}', ${JSON.stringify("\uFFFF\uFFFE")}::jsonb) where id = ${bad.payment_id}`,
+    );
     const result = await exportPayments(db, "wire", staff, origin);
     if (!result.ok) throw new Error(result.message);
     expect(result.file.payment_count).toBe(1);
-    expect(result.skipped).toEqual([{ payment_id: bad.payment_id, problem: "It cannot be written into the pain.001 message: the creditor's name has no character an XML message can carry. Cancel it to give the member their money back." }]);
+    expect(result.skipped).toEqual([
+      {
+        payment_id: bad.payment_id,
+        problem:
+          "It cannot be written into the pain.001 message: the creditor's name has no character an XML message can carry. Cancel it to give the member their money back.",
+      },
+    ]);
     const xml = (await exportFile(db, result.file.id))!.content;
     expect(validatePain001(xml)).toMatchObject({ valid: true });
     expect(xpathCount(xml, "CdtTrfTxInf")).toBe(1);
@@ -346,13 +497,22 @@ describe("one bad payment never blocks the rest (docs/product.md#payment-queues)
   it("when every payment waiting is unwritable, no file is made but each is marked", async () => {
     const a = await newMember(db, { checking_cents: 100_000 });
     const bad = await queueAch(db, a.member, a.checking.id, { amount: "2.00" });
-    await db.execute(sql`update external_payments set details = jsonb_set(details, '{account_number}', '"12/34"') where id = ${bad.payment_id}`);
+    await db.execute(
+      sql`update external_payments set details = jsonb_set(details, '{account_number}', '"12/34"') where id = ${bad.payment_id}`,
+    );
     const files_before = (await db.select({ id: paymentExportFiles.id }).from(paymentExportFiles)).length;
     const result = await exportPayments(db, "ach", staff, origin);
-    expect(result).toMatchObject({ ok: false, reason: "refused", message: "No file was made: the payment waiting cannot be written into the file; it is marked in the queue with the reason." });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: "refused",
+      message:
+        "No file was made: the payment waiting cannot be written into the file; it is marked in the queue with the reason.",
+    });
     expect((await db.select({ id: paymentExportFiles.id }).from(paymentExportFiles)).length).toBe(files_before);
     const [row] = await db.select().from(externalPayments).where(eq(externalPayments.id, bad.payment_id));
-    expect(row!.export_problem).toBe("It cannot be written into the NACHA file: account number must be 1 to 17 letters, digits or dashes. Cancel it to give the member their money back.");
+    expect(row!.export_problem).toBe(
+      "It cannot be written into the NACHA file: account number must be 1 to 17 letters, digits or dashes. Cancel it to give the member their money back.",
+    );
     expect(await holdStatus(bad.payment_id)).toBe("pending/pending");
     await cancelPayment(db, bad.payment_id, { kind: "staff", ...staff }, origin);
     await expectLedgerVerifies(db);

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, Db } from "~/server/db/client.server";
 import { dashboard } from "~/server/accounts/overview.server";
-import { memberHistoryCsv, memberHistoryPage, parseHistoryFilters, type MemberTransaction } from "~/server/accounts/history.server";
+import {
+  memberHistoryCsv,
+  memberHistoryPage,
+  parseHistoryFilters,
+  type MemberTransaction,
+} from "~/server/accounts/history.server";
 import { memberAccounts } from "~/server/ledger/accounts.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { setCurrencyRate } from "~/server/payments/rates.server";
@@ -47,7 +52,12 @@ describe("payments to other banks in the member's history", () => {
     const cancelled = await queueAch(db, m.member, m.checking.id, { amount: "33.00", reference: "Changed my mind" });
     const waiting = await queueAch(db, m.member, m.checking.id, { amount: "7.00" });
 
-    const cancel = await cancelPayment(db, cancelled.payment_id, { kind: "member", id: m.member.id, email: m.member.email }, origin);
+    const cancel = await cancelPayment(
+      db,
+      cancelled.payment_id,
+      { kind: "member", id: m.member.id, email: m.member.email },
+      origin,
+    );
     expect(cancel.ok).toBe(true);
     const ach = await exportPayments(db, "ach", staff, origin, { max_payments: 1 });
     const wire = await exportPayments(db, "wire", staff, origin);
@@ -57,12 +67,34 @@ describe("payments to other banks in the member's history", () => {
     const { rows } = await memberHistoryPage(db, accounts, parseHistoryFilters(new URLSearchParams(), accounts));
     const recent = (await dashboard(db, m.member)).recent;
     // The filtered path reads the page with its own statement.
-    const filtered = (await memberHistoryPage(db, accounts, parseHistoryFilters(new URLSearchParams({ type: "debit" }), accounts))).rows;
+    const filtered = (
+      await memberHistoryPage(db, accounts, parseHistoryFilters(new URLSearchParams({ type: "debit" }), accounts))
+    ).rows;
     for (const list of [rows, recent, filtered]) {
-      expect(byReference(list, sent_ach.reference_number)).toMatchObject({ status_label: "Sent", payment_status: "sent", sent_effective_date: ach.file.effective_date, badge: "posted" });
-      expect(byReference(list, sent_wire.reference_number)).toMatchObject({ status_label: "Sent", payment_status: "sent", sent_effective_date: wire.file.effective_date, badge: "posted" });
-      expect(byReference(list, cancelled.reference_number)).toMatchObject({ status_label: "Cancelled", payment_status: "cancelled", sent_effective_date: null, badge: "reversed" });
-      expect(byReference(list, waiting.reference_number)).toMatchObject({ status_label: "Pending", payment_status: "pending", sent_effective_date: null, badge: "pending" });
+      expect(byReference(list, sent_ach.reference_number)).toMatchObject({
+        status_label: "Sent",
+        payment_status: "sent",
+        sent_effective_date: ach.file.effective_date,
+        badge: "posted",
+      });
+      expect(byReference(list, sent_wire.reference_number)).toMatchObject({
+        status_label: "Sent",
+        payment_status: "sent",
+        sent_effective_date: wire.file.effective_date,
+        badge: "posted",
+      });
+      expect(byReference(list, cancelled.reference_number)).toMatchObject({
+        status_label: "Cancelled",
+        payment_status: "cancelled",
+        sent_effective_date: null,
+        badge: "reversed",
+      });
+      expect(byReference(list, waiting.reference_number)).toMatchObject({
+        status_label: "Pending",
+        payment_status: "pending",
+        sent_effective_date: null,
+        badge: "pending",
+      });
     }
     // Other rows keep the ledger's labels.
     const others = rows.filter((r) => r.payment_status === null);

@@ -43,28 +43,59 @@ describe("a returned payment to another bank", () => {
           company_id: institution().routing_number,
           description: "TRANSFER",
           odfi: "02100002",
-          entries: [{ code: "21", account_number: "123456789", amount_cents: 25_000, name: "Lee Park", return_of: { reason: "R03", original_trace: our_trace } }],
+          entries: [
+            {
+              code: "21",
+              account_number: "123456789",
+              amount_cents: 25_000,
+              name: "Lee Park",
+              return_of: { reason: "R03", original_trace: our_trace },
+            },
+          ],
         },
       ],
       { modifier: "R" },
     );
-    const received = await receiveAchFile(db, { bytes: new TextEncoder().encode(text), file_name: "returns.ach", staff, origin });
+    const received = await receiveAchFile(db, {
+      bytes: new TextEncoder().encode(text),
+      file_name: "returns.ach",
+      staff,
+      origin,
+    });
     expect(received).toMatchObject({ ok: true, applied: 1 });
-    const [told] = await db.select().from(notifications).where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "ach_returned")));
+    const [told] = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "ach_returned")));
     const reason = "No account or unable to locate account";
     expect(told!.body).toContain(reason);
 
     const payments = await memberPayments(db, m.member.id);
-    expect(payments.find((p) => p.id === returned.payment_id)).toMatchObject({ status: "returned", return_reason: reason });
+    expect(payments.find((p) => p.id === returned.payment_id)).toMatchObject({
+      status: "returned",
+      return_reason: reason,
+    });
     expect(payments.find((p) => p.id === kept.payment_id)).toMatchObject({ status: "sent", return_reason: null });
 
     const accounts = await memberAccounts(db, m.member.id);
     const { rows } = await memberHistoryPage(db, accounts, parseHistoryFilters(new URLSearchParams(), accounts));
-    const filtered = (await memberHistoryPage(db, accounts, parseHistoryFilters(new URLSearchParams({ type: "debit" }), accounts))).rows;
+    const filtered = (
+      await memberHistoryPage(db, accounts, parseHistoryFilters(new URLSearchParams({ type: "debit" }), accounts))
+    ).rows;
     const recent = (await dashboard(db, m.member)).recent;
     for (const list of [rows, filtered, recent]) {
-      expect(list.find((r) => r.reference_number === returned.reference_number)).toMatchObject({ status_label: "Returned", payment_status: "returned", return_reason: reason, badge: "failed", sent_effective_date: null });
-      expect(list.find((r) => r.reference_number === kept.reference_number)).toMatchObject({ status_label: "Sent", payment_status: "sent", return_reason: null });
+      expect(list.find((r) => r.reference_number === returned.reference_number)).toMatchObject({
+        status_label: "Returned",
+        payment_status: "returned",
+        return_reason: reason,
+        badge: "failed",
+        sent_effective_date: null,
+      });
+      expect(list.find((r) => r.reference_number === kept.reference_number)).toMatchObject({
+        status_label: "Sent",
+        payment_status: "sent",
+        return_reason: null,
+      });
     }
     const csv = await memberHistoryCsv(db, accounts, {});
     expect(csv.split("\r\n").find((l) => l.endsWith(returned.reference_number))).toContain(",Returned,");

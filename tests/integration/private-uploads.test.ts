@@ -30,16 +30,25 @@ function expectNoKnownFile(bytes: Buffer, secret?: Buffer) {
   if (secret) expect(bytes.includes(secret)).toBe(false);
 }
 
-const passportPdf = () => Buffer.from("%PDF-1.4\n1 0 obj << /Title (PASSPORT P1234567890 JAMIE LOPEZ) >> endobj\n%%EOF\n");
+const passportPdf = () =>
+  Buffer.from("%PDF-1.4\n1 0 obj << /Title (PASSPORT P1234567890 JAMIE LOPEZ) >> endobj\n%%EOF\n");
 
 async function idDocumentFile(member_id: string): Promise<string> {
-  const [profile] = await database.db.select({ file: memberProfiles.id_document_file }).from(memberProfiles).where(eq(memberProfiles.user_id, member_id));
+  const [profile] = await database.db
+    .select({ file: memberProfiles.id_document_file })
+    .from(memberProfiles)
+    .where(eq(memberProfiles.user_id, member_id));
   return path.join(uploadsRoot(), "id-documents", profile!.file!);
 }
 
 describe("private uploads at rest", () => {
   it("an application's ID document is encrypted on disk, owner-only, and staff read it back unchanged", async () => {
-    const result = await submitApplication(database.db, new Browser(uniqueIp()).meta(), applicationFor(), fileOf(passportPdf(), "passport.pdf", "application/pdf"));
+    const result = await submitApplication(
+      database.db,
+      new Browser(uniqueIp()).meta(),
+      applicationFor(),
+      fileOf(passportPdf(), "passport.pdf", "application/pdf"),
+    );
     expect(result.status).toBe("created");
     if (result.status !== "created") return;
     const stored = fs.readFileSync(await idDocumentFile(result.user_id));
@@ -71,12 +80,16 @@ describe("private uploads at rest", () => {
     const plain = (await readIdDocument(database.db, { member_id: a.id, staff, origin: ORIGIN }))!.bytes;
     fs.writeFileSync(target, plain, { mode: 0o600 });
     expect(fs.readFileSync(target).subarray(0, 4).equals(MAGIC.png)).toBe(true);
-    expect((await readIdDocument(database.db, { member_id: a.id, staff, origin: ORIGIN }))!.bytes.equals(plain)).toBe(true);
+    expect((await readIdDocument(database.db, { member_id: a.id, staff, origin: ORIGIN }))!.bytes.equals(plain)).toBe(
+      true,
+    );
 
     expect(await encryptPlainUploads()).toBeGreaterThanOrEqual(1);
     expectNoKnownFile(fs.readFileSync(target));
     expect(fs.statSync(target).mode & 0o777).toBe(0o600);
-    expect((await readIdDocument(database.db, { member_id: a.id, staff, origin: ORIGIN }))!.bytes.equals(plain)).toBe(true);
+    expect((await readIdDocument(database.db, { member_id: a.id, staff, origin: ORIGIN }))!.bytes.equals(plain)).toBe(
+      true,
+    );
     // Nothing left behind, nothing done twice.
     expect(fs.readdirSync(path.dirname(target)).filter((n) => n.endsWith(".tmp"))).toEqual([]);
     expect(await encryptPlainUploads()).toBe(0);
@@ -120,7 +133,9 @@ describe("private uploads at rest", () => {
 
   it("a profile photo is encrypted on disk and read back as the 256 px WebP", async () => {
     const me = await applicant(database.db);
-    const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+      .png()
+      .toBuffer();
     expect((await setProfileImage(database.db, me.id, fileOf(png, "me.png", "image/png"))).status).toBe("updated");
     const image = await readProfileImage(database.db, { id: me.id, role: "pending" }, me.id);
     expectNoKnownFile(fs.readFileSync(path.join(uploadsRoot(), "profile-images", image!.file)));

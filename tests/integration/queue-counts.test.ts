@@ -33,7 +33,13 @@ async function newDeposit(seed: number) {
   const made = await submitMobileDeposit(
     database.db,
     member.member,
-    { account_id: member.checking.id, amount_cents: 1_000 + seed, idempotency_key: crypto.randomUUID(), front: asFile(await checkJpeg(seed), "f.jpg"), back: asFile(await checkJpeg(seed + 1), "b.jpg") },
+    {
+      account_id: member.checking.id,
+      amount_cents: 1_000 + seed,
+      idempotency_key: crypto.randomUUID(),
+      front: asFile(await checkJpeg(seed), "f.jpg"),
+      back: asFile(await checkJpeg(seed + 1), "b.jpg"),
+    },
     { request_id: "setup", ip: "203.0.113.1" },
   );
   if (!made.ok) throw new Error(made.message);
@@ -43,14 +49,26 @@ describe("/admin/queues counts", () => {
   it("the frame and the page of one request share one count; the next request counts again", async () => {
     await newDeposit(801);
     const context = routeContext({ request_id: "queue-counts-0001", ip: "203.0.113.80" })();
-    const layout = (await layoutRoute.loader({ request: people.get("staff", "/admin/queues"), params: {}, context } as never)) as { counts: Record<string, number> };
+    const layout = (await layoutRoute.loader({
+      request: people.get("staff", "/admin/queues"),
+      params: {},
+      context,
+    } as never)) as { counts: Record<string, number> };
     // A deposit arriving between the two loaders of the same request is not counted a second time.
     await newDeposit(803);
-    const page = (await queuesRoute.loader({ request: people.get("staff", "/admin/queues"), params: {}, context } as never)) as { counts: Record<string, number>; deposits: unknown[] };
+    const page = (await queuesRoute.loader({
+      request: people.get("staff", "/admin/queues"),
+      params: {},
+      context,
+    } as never)) as { counts: Record<string, number>; deposits: unknown[] };
     expect(page.counts.deposits).toBe(1);
     expect(layout.counts.queues).toBe(Object.values(page.counts).reduce((sum, n) => sum + n, 0));
 
-    const next = (await queuesRoute.loader({ request: people.get("staff", "/admin/queues"), params: {}, context: routeContext({ request_id: "queue-counts-0002", ip: "203.0.113.80" })() } as never)) as { counts: Record<string, number> };
+    const next = (await queuesRoute.loader({
+      request: people.get("staff", "/admin/queues"),
+      params: {},
+      context: routeContext({ request_id: "queue-counts-0002", ip: "203.0.113.80" })(),
+    } as never)) as { counts: Record<string, number> };
     expect(next.counts.deposits).toBe(2);
   });
 });

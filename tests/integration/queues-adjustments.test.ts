@@ -42,7 +42,14 @@ beforeAll(async () => {
   member = await newMember(db, { checking_cents: 50_000 });
   const limit = institution().limits.adjustment_second_approval_above_cents;
   const big = async () => {
-    const answer = (await requestAdjustment(db, { staff: maker, origin, member_id: member.member.id, account_id: member.checking.id, target_cents: 50_000 + limit + 1, reason: "Queue adjustment" })) as { adjustment_id?: number };
+    const answer = (await requestAdjustment(db, {
+      staff: maker,
+      origin,
+      member_id: member.member.id,
+      account_id: member.checking.id,
+      target_cents: 50_000 + limit + 1,
+      reason: "Queue adjustment",
+    })) as { adjustment_id?: number };
     if (!answer.adjustment_id) throw new Error(`not awaiting approval: ${JSON.stringify(answer)}`);
     return answer.adjustment_id;
   };
@@ -67,7 +74,11 @@ function request(who: string, form?: Record<string, string>): Request {
   const headers = new Headers({ origin: "http://localhost:3000", cookie: cookies[who]! });
   if (!form) return new Request("http://localhost:3000/admin/queues", { headers });
   headers.set("content-type", "application/x-www-form-urlencoded");
-  return new Request("http://localhost:3000/admin/queues", { method: "POST", headers, body: new URLSearchParams(form) });
+  return new Request("http://localhost:3000/admin/queues", {
+    method: "POST",
+    headers,
+    body: new URLSearchParams(form),
+  });
 }
 
 async function act(who: string, form: Record<string, string>): Promise<{ status: number; body: string }> {
@@ -82,7 +93,10 @@ async function act(who: string, form: Record<string, string>): Promise<{ status:
 }
 
 async function status(id: number) {
-  const [row] = await database.db.select({ status: balanceAdjustments.status }).from(balanceAdjustments).where(eq(balanceAdjustments.id, id));
+  const [row] = await database.db
+    .select({ status: balanceAdjustments.status })
+    .from(balanceAdjustments)
+    .where(eq(balanceAdjustments.id, id));
   return row!.status;
 }
 
@@ -93,7 +107,11 @@ describe("adjustments waiting for a second approval in /admin/queues", () => {
     expect(page.counts.adjustments).toBe(2);
     expect(QUEUE_TITLES.adjustments).toBe("Staff postings waiting for a second approval");
     expect(page.adjustments.map((a) => a.id)).toEqual([approve_id, decline_id]);
-    const layout = (await layoutRoute.loader({ request: request("checker"), params: {}, context: context() } as never)) as { counts: Record<string, number> };
+    const layout = (await layoutRoute.loader({
+      request: request("checker"),
+      params: {},
+      context: context(),
+    } as never)) as { counts: Record<string, number> };
     expect(layout.counts.queues).toBe(2);
   });
 
@@ -101,7 +119,9 @@ describe("adjustments waiting for a second approval in /admin/queues", () => {
     const maker = await act("maker", { intent: "approve_adjustment", adjustment_id: String(approve_id) });
     expect(maker.status).toBe(403);
     expect(maker.body).toContain("another staff member must approve or decline it");
-    expect((await act("reviewer", { intent: "approve_adjustment", adjustment_id: String(approve_id) })).status).toBe(403);
+    expect((await act("reviewer", { intent: "approve_adjustment", adjustment_id: String(approve_id) })).status).toBe(
+      403,
+    );
     expect(await status(approve_id)).toBe("awaiting_approval");
   });
 
@@ -114,9 +134,15 @@ describe("adjustments waiting for a second approval in /admin/queues", () => {
     const [after] = await getBalances(database.db, [member.checking.id]);
     expect(after!.current_cents).toBeGreaterThan(before!.current_cents);
 
-    expect((await act("checker", { intent: "decline_adjustment", adjustment_id: String(decline_id) })).status).toBe(400);
+    expect((await act("checker", { intent: "decline_adjustment", adjustment_id: String(decline_id) })).status).toBe(
+      400,
+    );
     expect(await status(decline_id)).toBe("awaiting_approval");
-    const declined = await act("checker", { intent: "decline_adjustment", adjustment_id: String(decline_id), reason: "Not supported by the file" });
+    const declined = await act("checker", {
+      intent: "decline_adjustment",
+      adjustment_id: String(decline_id),
+      reason: "Not supported by the file",
+    });
     expect(declined.status).toBe(200);
     expect(await status(decline_id)).toBe("declined");
     expect((await queueCounts(database.db)).sections.adjustments).toBe(0);

@@ -14,7 +14,14 @@ export async function queueAch(
   db: Db,
   member: Member,
   from_account_id: number,
-  options: { amount: string; account_name?: string; routing_number?: string; account_number?: string; account_type?: "checking" | "savings"; reference?: string },
+  options: {
+    amount: string;
+    account_name?: string;
+    routing_number?: string;
+    account_number?: string;
+    account_type?: "checking" | "savings";
+    reference?: string;
+  },
 ): Promise<{ payment_id: number; reference_number: string }> {
   const form = toUsBankSchema.parse({
     from_account_id: String(from_account_id),
@@ -36,7 +43,16 @@ export async function queueWire(
   db: Db,
   member: Member,
   from_account_id: number,
-  options: { amount: string; currency?: string; recipient_name?: string; iban?: string; account_number?: string; bic?: string; country?: string; reference?: string },
+  options: {
+    amount: string;
+    currency?: string;
+    recipient_name?: string;
+    iban?: string;
+    account_number?: string;
+    bic?: string;
+    country?: string;
+    reference?: string;
+  },
 ): Promise<{ payment_id: number; reference_number: string; held_cents: number }> {
   const form = internationalSchema.parse({
     from_account_id: String(from_account_id),

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { RATE_LIMIT_KEY_MAX_CHARS, boundedRateLimitKey, clientAddressKey, hitRateLimit, pruneRateLimitCounters } from "~/server/rate-limit/rate-limit.server";
+import {
+  RATE_LIMIT_KEY_MAX_CHARS,
+  boundedRateLimitKey,
+  clientAddressKey,
+  hitRateLimit,
+  pruneRateLimitCounters,
+} from "~/server/rate-limit/rate-limit.server";
 import { requestMeta } from "~/server/auth/request-meta.server";
 import type { Database } from "~/server/db/client.server";
 import { openTestDatabase } from "./test-database";
@@ -20,7 +26,8 @@ const at = (offset_ms: number) => new Date(start.getTime() + offset_ms);
 
 async function hits(key: string, count: number, now: Date) {
   const results = [];
-  for (let i = 0; i < count; i++) results.push(await hitRateLimit({ key, limit: 5, window_ms: TEN_MINUTES_MS }, { now, database: database.db }));
+  for (let i = 0; i < count; i++)
+    results.push(await hitRateLimit({ key, limit: 5, window_ms: TEN_MINUTES_MS }, { now, database: database.db }));
   return results;
 }
 
@@ -37,7 +44,10 @@ describe("hitRateLimit (fixed window, in the database)", () => {
 
   it("keeps refusing until the window ends, then starts again", async () => {
     await hits("test:reset", 5, start);
-    const later = await hitRateLimit({ key: "test:reset", limit: 5, window_ms: TEN_MINUTES_MS }, { now: at(7 * 60 * 1000 + 59_000), database: database.db });
+    const later = await hitRateLimit(
+      { key: "test:reset", limit: 5, window_ms: TEN_MINUTES_MS },
+      { now: at(7 * 60 * 1000 + 59_000), database: database.db },
+    );
     expect(later).toMatchObject({ allowed: false, retry_after_s: 1 });
     const next = await hits("test:reset", 5, at(8 * 60 * 1000));
     expect(next.map((r) => r.allowed)).toEqual([true, true, true, true, true]);
@@ -54,7 +64,9 @@ describe("hitRateLimit (fixed window, in the database)", () => {
 
   it("counts every hit when many arrive at once (atomic upsert)", async () => {
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => hitRateLimit({ key: "test:burst", limit: 5, window_ms: TEN_MINUTES_MS }, { now: start, database: database.db })),
+      Array.from({ length: 20 }, () =>
+        hitRateLimit({ key: "test:burst", limit: 5, window_ms: TEN_MINUTES_MS }, { now: start, database: database.db }),
+      ),
     );
     expect(results.map((r) => r.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(results.filter((r) => r.allowed)).toHaveLength(5);
@@ -63,7 +75,9 @@ describe("hitRateLimit (fixed window, in the database)", () => {
   it("keeps one row per key and window", async () => {
     await hits("test:rows", 3, start);
     await hits("test:rows", 2, at(TEN_MINUTES_MS));
-    const rows = await database.db.execute<{ hits: number }>(sql`select hits from rate_limit_counters where key = 'test:rows' order by window_start`);
+    const rows = await database.db.execute<{ hits: number }>(
+      sql`select hits from rate_limit_counters where key = 'test:rows' order by window_start`,
+    );
     expect(rows.rows.map((r) => Number(r.hits))).toEqual([3, 2]);
   });
 
@@ -77,7 +91,8 @@ describe("hitRateLimit (fixed window, in the database)", () => {
   });
 
   it("refuses a rule that makes no sense", async () => {
-    const use = (rule: { key: string; limit: number; window_ms: number }) => hitRateLimit(rule, { now: start, database: database.db });
+    const use = (rule: { key: string; limit: number; window_ms: number }) =>
+      hitRateLimit(rule, { now: start, database: database.db });
     await expect(use({ key: "", limit: 5, window_ms: TEN_MINUTES_MS })).rejects.toThrow(RangeError);
     await expect(use({ key: "test:bad", limit: 0, window_ms: TEN_MINUTES_MS })).rejects.toThrow(RangeError);
     await expect(use({ key: "test:bad", limit: 5, window_ms: 10 })).rejects.toThrow(RangeError);
@@ -92,7 +107,9 @@ describe("keys from what a client says are bounded (an X-Forwarded-For of any le
     expect(a.map((r) => r.allowed)).toEqual([true, true, true, true, true, false]);
     const b = await hits(long_b, 1, start);
     expect(b[0]).toMatchObject({ allowed: true, hits: 1 });
-    const stored = await database.db.execute<{ key: string }>(sql`select key from rate_limit_counters where key like 'test:ip:aaaa%'`);
+    const stored = await database.db.execute<{ key: string }>(
+      sql`select key from rate_limit_counters where key like 'test:ip:aaaa%'`,
+    );
     expect(stored.rows).toHaveLength(2);
     for (const row of stored.rows) expect(row.key.length).toBeLessThanOrEqual(RATE_LIMIT_KEY_MAX_CHARS);
     expect(boundedRateLimitKey("test:short")).toBe("test:short");

@@ -29,17 +29,30 @@ afterAll(async () => {
 });
 
 /** Sends only the headers of a post declaring `length` bytes, and reads the answer. */
-function post(path: string, headers: Record<string, string>, length: number): Promise<{ status: number; type: string; body: string }> {
+function post(
+  path: string,
+  headers: Record<string, string>,
+  length: number,
+): Promise<{ status: number; type: string; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, path, method: "POST", headers: { Origin: `http://127.0.0.1:${port}`, "Content-Length": String(length), ...headers } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"] ?? ""), body });
-      });
-    });
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: "POST",
+        headers: { Origin: `http://127.0.0.1:${port}`, "Content-Length": String(length), ...headers },
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"] ?? ""), body });
+        });
+      },
+    );
     req.on("error", reject);
     req.flushHeaders();
   });
@@ -51,7 +64,11 @@ const HUNDRED_MB = 100 * 1024 * 1024;
 
 describe("a body over the limit", () => {
   it("a browser's page request gets a page: 413, HTML, the limit, a link back to the form it came from", async () => {
-    const answer = await post("/apply", { Accept: BROWSER_ACCEPT, "Content-Type": MULTIPART, Referer: `http://127.0.0.1:${port}/apply?step=2` }, HUNDRED_MB);
+    const answer = await post(
+      "/apply",
+      { Accept: BROWSER_ACCEPT, "Content-Type": MULTIPART, Referer: `http://127.0.0.1:${port}/apply?step=2` },
+      HUNDRED_MB,
+    );
     expect(answer.status).toBe(413);
     expect(answer.type).toMatch(/^text\/html/);
     expect(answer.body).toContain("<h1>That file is too large</h1>");
@@ -62,17 +79,29 @@ describe("a body over the limit", () => {
   });
 
   it("a Referer from another site is not linked: the way back is the home page", async () => {
-    const answer = await post("/apply", { Accept: BROWSER_ACCEPT, "Content-Type": MULTIPART, Referer: "https://evil.example/apply" }, HUNDRED_MB);
+    const answer = await post(
+      "/apply",
+      { Accept: BROWSER_ACCEPT, "Content-Type": MULTIPART, Referer: "https://evil.example/apply" },
+      HUNDRED_MB,
+    );
     expect(answer.body).toContain('<a class="button" href="/">Back to the form</a>');
   });
 
   it("a same-site Referer whose path starts with // is not linked: a browser reads //host as another site", async () => {
-    const answer = await post("/apply", { Accept: BROWSER_ACCEPT, "Content-Type": MULTIPART, Referer: `http://127.0.0.1:${port}//evil.example/apply` }, HUNDRED_MB);
+    const answer = await post(
+      "/apply",
+      { Accept: BROWSER_ACCEPT, "Content-Type": MULTIPART, Referer: `http://127.0.0.1:${port}//evil.example/apply` },
+      HUNDRED_MB,
+    );
     expect(answer.body).toContain('<a class="button" href="/">Back to the form</a>');
   });
 
   it("a form without files says the form's limit", async () => {
-    const answer = await post("/contact", { Accept: BROWSER_ACCEPT, "Content-Type": "application/x-www-form-urlencoded" }, 200_000);
+    const answer = await post(
+      "/contact",
+      { Accept: BROWSER_ACCEPT, "Content-Type": "application/x-www-form-urlencoded" },
+      200_000,
+    );
     expect(answer.status).toBe(413);
     expect(answer.body).toContain("We accept at most 64 KB in one form.");
   });

@@ -5,7 +5,12 @@ import type { Database } from "~/server/db/client.server";
 import { auditLog, ledgerAccounts, users } from "~/server/db/schema";
 import { today } from "~/server/ledger/ledger.server";
 import { monthOf } from "~/domain/ledger-rules";
-import { TRANSFER_COUNTS_PAGE_SIZE, listTransferCounts, parsePageAfter, resetAllMemberTransferCounts } from "~/server/payments/transfer-counts.server";
+import {
+  TRANSFER_COUNTS_PAGE_SIZE,
+  listTransferCounts,
+  parsePageAfter,
+  resetAllMemberTransferCounts,
+} from "~/server/payments/transfer-counts.server";
 import { openTestDatabase } from "./test-database";
 
 /**
@@ -23,7 +28,9 @@ const staff = { id: "staff-reset-bulk", email: "staff-reset-bulk@harborview.exam
 beforeAll(async () => {
   database = await openTestDatabase();
   const db = database.db;
-  await db.insert(users).values({ id: staff.id, name: "Staff", email: staff.email, role: "admin", emailVerified: true });
+  await db
+    .insert(users)
+    .values({ id: staff.id, name: "Staff", email: staff.email, role: "admin", emailVerified: true });
   await db.execute(sql`
     insert into users (id, name, email, role, email_verified)
     select 'bulk-' || lpad(n::text, 5, '0'), 'Member ' || n, 'bulk' || lpad(n::text, 5, '0') || '@members.example', 'user', true
@@ -33,7 +40,15 @@ beforeAll(async () => {
     select (1000000000 + n)::text, 'member', 'savings', 'bulk-' || lpad(n::text, 5, '0'), 'Savings', 2, ${monthOf(today())}
     from generate_series(101, ${MEMBERS}, 101) n`);
   // Staff are not members: their count is neither listed nor reset.
-  await db.insert(ledgerAccounts).values({ account_number: "1999999999", owner: "member", type: "savings", member_id: staff.id, name: "Savings", transfer_count: 3, transfer_count_month: monthOf(today()) });
+  await db.insert(ledgerAccounts).values({
+    account_number: "1999999999",
+    owner: "member",
+    type: "savings",
+    member_id: staff.id,
+    name: "Savings",
+    transfer_count: 3,
+    transfer_count_month: monthOf(today()),
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -89,12 +104,19 @@ describe("reset transfer counts with more than 5,000 members", () => {
     expect((await listTransferCounts(database.db)).with_transfers).toBe(0);
 
     const [audit] = await database.db.select().from(auditLog).where(eq(auditLog.action, "transfers.count_reset_all"));
-    expect(audit).toMatchObject({ actor_id: staff.id, after: { reset: WITH_TRANSFERS, skipped: MEMBERS - WITH_TRANSFERS } });
+    expect(audit).toMatchObject({
+      actor_id: staff.id,
+      after: { reset: WITH_TRANSFERS, skipped: MEMBERS - WITH_TRANSFERS },
+    });
     const before = (audit!.before as { counts: { member_id: string; before: number }[] }).counts;
     expect(before).toHaveLength(WITH_TRANSFERS);
     expect(before).toContainEqual({ member_id: "bulk-05050", before: 2 });
 
     // Nothing left to reset: everyone is skipped.
-    expect(await resetAllMemberTransferCounts(database.db, staff)).toEqual({ status: "reset", reset: 0, skipped: MEMBERS });
+    expect(await resetAllMemberTransferCounts(database.db, staff)).toEqual({
+      status: "reset",
+      reset: 0,
+      skipped: MEMBERS,
+    });
   });
 });

@@ -29,17 +29,31 @@ it("a drill copy sends no email, runs no job and says what it is on every page",
   const smtp_port = (smtp.server.address() as AddressInfo).port;
   const database = await serverDatabase(path.join(work, "data"));
   closeDatabase = database.close;
-  app = new AppProcess({ ...database.env, HOST: "127.0.0.1", SMTP_URL: `smtp://127.0.0.1:${smtp_port}`, MUTUAL_DRILL: "1" });
+  app = new AppProcess({
+    ...database.env,
+    HOST: "127.0.0.1",
+    SMTP_URL: `smtp://127.0.0.1:${smtp_port}`,
+    MUTUAL_DRILL: "1",
+  });
   await app.serving();
-  await app.waitForLine(/restore drill \(MUTUAL_DRILL=1\): scheduled jobs are off and no email is sent/, "the drill's log line");
+  await app.waitForLine(
+    /restore drill \(MUTUAL_DRILL=1\): scheduled jobs are off and no email is sent/,
+    "the drill's log line",
+  );
 
   const home = await fetch(`${app.base}/`);
-  expect(await home.text()).toContain("Restore drill copy — not the live bank. No email is sent and no scheduled job runs.");
+  expect(await home.text()).toContain(
+    "Restore drill copy — not the live bank. No email is sent and no scheduled job runs.",
+  );
 
   // A sign-in code is written to the outbox (staff can read it there) but never reaches the relay.
   const member = DEMO_SIGNINS.find((p) => p.kind === "member")!;
   const browser = new Browser(app.base);
-  const password_step = await browser.request("/login", { intent: "password", email: member.email, password: member.password });
+  const password_step = await browser.request("/login", {
+    intent: "password",
+    email: member.email,
+    password: member.password,
+  });
   expect(password_step.status).toBeLessThan(400);
   await vi.waitFor(
     async () => {
@@ -53,5 +67,7 @@ it("a drill copy sends no email, runs no job and says what it is on every page",
   expect(smtp.received).toEqual([]);
   // The runner logs "job runner started" as it starts (beside the server, not awaited): by now it
   // would have.
-  expect(app.lines.filter((line) => line.includes("job runner started") || line.includes('"component":"jobs"'))).toEqual([]);
+  expect(
+    app.lines.filter((line) => line.includes("job runner started") || line.includes('"component":"jobs"')),
+  ).toEqual([]);
 });

@@ -17,10 +17,18 @@ import { onPostgres, openTestDatabase } from "./test-database";
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-script-env-"));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-const secrets = { SESSION_SECRET: crypto.randomBytes(32).toString("hex"), DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex") };
+const secrets = {
+  SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
+  DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex"),
+};
 
 function run(command: string[], environment: Record<string, string>) {
-  const result = spawnSync(command[0]!, command.slice(1), { cwd: repository, env: { PATH: process.env.PATH ?? "", ...environment }, encoding: "utf8", timeout: 120_000 });
+  const result = spawnSync(command[0]!, command.slice(1), {
+    cwd: repository,
+    env: { PATH: process.env.PATH ?? "", ...environment },
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -28,7 +36,11 @@ describe("maintenance commands in production", () => {
   it("refuse to create an empty embedded database when DATABASE_URL is missing, and create nothing", () => {
     const data_dir = path.join(work, "no-database");
     for (const script of ["migrate", "ledger-verify"]) {
-      const result = run([process.execPath, compiled(script)], { NODE_ENV: "production", DATA_DIR: data_dir, ...secrets });
+      const result = run([process.execPath, compiled(script)], {
+        NODE_ENV: "production",
+        DATA_DIR: data_dir,
+        ...secrets,
+      });
       expect(result.output).toContain("DATABASE_URL is not set and there is no embedded database");
       expect(result.output).not.toMatch(/Migrations applied|Ledger OK/);
       expect(result.status, script).toBe(2);
@@ -36,23 +48,32 @@ describe("maintenance commands in production", () => {
     expect(fs.existsSync(path.join(data_dir, "pgdata"))).toBe(false);
   });
 
-  it.runIf(onPostgres)("an environment file with & in DATABASE_URL: sh loses it (now refused), node --env-file reads it", async () => {
-    const database = await openTestDatabase();
-    try {
-      const url = new URL(database.url!);
-      url.searchParams.set("application_name", "mutual-migrate");
-      url.searchParams.set("connect_timeout", "10");
-      expect(url.toString()).toContain("&");
-      const file = path.join(work, "mutual.env");
-      fs.writeFileSync(file, `# as deploy/systemd/mutual.env.example\nDATABASE_URL=${url}\nSESSION_SECRET=${secrets.SESSION_SECRET}\nDATA_ENCRYPTION_KEY=${secrets.DATA_ENCRYPTION_KEY}\nDATA_DIR=${path.join(work, "data")}\n`);
-      const sourced = run(["sh", "-c", `set -a; . ${file}; set +a; exec "${process.execPath}" "${compiled("migrate")}"`], { NODE_ENV: "production" });
-      expect(sourced.output).toContain("DATABASE_URL is not set");
-      expect(sourced.status).toBe(2);
-      const read = run([process.execPath, `--env-file=${file}`, compiled("migrate")], { NODE_ENV: "production" });
-      expect(read.output).toContain("Migrations applied (postgres).");
-      expect(read.status).toBe(0);
-    } finally {
-      await database.close();
-    }
-  });
+  it.runIf(onPostgres)(
+    "an environment file with & in DATABASE_URL: sh loses it (now refused), node --env-file reads it",
+    async () => {
+      const database = await openTestDatabase();
+      try {
+        const url = new URL(database.url!);
+        url.searchParams.set("application_name", "mutual-migrate");
+        url.searchParams.set("connect_timeout", "10");
+        expect(url.toString()).toContain("&");
+        const file = path.join(work, "mutual.env");
+        fs.writeFileSync(
+          file,
+          `# as deploy/systemd/mutual.env.example\nDATABASE_URL=${url}\nSESSION_SECRET=${secrets.SESSION_SECRET}\nDATA_ENCRYPTION_KEY=${secrets.DATA_ENCRYPTION_KEY}\nDATA_DIR=${path.join(work, "data")}\n`,
+        );
+        const sourced = run(
+          ["sh", "-c", `set -a; . ${file}; set +a; exec "${process.execPath}" "${compiled("migrate")}"`],
+          { NODE_ENV: "production" },
+        );
+        expect(sourced.output).toContain("DATABASE_URL is not set");
+        expect(sourced.status).toBe(2);
+        const read = run([process.execPath, `--env-file=${file}`, compiled("migrate")], { NODE_ENV: "production" });
+        expect(read.output).toContain("Migrations applied (postgres).");
+        expect(read.status).toBe(0);
+      } finally {
+        await database.close();
+      }
+    },
+  );
 });

@@ -13,7 +13,11 @@ import { openAccount, transferCount } from "~/server/ledger/accounts.server";
 import { monthOf } from "~/domain/ledger-rules";
 import { today } from "~/server/ledger/ledger.server";
 import { readProfileImage, setProfileImage } from "~/server/profile-images/profile-images.server";
-import { listTransferCounts, resetAllMemberTransferCounts, resetMemberTransferCount } from "~/server/payments/transfer-counts.server";
+import {
+  listTransferCounts,
+  resetAllMemberTransferCounts,
+  resetMemberTransferCount,
+} from "~/server/payments/transfer-counts.server";
 import {
   base32,
   changeOwnPassword,
@@ -46,15 +50,26 @@ let counter = 0;
 /** An approved member (or staff) with a profile, as the back office would leave them. */
 async function person(role: "user" | "admin" = "user") {
   counter += 1;
-  const { id, email } = await makePerson(database.db, role, { email: `settings${counter}@example.com`, password: PASSWORD, name: "Casey Rivera", profile: { first_name: "Casey", last_name: "Rivera" } });
+  const { id, email } = await makePerson(database.db, role, {
+    email: `settings${counter}@example.com`,
+    password: PASSWORD,
+    name: "Casey Rivera",
+    profile: { first_name: "Casey", last_name: "Rivera" },
+  });
   return { id, email, role };
 }
 
-async function signIn(who: { email: string }, browser = new Browser(`198.51.100.${(counter % 200) + 1}`), code?: () => string) {
+async function signIn(
+  who: { email: string },
+  browser = new Browser(`198.51.100.${(counter % 200) + 1}`),
+  code?: () => string,
+) {
   const step = await startSignIn(database.db, browser.meta(), { email: who.email, password: PASSWORD });
   if (step.status !== "challenge") throw new Error(step.status);
   browser.apply(step.set_cookies);
-  const signed = await verifySignInCode(database.db, browser.meta(), { code: code ? code() : await lastCodeTo(database.db, who.email) });
+  const signed = await verifySignInCode(database.db, browser.meta(), {
+    code: code ? code() : await lastCodeTo(database.db, who.email),
+  });
   if (signed.status !== "signed_in") throw new Error(signed.status);
   browser.apply(signed.set_cookies);
   return { browser, method: step.method };
@@ -76,13 +91,37 @@ function totp(secret_base32: string, at_ms: number): string {
 describe("profile", () => {
   it("loads and saves name, phone and address, and shows initials", async () => {
     const me = await person();
-    expect(await getProfileSettings(database.db, me.id)).toMatchObject({ email: me.email, first_name: "Casey", last_name: "Rivera", initials: "CR", image_url: null });
-    const saved = await updateProfile(database.db, me.id, { first_name: "Jamie", last_name: "Lopez", phone: "(555) 010-9000", street: "1 Main St", city: "Dover", state: "NH", postal_code: "03820", country: "United States" });
+    expect(await getProfileSettings(database.db, me.id)).toMatchObject({
+      email: me.email,
+      first_name: "Casey",
+      last_name: "Rivera",
+      initials: "CR",
+      image_url: null,
+    });
+    const saved = await updateProfile(database.db, me.id, {
+      first_name: "Jamie",
+      last_name: "Lopez",
+      phone: "(555) 010-9000",
+      street: "1 Main St",
+      city: "Dover",
+      state: "NH",
+      postal_code: "03820",
+      country: "United States",
+    });
     expect(saved.status).toBe("updated");
-    expect(await getProfileSettings(database.db, me.id)).toMatchObject({ first_name: "Jamie", city: "Dover", postal_code: "03820", initials: "JL" });
+    expect(await getProfileSettings(database.db, me.id)).toMatchObject({
+      first_name: "Jamie",
+      city: "Dover",
+      postal_code: "03820",
+      initials: "JL",
+    });
     const [user] = await database.db.select({ name: users.name }).from(users).where(eq(users.id, me.id));
     expect(user!.name).toBe("Jamie Lopez");
-    expect(await userDisplay(database.db, { id: me.id, email: me.email, name: "x", role: "user" })).toMatchObject({ name: "Jamie Lopez", initials: "JL", image_url: null });
+    expect(await userDisplay(database.db, { id: me.id, email: me.email, name: "x", role: "user" })).toMatchObject({
+      name: "Jamie Lopez",
+      initials: "JL",
+      image_url: null,
+    });
   });
 
   it("re-encodes an image to a 256 px WebP without metadata, serves it only to its owner and staff", async () => {
@@ -104,7 +143,9 @@ describe("profile", () => {
     expect(image!.content.includes(Buffer.from("secret-camera-serial"))).toBe(false);
     expect(await readProfileImage(database.db, { id: other.id, role: "user" }, me.id)).toBeNull();
     expect(await readProfileImage(database.db, { id: staff.id, role: "admin" }, me.id)).not.toBeNull();
-    expect((await getProfileSettings(database.db, me.id))!.image_url).toMatch(new RegExp(`^/settings/profile-image/${me.id}\\?v=`));
+    expect((await getProfileSettings(database.db, me.id))!.image_url).toMatch(
+      new RegExp(`^/settings/profile-image/${me.id}\\?v=`),
+    );
 
     // A second upload replaces the first file.
     const first = path.join(process.env.DATA_DIR!, "uploads", "profile-images", image!.file);
@@ -114,9 +155,17 @@ describe("profile", () => {
 
   it("refuses what is not an image, or is 5 MB or more", async () => {
     const me = await person();
-    const text = await setProfileImage(database.db, me.id, fileOf(new TextEncoder().encode("just some text, not a picture"), "photo.png", "image/png"));
+    const text = await setProfileImage(
+      database.db,
+      me.id,
+      fileOf(new TextEncoder().encode("just some text, not a picture"), "photo.png", "image/png"),
+    );
     expect(text).toEqual({ status: "refused", reason: "not_image", message: SETTINGS_MESSAGES.image_not_image });
-    const pdf = await setProfileImage(database.db, me.id, fileOf(new TextEncoder().encode("%PDF-1.4\n%âãÏÓ\n1 0 obj\n"), "x.pdf", "application/pdf"));
+    const pdf = await setProfileImage(
+      database.db,
+      me.id,
+      fileOf(new TextEncoder().encode("%PDF-1.4\n%âãÏÓ\n1 0 obj\n"), "x.pdf", "application/pdf"),
+    );
     expect(pdf.status === "refused" && pdf.message).toBe(SETTINGS_MESSAGES.image_not_image);
     const big = new Uint8Array(5 * 1024 * 1024 + 1);
     big.set(Buffer.from("89504e470d0a1a0a", "hex"));
@@ -133,10 +182,27 @@ describe("profile", () => {
 describe("account settings", () => {
   it("has the documented defaults and saves the toggles", async () => {
     const me = await person();
-    expect((await getAccountSettings(database.db, me.id))!.settings).toEqual({ email_notifications: true, sms_notifications: false, push_notifications: true, two_factor: false, login_alerts: true });
-    await updateNotificationSettings(database.db, me.id, { email_notifications: false, sms_notifications: true, push_notifications: false, login_alerts: false });
+    expect((await getAccountSettings(database.db, me.id))!.settings).toEqual({
+      email_notifications: true,
+      sms_notifications: false,
+      push_notifications: true,
+      two_factor: false,
+      login_alerts: true,
+    });
+    await updateNotificationSettings(database.db, me.id, {
+      email_notifications: false,
+      sms_notifications: true,
+      push_notifications: false,
+      login_alerts: false,
+    });
     const [row] = await database.db.select().from(memberSettings).where(eq(memberSettings.user_id, me.id));
-    expect(row).toMatchObject({ email_notifications: false, sms_notifications: true, push_notifications: false, login_alerts: false, two_factor: false });
+    expect(row).toMatchObject({
+      email_notifications: false,
+      sms_notifications: true,
+      push_notifications: false,
+      login_alerts: false,
+      two_factor: false,
+    });
   });
 
   it("changing the password ends every other session and keeps this one", async () => {
@@ -144,21 +210,32 @@ describe("account settings", () => {
     const laptop = await signIn(me);
     const phone = await signIn(me);
     expect(await sessionUserFromCookie(database.db, phone.browser.cookieHeader())).not.toBeNull();
-    const wrong = await changeOwnPassword(database.db, laptop.browser.meta(), me, { current_password: "Not my passphrase 9", new_password: "A brand new passphrase 7" });
+    const wrong = await changeOwnPassword(database.db, laptop.browser.meta(), me, {
+      current_password: "Not my passphrase 9",
+      new_password: "A brand new passphrase 7",
+    });
     expect(wrong.status).toBe("wrong_password");
-    const changed = await changeOwnPassword(database.db, laptop.browser.meta(), me, { current_password: PASSWORD, new_password: "A brand new passphrase 7" });
+    const changed = await changeOwnPassword(database.db, laptop.browser.meta(), me, {
+      current_password: PASSWORD,
+      new_password: "A brand new passphrase 7",
+    });
     if (changed.status !== "changed") throw new Error(changed.status);
     laptop.browser.apply(changed.set_cookies);
     expect(await sessionUserFromCookie(database.db, phone.browser.cookieHeader())).toBeNull();
     expect(await sessionUserFromCookie(database.db, laptop.browser.cookieHeader())).not.toBeNull();
-    const audit = await database.db.select().from(auditLog).where(and(eq(auditLog.member_id, me.id), eq(auditLog.action, "auth.password.changed")));
+    const audit = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.member_id, me.id), eq(auditLog.action, "auth.password.changed")));
     expect(audit).toHaveLength(1);
   });
 
   it("enrols an authenticator app, then sign-in asks for its code (RFC 6238), and it can be turned off", async () => {
     const me = await person();
     const { browser } = await signIn(me);
-    expect((await startTotpEnrollment(database.db, browser.meta(), me, "wrong passphrase 1")).status).toBe("wrong_password");
+    expect((await startTotpEnrollment(database.db, browser.meta(), me, "wrong passphrase 1")).status).toBe(
+      "wrong_password",
+    );
     const started = await startTotpEnrollment(database.db, browser.meta(), me, PASSWORD);
     if (started.status !== "started") throw new Error(started.status);
     expect(started.setup.uri).toMatch(/^otpauth:\/\/totp\//);
@@ -170,14 +247,21 @@ describe("account settings", () => {
 
     const wrongCode = totp(secret, Date.now() + 10 * 60_000);
     expect((await confirmTotpEnrollment(database.db, browser.meta(), me, wrongCode)).status).toBe("invalid_code");
-    expect((await confirmTotpEnrollment(database.db, browser.meta(), me, totp(secret, Date.now()))).status).toBe("enrolled");
-    expect(await getAccountSettings(database.db, me.id)).toMatchObject({ totp_enrolled: true, settings: { two_factor: true } });
+    expect((await confirmTotpEnrollment(database.db, browser.meta(), me, totp(secret, Date.now()))).status).toBe(
+      "enrolled",
+    );
+    expect(await getAccountSettings(database.db, me.id)).toMatchObject({
+      totp_enrolled: true,
+      settings: { two_factor: true },
+    });
 
     // Sign in again: the app's code (the next time step, since the enrolment code is spent).
     const again = await signIn(me, new Browser("203.0.113.77"), () => totp(secret, Date.now() + 30_000));
     expect(again.method).toBe("totp");
 
-    expect((await disableTotp(database.db, again.browser.meta(), me, "wrong passphrase 1")).status).toBe("wrong_password");
+    expect((await disableTotp(database.db, again.browser.meta(), me, "wrong passphrase 1")).status).toBe(
+      "wrong_password",
+    );
     expect((await disableTotp(database.db, again.browser.meta(), me, PASSWORD)).status).toBe("disabled");
     const emailAgain = await signIn(me, new Browser("203.0.113.78"));
     expect(emailAgain.method).toBe("email");
@@ -192,7 +276,10 @@ describe("account settings", () => {
 describe("reset transfer counts", () => {
   async function savingsWithCount(member_id: string, count: number) {
     const account = await openAccount(database.db, { member_id, type: "savings", name: "Savings" });
-    await database.db.update(ledgerAccounts).set({ transfer_count: count, transfer_count_month: monthOf(today()) }).where(eq(ledgerAccounts.id, account.id));
+    await database.db
+      .update(ledgerAccounts)
+      .set({ transfer_count: count, transfer_count_month: monthOf(today()) })
+      .where(eq(ledgerAccounts.id, account.id));
   }
 
   it("lists members without staff, resets one and all, and audits each reset", async () => {
@@ -222,6 +309,10 @@ describe("reset transfer counts", () => {
 
     const audit = await database.db.select().from(auditLog).where(eq(auditLog.actor_id, staff.id));
     expect(audit.map((r) => r.action).sort()).toEqual(["transfers.count_reset", "transfers.count_reset_all"]);
-    expect(audit.find((r) => r.action === "transfers.count_reset")).toMatchObject({ member_id: a.id, before: { transfer_count: 4 }, after: { transfer_count: 0 } });
+    expect(audit.find((r) => r.action === "transfers.count_reset")).toMatchObject({
+      member_id: a.id,
+      before: { transfer_count: 4 },
+      after: { transfer_count: 0 },
+    });
   });
 });

@@ -25,7 +25,11 @@ const PASSWORD = "Tidewater morning 42";
 let counter = 0;
 async function member(): Promise<{ id: string; email: string }> {
   counter += 1;
-  const { id, email } = await makePerson(database.db, "user", { email: `codes${counter}@example.com`, password: PASSWORD, name: `Codes ${counter}` });
+  const { id, email } = await makePerson(database.db, "user", {
+    email: `codes${counter}@example.com`,
+    password: PASSWORD,
+    name: `Codes ${counter}`,
+  });
   return { id, email };
 }
 
@@ -87,10 +91,15 @@ describe("wrong sign-in codes, counted per account across challenges", () => {
     expect(await database.db.select().from(sessions).where(eq(sessions.userId, id))).toHaveLength(0);
 
     // The member is told, once, and the lock is in the audit log.
-    const mail = (await database.db.select().from(outbox).where(eq(outbox.to_email, email))).filter((m) => m.kind === "account_locked");
+    const mail = (await database.db.select().from(outbox).where(eq(outbox.to_email, email))).filter(
+      (m) => m.kind === "account_locked",
+    );
     expect(mail).toHaveLength(1);
     expect(mail[0]!.text_body).toMatch(/wrong sign-in code/);
-    const audit = await database.db.select().from(auditLog).where(and(eq(auditLog.action, "auth.code.locked"), eq(auditLog.subject_id, email)));
+    const audit = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "auth.code.locked"), eq(auditLog.subject_id, email)));
     expect(audit.length).toBeGreaterThanOrEqual(1);
   });
 
@@ -116,7 +125,11 @@ describe("wrong sign-in codes, counted per account across challenges", () => {
     const right = await lastCodeTo(database.db, email);
     // Every code that gets checked is first compared with the member's staff-issued codes.
     const checks = vi.spyOn(authFor(database.db).api, "verifyStaffSignInCode");
-    const results = await Promise.all(challenges.flatMap((c, i) => Array.from({ length: 5 }, (_, j) => tryCode(c.browser, wrongCode(right, i * 5 + j)))));
+    const results = await Promise.all(
+      challenges.flatMap((c, i) =>
+        Array.from({ length: 5 }, (_, j) => tryCode(c.browser, wrongCode(right, i * 5 + j))),
+      ),
+    );
     expect(checks.mock.calls.length).toBeLessThanOrEqual(10);
     checks.mockRestore();
     expect(results.some((r) => r.status === "locked")).toBe(true);
@@ -128,7 +141,8 @@ describe("wrong sign-in codes, counted per account across challenges", () => {
     for (let round = 0; round < 4; round++) {
       const opened = await openChallenge(email);
       expect(opened.status).toBe("challenge");
-      for (let i = 0; i < 4; i++) expect((await tryCode(opened.browser, wrongCode(opened.code!, i))).status).toBe("invalid");
+      for (let i = 0; i < 4; i++)
+        expect((await tryCode(opened.browser, wrongCode(opened.code!, i))).status).toBe("invalid");
       expect((await tryCode(opened.browser, opened.code!)).status).toBe("signed_in");
     }
   });
@@ -138,7 +152,8 @@ describe("wrong sign-in codes, counted per account across challenges", () => {
     for (let challenge = 0; challenge < 3; challenge++) {
       const opened = await openChallenge(email);
       if (opened.status !== "challenge") break;
-      for (let i = 0; i < 5; i++) if ((await tryCode(opened.browser, wrongCode(opened.code!, i))).status !== "invalid") break;
+      for (let i = 0; i < 5; i++)
+        if ((await tryCode(opened.browser, wrongCode(opened.code!, i))).status !== "invalid") break;
     }
     expect((await openChallenge(email)).status).toBe("locked");
 
@@ -146,14 +161,17 @@ describe("wrong sign-in codes, counted per account across challenges", () => {
     await requestPasswordReset(database.db, freshBrowser().meta(), email);
     const link = (await lastMessageTo(database.db, email))!.text_body;
     const token = decodeURIComponent(/token=([A-Za-z0-9_%-]+)/.exec(link)![1]!);
-    expect((await completePasswordReset(database.db, freshBrowser().meta(), { token, password: PASSWORD })).status).toBe("reset");
+    expect(
+      (await completePasswordReset(database.db, freshBrowser().meta(), { token, password: PASSWORD })).status,
+    ).toBe("reset");
     expect((await openChallenge(email)).status).toBe("challenge");
 
     const second = await member();
     for (let challenge = 0; challenge < 3; challenge++) {
       const opened = await openChallenge(second.email);
       if (opened.status !== "challenge") break;
-      for (let i = 0; i < 5; i++) if ((await tryCode(opened.browser, wrongCode(opened.code!, i))).status !== "invalid") break;
+      for (let i = 0; i < 5; i++)
+        if ((await tryCode(opened.browser, wrongCode(opened.code!, i))).status !== "invalid") break;
     }
     expect((await openChallenge(second.email)).status).toBe("locked");
     vi.useFakeTimers({ toFake: ["Date"] });

@@ -39,7 +39,8 @@ export function fakeSmtpServer(options: { refuseRecipient?: string }) {
           current.from = line;
           socket.write("250 ok\r\n");
         } else if (verb === "RCPT") {
-          if (options.refuseRecipient && line.includes(options.refuseRecipient)) socket.write("550 no such mailbox\r\n");
+          if (options.refuseRecipient && line.includes(options.refuseRecipient))
+            socket.write("550 no such mailbox\r\n");
           else {
             current.to.push(line);
             socket.write("250 ok\r\n");

@@ -33,11 +33,20 @@ afterAll(async () => {
 });
 
 function runCommand(args: string[]): Promise<{ code: number | null; output: string }> {
-  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent", PUBLIC_URL: "https://bank.example.test" };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    PUBLIC_URL: "https://bank.example.test",
+  };
   if (postgres?.url) env.DATABASE_URL = postgres.url;
   else delete env.DATABASE_URL;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["scripts/build-server.mjs", "--run", "staff-create", ...args], { cwd: repository, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["scripts/build-server.mjs", "--run", "staff-create", ...args], {
+      cwd: repository,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
@@ -58,8 +67,11 @@ async function inDatabase<T>(work: (db: Db) => Promise<T>): Promise<T> {
 
 async function snapshot() {
   return inDatabase(async (db) => ({
-    users: (await db.select({ email: users.email, role: users.role }).from(users).orderBy(users.email)),
-    grants: (await db.select({ id: staffRoleGrants.id, status: staffRoleGrants.status }).from(staffRoleGrants).orderBy(staffRoleGrants.id)),
+    users: await db.select({ email: users.email, role: users.role }).from(users).orderBy(users.email),
+    grants: await db
+      .select({ id: staffRoleGrants.id, status: staffRoleGrants.status })
+      .from(staffRoleGrants)
+      .orderBy(staffRoleGrants.id),
     audits: (await db.select({ id: auditLog.id }).from(auditLog)).length,
   }));
 }
@@ -68,18 +80,35 @@ describe("npm run staff:create", () => {
   let link = "";
 
   it("on a fresh installation creates the first admin, audited as the server command, and prints a one-time set-up link", async () => {
-    const result = await runCommand(["--email", "Founding.Admin@Example.org", "--first-name", "Ada", "--last-name", "Founder"]);
+    const result = await runCommand([
+      "--email",
+      "Founding.Admin@Example.org",
+      "--first-name",
+      "Ada",
+      "--last-name",
+      "Founder",
+    ]);
     expect(result.code, result.output).toBe(0);
     expect(result.output).toContain("Created the admin account founding.admin@example.org");
     link = /https:\/\/bank\.example\.test\/reset-password\?token=[A-Za-z0-9_-]+/.exec(result.output)?.[0] ?? "";
     expect(link, result.output).not.toBe("");
     await inDatabase(async (db) => {
-      const [user] = await db.select({ id: users.id, role: users.role, name: users.name }).from(users).where(eq(users.email, "founding.admin@example.org"));
+      const [user] = await db
+        .select({ id: users.id, role: users.role, name: users.name })
+        .from(users)
+        .where(eq(users.email, "founding.admin@example.org"));
       expect(user).toMatchObject({ role: "admin", name: "Ada Founder" });
-      const [profile] = await db.select({ source: memberProfiles.source, status: memberProfiles.status }).from(memberProfiles).where(eq(memberProfiles.user_id, user!.id));
+      const [profile] = await db
+        .select({ source: memberProfiles.source, status: memberProfiles.status })
+        .from(memberProfiles)
+        .where(eq(memberProfiles.user_id, user!.id));
       expect(profile).toEqual({ source: "staff", status: "approved" });
       const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "staff.create.server_command"));
-      expect(audit).toMatchObject({ actor_id: null, actor_email: "server command: npm run staff:create", subject_id: user!.id });
+      expect(audit).toMatchObject({
+        actor_id: null,
+        actor_email: "server command: npm run staff:create",
+        subject_id: user!.id,
+      });
       // The link is not kept anywhere staff could read it.
       expect(JSON.stringify(audit)).not.toContain(new URL(link).searchParams.get("token")!);
     });
@@ -97,13 +126,28 @@ describe("npm run staff:create", () => {
   });
 
   it("once an admin exists, files a request under dual control instead of creating anyone", async () => {
-    const result = await runCommand(["--email", "second@example.org", "--first-name", "Bo", "--last-name", "Second", "--role", "reviewer"]);
+    const result = await runCommand([
+      "--email",
+      "second@example.org",
+      "--first-name",
+      "Bo",
+      "--last-name",
+      "Second",
+      "--role",
+      "reviewer",
+    ]);
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/request #\d+ waits in the back office/);
     await inDatabase(async (db) => {
       expect(await db.select().from(users).where(eq(users.email, "second@example.org"))).toEqual([]);
       const [grant] = await db.select().from(staffRoleGrants).where(eq(staffRoleGrants.email, "second@example.org"));
-      expect(grant).toMatchObject({ kind: "create", role: "reviewer", status: "pending", requested_by: null, requested_by_email: "server command: npm run staff:create" });
+      expect(grant).toMatchObject({
+        kind: "create",
+        role: "reviewer",
+        status: "pending",
+        requested_by: null,
+        requested_by_email: "server command: npm run staff:create",
+      });
       const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "staff_grant.request"));
       expect(audit).toMatchObject({ actor_id: null, actor_email: "server command: npm run staff:create" });
     });
@@ -113,9 +157,18 @@ describe("npm run staff:create", () => {
     const before = await snapshot();
     for (const [args, message] of [
       [["--email", "not-an-address", "--first-name", "Bo", "--last-name", "Bad"], "The email address is not valid."],
-      [["--email", "x@example.org", "--first-name", "Bo", "--last-name", "Bad", "--role", "owner"], "The role is admin or reviewer."],
-      [["--email", "founding.admin@example.org", "--first-name", "Ada", "--last-name", "Again"], "Refused: an account with the email founding.admin@example.org already exists."],
-      [["--email", "second@example.org", "--first-name", "Bo", "--last-name", "Again"], "Refused: a staff role request for second@example.org is already waiting for approval."],
+      [
+        ["--email", "x@example.org", "--first-name", "Bo", "--last-name", "Bad", "--role", "owner"],
+        "The role is admin or reviewer.",
+      ],
+      [
+        ["--email", "founding.admin@example.org", "--first-name", "Ada", "--last-name", "Again"],
+        "Refused: an account with the email founding.admin@example.org already exists.",
+      ],
+      [
+        ["--email", "second@example.org", "--first-name", "Bo", "--last-name", "Again"],
+        "Refused: a staff role request for second@example.org is already waiting for approval.",
+      ],
     ] as const) {
       const result = await runCommand([...args]);
       expect(result.code, result.output).toBe(1);

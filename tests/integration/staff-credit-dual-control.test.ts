@@ -5,7 +5,11 @@ import { auditLog, balanceAdjustments, ledgerTransactions, staffPostingRequests 
 import { getBalances } from "~/server/ledger/accounts.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { addTransactions, type NumberedRow } from "~/server/postings/add-transactions.server";
-import { awaitingPostingRequestCount, awaitingPostingRequests, decidePostingRequest } from "~/server/postings/approvals.server";
+import {
+  awaitingPostingRequestCount,
+  awaitingPostingRequests,
+  decidePostingRequest,
+} from "~/server/postings/approvals.server";
 import { readPostingsCsv } from "~/server/postings/csv.server";
 import { requestAdjustment } from "~/server/member-accounts/adjustments.server";
 import { queueCounts } from "~/server/rails/queues.server";
@@ -40,7 +44,20 @@ afterEach(async () => {
 });
 
 function rows(...raws: Partial<DraftRow>[]): NumberedRow[] {
-  return raws.map((raw, i) => ({ line: i + 2, raw: { account: "Checking", type: "credit", amount: "10.00", description: "Row", category: "Deposit", date: "2026-11-24", time: "", status: "", ...raw } }));
+  return raws.map((raw, i) => ({
+    line: i + 2,
+    raw: {
+      account: "Checking",
+      type: "credit",
+      amount: "10.00",
+      description: "Row",
+      category: "Deposit",
+      date: "2026-11-24",
+      time: "",
+      status: "",
+      ...raw,
+    },
+  }));
 }
 
 async function current(account_id: number): Promise<number> {
@@ -60,7 +77,15 @@ describe("Add Transactions: above the limits the whole table or file waits", () 
     const maker = await staffMember();
     const { member, checking } = await newMember(db, { checking_cents: 1_000 });
     const before = await transactionCount();
-    const result = await addTransactions(db, { member_id: member.id, staff: maker, rows: rows({ amount: "50000.00", description: "Wire received" }, { amount: "5.00" }), batch_key: key(), source: "table", origin: ORIGIN, now: NOON });
+    const result = await addTransactions(db, {
+      member_id: member.id,
+      staff: maker,
+      rows: rows({ amount: "50000.00", description: "Wire received" }, { amount: "5.00" }),
+      batch_key: key(),
+      source: "table",
+      origin: ORIGIN,
+      now: NOON,
+    });
     expect(result).toMatchObject({
       status: "awaiting_approval",
       count: 2,
@@ -71,12 +96,24 @@ describe("Add Transactions: above the limits the whole table or file waits", () 
     expect(await transactionCount()).toBe(before);
     expect(await current(checking.id)).toBe(1_000);
     const listed = (await awaitingPostingRequests(db)).find((r) => r.member_id === member.id)!;
-    expect(listed).toMatchObject({ source: "table", row_count: 2, credit_total_cents: 5_000_500, debit_total_cents: 0, requested_by: maker.id, member_email: member.email });
+    expect(listed).toMatchObject({
+      source: "table",
+      row_count: 2,
+      credit_total_cents: 5_000_500,
+      debit_total_cents: 0,
+      requested_by: maker.id,
+      member_email: member.email,
+    });
     expect(listed.rows.map((r) => [r.line, r.account, r.direction, r.amount_cents, r.description])).toEqual([
       [2, `Checking ••${checking.account_number.slice(-4)}`, "credit", 5_000_000, "Wire received"],
       [3, `Checking ••${checking.account_number.slice(-4)}`, "credit", 500, "Row"],
     ]);
-    const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "ledger.staff_postings.request")).orderBy(sql`${auditLog.id} desc`).limit(1);
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "ledger.staff_postings.request"))
+      .orderBy(sql`${auditLog.id} desc`)
+      .limit(1);
     expect(audit).toMatchObject({ actor_id: maker.id, member_id: member.id });
   });
 
@@ -84,34 +121,89 @@ describe("Add Transactions: above the limits the whole table or file waits", () 
     const maker = await staffMember();
     const { member, checking } = await newMember(db, { checking_cents: 0 });
     const csv = (n: number) =>
-      readPostingsCsv(new TextEncoder().encode(["Account Type,Transaction Type,Amount,Description,Category,Date,Time,Status", ...Array.from({ length: n }, (_, i) => `Checking,credit,1000.00,Payroll ${i + 1},Income,2026-11-24,09:00,Completed`)].join("\n")));
+      readPostingsCsv(
+        new TextEncoder().encode(
+          [
+            "Account Type,Transaction Type,Amount,Description,Category,Date,Time,Status",
+            ...Array.from(
+              { length: n },
+              (_, i) => `Checking,credit,1000.00,Payroll ${i + 1},Income,2026-11-24,09:00,Completed`,
+            ),
+          ].join("\n"),
+        ),
+      );
     const eleven = csv(11);
     if (!eleven.ok) throw new Error(eleven.message);
-    const waiting = await addTransactions(db, { member_id: member.id, staff: maker, rows: eleven.rows, batch_key: key(), source: "csv", origin: ORIGIN, file_name: "payroll.csv", now: NOON });
+    const waiting = await addTransactions(db, {
+      member_id: member.id,
+      staff: maker,
+      rows: eleven.rows,
+      batch_key: key(),
+      source: "csv",
+      origin: ORIGIN,
+      file_name: "payroll.csv",
+      now: NOON,
+    });
     expect(waiting).toMatchObject({ status: "awaiting_approval", count: 11 });
     expect((waiting as { message: string }).message).toContain("the file credits $11,000.00 in all, above $10,000.00");
     expect(await current(checking.id)).toBe(0);
     const ten = csv(10);
     if (!ten.ok) throw new Error(ten.message);
-    expect(await addTransactions(db, { member_id: member.id, staff: maker, rows: ten.rows, batch_key: key(), source: "csv", origin: ORIGIN, file_name: "payroll-10.csv", now: NOON })).toMatchObject({ status: "added", count: 10 });
+    expect(
+      await addTransactions(db, {
+        member_id: member.id,
+        staff: maker,
+        rows: ten.rows,
+        batch_key: key(),
+        source: "csv",
+        origin: ORIGIN,
+        file_name: "payroll-10.csv",
+        now: NOON,
+      }),
+    ).toMatchObject({ status: "added", count: 10 });
     expect(await current(checking.id)).toBe(1_000_000);
   });
 
   it("debits do not count: a large debit file posts at once, as today", async () => {
     const maker = await staffMember();
     const { member, checking } = await newMember(db, { checking_cents: 3_000_000 });
-    expect(await addTransactions(db, { member_id: member.id, staff: maker, rows: rows({ type: "debit", amount: "25000.00" }), batch_key: key(), source: "table", origin: ORIGIN, now: NOON })).toMatchObject({ status: "added" });
+    expect(
+      await addTransactions(db, {
+        member_id: member.id,
+        staff: maker,
+        rows: rows({ type: "debit", amount: "25000.00" }),
+        batch_key: key(),
+        source: "table",
+        origin: ORIGIN,
+        now: NOON,
+      }),
+    ).toMatchObject({ status: "added" });
     expect(await current(checking.id)).toBe(500_000);
   });
 
   it("a repeat of a waiting submission finds the same request and adds none", async () => {
     const maker = await staffMember();
     const { member } = await newMember(db);
-    const input = { member_id: member.id, staff: maker, rows: rows({ amount: "10000.01" }), batch_key: key(), source: "table" as const, origin: ORIGIN, now: NOON };
+    const input = {
+      member_id: member.id,
+      staff: maker,
+      rows: rows({ amount: "10000.01" }),
+      batch_key: key(),
+      source: "table" as const,
+      origin: ORIGIN,
+      now: NOON,
+    };
     const first = await addTransactions(db, input);
     const again = await addTransactions(db, input);
-    expect(again).toMatchObject({ status: "awaiting_approval", replayed: true, request_id: (first as { request_id: number }).request_id });
-    const [n] = await db.select({ n: count() }).from(staffPostingRequests).where(eq(staffPostingRequests.member_id, member.id));
+    expect(again).toMatchObject({
+      status: "awaiting_approval",
+      replayed: true,
+      request_id: (first as { request_id: number }).request_id,
+    });
+    const [n] = await db
+      .select({ n: count() })
+      .from(staffPostingRequests)
+      .where(eq(staffPostingRequests.member_id, member.id));
     expect(Number(n!.n)).toBe(1);
   });
 });
@@ -120,12 +212,29 @@ describe("splitting does not avoid the threshold", () => {
   it("two +$10,000.00 adjustments in a row: the first posts, the second waits, saying the 24-hour total", async () => {
     const maker = await staffMember();
     const { member, checking, savings } = await newMember(db, { checking_cents: 0, savings_cents: 0 });
-    const first = await requestAdjustment(db, { staff: maker, origin: ORIGIN, member_id: member.id, account_id: checking.id, target_cents: 1_000_000, reason: "Cash deposit", now: NOON });
+    const first = await requestAdjustment(db, {
+      staff: maker,
+      origin: ORIGIN,
+      member_id: member.id,
+      account_id: checking.id,
+      target_cents: 1_000_000,
+      reason: "Cash deposit",
+      now: NOON,
+    });
     expect(first).toMatchObject({ status: "posted" });
-    const second = await requestAdjustment(db, { staff: maker, origin: ORIGIN, member_id: member.id, account_id: savings.id, target_cents: 1_000_000, reason: "Cash deposit", now: new Date(NOON.getTime() + HOUR) });
+    const second = await requestAdjustment(db, {
+      staff: maker,
+      origin: ORIGIN,
+      member_id: member.id,
+      account_id: savings.id,
+      target_cents: 1_000_000,
+      reason: "Cash deposit",
+      now: new Date(NOON.getTime() + HOUR),
+    });
     expect(second).toMatchObject({
       status: "awaiting_approval",
-      message: "The adjustment of $10,000.00 waits for a second staff member's approval: it would bring what you credited to this member in 24 hours to $20,000.00, above $10,000.00.",
+      message:
+        "The adjustment of $10,000.00 waits for a second staff member's approval: it would bring what you credited to this member in 24 hours to $20,000.00, above $10,000.00.",
     });
     expect(await current(savings.id)).toBe(0);
   });
@@ -134,15 +243,57 @@ describe("splitting does not avoid the threshold", () => {
     const maker = await staffMember();
     const other = await staffMember();
     const { member, checking, savings } = await newMember(db, { checking_cents: 0, savings_cents: 0 });
-    expect(await requestAdjustment(db, { staff: maker, origin: ORIGIN, member_id: member.id, account_id: checking.id, target_cents: 800_000, reason: "First", now: NOON })).toMatchObject({ status: "posted" });
+    expect(
+      await requestAdjustment(db, {
+        staff: maker,
+        origin: ORIGIN,
+        member_id: member.id,
+        account_id: checking.id,
+        target_cents: 800_000,
+        reason: "First",
+        now: NOON,
+      }),
+    ).toMatchObject({ status: "posted" });
     // Another staff member's credit to the same member is not the maker's.
-    expect(await addTransactions(db, { member_id: member.id, staff: other, rows: rows({ account: "Savings", amount: "8000.00" }), batch_key: key(), source: "table", origin: ORIGIN, now: NOON })).toMatchObject({ status: "added" });
+    expect(
+      await addTransactions(db, {
+        member_id: member.id,
+        staff: other,
+        rows: rows({ account: "Savings", amount: "8000.00" }),
+        batch_key: key(),
+        source: "table",
+        origin: ORIGIN,
+        now: NOON,
+      }),
+    ).toMatchObject({ status: "added" });
     // Add Transactions and adjustments count together: $8,000 + $3,000 is above $10,000.
-    expect(await addTransactions(db, { member_id: member.id, staff: maker, rows: rows({ amount: "3000.00" }), batch_key: key(), source: "table", origin: ORIGIN, now: new Date(NOON.getTime() + 23 * HOUR) })).toMatchObject({
+    expect(
+      await addTransactions(db, {
+        member_id: member.id,
+        staff: maker,
+        rows: rows({ amount: "3000.00" }),
+        batch_key: key(),
+        source: "table",
+        origin: ORIGIN,
+        now: new Date(NOON.getTime() + 23 * HOUR),
+      }),
+    ).toMatchObject({
       status: "awaiting_approval",
-      message: expect.stringContaining("it would bring what you credited to this member in 24 hours to $11,000.00, above $10,000.00"),
+      message: expect.stringContaining(
+        "it would bring what you credited to this member in 24 hours to $11,000.00, above $10,000.00",
+      ),
     });
-    expect(await addTransactions(db, { member_id: member.id, staff: maker, rows: rows({ amount: "3000.00" }), batch_key: key(), source: "table", origin: ORIGIN, now: new Date(NOON.getTime() + 25 * HOUR) })).toMatchObject({ status: "added" });
+    expect(
+      await addTransactions(db, {
+        member_id: member.id,
+        staff: maker,
+        rows: rows({ amount: "3000.00" }),
+        batch_key: key(),
+        source: "table",
+        origin: ORIGIN,
+        now: new Date(NOON.getTime() + 25 * HOUR),
+      }),
+    ).toMatchObject({ status: "added" });
     expect(await current(checking.id)).toBe(1_100_000);
     expect(await current(savings.id)).toBe(800_000);
   });
@@ -151,21 +302,62 @@ describe("splitting does not avoid the threshold", () => {
     const maker = await staffMember();
     const members = await Promise.all(Array.from({ length: 6 }, () => newMember(db, { checking_cents: 0 })));
     for (const m of members.slice(0, 5)) {
-      expect(await requestAdjustment(db, { staff: maker, origin: ORIGIN, member_id: m.member.id, account_id: m.checking.id, target_cents: 1_000_000, reason: "Branch deposit", now: NOON })).toMatchObject({ status: "posted" });
+      expect(
+        await requestAdjustment(db, {
+          staff: maker,
+          origin: ORIGIN,
+          member_id: m.member.id,
+          account_id: m.checking.id,
+          target_cents: 1_000_000,
+          reason: "Branch deposit",
+          now: NOON,
+        }),
+      ).toMatchObject({ status: "posted" });
     }
     const sixth = members[5]!;
-    expect(await addTransactions(db, { member_id: sixth.member.id, staff: maker, rows: rows({ amount: "0.01" }), batch_key: key(), source: "table", origin: ORIGIN, now: NOON })).toMatchObject({
+    expect(
+      await addTransactions(db, {
+        member_id: sixth.member.id,
+        staff: maker,
+        rows: rows({ amount: "0.01" }),
+        batch_key: key(),
+        source: "table",
+        origin: ORIGIN,
+        now: NOON,
+      }),
+    ).toMatchObject({
       status: "awaiting_approval",
-      message: expect.stringContaining("it would bring what you credited to all members this business day to $50,000.01, above $50,000.00"),
+      message: expect.stringContaining(
+        "it would bring what you credited to all members this business day to $50,000.01, above $50,000.00",
+      ),
     });
     // 13:00 the next day in New York: a new business day (and the sixth member had nothing from this staff member).
-    expect(await addTransactions(db, { member_id: sixth.member.id, staff: maker, rows: rows({ amount: "0.01" }), batch_key: key(), source: "table", origin: ORIGIN, now: new Date(NOON.getTime() + 22 * HOUR) })).toMatchObject({ status: "added" });
+    expect(
+      await addTransactions(db, {
+        member_id: sixth.member.id,
+        staff: maker,
+        rows: rows({ amount: "0.01" }),
+        batch_key: key(),
+        source: "table",
+        origin: ORIGIN,
+        now: new Date(NOON.getTime() + 22 * HOUR),
+      }),
+    ).toMatchObject({ status: "added" });
   });
 
   it("two requests of the same staff member at the same moment cannot both pass under the total", async () => {
     const maker = await staffMember();
     const { member, checking } = await newMember(db, { checking_cents: 0 });
-    const send = () => addTransactions(db, { member_id: member.id, staff: maker, rows: rows({ amount: "6000.00" }), batch_key: key(), source: "table", origin: ORIGIN, now: NOON });
+    const send = () =>
+      addTransactions(db, {
+        member_id: member.id,
+        staff: maker,
+        rows: rows({ amount: "6000.00" }),
+        batch_key: key(),
+        source: "table",
+        origin: ORIGIN,
+        now: NOON,
+      });
     const answers = await Promise.all([send(), send()]);
     expect(answers.map((a) => a.status).sort()).toEqual(["added", "awaiting_approval"]);
     expect(await current(checking.id)).toBe(600_000);
@@ -180,7 +372,11 @@ describe("the second staff member decides", () => {
     const result = await addTransactions(db, {
       member_id: fixture.member.id,
       staff: maker,
-      rows: rows({ amount: "20000.00", description: "Estate settlement" }, { amount: "7.25", status: "Pending", description: "Check 1043" }, ...extra),
+      rows: rows(
+        { amount: "20000.00", description: "Estate settlement" },
+        { amount: "7.25", status: "Pending", description: "Check 1043" },
+        ...extra,
+      ),
       batch_key: key(),
       source: "csv",
       file_name: "estate.csv",
@@ -193,44 +389,86 @@ describe("the second staff member decides", () => {
 
   it("the maker cannot approve or decline their own request, and the database refuses it too", async () => {
     const { maker, request_id, checking } = await waitingFile();
-    expect(await decidePostingRequest(db, { staff: maker, origin: ORIGIN, request_id, decision: "approve" })).toMatchObject({
+    expect(
+      await decidePostingRequest(db, { staff: maker, origin: ORIGIN, request_id, decision: "approve" }),
+    ).toMatchObject({
       status: "refused",
       http: 403,
       code: "maker_cannot_approve",
       message: "You sent these transactions: another staff member must approve or decline them.",
     });
-    expect(await decidePostingRequest(db, { staff: maker, origin: ORIGIN, request_id, decision: "decline", reason: "Mine" })).toMatchObject({ status: "refused", http: 403 });
-    await expect(db.update(staffPostingRequests).set({ decided_by: maker.id, status: "posted" }).where(eq(staffPostingRequests.id, request_id))).rejects.toThrow();
+    expect(
+      await decidePostingRequest(db, { staff: maker, origin: ORIGIN, request_id, decision: "decline", reason: "Mine" }),
+    ).toMatchObject({ status: "refused", http: 403 });
+    await expect(
+      db
+        .update(staffPostingRequests)
+        .set({ decided_by: maker.id, status: "posted" })
+        .where(eq(staffPostingRequests.id, request_id)),
+    ).rejects.toThrow();
     expect(await current(checking.id)).toBe(10_000);
   });
 
   it("a second staff member approves: every row posts (the pending row as a hold), audited; it counts toward the maker's totals", async () => {
     const { maker, checker, request_id, checking, member } = await waitingFile();
     const countsBefore = (await queueCounts(db)).sections.adjustments!;
-    const approved = await decidePostingRequest(db, { staff: checker, origin: ORIGIN, request_id, decision: "approve", now: new Date(NOON.getTime() + HOUR) });
-    expect(approved).toMatchObject({ status: "posted", message: "Approved and posted: 2 transactions, $20,007.25 in credits and $0.00 in debits." });
+    const approved = await decidePostingRequest(db, {
+      staff: checker,
+      origin: ORIGIN,
+      request_id,
+      decision: "approve",
+      now: new Date(NOON.getTime() + HOUR),
+    });
+    expect(approved).toMatchObject({
+      status: "posted",
+      message: "Approved and posted: 2 transactions, $20,007.25 in credits and $0.00 in debits.",
+    });
     expect(await current(checking.id)).toBe(10_000 + 2_000_000);
-    const posted = await db.select().from(ledgerTransactions).where(eq(ledgerTransactions.initiator, `staff:${checker.id}`));
+    const posted = await db
+      .select()
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.initiator, `staff:${checker.id}`));
     expect(posted.map((t) => [t.memo, t.status]).sort()).toEqual([
       ["Check 1043", "pending"],
       ["Estate settlement", "posted"],
     ]);
     expect((await queueCounts(db)).sections.adjustments).toBe(countsBefore - 1);
-    const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "ledger.staff_postings.approve")).orderBy(sql`${auditLog.id} desc`).limit(1);
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "ledger.staff_postings.approve"))
+      .orderBy(sql`${auditLog.id} desc`)
+      .limit(1);
     expect(audit).toMatchObject({ actor_id: checker.id, member_id: member.id, subject_id: String(request_id) });
     // The approved $20,007.25 is the maker's: a further $1.00 to the member now waits.
-    expect(await addTransactions(db, { member_id: member.id, staff: maker, rows: rows({ amount: "1.00" }), batch_key: key(), source: "table", origin: ORIGIN, now: new Date(NOON.getTime() + 2 * HOUR) })).toMatchObject({ status: "awaiting_approval" });
+    expect(
+      await addTransactions(db, {
+        member_id: member.id,
+        staff: maker,
+        rows: rows({ amount: "1.00" }),
+        batch_key: key(),
+        source: "table",
+        origin: ORIGIN,
+        now: new Date(NOON.getTime() + 2 * HOUR),
+      }),
+    ).toMatchObject({ status: "awaiting_approval" });
     // Decided once: a second approval is refused and posts nothing.
-    expect(await decidePostingRequest(db, { staff: checker, origin: ORIGIN, request_id, decision: "approve" })).toMatchObject({ status: "refused", code: "already_decided", message: "This request was already approved." });
+    expect(
+      await decidePostingRequest(db, { staff: checker, origin: ORIGIN, request_id, decision: "approve" }),
+    ).toMatchObject({ status: "refused", code: "already_decided", message: "This request was already approved." });
     expect(await current(checking.id)).toBe(10_000 + 2_000_000);
   });
 
   it("all or nothing: a row the ledger refuses at approval posts nothing and the request still waits", async () => {
-    const { checker, request_id, checking, savings } = await waitingFile([{ account: "Savings", type: "debit", amount: "60.00", description: "Too much" }]);
+    const { checker, request_id, checking, savings } = await waitingFile([
+      { account: "Savings", type: "debit", amount: "60.00", description: "Too much" },
+    ]);
     const before = await transactionCount();
     const refused = await decidePostingRequest(db, { staff: checker, origin: ORIGIN, request_id, decision: "approve" });
     expect(refused).toMatchObject({ status: "refused", http: 409 });
-    expect((refused as { message: string }).message).toBe(`Failed to approve the transactions: line 4 (Savings ${savings.account_number}): Insufficient funds. Nothing was posted; the request still waits.`);
+    expect((refused as { message: string }).message).toBe(
+      `Failed to approve the transactions: line 4 (Savings ${savings.account_number}): Insufficient funds. Nothing was posted; the request still waits.`,
+    );
     expect(await transactionCount()).toBe(before);
     expect(await current(checking.id)).toBe(10_000);
     const [row] = await db.select().from(staffPostingRequests).where(eq(staffPostingRequests.id, request_id));
@@ -240,7 +478,15 @@ describe("the second staff member decides", () => {
   it("decline: nothing posts, the reason is kept, and it leaves the queue", async () => {
     const { checker, request_id, checking } = await waitingFile();
     const waitingBefore = await awaitingPostingRequestCount(db);
-    expect(await decidePostingRequest(db, { staff: checker, origin: ORIGIN, request_id, decision: "decline", reason: "No paperwork" })).toMatchObject({
+    expect(
+      await decidePostingRequest(db, {
+        staff: checker,
+        origin: ORIGIN,
+        request_id,
+        decision: "decline",
+        reason: "No paperwork",
+      }),
+    ).toMatchObject({
       status: "declined",
       message: "Declined: 2 transactions ($20,007.25 in credits) will not post.",
     });
@@ -268,11 +514,24 @@ describe("the second staff member decides", () => {
     const maker = await staffMember();
     const [a, b] = [await staffMember(), await staffMember()];
     const { member, checking } = await newMember(db, { checking_cents: 0 });
-    const asked = await requestAdjustment(db, { staff: maker, origin: ORIGIN, member_id: member.id, account_id: checking.id, target_cents: 1_500_000, reason: "Inheritance", now: NOON });
-    expect(asked).toMatchObject({ status: "awaiting_approval", message: "The adjustment of $15,000.00 is above $10,000.00: it waits for a second staff member's approval." });
+    const asked = await requestAdjustment(db, {
+      staff: maker,
+      origin: ORIGIN,
+      member_id: member.id,
+      account_id: checking.id,
+      target_cents: 1_500_000,
+      reason: "Inheritance",
+      now: NOON,
+    });
+    expect(asked).toMatchObject({
+      status: "awaiting_approval",
+      message: "The adjustment of $15,000.00 is above $10,000.00: it waits for a second staff member's approval.",
+    });
     const { decideAdjustment } = await import("~/server/member-accounts/adjustments.server");
     const id = (asked as { adjustment_id: number }).adjustment_id;
-    const answers = await Promise.all([a, b].map((staff) => decideAdjustment(db, { staff, origin: ORIGIN, adjustment_id: id, decision: "approve" })));
+    const answers = await Promise.all(
+      [a, b].map((staff) => decideAdjustment(db, { staff, origin: ORIGIN, adjustment_id: id, decision: "approve" })),
+    );
     expect(answers.map((x) => x.status).sort()).toEqual(["posted", "refused"]);
     expect(await current(checking.id)).toBe(1_500_000);
     const [row] = await db.select().from(balanceAdjustments).where(eq(balanceAdjustments.id, id));

@@ -33,8 +33,18 @@ describe("a statement too large to email", () => {
   it("is refused with a message to download it, and nothing is queued", async () => {
     const m = await newMember(db, { checking_cents: 1_000 });
     const [before] = await db.select({ n: count() }).from(outbox).where(eq(outbox.user_id, m.member.id));
-    const result = await emailStatement(db, m.member.id, String(m.checking.id), "2026-10", new Date("2026-11-24T15:00:00Z"));
-    expect(result).toEqual({ ok: false, status: 413, message: "This statement (11 MB) is larger than we can email (10 MB). Please download the PDF instead." });
+    const result = await emailStatement(
+      db,
+      m.member.id,
+      String(m.checking.id),
+      "2026-10",
+      new Date("2026-11-24T15:00:00Z"),
+    );
+    expect(result).toEqual({
+      ok: false,
+      status: 413,
+      message: "This statement (11 MB) is larger than we can email (10 MB). Please download the PDF instead.",
+    });
     const [after] = await db.select({ n: count() }).from(outbox).where(eq(outbox.user_id, m.member.id));
     expect(after!.n).toBe(before!.n);
   });

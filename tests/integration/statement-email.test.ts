@@ -70,10 +70,26 @@ describe("Email it to me", () => {
     const { listOutbox } = await import("~/server/mail/outbox.server");
     const m = await newMember(db, { checking_cents: 0, savings_cents: 0 });
     const cash = await institutionAccount(db, "cash");
-    await accepted(postTransfer(db, { kind: "ach_in", initiator: "system:test", idempotency_key: key(), created_by: "test", effective_date: "2026-10-05", memo: "October pay", entries: [{ account_id: m.checking.id, amount_cents: 123_456 }, { account_id: cash.id, amount_cents: -123_456 }] }));
+    await accepted(
+      postTransfer(db, {
+        kind: "ach_in",
+        initiator: "system:test",
+        idempotency_key: key(),
+        created_by: "test",
+        effective_date: "2026-10-05",
+        memo: "October pay",
+        entries: [
+          { account_id: m.checking.id, amount_cents: 123_456 },
+          { account_id: cash.id, amount_cents: -123_456 },
+        ],
+      }),
+    );
 
     const answer = await emailStatement(db, m.member.id, String(m.checking.id), "2026-10", NOW);
-    expect(answer).toEqual({ ok: true, message: `We emailed your October 2026 statement for Personal Checking ${maskAccountNumber(m.checking.account_number)} to ${m.member.email}.` });
+    expect(answer).toEqual({
+      ok: true,
+      message: `We emailed your October 2026 statement for Personal Checking ${maskAccountNumber(m.checking.account_number)} to ${m.member.email}.`,
+    });
     const [row] = await db.select().from(outbox).where(eq(outbox.to_email, m.member.email));
     expect(row!.kind).toBe("statement");
     expect((await delivered(row!.id)).sent_at).not.toBeNull();
@@ -101,8 +117,14 @@ describe("Email it to me", () => {
     const { emailStatement } = await import("~/server/statements/email.server");
     const m = await newMember(db);
     const other = await newMember(db);
-    expect(await emailStatement(db, m.member.id, String(other.checking.id), "2026-10", NOW)).toMatchObject({ ok: false, status: 404 });
-    expect(await emailStatement(db, m.member.id, String(m.checking.id), "2026-11", NOW)).toMatchObject({ ok: false, status: 400 });
+    expect(await emailStatement(db, m.member.id, String(other.checking.id), "2026-10", NOW)).toMatchObject({
+      ok: false,
+      status: 404,
+    });
+    expect(await emailStatement(db, m.member.id, String(m.checking.id), "2026-11", NOW)).toMatchObject({
+      ok: false,
+      status: 400,
+    });
     expect(await emailStatement(db, m.member.id, "abc", "2026-10", NOW)).toMatchObject({ ok: false, status: 404 });
     expect(await outboxCount(m.member.email)).toBe(0);
     expect(await outboxCount(other.member.email)).toBe(0);
@@ -112,7 +134,20 @@ describe("Email it to me", () => {
     const { emailStatement, statementEmailLimitMessage } = await import("~/server/statements/email.server");
     const m = await newMember(db);
     const cash = await institutionAccount(db, "cash");
-    await accepted(postTransfer(db, { kind: "ach_in", initiator: "system:test", idempotency_key: key(), created_by: "test", effective_date: "2026-06-05", memo: "June pay", entries: [{ account_id: m.checking.id, amount_cents: 5_000 }, { account_id: cash.id, amount_cents: -5_000 }] }));
+    await accepted(
+      postTransfer(db, {
+        kind: "ach_in",
+        initiator: "system:test",
+        idempotency_key: key(),
+        created_by: "test",
+        effective_date: "2026-06-05",
+        memo: "June pay",
+        entries: [
+          { account_id: m.checking.id, amount_cents: 5_000 },
+          { account_id: cash.id, amount_cents: -5_000 },
+        ],
+      }),
+    );
     for (const month of ["2026-06", "2026-07", "2026-08", "2026-09", "2026-10"]) {
       expect((await emailStatement(db, m.member.id, String(m.checking.id), month, NOW)).ok).toBe(true);
     }
@@ -120,9 +155,12 @@ describe("Email it to me", () => {
     expect(sixth).toMatchObject({ ok: false, status: 429 });
     if (sixth.ok) throw new Error("expected a refusal");
     expect(sixth.message).toBe(statementEmailLimitMessage(sixth.retry_after_s!));
-    expect(sixth.message).toMatch(/^You have asked for 5 statements by email in the last hour\. Please try again in \d+ minutes?, or download the PDF\.$/);
+    expect(sixth.message).toMatch(
+      /^You have asked for 5 statements by email in the last hour\. Please try again in \d+ minutes?, or download the PDF\.$/,
+    );
     expect(await outboxCount(m.member.email)).toBe(5);
     // Let the five deliveries finish before the database closes.
-    for (const row of await db.select({ id: outbox.id }).from(outbox).where(eq(outbox.to_email, m.member.email))) await delivered(row.id);
+    for (const row of await db.select({ id: outbox.id }).from(outbox).where(eq(outbox.to_email, m.member.email)))
+      await delivered(row.id);
   });
 });

@@ -29,12 +29,34 @@ beforeAll(async () => {
   other = await newMember(db, { checking_cents: 0, savings_cents: 0 });
   const cash = await institutionAccount(db, "cash");
   const post = (amount_cents: number, date: string, memo: string) =>
-    accepted(postTransfer(db, { kind: amount_cents > 0 ? "ach_in" : "card_payment", initiator: "system:test", idempotency_key: key(), created_by: "test", effective_date: date, memo, entries: [{ account_id: m.checking.id, amount_cents }, { account_id: cash.id, amount_cents: -amount_cents }] }));
+    accepted(
+      postTransfer(db, {
+        kind: amount_cents > 0 ? "ach_in" : "card_payment",
+        initiator: "system:test",
+        idempotency_key: key(),
+        created_by: "test",
+        effective_date: date,
+        memo,
+        entries: [
+          { account_id: m.checking.id, amount_cents },
+          { account_id: cash.id, amount_cents: -amount_cents },
+        ],
+      }),
+    );
   await post(100_000, "2026-09-30", "Before the range");
   await post(50_000, "2026-10-01", "Pay & bonus <October>");
-  await post(-1_234, "2026-10-15", "=HYPERLINK(\"x\")");
+  await post(-1_234, "2026-10-15", '=HYPERLINK("x")');
   const wrong = await post(-999, "2026-10-20", "Charged twice");
-  await accepted(reverseTransaction(db, { transaction_id: wrong.transaction.id, initiator: "system:test", idempotency_key: key(), created_by: "test", memo: "Refund", effective_date: "2026-10-21" }));
+  await accepted(
+    reverseTransaction(db, {
+      transaction_id: wrong.transaction.id,
+      initiator: "system:test",
+      idempotency_key: key(),
+      created_by: "test",
+      memo: "Refund",
+      effective_date: "2026-10-21",
+    }),
+  );
   await post(-500, "2026-11-02", "After the range");
 });
 afterAll(async () => {
@@ -42,15 +64,26 @@ afterAll(async () => {
   await database?.close();
 });
 
-const params = (extra: Record<string, string>) => new URLSearchParams({ account: String(m.checking.id), from: "2026-10-01", to: "2026-10-31", format: "ofx", ...extra });
+const params = (extra: Record<string, string>) =>
+  new URLSearchParams({
+    account: String(m.checking.id),
+    from: "2026-10-01",
+    to: "2026-10-31",
+    format: "ofx",
+    ...extra,
+  });
 
 describe("exports for a date range", () => {
   for (const format of ["ofx", "qfx", "qbo"] as const) {
     it(`${format.toUpperCase()}: read back by ofx-js with every posted line and the balance at the end`, async () => {
       const answer = await memberExport(db, m.member.id, params({ format }), NOW);
       if (!answer.ok) throw new Error(JSON.stringify(answer));
-      expect(answer.file_name).toBe(`transactions-${m.checking.account_number.slice(-4)}-2026-10-01-to-2026-10-31.${format}`);
-      expect(answer.media_type).toBe({ ofx: "application/x-ofx", qfx: "application/vnd.intu.qfx", qbo: "application/vnd.intu.qbo" }[format]);
+      expect(answer.file_name).toBe(
+        `transactions-${m.checking.account_number.slice(-4)}-2026-10-01-to-2026-10-31.${format}`,
+      );
+      expect(answer.media_type).toBe(
+        { ofx: "application/x-ofx", qfx: "application/vnd.intu.qfx", qbo: "application/vnd.intu.qbo" }[format],
+      );
       expect(answer.body.startsWith("OFXHEADER:100\r\nDATA:OFXSGML\r\nVERSION:102\r\n")).toBe(true);
       expect(answer.body).toContain("<NAME>Pay &amp; bonus &lt;October&gt;<MEMO>MU");
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed file, read field by field
@@ -62,13 +95,17 @@ describe("exports for a date range", () => {
       expect(answer.body.includes("\r\n<INTU.BID>99999\r\n")).toBe(format !== "ofx");
       const rs = parsed.OFX.BANKMSGSRSV1.STMTTRNRS.STMTRS;
       expect(rs.CURDEF).toBe("USD");
-      expect(rs.BANKACCTFROM).toMatchObject({ BANKID: institution().routing_number, ACCTID: m.checking.account_number, ACCTTYPE: "CHECKING" });
+      expect(rs.BANKACCTFROM).toMatchObject({
+        BANKID: institution().routing_number,
+        ACCTID: m.checking.account_number,
+        ACCTTYPE: "CHECKING",
+      });
       expect(rs.BANKTRANLIST.DTSTART).toBe("20261001");
       expect(rs.BANKTRANLIST.DTEND).toBe("20261031");
       const lines = [rs.BANKTRANLIST.STMTTRN].flat();
       expect(lines.map((l: Record<string, string>) => [l.TRNTYPE, l.DTPOSTED, l.TRNAMT, l.NAME])).toEqual([
         ["CREDIT", "20261001", "500.00", "Pay & bonus <October>"], // escaped in the file, read back as typed
-        ["DEBIT", "20261015", "-12.34", "=HYPERLINK(\"x\")"],
+        ["DEBIT", "20261015", "-12.34", '=HYPERLINK("x")'],
         ["DEBIT", "20261020", "-9.99", "Charged twice"],
         ["CREDIT", "20261021", "9.99", "Refund"],
       ]);
@@ -97,7 +134,11 @@ describe("exports for a date range", () => {
     try {
       expect(exportFormats()).toEqual(["csv", "ofx"]);
       for (const format of ["qfx", "qbo"]) {
-        expect(await memberExport(db, m.member.id, params({ format }), NOW)).toEqual({ ok: false, status: 400, problems: { format: EXPORT_MESSAGES.intuit } });
+        expect(await memberExport(db, m.member.id, params({ format }), NOW)).toEqual({
+          ok: false,
+          status: 400,
+          problems: { format: EXPORT_MESSAGES.intuit },
+        });
       }
       const ofx = await memberExport(db, m.member.id, params({ format: "ofx" }), NOW);
       expect(ofx.ok && !ofx.body.includes("INTU.BID")).toBe(true);
@@ -113,11 +154,26 @@ describe("exports for a date range", () => {
       if (answer.ok) throw new Error("expected a refusal");
       return answer;
     };
-    expect(await refused({ to: "2026-11-25" })).toMatchObject({ status: 400, problems: { to: EXPORT_MESSAGES.future } });
-    expect(await refused({ from: "2026-10-31", to: "2026-10-01" })).toMatchObject({ status: 400, problems: { from: EXPORT_MESSAGES.order } });
-    expect(await refused({ from: "2025-10-31", to: "2026-11-01" })).toMatchObject({ status: 400, problems: { from: EXPORT_MESSAGES.range } });
-    expect(await refused({ from: "2026-02-30" })).toMatchObject({ status: 400, problems: { from: "Please enter a real date (YYYY-MM-DD)" } });
-    expect(await refused({ format: "pdf" })).toMatchObject({ status: 400, problems: { format: EXPORT_MESSAGES.format } });
+    expect(await refused({ to: "2026-11-25" })).toMatchObject({
+      status: 400,
+      problems: { to: EXPORT_MESSAGES.future },
+    });
+    expect(await refused({ from: "2026-10-31", to: "2026-10-01" })).toMatchObject({
+      status: 400,
+      problems: { from: EXPORT_MESSAGES.order },
+    });
+    expect(await refused({ from: "2025-10-31", to: "2026-11-01" })).toMatchObject({
+      status: 400,
+      problems: { from: EXPORT_MESSAGES.range },
+    });
+    expect(await refused({ from: "2026-02-30" })).toMatchObject({
+      status: 400,
+      problems: { from: "Please enter a real date (YYYY-MM-DD)" },
+    });
+    expect(await refused({ format: "pdf" })).toMatchObject({
+      status: 400,
+      problems: { format: EXPORT_MESSAGES.format },
+    });
     expect(await refused({}, other.member.id)).toMatchObject({ status: 404 });
     expect(await refused({ account: "abc" })).toMatchObject({ status: 404 });
     // A full year is allowed (366 days in a range that holds 29 February).

@@ -8,7 +8,12 @@ import { placeHold, postTransfer, reverseTransaction } from "~/server/ledger/led
 import { seedDemoHistory } from "~/server/seed/demo-history.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
-import { availableMonths, readStatementFigures, statementData, statementFor } from "~/server/statements/statements.server";
+import {
+  availableMonths,
+  readStatementFigures,
+  statementData,
+  statementFor,
+} from "~/server/statements/statements.server";
 import { renderStatementPdf } from "~/server/statements/pdf.server";
 import { monthBounds } from "~/domain/statements";
 import { formatCents } from "~/domain/money";
@@ -47,21 +52,32 @@ async function pdfText(pdf: Uint8Array): Promise<string> {
 
 async function post(account_id: number, amount_cents: number, date: string, memo: string) {
   const cash = await institutionAccount(db, "cash");
-  return accepted(postTransfer(db, {
-    kind: amount_cents < 0 ? "card_payment" : "ach_in",
-    initiator: "system:test",
-    idempotency_key: key(),
-    created_by: "test",
-    effective_date: date,
-    memo,
-    entries: [{ account_id, amount_cents }, { account_id: cash.id, amount_cents: -amount_cents }],
-  }));
+  return accepted(
+    postTransfer(db, {
+      kind: amount_cents < 0 ? "card_payment" : "ach_in",
+      initiator: "system:test",
+      idempotency_key: key(),
+      created_by: "test",
+      effective_date: date,
+      memo,
+      entries: [
+        { account_id, amount_cents },
+        { account_id: cash.id, amount_cents: -amount_cents },
+      ],
+    }),
+  );
 }
 
 describe("statements from the demo's ledger", () => {
   it("every account of the demo: each month's closing is the ledger's balance at the month's end, and opening + in - out = closing", async () => {
     for (const s of DEMO_SIGNINS.filter((p) => p.kind === "member")) {
-      await db.insert(users).values({ id: `demo-${s.email}`, name: `${s.first_name} ${s.last_name}`, email: s.email, role: "user", emailVerified: true });
+      await db.insert(users).values({
+        id: `demo-${s.email}`,
+        name: `${s.first_name} ${s.last_name}`,
+        email: s.email,
+        role: "user",
+        emailVerified: true,
+      });
     }
     expect(await seedDemoHistory(db, NOW)).toBe(true);
     const members = DEMO_SIGNINS.filter((p) => p.kind === "member");
@@ -106,9 +122,31 @@ describe("one account's statement", () => {
     await post(account.id, 300_000, "2026-10-01", "October pay");
     await post(account.id, -12_345, "2026-10-05", "Market Basket");
     const wrong = await post(account.id, -5_000, "2026-10-10", "Charged twice");
-    await accepted(reverseTransaction(db, { transaction_id: wrong.transaction.id, initiator: "system:test", idempotency_key: key(), created_by: "test", memo: "Refund of the double charge", effective_date: "2026-10-12" }));
+    await accepted(
+      reverseTransaction(db, {
+        transaction_id: wrong.transaction.id,
+        initiator: "system:test",
+        idempotency_key: key(),
+        created_by: "test",
+        memo: "Refund of the double charge",
+        effective_date: "2026-10-12",
+      }),
+    );
     const cash = await institutionAccount(db, "cash");
-    await accepted(placeHold(db, { kind: "card_payment", initiator: "system:test", idempotency_key: key(), created_by: "test", memo: "Hardware store (pending)", effective_date: "2026-10-30", entries: [{ account_id: account.id, amount_cents: -2_500 }, { account_id: cash.id, amount_cents: 2_500 }] }));
+    await accepted(
+      placeHold(db, {
+        kind: "card_payment",
+        initiator: "system:test",
+        idempotency_key: key(),
+        created_by: "test",
+        memo: "Hardware store (pending)",
+        effective_date: "2026-10-30",
+        entries: [
+          { account_id: account.id, amount_cents: -2_500 },
+          { account_id: cash.id, amount_cents: 2_500 },
+        ],
+      }),
+    );
     await post(account.id, -999, "2026-11-02", "November coffee");
 
     const f = await readStatementFigures(db, account.id, "2026-10");
@@ -171,7 +209,9 @@ describe("one account's statement", () => {
     expect(again.made).toBe(false);
     expect(again.statement.id).toBe(first.statement.id);
     expect(Buffer.compare(again.statement.pdf, first.statement.pdf)).toBe(0);
-    const [{ n } = { n: 0 }] = (await db.execute(sql`select count(*)::int as n from account_statements where account_id = ${account.id}`)).rows as { n: number }[];
+    const [{ n } = { n: 0 }] = (
+      await db.execute(sql`select count(*)::int as n from account_statements where account_id = ${account.id}`)
+    ).rows as { n: number }[];
     expect(Number(n)).toBe(1);
   });
 });

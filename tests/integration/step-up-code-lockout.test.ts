@@ -45,7 +45,8 @@ afterAll(async () => {
 });
 
 const ORIGIN = { request_id: "step-up-lock-0001", ip: "203.0.113.90" };
-const LOCKED = "Too many wrong codes. For your security, transfers and card services that need a code are locked for 15 minutes. We have emailed you.";
+const LOCKED =
+  "Too many wrong codes. For your security, transfers and card services that need a code are locked for 15 minutes. We have emailed you.";
 
 /** A code that is certainly not `right`. */
 function wrongCode(right: string, n: number): string {
@@ -56,7 +57,15 @@ function wrongCode(right: string, n: number): string {
 async function member() {
   const m = await newMember(db, { checking_cents: 500_000 });
   const card = await issueDebitCard(db, { member_id: m.member.id, account_id: m.checking.id });
-  const form = toUsBankSchema.parse({ from_account_id: String(m.checking.id), routing_number: "021000021", account_number: "123456789", account_name: "Lee Park", amount: "20.00", reference: "Rent", idempotency_key: key() });
+  const form = toUsBankSchema.parse({
+    from_account_id: String(m.checking.id),
+    routing_number: "021000021",
+    account_number: "123456789",
+    account_name: "Lee Park",
+    amount: "20.00",
+    reference: "Rent",
+    idempotency_key: key(),
+  });
   /** Continue: everything checked, then the code emailed (or refused). */
   const askForCode = async () => {
     const review = await reviewUsBankTransfer(db, m.member, form);
@@ -71,17 +80,26 @@ async function member() {
 async function staffView(member_id: string) {
   await db
     .update(memberProfiles)
-    .set({ date_of_birth_enc: encryptField("1990-04-12", encryptionContext("date_of_birth", member_id)), id_number_enc: encryptField("X1234567", encryptionContext("id_number", member_id)) })
+    .set({
+      date_of_birth_enc: encryptField("1990-04-12", encryptionContext("date_of_birth", member_id)),
+      id_number_enc: encryptField("X1234567", encryptionContext("id_number", member_id)),
+    })
     .where(eq(memberProfiles.user_id, member_id));
   return (await memberDetail(db, { member_id }))!;
 }
 
 async function securityEvents(member_id: string) {
-  return db.select().from(auditLog).where(and(eq(auditLog.member_id, member_id), like(auditLog.action, "auth.step_up_code.%"))).orderBy(asc(auditLog.id));
+  return db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.member_id, member_id), like(auditLog.action, "auth.step_up_code.%")))
+    .orderBy(asc(auditLog.id));
 }
 
 async function lockEmails(email: string) {
-  return (await db.select().from(outbox).where(eq(outbox.to_email, email))).filter((m) => m.subject.endsWith("Transfers and card services that need a code are locked"));
+  return (await db.select().from(outbox).where(eq(outbox.to_email, email))).filter((m) =>
+    m.subject.endsWith("Transfers and card services that need a code are locked"),
+  );
 }
 
 async function balance(account_id: number) {
@@ -118,8 +136,16 @@ describe("wrong step-up codes, counted per member across codes", () => {
     // Locked: the right code of the live code, a new code and the card services are all refused.
     expect(await m.send(live)).toMatchObject({ ok: false, code: "otp_locked", message: LOCKED, field: "otp" });
     expect(await m.askForCode()).toMatchObject({ ok: false, reason: "locked" });
-    expect(await sendCardCode(db, m.member, m.card.id, "details")).toMatchObject({ ok: false, code: "otp_locked", message: LOCKED });
-    expect(await revealCardDetails(db, m.member, m.card.id, live, ORIGIN)).toMatchObject({ ok: false, code: "otp_locked", field: "otp" });
+    expect(await sendCardCode(db, m.member, m.card.id, "details")).toMatchObject({
+      ok: false,
+      code: "otp_locked",
+      message: LOCKED,
+    });
+    expect(await revealCardDetails(db, m.member, m.card.id, live, ORIGIN)).toMatchObject({
+      ok: false,
+      code: "otp_locked",
+      field: "otp",
+    });
     expect(await balance(m.checking.id)).toEqual({ current: 500_000, available: 500_000 });
     expect(await db.select().from(externalPayments).where(eq(externalPayments.member_id, m.member.id))).toHaveLength(0);
     // Sign-in itself is not locked: the lock is the money actions'.
@@ -128,13 +154,21 @@ describe("wrong step-up codes, counted per member across codes", () => {
     // Each wrong code is a security event, without the code; the lock one more; tries during the lock too.
     const events = await securityEvents(m.member.id);
     const wrong = events.filter((e) => e.action === "auth.step_up_code.wrong");
-    expect(wrong.map((e) => e.after)).toEqual(Array.from({ length: 10 }, (_, i) => ({ action: "transfer_to_us_bank", recent_codes: i + 1, locked: i === 9 })));
-    expect(events.filter((e) => e.action === "auth.step_up_code.locked").map((e) => e.after)).toEqual([{ wrong_codes: 10, locked_minutes: 15 }]);
+    expect(wrong.map((e) => e.after)).toEqual(
+      Array.from({ length: 10 }, (_, i) => ({ action: "transfer_to_us_bank", recent_codes: i + 1, locked: i === 9 })),
+    );
+    expect(events.filter((e) => e.action === "auth.step_up_code.locked").map((e) => e.after)).toEqual([
+      { wrong_codes: 10, locked_minutes: 15 },
+    ]);
     expect(events.filter((e) => e.action === "auth.step_up_code.refused").map((e) => e.after)).toEqual([
       { action: "transfer_to_us_bank", reason: "locked" },
       { action: "card_details", reason: "locked" },
     ]);
-    expect(events.find((e) => e.action === "auth.step_up_code.refused" && (e.after as { action: string }).action === "card_details")).toMatchObject({ ip: ORIGIN.ip, request_id: ORIGIN.request_id });
+    expect(
+      events.find(
+        (e) => e.action === "auth.step_up_code.refused" && (e.after as { action: string }).action === "card_details",
+      ),
+    ).toMatchObject({ ip: ORIGIN.ip, request_id: ORIGIN.request_id });
     const written = JSON.stringify(events);
     for (const code of tried) expect(written).not.toContain(code);
 
@@ -146,7 +180,9 @@ describe("wrong step-up codes, counted per member across codes", () => {
     for (const code of tried) expect(mail[0]!.text_body).not.toContain(code);
 
     // Staff see it on the member's details in the back office.
-    expect((await staffView(m.member.id)).money_codes_locked_until!.getTime()).toBeGreaterThan(Date.now() + 14 * 60 * 1000);
+    expect((await staffView(m.member.id)).money_codes_locked_until!.getTime()).toBeGreaterThan(
+      Date.now() + 14 * 60 * 1000,
+    );
     expect((await staffView((await newMember(db)).member.id)).money_codes_locked_until).toBeNull();
   });
 
@@ -161,7 +197,10 @@ describe("wrong step-up codes, counted per member across codes", () => {
     expect(await m.send(second)).toMatchObject({ code: "otp_locked" });
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 14 * 60 * 1000);
-    expect(await m.send(second)).toMatchObject({ code: "otp_locked", message: LOCKED.replace("15 minutes", "1 minute") });
+    expect(await m.send(second)).toMatchObject({
+      code: "otp_locked",
+      message: LOCKED.replace("15 minutes", "1 minute"),
+    });
     vi.setSystemTime(Date.now() + 60 * 1000 + 1000);
     expect((await staffView(m.member.id)).money_codes_locked_until).toBeNull();
     const fresh = await m.askForCode();
@@ -174,15 +213,19 @@ describe("wrong step-up codes, counted per member across codes", () => {
     const pin = { pin: "4826", pin_confirm: "4826" };
     expect(await sendCardCode(db, m.member, m.card.id, "pin")).toMatchObject({ ok: true });
     const card_code = await lastTransferCode(db, m.member.email);
-    for (let i = 0; i < 5; i++) expect(await changeCardPin(db, m.member, m.card.id, { otp: wrongCode(card_code, i), ...pin }, ORIGIN)).toMatchObject({ code: "otp_invalid" });
+    for (let i = 0; i < 5; i++)
+      expect(
+        await changeCardPin(db, m.member, m.card.id, { otp: wrongCode(card_code, i), ...pin }, ORIGIN),
+      ).toMatchObject({ code: "otp_invalid" });
     const code = await m.askForCode();
     if (typeof code !== "string") throw new Error("no code");
     for (let i = 0; i < 4; i++) expect(await m.send(wrongCode(code, i))).toMatchObject({ code: "otp_invalid" });
     expect(await m.send(wrongCode(code, 4))).toMatchObject({ code: "otp_locked" });
-    expect((await securityEvents(m.member.id)).filter((e) => e.action === "auth.step_up_code.wrong").map((e) => (e.after as { action: string }).action)).toEqual([
-      ...Array<string>(5).fill("card_pin"),
-      ...Array<string>(5).fill("transfer_to_us_bank"),
-    ]);
+    expect(
+      (await securityEvents(m.member.id))
+        .filter((e) => e.action === "auth.step_up_code.wrong")
+        .map((e) => (e.after as { action: string }).action),
+    ).toEqual([...Array<string>(5).fill("card_pin"), ...Array<string>(5).fill("transfer_to_us_bank")]);
   });
 
   it("does not lock a member who mistypes a few codes but then types the right one each time", async () => {
@@ -191,7 +234,13 @@ describe("wrong step-up codes, counted per member across codes", () => {
       const code = await m.askForCode();
       if (typeof code !== "string") throw new Error(`round ${round}: ${JSON.stringify(code)}`);
       for (let i = 0; i < 4; i++) expect(await m.send(wrongCode(code, i))).toMatchObject({ code: "otp_invalid" });
-      expect(await verifyStepUpCode(db, m.member, { code, transfer: stepUpTransfer({ kind: "ach", form: m.form }), action: "transfer_to_us_bank" })).toEqual({ ok: true });
+      expect(
+        await verifyStepUpCode(db, m.member, {
+          code,
+          transfer: stepUpTransfer({ kind: "ach", form: m.form }),
+          action: "transfer_to_us_bank",
+        }),
+      ).toEqual({ ok: true });
     }
     expect(await lockEmails(m.member.email)).toHaveLength(0);
   });
@@ -216,7 +265,16 @@ describe("wrong step-up codes, counted per member across codes", () => {
       for (const [name, value] of Object.entries(fields)) form.set(name, value);
       return transferAction(user, form);
     };
-    const fields = { from_account_id: String(m.checking.id), routing_number: "021000021", account_number: "123456789", account_type: "checking", account_name: "Lee Park", amount: "20.00", reference: "Rent", idempotency_key: m.form.idempotency_key };
+    const fields = {
+      from_account_id: String(m.checking.id),
+      routing_number: "021000021",
+      account_number: "123456789",
+      account_type: "checking",
+      account_name: "Lee Park",
+      amount: "20.00",
+      reference: "Rent",
+      idempotency_key: m.form.idempotency_key,
+    };
     for (let n = 0; n < 2; n++) {
       expect(await post({ intent: "ach-review", ...fields })).toMatchObject({ status: "otp" });
       const code = await lastTransferCode(db, m.member.email);

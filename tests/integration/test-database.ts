@@ -21,7 +21,7 @@ declare module "vitest" {
 export async function openTestDatabase(options: { pool_max?: number } = {}): Promise<Database & { url?: string }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const database = await openMigratedTemplate() ?? await openDatabase({ kind: "pglite", dataDir: "memory" });
+    const database = (await openMigratedTemplate()) ?? (await openDatabase({ kind: "pglite", dataDir: "memory" }));
     // On a copy of the template this finds every migration applied and does nothing.
     await migrateDatabase(database);
     return database;
@@ -56,11 +56,13 @@ export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
  * is open (to keep the handle in a variable, or hand it to the app); `beforeClose` runs after the
  * last test while it is still open (a money test verifies the ledger there).
  */
-export function fileDatabase(options: {
-  pool_max?: number;
-  onOpen?: (database: Database) => void | Promise<void>;
-  beforeClose?: (db: Db) => void | Promise<void>;
-} = {}): { readonly db: Db; readonly kind: Database["kind"] } {
+export function fileDatabase(
+  options: {
+    pool_max?: number;
+    onOpen?: (database: Database) => void | Promise<void>;
+    beforeClose?: (db: Db) => void | Promise<void>;
+  } = {},
+): { readonly db: Db; readonly kind: Database["kind"] } {
   let database: Database | undefined;
   beforeAll(async () => {
     database = await openTestDatabase({ pool_max: options.pool_max });

@@ -39,7 +39,15 @@ export class ThrowawayPostgres {
       const gid = Number((await run("id", ["-g", "postgres"])).stdout.trim());
       fs.chownSync(dir, uid, gid);
     }
-    await asServerUser(path.join(bin, "initdb"), ["-D", path.join(dir, "data"), "-A", "trust", "-U", "postgres", "--no-sync"]);
+    await asServerUser(path.join(bin, "initdb"), [
+      "-D",
+      path.join(dir, "data"),
+      "-A",
+      "trust",
+      "-U",
+      "postgres",
+      "--no-sync",
+    ]);
     // A free port in 55500-55999; another run may take one between the choice and the start.
     for (let attempt = 0; ; attempt++) {
       const server = new ThrowawayPostgres(bin, dir, 55500 + Math.floor(Math.random() * 500));
@@ -58,7 +66,16 @@ export class ThrowawayPostgres {
 
   async start(): Promise<void> {
     const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c max_connections=100`;
-    await asServerUser(path.join(this.bin, "pg_ctl"), ["-D", path.join(this.dir, "data"), "-o", options, "-l", path.join(this.dir, "log"), "-w", "start"]);
+    await asServerUser(path.join(this.bin, "pg_ctl"), [
+      "-D",
+      path.join(this.dir, "data"),
+      "-o",
+      options,
+      "-l",
+      path.join(this.dir, "log"),
+      "-w",
+      "start",
+    ]);
   }
 
   /** `immediate` is a crash: every backend killed at once, recovery at the next start. */

@@ -32,7 +32,9 @@ afterAll(async () => {
 });
 
 /** The statements (round trips) `work` sends to PostgreSQL, in order, and the name of each prepared one. */
-async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[]; names: (string | undefined)[] }> {
+async function statementsOf<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; statements: string[]; names: (string | undefined)[] }> {
   const statements: string[] = [];
   const names: (string | undefined)[] = [];
   const query = pg.Client.prototype.query;
@@ -50,7 +52,13 @@ async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; sta
 }
 
 const internal = (from: number, to: number, amount: string, k = key()) =>
-  betweenAccountsSchema.parse({ from_account_id: String(from), to_account_id: String(to), amount, reference: "Rent", idempotency_key: k });
+  betweenAccountsSchema.parse({
+    from_account_id: String(from),
+    to_account_id: String(to),
+    amount,
+    reference: "Rent",
+    idempotency_key: k,
+  });
 
 describe.skipIf(!onPostgres)("statements per member transfer (PostgreSQL)", () => {
   it("Between Accounts: the ledger alone's three round trips, the notification written with the posting", async () => {
@@ -67,7 +75,9 @@ describe.skipIf(!onPostgres)("statements per member transfer (PostgreSQL)", () =
         ],
       }),
     );
-    const member = await statementsOf(() => transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "1.00")));
+    const member = await statementsOf(() =>
+      transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "1.00")),
+    );
     expect(member.result.ok).toBe(true);
     expect(ledger.statements).toHaveLength(3);
     expect(member.statements).toHaveLength(ledger.statements.length);
@@ -89,7 +99,13 @@ describe.skipIf(!onPostgres)("statements per member transfer (PostgreSQL)", () =
   it("To Another Member: five statements in its transaction (locks, the member's lock, today's total, the write with both notifications, COMMIT)", async () => {
     const a = await newMember(db, { checking_cents: 100_000 });
     const b = await newMember(db);
-    const form = toMemberSchema.parse({ from_account_id: String(a.checking.id), recipient_email: b.member.email, amount: "1.00", reference: "Lunch", idempotency_key: key() });
+    const form = toMemberSchema.parse({
+      from_account_id: String(a.checking.id),
+      recipient_email: b.member.email,
+      amount: "1.00",
+      reference: "Lunch",
+      idempotency_key: key(),
+    });
     const { result, statements } = await statementsOf(() => transferToMember(db, a.member, form));
     expect(result.ok).toBe(true);
     const begin = statements.findIndex((s) => s.startsWith("BEGIN"));
@@ -108,26 +124,48 @@ describe("notifications written with the posting", () => {
     const sent = await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "2.00"));
     if (!sent.ok) throw new Error(sent.message);
     const typed = "{reference} MU00000001 \\ ' % _";
-    const form = toMemberSchema.parse({ from_account_id: String(a.checking.id), recipient_email: b.member.email, amount: "3.00", reference: typed, idempotency_key: key() });
+    const form = toMemberSchema.parse({
+      from_account_id: String(a.checking.id),
+      recipient_email: b.member.email,
+      amount: "3.00",
+      reference: typed,
+      idempotency_key: key(),
+    });
     const to_member = await transferToMember(db, a.member, form);
     if (!to_member.ok) throw new Error(to_member.message);
-    const mine = await db.select().from(notifications).where(eq(notifications.member_id, a.member.id)).orderBy(notifications.id);
+    const mine = await db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.member_id, a.member.id))
+      .orderBy(notifications.id);
     const theirs = await db.select().from(notifications).where(eq(notifications.member_id, b.member.id));
     expect(mine.map((n) => [n.kind, n.title])).toEqual([
       ["transfer_sent", "Transfer of $2.00 completed"],
       ["transfer_sent", `You sent $3.00 to ${b.member.name}`],
     ]);
-    expect(mine[0]!.body).toMatch(new RegExp(`^\\$2\\.00 moved from Checking •••• \\d{4} to Savings •••• \\d{4}\\. Reference ${sent.reference_number}\\.$`));
-    expect(mine[1]!.body).toMatch(new RegExp(`^From Checking •••• \\d{4}\\. Reference ${to_member.reference_number}\\.$`));
+    expect(mine[0]!.body).toMatch(
+      new RegExp(
+        `^\\$2\\.00 moved from Checking •••• \\d{4} to Savings •••• \\d{4}\\. Reference ${sent.reference_number}\\.$`,
+      ),
+    );
+    expect(mine[1]!.body).toMatch(
+      new RegExp(`^From Checking •••• \\d{4}\\. Reference ${to_member.reference_number}\\.$`),
+    );
     expect(theirs).toHaveLength(1);
     expect(theirs[0]!.body).toMatch(/^Into Checking •••• \d{4}: "/);
-    expect(theirs[0]!.body).toBe(`${theirs[0]!.body.split(":")[0]}: "${typed}". Reference ${to_member.reference_number}.`);
+    expect(theirs[0]!.body).toBe(
+      `${theirs[0]!.body.split(":")[0]}: "${typed}". Reference ${to_member.reference_number}.`,
+    );
   });
 
   it("a reference number past eight digits is not cut", async () => {
     const a = await newMember(db, { checking_cents: 100_000 });
     await db.execute(sql`select setval('ledger_transactions_id_seq', 123456789)`);
-    const sent = await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "1.00", crypto.randomUUID()));
+    const sent = await transferBetweenAccounts(
+      db,
+      a.member,
+      internal(a.checking.id, a.savings.id, "1.00", crypto.randomUUID()),
+    );
     if (!sent.ok) throw new Error(sent.message);
     expect(sent.reference_number).toBe("MU123456790");
     const [n] = await db.select().from(notifications).where(eq(notifications.member_id, a.member.id));

@@ -34,7 +34,8 @@ describe("card numbers", () => {
     expect(maskCardNumber("378282246310005")).toBe("•••• 0005");
   });
   it("refuse what is not a card number", () => {
-    for (const bad of ["", "4242", "41111111111", "41111111111111111111", "4111x11111111111"]) expect(() => maskCardNumber(bad), bad).toThrow(RangeError);
+    for (const bad of ["", "4242", "41111111111", "41111111111111111111", "4111x11111111111"])
+      expect(() => maskCardNumber(bad), bad).toThrow(RangeError);
   });
   it("never show more than the last four digits", () => {
     fc.assert(

@@ -1,13 +1,27 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import crypto from "node:crypto";
-import { formatAccountNumber, isValidAccountNumber, maskAccountNumber, randomAccountNumber } from "~/domain/account-number";
+import {
+  formatAccountNumber,
+  isValidAccountNumber,
+  maskAccountNumber,
+  randomAccountNumber,
+} from "~/domain/account-number";
 
 describe("account numbers", () => {
   it("are 10 digits with a first digit 1-9", () => {
     expect(isValidAccountNumber("1234567890")).toBe(true);
     expect(isValidAccountNumber("9000000000")).toBe(true);
-    for (const bad of ["0123456789", "123456789", "12345678901", "12345678a0", " 1234567890", "1234567890\n", "", "１２３４５６７８９０"]) {
+    for (const bad of [
+      "0123456789",
+      "123456789",
+      "12345678901",
+      "12345678a0",
+      " 1234567890",
+      "1234567890\n",
+      "",
+      "１２３４５６７８９０",
+    ]) {
       expect(isValidAccountNumber(bad)).toBe(false);
     }
   });

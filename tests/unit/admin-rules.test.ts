@@ -13,8 +13,22 @@ import { isLuhnValid, luhnCheckDigit, randomCardNumber } from "~/server/cards/ca
 
 describe("review checklist", () => {
   it("has the ten checklist items and reads ticked boxes from a form", () => {
-    expect(CHECKLIST_ITEM_IDS).toEqual(["email", "date_of_birth", "nationality", "address_complete", "marital_status", "phone", "emergency_contact", "id_present", "id_clear", "id_valid"]);
-    const form = new Map<string, string>([["check_email", "on"], ["check_id_valid", "on"]]);
+    expect(CHECKLIST_ITEM_IDS).toEqual([
+      "email",
+      "date_of_birth",
+      "nationality",
+      "address_complete",
+      "marital_status",
+      "phone",
+      "emergency_contact",
+      "id_present",
+      "id_clear",
+      "id_valid",
+    ]);
+    const form = new Map<string, string>([
+      ["check_email", "on"],
+      ["check_id_valid", "on"],
+    ]);
     const checklist = checklistFromForm((name) => form.get(name));
     expect(checklist.email).toBe(true);
     expect(checklist.id_valid).toBe(true);
@@ -56,14 +70,29 @@ describe("create member form", () => {
   });
 
   it("refuses a short password, a bad ZIP, an unknown role and an incomplete joint owner", () => {
-    const errors = (input: Record<string, string>) => CreateMemberSchema.safeParse(input).error?.issues.map((i) => `${String(i.path[0])}: ${i.message}`) ?? [];
-    expect(errors({ ...valid, password: "short" })).toContain("password: Password should be at least 12 characters long.");
+    const errors = (input: Record<string, string>) =>
+      CreateMemberSchema.safeParse(input).error?.issues.map((i) => `${String(i.path[0])}: ${i.message}`) ?? [];
+    expect(errors({ ...valid, password: "short" })).toContain(
+      "password: Password should be at least 12 characters long.",
+    );
     expect(errors({ ...valid, postal_code: "3801" })).toContain("postal_code: Please enter a 5-digit ZIP code");
     expect(errors({ ...valid, role: "pending" }).some((e) => e.startsWith("role"))).toBe(true);
     expect(errors({ ...valid, joint_account: "on" })).toEqual(
-      expect.arrayContaining(["joint_name: Please enter the joint owner's name", "joint_email: Please enter the joint owner's email address", "joint_phone: Please enter the joint owner's phone number"]),
+      expect.arrayContaining([
+        "joint_name: Please enter the joint owner's name",
+        "joint_email: Please enter the joint owner's email address",
+        "joint_phone: Please enter the joint owner's phone number",
+      ]),
     );
-    expect(errors({ ...valid, joint_account: "on", joint_name: "Sam Lake", joint_email: "sam@example.com", joint_phone: "(555) 010-1111" })).toEqual([]);
+    expect(
+      errors({
+        ...valid,
+        joint_account: "on",
+        joint_name: "Sam Lake",
+        joint_email: "sam@example.com",
+        joint_phone: "(555) 010-1111",
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -80,7 +109,7 @@ describe("CSV export fields", () => {
     expect(csvField("plain")).toBe("plain");
     expect(csvField('a "quoted", text')).toBe('"a ""quoted"", text"');
     expect(csvField("two\nlines")).toBe('"two\nlines"');
-    expect(csvField("=HYPERLINK(\"x\")")).toBe('"\'=HYPERLINK(""x"")"');
+    expect(csvField('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
     expect(csvField("+1")).toBe("'+1");
     expect(csvField(null)).toBe("");
     expect(csvField(new Date("2026-11-22T05:00:00Z"))).toBe("2026-11-22T05:00:00.000Z");

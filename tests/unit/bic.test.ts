@@ -11,7 +11,17 @@ describe("BIC", () => {
     expect(BIC_MESSAGE).toBe("Invalid SWIFT/BIC code");
   });
   it("accepts real 8- and 11-character codes, in any case and spacing", () => {
-    for (const bic of ["DEUTDEFF", "DEUTDEFF500", "NWBKGB2L", "CHASUS33", "BOFAUS3N", "DEUTDEFFXXX", "deutdeff", " NWBK GB 2L ", "RBKOXKPR"]) {
+    for (const bic of [
+      "DEUTDEFF",
+      "DEUTDEFF500",
+      "NWBKGB2L",
+      "CHASUS33",
+      "BOFAUS3N",
+      "DEUTDEFFXXX",
+      "deutdeff",
+      " NWBK GB 2L ",
+      "RBKOXKPR",
+    ]) {
       expect(isValidBic(bic), bic).toBe(true);
     }
   });
@@ -19,14 +29,30 @@ describe("BIC", () => {
     expect(normalizeBic(" deut de ff 500\n")).toBe("DEUTDEFF500");
   });
   it("refuses wrong lengths, digits in the bank or country code, unknown countries and punctuation", () => {
-    for (const bic of ["", "DEUTDEF", "DEUTDEFF5", "DEUTDEFF50", "DEUTDEFF5000", "1EUTDEFF", "DEU1DEFF", "DEUT1EFF", "DEUTD1FF", "DEUTZZFF", "DEUTUKFF", "DEUT-DEFF", "DEUTDEF_", "DÉUTDEFF"]) {
+    for (const bic of [
+      "",
+      "DEUTDEF",
+      "DEUTDEFF5",
+      "DEUTDEFF50",
+      "DEUTDEFF5000",
+      "1EUTDEFF",
+      "DEU1DEFF",
+      "DEUT1EFF",
+      "DEUTD1FF",
+      "DEUTZZFF",
+      "DEUTUKFF",
+      "DEUT-DEFF",
+      "DEUTDEF_",
+      "DÉUTDEFF",
+    ]) {
       expect(isValidBic(bic), bic).toBe(false);
     }
   });
   it("accepts any well-formed code with a real country, and refuses the same code with a country that does not exist", () => {
     const real = new Set(COUNTRIES.map((country) => country.code));
     const fakeCountries = LETTERS.flatMap((a) => LETTERS.map((b) => a + b)).filter((code) => !real.has(code));
-    const chars = (alphabet: string[], count: number) => fc.array(fc.constantFrom(...alphabet), { minLength: count, maxLength: count }).map((a) => a.join(""));
+    const chars = (alphabet: string[], count: number) =>
+      fc.array(fc.constantFrom(...alphabet), { minLength: count, maxLength: count }).map((a) => a.join(""));
     fc.assert(
       fc.property(
         chars(LETTERS, 4),
@@ -60,10 +86,16 @@ describe("countries", () => {
   it("searches name, alias and code, ignoring case and accents, best match first", () => {
     expect(searchCountries("us")[0]?.code).toBe("US");
     expect(searchCountries("GER")[0]?.code).toBe("DE");
-    expect(searchCountries("ger").map((country) => country.code)).toEqual(expect.arrayContaining(["DE", "NE", "NG", "DZ"]));
+    expect(searchCountries("ger").map((country) => country.code)).toEqual(
+      expect.arrayContaining(["DE", "NE", "NG", "DZ"]),
+    );
     expect(searchCountries("cote").map((country) => country.code)).toEqual(["CI"]);
     expect(searchCountries("aland")[0]?.code).toBe("AX");
-    expect(searchCountries("korea").map((country) => country.code).sort()).toEqual(["KP", "KR"]);
+    expect(
+      searchCountries("korea")
+        .map((country) => country.code)
+        .sort(),
+    ).toEqual(["KP", "KR"]);
     expect(searchCountries("south korea")[0]?.code).toBe("KR");
     expect(searchCountries("uk")[0]?.code).toBe("GB");
     expect(searchCountries("vietnam")[0]?.code).toBe("VN");

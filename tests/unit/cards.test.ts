@@ -16,8 +16,26 @@ import {
 
 describe("PIN rules", () => {
   it("refuses one digit repeated and four digits in a row up or down (wrapping past 9)", () => {
-    for (const pin of ["0000", "1111", "9999", "1234", "2345", "6789", "7890", "8901", "9012", "0123", "4321", "9876", "0987", "3210", "1098"]) expect(isWeakPin(pin), pin).toBe(true);
-    for (const pin of ["2580", "1357", "1212", "1233", "1243", "0246", "9753", "1122", "5831"]) expect(isWeakPin(pin), pin).toBe(false);
+    for (const pin of [
+      "0000",
+      "1111",
+      "9999",
+      "1234",
+      "2345",
+      "6789",
+      "7890",
+      "8901",
+      "9012",
+      "0123",
+      "4321",
+      "9876",
+      "0987",
+      "3210",
+      "1098",
+    ])
+      expect(isWeakPin(pin), pin).toBe(true);
+    for (const pin of ["2580", "1357", "1212", "1233", "1243", "0246", "9753", "1122", "5831"])
+      expect(isWeakPin(pin), pin).toBe(false);
   });
 
   it("says why a PIN cannot be used: not 4 digits, weak, or the two do not match", () => {
@@ -32,8 +50,12 @@ describe("PIN rules", () => {
   });
 
   it("the Change PIN form puts each message next to its field", () => {
-    const parse = (pin_code: string, pin_code_confirm: string, otp = "123456") => changePinSchema.safeParse({ card_id: "7", otp, pin_code, pin_code_confirm });
-    const issue = (result: ReturnType<typeof parse>) => (result.success ? null : { path: result.error.issues[0]!.path.join("."), message: result.error.issues[0]!.message });
+    const parse = (pin_code: string, pin_code_confirm: string, otp = "123456") =>
+      changePinSchema.safeParse({ card_id: "7", otp, pin_code, pin_code_confirm });
+    const issue = (result: ReturnType<typeof parse>) =>
+      result.success
+        ? null
+        : { path: result.error.issues[0]!.path.join("."), message: result.error.issues[0]!.message };
     expect(issue(parse("1234", "1234"))).toEqual({ path: "pin_code", message: CARD_MESSAGES.pin_weak });
     expect(issue(parse("2580", "0852"))).toEqual({ path: "pin_code_confirm", message: CARD_MESSAGES.pin_mismatch });
     expect(issue(parse("2580", "2580", ""))).toEqual({ path: "otp", message: CARD_MESSAGES.code_missing });
@@ -73,7 +95,14 @@ describe("Set Transaction Limits: $10.00 to $5,000.00", () => {
     expect(reportLostSchema.safeParse({ card_id: "1", reason: "lost", confirm: "on" }).success).toBe(true);
     expect(reportLostSchema.safeParse({ card_id: "1", reason: "misplaced", confirm: "on" }).success).toBe(false);
     expect(reportLostSchema.safeParse({ card_id: "1", reason: "stolen" }).success).toBe(false);
-    const purchase = (amount: string, category = "Dining") => cardPurchaseSchema.safeParse({ card_id: "1", merchant: "Cafe", amount, category, request_key: "5b0c7b8e-8f4a-4c1e-9d0a-2c3f4e5a6b7c" });
+    const purchase = (amount: string, category = "Dining") =>
+      cardPurchaseSchema.safeParse({
+        card_id: "1",
+        merchant: "Cafe",
+        amount,
+        category,
+        request_key: "5b0c7b8e-8f4a-4c1e-9d0a-2c3f4e5a6b7c",
+      });
     expect(purchase("12.50").data?.amount).toBe(1_250);
     expect(purchase("0").success).toBe(false);
     expect(purchase("25000.01").success).toBe(false);
@@ -83,8 +112,20 @@ describe("Set Transaction Limits: $10.00 to $5,000.00", () => {
 
 describe("decideCardPurchase", () => {
   const card: CardForPurchase = { status: "active", expiry_month: 11, expiry_year: 2030, daily_limit_cents: 10_000 };
-  const decide = (over: Partial<{ card: Partial<CardForPurchase>; amount_cents: number; spent_today_cents: number; today: string }> = {}) =>
-    decideCardPurchase({ card: { ...card, ...over.card }, amount_cents: over.amount_cents ?? 1_000, spent_today_cents: over.spent_today_cents ?? 0, today: over.today ?? "2026-11-24" });
+  const decide = (
+    over: Partial<{
+      card: Partial<CardForPurchase>;
+      amount_cents: number;
+      spent_today_cents: number;
+      today: string;
+    }> = {},
+  ) =>
+    decideCardPurchase({
+      card: { ...card, ...over.card },
+      amount_cents: over.amount_cents ?? 1_000,
+      spent_today_cents: over.spent_today_cents ?? 0,
+      today: over.today ?? "2026-11-24",
+    });
 
   it("authorizes an active card's purchase within the day's limit, up to the limit exactly", () => {
     expect(decide()).toEqual({ ok: true });
@@ -92,8 +133,16 @@ describe("decideCardPurchase", () => {
   });
 
   it("refuses a locked or blocked card whatever the amount, blocked named first", () => {
-    expect(decide({ card: { status: "locked" } })).toEqual({ ok: false, code: "card_locked", message: "The card is locked" });
-    expect(decide({ card: { status: "blocked" } })).toEqual({ ok: false, code: "card_blocked", message: "The card was reported lost or stolen and no longer works" });
+    expect(decide({ card: { status: "locked" } })).toEqual({
+      ok: false,
+      code: "card_locked",
+      message: "The card is locked",
+    });
+    expect(decide({ card: { status: "blocked" } })).toEqual({
+      ok: false,
+      code: "card_blocked",
+      message: "The card was reported lost or stolen and no longer works",
+    });
   });
 
   it("refuses one cent over the daily limit, naming the limit and what is left", () => {
@@ -111,6 +160,7 @@ describe("decideCardPurchase", () => {
   });
 
   it("refuses an amount that is not a positive whole number of cents", () => {
-    for (const amount_cents of [0, -1, 1.5, Number.NaN, 2_500_001]) expect(decide({ amount_cents }), String(amount_cents)).toMatchObject({ ok: false, code: "invalid_amount" });
+    for (const amount_cents of [0, -1, 1.5, Number.NaN, 2_500_001])
+      expect(decide({ amount_cents }), String(amount_cents)).toMatchObject({ ok: false, code: "invalid_amount" });
   });
 });

@@ -25,10 +25,15 @@ describe("environment", () => {
   it("stops on a TRUST_PROXY that is neither 1 nor 0, as the README says (it was taken as off)", () => {
     expect(parseEnv({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe("1");
     expect(parseEnv({ TRUST_PROXY: "0" }).TRUST_PROXY).toBe("0");
-    for (const value of ["true", "yes", "2", "on"]) expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be 1/);
+    for (const value of ["true", "yes", "2", "on"])
+      expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be 1/);
   });
   it("names DATABASE_URL and says to percent-encode when a password holds a reserved character", () => {
-    for (const url of ["postgresql://mutual:pa/ss@db.example/mutual", "postgresql://mutual:pa#ss@db.example/mutual", "postgresql://mutual:pa?ss@db.example/mutual"]) {
+    for (const url of [
+      "postgresql://mutual:pa/ss@db.example/mutual",
+      "postgresql://mutual:pa#ss@db.example/mutual",
+      "postgresql://mutual:pa?ss@db.example/mutual",
+    ]) {
       expect(() => parseEnv({ DATABASE_URL: url })).toThrow(/DATABASE_URL: .*percent-encode/);
     }
     // Encoded, and the forms that node-postgres reads as meant, are accepted.
@@ -56,12 +61,16 @@ describe("institution profile", () => {
     expect(profile.us_banks.length).toBeGreaterThanOrEqual(20);
   });
   it("refuses a routing number that fails the ABA checksum, naming the field", () => {
-    expect(() => parseInstitution({ ...demoInstitution, routing_number: "501234567" }, "test.json")).toThrow(/routing_number/);
+    expect(() => parseInstitution({ ...demoInstitution, routing_number: "501234567" }, "test.json")).toThrow(
+      /routing_number/,
+    );
   });
   it("refuses duplicate product slugs and an enabled widget without a URL", () => {
     const dup = { ...demoInstitution, products: [demoInstitution.products[0]!, demoInstitution.products[0]!] };
     expect(() => parseInstitution(dup, "x")).toThrow(/duplicate product slug/);
-    expect(() => parseInstitution({ ...demoInstitution, market_widget: { enabled: true } }, "x")).toThrow(/market_widget.url/);
+    expect(() => parseInstitution({ ...demoInstitution, market_widget: { enabled: true } }, "x")).toThrow(
+      /market_widget.url/,
+    );
   });
   it("refuses a bank list entry with a bad routing number", () => {
     const banks = [{ name: "Bad Bank", routing_number: "123456789" }];
@@ -73,7 +82,12 @@ describe("institution profile: ACH file settings", () => {
   const ach = demoInstitution.ach;
   it("the demo names the Federal Reserve as the file's destination, a company name and identification", () => {
     const profile = parseInstitution(demoInstitution, "demo");
-    expect(profile.ach).toMatchObject({ destination_routing_number: "011000015", destination_name: "FEDERAL RESERVE BANK", company_name: "HARBORVIEW CU", company_identification: "1990000001" });
+    expect(profile.ach).toMatchObject({
+      destination_routing_number: "011000015",
+      destination_name: "FEDERAL RESERVE BANK",
+      company_name: "HARBORVIEW CU",
+      company_identification: "1990000001",
+    });
     expect(profile.ach.company_entry_description).toBe("TRANSFER");
   });
   it("is required: a profile without it is refused at start-up, naming it", () => {
@@ -81,7 +95,8 @@ describe("institution profile: ACH file settings", () => {
     expect(() => parseInstitution(without, "x")).toThrow(/ach/);
   });
   it("refuses each field a bank's parser would refuse, naming it", () => {
-    const refused = (over: Record<string, unknown>, field: RegExp) => expect(() => parseInstitution({ ...demoInstitution, ach: { ...ach, ...over } }, "x")).toThrow(field);
+    const refused = (over: Record<string, unknown>, field: RegExp) =>
+      expect(() => parseInstitution({ ...demoInstitution, ach: { ...ach, ...over } }, "x")).toThrow(field);
     refused({ destination_routing_number: "011000016" }, /ach.destination_routing_number: .*ABA checksum/);
     refused({ destination_name: "" }, /ach.destination_name/);
     refused({ destination_name: "THE FEDERAL RESERVE BANK OF BOSTON" }, /ach.destination_name: .*23/);
@@ -104,8 +119,12 @@ describe("institution profile: Intuit bank id", () => {
 
 describe("institution time zone", () => {
   it("must be an IANA zone name", () => {
-    expect(parseInstitution({ ...demoInstitution, time_zone: "America/Chicago" }, "test.json").time_zone).toBe("America/Chicago");
-    expect(() => parseInstitution({ ...demoInstitution, time_zone: "Eastern" }, "test.json")).toThrow(/time zone must be an IANA name/);
+    expect(parseInstitution({ ...demoInstitution, time_zone: "America/Chicago" }, "test.json").time_zone).toBe(
+      "America/Chicago",
+    );
+    expect(() => parseInstitution({ ...demoInstitution, time_zone: "Eastern" }, "test.json")).toThrow(
+      /time zone must be an IANA name/,
+    );
     expect(() => parseInstitution({ ...demoInstitution, time_zone: "Mars/Olympus" }, "test.json")).toThrow(/time_zone/);
   });
 });
@@ -121,7 +140,9 @@ describe("the demo profile in production", () => {
     expect(() => loadInstitution(parseEnv(postgres))).toThrow(/MUTUAL_DEMO=1/);
   });
   it("refuses to start in production behind an https address, even on the embedded database", () => {
-    expect(() => loadInstitution(parseEnv({ NODE_ENV: "production", PUBLIC_URL: "https://bank.example" }))).toThrow(/INSTITUTION_CONFIG/);
+    expect(() => loadInstitution(parseEnv({ NODE_ENV: "production", PUBLIC_URL: "https://bank.example" }))).toThrow(
+      /INSTITUTION_CONFIG/,
+    );
   });
   it("refuses a profile file that says demo as well", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-profile-"));
@@ -152,12 +173,21 @@ describe("a production deployment on the institution's own profile", () => {
   // Every sign-in needs an emailed code: without mail nobody could sign in, and "We sent a code"
   // would be untrue. It used to start without a word.
   const own = { demo: false };
-  const production = { NODE_ENV: "production", DATABASE_URL: "postgresql://db/mutual", SESSION_SECRET: "s".repeat(32), DATA_ENCRYPTION_KEY: "a".repeat(64) };
+  const production = {
+    NODE_ENV: "production",
+    DATABASE_URL: "postgresql://db/mutual",
+    SESSION_SECRET: "s".repeat(32),
+    DATA_ENCRYPTION_KEY: "a".repeat(64),
+  };
   const mail = { SMTP_URL: "smtps://relay.internal:465", PUBLIC_URL: "https://bank.example.org" };
 
   it("refuses to start without SMTP_URL or without an https PUBLIC_URL, naming each", () => {
-    expect(() => requireMailAndHttps(parseEnv(production), own)).toThrow(/SMTP_URL: required in production[\s\S]*PUBLIC_URL: required in production, starting with https:\/\//);
-    expect(() => requireMailAndHttps(parseEnv({ ...production, ...mail, PUBLIC_URL: "http://bank.example.org" }), own)).toThrow(/PUBLIC_URL/);
+    expect(() => requireMailAndHttps(parseEnv(production), own)).toThrow(
+      /SMTP_URL: required in production[\s\S]*PUBLIC_URL: required in production, starting with https:\/\//,
+    );
+    expect(() =>
+      requireMailAndHttps(parseEnv({ ...production, ...mail, PUBLIC_URL: "http://bank.example.org" }), own),
+    ).toThrow(/PUBLIC_URL/);
     expect(() => requireMailAndHttps(parseEnv({ ...production, ...mail, SMTP_URL: "" }), own)).toThrow(/SMTP_URL/);
   });
   it("starts with both, and as a test install on purpose", () => {
@@ -166,7 +196,9 @@ describe("a production deployment on the institution's own profile", () => {
   });
   it("asks nothing of the demo, development, or a laptop's production build on the embedded database", () => {
     expect(() => requireMailAndHttps(parseEnv(production), { demo: true })).not.toThrow();
-    expect(() => requireMailAndHttps(parseEnv({ NODE_ENV: "development", DATABASE_URL: "postgresql://db/x" }), own)).not.toThrow();
+    expect(() =>
+      requireMailAndHttps(parseEnv({ NODE_ENV: "development", DATABASE_URL: "postgresql://db/x" }), own),
+    ).not.toThrow();
     expect(() => requireMailAndHttps(parseEnv({ NODE_ENV: "production" }), own)).not.toThrow();
   });
 });

@@ -21,7 +21,12 @@ function errorsFor(input: Record<string, unknown>): Record<string, string> {
 
 describe("ContactMessageSchema", () => {
   it("accepts a complete message and trims what was typed", () => {
-    const result = ContactMessageSchema.parse({ ...valid, name: "  Ada Lovelace ", email: " ada@example.com ", phone: " (555) 010-4400 " });
+    const result = ContactMessageSchema.parse({
+      ...valid,
+      name: "  Ada Lovelace ",
+      email: " ada@example.com ",
+      phone: " (555) 010-4400 ",
+    });
     expect(result).toEqual({ ...valid, phone: "(555) 010-4400" });
   });
 
@@ -51,35 +56,49 @@ describe("ContactMessageSchema", () => {
 
   it("refuses an email address that is not one", () => {
     for (const email of ["ada", "ada@", "@example.com", "ada@example", "ada example@example.com", "ada@@example.com"]) {
-      expect(errorsFor({ ...valid, email }), email).toEqual({ email: "Enter a valid email address, like name@example.com." });
+      expect(errorsFor({ ...valid, email }), email).toEqual({
+        email: "Enter a valid email address, like name@example.com.",
+      });
     }
   });
 
   it("bounds the name at 100 characters", () => {
     expect(errorsFor({ ...valid, name: "a".repeat(100) })).toEqual({});
-    expect(errorsFor({ ...valid, name: "a".repeat(101) })).toEqual({ name: "Your name must be 100 characters or fewer." });
+    expect(errorsFor({ ...valid, name: "a".repeat(101) })).toEqual({
+      name: "Your name must be 100 characters or fewer.",
+    });
   });
 
   it("bounds the email at 254 characters", () => {
     const local = "a".repeat(64);
     const domain = `${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(60)}.com`;
     expect(`${local}@${domain}`.length).toBeGreaterThan(254);
-    expect(errorsFor({ ...valid, email: `${local}@${domain}` })).toEqual({ email: "Your email address must be 254 characters or fewer." });
+    expect(errorsFor({ ...valid, email: `${local}@${domain}` })).toEqual({
+      email: "Your email address must be 254 characters or fewer.",
+    });
   });
 
   it("bounds the message at 5,000 characters", () => {
     expect(errorsFor({ ...valid, message: "m".repeat(5000) })).toEqual({});
-    expect(errorsFor({ ...valid, message: "m".repeat(5001) })).toEqual({ message: "Your message must be 5,000 characters or fewer." });
+    expect(errorsFor({ ...valid, message: "m".repeat(5001) })).toEqual({
+      message: "Your message must be 5,000 characters or fewer.",
+    });
   });
 
   it("keeps line breaks in a message but refuses other control characters", () => {
     expect(errorsFor({ ...valid, message: "Line one\r\nLine two\n\tindented" })).toEqual({});
-    expect(errorsFor({ ...valid, message: "bell\u0007" })).toEqual({ message: "Your message contains characters we cannot accept." });
+    expect(errorsFor({ ...valid, message: "bell\u0007" })).toEqual({
+      message: "Your message contains characters we cannot accept.",
+    });
   });
 
   it("refuses control characters and line breaks in a name", () => {
-    expect(errorsFor({ ...valid, name: "Ada\nLovelace" })).toEqual({ name: "Your name can only contain letters, spaces and punctuation." });
-    expect(errorsFor({ ...valid, name: "Ada\u0000" })).toEqual({ name: "Your name can only contain letters, spaces and punctuation." });
+    expect(errorsFor({ ...valid, name: "Ada\nLovelace" })).toEqual({
+      name: "Your name can only contain letters, spaces and punctuation.",
+    });
+    expect(errorsFor({ ...valid, name: "Ada\u0000" })).toEqual({
+      name: "Your name can only contain letters, spaces and punctuation.",
+    });
   });
 
   it("accepts names in any script", () => {
@@ -87,14 +106,22 @@ describe("ContactMessageSchema", () => {
   });
 
   it("accepts ordinary phone numbers and refuses anything else", () => {
-    for (const phone of ["(555) 010-4400", "555.010.4400", "+1 555 010 4400", "555-010-4400 x123", "+44 20 7946 0958"]) {
+    for (const phone of [
+      "(555) 010-4400",
+      "555.010.4400",
+      "+1 555 010 4400",
+      "555-010-4400 x123",
+      "+44 20 7946 0958",
+    ]) {
       expect(errorsFor({ ...valid, phone }), phone).toEqual({});
     }
     const message = "Enter a valid phone number, like (555) 010-4400, or leave it empty.";
     for (const phone of ["call me", "12345", "1234567890123456", "555-010-4400; drop table"]) {
       expect(errorsFor({ ...valid, phone }), phone).toEqual({ phone: message });
     }
-    expect(errorsFor({ ...valid, phone: "5".repeat(31) })).toEqual({ phone: "Your phone number must be 30 characters or fewer." });
+    expect(errorsFor({ ...valid, phone: "5".repeat(31) })).toEqual({
+      phone: "Your phone number must be 30 characters or fewer.",
+    });
   });
 
   it("accepts exactly the four subjects, with their form values", () => {
@@ -105,7 +132,8 @@ describe("ContactMessageSchema", () => {
       ["technical", "Technical Support"],
     ]);
     for (const { value } of CONTACT_SUBJECTS) expect(errorsFor({ ...valid, subject: value })).toEqual({});
-    for (const subject of ["", "Loans", "other", "GENERAL"]) expect(errorsFor({ ...valid, subject }), subject).toEqual({ subject: "Choose a subject." });
+    for (const subject of ["", "Loans", "other", "GENERAL"])
+      expect(errorsFor({ ...valid, subject }), subject).toEqual({ subject: "Choose a subject." });
   });
 
   it("accepts email or phone as the way to reply, nothing else", () => {
@@ -120,7 +148,10 @@ describe("ContactMessageSchema", () => {
   });
 
   it("refuses values that are not text (a crafted post)", () => {
-    expect(errorsFor({ ...valid, name: 42, message: ["a"] })).toEqual({ name: "Enter your name.", message: "Enter your message." });
+    expect(errorsFor({ ...valid, name: 42, message: ["a"] })).toEqual({
+      name: "Enter your name.",
+      message: "Enter your message.",
+    });
   });
 
   it("drops fields it does not know (the honeypot, anything injected)", () => {

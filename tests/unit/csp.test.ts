@@ -6,7 +6,10 @@ import { demoInstitution } from "~/config/demo-institution";
 const fakeRes = { locals: { nonce: "abc123" } };
 function render(directives: ReturnType<typeof contentSecurityPolicy>) {
   return Object.fromEntries(
-    Object.entries(directives).map(([k, v]) => [k, v.map((x) => (typeof x === "function" ? x({} as never, fakeRes as never) : x)).join(" ")]),
+    Object.entries(directives).map(([k, v]) => [
+      k,
+      v.map((x) => (typeof x === "function" ? x({} as never, fakeRes as never) : x)).join(" "),
+    ]),
   );
 }
 
@@ -21,7 +24,10 @@ describe("Content-Security-Policy", () => {
   });
 
   it("allows exactly the market widget's origin as a frame source when it is enabled", () => {
-    const profile = parseInstitution({ ...demoInstitution, market_widget: { enabled: true, url: "https://widgets.example.com/market?x=1" } }, "t");
+    const profile = parseInstitution(
+      { ...demoInstitution, market_widget: { enabled: true, url: "https://widgets.example.com/market?x=1" } },
+      "t",
+    );
     const csp = render(contentSecurityPolicy(profile, { https: true, dev: false }));
     expect(csp["frame-src"]).toBe("https://widgets.example.com");
     expect(csp["upgrade-insecure-requests"]).toBe("");

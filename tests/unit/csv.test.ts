@@ -17,7 +17,15 @@ describe("the one CSV writer (history and audit exports)", () => {
   });
 
   it("writes a header and lines with CRLF, the last line ended too", () => {
-    expect(csvDocument(["a", "b"], [["1", csvField("x,y")], ["2", ""]])).toBe('a,b\r\n1,"x,y"\r\n2,\r\n');
+    expect(
+      csvDocument(
+        ["a", "b"],
+        [
+          ["1", csvField("x,y")],
+          ["2", ""],
+        ],
+      ),
+    ).toBe('a,b\r\n1,"x,y"\r\n2,\r\n');
     expect(csvDocument(["a"], [])).toBe("a\r\n");
   });
 });

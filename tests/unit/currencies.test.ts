@@ -16,16 +16,36 @@ describe("currency list", () => {
     const codes = CURRENCIES.map((currency) => currency.code);
     expect(new Set(codes).size).toBe(codes.length);
     expect(codes.length).toBeGreaterThan(150);
-    const expected: Record<string, number> = { USD: 2, EUR: 2, GBP: 2, JPY: 0, KRW: 0, CLP: 0, ISK: 0, XOF: 0, BHD: 3, KWD: 3, JOD: 3, TND: 3, IQD: 3, HUF: 2, IDR: 2 };
-    for (const [code, minor_units] of Object.entries(expected)) expect(findCurrency(code)?.minor_units, code).toBe(minor_units);
+    const expected: Record<string, number> = {
+      USD: 2,
+      EUR: 2,
+      GBP: 2,
+      JPY: 0,
+      KRW: 0,
+      CLP: 0,
+      ISK: 0,
+      XOF: 0,
+      BHD: 3,
+      KWD: 3,
+      JOD: 3,
+      TND: 3,
+      IQD: 3,
+      HUF: 2,
+      IDR: 2,
+    };
+    for (const [code, minor_units] of Object.entries(expected))
+      expect(findCurrency(code)?.minor_units, code).toBe(minor_units);
   });
   it("leaves out funds, metals, testing codes and withdrawn currencies", () => {
-    for (const code of ["XAU", "XDR", "XTS", "XXX", "USN", "CLF", "HRK", "BGN", "ANG", "ZWL", "VEF"]) expect(findCurrency(code), code).toBeUndefined();
+    for (const code of ["XAU", "XDR", "XTS", "XXX", "USN", "CLF", "HRK", "BGN", "ANG", "ZWL", "VEF"])
+      expect(findCurrency(code), code).toBeUndefined();
   });
   it("finds and searches case-insensitively", () => {
     expect(findCurrency("eur")?.name).toBe("Euro");
     expect(searchCurrencies("usd")[0]?.code).toBe("USD");
-    expect(searchCurrencies("dollar").map((currency) => currency.code)).toEqual(expect.arrayContaining(["USD", "CAD", "AUD"]));
+    expect(searchCurrencies("dollar").map((currency) => currency.code)).toEqual(
+      expect.arrayContaining(["USD", "CAD", "AUD"]),
+    );
     expect(searchCurrencies("bolivar").map((currency) => currency.code)).toEqual(["VED", "VES"]);
     expect(searchCurrencies("")).toHaveLength(CURRENCIES.length);
   });
@@ -49,7 +69,8 @@ describe("parseCurrencyAmount and formatCurrencyAmount", () => {
     expect(parseCurrencyAmount("1000.5", "JPY")).toBeNull();
     expect(parseCurrencyAmount("1.001", "EUR")).toBeNull();
     expect(parseCurrencyAmount("1.2345", "BHD")).toBeNull();
-    for (const bad of ["", "-1", "+1", "1e3", "1.", ".5", "abc", "1.2.3", "$1", "Infinity", "12345678901234"]) expect(parseCurrencyAmount(bad, "EUR"), bad).toBeNull();
+    for (const bad of ["", "-1", "+1", "1e3", "1.", ".5", "abc", "1.2.3", "$1", "Infinity", "12345678901234"])
+      expect(parseCurrencyAmount(bad, "EUR"), bad).toBeNull();
     expect(parseCurrencyAmount("1", "XXX")).toBeNull();
   });
   it("shows the code and the currency's decimals", () => {
@@ -64,10 +85,14 @@ describe("parseCurrencyAmount and formatCurrencyAmount", () => {
   });
   it("round-trips every amount in every currency", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...CURRENCIES), fc.integer({ min: 0, max: 10 ** 12 }), (currency, amount_minor_units) => {
-        const text = formatCurrencyAmount(amount_minor_units, currency.code).slice(currency.code.length + 1);
-        expect(parseCurrencyAmount(text, currency.code)).toBe(amount_minor_units);
-      }),
+      fc.property(
+        fc.constantFrom(...CURRENCIES),
+        fc.integer({ min: 0, max: 10 ** 12 }),
+        (currency, amount_minor_units) => {
+          const text = formatCurrencyAmount(amount_minor_units, currency.code).slice(currency.code.length + 1);
+          expect(parseCurrencyAmount(text, currency.code)).toBe(amount_minor_units);
+        },
+      ),
     );
   });
 });
@@ -111,13 +136,16 @@ describe("usdCentsForForeignAmount", () => {
   const exponent = fc.integer({ min: 0, max: 4 });
   const rate = fc.tuple(fc.bigInt({ min: 1n, max: 10n ** 5n }), fc.integer({ min: 0, max: 9 }));
   const fitsSafely = (amount_minor_units: bigint, minor_units_exponent: number, numerator: bigint, decimals: number) =>
-    (amount_minor_units * numerator * 100n) / 10n ** BigInt(minor_units_exponent + decimals) < BigInt(Number.MAX_SAFE_INTEGER);
+    (amount_minor_units * numerator * 100n) / 10n ** BigInt(minor_units_exponent + decimals) <
+    BigInt(Number.MAX_SAFE_INTEGER);
 
   it("is exact: within half a cent of the true value, ties rounded up", () => {
     fc.assert(
       fc.property(amount, exponent, rate, (amount_minor_units, minor_units_exponent, [numerator, decimals]) => {
         fc.pre(fitsSafely(amount_minor_units, minor_units_exponent, numerator, decimals));
-        const cents = BigInt(usdCentsForForeignAmount(amount_minor_units, minor_units_exponent, rateText(numerator, decimals)));
+        const cents = BigInt(
+          usdCentsForForeignAmount(amount_minor_units, minor_units_exponent, rateText(numerator, decimals)),
+        );
         // True value: amount * numerator * 100 / 10^(exponent + decimals); compare without dividing.
         const exact_numerator = amount_minor_units * numerator * 100n;
         const denominator = 10n ** BigInt(minor_units_exponent + decimals);
@@ -129,14 +157,25 @@ describe("usdCentsForForeignAmount", () => {
   });
   it("is monotonic in the amount and in the rate", () => {
     fc.assert(
-      fc.property(amount, amount, exponent, rate, fc.bigInt({ min: 0n, max: 10n ** 3n }), (a, b, minor_units_exponent, [numerator, decimals], extra) => {
-        const [low, high] = a <= b ? [a, b] : [b, a];
-        fc.pre(fitsSafely(high, minor_units_exponent, numerator + extra, decimals));
-        const rate_low = rateText(numerator, decimals);
-        const rate_high = rateText(numerator + extra, decimals);
-        expect(usdCentsForForeignAmount(low, minor_units_exponent, rate_low)).toBeLessThanOrEqual(usdCentsForForeignAmount(high, minor_units_exponent, rate_low));
-        expect(usdCentsForForeignAmount(low, minor_units_exponent, rate_low)).toBeLessThanOrEqual(usdCentsForForeignAmount(low, minor_units_exponent, rate_high));
-      }),
+      fc.property(
+        amount,
+        amount,
+        exponent,
+        rate,
+        fc.bigInt({ min: 0n, max: 10n ** 3n }),
+        (a, b, minor_units_exponent, [numerator, decimals], extra) => {
+          const [low, high] = a <= b ? [a, b] : [b, a];
+          fc.pre(fitsSafely(high, minor_units_exponent, numerator + extra, decimals));
+          const rate_low = rateText(numerator, decimals);
+          const rate_high = rateText(numerator + extra, decimals);
+          expect(usdCentsForForeignAmount(low, minor_units_exponent, rate_low)).toBeLessThanOrEqual(
+            usdCentsForForeignAmount(high, minor_units_exponent, rate_low),
+          );
+          expect(usdCentsForForeignAmount(low, minor_units_exponent, rate_low)).toBeLessThanOrEqual(
+            usdCentsForForeignAmount(low, minor_units_exponent, rate_high),
+          );
+        },
+      ),
     );
   });
   it("ignores trailing zeros of the rate and is the identity for USD at 1", () => {
@@ -145,7 +184,9 @@ describe("usdCentsForForeignAmount", () => {
         fc.pre(fitsSafely(amount_minor_units, minor_units_exponent, numerator, decimals));
         const text = rateText(numerator, decimals);
         const padded = decimals === 0 ? `${text}.000` : `${text}000`;
-        expect(usdCentsForForeignAmount(amount_minor_units, minor_units_exponent, padded)).toBe(usdCentsForForeignAmount(amount_minor_units, minor_units_exponent, text));
+        expect(usdCentsForForeignAmount(amount_minor_units, minor_units_exponent, padded)).toBe(
+          usdCentsForForeignAmount(amount_minor_units, minor_units_exponent, text),
+        );
         expect(usdCentsForForeignAmount(amount_minor_units, 2, "1.00")).toBe(Number(amount_minor_units));
       }),
     );

@@ -12,7 +12,18 @@ describe("an unreachable database is told apart from other failures", () => {
     expect(databaseUnavailable(wrapped)?.code).toBe("57P01");
   });
   it("counts connection exceptions, shutdowns, start-up, too many clients and socket failures", () => {
-    for (const code of ["08006", "08001", "57P01", "57P02", "57P03", "53300", "25P03", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT"]) {
+    for (const code of [
+      "08006",
+      "08001",
+      "57P01",
+      "57P02",
+      "57P03",
+      "53300",
+      "25P03",
+      "ECONNREFUSED",
+      "ECONNRESET",
+      "ETIMEDOUT",
+    ]) {
       expect(isDatabaseUnavailable(withCode(code)), code).toBe(true);
     }
   });
@@ -28,7 +39,9 @@ describe("an unreachable database is told apart from other failures", () => {
     }
   });
   it("finds a refused connection inside an AggregateError (one error per address)", () => {
-    expect(isDatabaseUnavailable(new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNREFUSED")], "connect failed"))).toBe(true);
+    expect(
+      isDatabaseUnavailable(new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNREFUSED")], "connect failed")),
+    ).toBe(true);
   });
   it("a statement timeout is an outage; a statement cancelled for another reason is not", () => {
     expect(isDatabaseUnavailable(withCode("57014", "canceling statement due to statement timeout"))).toBe(true);
@@ -47,9 +60,20 @@ describe("an unreachable database is told apart from other failures", () => {
     expect(isDatabaseUnavailable(looped)).toBe(false);
   });
   it("describes the failure for the log without the SQL or its parameters", () => {
-    const wrapped = new DrizzleQueryError("select * from users where email = $1", ["pat@example.com"], withCode("57P01", "terminating connection due to administrator command"));
-    expect(describeDatabaseError(wrapped)).toEqual({ code: "57P01", message: "terminating connection due to administrator command" });
-    const bare = new DrizzleQueryError("update users set password = $1", ["secret-pass"], undefined as unknown as Error);
+    const wrapped = new DrizzleQueryError(
+      "select * from users where email = $1",
+      ["pat@example.com"],
+      withCode("57P01", "terminating connection due to administrator command"),
+    );
+    expect(describeDatabaseError(wrapped)).toEqual({
+      code: "57P01",
+      message: "terminating connection due to administrator command",
+    });
+    const bare = new DrizzleQueryError(
+      "update users set password = $1",
+      ["secret-pass"],
+      undefined as unknown as Error,
+    );
     expect(JSON.stringify(describeDatabaseError(bare))).not.toMatch(/secret-pass|update users/);
   });
 });
@@ -64,7 +88,11 @@ describe("PostgreSQL connection settings", () => {
     expect(env.DATABASE_TCP_KEEPALIVE_MS).toBe(10_000);
   });
   it("are read from the environment, 0 turning a timeout or keepalive off", () => {
-    const env = parseEnv({ DATABASE_POOL_MAX: "5", DATABASE_STATEMENT_TIMEOUT_MS: "0", DATABASE_TCP_KEEPALIVE_MS: "0" });
+    const env = parseEnv({
+      DATABASE_POOL_MAX: "5",
+      DATABASE_STATEMENT_TIMEOUT_MS: "0",
+      DATABASE_TCP_KEEPALIVE_MS: "0",
+    });
     expect(env.DATABASE_POOL_MAX).toBe(5);
     expect(env.DATABASE_STATEMENT_TIMEOUT_MS).toBe(0);
     expect(env.DATABASE_TCP_KEEPALIVE_MS).toBe(0);
@@ -74,7 +102,9 @@ describe("PostgreSQL connection settings", () => {
     expect(() => parseEnv({ DATABASE_POOL_MAX: "twenty" })).toThrow(/DATABASE_POOL_MAX/);
     expect(() => parseEnv({ DATABASE_CONNECT_TIMEOUT_MS: "5s" })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);
     expect(() => parseEnv({ DATABASE_STATEMENT_TIMEOUT_MS: "-1" })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS/);
-    expect(() => parseEnv({ DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: "1.5" })).toThrow(/DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS/);
+    expect(() => parseEnv({ DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: "1.5" })).toThrow(
+      /DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS/,
+    );
     expect(() => parseEnv({ DATABASE_TCP_KEEPALIVE_MS: "on" })).toThrow(/DATABASE_TCP_KEEPALIVE_MS/);
   });
 });

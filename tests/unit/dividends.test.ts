@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { parseInstitution } from "~/config/institution.server";
 import { demoInstitution } from "~/config/demo-institution";
-import { apyEarnedHundredths, dailyBalanceSum, daysInMonth, dividendCents, formatApy, formatHundredthsPercent, monthDividend, parseApyPercent } from "~/domain/dividends";
+import {
+  apyEarnedHundredths,
+  dailyBalanceSum,
+  daysInMonth,
+  dividendCents,
+  formatApy,
+  formatHundredthsPercent,
+  monthDividend,
+  parseApyPercent,
+} from "~/domain/dividends";
 
 const APY_3_50 = 35_000; // 3.50% in parts per million
 
@@ -28,7 +37,8 @@ describe("the APY in the profile", () => {
     expect(parseApyPercent("0")).toBe(0);
     expect(parseApyPercent("0.0001")).toBe(1);
     expect(parseApyPercent("25")).toBe(250_000);
-    for (const bad of ["25.0001", "350", "-1", "3,5", "3.12345", "abc", ""]) expect(parseApyPercent(bad), bad).toBeNull();
+    for (const bad of ["25.0001", "350", "-1", "3,5", "3.12345", "abc", ""])
+      expect(parseApyPercent(bad), bad).toBeNull();
   });
   it("shows it with two decimals at least, as disclosures do", () => {
     expect(formatApy(35_000)).toBe("3.50%");
@@ -64,14 +74,20 @@ describe("the month's dividend", () => {
   it("matches worked examples computed by hand", () => {
     // $10,000.00 all of October 2026 (31 days) at 3.50% APY:
     // 1.035^(31/365) - 1 = 0.0029260375243349...; x 1,000,000 cents = 2,926.0375 cents -> $29.26.
-    expect(monthDividend("2026-10", 1_000_000, [], APY_3_50)).toEqual({ days: 31, average_daily_balance_cents: 1_000_000, dividend_cents: 2_926 });
+    expect(monthDividend("2026-10", 1_000_000, [], APY_3_50)).toEqual({
+      days: 31,
+      average_daily_balance_cents: 1_000_000,
+      dividend_cents: 2_926,
+    });
     // November 2026, $1,000.00 then $3,000.00 in on the 16th: average daily balance $2,500.00.
     // 1.035^(30/365) - 1 = 0.0028315157141576...; x 250,000 cents = 707.8789 cents -> $7.08.
-    expect(monthDividend("2026-11", 100_000, [{ effective_date: "2026-11-16", net_cents: 300_000 }], APY_3_50)).toEqual({
-      days: 30,
-      average_daily_balance_cents: 250_000,
-      dividend_cents: 708,
-    });
+    expect(monthDividend("2026-11", 100_000, [{ effective_date: "2026-11-16", net_cents: 300_000 }], APY_3_50)).toEqual(
+      {
+        days: 30,
+        average_daily_balance_cents: 250_000,
+        dividend_cents: 708,
+      },
+    );
     // $1.00 all of October: 0.2926 cents rounds to nothing; $2.00: 0.5852 rounds up to 1 cent.
     expect(monthDividend("2026-10", 100, [], APY_3_50).dividend_cents).toBe(0);
     expect(monthDividend("2026-10", 200, [], APY_3_50).dividend_cents).toBe(1);
@@ -83,7 +99,9 @@ describe("the month's dividend", () => {
     expect(dividendCents({ balance_day_sum_cents: -3_000_000n, days: 30, apy_ppm: APY_3_50 })).toBe(0);
     expect(dividendCents({ balance_day_sum_cents: 30_000_000n, days: 30, apy_ppm: 0 })).toBe(0);
     // Overdrawn half the month and in credit the other half: the average decides (here below zero).
-    expect(monthDividend("2026-11", -50_000, [{ effective_date: "2026-11-16", net_cents: 90_000 }], APY_3_50).dividend_cents).toBe(0);
+    expect(
+      monthDividend("2026-11", -50_000, [{ effective_date: "2026-11-16", net_cents: 90_000 }], APY_3_50).dividend_cents,
+    ).toBe(0);
   });
   it("has an exact check that tells the right cent from its neighbours", () => {
     expect(isExactRounding(31_000_000n, 31, APY_3_50, 2_926)).toBe(true);
@@ -116,15 +134,34 @@ describe("the month's dividend", () => {
   });
   it("never falls when the balance rises", () => {
     fc.assert(
-      fc.property(fc.integer({ min: -1_000_000, max: 1_000_000_000 }), fc.integer({ min: 0, max: 1_000_000 }), fc.constantFrom(28, 29, 30, 31), (balance, more, days) => {
-        const at = (b: number) => dividendCents({ balance_day_sum_cents: BigInt(b) * BigInt(days), days, apy_ppm: APY_3_50 });
-        expect(at(balance + more)).toBeGreaterThanOrEqual(at(balance));
-      }),
+      fc.property(
+        fc.integer({ min: -1_000_000, max: 1_000_000_000 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.constantFrom(28, 29, 30, 31),
+        (balance, more, days) => {
+          const at = (b: number) =>
+            dividendCents({ balance_day_sum_cents: BigInt(b) * BigInt(days), days, apy_ppm: APY_3_50 });
+          expect(at(balance + more)).toBeGreaterThanOrEqual(at(balance));
+        },
+      ),
       { numRuns: 200 },
     );
   });
   it("twelve monthly credits on a constant balance compound to the APY (within the twelve roundings)", () => {
-    const months = ["2025-01", "2025-02", "2025-03", "2025-04", "2025-05", "2025-06", "2025-07", "2025-08", "2025-09", "2025-10", "2025-11", "2025-12"];
+    const months = [
+      "2025-01",
+      "2025-02",
+      "2025-03",
+      "2025-04",
+      "2025-05",
+      "2025-06",
+      "2025-07",
+      "2025-08",
+      "2025-09",
+      "2025-10",
+      "2025-11",
+      "2025-12",
+    ];
     const yearOf = (deposit_cents: number, apy_ppm: number) => {
       let balance = deposit_cents;
       for (const month of months) balance += monthDividend(month, balance, [], apy_ppm).dividend_cents;
@@ -134,13 +171,17 @@ describe("the month's dividend", () => {
     // + 29.59 + 28.72 + 29.76 + 29.85 + 28.97 + 30.02 + 29.14 + 30.20), against $350.00 exactly.
     expect(yearOf(1_000_000, APY_3_50)).toBe(34_999);
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 1_000_000_000 }), fc.integer({ min: 0, max: 100_000 }), (deposit, apy_ppm) => {
-        const exact_times_1e6 = deposit * apy_ppm; // deposit x APY, in millionths of a cent
-        const earned = yearOf(deposit, apy_ppm);
-        // Each credit is rounded once (at most half a cent either way), and that half cent then
-        // earns for the rest of the year (at most 10% here): 12 x 0.5 x 1.1 < 7 cents.
-        expect(Math.abs(earned * 1_000_000 - exact_times_1e6)).toBeLessThanOrEqual(7 * 1_000_000);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 1_000_000_000 }),
+        fc.integer({ min: 0, max: 100_000 }),
+        (deposit, apy_ppm) => {
+          const exact_times_1e6 = deposit * apy_ppm; // deposit x APY, in millionths of a cent
+          const earned = yearOf(deposit, apy_ppm);
+          // Each credit is rounded once (at most half a cent either way), and that half cent then
+          // earns for the rest of the year (at most 10% here): 12 x 0.5 x 1.1 < 7 cents.
+          expect(Math.abs(earned * 1_000_000 - exact_times_1e6)).toBeLessThanOrEqual(7 * 1_000_000);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -164,10 +205,18 @@ describe("the annual percentage yield earned, as the statement shows it", () => 
     // Below that the half cent of rounding moves it by 0.005% or more (a scan finds $1,326.37 the
     // largest balance that shows 3.49% or 3.51%); at $2,000 over 28 days it is at most 0.0033%.
     fc.assert(
-      fc.property(fc.integer({ min: 200_000, max: 1_000_000_000 }), fc.constantFrom(28, 29, 30, 31), (balance, days) => {
-        const dividend = dividendCents({ balance_day_sum_cents: BigInt(balance) * BigInt(days), days, apy_ppm: APY_3_50 });
-        expect(apyEarnedHundredths(dividend, balance, days)).toBe(350);
-      }),
+      fc.property(
+        fc.integer({ min: 200_000, max: 1_000_000_000 }),
+        fc.constantFrom(28, 29, 30, 31),
+        (balance, days) => {
+          const dividend = dividendCents({
+            balance_day_sum_cents: BigInt(balance) * BigInt(days),
+            days,
+            apy_ppm: APY_3_50,
+          });
+          expect(apyEarnedHundredths(dividend, balance, days)).toBe(350);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -183,11 +232,16 @@ describe("institution profile: dividends", () => {
   it("pays nothing when the profile names no rate", () => {
     const { dividends: _, ...without } = demoInstitution;
     const products = demoInstitution.products.map(({ account_type: _type, ...p }) => p);
-    expect(parseInstitution({ ...without, products }, "x").dividends).toEqual({ savings_apy_percent: "0", checking_apy_percent: "0" });
+    expect(parseInstitution({ ...without, products }, "x").dividends).toEqual({
+      savings_apy_percent: "0",
+      checking_apy_percent: "0",
+    });
   });
   it("refuses a rate that is not an exact percent from 0 to 25, naming the field", () => {
     for (const bad of ["3.5%%", "350", "3.12345", "-1", "abc"]) {
-      expect(() => parseInstitution({ ...demoInstitution, dividends: { savings_apy_percent: bad } }, "x"), bad).toThrow(/dividends.savings_apy_percent: must be a percent/);
+      expect(() => parseInstitution({ ...demoInstitution, dividends: { savings_apy_percent: bad } }, "x"), bad).toThrow(
+        /dividends.savings_apy_percent: must be a percent/,
+      );
     }
   });
   it("refuses a savings page that quotes another APY than the one savings accounts are paid", () => {
@@ -195,6 +249,9 @@ describe("institution profile: dividends", () => {
       /products.1.rate_label: quotes 3.50% APY but savings accounts are paid 3.25% APY/,
     );
     // The same figure written another way ("3.5") is the same rate.
-    expect(parseInstitution({ ...demoInstitution, dividends: { savings_apy_percent: "3.5" } }, "x").dividends.savings_apy_percent).toBe("3.5");
+    expect(
+      parseInstitution({ ...demoInstitution, dividends: { savings_apy_percent: "3.5" } }, "x").dividends
+        .savings_apy_percent,
+    ).toBe("3.5");
   });
 });

@@ -9,7 +9,13 @@ import { demoInstitution } from "~/config/demo-institution";
  */
 describe("features that exist", () => {
   it("the features that work are on, the ones still to build are off", () => {
-    expect(FEATURE_KEYS.filter((f) => FEATURES[f]).sort()).toEqual(["bill_pay", "card_controls", "direct_deposit", "mobile_deposit", "online_statements"]);
+    expect(FEATURE_KEYS.filter((f) => FEATURES[f]).sort()).toEqual([
+      "bill_pay",
+      "card_controls",
+      "direct_deposit",
+      "mobile_deposit",
+      "online_statements",
+    ]);
   });
 
   it("finds the promises the public pages used to make", () => {
@@ -24,7 +30,10 @@ describe("features that exist", () => {
       ["Check balances, move money and pay bills whenever you need to.", ["bill_pay"]],
       ["Sign in to online banking to chat with a member service specialist.", ["live_chat"]],
       ["Email, call or chat with our member service team", ["live_chat"]],
-      ["Add team members with their own sign-ins, deposit checks remotely and pay bills online.", ["mobile_deposit", "bill_pay", "business_team_sign_ins"]],
+      [
+        "Add team members with their own sign-ins, deposit checks remotely and pay bills online.",
+        ["mobile_deposit", "bill_pay", "business_team_sign_ins"],
+      ],
       ["Remote deposit", ["mobile_deposit"]],
       ["Direct deposit, with payroll available the day it arrives", ["direct_deposit"]],
       ["Everyday accounts, cards and loans, with a mobile app that does it all.", ["mobile_app"]],
@@ -32,8 +41,17 @@ describe("features that exist", () => {
       ["Download your eStatements", ["online_statements"]],
     ] as const;
     // Read as if nothing were built, so every phrase is still recognised.
-    const noneBuilt = Object.fromEntries(FEATURE_KEYS.map((f) => [f, false])) as Record<(typeof FEATURE_KEYS)[number], boolean>;
-    for (const [text, features] of promises) expect(promisesOfMissingFeatures(text, noneBuilt).map((p) => p.feature).sort(), text).toEqual([...features].sort());
+    const noneBuilt = Object.fromEntries(FEATURE_KEYS.map((f) => [f, false])) as Record<
+      (typeof FEATURE_KEYS)[number],
+      boolean
+    >;
+    for (const [text, features] of promises)
+      expect(
+        promisesOfMissingFeatures(text, noneBuilt)
+          .map((p) => p.feature)
+          .sort(),
+        text,
+      ).toEqual([...features].sort());
   });
 
   it("leaves alone what the platform does and the institution's own services", () => {
@@ -64,7 +82,9 @@ describe("the institution profile promises only features that work", () => {
   });
 
   it("refuses a profile whose copy names a missing feature, naming the field and the words", () => {
-    const products = demoInstitution.products.map((p, i) => (i === 0 ? { ...p, features: [...p.features, "Send money with Zelle or chat with us"] } : p));
+    const products = demoInstitution.products.map((p, i) =>
+      i === 0 ? { ...p, features: [...p.features, "Send money with Zelle or chat with us"] } : p,
+    );
     const pages = { ...demoInstitution.pages, security: "## Stay safe\n\nGet our mobile app for alerts." };
     let message = "";
     try {
@@ -73,8 +93,8 @@ describe("the institution profile promises only features that work", () => {
       message = (error as Error).message;
     }
     // The features still to build (the built ones' words are allowed now).
-    expect(message).toContain("products.0.features.4: names Zelle (\"Zelle\")");
-    expect(message).toContain("products.0.features.4: names live chat (\"chat\")");
-    expect(message).toContain("pages.security: names a mobile app (\"mobile app\")");
+    expect(message).toContain('products.0.features.4: names Zelle ("Zelle")');
+    expect(message).toContain('products.0.features.4: names live chat ("chat")');
+    expect(message).toContain('pages.security: names a mobile app ("mobile app")');
   });
 });

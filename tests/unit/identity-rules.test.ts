@@ -67,14 +67,21 @@ describe("membership application rules", () => {
       id_number: "Please enter your ID number",
     });
     // Missing fields (no JavaScript, a hand-made post) get the same messages.
-    expect(messages({})).toMatchObject({ email: "Please enter a valid email address", marital_status: "Please select your marital status" });
+    expect(messages({})).toMatchObject({
+      email: "Please enter a valid email address",
+      marital_status: "Please select your marital status",
+    });
   });
 
   it("shows the exact documented messages for email and passwords, together with the others", () => {
     expect(messages({ ...VALID, email: "not-an-email" }).email).toBe("Please enter a valid email address");
     expect(messages({ ...VALID, alt_email: "also bad" }).alt_email).toBe("Please enter a valid email address");
-    expect(messages({ ...VALID, confirm_password: "Harbor lights at dusk 8" }).confirm_password).toBe("Passwords do not match");
-    expect(messages({ ...VALID, password: "Short pass1", confirm_password: "Short pass1" }).password).toBe("Password should be at least 12 characters long.");
+    expect(messages({ ...VALID, confirm_password: "Harbor lights at dusk 8" }).confirm_password).toBe(
+      "Passwords do not match",
+    );
+    expect(messages({ ...VALID, password: "Short pass1", confirm_password: "Short pass1" }).password).toBe(
+      "Password should be at least 12 characters long.",
+    );
     // Cross-field rules still run when another field is invalid, so every message shows at once.
     expect(messages({ ...VALID, marital_status: "", confirm_password: "different!!!!!" })).toMatchObject({
       marital_status: "Please select your marital status",
@@ -83,13 +90,27 @@ describe("membership application rules", () => {
   });
 
   it("accepts 12 characters, refuses 11, refuses common passwords", () => {
-    expect(messages({ ...VALID, password: "abcdefgh1!x", confirm_password: "abcdefgh1!x" }).password).toBe("Password should be at least 12 characters long.");
+    expect(messages({ ...VALID, password: "abcdefgh1!x", confirm_password: "abcdefgh1!x" }).password).toBe(
+      "Password should be at least 12 characters long.",
+    );
     expect(messages({ ...VALID, password: "Tq8#vLm2@pZx", confirm_password: "Tq8#vLm2@pZx" })).toEqual({});
-    for (const common of ["password1234", "Password2024!", "123456789012", "qwertyuiop123", "aaaaaaaaaaaa", "abcabcabcabc", "iloveyou1234", "welcomewelcome"]) {
+    for (const common of [
+      "password1234",
+      "Password2024!",
+      "123456789012",
+      "qwertyuiop123",
+      "aaaaaaaaaaaa",
+      "abcabcabcabc",
+      "iloveyou1234",
+      "welcomewelcome",
+    ]) {
       expect(isCommonPassword(common), common).toBe(true);
-      expect(passwordProblem(common), common).toBe("This password is too common. Please choose one that is harder to guess.");
+      expect(passwordProblem(common), common).toBe(
+        "This password is too common. Please choose one that is harder to guess.",
+      );
     }
-    for (const fine of ["Harbor lights at dusk 7", "correct-staple-orbit-91", "Member-Demo-Pass-1"]) expect(isCommonPassword(fine), fine).toBe(false);
+    for (const fine of ["Harbor lights at dusk 7", "correct-staple-orbit-91", "Member-Demo-Pass-1"])
+      expect(isCommonPassword(fine), fine).toBe(false);
     expect(passwordProblem("x".repeat(129))).toBe("Password should be at most 128 characters long.");
   });
 
@@ -97,11 +118,21 @@ describe("membership application rules", () => {
     expect(ageInYears("2008-11-22", TODAY)).toBe(18);
     expect(ageInYears("2008-11-23", TODAY)).toBe(17);
     expect(messages({ ...VALID, date_of_birth: "2008-11-22" })).toEqual({});
-    expect(messages({ ...VALID, date_of_birth: "2008-11-23" }).date_of_birth).toBe("You must be at least 18 years old to apply");
-    expect(messages({ ...VALID, date_of_birth: "1990-02-30" }).date_of_birth).toBe("Please enter a valid date of birth");
-    expect(messages({ ...VALID, date_of_birth: "17/04/1988" }).date_of_birth).toBe("Please enter a valid date of birth");
-    expect(messages({ ...VALID, date_of_birth: "1890-01-01" }).date_of_birth).toBe("Please enter a valid date of birth");
-    expect(messages({ ...VALID, date_of_birth: "2030-01-01" }).date_of_birth).toBe("Please enter a valid date of birth");
+    expect(messages({ ...VALID, date_of_birth: "2008-11-23" }).date_of_birth).toBe(
+      "You must be at least 18 years old to apply",
+    );
+    expect(messages({ ...VALID, date_of_birth: "1990-02-30" }).date_of_birth).toBe(
+      "Please enter a valid date of birth",
+    );
+    expect(messages({ ...VALID, date_of_birth: "17/04/1988" }).date_of_birth).toBe(
+      "Please enter a valid date of birth",
+    );
+    expect(messages({ ...VALID, date_of_birth: "1890-01-01" }).date_of_birth).toBe(
+      "Please enter a valid date of birth",
+    );
+    expect(messages({ ...VALID, date_of_birth: "2030-01-01" }).date_of_birth).toBe(
+      "Please enter a valid date of birth",
+    );
   });
 
   it("requires the joint owner's name, email and phone only when Joint account is ticked", () => {
@@ -111,26 +142,48 @@ describe("membership application rules", () => {
       joint_email: "Please enter a valid email address",
       joint_phone: "Please enter the joint owner's phone number",
     });
-    expect(messages({ ...VALID, joint_account: "on", joint_name: "Lee", joint_email: "jamie.rivera@example.com", joint_phone: "555 010 2222" }).joint_email).toBe(
-      "The joint owner needs their own email address",
-    );
-    const parsed = applicationSchema(TODAY).parse({ ...VALID, joint_account: "on", joint_name: "Lee Rivera", joint_email: "Lee@Example.com", joint_phone: "555 010 2222" });
+    expect(
+      messages({
+        ...VALID,
+        joint_account: "on",
+        joint_name: "Lee",
+        joint_email: "jamie.rivera@example.com",
+        joint_phone: "555 010 2222",
+      }).joint_email,
+    ).toBe("The joint owner needs their own email address");
+    const parsed = applicationSchema(TODAY).parse({
+      ...VALID,
+      joint_account: "on",
+      joint_name: "Lee Rivera",
+      joint_email: "Lee@Example.com",
+      joint_phone: "555 010 2222",
+    });
     expect(parsed).toMatchObject({ joint_account: true, joint_name: "Lee Rivera", joint_email: "lee@example.com" });
   });
 
   it("checks marital status, ID type and phone formats", () => {
-    expect(messages({ ...VALID, marital_status: "complicated" }).marital_status).toBe("Please select your marital status");
+    expect(messages({ ...VALID, marital_status: "complicated" }).marital_status).toBe(
+      "Please select your marital status",
+    );
     expect(messages({ ...VALID, id_type: "library_card" }).id_type).toBe("Please select an ID type");
     expect(messages({ ...VALID, phone: "call me" }).phone).toBe("Please enter a valid phone number");
-    expect(messages({ ...VALID, id_number: "<script>" }).id_number).toBe("Please enter a valid ID number (letters, digits, spaces and dashes)");
+    expect(messages({ ...VALID, id_number: "<script>" }).id_number).toBe(
+      "Please enter a valid ID number (letters, digits, spaces and dashes)",
+    );
     expect(messages({ ...VALID, first_name: "x".repeat(101) }).first_name).toBe("Please use at most 100 characters");
   });
 
   it("checks the document before sending: present, at most 10 MB, an image or PDF", () => {
     expect(idDocumentProblem(null)).toBe("Please upload an image or PDF of your ID document");
-    expect(idDocumentProblem({ size: 0, type: "", name: "" })).toBe("Please upload an image or PDF of your ID document");
-    expect(idDocumentProblem({ size: 10 * 1024 * 1024 + 1, type: "image/png", name: "a.png" })).toBe("The document must be 10 MB or smaller");
-    expect(idDocumentProblem({ size: 100, type: "text/plain", name: "a.txt" })).toBe("The document must be a JPEG, PNG or WebP image, or a PDF");
+    expect(idDocumentProblem({ size: 0, type: "", name: "" })).toBe(
+      "Please upload an image or PDF of your ID document",
+    );
+    expect(idDocumentProblem({ size: 10 * 1024 * 1024 + 1, type: "image/png", name: "a.png" })).toBe(
+      "The document must be 10 MB or smaller",
+    );
+    expect(idDocumentProblem({ size: 100, type: "text/plain", name: "a.txt" })).toBe(
+      "The document must be a JPEG, PNG or WebP image, or a PDF",
+    );
     expect(idDocumentProblem({ size: 100, type: "application/pdf", name: "scan.pdf" })).toBeNull();
   });
 
@@ -145,21 +198,36 @@ describe("membership application rules", () => {
 
 describe("sign-in forms", () => {
   it("needs a valid email and a password; remembers the choice", () => {
-    expect(signInSchema.parse({ email: "A@B.example", password: "x", remember: "on" })).toMatchObject({ email: "a@b.example", remember: true });
-    expect(signInSchema.safeParse({ email: "nope", password: "x" }).error?.issues[0]?.message).toBe("Please enter a valid email address");
-    expect(signInSchema.safeParse({ email: "a@b.example", password: "" }).error?.issues[0]?.message).toBe("Please enter your password");
+    expect(signInSchema.parse({ email: "A@B.example", password: "x", remember: "on" })).toMatchObject({
+      email: "a@b.example",
+      remember: true,
+    });
+    expect(signInSchema.safeParse({ email: "nope", password: "x" }).error?.issues[0]?.message).toBe(
+      "Please enter a valid email address",
+    );
+    expect(signInSchema.safeParse({ email: "a@b.example", password: "" }).error?.issues[0]?.message).toBe(
+      "Please enter your password",
+    );
   });
 
   it("takes exactly six digits for a code; the field keeps digits only, at most six", () => {
     expect(codeSchema.safeParse({ code: "123456" }).success).toBe(true);
-    for (const bad of ["12345", "1234567", "12345a", "", " 12 345"]) expect(codeSchema.safeParse({ code: bad }).success, bad).toBe(false);
+    for (const bad of ["12345", "1234567", "12345a", "", " 12 345"])
+      expect(codeSchema.safeParse({ code: bad }).success, bad).toBe(false);
     expect(keepCodeDigits("ab12 34-5678")).toBe("123456");
     expect(keepCodeDigits("")).toBe("");
   });
 
   it("applies the password rules to a reset", () => {
-    const result = resetPasswordSchema.safeParse({ token: "t0ken-value", password: "short", confirm_password: "other" });
-    expect(result.error?.issues.map((i) => i.message)).toEqual(["Password should be at least 12 characters long.", "Passwords do not match"]);
+    const result = resetPasswordSchema.safeParse({
+      token: "t0ken-value",
+      password: "short",
+      confirm_password: "other",
+    });
+    expect(result.error?.issues.map((i) => i.message)).toEqual([
+      "Password should be at least 12 characters long.",
+      "Passwords do not match",
+    ]);
   });
 });
 
@@ -257,9 +325,15 @@ describe("where to go after signing in", () => {
     expect(homePathFor({ role: "pending", application_status: "pending" })).toBe("/pending-approval");
     expect(destinationAfterSignIn({ role: "admin", application_status: null }, "/admin/audit")).toBe("/admin/audit");
     expect(destinationAfterSignIn({ role: "admin", application_status: null }, "/dashboard")).toBe("/admin");
-    expect(destinationAfterSignIn({ role: "user", application_status: null }, "/dashboard/transactions")).toBe("/dashboard/transactions");
+    expect(destinationAfterSignIn({ role: "user", application_status: null }, "/dashboard/transactions")).toBe(
+      "/dashboard/transactions",
+    );
     expect(destinationAfterSignIn({ role: "user", application_status: null }, "/admin")).toBe("/dashboard");
-    expect(destinationAfterSignIn({ role: "user", application_status: null }, "https://evil.example")).toBe("/dashboard");
-    expect(destinationAfterSignIn({ role: "pending", application_status: "pending" }, "/dashboard")).toBe("/pending-approval");
+    expect(destinationAfterSignIn({ role: "user", application_status: null }, "https://evil.example")).toBe(
+      "/dashboard",
+    );
+    expect(destinationAfterSignIn({ role: "pending", application_status: "pending" }, "/dashboard")).toBe(
+      "/pending-approval",
+    );
   });
 });

@@ -26,7 +26,12 @@ async function refusals(fixture: string, as: string): Promise<Array<{ line: numb
   const text = fs.readFileSync(path.join(fixtures, fixture), "utf8");
   const [result] = await eslint.lintText(text, { filePath: path.join(root, as) });
   return result!.messages
-    .filter((m) => m.ruleId === "no-restricted-imports" || m.ruleId === "@typescript-eslint/no-restricted-imports" || m.ruleId === "no-restricted-syntax")
+    .filter(
+      (m) =>
+        m.ruleId === "no-restricted-imports" ||
+        m.ruleId === "@typescript-eslint/no-restricted-imports" ||
+        m.ruleId === "no-restricted-syntax",
+    )
     .map((m) => ({ line: m.line, message: m.message }));
 }
 
@@ -61,7 +66,9 @@ describe("import directions", () => {
       { line: 5, message: expect.stringContaining("never the ledger") },
     ]);
     // The same view-model code in a route module itself is refused: only a view-model opens the database.
-    expect(await refusals("view-model.ts", "app/routes/admin/fixture.tsx")).toEqual([{ line: 3, message: expect.stringContaining("never the database") }]);
+    expect(await refusals("view-model.ts", "app/routes/admin/fixture.tsx")).toEqual([
+      { line: 3, message: expect.stringContaining("never the database") },
+    ]);
   });
 
   it("a component takes only types from app/server", async () => {

@@ -21,7 +21,8 @@ describe("a job's schedule in words", () => {
   });
 
   it("anything it has no words for is shown as its cron text", () => {
-    for (const cron of ["0 6 1 1 *", "0 6 * * 1,3", "0 */2 * * *", "0 6 L * *", "61 * * * *", "0 6 * *"]) expect(scheduleInWords(cron, "EST")).toBe(`Cron ${cron}`);
+    for (const cron of ["0 6 1 1 *", "0 6 * * 1,3", "0 */2 * * *", "0 6 L * *", "61 * * * *", "0 6 * *"])
+      expect(scheduleInWords(cron, "EST")).toBe(`Cron ${cron}`);
   });
 
   it("the time zone's short name follows summer time", () => {

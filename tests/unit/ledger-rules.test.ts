@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { REFUSAL_MESSAGES, ledgerRefusal, refusalMessage, type LedgerRefusal, type RefusalCode } from "~/domain/refusals";
+import {
+  REFUSAL_MESSAGES,
+  ledgerRefusal,
+  refusalMessage,
+  type LedgerRefusal,
+  type RefusalCode,
+} from "~/domain/refusals";
 import {
   AMOUNT_CENTS_MAX,
   ENTRIES_PER_TRANSACTION_MAX,
@@ -56,11 +62,21 @@ function changesOf(answer: ReturnType<typeof planNewTransaction>) {
 
 const LIMIT = 6;
 const plan = (
-  request: { kind?: Parameters<typeof planNewTransaction>[0]["kind"]; status?: "posted" | "pending"; entries: EntryInput[]; effective_date?: string },
+  request: {
+    kind?: Parameters<typeof planNewTransaction>[0]["kind"];
+    status?: "posted" | "pending";
+    entries: EntryInput[];
+    effective_date?: string;
+  },
   map: Map<number, AccountState>,
 ) =>
   planNewTransaction(
-    { kind: request.kind ?? "transfer", status: request.status ?? "posted", entries: request.entries, effective_date: request.effective_date ?? "2030-01-15" },
+    {
+      kind: request.kind ?? "transfer",
+      status: request.status ?? "posted",
+      entries: request.entries,
+      effective_date: request.effective_date ?? "2030-01-15",
+    },
     map,
     LIMIT,
   );
@@ -96,11 +112,13 @@ describe("refusal messages", () => {
       codes_rate_limited: "Too many codes requested. Please wait a few minutes and try again.",
       denied: "All transactions temporarily suspended",
       over_transfer_max: "The most you can send in one of your transfers to other banks is $25,000.00",
-      over_daily_limit: "This transfer would pass your daily limit of $10,000.00 for transfers to other members ($1,000.00 left today)",
+      over_daily_limit:
+        "This transfer would pass your daily limit of $10,000.00 for transfers to other members ($1,000.00 left today)",
       no_rate: "Transfers in this currency are not available right now",
       otp_missing: "Please enter OTP",
       otp_invalid: "Invalid OTP",
-      otp_locked: "Too many wrong codes. For your security, transfers and card services that need a code are locked for 15 minutes. We have emailed you.",
+      otp_locked:
+        "Too many wrong codes. For your security, transfers and card services that need a code are locked for 15 minutes. We have emailed you.",
       // A card purchase's.
       card_not_found: "Card not found",
       card_locked: "The card is locked",
@@ -118,7 +136,11 @@ describe("refusal messages", () => {
       over_card_daily_limit: { max: "$1,000.00", left: "$250.00" },
       otp_locked: { wait: "15 minutes" },
     };
-    const limits: Partial<Record<RefusalCode, number>> = { transfer_limit: 6, too_many_entries: 50, batch_too_large: 10000 };
+    const limits: Partial<Record<RefusalCode, number>> = {
+      transfer_limit: 6,
+      too_many_entries: 50,
+      batch_too_large: 10000,
+    };
     for (const code of Object.keys(expected) as RefusalCode[]) {
       if (details[code]) {
         expect(refusalMessage(code, details[code])).toBe(expected[code]);
@@ -129,7 +151,9 @@ describe("refusal messages", () => {
       expect(refused.message).toBe(expected[code]);
       expect(refused).toMatchObject({ ok: false, code, subject_id: 7 });
     }
-    expect(ledgerRefusal("transfer_limit", { limit: 3 }).message).toBe("You have reached the limit of 3 transfers out of savings this month.");
+    expect(ledgerRefusal("transfer_limit", { limit: 3 }).message).toBe(
+      "You have reached the limit of 3 transfers out of savings this month.",
+    );
   });
 });
 
@@ -137,42 +161,123 @@ describe("entries", () => {
   const a = 1;
   const b = 2;
   it("accept two or more whole, non-zero amounts, one per account, summing to zero", () => {
-    expect(checkEntries([{ account_id: a, amount_cents: -1 }, { account_id: b, amount_cents: 1 }])).toBeNull();
-    expect(checkEntries([{ account_id: a, amount_cents: -3 }, { account_id: b, amount_cents: 1 }, { account_id: 3, amount_cents: 2 }])).toBeNull();
+    expect(
+      checkEntries([
+        { account_id: a, amount_cents: -1 },
+        { account_id: b, amount_cents: 1 },
+      ]),
+    ).toBeNull();
+    expect(
+      checkEntries([
+        { account_id: a, amount_cents: -3 },
+        { account_id: b, amount_cents: 1 },
+        { account_id: 3, amount_cents: 2 },
+      ]),
+    ).toBeNull();
   });
   it("refuse each malformed shape with its code", () => {
     const cases: Array<[EntryInput[], RefusalCode]> = [
       [[], "too_few_entries"],
       [[{ account_id: a, amount_cents: 0 }], "too_few_entries"],
-      [[{ account_id: a, amount_cents: 0 }, { account_id: b, amount_cents: 0 }], "invalid_amount"],
-      [[{ account_id: a, amount_cents: -0.5 }, { account_id: b, amount_cents: 0.5 }], "invalid_amount"],
-      [[{ account_id: a, amount_cents: Number.NaN }, { account_id: b, amount_cents: 1 }], "invalid_amount"],
-      [[{ account_id: a, amount_cents: -(AMOUNT_CENTS_MAX + 1) }, { account_id: b, amount_cents: AMOUNT_CENTS_MAX + 1 }], "invalid_amount"],
-      [[{ account_id: a, amount_cents: -1 }, { account_id: a, amount_cents: 1 }], "same_account"],
-      [[{ account_id: a, amount_cents: -2 }, { account_id: b, amount_cents: 1 }], "unbalanced"],
-      [Array.from({ length: ENTRIES_PER_TRANSACTION_MAX + 1 }, (_, i) => ({ account_id: i + 1, amount_cents: i === 0 ? -ENTRIES_PER_TRANSACTION_MAX : 1 })), "too_many_entries"],
+      [
+        [
+          { account_id: a, amount_cents: 0 },
+          { account_id: b, amount_cents: 0 },
+        ],
+        "invalid_amount",
+      ],
+      [
+        [
+          { account_id: a, amount_cents: -0.5 },
+          { account_id: b, amount_cents: 0.5 },
+        ],
+        "invalid_amount",
+      ],
+      [
+        [
+          { account_id: a, amount_cents: Number.NaN },
+          { account_id: b, amount_cents: 1 },
+        ],
+        "invalid_amount",
+      ],
+      [
+        [
+          { account_id: a, amount_cents: -(AMOUNT_CENTS_MAX + 1) },
+          { account_id: b, amount_cents: AMOUNT_CENTS_MAX + 1 },
+        ],
+        "invalid_amount",
+      ],
+      [
+        [
+          { account_id: a, amount_cents: -1 },
+          { account_id: a, amount_cents: 1 },
+        ],
+        "same_account",
+      ],
+      [
+        [
+          { account_id: a, amount_cents: -2 },
+          { account_id: b, amount_cents: 1 },
+        ],
+        "unbalanced",
+      ],
+      [
+        Array.from({ length: ENTRIES_PER_TRANSACTION_MAX + 1 }, (_, i) => ({
+          account_id: i + 1,
+          amount_cents: i === 0 ? -ENTRIES_PER_TRANSACTION_MAX : 1,
+        })),
+        "too_many_entries",
+      ],
     ];
     for (const [entries, code] of cases) expect(refusal(() => checkEntries(entries)).code).toBe(code);
-    expect(() => checkEntries([{ account_id: 0, amount_cents: -1 }, { account_id: b, amount_cents: 1 }])).toThrow(/assertion/);
+    expect(() =>
+      checkEntries([
+        { account_id: 0, amount_cents: -1 },
+        { account_id: b, amount_cents: 1 },
+      ]),
+    ).toThrow(/assertion/);
   });
   it("a transfer is a positive amount between two different accounts", () => {
-    expect(transferEntries(1, 2, 5)).toEqual([{ account_id: 1, amount_cents: -5 }, { account_id: 2, amount_cents: 5 }]);
+    expect(transferEntries(1, 2, 5)).toEqual([
+      { account_id: 1, amount_cents: -5 },
+      { account_id: 2, amount_cents: 5 },
+    ]);
     // Building one of a bad amount or to the same account is the caller's bug (member input is
     // refused before); the same entries written by hand are refused when posted.
-    for (const bad of [0, -1, 1.5, Number.POSITIVE_INFINITY, AMOUNT_CENTS_MAX + 1]) expect(() => transferEntries(1, 2, bad)).toThrow(/assertion/);
+    for (const bad of [0, -1, 1.5, Number.POSITIVE_INFINITY, AMOUNT_CENTS_MAX + 1])
+      expect(() => transferEntries(1, 2, bad)).toThrow(/assertion/);
     expect(() => transferEntries(1, 1, 5)).toThrow(/assertion/);
-    for (const bad of [0, 1.5, Number.POSITIVE_INFINITY, AMOUNT_CENTS_MAX + 1]) expect(refusal(() => checkEntries([{ account_id: 1, amount_cents: -bad }, { account_id: 2, amount_cents: bad }])).code).toBe("invalid_amount");
-    expect(refusal(() => checkEntries([{ account_id: 1, amount_cents: -5 }, { account_id: 1, amount_cents: 5 }])).code).toBe("same_account");
+    for (const bad of [0, 1.5, Number.POSITIVE_INFINITY, AMOUNT_CENTS_MAX + 1])
+      expect(
+        refusal(() =>
+          checkEntries([
+            { account_id: 1, amount_cents: -bad },
+            { account_id: 2, amount_cents: bad },
+          ]),
+        ).code,
+      ).toBe("invalid_amount");
+    expect(
+      refusal(() =>
+        checkEntries([
+          { account_id: 1, amount_cents: -5 },
+          { account_id: 1, amount_cents: 5 },
+        ]),
+      ).code,
+    ).toBe("same_account");
   });
   it("random balanced entries always pass, and any change of one amount unbalances them", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 100 }), (credits, nudge) => {
-        const entries: EntryInput[] = credits.map((c, i) => ({ account_id: i + 2, amount_cents: c }));
-        entries.push({ account_id: 1, amount_cents: -credits.reduce((s, c) => s + c, 0) });
-        expect(checkEntries(entries)).toBeNull();
-        entries[0] = { ...entries[0]!, amount_cents: entries[0]!.amount_cents + nudge };
-        expect(refusal(() => checkEntries(entries)).code).toBe("unbalanced");
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 20 }),
+        fc.integer({ min: 1, max: 100 }),
+        (credits, nudge) => {
+          const entries: EntryInput[] = credits.map((c, i) => ({ account_id: i + 2, amount_cents: c }));
+          entries.push({ account_id: 1, amount_cents: -credits.reduce((s, c) => s + c, 0) });
+          expect(checkEntries(entries)).toBeNull();
+          entries[0] = { ...entries[0]!, amount_cents: entries[0]!.amount_cents + nudge };
+          expect(refusal(() => checkEntries(entries)).code).toBe("unbalanced");
+        },
+      ),
     );
   });
 });
@@ -186,7 +291,9 @@ describe("posting and holding", () => {
       { account_id: 2, posted_delta_cents: 400, held_delta_cents: 0 },
     ]);
     // A pending credit changes nothing: money on its way in is not available.
-    expect(changesOf(plan({ entries, status: "pending" }, map))).toEqual([{ account_id: 1, posted_delta_cents: 0, held_delta_cents: 400 }]);
+    expect(changesOf(plan({ entries, status: "pending" }, map))).toEqual([
+      { account_id: 1, posted_delta_cents: 0, held_delta_cents: 400 },
+    ]);
   });
 
   it("refuses a member debit beyond current - held + overdraft: Insufficient funds", () => {
@@ -194,25 +301,48 @@ describe("posting and holding", () => {
     expect(plan({ entries }, accounts(account(1, { posted_cents: 1_000 }), account(2))).ok).toBe(true);
     const short = refusal(() => plan({ entries }, accounts(account(1, { posted_cents: 999 }), account(2))));
     expect(short).toMatchObject({ code: "insufficient_funds", message: "Insufficient funds", subject_id: 1 });
-    expect(refusal(() => plan({ entries }, accounts(account(1, { posted_cents: 1_500, held_cents: 501 }), account(2)))).code).toBe("insufficient_funds");
-    expect(refusal(() => plan({ entries, status: "pending" }, accounts(account(1, { posted_cents: 999 }), account(2)))).code).toBe("insufficient_funds");
-    expect(plan({ entries }, accounts(account(1, { posted_cents: 600, overdraft_limit_cents: 400 }), account(2))).ok).toBe(true);
-    expect(refusal(() => plan({ entries }, accounts(account(1, { posted_cents: 600, overdraft_limit_cents: 399 }), account(2)))).code).toBe("insufficient_funds");
+    expect(
+      refusal(() => plan({ entries }, accounts(account(1, { posted_cents: 1_500, held_cents: 501 }), account(2)))).code,
+    ).toBe("insufficient_funds");
+    expect(
+      refusal(() => plan({ entries, status: "pending" }, accounts(account(1, { posted_cents: 999 }), account(2)))).code,
+    ).toBe("insufficient_funds");
+    expect(
+      plan({ entries }, accounts(account(1, { posted_cents: 600, overdraft_limit_cents: 400 }), account(2))).ok,
+    ).toBe(true);
+    expect(
+      refusal(() =>
+        plan({ entries }, accounts(account(1, { posted_cents: 600, overdraft_limit_cents: 399 }), account(2))),
+      ).code,
+    ).toBe("insufficient_funds");
   });
 
   it("credits a frozen account the dividend it earned, and nothing else; a closed one nothing", () => {
     const dividends = account(2, { owner: "institution", type: "dividends_paid" });
-    const dividend = (status: AccountState["status"]) => plan({ entries: transferEntries(2, 1, 717), kind: "interest" }, accounts(account(1, { status, type: "savings" }), dividends));
+    const dividend = (status: AccountState["status"]) =>
+      plan(
+        { entries: transferEntries(2, 1, 717), kind: "interest" },
+        accounts(account(1, { status, type: "savings" }), dividends),
+      );
     expect(changesOf(dividend("frozen"))).toEqual([
       { account_id: 2, posted_delta_cents: -717, held_delta_cents: 0 },
       { account_id: 1, posted_delta_cents: 717, held_delta_cents: 0 },
     ]);
     expect(refusal(() => dividend("closed")).code).toBe("account_closed");
     // Taking interest back out, or any other credit, is still blocked.
-    const clawback = refusal(() => plan({ entries: transferEntries(1, 2, 5), kind: "interest" }, accounts(account(1, { status: "frozen", posted_cents: 5 }), dividends)));
+    const clawback = refusal(() =>
+      plan(
+        { entries: transferEntries(1, 2, 5), kind: "interest" },
+        accounts(account(1, { status: "frozen", posted_cents: 5 }), dividends),
+      ),
+    );
     expect(clawback).toMatchObject({ code: "account_frozen", subject_id: 1 });
     for (const kind of ["deposit", "adjustment", "ach_in", "transfer"] as const) {
-      expect(refusal(() => plan({ entries: transferEntries(2, 1, 5), kind }, accounts(account(1, { status: "frozen" }), dividends))).code).toBe("account_frozen");
+      expect(
+        refusal(() =>
+          plan({ entries: transferEntries(2, 1, 5), kind }, accounts(account(1, { status: "frozen" }), dividends)),
+        ).code,
+      ).toBe("account_frozen");
     }
   });
 
@@ -222,45 +352,95 @@ describe("posting and holding", () => {
   });
 
   it("refuses frozen and closed accounts on either side, before looking at the money", () => {
-    for (const [status, code] of [["frozen", "account_frozen"], ["closed", "account_closed"]] as const) {
-      const debit = refusal(() => plan({ entries: transferEntries(1, 2, 5_000) }, accounts(account(1, { status }), account(2))));
+    for (const [status, code] of [
+      ["frozen", "account_frozen"],
+      ["closed", "account_closed"],
+    ] as const) {
+      const debit = refusal(() =>
+        plan({ entries: transferEntries(1, 2, 5_000) }, accounts(account(1, { status }), account(2))),
+      );
       expect(debit).toMatchObject({ code, subject_id: 1 });
-      const credit = refusal(() => plan({ entries: transferEntries(2, 1, 5) }, accounts(account(1, { status }), account(2, { posted_cents: 5 }))));
+      const credit = refusal(() =>
+        plan({ entries: transferEntries(2, 1, 5) }, accounts(account(1, { status }), account(2, { posted_cents: 5 }))),
+      );
       expect(credit).toMatchObject({ code, subject_id: 1 });
     }
     expect(checkAccountOpen(account(1))).toBeNull();
-    expect(refusal(() => plan({ entries: transferEntries(1, 3, 5) }, accounts(account(1, { posted_cents: 5 }), account(2)))).code).toBe("account_not_found");
+    expect(
+      refusal(() => plan({ entries: transferEntries(1, 3, 5) }, accounts(account(1, { posted_cents: 5 }), account(2))))
+        .code,
+    ).toBe("account_not_found");
   });
 });
 
 describe("savings transfer count", () => {
-  const savings = (overrides: Partial<AccountState> = {}) => account(1, { type: "savings", posted_cents: 1_000_000, ...overrides });
+  const savings = (overrides: Partial<AccountState> = {}) =>
+    account(1, { type: "savings", posted_cents: 1_000_000, ...overrides });
   it("counts member transfers out of savings, up to the limit, naming it", () => {
-    const changes = changesOf(plan({ entries: transferEntries(1, 2, 100) }, accounts(savings({ transfer_count: 5, transfer_count_month: "2030-01" }), account(2))));
+    const changes = changesOf(
+      plan(
+        { entries: transferEntries(1, 2, 100) },
+        accounts(savings({ transfer_count: 5, transfer_count_month: "2030-01" }), account(2)),
+      ),
+    );
     expect(changes[0]!.transfer_count).toEqual({ count: 6, month: "2030-01" });
-    const at_limit = refusal(() => plan({ entries: transferEntries(1, 2, 100) }, accounts(savings({ transfer_count: 6, transfer_count_month: "2030-01" }), account(2))));
-    expect(at_limit).toMatchObject({ code: "transfer_limit", message: "You have reached the limit of 6 transfers out of savings this month." });
+    const at_limit = refusal(() =>
+      plan(
+        { entries: transferEntries(1, 2, 100) },
+        accounts(savings({ transfer_count: 6, transfer_count_month: "2030-01" }), account(2)),
+      ),
+    );
+    expect(at_limit).toMatchObject({
+      code: "transfer_limit",
+      message: "You have reached the limit of 6 transfers out of savings this month.",
+    });
     // Holds count too (ACH, bill pay): the transfer is made when it is asked for.
-    expect(refusal(() => plan({ entries: transferEntries(1, 2, 100), kind: "ach_out", status: "pending" }, accounts(savings({ transfer_count: 6, transfer_count_month: "2030-01" }), account(2)))).code).toBe("transfer_limit");
+    expect(
+      refusal(() =>
+        plan(
+          { entries: transferEntries(1, 2, 100), kind: "ach_out", status: "pending" },
+          accounts(savings({ transfer_count: 6, transfer_count_month: "2030-01" }), account(2)),
+        ),
+      ).code,
+    ).toBe("transfer_limit");
   });
   it("does not count money in, checking, or the institution's postings", () => {
     const full = { transfer_count: 6, transfer_count_month: "2030-01" };
-    expect(changesOf(plan({ entries: transferEntries(2, 1, 100) }, accounts(savings(full), account(2, { posted_cents: 100 }))))[0]!.transfer_count).toBeUndefined();
-    expect(changesOf(plan({ entries: transferEntries(1, 2, 100) }, accounts(account(1, { posted_cents: 100, ...full }), account(2))))[0]!.transfer_count).toBeUndefined();
+    expect(
+      changesOf(
+        plan({ entries: transferEntries(2, 1, 100) }, accounts(savings(full), account(2, { posted_cents: 100 }))),
+      )[0]!.transfer_count,
+    ).toBeUndefined();
+    expect(
+      changesOf(
+        plan({ entries: transferEntries(1, 2, 100) }, accounts(account(1, { posted_cents: 100, ...full }), account(2))),
+      )[0]!.transfer_count,
+    ).toBeUndefined();
     for (const kind of ["fee", "adjustment", "withdrawal", "interest"] as const) {
-      expect(changesOf(plan({ entries: transferEntries(1, 2, 100), kind }, accounts(savings(full), account(2))))[0]!.transfer_count).toBeUndefined();
+      expect(
+        changesOf(plan({ entries: transferEntries(1, 2, 100), kind }, accounts(savings(full), account(2))))[0]!
+          .transfer_count,
+      ).toBeUndefined();
     }
   });
   it("starts again each calendar month; a back-dated transfer counts in the latest month", () => {
-    expect(nextTransferCount(savings({ transfer_count: 6, transfer_count_month: "2030-01" }), "2030-02-01", LIMIT)).toEqual({ ok: true, count: 1, month: "2030-02" });
-    expect(nextTransferCount(savings({ transfer_count: 2, transfer_count_month: "2030-02" }), "2030-01-31", LIMIT)).toEqual({ ok: true, count: 3, month: "2030-02" });
+    expect(
+      nextTransferCount(savings({ transfer_count: 6, transfer_count_month: "2030-01" }), "2030-02-01", LIMIT),
+    ).toEqual({ ok: true, count: 1, month: "2030-02" });
+    expect(
+      nextTransferCount(savings({ transfer_count: 2, transfer_count_month: "2030-02" }), "2030-01-31", LIMIT),
+    ).toEqual({ ok: true, count: 3, month: "2030-02" });
     expect(nextTransferCount(savings(), "2030-01-31", LIMIT)).toEqual({ ok: true, count: 1, month: "2030-01" });
-    expect(refusal(() => nextTransferCount(savings(), "2030-01-31", 0)).message).toBe("You have reached the limit of 0 transfers out of savings this month.");
+    expect(refusal(() => nextTransferCount(savings(), "2030-01-31", 0)).message).toBe(
+      "You have reached the limit of 0 transfers out of savings this month.",
+    );
     expect(monthOf("2030-12-31")).toBe("2030-12");
   });
   it("checks the limit before the money", () => {
     const poor = savings({ posted_cents: 0, transfer_count: 6, transfer_count_month: "2030-01" });
-    expect(refusal(() => plan({ entries: transferEntries(1, 2, 100) }, accounts(poor, account(2)))).code).toBe("transfer_limit");
+    expect(refusal(() => plan({ entries: transferEntries(1, 2, 100) }, accounts(poor, account(2)))).code).toBe(
+      "transfer_limit",
+    );
   });
 });
 
@@ -274,8 +454,12 @@ describe("settling, releasing, reversing", () => {
         { account_id: 2, posted_delta_cents: 300, held_delta_cents: 0 },
       ],
     });
-    expect(refusal(() => planSettle(hold, accounts(account(1, { status: "frozen" }), account(2)))).code).toBe("account_frozen");
-    expect(refusal(() => planSettle(hold, accounts(account(1), account(2, { status: "closed" })))).code).toBe("account_closed");
+    expect(refusal(() => planSettle(hold, accounts(account(1, { status: "frozen" }), account(2)))).code).toBe(
+      "account_frozen",
+    );
+    expect(refusal(() => planSettle(hold, accounts(account(1), account(2, { status: "closed" })))).code).toBe(
+      "account_closed",
+    );
   });
   it("settles a card purchase authorized before a freeze, and no other hold of a frozen account; nothing of a closed one", () => {
     const frozen = () => accounts(account(1, { status: "frozen", posted_cents: 1_000, held_cents: 300 }), account(2));
@@ -283,9 +467,19 @@ describe("settling, releasing, reversing", () => {
     for (const kind of ["bill_payment", "ach_out", "withdrawal", "import"] as const) {
       expect(refusal(() => planSettle(hold, frozen(), kind)).code, kind).toBe("account_frozen");
     }
-    expect(refusal(() => planSettle(hold, accounts(account(1, { status: "closed", posted_cents: 1_000, held_cents: 300 }), account(2)), "card_payment")).code).toBe("account_closed");
+    expect(
+      refusal(() =>
+        planSettle(
+          hold,
+          accounts(account(1, { status: "closed", posted_cents: 1_000, held_cents: 300 }), account(2)),
+          "card_payment",
+        ),
+      ).code,
+    ).toBe("account_closed");
     // A new card purchase on a frozen account is still refused: only the settlement of one held before.
-    expect(checkAccountOpen(account(1, { status: "frozen" }), { kind: "card_payment", amount_cents: -300 })).toMatchObject({ code: "account_frozen" });
+    expect(
+      checkAccountOpen(account(1, { status: "frozen" }), { kind: "card_payment", amount_cents: -300 }),
+    ).toMatchObject({ code: "account_frozen" });
   });
   it("releasing gives held debits back and needs no open account", () => {
     expect(planRelease(hold)).toEqual([{ account_id: 1, posted_delta_cents: 0, held_delta_cents: -300 }]);
@@ -296,11 +490,16 @@ describe("settling, releasing, reversing", () => {
     expect(refusal(() => checkReversible({ kind: "transfer", status: "pending" })).code).toBe("not_posted");
     expect(refusal(() => checkReversible({ kind: "transfer", status: "failed" })).code).toBe("not_posted");
     expect(refusal(() => checkReversible({ kind: "reversal", status: "posted" })).code).toBe("reversal_not_reversible");
-    expect(reversedEntries(hold)).toEqual([{ account_id: 1, amount_cents: 300 }, { account_id: 2, amount_cents: -300 }]);
+    expect(reversedEntries(hold)).toEqual([
+      { account_id: 1, amount_cents: 300 },
+      { account_id: 2, amount_cents: -300 },
+    ]);
   });
   it("a reversal obeys the same rules as any posting (no member account below zero)", () => {
     const map = accounts(account(1, { posted_cents: 700 }), account(2, { posted_cents: 100 }));
-    expect(refusal(() => plan({ entries: reversedEntries(hold), kind: "reversal" }, map)).code).toBe("insufficient_funds");
+    expect(refusal(() => plan({ entries: reversedEntries(hold), kind: "reversal" }, map)).code).toBe(
+      "insufficient_funds",
+    );
   });
 });
 
@@ -310,14 +509,19 @@ describe("numbers", () => {
     expect(toCents("-5")).toBe(-5);
     expect(toCents(7n)).toBe(7);
     expect(toCents(8)).toBe(8);
-    for (const bad of ["1.5", "", "9007199254740993", 2n ** 60n, 0.5, null, undefined, "1e3"]) expect(() => toCents(bad)).toThrow(/assertion/);
+    for (const bad of ["1.5", "", "9007199254740993", 2n ** 60n, 0.5, null, undefined, "1e3"])
+      expect(() => toCents(bad)).toThrow(/assertion/);
   });
   it("applying changes asserts the invariant before anything is written", () => {
     const map = accounts(account(1, { posted_cents: 100 }));
     applyChanges(map, [{ account_id: 1, posted_delta_cents: -100, held_delta_cents: 0 }]);
     expect(spendableCents(map.get(1)!)).toBe(0);
-    expect(() => applyChanges(map, [{ account_id: 1, posted_delta_cents: -1, held_delta_cents: 0 }])).toThrow(/below its limit/);
-    expect(() => applyChanges(map, [{ account_id: 9, posted_delta_cents: 1, held_delta_cents: 0 }])).toThrow(/unlocked/);
+    expect(() => applyChanges(map, [{ account_id: 1, posted_delta_cents: -1, held_delta_cents: 0 }])).toThrow(
+      /below its limit/,
+    );
+    expect(() => applyChanges(map, [{ account_id: 9, posted_delta_cents: 1, held_delta_cents: 0 }])).toThrow(
+      /unlocked/,
+    );
   });
 });
 

@@ -32,7 +32,8 @@ describe("rates as parts per million", () => {
     expect(parsePercentToPpm("7.")).toBe(70_000);
   });
   it("refuses anything else", () => {
-    for (const text of ["", "abc", "-1", "6.12345", "1e2", "NaN", "6,5", "1000"]) expect(parsePercentToPpm(text), text).toBeNull();
+    for (const text of ["", "abc", "-1", "6.12345", "1e2", "NaN", "6,5", "1000"])
+      expect(parsePercentToPpm(text), text).toBeNull();
   });
   it("formats back without trailing zeros", () => {
     expect(formatPpmAsPercent(65_000)).toBe("6.5%");
@@ -50,7 +51,13 @@ describe("loan payments", () => {
     expect(schedule.payments).toHaveLength(36);
     expect(schedule.monthly_payment_cents).toBe(304_22);
     // The first month's interest: $10,000 x 6% / 12 = $50.00.
-    expect(schedule.payments[0]).toEqual({ month: 1, payment_cents: 304_22, principal_cents: 254_22, interest_cents: 50_00, balance_cents: 9_745_78 });
+    expect(schedule.payments[0]).toEqual({
+      month: 1,
+      payment_cents: 304_22,
+      principal_cents: 254_22,
+      interest_cents: 50_00,
+      balance_cents: 9_745_78,
+    });
     // The last payment clears the balance: 35 x $304.22 + $304.18.
     expect(schedule.final_payment_cents).toBe(304_18);
     expect(schedule.total_interest_cents).toBe(951_88);
@@ -77,13 +84,19 @@ describe("loan payments", () => {
 
   it("a one-month loan is repaid with one month's interest", () => {
     const schedule = amortize({ principal_cents: 1_200_00, apr_ppm: 120_000, term_months: 1 });
-    expect(schedule.payments).toEqual([{ month: 1, payment_cents: 1_212_00, principal_cents: 1_200_00, interest_cents: 12_00, balance_cents: 0 }]);
+    expect(schedule.payments).toEqual([
+      { month: 1, payment_cents: 1_212_00, principal_cents: 1_200_00, interest_cents: 12_00, balance_cents: 0 },
+    ]);
   });
 
   it("rounds each month's interest to the cent, half up", () => {
     // At 1% APR: $1,002.00 -> 100,200 x 0.01 / 12 = 83.5 cents -> 84; $1,001.40 -> 83.45 cents -> 83.
-    expect(amortize({ principal_cents: 1_002_00, apr_ppm: 10_000, term_months: 12 }).payments[0]!.interest_cents).toBe(84);
-    expect(amortize({ principal_cents: 1_001_40, apr_ppm: 10_000, term_months: 12 }).payments[0]!.interest_cents).toBe(83);
+    expect(amortize({ principal_cents: 1_002_00, apr_ppm: 10_000, term_months: 12 }).payments[0]!.interest_cents).toBe(
+      84,
+    );
+    expect(amortize({ principal_cents: 1_001_40, apr_ppm: 10_000, term_months: 12 }).payments[0]!.interest_cents).toBe(
+      83,
+    );
   });
 
   it("repays exactly the amount borrowed, whatever the inputs (property)", () => {
@@ -123,14 +136,19 @@ describe("loan payments", () => {
       { principal_cents: 8_500_00, apr_ppm: 179_900, term_months: 48 },
     ]) {
       const schedule = amortize(loan);
-      expect(Math.abs(schedule.final_payment_cents - schedule.monthly_payment_cents), JSON.stringify(loan)).toBeLessThan(10_00);
+      expect(
+        Math.abs(schedule.final_payment_cents - schedule.monthly_payment_cents),
+        JSON.stringify(loan),
+      ).toBeLessThan(10_00);
     }
   });
 
   it("refuses a loan whose payments would barely cover the interest", () => {
     const loan = { principal_cents: 1_000_00, apr_ppm: 240_000, term_months: 480 };
     expect(amortizes(loan)).toBe(false);
-    expect(() => amortize({ principal_cents: 100_00, apr_ppm: 500_000, term_months: 480 })).toThrow(/repays some principal/);
+    expect(() => amortize({ principal_cents: 100_00, apr_ppm: 500_000, term_months: 480 })).toThrow(
+      /repays some principal/,
+    );
     expect(fieldErrors(LoanFormSchema.safeParse({ amount: "1,000", apr: "24", term: "480" }))).toEqual({
       term: "At this rate, 480 monthly payments would go almost all to interest and could not repay the loan evenly. Choose a shorter term or a lower rate.",
     });
@@ -145,14 +163,24 @@ describe("loan payments", () => {
 
 describe("savings growth", () => {
   it("$10,000 at 5% APY for a year earns $500.00", () => {
-    const growth = growSavings({ initial_deposit_cents: 10_000_00, monthly_deposit_cents: 0, apy_ppm: 50_000, years: 1 });
+    const growth = growSavings({
+      initial_deposit_cents: 10_000_00,
+      monthly_deposit_cents: 0,
+      apy_ppm: 50_000,
+      years: 1,
+    });
     expect(growth.final_balance_cents).toBe(10_500_00);
     expect(growth.total_dividends_cents).toBe(500_00);
     expect(growth.total_deposits_cents).toBe(10_000_00);
   });
 
   it("at 0% APY the balance is just the deposits", () => {
-    const growth = growSavings({ initial_deposit_cents: 1_000_00, monthly_deposit_cents: 100_00, apy_ppm: 0, years: 2 });
+    const growth = growSavings({
+      initial_deposit_cents: 1_000_00,
+      monthly_deposit_cents: 100_00,
+      apy_ppm: 0,
+      years: 2,
+    });
     expect(growth.final_balance_cents).toBe(3_400_00);
     expect(growth.total_dividends_cents).toBe(0);
     expect(growth.years.map((y) => [y.deposits_cents, y.balance_cents])).toEqual([
@@ -197,12 +225,25 @@ describe("savings growth", () => {
 
 describe("calculator form schemas", () => {
   it("read the defaults", () => {
-    expect(LoanFormSchema.parse(LOAN_FORM_DEFAULTS)).toEqual({ principal_cents: 25_000_00, apr_ppm: 65_000, term_months: 60 });
-    expect(SavingsFormSchema.parse(SAVINGS_FORM_DEFAULTS)).toEqual({ initial_deposit_cents: 5_000_00, monthly_deposit_cents: 200_00, apy_ppm: 35_000, years: 10 });
+    expect(LoanFormSchema.parse(LOAN_FORM_DEFAULTS)).toEqual({
+      principal_cents: 25_000_00,
+      apr_ppm: 65_000,
+      term_months: 60,
+    });
+    expect(SavingsFormSchema.parse(SAVINGS_FORM_DEFAULTS)).toEqual({
+      initial_deposit_cents: 5_000_00,
+      monthly_deposit_cents: 200_00,
+      apy_ppm: 35_000,
+      years: 10,
+    });
   });
 
   it("accept amounts as people type them", () => {
-    expect(LoanFormSchema.parse({ amount: "$12,500.50", apr: "7.25%", term: " 48 " })).toEqual({ principal_cents: 12_500_50, apr_ppm: 72_500, term_months: 48 });
+    expect(LoanFormSchema.parse({ amount: "$12,500.50", apr: "7.25%", term: " 48 " })).toEqual({
+      principal_cents: 12_500_50,
+      apr_ppm: 72_500,
+      term_months: 48,
+    });
   });
 
   it("say what is wrong with each loan field", () => {
@@ -234,7 +275,11 @@ describe("calculator form schemas", () => {
       apy: "Enter a dividend rate (APY).",
       years: "Enter a number of years.",
     });
-    expect(fieldErrors(SavingsFormSchema.safeParse({ deposit: "10,000,000.01", monthly: "1,000,000.01", apy: "26", years: "0" }))).toEqual({
+    expect(
+      fieldErrors(
+        SavingsFormSchema.safeParse({ deposit: "10,000,000.01", monthly: "1,000,000.01", apy: "26", years: "0" }),
+      ),
+    ).toEqual({
       deposit: "Enter an initial deposit from $0.00 to $10,000,000.00.",
       monthly: "Enter a monthly deposit from $0.00 to $1,000,000.00.",
       apy: "Enter a dividend rate (APY) from 0 to 25%, like 6.5.",

@@ -27,18 +27,26 @@ function failedQuery() {
     detail: `Key (email)=(${EMAIL}) already exists.`,
     params: [EMAIL, STEP_UP_CODE, BIRTH_DATE],
   });
-  return new DrizzleQueryError('insert into "users" ("email", "code", "date_of_birth") values ($1, $2, $3)', [EMAIL, STEP_UP_CODE, BIRTH_DATE], cause);
+  return new DrizzleQueryError(
+    'insert into "users" ("email", "code", "date_of_birth") values ($1, $2, $3)',
+    [EMAIL, STEP_UP_CODE, BIRTH_DATE],
+    cause,
+  );
 }
 
 describe("addresses in the log", () => {
   it("keep the path and the query's names, never its values", () => {
     expect(redactUrl("/reset-password?token=abc123def456")).toBe(`/reset-password?token=${REDACTED}`);
-    expect(redactUrl("http://localhost:3000/demo/inbox?to=alex%40example.com&x=1")).toBe(`http://localhost:3000/demo/inbox?to=${REDACTED}&x=${REDACTED}`);
+    expect(redactUrl("http://localhost:3000/demo/inbox?to=alex%40example.com&x=1")).toBe(
+      `http://localhost:3000/demo/inbox?to=${REDACTED}&x=${REDACTED}`,
+    );
     expect(redactUrl("/reset-password?abc123def456")).toBe(`/reset-password?${REDACTED}`);
     expect(redactUrl("/dashboard")).toBe("/dashboard");
   });
   it("keep React Router's own route ids", () => {
-    expect(redactUrl("/dashboard.data?_routes=routes%2Fmember%2Fdashboard&index")).toBe("/dashboard.data?_routes=routes%2Fmember%2Fdashboard&index");
+    expect(redactUrl("/dashboard.data?_routes=routes%2Fmember%2Fdashboard&index")).toBe(
+      "/dashboard.data?_routes=routes%2Fmember%2Fdashboard&index",
+    );
   });
 });
 
@@ -58,7 +66,10 @@ describe("a failed query in the log", () => {
     logger.error(error);
     logger.error(error, "with a message");
     // Better Auth's logger hands its arguments over as a list (app/server/auth/auth.server.ts).
-    logger.error({ args: [error, { body: { password: "Member-Demo-Pass-1", code: STEP_UP_CODE } }] }, "better-auth: failed");
+    logger.error(
+      { args: [error, { body: { password: "Member-Demo-Pass-1", code: STEP_UP_CODE } }] },
+      "better-auth: failed",
+    );
     logger.warn(`sign-in failed: ${error.message}`);
     const log = text();
     expect(log.split("\n").filter(Boolean)).toHaveLength(6);
@@ -67,7 +78,11 @@ describe("a failed query in the log", () => {
   });
 
   it("PostgreSQL's own quoting of a bad value is cut out too", () => {
-    const error = new DrizzleQueryError("select $1::date", [BIRTH_DATE], new Error(`invalid input syntax for type date: "${BIRTH_DATE}"`));
+    const error = new DrizzleQueryError(
+      "select $1::date",
+      [BIRTH_DATE],
+      new Error(`invalid input syntax for type date: "${BIRTH_DATE}"`),
+    );
     const { logger, text } = capturedLogger();
     logger.error({ err: error }, "history failed");
     expect(text()).toContain("invalid input syntax for type date");
@@ -82,13 +97,18 @@ describe("secret fields in the log", () => {
       {
         headers: { cookie: "mutual.session_token=live-session", authorization: "Bearer live-bearer" },
         res: { headers: { "set-cookie": ["mutual.session_token=live-session-2"] } },
-        detail: { new_password: "Harbor lights 2026", token: "reset-token-1", url: "/reset-password?token=reset-token-2" },
+        detail: {
+          new_password: "Harbor lights 2026",
+          token: "reset-token-1",
+          url: "/reset-password?token=reset-token-2",
+        },
         url: "/reset-password?token=reset-token-3",
       },
       "request",
     );
     const log = text();
-    for (const secret of ["live-session", "live-bearer", "Harbor lights", "reset-token"]) expect(log).not.toContain(secret);
+    for (const secret of ["live-session", "live-bearer", "Harbor lights", "reset-token"])
+      expect(log).not.toContain(secret);
     expect(log).toContain(`/reset-password?token=${REDACTED}`);
   });
 
@@ -100,7 +120,11 @@ describe("secret fields in the log", () => {
       response: "550 5.1.1 <bounce.person@example.com>: no such mailbox",
       responseCode: 550,
       rejected: ["bounce.person@example.com"],
-      rejectedErrors: [Object.assign(new Error("Recipient command failed: 550 no such mailbox"), { recipient: "bounce.person@example.com" })],
+      rejectedErrors: [
+        Object.assign(new Error("Recipient command failed: 550 no such mailbox"), {
+          recipient: "bounce.person@example.com",
+        }),
+      ],
     });
     logger.error({ err: error, outbox_id: 2 }, "email delivery failed");
     const log = text();

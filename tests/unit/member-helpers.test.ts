@@ -27,9 +27,17 @@ describe("member app helpers", () => {
 
   it("history filters keep only valid values and only the member's own accounts", () => {
     const accounts = [{ id: 7 }, { id: 9 }] as AccountView[];
-    const f = parseHistoryFilters(new URLSearchParams("account=8&type=sideways&category=Dining&status=pending&from=2026-13-45&to=2026-11-01&q=%20rent%20"), accounts);
+    const f = parseHistoryFilters(
+      new URLSearchParams(
+        "account=8&type=sideways&category=Dining&status=pending&from=2026-13-45&to=2026-11-01&q=%20rent%20",
+      ),
+      accounts,
+    );
     expect(f).toEqual({ category: "Dining", status: "pending", to: "2026-11-01", q: "rent" });
-    expect(parseHistoryFilters(new URLSearchParams("account=9&type=debit"), accounts)).toEqual({ account_id: 9, type: "debit" });
+    expect(parseHistoryFilters(new URLSearchParams("account=9&type=debit"), accounts)).toEqual({
+      account_id: 9,
+      type: "debit",
+    });
   });
 
   it("relative times, older ones as the day in the institution's time zone", () => {

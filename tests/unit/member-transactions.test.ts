@@ -13,7 +13,16 @@ const ZONE = "America/New_York";
 const LATE_EVENING = new Date("2026-11-29T04:31:00Z");
 
 function item(facts: Partial<LedgerItem>): LedgerItem {
-  return { kind: "transfer", status: "posted", amount_cents: -1_000, effective_date: "2026-11-28", created_at: LATE_EVENING, payment_status: null, bill_payment_status: null, ...facts };
+  return {
+    kind: "transfer",
+    status: "posted",
+    amount_cents: -1_000,
+    effective_date: "2026-11-28",
+    created_at: LATE_EVENING,
+    payment_status: null,
+    bill_payment_status: null,
+    ...facts,
+  };
 }
 
 const words = (facts: Partial<LedgerItem>) => {
@@ -25,7 +34,9 @@ describe("the status a member reads", () => {
   it("a bill payment: Scheduled while held, Completed once paid, and as Bill Pay says once its hold is released", () => {
     expect(words({ kind: "bill_payment", status: "pending" })).toBe("Scheduled pending");
     expect(words({ kind: "bill_payment", status: "posted" })).toBe("Completed posted");
-    expect(words({ kind: "bill_payment", status: "failed", bill_payment_status: "cancelled" })).toBe("Cancelled reversed");
+    expect(words({ kind: "bill_payment", status: "failed", bill_payment_status: "cancelled" })).toBe(
+      "Cancelled reversed",
+    );
     expect(words({ kind: "bill_payment", status: "failed", bill_payment_status: "failed" })).toBe("Failed failed");
     // No payment points at the released hold any more: an edit replaced it.
     expect(words({ kind: "bill_payment", status: "failed", bill_payment_status: null })).toBe("Changed reversed");
@@ -60,13 +71,21 @@ describe("the status a member reads", () => {
 describe("the date and time a member reads", () => {
   it("a time stands beside the date only when the item was written on that day, in the institution's time zone", () => {
     // Written at 11:31 PM New York time on Nov 28: that is its day there (Nov 29 in UTC).
-    expect(shownItem(item({ effective_date: "2026-11-28" }), ZONE)).toMatchObject({ date: "2026-11-28", time: LATE_EVENING });
+    expect(shownItem(item({ effective_date: "2026-11-28" }), ZONE)).toMatchObject({
+      date: "2026-11-28",
+      time: LATE_EVENING,
+    });
     expect(shownItem(item({ effective_date: "2026-11-28" }), "UTC")).toMatchObject({ date: "2026-11-28", time: null });
   });
 
   it("a bill payment scheduled on Nov 28 for Jan 15 reads Jan 15 alone, scheduled, paid or cancelled", () => {
     for (const status of ["pending", "posted", "failed"] as const) {
-      expect(shownItem(item({ kind: "bill_payment", status, effective_date: "2027-01-15", bill_payment_status: "cancelled" }), ZONE)).toMatchObject({ date: "2027-01-15", time: null });
+      expect(
+        shownItem(
+          item({ kind: "bill_payment", status, effective_date: "2027-01-15", bill_payment_status: "cancelled" }),
+          ZONE,
+        ),
+      ).toMatchObject({ date: "2027-01-15", time: null });
     }
   });
 

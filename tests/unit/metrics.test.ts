@@ -11,8 +11,16 @@ const manifest: RouteManifest = {
   "routes/public/not-found": { id: "routes/public/not-found", parentId: "routes/public/layout", path: "*" },
   member: { id: "member", parentId: "root" },
   "routes/member/dashboard": { id: "routes/member/dashboard", parentId: "member", path: "dashboard" },
-  "routes/member/transactions-csv": { id: "routes/member/transactions-csv", parentId: "root", path: "dashboard/transactions.csv" },
-  "routes/settings/profile-image": { id: "routes/settings/profile-image", parentId: "root", path: "settings/profile-image/:userId" },
+  "routes/member/transactions-csv": {
+    id: "routes/member/transactions-csv",
+    parentId: "root",
+    path: "dashboard/transactions.csv",
+  },
+  "routes/settings/profile-image": {
+    id: "routes/settings/profile-image",
+    parentId: "root",
+    path: "settings/profile-image/:userId",
+  },
 };
 
 describe("routeLabel: requests are counted by route, never by their address", () => {
@@ -67,7 +75,9 @@ describe("METRICS_* configuration", () => {
 
   it("refuses a short token, a port equal to PORT and a bad port, naming the variable", () => {
     expect(() => parseEnv({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN: must be at least 32 characters/);
-    expect(() => parseEnv({ METRICS_TOKEN: `${"a".repeat(20)} ${"b".repeat(20)}` })).toThrow(/METRICS_TOKEN: must not contain spaces/);
+    expect(() => parseEnv({ METRICS_TOKEN: `${"a".repeat(20)} ${"b".repeat(20)}` })).toThrow(
+      /METRICS_TOKEN: must not contain spaces/,
+    );
     expect(() => parseEnv({ PORT: "3000", METRICS_PORT: "3000" })).toThrow(/METRICS_PORT: must differ from PORT/);
     expect(() => parseEnv({ METRICS_PORT: "70000" })).toThrow(/METRICS_PORT/);
   });

@@ -27,7 +27,8 @@ describe("amount", () => {
     expect(amountMessages("0.01")).toEqual([]);
     expect(amountMessages("10000.00")).toEqual([]);
     expect(amountMessages("10000.01")).toEqual(["The maximum for one check is $10,000.00"]);
-    for (const bad of ["0", "0.00", "-5", "1.005", "abc"]) expect(amountMessages(bad)).toEqual(["Please enter a valid amount"]);
+    for (const bad of ["0", "0.00", "-5", "1.005", "abc"])
+      expect(amountMessages(bad)).toEqual(["Please enter a valid amount"]);
   });
 });
 
@@ -51,8 +52,12 @@ describe("photo type by content", () => {
     expect(await checkImageType(svgBytes())).toBeNull();
   });
   it("names the side in each message", () => {
-    expect(MOBILE_DEPOSIT_IMAGE_MESSAGES.wrong_type("back")).toBe("The photo of the back of the check must be a JPEG or PNG image");
-    expect(MOBILE_DEPOSIT_IMAGE_MESSAGES.too_large("front")).toBe("The photo of the front of the check is larger than 10 MB");
+    expect(MOBILE_DEPOSIT_IMAGE_MESSAGES.wrong_type("back")).toBe(
+      "The photo of the back of the check must be a JPEG or PNG image",
+    );
+    expect(MOBILE_DEPOSIT_IMAGE_MESSAGES.too_large("front")).toBe(
+      "The photo of the front of the check is larger than 10 MB",
+    );
   });
 });
 
@@ -74,10 +79,17 @@ describe("funds availability", () => {
     });
   });
   it("a deposit under the next-day amount is all available the next business day", () => {
-    expect(availabilitySchedule(10_000, "2026-11-24", policy)).toMatchObject({ next_day_amount_cents: 10_000, later_amount_cents: 0 });
+    expect(availabilitySchedule(10_000, "2026-11-24", policy)).toMatchObject({
+      next_day_amount_cents: 10_000,
+      later_amount_cents: 0,
+    });
   });
   it("says the policy in words", () => {
-    expect(availabilityPolicyText(policy)).toBe("Once approved, the first $225.00 is available the next business day and the rest 2 business days after approval.");
-    expect(availabilityPolicyText({ next_day_cents: 0, remaining_after_business_days: 1 })).toBe("Once approved, the deposit is available 1 business day after approval.");
+    expect(availabilityPolicyText(policy)).toBe(
+      "Once approved, the first $225.00 is available the next business day and the rest 2 business days after approval.",
+    );
+    expect(availabilityPolicyText({ next_day_cents: 0, remaining_after_business_days: 1 })).toBe(
+      "Once approved, the deposit is available 1 business day after approval.",
+    );
   });
 });

@@ -28,7 +28,8 @@ describe("parseDollarsToCents", () => {
     expect(parseDollarsToCents(" 0.01 ")).toBe(1);
   });
   it("refuses fractional cents, negatives and words", () => {
-    for (const bad of ["0.001", "-1", "1e3", "abc", "", "1.2.3", "NaN", "Infinity"]) expect(parseDollarsToCents(bad)).toBeNull();
+    for (const bad of ["0.001", "-1", "1e3", "abc", "", "1.2.3", "NaN", "Infinity"])
+      expect(parseDollarsToCents(bad)).toBeNull();
   });
   it("round-trips every amount through its formatted text", () => {
     fc.assert(

@@ -65,11 +65,16 @@ function a(value: string, width: number): string {
   return value.toUpperCase().slice(0, width).padEnd(width, " ");
 }
 
-export function buildInboundFile(batches: BuildBatch[], options: { destination?: string; origin?: string; modifier?: string; created?: string } = {}): string {
+export function buildInboundFile(
+  batches: BuildBatch[],
+  options: { destination?: string; origin?: string; modifier?: string; created?: string } = {},
+): string {
   const records: string[] = [];
   const destination = options.destination ?? OUR_ROUTING;
   const origin = options.origin ?? FED_ROUTING;
-  records.push(`101 ${destination} ${origin}${options.created ?? "261124"}0900${options.modifier ?? "A"}094101${a("HARBORVIEW COMMUNITY CR", 23)}${a("FEDERAL RESERVE BANK", 23)}${a("", 8)}`);
+  records.push(
+    `101 ${destination} ${origin}${options.created ?? "261124"}0900${options.modifier ?? "A"}094101${a("HARBORVIEW COMMUNITY CR", 23)}${a("FEDERAL RESERVE BANK", 23)}${a("", 8)}`,
+  );
   let entries_total = 0;
   let hash_total = 0n;
   let debit_total = 0;
@@ -93,7 +98,10 @@ export function buildInboundFile(batches: BuildBatch[], options: { destination?:
       const infos = entry.info !== undefined ? [entry.info, ...(entry.more_info ?? [])] : [];
       const addenda = infos.length + (entry.return_of ? 1 : 0) + (entry.change_of ? 1 : 0);
       // CTX: columns 55-58 the number of addenda, 59-74 the receiving company, 75-76 reserved.
-      const name = batch.sec === "CTX" ? `${entry.ctx_addenda_count ?? n(addenda, 4)}${a(entry.name ?? "ACME SUPPLY", 16)}  ` : a(entry.name ?? "JORDAN MORGAN", 22);
+      const name =
+        batch.sec === "CTX"
+          ? `${entry.ctx_addenda_count ?? n(addenda, 4)}${a(entry.name ?? "ACME SUPPLY", 16)}  `
+          : a(entry.name ?? "JORDAN MORGAN", 22);
       records.push(
         `6${entry.code}${routing.slice(0, 8)}${routing.slice(8)}${a(entry.account_number, 17)}${n(entry.amount_cents, 10)}${a(entry.id ?? "", 15)}${name}${a(entry.discretionary ?? "", 2)}${addenda > 0 ? 1 : 0}${trace_number}`,
       );
@@ -104,11 +112,15 @@ export function buildInboundFile(batches: BuildBatch[], options: { destination?:
       });
       if (entry.change_of) {
         const c = entry.change_of;
-        records.push(`798${c.code}${c.original_trace}${"      "}${c.original_rdfi ?? OUR_ROUTING.slice(0, 8)}${a(c.corrected, 29)}${" ".repeat(15)}${trace_number}`);
+        records.push(
+          `798${c.code}${c.original_trace}${"      "}${c.original_rdfi ?? OUR_ROUTING.slice(0, 8)}${a(c.corrected, 29)}${" ".repeat(15)}${trace_number}`,
+        );
         count++;
       }
       if (entry.return_of) {
-        records.push(`799${entry.return_of.reason}${entry.return_of.original_trace}${"      "}${entry.return_of.original_rdfi ?? "02100002"}${a("", 44)}${trace_number}`);
+        records.push(
+          `799${entry.return_of.reason}${entry.return_of.original_trace}${"      "}${entry.return_of.original_rdfi ?? "02100002"}${a("", 44)}${trace_number}`,
+        );
         count++;
       }
       hash += BigInt(routing.slice(0, 8));
@@ -116,16 +128,21 @@ export function buildInboundFile(batches: BuildBatch[], options: { destination?:
       else debits += entry.amount_cents;
     }
     const hash_text = String(hash % 10_000_000_000n).padStart(10, "0");
-    records.push(`8${sc}${n(count, 6)}${hash_text}${n(debits, 12)}${n(credits, 12)}${a(company_id, 10)}${" ".repeat(25)}${odfi}${n(index + 1, 7)}`);
+    records.push(
+      `8${sc}${n(count, 6)}${hash_text}${n(debits, 12)}${n(credits, 12)}${a(company_id, 10)}${" ".repeat(25)}${odfi}${n(index + 1, 7)}`,
+    );
     entries_total += count;
     hash_total += hash;
     debit_total += debits;
     credit_total += credits;
   });
   const blocks = Math.ceil((records.length + 1) / 10);
-  records.push(`9${n(batches.length, 6)}${n(blocks, 6)}${n(entries_total, 8)}${String(hash_total % 10_000_000_000n).padStart(10, "0")}${n(debit_total, 12)}${n(credit_total, 12)}${" ".repeat(39)}`);
+  records.push(
+    `9${n(batches.length, 6)}${n(blocks, 6)}${n(entries_total, 8)}${String(hash_total % 10_000_000_000n).padStart(10, "0")}${n(debit_total, 12)}${n(credit_total, 12)}${" ".repeat(39)}`,
+  );
   while (records.length % 10 !== 0) records.push("9".repeat(94));
-  for (const record of records) if (record.length !== 94) throw new Error(`builder wrote a record of ${record.length}: ${record}`);
+  for (const record of records)
+    if (record.length !== 94) throw new Error(`builder wrote a record of ${record.length}: ${record}`);
   return `${records.join("\n")}\n`;
 }
 

@@ -3,7 +3,14 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { INBOUND_FILE_MAX_BYTES, readInboundNachaFile, type ReadInboundResult } from "~/domain/nacha/reader";
 import { RETURN_REASONS, writeReturnFile, type ReturnItem } from "~/domain/nacha/return-file";
-import { buildInboundFile, lineOf, OUR_ROUTING, replaceField, RETURN_FILE_HEADER, type BuildBatch } from "./nacha-inbound-builder";
+import {
+  buildInboundFile,
+  lineOf,
+  OUR_ROUTING,
+  replaceField,
+  RETURN_FILE_HEADER,
+  type BuildBatch,
+} from "./nacha-inbound-builder";
 import { readNachaFile } from "./nacha-reader";
 
 /**
@@ -26,7 +33,14 @@ const PAYROLL: BuildBatch = {
   service_class: "220",
   entries: [
     { code: "22", account_number: "4000000001", amount_cents: 250_000, name: "Jordan Morgan", id: "EMP001" },
-    { code: "32", account_number: "4000000002", amount_cents: 12_345, name: "Ana O'Neil", id: "EMP002", info: "NOVEMBER PAY" },
+    {
+      code: "32",
+      account_number: "4000000002",
+      amount_cents: 12_345,
+      name: "Ana O'Neil",
+      id: "EMP002",
+      info: "NOVEMBER PAY",
+    },
   ],
 };
 
@@ -63,8 +77,22 @@ const GOLDEN: Record<string, BuildBatch[]> = {
       odfi: "02100002",
       service_class: "200",
       entries: [
-        { code: "21", routing: OUR_ROUTING, account_number: "123456789", amount_cents: 10_000, name: "Lee Park", return_of: { reason: "R03", original_trace: "501234560000001" } },
-        { code: "21", routing: OUR_ROUTING, account_number: "98765", amount_cents: 1, name: "Cafe Co", return_of: { reason: "R02", original_trace: "501234560000002" } },
+        {
+          code: "21",
+          routing: OUR_ROUTING,
+          account_number: "123456789",
+          amount_cents: 10_000,
+          name: "Lee Park",
+          return_of: { reason: "R03", original_trace: "501234560000001" },
+        },
+        {
+          code: "21",
+          routing: OUR_ROUTING,
+          account_number: "98765",
+          amount_cents: 1,
+          name: "Cafe Co",
+          return_of: { reason: "R02", original_trace: "501234560000002" },
+        },
       ],
     },
   ],
@@ -93,7 +121,14 @@ describe("golden inbound files", () => {
     const result = readInboundNachaFile(fs.readFileSync(path.join(FIXTURES, "inbound-payroll.ach")), EXPECT);
     if (!result.ok) throw new Error(result.message);
     const f = result.file;
-    expect({ destination: f.immediate_destination, origin: f.immediate_origin, created: f.created_date, time: f.created_time, modifier: f.file_id_modifier, origin_name: f.origin_name }).toEqual({
+    expect({
+      destination: f.immediate_destination,
+      origin: f.immediate_origin,
+      created: f.created_date,
+      time: f.created_time,
+      modifier: f.file_id_modifier,
+      origin_name: f.origin_name,
+    }).toEqual({
       destination: "501234566",
       origin: "011000015",
       created: "2026-11-24",
@@ -101,7 +136,12 @@ describe("golden inbound files", () => {
       modifier: "A",
       origin_name: "FEDERAL RESERVE BANK",
     });
-    expect({ entries: f.entry_count, addenda: f.addenda_count, credits: f.credit_total_cents, debits: f.debit_total_cents }).toEqual({ entries: 2, addenda: 1, credits: 262_345, debits: 0 });
+    expect({
+      entries: f.entry_count,
+      addenda: f.addenda_count,
+      credits: f.credit_total_cents,
+      debits: f.debit_total_cents,
+    }).toEqual({ entries: 2, addenda: 1, credits: 262_345, debits: 0 });
     const [batch] = f.batches;
     expect({ ...batch, entries: undefined }).toEqual({
       line: 2,
@@ -117,28 +157,77 @@ describe("golden inbound files", () => {
       entries: undefined,
     });
     expect(batch!.entries).toEqual([
-      { line: 3, transaction_code: "22", kind: "credit", account_type: "checking", routing_number: "501234566", account_number: "4000000001", amount_cents: 250_000, individual_id: "EMP001", individual_name: "JORDAN MORGAN", trace_number: "091000010000001", payment_information: null, return_info: null, change: null, check_serial_number: null, payment_type_code: null },
-      { line: 4, transaction_code: "32", kind: "credit", account_type: "savings", routing_number: "501234566", account_number: "4000000002", amount_cents: 12_345, individual_id: "EMP002", individual_name: "ANA O'NEIL", trace_number: "091000010000002", payment_information: "NOVEMBER PAY", return_info: null, change: null, check_serial_number: null, payment_type_code: null },
+      {
+        line: 3,
+        transaction_code: "22",
+        kind: "credit",
+        account_type: "checking",
+        routing_number: "501234566",
+        account_number: "4000000001",
+        amount_cents: 250_000,
+        individual_id: "EMP001",
+        individual_name: "JORDAN MORGAN",
+        trace_number: "091000010000001",
+        payment_information: null,
+        return_info: null,
+        change: null,
+        check_serial_number: null,
+        payment_type_code: null,
+      },
+      {
+        line: 4,
+        transaction_code: "32",
+        kind: "credit",
+        account_type: "savings",
+        routing_number: "501234566",
+        account_number: "4000000002",
+        amount_cents: 12_345,
+        individual_id: "EMP002",
+        individual_name: "ANA O'NEIL",
+        trace_number: "091000010000002",
+        payment_information: "NOVEMBER PAY",
+        return_info: null,
+        change: null,
+        check_serial_number: null,
+        payment_type_code: null,
+      },
     ]);
   });
 
   it("reads debits, prenotes and a CCD batch; totals by code family", () => {
     const result = readInboundNachaFile(fs.readFileSync(path.join(FIXTURES, "inbound-mixed.ach")), EXPECT);
     if (!result.ok) throw new Error(result.message);
-    expect(result.file.batches.map((b) => [b.sec_code, b.company_name, b.entries.map((e) => `${e.kind}:${e.account_type}:${e.amount_cents}`)])).toEqual([
+    expect(
+      result.file.batches.map((b) => [
+        b.sec_code,
+        b.company_name,
+        b.entries.map((e) => `${e.kind}:${e.account_type}:${e.amount_cents}`),
+      ]),
+    ).toEqual([
       ["PPD", "ACME PAYROLL", ["credit:checking:250000", "credit:savings:12345"]],
       ["CCD", "CITY POWER", ["debit:checking:8842", "debit:savings:100"]],
       ["PPD", "GYM CO", ["prenote:checking:0", "prenote:checking:0"]],
     ]);
-    expect({ credits: result.file.credit_total_cents, debits: result.file.debit_total_cents }).toEqual({ credits: 262_345, debits: 8_942 });
+    expect({ credits: result.file.credit_total_cents, debits: result.file.debit_total_cents }).toEqual({
+      credits: 262_345,
+      debits: 8_942,
+    });
   });
 
   it("reads returns of the credit union's own entries with their addenda 99", () => {
     const result = readInboundNachaFile(fs.readFileSync(path.join(FIXTURES, "inbound-returns.ach")), EXPECT);
     if (!result.ok) throw new Error(result.message);
     expect(result.file.batches[0]!.entries.map((e) => [e.kind, e.amount_cents, e.return_info])).toEqual([
-      ["return", 10_000, { reason_code: "R03", original_trace_number: "501234560000001", original_rdfi: "02100002", information: "" }],
-      ["return", 1, { reason_code: "R02", original_trace_number: "501234560000002", original_rdfi: "02100002", information: "" }],
+      [
+        "return",
+        10_000,
+        { reason_code: "R03", original_trace_number: "501234560000001", original_rdfi: "02100002", information: "" },
+      ],
+      [
+        "return",
+        1,
+        { reason_code: "R02", original_trace_number: "501234560000002", original_rdfi: "02100002", information: "" },
+      ],
     ]);
   });
 
@@ -151,7 +240,15 @@ describe("golden inbound files", () => {
 });
 
 describe("a file is refused whole, with the line and the rule", () => {
-  const good = () => buildInboundFile([PAYROLL, { company_name: "Second Co", odfi: "02600959", entries: [{ code: "22", account_number: "4000000009", amount_cents: 500 }] }]);
+  const good = () =>
+    buildInboundFile([
+      PAYROLL,
+      {
+        company_name: "Second Co",
+        odfi: "02600959",
+        entries: [{ code: "22", account_number: "4000000009", amount_cents: 500 }],
+      },
+    ]);
 
   it("accepts the untouched file", () => {
     expect(read(good()).ok).toBe(true);
@@ -160,47 +257,79 @@ describe("a file is refused whole, with the line and the rule", () => {
   it("a wrong batch entry hash", () => {
     const text = good();
     const line = lineOf(text, "8");
-    expectRefused(read(replaceField(text, line, 11, 20, "0000000001")), line, /^entry hash is 0000000001, the entries' receiving DFIs sum to 0100246912$/);
+    expectRefused(
+      read(replaceField(text, line, 11, 20, "0000000001")),
+      line,
+      /^entry hash is 0000000001, the entries' receiving DFIs sum to 0100246912$/,
+    );
   });
 
   it("a wrong file entry hash", () => {
     const text = good();
     const line = lineOf(text, "9");
-    expectRefused(read(replaceField(text, line, 22, 31, "0000000001")), line, /^entry hash is 0000000001, the entries' receiving DFIs sum to \d{10}$/);
+    expectRefused(
+      read(replaceField(text, line, 22, 31, "0000000001")),
+      line,
+      /^entry hash is 0000000001, the entries' receiving DFIs sum to \d{10}$/,
+    );
   });
 
   it("a wrong batch credit total", () => {
     const text = good();
     const line = lineOf(text, "8");
-    expectRefused(read(replaceField(text, line, 33, 44, "000000262346")), line, /^total credit is 262346 cents, the entries' credits sum to 262345$/);
+    expectRefused(
+      read(replaceField(text, line, 33, 44, "000000262346")),
+      line,
+      /^total credit is 262346 cents, the entries' credits sum to 262345$/,
+    );
   });
 
   it("a wrong batch debit total", () => {
     const text = good();
     const line = lineOf(text, "8");
-    expectRefused(read(replaceField(text, line, 21, 32, "000000000001")), line, /^total debit is 1 cents, the entries' debits sum to 0$/);
+    expectRefused(
+      read(replaceField(text, line, 21, 32, "000000000001")),
+      line,
+      /^total debit is 1 cents, the entries' debits sum to 0$/,
+    );
   });
 
   it("a wrong file credit total and debit total", () => {
     const text = good();
     const line = lineOf(text, "9");
-    expectRefused(read(replaceField(text, line, 44, 55, "000000000001")), line, /^total credit is 1 cents, the batches' credits sum to 262845$/);
+    expectRefused(
+      read(replaceField(text, line, 44, 55, "000000000001")),
+      line,
+      /^total credit is 1 cents, the batches' credits sum to 262845$/,
+    );
     expectRefused(read(replaceField(text, line, 32, 43, "000000000007")), line, /^total debit is 7 cents/);
   });
 
   it("a wrong entry/addenda count in a batch and in the file", () => {
     const text = good();
     const batch = lineOf(text, "8");
-    expectRefused(read(replaceField(text, batch, 5, 10, "000002")), batch, /^entry\/addenda count is 2, the batch holds 3$/);
+    expectRefused(
+      read(replaceField(text, batch, 5, 10, "000002")),
+      batch,
+      /^entry\/addenda count is 2, the batch holds 3$/,
+    );
     const file = lineOf(text, "9");
-    expectRefused(read(replaceField(text, file, 14, 21, "00000003")), file, /^entry\/addenda count is 3, the file holds 4$/);
+    expectRefused(
+      read(replaceField(text, file, 14, 21, "00000003")),
+      file,
+      /^entry\/addenda count is 3, the file holds 4$/,
+    );
   });
 
   it("a wrong batch count and block count", () => {
     const text = good();
     const line = lineOf(text, "9");
     expectRefused(read(replaceField(text, line, 2, 7, "000003")), line, /^batch count is 3, the file holds 2$/);
-    expectRefused(read(replaceField(text, line, 8, 13, "000002")), line, /^block count is 2, the file holds 1 blocks of 10 records$/);
+    expectRefused(
+      read(replaceField(text, line, 8, 13, "000002")),
+      line,
+      /^block count is 2, the file holds 1 blocks of 10 records$/,
+    );
   });
 
   it("a record of the wrong length", () => {
@@ -214,19 +343,31 @@ describe("a file is refused whole, with the line and the rule", () => {
     const text = good();
     const lines = text.slice(0, -1).split("\n");
     lines.pop();
-    expectRefused(read(`${lines.join("\n")}\n`), 9, /^the file has 9 records, not a multiple of the blocking factor 10$/);
+    expectRefused(
+      read(`${lines.join("\n")}\n`),
+      9,
+      /^the file has 9 records, not a multiple of the blocking factor 10$/,
+    );
   });
 
   it("a wrong check digit", () => {
     const text = good();
     const line = lineOf(text, "6");
-    expectRefused(read(replaceField(text, line, 12, 12, "7")), line, /^check digit 7 \(column 12\) is wrong for receiving DFI 50123456: the ABA checksum fails$/);
+    expectRefused(
+      read(replaceField(text, line, 12, 12, "7")),
+      line,
+      /^check digit 7 \(column 12\) is wrong for receiving DFI 50123456: the ABA checksum fails$/,
+    );
   });
 
   it("unsorted trace numbers", () => {
     const text = good();
     const second = lineOf(text, "6", lineOf(text, "6"));
-    expectRefused(read(replaceField(text, second, 80, 94, "091000010000000")), second, /^trace number 091000010000000 is not after 091000010000001: trace numbers ascend within a batch$/);
+    expectRefused(
+      read(replaceField(text, second, 80, 94, "091000010000000")),
+      second,
+      /^trace number 091000010000000 is not after 091000010000001: trace numbers ascend within a batch$/,
+    );
   });
 
   it("an empty file, and one of blank lines", () => {
@@ -242,16 +383,26 @@ describe("a file is refused whole, with the line and the rule", () => {
 
   it("a file for another routing number", () => {
     const text = buildInboundFile([PAYROLL], { destination: "021000021" });
-    expectRefused(read(text), 1, /^immediate destination 021000021 is not this credit union's routing number 501234566: the file is for another bank$/);
+    expectRefused(
+      read(text),
+      1,
+      /^immediate destination 021000021 is not this credit union's routing number 501234566: the file is for another bank$/,
+    );
   });
 
   it("a file from an origin that is not a routing number (its returns could not be sent back)", () => {
     const text = buildInboundFile([PAYROLL], { origin: "123456789" });
-    expectRefused(read(text), 1, /^immediate origin 123456789 is not a routing number \(the ABA checksum fails\): returns could not be sent back to it$/);
+    expectRefused(
+      read(text),
+      1,
+      /^immediate origin 123456789 is not a routing number \(the ABA checksum fails\): returns could not be sent back to it$/,
+    );
   });
 
   it("an entry for another bank in our file", () => {
-    const text = buildInboundFile([{ ...PAYROLL, entries: [{ code: "22", account_number: "1", amount_cents: 1, routing: "021000021" }] }]);
+    const text = buildInboundFile([
+      { ...PAYROLL, entries: [{ code: "22", account_number: "1", amount_cents: 1, routing: "021000021" }] },
+    ]);
     expectRefused(read(text), 3, /^receiving DFI 021000021 is not this credit union's routing number 501234566$/);
   });
 
@@ -261,41 +412,103 @@ describe("a file is refused whole, with the line and the rule", () => {
   });
 
   it("an entry class, transaction code or addenda type it does not handle", () => {
-    expectRefused(read(buildInboundFile([{ ...PAYROLL, sec: "XCK" }])), 2, /^standard entry class "XCK" is not supported: PPD, CCD, CTX, WEB, TEL, ARC, BOC, POP, RCK, COR only$/);
-    expectRefused(read(buildInboundFile([{ ...PAYROLL, service_class: "200", entries: [{ code: "42", account_number: "1", amount_cents: 1 }] }])), 3, /^transaction code 42 is not accepted/);
+    expectRefused(
+      read(buildInboundFile([{ ...PAYROLL, sec: "XCK" }])),
+      2,
+      /^standard entry class "XCK" is not supported: PPD, CCD, CTX, WEB, TEL, ARC, BOC, POP, RCK, COR only$/,
+    );
+    expectRefused(
+      read(
+        buildInboundFile([
+          { ...PAYROLL, service_class: "200", entries: [{ code: "42", account_number: "1", amount_cents: 1 }] },
+        ]),
+      ),
+      3,
+      /^transaction code 42 is not accepted/,
+    );
     const text = buildInboundFile([PAYROLL]);
-    expectRefused(read(replaceField(text, 5, 2, 3, "02")), 5, /^addenda type "02" is not accepted \(05 payment information, 98 notification of change, 99 return\)$/);
+    expectRefused(
+      read(replaceField(text, 5, 2, 3, "02")),
+      5,
+      /^addenda type "02" is not accepted \(05 payment information, 98 notification of change, 99 return\)$/,
+    );
   });
 
   it("a debit in a credits-only batch; a prenote with money; a return without its addenda 99", () => {
-    expectRefused(read(buildInboundFile([{ ...PAYROLL, entries: [{ code: "27", account_number: "1", amount_cents: 5 }] }])), 3, /^transaction code 27 is a debit in a credits-only batch/);
-    expectRefused(read(buildInboundFile([{ ...PAYROLL, service_class: "200", entries: [{ code: "23", account_number: "1", amount_cents: 5 }] }])), 3, /^a prenote \(transaction code 23\) has a zero amount/);
-    expectRefused(read(buildInboundFile([{ ...PAYROLL, service_class: "200", entries: [{ code: "21", account_number: "1", amount_cents: 5 }] }])), 3, /^transaction code 21 is a return and needs an addenda type 99$/);
+    expectRefused(
+      read(buildInboundFile([{ ...PAYROLL, entries: [{ code: "27", account_number: "1", amount_cents: 5 }] }])),
+      3,
+      /^transaction code 27 is a debit in a credits-only batch/,
+    );
+    expectRefused(
+      read(
+        buildInboundFile([
+          { ...PAYROLL, service_class: "200", entries: [{ code: "23", account_number: "1", amount_cents: 5 }] },
+        ]),
+      ),
+      3,
+      /^a prenote \(transaction code 23\) has a zero amount/,
+    );
+    expectRefused(
+      read(
+        buildInboundFile([
+          { ...PAYROLL, service_class: "200", entries: [{ code: "21", account_number: "1", amount_cents: 5 }] },
+        ]),
+      ),
+      3,
+      /^transaction code 21 is a return and needs an addenda type 99$/,
+    );
   });
 
   it("addenda that do not match their entry", () => {
     const text = buildInboundFile([PAYROLL]);
-    expectRefused(read(replaceField(text, 5, 88, 94, "0000009")), 5, /^entry detail sequence number 0000009 is not the last seven digits/);
-    expectRefused(read(replaceField(text, 4, 79, 79, "0")), 5, /^an addenda record follows an entry whose addenda record indicator is 0$/);
+    expectRefused(
+      read(replaceField(text, 5, 88, 94, "0000009")),
+      5,
+      /^entry detail sequence number 0000009 is not the last seven digits/,
+    );
+    expectRefused(
+      read(replaceField(text, 4, 79, 79, "0")),
+      5,
+      /^an addenda record follows an entry whose addenda record indicator is 0$/,
+    );
   });
 
   it("letters in a numeric field; records in the wrong order; junk after the file control", () => {
     const text = good();
     expectRefused(read(replaceField(text, 3, 30, 39, "00000ABCDE")), 3, /^amount \(columns 30-39\) must be digits/);
     const lines = text.slice(0, -1).split("\n");
-    expectRefused(read(`${[lines[1], lines[0], ...lines.slice(2)].join("\n")}\n`), 1, /^the first record must be a file header \(type 1\), not type 5$/);
+    expectRefused(
+      read(`${[lines[1], lines[0], ...lines.slice(2)].join("\n")}\n`),
+      1,
+      /^the first record must be a file header \(type 1\), not type 5$/,
+    );
     const padded = buildInboundFile([PAYROLL]).slice(0, -1).split("\n");
     const padding = padded.findIndex((l) => l === "9".repeat(94));
     padded[padding] = `1${"0".repeat(93)}`;
-    expectRefused(read(`${padded.join("\n")}\n`), padding + 1, /^after the file control only padding records of nines may follow$/);
+    expectRefused(
+      read(`${padded.join("\n")}\n`),
+      padding + 1,
+      /^after the file control only padding records of nines may follow$/,
+    );
   });
 
   it("a trace number used twice in one file", () => {
     const text = good();
     const batch2_entry = lineOf(text, "6", lineOf(text, "5", 2));
-    const fixed = replaceField(replaceField(text, batch2_entry, 80, 94, "091000010000001"), batch2_entry - 1, 80, 87, "09100001");
+    const fixed = replaceField(
+      replaceField(text, batch2_entry, 80, 94, "091000010000001"),
+      batch2_entry - 1,
+      80,
+      87,
+      "09100001",
+    );
     const control = lineOf(fixed, "8", batch2_entry);
-    expectRefused(read(replaceField(fixed, control, 80, 87, "09100001")), batch2_entry, /^trace number 091000010000001 appears twice in the file$/);
+    expectRefused(
+      read(replaceField(fixed, control, 80, 87, "09100001")),
+      batch2_entry,
+      /^trace number 091000010000001 appears twice in the file$/,
+    );
   });
 });
 
@@ -319,32 +532,83 @@ describe("the return file", () => {
       ...RETURN_FILE_HEADER,
       returns: [
         { reason_code: "R03", original: original("22", "091000010000007", 250_000), trace_sequence: 2 },
-        { reason_code: "R01", original: { ...original("27", "026009590000003", 8_842), company_name: "CITY POWER", company_id: "9555444333", sec_code: "CCD" }, trace_sequence: 3 },
+        {
+          reason_code: "R01",
+          original: {
+            ...original("27", "026009590000003", 8_842),
+            company_name: "CITY POWER",
+            company_id: "9555444333",
+            sec_code: "CCD",
+          },
+          trace_sequence: 3,
+        },
         { reason_code: "R16", original: original("32", "091000010000008", 100), trace_sequence: 1 },
       ],
     });
     const read = readNachaFile(file.text, { returns: true });
     expect(read.header.immediate_destination).toBe("011000015");
     expect(read.header.immediate_origin).toBe(OUR_ROUTING);
-    expect(read.batches.map((b) => [b.company_name, b.sec_code, b.service_class_code, b.odfi, b.entries.map((e) => [e.transaction_code, e.rdfi + e.check_digit, e.account_number, e.amount_cents, e.trace_number, e.addenda[0]!.type, e.addenda[0]!.text])])).toEqual([
+    expect(
+      read.batches.map((b) => [
+        b.company_name,
+        b.sec_code,
+        b.service_class_code,
+        b.odfi,
+        b.entries.map((e) => [
+          e.transaction_code,
+          e.rdfi + e.check_digit,
+          e.account_number,
+          e.amount_cents,
+          e.trace_number,
+          e.addenda[0]!.type,
+          e.addenda[0]!.text,
+        ]),
+      ]),
+    ).toEqual([
       [
         "ACME PAYROLL",
         "PPD",
         "220",
         "50123456",
         [
-          ["31", "091000019", "4000000009", 100, "501234560000001", "99", `R16091000010000008      50123456${" ".repeat(44)}`.trimEnd()],
+          [
+            "31",
+            "091000019",
+            "4000000009",
+            100,
+            "501234560000001",
+            "99",
+            `R16091000010000008      50123456${" ".repeat(44)}`.trimEnd(),
+          ],
           ["21", "091000019", "4000000009", 250_000, "501234560000002", "99", `R03091000010000007      50123456`],
         ],
       ],
-      ["CITY POWER", "CCD", "225", "50123456", [["26", "026009593", "4000000009", 8_842, "501234560000003", "99", "R01026009590000003      50123456"]]],
+      [
+        "CITY POWER",
+        "CCD",
+        "225",
+        "50123456",
+        [["26", "026009593", "4000000009", 8_842, "501234560000003", "99", "R01026009590000003      50123456"]],
+      ],
     ]);
-    expect({ credit: read.control.credit_cents, debit: read.control.debit_cents }).toEqual({ credit: 250_100, debit: 8_842 });
-    expect({ credit: file.credit_total_cents, debit: file.debit_total_cents, entries: file.entry_count }).toEqual({ credit: 250_100, debit: 8_842, entries: 3 });
+    expect({ credit: read.control.credit_cents, debit: read.control.debit_cents }).toEqual({
+      credit: 250_100,
+      debit: 8_842,
+    });
+    expect({ credit: file.credit_total_cents, debit: file.debit_total_cents, entries: file.entry_count }).toEqual({
+      credit: 250_100,
+      debit: 8_842,
+      entries: 3,
+    });
     expect(file.trace_numbers).toEqual(["501234560000002", "501234560000003", "501234560000001"]);
   });
 
   it("names the four reasons the credit union returns for", () => {
-    expect([RETURN_REASONS.R01, RETURN_REASONS.R02, RETURN_REASONS.R03, RETURN_REASONS.R16]).toEqual(["Insufficient funds", "Account closed", "No account or unable to locate account", "Account frozen"]);
+    expect([RETURN_REASONS.R01, RETURN_REASONS.R02, RETURN_REASONS.R03, RETURN_REASONS.R16]).toEqual([
+      "Insufficient funds",
+      "Account closed",
+      "No account or unable to locate account",
+      "Account frozen",
+    ]);
   });
 });

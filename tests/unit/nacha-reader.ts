@@ -46,13 +46,28 @@ export interface ReadBatch {
   odfi: string;
   batch_number: number;
   entries: ReadEntry[];
-  control: { entry_addenda_count: number; entry_hash: string; debit_cents: number; credit_cents: number; company_id: string; odfi: string; batch_number: number };
+  control: {
+    entry_addenda_count: number;
+    entry_hash: string;
+    debit_cents: number;
+    credit_cents: number;
+    company_id: string;
+    odfi: string;
+    batch_number: number;
+  };
 }
 
 export interface ReadFile {
   header: ReadFileHeader;
   batches: ReadBatch[];
-  control: { batch_count: number; block_count: number; entry_addenda_count: number; entry_hash: string; debit_cents: number; credit_cents: number };
+  control: {
+    batch_count: number;
+    block_count: number;
+    entry_addenda_count: number;
+    entry_hash: string;
+    debit_cents: number;
+    credit_cents: number;
+  };
   record_count: number; // without padding
   line_count: number;
 }
@@ -114,7 +129,8 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
     if (record.length !== 94) fail(i + 1, `record length is ${record.length}, not 94`);
     printable(record, i + 1);
   });
-  if (lines.length % 10 !== 0) fail(lines.length, `${lines.length} records is not a multiple of the blocking factor 10`);
+  if (lines.length % 10 !== 0)
+    fail(lines.length, `${lines.length} records is not a multiple of the blocking factor 10`);
 
   let i = 0;
   const line = () => i + 1;
@@ -137,7 +153,8 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
   if (cols(h, 35, 37) !== "094") fail(1, "record size must be 094");
   if (cols(h, 38, 39) !== "10") fail(1, "blocking factor must be 10");
   if (cols(h, 40, 40) !== "1") fail(1, "format code must be 1");
-  if (!abaValid(header.immediate_destination) || !abaValid(header.immediate_origin)) fail(1, "routing numbers in the header fail the ABA checksum");
+  if (!abaValid(header.immediate_destination) || !abaValid(header.immediate_origin))
+    fail(1, "routing numbers in the header fail the ABA checksum");
   i++;
 
   const batches: ReadBatch[] = [];
@@ -160,10 +177,12 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
       entries: [],
       control: undefined as unknown as ReadBatch["control"],
     };
-    if (!["200", "220", "225"].includes(batch.service_class_code)) fail(n, "service class code must be 200, 220 or 225");
+    if (!["200", "220", "225"].includes(batch.service_class_code))
+      fail(n, "service class code must be 200, 220 or 225");
     if (batch.settlement_date.trim() !== "") fail(n, "settlement date is left blank by the originator");
     if (batch.originator_status !== "1") fail(n, "originator status code must be 1");
-    if (!options.inbound && batch.odfi !== header.immediate_origin.slice(0, 8)) fail(n, "the batch's ODFI is not the file's origin");
+    if (!options.inbound && batch.odfi !== header.immediate_origin.slice(0, 8))
+      fail(n, "the batch's ODFI is not the file's origin");
     if (batch.batch_number !== batches.length + 1) fail(n, "batch numbers must run 1, 2, 3...");
     i++;
     let addenda_count = 0;
@@ -184,10 +203,14 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
         addenda: [],
       };
       if (!abaValid(entry.rdfi + entry.check_digit)) fail(m, "the receiving DFI's check digit is wrong");
-      if (entry.account_number === "" || cols(e, 13, 13) === " ") fail(m, "the account number is left-justified and not empty");
-      if (batch.service_class_code === "220" && !CREDIT_CODES.includes(entry.transaction_code)) fail(m, "a credits-only batch holds a debit");
-      if (batch.service_class_code === "225" && !DEBIT_CODES.includes(entry.transaction_code)) fail(m, "a debits-only batch holds a credit");
-      if (!CREDIT_CODES.includes(entry.transaction_code) && !DEBIT_CODES.includes(entry.transaction_code)) fail(m, `transaction code ${entry.transaction_code} is not one this reader knows`);
+      if (entry.account_number === "" || cols(e, 13, 13) === " ")
+        fail(m, "the account number is left-justified and not empty");
+      if (batch.service_class_code === "220" && !CREDIT_CODES.includes(entry.transaction_code))
+        fail(m, "a credits-only batch holds a debit");
+      if (batch.service_class_code === "225" && !DEBIT_CODES.includes(entry.transaction_code))
+        fail(m, "a debits-only batch holds a credit");
+      if (!CREDIT_CODES.includes(entry.transaction_code) && !DEBIT_CODES.includes(entry.transaction_code))
+        fail(m, `transaction code ${entry.transaction_code} is not one this reader knows`);
       if (!entry.trace_number.startsWith(batch.odfi)) fail(m, "the trace number does not start with the ODFI");
       const previous = batch.entries.at(-1);
       if (previous && previous.trace_number >= entry.trace_number) fail(m, "trace numbers must ascend within a batch");
@@ -196,12 +219,19 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
         const a = lines[i]!;
         const k = line();
         if (returns && cols(a, 2, 3) === "99") {
-          if (!["21", "26", "31", "36"].includes(entry.transaction_code)) fail(k, "a return addenda follows an entry that is not a return");
+          if (!["21", "26", "31", "36"].includes(entry.transaction_code))
+            fail(k, "a return addenda follows an entry that is not a return");
           if (!/^R\d\d$/.test(cols(a, 4, 6))) fail(k, "return reason code must be R and two digits");
           digits(a, 7, 21, k, "original entry trace number");
           digits(a, 28, 35, k, "original receiving DFI");
-          if (digits(a, 80, 94, k, "trace number") !== entry.trace_number) fail(k, "the return addenda's trace number is not its entry's");
-          entry.addenda.push({ type: "99", text: cols(a, 4, 79).trimEnd(), sequence: 1, entry_sequence: cols(a, 88, 94) });
+          if (digits(a, 80, 94, k, "trace number") !== entry.trace_number)
+            fail(k, "the return addenda's trace number is not its entry's");
+          entry.addenda.push({
+            type: "99",
+            text: cols(a, 4, 79).trimEnd(),
+            sequence: 1,
+            entry_sequence: cols(a, 88, 94),
+          });
           addenda_count++;
           i++;
           continue;
@@ -215,13 +245,16 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
         if (entry.addenda_indicator !== "1") fail(k, "an addenda follows an entry whose indicator is 0");
         if (addenda.type !== "05") fail(k, "a PPD addenda is type 05");
         if (addenda.sequence !== entry.addenda.length + 1) fail(k, "addenda sequence numbers run 1, 2...");
-        if (addenda.entry_sequence !== entry.trace_number.slice(-7)) fail(k, "the addenda's entry sequence is not its entry's trace number");
+        if (addenda.entry_sequence !== entry.trace_number.slice(-7))
+          fail(k, "the addenda's entry sequence is not its entry's trace number");
         entry.addenda.push(addenda);
         addenda_count++;
         i++;
       }
-      if (entry.addenda_indicator === "1" && entry.addenda.length === 0) fail(m, "the addenda indicator is 1 but no addenda follows");
-      if (["21", "26", "31", "36"].includes(entry.transaction_code) && entry.addenda[0]?.type !== "99") fail(m, "a return needs an addenda type 99");
+      if (entry.addenda_indicator === "1" && entry.addenda.length === 0)
+        fail(m, "the addenda indicator is 1 but no addenda follows");
+      if (["21", "26", "31", "36"].includes(entry.transaction_code) && entry.addenda[0]?.type !== "99")
+        fail(m, "a return needs an addenda type 99");
       if (batch.sec_code === "PPD" && entry.addenda.length > 1) fail(m, "a PPD entry has at most one addenda");
       batch.entries.push(entry);
     }
@@ -239,15 +272,22 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
     };
     blank(c, 55, 73, k, "message authentication code");
     blank(c, 74, 79, k, "reserved");
-    if (digits(c, 2, 4, k, "service class code") !== batch.service_class_code) fail(k, "the control's service class is not the header's");
-    if (batch.control.entry_addenda_count !== batch.entries.length + addenda_count) fail(k, "entry/addenda count is wrong");
+    if (digits(c, 2, 4, k, "service class code") !== batch.service_class_code)
+      fail(k, "the control's service class is not the header's");
+    if (batch.control.entry_addenda_count !== batch.entries.length + addenda_count)
+      fail(k, "entry/addenda count is wrong");
     if (batch.control.entry_hash !== hashOf(batch.entries.map((e) => e.rdfi))) fail(k, "entry hash is wrong");
-    const credits = batch.entries.filter((e) => CREDIT_CODES.includes(e.transaction_code)).reduce((s, e) => s + e.amount_cents, 0);
-    const debits = batch.entries.filter((e) => DEBIT_CODES.includes(e.transaction_code)).reduce((s, e) => s + e.amount_cents, 0);
+    const credits = batch.entries
+      .filter((e) => CREDIT_CODES.includes(e.transaction_code))
+      .reduce((s, e) => s + e.amount_cents, 0);
+    const debits = batch.entries
+      .filter((e) => DEBIT_CODES.includes(e.transaction_code))
+      .reduce((s, e) => s + e.amount_cents, 0);
     if (batch.control.credit_cents !== credits) fail(k, "total credit is wrong");
     if (batch.control.debit_cents !== debits) fail(k, "total debit is wrong");
     if (batch.control.company_id !== batch.company_id) fail(k, "the control's company id is not the header's");
-    if (batch.control.odfi !== batch.odfi || batch.control.batch_number !== batch.batch_number) fail(k, "the control's ODFI or batch number is not the header's");
+    if (batch.control.odfi !== batch.odfi || batch.control.batch_number !== batch.batch_number)
+      fail(k, "the control's ODFI or batch number is not the header's");
     if (batch.entries.length === 0) fail(k, "a batch holds at least one entry");
     batches.push(batch);
     i++;
@@ -267,9 +307,12 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
   const record_count = i + 1;
   if (control.batch_count !== batches.length) fail(k, "batch count is wrong");
   if (control.block_count !== lines.length / 10) fail(k, "block count is wrong");
-  if (control.entry_addenda_count !== batches.reduce((s, b) => s + b.control.entry_addenda_count, 0)) fail(k, "entry/addenda count is wrong");
-  if (control.entry_hash !== hashOf(batches.flatMap((b) => b.entries.map((e) => e.rdfi)))) fail(k, "entry hash is wrong");
-  if (control.credit_cents !== batches.reduce((s, b) => s + b.control.credit_cents, 0)) fail(k, "total credit is wrong");
+  if (control.entry_addenda_count !== batches.reduce((s, b) => s + b.control.entry_addenda_count, 0))
+    fail(k, "entry/addenda count is wrong");
+  if (control.entry_hash !== hashOf(batches.flatMap((b) => b.entries.map((e) => e.rdfi))))
+    fail(k, "entry hash is wrong");
+  if (control.credit_cents !== batches.reduce((s, b) => s + b.control.credit_cents, 0))
+    fail(k, "total credit is wrong");
   if (control.debit_cents !== batches.reduce((s, b) => s + b.control.debit_cents, 0)) fail(k, "total debit is wrong");
   for (i = i + 1; i < lines.length; i++) {
     if (lines[i] !== "9".repeat(94)) fail(line(), "after the file control only padding records of nines may follow");

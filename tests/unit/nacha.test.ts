@@ -1,7 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { NachaFieldError, entryHash, fileIdModifier, nachaCreditProblem, nachaLostCharacters, nachaText, writeNachaFile, type NachaCredit, type NachaFileInput } from "~/domain/nacha";
+import {
+  NachaFieldError,
+  entryHash,
+  fileIdModifier,
+  nachaCreditProblem,
+  nachaLostCharacters,
+  nachaText,
+  writeNachaFile,
+  type NachaCredit,
+  type NachaFileInput,
+} from "~/domain/nacha";
 import { readNachaFile } from "./nacha-reader";
 
 /**
@@ -43,14 +53,42 @@ const CASES: Record<string, NachaFileInput> = {
     ...BASE,
     file_id_modifier: "B",
     credits: [
-      credit({ trace_sequence: 7, effective_date: "2026-11-27", routing_number: WELLS, amount_cents: 1, individual_name: "Zoë O'Brien & Sons", payment_information: "Rent <December> — thank you" }),
-      credit({ trace_sequence: 3, effective_date: "2026-11-25", routing_number: BOFA, amount_cents: 9_999_999_999, account_type: "savings", account_number: "98765432101234567" }),
-      credit({ trace_sequence: 5, effective_date: "2026-11-25", amount_cents: 50_00, individual_name: "A very long receiver name that does not fit" }),
-      credit({ trace_sequence: 4, effective_date: "2026-11-26", routing_number: WELLS, amount_cents: 77_77, payment_information: "Invoice 42" }),
+      credit({
+        trace_sequence: 7,
+        effective_date: "2026-11-27",
+        routing_number: WELLS,
+        amount_cents: 1,
+        individual_name: "Zoë O'Brien & Sons",
+        payment_information: "Rent <December> — thank you",
+      }),
+      credit({
+        trace_sequence: 3,
+        effective_date: "2026-11-25",
+        routing_number: BOFA,
+        amount_cents: 9_999_999_999,
+        account_type: "savings",
+        account_number: "98765432101234567",
+      }),
+      credit({
+        trace_sequence: 5,
+        effective_date: "2026-11-25",
+        amount_cents: 50_00,
+        individual_name: "A very long receiver name that does not fit",
+      }),
+      credit({
+        trace_sequence: 4,
+        effective_date: "2026-11-26",
+        routing_number: WELLS,
+        amount_cents: 77_77,
+        payment_information: "Invoice 42",
+      }),
     ],
   },
   // 1 + 1 + 6 + 1 + 1 = exactly ten records: no padding.
-  "full-block": { ...BASE, credits: [1, 2, 3, 4, 5, 6].map((n) => credit({ trace_sequence: n, amount_cents: n * 100 })) },
+  "full-block": {
+    ...BASE,
+    credits: [1, 2, 3, 4, 5, 6].map((n) => credit({ trace_sequence: n, amount_cents: n * 100 })),
+  },
   // Eleven records: nine records of nines fill the second block.
   padding: { ...BASE, credits: [1, 2, 3, 4, 5, 6, 7].map((n) => credit({ trace_sequence: n, amount_cents: n * 100 })) },
 };
@@ -105,7 +143,9 @@ describe("NACHA writer: read back by the independent reader, field by field", ()
           odfi: "50123456",
           batch_number: index + 1,
         });
-        const expected = input.credits.filter((c) => c.effective_date === dates[index]).sort((a, b) => a.trace_sequence - b.trace_sequence);
+        const expected = input.credits
+          .filter((c) => c.effective_date === dates[index])
+          .sort((a, b) => a.trace_sequence - b.trace_sequence);
         expect(batch.entries).toHaveLength(expected.length);
         for (const [k, entry] of batch.entries.entries()) {
           const c = expected[k]!;
@@ -116,7 +156,9 @@ describe("NACHA writer: read back by the independent reader, field by field", ()
           expect(entry.individual_id).toBe(c.individual_id);
           expect(entry.individual_name).toBe(nachaText(c.individual_name).slice(0, 22).trimEnd());
           expect(entry.trace_number).toBe(`50123456${String(c.trace_sequence).padStart(7, "0")}`);
-          expect(entry.addenda.map((a) => a.text)).toEqual(c.payment_information ? [nachaText(c.payment_information)] : []);
+          expect(entry.addenda.map((a) => a.text)).toEqual(
+            c.payment_information ? [nachaText(c.payment_information)] : [],
+          );
         }
         expect(batch.control.credit_cents).toBe(expected.reduce((s, c) => s + c.amount_cents, 0));
         expect(batch.control.debit_cents).toBe(0);
@@ -156,10 +198,20 @@ describe("NACHA writer: read back by the independent reader, field by field", ()
   ];
 
   it("names from fifteen languages: the name field as the independent reader reads it", () => {
-    const written = writeNachaFile({ ...BASE, credits: NAMES.map(([, name], i) => credit({ trace_sequence: i + 1, individual_name: name })) });
+    const written = writeNachaFile({
+      ...BASE,
+      credits: NAMES.map(([, name], i) => credit({ trace_sequence: i + 1, individual_name: name })),
+    });
     const names = readNachaFile(written.text).batches.flatMap((b) => b.entries.map((e) => e.individual_name));
     expect(names).toEqual(NAMES.map(([, , in_file]) => in_file));
-    expect(readNachaFile(writeNachaFile({ ...BASE, credits: [credit({ trace_sequence: 1, individual_name: "Søren Łukasz Weiß-Æbelø" })] }).text).batches[0]!.entries[0]!.individual_name).toBe("SOREN LUKASZ WEISS-AEB"); // 22 characters kept
+    expect(
+      readNachaFile(
+        writeNachaFile({
+          ...BASE,
+          credits: [credit({ trace_sequence: 1, individual_name: "Søren Łukasz Weiß-Æbelø" })],
+        }).text,
+      ).batches[0]!.entries[0]!.individual_name,
+    ).toBe("SOREN LUKASZ WEISS-AEB"); // 22 characters kept
     for (const [, name] of NAMES) expect(nachaLostCharacters(name)).toEqual([]);
   });
 
@@ -168,7 +220,9 @@ describe("NACHA writer: read back by the independent reader, field by field", ()
     expect(nachaLostCharacters("Taro 山田")).toEqual(["山", "田"]);
     expect(nachaLostCharacters("김민준")).toHaveLength(3);
     expect(nachaLostCharacters("Rent — 🏠 #4")).toEqual([]); // punctuation and symbols are not letters
-    expect(nachaCreditProblem(credit({ trace_sequence: 1, individual_name: "山田太郎" }))).toBe("the receiver's name has no letter or digit a NACHA file can carry");
+    expect(nachaCreditProblem(credit({ trace_sequence: 1, individual_name: "山田太郎" }))).toBe(
+      "the receiver's name has no letter or digit a NACHA file can carry",
+    );
     expect(nachaCreditProblem(credit({ trace_sequence: 1, individual_name: "Søren" }))).toBeNull();
   });
 
@@ -202,7 +256,8 @@ describe("NACHA writer: rules", () => {
   });
 
   it("refuses what a bank would refuse, before writing anything", () => {
-    const one = (over: Partial<NachaCredit>) => () => writeNachaFile({ ...BASE, credits: [credit({ trace_sequence: 1, ...over })] });
+    const one = (over: Partial<NachaCredit>) => () =>
+      writeNachaFile({ ...BASE, credits: [credit({ trace_sequence: 1, ...over })] });
     expect(one({ routing_number: "021000022" })).toThrow(/ABA checksum/);
     expect(one({ account_number: "123456789012345678" })).toThrow(/account number/);
     expect(one({ amount_cents: 0 })).toThrow(/amount/);
@@ -212,12 +267,21 @@ describe("NACHA writer: rules", () => {
     expect(one({ individual_name: "  " })).toThrow(/name/);
     expect(one({ effective_date: "2026-11-32x" })).toThrow(/YYYY-MM-DD/);
     expect(() => writeNachaFile({ ...BASE, credits: [] })).toThrow(/at least one/);
-    expect(() => writeNachaFile({ ...BASE, credits: [credit({ trace_sequence: 1 }), credit({ trace_sequence: 1 })] })).toThrow(/unique/);
-    expect(() => writeNachaFile({ ...BASE, file_id_modifier: "a", credits: [credit({ trace_sequence: 1 })] })).toThrow(/modifier/);
-    const header = (over: Partial<NachaFileInput>) => () => writeNachaFile({ ...BASE, ...over, credits: [credit({ trace_sequence: 1 })] });
-    expect(header({ company: { ...BASE.company, identification: "501234566" } })).toThrow(/company identification must be 10/);
+    expect(() =>
+      writeNachaFile({ ...BASE, credits: [credit({ trace_sequence: 1 }), credit({ trace_sequence: 1 })] }),
+    ).toThrow(/unique/);
+    expect(() => writeNachaFile({ ...BASE, file_id_modifier: "a", credits: [credit({ trace_sequence: 1 })] })).toThrow(
+      /modifier/,
+    );
+    const header = (over: Partial<NachaFileInput>) => () =>
+      writeNachaFile({ ...BASE, ...over, credits: [credit({ trace_sequence: 1 })] });
+    expect(header({ company: { ...BASE.company, identification: "501234566" } })).toThrow(
+      /company identification must be 10/,
+    );
     expect(header({ company: { ...BASE.company, name: " " } })).toThrow(/company name is empty/);
     expect(header({ destination: { routing_number: "011000015", name: "" } })).toThrow(/destination name is empty/);
-    expect(header({ destination: { routing_number: "011000016", name: "Federal Reserve Bank" } })).toThrow(/destination routing number/);
+    expect(header({ destination: { routing_number: "011000016", name: "Federal Reserve Bank" } })).toThrow(
+      /destination routing number/,
+    );
   });
 });

@@ -16,7 +16,9 @@ describe("the page a request is for", () => {
   it("drops React Router's data suffix and its _routes parameter on client navigations", () => {
     expect(of("/privacy.data")).toBe("/privacy");
     expect(of("/_.data")).toBe("/");
-    expect(of("/dashboard/transactions.data?page=2&_routes=routes%2Fmember%2Ftransactions")).toBe("/dashboard/transactions?page=2");
+    expect(of("/dashboard/transactions.data?page=2&_routes=routes%2Fmember%2Ftransactions")).toBe(
+      "/dashboard/transactions?page=2",
+    );
     expect(of("/accounts/checking.data")).toBe("/accounts/checking");
   });
 

@@ -1,7 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { Pain001Error, decimalAmount, pain001TransferProblem, writePain001, xmlText, xmlUnfitCharacters, type Pain001Input, type Pain001Transfer } from "~/domain/pain001";
+import {
+  Pain001Error,
+  decimalAmount,
+  pain001TransferProblem,
+  writePain001,
+  xmlText,
+  xmlUnfitCharacters,
+  type Pain001Input,
+  type Pain001Transfer,
+} from "~/domain/pain001";
 import { validatePain001, xpathCount, xpathValue } from "./xsd";
 
 /**
@@ -100,8 +109,21 @@ describe("pain.001.001.09 writer", () => {
   it("every currency exponent validates: three decimals (BHD), none (JPY), two (USD), many wires", () => {
     const transfers = [
       wire({ currency: "BHD", amount_minor_units: 1 }),
-      wire({ currency: "USD", amount_minor_units: 99, creditor_iban: "", creditor_account_number: "000123456789", creditor_country: "US", creditor_agent_bic: "CHASUS33" }),
-      ...Array.from({ length: 30 }, (_, i) => wire({ instruction_id: `W${i + 10}`, end_to_end_id: `MU${String(i + 10).padStart(8, "0")}`, amount_minor_units: i + 1 })),
+      wire({
+        currency: "USD",
+        amount_minor_units: 99,
+        creditor_iban: "",
+        creditor_account_number: "000123456789",
+        creditor_country: "US",
+        creditor_agent_bic: "CHASUS33",
+      }),
+      ...Array.from({ length: 30 }, (_, i) =>
+        wire({
+          instruction_id: `W${i + 10}`,
+          end_to_end_id: `MU${String(i + 10).padStart(8, "0")}`,
+          amount_minor_units: i + 1,
+        }),
+      ),
     ];
     const message = writePain001({ ...BASE, transfers });
     expect(validatePain001(message.xml).valid).toBe(true);
@@ -137,11 +159,22 @@ describe("pain.001.001.09 writer", () => {
   it("a recipient or bank name XML cannot hold is refused, not written as an empty element the schema refuses", () => {
     expect(xmlUnfitCharacters("\uFFFF\uFFFE")).toEqual(["U+FFFF", "U+FFFE"]);
     expect(xmlUnfitCharacters("山田太郎 Zoë 😀")).toEqual([]);
-    expect(pain001TransferProblem(wire({ creditor_name: "\uFFFF\uFFFE" }))).toBe("the creditor's name has no character an XML message can carry");
+    expect(pain001TransferProblem(wire({ creditor_name: "\uFFFF\uFFFE" }))).toBe(
+      "the creditor's name has no character an XML message can carry",
+    );
     // The bank name was written as <Nm></Nm>, which Max140Text (at least one character) refuses.
-    expect(pain001TransferProblem(wire({ creditor_agent_name: "\uFFFE" }))).toBe("the creditor's bank name has no character an XML message can carry");
-    expect(() => writePain001({ ...BASE, transfers: [wire(), wire({ instruction_id: "W2", creditor_name: "\uFFFF\uFFFE" })] })).toThrow(/^wire 2: the creditor's name/);
-    expect(validatePain001(writePain001({ ...BASE, transfers: [wire({ creditor_name: "山田太郎", creditor_agent_name: "三菱UFJ銀行" })] }).xml)).toMatchObject({ valid: true });
+    expect(pain001TransferProblem(wire({ creditor_agent_name: "\uFFFE" }))).toBe(
+      "the creditor's bank name has no character an XML message can carry",
+    );
+    expect(() =>
+      writePain001({ ...BASE, transfers: [wire(), wire({ instruction_id: "W2", creditor_name: "\uFFFF\uFFFE" })] }),
+    ).toThrow(/^wire 2: the creditor's name/);
+    expect(
+      validatePain001(
+        writePain001({ ...BASE, transfers: [wire({ creditor_name: "山田太郎", creditor_agent_name: "三菱UFJ銀行" })] })
+          .xml,
+      ),
+    ).toMatchObject({ valid: true });
   });
 
   it("helpers", () => {

@@ -7,11 +7,13 @@ import { badPathSegment, PATH_SEGMENT_MAX_CHARS } from "~/server/security/reques
  */
 describe("badPathSegment", () => {
   it("refuses a control character once decoded: NUL, a line break, DEL, a C1 control", () => {
-    for (const segment of ["a%00b", "%00", "a%0Ab", "a%0db", "%7F", "%C2%85", "a\u0000b"]) expect(badPathSegment(segment), segment).toBe(true);
+    for (const segment of ["a%00b", "%00", "a%0Ab", "a%0db", "%7F", "%C2%85", "a\u0000b"])
+      expect(badPathSegment(segment), segment).toBe(true);
   });
 
   it("refuses an escape that does not decode: not hex, cut off, overlong or invalid UTF-8", () => {
-    for (const segment of ["%ZZ", "%", "a%2", "%E0%A4%A", "%C0%AF", "%ED%A0%80", "%FF"]) expect(badPathSegment(segment), segment).toBe(true);
+    for (const segment of ["%ZZ", "%", "a%2", "%E0%A4%A", "%C0%AF", "%ED%A0%80", "%FF"])
+      expect(badPathSegment(segment), segment).toBe(true);
   });
 
   it(`refuses a segment longer than ${PATH_SEGMENT_MAX_CHARS} characters decoded, and takes one of exactly that`, () => {
@@ -22,7 +24,18 @@ describe("badPathSegment", () => {
   });
 
   it("takes what routes serve: ids, page names, escaped letters and spaces, an empty segment, .data", () => {
-    for (const segment of ["", "admin", "Yk3vQ9xZ_a-1", "123456789012345", "2026-10", "premier-checking", "%70remier", "a%20b", "transactions.data", "caf%C3%A9"]) {
+    for (const segment of [
+      "",
+      "admin",
+      "Yk3vQ9xZ_a-1",
+      "123456789012345",
+      "2026-10",
+      "premier-checking",
+      "%70remier",
+      "a%20b",
+      "transactions.data",
+      "caf%C3%A9",
+    ]) {
       expect(badPathSegment(segment), segment).toBe(false);
     }
   });

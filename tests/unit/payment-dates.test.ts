@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { businessDayOnOrAfter, businessDaysBefore, federalReserveHoliday, federalReserveHolidays, isBusinessDay, nextBusinessDay } from "~/domain/payment-dates";
+import {
+  businessDayOnOrAfter,
+  businessDaysBefore,
+  federalReserveHoliday,
+  federalReserveHolidays,
+  isBusinessDay,
+  nextBusinessDay,
+} from "~/domain/payment-dates";
 
 /**
  * Business days for payment files, bill payments and deposit holds: Monday to Friday less the
@@ -83,8 +90,11 @@ describe("payment dates", () => {
 });
 
 const DAY_MS = 86_400_000;
-const days = fc.integer({ min: Date.UTC(1990, 0, 1) / DAY_MS, max: Date.UTC(2200, 11, 31) / DAY_MS }).map((n) => new Date(n * DAY_MS).toISOString().slice(0, 10));
-const plus = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+const days = fc
+  .integer({ min: Date.UTC(1990, 0, 1) / DAY_MS, max: Date.UTC(2200, 11, 31) / DAY_MS })
+  .map((n) => new Date(n * DAY_MS).toISOString().slice(0, 10));
+const plus = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
 describe("payment dates, properties", () => {
   it("the next business day is a business day after the date, with none skipped, at most four days on", () => {

@@ -2,11 +2,14 @@ import { describe, expect, it } from "vitest";
 import { MULTILINE_TEXT_MESSAGE, PLAIN_TEXT_MESSAGE, hasControlCharacters, plainText } from "~/domain/plain-text";
 import { CALENDAR_DATE_MESSAGE, calendarDate, isCalendarDate, parseCalendarDate } from "~/domain/calendar-date";
 
-const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) => (result.success ? [] : result.error!.issues.map((i) => i.message));
+const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.success ? [] : result.error!.issues.map((i) => i.message);
 
 describe("plainText (every stored or searched text field)", () => {
   it("accepts ordinary text in any script and trims it", () => {
-    expect(plainText().parse("  Zoë O'Brien-Łukasz, 12 Rue de l'Église  ")).toBe("Zoë O'Brien-Łukasz, 12 Rue de l'Église");
+    expect(plainText().parse("  Zoë O'Brien-Łukasz, 12 Rue de l'Église  ")).toBe(
+      "Zoë O'Brien-Łukasz, 12 Rue de l'Église",
+    );
     expect(plainText().parse("山田 太郎 😀")).toBe("山田 太郎 😀");
   });
 
@@ -23,7 +26,9 @@ describe("plainText (every stored or searched text field)", () => {
   });
 
   it("takes line breaks and tabs in a multi-line field, never NUL", () => {
-    expect(plainText({ multiline: true }).parse("Line one\r\nLine two\n\tindented")).toBe("Line one\r\nLine two\n\tindented");
+    expect(plainText({ multiline: true }).parse("Line one\r\nLine two\n\tindented")).toBe(
+      "Line one\r\nLine two\n\tindented",
+    );
     expect(messages(plainText({ multiline: true }).safeParse("a\u0000b"))).toEqual([MULTILINE_TEXT_MESSAGE]);
   });
 
@@ -36,7 +41,9 @@ describe("plainText (every stored or searched text field)", () => {
   });
 
   it("takes the field's own message", () => {
-    expect(messages(plainText({ message: "Your name can only contain letters" }).safeParse("a\u0001"))).toEqual(["Your name can only contain letters"]);
+    expect(messages(plainText({ message: "Your name can only contain letters" }).safeParse("a\u0001"))).toEqual([
+      "Your name can only contain letters",
+    ]);
   });
 
   it("hasControlCharacters", () => {
@@ -53,13 +60,25 @@ describe("calendarDate (strict YYYY-MM-DD)", () => {
     expect(calendarDate().parse(text)).toBe(text);
   });
 
-  it.each(["2024-02-31", "2023-02-29", "1900-02-29", "2024-04-31", "2024-13-01", "2024-00-10", "2024-01-00", "0000-01-01", "2024-1-5", "20240105", "2024-01-05T00:00", " ", "", "2024-01-0\u0000"])(
-    "refuses %j",
-    (text) => {
-      expect(isCalendarDate(text)).toBe(false);
-      expect(messages(calendarDate().safeParse(text))).toEqual([CALENDAR_DATE_MESSAGE]);
-    },
-  );
+  it.each([
+    "2024-02-31",
+    "2023-02-29",
+    "1900-02-29",
+    "2024-04-31",
+    "2024-13-01",
+    "2024-00-10",
+    "2024-01-00",
+    "0000-01-01",
+    "2024-1-5",
+    "20240105",
+    "2024-01-05T00:00",
+    " ",
+    "",
+    "2024-01-0\u0000",
+  ])("refuses %j", (text) => {
+    expect(isCalendarDate(text)).toBe(false);
+    expect(messages(calendarDate().safeParse(text))).toEqual([CALENDAR_DATE_MESSAGE]);
+  });
 
   it("gives the parts of a real date", () => {
     expect(parseCalendarDate("0099-03-07")).toEqual({ year: 99, month: 3, day: 7 });

@@ -19,7 +19,10 @@ describe("sign-in page meta", () => {
   });
 
   it("keeps the code step out of search results", () => {
-    const tags = loginMeta({ matches: [root], loaderData: { step: { method: "email", email_masked: "m***@example.com" } } } as unknown as Args);
+    const tags = loginMeta({
+      matches: [root],
+      loaderData: { step: { method: "email", email_masked: "m***@example.com" } },
+    } as unknown as Args);
     expect(tags).toContainEqual({ title: "Verify OTP | Harborview Community Credit Union" });
     expect(tags).toContainEqual({ name: "robots", content: "noindex" });
   });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { changePasswordSchema, initialsOf, notificationSchema, PROFILE_IMAGE_MAX_BYTES, profileImageProblem, profileSchema, SETTINGS_MESSAGES, totpCodeSchema } from "~/domain/settings";
+import {
+  changePasswordSchema,
+  initialsOf,
+  notificationSchema,
+  PROFILE_IMAGE_MAX_BYTES,
+  profileImageProblem,
+  profileSchema,
+  SETTINGS_MESSAGES,
+  totpCodeSchema,
+} from "~/domain/settings";
 
 describe("settings rules", () => {
   it("makes initials from a name, or the email's first letter", () => {
@@ -12,14 +21,25 @@ describe("settings rules", () => {
   it("checks a chosen picture's type and size in the browser with the documented messages", () => {
     expect(profileImageProblem({ type: "image/png", size: 1000 })).toBeNull();
     expect(profileImageProblem({ type: "image/webp", size: PROFILE_IMAGE_MAX_BYTES })).toBeNull();
-    expect(profileImageProblem({ type: "image/jpeg", size: PROFILE_IMAGE_MAX_BYTES + 1 })).toBe(SETTINGS_MESSAGES.image_too_large);
+    expect(profileImageProblem({ type: "image/jpeg", size: PROFILE_IMAGE_MAX_BYTES + 1 })).toBe(
+      SETTINGS_MESSAGES.image_too_large,
+    );
     expect(profileImageProblem({ type: "image/gif", size: 10 })).toBe(SETTINGS_MESSAGES.image_not_image);
     expect(profileImageProblem({ type: "text/plain", size: 10 })).toBe(SETTINGS_MESSAGES.image_not_image);
     expect(PROFILE_IMAGE_MAX_BYTES).toBe(5_242_880);
   });
 
   it("requires names and checks phone and ZIP when given", () => {
-    const base = { first_name: "A", last_name: "B", phone: "", street: "", city: "", state: "", postal_code: "", country: "" };
+    const base = {
+      first_name: "A",
+      last_name: "B",
+      phone: "",
+      street: "",
+      city: "",
+      state: "",
+      postal_code: "",
+      country: "",
+    };
     expect(profileSchema.safeParse(base).success).toBe(true);
     expect(profileSchema.safeParse({ ...base, first_name: " " }).success).toBe(false);
     expect(profileSchema.safeParse({ ...base, phone: "abc" }).success).toBe(false);
@@ -29,14 +49,26 @@ describe("settings rules", () => {
   });
 
   it("reads switches as posted by a form (absent = off)", () => {
-    expect(notificationSchema.parse({ email_notifications: "on", login_alerts: "on" })).toEqual({ email_notifications: true, sms_notifications: false, push_notifications: false, login_alerts: true });
+    expect(notificationSchema.parse({ email_notifications: "on", login_alerts: "on" })).toEqual({
+      email_notifications: true,
+      sms_notifications: false,
+      push_notifications: false,
+      login_alerts: true,
+    });
   });
 
   it("says when the new passwords do not match", () => {
-    const result = changePasswordSchema.safeParse({ current_password: "x", new_password: "Harbor lights 2026 a", confirm_password: "Harbor lights 2026 b" });
+    const result = changePasswordSchema.safeParse({
+      current_password: "x",
+      new_password: "Harbor lights 2026 a",
+      confirm_password: "Harbor lights 2026 b",
+    });
     expect(result.success).toBe(false);
     expect(result.error!.issues.map((i) => i.message)).toContain("Passwords do not match");
-    expect(changePasswordSchema.safeParse({ current_password: "x", new_password: "short", confirm_password: "short" }).success).toBe(false);
+    expect(
+      changePasswordSchema.safeParse({ current_password: "x", new_password: "short", confirm_password: "short" })
+        .success,
+    ).toBe(false);
   });
 
   it("takes only 6-digit authenticator codes", () => {

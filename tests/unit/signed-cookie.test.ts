@@ -4,7 +4,8 @@ import { verifiedCookieValue } from "~/server/auth/signed-cookie.server";
 
 const SECRET = "a-test-secret-of-enough-length-0123456789";
 // As better-call signs a cookie value: value.base64(HMAC-SHA256(secret, value)), URL-encoded.
-const sign = (value: string, secret = SECRET) => encodeURIComponent(`${value}.${crypto.createHmac("sha256", secret).update(value).digest("base64")}`);
+const sign = (value: string, secret = SECRET) =>
+  encodeURIComponent(`${value}.${crypto.createHmac("sha256", secret).update(value).digest("base64")}`);
 
 describe("signed session cookie", () => {
   it("gives the value of a cookie signed with the secret, among other cookies", () => {
@@ -16,10 +17,24 @@ describe("signed session cookie", () => {
   it("refuses a changed value, a changed or missing signature, another secret and malformed encoding", () => {
     const good = sign("abc");
     const [value, signature] = decodeURIComponent(good).split(".");
-    expect(verifiedCookieValue(`mutual.session_token=${encodeURIComponent(`abd.${signature}`)}`, "mutual.session_token", SECRET)).toBeNull();
-    expect(verifiedCookieValue(`mutual.session_token=${encodeURIComponent(`${value}.${signature!.replace(/^./, (c) => (c === "A" ? "B" : "A"))}`)}`, "mutual.session_token", SECRET)).toBeNull();
+    expect(
+      verifiedCookieValue(
+        `mutual.session_token=${encodeURIComponent(`abd.${signature}`)}`,
+        "mutual.session_token",
+        SECRET,
+      ),
+    ).toBeNull();
+    expect(
+      verifiedCookieValue(
+        `mutual.session_token=${encodeURIComponent(`${value}.${signature!.replace(/^./, (c) => (c === "A" ? "B" : "A"))}`)}`,
+        "mutual.session_token",
+        SECRET,
+      ),
+    ).toBeNull();
     expect(verifiedCookieValue(`mutual.session_token=${value}`, "mutual.session_token", SECRET)).toBeNull();
-    expect(verifiedCookieValue(`mutual.session_token=${sign("abc", "another-secret")}`, "mutual.session_token", SECRET)).toBeNull();
+    expect(
+      verifiedCookieValue(`mutual.session_token=${sign("abc", "another-secret")}`, "mutual.session_token", SECRET),
+    ).toBeNull();
     expect(verifiedCookieValue("mutual.session_token=%E0%A4%A", "mutual.session_token", SECRET)).toBeNull();
     expect(verifiedCookieValue("mutual.session_token=", "mutual.session_token", SECRET)).toBeNull();
     expect(verifiedCookieValue(`mutual.session_token=${good}`, "mutual.session_token", SECRET)).toBe("abc");

@@ -2,7 +2,22 @@ import { describe, expect, it } from "vitest";
 import { isTrivialCode } from "~/domain/application-review";
 
 describe("isTrivialCode (codes staff type for a member)", () => {
-  it.each(["000000", "111111", "999999", "012345", "123456", "456789", "789012", "890123", "901234", "987654", "654321", "543210", "210987", "109876"])("refuses %s", (code) => {
+  it.each([
+    "000000",
+    "111111",
+    "999999",
+    "012345",
+    "123456",
+    "456789",
+    "789012",
+    "890123",
+    "901234",
+    "987654",
+    "654321",
+    "543210",
+    "210987",
+    "109876",
+  ])("refuses %s", (code) => {
     expect(isTrivialCode(code)).toBe(true);
   });
 

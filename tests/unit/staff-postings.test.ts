@@ -2,7 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
-import { checkRow, isFormulaCell, POSTING_CSV_HEADER, POSTING_CSV_MAX_BYTES, POSTING_ROWS_MAX, type DraftRow } from "~/domain/staff-postings";
+import {
+  checkRow,
+  isFormulaCell,
+  POSTING_CSV_HEADER,
+  POSTING_CSV_MAX_BYTES,
+  POSTING_ROWS_MAX,
+  type DraftRow,
+} from "~/domain/staff-postings";
 import { postingsTemplateCsv, readPostingsCsv } from "~/server/postings/csv.server";
 
 /**
@@ -16,7 +23,12 @@ const CONTEXT = { today: "2024-06-30", now_time: "12:34:56" };
 /** Reads a fixture and checks its rows, as the server does before posting anything. */
 function check(name: string): { read: ReturnType<typeof readPostingsCsv>; rows: { line: number; errors: string[] }[] } {
   const read = readPostingsCsv(fixture(name));
-  const rows = read.ok ? read.rows.map(({ line, raw }) => { const r = checkRow(raw, CONTEXT); return { line, errors: r.ok ? [] : r.errors }; }) : [];
+  const rows = read.ok
+    ? read.rows.map(({ line, raw }) => {
+        const r = checkRow(raw, CONTEXT);
+        return { line, errors: r.ok ? [] : r.errors };
+      })
+    : [];
   return { read, rows };
 }
 
@@ -26,7 +38,16 @@ describe("reading a postings CSV", () => {
     expect(read.ok).toBe(true);
     if (!read.ok) return;
     expect(read.rows.map((r) => r.line)).toEqual([2, 4, 5, 8]);
-    expect(read.rows[0]!.raw).toEqual({ account: "Checking", type: "credit", amount: "125.50", description: "Payroll deposit, ACME Corp", category: "Income", date: "2024-02-29", time: "09:30", status: "Completed" });
+    expect(read.rows[0]!.raw).toEqual({
+      account: "Checking",
+      type: "credit",
+      amount: "125.50",
+      description: "Payroll deposit, ACME Corp",
+      category: "Income",
+      date: "2024-02-29",
+      time: "09:30",
+      status: "Completed",
+    });
     expect(read.rows[1]!.raw.description).toBe('Gift for "Sam"');
     expect(read.rows[2]!.raw.description).toBe("Coffee at the\r\ncorner shop");
     const checked = read.rows.map((r) => checkRow(r.raw, CONTEXT));
@@ -34,7 +55,16 @@ describe("reading a postings CSV", () => {
     const coffee = checked[2]!;
     if (!coffee.ok) return;
     // Defaults: debit, today, now, Completed; a line break in the description becomes a space.
-    expect(coffee.row).toEqual({ account: { by: "type", type: "checking" }, direction: "debit", amount_cents: 725, description: "Coffee at the corner shop", category: "Food", date: "2024-06-30", time: "12:34:56", status: "pending" });
+    expect(coffee.row).toEqual({
+      account: { by: "type", type: "checking" },
+      direction: "debit",
+      amount_cents: 725,
+      description: "Coffee at the corner shop",
+      category: "Food",
+      date: "2024-06-30",
+      time: "12:34:56",
+      status: "pending",
+    });
     const largest = checked[3]!;
     expect(largest.ok && largest.row.amount_cents).toBe(100_000_000);
   });
@@ -46,7 +76,10 @@ describe("reading a postings CSV", () => {
 
   it("refuses a binary file renamed .csv", () => {
     const read = readPostingsCsv(fixture("binary-image.csv"));
-    expect(read).toEqual({ ok: false, message: "the file is not a text CSV file (save it from the spreadsheet as CSV UTF-8)" });
+    expect(read).toEqual({
+      ok: false,
+      message: "the file is not a text CSV file (save it from the spreadsheet as CSV UTF-8)",
+    });
   });
 
   it("refuses a header in another order, naming the expected one", () => {
@@ -59,7 +92,9 @@ describe("reading a postings CSV", () => {
 
   it("refuses lines with the wrong number of columns, by line", () => {
     const read = readPostingsCsv(fixture("wrong-column-count.csv"));
-    expect(!read.ok && read.message).toBe("2 lines have errors: line 2: has 7 columns; every line needs 8; line 3: has 9 columns; every line needs 8");
+    expect(!read.ok && read.message).toBe(
+      "2 lines have errors: line 2: has 7 columns; every line needs 8; line 3: has 9 columns; every line needs 8",
+    );
   });
 
   it("refuses a quote that is never closed", () => {
@@ -68,21 +103,28 @@ describe("reading a postings CSV", () => {
   });
 
   it("refuses a file with only the header, and an empty file", () => {
-    expect(readPostingsCsv(fixture("header-only.csv"))).toEqual({ ok: false, message: "the file has no transactions below the header" });
+    expect(readPostingsCsv(fixture("header-only.csv"))).toEqual({
+      ok: false,
+      message: "the file has no transactions below the header",
+    });
     expect(readPostingsCsv(new Uint8Array())).toEqual({ ok: false, message: "the file is empty" });
   });
 
   it("refuses a file over the byte limit without parsing it, with the limit in the message", () => {
     const big = new Uint8Array(POSTING_CSV_MAX_BYTES + 1).fill(0x41);
     const read = readPostingsCsv(big);
-    expect(!read.ok && read.message).toBe("the file is 2.0 MB; the limit is 10,000 rows and 2 MB per file (split it into smaller files)");
+    expect(!read.ok && read.message).toBe(
+      "the file is 2.0 MB; the limit is 10,000 rows and 2 MB per file (split it into smaller files)",
+    );
   });
 
   it("refuses more rows than the limit, with the limit in the message", () => {
     const line = "Checking,credit,1.00,Row,Deposit,2024-01-15,08:00,Completed";
     const text = [POSTING_CSV_HEADER.join(","), ...Array.from({ length: POSTING_ROWS_MAX + 1 }, () => line)].join("\n");
     const read = readPostingsCsv(new TextEncoder().encode(text));
-    expect(!read.ok && read.message).toBe("the file has more than 10,000 rows; the limit is 10,000 rows and 2 MB per file (split it into smaller files)");
+    expect(!read.ok && read.message).toBe(
+      "the file has more than 10,000 rows; the limit is 10,000 rows and 2 MB per file (split it into smaller files)",
+    );
   });
 });
 
@@ -93,8 +135,14 @@ describe("checking each row", () => {
     ["formula-minus.csv", /^Description starts with = \+ - or @/],
     ["formula-at.csv", /^Description starts with = \+ - or @/],
     ["formula-in-category.csv", /^Category starts with = \+ - or @/],
-    ["unknown-category.csv", /^Category "Gambling" is not one of Transfer, Bill Pay, Deposit, Withdrawal, Income, Shopping, Food, Transportation, Entertainment, Other$/],
-    ["unknown-account-type.csv", /^Account Type "Brokerage" is not Checking, Savings, Credit Card or a 10-digit account number$/],
+    [
+      "unknown-category.csv",
+      /^Category "Gambling" is not one of Transfer, Bill Pay, Deposit, Withdrawal, Income, Shopping, Food, Transportation, Entertainment, Other$/,
+    ],
+    [
+      "unknown-account-type.csv",
+      /^Account Type "Brokerage" is not Checking, Savings, Credit Card or a 10-digit account number$/,
+    ],
     ["impossible-date.csv", /^Date "2024-02-31" is not a real date \(YYYY-MM-DD\)$/],
     ["amount-negative.csv", /^Amount must be greater than zero \(choose debit or credit for the direction\)$/],
     ["amount-zero.csv", /^Amount must be greater than zero$/],
@@ -114,13 +162,30 @@ describe("checking each row", () => {
 
   it("a wrong type, time and status are each named", () => {
     const { rows } = check("bad-type-and-status.csv");
-    expect(rows[0]!.errors).toEqual(['Transaction Type "transfer" must be debit or credit', 'Time "25:00" must be HH:MM or HH:MM:SS (24-hour)', 'Status "Done" must be Completed or Pending']);
+    expect(rows[0]!.errors).toEqual([
+      'Transaction Type "transfer" must be debit or credit',
+      'Time "25:00" must be HH:MM or HH:MM:SS (24-hour)',
+      'Status "Done" must be Completed or Pending',
+    ]);
   });
 
-  const row = (over: Partial<DraftRow>): DraftRow => ({ account: "Checking", type: "", amount: "1.00", description: "x", category: "Other", date: "", time: "", status: "", ...over });
+  const row = (over: Partial<DraftRow>): DraftRow => ({
+    account: "Checking",
+    type: "",
+    amount: "1.00",
+    description: "x",
+    category: "Other",
+    date: "",
+    time: "",
+    status: "",
+    ...over,
+  });
 
   it("a date after today is refused; a leap day is a real date", () => {
-    expect(checkRow(row({ date: "2024-07-01" }), CONTEXT)).toEqual({ ok: false, errors: ["Date 2024-07-01 is in the future"] });
+    expect(checkRow(row({ date: "2024-07-01" }), CONTEXT)).toEqual({
+      ok: false,
+      errors: ["Date 2024-07-01 is in the future"],
+    });
     expect(checkRow(row({ date: "2024-02-29" }), CONTEXT).ok).toBe(true);
     expect(checkRow(row({ date: "2023-02-29" }), CONTEXT).ok).toBe(false);
   });
@@ -134,8 +199,14 @@ describe("checking each row", () => {
   });
 
   it("amounts: whole cents, no signs, no exponent", () => {
-    for (const bad of ["+5", "1e3", "1,000", "$5", "5.", ".5.5", " "]) expect(checkRow(row({ amount: bad }), CONTEXT).ok, bad).toBe(false);
-    for (const [good, cents] of [["5", 500], ["0.01", 1], ["12.3", 1230], [".50", 50]] as const) {
+    for (const bad of ["+5", "1e3", "1,000", "$5", "5.", ".5.5", " "])
+      expect(checkRow(row({ amount: bad }), CONTEXT).ok, bad).toBe(false);
+    for (const [good, cents] of [
+      ["5", 500],
+      ["0.01", 1],
+      ["12.3", 1230],
+      [".50", 50],
+    ] as const) {
       const result = checkRow(row({ amount: good }), CONTEXT);
       expect(result.ok && result.row.amount_cents, good).toBe(cents);
     }
@@ -150,7 +221,10 @@ describe("checking each row", () => {
   });
 
   it("control characters are refused", () => {
-    expect(checkRow(row({ description: "a\u0000b" }), CONTEXT)).toEqual({ ok: false, errors: ["Description holds a control character"] });
+    expect(checkRow(row({ description: "a\u0000b" }), CONTEXT)).toEqual({
+      ok: false,
+      errors: ["Description holds a control character"],
+    });
   });
 });
 

@@ -11,7 +11,8 @@ describe("staff roles", () => {
     expect(isStaffRole("admin")).toBe(true);
     expect(isStaffRole("user")).toBe(false);
     expect(mayMoveMoney("admin")).toBe(true);
-    for (const role of ["reviewer", "user", "pending", null, undefined, "Admin"]) expect(mayMoveMoney(role)).toBe(false);
+    for (const role of ["reviewer", "user", "pending", null, undefined, "Admin"])
+      expect(mayMoveMoney(role)).toBe(false);
   });
 
   it("a reviewer's home is the back office, and after sign-in only back-office pages are kept", () => {

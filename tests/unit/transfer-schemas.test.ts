@@ -26,8 +26,22 @@ function messages(schema: z.ZodType, input: unknown): string[] {
 }
 
 const between = { from_account_id: "1", to_account_id: "2", amount: "25.00", reference: "Rent", idempotency_key: KEY };
-const toMember = { from_account_id: "1", recipient_email: "bob@example.com", amount: "10", reference: "Dinner", idempotency_key: KEY };
-const toUsBank = { from_account_id: "1", routing_number: "021000021", account_number: "123456789", account_name: "Bob Smith", amount: "100.50", reference: "Loan", idempotency_key: KEY };
+const toMember = {
+  from_account_id: "1",
+  recipient_email: "bob@example.com",
+  amount: "10",
+  reference: "Dinner",
+  idempotency_key: KEY,
+};
+const toUsBank = {
+  from_account_id: "1",
+  routing_number: "021000021",
+  account_number: "123456789",
+  account_name: "Bob Smith",
+  amount: "100.50",
+  reference: "Loan",
+  idempotency_key: KEY,
+};
 const international = {
   from_account_id: "1",
   recipient_name: "Hans Müller",
@@ -70,11 +84,14 @@ describe.each(ALL_TRANSFERS)("%s", (_name, schema, valid) => {
   it("accepts a complete form", () => {
     expect(messages(schema, valid)).toEqual([]);
   });
-  it.each(Object.keys(valid).filter((field) => field !== "iban" && field !== "idempotency_key"))("says 'Please fill in all fields' when %s is missing or blank", (field) => {
-    for (const value of [undefined, "", "   "]) {
-      expect(messages(schema, { ...valid, [field]: value })).toEqual(["Please fill in all fields"]);
-    }
-  });
+  it.each(Object.keys(valid).filter((field) => field !== "iban" && field !== "idempotency_key"))(
+    "says 'Please fill in all fields' when %s is missing or blank",
+    (field) => {
+      for (const value of [undefined, "", "   "]) {
+        expect(messages(schema, { ...valid, [field]: value })).toEqual(["Please fill in all fields"]);
+      }
+    },
+  );
   it("refuses a missing or malformed idempotency key", () => {
     for (const value of [undefined, "", "not-a-uuid", "3f1c9a52-7d4e-4b8a-9c2f"]) {
       expect(messages(schema, { ...valid, idempotency_key: value })).toEqual(["Transfer failed. Please try again."]);
@@ -90,7 +107,8 @@ describe.each(ALL_TRANSFERS)("%s", (_name, schema, valid) => {
     }
   });
   it("refuses a picked account that is not an account id", () => {
-    for (const from_account_id of ["abc", "0", "-1", "1.5"]) expect(messages(schema, { ...valid, from_account_id })).toEqual(["Please fill in all fields"]);
+    for (const from_account_id of ["abc", "0", "-1", "1.5"])
+      expect(messages(schema, { ...valid, from_account_id })).toEqual(["Please fill in all fields"]);
   });
   it("refuses text fields beyond 140 characters", () => {
     expect(messages(schema, { ...valid, reference: "x".repeat(141) })).toEqual(["Please use at most 140 characters"]);
@@ -106,7 +124,9 @@ describe("dollar amounts", () => {
   it("round-trip every cent amount through its formatted text", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 10 ** 13 }), (amount_cents) => {
-        expect(betweenAccountsSchema.parse({ ...between, amount: formatCents(amount_cents) }).amount_cents).toBe(amount_cents);
+        expect(betweenAccountsSchema.parse({ ...between, amount: formatCents(amount_cents) }).amount_cents).toBe(
+          amount_cents,
+        );
       }),
     );
   });
@@ -131,16 +151,25 @@ describe("Between Accounts", () => {
     });
   });
   it("refuses the same account on both sides, alongside any other problem", () => {
-    expect(messages(betweenAccountsSchema, { ...between, to_account_id: "1" })).toEqual(["Cannot transfer to the same account"]);
-    expect(messages(betweenAccountsSchema, { ...between, to_account_id: "1", amount: "x" })).toEqual(["Please enter a valid amount", "Cannot transfer to the same account"]);
+    expect(messages(betweenAccountsSchema, { ...between, to_account_id: "1" })).toEqual([
+      "Cannot transfer to the same account",
+    ]);
+    expect(messages(betweenAccountsSchema, { ...between, to_account_id: "1", amount: "x" })).toEqual([
+      "Please enter a valid amount",
+      "Cannot transfer to the same account",
+    ]);
   });
 });
 
 describe("To Another Member", () => {
   it("normalizes the email and refuses what is not one", () => {
-    expect(toMemberSchema.parse({ ...toMember, recipient_email: "  Bob@Example.COM " }).recipient_email).toBe("bob@example.com");
+    expect(toMemberSchema.parse({ ...toMember, recipient_email: "  Bob@Example.COM " }).recipient_email).toBe(
+      "bob@example.com",
+    );
     for (const recipient_email of ["bob", "bob@", "@example.com", "bob example.com"]) {
-      expect(messages(toMemberSchema, { ...toMember, recipient_email }), recipient_email).toEqual(["Please enter a valid recipient"]);
+      expect(messages(toMemberSchema, { ...toMember, recipient_email }), recipient_email).toEqual([
+        "Please enter a valid recipient",
+      ]);
     }
   });
 });
@@ -148,28 +177,43 @@ describe("To Another Member", () => {
 describe("To US Bank", () => {
   it("checks the routing number with the ABA checksum", () => {
     for (const routing_number of ["021000022", "02100002", "0210000211", "02100002a"]) {
-      expect(messages(toUsBankSchema, { ...toUsBank, routing_number }), routing_number).toEqual(["Please enter a valid routing number"]);
+      expect(messages(toUsBankSchema, { ...toUsBank, routing_number }), routing_number).toEqual([
+        "Please enter a valid routing number",
+      ]);
     }
   });
   it("takes 8 to 17 digit account numbers, spaces removed", () => {
     expect(toUsBankSchema.parse({ ...toUsBank, account_number: "1234 5678 9012" }).account_number).toBe("123456789012");
-    for (const account_number of ["12345678", "12345678901234567"]) expect(messages(toUsBankSchema, { ...toUsBank, account_number })).toEqual([]);
+    for (const account_number of ["12345678", "12345678901234567"])
+      expect(messages(toUsBankSchema, { ...toUsBank, account_number })).toEqual([]);
     for (const account_number of ["1234567", "123456789012345678", "1234-5678", "12345678A"]) {
-      expect(messages(toUsBankSchema, { ...toUsBank, account_number }), account_number).toEqual(["Please enter a valid account number"]);
+      expect(messages(toUsBankSchema, { ...toUsBank, account_number }), account_number).toEqual([
+        "Please enter a valid account number",
+      ]);
     }
   });
   it("goes to a checking or a savings account, checking when the form does not say", () => {
     expect(toUsBankSchema.parse(toUsBank).account_type).toBe("checking");
     expect(toUsBankSchema.parse({ ...toUsBank, account_type: "savings" }).account_type).toBe("savings");
     for (const account_type of ["loan", "Savings", ""]) {
-      expect(messages(toUsBankSchema, { ...toUsBank, account_type }), account_type).toEqual(["Please choose checking or savings"]);
+      expect(messages(toUsBankSchema, { ...toUsBank, account_type }), account_type).toEqual([
+        "Please choose checking or savings",
+      ]);
     }
   });
 });
 
 describe("International", () => {
   it("normalizes codes, account number and IBAN, and reads the amount in the currency's minor units", () => {
-    expect(internationalSchema.parse({ ...international, bic: " deut de ff ", country: "de", currency: "eur", account_number: "ab12 3456 78" })).toMatchObject({
+    expect(
+      internationalSchema.parse({
+        ...international,
+        bic: " deut de ff ",
+        country: "de",
+        currency: "eur",
+        account_number: "ab12 3456 78",
+      }),
+    ).toMatchObject({
       bic: "DEUTDEFF",
       country: "DE",
       currency: "EUR",
@@ -177,12 +221,20 @@ describe("International", () => {
       iban: "DE89370400440532013000",
       amount_minor_units: 100_050,
     });
-    expect(internationalSchema.parse({ ...international, currency: "JPY", amount: "150000" }).amount_minor_units).toBe(150_000);
-    expect(internationalSchema.parse({ ...international, currency: "BHD", amount: "12.345" }).amount_minor_units).toBe(12_345);
+    expect(internationalSchema.parse({ ...international, currency: "JPY", amount: "150000" }).amount_minor_units).toBe(
+      150_000,
+    );
+    expect(internationalSchema.parse({ ...international, currency: "BHD", amount: "12.345" }).amount_minor_units).toBe(
+      12_345,
+    );
   });
   it("refuses decimals the currency does not have", () => {
-    expect(messages(internationalSchema, { ...international, currency: "JPY", amount: "1000.5" })).toEqual(["Please enter a valid amount"]);
-    expect(messages(internationalSchema, { ...international, currency: "EUR", amount: "10.005" })).toEqual(["Please enter a valid amount"]);
+    expect(messages(internationalSchema, { ...international, currency: "JPY", amount: "1000.5" })).toEqual([
+      "Please enter a valid amount",
+    ]);
+    expect(messages(internationalSchema, { ...international, currency: "EUR", amount: "10.005" })).toEqual([
+      "Please enter a valid amount",
+    ]);
   });
   it("treats the IBAN as optional, and checks it only when given", () => {
     expect(internationalSchema.parse({ ...international, iban: undefined }).iban).toBeUndefined();
@@ -192,17 +244,24 @@ describe("International", () => {
     }
   });
   it("says 'Invalid SWIFT/BIC code' for a malformed BIC", () => {
-    for (const bic of ["DEUTDE", "DEUTDEFF5", "DEUTZZFF", "1EUTDEFF"]) expect(messages(internationalSchema, { ...international, bic }), bic).toEqual(["Invalid SWIFT/BIC code"]);
+    for (const bic of ["DEUTDE", "DEUTDEFF5", "DEUTZZFF", "1EUTDEFF"])
+      expect(messages(internationalSchema, { ...international, bic }), bic).toEqual(["Invalid SWIFT/BIC code"]);
   });
   it("says 'Invalid account number' outside 8 to 34 letters and digits", () => {
     expect(messages(internationalSchema, { ...international, account_number: "A".repeat(34) })).toEqual([]);
     for (const account_number of ["1234567", "A".repeat(35), "1234-5678", "12345678/9"]) {
-      expect(messages(internationalSchema, { ...international, account_number }), account_number).toEqual(["Invalid account number"]);
+      expect(messages(internationalSchema, { ...international, account_number }), account_number).toEqual([
+        "Invalid account number",
+      ]);
     }
   });
   it("refuses a country or currency that is not in the pickers", () => {
-    expect(messages(internationalSchema, { ...international, country: "ZZ" })).toEqual(["Please choose a country from the list"]);
-    expect(messages(internationalSchema, { ...international, currency: "XAU" })).toEqual(["Please choose a currency from the list"]);
+    expect(messages(internationalSchema, { ...international, country: "ZZ" })).toEqual([
+      "Please choose a country from the list",
+    ]);
+    expect(messages(internationalSchema, { ...international, currency: "XAU" })).toEqual([
+      "Please choose a currency from the list",
+    ]);
   });
 });
 
@@ -217,25 +276,64 @@ function fieldMessages(schema: z.ZodType, input: unknown): Record<string, string
 describe("what the bank file can carry, refused next to the field (docs/product.md#to-us-bank)", () => {
   it("To US Bank: a name or reference with letters a NACHA file cannot carry", () => {
     // 山田太郎 was accepted and held, then blanked at export, which failed for everyone's payments.
-    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "山田太郎" })).toEqual({ account_name: ['Please write the name in Latin letters: a US bank transfer cannot carry "山", "田", "太", "郎"'] });
-    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "Taro 山田" })).toEqual({ account_name: ['Please write the name in Latin letters: a US bank transfer cannot carry "山", "田"'] });
-    expect(fieldMessages(toUsBankSchema, { ...toUsBank, reference: "家賃 12月 rent" })).toEqual({ reference: ['Please write the reference in Latin letters: a US bank transfer cannot carry "家", "賃", "月"'] });
-    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "김민준 이서연 박지호" })).toEqual({ account_name: ['Please write the name in Latin letters: a US bank transfer cannot carry "김", "민", "준", "이", "서", …'] });
-    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "--- !!" })).toEqual({ account_name: ["Please enter a name with at least one letter or digit"] });
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "山田太郎" })).toEqual({
+      account_name: ['Please write the name in Latin letters: a US bank transfer cannot carry "山", "田", "太", "郎"'],
+    });
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "Taro 山田" })).toEqual({
+      account_name: ['Please write the name in Latin letters: a US bank transfer cannot carry "山", "田"'],
+    });
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, reference: "家賃 12月 rent" })).toEqual({
+      reference: ['Please write the reference in Latin letters: a US bank transfer cannot carry "家", "賃", "月"'],
+    });
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "김민준 이서연 박지호" })).toEqual({
+      account_name: [
+        'Please write the name in Latin letters: a US bank transfer cannot carry "김", "민", "준", "이", "서", …',
+      ],
+    });
+    expect(fieldMessages(toUsBankSchema, { ...toUsBank, account_name: "--- !!" })).toEqual({
+      account_name: ["Please enter a name with at least one letter or digit"],
+    });
     // Accented, other Latin, Greek, Cyrillic and Arabic names are romanized in the file: accepted.
-    for (const account_name of ["Søren Łukasz Weiß-Æbelø", "Ђорђе Петровић", "Ελένη", "محمد", "Nguyễn Văn Ánh", "Zoë O'Brien & Sons"]) {
-      expect(messages(toUsBankSchema, { ...toUsBank, account_name, reference: `Gift for ${account_name}` }), account_name).toEqual([]);
+    for (const account_name of [
+      "Søren Łukasz Weiß-Æbelø",
+      "Ђорђе Петровић",
+      "Ελένη",
+      "محمد",
+      "Nguyễn Văn Ánh",
+      "Zoë O'Brien & Sons",
+    ]) {
+      expect(
+        messages(toUsBankSchema, { ...toUsBank, account_name, reference: `Gift for ${account_name}` }),
+        account_name,
+      ).toEqual([]);
     }
   });
 
   it("International: a name, bank name or reference with characters XML cannot hold", () => {
     expect(fieldMessages(internationalSchema, { ...international, recipient_name: "\uFFFF\uFFFE" })).toEqual({
-      recipient_name: ["This holds characters an international wire cannot carry (U+FFFF, U+FFFE), perhaps invisible ones: please type it again"],
+      recipient_name: [
+        "This holds characters an international wire cannot carry (U+FFFF, U+FFFE), perhaps invisible ones: please type it again",
+      ],
     });
-    expect(fieldMessages(internationalSchema, { ...international, bank_name: "Bank\uFFFE" })).toEqual({ bank_name: ["This holds characters an international wire cannot carry (U+FFFE), perhaps invisible ones: please type it again"] });
-    expect(fieldMessages(internationalSchema, { ...international, reference: "Invoice \uD800" })).toEqual({ reference: ["This holds characters an international wire cannot carry (U+D800), perhaps invisible ones: please type it again"] });
+    expect(fieldMessages(internationalSchema, { ...international, bank_name: "Bank\uFFFE" })).toEqual({
+      bank_name: [
+        "This holds characters an international wire cannot carry (U+FFFE), perhaps invisible ones: please type it again",
+      ],
+    });
+    expect(fieldMessages(internationalSchema, { ...international, reference: "Invoice \uD800" })).toEqual({
+      reference: [
+        "This holds characters an international wire cannot carry (U+D800), perhaps invisible ones: please type it again",
+      ],
+    });
     // Any script XML holds goes in a wire as it is.
-    expect(messages(internationalSchema, { ...international, recipient_name: "山田太郎", bank_name: "三菱UFJ銀行", reference: "家賃 😀" })).toEqual([]);
+    expect(
+      messages(internationalSchema, {
+        ...international,
+        recipient_name: "山田太郎",
+        bank_name: "三菱UFJ銀行",
+        reference: "家賃 😀",
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -257,11 +355,19 @@ describe("text fields refuse control characters, next to the field", () => {
       for (const text of bad) {
         const result = schema.safeParse({ ...form, [field]: text });
         expect(result.success, `${field} ${JSON.stringify(text)}`).toBe(false);
-        if (!result.success) expect(result.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([[field, PLAIN_TEXT_MESSAGE]]);
+        if (!result.success)
+          expect(result.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([[field, PLAIN_TEXT_MESSAGE]]);
       }
     }
     expect(messages(internationalSchema, { ...international, iban: "DE89\u0000" })).toEqual([PLAIN_TEXT_MESSAGE]);
-    const bill = { payee: "pick:0", payee_account_number: "ACCT-1234 56", from_account_id: "7", amount: "82.10", payment_date: "2026-03-02", idempotency_key: KEY };
+    const bill = {
+      payee: "pick:0",
+      payee_account_number: "ACCT-1234 56",
+      from_account_id: "7",
+      amount: "82.10",
+      payment_date: "2026-03-02",
+      idempotency_key: KEY,
+    };
     expect(messages(billPaySchema("2026-02-27"), { ...bill, memo: "City\u0000Power" })).toEqual([PLAIN_TEXT_MESSAGE]);
     expect(messages(toMemberSchema, { ...toMember, reference: "  Dinner, café & tip: 20% ✓  " })).toEqual([]);
   });

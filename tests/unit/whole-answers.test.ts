@@ -59,12 +59,20 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-function get(path: string, onFirstData?: (text: string) => void): Promise<{ headers: http.IncomingHttpHeaders; text: string }> {
+function get(
+  path: string,
+  onFirstData?: (text: string) => void,
+): Promise<{ headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     http
       .get(`${base}${path}`, { headers: { "accept-encoding": "gzip, deflate, br" } }, (res) => {
         const encoding = res.headers["content-encoding"];
-        const body = encoding === "br" ? res.pipe(zlib.createBrotliDecompress()) : encoding === "gzip" ? res.pipe(zlib.createGunzip()) : res;
+        const body =
+          encoding === "br"
+            ? res.pipe(zlib.createBrotliDecompress())
+            : encoding === "gzip"
+              ? res.pipe(zlib.createGunzip())
+              : res;
         let text = "";
         body.on("data", (chunk: Buffer) => {
           text += chunk.toString("utf8");

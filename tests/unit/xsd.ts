@@ -11,7 +11,10 @@ export const PAIN001_XSD = path.join(import.meta.dirname, "..", "fixtures", "iso
 
 function xmllint(args: string[], input: string) {
   const result = spawnSync("xmllint", args, { input, encoding: "utf8" });
-  if (result.error) throw new Error(`xmllint is needed for these tests (sudo apt-get install -y libxml2-utils): ${result.error.message}`);
+  if (result.error)
+    throw new Error(
+      `xmllint is needed for these tests (sudo apt-get install -y libxml2-utils): ${result.error.message}`,
+    );
   return result;
 }
 
@@ -35,5 +38,7 @@ export function xpathValue(xml: string, steps: string, n = 1): string {
 }
 
 export function xpathCount(xml: string, steps: string): number {
-  return Number(execFileSync("xmllint", ["--xpath", `count(//${localPath(steps)})`, "-"], { input: xml, encoding: "utf8" }).trim());
+  return Number(
+    execFileSync("xmllint", ["--xpath", `count(//${localPath(steps)})`, "-"], { input: xml, encoding: "utf8" }).trim(),
+  );
 }

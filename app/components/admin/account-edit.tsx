@@ -3,7 +3,12 @@ import { Pencil } from "lucide-react";
 import { Button, FormMessage, SchemaForm, Select, TextField, useSchemaForm } from "~/components/ui";
 import { groupAccountNumber } from "~/domain/account-display";
 import { formatCents } from "~/domain/money";
-import { ACCOUNT_STATUSES, ACCOUNT_STATUS_LABELS, AccountEditSchema, AdjustBalanceSchema } from "~/domain/member-accounts";
+import {
+  ACCOUNT_STATUSES,
+  ACCOUNT_STATUS_LABELS,
+  AccountEditSchema,
+  AdjustBalanceSchema,
+} from "~/domain/member-accounts";
 import type { StaffMemberDetail as MemberDetailData } from "./member-detail";
 import { StatusBadge, StatusLine } from "./admin-shell";
 import { withParams } from "./format";
@@ -30,9 +35,17 @@ export function StaffAccounts({
   secondApprovalAboveCents: number;
 }) {
   const editing = Number(new URLSearchParams(search).get("edit_account") ?? "0");
-  if (member.accounts.length === 0) return <p className="mt-2 text-sm text-slate-700">No accounts yet. Checking and Savings open when the application is approved.</p>;
+  if (member.accounts.length === 0)
+    return (
+      <p className="mt-2 text-sm text-slate-700">
+        No accounts yet. Checking and Savings open when the application is approved.
+      </p>
+    );
   return (
-    <ul aria-label={`Accounts of ${member.name}`} className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200">
+    <ul
+      aria-label={`Accounts of ${member.name}`}
+      className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200"
+    >
       {member.accounts.map((a) => {
         const s = settings[a.id] ?? { routing_number: a.routing_number, status_reason: null };
         const open = editing === a.id;
@@ -53,7 +66,9 @@ export function StaffAccounts({
                   <Figure label="Current">{formatCents(a.current_cents)}</Figure>
                   <Figure label="Available">{formatCents(a.available_cents)}</Figure>
                 </dl>
-                {s.status_reason && a.status !== "active" ? <p className="mt-1 text-sm text-slate-700">Reason: {s.status_reason}</p> : null}
+                {s.status_reason && a.status !== "active" ? (
+                  <p className="mt-1 text-sm text-slate-700">Reason: {s.status_reason}</p>
+                ) : null}
               </div>
               {open ? null : (
                 <Link
@@ -68,8 +83,21 @@ export function StaffAccounts({
             </div>
             {open ? (
               <div className="mt-4 grid gap-4 lg:grid-cols-2">
-                <AccountEditForm key={`${a.account_number}:${a.status}:${s.routing_number}`} member_id={member.user_id} account={a} settings={s} search={search} result={resultFor(result, "account_edit", a.id)} />
-                <AdjustBalanceForm key={`adjust:${a.current_cents}`} member_id={member.user_id} account={a} result={resultFor(result, "adjust_balance", a.id)} secondApprovalAboveCents={secondApprovalAboveCents} />
+                <AccountEditForm
+                  key={`${a.account_number}:${a.status}:${s.routing_number}`}
+                  member_id={member.user_id}
+                  account={a}
+                  settings={s}
+                  search={search}
+                  result={resultFor(result, "account_edit", a.id)}
+                />
+                <AdjustBalanceForm
+                  key={`adjust:${a.current_cents}`}
+                  member_id={member.user_id}
+                  account={a}
+                  result={resultFor(result, "adjust_balance", a.id)}
+                  secondApprovalAboveCents={secondApprovalAboveCents}
+                />
               </div>
             ) : null}
           </li>
@@ -107,7 +135,13 @@ function AccountEditForm({
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "account_edit";
   const closed = account.status === "closed";
   return (
-    <SchemaForm form={form} method="post" preventScrollReset aria-label={`Edit ${account.name}`} className="space-y-3 rounded-lg border border-slate-200 bg-slate-50 p-4">
+    <SchemaForm
+      form={form}
+      method="post"
+      preventScrollReset
+      aria-label={`Edit ${account.name}`}
+      className="space-y-3 rounded-lg border border-slate-200 bg-slate-50 p-4"
+    >
       <h4 className="text-sm font-semibold text-brand-800">Account details</h4>
       {result?.tone === "success" ? <StatusLine message={result.message} tone="success" /> : null}
       {formMessage ? <FormMessage tone="error">{formMessage}</FormMessage> : null}
@@ -124,7 +158,16 @@ function AccountEditForm({
         isRequired
         isDisabled={closed}
       />
-      <TextField name="routing_number" label="Routing number" description="9 digits (ABA checksum)" defaultValue={settings.routing_number} inputMode="numeric" maxLength={9} isRequired isDisabled={closed} />
+      <TextField
+        name="routing_number"
+        label="Routing number"
+        description="9 digits (ABA checksum)"
+        defaultValue={settings.routing_number}
+        inputMode="numeric"
+        maxLength={9}
+        isRequired
+        isDisabled={closed}
+      />
       <Select
         name="status"
         label="Status"
@@ -133,9 +176,19 @@ function AccountEditForm({
         description="Frozen blocks every payment and transfer. Closed needs a zero balance and nothing on hold, and is final."
         isDisabled={closed}
       />
-      <TextField name="status_reason" label="Reason (required for Frozen or Closed)" defaultValue={settings.status_reason ?? ""} maxLength={500} isDisabled={closed} />
+      <TextField
+        name="status_reason"
+        label="Reason (required for Frozen or Closed)"
+        defaultValue={settings.status_reason ?? ""}
+        maxLength={500}
+        isDisabled={closed}
+      />
       <div className="flex flex-wrap gap-2">
-        <Link to={withParams(search, { edit_account: null })} preventScrollReset className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100">
+        <Link
+          to={withParams(search, { edit_account: null })}
+          preventScrollReset
+          className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100"
+        >
           Cancel
         </Link>
         {closed ? null : (
@@ -148,17 +201,37 @@ function AccountEditForm({
   );
 }
 
-function AdjustBalanceForm({ member_id, account, result, secondApprovalAboveCents }: { member_id: string; account: Account; result: ReturnType<typeof resultFor>; secondApprovalAboveCents: number }) {
+function AdjustBalanceForm({
+  member_id,
+  account,
+  result,
+  secondApprovalAboveCents,
+}: {
+  member_id: string;
+  account: Account;
+  result: ReturnType<typeof resultFor>;
+  secondApprovalAboveCents: number;
+}) {
   const navigation = useNavigation();
-  const form = useSchemaForm(AdjustBalanceSchema, { lastResult: result?.tone === "error" ? result.reply : undefined, id: `adjust-${account.id}` });
+  const form = useSchemaForm(AdjustBalanceSchema, {
+    lastResult: result?.tone === "error" ? result.reply : undefined,
+    id: `adjust-${account.id}`,
+  });
   const formMessage = formMessageOf(result);
   const posting = navigation.state === "submitting" && navigation.formData?.get("intent") === "adjust_balance";
   if (account.status === "closed") return null;
   return (
-    <SchemaForm form={form} method="post" preventScrollReset aria-label={`Adjust balance of ${account.name}`} className="space-y-3 rounded-lg border border-slate-200 bg-slate-50 p-4">
+    <SchemaForm
+      form={form}
+      method="post"
+      preventScrollReset
+      aria-label={`Adjust balance of ${account.name}`}
+      className="space-y-3 rounded-lg border border-slate-200 bg-slate-50 p-4"
+    >
       <h4 className="text-sm font-semibold text-brand-800">Adjust balance</h4>
       <p className="text-sm text-slate-700">
-        Current balance {formatCents(account.current_cents)}. The difference posts as an adjustment; above {formatCents(secondApprovalAboveCents)} it waits for a second staff member&apos;s approval.
+        Current balance {formatCents(account.current_cents)}. The difference posts as an adjustment; above{" "}
+        {formatCents(secondApprovalAboveCents)} it waits for a second staff member&apos;s approval.
       </p>
       {result?.tone === "success" ? <StatusLine message={result.message} tone="success" /> : null}
       {formMessage ? <FormMessage tone="error">{formMessage}</FormMessage> : null}

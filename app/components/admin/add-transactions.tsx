@@ -39,7 +39,8 @@ function blankRow(account: string): DraftRow {
   return { account, type: "debit", amount: "", description: "", category: "", date: "", time: "", status: "Completed" };
 }
 
-const input = "block w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2.5 py-2 text-sm focus:border-accent-600 focus:outline-2 focus:outline-accent-600";
+const input =
+  "block w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2.5 py-2 text-sm focus:border-accent-600 focus:outline-2 focus:outline-accent-600";
 
 /**
  * Add Transactions in the member's detail pane (docs/product.md#add-transactions): a table of draft
@@ -47,7 +48,13 @@ const input = "block w-full min-w-0 rounded-lg border border-slate-300 bg-white 
  * /admin/members/:id/transactions, which checks every row and posts all of them or none. With
  * JavaScript the answer shows here; without it the browser goes to that page, which shows it.
  */
-export function AddTransactions({ member, result: pageResult }: { member: AddTransactionsMember; result?: AddTransactionsResult }) {
+export function AddTransactions({
+  member,
+  result: pageResult,
+}: {
+  member: AddTransactionsMember;
+  result?: AddTransactionsResult;
+}) {
   // One fetcher for the table and the file: its data is the answer to the latest of the two.
   const fetcher = useFetcher<AddTransactionsResult>();
   const result = fetcher.data ?? pageResult;
@@ -74,7 +81,9 @@ export function AddTransactions({ member, result: pageResult }: { member: AddTra
           Add Transactions
         </h3>
         <p className="mt-1 text-sm text-slate-700">
-          Each row posts to one of this member&apos;s accounts; nothing is posted unless every row is valid. Pending rows place a hold. Empty date and time mean now. A file holds at most {POSTING_LIMITS_TEXT}. Credits above the dual-control limits wait, whole, for a second staff member&apos;s approval in Payment queues.
+          Each row posts to one of this member&apos;s accounts; nothing is posted unless every row is valid. Pending
+          rows place a hold. Empty date and time mean now. A file holds at most {POSTING_LIMITS_TEXT}. Credits above the
+          dual-control limits wait, whole, for a second staff member&apos;s approval in Payment queues.
         </p>
       </div>
 
@@ -83,12 +92,22 @@ export function AddTransactions({ member, result: pageResult }: { member: AddTra
       ) : (
         <>
           {shown?.intent === "add_rows" ? <Result result={shown} /> : null}
-          <DraftTable key={`table-${generation}`} form={form} accounts={open} initialRows={pageResult?.intent === "add_rows" ? pageResult.rows : undefined} busy={busy && busyIntent === "add_rows"} />
+          <DraftTable
+            key={`table-${generation}`}
+            form={form}
+            accounts={open}
+            initialRows={pageResult?.intent === "add_rows" ? pageResult.rows : undefined}
+            busy={busy && busyIntent === "add_rows"}
+          />
         </>
       )}
 
       <div className="flex flex-wrap items-end gap-3 border-t border-slate-200 pt-4">
-        <a href="/admin/transactions-template.csv" download className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50">
+        <a
+          href="/admin/transactions-template.csv"
+          download
+          className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50"
+        >
           <Download className="size-4" aria-hidden="true" /> Download Template
         </a>
         <fetcher.Form
@@ -116,16 +135,30 @@ export function AddTransactions({ member, result: pageResult }: { member: AddTra
               onChange={(e) => {
                 const file = e.target.files?.[0];
                 // The server refuses it too, before reading it; this only says so at once.
-                setFileProblem(file && file.size > POSTING_CSV_MAX_BYTES ? `Failed to parse CSV file: the file is ${(file.size / 1024 / 1024).toFixed(1)} MB; the limit is ${POSTING_LIMITS_TEXT} per file (split it into smaller files)` : null);
+                setFileProblem(
+                  file && file.size > POSTING_CSV_MAX_BYTES
+                    ? `Failed to parse CSV file: the file is ${(file.size / 1024 / 1024).toFixed(1)} MB; the limit is ${POSTING_LIMITS_TEXT} per file (split it into smaller files)`
+                    : null,
+                );
               }}
               className="mt-1 block max-w-full text-sm file:mr-3 file:rounded-lg file:border file:border-slate-300 file:bg-white file:px-3 file:py-2 file:text-sm file:font-semibold file:text-brand-800"
             />
           </div>
-          <Button type="submit" variant="secondary" isPending={busy && busyIntent === "upload_csv"} pendingLabel="Uploading…" isDisabled={Boolean(fileProblem)}>
+          <Button
+            type="submit"
+            variant="secondary"
+            isPending={busy && busyIntent === "upload_csv"}
+            pendingLabel="Uploading…"
+            isDisabled={Boolean(fileProblem)}
+          >
             <Upload className="size-4" aria-hidden="true" /> Upload CSV
           </Button>
           {fileProblem ? (
-            <p id={`csv-file-problem-${member.user_id}`} role="alert" className="w-full text-sm font-medium text-red-800">
+            <p
+              id={`csv-file-problem-${member.user_id}`}
+              role="alert"
+              className="w-full text-sm font-medium text-red-800"
+            >
               {fileProblem}
             </p>
           ) : null}
@@ -153,11 +186,24 @@ function withBatchKey(form: HTMLFormElement) {
 type FetcherForm = { Form: ReturnType<typeof useFetcher>["Form"]; action: string };
 
 /** The draft rows: add and remove (the last row stays), each row's fields posted in row order. */
-function DraftTable({ form, accounts, initialRows, busy }: { form: FetcherForm; accounts: AddTransactionsMember["accounts"]; initialRows?: DraftRow[]; busy: boolean }) {
+function DraftTable({
+  form,
+  accounts,
+  initialRows,
+  busy,
+}: {
+  form: FetcherForm;
+  accounts: AddTransactionsMember["accounts"];
+  initialRows?: DraftRow[];
+  busy: boolean;
+}) {
   const firstAccount = accounts[0]?.account_number ?? "";
-  const [rows, setRows] = useState<{ id: number; row: DraftRow }[]>(() => (initialRows?.length ? initialRows : [blankRow(firstAccount)]).map((row, id) => ({ id, row })));
+  const [rows, setRows] = useState<{ id: number; row: DraftRow }[]>(() =>
+    (initialRows?.length ? initialRows : [blankRow(firstAccount)]).map((row, id) => ({ id, row })),
+  );
   const [nextId, setNextId] = useState(rows.length);
-  const update = (id: number, field: keyof DraftRow, value: string) => setRows((list) => list.map((r) => (r.id === id ? { ...r, row: { ...r.row, [field]: value } } : r)));
+  const update = (id: number, field: keyof DraftRow, value: string) =>
+    setRows((list) => list.map((r) => (r.id === id ? { ...r, row: { ...r.row, [field]: value } } : r)));
   const addRow = () => {
     setRows((list) => [...list, { id: nextId, row: blankRow(firstAccount) }]);
     setNextId(nextId + 1);
@@ -165,13 +211,24 @@ function DraftTable({ form, accounts, initialRows, busy }: { form: FetcherForm; 
   const removeRow = (id: number) => setRows((list) => (list.length > 1 ? list.filter((r) => r.id !== id) : list));
   const Form = form.Form;
   return (
-    <Form method="post" action={form.action} aria-label="Add transactions by hand" className="space-y-3" onSubmit={(e) => withBatchKey(e.currentTarget)}>
+    <Form
+      method="post"
+      action={form.action}
+      aria-label="Add transactions by hand"
+      className="space-y-3"
+      onSubmit={(e) => withBatchKey(e.currentTarget)}
+    >
       <input type="hidden" name="intent" value="add_rows" />
       <input type="hidden" name="idempotency_key" defaultValue="" />
       <ol className="space-y-3">
         {rows.map(({ id, row }, index) => {
           const n = index + 1;
-          const field = (name: keyof DraftRow) => ({ id: `draft-${id}-${name}`, name, value: row[name], onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => update(id, name, e.target.value) });
+          const field = (name: keyof DraftRow) => ({
+            id: `draft-${id}-${name}`,
+            name,
+            value: row[name],
+            onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => update(id, name, e.target.value),
+          });
           const label = "block text-xs font-medium text-slate-700";
           return (
             <li key={id} aria-label={`Row ${n}`} className="rounded-lg border border-slate-200 p-3">
@@ -183,7 +240,8 @@ function DraftTable({ form, accounts, initialRows, busy }: { form: FetcherForm; 
                   <select {...field("account")} className={input}>
                     {accounts.map((a) => (
                       <option key={a.id} value={a.account_number}>
-                        {MEMBER_ACCOUNT_TYPE_LABELS[a.type as keyof typeof MEMBER_ACCOUNT_TYPE_LABELS] ?? a.name} {groupAccountNumber(a.account_number)}
+                        {MEMBER_ACCOUNT_TYPE_LABELS[a.type as keyof typeof MEMBER_ACCOUNT_TYPE_LABELS] ?? a.name}{" "}
+                        {groupAccountNumber(a.account_number)}
                       </option>
                     ))}
                   </select>
@@ -201,7 +259,16 @@ function DraftTable({ form, accounts, initialRows, busy }: { form: FetcherForm; 
                   <label htmlFor={`draft-${id}-amount`} className={label}>
                     Amount ($)
                   </label>
-                  <input {...field("amount")} type="number" inputMode="decimal" min="0.01" step="0.01" max="1000000" required className={input} />
+                  <input
+                    {...field("amount")}
+                    type="number"
+                    inputMode="decimal"
+                    min="0.01"
+                    step="0.01"
+                    max="1000000"
+                    required
+                    className={input}
+                  />
                 </div>
                 <div className="col-span-2">
                   <label htmlFor={`draft-${id}-description`} className={label}>
@@ -244,7 +311,13 @@ function DraftTable({ form, accounts, initialRows, busy }: { form: FetcherForm; 
                   <input {...field("time")} type="time" className={input} />
                 </div>
                 <div className="col-span-2 flex items-end justify-end">
-                  <Button type="button" variant="ghost" onPress={() => removeRow(id)} isDisabled={rows.length === 1} aria-label={`Remove row ${n}`}>
+                  <Button
+                    type="button"
+                    variant="ghost"
+                    onPress={() => removeRow(id)}
+                    isDisabled={rows.length === 1}
+                    aria-label={`Remove row ${n}`}
+                  >
                     <Trash2 className="size-4" aria-hidden="true" /> Remove
                   </Button>
                 </div>
@@ -273,13 +346,19 @@ function Result({ result }: { result: AddTransactionsResult }) {
       <StatusLine message={result.message} tone={result.tone} />
       {result.tone === "notice" ? (
         <p className="text-sm">
-          <Link to="/admin/queues#adjustments-title" className="font-medium text-brand-700 underline underline-offset-2">
+          <Link
+            to="/admin/queues#adjustments-title"
+            className="font-medium text-brand-700 underline underline-offset-2"
+          >
             See it in Payment queues
           </Link>
         </p>
       ) : null}
       {result.line_errors?.length ? (
-        <ul aria-label="Errors by line" className="max-h-64 list-disc space-y-1 overflow-y-auto pl-5 text-sm text-red-800">
+        <ul
+          aria-label="Errors by line"
+          className="max-h-64 list-disc space-y-1 overflow-y-auto pl-5 text-sm text-red-800"
+        >
           {result.line_errors.map((e) => (
             <li key={`${e.line}-${e.message}`}>
               {result.where === "row" ? "Row" : "Line"} {e.line}: {e.message}

@@ -51,7 +51,10 @@ export function AdminShell({
               <span className="block text-xs text-brand-100">{staff.email}</span>
             </p>
             <Form method="post" action="/logout">
-              <button type="submit" className="inline-flex items-center gap-2 rounded-lg border border-white/30 px-3 py-2 text-sm font-semibold hover:bg-white/10">
+              <button
+                type="submit"
+                className="inline-flex items-center gap-2 rounded-lg border border-white/30 px-3 py-2 text-sm font-semibold hover:bg-white/10"
+              >
                 <LogOut className="size-4" aria-hidden="true" /> Sign out
               </button>
             </Form>
@@ -89,7 +92,11 @@ export function AdminShell({
 /** "notice": done, but not finished (waiting for someone else), in amber. */
 export function StatusLine({ message, tone }: { message: string; tone?: "error" | "success" | "notice" }) {
   const red = tone ? tone === "error" : /error|failed/i.test(message);
-  const colors = red ? "border-red-200 bg-red-50 text-red-800" : tone === "notice" ? "border-amber-300 bg-amber-50 text-amber-950" : "border-emerald-200 bg-emerald-50 text-emerald-900";
+  const colors = red
+    ? "border-red-200 bg-red-50 text-red-800"
+    : tone === "notice"
+      ? "border-amber-300 bg-amber-50 text-amber-950"
+      : "border-emerald-200 bg-emerald-50 text-emerald-900";
   return (
     <p role={red ? "alert" : "status"} className={`rounded-lg border px-4 py-3 text-sm font-medium ${colors}`}>
       {message}
@@ -112,5 +119,11 @@ export function StatusBadge({ status }: { status: string }) {
     answered: "bg-emerald-100 text-emerald-900",
   };
   const label = status.replace(/_/g, " ");
-  return <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${styles[status] ?? "bg-slate-100 text-slate-800"}`}>{label}</span>;
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${styles[status] ?? "bg-slate-100 text-slate-800"}`}
+    >
+      {label}
+    </span>
+  );
 }

@@ -27,7 +27,17 @@ interface PanelResult {
  * valid and used codes (masked; the code shows once, right after issue), remove a valid code, clear
  * the used list.
  */
-export function CodePanel({ codes, result, defaultEmail, initiallyOpen }: { codes: { valid: PanelCode[]; used: PanelCode[] }; result?: PanelResult; defaultEmail: string; initiallyOpen: boolean }) {
+export function CodePanel({
+  codes,
+  result,
+  defaultEmail,
+  initiallyOpen,
+}: {
+  codes: { valid: PanelCode[]; used: PanelCode[] };
+  result?: PanelResult;
+  defaultEmail: string;
+  initiallyOpen: boolean;
+}) {
   const { formatDateTime } = useInstitutionDates();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "issue_code";
@@ -38,14 +48,19 @@ export function CodePanel({ codes, result, defaultEmail, initiallyOpen }: { code
         <span className="flex items-center gap-3">
           <KeyRound className="size-5 text-accent-700" aria-hidden="true" />
           <span className="font-semibold text-brand-800">One-time sign-in codes</span>
-          <span className="tabular whitespace-nowrap rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-800">{codes.valid.length} valid</span>
+          <span className="tabular whitespace-nowrap rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-800">
+            {codes.valid.length} valid
+          </span>
         </span>
         <ChevronDown className="size-5 text-slate-600 transition-transform group-open:rotate-180" aria-hidden="true" />
       </summary>
       <div className="grid gap-6 border-t border-slate-200 p-5 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
         <Form method="post" preventScrollReset className="space-y-3" aria-label="Issue a sign-in code">
           <input type="hidden" name="intent" value="issue_code" />
-          <p className="text-sm text-slate-700">For a member who cannot receive an email code or use an authenticator app, after checking their identity by phone or at a branch. Valid 24 hours, works once.</p>
+          <p className="text-sm text-slate-700">
+            For a member who cannot receive an email code or use an authenticator app, after checking their identity by
+            phone or at a branch. Valid 24 hours, works once.
+          </p>
           <div>
             <label htmlFor="code-member-email" className="block text-sm font-medium text-slate-800">
               Member email
@@ -85,7 +100,10 @@ export function CodePanel({ codes, result, defaultEmail, initiallyOpen }: { code
           {mine?.issued ? (
             <p className="rounded-lg border border-accent-600 bg-accent-50 p-4 text-center">
               <span className="block text-sm text-slate-800">Code for {mine.issued.member_email}</span>
-              <span className="tabular block font-mono text-3xl font-semibold tracking-[0.3em] text-slate-900" data-testid="issued-code">
+              <span
+                className="tabular block font-mono text-3xl font-semibold tracking-[0.3em] text-slate-900"
+                data-testid="issued-code"
+              >
                 {mine.issued.code}
               </span>
               <span className="block text-xs text-slate-700">Expires {formatDateTime(mine.issued.expires_at)}</span>
@@ -110,7 +128,11 @@ export function CodePanel({ codes, result, defaultEmail, initiallyOpen }: { code
                     <Form method="post" preventScrollReset>
                       <input type="hidden" name="intent" value="remove_code" />
                       <input type="hidden" name="code_id" value={c.id} />
-                      <button type="submit" className="rounded-lg px-2 py-1 text-sm font-medium text-red-800 hover:bg-red-50" aria-label={`Remove the code for ${c.member_email}`}>
+                      <button
+                        type="submit"
+                        className="rounded-lg px-2 py-1 text-sm font-medium text-red-800 hover:bg-red-50"
+                        aria-label={`Remove the code for ${c.member_email}`}
+                      >
                         Remove
                       </button>
                     </Form>
@@ -125,7 +147,10 @@ export function CodePanel({ codes, result, defaultEmail, initiallyOpen }: { code
               {codes.used.length ? (
                 <Form method="post" preventScrollReset>
                   <input type="hidden" name="intent" value="clear_used_codes" />
-                  <button type="submit" className="rounded-lg px-2 py-1 text-sm font-medium text-brand-700 hover:bg-brand-50">
+                  <button
+                    type="submit"
+                    className="rounded-lg px-2 py-1 text-sm font-medium text-brand-700 hover:bg-brand-50"
+                  >
                     Clear list
                   </button>
                 </Form>
@@ -138,7 +163,9 @@ export function CodePanel({ codes, result, defaultEmail, initiallyOpen }: { code
                 {codes.used.map((c) => (
                   <li key={c.id} className="py-2">
                     <span className="block truncate font-medium text-slate-900">{c.member_email}</span>
-                    <span className="block text-xs text-slate-700">Used {c.used_at ? formatDateTime(c.used_at) : ""}</span>
+                    <span className="block text-xs text-slate-700">
+                      Used {c.used_at ? formatDateTime(c.used_at) : ""}
+                    </span>
                   </li>
                 ))}
               </ul>

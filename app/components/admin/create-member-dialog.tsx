@@ -33,13 +33,24 @@ export function CreateMemberDialog({ closeTo, result }: { closeTo: string; searc
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField name="first_name" label="First name" isRequired autoComplete="off" />
             <TextField name="last_name" label="Last name" isRequired autoComplete="off" />
-            <TextField name="email" type="email" label="Email address" isRequired autoComplete="off" className="sm:col-span-2" />
+            <TextField
+              name="email"
+              type="email"
+              label="Email address"
+              isRequired
+              autoComplete="off"
+              className="sm:col-span-2"
+            />
             <Select
               name="role"
               label="Role"
               onChange={setRole}
               className="sm:col-span-2"
-              description={member ? undefined : "A staff role needs a second admin: this files a request, and the account is created only once another admin approves it in Queues."}
+              description={
+                member
+                  ? undefined
+                  : "A staff role needs a second admin: this files a request, and the account is created only once another admin approves it in Queues."
+              }
               options={[
                 { value: "user", label: "Member (user)" },
                 { value: "admin", label: "Staff (admin)" },
@@ -57,7 +68,14 @@ export function CreateMemberDialog({ closeTo, result }: { closeTo: string; searc
                 className="sm:col-span-2"
               />
             ) : null}
-            <TextField name="phone" type="tel" label="Phone number" isRequired autoComplete="off" className="sm:col-span-2" />
+            <TextField
+              name="phone"
+              type="tel"
+              label="Phone number"
+              isRequired
+              autoComplete="off"
+              className="sm:col-span-2"
+            />
             <TextField name="street" label="Street" isRequired autoComplete="off" className="sm:col-span-2" />
             <TextField name="city" label="City" isRequired autoComplete="off" />
             <div className="grid grid-cols-2 gap-4">
@@ -67,7 +85,12 @@ export function CreateMemberDialog({ closeTo, result }: { closeTo: string; searc
           </div>
           {member ? (
             <>
-              <Checkbox name="joint_account" isSelected={joint} onChange={setJoint} description="A second owner who shares the accounts.">
+              <Checkbox
+                name="joint_account"
+                isSelected={joint}
+                onChange={setJoint}
+                description="A second owner who shares the accounts."
+              >
                 Joint account
               </Checkbox>
               {joint || v.joint_account === "on" ? (
@@ -79,7 +102,9 @@ export function CreateMemberDialog({ closeTo, result }: { closeTo: string; searc
                 </fieldset>
               ) : (
                 <noscript>
-                  <p className="text-sm text-slate-700">Without JavaScript: tick Joint account and send; the joint owner fields then appear.</p>
+                  <p className="text-sm text-slate-700">
+                    Without JavaScript: tick Joint account and send; the joint owner fields then appear.
+                  </p>
                 </noscript>
               )}
             </>
@@ -91,7 +116,13 @@ export function CreateMemberDialog({ closeTo, result }: { closeTo: string; searc
             ? "Members get a Checking and a Savings account at zero and a debit card."
             : "Staff accounts get no bank accounts. Once approved, the set-up link goes to the email address above only: the approver checks it is the person's own."}
         </p>
-        <Button type="submit" size="lg" className="w-full" isPending={busy} pendingLabel={member ? "Creating…" : "Filing…"}>
+        <Button
+          type="submit"
+          size="lg"
+          className="w-full"
+          isPending={busy}
+          pendingLabel={member ? "Creating…" : "Filing…"}
+        >
           {member ? "Create user" : "Request staff account"}
         </Button>
       </SchemaForm>

@@ -21,9 +21,18 @@ export interface DepositFieldError {
   message: string;
 }
 
-const busy = (navigation: ReturnType<typeof useNavigation>, intent: string, id: number) => itemBusy(navigation, intent, "deposit_id", id);
+const busy = (navigation: ReturnType<typeof useNavigation>, intent: string, id: number) =>
+  itemBusy(navigation, intent, "deposit_id", id);
 
-export function DepositQueue({ count, rows, error }: { count: number; rows: DepositRow[]; error?: DepositFieldError | null }) {
+export function DepositQueue({
+  count,
+  rows,
+  error,
+}: {
+  count: number;
+  rows: DepositRow[];
+  error?: DepositFieldError | null;
+}) {
   const navigation = useNavigation();
   const { formatDateTime } = useInstitutionDates();
   return (
@@ -33,7 +42,12 @@ export function DepositQueue({ count, rows, error }: { count: number; rows: Depo
           const reasonId = `deposit-${d.id}-reason`;
           const message = error?.deposit_id === d.id ? error.message : null;
           return (
-            <li key={d.id} className="grid gap-4 px-4 py-4 sm:px-5 lg:grid-cols-[minmax(0,1fr)_auto_minmax(0,18rem)]" data-testid="queued-deposit" aria-labelledby={`deposit-${d.id}-title`}>
+            <li
+              key={d.id}
+              className="grid gap-4 px-4 py-4 sm:px-5 lg:grid-cols-[minmax(0,1fr)_auto_minmax(0,18rem)]"
+              data-testid="queued-deposit"
+              aria-labelledby={`deposit-${d.id}-title`}
+            >
               <div className="min-w-0">
                 <p id={`deposit-${d.id}-title`} className="font-semibold text-slate-900">
                   Deposit {d.id}: {formatCents(d.amount_cents)}
@@ -43,36 +57,79 @@ export function DepositQueue({ count, rows, error }: { count: number; rows: Depo
                 </p>
                 <p className="text-sm text-slate-700">
                   To {d.account}
-                  {d.account_active ? null : <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">Account not active</span>}
+                  {d.account_active ? null : (
+                    <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">
+                      Account not active
+                    </span>
+                  )}
                 </p>
                 <p className="text-sm text-slate-700">
                   <time dateTime={d.created_at}>{formatDateTime(d.created_at)}</time>
                 </p>
                 {d.duplicate_of_id !== null ? (
-                  <p className="mt-2 inline-flex items-center gap-1.5 rounded-lg bg-amber-50 px-2.5 py-1 text-sm font-semibold text-amber-900 ring-1 ring-amber-200 ring-inset" data-testid="duplicate-flag">
-                    <AlertTriangle className="size-4" aria-hidden="true" /> Same check as deposit {d.duplicate_of_id} (amount, account and photo)
+                  <p
+                    className="mt-2 inline-flex items-center gap-1.5 rounded-lg bg-amber-50 px-2.5 py-1 text-sm font-semibold text-amber-900 ring-1 ring-amber-200 ring-inset"
+                    data-testid="duplicate-flag"
+                  >
+                    <AlertTriangle className="size-4" aria-hidden="true" /> Same check as deposit {d.duplicate_of_id}{" "}
+                    (amount, account and photo)
                   </p>
                 ) : null}
               </div>
               <div className="grid grid-cols-2 gap-3 lg:flex">
                 {(["front", "back"] as const).map((side) => (
-                  <a key={side} href={`/admin/queues/deposits/${d.id}/${side}`} target="_blank" rel="noreferrer" className="block rounded-lg border border-slate-200 p-1 hover:border-accent-600">
-                    <img src={`/admin/queues/deposits/${d.id}/${side}?size=thumbnail`} alt={`${side === "front" ? "Front" : "Back"} of the check, deposit ${d.id}`} loading="lazy" className="h-28 w-full rounded bg-slate-50 object-contain lg:w-48" />
-                    <span className="block pt-1 text-center text-xs font-semibold text-slate-700">{side === "front" ? "Front" : "Back"}</span>
+                  <a
+                    key={side}
+                    href={`/admin/queues/deposits/${d.id}/${side}`}
+                    target="_blank"
+                    rel="noreferrer"
+                    className="block rounded-lg border border-slate-200 p-1 hover:border-accent-600"
+                  >
+                    <img
+                      src={`/admin/queues/deposits/${d.id}/${side}?size=thumbnail`}
+                      alt={`${side === "front" ? "Front" : "Back"} of the check, deposit ${d.id}`}
+                      loading="lazy"
+                      className="h-28 w-full rounded bg-slate-50 object-contain lg:w-48"
+                    />
+                    <span className="block pt-1 text-center text-xs font-semibold text-slate-700">
+                      {side === "front" ? "Front" : "Back"}
+                    </span>
                   </a>
                 ))}
               </div>
               <div className="flex flex-col gap-3">
                 <Form method="post">
                   <input type="hidden" name="deposit_id" value={d.id} />
-                  <Button type="submit" name="intent" value="approve_deposit" className="w-full" aria-label={`Approve deposit ${d.id} of ${formatCents(d.amount_cents)}`} isPending={busy(navigation, "approve_deposit", d.id)} pendingLabel="Approving…">
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value="approve_deposit"
+                    className="w-full"
+                    aria-label={`Approve deposit ${d.id} of ${formatCents(d.amount_cents)}`}
+                    isPending={busy(navigation, "approve_deposit", d.id)}
+                    pendingLabel="Approving…"
+                  >
                     <Check className="size-4" aria-hidden="true" /> Approve
                   </Button>
                 </Form>
                 <Form method="post" className="flex flex-col gap-2">
                   <input type="hidden" name="deposit_id" value={d.id} />
-                  <TextField id={reasonId} label="Reason to reject" name="reason" maxLength={300} error={message ?? undefined} />
-                  <Button type="submit" name="intent" value="reject_deposit" variant="secondary" aria-label={`Reject deposit ${d.id}`} isPending={busy(navigation, "reject_deposit", d.id)} pendingLabel="Rejecting…">
+                  <TextField
+                    id={reasonId}
+                    label="Reason to reject"
+                    name="reason"
+                    maxLength={300}
+                    error={message ?? undefined}
+                  />
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value="reject_deposit"
+                    variant="secondary"
+                    aria-label={`Reject deposit ${d.id}`}
+                    isPending={busy(navigation, "reject_deposit", d.id)}
+                    pendingLabel="Rejecting…"
+                  >
                     <X className="size-4" aria-hidden="true" /> Reject
                   </Button>
                 </Form>

@@ -6,7 +6,11 @@ export function initials(name: string): string {
 }
 
 /** Builds an /admin URL from the current search params with some changed (null removes). */
-export function withParams(search: URLSearchParams | string, changes: Record<string, string | number | null | undefined>, path = "/admin"): string {
+export function withParams(
+  search: URLSearchParams | string,
+  changes: Record<string, string | number | null | undefined>,
+  path = "/admin",
+): string {
   const params = new URLSearchParams(search);
   for (const [key, value] of Object.entries(changes)) {
     if (value === null || value === undefined || value === "") params.delete(key);
@@ -20,7 +24,10 @@ export function withParams(search: URLSearchParams | string, changes: Record<str
  * Where a form on /admin posts: the index route's action (`?index`, as React Router needs for an
  * index route), with the current search params changed as given.
  */
-export function adminActionUrl(search: URLSearchParams | string, changes: Record<string, string | number | null | undefined> = {}): string {
+export function adminActionUrl(
+  search: URLSearchParams | string,
+  changes: Record<string, string | number | null | undefined> = {},
+): string {
   const url = withParams(search, changes);
   const query = url.indexOf("?");
   const params = new URLSearchParams(query === -1 ? "" : url.slice(query + 1));

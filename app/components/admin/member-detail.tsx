@@ -21,8 +21,10 @@ export type MemberDetailData = MemberDetail | ReviewerMemberDetail;
 /** The staff view only (the money sections, account edits, holds). */
 export type StaffMemberDetail = MemberDetail;
 
-export const idTypeLabel = (value: string | null) => ID_TYPE_OPTIONS.find((o) => o.value === value)?.label ?? value ?? "—";
-export const maritalLabel = (value: string | null) => MARITAL_STATUS_OPTIONS.find((o) => o.value === value)?.label ?? value ?? "—";
+export const idTypeLabel = (value: string | null) =>
+  ID_TYPE_OPTIONS.find((o) => o.value === value)?.label ?? value ?? "—";
+export const maritalLabel = (value: string | null) =>
+  MARITAL_STATUS_OPTIONS.find((o) => o.value === value)?.label ?? value ?? "—";
 
 export function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -63,19 +65,29 @@ export function MemberDetailPane({
   const { formatDate, formatDateTime } = useInstitutionDates();
   if (!member) {
     return (
-      <section aria-label="User details" className="flex min-h-64 flex-col items-center justify-center rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
+      <section
+        aria-label="User details"
+        className="flex min-h-64 flex-col items-center justify-center rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center"
+      >
         <UserRound className="size-10 text-slate-400" aria-hidden="true" />
-        <p className="mt-3 font-medium text-slate-800">{missing ? "That user was not found." : "Select a user to view and edit their details"}</p>
+        <p className="mt-3 font-medium text-slate-800">
+          {missing ? "That user was not found." : "Select a user to view and edit their details"}
+        </p>
       </section>
     );
   }
   const p = member.profile;
-  const address = [p.street, [p.city, p.state, p.postal_code].filter(Boolean).join(" "), p.country].filter(Boolean).join(", ");
+  const address = [p.street, [p.city, p.state, p.postal_code].filter(Boolean).join(" "), p.country]
+    .filter(Boolean)
+    .join(", ");
   return (
     <section aria-labelledby="member-title" className="rounded-2xl border border-slate-200 bg-white shadow-sm">
       <header className="flex flex-wrap items-start justify-between gap-4 border-b border-slate-200 p-5">
         <div className="flex min-w-0 items-center gap-4">
-          <MemberAvatar name={member.name} imageUrl={member.has_image ? profileImageHref(member.user_id, search) : null} />
+          <MemberAvatar
+            name={member.name}
+            imageUrl={member.has_image ? profileImageHref(member.user_id, search) : null}
+          />
           <div className="min-w-0">
             <h2 id="member-title" className="break-all text-lg font-semibold text-brand-800">
               User Details: {member.email}
@@ -85,24 +97,40 @@ export function MemberDetailPane({
             </p>
             <p className="mt-1 flex flex-wrap gap-1.5">
               {showsApplicationStatus(member.role) ? <StatusBadge status={p.status} /> : null}
-              {showsApplicationStatus(member.role) && p.status === "pending" ? <StatusBadge status={p.document_status} /> : null}
-              <span className="inline-flex items-center rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-800">{PERSON_KIND_LABELS[personKind(member.role)]}</span>
+              {showsApplicationStatus(member.role) && p.status === "pending" ? (
+                <StatusBadge status={p.document_status} />
+              ) : null}
+              <span className="inline-flex items-center rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-800">
+                {PERSON_KIND_LABELS[personKind(member.role)]}
+              </span>
             </p>
           </div>
         </div>
-        <Link to={withParams(search, { verify: "1", notice: null })} preventScrollReset className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+        <Link
+          to={withParams(search, { verify: "1", notice: null })}
+          preventScrollReset
+          className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+        >
           Verify User
         </Link>
         {/* A new key after each upload (the address's image version) clears the chosen file. */}
-        <ProfileImageForm key={`${member.user_id}:${new URLSearchParams(search).get("image") ?? ""}`} member={member} serverError={imageError} />
+        <ProfileImageForm
+          key={`${member.user_id}:${new URLSearchParams(search).get("image") ?? ""}`}
+          member={member}
+          serverError={imageError}
+        />
       </header>
 
       <div className="space-y-6 p-5">
         {member.money_codes_locked_until ? (
           <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">
-            <strong>Transfers and card services that need a code are locked until {formatDateTime(member.money_codes_locked_until)}</strong> after 10 wrong codes in
-            15 minutes. The member was emailed; each wrong code is in the audit log. The lock ends by itself. If the member did not type them, someone else is using
-            their session: ask them to reset their password.
+            <strong>
+              Transfers and card services that need a code are locked until{" "}
+              {formatDateTime(member.money_codes_locked_until)}
+            </strong>{" "}
+            after 10 wrong codes in 15 minutes. The member was emailed; each wrong code is in the audit log. The lock
+            ends by itself. If the member did not type them, someone else is using their session: ask them to reset
+            their password.
           </p>
         ) : null}
         {p.status === "rejected" && p.rejection_reason ? (
@@ -115,9 +143,15 @@ export function MemberDetailPane({
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h3 className="text-base font-semibold text-brand-800">Application</h3>
             {member.revealed ? (
-              <span className="text-xs font-medium text-amber-900">Shown in full · this view was recorded in the audit log</span>
+              <span className="text-xs font-medium text-amber-900">
+                Shown in full · this view was recorded in the audit log
+              </span>
             ) : canReveal === false ? null : (
-              <Link to={withParams(search, { reveal: "1" })} preventScrollReset className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline underline-offset-2">
+              <Link
+                to={withParams(search, { reveal: "1" })}
+                preventScrollReset
+                className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline underline-offset-2"
+              >
                 <Eye className="size-4" aria-hidden="true" /> Show full date of birth and ID number (audited)
               </Link>
             )}
@@ -132,13 +166,24 @@ export function MemberDetailPane({
             <Field label="Phone">{p.phone}</Field>
             <Field label="Alternative email">{p.alt_email}</Field>
             <Field label="Address">{address}</Field>
-            <Field label="Emergency contact">{p.emergency_name ? `${p.emergency_name} (${p.emergency_relationship ?? "—"}), ${p.emergency_phone ?? "—"}` : null}</Field>
+            <Field label="Emergency contact">
+              {p.emergency_name
+                ? `${p.emergency_name} (${p.emergency_relationship ?? "—"}), ${p.emergency_phone ?? "—"}`
+                : null}
+            </Field>
             <Field label="Identification">{p.id_type ? `${idTypeLabel(p.id_type)} ${p.id_number ?? ""}` : null}</Field>
-            {p.joint_account ? <Field label="Joint owner">{`${p.joint_name ?? ""}, ${p.joint_email ?? ""}, ${p.joint_phone ?? ""}`}</Field> : null}
+            {p.joint_account ? (
+              <Field label="Joint owner">{`${p.joint_name ?? ""}, ${p.joint_email ?? ""}, ${p.joint_phone ?? ""}`}</Field>
+            ) : null}
             <Field label="Source">{p.source === "staff" ? "Created by staff" : "Online application"}</Field>
           </dl>
           {p.has_document ? (
-            <a href={documentHref(member.user_id)} target="_blank" rel="noopener" className="mt-3 inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline underline-offset-2">
+            <a
+              href={documentHref(member.user_id)}
+              target="_blank"
+              rel="noopener"
+              className="mt-3 inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline underline-offset-2"
+            >
               <FileText className="size-4" aria-hidden="true" /> Open the ID document (opens in a new tab; audited)
             </a>
           ) : null}
@@ -149,7 +194,9 @@ export function MemberDetailPane({
           {accounts ? (
             accounts
           ) : member.accounts.length === 0 ? (
-            <p className="mt-2 text-sm text-slate-700">No accounts yet. Checking and Savings open when the application is approved.</p>
+            <p className="mt-2 text-sm text-slate-700">
+              No accounts yet. Checking and Savings open when the application is approved.
+            </p>
           ) : (
             // One table at every width. On a phone each account is a block of labelled figures
             // (the header row is kept for screen readers only), so nothing scrolls sideways or is
@@ -157,7 +204,10 @@ export function MemberDetailPane({
             // table's meaning once its parts are displayed as blocks.
             <table role="table" className="mt-2 block w-full text-left text-sm sm:table">
               <caption className="sr-only">Accounts of {member.name}</caption>
-              <thead role="rowgroup" className="sr-only border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600 sm:not-sr-only sm:table-header-group">
+              <thead
+                role="rowgroup"
+                className="sr-only border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600 sm:not-sr-only sm:table-header-group"
+              >
                 <tr role="row">
                   <th role="columnheader" scope="col" className="py-2 pr-3 font-medium">
                     Account
@@ -238,7 +288,10 @@ export function MemberDetailPane({
           ) : null}
           {/* Staff who may move money stand in for the card network (docs/product.md#card-transactions-staff). */}
           {member.cards.length && accounts ? (
-            <Link to={`/admin/members/${encodeURIComponent(member.user_id)}/cards`} className="mt-2 inline-flex text-sm font-medium text-brand-700 underline underline-offset-2">
+            <Link
+              to={`/admin/members/${encodeURIComponent(member.user_id)}/cards`}
+              className="mt-2 inline-flex text-sm font-medium text-brand-700 underline underline-offset-2"
+            >
               Post card transaction
             </Link>
           ) : null}
@@ -257,12 +310,19 @@ export function MemberDetailPane({
                   <p className="mt-1 text-slate-900">{r.message}</p>
                   {r.answer_text ? (
                     <p className="mt-2 border-l-4 border-accent-600 pl-3 text-slate-900">
-                      <span className="block text-xs text-slate-700">Answer{r.answered_at ? `, ${formatDateTime(r.answered_at)}` : ""}</span>
+                      <span className="block text-xs text-slate-700">
+                        Answer{r.answered_at ? `, ${formatDateTime(r.answered_at)}` : ""}
+                      </span>
                       {r.answer_text}
                     </p>
                   ) : null}
                   {r.has_answer_document ? (
-                    <a href={documentHref(member.user_id, r.id)} target="_blank" rel="noopener" className="mt-2 inline-flex items-center gap-1.5 font-medium text-brand-700 underline underline-offset-2">
+                    <a
+                      href={documentHref(member.user_id, r.id)}
+                      target="_blank"
+                      rel="noopener"
+                      className="mt-2 inline-flex items-center gap-1.5 font-medium text-brand-700 underline underline-offset-2"
+                    >
                       <FileText className="size-4" aria-hidden="true" /> Document sent with the answer (audited)
                     </a>
                   ) : null}
@@ -312,9 +372,20 @@ function profileImageHref(user_id: string, search: string): string {
 function MemberAvatar({ name, imageUrl }: { name: string; imageUrl: string | null }) {
   const [broken, setBroken] = useState<string | null>(null);
   return (
-    <span aria-hidden="true" className="relative flex size-14 shrink-0 items-center justify-center overflow-hidden rounded-full border border-slate-200 bg-brand-100 text-lg font-semibold text-brand-800">
+    <span
+      aria-hidden="true"
+      className="relative flex size-14 shrink-0 items-center justify-center overflow-hidden rounded-full border border-slate-200 bg-brand-100 text-lg font-semibold text-brand-800"
+    >
       {initials(name)}
-      {imageUrl && broken !== imageUrl ? <img src={imageUrl} alt="" className="absolute inset-0 size-full object-cover" onError={() => setBroken(imageUrl)} data-member-image="" /> : null}
+      {imageUrl && broken !== imageUrl ? (
+        <img
+          src={imageUrl}
+          alt=""
+          className="absolute inset-0 size-full object-cover"
+          onError={() => setBroken(imageUrl)}
+          data-member-image=""
+        />
+      ) : null}
     </span>
   );
 }
@@ -377,9 +448,14 @@ function ResetTransferCountsBox() {
     <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-200 bg-slate-50 p-4">
       <div className="min-w-0">
         <h3 className="text-base font-semibold text-brand-800">Reset Transfer Counts</h3>
-        <p className="mt-0.5 text-sm text-slate-700">Savings transfers out are limited each month. Reset one member&apos;s count or everyone&apos;s.</p>
+        <p className="mt-0.5 text-sm text-slate-700">
+          Savings transfers out are limited each month. Reset one member&apos;s count or everyone&apos;s.
+        </p>
       </div>
-      <Link to="/admin/reset-transfers" className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+      <Link
+        to="/admin/reset-transfers"
+        className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+      >
         <RotateCcw className="size-4" aria-hidden="true" /> Reset Transfer Counts
       </Link>
     </div>
@@ -389,7 +465,10 @@ function ResetTransferCountsBox() {
 /** A figure's name above it on a phone, where the table's header row is not shown (screen readers have the header). */
 function PhoneLabel({ children }: { children: string }) {
   return (
-    <span aria-hidden="true" className="block font-sans text-xs font-medium tracking-wide text-slate-600 uppercase sm:hidden">
+    <span
+      aria-hidden="true"
+      className="block font-sans text-xs font-medium tracking-wide text-slate-600 uppercase sm:hidden"
+    >
       {children}
     </span>
   );

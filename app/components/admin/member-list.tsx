@@ -58,12 +58,22 @@ export function MemberList({
             return (
               <li key={t.id}>
                 <Link
-                  to={withParams(search, { tab: t.id === "all" ? null : t.id, page: null, member: null, verify: null, reveal: null, notice: null })}
+                  to={withParams(search, {
+                    tab: t.id === "all" ? null : t.id,
+                    page: null,
+                    member: null,
+                    verify: null,
+                    reveal: null,
+                    notice: null,
+                  })}
                   aria-current={current ? "page" : undefined}
                   className={`flex h-full flex-col items-center justify-end gap-1 rounded-t-lg border-b-2 px-1 py-2 text-center text-xs font-medium sm:text-sm ${current ? "border-accent-600 text-brand-800" : "border-transparent text-slate-700 hover:text-brand-800"}`}
                 >
                   {t.label}
-                  <span className={`tabular rounded-full px-2 py-0.5 text-xs font-semibold ${current ? "bg-accent-600 text-white" : "bg-slate-100 text-slate-800"}`} data-testid={`count-${t.id}`}>
+                  <span
+                    className={`tabular rounded-full px-2 py-0.5 text-xs font-semibold ${current ? "bg-accent-600 text-white" : "bg-slate-100 text-slate-800"}`}
+                    data-testid={`count-${t.id}`}
+                  >
                     {counts[t.id].toLocaleString("en-US")}
                   </span>
                 </Link>
@@ -87,7 +97,10 @@ export function MemberList({
           maxLength={100}
           className="block w-full min-w-0 rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 focus:border-accent-600 focus:outline-2 focus:outline-accent-600"
         />
-        <button type="submit" className="inline-flex shrink-0 items-center gap-1.5 rounded-lg bg-brand-700 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-800">
+        <button
+          type="submit"
+          className="inline-flex shrink-0 items-center gap-1.5 rounded-lg bg-brand-700 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+        >
           <Search className="size-4" aria-hidden="true" /> Search
         </button>
       </Form>
@@ -96,13 +109,18 @@ export function MemberList({
           <span>
             Results for <strong className="text-slate-900">“{query}”</strong>
           </span>
-          <Link to={withParams(search, { q: null, page: null })} className="font-medium text-brand-700 underline underline-offset-2">
+          <Link
+            to={withParams(search, { q: null, page: null })}
+            className="font-medium text-brand-700 underline underline-offset-2"
+          >
             Clear search
           </Link>
         </p>
       ) : null}
       {list.items.length === 0 ? (
-        <p className="px-4 py-10 text-center text-sm text-slate-700">{query ? "No members match this search." : "No members in this list yet."}</p>
+        <p className="px-4 py-10 text-center text-sm text-slate-700">
+          {query ? "No members match this search." : "No members in this list yet."}
+        </p>
       ) : (
         <ul className="divide-y divide-slate-100" aria-label="Members">
           {list.items.map((m) => {
@@ -118,7 +136,11 @@ export function MemberList({
                   <span className="min-w-0">
                     <span className="block truncate font-medium text-slate-900">
                       {m.first_name} {m.last_name}
-                      {showsApplicationStatus(m.role) ? null : <span className="ml-2 rounded bg-brand-100 px-1.5 py-0.5 text-xs font-semibold text-brand-800">{PERSON_KIND_LABELS[personKind(m.role)]}</span>}
+                      {showsApplicationStatus(m.role) ? null : (
+                        <span className="ml-2 rounded bg-brand-100 px-1.5 py-0.5 text-xs font-semibold text-brand-800">
+                          {PERSON_KIND_LABELS[personKind(m.role)]}
+                        </span>
+                      )}
                     </span>
                     <span className="block text-sm [overflow-wrap:anywhere] text-slate-700">{m.email}</span>
                     <span className="block text-xs text-slate-600">
@@ -128,7 +150,9 @@ export function MemberList({
                   {showsApplicationStatus(m.role) ? (
                     <span className="flex shrink-0 flex-col items-end gap-1">
                       <StatusBadge status={m.status} />
-                      {m.status === "pending" && m.document_status === "info_requested" ? <StatusBadge status="info_requested" /> : null}
+                      {m.status === "pending" && m.document_status === "info_requested" ? (
+                        <StatusBadge status="info_requested" />
+                      ) : null}
                     </span>
                   ) : null}
                 </Link>
@@ -137,9 +161,15 @@ export function MemberList({
           })}
         </ul>
       )}
-      <nav aria-label="Pages" className="flex items-center justify-between gap-2 border-t border-slate-200 px-4 py-3 text-sm">
+      <nav
+        aria-label="Pages"
+        className="flex items-center justify-between gap-2 border-t border-slate-200 px-4 py-3 text-sm"
+      >
         {list.page > 1 ? (
-          <Link to={withParams(search, { page: list.page - 1 === 1 ? null : list.page - 1, member: null, verify: null })} className="inline-flex items-center gap-1 rounded-lg px-2 py-1.5 font-medium text-brand-700 hover:bg-brand-50">
+          <Link
+            to={withParams(search, { page: list.page - 1 === 1 ? null : list.page - 1, member: null, verify: null })}
+            className="inline-flex items-center gap-1 rounded-lg px-2 py-1.5 font-medium text-brand-700 hover:bg-brand-50"
+          >
             <ChevronLeft className="size-4" aria-hidden="true" /> Previous
           </Link>
         ) : (
@@ -150,7 +180,10 @@ export function MemberList({
           {pages ? ` of ${pages.toLocaleString("en-US")}` : ""}
         </span>
         {list.has_next ? (
-          <Link to={withParams(search, { page: list.page + 1, member: null, verify: null })} className="inline-flex items-center gap-1 rounded-lg px-2 py-1.5 font-medium text-brand-700 hover:bg-brand-50">
+          <Link
+            to={withParams(search, { page: list.page + 1, member: null, verify: null })}
+            className="inline-flex items-center gap-1 rounded-lg px-2 py-1.5 font-medium text-brand-700 hover:bg-brand-50"
+          >
             Next <ChevronRight className="size-4" aria-hidden="true" />
           </Link>
         ) : (

@@ -2,7 +2,12 @@ import { Form, Link, useNavigation } from "react-router";
 import { CheckCheck, Undo2 } from "lucide-react";
 import { Button, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
 import { formatCents } from "~/domain/money";
-import { PENDING_OWNERS, ReverseAllSchema, TRANSACTION_STATUS_LABELS, type PendingOwner } from "~/domain/member-accounts";
+import {
+  PENDING_OWNERS,
+  ReverseAllSchema,
+  TRANSACTION_STATUS_LABELS,
+  type PendingOwner,
+} from "~/domain/member-accounts";
 import type { MemberTransactionRow, MemberTransactionsPage } from "~/server/member-accounts/transactions.server";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { StatusLine } from "./admin-shell";
@@ -22,7 +27,19 @@ const STATUS_STYLES: Record<MemberTransactionRow["status"], string> = {
  * step, so it works before JavaScript); a pending one is released instead, and a pending row of
  * Add Transactions may be posted (`?post=<id>`) once it completes.
  */
-export function MemberTransactions({ member_id, page, before, search, result }: { member_id: string; page: MemberTransactionsPage; before: string | null; search: string; result: unknown }) {
+export function MemberTransactions({
+  member_id,
+  page,
+  before,
+  search,
+  result,
+}: {
+  member_id: string;
+  page: MemberTransactionsPage;
+  before: string | null;
+  search: string;
+  result: unknown;
+}) {
   const { formatDateTime } = useInstitutionDates();
   const params = new URLSearchParams(search);
   const confirming = { reverse: Number(params.get("reverse") ?? "0"), post: Number(params.get("post") ?? "0") };
@@ -44,7 +61,11 @@ export function MemberTransactions({ member_id, page, before, search, result }: 
                 <div className="min-w-0 flex-1">
                   <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
                     <span className="break-words">{t.memo ?? kindLabel(t.kind)}</span>
-                    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_STYLES[t.status]}`}>{TRANSACTION_STATUS_LABELS[t.status]}</span>
+                    <span
+                      className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_STYLES[t.status]}`}
+                    >
+                      {TRANSACTION_STATUS_LABELS[t.status]}
+                    </span>
                   </p>
                   <p className="text-slate-700">
                     #{t.id} · {formatDateTime(t.created_at)} · effective {t.effective_date} · {kindLabel(t.kind)}
@@ -69,19 +90,32 @@ export function MemberTransactions({ member_id, page, before, search, result }: 
                   ))}
                 </ul>
               </div>
-              <RowAction row={t} member_id={member_id} confirming={confirming.post === t.id ? "post" : confirming.reverse === t.id ? "reverse" : null} search={search} />
+              <RowAction
+                row={t}
+                member_id={member_id}
+                confirming={confirming.post === t.id ? "post" : confirming.reverse === t.id ? "reverse" : null}
+                search={search}
+              />
             </li>
           ))}
         </ul>
       )}
       <nav aria-label="Transaction pages" className="flex flex-wrap gap-2">
         {before ? (
-          <Link to={withParams(search, { tx_before: null, reverse: null, post: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50">
+          <Link
+            to={withParams(search, { tx_before: null, reverse: null, post: null })}
+            preventScrollReset
+            className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50"
+          >
             Newest
           </Link>
         ) : null}
         {page.next_before ? (
-          <Link to={withParams(search, { tx_before: page.next_before, reverse: null, post: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50">
+          <Link
+            to={withParams(search, { tx_before: page.next_before, reverse: null, post: null })}
+            preventScrollReset
+            className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50"
+          >
             Older transactions
           </Link>
         ) : null}
@@ -93,11 +127,24 @@ export function MemberTransactions({ member_id, page, before, search, result }: 
 /** Where staff resolve a pending transaction that is not released here (a bill payment is the member's to cancel). */
 const RESOLVED_AT: Partial<Record<PendingOwner, (member_id: string) => { to: string; label: string }>> = {
   payment: () => ({ to: "/admin/queues", label: "Open the payment queues" }),
-  card_purchase: (member_id) => ({ to: `/admin/members/${encodeURIComponent(member_id)}/cards`, label: "Open Post card transaction" }),
+  card_purchase: (member_id) => ({
+    to: `/admin/members/${encodeURIComponent(member_id)}/cards`,
+    label: "Open Post card transaction",
+  }),
   mobile_deposit: () => ({ to: "/admin/queues#deposits-title", label: "Open the deposit queue" }),
 };
 
-function RowAction({ row, member_id, confirming, search }: { row: MemberTransactionRow; member_id: string; confirming: "reverse" | "post" | null; search: string }) {
+function RowAction({
+  row,
+  member_id,
+  confirming,
+  search,
+}: {
+  row: MemberTransactionRow;
+  member_id: string;
+  confirming: "reverse" | "post" | null;
+  search: string;
+}) {
   const navigation = useNavigation();
   const reversible = row.status === "posted" && row.kind !== "reversal";
   const releasable = row.status === "pending";
@@ -118,15 +165,26 @@ function RowAction({ row, member_id, confirming, search }: { row: MemberTransact
   // Reverse a posted transaction, Release a pending one; a pending Add Transactions row may also be Posted.
   const verb = releasable ? "Release" : "Reverse";
   if (!confirming) {
-    const linkClass = "inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 hover:bg-slate-50";
+    const linkClass =
+      "inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 hover:bg-slate-50";
     return (
       <p className="mt-2 flex flex-wrap gap-2">
         {row.postable ? (
-          <Link to={withParams(search, { post: row.id, reverse: null })} preventScrollReset aria-label={`Post transaction ${row.id}`} className={linkClass}>
+          <Link
+            to={withParams(search, { post: row.id, reverse: null })}
+            preventScrollReset
+            aria-label={`Post transaction ${row.id}`}
+            className={linkClass}
+          >
             <CheckCheck className="size-4" aria-hidden="true" /> Post
           </Link>
         ) : null}
-        <Link to={withParams(search, { reverse: row.id, post: null })} preventScrollReset aria-label={`${verb} transaction ${row.id}`} className={linkClass}>
+        <Link
+          to={withParams(search, { reverse: row.id, post: null })}
+          preventScrollReset
+          aria-label={`${verb} transaction ${row.id}`}
+          className={linkClass}
+        >
           <Undo2 className="size-4" aria-hidden="true" /> {verb}
         </Link>
       </p>
@@ -141,15 +199,30 @@ function RowAction({ row, member_id, confirming, search }: { row: MemberTransact
       ? `Release pending transaction #${row.id}? The held money becomes available again.`
       : `Reverse transaction #${row.id}? A reversing transaction posts now; this cannot be undone.`;
   return (
-    <Form method="post" action={adminActionUrl(search, { reverse: null, post: null })} preventScrollReset aria-label={`Confirm: ${action.toLowerCase()} transaction ${row.id}`} className="mt-2 flex flex-wrap items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3">
+    <Form
+      method="post"
+      action={adminActionUrl(search, { reverse: null, post: null })}
+      preventScrollReset
+      aria-label={`Confirm: ${action.toLowerCase()} transaction ${row.id}`}
+      className="mt-2 flex flex-wrap items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3"
+    >
       <input type="hidden" name="intent" value={posting ? "post_transaction" : "reverse_transaction"} />
       <input type="hidden" name="member_id" value={member_id} />
       <input type="hidden" name="transaction_id" value={row.id} />
       <p className="w-full text-sm text-amber-950 sm:w-auto sm:flex-1">{question}</p>
-      <Link to={withParams(search, { reverse: null, post: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100">
+      <Link
+        to={withParams(search, { reverse: null, post: null })}
+        preventScrollReset
+        className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100"
+      >
         Cancel
       </Link>
-      <Button type="submit" variant={posting ? "primary" : "danger"} isPending={busy} pendingLabel={posting ? "Posting…" : releasable ? "Releasing…" : "Reversing…"}>
+      <Button
+        type="submit"
+        variant={posting ? "primary" : "danger"}
+        isPending={busy}
+        pendingLabel={posting ? "Posting…" : releasable ? "Releasing…" : "Reversing…"}
+      >
         {`Confirm ${action.toLowerCase()}`}
       </Button>
     </Form>
@@ -173,23 +246,43 @@ export function ReverseAllBox({ member_id, search, result }: { member_id: string
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "reverse_all";
   const hidden = [...new URLSearchParams(search).entries()].filter(([key]) => key !== "reverse_all" && key !== "index");
   return (
-    <section aria-labelledby="reverse-all-title" className="space-y-3 rounded-xl border border-red-200 bg-red-50/40 p-4">
+    <section
+      aria-labelledby="reverse-all-title"
+      className="space-y-3 rounded-xl border border-red-200 bg-red-50/40 p-4"
+    >
       <h3 id="reverse-all-title" className="text-base font-semibold text-red-900">
         Reverse All Transactions
       </h3>
-      <p className="text-sm text-slate-800">Reverses every posted transaction of this member that is not yet reversed, in one batch. Type the member&apos;s email to confirm.</p>
+      <p className="text-sm text-slate-800">
+        Reverses every posted transaction of this member that is not yet reversed, in one batch. Type the member&apos;s
+        email to confirm.
+      </p>
       {answer ? <StatusLine message={answer.message} tone={answer.tone} /> : null}
       {typed !== null && !answer ? (
-        <SchemaForm form={form} method="post" action={adminActionUrl(search, { reverse_all: null })} preventScrollReset aria-label="Confirm reverse all" className="space-y-3">
+        <SchemaForm
+          form={form}
+          method="post"
+          action={adminActionUrl(search, { reverse_all: null })}
+          preventScrollReset
+          aria-label="Confirm reverse all"
+          className="space-y-3"
+        >
           <input type="hidden" name="intent" value="reverse_all" />
           <input type="hidden" name="member_id" value={member_id} />
           <input type="hidden" name="confirm_email" value={typed} />
           <p className="text-sm font-medium text-red-900">
-            Reverse every posted transaction of <span className="break-all">{typed || "(no email typed)"}</span>? This cannot be undone.
+            Reverse every posted transaction of <span className="break-all">{typed || "(no email typed)"}</span>? This
+            cannot be undone.
           </p>
-          {form.allErrors.confirm_email?.[0] ? <FormMessage tone="error">{form.allErrors.confirm_email[0]}</FormMessage> : null}
+          {form.allErrors.confirm_email?.[0] ? (
+            <FormMessage tone="error">{form.allErrors.confirm_email[0]}</FormMessage>
+          ) : null}
           <div className="flex flex-wrap gap-2">
-            <Link to={withParams(search, { reverse_all: null })} preventScrollReset className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100">
+            <Link
+              to={withParams(search, { reverse_all: null })}
+              preventScrollReset
+              className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100"
+            >
               Cancel
             </Link>
             <Button type="submit" variant="danger" isPending={busy} pendingLabel="Reversing…">
@@ -202,7 +295,14 @@ export function ReverseAllBox({ member_id, search, result }: { member_id: string
           {hidden.map(([key, value]) => (
             <input key={key} type="hidden" name={key} value={value} />
           ))}
-          <TextField name="reverse_all" label="Member's email" type="email" autoComplete="off" isRequired className="min-w-0 flex-1" />
+          <TextField
+            name="reverse_all"
+            label="Member's email"
+            type="email"
+            autoComplete="off"
+            isRequired
+            className="min-w-0 flex-1"
+          />
           <Button type="submit" variant="danger">
             Reverse Transactions
           </Button>

@@ -17,7 +17,11 @@ export function isMoneyResult(value: unknown): value is MoneyResult {
 }
 
 /** The answer if it belongs to this form, else undefined. */
-export function resultFor(result: unknown, intent: string | readonly string[], target?: string | number): MoneyResult | undefined {
+export function resultFor(
+  result: unknown,
+  intent: string | readonly string[],
+  target?: string | number,
+): MoneyResult | undefined {
   if (!isMoneyResult(result)) return undefined;
   const intents = typeof intent === "string" ? [intent] : intent;
   if (!intents.includes(result.intent)) return undefined;

@@ -9,13 +9,26 @@ import { useHydrated } from "./use-hydrated";
  * trapped, Escape closes, focus returns); before JavaScript the same content renders as a page
  * panel with a Close link.
  */
-export function UrlDialog({ title, closeTo, children, wide }: { title: string; closeTo: string; children: React.ReactNode; wide?: boolean }) {
+export function UrlDialog({
+  title,
+  closeTo,
+  children,
+  wide,
+}: {
+  title: string;
+  closeTo: string;
+  children: React.ReactNode;
+  wide?: boolean;
+}) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const width = wide ? "max-w-5xl" : "max-w-2xl";
   if (!hydrated) {
     return (
-      <section aria-labelledby="url-dialog-title" className="fixed inset-0 z-50 overflow-y-auto bg-slate-900/50 p-2 sm:p-6">
+      <section
+        aria-labelledby="url-dialog-title"
+        className="fixed inset-0 z-50 overflow-y-auto bg-slate-900/50 p-2 sm:p-6"
+      >
         <div className={`mx-auto ${width} rounded-2xl bg-white p-5 shadow-2xl sm:p-8`}>
           <div className="flex items-start justify-between gap-4">
             <h2 id="url-dialog-title" className="text-xl font-semibold text-brand-800">
@@ -47,7 +60,12 @@ export function UrlDialog({ title, closeTo, children, wide }: { title: string; c
                 <Heading slot="title" className="text-xl font-semibold text-brand-800">
                   {title}
                 </Heading>
-                <button type="button" onClick={close} className="rounded-lg p-2 text-slate-700 hover:bg-slate-100" aria-label="Close">
+                <button
+                  type="button"
+                  onClick={close}
+                  className="rounded-lg p-2 text-slate-700 hover:bg-slate-100"
+                  aria-label="Close"
+                >
                   <X className="size-5" aria-hidden="true" />
                 </button>
               </div>

@@ -44,11 +44,18 @@ export function QueueSection({
   children: React.ReactNode;
 }) {
   return (
-    <section aria-labelledby={`${id}-title`} className="rounded-2xl border border-slate-200 bg-white shadow-sm" data-testid={`queue-${id}`}>
+    <section
+      aria-labelledby={`${id}-title`}
+      className="rounded-2xl border border-slate-200 bg-white shadow-sm"
+      data-testid={`queue-${id}`}
+    >
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-100 px-4 py-4 sm:px-5">
         <h2 id={`${id}-title`} className="flex items-center gap-2 text-lg font-semibold text-brand-800">
           {title}
-          <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-semibold text-slate-800" aria-label={`${count} ${countLabel}`}>
+          <span
+            className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-semibold text-slate-800"
+            aria-label={`${count} ${countLabel}`}
+          >
             {count}
           </span>
         </h2>
@@ -61,10 +68,28 @@ export function QueueSection({
 
 function busyWith(navigation: ReturnType<typeof useNavigation>, intent: string, value: string): boolean {
   const form = navigation.formData;
-  return navigation.state !== "idle" && form?.get("intent") === intent && (form.get("kind") === value || form.get("payment_id") === value);
+  return (
+    navigation.state !== "idle" &&
+    form?.get("intent") === intent &&
+    (form.get("kind") === value || form.get("payment_id") === value)
+  );
 }
 
-export function PaymentQueue({ kind, title, count, rows, fileLabel, perFile }: { kind: "ach" | "wire"; title: string; count: number; rows: QueueRow[]; fileLabel: string; perFile: number }) {
+export function PaymentQueue({
+  kind,
+  title,
+  count,
+  rows,
+  fileLabel,
+  perFile,
+}: {
+  kind: "ach" | "wire";
+  title: string;
+  count: number;
+  rows: QueueRow[];
+  fileLabel: string;
+  perFile: number;
+}) {
   const navigation = useNavigation();
   const { formatDateTime } = useInstitutionDates();
   // Left out of the file (an account not active, a payment the file cannot carry): not counted as going out.
@@ -82,7 +107,13 @@ export function PaymentQueue({ kind, title, count, rows, fileLabel, perFile }: {
           {formatCents(total_cents)} in {sendable} {sendable === 1 ? "payment" : "payments"}
           {count > rows.length ? " shown" : ""}
         </p>
-        <Button type="submit" name="intent" value="export" isPending={busyWith(navigation, "export", kind)} pendingLabel="Exporting…">
+        <Button
+          type="submit"
+          name="intent"
+          value="export"
+          isPending={busyWith(navigation, "export", kind)}
+          pendingLabel="Exporting…"
+        >
           <Send className="size-4" aria-hidden="true" /> Export as {fileLabel}
         </Button>
       </Form>
@@ -93,32 +124,53 @@ export function PaymentQueue({ kind, title, count, rows, fileLabel, perFile }: {
         <p className="px-5 py-8 text-center text-sm text-slate-700">Nothing is waiting.</p>
       ) : (
         <>
-          {count > rows.length ? <p className="px-5 pt-3 text-sm text-slate-700">The oldest {rows.length} of {count} are shown.{count > perFile ? ` Export sends the oldest ${perFile.toLocaleString("en-US")}; the rest wait for the next file.` : " Export sends them all."}</p> : null}
+          {count > rows.length ? (
+            <p className="px-5 pt-3 text-sm text-slate-700">
+              The oldest {rows.length} of {count} are shown.
+              {count > perFile
+                ? ` Export sends the oldest ${perFile.toLocaleString("en-US")}; the rest wait for the next file.`
+                : " Export sends them all."}
+            </p>
+          ) : null}
           <ul className="divide-y divide-slate-100">
             {rows.map((r) => (
-              <li key={r.id} className="grid gap-x-6 gap-y-2 px-4 py-4 sm:px-5 md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.4fr)_auto_auto] md:items-center" data-testid="queued-payment">
+              <li
+                key={r.id}
+                className="grid gap-x-6 gap-y-2 px-4 py-4 sm:px-5 md:grid-cols-[minmax(0,1.2fr)_minmax(0,1.4fr)_auto_auto] md:items-center"
+                data-testid="queued-payment"
+              >
                 <div className="min-w-0">
                   <p className="font-semibold text-slate-900">{r.member_name}</p>
                   <p className="truncate text-sm text-slate-700">{r.member_email}</p>
                   <p className="text-sm text-slate-700">
                     From {r.from_account}
-                    {r.account_active ? null : <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">Account not active: waits</span>}
+                    {r.account_active ? null : (
+                      <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">
+                        Account not active: waits
+                      </span>
+                    )}
                   </p>
                 </div>
                 <div className="min-w-0">
                   <p className="font-medium text-slate-900">To {r.payee}</p>
                   <p className="text-sm text-slate-700">{r.payee_bank}</p>
                   <p className="text-sm text-slate-700">
-                    <span className="font-mono text-xs">{r.reference_number}</span> · <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time>
+                    <span className="font-mono text-xs">{r.reference_number}</span> ·{" "}
+                    <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time>
                   </p>
                   {r.export_problem ? (
-                    <p className="mt-1 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900" data-testid="export-problem">
+                    <p
+                      className="mt-1 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900"
+                      data-testid="export-problem"
+                    >
                       <span className="font-semibold">Left out of the file.</span> {r.export_problem}
                     </p>
                   ) : null}
                 </div>
                 <div className="md:text-right">
-                  <p className="text-base font-semibold text-slate-900 tabular-nums">{r.foreign_amount ?? formatCents(r.amount_cents)}</p>
+                  <p className="text-base font-semibold text-slate-900 tabular-nums">
+                    {r.foreign_amount ?? formatCents(r.amount_cents)}
+                  </p>
                   {r.foreign_amount ? (
                     <p className="text-sm text-slate-700 tabular-nums">
                       {formatCents(r.amount_cents)} + {formatCents(r.fee_cents)} fee
@@ -127,7 +179,15 @@ export function PaymentQueue({ kind, title, count, rows, fileLabel, perFile }: {
                 </div>
                 <Form method="post">
                   <input type="hidden" name="payment_id" value={r.id} />
-                  <Button type="submit" name="intent" value="cancel" variant="secondary" aria-label={`Cancel ${r.reference_number} to ${r.payee}`} isPending={busyWith(navigation, "cancel", String(r.id))} pendingLabel="Cancelling…">
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value="cancel"
+                    variant="secondary"
+                    aria-label={`Cancel ${r.reference_number} to ${r.payee}`}
+                    isPending={busyWith(navigation, "cancel", String(r.id))}
+                    pendingLabel="Cancelling…"
+                  >
                     Cancel
                   </Button>
                 </Form>
@@ -149,11 +209,17 @@ export function ExportFiles({ files }: { files: ExportFileRow[] }) {
       ) : (
         <ul className="divide-y divide-slate-100">
           {files.map((f) => (
-            <li key={f.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-5" data-testid="export-file">
+            <li
+              key={f.id}
+              className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-5"
+              data-testid="export-file"
+            >
               <div className="min-w-0">
                 <p className="font-mono text-sm font-semibold break-all text-slate-900">{f.file_name}</p>
                 <p className="text-sm text-slate-700">
-                  {f.kind === "ach" ? "ACH" : "Wires"} · {f.payment_count} {f.payment_count === 1 ? "payment" : "payments"} · {formatCents(f.total_cents)} · {f.kind === "ach" ? "effective" : "for"} {f.effective_date}
+                  {f.kind === "ach" ? "ACH" : "Wires"} · {f.payment_count}{" "}
+                  {f.payment_count === 1 ? "payment" : "payments"} · {formatCents(f.total_cents)} ·{" "}
+                  {f.kind === "ach" ? "effective" : "for"} {f.effective_date}
                 </p>
                 <p className="text-sm text-slate-700">
                   <time dateTime={f.created_at}>{formatDateTime(f.created_at)}</time>

@@ -80,31 +80,51 @@ export function SecondApprovalQueue({
   );
 }
 
-function PostingRequest({ request: r, staffId, result, memberHref }: { request: QueuedPostingRequest; staffId: string; result: unknown; memberHref: (member_id: string) => string }) {
+function PostingRequest({
+  request: r,
+  staffId,
+  result,
+  memberHref,
+}: {
+  request: QueuedPostingRequest;
+  staffId: string;
+  result: unknown;
+  memberHref: (member_id: string) => string;
+}) {
   const { formatDateTime } = useInstitutionDates();
   const what = r.source === "csv" ? `CSV file ${r.file_name ?? ""}`.trim() : "Table of rows";
   const where = r.source === "csv" ? "Line" : "Row";
   return (
-    <li aria-label={`Add Transactions request ${r.id}`} className="rounded-xl border border-amber-200 bg-white p-3 text-sm">
+    <li
+      aria-label={`Add Transactions request ${r.id}`}
+      className="rounded-xl border border-amber-200 bg-white p-3 text-sm"
+    >
       <p className="font-medium text-slate-900">
-        +{formatCents(r.credit_total_cents)} in credits{r.debit_total_cents > 0 ? `, ${formatCents(r.debit_total_cents)} in debits` : ""} for{" "}
+        +{formatCents(r.credit_total_cents)} in credits
+        {r.debit_total_cents > 0 ? `, ${formatCents(r.debit_total_cents)} in debits` : ""} for{" "}
         <Link to={memberHref(r.member_id)} className="break-all text-brand-700 underline underline-offset-2">
           {r.member_email ?? r.member_id}
         </Link>
       </p>
       <p className="text-slate-700 [overflow-wrap:anywhere]">
-        {what}, {r.row_count} {r.row_count === 1 ? "row" : "rows"} · sent by {r.requested_by_email ?? r.requested_by} on {formatDateTime(r.requested_at)}
+        {what}, {r.row_count} {r.row_count === 1 ? "row" : "rows"} · sent by {r.requested_by_email ?? r.requested_by} on{" "}
+        {formatDateTime(r.requested_at)}
       </p>
       <p className="mt-1 text-slate-900">Why it waits: {r.reason}.</p>
       {/* On a phone each row is a short block; from 640 px a table. */}
-      <ul aria-label={`Rows of request ${r.id}`} className="mt-2 max-h-80 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200 sm:hidden">
+      <ul
+        aria-label={`Rows of request ${r.id}`}
+        className="mt-2 max-h-80 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200 sm:hidden"
+      >
         {r.rows.map((row) => (
           <li key={row.line} className="px-3 py-2">
             <p className="flex justify-between gap-3">
               <span className="text-slate-700">
                 {where} {row.line} · {row.account}
               </span>
-              <span className={`whitespace-nowrap font-medium tabular-nums ${row.direction === "credit" ? "text-emerald-800" : "text-slate-900"}`}>
+              <span
+                className={`whitespace-nowrap font-medium tabular-nums ${row.direction === "credit" ? "text-emerald-800" : "text-slate-900"}`}
+              >
                 {row.direction === "credit" ? "+" : "−"}
                 {formatCents(row.amount_cents)}
               </span>
@@ -116,16 +136,33 @@ function PostingRequest({ request: r, staffId, result, memberHref }: { request: 
           </li>
         ))}
       </ul>
-      <div className="mt-2 hidden max-h-72 overflow-auto rounded-lg border border-slate-200 bg-white sm:block" tabIndex={0} role="region" aria-label={`Rows of request ${r.id}`}>
+      <div
+        className="mt-2 hidden max-h-72 overflow-auto rounded-lg border border-slate-200 bg-white sm:block"
+        tabIndex={0}
+        role="region"
+        aria-label={`Rows of request ${r.id}`}
+      >
         <table className="w-full min-w-[36rem] text-left text-sm">
           <thead className="sticky top-0 bg-slate-50 text-xs uppercase tracking-wide text-slate-700">
             <tr>
-              <th scope="col" className="px-2 py-1.5 font-semibold">{where}</th>
-              <th scope="col" className="px-2 py-1.5 font-semibold">Account</th>
-              <th scope="col" className="px-2 py-1.5 text-right font-semibold">Amount</th>
-              <th scope="col" className="px-2 py-1.5 font-semibold">Description</th>
-              <th scope="col" className="px-2 py-1.5 font-semibold">Date</th>
-              <th scope="col" className="px-2 py-1.5 font-semibold">Status</th>
+              <th scope="col" className="px-2 py-1.5 font-semibold">
+                {where}
+              </th>
+              <th scope="col" className="px-2 py-1.5 font-semibold">
+                Account
+              </th>
+              <th scope="col" className="px-2 py-1.5 text-right font-semibold">
+                Amount
+              </th>
+              <th scope="col" className="px-2 py-1.5 font-semibold">
+                Description
+              </th>
+              <th scope="col" className="px-2 py-1.5 font-semibold">
+                Date
+              </th>
+              <th scope="col" className="px-2 py-1.5 font-semibold">
+                Status
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -133,7 +170,9 @@ function PostingRequest({ request: r, staffId, result, memberHref }: { request: 
               <tr key={row.line}>
                 <td className="px-2 py-1.5 tabular-nums">{row.line}</td>
                 <td className="whitespace-nowrap px-2 py-1.5">{row.account}</td>
-                <td className={`whitespace-nowrap px-2 py-1.5 text-right font-medium tabular-nums ${row.direction === "credit" ? "text-emerald-800" : "text-slate-900"}`}>
+                <td
+                  className={`whitespace-nowrap px-2 py-1.5 text-right font-medium tabular-nums ${row.direction === "credit" ? "text-emerald-800" : "text-slate-900"}`}
+                >
                   {row.direction === "credit" ? "+" : "−"}
                   {formatCents(row.amount_cents)}
                 </td>
@@ -151,7 +190,9 @@ function PostingRequest({ request: r, staffId, result, memberHref }: { request: 
         </p>
       ) : null}
       {r.requested_by === staffId ? (
-        <p className="mt-2 text-slate-700">You sent these transactions: another staff member must approve or decline them.</p>
+        <p className="mt-2 text-slate-700">
+          You sent these transactions: another staff member must approve or decline them.
+        </p>
       ) : (
         <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
           <ApproveRequestForm request={r} result={resultFor(result, "approve_posting_request", r.id)} />
@@ -162,10 +203,22 @@ function PostingRequest({ request: r, staffId, result, memberHref }: { request: 
   );
 }
 
-function ApproveRequestForm({ request, result }: { request: QueuedPostingRequest; result: ReturnType<typeof resultFor> }) {
+function ApproveRequestForm({
+  request,
+  result,
+}: {
+  request: QueuedPostingRequest;
+  result: ReturnType<typeof resultFor>;
+}) {
   const navigation = useNavigation();
-  const form = useSchemaForm(ApprovePostingRequestSchema, { lastResult: result?.reply, id: `approve-request-${request.id}` });
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "approve_posting_request" && navigation.formData?.get("request_id") === String(request.id);
+  const form = useSchemaForm(ApprovePostingRequestSchema, {
+    lastResult: result?.reply,
+    id: `approve-request-${request.id}`,
+  });
+  const busy =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === "approve_posting_request" &&
+    navigation.formData?.get("request_id") === String(request.id);
   return (
     <SchemaForm form={form} method="post" preventScrollReset aria-label={`Approve request ${request.id}`}>
       <input type="hidden" name="intent" value="approve_posting_request" />
@@ -177,13 +230,31 @@ function ApproveRequestForm({ request, result }: { request: QueuedPostingRequest
   );
 }
 
-function DeclineRequestForm({ request, result }: { request: QueuedPostingRequest; result: ReturnType<typeof resultFor> }) {
+function DeclineRequestForm({
+  request,
+  result,
+}: {
+  request: QueuedPostingRequest;
+  result: ReturnType<typeof resultFor>;
+}) {
   const navigation = useNavigation();
-  const form = useSchemaForm(DeclinePostingRequestSchema, { lastResult: result?.reply, id: `decline-request-${request.id}` });
+  const form = useSchemaForm(DeclinePostingRequestSchema, {
+    lastResult: result?.reply,
+    id: `decline-request-${request.id}`,
+  });
   const formMessage = formMessageOf(result);
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "decline_posting_request" && navigation.formData?.get("request_id") === String(request.id);
+  const busy =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === "decline_posting_request" &&
+    navigation.formData?.get("request_id") === String(request.id);
   return (
-    <SchemaForm form={form} method="post" preventScrollReset aria-label={`Decline request ${request.id}`} className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:items-end">
+    <SchemaForm
+      form={form}
+      method="post"
+      preventScrollReset
+      aria-label={`Decline request ${request.id}`}
+      className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:items-end"
+    >
       {formMessage ? <FormMessage tone="error">{formMessage}</FormMessage> : null}
       <input type="hidden" name="intent" value="decline_posting_request" />
       <input type="hidden" name="request_id" value={request.id} />

@@ -20,14 +20,25 @@ interface ReviewResult {
  * the checklist, and Approve (enabled once every item is ticked), Reject (needs a reason) and
  * Request info (needs a description). The server checks all of it again.
  */
-export function VerifyDialog({ member, closeTo, result }: { member: MemberDetailData; closeTo: string; search: string; result?: ReviewResult }) {
+export function VerifyDialog({
+  member,
+  closeTo,
+  result,
+}: {
+  member: MemberDetailData;
+  closeTo: string;
+  search: string;
+  result?: ReviewResult;
+}) {
   const { formatDate } = useInstitutionDates();
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "review";
   const form = useSchemaForm(ReviewDecisionSchema, { lastResult: result?.reply });
   const posted = (form.initialValue ?? {}) as Record<string, unknown>;
-  const [ticked, setTicked] = useState<Record<string, boolean>>(() => Object.fromEntries(CHECKLIST_ITEM_IDS.map((id) => [id, posted[`check_${id}`] === "on"])));
+  const [ticked, setTicked] = useState<Record<string, boolean>>(() =>
+    Object.fromEntries(CHECKLIST_ITEM_IDS.map((id) => [id, posted[`check_${id}`] === "on"])),
+  );
   const all = CHECKLIST_ITEM_IDS.every((id) => ticked[id]);
   const p = member.profile;
   const pending = p.status === "pending";
@@ -44,9 +55,15 @@ export function VerifyDialog({ member, closeTo, result }: { member: MemberDetail
             <Field label="Date of birth">{p.date_of_birth}</Field>
             <Field label="Nationality">{p.nationality}</Field>
             <Field label="Marital status">{maritalLabel(p.marital_status)}</Field>
-            <Field label="Address">{[p.street, p.city, p.state, p.postal_code, p.country].filter(Boolean).join(", ")}</Field>
+            <Field label="Address">
+              {[p.street, p.city, p.state, p.postal_code, p.country].filter(Boolean).join(", ")}
+            </Field>
             <Field label="Phone">{p.phone}</Field>
-            <Field label="Emergency contact">{p.emergency_name ? `${p.emergency_name} (${p.emergency_relationship ?? "—"}), ${p.emergency_phone ?? "—"}` : null}</Field>
+            <Field label="Emergency contact">
+              {p.emergency_name
+                ? `${p.emergency_name} (${p.emergency_relationship ?? "—"}), ${p.emergency_phone ?? "—"}`
+                : null}
+            </Field>
             <Field label="Identification">{p.id_type ? `${idTypeLabel(p.id_type)} ${p.id_number ?? ""}` : null}</Field>
           </dl>
           <div>
@@ -54,9 +71,18 @@ export function VerifyDialog({ member, closeTo, result }: { member: MemberDetail
             {p.has_document ? (
               <>
                 {isImage ? (
-                  <img src={documentHref(member.user_id)} alt={`ID document of ${p.first_name} ${p.last_name}`} className="mt-2 max-h-72 w-full rounded-lg border border-slate-200 bg-slate-50 object-contain" />
+                  <img
+                    src={documentHref(member.user_id)}
+                    alt={`ID document of ${p.first_name} ${p.last_name}`}
+                    className="mt-2 max-h-72 w-full rounded-lg border border-slate-200 bg-slate-50 object-contain"
+                  />
                 ) : null}
-                <a href={documentHref(member.user_id)} target="_blank" rel="noopener" className="mt-2 inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline underline-offset-2">
+                <a
+                  href={documentHref(member.user_id)}
+                  target="_blank"
+                  rel="noopener"
+                  className="mt-2 inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline underline-offset-2"
+                >
                   <FileText className="size-4" aria-hidden="true" /> Open the document in a new tab
                 </a>
               </>
@@ -89,7 +115,13 @@ export function VerifyDialog({ member, closeTo, result }: { member: MemberDetail
               {p.decided_at ? ` on ${formatDate(p.decided_at)}` : ""}. There is nothing left to decide.
             </p>
           ) : (
-            <SchemaForm form={form} method="post" preventScrollReset className="mt-3 space-y-5" aria-label="Review decision">
+            <SchemaForm
+              form={form}
+              method="post"
+              preventScrollReset
+              className="mt-3 space-y-5"
+              aria-label="Review decision"
+            >
               <input type="hidden" name="intent" value="review" />
               <input type="hidden" name="member_id" value={member.user_id} />
               <>
@@ -111,21 +143,56 @@ export function VerifyDialog({ member, closeTo, result }: { member: MemberDetail
                   </fieldset>
                 ))}
                 <p className="text-sm text-slate-700" aria-live="polite">
-                  {CHECKLIST_ITEM_IDS.filter((id) => ticked[id]).length} of {CHECKLIST_ITEM_IDS.length} checked{all ? ": ready to approve" : ""}
+                  {CHECKLIST_ITEM_IDS.filter((id) => ticked[id]).length} of {CHECKLIST_ITEM_IDS.length} checked
+                  {all ? ": ready to approve" : ""}
                 </p>
-                <Button type="submit" name="decision" value="approve" className="w-full" isDisabled={hydrated && !all} isPending={busy && navigation.formData?.get("decision") === "approve"} pendingLabel="Approving…">
+                <Button
+                  type="submit"
+                  name="decision"
+                  value="approve"
+                  className="w-full"
+                  isDisabled={hydrated && !all}
+                  isPending={busy && navigation.formData?.get("decision") === "approve"}
+                  pendingLabel="Approving…"
+                >
                   Approve
                 </Button>
                 <div className="grid gap-4 border-t border-slate-200 pt-4 sm:grid-cols-2">
                   <div className="space-y-2">
-                    <TextArea name="reason" label="Reason for rejection" rows={3} description="Emailed to the applicant." />
-                    <Button type="submit" name="decision" value="reject" variant="danger" className="w-full" isPending={busy && navigation.formData?.get("decision") === "reject"} pendingLabel="Rejecting…">
+                    <TextArea
+                      name="reason"
+                      label="Reason for rejection"
+                      rows={3}
+                      description="Emailed to the applicant."
+                    />
+                    <Button
+                      type="submit"
+                      name="decision"
+                      value="reject"
+                      variant="danger"
+                      className="w-full"
+                      isPending={busy && navigation.formData?.get("decision") === "reject"}
+                      pendingLabel="Rejecting…"
+                    >
                       Reject
                     </Button>
                   </div>
                   <div className="space-y-2">
-                    <TextArea name="message" label="Information needed" rows={3} description="Emailed to the applicant." />
-                    <Button type="submit" name="decision" value="request_info" variant="secondary" className="w-full" isPending={busy && navigation.formData?.get("decision") === "request_info"} pendingLabel="Sending…">
+                    <TextArea
+                      name="message"
+                      label="Information needed"
+                      rows={3}
+                      description="Emailed to the applicant."
+                    />
+                    <Button
+                      type="submit"
+                      name="decision"
+                      value="request_info"
+                      variant="secondary"
+                      className="w-full"
+                      isPending={busy && navigation.formData?.get("decision") === "request_info"}
+                      pendingLabel="Sending…"
+                    >
                       Request info
                     </Button>
                   </div>

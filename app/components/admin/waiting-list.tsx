@@ -4,7 +4,12 @@ import type { useNavigation } from "react-router";
 export type AsSent<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
 
 /** Whether the form of one item (its id in the hidden field `field`) with this intent is being sent. */
-export function itemBusy(navigation: ReturnType<typeof useNavigation>, intent: string, field: string, id: number): boolean {
+export function itemBusy(
+  navigation: ReturnType<typeof useNavigation>,
+  intent: string,
+  field: string,
+  id: number,
+): boolean {
   const form = navigation.formData;
   return navigation.state !== "idle" && form?.get("intent") === intent && form.get(field) === String(id);
 }
@@ -18,7 +23,11 @@ export function WaitingList({ count, shown, children }: { count: number; shown: 
   if (shown === 0) return <p className="px-5 py-8 text-center text-sm text-slate-700">Nothing is waiting.</p>;
   return (
     <>
-      {count > shown ? <p className="px-5 pt-3 text-sm text-slate-700">The oldest {shown} of {count} are shown.</p> : null}
+      {count > shown ? (
+        <p className="px-5 pt-3 text-sm text-slate-700">
+          The oldest {shown} of {count} are shown.
+        </p>
+      ) : null}
       <ul className="divide-y divide-slate-100">{children}</ul>
     </>
   );

@@ -4,12 +4,21 @@ import { Clock, KeyRound, Lock, ShieldCheck } from "lucide-react";
  * The frame of the sign-in pages: the form in a card, and beside it (wide screens) what keeps
  * online banking safe. The card comes first in reading order, so the page's heading is read first.
  */
-export function AuthShell({ children, support }: { children: React.ReactNode; support: { email: string; phone: string } }) {
+export function AuthShell({
+  children,
+  support,
+}: {
+  children: React.ReactNode;
+  support: { email: string; phone: string };
+}) {
   return (
     <div className="bg-gradient-to-b from-brand-50 via-slate-50 to-slate-50">
       <div className="mx-auto grid max-w-6xl items-start gap-10 px-4 py-10 sm:px-6 sm:py-14 lg:grid-cols-[minmax(0,1fr)_minmax(0,30rem)] lg:px-8 lg:py-20">
         <div className="w-full lg:order-2">{children}</div>
-        <aside aria-labelledby="safety-heading" className="hidden overflow-hidden rounded-3xl bg-gradient-to-br from-brand-800 via-brand-700 to-accent-700 p-10 text-white shadow-xl lg:order-1 lg:block">
+        <aside
+          aria-labelledby="safety-heading"
+          className="hidden overflow-hidden rounded-3xl bg-gradient-to-br from-brand-800 via-brand-700 to-accent-700 p-10 text-white shadow-xl lg:order-1 lg:block"
+        >
           <h2 id="safety-heading" className="max-w-md text-3xl font-semibold tracking-tight">
             Online banking, protected at every step
           </h2>
@@ -56,5 +65,11 @@ function SafetyPoint({ icon: Icon, title, children }: { icon: typeof Lock; title
 
 /** The white card that holds a sign-in step. */
 export function AuthCard({ children, className = "" }: { children: React.ReactNode; className?: string }) {
-  return <div className={`rounded-2xl border border-slate-200 bg-white p-6 shadow-lg shadow-brand-900/5 sm:p-8 ${className}`}>{children}</div>;
+  return (
+    <div
+      className={`rounded-2xl border border-slate-200 bg-white p-6 shadow-lg shadow-brand-900/5 sm:p-8 ${className}`}
+    >
+      {children}
+    </div>
+  );
 }

@@ -5,15 +5,30 @@ import { AlertCircle } from "lucide-react";
  * (the `autofocus` attribute, so also in a page the server rendered after a post without
  * JavaScript); with JavaScript the form then moves focus on to the first invalid field.
  */
-export function ErrorSummary({ errors, order, idFor }: { errors: Record<string, string>; order: readonly string[]; idFor: (name: string) => string }) {
+export function ErrorSummary({
+  errors,
+  order,
+  idFor,
+}: {
+  errors: Record<string, string>;
+  order: readonly string[];
+  idFor: (name: string) => string;
+}) {
   const names = order.filter((name) => errors[name]);
   for (const name of Object.keys(errors)) if (!names.includes(name)) names.push(name);
   if (!names.length) return null;
   return (
-    <div role="alert" tabIndex={-1} autoFocus className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900 focus:outline-none focus-visible:outline-2 focus-visible:outline-red-700">
+    <div
+      role="alert"
+      tabIndex={-1}
+      autoFocus
+      className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900 focus:outline-none focus-visible:outline-2 focus-visible:outline-red-700"
+    >
       <p className="flex items-center gap-2 font-semibold">
         <AlertCircle className="size-5 shrink-0" aria-hidden="true" />
-        {names.length === 1 ? "Please check the highlighted field:" : `Please check the ${names.length} highlighted fields:`}
+        {names.length === 1
+          ? "Please check the highlighted field:"
+          : `Please check the ${names.length} highlighted fields:`}
       </p>
       <ul className="mt-2 list-disc space-y-1 pl-10 md:columns-2 md:gap-10">
         {names.map((name) => (

@@ -23,7 +23,19 @@ export interface FileFieldProps {
  * like the other fields, with its message from `error` or the nearest SchemaForm by name. Memoized,
  * as TextField is.
  */
-export const FileField = memo(function FileField({ id: givenId, name, label, accept, description, error, optional, isRequired, className, inputRef, onChange }: FileFieldProps) {
+export const FileField = memo(function FileField({
+  id: givenId,
+  name,
+  label,
+  accept,
+  description,
+  error,
+  optional,
+  isRequired,
+  className,
+  inputRef,
+  onChange,
+}: FileFieldProps) {
   const generated = `file-${useId()}`;
   const id = givenId ?? generated;
   const descriptionId = description ? `${id}-description` : undefined;

@@ -16,10 +16,22 @@ export interface LegendItem {
  * does not download or run it. Until then, and on the server, a placeholder of the same size, so
  * nothing jumps.
  */
-export function ChartFrame({ caption, legend, height = 288, children }: { caption: string; legend: LegendItem[]; height?: number; children: React.ReactNode }) {
+export function ChartFrame({
+  caption,
+  legend,
+  height = 288,
+  children,
+}: {
+  caption: string;
+  legend: LegendItem[];
+  height?: number;
+  children: React.ReactNode;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const nearScreen = useNearScreen(box);
-  const placeholder = <div className="h-full w-full animate-pulse rounded-lg bg-slate-100 motion-reduce:animate-none" />;
+  const placeholder = (
+    <div className="h-full w-full animate-pulse rounded-lg bg-slate-100 motion-reduce:animate-none" />
+  );
   return (
     <figure className="rounded-xl border border-slate-200 bg-white p-3 sm:p-6">
       <figcaption className="text-sm text-slate-700">{caption}</figcaption>

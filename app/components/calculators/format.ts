@@ -2,7 +2,12 @@ import { formatCents } from "~/domain/money";
 
 /** "$25k", "$1.2M": short amounts for chart axes only (tables and figures show exact cents). */
 export function formatCompactDollars(amount_cents: number): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", notation: "compact", maximumFractionDigits: 1 }).format(amount_cents / 100);
+  return new Intl.NumberFormat("en-US", {
+    style: "currency",
+    currency: "USD",
+    notation: "compact",
+    maximumFractionDigits: 1,
+  }).format(amount_cents / 100);
 }
 
 /** Whole dollars with cents only when there are some, for chart tooltips. */
@@ -14,7 +19,10 @@ export function formatDollars(amount_cents: number): string {
 export function formatMonths(months: number): string {
   const years = Math.floor(months / 12);
   const rest = months % 12;
-  const parts = [years ? `${years} ${years === 1 ? "year" : "years"}` : "", rest ? `${rest} ${rest === 1 ? "month" : "months"}` : ""];
+  const parts = [
+    years ? `${years} ${years === 1 ? "year" : "years"}` : "",
+    rest ? `${rest} ${rest === 1 ? "month" : "months"}` : "",
+  ];
   return parts.filter(Boolean).join(" ");
 }
 

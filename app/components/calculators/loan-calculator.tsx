@@ -17,8 +17,22 @@ const loadLoanFormSchema = () => import("~/domain/loan-math").then((module) => m
  * Loan payment calculator: amount, APR and term in; monthly payment, total interest, a chart and
  * the amortization schedule (by year, with every month behind a disclosure) out.
  */
-export function LoanCalculator({ values, errors, input: serverInput, carry }: { values: LoanFormValues; errors: FieldMessages; input: LoanInput | null; carry: Record<string, string> }) {
-  const { formRef, field, onSubmit, input, stale } = useCalculatorForm(loadLoanFormSchema, { values, errors, input: serverInput });
+export function LoanCalculator({
+  values,
+  errors,
+  input: serverInput,
+  carry,
+}: {
+  values: LoanFormValues;
+  errors: FieldMessages;
+  input: LoanInput | null;
+  carry: Record<string, string>;
+}) {
+  const { formRef, field, onSubmit, input, stale } = useCalculatorForm(loadLoanFormSchema, {
+    values,
+    errors,
+    input: serverInput,
+  });
   const schedule = useMemo(() => (input ? amortize(input) : null), [input]);
 
   return (
@@ -33,9 +47,31 @@ export function LoanCalculator({ values, errors, input: serverInput, carry }: { 
       }
       form={
         <CalculatorForm id="loan" formRef={formRef} onSubmit={onSubmit} carry={carry}>
-          <TextField {...field("amount")} label="Loan amount" prefix="$" inputMode="decimal" autoComplete="off" maxLength={20} />
-          <TextField {...field("apr")} label="Interest rate (APR)" suffix="%" inputMode="decimal" autoComplete="off" maxLength={10} />
-          <TextField {...field("term")} label="Term in months" description="For example, 60 months is 5 years." suffix="months" inputMode="numeric" autoComplete="off" maxLength={4} />
+          <TextField
+            {...field("amount")}
+            label="Loan amount"
+            prefix="$"
+            inputMode="decimal"
+            autoComplete="off"
+            maxLength={20}
+          />
+          <TextField
+            {...field("apr")}
+            label="Interest rate (APR)"
+            suffix="%"
+            inputMode="decimal"
+            autoComplete="off"
+            maxLength={10}
+          />
+          <TextField
+            {...field("term")}
+            label="Term in months"
+            description="For example, 60 months is 5 years."
+            suffix="months"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={4}
+          />
         </CalculatorForm>
       }
       result={
@@ -43,13 +79,20 @@ export function LoanCalculator({ values, errors, input: serverInput, carry }: { 
           <div className="flex h-full flex-col rounded-xl bg-brand-800 p-5 text-white sm:p-6">
             {stale ? <StaleNote /> : null}
             <p className="text-sm text-brand-100">Monthly payment</p>
-            <p className="tabular mt-1 text-4xl font-semibold tracking-tight sm:text-5xl" aria-live="polite" aria-atomic="true">
+            <p
+              className="tabular mt-1 text-4xl font-semibold tracking-tight sm:text-5xl"
+              aria-live="polite"
+              aria-atomic="true"
+            >
               {formatCents(schedule.monthly_payment_cents)}
               <span className="sr-only"> a month</span>
             </p>
             <p className="mt-2 text-sm text-brand-100">
               {schedule.payments.length} payments over {formatMonths(schedule.payments.length)}
-              {schedule.final_payment_cents !== schedule.monthly_payment_cents ? `; the last is ${formatCents(schedule.final_payment_cents)}` : ""}.
+              {schedule.final_payment_cents !== schedule.monthly_payment_cents
+                ? `; the last is ${formatCents(schedule.final_payment_cents)}`
+                : ""}
+              .
             </p>
             <div className="mt-6">
               <ShareBar
@@ -89,7 +132,10 @@ export function LoanCalculator({ values, errors, input: serverInput, carry }: { 
                   label="Amortization by year"
                   caption="Principal and interest paid each year, and the balance at the end of the year"
                   columns={["Year", "Principal", "Interest", "Balance"]}
-                  rows={schedule.years.map((y) => ({ key: y.year, cells: [y.year, y.principal_cents, y.interest_cents, y.balance_cents] }))}
+                  rows={schedule.years.map((y) => ({
+                    key: y.year,
+                    cells: [y.year, y.principal_cents, y.interest_cents, y.balance_cents],
+                  }))}
                   total={[input.principal_cents, schedule.total_interest_cents, 0]}
                 />
               </div>
@@ -97,7 +143,10 @@ export function LoanCalculator({ values, errors, input: serverInput, carry }: { 
 
             <details className="group rounded-xl border border-slate-200">
               <summary className="flex cursor-pointer list-none items-center gap-2 rounded-xl px-4 py-3 font-semibold text-brand-800 hover:bg-slate-50 [&::-webkit-details-marker]:hidden">
-                <ChevronRight className="size-5 transition-transform group-open:rotate-90 motion-reduce:transition-none" aria-hidden="true" />
+                <ChevronRight
+                  className="size-5 transition-transform group-open:rotate-90 motion-reduce:transition-none"
+                  aria-hidden="true"
+                />
                 Every monthly payment ({schedule.payments.length})
               </summary>
               <div className="border-t border-slate-200 p-4">
@@ -105,14 +154,17 @@ export function LoanCalculator({ values, errors, input: serverInput, carry }: { 
                   label="Every monthly payment"
                   caption="Each payment split into principal and interest, with the balance after it"
                   columns={["Payment", "Amount", "Principal", "Interest", "Balance"]}
-                  rows={schedule.payments.map((p) => ({ key: p.month, cells: [p.month, p.payment_cents, p.principal_cents, p.interest_cents, p.balance_cents] }))}
+                  rows={schedule.payments.map((p) => ({
+                    key: p.month,
+                    cells: [p.month, p.payment_cents, p.principal_cents, p.interest_cents, p.balance_cents],
+                  }))}
                   maxHeightClass="max-h-[28rem]"
                 />
               </div>
             </details>
             <p className="text-sm text-slate-600">
-              Interest is charged monthly at the APR divided by 12 and rounded to the cent. The last payment settles the remaining balance, so it can differ from
-              the others by a few cents.
+              Interest is charged monthly at the APR divided by 12 and rounded to the cent. The last payment settles the
+              remaining balance, so it can differ from the others by a few cents.
             </p>
           </>
         ) : null

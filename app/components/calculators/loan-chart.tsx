@@ -39,7 +39,13 @@ export default function LoanChart({ principal_cents, schedule }: { principal_cen
   const months = schedule.payments.length;
   const yTicks = niceTicks(Math.max(principal_cents, schedule.total_paid_cents - principal_cents));
   return (
-    <AreaChart data={data} responsive accessibilityLayer={false} style={{ width: "100%", height: "100%" }} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+    <AreaChart
+      data={data}
+      responsive
+      accessibilityLayer={false}
+      style={{ width: "100%", height: "100%" }}
+      margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
+    >
       <CartesianGrid stroke="var(--color-slate-200)" vertical={false} />
       <XAxis
         dataKey="month"
@@ -50,7 +56,14 @@ export default function LoanChart({ principal_cents, schedule }: { principal_cen
         tick={{ fill: "var(--color-slate-600)", fontSize: 12 }}
         stroke="var(--color-slate-300)"
       />
-      <YAxis ticks={yTicks} domain={[0, yTicks[yTicks.length - 1]!]} tickFormatter={(c: number) => formatCompactDollars(c)} tick={{ fill: "var(--color-slate-600)", fontSize: 12 }} stroke="var(--color-slate-300)" width={64} />
+      <YAxis
+        ticks={yTicks}
+        domain={[0, yTicks[yTicks.length - 1]!]}
+        tickFormatter={(c: number) => formatCompactDollars(c)}
+        tick={{ fill: "var(--color-slate-600)", fontSize: 12 }}
+        stroke="var(--color-slate-300)"
+        width={64}
+      />
       <Tooltip
         isAnimationActive={false}
         content={({ active, payload }) => {
@@ -58,7 +71,9 @@ export default function LoanChart({ principal_cents, schedule }: { principal_cen
           if (!point) return null;
           return (
             <div className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm shadow-lg">
-              <p className="font-semibold text-slate-900">{point.month === 0 ? "At the start" : `After payment ${point.month}`}</p>
+              <p className="font-semibold text-slate-900">
+                {point.month === 0 ? "At the start" : `After payment ${point.month}`}
+              </p>
               <p className="tabular text-slate-700">Balance {formatDollars(point.balance_cents)}</p>
               <p className="tabular text-slate-700">Principal repaid {formatDollars(point.principal_paid_cents)}</p>
               <p className="tabular text-slate-700">Interest paid {formatDollars(point.interest_paid_cents)}</p>
@@ -66,9 +81,34 @@ export default function LoanChart({ principal_cents, schedule }: { principal_cen
           );
         }}
       />
-      <Area type="monotone" dataKey="balance_cents" name="Balance" stroke="var(--color-brand-700)" strokeWidth={2} fill="var(--color-brand-100)" isAnimationActive={false} />
-      <Line type="monotone" dataKey="principal_paid_cents" name="Principal repaid" stroke="var(--color-accent-600)" strokeWidth={2.5} dot={false} isAnimationActive={false} />
-      <Line type="monotone" dataKey="interest_paid_cents" name="Interest paid" stroke="var(--color-brand-500)" strokeWidth={2.5} strokeDasharray="6 4" dot={false} isAnimationActive={false} />
+      <Area
+        type="monotone"
+        dataKey="balance_cents"
+        name="Balance"
+        stroke="var(--color-brand-700)"
+        strokeWidth={2}
+        fill="var(--color-brand-100)"
+        isAnimationActive={false}
+      />
+      <Line
+        type="monotone"
+        dataKey="principal_paid_cents"
+        name="Principal repaid"
+        stroke="var(--color-accent-600)"
+        strokeWidth={2.5}
+        dot={false}
+        isAnimationActive={false}
+      />
+      <Line
+        type="monotone"
+        dataKey="interest_paid_cents"
+        name="Interest paid"
+        stroke="var(--color-brand-500)"
+        strokeWidth={2.5}
+        strokeDasharray="6 4"
+        dot={false}
+        isAnimationActive={false}
+      />
     </AreaChart>
   );
 }

@@ -16,7 +16,12 @@ export function Stat({ label, value, className }: { label: string; value: string
 /** A group of Stats: one list on a phone, side by side from `sm` up. */
 export function StatGrid({ columns, children }: { columns: 2 | 3; children: React.ReactNode }) {
   return (
-    <dl className={cx("grid divide-y divide-slate-100 overflow-hidden rounded-xl bg-white text-slate-900 sm:gap-px sm:divide-y-0 sm:bg-slate-200", columns === 3 ? "sm:grid-cols-3" : "sm:grid-cols-2")}>
+    <dl
+      className={cx(
+        "grid divide-y divide-slate-100 overflow-hidden rounded-xl bg-white text-slate-900 sm:gap-px sm:divide-y-0 sm:bg-slate-200",
+        columns === 3 ? "sm:grid-cols-3" : "sm:grid-cols-2",
+      )}
+    >
       {children}
     </dl>
   );
@@ -26,7 +31,15 @@ export function StatGrid({ columns, children }: { columns: 2 | 3; children: Reac
  * How a total splits in two (principal and interest; deposits and dividends): a bar for the eye
  * and the same split in words, so it never depends on colour.
  */
-export function ShareBar({ label, first, second }: { label: string; first: { label: string; cents: number; className: string }; second: { label: string; cents: number; className: string } }) {
+export function ShareBar({
+  label,
+  first,
+  second,
+}: {
+  label: string;
+  first: { label: string; cents: number; className: string };
+  second: { label: string; cents: number; className: string };
+}) {
   const total = first.cents + second.cents;
   const firstPercent = total > 0 ? Math.round((first.cents / total) * 100) : 100;
   return (
@@ -52,21 +65,39 @@ export function ShareBar({ label, first, second }: { label: string; first: { lab
  * A table that scrolls sideways on a narrow screen (and down, when `maxHeightClass` is given);
  * the scroll area is focusable and named so keyboard users can scroll it too.
  */
-function ScrollTable({ label, maxHeightClass, children }: { label: string; maxHeightClass?: string; children: React.ReactNode }) {
+function ScrollTable({
+  label,
+  maxHeightClass,
+  children,
+}: {
+  label: string;
+  maxHeightClass?: string;
+  children: React.ReactNode;
+}) {
   return (
-    <div role="region" aria-label={label} tabIndex={0} className={cx("overflow-auto rounded-xl border border-slate-200", maxHeightClass)}>
+    <div
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      className={cx("overflow-auto rounded-xl border border-slate-200", maxHeightClass)}
+    >
       {children}
     </div>
   );
 }
 
-const thClass = "sticky top-0 bg-slate-100 px-2 py-2.5 text-right text-xs font-semibold tracking-wide whitespace-nowrap text-slate-700 uppercase first:text-left sm:px-4";
+const thClass =
+  "sticky top-0 bg-slate-100 px-2 py-2.5 text-right text-xs font-semibold tracking-wide whitespace-nowrap text-slate-700 uppercase first:text-left sm:px-4";
 const tdClass = "tabular px-2 py-2 text-right whitespace-nowrap text-slate-800 first:text-left sm:px-4";
 const tableClass = "min-w-full divide-y divide-slate-200 bg-white text-xs sm:text-sm";
 
 /** Shown over results while the fields hold an entry that cannot be computed yet. */
 export function StaleNote() {
-  return <p className="mb-3 inline-flex w-fit rounded-full bg-white/15 px-3 py-1 text-xs font-medium text-white">Showing results for your last valid entry</p>;
+  return (
+    <p className="mb-3 inline-flex w-fit rounded-full bg-white/15 px-3 py-1 text-xs font-medium text-white">
+      Showing results for your last valid entry
+    </p>
+  );
 }
 
 /**
@@ -91,7 +122,11 @@ export function CalculatorCard({
   details: React.ReactNode | null;
 }) {
   return (
-    <section id={id} aria-labelledby={`${id}-heading`} className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white shadow-sm">
+    <section
+      id={id}
+      aria-labelledby={`${id}-heading`}
+      className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white shadow-sm"
+    >
       <header className="flex items-start gap-4 border-b border-slate-100 p-5 sm:p-8">
         {icon}
         <div>
@@ -136,7 +171,16 @@ export function CalculatorForm({
   children: React.ReactNode;
 }) {
   return (
-    <Form ref={formRef} method="get" action={`/calculators#${id}`} preventScrollReset noValidate onSubmit={onSubmit} aria-labelledby={`${id}-heading`} className="space-y-5">
+    <Form
+      ref={formRef}
+      method="get"
+      action={`/calculators#${id}`}
+      preventScrollReset
+      noValidate
+      onSubmit={onSubmit}
+      aria-labelledby={`${id}-heading`}
+      className="space-y-5"
+    >
       {children}
       {Object.entries(carry).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} readOnly />

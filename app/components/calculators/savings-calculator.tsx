@@ -13,8 +13,22 @@ const SavingsChart = lazy(() => import("./savings-chart"));
 const loadSavingsFormSchema = () => import("~/domain/loan-math").then((module) => module.SavingsFormSchema);
 
 /** Savings growth calculator: initial and monthly deposits, APY and years in; balance by year out. */
-export function SavingsCalculator({ values, errors, input: serverInput, carry }: { values: SavingsFormValues; errors: FieldMessages; input: SavingsInput | null; carry: Record<string, string> }) {
-  const { formRef, field, onSubmit, input, stale } = useCalculatorForm(loadSavingsFormSchema, { values, errors, input: serverInput });
+export function SavingsCalculator({
+  values,
+  errors,
+  input: serverInput,
+  carry,
+}: {
+  values: SavingsFormValues;
+  errors: FieldMessages;
+  input: SavingsInput | null;
+  carry: Record<string, string>;
+}) {
+  const { formRef, field, onSubmit, input, stale } = useCalculatorForm(loadSavingsFormSchema, {
+    values,
+    errors,
+    input: serverInput,
+  });
   const growth = useMemo(() => (input ? growSavings(input) : null), [input]);
   const years = input?.years ?? 0;
 
@@ -30,10 +44,38 @@ export function SavingsCalculator({ values, errors, input: serverInput, carry }:
       }
       form={
         <CalculatorForm id="savings" formRef={formRef} onSubmit={onSubmit} carry={carry}>
-          <TextField {...field("deposit")} label="Initial deposit" prefix="$" inputMode="decimal" autoComplete="off" maxLength={20} />
-          <TextField {...field("monthly")} label="Monthly deposit" prefix="$" inputMode="decimal" autoComplete="off" maxLength={20} />
-          <TextField {...field("apy")} label="Dividend rate (APY)" suffix="%" inputMode="decimal" autoComplete="off" maxLength={10} />
-          <TextField {...field("years")} label="Years of saving" suffix="years" inputMode="numeric" autoComplete="off" maxLength={4} />
+          <TextField
+            {...field("deposit")}
+            label="Initial deposit"
+            prefix="$"
+            inputMode="decimal"
+            autoComplete="off"
+            maxLength={20}
+          />
+          <TextField
+            {...field("monthly")}
+            label="Monthly deposit"
+            prefix="$"
+            inputMode="decimal"
+            autoComplete="off"
+            maxLength={20}
+          />
+          <TextField
+            {...field("apy")}
+            label="Dividend rate (APY)"
+            suffix="%"
+            inputMode="decimal"
+            autoComplete="off"
+            maxLength={10}
+          />
+          <TextField
+            {...field("years")}
+            label="Years of saving"
+            suffix="years"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={4}
+          />
         </CalculatorForm>
       }
       result={
@@ -41,10 +83,16 @@ export function SavingsCalculator({ values, errors, input: serverInput, carry }:
           <div className="flex h-full flex-col rounded-xl bg-accent-800 p-5 text-white sm:p-6">
             {stale ? <StaleNote /> : null}
             <p className="text-sm text-accent-50">Balance after {years === 1 ? "1 year" : `${years} years`}</p>
-            <p className="tabular mt-1 text-4xl font-semibold tracking-tight sm:text-5xl" aria-live="polite" aria-atomic="true">
+            <p
+              className="tabular mt-1 text-4xl font-semibold tracking-tight sm:text-5xl"
+              aria-live="polite"
+              aria-atomic="true"
+            >
               {formatCents(growth.final_balance_cents)}
             </p>
-            <p className="mt-2 text-sm text-accent-50">Dividends compounded monthly; deposits made at the end of each month.</p>
+            <p className="mt-2 text-sm text-accent-50">
+              Dividends compounded monthly; deposits made at the end of each month.
+            </p>
             <div className="mt-6">
               <ShareBar
                 label="What makes up your balance"
@@ -80,15 +128,18 @@ export function SavingsCalculator({ values, errors, input: serverInput, carry }:
                   label="Growth by year"
                   caption="Deposits and dividends each year, and the balance at the end of the year"
                   columns={["Year", "Deposits", "Dividends", "Balance"]}
-                  rows={growth.years.map((y) => ({ key: y.year, cells: [y.year, y.deposits_cents, y.dividends_cents, y.balance_cents] }))}
+                  rows={growth.years.map((y) => ({
+                    key: y.year,
+                    cells: [y.year, y.deposits_cents, y.dividends_cents, y.balance_cents],
+                  }))}
                   total={[growth.total_deposits_cents, growth.total_dividends_cents, growth.final_balance_cents]}
                   maxHeightClass={growth.years.length > 15 ? "max-h-[28rem]" : undefined}
                 />
               </div>
             </div>
             <p className="text-sm text-slate-600">
-              Each month&rsquo;s dividend is the balance times the monthly rate that gives the APY over a year, rounded to the cent. Rates can change; this
-              assumes the APY stays the same.
+              Each month&rsquo;s dividend is the balance times the monthly rate that gives the APY over a year, rounded
+              to the cent. Rates can change; this assumes the APY stays the same.
             </p>
           </>
         ) : null

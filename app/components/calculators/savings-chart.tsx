@@ -5,12 +5,35 @@ import { formatCompactDollars, formatDollars, niceTicks } from "./format";
 /** Deposits and dividends to date at the end of each year, stacked to the balance (lazy-loaded). */
 export default function SavingsChart({ growth }: { growth: SavingsGrowth }) {
   const yTicks = niceTicks(growth.final_balance_cents);
-  const data = growth.years.map((y) => ({ year: y.year, deposits: y.total_deposits_cents, dividends: y.total_dividends_cents, balance: y.balance_cents }));
+  const data = growth.years.map((y) => ({
+    year: y.year,
+    deposits: y.total_deposits_cents,
+    dividends: y.total_dividends_cents,
+    balance: y.balance_cents,
+  }));
   return (
-    <BarChart data={data} responsive accessibilityLayer={false} style={{ width: "100%", height: "100%" }} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+    <BarChart
+      data={data}
+      responsive
+      accessibilityLayer={false}
+      style={{ width: "100%", height: "100%" }}
+      margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
+    >
       <CartesianGrid stroke="var(--color-slate-200)" vertical={false} />
-      <XAxis dataKey="year" tickFormatter={(y: number) => `Yr ${y}`} tick={{ fill: "var(--color-slate-600)", fontSize: 12 }} stroke="var(--color-slate-300)" />
-      <YAxis ticks={yTicks} domain={[0, yTicks[yTicks.length - 1]!]} tickFormatter={(c: number) => formatCompactDollars(c)} tick={{ fill: "var(--color-slate-600)", fontSize: 12 }} stroke="var(--color-slate-300)" width={64} />
+      <XAxis
+        dataKey="year"
+        tickFormatter={(y: number) => `Yr ${y}`}
+        tick={{ fill: "var(--color-slate-600)", fontSize: 12 }}
+        stroke="var(--color-slate-300)"
+      />
+      <YAxis
+        ticks={yTicks}
+        domain={[0, yTicks[yTicks.length - 1]!]}
+        tickFormatter={(c: number) => formatCompactDollars(c)}
+        tick={{ fill: "var(--color-slate-600)", fontSize: 12 }}
+        stroke="var(--color-slate-300)"
+        width={64}
+      />
       <Tooltip
         isAnimationActive={false}
         cursor={{ fill: "var(--color-slate-100)" }}
@@ -27,8 +50,21 @@ export default function SavingsChart({ growth }: { growth: SavingsGrowth }) {
           );
         }}
       />
-      <Bar dataKey="deposits" name="Deposits" stackId="balance" fill="var(--color-brand-700)" isAnimationActive={false} />
-      <Bar dataKey="dividends" name="Dividends" stackId="balance" fill="var(--color-accent-600)" radius={[3, 3, 0, 0]} isAnimationActive={false} />
+      <Bar
+        dataKey="deposits"
+        name="Deposits"
+        stackId="balance"
+        fill="var(--color-brand-700)"
+        isAnimationActive={false}
+      />
+      <Bar
+        dataKey="dividends"
+        name="Dividends"
+        stackId="balance"
+        fill="var(--color-accent-600)"
+        radius={[3, 3, 0, 0]}
+        isAnimationActive={false}
+      />
     </BarChart>
   );
 }

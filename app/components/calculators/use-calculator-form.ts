@@ -29,11 +29,16 @@ type Check<T> = (values: Record<string, string>) => { value: T | null; messages:
  * clicked. While the fields are wrong, the results of the last valid entry stay on screen,
  * marked as such, so the page does not jump about mid-typing.
  */
-export function useCalculatorForm<S extends z.ZodType, K extends string>(loadSchema: () => Promise<S>, entry: CalculatorEntry<K, z.output<S>>) {
+export function useCalculatorForm<S extends z.ZodType, K extends string>(
+  loadSchema: () => Promise<S>,
+  entry: CalculatorEntry<K, z.output<S>>,
+) {
   const { values: initial, errors: serverErrors, input: serverInput } = entry;
   const [values, setValues] = useState(initial);
   const [check, setCheck] = useState<Check<z.output<S>> | null>(null);
-  const [shown, setShown] = useState<Partial<Record<string, boolean>>>(() => Object.fromEntries(Object.keys(serverErrors).map((k) => [k, true])));
+  const [shown, setShown] = useState<Partial<Record<string, boolean>>>(() =>
+    Object.fromEntries(Object.keys(serverErrors).map((k) => [k, true])),
+  );
   const [focusRequest, setFocusRequest] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
@@ -52,7 +57,10 @@ export function useCalculatorForm<S extends z.ZodType, K extends string>(loadSch
   }, [loadSchema]);
 
   // Before the checks arrive, only the entry the server checked has a result.
-  const checked = useMemo(() => (check ? check(values) : values === initial ? { value: serverInput, messages: serverErrors } : null), [check, values, initial, serverInput, serverErrors]);
+  const checked = useMemo(
+    () => (check ? check(values) : values === initial ? { value: serverInput, messages: serverErrors } : null),
+    [check, values, initial, serverInput, serverErrors],
+  );
   const current = checked?.value ?? null;
   const [lastValid, setLastValid] = useState<z.output<S> | null>(current);
   if (current !== null && current !== lastValid) setLastValid(current);

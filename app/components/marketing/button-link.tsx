@@ -15,7 +15,12 @@ const VARIANTS = {
 
 export type ButtonVariant = keyof typeof VARIANTS;
 
-export function ButtonLink({ variant = "primary", className = "", children, ...props }: ComponentProps<typeof SiteLink> & { variant?: ButtonVariant }) {
+export function ButtonLink({
+  variant = "primary",
+  className = "",
+  children,
+  ...props
+}: ComponentProps<typeof SiteLink> & { variant?: ButtonVariant }) {
   return (
     <SiteLink
       {...props}

@@ -22,7 +22,10 @@ export function CtaBand({
           aria-hidden="true"
           className="absolute inset-0 -z-10 bg-[radial-gradient(ellipse_at_top_right,color-mix(in_oklab,var(--color-accent-600)_45%,transparent),transparent_60%),radial-gradient(ellipse_at_bottom_left,color-mix(in_oklab,var(--color-brand-600)_60%,transparent),transparent_55%)]"
         />
-        <h2 id={id} className="mx-auto max-w-2xl text-3xl font-semibold tracking-tight text-balance text-white sm:text-4xl">
+        <h2
+          id={id}
+          className="mx-auto max-w-2xl text-3xl font-semibold tracking-tight text-balance text-white sm:text-4xl"
+        >
           {title}
         </h2>
         <p className="mx-auto mt-4 max-w-xl text-lg text-brand-100">{lead}</p>

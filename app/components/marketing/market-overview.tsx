@@ -1,7 +1,16 @@
 import { useEffect, useId, useState, type ComponentType } from "react";
 import { useHydrated } from "~/components/calculators/use-hydrated";
 import { cardClass } from "./section";
-import { FrameLoading, FramePlaceholder, MARKETS, tabClass, tabListClass, tabPanelClass, type LiveMarketsProps, type MarketWidgetConfig } from "./market-parts";
+import {
+  FrameLoading,
+  FramePlaceholder,
+  MARKETS,
+  tabClass,
+  tabListClass,
+  tabPanelClass,
+  type LiveMarketsProps,
+  type MarketWidgetConfig,
+} from "./market-parts";
 
 /**
  * The market-overview panel of the home hero. The third-party widget appears only when the
@@ -58,7 +67,13 @@ function LiveMarkets({ url, widget }: LiveMarketsProps) {
   const first = MARKETS[0];
   return (
     <div className="mt-6" data-orientation="horizontal">
-      <div role="tablist" aria-label="Market" aria-orientation="horizontal" data-orientation="horizontal" className={tabListClass}>
+      <div
+        role="tablist"
+        aria-label="Market"
+        aria-orientation="horizontal"
+        data-orientation="horizontal"
+        className={tabListClass}
+      >
         {MARKETS.map((market) => (
           <div
             key={market.id}
@@ -74,7 +89,13 @@ function LiveMarkets({ url, widget }: LiveMarketsProps) {
           </div>
         ))}
       </div>
-      <div role="tabpanel" id={`${id}-tabpanel-${first.id}`} aria-labelledby={`${id}-tab-${first.id}`} tabIndex={0} className={tabPanelClass}>
+      <div
+        role="tabpanel"
+        id={`${id}-tabpanel-${first.id}`}
+        aria-labelledby={`${id}-tab-${first.id}`}
+        tabIndex={0}
+        className={tabPanelClass}
+      >
         <FramePlaceholder>
           <FrameLoading />
         </FramePlaceholder>

@@ -28,8 +28,8 @@ export function MarketFallback() {
         <div>
           <p className="font-semibold text-slate-900">The market overview could not load right now.</p>
           <p className="mt-2 text-sm leading-relaxed text-slate-600">
-            It shows 12-month charts for the S&amp;P 500, US 100, EUR/USD and Bitcoin from a market-data provider. We never
-            show market figures of our own.
+            It shows 12-month charts for the S&amp;P 500, US 100, EUR/USD and Bitcoin from a market-data provider. We
+            never show market figures of our own.
           </p>
         </div>
       </div>
@@ -43,7 +43,10 @@ export function MarketFallback() {
 
 function FallbackLink({ to, children }: { to: SitePath; children: React.ReactNode }) {
   return (
-    <SiteLink to={to} className="group flex items-center justify-between gap-2 rounded-xl bg-slate-50 px-4 py-3 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-slate-200 hover:bg-brand-50 hover:text-brand-900">
+    <SiteLink
+      to={to}
+      className="group flex items-center justify-between gap-2 rounded-xl bg-slate-50 px-4 py-3 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-slate-200 hover:bg-brand-50 hover:text-brand-900"
+    >
       {children}
       <ArrowRight className="size-4 transition-transform group-hover:translate-x-0.5" aria-hidden="true" />
     </SiteLink>
@@ -54,7 +57,8 @@ function FallbackLink({ to, children }: { to: SitePath; children: React.ReactNod
 export const tabListClass = "grid grid-cols-4 gap-1 rounded-xl bg-slate-100 p-1";
 export const tabClass =
   "cursor-pointer rounded-lg px-2 py-2 text-center text-xs font-semibold text-slate-700 outline-none transition-colors hover:text-brand-800 data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600 data-[selected]:bg-white data-[selected]:text-brand-800 data-[selected]:shadow-sm sm:text-sm";
-export const tabPanelClass = "mt-4 rounded-xl outline-none data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600";
+export const tabPanelClass =
+  "mt-4 rounded-xl outline-none data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600";
 
 export function marketFrameSource(url: string, widget: MarketWidgetConfig, market: Market) {
   const src = new URL(url);

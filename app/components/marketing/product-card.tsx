@@ -4,13 +4,18 @@ import type { Product } from "~/config/institution";
 import { productIcon } from "./product-icon";
 import { IconTile, cardClass } from "./section";
 
-export type ProductSummary = Pick<Product, "slug" | "name" | "description" | "rate_label" | "features" | "most_popular" | "icon">;
+export type ProductSummary = Pick<
+  Product,
+  "slug" | "name" | "description" | "rate_label" | "features" | "most_popular" | "icon"
+>;
 
 export function RateBadge({ label, onDark = false }: { label: string; onDark?: boolean }) {
   return (
     <span
       className={`tabular inline-flex items-center rounded-full px-3 py-1 text-sm font-semibold ${
-        onDark ? "bg-white/15 text-white ring-1 ring-inset ring-white/25" : "bg-brand-50 text-brand-800 ring-1 ring-inset ring-brand-100"
+        onDark
+          ? "bg-white/15 text-white ring-1 ring-inset ring-white/25"
+          : "bg-brand-50 text-brand-800 ring-1 ring-inset ring-brand-100"
       }`}
     >
       {label}
@@ -30,7 +35,9 @@ export function ProductCard({ product }: { product: ProductSummary }) {
       className={`relative flex h-full flex-col p-6 sm:p-8 ${cardClass} ${popular ? "border-accent-600 ring-1 ring-accent-600" : ""}`}
     >
       {popular ? (
-        <p className="absolute -top-3 left-6 rounded-full bg-accent-600 px-3 py-1 text-xs font-semibold tracking-wide text-white shadow-sm sm:left-8">Most Popular</p>
+        <p className="absolute -top-3 left-6 rounded-full bg-accent-600 px-3 py-1 text-xs font-semibold tracking-wide text-white shadow-sm sm:left-8">
+          Most Popular
+        </p>
       ) : null}
       <div className="flex items-start justify-between gap-4">
         <IconTile icon={productIcon(product.icon)} tone={popular ? "accent" : "brand"} />

@@ -25,12 +25,17 @@ export function RatesPanel({ rates }: { rates: RateLine[] }) {
       <ul className="mt-4 divide-y divide-slate-100">
         {rates.map((rate) => (
           <li key={rate.slug}>
-            <SiteLink to={`/products/${rate.slug}`} className="group flex items-center justify-between gap-4 rounded-lg py-3 hover:bg-slate-50">
+            <SiteLink
+              to={`/products/${rate.slug}`}
+              className="group flex items-center justify-between gap-4 rounded-lg py-3 hover:bg-slate-50"
+            >
               <span className="min-w-0">
                 <span className="block font-semibold text-slate-900 group-hover:text-brand-800">{rate.name}</span>
                 <span className="block text-sm text-slate-600">{rate.description}</span>
               </span>
-              <span className="tabular shrink-0 rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800 ring-1 ring-inset ring-brand-100">{rate.rate_label}</span>
+              <span className="tabular shrink-0 rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800 ring-1 ring-inset ring-brand-100">
+                {rate.rate_label}
+              </span>
             </SiteLink>
           </li>
         ))}
@@ -39,7 +44,10 @@ export function RatesPanel({ rates }: { rates: RateLine[] }) {
         <ButtonLink to="/signup" variant="primary">
           Open an Account <ArrowRight className="size-4" aria-hidden="true" />
         </ButtonLink>
-        <SiteLink to="/products" className="text-center text-sm font-semibold text-brand-700 underline-offset-2 hover:underline">
+        <SiteLink
+          to="/products"
+          className="text-center text-sm font-semibold text-brand-700 underline-offset-2 hover:underline"
+        >
           Compare all products
         </SiteLink>
       </div>

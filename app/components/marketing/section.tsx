@@ -48,7 +48,15 @@ export function SectionHeading({
 }
 
 /** An icon in a soft tile; always decorative (the text beside it carries the meaning). */
-export function IconTile({ icon: Icon, tone = "accent", size = "md" }: { icon: React.ComponentType<{ className?: string; "aria-hidden"?: boolean | "true" }>; tone?: "accent" | "brand" | "onDark"; size?: "md" | "lg" }) {
+export function IconTile({
+  icon: Icon,
+  tone = "accent",
+  size = "md",
+}: {
+  icon: React.ComponentType<{ className?: string; "aria-hidden"?: boolean | "true" }>;
+  tone?: "accent" | "brand" | "onDark";
+  size?: "md" | "lg";
+}) {
   const tones = {
     accent: "bg-accent-50 text-accent-700 ring-1 ring-inset ring-accent-100",
     brand: "bg-brand-50 text-brand-700 ring-1 ring-inset ring-brand-100",
@@ -63,7 +71,8 @@ export function IconTile({ icon: Icon, tone = "accent", size = "md" }: { icon: R
 }
 
 /** The card look of the design system: white, light border, soft shadow. */
-export const cardClass = "rounded-2xl border border-slate-200 bg-white shadow-[0_1px_2px_rgb(15_23_42/0.04),0_8px_24px_-12px_rgb(15_23_42/0.12)]";
+export const cardClass =
+  "rounded-2xl border border-slate-200 bg-white shadow-[0_1px_2px_rgb(15_23_42/0.04),0_8px_24px_-12px_rgb(15_23_42/0.12)]";
 
 /** A card that is itself a link: lifts slightly on hover. */
 export const linkCardClass = `${cardClass} transition hover:-translate-y-0.5 hover:border-brand-200 hover:shadow-[0_1px_2px_rgb(15_23_42/0.06),0_16px_32px_-16px_rgb(15_23_42/0.25)] motion-reduce:hover:translate-y-0`;

@@ -26,7 +26,9 @@ export function SegmentToggle({ current }: { current: Segment }) {
                 preventScrollReset
                 aria-current={active ? "page" : undefined}
                 className={`flex h-12 items-center justify-center gap-2 whitespace-nowrap rounded-xl px-3 text-sm font-semibold transition-colors sm:px-6 sm:text-base ${
-                  active ? "bg-brand-700 text-white shadow-sm" : "text-slate-700 hover:bg-slate-100 hover:text-brand-800"
+                  active
+                    ? "bg-brand-700 text-white shadow-sm"
+                    : "text-slate-700 hover:bg-slate-100 hover:text-brand-800"
                 }`}
               >
                 <Icon className="hidden size-4 shrink-0 sm:block" aria-hidden="true" />

@@ -16,7 +16,10 @@ export function Testimonials({ items }: { items: Testimonial[] }) {
               <p>“{t.quote}”</p>
             </blockquote>
             <figcaption className="mt-6 flex items-center gap-3 border-t border-slate-100 pt-6">
-              <span aria-hidden="true" className="inline-flex size-10 items-center justify-center rounded-full bg-brand-50 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-100">
+              <span
+                aria-hidden="true"
+                className="inline-flex size-10 items-center justify-center rounded-full bg-brand-50 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-100"
+              >
                 {initials(t.name)}
               </span>
               <span>

@@ -1,7 +1,16 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { ArrowLeft, CalendarClock, History, Repeat, UserPlus } from "lucide-react";
-import { Button, FormMessage, SchemaForm, Select, TextField, formMessages, useSchemaForm, type FormReply } from "~/components/ui";
+import {
+  Button,
+  FormMessage,
+  SchemaForm,
+  Select,
+  TextField,
+  formMessages,
+  useSchemaForm,
+  type FormReply,
+} from "~/components/ui";
 import { StatusBadge, formatDate } from "~/components/member/amount";
 import { centsAsDecimal, formatCents } from "~/domain/money";
 import { BILL_PAYMENT_STATUS_LABELS } from "~/domain/member-transactions";
@@ -64,14 +73,20 @@ function Answer({ answer }: { answer: BillPayAnswer | undefined }) {
 export function BillPayPage({ data, answer }: { data: BillPayData; answer: BillPayAnswer | undefined }) {
   return (
     <div className="mx-auto max-w-5xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
-      <Link to="/dashboard#quick-actions" className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+      <Link
+        to="/dashboard#quick-actions"
+        className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+      >
         <ArrowLeft className="size-4" aria-hidden="true" /> Back to Quick Actions
       </Link>
       <h1 className="mt-3 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">Bill Pay</h1>
       <p className="mt-1 max-w-3xl text-sm text-slate-700">
-        Pay a company from your checking account on a business day from tomorrow on, once or on a schedule. The amount is held from your account when you schedule it and paid on its date; until then you can change or cancel it.
+        Pay a company from your checking account on a business day from tomorrow on, once or on a schedule. The amount
+        is held from your account when you schedule it and paid on its date; until then you can change or cancel it.
       </p>
-      {answer && ["cancel", "remove_payee", "edit", "unknown"].includes(answer.intent) && (answer.ok || answer.intent !== "edit") ? (
+      {answer &&
+      ["cancel", "remove_payee", "edit", "unknown"].includes(answer.intent) &&
+      (answer.ok || answer.intent !== "edit") ? (
         <div className="mt-4">
           <Answer answer={answer} />
         </div>
@@ -121,11 +136,20 @@ function PaymentForm({ data, answer }: { data: BillPayData; answer: BillPayAnswe
         </div>
       ) : null}
       {data.accounts.length === 0 ? (
-        <p className="mt-4 text-sm text-slate-700">Bill payments are made from an open checking account, and you have none.</p>
+        <p className="mt-4 text-sm text-slate-700">
+          Bill payments are made from an open checking account, and you have none.
+        </p>
       ) : (
         <SchemaForm key={form.id} form={form} method="post" action={PAGE} className="mt-4 grid gap-4 sm:grid-cols-2">
           <input type="hidden" name="idempotency_key" value={postedKey(answer, "schedule", data.keys.schedule)} />
-          <Select name="payee" label="Payee" placeholder="Choose a payee" options={payeeOptions} isRequired className="sm:col-span-2" />
+          <Select
+            name="payee"
+            label="Payee"
+            placeholder="Choose a payee"
+            options={payeeOptions}
+            isRequired
+            className="sm:col-span-2"
+          />
           <TextField
             name="payee_account_number"
             label="Account number at the payee"
@@ -134,11 +158,28 @@ function PaymentForm({ data, answer }: { data: BillPayData; answer: BillPayAnswe
             autoComplete="off"
             className="sm:col-span-2"
           />
-          <Select name="from_account_id" label="Pay from" description="Your checking accounts, with what is available in each." options={data.accounts.map((a) => ({ value: String(a.id), label: a.label }))} defaultValue={String(data.accounts[0]!.id)} isRequired className="sm:col-span-2" />
+          <Select
+            name="from_account_id"
+            label="Pay from"
+            description="Your checking accounts, with what is available in each."
+            options={data.accounts.map((a) => ({ value: String(a.id), label: a.label }))}
+            defaultValue={String(data.accounts[0]!.id)}
+            isRequired
+            className="sm:col-span-2"
+          />
           <TextField name="amount" label="Amount (US dollars)" prefix="$" inputMode="decimal" isRequired />
-          <TextField name="payment_date" label="Payment date" type="date" description="A business day, tomorrow at the earliest." isRequired />
+          <TextField
+            name="payment_date"
+            label="Payment date"
+            type="date"
+            description="A business day, tomorrow at the earliest."
+            isRequired
+          />
           <TextField name="memo" label="Memo" optional className="sm:col-span-2" />
-          <details className="group rounded-xl border border-slate-200 bg-slate-50 p-4 sm:col-span-2" open={recurring || undefined}>
+          <details
+            className="group rounded-xl border border-slate-200 bg-slate-50 p-4 sm:col-span-2"
+            open={recurring || undefined}
+          >
             <summary className="flex min-h-11 cursor-pointer items-center gap-2 text-sm font-semibold text-brand-900">
               <Repeat className="size-4 text-accent-700" aria-hidden="true" /> Repeat this payment (optional)
             </summary>
@@ -153,7 +194,12 @@ function PaymentForm({ data, answer }: { data: BillPayData; answer: BillPayAnswe
                 ]}
                 defaultValue="once"
               />
-              <TextField name="every_weeks" label="Every how many weeks" description="For every few weeks: 1 to 52." inputMode="numeric" />
+              <TextField
+                name="every_weeks"
+                label="Every how many weeks"
+                description="For every few weeks: 1 to 52."
+                inputMode="numeric"
+              />
               <Select
                 name="ends"
                 label="Ends"
@@ -165,7 +211,12 @@ function PaymentForm({ data, answer }: { data: BillPayData; answer: BillPayAnswe
               />
               <div className="hidden sm:block" aria-hidden="true" />
               <TextField name="end_date" label="Last payment date" type="date" description="When it ends on a date." />
-              <TextField name="payment_count" label="Number of payments" description="When it ends after a number: 1 to 120." inputMode="numeric" />
+              <TextField
+                name="payment_count"
+                label="Number of payments"
+                description="When it ends after a number: 1 to 120."
+                inputMode="numeric"
+              />
             </div>
           </details>
           <div className="flex justify-end sm:col-span-2">
@@ -182,14 +233,19 @@ function PaymentForm({ data, answer }: { data: BillPayData; answer: BillPayAnswe
 function Payees({ data, answer }: { data: BillPayData; answer: BillPayAnswer | undefined }) {
   const busy = useBusy("add_payee");
   const removing = useNavigation().formData?.get("payee_id");
-  const form = useSchemaForm(payeeSchema, { id: `bill-pay-payee${answer?.ok ? `-${data.payees.length}` : ""}`, lastResult: answer && !answer.ok ? answer.reply : undefined });
+  const form = useSchemaForm(payeeSchema, {
+    id: `bill-pay-payee${answer?.ok ? `-${data.payees.length}` : ""}`,
+    lastResult: answer && !answer.ok ? answer.reply : undefined,
+  });
   return (
     <section aria-labelledby="payees-heading" className={`${card} p-5 sm:p-6`}>
       <h2 id="payees-heading" className={sectionHeading}>
         <UserPlus className="size-5 text-accent-700" aria-hidden="true" /> Payees
       </h2>
       {data.payees.length === 0 ? (
-        <p className="mt-3 text-sm text-slate-700">No saved payees yet. Add one below, or pay a quick pick from the payment form.</p>
+        <p className="mt-3 text-sm text-slate-700">
+          No saved payees yet. Add one below, or pay a quick pick from the payment form.
+        </p>
       ) : (
         <ul className="mt-3 divide-y divide-slate-100" aria-label="Saved payees">
           {data.payees.map((p) => (
@@ -202,7 +258,15 @@ function Payees({ data, answer }: { data: BillPayData; answer: BillPayAnswer | u
               </div>
               <Form method="post" action={PAGE}>
                 <input type="hidden" name="payee_id" value={p.id} />
-                <Button type="submit" name="intent" value="remove_payee" variant="ghost" aria-label={`Remove payee ${p.name} ${p.masked_account}`} isPending={removing === String(p.id)} pendingLabel="Removing…">
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="remove_payee"
+                  variant="ghost"
+                  aria-label={`Remove payee ${p.name} ${p.masked_account}`}
+                  isPending={removing === String(p.id)}
+                  pendingLabel="Removing…"
+                >
                   Remove
                 </Button>
               </Form>
@@ -217,11 +281,30 @@ function Payees({ data, answer }: { data: BillPayData; answer: BillPayAnswer | u
         </div>
       ) : null}
       <SchemaForm key={form.id} form={form} method="post" action={PAGE} className="mt-3 grid gap-4">
-        <TextField name="name" label="Payee name" description={`For example ${data.quick_picks.slice(0, 3).join(", ")}.`} isRequired autoComplete="off" />
-        <TextField name="account_number" label="Account number at the payee" description="Letters, digits, spaces and dashes, as printed on your bill." isRequired autoComplete="off" />
+        <TextField
+          name="name"
+          label="Payee name"
+          description={`For example ${data.quick_picks.slice(0, 3).join(", ")}.`}
+          isRequired
+          autoComplete="off"
+        />
+        <TextField
+          name="account_number"
+          label="Account number at the payee"
+          description="Letters, digits, spaces and dashes, as printed on your bill."
+          isRequired
+          autoComplete="off"
+        />
         <TextField name="address" label="Payee address" optional autoComplete="off" />
         <div className="flex justify-end">
-          <Button type="submit" name="intent" value="add_payee" variant="secondary" isPending={busy} pendingLabel="Adding…">
+          <Button
+            type="submit"
+            name="intent"
+            value="add_payee"
+            variant="secondary"
+            isPending={busy}
+            pendingLabel="Adding…"
+          >
             Add payee
           </Button>
         </div>
@@ -236,7 +319,10 @@ function seriesText(p: BillPaymentView): string | null {
 
 function Upcoming({ data, answer }: { data: BillPayData; answer: BillPayAnswer | undefined }) {
   const navigation = useNavigation();
-  const cancelling = navigation.state !== "idle" && navigation.formData?.get("intent") === "cancel" ? navigation.formData.get("payment_id") : null;
+  const cancelling =
+    navigation.state !== "idle" && navigation.formData?.get("intent") === "cancel"
+      ? navigation.formData.get("payment_id")
+      : null;
   const failedEdit = answer?.intent === "edit" && !answer.ok ? answer : undefined;
   const editing = failedEdit ? failedEdit.payment_id : answer?.intent === "edit" ? null : data.editing;
   return (
@@ -249,7 +335,12 @@ function Upcoming({ data, answer }: { data: BillPayData; answer: BillPayAnswer |
       ) : (
         <ul className="mt-2 divide-y divide-slate-100" aria-label="Upcoming payments">
           {data.upcoming.map((p) => (
-            <li key={p.id} id={`payment-${p.id}`} className="scroll-mt-24 px-5 py-4 sm:px-6" data-testid="upcoming-payment">
+            <li
+              key={p.id}
+              id={`payment-${p.id}`}
+              className="scroll-mt-24 px-5 py-4 sm:px-6"
+              data-testid="upcoming-payment"
+            >
               <div className="flex flex-wrap items-start justify-between gap-3">
                 <div className="min-w-0">
                   <p className="font-semibold break-words text-slate-900">
@@ -307,12 +398,24 @@ function Upcoming({ data, answer }: { data: BillPayData; answer: BillPayAnswer |
   );
 }
 
-function EditForm({ payment, data, answer }: { payment: BillPaymentView; data: BillPayData; answer: BillPayAnswer | undefined }) {
+function EditForm({
+  payment,
+  data,
+  answer,
+}: {
+  payment: BillPaymentView;
+  data: BillPayData;
+  answer: BillPayAnswer | undefined;
+}) {
   const busy = useBusy("edit");
   const form = useSchemaForm(editBillPaymentSchema(data.today), {
     id: `bill-pay-edit-${payment.id}`,
     lastResult: answer?.reply,
-    defaultValue: { amount: centsAsDecimal(payment.amount_cents), payment_date: payment.payment_date, memo: payment.memo ?? "" },
+    defaultValue: {
+      amount: centsAsDecimal(payment.amount_cents),
+      payment_date: payment.payment_date,
+      memo: payment.memo ?? "",
+    },
   });
   return (
     <div className="mt-4 rounded-xl border border-slate-200 bg-slate-50 p-4">
@@ -329,7 +432,10 @@ function EditForm({ payment, data, answer }: { payment: BillPaymentView; data: B
         <TextField name="payment_date" label="Payment date" type="date" isRequired />
         <TextField name="memo" label="Memo" optional />
         <div className="flex flex-wrap items-center justify-end gap-3 sm:col-span-3">
-          <Link to="/dashboard/bill-pay" className="inline-flex min-h-11 items-center px-3 text-sm font-semibold text-accent-700 hover:underline">
+          <Link
+            to="/dashboard/bill-pay"
+            className="inline-flex min-h-11 items-center px-3 text-sm font-semibold text-accent-700 hover:underline"
+          >
             Keep it as it is
           </Link>
           <Button type="submit" name="intent" value="edit" isPending={busy} pendingLabel="Saving…">
@@ -340,7 +446,6 @@ function EditForm({ payment, data, answer }: { payment: BillPaymentView; data: B
     </div>
   );
 }
-
 
 function PaymentHistory({ payments }: { payments: BillPaymentView[] }) {
   return (
@@ -353,7 +458,11 @@ function PaymentHistory({ payments }: { payments: BillPaymentView[] }) {
       ) : (
         <ul className="mt-2 divide-y divide-slate-100" aria-label="Payment history">
           {payments.map((p) => (
-            <li key={p.id} className="flex items-start justify-between gap-3 px-5 py-4 sm:px-6" data-testid="past-payment">
+            <li
+              key={p.id}
+              className="flex items-start justify-between gap-3 px-5 py-4 sm:px-6"
+              data-testid="past-payment"
+            >
               <div className="min-w-0">
                 <p className="font-semibold break-words text-slate-900">
                   {p.payee_name} <span className="font-normal text-slate-700">{p.payee_masked_account}</span>
@@ -366,7 +475,10 @@ function PaymentHistory({ payments }: { payments: BillPaymentView[] }) {
                 {p.memo ? <p className="text-sm break-words text-slate-700">Memo: {p.memo}</p> : null}
                 <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700">
                   {/* The same words as the member's history (app/domain/member-transactions.ts). */}
-                  <StatusBadge status={BILL_PAYMENT_STATUS_LABELS[p.status].badge} label={BILL_PAYMENT_STATUS_LABELS[p.status].label} />
+                  <StatusBadge
+                    status={BILL_PAYMENT_STATUS_LABELS[p.status].badge}
+                    label={BILL_PAYMENT_STATUS_LABELS[p.status].label}
+                  />
                   {p.failure_reason ? <span>{p.failure_reason}</span> : null}
                 </p>
               </div>
@@ -378,4 +490,3 @@ function PaymentHistory({ payments }: { payments: BillPaymentView[] }) {
     </section>
   );
 }
-

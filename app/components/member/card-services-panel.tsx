@@ -22,14 +22,18 @@ const STATUS_BADGE: Record<string, string> = { active: "posted", locked: "pendin
  * quick action in the query as well (`/dashboard?action=cards#quick-actions-cards`); a bare
  * fragment is turned into that address here, in the browser.
  */
-export const FRAGMENT_QUICK_ACTIONS: Record<string, string> = { "#quick-actions-cards": "cards", "#quick-actions-billpay": "billpay" };
+export const FRAGMENT_QUICK_ACTIONS: Record<string, string> = {
+  "#quick-actions-cards": "cards",
+  "#quick-actions-billpay": "billpay",
+};
 
 export function useQuickActionFragment(current: string | null) {
   const location = useLocation();
   const navigate = useNavigate();
   useEffect(() => {
     const action = FRAGMENT_QUICK_ACTIONS[location.hash];
-    if (action && action !== current) navigate(`/dashboard?action=${action}${location.hash}`, { replace: true, preventScrollReset: true });
+    if (action && action !== current)
+      navigate(`/dashboard?action=${action}${location.hash}`, { replace: true, preventScrollReset: true });
   }, [location.hash, current, navigate]);
 }
 
@@ -39,7 +43,9 @@ export function CardsQuickAction({ summary }: { summary: CardServicesSummary }) 
       <CreditCard className="size-8 text-accent-700" aria-hidden="true" />
       <h3 className="mt-3 font-semibold text-slate-900">Cards</h3>
       {summary.cards.length === 0 ? (
-        <p className="mt-1 text-sm text-slate-700">You have no debit card yet. Each checking account gets one when it opens.</p>
+        <p className="mt-1 text-sm text-slate-700">
+          You have no debit card yet. Each checking account gets one when it opens.
+        </p>
       ) : (
         <ul className="mt-2 space-y-2 text-sm">
           {summary.cards.map((c) => (
@@ -50,8 +56,13 @@ export function CardsQuickAction({ summary }: { summary: CardServicesSummary }) 
           ))}
         </ul>
       )}
-      <p className="mt-3 text-sm text-slate-700">Lock or unlock a card, set its daily limit, see its number, change its PIN or report it lost or stolen.</p>
-      <Link to="/dashboard/cards" className="mt-3 inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+      <p className="mt-3 text-sm text-slate-700">
+        Lock or unlock a card, set its daily limit, see its number, change its PIN or report it lost or stolen.
+      </p>
+      <Link
+        to="/dashboard/cards"
+        className="mt-3 inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+      >
         Manage cards <ArrowRight className="size-4" aria-hidden="true" />
       </Link>
     </div>
@@ -60,12 +71,19 @@ export function CardsQuickAction({ summary }: { summary: CardServicesSummary }) 
 
 export function CardServices({ summary, tab }: { summary: CardServicesSummary; tab: CardServicesTab }) {
   return (
-    <section id="card-services" aria-labelledby="card-services-heading" className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white shadow-sm">
+    <section
+      id="card-services"
+      aria-labelledby="card-services-heading"
+      className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white shadow-sm"
+    >
       <div className="flex flex-wrap items-center justify-between gap-3 px-5 pt-5 sm:px-6">
         <h2 id="card-services-heading" className="text-lg font-semibold text-brand-900">
           Card Services
         </h2>
-        <Link to="/dashboard/cards" className="inline-flex items-center gap-1 text-sm font-semibold text-accent-700 hover:underline">
+        <Link
+          to="/dashboard/cards"
+          className="inline-flex items-center gap-1 text-sm font-semibold text-accent-700 hover:underline"
+        >
           Manage cards <ArrowRight className="size-4" aria-hidden="true" />
         </Link>
       </div>
@@ -73,7 +91,13 @@ export function CardServices({ summary, tab }: { summary: CardServicesSummary; t
         The view is in the URL (a GET form, so it works without JavaScript). Buttons, not tabs: the
         transfer section above is the page's one tab set.
       */}
-      <Form method="get" action="/dashboard#card-services" preventScrollReset aria-label="Card Services view" className="mt-3 flex gap-1 border-b border-slate-200 px-3 sm:px-4">
+      <Form
+        method="get"
+        action="/dashboard#card-services"
+        preventScrollReset
+        aria-label="Card Services view"
+        className="mt-3 flex gap-1 border-b border-slate-200 px-3 sm:px-4"
+      >
         {CARD_SERVICES_TABS.map((key) => (
           <button
             key={key}
@@ -83,10 +107,16 @@ export function CardServices({ summary, tab }: { summary: CardServicesSummary; t
             aria-pressed={tab === key}
             className={cx(
               "-mb-px flex min-h-11 cursor-pointer items-center gap-2 border-b-2 px-3 py-2 text-sm font-semibold outline-none focus-visible:rounded-t-md focus-visible:outline-2 focus-visible:outline-accent-600",
-              tab === key ? "border-accent-600 text-brand-900" : "border-transparent text-slate-600 hover:text-brand-800",
+              tab === key
+                ? "border-accent-600 text-brand-900"
+                : "border-transparent text-slate-600 hover:text-brand-800",
             )}
           >
-            {key === "overview" ? <CreditCard className="size-4" aria-hidden="true" /> : <FileText className="size-4" aria-hidden="true" />}
+            {key === "overview" ? (
+              <CreditCard className="size-4" aria-hidden="true" />
+            ) : (
+              <FileText className="size-4" aria-hidden="true" />
+            )}
             {key === "overview" ? "Overview" : "Statements"}
           </button>
         ))}
@@ -94,14 +124,17 @@ export function CardServices({ summary, tab }: { summary: CardServicesSummary; t
       {tab === "overview" ? (
         <div className="p-5 sm:p-6">
           {summary.cards.length === 0 ? (
-            <p className="text-sm text-slate-700">You have no debit card yet. Each checking account gets one when it opens.</p>
+            <p className="text-sm text-slate-700">
+              You have no debit card yet. Each checking account gets one when it opens.
+            </p>
           ) : (
             <ul className="grid gap-4 md:grid-cols-2">
               {summary.cards.map((c) => (
                 <li key={c.id} className="rounded-xl border border-slate-200 p-4">
                   <div className="flex flex-wrap items-center justify-between gap-2">
                     <p className="flex items-center gap-2 font-semibold text-slate-900">
-                      <CreditCard className="size-5 text-accent-700" aria-hidden="true" /> Debit card <span className="font-mono">{c.masked_number}</span>
+                      <CreditCard className="size-5 text-accent-700" aria-hidden="true" /> Debit card{" "}
+                      <span className="font-mono">{c.masked_number}</span>
                     </p>
                     <StatusBadge status={STATUS_BADGE[c.status] ?? "reversed"} label={c.status_label} />
                   </div>
@@ -147,7 +180,11 @@ export function CardServices({ summary, tab }: { summary: CardServicesSummary; t
                     <p className="font-medium text-slate-900">
                       {a.name} <span className="font-mono text-slate-700">{a.masked_number}</span>
                     </p>
-                    <p className="text-slate-700">{a.latest ? `Latest statement: ${a.latest.label} (${a.months} available)` : "No statement yet: the first covers the month the account opened, once it has ended."}</p>
+                    <p className="text-slate-700">
+                      {a.latest
+                        ? `Latest statement: ${a.latest.label} (${a.months} available)`
+                        : "No statement yet: the first covers the month the account opened, once it has ended."}
+                    </p>
                   </div>
                   {a.latest ? (
                     <a
@@ -163,7 +200,10 @@ export function CardServices({ summary, tab }: { summary: CardServicesSummary; t
               ))}
             </ul>
           )}
-          <Link to="/dashboard/statements" className="mt-3 inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+          <Link
+            to="/dashboard/statements"
+            className="mt-3 inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+          >
             All statements and exports <ArrowRight className="size-4" aria-hidden="true" />
           </Link>
         </div>

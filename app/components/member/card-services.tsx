@@ -1,10 +1,27 @@
 import { useNavigation } from "react-router";
 import { CreditCard, Eye, KeyRound, Lock, ShieldAlert, SlidersHorizontal, Unlock } from "lucide-react";
-import { Button, Checkbox, FormMessage, RadioGroup, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import {
+  Button,
+  Checkbox,
+  FormMessage,
+  RadioGroup,
+  SchemaForm,
+  TextField,
+  formMessages,
+  useSchemaForm,
+} from "~/components/ui";
 import { cx } from "~/components/ui/field-styles";
 import { Amount, StatusBadge, formatDate } from "~/components/member/amount";
 import { centsAsDecimal, formatCents } from "~/domain/money";
-import { CARD_DAILY_LIMIT_MAX_CENTS, CARD_DAILY_LIMIT_MIN_CENTS, cardSchema, changePinSchema, reportLostSchema, setLimitSchema, viewDetailsSchema } from "~/domain/cards";
+import {
+  CARD_DAILY_LIMIT_MAX_CENTS,
+  CARD_DAILY_LIMIT_MIN_CENTS,
+  cardSchema,
+  changePinSchema,
+  reportLostSchema,
+  setLimitSchema,
+  viewDetailsSchema,
+} from "~/domain/cards";
 import type { CardActionData } from "~/server/cards/page.server";
 import type { MemberCard } from "~/server/cards/controls.server";
 
@@ -16,11 +33,20 @@ import type { MemberCard } from "~/server/cards/controls.server";
 
 const STATUS_BADGE: Record<MemberCard["status"], string> = { active: "posted", locked: "pending", blocked: "failed" };
 // A card purchase's hold fails only when it is released (the merchant cancelled, or it was never settled).
-const TX_STATUS: Record<CardTransactionStatus, string> = { pending: "Pending", posted: "Completed", failed: "Released", reversed: "Reversed" };
+const TX_STATUS: Record<CardTransactionStatus, string> = {
+  pending: "Pending",
+  posted: "Completed",
+  failed: "Released",
+  reversed: "Reversed",
+};
 type CardTransactionStatus = MemberCard["transactions"][number]["status"];
 
 /** The answer of the last post, if it was about this card and one of these controls. */
-function answerFor(result: CardActionData | undefined, card_id: number, intents: ReadonlyArray<CardActionData["intent"]>): CardActionData | undefined {
+function answerFor(
+  result: CardActionData | undefined,
+  card_id: number,
+  intents: ReadonlyArray<CardActionData["intent"]>,
+): CardActionData | undefined {
   return result && result.card_id === card_id && intents.includes(result.intent) ? result : undefined;
 }
 
@@ -29,7 +55,9 @@ export function CardFace({ card, institution_name }: { card: MemberCard; institu
     <div
       className={cx(
         "relative flex aspect-[1.586] w-full max-w-sm flex-col justify-between overflow-hidden rounded-2xl p-5 text-white shadow-md",
-        card.status === "blocked" ? "bg-gradient-to-br from-slate-500 to-slate-700" : "bg-gradient-to-br from-brand-700 to-brand-900",
+        card.status === "blocked"
+          ? "bg-gradient-to-br from-slate-500 to-slate-700"
+          : "bg-gradient-to-br from-brand-700 to-brand-900",
       )}
     >
       <div className="flex items-start justify-between gap-3">
@@ -64,7 +92,11 @@ export function CardFacts({ card }: { card: MemberCard }) {
         <dd className="mt-0.5 font-medium text-slate-900">
           {card.account.name} <span className="whitespace-nowrap font-mono">{card.account.masked_number}</span>
           {/* A frozen account declines the card's purchases although the card itself is active. */}
-          {card.account.status === "frozen" ? <span className="mt-1 block text-sm font-normal text-red-800">Frozen: purchases are declined. Please contact us.</span> : null}
+          {card.account.status === "frozen" ? (
+            <span className="mt-1 block text-sm font-normal text-red-800">
+              Frozen: purchases are declined. Please contact us.
+            </span>
+          ) : null}
         </dd>
       </div>
       <div>
@@ -79,7 +111,17 @@ export function CardFacts({ card }: { card: MemberCard }) {
   );
 }
 
-function Panel({ title, icon: Icon, open, children }: { title: string; icon: typeof Eye; open: boolean; children: React.ReactNode }) {
+function Panel({
+  title,
+  icon: Icon,
+  open,
+  children,
+}: {
+  title: string;
+  icon: typeof Eye;
+  open: boolean;
+  children: React.ReactNode;
+}) {
   return (
     <details open={open} className="group rounded-xl border border-slate-200 bg-white open:shadow-sm">
       <summary className="flex min-h-11 cursor-pointer list-none items-center gap-2 rounded-xl px-4 py-3 text-sm font-semibold text-slate-900 hover:bg-slate-50 [&::-webkit-details-marker]:hidden">
@@ -106,7 +148,11 @@ function Answer({ answer }: { answer: CardActionData | undefined }) {
 
 function useSending(intent: string, card_id: number): boolean {
   const navigation = useNavigation();
-  return navigation.state === "submitting" && navigation.formData?.get("intent") === intent && navigation.formData?.get("card_id") === String(card_id);
+  return (
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === intent &&
+    navigation.formData?.get("card_id") === String(card_id)
+  );
 }
 
 function CardIdField({ card_id }: { card_id: number }) {
@@ -122,12 +168,26 @@ export function LockControl({ card, result }: { card: MemberCard; result: CardAc
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-4">
       <Answer answer={answer} />
-      <SchemaForm form={form} method="post" aria-label={locked ? "Unlock card" : "Lock card"} className="flex flex-wrap items-center justify-between gap-3">
+      <SchemaForm
+        form={form}
+        method="post"
+        aria-label={locked ? "Unlock card" : "Lock card"}
+        className="flex flex-wrap items-center justify-between gap-3"
+      >
         <CardIdField card_id={card.id} />
         <p className="min-w-0 flex-1 text-sm text-slate-700">
-          {locked ? "This card is locked: every purchase is declined until you unlock it." : "Lock the card at once if you misplaced it; unlock it when you find it."}
+          {locked
+            ? "This card is locked: every purchase is declined until you unlock it."
+            : "Lock the card at once if you misplaced it; unlock it when you find it."}
         </p>
-        <Button type="submit" name="intent" value={intent} variant={locked ? "primary" : "secondary"} isPending={sending} pendingLabel={locked ? "Unlocking…" : "Locking…"}>
+        <Button
+          type="submit"
+          name="intent"
+          value={intent}
+          variant={locked ? "primary" : "secondary"}
+          isPending={sending}
+          pendingLabel={locked ? "Unlocking…" : "Locking…"}
+        >
           {locked ? <Unlock className="size-4" aria-hidden="true" /> : <Lock className="size-4" aria-hidden="true" />}
           {locked ? "Unlock card" : "Lock card"}
         </Button>
@@ -164,14 +224,31 @@ export function LimitControl({ card, result }: { card: MemberCard; result: CardA
   );
 }
 
-function SendCodeForm({ card, purpose, label, again }: { card: MemberCard; purpose: "details" | "pin"; label: string; again?: boolean }) {
+function SendCodeForm({
+  card,
+  purpose,
+  label,
+  again,
+}: {
+  card: MemberCard;
+  purpose: "details" | "pin";
+  label: string;
+  again?: boolean;
+}) {
   const intent = purpose === "details" ? "send_details_code" : "send_pin_code";
   const form = useSchemaForm(cardSchema, { id: `card-${card.id}-${intent}${again ? "-again" : ""}` });
   const sending = useSending(intent, card.id);
   return (
     <SchemaForm form={form} method="post" aria-label={label}>
       <CardIdField card_id={card.id} />
-      <Button type="submit" name="intent" value={intent} variant={again ? "ghost" : "secondary"} isPending={sending} pendingLabel="Sending…">
+      <Button
+        type="submit"
+        name="intent"
+        value={intent}
+        variant={again ? "ghost" : "secondary"}
+        isPending={sending}
+        pendingLabel="Sending…"
+      >
         {label}
       </Button>
     </SchemaForm>
@@ -180,7 +257,10 @@ function SendCodeForm({ card, purpose, label, again }: { card: MemberCard; purpo
 
 export function DetailsControl({ card, result }: { card: MemberCard; result: CardActionData | undefined }) {
   const answer = answerFor(result, card.id, ["send_details_code", "view_details"]);
-  const form = useSchemaForm(viewDetailsSchema, { id: `card-${card.id}-details`, lastResult: answer?.intent === "view_details" ? answer.reply : undefined });
+  const form = useSchemaForm(viewDetailsSchema, {
+    id: `card-${card.id}-details`,
+    lastResult: answer?.intent === "view_details" ? answer.reply : undefined,
+  });
   const sending = useSending("view_details", card.id);
   const details = answer?.details;
   return (
@@ -203,9 +283,22 @@ export function DetailsControl({ card, result }: { card: MemberCard; result: Car
         </dl>
       ) : answer?.code_step === "details" ? (
         <div className="flex flex-col gap-3">
-          <SchemaForm form={form} method="post" aria-label="Enter the code to view card details" className="flex flex-col gap-3">
+          <SchemaForm
+            form={form}
+            method="post"
+            aria-label="Enter the code to view card details"
+            className="flex flex-col gap-3"
+          >
             <CardIdField card_id={card.id} />
-            <TextField name="otp" label="One-time code" description="The code we emailed you (digits only)." inputMode="numeric" autoComplete="one-time-code" maxLength={6} isRequired />
+            <TextField
+              name="otp"
+              label="One-time code"
+              description="The code we emailed you (digits only)."
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              isRequired
+            />
             <div>
               <Button type="submit" name="intent" value="view_details" isPending={sending} pendingLabel="Checking…">
                 Show card details
@@ -216,7 +309,9 @@ export function DetailsControl({ card, result }: { card: MemberCard; result: Car
         </div>
       ) : (
         <div className="flex flex-col gap-3">
-          <p className="text-sm text-slate-700">To see the full card number and expiry, we email you a one-time code first.</p>
+          <p className="text-sm text-slate-700">
+            To see the full card number and expiry, we email you a one-time code first.
+          </p>
           <div>
             <SendCodeForm card={card} purpose="details" label="Email me a code" />
           </div>
@@ -228,7 +323,10 @@ export function DetailsControl({ card, result }: { card: MemberCard; result: Car
 
 export function PinControl({ card, result }: { card: MemberCard; result: CardActionData | undefined }) {
   const answer = answerFor(result, card.id, ["send_pin_code", "change_pin"]);
-  const form = useSchemaForm(changePinSchema, { id: `card-${card.id}-pin`, lastResult: answer?.intent === "change_pin" ? answer.reply : undefined });
+  const form = useSchemaForm(changePinSchema, {
+    id: `card-${card.id}-pin`,
+    lastResult: answer?.intent === "change_pin" ? answer.reply : undefined,
+  });
   const sending = useSending("change_pin", card.id);
   return (
     <Panel title="Change PIN" icon={KeyRound} open={Boolean(answer)}>
@@ -237,10 +335,35 @@ export function PinControl({ card, result }: { card: MemberCard; result: CardAct
         <div className="flex flex-col gap-3">
           <SchemaForm form={form} method="post" aria-label="Choose a new PIN" className="flex flex-col gap-3">
             <CardIdField card_id={card.id} />
-            <TextField name="otp" label="One-time code" description="The code we emailed you (digits only)." inputMode="numeric" autoComplete="one-time-code" maxLength={6} isRequired />
+            <TextField
+              name="otp"
+              label="One-time code"
+              description="The code we emailed you (digits only)."
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              isRequired
+            />
             <div className="grid gap-3 sm:grid-cols-2">
-              <TextField name="pin_code" label="New PIN" description="4 digits, not a sequence such as 1234 or one digit repeated." type="password" inputMode="numeric" autoComplete="off" maxLength={4} isRequired />
-              <TextField name="pin_code_confirm" label="New PIN again" type="password" inputMode="numeric" autoComplete="off" maxLength={4} isRequired />
+              <TextField
+                name="pin_code"
+                label="New PIN"
+                description="4 digits, not a sequence such as 1234 or one digit repeated."
+                type="password"
+                inputMode="numeric"
+                autoComplete="off"
+                maxLength={4}
+                isRequired
+              />
+              <TextField
+                name="pin_code_confirm"
+                label="New PIN again"
+                type="password"
+                inputMode="numeric"
+                autoComplete="off"
+                maxLength={4}
+                isRequired
+              />
             </div>
             <div>
               <Button type="submit" name="intent" value="change_pin" isPending={sending} pendingLabel="Saving…">
@@ -252,7 +375,10 @@ export function PinControl({ card, result }: { card: MemberCard; result: CardAct
         </div>
       ) : (
         <div className="flex flex-col gap-3">
-          <p className="text-sm text-slate-700">{card.has_pin ? "Choose a new 4-digit PIN." : "This card has no PIN yet: choose one."} We email you a one-time code first.</p>
+          <p className="text-sm text-slate-700">
+            {card.has_pin ? "Choose a new 4-digit PIN." : "This card has no PIN yet: choose one."} We email you a
+            one-time code first.
+          </p>
           <div>
             <SendCodeForm card={card} purpose="pin" label="Email me a code" />
           </div>
@@ -271,7 +397,10 @@ export function ReportLostControl({ card, result }: { card: MemberCard; result: 
       <Answer answer={answer} />
       <SchemaForm form={form} method="post" aria-label="Report the card lost or stolen" className="flex flex-col gap-4">
         <CardIdField card_id={card.id} />
-        <p className="text-sm text-slate-700">The card stops working for good and we issue a new card with a new number on the same account. Purchases already made stay as they are.</p>
+        <p className="text-sm text-slate-700">
+          The card stops working for good and we issue a new card with a new number on the same account. Purchases
+          already made stay as they are.
+        </p>
         <RadioGroup
           name="reason"
           label="What happened?"
@@ -285,7 +414,14 @@ export function ReportLostControl({ card, result }: { card: MemberCard; result: 
           Block card {card.masked_number} for good
         </Checkbox>
         <div>
-          <Button type="submit" name="intent" value="report_lost" variant="danger" isPending={sending} pendingLabel="Reporting…">
+          <Button
+            type="submit"
+            name="intent"
+            value="report_lost"
+            variant="danger"
+            isPending={sending}
+            pendingLabel="Reporting…"
+          >
             Report and replace card
           </Button>
         </div>
@@ -294,7 +430,13 @@ export function ReportLostControl({ card, result }: { card: MemberCard; result: 
   );
 }
 
-export function CardTransactions({ card, formatDateTime }: { card: MemberCard; formatDateTime: (iso: string) => string }) {
+export function CardTransactions({
+  card,
+  formatDateTime,
+}: {
+  card: MemberCard;
+  formatDateTime: (iso: string) => string;
+}) {
   if (card.transactions.length === 0) return <p className="text-sm text-slate-700">No purchases with this card yet.</p>;
   return (
     <ul className="divide-y divide-slate-100" aria-label={`Latest transactions of card ${card.masked_number}`}>

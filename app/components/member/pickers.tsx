@@ -1,5 +1,15 @@
 import { useMemo, useState } from "react";
-import { ComboBox, Input, Label, ListBox, ListBoxItem, Popover, Button as AriaButton, FieldError, Text } from "react-aria-components";
+import {
+  ComboBox,
+  Input,
+  Label,
+  ListBox,
+  ListBoxItem,
+  Popover,
+  Button as AriaButton,
+  FieldError,
+  Text,
+} from "react-aria-components";
 import { ChevronsUpDown } from "lucide-react";
 import { COUNTRIES, searchCountries } from "~/domain/countries";
 import { CURRENCIES, searchCurrencies } from "~/domain/currencies";
@@ -51,7 +61,16 @@ interface PickerProps {
  * JavaScript runs (type a name or a code), a native <select> before, so the form works either way.
  * Both post the code under `name`.
  */
-function SearchablePicker({ name, label, defaultValue, description, error, onChange, options, search }: PickerProps & { options: Option[]; search: (query: string) => Option[] }) {
+function SearchablePicker({
+  name,
+  label,
+  defaultValue,
+  description,
+  error,
+  onChange,
+  options,
+  search,
+}: PickerProps & { options: Option[]; search: (query: string) => Option[] }) {
   const hydrated = useHydrated();
   const fieldError = useFieldError(name);
   const message = error ?? fieldError.message;
@@ -71,7 +90,13 @@ function SearchablePicker({ name, label, defaultValue, description, error, onCha
           {label}
         </label>
         {description ? <span className={descriptionClass}>{description}</span> : null}
-        <select id={`${name}-native`} name={name} defaultValue={defaultValue ?? ""} className={cx(controlClass, "mt-1.5")} aria-invalid={message ? true : undefined}>
+        <select
+          id={`${name}-native`}
+          name={name}
+          defaultValue={defaultValue ?? ""}
+          className={cx(controlClass, "mt-1.5")}
+          aria-invalid={message ? true : undefined}
+        >
           <option value="">Choose…</option>
           {options.map((o) => (
             <option key={o.code} value={o.code} disabled={o.disabled}>
@@ -111,13 +136,19 @@ function SearchablePicker({ name, label, defaultValue, description, error, onCha
       ) : null}
       <div className="relative mt-1.5">
         <Input className={cx(controlClass, "pr-10")} placeholder="Type to search" />
-        <AriaButton aria-label={`Show ${label.toLowerCase()} list`} className="absolute inset-y-0 right-0 flex items-center px-3 text-slate-600">
+        <AriaButton
+          aria-label={`Show ${label.toLowerCase()} list`}
+          className="absolute inset-y-0 right-0 flex items-center px-3 text-slate-600"
+        >
           <ChevronsUpDown className="size-4" aria-hidden="true" />
         </AriaButton>
       </div>
       {message ? <FieldError className={errorClass}>{message}</FieldError> : null}
       <Popover className="max-h-72 w-(--trigger-width) overflow-auto rounded-xl border border-slate-200 bg-white p-1 shadow-xl outline-none">
-        <ListBox<Option> className="outline-none" renderEmptyState={() => <p className="px-3 py-2 text-sm text-slate-600">No match</p>}>
+        <ListBox<Option>
+          className="outline-none"
+          renderEmptyState={() => <p className="px-3 py-2 text-sm text-slate-600">No match</p>}
+        >
           {(o) => (
             <ListBoxItem
               id={o.code}
@@ -141,7 +172,13 @@ function optionText(o: Option): string {
 const COUNTRY_OPTIONS: Option[] = COUNTRIES.map((c) => ({ code: c.code, name: c.name }));
 
 export function CountryPicker(props: PickerProps) {
-  return <SearchablePicker {...props} options={COUNTRY_OPTIONS} search={(q) => searchCountries(q).map((c) => ({ code: c.code, name: c.name }))} />;
+  return (
+    <SearchablePicker
+      {...props}
+      options={COUNTRY_OPTIONS}
+      search={(q) => searchCountries(q).map((c) => ({ code: c.code, name: c.name }))}
+    />
+  );
 }
 
 /**
@@ -155,5 +192,11 @@ export function CurrencyPicker({ rated, ...props }: PickerProps & { rated: reado
     // Available first, then the rest alphabetically.
     return [...list.filter((o) => !o.disabled), ...list.filter((o) => o.disabled)];
   }, [rated]);
-  return <SearchablePicker {...props} options={options} search={(q) => searchCurrencies(q).map((c) => ({ code: c.code, name: c.name }))} />;
+  return (
+    <SearchablePicker
+      {...props}
+      options={options}
+      search={(q) => searchCurrencies(q).map((c) => ({ code: c.code, name: c.name }))}
+    />
+  );
 }

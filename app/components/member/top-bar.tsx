@@ -13,7 +13,24 @@ import {
   Popover,
   Separator,
 } from "react-aria-components";
-import { ArrowLeftRight, Bell, CalendarClock, ChevronDown, CreditCard, CircleHelp, LayoutDashboard, LogOut, Mail, Menu as MenuIcon, Phone, ReceiptText, RotateCcw, Settings, User, X } from "./icons";
+import {
+  ArrowLeftRight,
+  Bell,
+  CalendarClock,
+  ChevronDown,
+  CreditCard,
+  CircleHelp,
+  LayoutDashboard,
+  LogOut,
+  Mail,
+  Menu as MenuIcon,
+  Phone,
+  ReceiptText,
+  RotateCcw,
+  Settings,
+  User,
+  X,
+} from "./icons";
 import { cx } from "~/components/ui/field-styles";
 import { useInstitutionDates, type InstitutionDates } from "~/components/institution-dates";
 
@@ -78,7 +95,15 @@ export function TopBar(props: TopBarProps) {
         <Link to="/dashboard" className="mr-2 flex items-center gap-2.5 rounded-md">
           <svg viewBox="0 0 32 32" className="size-9 shrink-0" aria-hidden="true">
             <rect width="32" height="32" rx="8" className="fill-brand-700" />
-            <path d="M8 23V10l8 7 8-7v13" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" className="text-accent-100" />
+            <path
+              d="M8 23V10l8 7 8-7v13"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="3"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              className="text-accent-100"
+            />
           </svg>
           <span className="leading-tight">
             <span className="block text-base font-semibold text-brand-800 lg:hidden">{shortName}</span>
@@ -93,20 +118,29 @@ export function TopBar(props: TopBarProps) {
                 to="/dashboard"
                 end
                 className={({ isActive }) =>
-                  cx("inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold transition-colors", isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100")
+                  cx(
+                    "inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold transition-colors",
+                    isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100",
+                  )
                 }
               >
                 <LayoutDashboard className="size-4" aria-hidden="true" /> Dashboard
               </NavLink>
             </li>
             <li>
-              <Link to="/dashboard?transfer=internal#transfer" className="inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-700 transition-colors hover:bg-slate-100">
+              <Link
+                to="/dashboard?transfer=internal#transfer"
+                className="inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-700 transition-colors hover:bg-slate-100"
+              >
                 <ArrowLeftRight className="size-4" aria-hidden="true" /> Transfers
               </Link>
             </li>
             <li>
               {/* The Cards quick action on the dashboard; ?action= opens it without JavaScript too. */}
-              <Link to="/dashboard?action=cards#quick-actions-cards" className="inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-700 transition-colors hover:bg-slate-100">
+              <Link
+                to="/dashboard?action=cards#quick-actions-cards"
+                className="inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-700 transition-colors hover:bg-slate-100"
+              >
                 <CreditCard className="size-4" aria-hidden="true" /> Cards
               </Link>
             </li>
@@ -114,7 +148,10 @@ export function TopBar(props: TopBarProps) {
               <NavLink
                 to="/dashboard/bill-pay"
                 className={({ isActive }) =>
-                  cx("inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold transition-colors", isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100")
+                  cx(
+                    "inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold transition-colors",
+                    isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100",
+                  )
                 }
               >
                 <CalendarClock className="size-4" aria-hidden="true" /> Bill Pay
@@ -124,7 +161,10 @@ export function TopBar(props: TopBarProps) {
               <NavLink
                 to="/dashboard/transactions"
                 className={({ isActive }) =>
-                  cx("inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold transition-colors", isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100")
+                  cx(
+                    "inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold transition-colors",
+                    isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100",
+                  )
                 }
               >
                 <ReceiptText className="size-4" aria-hidden="true" /> Transactions
@@ -184,11 +224,25 @@ function HelpPopover({ support }: { support: TopBarProps["support"] }) {
   }, [open]);
   return (
     <div ref={wrapper} className="relative">
-      <button ref={button} type="button" aria-label="Help" aria-expanded={open} aria-controls={panelId} className={iconButton} onClick={() => setOpen((value) => !value)}>
+      <button
+        ref={button}
+        type="button"
+        aria-label="Help"
+        aria-expanded={open}
+        aria-controls={panelId}
+        className={iconButton}
+        onClick={() => setOpen((value) => !value)}
+      >
         <CircleHelp className="size-5" aria-hidden="true" />
       </button>
       {/* A non-modal dialog: no aria-modal, nothing outside it is hidden or made inert. */}
-      <div id={panelId} role="dialog" aria-labelledby={`${panelId}-heading`} hidden={!open} className={cx(popoverClass, "absolute top-full right-0 z-40 mt-2 p-5")}>
+      <div
+        id={panelId}
+        role="dialog"
+        aria-labelledby={`${panelId}-heading`}
+        hidden={!open}
+        className={cx(popoverClass, "absolute top-full right-0 z-40 mt-2 p-5")}
+      >
         <SupportDetails support={support} headingId={`${panelId}-heading`} />
       </div>
     </div>
@@ -204,12 +258,18 @@ function SupportDetails({ support, headingId }: { support: TopBarProps["support"
       <p className="mt-1 text-sm text-slate-600">Our member service team is here {support.hours}.</p>
       <ul className="mt-4 space-y-2 text-sm">
         <li>
-          <a href={`mailto:${support.email}`} className="inline-flex items-center gap-2 font-medium text-accent-700 underline-offset-2 hover:underline">
+          <a
+            href={`mailto:${support.email}`}
+            className="inline-flex items-center gap-2 font-medium text-accent-700 underline-offset-2 hover:underline"
+          >
             <Mail className="size-4" aria-hidden="true" /> {support.email}
           </a>
         </li>
         <li>
-          <a href={`tel:${support.phone.replace(/[^\d+]/g, "")}`} className="inline-flex items-center gap-2 font-medium text-accent-700 underline-offset-2 hover:underline">
+          <a
+            href={`tel:${support.phone.replace(/[^\d+]/g, "")}`}
+            className="inline-flex items-center gap-2 font-medium text-accent-700 underline-offset-2 hover:underline"
+          >
             <Phone className="size-4" aria-hidden="true" /> {support.phone}
           </a>
         </li>
@@ -226,13 +286,18 @@ function NotificationsBell({ unread, notifications }: Pick<TopBarProps, "unread"
   const pendingId = fetcher.formData?.get("id");
   const allPending = fetcher.formData?.get("intent") === "read-all";
   const shown = notifications.map((n) => ({ ...n, read: n.read || allPending || String(n.id) === pendingId }));
-  const count = allPending ? 0 : Math.max(0, unread - (pendingId && notifications.some((n) => String(n.id) === pendingId && !n.read) ? 1 : 0));
+  const count = allPending
+    ? 0
+    : Math.max(0, unread - (pendingId && notifications.some((n) => String(n.id) === pendingId && !n.read) ? 1 : 0));
   return (
     <DialogTrigger>
       <AriaButton aria-label={label} className={iconButton}>
         <Bell className="size-5" aria-hidden="true" />
         {count > 0 ? (
-          <span aria-hidden="true" className="absolute top-1.5 right-1.5 flex min-w-5 items-center justify-center rounded-full bg-red-700 px-1 text-[11px] font-bold leading-5 text-white ring-2 ring-white">
+          <span
+            aria-hidden="true"
+            className="absolute top-1.5 right-1.5 flex min-w-5 items-center justify-center rounded-full bg-red-700 px-1 text-[11px] font-bold leading-5 text-white ring-2 ring-white"
+          >
             {count > 99 ? "99+" : count}
           </span>
         ) : null}
@@ -246,19 +311,27 @@ function NotificationsBell({ unread, notifications }: Pick<TopBarProps, "unread"
             {count > 0 ? (
               <fetcher.Form method="post" action="/dashboard/notifications">
                 <input type="hidden" name="intent" value="read-all" />
-                <button type="submit" className="rounded-md px-2 py-1 text-sm font-semibold text-accent-700 hover:bg-accent-50">
+                <button
+                  type="submit"
+                  className="rounded-md px-2 py-1 text-sm font-semibold text-accent-700 hover:bg-accent-50"
+                >
                   Mark all as read
                 </button>
               </fetcher.Form>
             ) : null}
           </div>
           {shown.length === 0 ? (
-            <p className="px-5 py-8 text-center text-sm text-slate-600">You have no notifications yet. Transfers and account alerts will appear here.</p>
+            <p className="px-5 py-8 text-center text-sm text-slate-600">
+              You have no notifications yet. Transfers and account alerts will appear here.
+            </p>
           ) : (
             <ul className="max-h-96 divide-y divide-slate-100 overflow-y-auto">
               {shown.map((n) => (
                 <li key={n.id} className={cx("flex gap-3 px-5 py-3", !n.read && "bg-brand-50/60")}>
-                  <span className={cx("mt-1.5 size-2 shrink-0 rounded-full", n.read ? "bg-transparent" : "bg-accent-600")} aria-hidden="true" />
+                  <span
+                    className={cx("mt-1.5 size-2 shrink-0 rounded-full", n.read ? "bg-transparent" : "bg-accent-600")}
+                    aria-hidden="true"
+                  />
                   <div className="min-w-0 flex-1">
                     <p className="text-sm font-semibold text-slate-900">
                       {!n.read ? <span className="sr-only">Unread: </span> : null}
@@ -273,7 +346,10 @@ function NotificationsBell({ unread, notifications }: Pick<TopBarProps, "unread"
                         <fetcher.Form method="post" action="/dashboard/notifications">
                           <input type="hidden" name="intent" value="read" />
                           <input type="hidden" name="id" value={n.id} />
-                          <button type="submit" className="rounded px-1 text-xs font-semibold text-accent-700 hover:underline">
+                          <button
+                            type="submit"
+                            className="rounded px-1 text-xs font-semibold text-accent-700 hover:underline"
+                          >
                             Mark as read<span className="sr-only">: {n.title}</span>
                           </button>
                         </fetcher.Form>
@@ -295,7 +371,17 @@ function NotificationsBell({ unread, notifications }: Pick<TopBarProps, "unread"
   );
 }
 
-function UserMenu({ name, email, isStaff, onOpenDialog }: { name: string; email: string; isStaff: boolean; onOpenDialog: (dialog: SettingsDialog) => void }) {
+function UserMenu({
+  name,
+  email,
+  isStaff,
+  onOpenDialog,
+}: {
+  name: string;
+  email: string;
+  isStaff: boolean;
+  onOpenDialog: (dialog: SettingsDialog) => void;
+}) {
   const fetcher = useFetcher();
   return (
     <MenuTrigger>
@@ -303,13 +389,19 @@ function UserMenu({ name, email, isStaff, onOpenDialog }: { name: string; email:
         aria-label={`${name.split(" ")[0]}, account menu`}
         className="inline-flex h-11 items-center gap-2 rounded-full py-1 pr-3 pl-1 text-sm font-semibold text-slate-800 hover:bg-slate-100 data-[focus-visible]:outline-2 data-[focus-visible]:outline-offset-2 data-[focus-visible]:outline-accent-600"
       >
-        <span aria-hidden="true" className="flex size-9 items-center justify-center rounded-full bg-brand-700 text-white">
+        <span
+          aria-hidden="true"
+          className="flex size-9 items-center justify-center rounded-full bg-brand-700 text-white"
+        >
           <User className="size-5" />
         </span>
         <span className="hidden lg:inline">{name.split(" ")[0]}</span>
         <ChevronDown className="size-4 text-slate-600" aria-hidden="true" />
       </AriaButton>
-      <Popover placement="bottom end" className="w-64 rounded-2xl border border-slate-200 bg-white p-1.5 shadow-xl outline-none">
+      <Popover
+        placement="bottom end"
+        className="w-64 rounded-2xl border border-slate-200 bg-white p-1.5 shadow-xl outline-none"
+      >
         <div className="px-3 py-2.5">
           <p className="text-sm font-semibold text-slate-900">{name}</p>
           <p className="truncate text-xs text-slate-600">{email}</p>
@@ -360,7 +452,8 @@ function MobileMenu(props: TopBarProps & { onOpenDialog: (dialog: SettingsDialog
     window.addEventListener("hashchange", close);
     return () => window.removeEventListener("hashchange", close);
   }, [open]);
-  const linkClass = "flex items-center gap-3 rounded-xl px-3 py-3 text-base font-semibold text-slate-800 hover:bg-slate-100";
+  const linkClass =
+    "flex items-center gap-3 rounded-xl px-3 py-3 text-base font-semibold text-slate-800 hover:bg-slate-100";
   return (
     <DialogTrigger isOpen={open} onOpenChange={setOpen}>
       <AriaButton aria-label="Open menu" className={iconButton}>
@@ -391,7 +484,11 @@ function MobileMenu(props: TopBarProps & { onOpenDialog: (dialog: SettingsDialog
                   </Link>
                 </li>
                 <li>
-                  <Link to="/dashboard?action=cards#quick-actions-cards" className={linkClass} onClick={() => setOpen(false)}>
+                  <Link
+                    to="/dashboard?action=cards#quick-actions-cards"
+                    className={linkClass}
+                    onClick={() => setOpen(false)}
+                  >
                     <CreditCard className="size-5 text-brand-700" aria-hidden="true" /> Cards
                   </Link>
                 </li>
@@ -408,7 +505,11 @@ function MobileMenu(props: TopBarProps & { onOpenDialog: (dialog: SettingsDialog
                 <li>
                   <Link to="/dashboard/notifications" className={linkClass} onClick={() => setOpen(false)}>
                     <Bell className="size-5 text-brand-700" aria-hidden="true" /> Notifications
-                    {props.unread > 0 ? <span className="ml-auto rounded-full bg-red-700 px-2 text-xs font-bold leading-5 text-white">{props.unread} unread</span> : null}
+                    {props.unread > 0 ? (
+                      <span className="ml-auto rounded-full bg-red-700 px-2 text-xs font-bold leading-5 text-white">
+                        {props.unread} unread
+                      </span>
+                    ) : null}
                   </Link>
                 </li>
                 {props.isStaff ? (
@@ -434,7 +535,10 @@ function MobileMenu(props: TopBarProps & { onOpenDialog: (dialog: SettingsDialog
               <SupportDetailsPlain support={props.support} />
             </section>
             <Form method="post" action="/logout" className="mt-auto pt-4">
-              <button type="submit" className="flex w-full items-center justify-center gap-2 rounded-xl border border-slate-300 px-4 py-3 text-base font-semibold text-slate-800 hover:bg-slate-50">
+              <button
+                type="submit"
+                className="flex w-full items-center justify-center gap-2 rounded-xl border border-slate-300 px-4 py-3 text-base font-semibold text-slate-800 hover:bg-slate-50"
+              >
                 <LogOut className="size-5" aria-hidden="true" /> Sign out
               </button>
             </Form>

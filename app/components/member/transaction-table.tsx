@@ -10,13 +10,26 @@ import { useInstitutionDates } from "~/components/institution-dates";
  * time, account, reference and reference number, and shows every row's status on phones; the
  * dashboard's shorter list shows the status on phones only when a transaction is not posted.
  */
-export function TransactionTable({ rows, caption, detailed = false }: { rows: MemberTransaction[]; caption: string; detailed?: boolean }) {
+export function TransactionTable({
+  rows,
+  caption,
+  detailed = false,
+}: {
+  rows: MemberTransaction[];
+  caption: string;
+  detailed?: boolean;
+}) {
   const { formatClock } = useInstitutionDates();
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-sm">
         <caption className="sr-only">{caption}</caption>
-        <thead className={cx(detailed ? "border-b" : "border-y", "border-slate-100 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase")}>
+        <thead
+          className={cx(
+            detailed ? "border-b" : "border-y",
+            "border-slate-100 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase",
+          )}
+        >
           <tr>
             <th scope="col" className="hidden px-6 py-3 md:table-cell">
               Date
@@ -46,12 +59,20 @@ export function TransactionTable({ rows, caption, detailed = false }: { rows: Me
               <td className="hidden px-6 py-3 whitespace-nowrap text-slate-700 md:table-cell">
                 {formatDate(r.effective_date)}
                 {/* No time beside a date it was not written on: a payment scheduled ahead shows its payment date alone. */}
-                {detailed && r.time ? <span className="block text-xs text-slate-600">{formatClock(r.time)}</span> : null}
+                {detailed && r.time ? (
+                  <span className="block text-xs text-slate-600">{formatClock(r.time)}</span>
+                ) : null}
               </td>
-              <td className={cx("px-4 py-3.5 font-semibold text-slate-900 md:px-3 md:py-3 md:font-medium", !detailed && "md:max-w-md md:truncate")}>
+              <td
+                className={cx(
+                  "px-4 py-3.5 font-semibold text-slate-900 md:px-3 md:py-3 md:font-medium",
+                  !detailed && "md:max-w-md md:truncate",
+                )}
+              >
                 {r.description}
                 <span className={cx("block text-xs font-normal text-slate-600 md:hidden", detailed && "mt-1")}>
-                  <span className="whitespace-nowrap">{formatDate(r.effective_date)}</span> · <span className="whitespace-nowrap">{r.category}</span>
+                  <span className="whitespace-nowrap">{formatDate(r.effective_date)}</span> ·{" "}
+                  <span className="whitespace-nowrap">{r.category}</span>
                   {detailed ? (
                     <>
                       {" · "}
@@ -69,7 +90,11 @@ export function TransactionTable({ rows, caption, detailed = false }: { rows: Me
                 <StatusBadge status={r.badge} label={r.status_label} />
                 <SentOn row={r} />
               </td>
-              {detailed ? <td className="hidden px-3 py-3 font-mono text-xs text-slate-600 md:table-cell">{r.reference_number}</td> : null}
+              {detailed ? (
+                <td className="hidden px-3 py-3 font-mono text-xs text-slate-600 md:table-cell">
+                  {r.reference_number}
+                </td>
+              ) : null}
               <td className="px-4 py-3.5 text-right align-top whitespace-nowrap md:px-6 md:py-3 md:align-middle">
                 <Amount cents={r.amount_cents} />
                 {detailed || r.status !== "posted" || r.payment_status ? (
@@ -89,7 +114,12 @@ export function TransactionTable({ rows, caption, detailed = false }: { rows: Me
 
 /** A sent payment to another bank: the date its file takes effect at the other bank; a returned one: why. */
 function SentOn({ row }: { row: MemberTransaction }) {
-  if (row.return_reason) return <span className="mt-0.5 block max-w-56 text-xs text-slate-600">{row.return_reason}</span>;
+  if (row.return_reason)
+    return <span className="mt-0.5 block max-w-56 text-xs text-slate-600">{row.return_reason}</span>;
   if (!row.sent_effective_date) return null;
-  return <span className="mt-0.5 block text-xs whitespace-nowrap text-slate-600">Effective {formatDate(row.sent_effective_date)}</span>;
+  return (
+    <span className="mt-0.5 block text-xs whitespace-nowrap text-slate-600">
+      Effective {formatDate(row.sent_effective_date)}
+    </span>
+  );
 }

@@ -1,11 +1,29 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher, useNavigation } from "react-router";
 import { CheckCircle2, Globe2, Info, Landmark, Lock, Mail, Phone, ShieldAlert, UserCheck } from "lucide-react";
-import { Button, FormMessage, SchemaForm, Select, TextField, anyForm, useSchemaForm, type FormReply } from "~/components/ui";
+import {
+  Button,
+  FormMessage,
+  SchemaForm,
+  Select,
+  TextField,
+  anyForm,
+  useSchemaForm,
+  type FormReply,
+} from "~/components/ui";
 import { cx } from "~/components/ui/field-styles";
 import { formatCents } from "~/domain/money";
 import type { z } from "zod";
-import { AMOUNT_MIN, AMOUNT_STEP, betweenAccountsSchema, formErrorMessage, internationalSchema, toMemberSchema, toUsBankFormSchema, type UsAccountType } from "~/domain/transfers";
+import {
+  AMOUNT_MIN,
+  AMOUNT_STEP,
+  betweenAccountsSchema,
+  formErrorMessage,
+  internationalSchema,
+  toMemberSchema,
+  toUsBankFormSchema,
+  type UsAccountType,
+} from "~/domain/transfers";
 import { REFUSAL_MESSAGES } from "~/domain/refusals";
 import { currencyInputStep, findCurrency } from "~/domain/currencies";
 import { CountryPicker, CurrencyPicker, accountChoices } from "./pickers";
@@ -63,7 +81,8 @@ function keyOf(result: TransferResult | undefined, tab: TransferTab, fresh: stri
 /** What the form posted, as the answer sends it back (never the code). */
 function postedValues(reply: FormReply | undefined): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const [name, value] of Object.entries(reply?.initialValue ?? {})) if (typeof value === "string") values[name] = value;
+  for (const [name, value] of Object.entries(reply?.initialValue ?? {}))
+    if (typeof value === "string") values[name] = value;
   return values;
 }
 
@@ -88,9 +107,14 @@ function useTransferForm(schema: z.ZodType, tab: TransferTab, mine: TransferResu
   const form = useSchemaForm(schema, {
     id: `transfer-${tab}${done ? `-${done}` : ""}`,
     lastResult: mine && mine.status !== "done" ? mine.reply : undefined,
-    onInvalid: (errors) => setClientRefusal(formErrorMessage(Object.values(errors).flatMap((messages) => messages ?? []))),
+    onInvalid: (errors) =>
+      setClientRefusal(formErrorMessage(Object.values(errors).flatMap((messages) => messages ?? []))),
   });
-  const refusal: RefusalView | undefined = clientRefusal ? { code: "invalid", message: clientRefusal } : mine?.status === "refused" ? mine : undefined;
+  const refusal: RefusalView | undefined = clientRefusal
+    ? { code: "invalid", message: clientRefusal }
+    : mine?.status === "refused"
+      ? mine
+      : undefined;
   return { form, refusal, clearRefusal: () => setClientRefusal(null) };
 }
 
@@ -134,7 +158,17 @@ export function RefusalMessage({ result, support }: { result: RefusalView; suppo
   );
 }
 
-function Success({ result, note, autoCloseMs, onClose }: { result: Extract<TransferResult, { status: "done" }>; note: string; autoCloseMs?: number; onClose?: () => void }) {
+function Success({
+  result,
+  note,
+  autoCloseMs,
+  onClose,
+}: {
+  result: Extract<TransferResult, { status: "done" }>;
+  note: string;
+  autoCloseMs?: number;
+  onClose?: () => void;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     ref.current?.focus();
@@ -143,7 +177,12 @@ function Success({ result, note, autoCloseMs, onClose }: { result: Extract<Trans
     return () => clearTimeout(timer);
   }, [result, autoCloseMs, onClose]);
   return (
-    <div ref={ref} tabIndex={-1} role="status" className="rounded-2xl border border-emerald-200 bg-emerald-50 p-5 text-emerald-950 focus:outline-none">
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="status"
+      className="rounded-2xl border border-emerald-200 bg-emerald-50 p-5 text-emerald-950 focus:outline-none"
+    >
       <div className="flex items-start gap-3">
         <CheckCircle2 className="mt-0.5 size-6 shrink-0 text-emerald-700" aria-hidden="true" />
         <div>
@@ -172,7 +211,21 @@ function Hidden({ values, skip = [] }: { values: Record<string, string>; skip?: 
   );
 }
 
-function AmountField({ defaultValue, label = "Amount", step = AMOUNT_STEP, min = AMOUNT_MIN, prefix = "$", description }: { defaultValue?: string; label?: string; step?: string; min?: string; prefix?: string; description?: string }) {
+function AmountField({
+  defaultValue,
+  label = "Amount",
+  step = AMOUNT_STEP,
+  min = AMOUNT_MIN,
+  prefix = "$",
+  description,
+}: {
+  defaultValue?: string;
+  label?: string;
+  step?: string;
+  min?: string;
+  prefix?: string;
+  description?: string;
+}) {
   return (
     <TextField
       name="amount"
@@ -197,7 +250,21 @@ function AmountField({ defaultValue, label = "Amount", step = AMOUNT_STEP, min =
  * the code, Cancel and Confirm. The form's fields ride along hidden, so the server checks the
  * same transfer again before it moves any money.
  */
-function CodeStep({ tab, values, summary, intent, submitting, reply }: { tab: TransferTab; values: Record<string, string>; summary?: string; intent: string; submitting: boolean; reply?: FormReply }) {
+function CodeStep({
+  tab,
+  values,
+  summary,
+  intent,
+  submitting,
+  reply,
+}: {
+  tab: TransferTab;
+  values: Record<string, string>;
+  summary?: string;
+  intent: string;
+  submitting: boolean;
+  reply?: FormReply;
+}) {
   // No rules in the browser (the server checks the code); the form shows the answer's messages.
   const form = useSchemaForm(anyForm, { id: `transfer-${tab}-code`, lastResult: reply });
   return (
@@ -208,11 +275,24 @@ function CodeStep({ tab, values, summary, intent, submitting, reply }: { tab: Tr
         <p className="mt-1 text-sm text-slate-700">{summary}</p>
       </div>
       <p className="flex items-start gap-2 text-sm text-slate-700">
-        <Lock className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" /> We emailed you a 6-digit code to confirm this transfer. It expires in 10 minutes.
+        <Lock className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" /> We emailed you a 6-digit code to
+        confirm this transfer. It expires in 10 minutes.
       </p>
-      <TextField name="otp" label="One-time code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} className="max-w-xs" inputClassName="tracking-[0.4em] tabular-nums" />
+      <TextField
+        name="otp"
+        label="One-time code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        className="max-w-xs"
+        inputClassName="tracking-[0.4em] tabular-nums"
+      />
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Link to={`/dashboard?transfer=${tab}#transfer`} preventScrollReset className="inline-flex items-center justify-center rounded-lg px-4 py-3 text-sm font-semibold text-brand-800 hover:bg-slate-100">
+        <Link
+          to={`/dashboard?transfer=${tab}#transfer`}
+          preventScrollReset
+          className="inline-flex items-center justify-center rounded-lg px-4 py-3 text-sm font-semibold text-brand-800 hover:bg-slate-100"
+        >
           Cancel
         </Link>
         <Button type="submit" name="intent" value={intent} size="lg" isPending={submitting} pendingLabel="Sending…">
@@ -230,10 +310,27 @@ function codeStepOf(mine: TransferResult | undefined): { at: boolean; summary?: 
   return { at: false };
 }
 
-function SubmitRow({ submitting, label, pendingLabel, disabled }: { submitting: boolean; label: string; pendingLabel: string; disabled?: boolean }) {
+function SubmitRow({
+  submitting,
+  label,
+  pendingLabel,
+  disabled,
+}: {
+  submitting: boolean;
+  label: string;
+  pendingLabel: string;
+  disabled?: boolean;
+}) {
   return (
     <div className="flex justify-end pt-2 sm:col-span-2">
-      <Button type="submit" size="lg" isPending={submitting} isDisabled={disabled} pendingLabel={pendingLabel} className="w-full sm:w-auto">
+      <Button
+        type="submit"
+        size="lg"
+        isPending={submitting}
+        isDisabled={disabled}
+        pendingLabel={pendingLabel}
+        className="w-full sm:w-auto"
+      >
         {label}
       </Button>
     </div>
@@ -253,14 +350,41 @@ export function BetweenAccountsForm({ data, result }: { data: TransferData; resu
     <div className="space-y-4">
       {done ? <Success result={done} note="The money is in the other account now." /> : null}
       {refusal ? <RefusalMessage result={refusal} support={data.support} /> : null}
-      <SchemaForm key={done?.reference_number ?? "internal"} form={form} method="post" action={actionFor("internal")} preventScrollReset className="grid gap-4 sm:grid-cols-2">
-          <input type="hidden" name="intent" value="internal" />
-          <input type="hidden" name="idempotency_key" value={keyOf(mine, "internal", data.keys.internal)} />
-          <Select name="from_account_id" label="From" options={options} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired />
-          <Select name="to_account_id" label="To" options={options} placeholder="Choose an account" defaultValue={values.to_account_id ?? String(data.accounts[1]?.id ?? "")} isRequired />
-          <AmountField defaultValue={values.amount} />
-          <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired placeholder="e.g. Savings goal" />
-          <SubmitRow submitting={submitting} label="Transfer now" pendingLabel="Sending…" />
+      <SchemaForm
+        key={done?.reference_number ?? "internal"}
+        form={form}
+        method="post"
+        action={actionFor("internal")}
+        preventScrollReset
+        className="grid gap-4 sm:grid-cols-2"
+      >
+        <input type="hidden" name="intent" value="internal" />
+        <input type="hidden" name="idempotency_key" value={keyOf(mine, "internal", data.keys.internal)} />
+        <Select
+          name="from_account_id"
+          label="From"
+          options={options}
+          placeholder="Choose an account"
+          defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")}
+          isRequired
+        />
+        <Select
+          name="to_account_id"
+          label="To"
+          options={options}
+          placeholder="Choose an account"
+          defaultValue={values.to_account_id ?? String(data.accounts[1]?.id ?? "")}
+          isRequired
+        />
+        <AmountField defaultValue={values.amount} />
+        <TextField
+          name="reference"
+          label="Reference"
+          defaultValue={values.reference}
+          isRequired
+          placeholder="e.g. Savings goal"
+        />
+        <SubmitRow submitting={submitting} label="Transfer now" pendingLabel="Sending…" />
       </SchemaForm>
     </div>
   );
@@ -280,7 +404,10 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
   const typed = email.trim().toLowerCase();
   // Verified: by the JSON lookup (with JavaScript) or by the action (without).
   const byFetcher = verify.data && lastChecked === typed ? verify.data : null;
-  const byAction = mine?.status === "verified" && (postedValues(mine.reply).recipient_email ?? "").trim().toLowerCase() === typed ? { ok: true, message: `Recipient found: ${mine.name}` } : null;
+  const byAction =
+    mine?.status === "verified" && (postedValues(mine.reply).recipient_email ?? "").trim().toLowerCase() === typed
+      ? { ok: true, message: `Recipient found: ${mine.name}` }
+      : null;
   const lookup = verifying ? null : (byFetcher ?? byAction);
   const verified = Boolean(lookup?.ok);
   const code = codeStepOf(mine);
@@ -289,87 +416,110 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
     <div className="space-y-4">
       {done ? <Success result={done} note="The recipient has the money now, and we let them know." /> : null}
       {refusal ? <RefusalMessage result={refusal} support={data.support} /> : null}
-      {clientError ? (
-        <FormMessage tone="error" title={clientError} />
-      ) : null}
-        {code.at ? (
-          <CodeStep tab="member" values={values} summary={code.summary} intent="member-send" submitting={submitting} reply={mine?.status === "refused" ? mine.reply : undefined} />
-        ) : (
-          <SchemaForm
-            key={done?.reference_number ?? "member"}
-            form={form}
-            method="post"
-            action={actionFor("member")}
-            preventScrollReset
-            className="grid gap-4 sm:grid-cols-2"
-            onSubmit={(event) => {
-              // The form's schema passed; the recipient must also have been looked up.
-              const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-              if (submitter?.value === "member-verify") return;
-              if (!verified) {
-                event.preventDefault();
-                setClientError("Please enter a valid recipient");
-              } else setClientError(null);
-            }}
-          >
-            <input type="hidden" name="idempotency_key" value={keyOf(mine, "member", data.keys.member)} />
-            <Select name="from_account_id" label="From" options={accountOptions(data.accounts)} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired className="sm:col-span-2" />
-            <div className="sm:col-span-2">
-              <div className="flex items-end gap-2">
-                <TextField
-                  name="recipient_email"
-                  label="Recipient's email"
-                  type="email"
-                  autoComplete="off"
-                  value={email}
-                  onChange={(v) => {
-                    setEmail(v);
-                    setClientError(null);
-                    clearRefusal();
-                  }}
-                  isRequired
-                  className="flex-1"
-                  description="We'll show the member's name so you can check it's the right person."
-                />
-                <button
-                  type="submit"
-                  name="intent"
-                  value="member-verify"
-                  // Without JavaScript it posts the form to look the member up: no checks first.
-                  formNoValidate
-                  disabled={verifying}
-                  className="mb-px inline-flex h-[46px] items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600 disabled:opacity-60"
-                  onClick={(event) => {
-                    // With JavaScript: look the member up without leaving the page.
-                    event.preventDefault();
-                    setLastChecked(typed);
-                    setClientError(null);
-                    void verify.submit({ recipient_email: typed }, { method: "post", action: "/dashboard/verify-recipient" });
-                  }}
-                >
-                  <UserCheck className="size-4" aria-hidden="true" /> {verifying ? "Checking…" : "Verify"}
-                </button>
-              </div>
-              <div aria-live="polite" className="mt-2 min-h-5 text-sm">
-                {lookup?.ok ? (
-                  <p className="flex items-center gap-1.5 font-semibold text-emerald-800">
-                    <CheckCircle2 className="size-4" aria-hidden="true" /> {lookup.message}
-                  </p>
-                ) : lookup ? (
-                  <p className="font-semibold text-red-700">{lookup.message}</p>
-                ) : null}
-              </div>
+      {clientError ? <FormMessage tone="error" title={clientError} /> : null}
+      {code.at ? (
+        <CodeStep
+          tab="member"
+          values={values}
+          summary={code.summary}
+          intent="member-send"
+          submitting={submitting}
+          reply={mine?.status === "refused" ? mine.reply : undefined}
+        />
+      ) : (
+        <SchemaForm
+          key={done?.reference_number ?? "member"}
+          form={form}
+          method="post"
+          action={actionFor("member")}
+          preventScrollReset
+          className="grid gap-4 sm:grid-cols-2"
+          onSubmit={(event) => {
+            // The form's schema passed; the recipient must also have been looked up.
+            const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+            if (submitter?.value === "member-verify") return;
+            if (!verified) {
+              event.preventDefault();
+              setClientError("Please enter a valid recipient");
+            } else setClientError(null);
+          }}
+        >
+          <input type="hidden" name="idempotency_key" value={keyOf(mine, "member", data.keys.member)} />
+          <Select
+            name="from_account_id"
+            label="From"
+            options={accountOptions(data.accounts)}
+            placeholder="Choose an account"
+            defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")}
+            isRequired
+            className="sm:col-span-2"
+          />
+          <div className="sm:col-span-2">
+            <div className="flex items-end gap-2">
+              <TextField
+                name="recipient_email"
+                label="Recipient's email"
+                type="email"
+                autoComplete="off"
+                value={email}
+                onChange={(v) => {
+                  setEmail(v);
+                  setClientError(null);
+                  clearRefusal();
+                }}
+                isRequired
+                className="flex-1"
+                description="We'll show the member's name so you can check it's the right person."
+              />
+              <button
+                type="submit"
+                name="intent"
+                value="member-verify"
+                // Without JavaScript it posts the form to look the member up: no checks first.
+                formNoValidate
+                disabled={verifying}
+                className="mb-px inline-flex h-[46px] items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600 disabled:opacity-60"
+                onClick={(event) => {
+                  // With JavaScript: look the member up without leaving the page.
+                  event.preventDefault();
+                  setLastChecked(typed);
+                  setClientError(null);
+                  void verify.submit(
+                    { recipient_email: typed },
+                    { method: "post", action: "/dashboard/verify-recipient" },
+                  );
+                }}
+              >
+                <UserCheck className="size-4" aria-hidden="true" /> {verifying ? "Checking…" : "Verify"}
+              </button>
             </div>
-            <AmountField defaultValue={values.amount} />
-            <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired placeholder="e.g. Dinner on Friday" />
-            <p className="flex items-start gap-2 text-sm text-slate-600 sm:col-span-2">
-              <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-              Up to {formatCents(limits.per_transfer_cents)} a transfer and {formatCents(limits.daily_cents)} a day. Above {formatCents(limits.code_above_cents)} we email you a code to confirm the transfer.
-            </p>
-            <input type="hidden" name="intent" value="member" />
-            <SubmitRow submitting={submitting} label="Send money" pendingLabel="Sending…" />
-          </SchemaForm>
-        )}
+            <div aria-live="polite" className="mt-2 min-h-5 text-sm">
+              {lookup?.ok ? (
+                <p className="flex items-center gap-1.5 font-semibold text-emerald-800">
+                  <CheckCircle2 className="size-4" aria-hidden="true" /> {lookup.message}
+                </p>
+              ) : lookup ? (
+                <p className="font-semibold text-red-700">{lookup.message}</p>
+              ) : null}
+            </div>
+          </div>
+          <AmountField defaultValue={values.amount} />
+          <TextField
+            name="reference"
+            label="Reference"
+            defaultValue={values.reference}
+            isRequired
+            placeholder="e.g. Dinner on Friday"
+          />
+          <p className="flex items-start gap-2 text-sm text-slate-600 sm:col-span-2">
+            <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            Up to {formatCents(limits.per_transfer_cents)} a transfer and {formatCents(limits.daily_cents)} a day. Above{" "}
+            {formatCents(limits.code_above_cents)} we email you a code to confirm the transfer.
+          </p>
+          <input type="hidden" name="intent" value="member" />
+          <SubmitRow submitting={submitting} label="Send money" pendingLabel="Sending…" />
+        </SchemaForm>
+      )}
     </div>
   );
 }
@@ -379,7 +529,11 @@ function PausedNotice({ data }: { data: TransferData }) {
     <FormMessage tone="warning" title="Transaction Denied" announce={false}>
       <p>All transactions temporarily suspended. Transfers to other banks are paused by the credit union.</p>
       <p className="mt-1">
-        Contact support at <a className="underline" href={`mailto:${data.support.email}`}>{data.support.email}</a> or {data.support.phone}, {data.support.hours}.
+        Contact support at{" "}
+        <a className="underline" href={`mailto:${data.support.email}`}>
+          {data.support.email}
+        </a>{" "}
+        or {data.support.phone}, {data.support.hours}.
       </p>
     </FormMessage>
   );
@@ -400,39 +554,104 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
   const [dismissed, setDismissed] = useState<string | null>(null);
   const code = codeStepOf(mine);
   const [bank, setBank] = useState(values.bank ?? "");
-  const bankOptions = [...data.us_banks.map((b) => ({ value: b.routing_number, label: `${b.name} (${b.routing_number})` })), { value: "other", label: "Other bank: enter a routing number" }];
+  const bankOptions = [
+    ...data.us_banks.map((b) => ({ value: b.routing_number, label: `${b.name} (${b.routing_number})` })),
+    { value: "other", label: "Other bank: enter a routing number" },
+  ];
   return (
     <div className="space-y-4">
       {done && dismissed !== done.reference_number ? (
-        <Success result={done} note="The money is held now and goes out with the next ACH file (usually the next business day)." autoCloseMs={3000} onClose={() => setDismissed(done.reference_number)} />
+        <Success
+          result={done}
+          note="The money is held now and goes out with the next ACH file (usually the next business day)."
+          autoCloseMs={3000}
+          onClose={() => setDismissed(done.reference_number)}
+        />
       ) : null}
       {refusal ? <RefusalMessage result={refusal} support={data.support} /> : null}
       {data.outgoing_paused && !refused ? <PausedNotice data={data} /> : null}
-        {code.at ? (
-          <CodeStep tab="ach" values={values} summary={code.summary} intent="ach-send" submitting={submitting} reply={refused?.reply} />
-        ) : (
-          <SchemaForm key={done?.reference_number ?? "ach"} form={form} method="post" action={actionFor("ach")} preventScrollReset className="grid gap-4 sm:grid-cols-2">
-            <input type="hidden" name="intent" value="ach-review" />
-            <input type="hidden" name="idempotency_key" value={keyOf(mine, "ach", data.keys.ach)} />
-            <Select name="from_account_id" label="From" options={accountOptions(data.accounts)} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired className="sm:col-span-2" />
-            <Select name="bank" label="Bank" options={bankOptions} placeholder="Choose a bank" defaultValue={values.bank ?? ""} onChange={setBank} isRequired />
-            <TextField
-              name="routing_number"
-              label="Routing number"
-              inputMode="numeric"
-              defaultValue={values.routing_number}
-              description={bank === "other" ? "9 digits, on the bottom left of a check" : "Only if you chose “Other bank”"}
-              isDisabled={bank !== "" && bank !== "other"}
-              optional={bank !== "other"}
-            />
-            <TextField name="account_number" label="Account number" inputMode="numeric" defaultValue={values.account_number} isRequired description="8 to 17 digits" />
-            <Select name="account_type" label="Account type" options={US_ACCOUNT_TYPE_OPTIONS} defaultValue={values.account_type ?? "checking"} description="Ask the account holder if you are not sure" isRequired />
-            <TextField name="account_name" label="Name on the account" defaultValue={values.account_name} isRequired className="sm:col-span-2" />
-            <AmountField defaultValue={values.amount} />
-            <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired />
-            <SubmitRow submitting={submitting} label="Continue" pendingLabel="Checking…" disabled={data.outgoing_paused} />
-          </SchemaForm>
-        )}
+      {code.at ? (
+        <CodeStep
+          tab="ach"
+          values={values}
+          summary={code.summary}
+          intent="ach-send"
+          submitting={submitting}
+          reply={refused?.reply}
+        />
+      ) : (
+        <SchemaForm
+          key={done?.reference_number ?? "ach"}
+          form={form}
+          method="post"
+          action={actionFor("ach")}
+          preventScrollReset
+          className="grid gap-4 sm:grid-cols-2"
+        >
+          <input type="hidden" name="intent" value="ach-review" />
+          <input type="hidden" name="idempotency_key" value={keyOf(mine, "ach", data.keys.ach)} />
+          <Select
+            name="from_account_id"
+            label="From"
+            options={accountOptions(data.accounts)}
+            placeholder="Choose an account"
+            defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")}
+            isRequired
+            className="sm:col-span-2"
+          />
+          <Select
+            name="bank"
+            label="Bank"
+            options={bankOptions}
+            placeholder="Choose a bank"
+            defaultValue={values.bank ?? ""}
+            onChange={setBank}
+            isRequired
+          />
+          <TextField
+            name="routing_number"
+            label="Routing number"
+            inputMode="numeric"
+            defaultValue={values.routing_number}
+            description={
+              bank === "other" ? "9 digits, on the bottom left of a check" : "Only if you chose “Other bank”"
+            }
+            isDisabled={bank !== "" && bank !== "other"}
+            optional={bank !== "other"}
+          />
+          <TextField
+            name="account_number"
+            label="Account number"
+            inputMode="numeric"
+            defaultValue={values.account_number}
+            isRequired
+            description="8 to 17 digits"
+          />
+          <Select
+            name="account_type"
+            label="Account type"
+            options={US_ACCOUNT_TYPE_OPTIONS}
+            defaultValue={values.account_type ?? "checking"}
+            description="Ask the account holder if you are not sure"
+            isRequired
+          />
+          <TextField
+            name="account_name"
+            label="Name on the account"
+            defaultValue={values.account_name}
+            isRequired
+            className="sm:col-span-2"
+          />
+          <AmountField defaultValue={values.amount} />
+          <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired />
+          <SubmitRow
+            submitting={submitting}
+            label="Continue"
+            pendingLabel="Checking…"
+            disabled={data.outgoing_paused}
+          />
+        </SchemaForm>
+      )}
     </div>
   );
 }
@@ -452,89 +671,192 @@ export function InternationalForm({ data, result }: { data: TransferData; result
   const minorStep = findCurrency(currency) ? currencyInputStep(currency) : "0.01";
   return (
     <div className="space-y-4">
-      {done ? <Success result={done} note="The money (with the wire fee) is held now; the wire goes out from our back office. International transfers cannot be reversed once sent." /> : null}
+      {done ? (
+        <Success
+          result={done}
+          note="The money (with the wire fee) is held now; the wire goes out from our back office. International transfers cannot be reversed once sent."
+        />
+      ) : null}
       {refusal ? <RefusalMessage result={refusal} support={data.support} /> : null}
       {data.outgoing_paused && !refused ? <PausedNotice data={data} /> : null}
-        {code.at ? (
-          <CodeStep tab="wire" values={values} summary={code.summary} intent="wire-send" submitting={submitting} reply={refused?.reply} />
-        ) : step && quote ? (
-          <Form method="post" action={actionFor("wire")} preventScrollReset className="space-y-4" noValidate>
-            <Hidden values={values} />
-            {step === "confirm" ? (
-              <>
-                <h3 className="text-base font-semibold text-brand-900">Confirm the amount</h3>
-                <dl className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white text-sm">
-                  {[
-                    ["Recipient", `${values.recipient_name}, ${values.bank_name} (${quote.country_name})`],
-                    ["They receive", quote.amount_text],
-                    ["Rate", `1 ${quote.currency} = ${quote.rate} USD`],
-                    ["In US dollars", formatCents(quote.usd_cents)],
-                    ["Wire fee", formatCents(quote.fee_cents)],
-                  ].map(([term, detail]) => (
-                    <div key={term} className="flex justify-between gap-4 px-4 py-3">
-                      <dt className="text-slate-600">{term}</dt>
-                      <dd className="text-right font-medium tabular-nums text-slate-900">{detail}</dd>
-                    </div>
-                  ))}
-                  <div className="flex justify-between gap-4 bg-slate-50 px-4 py-3">
-                    <dt className="font-semibold text-slate-900">Total debited</dt>
-                    <dd className="text-right text-base font-bold tabular-nums text-slate-900">{formatCents(quote.total_cents)}</dd>
+      {code.at ? (
+        <CodeStep
+          tab="wire"
+          values={values}
+          summary={code.summary}
+          intent="wire-send"
+          submitting={submitting}
+          reply={refused?.reply}
+        />
+      ) : step && quote ? (
+        <Form method="post" action={actionFor("wire")} preventScrollReset className="space-y-4" noValidate>
+          <Hidden values={values} />
+          {step === "confirm" ? (
+            <>
+              <h3 className="text-base font-semibold text-brand-900">Confirm the amount</h3>
+              <dl className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white text-sm">
+                {[
+                  ["Recipient", `${values.recipient_name}, ${values.bank_name} (${quote.country_name})`],
+                  ["They receive", quote.amount_text],
+                  ["Rate", `1 ${quote.currency} = ${quote.rate} USD`],
+                  ["In US dollars", formatCents(quote.usd_cents)],
+                  ["Wire fee", formatCents(quote.fee_cents)],
+                ].map(([term, detail]) => (
+                  <div key={term} className="flex justify-between gap-4 px-4 py-3">
+                    <dt className="text-slate-600">{term}</dt>
+                    <dd className="text-right font-medium tabular-nums text-slate-900">{detail}</dd>
                   </div>
-                </dl>
-                <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-                  <Link to="/dashboard?transfer=wire#transfer" preventScrollReset className="inline-flex items-center justify-center rounded-lg px-4 py-3 text-sm font-semibold text-brand-800 hover:bg-slate-100">
-                    Cancel
-                  </Link>
-                  <Button type="submit" name="intent" value="wire-confirm" size="lg" isPending={submitting} pendingLabel="Checking…">
-                    Continue
-                  </Button>
+                ))}
+                <div className="flex justify-between gap-4 bg-slate-50 px-4 py-3">
+                  <dt className="font-semibold text-slate-900">Total debited</dt>
+                  <dd className="text-right text-base font-bold tabular-nums text-slate-900">
+                    {formatCents(quote.total_cents)}
+                  </dd>
                 </div>
-              </>
-            ) : (
-              <>
-                <FormMessage tone="warning" title="Before you send" announce={false}>
-                  International transfers may carry extra fees and processing time and cannot be reversed once sent.
-                </FormMessage>
-                <p className="text-sm text-slate-700">
-                  {formatCents(quote.total_cents)} will be held from your account now, for {quote.amount_text} to {values.recipient_name}.
-                </p>
-                <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-                  <Link to="/dashboard?transfer=wire#transfer" preventScrollReset className="inline-flex items-center justify-center rounded-lg px-4 py-3 text-sm font-semibold text-brand-800 hover:bg-slate-100">
-                    Cancel
-                  </Link>
-                  <Button type="submit" name="intent" value="wire-code" size="lg" isPending={submitting} pendingLabel="Checking…">
-                    Send transfer
-                  </Button>
-                </div>
-              </>
-            )}
-          </Form>
-        ) : (
-          <SchemaForm key={done?.reference_number ?? "wire"} form={form} method="post" action={actionFor("wire")} preventScrollReset className="grid gap-4 sm:grid-cols-2">
-            <input type="hidden" name="intent" value="wire-review" />
-            <input type="hidden" name="idempotency_key" value={keyOf(mine, "wire", data.keys.wire)} />
-            <Select name="from_account_id" label="From" options={accountOptions(data.accounts)} placeholder="Choose an account" defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")} isRequired className="sm:col-span-2" />
-            <TextField name="recipient_name" label="Recipient's name" defaultValue={values.recipient_name} isRequired />
-            <TextField name="bank_name" label="Bank name" defaultValue={values.bank_name} isRequired />
-            <TextField name="bic" label="SWIFT/BIC" defaultValue={values.bic} isRequired description="8 or 11 characters" inputClassName="uppercase" />
-            <TextField name="account_number" label="Account number" defaultValue={values.account_number} isRequired description="8 to 34 characters" />
-            <TextField name="iban" label="IBAN" optional defaultValue={values.iban} inputClassName="uppercase" className="sm:col-span-2" />
-            <CountryPicker name="country" label="Country" defaultValue={values.country} />
-            <CurrencyPicker name="currency" label="Currency" defaultValue={values.currency ?? "USD"} rated={rated} onChange={setCurrency} description="Only currencies with a current rate can be chosen" />
-            <AmountField defaultValue={values.amount} label={`Amount (${currency})`} prefix="" step={minorStep} min={minorStep} description={`Wire fee ${formatCents(data.wire_fee_cents)}`} />
-            <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired />
-            <SubmitRow submitting={submitting} label="Review transfer" pendingLabel="Checking…" disabled={data.outgoing_paused} />
-          </SchemaForm>
-        )}
+              </dl>
+              <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+                <Link
+                  to="/dashboard?transfer=wire#transfer"
+                  preventScrollReset
+                  className="inline-flex items-center justify-center rounded-lg px-4 py-3 text-sm font-semibold text-brand-800 hover:bg-slate-100"
+                >
+                  Cancel
+                </Link>
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="wire-confirm"
+                  size="lg"
+                  isPending={submitting}
+                  pendingLabel="Checking…"
+                >
+                  Continue
+                </Button>
+              </div>
+            </>
+          ) : (
+            <>
+              <FormMessage tone="warning" title="Before you send" announce={false}>
+                International transfers may carry extra fees and processing time and cannot be reversed once sent.
+              </FormMessage>
+              <p className="text-sm text-slate-700">
+                {formatCents(quote.total_cents)} will be held from your account now, for {quote.amount_text} to{" "}
+                {values.recipient_name}.
+              </p>
+              <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+                <Link
+                  to="/dashboard?transfer=wire#transfer"
+                  preventScrollReset
+                  className="inline-flex items-center justify-center rounded-lg px-4 py-3 text-sm font-semibold text-brand-800 hover:bg-slate-100"
+                >
+                  Cancel
+                </Link>
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="wire-code"
+                  size="lg"
+                  isPending={submitting}
+                  pendingLabel="Checking…"
+                >
+                  Send transfer
+                </Button>
+              </div>
+            </>
+          )}
+        </Form>
+      ) : (
+        <SchemaForm
+          key={done?.reference_number ?? "wire"}
+          form={form}
+          method="post"
+          action={actionFor("wire")}
+          preventScrollReset
+          className="grid gap-4 sm:grid-cols-2"
+        >
+          <input type="hidden" name="intent" value="wire-review" />
+          <input type="hidden" name="idempotency_key" value={keyOf(mine, "wire", data.keys.wire)} />
+          <Select
+            name="from_account_id"
+            label="From"
+            options={accountOptions(data.accounts)}
+            placeholder="Choose an account"
+            defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")}
+            isRequired
+            className="sm:col-span-2"
+          />
+          <TextField name="recipient_name" label="Recipient's name" defaultValue={values.recipient_name} isRequired />
+          <TextField name="bank_name" label="Bank name" defaultValue={values.bank_name} isRequired />
+          <TextField
+            name="bic"
+            label="SWIFT/BIC"
+            defaultValue={values.bic}
+            isRequired
+            description="8 or 11 characters"
+            inputClassName="uppercase"
+          />
+          <TextField
+            name="account_number"
+            label="Account number"
+            defaultValue={values.account_number}
+            isRequired
+            description="8 to 34 characters"
+          />
+          <TextField
+            name="iban"
+            label="IBAN"
+            optional
+            defaultValue={values.iban}
+            inputClassName="uppercase"
+            className="sm:col-span-2"
+          />
+          <CountryPicker name="country" label="Country" defaultValue={values.country} />
+          <CurrencyPicker
+            name="currency"
+            label="Currency"
+            defaultValue={values.currency ?? "USD"}
+            rated={rated}
+            onChange={setCurrency}
+            description="Only currencies with a current rate can be chosen"
+          />
+          <AmountField
+            defaultValue={values.amount}
+            label={`Amount (${currency})`}
+            prefix=""
+            step={minorStep}
+            min={minorStep}
+            description={`Wire fee ${formatCents(data.wire_fee_cents)}`}
+          />
+          <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired />
+          <SubmitRow
+            submitting={submitting}
+            label="Review transfer"
+            pendingLabel="Checking…"
+            disabled={data.outgoing_paused}
+          />
+        </SchemaForm>
+      )}
     </div>
   );
 }
 
 export const TAB_META: Record<TransferTab, { label: string; icon: typeof Landmark; intro: string }> = {
   internal: { label: "Between Accounts", icon: Landmark, intro: "Move money between your own accounts instantly." },
-  member: { label: "To Another Member", icon: UserCheck, intro: "Send money to another member by email. It arrives at once." },
-  ach: { label: "To US Bank", icon: Landmark, intro: "Send to an account at another US bank by ACH. A one-time code confirms it." },
-  wire: { label: "International", icon: Globe2, intro: "Wire money abroad in the recipient's currency at our current rate. A one-time code confirms it." },
+  member: {
+    label: "To Another Member",
+    icon: UserCheck,
+    intro: "Send money to another member by email. It arrives at once.",
+  },
+  ach: {
+    label: "To US Bank",
+    icon: Landmark,
+    intro: "Send to an account at another US bank by ACH. A one-time code confirms it.",
+  },
+  wire: {
+    label: "International",
+    icon: Globe2,
+    intro: "Wire money abroad in the recipient's currency at our current rate. A one-time code confirms it.",
+  },
 };
 
 export { Info, ShieldAlert, cx };

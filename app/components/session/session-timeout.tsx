@@ -36,8 +36,16 @@ async function sessionStatus(method: "GET" | "POST"): Promise<SessionStatus | nu
  * Before warning, it asks the server how much time is really left, so activity in another tab
  * counts. New loader data (a navigation) starts the clock again.
  */
-export function SessionTimeout({ expiresInMs, endsAbsolutely = false }: { expiresInMs: number; endsAbsolutely?: boolean }) {
-  return <SessionClock key={`${expiresInMs}:${endsAbsolutely}`} expiresInMs={expiresInMs} endsAbsolutely={endsAbsolutely} />;
+export function SessionTimeout({
+  expiresInMs,
+  endsAbsolutely = false,
+}: {
+  expiresInMs: number;
+  endsAbsolutely?: boolean;
+}) {
+  return (
+    <SessionClock key={`${expiresInMs}:${endsAbsolutely}`} expiresInMs={expiresInMs} endsAbsolutely={endsAbsolutely} />
+  );
 }
 
 function SessionClock({ expiresInMs, endsAbsolutely }: { expiresInMs: number; endsAbsolutely: boolean }) {
@@ -101,7 +109,12 @@ function SessionClock({ expiresInMs, endsAbsolutely }: { expiresInMs: number; en
   if (!warning) return null;
   const seconds = Math.max(0, Math.ceil((warning.deadline - now) / 1000));
   return (
-    <ModalOverlay isOpen isDismissable={false} isKeyboardDismissDisabled className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4 backdrop-blur-sm">
+    <ModalOverlay
+      isOpen
+      isDismissable={false}
+      isKeyboardDismissDisabled
+      className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4 backdrop-blur-sm"
+    >
       <Modal className="w-full max-w-md rounded-2xl bg-white p-6 shadow-2xl outline-none sm:p-8">
         <Dialog role="alertdialog" className="outline-none">
           <span className="flex size-12 items-center justify-center rounded-xl bg-amber-100 text-amber-900">

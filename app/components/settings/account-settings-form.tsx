@@ -10,7 +10,19 @@ import type { AccountActionData, AccountData } from "./types";
 
 const ACTION = "/settings/account";
 
-function Section({ id, title, icon: Icon, children, description }: { id: string; title: string; icon: typeof KeyRound; description?: string; children: React.ReactNode }) {
+function Section({
+  id,
+  title,
+  icon: Icon,
+  children,
+  description,
+}: {
+  id: string;
+  title: string;
+  icon: typeof KeyRound;
+  description?: string;
+  children: React.ReactNode;
+}) {
   return (
     <section aria-labelledby={id} className="rounded-xl border border-slate-200 p-4 sm:p-5">
       <h3 id={id} className="flex items-center gap-2 text-base font-semibold text-slate-900">
@@ -37,19 +49,43 @@ export function AccountSettingsForm({ account, pageResult }: { account: AccountD
   const s = account.settings;
   return (
     <div className="space-y-6">
-      <TextField label="Email" name="email_display" value={account.email} isReadOnly description="Contact us to change the email address you sign in with." />
+      <TextField
+        label="Email"
+        name="email_display"
+        value={account.email}
+        isReadOnly
+        description="Contact us to change the email address you sign in with."
+      />
 
       <prefs.Form method="post" action={ACTION} aria-label="Notification and security settings" className="space-y-6">
         <input type="hidden" name="intent" value="notifications" />
-        <Section id="settings-notifications" title="Notifications" icon={Smartphone} description="How we tell you about transfers, deposits, bills and statements.">
+        <Section
+          id="settings-notifications"
+          title="Notifications"
+          icon={Smartphone}
+          description="How we tell you about transfers, deposits, bills and statements."
+        >
           <div className="divide-y divide-slate-100">
-            <SettingSwitch name="email_notifications" label="Email notifications" defaultSelected={s.email_notifications} />
+            <SettingSwitch
+              name="email_notifications"
+              label="Email notifications"
+              defaultSelected={s.email_notifications}
+            />
             <SettingSwitch name="sms_notifications" label="SMS notifications" defaultSelected={s.sms_notifications} />
-            <SettingSwitch name="push_notifications" label="Push notifications" defaultSelected={s.push_notifications} />
+            <SettingSwitch
+              name="push_notifications"
+              label="Push notifications"
+              defaultSelected={s.push_notifications}
+            />
           </div>
         </Section>
         <Section id="settings-security" title="Security" icon={ShieldCheck}>
-          <SettingSwitch name="login_alerts" label="Login alerts" description="An email each time someone signs in to your account." defaultSelected={s.login_alerts} />
+          <SettingSwitch
+            name="login_alerts"
+            label="Login alerts"
+            description="An email each time someone signs in to your account."
+            defaultSelected={s.login_alerts}
+          />
         </Section>
         <StatusMessage result={prefsResult} />
         <div className="flex justify-end">
@@ -59,7 +95,10 @@ export function AccountSettingsForm({ account, pageResult }: { account: AccountD
         </div>
       </prefs.Form>
 
-      <TwoFactorSection account={account} pageResult={pick(undefined, ["totp-start", "totp-confirm", "totp-cancel", "totp-disable"])} />
+      <TwoFactorSection
+        account={account}
+        pageResult={pick(undefined, ["totp-start", "totp-confirm", "totp-cancel", "totp-disable"])}
+      />
       <PasswordSection demoLocked={account.demo_locked} pageResult={pick(undefined, ["password"])} />
     </div>
   );
@@ -84,18 +123,25 @@ function TwoFactorSection({ account, pageResult }: { account: AccountData; pageR
   if (seen !== result) {
     // A finished step closes the panel (React's "adjust state while rendering" pattern).
     setSeen(result);
-    if (result?.ok && (result.intent === "totp-confirm" || result.intent === "totp-disable" || result.intent === "totp-cancel")) setMode(null);
+    if (
+      result?.ok &&
+      (result.intent === "totp-confirm" || result.intent === "totp-disable" || result.intent === "totp-cancel")
+    )
+      setMode(null);
   }
 
-  const panel: "start" | "confirm" | "disable" | null = setup && !enrolled
-    ? "confirm"
-    : !hydrated
-      ? enrolled ? "disable" : "start"
-      : mode === "enable" && !enrolled
-        ? "start"
-        : mode === "disable" && enrolled
+  const panel: "start" | "confirm" | "disable" | null =
+    setup && !enrolled
+      ? "confirm"
+      : !hydrated
+        ? enrolled
           ? "disable"
-          : null;
+          : "start"
+        : mode === "enable" && !enrolled
+          ? "start"
+          : mode === "disable" && enrolled
+            ? "disable"
+            : null;
   const selected = enrolled ? mode !== "disable" : panel === "start" || panel === "confirm";
 
   const onToggle = (on: boolean) => {
@@ -106,18 +152,42 @@ function TwoFactorSection({ account, pageResult }: { account: AccountData; pageR
   };
 
   return (
-    <Section id="settings-two-factor" title="Two-factor authentication" icon={KeyRound} description="Every sign-in asks for a 6-digit code. By default we email it; an authenticator app works even without email.">
+    <Section
+      id="settings-two-factor"
+      title="Two-factor authentication"
+      icon={KeyRound}
+      description="Every sign-in asks for a 6-digit code. By default we email it; an authenticator app works even without email."
+    >
       <div ref={switchRef}>
-      <SettingSwitch label="Authenticator app (twoFactor)" description={enrolled ? "On: sign in with a code from your app." : "Off: sign-in codes come by email."} isSelected={selected} onChange={onToggle} />
+        <SettingSwitch
+          label="Authenticator app (twoFactor)"
+          description={enrolled ? "On: sign in with a code from your app." : "Off: sign-in codes come by email."}
+          isSelected={selected}
+          onChange={onToggle}
+        />
       </div>
       {account.demo_locked ? (
         <FormMessage tone="info" announce={false} className="mt-3">
           The published demo sign-ins cannot turn on an authenticator app, so the demo stays open to everyone.
         </FormMessage>
       ) : null}
-      {panel === "start" ? <TotpStart fetcher={totp} result={result?.intent === "totp-start" ? result : undefined} onCancel={hydrated ? () => setMode(null) : undefined} /> : null}
-      {panel === "confirm" && setup ? <TotpConfirm fetcher={totp} setup={setup} result={result?.intent === "totp-confirm" ? result : undefined} /> : null}
-      {panel === "disable" ? <TotpDisable fetcher={totp} result={result?.intent === "totp-disable" ? result : undefined} onCancel={hydrated ? () => setMode(null) : undefined} /> : null}
+      {panel === "start" ? (
+        <TotpStart
+          fetcher={totp}
+          result={result?.intent === "totp-start" ? result : undefined}
+          onCancel={hydrated ? () => setMode(null) : undefined}
+        />
+      ) : null}
+      {panel === "confirm" && setup ? (
+        <TotpConfirm fetcher={totp} setup={setup} result={result?.intent === "totp-confirm" ? result : undefined} />
+      ) : null}
+      {panel === "disable" ? (
+        <TotpDisable
+          fetcher={totp}
+          result={result?.intent === "totp-disable" ? result : undefined}
+          onCancel={hydrated ? () => setMode(null) : undefined}
+        />
+      ) : null}
       <StatusMessage result={result && result.message ? result : undefined} className="mt-3" />
     </Section>
   );
@@ -125,13 +195,34 @@ function TwoFactorSection({ account, pageResult }: { account: AccountData; pageR
 
 type TotpFetcher = ReturnType<typeof useFetcher<AccountActionData>>;
 
-function TotpStart({ fetcher, result, onCancel }: { fetcher: TotpFetcher; result?: AccountActionData; onCancel?: () => void }) {
+function TotpStart({
+  fetcher,
+  result,
+  onCancel,
+}: {
+  fetcher: TotpFetcher;
+  result?: AccountActionData;
+  onCancel?: () => void;
+}) {
   const form = useSchemaForm(passwordOnlySchema, { lastResult: result?.reply });
   return (
-    <SchemaForm form={form} fetcher={fetcher} method="post" action={ACTION} className="mt-3 space-y-4 rounded-lg bg-slate-50 p-4" aria-label="Set up an authenticator app">
+    <SchemaForm
+      form={form}
+      fetcher={fetcher}
+      method="post"
+      action={ACTION}
+      className="mt-3 space-y-4 rounded-lg bg-slate-50 p-4"
+      aria-label="Set up an authenticator app"
+    >
       <input type="hidden" name="intent" value="totp-start" />
       <p className="text-sm text-slate-700">To set up an authenticator app, confirm your current password.</p>
-      <TextField name="current_password" label="Current password" type="password" autoComplete="current-password" isRequired />
+      <TextField
+        name="current_password"
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        isRequired
+      />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" isPending={fetcher.state !== "idle"} pendingLabel="Checking…">
           Continue
@@ -146,7 +237,15 @@ function TotpStart({ fetcher, result, onCancel }: { fetcher: TotpFetcher; result
   );
 }
 
-function TotpConfirm({ fetcher, setup, result }: { fetcher: TotpFetcher; setup: NonNullable<AccountData["totp_setup"]>; result?: AccountActionData }) {
+function TotpConfirm({
+  fetcher,
+  setup,
+  result,
+}: {
+  fetcher: TotpFetcher;
+  setup: NonNullable<AccountData["totp_setup"]>;
+  result?: AccountActionData;
+}) {
   const form = useSchemaForm(totpCodeSchema, { lastResult: result?.reply });
   return (
     <div className="mt-3 space-y-4 rounded-lg bg-slate-50 p-4">
@@ -156,7 +255,13 @@ function TotpConfirm({ fetcher, setup, result }: { fetcher: TotpFetcher; setup: 
         <li>Enter the 6-digit code the app shows.</li>
       </ol>
       <div className="flex flex-col items-start gap-4 sm:flex-row sm:items-center">
-        <img src={setup.qr_data_url} alt="QR code to add this account to your authenticator app" width={176} height={176} className="size-44 rounded-lg border border-slate-200 bg-white p-2" />
+        <img
+          src={setup.qr_data_url}
+          alt="QR code to add this account to your authenticator app"
+          width={176}
+          height={176}
+          className="size-44 rounded-lg border border-slate-200 bg-white p-2"
+        />
         <div className="min-w-0">
           <p className="text-sm font-medium text-slate-800">Key for typing in by hand</p>
           <p className="mt-1 break-all font-mono text-sm text-slate-900" data-totp-secret="">
@@ -165,7 +270,14 @@ function TotpConfirm({ fetcher, setup, result }: { fetcher: TotpFetcher; setup: 
           <p className="mt-1 text-xs text-slate-600">Time-based, 6 digits, every 30 seconds.</p>
         </div>
       </div>
-      <SchemaForm form={form} fetcher={fetcher} method="post" action={ACTION} className="space-y-4" aria-label="Confirm your authenticator app">
+      <SchemaForm
+        form={form}
+        fetcher={fetcher}
+        method="post"
+        action={ACTION}
+        className="space-y-4"
+        aria-label="Confirm your authenticator app"
+      >
         <input type="hidden" name="intent" value="totp-confirm" />
         <TextField
           name="code"
@@ -190,13 +302,36 @@ function TotpConfirm({ fetcher, setup, result }: { fetcher: TotpFetcher; setup: 
   );
 }
 
-function TotpDisable({ fetcher, result, onCancel }: { fetcher: TotpFetcher; result?: AccountActionData; onCancel?: () => void }) {
+function TotpDisable({
+  fetcher,
+  result,
+  onCancel,
+}: {
+  fetcher: TotpFetcher;
+  result?: AccountActionData;
+  onCancel?: () => void;
+}) {
   const form = useSchemaForm(passwordOnlySchema, { lastResult: result?.reply });
   return (
-    <SchemaForm form={form} fetcher={fetcher} method="post" action={ACTION} className="mt-3 space-y-4 rounded-lg bg-slate-50 p-4" aria-label="Turn off the authenticator app">
+    <SchemaForm
+      form={form}
+      fetcher={fetcher}
+      method="post"
+      action={ACTION}
+      className="mt-3 space-y-4 rounded-lg bg-slate-50 p-4"
+      aria-label="Turn off the authenticator app"
+    >
       <input type="hidden" name="intent" value="totp-disable" />
-      <p className="text-sm text-slate-700">Turning the authenticator app off sends your sign-in codes by email again. Confirm your current password.</p>
-      <TextField name="current_password" label="Current password" type="password" autoComplete="current-password" isRequired />
+      <p className="text-sm text-slate-700">
+        Turning the authenticator app off sends your sign-in codes by email again. Confirm your current password.
+      </p>
+      <TextField
+        name="current_password"
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        isRequired
+      />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" variant="danger" isPending={fetcher.state !== "idle"} pendingLabel="Turning off…">
           Turn off authenticator app
@@ -233,17 +368,43 @@ function PasswordSection({ demoLocked, pageResult }: { demoLocked: boolean; page
   }, [fetcher.data]);
 
   return (
-    <Section id="settings-password" title="Change password" icon={KeyRound} description="At least 12 characters. Changing it signs you out on every other device.">
+    <Section
+      id="settings-password"
+      title="Change password"
+      icon={KeyRound}
+      description="At least 12 characters. Changing it signs you out on every other device."
+    >
       {demoLocked ? (
         <FormMessage tone="info" announce={false} className="mb-3">
           The published demo sign-ins cannot change their password, so the demo stays open to everyone.
         </FormMessage>
       ) : null}
-      <SchemaForm ref={formRef} form={form} fetcher={fetcher} method="post" action={ACTION} onSubmit={() => setClientResult(null)} className="space-y-4" aria-label="Change password">
+      <SchemaForm
+        ref={formRef}
+        form={form}
+        fetcher={fetcher}
+        method="post"
+        action={ACTION}
+        onSubmit={() => setClientResult(null)}
+        className="space-y-4"
+        aria-label="Change password"
+      >
         <input type="hidden" name="intent" value="password" />
-        <TextField name="current_password" label="Current password" type="password" autoComplete="current-password" isRequired />
+        <TextField
+          name="current_password"
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          isRequired
+        />
         <TextField name="new_password" label="New password" type="password" autoComplete="new-password" isRequired />
-        <TextField name="confirm_password" label="Confirm new password" type="password" autoComplete="new-password" isRequired />
+        <TextField
+          name="confirm_password"
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          isRequired
+        />
         <StatusMessage result={result} />
         <div className="flex justify-end">
           <Button type="submit" isPending={fetcher.state !== "idle"} pendingLabel="Changing…">
@@ -259,8 +420,16 @@ function PasswordSection({ demoLocked, pageResult }: { demoLocked: boolean; page
  * The status line for a password change the schema refused, in the browser or on the server: a
  * mismatch alone says so; anything else asks to check the highlighted fields.
  */
-export function passwordFormRefusal(errors: Record<string, readonly string[] | null | undefined>): { message: string; detail?: string } {
+export function passwordFormRefusal(errors: Record<string, readonly string[] | null | undefined>): {
+  message: string;
+  detail?: string;
+} {
   const fields = Object.entries(errors).filter(([, messages]) => messages?.length);
-  const mismatch = fields.length === 1 && fields[0]![0] === "confirm_password" && fields[0]![1]![0] === SETTINGS_MESSAGES.passwords_do_not_match;
-  return mismatch ? { message: SETTINGS_MESSAGES.passwords_do_not_match } : { message: SETTINGS_MESSAGES.account_failed, detail: "Please check the highlighted fields." };
+  const mismatch =
+    fields.length === 1 &&
+    fields[0]![0] === "confirm_password" &&
+    fields[0]![1]![0] === SETTINGS_MESSAGES.passwords_do_not_match;
+  return mismatch
+    ? { message: SETTINGS_MESSAGES.passwords_do_not_match }
+    : { message: SETTINGS_MESSAGES.account_failed, detail: "Please check the highlighted fields." };
 }

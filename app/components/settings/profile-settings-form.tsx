@@ -21,7 +21,8 @@ export function ProfileSettingsForm({ profile, pageResult }: { profile: ProfileD
   const [imageProblem, setImageProblem] = useState<{ ok: false; message: string } | null>(null);
 
   const detailsResult = details.data ?? (pageResult?.intent === "profile" ? pageResult : undefined);
-  const imageResult = imageProblem ?? image.data ?? (pageResult && pageResult.intent !== "profile" ? pageResult : undefined);
+  const imageResult =
+    imageProblem ?? image.data ?? (pageResult && pageResult.intent !== "profile" ? pageResult : undefined);
   const form = useSchemaForm(profileSchema, { lastResult: detailsResult?.reply, defaultValue: profileValues(profile) });
 
   const onImageChosen = (event: React.ChangeEvent<HTMLInputElement>) => {
@@ -53,8 +54,16 @@ export function ProfileSettingsForm({ profile, pageResult }: { profile: ProfileD
           <h3 id="profile-picture-heading" className="text-base font-semibold text-slate-900">
             Profile picture
           </h3>
-          <p className="text-sm text-slate-600">JPEG, PNG or WebP, less than 5 MB. We store a small copy without any photo metadata.</p>
-          <image.Form method="post" action={ACTION} encType="multipart/form-data" className="mt-3 flex flex-wrap items-center gap-2" aria-label="Profile picture">
+          <p className="text-sm text-slate-600">
+            JPEG, PNG or WebP, less than 5 MB. We store a small copy without any photo metadata.
+          </p>
+          <image.Form
+            method="post"
+            action={ACTION}
+            encType="multipart/form-data"
+            className="mt-3 flex flex-wrap items-center gap-2"
+            aria-label="Profile picture"
+          >
             <input type="hidden" name="intent" value="image" />
             <label className="inline-flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-accent-600">
               <ImageUp className="size-4" aria-hidden="true" />
@@ -87,7 +96,14 @@ export function ProfileSettingsForm({ profile, pageResult }: { profile: ProfileD
         </div>
       </section>
 
-      <SchemaForm form={form} fetcher={details} method="post" action={ACTION} className="space-y-6" aria-labelledby="profile-details-heading">
+      <SchemaForm
+        form={form}
+        fetcher={details}
+        method="post"
+        action={ACTION}
+        className="space-y-6"
+        aria-labelledby="profile-details-heading"
+      >
         <input type="hidden" name="intent" value="profile" />
         <h3 id="profile-details-heading" className="text-base font-semibold text-slate-900">
           Personal details

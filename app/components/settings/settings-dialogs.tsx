@@ -19,7 +19,12 @@ interface DialogProps {
   onOpenChange: (open: boolean) => void;
 }
 
-function SettingsModal({ title, isOpen, onOpenChange, children }: DialogProps & { title: string; children: React.ReactNode }) {
+function SettingsModal({
+  title,
+  isOpen,
+  onOpenChange,
+  children,
+}: DialogProps & { title: string; children: React.ReactNode }) {
   return (
     <ModalOverlay
       isOpen={isOpen}
@@ -35,7 +40,12 @@ function SettingsModal({ title, isOpen, onOpenChange, children }: DialogProps & 
                 <Heading slot="title" className="text-2xl font-semibold tracking-tight text-brand-800">
                   {title}
                 </Heading>
-                <Button variant="ghost" onPress={close} aria-label={`Close ${title}`} className="-mr-2 -mt-1 size-11 px-0 py-0">
+                <Button
+                  variant="ghost"
+                  onPress={close}
+                  aria-label={`Close ${title}`}
+                  className="-mr-2 -mt-1 size-11 px-0 py-0"
+                >
                   <X className="size-5" aria-hidden="true" />
                 </Button>
               </div>

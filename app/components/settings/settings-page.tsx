@@ -2,16 +2,37 @@ import { Link } from "react-router";
 import { ArrowLeft } from "lucide-react";
 
 /** The frame of /settings/profile and /settings/account (the same forms as the dialogs). */
-export function SettingsPage({ title, description, other, role, children }: { title: string; description: string; other: { to: string; label: string }; role: string; children: React.ReactNode }) {
-  const home = role === "admin" || role === "reviewer" ? { to: "/admin", label: "Back office" } : { to: "/dashboard", label: "Dashboard" };
+export function SettingsPage({
+  title,
+  description,
+  other,
+  role,
+  children,
+}: {
+  title: string;
+  description: string;
+  other: { to: string; label: string };
+  role: string;
+  children: React.ReactNode;
+}) {
+  const home =
+    role === "admin" || role === "reviewer"
+      ? { to: "/admin", label: "Back office" }
+      : { to: "/dashboard", label: "Dashboard" };
   return (
     <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
       <nav aria-label="Settings" className="flex flex-wrap items-center justify-between gap-3 text-sm">
-        <Link to={home.to} className="inline-flex items-center gap-1.5 rounded-md font-medium text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
+        <Link
+          to={home.to}
+          className="inline-flex items-center gap-1.5 rounded-md font-medium text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
+        >
           <ArrowLeft className="size-4" aria-hidden="true" />
           {home.label}
         </Link>
-        <Link to={other.to} className="rounded-md font-medium text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
+        <Link
+          to={other.to}
+          className="rounded-md font-medium text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
+        >
           {other.label}
         </Link>
       </nav>

@@ -28,7 +28,13 @@ export interface ProfileActionData {
 
 export interface AccountData {
   email: string;
-  settings: { email_notifications: boolean; sms_notifications: boolean; push_notifications: boolean; two_factor: boolean; login_alerts: boolean };
+  settings: {
+    email_notifications: boolean;
+    sms_notifications: boolean;
+    push_notifications: boolean;
+    two_factor: boolean;
+    login_alerts: boolean;
+  };
   totp_enrolled: boolean;
   demo_locked: boolean;
   /** An enrolment started and waiting for its confirming code. */
@@ -41,7 +47,8 @@ export interface TotpSetupData {
   qr_data_url: string;
 }
 
-export type AccountIntent = "notifications" | "password" | "totp-start" | "totp-confirm" | "totp-cancel" | "totp-disable";
+export type AccountIntent =
+  "notifications" | "password" | "totp-start" | "totp-confirm" | "totp-cancel" | "totp-disable";
 
 export interface AccountActionData {
   intent: AccountIntent;

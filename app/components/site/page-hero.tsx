@@ -19,7 +19,11 @@ export function PageHero({
       <HeroBackdrop />
       <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6 sm:py-24 lg:px-8">
         {eyebrow ? <p className="text-sm font-semibold uppercase tracking-wider text-accent-100">{eyebrow}</p> : null}
-        <h1 className={`${eyebrow ? "mt-2 " : ""}max-w-3xl text-4xl font-semibold tracking-tight text-balance sm:text-5xl`}>{title}</h1>
+        <h1
+          className={`${eyebrow ? "mt-2 " : ""}max-w-3xl text-4xl font-semibold tracking-tight text-balance sm:text-5xl`}
+        >
+          {title}
+        </h1>
         {lead ? <p className="mt-6 max-w-2xl text-lg leading-relaxed text-brand-100">{lead}</p> : null}
         {children}
       </div>

@@ -40,11 +40,17 @@ export function SiteFooter({ profile, year }: { profile: Profile; year: number }
           </p>
           <p className="mt-1 text-sm">
             Phone{" "}
-            <a href={`tel:${profile.support_phone.replace(/[^\d+]/g, "")}`} className="tabular text-white underline-offset-2 hover:underline">
+            <a
+              href={`tel:${profile.support_phone.replace(/[^\d+]/g, "")}`}
+              className="tabular text-white underline-offset-2 hover:underline"
+            >
               {profile.support_phone}
             </a>
           </p>
-          <SiteLink to="/locations" className="mt-5 inline-flex items-center gap-2 rounded-lg bg-white/10 px-4 py-2 text-sm font-medium text-white hover:bg-white/20">
+          <SiteLink
+            to="/locations"
+            className="mt-5 inline-flex items-center gap-2 rounded-lg bg-white/10 px-4 py-2 text-sm font-medium text-white hover:bg-white/20"
+          >
             <MapPin className="size-4" aria-hidden="true" /> Find a Branch
           </SiteLink>
         </div>

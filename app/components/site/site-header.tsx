@@ -29,7 +29,17 @@ export interface SignedInApplicant {
   status_path: SitePath;
 }
 
-export function SiteHeader({ name, shortName, user, applicant }: { name: string; shortName: string; user?: SignedInUser | null; applicant?: SignedInApplicant | null }) {
+export function SiteHeader({
+  name,
+  shortName,
+  user,
+  applicant,
+}: {
+  name: string;
+  shortName: string;
+  user?: SignedInUser | null;
+  applicant?: SignedInApplicant | null;
+}) {
   const [scrolled, setScrolled] = useState(false);
   const [dialog, setDialog] = useState<SettingsDialog | null>(null);
   // The dialogs stay mounted once opened (their data fetchers and focus return work as before).
@@ -51,7 +61,10 @@ export function SiteHeader({ name, shortName, user, applicant }: { name: string;
     `rounded-md px-3 py-2 text-sm font-medium transition-colors ${isActive ? "text-brand-800 bg-brand-50" : "text-slate-700 hover:text-brand-800 hover:bg-slate-100"}`;
 
   return (
-    <header className={`sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur transition-shadow ${scrolled ? "shadow-md" : "shadow-sm"}`} data-scrolled={scrolled || undefined}>
+    <header
+      className={`sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur transition-shadow ${scrolled ? "shadow-md" : "shadow-sm"}`}
+      data-scrolled={scrolled || undefined}
+    >
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
         <Logo name={name} shortName={shortName} />
         <nav aria-label="Main" className="hidden md:block">
@@ -71,19 +84,25 @@ export function SiteHeader({ name, shortName, user, applicant }: { name: string;
           </div>
         ) : applicant ? (
           <div className="hidden items-center gap-2 md:flex">
-            <SiteLink to={applicant.status_path} className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50">
+            <SiteLink
+              to={applicant.status_path}
+              className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50"
+            >
               Your application
             </SiteLink>
           </div>
         ) : (
-        <div className="hidden items-center gap-2 md:flex">
-          <SiteLink to="/login" className="rounded-lg px-4 py-2 text-sm font-medium text-brand-800 hover:bg-brand-50">
-            Sign in
-          </SiteLink>
-          <SiteLink to="/signup" className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
-            Sign up
-          </SiteLink>
-        </div>
+          <div className="hidden items-center gap-2 md:flex">
+            <SiteLink to="/login" className="rounded-lg px-4 py-2 text-sm font-medium text-brand-800 hover:bg-brand-50">
+              Sign in
+            </SiteLink>
+            <SiteLink
+              to="/signup"
+              className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+            >
+              Sign up
+            </SiteLink>
+          </div>
         )}
         <details
           className="group relative md:hidden"
@@ -95,15 +114,25 @@ export function SiteHeader({ name, shortName, user, applicant }: { name: string;
               : undefined
           }
         >
-          <summary className="flex size-11 cursor-pointer list-none items-center justify-center rounded-lg text-brand-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden" aria-label="Menu">
+          <summary
+            className="flex size-11 cursor-pointer list-none items-center justify-center rounded-lg text-brand-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden"
+            aria-label="Menu"
+          >
             <Menu className="size-6 group-open:hidden" aria-hidden="true" />
             <X className="hidden size-6 group-open:block" aria-hidden="true" />
           </summary>
-          <nav aria-label="Mobile" className="absolute right-0 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-2 shadow-xl">
+          <nav
+            aria-label="Mobile"
+            className="absolute right-0 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-2 shadow-xl"
+          >
             <ul className="flex flex-col">
               {NAV.map((item) => (
                 <li key={item.to}>
-                  <SiteNavLink to={item.to} end={item.end} className={({ isActive }) => `block ${linkClass({ isActive })} py-3`}>
+                  <SiteNavLink
+                    to={item.to}
+                    end={item.end}
+                    className={({ isActive }) => `block ${linkClass({ isActive })} py-3`}
+                  >
                     {item.label}
                   </SiteNavLink>
                 </li>
@@ -113,7 +142,9 @@ export function SiteHeader({ name, shortName, user, applicant }: { name: string;
                   <div className="flex items-center gap-3 px-3 py-2">
                     <Avatar initials={user.initials} imageUrl={user.image_url} size="sm" />
                     <span className="min-w-0">
-                      <span className="block truncate text-sm font-semibold text-slate-900">{user.name || user.email}</span>
+                      <span className="block truncate text-sm font-semibold text-slate-900">
+                        {user.name || user.email}
+                      </span>
                       {user.name ? <span className="block truncate text-xs text-slate-600">{user.email}</span> : null}
                     </span>
                   </div>
@@ -121,23 +152,32 @@ export function SiteHeader({ name, shortName, user, applicant }: { name: string;
                 </li>
               ) : applicant ? (
                 <li className="mt-2 border-t border-slate-100 pt-2">
-                  <SiteLink to={applicant.status_path} className="block rounded-md px-3 py-3 text-sm font-medium text-brand-800 hover:bg-brand-50">
+                  <SiteLink
+                    to={applicant.status_path}
+                    className="block rounded-md px-3 py-3 text-sm font-medium text-brand-800 hover:bg-brand-50"
+                  >
                     Your application
                   </SiteLink>
                 </li>
               ) : (
-              <>
-              <li className="mt-2 border-t border-slate-100 pt-2">
-                <SiteLink to="/login" className="block rounded-md px-3 py-3 text-sm font-medium text-brand-800 hover:bg-brand-50">
-                  Sign in
-                </SiteLink>
-              </li>
-              <li>
-                <SiteLink to="/signup" className="mt-1 block rounded-lg bg-brand-700 px-3 py-3 text-center text-sm font-semibold text-white hover:bg-brand-800">
-                  Sign up
-                </SiteLink>
-              </li>
-              </>
+                <>
+                  <li className="mt-2 border-t border-slate-100 pt-2">
+                    <SiteLink
+                      to="/login"
+                      className="block rounded-md px-3 py-3 text-sm font-medium text-brand-800 hover:bg-brand-50"
+                    >
+                      Sign in
+                    </SiteLink>
+                  </li>
+                  <li>
+                    <SiteLink
+                      to="/signup"
+                      className="mt-1 block rounded-lg bg-brand-700 px-3 py-3 text-center text-sm font-semibold text-white hover:bg-brand-800"
+                    >
+                      Sign up
+                    </SiteLink>
+                  </li>
+                </>
               )}
             </ul>
           </nav>
@@ -151,4 +191,3 @@ export function SiteHeader({ name, shortName, user, applicant }: { name: string;
     </header>
   );
 }
-

@@ -27,7 +27,8 @@ export function SiteLink({ to, onClick, ...rest }: SiteLinkProps) {
         onClick?.(event);
         // As <Link>: a click with a modifier key, another button or another target is the browser's.
         const modified = event.metaKey || event.altKey || event.ctrlKey || event.shiftKey;
-        if (event.defaultPrevented || event.button !== 0 || modified || (rest.target && rest.target !== "_self")) return;
+        if (event.defaultPrevented || event.button !== 0 || modified || (rest.target && rest.target !== "_self"))
+          return;
         event.preventDefault();
         // As <Link>: following a link to the page already shown replaces its history entry.
         void navigate(to, { replace: createPath(location) === to });
@@ -50,5 +51,7 @@ export function SiteNavLink({
   const current = useLocation().pathname.toLowerCase();
   const path = to.toLowerCase();
   const isActive = current === path || (!end && current.startsWith(path) && current.charAt(path.length) === "/");
-  return <SiteLink {...rest} aria-current={isActive ? "page" : undefined} className={className({ isActive })} to={to} />;
+  return (
+    <SiteLink {...rest} aria-current={isActive ? "page" : undefined} className={className({ isActive })} to={to} />
+  );
 }

@@ -24,7 +24,9 @@ export interface UserMenuProps {
 }
 
 export function homeLinkFor(user: SignedInUser): { to: string; label: string } {
-  return user.role === "admin" || user.role === "reviewer" ? { to: "/admin", label: "Back office" } : { to: "/dashboard", label: "Go to dashboard" };
+  return user.role === "admin" || user.role === "reviewer"
+    ? { to: "/admin", label: "Back office" }
+    : { to: "/dashboard", label: "Go to dashboard" };
 }
 
 export const userMenuTriggerClass =

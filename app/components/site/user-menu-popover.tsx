@@ -25,7 +25,11 @@ export function UserMenuPopover({ user, onOpenDialog }: UserMenuProps) {
       <AriaButton className={userMenuTriggerClass}>
         <UserMenuTriggerContent user={user} />
       </AriaButton>
-      <Popover placement="bottom end" offset={8} className="w-64 rounded-xl border border-slate-200 bg-white p-1.5 shadow-xl outline-none">
+      <Popover
+        placement="bottom end"
+        offset={8}
+        className="w-64 rounded-xl border border-slate-200 bg-white p-1.5 shadow-xl outline-none"
+      >
         <div className="border-b border-slate-100 px-3 pb-2 pt-1.5" aria-hidden="true">
           <p className="truncate text-sm font-semibold text-slate-900">{user.name || user.email}</p>
           {user.name ? <p className="truncate text-xs text-slate-600">{user.email}</p> : null}

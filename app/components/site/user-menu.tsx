@@ -2,7 +2,14 @@ import { useEffect, useState, type ComponentType } from "react";
 import { Form, Link } from "react-router";
 import { LayoutDashboard, LogOut, Settings, UserRound } from "./icons";
 import { useHydrated } from "~/components/calculators/use-hydrated";
-import { homeLinkFor, UserMenuTriggerContent, userMenuTriggerClass, type SettingsDialog, type SignedInUser, type UserMenuProps } from "./user-menu-parts";
+import {
+  homeLinkFor,
+  UserMenuTriggerContent,
+  userMenuTriggerClass,
+  type SettingsDialog,
+  type SignedInUser,
+  type UserMenuProps,
+} from "./user-menu-parts";
 
 // The React Aria menu (user-menu-popover.tsx), loaded once after hydration for signed-in people.
 let popoverMenu: ComponentType<UserMenuProps> | null = null;
@@ -52,9 +59,16 @@ export function UserMenu({ user, onOpenDialog }: UserMenuProps) {
  * The same entries as links and a sign-out form, for the mobile menu and for the moment before
  * JavaScript runs. With JavaScript the settings links open the dialogs in place.
  */
-export function StaticMenuItems({ user, onOpenDialog }: { user: SignedInUser; onOpenDialog?: (dialog: SettingsDialog) => void }) {
+export function StaticMenuItems({
+  user,
+  onOpenDialog,
+}: {
+  user: SignedInUser;
+  onOpenDialog?: (dialog: SettingsDialog) => void;
+}) {
   const home = homeLinkFor(user);
-  const linkClass = "flex items-center gap-3 rounded-md px-3 py-3 text-sm font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-900";
+  const linkClass =
+    "flex items-center gap-3 rounded-md px-3 py-3 text-sm font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-900";
   const open = (dialog: SettingsDialog) => (event: React.MouseEvent<HTMLAnchorElement>) => {
     if (!onOpenDialog || event.metaKey || event.ctrlKey || event.shiftKey) return;
     event.preventDefault();

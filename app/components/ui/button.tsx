@@ -10,7 +10,10 @@ const VARIANTS: Record<ButtonVariant, string> = {
   danger: "bg-red-700 text-white shadow-sm hover:bg-red-800 active:bg-red-900",
 };
 
-type NativeButtonAttributes = Omit<React.ButtonHTMLAttributes<HTMLButtonElement>, "className" | "children" | "disabled" | "onClick">;
+type NativeButtonAttributes = Omit<
+  React.ButtonHTMLAttributes<HTMLButtonElement>,
+  "className" | "children" | "disabled" | "onClick"
+>;
 
 export interface ButtonProps extends NativeButtonAttributes {
   /** Work is under way (a form is being sent): shows a spinner and `pendingLabel`, ignores presses. */
@@ -32,7 +35,18 @@ export interface ButtonProps extends NativeButtonAttributes {
  * and `pendingLabel`, stays focusable, says aria-disabled, and stops being a submit button, so a
  * second click cannot send twice.
  */
-export function Button({ variant = "primary", size = "md", className, children, pendingLabel, isPending, isDisabled, type = "button", onPress, ...props }: ButtonProps) {
+export function Button({
+  variant = "primary",
+  size = "md",
+  className,
+  children,
+  pendingLabel,
+  isPending,
+  isDisabled,
+  type = "button",
+  onPress,
+  ...props
+}: ButtonProps) {
   return (
     <button
       {...props}

@@ -28,7 +28,21 @@ export interface CheckboxProps {
  * from CSS `:has(:checked)`, so it works before JavaScript. Its message comes from `error` or the
  * nearest SchemaForm by name, under the box, linked by aria-describedby. Memoized, as TextField is.
  */
-export const Checkbox = memo(function Checkbox({ children, description, error, className, name, value, id, isSelected, defaultSelected, onChange, isRequired, isDisabled, isInvalid }: CheckboxProps) {
+export const Checkbox = memo(function Checkbox({
+  children,
+  description,
+  error,
+  className,
+  name,
+  value,
+  id,
+  isSelected,
+  defaultSelected,
+  onChange,
+  isRequired,
+  isDisabled,
+  isInvalid,
+}: CheckboxProps) {
   const generated = useId();
   const errorId = `checkbox-${generated}-error`;
   const descriptionId = description ? `checkbox-${generated}-description` : undefined;
@@ -37,7 +51,10 @@ export const Checkbox = memo(function Checkbox({ children, description, error, c
   const invalid = Boolean(message) || Boolean(isInvalid);
   return (
     <div className={cx("flex flex-col", className)}>
-      <label data-invalid={invalid || undefined} className="group flex cursor-pointer items-start gap-3 text-sm text-slate-900">
+      <label
+        data-invalid={invalid || undefined}
+        className="group flex cursor-pointer items-start gap-3 text-sm text-slate-900"
+      >
         <input
           type="checkbox"
           id={id}

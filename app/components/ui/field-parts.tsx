@@ -5,7 +5,17 @@ import { descriptionClass, errorClass, labelClass, optionalClass } from "./field
  * A field's label, with "(optional)" for fields that may be left empty: a <label for> when it
  * names one control, a <span id> that a group (a radio group) points at with aria-labelledby.
  */
-export function FieldLabel({ children, optional, htmlFor, id }: { children: React.ReactNode; optional?: boolean; htmlFor?: string; id?: string }) {
+export function FieldLabel({
+  children,
+  optional,
+  htmlFor,
+  id,
+}: {
+  children: React.ReactNode;
+  optional?: boolean;
+  htmlFor?: string;
+  id?: string;
+}) {
   const content = (
     <>
       {children}

@@ -21,7 +21,12 @@ export const anyFormSchema = z.record(z.string(), z.unknown());
  * Checks plain values the way a posted form is checked (the same Conform parse), for forms that
  * check as the person types and are never posted: the calculators' GET forms.
  */
-export function checkValues<S extends z.ZodType>(schema: S, values: Record<string, string>): { value: z.output<S> | null; messages: FieldMessages } {
+export function checkValues<S extends z.ZodType>(
+  schema: S,
+  values: Record<string, string>,
+): { value: z.output<S> | null; messages: FieldMessages } {
   const submission = checkSubmission(schema, new URLSearchParams(values));
-  return submission.status === "success" ? { value: submission.value as z.output<S>, messages: {} } : { value: null, messages: firstMessages(submission.error) };
+  return submission.status === "success"
+    ? { value: submission.value as z.output<S>, messages: {} }
+    : { value: null, messages: firstMessages(submission.error) };
 }

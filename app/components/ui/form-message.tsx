@@ -33,7 +33,17 @@ export function FormMessage({ tone, title, children, className, id, announce = t
   const { box, icon: Icon } = TONES[tone];
   const role = announce ? (tone === "error" ? "alert" : "status") : undefined;
   return (
-    <div ref={ref} id={id} role={role} tabIndex={-1} className={cx("flex scroll-mt-28 gap-3 rounded-xl border p-4 focus:outline-none focus-visible:outline-2 focus-visible:outline-accent-600", box, className)}>
+    <div
+      ref={ref}
+      id={id}
+      role={role}
+      tabIndex={-1}
+      className={cx(
+        "flex scroll-mt-28 gap-3 rounded-xl border p-4 focus:outline-none focus-visible:outline-2 focus-visible:outline-accent-600",
+        box,
+        className,
+      )}
+    >
       <Icon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
       <div className="text-sm">
         {title ? <p className="font-semibold">{title}</p> : null}

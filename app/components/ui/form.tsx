@@ -1,6 +1,14 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { Form as RouterForm, type FetcherWithComponents, type FormProps as RouterFormProps } from "react-router";
-import { FormProvider, getFormProps, parse, useForm, useFormMetadata, type FormMetadata, type Submission } from "@conform-to/react";
+import {
+  FormProvider,
+  getFormProps,
+  parse,
+  useForm,
+  useFormMetadata,
+  type FormMetadata,
+  type Submission,
+} from "@conform-to/react";
 import type { z } from "zod";
 import type { FormReply } from "~/server/http/form.server";
 import type * as FormCheckModule from "./form-check";
@@ -49,7 +57,8 @@ const loadFormChecks = () => (formChecksLoading ??= import("./form-check").then(
 const checksArriving = new Map<string, Promise<unknown>>();
 
 /** What a form without a browser check posts: everything, for the server to check. */
-const serverChecks = (formData: FormData | URLSearchParams) => parse(formData, { resolve: (value) => ({ value }) }) as Submission<Record<string, unknown>>;
+const serverChecks = (formData: FormData | URLSearchParams) =>
+  parse(formData, { resolve: (value) => ({ value }) }) as Submission<Record<string, unknown>>;
 
 /**
  * A form for fields the server alone can check (an emailed code), so that SchemaForm still shows
@@ -86,9 +95,11 @@ export function useSchemaForm(source: SchemaSource, options: SchemaFormOptions =
   const [loadSchema] = useState(() => source);
   useEffect(() => {
     if (formChecks && schema.current) return;
-    const arriving = Promise.all([loadFormChecks(), typeof loadSchema === "function" ? loadSchema() : loadSchema]).then(([, loaded]) => {
-      schema.current = loaded;
-    });
+    const arriving = Promise.all([loadFormChecks(), typeof loadSchema === "function" ? loadSchema() : loadSchema]).then(
+      ([, loaded]) => {
+        schema.current = loaded;
+      },
+    );
     checksArriving.set(formId, arriving);
     // Failed to load (offline): the submit goes to the server, which checks it.
     void arriving.catch(() => undefined).finally(() => checksArriving.delete(formId));
@@ -170,7 +181,11 @@ function FieldMessages({ formId, children }: { formId: string; children: React.R
  * The message for one field from the nearest SchemaForm (call `clear` when the field is edited:
  * it hides the message until the next submit), and the value the last answer sent back for it.
  */
-export function useFieldError(name: string | undefined): { message: string | undefined; clear: () => void; defaultValue: string | undefined } {
+export function useFieldError(name: string | undefined): {
+  message: string | undefined;
+  clear: () => void;
+  defaultValue: string | undefined;
+} {
   const { errors, values } = useContext(FieldStateContext);
   const current = name ? errors[name] : undefined;
   const [cleared, setCleared] = useState<readonly string[] | null | undefined>(undefined);
@@ -192,7 +207,9 @@ export function formMessages(reply: FormReply | null | undefined): string[] {
 /** Field name -> its first message. */
 export type FieldMessages = Record<string, string>;
 
-export function firstMessages(errors: Record<string, readonly string[] | null | undefined> | null | undefined): FieldMessages {
+export function firstMessages(
+  errors: Record<string, readonly string[] | null | undefined> | null | undefined,
+): FieldMessages {
   const messages: FieldMessages = {};
   for (const [name, list] of Object.entries(errors ?? {})) if (name !== "" && list?.[0]) messages[name] = list[0];
   return messages;
@@ -213,7 +230,8 @@ export function focusFirstInvalid(form: HTMLFormElement | null): boolean {
   if (!invalid) return false;
   const target = invalid.matches("input, select, textarea, button")
     ? invalid
-    : (invalid.querySelector<HTMLElement>("input:checked") ?? invalid.querySelector<HTMLElement>("input, select, textarea, button"));
+    : (invalid.querySelector<HTMLElement>("input:checked") ??
+      invalid.querySelector<HTMLElement>("input, select, textarea, button"));
   target?.focus();
   return Boolean(target);
 }

@@ -1,7 +1,22 @@
 /** Form primitives shared by every form (public site, sign-up, sign-in, banking). */
 export { Button, type ButtonProps, type ButtonVariant } from "./button";
 export { Checkbox, type CheckboxProps } from "./checkbox";
-export { SchemaForm, anyForm, fieldErrorCount, fieldMessages, focusFirstInvalid, formMessages, useFieldError, useSchemaForm, type FieldMessages, type FormReply, type SchemaFormMetadata, type SchemaFormOptions, type SchemaFormProps, type SchemaSource } from "./form";
+export {
+  SchemaForm,
+  anyForm,
+  fieldErrorCount,
+  fieldMessages,
+  focusFirstInvalid,
+  formMessages,
+  useFieldError,
+  useSchemaForm,
+  type FieldMessages,
+  type FormReply,
+  type SchemaFormMetadata,
+  type SchemaFormOptions,
+  type SchemaFormProps,
+  type SchemaSource,
+} from "./form";
 export { FormMessage, type FormMessageProps, type FormMessageTone } from "./form-message";
 export { RadioGroup, type RadioGroupProps, type RadioOption } from "./radio-group";
 export { Select, type SelectOption, type SelectProps } from "./select";

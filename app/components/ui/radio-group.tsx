@@ -33,7 +33,21 @@ export interface RadioGroupProps {
  * CSS `:has(:checked)`, not from React state, so a click before JavaScript loads shows at once
  * and the native value is submitted.
  */
-export function RadioGroup({ name, label, options, description, error, className, value, defaultValue, onChange, isRequired, isDisabled, isInvalid, orientation = "horizontal" }: RadioGroupProps) {
+export function RadioGroup({
+  name,
+  label,
+  options,
+  description,
+  error,
+  className,
+  value,
+  defaultValue,
+  onChange,
+  isRequired,
+  isDisabled,
+  isInvalid,
+  orientation = "horizontal",
+}: RadioGroupProps) {
   const id = useId();
   const labelId = `radio-group-${id}-label`;
   const descriptionId = description ? `radio-group-${id}-description` : undefined;
@@ -56,7 +70,12 @@ export function RadioGroup({ name, label, options, description, error, className
     >
       <FieldLabel id={labelId}>{label}</FieldLabel>
       <FieldDescription id={`radio-group-${id}-description`}>{description}</FieldDescription>
-      <div className={cx("mt-2 grid gap-3", orientation === "horizontal" ? "grid-cols-[repeat(auto-fit,minmax(8rem,1fr))]" : "grid-cols-1")}>
+      <div
+        className={cx(
+          "mt-2 grid gap-3",
+          orientation === "horizontal" ? "grid-cols-[repeat(auto-fit,minmax(8rem,1fr))]" : "grid-cols-1",
+        )}
+      >
         {options.map((option) => (
           <label
             key={option.value}
@@ -72,7 +91,9 @@ export function RadioGroup({ name, label, options, description, error, className
               type="radio"
               name={name}
               value={option.value}
-              {...(value === undefined ? { defaultChecked: initial === option.value } : { checked: value === option.value })}
+              {...(value === undefined
+                ? { defaultChecked: initial === option.value }
+                : { checked: value === option.value })}
               onChange={(event) => {
                 if (!event.currentTarget.checked) return;
                 fromForm.clear();

@@ -34,7 +34,21 @@ export interface SelectProps {
  * It reads its message from the nearest SchemaForm like the React Aria fields do. Memoized, as
  * TextField is.
  */
-export const Select = memo(function Select({ name, label, options, placeholder, defaultValue, description, error, isRequired, optional, isDisabled, className, id, onChange }: SelectProps) {
+export const Select = memo(function Select({
+  name,
+  label,
+  options,
+  placeholder,
+  defaultValue,
+  description,
+  error,
+  isRequired,
+  optional,
+  isDisabled,
+  className,
+  id,
+  onChange,
+}: SelectProps) {
   const generated = useId();
   const selectId = id ?? `select-${generated}`;
   const descriptionId = description ? `${selectId}-description` : undefined;
@@ -75,7 +89,10 @@ export const Select = memo(function Select({ name, label, options, placeholder, 
             </option>
           ))}
         </select>
-        <ChevronDown className="pointer-events-none absolute top-1/2 right-3 size-5 -translate-y-1/2 text-slate-600" aria-hidden="true" />
+        <ChevronDown
+          className="pointer-events-none absolute top-1/2 right-3 size-5 -translate-y-1/2 text-slate-600"
+          aria-hidden="true"
+        />
       </div>
       <NativeFieldError id={errorId} message={message} />
     </div>

@@ -23,25 +23,39 @@ interface IconData {
   node: [string, Record<string, unknown>][];
 }
 
-const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeAttribute = (value: string) =>
+  value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** lucide's data for an icon (name, aliases, paths), from the component it made; null if it is not the shape we know. */
 function iconData(icon: LucideIcon): IconData | null {
   const render = (icon as unknown as { render?: (props: object, ref: null) => { props?: { icon?: unknown } } }).render;
   const data = typeof render === "function" ? (render({}, null)?.props?.icon as IconData | undefined) : undefined;
   const plain = (attributes: Record<string, unknown>) =>
-    Object.entries(attributes).every(([name, value]) => name === "key" || (/^[a-z][a-z0-9]*$/.test(name) && (typeof value === "string" || typeof value === "number")));
+    Object.entries(attributes).every(
+      ([name, value]) =>
+        name === "key" || (/^[a-z][a-z0-9]*$/.test(name) && (typeof value === "string" || typeof value === "number")),
+    );
   if (!data || typeof data.name !== "string" || !Array.isArray(data.node)) return null;
   // Only flat elements with lower-case attribute names: exactly what React would write for them.
-  if (!data.node.every((child) => Array.isArray(child) && child.length === 2 && typeof child[0] === "string" && plain(child[1]))) return null;
+  if (
+    !data.node.every(
+      (child) => Array.isArray(child) && child.length === 2 && typeof child[0] === "string" && plain(child[1]),
+    )
+  )
+    return null;
   return data;
 }
 
 export function staticIcon(icon: LucideIcon): StaticIcon {
   const data = iconData(icon);
   if (!data) {
-    const Fallback = ({ className, "aria-hidden": hidden = true }: { className?: string; "aria-hidden"?: boolean | "true" }) =>
-      createElement(icon, { className, "aria-hidden": hidden });
+    const Fallback = ({
+      className,
+      "aria-hidden": hidden = true,
+    }: {
+      className?: string;
+      "aria-hidden"?: boolean | "true";
+    }) => createElement(icon, { className, "aria-hidden": hidden });
     return Fallback;
   }
   const paths = data.node
@@ -54,8 +68,14 @@ export function staticIcon(icon: LucideIcon): StaticIcon {
     })
     .join("");
   // The attributes lucide gives every icon, on a group that all its paths inherit them from.
-  const inner = { __html: `<g fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${paths}</g>` };
-  const baseClasses = ["lucide", `lucide-${data.name}`, ...(data.aliases ?? []).filter((alias) => alias.trim() !== "").map((alias) => `lucide-${alias}`)];
+  const inner = {
+    __html: `<g fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${paths}</g>`,
+  };
+  const baseClasses = [
+    "lucide",
+    `lucide-${data.name}`,
+    ...(data.aliases ?? []).filter((alias) => alias.trim() !== "").map((alias) => `lucide-${alias}`),
+  ];
   const elements = new Map<string, ReactElement>();
   const Icon: StaticIcon = ({ className = "" }) => {
     let element = elements.get(className);
@@ -78,4 +98,3 @@ export function staticIcon(icon: LucideIcon): StaticIcon {
   Icon.displayName = `StaticIcon(${data.name})`;
   return Icon;
 }
-

@@ -3,7 +3,19 @@ import { FieldDescription, FieldLabel, NativeFieldError, describedBy } from "./f
 import { controlClass, cx } from "./field-styles";
 import { useFieldError } from "./form";
 
-type InputAttributes = Omit<React.InputHTMLAttributes<HTMLInputElement>, "className" | "style" | "children" | "onChange" | "value" | "defaultValue" | "prefix" | "disabled" | "readOnly" | "required">;
+type InputAttributes = Omit<
+  React.InputHTMLAttributes<HTMLInputElement>,
+  | "className"
+  | "style"
+  | "children"
+  | "onChange"
+  | "value"
+  | "defaultValue"
+  | "prefix"
+  | "disabled"
+  | "readOnly"
+  | "required"
+>;
 
 /** What a text control (TextField, TextArea) takes besides its element's own attributes. */
 export interface TextControlProps {
@@ -45,8 +57,39 @@ export interface TextFieldProps extends InputAttributes, TextControlProps {
  * Router's state changes right after hydration and while a form is sent, and a long form such as
  * the membership application drew all its fields again each time).
  */
-export const TextField = memo(function TextField({ label, description, error, optional, prefix, suffix, className, inputClassName, isRequired, isDisabled, isReadOnly, isInvalid, onChange, defaultValue, value, id, ...props }: TextFieldProps) {
-  const { inputId, errorId, message, invalid, control } = useTextControl<HTMLInputElement>({ id, name: props.name, description, error, value, defaultValue, onChange, isRequired, isDisabled, isReadOnly, isInvalid, describedBy: props["aria-describedby"] });
+export const TextField = memo(function TextField({
+  label,
+  description,
+  error,
+  optional,
+  prefix,
+  suffix,
+  className,
+  inputClassName,
+  isRequired,
+  isDisabled,
+  isReadOnly,
+  isInvalid,
+  onChange,
+  defaultValue,
+  value,
+  id,
+  ...props
+}: TextFieldProps) {
+  const { inputId, errorId, message, invalid, control } = useTextControl<HTMLInputElement>({
+    id,
+    name: props.name,
+    description,
+    error,
+    value,
+    defaultValue,
+    onChange,
+    isRequired,
+    isDisabled,
+    isReadOnly,
+    isInvalid,
+    describedBy: props["aria-describedby"],
+  });
   return (
     <div className={cx("flex flex-col", className)} data-invalid={invalid || undefined}>
       <FieldLabel htmlFor={inputId} optional={optional}>
@@ -55,7 +98,10 @@ export const TextField = memo(function TextField({ label, description, error, op
       <FieldDescription id={`${inputId}-description`}>{description}</FieldDescription>
       <div className="relative mt-1.5">
         {prefix ? (
-          <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-0 flex items-center pl-3.5 text-slate-600">
+          <span
+            aria-hidden="true"
+            className="pointer-events-none absolute inset-y-0 left-0 flex items-center pl-3.5 text-slate-600"
+          >
             {prefix}
           </span>
         ) : null}
@@ -66,7 +112,10 @@ export const TextField = memo(function TextField({ label, description, error, op
           className={cx(controlClass, Boolean(prefix) && "pl-8", Boolean(suffix) && "pr-20", inputClassName)}
         />
         {suffix ? (
-          <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 right-0 flex items-center pr-3.5 text-sm text-slate-600">
+          <span
+            aria-hidden="true"
+            className="pointer-events-none absolute inset-y-0 right-0 flex items-center pr-3.5 text-sm text-slate-600"
+          >
             {suffix}
           </span>
         ) : null}
@@ -82,7 +131,13 @@ export const TextField = memo(function TextField({ label, description, error, op
  * form's message cleared on typing, the aria states, aria-describedby: hint, message, then the
  * caller's own).
  */
-export function useTextControl<E extends HTMLInputElement | HTMLTextAreaElement>(field: Omit<TextControlProps, "label" | "optional" | "className"> & { id?: string; name?: string; describedBy?: string }) {
+export function useTextControl<E extends HTMLInputElement | HTMLTextAreaElement>(
+  field: Omit<TextControlProps, "label" | "optional" | "className"> & {
+    id?: string;
+    name?: string;
+    describedBy?: string;
+  },
+) {
   const generated = useId();
   const inputId = field.id ?? `field-${generated}`;
   const descriptionId = field.description ? `${inputId}-description` : undefined;
@@ -92,7 +147,9 @@ export function useTextControl<E extends HTMLInputElement | HTMLTextAreaElement>
   const invalid = Boolean(message) || Boolean(field.isInvalid);
   // The starting text, kept once: the form's values change with each answer, and a field that
   // is not remounted keeps what the person typed (as an uncontrolled input does).
-  const [initial] = useState(() => field.defaultValue ?? (field.value === undefined ? fromForm.defaultValue : undefined));
+  const [initial] = useState(
+    () => field.defaultValue ?? (field.value === undefined ? fromForm.defaultValue : undefined),
+  );
   const control = {
     id: inputId,
     ...(field.value === undefined ? { defaultValue: initial } : { value: field.value }),

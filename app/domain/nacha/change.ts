@@ -25,7 +25,8 @@ export const CHANGE_ADDENDA = [
 {
   let column = 1;
   for (const field of CHANGE_ADDENDA) {
-    if (field.start !== column) throw new Error(`NACHA layout: ${field.name} starts at ${field.start}, expected ${column}`);
+    if (field.start !== column)
+      throw new Error(`NACHA layout: ${field.name} starts at ${field.start}, expected ${column}`);
     column += field.length;
   }
   if (column !== RECORD_LENGTH + 1) throw new Error("NACHA change addenda layout is not 94 columns");
@@ -77,7 +78,8 @@ export function parseCorrectedData(change_code: string, corrected_data: string):
   const at = (from: number, to: number) => data.slice(from - 1, to).trim();
   const out: CorrectedData = {};
   const routing = (value: string) => {
-    if (!/^\d{9}$/.test(value) || !isValidRoutingNumber(value)) return `the corrected routing number ${JSON.stringify(value)} is not a routing number`;
+    if (!/^\d{9}$/.test(value) || !isValidRoutingNumber(value))
+      return `the corrected routing number ${JSON.stringify(value)} is not a routing number`;
     out.routing_number = value;
     return null;
   };

@@ -1,5 +1,18 @@
 import { isValidRoutingNumber } from "~/domain/routing-number";
-import { ADDENDA, BATCH_CONTROL, BATCH_HEADER, BLOCKING_FACTOR, ENTRY_DETAIL, FILE_CONTROL, FILE_HEADER, PADDING_RECORD, RECORD_LENGTH, isCreditCode, sliceRecord, type RecordLayout } from "./records";
+import {
+  ADDENDA,
+  BATCH_CONTROL,
+  BATCH_HEADER,
+  BLOCKING_FACTOR,
+  ENTRY_DETAIL,
+  FILE_CONTROL,
+  FILE_HEADER,
+  PADDING_RECORD,
+  RECORD_LENGTH,
+  isCreditCode,
+  sliceRecord,
+  type RecordLayout,
+} from "./records";
 import { entryHash } from "./writer";
 import { RETURN_ADDENDA } from "./return-file";
 import { CHANGE_ADDENDA, CHANGE_CODES } from "./change";
@@ -70,7 +83,13 @@ export const ENTRY_CLASSES: Record<string, EntryClass> = {
   ARC: { addenda_max: 0, debits_only: true, amount_max_cents: 2_500_000, check_serial: "40-54" },
   BOC: { addenda_max: 0, debits_only: true, amount_max_cents: 2_500_000, check_serial: "40-54" },
   POP: { addenda_max: 0, debits_only: true, amount_max_cents: 2_500_000, check_serial: "40-48" },
-  RCK: { addenda_max: 0, debits_only: true, amount_max_cents: 250_000, check_serial: "40-54", description: "REDEPCHECK" },
+  RCK: {
+    addenda_max: 0,
+    debits_only: true,
+    amount_max_cents: 250_000,
+    check_serial: "40-54",
+    description: "REDEPCHECK",
+  },
 };
 /** Every class the reader accepts: the posted ones and COR (notifications of change). */
 export const ACCEPTED_SEC_CODES: readonly string[] = [...Object.keys(ENTRY_CLASSES), "COR"];
@@ -155,7 +174,8 @@ export interface InboundFile {
   debit_total_cents: number;
 }
 
-export type ReadInboundResult = { ok: true; file: InboundFile } | { ok: false; line: number; rule: string; message: string };
+export type ReadInboundResult =
+  { ok: true; file: InboundFile } | { ok: false; line: number; rule: string; message: string };
 
 class Refusal extends Error {
   constructor(
@@ -177,9 +197,17 @@ function fields(layout: RecordLayout, record: string, line: number): Record<stri
   const values = sliceRecord(layout, record);
   for (const field of layout) {
     const value = values[field.name]!;
-    if (field.kind === "N" && !/^\d+$/.test(value)) refuse(line, `${field.name.replaceAll("_", " ")} (columns ${field.start}-${field.start + field.length - 1}) must be digits, not ${JSON.stringify(value)}`);
+    if (field.kind === "N" && !/^\d+$/.test(value))
+      refuse(
+        line,
+        `${field.name.replaceAll("_", " ")} (columns ${field.start}-${field.start + field.length - 1}) must be digits, not ${JSON.stringify(value)}`,
+      );
     // The originator status code is 1 for a bank, 2 for a government agency: read, not enforced.
-    if (field.constant !== undefined && value !== field.constant && field.name !== "originator_status_code") refuse(line, `${field.name.replaceAll("_", " ")} (columns ${field.start}-${field.start + field.length - 1}) must be ${field.constant}, not ${JSON.stringify(value)}`);
+    if (field.constant !== undefined && value !== field.constant && field.name !== "originator_status_code")
+      refuse(
+        line,
+        `${field.name.replaceAll("_", " ")} (columns ${field.start}-${field.start + field.length - 1}) must be ${field.constant}, not ${JSON.stringify(value)}`,
+      );
   }
   return values;
 }
@@ -190,7 +218,8 @@ function date(yymmdd: string, line: number, name: string): string {
   const dd = Number(yymmdd.slice(4, 6));
   const iso = `20${yymmdd.slice(0, 2)}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
   const parsed = new Date(`${iso}T00:00:00Z`);
-  if (mm < 1 || mm > 12 || dd < 1 || Number.isNaN(parsed.getTime()) || parsed.getUTCDate() !== dd || yy > 99) refuse(line, `${name} ${yymmdd} is not a date (YYMMDD)`);
+  if (mm < 1 || mm > 12 || dd < 1 || Number.isNaN(parsed.getTime()) || parsed.getUTCDate() !== dd || yy > 99)
+    refuse(line, `${name} ${yymmdd} is not a date (YYMMDD)`);
   return iso;
 }
 
@@ -201,12 +230,16 @@ function records(bytes: Uint8Array): string[] {
     if (b === 0x0a || b === 0x0d) continue;
     if (b < 0x20 || b > 0x7e) {
       const line = 1 + bytes.subarray(0, i).filter((c) => c === 0x0a).length;
-      refuse(line, `byte ${i + 1} is not printable text (0x${b.toString(16).padStart(2, "0")}): a NACHA file holds only ASCII records`);
+      refuse(
+        line,
+        `byte ${i + 1} is not printable text (0x${b.toString(16).padStart(2, "0")}): a NACHA file holds only ASCII records`,
+      );
     }
   }
   const text = new TextDecoder("latin1").decode(bytes);
   if (!text.includes("\n") && !text.includes("\r")) {
-    if (text.length % RECORD_LENGTH !== 0) refuse(1, `the file is one line of ${text.length} characters, not a run of ${RECORD_LENGTH}-character records`);
+    if (text.length % RECORD_LENGTH !== 0)
+      refuse(1, `the file is one line of ${text.length} characters, not a run of ${RECORD_LENGTH}-character records`);
     return text.match(new RegExp(`.{${RECORD_LENGTH}}`, "g")) ?? [];
   }
   const lines = text.split(/\r?\n/);
@@ -224,13 +257,22 @@ export function readInboundNachaFile(bytes: Uint8Array, expect: { routing_number
 }
 
 function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFile {
-  if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) refuse(0, "the file is empty");
-  if (bytes.length > INBOUND_FILE_MAX_BYTES) refuse(0, `the file is ${bytes.length.toLocaleString("en-US")} bytes; the largest accepted is ${INBOUND_FILE_MAX_BYTES.toLocaleString("en-US")}`);
+  if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09))
+    refuse(0, "the file is empty");
+  if (bytes.length > INBOUND_FILE_MAX_BYTES)
+    refuse(
+      0,
+      `the file is ${bytes.length.toLocaleString("en-US")} bytes; the largest accepted is ${INBOUND_FILE_MAX_BYTES.toLocaleString("en-US")}`,
+    );
   const lines = records(bytes);
   lines.forEach((record, i) => {
     if (record.length !== RECORD_LENGTH) refuse(i + 1, `record length is ${record.length}, not ${RECORD_LENGTH}`);
   });
-  if (lines.length % BLOCKING_FACTOR !== 0) refuse(lines.length, `the file has ${lines.length} records, not a multiple of the blocking factor ${BLOCKING_FACTOR}`);
+  if (lines.length % BLOCKING_FACTOR !== 0)
+    refuse(
+      lines.length,
+      `the file has ${lines.length} records, not a multiple of the blocking factor ${BLOCKING_FACTOR}`,
+    );
 
   // File header.
   const first = lines[0]!;
@@ -238,12 +280,25 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
   const h = fields(FILE_HEADER, first, 1);
   const destination = h.immediate_destination!.trim();
   const origin = h.immediate_origin!.trim();
-  if (!/^\d{9}$/.test(destination)) refuse(1, `immediate destination (columns 4-13) must be a blank and nine digits, not ${JSON.stringify(h.immediate_destination)}`);
-  if (!/^\d{9,10}$/.test(origin)) refuse(1, `immediate origin (columns 14-23) must be digits, not ${JSON.stringify(h.immediate_origin)}`);
+  if (!/^\d{9}$/.test(destination))
+    refuse(
+      1,
+      `immediate destination (columns 4-13) must be a blank and nine digits, not ${JSON.stringify(h.immediate_destination)}`,
+    );
+  if (!/^\d{9,10}$/.test(origin))
+    refuse(1, `immediate origin (columns 14-23) must be digits, not ${JSON.stringify(h.immediate_origin)}`);
   // Returns go back to the file's origin: one that is not a routing number could never be answered
   // (and its returns would hold up every return file behind them).
-  if (!isValidRoutingNumber(origin.slice(-9))) refuse(1, `immediate origin ${origin} is not a routing number (the ABA checksum fails): returns could not be sent back to it`);
-  if (destination !== expect.routing_number) refuse(1, `immediate destination ${destination} is not this credit union's routing number ${expect.routing_number}: the file is for another bank`);
+  if (!isValidRoutingNumber(origin.slice(-9)))
+    refuse(
+      1,
+      `immediate origin ${origin} is not a routing number (the ABA checksum fails): returns could not be sent back to it`,
+    );
+  if (destination !== expect.routing_number)
+    refuse(
+      1,
+      `immediate destination ${destination} is not this credit union's routing number ${expect.routing_number}: the file is for another bank`,
+    );
   const file: InboundFile = {
     immediate_destination: destination,
     immediate_origin: origin,
@@ -257,7 +312,8 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
     credit_total_cents: 0,
     debit_total_cents: 0,
   };
-  if (!/^[A-Z0-9]$/.test(file.file_id_modifier)) refuse(1, `file id modifier (column 34) must be A-Z or 0-9, not ${JSON.stringify(file.file_id_modifier)}`);
+  if (!/^[A-Z0-9]$/.test(file.file_id_modifier))
+    refuse(1, `file id modifier (column 34) must be A-Z or 0-9, not ${JSON.stringify(file.file_id_modifier)}`);
 
   const traces = new Set<string>();
   let i = 1;
@@ -265,15 +321,32 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
     const batch_line = i + 1;
     const b = fields(BATCH_HEADER, lines[i]!, batch_line);
     const service_class = b.service_class_code!;
-    if (!(service_class in SERVICE_CLASSES)) refuse(batch_line, `service class code ${service_class} is not 200 (mixed), 220 (credits) or 225 (debits)`);
+    if (!(service_class in SERVICE_CLASSES))
+      refuse(batch_line, `service class code ${service_class} is not 200 (mixed), 220 (credits) or 225 (debits)`);
     const sec_code = b.standard_entry_class_code!;
-    if (UNSUPPORTED_CLASSES[sec_code]) refuse(batch_line, `standard entry class ${sec_code} is not supported: ${UNSUPPORTED_CLASSES[sec_code]}, which this credit union does not do; ask the sender to send them apart`);
-    if (!ACCEPTED_SEC_CODES.includes(sec_code)) refuse(batch_line, `standard entry class ${JSON.stringify(sec_code)} is not supported: ${ACCEPTED_SEC_CODES.join(", ")} only`);
+    if (UNSUPPORTED_CLASSES[sec_code])
+      refuse(
+        batch_line,
+        `standard entry class ${sec_code} is not supported: ${UNSUPPORTED_CLASSES[sec_code]}, which this credit union does not do; ask the sender to send them apart`,
+      );
+    if (!ACCEPTED_SEC_CODES.includes(sec_code))
+      refuse(
+        batch_line,
+        `standard entry class ${JSON.stringify(sec_code)} is not supported: ${ACCEPTED_SEC_CODES.join(", ")} only`,
+      );
     const entry_class = ENTRY_CLASSES[sec_code];
     const noc_batch = sec_code === "COR";
     const description = trim(b.company_entry_description!);
-    if (entry_class?.debits_only && service_class === "220") refuse(batch_line, `${sec_code} batches hold debits (converted checks): service class 220 (credits only) is not allowed`);
-    if (entry_class?.description && description !== entry_class.description) refuse(batch_line, `${sec_code} batches are described ${entry_class.description}, not ${JSON.stringify(description)}`);
+    if (entry_class?.debits_only && service_class === "220")
+      refuse(
+        batch_line,
+        `${sec_code} batches hold debits (converted checks): service class 220 (credits only) is not allowed`,
+      );
+    if (entry_class?.description && description !== entry_class.description)
+      refuse(
+        batch_line,
+        `${sec_code} batches are described ${entry_class.description}, not ${JSON.stringify(description)}`,
+      );
     // TEL is a debit the member authorized by phone; only its reversal credits.
     const credits_allowed = !entry_class?.debits_only && (sec_code !== "TEL" || description === "REVERSAL");
     const batch: InboundBatch = {
@@ -290,7 +363,11 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
       entries: [],
     };
     const previous_batch = file.batches.at(-1);
-    if (previous_batch && batch.batch_number <= previous_batch.batch_number) refuse(batch_line, `batch number ${batch.batch_number} is not after ${previous_batch.batch_number}: batch numbers ascend`);
+    if (previous_batch && batch.batch_number <= previous_batch.batch_number)
+      refuse(
+        batch_line,
+        `batch number ${batch.batch_number} is not after ${previous_batch.batch_number}: batch numbers ascend`,
+      );
     i++;
 
     let addenda_count = 0;
@@ -301,45 +378,98 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
       const e = fields(ENTRY_DETAIL, lines[i]!, entry_line);
       const code = e.transaction_code!;
       const meaning = INBOUND_TRANSACTION_CODES[code];
-      if (!meaning) refuse(entry_line, `transaction code ${code} is not accepted (credits 22, 32; debits 27, 37; prenotes 23, 28, 33, 38; returns 21, 26, 31, 36)`);
+      if (!meaning)
+        refuse(
+          entry_line,
+          `transaction code ${code} is not accepted (credits 22, 32; debits 27, 37; prenotes 23, 28, 33, 38; returns 21, 26, 31, 36)`,
+        );
       // In a COR batch the return codes (21, 26, 31, 36) carry a notification of change, no money.
       const kind: InboundEntryKind = noc_batch ? "noc" : meaning.kind;
-      if (noc_batch && meaning.kind !== "return") refuse(entry_line, `transaction code ${code} is not a notification of change: a COR batch holds 21, 26, 31 or 36 only`);
+      if (noc_batch && meaning.kind !== "return")
+        refuse(
+          entry_line,
+          `transaction code ${code} is not a notification of change: a COR batch holds 21, 26, 31 or 36 only`,
+        );
       const credit = isCreditCode(code);
       if (kind !== "return" && kind !== "noc") {
-        if (entry_class?.debits_only && kind !== "debit") refuse(entry_line, `transaction code ${code} is not a debit: ${sec_code} entries (converted checks) are debits of 27 or 37`);
-        if (credit && !credits_allowed) refuse(entry_line, `transaction code ${code} is a credit: a TEL batch holds debits, credits only when its description is REVERSAL`);
+        if (entry_class?.debits_only && kind !== "debit")
+          refuse(
+            entry_line,
+            `transaction code ${code} is not a debit: ${sec_code} entries (converted checks) are debits of 27 or 37`,
+          );
+        if (credit && !credits_allowed)
+          refuse(
+            entry_line,
+            `transaction code ${code} is a credit: a TEL batch holds debits, credits only when its description is REVERSAL`,
+          );
       }
-      if (service_class === "220" && !credit) refuse(entry_line, `transaction code ${code} is a debit in a credits-only batch (service class 220)`);
-      if (service_class === "225" && credit) refuse(entry_line, `transaction code ${code} is a credit in a debits-only batch (service class 225)`);
+      if (service_class === "220" && !credit)
+        refuse(entry_line, `transaction code ${code} is a debit in a credits-only batch (service class 220)`);
+      if (service_class === "225" && credit)
+        refuse(entry_line, `transaction code ${code} is a credit in a debits-only batch (service class 225)`);
       const routing_number = `${e.receiving_dfi_identification}${e.check_digit}`;
-      if (!isValidRoutingNumber(routing_number)) refuse(entry_line, `check digit ${e.check_digit} (column 12) is wrong for receiving DFI ${e.receiving_dfi_identification}: the ABA checksum fails`);
-      if (routing_number !== expect.routing_number) refuse(entry_line, `receiving DFI ${routing_number} is not this credit union's routing number ${expect.routing_number}`);
+      if (!isValidRoutingNumber(routing_number))
+        refuse(
+          entry_line,
+          `check digit ${e.check_digit} (column 12) is wrong for receiving DFI ${e.receiving_dfi_identification}: the ABA checksum fails`,
+        );
+      if (routing_number !== expect.routing_number)
+        refuse(
+          entry_line,
+          `receiving DFI ${routing_number} is not this credit union's routing number ${expect.routing_number}`,
+        );
       const account_number = trim(e.dfi_account_number!);
       if (account_number === "") refuse(entry_line, "the DFI account number (columns 13-29) is blank");
       const amount_cents = Number(e.amount);
-      if (kind === "prenote" && amount_cents !== 0) refuse(entry_line, `a prenote (transaction code ${code}) has a zero amount, not ${amount_cents} cents`);
-      if (kind === "noc" && amount_cents !== 0) refuse(entry_line, `a notification of change has a zero amount, not ${amount_cents} cents`);
-      if (kind !== "prenote" && kind !== "noc" && amount_cents === 0) refuse(entry_line, "the amount is zero: only a prenote or a notification of change carries no money");
-      if (kind === "debit" && entry_class?.amount_max_cents !== undefined && amount_cents > entry_class.amount_max_cents) {
-        refuse(entry_line, `${sec_code} entries are at most ${entry_class.amount_max_cents} cents, not ${amount_cents}`);
+      if (kind === "prenote" && amount_cents !== 0)
+        refuse(entry_line, `a prenote (transaction code ${code}) has a zero amount, not ${amount_cents} cents`);
+      if (kind === "noc" && amount_cents !== 0)
+        refuse(entry_line, `a notification of change has a zero amount, not ${amount_cents} cents`);
+      if (kind !== "prenote" && kind !== "noc" && amount_cents === 0)
+        refuse(entry_line, "the amount is zero: only a prenote or a notification of change carries no money");
+      if (
+        kind === "debit" &&
+        entry_class?.amount_max_cents !== undefined &&
+        amount_cents > entry_class.amount_max_cents
+      ) {
+        refuse(
+          entry_line,
+          `${sec_code} entries are at most ${entry_class.amount_max_cents} cents, not ${amount_cents}`,
+        );
       }
       const trace_number = e.trace_number!;
       const previous = batch.entries.at(-1);
-      if (previous && trace_number <= previous.trace_number) refuse(entry_line, `trace number ${trace_number} is not after ${previous.trace_number}: trace numbers ascend within a batch`);
+      if (previous && trace_number <= previous.trace_number)
+        refuse(
+          entry_line,
+          `trace number ${trace_number} is not after ${previous.trace_number}: trace numbers ascend within a batch`,
+        );
       if (traces.has(trace_number)) refuse(entry_line, `trace number ${trace_number} appears twice in the file`);
       traces.add(trace_number);
       const indicator = e.addenda_record_indicator!;
-      if (indicator !== "0" && indicator !== "1") refuse(entry_line, `addenda record indicator (column 79) must be 0 or 1, not ${indicator}`);
+      if (indicator !== "0" && indicator !== "1")
+        refuse(entry_line, `addenda record indicator (column 79) must be 0 or 1, not ${indicator}`);
       const individual_id = trim(e.individual_identification_number!);
       let check_serial_number: string | null = null;
       if (entry_class?.check_serial && kind === "debit") {
-        check_serial_number = trim(entry_class.check_serial === "40-48" ? e.individual_identification_number!.slice(0, 9) : e.individual_identification_number!);
-        if (check_serial_number === "") refuse(entry_line, `the check serial number (columns ${entry_class.check_serial}) is blank: ${sec_code} entries name the check they were converted from`);
+        check_serial_number = trim(
+          entry_class.check_serial === "40-48"
+            ? e.individual_identification_number!.slice(0, 9)
+            : e.individual_identification_number!,
+        );
+        if (check_serial_number === "")
+          refuse(
+            entry_line,
+            `the check serial number (columns ${entry_class.check_serial}) is blank: ${sec_code} entries name the check they were converted from`,
+          );
       }
       // CTX: columns 55-58 are the entry's addenda count, 59-74 the receiving company.
       const ctx_addenda = sec_code === "CTX" ? e.individual_name!.slice(0, 4) : null;
-      if (ctx_addenda !== null && !/^\d{4}$/.test(ctx_addenda)) refuse(entry_line, `number of addenda records (columns 55-58) must be digits, not ${JSON.stringify(ctx_addenda)}`);
+      if (ctx_addenda !== null && !/^\d{4}$/.test(ctx_addenda))
+        refuse(
+          entry_line,
+          `number of addenda records (columns 55-58) must be digits, not ${JSON.stringify(ctx_addenda)}`,
+        );
       const entry: InboundEntry = {
         line: entry_line,
         transaction_code: code,
@@ -363,13 +493,20 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
       while (lines[i]?.[0] === "7") {
         const addenda_line = i + 1;
         const record = lines[i]!;
-        if (indicator !== "1") refuse(addenda_line, "an addenda record follows an entry whose addenda record indicator is 0");
+        if (indicator !== "1")
+          refuse(addenda_line, "an addenda record follows an entry whose addenda record indicator is 0");
         const type = record.slice(1, 3);
         if (type === "99") {
-          if (kind !== "return") refuse(addenda_line, `a return addenda (type 99) follows transaction code ${code}, which is not a return`);
+          if (kind !== "return")
+            refuse(addenda_line, `a return addenda (type 99) follows transaction code ${code}, which is not a return`);
           const a = fields(RETURN_ADDENDA, record, addenda_line);
-          if (a.trace_number !== trace_number) refuse(addenda_line, `the return addenda's trace number ${a.trace_number} is not its entry's ${trace_number}`);
-          if (!/^R\d{2}$/.test(a.return_reason_code!)) refuse(addenda_line, `return reason code ${JSON.stringify(a.return_reason_code)} must be R and two digits`);
+          if (a.trace_number !== trace_number)
+            refuse(
+              addenda_line,
+              `the return addenda's trace number ${a.trace_number} is not its entry's ${trace_number}`,
+            );
+          if (!/^R\d{2}$/.test(a.return_reason_code!))
+            refuse(addenda_line, `return reason code ${JSON.stringify(a.return_reason_code)} must be R and two digits`);
           entry.return_info = {
             reason_code: a.return_reason_code!,
             original_trace_number: a.original_entry_trace_number!,
@@ -379,8 +516,16 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
         } else if (type === "98") {
           if (kind !== "noc") refuse(addenda_line, "a notification of change addenda (type 98) belongs in a COR batch");
           const a = fields(CHANGE_ADDENDA, record, addenda_line);
-          if (a.trace_number !== trace_number) refuse(addenda_line, `the change addenda's trace number ${a.trace_number} is not its entry's ${trace_number}`);
-          if (!CHANGE_CODES[a.change_code!]) refuse(addenda_line, `change code ${JSON.stringify(a.change_code)} is not one of ${Object.keys(CHANGE_CODES).join(", ")}`);
+          if (a.trace_number !== trace_number)
+            refuse(
+              addenda_line,
+              `the change addenda's trace number ${a.trace_number} is not its entry's ${trace_number}`,
+            );
+          if (!CHANGE_CODES[a.change_code!])
+            refuse(
+              addenda_line,
+              `change code ${JSON.stringify(a.change_code)} is not one of ${Object.keys(CHANGE_CODES).join(", ")}`,
+            );
           entry.change = {
             change_code: a.change_code!,
             original_trace_number: a.original_entry_trace_number!,
@@ -391,23 +536,52 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
           if (kind === "return") refuse(addenda_line, "a return entry's addenda must be type 99");
           if (kind === "noc") refuse(addenda_line, "a notification of change's addenda must be type 98");
           const a = fields(ADDENDA, record, addenda_line);
-          if (Number(a.addenda_sequence_number) !== addenda_seen + 1) refuse(addenda_line, `addenda sequence number ${Number(a.addenda_sequence_number)} is not ${addenda_seen + 1}`);
-          if (a.entry_detail_sequence_number !== trace_number.slice(-7)) refuse(addenda_line, `entry detail sequence number ${a.entry_detail_sequence_number} is not the last seven digits of its entry's trace number ${trace_number}`);
-          entry.payment_information = trim(`${entry.payment_information ?? ""} ${trim(a.payment_related_information!)}`);
+          if (Number(a.addenda_sequence_number) !== addenda_seen + 1)
+            refuse(
+              addenda_line,
+              `addenda sequence number ${Number(a.addenda_sequence_number)} is not ${addenda_seen + 1}`,
+            );
+          if (a.entry_detail_sequence_number !== trace_number.slice(-7))
+            refuse(
+              addenda_line,
+              `entry detail sequence number ${a.entry_detail_sequence_number} is not the last seven digits of its entry's trace number ${trace_number}`,
+            );
+          entry.payment_information = trim(
+            `${entry.payment_information ?? ""} ${trim(a.payment_related_information!)}`,
+          );
         } else {
-          refuse(addenda_line, `addenda type ${JSON.stringify(type)} is not accepted (05 payment information, 98 notification of change, 99 return)`);
+          refuse(
+            addenda_line,
+            `addenda type ${JSON.stringify(type)} is not accepted (05 payment information, 98 notification of change, 99 return)`,
+          );
         }
         addenda_seen++;
         i++;
       }
-      if (addenda_seen > 1 && (kind === "return" || kind === "noc")) refuse(entry_line, `${kind === "return" ? "a return" : "a notification of change"} has one addenda record, not ${addenda_seen}`);
+      if (addenda_seen > 1 && (kind === "return" || kind === "noc"))
+        refuse(
+          entry_line,
+          `${kind === "return" ? "a return" : "a notification of change"} has one addenda record, not ${addenda_seen}`,
+        );
       if (entry_class && kind !== "return" && addenda_seen > entry_class.addenda_max) {
-        refuse(entry_line, entry_class.addenda_max === 0 ? `${sec_code} entries have no addenda record, not ${addenda_seen}` : `${sec_code} entries have at most ${entry_class.addenda_max} addenda ${entry_class.addenda_max === 1 ? "record" : "records"}, not ${addenda_seen}`);
+        refuse(
+          entry_line,
+          entry_class.addenda_max === 0
+            ? `${sec_code} entries have no addenda record, not ${addenda_seen}`
+            : `${sec_code} entries have at most ${entry_class.addenda_max} addenda ${entry_class.addenda_max === 1 ? "record" : "records"}, not ${addenda_seen}`,
+        );
       }
-      if (ctx_addenda !== null && Number(ctx_addenda) !== addenda_seen) refuse(entry_line, `number of addenda records (columns 55-58) is ${Number(ctx_addenda)}, the entry has ${addenda_seen}`);
-      if (indicator === "1" && addenda_seen === 0) refuse(entry_line, "the addenda record indicator is 1 but no addenda record follows");
-      if (kind === "return" && !entry.return_info) refuse(entry_line, `transaction code ${code} is a return and needs an addenda type 99`);
-      if (kind === "noc" && !entry.change) refuse(entry_line, `a notification of change (transaction code ${code}) needs an addenda type 98`);
+      if (ctx_addenda !== null && Number(ctx_addenda) !== addenda_seen)
+        refuse(
+          entry_line,
+          `number of addenda records (columns 55-58) is ${Number(ctx_addenda)}, the entry has ${addenda_seen}`,
+        );
+      if (indicator === "1" && addenda_seen === 0)
+        refuse(entry_line, "the addenda record indicator is 1 but no addenda record follows");
+      if (kind === "return" && !entry.return_info)
+        refuse(entry_line, `transaction code ${code} is a return and needs an addenda type 99`);
+      if (kind === "noc" && !entry.change)
+        refuse(entry_line, `a notification of change (transaction code ${code}) needs an addenda type 98`);
       addenda_count += addenda_seen;
       if (credit) credit_cents += amount_cents;
       else debit_cents += amount_cents;
@@ -415,19 +589,43 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
     }
 
     const control_line = i + 1;
-    if (lines[i]?.[0] !== "8") refuse(control_line, `a batch ends with a batch control (type 8), not ${lines[i] === undefined ? "the end of the file" : `type ${lines[i]![0]}`}`);
+    if (lines[i]?.[0] !== "8")
+      refuse(
+        control_line,
+        `a batch ends with a batch control (type 8), not ${lines[i] === undefined ? "the end of the file" : `type ${lines[i]![0]}`}`,
+      );
     if (batch.entries.length === 0) refuse(control_line, "a batch holds at least one entry");
     const c = fields(BATCH_CONTROL, lines[i]!, control_line);
-    if (c.service_class_code !== service_class) refuse(control_line, `service class code ${c.service_class_code} is not the batch header's ${service_class}`);
+    if (c.service_class_code !== service_class)
+      refuse(control_line, `service class code ${c.service_class_code} is not the batch header's ${service_class}`);
     const count = batch.entries.length + addenda_count;
-    if (Number(c.entry_addenda_count) !== count) refuse(control_line, `entry/addenda count is ${Number(c.entry_addenda_count)}, the batch holds ${count}`);
+    if (Number(c.entry_addenda_count) !== count)
+      refuse(control_line, `entry/addenda count is ${Number(c.entry_addenda_count)}, the batch holds ${count}`);
     const hash = entryHash(batch.entries.map((e) => e.routing_number));
-    if (c.entry_hash !== hash) refuse(control_line, `entry hash is ${c.entry_hash}, the entries' receiving DFIs sum to ${hash}`);
-    if (Number(c.total_debit_entry_dollar_amount) !== debit_cents) refuse(control_line, `total debit is ${Number(c.total_debit_entry_dollar_amount)} cents, the entries' debits sum to ${debit_cents}`);
-    if (Number(c.total_credit_entry_dollar_amount) !== credit_cents) refuse(control_line, `total credit is ${Number(c.total_credit_entry_dollar_amount)} cents, the entries' credits sum to ${credit_cents}`);
-    if (trim(c.company_identification!) !== batch.company_id) refuse(control_line, `company identification ${JSON.stringify(trim(c.company_identification!))} is not the batch header's ${JSON.stringify(batch.company_id)}`);
-    if (c.originating_dfi_identification !== batch.odfi) refuse(control_line, `originating DFI ${c.originating_dfi_identification} is not the batch header's ${batch.odfi}`);
-    if (Number(c.batch_number) !== batch.batch_number) refuse(control_line, `batch number ${Number(c.batch_number)} is not the batch header's ${batch.batch_number}`);
+    if (c.entry_hash !== hash)
+      refuse(control_line, `entry hash is ${c.entry_hash}, the entries' receiving DFIs sum to ${hash}`);
+    if (Number(c.total_debit_entry_dollar_amount) !== debit_cents)
+      refuse(
+        control_line,
+        `total debit is ${Number(c.total_debit_entry_dollar_amount)} cents, the entries' debits sum to ${debit_cents}`,
+      );
+    if (Number(c.total_credit_entry_dollar_amount) !== credit_cents)
+      refuse(
+        control_line,
+        `total credit is ${Number(c.total_credit_entry_dollar_amount)} cents, the entries' credits sum to ${credit_cents}`,
+      );
+    if (trim(c.company_identification!) !== batch.company_id)
+      refuse(
+        control_line,
+        `company identification ${JSON.stringify(trim(c.company_identification!))} is not the batch header's ${JSON.stringify(batch.company_id)}`,
+      );
+    if (c.originating_dfi_identification !== batch.odfi)
+      refuse(
+        control_line,
+        `originating DFI ${c.originating_dfi_identification} is not the batch header's ${batch.odfi}`,
+      );
+    if (Number(c.batch_number) !== batch.batch_number)
+      refuse(control_line, `batch number ${Number(c.batch_number)} is not the batch header's ${batch.batch_number}`);
     file.batches.push(batch);
     file.entry_count += batch.entries.length;
     file.addenda_count += addenda_count;
@@ -437,18 +635,37 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
   }
 
   const control_line = i + 1;
-  if (lines[i]?.[0] !== "9" || lines[i] === PADDING_RECORD) refuse(control_line, `expected a batch header (type 5) or the file control (type 9), not ${lines[i] === undefined ? "the end of the file" : `type ${lines[i]![0]}`}`);
+  if (lines[i]?.[0] !== "9" || lines[i] === PADDING_RECORD)
+    refuse(
+      control_line,
+      `expected a batch header (type 5) or the file control (type 9), not ${lines[i] === undefined ? "the end of the file" : `type ${lines[i]![0]}`}`,
+    );
   if (file.batches.length === 0) refuse(control_line, "the file holds no batch");
   const f = fields(FILE_CONTROL, lines[i]!, control_line);
-  if (Number(f.batch_count) !== file.batches.length) refuse(control_line, `batch count is ${Number(f.batch_count)}, the file holds ${file.batches.length}`);
+  if (Number(f.batch_count) !== file.batches.length)
+    refuse(control_line, `batch count is ${Number(f.batch_count)}, the file holds ${file.batches.length}`);
   const blocks = lines.length / BLOCKING_FACTOR;
-  if (Number(f.block_count) !== blocks) refuse(control_line, `block count is ${Number(f.block_count)}, the file holds ${blocks} blocks of ${BLOCKING_FACTOR} records`);
+  if (Number(f.block_count) !== blocks)
+    refuse(
+      control_line,
+      `block count is ${Number(f.block_count)}, the file holds ${blocks} blocks of ${BLOCKING_FACTOR} records`,
+    );
   const count = file.entry_count + file.addenda_count;
-  if (Number(f.entry_addenda_count) !== count) refuse(control_line, `entry/addenda count is ${Number(f.entry_addenda_count)}, the file holds ${count}`);
+  if (Number(f.entry_addenda_count) !== count)
+    refuse(control_line, `entry/addenda count is ${Number(f.entry_addenda_count)}, the file holds ${count}`);
   const hash = entryHash(file.batches.flatMap((b) => b.entries.map((e) => e.routing_number)));
-  if (f.entry_hash !== hash) refuse(control_line, `entry hash is ${f.entry_hash}, the entries' receiving DFIs sum to ${hash}`);
-  if (Number(f.total_debit_entry_dollar_amount) !== file.debit_total_cents) refuse(control_line, `total debit is ${Number(f.total_debit_entry_dollar_amount)} cents, the batches' debits sum to ${file.debit_total_cents}`);
-  if (Number(f.total_credit_entry_dollar_amount) !== file.credit_total_cents) refuse(control_line, `total credit is ${Number(f.total_credit_entry_dollar_amount)} cents, the batches' credits sum to ${file.credit_total_cents}`);
+  if (f.entry_hash !== hash)
+    refuse(control_line, `entry hash is ${f.entry_hash}, the entries' receiving DFIs sum to ${hash}`);
+  if (Number(f.total_debit_entry_dollar_amount) !== file.debit_total_cents)
+    refuse(
+      control_line,
+      `total debit is ${Number(f.total_debit_entry_dollar_amount)} cents, the batches' debits sum to ${file.debit_total_cents}`,
+    );
+  if (Number(f.total_credit_entry_dollar_amount) !== file.credit_total_cents)
+    refuse(
+      control_line,
+      `total credit is ${Number(f.total_credit_entry_dollar_amount)} cents, the batches' credits sum to ${file.credit_total_cents}`,
+    );
   for (i = i + 1; i < lines.length; i++) {
     if (lines[i] !== PADDING_RECORD) refuse(i + 1, "after the file control only padding records of nines may follow");
   }

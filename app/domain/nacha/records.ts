@@ -30,8 +30,10 @@ export interface FieldLayout {
 function layout<const T extends readonly FieldLayout[]>(fields: T): T {
   let column = 1;
   for (const field of fields) {
-    if (field.start !== column) throw new Error(`NACHA layout: ${field.name} starts at ${field.start}, expected ${column}`);
-    if (field.constant !== undefined && field.constant.length !== field.length) throw new Error(`NACHA layout: ${field.name} constant has the wrong length`);
+    if (field.start !== column)
+      throw new Error(`NACHA layout: ${field.name} starts at ${field.start}, expected ${column}`);
+    if (field.constant !== undefined && field.constant.length !== field.length)
+      throw new Error(`NACHA layout: ${field.name} constant has the wrong length`);
     column += field.length;
   }
   if (column !== RECORD_LENGTH + 1) throw new Error(`NACHA layout ends at column ${column - 1}, not ${RECORD_LENGTH}`);
@@ -134,10 +136,20 @@ export const FILE_CONTROL = layout([
 ] as const);
 
 export type RecordLayout = readonly FieldLayout[];
-export type FieldsOf<L extends RecordLayout> = { [F in L[number] as F extends { constant: string } ? never : F extends { kind: "B" } ? never : F["name"]]: string | number };
+export type FieldsOf<L extends RecordLayout> = {
+  [F in L[number] as F extends { constant: string } ? never : F extends { kind: "B" } ? never : F["name"]]:
+    string | number;
+};
 
 /** Record type code to layout, for a reader. Addenda and entry share nothing else. */
-export const LAYOUTS = { "1": FILE_HEADER, "5": BATCH_HEADER, "6": ENTRY_DETAIL, "7": ADDENDA, "8": BATCH_CONTROL, "9": FILE_CONTROL } as const;
+export const LAYOUTS = {
+  "1": FILE_HEADER,
+  "5": BATCH_HEADER,
+  "6": ENTRY_DETAIL,
+  "7": ADDENDA,
+  "8": BATCH_CONTROL,
+  "9": FILE_CONTROL,
+} as const;
 
 export class NachaFieldError extends Error {}
 
@@ -159,12 +171,23 @@ export function isCreditCode(transaction_code: string): boolean {
 export function nachaText(value: string): string {
   // Most fields are already plain ASCII: skip the Unicode work (a third of the writer's time on 10,000 entries).
   if (/^[\x20-\x7e]*$/.test(value) && !value.includes("  ")) return value.toUpperCase().trim();
-  const latin_plain = value.normalize("NFD").replace(/(\p{Script=Latin})\p{M}+/gu, "$1").normalize("NFC");
+  const latin_plain = value
+    .normalize("NFD")
+    .replace(/(\p{Script=Latin})\p{M}+/gu, "$1")
+    .normalize("NFC");
   // Twice: the table knows Greek and Cyrillic letters, not all of their accented forms (polytonic
   // Greek). Then the Serbian table, which the default leaves out (its Latin đ would clash with
   // Vietnamese), for the Serbian Cyrillic letters still left (Ђ, Ћ, Џ, Љ, Њ): every Latin letter
   // is plain ASCII by then.
-  const romanized = transliterate(transliterate(transliterate(latin_plain).normalize("NFKD").replace(/\p{M}+/gu, "").normalize("NFC")), { locale: "sr" });
+  const romanized = transliterate(
+    transliterate(
+      transliterate(latin_plain)
+        .normalize("NFKD")
+        .replace(/\p{M}+/gu, "")
+        .normalize("NFC"),
+    ),
+    { locale: "sr" },
+  );
   return romanized
     .replace(/[^\x20-\x7e]/g, " ")
     .toUpperCase()
@@ -189,9 +212,12 @@ export function formatField(field: FieldLayout, value: string | number | undefin
   if (field.constant !== undefined) return field.constant;
   if (field.kind === "B") return " ".repeat(field.length);
   if (field.kind === "N") {
-    const digits = typeof value === "number" ? (Number.isSafeInteger(value) && value >= 0 ? String(value) : "") : (value ?? "");
-    if (!/^\d+$/.test(digits)) throw new NachaFieldError(`${field.name} must be a whole number, got ${JSON.stringify(value)}`);
-    if (digits.length > field.length) throw new NachaFieldError(`${field.name} ${digits} does not fit in ${field.length} digits`);
+    const digits =
+      typeof value === "number" ? (Number.isSafeInteger(value) && value >= 0 ? String(value) : "") : (value ?? "");
+    if (!/^\d+$/.test(digits))
+      throw new NachaFieldError(`${field.name} must be a whole number, got ${JSON.stringify(value)}`);
+    if (digits.length > field.length)
+      throw new NachaFieldError(`${field.name} ${digits} does not fit in ${field.length} digits`);
     return digits.padStart(field.length, "0");
   }
   const text = nachaText(String(value ?? ""));
@@ -201,8 +227,11 @@ export function formatField(field: FieldLayout, value: string | number | undefin
 
 /** A whole record from its layout and values (constants and blanks filled in). */
 export function formatRecord<L extends RecordLayout>(fields: L, values: FieldsOf<L>): string {
-  const record = fields.map((field) => formatField(field, (values as Record<string, string | number | undefined>)[field.name])).join("");
-  if (record.length !== RECORD_LENGTH) throw new NachaFieldError(`record is ${record.length} characters, not ${RECORD_LENGTH}`);
+  const record = fields
+    .map((field) => formatField(field, (values as Record<string, string | number | undefined>)[field.name]))
+    .join("");
+  if (record.length !== RECORD_LENGTH)
+    throw new NachaFieldError(`record is ${record.length} characters, not ${RECORD_LENGTH}`);
   return record;
 }
 

@@ -37,7 +37,8 @@ export const RETURN_ADDENDA = [
 {
   let column = 1;
   for (const field of RETURN_ADDENDA) {
-    if (field.start !== column) throw new Error(`NACHA layout: ${field.name} starts at ${field.start}, expected ${column}`);
+    if (field.start !== column)
+      throw new Error(`NACHA layout: ${field.name} starts at ${field.start}, expected ${column}`);
     column += field.length;
   }
   if (column !== RECORD_LENGTH + 1) throw new Error("NACHA return addenda layout is not 94 columns");
@@ -72,7 +73,8 @@ export function returnReason(code: string): string {
 
 /** The return's transaction code for an original one: 22 -> 21, 27 -> 26, 32 -> 31, 37 -> 36. */
 export function returnTransactionCode(original: string): string {
-  if (!["22", "27", "32", "37"].includes(original)) throw new NachaFieldError(`transaction code ${original} cannot be returned`);
+  if (!["22", "27", "32", "37"].includes(original))
+    throw new NachaFieldError(`transaction code ${original} cannot be returned`);
   return String(Number(original) - 1);
 }
 
@@ -83,8 +85,10 @@ export function returnTransactionCode(original: string): string {
  * 99) before the receiving company (59-74).
  */
 function classColumns(sec_code: string, original: ReturnItem["original"], record: string): string {
-  if (sec_code === "POP") return `${record.slice(0, 39)}${original.individual_id.slice(0, 15).padEnd(15, " ")}${record.slice(54)}`;
-  if (sec_code === "CTX") return `${record.slice(0, 54)}0001${original.individual_name.slice(0, 16).padEnd(16, " ")}  ${record.slice(76)}`;
+  if (sec_code === "POP")
+    return `${record.slice(0, 39)}${original.individual_id.slice(0, 15).padEnd(15, " ")}${record.slice(54)}`;
+  if (sec_code === "CTX")
+    return `${record.slice(0, 54)}0001${original.individual_name.slice(0, 16).padEnd(16, " ")}  ${record.slice(76)}`;
   return record;
 }
 
@@ -131,8 +135,10 @@ export interface ReturnFile {
 }
 
 export function writeReturnFile(input: ReturnFileInput): ReturnFile {
-  if (!isValidRoutingNumber(input.origin.routing_number)) throw new NachaFieldError("the origin routing number fails the ABA checksum");
-  if (!isValidRoutingNumber(input.destination.routing_number)) throw new NachaFieldError("the destination routing number fails the ABA checksum");
+  if (!isValidRoutingNumber(input.origin.routing_number))
+    throw new NachaFieldError("the origin routing number fails the ABA checksum");
+  if (!isValidRoutingNumber(input.destination.routing_number))
+    throw new NachaFieldError("the destination routing number fails the ABA checksum");
   if (input.returns.length === 0) throw new NachaFieldError("a return file needs at least one return");
   const odfi = input.origin.routing_number.slice(0, 8);
   const records: string[] = [fileHeaderRecord({ ...input, reference_code: "RETURNS" })];
@@ -140,10 +146,22 @@ export function writeReturnFile(input: ReturnFileInput): ReturnFile {
   const groups = new Map<string, { item: ReturnItem; index: number }[]>();
   input.returns.forEach((item, index) => {
     const o = item.original;
-    if (!/^R\d{2}$/.test(item.reason_code)) throw new NachaFieldError(`return ${index + 1}: reason code ${JSON.stringify(item.reason_code)} is not R and two digits`);
-    if (!/^\d{15}$/.test(o.trace_number)) throw new NachaFieldError(`return ${index + 1}: original trace number must be 15 digits`);
-    if (!Number.isSafeInteger(item.trace_sequence) || item.trace_sequence < 1 || item.trace_sequence > 9_999_999) throw new NachaFieldError(`return ${index + 1}: trace sequence must be 1 to 9999999`);
-    const key = JSON.stringify([o.company_id, o.company_name, o.company_discretionary_data, o.sec_code, o.entry_description, o.trace_number.slice(0, 8)]);
+    if (!/^R\d{2}$/.test(item.reason_code))
+      throw new NachaFieldError(
+        `return ${index + 1}: reason code ${JSON.stringify(item.reason_code)} is not R and two digits`,
+      );
+    if (!/^\d{15}$/.test(o.trace_number))
+      throw new NachaFieldError(`return ${index + 1}: original trace number must be 15 digits`);
+    if (!Number.isSafeInteger(item.trace_sequence) || item.trace_sequence < 1 || item.trace_sequence > 9_999_999)
+      throw new NachaFieldError(`return ${index + 1}: trace sequence must be 1 to 9999999`);
+    const key = JSON.stringify([
+      o.company_id,
+      o.company_name,
+      o.company_discretionary_data,
+      o.sec_code,
+      o.entry_description,
+      o.trace_number.slice(0, 8),
+    ]);
     const group = groups.get(key);
     if (group) group.push({ item, index });
     else groups.set(key, [{ item, index }]);

@@ -130,7 +130,13 @@ export function fileHeaderRecord(input: {
  */
 export function closeFile(
   records: string[],
-  control: { batch_count: number; entry_addenda_count: number; entry_hash: string; debit_total_cents: number; credit_total_cents: number },
+  control: {
+    batch_count: number;
+    entry_addenda_count: number;
+    entry_hash: string;
+    debit_total_cents: number;
+    credit_total_cents: number;
+  },
 ): { text: string; record_count: number; block_count: number } {
   const record_count = records.length + 1;
   const block_count = Math.ceil(record_count / BLOCKING_FACTOR);
@@ -158,12 +164,26 @@ function check(condition: boolean, message: string): asserts condition {
  * The export leaves such a payment out for staff and writes the rest (docs/product.md#payment-queues).
  */
 export function nachaCreditProblem(credit: NachaCredit): string | null {
-  if (!isValidRoutingNumber(credit.routing_number)) return `routing number ${JSON.stringify(credit.routing_number)} fails the ABA checksum`;
-  if (!/^[A-Za-z0-9-]{1,17}$/.test(credit.account_number)) return "account number must be 1 to 17 letters, digits or dashes";
-  if (!(Number.isSafeInteger(credit.amount_cents) && credit.amount_cents > 0 && credit.amount_cents <= AMOUNT_CENTS_MAX)) return `amount must be 1 to ${AMOUNT_CENTS_MAX} cents`;
-  if (!(Number.isSafeInteger(credit.trace_sequence) && credit.trace_sequence >= 1 && credit.trace_sequence <= TRACE_SEQUENCE_MAX)) return `trace sequence must be 1 to ${TRACE_SEQUENCE_MAX}`;
-  if (!/[A-Z0-9]/.test(nachaText(credit.individual_name))) return "the receiver's name has no letter or digit a NACHA file can carry";
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(credit.effective_date)) return `date ${JSON.stringify(credit.effective_date)} is not YYYY-MM-DD`;
+  if (!isValidRoutingNumber(credit.routing_number))
+    return `routing number ${JSON.stringify(credit.routing_number)} fails the ABA checksum`;
+  if (!/^[A-Za-z0-9-]{1,17}$/.test(credit.account_number))
+    return "account number must be 1 to 17 letters, digits or dashes";
+  if (!(
+    Number.isSafeInteger(credit.amount_cents) &&
+    credit.amount_cents > 0 &&
+    credit.amount_cents <= AMOUNT_CENTS_MAX
+  ))
+    return `amount must be 1 to ${AMOUNT_CENTS_MAX} cents`;
+  if (!(
+    Number.isSafeInteger(credit.trace_sequence) &&
+    credit.trace_sequence >= 1 &&
+    credit.trace_sequence <= TRACE_SEQUENCE_MAX
+  ))
+    return `trace sequence must be 1 to ${TRACE_SEQUENCE_MAX}`;
+  if (!/[A-Z0-9]/.test(nachaText(credit.individual_name)))
+    return "the receiver's name has no letter or digit a NACHA file can carry";
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(credit.effective_date))
+    return `date ${JSON.stringify(credit.effective_date)} is not YYYY-MM-DD`;
   return null;
 }
 
@@ -174,14 +194,23 @@ function checkCredit(credit: NachaCredit, index: number): void {
 
 export function writeNachaFile(input: NachaFileInput): NachaFile {
   check(isValidRoutingNumber(input.origin.routing_number), "the origin routing number fails the ABA checksum");
-  check(isValidRoutingNumber(input.destination.routing_number), "the destination routing number fails the ABA checksum");
+  check(
+    isValidRoutingNumber(input.destination.routing_number),
+    "the destination routing number fails the ABA checksum",
+  );
   // The company identification is how the receiving banks and the members' statements name the
   // originator; an empty or shortened one is refused rather than padded into a wrong one.
-  check(/^[A-Za-z0-9]{10}$/.test(input.company.identification), "the company identification must be 10 letters or digits");
+  check(
+    /^[A-Za-z0-9]{10}$/.test(input.company.identification),
+    "the company identification must be 10 letters or digits",
+  );
   check(nachaText(input.company.name) !== "", "the company name is empty");
   check(nachaText(input.company.entry_description) !== "", "the company entry description is empty");
   check(nachaText(input.destination.name) !== "", "the destination name is empty");
-  check(FILE_ID_MODIFIERS.includes(input.file_id_modifier) && input.file_id_modifier.length === 1, "file id modifier must be one of A-Z or 0-9");
+  check(
+    FILE_ID_MODIFIERS.includes(input.file_id_modifier) && input.file_id_modifier.length === 1,
+    "file id modifier must be one of A-Z or 0-9",
+  );
   check(/^\d{2}:\d{2}$/.test(input.created.time), "creation time must be HH:MM");
   check(input.credits.length > 0, "a file needs at least one credit");
   input.credits.forEach(checkCredit);
@@ -229,7 +258,8 @@ export function writeNachaFile(input: NachaFileInput): NachaFile {
       const info = nachaText(credit.payment_information ?? "");
       records.push(
         formatRecord(ENTRY_DETAIL, {
-          transaction_code: credit.account_type === "savings" ? TRANSACTION_CODES.savings_credit : TRANSACTION_CODES.checking_credit,
+          transaction_code:
+            credit.account_type === "savings" ? TRANSACTION_CODES.savings_credit : TRANSACTION_CODES.checking_credit,
           receiving_dfi_identification: credit.routing_number.slice(0, 8),
           check_digit: credit.routing_number.slice(8),
           dfi_account_number: credit.account_number,

@@ -76,7 +76,8 @@ function xmlChars(value: string): string {
  */
 export function xmlUnfitCharacters(value: string): string[] {
   const found = new Set<string>();
-  for (const [character] of value.matchAll(NOT_XML)) found.add(`U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
+  for (const [character] of value.matchAll(NOT_XML))
+    found.add(`U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
   return [...found];
 }
 
@@ -84,12 +85,19 @@ export function xmlUnfitCharacters(value: string): string[] {
 export function xmlText(value: string, max: number): string {
   const plain = xmlChars(value).replace(/\s+/g, " ").trim();
   const cut = Array.from(plain).slice(0, max).join("").trim();
-  return cut.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+  return cut
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
 }
 
 /** Minor units as the schema's decimal: 123456 EUR -> "1234.56", 1000 JPY -> "1000", 1 BHD -> "0.001". */
 export function decimalAmount(amount_minor_units: number | bigint, minor_units: number): string {
-  const digits = BigInt(amount_minor_units).toString().padStart(minor_units + 1, "0");
+  const digits = BigInt(amount_minor_units)
+    .toString()
+    .padStart(minor_units + 1, "0");
   return minor_units === 0 ? digits : `${digits.slice(0, -minor_units)}.${digits.slice(-minor_units)}`;
 }
 
@@ -104,15 +112,23 @@ const MAX35 = /^.{1,35}$/u;
 export function pain001TransferProblem(t: Pain001Transfer): string | null {
   const currency = findCurrency(t.currency);
   if (currency === undefined || currency.code !== t.currency) return `unknown currency ${JSON.stringify(t.currency)}`;
-  if (!(Number.isSafeInteger(t.amount_minor_units) && t.amount_minor_units > 0)) return "the amount must be a positive whole number of minor units";
+  if (!(Number.isSafeInteger(t.amount_minor_units) && t.amount_minor_units > 0))
+    return "the amount must be a positive whole number of minor units";
   if (!(MAX35.test(t.instruction_id) && MAX35.test(t.end_to_end_id))) return "ids are 1 to 35 characters";
-  if (!/^[A-Z]{6}[A-Z2-9][A-NP-Z0-9]([A-Z0-9]{3})?$/.test(t.creditor_agent_bic)) return `BIC ${JSON.stringify(t.creditor_agent_bic)} is not a BIC`;
+  if (!/^[A-Z]{6}[A-Z2-9][A-NP-Z0-9]([A-Z0-9]{3})?$/.test(t.creditor_agent_bic))
+    return `BIC ${JSON.stringify(t.creditor_agent_bic)} is not a BIC`;
   if (!/^[A-Z]{2}$/.test(t.creditor_country)) return "country must be two capital letters";
-  if (!(t.creditor_iban === undefined || t.creditor_iban === "" || /^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$/.test(t.creditor_iban))) return "IBAN has the wrong shape";
+  if (!(
+    t.creditor_iban === undefined ||
+    t.creditor_iban === "" ||
+    /^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$/.test(t.creditor_iban)
+  ))
+    return "IBAN has the wrong shape";
   if (!/^\S{1,34}$/.test(t.creditor_account_number)) return "account number is 1 to 34 characters";
   if (xmlText(t.creditor_name, 140) === "") return "the creditor's name has no character an XML message can carry";
   // The agent's <Nm> is Max140Text too: at least one character.
-  if (xmlText(t.creditor_agent_name, 140) === "") return "the creditor's bank name has no character an XML message can carry";
+  if (xmlText(t.creditor_agent_name, 140) === "")
+    return "the creditor's bank name has no character an XML message can carry";
   return null;
 }
 
@@ -125,7 +141,10 @@ function checkTransfer(t: Pain001Transfer, index: number): number {
 export function writePain001(input: Pain001Input): Pain001Message {
   check(input.transfers.length > 0, "a message needs at least one wire");
   check(MAX35.test(input.message_id), "message id is 1 to 35 characters");
-  check(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(input.created_at), "creation time must be an ISO date-time with offset");
+  check(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(input.created_at),
+    "creation time must be an ISO date-time with offset",
+  );
   check(/^\d{4}-\d{2}-\d{2}$/.test(input.requested_execution_date), "execution date must be YYYY-MM-DD");
   check(/^\d{9}$/.test(input.debtor.routing_number), "the debtor's routing number is nine digits");
   check(/^\S{1,34}$/.test(input.debtor.account_number), "the debtor's account number is 1 to 34 characters");
@@ -133,7 +152,10 @@ export function writePain001(input: Pain001Input): Pain001Message {
 
   // The control sum adds decimals of different exponents exactly: scale every amount to 10^-5 (the schema's most).
   const SCALE = 5;
-  const sum_scaled = input.transfers.reduce((sum, t, i) => sum + BigInt(t.amount_minor_units) * 10n ** BigInt(SCALE - exponents[i]!), 0n);
+  const sum_scaled = input.transfers.reduce(
+    (sum, t, i) => sum + BigInt(t.amount_minor_units) * 10n ** BigInt(SCALE - exponents[i]!),
+    0n,
+  );
   const control_sum = decimalAmount(sum_scaled, SCALE).replace(/0+$/, "").replace(/\.$/, "");
   const count = String(input.transfers.length);
   const routing = xmlText(input.debtor.routing_number, 35);
@@ -161,7 +183,9 @@ export function writePain001(input: Pain001Input): Pain001Message {
     `      <DbtrAgt><FinInstnId>${usaba}</FinInstnId></DbtrAgt>`,
   ];
   input.transfers.forEach((t, i) => {
-    const account = t.creditor_iban ? `<IBAN>${t.creditor_iban}</IBAN>` : `<Othr><Id>${xmlText(t.creditor_account_number, 34)}</Id></Othr>`;
+    const account = t.creditor_iban
+      ? `<IBAN>${t.creditor_iban}</IBAN>`
+      : `<Othr><Id>${xmlText(t.creditor_account_number, 34)}</Id></Othr>`;
     const remittance = xmlText(t.remittance_information ?? "", 140);
     lines.push(
       `      <CdtTrfTxInf>`,

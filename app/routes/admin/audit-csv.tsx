@@ -13,7 +13,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const lines = Object.entries(problems).map(([field, message]) => `${field}: ${message}`);
     return new Response(`The export was not made. Please correct the filters:\n${lines.join("\n")}\n`, {
       status: 400,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
+      headers: {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
     });
   }
   const result = await exportAuditLog({ staff, origin, filter });

@@ -1,5 +1,12 @@
 import { withDatabase } from "~/server/db/db.server";
-import { auditActions, exportAuditCsv, listAudit, recordAudit, type AuditFilter, type AuditOrigin } from "~/server/audit/audit.server";
+import {
+  auditActions,
+  exportAuditCsv,
+  listAudit,
+  recordAudit,
+  type AuditFilter,
+  type AuditOrigin,
+} from "~/server/audit/audit.server";
 
 /** What /admin/audit and its CSV export call (their view-model): each opens the database itself. */
 
@@ -7,9 +14,19 @@ export const auditActionNames = withDatabase(auditActions);
 export const auditEntries = withDatabase(listAudit);
 
 /** The filtered log as CSV; the export itself goes into the log, with its filter and size. */
-export const exportAuditLog = withDatabase(async (database, input: { staff: { id: string; email: string }; origin: AuditOrigin; filter: AuditFilter }) => {
-  const { staff, origin, filter } = input;
-  const result = await exportAuditCsv(database, filter);
-  await recordAudit(database, { actor_id: staff.id, actor_email: staff.email, action: "audit.export", subject_type: "audit_log", after: { filter, rows: result.rows, truncated: result.truncated }, request_id: origin.request_id, ip: origin.ip });
-  return result;
-});
+export const exportAuditLog = withDatabase(
+  async (database, input: { staff: { id: string; email: string }; origin: AuditOrigin; filter: AuditFilter }) => {
+    const { staff, origin, filter } = input;
+    const result = await exportAuditCsv(database, filter);
+    await recordAudit(database, {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      action: "audit.export",
+      subject_type: "audit_log",
+      after: { filter, rows: result.rows, truncated: result.truncated },
+      request_id: origin.request_id,
+      ip: origin.ip,
+    });
+    return result;
+  },
+);

@@ -25,21 +25,39 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { filter, problems } = parseAuditFilter(url.searchParams);
   if (problems) {
     // A filter to correct: the message next to it and no entries (they would not be what was asked for).
-    const typed = Object.fromEntries(Object.keys(problems).map((name) => [name, (url.searchParams.get(name) ?? "").slice(0, 200)]));
+    const typed = Object.fromEntries(
+      Object.keys(problems).map((name) => [name, (url.searchParams.get(name) ?? "").slice(0, 200)]),
+    );
     return data(
-      { filter: { ...filter, ...typed }, problems, actions: await auditActionNames(), items: [], next: null, paged: false, export_href: "/admin/audit.csv" },
+      {
+        filter: { ...filter, ...typed },
+        problems,
+        actions: await auditActionNames(),
+        items: [],
+        next: null,
+        paged: false,
+        export_href: "/admin/audit.csv",
+      },
       { status: 400 },
     );
   }
   const before = Number(url.searchParams.get("before") ?? "");
-  const [page, actions] = await Promise.all([auditEntries(filter, { before_id: Number.isSafeInteger(before) && before > 0 ? before : null }), auditActionNames()]);
+  const [page, actions] = await Promise.all([
+    auditEntries(filter, { before_id: Number.isSafeInteger(before) && before > 0 ? before : null }),
+    auditActionNames(),
+  ]);
   const exportParams = new URLSearchParams(Object.entries(filter).filter(([, v]) => v));
   const nextParams = new URLSearchParams(url.searchParams);
   if (page.next_before_id) nextParams.set("before", String(page.next_before_id));
   return {
     filter,
     actions,
-    items: page.items.map((r) => ({ ...r, at: r.at.toISOString(), before: r.before === null ? null : JSON.stringify(r.before, null, 2), after: r.after === null ? null : JSON.stringify(r.after, null, 2) })),
+    items: page.items.map((r) => ({
+      ...r,
+      at: r.at.toISOString(),
+      before: r.before === null ? null : JSON.stringify(r.before, null, 2),
+      after: r.after === null ? null : JSON.stringify(r.after, null, 2),
+    })),
     next: page.next_before_id ? `/admin/audit?${nextParams}` : null,
     paged: url.searchParams.has("before"),
     export_href: `/admin/audit.csv${exportParams.size ? `?${exportParams}` : ""}`,
@@ -47,24 +65,36 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const input = "mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-accent-600 focus:outline-2 focus:outline-accent-600 aria-invalid:border-red-600";
+const input =
+  "mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-accent-600 focus:outline-2 focus:outline-accent-600 aria-invalid:border-red-600";
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { formatDateTime } = useInstitutionDates();
   const { filter, problems } = loaderData;
-  const invalid = (name: AuditFilterField) => (problems?.[name] ? { "aria-invalid": true, "aria-describedby": `f-${name}-error` } : {});
+  const invalid = (name: AuditFilterField) =>
+    problems?.[name] ? { "aria-invalid": true, "aria-describedby": `f-${name}-error` } : {};
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-brand-800 sm:text-3xl">Audit log</h1>
-          <p className="mt-1 text-sm text-slate-700">Every staff action and security event, newest first. Entries cannot be changed or deleted.</p>
+          <p className="mt-1 text-sm text-slate-700">
+            Every staff action and security event, newest first. Entries cannot be changed or deleted.
+          </p>
         </div>
-        <a href={loaderData.export_href} className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50" download>
+        <a
+          href={loaderData.export_href}
+          className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50"
+          download
+        >
           <Download className="size-4" aria-hidden="true" /> Export CSV
         </a>
       </div>
-      <Form method="get" className="grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto]" aria-label="Filter the audit log">
+      <Form
+        method="get"
+        className="grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto]"
+        aria-label="Filter the audit log"
+      >
         <div>
           <label htmlFor="f-actor" className="block text-sm font-medium text-slate-800">
             Actor (email or id)
@@ -83,7 +113,13 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           <label htmlFor="f-action" className="block text-sm font-medium text-slate-800">
             Action
           </label>
-          <select id="f-action" name="action" defaultValue={problems?.action ? "" : filter.action} className={input} {...invalid("action")}>
+          <select
+            id="f-action"
+            name="action"
+            defaultValue={problems?.action ? "" : filter.action}
+            className={input}
+            {...invalid("action")}
+          >
             <option value="">Any action</option>
             {loaderData.actions.map((a) => (
               <option key={a} value={a}>
@@ -97,7 +133,14 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           <label htmlFor="f-from" className="block text-sm font-medium text-slate-800">
             From
           </label>
-          <input id="f-from" name="from" type="date" defaultValue={filter.from} className={input} {...invalid("from")} />
+          <input
+            id="f-from"
+            name="from"
+            type="date"
+            defaultValue={filter.from}
+            className={input}
+            {...invalid("from")}
+          />
           <NativeFieldError id="f-from-error" message={problems?.from} />
         </div>
         <div>
@@ -108,7 +151,10 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           <NativeFieldError id="f-to-error" message={problems?.to} />
         </div>
         <div className="flex items-end gap-2">
-          <button type="submit" className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
+          <button
+            type="submit"
+            className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+          >
             Filter
           </button>
           <Link to="/admin/audit" className="rounded-lg px-3 py-2 text-sm font-medium text-brand-700 hover:bg-brand-50">
@@ -117,13 +163,21 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         </div>
       </Form>
       {problems ? (
-        <p className="rounded-2xl border border-slate-200 bg-white p-8 text-center text-sm text-slate-700">Please correct the highlighted filter, then choose Filter.</p>
+        <p className="rounded-2xl border border-slate-200 bg-white p-8 text-center text-sm text-slate-700">
+          Please correct the highlighted filter, then choose Filter.
+        </p>
       ) : loaderData.items.length === 0 ? (
-        <p className="rounded-2xl border border-slate-200 bg-white p-8 text-center text-sm text-slate-700">No entries match these filters.</p>
+        <p className="rounded-2xl border border-slate-200 bg-white p-8 text-center text-sm text-slate-700">
+          No entries match these filters.
+        </p>
       ) : (
         <ol className="space-y-3" aria-label="Audit entries">
           {loaderData.items.map((r) => (
-            <li key={r.id} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="audit-entry">
+            <li
+              key={r.id}
+              className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm"
+              data-testid="audit-entry"
+            >
               <div className="flex flex-wrap items-baseline justify-between gap-2">
                 <p className="font-mono text-sm font-semibold text-brand-800">{r.action}</p>
                 <p className="text-xs text-slate-700">
@@ -137,7 +191,11 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                 </div>
                 <div>
                   <dt className="inline text-slate-600">Subject: </dt>
-                  <dd className="inline break-all text-slate-900">{r.subject_type ? `${r.subject_type} ${r.member_email && r.subject_type === "member" ? r.member_email : (r.subject_id ?? "")}` : "—"}</dd>
+                  <dd className="inline break-all text-slate-900">
+                    {r.subject_type
+                      ? `${r.subject_type} ${r.member_email && r.subject_type === "member" ? r.member_email : (r.subject_id ?? "")}`
+                      : "—"}
+                  </dd>
                 </div>
                 <div>
                   <dt className="inline text-slate-600">IP: </dt>
@@ -154,11 +212,15 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                   <div className="mt-2 grid gap-3 md:grid-cols-2">
                     <div>
                       <p className="text-xs font-semibold uppercase tracking-wide text-slate-600">Before</p>
-                      <pre className="mt-1 max-h-80 overflow-auto rounded-lg bg-slate-50 p-3 text-xs text-slate-900">{r.before ?? "—"}</pre>
+                      <pre className="mt-1 max-h-80 overflow-auto rounded-lg bg-slate-50 p-3 text-xs text-slate-900">
+                        {r.before ?? "—"}
+                      </pre>
                     </div>
                     <div>
                       <p className="text-xs font-semibold uppercase tracking-wide text-slate-600">After</p>
-                      <pre className="mt-1 max-h-80 overflow-auto rounded-lg bg-slate-50 p-3 text-xs text-slate-900">{r.after ?? "—"}</pre>
+                      <pre className="mt-1 max-h-80 overflow-auto rounded-lg bg-slate-50 p-3 text-xs text-slate-900">
+                        {r.after ?? "—"}
+                      </pre>
                     </div>
                   </div>
                 </details>
@@ -169,7 +231,10 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       )}
       <nav aria-label="Pages" className="flex justify-between text-sm">
         {loaderData.paged ? (
-          <Link to={`/admin/audit?${new URLSearchParams(Object.entries(filter).filter(([, v]) => v))}`} className="font-medium text-brand-700 underline underline-offset-2">
+          <Link
+            to={`/admin/audit?${new URLSearchParams(Object.entries(filter).filter(([, v]) => v))}`}
+            className="font-medium text-brand-700 underline underline-offset-2"
+          >
             Newest entries
           </Link>
         ) : (

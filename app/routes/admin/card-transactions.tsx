@@ -37,11 +37,19 @@ export default function CardTransactionsPage({ loaderData, actionData }: Route.C
   const { member } = loaderData;
   return (
     <div className="mx-auto max-w-4xl space-y-5">
-      <Link to={`/admin?member=${encodeURIComponent(member.user_id)}`} className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline underline-offset-2">
+      <Link
+        to={`/admin?member=${encodeURIComponent(member.user_id)}`}
+        className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline underline-offset-2"
+      >
         <ArrowLeft className="size-4" aria-hidden="true" /> Back to {member.email}
       </Link>
       <h1 className="text-2xl font-semibold tracking-tight text-brand-800">Post card transaction: {member.email}</h1>
-      <CardTransactions cards={loaderData.cards} pending={loaderData.pending} requestKey={loaderData.request_key} result={actionData} />
+      <CardTransactions
+        cards={loaderData.cards}
+        pending={loaderData.pending}
+        requestKey={loaderData.request_key}
+        result={actionData}
+      />
     </div>
   );
 }

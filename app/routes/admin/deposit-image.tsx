@@ -16,7 +16,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const size = new URL(request.url).searchParams.get("size") === "thumbnail" ? "thumbnail" : "full";
   const content = side ? await readDepositImage(id, side, staff, origin, size) : null;
   if (!content) {
-    return new Response("No such image.\n", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+    return new Response("No such image.\n", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
   }
   return new Response(new Uint8Array(content), {
     headers: {

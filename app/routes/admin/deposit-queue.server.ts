@@ -7,7 +7,9 @@ import { approveMobileDeposit, pendingDeposits, rejectMobileDeposit } from "~/se
  */
 
 /** The deposits waiting for review, oldest first, dates as ISO text. */
-export const depositQueueRows = withDatabase(async (database) => (await pendingDeposits(database)).map((d) => ({ ...d, created_at: d.created_at.toISOString() })));
+export const depositQueueRows = withDatabase(async (database) =>
+  (await pendingDeposits(database)).map((d) => ({ ...d, created_at: d.created_at.toISOString() })),
+);
 
 /** Approve: the credit posts, held until the availability policy's dates. */
 export const approveDeposit = withDatabase(approveMobileDeposit);

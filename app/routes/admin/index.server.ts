@@ -32,4 +32,6 @@ export const removeSignInCode = withDatabase(removeCode);
 export const clearUsedSignInCodes = withDatabase(clearUsedCodes);
 
 /** Reversals, adjustments, holds and account edits (money powers are checked inside). */
-export const moneyControl = withDatabase((database, input: Omit<Parameters<typeof moneyAction>[0], "db">) => moneyAction({ db: database, ...input }));
+export const moneyControl = withDatabase((database, input: Omit<Parameters<typeof moneyAction>[0], "db">) =>
+  moneyAction({ db: database, ...input }),
+);

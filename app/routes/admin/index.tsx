@@ -2,7 +2,13 @@ import { data, Link, redirect } from "react-router";
 import { UserPlus } from "lucide-react";
 import type { Route } from "./+types/index";
 import { requestInfoContext } from "~/context";
-import { checklistFromForm, checklistComplete, CreateMemberSchema, ReviewDecisionSchema, APPROVE_NEEDS_CHECKLIST } from "~/domain/application-review";
+import {
+  checklistFromForm,
+  checklistComplete,
+  CreateMemberSchema,
+  ReviewDecisionSchema,
+  APPROVE_NEEDS_CHECKLIST,
+} from "~/domain/application-review";
 import { requireStaff } from "~/server/admin/context.server";
 import { parseTab } from "~/server/admin/directory.server";
 import type { DecisionResult } from "~/server/admin/review.server";
@@ -61,7 +67,8 @@ const NOTICES: Record<string, string> = {
   rejected: "Application rejected. The applicant was emailed the reason.",
   info_requested: "Information requested. The applicant was emailed and can answer on their status page.",
   created: "User created. They must change the temporary password at first sign-in.",
-  grant_requested: "Request filed. Another admin must approve the staff role in Queues before the account exists; the approver sees the email address, and the new staff member then gets a link to choose their own password.",
+  grant_requested:
+    "Request filed. Another admin must approve the staff role in Queues before the account exists; the approver sees the email address, and the new staff member then gets a link to choose their own password.",
   image_updated: "Profile image updated.",
 };
 
@@ -85,11 +92,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     directoryPage({ tab, query, page, counts }),
     // What a loader returns is shaped by role on the server: a reviewer's member has no balance
     // and no full account number, in the page's data as in its HTML (docs/product.md#member-details).
-    !wanted ? Promise.resolve(null) : money_powers ? memberDetails({ member_id: wanted, reveal: reveal ? { staff, origin } : null }) : reviewerMemberDetails({ member_id: wanted }),
+    !wanted
+      ? Promise.resolve(null)
+      : money_powers
+        ? memberDetails({ member_id: wanted, reveal: reveal ? { staff, origin } : null })
+        : reviewerMemberDetails({ member_id: wanted }),
     signInCodes(staff.id),
     money_powers ? adjustmentsAwaitingApproval() : Promise.resolve([]),
   ]);
-  const money = detail?.view === "staff" ? await memberMoney(detail.user_id, { before: params.get("tx_before") }) : null;
+  const money =
+    detail?.view === "staff" ? await memberMoney(detail.user_id, { before: params.get("tx_before") }) : null;
   const page_data = {
     search: url.search,
     search_problem,
@@ -141,7 +153,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Reversals, adjustments, holds, account edits: staff with money powers only (403 for a reviewer).
   if (isMoneyIntent(intent)) return moneyControl({ staff, role, origin, intent, form });
   // Creating people (staff among them) is not a reviewer's to do.
-  if ((intent === "create_member" || intent === "request_staff_role") && !mayMoveMoney(role)) throw data({ form_error: NOT_ALLOWED_MESSAGE }, { status: 403 });
+  if ((intent === "create_member" || intent === "request_staff_role") && !mayMoveMoney(role))
+    throw data({ form_error: NOT_ALLOWED_MESSAGE }, { status: 403 });
 
   // A member raised to staff or reviewer: a request another admin approves (docs/product.md#staff-role-grants).
   if (intent === "request_staff_role") return requestStaffRole({ staff, origin, form });
@@ -151,11 +164,27 @@ export async function action({ request, context }: Route.ActionArgs) {
     const checklist = checklistFromForm((name) => form.get(name));
     const parsed = parseSubmission(ReviewDecisionSchema, form);
     if (parsed.status !== "success") {
-      return data({ intent, reply: replyTo(parsed), message: "Failed: please check the form.", tone: "error" } satisfies AdminActionResult, { status: 400 });
+      return data(
+        {
+          intent,
+          reply: replyTo(parsed),
+          message: "Failed: please check the form.",
+          tone: "error",
+        } satisfies AdminActionResult,
+        { status: 400 },
+      );
     }
     const decision = parsed.value;
     if (decision.decision === "approve" && !checklistComplete(checklist)) {
-      return data({ intent, reply: replyTo(parsed), message: `Failed: ${APPROVE_NEEDS_CHECKLIST}`, tone: "error" } satisfies AdminActionResult, { status: 400 });
+      return data(
+        {
+          intent,
+          reply: replyTo(parsed),
+          message: `Failed: ${APPROVE_NEEDS_CHECKLIST}`,
+          tone: "error",
+        } satisfies AdminActionResult,
+        { status: 400 },
+      );
     }
     const result =
       decision.decision === "approve"
@@ -164,66 +193,170 @@ export async function action({ request, context }: Route.ActionArgs) {
           ? await reject({ member_id, staff, checklist, reason: decision.reason, origin })
           : await askForInformation({ member_id, staff, checklist, message: decision.message, origin });
     if (result.status !== "done") {
-      return data({ intent, reply: replyTo(parsed), message: decisionFailure(result), tone: "error" } satisfies AdminActionResult, { status: result.status === "not_found" ? 404 : 409 });
+      return data(
+        { intent, reply: replyTo(parsed), message: decisionFailure(result), tone: "error" } satisfies AdminActionResult,
+        { status: result.status === "not_found" ? 404 : 409 },
+      );
     }
-    const notice = decision.decision === "approve" ? "approved" : decision.decision === "reject" ? "rejected" : "info_requested";
+    const notice =
+      decision.decision === "approve" ? "approved" : decision.decision === "reject" ? "rejected" : "info_requested";
     throw redirect(withParams(url.search, { verify: null, reveal: null, index: null, notice, member: member_id }));
   }
 
   if (intent === "create_member") {
     const parsed = parseSubmission(CreateMemberSchema, form);
     if (parsed.status !== "success") {
-      return data({ intent, reply: replyTo(parsed), message: "Failed to create user: please check the highlighted fields.", tone: "error" } satisfies AdminActionResult, { status: 400 });
+      return data(
+        {
+          intent,
+          reply: replyTo(parsed),
+          message: "Failed to create user: please check the highlighted fields.",
+          tone: "error",
+        } satisfies AdminActionResult,
+        { status: 400 },
+      );
     }
     if (parsed.value.role !== "user") {
       // A staff or reviewer account is a role grant: filed here, created only once another admin approves it.
       const v = parsed.value;
-      const profile = { first_name: v.first_name, last_name: v.last_name, street: v.street, city: v.city, state: v.state, postal_code: v.postal_code, phone: v.phone };
-      const grant = await requestStaffAccount({ requester: { kind: "staff", staff }, email: v.email, role: v.role === "admin" ? "admin" : "reviewer", profile, origin });
-      if (grant.status === "requested") throw redirect(withParams(url.search, { create: null, index: null, notice: "grant_requested" }));
-      const message = grant.status === "already_pending" ? STAFF_GRANT_MESSAGES.already_pending : STAFF_GRANT_MESSAGES.email_taken;
-      const field = grant.status === "already_pending" ? "A staff role request for this address is already waiting for approval." : "An account with this email already exists.";
-      return data({ intent, message, tone: "error", reply: replyTo(parsed, { fieldErrors: { email: [field] } }) } satisfies AdminActionResult, { status: 409 });
+      const profile = {
+        first_name: v.first_name,
+        last_name: v.last_name,
+        street: v.street,
+        city: v.city,
+        state: v.state,
+        postal_code: v.postal_code,
+        phone: v.phone,
+      };
+      const grant = await requestStaffAccount({
+        requester: { kind: "staff", staff },
+        email: v.email,
+        role: v.role === "admin" ? "admin" : "reviewer",
+        profile,
+        origin,
+      });
+      if (grant.status === "requested")
+        throw redirect(withParams(url.search, { create: null, index: null, notice: "grant_requested" }));
+      const message =
+        grant.status === "already_pending" ? STAFF_GRANT_MESSAGES.already_pending : STAFF_GRANT_MESSAGES.email_taken;
+      const field =
+        grant.status === "already_pending"
+          ? "A staff role request for this address is already waiting for approval."
+          : "An account with this email already exists.";
+      return data(
+        {
+          intent,
+          message,
+          tone: "error",
+          reply: replyTo(parsed, { fieldErrors: { email: [field] } }),
+        } satisfies AdminActionResult,
+        { status: 409 },
+      );
     }
     const result = await createMember({ staff, member: parsed.value, origin });
-    if (result.status === "created") throw redirect(withParams(url.search, { create: null, index: null, notice: "created", member: result.user_id }));
-    const message = result.status === "email_taken" ? "Failed to create user: an account with this email already exists." : `Failed to create user: ${result.detail}`;
-    const reply = replyTo(parsed, result.status === "email_taken" ? { fieldErrors: { email: ["An account with this email already exists."] } } : {});
-    return data({ intent, message, tone: "error", reply } satisfies AdminActionResult, { status: result.status === "email_taken" ? 409 : 500 });
+    if (result.status === "created")
+      throw redirect(withParams(url.search, { create: null, index: null, notice: "created", member: result.user_id }));
+    const message =
+      result.status === "email_taken"
+        ? "Failed to create user: an account with this email already exists."
+        : `Failed to create user: ${result.detail}`;
+    const reply = replyTo(
+      parsed,
+      result.status === "email_taken" ? { fieldErrors: { email: ["An account with this email already exists."] } } : {},
+    );
+    return data({ intent, message, tone: "error", reply } satisfies AdminActionResult, {
+      status: result.status === "email_taken" ? 409 : 500,
+    });
   }
 
   if (intent === "member_image") {
     const member_id = String(form.get("member_id") ?? "");
     const upload = form.get("image");
     const result = await setMemberImage({ staff, member_id, upload: upload instanceof File ? upload : null, origin });
-    if (result.status === "updated") throw redirect(withParams(url.search, { index: null, notice: "image_updated", member: member_id, image: result.file.slice(0, 8) }));
+    if (result.status === "updated")
+      throw redirect(
+        withParams(url.search, {
+          index: null,
+          notice: "image_updated",
+          member: member_id,
+          image: result.file.slice(0, 8),
+        }),
+      );
     const failed = result.status === "refused" && result.reason === "failed";
     const message = failed ? result.message : `Failed to update profile image: ${result.message}`;
-    return data({ intent, message, tone: "error", reply: formReply(form, { fieldErrors: { image: [result.message] } }) } satisfies AdminActionResult, { status: failed ? 500 : 400 });
+    return data(
+      {
+        intent,
+        message,
+        tone: "error",
+        reply: formReply(form, { fieldErrors: { image: [result.message] } }),
+      } satisfies AdminActionResult,
+      { status: failed ? 500 : 400 },
+    );
   }
 
   if (intent === "issue_code") {
     const member_email = String(form.get("member_email") ?? "").trim();
     const code = String(form.get("code") ?? "").trim();
     // An address that cannot be one (a control character would also fail the database lookup).
-    if (!signInEmailField.safeParse(member_email).success) return data({ intent, message: "Failed: enter the member's email address.", tone: "error", reply: formReply(form) } satisfies AdminActionResult, { status: 400 });
+    if (!signInEmailField.safeParse(member_email).success)
+      return data(
+        {
+          intent,
+          message: "Failed: enter the member's email address.",
+          tone: "error",
+          reply: formReply(form),
+        } satisfies AdminActionResult,
+        { status: 400 },
+      );
     const result = await issueSignInCode({ staff, member_email, code: code || null, origin });
     switch (result.status) {
       case "issued":
-        return { intent, message: `Code issued for ${result.member_email}. Read it to the member now: it is shown only once.`, tone: "success", issued: { code: result.code, member_email: result.member_email, expires_at: result.expires_at.toISOString() } } satisfies AdminActionResult;
+        return {
+          intent,
+          message: `Code issued for ${result.member_email}. Read it to the member now: it is shown only once.`,
+          tone: "success",
+          issued: { code: result.code, member_email: result.member_email, expires_at: result.expires_at.toISOString() },
+        } satisfies AdminActionResult;
       case "invalid_code":
-        return data({ intent, message: result.message, tone: "error", reply: formReply(form) } satisfies AdminActionResult, { status: 400 });
+        return data(
+          { intent, message: result.message, tone: "error", reply: formReply(form) } satisfies AdminActionResult,
+          { status: 400 },
+        );
       case "member_not_found":
-        return data({ intent, message: `Failed: no user has the email ${member_email}.`, tone: "error", reply: formReply(form) } satisfies AdminActionResult, { status: 404 });
+        return data(
+          {
+            intent,
+            message: `Failed: no user has the email ${member_email}.`,
+            tone: "error",
+            reply: formReply(form),
+          } satisfies AdminActionResult,
+          { status: 404 },
+        );
       case "not_a_member":
-        return data({ intent, message: "Failed: sign-in codes are for members, not staff accounts.", tone: "error", reply: formReply(form) } satisfies AdminActionResult, { status: 400 });
+        return data(
+          {
+            intent,
+            message: "Failed: sign-in codes are for members, not staff accounts.",
+            tone: "error",
+            reply: formReply(form),
+          } satisfies AdminActionResult,
+          { status: 400 },
+        );
     }
   }
 
   if (intent === "remove_code") {
     const id = Number(form.get("code_id"));
     const removed = Number.isSafeInteger(id) && id > 0 ? await removeSignInCode({ staff, code_id: id, origin }) : false;
-    return data({ intent, message: removed ? "Code removed." : "Failed: that code is no longer valid.", tone: removed ? "success" : "error" } satisfies AdminActionResult, { status: removed ? 200 : 409 });
+    return data(
+      {
+        intent,
+        message: removed ? "Code removed." : "Failed: that code is no longer valid.",
+        tone: removed ? "success" : "error",
+      } satisfies AdminActionResult,
+      { status: removed ? 200 : 409 },
+    );
   }
 
   if (intent === "clear_used_codes") {
@@ -231,7 +364,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return { intent, message: "Used codes cleared from the list.", tone: "success" } satisfies AdminActionResult;
   }
 
-  return data({ intent, message: "Failed: unknown action.", tone: "error" } satisfies AdminActionResult, { status: 400 });
+  return data({ intent, message: "Failed: unknown action.", tone: "error" } satisfies AdminActionResult, {
+    status: 400,
+  });
 }
 
 export default function AdminHome({ loaderData, actionData }: Route.ComponentProps) {
@@ -248,19 +383,44 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
           <p className="mt-1 text-sm text-slate-700">Review applications, look up members and issue sign-in codes.</p>
         </div>
         {loaderData.money_powers ? (
-          <Link to={withParams(search, { create: "1" })} preventScrollReset className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+          <Link
+            to={withParams(search, { create: "1" })}
+            preventScrollReset
+            className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+          >
             <UserPlus className="size-4" aria-hidden="true" /> Create New User
           </Link>
         ) : null}
       </div>
       {loaderData.notice ? <StatusLine message={loaderData.notice} tone="success" /> : null}
       {loaderData.search_problem ? <StatusLine message={`Search: ${loaderData.search_problem}.`} tone="error" /> : null}
-      {result?.message && !isMoneyResult(result) && result.intent !== "create_member" && result.intent !== "review" && !["issue_code", "remove_code", "clear_used_codes"].includes(result.intent) ? <StatusLine message={result.message} tone={result.tone} /> : null}
+      {result?.message &&
+      !isMoneyResult(result) &&
+      result.intent !== "create_member" &&
+      result.intent !== "review" &&
+      !["issue_code", "remove_code", "clear_used_codes"].includes(result.intent) ? (
+        <StatusLine message={result.message} tone={result.tone} />
+      ) : null}
       <ApprovalsBox items={loaderData.approvals} staffId={loaderData.staff_id} search={search} result={result} />
-      <CodePanel codes={loaderData.codes} result={result} defaultEmail={member?.email ?? ""} initiallyOpen={loaderData.codes_open || Boolean(result && ["issue_code", "remove_code", "clear_used_codes"].includes(result.intent))} />
+      <CodePanel
+        codes={loaderData.codes}
+        result={result}
+        defaultEmail={member?.email ?? ""}
+        initiallyOpen={
+          loaderData.codes_open ||
+          Boolean(result && ["issue_code", "remove_code", "clear_used_codes"].includes(result.intent))
+        }
+      />
       <div className="grid grid-cols-1 gap-5 lg:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
         <div className={member ? "order-2 lg:order-1" : ""}>
-          <MemberList tab={loaderData.tab} query={loaderData.query} counts={loaderData.counts} list={loaderData.list} search={search} selectedId={member?.user_id ?? null} />
+          <MemberList
+            tab={loaderData.tab}
+            query={loaderData.query}
+            counts={loaderData.counts}
+            list={loaderData.list}
+            search={search}
+            selectedId={member?.user_id ?? null}
+          />
         </div>
         <div className={member ? "order-1 lg:order-2" : ""}>
           <MemberDetailPane
@@ -269,13 +429,34 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
             search={search}
             imageError={result?.intent === "member_image" ? result.reply?.error?.image?.[0] : undefined}
             canReveal={loaderData.money_powers}
-            accounts={member?.view === "staff" && loaderData.money ? <StaffAccounts member={member} settings={loaderData.money.settings} search={search} result={result} secondApprovalAboveCents={loaderData.money.second_approval_above_cents} /> : undefined}
+            accounts={
+              member?.view === "staff" && loaderData.money ? (
+                <StaffAccounts
+                  member={member}
+                  settings={loaderData.money.settings}
+                  search={search}
+                  result={result}
+                  secondApprovalAboveCents={loaderData.money.second_approval_above_cents}
+                />
+              ) : undefined
+            }
           >
             {member?.view === "staff" && loaderData.money ? (
               <>
-                <HoldsBox member={member} holds={loaderData.money.holds} requestKey={loaderData.money.hold_request_key} result={result} />
+                <HoldsBox
+                  member={member}
+                  holds={loaderData.money.holds}
+                  requestKey={loaderData.money.hold_request_key}
+                  result={result}
+                />
                 <AddTransactions member={member} />
-                <MemberTransactions member_id={member.user_id} page={loaderData.money.transactions} before={loaderData.money.transactions_before} search={search} result={result} />
+                <MemberTransactions
+                  member_id={member.user_id}
+                  page={loaderData.money.transactions}
+                  before={loaderData.money.transactions_before}
+                  search={search}
+                  result={result}
+                />
                 <ReverseAllBox member_id={member.user_id} search={search} result={result} />
                 {member.role === "user" ? <StaffRoleRequest memberId={member.user_id} result={result} /> : null}
               </>
@@ -284,9 +465,20 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
         </div>
       </div>
       {loaderData.verify && member ? (
-        <VerifyDialog member={member} closeTo={closeVerify} search={search} result={result?.intent === "review" ? result : undefined} />
+        <VerifyDialog
+          member={member}
+          closeTo={closeVerify}
+          search={search}
+          result={result?.intent === "review" ? result : undefined}
+        />
       ) : null}
-      {loaderData.create && loaderData.money_powers ? <CreateMemberDialog closeTo={closeCreate} search={search} result={result?.intent === "create_member" ? result : undefined} /> : null}
+      {loaderData.create && loaderData.money_powers ? (
+        <CreateMemberDialog
+          closeTo={closeCreate}
+          search={search}
+          result={result?.intent === "create_member" ? result : undefined}
+        />
+      ) : null}
     </div>
   );
 }

@@ -13,4 +13,7 @@ export const jobsOverview = withDatabase((database) => jobsPage(database, APP_JO
 export const jobClockAdjustable = withDatabase(async (database) => jobClock(database).adjustable);
 
 /** Moves the adjustable job clock forward (audited); the clock's new time. */
-export const advanceJobClockBy = withDatabase((database, input: { hours: number; staff: { id: string; email: string }; origin: AuditOrigin }) => advanceJobClock(database, jobClock(database), input));
+export const advanceJobClockBy = withDatabase(
+  (database, input: { hours: number; staff: { id: string; email: string }; origin: AuditOrigin }) =>
+    advanceJobClock(database, jobClock(database), input),
+);

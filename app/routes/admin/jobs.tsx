@@ -48,7 +48,12 @@ function runJson(run: JobRunView) {
     run_at: run.run_at.toISOString(),
     finished_at: run.finished_at?.toISOString() ?? null,
     last_error: run.last_error,
-    result: run.result && typeof run.result === "object" ? Object.entries(run.result as Record<string, unknown>).map(([k, v]) => `${k.replace(/_/g, " ")}: ${String(v)}`).join(", ") : null,
+    result:
+      run.result && typeof run.result === "object"
+        ? Object.entries(run.result as Record<string, unknown>)
+            .map(([k, v]) => `${k.replace(/_/g, " ")}: ${String(v)}`)
+            .join(", ")
+        : null,
   };
 }
 
@@ -57,14 +62,24 @@ const HOURS_MAX = 24 * 366;
 export async function action({ request, context }: Route.ActionArgs) {
   const { staff, origin } = await requireStaff(request, context.get(requestInfoContext));
   const form = await readForm(request);
-  if (!(await jobClockAdjustable())) return data({ message: "The job clock follows the real time here and cannot be moved.", field: null }, { status: 400 });
+  if (!(await jobClockAdjustable()))
+    return data(
+      { message: "The job clock follows the real time here and cannot be moved.", field: null },
+      { status: 400 },
+    );
   const text = String(form.get("hours") ?? "").trim();
   const hours = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(hours) || hours < 1 || hours > HOURS_MAX) {
-    return data({ message: null, field: `Enter a whole number of hours from 1 to ${HOURS_MAX.toLocaleString("en-US")}.` }, { status: 400 });
+    return data(
+      { message: null, field: `Enter a whole number of hours from 1 to ${HOURS_MAX.toLocaleString("en-US")}.` },
+      { status: 400 },
+    );
   }
   const now = await advanceJobClockBy({ hours, staff, origin });
-  return { message: `The job clock is now ${hours} hour${hours === 1 ? "" : "s"} further on (${now.toISOString().slice(0, 16).replace("T", " ")} UTC). Jobs now due run within a few seconds.`, field: null };
+  return {
+    message: `The job clock is now ${hours} hour${hours === 1 ? "" : "s"} further on (${now.toISOString().slice(0, 16).replace("T", " ")} UTC). Jobs now due run within a few seconds.`,
+    field: null,
+  };
 }
 
 const BADGE_STYLES: Record<string, string> = {
@@ -75,7 +90,13 @@ const BADGE_STYLES: Record<string, string> = {
 };
 
 function JobBadge({ status }: { status: string }) {
-  return <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${BADGE_STYLES[status] ?? "bg-slate-100 text-slate-800"}`}>{status.replace(/_/g, " ")}</span>;
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${BADGE_STYLES[status] ?? "bg-slate-100 text-slate-800"}`}
+    >
+      {status.replace(/_/g, " ")}
+    </span>
+  );
 }
 
 export default function Jobs({ loaderData, actionData }: Route.ComponentProps) {
@@ -83,37 +104,53 @@ export default function Jobs({ loaderData, actionData }: Route.ComponentProps) {
   // The schedules are read in the institution's time zone, named as the page's times name it.
   const zone = timeZoneName(useRootData()?.institution.time_zone ?? "UTC", new Date(loaderData.clock.now));
   const navigation = useNavigation();
-  const when = (iso: string | null) => (iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : <span className="text-slate-700">Not yet</span>);
+  const when = (iso: string | null) =>
+    iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : <span className="text-slate-700">Not yet</span>;
   return (
     <div className="space-y-5">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight text-brand-800 sm:text-3xl">Scheduled jobs</h1>
         <p className="mt-1 text-sm text-slate-700">
-          Work the system does on its own, on a schedule. A failed run is tried again after a wait that doubles each time; after its last try it is marked failed and recorded in
-          the audit log.
+          Work the system does on its own, on a schedule. A failed run is tried again after a wait that doubles each
+          time; after its last try it is marked failed and recorded in the audit log.
         </p>
       </div>
       {actionData?.message ? <StatusLine message={actionData.message} /> : null}
       <ul className="grid gap-4 lg:grid-cols-2" aria-label="Jobs">
         {loaderData.jobs.map((job) => (
-          <li key={job.name} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="job" data-job={job.name}>
+          <li
+            key={job.name}
+            className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm"
+            data-testid="job"
+            data-job={job.name}
+          >
             <div className="flex flex-wrap items-baseline justify-between gap-2">
               <h2 className="font-semibold text-brand-800">{job.title}</h2>
-              {job.running ? <JobBadge status="running" /> : job.last_run ? <JobBadge status={job.last_run.state} /> : <JobBadge status="not_run_yet" />}
+              {job.running ? (
+                <JobBadge status="running" />
+              ) : job.last_run ? (
+                <JobBadge status={job.last_run.state} />
+              ) : (
+                <JobBadge status="not_run_yet" />
+              )}
             </div>
             <p className="mt-1 text-sm text-slate-700">{job.description}</p>
             <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
               <dt className="font-medium text-slate-800">Schedule</dt>
               <dd className="text-slate-900">{scheduleInWords(job.schedule, zone)}</dd>
               <dt className="font-medium text-slate-800">Next run</dt>
-              <dd className="text-slate-900" data-testid="next-run">{job.next_run_at ? when(job.next_run_at) : "Nothing queued"}</dd>
+              <dd className="text-slate-900" data-testid="next-run">
+                {job.next_run_at ? when(job.next_run_at) : "Nothing queued"}
+              </dd>
               <dt className="font-medium text-slate-800">Last run</dt>
               <dd className="text-slate-900" data-testid="last-run">
                 {job.last_run ? (
                   <>
                     {when(job.last_run.finished_at)} · {job.last_run.state === "succeeded" ? "Succeeded" : "Failed"}
                     {job.last_run.attempts > 1 ? ` after ${job.last_run.attempts} attempts` : ""}
-                    {job.last_run.result ? <span className="block text-xs text-slate-700">{job.last_run.result}</span> : null}
+                    {job.last_run.result ? (
+                      <span className="block text-xs text-slate-700">{job.last_run.result}</span>
+                    ) : null}
                   </>
                 ) : (
                   "Not yet"
@@ -124,7 +161,8 @@ export default function Jobs({ loaderData, actionData }: Route.ComponentProps) {
             </dl>
             {job.retrying ? (
               <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-950" data-testid="retrying">
-                Being retried: attempt {job.retrying.attempts} of {job.retrying.max_attempts} failed ({job.retrying.last_error}). Next try {when(job.retrying.run_at)}.
+                Being retried: attempt {job.retrying.attempts} of {job.retrying.max_attempts} failed (
+                {job.retrying.last_error}). Next try {when(job.retrying.run_at)}.
               </p>
             ) : null}
             {job.last_run?.state === "failed" ? (
@@ -145,7 +183,11 @@ export default function Jobs({ loaderData, actionData }: Route.ComponentProps) {
         ) : (
           <ol className="mt-2 divide-y divide-slate-100" aria-labelledby="recent-runs">
             {loaderData.recent.map((run) => (
-              <li key={run.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-2 text-sm" data-testid="job-run">
+              <li
+                key={run.id}
+                className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-2 text-sm"
+                data-testid="job-run"
+              >
                 <span className="font-medium text-slate-900">{loaderData.titles[run.job] ?? run.job}</span>
                 <JobBadge status={run.state === "queued" ? "retrying" : run.state} />
                 <span className="tabular text-slate-800">
@@ -165,7 +207,8 @@ export default function Jobs({ loaderData, actionData }: Route.ComponentProps) {
             Job clock (demo)
           </h2>
           <p className="mt-1 text-sm text-slate-700">
-            Job time now: {when(loaderData.clock.now)}. Move it forward to see jobs due later run now, such as a bill payment due next week. It never moves back.
+            Job time now: {when(loaderData.clock.now)}. Move it forward to see jobs due later run now, such as a bill
+            payment due next week. It never moves back.
           </p>
           <Form method="post" className="mt-3 flex flex-wrap items-end gap-3" noValidate>
             <div>
@@ -187,7 +230,12 @@ export default function Jobs({ loaderData, actionData }: Route.ComponentProps) {
                 </p>
               ) : null}
             </div>
-            <Button type="submit" variant="secondary" isPending={navigation.state === "submitting"} pendingLabel="Moving…">
+            <Button
+              type="submit"
+              variant="secondary"
+              isPending={navigation.state === "submitting"}
+              pendingLabel="Moving…"
+            >
               Move the job clock
             </Button>
           </Form>

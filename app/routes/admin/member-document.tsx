@@ -14,8 +14,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const answer = Number(new URL(request.url).searchParams.get("answer") ?? "");
   const member_id = params.memberId;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(member_id)) throw new Response("Not found", { status: 404 });
-  const document = await memberIdDocument({ member_id, info_request_id: Number.isSafeInteger(answer) && answer > 0 ? answer : null, staff, origin });
-  if (!document) throw new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  const document = await memberIdDocument({
+    member_id,
+    info_request_id: Number.isSafeInteger(answer) && answer > 0 ? answer : null,
+    staff,
+    origin,
+  });
+  if (!document)
+    throw new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   return new Response(new Uint8Array(document.bytes), {
     headers: {
       "Content-Type": document.mime,

@@ -29,7 +29,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     status,
     counts: page.counts,
     items: page.items.map((m) => ({ ...m, created_at: m.created_at.toISOString() })),
-    next: page.next_before_id ? `/admin/messages?${new URLSearchParams({ ...(status ? { status } : {}), before: String(page.next_before_id) })}` : null,
+    next: page.next_before_id
+      ? `/admin/messages?${new URLSearchParams({ ...(status ? { status } : {}), before: String(page.next_before_id) })}`
+      : null,
   };
 }
 
@@ -53,7 +55,9 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
     <div className="space-y-5">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight text-brand-800 sm:text-3xl">Messages</h1>
-        <p className="mt-1 text-sm text-slate-700">Messages sent from the contact form. Reply by email or phone, then mark them answered.</p>
+        <p className="mt-1 text-sm text-slate-700">
+          Messages sent from the contact form. Reply by email or phone, then mark them answered.
+        </p>
       </div>
       <nav aria-label="Message status">
         <ul className="flex flex-wrap gap-2">
@@ -76,7 +80,9 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
       </nav>
       {actionData?.message ? <StatusLine message={actionData.message} /> : null}
       {loaderData.items.length === 0 ? (
-        <p className="rounded-2xl border border-slate-200 bg-white p-8 text-center text-sm text-slate-700">No messages here.</p>
+        <p className="rounded-2xl border border-slate-200 bg-white p-8 text-center text-sm text-slate-700">
+          No messages here.
+        </p>
       ) : (
         <ol className="space-y-3" aria-label="Contact messages">
           {loaderData.items.map((m) => (
@@ -102,7 +108,10 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
               <Form method="post" className="mt-3">
                 <input type="hidden" name="id" value={m.id} />
                 <input type="hidden" name="status" value={m.status === "new" ? "answered" : "new"} />
-                <button type="submit" className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 hover:bg-slate-50">
+                <button
+                  type="submit"
+                  className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 hover:bg-slate-50"
+                >
                   {m.status === "new" ? "Mark as answered" : "Mark as new"}
                 </button>
               </Form>

@@ -21,7 +21,10 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireMoneyStaff(request, context.get(requestInfoContext));
   const page = await paymentControls();
-  return { ...page, currencies: CURRENCIES.filter((c) => c.code !== "USD").map((c) => ({ code: c.code, name: c.name })) };
+  return {
+    ...page,
+    currencies: CURRENCIES.filter((c) => c.code !== "USD").map((c) => ({ code: c.code, name: c.name })),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -30,21 +33,65 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = form.get("intent");
   if (intent === "pause") {
     const submission = parseSubmission(PauseSchema, form);
-    if (submission.status !== "success") return data({ intent, message: "Failed: please give the reason.", tone: "error", reply: replyTo(submission) } satisfies PaymentsActionResult, { status: 400 });
+    if (submission.status !== "success")
+      return data(
+        {
+          intent,
+          message: "Failed: please give the reason.",
+          tone: "error",
+          reply: replyTo(submission),
+        } satisfies PaymentsActionResult,
+        { status: 400 },
+      );
     const paused = submission.value.paused === "on";
     const result = await pauseOrResumePayments({ staff, paused, reason: submission.value.reason, origin });
-    if (result.status === "invalid") return data({ intent, message: `Failed: ${result.message}.`, tone: "error", reply: replyTo(submission, { fieldErrors: { reason: [result.message] } }) } satisfies PaymentsActionResult, { status: 400 });
-    const message = !result.changed ? (paused ? "Outgoing payments were already paused." : "Outgoing payments were already running.") : paused ? "Outgoing payments paused: To US Bank and International transfers are refused until you resume them." : "Outgoing payments resumed.";
+    if (result.status === "invalid")
+      return data(
+        {
+          intent,
+          message: `Failed: ${result.message}.`,
+          tone: "error",
+          reply: replyTo(submission, { fieldErrors: { reason: [result.message] } }),
+        } satisfies PaymentsActionResult,
+        { status: 400 },
+      );
+    const message = !result.changed
+      ? paused
+        ? "Outgoing payments were already paused."
+        : "Outgoing payments were already running."
+      : paused
+        ? "Outgoing payments paused: To US Bank and International transfers are refused until you resume them."
+        : "Outgoing payments resumed.";
     return { intent, message, tone: "success" } satisfies PaymentsActionResult;
   }
   if (intent === "set_rate") {
     const submission = parseSubmission(RateSchema, form);
-    if (submission.status !== "success") return data({ intent, message: "Failed: please check the highlighted fields.", tone: "error", reply: replyTo(submission) } satisfies PaymentsActionResult, { status: 400 });
+    if (submission.status !== "success")
+      return data(
+        {
+          intent,
+          message: "Failed: please check the highlighted fields.",
+          tone: "error",
+          reply: replyTo(submission),
+        } satisfies PaymentsActionResult,
+        { status: 400 },
+      );
     const result = await saveCurrencyRate({ staff, ...submission.value, origin });
-    if (result.status === "invalid") return data({ intent, message: `Failed: ${result.message}.`, tone: "error", reply: replyTo(submission, { fieldErrors: { [result.field]: [result.message] } }) } satisfies PaymentsActionResult, { status: 400 });
+    if (result.status === "invalid")
+      return data(
+        {
+          intent,
+          message: `Failed: ${result.message}.`,
+          tone: "error",
+          reply: replyTo(submission, { fieldErrors: { [result.field]: [result.message] } }),
+        } satisfies PaymentsActionResult,
+        { status: 400 },
+      );
     return { intent, message: `Rate for ${result.code} saved.`, tone: "success" } satisfies PaymentsActionResult;
   }
-  return data({ intent: "pause", message: "Failed: unknown action.", tone: "error" } satisfies PaymentsActionResult, { status: 400 });
+  return data({ intent: "pause", message: "Failed: unknown action.", tone: "error" } satisfies PaymentsActionResult, {
+    status: 400,
+  });
 }
 
 export default function PaymentsPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -12,7 +12,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = /^\d{1,15}$/.test(params.fileId) ? Number(params.fileId) : 0;
   const file = await downloadReturnFile({ staff, origin, id });
   if (!file) {
-    return new Response("No such file.\n", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+    return new Response("No such file.\n", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
   }
   return new Response(file.content, {
     headers: {

@@ -42,7 +42,10 @@ export { adjustmentsAwaitingApproval as adjustmentQueueRows, moneyControl as dec
 export const postingRequestQueueRows = withDatabase(async (database) =>
   (await awaitingPostingRequests(database)).map((r) => ({ ...r, requested_at: r.requested_at.toISOString() })),
 );
-export const decideQueuedPostingRequest = withDatabase((database, input: Omit<Parameters<typeof postingRequestAction>[0], "db">) => postingRequestAction({ db: database, ...input }));
+export const decideQueuedPostingRequest = withDatabase(
+  (database, input: Omit<Parameters<typeof postingRequestAction>[0], "db">) =>
+    postingRequestAction({ db: database, ...input }),
+);
 
 /** Sends every pending payment of one kind as one file (audited, all or nothing). */
 export const exportQueue = withDatabase(exportPayments);
@@ -51,19 +54,21 @@ export const exportQueue = withDatabase(exportPayments);
 export const cancelQueuedPayment = withDatabase(cancelPayment);
 
 /** An export file downloaded again (/admin/queues/files/:fileId), byte for byte; every download is audited. */
-export const downloadExportFile = withDatabase(async (database, input: { staff: { id: string; email: string }; origin: AuditOrigin; id: number }) => {
-  const { staff, origin, id } = input;
-  const file = await exportFile(database, id);
-  if (!file) return null;
-  await recordAudit(database, {
-    actor_id: staff.id,
-    actor_email: staff.email,
-    action: "payment_export.download",
-    subject_type: "payment_export_file",
-    subject_id: file.id,
-    after: { file_name: file.file_name, sha256: file.sha256 },
-    request_id: origin.request_id,
-    ip: origin.ip,
-  });
-  return file;
-});
+export const downloadExportFile = withDatabase(
+  async (database, input: { staff: { id: string; email: string }; origin: AuditOrigin; id: number }) => {
+    const { staff, origin, id } = input;
+    const file = await exportFile(database, id);
+    if (!file) return null;
+    await recordAudit(database, {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      action: "payment_export.download",
+      subject_type: "payment_export_file",
+      subject_id: file.id,
+      after: { file_name: file.file_name, sha256: file.sha256 },
+      request_id: origin.request_id,
+      ip: origin.ip,
+    });
+    return file;
+  },
+);

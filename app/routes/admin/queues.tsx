@@ -3,7 +3,15 @@ import type { Route } from "./+types/queues";
 import { requestInfoContext } from "~/context";
 import { requireMoneyStaff } from "~/server/rails/access.server";
 import { EXPORT_PAYMENTS_MAX } from "~/server/rails/export.server";
-import { adjustmentQueueRows, cancelQueuedPayment, decideQueuedAdjustment, decideQueuedPostingRequest, exportQueue, postingRequestQueueRows, queuesPage } from "./queues.server";
+import {
+  adjustmentQueueRows,
+  cancelQueuedPayment,
+  decideQueuedAdjustment,
+  decideQueuedPostingRequest,
+  exportQueue,
+  postingRequestQueueRows,
+  queuesPage,
+} from "./queues.server";
 import { approveDeposit, depositQueueRows, rejectDeposit } from "./deposit-queue.server";
 import { readForm } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
@@ -13,7 +21,15 @@ import { pageTitle } from "~/components/site/page-title";
 import { StatusLine } from "~/components/admin/admin-shell";
 import { ExportFiles, PaymentQueue, type QueueActionResult } from "~/components/admin/queues";
 import { DepositQueue } from "~/components/admin/deposit-queue";
-import { achChange, achDuplicate, achInPage, achReturnHandled, achReturnsExport, achUpload, refuseTooLarge } from "./queues-ach-in.server";
+import {
+  achChange,
+  achDuplicate,
+  achInPage,
+  achReturnHandled,
+  achReturnsExport,
+  achUpload,
+  refuseTooLarge,
+} from "./queues-ach-in.server";
 import { NotificationsOfChange } from "~/components/admin/ach-changes";
 import { AchInbound, PossibleDuplicates, ReturnedItems } from "~/components/admin/ach-inbound";
 import { SecondApprovalQueue, SECOND_APPROVAL_INTENTS } from "~/components/admin/second-approvals";
@@ -33,42 +49,105 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { staff } = await requireMoneyStaff(request, context.get(requestInfoContext));
-  const [page, deposits, ach_in, adjustments, posting_requests, staff_grants] = await Promise.all([queuesPage(context), depositQueueRows(), achInPage(), adjustmentQueueRows(), postingRequestQueueRows(), staffGrantRows()]);
-  return { ...page, deposits, ach_in, adjustments, posting_requests, staff_grants, staff_id: staff.id, per_file: EXPORT_PAYMENTS_MAX };
+  const [page, deposits, ach_in, adjustments, posting_requests, staff_grants] = await Promise.all([
+    queuesPage(context),
+    depositQueueRows(),
+    achInPage(),
+    adjustmentQueueRows(),
+    postingRequestQueueRows(),
+    staffGrantRows(),
+  ]);
+  return {
+    ...page,
+    deposits,
+    ach_in,
+    adjustments,
+    posting_requests,
+    staff_grants,
+    staff_id: staff.id,
+    per_file: EXPORT_PAYMENTS_MAX,
+  };
 }
 
-const INTENTS = ["export", "cancel", "approve_deposit", "reject_deposit", "ach_upload", "ach_returns_export", "ach_return_handled", "ach_noc_apply", "ach_noc_handled", "ach_duplicate_post", "ach_duplicate_return", "approve_adjustment", "decline_adjustment", "approve_posting_request", "decline_posting_request", ...STAFF_GRANT_INTENTS] as const;
+const INTENTS = [
+  "export",
+  "cancel",
+  "approve_deposit",
+  "reject_deposit",
+  "ach_upload",
+  "ach_returns_export",
+  "ach_return_handled",
+  "ach_noc_apply",
+  "ach_noc_handled",
+  "ach_duplicate_post",
+  "ach_duplicate_return",
+  "approve_adjustment",
+  "decline_adjustment",
+  "approve_posting_request",
+  "decline_posting_request",
+  ...STAFF_GRANT_INTENTS,
+] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { staff, role, origin } = await requireMoneyStaff(request, context.get(requestInfoContext));
   // ACH in (docs/product.md#ach-in): an upload over the inbound file limit is refused before its body is read.
   const too_large = refuseTooLarge(request);
-  if (too_large) return data({ tone: too_large.tone, message: too_large.message } satisfies QueueActionResult, { status: too_large.status });
+  if (too_large)
+    return data({ tone: too_large.tone, message: too_large.message } satisfies QueueActionResult, {
+      status: too_large.status,
+    });
   const form = await readForm(request);
   const intent = formIntent(form, INTENTS);
   if (intent === "export") {
     const kind = form.get("kind");
-    if (kind !== "ach" && kind !== "wire") return data({ tone: "error", message: UNKNOWN_INTENT_MESSAGE } satisfies QueueActionResult, { status: 400 });
+    if (kind !== "ach" && kind !== "wire")
+      return data({ tone: "error", message: UNKNOWN_INTENT_MESSAGE } satisfies QueueActionResult, { status: 400 });
     const result = await exportQueue(kind, staff, origin);
-    if (!result.ok) return data({ tone: "error", message: result.message } satisfies QueueActionResult, { status: result.reason === "nothing_pending" ? 409 : 422 });
+    if (!result.ok)
+      return data({ tone: "error", message: result.message } satisfies QueueActionResult, {
+        status: result.reason === "nothing_pending" ? 409 : 422,
+      });
     const f = result.file;
-    const what = kind === "ach" ? `${f.payment_count} ACH ${f.payment_count === 1 ? "transfer" : "transfers"} (${formatCents(f.total_cents)}) exported as ${f.file_name}, effective ${f.effective_date}.` : `${f.payment_count} ${f.payment_count === 1 ? "wire" : "wires"} (${formatCents(f.total_cents)}) exported as ${f.file_name}, for ${f.effective_date}.`;
+    const what =
+      kind === "ach"
+        ? `${f.payment_count} ACH ${f.payment_count === 1 ? "transfer" : "transfers"} (${formatCents(f.total_cents)}) exported as ${f.file_name}, effective ${f.effective_date}.`
+        : `${f.payment_count} ${f.payment_count === 1 ? "wire" : "wires"} (${formatCents(f.total_cents)}) exported as ${f.file_name}, for ${f.effective_date}.`;
     const n = result.skipped.length;
     // One bad payment never blocks the rest (docs/product.md#payment-queues): it is named in the queue with its reason.
-    const left_out = n === 0 ? "" : ` ${n} ${n === 1 ? "payment was" : "payments were"} left out: ${n === 1 ? "it cannot" : "they cannot"} be written into the file (see the reason in the queue).`;
+    const left_out =
+      n === 0
+        ? ""
+        : ` ${n} ${n === 1 ? "payment was" : "payments were"} left out: ${n === 1 ? "it cannot" : "they cannot"} be written into the file (see the reason in the queue).`;
     return { tone: "success", message: `${what}${left_out}`, file_id: f.id } satisfies QueueActionResult;
   }
   if (intent === "cancel") {
     const payment_id = Number(form.get("payment_id"));
     const result = await cancelQueuedPayment(payment_id, { kind: "staff", ...staff }, origin);
-    if (!result.ok) return data({ tone: "error", message: result.message } satisfies QueueActionResult, { status: result.reason === "not_found" ? 404 : 409 });
-    return { tone: "success", message: `Payment cancelled; ${formatCents(result.released_cents)} is available to the member again.` } satisfies QueueActionResult;
+    if (!result.ok)
+      return data({ tone: "error", message: result.message } satisfies QueueActionResult, {
+        status: result.reason === "not_found" ? 404 : 409,
+      });
+    return {
+      tone: "success",
+      message: `Payment cancelled; ${formatCents(result.released_cents)} is available to the member again.`,
+    } satisfies QueueActionResult;
   }
   if (intent === "approve_deposit" || intent === "reject_deposit") {
     // Mobile deposits (docs/product.md#mobile-deposit): a refused reject's message goes by its reason field.
     const deposit_id = /^\d{1,15}$/.test(String(form.get("deposit_id") ?? "")) ? Number(form.get("deposit_id")) : 0;
-    const result = intent === "approve_deposit" ? await approveDeposit(deposit_id, staff, origin) : await rejectDeposit(deposit_id, String(form.get("reason") ?? ""), staff, origin);
-    if (!result.ok) return data({ tone: "error", message: result.message, ...(result.field === "reason" ? { deposit_error: { deposit_id, message: result.message } } : {}) } satisfies QueueActionResult, { status: result.status });
+    const result =
+      intent === "approve_deposit"
+        ? await approveDeposit(deposit_id, staff, origin)
+        : await rejectDeposit(deposit_id, String(form.get("reason") ?? ""), staff, origin);
+    if (!result.ok)
+      return data(
+        {
+          tone: "error",
+          message: result.message,
+          ...(result.field === "reason" ? { deposit_error: { deposit_id, message: result.message } } : {}),
+        } satisfies QueueActionResult,
+        { status: result.status },
+      );
     return { tone: "success", message: result.message } satisfies QueueActionResult;
   }
   if (intent === "approve_adjustment" || intent === "decline_adjustment") {
@@ -80,11 +159,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     return decideQueuedPostingRequest({ staff, role, origin, intent, form });
   }
   // Staff role grants (docs/product.md#staff-role-grants): another admin than the requester decides.
-  if (intent === "approve_staff_grant" || intent === "decline_staff_grant") return decideStaffGrant({ staff, origin, intent, form });
+  if (intent === "approve_staff_grant" || intent === "decline_staff_grant")
+    return decideStaffGrant({ staff, origin, intent, form });
   if (intent === "ach_noc_apply" || intent === "ach_noc_handled") {
     // Notifications of change (docs/product.md#ach-in): a refused note goes next to its field.
     const answer = await achChange(intent, form, staff, origin);
-    return data({ tone: answer.tone, message: answer.message, noc_error: answer.noc_error } satisfies QueueActionResult, { status: answer.status });
+    return data(
+      { tone: answer.tone, message: answer.message, noc_error: answer.noc_error } satisfies QueueActionResult,
+      { status: answer.status },
+    );
   }
   if (intent === "ach_duplicate_post" || intent === "ach_duplicate_return") {
     // Possible duplicates (docs/product.md#ach-in): staff post the entry or return it as R24.
@@ -92,34 +175,96 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ tone: answer.tone, message: answer.message } satisfies QueueActionResult, { status: answer.status });
   }
   if (intent === "ach_upload" || intent === "ach_returns_export" || intent === "ach_return_handled") {
-    const answer = intent === "ach_upload" ? await achUpload(form, staff, origin) : intent === "ach_returns_export" ? await achReturnsExport(staff, origin) : await achReturnHandled(form, staff, origin);
+    const answer =
+      intent === "ach_upload"
+        ? await achUpload(form, staff, origin)
+        : intent === "ach_returns_export"
+          ? await achReturnsExport(staff, origin)
+          : await achReturnHandled(form, staff, origin);
     return data({ tone: answer.tone, message: answer.message } satisfies QueueActionResult, { status: answer.status });
   }
   return data({ tone: "error", message: UNKNOWN_INTENT_MESSAGE } satisfies QueueActionResult, { status: 400 });
 }
 
 export default function Queues({ loaderData, actionData }: Route.ComponentProps) {
-  const { counts, ach, wire, deposits, ach_in, adjustments, posting_requests, staff_grants, staff_id, files, per_file } = loaderData;
+  const {
+    counts,
+    ach,
+    wire,
+    deposits,
+    ach_in,
+    adjustments,
+    posting_requests,
+    staff_grants,
+    staff_id,
+    files,
+    per_file,
+  } = loaderData;
   // A second approval's or a role grant's answer is shown in its own section, beside its forms.
-  const queueAnswer = actionData && !("intent" in actionData && [...SECOND_APPROVAL_INTENTS, ...STAFF_GRANT_INTENTS].includes(String(actionData.intent))) ? (actionData as QueueActionResult) : null;
+  const queueAnswer =
+    actionData &&
+    !(
+      "intent" in actionData && [...SECOND_APPROVAL_INTENTS, ...STAFF_GRANT_INTENTS].includes(String(actionData.intent))
+    )
+      ? (actionData as QueueActionResult)
+      : null;
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight text-brand-800 sm:text-3xl">Payment queues</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-700">
-          Payments to other banks wait here, with the member&apos;s money held. Export sends every pending one in a single file (ACH as a NACHA file, wires as an ISO 20022 pain.001 message) and
-          settles the holds. Cancel gives a pending payment&apos;s money back to the member. Mobile deposits wait for review: Approve posts the check, Reject tells the member why. Staff postings that credit a member above the dual-control limits wait for a second staff member. The Federal Reserve&apos;s inbound ACH file is uploaded here; entries that cannot post wait in Returned items for the return file.
+          Payments to other banks wait here, with the member&apos;s money held. Export sends every pending one in a
+          single file (ACH as a NACHA file, wires as an ISO 20022 pain.001 message) and settles the holds. Cancel gives
+          a pending payment&apos;s money back to the member. Mobile deposits wait for review: Approve posts the check,
+          Reject tells the member why. Staff postings that credit a member above the dual-control limits wait for a
+          second staff member. The Federal Reserve&apos;s inbound ACH file is uploaded here; entries that cannot post
+          wait in Returned items for the return file.
         </p>
       </div>
       {queueAnswer ? <StatusLine message={queueAnswer.message} tone={queueAnswer.tone} /> : null}
-      <PaymentQueue kind="ach" title={QUEUE_TITLES.ach} count={counts.ach ?? 0} rows={ach} fileLabel="NACHA file" perFile={per_file} />
-      <PaymentQueue kind="wire" title={QUEUE_TITLES.wire} count={counts.wire ?? 0} rows={wire} fileLabel="pain.001 message" perFile={per_file} />
-      <DepositQueue count={counts.deposits ?? 0} rows={deposits} error={(actionData as QueueActionResult | undefined)?.deposit_error ?? null} />
+      <PaymentQueue
+        kind="ach"
+        title={QUEUE_TITLES.ach}
+        count={counts.ach ?? 0}
+        rows={ach}
+        fileLabel="NACHA file"
+        perFile={per_file}
+      />
+      <PaymentQueue
+        kind="wire"
+        title={QUEUE_TITLES.wire}
+        count={counts.wire ?? 0}
+        rows={wire}
+        fileLabel="pain.001 message"
+        perFile={per_file}
+      />
+      <DepositQueue
+        count={counts.deposits ?? 0}
+        rows={deposits}
+        error={(actionData as QueueActionResult | undefined)?.deposit_error ?? null}
+      />
       <PossibleDuplicates count={counts.duplicates ?? 0} rows={ach_in.held} windowDays={ach_in.duplicate_window_days} />
       <ReturnedItems count={counts.returns ?? 0} rows={ach_in.returned} files={ach_in.return_files} />
-      <NotificationsOfChange count={counts.changes ?? 0} rows={ach_in.changes} error={(actionData as QueueActionResult | undefined)?.noc_error ?? null} />
-      <SecondApprovalQueue title={QUEUE_TITLES.adjustments} count={counts.adjustments ?? 0} adjustments={adjustments} requests={posting_requests} staffId={staff_id} result={actionData} />
-      <StaffGrantQueue title={QUEUE_TITLES.staff_grants} count={counts.staff_grants ?? 0} items={staff_grants} staffId={staff_id} result={actionData} />
+      <NotificationsOfChange
+        count={counts.changes ?? 0}
+        rows={ach_in.changes}
+        error={(actionData as QueueActionResult | undefined)?.noc_error ?? null}
+      />
+      <SecondApprovalQueue
+        title={QUEUE_TITLES.adjustments}
+        count={counts.adjustments ?? 0}
+        adjustments={adjustments}
+        requests={posting_requests}
+        staffId={staff_id}
+        result={actionData}
+      />
+      <StaffGrantQueue
+        title={QUEUE_TITLES.staff_grants}
+        count={counts.staff_grants ?? 0}
+        items={staff_grants}
+        staffId={staff_id}
+        result={actionData}
+      />
       <AchInbound files={ach_in.inbound_files} maxMegabytes={ach_in.max_megabytes} />
       <ExportFiles files={files} />
     </div>

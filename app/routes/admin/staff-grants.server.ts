@@ -2,9 +2,23 @@ import { data } from "react-router";
 import { withDatabase } from "~/server/db/db.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 import type { Staff } from "~/server/admin/review.server";
-import { approveStaffGrant, declineStaffGrant, pendingStaffGrants, requestNewStaff, requestRaise, type DecideGrantResult, type RequestGrantResult } from "~/server/admin/staff-grants.server";
+import {
+  approveStaffGrant,
+  declineStaffGrant,
+  pendingStaffGrants,
+  requestNewStaff,
+  requestRaise,
+  type DecideGrantResult,
+  type RequestGrantResult,
+} from "~/server/admin/staff-grants.server";
 import { parseSubmission, replyTo } from "~/server/http/form.server";
-import { ApproveStaffGrantSchema, DeclineStaffGrantSchema, RequestStaffRoleSchema, STAFF_GRANT_MESSAGES, type StaffGrantIntent } from "~/domain/staff-grants";
+import {
+  ApproveStaffGrantSchema,
+  DeclineStaffGrantSchema,
+  RequestStaffRoleSchema,
+  STAFF_GRANT_MESSAGES,
+  type StaffGrantIntent,
+} from "~/domain/staff-grants";
 import type { MoneyResult } from "~/components/admin/money-result";
 
 /**
@@ -21,7 +35,9 @@ const approve = withDatabase(approveStaffGrant);
 const decline = withDatabase(declineStaffGrant);
 const raise = withDatabase(requestRaise);
 
-function refusal(result: Exclude<DecideGrantResult | RequestGrantResult, { status: "approved" | "declined" | "requested" }>): { status: number; message: string } {
+function refusal(
+  result: Exclude<DecideGrantResult | RequestGrantResult, { status: "approved" | "declined" | "requested" }>,
+): { status: number; message: string } {
   switch (result.status) {
     case "not_found":
       return { status: 404, message: STAFF_GRANT_MESSAGES.not_found };
@@ -41,24 +57,69 @@ function refusal(result: Exclude<DecideGrantResult | RequestGrantResult, { statu
 }
 
 /** Approve or Decline on /admin/queues (admins only: the route checked; the requester is refused here and by the database). */
-export async function decideStaffGrant(input: { staff: Staff; origin: AuditOrigin; intent: StaffGrantIntent; form: FormData }) {
+export async function decideStaffGrant(input: {
+  staff: Staff;
+  origin: AuditOrigin;
+  intent: StaffGrantIntent;
+  form: FormData;
+}) {
   const { intent, form } = input;
-  const submission = intent === "approve_staff_grant" ? parseSubmission(ApproveStaffGrantSchema, form) : parseSubmission(DeclineStaffGrantSchema, form);
+  const submission =
+    intent === "approve_staff_grant"
+      ? parseSubmission(ApproveStaffGrantSchema, form)
+      : parseSubmission(DeclineStaffGrantSchema, form);
   const target = String(form.get("grant_id") ?? "");
   if (submission.status !== "success") {
-    return data({ intent, target, reply: replyTo(submission), message: "Failed: please check the form.", tone: "error" } satisfies MoneyResult, { status: 400 });
+    return data(
+      {
+        intent,
+        target,
+        reply: replyTo(submission),
+        message: "Failed: please check the form.",
+        tone: "error",
+      } satisfies MoneyResult,
+      { status: 400 },
+    );
   }
   const value = submission.value as { grant_id: number; reason?: string };
   const result =
     intent === "approve_staff_grant"
       ? await approve({ staff: input.staff, grant_id: value.grant_id, origin: input.origin })
-      : await decline({ staff: input.staff, grant_id: value.grant_id, reason: value.reason ?? "", origin: input.origin });
+      : await decline({
+          staff: input.staff,
+          grant_id: value.grant_id,
+          reason: value.reason ?? "",
+          origin: input.origin,
+        });
   if (result.status === "approved" || result.status === "declined") {
-    const message = result.status === "declined" ? STAFF_GRANT_MESSAGES.declined : result.grant.kind === "create" ? STAFF_GRANT_MESSAGES.approved_create : STAFF_GRANT_MESSAGES.approved_raise;
-    return data({ intent, target, reply: replyTo(submission, { hideFields: ["reason"] }), message, tone: "success" } satisfies MoneyResult, { status: 200 });
+    const message =
+      result.status === "declined"
+        ? STAFF_GRANT_MESSAGES.declined
+        : result.grant.kind === "create"
+          ? STAFF_GRANT_MESSAGES.approved_create
+          : STAFF_GRANT_MESSAGES.approved_raise;
+    return data(
+      {
+        intent,
+        target,
+        reply: replyTo(submission, { hideFields: ["reason"] }),
+        message,
+        tone: "success",
+      } satisfies MoneyResult,
+      { status: 200 },
+    );
   }
   const refused = refusal(result);
-  return data({ intent, target, reply: replyTo(submission, { formErrors: [refused.message] }), message: refused.message, tone: "error" } satisfies MoneyResult, { status: refused.status });
+  return data(
+    {
+      intent,
+      target,
+      reply: replyTo(submission, { formErrors: [refused.message] }),
+      message: refused.message,
+      tone: "error",
+    } satisfies MoneyResult,
+    { status: refused.status },
+  );
 }
 
 /** "Request staff role" on a member's details in /admin (admins only: the route checked). */
@@ -67,12 +128,44 @@ export async function requestStaffRole(input: { staff: Staff; origin: AuditOrigi
   const submission = parseSubmission(RequestStaffRoleSchema, input.form);
   const target = String(input.form.get("member_id") ?? "");
   if (submission.status !== "success") {
-    return data({ intent, target, reply: replyTo(submission), message: "Failed: please check the form.", tone: "error" } satisfies MoneyResult, { status: 400 });
+    return data(
+      {
+        intent,
+        target,
+        reply: replyTo(submission),
+        message: "Failed: please check the form.",
+        tone: "error",
+      } satisfies MoneyResult,
+      { status: 400 },
+    );
   }
-  const result = await raise({ staff: input.staff, member_id: submission.value.member_id, role: submission.value.staff_role, origin: input.origin });
+  const result = await raise({
+    staff: input.staff,
+    member_id: submission.value.member_id,
+    role: submission.value.staff_role,
+    origin: input.origin,
+  });
   if (result.status === "requested") {
-    return data({ intent, target, reply: replyTo(submission, { hideFields: ["staff_role"] }), message: STAFF_GRANT_MESSAGES.requested, tone: "success" } satisfies MoneyResult, { status: 200 });
+    return data(
+      {
+        intent,
+        target,
+        reply: replyTo(submission, { hideFields: ["staff_role"] }),
+        message: STAFF_GRANT_MESSAGES.requested,
+        tone: "success",
+      } satisfies MoneyResult,
+      { status: 200 },
+    );
   }
   const refused = refusal(result);
-  return data({ intent, target, reply: replyTo(submission, { formErrors: [refused.message] }), message: refused.message, tone: "error" } satisfies MoneyResult, { status: refused.status });
+  return data(
+    {
+      intent,
+      target,
+      reply: replyTo(submission, { formErrors: [refused.message] }),
+      message: refused.message,
+      tone: "error",
+    } satisfies MoneyResult,
+    { status: refused.status },
+  );
 }

@@ -33,7 +33,10 @@ const WRONG_TEMPORARY = "The temporary password is not correct.";
 const SAME_PASSWORD = "Your new password must be different from the temporary password.";
 
 /** The password rules, and a new password that differs from the temporary one. */
-const replaceTemporarySchema = changePasswordSchema.refine((value) => value.current_password !== value.new_password, { message: SAME_PASSWORD, path: ["new_password"] });
+const replaceTemporarySchema = changePasswordSchema.refine((value) => value.current_password !== value.new_password, {
+  message: SAME_PASSWORD,
+  path: ["new_password"],
+});
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request, { roles: SIGNED_IN, allowTemporaryPassword: true });
@@ -57,9 +60,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const redirect_to = safeRedirectTo(form.get("redirectTo"));
   const submission = parseSubmission(replaceTemporarySchema, form);
-  if (submission.status !== "success") return data({ reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
+  if (submission.status !== "success")
+    return data({ reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
   const result = await replaceTemporaryPassword(requestMeta(request, ip), user, submission.value, { request_id });
-  const refuse = (messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }): ActionResult => ({ reply: replyTo(submission, messages) });
+  const refuse = (messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }): ActionResult => ({
+    reply: replyTo(submission, messages),
+  });
   switch (result.status) {
     case "changed":
       throw redirect(destinationAfterSignIn(user, redirect_to), { headers: setCookieHeaders(result.set_cookies) });
@@ -75,7 +81,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "same_password":
       return data(refuse({ fieldErrors: { new_password: [SAME_PASSWORD] } }), { status: 400 });
     case "not_allowed":
-      return data(refuse({ formErrors: ["This sign-in cannot change its password. Please contact us."] }), { status: 403 });
+      return data(refuse({ formErrors: ["This sign-in cannot change its password. Please contact us."] }), {
+        status: 403,
+      });
     case "failed":
       return data(refuse({ formErrors: ["We could not change your password. Please try again."] }), { status: 500 });
   }
@@ -94,15 +102,18 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/change-password");
   return (
     <AuthShell support={loaderData.support}>
-      <SessionTimeout expiresInMs={loaderData.session.expires_in_ms} endsAbsolutely={loaderData.session.ends_absolutely} />
+      <SessionTimeout
+        expiresInMs={loaderData.session.expires_in_ms}
+        endsAbsolutely={loaderData.session.ends_absolutely}
+      />
       <AuthCard>
         <span className="flex size-12 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
           <KeyRound className="size-6" aria-hidden="true" />
         </span>
         <h1 className="mt-4 text-3xl font-semibold tracking-tight text-brand-800">Choose a new password</h1>
         <p className="mt-2 text-slate-700">
-          Your account <span className="font-medium break-words text-slate-900">{loaderData.email}</span> was opened with a temporary password. Before you continue, replace it with a
-          password only you know.
+          Your account <span className="font-medium break-words text-slate-900">{loaderData.email}</span> was opened
+          with a temporary password. Before you continue, replace it with a password only you know.
         </p>
         {formMessage ? (
           <FormMessage ref={messageRef} tone="error" className="mt-6">
@@ -111,7 +122,14 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
         ) : null}
         <SchemaForm form={form} method="post" className="mt-6 space-y-5" aria-label="Choose a new password">
           {loaderData.redirect_to ? <input type="hidden" name="redirectTo" value={loaderData.redirect_to} /> : null}
-          <TextField name="current_password" label="Temporary password" type="password" autoComplete="current-password" isRequired autoFocus />
+          <TextField
+            name="current_password"
+            label="Temporary password"
+            type="password"
+            autoComplete="current-password"
+            isRequired
+            autoFocus
+          />
           <TextField
             name="new_password"
             label="New password"
@@ -120,12 +138,20 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
             isRequired
             description={`At least ${PASSWORD_MIN_CHARS} characters, not a common password. A few unrelated words are long and easy to remember.`}
           />
-          <TextField name="confirm_password" label="Confirm new password" type="password" autoComplete="new-password" isRequired />
+          <TextField
+            name="confirm_password"
+            label="Confirm new password"
+            type="password"
+            autoComplete="new-password"
+            isRequired
+          />
           <Button type="submit" size="lg" isPending={submitting} pendingLabel="Saving…" className="w-full">
             Save new password
           </Button>
-          </SchemaForm>
-        <p className="mt-6 border-t border-slate-200 pt-5 text-sm text-slate-700">Saving signs you out on every other device.</p>
+        </SchemaForm>
+        <p className="mt-6 border-t border-slate-200 pt-5 text-sm text-slate-700">
+          Saving signs you out on every other device.
+        </p>
         <Form method="post" action="/logout" className="mt-3">
           <Button type="submit" variant="secondary" className="w-full">
             Sign out instead

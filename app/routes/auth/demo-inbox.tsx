@@ -41,8 +41,9 @@ export default function DemoInbox({ loaderData }: Route.ComponentProps) {
           </p>
           <h1 className="mt-3 text-3xl font-semibold tracking-tight text-brand-800">Demo inbox</h1>
           <p className="mt-2 max-w-2xl text-slate-700">
-            This demo sends no real email. Messages to the demo sign-ins and to fictional addresses (such as <span className="font-mono text-sm">name@example.com</span>) appear here, newest
-            first. Mail to any other address is never shown.
+            This demo sends no real email. Messages to the demo sign-ins and to fictional addresses (such as{" "}
+            <span className="font-mono text-sm">name@example.com</span>) appear here, newest first. Mail to any other
+            address is never shown.
           </p>
         </div>
         <Link
@@ -73,12 +74,17 @@ export default function DemoInbox({ loaderData }: Route.ComponentProps) {
         <ul className="mt-8 space-y-4">
           {messages.map((m) => (
             <li key={m.id}>
-              <article aria-labelledby={`message-${m.id}`} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+              <article
+                aria-labelledby={`message-${m.id}`}
+                className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+              >
                 <header className="flex flex-wrap items-baseline justify-between gap-2">
                   <h2 id={`message-${m.id}`} className="text-lg font-semibold text-brand-800">
                     {m.subject}
                   </h2>
-                  <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">{KIND_LABELS[m.kind] ?? m.kind}</span>
+                  <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">
+                    {KIND_LABELS[m.kind] ?? m.kind}
+                  </span>
                 </header>
                 <p className="mt-1 text-sm text-slate-600">
                   To <span className="break-all font-medium text-slate-800">{m.to}</span> ·{" "}
@@ -87,21 +93,31 @@ export default function DemoInbox({ loaderData }: Route.ComponentProps) {
                 {m.code ? (
                   <p className="mt-4">
                     <span className="block text-sm text-slate-600">Sign-in code</span>
-                    <span className="tabular font-mono text-3xl font-semibold tracking-[0.3em] text-slate-900" data-testid="demo-code">
+                    <span
+                      className="tabular font-mono text-3xl font-semibold tracking-[0.3em] text-slate-900"
+                      data-testid="demo-code"
+                    >
                       {m.code}
                     </span>
                   </p>
                 ) : null}
                 {m.link ? (
                   <p className="mt-4">
-                    <Link to={m.link} className="inline-flex items-center rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+                    <Link
+                      to={m.link}
+                      className="inline-flex items-center rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+                    >
                       Open the reset link
                     </Link>
                   </p>
                 ) : null}
                 <details className="mt-4 group">
-                  <summary className="cursor-pointer text-sm font-semibold text-accent-700">Show the full message</summary>
-                  <pre className="mt-3 whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-4 font-sans text-sm text-slate-800">{m.text}</pre>
+                  <summary className="cursor-pointer text-sm font-semibold text-accent-700">
+                    Show the full message
+                  </summary>
+                  <pre className="mt-3 whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-4 font-sans text-sm text-slate-800">
+                    {m.text}
+                  </pre>
                 </details>
               </article>
             </li>

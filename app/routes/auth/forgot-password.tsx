@@ -18,7 +18,13 @@ import { requestPasswordReset } from "./forgot-password.server";
  * answer is the same whether or not the address has an account.
  */
 export function meta({ matches }: Route.MetaArgs) {
-  return [...pageTitle("Reset your password", matches), { name: "description", content: "Forgot your online banking password? Enter your email and we will send you a link to choose a new one." }];
+  return [
+    ...pageTitle("Reset your password", matches),
+    {
+      name: "description",
+      content: "Forgot your online banking password? Enter your email and we will send you a link to choose a new one.",
+    },
+  ];
 }
 
 export function loader() {
@@ -32,13 +38,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { ip, request_id } = context.get(requestInfoContext);
   const form = await readForm(request);
   const submission = parseSubmission(forgotPasswordSchema, form);
-  if (submission.status !== "success") return data({ status: "invalid", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
+  if (submission.status !== "success")
+    return data({ status: "invalid", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
   const result = await requestPasswordReset(requestMeta(request, ip), submission.value.email, { request_id });
   if (result.status === "rate_limited") {
-    return data({ status: "rate_limited", reply: replyTo(submission, { formErrors: [rateLimitedMessage(result.retry_after_s)] }) } satisfies ActionResult, {
-      status: 429,
-      headers: { "Retry-After": String(result.retry_after_s) },
-    });
+    return data(
+      {
+        status: "rate_limited",
+        reply: replyTo(submission, { formErrors: [rateLimitedMessage(result.retry_after_s)] }),
+      } satisfies ActionResult,
+      {
+        status: 429,
+        headers: { "Retry-After": String(result.retry_after_s) },
+      },
+    );
   }
   return { status: "sent", reply: replyTo(submission) } satisfies ActionResult;
 }
@@ -68,7 +81,10 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
             </FormMessage>
             <p className="mt-4 flex gap-2 text-sm text-slate-700">
               <MailCheck className="mt-0.5 size-4 shrink-0 text-slate-600" aria-hidden="true" />
-              <span>Nothing after a few minutes? Check your spam folder, or ask again. For your security, we send at most three links an hour.</span>
+              <span>
+                Nothing after a few minutes? Check your spam folder, or ask again. For your security, we send at most
+                three links an hour.
+              </span>
             </p>
             {loaderData.demo ? (
               <p className="mt-3 text-sm text-slate-700">
@@ -82,7 +98,10 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
           </>
         ) : (
           <>
-            <p className="mt-2 text-slate-700">Enter the email address you use for online banking. If it belongs to an account, we will send a link to choose a new password.</p>
+            <p className="mt-2 text-slate-700">
+              Enter the email address you use for online banking. If it belongs to an account, we will send a link to
+              choose a new password.
+            </p>
             {formMessage ? (
               <FormMessage ref={messageRef} tone="error" className="mt-6">
                 {formMessage}
@@ -97,7 +116,10 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
           </>
         )}
         <p className="mt-6 border-t border-slate-100 pt-6 text-sm">
-          <Link to="/login" className="inline-flex items-center gap-1 font-semibold text-accent-700 underline-offset-2 hover:underline">
+          <Link
+            to="/login"
+            className="inline-flex items-center gap-1 font-semibold text-accent-700 underline-offset-2 hover:underline"
+          >
             <ArrowLeft className="size-4" aria-hidden="true" /> Back to sign in
           </Link>
         </p>

@@ -6,7 +6,16 @@ import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
 import { safeRedirectTo } from "~/domain/redirect-to";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
-import { OTP_FAILED, OTP_INVALID, OTP_TOO_MANY, SIGN_IN_EXPIRED, SIGN_IN_FAILED, keepCodeDigits, lockedMessage, rateLimitedMessage } from "~/domain/sign-in-messages";
+import {
+  OTP_FAILED,
+  OTP_INVALID,
+  OTP_TOO_MANY,
+  SIGN_IN_EXPIRED,
+  SIGN_IN_FAILED,
+  keepCodeDigits,
+  lockedMessage,
+  rateLimitedMessage,
+} from "~/domain/sign-in-messages";
 import { codeSchema, signInSchema } from "~/domain/sign-in";
 import { demoSignInsForLogin } from "~/server/auth/demo-info.server";
 import { rememberEmailHeader, rememberedEmail } from "~/server/auth/remember-email.server";
@@ -27,7 +36,10 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   // The sign-in page is indexed: a member who searches for the credit union's sign-in should find
   // this address, not a lookalike's. The code step belongs to one sign-in in progress: not indexed.
   if (loaderData?.step) return [...pageTitle("Verify OTP", matches), { name: "robots", content: "noindex" }];
-  return [...pageTitle("Sign in", matches), { name: "description", content: "Sign in to online banking with your email, your password and a one-time code." }];
+  return [
+    ...pageTitle("Sign in", matches),
+    { name: "description", content: "Sign in to online banking with your email, your password and a one-time code." },
+  ];
 }
 
 /**
@@ -96,35 +108,57 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "code") {
     const submission = parseSubmission(codeSchema, form);
-    if (submission.status !== "success") return data({ intent: "code", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
+    if (submission.status !== "success")
+      return data({ intent: "code", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
     const result = await verifySignInCode(meta, { code: submission.value.code });
-    const refuse = (message: string): ActionResult => ({ intent: "code", reply: replyTo(submission, { formErrors: [message] }) });
+    const refuse = (message: string): ActionResult => ({
+      intent: "code",
+      reply: replyTo(submission, { formErrors: [message] }),
+    });
     switch (result.status) {
       case "signed_in":
         // A temporary password set by staff is replaced first (docs/product.md#passwords); then on
         // to where they were going.
-        if (result.user.must_change_password) throw redirect(withRedirect("/change-password", redirect_to), { headers: setCookieHeaders(result.set_cookies) });
-        throw redirect(destinationAfterSignIn(result.user, redirect_to), { headers: setCookieHeaders(result.set_cookies) });
+        if (result.user.must_change_password)
+          throw redirect(withRedirect("/change-password", redirect_to), {
+            headers: setCookieHeaders(result.set_cookies),
+          });
+        throw redirect(destinationAfterSignIn(result.user, redirect_to), {
+          headers: setCookieHeaders(result.set_cookies),
+        });
       case "invalid":
         return data(refuse(OTP_INVALID), { status: 401 });
       case "ended":
-        throw redirect(withRedirect("/login", redirect_to, { notice: "codes" }), { headers: setCookieHeaders(result.set_cookies) });
+        throw redirect(withRedirect("/login", redirect_to, { notice: "codes" }), {
+          headers: setCookieHeaders(result.set_cookies),
+        });
       case "expired":
-        throw redirect(withRedirect("/login", redirect_to, { notice: "expired" }), { headers: setCookieHeaders(result.set_cookies) });
+        throw redirect(withRedirect("/login", redirect_to, { notice: "expired" }), {
+          headers: setCookieHeaders(result.set_cookies),
+        });
       case "locked":
-        throw redirect(withRedirect("/login", redirect_to, { notice: "locked" }), { headers: setCookieHeaders(result.set_cookies) });
+        throw redirect(withRedirect("/login", redirect_to, { notice: "locked" }), {
+          headers: setCookieHeaders(result.set_cookies),
+        });
       case "rate_limited":
-        return data(refuse(rateLimitedMessage(result.retry_after_s)), { status: 429, headers: { "Retry-After": String(result.retry_after_s) } });
+        return data(refuse(rateLimitedMessage(result.retry_after_s)), {
+          status: 429,
+          headers: { "Retry-After": String(result.retry_after_s) },
+        });
       case "failed":
         return data(refuse(OTP_FAILED), { status: 500 });
     }
   }
 
   const submission = parseSubmission(signInSchema, form);
-  if (submission.status !== "success") return data({ intent: "password", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
+  if (submission.status !== "success")
+    return data({ intent: "password", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
   const { email, password, remember } = submission.value;
   const result = await startSignIn(meta, { email, password });
-  const refuse = (message: string): ActionResult => ({ intent: "password", reply: replyTo(submission, { formErrors: [message] }) });
+  const refuse = (message: string): ActionResult => ({
+    intent: "password",
+    reply: replyTo(submission, { formErrors: [message] }),
+  });
   switch (result.status) {
     case "challenge": {
       const headers = setCookieHeaders(result.set_cookies);
@@ -134,9 +168,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "invalid":
       return data(refuse(SIGN_IN_FAILED), { status: 401 });
     case "locked":
-      return data(refuse(lockedMessage(result.retry_after_s)), { status: 429, headers: { "Retry-After": String(result.retry_after_s) } });
+      return data(refuse(lockedMessage(result.retry_after_s)), {
+        status: 429,
+        headers: { "Retry-After": String(result.retry_after_s) },
+      });
     case "rate_limited":
-      return data(refuse(rateLimitedMessage(result.retry_after_s)), { status: 429, headers: { "Retry-After": String(result.retry_after_s) } });
+      return data(refuse(rateLimitedMessage(result.retry_after_s)), {
+        status: 429,
+        headers: { "Retry-After": String(result.retry_after_s) },
+      });
     case "failed":
       return data(refuse("Failed to sign in. Please try again in a moment."), { status: 500 });
   }
@@ -147,7 +187,12 @@ export default function LoginRoute({ loaderData, actionData }: Route.ComponentPr
   return (
     <AuthShell support={loaderData.support}>
       {loaderData.step ? (
-        <CodeStep step={loaderData.step} redirectTo={loaderData.redirect_to} result={result?.intent === "code" ? result : undefined} demo={Boolean(loaderData.demo)} />
+        <CodeStep
+          step={loaderData.step}
+          redirectTo={loaderData.redirect_to}
+          result={result?.intent === "code" ? result : undefined}
+          demo={Boolean(loaderData.demo)}
+        />
       ) : (
         <PasswordStep loaderData={loaderData} result={result?.intent === "password" ? result : undefined} />
       )}
@@ -156,14 +201,23 @@ export default function LoginRoute({ loaderData, actionData }: Route.ComponentPr
   );
 }
 
-function PasswordStep({ loaderData, result }: { loaderData: Route.ComponentProps["loaderData"]; result: ActionResult | undefined }) {
+function PasswordStep({
+  loaderData,
+  result,
+}: {
+  loaderData: Route.ComponentProps["loaderData"];
+  result: ActionResult | undefined;
+}) {
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "password";
   const messageRef = useRef<HTMLDivElement>(null);
   const [formError] = formMessages(result?.reply);
   const form = useSchemaForm(signInChecks, {
     lastResult: result?.reply,
-    defaultValue: { email: loaderData.remembered_email ?? "", remember: loaderData.remembered_email ? "on" : undefined },
+    defaultValue: {
+      email: loaderData.remembered_email ?? "",
+      remember: loaderData.remembered_email ? "on" : undefined,
+    },
   });
   const notice = loaderData.notice ? NOTICES[loaderData.notice] : null;
 
@@ -202,13 +256,31 @@ function PasswordStep({ loaderData, result }: { loaderData: Route.ComponentProps
       <SchemaForm form={form} method="post" className="mt-6 space-y-5" aria-label="Sign in">
         <input type="hidden" name="intent" value="password" />
         {loaderData.redirect_to ? <input type="hidden" name="redirectTo" value={loaderData.redirect_to} /> : null}
-        <TextField name="email" label="Email address" type="email" autoComplete="username" isRequired autoFocus={!email} />
-        <TextField key={attempt} name="password" label="Password" type="password" autoComplete="current-password" isRequired autoFocus={Boolean(email) && attempt === 0} />
+        <TextField
+          name="email"
+          label="Email address"
+          type="email"
+          autoComplete="username"
+          isRequired
+          autoFocus={!email}
+        />
+        <TextField
+          key={attempt}
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          isRequired
+          autoFocus={Boolean(email) && attempt === 0}
+        />
         <div className="flex flex-wrap items-center justify-between gap-3">
           <Checkbox name="remember" defaultSelected={remember}>
             Remember me
           </Checkbox>
-          <Link to="/forgot-password" className="text-sm font-semibold text-accent-700 underline-offset-2 hover:underline">
+          <Link
+            to="/forgot-password"
+            className="text-sm font-semibold text-accent-700 underline-offset-2 hover:underline"
+          >
             Forgot password?
           </Link>
         </div>
@@ -242,7 +314,11 @@ function CodeStep({
   const navigation = useNavigation();
   const verifying = navigation.state === "submitting" && navigation.formData?.get("intent") === "code";
   const [code, setCode] = useState("");
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const messageRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const [formError] = formMessages(result?.reply);
@@ -274,7 +350,8 @@ function CodeStep({
           "Enter the 6-digit code from your authenticator app."
         ) : (
           <>
-            We sent a 6-digit code to <span className="font-semibold text-slate-900">{step.email_masked}</span>. It expires in 10 minutes and works once.
+            We sent a 6-digit code to <span className="font-semibold text-slate-900">{step.email_masked}</span>. It
+            expires in 10 minutes and works once.
           </>
         )}
       </p>
@@ -309,7 +386,14 @@ function CodeStep({
           <Button type="submit" form="login-back" variant="secondary" size="lg" className="sm:w-1/3">
             <ArrowLeft className="size-4" aria-hidden="true" /> Back
           </Button>
-          <Button type="submit" size="lg" isPending={verifying} pendingLabel="Verifying…" isDisabled={hydrated && code.length !== 6} className="flex-1">
+          <Button
+            type="submit"
+            size="lg"
+            isPending={verifying}
+            pendingLabel="Verifying…"
+            isDisabled={hydrated && code.length !== 6}
+            className="flex-1"
+          >
             Verify &amp; Sign in
           </Button>
         </div>
@@ -321,14 +405,22 @@ function CodeStep({
       <div className="mt-6 space-y-3 border-t border-slate-100 pt-6 text-sm text-slate-700">
         <p className="flex gap-2">
           <KeyRound className="mt-0.5 size-4 shrink-0 text-slate-600" aria-hidden="true" />
-          <span>Cannot get a code? Call us: after checking who you are, our staff can give you a one-time sign-in code to enter here.</span>
+          <span>
+            Cannot get a code? Call us: after checking who you are, our staff can give you a one-time sign-in code to
+            enter here.
+          </span>
         </p>
         {demo && !app ? (
           <p className="flex gap-2">
             <Inbox className="mt-0.5 size-4 shrink-0 text-slate-600" aria-hidden="true" />
             <span>
               Demo: no email is really sent. Read the code in the{" "}
-              <a href="/demo/inbox" target="_blank" rel="noopener" className="font-semibold text-accent-700 underline underline-offset-2">
+              <a
+                href="/demo/inbox"
+                target="_blank"
+                rel="noopener"
+                className="font-semibold text-accent-700 underline underline-offset-2"
+              >
                 demo inbox (opens in a new tab)
               </a>
               .
@@ -342,7 +434,10 @@ function CodeStep({
 
 function DemoSignIns({ signIns }: { signIns: NonNullable<Route.ComponentProps["loaderData"]["demo"]> }) {
   return (
-    <section aria-labelledby="demo-signins-heading" className="mt-6 rounded-2xl border border-amber-200 bg-amber-50 p-5 text-sm text-amber-950">
+    <section
+      aria-labelledby="demo-signins-heading"
+      className="mt-6 rounded-2xl border border-amber-200 bg-amber-50 p-5 text-sm text-amber-950"
+    >
       <h2 id="demo-signins-heading" className="font-semibold">
         Demo sign-ins
       </h2>

@@ -40,7 +40,8 @@ export default function Logout({ loaderData }: Route.ComponentProps) {
         </span>
         <h1 className="mt-4 text-3xl font-semibold tracking-tight text-brand-800">Sign out</h1>
         <p className="mt-2 text-slate-700">
-          You are signed in as <span className="font-semibold text-slate-900">{loaderData.email}</span>. Signing out ends your session on this device.
+          You are signed in as <span className="font-semibold text-slate-900">{loaderData.email}</span>. Signing out
+          ends your session on this device.
         </p>
         <Form method="post" className="mt-6">
           <Button type="submit" size="lg" className="w-full">

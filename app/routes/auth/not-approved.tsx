@@ -35,17 +35,23 @@ export default function NotApproved({ loaderData }: Route.ComponentProps) {
   const dates = useInstitutionDates();
   return (
     <div className="bg-gradient-to-b from-slate-100 via-slate-50 to-slate-50">
-      <SessionTimeout expiresInMs={loaderData.session.expires_in_ms} endsAbsolutely={loaderData.session.ends_absolutely} />
+      <SessionTimeout
+        expiresInMs={loaderData.session.expires_in_ms}
+        endsAbsolutely={loaderData.session.ends_absolutely}
+      />
       <section className="mx-auto max-w-3xl px-4 py-10 sm:px-6 sm:py-16">
         <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-lg shadow-brand-900/5 sm:p-10">
           <span className="flex size-14 items-center justify-center rounded-2xl bg-red-50 text-red-700">
             <XCircle className="size-7" aria-hidden="true" />
           </span>
-          <h1 className="mt-5 text-3xl font-semibold tracking-tight text-brand-800">Your application was not approved</h1>
+          <h1 className="mt-5 text-3xl font-semibold tracking-tight text-brand-800">
+            Your application was not approved
+          </h1>
           <p className="mt-3 text-lg text-slate-700">
             {loaderData.first_name ? `We are sorry, ${loaderData.first_name}. ` : "We are sorry. "}
-            After reviewing your membership application{loaderData.decided_at ? ` on ${dates.formatProseDate(loaderData.decided_at)}` : ""}, we were
-            not able to approve it, so online banking is not available to you.
+            After reviewing your membership application
+            {loaderData.decided_at ? ` on ${dates.formatProseDate(loaderData.decided_at)}` : ""}, we were not able to
+            approve it, so online banking is not available to you.
           </p>
           {loaderData.reason ? (
             <div className="mt-6 rounded-xl bg-slate-50 p-5">
@@ -58,7 +64,10 @@ export default function NotApproved({ loaderData }: Route.ComponentProps) {
             Our member service team can explain the decision and what you can do next. {support.hours}.
           </p>
           <div className="mt-6 flex flex-col gap-3 sm:flex-row">
-            <a href={`mailto:${support.email}`} className="inline-flex items-center justify-center gap-2 rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-brand-800">
+            <a
+              href={`mailto:${support.email}`}
+              className="inline-flex items-center justify-center gap-2 rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-brand-800"
+            >
               <Mail className="size-4" aria-hidden="true" /> {support.email}
             </a>
             <Form method="post" action="/logout">

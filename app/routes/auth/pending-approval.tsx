@@ -6,7 +6,12 @@ import { plainText } from "~/domain/plain-text";
 import type { Route } from "./+types/pending-approval";
 import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
-import { ID_DOCUMENT_ACCEPT, ID_TYPE_OPTIONS, INFO_ANSWER_MAX_CHARS as ANSWER_MAX_CHARS, idDocumentProblem } from "~/domain/membership-application";
+import {
+  ID_DOCUMENT_ACCEPT,
+  ID_TYPE_OPTIONS,
+  INFO_ANSWER_MAX_CHARS as ANSWER_MAX_CHARS,
+  idDocumentProblem,
+} from "~/domain/membership-application";
 import { requireApplicant } from "~/server/auth/session.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { RATE_LIMITS } from "~/server/auth/rate-limits.server";
@@ -46,7 +51,11 @@ export async function loader({ request }: Route.LoaderArgs) {
           date_of_birth_masked: overview.date_of_birth_masked,
           id_number_masked: overview.id_number_masked,
           id_type: ID_TYPE_OPTIONS.find((o) => o.value === overview.id_type)?.label ?? null,
-          info_requests: overview.info_requests.map((r) => ({ ...r, requested_at: r.requested_at.toISOString(), answered_at: r.answered_at?.toISOString() ?? null })),
+          info_requests: overview.info_requests.map((r) => ({
+            ...r,
+            requested_at: r.requested_at.toISOString(),
+            answered_at: r.answered_at?.toISOString() ?? null,
+          })),
         }
       : null,
   };
@@ -54,7 +63,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 const AnswerSchema = z.object({
   request_id: z.coerce.number().int().positive(),
-  answer: plainText({ missing: "Please write your answer", multiline: true }).min(1, "Please write your answer").max(ANSWER_MAX_CHARS, `Please use at most ${ANSWER_MAX_CHARS.toLocaleString("en-US")} characters`),
+  answer: plainText({ missing: "Please write your answer", multiline: true })
+    .min(1, "Please write your answer")
+    .max(ANSWER_MAX_CHARS, `Please use at most ${ANSWER_MAX_CHARS.toLocaleString("en-US")} characters`),
   // Optional; when chosen, its size and type are checked before it is sent (its content when stored).
   document: z.unknown().superRefine((file, ctx) => {
     const problem = file instanceof File && file.size > 0 ? idDocumentProblem(file) : null;
@@ -69,8 +80,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { ip } = context.get(requestInfoContext);
   const form = await readForm(request);
   const submission = parseSubmission(AnswerSchema, form);
-  if (submission.status !== "success") return data({ reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
-  const refuse = (messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }): ActionResult => ({ reply: replyTo(submission, messages) });
+  if (submission.status !== "success")
+    return data({ reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
+  const refuse = (messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }): ActionResult => ({
+    reply: replyTo(submission, messages),
+  });
   const limit = await hitRateLimit({ key: `info-answer:ip:${ip}`, ...RATE_LIMITS.info_answer });
   if (!limit.allowed) return data(refuse({ formErrors: [rateLimitedMessage(limit.retry_after_s)] }), { status: 429 });
   const document = form.get("document");
@@ -86,7 +100,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "document_rejected":
       return data(refuse({ fieldErrors: { document: [result.message] } }), { status: 400 });
     case "not_found":
-      return data({ reply: replyTo(submission, { formErrors: ["This request has already been answered."], hideFields: ["answer"] }) } satisfies ActionResult, { status: 409 });
+      return data(
+        {
+          reply: replyTo(submission, {
+            formErrors: ["This request has already been answered."],
+            hideFields: ["answer"],
+          }),
+        } satisfies ActionResult,
+        { status: 409 },
+      );
     case "failed":
       return data(refuse({ formErrors: ["We could not send your answer. Please try again."] }), { status: 500 });
   }
@@ -100,7 +122,10 @@ export default function PendingApproval({ loaderData, actionData }: Route.Compon
   const answered = application?.info_requests.filter((r) => r.status === "answered") ?? [];
   return (
     <div className="bg-gradient-to-b from-brand-50 via-slate-50 to-slate-50">
-      <SessionTimeout expiresInMs={loaderData.session.expires_in_ms} endsAbsolutely={loaderData.session.ends_absolutely} />
+      <SessionTimeout
+        expiresInMs={loaderData.session.expires_in_ms}
+        endsAbsolutely={loaderData.session.ends_absolutely}
+      />
       <section className="mx-auto max-w-4xl px-4 py-10 sm:px-6 sm:py-14">
         <div className="flex flex-wrap items-center justify-between gap-4">
           <p className="text-sm text-slate-700">
@@ -117,10 +142,14 @@ export default function PendingApproval({ loaderData, actionData }: Route.Compon
           <span className="flex size-14 items-center justify-center rounded-2xl bg-amber-100 text-amber-900">
             <Clock className="size-7" aria-hidden="true" />
           </span>
-          <h1 className="mt-5 text-3xl font-semibold tracking-tight text-brand-800 sm:text-4xl">Your application is under review</h1>
+          <h1 className="mt-5 text-3xl font-semibold tracking-tight text-brand-800 sm:text-4xl">
+            Your application is under review
+          </h1>
           <p className="mt-3 max-w-2xl text-lg text-slate-700">
-            {application ? `Thank you, ${application.first_name}. ` : ""}We usually review applications within 1–2 business days. We will send an email to{" "}
-            <span className="font-semibold break-all text-slate-900">{loaderData.email}</span> once your account is approved.
+            {application ? `Thank you, ${application.first_name}. ` : ""}We usually review applications within 1–2
+            business days. We will send an email to{" "}
+            <span className="font-semibold break-all text-slate-900">{loaderData.email}</span> once your account is
+            approved.
           </p>
 
           {loaderData.answered ? (
@@ -133,8 +162,16 @@ export default function PendingApproval({ loaderData, actionData }: Route.Compon
 
           <h2 className="mt-10 text-lg font-semibold text-brand-800">Where your application stands</h2>
           <ol className="mt-4 grid gap-3 sm:grid-cols-3">
-            <Stage done title="Application received" detail={application ? formatDate(application.submitted_at) : undefined} />
-            <Stage current title={openRequest ? "Waiting for your answer" : "Under review"} detail={openRequest ? "See the request above" : "Identity and documents"} />
+            <Stage
+              done
+              title="Application received"
+              detail={application ? formatDate(application.submitted_at) : undefined}
+            />
+            <Stage
+              current
+              title={openRequest ? "Waiting for your answer" : "Under review"}
+              detail={openRequest ? "See the request above" : "Identity and documents"}
+            />
             <Stage title="Approved" detail="Your accounts open" />
           </ol>
 
@@ -171,7 +208,9 @@ export default function PendingApproval({ loaderData, actionData }: Route.Compon
                   <dd className="mt-1 font-medium text-slate-900">{DOCUMENT_STATUS[application.document_status]}</dd>
                 </div>
               </dl>
-              <p className="mt-2 text-xs text-slate-600">Personal numbers are stored encrypted and only ever shown partly hidden.</p>
+              <p className="mt-2 text-xs text-slate-600">
+                Personal numbers are stored encrypted and only ever shown partly hidden.
+              </p>
             </>
           ) : null}
 
@@ -183,7 +222,9 @@ export default function PendingApproval({ loaderData, actionData }: Route.Compon
                   <li key={r.id} className="rounded-xl border border-slate-200 p-4 text-sm">
                     <p className="text-slate-600">We asked on {formatDate(r.requested_at)}:</p>
                     <p className="mt-1 text-slate-900">{r.message}</p>
-                    <p className="mt-3 text-slate-600">You answered{r.answered_at ? ` on ${formatDate(r.answered_at)}` : ""}:</p>
+                    <p className="mt-3 text-slate-600">
+                      You answered{r.answered_at ? ` on ${formatDate(r.answered_at)}` : ""}:
+                    </p>
                     <p className="mt-1 whitespace-pre-wrap text-slate-900">{r.answer_text}</p>
                   </li>
                 ))}
@@ -193,7 +234,10 @@ export default function PendingApproval({ loaderData, actionData }: Route.Compon
 
           <p className="mt-10 border-t border-slate-100 pt-6 text-sm text-slate-700">
             Questions about your application? Email{" "}
-            <a href={`mailto:${loaderData.support_email}`} className="font-semibold text-accent-700 underline underline-offset-2">
+            <a
+              href={`mailto:${loaderData.support_email}`}
+              className="font-semibold text-accent-700 underline underline-offset-2"
+            >
               {loaderData.support_email}
             </a>
             .
@@ -211,9 +255,22 @@ const DOCUMENT_STATUS: Record<string, string> = {
   rejected: "Not accepted",
 };
 
-function Stage({ title, detail, done, current }: { title: string; detail?: string; done?: boolean; current?: boolean }) {
+function Stage({
+  title,
+  detail,
+  done,
+  current,
+}: {
+  title: string;
+  detail?: string;
+  done?: boolean;
+  current?: boolean;
+}) {
   return (
-    <li className={`flex gap-3 rounded-xl border p-4 ${current ? "border-accent-600 bg-accent-50" : "border-slate-200 bg-white"}`} aria-current={current ? "step" : undefined}>
+    <li
+      className={`flex gap-3 rounded-xl border p-4 ${current ? "border-accent-600 bg-accent-50" : "border-slate-200 bg-white"}`}
+      aria-current={current ? "step" : undefined}
+    >
       {done ? (
         <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-accent-700" aria-hidden="true" />
       ) : current ? (
@@ -232,7 +289,13 @@ function Stage({ title, detail, done, current }: { title: string; detail?: strin
   );
 }
 
-function InfoRequest({ request, result }: { request: { id: number; message: string; requested_at: string }; result: ActionResult | undefined }) {
+function InfoRequest({
+  request,
+  result,
+}: {
+  request: { id: number; message: string; requested_at: string };
+  result: ActionResult | undefined;
+}) {
   const formatDate = useInstitutionDates().formatProseDate;
   const navigation = useNavigation();
   const messageRef = useRef<HTMLDivElement>(null);
@@ -243,18 +306,29 @@ function InfoRequest({ request, result }: { request: { id: number; message: stri
   }, [result, formError]);
 
   return (
-    <section aria-labelledby="info-request-heading" className="mt-8 rounded-2xl border border-amber-300 bg-amber-50 p-5 sm:p-6">
+    <section
+      aria-labelledby="info-request-heading"
+      className="mt-8 rounded-2xl border border-amber-300 bg-amber-50 p-5 sm:p-6"
+    >
       <h2 id="info-request-heading" className="flex items-center gap-2 text-lg font-semibold text-amber-950">
         <MessageSquareWarning className="size-5" aria-hidden="true" /> We need a little more information
       </h2>
       <p className="mt-1 text-sm text-amber-950">Requested on {formatDate(request.requested_at)}:</p>
-      <blockquote className="mt-3 rounded-lg border-l-4 border-amber-400 bg-white px-4 py-3 text-slate-900">{request.message}</blockquote>
+      <blockquote className="mt-3 rounded-lg border-l-4 border-amber-400 bg-white px-4 py-3 text-slate-900">
+        {request.message}
+      </blockquote>
       {formError ? (
         <FormMessage ref={messageRef} tone="error" className="mt-4">
           {formError}
         </FormMessage>
       ) : null}
-      <SchemaForm form={form} method="post" encType="multipart/form-data" className="mt-5 space-y-5" aria-labelledby="info-request-heading">
+      <SchemaForm
+        form={form}
+        method="post"
+        encType="multipart/form-data"
+        className="mt-5 space-y-5"
+        aria-labelledby="info-request-heading"
+      >
         <input type="hidden" name="request_id" value={request.id} />
         <TextArea name="answer" label="Your answer" rows={4} maxLength={ANSWER_MAX_CHARS} isRequired />
         <FileField
@@ -264,7 +338,8 @@ function InfoRequest({ request, result }: { request: { id: number; message: stri
           accept={ID_DOCUMENT_ACCEPT}
           description={
             <span className="inline-flex items-center gap-1">
-              <FileText className="size-4" aria-hidden="true" /> JPEG, PNG, WebP or PDF, up to 10 MB. Seen only by our staff.
+              <FileText className="size-4" aria-hidden="true" /> JPEG, PNG, WebP or PDF, up to 10 MB. Seen only by our
+              staff.
             </span>
           }
         />

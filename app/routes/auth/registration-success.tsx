@@ -22,9 +22,12 @@ export default function RegistrationSuccess({ loaderData }: Route.ComponentProps
           <span className="mx-auto flex size-16 items-center justify-center rounded-full bg-emerald-50 text-emerald-700">
             <CheckCircle2 className="size-9" aria-hidden="true" />
           </span>
-          <h1 className="mt-6 text-3xl font-semibold tracking-tight text-brand-800 sm:text-4xl">Registration Successful</h1>
+          <h1 className="mt-6 text-3xl font-semibold tracking-tight text-brand-800 sm:text-4xl">
+            Registration Successful
+          </h1>
           <p className="mx-auto mt-4 max-w-xl text-lg text-slate-700">
-            Thank you for applying to {loaderData.name}. Your application is now under review, and we will send you an email as soon as it is approved.
+            Thank you for applying to {loaderData.name}. Your application is now under review, and we will send you an
+            email as soon as it is approved.
           </p>
 
           <h2 className="mt-10 text-left text-lg font-semibold text-brand-800">What happens next</h2>
@@ -33,7 +36,8 @@ export default function RegistrationSuccess({ loaderData }: Route.ComponentProps
               Our team checks your information and your ID document, usually within 1–2 business days.
             </Step>
             <Step icon={MailCheck} number={2} title="We email you">
-              You will hear from us when a decision is made. If we need anything else, we will ask on your application status page.
+              You will hear from us when a decision is made. If we need anything else, we will ask on your application
+              status page.
             </Step>
             <Step icon={ShieldCheck} number={3} title="You start banking">
               Once approved, sign in to open your checking and savings accounts and use every online banking feature.
@@ -42,16 +46,25 @@ export default function RegistrationSuccess({ loaderData }: Route.ComponentProps
 
           <p className="mt-8 text-sm text-slate-600">
             We also sent a confirmation to your email address. Questions? Write to{" "}
-            <a href={`mailto:${loaderData.support_email}`} className="font-semibold text-accent-700 underline underline-offset-2">
+            <a
+              href={`mailto:${loaderData.support_email}`}
+              className="font-semibold text-accent-700 underline underline-offset-2"
+            >
               {loaderData.support_email}
             </a>
             .
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <Link to="/" className="inline-flex items-center justify-center rounded-lg bg-brand-700 px-6 py-3 font-semibold text-white shadow-sm hover:bg-brand-800">
+            <Link
+              to="/"
+              className="inline-flex items-center justify-center rounded-lg bg-brand-700 px-6 py-3 font-semibold text-white shadow-sm hover:bg-brand-800"
+            >
               Return to Home
             </Link>
-            <Link to="/pending-approval" className="inline-flex items-center justify-center rounded-lg border border-slate-300 bg-white px-6 py-3 font-semibold text-brand-800 shadow-xs hover:bg-slate-50">
+            <Link
+              to="/pending-approval"
+              className="inline-flex items-center justify-center rounded-lg border border-slate-300 bg-white px-6 py-3 font-semibold text-brand-800 shadow-xs hover:bg-slate-50"
+            >
               View application status
             </Link>
           </div>
@@ -61,7 +74,17 @@ export default function RegistrationSuccess({ loaderData }: Route.ComponentProps
   );
 }
 
-function Step({ icon: Icon, number, title, children }: { icon: typeof FileSearch; number: number; title: string; children: React.ReactNode }) {
+function Step({
+  icon: Icon,
+  number,
+  title,
+  children,
+}: {
+  icon: typeof FileSearch;
+  number: number;
+  title: string;
+  children: React.ReactNode;
+}) {
   return (
     <li className="flex gap-4 rounded-xl bg-slate-50 p-4">
       <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-white text-accent-700 shadow-xs">

@@ -17,13 +17,21 @@ import { completePasswordReset, resetTokenIsLive } from "./reset-password.server
  * for 30 minutes. A new password ends every session, then the person signs in again.
  */
 export function meta({ matches }: Route.MetaArgs) {
-  return [...pageTitle("Choose a new password", matches), { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
+  return [
+    ...pageTitle("Choose a new password", matches),
+    { name: "robots", content: "noindex" },
+    { name: "referrer", content: "no-referrer" },
+  ];
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const profile = institution();
-  return { token, live: token ? await resetTokenIsLive(token) : false, support: { email: profile.support_email, phone: profile.support_phone } };
+  return {
+    token,
+    live: token ? await resetTokenIsLive(token) : false,
+    support: { email: profile.support_email, phone: profile.support_phone },
+  };
 }
 
 type ActionResult = { status: "invalid" | "error"; reply: FormReply; link_dead?: boolean };
@@ -32,18 +40,33 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { ip, request_id } = context.get(requestInfoContext);
   const form = await readForm(request);
   const submission = parseSubmission(resetPasswordSchema, form);
-  if (submission.status !== "success") return data({ status: "invalid", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
-  const result = await completePasswordReset(requestMeta(request, ip), { token: submission.value.token, password: submission.value.password }, { request_id });
+  if (submission.status !== "success")
+    return data({ status: "invalid", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
+  const result = await completePasswordReset(
+    requestMeta(request, ip),
+    { token: submission.value.token, password: submission.value.password },
+    { request_id },
+  );
   const refuse = (message: string) => replyTo(submission, { formErrors: [message] });
   switch (result.status) {
     case "reset":
       throw redirect("/login?notice=reset");
     case "invalid_link":
-      return data({ status: "error", reply: refuse(RESET_LINK_INVALID), link_dead: true } satisfies ActionResult, { status: 400 });
+      return data({ status: "error", reply: refuse(RESET_LINK_INVALID), link_dead: true } satisfies ActionResult, {
+        status: 400,
+      });
     case "rate_limited":
-      return data({ status: "error", reply: refuse(rateLimitedMessage(result.retry_after_s)) } satisfies ActionResult, { status: 429 });
+      return data({ status: "error", reply: refuse(rateLimitedMessage(result.retry_after_s)) } satisfies ActionResult, {
+        status: 429,
+      });
     case "failed":
-      return data({ status: "error", reply: refuse("We could not change your password. Please try again.") } satisfies ActionResult, { status: 500 });
+      return data(
+        {
+          status: "error",
+          reply: refuse("We could not change your password. Please try again."),
+        } satisfies ActionResult,
+        { status: 500 },
+      );
   }
 }
 
@@ -67,14 +90,18 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             <FormMessage ref={messageRef} tone="error" className="mt-6" announce={Boolean(result)}>
               {RESET_LINK_INVALID}
             </FormMessage>
-            <Link to="/forgot-password" className="mt-6 inline-flex w-full items-center justify-center rounded-lg bg-brand-700 px-6 py-3 font-semibold text-white shadow-sm hover:bg-brand-800">
+            <Link
+              to="/forgot-password"
+              className="mt-6 inline-flex w-full items-center justify-center rounded-lg bg-brand-700 px-6 py-3 font-semibold text-white shadow-sm hover:bg-brand-800"
+            >
               Ask for a new link
             </Link>
           </>
         ) : (
           <>
             <p className="mt-2 text-slate-700">
-              At least {PASSWORD_MIN_CHARS} characters. A few unrelated words make a password that is long and easy to remember. Changing it signs you out everywhere.
+              At least {PASSWORD_MIN_CHARS} characters. A few unrelated words make a password that is long and easy to
+              remember. Changing it signs you out everywhere.
             </p>
             {formMessage ? (
               <FormMessage ref={messageRef} tone="error" className="mt-6">
@@ -83,12 +110,31 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             ) : null}
             <SchemaForm form={form} method="post" className="mt-6 space-y-5" aria-label="Choose a new password">
               <input type="hidden" name="token" value={loaderData.token} />
-              <TextField name="password" label="New password" type="password" autoComplete="new-password" isRequired autoFocus />
-              <TextField name="confirm_password" label="Confirm new password" type="password" autoComplete="new-password" isRequired />
-              <Button type="submit" size="lg" isPending={navigation.state === "submitting"} pendingLabel="Saving…" className="w-full">
+              <TextField
+                name="password"
+                label="New password"
+                type="password"
+                autoComplete="new-password"
+                isRequired
+                autoFocus
+              />
+              <TextField
+                name="confirm_password"
+                label="Confirm new password"
+                type="password"
+                autoComplete="new-password"
+                isRequired
+              />
+              <Button
+                type="submit"
+                size="lg"
+                isPending={navigation.state === "submitting"}
+                pendingLabel="Saving…"
+                className="w-full"
+              >
                 Save new password
               </Button>
-              </SchemaForm>
+            </SchemaForm>
           </>
         )}
       </AuthCard>

@@ -9,12 +9,18 @@ import { getSessionUser, requireUser } from "~/server/auth/session.server";
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request, { touch: false });
-  return data({ signed_in: Boolean(user), expires_in_ms: user?.expires_in_ms ?? 0 }, { headers: { "Cache-Control": "no-store" } });
+  return data(
+    { signed_in: Boolean(user), expires_in_ms: user?.expires_in_ms ?? 0 },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 export async function action({ request }: Route.ActionArgs) {
   // Keeping a session alive is allowed on /change-password too (a temporary password,
   // docs/product.md#passwords).
-  const user = await requireUser(request, { roles: ["user", "pending", "admin", "reviewer"], allowTemporaryPassword: true });
+  const user = await requireUser(request, {
+    roles: ["user", "pending", "admin", "reviewer"],
+    allowTemporaryPassword: true,
+  });
   return data({ signed_in: true, expires_in_ms: user.expires_in_ms }, { headers: { "Cache-Control": "no-store" } });
 }

@@ -1,7 +1,14 @@
 import { withDatabase } from "~/server/db/db.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
-import { addPayee, billPayOverview, cancelBillPayment, editBillPayment, removePayee, scheduleBillPayment } from "~/server/bill-pay/bill-pay.server";
+import {
+  addPayee,
+  billPayOverview,
+  cancelBillPayment,
+  editBillPayment,
+  removePayee,
+  scheduleBillPayment,
+} from "~/server/bill-pay/bill-pay.server";
 import type { BillPayForm, EditBillPaymentForm, PayeeForm } from "~/domain/bill-pay";
 
 /** What /dashboard/bill-pay calls (its view-model): each opens the database itself. */
@@ -16,12 +23,23 @@ export const loadBillPay = withDatabase(async (database, user: SessionUser, edit
   return { ...page, editing: page.upcoming.some((p) => p.id === editing) ? editing : null };
 });
 
-export const savePayee = withDatabase((database, user: SessionUser, form: PayeeForm, origin: AuditOrigin) => addPayee(database, asMember(user), form, origin));
+export const savePayee = withDatabase((database, user: SessionUser, form: PayeeForm, origin: AuditOrigin) =>
+  addPayee(database, asMember(user), form, origin),
+);
 
-export const deletePayee = withDatabase((database, user: SessionUser, payee_id: number, origin: AuditOrigin) => removePayee(database, asMember(user), payee_id, origin));
+export const deletePayee = withDatabase((database, user: SessionUser, payee_id: number, origin: AuditOrigin) =>
+  removePayee(database, asMember(user), payee_id, origin),
+);
 
-export const schedulePayment = withDatabase((database, user: SessionUser, form: BillPayForm, origin: AuditOrigin) => scheduleBillPayment(database, asMember(user), form, origin));
+export const schedulePayment = withDatabase((database, user: SessionUser, form: BillPayForm, origin: AuditOrigin) =>
+  scheduleBillPayment(database, asMember(user), form, origin),
+);
 
-export const changePayment = withDatabase((database, user: SessionUser, form: EditBillPaymentForm, origin: AuditOrigin) => editBillPayment(database, asMember(user), form, origin));
+export const changePayment = withDatabase(
+  (database, user: SessionUser, form: EditBillPaymentForm, origin: AuditOrigin) =>
+    editBillPayment(database, asMember(user), form, origin),
+);
 
-export const cancelPayment = withDatabase((database, user: SessionUser, payment_id: number, origin: AuditOrigin) => cancelBillPayment(database, asMember(user), payment_id, origin));
+export const cancelPayment = withDatabase((database, user: SessionUser, payment_id: number, origin: AuditOrigin) =>
+  cancelBillPayment(database, asMember(user), payment_id, origin),
+);

@@ -9,7 +9,13 @@ import { logger } from "~/server/logger.server";
 import { institution } from "~/config/institution.server";
 import { businessDate } from "~/domain/ledger-rules";
 import { cancelPayment, changePayment, deletePayee, loadBillPay, savePayee, schedulePayment } from "./bill-pay.server";
-import { BILL_PAY_MESSAGES, billPaySchema, cancelBillPaymentSchema, editBillPaymentSchema, payeeSchema } from "~/domain/bill-pay";
+import {
+  BILL_PAY_MESSAGES,
+  billPaySchema,
+  cancelBillPaymentSchema,
+  editBillPaymentSchema,
+  payeeSchema,
+} from "~/domain/bill-pay";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
@@ -40,14 +46,26 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 function refusalReply(submission: Parameters<typeof replyTo>[0], refusal: BillPayRefusal): FormReply {
-  return replyTo(submission, refusal.field ? { fieldErrors: { [refusal.field]: [refusal.message] } } : { formErrors: [refusal.message] });
+  return replyTo(
+    submission,
+    refusal.field ? { fieldErrors: { [refusal.field]: [refusal.message] } } : { formErrors: [refusal.message] },
+  );
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireMember(request);
   const form = await readForm(request);
   const intent = formIntent(form, INTENTS);
-  if (!intent) return data<BillPayAnswer>({ intent: "unknown", ok: false, message: UNKNOWN_INTENT_MESSAGE, reply: formReply(form, { formErrors: [UNKNOWN_INTENT_MESSAGE] }) }, { status: 400 });
+  if (!intent)
+    return data<BillPayAnswer>(
+      {
+        intent: "unknown",
+        ok: false,
+        message: UNKNOWN_INTENT_MESSAGE,
+        reply: formReply(form, { formErrors: [UNKNOWN_INTENT_MESSAGE] }),
+      },
+      { status: 400 },
+    );
   const info = context.get(requestInfoContext);
   const origin = { request_id: info.request_id, ip: info.ip };
   const today = businessDate(institution().time_zone);
@@ -55,22 +73,46 @@ export async function action({ request, context }: Route.ActionArgs) {
     switch (intent) {
       case "add_payee": {
         const submission = parseSubmission(payeeSchema, form);
-        if (submission.status !== "success") return data<BillPayAnswer>({ intent, ok: false, reply: replyTo(submission) }, { status: 400 });
+        if (submission.status !== "success")
+          return data<BillPayAnswer>({ intent, ok: false, reply: replyTo(submission) }, { status: 400 });
         const result = await savePayee(user, submission.value, origin);
-        if (!result.ok) return data<BillPayAnswer>({ intent, ok: false, reply: refusalReply(submission, result) }, { status: result.status });
-        return { intent, ok: true, message: result.created ? `${result.payee.name} ${result.payee.masked_account} was added to your payees.` : `${result.payee.name} ${result.payee.masked_account} is already one of your payees.` } satisfies BillPayAnswer;
+        if (!result.ok)
+          return data<BillPayAnswer>(
+            { intent, ok: false, reply: refusalReply(submission, result) },
+            { status: result.status },
+          );
+        return {
+          intent,
+          ok: true,
+          message: result.created
+            ? `${result.payee.name} ${result.payee.masked_account} was added to your payees.`
+            : `${result.payee.name} ${result.payee.masked_account} is already one of your payees.`,
+        } satisfies BillPayAnswer;
       }
       case "remove_payee": {
         const id = Number(form.get("payee_id"));
-        const result = Number.isSafeInteger(id) && id > 0 ? await deletePayee(user, id, origin) : ({ ok: false, message: "This payee was not found.", status: 404 } as const);
-        if (!result.ok) return data<BillPayAnswer>({ intent, ok: false, message: result.message }, { status: result.status });
-        return { intent, ok: true, message: `${result.name} was removed from your payees. Payments already scheduled to it stay scheduled.` } satisfies BillPayAnswer;
+        const result =
+          Number.isSafeInteger(id) && id > 0
+            ? await deletePayee(user, id, origin)
+            : ({ ok: false, message: "This payee was not found.", status: 404 } as const);
+        if (!result.ok)
+          return data<BillPayAnswer>({ intent, ok: false, message: result.message }, { status: result.status });
+        return {
+          intent,
+          ok: true,
+          message: `${result.name} was removed from your payees. Payments already scheduled to it stay scheduled.`,
+        } satisfies BillPayAnswer;
       }
       case "schedule": {
         const submission = parseSubmission(billPaySchema(today), form);
-        if (submission.status !== "success") return data<BillPayAnswer>({ intent, ok: false, reply: replyTo(submission) }, { status: 400 });
+        if (submission.status !== "success")
+          return data<BillPayAnswer>({ intent, ok: false, reply: replyTo(submission) }, { status: 400 });
         const result = await schedulePayment(user, submission.value, origin);
-        if (!result.ok) return data<BillPayAnswer>({ intent, ok: false, reply: refusalReply(submission, result) }, { status: result.status });
+        if (!result.ok)
+          return data<BillPayAnswer>(
+            { intent, ok: false, reply: refusalReply(submission, result) },
+            { status: result.status },
+          );
         return {
           intent,
           ok: true,
@@ -79,24 +121,52 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       case "edit": {
         const submission = parseSubmission(editBillPaymentSchema(today), form);
-        if (submission.status !== "success") return data<BillPayAnswer>({ intent, ok: false, reply: replyTo(submission), payment_id: Number(form.get("payment_id")) || null }, { status: 400 });
+        if (submission.status !== "success")
+          return data<BillPayAnswer>(
+            { intent, ok: false, reply: replyTo(submission), payment_id: Number(form.get("payment_id")) || null },
+            { status: 400 },
+          );
         const result = await changePayment(user, submission.value, origin);
-        if (!result.ok) return data<BillPayAnswer>({ intent, ok: false, reply: refusalReply(submission, result), payment_id: submission.value.payment_id }, { status: result.status });
-        return { intent, ok: true, message: "Payment changed. The new amount is held until its date." } satisfies BillPayAnswer;
+        if (!result.ok)
+          return data<BillPayAnswer>(
+            { intent, ok: false, reply: refusalReply(submission, result), payment_id: submission.value.payment_id },
+            { status: result.status },
+          );
+        return {
+          intent,
+          ok: true,
+          message: "Payment changed. The new amount is held until its date.",
+        } satisfies BillPayAnswer;
       }
       case "cancel": {
         const submission = parseSubmission(cancelBillPaymentSchema, form);
-        if (submission.status !== "success") return data<BillPayAnswer>({ intent, ok: false, message: BILL_PAY_MESSAGES.payment }, { status: 404 });
+        if (submission.status !== "success")
+          return data<BillPayAnswer>({ intent, ok: false, message: BILL_PAY_MESSAGES.payment }, { status: 404 });
         const result = await cancelPayment(user, submission.value.payment_id, origin);
-        if (!result.ok) return data<BillPayAnswer>({ intent, ok: false, message: result.message }, { status: result.status });
-        const released = result.released_cents > 0 ? ` ${formatCents(result.released_cents)} is available in your account again.` : "";
-        return { intent, ok: true, message: `Payment cancelled.${released}${result.series_ended ? " The recurring series ends: no later payments will be made." : ""}` } satisfies BillPayAnswer;
+        if (!result.ok)
+          return data<BillPayAnswer>({ intent, ok: false, message: result.message }, { status: result.status });
+        const released =
+          result.released_cents > 0 ? ` ${formatCents(result.released_cents)} is available in your account again.` : "";
+        return {
+          intent,
+          ok: true,
+          message: `Payment cancelled.${released}${result.series_ended ? " The recurring series ends: no later payments will be made." : ""}`,
+        } satisfies BillPayAnswer;
       }
     }
   } catch (error) {
     // The form keeps its idempotency key (see BillPayPage), so a retry is answered once.
     logger.error({ err: error, request_id: info.request_id, intent }, "bill pay request failed");
-    return data<BillPayAnswer>({ intent, ok: false, failed: true, message: BILL_PAY_MESSAGES.failed, reply: formReply(form, { formErrors: [BILL_PAY_MESSAGES.failed] }) }, { status: 500 });
+    return data<BillPayAnswer>(
+      {
+        intent,
+        ok: false,
+        failed: true,
+        message: BILL_PAY_MESSAGES.failed,
+        reply: formReply(form, { formErrors: [BILL_PAY_MESSAGES.failed] }),
+      },
+      { status: 500 },
+    );
   }
 }
 

@@ -10,7 +10,16 @@ import { pageTitle } from "~/components/site/page-title";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { FormMessage, formMessages } from "~/components/ui";
 import { cardWorks } from "~/domain/cards";
-import { CardFace, CardFacts, CardTransactions, DetailsControl, LimitControl, LockControl, PinControl, ReportLostControl } from "~/components/member/card-services";
+import {
+  CardFace,
+  CardFacts,
+  CardTransactions,
+  DetailsControl,
+  LimitControl,
+  LockControl,
+  PinControl,
+  ReportLostControl,
+} from "~/components/member/card-services";
 
 /**
  * /dashboard/cards (docs/product.md#cards): the member's debit cards, each with Lock / Unlock,
@@ -42,15 +51,25 @@ export default function Cards({ loaderData, actionData }: Route.ComponentProps) 
   const blocked = cards.filter((c) => !cardWorks(c));
   // An answer about no card with controls on the page: an unknown step, another member's card,
   // or the card just reported lost (its controls are gone; the answer names its replacement).
-  const stray = result && !usable.some((c) => c.id === result.card_id) ? { tone: result.tone, text: result.tone === "error" ? (formMessages(result.reply)[0] ?? result.message) : result.message } : null;
+  const stray =
+    result && !usable.some((c) => c.id === result.card_id)
+      ? {
+          tone: result.tone,
+          text: result.tone === "error" ? (formMessages(result.reply)[0] ?? result.message) : result.message,
+        }
+      : null;
   return (
     <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
-      <Link to="/dashboard#quick-actions" className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+      <Link
+        to="/dashboard#quick-actions"
+        className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+      >
         <ArrowLeft className="size-4" aria-hidden="true" /> Back to Quick Actions
       </Link>
       <h1 className="mt-3 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">Cards</h1>
       <p className="mt-1 max-w-3xl text-sm text-slate-700">
-        Your debit cards and their controls. A change works at once: a locked card is declined at the next purchase, and a card reported lost or stolen never works again.
+        Your debit cards and their controls. A change works at once: a locked card is declined at the next purchase, and
+        a card reported lost or stolen never works again.
       </p>
       {stray ? (
         <FormMessage tone={stray.tone} className="mt-4">
@@ -63,12 +82,24 @@ export default function Cards({ loaderData, actionData }: Route.ComponentProps) 
         </p>
       ) : null}
       {usable.map((card) => (
-        <section key={card.id} aria-labelledby={`card-${card.id}-heading`} className="mt-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+        <section
+          key={card.id}
+          aria-labelledby={`card-${card.id}-heading`}
+          className="mt-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+        >
           <h2 id={`card-${card.id}-heading`} className="flex items-center gap-2 text-lg font-semibold text-brand-900">
             <CreditCard className="size-5 text-accent-700" aria-hidden="true" /> Debit card {card.masked_number}
           </h2>
-          {card.renews_last4 ? <p className="mt-1 text-sm text-slate-700">The renewal of your card ending {card.renews_last4}, which works until it expires.</p> : null}
-          {card.renewed_by_last4 ? <p className="mt-1 text-sm text-slate-700">Expires at the end of {card.expiry}: its renewal, the card ending {card.renewed_by_last4}, works now.</p> : null}
+          {card.renews_last4 ? (
+            <p className="mt-1 text-sm text-slate-700">
+              The renewal of your card ending {card.renews_last4}, which works until it expires.
+            </p>
+          ) : null}
+          {card.renewed_by_last4 ? (
+            <p className="mt-1 text-sm text-slate-700">
+              Expires at the end of {card.expiry}: its renewal, the card ending {card.renewed_by_last4}, works now.
+            </p>
+          ) : null}
           <div className="mt-4 grid gap-6 lg:grid-cols-2">
             <div className="min-w-0 space-y-5">
               <CardFace card={card} institution_name={institution_name} />

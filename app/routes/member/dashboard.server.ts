@@ -25,7 +25,15 @@ import {
   type WireQuote,
 } from "~/server/payments/transfers.server";
 import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
-import { betweenAccountsSchema, formErrorMessage, internationalSchema, recipientEmailField, toMemberSchema, toUsBankFormSchema, TRANSFER_MESSAGES } from "~/domain/transfers";
+import {
+  betweenAccountsSchema,
+  formErrorMessage,
+  internationalSchema,
+  recipientEmailField,
+  toMemberSchema,
+  toUsBankFormSchema,
+  TRANSFER_MESSAGES,
+} from "~/domain/transfers";
 import { formReply, parseSubmission, replyTo, type FormReply, type FormSubmission } from "~/server/http/form.server";
 import { REFUSAL_MESSAGES, refusalMessage } from "~/domain/refusals";
 import { dashboard } from "~/server/accounts/overview.server";
@@ -65,7 +73,14 @@ export const loadDashboard = withDatabase(async (database, user: SessionUser, ta
   const profile = institution();
   return {
     ...figures,
-    accounts_for_forms: figures.accounts.filter((a) => a.status !== "closed").map((a) => ({ id: a.id, type_label: a.type_label, account_number: a.account_number, available_cents: a.available_cents })),
+    accounts_for_forms: figures.accounts
+      .filter((a) => a.status !== "closed")
+      .map((a) => ({
+        id: a.id,
+        type_label: a.type_label,
+        account_number: a.account_number,
+        available_cents: a.available_cents,
+      })),
     // Only the To US Bank form lists banks; the tab is in the URL, so choosing it loads them.
     us_banks: tab === "ach" ? profile.us_banks : [],
     rates: rates.map((r) => ({ code: r.code, usd_per_unit: r.usd_per_unit })),
@@ -78,7 +93,12 @@ export const loadDashboard = withDatabase(async (database, user: SessionUser, ta
     outgoing_paused: paused,
     // A fresh key per form per render: a double click repeats it, and a form that was answered
     // "Transfer failed" keeps the key it sent (transfer-forms.tsx), so its retry repeats it too.
-    keys: { internal: crypto.randomUUID(), member: crypto.randomUUID(), ach: crypto.randomUUID(), wire: crypto.randomUUID() },
+    keys: {
+      internal: crypto.randomUUID(),
+      member: crypto.randomUUID(),
+      ach: crypto.randomUUID(),
+      wire: crypto.randomUUID(),
+    },
     support: support(),
   };
 });
@@ -126,16 +146,35 @@ function invalid(tab: TransferTab, submission: FormSubmission<z.ZodType>): Trans
   return { tab, status: "refused", code: "invalid", message: formErrorMessage(messages), reply };
 }
 
-function refused(tab: TransferTab, refusal: Refusal, form: FormData, extra: Partial<Extract<TransferActionResult, { status: "refused" }>> = {}): TransferActionResult {
-  const title = refusal.code === "account_frozen" ? MESSAGES.blocked_title : refusal.code === "denied" ? MESSAGES.denied_title : undefined;
+function refused(
+  tab: TransferTab,
+  refusal: Refusal,
+  form: FormData,
+  extra: Partial<Extract<TransferActionResult, { status: "refused" }>> = {},
+): TransferActionResult {
+  const title =
+    refusal.code === "account_frozen"
+      ? MESSAGES.blocked_title
+      : refusal.code === "denied"
+        ? MESSAGES.denied_title
+        : undefined;
   // A wrong or missing code keeps the member on the code step, with the transfer shown again.
-  const code_step = refusal.code === "otp_missing" || refusal.code === "otp_invalid" || refusal.code === "otp_locked" ? { step: "otp" as const, summary: refusal.summary } : {};
+  const code_step =
+    refusal.code === "otp_missing" || refusal.code === "otp_invalid" || refusal.code === "otp_locked"
+      ? { step: "otp" as const, summary: refusal.summary }
+      : {};
   const reply = formReply(form, refusal.field ? { fieldErrors: { [refusal.field]: [refusal.message] } } : {});
   return { tab, status: "refused", code: refusal.code, title, message: refusal.message, reply, ...code_step, ...extra };
 }
 
 /** Emails the code that confirms this transfer (and only this one), and answers with the code step. */
-async function codeStep(database: Parameters<typeof sendStepUpCode>[0], member: Member, request: Parameters<typeof stepUpTransfer>[0], summary: string, form: FormData): Promise<TransferActionResult> {
+async function codeStep(
+  database: Parameters<typeof sendStepUpCode>[0],
+  member: Member,
+  request: Parameters<typeof stepUpTransfer>[0],
+  summary: string,
+  form: FormData,
+): Promise<TransferActionResult> {
   const tab = request.kind;
   const sent = await sendStepUpCode(database, member, summary, stepUpTransfer(request));
   if (!sent.ok && sent.reason === "locked") {
@@ -143,7 +182,14 @@ async function codeStep(database: Parameters<typeof sendStepUpCode>[0], member: 
     const message = refusalMessage("otp_locked", { wait: lockWait(sent.retry_after_s) });
     return { tab, status: "refused", code: "otp_locked", message, reply: formReply(form) };
   }
-  if (!sent.ok) return { tab, status: "refused", code: "codes_rate_limited", message: REFUSAL_MESSAGES.codes_rate_limited, reply: formReply(form) };
+  if (!sent.ok)
+    return {
+      tab,
+      status: "refused",
+      code: "codes_rate_limited",
+      message: REFUSAL_MESSAGES.codes_rate_limited,
+      reply: formReply(form),
+    };
   return { tab, status: "otp", summary, reply: formReply(form) };
 }
 
@@ -158,99 +204,148 @@ function nextKeyAfter(sent: string): string {
 
 function finished(tab: TransferTab, result: TransferResult, form: FormData, message: string): TransferActionResult {
   if (!result.ok) return refused(tab, result, form);
-  return { tab, status: "done", reference_number: result.reference_number, amount_cents: result.amount_cents, message, next_key: nextKeyAfter(String(form.get("idempotency_key") ?? "")) };
+  return {
+    tab,
+    status: "done",
+    reference_number: result.reference_number,
+    amount_cents: result.amount_cents,
+    message,
+    next_key: nextKeyAfter(String(form.get("idempotency_key") ?? "")),
+  };
 }
 
 /** Every step of every transfer form; an action with another `intent` is a bad request (400). */
-export const TRANSFER_INTENTS = ["internal", "member-verify", "member", "member-send", "ach-review", "ach-send", "wire-review", "wire-confirm", "wire-code", "wire-send"] as const;
+export const TRANSFER_INTENTS = [
+  "internal",
+  "member-verify",
+  "member",
+  "member-send",
+  "ach-review",
+  "ach-send",
+  "wire-review",
+  "wire-confirm",
+  "wire-code",
+  "wire-send",
+] as const;
 
 /** The dashboard's transfer forms: one action, the form's `intent` says which step of which form. */
-export const transferAction = withDatabase(async (database, user: SessionUser, form: FormData): Promise<TransferActionResult> => {
-  const intent = String(form.get("intent") ?? "");
-  const tab = transferTab(intent.split("-")[0] ?? null);
-  const member = asMember(user);
-  try {
-    switch (intent) {
-      case "internal": {
-        const parsed = parseSubmission(betweenAccountsSchema, form);
-        if (parsed.status !== "success") return invalid(tab, parsed);
-        return finished(tab, await transferBetweenAccounts(database, member, parsed.value), form, "Transfer complete");
-      }
-      case "member-verify": {
-        const email = recipientEmailField.safeParse(String(form.get("recipient_email") ?? ""));
-        if (!email.success) return { tab, status: "refused", code: "invalid", message: TRANSFER_MESSAGES.recipient, reply: formReply(form, { fieldErrors: { recipient_email: [TRANSFER_MESSAGES.recipient] } }) };
-        const found = await verifyRecipient(database, member, email.data);
-        return found.ok ? { tab: "member", status: "verified", name: found.name, reply: formReply(form) } : refused(tab, found, form);
-      }
-      case "member": {
-        const parsed = parseSubmission(toMemberSchema, form);
-        if (parsed.status !== "success") return invalid(tab, parsed);
-        if (memberTransferNeedsCode(parsed.value.amount_cents)) {
-          // A retry of a transfer that went through answers with it, without another code.
-          const earlier = await earlierTransfer(database, member, { kind: "member", form: parsed.value });
-          if (earlier) return finished(tab, earlier, form, "Transfer sent");
-          const review = await reviewMemberTransfer(database, member, parsed.value);
-          if (!review.ok) return refused(tab, review, form);
-          return codeStep(database, member, { kind: "member", form: parsed.value }, review.summary, form);
+export const transferAction = withDatabase(
+  async (database, user: SessionUser, form: FormData): Promise<TransferActionResult> => {
+    const intent = String(form.get("intent") ?? "");
+    const tab = transferTab(intent.split("-")[0] ?? null);
+    const member = asMember(user);
+    try {
+      switch (intent) {
+        case "internal": {
+          const parsed = parseSubmission(betweenAccountsSchema, form);
+          if (parsed.status !== "success") return invalid(tab, parsed);
+          return finished(
+            tab,
+            await transferBetweenAccounts(database, member, parsed.value),
+            form,
+            "Transfer complete",
+          );
         }
-        return finished(tab, await transferToMember(database, member, parsed.value), form, "Transfer sent");
-      }
-      case "member-send": {
-        const parsed = parseSubmission(toMemberSchema, form);
-        if (parsed.status !== "success") return invalid(tab, parsed);
-        return finished(tab, await transferToMember(database, member, parsed.value, String(form.get("otp") ?? "")), form, "Transfer sent");
-      }
-      case "ach-review": {
-        const parsed = parseSubmission(toUsBankFormSchema, form);
-        if (parsed.status !== "success") return invalid(tab, parsed);
-        const earlier = await earlierTransfer(database, member, { kind: "ach", form: parsed.value });
-        if (earlier) return finished(tab, earlier, form, "Transfer scheduled");
-        const review = await reviewUsBankTransfer(database, member, parsed.value);
-        if (!review.ok) return refused(tab, review, form);
-        return codeStep(database, member, { kind: "ach", form: parsed.value }, review.summary, form);
-      }
-      case "ach-send": {
-        const parsed = parseSubmission(toUsBankFormSchema, form);
-        if (parsed.status !== "success") return invalid(tab, parsed);
-        const result = await sendUsBankTransfer(database, member, parsed.value, String(form.get("otp") ?? ""));
-        if (!result.ok && (result.code === "otp_missing" || result.code === "otp_invalid")) {
+        case "member-verify": {
+          const email = recipientEmailField.safeParse(String(form.get("recipient_email") ?? ""));
+          if (!email.success)
+            return {
+              tab,
+              status: "refused",
+              code: "invalid",
+              message: TRANSFER_MESSAGES.recipient,
+              reply: formReply(form, { fieldErrors: { recipient_email: [TRANSFER_MESSAGES.recipient] } }),
+            };
+          const found = await verifyRecipient(database, member, email.data);
+          return found.ok
+            ? { tab: "member", status: "verified", name: found.name, reply: formReply(form) }
+            : refused(tab, found, form);
+        }
+        case "member": {
+          const parsed = parseSubmission(toMemberSchema, form);
+          if (parsed.status !== "success") return invalid(tab, parsed);
+          if (memberTransferNeedsCode(parsed.value.amount_cents)) {
+            // A retry of a transfer that went through answers with it, without another code.
+            const earlier = await earlierTransfer(database, member, { kind: "member", form: parsed.value });
+            if (earlier) return finished(tab, earlier, form, "Transfer sent");
+            const review = await reviewMemberTransfer(database, member, parsed.value);
+            if (!review.ok) return refused(tab, review, form);
+            return codeStep(database, member, { kind: "member", form: parsed.value }, review.summary, form);
+          }
+          return finished(tab, await transferToMember(database, member, parsed.value), form, "Transfer sent");
+        }
+        case "member-send": {
+          const parsed = parseSubmission(toMemberSchema, form);
+          if (parsed.status !== "success") return invalid(tab, parsed);
+          return finished(
+            tab,
+            await transferToMember(database, member, parsed.value, String(form.get("otp") ?? "")),
+            form,
+            "Transfer sent",
+          );
+        }
+        case "ach-review": {
+          const parsed = parseSubmission(toUsBankFormSchema, form);
+          if (parsed.status !== "success") return invalid(tab, parsed);
+          const earlier = await earlierTransfer(database, member, { kind: "ach", form: parsed.value });
+          if (earlier) return finished(tab, earlier, form, "Transfer scheduled");
           const review = await reviewUsBankTransfer(database, member, parsed.value);
-          return refused(tab, result, form, { step: "otp", summary: review.ok ? review.summary : undefined });
+          if (!review.ok) return refused(tab, review, form);
+          return codeStep(database, member, { kind: "ach", form: parsed.value }, review.summary, form);
         }
-        return finished(tab, result, form, "Transfer scheduled");
+        case "ach-send": {
+          const parsed = parseSubmission(toUsBankFormSchema, form);
+          if (parsed.status !== "success") return invalid(tab, parsed);
+          const result = await sendUsBankTransfer(database, member, parsed.value, String(form.get("otp") ?? ""));
+          if (!result.ok && (result.code === "otp_missing" || result.code === "otp_invalid")) {
+            const review = await reviewUsBankTransfer(database, member, parsed.value);
+            return refused(tab, result, form, { step: "otp", summary: review.ok ? review.summary : undefined });
+          }
+          return finished(tab, result, form, "Transfer scheduled");
+        }
+        case "wire-review":
+        case "wire-confirm": {
+          const parsed = parseSubmission(internationalSchema, form);
+          if (parsed.status !== "success") return invalid(tab, parsed);
+          const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.value });
+          if (earlier) return finished(tab, earlier, form, "International transfer submitted");
+          const quote = await reviewWire(database, member, parsed.value);
+          if (!quote.ok) return refused(tab, quote, form);
+          return {
+            tab: "wire",
+            status: intent === "wire-review" ? "confirm" : "notice",
+            quote: stripOk(quote),
+            reply: formReply(form),
+          };
+        }
+        case "wire-code": {
+          const parsed = parseSubmission(internationalSchema, form);
+          if (parsed.status !== "success") return invalid(tab, parsed);
+          const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.value });
+          if (earlier) return finished(tab, earlier, form, "International transfer submitted");
+          const review = await reviewWire(database, member, parsed.value);
+          if (!review.ok) return refused(tab, review, form);
+          return codeStep(database, member, { kind: "wire", form: parsed.value }, review.summary, form);
+        }
+        case "wire-send": {
+          const parsed = parseSubmission(internationalSchema, form);
+          if (parsed.status !== "success") return invalid(tab, parsed);
+          return finished(
+            tab,
+            await sendWire(database, member, parsed.value, String(form.get("otp") ?? "")),
+            form,
+            "International transfer submitted",
+          );
+        }
+        default:
+          return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, reply: formReply(form) };
       }
-      case "wire-review":
-      case "wire-confirm": {
-        const parsed = parseSubmission(internationalSchema, form);
-        if (parsed.status !== "success") return invalid(tab, parsed);
-        const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.value });
-        if (earlier) return finished(tab, earlier, form, "International transfer submitted");
-        const quote = await reviewWire(database, member, parsed.value);
-        if (!quote.ok) return refused(tab, quote, form);
-        return { tab: "wire", status: intent === "wire-review" ? "confirm" : "notice", quote: stripOk(quote), reply: formReply(form) };
-      }
-      case "wire-code": {
-        const parsed = parseSubmission(internationalSchema, form);
-        if (parsed.status !== "success") return invalid(tab, parsed);
-        const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.value });
-        if (earlier) return finished(tab, earlier, form, "International transfer submitted");
-        const review = await reviewWire(database, member, parsed.value);
-        if (!review.ok) return refused(tab, review, form);
-        return codeStep(database, member, { kind: "wire", form: parsed.value }, review.summary, form);
-      }
-      case "wire-send": {
-        const parsed = parseSubmission(internationalSchema, form);
-        if (parsed.status !== "success") return invalid(tab, parsed);
-        return finished(tab, await sendWire(database, member, parsed.value, String(form.get("otp") ?? "")), form, "International transfer submitted");
-      }
-      default:
-        return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, reply: formReply(form) };
+    } catch (error) {
+      logger.error({ err: error, intent }, "transfer failed");
+      return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, reply: formReply(form) };
     }
-  } catch (error) {
-    logger.error({ err: error, intent }, "transfer failed");
-    return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, reply: formReply(form) };
-  }
-});
+  },
+);
 
 function stripOk<T extends { ok: true }>(value: T): Omit<T, "ok"> {
   const { ok: _ok, ...rest } = value;
@@ -258,14 +353,20 @@ function stripOk<T extends { ok: true }>(value: T): Omit<T, "ok"> {
 }
 
 /** For the recipient Verify button with JavaScript (a resource route answering JSON). */
-export const verifyRecipientJson = withDatabase(async (database, user: SessionUser, form: FormData): Promise<{ ok: true; message: string } | { ok: false; message: string }> => {
-  const email = recipientEmailField.safeParse(String(form.get("recipient_email") ?? ""));
-  if (!email.success) return { ok: false, message: TRANSFER_MESSAGES.recipient };
-  try {
-    const found = await verifyRecipient(database, asMember(user), email.data);
-    return found.ok ? { ok: true, message: `Recipient found: ${found.name}` } : { ok: false, message: found.message };
-  } catch (error) {
-    logger.error({ err: error }, "recipient lookup failed");
-    return { ok: false, message: MESSAGES.recipient_error };
-  }
-});
+export const verifyRecipientJson = withDatabase(
+  async (
+    database,
+    user: SessionUser,
+    form: FormData,
+  ): Promise<{ ok: true; message: string } | { ok: false; message: string }> => {
+    const email = recipientEmailField.safeParse(String(form.get("recipient_email") ?? ""));
+    if (!email.success) return { ok: false, message: TRANSFER_MESSAGES.recipient };
+    try {
+      const found = await verifyRecipient(database, asMember(user), email.data);
+      return found.ok ? { ok: true, message: `Recipient found: ${found.name}` } : { ok: false, message: found.message };
+    } catch (error) {
+      logger.error({ err: error }, "recipient lookup failed");
+      return { ok: false, message: MESSAGES.recipient_error };
+    }
+  },
+);

@@ -1,6 +1,18 @@
 import { Link, data, useHref, useNavigate, useSearchParams } from "react-router";
 import { RouterProvider, Tab, TabList, TabPanel, Tabs } from "react-aria-components";
-import { ArrowLeft, ArrowRight, CalendarClock, Camera, Clock, Gift, PiggyBank, ReceiptText, Users, Wallet, Zap } from "~/components/member/icons";
+import {
+  ArrowLeft,
+  ArrowRight,
+  CalendarClock,
+  Camera,
+  Clock,
+  Gift,
+  PiggyBank,
+  ReceiptText,
+  Users,
+  Wallet,
+  Zap,
+} from "~/components/member/icons";
 import type { Route } from "./+types/dashboard";
 import { readForm } from "~/server/http/form.server";
 import { requireMember } from "~/server/auth/session.server";
@@ -12,12 +24,26 @@ import { groupAccountNumber } from "~/domain/account-display";
 import { formatDate } from "~/components/member/amount";
 import { CopyButton } from "~/components/member/copy-button";
 import { SpendingChart } from "~/components/member/spending-chart";
-import { BetweenAccountsForm, InternationalForm, TAB_META, ToMemberForm, ToUsBankForm, type TransferResult, type TransferTab } from "~/components/member/transfer-forms";
+import {
+  BetweenAccountsForm,
+  InternationalForm,
+  TAB_META,
+  ToMemberForm,
+  ToUsBankForm,
+  type TransferResult,
+  type TransferTab,
+} from "~/components/member/transfer-forms";
 import { cx } from "~/components/ui/field-styles";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { TransactionTable } from "~/components/member/transaction-table";
 import { cardServicesSummary, type CardServicesSummary } from "~/server/cards/page.server";
-import { CARD_SERVICES_TABS, CardServices, CardsQuickAction, useQuickActionFragment, type CardServicesTab } from "~/components/member/card-services-panel";
+import {
+  CARD_SERVICES_TABS,
+  CardServices,
+  CardsQuickAction,
+  useQuickActionFragment,
+  type CardServicesTab,
+} from "~/components/member/card-services-panel";
 import { CreditCard } from "lucide-react";
 import { dividendRates } from "~/server/dividends/dividends.server";
 import { formatApy } from "~/domain/dividends";
@@ -30,9 +56,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const url = new URL(request.url);
   const tab = transferTab(url.searchParams.get("transfer"));
-  const services_tab: CardServicesTab = (CARD_SERVICES_TABS as readonly string[]).includes(url.searchParams.get("services") ?? "") ? (url.searchParams.get("services") as CardServicesTab) : "overview";
+  const services_tab: CardServicesTab = (CARD_SERVICES_TABS as readonly string[]).includes(
+    url.searchParams.get("services") ?? "",
+  )
+    ? (url.searchParams.get("services") as CardServicesTab)
+    : "overview";
   // Independent reads: on PostgreSQL they run on two pool connections at once.
-  const [dashboard, card_services] = await Promise.all([loadDashboard(user, tab), cardServicesSummary(user, services_tab)]);
+  const [dashboard, card_services] = await Promise.all([
+    loadDashboard(user, tab),
+    cardServicesSummary(user, services_tab),
+  ]);
   return {
     ...dashboard,
     tab,
@@ -42,7 +75,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     services_tab,
     now: new Date().toISOString(),
     // The APY each account type is paid (docs/product.md#dividends): the figure the public savings page quotes.
-    dividend_apy: Object.fromEntries(Object.entries(dividendRates()).filter(([, ppm]) => ppm > 0).map(([type, ppm]) => [type, formatApy(ppm)])) as Partial<Record<string, string>>,
+    dividend_apy: Object.fromEntries(
+      Object.entries(dividendRates())
+        .filter(([, ppm]) => ppm > 0)
+        .map(([type, ppm]) => [type, formatApy(ppm)]),
+    ) as Partial<Record<string, string>>,
   };
 }
 
@@ -64,12 +101,21 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
   const result = actionData as TransferResult | undefined;
   // The tab lives in the URL (?transfer=), so it works without JavaScript and survives a reload.
   const fromUrl = params.get("transfer");
-  const tab: TransferTab = result?.tab ?? (TABS.includes(fromUrl as TransferTab) ? (fromUrl as TransferTab) : "internal");
-  const spentPercent = d.month.income_cents > 0 ? Math.min(100, Math.round((d.month.outgoing_cents / d.month.income_cents) * 100)) : d.month.outgoing_cents > 0 ? 100 : 0;
+  const tab: TransferTab =
+    result?.tab ?? (TABS.includes(fromUrl as TransferTab) ? (fromUrl as TransferTab) : "internal");
+  const spentPercent =
+    d.month.income_cents > 0
+      ? Math.min(100, Math.round((d.month.outgoing_cents / d.month.income_cents) * 100))
+      : d.month.outgoing_cents > 0
+        ? 100
+        : 0;
   const now = new Date(d.now);
   const { formatLongDate, formatClock } = useInstitutionDates();
   return (
-    <RouterProvider navigate={(to, options) => navigate(to, { preventScrollReset: true, ...(options as unknown as object) })} useHref={useHref}>
+    <RouterProvider
+      navigate={(to, options) => navigate(to, { preventScrollReset: true, ...(options as unknown as object) })}
+      useHref={useHref}
+    >
       <div className="mx-auto max-w-7xl space-y-8 px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
         {/* Header */}
         <section aria-labelledby="welcome" className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
@@ -88,7 +134,10 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
               </p>
             ) : null}
           </div>
-          <Link to="/dashboard/transactions" className="inline-flex items-center gap-1.5 self-start text-sm font-semibold text-accent-700 hover:underline sm:self-auto">
+          <Link
+            to="/dashboard/transactions"
+            className="inline-flex items-center gap-1.5 self-start text-sm font-semibold text-accent-700 hover:underline sm:self-auto"
+          >
             All transactions <ArrowRight className="size-4" aria-hidden="true" />
           </Link>
         </section>
@@ -99,7 +148,9 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             <p className="flex items-center gap-2 text-sm font-medium text-white/80">
               <Wallet className="size-4" aria-hidden="true" /> Total available balance
             </p>
-            <p className="mt-2 text-3xl font-semibold tracking-tight tabular-nums sm:text-4xl">{formatCents(d.total_available_cents)}</p>
+            <p className="mt-2 text-3xl font-semibold tracking-tight tabular-nums sm:text-4xl">
+              {formatCents(d.total_available_cents)}
+            </p>
             <p className="mt-1 text-sm text-white/80">
               Across {d.accounts.length} {d.accounts.length === 1 ? "account" : "accounts"}
             </p>
@@ -108,9 +159,13 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             <p className="flex items-center gap-2 text-sm font-medium text-slate-600">
               <Clock className="size-4" aria-hidden="true" /> Pending
             </p>
-            <p className="mt-2 text-2xl font-semibold tabular-nums text-slate-900">{formatCents(d.pending.total_cents)}</p>
+            <p className="mt-2 text-2xl font-semibold tabular-nums text-slate-900">
+              {formatCents(d.pending.total_cents)}
+            </p>
             <p className="mt-1 text-sm text-slate-600">
-              {d.pending.count === 0 ? "Nothing pending" : `${d.pending.count} pending ${d.pending.count === 1 ? "transaction" : "transactions"}`}
+              {d.pending.count === 0
+                ? "Nothing pending"
+                : `${d.pending.count} pending ${d.pending.count === 1 ? "transaction" : "transactions"}`}
             </p>
           </div>
           <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
@@ -118,18 +173,33 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             <dl className="mt-2 grid grid-cols-2 gap-3">
               <div>
                 <dt className="text-xs text-slate-600">Income</dt>
-                <dd className="text-lg font-semibold tabular-nums text-emerald-700">+{formatCents(d.month.income_cents)}</dd>
+                <dd className="text-lg font-semibold tabular-nums text-emerald-700">
+                  +{formatCents(d.month.income_cents)}
+                </dd>
               </div>
               <div className="text-right">
                 <dt className="text-xs text-slate-600">Outgoing</dt>
-                <dd className="text-lg font-semibold tabular-nums text-slate-900">-{formatCents(d.month.outgoing_cents)}</dd>
+                <dd className="text-lg font-semibold tabular-nums text-slate-900">
+                  -{formatCents(d.month.outgoing_cents)}
+                </dd>
               </div>
             </dl>
             <div className="mt-3">
-              <div className="h-2 overflow-hidden rounded-full bg-slate-100" role="img" aria-label={`${spentPercent}% of this month's income spent`}>
-                <div className={cx("h-full rounded-full", spentPercent >= 90 ? "bg-amber-600" : "bg-accent-600")} style={{ width: `${spentPercent}%` }} />
+              <div
+                className="h-2 overflow-hidden rounded-full bg-slate-100"
+                role="img"
+                aria-label={`${spentPercent}% of this month's income spent`}
+              >
+                <div
+                  className={cx("h-full rounded-full", spentPercent >= 90 ? "bg-amber-600" : "bg-accent-600")}
+                  style={{ width: `${spentPercent}%` }}
+                />
               </div>
-              <p className="mt-1.5 text-xs text-slate-600">{d.month.income_cents > 0 ? `${spentPercent}% of this month's income spent` : "No income yet this month"}</p>
+              <p className="mt-1.5 text-xs text-slate-600">
+                {d.month.income_cents > 0
+                  ? `${spentPercent}% of this month's income spent`
+                  : "No income yet this month"}
+              </p>
             </div>
           </div>
         </section>
@@ -146,13 +216,27 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           ) : (
             <ul className="mt-3 grid gap-4 md:grid-cols-2">
               {d.accounts.map((a) => (
-                <li key={a.id} className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+                <li
+                  key={a.id}
+                  className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm"
+                >
                   {/* flex-1: a card with the dividends line keeps its balances level with the others'. */}
-                  <div className={cx("flex-1 p-5 text-white", a.type === "savings" ? "bg-gradient-to-br from-accent-700 to-accent-800" : "bg-gradient-to-br from-brand-700 to-brand-800")}>
+                  <div
+                    className={cx(
+                      "flex-1 p-5 text-white",
+                      a.type === "savings"
+                        ? "bg-gradient-to-br from-accent-700 to-accent-800"
+                        : "bg-gradient-to-br from-brand-700 to-brand-800",
+                    )}
+                  >
                     <div className="flex items-start justify-between gap-3">
                       <div>
                         <h3 className="flex items-center gap-2 font-semibold">
-                          {a.type === "savings" ? <PiggyBank className="size-5" aria-hidden="true" /> : <Wallet className="size-5" aria-hidden="true" />}
+                          {a.type === "savings" ? (
+                            <PiggyBank className="size-5" aria-hidden="true" />
+                          ) : (
+                            <Wallet className="size-5" aria-hidden="true" />
+                          )}
                           {a.type_label}
                         </h3>
                         <p className="mt-0.5 text-sm text-white/85">{a.holder}</p>
@@ -160,7 +244,11 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                       <span
                         className={cx(
                           "rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1",
-                          a.status === "active" ? "bg-white/15 text-white ring-white/30" : a.status === "frozen" ? "bg-amber-100 text-amber-950 ring-amber-300" : "bg-slate-200 text-slate-800 ring-slate-300",
+                          a.status === "active"
+                            ? "bg-white/15 text-white ring-white/30"
+                            : a.status === "frozen"
+                              ? "bg-amber-100 text-amber-950 ring-amber-300"
+                              : "bg-slate-200 text-slate-800 ring-slate-300",
                         )}
                       >
                         {a.status === "active" ? "Active" : a.status === "frozen" ? "Frozen" : "Closed"}
@@ -192,11 +280,15 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                   <dl className="grid grid-cols-2 divide-x divide-slate-100">
                     <div className="p-4">
                       <dt className="text-xs text-slate-600">Current balance</dt>
-                      <dd className="mt-0.5 text-lg font-semibold tabular-nums text-slate-900">{formatCents(a.current_cents)}</dd>
+                      <dd className="mt-0.5 text-lg font-semibold tabular-nums text-slate-900">
+                        {formatCents(a.current_cents)}
+                      </dd>
                     </div>
                     <div className="p-4 text-right">
                       <dt className="text-xs text-slate-600">Available</dt>
-                      <dd className="mt-0.5 text-lg font-semibold tabular-nums text-slate-900">{formatCents(a.available_cents)}</dd>
+                      <dd className="mt-0.5 text-lg font-semibold tabular-nums text-slate-900">
+                        {formatCents(a.available_cents)}
+                      </dd>
                     </div>
                   </dl>
                 </li>
@@ -207,7 +299,11 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
 
         <div className="grid gap-8 lg:grid-cols-5">
           {/* Transfers */}
-          <section id="transfer" aria-labelledby="transfer-heading" className="min-w-0 scroll-mt-24 rounded-2xl border border-slate-200 bg-white shadow-sm lg:col-span-3">
+          <section
+            id="transfer"
+            aria-labelledby="transfer-heading"
+            className="min-w-0 scroll-mt-24 rounded-2xl border border-slate-200 bg-white shadow-sm lg:col-span-3"
+          >
             <div className="px-5 pt-5 sm:px-6">
               <h2 id="transfer-heading" className="text-lg font-semibold text-brand-900">
                 Transfer Money
@@ -215,7 +311,10 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             </div>
             <Tabs selectedKey={tab} keyboardActivation="manual" className="mt-3">
               {/* All four tabs always in sight, never scrolled away: a 2 × 2 grid on a phone, then a row that wraps if narrow. */}
-              <TabList aria-label="Transfer type" className="grid grid-cols-2 gap-2 border-b border-slate-200 px-3 pb-3 sm:flex sm:flex-wrap sm:gap-x-1 sm:gap-y-0 sm:px-4 sm:pb-0">
+              <TabList
+                aria-label="Transfer type"
+                className="grid grid-cols-2 gap-2 border-b border-slate-200 px-3 pb-3 sm:flex sm:flex-wrap sm:gap-x-1 sm:gap-y-0 sm:px-4 sm:pb-0"
+              >
                 {TABS.map((key) => {
                   const Icon = TAB_META[key].icon;
                   return (
@@ -226,7 +325,9 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                       className={({ isSelected }) =>
                         cx(
                           "flex min-h-11 min-w-0 cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm font-semibold outline-none transition-colors data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600 sm:-mb-px sm:shrink-0 sm:rounded-none sm:border-0 sm:border-b-2 sm:py-3 sm:whitespace-nowrap sm:data-[focus-visible]:rounded-t-md",
-                          isSelected ? "border-accent-600 bg-accent-50 text-brand-900 sm:bg-transparent" : "border-slate-200 text-slate-600 hover:text-brand-800 sm:border-transparent",
+                          isSelected
+                            ? "border-accent-600 bg-accent-50 text-brand-900 sm:bg-transparent"
+                            : "border-slate-200 text-slate-600 hover:text-brand-800 sm:border-transparent",
                         )
                       }
                     >
@@ -237,7 +338,11 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                 })}
               </TabList>
               {TABS.map((key) => (
-                <TabPanel key={key} id={key} className="p-5 outline-none data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600 sm:p-6">
+                <TabPanel
+                  key={key}
+                  id={key}
+                  className="p-5 outline-none data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600 sm:p-6"
+                >
                   <p className="mb-5 text-sm text-slate-600">{TAB_META[key].intro}</p>
                   {d.accounts_for_forms.length === 0 ? (
                     <p className="text-sm text-slate-600">You need an open account to make transfers.</p>
@@ -257,7 +362,10 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
 
           <div className="min-w-0 space-y-8 lg:col-span-2">
             {/* Spending */}
-            <section aria-labelledby="spending-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+            <section
+              aria-labelledby="spending-heading"
+              className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+            >
               <h2 id="spending-heading" className="text-lg font-semibold text-brand-900">
                 Spending by category
               </h2>
@@ -280,7 +388,10 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             <h2 id="recent-heading" className="text-lg font-semibold text-brand-900">
               Recent transactions
             </h2>
-            <Link to="/dashboard/transactions" className="inline-flex items-center gap-1 text-sm font-semibold text-accent-700 hover:underline">
+            <Link
+              to="/dashboard/transactions"
+              className="inline-flex items-center gap-1 text-sm font-semibold text-accent-700 hover:underline"
+            >
               View All <ArrowRight className="size-4" aria-hidden="true" />
             </Link>
           </div>
@@ -297,7 +408,11 @@ type Row = Route.ComponentProps["loaderData"]["recent"][number];
 
 export function RecentTransactions({ rows }: { rows: Row[] }) {
   if (rows.length === 0) {
-    return <p className="border-t border-slate-100 px-6 py-12 text-center text-sm text-slate-600">No transactions yet. Your first deposit will show up here.</p>;
+    return (
+      <p className="border-t border-slate-100 px-6 py-12 text-center text-sm text-slate-600">
+        No transactions yet. Your first deposit will show up here.
+      </p>
+    );
   }
   return <TransactionTable rows={rows} caption={`Your latest ${rows.length} transactions`} />;
 }
@@ -322,16 +437,26 @@ const IN_PLACE = ["cards", "billpay"] as const;
 
 function QuickActions({ current, cards }: { current: string | null; cards: CardServicesSummary }) {
   const open = current && current in QUICK_ACTIONS ? QUICK_ACTIONS[current as keyof typeof QUICK_ACTIONS] : null;
-  const in_place = (IN_PLACE as readonly string[]).includes(current ?? "") ? (current as (typeof IN_PLACE)[number]) : null;
+  const in_place = (IN_PLACE as readonly string[]).includes(current ?? "")
+    ? (current as (typeof IN_PLACE)[number])
+    : null;
   useQuickActionFragment(current);
   return (
-    <section id="quick-actions" aria-labelledby="quick-heading" className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+    <section
+      id="quick-actions"
+      aria-labelledby="quick-heading"
+      className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+    >
       <h2 id="quick-heading" className="text-lg font-semibold text-brand-900">
         Quick actions
       </h2>
       {in_place ? (
         <div className="mt-4">
-          <Link to="/dashboard#quick-actions" preventScrollReset className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+          <Link
+            to="/dashboard#quick-actions"
+            preventScrollReset
+            className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+          >
             <ArrowLeft className="size-4" aria-hidden="true" /> Back to Quick Actions
           </Link>
           <div id={`quick-actions-${in_place}`} className="mt-4 scroll-mt-24 rounded-xl bg-slate-50 p-5">
@@ -341,8 +466,14 @@ function QuickActions({ current, cards }: { current: string | null; cards: CardS
               <div>
                 <CalendarClock className="size-8 text-accent-700" aria-hidden="true" />
                 <h3 className="mt-3 font-semibold text-slate-900">Bill Pay</h3>
-                <p className="mt-1 text-sm text-slate-700">Pay a bill from your account to a saved payee, once or on a schedule, and see what is coming up and what was paid.</p>
-                <Link to="/dashboard/bill-pay" className="mt-3 inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+                <p className="mt-1 text-sm text-slate-700">
+                  Pay a bill from your account to a saved payee, once or on a schedule, and see what is coming up and
+                  what was paid.
+                </p>
+                <Link
+                  to="/dashboard/bill-pay"
+                  className="mt-3 inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+                >
                   Open Bill Pay <ArrowRight className="size-4" aria-hidden="true" />
                 </Link>
               </div>
@@ -351,7 +482,11 @@ function QuickActions({ current, cards }: { current: string | null; cards: CardS
         </div>
       ) : open ? (
         <div className="mt-4">
-          <Link to="/dashboard#quick-actions" preventScrollReset className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+          <Link
+            to="/dashboard#quick-actions"
+            preventScrollReset
+            className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+          >
             <ArrowLeft className="size-4" aria-hidden="true" /> Back to Quick Actions
           </Link>
           <div role="status" className="mt-4 rounded-xl bg-slate-50 p-5">
@@ -364,13 +499,19 @@ function QuickActions({ current, cards }: { current: string | null; cards: CardS
         <ul className="mt-4 grid grid-cols-2 gap-3">
           {/* Quick actions with a page of their own. */}
           <li>
-            <Link to="/dashboard/bill-pay" className="flex h-full flex-col items-start gap-2 rounded-xl border border-slate-200 p-4 transition-colors hover:border-accent-600 hover:bg-accent-50">
+            <Link
+              to="/dashboard/bill-pay"
+              className="flex h-full flex-col items-start gap-2 rounded-xl border border-slate-200 p-4 transition-colors hover:border-accent-600 hover:bg-accent-50"
+            >
               <CalendarClock className="size-6 text-accent-700" aria-hidden="true" />
               <span className="text-sm font-semibold text-slate-900">Bill Pay</span>
             </Link>
           </li>
           <li>
-            <Link to="/dashboard/deposit" className="flex h-full flex-col items-start gap-2 rounded-xl border border-slate-200 p-4 transition-colors hover:border-accent-600 hover:bg-accent-50">
+            <Link
+              to="/dashboard/deposit"
+              className="flex h-full flex-col items-start gap-2 rounded-xl border border-slate-200 p-4 transition-colors hover:border-accent-600 hover:bg-accent-50"
+            >
               <Camera className="size-6 text-accent-700" aria-hidden="true" />
               <span className="text-sm font-semibold text-slate-900">Mobile Deposit</span>
             </Link>
@@ -386,23 +527,28 @@ function QuickActions({ current, cards }: { current: string | null; cards: CardS
             </Link>
           </li>
           <li>
-            <Link to="/dashboard/statements" className="flex h-full flex-col items-start gap-2 rounded-xl border border-slate-200 p-4 transition-colors hover:border-accent-600 hover:bg-accent-50">
+            <Link
+              to="/dashboard/statements"
+              className="flex h-full flex-col items-start gap-2 rounded-xl border border-slate-200 p-4 transition-colors hover:border-accent-600 hover:bg-accent-50"
+            >
               <ReceiptText className="size-6 text-accent-700" aria-hidden="true" />
               <span className="text-sm font-semibold text-slate-900">Statements</span>
             </Link>
           </li>
-          {(Object.entries(QUICK_ACTIONS) as Array<[string, (typeof QUICK_ACTIONS)[keyof typeof QUICK_ACTIONS]]>).map(([key, qa]) => (
-            <li key={key}>
-              <Link
-                to={`/dashboard?action=${key}#quick-actions`}
-                preventScrollReset
-                className="flex h-full flex-col items-start gap-2 rounded-xl border border-slate-200 p-4 transition-colors hover:border-accent-600 hover:bg-accent-50"
-              >
-                <qa.icon className="size-6 text-accent-700" aria-hidden="true" />
-                <span className="text-sm font-semibold text-slate-900">{qa.label}</span>
-              </Link>
-            </li>
-          ))}
+          {(Object.entries(QUICK_ACTIONS) as Array<[string, (typeof QUICK_ACTIONS)[keyof typeof QUICK_ACTIONS]]>).map(
+            ([key, qa]) => (
+              <li key={key}>
+                <Link
+                  to={`/dashboard?action=${key}#quick-actions`}
+                  preventScrollReset
+                  className="flex h-full flex-col items-start gap-2 rounded-xl border border-slate-200 p-4 transition-colors hover:border-accent-600 hover:bg-accent-50"
+                >
+                  <qa.icon className="size-6 text-accent-700" aria-hidden="true" />
+                  <span className="text-sm font-semibold text-slate-900">{qa.label}</span>
+                </Link>
+              </li>
+            ),
+          )}
         </ul>
       )}
     </section>

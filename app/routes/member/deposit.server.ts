@@ -6,8 +6,18 @@ import { depositAccounts, memberDeposits, submitMobileDeposit } from "~/server/d
 
 /** The member's accounts a check may go to, and their deposits (dates as ISO text). */
 export const loadDepositPage = withDatabase(async (database, user: SessionUser) => {
-  const [accounts, deposits] = await Promise.all([depositAccounts(database, user.id), memberDeposits(database, user.id)]);
-  return { accounts, deposits: deposits.map((d) => ({ ...d, created_at: d.created_at.toISOString(), reviewed_at: d.reviewed_at?.toISOString() ?? null })) };
+  const [accounts, deposits] = await Promise.all([
+    depositAccounts(database, user.id),
+    memberDeposits(database, user.id),
+  ]);
+  return {
+    accounts,
+    deposits: deposits.map((d) => ({
+      ...d,
+      created_at: d.created_at.toISOString(),
+      reviewed_at: d.reviewed_at?.toISOString() ?? null,
+    })),
+  };
 });
 
 /** The member deposits a check to one of their own accounts. */

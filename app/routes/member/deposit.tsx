@@ -9,7 +9,14 @@ import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/htt
 import { logger } from "~/server/logger.server";
 import { institution } from "~/config/institution.server";
 import { UPLOAD_BODY_MAX_BYTES } from "~/server/security/request-guards.server";
-import { availabilityPolicyText, MOBILE_DEPOSIT_IMAGE_MAX_BYTES, MOBILE_DEPOSIT_IMAGE_MESSAGES, MOBILE_DEPOSIT_MESSAGES, mobileDepositMaximumMessage, mobileDepositSchema } from "~/domain/mobile-deposit";
+import {
+  availabilityPolicyText,
+  MOBILE_DEPOSIT_IMAGE_MAX_BYTES,
+  MOBILE_DEPOSIT_IMAGE_MESSAGES,
+  MOBILE_DEPOSIT_MESSAGES,
+  mobileDepositMaximumMessage,
+  mobileDepositSchema,
+} from "~/domain/mobile-deposit";
 import { formatCents } from "~/domain/money";
 import { pageTitle } from "~/components/site/page-title";
 import { Button, FormMessage, SchemaForm, Select, TextField, formMessages, useSchemaForm } from "~/components/ui";
@@ -34,7 +41,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const limits = institution().limits;
   return {
     // Short enough to show whole in a phone's full-width field, as the transfer forms' choices.
-    accounts: accounts.map((a) => ({ value: String(a.id), label: `${a.type === "checking" ? "Checking" : "Savings"} ••${a.account_number.slice(-4)} · ${formatCents(a.available_cents)}` })),
+    accounts: accounts.map((a) => ({
+      value: String(a.id),
+      label: `${a.type === "checking" ? "Checking" : "Savings"} ••${a.account_number.slice(-4)} · ${formatCents(a.available_cents)}`,
+    })),
     deposits,
     max_cents: limits.mobile_deposit_max_cents,
     policy: availabilityPolicyText(limits.mobile_deposit_availability),
@@ -55,25 +65,62 @@ export async function action({ request, context }: Route.ActionArgs) {
   // A body that states it is larger than two full photos is refused before it is read.
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > Math.min(UPLOAD_BODY_MAX_BYTES, 2 * MOBILE_DEPOSIT_IMAGE_MAX_BYTES + FORM_OVERHEAD_BYTES)) {
-    return data({ ok: false, reply: { status: "error", error: { "": [MOBILE_DEPOSIT_IMAGE_MESSAGES.body_too_large] } } } satisfies DepositActionData, { status: 413 });
+    return data(
+      {
+        ok: false,
+        reply: { status: "error", error: { "": [MOBILE_DEPOSIT_IMAGE_MESSAGES.body_too_large] } },
+      } satisfies DepositActionData,
+      { status: 413 },
+    );
   }
   const form = await readForm(request);
   const submission = parseSubmission(schema, form);
-  if (submission.status !== "success") return data({ ok: false, reply: replyTo(submission, { hideFields: ["front_image", "back_image"] }) } satisfies DepositActionData, { status: 400 });
+  if (submission.status !== "success")
+    return data(
+      {
+        ok: false,
+        reply: replyTo(submission, { hideFields: ["front_image", "back_image"] }),
+      } satisfies DepositActionData,
+      { status: 400 },
+    );
   const file = (name: string) => {
     const value = form.get(name);
     return value instanceof File ? value : null;
   };
   try {
-    const result = await depositCheck(user, { ...submission.value, front: file("front_image"), back: file("back_image") }, { request_id: info.request_id, ip: info.ip });
+    const result = await depositCheck(
+      user,
+      { ...submission.value, front: file("front_image"), back: file("back_image") },
+      { request_id: info.request_id, ip: info.ip },
+    );
     if (!result.ok) {
-      const messages = result.field ? { fieldErrors: { [result.field]: [result.message] } } : { formErrors: [result.message] };
-      return data({ ok: false, reply: replyTo(submission, { ...messages, hideFields: ["front_image", "back_image"] }) } satisfies DepositActionData, { status: result.status });
+      const messages = result.field
+        ? { fieldErrors: { [result.field]: [result.message] } }
+        : { formErrors: [result.message] };
+      return data(
+        {
+          ok: false,
+          reply: replyTo(submission, { ...messages, hideFields: ["front_image", "back_image"] }),
+        } satisfies DepositActionData,
+        { status: result.status },
+      );
     }
-    return { ok: true, message: `Your check for ${formatCents(result.amount_cents)} was received and is pending review. It is not available until it is approved.` } satisfies DepositActionData;
+    return {
+      ok: true,
+      message: `Your check for ${formatCents(result.amount_cents)} was received and is pending review. It is not available until it is approved.`,
+    } satisfies DepositActionData;
   } catch (error) {
     logger.error({ err: error }, "mobile deposit failed");
-    return data({ ok: false, reply: replyTo(submission, { formErrors: [`${MOBILE_DEPOSIT_MESSAGES.failed} Reference: ${info.request_id}`], hideFields: ["front_image", "back_image"] }) } satisfies DepositActionData, { status: 500 });
+    return data(
+      {
+        ok: false,
+        reply: replyTo(submission, {
+          formErrors: [`${MOBILE_DEPOSIT_MESSAGES.failed} Reference: ${info.request_id}`],
+          hideFields: ["front_image", "back_image"],
+        }),
+      } satisfies DepositActionData,
+      { status: 500 },
+    );
   }
 }
 
@@ -93,15 +140,22 @@ export default function Deposit({ loaderData, actionData }: Route.ComponentProps
   const problems = formMessages(reply);
   return (
     <div className="mx-auto max-w-4xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
-      <Link to="/dashboard#quick-actions" className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+      <Link
+        to="/dashboard#quick-actions"
+        className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+      >
         <ArrowLeft className="size-4" aria-hidden="true" /> Back to Quick Actions
       </Link>
       <h1 className="mt-3 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">Mobile Deposit</h1>
       <p className="mt-1 text-sm text-slate-700">
-        Deposit a check with a photo of its front and back. Sign the back first. The credit union reviews every check; until it is approved the deposit shows as pending and is not available.
+        Deposit a check with a photo of its front and back. Sign the back first. The credit union reviews every check;
+        until it is approved the deposit shows as pending and is not available.
       </p>
 
-      <section aria-labelledby="deposit-form-heading" className="mt-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+      <section
+        aria-labelledby="deposit-form-heading"
+        className="mt-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+      >
         <h2 id="deposit-form-heading" className="flex items-center gap-2 text-lg font-semibold text-brand-900">
           <Camera className="size-5 text-accent-700" aria-hidden="true" /> Deposit a check
         </h2>
@@ -124,9 +178,22 @@ export default function Deposit({ loaderData, actionData }: Route.ComponentProps
         {accounts.length === 0 ? (
           <p className="mt-4 text-sm text-slate-700">You have no open checking or savings account to deposit to.</p>
         ) : (
-          <SchemaForm form={form} method="post" action="/dashboard/deposit" encType="multipart/form-data" className="mt-5 grid gap-5 sm:grid-cols-2" aria-labelledby="deposit-form-heading">
+          <SchemaForm
+            form={form}
+            method="post"
+            action="/dashboard/deposit"
+            encType="multipart/form-data"
+            className="mt-5 grid gap-5 sm:grid-cols-2"
+            aria-labelledby="deposit-form-heading"
+          >
             <input type="hidden" name="idempotency_key" value={idempotency_key} />
-            <Select name="account_id" label="Deposit to" options={accounts} defaultValue={accounts[0]!.value} isRequired />
+            <Select
+              name="account_id"
+              label="Deposit to"
+              options={accounts}
+              defaultValue={accounts[0]!.value}
+              isRequired
+            />
             <TextField
               name="amount"
               label="Amount"
@@ -138,8 +205,20 @@ export default function Deposit({ loaderData, actionData }: Route.ComponentProps
               inputClassName="tabular-nums"
               {...({ min: "0.01", step: "0.01" } as Record<string, string>)}
             />
-            <FileField name="front_image" label="Front of the check" accept="image/jpeg,image/png" isRequired description="JPEG or PNG, at most 10 MB" />
-            <FileField name="back_image" label="Back of the check (signed)" accept="image/jpeg,image/png" isRequired description="JPEG or PNG, at most 10 MB" />
+            <FileField
+              name="front_image"
+              label="Front of the check"
+              accept="image/jpeg,image/png"
+              isRequired
+              description="JPEG or PNG, at most 10 MB"
+            />
+            <FileField
+              name="back_image"
+              label="Back of the check (signed)"
+              accept="image/jpeg,image/png"
+              isRequired
+              description="JPEG or PNG, at most 10 MB"
+            />
             <div className="flex justify-end sm:col-span-2">
               <Button type="submit" isPending={sending} pendingLabel="Depositing…">
                 Deposit check
@@ -147,10 +226,15 @@ export default function Deposit({ loaderData, actionData }: Route.ComponentProps
             </div>
           </SchemaForm>
         )}
-        <p className="mt-4 text-xs text-slate-600">{mobileDepositMaximumMessage(max_cents)}. Keep the paper check until the deposit is posted.</p>
+        <p className="mt-4 text-xs text-slate-600">
+          {mobileDepositMaximumMessage(max_cents)}. Keep the paper check until the deposit is posted.
+        </p>
       </section>
 
-      <section aria-labelledby="deposits-heading" className="mt-6 rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <section
+        aria-labelledby="deposits-heading"
+        className="mt-6 rounded-2xl border border-slate-200 bg-white shadow-sm"
+      >
         <h2 id="deposits-heading" className="border-b border-slate-100 px-5 py-4 text-lg font-semibold text-brand-900">
           Your deposits
         </h2>

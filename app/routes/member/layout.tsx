@@ -35,11 +35,18 @@ export default function MemberLayout({ loaderData }: Route.ComponentProps) {
         <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-6 text-xs text-slate-600 sm:flex-row sm:items-center sm:justify-between sm:px-6 lg:px-8">
           <p>{root?.institution.insurance.ncua_statement}</p>
           <p>
-            Questions? <a className="font-medium text-accent-700 underline" href={`mailto:${loaderData.support.email}`}>{loaderData.support.email}</a> · {loaderData.support.phone}
+            Questions?{" "}
+            <a className="font-medium text-accent-700 underline" href={`mailto:${loaderData.support.email}`}>
+              {loaderData.support.email}
+            </a>{" "}
+            · {loaderData.support.phone}
           </p>
         </div>
       </footer>
-      <SessionTimeout expiresInMs={loaderData.session.expires_in_ms} endsAbsolutely={loaderData.session.ends_absolutely} />
+      <SessionTimeout
+        expiresInMs={loaderData.session.expires_in_ms}
+        endsAbsolutely={loaderData.session.ends_absolutely}
+      />
     </div>
   );
 }

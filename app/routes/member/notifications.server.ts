@@ -1,6 +1,11 @@
 import { withDatabase } from "~/server/db/db.server";
 import type { SessionUser } from "~/server/auth/session.server";
-import { listNotifications, markAllRead, markRead, NOTIFICATIONS_PAGE_MAX } from "~/server/notifications/notifications.server";
+import {
+  listNotifications,
+  markAllRead,
+  markRead,
+  NOTIFICATIONS_PAGE_MAX,
+} from "~/server/notifications/notifications.server";
 
 /** What /dashboard/notifications calls (its view-model): each opens the database itself. */
 
@@ -10,8 +15,10 @@ export const loadNotifications = withDatabase(async (database, user: SessionUser
 });
 
 /** Marks one notification read (`id`) or all of them (`intent=read-all`). */
-export const notificationAction = withDatabase(async (database, user: SessionUser, form: FormData): Promise<{ ok: true; marked: number }> => {
-  if (form.get("intent") === "read-all") return { ok: true, marked: await markAllRead(database, user.id) };
-  const id = Number(form.get("id"));
-  return { ok: true, marked: (await markRead(database, user.id, id)) ? 1 : 0 };
-});
+export const notificationAction = withDatabase(
+  async (database, user: SessionUser, form: FormData): Promise<{ ok: true; marked: number }> => {
+    if (form.get("intent") === "read-all") return { ok: true, marked: await markAllRead(database, user.id) };
+    const id = Number(form.get("id"));
+    return { ok: true, marked: (await markRead(database, user.id, id)) ? 1 : 0 };
+  },
+);

@@ -49,13 +49,20 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
         {unread > 0 ? (
           <Form method="post">
             <input type="hidden" name="intent" value="read-all" />
-            <button type="submit" disabled={navigation.state === "submitting"} className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50 disabled:opacity-60">
+            <button
+              type="submit"
+              disabled={navigation.state === "submitting"}
+              className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50 disabled:opacity-60"
+            >
               <CheckCheck className="size-4" aria-hidden="true" /> Mark all as read
             </button>
           </Form>
         ) : null}
       </div>
-      <section aria-label="All notifications" className="mt-6 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <section
+        aria-label="All notifications"
+        className="mt-6 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm"
+      >
         {list.length === 0 ? (
           <div className="px-6 py-16 text-center">
             <Bell className="mx-auto size-10 text-slate-400" aria-hidden="true" />
@@ -66,7 +73,10 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
           <ul className="divide-y divide-slate-100">
             {list.map((n) => (
               <li key={n.id} className={cx("flex gap-4 px-5 py-4 sm:px-6", !n.read && "bg-brand-50/50")}>
-                <span className={cx("mt-2 size-2.5 shrink-0 rounded-full", n.read ? "bg-slate-200" : "bg-accent-600")} aria-hidden="true" />
+                <span
+                  className={cx("mt-2 size-2.5 shrink-0 rounded-full", n.read ? "bg-slate-200" : "bg-accent-600")}
+                  aria-hidden="true"
+                />
                 <div className="min-w-0 flex-1">
                   <p className="font-semibold text-slate-900">
                     {!n.read ? <span className="sr-only">Unread: </span> : null}
@@ -81,7 +91,10 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
                   <Form method="post" className="shrink-0">
                     <input type="hidden" name="intent" value="read" />
                     <input type="hidden" name="id" value={n.id} />
-                    <button type="submit" className="rounded-lg px-3 py-2 text-sm font-semibold text-accent-700 hover:bg-accent-50">
+                    <button
+                      type="submit"
+                      className="rounded-lg px-3 py-2 text-sm font-semibold text-accent-700 hover:bg-accent-50"
+                    >
                       Mark as read<span className="sr-only">: {n.title}</span>
                     </button>
                   </Form>

@@ -13,7 +13,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!result.ok) {
     return new Response(`${result.message}\n`, {
       status: result.status,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" },
+      headers: {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Cache-Control": "private, no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
     });
   }
   return new Response(new Uint8Array(result.pdf), {

@@ -14,7 +14,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     const lines = Object.entries(answer.problems).map(([field, message]) => `${field}: ${message}`);
     return new Response(`The export was not made.\n${lines.join("\n")}\n`, {
       status: answer.status,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" },
+      headers: {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Cache-Control": "private, no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
     });
   }
   return new Response(answer.body, {

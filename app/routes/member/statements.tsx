@@ -25,7 +25,11 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const now = new Date();
-  return { accounts: await statementAccounts(user.id, now), today: businessDate(institution().time_zone, now), formats: exportFormats() };
+  return {
+    accounts: await statementAccounts(user.id, now),
+    today: businessDate(institution().time_zone, now),
+    formats: exportFormats(),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -33,7 +37,8 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await readForm(request);
   const account = String(form.get("account") ?? "").slice(0, 20);
   const month = String(form.get("month") ?? "").slice(0, 7);
-  if (!formIntent(form, ["email"] as const)) return data({ ok: false, message: UNKNOWN_INTENT_MESSAGE, account, month }, { status: 400 });
+  if (!formIntent(form, ["email"] as const))
+    return data({ ok: false, message: UNKNOWN_INTENT_MESSAGE, account, month }, { status: 400 });
   const result = await statementEmail(user.id, account, month, new Date());
   if (!result.ok) {
     const headers: HeadersInit = result.retry_after_s ? { "Retry-After": String(result.retry_after_s) } : {};
@@ -47,25 +52,41 @@ const FORMAT_LABELS = { csv: "CSV (spreadsheet)", ofx: "OFX", qfx: "QFX (Quicken
 export default function Statements({ loaderData, actionData }: Route.ComponentProps) {
   const { accounts, today, formats } = loaderData;
   const navigation = useNavigation();
-  const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === "email" ? `${navigation.formData.get("account")}/${navigation.formData.get("month")}` : null;
+  const sending =
+    navigation.state !== "idle" && navigation.formData?.get("intent") === "email"
+      ? `${navigation.formData.get("account")}/${navigation.formData.get("month")}`
+      : null;
   return (
     <div className="mx-auto max-w-4xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
-      <Link to="/dashboard#quick-actions" className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+      <Link
+        to="/dashboard#quick-actions"
+        className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+      >
         <ArrowLeft className="size-4" aria-hidden="true" /> Back to Quick Actions
       </Link>
       <h1 className="mt-3 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">Statements</h1>
       <p className="mt-1 text-sm text-slate-700">
-        A statement for each month that has ended, for up to {STATEMENT_MONTHS} months: your opening and closing balance, every transaction with the balance after it, and what was still pending.
+        A statement for each month that has ended, for up to {STATEMENT_MONTHS} months: your opening and closing
+        balance, every transaction with the balance after it, and what was still pending.
       </p>
       {accounts.length === 0 ? <p className="mt-6 text-sm text-slate-700">You have no accounts yet.</p> : null}
       {accounts.map((account) => (
-        <section key={account.id} aria-labelledby={`statements-${account.id}`} className="mt-6 rounded-2xl border border-slate-200 bg-white shadow-sm">
-          <h2 id={`statements-${account.id}`} className="flex items-center gap-2 border-b border-slate-100 px-5 py-4 text-lg font-semibold text-brand-900">
+        <section
+          key={account.id}
+          aria-labelledby={`statements-${account.id}`}
+          className="mt-6 rounded-2xl border border-slate-200 bg-white shadow-sm"
+        >
+          <h2
+            id={`statements-${account.id}`}
+            className="flex items-center gap-2 border-b border-slate-100 px-5 py-4 text-lg font-semibold text-brand-900"
+          >
             <FileText className="size-5 text-accent-700" aria-hidden="true" />
             {account.name} <span className="font-normal text-slate-700">{account.masked_number}</span>
           </h2>
           {account.months.length === 0 ? (
-            <p className="px-5 py-6 text-sm text-slate-700">No statement yet: your first one covers the month this account opened, once that month has ended.</p>
+            <p className="px-5 py-6 text-sm text-slate-700">
+              No statement yet: your first one covers the month this account opened, once that month has ended.
+            </p>
           ) : (
             <ul className="divide-y divide-slate-100">
               {account.months.map((m) => (
@@ -108,16 +129,26 @@ export default function Statements({ loaderData, actionData }: Route.ComponentPr
         </section>
       ))}
       {accounts.length > 0 ? (
-        <section aria-labelledby="export-heading" className="mt-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+        <section
+          aria-labelledby="export-heading"
+          className="mt-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
+        >
           <h2 id="export-heading" className="text-lg font-semibold text-brand-900">
             Export transactions
           </h2>
           <p className="mt-1 text-sm text-slate-700">
-            Posted transactions of one account for any range of up to {EXPORT_DAYS_MAX} days: CSV for a spreadsheet, OFX{formats.includes("qfx") ? ", QFX for Quicken or QBO for QuickBooks" : " for your finance program"}.
+            Posted transactions of one account for any range of up to {EXPORT_DAYS_MAX} days: CSV for a spreadsheet, OFX
+            {formats.includes("qfx") ? ", QFX for Quicken or QBO for QuickBooks" : " for your finance program"}.
           </p>
           {/* A plain form: the browser downloads the file the address answers with. */}
           <form method="get" action="/dashboard/statements/export" className="mt-4 grid gap-4 sm:grid-cols-2">
-            <Select name="account" label="Account" options={accounts.map((a) => ({ value: String(a.id), label: `${a.name} ${a.masked_number}` }))} defaultValue={String(accounts[0]!.id)} isRequired />
+            <Select
+              name="account"
+              label="Account"
+              options={accounts.map((a) => ({ value: String(a.id), label: `${a.name} ${a.masked_number}` }))}
+              defaultValue={String(accounts[0]!.id)}
+              isRequired
+            />
             <Select
               name="format"
               label="File type"
@@ -130,7 +161,15 @@ export default function Statements({ loaderData, actionData }: Route.ComponentPr
                 <label htmlFor={`export-${name}`} className={labelClass}>
                   {name === "from" ? "From date" : "To date"}
                 </label>
-                <input id={`export-${name}`} name={name} type="date" required max={today} defaultValue={name === "to" ? today : `${today.slice(0, 8)}01`} className={cx(controlClass, "mt-1.5")} />
+                <input
+                  id={`export-${name}`}
+                  name={name}
+                  type="date"
+                  required
+                  max={today}
+                  defaultValue={name === "to" ? today : `${today.slice(0, 8)}01`}
+                  className={cx(controlClass, "mt-1.5")}
+                />
               </div>
             ))}
             <div className="sm:col-span-2 flex justify-end">

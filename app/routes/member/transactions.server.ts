@@ -13,10 +13,15 @@ export const loadHistory = withDatabase(async (database, user: SessionUser, url:
     rows: page.rows,
     next_before: page.next_before,
     first_page: !url.searchParams.get("before"),
-    accounts: accounts.map((a) => ({ id: a.id, label: `${a.type === "checking" ? "Checking" : "Savings"} ••${a.account_number.slice(-4)}` })),
+    accounts: accounts.map((a) => ({
+      id: a.id,
+      label: `${a.type === "checking" ? "Checking" : "Savings"} ••${a.account_number.slice(-4)}`,
+    })),
     categories: TRANSACTION_CATEGORIES,
   };
 });
 
 /** The filtered history as CSV. */
-export const historyCsv = withDatabase((database, user: SessionUser, url: URL) => memberHistoryExport(database, user.id, url.searchParams));
+export const historyCsv = withDatabase((database, user: SessionUser, url: URL) =>
+  memberHistoryExport(database, user.id, url.searchParams),
+);

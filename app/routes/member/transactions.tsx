@@ -22,7 +22,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!problems) return { ...history, problems: null, typed: null };
   // A filter to correct: the message next to it, what was typed, and no rows (they would not be
   // what was asked for).
-  const typed = { from: url.searchParams.get("from") ?? "", to: url.searchParams.get("to") ?? "", q: url.searchParams.get("q") ?? "" };
+  const typed = {
+    from: url.searchParams.get("from") ?? "",
+    to: url.searchParams.get("to") ?? "",
+    q: url.searchParams.get("q") ?? "",
+  };
   return data({ ...history, rows: [], next_before: null, problems, typed }, { status: 400 });
 }
 
@@ -47,17 +51,30 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
   if (filters.to) query.set("to", filters.to);
   const filtered = query.toString() !== "";
   // The filters besides the search, counted on the phone's "Filters" button.
-  const activeFilters = [filters.account_id, filters.type, filters.category, filters.status, filters.from, filters.to].filter(Boolean).length;
+  const activeFilters = [
+    filters.account_id,
+    filters.type,
+    filters.category,
+    filters.status,
+    filters.from,
+    filters.to,
+  ].filter(Boolean).length;
   const older = new URLSearchParams(query);
   if (next_before) older.set("before", next_before);
   return (
     <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
-      <Link to="/dashboard" className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline">
+      <Link
+        to="/dashboard"
+        className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+      >
         <ArrowLeft className="size-4" aria-hidden="true" /> Dashboard
       </Link>
       <div className="mt-3 flex flex-wrap items-end justify-between gap-4">
         <h1 className="text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">Transactions</h1>
-        <Link to="/dashboard/payments" className="text-sm font-semibold text-accent-700 underline-offset-2 hover:underline">
+        <Link
+          to="/dashboard/payments"
+          className="text-sm font-semibold text-accent-700 underline-offset-2 hover:underline"
+        >
           Payments to other banks
         </Link>
         <a
@@ -69,14 +86,22 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
         </a>
       </div>
 
-      <Form method="get" className="mt-6 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5" role="search" aria-label="Search and filter transactions">
+      <Form
+        method="get"
+        className="mt-6 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5"
+        role="search"
+        aria-label="Search and filter transactions"
+      >
         <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-4">
           <div className="flex flex-col md:col-span-2">
             <label htmlFor="q" className={labelClass}>
               Search
             </label>
             <div className="relative mt-1.5">
-              <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
+              <Search
+                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500"
+                aria-hidden="true"
+              />
               <input
                 id="q"
                 name="q"
@@ -95,37 +120,94 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
             first screen shows transactions; from 768 px they are always shown in the grid. Where
             a browser cannot style a <details> content box, "Filters" simply stays at every width.
           */}
-          <details className="group/filters md:contents md:details-content:contents" open={problems?.from || problems?.to ? true : undefined}>
+          <details
+            className="group/filters md:contents md:details-content:contents"
+            open={problems?.from || problems?.to ? true : undefined}
+          >
             <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-3 rounded-lg border border-slate-300 px-3 text-sm font-semibold text-brand-800 hover:bg-slate-50 md:supports-[selector(::details-content)]:hidden [&::-webkit-details-marker]:hidden">
               <span className="inline-flex items-center gap-2">
                 <SlidersHorizontal className="size-4" aria-hidden="true" /> Filters
-                {activeFilters > 0 ? <span className="rounded-full bg-accent-600 px-2 text-xs leading-5 text-white">{activeFilters} active</span> : null}
+                {activeFilters > 0 ? (
+                  <span className="rounded-full bg-accent-600 px-2 text-xs leading-5 text-white">
+                    {activeFilters} active
+                  </span>
+                ) : null}
               </span>
               <ChevronDown className="size-4 transition-transform group-open/filters:rotate-180" aria-hidden="true" />
             </summary>
             <div className="mt-4 grid gap-4 sm:grid-cols-2 md:contents">
-              <Select name="account" label="Account" options={accounts.map((a) => ({ value: String(a.id), label: a.label }))} placeholder="All accounts" defaultValue={filters.account_id ? String(filters.account_id) : ""} />
-              <Select name="type" label="Type" options={[{ value: "credit", label: "Money in (credits)" }, { value: "debit", label: "Money out (debits)" }]} placeholder="All types" defaultValue={filters.type ?? ""} />
-              <Select name="category" label="Category" options={categories.map((c) => ({ value: c, label: c }))} placeholder="All categories" defaultValue={filters.category ?? ""} />
-              <Select name="status" label="Status" options={STATUS_OPTIONS} placeholder="All statuses" defaultValue={filters.status ?? ""} />
-              <DateFilter name="from" label="From date" problem={problems?.from} defaultValue={problems?.from ? typed?.from.slice(0, 10) : (filters.from ?? "")} />
-              <DateFilter name="to" label="To date" problem={problems?.to} defaultValue={problems?.to ? typed?.to.slice(0, 10) : (filters.to ?? "")} />
+              <Select
+                name="account"
+                label="Account"
+                options={accounts.map((a) => ({ value: String(a.id), label: a.label }))}
+                placeholder="All accounts"
+                defaultValue={filters.account_id ? String(filters.account_id) : ""}
+              />
+              <Select
+                name="type"
+                label="Type"
+                options={[
+                  { value: "credit", label: "Money in (credits)" },
+                  { value: "debit", label: "Money out (debits)" },
+                ]}
+                placeholder="All types"
+                defaultValue={filters.type ?? ""}
+              />
+              <Select
+                name="category"
+                label="Category"
+                options={categories.map((c) => ({ value: c, label: c }))}
+                placeholder="All categories"
+                defaultValue={filters.category ?? ""}
+              />
+              <Select
+                name="status"
+                label="Status"
+                options={STATUS_OPTIONS}
+                placeholder="All statuses"
+                defaultValue={filters.status ?? ""}
+              />
+              <DateFilter
+                name="from"
+                label="From date"
+                problem={problems?.from}
+                defaultValue={problems?.from ? typed?.from.slice(0, 10) : (filters.from ?? "")}
+              />
+              <DateFilter
+                name="to"
+                label="To date"
+                problem={problems?.to}
+                defaultValue={problems?.to ? typed?.to.slice(0, 10) : (filters.to ?? "")}
+              />
             </div>
           </details>
         </div>
         <div className="mt-4 flex flex-wrap items-center justify-end gap-3">
           {filtered ? (
-            <Link to="/dashboard/transactions" className="rounded-lg px-4 py-2.5 text-sm font-semibold text-brand-800 hover:bg-slate-100">
+            <Link
+              to="/dashboard/transactions"
+              className="rounded-lg px-4 py-2.5 text-sm font-semibold text-brand-800 hover:bg-slate-100"
+            >
               Clear filters
             </Link>
           ) : null}
-          <button type="submit" className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-5 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+          <button
+            type="submit"
+            className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-5 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+          >
             <SlidersHorizontal className="size-4" aria-hidden="true" /> Apply
           </button>
         </div>
       </Form>
 
-      <section aria-labelledby="results-heading" aria-busy={loading} className={cx("mt-6 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm", loading && "opacity-60")}>
+      <section
+        aria-labelledby="results-heading"
+        aria-busy={loading}
+        className={cx(
+          "mt-6 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm",
+          loading && "opacity-60",
+        )}
+      >
         <h2 id="results-heading" className="sr-only">
           Results
         </h2>
@@ -136,23 +218,37 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
           </div>
         ) : rows.length === 0 ? (
           <div className="px-6 py-16 text-center">
-            <p className="font-semibold text-slate-900">{filtered ? "No transactions match these filters" : "No transactions yet"}</p>
-            <p className="mt-1 text-sm text-slate-600">{filtered ? "Try a wider date range or clear the filters." : "Your transactions will appear here."}</p>
+            <p className="font-semibold text-slate-900">
+              {filtered ? "No transactions match these filters" : "No transactions yet"}
+            </p>
+            <p className="mt-1 text-sm text-slate-600">
+              {filtered ? "Try a wider date range or clear the filters." : "Your transactions will appear here."}
+            </p>
           </div>
         ) : (
-          <TransactionTable rows={rows} caption={`Transactions${filtered ? ", filtered" : ""}, newest first`} detailed />
+          <TransactionTable
+            rows={rows}
+            caption={`Transactions${filtered ? ", filtered" : ""}, newest first`}
+            detailed
+          />
         )}
       </section>
       <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-3">
         {!first_page ? (
-          <Link to={`/dashboard/transactions${filtered ? `?${query}` : ""}`} className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold text-accent-700 hover:bg-accent-50">
+          <Link
+            to={`/dashboard/transactions${filtered ? `?${query}` : ""}`}
+            className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold text-accent-700 hover:bg-accent-50"
+          >
             <ArrowLeft className="size-4" aria-hidden="true" /> Newest
           </Link>
         ) : (
           <span />
         )}
         {next_before ? (
-          <Link to={`/dashboard/transactions?${older}`} className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold text-accent-700 hover:bg-accent-50">
+          <Link
+            to={`/dashboard/transactions?${older}`}
+            className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold text-accent-700 hover:bg-accent-50"
+          >
             Older <ArrowRight className="size-4" aria-hidden="true" />
           </Link>
         ) : null}
@@ -162,7 +258,17 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
 }
 
 /** A native date input of the history filters, with its message next to it when the server refused it. */
-function DateFilter({ name, label, problem, defaultValue }: { name: "from" | "to"; label: string; problem?: string; defaultValue?: string }) {
+function DateFilter({
+  name,
+  label,
+  problem,
+  defaultValue,
+}: {
+  name: "from" | "to";
+  label: string;
+  problem?: string;
+  defaultValue?: string;
+}) {
   return (
     <div className="flex flex-col">
       <label htmlFor={name} className={labelClass}>

@@ -10,7 +10,11 @@ import { readProfileImage } from "./profile-image.server";
 export async function loader({ request, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, { roles: ["user", "admin", "reviewer"] });
   const image = await readProfileImage(viewer, params.userId);
-  if (!image) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  if (!image)
+    return new Response("Not found", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
   return new Response(new Uint8Array(image.content), {
     headers: {
       "Content-Type": image.mime,

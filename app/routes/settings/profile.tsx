@@ -39,8 +39,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "image") {
     const upload = form.get("image");
     const result = await setProfileImage(user.id, upload instanceof File ? upload : null);
-    if (result.status === "updated") return { intent: "image", ok: true, message: SETTINGS_MESSAGES.profile_updated } satisfies ProfileActionData;
-    return data({ intent: "image", ok: false, message: result.message } satisfies ProfileActionData, { status: result.reason === "failed" ? 500 : 400 });
+    if (result.status === "updated")
+      return { intent: "image", ok: true, message: SETTINGS_MESSAGES.profile_updated } satisfies ProfileActionData;
+    return data({ intent: "image", ok: false, message: result.message } satisfies ProfileActionData, {
+      status: result.reason === "failed" ? 500 : 400,
+    });
   }
 
   if (intent === "remove-image") {
@@ -50,16 +53,43 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const submission = parseSubmission(profileSchema, form);
   if (submission.status !== "success") {
-    return data({ intent: "profile", ok: false, message: SETTINGS_MESSAGES.profile_failed, reply: replyTo(submission) } satisfies ProfileActionData, { status: 400 });
+    return data(
+      {
+        intent: "profile",
+        ok: false,
+        message: SETTINGS_MESSAGES.profile_failed,
+        reply: replyTo(submission),
+      } satisfies ProfileActionData,
+      { status: 400 },
+    );
   }
   const result = await updateProfile(user.id, submission.value, { request_id, ip });
-  if (result.status === "failed") return data({ intent: "profile", ok: false, message: SETTINGS_MESSAGES.profile_failed, reply: replyTo(submission) } satisfies ProfileActionData, { status: 500 });
-  return { intent: "profile", ok: true, message: SETTINGS_MESSAGES.profile_updated, reply: replyTo(submission) } satisfies ProfileActionData;
+  if (result.status === "failed")
+    return data(
+      {
+        intent: "profile",
+        ok: false,
+        message: SETTINGS_MESSAGES.profile_failed,
+        reply: replyTo(submission),
+      } satisfies ProfileActionData,
+      { status: 500 },
+    );
+  return {
+    intent: "profile",
+    ok: true,
+    message: SETTINGS_MESSAGES.profile_updated,
+    reply: replyTo(submission),
+  } satisfies ProfileActionData;
 }
 
 export default function ProfileSettingsRoute({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <SettingsPage title="Profile Settings" description="Your name, contact details and profile picture." other={{ to: "/settings/account", label: "Account Settings" }} role={loaderData.role}>
+    <SettingsPage
+      title="Profile Settings"
+      description="Your name, contact details and profile picture."
+      other={{ to: "/settings/account", label: "Account Settings" }}
+      role={loaderData.role}
+    >
       {loaderData.profile ? (
         <ProfileSettingsForm profile={loaderData.profile} pageResult={actionData as ProfileActionData | undefined} />
       ) : (

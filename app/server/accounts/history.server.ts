@@ -173,11 +173,18 @@ export async function memberHistoryPage(
 ): Promise<{ rows: MemberTransaction[]; next_before: string | null }> {
   const limit = Math.min(Math.max(options.limit ?? PAGE_SIZE, 1), 1000);
   const before = options.before && /^[1-9]\d{0,15}$/.test(options.before) ? options.before : null;
-  const chosen = accounts.filter((a) => a.owner === "member" && (filters.account_id === undefined || a.id === filters.account_id));
+  const chosen = accounts.filter(
+    (a) => a.owner === "member" && (filters.account_id === undefined || a.id === filters.account_id),
+  );
   if (chosen.length === 0) return { rows: [], next_before: null };
   const where = conditions(filters);
-  const page_sql = where === null ? unfilteredPage(chosen, before, limit) : await filteredPage(db, chosen, where, filters, before, limit);
-  const result = await db.execute(sql`select p.page, ${paymentStates(sql`p.page`)} as payments, ${billPaymentStates(sql`p.page`)} as bill_payments from (${page_sql} offset 0) p`);
+  const page_sql =
+    where === null
+      ? unfilteredPage(chosen, before, limit)
+      : await filteredPage(db, chosen, where, filters, before, limit);
+  const result = await db.execute(
+    sql`select p.page, ${paymentStates(sql`p.page`)} as payments, ${billPaymentStates(sql`p.page`)} as bill_payments from (${page_sql} offset 0) p`,
+  );
   const row = result.rows[0];
   return historyPage(row?.page, accounts, limit, { payments: row?.payments, bill_payments: row?.bill_payments });
 }
@@ -197,10 +204,19 @@ export function historyPage(
   const payments = new Map(
     jsonRows(states.payments).map((p) => {
       const return_code = (p.return_code as string | null) ?? null;
-      return [toId(p.transaction_id), { status: memberPaymentStatus(String(p.status) as StoredPaymentStatus, return_code), effective_date: (p.effective_date as string | null) ?? null, return_code }];
+      return [
+        toId(p.transaction_id),
+        {
+          status: memberPaymentStatus(String(p.status) as StoredPaymentStatus, return_code),
+          effective_date: (p.effective_date as string | null) ?? null,
+          return_code,
+        },
+      ];
     }),
   );
-  const bill_payments = new Map(jsonRows(states.bill_payments).map((b) => [toId(b.transaction_id), String(b.status) as BillPaymentStatus]));
+  const bill_payments = new Map(
+    jsonRows(states.bill_payments).map((b) => [toId(b.transaction_id), String(b.status) as BillPaymentStatus]),
+  );
   const time_zone = institution().time_zone;
   const all = jsonRows(value).map((r) => toMemberTransaction(r, labels, payments, bill_payments, time_zone));
   const rows = all.slice(0, limit);
@@ -222,7 +238,10 @@ export function paymentStates(page: SQL): SQL {
       from external_payments xp left join payment_export_files xf on xf.id = xp.export_file_id
       left join ach_inbound_entries xr on xr.payment_id = xp.id and xr.status = 'applied'
      where xp.hold_transaction_id in (select (xj->>'transaction_id')::bigint from json_array_elements(${page}) xj
-                                       where xj->>'kind' in (${sql.join(EXTERNAL_PAYMENT_KINDS.map((k) => sql`${k}`), sql`, `)})))`;
+                                       where xj->>'kind' in (${sql.join(
+                                         EXTERNAL_PAYMENT_KINDS.map((k) => sql`${k}`),
+                                         sql`, `,
+                                       )})))`;
 }
 
 /**
@@ -240,7 +259,10 @@ export function billPaymentStates(page: SQL): SQL {
 
 /** Account ids as a `bigint[]` argument for the member functions of migration 0012. */
 export function accountIdArray(ids: readonly number[]): SQL {
-  return sql`array[${sql.join(ids.map((id) => sql`${id}::bigint`), sql`, `)}]::bigint[]`;
+  return sql`array[${sql.join(
+    ids.map((id) => sql`${id}::bigint`),
+    sql`, `,
+  )}]::bigint[]`;
 }
 
 /**
@@ -258,7 +280,14 @@ export function recentEntries(accounts: readonly AccountView[], before: string |
 }
 
 /** With filters: per account the newest matching entries (by the (account_id, id) index), then the newest of those. */
-async function filteredPage(db: DbOrTx, accounts: readonly AccountView[], where: SQL, filters: HistoryFilters, before: string | null, limit: number): Promise<SQL> {
+async function filteredPage(
+  db: DbOrTx,
+  accounts: readonly AccountView[],
+  where: SQL,
+  filters: HistoryFilters,
+  before: string | null,
+  limit: number,
+): Promise<SQL> {
   const from_bound = filters.from ? await firstTransactionOnOrAfter(db, filters.from) : null;
   const parts = accounts.map(
     (a) => sql`(select e.id as entry_id, e.account_id, e.transaction_id, e.amount_cents, t.kind, t.status,
@@ -282,7 +311,9 @@ async function filteredPage(db: DbOrTx, accounts: readonly AccountView[], where:
  * transactions: 97,000 rows filtered out, 30 ms, against a range of a few thousand index entries).
  */
 export async function firstTransactionOnOrAfter(db: DbOrTx, date: string): Promise<number | null> {
-  const result = await db.execute(sql`select min(id) as id from (select id from ledger_transactions where effective_date >= ${date}::date offset 0) r`);
+  const result = await db.execute(
+    sql`select min(id) as id from (select id from ledger_transactions where effective_date >= ${date}::date offset 0) r`,
+  );
   const id = result.rows[0]?.id;
   return id === null || id === undefined ? Number.MAX_SAFE_INTEGER : toId(id);
 }
@@ -314,7 +345,15 @@ function toMemberTransaction(
   const payment = payments.get(transaction_id);
   const created_at = new Date(Number(r.created_at_ms));
   const shown = shownItem(
-    { kind: String(r.kind), status, amount_cents, effective_date: String(r.effective_date), created_at, payment_status: payment?.status ?? null, bill_payment_status: bill_payments.get(transaction_id) ?? null },
+    {
+      kind: String(r.kind),
+      status,
+      amount_cents,
+      effective_date: String(r.effective_date),
+      created_at,
+      payment_status: payment?.status ?? null,
+      bill_payment_status: bill_payments.get(transaction_id) ?? null,
+    },
     time_zone,
   );
   return {
@@ -350,14 +389,34 @@ function text(value: string): string {
   return csvField(value, { quote: "always" });
 }
 
-const HISTORY_CSV_HEADER = ["Date", "Time (UTC)", "Description", "Category", "Type", "Amount", "Status", "Reference", "Account", "Reference number"] as const;
+const HISTORY_CSV_HEADER = [
+  "Date",
+  "Time (UTC)",
+  "Description",
+  "Category",
+  "Type",
+  "Amount",
+  "Status",
+  "Reference",
+  "Account",
+  "Reference number",
+] as const;
 
 /** The filtered set as CSV (RFC 4180, CRLF), newest first, at most CSV_ROWS_MAX rows. */
-export async function memberHistoryCsv(db: DbOrTx, accounts: readonly AccountView[], filters: HistoryFilters): Promise<string> {
+export async function memberHistoryCsv(
+  db: DbOrTx,
+  accounts: readonly AccountView[],
+  filters: HistoryFilters,
+): Promise<string> {
   const lines: string[][] = [];
   let before: string | null = null;
-  for (let count = 0; count < CSV_ROWS_MAX; ) {
-    const page: { rows: MemberTransaction[]; next_before: string | null } = await memberHistoryPage(db, accounts, filters, { before, limit: 1000 });
+  for (let count = 0; count < CSV_ROWS_MAX;) {
+    const page: { rows: MemberTransaction[]; next_before: string | null } = await memberHistoryPage(
+      db,
+      accounts,
+      filters,
+      { before, limit: 1000 },
+    );
     for (const row of page.rows) {
       lines.push([
         row.effective_date,

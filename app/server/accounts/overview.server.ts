@@ -4,7 +4,16 @@ import { memberAccounts, routingNumber, type AccountView } from "~/server/ledger
 import { today as businessToday } from "~/server/ledger/ledger.server";
 import { toCents } from "~/domain/ledger-rules";
 import { OWN_MOVE_KINDS, spendingWindow } from "~/domain/member-transactions";
-import { accountIdArray, billPaymentStates, historyPage, jsonRows, jsonValue, paymentStates, recentEntries, type MemberTransaction } from "./history.server";
+import {
+  accountIdArray,
+  billPaymentStates,
+  historyPage,
+  jsonRows,
+  jsonValue,
+  paymentStates,
+  recentEntries,
+  type MemberTransaction,
+} from "./history.server";
 
 /**
  * Every figure of the dashboard (docs/product.md#dashboard), from the member's ledger records, in
@@ -33,7 +42,12 @@ export interface Dashboard {
   total_available_cents: number;
   pending: { total_cents: number; count: number };
   month: { label: string; income_cents: number; outgoing_cents: number };
-  spending: { from: string; to: string; categories: Array<{ category: string; amount_cents: number }>; total_cents: number };
+  spending: {
+    from: string;
+    to: string;
+    categories: Array<{ category: string; amount_cents: number }>;
+    total_cents: number;
+  };
   recent: MemberTransaction[];
 }
 
@@ -44,7 +58,11 @@ const OWN_MOVES = `{${OWN_MOVE_KINDS.join(",")}}`;
 /** One formatter for the module ("November 2026"): toLocaleString would build one per call. */
 const MONTH_LABEL = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 
-const TYPE_LABELS: Record<string, string> = { checking: "Personal Checking", savings: "Personal Savings", credit_card: "Credit Card" };
+const TYPE_LABELS: Record<string, string> = {
+  checking: "Personal Checking",
+  savings: "Personal Savings",
+  credit_card: "Credit Card",
+};
 
 interface ProfileNames {
   first_name: string;
@@ -54,8 +72,12 @@ interface ProfileNames {
 }
 
 /** Who the accounts belong to, as the cards name them: the member, or both joint holders. */
-function holderOf(profile: ProfileNames | null, fallback_name: string): { first_name: string; holder: string; joint: boolean } {
-  if (!profile) return { first_name: fallback_name.split(" ")[0] ?? fallback_name, holder: fallback_name, joint: false };
+function holderOf(
+  profile: ProfileNames | null,
+  fallback_name: string,
+): { first_name: string; holder: string; joint: boolean } {
+  if (!profile)
+    return { first_name: fallback_name.split(" ")[0] ?? fallback_name, holder: fallback_name, joint: false };
   const name = `${profile.first_name} ${profile.last_name}`;
   const joint = profile.joint_account && Boolean(profile.joint_name);
   return { first_name: profile.first_name, holder: joint ? `${name} & ${profile.joint_name}` : name, joint };
@@ -65,7 +87,11 @@ export function monthStart(today: string): string {
   return `${today.slice(0, 7)}-01`;
 }
 
-export async function dashboard(db: DbOrTx, member: { id: string; name: string }, now: Date = new Date()): Promise<Dashboard> {
+export async function dashboard(
+  db: DbOrTx,
+  member: { id: string; name: string },
+  now: Date = new Date(),
+): Promise<Dashboard> {
   // The credit union's business day: "this month" turns over at midnight where its books are kept.
   const today = businessToday(now);
   const all = await memberAccounts(db, member.id);
@@ -85,7 +111,10 @@ export async function dashboard(db: DbOrTx, member: { id: string; name: string }
   const row = result.rows[0] ?? {};
   const who = holderOf(jsonValue(row.profile) as ProfileNames | null, member.name);
   const figures = rangeFigures(jsonRows(row.figures));
-  const recent = historyPage(row.recent, accounts, RECENT_COUNT, { payments: row.recent_payments, bill_payments: row.recent_bill_payments });
+  const recent = historyPage(row.recent, accounts, RECENT_COUNT, {
+    payments: row.recent_payments,
+    bill_payments: row.recent_bill_payments,
+  });
   return {
     first_name: who.first_name,
     holder: who.holder,
@@ -136,7 +165,8 @@ export function rangeFigures(rows: readonly Record<string, unknown>[]): {
   for (const r of rows) {
     if (r.income !== null && r.income !== undefined) income_cents += toCents(r.income);
     if (r.outgoing !== null && r.outgoing !== undefined) outgoing_cents += toCents(r.outgoing);
-    if (r.spent !== null && r.spent !== undefined && toCents(r.spent) > 0) categories.push({ category: String(r.category), amount_cents: toCents(r.spent) });
+    if (r.spent !== null && r.spent !== undefined && toCents(r.spent) > 0)
+      categories.push({ category: String(r.category), amount_cents: toCents(r.spent) });
   }
   categories.sort((a, b) => b.amount_cents - a.amount_cents || a.category.localeCompare(b.category));
   const first = rows[0] ?? {};

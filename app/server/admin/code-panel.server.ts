@@ -24,8 +24,15 @@ export interface PanelCode {
   used_at: Date | null;
 }
 
-export async function codePanel(db: Db, staff_id: string, now: Date = new Date()): Promise<{ valid: PanelCode[]; used: PanelCode[] }> {
-  const [clear] = await db.select({ cleared_at: staffCodePanelClears.cleared_at }).from(staffCodePanelClears).where(eq(staffCodePanelClears.staff_id, staff_id));
+export async function codePanel(
+  db: Db,
+  staff_id: string,
+  now: Date = new Date(),
+): Promise<{ valid: PanelCode[]; used: PanelCode[] }> {
+  const [clear] = await db
+    .select({ cleared_at: staffCodePanelClears.cleared_at })
+    .from(staffCodePanelClears)
+    .where(eq(staffCodePanelClears.staff_id, staff_id));
   const base = {
     id: staffSignInCodes.id,
     member_email: users.email,
@@ -38,7 +45,9 @@ export async function codePanel(db: Db, staff_id: string, now: Date = new Date()
     .select(base)
     .from(staffSignInCodes)
     .innerJoin(users, eq(users.id, staffSignInCodes.user_id))
-    .where(and(isNull(staffSignInCodes.used_at), isNull(staffSignInCodes.removed_at), gt(staffSignInCodes.expires_at, now)))
+    .where(
+      and(isNull(staffSignInCodes.used_at), isNull(staffSignInCodes.removed_at), gt(staffSignInCodes.expires_at, now)),
+    )
     .orderBy(desc(staffSignInCodes.created_at))
     .limit(PANEL_ROWS_MAX);
   const used = await db
@@ -49,7 +58,9 @@ export async function codePanel(db: Db, staff_id: string, now: Date = new Date()
     .orderBy(desc(staffSignInCodes.used_at))
     .limit(PANEL_ROWS_MAX);
   const ids = [...new Set([...valid, ...used].map((r) => r.issued_by).filter((v): v is string => Boolean(v)))];
-  const emails = ids.length ? await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids)) : [];
+  const emails = ids.length
+    ? await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids))
+    : [];
   const toPanel = (r: (typeof valid)[number]): PanelCode => ({
     id: r.id,
     member_email: r.member_email,
@@ -68,22 +79,33 @@ export type IssueResult =
   | { status: "invalid_code"; message: string };
 
 /** Issues a code for the member with this email (not for staff accounts). */
-export async function issueCodeForMember(db: Db, input: { staff: Staff; member_email: string; code?: string | null; origin: AuditOrigin }): Promise<IssueResult> {
+export async function issueCodeForMember(
+  db: Db,
+  input: { staff: Staff; member_email: string; code?: string | null; origin: AuditOrigin },
+): Promise<IssueResult> {
   const typed = input.code?.trim() || undefined;
-  if (typed !== undefined && !/^\d{6}$/.test(typed)) return { status: "invalid_code", message: STAFF_CODE_FORMAT_MESSAGE };
-  const [member] = await db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.email, input.member_email.trim().toLowerCase()));
+  if (typed !== undefined && !/^\d{6}$/.test(typed))
+    return { status: "invalid_code", message: STAFF_CODE_FORMAT_MESSAGE };
+  const [member] = await db
+    .select({ id: users.id, email: users.email, role: users.role })
+    .from(users)
+    .where(eq(users.email, input.member_email.trim().toLowerCase()));
   if (!member) return { status: "member_not_found" };
   // Staff of either kind (admin, reviewer) sign in with their own second factor, never a member code.
   if (member.role === "admin" || member.role === "reviewer") return { status: "not_a_member" };
   try {
     // One transaction (the issue runs in a savepoint inside it): no code without its audit row.
     const issued = await db.transaction(async (tx) => {
-      const made = await issueStaffCode(tx as unknown as Db, { user_id: member.id, issued_by: input.staff.id, code: typed });
+      const made = await issueStaffCode(tx as unknown as Db, {
+        user_id: member.id,
+        issued_by: input.staff.id,
+        code: typed,
+      });
       await recordAudit(tx, {
-      actor_id: input.staff.id,
-      actor_email: input.staff.email,
-      action: "staff_code.issue",
-      subject_type: "staff_code",
+        actor_id: input.staff.id,
+        actor_email: input.staff.email,
+        action: "staff_code.issue",
+        subject_type: "staff_code",
         subject_id: made.id,
         member_id: member.id,
         after: { typed: typed !== undefined, expires_at: made.expires_at.toISOString() },
@@ -99,8 +121,14 @@ export async function issueCodeForMember(db: Db, input: { staff: Staff; member_e
   }
 }
 
-export async function removeCode(db: Db, input: { staff: Staff; code_id: number; origin: AuditOrigin }): Promise<boolean> {
-  const [row] = await db.select({ user_id: staffSignInCodes.user_id }).from(staffSignInCodes).where(eq(staffSignInCodes.id, input.code_id));
+export async function removeCode(
+  db: Db,
+  input: { staff: Staff; code_id: number; origin: AuditOrigin },
+): Promise<boolean> {
+  const [row] = await db
+    .select({ user_id: staffSignInCodes.user_id })
+    .from(staffSignInCodes)
+    .where(eq(staffSignInCodes.id, input.code_id));
   if (!row) return false;
   return db.transaction(async (tx) => {
     const removed = await removeStaffCode(tx as unknown as Db, { id: input.code_id });
@@ -125,7 +153,10 @@ export async function removeCode(db: Db, input: { staff: Staff; code_id: number;
 export async function clearUsedCodes(db: Db, input: { staff: Staff; origin: AuditOrigin; now?: Date }): Promise<void> {
   const now = input.now ?? new Date();
   await db.transaction(async (tx) => {
-    await tx.insert(staffCodePanelClears).values({ staff_id: input.staff.id, cleared_at: now }).onConflictDoUpdate({ target: staffCodePanelClears.staff_id, set: { cleared_at: now } });
+    await tx
+      .insert(staffCodePanelClears)
+      .values({ staff_id: input.staff.id, cleared_at: now })
+      .onConflictDoUpdate({ target: staffCodePanelClears.staff_id, set: { cleared_at: now } });
     await recordAudit(tx, {
       actor_id: input.staff.id,
       actor_email: input.staff.email,

@@ -25,10 +25,19 @@ export interface StaffContext {
  * of its view-model (`app/routes/admin/<screen>.server.ts`), which open the database themselves
  * (`withDatabase` in `~/server/db/db.server`); ESLint refuses a route that holds a handle.
  */
-export async function requireStaff(request: Request, info: { request_id: string; ip: string }, options: { reviewer?: boolean } = {}): Promise<StaffContext> {
+export async function requireStaff(
+  request: Request,
+  info: { request_id: string; ip: string },
+  options: { reviewer?: boolean } = {},
+): Promise<StaffContext> {
   const user = await requireUser(request, { roles: options.reviewer ? STAFF_ROLES : ["admin"] });
   const role: StaffRole = user.role === "reviewer" ? "reviewer" : "admin";
-  return { user, staff: { id: user.id, email: user.email }, role, origin: { request_id: info.request_id, ip: info.ip } };
+  return {
+    user,
+    staff: { id: user.id, email: user.email },
+    role,
+    origin: { request_id: info.request_id, ip: info.ip },
+  };
 }
 
 /**
@@ -38,7 +47,10 @@ export async function requireStaff(request: Request, info: { request_id: string;
  * so that a role given back-office access later does not reach money by accident: a reviewer is
  * refused by the server with 403, whatever the page shows (docs/product.md#people-and-roles).
  */
-export async function requireMoneyStaff(request: Request, info: { request_id: string; ip: string }): Promise<StaffContext> {
+export async function requireMoneyStaff(
+  request: Request,
+  info: { request_id: string; ip: string },
+): Promise<StaffContext> {
   const context = await requireStaff(request, info);
   if (!mayMoveMoney(context.role)) throw data({ form_error: "You do not have access to this." }, { status: 403 });
   return context;

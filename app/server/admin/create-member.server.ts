@@ -26,11 +26,15 @@ export type CreateMemberResult =
   | { status: "email_taken" }
   | { status: "failed"; detail: string };
 
-export async function createMemberByStaff(db: Db, input: { staff: Staff; member: CreateMemberInput; origin: AuditOrigin; now?: Date }): Promise<CreateMemberResult> {
+export async function createMemberByStaff(
+  db: Db,
+  input: { staff: Staff; member: CreateMemberInput; origin: AuditOrigin; now?: Date },
+): Promise<CreateMemberResult> {
   const m = input.member;
   const now = input.now ?? new Date();
   // Dual control: a staff role is only ever granted through an approved request.
-  if (m.role !== "user" || !m.password) return { status: "failed", detail: "staff roles are granted through a request another admin approves" };
+  if (m.role !== "user" || !m.password)
+    return { status: "failed", detail: "staff roles are granted through a request another admin approves" };
   const password = m.password;
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, m.email));
   if (existing) return { status: "email_taken" };
@@ -39,11 +43,22 @@ export async function createMemberByStaff(db: Db, input: { staff: Staff; member:
   let user_id: string;
   try {
     const user = await context.internalAdapter.createUser(
-      { email: m.email, name: `${m.first_name} ${m.last_name}`, emailVerified: true, role: m.role, twoFactorEnabled: true },
+      {
+        email: m.email,
+        name: `${m.first_name} ${m.last_name}`,
+        emailVerified: true,
+        role: m.role,
+        twoFactorEnabled: true,
+      },
       { method: "admin" } as never,
     );
     user_id = user.id;
-    await context.internalAdapter.linkAccount({ userId: user_id, providerId: "credential", accountId: user_id, password: await hashPassword(password) });
+    await context.internalAdapter.linkAccount({
+      userId: user_id,
+      providerId: "credential",
+      accountId: user_id,
+      password: await hashPassword(password),
+    });
   } catch (error) {
     const code = (error as { body?: { code?: string } }).body?.code ?? "";
     if (code.startsWith("USER_ALREADY_EXISTS")) return { status: "email_taken" };
@@ -76,7 +91,9 @@ export async function createMemberByStaff(db: Db, input: { staff: Staff; member:
         updated_at: now,
       });
       await tx.insert(memberSettings).values({ user_id }).onConflictDoNothing();
-      await tx.insert(passwordChangeRequirements).values({ user_id, reason: "temporary_password", set_by: input.staff.id, set_at: now });
+      await tx
+        .insert(passwordChangeRequirements)
+        .values({ user_id, reason: "temporary_password", set_by: input.staff.id, set_at: now });
       const opened: { id: number; type: string; account_number: string }[] = [];
       let card: { id: number; masked_number: string } | null = null;
       if (m.role === "user") {
@@ -119,7 +136,10 @@ export async function createMemberByStaff(db: Db, input: { staff: Staff; member:
   } catch (error) {
     logger.error({ err: error, user_id }, "creating a member's records failed; undoing the account");
     await db.delete(users).where(eq(users.id, user_id));
-    return { status: "failed", detail: (error as Error).message?.slice(0, 200) || "the member's records could not be saved" };
+    return {
+      status: "failed",
+      detail: (error as Error).message?.slice(0, 200) || "the member's records could not be saved",
+    };
   }
 }
 

@@ -1,6 +1,13 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { applicationDecisions, applicationInfoRequests, ledgerAccounts, memberDirectoryCounts, memberProfiles, users } from "~/server/db/schema";
+import {
+  applicationDecisions,
+  applicationInfoRequests,
+  ledgerAccounts,
+  memberDirectoryCounts,
+  memberProfiles,
+  users,
+} from "~/server/db/schema";
 import { maskDateOfBirth, maskIdNumber } from "~/domain/membership-application";
 import { maskAccountNumber } from "~/domain/account-display";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
@@ -40,7 +47,9 @@ export type DirectoryCounts = Record<DirectoryTab, number>;
 
 /** The four tab counts: constant time (three rows maintained by the database, see above). */
 export async function directoryCounts(db: Db): Promise<DirectoryCounts> {
-  const rows = await db.select({ status: memberDirectoryCounts.status, n: memberDirectoryCounts.members }).from(memberDirectoryCounts);
+  const rows = await db
+    .select({ status: memberDirectoryCounts.status, n: memberDirectoryCounts.members })
+    .from(memberDirectoryCounts);
   const counts: DirectoryCounts = { all: 0, pending: 0, approved: 0, rejected: 0 };
   for (const row of rows) {
     counts[row.status] = Number(row.n);
@@ -102,19 +111,27 @@ function searchHits(term: string, status: SQL | undefined): SQL | null {
   const digits = q.replace(/[\s-]/g, "");
   const pattern = `${escapeLike(q)}%`;
   const m = memberProfiles;
-  const branch = (match: SQL) => sql`select ${m.user_id} as user_id, ${m.created_at} as created_at from ${m} where ${match}${status ? sql` and ${status}` : sql``}`;
+  const branch = (match: SQL) =>
+    sql`select ${m.user_id} as user_id, ${m.created_at} as created_at from ${m} where ${match}${status ? sql` and ${status}` : sql``}`;
   const branches: SQL[] = [
     branch(sql`${m.user_id} in (select ${users.id} from ${users} where ${users.email} like ${pattern} escape '\\')`),
     branch(sql`lower(${m.first_name} || ' ' || ${m.last_name}) like ${pattern} escape '\\'`),
     branch(sql`lower(${m.last_name}) like ${pattern} escape '\\'`),
   ];
   if (/^\d{3,10}$/.test(digits)) {
-    branches.push(branch(sql`${m.user_id} in (select ${ledgerAccounts.member_id} from ${ledgerAccounts} where ${ledgerAccounts.account_number} like ${`${digits}%`} and ${ledgerAccounts.owner} = 'member')`));
+    branches.push(
+      branch(
+        sql`${m.user_id} in (select ${ledgerAccounts.member_id} from ${ledgerAccounts} where ${ledgerAccounts.account_number} like ${`${digits}%`} and ${ledgerAccounts.owner} = 'member')`,
+      ),
+    );
   }
   return sql.join(branches, sql` union all `);
 }
 
-export async function listDirectory(db: Db, input: { tab: DirectoryTab; query?: string | null; page?: number; counts?: DirectoryCounts }): Promise<DirectoryPage> {
+export async function listDirectory(
+  db: Db,
+  input: { tab: DirectoryTab; query?: string | null; page?: number; counts?: DirectoryCounts },
+): Promise<DirectoryPage> {
   const page = Math.min(Math.max(Math.trunc(input.page ?? 1) || 1, 1), DIRECTORY_PAGES_MAX);
   const query = (input.query ?? "").trim().slice(0, SEARCH_CHARS_MAX);
   const offset = (page - 1) * DIRECTORY_PAGE_SIZE;
@@ -143,7 +160,14 @@ export async function listDirectory(db: Db, input: { tab: DirectoryTab; query?: 
     .orderBy(desc(memberProfiles.created_at), desc(memberProfiles.user_id));
   const items: DirectoryItem[] = rows.slice(0, DIRECTORY_PAGE_SIZE).map((r) => ({ ...r, role: directoryRole(r.role) }));
   const total = hits ? null : input.counts ? input.counts[input.tab] : null;
-  return { items, page, page_size: DIRECTORY_PAGE_SIZE, has_next: rows.length > DIRECTORY_PAGE_SIZE && page < DIRECTORY_PAGES_MAX, total, query };
+  return {
+    items,
+    page,
+    page_size: DIRECTORY_PAGE_SIZE,
+    has_next: rows.length > DIRECTORY_PAGE_SIZE && page < DIRECTORY_PAGES_MAX,
+    total,
+    query,
+  };
 }
 
 function directoryRole(stored: string | null): DirectoryRole {
@@ -214,9 +238,31 @@ export interface MemberDetail {
   /** True when date of birth and ID number are shown in clear (and that view was audited). */
   revealed: boolean;
   accounts: StaffAccountView[];
-  cards: { id: number; masked_number: string; expiry_month: number; expiry_year: number; status: string; account_id: number }[];
-  info_requests: { id: number; message: string; requested_at: Date; status: "pending" | "answered"; answer_text: string | null; answered_at: Date | null; has_answer_document: boolean }[];
-  decisions: { id: number; decision: string; note: string | null; decided_at: Date; decided_by_email: string | null; checklist: unknown }[];
+  cards: {
+    id: number;
+    masked_number: string;
+    expiry_month: number;
+    expiry_year: number;
+    status: string;
+    account_id: number;
+  }[];
+  info_requests: {
+    id: number;
+    message: string;
+    requested_at: Date;
+    status: "pending" | "answered";
+    answer_text: string | null;
+    answered_at: Date | null;
+    has_answer_document: boolean;
+  }[];
+  decisions: {
+    id: number;
+    decision: string;
+    note: string | null;
+    decided_at: Date;
+    decided_by_email: string | null;
+    checklist: unknown;
+  }[];
   /**
    * Until when the member's transfers and card services that need an emailed code are locked after
    * 10 wrong codes (docs/product.md#step-up-codes); null when they are not.
@@ -229,14 +275,27 @@ export interface MemberDetail {
  * the type has no balance, no full account number and no routing number, so none can reach a
  * reviewer by accident (docs/product.md#member-details).
  */
-export type ReviewerMemberDetail = Omit<MemberDetail, "view" | "accounts"> & { view: "reviewer"; accounts: ReviewerAccountView[] };
+export type ReviewerMemberDetail = Omit<MemberDetail, "view" | "accounts"> & {
+  view: "reviewer";
+  accounts: ReviewerAccountView[];
+};
 
 /** A reviewer's view of one member: the same details, masked (never revealed), accounts without money. */
 export async function reviewerMemberDetail(db: Db, input: { member_id: string }): Promise<ReviewerMemberDetail | null> {
   const detail = await memberDetail(db, { member_id: input.member_id, reveal: null });
   if (!detail) return null;
   const { accounts, view: _staffView, ...rest } = detail;
-  return { ...rest, view: "reviewer", accounts: accounts.map((a) => ({ id: a.id, masked_number: maskAccountNumber(a.account_number), type: a.type, name: a.name, status: a.status })) };
+  return {
+    ...rest,
+    view: "reviewer",
+    accounts: accounts.map((a) => ({
+      id: a.id,
+      masked_number: maskAccountNumber(a.account_number),
+      type: a.type,
+      name: a.name,
+      status: a.status,
+    })),
+  };
 }
 
 /**
@@ -244,7 +303,10 @@ export async function reviewerMemberDetail(db: Db, input: { member_id: string })
  * masked unless `reveal` is set, in which case the view is audited first
  * (docs/product.md#personal-data-guarded).
  */
-export async function memberDetail(db: Db, input: { member_id: string; reveal?: { staff: Staff; origin: AuditOrigin } | null }): Promise<MemberDetail | null> {
+export async function memberDetail(
+  db: Db,
+  input: { member_id: string; reveal?: { staff: Staff; origin: AuditOrigin } | null },
+): Promise<MemberDetail | null> {
   const [row] = await db
     .select({ profile: memberProfiles, email: users.email, name: users.name, role: users.role })
     .from(memberProfiles)
@@ -252,7 +314,9 @@ export async function memberDetail(db: Db, input: { member_id: string; reveal?: 
     .where(eq(memberProfiles.user_id, input.member_id));
   if (!row) return null;
   const p = row.profile;
-  const dob = p.date_of_birth_enc ? decryptField(p.date_of_birth_enc, encryptionContext("date_of_birth", p.user_id)) : null;
+  const dob = p.date_of_birth_enc
+    ? decryptField(p.date_of_birth_enc, encryptionContext("date_of_birth", p.user_id))
+    : null;
   const idn = p.id_number_enc ? decryptField(p.id_number_enc, encryptionContext("id_number", p.user_id)) : null;
   const revealed = Boolean(input.reveal);
   if (input.reveal) {
@@ -277,7 +341,14 @@ export async function memberDetail(db: Db, input: { member_id: string; reveal?: 
       .orderBy(asc(applicationInfoRequests.requested_at))
       .limit(50),
     db
-      .select({ id: applicationDecisions.id, decision: applicationDecisions.decision, note: applicationDecisions.note, decided_at: applicationDecisions.decided_at, decided_by: applicationDecisions.decided_by, checklist: applicationDecisions.checklist })
+      .select({
+        id: applicationDecisions.id,
+        decision: applicationDecisions.decision,
+        note: applicationDecisions.note,
+        decided_at: applicationDecisions.decided_at,
+        decided_by: applicationDecisions.decided_by,
+        checklist: applicationDecisions.checklist,
+      })
       .from(applicationDecisions)
       .where(eq(applicationDecisions.user_id, p.user_id))
       .orderBy(desc(applicationDecisions.decided_at))
@@ -285,7 +356,10 @@ export async function memberDetail(db: Db, input: { member_id: string; reveal?: 
     stepUpLockState(db, p.user_id),
   ]);
   const deciders = decisions.length
-    ? await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, [...new Set(decisions.map((d) => d.decided_by))]))
+    ? await db
+        .select({ id: users.id, email: users.email })
+        .from(users)
+        .where(inArray(users.id, [...new Set(decisions.map((d) => d.decided_by))]))
     : [];
   const routing = routingNumber();
   return {
@@ -327,15 +401,47 @@ export async function memberDetail(db: Db, input: { member_id: string; reveal?: 
       source: p.source,
     },
     revealed,
-    accounts: accounts.map((a) => ({ id: a.id, account_number: a.account_number, type: a.type, name: a.name, status: a.status, current_cents: a.current_cents, available_cents: a.available_cents, routing_number: routing })),
-    cards: cards.map((c) => ({ id: c.id, masked_number: c.masked_number, expiry_month: c.expiry_month, expiry_year: c.expiry_year, status: c.status, account_id: c.account_id })),
-    info_requests: requests.map((r) => ({ id: r.id, message: r.message, requested_at: r.requested_at, status: r.status, answer_text: r.answer_text, answered_at: r.answered_at, has_answer_document: Boolean(r.answer_document_file) })),
-    decisions: decisions.map((d) => ({ ...d, decided_by_email: deciders.find((u) => u.id === d.decided_by)?.email ?? null })),
+    accounts: accounts.map((a) => ({
+      id: a.id,
+      account_number: a.account_number,
+      type: a.type,
+      name: a.name,
+      status: a.status,
+      current_cents: a.current_cents,
+      available_cents: a.available_cents,
+      routing_number: routing,
+    })),
+    cards: cards.map((c) => ({
+      id: c.id,
+      masked_number: c.masked_number,
+      expiry_month: c.expiry_month,
+      expiry_year: c.expiry_year,
+      status: c.status,
+      account_id: c.account_id,
+    })),
+    info_requests: requests.map((r) => ({
+      id: r.id,
+      message: r.message,
+      requested_at: r.requested_at,
+      status: r.status,
+      answer_text: r.answer_text,
+      answered_at: r.answered_at,
+      has_answer_document: Boolean(r.answer_document_file),
+    })),
+    decisions: decisions.map((d) => ({
+      ...d,
+      decided_by_email: deciders.find((u) => u.id === d.decided_by)?.email ?? null,
+    })),
     money_codes_locked_until: money_codes.locked_until,
   };
 }
 
-const EXTENSION_OF: Record<string, string> = { "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "application/pdf": "pdf" };
+const EXTENSION_OF: Record<string, string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/webp": "webp",
+  "application/pdf": "pdf",
+};
 
 /**
  * An applicant's ID document for staff (the current one, or the one sent with an answer to an
@@ -349,13 +455,24 @@ export async function readIdDocument(
   let mime: string | null;
   if (input.info_request_id) {
     const [r] = await db
-      .select({ file: applicationInfoRequests.answer_document_file, mime: applicationInfoRequests.answer_document_mime })
+      .select({
+        file: applicationInfoRequests.answer_document_file,
+        mime: applicationInfoRequests.answer_document_mime,
+      })
       .from(applicationInfoRequests)
-      .where(and(eq(applicationInfoRequests.id, input.info_request_id), eq(applicationInfoRequests.user_id, input.member_id)));
+      .where(
+        and(
+          eq(applicationInfoRequests.id, input.info_request_id),
+          eq(applicationInfoRequests.user_id, input.member_id),
+        ),
+      );
     file = r?.file ?? null;
     mime = r?.mime ?? null;
   } else {
-    const [p] = await db.select({ file: memberProfiles.id_document_file, mime: memberProfiles.id_document_mime }).from(memberProfiles).where(eq(memberProfiles.user_id, input.member_id));
+    const [p] = await db
+      .select({ file: memberProfiles.id_document_file, mime: memberProfiles.id_document_mime })
+      .from(memberProfiles)
+      .where(eq(memberProfiles.user_id, input.member_id));
     file = p?.file ?? null;
     mime = p?.mime ?? null;
   }
@@ -376,12 +493,21 @@ export async function readIdDocument(
     request_id: input.origin.request_id,
     ip: input.origin.ip,
   });
-  return { bytes, mime, filename: `id-document-${input.member_id.slice(0, 8)}${input.info_request_id ? `-answer-${input.info_request_id}` : ""}.${EXTENSION_OF[mime]}` };
+  return {
+    bytes,
+    mime,
+    filename: `id-document-${input.member_id.slice(0, 8)}${input.info_request_id ? `-answer-${input.info_request_id}` : ""}.${EXTENSION_OF[mime]}`,
+  };
 }
 
 /** Member emails for the one-time-code panel's look-up: an exact address to a user id. */
-export async function findUserByEmail(db: Db, email: string): Promise<{ id: string; email: string; role: string | null } | null> {
-  const [row] = await db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.email, email.trim().toLowerCase()));
+export async function findUserByEmail(
+  db: Db,
+  email: string,
+): Promise<{ id: string; email: string; role: string | null } | null> {
+  const [row] = await db
+    .select({ id: users.id, email: users.email, role: users.role })
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()));
   return row ?? null;
 }
-

@@ -68,7 +68,10 @@ export function staffCreatedMemberEmail(first_name: string): Message {
   };
 }
 
-const ROLE_NAMES: Record<"admin" | "reviewer", string> = { admin: "staff", reviewer: "reviewer (staff without money powers)" };
+const ROLE_NAMES: Record<"admin" | "reviewer", string> = {
+  admin: "staff",
+  reviewer: "reviewer (staff without money powers)",
+};
 
 /**
  * A new staff account's set-up link (docs/product.md#staff-role-grants): sent only to the address
@@ -84,7 +87,12 @@ export function staffSetUpEmail(name: string, role: "admin" | "reviewer", url: s
     `Then sign in at ${publicBaseUrl()}/login: a 6-digit code is emailed to this address at every sign-in, and you can switch to an authenticator app in Settings.\n\n` +
     `If you did not expect this, tell ${profile.support_email} at once.` +
     signature();
-  return { kind: "password_reset", subject: `Set up your back-office account`, text: text(url), redacted_text: text("[set-up link hidden: it works for the new staff member only]") };
+  return {
+    kind: "password_reset",
+    subject: `Set up your back-office account`,
+    text: text(url),
+    redacted_text: text("[set-up link hidden: it works for the new staff member only]"),
+  };
 }
 
 /** A member raised to staff or reviewer, told by email once a second admin approved it. */

@@ -23,8 +23,12 @@ export async function setMemberImageByStaff(
   input: { staff: Staff; member_id: string; upload: File | null; origin: AuditOrigin; now?: Date },
 ): Promise<StaffImageResult> {
   const member_id = input.member_id.trim();
-  if (!member_id || !/^[A-Za-z0-9_-]{1,64}$/.test(member_id)) return { status: "no_member", message: SELECT_USER_FIRST };
-  const [before] = await db.select({ image_file: memberProfiles.image_file }).from(memberProfiles).where(eq(memberProfiles.user_id, member_id));
+  if (!member_id || !/^[A-Za-z0-9_-]{1,64}$/.test(member_id))
+    return { status: "no_member", message: SELECT_USER_FIRST };
+  const [before] = await db
+    .select({ image_file: memberProfiles.image_file })
+    .from(memberProfiles)
+    .where(eq(memberProfiles.user_id, member_id));
   if (!before) return { status: "no_member", message: SELECT_USER_FIRST };
   const result = await setProfileImage(db, member_id, input.upload);
   if (result.status !== "updated") return result;

@@ -46,7 +46,10 @@ export async function listContactMessages(
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(desc(contactMessages.id))
     .limit(MESSAGES_PAGE_SIZE + 1);
-  const grouped = await db.select({ status: contactMessages.status, n: count() }).from(contactMessages).groupBy(contactMessages.status);
+  const grouped = await db
+    .select({ status: contactMessages.status, n: count() })
+    .from(contactMessages)
+    .groupBy(contactMessages.status);
   const counts = { new: 0, answered: 0 };
   for (const g of grouped) counts[g.status] = Number(g.n);
   const items = rows.slice(0, MESSAGES_PAGE_SIZE).map((r) => ({ ...r, created_at: new Date(r.created_at) }));
@@ -54,9 +57,16 @@ export async function listContactMessages(
 }
 
 /** Marks a message answered (or new again), audited. Returns false when there is no such message. */
-export async function setContactMessageStatus(db: Db, input: { staff: Staff; id: number; status: "new" | "answered"; origin: AuditOrigin }): Promise<boolean> {
+export async function setContactMessageStatus(
+  db: Db,
+  input: { staff: Staff; id: number; status: "new" | "answered"; origin: AuditOrigin },
+): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.select({ status: contactMessages.status }).from(contactMessages).where(eq(contactMessages.id, input.id)).for("update");
+    const [row] = await tx
+      .select({ status: contactMessages.status })
+      .from(contactMessages)
+      .where(eq(contactMessages.id, input.id))
+      .for("update");
     if (!row) return false;
     if (row.status === input.status) return true;
     await tx.update(contactMessages).set({ status: input.status }).where(eq(contactMessages.id, input.id));
@@ -78,7 +88,10 @@ export async function setContactMessageStatus(db: Db, input: { staff: Staff; id:
 export const OUTBOX_PAGE_SIZE = 50;
 
 /** /admin/outbox: every email, newest first; secrets already redacted once delivered. */
-export async function outboxPage(db: Db, before_id?: number | null): Promise<{ items: OutboxMessage[]; next_before_id: number | null }> {
+export async function outboxPage(
+  db: Db,
+  before_id?: number | null,
+): Promise<{ items: OutboxMessage[]; next_before_id: number | null }> {
   const rows = await listOutbox(db, { limit: OUTBOX_PAGE_SIZE + 1, before_id: before_id ?? undefined });
   const items = rows.slice(0, OUTBOX_PAGE_SIZE);
   return { items, next_before_id: rows.length > OUTBOX_PAGE_SIZE ? items[items.length - 1]!.id : null };

@@ -39,8 +39,12 @@ type Profile = typeof memberProfiles.$inferSelect;
 
 /** The application as it stood, for the file: personal numbers masked, never in clear. */
 export function applicationSnapshot(profile: Profile, email: string): Record<string, unknown> {
-  const dob = profile.date_of_birth_enc ? maskDateOfBirth(decryptField(profile.date_of_birth_enc, encryptionContext("date_of_birth", profile.user_id))) : null;
-  const idn = profile.id_number_enc ? maskIdNumber(decryptField(profile.id_number_enc, encryptionContext("id_number", profile.user_id))) : null;
+  const dob = profile.date_of_birth_enc
+    ? maskDateOfBirth(decryptField(profile.date_of_birth_enc, encryptionContext("date_of_birth", profile.user_id)))
+    : null;
+  const idn = profile.id_number_enc
+    ? maskIdNumber(decryptField(profile.id_number_enc, encryptionContext("id_number", profile.user_id)))
+    : null;
   return {
     user_id: profile.user_id,
     email,
@@ -49,21 +53,38 @@ export function applicationSnapshot(profile: Profile, email: string): Record<str
     date_of_birth_masked: dob,
     nationality: profile.nationality,
     marital_status: profile.marital_status,
-    address: { street: profile.street, city: profile.city, state: profile.state, postal_code: profile.postal_code, country: profile.country },
+    address: {
+      street: profile.street,
+      city: profile.city,
+      state: profile.state,
+      postal_code: profile.postal_code,
+      country: profile.country,
+    },
     phone: profile.phone,
     alt_email: profile.alt_email,
-    emergency: { name: profile.emergency_name, relationship: profile.emergency_relationship, phone: profile.emergency_phone },
+    emergency: {
+      name: profile.emergency_name,
+      relationship: profile.emergency_relationship,
+      phone: profile.emergency_phone,
+    },
     id_type: profile.id_type,
     id_number_masked: idn,
-    id_document: profile.id_document_file ? { file: profile.id_document_file, mime: profile.id_document_mime, bytes: profile.id_document_bytes } : null,
-    joint: profile.joint_account ? { name: profile.joint_name, email: profile.joint_email, phone: profile.joint_phone } : null,
+    id_document: profile.id_document_file
+      ? { file: profile.id_document_file, mime: profile.id_document_mime, bytes: profile.id_document_bytes }
+      : null,
+    joint: profile.joint_account
+      ? { name: profile.joint_name, email: profile.joint_email, phone: profile.joint_phone }
+      : null,
     status: profile.status,
     document_status: profile.document_status,
     submitted_at: profile.created_at.toISOString(),
   };
 }
 
-async function lockApplication(tx: DbOrTx, member_id: string): Promise<{ profile: Profile; email: string; role: string | null } | null> {
+async function lockApplication(
+  tx: DbOrTx,
+  member_id: string,
+): Promise<{ profile: Profile; email: string; role: string | null } | null> {
   const [row] = await tx
     .select({ profile: memberProfiles, email: users.email, role: users.role })
     .from(memberProfiles)
@@ -74,7 +95,12 @@ async function lockApplication(tx: DbOrTx, member_id: string): Promise<{ profile
 }
 
 function stateOf(profile: Profile) {
-  return { status: profile.status, document_status: profile.document_status, rejection_reason: profile.rejection_reason, decided_at: profile.decided_at };
+  return {
+    status: profile.status,
+    document_status: profile.document_status,
+    rejection_reason: profile.rejection_reason,
+    decided_at: profile.decided_at,
+  };
 }
 
 class Refusal extends Error {
@@ -83,7 +109,10 @@ class Refusal extends Error {
   }
 }
 
-async function decide<T>(db: Db, work: (tx: DbOrTx) => Promise<T>): Promise<T | Exclude<DecisionResult, { status: "done" }>> {
+async function decide<T>(
+  db: Db,
+  work: (tx: DbOrTx) => Promise<T>,
+): Promise<T | Exclude<DecisionResult, { status: "done" }>> {
   try {
     return await db.transaction(async (tx) => work(tx));
   } catch (error) {
@@ -94,7 +123,8 @@ async function decide<T>(db: Db, work: (tx: DbOrTx) => Promise<T>): Promise<T | 
 
 function checkPending(found: Awaited<ReturnType<typeof lockApplication>>): asserts found is NonNullable<typeof found> {
   if (!found) throw new Refusal({ status: "not_found" });
-  if (found.profile.status !== "pending") throw new Refusal({ status: "already_decided", current: found.profile.status });
+  if (found.profile.status !== "pending")
+    throw new Refusal({ status: "already_decided", current: found.profile.status });
 }
 
 async function sendAfterCommit(db: Db, message: Parameters<typeof sendEmail>[1]): Promise<void> {
@@ -130,7 +160,14 @@ export async function approveApplication(
     const before = { ...stateOf(found.profile), role: found.role };
     await tx
       .update(memberProfiles)
-      .set({ status: "approved", document_status: "verified", decided_at: now, decided_by: input.staff.id, rejection_reason: null, updated_at: now })
+      .set({
+        status: "approved",
+        document_status: "verified",
+        decided_at: now,
+        decided_by: input.staff.id,
+        rejection_reason: null,
+        updated_at: now,
+      })
       .where(eq(memberProfiles.user_id, input.member_id));
     await tx.update(users).set({ role: "user", updatedAt: now }).where(eq(users.id, input.member_id));
     // The session the applicant had while waiting was opened by the application itself, without a
@@ -141,7 +178,14 @@ export async function approveApplication(
     const card = await issueDebitCard(tx, { member_id: input.member_id, account_id: checking.id, now });
     const [decision] = await tx
       .insert(applicationDecisions)
-      .values({ user_id: input.member_id, decision: "approved", checklist: input.checklist, snapshot: applicationSnapshot(found.profile, found.email), decided_by: input.staff.id, decided_at: now })
+      .values({
+        user_id: input.member_id,
+        decision: "approved",
+        checklist: input.checklist,
+        snapshot: applicationSnapshot(found.profile, found.email),
+        decided_by: input.staff.id,
+        decided_at: now,
+      })
       .returning({ id: applicationDecisions.id });
     await recordAudit(tx, {
       actor_id: input.staff.id,
@@ -157,7 +201,12 @@ export async function approveApplication(
         checklist: input.checklist,
         decision_id: decision!.id,
         routing_number: routingNumber(),
-        accounts: [checking, savings].map((a) => ({ id: a.id, type: a.type, account_number: a.account_number, balance_cents: a.current_cents })),
+        accounts: [checking, savings].map((a) => ({
+          id: a.id,
+          type: a.type,
+          account_number: a.account_number,
+          balance_cents: a.current_cents,
+        })),
         debit_card: { id: card.id, masked_number: card.masked_number, account_id: card.account_id },
         applicant_sessions_ended: ended.length,
       },
@@ -174,11 +223,21 @@ export async function approveApplication(
       body: `Welcome! Your ${checking.name} (${maskAccountNumber(checking.account_number)}) and ${savings.name} (${maskAccountNumber(savings.account_number)}) accounts are open, and a debit card (${card.masked_number}) was issued for your checking account.`,
       at: now,
     });
-    return { status: "done" as const, decision_id: decision!.id, accounts: [checking, savings], card, first_name: found.profile.first_name, email: found.email };
+    return {
+      status: "done" as const,
+      decision_id: decision!.id,
+      accounts: [checking, savings],
+      card,
+      first_name: found.profile.first_name,
+      email: found.email,
+    };
   });
   if (outcome.status !== "done") return outcome;
   await sendAfterCommit(db, {
-    ...applicationApprovedEmail(outcome.first_name, outcome.accounts.map((a) => ({ name: a.name, masked: maskAccountNumber(a.account_number) }))),
+    ...applicationApprovedEmail(
+      outcome.first_name,
+      outcome.accounts.map((a) => ({ name: a.name, masked: maskAccountNumber(a.account_number) })),
+    ),
     to: outcome.email,
     user_id: input.member_id,
   });
@@ -199,11 +258,26 @@ export async function rejectApplication(
     const before = stateOf(found.profile);
     await tx
       .update(memberProfiles)
-      .set({ status: "rejected", document_status: "rejected", rejection_reason: reason, decided_at: now, decided_by: input.staff.id, updated_at: now })
+      .set({
+        status: "rejected",
+        document_status: "rejected",
+        rejection_reason: reason,
+        decided_at: now,
+        decided_by: input.staff.id,
+        updated_at: now,
+      })
       .where(eq(memberProfiles.user_id, input.member_id));
     const [decision] = await tx
       .insert(applicationDecisions)
-      .values({ user_id: input.member_id, decision: "rejected", checklist: input.checklist, snapshot: applicationSnapshot(found.profile, found.email), note: reason, decided_by: input.staff.id, decided_at: now })
+      .values({
+        user_id: input.member_id,
+        decision: "rejected",
+        checklist: input.checklist,
+        snapshot: applicationSnapshot(found.profile, found.email),
+        note: reason,
+        decided_by: input.staff.id,
+        decided_at: now,
+      })
       .returning({ id: applicationDecisions.id });
     await recordAudit(tx, {
       actor_id: input.staff.id,
@@ -212,15 +286,30 @@ export async function rejectApplication(
       subject_type: "member",
       subject_id: input.member_id,
       before,
-      after: { status: "rejected", document_status: "rejected", rejection_reason: reason, checklist: input.checklist, decision_id: decision!.id },
+      after: {
+        status: "rejected",
+        document_status: "rejected",
+        rejection_reason: reason,
+        checklist: input.checklist,
+        decision_id: decision!.id,
+      },
       request_id: input.origin.request_id,
       ip: input.origin.ip,
       at: now,
     });
-    return { status: "done" as const, decision_id: decision!.id, first_name: found.profile.first_name, email: found.email };
+    return {
+      status: "done" as const,
+      decision_id: decision!.id,
+      first_name: found.profile.first_name,
+      email: found.email,
+    };
   });
   if (outcome.status !== "done") return outcome;
-  await sendAfterCommit(db, { ...applicationRejectedEmail(outcome.first_name, reason), to: outcome.email, user_id: input.member_id });
+  await sendAfterCommit(db, {
+    ...applicationRejectedEmail(outcome.first_name, reason),
+    to: outcome.email,
+    user_id: input.member_id,
+  });
   return { status: "done", decision_id: outcome.decision_id };
 }
 
@@ -240,14 +329,25 @@ export async function requestInformation(
     const found = await lockApplication(tx, input.member_id);
     checkPending(found);
     const before = stateOf(found.profile);
-    await tx.update(memberProfiles).set({ document_status: "info_requested", updated_at: now }).where(eq(memberProfiles.user_id, input.member_id));
+    await tx
+      .update(memberProfiles)
+      .set({ document_status: "info_requested", updated_at: now })
+      .where(eq(memberProfiles.user_id, input.member_id));
     const [request] = await tx
       .insert(applicationInfoRequests)
       .values({ user_id: input.member_id, message, requested_by: input.staff.id, requested_at: now, status: "pending" })
       .returning({ id: applicationInfoRequests.id });
     const [decision] = await tx
       .insert(applicationDecisions)
-      .values({ user_id: input.member_id, decision: "info_requested", checklist: input.checklist, snapshot: applicationSnapshot(found.profile, found.email), note: message, decided_by: input.staff.id, decided_at: now })
+      .values({
+        user_id: input.member_id,
+        decision: "info_requested",
+        checklist: input.checklist,
+        snapshot: applicationSnapshot(found.profile, found.email),
+        note: message,
+        decided_by: input.staff.id,
+        decided_at: now,
+      })
       .returning({ id: applicationDecisions.id });
     await recordAudit(tx, {
       actor_id: input.staff.id,
@@ -256,15 +356,31 @@ export async function requestInformation(
       subject_type: "member",
       subject_id: input.member_id,
       before,
-      after: { document_status: "info_requested", info_request_id: request!.id, message, checklist: input.checklist, decision_id: decision!.id },
+      after: {
+        document_status: "info_requested",
+        info_request_id: request!.id,
+        message,
+        checklist: input.checklist,
+        decision_id: decision!.id,
+      },
       request_id: input.origin.request_id,
       ip: input.origin.ip,
       at: now,
     });
-    return { status: "done" as const, decision_id: decision!.id, info_request_id: request!.id, first_name: found.profile.first_name, email: found.email };
+    return {
+      status: "done" as const,
+      decision_id: decision!.id,
+      info_request_id: request!.id,
+      first_name: found.profile.first_name,
+      email: found.email,
+    };
   });
   if (outcome.status !== "done") return outcome;
-  await sendAfterCommit(db, { ...informationRequestedEmail(outcome.first_name, message), to: outcome.email, user_id: input.member_id });
+  await sendAfterCommit(db, {
+    ...informationRequestedEmail(outcome.first_name, message),
+    to: outcome.email,
+    user_id: input.member_id,
+  });
   return { status: "done", decision_id: outcome.decision_id, info_request_id: outcome.info_request_id };
 }
 

@@ -1,7 +1,14 @@
 import crypto from "node:crypto";
 import { and, asc, count, eq, isNull, ne, or } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { authAccounts, memberProfiles, memberSettings, staffRoleGrants, users, type StaffRoleGrant } from "~/server/db/schema";
+import {
+  authAccounts,
+  memberProfiles,
+  memberSettings,
+  staffRoleGrants,
+  users,
+  type StaffRoleGrant,
+} from "~/server/db/schema";
 import { authFor, hashPassword, publicBaseUrl } from "~/server/auth/auth.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { sendEmail } from "~/server/mail/outbox.server";
@@ -42,10 +49,17 @@ export type GrantRequester = { kind: "staff"; staff: Staff } | { kind: "server_c
 /** How the audit log names the server command as actor (there is no signed-in person). */
 export const SERVER_COMMAND_ACTOR = "server command: npm run staff:create";
 
-export type RequestGrantResult = { status: "requested"; grant_id: number } | { status: "email_taken" } | { status: "already_pending" } | { status: "not_found" } | { status: "not_a_member" };
+export type RequestGrantResult =
+  | { status: "requested"; grant_id: number }
+  | { status: "email_taken" }
+  | { status: "already_pending" }
+  | { status: "not_found" }
+  | { status: "not_a_member" };
 
 function actorOf(requester: GrantRequester): { actor_id: string | null; actor_email: string } {
-  return requester.kind === "staff" ? { actor_id: requester.staff.id, actor_email: requester.staff.email } : { actor_id: null, actor_email: SERVER_COMMAND_ACTOR };
+  return requester.kind === "staff"
+    ? { actor_id: requester.staff.id, actor_email: requester.staff.email }
+    : { actor_id: null, actor_email: SERVER_COMMAND_ACTOR };
 }
 
 /** A unique-index refusal (a second waiting request for the same address, filed at the same moment). */
@@ -57,7 +71,14 @@ function isUniqueViolation(error: unknown): boolean {
 /** Files a request for a new staff or reviewer account. Nothing is created until it is approved. */
 export async function requestNewStaff(
   db: Db,
-  input: { requester: GrantRequester; email: string; role: StaffRole; profile: StaffProfileInput; origin: AuditOrigin; now?: Date },
+  input: {
+    requester: GrantRequester;
+    email: string;
+    role: StaffRole;
+    profile: StaffProfileInput;
+    origin: AuditOrigin;
+    now?: Date;
+  },
 ): Promise<RequestGrantResult> {
   const email = input.email.trim().toLowerCase();
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
@@ -72,8 +93,14 @@ export async function requestNewStaff(
 }
 
 /** Files a request to raise a member (role user) to staff or reviewer. */
-export async function requestRaise(db: Db, input: { staff: Staff; member_id: string; role: StaffRole; origin: AuditOrigin; now?: Date }): Promise<RequestGrantResult> {
-  const [member] = await db.select({ id: users.id, email: users.email, name: users.name, role: users.role }).from(users).where(eq(users.id, input.member_id));
+export async function requestRaise(
+  db: Db,
+  input: { staff: Staff; member_id: string; role: StaffRole; origin: AuditOrigin; now?: Date },
+): Promise<RequestGrantResult> {
+  const [member] = await db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role })
+    .from(users)
+    .where(eq(users.id, input.member_id));
   if (!member) return { status: "not_found" };
   // Applicants are not raised (their identity is not verified yet); staff already are staff.
   if (member.role !== "user" && member.role !== null) return { status: "not_a_member" };
@@ -94,7 +121,14 @@ async function fileGrantRequest(
   db: Db,
   input: {
     actor: { actor_id: string | null; actor_email: string };
-    grant: { kind: "create" | "raise"; email: string; name: string; role: StaffRole; profile?: StaffProfileInput; user_id?: string };
+    grant: {
+      kind: "create" | "raise";
+      email: string;
+      name: string;
+      role: StaffRole;
+      profile?: StaffProfileInput;
+      user_id?: string;
+    };
     member?: { id: string; role: string };
     origin: AuditOrigin;
     now: Date;
@@ -103,7 +137,10 @@ async function fileGrantRequest(
   const { actor, grant, member, now } = input;
   try {
     return await db.transaction(async (tx) => {
-      const [waiting] = await tx.select({ id: staffRoleGrants.id }).from(staffRoleGrants).where(and(eq(staffRoleGrants.email, grant.email), eq(staffRoleGrants.status, "pending")));
+      const [waiting] = await tx
+        .select({ id: staffRoleGrants.id })
+        .from(staffRoleGrants)
+        .where(and(eq(staffRoleGrants.email, grant.email), eq(staffRoleGrants.status, "pending")));
       if (waiting) return { status: "already_pending" } as const;
       const [row] = await tx
         .insert(staffRoleGrants)
@@ -185,11 +222,19 @@ function unusablePassword(): string {
 }
 
 /** The one-time set-up link: Better Auth's reset-password token, valid STAFF_SET_UP_LINK_VALID_HOURS. */
-export async function issueSetUpLink(db: Db, user_id: string, now: Date = new Date()): Promise<{ url: string; expires_at: Date }> {
+export async function issueSetUpLink(
+  db: Db,
+  user_id: string,
+  now: Date = new Date(),
+): Promise<{ url: string; expires_at: Date }> {
   const token = crypto.randomBytes(24).toString("base64url");
   const expires_at = new Date(now.getTime() + STAFF_SET_UP_LINK_VALID_HOURS * 60 * 60 * 1000);
   const context = await authFor(db).$context;
-  await context.internalAdapter.createVerificationValue({ identifier: `reset-password:${token}`, value: user_id, expiresAt: expires_at });
+  await context.internalAdapter.createVerificationValue({
+    identifier: `reset-password:${token}`,
+    value: user_id,
+    expiresAt: expires_at,
+  });
   return { url: `${publicBaseUrl()}/reset-password?token=${encodeURIComponent(token)}`, expires_at };
 }
 
@@ -198,10 +243,37 @@ export async function issueSetUpLink(db: Db, user_id: string, now: Date = new Da
  * password) and its directory profile, in the caller's transaction. The email code is its second
  * factor from the start (twoFactorEnabled), as for every account.
  */
-async function insertStaffAccount(tx: DbOrTx, input: { email: string; name: string; role: StaffRole; profile: StaffProfileInput; decided_by: string | null; now: Date }): Promise<string> {
+async function insertStaffAccount(
+  tx: DbOrTx,
+  input: {
+    email: string;
+    name: string;
+    role: StaffRole;
+    profile: StaffProfileInput;
+    decided_by: string | null;
+    now: Date;
+  },
+): Promise<string> {
   const user_id = crypto.randomBytes(16).toString("base64url");
-  await tx.insert(users).values({ id: user_id, name: input.name, email: input.email, emailVerified: true, role: input.role, twoFactorEnabled: true, createdAt: input.now, updatedAt: input.now });
-  await tx.insert(authAccounts).values({ id: crypto.randomBytes(16).toString("base64url"), accountId: user_id, providerId: "credential", userId: user_id, password: await hashPassword(unusablePassword()), createdAt: input.now, updatedAt: input.now });
+  await tx.insert(users).values({
+    id: user_id,
+    name: input.name,
+    email: input.email,
+    emailVerified: true,
+    role: input.role,
+    twoFactorEnabled: true,
+    createdAt: input.now,
+    updatedAt: input.now,
+  });
+  await tx.insert(authAccounts).values({
+    id: crypto.randomBytes(16).toString("base64url"),
+    accountId: user_id,
+    providerId: "credential",
+    userId: user_id,
+    password: await hashPassword(unusablePassword()),
+    createdAt: input.now,
+    updatedAt: input.now,
+  });
   const p = input.profile;
   await tx.insert(memberProfiles).values({
     user_id,
@@ -226,7 +298,11 @@ async function insertStaffAccount(tx: DbOrTx, input: { email: string; name: stri
 }
 
 /** Reads a grant and says why `staff` may not decide it, if so. */
-async function decidable(db: Db, grant_id: number, staff: Staff): Promise<{ grant: StaffRoleGrant } | Exclude<DecideGrantResult, { status: "approved" | "declined" }>> {
+async function decidable(
+  db: Db,
+  grant_id: number,
+  staff: Staff,
+): Promise<{ grant: StaffRoleGrant } | Exclude<DecideGrantResult, { status: "approved" | "declined" }>> {
   if (!Number.isSafeInteger(grant_id) || grant_id <= 0) return { status: "not_found" };
   const [grant] = await db.select().from(staffRoleGrants).where(eq(staffRoleGrants.id, grant_id));
   if (!grant) return { status: "not_found" };
@@ -241,7 +317,10 @@ async function decidable(db: Db, grant_id: number, staff: Staff): Promise<{ gran
  * by email. The decision, the role change and the audit row are one transaction; a second
  * approver at the same moment finds it decided.
  */
-export async function approveStaffGrant(db: Db, input: { staff: Staff; grant_id: number; origin: AuditOrigin; now?: Date }): Promise<DecideGrantResult> {
+export async function approveStaffGrant(
+  db: Db,
+  input: { staff: Staff; grant_id: number; origin: AuditOrigin; now?: Date },
+): Promise<DecideGrantResult> {
   const now = input.now ?? new Date();
   const check = await decidable(db, input.grant_id, input.staff);
   if (!("grant" in check)) return check;
@@ -250,55 +329,85 @@ export async function approveStaffGrant(db: Db, input: { staff: Staff; grant_id:
     const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, grant.email));
     if (existing) return { status: "email_taken" };
   }
-  const outcome = await db.transaction(async (tx): Promise<DecideGrantResult> => {
-    const claimed = await tx
-      .update(staffRoleGrants)
-      .set({ status: "approved", decided_by: input.staff.id, decided_by_email: input.staff.email, decided_at: now })
-      .where(and(eq(staffRoleGrants.id, grant.id), eq(staffRoleGrants.status, "pending"), or(isNull(staffRoleGrants.requested_by), ne(staffRoleGrants.requested_by, input.staff.id))))
-      .returning();
-    if (claimed.length !== 1) return { status: "already_decided", current: "decided" };
-    let user_id: string;
-    let before: unknown = null;
-    if (grant.kind === "create") {
-      user_id = await insertStaffAccount(tx, { email: grant.email, name: grant.name, role: grant.role, profile: grant.profile as StaffProfileInput, decided_by: input.staff.id, now });
-      await tx.update(staffRoleGrants).set({ user_id }).where(eq(staffRoleGrants.id, grant.id));
-    } else {
-      // Raised only while still a member: a member who became something else meanwhile is not.
-      const raised = await tx
-        .update(users)
-        .set({ role: grant.role, updatedAt: now })
-        .where(and(eq(users.id, grant.user_id!), or(eq(users.role, "user"), isNull(users.role))))
-        .returning({ id: users.id });
-      if (raised.length !== 1) throw new NoLongerAMember();
-      user_id = grant.user_id!;
-      before = { role: "user" };
-    }
-    await recordAudit(tx, {
-      actor_id: input.staff.id,
-      actor_email: input.staff.email,
-      action: "staff_grant.approve",
-      subject_type: "staff_role_grant",
-      subject_id: grant.id,
-      member_id: user_id,
-      before,
-      after: { kind: grant.kind, email: grant.email, role: grant.role, user_id, requested_by_email: grant.requested_by_email, status: "approved" },
-      request_id: input.origin.request_id,
-      ip: input.origin.ip,
-      at: now,
+  const outcome = await db
+    .transaction(async (tx): Promise<DecideGrantResult> => {
+      const claimed = await tx
+        .update(staffRoleGrants)
+        .set({ status: "approved", decided_by: input.staff.id, decided_by_email: input.staff.email, decided_at: now })
+        .where(
+          and(
+            eq(staffRoleGrants.id, grant.id),
+            eq(staffRoleGrants.status, "pending"),
+            or(isNull(staffRoleGrants.requested_by), ne(staffRoleGrants.requested_by, input.staff.id)),
+          ),
+        )
+        .returning();
+      if (claimed.length !== 1) return { status: "already_decided", current: "decided" };
+      let user_id: string;
+      let before: unknown = null;
+      if (grant.kind === "create") {
+        user_id = await insertStaffAccount(tx, {
+          email: grant.email,
+          name: grant.name,
+          role: grant.role,
+          profile: grant.profile as StaffProfileInput,
+          decided_by: input.staff.id,
+          now,
+        });
+        await tx.update(staffRoleGrants).set({ user_id }).where(eq(staffRoleGrants.id, grant.id));
+      } else {
+        // Raised only while still a member: a member who became something else meanwhile is not.
+        const raised = await tx
+          .update(users)
+          .set({ role: grant.role, updatedAt: now })
+          .where(and(eq(users.id, grant.user_id!), or(eq(users.role, "user"), isNull(users.role))))
+          .returning({ id: users.id });
+        if (raised.length !== 1) throw new NoLongerAMember();
+        user_id = grant.user_id!;
+        before = { role: "user" };
+      }
+      await recordAudit(tx, {
+        actor_id: input.staff.id,
+        actor_email: input.staff.email,
+        action: "staff_grant.approve",
+        subject_type: "staff_role_grant",
+        subject_id: grant.id,
+        member_id: user_id,
+        before,
+        after: {
+          kind: grant.kind,
+          email: grant.email,
+          role: grant.role,
+          user_id,
+          requested_by_email: grant.requested_by_email,
+          status: "approved",
+        },
+        request_id: input.origin.request_id,
+        ip: input.origin.ip,
+        at: now,
+      });
+      return { status: "approved", grant: { ...claimed[0]!, user_id }, user_id };
+    })
+    .catch((error: unknown) => {
+      if (error instanceof NoLongerAMember) return { status: "no_longer_a_member" } as const;
+      if (isUniqueViolation(error)) return { status: "email_taken" } as const;
+      throw error;
     });
-    return { status: "approved", grant: { ...claimed[0]!, user_id }, user_id };
-  }).catch((error: unknown) => {
-    if (error instanceof NoLongerAMember) return { status: "no_longer_a_member" } as const;
-    if (isUniqueViolation(error)) return { status: "email_taken" } as const;
-    throw error;
-  });
   if (outcome.status !== "approved") return outcome;
   try {
     if (grant.kind === "create") {
       const link = await issueSetUpLink(db, outcome.user_id, now);
-      await sendEmail(db, { ...staffSetUpEmail(grant.name, grant.role, link.url, STAFF_SET_UP_LINK_VALID_HOURS), to: grant.email, user_id: outcome.user_id });
+      await sendEmail(db, {
+        ...staffSetUpEmail(grant.name, grant.role, link.url, STAFF_SET_UP_LINK_VALID_HOURS),
+        to: grant.email,
+        user_id: outcome.user_id,
+      });
     } else {
-      await sendEmail(db, { ...staffRoleGrantedEmail(grant.name, grant.role), to: grant.email, user_id: outcome.user_id });
+      await sendEmail(db, {
+        ...staffRoleGrantedEmail(grant.name, grant.role),
+        to: grant.email,
+        user_id: outcome.user_id,
+      });
     }
   } catch (error) {
     // The role is granted; the person can still use "Forgot password?" to get a link.
@@ -310,15 +419,30 @@ export async function approveStaffGrant(db: Db, input: { staff: Staff; grant_id:
 class NoLongerAMember extends Error {}
 
 /** Declines a waiting request with a reason (another admin than the requester): nothing changes but the request. */
-export async function declineStaffGrant(db: Db, input: { staff: Staff; grant_id: number; reason: string; origin: AuditOrigin; now?: Date }): Promise<DecideGrantResult> {
+export async function declineStaffGrant(
+  db: Db,
+  input: { staff: Staff; grant_id: number; reason: string; origin: AuditOrigin; now?: Date },
+): Promise<DecideGrantResult> {
   const now = input.now ?? new Date();
   const check = await decidable(db, input.grant_id, input.staff);
   if (!("grant" in check)) return check;
   return db.transaction(async (tx): Promise<DecideGrantResult> => {
     const [declined] = await tx
       .update(staffRoleGrants)
-      .set({ status: "declined", decided_by: input.staff.id, decided_by_email: input.staff.email, decided_at: now, decline_reason: input.reason })
-      .where(and(eq(staffRoleGrants.id, input.grant_id), eq(staffRoleGrants.status, "pending"), or(isNull(staffRoleGrants.requested_by), ne(staffRoleGrants.requested_by, input.staff.id))))
+      .set({
+        status: "declined",
+        decided_by: input.staff.id,
+        decided_by_email: input.staff.email,
+        decided_at: now,
+        decline_reason: input.reason,
+      })
+      .where(
+        and(
+          eq(staffRoleGrants.id, input.grant_id),
+          eq(staffRoleGrants.status, "pending"),
+          or(isNull(staffRoleGrants.requested_by), ne(staffRoleGrants.requested_by, input.staff.id)),
+        ),
+      )
       .returning();
     if (!declined) return { status: "already_decided", current: "decided" };
     await recordAudit(tx, {
@@ -328,7 +452,13 @@ export async function declineStaffGrant(db: Db, input: { staff: Staff; grant_id:
       subject_type: "staff_role_grant",
       subject_id: declined.id,
       member_id: declined.user_id,
-      after: { kind: declined.kind, email: declined.email, role: declined.role, status: "declined", reason: input.reason },
+      after: {
+        kind: declined.kind,
+        email: declined.email,
+        role: declined.role,
+        status: "declined",
+        reason: input.reason,
+      },
       request_id: input.origin.request_id,
       ip: input.origin.ip,
       at: now,
@@ -339,7 +469,10 @@ export async function declineStaffGrant(db: Db, input: { staff: Staff; grant_id:
 
 /** Admins who could approve a request (not banned). */
 export async function activeAdminCount(db: Db): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(users).where(and(eq(users.role, "admin"), or(isNull(users.banned), eq(users.banned, false))));
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.role, "admin"), or(isNull(users.banned), eq(users.banned, false))));
   return Number(row?.n ?? 0);
 }
 
@@ -357,27 +490,51 @@ export type ServerCommandResult =
  * office (the link is then emailed to the address). Either way audited, with the server command
  * as actor.
  */
-export async function createStaffFromServer(db: Db, input: { email: string; role: StaffRole; profile: StaffProfileInput; now?: Date }): Promise<ServerCommandResult> {
+export async function createStaffFromServer(
+  db: Db,
+  input: { email: string; role: StaffRole; profile: StaffProfileInput; now?: Date },
+): Promise<ServerCommandResult> {
   const now = input.now ?? new Date();
   const email = input.email.trim().toLowerCase();
   const origin: AuditOrigin = { request_id: null, ip: null };
   if ((await activeAdminCount(db)) > 0) {
-    const result = await requestNewStaff(db, { requester: { kind: "server_command" }, email, role: input.role, profile: input.profile, origin, now });
-    if (result.status === "requested" || result.status === "email_taken" || result.status === "already_pending") return result;
+    const result = await requestNewStaff(db, {
+      requester: { kind: "server_command" },
+      email,
+      role: input.role,
+      profile: input.profile,
+      origin,
+      now,
+    });
+    if (result.status === "requested" || result.status === "email_taken" || result.status === "already_pending")
+      return result;
     throw new Error(`unexpected result ${result.status}`);
   }
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
   if (existing) return { status: "email_taken" };
   const name = `${input.profile.first_name} ${input.profile.last_name}`;
   const user_id = await db.transaction(async (tx) => {
-    const id = await insertStaffAccount(tx, { email, name, role: input.role, profile: input.profile, decided_by: null, now });
+    const id = await insertStaffAccount(tx, {
+      email,
+      name,
+      role: input.role,
+      profile: input.profile,
+      decided_by: null,
+      now,
+    });
     await recordAudit(tx, {
       actor_id: null,
       actor_email: SERVER_COMMAND_ACTOR,
       action: "staff.create.server_command",
       subject_type: "member",
       subject_id: id,
-      after: { email, name, role: input.role, reason: "no admin yet: first staff account of the installation", set_up_link_valid_hours: STAFF_SET_UP_LINK_VALID_HOURS },
+      after: {
+        email,
+        name,
+        role: input.role,
+        reason: "no admin yet: first staff account of the installation",
+        set_up_link_valid_hours: STAFF_SET_UP_LINK_VALID_HOURS,
+      },
       at: now,
     });
     return id;

@@ -16,7 +16,12 @@ import { authFor } from "~/server/auth/auth.server";
 import { authHeaders, type RequestMeta } from "~/server/auth/request-meta.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { RATE_LIMITS } from "~/server/auth/rate-limits.server";
-import { removePrivateUpload, storePrivateUpload, UploadRejectedError, type StoredUpload } from "~/server/files/private-uploads.server";
+import {
+  removePrivateUpload,
+  storePrivateUpload,
+  UploadRejectedError,
+  type StoredUpload,
+} from "~/server/files/private-uploads.server";
 import { sendEmail } from "~/server/mail/outbox.server";
 import { applicationReceivedEmail } from "~/server/mail/templates.server";
 import { decryptField, encryptField } from "~/server/security/crypto.server";
@@ -76,7 +81,12 @@ export async function submitApplication(
   let set_cookies: string[];
   try {
     const result = await auth.api.signUpEmail({
-      body: { email: application.email, password: application.password, name: `${application.first_name} ${application.last_name}`, rememberMe: false },
+      body: {
+        email: application.email,
+        password: application.password,
+        name: `${application.first_name} ${application.last_name}`,
+        rememberMe: false,
+      },
       headers: authHeaders(meta),
       returnHeaders: true,
     });
@@ -85,7 +95,8 @@ export async function submitApplication(
   } catch (error) {
     await removePrivateUpload("id-documents", stored.file);
     const code = (error as { body?: { code?: string } }).body?.code;
-    if (code === "USER_ALREADY_EXISTS" || code === "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL") return { status: "email_taken" };
+    if (code === "USER_ALREADY_EXISTS" || code === "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL")
+      return { status: "email_taken" };
     if (code === "INVALID_EMAIL") return { status: "email_invalid" };
     logger.error({ err: error }, "creating an applicant's account failed");
     return { status: "failed" };
@@ -192,14 +203,22 @@ export async function getApplicantOverview(db: Db, user_id: string): Promise<App
     rejection_reason: profile.rejection_reason,
     decided_at: profile.decided_at,
     submitted_at: profile.created_at,
-    date_of_birth_masked: profile.date_of_birth_enc ? maskDateOfBirth(decryptField(profile.date_of_birth_enc, encryptionContext("date_of_birth", user_id))) : null,
-    id_number_masked: profile.id_number_enc ? maskIdNumber(decryptField(profile.id_number_enc, encryptionContext("id_number", user_id))) : null,
+    date_of_birth_masked: profile.date_of_birth_enc
+      ? maskDateOfBirth(decryptField(profile.date_of_birth_enc, encryptionContext("date_of_birth", user_id)))
+      : null,
+    id_number_masked: profile.id_number_enc
+      ? maskIdNumber(decryptField(profile.id_number_enc, encryptionContext("id_number", user_id)))
+      : null,
     id_type: profile.id_type,
     info_requests: requests,
   };
 }
 
-export type AnswerResult = { status: "answered" } | { status: "not_found" } | { status: "document_rejected"; message: string } | { status: "failed" };
+export type AnswerResult =
+  | { status: "answered" }
+  | { status: "not_found" }
+  | { status: "document_rejected"; message: string }
+  | { status: "failed" };
 
 /**
  * The applicant's answer to a request for information: text and, optionally, a new document
@@ -213,7 +232,13 @@ export async function answerInfoRequest(
   const [request] = await db
     .select({ id: applicationInfoRequests.id })
     .from(applicationInfoRequests)
-    .where(and(eq(applicationInfoRequests.id, input.request_id), eq(applicationInfoRequests.user_id, input.user_id), eq(applicationInfoRequests.status, "pending")));
+    .where(
+      and(
+        eq(applicationInfoRequests.id, input.request_id),
+        eq(applicationInfoRequests.user_id, input.user_id),
+        eq(applicationInfoRequests.status, "pending"),
+      ),
+    );
   if (!request) return { status: "not_found" };
 
   let stored: StoredUpload | null = null;
@@ -231,8 +256,20 @@ export async function answerInfoRequest(
     const answered = await db.transaction(async (tx) => {
       const updated = await tx
         .update(applicationInfoRequests)
-        .set({ status: "answered", answer_text: input.text, answer_document_file: stored?.file ?? null, answer_document_mime: stored?.mime ?? null, answered_at: now })
-        .where(and(eq(applicationInfoRequests.id, input.request_id), eq(applicationInfoRequests.user_id, input.user_id), eq(applicationInfoRequests.status, "pending")))
+        .set({
+          status: "answered",
+          answer_text: input.text,
+          answer_document_file: stored?.file ?? null,
+          answer_document_mime: stored?.mime ?? null,
+          answered_at: now,
+        })
+        .where(
+          and(
+            eq(applicationInfoRequests.id, input.request_id),
+            eq(applicationInfoRequests.user_id, input.user_id),
+            eq(applicationInfoRequests.status, "pending"),
+          ),
+        )
         .returning({ id: applicationInfoRequests.id });
       if (updated.length !== 1) return false;
       // Back to the review queue: the document waits for verification again.
@@ -241,7 +278,9 @@ export async function answerInfoRequest(
         .set({
           document_status: "pending",
           updated_at: now,
-          ...(stored ? { id_document_file: stored.file, id_document_mime: stored.mime, id_document_bytes: stored.bytes } : {}),
+          ...(stored
+            ? { id_document_file: stored.file, id_document_mime: stored.mime, id_document_bytes: stored.bytes }
+            : {}),
         })
         .where(and(eq(memberProfiles.user_id, input.user_id), eq(memberProfiles.status, "pending")));
       return true;

@@ -40,8 +40,12 @@ export class AuditActionError extends Error {}
 
 /** Appends one row. Throws (and so rolls back the caller's transaction) if it cannot be written. */
 export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<{ id: number }> {
-  if (!ACTION_PATTERN.test(entry.action) || entry.action.length > 100) throw new AuditActionError(`bad audit action ${entry.action}`);
-  const subject_id = entry.subject_id === null || entry.subject_id === undefined ? null : String(entry.subject_id).slice(0, TEXT_MAX_CHARS);
+  if (!ACTION_PATTERN.test(entry.action) || entry.action.length > 100)
+    throw new AuditActionError(`bad audit action ${entry.action}`);
+  const subject_id =
+    entry.subject_id === null || entry.subject_id === undefined
+      ? null
+      : String(entry.subject_id).slice(0, TEXT_MAX_CHARS);
   const member_id = entry.member_id ?? (entry.subject_type === "member" ? subject_id : null);
   const [row] = await db
     .insert(auditLog)
@@ -69,7 +73,14 @@ export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<{ id: 
  */
 export async function recordSecurityEvent(
   db: DbOrTx,
-  event: { action: `auth.${string}`; user_id?: string | null; email?: string | null; detail?: unknown; request_id?: string | null; ip?: string | null },
+  event: {
+    action: `auth.${string}`;
+    user_id?: string | null;
+    email?: string | null;
+    detail?: unknown;
+    request_id?: string | null;
+    ip?: string | null;
+  },
 ): Promise<void> {
   try {
     await recordAudit(db, {
@@ -207,17 +218,52 @@ async function selectAudit(db: Db, conditions: SQL[], limit: number): Promise<Au
 
 /** The distinct actions recorded so far (for the filter's choices). */
 export async function auditActions(db: Db): Promise<string[]> {
-  const rows = await db.execute<{ action: string }>(sql`select distinct ${auditLog.action} as action from ${auditLog} order by 1 limit 200`);
+  const rows = await db.execute<{ action: string }>(
+    sql`select distinct ${auditLog.action} as action from ${auditLog} order by 1 limit 200`,
+  );
   return rows.rows.map((r) => r.action);
 }
 
-export const AUDIT_CSV_HEADER = ["id", "time", "actor_id", "actor_email", "action", "subject_type", "subject_id", "member_id", "member_email", "before", "after", "request_id", "ip"] as const;
+export const AUDIT_CSV_HEADER = [
+  "id",
+  "time",
+  "actor_id",
+  "actor_email",
+  "action",
+  "subject_type",
+  "subject_id",
+  "member_id",
+  "member_email",
+  "before",
+  "after",
+  "request_id",
+  "ip",
+] as const;
 
 /** The filtered log as CSV, newest first (at most 50,000 rows per export). */
-export async function exportAuditCsv(db: Db, filter: AuditFilter): Promise<{ csv: string; rows: number; truncated: boolean }> {
+export async function exportAuditCsv(
+  db: Db,
+  filter: AuditFilter,
+): Promise<{ csv: string; rows: number; truncated: boolean }> {
   const conditions = await filterConditions(db, filter);
   const rows = conditions === null ? [] : await selectAudit(db, conditions, EXPORT_ROWS_MAX + 1);
   const kept = rows.slice(0, EXPORT_ROWS_MAX);
-  const lines = kept.map((r) => [r.id, r.at, r.actor_id, r.actor_email, r.action, r.subject_type, r.subject_id, r.member_id, r.member_email, r.before, r.after, r.request_id, r.ip].map((value) => csvField(value)));
+  const lines = kept.map((r) =>
+    [
+      r.id,
+      r.at,
+      r.actor_id,
+      r.actor_email,
+      r.action,
+      r.subject_type,
+      r.subject_id,
+      r.member_id,
+      r.member_email,
+      r.before,
+      r.after,
+      r.request_id,
+      r.ip,
+    ].map((value) => csvField(value)),
+  );
   return { csv: csvDocument(AUDIT_CSV_HEADER, lines), rows: kept.length, truncated: rows.length > EXPORT_ROWS_MAX };
 }

@@ -106,7 +106,11 @@ function mutualSignInPlugin(db: Db) {
   const TWO_FACTOR_COOKIE = "two_factor";
 
   async function readChallenge(ctx: {
-    context: { createAuthCookie: (name: string) => { name: string }; secret: string; internalAdapter: { findVerificationValue: (id: string) => Promise<{ value: string; expiresAt: Date } | null> } };
+    context: {
+      createAuthCookie: (name: string) => { name: string };
+      secret: string;
+      internalAdapter: { findVerificationValue: (id: string) => Promise<{ value: string; expiresAt: Date } | null> };
+    };
     getSignedCookie: (name: string, secret: string) => Promise<string | null | false>;
   }) {
     const cookie = ctx.context.createAuthCookie(TWO_FACTOR_COOKIE);
@@ -137,16 +141,30 @@ function mutualSignInPlugin(db: Db) {
         { method: "POST", body: z.object({ code: z.string() }) },
         async (ctx) => {
           const challenge = await readChallenge(ctx);
-          if (!challenge) throw APIError.from("UNAUTHORIZED", { code: "INVALID_TWO_FACTOR_COOKIE", message: "Invalid two factor cookie" });
+          if (!challenge)
+            throw APIError.from("UNAUTHORIZED", {
+              code: "INVALID_TWO_FACTOR_COOKIE",
+              message: "Invalid two factor cookie",
+            });
           const used = await consumeStaffCode(db, { user_id: challenge.user_id, code: ctx.body.code });
           if (!used) throw APIError.from("UNAUTHORIZED", { code: "INVALID_CODE", message: "Invalid code" });
           const consumed = await ctx.context.internalAdapter.consumeVerificationValue(challenge.challenge_id);
           if (!consumed || consumed.value !== challenge.user_id) {
-            throw APIError.from("UNAUTHORIZED", { code: "INVALID_TWO_FACTOR_COOKIE", message: "Invalid two factor cookie" });
+            throw APIError.from("UNAUTHORIZED", {
+              code: "INVALID_TWO_FACTOR_COOKIE",
+              message: "Invalid two factor cookie",
+            });
           }
           const user = await ctx.context.internalAdapter.findUserById(challenge.user_id);
-          if (!user) throw APIError.from("UNAUTHORIZED", { code: "INVALID_TWO_FACTOR_COOKIE", message: "Invalid two factor cookie" });
-          const dontRemember = await ctx.getSignedCookie(ctx.context.authCookies.dontRememberToken.name, ctx.context.secret);
+          if (!user)
+            throw APIError.from("UNAUTHORIZED", {
+              code: "INVALID_TWO_FACTOR_COOKIE",
+              message: "Invalid two factor cookie",
+            });
+          const dontRemember = await ctx.getSignedCookie(
+            ctx.context.authCookies.dontRememberToken.name,
+            ctx.context.secret,
+          );
           const session = await ctx.context.internalAdapter.createSession(user.id, Boolean(dontRemember));
           await setSessionCookie(ctx, { session, user });
           expireCookie(ctx, ctx.context.createAuthCookie(TWO_FACTOR_COOKIE));
@@ -165,7 +183,11 @@ export function createAuth(db: Db) {
     baseURL: publicBaseUrl(),
     secret: secrets().session_secret,
     telemetry: { enabled: false },
-    logger: { level: "error", log: (level, message, ...args) => logger[level === "debug" ? "debug" : level]({ args }, `better-auth: ${message}`) },
+    logger: {
+      level: "error",
+      log: (level, message, ...args) =>
+        logger[level === "debug" ? "debug" : level]({ args }, `better-auth: ${message}`),
+    },
     database: drizzleAdapter(db, { provider: "pg", schema: authModels }),
     emailAndPassword: {
       enabled: true,
@@ -218,7 +240,11 @@ export function createAuth(db: Db) {
           allowedAttempts: 5,
           storeOTP: { hash: async (otp: string) => keyedHash("code:email-sign-in", otp) },
           sendOTP: async ({ user, otp }) => {
-            await sendEmail(db, { ...signInCodeEmail(otp, EMAIL_CODE_VALID_MINUTES), to: user.email, user_id: user.id });
+            await sendEmail(db, {
+              ...signInCodeEmail(otp, EMAIL_CODE_VALID_MINUTES),
+              to: user.email,
+              user_id: user.id,
+            });
           },
         },
         totpOptions: { digits: 6, period: 30 },

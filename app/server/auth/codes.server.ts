@@ -11,7 +11,10 @@ export const CODE_PATTERN = /^\d{6}$/;
 
 /** A uniformly random 6-digit code, leading zeros kept. */
 export function generateCode(): string {
-  return crypto.randomInt(0, 10 ** CODE_DIGITS).toString().padStart(CODE_DIGITS, "0");
+  return crypto
+    .randomInt(0, 10 ** CODE_DIGITS)
+    .toString()
+    .padStart(CODE_DIGITS, "0");
 }
 
 export type CodePurpose = "email-sign-in" | "staff-sign-in" | "totp-used";
@@ -20,7 +23,13 @@ export function hashCode(purpose: CodePurpose, subject: string, code: string, se
   return keyedHash(`code:${purpose}`, `${subject}\u0000${code}`, session_secret);
 }
 
-export function codeMatches(stored_hash: string, purpose: CodePurpose, subject: string, code: string, session_secret?: string): boolean {
+export function codeMatches(
+  stored_hash: string,
+  purpose: CodePurpose,
+  subject: string,
+  code: string,
+  session_secret?: string,
+): boolean {
   if (!CODE_PATTERN.test(code)) return false;
   return sameHash(stored_hash, hashCode(purpose, subject, code, session_secret));
 }

@@ -21,7 +21,8 @@ import type { RequestMeta } from "./request-meta.server";
  * - every wrong one is audited, and the member is emailed after the third (someone in a
  *   signed-in session is typing wrong passwords) and when it locks.
  */
-export type CurrentPasswordPurpose = "password_change" | "temporary_password" | "authenticator_on" | "authenticator_off";
+export type CurrentPasswordPurpose =
+  "password_change" | "temporary_password" | "authenticator_on" | "authenticator_off";
 
 export type CurrentPasswordLocked = { status: "locked"; retry_after_s: number };
 
@@ -49,10 +50,19 @@ export async function guardCurrentPassword<T extends { status: string }>(
 ): Promise<T | CurrentPasswordLocked> {
   const event = { user_id: user.id, email: user.email, request_id: origin.request_id, ip: meta.ip };
   const lock = await lockoutState(db, user.email, now);
-  const limit = lock.locked ? null : await hitRateLimit({ key: `current-password:user:${user.id}`, ...RATE_LIMITS.current_password }, { database: db, now });
+  const limit = lock.locked
+    ? null
+    : await hitRateLimit(
+        { key: `current-password:user:${user.id}`, ...RATE_LIMITS.current_password },
+        { database: db, now },
+      );
   if (lock.locked || !limit?.allowed) {
     const retry_after_s = lock.locked ? lock.retry_after_s : limit!.retry_after_s;
-    await recordSecurityEvent(db, { action: "auth.current_password.refused", ...event, detail: { purpose, reason: lock.locked ? "locked" : "rate_limited" } });
+    await recordSecurityEvent(db, {
+      action: "auth.current_password.refused",
+      ...event,
+      detail: { purpose, reason: lock.locked ? "locked" : "rate_limited" },
+    });
     return { status: "locked", retry_after_s };
   }
 
@@ -60,10 +70,22 @@ export async function guardCurrentPassword<T extends { status: string }>(
   if (result.status !== "wrong_password") return result;
 
   const { locked_now, failures } = await recordWrongPassword(db, user.email, now);
-  await recordSecurityEvent(db, { action: "auth.current_password.wrong", ...event, detail: { purpose, recent_wrong_passwords: failures, locked: locked_now } });
+  await recordSecurityEvent(db, {
+    action: "auth.current_password.wrong",
+    ...event,
+    detail: { purpose, recent_wrong_passwords: failures, locked: locked_now },
+  });
   if (locked_now || failures === CURRENT_PASSWORD_ALERT_AFTER) {
     try {
-      await sendEmail(db, { ...currentPasswordAlertEmail({ purpose, wrong_passwords: failures, locked_minutes: locked_now ? LOCKOUT_MS / 60_000 : null }), to: user.email, user_id: user.id });
+      await sendEmail(db, {
+        ...currentPasswordAlertEmail({
+          purpose,
+          wrong_passwords: failures,
+          locked_minutes: locked_now ? LOCKOUT_MS / 60_000 : null,
+        }),
+        to: user.email,
+        user_id: user.id,
+      });
     } catch (error) {
       // The refusal stands without the email; the audit row already records it.
       logger.error({ err: error, user_id: user.id }, "current-password alert failed");

@@ -1,7 +1,12 @@
 import { institution } from "~/config/institution.server";
 import type { Db } from "~/server/db/client.server";
 import { listMessagesTo } from "~/server/mail/outbox.server";
-import { DEMO_SIGNINS, isDemoSignIn, isReservedEmailAddress, RESERVED_EMAIL_DOMAINS } from "~/server/seed/demo-signins.server";
+import {
+  DEMO_SIGNINS,
+  isDemoSignIn,
+  isReservedEmailAddress,
+  RESERVED_EMAIL_DOMAINS,
+} from "~/server/seed/demo-signins.server";
 
 /** What /login shows in demo mode (null otherwise): the published sign-ins. */
 export function demoSignInsForLogin() {
@@ -34,13 +39,20 @@ function resetLinkPath(text: string): string | null {
  * domains (RFC 2606/6761), which can never belong to a real person. Mail to any other address is
  * never shown, not even in demo mode. Null when not in demo mode.
  */
-export async function demoInbox(db: Db, filter_to?: string | null): Promise<{ messages: DemoInboxMessage[]; to: string | null } | null> {
+export async function demoInbox(
+  db: Db,
+  filter_to?: string | null,
+): Promise<{ messages: DemoInboxMessage[]; to: string | null } | null> {
   if (!institution().demo) return null;
   const wanted = filter_to?.trim().toLowerCase() || null;
   const allowed = wanted && (isDemoSignIn(wanted) || isReservedEmailAddress(wanted)) ? wanted : null;
   const rows = allowed
     ? await listMessagesTo(db, { addresses: [allowed] }, { limit: 50 })
-    : await listMessagesTo(db, { addresses: DEMO_SIGNINS.map((s) => s.email), domain_suffixes: RESERVED_EMAIL_DOMAINS }, { limit: 50 });
+    : await listMessagesTo(
+        db,
+        { addresses: DEMO_SIGNINS.map((s) => s.email), domain_suffixes: RESERVED_EMAIL_DOMAINS },
+        { limit: 50 },
+      );
   return {
     to: allowed,
     messages: rows

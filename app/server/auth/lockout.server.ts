@@ -30,7 +30,11 @@ function lockKey(subject: LockSubject): string {
 }
 
 /** Whether sign-in with this address (or the subject's codes) is locked now, and for how many more seconds. */
-export async function lockoutState(db: DbOrTx, subject: LockSubject, now: Date = new Date()): Promise<{ locked: boolean; retry_after_s: number; locked_until: Date | null }> {
+export async function lockoutState(
+  db: DbOrTx,
+  subject: LockSubject,
+  now: Date = new Date(),
+): Promise<{ locked: boolean; retry_after_s: number; locked_until: Date | null }> {
   const [row] = await db
     .select({ locked_until: signInLockouts.locked_until })
     .from(signInLockouts)
@@ -44,7 +48,11 @@ export async function lockoutState(db: DbOrTx, subject: LockSubject, now: Date =
  * Records a wrong password. Keeps the failures of the last 15 minutes; the fifth locks the
  * address (and starts a fresh count). Returns whether this failure locked it.
  */
-export async function recordWrongPassword(db: DbOrTx, email: string, now: Date = new Date()): Promise<{ locked_now: boolean; failures: number }> {
+export async function recordWrongPassword(
+  db: DbOrTx,
+  email: string,
+  now: Date = new Date(),
+): Promise<{ locked_now: boolean; failures: number }> {
   const address = normaliseEmail(email);
   const window_start = new Date(now.getTime() - WRONG_PASSWORD_WINDOW_MS);
   // One atomic statement: the recent failures plus this one. Two racing requests both count.
@@ -65,7 +73,9 @@ export async function recordWrongPassword(db: DbOrTx, email: string, now: Date =
     .update(signInLockouts)
     .set({ locked_until: new Date(now.getTime() + LOCKOUT_MS), failure_times: [], updated_at: now })
     // Only the request that reached the limit locks (and emails); a racing one sees an empty list.
-    .where(sql`${signInLockouts.email} = ${address} and cardinality(${signInLockouts.failure_times}) >= ${WRONG_PASSWORDS_MAX}`)
+    .where(
+      sql`${signInLockouts.email} = ${address} and cardinality(${signInLockouts.failure_times}) >= ${WRONG_PASSWORDS_MAX}`,
+    )
     .returning({ email: signInLockouts.email });
   return { locked_now: locked.length === 1, failures };
 }
@@ -103,7 +113,11 @@ export async function unlockSignIn(db: DbOrTx, email: string, now: Date = new Da
 export const CODE_ATTEMPTS_MAX = 10;
 
 /** Counts one code about to be checked. Not allowed once the account (or subject) has had its 10 in 15 minutes. */
-export async function recordCodeAttempt(db: DbOrTx, subject: LockSubject, now: Date = new Date()): Promise<{ allowed: boolean; attempts: number }> {
+export async function recordCodeAttempt(
+  db: DbOrTx,
+  subject: LockSubject,
+  now: Date = new Date(),
+): Promise<{ allowed: boolean; attempts: number }> {
   const address = lockKey(subject);
   const window_start = new Date(now.getTime() - WRONG_PASSWORD_WINDOW_MS);
   const [row] = await db
@@ -128,7 +142,11 @@ export async function recordCodeAttempt(db: DbOrTx, subject: LockSubject, now: D
  * The attempts stay counted: a guess already under way when the lock lands must still find them
  * used up. They leave the 15-minute window as the lock ends.
  */
-export async function lockForWrongCodes(db: DbOrTx, subject: LockSubject, now: Date = new Date()): Promise<{ locked_now: boolean }> {
+export async function lockForWrongCodes(
+  db: DbOrTx,
+  subject: LockSubject,
+  now: Date = new Date(),
+): Promise<{ locked_now: boolean }> {
   const address = lockKey(subject);
   const locked = await db
     .update(signInLockouts)

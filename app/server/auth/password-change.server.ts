@@ -40,7 +40,10 @@ export function forgetPasswordCheck(db: DbOrTx, user_id: string): void {
 /** Whether this user must choose a new password before using the app (a temporary password set by staff). */
 export async function mustChangePassword(db: DbOrTx, user_id: string): Promise<boolean> {
   if (known_clear.get(db)?.has(user_id)) return false;
-  const [row] = await db.select({ cleared_at: passwordChangeRequirements.cleared_at }).from(passwordChangeRequirements).where(eq(passwordChangeRequirements.user_id, user_id));
+  const [row] = await db
+    .select({ cleared_at: passwordChangeRequirements.cleared_at })
+    .from(passwordChangeRequirements)
+    .where(eq(passwordChangeRequirements.user_id, user_id));
   const must = Boolean(row && !row.cleared_at);
   if (!must) rememberClear(db, user_id);
   return must;
@@ -48,7 +51,10 @@ export async function mustChangePassword(db: DbOrTx, user_id: string): Promise<b
 
 /** The temporary password was replaced (here, or through Account Settings). */
 export async function passwordChanged(db: DbOrTx, user_id: string, now: Date = new Date()): Promise<void> {
-  await db.update(passwordChangeRequirements).set({ cleared_at: now }).where(eq(passwordChangeRequirements.user_id, user_id));
+  await db
+    .update(passwordChangeRequirements)
+    .set({ cleared_at: now })
+    .where(eq(passwordChangeRequirements.user_id, user_id));
 }
 
 export type ReplaceTemporaryPasswordResult =
@@ -78,7 +84,13 @@ export async function replaceTemporaryPassword(
   const result = await changePassword(
     db,
     meta,
-    { email: user.email, user_id: user.id, current_password: input.current_password, new_password: input.new_password, purpose: "temporary_password" },
+    {
+      email: user.email,
+      user_id: user.id,
+      current_password: input.current_password,
+      new_password: input.new_password,
+      purpose: "temporary_password",
+    },
     origin,
   );
   if (result.status !== "changed") return result;

@@ -28,26 +28,57 @@ export type ForgotPasswordResult = { status: "sent" } | { status: "rate_limited"
 
 type ResetRequestOutcome = "sent" | "no_account" | "address_limit" | "demo_sign_in" | "failed";
 
-export async function requestPasswordReset(db: Db, meta: RequestMeta, email: string, origin: { request_id?: string } = {}): Promise<ForgotPasswordResult> {
+export async function requestPasswordReset(
+  db: Db,
+  meta: RequestMeta,
+  email: string,
+  origin: { request_id?: string } = {},
+): Promise<ForgotPasswordResult> {
   const address = email.trim().toLowerCase();
-  const limit = await hitRateLimit({ key: `password-reset:ip:${meta.ip}`, ...RATE_LIMITS.password_reset }, { database: db });
+  const limit = await hitRateLimit(
+    { key: `password-reset:ip:${meta.ip}`, ...RATE_LIMITS.password_reset },
+    { database: db },
+  );
   if (!limit.allowed) {
-    await recordSecurityEvent(db, { action: "auth.password_reset.rate_limited", email: address, request_id: origin.request_id, ip: meta.ip });
+    await recordSecurityEvent(db, {
+      action: "auth.password_reset.rate_limited",
+      email: address,
+      request_id: origin.request_id,
+      ip: meta.ip,
+    });
     return { status: "rate_limited", retry_after_s: limit.retry_after_s };
   }
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, address));
   const outcome = await sendResetLink(db, meta, address, Boolean(user));
-  await recordSecurityEvent(db, { action: "auth.password_reset.requested", user_id: user?.id ?? null, email: address, detail: { outcome }, request_id: origin.request_id, ip: meta.ip });
+  await recordSecurityEvent(db, {
+    action: "auth.password_reset.requested",
+    user_id: user?.id ?? null,
+    email: address,
+    detail: { outcome },
+    request_id: origin.request_id,
+    ip: meta.ip,
+  });
   return { status: "sent" };
 }
 
-async function sendResetLink(db: Db, meta: RequestMeta, address: string, has_account: boolean): Promise<ResetRequestOutcome> {
+async function sendResetLink(
+  db: Db,
+  meta: RequestMeta,
+  address: string,
+  has_account: boolean,
+): Promise<ResetRequestOutcome> {
   // Per address: beyond the limit nothing is sent, and the answer stays the same.
-  const perEmail = await hitRateLimit({ key: `password-reset:email:${address}`.slice(0, 200), ...RATE_LIMITS.password_reset_per_email }, { database: db });
+  const perEmail = await hitRateLimit(
+    { key: `password-reset:email:${address}`.slice(0, 200), ...RATE_LIMITS.password_reset_per_email },
+    { database: db },
+  );
   if (!perEmail.allowed) return "address_limit";
   if (institution().demo && isDemoSignIn(address)) return "demo_sign_in";
   try {
-    await authFor(db).api.requestPasswordReset({ body: { email: address, redirectTo: "/reset-password" }, headers: authHeaders(meta) });
+    await authFor(db).api.requestPasswordReset({
+      body: { email: address, redirectTo: "/reset-password" },
+      headers: authHeaders(meta),
+    });
     return has_account ? "sent" : "no_account";
   } catch (error) {
     // Whatever went wrong, the visitor hears the same answer; we hear the details.
@@ -69,12 +100,28 @@ export async function resetTokenIsLive(db: Db, token: string, now: Date = new Da
   return (await resetTokenUserId(db, token, now)) !== null;
 }
 
-export type ResetPasswordResult = { status: "reset" } | { status: "invalid_link" } | { status: "rate_limited"; retry_after_s: number } | { status: "failed" };
+export type ResetPasswordResult =
+  | { status: "reset" }
+  | { status: "invalid_link" }
+  | { status: "rate_limited"; retry_after_s: number }
+  | { status: "failed" };
 
-export async function completePasswordReset(db: Db, meta: RequestMeta, input: { token: string; password: string }, origin: { request_id?: string } = {}): Promise<ResetPasswordResult> {
-  const limit = await hitRateLimit({ key: `password-reset-complete:ip:${meta.ip}`, ...RATE_LIMITS.password_reset_complete }, { database: db });
+export async function completePasswordReset(
+  db: Db,
+  meta: RequestMeta,
+  input: { token: string; password: string },
+  origin: { request_id?: string } = {},
+): Promise<ResetPasswordResult> {
+  const limit = await hitRateLimit(
+    { key: `password-reset-complete:ip:${meta.ip}`, ...RATE_LIMITS.password_reset_complete },
+    { database: db },
+  );
   if (!limit.allowed) {
-    await recordSecurityEvent(db, { action: "auth.password_reset.rate_limited", request_id: origin.request_id, ip: meta.ip });
+    await recordSecurityEvent(db, {
+      action: "auth.password_reset.rate_limited",
+      request_id: origin.request_id,
+      ip: meta.ip,
+    });
     return { status: "rate_limited", retry_after_s: limit.retry_after_s };
   }
   const user_id = await resetTokenUserId(db, input.token);
@@ -89,9 +136,16 @@ export async function completePasswordReset(db: Db, meta: RequestMeta, input: { 
   return result;
 }
 
-async function resetWithToken(db: Db, meta: RequestMeta, input: { token: string; password: string }): Promise<ResetPasswordResult> {
+async function resetWithToken(
+  db: Db,
+  meta: RequestMeta,
+  input: { token: string; password: string },
+): Promise<ResetPasswordResult> {
   try {
-    await authFor(db).api.resetPassword({ body: { newPassword: input.password, token: input.token }, headers: authHeaders(meta) });
+    await authFor(db).api.resetPassword({
+      body: { newPassword: input.password, token: input.token },
+      headers: authHeaders(meta),
+    });
     return { status: "reset" };
   } catch (error) {
     const code = (error as { body?: { code?: string } }).body?.code;
@@ -116,11 +170,24 @@ export type ChangePasswordResult =
 export async function changePassword(
   db: Db,
   meta: RequestMeta,
-  input: { email: string; user_id: string; current_password: string; new_password: string; purpose?: "password_change" | "temporary_password" },
+  input: {
+    email: string;
+    user_id: string;
+    current_password: string;
+    new_password: string;
+    purpose?: "password_change" | "temporary_password";
+  },
   origin: { request_id?: string } = {},
 ): Promise<ChangePasswordResult> {
   if (institution().demo && isDemoSignIn(input.email)) return { status: "not_allowed" };
-  return guardCurrentPassword(db, meta, { id: input.user_id, email: input.email }, input.purpose ?? "password_change", () => changeKnownPassword(db, meta, input), origin);
+  return guardCurrentPassword(
+    db,
+    meta,
+    { id: input.user_id, email: input.email },
+    input.purpose ?? "password_change",
+    () => changeKnownPassword(db, meta, input),
+    origin,
+  );
 }
 
 async function changeKnownPassword(

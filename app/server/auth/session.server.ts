@@ -40,7 +40,8 @@ export interface SessionUser {
   ends_absolutely: boolean;
 }
 
-type SessionState = { state: "none" } | { state: "expired"; reason: "idle" | "absolute" } | { state: "active"; user: SessionUser };
+type SessionState =
+  { state: "none" } | { state: "expired"; reason: "idle" | "absolute" } | { state: "active"; user: SessionUser };
 
 /**
  * One read per page request: a page's loaders (layout and page) run on the same Request and
@@ -74,7 +75,11 @@ async function readSessionNow(request: Request, options: { touch: boolean; now?:
   return sessionFromCookie(db, cookie, options);
 }
 
-async function sessionFromCookie(db: Db, cookie: string, options: { touch: boolean; now?: Date }): Promise<SessionState> {
+async function sessionFromCookie(
+  db: Db,
+  cookie: string,
+  options: { touch: boolean; now?: Date },
+): Promise<SessionState> {
   const { cookie_name, secret } = await sessionCookieKeys(authFor(db));
   const token = verifiedCookieValue(cookie, cookie_name, secret);
   if (!token) return { state: "none" };
@@ -115,7 +120,16 @@ function prepareSessionByToken(db: Db) {
     .prepare("mutual_session_by_token");
 }
 
-type FoundSession = { session_id: string; expires_at: Date; created_at: Date; last_active_at: Date; user_id: string; email: string; name: string; role: string | null };
+type FoundSession = {
+  session_id: string;
+  expires_at: Date;
+  created_at: Date;
+  last_active_at: Date;
+  user_id: string;
+  email: string;
+  name: string;
+  role: string | null;
+};
 
 const cookieKeys = new WeakMap<object, Promise<{ cookie_name: string; secret: string }>>();
 
@@ -123,13 +137,20 @@ const cookieKeys = new WeakMap<object, Promise<{ cookie_name: string; secret: st
 function sessionCookieKeys(auth: ReturnType<typeof authFor>): Promise<{ cookie_name: string; secret: string }> {
   let keys = cookieKeys.get(auth);
   if (!keys) {
-    keys = auth.$context.then((context) => ({ cookie_name: context.authCookies.sessionToken.name, secret: context.secret }));
+    keys = auth.$context.then((context) => ({
+      cookie_name: context.authCookies.sessionToken.name,
+      secret: context.secret,
+    }));
     cookieKeys.set(auth, keys);
   }
   return keys;
 }
 
-async function checkSession(db: Db, found: FoundSession, options: { touch: boolean; now?: Date }): Promise<SessionState> {
+async function checkSession(
+  db: Db,
+  found: FoundSession,
+  options: { touch: boolean; now?: Date },
+): Promise<SessionState> {
   const now = (options.now ?? new Date()).getTime();
   const absolute_end = Math.min(found.created_at.getTime() + SESSION_ABSOLUTE_MS, found.expires_at.getTime());
   const idle_end = found.last_active_at.getTime() + SESSION_IDLE_MS;
@@ -139,7 +160,10 @@ async function checkSession(db: Db, found: FoundSession, options: { touch: boole
   }
   let last_active = found.last_active_at.getTime();
   if (options.touch && now - last_active >= TOUCH_EVERY_MS) {
-    await db.update(sessions).set({ lastActiveAt: new Date(now) }).where(eq(sessions.id, found.session_id));
+    await db
+      .update(sessions)
+      .set({ lastActiveAt: new Date(now) })
+      .where(eq(sessions.id, found.session_id));
     last_active = now;
   }
   const role = effectiveRole(found.role);
@@ -179,7 +203,10 @@ export function homePathFor(user: Pick<SessionUser, "role" | "application_status
  * Where to go right after signing in: staff to /admin, members to /dashboard or the page they
  * were going to (when it is a safe path of their own area), applicants to their status page.
  */
-export function destinationAfterSignIn(user: Pick<SessionUser, "role" | "application_status">, redirect_to: unknown): string {
+export function destinationAfterSignIn(
+  user: Pick<SessionUser, "role" | "application_status">,
+  redirect_to: unknown,
+): string {
   const home = homePathFor(user);
   const target = safeRedirectTo(redirect_to);
   if (!target) return home;
@@ -210,7 +237,10 @@ export async function clearSessionCookieHeader(): Promise<string> {
  *   redirect to /change-password until it is replaced (`allowTemporaryPassword` for that page and
  *   /session).
  */
-export async function requireUser(request: Request, options: { roles: readonly EffectiveRole[]; allowTemporaryPassword?: boolean }): Promise<SessionUser> {
+export async function requireUser(
+  request: Request,
+  options: { roles: readonly EffectiveRole[]; allowTemporaryPassword?: boolean },
+): Promise<SessionUser> {
   const result = await readSession(request, { touch: true });
   const read = isReadRequest(request);
   if (result.state !== "active") {
@@ -218,10 +248,17 @@ export async function requireUser(request: Request, options: { roles: readonly E
     if (result.state === "expired") headers.append("Set-Cookie", await clearSessionCookieHeader());
     if (!read) throw data({ form_error: "Your session has ended. Please sign in again." }, { status: 401, headers });
     const url = pageUrl(request);
-    throw redirect(loginPathFor(`${url.pathname}${url.search}`, result.state === "expired" ? { reason: result.reason } : {}), { headers });
+    throw redirect(
+      loginPathFor(`${url.pathname}${url.search}`, result.state === "expired" ? { reason: result.reason } : {}),
+      { headers },
+    );
   }
   const user = result.user;
-  if (user.role !== "pending" && !options.allowTemporaryPassword && (await mustChangePassword((await getAuth()).db, user.id))) {
+  if (
+    user.role !== "pending" &&
+    !options.allowTemporaryPassword &&
+    (await mustChangePassword((await getAuth()).db, user.id))
+  ) {
     throw redirect(changePasswordPath(request));
   }
   if (options.roles.includes(user.role)) return user;
@@ -238,7 +275,9 @@ export async function requireMember(request: Request): Promise<SessionUser> {
 function changePasswordPath(request: Request): string {
   const url = pageUrl(request);
   const target = isReadRequest(request) ? safeRedirectTo(`${url.pathname}${url.search}`) : null;
-  return target && target !== "/change-password" ? `/change-password?redirectTo=${encodeURIComponent(target)}` : "/change-password";
+  return target && target !== "/change-password"
+    ? `/change-password?redirectTo=${encodeURIComponent(target)}`
+    : "/change-password";
 }
 
 /** An applicant whose application is in the given state (the status pages). */
@@ -261,7 +300,10 @@ export async function signOut(request: Request): Promise<Headers> {
   const { auth } = await getAuth();
   const headers = new Headers();
   try {
-    const result = await auth.api.signOut({ headers: new Headers({ cookie: request.headers.get("cookie") ?? "" }), returnHeaders: true });
+    const result = await auth.api.signOut({
+      headers: new Headers({ cookie: request.headers.get("cookie") ?? "" }),
+      returnHeaders: true,
+    });
     for (const line of result.headers.getSetCookie()) headers.append("Set-Cookie", line);
   } catch (error) {
     logger.warn({ err: error }, "sign-out without a live session");
@@ -271,7 +313,11 @@ export async function signOut(request: Request): Promise<Headers> {
 }
 
 /** For tests and services that hold a database: the same checks on an explicit instance. */
-export async function sessionUserFromCookie(db: Db, cookie: string, options: { touch?: boolean; now?: Date } = {}): Promise<SessionUser | null> {
+export async function sessionUserFromCookie(
+  db: Db,
+  cookie: string,
+  options: { touch?: boolean; now?: Date } = {},
+): Promise<SessionUser | null> {
   const result = await sessionFromCookie(db, cookie, { touch: options.touch ?? true, now: options.now });
   return result.state === "active" ? result.user : null;
 }

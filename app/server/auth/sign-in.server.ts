@@ -59,15 +59,29 @@ export type StartSignInResult =
  * Step 1, with its security event in the audit log (sign-in failures and lockouts,
  * docs/product.md#sign-in-protection).
  */
-export async function startSignIn(db: Db, meta: RequestMeta, input: { email: string; password: string }, now: Date = new Date()): Promise<StartSignInResult> {
+export async function startSignIn(
+  db: Db,
+  meta: RequestMeta,
+  input: { email: string; password: string },
+  now: Date = new Date(),
+): Promise<StartSignInResult> {
   const result = await checkPassword(db, meta, input, now);
   if (result.status !== "challenge") {
-    await recordSecurityEvent(db, { action: `auth.sign_in.${result.status}`, email: input.email.trim().toLowerCase(), ip: meta.ip });
+    await recordSecurityEvent(db, {
+      action: `auth.sign_in.${result.status}`,
+      email: input.email.trim().toLowerCase(),
+      ip: meta.ip,
+    });
   }
   return result;
 }
 
-async function checkPassword(db: Db, meta: RequestMeta, input: { email: string; password: string }, now: Date): Promise<StartSignInResult> {
+async function checkPassword(
+  db: Db,
+  meta: RequestMeta,
+  input: { email: string; password: string },
+  now: Date,
+): Promise<StartSignInResult> {
   const limit = await hitRateLimit({ key: `sign-in:ip:${meta.ip}`, ...RATE_LIMITS.sign_in }, { database: db, now });
   if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
 
@@ -93,7 +107,8 @@ async function checkPassword(db: Db, meta: RequestMeta, input: { email: string; 
   } catch (error) {
     const code = errorCode(error);
     if (code === "INVALID_EMAIL_OR_PASSWORD") return wrongPassword(db, input.email, now);
-    if (code === "BANNED_USER" || code === "INVALID_EMAIL" || code === "PASSWORD_TOO_LONG") return { status: "invalid" };
+    if (code === "BANNED_USER" || code === "INVALID_EMAIL" || code === "PASSWORD_TOO_LONG")
+      return { status: "invalid" };
     logger.error({ err: error }, "sign-in step 1 failed");
     return { status: "failed" };
   }
@@ -111,7 +126,9 @@ async function checkPassword(db: Db, meta: RequestMeta, input: { email: string; 
     const { challenge } = await auth.api.getSignInChallenge({ headers: authHeaders(meta, set_cookies) });
     if (!challenge) throw new Error("no challenge after a right password");
     const method = response.twoFactorMethods?.includes("totp") ? "totp" : "email";
-    await db.insert(signInChallenges).values({ id: challengeKey(challenge.challenge_id), user_id: challenge.user_id, method, created_at: now });
+    await db
+      .insert(signInChallenges)
+      .values({ id: challengeKey(challenge.challenge_id), user_id: challenge.user_id, method, created_at: now });
     if (method === "email") await auth.api.sendTwoFactorOTP({ headers: authHeaders(meta, set_cookies), body: {} });
     return { status: "challenge", set_cookies, method };
   } catch (error) {
@@ -123,7 +140,10 @@ async function checkPassword(db: Db, meta: RequestMeta, input: { email: string; 
 async function wrongPassword(db: Db, email: string, now: Date): Promise<StartSignInResult> {
   const { locked_now } = await recordWrongPassword(db, email, now);
   if (!locked_now) return { status: "invalid" };
-  const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, email.trim().toLowerCase()));
+  const [user] = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()));
   if (user) await sendEmail(db, { ...accountLockedEmail(LOCKOUT_MS / 60_000), to: user.email, user_id: user.id });
   return { status: "locked", retry_after_s: LOCKOUT_MS / 1000 };
 }
@@ -151,10 +171,21 @@ export async function getSignInStep(db: Db, meta: RequestMeta): Promise<SignInSt
   const { challenge } = await auth.api.getSignInChallenge({ headers: authHeaders(meta) });
   if (!challenge) return null;
   const [row] = await db
-    .select({ key: signInChallenges.id, method: signInChallenges.method, failures: signInChallenges.failures, email: users.email })
+    .select({
+      key: signInChallenges.id,
+      method: signInChallenges.method,
+      failures: signInChallenges.failures,
+      email: users.email,
+    })
     .from(signInChallenges)
     .innerJoin(users, eq(users.id, signInChallenges.user_id))
-    .where(and(eq(signInChallenges.id, challengeKey(challenge.challenge_id)), isNull(signInChallenges.ended_at), eq(signInChallenges.user_id, challenge.user_id)));
+    .where(
+      and(
+        eq(signInChallenges.id, challengeKey(challenge.challenge_id)),
+        isNull(signInChallenges.ended_at),
+        eq(signInChallenges.user_id, challenge.user_id),
+      ),
+    );
   if (!row) return null;
   return {
     key: row.key,
@@ -168,7 +199,11 @@ export async function getSignInStep(db: Db, meta: RequestMeta): Promise<SignInSt
 }
 
 /** Ends this browser's open sign-in challenge ("Back", or too many wrong codes). */
-export async function endSignInStep(db: Db, meta: RequestMeta, now: Date = new Date()): Promise<{ set_cookies: string[] }> {
+export async function endSignInStep(
+  db: Db,
+  meta: RequestMeta,
+  now: Date = new Date(),
+): Promise<{ set_cookies: string[] }> {
   const step = await getSignInStep(db, meta).catch(() => null);
   if (step) await db.update(signInChallenges).set({ ended_at: now }).where(eq(signInChallenges.id, step.key));
   const result = await authFor(db).api.endSignInChallenge({ headers: authHeaders(meta), returnHeaders: true });
@@ -197,7 +232,11 @@ export type VerifyCodeResult =
   | { status: "rate_limited"; retry_after_s: number }
   | { status: "failed" };
 
-type Attempt = { outcome: "ok"; set_cookies: string[] } | { outcome: "wrong" } | { outcome: "expired" } | { outcome: "failed"; error: unknown };
+type Attempt =
+  | { outcome: "ok"; set_cookies: string[] }
+  | { outcome: "wrong" }
+  | { outcome: "expired" }
+  | { outcome: "failed"; error: unknown };
 
 function classify(error: unknown): Attempt {
   switch (errorCode(error)) {
@@ -214,7 +253,12 @@ function classify(error: unknown): Attempt {
 }
 
 /** Step 2, with its security event in the audit log: every sign-in, and every refused code. */
-export async function verifySignInCode(db: Db, meta: RequestMeta, input: { code: string }, now: Date = new Date()): Promise<VerifyCodeResult> {
+export async function verifySignInCode(
+  db: Db,
+  meta: RequestMeta,
+  input: { code: string },
+  now: Date = new Date(),
+): Promise<VerifyCodeResult> {
   const seen: { step?: SignInStep } = {};
   const result = await checkCode(db, meta, input, now, seen);
   const user_id = result.status === "signed_in" ? result.user.id : null;
@@ -228,8 +272,17 @@ export async function verifySignInCode(db: Db, meta: RequestMeta, input: { code:
   return result;
 }
 
-async function checkCode(db: Db, meta: RequestMeta, input: { code: string }, now: Date, seen: { step?: SignInStep }): Promise<VerifyCodeResult> {
-  const limit = await hitRateLimit({ key: `sign-in-code:ip:${meta.ip}`, ...RATE_LIMITS.sign_in_code }, { database: db, now });
+async function checkCode(
+  db: Db,
+  meta: RequestMeta,
+  input: { code: string },
+  now: Date,
+  seen: { step?: SignInStep },
+): Promise<VerifyCodeResult> {
+  const limit = await hitRateLimit(
+    { key: `sign-in-code:ip:${meta.ip}`, ...RATE_LIMITS.sign_in_code },
+    { database: db, now },
+  );
   if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
 
   const step = await getSignInStep(db, meta);
@@ -238,7 +291,8 @@ async function checkCode(db: Db, meta: RequestMeta, input: { code: string }, now
   if (step.failures >= WRONG_CODES_MAX) return { status: "ended", ...(await endSignInStep(db, meta, now)) };
   // A challenge opened before the account was locked cannot be finished during the lock.
   const lock = await lockoutState(db, step.email, now);
-  if (lock.locked) return { status: "locked", retry_after_s: lock.retry_after_s, ...(await endSignInStep(db, meta, now)) };
+  if (lock.locked)
+    return { status: "locked", retry_after_s: lock.retry_after_s, ...(await endSignInStep(db, meta, now)) };
   // Counted before it is checked, so simultaneous guesses cannot slip past the limit.
   const counted = await recordCodeAttempt(db, step.email, now);
   if (!counted.allowed) return lockForCodes(db, meta, step, now);
@@ -301,13 +355,25 @@ async function checkCode(db: Db, meta: RequestMeta, input: { code: string }, now
 /** The account has used up its codes: sign-in is locked (the member emailed once) and this challenge ends. */
 async function lockForCodes(db: Db, meta: RequestMeta, step: SignInStep, now: Date): Promise<VerifyCodeResult> {
   const { locked_now } = await lockForWrongCodes(db, step.email, now);
-  if (locked_now) await sendEmail(db, { ...codesLockedEmail(CODE_ATTEMPTS_MAX, LOCKOUT_MS / 60_000), to: step.email, user_id: step.user_id });
+  if (locked_now)
+    await sendEmail(db, {
+      ...codesLockedEmail(CODE_ATTEMPTS_MAX, LOCKOUT_MS / 60_000),
+      to: step.email,
+      user_id: step.user_id,
+    });
   const lock = await lockoutState(db, step.email, now);
-  return { status: "locked", retry_after_s: lock.locked ? lock.retry_after_s : LOCKOUT_MS / 1000, ...(await endSignInStep(db, meta, now)) };
+  return {
+    status: "locked",
+    retry_after_s: lock.locked ? lock.retry_after_s : LOCKOUT_MS / 1000,
+    ...(await endSignInStep(db, meta, now)),
+  };
 }
 
 async function signedInUser(db: Db, user_id: string): Promise<SignedInUser> {
-  const [row] = await db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.id, user_id));
+  const [row] = await db
+    .select({ id: users.id, email: users.email, role: users.role })
+    .from(users)
+    .where(eq(users.id, user_id));
   if (!row) throw new Error("signed-in user not found");
   const role = effectiveRole(row.role);
   return {
@@ -323,7 +389,13 @@ async function totpCodeRecentlyUsed(db: Db, user_id: string, code: string, now: 
   const [row] = await db
     .select({ used_at: usedTotpCodes.used_at })
     .from(usedTotpCodes)
-    .where(and(eq(usedTotpCodes.user_id, user_id), eq(usedTotpCodes.code_hash, hashCode("totp-used", user_id, code)), gt(usedTotpCodes.used_at, new Date(now.getTime() - TOTP_REUSE_WINDOW_MS))));
+    .where(
+      and(
+        eq(usedTotpCodes.user_id, user_id),
+        eq(usedTotpCodes.code_hash, hashCode("totp-used", user_id, code)),
+        gt(usedTotpCodes.used_at, new Date(now.getTime() - TOTP_REUSE_WINDOW_MS)),
+      ),
+    );
   return Boolean(row);
 }
 
@@ -342,7 +414,11 @@ async function sendLoginAlert(db: Db, user: SignedInUser, meta: RequestMeta, now
   try {
     const settings = await getMemberSettings(db, user.id);
     if (!settings.login_alerts) return;
-    await sendEmail(db, { ...loginAlertEmail({ at: now, ip: meta.ip, user_agent: meta.user_agent }), to: user.email, user_id: user.id });
+    await sendEmail(db, {
+      ...loginAlertEmail({ at: now, ip: meta.ip, user_agent: meta.user_agent }),
+      to: user.email,
+      user_id: user.id,
+    });
   } catch (error) {
     // An alert that cannot be written must not undo a correct sign-in.
     logger.error({ err: error, user_id: user.id }, "login alert failed");

@@ -49,7 +49,13 @@ export async function issueStaffCode(
     await tx
       .update(staffSignInCodes)
       .set({ removed_at: now })
-      .where(and(eq(staffSignInCodes.user_id, input.user_id), isNull(staffSignInCodes.used_at), isNull(staffSignInCodes.removed_at)));
+      .where(
+        and(
+          eq(staffSignInCodes.user_id, input.user_id),
+          isNull(staffSignInCodes.used_at),
+          isNull(staffSignInCodes.removed_at),
+        ),
+      );
     const [row] = await tx
       .insert(staffSignInCodes)
       .values({
@@ -68,7 +74,10 @@ export async function issueStaffCode(
  * Uses a member's staff code if `code` matches a live one. Returns true exactly once per code:
  * the update that marks it used is conditional, so two simultaneous uses cannot both succeed.
  */
-export async function consumeStaffCode(db: DbOrTx, input: { user_id: string; code: string; now?: Date }): Promise<boolean> {
+export async function consumeStaffCode(
+  db: DbOrTx,
+  input: { user_id: string; code: string; now?: Date },
+): Promise<boolean> {
   if (!CODE_PATTERN.test(input.code)) return false;
   const now = input.now ?? new Date();
   const live = await db
@@ -89,7 +98,9 @@ export async function consumeStaffCode(db: DbOrTx, input: { user_id: string; cod
   const used = await db
     .update(staffSignInCodes)
     .set({ used_at: now })
-    .where(and(eq(staffSignInCodes.id, match.id), isNull(staffSignInCodes.used_at), isNull(staffSignInCodes.removed_at)))
+    .where(
+      and(eq(staffSignInCodes.id, match.id), isNull(staffSignInCodes.used_at), isNull(staffSignInCodes.removed_at)),
+    )
     .returning({ id: staffSignInCodes.id });
   return used.length === 1;
 }
@@ -106,7 +117,10 @@ export interface StaffCodeListing {
 }
 
 /** A member's codes, newest first, masked (the code itself is never stored). */
-export async function listStaffCodes(db: Db, input: { user_id: string; limit?: number; now?: Date }): Promise<StaffCodeListing[]> {
+export async function listStaffCodes(
+  db: Db,
+  input: { user_id: string; limit?: number; now?: Date },
+): Promise<StaffCodeListing[]> {
   const now = input.now ?? new Date();
   const rows = await db
     .select({
@@ -133,7 +147,9 @@ export async function removeStaffCode(db: Db, input: { id: number; now?: Date })
   const removed = await db
     .update(staffSignInCodes)
     .set({ removed_at: input.now ?? new Date() })
-    .where(and(eq(staffSignInCodes.id, input.id), isNull(staffSignInCodes.used_at), isNull(staffSignInCodes.removed_at)))
+    .where(
+      and(eq(staffSignInCodes.id, input.id), isNull(staffSignInCodes.used_at), isNull(staffSignInCodes.removed_at)),
+    )
     .returning({ id: staffSignInCodes.id });
   return removed.length === 1;
 }

@@ -23,7 +23,13 @@ function octal(header: Buffer, offset: number, length: number, value: number): v
 
 export function checkArchiveName(name: string): string {
   const parts = name.split("/");
-  if (!name || name.startsWith("/") || name.includes("\\") || name.includes("\0") || parts.some((p) => p === "" || p === "." || p === "..")) {
+  if (
+    !name ||
+    name.startsWith("/") ||
+    name.includes("\\") ||
+    name.includes("\0") ||
+    parts.some((p) => p === "" || p === "." || p === "..")
+  ) {
     throw new Error(`Refused archive entry name ${JSON.stringify(name.slice(0, 120))}`);
   }
   if (Buffer.byteLength(name) > 100) throw new Error(`Archive entry name longer than 100 bytes: ${name}`);
@@ -82,13 +88,19 @@ export function unpackArchive(compressed: Buffer): ArchiveFile[] {
     if (readString(block, 257, 6) !== "ustar") throw new Error("Not a Mutual backup (not a tar archive)");
     let sum = 0;
     for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : block[i]!;
-    if (parseInt(readString(block, 148, 8).trim(), 8) !== sum) throw new Error("Backup damaged: an archive header's checksum does not match");
+    if (parseInt(readString(block, 148, 8).trim(), 8) !== sum)
+      throw new Error("Backup damaged: an archive header's checksum does not match");
     const name = checkArchiveName(readString(block, 0, 100));
     const size = parseInt(readString(block, 124, 12).trim(), 8);
     const type = readString(block, 156, 1);
-    if (!Number.isSafeInteger(size) || size < 0 || offset + BLOCK + size > tar.length) throw new Error(`Backup damaged: ${name} is cut short`);
+    if (!Number.isSafeInteger(size) || size < 0 || offset + BLOCK + size > tar.length)
+      throw new Error(`Backup damaged: ${name} is cut short`);
     if (type !== "0" && type !== "") throw new Error(`Backup holds ${name}, which is not a regular file`);
-    files.push({ name, data: tar.subarray(offset + BLOCK, offset + BLOCK + size), mtime_ms: parseInt(readString(block, 136, 12).trim(), 8) * 1000 });
+    files.push({
+      name,
+      data: tar.subarray(offset + BLOCK, offset + BLOCK + size),
+      mtime_ms: parseInt(readString(block, 136, 12).trim(), 8) * 1000,
+    });
     offset += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
   }
   throw new Error("Backup damaged: the archive ends without its end marker");

@@ -4,7 +4,12 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { packArchive, unpackArchive, type ArchiveFile } from "./archive.server";
 import { acquireDataDirLock, DataDirLockedError } from "../db/data-dir-lock.server";
-import { OWNER_ONLY_DIR_MODE, OWNER_ONLY_FILE_MODE, ownerOnlyDir, restrictTreeToOwner } from "../files/owner-only.server";
+import {
+  OWNER_ONLY_DIR_MODE,
+  OWNER_ONLY_FILE_MODE,
+  ownerOnlyDir,
+  restrictTreeToOwner,
+} from "../files/owner-only.server";
 
 /**
  * Backups of the embedded database (docs/decisions/0008-backups.md).
@@ -53,10 +58,16 @@ export interface BackupService {
  * server, or a script). One line in ("backup"), then one JSON line out, followed on success by the
  * data folder's tar archive of the announced length.
  */
-export async function serveBackups(dataDir: string, dump: () => Promise<Uint8Array>, warn: (message: string) => void): Promise<BackupService> {
+export async function serveBackups(
+  dataDir: string,
+  dump: () => Promise<Uint8Array>,
+  warn: (message: string) => void,
+): Promise<BackupService> {
   const socketPath = path.join(dataDir, BACKUP_SOCKET_NAME);
   if (Buffer.byteLength(socketPath) > SOCKET_PATH_MAX) {
-    warn(`DATA_DIR's path is too long for the backup socket (${socketPath}): npm run backup will work only while the server is stopped`);
+    warn(
+      `DATA_DIR's path is too long for the backup socket (${socketPath}): npm run backup will work only while the server is stopped`,
+    );
     return { close: async () => undefined };
   }
   // This process holds the folder's lock: a socket file here is a previous process's, left by a crash.
@@ -133,7 +144,10 @@ async function requestPgdata(dataDir: string): Promise<Uint8Array | null> {
       }
       if (!answer.ok) return reject(new BackupError(`The server could not take the backup: ${answer.error}`));
       const tar = all.subarray(newline + 1);
-      if (tar.byteLength !== answer.pgdata_bytes) return reject(new BackupError(`The server's copy arrived incomplete (${tar.byteLength} of ${answer.pgdata_bytes} bytes)`));
+      if (tar.byteLength !== answer.pgdata_bytes)
+        return reject(
+          new BackupError(`The server's copy arrived incomplete (${tar.byteLength} of ${answer.pgdata_bytes} bytes)`),
+        );
       resolve(tar);
     });
   });
@@ -150,7 +164,10 @@ async function copyPgdata(dataDir: string): Promise<{ tar: Uint8Array; from: "ru
     if (!(error instanceof DataDirLockedError)) throw error;
     // The holder answers no backup requests: a migration or a ledger check, or a server of an
     // older version. Backing up under it would need a second PGlite on the folder.
-    throw new BackupError(`${error.message.split(". ")[0]}, which does not answer backup requests. Try again when it has finished.`, { cause: error });
+    throw new BackupError(
+      `${error.message.split(". ")[0]}, which does not answer backup requests. Try again when it has finished.`,
+      { cause: error },
+    );
   }
   try {
     const { PGlite } = await import("@electric-sql/pglite");
@@ -206,8 +223,17 @@ export async function takeBackup(dataDir: string, file: string): Promise<BackupR
   const { tar, from } = await copyPgdata(dataDir);
   // Uploads after the database: every upload the copied database names was written before it.
   const uploads = filesUnder(path.join(dataDir, "uploads"), "uploads");
-  const manifest: Manifest = { format: BACKUP_FORMAT, created_at: new Date().toISOString(), pgdata_bytes: tar.byteLength, upload_files: uploads.length };
-  const archive = packArchive([{ name: MANIFEST_NAME, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) }, { name: PGDATA_NAME, data: tar }, ...uploads]);
+  const manifest: Manifest = {
+    format: BACKUP_FORMAT,
+    created_at: new Date().toISOString(),
+    pgdata_bytes: tar.byteLength,
+    upload_files: uploads.length,
+  };
+  const archive = packArchive([
+    { name: MANIFEST_NAME, data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
+    { name: PGDATA_NAME, data: tar },
+    ...uploads,
+  ]);
 
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: OWNER_ONLY_DIR_MODE });
   // Written beside its final name, then renamed: a backup file that exists is a whole one.
@@ -220,7 +246,14 @@ export async function takeBackup(dataDir: string, file: string): Promise<BackupR
     fs.closeSync(fd);
   }
   fs.renameSync(partial, file);
-  return { file, bytes: archive.byteLength, pgdata_bytes: tar.byteLength, upload_files: uploads.length, elapsed_ms: Math.round(performance.now() - started_ms), from };
+  return {
+    file,
+    bytes: archive.byteLength,
+    pgdata_bytes: tar.byteLength,
+    upload_files: uploads.length,
+    elapsed_ms: Math.round(performance.now() - started_ms),
+    from,
+  };
 }
 
 export interface RestoreResult {
@@ -236,7 +269,11 @@ export interface RestoreResult {
  * it is put in the folder so the server reads the personal data with the keys that encrypted it
  * (without it, the server would generate new keys, under which the restored data is unreadable).
  */
-export async function restoreBackup(file: string, dataDir: string, keys: { secrets_file: string } | { from_environment: true }): Promise<RestoreResult> {
+export async function restoreBackup(
+  file: string,
+  dataDir: string,
+  keys: { secrets_file: string } | { from_environment: true },
+): Promise<RestoreResult> {
   const started_ms = performance.now();
   if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
     throw new BackupError(`${dataDir} is not empty: restore into a new folder, then point DATA_DIR at it`);
@@ -245,8 +282,14 @@ export async function restoreBackup(file: string, dataDir: string, keys: { secre
   if ("secrets_file" in keys) {
     keysText = fs.readFileSync(keys.secrets_file, "utf8");
     const parsed = JSON.parse(keysText) as { session_secret?: unknown; data_encryption_key_hex?: unknown };
-    if (typeof parsed.session_secret !== "string" || typeof parsed.data_encryption_key_hex !== "string" || !/^[0-9a-fA-F]{64}$/.test(parsed.data_encryption_key_hex)) {
-      throw new BackupError(`${keys.secrets_file} is not a Mutual keys file (secrets.json with session_secret and data_encryption_key_hex)`);
+    if (
+      typeof parsed.session_secret !== "string" ||
+      typeof parsed.data_encryption_key_hex !== "string" ||
+      !/^[0-9a-fA-F]{64}$/.test(parsed.data_encryption_key_hex)
+    ) {
+      throw new BackupError(
+        `${keys.secrets_file} is not a Mutual keys file (secrets.json with session_secret and data_encryption_key_hex)`,
+      );
     }
   }
   let files: ArchiveFile[];
@@ -257,11 +300,14 @@ export async function restoreBackup(file: string, dataDir: string, keys: { secre
   }
   const manifestFile = files.find((f) => f.name === MANIFEST_NAME);
   const pgdata = files.find((f) => f.name === PGDATA_NAME);
-  if (!manifestFile || !pgdata) throw new BackupError(`${file} is not a Mutual backup (no ${MANIFEST_NAME} or ${PGDATA_NAME})`);
+  if (!manifestFile || !pgdata)
+    throw new BackupError(`${file} is not a Mutual backup (no ${MANIFEST_NAME} or ${PGDATA_NAME})`);
   const manifest = JSON.parse(Buffer.from(manifestFile.data).toString("utf8")) as Manifest;
-  if (manifest.format !== BACKUP_FORMAT) throw new BackupError(`${file} has backup format ${manifest.format}; this version reads format ${BACKUP_FORMAT}`);
+  if (manifest.format !== BACKUP_FORMAT)
+    throw new BackupError(`${file} has backup format ${manifest.format}; this version reads format ${BACKUP_FORMAT}`);
   const uploads = files.filter((f) => f.name.startsWith("uploads/"));
-  if (uploads.length !== manifest.upload_files) throw new BackupError(`Backup damaged: ${uploads.length} of ${manifest.upload_files} uploaded files present`);
+  if (uploads.length !== manifest.upload_files)
+    throw new BackupError(`Backup damaged: ${uploads.length} of ${manifest.upload_files} uploaded files present`);
 
   ownerOnlyDir(dataDir);
   const lock = acquireDataDirLock(dataDir);
@@ -281,13 +327,21 @@ export async function restoreBackup(file: string, dataDir: string, keys: { secre
     } finally {
       await client.close();
     }
-    if (keysText !== undefined) fs.writeFileSync(path.join(dataDir, "secrets.json"), keysText, { mode: OWNER_ONLY_FILE_MODE, flag: "wx" });
+    if (keysText !== undefined)
+      fs.writeFileSync(path.join(dataDir, "secrets.json"), keysText, { mode: OWNER_ONLY_FILE_MODE, flag: "wx" });
     restrictTreeToOwner(dataDir);
     restored = true;
   } finally {
     // The folder was empty: a restore that failed half-way leaves it empty again, ready for the next try.
-    if (!restored) for (const name of fs.readdirSync(dataDir)) if (name !== "mutual.lock") fs.rmSync(path.join(dataDir, name), { recursive: true, force: true });
+    if (!restored)
+      for (const name of fs.readdirSync(dataDir))
+        if (name !== "mutual.lock") fs.rmSync(path.join(dataDir, name), { recursive: true, force: true });
     lock.release();
   }
-  return { data_dir: dataDir, created_at: manifest.created_at, upload_files: uploads.length, elapsed_ms: Math.round(performance.now() - started_ms) };
+  return {
+    data_dir: dataDir,
+    created_at: manifest.created_at,
+    upload_files: uploads.length,
+    elapsed_ms: Math.round(performance.now() - started_ms),
+  };
 }

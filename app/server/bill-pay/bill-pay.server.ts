@@ -1,9 +1,23 @@
 import { and, asc, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { billPayees, billPayments, billPaymentSeries, type BillPayee, type BillPayment, type BillPaymentSeries } from "~/server/db/schema";
+import {
+  billPayees,
+  billPayments,
+  billPaymentSeries,
+  type BillPayee,
+  type BillPayment,
+  type BillPaymentSeries,
+} from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
-import { getTransaction, placeHold, postTransfer, releaseHold, settleHold, type LedgerRefusal } from "~/server/ledger/ledger.server";
+import {
+  getTransaction,
+  placeHold,
+  postTransfer,
+  releaseHold,
+  settleHold,
+  type LedgerRefusal,
+} from "~/server/ledger/ledger.server";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
@@ -91,7 +105,10 @@ function refused(message: string, field?: string, status: 400 | 404 | 409 = 400)
 }
 
 /** Runs `work` in one database transaction; a refusal it returns rolls everything back. */
-function inTransaction<T extends object>(db: Db, work: (tx: DbOrTx) => Promise<BillPayResult<T>>): Promise<BillPayResult<T>> {
+function inTransaction<T extends object>(
+  db: Db,
+  work: (tx: DbOrTx) => Promise<BillPayResult<T>>,
+): Promise<BillPayResult<T>> {
   return inRefusableTransaction(db, work);
 }
 
@@ -126,7 +143,12 @@ function ledgerRefusal(refusal: LedgerRefusal): BillPayRefusal {
 async function holdMemberPayment(
   tx: DbOrTx,
   member: BillPayMember,
-  input: { from_id: number; settlement_id: number; payee: Pick<BillPayee, "name" | "account_number">; form: { idempotency_key: string; amount_cents: number; payment_date: string; memo?: string | null } },
+  input: {
+    from_id: number;
+    settlement_id: number;
+    payee: Pick<BillPayee, "name" | "account_number">;
+    form: { idempotency_key: string; amount_cents: number; payment_date: string; memo?: string | null };
+  },
 ): Promise<BillPayRefusal | { ok: true; transaction: { id: number } }> {
   const { form } = input;
   const hold = await placeHold(tx, {
@@ -168,16 +190,39 @@ export async function listPayees(db: DbOrTx, member_id: string): Promise<PayeeVi
 }
 
 /** The member's payee with this name and number, saved now if it was not: saving twice saves once. */
-async function findOrSavePayee(tx: DbOrTx, member: BillPayMember, form: PayeeForm, origin: AuditOrigin): Promise<BillPayResult<{ payee: BillPayee; created: boolean }>> {
+async function findOrSavePayee(
+  tx: DbOrTx,
+  member: BillPayMember,
+  form: PayeeForm,
+  origin: AuditOrigin,
+): Promise<BillPayResult<{ payee: BillPayee; created: boolean }>> {
   const [existing] = await tx
     .select()
     .from(billPayees)
-    .where(and(eq(billPayees.member_id, member.id), isNull(billPayees.removed_at), eq(billPayees.name, form.name), eq(billPayees.account_number, form.account_number)))
+    .where(
+      and(
+        eq(billPayees.member_id, member.id),
+        isNull(billPayees.removed_at),
+        eq(billPayees.name, form.name),
+        eq(billPayees.account_number, form.account_number),
+      ),
+    )
     .limit(1);
   if (existing) return { ok: true, payee: existing, created: false };
-  const [{ n }] = (await tx.select({ n: sql<number>`count(*)::int` }).from(billPayees).where(and(eq(billPayees.member_id, member.id), isNull(billPayees.removed_at)))) as [{ n: number }];
+  const [{ n }] = (await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(billPayees)
+    .where(and(eq(billPayees.member_id, member.id), isNull(billPayees.removed_at)))) as [{ n: number }];
   if (n >= PAYEES_MAX) return refused(BILL_PAY_REFUSALS.payees_max, "name", 409);
-  const [payee] = await tx.insert(billPayees).values({ member_id: member.id, name: form.name, account_number: form.account_number, address: form.address ?? null }).returning();
+  const [payee] = await tx
+    .insert(billPayees)
+    .values({
+      member_id: member.id,
+      name: form.name,
+      account_number: form.account_number,
+      address: form.address ?? null,
+    })
+    .returning();
   await recordAudit(tx, {
     actor_id: member.id,
     actor_email: member.email,
@@ -192,7 +237,12 @@ async function findOrSavePayee(tx: DbOrTx, member: BillPayMember, form: PayeeFor
   return { ok: true, payee: payee!, created: true };
 }
 
-export async function addPayee(db: Db, member: BillPayMember, form: PayeeForm, origin: AuditOrigin): Promise<BillPayResult<{ payee: PayeeView; created: boolean }>> {
+export async function addPayee(
+  db: Db,
+  member: BillPayMember,
+  form: PayeeForm,
+  origin: AuditOrigin,
+): Promise<BillPayResult<{ payee: PayeeView; created: boolean }>> {
   return inTransaction(db, async (tx) => {
     await lockMember(tx, member.id);
     const saved = await findOrSavePayee(tx, member, form, origin);
@@ -201,12 +251,28 @@ export async function addPayee(db: Db, member: BillPayMember, form: PayeeForm, o
 }
 
 /** Removes a saved payee from the list (kept for the history); its scheduled payments stay. */
-export async function removePayee(db: Db, member: BillPayMember, payee_id: number, origin: AuditOrigin): Promise<BillPayResult<{ name: string }>> {
+export async function removePayee(
+  db: Db,
+  member: BillPayMember,
+  payee_id: number,
+  origin: AuditOrigin,
+): Promise<BillPayResult<{ name: string }>> {
   return inTransaction(db, async (tx) => {
     const [payee] = await tx.select().from(billPayees).where(eq(billPayees.id, payee_id)).for("update");
-    if (!payee || payee.member_id !== member.id || payee.removed_at) return refused("This payee was not found.", undefined, 404);
+    if (!payee || payee.member_id !== member.id || payee.removed_at)
+      return refused("This payee was not found.", undefined, 404);
     await tx.update(billPayees).set({ removed_at: new Date() }).where(eq(billPayees.id, payee.id));
-    await recordAudit(tx, { actor_id: member.id, actor_email: member.email, action: "bill_pay.payee_remove", subject_type: "bill_payee", subject_id: payee.id, member_id: member.id, before: { name: payee.name }, request_id: origin.request_id, ip: origin.ip });
+    await recordAudit(tx, {
+      actor_id: member.id,
+      actor_email: member.email,
+      action: "bill_pay.payee_remove",
+      subject_type: "bill_payee",
+      subject_id: payee.id,
+      member_id: member.id,
+      before: { name: payee.name },
+      request_id: origin.request_id,
+      ip: origin.ip,
+    });
     return { ok: true, name: payee.name };
   });
 }
@@ -241,7 +307,12 @@ function payingAccount(accounts: readonly AccountView[], account_id: number): Ac
   // Savings transfers are counted per month when they are placed; a payment held for weeks and
   // edited (held again) would count twice. Bill Pay pays from checking, as banks' bill pay does.
   if (from.type !== "checking") return refused(BILL_PAY_REFUSALS.checking_only, "from_account_id");
-  if (from.status === "frozen" || from.status === "closed") return refused(REFUSAL_MESSAGES[from.status === "frozen" ? "account_frozen" : "account_closed"], "from_account_id", 409);
+  if (from.status === "frozen" || from.status === "closed")
+    return refused(
+      REFUSAL_MESSAGES[from.status === "frozen" ? "account_frozen" : "account_closed"],
+      "from_account_id",
+      409,
+    );
   return from;
 }
 
@@ -253,14 +324,26 @@ async function replayOf(tx: DbOrTx, member_id: string, idempotency_key: string):
     .where(and(eq(billPayments.member_id, member_id), eq(billPayments.idempotency_key, idempotency_key)));
   if (!row) return null;
   const p = row.payment;
-  return { payment_id: p.id, reference_number: referenceNumber(p.hold_transaction_id ?? p.id), payment_date: p.payment_date, amount_cents: p.amount_cents, payee_name: row.payee_name, replayed: true };
+  return {
+    payment_id: p.id,
+    reference_number: referenceNumber(p.hold_transaction_id ?? p.id),
+    payment_date: p.payment_date,
+    amount_cents: p.amount_cents,
+    payee_name: row.payee_name,
+    replayed: true,
+  };
 }
 
 /**
  * Schedules a one-off payment or the first of a recurring series, holding its amount. A repeat of
  * the form's idempotency key answers with the first result and holds nothing more.
  */
-export async function scheduleBillPayment(db: Db, member: BillPayMember, form: BillPayForm, origin: AuditOrigin): Promise<BillPayResult<ScheduledDone>> {
+export async function scheduleBillPayment(
+  db: Db,
+  member: BillPayMember,
+  form: BillPayForm,
+  origin: AuditOrigin,
+): Promise<BillPayResult<ScheduledDone>> {
   const choice = parsePayeeChoice(form.payee);
   if (!choice) return refused(BILL_PAY_MESSAGES.payee, "payee");
   const settlement = await institutionAccount(db, "bill_pay_settlement");
@@ -274,19 +357,34 @@ export async function scheduleBillPayment(db: Db, member: BillPayMember, form: B
 
     let payee: BillPayee;
     if (choice.kind === "saved") {
-      const [saved] = await tx.select().from(billPayees).where(and(eq(billPayees.id, choice.payee_id), eq(billPayees.member_id, member.id), isNull(billPayees.removed_at)));
+      const [saved] = await tx
+        .select()
+        .from(billPayees)
+        .where(
+          and(eq(billPayees.id, choice.payee_id), eq(billPayees.member_id, member.id), isNull(billPayees.removed_at)),
+        );
       if (!saved) return refused(BILL_PAY_MESSAGES.payee, "payee");
       const number = form.payee_account_number ?? saved.account_number;
       if (number === saved.account_number) payee = saved;
       else {
-        const other = await findOrSavePayee(tx, member, { name: saved.name, account_number: number, address: saved.address ?? undefined }, origin);
+        const other = await findOrSavePayee(
+          tx,
+          member,
+          { name: saved.name, account_number: number, address: saved.address ?? undefined },
+          origin,
+        );
         if (!other.ok) return other;
         payee = other.payee;
       }
     } else {
       const name = institution().bill_pay_quick_picks[choice.index]!;
       if (!form.payee_account_number) return refused(BILL_PAY_MESSAGES.missing, "payee_account_number");
-      const picked = await findOrSavePayee(tx, member, { name, account_number: form.payee_account_number, address: undefined }, origin);
+      const picked = await findOrSavePayee(
+        tx,
+        member,
+        { name, account_number: form.payee_account_number, address: undefined },
+        origin,
+      );
       if (!picked.ok) return picked;
       payee = picked.payee;
     }
@@ -343,11 +441,26 @@ export async function scheduleBillPayment(db: Db, member: BillPayMember, form: B
       subject_type: "bill_payment",
       subject_id: payment!.id,
       member_id: member.id,
-      after: { amount_cents: form.amount_cents, payment_date: form.payment_date, from_account_id: from.id, payee_id: payee.id, series_id: series?.id ?? null, hold_transaction_id: hold.transaction.id },
+      after: {
+        amount_cents: form.amount_cents,
+        payment_date: form.payment_date,
+        from_account_id: from.id,
+        payee_id: payee.id,
+        series_id: series?.id ?? null,
+        hold_transaction_id: hold.transaction.id,
+      },
       request_id: origin.request_id,
       ip: origin.ip,
     });
-    return { ok: true, payment_id: payment!.id, reference_number: reference, payment_date: form.payment_date, amount_cents: form.amount_cents, payee_name: payee.name, replayed: false };
+    return {
+      ok: true,
+      payment_id: payment!.id,
+      reference_number: reference,
+      payment_date: form.payment_date,
+      amount_cents: form.amount_cents,
+      payee_name: payee.name,
+      replayed: false,
+    };
   });
 }
 
@@ -355,7 +468,12 @@ export async function scheduleBillPayment(db: Db, member: BillPayMember, form: B
 // Cancel and Edit
 
 /** The member's scheduled payment, locked, that may still change (its date not yet come), or why not. */
-async function changeablePayment(tx: DbOrTx, member_id: string, payment_id: number, today: string): Promise<BillPayment | BillPayRefusal> {
+async function changeablePayment(
+  tx: DbOrTx,
+  member_id: string,
+  payment_id: number,
+  today: string,
+): Promise<BillPayment | BillPayRefusal> {
   const [payment] = await tx.select().from(billPayments).where(eq(billPayments.id, payment_id)).for("update");
   // Another member's payment answers as one that does not exist: its existence is not theirs to learn.
   if (!payment || payment.member_id !== member_id) return refused(BILL_PAY_MESSAGES.payment, undefined, 404);
@@ -364,7 +482,13 @@ async function changeablePayment(tx: DbOrTx, member_id: string, payment_id: numb
   return payment;
 }
 
-export async function cancelBillPayment(db: Db, member: BillPayMember, payment_id: number, origin: AuditOrigin, now = new Date()): Promise<BillPayResult<{ released_cents: number; series_ended: boolean }>> {
+export async function cancelBillPayment(
+  db: Db,
+  member: BillPayMember,
+  payment_id: number,
+  origin: AuditOrigin,
+  now = new Date(),
+): Promise<BillPayResult<{ released_cents: number; series_ended: boolean }>> {
   const today = businessDate(institution().time_zone, now);
   return inTransaction(db, async (tx) => {
     await lockMember(tx, member.id);
@@ -373,11 +497,19 @@ export async function cancelBillPayment(db: Db, member: BillPayMember, payment_i
     const actor = `member:${member.id}`;
     let released_cents = 0;
     if (payment.hold_transaction_id !== null) {
-      const released = await releaseHold(tx, { transaction_id: payment.hold_transaction_id, idempotency_key: `bill-pay:${payment.id}:cancel`, resolved_by: actor });
-      if (!released.ok) throw new Error(`the hold of bill payment ${payment.id} could not be released: ${released.code}`);
+      const released = await releaseHold(tx, {
+        transaction_id: payment.hold_transaction_id,
+        idempotency_key: `bill-pay:${payment.id}:cancel`,
+        resolved_by: actor,
+      });
+      if (!released.ok)
+        throw new Error(`the hold of bill payment ${payment.id} could not be released: ${released.code}`);
       released_cents = payment.amount_cents;
     }
-    await tx.update(billPayments).set({ status: "cancelled", resolved_at: new Date(), resolved_by: actor, updated_at: new Date() }).where(eq(billPayments.id, payment.id));
+    await tx
+      .update(billPayments)
+      .set({ status: "cancelled", resolved_at: new Date(), resolved_by: actor, updated_at: new Date() })
+      .where(eq(billPayments.id, payment.id));
     let series_ended = false;
     if (payment.series_id !== null) {
       const ended = await tx
@@ -416,7 +548,13 @@ export async function cancelBillPayment(db: Db, member: BillPayMember, payment_i
  * given back (only the difference is new money), and a refusal leaves the old hold as it was.
  * A repeat of the form's key answers as done and changes nothing.
  */
-export async function editBillPayment(db: Db, member: BillPayMember, form: EditBillPaymentForm, origin: AuditOrigin, now = new Date()): Promise<BillPayResult<{ payment_id: number; replayed: boolean }>> {
+export async function editBillPayment(
+  db: Db,
+  member: BillPayMember,
+  form: EditBillPaymentForm,
+  origin: AuditOrigin,
+  now = new Date(),
+): Promise<BillPayResult<{ payment_id: number; replayed: boolean }>> {
   const today = businessDate(institution().time_zone, now);
   const settlement = await institutionAccount(db, "bill_pay_settlement");
   return inTransaction(db, async (tx) => {
@@ -425,7 +563,8 @@ export async function editBillPayment(db: Db, member: BillPayMember, form: EditB
     if ("ok" in payment) return payment;
     if (payment.hold_transaction_id !== null) {
       const current = await getTransaction(tx, payment.hold_transaction_id);
-      if (current?.transaction.idempotency_key === form.idempotency_key) return { ok: true, payment_id: payment.id, replayed: true };
+      if (current?.transaction.idempotency_key === form.idempotency_key)
+        return { ok: true, payment_id: payment.id, replayed: true };
     }
     const from = payingAccount(await memberAccounts(tx, member.id), payment.from_account_id);
     if ("ok" in from) return from;
@@ -435,19 +574,33 @@ export async function editBillPayment(db: Db, member: BillPayMember, form: EditB
       const rule = seriesRule(series!);
       const next = payment.sequence! + 1;
       if (seriesHasPayment(rule, next) && form.payment_date >= seriesPaymentDate(rule, next)) {
-        return refused(`${BILL_PAY_REFUSALS.series_order} (${formatBusinessDate(seriesPaymentDate(rule, next))}).`, "payment_date");
+        return refused(
+          `${BILL_PAY_REFUSALS.series_order} (${formatBusinessDate(seriesPaymentDate(rule, next))}).`,
+          "payment_date",
+        );
       }
     }
     const payee = await payeeOf(tx, payment.payee_id);
     if (payment.hold_transaction_id !== null) {
-      const released = await releaseHold(tx, { transaction_id: payment.hold_transaction_id, idempotency_key: `bill-pay:${payment.id}:edit:${form.idempotency_key}`, resolved_by: `member:${member.id}` });
-      if (!released.ok) throw new Error(`the hold of bill payment ${payment.id} could not be released: ${released.code}`);
+      const released = await releaseHold(tx, {
+        transaction_id: payment.hold_transaction_id,
+        idempotency_key: `bill-pay:${payment.id}:edit:${form.idempotency_key}`,
+        resolved_by: `member:${member.id}`,
+      });
+      if (!released.ok)
+        throw new Error(`the hold of bill payment ${payment.id} could not be released: ${released.code}`);
     }
     const hold = await holdMemberPayment(tx, member, { from_id: from.id, settlement_id: settlement.id, payee, form });
     if (!hold.ok) return hold;
     await tx
       .update(billPayments)
-      .set({ amount_cents: form.amount_cents, payment_date: form.payment_date, memo: form.memo ?? null, hold_transaction_id: hold.transaction.id, updated_at: new Date() })
+      .set({
+        amount_cents: form.amount_cents,
+        payment_date: form.payment_date,
+        memo: form.memo ?? null,
+        hold_transaction_id: hold.transaction.id,
+        updated_at: new Date(),
+      })
       .where(eq(billPayments.id, payment.id));
     await recordAudit(tx, {
       actor_id: member.id,
@@ -456,8 +609,18 @@ export async function editBillPayment(db: Db, member: BillPayMember, form: EditB
       subject_type: "bill_payment",
       subject_id: payment.id,
       member_id: member.id,
-      before: { amount_cents: payment.amount_cents, payment_date: payment.payment_date, memo: payment.memo, hold_transaction_id: payment.hold_transaction_id },
-      after: { amount_cents: form.amount_cents, payment_date: form.payment_date, memo: form.memo ?? null, hold_transaction_id: hold.transaction.id },
+      before: {
+        amount_cents: payment.amount_cents,
+        payment_date: payment.payment_date,
+        memo: payment.memo,
+        hold_transaction_id: payment.hold_transaction_id,
+      },
+      after: {
+        amount_cents: form.amount_cents,
+        payment_date: form.payment_date,
+        memo: form.memo ?? null,
+        hold_transaction_id: hold.transaction.id,
+      },
       request_id: origin.request_id,
       ip: origin.ip,
     });
@@ -466,7 +629,13 @@ export async function editBillPayment(db: Db, member: BillPayMember, form: EditB
 }
 
 function seriesRule(series: BillPaymentSeries): SeriesRule {
-  return { frequency: series.frequency, interval_weeks: series.interval_weeks, first_date: series.first_date, end_date: series.end_date, payment_count: series.payment_count };
+  return {
+    frequency: series.frequency,
+    interval_weeks: series.interval_weeks,
+    first_date: series.first_date,
+    end_date: series.end_date,
+    payment_count: series.payment_count,
+  };
 }
 
 async function payeeOf(tx: DbOrTx, payee_id: number): Promise<BillPayee> {
@@ -494,11 +663,17 @@ export async function payDueBillPayments(db: Db, now: Date): Promise<BillPayment
   const today = businessDate(institution().time_zone, now);
   const counts: BillPaymentRunCounts = { date: today, paid: 0, failed: 0, next_scheduled: 0 };
   const settlement = await institutionAccount(db, "bill_pay_settlement");
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const due = await db
       .select({ id: billPayments.id })
       .from(billPayments)
-      .where(and(eq(billPayments.status, "scheduled"), lte(billPayments.payment_date, today), sql`${billPayments.id} > ${after}`))
+      .where(
+        and(
+          eq(billPayments.status, "scheduled"),
+          lte(billPayments.payment_date, today),
+          sql`${billPayments.id} > ${after}`,
+        ),
+      )
       .orderBy(asc(billPayments.id))
       .limit(DUE_BATCH);
     for (const { id } of due) {
@@ -513,7 +688,12 @@ export async function payDueBillPayments(db: Db, now: Date): Promise<BillPayment
   return counts;
 }
 
-async function payOne(db: Db, payment_id: number, today: string, settlement_id: number): Promise<{ outcome: "skipped" | "paid" | "failed"; next: boolean }> {
+async function payOne(
+  db: Db,
+  payment_id: number,
+  today: string,
+  settlement_id: number,
+): Promise<{ outcome: "skipped" | "paid" | "failed"; next: boolean }> {
   return db.transaction(async (tx) => {
     // The payee comes with the locked payment (one round trip), not read again per payment.
     const [row] = await tx
@@ -522,17 +702,27 @@ async function payOne(db: Db, payment_id: number, today: string, settlement_id: 
       .innerJoin(billPayees, eq(billPayees.id, billPayments.payee_id))
       .where(eq(billPayments.id, payment_id))
       .for("update", { of: billPayments });
-    if (!row || row.payment.status !== "scheduled" || row.payment.payment_date > today) return { outcome: "skipped", next: false };
+    if (!row || row.payment.status !== "scheduled" || row.payment.payment_date > today)
+      return { outcome: "skipped", next: false };
     const { payment, payee } = row;
     let refusal: LedgerRefusal | null = null;
     let paid_transaction_id: number | null = null;
     if (payment.hold_transaction_id !== null) {
-      const settled = await settleHold(tx, { transaction_id: payment.hold_transaction_id, idempotency_key: `bill-pay:${payment.id}:pay`, resolved_by: BILL_PAY_SYSTEM });
+      const settled = await settleHold(tx, {
+        transaction_id: payment.hold_transaction_id,
+        idempotency_key: `bill-pay:${payment.id}:pay`,
+        resolved_by: BILL_PAY_SYSTEM,
+      });
       if (!settled.ok) {
         refusal = settled;
         // The hold gives the money back: releasing is allowed on a frozen or closed account.
-        const released = await releaseHold(tx, { transaction_id: payment.hold_transaction_id, idempotency_key: `bill-pay:${payment.id}:release`, resolved_by: BILL_PAY_SYSTEM });
-        if (!released.ok) throw new Error(`the hold of bill payment ${payment.id} could not be released: ${released.code}`);
+        const released = await releaseHold(tx, {
+          transaction_id: payment.hold_transaction_id,
+          idempotency_key: `bill-pay:${payment.id}:release`,
+          resolved_by: BILL_PAY_SYSTEM,
+        });
+        if (!released.ok)
+          throw new Error(`the hold of bill payment ${payment.id} could not be released: ${released.code}`);
       }
     } else {
       const posted = await postTransfer(tx, {
@@ -552,11 +742,21 @@ async function payOne(db: Db, payment_id: number, today: string, settlement_id: 
     const reason = refusal ? failureReason(refusal) : null;
     await tx
       .update(billPayments)
-      .set({ status, failure_reason: reason, paid_transaction_id, resolved_at: new Date(), resolved_by: BILL_PAY_SYSTEM, updated_at: new Date() })
+      .set({
+        status,
+        failure_reason: reason,
+        paid_transaction_id,
+        resolved_at: new Date(),
+        resolved_by: BILL_PAY_SYSTEM,
+        updated_at: new Date(),
+      })
       .where(eq(billPayments.id, payment.id));
-    const next = payment.series_id !== null ? await scheduleNext(tx, payment, payee, today, settlement_id, refusal) : null;
+    const next =
+      payment.series_id !== null ? await scheduleNext(tx, payment, payee, today, settlement_id, refusal) : null;
     // Dates in the words of the member's pages ("Dec 31, 2026"), as every message to the member.
-    const nextText = next ? ` The next payment is scheduled for ${formatBusinessDate(next.payment_date)}${next.held ? "" : " (it is not held yet: the money was not available when it was scheduled)"}.` : "";
+    const nextText = next
+      ? ` The next payment is scheduled for ${formatBusinessDate(next.payment_date)}${next.held ? "" : " (it is not held yet: the money was not available when it was scheduled)"}.`
+      : "";
     if (refusal) {
       await notify(tx, {
         member_id: payment.member_id,
@@ -579,7 +779,13 @@ async function payOne(db: Db, payment_id: number, today: string, settlement_id: 
       subject_id: payment.id,
       member_id: payment.member_id,
       before: { status: "scheduled" },
-      after: { status, failure_reason: reason, amount_cents: payment.amount_cents, payment_date: payment.payment_date, next_payment_id: next?.id ?? null },
+      after: {
+        status,
+        failure_reason: reason,
+        amount_cents: payment.amount_cents,
+        payment_date: payment.payment_date,
+        next_payment_id: next?.id ?? null,
+      },
     });
     return { outcome: status, next: next !== null };
   });
@@ -590,14 +796,28 @@ async function payOne(db: Db, payment_id: number, today: string, settlement_id: 
  * else scheduled without a hold (its date decides). A series whose account was frozen or closed
  * ends: its payments could not be made.
  */
-async function scheduleNext(tx: DbOrTx, payment: BillPayment, payee_of_payment: BillPayee, today: string, settlement_id: number, refusal: LedgerRefusal | null): Promise<{ id: number; payment_date: string; held: boolean } | null> {
-  const [series] = await tx.select().from(billPaymentSeries).where(eq(billPaymentSeries.id, payment.series_id!)).for("update");
+async function scheduleNext(
+  tx: DbOrTx,
+  payment: BillPayment,
+  payee_of_payment: BillPayee,
+  today: string,
+  settlement_id: number,
+  refusal: LedgerRefusal | null,
+): Promise<{ id: number; payment_date: string; held: boolean } | null> {
+  const [series] = await tx
+    .select()
+    .from(billPaymentSeries)
+    .where(eq(billPaymentSeries.id, payment.series_id!))
+    .for("update");
   if (!series || series.status !== "active") return null;
   const rule = seriesRule(series);
   const sequence = payment.sequence! + 1;
   const accountGone = refusal?.code === "account_frozen" || refusal?.code === "account_closed";
   if (accountGone || !seriesHasPayment(rule, sequence)) {
-    await tx.update(billPaymentSeries).set({ status: "ended", ended_at: new Date() }).where(eq(billPaymentSeries.id, series.id));
+    await tx
+      .update(billPaymentSeries)
+      .set({ status: "ended", ended_at: new Date() })
+      .where(eq(billPaymentSeries.id, series.id));
     return null;
   }
   const payment_date = seriesPaymentDate(rule, sequence);
@@ -615,7 +835,10 @@ async function scheduleNext(tx: DbOrTx, payment: BillPayment, payee_of_payment: 
     effective_date: payment_date > today ? payment_date : today,
   });
   if (!hold.ok && (hold.code === "account_frozen" || hold.code === "account_closed")) {
-    await tx.update(billPaymentSeries).set({ status: "ended", ended_at: new Date() }).where(eq(billPaymentSeries.id, series.id));
+    await tx
+      .update(billPaymentSeries)
+      .set({ status: "ended", ended_at: new Date() })
+      .where(eq(billPaymentSeries.id, series.id));
     return null;
   }
   const [next] = await tx
@@ -659,7 +882,11 @@ export interface BillPaymentView {
 const HISTORY_MAX = 50;
 
 /** The member's upcoming payments (soonest first) and their history (newest first). */
-export async function memberBillPayments(db: DbOrTx, member_id: string, member_accounts: readonly AccountView[]): Promise<{ upcoming: BillPaymentView[]; history: BillPaymentView[] }> {
+export async function memberBillPayments(
+  db: DbOrTx,
+  member_id: string,
+  member_accounts: readonly AccountView[],
+): Promise<{ upcoming: BillPaymentView[]; history: BillPaymentView[] }> {
   const accounts = new Map(member_accounts.map((a) => [a.id, a]));
   const select = () =>
     db
@@ -675,7 +902,15 @@ export async function memberBillPayments(db: DbOrTx, member_id: string, member_a
     .where(and(eq(billPayments.member_id, member_id), inArray(billPayments.status, ["paid", "failed", "cancelled"])))
     .orderBy(desc(billPayments.payment_date), desc(billPayments.id))
     .limit(HISTORY_MAX);
-  const view = ({ payment: p, payee, series }: { payment: BillPayment; payee: BillPayee; series: BillPaymentSeries | null }): BillPaymentView => {
+  const view = ({
+    payment: p,
+    payee,
+    series,
+  }: {
+    payment: BillPayment;
+    payee: BillPayee;
+    series: BillPaymentSeries | null;
+  }): BillPaymentView => {
     const account = accounts.get(p.from_account_id);
     const transaction = p.paid_transaction_id ?? p.hold_transaction_id;
     return {
@@ -690,7 +925,14 @@ export async function memberBillPayments(db: DbOrTx, member_id: string, member_a
       held: p.hold_transaction_id !== null,
       failure_reason: p.failure_reason,
       reference_number: transaction !== null ? referenceNumber(transaction) : null,
-      series: series ? { frequency: series.frequency, interval_weeks: series.interval_weeks, end_date: series.end_date, payment_count: series.payment_count } : null,
+      series: series
+        ? {
+            frequency: series.frequency,
+            interval_weeks: series.interval_weeks,
+            end_date: series.end_date,
+            payment_count: series.payment_count,
+          }
+        : null,
       sequence: p.sequence,
     };
   };

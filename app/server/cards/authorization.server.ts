@@ -67,7 +67,8 @@ export interface CardRefusal {
   message: string;
 }
 
-export type CardAuthorizationAnswer = { ok: true; authorization: CardAuthorizationView; replayed: boolean } | CardRefusal;
+export type CardAuthorizationAnswer =
+  { ok: true; authorization: CardAuthorizationView; replayed: boolean } | CardRefusal;
 
 function refusal(code: RefusalCode, details: Record<string, string> = {}): CardRefusal {
   return { ok: false, code, message: refusalMessage(code, details) };
@@ -124,7 +125,12 @@ export function spentOnDaySql(card_id: SQL, day: string): SQL<string> {
  * purchases on one line always meet on that card's lock.
  */
 export async function lockCardLine(tx: DbOrTx, card_id: number): Promise<DebitCard | null> {
-  const rows = await tx.select().from(debitCards).where(sql`${debitCards.id} in ${cardLineSql(sql`${card_id}`)}`).orderBy(asc(debitCards.id)).for("update");
+  const rows = await tx
+    .select()
+    .from(debitCards)
+    .where(sql`${debitCards.id} in ${cardLineSql(sql`${card_id}`)}`)
+    .orderBy(asc(debitCards.id))
+    .for("update");
   return rows.find((row) => row.id === card_id) ?? null;
 }
 
@@ -151,7 +157,12 @@ export async function authorizeCardPurchase(db: DbOrTx, input: CardPurchaseInput
     if (repeat) return { ok: true, authorization: repeat, replayed: true };
     const spent_today_cents = await spentOnDay(tx, card.id, today);
     const decision = decideCardPurchase({
-      card: { status: card.status as CardStatus, expiry_month: card.expiry_month, expiry_year: card.expiry_year, daily_limit_cents: Number(card.daily_limit_cents) },
+      card: {
+        status: card.status as CardStatus,
+        expiry_month: card.expiry_month,
+        expiry_year: card.expiry_year,
+        daily_limit_cents: Number(card.daily_limit_cents),
+      },
       amount_cents: input.amount_cents,
       spent_today_cents,
       today,
@@ -215,15 +226,30 @@ export type CardSettleAnswer = { ok: true; authorization: CardAuthorizationView;
  * The network settles an authorized purchase: its hold is posted (current balance down, the
  * settlement account credited). Settling twice answers with the first settle.
  */
-export async function settleCardPurchase(db: DbOrTx, input: { authorization_id: number; resolved_by: string }): Promise<CardSettleAnswer> {
+export async function settleCardPurchase(
+  db: DbOrTx,
+  input: { authorization_id: number; resolved_by: string },
+): Promise<CardSettleAnswer> {
   return db.transaction(async (tx): Promise<CardSettleAnswer> => {
-    const [row] = await tx.select().from(cardAuthorizations).where(eq(cardAuthorizations.id, input.authorization_id)).for("update");
+    const [row] = await tx
+      .select()
+      .from(cardAuthorizations)
+      .where(eq(cardAuthorizations.id, input.authorization_id))
+      .for("update");
     if (!row) return refusal("transaction_not_found");
     if (row.status === "settled") return { ok: true, authorization: toView(row), replayed: true };
     if (row.status !== "pending") return refusal("not_pending");
-    const settled = await settleHold(tx, { transaction_id: Number(row.transaction_id), idempotency_key: `card-settle:${row.id}`, resolved_by: input.resolved_by });
+    const settled = await settleHold(tx, {
+      transaction_id: Number(row.transaction_id),
+      idempotency_key: `card-settle:${row.id}`,
+      resolved_by: input.resolved_by,
+    });
     if (!settled.ok) return { ok: false, code: settled.code, message: settled.message };
-    const [updated] = await tx.update(cardAuthorizations).set({ status: "settled", settled_at: new Date() }).where(eq(cardAuthorizations.id, row.id)).returning();
+    const [updated] = await tx
+      .update(cardAuthorizations)
+      .set({ status: "settled", settled_at: new Date() })
+      .where(eq(cardAuthorizations.id, row.id))
+      .returning();
     return { ok: true, authorization: toView(updated!), replayed: false };
   });
 }
@@ -242,21 +268,35 @@ const RELEASE_REASONS = {
  * and the member is told in the bell. Releasing twice answers with the first release; a settled
  * purchase is refused ("not pending": a settled purchase is corrected by a reversal).
  */
-export async function releaseCardPurchase(db: DbOrTx, input: { authorization_id: number; resolved_by: string; reason: keyof typeof RELEASE_REASONS; now?: Date }): Promise<CardReleaseAnswer> {
+export async function releaseCardPurchase(
+  db: DbOrTx,
+  input: { authorization_id: number; resolved_by: string; reason: keyof typeof RELEASE_REASONS; now?: Date },
+): Promise<CardReleaseAnswer> {
   return db.transaction(async (tx): Promise<CardReleaseAnswer> => {
-    const [row] = await tx.select().from(cardAuthorizations).where(eq(cardAuthorizations.id, input.authorization_id)).for("update");
+    const [row] = await tx
+      .select()
+      .from(cardAuthorizations)
+      .where(eq(cardAuthorizations.id, input.authorization_id))
+      .for("update");
     if (!row) return refusal("transaction_not_found");
     if (row.status === "released") return { ok: true, authorization: toView(row), replayed: true };
     if (row.status !== "pending") return refusal("not_pending");
     // A hold may be given back on a frozen or closed account: the money returns to the member.
-    const released = await releaseHold(tx, { transaction_id: Number(row.transaction_id), idempotency_key: `card-release:${row.id}`, resolved_by: input.resolved_by });
+    const released = await releaseHold(tx, {
+      transaction_id: Number(row.transaction_id),
+      idempotency_key: `card-release:${row.id}`,
+      resolved_by: input.resolved_by,
+    });
     if (!released.ok) return { ok: false, code: released.code, message: released.message };
     const [updated] = await tx
       .update(cardAuthorizations)
       .set({ status: "released", released_at: input.now ?? new Date() })
       .where(eq(cardAuthorizations.id, row.id))
       .returning();
-    const [card] = await tx.select({ member_id: debitCards.member_id, last4: debitCards.last4 }).from(debitCards).where(eq(debitCards.id, row.card_id));
+    const [card] = await tx
+      .select({ member_id: debitCards.member_id, last4: debitCards.last4 })
+      .from(debitCards)
+      .where(eq(debitCards.id, row.card_id));
     await notify(tx, {
       member_id: card!.member_id,
       kind: "card_activity",
@@ -285,11 +325,22 @@ export async function releaseUnsettledCardPurchases(db: DbOrTx, now: Date = new 
     const due = await db
       .select({ id: cardAuthorizations.id })
       .from(cardAuthorizations)
-      .where(and(eq(cardAuthorizations.status, "pending"), sql`${cardAuthorizations.business_date} < ${before}`, sql`${cardAuthorizations.id} > ${after}`))
+      .where(
+        and(
+          eq(cardAuthorizations.status, "pending"),
+          sql`${cardAuthorizations.business_date} < ${before}`,
+          sql`${cardAuthorizations.id} > ${after}`,
+        ),
+      )
       .orderBy(cardAuthorizations.id)
       .limit(RELEASE_BATCH);
     for (const { id } of due) {
-      const answer = await releaseCardPurchase(db, { authorization_id: Number(id), resolved_by: CARD_RELEASE_SYSTEM, reason: "unsettled", now });
+      const answer = await releaseCardPurchase(db, {
+        authorization_id: Number(id),
+        resolved_by: CARD_RELEASE_SYSTEM,
+        reason: "unsettled",
+        now,
+      });
       if (!answer.ok) throw new Error(`card authorization ${id} could not be released: ${answer.code}`);
       if (!answer.replayed) released++;
     }
@@ -301,7 +352,11 @@ export async function releaseUnsettledCardPurchases(db: DbOrTx, now: Date = new 
 const RELEASE_BATCH = 500;
 const CARD_RELEASE_SYSTEM = "system:card-authorizations";
 
-async function findAuthorization(db: DbOrTx, initiator: string, idempotency_key: string): Promise<CardAuthorizationView | null> {
+async function findAuthorization(
+  db: DbOrTx,
+  initiator: string,
+  idempotency_key: string,
+): Promise<CardAuthorizationView | null> {
   const [row] = await db
     .select()
     .from(cardAuthorizations)
@@ -325,12 +380,20 @@ export interface PastPurchase {
  * `decideCardPurchase`, each day's total counted as it goes). The money side is the ledger's,
  * which refuses the whole batch rather than one purchase, so the caller keeps them affordable.
  */
-export function authorizedPastPurchases<T extends PastPurchase>(card: Pick<DebitCard, "status" | "expiry_month" | "expiry_year" | "daily_limit_cents">, purchases: readonly T[]): T[] {
+export function authorizedPastPurchases<T extends PastPurchase>(
+  card: Pick<DebitCard, "status" | "expiry_month" | "expiry_year" | "daily_limit_cents">,
+  purchases: readonly T[],
+): T[] {
   const spent = new Map<string, number>();
   return purchases.filter((p) => {
     const spent_today_cents = spent.get(p.business_date) ?? 0;
     const decision = decideCardPurchase({
-      card: { status: card.status as CardStatus, expiry_month: card.expiry_month, expiry_year: card.expiry_year, daily_limit_cents: Number(card.daily_limit_cents) },
+      card: {
+        status: card.status as CardStatus,
+        expiry_month: card.expiry_month,
+        expiry_year: card.expiry_year,
+        daily_limit_cents: Number(card.daily_limit_cents),
+      },
       amount_cents: p.amount_cents,
       spent_today_cents,
       today: p.business_date,

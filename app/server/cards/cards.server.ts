@@ -121,16 +121,30 @@ export async function issueDebitCard(
  * and then the account, so the same order here cannot deadlock with one.
  */
 export async function lockWorkingCardsOfAccount(db: DbOrTx, account_id: number): Promise<DebitCard[]> {
-  return db.select().from(debitCards).where(and(eq(debitCards.account_id, account_id), ne(debitCards.status, "blocked"))).orderBy(asc(debitCards.id)).for("update");
+  return db
+    .select()
+    .from(debitCards)
+    .where(and(eq(debitCards.account_id, account_id), ne(debitCards.status, "blocked")))
+    .orderBy(asc(debitCards.id))
+    .for("update");
 }
 
 /** Blocks those cards for good because their account closed (no replacement: there is no account for one). */
-export async function blockCardsOfClosedAccount(db: DbOrTx, cards: readonly DebitCard[], now: Date = new Date()): Promise<void> {
+export async function blockCardsOfClosedAccount(
+  db: DbOrTx,
+  cards: readonly DebitCard[],
+  now: Date = new Date(),
+): Promise<void> {
   if (cards.length === 0) return;
   await db
     .update(debitCards)
     .set({ status: "blocked", blocked_at: now, blocked_reason: "account_closed", updated_at: now })
-    .where(inArray(debitCards.id, cards.map((c) => c.id)));
+    .where(
+      inArray(
+        debitCards.id,
+        cards.map((c) => c.id),
+      ),
+    );
 }
 
 /**
@@ -168,7 +182,13 @@ async function renewCard(db: Db, card_id: number, now: Date): Promise<boolean> {
     if (!card || card.status === "blocked") return false;
     const [already] = await tx.select({ id: debitCards.id }).from(debitCards).where(eq(debitCards.renews_id, card.id));
     if (already) return false;
-    const renewal = await issueDebitCard(tx, { member_id: card.member_id, account_id: Number(card.account_id), daily_limit_cents: Number(card.daily_limit_cents), renews_id: card.id, now });
+    const renewal = await issueDebitCard(tx, {
+      member_id: card.member_id,
+      account_id: Number(card.account_id),
+      daily_limit_cents: Number(card.daily_limit_cents),
+      renews_id: card.id,
+      now,
+    });
     await notify(tx, {
       member_id: card.member_id,
       kind: "card_activity",
@@ -181,6 +201,11 @@ async function renewCard(db: Db, card_id: number, now: Date): Promise<boolean> {
 
 /** A member's cards, oldest first (masked). */
 export async function memberCards(db: DbOrTx, member_id: string): Promise<DebitCardView[]> {
-  const rows = await db.select().from(debitCards).where(eq(debitCards.member_id, member_id)).orderBy(asc(debitCards.id)).limit(50);
+  const rows = await db
+    .select()
+    .from(debitCards)
+    .where(eq(debitCards.member_id, member_id))
+    .orderBy(asc(debitCards.id))
+    .limit(50);
   return rows.map(toView);
 }

@@ -6,11 +6,25 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { hashPassword, verifyPassword } from "~/server/auth/auth.server";
 import { decryptField, keyedHash } from "~/server/security/crypto.server";
-import { lockWait, sendStepUpCode, verifyStepUpCode, type StepUpCheck, type StepUpWording } from "~/server/payments/step-up.server";
+import {
+  lockWait,
+  sendStepUpCode,
+  verifyStepUpCode,
+  type StepUpCheck,
+  type StepUpWording,
+} from "~/server/payments/step-up.server";
 import { referenceNumber } from "~/server/ledger/ledger.server";
 import { businessDate, toCents, toId } from "~/domain/ledger-rules";
 import { maskAccountNumber } from "~/domain/account-display";
-import { CARD_MESSAGES, CARD_STATUS_LABELS, cardExpiryLabel, cardWorks, isCardExpired, pinProblem, type CardStatus } from "~/domain/cards";
+import {
+  CARD_MESSAGES,
+  CARD_STATUS_LABELS,
+  cardExpiryLabel,
+  cardWorks,
+  isCardExpired,
+  pinProblem,
+  type CardStatus,
+} from "~/domain/cards";
 import { formatCents } from "~/domain/money";
 import { refusalMessage, type RefusalCode, type RefusalDetails } from "~/domain/refusals";
 import { cardNumberContext, issueDebitCard } from "./cards.server";
@@ -40,12 +54,16 @@ export const CARD_TRANSACTIONS_SHOWN = 10;
 const CARDS_MAX = 20;
 
 function refused(code: RefusalCode, field?: "otp", details?: RefusalDetails): CardControlAnswer {
-  return field ? { ok: false, code, message: refusalMessage(code, details), field } : { ok: false, code, message: refusalMessage(code, details) };
+  return field
+    ? { ok: false, code, message: refusalMessage(code, details), field }
+    : { ok: false, code, message: refusalMessage(code, details) };
 }
 
 /** A code that did not confirm: wrong, or the member's codes are locked (docs/product.md#step-up-codes). */
 function codeRefused(check: Exclude<StepUpCheck, { ok: true }>): CardControlAnswer {
-  return check.reason === "locked" ? refused("otp_locked", "otp", { wait: lockWait(check.retry_after_s) }) : refused("otp_invalid", "otp");
+  return check.reason === "locked"
+    ? refused("otp_locked", "otp", { wait: lockWait(check.retry_after_s) })
+    : refused("otp_invalid", "otp");
 }
 
 function ending(card: Pick<DebitCard, "last4">): string {
@@ -59,16 +77,32 @@ function ending(card: Pick<DebitCard, "last4">): string {
  * for the caller's transaction (a change follows); `read` only reads it (a code, the details).
  * Every control goes through here, so the rule is written once.
  */
-async function ownCard(db: DbOrTx, member_id: string, card_id: number, how: "lock" | "read"): Promise<{ ok: true; card: DebitCard } | { ok: false; answer: CardControlAnswer }> {
-  const card = !Number.isSafeInteger(card_id) || card_id < 1 ? null
-    : how === "lock" ? await lockCard(db, card_id)
-    : ((await db.select().from(debitCards).where(eq(debitCards.id, card_id)))[0] ?? null);
+async function ownCard(
+  db: DbOrTx,
+  member_id: string,
+  card_id: number,
+  how: "lock" | "read",
+): Promise<{ ok: true; card: DebitCard } | { ok: false; answer: CardControlAnswer }> {
+  const card =
+    !Number.isSafeInteger(card_id) || card_id < 1
+      ? null
+      : how === "lock"
+        ? await lockCard(db, card_id)
+        : ((await db.select().from(debitCards).where(eq(debitCards.id, card_id)))[0] ?? null);
   if (!card || card.member_id !== member_id) return { ok: false, answer: refused("card_not_found") };
   if (card.status === "blocked") return { ok: false, answer: refused("card_blocked") };
   return { ok: true, card };
 }
 
-async function audit(tx: DbOrTx, member: CardMember, origin: AuditOrigin, action: string, card: DebitCard, before?: unknown, after?: unknown) {
+async function audit(
+  tx: DbOrTx,
+  member: CardMember,
+  origin: AuditOrigin,
+  action: string,
+  card: DebitCard,
+  before?: unknown,
+  after?: unknown,
+) {
   await recordAudit(tx, {
     actor_id: member.id,
     actor_email: member.email,
@@ -84,23 +118,43 @@ async function audit(tx: DbOrTx, member: CardMember, origin: AuditOrigin, action
 }
 
 /** Lock (purchases declined at once) or Unlock. A blocked card stays blocked. */
-export async function setCardLocked(db: Db, member: CardMember, card_id: number, locked: boolean, origin: AuditOrigin): Promise<CardControlAnswer> {
+export async function setCardLocked(
+  db: Db,
+  member: CardMember,
+  card_id: number,
+  locked: boolean,
+  origin: AuditOrigin,
+): Promise<CardControlAnswer> {
   return db.transaction(async (tx): Promise<CardControlAnswer> => {
     const own = await ownCard(tx, member.id, card_id, "lock");
     if (!own.ok) return own.answer;
     const { card } = own;
     const status = locked ? "locked" : "active";
-    if (card.status === status) return { ok: true, message: `Your ${ending(card)} is already ${locked ? "locked" : "unlocked"}.` };
+    if (card.status === status)
+      return { ok: true, message: `Your ${ending(card)} is already ${locked ? "locked" : "unlocked"}.` };
     await tx.update(debitCards).set({ status, updated_at: new Date() }).where(eq(debitCards.id, card.id));
     await audit(tx, member, origin, locked ? "card.lock" : "card.unlock", card, { status: card.status }, { status });
-    const message = locked ? `Your ${ending(card)} is locked: purchases are declined until you unlock it.` : `Your ${ending(card)} is unlocked and works again.`;
-    await notify(tx, { member_id: member.id, kind: "card_activity", title: locked ? "Card locked" : "Card unlocked", body: message });
+    const message = locked
+      ? `Your ${ending(card)} is locked: purchases are declined until you unlock it.`
+      : `Your ${ending(card)} is unlocked and works again.`;
+    await notify(tx, {
+      member_id: member.id,
+      kind: "card_activity",
+      title: locked ? "Card locked" : "Card unlocked",
+      body: message,
+    });
     return { ok: true, message };
   });
 }
 
 /** The card's daily purchase limit (the schema has checked its bounds). */
-export async function setCardDailyLimit(db: Db, member: CardMember, card_id: number, daily_limit_cents: number, origin: AuditOrigin): Promise<CardControlAnswer> {
+export async function setCardDailyLimit(
+  db: Db,
+  member: CardMember,
+  card_id: number,
+  daily_limit_cents: number,
+  origin: AuditOrigin,
+): Promise<CardControlAnswer> {
   return db.transaction(async (tx): Promise<CardControlAnswer> => {
     const own = await ownCard(tx, member.id, card_id, "lock");
     if (!own.ok) return own.answer;
@@ -118,11 +172,21 @@ export async function setCardDailyLimit(db: Db, member: CardMember, card_id: num
 const CODE_WORDING: Record<CardCodePurpose, { summary: string; wording: StepUpWording }> = {
   details: {
     summary: "To show the full number of your",
-    wording: { subject: "your code to see your card details", lead: "Your one-time code is", unasked: "your card details", confirms: "the card request" },
+    wording: {
+      subject: "your code to see your card details",
+      lead: "Your one-time code is",
+      unasked: "your card details",
+      confirms: "the card request",
+    },
   },
   pin: {
     summary: "To change the PIN of your",
-    wording: { subject: "your code to change your card PIN", lead: "Your one-time code is", unasked: "a new PIN", confirms: "the card request" },
+    wording: {
+      subject: "your code to change your card PIN",
+      lead: "Your one-time code is",
+      unasked: "a new PIN",
+      confirms: "the card request",
+    },
   },
 };
 
@@ -132,14 +196,25 @@ function codeBinding(card_id: number, purpose: CardCodePurpose): string {
 }
 
 /** Emails the member a one-time code for View Card Details or Change PIN (the transfers' step-up code). */
-export async function sendCardCode(db: Db, member: CardMember, card_id: number, purpose: CardCodePurpose): Promise<CardControlAnswer> {
+export async function sendCardCode(
+  db: Db,
+  member: CardMember,
+  card_id: number,
+  purpose: CardCodePurpose,
+): Promise<CardControlAnswer> {
   const own = await ownCard(db, member.id, card_id, "read");
   if (!own.ok) return own.answer;
   const { card } = own;
   const { summary, wording } = CODE_WORDING[purpose];
   const sent = await sendStepUpCode(db, member, `${summary} ${ending(card)}.`, codeBinding(card.id, purpose), wording);
-  if (!sent.ok) return sent.reason === "locked" ? refused("otp_locked", undefined, { wait: lockWait(sent.retry_after_s) }) : refused("codes_rate_limited");
-  return { ok: true, message: `We emailed a one-time code to ${member.email}. Enter it below; it expires in 10 minutes.` };
+  if (!sent.ok)
+    return sent.reason === "locked"
+      ? refused("otp_locked", undefined, { wait: lockWait(sent.retry_after_s) })
+      : refused("codes_rate_limited");
+  return {
+    ok: true,
+    message: `We emailed a one-time code to ${member.email}. Enter it below; it expires in 10 minutes.`,
+  };
 }
 
 /** "4000001234567899" -> "4000 0012 3456 7899". */
@@ -147,25 +222,46 @@ function groupCardNumber(number: string): string {
   return number.replace(/(\d{4})(?=\d)/g, "$1 ");
 }
 
-export type CardDetailsAnswer = CardControlAnswer | { ok: true; message: string; details: { number: string; expiry: string; name_on_card: string } };
+export type CardDetailsAnswer =
+  CardControlAnswer | { ok: true; message: string; details: { number: string; expiry: string; name_on_card: string } };
 
 /** The full number and expiry, after the emailed code (audited, never logged). */
-export async function revealCardDetails(db: Db, member: CardMember & { name: string }, card_id: number, otp: string, origin: AuditOrigin): Promise<CardDetailsAnswer> {
+export async function revealCardDetails(
+  db: Db,
+  member: CardMember & { name: string },
+  card_id: number,
+  otp: string,
+  origin: AuditOrigin,
+): Promise<CardDetailsAnswer> {
   const own = await ownCard(db, member.id, card_id, "read");
   if (!own.ok) return own.answer;
   const { card } = own;
   if (otp.trim() === "") return refused("otp_missing", "otp");
-  const checked = await verifyStepUpCode(db, member, { code: otp.trim(), transfer: codeBinding(card.id, "details"), action: "card_details", origin });
+  const checked = await verifyStepUpCode(db, member, {
+    code: otp.trim(),
+    transfer: codeBinding(card.id, "details"),
+    action: "card_details",
+    origin,
+  });
   if (!checked.ok) return codeRefused(checked);
   const number = decryptField(card.card_number_enc, cardNumberContext(card.member_id));
   await db.transaction(async (tx) => {
     await audit(tx, member, origin, "card.details_viewed", card);
-    await notify(tx, { member_id: member.id, kind: "card_activity", title: "Card details viewed", body: `The full number of your ${ending(card)} was shown after a one-time code.` });
+    await notify(tx, {
+      member_id: member.id,
+      kind: "card_activity",
+      title: "Card details viewed",
+      body: `The full number of your ${ending(card)} was shown after a one-time code.`,
+    });
   });
   return {
     ok: true,
     message: "Your card details are shown below. Leave this page when you are done.",
-    details: { number: groupCardNumber(number), expiry: cardExpiryLabel(card), name_on_card: member.name.toUpperCase() },
+    details: {
+      number: groupCardNumber(number),
+      expiry: cardExpiryLabel(card),
+      name_on_card: member.name.toUpperCase(),
+    },
   };
 }
 
@@ -184,14 +280,31 @@ export async function verifyCardPin(card: Pick<DebitCard, "id" | "pin_hash">, pi
 }
 
 /** A new 4-digit PIN, entered twice, after the emailed code. */
-export async function changeCardPin(db: Db, member: CardMember, card_id: number, input: { otp: string; pin: string; pin_confirm: string }, origin: AuditOrigin): Promise<CardControlAnswer> {
+export async function changeCardPin(
+  db: Db,
+  member: CardMember,
+  card_id: number,
+  input: { otp: string; pin: string; pin_confirm: string },
+  origin: AuditOrigin,
+): Promise<CardControlAnswer> {
   const problem = pinProblem(input.pin, input.pin_confirm);
-  if (problem) return { ok: false, code: "card_pin", message: problem, field: problem === CARD_MESSAGES.pin_mismatch ? "pin_code_confirm" : "pin_code" };
+  if (problem)
+    return {
+      ok: false,
+      code: "card_pin",
+      message: problem,
+      field: problem === CARD_MESSAGES.pin_mismatch ? "pin_code_confirm" : "pin_code",
+    };
   const own = await ownCard(db, member.id, card_id, "read");
   if (!own.ok) return own.answer;
   const { card } = own;
   if (input.otp.trim() === "") return refused("otp_missing", "otp");
-  const checked = await verifyStepUpCode(db, member, { code: input.otp.trim(), transfer: codeBinding(card.id, "pin"), action: "card_pin", origin });
+  const checked = await verifyStepUpCode(db, member, {
+    code: input.otp.trim(),
+    transfer: codeBinding(card.id, "pin"),
+    action: "card_pin",
+    origin,
+  });
   if (!checked.ok) return codeRefused(checked);
   const pin_hash = await hashPassword(pinSecret(card.id, input.pin));
   return db.transaction(async (tx): Promise<CardControlAnswer> => {
@@ -199,7 +312,10 @@ export async function changeCardPin(db: Db, member: CardMember, card_id: number,
     const locked = await ownCard(tx, member.id, card.id, "lock");
     if (!locked.ok) return locked.answer;
     const now = new Date();
-    await tx.update(debitCards).set({ pin_hash, pin_changed_at: now, updated_at: now }).where(eq(debitCards.id, card.id));
+    await tx
+      .update(debitCards)
+      .set({ pin_hash, pin_changed_at: now, updated_at: now })
+      .where(eq(debitCards.id, card.id));
     await audit(tx, member, origin, "card.pin_changed", card, { had_pin: card.pin_hash !== null }, { had_pin: true });
     const message = `The PIN of your ${ending(card)} is changed. Use the new PIN from now on.`;
     await notify(tx, { member_id: member.id, kind: "card_activity", title: "Card PIN changed", body: message });
@@ -208,15 +324,43 @@ export async function changeCardPin(db: Db, member: CardMember, card_id: number,
 }
 
 /** Lost or stolen: the card is blocked for good and a new card (new number) replaces it. */
-export async function reportCardLost(db: Db, member: CardMember, card_id: number, reason: "lost" | "stolen", origin: AuditOrigin): Promise<CardControlAnswer> {
+export async function reportCardLost(
+  db: Db,
+  member: CardMember,
+  card_id: number,
+  reason: "lost" | "stolen",
+  origin: AuditOrigin,
+): Promise<CardControlAnswer> {
   return db.transaction(async (tx): Promise<CardControlAnswer> => {
     const own = await ownCard(tx, member.id, card_id, "lock");
     if (!own.ok) return own.answer;
     const { card } = own;
     const now = new Date();
-    const replacement = await issueDebitCard(tx, { member_id: member.id, account_id: Number(card.account_id), daily_limit_cents: Number(card.daily_limit_cents), now });
-    await tx.update(debitCards).set({ status: "blocked", blocked_at: now, blocked_reason: reason, replaced_by_id: replacement.id, updated_at: now }).where(eq(debitCards.id, card.id));
-    await audit(tx, member, origin, "card.reported_lost", card, { status: card.status }, { status: "blocked", reason, replacement_card_id: replacement.id, replacement_last4: replacement.last4 });
+    const replacement = await issueDebitCard(tx, {
+      member_id: member.id,
+      account_id: Number(card.account_id),
+      daily_limit_cents: Number(card.daily_limit_cents),
+      now,
+    });
+    await tx
+      .update(debitCards)
+      .set({
+        status: "blocked",
+        blocked_at: now,
+        blocked_reason: reason,
+        replaced_by_id: replacement.id,
+        updated_at: now,
+      })
+      .where(eq(debitCards.id, card.id));
+    await audit(
+      tx,
+      member,
+      origin,
+      "card.reported_lost",
+      card,
+      { status: card.status },
+      { status: "blocked", reason, replacement_card_id: replacement.id, replacement_last4: replacement.last4 },
+    );
     const message = `Your ${ending(card)} is blocked for good. Your new card ends ${replacement.last4}; it is shown below and works now.`;
     await notify(tx, { member_id: member.id, kind: "card_activity", title: `Card reported ${reason}`, body: message });
     return { ok: true, message };
@@ -264,7 +408,12 @@ export interface MemberCard {
  * summary one) and what it spent today. One statement for all the cards: each card's
  * transactions and today's total are subqueries of it, not two more round trips per card.
  */
-export async function memberCardsView(db: DbOrTx, member_id: string, now: Date = new Date(), transactions_max: number = CARD_TRANSACTIONS_SHOWN): Promise<MemberCard[]> {
+export async function memberCardsView(
+  db: DbOrTx,
+  member_id: string,
+  now: Date = new Date(),
+  transactions_max: number = CARD_TRANSACTIONS_SHOWN,
+): Promise<MemberCard[]> {
   const today = businessDate(institution().time_zone, now);
   const rows = await db
     .select({
@@ -287,7 +436,9 @@ export async function memberCardsView(db: DbOrTx, member_id: string, now: Date =
     .orderBy(desc(debitCards.id))
     .limit(CARDS_MAX);
   const last4 = new Map(rows.map((r) => [r.card.id, r.card.last4]));
-  const renewed_by = new Map(rows.filter((r) => r.card.renews_id !== null).map((r) => [r.card.renews_id!, r.card.last4]));
+  const renewed_by = new Map(
+    rows.filter((r) => r.card.renews_id !== null).map((r) => [r.card.renews_id!, r.card.last4]),
+  );
   const cards: MemberCard[] = [];
   for (const { card, account_name, account_number, account_status, spent_today, transactions: json } of rows) {
     const transactions = jsonRows(json);
@@ -301,7 +452,12 @@ export async function memberCardsView(db: DbOrTx, member_id: string, now: Date =
       daily_limit_cents: Number(card.daily_limit_cents),
       spent_today_cents: card.status === "blocked" ? 0 : toCents(spent_today),
       has_pin: card.pin_hash !== null,
-      account: { id: Number(card.account_id), name: account_name, masked_number: maskAccountNumber(account_number), status: account_status },
+      account: {
+        id: Number(card.account_id),
+        name: account_name,
+        masked_number: maskAccountNumber(account_number),
+        status: account_status,
+      },
       blocked_reason: card.blocked_reason ?? null,
       replaced_by_last4: card.replaced_by_id ? (last4.get(card.replaced_by_id) ?? null) : null,
       expired: isCardExpired(card, today),
@@ -325,18 +481,50 @@ export async function memberCardsView(db: DbOrTx, member_id: string, now: Date =
 
 /** A member's cards as the back office's Post card transaction lists them (any member, by staff). */
 export async function cardsOfMember(db: DbOrTx, member_id: string) {
-  const rows = await db.select().from(debitCards).where(eq(debitCards.member_id, member_id)).orderBy(desc(debitCards.id)).limit(CARDS_MAX);
+  const rows = await db
+    .select()
+    .from(debitCards)
+    .where(eq(debitCards.member_id, member_id))
+    .orderBy(desc(debitCards.id))
+    .limit(CARDS_MAX);
   const pending =
     rows.length === 0
       ? []
       : await db
-          .select({ id: cardAuthorizations.id, card_id: cardAuthorizations.card_id, merchant: cardAuthorizations.merchant, amount_cents: cardAuthorizations.amount_cents, business_date: cardAuthorizations.business_date, transaction_id: cardAuthorizations.transaction_id })
+          .select({
+            id: cardAuthorizations.id,
+            card_id: cardAuthorizations.card_id,
+            merchant: cardAuthorizations.merchant,
+            amount_cents: cardAuthorizations.amount_cents,
+            business_date: cardAuthorizations.business_date,
+            transaction_id: cardAuthorizations.transaction_id,
+          })
           .from(cardAuthorizations)
-          .where(and(inArray(cardAuthorizations.card_id, rows.map((r) => r.id)), eq(cardAuthorizations.status, "pending")))
+          .where(
+            and(
+              inArray(
+                cardAuthorizations.card_id,
+                rows.map((r) => r.id),
+              ),
+              eq(cardAuthorizations.status, "pending"),
+            ),
+          )
           .orderBy(desc(cardAuthorizations.id))
           .limit(50);
   return {
-    cards: rows.map((c) => ({ id: c.id, masked_number: c.masked_number, status: c.status as CardStatus, daily_limit_cents: Number(c.daily_limit_cents) })),
-    pending: pending.map((p) => ({ id: Number(p.id), card_id: Number(p.card_id), merchant: p.merchant, amount_cents: Number(p.amount_cents), business_date: p.business_date, reference_number: referenceNumber(Number(p.transaction_id)) })),
+    cards: rows.map((c) => ({
+      id: c.id,
+      masked_number: c.masked_number,
+      status: c.status as CardStatus,
+      daily_limit_cents: Number(c.daily_limit_cents),
+    })),
+    pending: pending.map((p) => ({
+      id: Number(p.id),
+      card_id: Number(p.card_id),
+      merchant: p.merchant,
+      amount_cents: Number(p.amount_cents),
+      business_date: p.business_date,
+      reference_number: referenceNumber(Number(p.transaction_id)),
+    })),
   };
 }

@@ -3,9 +3,28 @@ import { db } from "~/server/db/db.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 import { formReply, parseSubmission, replyTo, type FormReply } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
-import { cardSchema, cardWorks, changePinSchema, reportLostSchema, setLimitSchema, viewDetailsSchema, CARD_MESSAGES } from "~/domain/cards";
+import {
+  cardSchema,
+  cardWorks,
+  changePinSchema,
+  reportLostSchema,
+  setLimitSchema,
+  viewDetailsSchema,
+  CARD_MESSAGES,
+} from "~/domain/cards";
 import { memberStatementAccounts } from "~/server/statements/member-statements.server";
-import { changeCardPin, memberCardsView, reportCardLost, revealCardDetails, sendCardCode, setCardDailyLimit, setCardLocked, type CardCodePurpose, type CardControlAnswer, type CardDetailsAnswer } from "./controls.server";
+import {
+  changeCardPin,
+  memberCardsView,
+  reportCardLost,
+  revealCardDetails,
+  sendCardCode,
+  setCardDailyLimit,
+  setCardLocked,
+  type CardCodePurpose,
+  type CardControlAnswer,
+  type CardDetailsAnswer,
+} from "./controls.server";
 
 /**
  * /dashboard/cards (docs/product.md#cards): the page's data and its one action, one intent per
@@ -14,7 +33,16 @@ import { changeCardPin, memberCardsView, reportCardLost, revealCardDetails, send
  * or a PIN).
  */
 
-export const CARD_INTENTS = ["lock", "unlock", "set_limit", "send_details_code", "view_details", "send_pin_code", "change_pin", "report_lost"] as const;
+export const CARD_INTENTS = [
+  "lock",
+  "unlock",
+  "set_limit",
+  "send_details_code",
+  "view_details",
+  "send_pin_code",
+  "change_pin",
+  "report_lost",
+] as const;
 export type CardIntent = (typeof CARD_INTENTS)[number];
 
 export interface CardActionData {
@@ -43,9 +71,16 @@ export async function loadCardsPage(user: SessionUser) {
  * shown (`view`; it is in the URL, so switching views, with or without JavaScript, loads the page
  * again and builds it then).
  */
-export async function cardServicesSummary(user: Pick<SessionUser, "id">, view: "overview" | "statements" = "overview", now: Date = new Date()) {
+export async function cardServicesSummary(
+  user: Pick<SessionUser, "id">,
+  view: "overview" | "statements" = "overview",
+  now: Date = new Date(),
+) {
   const database = await db();
-  const [all_cards, accounts] = await Promise.all([memberCardsView(database, user.id, now, 1), view === "statements" ? memberStatementAccounts(database, user.id, now) : null]);
+  const [all_cards, accounts] = await Promise.all([
+    memberCardsView(database, user.id, now, 1),
+    view === "statements" ? memberStatementAccounts(database, user.id, now) : null,
+  ]);
   const cards = all_cards.filter(cardWorks);
   return {
     cards: cards.map((c) => ({
@@ -60,34 +95,79 @@ export async function cardServicesSummary(user: Pick<SessionUser, "id">, view: "
       last_transaction: c.transactions[0] ?? null,
     })),
     /** Null while the Statements view is not shown. */
-    statements: accounts?.map((a) => ({ id: a.id, name: a.name, masked_number: a.masked_number, latest: a.months[0] ?? null, months: a.months.length })) ?? null,
+    statements:
+      accounts?.map((a) => ({
+        id: a.id,
+        name: a.name,
+        masked_number: a.masked_number,
+        latest: a.months[0] ?? null,
+        months: a.months.length,
+      })) ?? null,
   };
 }
 
 export type CardServicesSummary = Awaited<ReturnType<typeof cardServicesSummary>>;
 
-const HTTP_OF: Record<string, number> = { card_not_found: 404, card_blocked: 409, codes_rate_limited: 429, otp_locked: 429 };
+const HTTP_OF: Record<string, number> = {
+  card_not_found: 404,
+  card_blocked: 409,
+  codes_rate_limited: 429,
+  otp_locked: 429,
+};
 
-export async function cardsAction(user: SessionUser, form: FormData, origin: AuditOrigin): Promise<{ status: number; body: CardActionData }> {
+export async function cardsAction(
+  user: SessionUser,
+  form: FormData,
+  origin: AuditOrigin,
+): Promise<{ status: number; body: CardActionData }> {
   const intent = formIntent(form, CARD_INTENTS);
   const raw_card = Number(form.get("card_id"));
   const card_id = Number.isSafeInteger(raw_card) && raw_card > 0 ? raw_card : null;
-  if (!intent) return { status: 400, body: { intent: null, card_id, reply: formReply(form, { formErrors: [UNKNOWN_INTENT_MESSAGE] }), message: UNKNOWN_INTENT_MESSAGE, tone: "error" } };
+  if (!intent)
+    return {
+      status: 400,
+      body: {
+        intent: null,
+        card_id,
+        reply: formReply(form, { formErrors: [UNKNOWN_INTENT_MESSAGE] }),
+        message: UNKNOWN_INTENT_MESSAGE,
+        tone: "error",
+      },
+    };
   const database = await db();
   const member = { id: user.id, email: user.email, name: user.name };
-  const code_step: CardCodePurpose | undefined = intent === "send_details_code" || intent === "view_details" ? "details" : intent === "send_pin_code" || intent === "change_pin" ? "pin" : undefined;
+  const code_step: CardCodePurpose | undefined =
+    intent === "send_details_code" || intent === "view_details"
+      ? "details"
+      : intent === "send_pin_code" || intent === "change_pin"
+        ? "pin"
+        : undefined;
 
   const schema =
-    intent === "set_limit" ? setLimitSchema
-    : intent === "view_details" ? viewDetailsSchema
-    : intent === "change_pin" ? changePinSchema
-    : intent === "report_lost" ? reportLostSchema
-    : cardSchema;
+    intent === "set_limit"
+      ? setLimitSchema
+      : intent === "view_details"
+        ? viewDetailsSchema
+        : intent === "change_pin"
+          ? changePinSchema
+          : intent === "report_lost"
+            ? reportLostSchema
+            : cardSchema;
   const submission = parseSubmission(schema as typeof cardSchema, form);
   if (submission.status !== "success") {
     // A step that failed its own checks stays on screen (the code step keeps asking for the code).
     const stay = intent === "view_details" || intent === "change_pin" ? code_step : undefined;
-    return { status: 400, body: { intent, card_id, reply: replyTo(submission), message: "Please check the highlighted fields.", tone: "error", ...(stay ? { code_step: stay } : {}) } };
+    return {
+      status: 400,
+      body: {
+        intent,
+        card_id,
+        reply: replyTo(submission),
+        message: "Please check the highlighted fields.",
+        tone: "error",
+        ...(stay ? { code_step: stay } : {}),
+      },
+    };
   }
   const value = submission.value as Record<string, unknown> & { card_id: number };
 
@@ -108,18 +188,33 @@ export async function cardsAction(user: SessionUser, form: FormData, origin: Aud
       answer = await revealCardDetails(database, member, value.card_id, value.otp as string, origin);
       break;
     case "change_pin":
-      answer = await changeCardPin(database, member, value.card_id, { otp: value.otp as string, pin: value.pin_code as string, pin_confirm: value.pin_code_confirm as string }, origin);
+      answer = await changeCardPin(
+        database,
+        member,
+        value.card_id,
+        { otp: value.otp as string, pin: value.pin_code as string, pin_confirm: value.pin_code_confirm as string },
+        origin,
+      );
       break;
     case "report_lost":
       answer = await reportCardLost(database, member, value.card_id, value.reason as "lost" | "stolen", origin);
       break;
   }
   if (!answer.ok) {
-    const messages = answer.field ? { fieldErrors: { [answer.field]: [answer.message] } } : { formErrors: [answer.message] };
+    const messages = answer.field
+      ? { fieldErrors: { [answer.field]: [answer.message] } }
+      : { formErrors: [answer.message] };
     const stay = answer.field ? code_step : undefined;
     return {
       status: HTTP_OF[answer.code] ?? 400,
-      body: { intent, card_id: value.card_id, reply: replyTo(submission, messages), message: answer.message, tone: "error", ...(stay ? { code_step: stay } : {}) },
+      body: {
+        intent,
+        card_id: value.card_id,
+        reply: replyTo(submission, messages),
+        message: answer.message,
+        tone: "error",
+        ...(stay ? { code_step: stay } : {}),
+      },
     };
   }
   const sent = intent === "send_details_code" || intent === "send_pin_code";

@@ -31,13 +31,20 @@ interface SecretsFile {
 
 const FILE_NAME = "secrets.json";
 
-export function loadSecrets(config: Pick<Env, "SESSION_SECRET" | "DATA_ENCRYPTION_KEY" | "dataDirAbsolute"> & Partial<Pick<Env, "DATA_ENCRYPTION_KEY_PREVIOUS">>): Secrets {
+export function loadSecrets(
+  config: Pick<Env, "SESSION_SECRET" | "DATA_ENCRYPTION_KEY" | "dataDirAbsolute"> &
+    Partial<Pick<Env, "DATA_ENCRYPTION_KEY_PREVIOUS">>,
+): Secrets {
   const data_encryption_keys_previous = (config.DATA_ENCRYPTION_KEY_PREVIOUS ?? "")
     .split(",")
     .filter(Boolean)
     .map((hex) => Buffer.from(hex, "hex"));
   if (config.SESSION_SECRET && config.DATA_ENCRYPTION_KEY) {
-    return { session_secret: config.SESSION_SECRET, data_encryption_key: Buffer.from(config.DATA_ENCRYPTION_KEY, "hex"), data_encryption_keys_previous };
+    return {
+      session_secret: config.SESSION_SECRET,
+      data_encryption_key: Buffer.from(config.DATA_ENCRYPTION_KEY, "hex"),
+      data_encryption_keys_previous,
+    };
   }
   const stored = readOrCreateSecretsFile(config.dataDirAbsolute);
   return {
@@ -76,7 +83,9 @@ function readOrCreateSecretsFile(dataDir: string): SecretsFile {
   try {
     parsed = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<SecretsFile>;
   } catch (error) {
-    throw new ConfigurationError(`${file}: cannot be read as JSON (${(error as Error).message}). Restore it from a backup: without it, encrypted personal data cannot be read.`);
+    throw new ConfigurationError(
+      `${file}: cannot be read as JSON (${(error as Error).message}). Restore it from a backup: without it, encrypted personal data cannot be read.`,
+    );
   }
   if (typeof parsed.session_secret !== "string" || parsed.session_secret.length < 32) {
     throw new ConfigurationError(`${file}: session_secret is missing or shorter than 32 characters.`);

@@ -31,7 +31,10 @@ export async function sendContactMessage(
   options: { now?: Date; database?: DbOrTx } = {},
 ): Promise<SendContactResult> {
   const database = options.database ?? (await db());
-  const limit = await hitRateLimit({ key: `contact:ip:${origin.source_ip}`, ...CONTACT_RATE_LIMIT }, { now: options.now, database });
+  const limit = await hitRateLimit(
+    { key: `contact:ip:${origin.source_ip}`, ...CONTACT_RATE_LIMIT },
+    { now: options.now, database },
+  );
   if (!limit.allowed) return { ok: false, reason: "rate_limited", retry_after_s: limit.retry_after_s };
   const [row] = await database
     .insert(contactMessages)

@@ -77,7 +77,9 @@ function resolveMigrationsFolder(): string {
     path.resolve(here, "../../app/server/db/migrations"),
     path.resolve(process.cwd(), "app/server/db/migrations"),
   ];
-  return candidates.find((c) => fs.existsSync(path.join(c, "meta/_journal.json"))) ?? candidates[candidates.length - 1]!;
+  return (
+    candidates.find((c) => fs.existsSync(path.join(c, "meta/_journal.json"))) ?? candidates[candidates.length - 1]!
+  );
 }
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
@@ -105,7 +107,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       kind: "postgres",
       ping: async () => void (await pool.query("select 1")),
       close: () => pool.end(),
-      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: settings.pool_max }),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: settings.pool_max,
+      }),
     };
   }
 
@@ -125,7 +132,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.dataDir !== "memory") {
     restrictTreeToOwner(target.dataDir);
     // Only this process may open the folder, so `npm run backup` asks it for the copy.
-    backups = await serveBackups(target.dataDir, () => dumpPgdata(client), (message) => logger.warn(message));
+    backups = await serveBackups(
+      target.dataDir,
+      () => dumpPgdata(client),
+      (message) => logger.warn(message),
+    );
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
@@ -174,12 +185,16 @@ export async function migrateDatabase(database: Database): Promise<void> {
  * after its migrations ran (docs/operations.md#upgrading).
  */
 async function refuseNewerDatabase(db: Db): Promise<void> {
-  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] };
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as {
+    entries: { tag: string; when: number }[];
+  };
   const newest_known = journal.entries.at(-1);
   if (!newest_known) return;
   const exists = await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`);
   if (!exists.rows[0]?.present) return;
-  const applied = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations where created_at > ${newest_known.when}`);
+  const applied = await db.execute(
+    sql`select count(*)::int as n from drizzle.__drizzle_migrations where created_at > ${newest_known.when}`,
+  );
   const unknown = Number(applied.rows[0]?.n ?? 0);
   if (unknown > 0) {
     throw new ConfigurationError(
@@ -190,7 +205,9 @@ async function refuseNewerDatabase(db: Db): Promise<void> {
 }
 
 function poolSettings(target: Partial<PoolSettings>): PoolSettings {
-  const defined = Object.entries(target).filter(([name, value]) => name in DEFAULT_POOL_SETTINGS && value !== undefined);
+  const defined = Object.entries(target).filter(
+    ([name, value]) => name in DEFAULT_POOL_SETTINGS && value !== undefined,
+  );
   return { ...DEFAULT_POOL_SETTINGS, ...Object.fromEntries(defined) };
 }
 

@@ -21,7 +21,10 @@ async function untilReachable<T>(attempt: () => Promise<T>): Promise<T> {
     } catch (error) {
       if (!databaseUnavailable(error)) throw error;
       const retry_in_ms = Math.min(START_WAIT_MAX_MS, START_WAIT_FIRST_MS * 2 ** (attempt_number - 1));
-      logger.warn({ attempt: attempt_number, retry_in_ms, database: describeDatabaseError(error) }, "database unreachable at start-up, waiting for the database");
+      logger.warn(
+        { attempt: attempt_number, retry_in_ms, database: describeDatabaseError(error) },
+        "database unreachable at start-up, waiting for the database",
+      );
       await new Promise((resolve) => setTimeout(resolve, retry_in_ms));
     }
   }
@@ -83,7 +86,9 @@ export async function db() {
  * itself. A screen's view-model (`app/routes/<area>/<screen>.server.ts`) hands its route these,
  * so a loader or action never holds the database handle (docs/architecture.md#dependency-directions).
  */
-export function withDatabase<A extends unknown[], R>(service: (database: Db, ...args: A) => Promise<R>): (...args: A) => Promise<R> {
+export function withDatabase<A extends unknown[], R>(
+  service: (database: Db, ...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
   return async (...args) => service(await db(), ...args);
 }
 

@@ -6,7 +6,10 @@ import type { Db, DbOrTx } from "./client.server";
  * back everything `work` wrote: Drizzle rolls back when the callback throws, so the refusal leaves
  * the callback inside `Rollback` and is handed back as the answer. Any other error is thrown.
  */
-export async function inRefusableTransaction<R extends { ok: boolean }>(db: Db, work: (tx: DbOrTx) => Promise<R>): Promise<R> {
+export async function inRefusableTransaction<R extends { ok: boolean }>(
+  db: Db,
+  work: (tx: DbOrTx) => Promise<R>,
+): Promise<R> {
   try {
     return await db.transaction(async (tx) => {
       const result = await work(tx);

@@ -18,7 +18,17 @@ export class DatabaseUnavailableError extends Error {
 }
 
 /** Socket-level failures reaching or talking to the server. */
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 
 /**
  * SQLSTATEs that mean the server or the connection is gone or cannot serve: class 08 (connection
@@ -46,14 +56,21 @@ export function databaseUnavailable(error: unknown): DatabaseUnavailableError | 
     if (current === null || typeof current !== "object" || seen.has(current)) continue;
     seen.add(current);
     if (current instanceof DatabaseUnavailableError) return current;
-    const { code, message, cause, errors } = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    const { code, message, cause, errors } = current as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
     const text = typeof message === "string" ? message : "";
     if (typeof code === "string") {
-      if (NETWORK_CODES.has(code) || code.startsWith("08") || UNAVAILABLE_SQLSTATES.has(code)) return new DatabaseUnavailableError(error, code);
+      if (NETWORK_CODES.has(code) || code.startsWith("08") || UNAVAILABLE_SQLSTATES.has(code))
+        return new DatabaseUnavailableError(error, code);
       // 57014 is also a cancelled statement; only the statement timeout means "too slow to answer".
       if (code === "57014" && /statement timeout/.test(text)) return new DatabaseUnavailableError(error, code);
     }
-    if (DRIVER_MESSAGES.some((pattern) => pattern.test(text))) return new DatabaseUnavailableError(error, typeof code === "string" ? code : undefined);
+    if (DRIVER_MESSAGES.some((pattern) => pattern.test(text)))
+      return new DatabaseUnavailableError(error, typeof code === "string" ? code : undefined);
     pending.push(cause);
     if (Array.isArray(errors)) pending.push(...(errors as unknown[]));
   }
@@ -71,13 +88,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function describeDatabaseError(error: unknown): { code?: string; message: string } {
   let innermost: unknown = error;
   for (let depth = 0; depth < 10; depth++) {
-    const next = (innermost as { cause?: unknown } | null)?.cause ?? (innermost as { errors?: unknown[] } | null)?.errors?.[0];
+    const next =
+      (innermost as { cause?: unknown } | null)?.cause ?? (innermost as { errors?: unknown[] } | null)?.errors?.[0];
     if (next === undefined || next === null || typeof next !== "object") break;
     innermost = next;
   }
   const { code, message } = (innermost ?? {}) as { code?: unknown; message?: unknown };
   // A driver message is about the connection ("connect ECONNREFUSED 127.0.0.1:5432",
   // "terminating connection due to administrator command"); cut it short all the same.
-  const text = typeof message === "string" && !message.startsWith("Failed query") ? message.slice(0, 200) : "database error";
+  const text =
+    typeof message === "string" && !message.startsWith("Failed query") ? message.slice(0, 200) : "database error";
   return typeof code === "string" ? { code, message: text } : { message: text };
 }

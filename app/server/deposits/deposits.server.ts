@@ -13,7 +13,13 @@ import { formatBusinessDate } from "~/domain/calendar-date";
 import { asSentence } from "~/domain/plain-text";
 import { REFUSAL_MESSAGES } from "~/domain/refusals";
 import { availabilitySchedule, MOBILE_DEPOSIT_MESSAGES, type CheckSide } from "~/domain/mobile-deposit";
-import { checkCheckImage, readCheckImage, readCheckThumbnail, removeCheckImage, storeCheckImage } from "./images.server";
+import {
+  checkCheckImage,
+  readCheckImage,
+  readCheckThumbnail,
+  removeCheckImage,
+  storeCheckImage,
+} from "./images.server";
 
 /**
  * Mobile Deposit (docs/product.md#mobile-deposit). The money moves only through the ledger:
@@ -33,9 +39,16 @@ export type DepositStaff = { id: string; email: string };
 
 export type SubmitResult =
   | { ok: true; deposit_id: number; amount_cents: number; replayed: boolean }
-  | { ok: false; status: 400 | 404 | 409 | 500; message: string; field?: "account_id" | "amount" | `${CheckSide}_image` };
+  | {
+      ok: false;
+      status: 400 | 404 | 409 | 500;
+      message: string;
+      field?: "account_id" | "amount" | `${CheckSide}_image`;
+    };
 
-export type ReviewResult = { ok: true; deposit_id: number; message: string } | { ok: false; status: 400 | 404 | 409; message: string; field?: "reason" };
+export type ReviewResult =
+  | { ok: true; deposit_id: number; message: string }
+  | { ok: false; status: 400 | 404 | 409; message: string; field?: "reason" };
 
 export const REVIEW_MESSAGES = {
   not_found: "This deposit was not found.",
@@ -49,7 +62,9 @@ const DEPOSIT_ACCOUNT_TYPES = new Set(["checking", "savings"]);
 
 /** The member's accounts a check may go to (open checking and savings). */
 export async function depositAccounts(db: DbOrTx, member_id: string): Promise<AccountView[]> {
-  return (await memberAccounts(db, member_id)).filter((a) => DEPOSIT_ACCOUNT_TYPES.has(a.type) && a.status !== "closed");
+  return (await memberAccounts(db, member_id)).filter(
+    (a) => DEPOSIT_ACCOUNT_TYPES.has(a.type) && a.status !== "closed",
+  );
 }
 
 class Refused extends Error {
@@ -60,7 +75,10 @@ class Refused extends Error {
 
 function ledgerOrRefuse<T extends LedgerAnswer>(answer: T, field?: "account_id"): Extract<T, { ok: true }> {
   if (answer.ok) return answer as Extract<T, { ok: true }>;
-  const message = answer.code === "account_frozen" || answer.code === "account_closed" ? REFUSAL_MESSAGES[answer.code] : MOBILE_DEPOSIT_MESSAGES.failed;
+  const message =
+    answer.code === "account_frozen" || answer.code === "account_closed"
+      ? REFUSAL_MESSAGES[answer.code]
+      : MOBILE_DEPOSIT_MESSAGES.failed;
   throw new Refused({ ok: false, status: 409, message, ...(field ? { field } : {}) });
 }
 
@@ -157,7 +175,13 @@ export async function submitMobileDeposit(
         subject_type: "mobile_deposit",
         subject_id: deposit_id,
         member_id: member.id,
-        after: { status: "pending_review", account_id: account.id, amount_cents: input.amount_cents, transaction_id: credit.transaction.id, duplicate_of_id: duplicate?.id ?? null },
+        after: {
+          status: "pending_review",
+          account_id: account.id,
+          amount_cents: input.amount_cents,
+          transaction_id: credit.transaction.id,
+          duplicate_of_id: duplicate?.id ?? null,
+        },
         ...origin,
       });
       return { ok: true as const, deposit_id, amount_cents: input.amount_cents, replayed: false };
@@ -173,7 +197,11 @@ export async function submitMobileDeposit(
   }
 }
 
-async function findByKey(db: DbOrTx, member_id: string, idempotency_key: string): Promise<{ id: number; amount_cents: number } | null> {
+async function findByKey(
+  db: DbOrTx,
+  member_id: string,
+  idempotency_key: string,
+): Promise<{ id: number; amount_cents: number } | null> {
   const [row] = await db
     .select({ id: mobileDeposits.id, amount_cents: mobileDeposits.amount_cents })
     .from(mobileDeposits)
@@ -182,10 +210,12 @@ async function findByKey(db: DbOrTx, member_id: string, idempotency_key: string)
 }
 
 async function lockPending(tx: DbOrTx, deposit_id: number): Promise<MobileDepositRow> {
-  if (!Number.isSafeInteger(deposit_id) || deposit_id <= 0) throw new Refused({ ok: false, status: 404, message: REVIEW_MESSAGES.not_found });
+  if (!Number.isSafeInteger(deposit_id) || deposit_id <= 0)
+    throw new Refused({ ok: false, status: 404, message: REVIEW_MESSAGES.not_found });
   const [deposit] = await tx.select().from(mobileDeposits).where(eq(mobileDeposits.id, deposit_id)).for("update");
   if (!deposit) throw new Refused({ ok: false, status: 404, message: REVIEW_MESSAGES.not_found });
-  if (deposit.status !== "pending_review") throw new Refused({ ok: false, status: 409, message: REVIEW_MESSAGES.already_reviewed });
+  if (deposit.status !== "pending_review")
+    throw new Refused({ ok: false, status: 409, message: REVIEW_MESSAGES.already_reviewed });
   return deposit;
 }
 
@@ -203,12 +233,23 @@ async function review(db: Db, work: (tx: DbOrTx) => Promise<ReviewResult>): Prom
  * the policy's dates (the institution profile's mobile_deposit_availability). A hold never takes
  * more than the account has available after the credit (an overdrawn account keeps what it owes).
  */
-export async function approveMobileDeposit(db: Db, deposit_id: number, staff: DepositStaff, origin: AuditOrigin): Promise<ReviewResult> {
+export async function approveMobileDeposit(
+  db: Db,
+  deposit_id: number,
+  staff: DepositStaff,
+  origin: AuditOrigin,
+): Promise<ReviewResult> {
   return review(db, async (tx) => {
     const deposit = await lockPending(tx, deposit_id);
     const id = Number(deposit.id);
     const amount_cents = Number(deposit.amount_cents);
-    ledgerOrRefuse(await settleHold(tx, { transaction_id: Number(deposit.pending_transaction_id), idempotency_key: `mobile-deposit-approve:${id}`, resolved_by: `staff:${staff.id}` }));
+    ledgerOrRefuse(
+      await settleHold(tx, {
+        transaction_id: Number(deposit.pending_transaction_id),
+        idempotency_key: `mobile-deposit-approve:${id}`,
+        resolved_by: `staff:${staff.id}`,
+      }),
+    );
     const approved_on = today();
     const schedule = availabilitySchedule(amount_cents, approved_on, institution().limits.mobile_deposit_availability);
     const [account] = await getBalances(tx, [Number(deposit.account_id)]);
@@ -256,9 +297,15 @@ export async function approveMobileDeposit(db: Db, deposit_id: number, staff: De
       .where(eq(mobileDeposits.id, id));
     // The deposit page's words for each part ("$225.00 available on Nov 30, 2026").
     const parts = [
-      amount_cents - next_day.amount - later.amount > 0 ? `${formatCents(amount_cents - next_day.amount - later.amount)} is available now` : null,
-      next_day.amount > 0 ? `${formatCents(next_day.amount)} available on ${formatBusinessDate(schedule.next_day_available_on)}` : null,
-      later.amount > 0 ? `${formatCents(later.amount)} available on ${formatBusinessDate(schedule.later_available_on)}` : null,
+      amount_cents - next_day.amount - later.amount > 0
+        ? `${formatCents(amount_cents - next_day.amount - later.amount)} is available now`
+        : null,
+      next_day.amount > 0
+        ? `${formatCents(next_day.amount)} available on ${formatBusinessDate(schedule.next_day_available_on)}`
+        : null,
+      later.amount > 0
+        ? `${formatCents(later.amount)} available on ${formatBusinessDate(schedule.later_available_on)}`
+        : null,
     ].filter(Boolean);
     await notify(tx, {
       member_id: deposit.member_id,
@@ -277,8 +324,16 @@ export async function approveMobileDeposit(db: Db, deposit_id: number, staff: De
       after: {
         status: "approved",
         amount_cents,
-        next_day: { amount_cents: next_day.amount, available_on: schedule.next_day_available_on, transaction_id: next_day.transaction_id },
-        later: { amount_cents: later.amount, available_on: schedule.later_available_on, transaction_id: later.transaction_id },
+        next_day: {
+          amount_cents: next_day.amount,
+          available_on: schedule.next_day_available_on,
+          transaction_id: next_day.transaction_id,
+        },
+        later: {
+          amount_cents: later.amount,
+          available_on: schedule.later_available_on,
+          transaction_id: later.transaction_id,
+        },
       },
       ...origin,
     });
@@ -287,16 +342,32 @@ export async function approveMobileDeposit(db: Db, deposit_id: number, staff: De
 }
 
 /** Staff reject with a reason: the pending credit fails, and the member is told why. */
-export async function rejectMobileDeposit(db: Db, deposit_id: number, reason_text: string, staff: DepositStaff, origin: AuditOrigin): Promise<ReviewResult> {
+export async function rejectMobileDeposit(
+  db: Db,
+  deposit_id: number,
+  reason_text: string,
+  staff: DepositStaff,
+  origin: AuditOrigin,
+): Promise<ReviewResult> {
   const reason = reason_text.replace(/\s+/g, " ").trim();
   if (!reason) return { ok: false, status: 400, message: REVIEW_MESSAGES.reason_missing, field: "reason" };
-  if (reason.length > REASON_MAX_CHARS) return { ok: false, status: 400, message: REVIEW_MESSAGES.reason_too_long, field: "reason" };
+  if (reason.length > REASON_MAX_CHARS)
+    return { ok: false, status: 400, message: REVIEW_MESSAGES.reason_too_long, field: "reason" };
   return review(db, async (tx) => {
     const deposit = await lockPending(tx, deposit_id);
     const id = Number(deposit.id);
     const amount_cents = Number(deposit.amount_cents);
-    ledgerOrRefuse(await releaseHold(tx, { transaction_id: Number(deposit.pending_transaction_id), idempotency_key: `mobile-deposit-reject:${id}`, resolved_by: `staff:${staff.id}` }));
-    await tx.update(mobileDeposits).set({ status: "rejected", reviewed_at: new Date(), reviewed_by: staff.id, reject_reason: reason }).where(eq(mobileDeposits.id, id));
+    ledgerOrRefuse(
+      await releaseHold(tx, {
+        transaction_id: Number(deposit.pending_transaction_id),
+        idempotency_key: `mobile-deposit-reject:${id}`,
+        resolved_by: `staff:${staff.id}`,
+      }),
+    );
+    await tx
+      .update(mobileDeposits)
+      .set({ status: "rejected", reviewed_at: new Date(), reviewed_by: staff.id, reject_reason: reason })
+      .where(eq(mobileDeposits.id, id));
     await notify(tx, {
       member_id: deposit.member_id,
       kind: "deposit_decision",
@@ -314,7 +385,11 @@ export async function rejectMobileDeposit(db: Db, deposit_id: number, reason_tex
       after: { status: "rejected", amount_cents, reason },
       ...origin,
     });
-    return { ok: true, deposit_id: id, message: `Deposit of ${formatCents(amount_cents)} rejected; the member is told why.` };
+    return {
+      ok: true,
+      deposit_id: id,
+      message: `Deposit of ${formatCents(amount_cents)} rejected; the member is told why.`,
+    };
   });
 }
 
@@ -323,7 +398,10 @@ export async function rejectMobileDeposit(db: Db, deposit_id: number, reason_tex
  * date in the institution's time zone), and tells the member once all of the deposit is available.
  * Each deposit is its own database transaction; a repeat releases nothing twice (the release's key).
  */
-export async function releaseAvailableDeposits(db: Db, now: Date = new Date()): Promise<{ released: number; deposits: number }> {
+export async function releaseAvailableDeposits(
+  db: Db,
+  now: Date = new Date(),
+): Promise<{ released: number; deposits: number }> {
   const on = today(now);
   const due = await db
     .select({ id: mobileDeposits.id })
@@ -348,13 +426,20 @@ export async function releaseAvailableDeposits(db: Db, now: Date = new Date()): 
         const transaction_id = deposit[`${part}_hold_transaction_id`];
         const available_on = deposit[`${part}_available_on`];
         if (transaction_id === null || available_on === null) continue;
-        const [t] = await tx.select({ status: ledgerTransactions.status }).from(ledgerTransactions).where(eq(ledgerTransactions.id, Number(transaction_id)));
+        const [t] = await tx
+          .select({ status: ledgerTransactions.status })
+          .from(ledgerTransactions)
+          .where(eq(ledgerTransactions.id, Number(transaction_id)));
         if (t?.status !== "pending") continue;
         if (available_on > on) {
           open += 1;
           continue;
         }
-        const answer = await releaseHold(tx, { transaction_id: Number(transaction_id), idempotency_key: `mobile-deposit-available:${id}:${part}`, resolved_by: "system:mobile-deposits" });
+        const answer = await releaseHold(tx, {
+          transaction_id: Number(transaction_id),
+          idempotency_key: `mobile-deposit-available:${id}:${part}`,
+          resolved_by: "system:mobile-deposits",
+        });
         if (!answer.ok) {
           logger.error({ deposit_id: id, code: answer.code }, "a mobile deposit hold could not be released");
           open += 1;

@@ -1,6 +1,18 @@
 import crypto from "node:crypto";
-import { MOBILE_DEPOSIT_IMAGE_MAX_BYTES, MOBILE_DEPOSIT_IMAGE_MESSAGES, MOBILE_DEPOSIT_IMAGE_TYPES, type CheckSide } from "~/domain/mobile-deposit";
-import { readPrivateUpload, reencodeImage, removePrivateUpload, uploadType, writeNamedUpload, writePrivateUpload } from "~/server/files/private-uploads.server";
+import {
+  MOBILE_DEPOSIT_IMAGE_MAX_BYTES,
+  MOBILE_DEPOSIT_IMAGE_MESSAGES,
+  MOBILE_DEPOSIT_IMAGE_TYPES,
+  type CheckSide,
+} from "~/domain/mobile-deposit";
+import {
+  readPrivateUpload,
+  reencodeImage,
+  removePrivateUpload,
+  uploadType,
+  writeNamedUpload,
+  writePrivateUpload,
+} from "~/server/files/private-uploads.server";
 
 /**
  * The photos of a deposited check (docs/product.md#mobile-deposit). A check shows the payer's
@@ -19,7 +31,11 @@ const IMAGE_SIDE_MAX_PX = 2400;
 /** The queue's picture: enough to tell one check from another (twice its 192 CSS pixels for sharp screens). */
 const THUMBNAIL_SIDE_MAX_PX = 384;
 
-export type CheckImageRefusal = { ok: false; reason: "missing" | "too_large" | "wrong_type" | "unreadable"; message: string };
+export type CheckImageRefusal = {
+  ok: false;
+  reason: "missing" | "too_large" | "wrong_type" | "unreadable";
+  message: string;
+};
 
 /** The thumbnail's name, derived from the photo's, so the deposit needs no second column. */
 function thumbnailName(file: string): string {
@@ -27,18 +43,28 @@ function thumbnailName(file: string): string {
 }
 
 async function thumbnailOf(content: Buffer): Promise<Buffer | null> {
-  return reencodeImage(content, (image) => image.resize(THUMBNAIL_SIDE_MAX_PX, THUMBNAIL_SIDE_MAX_PX, { fit: "inside", withoutEnlargement: true }).jpeg({ quality: 70, mozjpeg: true }));
+  return reencodeImage(content, (image) =>
+    image
+      .resize(THUMBNAIL_SIDE_MAX_PX, THUMBNAIL_SIDE_MAX_PX, { fit: "inside", withoutEnlargement: true })
+      .jpeg({ quality: 70, mozjpeg: true }),
+  );
 }
 
 /** Checks one side's upload without storing anything: the refusal, or the image re-encoded. */
-export async function checkCheckImage(side: CheckSide, upload: File | null): Promise<CheckImageRefusal | { ok: true; content: Buffer; sha256: string }> {
+export async function checkCheckImage(
+  side: CheckSide,
+  upload: File | null,
+): Promise<CheckImageRefusal | { ok: true; content: Buffer; sha256: string }> {
   const M = MOBILE_DEPOSIT_IMAGE_MESSAGES;
   if (!upload || upload.size === 0) return { ok: false, reason: "missing", message: M.missing(side) };
   // The size the multipart part declared, before its bytes are copied.
-  if (upload.size > MOBILE_DEPOSIT_IMAGE_MAX_BYTES) return { ok: false, reason: "too_large", message: M.too_large(side) };
+  if (upload.size > MOBILE_DEPOSIT_IMAGE_MAX_BYTES)
+    return { ok: false, reason: "too_large", message: M.too_large(side) };
   const original = Buffer.from(await upload.arrayBuffer());
-  if (original.length > MOBILE_DEPOSIT_IMAGE_MAX_BYTES) return { ok: false, reason: "too_large", message: M.too_large(side) };
-  if (!(await uploadType(original, MOBILE_DEPOSIT_IMAGE_TYPES))) return { ok: false, reason: "wrong_type", message: M.wrong_type(side) };
+  if (original.length > MOBILE_DEPOSIT_IMAGE_MAX_BYTES)
+    return { ok: false, reason: "too_large", message: M.too_large(side) };
+  if (!(await uploadType(original, MOBILE_DEPOSIT_IMAGE_TYPES)))
+    return { ok: false, reason: "wrong_type", message: M.wrong_type(side) };
   const content = await reencodeImage(original, (image) =>
     image
       .resize(IMAGE_SIDE_MAX_PX, IMAGE_SIDE_MAX_PX, { fit: "inside", withoutEnlargement: true })

@@ -6,7 +6,13 @@ import { institutionAccount } from "~/server/ledger/accounts.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
 import { businessDate, toCents, toId } from "~/domain/ledger-rules";
 import { addMonths, monthBounds, monthLabel, monthOfDate, type StatementMonth } from "~/domain/statements";
-import { apyEarnedHundredths, formatHundredthsPercent, monthDividend, parseApyPercent, type DailyChange } from "~/domain/dividends";
+import {
+  apyEarnedHundredths,
+  formatHundredthsPercent,
+  monthDividend,
+  parseApyPercent,
+  type DailyChange,
+} from "~/domain/dividends";
 
 /**
  * The monthly dividend run (docs/product.md#dividends), a job (app/server/jobs/registry.server.ts)
@@ -64,7 +70,7 @@ export async function payMonthlyDividends(db: Db, now: Date): Promise<DividendRu
   const types = earningTypes(rates);
   if (types.length === 0) return counts;
   const expense = await institutionAccount(db, "dividends_paid");
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const batch = await accountsToPay(db, month, types, after, DIVIDEND_RUN_BATCH);
     // A few accounts at a time; after a failure the others stop taking new accounts, so the run
     // ends (and is retried) with every account either paid in full or untouched.
@@ -99,7 +105,12 @@ export async function payMonthlyDividends(db: Db, now: Date): Promise<DividendRu
  * as the nightly run: for history written at once, such as the demo's, which the nightly run
  * (the month just ended only) would not reach. Returns the cents credited.
  */
-export async function payAccountDividendsSince(db: Db, account_id: number, from_month: StatementMonth, now: Date): Promise<number> {
+export async function payAccountDividendsSince(
+  db: Db,
+  account_id: number,
+  from_month: StatementMonth,
+  now: Date,
+): Promise<number> {
   const last = addMonths(monthOfDate(businessDate(institution().time_zone, now)), -1);
   const rates = dividendRates();
   const types = earningTypes(rates);
@@ -130,13 +141,22 @@ export interface AccountMonth {
  * dated on or after its first day (as the statement works it out), so only the entries from that
  * day on are read, found through the transactions' date index, however long the history.
  */
-export async function accountsToPay(db: DbOrTx, month: StatementMonth, types: readonly EarningType[], after: number, limit: number): Promise<AccountMonth[]> {
+export async function accountsToPay(
+  db: DbOrTx,
+  month: StatementMonth,
+  types: readonly EarningType[],
+  after: number,
+  limit: number,
+): Promise<AccountMonth[]> {
   const { start, end } = monthBounds(month);
   const time_zone = institution().time_zone;
   const result = await db.execute(sql`
     with accounts as (
       select a.id, a.type, a.posted_cents from ledger_accounts a
-       where a.owner = 'member' and a.type in (${sql.join(types.map((t) => sql`${t}`), sql`, `)}) and a.status <> 'closed' and a.id > ${after}
+       where a.owner = 'member' and a.type in (${sql.join(
+         types.map((t) => sql`${t}`),
+         sql`, `,
+       )}) and a.status <> 'closed' and a.id > ${after}
          and not exists (select 1 from account_dividends d where d.account_id = a.id and d.period_month = ${month})
          and ((a.opened_at at time zone ${time_zone})::date <= ${end}::date
               or exists (select 1 from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
@@ -155,7 +175,10 @@ export async function accountsToPay(db: DbOrTx, month: StatementMonth, types: re
               from since s where s.account_id = a.id and s.effective_date <= ${end}::date) as changes
       from accounts a order by a.id`);
   return result.rows.map((row) => {
-    const changes = (typeof row.changes === "string" ? JSON.parse(row.changes) : row.changes) as { effective_date: string; net_cents: unknown }[];
+    const changes = (typeof row.changes === "string" ? JSON.parse(row.changes) : row.changes) as {
+      effective_date: string;
+      net_cents: unknown;
+    }[];
     return {
       id: toId(row.id),
       type: row.type as EarningType,
@@ -176,7 +199,13 @@ export type DividendOutcome =
  * key makes a repeat a replay) and the account_dividends row (its unique key makes a repeat
  * write nothing). A refusal writes neither.
  */
-export async function payAccountDividend(db: Db, account: AccountMonth, month: StatementMonth, apy_ppm: number, expense_account_id: number): Promise<DividendOutcome> {
+export async function payAccountDividend(
+  db: Db,
+  account: AccountMonth,
+  month: StatementMonth,
+  apy_ppm: number,
+  expense_account_id: number,
+): Promise<DividendOutcome> {
   const figures = monthDividend(month, account.opening_cents, account.changes, apy_ppm);
   try {
     return await payInTransaction(db, account, month, apy_ppm, expense_account_id, figures);
@@ -189,7 +218,14 @@ export async function payAccountDividend(db: Db, account: AccountMonth, month: S
 /** Another run worked the month out first: undo whatever this one wrote. */
 class AlreadyDone extends Error {}
 
-function payInTransaction(db: Db, account: AccountMonth, month: StatementMonth, apy_ppm: number, expense_account_id: number, figures: ReturnType<typeof monthDividend>): Promise<DividendOutcome> {
+function payInTransaction(
+  db: Db,
+  account: AccountMonth,
+  month: StatementMonth,
+  apy_ppm: number,
+  expense_account_id: number,
+  figures: ReturnType<typeof monthDividend>,
+): Promise<DividendOutcome> {
   return db.transaction(async (tx) => {
     let transaction_id: number | null = null;
     if (figures.dividend_cents > 0) {
@@ -223,7 +259,9 @@ function payInTransaction(db: Db, account: AccountMonth, month: StatementMonth, 
       .onConflictDoNothing({ target: [accountDividends.account_id, accountDividends.period_month] })
       .returning({ id: accountDividends.id });
     if (written.length === 0) throw new AlreadyDone();
-    return transaction_id === null ? { kind: "nothing" } : { kind: "paid", dividend_cents: figures.dividend_cents, transaction_id };
+    return transaction_id === null
+      ? { kind: "nothing" }
+      : { kind: "paid", dividend_cents: figures.dividend_cents, transaction_id };
   });
 }
 
@@ -239,11 +277,21 @@ export interface StatementDividends {
 }
 
 /** The month's dividend figures of an account, or null when the month has none worked out (a type that does not earn). */
-export async function statementDividends(db: DbOrTx, account_id: number, month: StatementMonth): Promise<StatementDividends | null> {
+export async function statementDividends(
+  db: DbOrTx,
+  account_id: number,
+  month: StatementMonth,
+): Promise<StatementDividends | null> {
   const rows = await db
     .select()
     .from(accountDividends)
-    .where(and(eq(accountDividends.account_id, account_id), gte(accountDividends.period_month, `${month.slice(0, 4)}-01`), lte(accountDividends.period_month, month)));
+    .where(
+      and(
+        eq(accountDividends.account_id, account_id),
+        gte(accountDividends.period_month, `${month.slice(0, 4)}-01`),
+        lte(accountDividends.period_month, month),
+      ),
+    );
   const row = rows.find((r) => r.period_month === month);
   if (!row) return null;
   const apy_earned = apyEarnedHundredths(row.dividend_cents, row.average_daily_balance_cents, row.days);

@@ -15,7 +15,14 @@ export interface CsvFieldOptions {
 
 /** One CSV field. null/undefined are empty, dates ISO 8601, objects JSON; formulas neutralised. */
 export function csvField(value: unknown, options: CsvFieldOptions = {}): string {
-  let text = value === null || value === undefined ? "" : value instanceof Date ? value.toISOString() : typeof value === "string" ? value : JSON.stringify(value);
+  let text =
+    value === null || value === undefined
+      ? ""
+      : value instanceof Date
+        ? value.toISOString()
+        : typeof value === "string"
+          ? value
+          : JSON.stringify(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
   const quote = options.quote === "always" || /[",\r\n]/.test(text);
   return quote ? `"${text.replace(/"/g, '""')}"` : text;

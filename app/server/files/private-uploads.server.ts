@@ -28,9 +28,17 @@ export const IMAGE_PIXELS_MAX = 40_000_000;
 
 const AREAS: Record<UploadArea, { name: RegExp; associated_data: string; plain_before: boolean }> = {
   // Files written before encryption at rest are plain: still read, and encrypted by encryptPlainUploads.
-  "id-documents": { name: /^[0-9a-f]{32}\.(jpg|png|webp|pdf)$/, associated_data: "uploads.id-documents", plain_before: true },
+  "id-documents": {
+    name: /^[0-9a-f]{32}\.(jpg|png|webp|pdf)$/,
+    associated_data: "uploads.id-documents",
+    plain_before: true,
+  },
   // Check photos (and their thumbnails) were encrypted from the first day, under this associated data.
-  "mobile-deposits": { name: /^[0-9a-f]{32}(\.thumb)?\.jpg\.enc$/, associated_data: "mobile_deposits.image", plain_before: false },
+  "mobile-deposits": {
+    name: /^[0-9a-f]{32}(\.thumb)?\.jpg\.enc$/,
+    associated_data: "mobile_deposits.image",
+    plain_before: false,
+  },
   "profile-images": { name: /^[0-9a-f]{32}\.webp$/, associated_data: "uploads.profile-images", plain_before: true },
 };
 
@@ -50,7 +58,12 @@ export class UploadRejectedError extends Error {
   }
 }
 
-const EXTENSIONS: Record<string, string> = { "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "application/pdf": "pdf" };
+const EXTENSIONS: Record<string, string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/webp": "webp",
+  "application/pdf": "pdf",
+};
 
 export function uploadsRoot(): string {
   return path.join(env().dataDirAbsolute, "uploads");
@@ -129,7 +142,11 @@ export async function storePrivateUpload(
   let content: Buffer | null = original;
   if (mime.startsWith("image/")) {
     content = await reencodeImage(original, (image) =>
-      mime === "image/png" ? image.png() : mime === "image/webp" ? image.webp({ quality: 90 }) : image.jpeg({ quality: 90, mozjpeg: true }),
+      mime === "image/png"
+        ? image.png()
+        : mime === "image/webp"
+          ? image.webp({ quality: 90 })
+          : image.jpeg({ quality: 90, mozjpeg: true }),
     );
     if (!content) throw new UploadRejectedError("unreadable", rules.messages.unreadable);
   }
@@ -150,7 +167,8 @@ export async function removePrivateUpload(area: UploadArea, file: string): Promi
  */
 export async function readPrivateUpload(area: UploadArea, file: string): Promise<Buffer> {
   const stored = await fs.readFile(uploadPath(area, file));
-  if (isEncryptedField(stored)) return Buffer.from(decryptField(stored.toString("utf8"), associatedData(area, file)), "base64");
+  if (isEncryptedField(stored))
+    return Buffer.from(decryptField(stored.toString("utf8"), associatedData(area, file)), "base64");
   if (!AREAS[area].plain_before) throw new Error("A stored upload that should be encrypted is not.");
   return stored;
 }
@@ -169,7 +187,10 @@ async function startsEncrypted(file: string): Promise<boolean> {
 
 /** Replaces a stored file by new content: written beside it, flushed to disk, renamed over it. */
 async function replaceFile(target: string, content: string): Promise<void> {
-  const temporary = path.join(path.dirname(target), `.${crypto.randomBytes(8).toString("hex")}.${path.basename(target)}.tmp`);
+  const temporary = path.join(
+    path.dirname(target),
+    `.${crypto.randomBytes(8).toString("hex")}.${path.basename(target)}.tmp`,
+  );
   try {
     const handle = await fs.open(temporary, "wx", OWNER_ONLY_FILE_MODE);
     try {
@@ -189,7 +210,8 @@ async function storedFiles(): Promise<{ area: UploadArea; file: string; target: 
   const all: { area: UploadArea; file: string; target: string }[] = [];
   for (const area of Object.keys(AREAS) as UploadArea[]) {
     const names = await fs.readdir(path.join(uploadsRoot(), area)).catch(() => [] as string[]); // no folder: nothing uploaded there
-    for (const file of names.filter((n) => AREAS[area].name.test(n))) all.push({ area, file, target: uploadPath(area, file) });
+    for (const file of names.filter((n) => AREAS[area].name.test(n)))
+      all.push({ area, file, target: uploadPath(area, file) });
   }
   return all;
 }
@@ -216,9 +238,21 @@ const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
  */
 export async function encryptPlainUploads(): Promise<number> {
   const marker = allEncryptedMarker();
-  if (await fs.stat(marker).then(() => true, () => false)) return 0;
+  if (
+    await fs.stat(marker).then(
+      () => true,
+      () => false,
+    )
+  )
+    return 0;
   // Nothing uploaded yet: nothing to mark either (the folder appears with the first upload).
-  if (!(await fs.stat(uploadsRoot()).then(() => true, () => false))) return 0;
+  if (
+    !(await fs.stat(uploadsRoot()).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return 0;
   let done = 0;
   const unread: string[] = [];
   for (const { area, file, target } of await storedFiles()) {
@@ -237,8 +271,15 @@ export async function encryptPlainUploads(): Promise<number> {
     await replaceFile(target, encrypted(area, file, stored));
     done += 1;
   }
-  if (unread.length > 0) throw new Error(`could not read ${unread.length} stored upload(s) (${unread.slice(0, 3).join(", ")}); ${done} encrypted`);
-  await fs.writeFile(marker, "Every stored upload is encrypted at rest (checked by Mutual at start-up). Delete this file to have the next start check them all again.\n", { mode: OWNER_ONLY_FILE_MODE });
+  if (unread.length > 0)
+    throw new Error(
+      `could not read ${unread.length} stored upload(s) (${unread.slice(0, 3).join(", ")}); ${done} encrypted`,
+    );
+  await fs.writeFile(
+    marker,
+    "Every stored upload is encrypted at rest (checked by Mutual at start-up). Delete this file to have the next start check them all again.\n",
+    { mode: OWNER_ONLY_FILE_MODE },
+  );
   return done;
 }
 

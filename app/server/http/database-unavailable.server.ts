@@ -60,7 +60,11 @@ export function databaseUnavailableStatus(): RequestHandler {
 export function databaseUnavailableData(request_id: string): Response {
   return new Response(`We will be right back. Reference: ${request_id}`, {
     status: 503,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": String(RETRY_AFTER_S), "Cache-Control": "no-store" },
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Retry-After": String(RETRY_AFTER_S),
+      "Cache-Control": "no-store",
+    },
   });
 }
 
@@ -70,7 +74,10 @@ export function databaseUnavailableData(request_id: string): Response {
  */
 export function databaseUnavailablePage(request: Request, request_id: string, nonce: string): Response {
   const profile = institution();
-  const retry = request.method === "GET" ? new URL(request.url).pathname + new URL(request.url).search : new URL(request.url).pathname;
+  const retry =
+    request.method === "GET"
+      ? new URL(request.url).pathname + new URL(request.url).search
+      : new URL(request.url).pathname;
   const html = standalonePageHtml({
     status: 503,
     title: "Temporarily unavailable",
@@ -85,6 +92,10 @@ export function databaseUnavailablePage(request: Request, request_id: string, no
   });
   return new Response(html, {
     status: 503,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": String(RETRY_AFTER_S), "Cache-Control": "no-store" },
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Retry-After": String(RETRY_AFTER_S),
+      "Cache-Control": "no-store",
+    },
   });
 }

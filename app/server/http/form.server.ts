@@ -50,7 +50,10 @@ export function replyTo(
   submission: { payload: Record<string, unknown>; reply: Submission<unknown>["reply"] },
   messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[]; hideFields?: string[] } = {},
 ): FormReply {
-  const hideFields = [...Object.keys(submission.payload).filter((name) => SECRET_FIELD.test(name)), ...(messages.hideFields ?? [])];
+  const hideFields = [
+    ...Object.keys(submission.payload).filter((name) => SECRET_FIELD.test(name)),
+    ...(messages.hideFields ?? []),
+  ];
   return submission.reply({ ...messages, hideFields });
 }
 
@@ -61,6 +64,9 @@ const ANY_FORM = z.record(z.string(), z.unknown());
  * A reply for a form the action refused without a schema's help (an unknown step, a failure):
  * the posted values to show again (secret fields left out) and the given messages.
  */
-export function formReply(form: FormData, messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[]; hideFields?: string[] } = {}): FormReply {
+export function formReply(
+  form: FormData,
+  messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[]; hideFields?: string[] } = {},
+): FormReply {
   return replyTo(parseSubmission(ANY_FORM, form), messages);
 }

@@ -8,7 +8,8 @@ import type { RequestHandler } from "express";
  * paths (with or without a cookie, and their `.data` requests), goes out with
  * `Cache-Control: no-store`, whatever the route said: one rule here, so a new route cannot forget it.
  */
-const SIGNED_IN_PATH = /^\/(dashboard|admin|settings|session|pending-approval|change-password|reset-password|demo\/inbox)(?=[/.?]|$)/;
+const SIGNED_IN_PATH =
+  /^\/(dashboard|admin|settings|session|pending-approval|change-password|reset-password|demo\/inbox)(?=[/.?]|$)/;
 /** Better Auth's cookies and ours are all named `mutual.…` (`__Secure-mutual.…` over https). */
 const OUR_COOKIE = /(?:^|;)\s*(?:__Secure-|__Host-)?mutual\.[\w.-]*=/;
 

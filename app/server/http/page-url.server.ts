@@ -8,7 +8,9 @@
  */
 export function pageUrl(request: Request): URL {
   const url = new URL(request.url);
-  url.pathname = url.pathname.endsWith("/_.data") ? url.pathname.slice(0, -"_.data".length) : url.pathname.replace(/\.data$/, "");
+  url.pathname = url.pathname.endsWith("/_.data")
+    ? url.pathname.slice(0, -"_.data".length)
+    : url.pathname.replace(/\.data$/, "");
   url.searchParams.delete("_routes");
   return url;
 }

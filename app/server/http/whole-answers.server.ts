@@ -41,7 +41,11 @@ export function wholeAnswers(): RequestHandler {
       // A browser gone meanwhile: nothing to send (the writer stops on the close itself).
       if (!pending || res.destroyed) return;
       const callbacks = pending.callbacks;
-      (write as (...args: unknown[]) => boolean).call(res, pending.chunks.length === 1 ? pending.chunks[0]! : Buffer.concat(pending.chunks), (error?: Error | null) => callbacks.forEach((callback) => callback(error)));
+      (write as (...args: unknown[]) => boolean).call(
+        res,
+        pending.chunks.length === 1 ? pending.chunks[0]! : Buffer.concat(pending.chunks),
+        (error?: Error | null) => callbacks.forEach((callback) => callback(error)),
+      );
       // The writer flushed compression's encoder after each write held here: so does this, or a
       // streamed page's first part would wait in the encoder for the next.
       (res as Response & { flush?: () => void }).flush?.();
@@ -49,10 +53,21 @@ export function wholeAnswers(): RequestHandler {
 
     res.write = function (this: Response, chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
       if (typeof encoding === "function") [callback, encoding] = [encoding, undefined];
-      if (!held && (passing || res.headersSent || res.getHeader("content-length") !== undefined || !(typeof chunk === "string" || chunk instanceof Uint8Array))) {
+      if (
+        !held &&
+        (passing ||
+          res.headersSent ||
+          res.getHeader("content-length") !== undefined ||
+          !(typeof chunk === "string" || chunk instanceof Uint8Array))
+      ) {
         // Streaming already (an earlier turn's part went on), or not ours to hold.
         passing = true;
-        return (write as (...args: unknown[]) => boolean).call(this, chunk, ...(encoding === undefined ? [] : [encoding]), ...(callback === undefined ? [] : [callback]));
+        return (write as (...args: unknown[]) => boolean).call(
+          this,
+          chunk,
+          ...(encoding === undefined ? [] : [encoding]),
+          ...(callback === undefined ? [] : [callback]),
+        );
       }
       if (!held) {
         held = { chunks: [], callbacks: [] };
@@ -61,7 +76,11 @@ export function wholeAnswers(): RequestHandler {
           flush();
         });
       }
-      held.chunks.push(typeof chunk === "string" ? Buffer.from(chunk, (encoding as BufferEncoding | undefined) ?? "utf8") : (chunk as Uint8Array));
+      held.chunks.push(
+        typeof chunk === "string"
+          ? Buffer.from(chunk, (encoding as BufferEncoding | undefined) ?? "utf8")
+          : (chunk as Uint8Array),
+      );
       if (typeof callback === "function") held.callbacks.push(callback as Callback);
       return true;
     } as Response["write"];
@@ -75,7 +94,12 @@ export function wholeAnswers(): RequestHandler {
       res.end = end;
       const args: unknown[] = [];
       if (pending) {
-        if (chunk !== undefined && chunk !== null) pending.chunks.push(typeof chunk === "string" ? Buffer.from(chunk, (encoding as BufferEncoding | undefined) ?? "utf8") : (chunk as Uint8Array));
+        if (chunk !== undefined && chunk !== null)
+          pending.chunks.push(
+            typeof chunk === "string"
+              ? Buffer.from(chunk, (encoding as BufferEncoding | undefined) ?? "utf8")
+              : (chunk as Uint8Array),
+          );
         const whole = pending.chunks.length === 1 ? pending.chunks[0]! : Buffer.concat(pending.chunks);
         // Its length, known now: compression compares it with its threshold (and removes it when
         // it compresses), and the answer goes out in one piece rather than chunked.

@@ -65,7 +65,10 @@ export function adjustableJobClock(db: DbOrTx): JobClock {
       const [row] = await db
         .insert(jobClock)
         .values({ id: 1, offset_ms: ms })
-        .onConflictDoUpdate({ target: jobClock.id, set: { offset_ms: sql`${jobClock.offset_ms} + ${ms}`, updated_at: sql`now()` } })
+        .onConflictDoUpdate({
+          target: jobClock.id,
+          set: { offset_ms: sql`${jobClock.offset_ms} + ${ms}`, updated_at: sql`now()` },
+        })
         .returning({ offset_ms: jobClock.offset_ms });
       return new Date(Date.now() + row!.offset_ms);
     },
@@ -76,5 +79,6 @@ export function adjustableJobClock(db: DbOrTx): JobClock {
 export const ADVANCE_MAX_MS = 366 * 24 * 60 * 60_000;
 
 function checkForward(ms: number): void {
-  if (!Number.isSafeInteger(ms) || ms <= 0 || ms > ADVANCE_MAX_MS) throw new RangeError("the job clock moves forward by a whole number of milliseconds, at most a year");
+  if (!Number.isSafeInteger(ms) || ms <= 0 || ms > ADVANCE_MAX_MS)
+    throw new RangeError("the job clock moves forward by a whole number of milliseconds, at most a year");
 }

@@ -47,9 +47,13 @@ export const DEFAULT_MAX_ATTEMPTS = 5;
 export const JOB_NAME_PATTERN = /^[a-z][a-z0-9-]{1,62}$/;
 
 /** Declares a job; checks its name once, where it is written. */
-export function defineJob<Payload extends Record<string, unknown> = Record<string, unknown>>(definition: JobDefinition<Payload>): JobDefinition<Payload> {
-  if (!JOB_NAME_PATTERN.test(definition.name)) throw new Error(`job name "${definition.name}" must be lower case letters, digits and hyphens`);
+export function defineJob<Payload extends Record<string, unknown> = Record<string, unknown>>(
+  definition: JobDefinition<Payload>,
+): JobDefinition<Payload> {
+  if (!JOB_NAME_PATTERN.test(definition.name))
+    throw new Error(`job name "${definition.name}" must be lower case letters, digits and hyphens`);
   const attempts = definition.max_attempts ?? DEFAULT_MAX_ATTEMPTS;
-  if (!Number.isSafeInteger(attempts) || attempts < 1 || attempts > 100) throw new Error(`job "${definition.name}": max_attempts must be 1 to 100`);
+  if (!Number.isSafeInteger(attempts) || attempts < 1 || attempts > 100)
+    throw new Error(`job "${definition.name}": max_attempts must be 1 to 100`);
   return definition;
 }

@@ -25,7 +25,10 @@ export function startJobs(database: Database, logger: Logger): Promise<JobRunner
     lease_ms: e.JOB_LEASE_MS,
   });
   return runner.start().then(() => {
-    logger.info({ jobs: APP_JOBS.map((j) => j.name), poll_ms: e.JOB_POLL_MS, clock: e.JOB_CLOCK }, "job runner started");
+    logger.info(
+      { jobs: APP_JOBS.map((j) => j.name), poll_ms: e.JOB_POLL_MS, clock: e.JOB_CLOCK },
+      "job runner started",
+    );
     return runner;
   });
 }
@@ -41,7 +44,9 @@ export function jobClock(db: Db): JobClock {
 export function chooseJobClock(setting: "system" | "adjustable", profile: { demo: boolean }, db: Db): JobClock {
   if (setting !== "adjustable") return systemJobClock;
   if (!profile.demo) {
-    throw new ConfigurationError("Invalid environment configuration:\n  JOB_CLOCK: adjustable is for the demo profile and tests only");
+    throw new ConfigurationError(
+      "Invalid environment configuration:\n  JOB_CLOCK: adjustable is for the demo profile and tests only",
+    );
   }
   return adjustableJobClock(db);
 }

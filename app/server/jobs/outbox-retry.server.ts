@@ -36,7 +36,10 @@ export async function retryOutboxDeliveries(
   if (!smtp) return { mail_server: "not configured", tried: 0, delivered: 0, failed: 0 };
   const deliver = options.deliver ?? deliverOutboxMessage;
   const now = job_now.toISOString();
-  const secretKinds = sql.join(SECRET_KINDS.map((k) => sql`${k}`), sql`, `);
+  const secretKinds = sql.join(
+    SECRET_KINDS.map((k) => sql`${k}`),
+    sql`, `,
+  );
   // The partial index outbox_unsent_idx holds exactly the unsent rows.
   const due = await db.execute<{ id: number }>(sql`
     select id from outbox
@@ -56,6 +59,9 @@ export async function retryOutboxDeliveries(
   const counts: OutboxRetryCounts = { mail_server: "configured", tried: due.rows.length, delivered, failed };
   // The mail server refusing every message is the run's failure, for staff to see and the run to
   // be retried; each message's own error is on its outbox row.
-  if (failed > 0 && delivered === 0) throw new OutboxDeliveryFailed(`The mail server did not accept any of ${failed} message(s); each message's error is in the outbox.`);
+  if (failed > 0 && delivered === 0)
+    throw new OutboxDeliveryFailed(
+      `The mail server did not accept any of ${failed} message(s); each message's error is in the outbox.`,
+    );
   return counts;
 }

@@ -53,7 +53,9 @@ export async function pruneExpired(db: DbOrTx, job_now: Date): Promise<PruneCoun
   const count = async (rows: Promise<unknown[]>) => (await rows).length;
   return {
     // Email sign-in codes, sign-in challenges' Better Auth half, reset tokens.
-    verifications: await count(db.delete(verifications).where(lt(verifications.expiresAt, cutoff)).returning({ id: verifications.id })),
+    verifications: await count(
+      db.delete(verifications).where(lt(verifications.expiresAt, cutoff)).returning({ id: verifications.id }),
+    ),
     // Ended by its expiry, by 15 minutes idle, or by its 12-hour limit, a day ago.
     sessions: await count(
       db
@@ -68,23 +70,47 @@ export async function pruneExpired(db: DbOrTx, job_now: Date): Promise<PruneCoun
         .returning({ id: sessions.id }),
     ),
     // A challenge lives as long as its verification (minutes); a day-old one is over.
-    sign_in_challenges: await count(db.delete(signInChallenges).where(lt(signInChallenges.created_at, cutoff)).returning({ id: signInChallenges.id })),
-    used_totp_codes: await count(db.delete(usedTotpCodes).where(lt(usedTotpCodes.used_at, cutoff)).returning({ user_id: usedTotpCodes.user_id })),
-    payment_step_up_codes: await count(db.delete(paymentStepUpCodes).where(lt(paymentStepUpCodes.expires_at, cutoff)).returning({ id: paymentStepUpCodes.id })),
+    sign_in_challenges: await count(
+      db.delete(signInChallenges).where(lt(signInChallenges.created_at, cutoff)).returning({ id: signInChallenges.id }),
+    ),
+    used_totp_codes: await count(
+      db.delete(usedTotpCodes).where(lt(usedTotpCodes.used_at, cutoff)).returning({ user_id: usedTotpCodes.user_id }),
+    ),
+    payment_step_up_codes: await count(
+      db
+        .delete(paymentStepUpCodes)
+        .where(lt(paymentStepUpCodes.expires_at, cutoff))
+        .returning({ id: paymentStepUpCodes.id }),
+    ),
     // The longest window in use is an hour.
     rate_limit_counters: await pruneRateLimitCounters(cutoff, { database: db }),
-    auth_rate_limits: await count(db.delete(authRateLimits).where(lt(authRateLimits.lastRequest, cutoff.getTime())).returning({ id: authRateLimits.id })),
+    auth_rate_limits: await count(
+      db
+        .delete(authRateLimits)
+        .where(lt(authRateLimits.lastRequest, cutoff.getTime()))
+        .returning({ id: authRateLimits.id }),
+    ),
     // No lock in force and nothing recent to count.
     sign_in_lockouts: await count(
       db
         .delete(signInLockouts)
-        .where(and(lt(signInLockouts.updated_at, cutoff), or(isNull(signInLockouts.locked_until), lt(signInLockouts.locked_until, cutoff))))
+        .where(
+          and(
+            lt(signInLockouts.updated_at, cutoff),
+            or(isNull(signInLockouts.locked_until), lt(signInLockouts.locked_until, cutoff)),
+          ),
+        )
         .returning({ email: signInLockouts.email }),
     ),
     succeeded_job_runs: await count(
       db
         .delete(jobRuns)
-        .where(and(sql`${jobRuns.state} = 'succeeded'`, lt(jobRuns.finished_at, new Date(now.getTime() - SUCCEEDED_RUNS_KEPT_MS))))
+        .where(
+          and(
+            sql`${jobRuns.state} = 'succeeded'`,
+            lt(jobRuns.finished_at, new Date(now.getTime() - SUCCEEDED_RUNS_KEPT_MS)),
+          ),
+        )
         .returning({ id: jobRuns.id }),
     ),
   };

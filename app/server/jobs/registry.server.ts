@@ -17,7 +17,8 @@ import { CARD_AUTHORIZATION_HOLD_DAYS, CARD_RENEWAL_DAYS } from "~/domain/cards"
 export const outboxDeliveryJob = defineJob({
   name: "outbox-delivery",
   title: "Outbox delivery retries",
-  description: "Sends again the emails whose delivery by the mail server failed or never finished (with SMTP configured only).",
+  description:
+    "Sends again the emails whose delivery by the mail server failed or never finished (with SMTP configured only).",
   schedule: "*/5 * * * *",
   max_attempts: 3,
   backoff: { first_ms: 60_000, max_ms: 10 * 60_000 },

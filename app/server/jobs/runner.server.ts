@@ -148,7 +148,10 @@ export class JobRunner {
        where id = (
          select id from job_runs
           where state = 'queued' and run_at <= ${now.toISOString()}::timestamptz
-            and job in (${sql.join(names.map((n) => sql`${n}`), sql`, `)})
+            and job in (${sql.join(
+              names.map((n) => sql`${n}`),
+              sql`, `,
+            )})
           order by run_at, id
           limit 1
           for update skip locked)
@@ -172,7 +175,13 @@ export class JobRunner {
   private async execute(run: ClaimedRun, now: Date): Promise<RunOutcome> {
     const definition = this.byName.get(run.job)!;
     const log = this.options.logger.child({ job: run.job, job_run_id: run.id, attempt: run.attempts });
-    const heartbeat = setInterval(() => void this.extendLease(run.id).catch((error: unknown) => log.warn({ err: error }, "could not extend a job run's lease")), Math.max(250, Math.floor(this.options.lease_ms / 3)));
+    const heartbeat = setInterval(
+      () =>
+        void this.extendLease(run.id).catch((error: unknown) =>
+          log.warn({ err: error }, "could not extend a job run's lease"),
+        ),
+      Math.max(250, Math.floor(this.options.lease_ms / 3)),
+    );
     heartbeat.unref();
     const started_ms = performance.now();
     let result: JobResult | void;
@@ -191,12 +200,17 @@ export class JobRunner {
       const finished = await this.options.clock.now();
       const duration_ms = Math.round(performance.now() - started_ms);
       if (run.attempts < run.max_attempts) {
-        const retry_at = new Date(finished.getTime() + retryDelayMs(definition.backoff ?? DEFAULT_BACKOFF, run.attempts));
+        const retry_at = new Date(
+          finished.getTime() + retryDelayMs(definition.backoff ?? DEFAULT_BACKOFF, run.attempts),
+        );
         await this.options.db
           .update(jobRuns)
           .set({ state: "queued", run_at: retry_at, last_error: message, claimed_by: null, lease_until: null })
           .where(and(eq(jobRuns.id, run.id), eq(jobRuns.claimed_by, this.worker_id)));
-        log.warn({ error: message, retry_at: retry_at.toISOString(), duration_ms }, "job run failed; it will be tried again");
+        log.warn(
+          { error: message, retry_at: retry_at.toISOString(), duration_ms },
+          "job run failed; it will be tried again",
+        );
         countJobRun(run.job, "retry");
         return { id: run.id, job: run.job, outcome: "retry" };
       }
@@ -217,9 +231,17 @@ export class JobRunner {
     await this.options.db.transaction(async (tx) => {
       await tx
         .update(jobRuns)
-        .set({ state: "succeeded", finished_at: finished, result: kept, last_error: null, claimed_by: null, lease_until: null })
+        .set({
+          state: "succeeded",
+          finished_at: finished,
+          result: kept,
+          last_error: null,
+          claimed_by: null,
+          lease_until: null,
+        })
         .where(and(eq(jobRuns.id, run.id), eq(jobRuns.claimed_by, this.worker_id)));
-      if (definition.audit_every_run) await auditRun(tx, run, "job.run.succeeded", { attempts: run.attempts, result: kept }, finished);
+      if (definition.audit_every_run)
+        await auditRun(tx, run, "job.run.succeeded", { attempts: run.attempts, result: kept }, finished);
     });
     log.info({ duration_ms: Math.round(performance.now() - started_ms), result: kept }, "job run succeeded");
     countJobRun(run.job, "succeeded");
@@ -242,7 +264,14 @@ export class JobRunner {
     const now = await this.options.clock.now();
     const stale = all ? sql`state = 'running'` : sql`state = 'running' and lease_until < now()`;
     const message = "The app process running it stopped before it finished.";
-    const result = await this.options.db.execute<{ id: number; job: string; key: string; state: string; attempts: number; max_attempts: number }>(sql`
+    const result = await this.options.db.execute<{
+      id: number;
+      job: string;
+      key: string;
+      state: string;
+      attempts: number;
+      max_attempts: number;
+    }>(sql`
       update job_runs
          set state = case when attempts < max_attempts then 'queued' else 'failed' end,
              finished_at = case when attempts < max_attempts then null else ${now.toISOString()}::timestamptz end,
@@ -250,9 +279,18 @@ export class JobRunner {
        where ${stale}
       returning id, job, key, state, attempts, max_attempts`);
     for (const row of result.rows) {
-      this.options.logger.warn({ job: row.job, job_run_id: Number(row.id), now_state: row.state }, "a job run was interrupted by a stopped process");
+      this.options.logger.warn(
+        { job: row.job, job_run_id: Number(row.id), now_state: row.state },
+        "a job run was interrupted by a stopped process",
+      );
       if (row.state === "failed") {
-        await auditRun(this.options.db, { id: Number(row.id), job: row.job, key: row.key }, "job.run.failed", { attempts: Number(row.attempts), error: message }, now);
+        await auditRun(
+          this.options.db,
+          { id: Number(row.id), job: row.job, key: row.key },
+          "job.run.failed",
+          { attempts: Number(row.attempts), error: message },
+          now,
+        );
         countJobRun(row.job, "failed");
       }
     }
@@ -266,12 +304,22 @@ export class JobRunner {
     }
   }
 
-  private async queueSlotAfter(definition: JobDefinition<never>, after: Date, options: { unless_pending?: boolean } = {}): Promise<void> {
+  private async queueSlotAfter(
+    definition: JobDefinition<never>,
+    after: Date,
+    options: { unless_pending?: boolean } = {},
+  ): Promise<void> {
     if (options.unless_pending) {
       const pending = await this.options.db
         .select({ id: jobRuns.id })
         .from(jobRuns)
-        .where(and(eq(jobRuns.job, definition.name), inArray(jobRuns.state, ["queued", "running"]), sql`${jobRuns.key} like 'at:%'`))
+        .where(
+          and(
+            eq(jobRuns.job, definition.name),
+            inArray(jobRuns.state, ["queued", "running"]),
+            sql`${jobRuns.key} like 'at:%'`,
+          ),
+        )
         .limit(1);
       if (pending.length) return;
     }
@@ -310,7 +358,19 @@ export async function enqueueJob<Payload extends Record<string, unknown>>(
   return { id: existing!.id, created: false };
 }
 
-async function auditRun(db: DbOrTx, run: { id: number; job: string; key: string }, action: string, after: Record<string, unknown>, at: Date): Promise<void> {
+async function auditRun(
+  db: DbOrTx,
+  run: { id: number; job: string; key: string },
+  action: string,
+  after: Record<string, unknown>,
+  at: Date,
+): Promise<void> {
   // The system acted (no actor). The row's own time is the wall clock; the job clock's is kept too.
-  await recordAudit(db, { actor_id: null, action, subject_type: "job_run", subject_id: run.id, after: { job: run.job, key: run.key, job_clock_at: at.toISOString(), ...after } });
+  await recordAudit(db, {
+    actor_id: null,
+    action,
+    subject_type: "job_run",
+    subject_id: run.id,
+    after: { job: run.job, key: run.key, job_clock_at: at.toISOString(), ...after },
+  });
 }

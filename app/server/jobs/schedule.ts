@@ -20,7 +20,9 @@ export class ScheduleError extends Error {}
 /** The first time strictly after `after` that the schedule names. Throws ScheduleError for a bad one. */
 export function nextCronTime(schedule: CronSchedule, after: Date): Date {
   if (schedule.cron.trim().split(/\s+/).length !== 5) {
-    throw new ScheduleError(`schedule "${schedule.cron}" must have five fields: minute hour day-of-month month day-of-week`);
+    throw new ScheduleError(
+      `schedule "${schedule.cron}" must have five fields: minute hour day-of-month month day-of-week`,
+    );
   }
   try {
     return CronExpressionParser.parse(schedule.cron, { currentDate: after, tz: schedule.time_zone }).next().toDate();
@@ -42,7 +44,8 @@ export const DEFAULT_BACKOFF: Backoff = { first_ms: 30_000, max_ms: 60 * 60_000 
  * the first): first_ms x 2^(attempts_made - 1), capped at max_ms.
  */
 export function retryDelayMs(backoff: Backoff, attempts_made: number): number {
-  if (!Number.isSafeInteger(attempts_made) || attempts_made < 1) throw new RangeError("attempts_made must be a whole number of at least 1");
+  if (!Number.isSafeInteger(attempts_made) || attempts_made < 1)
+    throw new RangeError("attempts_made must be a whole number of at least 1");
   // 2^30 x any sane first_ms is already past every cap; the exponent stops there so it stays finite.
   const delay = backoff.first_ms * 2 ** Math.min(attempts_made - 1, 30);
   return Math.min(delay, backoff.max_ms);
@@ -59,7 +62,8 @@ export function slotKey(due: Date): string {
  * (a handler's error may quote what it worked on).
  */
 export function safeErrorMessage(error: unknown): string {
-  const raw = error instanceof Error ? error.message : typeof error === "string" ? error : "The job failed without a message.";
+  const raw =
+    error instanceof Error ? error.message : typeof error === "string" ? error : "The job failed without a message.";
   const firstLine = raw.split("\n")[0]!.trim() || "The job failed without a message.";
   return firstLine
     .replace(/[^\s@<>"']+@[^\s@<>"']+/g, "[email]")

@@ -66,7 +66,10 @@ export async function jobsPage(db: Db, jobs: readonly JobDefinition<never>[], cl
   const overviews: JobOverview[] = [];
   for (const job of jobs) {
     const [next] = await db
-      .select({ run_at: sql<Date | null>`min(${jobRuns.run_at})`.mapWith(jobRuns.run_at), running: sql<boolean>`bool_or(${jobRuns.state} = 'running')` })
+      .select({
+        run_at: sql<Date | null>`min(${jobRuns.run_at})`.mapWith(jobRuns.run_at),
+        running: sql<boolean>`bool_or(${jobRuns.state} = 'running')`,
+      })
       .from(jobRuns)
       .where(and(eq(jobRuns.job, job.name), inArray(jobRuns.state, ["queued", "running"])));
     const [last_run] = await db
@@ -102,7 +105,12 @@ export async function jobsPage(db: Db, jobs: readonly JobDefinition<never>[], cl
     ? await db
         .select(columns)
         .from(jobRuns)
-        .where(and(inArray(jobRuns.job, names), sql`(${jobRuns.state} in ('succeeded', 'failed') or ${jobRuns.last_error} is not null)`))
+        .where(
+          and(
+            inArray(jobRuns.job, names),
+            sql`(${jobRuns.state} in ('succeeded', 'failed') or ${jobRuns.last_error} is not null)`,
+          ),
+        )
         .orderBy(desc(jobRuns.id))
         .limit(RECENT_MAX)
     : [];
@@ -110,7 +118,11 @@ export async function jobsPage(db: Db, jobs: readonly JobDefinition<never>[], cl
 }
 
 /** Staff move the adjustable job clock forward (the demo); audited. */
-export async function advanceJobClock(db: Db, clock: JobClock, input: { hours: number; staff: { id: string; email: string }; origin: AuditOrigin }): Promise<Date> {
+export async function advanceJobClock(
+  db: Db,
+  clock: JobClock,
+  input: { hours: number; staff: { id: string; email: string }; origin: AuditOrigin },
+): Promise<Date> {
   const before = await clock.now();
   const after = await clock.advance(input.hours * 60 * 60_000);
   await recordAudit(db, {

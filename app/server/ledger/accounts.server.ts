@@ -1,12 +1,25 @@
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
-import { ledgerAccounts, type INSTITUTION_ACCOUNT_TYPES, type LedgerAccount, type MEMBER_ACCOUNT_TYPES } from "~/server/db/schema";
+import {
+  ledgerAccounts,
+  type INSTITUTION_ACCOUNT_TYPES,
+  type LedgerAccount,
+  type MEMBER_ACCOUNT_TYPES,
+} from "~/server/db/schema";
 import { isValidAccountNumber, randomAccountNumber } from "~/domain/account-number";
 import { institution } from "~/config/institution.server";
 import { ledgerRefusal, type LedgerRefusal } from "~/domain/refusals";
 import { today, withRetry } from "./ledger.server";
-import { AMOUNT_CENTS_MAX, assert, assertText, monthOf, toCents, toId, type AccountStatus } from "~/domain/ledger-rules";
+import {
+  AMOUNT_CENTS_MAX,
+  assert,
+  assertText,
+  monthOf,
+  toCents,
+  toId,
+  type AccountStatus,
+} from "~/domain/ledger-rules";
 
 /**
  * Ledger accounts: opening, status, overdraft, balances and the savings transfer count. Balances
@@ -78,8 +91,19 @@ export async function openAccount(
   assertText(input.member_id, "member_id", true);
   assertText(input.name, "name", true);
   const overdraft_limit_cents = input.overdraft_limit_cents ?? 0;
-  assert(Number.isSafeInteger(overdraft_limit_cents) && overdraft_limit_cents >= 0 && overdraft_limit_cents <= AMOUNT_CENTS_MAX, "bad overdraft limit");
-  return insertAccount(db, { owner: "member", type: input.type, member_id: input.member_id, name: input.name, overdraft_limit_cents });
+  assert(
+    Number.isSafeInteger(overdraft_limit_cents) &&
+      overdraft_limit_cents >= 0 &&
+      overdraft_limit_cents <= AMOUNT_CENTS_MAX,
+    "bad overdraft limit",
+  );
+  return insertAccount(db, {
+    owner: "member",
+    type: input.type,
+    member_id: input.member_id,
+    name: input.name,
+    overdraft_limit_cents,
+  });
 }
 
 /** The institution's account of a kind (cash, ACH settlement...), opened on first use. */
@@ -87,7 +111,13 @@ export async function institutionAccount(db: DbOrTx, type: InstitutionAccountTyp
   const existing = await findInstitutionAccount(db, type);
   if (existing) return existing;
   try {
-    return await insertAccount(db, { owner: "institution", type, member_id: null, name: INSTITUTION_ACCOUNT_NAMES[type], overdraft_limit_cents: 0 });
+    return await insertAccount(db, {
+      owner: "institution",
+      type,
+      member_id: null,
+      name: INSTITUTION_ACCOUNT_NAMES[type],
+      overdraft_limit_cents: 0,
+    });
   } catch (error) {
     // Another process opened it at the same moment: the unique index kept one; use it.
     const raced = await findInstitutionAccount(db, type);
@@ -106,7 +136,13 @@ async function findInstitutionAccount(db: DbOrTx, type: InstitutionAccountType):
 
 async function insertAccount(
   db: DbOrTx,
-  values: { owner: "member" | "institution"; type: LedgerAccount["type"]; member_id: string | null; name: string; overdraft_limit_cents: number },
+  values: {
+    owner: "member" | "institution";
+    type: LedgerAccount["type"];
+    member_id: string | null;
+    name: string;
+    overdraft_limit_cents: number;
+  },
 ): Promise<AccountView> {
   for (let attempt = 1; ; attempt++) {
     const account_number = await generateAccountNumber(db);
@@ -160,35 +196,61 @@ export async function memberAccounts(db: DbOrTx, member_id: string): Promise<Acc
  * Freeze, unfreeze or close (staff). Closing needs a zero balance with nothing pending, and is
  * final: a closed account never reopens (its number stays taken and its history stays).
  */
-export async function setAccountStatus(db: DbOrTx, account_id: number, status: AccountStatus): Promise<AccountChangeAnswer> {
-  return withRetry(() => db.transaction(async (tx): Promise<AccountChangeAnswer> => {
-    const [row] = await tx.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, account_id)).for("update");
-    if (!row) return ledgerRefusal("account_not_found", { subject_id: account_id });
-    if (row.status === "closed" && status !== "closed") return ledgerRefusal("account_closed", { subject_id: account_id });
-    if (status === "closed" && (toCents(row.posted_cents) !== 0 || toCents(row.held_cents) !== 0)) {
-      return ledgerRefusal("balance_not_zero", { subject_id: account_id });
-    }
-    const [updated] = await tx.update(ledgerAccounts).set({ status }).where(eq(ledgerAccounts.id, account_id)).returning();
-    return { ok: true, account: toAccountView(updated!) };
-  }));
+export async function setAccountStatus(
+  db: DbOrTx,
+  account_id: number,
+  status: AccountStatus,
+): Promise<AccountChangeAnswer> {
+  return withRetry(() =>
+    db.transaction(async (tx): Promise<AccountChangeAnswer> => {
+      const [row] = await tx.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, account_id)).for("update");
+      if (!row) return ledgerRefusal("account_not_found", { subject_id: account_id });
+      if (row.status === "closed" && status !== "closed")
+        return ledgerRefusal("account_closed", { subject_id: account_id });
+      if (status === "closed" && (toCents(row.posted_cents) !== 0 || toCents(row.held_cents) !== 0)) {
+        return ledgerRefusal("balance_not_zero", { subject_id: account_id });
+      }
+      const [updated] = await tx
+        .update(ledgerAccounts)
+        .set({ status })
+        .where(eq(ledgerAccounts.id, account_id))
+        .returning();
+      return { ok: true, account: toAccountView(updated!) };
+    }),
+  );
 }
 
 /** An account after a staff change, or why the change was refused (nothing changed). */
 export type AccountChangeAnswer = { ok: true; account: AccountView } | LedgerRefusal;
 
 /** Sets how far below zero a member account may go; never below what it already uses. */
-export async function setOverdraftLimit(db: DbOrTx, account_id: number, overdraft_limit_cents: number): Promise<AccountChangeAnswer> {
-  assert(Number.isSafeInteger(overdraft_limit_cents) && overdraft_limit_cents >= 0 && overdraft_limit_cents <= AMOUNT_CENTS_MAX, "bad overdraft limit");
-  return withRetry(() => db.transaction(async (tx): Promise<AccountChangeAnswer> => {
-    const [row] = await tx.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, account_id)).for("update");
-    if (!row) return ledgerRefusal("account_not_found", { subject_id: account_id });
-    const view = toAccountView(row);
-    if (row.owner === "member" && view.available_cents + overdraft_limit_cents < 0) {
-      return ledgerRefusal("overdraft_in_use", { subject_id: account_id });
-    }
-    const [updated] = await tx.update(ledgerAccounts).set({ overdraft_limit_cents }).where(eq(ledgerAccounts.id, account_id)).returning();
-    return { ok: true, account: toAccountView(updated!) };
-  }));
+export async function setOverdraftLimit(
+  db: DbOrTx,
+  account_id: number,
+  overdraft_limit_cents: number,
+): Promise<AccountChangeAnswer> {
+  assert(
+    Number.isSafeInteger(overdraft_limit_cents) &&
+      overdraft_limit_cents >= 0 &&
+      overdraft_limit_cents <= AMOUNT_CENTS_MAX,
+    "bad overdraft limit",
+  );
+  return withRetry(() =>
+    db.transaction(async (tx): Promise<AccountChangeAnswer> => {
+      const [row] = await tx.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, account_id)).for("update");
+      if (!row) return ledgerRefusal("account_not_found", { subject_id: account_id });
+      const view = toAccountView(row);
+      if (row.owner === "member" && view.available_cents + overdraft_limit_cents < 0) {
+        return ledgerRefusal("overdraft_in_use", { subject_id: account_id });
+      }
+      const [updated] = await tx
+        .update(ledgerAccounts)
+        .set({ overdraft_limit_cents })
+        .where(eq(ledgerAccounts.id, account_id))
+        .returning();
+      return { ok: true, account: toAccountView(updated!) };
+    }),
+  );
 }
 
 /**
@@ -239,7 +301,11 @@ export async function resetAllTransferCounts(db: DbOrTx): Promise<number> {
  * ids), in one statement whatever their number. Returns each holder whose count was above zero,
  * with that count, for the audit log.
  */
-export async function resetMonthTransferCounts(db: DbOrTx, holders: SQL, month: string = monthOf(today())): Promise<{ member_id: string; before: number }[]> {
+export async function resetMonthTransferCounts(
+  db: DbOrTx,
+  holders: SQL,
+  month: string = monthOf(today()),
+): Promise<{ member_id: string; before: number }[]> {
   assert(/^\d{4}-\d{2}$/.test(month), `bad month ${month}`);
   const result = await db.execute<{ member_id: string; before: string | number }>(sql`
     with counted as (

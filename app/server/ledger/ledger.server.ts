@@ -160,7 +160,11 @@ export type PostingCheck<R> = (
  * succeeded answers with the first result (`replayed`), so a repeat is recognised before any
  * rule of the caller's or the ledger's.
  */
-export async function postTransferChecked<R>(db: DbOrTx, input: TransactionInput, check: PostingCheck<R>): Promise<LedgerAnswer | CheckRefused<R>> {
+export async function postTransferChecked<R>(
+  db: DbOrTx,
+  input: TransactionInput,
+  check: PostingCheck<R>,
+): Promise<LedgerAnswer | CheckRefused<R>> {
   const result = await newTransaction(db, input, "posted", check);
   if (!result.ok && "refused_by_check" in result) return result; // the caller counts its own refusals
   return counted(Promise.resolve(result));
@@ -238,39 +242,49 @@ export async function reverseTransaction(db: DbOrTx, input: ReverseInput): Promi
   const effective_date = input.effective_date ?? today();
   assertEffectiveDate(effective_date);
 
-  return counted(idempotent<never>(db, input.initiator, input.idempotency_key, async () => {
-    // Entries never change, so they are read before the transaction to know what to lock.
-    const original_entries = await readEntries(db, input.transaction_id);
-    if (original_entries.length === 0) return ledgerRefusal("transaction_not_found", { subject_id: input.transaction_id });
-    return withRetry(() =>
-      inLedgerTransaction(db, async (session) => {
-        const accounts = await lockAccounts(session, original_entries.map((e) => e.account_id));
-        if (!(accounts instanceof Map)) return accounts;
-        const original = await lockTransaction(session, input.transaction_id);
-        if (!original.ok) return original;
-        const irreversible = checkReversible(original);
-        if (irreversible) return irreversible;
+  return counted(
+    idempotent<never>(db, input.initiator, input.idempotency_key, async () => {
+      // Entries never change, so they are read before the transaction to know what to lock.
+      const original_entries = await readEntries(db, input.transaction_id);
+      if (original_entries.length === 0)
+        return ledgerRefusal("transaction_not_found", { subject_id: input.transaction_id });
+      return withRetry(() =>
+        inLedgerTransaction(db, async (session) => {
+          const accounts = await lockAccounts(
+            session,
+            original_entries.map((e) => e.account_id),
+          );
+          if (!(accounts instanceof Map)) return accounts;
+          const original = await lockTransaction(session, input.transaction_id);
+          if (!original.ok) return original;
+          const irreversible = checkReversible(original);
+          if (irreversible) return irreversible;
 
-        const entries = reversedEntries(original_entries);
-        const row: NewTransactionRow = {
-          kind: "reversal",
-          status: "posted",
-          initiator: input.initiator,
-          idempotency_key: input.idempotency_key,
-          batch_key: null,
-          reverses_id: original.id,
-          effective_date,
-          created_by: input.created_by,
-          memo: input.memo ?? `Reversal of transaction ${original.id}`,
-          reference: original.reference,
-          category: original.category,
-        };
-        const plan = planNewTransaction({ kind: "reversal", status: "posted", entries, effective_date }, accounts, savingsTransfersPerMonth());
-        if (!plan.ok) return plan;
-        return writeNewTransaction(session, row, entries, plan.changes);
-      }),
-    );
-  }));
+          const entries = reversedEntries(original_entries);
+          const row: NewTransactionRow = {
+            kind: "reversal",
+            status: "posted",
+            initiator: input.initiator,
+            idempotency_key: input.idempotency_key,
+            batch_key: null,
+            reverses_id: original.id,
+            effective_date,
+            created_by: input.created_by,
+            memo: input.memo ?? `Reversal of transaction ${original.id}`,
+            reference: original.reference,
+            category: original.category,
+          };
+          const plan = planNewTransaction(
+            { kind: "reversal", status: "posted", entries, effective_date },
+            accounts,
+            savingsTransfersPerMonth(),
+          );
+          if (!plan.ok) return plan;
+          return writeNewTransaction(session, row, entries, plan.changes);
+        }),
+      );
+    }),
+  );
 }
 
 export interface BatchInput {
@@ -300,9 +314,18 @@ async function postBatchOnce(db: DbOrTx, input: BatchInput): Promise<BatchResult
   assertKey(input);
   assertText(input.created_by, "created_by", true);
   if (input.transactions.length === 0) return ledgerRefusal("batch_empty");
-  if (input.transactions.length > BATCH_TRANSACTIONS_MAX) return ledgerRefusal("batch_too_large", { limit: BATCH_TRANSACTIONS_MAX });
+  if (input.transactions.length > BATCH_TRANSACTIONS_MAX)
+    return ledgerRefusal("batch_too_large", { limit: BATCH_TRANSACTIONS_MAX });
   const items = input.transactions.map((item, index) => {
-    const row = newRow({ ...item, initiator: input.initiator, created_by: input.created_by, idempotency_key: `${input.idempotency_key}#${index}` }, "posted");
+    const row = newRow(
+      {
+        ...item,
+        initiator: input.initiator,
+        created_by: input.created_by,
+        idempotency_key: `${input.idempotency_key}#${index}`,
+      },
+      "posted",
+    );
     row.batch_key = input.idempotency_key;
     return { row, entries: item.entries };
   });
@@ -314,12 +337,15 @@ async function postBatchOnce(db: DbOrTx, input: BatchInput): Promise<BatchResult
   const attempt = () =>
     withRetry(() =>
       inLedgerTransaction(db, async (session): Promise<BatchResult | LedgerRefusal | "replay"> => {
-        const accounts = await lockAccounts(session, items.flatMap((item) => item.entries.map((e) => e.account_id)));
+        const accounts = await lockAccounts(
+          session,
+          items.flatMap((item) => item.entries.map((e) => e.account_id)),
+        );
         if (!(accounts instanceof Map)) return accounts;
-        const existing = await session.query(`SELECT 1 FROM ledger_transactions WHERE initiator = $1 AND batch_key = $2 LIMIT 1`, [
-          input.initiator,
-          input.idempotency_key,
-        ]);
+        const existing = await session.query(
+          `SELECT 1 FROM ledger_transactions WHERE initiator = $1 AND batch_key = $2 LIMIT 1`,
+          [input.initiator, input.idempotency_key],
+        );
         if (existing.length > 0) return "replay";
         // Every item is planned, each on the last one's result, before any is written: a refused
         // item refuses the batch with nothing written.
@@ -327,13 +353,20 @@ async function postBatchOnce(db: DbOrTx, input: BatchInput): Promise<BatchResult
         const limit = savingsTransfersPerMonth();
         const touched = new Set<number>();
         for (const [index, { row, entries }] of items.entries()) {
-          const plan = planNewTransaction({ kind: row.kind, status: "posted", entries, effective_date: row.effective_date }, accounts, limit);
+          const plan = planNewTransaction(
+            { kind: row.kind, status: "posted", entries, effective_date: row.effective_date },
+            accounts,
+            limit,
+          );
           if (!plan.ok) return { ...plan, batch_index: index };
           applyChanges(accounts, plan.changes);
           for (const change of plan.changes) touched.add(change.account_id);
         }
         const results = await writeBatch(session, input, items);
-        await writeAccountFigures(session, [...touched].sort((a, b) => a - b).map((id) => figuresChange(before.get(id)!, accounts.get(id)!)));
+        await writeAccountFigures(
+          session,
+          [...touched].sort((a, b) => a - b).map((id) => figuresChange(before.get(id)!, accounts.get(id)!)),
+        );
         return { ok: true, transactions: results, replayed: false };
       }),
     );
@@ -350,7 +383,9 @@ async function postBatchOnce(db: DbOrTx, input: BatchInput): Promise<BatchResult
 /** A transaction and its entries, or null. */
 export async function getTransaction(db: DbOrTx, transaction_id: number): Promise<LedgerResult | null> {
   assert(Number.isSafeInteger(transaction_id), "bad transaction id");
-  const result = await db.execute(sql.raw(`SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions WHERE id = ${transaction_id}`));
+  const result = await db.execute(
+    sql.raw(`SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions WHERE id = ${transaction_id}`),
+  );
   const row = result.rows[0];
   if (!row) return null;
   return { ok: true, transaction: toView(row), entries: await readEntries(db, transaction_id), replayed: false };
@@ -389,7 +424,10 @@ export async function historyPage(
   options: { before?: string | null; limit?: number } = {},
 ): Promise<HistoryPage> {
   const limit = options.limit ?? 20;
-  assert(Number.isInteger(limit) && limit >= 1 && limit <= HISTORY_PAGE_LIMIT_MAX, `history limit must be 1..${HISTORY_PAGE_LIMIT_MAX}`);
+  assert(
+    Number.isInteger(limit) && limit >= 1 && limit <= HISTORY_PAGE_LIMIT_MAX,
+    `history limit must be 1..${HISTORY_PAGE_LIMIT_MAX}`,
+  );
   const before = options.before ?? null;
   assert(before === null || /^[1-9]\d{0,15}$/.test(before), "bad history cursor");
   // ORDER BY (account_id, id) spells out the index's order: the planner then walks that index
@@ -458,7 +496,8 @@ async function counted<T extends LedgerResult | BatchResult | LedgerRefusal>(ope
   if (!result.ok) countLedgerRefusal(result.code);
   else if (!result.replayed) {
     const written = "transactions" in result ? result.transactions : [result as LedgerResult];
-    for (const { transaction, replayed } of written) if (!replayed) countLedgerPosting(transaction.kind, transaction.status);
+    for (const { transaction, replayed } of written)
+      if (!replayed) countLedgerPosting(transaction.kind, transaction.status);
   }
   return result;
 }
@@ -474,7 +513,10 @@ function assertKey(input: { idempotency_key: string; initiator: string }): void 
 
 function newRow(input: TransactionInput, status: "posted" | "pending"): NewTransactionRow {
   assertKey(input);
-  assert((TRANSACTION_KINDS as readonly string[]).includes(input.kind) && (input.kind as string) !== "reversal", `bad kind ${input.kind}`);
+  assert(
+    (TRANSACTION_KINDS as readonly string[]).includes(input.kind) && (input.kind as string) !== "reversal",
+    `bad kind ${input.kind}`,
+  );
   assertText(input.created_by, "created_by", true);
   assertText(input.memo, "memo", false);
   assertText(input.reference, "reference", false);
@@ -496,14 +538,22 @@ function newRow(input: TransactionInput, status: "posted" | "pending"): NewTrans
   };
 }
 
-async function newTransaction<R = never>(db: DbOrTx, input: TransactionInput, status: "posted" | "pending", check?: PostingCheck<R>): Promise<LedgerAnswer | CheckRefused<R>> {
+async function newTransaction<R = never>(
+  db: DbOrTx,
+  input: TransactionInput,
+  status: "posted" | "pending",
+  check?: PostingCheck<R>,
+): Promise<LedgerAnswer | CheckRefused<R>> {
   const row = newRow(input, status);
   return idempotent(db, row.initiator, row.idempotency_key, async () => {
     const malformed = checkEntries(input.entries); // before any round trip: a malformed request locks nothing
     if (malformed) return malformed;
     return withRetry(() =>
       inLedgerTransaction(db, async (session): Promise<LedgerAnswer | CheckRefused<R> | "replay"> => {
-        const accounts = await lockAccounts(session, input.entries.map((e) => e.account_id));
+        const accounts = await lockAccounts(
+          session,
+          input.entries.map((e) => e.account_id),
+        );
         if (!(accounts instanceof Map)) return accounts;
         let extras: PostingExtras = { ok: true };
         if (check) {
@@ -551,16 +601,23 @@ async function resolveHold(db: DbOrTx, input: ResolveInput, outcome: "posted" | 
   if (entries.length === 0) return ledgerRefusal("transaction_not_found", { subject_id: input.transaction_id });
   return withRetry(() =>
     inLedgerTransaction(db, async (session): Promise<LedgerAnswer> => {
-      const accounts = await lockAccounts(session, entries.map((e) => e.account_id));
+      const accounts = await lockAccounts(
+        session,
+        entries.map((e) => e.account_id),
+      );
       if (!(accounts instanceof Map)) return accounts;
       const locked = await lockTransaction(session, input.transaction_id);
       if (!locked.ok) return locked;
       const { resolution_key, ok: _ok, ...hold } = locked;
       if (hold.status !== "pending") {
-        if (hold.status === outcome && resolution_key === input.idempotency_key) return { ok: true, transaction: hold, entries, replayed: true };
+        if (hold.status === outcome && resolution_key === input.idempotency_key)
+          return { ok: true, transaction: hold, entries, replayed: true };
         return ledgerRefusal("not_pending", { subject_id: hold.id });
       }
-      const plan = outcome === "posted" ? planSettle(entries, accounts, hold.kind) : { ok: true as const, changes: planRelease(entries) };
+      const plan =
+        outcome === "posted"
+          ? planSettle(entries, accounts, hold.kind)
+          : { ok: true as const, changes: planRelease(entries) };
       if (!plan.ok) return plan;
       const changes = plan.changes;
       applyChanges(accounts, changes); // asserts the accounts stay valid before anything is written
@@ -578,7 +635,12 @@ async function resolveHold(db: DbOrTx, input: ResolveInput, outcome: "posted" | 
       );
       assert(rows.length === 1, `hold ${hold.id} was not pending under its lock`);
       const resolved_at = new Date(Number(rows[0]!.resolved_at_ms));
-      return { ok: true, transaction: { ...hold, status: outcome, resolved_at, resolved_by: input.resolved_by }, entries, replayed: false };
+      return {
+        ok: true,
+        transaction: { ...hold, status: outcome, resolved_at, resolved_by: input.resolved_by },
+        entries,
+        replayed: false,
+      };
     }),
   );
 }
@@ -603,7 +665,8 @@ async function settleHoldsOnce(db: DbOrTx, input: SettleHoldsInput): Promise<Bat
   assertText(input.idempotency_key, "idempotency_key", true, KEY_LENGTH_MAX);
   assertText(input.resolved_by, "resolved_by", true);
   if (input.holds.length === 0) return ledgerRefusal("batch_empty");
-  if (input.holds.length > BATCH_TRANSACTIONS_MAX) return ledgerRefusal("batch_too_large", { limit: BATCH_TRANSACTIONS_MAX });
+  if (input.holds.length > BATCH_TRANSACTIONS_MAX)
+    return ledgerRefusal("batch_too_large", { limit: BATCH_TRANSACTIONS_MAX });
   const ids = input.holds.map((h) => h.transaction_id);
   for (const id of ids) assert(Number.isSafeInteger(id) && id > 0, `bad transaction id ${id}`);
   assert(new Set(ids).size === ids.length, "a hold is listed twice");
@@ -614,7 +677,10 @@ async function settleHoldsOnce(db: DbOrTx, input: SettleHoldsInput): Promise<Bat
 
   return withRetry(() =>
     inLedgerTransaction(db, async (session): Promise<BatchResult | LedgerRefusal> => {
-      const accounts = await lockAccounts(session, [...entries.values()].flatMap((list) => list.map((e) => e.account_id)));
+      const accounts = await lockAccounts(
+        session,
+        [...entries.values()].flatMap((list) => list.map((e) => e.account_id)),
+      );
       if (!(accounts instanceof Map)) return accounts;
       // The holds after their accounts, in id order: the single-hold path's lock order.
       const rows = await session.query(
@@ -623,7 +689,12 @@ async function settleHoldsOnce(db: DbOrTx, input: SettleHoldsInput): Promise<Bat
         [JSON.stringify(ids)],
         { prepare: true },
       );
-      const holds = new Map(rows.map((row) => [toId(row.id), { view: toView(row), resolution_key: (row.resolution_key as string | null) ?? null }]));
+      const holds = new Map(
+        rows.map((row) => [
+          toId(row.id),
+          { view: toView(row), resolution_key: (row.resolution_key as string | null) ?? null },
+        ]),
+      );
       const before = new Map([...accounts].map(([id, account]) => [id, { ...account }]));
       const touched = new Set<number>();
       const to_settle: number[] = [];
@@ -651,15 +722,26 @@ async function settleHoldsOnce(db: DbOrTx, input: SettleHoldsInput): Promise<Bat
           [JSON.stringify(to_settle), input.resolved_by, input.idempotency_key],
           { prepare: true },
         );
-        assert(updated.length === to_settle.length, `settled ${updated.length} of ${to_settle.length} holds under their locks`);
+        assert(
+          updated.length === to_settle.length,
+          `settled ${updated.length} of ${to_settle.length} holds under their locks`,
+        );
         for (const r of updated) resolved.set(toId(r.id), new Date(Number(r.resolved_at_ms)));
-        await writeAccountFigures(session, [...touched].sort((a, b) => a - b).map((id) => figuresChange(before.get(id)!, accounts.get(id)!)));
+        await writeAccountFigures(
+          session,
+          [...touched].sort((a, b) => a - b).map((id) => figuresChange(before.get(id)!, accounts.get(id)!)),
+        );
       }
       const transactions: LedgerResult[] = ids.map((id) => {
         const { view } = holds.get(id)!;
         const at = resolved.get(id);
         return at
-          ? { ok: true, transaction: { ...view, status: "posted", resolved_at: at, resolved_by: input.resolved_by }, entries: entries.get(id)!, replayed: false }
+          ? {
+              ok: true,
+              transaction: { ...view, status: "posted", resolved_at: at, resolved_by: input.resolved_by },
+              entries: entries.get(id)!,
+              replayed: false,
+            }
           : { ok: true, transaction: view, entries: entries.get(id)!, replayed: true };
       });
       return { ok: true, transactions, replayed: to_settle.length === 0 };
@@ -667,7 +749,8 @@ async function settleHoldsOnce(db: DbOrTx, input: SettleHoldsInput): Promise<Bat
   );
 }
 
-const ACCOUNT_COLUMNS = "id, owner, type, status, posted_cents, held_cents, overdraft_limit_cents, transfer_count, transfer_count_month, member_id, account_number";
+const ACCOUNT_COLUMNS =
+  "id, owner, type, status, posted_cents, held_cents, overdraft_limit_cents, transfer_count, transfer_count_month, member_id, account_number";
 
 /**
  * Opens the database transaction and locks the accounts in id order, reading their figures.
@@ -675,10 +758,15 @@ const ACCOUNT_COLUMNS = "id, owner, type, status, posted_cents, held_cents, over
  * the same for every posting, so no two postings wait on each other in a cycle. The ids are
  * checked safe integers, inlined so that BEGIN and this statement travel in one round trip.
  */
-async function lockAccounts(session: LedgerSession, account_ids: readonly number[]): Promise<Map<number, LockedAccount> | LedgerRefusal> {
+async function lockAccounts(
+  session: LedgerSession,
+  account_ids: readonly number[],
+): Promise<Map<number, LockedAccount> | LedgerRefusal> {
   const ids = [...new Set(account_ids)].sort((a, b) => a - b);
   for (const id of ids) assert(Number.isSafeInteger(id) && id > 0, `bad account id ${id}`);
-  const rows = await session.begin(`SELECT ${ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id IN (${ids.join(", ")}) ORDER BY id FOR UPDATE`);
+  const rows = await session.begin(
+    `SELECT ${ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id IN (${ids.join(", ")}) ORDER BY id FOR UPDATE`,
+  );
   const accounts = new Map<number, LockedAccount>();
   for (const row of rows) {
     const account: LockedAccount = {
@@ -707,8 +795,13 @@ const TRANSACTION_COLUMNS = `id, kind, status, initiator, idempotency_key, batch
   memo, reference, category, (extract(epoch from resolved_at) * 1000)::float8 AS resolved_at_ms, resolved_by, resolution_key`;
 
 /** Locks a transaction row; always after its accounts, so the lock order stays one order. */
-async function lockTransaction(session: LedgerSession, transaction_id: number): Promise<(TransactionView & { ok: true; resolution_key: string | null }) | LedgerRefusal> {
-  const [row] = await session.query(`SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions WHERE id = $1 FOR UPDATE`, [transaction_id]);
+async function lockTransaction(
+  session: LedgerSession,
+  transaction_id: number,
+): Promise<(TransactionView & { ok: true; resolution_key: string | null }) | LedgerRefusal> {
+  const [row] = await session.query(`SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions WHERE id = $1 FOR UPDATE`, [
+    transaction_id,
+  ]);
   if (!row) return ledgerRefusal("transaction_not_found", { subject_id: transaction_id });
   return { ...toView(row), ok: true, resolution_key: (row.resolution_key as string | null) ?? null };
 }
@@ -754,7 +847,12 @@ function notificationsSql(notifications: readonly PostingNotification[], params:
   const marker = `\u0001${crypto.randomUUID()}\u0001`;
   const items = notifications.map((n) => {
     assert(n.member_id !== "", "a notification needs its member");
-    return { member_id: n.member_id, kind: n.kind, title: n.title.slice(0, NOTIFICATION_TITLE_MAX), body: n.body(marker).split(marker) };
+    return {
+      member_id: n.member_id,
+      kind: n.kind,
+      title: n.title.slice(0, NOTIFICATION_TITLE_MAX),
+      body: n.body(marker).split(marker),
+    };
   });
   params.push(JSON.stringify(items));
   return `, n AS (
@@ -824,7 +922,13 @@ async function writeNewTransaction(
   if (!written) return "replay";
   return {
     ok: true,
-    transaction: { ...row, id: toId(written.id), created_at: new Date(Number(written.created_at_ms)), resolved_at: null, resolved_by: null },
+    transaction: {
+      ...row,
+      id: toId(written.id),
+      created_at: new Date(Number(written.created_at_ms)),
+      resolved_at: null,
+      resolved_by: null,
+    },
     entries: [...entries],
     replayed: false,
   };
@@ -878,26 +982,51 @@ async function writeBatch(
   for (let start = 0; start < items.length; start += BATCH_WRITE_CHUNK) {
     const chunk = items.slice(start, start + BATCH_WRITE_CHUNK);
     const transactions = chunk.map(({ row }, n) => {
-      assert(row.status === "posted" && row.reverses_id === null && row.batch_key === input.idempotency_key, "batch item is not a new posting of the batch");
-      return { n, key: row.idempotency_key, kind: row.kind, effective_date: row.effective_date, memo: row.memo, reference: row.reference, category: row.category };
+      assert(
+        row.status === "posted" && row.reverses_id === null && row.batch_key === input.idempotency_key,
+        "batch item is not a new posting of the batch",
+      );
+      return {
+        n,
+        key: row.idempotency_key,
+        kind: row.kind,
+        effective_date: row.effective_date,
+        memo: row.memo,
+        reference: row.reference,
+        category: row.category,
+      };
     });
     let n = 0;
     const entries = chunk.flatMap(({ row, entries }) =>
-      entries.map((e) => ({ n: n++, key: row.idempotency_key, account_id: e.account_id, amount_cents: e.amount_cents })),
+      entries.map((e) => ({
+        n: n++,
+        key: row.idempotency_key,
+        account_id: e.account_id,
+        amount_cents: e.amount_cents,
+      })),
     );
     const rows = await session.query(
       BATCH_INSERT_SQL,
       [input.initiator, input.idempotency_key, input.created_by, JSON.stringify(transactions), JSON.stringify(entries)],
       { prepare: true },
     );
-    assert(rows.length === chunk.length, `batch ${input.idempotency_key}: ${chunk.length - rows.length} item keys were already used`);
+    assert(
+      rows.length === chunk.length,
+      `batch ${input.idempotency_key}: ${chunk.length - rows.length} item keys were already used`,
+    );
     const written = new Map(rows.map((r) => [String(r.idempotency_key), r]));
     for (const { row, entries } of chunk) {
       const w = written.get(row.idempotency_key);
       assert(w, `batch item ${row.idempotency_key} was not written`);
       results.push({
         ok: true,
-        transaction: { ...row, id: toId(w.id), created_at: new Date(Number(w.created_at_ms)), resolved_at: null, resolved_by: null },
+        transaction: {
+          ...row,
+          id: toId(w.id),
+          created_at: new Date(Number(w.created_at_ms)),
+          resolved_at: null,
+          resolved_by: null,
+        },
         entries: [...entries],
         replayed: false,
       });
@@ -913,7 +1042,10 @@ function figuresChange(before: AccountState, after: AccountState): AccountChange
     posted_delta_cents: after.posted_cents - before.posted_cents,
     held_delta_cents: after.held_cents - before.held_cents,
   };
-  assert(Number.isSafeInteger(change.posted_delta_cents) && Number.isSafeInteger(change.held_delta_cents), `account ${after.id}: batch change out of range`);
+  assert(
+    Number.isSafeInteger(change.posted_delta_cents) && Number.isSafeInteger(change.held_delta_cents),
+    `account ${after.id}: batch change out of range`,
+  );
   if (after.transfer_count !== before.transfer_count || after.transfer_count_month !== before.transfer_count_month) {
     assert(after.transfer_count_month !== null, `account ${after.id}: transfer count without a month`);
     change.transfer_count = { count: after.transfer_count, month: after.transfer_count_month };

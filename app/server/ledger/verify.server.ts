@@ -51,7 +51,9 @@ export async function verifyLedger(db: DbOrTx, options: { problems_max?: number 
      group by t.id
     having count(e.id) < 2 or coalesce(sum(e.amount_cents), 0) <> 0
      order by t.id limit ${problems_max}`)) {
-    problems.push(`transaction ${r.id}: ${r.entry_count} entries summing to ${r.total_cents} cents (must be >= 2 and 0)`);
+    problems.push(
+      `transaction ${r.id}: ${r.entry_count} entries summing to ${r.total_cents} cents (must be >= 2 and 0)`,
+    );
   }
 
   // 3. No member account below zero available, beyond its overdraft limit.
@@ -80,7 +82,9 @@ export async function verifyLedger(db: DbOrTx, options: { problems_max?: number 
       from ledger_transactions r join ledger_transactions o on o.id = r.reverses_id
      where r.status <> 'posted' or o.status <> 'reversed'
      order by r.id limit ${problems_max}`)) {
-    problems.push(`reversal ${r.id} (${r.status}) of transaction ${r.original_id} (${r.original_status}): must be posted, original reversed`);
+    problems.push(
+      `reversal ${r.id} (${r.status}) of transaction ${r.original_id} (${r.original_status}): must be posted, original reversed`,
+    );
   }
   for (const r of await rows(sql`
     select r.id, r.reverses_id from ledger_transactions r
@@ -125,7 +129,8 @@ export async function verifyLedger(db: DbOrTx, options: { problems_max?: number 
            (select count(*) from ledger_transactions) as transactions,
            (select count(*) from ledger_entries) as entries`);
   const total_posted_cents = toCents(totals!.total_posted_cents);
-  if (total_posted_cents !== 0) problems.push(`the accounts' current balances sum to ${total_posted_cents} cents, not 0`);
+  if (total_posted_cents !== 0)
+    problems.push(`the accounts' current balances sum to ${total_posted_cents} cents, not 0`);
 
   return {
     ok: problems.length === 0,

@@ -50,7 +50,8 @@ const URL_KEY = /^(url|href|location|referer|referrer|originalurl)$/i;
 /** A field's value as it may be logged, judged by its key. */
 function scrubField(key: string, value: unknown, secrets: Secrets, depth: number, seen: WeakSet<object>): unknown {
   if (SECRET_KEY.test(key)) return REDACTED;
-  if (/^code$/i.test(key) && !(typeof value === "string" && ERROR_CODE.test(value))) return value === undefined || value === null ? value : REDACTED;
+  if (/^code$/i.test(key) && !(typeof value === "string" && ERROR_CODE.test(value)))
+    return value === undefined || value === null ? value : REDACTED;
   if (URL_KEY.test(key) && typeof value === "string") return scrubText(redactUrl(value), secrets);
   return scrubValue(value, secrets, depth, seen);
 }
@@ -82,7 +83,14 @@ function secretTexts(parameterLists: unknown[][]): Secrets {
   const values = new Set<string>();
   for (const list of parameterLists) {
     for (const value of list) {
-      const text = typeof value === "string" ? value : typeof value === "number" || typeof value === "bigint" ? String(value) : value instanceof Date ? value.toISOString() : null;
+      const text =
+        typeof value === "string"
+          ? value
+          : typeof value === "number" || typeof value === "bigint"
+            ? String(value)
+            : value instanceof Date
+              ? value.toISOString()
+              : null;
       // Shorter values ("1", "NH", "true") would cut words out of the SQL text and hide nothing.
       if (text !== null && text.length >= 4) values.add(text);
     }
@@ -103,12 +111,21 @@ export function scrubText(text: string, secrets: Secrets = NO_SECRETS): string {
   return out
     .replace(/(^|\n)(\s*params: )[^\n]*/g, `$1$2${REDACTED}`)
     .replace(/(invalid input (?:syntax|value) for [^:\n]*: )"(?:[^"\\]|\\.)*"/g, `$1"${REDACTED}"`)
-    .replace(/(Key \([^)]*\)=\().*?(\) (?:already exists|is not present|is still referenced|conflicts with))/gs, `$1${REDACTED}$2`)
+    .replace(
+      /(Key \([^)]*\)=\().*?(\) (?:already exists|is not present|is still referenced|conflicts with))/gs,
+      `$1${REDACTED}$2`,
+    )
     .replace(/(Failing row contains \().*\)/gs, `$1${REDACTED})`);
 }
 
 function isErrorLike(value: unknown): value is Error {
-  return value instanceof Error || (typeof value === "object" && value !== null && typeof (value as Error).message === "string" && typeof (value as Error).stack === "string");
+  return (
+    value instanceof Error ||
+    (typeof value === "object" &&
+      value !== null &&
+      typeof (value as Error).message === "string" &&
+      typeof (value as Error).stack === "string")
+  );
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -139,7 +156,10 @@ function scrubValue(value: unknown, secrets: Secrets, depth: number, seen: WeakS
  * every query value removed. Accepts the error itself or pino-http's already serialized copy.
  */
 export function serializeError(value: unknown): unknown {
-  const raw = typeof value === "object" && value !== null && isErrorLike((value as { raw?: unknown }).raw) ? (value as { raw: Error }).raw : value;
+  const raw =
+    typeof value === "object" && value !== null && isErrorLike((value as { raw?: unknown }).raw)
+      ? (value as { raw: Error }).raw
+      : value;
   if (!isErrorLike(raw)) return scrubValue(value, NO_SECRETS, 0, new WeakSet());
   const secrets = secretTexts(queryParameters(raw));
   const serialized = pino.stdSerializers.err(raw) as unknown as Record<string, unknown>;
@@ -189,12 +209,21 @@ export function loggerOptions(level: string): LoggerOptions {
       logMethod(args, method) {
         const [first, ...rest] = args as unknown[];
         if (isErrorLike(first)) {
-          const message = typeof rest[0] === "string" ? rest.shift() : (serializeError(first) as { message?: string }).message;
-          return method.apply(this, [{ err: first }, scrubText(String(message)), ...rest.map((item) => (typeof item === "string" ? scrubText(item) : item))] as never);
+          const message =
+            typeof rest[0] === "string" ? rest.shift() : (serializeError(first) as { message?: string }).message;
+          return method.apply(this, [
+            { err: first },
+            scrubText(String(message)),
+            ...rest.map((item) => (typeof item === "string" ? scrubText(item) : item)),
+          ] as never);
         }
         const error = typeof first === "object" && first !== null ? (first as { err?: unknown }).err : undefined;
-        if (isErrorLike(error) && typeof rest[0] !== "string") rest.unshift((serializeError(error) as { message?: string }).message ?? "");
-        return method.apply(this, [first, ...rest].map((item) => (typeof item === "string" ? scrubText(item) : item)) as never);
+        if (isErrorLike(error) && typeof rest[0] !== "string")
+          rest.unshift((serializeError(error) as { message?: string }).message ?? "");
+        return method.apply(
+          this,
+          [first, ...rest].map((item) => (typeof item === "string" ? scrubText(item) : item)) as never,
+        );
       },
     },
   };
@@ -202,7 +231,11 @@ export function loggerOptions(level: string): LoggerOptions {
 
 /** pino-http's fields: the request as method, redacted address and id; the response as its status only. */
 export const httpLogSerializers = {
-  req: (req: { id?: unknown; method?: string; url?: string }) => ({ id: req.id, method: req.method, url: typeof req.url === "string" ? redactUrl(req.url) : req.url }),
+  req: (req: { id?: unknown; method?: string; url?: string }) => ({
+    id: req.id,
+    method: req.method,
+    url: typeof req.url === "string" ? redactUrl(req.url) : req.url,
+  }),
   res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
   err: serializeError,
 };

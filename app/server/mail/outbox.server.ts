@@ -91,7 +91,13 @@ export async function sendEmail(db: Db, message: OutgoingEmail): Promise<{ id: n
       : await db.transaction(async (tx) => {
           const [row] = await tx.insert(outbox).values(values).returning({ id: outbox.id });
           await tx.insert(outboxAttachments).values(
-            attachments.map((a) => ({ outbox_id: row!.id, file_name: a.file_name, content_type: a.content_type, size_bytes: a.content.length, content: a.content })),
+            attachments.map((a) => ({
+              outbox_id: row!.id,
+              file_name: a.file_name,
+              content_type: a.content_type,
+              size_bytes: a.content.length,
+              content: a.content,
+            })),
           );
           return row!.id;
         });
@@ -112,7 +118,11 @@ export async function deliverOutboxMessage(db: Db, id: number): Promise<"sent" |
     if (!row || row.sent_at) return "skipped";
     const profile = institution();
     const files = await db
-      .select({ file_name: outboxAttachments.file_name, content_type: outboxAttachments.content_type, content: outboxAttachments.content })
+      .select({
+        file_name: outboxAttachments.file_name,
+        content_type: outboxAttachments.content_type,
+        content: outboxAttachments.content,
+      })
       .from(outboxAttachments)
       .where(eq(outboxAttachments.outbox_id, id))
       .orderBy(outboxAttachments.id);
@@ -122,7 +132,11 @@ export async function deliverOutboxMessage(db: Db, id: number): Promise<"sent" |
       subject: row.subject,
       text: row.text_body,
       ...(row.html_body ? { html: row.html_body } : {}),
-      ...(files.length ? { attachments: files.map((f) => ({ filename: f.file_name, content: f.content, contentType: f.content_type })) } : {}),
+      ...(files.length
+        ? {
+            attachments: files.map((f) => ({ filename: f.file_name, content: f.content, contentType: f.content_type })),
+          }
+        : {}),
     });
     await db
       .update(outbox)
@@ -159,7 +173,10 @@ const WITHHELD_TEXT = "(The text of this message is withheld: it carried a sign-
  * what and when, never a usable secret. `text_body` is the redacted text when the message has one;
  * a message of a secret-carrying kind without one is withheld whole rather than shown.
  */
-export async function listOutbox(db: Db, options: { limit?: number; before_id?: number } = {}): Promise<OutboxMessage[]> {
+export async function listOutbox(
+  db: Db,
+  options: { limit?: number; before_id?: number } = {},
+): Promise<OutboxMessage[]> {
   const limit = Math.min(Math.max(options.limit ?? 50, 1), PAGE_MAX);
   return db
     .select({

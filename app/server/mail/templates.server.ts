@@ -53,7 +53,12 @@ export function passwordResetEmail(url: string, valid_minutes: number): Message 
     `If you did not ask for this, you can ignore this email: your password stays the same.` +
     safetyNote() +
     signature();
-  return { kind: "password_reset", subject: `Reset your password`, text: text(url), redacted_text: text("[reset link hidden: it works for the member only]") };
+  return {
+    kind: "password_reset",
+    subject: `Reset your password`,
+    text: text(url),
+    redacted_text: text("[reset link hidden: it works for the member only]"),
+  };
 }
 
 export function accountLockedEmail(locked_minutes: number): Message {
@@ -113,8 +118,13 @@ const CURRENT_PASSWORD_PURPOSES = {
  * Wrong passwords typed in a signed-in session (Account Settings): sent after a few, and when they
  * lock the account. Whoever typed them is already signed in, so the advice is to end that session.
  */
-export function currentPasswordAlertEmail(details: { purpose: keyof typeof CURRENT_PASSWORD_PURPOSES; wrong_passwords: number; locked_minutes: number | null }): Message {
-  const attempt = `Someone signed in to your online banking just typed a wrong password while trying to ${CURRENT_PASSWORD_PURPOSES[details.purpose]}. ` +
+export function currentPasswordAlertEmail(details: {
+  purpose: keyof typeof CURRENT_PASSWORD_PURPOSES;
+  wrong_passwords: number;
+  locked_minutes: number | null;
+}): Message {
+  const attempt =
+    `Someone signed in to your online banking just typed a wrong password while trying to ${CURRENT_PASSWORD_PURPOSES[details.purpose]}. ` +
     `That makes ${details.wrong_passwords} wrong passwords for your account in the last 15 minutes.`;
   const outcome =
     details.locked_minutes === null
@@ -122,7 +132,8 @@ export function currentPasswordAlertEmail(details: { purpose: keyof typeof CURRE
       : `So sign-in and these changes are now locked for ${details.locked_minutes} minutes.`;
   return {
     kind: details.locked_minutes === null ? "security_alert" : "account_locked",
-    subject: details.locked_minutes === null ? `Wrong passwords in your online banking` : `Sign-in to your account was locked`,
+    subject:
+      details.locked_minutes === null ? `Wrong passwords in your online banking` : `Sign-in to your account was locked`,
     text:
       `${attempt}\n\n${outcome}\n\n` +
       `If this was you, there is nothing to do. If it was not you, someone may be using a signed-in session of yours: ` +
@@ -133,7 +144,11 @@ export function currentPasswordAlertEmail(details: { purpose: keyof typeof CURRE
 }
 
 export function loginAlertEmail(details: { at: Date; ip: string; user_agent: string }): Message {
-  const when = details.at.toLocaleString("en-US", { dateStyle: "full", timeStyle: "long", timeZone: institution().time_zone });
+  const when = details.at.toLocaleString("en-US", {
+    dateStyle: "full",
+    timeStyle: "long",
+    timeZone: institution().time_zone,
+  });
   return {
     kind: "login_alert",
     subject: `New sign-in to your account`,

@@ -18,7 +18,11 @@ import { memberEmail, type Refused, type StaffActor } from "./common.server";
 import { editMemberAccount } from "./account-edit.server";
 import { decideAdjustment, requestAdjustment } from "./adjustments.server";
 import { placeStaffHold, releaseStaffHold } from "./holds.server";
-import { postPendingMemberTransaction, reverseAllMemberTransactions, reverseMemberTransaction } from "./reversals.server";
+import {
+  postPendingMemberTransaction,
+  reverseAllMemberTransactions,
+  reverseMemberTransaction,
+} from "./reversals.server";
 
 /**
  * The back office's money actions (docs/product.md#member-accounts-staff), one intent each, for
@@ -67,15 +71,32 @@ const SCHEMAS = {
   decline_adjustment: DeclineAdjustmentSchema,
 } as const;
 
-export async function moneyAction(input: { db: DbOrTx; staff: StaffActor; role: StaffRole; origin: AuditOrigin; intent: MoneyIntent; form: FormData }) {
+export async function moneyAction(input: {
+  db: DbOrTx;
+  staff: StaffActor;
+  role: StaffRole;
+  origin: AuditOrigin;
+  intent: MoneyIntent;
+  form: FormData;
+}) {
   const { db, staff, role, origin, intent, form } = input;
   // Refused before the form is even read: a reviewer learns nothing about accounts from the answer.
   if (!mayMoveMoney(role)) throw data({ form_error: NOT_ALLOWED_MESSAGE }, { status: 403 });
-  const target = String(form.get("account_id") ?? form.get("transaction_id") ?? form.get("adjustment_id") ?? form.get("member_id") ?? "").slice(0, 40);
+  const target = String(
+    form.get("account_id") ?? form.get("transaction_id") ?? form.get("adjustment_id") ?? form.get("member_id") ?? "",
+  ).slice(0, 40);
   const submission = parseSubmission(SCHEMAS[intent] as (typeof SCHEMAS)["account_edit"], form);
-  const answer = (status: number, message: string, tone: "success" | "error", reply: FormReply) => data({ intent, target, reply, message, tone } satisfies MoneyActionResult, { status });
+  const answer = (status: number, message: string, tone: "success" | "error", reply: FormReply) =>
+    data({ intent, target, reply, message, tone } satisfies MoneyActionResult, { status });
   if (submission.status !== "success") {
-    return answer(400, intent === "account_edit" ? "Failed to update account: please check the highlighted fields." : "Please check the highlighted fields.", "error", replyTo(submission));
+    return answer(
+      400,
+      intent === "account_edit"
+        ? "Failed to update account: please check the highlighted fields."
+        : "Please check the highlighted fields.",
+      "error",
+      replyTo(submission),
+    );
   }
   const value = submission.value as unknown as Record<string, unknown>;
   const member_id = String(form.get("member_id") ?? "");
@@ -90,13 +111,28 @@ export async function moneyAction(input: { db: DbOrTx; staff: StaffActor; role: 
       result = await editMemberAccount(db, { ...base, edit: submission.value as never });
       break;
     case "adjust_balance":
-      result = await requestAdjustment(db, { ...base, account_id: value.account_id as number, target_cents: value.target_balance as number, reason: value.reason as string });
+      result = await requestAdjustment(db, {
+        ...base,
+        account_id: value.account_id as number,
+        target_cents: value.target_balance as number,
+        reason: value.reason as string,
+      });
       break;
     case "place_hold":
-      result = await placeStaffHold(db, { ...base, account_id: value.account_id as number, amount_cents: value.amount as number, reason: value.reason as string, request_key: value.request_key as string });
+      result = await placeStaffHold(db, {
+        ...base,
+        account_id: value.account_id as number,
+        amount_cents: value.amount as number,
+        reason: value.reason as string,
+        request_key: value.request_key as string,
+      });
       break;
     case "release_hold":
-      result = await releaseStaffHold(db, { ...base, transaction_id: value.transaction_id as number, reason: value.reason as string });
+      result = await releaseStaffHold(db, {
+        ...base,
+        transaction_id: value.transaction_id as number,
+        reason: value.reason as string,
+      });
       break;
     case "reverse_transaction":
       result = await reverseMemberTransaction(db, { ...base, transaction_id: value.transaction_id as number });
@@ -109,12 +145,21 @@ export async function moneyAction(input: { db: DbOrTx; staff: StaffActor; role: 
       break;
     case "approve_adjustment":
     case "decline_adjustment":
-      result = await decideAdjustment(db, { staff, origin, adjustment_id: value.adjustment_id as number, decision: intent === "approve_adjustment" ? "approve" : "decline", reason: value.reason as string | undefined, seen_balance_cents: value.seen_balance_cents as number | undefined });
+      result = await decideAdjustment(db, {
+        staff,
+        origin,
+        adjustment_id: value.adjustment_id as number,
+        decision: intent === "approve_adjustment" ? "approve" : "decline",
+        reason: value.reason as string | undefined,
+        seen_balance_cents: value.seen_balance_cents as number | undefined,
+      });
       break;
   }
   if (result.status === "refused") {
     const refusal = result as Refused;
-    const messages = refusal.field ? { fieldErrors: { [refusal.field]: [refusal.message] } } : { formErrors: [refusal.message] };
+    const messages = refusal.field
+      ? { fieldErrors: { [refusal.field]: [refusal.message] } }
+      : { formErrors: [refusal.message] };
     return answer(refusal.http, refusal.message, "error", replyTo(submission, messages));
   }
   return answer(200, result.message, "success", replyTo(submission));

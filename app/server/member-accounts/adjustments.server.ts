@@ -11,7 +11,17 @@ import { formatCents } from "~/domain/money";
 import { ACCOUNT_NOT_FOUND, ADJUSTMENT_FAILED } from "~/domain/member-accounts";
 import { dualControlReasonsText } from "~/domain/dual-control";
 import { lockStaffCredits, staffCreditDecision } from "~/server/postings/dual-control.server";
-import { accountLabel, accountOfMember, inTransaction, ledgerOrThrow, refused, RefusedError, type Refused, type StaffActor, type StaffRequest } from "./common.server";
+import {
+  accountLabel,
+  accountOfMember,
+  inTransaction,
+  ledgerOrThrow,
+  refused,
+  RefusedError,
+  type Refused,
+  type StaffActor,
+  type StaffRequest,
+} from "./common.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 
 /**
@@ -43,59 +53,111 @@ export function secondApprovalAboveCents(): number {
   return institution().limits.adjustment_second_approval_above_cents;
 }
 
-export async function requestAdjustment(db: DbOrTx, request: StaffRequest & { account_id: number; target_cents: number; reason: string; now?: Date }): Promise<AdjustResult> {
+export async function requestAdjustment(
+  db: DbOrTx,
+  request: StaffRequest & { account_id: number; target_cents: number; reason: string; now?: Date },
+): Promise<AdjustResult> {
   const { staff, origin, member_id, account_id, target_cents, reason } = request;
   const now = request.now ?? new Date();
   const account = await accountOfMember(db, member_id, account_id);
   if (!account) return refused(ACCOUNT_NOT_FOUND, 404, { field: "account_id", code: "account_not_found" });
   const adjustments = await institutionAccount(db, "adjustments");
-  const failed = (message: string, code?: Refused["code"]) => refused(`${ADJUSTMENT_FAILED}: ${message}`, 409, { code, field: "target_balance" });
+  const failed = (message: string, code?: Refused["code"]) =>
+    refused(`${ADJUSTMENT_FAILED}: ${message}`, 409, { code, field: "target_balance" });
 
-  return inTransaction(
-    db,
-    async (tx) => {
-      // The maker's credits are counted under their lock, taken before any account lock (the
-      // order every staff credit takes them in).
-      await lockStaffCredits(tx, staff.id);
-      // Both accounts locked (in id order, the ledger's order) while the difference is worked out
-      // and posted: a transfer at the same moment cannot make the result miss the target.
-      const locked = await tx.execute(sql`
+  return inTransaction(db, async (tx) => {
+    // The maker's credits are counted under their lock, taken before any account lock (the
+    // order every staff credit takes them in).
+    await lockStaffCredits(tx, staff.id);
+    // Both accounts locked (in id order, the ledger's order) while the difference is worked out
+    // and posted: a transfer at the same moment cannot make the result miss the target.
+    const locked = await tx.execute(sql`
         select id, status, posted_cents, held_cents, overdraft_limit_cents from ledger_accounts
          where id in (${account.id}, ${adjustments.id}) order by id for update`);
-      const row = locked.rows.find((r) => Number(r.id) === account.id)!;
-      const from_cents = Number(row.posted_cents);
-      const amount_cents = target_cents - from_cents;
-      if (amount_cents === 0) throw new RefusedError(refused(`The balance is already ${formatCents(from_cents)}`, 409, { field: "target_balance", code: "no_change" }));
-      if (row.status !== "active") throw new RefusedError(failed(refusalMessage(row.status === "frozen" ? "account_frozen" : "account_closed"), row.status === "frozen" ? "account_frozen" : "account_closed"));
-      if (amount_cents < 0 && from_cents - Number(row.held_cents) + Number(row.overdraft_limit_cents) + amount_cents < 0) {
-        throw new RefusedError(failed(`${refusalMessage("insufficient_funds")}: ${formatCents(Number(row.held_cents))} is on hold; release holds first or choose a higher balance.`, "insufficient_funds"));
-      }
-      const [adjustment] = await tx
-        .insert(balanceAdjustments)
-        .values({ account_id, member_id, from_cents, target_cents, amount_cents, reason, status: "awaiting_approval", requested_by: staff.id, requested_by_email: staff.email, requested_at: now })
-        .returning({ id: balanceAdjustments.id });
-      const adjustment_id = adjustment!.id;
-      const rule = amount_cents > 0 ? await staffCreditDecision(tx, { staff_id: staff.id, member_id, credits_cents: [amount_cents], now }) : null;
-      const needs_approval = rule ? rule.decision === "wait" : -amount_cents > secondApprovalAboveCents();
-      const audit = {
-        actor_id: staff.id,
-        actor_email: staff.email,
-        subject_type: "ledger_account",
-        subject_id: account_id,
+    const row = locked.rows.find((r) => Number(r.id) === account.id)!;
+    const from_cents = Number(row.posted_cents);
+    const amount_cents = target_cents - from_cents;
+    if (amount_cents === 0)
+      throw new RefusedError(
+        refused(`The balance is already ${formatCents(from_cents)}`, 409, {
+          field: "target_balance",
+          code: "no_change",
+        }),
+      );
+    if (row.status !== "active")
+      throw new RefusedError(
+        failed(
+          refusalMessage(row.status === "frozen" ? "account_frozen" : "account_closed"),
+          row.status === "frozen" ? "account_frozen" : "account_closed",
+        ),
+      );
+    if (
+      amount_cents < 0 &&
+      from_cents - Number(row.held_cents) + Number(row.overdraft_limit_cents) + amount_cents < 0
+    ) {
+      throw new RefusedError(
+        failed(
+          `${refusalMessage("insufficient_funds")}: ${formatCents(Number(row.held_cents))} is on hold; release holds first or choose a higher balance.`,
+          "insufficient_funds",
+        ),
+      );
+    }
+    const [adjustment] = await tx
+      .insert(balanceAdjustments)
+      .values({
+        account_id,
         member_id,
-        before: { balance_cents: from_cents },
-        ...origin,
-      };
-      if (needs_approval) {
-        await recordAudit(tx, { ...audit, action: "ledger.adjustment.request", after: { adjustment_id, target_cents, amount_cents, reason, status: "awaiting_approval" } });
-        return { status: "awaiting_approval" as const, adjustment_id, message: waitMessage(amount_cents, rule) };
-      }
-      const transaction_id = await postAdjustment(tx, { adjustment_id, account, adjustments_account_id: adjustments.id, amount_cents, reason, staff }, failed);
-      await recordAudit(tx, { ...audit, action: "ledger.adjustment.post", after: { adjustment_id, balance_cents: target_cents, amount_cents, reason, transaction_id } });
-      await notifyAdjusted(tx, member_id, account, amount_cents);
-      return { status: "posted" as const, adjustment_id, transaction_id, message: `Balance adjusted to ${formatCents(target_cents)}.` };
-    },
-  );
+        from_cents,
+        target_cents,
+        amount_cents,
+        reason,
+        status: "awaiting_approval",
+        requested_by: staff.id,
+        requested_by_email: staff.email,
+        requested_at: now,
+      })
+      .returning({ id: balanceAdjustments.id });
+    const adjustment_id = adjustment!.id;
+    const rule =
+      amount_cents > 0
+        ? await staffCreditDecision(tx, { staff_id: staff.id, member_id, credits_cents: [amount_cents], now })
+        : null;
+    const needs_approval = rule ? rule.decision === "wait" : -amount_cents > secondApprovalAboveCents();
+    const audit = {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      subject_type: "ledger_account",
+      subject_id: account_id,
+      member_id,
+      before: { balance_cents: from_cents },
+      ...origin,
+    };
+    if (needs_approval) {
+      await recordAudit(tx, {
+        ...audit,
+        action: "ledger.adjustment.request",
+        after: { adjustment_id, target_cents, amount_cents, reason, status: "awaiting_approval" },
+      });
+      return { status: "awaiting_approval" as const, adjustment_id, message: waitMessage(amount_cents, rule) };
+    }
+    const transaction_id = await postAdjustment(
+      tx,
+      { adjustment_id, account, adjustments_account_id: adjustments.id, amount_cents, reason, staff },
+      failed,
+    );
+    await recordAudit(tx, {
+      ...audit,
+      action: "ledger.adjustment.post",
+      after: { adjustment_id, balance_cents: target_cents, amount_cents, reason, transaction_id },
+    });
+    await notifyAdjusted(tx, member_id, account, amount_cents);
+    return {
+      status: "posted" as const,
+      adjustment_id,
+      transaction_id,
+      message: `Balance adjusted to ${formatCents(target_cents)}.`,
+    };
+  });
 }
 
 /**
@@ -112,7 +174,14 @@ function waitMessage(amount_cents: number, rule: Awaited<ReturnType<typeof staff
 
 async function postAdjustment(
   tx: DbOrTx,
-  input: { adjustment_id: number; account: { id: number }; adjustments_account_id: number; amount_cents: number; reason: string; staff: StaffActor },
+  input: {
+    adjustment_id: number;
+    account: { id: number };
+    adjustments_account_id: number;
+    amount_cents: number;
+    reason: string;
+    staff: StaffActor;
+  },
   failed: (message: string, code?: Refused["code"]) => Refused,
 ): Promise<number> {
   const posted = await ledgerOrThrow(
@@ -139,7 +208,12 @@ async function postAdjustment(
   return transaction_id;
 }
 
-async function notifyAdjusted(tx: DbOrTx, member_id: string, account: { name: string; account_number: string }, amount_cents: number) {
+async function notifyAdjusted(
+  tx: DbOrTx,
+  member_id: string,
+  account: { name: string; account_number: string },
+  amount_cents: number,
+) {
   await notify(tx, {
     member_id,
     kind: "account_correction",
@@ -191,12 +265,23 @@ export async function awaitingAdjustments(db: DbOrTx): Promise<AwaitingAdjustmen
     .where(eq(balanceAdjustments.status, "awaiting_approval"))
     .orderBy(asc(balanceAdjustments.requested_at), asc(balanceAdjustments.id))
     .limit(100);
-  return rows.map((r) => ({ ...r, id: Number(r.id), account_id: Number(r.account_id), from_cents: Number(r.from_cents), target_cents: Number(r.target_cents), amount_cents: Number(r.amount_cents), balance_now_cents: Number(r.balance_now_cents) }));
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    account_id: Number(r.account_id),
+    from_cents: Number(r.from_cents),
+    target_cents: Number(r.target_cents),
+    amount_cents: Number(r.amount_cents),
+    balance_now_cents: Number(r.balance_now_cents),
+  }));
 }
 
 /** How many adjustments wait for a second approval (the back office's Queues count). */
 export async function awaitingAdjustmentCount(db: DbOrTx): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(balanceAdjustments).where(eq(balanceAdjustments.status, "awaiting_approval"));
+  const [row] = await db
+    .select({ n: count() })
+    .from(balanceAdjustments)
+    .where(eq(balanceAdjustments.status, "awaiting_approval"));
   return Number(row?.n ?? 0);
 }
 
@@ -210,57 +295,110 @@ export type DecideResult = { status: "posted" | "declined"; message: string; mem
  */
 export async function decideAdjustment(
   db: DbOrTx,
-  request: { staff: StaffActor; origin: AuditOrigin; adjustment_id: number; decision: "approve" | "decline"; reason?: string; seen_balance_cents?: number; now?: Date },
+  request: {
+    staff: StaffActor;
+    origin: AuditOrigin;
+    adjustment_id: number;
+    decision: "approve" | "decline";
+    reason?: string;
+    seen_balance_cents?: number;
+    now?: Date;
+  },
 ): Promise<DecideResult> {
   const { staff, origin, adjustment_id, decision } = request;
   const adjustments = await institutionAccount(db, "adjustments");
-  const failed = (message: string, code?: Refused["code"]) => refused(`${ADJUSTMENT_FAILED}: ${message}`, 409, { code });
-  return inTransaction(
-    db,
-    async (tx) => {
-      const [row] = await tx.select().from(balanceAdjustments).where(eq(balanceAdjustments.id, adjustment_id)).for("update");
-      if (!row) throw new RefusedError(refused("Adjustment not found", 404));
-      if (row.status !== "awaiting_approval") throw new RefusedError(refused(`This adjustment was already ${row.status === "posted" ? "approved" : "declined"}.`, 409, { code: "already_decided" }));
-      if (row.requested_by === staff.id) {
-        throw new RefusedError(refused("You asked for this adjustment: another staff member must approve or decline it.", 403, { code: "maker_cannot_approve" }));
-      }
-      const [account] = await tx.select({ id: ledgerAccounts.id, name: ledgerAccounts.name, account_number: ledgerAccounts.account_number }).from(ledgerAccounts).where(eq(ledgerAccounts.id, row.account_id));
-      const decided = { decided_by: staff.id, decided_by_email: staff.email, decided_at: request.now ?? new Date() };
-      const audit = {
-        actor_id: staff.id,
-        actor_email: staff.email,
-        subject_type: "balance_adjustment",
-        subject_id: adjustment_id,
-        member_id: row.member_id,
-        before: { status: "awaiting_approval", amount_cents: Number(row.amount_cents), requested_by: row.requested_by, reason: row.reason },
-        ...origin,
-      };
-      if (decision === "decline") {
-        await tx.update(balanceAdjustments).set({ ...decided, status: "declined", decline_reason: request.reason ?? "" }).where(and(eq(balanceAdjustments.id, adjustment_id), eq(balanceAdjustments.status, "awaiting_approval")));
-        await recordAudit(tx, { ...audit, action: "ledger.adjustment.decline", after: { status: "declined", reason: request.reason } });
-        return { status: "declined" as const, member_id: row.member_id, message: "Adjustment declined." };
-      }
-      // The account and the adjustments account locked (id order, the ledger's) so the balance
-      // compared is the one the posting starts from.
-      const locked = await tx.execute(sql`
+  const failed = (message: string, code?: Refused["code"]) =>
+    refused(`${ADJUSTMENT_FAILED}: ${message}`, 409, { code });
+  return inTransaction(db, async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(balanceAdjustments)
+      .where(eq(balanceAdjustments.id, adjustment_id))
+      .for("update");
+    if (!row) throw new RefusedError(refused("Adjustment not found", 404));
+    if (row.status !== "awaiting_approval")
+      throw new RefusedError(
+        refused(`This adjustment was already ${row.status === "posted" ? "approved" : "declined"}.`, 409, {
+          code: "already_decided",
+        }),
+      );
+    if (row.requested_by === staff.id) {
+      throw new RefusedError(
+        refused("You asked for this adjustment: another staff member must approve or decline it.", 403, {
+          code: "maker_cannot_approve",
+        }),
+      );
+    }
+    const [account] = await tx
+      .select({ id: ledgerAccounts.id, name: ledgerAccounts.name, account_number: ledgerAccounts.account_number })
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.id, row.account_id));
+    const decided = { decided_by: staff.id, decided_by_email: staff.email, decided_at: request.now ?? new Date() };
+    const audit = {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      subject_type: "balance_adjustment",
+      subject_id: adjustment_id,
+      member_id: row.member_id,
+      before: {
+        status: "awaiting_approval",
+        amount_cents: Number(row.amount_cents),
+        requested_by: row.requested_by,
+        reason: row.reason,
+      },
+      ...origin,
+    };
+    if (decision === "decline") {
+      await tx
+        .update(balanceAdjustments)
+        .set({ ...decided, status: "declined", decline_reason: request.reason ?? "" })
+        .where(and(eq(balanceAdjustments.id, adjustment_id), eq(balanceAdjustments.status, "awaiting_approval")));
+      await recordAudit(tx, {
+        ...audit,
+        action: "ledger.adjustment.decline",
+        after: { status: "declined", reason: request.reason },
+      });
+      return { status: "declined" as const, member_id: row.member_id, message: "Adjustment declined." };
+    }
+    // The account and the adjustments account locked (id order, the ledger's) so the balance
+    // compared is the one the posting starts from.
+    const locked = await tx.execute(sql`
         select id, posted_cents from ledger_accounts where id in (${row.account_id}, ${adjustments.id}) order by id for update`);
-      const balance_now_cents = Number(locked.rows.find((r) => Number(r.id) === Number(row.account_id))?.posted_cents);
-      const seen_cents = request.seen_balance_cents;
-      const amount_cents = Number(row.amount_cents);
-      if (seen_cents !== undefined && balance_now_cents !== seen_cents) {
-        throw new RefusedError(
-          refused(
-            `The balance of this account is now ${formatCents(balance_now_cents)} (it was ${formatCents(seen_cents)} when you looked; ${formatCents(Number(row.from_cents))} at the request). Approving would post ${formatCents(amount_cents)} and leave ${formatCents(balance_now_cents + amount_cents)}: look at it again, then approve, or decline and ask for a new adjustment.`,
-            409,
-            { code: "balance_changed" },
-          ),
-        );
-      }
-      await tx.update(balanceAdjustments).set(decided).where(eq(balanceAdjustments.id, adjustment_id));
-      const transaction_id = await postAdjustment(tx, { adjustment_id, account: { id: Number(row.account_id) }, adjustments_account_id: adjustments.id, amount_cents, reason: row.reason, staff }, failed);
-      await recordAudit(tx, { ...audit, action: "ledger.adjustment.approve", after: { status: "posted", transaction_id } });
-      await notifyAdjusted(tx, row.member_id, account!, amount_cents);
-      return { status: "posted" as const, member_id: row.member_id, message: `Adjustment of ${formatCents(amount_cents)} approved and posted.` };
-    },
-  );
+    const balance_now_cents = Number(locked.rows.find((r) => Number(r.id) === Number(row.account_id))?.posted_cents);
+    const seen_cents = request.seen_balance_cents;
+    const amount_cents = Number(row.amount_cents);
+    if (seen_cents !== undefined && balance_now_cents !== seen_cents) {
+      throw new RefusedError(
+        refused(
+          `The balance of this account is now ${formatCents(balance_now_cents)} (it was ${formatCents(seen_cents)} when you looked; ${formatCents(Number(row.from_cents))} at the request). Approving would post ${formatCents(amount_cents)} and leave ${formatCents(balance_now_cents + amount_cents)}: look at it again, then approve, or decline and ask for a new adjustment.`,
+          409,
+          { code: "balance_changed" },
+        ),
+      );
+    }
+    await tx.update(balanceAdjustments).set(decided).where(eq(balanceAdjustments.id, adjustment_id));
+    const transaction_id = await postAdjustment(
+      tx,
+      {
+        adjustment_id,
+        account: { id: Number(row.account_id) },
+        adjustments_account_id: adjustments.id,
+        amount_cents,
+        reason: row.reason,
+        staff,
+      },
+      failed,
+    );
+    await recordAudit(tx, {
+      ...audit,
+      action: "ledger.adjustment.approve",
+      after: { status: "posted", transaction_id },
+    });
+    await notifyAdjusted(tx, row.member_id, account!, amount_cents);
+    return {
+      status: "posted" as const,
+      member_id: row.member_id,
+      message: `Adjustment of ${formatCents(amount_cents)} approved and posted.`,
+    };
+  });
 }

@@ -28,10 +28,22 @@ export interface Refused {
   field?: string;
   /** 400 bad input, 403 not this person's to do, 404 not this member's, 409 the state does not allow it now. */
   http: 400 | 403 | 404 | 409;
-  code?: RefusalCode | "maker_cannot_approve" | "already_decided" | "nothing_to_reverse" | "resolved_elsewhere" | "number_taken" | "no_change" | "balance_changed";
+  code?:
+    | RefusalCode
+    | "maker_cannot_approve"
+    | "already_decided"
+    | "nothing_to_reverse"
+    | "resolved_elsewhere"
+    | "number_taken"
+    | "no_change"
+    | "balance_changed";
 }
 
-export function refused(message: string, http: Refused["http"], extra: Partial<Pick<Refused, "field" | "code">> = {}): Refused {
+export function refused(
+  message: string,
+  http: Refused["http"],
+  extra: Partial<Pick<Refused, "field" | "code">> = {},
+): Refused {
   return { status: "refused", message, http, ...extra };
 }
 
@@ -56,14 +68,19 @@ type Answer = { ok: true } | { ok: false; code: RefusalCode; message: string };
  * Runs ledger work and reads its answer: a refusal (insufficient funds, a frozen account, already
  * reversed) comes back with the ledger's own words; anything thrown is a real failure.
  */
-export async function ledgerAttempt<T extends Answer>(work: () => Promise<T>): Promise<{ ok: true; value: Extract<T, { ok: true }> } | { ok: false; refusal: { code: RefusalCode; message: string } }> {
+export async function ledgerAttempt<T extends Answer>(
+  work: () => Promise<T>,
+): Promise<
+  { ok: true; value: Extract<T, { ok: true }> } | { ok: false; refusal: { code: RefusalCode; message: string } }
+> {
   let answer: T;
   try {
     answer = await work();
   } catch (error) {
     // An older ledger threw its refusals (a LedgerRefusal error with a code) instead of answering them.
     const thrown = error as { name?: unknown; code?: unknown; message?: unknown };
-    if (thrown && thrown.name === "LedgerRefusal" && typeof thrown.code === "string") return { ok: false, refusal: { code: thrown.code as RefusalCode, message: String(thrown.message) } };
+    if (thrown && thrown.name === "LedgerRefusal" && typeof thrown.code === "string")
+      return { ok: false, refusal: { code: thrown.code as RefusalCode, message: String(thrown.message) } };
     throw error;
   }
   if (answer.ok !== false) return { ok: true, value: answer as Extract<T, { ok: true }> };
@@ -89,7 +106,10 @@ export async function inTransaction<T>(db: DbOrTx, work: (tx: DbOrTx) => Promise
 }
 
 /** Unwraps a ledger operation's answer inside a transaction, throwing its refusal to roll the transaction back. */
-export async function ledgerOrThrow<T extends Answer>(work: () => Promise<T>, onRefusal: (message: string, code: RefusalCode) => Refused): Promise<Extract<T, { ok: true }>> {
+export async function ledgerOrThrow<T extends Answer>(
+  work: () => Promise<T>,
+  onRefusal: (message: string, code: RefusalCode) => Refused,
+): Promise<Extract<T, { ok: true }>> {
   const attempt = await ledgerAttempt(work);
   if (!attempt.ok) throw new RefusedError(onRefusal(attempt.refusal.message, attempt.refusal.code));
   return attempt.value;
@@ -121,11 +141,20 @@ export async function accountsOfMember(db: DbOrTx, member_id: string): Promise<M
     .where(and(eq(ledgerAccounts.owner, "member"), eq(ledgerAccounts.member_id, member_id)))
     .orderBy(ledgerAccounts.id)
     .limit(100);
-  return rows.map((r) => ({ ...r, id: Number(r.id), posted_cents: Number(r.posted_cents), held_cents: Number(r.held_cents) }));
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    posted_cents: Number(r.posted_cents),
+    held_cents: Number(r.held_cents),
+  }));
 }
 
 /** One account, only if it is this member's. */
-export async function accountOfMember(db: DbOrTx, member_id: string, account_id: number): Promise<MemberAccountRow | null> {
+export async function accountOfMember(
+  db: DbOrTx,
+  member_id: string,
+  account_id: number,
+): Promise<MemberAccountRow | null> {
   return (await accountsOfMember(db, member_id)).find((a) => a.id === account_id) ?? null;
 }
 

@@ -6,7 +6,18 @@ import { institutionAccount } from "~/server/ledger/accounts.server";
 import { getTransaction, placeHold, releaseHold, settleHold } from "~/server/ledger/ledger.server";
 import { formatCents } from "~/domain/money";
 import { ACCOUNT_NOT_FOUND, TRANSACTION_NOT_FOUND } from "~/domain/member-accounts";
-import { accountLabel, accountOfMember, accountsOfMember, emailsOf, inTransaction, ledgerOrThrow, refused, RefusedError, type Refused, type StaffRequest } from "./common.server";
+import {
+  accountLabel,
+  accountOfMember,
+  accountsOfMember,
+  emailsOf,
+  inTransaction,
+  ledgerOrThrow,
+  refused,
+  RefusedError,
+  type Refused,
+  type StaffRequest,
+} from "./common.server";
 
 /**
  * Staff holds (docs/product.md#member-accounts-staff): the available balance is never typed; staff
@@ -18,52 +29,63 @@ const HOLD_KEY_PREFIX = "staff-hold:";
 
 export type HoldResult = { status: "placed" | "released"; message: string; transaction_id: number } | Refused;
 
-export async function placeStaffHold(db: DbOrTx, request: StaffRequest & { account_id: number; amount_cents: number; reason: string; request_key: string }): Promise<HoldResult> {
+export async function placeStaffHold(
+  db: DbOrTx,
+  request: StaffRequest & { account_id: number; amount_cents: number; reason: string; request_key: string },
+): Promise<HoldResult> {
   const { staff, origin, member_id, account_id, amount_cents, reason } = request;
   const account = await accountOfMember(db, member_id, account_id);
   if (!account) return refused(ACCOUNT_NOT_FOUND, 404, { field: "account_id", code: "account_not_found" });
   const adjustments = await institutionAccount(db, "adjustments");
-  const failed = (message: string, code?: Refused["code"]) => refused(`Failed to place the hold: ${message}`, 409, { code, field: "amount" });
-  return inTransaction(
-    db,
-    async (tx) => {
-      const hold = await ledgerOrThrow(
-        () =>
-          placeHold(tx, {
-            idempotency_key: `${HOLD_KEY_PREFIX}${request.request_key}`,
-            initiator: `staff:${staff.id}`,
-            kind: "adjustment",
-            created_by: staff.id,
-            memo: `Hold: ${reason}`.slice(0, 500),
-            category: "Other",
-            entries: [
-              { account_id: account.id, amount_cents: -amount_cents },
-              { account_id: adjustments.id, amount_cents },
-            ],
-          }),
-        failed,
-      );
-      if (hold.replayed) return { status: "placed" as const, transaction_id: hold.transaction.id, message: "Hold placed." };
-      await recordAudit(tx, {
-        actor_id: staff.id,
-        actor_email: staff.email,
-        action: "ledger.hold.place",
-        subject_type: "ledger_account",
-        subject_id: account.id,
-        member_id,
-        before: { held_cents: account.held_cents, available_cents: account.posted_cents - account.held_cents },
-        after: { held_cents: account.held_cents + amount_cents, available_cents: account.posted_cents - account.held_cents - amount_cents, transaction_id: hold.transaction.id, reason },
-        ...origin,
-      });
-      await notify(tx, {
-        member_id,
-        kind: "account_correction",
-        title: "Hold placed",
-        body: `The credit union placed a hold of ${formatCents(amount_cents)} on ${accountLabel(account)}. Contact us if you have questions.`,
-      });
-      return { status: "placed" as const, transaction_id: hold.transaction.id, message: `Hold of ${formatCents(amount_cents)} placed.` };
-    },
-  );
+  const failed = (message: string, code?: Refused["code"]) =>
+    refused(`Failed to place the hold: ${message}`, 409, { code, field: "amount" });
+  return inTransaction(db, async (tx) => {
+    const hold = await ledgerOrThrow(
+      () =>
+        placeHold(tx, {
+          idempotency_key: `${HOLD_KEY_PREFIX}${request.request_key}`,
+          initiator: `staff:${staff.id}`,
+          kind: "adjustment",
+          created_by: staff.id,
+          memo: `Hold: ${reason}`.slice(0, 500),
+          category: "Other",
+          entries: [
+            { account_id: account.id, amount_cents: -amount_cents },
+            { account_id: adjustments.id, amount_cents },
+          ],
+        }),
+      failed,
+    );
+    if (hold.replayed)
+      return { status: "placed" as const, transaction_id: hold.transaction.id, message: "Hold placed." };
+    await recordAudit(tx, {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      action: "ledger.hold.place",
+      subject_type: "ledger_account",
+      subject_id: account.id,
+      member_id,
+      before: { held_cents: account.held_cents, available_cents: account.posted_cents - account.held_cents },
+      after: {
+        held_cents: account.held_cents + amount_cents,
+        available_cents: account.posted_cents - account.held_cents - amount_cents,
+        transaction_id: hold.transaction.id,
+        reason,
+      },
+      ...origin,
+    });
+    await notify(tx, {
+      member_id,
+      kind: "account_correction",
+      title: "Hold placed",
+      body: `The credit union placed a hold of ${formatCents(amount_cents)} on ${accountLabel(account)}. Contact us if you have questions.`,
+    });
+    return {
+      status: "placed" as const,
+      transaction_id: hold.transaction.id,
+      message: `Hold of ${formatCents(amount_cents)} placed.`,
+    };
+  });
 }
 
 /**
@@ -98,7 +120,10 @@ export async function resolveForStaff(
 ): Promise<void> {
   const { outcome, staff, origin, member_id, transaction_id, failed } = input;
   const resolve = outcome === "post" ? settleHold : releaseHold;
-  const done = await ledgerOrThrow(() => resolve(tx, { transaction_id, idempotency_key: `${outcome}:${transaction_id}`, resolved_by: staff.id }), failed);
+  const done = await ledgerOrThrow(
+    () => resolve(tx, { transaction_id, idempotency_key: `${outcome}:${transaction_id}`, resolved_by: staff.id }),
+    failed,
+  );
   if (done.replayed) throw new RefusedError(failed("This transaction is no longer pending.", "not_pending"));
   await recordAudit(tx, {
     actor_id: staff.id,
@@ -113,28 +138,47 @@ export async function resolveForStaff(
   });
 }
 
-export async function releaseStaffHold(db: DbOrTx, request: StaffRequest & { transaction_id: number; reason: string }): Promise<HoldResult> {
+export async function releaseStaffHold(
+  db: DbOrTx,
+  request: StaffRequest & { transaction_id: number; reason: string },
+): Promise<HoldResult> {
   const { staff, origin, member_id, transaction_id, reason } = request;
   const { accounts, found, legs } = await memberTransaction(db, member_id, transaction_id);
   const leg = legs[0];
-  if (!found || !leg || !found.transaction.idempotency_key.startsWith(HOLD_KEY_PREFIX) || !found.transaction.initiator.startsWith("staff:")) {
+  if (
+    !found ||
+    !leg ||
+    !found.transaction.idempotency_key.startsWith(HOLD_KEY_PREFIX) ||
+    !found.transaction.initiator.startsWith("staff:")
+  ) {
     return refused(TRANSACTION_NOT_FOUND, 404, { field: "transaction_id", code: "transaction_not_found" });
   }
   const account = accounts.find((a) => a.id === leg.account_id)!;
-  const failed = (message: string, code?: Refused["code"]) => refused(`Failed to release the hold: ${message}`, 409, { code });
-  return inTransaction(
-    db,
-    async (tx) => {
-      await resolveForStaff(tx, { outcome: "release", staff, origin, member_id, transaction_id, before: { status: "pending", held_cents: -leg.amount_cents }, after: { status: "failed", reason }, failed });
-      await notify(tx, {
-        member_id,
-        kind: "account_correction",
-        title: "Hold released",
-        body: `The hold of ${formatCents(-leg.amount_cents)} on ${accountLabel(account)} was released; the money is available again.`,
-      });
-      return { status: "released" as const, transaction_id, message: `Hold of ${formatCents(-leg.amount_cents)} released.` };
-    },
-  );
+  const failed = (message: string, code?: Refused["code"]) =>
+    refused(`Failed to release the hold: ${message}`, 409, { code });
+  return inTransaction(db, async (tx) => {
+    await resolveForStaff(tx, {
+      outcome: "release",
+      staff,
+      origin,
+      member_id,
+      transaction_id,
+      before: { status: "pending", held_cents: -leg.amount_cents },
+      after: { status: "failed", reason },
+      failed,
+    });
+    await notify(tx, {
+      member_id,
+      kind: "account_correction",
+      title: "Hold released",
+      body: `The hold of ${formatCents(-leg.amount_cents)} on ${accountLabel(account)} was released; the money is available again.`,
+    });
+    return {
+      status: "released" as const,
+      transaction_id,
+      message: `Hold of ${formatCents(-leg.amount_cents)} released.`,
+    };
+  });
 }
 
 export interface StaffHoldView {
@@ -158,7 +202,10 @@ export async function staffHolds(db: DbOrTx, member_id: string): Promise<StaffHo
      where t.status = 'pending' and e.account_id in (${sql.raw(accounts.map((a) => a.id).join(", "))})
        and t.initiator like 'staff:%' and t.idempotency_key like ${`${HOLD_KEY_PREFIX}%`}
      order by t.id desc limit 100`);
-  const emails = await emailsOf(db, result.rows.map((r) => String(r.created_by)));
+  const emails = await emailsOf(
+    db,
+    result.rows.map((r) => String(r.created_by)),
+  );
   return result.rows.map((r) => {
     const account = accounts.find((a) => a.id === Number(r.account_id))!;
     return {

@@ -23,10 +23,17 @@ export interface MemberMoneyPane {
   second_approval_above_cents: number;
 }
 
-export async function memberMoneyPane(db: DbOrTx, member_id: string, options: { before?: string | null } = {}): Promise<MemberMoneyPane> {
+export async function memberMoneyPane(
+  db: DbOrTx,
+  member_id: string,
+  options: { before?: string | null } = {},
+): Promise<MemberMoneyPane> {
   const accounts = await accountsOfMember(db, member_id);
   const [settings, transactions, holds] = await Promise.all([
-    accountSettings(db, accounts.map((a) => a.id)),
+    accountSettings(
+      db,
+      accounts.map((a) => a.id),
+    ),
     memberTransactionsPage(db, member_id, { before: options.before }),
     staffHolds(db, member_id),
   ]);

@@ -18,7 +18,17 @@ import {
   TRANSACTION_REVERSE_FAILED,
   reversedAllMessage,
 } from "~/domain/member-accounts";
-import { accountsOfMember, inTransaction, ledgerOrThrow, memberEmail, pendingOwnerSql, refused, RefusedError, type Refused, type StaffRequest } from "./common.server";
+import {
+  accountsOfMember,
+  inTransaction,
+  ledgerOrThrow,
+  memberEmail,
+  pendingOwnerSql,
+  refused,
+  RefusedError,
+  type Refused,
+  type StaffRequest,
+} from "./common.server";
 import { memberTransaction, resolveForStaff } from "./holds.server";
 
 /**
@@ -37,51 +47,82 @@ export const REVERSE_ALL_MAX = 1000;
 
 export type ReverseResult = { status: "reversed" | "released"; message: string; transaction_id: number } | Refused;
 
-export async function reverseMemberTransaction(db: DbOrTx, request: StaffRequest & { transaction_id: number }): Promise<ReverseResult> {
+export async function reverseMemberTransaction(
+  db: DbOrTx,
+  request: StaffRequest & { transaction_id: number },
+): Promise<ReverseResult> {
   const { staff, origin, member_id, transaction_id } = request;
   const { accounts, found, legs } = await memberTransaction(db, member_id, transaction_id);
-  if (!found || legs.length === 0) return refused(TRANSACTION_NOT_FOUND, 404, { field: "transaction_id", code: "transaction_not_found" });
+  if (!found || legs.length === 0)
+    return refused(TRANSACTION_NOT_FOUND, 404, { field: "transaction_id", code: "transaction_not_found" });
   const original = found.transaction;
-  const failed = (message: string, code?: Refused["code"]) => refused(`${TRANSACTION_REVERSE_FAILED}: ${message}`, 409, { code });
+  const failed = (message: string, code?: Refused["code"]) =>
+    refused(`${TRANSACTION_REVERSE_FAILED}: ${message}`, 409, { code });
 
   if (original.status === "pending") {
     // A queued payment, a bill payment, a card purchase or a deposit waiting for review is
     // resolved where it lives, which also updates it; released here, it would wait forever.
     const owner = await pendingOwner(db, transaction_id);
     if (owner) return failed(`this is ${PENDING_OWNERS[owner]}.`, "resolved_elsewhere");
-    return inTransaction(
-      db,
-      async (tx) => {
-        await resolveForStaff(tx, { outcome: "release", staff, origin, member_id, transaction_id, before: { status: "pending" }, after: { status: "failed" }, failed });
-        await notifyOwners(tx, legs, accounts, member_id, "A pending transaction was cancelled", (amount) => `A pending transaction of ${formatCents(Math.abs(amount))} (${original.memo ?? "no description"}) was cancelled by the credit union; the held money is available again.`);
-        return { status: "released" as const, message: TRANSACTION_RELEASED, transaction_id };
-      },
-    );
+    return inTransaction(db, async (tx) => {
+      await resolveForStaff(tx, {
+        outcome: "release",
+        staff,
+        origin,
+        member_id,
+        transaction_id,
+        before: { status: "pending" },
+        after: { status: "failed" },
+        failed,
+      });
+      await notifyOwners(
+        tx,
+        legs,
+        accounts,
+        member_id,
+        "A pending transaction was cancelled",
+        (amount) =>
+          `A pending transaction of ${formatCents(Math.abs(amount))} (${original.memo ?? "no description"}) was cancelled by the credit union; the held money is available again.`,
+      );
+      return { status: "released" as const, message: TRANSACTION_RELEASED, transaction_id };
+    });
   }
 
-  return inTransaction(
-    db,
-    async (tx) => {
-      const reversal = await ledgerOrThrow(
-        () => reverseTransaction(tx, { transaction_id, idempotency_key: `reverse:${transaction_id}`, initiator: `staff:${staff.id}`, created_by: staff.id }),
-        (message, code) => failed(message, code),
-      );
-      if (reversal.replayed) throw new RefusedError(failed("This transaction has already been reversed.", "already_reversed"));
-      await recordAudit(tx, {
-        actor_id: staff.id,
-        actor_email: staff.email,
-        action: "ledger.transaction.reverse",
-        subject_type: "ledger_transaction",
-        subject_id: transaction_id,
-        member_id,
-        before: { status: original.status, entries: found.entries },
-        after: { status: "reversed", reversal_id: reversal.transaction.id, entries: reversal.entries },
-        ...origin,
-      });
-      await notifyOwners(tx, legs, accounts, member_id, "A transaction was reversed", (amount) => `The credit union reversed a transaction of ${formatCents(Math.abs(amount))} (${original.memo ?? "no description"}) on your account.`);
-      return { status: "reversed" as const, message: TRANSACTION_REVERSED, transaction_id };
-    },
-  );
+  return inTransaction(db, async (tx) => {
+    const reversal = await ledgerOrThrow(
+      () =>
+        reverseTransaction(tx, {
+          transaction_id,
+          idempotency_key: `reverse:${transaction_id}`,
+          initiator: `staff:${staff.id}`,
+          created_by: staff.id,
+        }),
+      (message, code) => failed(message, code),
+    );
+    if (reversal.replayed)
+      throw new RefusedError(failed("This transaction has already been reversed.", "already_reversed"));
+    await recordAudit(tx, {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      action: "ledger.transaction.reverse",
+      subject_type: "ledger_transaction",
+      subject_id: transaction_id,
+      member_id,
+      before: { status: original.status, entries: found.entries },
+      after: { status: "reversed", reversal_id: reversal.transaction.id, entries: reversal.entries },
+      ...origin,
+    });
+    await notifyOwners(
+      tx,
+      legs,
+      accounts,
+      member_id,
+      "A transaction was reversed",
+      (amount) =>
+        `The credit union reversed a transaction of ${formatCents(Math.abs(amount))} (${original.memo ?? "no description"}) on your account.`,
+    );
+    return { status: "reversed" as const, message: TRANSACTION_REVERSED, transaction_id };
+  });
 }
 
 async function pendingOwner(db: DbOrTx, transaction_id: number) {
@@ -96,21 +137,41 @@ export type PostPendingResult = { status: "posted"; message: string; transaction
  * current balance moves, as a Completed row would have moved it), audited, and the member told.
  * Only such rows (`isPendingStaffPosting`); a second Post is refused as no longer pending.
  */
-export async function postPendingMemberTransaction(db: DbOrTx, request: StaffRequest & { transaction_id: number }): Promise<PostPendingResult> {
+export async function postPendingMemberTransaction(
+  db: DbOrTx,
+  request: StaffRequest & { transaction_id: number },
+): Promise<PostPendingResult> {
   const { staff, origin, member_id, transaction_id } = request;
   const { accounts, found, legs } = await memberTransaction(db, member_id, transaction_id);
-  if (!found || legs.length === 0) return refused(TRANSACTION_NOT_FOUND, 404, { field: "transaction_id", code: "transaction_not_found" });
-  const failed = (message: string, code?: Refused["code"]) => refused(`${TRANSACTION_POST_FAILED}: ${message}`, 409, { code });
+  if (!found || legs.length === 0)
+    return refused(TRANSACTION_NOT_FOUND, 404, { field: "transaction_id", code: "transaction_not_found" });
+  const failed = (message: string, code?: Refused["code"]) =>
+    refused(`${TRANSACTION_POST_FAILED}: ${message}`, 409, { code });
   if (found.transaction.status !== "pending") return failed("This transaction is no longer pending.", "not_pending");
-  if (!isPendingStaffPosting(found.transaction)) return failed("only a pending transaction added with Add Transactions is posted here.", "resolved_elsewhere");
-  return inTransaction(
-    db,
-    async (tx) => {
-      await resolveForStaff(tx, { outcome: "post", staff, origin, member_id, transaction_id, before: { status: "pending", entries: found.entries }, after: { status: "posted" }, failed });
-      await notifyOwners(tx, legs, accounts, member_id, "A pending transaction completed", (amount) => `A pending transaction of ${formatCents(Math.abs(amount))} (${found.transaction.memo ?? "no description"}) on your account was completed by the credit union.`);
-      return { status: "posted" as const, message: TRANSACTION_POSTED, transaction_id };
-    },
-  );
+  if (!isPendingStaffPosting(found.transaction))
+    return failed("only a pending transaction added with Add Transactions is posted here.", "resolved_elsewhere");
+  return inTransaction(db, async (tx) => {
+    await resolveForStaff(tx, {
+      outcome: "post",
+      staff,
+      origin,
+      member_id,
+      transaction_id,
+      before: { status: "pending", entries: found.entries },
+      after: { status: "posted" },
+      failed,
+    });
+    await notifyOwners(
+      tx,
+      legs,
+      accounts,
+      member_id,
+      "A pending transaction completed",
+      (amount) =>
+        `A pending transaction of ${formatCents(Math.abs(amount))} (${found.transaction.memo ?? "no description"}) on your account was completed by the credit union.`,
+    );
+    return { status: "posted" as const, message: TRANSACTION_POSTED, transaction_id };
+  });
 }
 
 export type ReverseAllResult = { status: "reversed"; count: number; message: string } | Refused;
@@ -121,55 +182,79 @@ export type ReverseAllResult = { status: "reversed"; count: number; message: str
  * Newest first so that each step returns the accounts to a balance they had before; a transfer
  * to another member whose money is spent is refused, and then nothing is reversed.
  */
-export async function reverseAllMemberTransactions(db: DbOrTx, request: StaffRequest & { confirm_email: string }): Promise<ReverseAllResult> {
+export async function reverseAllMemberTransactions(
+  db: DbOrTx,
+  request: StaffRequest & { confirm_email: string },
+): Promise<ReverseAllResult> {
   const { staff, origin, member_id } = request;
   const email = await memberEmail(db, member_id);
   if (!email) return refused("User not found", 404);
-  if (request.confirm_email.trim().toLowerCase() !== email.toLowerCase()) return refused(REVERSE_ALL_EMAIL_MESSAGE, 400, { field: "confirm_email" });
+  if (request.confirm_email.trim().toLowerCase() !== email.toLowerCase())
+    return refused(REVERSE_ALL_EMAIL_MESSAGE, 400, { field: "confirm_email" });
   const accounts = await accountsOfMember(db, member_id);
-  if (accounts.length === 0) return refused(`${REVERSE_ALL_FAILED}: this member has no accounts.`, 409, { code: "nothing_to_reverse" });
+  if (accounts.length === 0)
+    return refused(`${REVERSE_ALL_FAILED}: this member has no accounts.`, 409, { code: "nothing_to_reverse" });
   const ids = sql.raw(accounts.map((a) => a.id).join(", "));
   const result = await db.execute(sql`
     select distinct t.id from ledger_transactions t join ledger_entries e on e.transaction_id = t.id
      where e.account_id in (${ids}) and t.status = 'posted' and t.kind <> 'reversal'
      order by t.id desc limit ${REVERSE_ALL_MAX + 1}`);
   const transaction_ids = result.rows.map((r) => Number(r.id));
-  if (transaction_ids.length === 0) return refused(`${REVERSE_ALL_FAILED}: there are no posted transactions to reverse.`, 409, { code: "nothing_to_reverse" });
+  if (transaction_ids.length === 0)
+    return refused(`${REVERSE_ALL_FAILED}: there are no posted transactions to reverse.`, 409, {
+      code: "nothing_to_reverse",
+    });
   if (transaction_ids.length > REVERSE_ALL_MAX) {
-    return refused(`${REVERSE_ALL_FAILED}: this member has more than ${REVERSE_ALL_MAX} transactions; reverse them one by one or ask for a bulk correction.`, 409);
+    return refused(
+      `${REVERSE_ALL_FAILED}: this member has more than ${REVERSE_ALL_MAX} transactions; reverse them one by one or ask for a bulk correction.`,
+      409,
+    );
   }
-  return inTransaction(
-    db,
-    async (tx) => {
-      const reversal_ids: number[] = [];
-      for (const transaction_id of transaction_ids) {
-        const reversal = await ledgerOrThrow(
-          () => reverseTransaction(tx, { transaction_id, idempotency_key: `reverse:${transaction_id}`, initiator: `staff:${staff.id}`, created_by: staff.id, memo: `Reversal of transaction ${transaction_id} (reverse all)` }),
-          (message, code) => refused(`${REVERSE_ALL_FAILED}: transaction ${transaction_id}: ${message}`, 409, { code }),
+  return inTransaction(db, async (tx) => {
+    const reversal_ids: number[] = [];
+    for (const transaction_id of transaction_ids) {
+      const reversal = await ledgerOrThrow(
+        () =>
+          reverseTransaction(tx, {
+            transaction_id,
+            idempotency_key: `reverse:${transaction_id}`,
+            initiator: `staff:${staff.id}`,
+            created_by: staff.id,
+            memo: `Reversal of transaction ${transaction_id} (reverse all)`,
+          }),
+        (message, code) => refused(`${REVERSE_ALL_FAILED}: transaction ${transaction_id}: ${message}`, 409, { code }),
+      );
+      if (reversal.replayed)
+        throw new RefusedError(
+          refused(`${REVERSE_ALL_FAILED}: transaction ${transaction_id} has already been reversed.`, 409, {
+            code: "already_reversed",
+          }),
         );
-        if (reversal.replayed) throw new RefusedError(refused(`${REVERSE_ALL_FAILED}: transaction ${transaction_id} has already been reversed.`, 409, { code: "already_reversed" }));
-        reversal_ids.push(reversal.transaction.id);
-      }
-      await recordAudit(tx, {
-        actor_id: staff.id,
-        actor_email: staff.email,
-        action: "ledger.transaction.reverse_all",
-        subject_type: "member",
-        subject_id: member_id,
-        member_id,
-        before: { reversed: transaction_ids },
-        after: { reversals: reversal_ids, count: reversal_ids.length },
-        ...origin,
-      });
-      await notify(tx, {
-        member_id,
-        kind: "account_correction",
-        title: "Transactions reversed",
-        body: `The credit union reversed ${reversal_ids.length} transactions on your accounts. Contact us if you have questions.`,
-      });
-      return { status: "reversed" as const, count: reversal_ids.length, message: reversedAllMessage(reversal_ids.length) };
-    },
-  );
+      reversal_ids.push(reversal.transaction.id);
+    }
+    await recordAudit(tx, {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      action: "ledger.transaction.reverse_all",
+      subject_type: "member",
+      subject_id: member_id,
+      member_id,
+      before: { reversed: transaction_ids },
+      after: { reversals: reversal_ids, count: reversal_ids.length },
+      ...origin,
+    });
+    await notify(tx, {
+      member_id,
+      kind: "account_correction",
+      title: "Transactions reversed",
+      body: `The credit union reversed ${reversal_ids.length} transactions on your accounts. Contact us if you have questions.`,
+    });
+    return {
+      status: "reversed" as const,
+      count: reversal_ids.length,
+      message: reversedAllMessage(reversal_ids.length),
+    };
+  });
 }
 
 /** Tells the member what staff did, with the amount on their own account. */

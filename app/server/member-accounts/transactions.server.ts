@@ -53,7 +53,11 @@ export interface MemberTransactionsPage {
   next_before: string | null;
 }
 
-export async function memberTransactionsPage(db: DbOrTx, member_id: string, options: { before?: string | null; limit?: number } = {}): Promise<MemberTransactionsPage> {
+export async function memberTransactionsPage(
+  db: DbOrTx,
+  member_id: string,
+  options: { before?: string | null; limit?: number } = {},
+): Promise<MemberTransactionsPage> {
   const limit = options.limit ?? TRANSACTIONS_PAGE_SIZE;
   const before = options.before && /^[1-9]\d{0,15}$/.test(options.before) ? options.before : null;
   const accounts = await accountsOfMember(db, member_id);
@@ -89,7 +93,10 @@ export async function memberTransactionsPage(db: DbOrTx, member_id: string, opti
      order by p.newest_entry_id desc`);
   const byId = new Map(accounts.map((a) => [a.id, a]));
   const all = result.rows.map((r) => {
-    const legs = (typeof r.legs === "string" ? JSON.parse(r.legs) : (r.legs ?? [])) as { account_id: number | string; amount_cents: number | string }[];
+    const legs = (typeof r.legs === "string" ? JSON.parse(r.legs) : (r.legs ?? [])) as {
+      account_id: number | string;
+      amount_cents: number | string;
+    }[];
     const initiator = String(r.initiator);
     return {
       newest_entry_id: String(r.newest_entry_id),
@@ -110,13 +117,24 @@ export async function memberTransactionsPage(db: DbOrTx, member_id: string, opti
         pending_owner: (r.pending_owner ?? null) as PendingOwner | null,
         legs: legs.map((leg) => {
           const account = byId.get(Number(leg.account_id))!;
-          return { account_id: account.id, account_name: account.name, account_number: account.account_number, amount_cents: Number(leg.amount_cents) };
+          return {
+            account_id: account.id,
+            account_name: account.name,
+            account_number: account.account_number,
+            amount_cents: Number(leg.amount_cents),
+          };
         }),
       } satisfies MemberTransactionRow as MemberTransactionRow,
     };
   });
   const page = all.slice(0, limit);
-  const emails = await emailsOf(db, page.map((p) => p.row.created_by));
+  const emails = await emailsOf(
+    db,
+    page.map((p) => p.row.created_by),
+  );
   for (const p of page) p.row.created_by_email = emails.get(p.row.created_by) ?? null;
-  return { rows: page.map((p) => p.row), next_before: all.length > limit ? page[page.length - 1]!.newest_entry_id : null };
+  return {
+    rows: page.map((p) => p.row),
+    next_before: all.length > limit ? page[page.length - 1]!.newest_entry_id : null,
+  };
 }

@@ -15,7 +15,10 @@ export function encryptionContext(column: "date_of_birth" | "id_number", user_id
 
 /** The application status that decides where a pending user may go (null: no application). */
 export async function applicationStatus(db: Db, user_id: string): Promise<"pending" | "approved" | "rejected" | null> {
-  const [row] = await db.select({ status: memberProfiles.status }).from(memberProfiles).where(eq(memberProfiles.user_id, user_id));
+  const [row] = await db
+    .select({ status: memberProfiles.status })
+    .from(memberProfiles)
+    .where(eq(memberProfiles.user_id, user_id));
   return row?.status ?? null;
 }
 

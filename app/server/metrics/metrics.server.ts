@@ -87,8 +87,17 @@ function createMetrics(): AppMetrics {
       labelNames: ["reason"],
       registers,
     }),
-    database_info: new Gauge({ name: "mutual_database_info", help: "The database driver this process uses (1)", labelNames: ["driver"], registers }),
-    database_up: new Gauge({ name: "mutual_database_up", help: "1 when the queries of this scrape reached the database, 0 when they failed or took over 3 s", registers }),
+    database_info: new Gauge({
+      name: "mutual_database_info",
+      help: "The database driver this process uses (1)",
+      labelNames: ["driver"],
+      registers,
+    }),
+    database_up: new Gauge({
+      name: "mutual_database_up",
+      help: "1 when the queries of this scrape reached the database, 0 when they failed or took over 3 s",
+      registers,
+    }),
     external_pending: new Gauge({
       name: "mutual_external_payments_pending",
       help: "Payments to other banks held and waiting for the back office to send them, by kind (ach, wire)",
@@ -198,7 +207,8 @@ const labelCache = new WeakMap<RouteManifest, Map<string, string>>();
 
 function matchLabel(pathname: string, manifest: RouteManifest): string {
   // A loader or action fetched by the browser: "/dashboard.data", "/_root.data" for "/".
-  const page = pathname === "/_root.data" ? "/" : pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
+  const page =
+    pathname === "/_root.data" ? "/" : pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
   // Refused by the request guards before any route (and React Router would warn it cannot decode it).
   if (page.split("/").some(badPathSegment)) return "unmatched";
   const matches = matchRoutes(routeTree(manifest), page);
@@ -215,7 +225,11 @@ function matchLabel(pathname: string, manifest: RouteManifest): string {
  * table of a development server's latest build is used.
  */
 export function httpMetrics(manifest: () => RouteManifest | undefined | Promise<RouteManifest | undefined>) {
-  return (req: { method: string; path: string }, res: { statusCode: number; writableFinished: boolean; once(event: "close", listener: () => void): unknown }, next: () => void) => {
+  return (
+    req: { method: string; path: string },
+    res: { statusCode: number; writableFinished: boolean; once(event: "close", listener: () => void): unknown },
+    next: () => void,
+  ) => {
     const started = process.hrtime.bigint();
     const method = METHODS.has(req.method) ? req.method : "other";
     const pathname = req.path;
@@ -260,10 +274,26 @@ export async function scrape(database: Database, options: ScrapeOptions): Promis
   if (pool) {
     const registers = [m.registry];
     m.pool ??= {
-      total: new Gauge({ name: "mutual_database_pool_connections", help: "Connections to PostgreSQL open in this process's pool", registers }),
-      idle: new Gauge({ name: "mutual_database_pool_idle_connections", help: "Open connections not in use", registers }),
-      waiting: new Gauge({ name: "mutual_database_pool_waiting_clients", help: "Requests waiting for a connection because all are in use", registers }),
-      max: new Gauge({ name: "mutual_database_pool_max_connections", help: "The pool's limit (DATABASE_POOL_MAX)", registers }),
+      total: new Gauge({
+        name: "mutual_database_pool_connections",
+        help: "Connections to PostgreSQL open in this process's pool",
+        registers,
+      }),
+      idle: new Gauge({
+        name: "mutual_database_pool_idle_connections",
+        help: "Open connections not in use",
+        registers,
+      }),
+      waiting: new Gauge({
+        name: "mutual_database_pool_waiting_clients",
+        help: "Requests waiting for a connection because all are in use",
+        registers,
+      }),
+      max: new Gauge({
+        name: "mutual_database_pool_max_connections",
+        help: "The pool's limit (DATABASE_POOL_MAX)",
+        registers,
+      }),
     };
     m.pool.total.set(pool.total);
     m.pool.idle.set(pool.idle);
@@ -273,9 +303,21 @@ export async function scrape(database: Database, options: ScrapeOptions): Promis
   if (options.outbox) {
     const registers = [m.registry];
     m.outbox ??= {
-      unsent: new Gauge({ name: "mutual_outbox_unsent_messages", help: "Emails written to the outbox and not yet delivered by SMTP", registers }),
-      failed: new Gauge({ name: "mutual_outbox_failed_messages", help: "Undelivered emails whose last delivery attempt failed", registers }),
-      oldest: new Gauge({ name: "mutual_outbox_oldest_unsent_seconds", help: "Age of the oldest undelivered email (0 when none)", registers }),
+      unsent: new Gauge({
+        name: "mutual_outbox_unsent_messages",
+        help: "Emails written to the outbox and not yet delivered by SMTP",
+        registers,
+      }),
+      failed: new Gauge({
+        name: "mutual_outbox_failed_messages",
+        help: "Undelivered emails whose last delivery attempt failed",
+        registers,
+      }),
+      oldest: new Gauge({
+        name: "mutual_outbox_oldest_unsent_seconds",
+        help: "Age of the oldest undelivered email (0 when none)",
+        registers,
+      }),
     };
   }
 
@@ -291,7 +333,8 @@ export async function scrape(database: Database, options: ScrapeOptions): Promis
     }
     m.job_queue.reset();
     for (const row of figures.jobs) {
-      for (const state of ["due", "scheduled", "running", "failed"] as const) m.job_queue.set({ job: row.job, state }, row[state]);
+      for (const state of ["due", "scheduled", "running", "failed"] as const)
+        m.job_queue.set({ job: row.job, state }, row[state]);
     }
     if (m.outbox && figures.outbox) {
       m.outbox.unsent.set(figures.outbox.unsent);
@@ -338,8 +381,18 @@ async function databaseFigures(database: Database, options: ScrapeOptions) {
            count(*) filter (where state = 'failed')::int as failed
       from job_runs where state <> 'succeeded' group by job`);
   return {
-    jobs: jobs.rows.map((r) => ({ job: String(r.job), due: Number(r.due), scheduled: Number(r.scheduled), running: Number(r.running), failed: Number(r.failed) })),
-    external: external.rows.map((r) => ({ kind: String(r.kind), pending: Number(r.pending), oldest_seconds: Number(r.oldest_seconds) })),
+    jobs: jobs.rows.map((r) => ({
+      job: String(r.job),
+      due: Number(r.due),
+      scheduled: Number(r.scheduled),
+      running: Number(r.running),
+      failed: Number(r.failed),
+    })),
+    external: external.rows.map((r) => ({
+      kind: String(r.kind),
+      pending: Number(r.pending),
+      oldest_seconds: Number(r.oldest_seconds),
+    })),
     outbox,
   };
 }
@@ -379,7 +432,10 @@ export function metricsEndpoint(database: Database, options: MetricsEndpointOpti
   return async (req: Request, res: Response) => {
     res.setHeader("Cache-Control", "no-store");
     if (options.token !== undefined && !metricsTokenMatches(req.get("authorization"), options.token)) {
-      options.logger.warn({ request_id: res.locals.request_id as string | undefined }, "metrics request without the right token");
+      options.logger.warn(
+        { request_id: res.locals.request_id as string | undefined },
+        "metrics request without the right token",
+      );
       res.status(401).setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
       res.type("text/plain").send("A valid metrics token is required.");
       return;

@@ -75,17 +75,33 @@ export async function listNotifications(
   const rows = await db
     .select()
     .from(notifications)
-    .where(and(eq(notifications.member_id, member_id), options.before_id ? lt(notifications.id, options.before_id) : undefined))
+    .where(
+      and(
+        eq(notifications.member_id, member_id),
+        options.before_id ? lt(notifications.id, options.before_id) : undefined,
+      ),
+    )
     .orderBy(desc(notifications.member_id), desc(notifications.id))
     .limit(limit);
-  return rows.map((r) => ({ id: Number(r.id), kind: r.kind, title: r.title, body: r.body, read: r.read_at !== null, created_at: r.created_at }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    kind: r.kind,
+    title: r.title,
+    body: r.body,
+    read: r.read_at !== null,
+    created_at: r.created_at,
+  }));
 }
 
 /**
  * The top bar's bell: the newest `count` notifications and how many are unread, in one query (the
  * count rides on each row; a member without notifications has no rows and nothing unread).
  */
-export async function bellNotifications(db: DbOrTx, member_id: string, count: number): Promise<{ notifications: NotificationView[]; unread: number }> {
+export async function bellNotifications(
+  db: DbOrTx,
+  member_id: string,
+  count: number,
+): Promise<{ notifications: NotificationView[]; unread: number }> {
   const rows = await db
     .select({
       id: notifications.id,
@@ -101,7 +117,14 @@ export async function bellNotifications(db: DbOrTx, member_id: string, count: nu
     .orderBy(desc(notifications.member_id), desc(notifications.id))
     .limit(Math.min(Math.max(count, 1), NOTIFICATIONS_PAGE_MAX));
   return {
-    notifications: rows.map((n) => ({ id: Number(n.id), kind: n.kind, title: n.title, body: n.body, read: n.read_at !== null, created_at: n.created_at })),
+    notifications: rows.map((n) => ({
+      id: Number(n.id),
+      kind: n.kind,
+      title: n.title,
+      body: n.body,
+      read: n.read_at !== null,
+      created_at: n.created_at,
+    })),
     unread: Number(rows[0]?.unread ?? 0),
   };
 }

@@ -2,7 +2,11 @@ import { inArray } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
-import { paymentControlsState, setOutgoingPaymentsPaused, type PaymentControls } from "~/server/payments/controls.server";
+import {
+  paymentControlsState,
+  setOutgoingPaymentsPaused,
+  type PaymentControls,
+} from "~/server/payments/controls.server";
 import { currencyRate, listCurrencyRates, setCurrencyRate, type CurrencyRate } from "~/server/payments/rates.server";
 import { findCurrency, isValidUsdPerUnitRate } from "~/domain/currencies";
 import { PAUSE_REASON_MAX_CHARS, PAYMENT_CONTROL_MESSAGES } from "~/domain/payment-controls";
@@ -22,7 +26,13 @@ export interface PaymentControlsPage {
 
 export async function paymentControlsPage(db: Db): Promise<PaymentControlsPage> {
   const [controls, rates] = await Promise.all([paymentControlsState(db), listCurrencyRates(db)]);
-  const ids = [...new Set([controls.updated_by, ...rates.map((r) => r.updated_by)].filter((id): id is string => Boolean(id) && id !== "system"))];
+  const ids = [
+    ...new Set(
+      [controls.updated_by, ...rates.map((r) => r.updated_by)].filter(
+        (id): id is string => Boolean(id) && id !== "system",
+      ),
+    ),
+  ];
   const emails = await emailsOf(db, ids);
   return {
     controls: { ...controls, updated_by_email: controls.updated_by ? (emails.get(controls.updated_by) ?? null) : null },
@@ -36,13 +46,23 @@ async function emailsOf(db: Db, ids: string[]): Promise<Map<string, string>> {
   return new Map(rows.map((r) => [r.id, r.email]));
 }
 
-export type PauseResult = { status: "done"; changed: boolean } | { status: "invalid"; field: "reason"; message: string };
+export type PauseResult =
+  { status: "done"; changed: boolean } | { status: "invalid"; field: "reason"; message: string };
 
 /** Pauses (a reason is required) or resumes outgoing payments; a change is audited. */
-export async function setPaymentsPaused(db: Db, input: { staff: Staff; paused: boolean; reason: string; origin: AuditOrigin }): Promise<PauseResult> {
+export async function setPaymentsPaused(
+  db: Db,
+  input: { staff: Staff; paused: boolean; reason: string; origin: AuditOrigin },
+): Promise<PauseResult> {
   const reason = input.reason.replace(/\s+/g, " ").trim();
-  if (!reason) return { status: "invalid", field: "reason", message: input.paused ? PAYMENT_CONTROL_MESSAGES.pause_reason : PAYMENT_CONTROL_MESSAGES.resume_reason };
-  if (reason.length > PAUSE_REASON_MAX_CHARS) return { status: "invalid", field: "reason", message: PAYMENT_CONTROL_MESSAGES.reason_too_long };
+  if (!reason)
+    return {
+      status: "invalid",
+      field: "reason",
+      message: input.paused ? PAYMENT_CONTROL_MESSAGES.pause_reason : PAYMENT_CONTROL_MESSAGES.resume_reason,
+    };
+  if (reason.length > PAUSE_REASON_MAX_CHARS)
+    return { status: "invalid", field: "reason", message: PAYMENT_CONTROL_MESSAGES.reason_too_long };
   return db.transaction(async (tx) => {
     const before = await paymentControlsState(tx);
     if (before.outgoing_paused === input.paused) return { status: "done" as const, changed: false };
@@ -62,14 +82,20 @@ export async function setPaymentsPaused(db: Db, input: { staff: Staff; paused: b
   });
 }
 
-export type RateResult = { status: "done"; code: string } | { status: "invalid"; field: "code" | "usd_per_unit"; message: string };
+export type RateResult =
+  { status: "done"; code: string } | { status: "invalid"; field: "code" | "usd_per_unit"; message: string };
 
 /** Sets a currency's rate (USD per one unit); audited with the rate before. */
-export async function setRate(db: Db, input: { staff: Staff; code: string; usd_per_unit: string; origin: AuditOrigin }): Promise<RateResult> {
+export async function setRate(
+  db: Db,
+  input: { staff: Staff; code: string; usd_per_unit: string; origin: AuditOrigin },
+): Promise<RateResult> {
   const code = input.code.trim().toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code) || code === "USD" || !findCurrency(code)) return { status: "invalid", field: "code", message: PAYMENT_CONTROL_MESSAGES.code };
+  if (!/^[A-Z]{3}$/.test(code) || code === "USD" || !findCurrency(code))
+    return { status: "invalid", field: "code", message: PAYMENT_CONTROL_MESSAGES.code };
   const usd_per_unit = input.usd_per_unit.trim();
-  if (!isValidUsdPerUnitRate(usd_per_unit)) return { status: "invalid", field: "usd_per_unit", message: PAYMENT_CONTROL_MESSAGES.usd_per_unit };
+  if (!isValidUsdPerUnitRate(usd_per_unit))
+    return { status: "invalid", field: "usd_per_unit", message: PAYMENT_CONTROL_MESSAGES.usd_per_unit };
   await db.transaction(async (tx) => {
     const before = await currencyRate(tx, code);
     await setCurrencyRate(tx, { code, usd_per_unit, updated_by: input.staff.id });

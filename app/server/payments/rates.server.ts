@@ -30,12 +30,18 @@ export async function currencyRate(db: DbOrTx, code: string): Promise<CurrencyRa
 }
 
 /** Staff set a rate (the back-office page calls this). */
-export async function setCurrencyRate(db: DbOrTx, input: { code: string; usd_per_unit: string; updated_by: string }): Promise<void> {
+export async function setCurrencyRate(
+  db: DbOrTx,
+  input: { code: string; usd_per_unit: string; updated_by: string },
+): Promise<void> {
   const code = input.code.trim().toUpperCase();
   if (!findCurrency(code) || code === "USD") throw new RangeError(`not a settable currency: ${code}`);
   if (!isValidUsdPerUnitRate(input.usd_per_unit)) throw new RangeError(`not a usable rate: ${input.usd_per_unit}`);
   await db
     .insert(currencyRates)
     .values({ code, usd_per_unit: input.usd_per_unit, updated_by: input.updated_by })
-    .onConflictDoUpdate({ target: currencyRates.code, set: { usd_per_unit: input.usd_per_unit, updated_by: input.updated_by, updated_at: sql`now()` } });
+    .onConflictDoUpdate({
+      target: currencyRates.code,
+      set: { usd_per_unit: input.usd_per_unit, updated_by: input.updated_by, updated_at: sql`now()` },
+    });
 }

@@ -6,7 +6,15 @@ import { keyedHash, sameHash } from "~/server/security/crypto.server";
 import { sendEmail } from "~/server/mail/outbox.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { institution } from "~/config/institution.server";
-import { CODE_ATTEMPTS_MAX, clearCodeAttempts, lockForWrongCodes, LOCKOUT_MS, lockoutState, recordCodeAttempt, type LockSubject } from "~/server/auth/lockout.server";
+import {
+  CODE_ATTEMPTS_MAX,
+  clearCodeAttempts,
+  lockForWrongCodes,
+  LOCKOUT_MS,
+  lockoutState,
+  recordCodeAttempt,
+  type LockSubject,
+} from "~/server/auth/lockout.server";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { stepUpCodesLockedEmail } from "~/server/mail/templates.server";
 import { logger } from "~/server/logger.server";
@@ -41,7 +49,8 @@ function hash(member_id: string, transfer: string, code: string): string {
 }
 
 /** The money actions a step-up code confirms, as the audit log names them. */
-export type StepUpAction = "transfer_to_member" | "transfer_to_us_bank" | "international_transfer" | "card_details" | "card_pin";
+export type StepUpAction =
+  "transfer_to_member" | "transfer_to_us_bank" | "international_transfer" | "card_details" | "card_pin";
 
 /** Where the request came from, for the audit log (the member's own actions carry none when unknown). */
 export interface StepUpOrigin {
@@ -52,7 +61,8 @@ export interface StepUpOrigin {
 /** Refused for a while: too many wrong codes; `retry_after_s` until the lock ends. */
 export type StepUpLocked = { ok: false; reason: "locked"; retry_after_s: number };
 
-export type StepUpSendResult = { ok: true } | { ok: false; reason: "rate_limited"; retry_after_s: number } | StepUpLocked;
+export type StepUpSendResult =
+  { ok: true } | { ok: false; reason: "rate_limited"; retry_after_s: number } | StepUpLocked;
 
 function lockSubject(member_id: string): LockSubject {
   return { step_up_member_id: member_id };
@@ -76,20 +86,38 @@ export interface StepUpWording {
   unasked: string;
   confirms: string;
 }
-const TRANSFER_WORDING: StepUpWording = { subject: "your transfer code", lead: "Your transfer confirmation code is", unasked: "this transfer", confirms: "the transfer" };
+const TRANSFER_WORDING: StepUpWording = {
+  subject: "your transfer code",
+  lead: "Your transfer confirmation code is",
+  unasked: "this transfer",
+  confirms: "the transfer",
+};
 
-export async function sendStepUpCode(db: Db, member: { id: string; email: string }, summary: string, transfer: string, wording: StepUpWording = TRANSFER_WORDING): Promise<StepUpSendResult> {
+export async function sendStepUpCode(
+  db: Db,
+  member: { id: string; email: string },
+  summary: string,
+  transfer: string,
+  wording: StepUpWording = TRANSFER_WORDING,
+): Promise<StepUpSendResult> {
   // No new code while the member's codes are locked: it could not be used anyway.
   const lock = await stepUpLockState(db, member.id);
   if (lock.locked) return { ok: false, reason: "locked", retry_after_s: lock.retry_after_s };
-  const limit = await hitRateLimit({ key: `payment-step-up:${member.id}`, limit: SENDS_PER_WINDOW, window_ms: 10 * 60 * 1000 }, { database: db });
+  const limit = await hitRateLimit(
+    { key: `payment-step-up:${member.id}`, limit: SENDS_PER_WINDOW, window_ms: 10 * 60 * 1000 },
+    { database: db },
+  );
   if (!limit.allowed) return { ok: false, reason: "rate_limited", retry_after_s: limit.retry_after_s };
   const code = generateCode();
   await db
     .update(paymentStepUpCodes)
     .set({ used_at: sql`now()` })
     .where(and(eq(paymentStepUpCodes.member_id, member.id), isNull(paymentStepUpCodes.used_at)));
-  await db.insert(paymentStepUpCodes).values({ member_id: member.id, code_hash: hash(member.id, transfer, code), expires_at: new Date(Date.now() + STEP_UP_VALID_MS) });
+  await db.insert(paymentStepUpCodes).values({
+    member_id: member.id,
+    code_hash: hash(member.id, transfer, code),
+    expires_at: new Date(Date.now() + STEP_UP_VALID_MS),
+  });
   const name = institution().short_name;
   await sendEmail(db, {
     to: member.email,
@@ -126,10 +154,19 @@ export async function verifyStepUpCode(
   now: Date = new Date(),
 ): Promise<StepUpCheck> {
   const subject = lockSubject(member.id);
-  const event: EventSource = { user_id: member.id, email: member.email, request_id: input.origin?.request_id ?? null, ip: input.origin?.ip ?? null };
+  const event: EventSource = {
+    user_id: member.id,
+    email: member.email,
+    request_id: input.origin?.request_id ?? null,
+    ip: input.origin?.ip ?? null,
+  };
   const lock = await lockoutState(db, subject, now);
   if (lock.locked) {
-    await recordSecurityEvent(db, { action: "auth.step_up_code.refused", ...event, detail: { action: input.action, reason: "locked" } });
+    await recordSecurityEvent(db, {
+      action: "auth.step_up_code.refused",
+      ...event,
+      detail: { action: input.action, reason: "locked" },
+    });
     return { ok: false, reason: "locked", retry_after_s: lock.retry_after_s };
   }
   // Counted before it is checked, so simultaneous guesses cannot slip past the limit.
@@ -139,19 +176,37 @@ export async function verifyStepUpCode(
     return { ok: true };
   }
   const locks = counted.attempts >= CODE_ATTEMPTS_MAX;
-  await recordSecurityEvent(db, { action: "auth.step_up_code.wrong", ...event, detail: { action: input.action, recent_codes: counted.attempts, locked: locks } });
+  await recordSecurityEvent(db, {
+    action: "auth.step_up_code.wrong",
+    ...event,
+    detail: { action: input.action, recent_codes: counted.attempts, locked: locks },
+  });
   if (!locks) return { ok: false, reason: "invalid" };
   return lockForWrongCodesOf(db, member, subject, event, now);
 }
 
 /** The member's codes are used up: money actions needing a code are locked (staff see it; the member is emailed once). */
-async function lockForWrongCodesOf(db: Db, member: { id: string; email: string }, subject: LockSubject, event: EventSource, now: Date): Promise<StepUpLocked> {
+async function lockForWrongCodesOf(
+  db: Db,
+  member: { id: string; email: string },
+  subject: LockSubject,
+  event: EventSource,
+  now: Date,
+): Promise<StepUpLocked> {
   const { locked_now } = await lockForWrongCodes(db, subject, now);
   if (locked_now) {
     const minutes = LOCKOUT_MS / 60_000;
-    await recordSecurityEvent(db, { ...event, action: "auth.step_up_code.locked", detail: { wrong_codes: CODE_ATTEMPTS_MAX, locked_minutes: minutes } });
+    await recordSecurityEvent(db, {
+      ...event,
+      action: "auth.step_up_code.locked",
+      detail: { wrong_codes: CODE_ATTEMPTS_MAX, locked_minutes: minutes },
+    });
     try {
-      await sendEmail(db, { ...stepUpCodesLockedEmail(CODE_ATTEMPTS_MAX, minutes), to: member.email, user_id: member.id });
+      await sendEmail(db, {
+        ...stepUpCodesLockedEmail(CODE_ATTEMPTS_MAX, minutes),
+        to: member.email,
+        user_id: member.id,
+      });
     } catch (error) {
       // The lock stands without the email; the audit row records it.
       logger.error({ err: error, user_id: member.id }, "step-up lock email failed");
@@ -171,14 +226,23 @@ async function checkCode(db: Db, member_id: string, code: string, transfer: stri
   if (!row || row.expires_at.getTime() <= now.getTime() || row.attempts >= STEP_UP_TRIES_MAX) return false;
   const matches = CODE_PATTERN.test(code) && sameHash(row.code_hash, hash(member_id, transfer, code));
   if (!matches) {
-    await db.update(paymentStepUpCodes).set({ attempts: sql`${paymentStepUpCodes.attempts} + 1` }).where(eq(paymentStepUpCodes.id, row.id));
+    await db
+      .update(paymentStepUpCodes)
+      .set({ attempts: sql`${paymentStepUpCodes.attempts} + 1` })
+      .where(eq(paymentStepUpCodes.id, row.id));
     return false;
   }
   // Used once: the update succeeds for exactly one of two racing requests.
   const used = await db
     .update(paymentStepUpCodes)
     .set({ used_at: sql`now()` })
-    .where(and(eq(paymentStepUpCodes.id, row.id), isNull(paymentStepUpCodes.used_at), sql`${paymentStepUpCodes.attempts} < ${STEP_UP_TRIES_MAX}`))
+    .where(
+      and(
+        eq(paymentStepUpCodes.id, row.id),
+        isNull(paymentStepUpCodes.used_at),
+        sql`${paymentStepUpCodes.attempts} < ${STEP_UP_TRIES_MAX}`,
+      ),
+    )
     .returning({ id: paymentStepUpCodes.id });
   return used.length === 1;
 }

@@ -69,7 +69,9 @@ export async function listTransferCounts(db: Db, options: { after?: string | nul
         where la.type = 'savings' and la.transfer_count_month = ${month} and la.transfer_count > 0 and la.member_id in (${memberIds})) as with_transfers
     from ${users} where ${isMember}`);
   const more = rows.length > TRANSFER_COUNTS_PAGE_SIZE;
-  const members = rows.slice(0, TRANSFER_COUNTS_PAGE_SIZE).map((row) => ({ ...row, current_count: Number(row.current_count) }));
+  const members = rows
+    .slice(0, TRANSFER_COUNTS_PAGE_SIZE)
+    .map((row) => ({ ...row, current_count: Number(row.current_count) }));
   return {
     members,
     total: Number(totals.rows[0]?.total ?? 0),
@@ -88,12 +90,21 @@ export interface AuditOriginInput {
   ip?: string | null;
 }
 
-export type ResetOneResult = { status: "reset"; email: string; before: number } | { status: "not_found" } | { status: "failed"; detail: string };
+export type ResetOneResult =
+  { status: "reset"; email: string; before: number } | { status: "not_found" } | { status: "failed"; detail: string };
 
-export async function resetMemberTransferCount(db: Db, actor: StaffActor, member_id: string, origin: AuditOriginInput = {}): Promise<ResetOneResult> {
+export async function resetMemberTransferCount(
+  db: Db,
+  actor: StaffActor,
+  member_id: string,
+  origin: AuditOriginInput = {},
+): Promise<ResetOneResult> {
   // An id is short printable text; anything else names nobody (and would make the query fail).
   if (member_id === "" || member_id.length > 100 || /\p{Cc}/u.test(member_id)) return { status: "not_found" };
-  const [member] = await db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.id, member_id));
+  const [member] = await db
+    .select({ id: users.id, email: users.email, role: users.role })
+    .from(users)
+    .where(eq(users.id, member_id));
   if (!member || (member.role !== null && member.role !== "user")) return { status: "not_found" };
   try {
     const before = await db.transaction(async (tx) => {
@@ -120,7 +131,11 @@ export async function resetMemberTransferCount(db: Db, actor: StaffActor, member
 
 export type ResetAllResult = { status: "reset"; reset: number; skipped: number } | { status: "failed"; detail: string };
 
-export async function resetAllMemberTransferCounts(db: Db, actor: StaffActor, origin: AuditOriginInput = {}): Promise<ResetAllResult> {
+export async function resetAllMemberTransferCounts(
+  db: Db,
+  actor: StaffActor,
+  origin: AuditOriginInput = {},
+): Promise<ResetAllResult> {
   try {
     return await db.transaction(async (tx) => {
       const reset = await resetMonthTransferCounts(tx, memberIds);

@@ -1,8 +1,25 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { externalPayments, ledgerAccounts, ledgerEntries, ledgerTransactions, users, type ExternalPayment } from "~/server/db/schema";
+import {
+  externalPayments,
+  ledgerAccounts,
+  ledgerEntries,
+  ledgerTransactions,
+  users,
+  type ExternalPayment,
+} from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
-import { placeHold, postTransferChecked, referenceNumber, today, type CheckRefused, type LedgerAnswer, type LedgerRefusal, type LedgerResult, type LockedAccount } from "~/server/ledger/ledger.server";
+import {
+  placeHold,
+  postTransferChecked,
+  referenceNumber,
+  today,
+  type CheckRefused,
+  type LedgerAnswer,
+  type LedgerRefusal,
+  type LedgerResult,
+  type LockedAccount,
+} from "~/server/ledger/ledger.server";
 import { assert } from "~/domain/ledger-rules";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { textQuery } from "~/server/ledger/session.server";
@@ -13,7 +30,12 @@ import { formatCents } from "~/domain/money";
 import { maskAccountNumber } from "~/domain/account-display";
 import { findCurrency, formatCurrencyAmount, usdCentsForForeignAmount } from "~/domain/currencies";
 import { findCountry } from "~/domain/countries";
-import type { BetweenAccountsTransfer, InternationalTransfer, ToMemberTransfer, ToUsBankTransfer } from "~/domain/transfers";
+import type {
+  BetweenAccountsTransfer,
+  InternationalTransfer,
+  ToMemberTransfer,
+  ToUsBankTransfer,
+} from "~/domain/transfers";
 import { outgoingPaymentsPaused } from "./controls.server";
 import { currencyRate } from "./rates.server";
 import { lockWait, verifyStepUpCode, type StepUpCheck } from "./step-up.server";
@@ -103,7 +125,9 @@ function refuse(code: RefusalCode, field?: string, details?: RefusalDetails): Re
 
 /** A code that did not confirm the transfer: wrong, or the member's codes are locked (docs/product.md#step-up-codes). */
 export function codeRefused(check: Exclude<StepUpCheck, { ok: true }>): Refusal {
-  return check.reason === "locked" ? refuse("otp_locked", "otp", { wait: lockWait(check.retry_after_s) }) : refuse("otp_invalid", "otp");
+  return check.reason === "locked"
+    ? refuse("otp_locked", "otp", { wait: lockWait(check.retry_after_s) })
+    : refuse("otp_invalid", "otp");
 }
 
 /**
@@ -164,7 +188,12 @@ export type TransferRequest =
   | { kind: "ach"; form: ToUsBankTransfer }
   | { kind: "wire"; form: InternationalTransfer };
 
-const LEDGER_KIND: Record<TransferRequest["kind"], string> = { internal: "transfer", member: "member_transfer", ach: "ach_out", wire: "wire_out" };
+const LEDGER_KIND: Record<TransferRequest["kind"], string> = {
+  internal: "transfer",
+  member: "member_transfer",
+  ach: "ach_out",
+  wire: "wire_out",
+};
 
 function keyReused(transaction_id: number): Refusal {
   return refuse("key_reused", undefined, { reference: referenceNumber(transaction_id) });
@@ -178,17 +207,35 @@ interface KeyedEntry {
 }
 
 /** Both sides of a two-entry transfer: `amount_cents` from one account to the other. */
-function isTransfer(entries: readonly KeyedEntry[], from_account_id: number, amount_cents: number, to: (entry: KeyedEntry) => boolean): boolean {
+function isTransfer(
+  entries: readonly KeyedEntry[],
+  from_account_id: number,
+  amount_cents: number,
+  to: (entry: KeyedEntry) => boolean,
+): boolean {
   const debit = entries.find((e) => e.amount_cents < 0);
   const credit = entries.find((e) => e.amount_cents > 0);
-  return entries.length === 2 && debit?.account_id === from_account_id && debit.amount_cents === -amount_cents && credit?.amount_cents === amount_cents && to(credit);
+  return (
+    entries.length === 2 &&
+    debit?.account_id === from_account_id &&
+    debit.amount_cents === -amount_cents &&
+    credit?.amount_cents === amount_cents &&
+    to(credit)
+  );
 }
 
 function samePayment(request: Extract<TransferRequest, { kind: "ach" | "wire" }>, payment: ExternalPayment): boolean {
   const details = payment.details;
   if (request.kind === "ach") {
     const form = request.form;
-    return payment.kind === "ach" && payment.from_account_id === form.from_account_id && payment.amount_cents === form.amount_cents && details.routing_number === form.routing_number && details.account_number === form.account_number && (details.account_type ?? "checking") === form.account_type;
+    return (
+      payment.kind === "ach" &&
+      payment.from_account_id === form.from_account_id &&
+      payment.amount_cents === form.amount_cents &&
+      details.routing_number === form.routing_number &&
+      details.account_number === form.account_number &&
+      (details.account_type ?? "checking") === form.account_type
+    );
   }
   const form = request.form;
   return (
@@ -214,11 +261,32 @@ export function stepUpTransfer(request: Extract<TransferRequest, { kind: "member
     }
     case "ach": {
       const f = request.form;
-      return JSON.stringify([request.kind, f.idempotency_key, f.from_account_id, f.amount_cents, f.routing_number, f.account_number, f.account_type, f.account_name]);
+      return JSON.stringify([
+        request.kind,
+        f.idempotency_key,
+        f.from_account_id,
+        f.amount_cents,
+        f.routing_number,
+        f.account_number,
+        f.account_type,
+        f.account_name,
+      ]);
     }
     case "wire": {
       const f = request.form;
-      return JSON.stringify([request.kind, f.idempotency_key, f.from_account_id, f.currency, f.amount_minor_units, f.recipient_name, f.bank_name, f.bic, f.account_number, f.iban ?? "", f.country]);
+      return JSON.stringify([
+        request.kind,
+        f.idempotency_key,
+        f.from_account_id,
+        f.currency,
+        f.amount_minor_units,
+        f.recipient_name,
+        f.bank_name,
+        f.bic,
+        f.account_number,
+        f.iban ?? "",
+        f.country,
+      ]);
     }
   }
 }
@@ -228,7 +296,11 @@ export function stepUpTransfer(request: Extract<TransferRequest, { kind: "member
  * first result, `replayed`), or another one (refused with "key_reused"). Every transfer asks
  * before anything else, so a repeat costs no recipient look-up and no code.
  */
-export async function earlierTransfer(db: DbOrTx, member: Member, request: TransferRequest): Promise<TransferDone | Refusal | null> {
+export async function earlierTransfer(
+  db: DbOrTx,
+  member: Member,
+  request: TransferRequest,
+): Promise<TransferDone | Refusal | null> {
   const key = request.form.idempotency_key;
   const [transaction] = await db
     .select({ id: ledgerTransactions.id, kind: ledgerTransactions.kind })
@@ -241,7 +313,11 @@ export async function earlierTransfer(db: DbOrTx, member: Member, request: Trans
     return payment && samePayment(request, payment) ? replayOf(payment) : keyReused(transaction.id);
   }
   const entries: KeyedEntry[] = await db
-    .select({ account_id: ledgerEntries.account_id, amount_cents: ledgerEntries.amount_cents, owner_email: users.email })
+    .select({
+      account_id: ledgerEntries.account_id,
+      amount_cents: ledgerEntries.amount_cents,
+      owner_email: users.email,
+    })
     .from(ledgerEntries)
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.account_id))
     .leftJoin(users, eq(users.id, ledgerAccounts.member_id))
@@ -249,10 +325,26 @@ export async function earlierTransfer(db: DbOrTx, member: Member, request: Trans
   const { form } = request;
   const same =
     request.kind === "internal"
-      ? isTransfer(entries, form.from_account_id, form.amount_cents, (to) => to.account_id === request.form.to_account_id)
-      : isTransfer(entries, form.from_account_id, form.amount_cents, (to) => (to.owner_email ?? "").toLowerCase() === request.form.recipient_email);
+      ? isTransfer(
+          entries,
+          form.from_account_id,
+          form.amount_cents,
+          (to) => to.account_id === request.form.to_account_id,
+        )
+      : isTransfer(
+          entries,
+          form.from_account_id,
+          form.amount_cents,
+          (to) => (to.owner_email ?? "").toLowerCase() === request.form.recipient_email,
+        );
   if (!same) return keyReused(transaction.id);
-  return { ok: true, reference_number: referenceNumber(transaction.id), transaction_id: transaction.id, amount_cents: form.amount_cents, replayed: true };
+  return {
+    ok: true,
+    reference_number: referenceNumber(transaction.id),
+    transaction_id: transaction.id,
+    amount_cents: form.amount_cents,
+    replayed: true,
+  };
 }
 
 /**
@@ -260,12 +352,18 @@ export async function earlierTransfer(db: DbOrTx, member: Member, request: Trans
  * request with the same key that committed a moment before this one). It is this transfer only
  * if its entries are the ones asked for.
  */
-function checkReplay(result: LedgerResult, kind: TransferRequest["kind"], entries: ReadonlyArray<{ account_id: number; amount_cents: number }>): Refusal | null {
+function checkReplay(
+  result: LedgerResult,
+  kind: TransferRequest["kind"],
+  entries: ReadonlyArray<{ account_id: number; amount_cents: number }>,
+): Refusal | null {
   if (!result.replayed) return null;
   const same =
     result.transaction.kind === LEDGER_KIND[kind] &&
     result.entries.length === entries.length &&
-    entries.every((e) => result.entries.some((r) => r.account_id === e.account_id && r.amount_cents === e.amount_cents));
+    entries.every((e) =>
+      result.entries.some((r) => r.account_id === e.account_id && r.amount_cents === e.amount_cents),
+    );
   return same ? null : keyReused(result.transaction.id);
 }
 
@@ -289,7 +387,11 @@ function done(result: LedgerResult, amount_cents: number, payment_id?: number): 
  * The key comes first: a repeat answers with the first transfer whatever the accounts hold now
  * (the ledger looks the key up when anything refuses), and another transfer under it is refused.
  */
-export async function transferBetweenAccounts(db: Db, member: Member, form: BetweenAccountsTransfer): Promise<TransferResult> {
+export async function transferBetweenAccounts(
+  db: Db,
+  member: Member,
+  form: BetweenAccountsTransfer,
+): Promise<TransferResult> {
   const entries = [
     { account_id: form.from_account_id, amount_cents: -form.amount_cents },
     { account_id: form.to_account_id, amount_cents: form.amount_cents },
@@ -308,12 +410,20 @@ export async function transferBetweenAccounts(db: Db, member: Member, form: Betw
     async (accounts) => {
       const from = ownLocked(accounts, member, form.from_account_id);
       const to = ownLocked(accounts, member, form.to_account_id);
-      if (!from || !to) return { ok: false, refusal: refuse("not_your_account", from ? "to_account_id" : "from_account_id") };
+      if (!from || !to)
+        return { ok: false, refusal: refuse("not_your_account", from ? "to_account_id" : "from_account_id") };
       const moved = `${formatCents(form.amount_cents)} moved from ${accountLabel(from)} to ${accountLabel(to)}.`;
       return {
         ok: true,
         memo: `Transfer from ${accountLabel(from)} to ${accountLabel(to)}`,
-        notifications: [{ member_id: member.id, kind: "transfer_sent", title: `Transfer of ${formatCents(form.amount_cents)} completed`, body: (reference) => `${moved} Reference ${reference}.` }],
+        notifications: [
+          {
+            member_id: member.id,
+            kind: "transfer_sent",
+            title: `Transfer of ${formatCents(form.amount_cents)} completed`,
+            body: (reference) => `${moved} Reference ${reference}.`,
+          },
+        ],
       };
     },
   );
@@ -325,7 +435,11 @@ export async function transferBetweenAccounts(db: Db, member: Member, form: Betw
 }
 
 /** The member's own account among those the posting locked. */
-function ownLocked(accounts: ReadonlyMap<number, LockedAccount>, member: Member, account_id: number): LockedAccount | undefined {
+function ownLocked(
+  accounts: ReadonlyMap<number, LockedAccount>,
+  member: Member,
+  account_id: number,
+): LockedAccount | undefined {
   const account = accounts.get(account_id);
   return account && account.owner === "member" && account.member_id === member.id ? account : undefined;
 }
@@ -364,7 +478,14 @@ const RECIPIENT_LOOKUP_WINDOW_MS = 15 * 60 * 1000;
  * would let anyone test addresses against the member directory.
  */
 async function countRecipientLookup(db: DbOrTx, member: Member): Promise<Refusal | null> {
-  const limit = await hitRateLimit({ key: `recipient-lookup:${member.id}`, limit: RECIPIENT_LOOKUPS_PER_WINDOW, window_ms: RECIPIENT_LOOKUP_WINDOW_MS }, { database: db });
+  const limit = await hitRateLimit(
+    {
+      key: `recipient-lookup:${member.id}`,
+      limit: RECIPIENT_LOOKUPS_PER_WINDOW,
+      window_ms: RECIPIENT_LOOKUP_WINDOW_MS,
+    },
+    { database: db },
+  );
   return limit.allowed ? null : refuse("rate_limited", "recipient_email");
 }
 
@@ -398,7 +519,10 @@ function memberTransfersLock(member_id: string): string {
  * ledger's daily totals. One statement for both checks: at the review step (`textQuery(db)`) and
  * inside the posting's transaction after the member's lock (the check's own `query`).
  */
-async function sentToMembersToday(query: (text: string, params?: readonly unknown[]) => Promise<Record<string, unknown>[]>, accounts: readonly AccountView[]): Promise<number> {
+async function sentToMembersToday(
+  query: (text: string, params?: readonly unknown[]) => Promise<Record<string, unknown>[]>,
+  accounts: readonly AccountView[],
+): Promise<number> {
   const ids = accounts.filter((a) => a.owner === "member").map((a) => a.id);
   if (ids.length === 0) return 0;
   const [row] = await query(
@@ -422,7 +546,11 @@ interface MemberTransferPlan {
  * posts. The per-transfer limit comes before the recipient is looked up, so an amount no one may
  * send answers the same for every email; the look-up itself counts against the Verify limit.
  */
-async function checkMemberTransfer(db: DbOrTx, member: Member, form: ToMemberTransfer): Promise<Refusal | MemberTransferPlan> {
+async function checkMemberTransfer(
+  db: DbOrTx,
+  member: Member,
+  form: ToMemberTransfer,
+): Promise<Refusal | MemberTransferPlan> {
   const accounts = await memberAccounts(db, member.id);
   const from = ownAccount(accounts, form.from_account_id);
   if (!from) return refuse("not_your_account", "from_account_id");
@@ -439,13 +567,18 @@ async function checkMemberTransfer(db: DbOrTx, member: Member, form: ToMemberTra
   if (recipient.member_id === member.id) return refuse("own_account", "recipient_email");
   const over_daily = overDailyLimit(limits, form.amount_cents, await sentToMembersToday(textQuery(db), accounts));
   if (over_daily) return over_daily;
-  if (form.amount_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", "amount");
+  if (form.amount_cents > from.available_cents + from.overdraft_limit_cents)
+    return refuse("insufficient_funds", "amount");
   const summary = `${formatCents(form.amount_cents)} from ${accountLabel(from)} to ${recipient.name} (${form.recipient_email}).`;
   return { from, to: recipient.checking, recipient, accounts, summary };
 }
 
 /** The step before the code: everything is checked, and the summary the code step shows. */
-export async function reviewMemberTransfer(db: Db, member: Member, form: ToMemberTransfer): Promise<Refusal | { ok: true; summary: string }> {
+export async function reviewMemberTransfer(
+  db: Db,
+  member: Member,
+  form: ToMemberTransfer,
+): Promise<Refusal | { ok: true; summary: string }> {
   const plan = await checkMemberTransfer(db, member, form);
   if ("ok" in plan) return plan;
   return { ok: true, summary: plan.summary };
@@ -455,7 +588,12 @@ export async function reviewMemberTransfer(db: Db, member: Member, form: ToMembe
  * Posts a To Another Member transfer. Above `member_transfer_code_above_cents` it needs the code
  * emailed by `sendStepUpCode` (`otp`), whatever form or request asks for it.
  */
-export async function transferToMember(db: Db, member: Member, form: ToMemberTransfer, otp = ""): Promise<TransferResult> {
+export async function transferToMember(
+  db: Db,
+  member: Member,
+  form: ToMemberTransfer,
+  otp = "",
+): Promise<TransferResult> {
   const earlier = await earlierTransfer(db, member, { kind: "member", form });
   if (earlier) return earlier;
   const plan = await checkMemberTransfer(db, member, form);
@@ -464,7 +602,11 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
   if (memberTransferNeedsCode(form.amount_cents)) {
     const code = otp.trim();
     if (code === "") return { ...refuse("otp_missing", "otp"), summary: plan.summary };
-    const checked = await verifyStepUpCode(db, member, { code, transfer: stepUpTransfer({ kind: "member", form }), action: "transfer_to_member" });
+    const checked = await verifyStepUpCode(db, member, {
+      code,
+      transfer: stepUpTransfer({ kind: "member", form }),
+      action: "transfer_to_member",
+    });
     if (!checked.ok) return { ...codeRefused(checked), summary: plan.summary };
   }
   const entries = [
@@ -487,13 +629,22 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
       // Under the accounts' locks, then the member's own lock: a transfer of the member's that
       // committed meanwhile is in today's total (a repeat of this key is the ledger's to answer).
       await query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [memberTransfersLock(member.id)]);
-      const over_daily = overDailyLimit(limitsFor("member"), form.amount_cents, await sentToMembersToday(query, plan.accounts));
+      const over_daily = overDailyLimit(
+        limitsFor("member"),
+        form.amount_cents,
+        await sentToMembersToday(query, plan.accounts),
+      );
       if (over_daily) return { ok: false, refusal: over_daily };
       const amount = formatCents(form.amount_cents);
       return {
         ok: true,
         notifications: [
-          { member_id: member.id, kind: "transfer_sent", title: `You sent ${amount} to ${recipient.name}`, body: (reference) => `From ${accountLabel(from)}. Reference ${reference}.` },
+          {
+            member_id: member.id,
+            kind: "transfer_sent",
+            title: `You sent ${amount} to ${recipient.name}`,
+            body: (reference) => `From ${accountLabel(from)}. Reference ${reference}.`,
+          },
           {
             member_id: recipient.member_id,
             kind: "transfer_received",
@@ -508,8 +659,15 @@ export async function transferToMember(db: Db, member: Member, form: ToMemberTra
 }
 
 /** A member transfer's answer: the check's refusal, the ledger's as the member reads it, a reused key, or the transfer. */
-function answerOf(result: LedgerAnswer | CheckRefused<Refusal>, kind: TransferRequest["kind"], entries: ReadonlyArray<{ account_id: number; amount_cents: number }>, amount_cents: number, source_account_id: number): TransferResult {
-  if (!result.ok) return "refused_by_check" in result ? result.refused_by_check : fromLedgerRefusal(result, source_account_id);
+function answerOf(
+  result: LedgerAnswer | CheckRefused<Refusal>,
+  kind: TransferRequest["kind"],
+  entries: ReadonlyArray<{ account_id: number; amount_cents: number }>,
+  amount_cents: number,
+  source_account_id: number,
+): TransferResult {
+  if (!result.ok)
+    return "refused_by_check" in result ? result.refused_by_check : fromLedgerRefusal(result, source_account_id);
   return checkReplay(result, kind, entries) ?? done(result, amount_cents);
 }
 
@@ -525,10 +683,23 @@ interface Limits {
 
 function limitsFor(kind: "member" | "ach" | "wire"): Limits {
   const limits = institution().limits;
-  if (kind === "member") return { per_transfer: limits.member_transfer_max_cents, daily: limits.member_daily_max_cents, what: "transfers to other members" };
+  if (kind === "member")
+    return {
+      per_transfer: limits.member_transfer_max_cents,
+      daily: limits.member_daily_max_cents,
+      what: "transfers to other members",
+    };
   return kind === "ach"
-    ? { per_transfer: limits.external_transfer_max_cents, daily: limits.external_daily_max_cents, what: "transfers to other banks" }
-    : { per_transfer: limits.wire_transfer_max_cents, daily: limits.wire_daily_max_cents, what: "international transfers" };
+    ? {
+        per_transfer: limits.external_transfer_max_cents,
+        daily: limits.external_daily_max_cents,
+        what: "transfers to other banks",
+      }
+    : {
+        per_transfer: limits.wire_transfer_max_cents,
+        daily: limits.wire_daily_max_cents,
+        what: "international transfers",
+      };
 }
 
 function overTransferLimit(limits: Limits, amount_cents: number): Refusal | null {
@@ -577,20 +748,33 @@ async function sentToday(db: DbOrTx, member_id: string, kind: "ach" | "wire"): P
   return Number(row?.total ?? 0);
 }
 
-async function checkExternal(db: DbOrTx, member: Member, accounts: readonly AccountView[], from_account_id: number, kind: "ach" | "wire", usd_cents: number, total_cents: number): Promise<Refusal | AccountView> {
+async function checkExternal(
+  db: DbOrTx,
+  member: Member,
+  accounts: readonly AccountView[],
+  from_account_id: number,
+  kind: "ach" | "wire",
+  usd_cents: number,
+  total_cents: number,
+): Promise<Refusal | AccountView> {
   const from = ownAccount(accounts, from_account_id);
   if (!from) return refuse("not_your_account", "from_account_id");
   if (await outgoingPaymentsPaused(db)) return refuse("denied");
   if (from.status === "frozen") return refuse("account_frozen");
   if (from.status === "closed") return refuse("account_closed");
   const limits = limitsFor(kind);
-  const over = overTransferLimit(limits, usd_cents) ?? overDailyLimit(limits, usd_cents, await sentToday(db, member.id, kind));
+  const over =
+    overTransferLimit(limits, usd_cents) ?? overDailyLimit(limits, usd_cents, await sentToday(db, member.id, kind));
   if (over) return over;
   if (total_cents > from.available_cents + from.overdraft_limit_cents) return refuse("insufficient_funds", "amount");
   return from;
 }
 
-async function existingPayment(db: DbOrTx, member_id: string, idempotency_key: string): Promise<ExternalPayment | null> {
+async function existingPayment(
+  db: DbOrTx,
+  member_id: string,
+  idempotency_key: string,
+): Promise<ExternalPayment | null> {
   const [row] = await db
     .select()
     .from(externalPayments)
@@ -615,9 +799,21 @@ async function lockMemberPayments(tx: DbOrTx, member_id: string): Promise<void> 
 }
 
 /** Step one of To US Bank: everything is checked before the code is sent. */
-export async function reviewUsBankTransfer(db: Db, member: Member, form: ToUsBankTransfer): Promise<Refusal | (UsBankReview & { summary: string })> {
+export async function reviewUsBankTransfer(
+  db: Db,
+  member: Member,
+  form: ToUsBankTransfer,
+): Promise<Refusal | (UsBankReview & { summary: string })> {
   const accounts = await memberAccounts(db, member.id);
-  const checked = await checkExternal(db, member, accounts, form.from_account_id, "ach", form.amount_cents, form.amount_cents);
+  const checked = await checkExternal(
+    db,
+    member,
+    accounts,
+    form.from_account_id,
+    "ach",
+    form.amount_cents,
+    form.amount_cents,
+  );
   if ("ok" in checked) return checked;
   const bank = bankName(form.routing_number);
   const summary = `${formatCents(form.amount_cents)} from ${accountLabel(checked)} to ${form.account_name} at ${bank ?? `routing number ${form.routing_number}`}, ${form.account_type} account ${maskExternal(form.account_number)}.`;
@@ -625,7 +821,12 @@ export async function reviewUsBankTransfer(db: Db, member: Member, form: ToUsBan
 }
 
 /** Step two of To US Bank: the one-time code, then the hold and the queued ACH payment. */
-export async function sendUsBankTransfer(db: Db, member: Member, form: ToUsBankTransfer, otp: string): Promise<TransferResult> {
+export async function sendUsBankTransfer(
+  db: Db,
+  member: Member,
+  form: ToUsBankTransfer,
+  otp: string,
+): Promise<TransferResult> {
   return sendExternal(db, member, { kind: "ach", form }, otp);
 }
 
@@ -653,7 +854,16 @@ async function planExternal(db: Db, member: Member, request: ExternalRequest): P
       usd_cents: form.amount_cents,
       fee_cents: 0,
       memo: `Transfer to ${form.account_name} at ${bank ?? "another bank"} ${maskExternal(form.account_number)}`,
-      payment: { currency: "USD", details: { routing_number: form.routing_number, account_number: form.account_number, account_type: form.account_type, account_name: form.account_name, bank_name: bank ?? "" } },
+      payment: {
+        currency: "USD",
+        details: {
+          routing_number: form.routing_number,
+          account_number: form.account_number,
+          account_type: form.account_type,
+          account_name: form.account_name,
+          bank_name: bank ?? "",
+        },
+      },
       notification: (from, reference) => ({
         title: `Transfer of ${formatCents(form.amount_cents)} to ${form.account_name} is on its way`,
         body: `The money is held from ${accountLabel(from)} and goes out with the next ACH file. Reference ${reference}.`,
@@ -672,7 +882,14 @@ async function planExternal(db: Db, member: Member, request: ExternalRequest): P
       currency: quote.currency,
       foreign_amount_minor: form.amount_minor_units,
       rate: quote.rate,
-      details: { recipient_name: form.recipient_name, bank_name: form.bank_name, bic: form.bic, account_number: form.account_number, iban: form.iban ?? "", country: form.country },
+      details: {
+        recipient_name: form.recipient_name,
+        bank_name: form.bank_name,
+        bic: form.bic,
+        account_number: form.account_number,
+        iban: form.iban ?? "",
+        country: form.country,
+      },
     },
     notification: (from, reference) => ({
       title: `International transfer of ${quote.amount_text} to ${form.recipient_name} is waiting to be sent`,
@@ -696,7 +913,11 @@ async function sendExternal(db: Db, member: Member, request: ExternalRequest, ot
   if ("ok" in plan) return plan;
   const code = otp.trim();
   if (code === "") return { ...refuse("otp_missing", "otp"), summary: plan.summary };
-  const checked = await verifyStepUpCode(db, member, { code, transfer: stepUpTransfer(request), action: request.kind === "ach" ? "transfer_to_us_bank" : "international_transfer" });
+  const checked = await verifyStepUpCode(db, member, {
+    code,
+    transfer: stepUpTransfer(request),
+    action: request.kind === "ach" ? "transfer_to_us_bank" : "international_transfer",
+  });
   if (!checked.ok) return { ...codeRefused(checked), summary: plan.summary };
   const settlement = await institutionAccount(db, request.kind === "ach" ? "ach_settlement" : "wire_settlement");
   const fees = request.kind === "wire" ? await institutionAccount(db, "fees_income") : null;
@@ -707,7 +928,15 @@ async function sendExternal(db: Db, member: Member, request: ExternalRequest, ot
     // Under the lock: a request with the same key that committed meanwhile answers as above.
     const again = await earlierTransfer(tx, member, request);
     if (again) return again;
-    const checked = await checkExternal(tx, member, await memberAccounts(tx, member.id), form.from_account_id, request.kind, plan.usd_cents, total_cents);
+    const checked = await checkExternal(
+      tx,
+      member,
+      await memberAccounts(tx, member.id),
+      form.from_account_id,
+      request.kind,
+      plan.usd_cents,
+      total_cents,
+    );
     if ("ok" in checked) return checked;
     const entries = [
       { account_id: checked.id, amount_cents: -total_cents },
@@ -742,7 +971,11 @@ async function sendExternal(db: Db, member: Member, request: ExternalRequest, ot
         idempotency_key: form.idempotency_key,
       })
       .returning({ id: externalPayments.id });
-    await notify(tx, { member_id: member.id, kind: "payment_pending", ...plan.notification(checked, referenceNumber(result.transaction.id)) });
+    await notify(tx, {
+      member_id: member.id,
+      kind: "payment_pending",
+      ...plan.notification(checked, referenceNumber(result.transaction.id)),
+    });
     return done(result, total_cents, Number(payment!.id));
   });
 }
@@ -753,11 +986,25 @@ async function sendExternal(db: Db, member: Member, request: ExternalRequest, ot
  * instead of holding the wrong money. The hold is the amount plus the fee, from the member's own
  * open account, and balances.
  */
-function assertExternalHold(member: Member, from: AccountView, plan: ExternalPlan, entries: ReadonlyArray<{ account_id: number; amount_cents: number }>): void {
-  assert(Number.isSafeInteger(plan.usd_cents) && plan.usd_cents > 0, `payment amount ${plan.usd_cents} is not a positive whole number of cents`);
-  assert(Number.isSafeInteger(plan.fee_cents) && plan.fee_cents >= 0, `fee ${plan.fee_cents} is not a whole number of cents`);
+function assertExternalHold(
+  member: Member,
+  from: AccountView,
+  plan: ExternalPlan,
+  entries: ReadonlyArray<{ account_id: number; amount_cents: number }>,
+): void {
+  assert(
+    Number.isSafeInteger(plan.usd_cents) && plan.usd_cents > 0,
+    `payment amount ${plan.usd_cents} is not a positive whole number of cents`,
+  );
+  assert(
+    Number.isSafeInteger(plan.fee_cents) && plan.fee_cents >= 0,
+    `fee ${plan.fee_cents} is not a whole number of cents`,
+  );
   assert(from.owner === "member" && from.member_id === member.id, `account ${from.id} is not the member's`);
-  assert(entries[0]?.account_id === from.id && entries[0].amount_cents === -(plan.usd_cents + plan.fee_cents), "the hold is not the amount plus the fee");
+  assert(
+    entries[0]?.account_id === from.id && entries[0].amount_cents === -(plan.usd_cents + plan.fee_cents),
+    "the hold is not the amount plus the fee",
+  );
   assert(entries.reduce((sum, e) => sum + e.amount_cents, 0) === 0, "the hold's entries do not balance");
 }
 
@@ -775,7 +1022,10 @@ export interface WireQuote {
   country_name: string;
 }
 
-export async function quoteWire(db: DbOrTx, form: Pick<InternationalTransfer, "currency" | "amount_minor_units" | "country">): Promise<WireQuote | Refusal> {
+export async function quoteWire(
+  db: DbOrTx,
+  form: Pick<InternationalTransfer, "currency" | "amount_minor_units" | "country">,
+): Promise<WireQuote | Refusal> {
   const currency = findCurrency(form.currency);
   const rate = currency ? await currencyRate(db, currency.code) : null;
   if (!currency || !rate) return refuse("no_rate", "currency");
@@ -804,7 +1054,15 @@ export async function reviewWire(db: Db, member: Member, form: InternationalTran
   const quote = await quoteWire(db, form);
   if (!quote.ok) return quote;
   const accounts = await memberAccounts(db, member.id);
-  const checked = await checkExternal(db, member, accounts, form.from_account_id, "wire", quote.usd_cents, quote.total_cents);
+  const checked = await checkExternal(
+    db,
+    member,
+    accounts,
+    form.from_account_id,
+    "wire",
+    quote.usd_cents,
+    quote.total_cents,
+  );
   if ("ok" in checked) return checked;
   const summary = `${quote.amount_text} to ${form.recipient_name} at ${form.bank_name} (${quote.country_name}), account ${maskExternal(form.account_number)}: ${formatCents(quote.total_cents)} held from ${accountLabel(checked)}, including the ${formatCents(quote.fee_cents)} wire fee.`;
   return { ...quote, summary };
@@ -814,7 +1072,12 @@ export async function reviewWire(db: Db, member: Member, form: InternationalTran
  * The last step of International: every wire needs the code emailed by `sendStepUpCode`
  * (`otp`), then the USD amount and the fee are held and the wire waits in the back office queue.
  */
-export async function sendWire(db: Db, member: Member, form: InternationalTransfer, otp: string): Promise<TransferResult> {
+export async function sendWire(
+  db: Db,
+  member: Member,
+  form: InternationalTransfer,
+  otp: string,
+): Promise<TransferResult> {
   return sendExternal(db, member, { kind: "wire", form }, otp);
 }
 
@@ -829,6 +1092,9 @@ export async function pendingExternalPayments(db: DbOrTx, member_id: string): Pr
 
 /** For tests and the back office: the ledger accounts of one member, by id. */
 export async function accountOwner(db: DbOrTx, account_id: number): Promise<string | null> {
-  const [row] = await db.select({ member_id: ledgerAccounts.member_id }).from(ledgerAccounts).where(eq(ledgerAccounts.id, account_id));
+  const [row] = await db
+    .select({ member_id: ledgerAccounts.member_id })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.id, account_id));
   return row?.member_id ?? null;
 }

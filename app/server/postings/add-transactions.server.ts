@@ -6,7 +6,15 @@ import { institution } from "~/config/institution.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { placeHold, postBatch, today, type EntryInput, type LedgerRefusal } from "~/server/ledger/ledger.server";
-import { checkRow, errorsMessage, MEMBER_ACCOUNT_TYPE_LABELS, POSTING_LIMITS_TEXT, POSTING_ROWS_MAX, type DraftRow, type PostingRow } from "~/domain/staff-postings";
+import {
+  checkRow,
+  errorsMessage,
+  MEMBER_ACCOUNT_TYPE_LABELS,
+  POSTING_LIMITS_TEXT,
+  POSTING_ROWS_MAX,
+  type DraftRow,
+  type PostingRow,
+} from "~/domain/staff-postings";
 import type { LineError } from "~/domain/staff-postings";
 import { dualControlReasonsText } from "~/domain/dual-control";
 import { staffCreditDecision } from "./dual-control.server";
@@ -58,7 +66,12 @@ export async function addTransactions(db: Db, input: AddTransactionsInput): Prom
   if (!member || effectiveRole(member.role) !== "user") return { status: "member_not_found" };
   const where = input.source === "csv" ? "line" : "row";
   if (input.rows.length === 0) return { status: "invalid", message: "there are no rows to add", line_errors: [] };
-  if (input.rows.length > POSTING_ROWS_MAX) return { status: "invalid", message: `more than ${POSTING_ROWS_MAX.toLocaleString("en-US")} rows; the limit is ${POSTING_LIMITS_TEXT}`, line_errors: [] };
+  if (input.rows.length > POSTING_ROWS_MAX)
+    return {
+      status: "invalid",
+      message: `more than ${POSTING_ROWS_MAX.toLocaleString("en-US")} rows; the limit is ${POSTING_LIMITS_TEXT}`,
+      line_errors: [],
+    };
 
   const accounts = await memberAccounts(db, input.member_id);
   const now = input.now ?? new Date();
@@ -75,7 +88,17 @@ export async function addTransactions(db: Db, input: AddTransactionsInput): Prom
     if (typeof account === "string") line_errors.push({ line, message: account });
     else {
       const { direction, amount_cents, description, category, date, time, status } = result.row;
-      checked.push({ line, account_id: account.id, direction, amount_cents, description, category, date, time, status });
+      checked.push({
+        line,
+        account_id: account.id,
+        direction,
+        amount_cents,
+        description,
+        category,
+        date,
+        time,
+        status,
+      });
     }
   }
   if (line_errors.length) return { status: "invalid", message: errorsMessage(line_errors, where), line_errors };
@@ -90,8 +113,16 @@ export async function addTransactions(db: Db, input: AddTransactionsInput): Prom
     return await db.transaction(async (tx) => {
       // The rule takes the maker's lock first: a repeat sent at the same moment waits here and
       // then finds the request the first one recorded.
-      const rule = await staffCreditDecision(tx, { staff_id: input.staff.id, member_id: input.member_id, credits_cents, now });
-      const [earlier] = await tx.select().from(staffPostingRequests).where(eq(staffPostingRequests.batch_key, input.batch_key));
+      const rule = await staffCreditDecision(tx, {
+        staff_id: input.staff.id,
+        member_id: input.member_id,
+        credits_cents,
+        now,
+      });
+      const [earlier] = await tx
+        .select()
+        .from(staffPostingRequests)
+        .where(eq(staffPostingRequests.batch_key, input.batch_key));
       if (earlier) return replayOf(earlier);
       const wait_reason = rule.decision === "wait" ? dualControlReasonsText(rule.reasons, subject) : null;
       const [request] = await tx
@@ -125,18 +156,55 @@ export async function addTransactions(db: Db, input: AddTransactionsInput): Prom
         await recordAudit(tx, {
           ...audit,
           action: "ledger.staff_postings.request",
-          after: { posting_request_id: request_id, source: input.source, file_name: input.file_name ?? null, batch_key: input.batch_key, rows: checked.length, ...totals, status: "awaiting_approval", reason: wait_reason },
+          after: {
+            posting_request_id: request_id,
+            source: input.source,
+            file_name: input.file_name ?? null,
+            batch_key: input.batch_key,
+            rows: checked.length,
+            ...totals,
+            status: "awaiting_approval",
+            reason: wait_reason,
+          },
         });
-        return { status: "awaiting_approval" as const, count: checked.length, request_id, replayed: false, message: waitingMessage(subject, wait_reason) };
+        return {
+          status: "awaiting_approval" as const,
+          count: checked.length,
+          request_id,
+          replayed: false,
+          message: waitingMessage(subject, wait_reason),
+        };
       }
-      const posted = await postRequestRows(tx, { member_id: input.member_id, rows: checked, batch_key: input.batch_key, poster: input.staff, where, accounts });
+      const posted = await postRequestRows(tx, {
+        member_id: input.member_id,
+        rows: checked,
+        batch_key: input.batch_key,
+        poster: input.staff,
+        where,
+        accounts,
+      });
       await recordAudit(tx, {
         ...audit,
         action: "ledger.staff_postings.add",
         before: { accounts: balancesOf(accounts, checked) },
-        after: { posting_request_id: request_id, source: input.source, file_name: input.file_name ?? null, batch_key: input.batch_key, counterpart_account_id: posted.counterpart_account_id, posted: posted.posted, held: posted.held, rows: posted.audit_rows },
+        after: {
+          posting_request_id: request_id,
+          source: input.source,
+          file_name: input.file_name ?? null,
+          batch_key: input.batch_key,
+          counterpart_account_id: posted.counterpart_account_id,
+          posted: posted.posted,
+          held: posted.held,
+          rows: posted.audit_rows,
+        },
       });
-      return { status: "added" as const, count: checked.length, posted: posted.posted, held: posted.held, replayed: false };
+      return {
+        status: "added" as const,
+        count: checked.length,
+        posted: posted.posted,
+        held: posted.held,
+        replayed: false,
+      };
     });
   } catch (error) {
     if (error instanceof RowRefused) return { status: "refused", message: error.message };
@@ -153,15 +221,34 @@ export function waitingMessage(subject: "file" | "table", reason: string): strin
 function replayOf(request: typeof staffPostingRequests.$inferSelect): AddTransactionsResult {
   const rows = request.rows;
   if (request.status === "posted") {
-    return { status: "added", count: rows.length, posted: rows.filter((r) => r.status === "completed").length, held: rows.filter((r) => r.status === "pending").length, replayed: true };
+    return {
+      status: "added",
+      count: rows.length,
+      posted: rows.filter((r) => r.status === "completed").length,
+      held: rows.filter((r) => r.status === "pending").length,
+      replayed: true,
+    };
   }
-  if (request.status === "declined") return { status: "refused", message: `this request was already declined by ${request.decided_by_email ?? "another staff member"}: ${request.decline_reason ?? ""}` };
-  return { status: "awaiting_approval", count: rows.length, request_id: request.id, replayed: true, message: waitingMessage(request.source === "csv" ? "file" : "table", request.wait_reason ?? "") };
+  if (request.status === "declined")
+    return {
+      status: "refused",
+      message: `this request was already declined by ${request.decided_by_email ?? "another staff member"}: ${request.decline_reason ?? ""}`,
+    };
+  return {
+    status: "awaiting_approval",
+    count: rows.length,
+    request_id: request.id,
+    replayed: true,
+    message: waitingMessage(request.source === "csv" ? "file" : "table", request.wait_reason ?? ""),
+  };
 }
 
 /** A row the ledger refused (insufficient funds, a frozen account), with where it is: rolls everything back. */
 export class RowRefused extends Error {
-  constructor(message: string, readonly refusal: LedgerRefusal) {
+  constructor(
+    message: string,
+    readonly refusal: LedgerRefusal,
+  ) {
     super(message);
   }
 }
@@ -174,8 +261,21 @@ export class RowRefused extends Error {
  */
 export async function postRequestRows(
   tx: DbOrTx,
-  input: { member_id: string; rows: readonly StaffPostingRequestRow[]; batch_key: string; poster: { id: string }; where: "line" | "row"; accounts?: readonly AccountView[] },
-): Promise<{ posted: number; held: number; replayed: boolean; counterpart_account_id: number; audit_rows: (string | number | null)[][] }> {
+  input: {
+    member_id: string;
+    rows: readonly StaffPostingRequestRow[];
+    batch_key: string;
+    poster: { id: string };
+    where: "line" | "row";
+    accounts?: readonly AccountView[];
+  },
+): Promise<{
+  posted: number;
+  held: number;
+  replayed: boolean;
+  counterpart_account_id: number;
+  audit_rows: (string | number | null)[][];
+}> {
   const accounts = input.accounts ?? (await memberAccounts(tx, input.member_id));
   const counterpart = await institutionAccount(tx, institution().staff_postings_counterpart);
   const initiator = `staff:${input.poster.id}`;
@@ -198,7 +298,9 @@ export async function postRequestRows(
   });
   const refusedAt = (refusal: LedgerRefusal, row: StaffPostingRequestRow | undefined) => {
     const account = row ? accounts.find((a) => a.id === row.account_id) : undefined;
-    const label = account ? `${MEMBER_ACCOUNT_TYPE_LABELS[account.type as keyof typeof MEMBER_ACCOUNT_TYPE_LABELS] ?? account.type} ${account.account_number}` : `account ${row?.account_id}`;
+    const label = account
+      ? `${MEMBER_ACCOUNT_TYPE_LABELS[account.type as keyof typeof MEMBER_ACCOUNT_TYPE_LABELS] ?? account.type} ${account.account_number}`
+      : `account ${row?.account_id}`;
     return new RowRefused(`${row ? `${input.where} ${row.line} (${label}): ` : ""}${refusal.message}`, refusal);
   };
   const completed = input.rows.filter((r) => r.status === "completed");
@@ -206,13 +308,23 @@ export async function postRequestRows(
   let replayed = false;
   const transaction_ids = new Map<number, number>();
   if (completed.length) {
-    const batch = await postBatch(tx, { idempotency_key: input.batch_key, initiator, created_by: input.poster.id, transactions: completed.map(posting) });
+    const batch = await postBatch(tx, {
+      idempotency_key: input.batch_key,
+      initiator,
+      created_by: input.poster.id,
+      transactions: completed.map(posting),
+    });
     if (!batch.ok) throw refusedAt(batch, batch.batch_index === undefined ? undefined : completed[batch.batch_index]);
     replayed = batch.replayed;
     batch.transactions.forEach((t, i) => transaction_ids.set(completed[i]!.line, t.transaction.id));
   }
   for (const row of pending) {
-    const hold = await placeHold(tx, { ...posting(row), idempotency_key: `${input.batch_key}#hold-${row.line}`, initiator, created_by: input.poster.id });
+    const hold = await placeHold(tx, {
+      ...posting(row),
+      idempotency_key: `${input.batch_key}#hold-${row.line}`,
+      initiator,
+      created_by: input.poster.id,
+    });
     if (!hold.ok) throw refusedAt(hold, row);
     replayed ||= hold.replayed;
     transaction_ids.set(row.line, hold.transaction.id);
@@ -223,7 +335,14 @@ export async function postRequestRows(
     replayed,
     counterpart_account_id: counterpart.id,
     // Each row as stated: [line, transaction id, account id, signed cents, date, time].
-    audit_rows: input.rows.map((r) => [r.line, transaction_ids.get(r.line) ?? null, r.account_id, r.direction === "debit" ? -r.amount_cents : r.amount_cents, r.date, r.time]),
+    audit_rows: input.rows.map((r) => [
+      r.line,
+      transaction_ids.get(r.line) ?? null,
+      r.account_id,
+      r.direction === "debit" ? -r.amount_cents : r.amount_cents,
+      r.date,
+      r.time,
+    ]),
   };
 }
 
@@ -231,7 +350,10 @@ export async function postRequestRows(
 function resolveAccount(row: PostingRow, accounts: readonly AccountView[]): AccountView | string {
   if (row.account.by === "number") {
     const { account_number } = row.account;
-    return accounts.find((a) => a.account_number === account_number) ?? `account ${account_number} is not one of this member's accounts`;
+    return (
+      accounts.find((a) => a.account_number === account_number) ??
+      `account ${account_number} is not one of this member's accounts`
+    );
   }
   const type = row.account.type;
   const label = MEMBER_ACCOUNT_TYPE_LABELS[type];
@@ -243,17 +365,36 @@ function resolveAccount(row: PostingRow, accounts: readonly AccountView[]): Acco
 
 export function balancesOf(accounts: readonly AccountView[], rows: readonly { account_id: number }[]) {
   const touched = new Set(rows.map((r) => r.account_id));
-  return accounts.filter((a) => touched.has(a.id)).map((a) => ({ id: a.id, account_number: a.account_number, current_cents: a.current_cents, available_cents: a.available_cents }));
+  return accounts
+    .filter((a) => touched.has(a.id))
+    .map((a) => ({
+      id: a.id,
+      account_number: a.account_number,
+      current_cents: a.current_cents,
+      available_cents: a.available_cents,
+    }));
 }
 
 /** HH:MM:SS on the institution's clock. */
 function clockTime(now: Date): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone: institution().time_zone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(now);
+  return new Intl.DateTimeFormat("en-GB", {
+    timeZone: institution().time_zone,
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).format(now);
 }
 
 /** The member a page of Add Transactions is for: email and accounts; null when not a member. */
-export async function postingMember(db: Db, member_id: string): Promise<{ user_id: string; email: string; accounts: AccountView[] } | null> {
-  const [member] = await db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.id, member_id));
+export async function postingMember(
+  db: Db,
+  member_id: string,
+): Promise<{ user_id: string; email: string; accounts: AccountView[] } | null> {
+  const [member] = await db
+    .select({ id: users.id, email: users.email, role: users.role })
+    .from(users)
+    .where(eq(users.id, member_id));
   if (!member || effectiveRole(member.role) !== "user") return null;
   return { user_id: member.id, email: member.email, accounts: await memberAccounts(db, member.id) };
 }

@@ -6,11 +6,21 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { memberAccounts } from "~/server/ledger/accounts.server";
 import { formatCents } from "~/domain/money";
 import { MEMBER_ACCOUNT_TYPE_LABELS } from "~/domain/staff-postings";
-import { ApprovePostingRequestSchema, DeclinePostingRequestSchema, POSTING_REQUEST_NOT_FOUND } from "~/domain/member-accounts";
+import {
+  ApprovePostingRequestSchema,
+  DeclinePostingRequestSchema,
+  POSTING_REQUEST_NOT_FOUND,
+} from "~/domain/member-accounts";
 import { mayMoveMoney, type StaffRole } from "~/domain/staff-roles";
 import { parseSubmission, replyTo, type FormReply } from "~/server/http/form.server";
 import { NOT_ALLOWED_MESSAGE } from "~/server/member-accounts/actions.server";
-import { inTransaction, refused, RefusedError, type Refused, type StaffActor } from "~/server/member-accounts/common.server";
+import {
+  inTransaction,
+  refused,
+  RefusedError,
+  type Refused,
+  type StaffActor,
+} from "~/server/member-accounts/common.server";
 import { balancesOf, postRequestRows, RowRefused } from "./add-transactions.server";
 
 /**
@@ -70,7 +80,9 @@ export async function awaitingPostingRequests(db: DbOrTx): Promise<AwaitingPosti
       requested_by_email: staffPostingRequests.requested_by_email,
       requested_at: staffPostingRequests.requested_at,
       // Only the rows shown are read, not a whole 10,000-row file per request.
-      rows: sql<StaffPostingRequestRow[]>`(select coalesce(jsonb_agg(r.value order by r.ordinality), '[]'::jsonb) from jsonb_array_elements(${staffPostingRequests.rows}) with ordinality r where r.ordinality <= ${REQUEST_ROWS_SHOWN})`,
+      rows: sql<
+        StaffPostingRequestRow[]
+      >`(select coalesce(jsonb_agg(r.value order by r.ordinality), '[]'::jsonb) from jsonb_array_elements(${staffPostingRequests.rows}) with ordinality r where r.ordinality <= ${REQUEST_ROWS_SHOWN})`,
     })
     .from(staffPostingRequests)
     .leftJoin(users, eq(users.id, staffPostingRequests.member_id))
@@ -79,9 +91,17 @@ export async function awaitingPostingRequests(db: DbOrTx): Promise<AwaitingPosti
     .limit(REQUESTS_LISTED);
   const account_ids = [...new Set(requests.flatMap((r) => r.rows.map((row) => Number(row.account_id))))];
   const accounts = account_ids.length
-    ? await db.select({ id: ledgerAccounts.id, type: ledgerAccounts.type, account_number: ledgerAccounts.account_number }).from(ledgerAccounts).where(inArray(ledgerAccounts.id, account_ids))
+    ? await db
+        .select({ id: ledgerAccounts.id, type: ledgerAccounts.type, account_number: ledgerAccounts.account_number })
+        .from(ledgerAccounts)
+        .where(inArray(ledgerAccounts.id, account_ids))
     : [];
-  const label = new Map(accounts.map((a) => [Number(a.id), `${MEMBER_ACCOUNT_TYPE_LABELS[a.type as keyof typeof MEMBER_ACCOUNT_TYPE_LABELS] ?? a.type} ••${a.account_number.slice(-4)}`]));
+  const label = new Map(
+    accounts.map((a) => [
+      Number(a.id),
+      `${MEMBER_ACCOUNT_TYPE_LABELS[a.type as keyof typeof MEMBER_ACCOUNT_TYPE_LABELS] ?? a.type} ••${a.account_number.slice(-4)}`,
+    ]),
+  );
   return requests.map((r) => ({
     ...r,
     id: Number(r.id),
@@ -102,7 +122,10 @@ export async function awaitingPostingRequests(db: DbOrTx): Promise<AwaitingPosti
 
 /** How many Add Transactions requests wait (part of the Queues count). */
 export async function awaitingPostingRequestCount(db: DbOrTx): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(staffPostingRequests).where(eq(staffPostingRequests.status, "awaiting_approval"));
+  const [row] = await db
+    .select({ n: count() })
+    .from(staffPostingRequests)
+    .where(eq(staffPostingRequests.status, "awaiting_approval"));
   return Number(row?.n ?? 0);
 }
 
@@ -119,19 +142,38 @@ export const POSTING_APPROVAL_FAILED = "Failed to approve the transactions";
  */
 export async function decidePostingRequest(
   db: DbOrTx,
-  input: { staff: StaffActor; origin: AuditOrigin; request_id: number; decision: "approve" | "decline"; reason?: string; now?: Date },
+  input: {
+    staff: StaffActor;
+    origin: AuditOrigin;
+    request_id: number;
+    decision: "approve" | "decline";
+    reason?: string;
+    now?: Date;
+  },
 ): Promise<DecidePostingResult> {
   const { staff, origin, request_id, decision } = input;
   const now = input.now ?? new Date();
   try {
     return await inTransaction(db, async (tx) => {
-      const [request] = await tx.select().from(staffPostingRequests).where(eq(staffPostingRequests.id, request_id)).for("update");
+      const [request] = await tx
+        .select()
+        .from(staffPostingRequests)
+        .where(eq(staffPostingRequests.id, request_id))
+        .for("update");
       if (!request) throw new RefusedError(refused(POSTING_REQUEST_NOT_FOUND, 404));
       if (request.status !== "awaiting_approval") {
-        throw new RefusedError(refused(`This request was already ${request.status === "posted" ? "approved" : "declined"}.`, 409, { code: "already_decided" }));
+        throw new RefusedError(
+          refused(`This request was already ${request.status === "posted" ? "approved" : "declined"}.`, 409, {
+            code: "already_decided",
+          }),
+        );
       }
       if (request.requested_by === staff.id) {
-        throw new RefusedError(refused("You sent these transactions: another staff member must approve or decline them.", 403, { code: "maker_cannot_approve" }));
+        throw new RefusedError(
+          refused("You sent these transactions: another staff member must approve or decline them.", 403, {
+            code: "maker_cannot_approve",
+          }),
+        );
       }
       const decided = { decided_by: staff.id, decided_by_email: staff.email, decided_at: now };
       const credit = formatCents(Number(request.credit_total_cents));
@@ -145,23 +187,56 @@ export async function decidePostingRequest(
         request_id: origin.request_id,
         ip: origin.ip,
       };
-      const before = { status: "awaiting_approval", requested_by: request.requested_by, rows: request.row_count, credit_total_cents: Number(request.credit_total_cents), debit_total_cents: Number(request.debit_total_cents), reason: request.wait_reason };
+      const before = {
+        status: "awaiting_approval",
+        requested_by: request.requested_by,
+        rows: request.row_count,
+        credit_total_cents: Number(request.credit_total_cents),
+        debit_total_cents: Number(request.debit_total_cents),
+        reason: request.wait_reason,
+      };
       if (decision === "decline") {
         await tx
           .update(staffPostingRequests)
           .set({ ...decided, status: "declined", decline_reason: input.reason ?? "" })
           .where(and(eq(staffPostingRequests.id, request_id), eq(staffPostingRequests.status, "awaiting_approval")));
-        await recordAudit(tx, { ...audit, action: "ledger.staff_postings.decline", before, after: { status: "declined", reason: input.reason } });
-        return { status: "declined" as const, member_id: request.member_id, message: `Declined: ${request.row_count} ${request.row_count === 1 ? "transaction" : "transactions"} (${credit} in credits) will not post.` };
+        await recordAudit(tx, {
+          ...audit,
+          action: "ledger.staff_postings.decline",
+          before,
+          after: { status: "declined", reason: input.reason },
+        });
+        return {
+          status: "declined" as const,
+          member_id: request.member_id,
+          message: `Declined: ${request.row_count} ${request.row_count === 1 ? "transaction" : "transactions"} (${credit} in credits) will not post.`,
+        };
       }
-      await tx.update(staffPostingRequests).set({ ...decided, status: "posted" }).where(eq(staffPostingRequests.id, request_id));
+      await tx
+        .update(staffPostingRequests)
+        .set({ ...decided, status: "posted" })
+        .where(eq(staffPostingRequests.id, request_id));
       const accounts = await memberAccounts(tx, request.member_id);
-      const posted = await postRequestRows(tx, { member_id: request.member_id, rows: request.rows, batch_key: request.batch_key, poster: staff, where: request.source === "csv" ? "line" : "row", accounts });
+      const posted = await postRequestRows(tx, {
+        member_id: request.member_id,
+        rows: request.rows,
+        batch_key: request.batch_key,
+        poster: staff,
+        where: request.source === "csv" ? "line" : "row",
+        accounts,
+      });
       await recordAudit(tx, {
         ...audit,
         action: "ledger.staff_postings.approve",
         before: { ...before, accounts: balancesOf(accounts, request.rows) },
-        after: { status: "posted", batch_key: request.batch_key, counterpart_account_id: posted.counterpart_account_id, posted: posted.posted, held: posted.held, rows: posted.audit_rows },
+        after: {
+          status: "posted",
+          batch_key: request.batch_key,
+          counterpart_account_id: posted.counterpart_account_id,
+          posted: posted.posted,
+          held: posted.held,
+          rows: posted.audit_rows,
+        },
       });
       const count = request.row_count;
       return {
@@ -171,7 +246,12 @@ export async function decidePostingRequest(
       };
     });
   } catch (error) {
-    if (error instanceof RowRefused) return refused(`${POSTING_APPROVAL_FAILED}: ${error.message}. Nothing was posted; the request still waits.`, 409, { code: error.refusal.code });
+    if (error instanceof RowRefused)
+      return refused(
+        `${POSTING_APPROVAL_FAILED}: ${error.message}. Nothing was posted; the request still waits.`,
+        409,
+        { code: error.refusal.code },
+      );
     throw error;
   }
 }
@@ -186,15 +266,34 @@ export type PostingRequestIntent = (typeof POSTING_REQUEST_INTENTS)[number];
  * answer has the shape of the member page's money actions (`intent`, `target`, `reply`), so each
  * request's forms find their own answer.
  */
-export async function postingRequestAction(input: { db: DbOrTx; staff: StaffActor; role: StaffRole; origin: AuditOrigin; intent: PostingRequestIntent; form: FormData }) {
+export async function postingRequestAction(input: {
+  db: DbOrTx;
+  staff: StaffActor;
+  role: StaffRole;
+  origin: AuditOrigin;
+  intent: PostingRequestIntent;
+  form: FormData;
+}) {
   const { db, staff, role, origin, intent, form } = input;
   if (!mayMoveMoney(role)) throw data({ form_error: NOT_ALLOWED_MESSAGE }, { status: 403 });
   const target = String(form.get("request_id") ?? "").slice(0, 40);
-  const submission = parseSubmission(intent === "approve_posting_request" ? ApprovePostingRequestSchema : DeclinePostingRequestSchema, form);
-  const answer = (status: number, message: string, tone: "success" | "error", reply: FormReply) => data({ intent, target, reply, message, tone }, { status });
-  if (submission.status !== "success") return answer(400, "Please check the highlighted fields.", "error", replyTo(submission));
+  const submission = parseSubmission(
+    intent === "approve_posting_request" ? ApprovePostingRequestSchema : DeclinePostingRequestSchema,
+    form,
+  );
+  const answer = (status: number, message: string, tone: "success" | "error", reply: FormReply) =>
+    data({ intent, target, reply, message, tone }, { status });
+  if (submission.status !== "success")
+    return answer(400, "Please check the highlighted fields.", "error", replyTo(submission));
   const value = submission.value as { request_id: number; reason?: string };
-  const result = await decidePostingRequest(db, { staff, origin, request_id: value.request_id, decision: intent === "approve_posting_request" ? "approve" : "decline", reason: value.reason });
-  if (result.status === "refused") return answer(result.http, result.message, "error", replyTo(submission, { formErrors: [result.message] }));
+  const result = await decidePostingRequest(db, {
+    staff,
+    origin,
+    request_id: value.request_id,
+    decision: intent === "approve_posting_request" ? "approve" : "decline",
+    reason: value.reason,
+  });
+  if (result.status === "refused")
+    return answer(result.http, result.message, "error", replyTo(submission, { formErrors: [result.message] }));
   return answer(200, result.message, "success", replyTo(submission));
 }

@@ -1,5 +1,14 @@
 import { parse } from "csv-parse/sync";
-import { errorsMessage, POSTING_CSV_HEADER, POSTING_CSV_MAX_BYTES, POSTING_LIMITS_TEXT, POSTING_ROWS_MAX, templateExampleRow, type DraftRow, type LineError } from "~/domain/staff-postings";
+import {
+  errorsMessage,
+  POSTING_CSV_HEADER,
+  POSTING_CSV_MAX_BYTES,
+  POSTING_LIMITS_TEXT,
+  POSTING_ROWS_MAX,
+  templateExampleRow,
+  type DraftRow,
+  type LineError,
+} from "~/domain/staff-postings";
 import { csvDocument, csvField } from "~/server/files/csv.server";
 
 /**
@@ -9,8 +18,8 @@ import { csvDocument, csvField } from "~/server/files/csv.server";
  * lines (and lines of empty fields) are skipped. Anything else is refused with a message saying
  * why; the caller prefixes "Failed to parse CSV file: ".
  */
-export type CsvRead = { ok: true; rows: { line: number; raw: DraftRow }[] } | { ok: false; message: string; line_errors?: LineError[] };
-
+export type CsvRead =
+  { ok: true; rows: { line: number; raw: DraftRow }[] } | { ok: false; message: string; line_errors?: LineError[] };
 
 /** A field longer than this is not a transaction (and is not read further). */
 const RECORD_MAX_CHARS = 10_000;
@@ -29,7 +38,8 @@ export function readPostingsCsv(bytes: Uint8Array): CsvRead {
   } catch {
     return { ok: false, message: "the file is not a text CSV file (save it from the spreadsheet as CSV UTF-8)" };
   }
-  if (text.includes("\u0000")) return { ok: false, message: "the file is not a text CSV file (save it from the spreadsheet as CSV UTF-8)" };
+  if (text.includes("\u0000"))
+    return { ok: false, message: "the file is not a text CSV file (save it from the spreadsheet as CSV UTF-8)" };
 
   let records: { record: string[]; info: { lines: number; empty_lines: number } }[];
   try {
@@ -51,10 +61,17 @@ export function readPostingsCsv(bytes: Uint8Array): CsvRead {
   const [header, ...body] = records;
   const names = header!.record.map((name) => name.trim());
   if (names.join(",") !== POSTING_CSV_HEADER.join(",")) {
-    return { ok: false, message: `line 1 must be the header ${POSTING_CSV_HEADER.join(",")} in this order; the file has ${names.join(",").slice(0, 200)}` };
+    return {
+      ok: false,
+      message: `line 1 must be the header ${POSTING_CSV_HEADER.join(",")} in this order; the file has ${names.join(",").slice(0, 200)}`,
+    };
   }
   if (body.length === 0) return { ok: false, message: "the file has no transactions below the header" };
-  if (body.length > POSTING_ROWS_MAX) return { ok: false, message: `the file has more than ${POSTING_ROWS_MAX.toLocaleString("en-US")} rows; the limit is ${POSTING_LIMITS_TEXT} per file (split it into smaller files)` };
+  if (body.length > POSTING_ROWS_MAX)
+    return {
+      ok: false,
+      message: `the file has more than ${POSTING_ROWS_MAX.toLocaleString("en-US")} rows; the limit is ${POSTING_LIMITS_TEXT} per file (split it into smaller files)`,
+    };
 
   const rows: { line: number; raw: DraftRow }[] = [];
   const line_errors: LineError[] = [];
@@ -67,10 +84,22 @@ export function readPostingsCsv(bytes: Uint8Array): CsvRead {
     previous_end = info.lines;
     previous_empty = info.empty_lines;
     if (record.length !== POSTING_CSV_HEADER.length) {
-      line_errors.push({ line, message: `has ${record.length} columns; every line needs ${POSTING_CSV_HEADER.length}` });
+      line_errors.push({
+        line,
+        message: `has ${record.length} columns; every line needs ${POSTING_CSV_HEADER.length}`,
+      });
       continue;
     }
-    const [account, type, amount, description, category, date, time, status] = record as [string, string, string, string, string, string, string, string];
+    const [account, type, amount, description, category, date, time, status] = record as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     rows.push({ line, raw: { account, type, amount, description, category, date, time, status } });
   }
   if (line_errors.length) return { ok: false, message: errorsMessage(line_errors, "line"), line_errors };

@@ -29,7 +29,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * hours before `now`; `business_day_cents`: to every member on the business date of `now`
  * (the ledger's `today`, in the institution's time zone).
  */
-export async function staffCreditTotals(db: DbOrTx, input: { staff_id: string; member_id: string; now: Date }): Promise<{ member_24h_cents: number; business_day_cents: number }> {
+export async function staffCreditTotals(
+  db: DbOrTx,
+  input: { staff_id: string; member_id: string; now: Date },
+): Promise<{ member_24h_cents: number; business_day_cents: number }> {
   const { staff_id, member_id, now } = input;
   // A business day is at most 25 hours: two days back covers it and the rolling 24 hours.
   const since = new Date(now.getTime() - 2 * DAY_MS);
@@ -51,7 +54,10 @@ export async function staffCreditTotals(db: DbOrTx, input: { staff_id: string; m
       coalesce(sum(cents) filter (where (posted_at at time zone ${institution().time_zone})::date = ${today(now)}::date and posted_at <= ${now.toISOString()}::timestamptz), 0) as business_day_cents
     from credits`);
   const row = result.rows[0] ?? {};
-  return { member_24h_cents: Number(row.member_24h_cents ?? 0), business_day_cents: Number(row.business_day_cents ?? 0) };
+  return {
+    member_24h_cents: Number(row.member_24h_cents ?? 0),
+    business_day_cents: Number(row.business_day_cents ?? 0),
+  };
 }
 
 /**
@@ -59,9 +65,18 @@ export async function staffCreditTotals(db: DbOrTx, input: { staff_id: string; m
  * serialized first (a transaction-scoped lock on the staff member), so two requests sent at the
  * same moment cannot both see the total before the other: the second sees the first.
  */
-export async function staffCreditDecision(tx: DbOrTx, input: { staff_id: string; member_id: string; credits_cents: readonly number[]; now: Date }): Promise<DualControlDecision> {
+export async function staffCreditDecision(
+  tx: DbOrTx,
+  input: { staff_id: string; member_id: string; credits_cents: readonly number[]; now: Date },
+): Promise<DualControlDecision> {
   await lockStaffCredits(tx, input.staff_id);
-  if (input.credits_cents.length === 0) return dualControlDecision({ credits_cents: [], member_24h_cents: 0, business_day_cents: 0, limits: dualControlLimits() });
+  if (input.credits_cents.length === 0)
+    return dualControlDecision({
+      credits_cents: [],
+      member_24h_cents: 0,
+      business_day_cents: 0,
+      limits: dualControlLimits(),
+    });
   const totals = await staffCreditTotals(tx, input);
   return dualControlDecision({ credits_cents: input.credits_cents, ...totals, limits: dualControlLimits() });
 }

@@ -2,7 +2,14 @@ import { eq } from "drizzle-orm";
 import { PROFILE_IMAGE_MAX_BYTES, PROFILE_IMAGE_TYPES, SETTINGS_MESSAGES } from "~/domain/settings";
 import type { Db } from "~/server/db/client.server";
 import { memberProfiles } from "~/server/db/schema";
-import { isUploadName, readPrivateUpload, reencodeImage, removePrivateUpload, uploadType, writePrivateUpload } from "~/server/files/private-uploads.server";
+import {
+  isUploadName,
+  readPrivateUpload,
+  reencodeImage,
+  removePrivateUpload,
+  uploadType,
+  writePrivateUpload,
+} from "~/server/files/private-uploads.server";
 import { logger } from "~/server/logger.server";
 
 /**
@@ -15,28 +22,41 @@ export const PROFILE_IMAGE_SIZE_PX = 256;
 const AREA = "profile-images";
 
 export type ProfileImageRefusal = "not_image" | "too_large" | "failed";
-export type SetProfileImageResult = { status: "updated"; file: string } | { status: "refused"; reason: ProfileImageRefusal; message: string };
+export type SetProfileImageResult =
+  { status: "updated"; file: string } | { status: "refused"; reason: ProfileImageRefusal; message: string };
 
 /** Checks, re-encodes and stores a member's new profile image, then points their profile at it. */
 export async function setProfileImage(db: Db, user_id: string, upload: File | null): Promise<SetProfileImageResult> {
-  if (!upload || upload.size === 0) return { status: "refused", reason: "not_image", message: SETTINGS_MESSAGES.image_not_image };
-  if (upload.size > PROFILE_IMAGE_MAX_BYTES) return { status: "refused", reason: "too_large", message: SETTINGS_MESSAGES.image_too_large };
+  if (!upload || upload.size === 0)
+    return { status: "refused", reason: "not_image", message: SETTINGS_MESSAGES.image_not_image };
+  if (upload.size > PROFILE_IMAGE_MAX_BYTES)
+    return { status: "refused", reason: "too_large", message: SETTINGS_MESSAGES.image_too_large };
   const original = Buffer.from(await upload.arrayBuffer());
   // The header said image and the data did not decode: not an image we can use either.
   const content = (await uploadType(original, PROFILE_IMAGE_TYPES))
-    ? await reencodeImage(original, (image) => image.resize(PROFILE_IMAGE_SIZE_PX, PROFILE_IMAGE_SIZE_PX, { fit: "cover", position: "attention" }).webp({ quality: 85 }))
+    ? await reencodeImage(original, (image) =>
+        image
+          .resize(PROFILE_IMAGE_SIZE_PX, PROFILE_IMAGE_SIZE_PX, { fit: "cover", position: "attention" })
+          .webp({ quality: 85 }),
+      )
     : null;
   if (!content) return { status: "refused", reason: "not_image", message: SETTINGS_MESSAGES.image_not_image };
 
   let file: string | null = null;
   try {
     file = await writePrivateUpload(AREA, "webp", content);
-    const [before] = await db.select({ image_file: memberProfiles.image_file }).from(memberProfiles).where(eq(memberProfiles.user_id, user_id));
+    const [before] = await db
+      .select({ image_file: memberProfiles.image_file })
+      .from(memberProfiles)
+      .where(eq(memberProfiles.user_id, user_id));
     if (!before) {
       await removePrivateUpload(AREA, file);
       return { status: "refused", reason: "failed", message: SETTINGS_MESSAGES.image_failed };
     }
-    await db.update(memberProfiles).set({ image_file: file, updated_at: new Date() }).where(eq(memberProfiles.user_id, user_id));
+    await db
+      .update(memberProfiles)
+      .set({ image_file: file, updated_at: new Date() })
+      .where(eq(memberProfiles.user_id, user_id));
     if (before.image_file && isUploadName(AREA, before.image_file)) await removePrivateUpload(AREA, before.image_file);
     return { status: "updated", file };
   } catch (error) {
@@ -48,8 +68,14 @@ export async function setProfileImage(db: Db, user_id: string, upload: File | nu
 
 /** Removes a member's profile image (the avatar falls back to initials). */
 export async function removeProfileImage(db: Db, user_id: string): Promise<void> {
-  const [before] = await db.select({ image_file: memberProfiles.image_file }).from(memberProfiles).where(eq(memberProfiles.user_id, user_id));
-  await db.update(memberProfiles).set({ image_file: null, updated_at: new Date() }).where(eq(memberProfiles.user_id, user_id));
+  const [before] = await db
+    .select({ image_file: memberProfiles.image_file })
+    .from(memberProfiles)
+    .where(eq(memberProfiles.user_id, user_id));
+  await db
+    .update(memberProfiles)
+    .set({ image_file: null, updated_at: new Date() })
+    .where(eq(memberProfiles.user_id, user_id));
   if (before?.image_file && isUploadName(AREA, before.image_file)) await removePrivateUpload(AREA, before.image_file);
 }
 
@@ -63,7 +89,10 @@ export async function readProfileImage(
   user_id: string,
 ): Promise<{ content: Buffer; mime: "image/webp"; file: string } | null> {
   if (viewer.id !== user_id && viewer.role !== "admin" && viewer.role !== "reviewer") return null;
-  const [row] = await db.select({ image_file: memberProfiles.image_file }).from(memberProfiles).where(eq(memberProfiles.user_id, user_id));
+  const [row] = await db
+    .select({ image_file: memberProfiles.image_file })
+    .from(memberProfiles)
+    .where(eq(memberProfiles.user_id, user_id));
   if (!row?.image_file || !isUploadName(AREA, row.image_file)) return null;
   try {
     return { content: await readPrivateUpload(AREA, row.image_file), mime: "image/webp", file: row.image_file };

@@ -42,22 +42,47 @@ function describe(p: ExternalPayment): string {
 }
 
 async function release(tx: DbOrTx, payment: ExternalPayment, by: string): Promise<void> {
-  const answer = await releaseHold(tx, { transaction_id: Number(payment.hold_transaction_id), idempotency_key: `cancel:${payment.id}`, resolved_by: by });
-  if (!answer.ok) throw new CancelRefused({ ok: false, reason: "refused", message: `The hold could not be released (${answer.code}).` });
+  const answer = await releaseHold(tx, {
+    transaction_id: Number(payment.hold_transaction_id),
+    idempotency_key: `cancel:${payment.id}`,
+    resolved_by: by,
+  });
+  if (!answer.ok)
+    throw new CancelRefused({
+      ok: false,
+      reason: "refused",
+      message: `The hold could not be released (${answer.code}).`,
+    });
 }
 
-export async function cancelPayment(db: Db, payment_id: number, by: Canceller, origin: AuditOrigin): Promise<CancelResult> {
-  if (!Number.isSafeInteger(payment_id) || payment_id <= 0) return { ok: false, reason: "not_found", message: CANCEL_MESSAGES.not_found };
+export async function cancelPayment(
+  db: Db,
+  payment_id: number,
+  by: Canceller,
+  origin: AuditOrigin,
+): Promise<CancelResult> {
+  if (!Number.isSafeInteger(payment_id) || payment_id <= 0)
+    return { ok: false, reason: "not_found", message: CANCEL_MESSAGES.not_found };
   try {
     return await db.transaction(async (tx) => {
-      const [payment] = await tx.select().from(externalPayments).where(eq(externalPayments.id, payment_id)).for("update");
+      const [payment] = await tx
+        .select()
+        .from(externalPayments)
+        .where(eq(externalPayments.id, payment_id))
+        .for("update");
       // Another member's payment answers as one that does not exist: its existence is not theirs to learn.
-      if (!payment || (by.kind === "member" && payment.member_id !== by.id)) throw new CancelRefused({ ok: false, reason: "not_found", message: CANCEL_MESSAGES.not_found });
-      if (payment.status === "sent") throw new CancelRefused({ ok: false, reason: "already_sent", message: CANCEL_MESSAGES.already_sent });
-      if (payment.status === "cancelled") throw new CancelRefused({ ok: false, reason: "already_cancelled", message: CANCEL_MESSAGES.already_cancelled });
+      if (!payment || (by.kind === "member" && payment.member_id !== by.id))
+        throw new CancelRefused({ ok: false, reason: "not_found", message: CANCEL_MESSAGES.not_found });
+      if (payment.status === "sent")
+        throw new CancelRefused({ ok: false, reason: "already_sent", message: CANCEL_MESSAGES.already_sent });
+      if (payment.status === "cancelled")
+        throw new CancelRefused({ ok: false, reason: "already_cancelled", message: CANCEL_MESSAGES.already_cancelled });
       const actor = `${by.kind}:${by.id}`;
       await release(tx, payment, actor);
-      await tx.update(externalPayments).set({ status: "cancelled", resolved_at: new Date(), resolved_by: actor }).where(eq(externalPayments.id, payment.id));
+      await tx
+        .update(externalPayments)
+        .set({ status: "cancelled", resolved_at: new Date(), resolved_by: actor })
+        .where(eq(externalPayments.id, payment.id));
       const released_cents = Number(payment.amount_cents) + Number(payment.fee_cents);
       const reference = referenceNumber(Number(payment.hold_transaction_id));
       await notify(tx, {

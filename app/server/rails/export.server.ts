@@ -1,7 +1,15 @@
 import crypto from "node:crypto";
 import { and, asc, count, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { achReturnFiles, externalPayments, ledgerAccounts, paymentExportFiles, users, type ExternalPayment, type PaymentExportFile } from "~/server/db/schema";
+import {
+  achReturnFiles,
+  externalPayments,
+  ledgerAccounts,
+  paymentExportFiles,
+  users,
+  type ExternalPayment,
+  type PaymentExportFile,
+} from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { settleHolds, today } from "~/server/ledger/ledger.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
@@ -60,7 +68,18 @@ export interface SkippedPayment {
 }
 
 export type ExportResult =
-  | { ok: true; file: { id: number; file_name: string; kind: PaymentKind; payment_count: number; total_cents: number; effective_date: string }; skipped: SkippedPayment[] }
+  | {
+      ok: true;
+      file: {
+        id: number;
+        file_name: string;
+        kind: PaymentKind;
+        payment_count: number;
+        total_cents: number;
+        effective_date: string;
+      };
+      skipped: SkippedPayment[];
+    }
   | { ok: false; reason: "nothing_pending" | "refused"; message: string; skipped?: SkippedPayment[] };
 
 const NOTHING: Record<PaymentKind, string> = {
@@ -74,7 +93,12 @@ class ExportRefused extends Error {}
  * Settles every payment's hold in one ledger call. A refusal from the ledger (a value) stops the
  * export: thrown, it rolls the whole transaction back.
  */
-async function settle(tx: DbOrTx, payments: readonly ExternalPayment[], file_id: number, staff: ExportStaff): Promise<void> {
+async function settle(
+  tx: DbOrTx,
+  payments: readonly ExternalPayment[],
+  file_id: number,
+  staff: ExportStaff,
+): Promise<void> {
   const answer = await settleHolds(tx, {
     holds: payments.map((p) => ({ transaction_id: Number(p.hold_transaction_id) })),
     idempotency_key: `export:${file_id}`,
@@ -82,13 +106,20 @@ async function settle(tx: DbOrTx, payments: readonly ExternalPayment[], file_id:
   });
   if (!answer.ok) {
     const payment = answer.batch_index === undefined ? undefined : payments[answer.batch_index];
-    throw new ExportRefused(`The hold of ${payment ? `payment ${payment.id}` : "a payment"} could not be settled (${answer.code}); nothing was exported.`);
+    throw new ExportRefused(
+      `The hold of ${payment ? `payment ${payment.id}` : "a payment"} could not be settled (${answer.code}); nothing was exported.`,
+    );
   }
 }
 
 /** "HH:MM" now in the institution's time zone. */
 function clockTime(now: Date): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone: institution().time_zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(now);
+  return new Intl.DateTimeFormat("en-GB", {
+    timeZone: institution().time_zone,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(now);
 }
 
 /** The pending payments of a kind whose accounts can settle, oldest first, locked for this transaction. */
@@ -97,7 +128,14 @@ async function lockPending(tx: DbOrTx, kind: PaymentKind, limit: number): Promis
     .select({ payment: externalPayments })
     .from(externalPayments)
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, externalPayments.from_account_id))
-    .where(and(eq(externalPayments.kind, kind), eq(externalPayments.status, "pending"), eq(ledgerAccounts.status, "active"), isNull(externalPayments.export_problem)))
+    .where(
+      and(
+        eq(externalPayments.kind, kind),
+        eq(externalPayments.status, "pending"),
+        eq(ledgerAccounts.status, "active"),
+        isNull(externalPayments.export_problem),
+      ),
+    )
     .orderBy(asc(externalPayments.id))
     .limit(limit)
     .for("update", { of: externalPayments });
@@ -116,7 +154,10 @@ export async function filesMadeOn(tx: DbOrTx, kind: PaymentKind, business_date: 
     .where(and(eq(paymentExportFiles.kind, kind), eq(paymentExportFiles.business_date, business_date)));
   let n = Number(row?.n ?? 0);
   if (kind === "ach") {
-    const [returns] = await tx.select({ n: count() }).from(achReturnFiles).where(eq(achReturnFiles.business_date, business_date));
+    const [returns] = await tx
+      .select({ n: count() })
+      .from(achReturnFiles)
+      .where(eq(achReturnFiles.business_date, business_date));
     n += Number(returns?.n ?? 0);
   }
   return n;
@@ -154,7 +195,13 @@ function achCredit(p: ExternalPayment, effective_date: string): NachaCredit {
   };
 }
 
-function buildAch(payments: readonly ExternalPayment[], file_id: number, business_date: string, modifier: string, now: Date): Built {
+function buildAch(
+  payments: readonly ExternalPayment[],
+  file_id: number,
+  business_date: string,
+  modifier: string,
+  now: Date,
+): Built {
   const profile = institution();
   const effective_date = nextBusinessDay(business_date);
   const file = writeNachaFile({
@@ -164,7 +211,11 @@ function buildAch(payments: readonly ExternalPayment[], file_id: number, busines
     // The ACH operator (a Federal Reserve Bank) or correspondent the file is sent to, and the
     // originator the members' banks show, as the profile names them (docs/product.md#payment-queues).
     destination: { routing_number: profile.ach.destination_routing_number, name: profile.ach.destination_name },
-    company: { name: profile.ach.company_name, identification: profile.ach.company_identification, entry_description: profile.ach.company_entry_description },
+    company: {
+      name: profile.ach.company_name,
+      identification: profile.ach.company_identification,
+      entry_description: profile.ach.company_entry_description,
+    },
     created: { date: business_date, time: clockTime(now) },
     file_id_modifier: modifier,
     credits: payments.map((p) => achCredit(p, effective_date)),
@@ -191,7 +242,10 @@ function wireTransfer(p: ExternalPayment): Pain001Transfer {
 
 /** Why a payment cannot go into its file, in staff's words, or null. */
 function exportProblem(p: ExternalPayment, business_date: string): string | null {
-  const problem = p.kind === "ach" ? nachaCreditProblem(achCredit(p, nextBusinessDay(business_date))) : pain001TransferProblem(wireTransfer(p));
+  const problem =
+    p.kind === "ach"
+      ? nachaCreditProblem(achCredit(p, nextBusinessDay(business_date)))
+      : pain001TransferProblem(wireTransfer(p));
   if (problem === null) return null;
   return `It cannot be written into the ${p.kind === "ach" ? "NACHA file" : "pain.001 message"}: ${problem}. Cancel it to give the member their money back.`;
 }
@@ -200,7 +254,12 @@ function exportProblem(p: ExternalPayment, business_date: string): string | null
  * Marks the payments an export leaves out (still pending, money still held), one audit entry
  * each, and answers what was left out.
  */
-async function markUnwritable(tx: DbOrTx, payments: readonly { payment: ExternalPayment; problem: string }[], staff: ExportStaff, origin: AuditOrigin): Promise<SkippedPayment[]> {
+async function markUnwritable(
+  tx: DbOrTx,
+  payments: readonly { payment: ExternalPayment; problem: string }[],
+  staff: ExportStaff,
+  origin: AuditOrigin,
+): Promise<SkippedPayment[]> {
   for (const { payment, problem } of payments) {
     await tx.update(externalPayments).set({ export_problem: problem }).where(eq(externalPayments.id, payment.id));
     await recordAudit(tx, {
@@ -224,11 +283,23 @@ async function leftOutCount(tx: DbOrTx, kind: PaymentKind): Promise<number> {
   const [row] = await tx
     .select({ n: count() })
     .from(externalPayments)
-    .where(and(eq(externalPayments.kind, kind), eq(externalPayments.status, "pending"), isNotNull(externalPayments.export_problem)));
+    .where(
+      and(
+        eq(externalPayments.kind, kind),
+        eq(externalPayments.status, "pending"),
+        isNotNull(externalPayments.export_problem),
+      ),
+    );
   return Number(row?.n ?? 0);
 }
 
-async function buildWires(tx: DbOrTx, payments: readonly ExternalPayment[], file_id: number, business_date: string, now: Date): Promise<Built> {
+async function buildWires(
+  tx: DbOrTx,
+  payments: readonly ExternalPayment[],
+  file_id: number,
+  business_date: string,
+  now: Date,
+): Promise<Built> {
   const profile = institution();
   const settlement = await institutionAccount(tx, "wire_settlement");
   const requested = businessDayOnOrAfter(business_date);
@@ -281,7 +352,10 @@ export async function exportPayments(
       const locked = await lockPending(tx, kind, options.max_payments ?? EXPORT_PAYMENTS_MAX);
       if (locked.length === 0) {
         const left_out = await leftOutCount(tx, kind);
-        const message = left_out === 0 ? NOTHING[kind] : `${NOTHING[kind].slice(0, -1)}: ${left_out === 1 ? "the one waiting cannot be written into the file" : `the ${left_out} waiting cannot be written into the file`} (see its reason in the queue).`;
+        const message =
+          left_out === 0
+            ? NOTHING[kind]
+            : `${NOTHING[kind].slice(0, -1)}: ${left_out === 1 ? "the one waiting cannot be written into the file" : `the ${left_out} waiting cannot be written into the file`} (see its reason in the queue).`;
         return { ok: false, reason: "nothing_pending", message } as const;
       }
       const business_date = today(now);
@@ -295,10 +369,18 @@ export async function exportPayments(
       const skipped = await markUnwritable(tx, unwritable, staff, origin);
       if (payments.length === 0) {
         const n = skipped.length;
-        return { ok: false, reason: "refused", message: `No file was made: ${n === 1 ? "the payment" : `all ${n} payments`} waiting cannot be written into the file; ${n === 1 ? "it is" : "they are"} marked in the queue with the reason.`, skipped } as const;
+        return {
+          ok: false,
+          reason: "refused",
+          message: `No file was made: ${n === 1 ? "the payment" : `all ${n} payments`} waiting cannot be written into the file; ${n === 1 ? "it is" : "they are"} marked in the queue with the reason.`,
+          skipped,
+        } as const;
       }
       const file_id = await nextFileId(tx);
-      const built = kind === "ach" ? buildAch(payments, file_id, business_date, fileIdModifier(await filesMadeOn(tx, kind, business_date)), now) : await buildWires(tx, payments, file_id, business_date, now);
+      const built =
+        kind === "ach"
+          ? buildAch(payments, file_id, business_date, fileIdModifier(await filesMadeOn(tx, kind, business_date)), now)
+          : await buildWires(tx, payments, file_id, business_date, now);
       const total_cents = payments.reduce((sum, p) => sum + Number(p.amount_cents), 0);
       await tx.insert(paymentExportFiles).values({
         id: file_id,
@@ -321,25 +403,57 @@ export async function exportPayments(
            where id in (select value::bigint from json_array_elements_text(${JSON.stringify(ids)}::json)) and status = 'pending'
           returning 1)
         select count(*)::int as n from sent`);
-      if (Number(marked.rows[0]?.n) !== ids.length) throw new ExportRefused("A payment changed while the file was being written; nothing was exported. Please try again.");
+      if (Number(marked.rows[0]?.n) !== ids.length)
+        throw new ExportRefused(
+          "A payment changed while the file was being written; nothing was exported. Please try again.",
+        );
       await settle(tx, payments, file_id, staff);
-      await notifyAll(tx, payments.map((payment) => ({ member_id: payment.member_id, kind: "payment_sent" as const, ...sentNotification(payment, built.effective_date) })));
+      await notifyAll(
+        tx,
+        payments.map((payment) => ({
+          member_id: payment.member_id,
+          kind: "payment_sent" as const,
+          ...sentNotification(payment, built.effective_date),
+        })),
+      );
       await recordAudit(tx, {
         actor_id: staff.id,
         actor_email: staff.email,
         action: kind === "ach" ? "payment_export.ach" : "payment_export.wire",
         subject_type: "payment_export_file",
         subject_id: file_id,
-        after: { file_name: built.file_name, payments: payments.length, total_cents, effective_date: built.effective_date, first_payment_id: ids[0], last_payment_id: ids.at(-1) },
+        after: {
+          file_name: built.file_name,
+          payments: payments.length,
+          total_cents,
+          effective_date: built.effective_date,
+          first_payment_id: ids[0],
+          last_payment_id: ids.at(-1),
+        },
         request_id: origin.request_id,
         ip: origin.ip,
       });
-      return { ok: true, file: { id: file_id, file_name: built.file_name, kind, payment_count: payments.length, total_cents, effective_date: built.effective_date }, skipped } as const;
+      return {
+        ok: true,
+        file: {
+          id: file_id,
+          file_name: built.file_name,
+          kind,
+          payment_count: payments.length,
+          total_cents,
+          effective_date: built.effective_date,
+        },
+        skipped,
+      } as const;
     });
   } catch (error) {
     if (error instanceof ExportRefused) return { ok: false, reason: "refused", message: error.message };
     if (error instanceof NachaFieldError || error instanceof Pain001Error) {
-      return { ok: false, reason: "refused", message: `The file could not be written (${error.message}); nothing was exported.` };
+      return {
+        ok: false,
+        reason: "refused",
+        message: `The file could not be written (${error.message}); nothing was exported.`,
+      };
     }
     throw error;
   }

@@ -19,7 +19,10 @@ export interface InboundStaff {
 }
 
 /** One entry of the file with its batch's fields, as it is stored once decided. */
-export type Item = Omit<AchInboundEntry, "status" | "account_id" | "transaction_id" | "payment_id" | "return_file_id" | "return_trace_number" | "resolved_at"> & {
+export type Item = Omit<
+  AchInboundEntry,
+  "status" | "account_id" | "transaction_id" | "payment_id" | "return_file_id" | "return_trace_number" | "resolved_at"
+> & {
   /** A notification of change: its addenda 98 (kept in its own table, not on the entry). */
   change?: InboundChange | null;
 };
@@ -30,7 +33,11 @@ export type Item = Omit<AchInboundEntry, "status" | "account_id" | "transaction_
  * amount (a return carries the original's amount, a notification of change zero). Null when the
  * trace is not ours or names no sent payment.
  */
-export async function sentPaymentByTrace(tx: DbOrTx, trace: string, amount_cents: number | null): Promise<number | null> {
+export async function sentPaymentByTrace(
+  tx: DbOrTx,
+  trace: string,
+  amount_cents: number | null,
+): Promise<number | null> {
   if (!/^\d{15}$/.test(trace) || !trace.startsWith(institution().routing_number.slice(0, 8))) return null;
   const sequence = Number(trace.slice(8));
   const candidates: number[] = [];

@@ -49,13 +49,25 @@ function mask(account_number: string): string {
   return account_number.length <= 4 ? account_number : `••${account_number.slice(-4)}`;
 }
 
-const EARLIER_STATUS: Record<string, string> = { posted: "posted", returned: "returned", held: "held too", received: "being posted" };
+const EARLIER_STATUS: Record<string, string> = {
+  posted: "posted",
+  returned: "returned",
+  held: "held too",
+  received: "being posted",
+};
 
 export async function heldEntries(db: DbOrTx): Promise<HeldEntry[]> {
   const earlier = alias(achInboundEntries, "earlier");
   const earlier_file = alias(achInboundFiles, "earlier_file");
   const rows = await db
-    .select({ e: achInboundEntries, file_name: achInboundFiles.file_name, uploaded_at: achInboundFiles.uploaded_at, earlier, earlier_file_name: earlier_file.file_name, earlier_uploaded_at: earlier_file.uploaded_at })
+    .select({
+      e: achInboundEntries,
+      file_name: achInboundFiles.file_name,
+      uploaded_at: achInboundFiles.uploaded_at,
+      earlier,
+      earlier_file_name: earlier_file.file_name,
+      earlier_uploaded_at: earlier_file.uploaded_at,
+    })
     .from(achInboundEntries)
     .innerJoin(achInboundFiles, eq(achInboundFiles.id, achInboundEntries.file_id))
     .leftJoin(earlier, eq(earlier.id, achInboundEntries.duplicate_of_entry_id))
@@ -76,7 +88,15 @@ export async function heldEntries(db: DbOrTx): Promise<HeldEntry[]> {
     file_name,
     line: e.line,
     received_at: uploaded_at,
-    earlier: first && earlier_file_name && earlier_uploaded_at ? { file_name: earlier_file_name, line: first.line, status: EARLIER_STATUS[first.status] ?? first.status, received_at: earlier_uploaded_at } : null,
+    earlier:
+      first && earlier_file_name && earlier_uploaded_at
+        ? {
+            file_name: earlier_file_name,
+            line: first.line,
+            status: EARLIER_STATUS[first.status] ?? first.status,
+            received_at: earlier_uploaded_at,
+          }
+        : null,
   }));
 }
 
@@ -94,9 +114,11 @@ class Decided extends Error {
 }
 
 async function lockHeld(tx: DbOrTx, entry_id: number): Promise<AchInboundEntry> {
-  if (!Number.isSafeInteger(entry_id) || entry_id <= 0) throw new Decided({ ok: false, status: 404, message: HELD_MESSAGES.not_found });
+  if (!Number.isSafeInteger(entry_id) || entry_id <= 0)
+    throw new Decided({ ok: false, status: 404, message: HELD_MESSAGES.not_found });
   const [entry] = await tx.select().from(achInboundEntries).where(eq(achInboundEntries.id, entry_id)).for("update");
-  if (!entry || (entry.kind !== "credit" && entry.kind !== "debit")) throw new Decided({ ok: false, status: 404, message: HELD_MESSAGES.not_found });
+  if (!entry || (entry.kind !== "credit" && entry.kind !== "debit"))
+    throw new Decided({ ok: false, status: 404, message: HELD_MESSAGES.not_found });
   if (entry.status !== "held") throw new Decided({ ok: false, status: 409, message: HELD_MESSAGES.decided });
   return entry;
 }
@@ -115,16 +137,29 @@ async function decide(db: Db, work: (tx: DbOrTx) => Promise<HeldResult>): Promis
  * against the member's account now, as the upload decides (a closed, frozen or missing account,
  * or a debit beyond the available balance, returns it instead), and the member is notified.
  */
-export async function postHeldEntry(db: Db, entry_id: number, staff: InboundStaff, origin: AuditOrigin, options: { now?: Date } = {}): Promise<HeldResult> {
+export async function postHeldEntry(
+  db: Db,
+  entry_id: number,
+  staff: InboundStaff,
+  origin: AuditOrigin,
+  options: { now?: Date } = {},
+): Promise<HeldResult> {
   return decide(db, async (tx) => {
     const entry = await lockHeld(tx, entry_id);
     const item: Item = { ...entry, change: null };
     const notes: NotificationInput[] = [];
     const [decision] = await postMoney(tx, [item], staff, options.now ?? new Date(), `ach-in-held:${entry.id}`, notes);
-    if (!decision || (decision.status !== "posted" && decision.status !== "returned")) throw new Error(`ACH in: a held entry was decided ${decision?.status ?? "nothing"}`);
+    if (!decision || (decision.status !== "posted" && decision.status !== "returned"))
+      throw new Error(`ACH in: a held entry was decided ${decision?.status ?? "nothing"}`);
     await tx
       .update(achInboundEntries)
-      .set({ status: decision.status, return_code: decision.return_code ?? null, account_id: decision.account_id ?? null, transaction_id: decision.transaction_id ?? null, resolved_at: new Date() })
+      .set({
+        status: decision.status,
+        return_code: decision.return_code ?? null,
+        account_id: decision.account_id ?? null,
+        transaction_id: decision.transaction_id ?? null,
+        resolved_at: new Date(),
+      })
       .where(eq(achInboundEntries.id, entry.id));
     await notifyAll(tx, notes);
     await recordAudit(tx, {
@@ -134,22 +169,38 @@ export async function postHeldEntry(db: Db, entry_id: number, staff: InboundStaf
       subject_type: "ach_inbound_entry",
       subject_id: entry.id,
       before: { status: "held", duplicate_of_entry_id: entry.duplicate_of_entry_id },
-      after: { status: decision.status, return_code: decision.return_code ?? null, transaction_id: decision.transaction_id ?? null, amount_cents: Number(entry.amount_cents) },
+      after: {
+        status: decision.status,
+        return_code: decision.return_code ?? null,
+        transaction_id: decision.transaction_id ?? null,
+        amount_cents: Number(entry.amount_cents),
+      },
       request_id: origin.request_id,
       ip: origin.ip,
     });
     const amount = formatCents(Number(entry.amount_cents));
     return decision.status === "posted"
       ? { ok: true, message: `The ${entry.kind} of ${amount} was posted.` }
-      : { ok: true, message: `The ${entry.kind} of ${amount} could not post (${decision.return_code}: ${returnReason(decision.return_code ?? "")}); it waits in Returned items for the return file.` };
+      : {
+          ok: true,
+          message: `The ${entry.kind} of ${amount} could not post (${decision.return_code}: ${returnReason(decision.return_code ?? "")}); it waits in Returned items for the return file.`,
+        };
   });
 }
 
 /** Return: a duplicate. It goes back as R24 (Duplicate entry) in the next return file; nothing moved, so nothing is undone. */
-export async function returnHeldEntry(db: Db, entry_id: number, staff: InboundStaff, origin: AuditOrigin): Promise<HeldResult> {
+export async function returnHeldEntry(
+  db: Db,
+  entry_id: number,
+  staff: InboundStaff,
+  origin: AuditOrigin,
+): Promise<HeldResult> {
   return decide(db, async (tx) => {
     const entry = await lockHeld(tx, entry_id);
-    await tx.update(achInboundEntries).set({ status: "returned", return_code: "R24", resolved_at: new Date() }).where(eq(achInboundEntries.id, entry.id));
+    await tx
+      .update(achInboundEntries)
+      .set({ status: "returned", return_code: "R24", resolved_at: new Date() })
+      .where(eq(achInboundEntries.id, entry.id));
     await recordAudit(tx, {
       actor_id: staff.id,
       actor_email: staff.email,
@@ -161,6 +212,9 @@ export async function returnHeldEntry(db: Db, entry_id: number, staff: InboundSt
       request_id: origin.request_id,
       ip: origin.ip,
     });
-    return { ok: true, message: `The ${entry.kind} of ${formatCents(Number(entry.amount_cents))} was marked as a duplicate (R24); it waits in Returned items for the return file.` };
+    return {
+      ok: true,
+      message: `The ${entry.kind} of ${formatCents(Number(entry.amount_cents))} was marked as a duplicate (R24); it waits in Returned items for the return file.`,
+    };
   });
 }

@@ -1,6 +1,13 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { achInboundEntries, achInboundFiles, achNotificationsOfChange, externalPayments, users, type ExternalPayment } from "~/server/db/schema";
+import {
+  achInboundEntries,
+  achInboundFiles,
+  achNotificationsOfChange,
+  externalPayments,
+  users,
+  type ExternalPayment,
+} from "~/server/db/schema";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { changeReason, parseCorrectedData, type CorrectedData } from "~/domain/nacha/change";
@@ -26,7 +33,11 @@ const APPLICABLE: readonly string[] = ["C01", "C02", "C03", "C04", "C05", "C06",
  * The chunk's notifications of change, recorded with the payment each names, in the database
  * transaction that stores their entries (so an interrupted upload records each once).
  */
-export async function recordNotificationsOfChange(tx: DbOrTx, file_id: number, entries: readonly Item[]): Promise<void> {
+export async function recordNotificationsOfChange(
+  tx: DbOrTx,
+  file_id: number,
+  entries: readonly Item[],
+): Promise<void> {
   if (entries.length === 0) return;
   const stored = await tx.execute(sql`
     select id, line from ach_inbound_entries
@@ -35,9 +46,16 @@ export async function recordNotificationsOfChange(tx: DbOrTx, file_id: number, e
   for (const entry of entries) {
     const change = entry.change;
     const entry_id = id_by_line.get(entry.line);
-    if (!change || entry_id === undefined) throw new Error(`ACH in: notification of change at line ${entry.line} was not stored`);
+    if (!change || entry_id === undefined)
+      throw new Error(`ACH in: notification of change at line ${entry.line} was not stored`);
     const payment_id = await sentPaymentByTrace(tx, change.original_trace_number, null);
-    const [payment] = payment_id === null ? [] : await tx.select({ member_id: externalPayments.member_id }).from(externalPayments).where(eq(externalPayments.id, payment_id));
+    const [payment] =
+      payment_id === null
+        ? []
+        : await tx
+            .select({ member_id: externalPayments.member_id })
+            .from(externalPayments)
+            .where(eq(externalPayments.id, payment_id));
     await tx.insert(achNotificationsOfChange).values({
       entry_id,
       change_code: change.change_code,
@@ -50,7 +68,10 @@ export async function recordNotificationsOfChange(tx: DbOrTx, file_id: number, e
 }
 
 export async function waitingChangesCount(db: DbOrTx): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(achNotificationsOfChange).where(eq(achNotificationsOfChange.status, "waiting"));
+  const [row] = await db
+    .select({ n: count() })
+    .from(achNotificationsOfChange)
+    .where(eq(achNotificationsOfChange.status, "waiting"));
   return Number(row?.n ?? 0);
 }
 
@@ -63,8 +84,12 @@ function describeChanges(details: Record<string, string> | null, corrected: Corr
   const was = (value: string | undefined) => (value ? `${value} to ` : "");
   const out: string[] = [];
   if (corrected.routing_number) out.push(`Routing number ${was(details?.routing_number)}${corrected.routing_number}`);
-  if (corrected.account_number) out.push(`Account number ${was(details?.account_number ? mask(details.account_number) : undefined)}${mask(corrected.account_number)}`);
-  if (corrected.account_type) out.push(`Account type ${details ? was(details.account_type ?? "checking") : ""}${corrected.account_type}`);
+  if (corrected.account_number)
+    out.push(
+      `Account number ${was(details?.account_number ? mask(details.account_number) : undefined)}${mask(corrected.account_number)}`,
+    );
+  if (corrected.account_type)
+    out.push(`Account type ${details ? was(details.account_type ?? "checking") : ""}${corrected.account_type}`);
   if (corrected.name) out.push(`Name ${was(details?.account_name)}${corrected.name}`);
   if (corrected.individual_id) out.push(`Identification number to ${corrected.individual_id}`);
   return out;
@@ -95,7 +120,14 @@ export const CHANGE_ROWS_MAX = 100;
 
 export async function waitingChanges(db: DbOrTx): Promise<ChangeItem[]> {
   const rows = await db
-    .select({ noc: achNotificationsOfChange, payment: externalPayments, member_name: users.name, member_email: users.email, line: achInboundEntries.line, file_name: achInboundFiles.file_name })
+    .select({
+      noc: achNotificationsOfChange,
+      payment: externalPayments,
+      member_name: users.name,
+      member_email: users.email,
+      line: achInboundEntries.line,
+      file_name: achInboundFiles.file_name,
+    })
     .from(achNotificationsOfChange)
     .innerJoin(achInboundEntries, eq(achInboundEntries.id, achNotificationsOfChange.entry_id))
     .innerJoin(achInboundFiles, eq(achInboundFiles.id, achInboundEntries.file_id))
@@ -111,12 +143,16 @@ export async function waitingChanges(db: DbOrTx): Promise<ChangeItem[]> {
       id: Number(noc.id),
       change_code: noc.change_code,
       reason: changeReason(noc.change_code),
-      changes: parsed.ok ? describeChanges(details, parsed.corrected) : [`Corrected data "${noc.corrected_data}": ${parsed.message}`],
+      changes: parsed.ok
+        ? describeChanges(details, parsed.corrected)
+        : [`Corrected data "${noc.corrected_data}": ${parsed.message}`],
       matched: payment !== null,
       applicable: payment !== null && parsed.ok && APPLICABLE.includes(noc.change_code),
       member_name,
       member_email,
-      payee: details ? `${details.account_name ?? ""}, ${details.bank_name ? `${details.bank_name} ` : ""}routing ${details.routing_number ?? ""}, ${details.account_type ?? "checking"} account ${mask(details.account_number ?? "")}` : null,
+      payee: details
+        ? `${details.account_name ?? ""}, ${details.bank_name ? `${details.bank_name} ` : ""}routing ${details.routing_number ?? ""}, ${details.account_type ?? "checking"} account ${mask(details.account_number ?? "")}`
+        : null,
       amount_cents: payment ? Number(payment.amount_cents) : null,
       original_trace_number: noc.original_trace_number,
       file_name,
@@ -128,7 +164,8 @@ export async function waitingChanges(db: DbOrTx): Promise<ChangeItem[]> {
 
 export const CHANGE_NOTE_MAX = 500;
 
-export type ChangeResult = { ok: true; message: string } | { ok: false; status: 400 | 404 | 409 | 422; field?: "note"; message: string };
+export type ChangeResult =
+  { ok: true; message: string } | { ok: false; status: 400 | 404 | 409 | 422; field?: "note"; message: string };
 
 const NOT_FOUND = { ok: false, status: 404, message: "This notification of change was not found." } as const;
 const ALREADY = { ok: false, status: 409, message: "This notification of change was already handled." } as const;
@@ -139,16 +176,34 @@ const ALREADY = { ok: false, status: 409, message: "This notification of change 
  * routing number, account number, account type or name, so the next file sends it right. The sent payment keeps
  * what was sent. The member is told; the change is audited with each payment's before and after.
  */
-export async function applyNotificationOfChange(db: Db, noc_id: number, staff: InboundStaff, origin: AuditOrigin): Promise<ChangeResult> {
+export async function applyNotificationOfChange(
+  db: Db,
+  noc_id: number,
+  staff: InboundStaff,
+  origin: AuditOrigin,
+): Promise<ChangeResult> {
   if (!Number.isSafeInteger(noc_id) || noc_id <= 0) return NOT_FOUND;
   return db.transaction(async (tx) => {
-    const [noc] = await tx.select().from(achNotificationsOfChange).where(eq(achNotificationsOfChange.id, noc_id)).for("update");
+    const [noc] = await tx
+      .select()
+      .from(achNotificationsOfChange)
+      .where(eq(achNotificationsOfChange.id, noc_id))
+      .for("update");
     if (!noc) return NOT_FOUND;
     if (noc.status !== "waiting") return ALREADY;
-    if (noc.payment_id === null) return { ok: false, status: 409, message: "This notification names no payment we sent: look into it and mark it handled with a note." } as const;
+    if (noc.payment_id === null)
+      return {
+        ok: false,
+        status: 409,
+        message: "This notification names no payment we sent: look into it and mark it handled with a note.",
+      } as const;
     const parsed = parseCorrectedData(noc.change_code, noc.corrected_data);
     if (!parsed.ok || !APPLICABLE.includes(noc.change_code)) {
-      return { ok: false, status: 422, message: `This change cannot be applied automatically (${parsed.ok ? changeReason(noc.change_code) : parsed.message}): make it by hand and mark it handled with a note.` } as const;
+      return {
+        ok: false,
+        status: 422,
+        message: `This change cannot be applied automatically (${parsed.ok ? changeReason(noc.change_code) : parsed.message}): make it by hand and mark it handled with a note.`,
+      } as const;
     }
     const [sent] = await tx.select().from(externalPayments).where(eq(externalPayments.id, noc.payment_id));
     if (!sent) return NOT_FOUND;
@@ -176,11 +231,22 @@ export async function applyNotificationOfChange(db: Db, noc_id: number, staff: I
       )
       .orderBy(asc(externalPayments.id))
       .for("update");
-    for (const p of waiting) await tx.update(externalPayments).set({ details: { ...p.details, ...update } }).where(eq(externalPayments.id, p.id));
+    for (const p of waiting)
+      await tx
+        .update(externalPayments)
+        .set({ details: { ...p.details, ...update } })
+        .where(eq(externalPayments.id, p.id));
     const changes = describeChanges(sent.details, corrected);
     const note = `${changes.join("; ")}. ${waiting.length === 1 ? "1 waiting transfer" : `${waiting.length} waiting transfers`} corrected.`;
-    await tx.update(achNotificationsOfChange).set({ status: "applied", note, resolved_by: staff.id, resolved_at: new Date() }).where(eq(achNotificationsOfChange.id, noc_id));
-    const masked = (d: Record<string, string>) => ({ routing_number: d.routing_number ?? "", account_number: mask(d.account_number ?? ""), account_name: d.account_name ?? "" });
+    await tx
+      .update(achNotificationsOfChange)
+      .set({ status: "applied", note, resolved_by: staff.id, resolved_at: new Date() })
+      .where(eq(achNotificationsOfChange.id, noc_id));
+    const masked = (d: Record<string, string>) => ({
+      routing_number: d.routing_number ?? "",
+      account_number: mask(d.account_number ?? ""),
+      account_name: d.account_name ?? "",
+    });
     await recordAudit(tx, {
       actor_id: staff.id,
       actor_email: staff.email,
@@ -188,8 +254,17 @@ export async function applyNotificationOfChange(db: Db, noc_id: number, staff: I
       subject_type: "ach_notification_of_change",
       subject_id: noc_id,
       member_id: sent.member_id,
-      before: { status: "waiting", change_code: noc.change_code, payment_id: Number(sent.id), destination: masked(sent.details) },
-      after: { status: "applied", destination: masked({ ...sent.details, ...update }), corrected_payment_ids: waiting.map((p) => Number(p.id)) },
+      before: {
+        status: "waiting",
+        change_code: noc.change_code,
+        payment_id: Number(sent.id),
+        destination: masked(sent.details),
+      },
+      after: {
+        status: "applied",
+        destination: masked({ ...sent.details, ...update }),
+        corrected_payment_ids: waiting.map((p) => Number(p.id)),
+      },
       request_id: origin.request_id,
       ip: origin.ip,
     });
@@ -198,29 +273,55 @@ export async function applyNotificationOfChange(db: Db, noc_id: number, staff: I
   });
 }
 
-function changedNotice(sent: ExternalPayment, changes: string[], corrected: number): { member_id: string; kind: "account_correction"; title: string; body: string } {
+function changedNotice(
+  sent: ExternalPayment,
+  changes: string[],
+  corrected: number,
+): { member_id: string; kind: "account_correction"; title: string; body: string } {
   const payee = sent.details.account_name || "your payee";
   return {
     member_id: sent.member_id,
     kind: "account_correction",
     title: `${payee}'s bank updated its details`,
     body: `Your transfer of ${formatCents(Number(sent.amount_cents))} to ${payee} arrived, but their bank told us: ${changes.join("; ")}. ${
-      corrected > 0 ? `Your ${corrected === 1 ? "transfer still waiting" : `${corrected} transfers still waiting`} to go there now use${corrected === 1 ? "s" : ""} the new details. ` : ""
+      corrected > 0
+        ? `Your ${corrected === 1 ? "transfer still waiting" : `${corrected} transfers still waiting`} to go there now use${corrected === 1 ? "s" : ""} the new details. `
+        : ""
     }Please use the new details for your next transfers.`,
   };
 }
 
 /** A notification of change staff dealt with themselves (or that names no payment of ours): marked handled with their note. Audited. */
-export async function markChangeHandled(db: Db, noc_id: number, note: string, staff: InboundStaff, origin: AuditOrigin): Promise<ChangeResult> {
+export async function markChangeHandled(
+  db: Db,
+  noc_id: number,
+  note: string,
+  staff: InboundStaff,
+  origin: AuditOrigin,
+): Promise<ChangeResult> {
   const text = note.trim();
-  if (text === "") return { ok: false, status: 400, field: "note", message: "Please say what was done about this notification of change." };
-  if (text.length > CHANGE_NOTE_MAX) return { ok: false, status: 400, field: "note", message: `Please keep the note to ${CHANGE_NOTE_MAX} characters.` };
+  if (text === "")
+    return {
+      ok: false,
+      status: 400,
+      field: "note",
+      message: "Please say what was done about this notification of change.",
+    };
+  if (text.length > CHANGE_NOTE_MAX)
+    return { ok: false, status: 400, field: "note", message: `Please keep the note to ${CHANGE_NOTE_MAX} characters.` };
   if (!Number.isSafeInteger(noc_id) || noc_id <= 0) return NOT_FOUND;
   return db.transaction(async (tx) => {
-    const [noc] = await tx.select().from(achNotificationsOfChange).where(eq(achNotificationsOfChange.id, noc_id)).for("update");
+    const [noc] = await tx
+      .select()
+      .from(achNotificationsOfChange)
+      .where(eq(achNotificationsOfChange.id, noc_id))
+      .for("update");
     if (!noc) return NOT_FOUND;
     if (noc.status !== "waiting") return ALREADY;
-    await tx.update(achNotificationsOfChange).set({ status: "handled", note: text, resolved_by: staff.id, resolved_at: new Date() }).where(eq(achNotificationsOfChange.id, noc_id));
+    await tx
+      .update(achNotificationsOfChange)
+      .set({ status: "handled", note: text, resolved_by: staff.id, resolved_at: new Date() })
+      .where(eq(achNotificationsOfChange.id, noc_id));
     await recordAudit(tx, {
       actor_id: staff.id,
       actor_email: staff.email,

@@ -29,7 +29,10 @@ export async function returnedItemsCount(db: DbOrTx): Promise<number> {
 }
 
 function waiting() {
-  return or(and(eq(achInboundEntries.status, "returned"), isNull(achInboundEntries.return_file_id)), eq(achInboundEntries.status, "unmatched"))!;
+  return or(
+    and(eq(achInboundEntries.status, "returned"), isNull(achInboundEntries.return_file_id)),
+    eq(achInboundEntries.status, "unmatched"),
+  )!;
 }
 
 export interface ReturnedItem {
@@ -69,7 +72,10 @@ export async function returnedItems(db: DbOrTx): Promise<ReturnedItem[]> {
     id: Number(e.id),
     status: e.status === "unmatched" ? "unmatched" : "returned",
     return_code: e.return_code ?? "",
-    reason: e.status === "unmatched" ? `Return of our entry ${e.original_trace_number ?? ""} (${e.return_code ?? ""}: ${returnReason(e.return_code ?? "")}): no sent payment matches it, or it could not be reversed` : returnReason(e.return_code ?? ""),
+    reason:
+      e.status === "unmatched"
+        ? `Return of our entry ${e.original_trace_number ?? ""} (${e.return_code ?? ""}: ${returnReason(e.return_code ?? "")}): no sent payment matches it, or it could not be reversed`
+        : returnReason(e.return_code ?? ""),
     company_name: e.company_name,
     individual_name: e.individual_name,
     account: mask(e.account_number),
@@ -114,7 +120,12 @@ export async function recentInboundFiles(db: DbOrTx, limit = 10): Promise<Inboun
     .leftJoin(users, eq(users.id, achInboundFiles.uploaded_by))
     .orderBy(desc(achInboundFiles.id))
     .limit(limit);
-  return rows.map((r) => ({ ...r, id: Number(r.id), credit_total_cents: Number(r.credit_total_cents), debit_total_cents: Number(r.debit_total_cents) }));
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    credit_total_cents: Number(r.credit_total_cents),
+    debit_total_cents: Number(r.debit_total_cents),
+  }));
 }
 
 export interface ReturnFileSummary {
@@ -142,7 +153,12 @@ export async function recentReturnFiles(db: DbOrTx, limit = 10): Promise<ReturnF
     .leftJoin(users, eq(users.id, achReturnFiles.created_by))
     .orderBy(desc(achReturnFiles.id))
     .limit(limit);
-  return rows.map((r) => ({ ...r, id: Number(r.id), credit_total_cents: Number(r.credit_total_cents), debit_total_cents: Number(r.debit_total_cents) }));
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    credit_total_cents: Number(r.credit_total_cents),
+    debit_total_cents: Number(r.debit_total_cents),
+  }));
 }
 
 export async function returnFile(db: DbOrTx, id: number): Promise<AchReturnFile | null> {
@@ -152,12 +168,26 @@ export async function returnFile(db: DbOrTx, id: number): Promise<AchReturnFile 
 }
 
 export type ReturnFileResult =
-  | { ok: true; file: { id: number; file_name: string; entry_count: number; credit_total_cents: number; debit_total_cents: number } }
+  | {
+      ok: true;
+      file: {
+        id: number;
+        file_name: string;
+        entry_count: number;
+        credit_total_cents: number;
+        debit_total_cents: number;
+      };
+    }
   | { ok: false; reason: "nothing_waiting" | "refused"; message: string };
 
 /** "HH:MM" now in the institution's time zone. */
 function clockTime(now: Date): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone: institution().time_zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(now);
+  return new Intl.DateTimeFormat("en-GB", {
+    timeZone: institution().time_zone,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(now);
 }
 
 /**
@@ -165,7 +195,12 @@ function clockTime(now: Date): string {
  * as one return file, stores it, marks each return with the file and its trace number, audits.
  * One database transaction; two staff at once: the second waits on the lock and finds nothing.
  */
-export async function exportReturnFile(db: Db, staff: InboundStaff, origin: AuditOrigin, options: { now?: Date } = {}): Promise<ReturnFileResult> {
+export async function exportReturnFile(
+  db: Db,
+  staff: InboundStaff,
+  origin: AuditOrigin,
+  options: { now?: Date } = {},
+): Promise<ReturnFileResult> {
   const now = options.now ?? new Date();
   try {
     return await db.transaction(async (tx) => {
@@ -177,7 +212,12 @@ export async function exportReturnFile(db: Db, staff: InboundStaff, origin: Audi
          where e.status = 'returned' and e.return_file_id is null
          order by e.id limit ${RETURN_FILE_ENTRIES_MAX}
            for update of e`);
-      if (picked.rows.length === 0) return { ok: false, reason: "nothing_waiting", message: "There are no returned items waiting for a return file." } as const;
+      if (picked.rows.length === 0)
+        return {
+          ok: false,
+          reason: "nothing_waiting",
+          message: "There are no returned items waiting for a return file.",
+        } as const;
       const destination = String(picked.rows[0]!.immediate_origin);
       const rows = picked.rows.filter((r) => String(r.immediate_origin) === destination);
       const profile = institution();
@@ -185,7 +225,10 @@ export async function exportReturnFile(db: Db, staff: InboundStaff, origin: Audi
       const modifier = fileIdModifier(await filesMadeOn(tx, "ach", business_date));
       const file = writeReturnFile({
         origin: { routing_number: profile.routing_number, name: profile.short_name },
-        destination: { routing_number: destination.slice(-9), name: returnDestinationName(destination.slice(-9), profile) },
+        destination: {
+          routing_number: destination.slice(-9),
+          name: returnDestinationName(destination.slice(-9), profile),
+        },
         created: { date: business_date, time: clockTime(now) },
         file_id_modifier: modifier,
         effective_date: nextBusinessDay(business_date),
@@ -207,7 +250,8 @@ export async function exportReturnFile(db: Db, staff: InboundStaff, origin: Audi
           },
         })),
       });
-      const [id_row] = (await tx.execute(sql`select nextval(pg_get_serial_sequence('ach_return_files', 'id')) as id`)).rows;
+      const [id_row] = (await tx.execute(sql`select nextval(pg_get_serial_sequence('ach_return_files', 'id')) as id`))
+        .rows;
       const file_id = toId(id_row!.id);
       const file_name = `ach-returns-${business_date}-${modifier}-${file_id}.ach`;
       await tx.insert(achReturnFiles).values({
@@ -232,14 +276,36 @@ export async function exportReturnFile(db: Db, staff: InboundStaff, origin: Audi
         action: "ach_return_file.export",
         subject_type: "ach_return_file",
         subject_id: file_id,
-        after: { file_name, returns: file.entry_count, credit_total_cents: file.credit_total_cents, debit_total_cents: file.debit_total_cents, destination, first_entry_id: marks[0]!.id, last_entry_id: marks.at(-1)!.id },
+        after: {
+          file_name,
+          returns: file.entry_count,
+          credit_total_cents: file.credit_total_cents,
+          debit_total_cents: file.debit_total_cents,
+          destination,
+          first_entry_id: marks[0]!.id,
+          last_entry_id: marks.at(-1)!.id,
+        },
         request_id: origin.request_id,
         ip: origin.ip,
       });
-      return { ok: true, file: { id: file_id, file_name, entry_count: file.entry_count, credit_total_cents: file.credit_total_cents, debit_total_cents: file.debit_total_cents } } as const;
+      return {
+        ok: true,
+        file: {
+          id: file_id,
+          file_name,
+          entry_count: file.entry_count,
+          credit_total_cents: file.credit_total_cents,
+          debit_total_cents: file.debit_total_cents,
+        },
+      } as const;
     });
   } catch (error) {
-    if (error instanceof NachaFieldError) return { ok: false, reason: "refused", message: `The return file could not be written (${error.message}); nothing was exported.` };
+    if (error instanceof NachaFieldError)
+      return {
+        ok: false,
+        reason: "refused",
+        message: `The return file could not be written (${error.message}); nothing was exported.`,
+      };
     throw error;
   }
 }
@@ -253,23 +319,46 @@ export type HandledResult = { ok: true } | { ok: false; status: 400 | 404 | 409;
  * outside the ledger's automatic path (the other bank asked, the member's account was reopened and
  * staff posted a correction): marked noted with what staff did, so it leaves the queue. Audited.
  */
-export async function markReturnHandled(db: Db, entry_id: number, note: string, staff: InboundStaff, origin: AuditOrigin): Promise<HandledResult> {
+export async function markReturnHandled(
+  db: Db,
+  entry_id: number,
+  note: string,
+  staff: InboundStaff,
+  origin: AuditOrigin,
+): Promise<HandledResult> {
   const text = note.trim();
-  if (text === "") return { ok: false, status: 400, field: "note", message: "Please say what was done about this return." };
-  if (text.length > HANDLED_NOTE_MAX) return { ok: false, status: 400, field: "note", message: `Please keep the note to ${HANDLED_NOTE_MAX} characters.` };
-  if (!Number.isSafeInteger(entry_id) || entry_id <= 0) return { ok: false, status: 404, message: "This returned item was not found." };
+  if (text === "")
+    return { ok: false, status: 400, field: "note", message: "Please say what was done about this return." };
+  if (text.length > HANDLED_NOTE_MAX)
+    return {
+      ok: false,
+      status: 400,
+      field: "note",
+      message: `Please keep the note to ${HANDLED_NOTE_MAX} characters.`,
+    };
+  if (!Number.isSafeInteger(entry_id) || entry_id <= 0)
+    return { ok: false, status: 404, message: "This returned item was not found." };
   return db.transaction(async (tx) => {
     const [entry] = await tx.select().from(achInboundEntries).where(eq(achInboundEntries.id, entry_id)).for("update");
     if (!entry) return { ok: false, status: 404, message: "This returned item was not found." } as const;
-    if (entry.status !== "unmatched") return { ok: false, status: 409, message: "This returned item was already handled." } as const;
-    await tx.update(achInboundEntries).set({ status: "noted", resolved_at: new Date() }).where(eq(achInboundEntries.id, entry_id));
+    if (entry.status !== "unmatched")
+      return { ok: false, status: 409, message: "This returned item was already handled." } as const;
+    await tx
+      .update(achInboundEntries)
+      .set({ status: "noted", resolved_at: new Date() })
+      .where(eq(achInboundEntries.id, entry_id));
     await recordAudit(tx, {
       actor_id: staff.id,
       actor_email: staff.email,
       action: "ach_inbound.return_handled",
       subject_type: "ach_inbound_entry",
       subject_id: entry_id,
-      before: { status: "unmatched", return_code: entry.return_code, original_trace_number: entry.original_trace_number, amount_cents: Number(entry.amount_cents) },
+      before: {
+        status: "unmatched",
+        return_code: entry.return_code,
+        original_trace_number: entry.original_trace_number,
+        amount_cents: Number(entry.amount_cents),
+      },
       after: { status: "noted", note: text },
       request_id: origin.request_id,
       ip: origin.ip,
@@ -283,7 +372,14 @@ export async function markReturnHandled(db: Db, entry_id: number, note: string, 
  * names the one our own files go to (`ach.destination_name`); an operator we know only by its
  * routing number is named generically.
  */
-function returnDestinationName(routing_number: string, profile: { routing_number: string; short_name: string; ach: { destination_routing_number: string; destination_name: string } }): string {
+function returnDestinationName(
+  routing_number: string,
+  profile: {
+    routing_number: string;
+    short_name: string;
+    ach: { destination_routing_number: string; destination_name: string };
+  },
+): string {
   if (routing_number === profile.ach.destination_routing_number) return profile.ach.destination_name;
   if (routing_number === profile.routing_number) return profile.short_name;
   return "Federal Reserve Bank";

@@ -1,7 +1,14 @@
 import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { achInboundEntries, achInboundFiles, externalPayments, ledgerTransactions, type AchInboundEntry, type ExternalPayment } from "~/server/db/schema";
+import {
+  achInboundEntries,
+  achInboundFiles,
+  externalPayments,
+  ledgerTransactions,
+  type AchInboundEntry,
+  type ExternalPayment,
+} from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { postBatch, releaseHold, reverseTransaction, today, type EntryInput } from "~/server/ledger/ledger.server";
@@ -48,29 +55,67 @@ export const INBOUND_INITIATOR = "system:ach-in";
 export const INBOUND_CHUNK_ENTRIES = 10_000;
 
 export type ReceiveResult =
-  | { ok: true; file_id: number; file_name: string; resumed: boolean; entry_count: number; posted: number; returned: number; applied: number; unmatched: number; noted: number; changes: number; held: number; credit_total_cents: number; debit_total_cents: number }
+  | {
+      ok: true;
+      file_id: number;
+      file_name: string;
+      resumed: boolean;
+      entry_count: number;
+      posted: number;
+      returned: number;
+      applied: number;
+      unmatched: number;
+      noted: number;
+      changes: number;
+      held: number;
+      credit_total_cents: number;
+      debit_total_cents: number;
+    }
   | { ok: false; reason: "invalid" | "duplicate"; message: string };
 
 type LockedAccount = AccountState & { account_number: string; member_id: string | null };
 type Ledger = Map<number, LockedAccount>;
 
 /** The ledger's refusal of an entry as the return reason the rules give it. */
-const RETURN_FOR_REFUSAL: Record<string, string> = { account_not_found: "R03", account_closed: "R02", account_frozen: "R16", insufficient_funds: "R01" };
+const RETURN_FOR_REFUSAL: Record<string, string> = {
+  account_not_found: "R03",
+  account_closed: "R02",
+  account_frozen: "R16",
+  insufficient_funds: "R01",
+};
 
 export async function receiveAchFile(
   db: Db,
-  input: { bytes: Uint8Array; file_name: string; staff: InboundStaff; origin: AuditOrigin; now?: Date; chunk_entries?: number },
+  input: {
+    bytes: Uint8Array;
+    file_name: string;
+    staff: InboundStaff;
+    origin: AuditOrigin;
+    now?: Date;
+    chunk_entries?: number;
+  },
 ): Promise<ReceiveResult> {
   const sha256 = crypto.createHash("sha256").update(input.bytes).digest("hex");
   // A file already posted is known by its hash alone: no need to read 100,000 entries to refuse it.
-  const [posted] = await db.select().from(achInboundFiles).where(and(eq(achInboundFiles.sha256, sha256), eq(achInboundFiles.status, "posted")));
+  const [posted] = await db
+    .select()
+    .from(achInboundFiles)
+    .where(and(eq(achInboundFiles.sha256, sha256), eq(achInboundFiles.status, "posted")));
   if (posted) return duplicate(posted.file_name, posted.uploaded_at);
   const read = readInboundNachaFile(input.bytes, { routing_number: institution().routing_number });
-  if (!read.ok) return { ok: false, reason: "invalid", message: `The file was refused, nothing was posted: ${read.message}.` };
+  if (!read.ok)
+    return { ok: false, reason: "invalid", message: `The file was refused, nothing was posted: ${read.message}.` };
   const file = read.file;
   const file_name = input.file_name.replace(/[^\w.-]+/g, "_").slice(0, 200) || "ach-in.ach";
 
-  const stored = await storeFile(db, { file, sha256, file_name, content: new TextDecoder("latin1").decode(input.bytes), staff: input.staff, origin: input.origin });
+  const stored = await storeFile(db, {
+    file,
+    sha256,
+    file_name,
+    content: new TextDecoder("latin1").decode(input.bytes),
+    staff: input.staff,
+    origin: input.origin,
+  });
   if (stored.status === "posted") return duplicate(stored.file_name, stored.uploaded_at);
   const chunk = Math.min(input.chunk_entries ?? INBOUND_CHUNK_ENTRIES, BATCH_TRANSACTIONS_MAX);
   const items: Item[] = file.batches.flatMap((b) =>
@@ -101,17 +146,29 @@ export async function receiveAchFile(
   );
   const now = input.now ?? new Date();
   // Each chunk commits on its own.
-  for (let i = 0; i < items.length; i += chunk) await postChunk(db, stored.id, items.slice(i, i + chunk), input.staff, now);
+  for (let i = 0; i < items.length; i += chunk)
+    await postChunk(db, stored.id, items.slice(i, i + chunk), input.staff, now);
   return finish(db, stored.id, stored.resumed, input.staff, input.origin);
 }
 
 function duplicate(file_name: string, uploaded_at: Date): ReceiveResult {
-  return { ok: false, reason: "duplicate", message: `This file was already posted (${file_name}, uploaded ${uploaded_at.toISOString().slice(0, 10)}); nothing was posted again.` };
+  return {
+    ok: false,
+    reason: "duplicate",
+    message: `This file was already posted (${file_name}, uploaded ${uploaded_at.toISOString().slice(0, 10)}); nothing was posted again.`,
+  };
 }
 
 async function storeFile(
   db: Db,
-  input: { file: InboundFile; sha256: string; file_name: string; content: string; staff: InboundStaff; origin: AuditOrigin },
+  input: {
+    file: InboundFile;
+    sha256: string;
+    file_name: string;
+    content: string;
+    staff: InboundStaff;
+    origin: AuditOrigin;
+  },
 ): Promise<{ id: number; status: "posting" | "posted"; file_name: string; uploaded_at: Date; resumed: boolean }> {
   return db.transaction(async (tx) => {
     const { file } = input;
@@ -134,7 +191,13 @@ async function storeFile(
     if (!row) {
       const [existing] = await tx.select().from(achInboundFiles).where(eq(achInboundFiles.sha256, input.sha256));
       if (!existing) throw new Error("inbound file vanished after a conflict on its hash");
-      return { id: Number(existing.id), status: existing.status, file_name: existing.file_name, uploaded_at: existing.uploaded_at, resumed: true };
+      return {
+        id: Number(existing.id),
+        status: existing.status,
+        file_name: existing.file_name,
+        uploaded_at: existing.uploaded_at,
+        resumed: true,
+      };
     }
     const file_id = Number(row.id);
     await recordAudit(tx, {
@@ -157,7 +220,13 @@ async function storeFile(
       request_id: input.origin.request_id,
       ip: input.origin.ip,
     });
-    return { id: file_id, status: "posting" as const, file_name: input.file_name, uploaded_at: row.uploaded_at, resumed: false };
+    return {
+      id: file_id,
+      status: "posting" as const,
+      file_name: input.file_name,
+      uploaded_at: row.uploaded_at,
+      resumed: false,
+    };
   });
 }
 
@@ -183,10 +252,21 @@ export const DUPLICATE_WINDOW_BUSINESS_DAYS = 5;
  * The chunk's credits and debits that repeat an entry of another file received in the window:
  * line to the earlier entry's id (the first one).
  */
-async function earlierDuplicates(tx: DbOrTx, file_id: number, money: readonly Item[], now: Date): Promise<Map<number, number>> {
+async function earlierDuplicates(
+  tx: DbOrTx,
+  file_id: number,
+  money: readonly Item[],
+  now: Date,
+): Promise<Map<number, number>> {
   if (money.length === 0) return new Map();
   const since = businessDaysBefore(today(now), DUPLICATE_WINDOW_BUSINESS_DAYS);
-  const keys = money.map((e) => ({ line: e.line, trace: e.trace_number, amount: e.amount_cents, effective: e.effective_date, account: e.account_number }));
+  const keys = money.map((e) => ({
+    line: e.line,
+    trace: e.trace_number,
+    amount: e.amount_cents,
+    effective: e.effective_date,
+    account: e.account_number,
+  }));
   const found = await tx.execute(sql`
     select v.line, min(e.id) as earlier
       from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as v(line integer, trace text, amount bigint, effective date, account text)
@@ -221,7 +301,9 @@ export function historyCategory(entry: Pick<AchInboundEntry, "kind" | "sec_code"
  * and for a converted check its serial number (columns 40-54, POP's first nine), since that is
  * the number written on the check the member gave.
  */
-export function historyDescription(entry: Pick<AchInboundEntry, "company_name" | "entry_description" | "sec_code" | "individual_id">): string {
+export function historyDescription(
+  entry: Pick<AchInboundEntry, "company_name" | "entry_description" | "sec_code" | "individual_id">,
+): string {
   const text = readableWords(`${entry.company_name} ${entry.entry_description}`);
   // Classes converted from a paper check name where its serial number is (ENTRY_CLASSES).
   const columns = ENTRY_CLASSES[entry.sec_code]?.check_serial;
@@ -235,7 +317,13 @@ export function historyDescription(entry: Pick<AchInboundEntry, "company_name" |
  * became of it. The file's lock makes a second upload of the same file running at the same
  * moment wait; entries already stored (by an earlier, interrupted run) are skipped.
  */
-async function postChunk(db: Db, file_id: number, chunk: readonly Item[], staff: InboundStaff, now: Date): Promise<void> {
+async function postChunk(
+  db: Db,
+  file_id: number,
+  chunk: readonly Item[],
+  staff: InboundStaff,
+  now: Date,
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`ach-in:${file_id}`}))`);
     const done = await tx.execute(sql`
@@ -246,18 +334,26 @@ async function postChunk(db: Db, file_id: number, chunk: readonly Item[], staff:
 
     const decisions: Decision[] = [];
     const notes: NotificationInput[] = [];
-    for (const e of entries) if (e.kind === "prenote" || e.kind === "noc") decisions.push({ entry: e, status: "noted" });
+    for (const e of entries)
+      if (e.kind === "prenote" || e.kind === "noc") decisions.push({ entry: e, status: "noted" });
     // A repeat of an entry received in the window is held for staff, not posted (docs/product.md#ach-in).
     const candidates = entries.filter((e) => e.kind === "credit" || e.kind === "debit");
     const earlier = await earlierDuplicates(tx, file_id, candidates, now);
-    for (const e of candidates) if (earlier.has(e.line)) decisions.push({ entry: e, status: "held", duplicate_of_entry_id: earlier.get(e.line)! });
+    for (const e of candidates)
+      if (earlier.has(e.line))
+        decisions.push({ entry: e, status: "held", duplicate_of_entry_id: earlier.get(e.line)! });
     const money = candidates.filter((e) => !earlier.has(e.line));
     if (money.length > 0) decisions.push(...(await postMoney(tx, money, staff, now, `ach-in:${file_id}`, notes)));
 
-    for (const entry of entries.filter((e) => e.kind === "return")) decisions.push(await applyReturn(tx, entry, staff, notes));
+    for (const entry of entries.filter((e) => e.kind === "return"))
+      decisions.push(await applyReturn(tx, entry, staff, notes));
 
     await storeEntries(tx, file_id, decisions);
-    await recordNotificationsOfChange(tx, file_id, entries.filter((e) => e.kind === "noc"));
+    await recordNotificationsOfChange(
+      tx,
+      file_id,
+      entries.filter((e) => e.kind === "noc"),
+    );
     await notifyMany(tx, notes);
   });
 }
@@ -268,7 +364,14 @@ async function postChunk(db: Db, file_id: number, chunk: readonly Item[], staff:
  * decision and adds the members' notifications to `notes`. Shared by the upload's chunks and by
  * staff posting a held entry (./inbound-held.server.ts).
  */
-export async function postMoney(tx: DbOrTx, money: readonly Item[], staff: InboundStaff, now: Date, key_prefix: string, notes: NotificationInput[]): Promise<Decision[]> {
+export async function postMoney(
+  tx: DbOrTx,
+  money: readonly Item[],
+  staff: InboundStaff,
+  now: Date,
+  key_prefix: string,
+  notes: NotificationInput[],
+): Promise<Decision[]> {
   const decisions: Decision[] = [];
   const settlement = await institutionAccount(tx, "ach_settlement");
   const ledger = await lockAccounts(tx, [...new Set(money.map((e) => e.account_number))], settlement.id);
@@ -276,7 +379,15 @@ export async function postMoney(tx: DbOrTx, money: readonly Item[], staff: Inbou
   let postable: { entry: Item; account: LockedAccount }[] = [];
   for (const entry of money) {
     const account = byNumber.get(entry.account_number);
-    const code = !account ? "R03" : account.status === "closed" ? "R02" : account.status === "frozen" ? "R16" : entry.kind === "debit" && spendableCents(account) < entry.amount_cents ? "R01" : null;
+    const code = !account
+      ? "R03"
+      : account.status === "closed"
+        ? "R02"
+        : account.status === "frozen"
+          ? "R16"
+          : entry.kind === "debit" && spendableCents(account) < entry.amount_cents
+            ? "R01"
+            : null;
     if (code) {
       decisions.push({ entry, status: "returned", return_code: code, account_id: account?.id ?? null });
       continue;
@@ -311,12 +422,20 @@ export async function postMoney(tx: DbOrTx, money: readonly Item[], staff: Inbou
       })),
     });
     if (answer.ok) {
-      answer.transactions.forEach((t, i) => decisions.push({ entry: postable[i]!.entry, status: "posted", account_id: postable[i]!.account.id, transaction_id: t.transaction.id }));
+      answer.transactions.forEach((t, i) =>
+        decisions.push({
+          entry: postable[i]!.entry,
+          status: "posted",
+          account_id: postable[i]!.account.id,
+          transaction_id: t.transaction.id,
+        }),
+      );
       break;
     }
     const refused = answer.batch_index === undefined ? undefined : postable[answer.batch_index];
     const code = RETURN_FOR_REFUSAL[answer.code];
-    if (!refused || !code) throw new Error(`ACH in: the ledger refused the chunk (${answer.code}) for no entry's own reason`);
+    if (!refused || !code)
+      throw new Error(`ACH in: the ledger refused the chunk (${answer.code}) for no entry's own reason`);
     decisions.push({ entry: refused.entry, status: "returned", return_code: code, account_id: refused.account.id });
     postable = postable.filter((p) => p !== refused);
   }
@@ -328,8 +447,18 @@ export async function postMoney(tx: DbOrTx, money: readonly Item[], staff: Inbou
     if (d.status === "posted") {
       notes.push(
         d.entry.kind === "credit"
-          ? { member_id: account.member_id, kind: "ach_received", title: `Deposit of ${amount} from ${readableWords(d.entry.company_name)}`, body: `It was added to your ${where} and is available now.` }
-          : { member_id: account.member_id, kind: "ach_received", title: `${readableWords(d.entry.company_name)} withdrew ${amount}`, body: `An ACH debit was paid from your ${where}.` },
+          ? {
+              member_id: account.member_id,
+              kind: "ach_received",
+              title: `Deposit of ${amount} from ${readableWords(d.entry.company_name)}`,
+              body: `It was added to your ${where} and is available now.`,
+            }
+          : {
+              member_id: account.member_id,
+              kind: "ach_received",
+              title: `${readableWords(d.entry.company_name)} withdrew ${amount}`,
+              body: `An ACH debit was paid from your ${where}.`,
+            },
       );
     } else if (d.status === "returned") {
       notes.push({
@@ -418,7 +547,12 @@ async function storeEntries(tx: DbOrTx, file_id: number, decisions: readonly Dec
 /** The members' notifications of a chunk in one INSERT per 5,000 (a JSON parameter, not 4 parameters a row). */
 async function notifyMany(tx: DbOrTx, notes: readonly NotificationInput[]): Promise<void> {
   for (let i = 0; i < notes.length; i += 5_000) {
-    const rows = notes.slice(i, i + 5_000).map((n) => ({ member_id: n.member_id, kind: n.kind, title: n.title.slice(0, 140), body: n.body.slice(0, 1_000) }));
+    const rows = notes.slice(i, i + 5_000).map((n) => ({
+      member_id: n.member_id,
+      kind: n.kind,
+      title: n.title.slice(0, 140),
+      body: n.body.slice(0, 1_000),
+    }));
     await tx.execute(sql`
       insert into notifications (member_id, kind, title, body)
       select member_id, kind, title, body from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(member_id text, kind text, title text, body text)`);
@@ -432,7 +566,12 @@ async function notifyMany(tx: DbOrTx, notes: readonly NotificationInput[]): Prom
  * account), a still-held one released; the member is told why. Anything else is left for staff
  * as unmatched.
  */
-async function applyReturn(tx: DbOrTx, entry: Item, staff: InboundStaff, notes: NotificationInput[]): Promise<Decision> {
+async function applyReturn(
+  tx: DbOrTx,
+  entry: Item,
+  staff: InboundStaff,
+  notes: NotificationInput[],
+): Promise<Decision> {
   const unmatched = (payment_id: number | null = null): Decision => ({ entry, status: "unmatched", payment_id });
   const trace = entry.original_trace_number ?? "";
   const payment_id = await sentPaymentByTrace(tx, trace, entry.amount_cents);
@@ -446,12 +585,25 @@ async function applyReturn(tx: DbOrTx, entry: Item, staff: InboundStaff, notes: 
   if (!payment || already) return unmatched(payment_id);
 
   const hold_id = Number(payment.hold_transaction_id);
-  const [hold] = await tx.select({ status: ledgerTransactions.status }).from(ledgerTransactions).where(eq(ledgerTransactions.id, hold_id));
+  const [hold] = await tx
+    .select({ status: ledgerTransactions.status })
+    .from(ledgerTransactions)
+    .where(eq(ledgerTransactions.id, hold_id));
   const reason = `${returnReason(entry.return_code ?? "")} (${entry.return_code})`;
   const answer =
     hold?.status === "pending"
-      ? await releaseHold(tx, { transaction_id: hold_id, idempotency_key: `ach-return:${entry.file_id}:${entry.line}`, resolved_by: `staff:${staff.id}` })
-      : await reverseTransaction(tx, { transaction_id: hold_id, idempotency_key: `ach-return:${entry.file_id}:${entry.line}`, initiator: INBOUND_INITIATOR, created_by: staff.id, memo: `Returned by the other bank: ${reason}` });
+      ? await releaseHold(tx, {
+          transaction_id: hold_id,
+          idempotency_key: `ach-return:${entry.file_id}:${entry.line}`,
+          resolved_by: `staff:${staff.id}`,
+        })
+      : await reverseTransaction(tx, {
+          transaction_id: hold_id,
+          idempotency_key: `ach-return:${entry.file_id}:${entry.line}`,
+          initiator: INBOUND_INITIATOR,
+          created_by: staff.id,
+          memo: `Returned by the other bank: ${reason}`,
+        });
   if (!answer.ok) return unmatched(payment_id);
   notes.push(returnedNotice(payment, reason));
   await recordAudit(tx, {
@@ -461,9 +613,22 @@ async function applyReturn(tx: DbOrTx, entry: Item, staff: InboundStaff, notes: 
     subject_type: "external_payment",
     subject_id: payment_id,
     member_id: payment.member_id,
-    after: { return_code: entry.return_code, original_trace_number: trace, amount_cents: entry.amount_cents, transaction_id: answer.transaction.id, inbound_file_id: entry.file_id, line: entry.line },
+    after: {
+      return_code: entry.return_code,
+      original_trace_number: trace,
+      amount_cents: entry.amount_cents,
+      transaction_id: answer.transaction.id,
+      inbound_file_id: entry.file_id,
+      line: entry.line,
+    },
   });
-  return { entry, status: "applied", payment_id, transaction_id: answer.transaction.id, account_id: Number(payment.from_account_id) };
+  return {
+    entry,
+    status: "applied",
+    payment_id,
+    transaction_id: answer.transaction.id,
+    account_id: Number(payment.from_account_id),
+  };
 }
 
 function returnedNotice(payment: ExternalPayment, reason: string): NotificationInput {
@@ -475,14 +640,27 @@ function returnedNotice(payment: ExternalPayment, reason: string): NotificationI
   };
 }
 
-async function finish(db: Db, file_id: number, resumed: boolean, staff: InboundStaff, origin: AuditOrigin): Promise<ReceiveResult> {
+async function finish(
+  db: Db,
+  file_id: number,
+  resumed: boolean,
+  staff: InboundStaff,
+  origin: AuditOrigin,
+): Promise<ReceiveResult> {
   return db.transaction(async (tx) => {
     // Notifications of change are noted like prenotes but counted apart: staff have them to see to.
-    const counts = await tx.execute(sql`select case when kind = 'noc' then 'changes' else status end as status, count(*)::int as n from ach_inbound_entries where file_id = ${file_id} group by 1`);
+    const counts = await tx.execute(
+      sql`select case when kind = 'noc' then 'changes' else status end as status, count(*)::int as n from ach_inbound_entries where file_id = ${file_id} group by 1`,
+    );
     const by = Object.fromEntries(counts.rows.map((r) => [String(r.status), Number(r.n)])) as Record<string, number>;
     const [file] = await tx
       .update(achInboundFiles)
-      .set({ status: "posted", posted_count: by.posted ?? 0, returned_count: by.returned ?? 0, posted_at: sql`coalesce(${achInboundFiles.posted_at}, now())` })
+      .set({
+        status: "posted",
+        posted_count: by.posted ?? 0,
+        returned_count: by.returned ?? 0,
+        posted_at: sql`coalesce(${achInboundFiles.posted_at}, now())`,
+      })
       .where(eq(achInboundFiles.id, file_id))
       .returning();
     if (!file) throw new Error(`inbound file ${file_id} vanished`);
@@ -508,7 +686,17 @@ async function finish(db: Db, file_id: number, resumed: boolean, staff: InboundS
       action: "ach_inbound.posted",
       subject_type: "ach_inbound_file",
       subject_id: file_id,
-      after: { file_name: file.file_name, resumed, posted: result.posted, returned: result.returned, applied: result.applied, unmatched: result.unmatched, noted: result.noted, changes: result.changes, held: result.held },
+      after: {
+        file_name: file.file_name,
+        resumed,
+        posted: result.posted,
+        returned: result.returned,
+        applied: result.applied,
+        unmatched: result.unmatched,
+        noted: result.noted,
+        changes: result.changes,
+        held: result.held,
+      },
       request_id: origin.request_id,
       ip: origin.ip,
     });

@@ -52,7 +52,11 @@ export const QUEUE_SECTIONS: readonly QueueSection[] = [
   { id: "deposits", title: QUEUE_TITLES.deposits, count: pendingDepositCount },
   // Staff credits held back by the dual-control rule (balance adjustments and Add Transactions
   // files), waiting for another staff member (maker-checker, docs/security.md#dual-control).
-  { id: "adjustments", title: QUEUE_TITLES.adjustments, count: async (db) => (await awaitingAdjustmentCount(db)) + (await awaitingPostingRequestCount(db)) },
+  {
+    id: "adjustments",
+    title: QUEUE_TITLES.adjustments,
+    count: async (db) => (await awaitingAdjustmentCount(db)) + (await awaitingPostingRequestCount(db)),
+  },
   // Staff roles asked for, waiting for another admin (docs/product.md#staff-role-grants).
   { id: "staff_grants", title: QUEUE_TITLES.staff_grants, count: pendingStaffGrantCount },
 ];
@@ -136,7 +140,11 @@ export interface QueuesView {
 }
 
 export async function loadQueues(db: DbOrTx): Promise<QueuesView> {
-  const [ach, wire, files] = await Promise.all([pendingPayments(db, "ach"), pendingPayments(db, "wire"), recentExportFiles(db)]);
+  const [ach, wire, files] = await Promise.all([
+    pendingPayments(db, "ach"),
+    pendingPayments(db, "wire"),
+    recentExportFiles(db),
+  ]);
   return { ach, wire, files };
 }
 
@@ -163,11 +171,18 @@ export const MEMBER_PAYMENTS_MAX = 50;
 
 export async function memberPayments(db: DbOrTx, member_id: string): Promise<MemberPayment[]> {
   const rows = await db
-    .select({ payment: externalPayments, effective_date: paymentExportFiles.effective_date, return_code: achInboundEntries.return_code })
+    .select({
+      payment: externalPayments,
+      effective_date: paymentExportFiles.effective_date,
+      return_code: achInboundEntries.return_code,
+    })
     .from(externalPayments)
     .leftJoin(paymentExportFiles, eq(paymentExportFiles.id, externalPayments.export_file_id))
     // The return that reversed it, if one came back (at most one is applied per payment).
-    .leftJoin(achInboundEntries, and(eq(achInboundEntries.payment_id, externalPayments.id), eq(achInboundEntries.status, "applied")))
+    .leftJoin(
+      achInboundEntries,
+      and(eq(achInboundEntries.payment_id, externalPayments.id), eq(achInboundEntries.status, "applied")),
+    )
     .where(eq(externalPayments.member_id, member_id))
     .orderBy(desc(externalPayments.created_at), desc(externalPayments.id))
     .limit(MEMBER_PAYMENTS_MAX);
@@ -177,7 +192,10 @@ export async function memberPayments(db: DbOrTx, member_id: string): Promise<Mem
     status: memberPaymentStatus(p.status, return_code),
     return_reason: return_code ? returnReason(return_code) : null,
     reference_number: referenceNumber(Number(p.hold_transaction_id)),
-    payee: p.kind === "ach" ? `${p.details.account_name ?? ""}, ${p.details.account_type ?? "checking"} ${maskExternal(p.details.account_number ?? "")}` : `${p.details.recipient_name ?? ""}, ${p.details.bank_name ?? ""}`,
+    payee:
+      p.kind === "ach"
+        ? `${p.details.account_name ?? ""}, ${p.details.account_type ?? "checking"} ${maskExternal(p.details.account_number ?? "")}`
+        : `${p.details.recipient_name ?? ""}, ${p.details.bank_name ?? ""}`,
     amount_cents: Number(p.amount_cents),
     fee_cents: Number(p.fee_cents),
     foreign_amount: p.kind === "wire" ? formatCurrencyAmount(Number(p.foreign_amount_minor ?? 0), p.currency) : null,

@@ -68,12 +68,16 @@ export function clientAddressKey(address: string): string {
 }
 
 /** Counts one hit against `key` and says whether it is within the limit. */
-export async function hitRateLimit(rule: RateLimitRule, options: { now?: Date; database?: DbOrTx } = {}): Promise<RateLimitResult> {
+export async function hitRateLimit(
+  rule: RateLimitRule,
+  options: { now?: Date; database?: DbOrTx } = {},
+): Promise<RateLimitResult> {
   const { limit, window_ms } = rule;
   if (rule.key.length === 0) throw new RangeError("rate limit key must not be empty");
   const key = boundedRateLimitKey(rule.key);
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError("rate limit must be a positive whole number");
-  if (!Number.isSafeInteger(window_ms) || window_ms < 1000) throw new RangeError("rate limit window must be at least 1,000 ms");
+  if (!Number.isSafeInteger(window_ms) || window_ms < 1000)
+    throw new RangeError("rate limit window must be at least 1,000 ms");
 
   const now_ms = (options.now ?? new Date()).getTime();
   const window_start = new Date(Math.floor(now_ms / window_ms) * window_ms);
@@ -106,6 +110,9 @@ export async function hitRateLimit(rule: RateLimitRule, options: { now?: Date; d
  */
 export async function pruneRateLimitCounters(before: Date, options: { database?: DbOrTx } = {}): Promise<number> {
   const database = options.database ?? (await db());
-  const removed = await database.delete(rateLimitCounters).where(lt(rateLimitCounters.window_start, before)).returning({ key: rateLimitCounters.key });
+  const removed = await database
+    .delete(rateLimitCounters)
+    .where(lt(rateLimitCounters.window_start, before))
+    .returning({ key: rateLimitCounters.key });
   return removed.length;
 }

@@ -23,11 +23,16 @@ const KEY_BYTES = 32;
 export class DecryptionError extends Error {}
 
 function checkKey(key: Buffer): Buffer {
-  if (key.length !== KEY_BYTES) throw new Error(`The data encryption key must be ${KEY_BYTES} bytes, got ${key.length}.`);
+  if (key.length !== KEY_BYTES)
+    throw new Error(`The data encryption key must be ${KEY_BYTES} bytes, got ${key.length}.`);
   return key;
 }
 
-export function encryptField(plaintext: string, associated_data: string, key: Buffer = secrets().data_encryption_key): string {
+export function encryptField(
+  plaintext: string,
+  associated_data: string,
+  key: Buffer = secrets().data_encryption_key,
+): string {
   const iv = crypto.randomBytes(IV_BYTES);
   const cipher = crypto.createCipheriv("aes-256-gcm", checkKey(key), iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(associated_data, "utf8"));
@@ -41,7 +46,11 @@ export function encryptField(plaintext: string, associated_data: string, key: Bu
  * No JPEG, PNG, WebP or PDF starts so, which tells an encrypted file from one written before.
  */
 export function isEncryptedField(stored: string | Buffer): boolean {
-  return (typeof stored === "string" ? stored.slice(0, VERSION.length + 1) : stored.subarray(0, VERSION.length + 1).toString("latin1")) === `${VERSION}.`;
+  return (
+    (typeof stored === "string"
+      ? stored.slice(0, VERSION.length + 1)
+      : stored.subarray(0, VERSION.length + 1).toString("latin1")) === `${VERSION}.`
+  );
 }
 
 /** Decrypts with the current key, else with a previous one (see above); an explicit key is the only one tried. */
@@ -78,7 +87,8 @@ export function reencryptedField(stored: string, associated_data: string): strin
 
 function decryptWithKey(stored: string, associated_data: string, key: Buffer): string {
   const parts = stored.split(".");
-  if (parts.length !== 4 || parts[0] !== VERSION) throw new DecryptionError("Not an encrypted value of a known version.");
+  if (parts.length !== 4 || parts[0] !== VERSION)
+    throw new DecryptionError("Not an encrypted value of a known version.");
   const iv = Buffer.from(parts[1]!, "base64url");
   const ciphertext = Buffer.from(parts[2]!, "base64url");
   const tag = Buffer.from(parts[3]!, "base64url");

@@ -12,7 +12,8 @@ const nonce: Directive = (_req, res) => `'nonce-${(res as unknown as { locals: {
  * (React Aria positioning, charts) set them; they cannot run code.
  */
 export function contentSecurityPolicy(profile: Institution, { https, dev }: { https: boolean; dev: boolean }) {
-  const widgetOrigin = profile.market_widget.enabled && profile.market_widget.url ? new URL(profile.market_widget.url).origin : null;
+  const widgetOrigin =
+    profile.market_widget.enabled && profile.market_widget.url ? new URL(profile.market_widget.url).origin : null;
   const directives: Record<string, Directive[]> = {
     "default-src": ["'self'"],
     "base-uri": ["'none'"],

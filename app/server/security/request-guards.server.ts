@@ -37,7 +37,8 @@ function tooLarge(req: Request, res: Response, max: number, files: boolean) {
   try {
     const referer = new URL(req.get("referer") ?? "");
     // A path starting "//" would be read by the browser as another host.
-    if (referer.host === req.get("host") && !referer.pathname.startsWith("//")) back = referer.pathname + referer.search;
+    if (referer.host === req.get("host") && !referer.pathname.startsWith("//"))
+      back = referer.pathname + referer.search;
   } catch {
     // no or unreadable Referer: the home page
   }
@@ -107,7 +108,8 @@ export function requestGuards() {
     // Before the method's checks: a post to an address that cannot exist is a 404 too.
     if (req.path.split("/").some(badPathSegment)) return notFound(req, res);
     if (SAFE_METHODS.has(req.method)) return next();
-    if (!["POST", "PUT", "PATCH", "DELETE"].includes(req.method)) return refuse(res, 405, "That method is not allowed here.");
+    if (!["POST", "PUT", "PATCH", "DELETE"].includes(req.method))
+      return refuse(res, 405, "That method is not allowed here.");
 
     // CSRF: a browser always says where a post comes from (Origin, or Sec-Fetch-Site). A post
     // from another site, or one that says nothing, is refused. See docs/decisions/0002-csrf.md.

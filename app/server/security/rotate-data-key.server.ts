@@ -22,11 +22,19 @@ export interface RotationReport {
 export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
   let fields = 0;
   const profiles = await db
-    .select({ user_id: memberProfiles.user_id, date_of_birth_enc: memberProfiles.date_of_birth_enc, id_number_enc: memberProfiles.id_number_enc })
+    .select({
+      user_id: memberProfiles.user_id,
+      date_of_birth_enc: memberProfiles.date_of_birth_enc,
+      id_number_enc: memberProfiles.id_number_enc,
+    })
     .from(memberProfiles);
   for (const p of profiles) {
-    const date_of_birth_enc = p.date_of_birth_enc ? reencryptedField(p.date_of_birth_enc, encryptionContext("date_of_birth", p.user_id)) : null;
-    const id_number_enc = p.id_number_enc ? reencryptedField(p.id_number_enc, encryptionContext("id_number", p.user_id)) : null;
+    const date_of_birth_enc = p.date_of_birth_enc
+      ? reencryptedField(p.date_of_birth_enc, encryptionContext("date_of_birth", p.user_id))
+      : null;
+    const id_number_enc = p.id_number_enc
+      ? reencryptedField(p.id_number_enc, encryptionContext("id_number", p.user_id))
+      : null;
     if (!date_of_birth_enc && !id_number_enc) continue;
     await db
       .update(memberProfiles)
@@ -34,7 +42,9 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
       .where(eq(memberProfiles.user_id, p.user_id));
     fields += (date_of_birth_enc ? 1 : 0) + (id_number_enc ? 1 : 0);
   }
-  const cards = await db.select({ id: debitCards.id, member_id: debitCards.member_id, card_number_enc: debitCards.card_number_enc }).from(debitCards);
+  const cards = await db
+    .select({ id: debitCards.id, member_id: debitCards.member_id, card_number_enc: debitCards.card_number_enc })
+    .from(debitCards);
   for (const c of cards) {
     const card_number_enc = reencryptedField(c.card_number_enc, cardNumberContext(c.member_id));
     if (!card_number_enc) continue;

@@ -5,7 +5,11 @@ import { institution } from "~/config/institution.server";
 import { institutionAccount, memberAccounts, openAccount } from "~/server/ledger/accounts.server";
 import { postBatch, type EntryInput, type PostingKind } from "~/server/ledger/ledger.server";
 import { issueDebitCard } from "~/server/cards/cards.server";
-import { authorizeCardPurchase, authorizedPastPurchases, recordSettledPurchases } from "~/server/cards/authorization.server";
+import {
+  authorizeCardPurchase,
+  authorizedPastPurchases,
+  recordSettledPurchases,
+} from "~/server/cards/authorization.server";
 import { assert } from "~/domain/ledger-rules";
 import { setCurrencyRate } from "~/server/payments/rates.server";
 import { notify } from "~/server/notifications/notifications.server";
@@ -47,18 +51,65 @@ interface Profile {
 }
 
 const PROFILES: Record<string, Profile> = {
-  "alex.morgan@harborview.example": { payroll_cents: 412_500, employer: "Seacoast Medical Group", rent_cents: 185_000, landlord: "Pleasant Street Properties", savings_move_cents: 50_000, opening_checking_cents: 640_000, opening_savings_cents: 1_850_000 },
-  "priya.shah@harborview.example": { payroll_cents: 318_000, employer: "Granite State Software", rent_cents: 142_500, landlord: "Cutts Avenue Apartments", savings_move_cents: 40_000, opening_checking_cents: 310_000, opening_savings_cents: 920_000 },
-  "sam.okafor@harborview.example": { payroll_cents: 276_000, employer: "Exeter Public Schools", rent_cents: 0, landlord: "", savings_move_cents: 25_000, opening_checking_cents: 480_000, opening_savings_cents: 3_150_000 },
+  "alex.morgan@harborview.example": {
+    payroll_cents: 412_500,
+    employer: "Seacoast Medical Group",
+    rent_cents: 185_000,
+    landlord: "Pleasant Street Properties",
+    savings_move_cents: 50_000,
+    opening_checking_cents: 640_000,
+    opening_savings_cents: 1_850_000,
+  },
+  "priya.shah@harborview.example": {
+    payroll_cents: 318_000,
+    employer: "Granite State Software",
+    rent_cents: 142_500,
+    landlord: "Cutts Avenue Apartments",
+    savings_move_cents: 40_000,
+    opening_checking_cents: 310_000,
+    opening_savings_cents: 920_000,
+  },
+  "sam.okafor@harborview.example": {
+    payroll_cents: 276_000,
+    employer: "Exeter Public Schools",
+    rent_cents: 0,
+    landlord: "",
+    savings_move_cents: 25_000,
+    opening_checking_cents: 480_000,
+    opening_savings_cents: 3_150_000,
+  },
 };
 
 const MERCHANTS: Record<string, Array<[name: string, min_cents: number, max_cents: number]>> = {
-  Groceries: [["Market Basket", 4_200, 16_800], ["Hannaford Supermarket", 2_800, 11_900], ["Whole Foods Market", 3_500, 9_800]],
-  Dining: [["Street 360 Cafe", 1_400, 4_800], ["Portsmouth Brewery", 2_600, 8_900], ["Dunkin'", 450, 1_600]],
-  Shopping: [["Target", 1_900, 12_500], ["Amazon.com", 1_200, 9_900], ["L.L.Bean", 4_500, 18_000]],
-  Transportation: [["Irving Oil", 3_200, 6_900], ["EZ-Pass NH", 1_000, 4_000], ["C&J Bus Lines", 1_500, 3_600]],
-  Entertainment: [["Music Hall Portsmouth", 3_000, 9_000], ["Netflix", 1_549, 1_549], ["Regal Fox Run", 1_800, 4_200]],
-  Health: [["CVS Pharmacy", 900, 4_800], ["Planet Fitness", 2_499, 2_499]],
+  Groceries: [
+    ["Market Basket", 4_200, 16_800],
+    ["Hannaford Supermarket", 2_800, 11_900],
+    ["Whole Foods Market", 3_500, 9_800],
+  ],
+  Dining: [
+    ["Street 360 Cafe", 1_400, 4_800],
+    ["Portsmouth Brewery", 2_600, 8_900],
+    ["Dunkin'", 450, 1_600],
+  ],
+  Shopping: [
+    ["Target", 1_900, 12_500],
+    ["Amazon.com", 1_200, 9_900],
+    ["L.L.Bean", 4_500, 18_000],
+  ],
+  Transportation: [
+    ["Irving Oil", 3_200, 6_900],
+    ["EZ-Pass NH", 1_000, 4_000],
+    ["C&J Bus Lines", 1_500, 3_600],
+  ],
+  Entertainment: [
+    ["Music Hall Portsmouth", 3_000, 9_000],
+    ["Netflix", 1_549, 1_549],
+    ["Regal Fox Run", 1_800, 4_200],
+  ],
+  Health: [
+    ["CVS Pharmacy", 900, 4_800],
+    ["Planet Fitness", 2_499, 2_499],
+  ],
 };
 
 const BILLS: Array<[name: string, category: string, min_cents: number, max_cents: number]> = [
@@ -84,17 +135,29 @@ function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
-type Item = { kind: PostingKind; entries: EntryInput[]; memo: string; category: string; effective_date: string; reference?: string; card_purchase?: { merchant: string; amount_cents: number } };
+type Item = {
+  kind: PostingKind;
+  entries: EntryInput[];
+  memo: string;
+  category: string;
+  effective_date: string;
+  reference?: string;
+  card_purchase?: { merchant: string; amount_cents: number };
+};
 
 /** Returns whether it seeded anything. */
 export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<boolean> {
   if (!institution().demo) return false;
   const [{ n: rates } = { n: 0 }] = await db.select({ n: count() }).from(currencyRates);
-  if (rates === 0) for (const [code, rate] of DEMO_RATES) await setCurrencyRate(db, { code, usd_per_unit: rate, updated_by: "demo" });
+  if (rates === 0)
+    for (const [code, rate] of DEMO_RATES) await setCurrencyRate(db, { code, usd_per_unit: rate, updated_by: "demo" });
   let seeded = false;
 
   const emails = DEMO_SIGNINS.filter((s) => s.kind === "member").map((s) => s.email);
-  const members = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(inArray(users.email, emails));
+  const members = await db
+    .select({ id: users.id, email: users.email, name: users.name })
+    .from(users)
+    .where(inArray(users.email, emails));
   const cash = await institutionAccount(db, "cash");
   const ach = await institutionAccount(db, "ach_settlement");
   const bills = await institutionAccount(db, "bill_pay_settlement");
@@ -113,14 +176,25 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
     const savings = accounts.find((a) => a.type === "savings");
     if (!checking || !savings) continue;
     // The checking account's debit card (approval issues one; the demo's members were seeded approved).
-    let [card] = await db.select().from(debitCards).where(and(eq(debitCards.account_id, checking.id), eq(debitCards.status, "active"))).limit(1);
+    let [card] = await db
+      .select()
+      .from(debitCards)
+      .where(and(eq(debitCards.account_id, checking.id), eq(debitCards.status, "active")))
+      .limit(1);
     if (!card) {
       await issueDebitCard(db, { member_id: member.id, account_id: checking.id, now });
-      [card] = await db.select().from(debitCards).where(and(eq(debitCards.account_id, checking.id), eq(debitCards.status, "active"))).limit(1);
+      [card] = await db
+        .select()
+        .from(debitCards)
+        .where(and(eq(debitCards.account_id, checking.id), eq(debitCards.status, "active")))
+        .limit(1);
     }
     assert(card, "demo card not issued");
     // Only a demo member whose accounts have no history yet (safe to call on every start).
-    const [{ n: entries } = { n: 0 }] = await db.select({ n: count() }).from(ledgerEntries).where(inArray(ledgerEntries.account_id, [checking.id, savings.id]));
+    const [{ n: entries } = { n: 0 }] = await db
+      .select({ n: count() })
+      .from(ledgerEntries)
+      .where(inArray(ledgerEntries.account_id, [checking.id, savings.id]));
     if (entries > 0) continue;
     seeded = true;
 
@@ -132,22 +206,78 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
       { account_id: checking.id, amount_cents: -amount_cents },
       { account_id: to, amount_cents },
     ];
-    items.push({ kind: "opening_deposit", entries: [{ account_id: cash.id, amount_cents: -profile.opening_checking_cents }, { account_id: checking.id, amount_cents: profile.opening_checking_cents }], memo: "Opening deposit", category: "Deposits", effective_date: isoDate(start) });
-    items.push({ kind: "opening_deposit", entries: [{ account_id: cash.id, amount_cents: -profile.opening_savings_cents }, { account_id: savings.id, amount_cents: profile.opening_savings_cents }], memo: "Opening deposit", category: "Deposits", effective_date: isoDate(start) });
+    items.push({
+      kind: "opening_deposit",
+      entries: [
+        { account_id: cash.id, amount_cents: -profile.opening_checking_cents },
+        { account_id: checking.id, amount_cents: profile.opening_checking_cents },
+      ],
+      memo: "Opening deposit",
+      category: "Deposits",
+      effective_date: isoDate(start),
+    });
+    items.push({
+      kind: "opening_deposit",
+      entries: [
+        { account_id: cash.id, amount_cents: -profile.opening_savings_cents },
+        { account_id: savings.id, amount_cents: profile.opening_savings_cents },
+      ],
+      memo: "Opening deposit",
+      category: "Deposits",
+      effective_date: isoDate(start),
+    });
 
     const yesterday = new Date(now.getTime() - 24 * 60 * 60 * 1000);
-    for (let day = new Date(start.getTime() + 24 * 60 * 60 * 1000); day <= yesterday; day = new Date(day.getTime() + 24 * 60 * 60 * 1000)) {
+    for (
+      let day = new Date(start.getTime() + 24 * 60 * 60 * 1000);
+      day <= yesterday;
+      day = new Date(day.getTime() + 24 * 60 * 60 * 1000)
+    ) {
       const date = isoDate(day);
       const dom = day.getUTCDate();
       const weekday = day.getUTCDay();
       // Payroll on the 1st and the 15th, by ACH from the employer.
       if (dom === 1 || dom === 15) {
-        items.push({ kind: "ach_in", entries: [{ account_id: ach.id, amount_cents: -profile.payroll_cents }, { account_id: checking.id, amount_cents: profile.payroll_cents }], memo: `Direct deposit: ${profile.employer} payroll`, category: "Income", effective_date: date });
+        items.push({
+          kind: "ach_in",
+          entries: [
+            { account_id: ach.id, amount_cents: -profile.payroll_cents },
+            { account_id: checking.id, amount_cents: profile.payroll_cents },
+          ],
+          memo: `Direct deposit: ${profile.employer} payroll`,
+          category: "Income",
+          effective_date: date,
+        });
       }
-      if (dom === 2 && profile.rent_cents > 0) items.push({ kind: "bill_payment", entries: debit(profile.rent_cents, bills.id), memo: `Rent: ${profile.landlord}`, category: "Housing", effective_date: date });
-      if (dom === 3) items.push({ kind: "transfer", entries: [{ account_id: checking.id, amount_cents: -profile.savings_move_cents }, { account_id: savings.id, amount_cents: profile.savings_move_cents }], memo: "Monthly transfer to savings", category: "Transfers", effective_date: date, reference: "Savings goal" });
+      if (dom === 2 && profile.rent_cents > 0)
+        items.push({
+          kind: "bill_payment",
+          entries: debit(profile.rent_cents, bills.id),
+          memo: `Rent: ${profile.landlord}`,
+          category: "Housing",
+          effective_date: date,
+        });
+      if (dom === 3)
+        items.push({
+          kind: "transfer",
+          entries: [
+            { account_id: checking.id, amount_cents: -profile.savings_move_cents },
+            { account_id: savings.id, amount_cents: profile.savings_move_cents },
+          ],
+          memo: "Monthly transfer to savings",
+          category: "Transfers",
+          effective_date: date,
+          reference: "Savings goal",
+        });
       for (const [i, [name, category, min, max]] of BILLS.entries()) {
-        if (dom === 5 + i * 4) items.push({ kind: "bill_payment", entries: debit(between(min, max), bills.id), memo: `Bill payment: ${name}`, category, effective_date: date });
+        if (dom === 5 + i * 4)
+          items.push({
+            kind: "bill_payment",
+            entries: debit(between(min, max), bills.id),
+            memo: `Bill payment: ${name}`,
+            category,
+            effective_date: date,
+          });
       }
       // Card purchases: one to three a day, more on weekends.
       const purchases = (weekday === 0 || weekday === 6 ? 2 : 1) + (rnd() < 0.35 ? 1 : 0);
@@ -157,11 +287,27 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
         const list = MERCHANTS[category]!;
         const [name, min, max] = list[Math.floor(rnd() * list.length)]!;
         const amount_cents = between(min, max);
-        items.push({ kind: "card_payment", entries: debit(amount_cents, card_network.id), memo: `Debit card purchase: ${name}`, reference: `Card ${card.masked_number}`, category, effective_date: date, card_purchase: { merchant: name, amount_cents } });
+        items.push({
+          kind: "card_payment",
+          entries: debit(amount_cents, card_network.id),
+          memo: `Debit card purchase: ${name}`,
+          reference: `Card ${card.masked_number}`,
+          category,
+          effective_date: date,
+          card_purchase: { merchant: name, amount_cents },
+        });
       }
     }
     // The card's own rule (its daily limit) decides each purchase, as it would have on the day.
-    const purchases = items.filter((item) => item.card_purchase).map((item) => ({ item, merchant: item.card_purchase!.merchant, category: item.category, amount_cents: item.card_purchase!.amount_cents, business_date: item.effective_date }));
+    const purchases = items
+      .filter((item) => item.card_purchase)
+      .map((item) => ({
+        item,
+        merchant: item.card_purchase!.merchant,
+        category: item.category,
+        amount_cents: item.card_purchase!.amount_cents,
+        business_date: item.effective_date,
+      }));
     const authorized = new Set(authorizedPastPurchases(card, purchases).map((p) => p.item));
     // Keep the story believable: a purchase that would overdraw checking is left out.
     let checking_cents = 0;
@@ -182,7 +328,14 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
         idempotency_key: `demo-history:${member.id}:${batch}`,
         initiator: "system:demo",
         created_by: "demo",
-        transactions: items.slice(i, i + 100).map((item) => ({ kind: item.kind, entries: item.entries, memo: item.memo, category: item.category, effective_date: item.effective_date, reference: item.reference ?? null })),
+        transactions: items.slice(i, i + 100).map((item) => ({
+          kind: item.kind,
+          entries: item.entries,
+          memo: item.memo,
+          category: item.category,
+          effective_date: item.effective_date,
+          reference: item.reference ?? null,
+        })),
       });
       // The history was kept affordable above: a refusal here is a bug in this file.
       assert(posted.ok, `demo history refused: ${posted.ok ? "" : posted.code}`);
@@ -192,7 +345,17 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
         card,
         items.slice(i, i + 100).flatMap((item, j) =>
           item.card_purchase
-            ? [{ merchant: item.card_purchase.merchant, category: item.category, amount_cents: item.card_purchase.amount_cents, business_date: item.effective_date, transaction_id: posted.transactions[j]!.transaction.id, initiator: "system:demo", idempotency_key: `demo-history:${member.id}:card:${i + j}` }]
+            ? [
+                {
+                  merchant: item.card_purchase.merchant,
+                  category: item.category,
+                  amount_cents: item.card_purchase.amount_cents,
+                  business_date: item.effective_date,
+                  transaction_id: posted.transactions[j]!.transaction.id,
+                  initiator: "system:demo",
+                  idempotency_key: `demo-history:${member.id}:card:${i + j}`,
+                },
+              ]
             : [],
         ),
       );

@@ -40,19 +40,104 @@ interface DemoProfile {
 }
 
 const PROFILES: Record<string, DemoProfile> = {
-  "staff@harborview.example": { date_of_birth: "1979-03-14", id_type: "drivers_license", id_number: "NH-D4471920", nationality: "American", marital_status: "married", street: "100 Harbor Street", city: "Portsmouth", postal_code: "03801", phone: "(555) 010-4401", emergency: ["Lee Whitfield", "Spouse", "(555) 010-7710"] },
-  "approver@harborview.example": { date_of_birth: "1984-10-05", id_type: "drivers_license", id_number: "NH-D5582013", nationality: "American", marital_status: "single", street: "12 Market Square", city: "Portsmouth", postal_code: "03801", phone: "(555) 010-4402", emergency: ["Rosa Alvarez", "Mother", "(555) 010-7720"] },
-  "alex.morgan@harborview.example": { date_of_birth: "1986-07-02", id_type: "drivers_license", id_number: "NH-D2219384", nationality: "American", marital_status: "married", street: "18 Pleasant Street", city: "Portsmouth", postal_code: "03801", phone: "(555) 010-2231", emergency: ["Jordan Morgan", "Spouse", "(555) 010-2232"], joint: ["Jordan Morgan", "jordan.morgan@harborview.example", "(555) 010-2232"] },
-  "priya.shah@harborview.example": { date_of_birth: "1993-11-21", id_type: "passport", id_number: "X48213377", nationality: "American", marital_status: "single", street: "7 Cutts Avenue", city: "Dover", postal_code: "03820", phone: "(555) 010-3390", emergency: ["Anil Shah", "Father", "(555) 010-3391"] },
-  "sam.okafor@harborview.example": { date_of_birth: "1971-01-09", id_type: "national_id", id_number: "ID-5528-1170", nationality: "Nigerian", marital_status: "widowed", street: "240 Water Street", city: "Exeter", postal_code: "03833", phone: "(555) 010-4478", emergency: ["Ada Okafor", "Daughter", "(555) 010-4479"] },
-  "taylor.reed@harborview.example": { date_of_birth: "2001-05-30", id_type: "drivers_license", id_number: "NH-D9004412", nationality: "American", marital_status: "single", street: "55 Main Street", city: "Durham", postal_code: "03824", phone: "(555) 010-5521", emergency: ["Morgan Reed", "Mother", "(555) 010-5522"] },
-  "chris.lee@harborview.example": { date_of_birth: "1990-09-12", id_type: "passport", id_number: "K77120455", nationality: "Canadian", marital_status: "divorced", street: "3 Ferry Landing", city: "Portsmouth", postal_code: "03801", phone: "(555) 010-6612", emergency: ["Robin Lee", "Sibling", "(555) 010-6613"] },
+  "staff@harborview.example": {
+    date_of_birth: "1979-03-14",
+    id_type: "drivers_license",
+    id_number: "NH-D4471920",
+    nationality: "American",
+    marital_status: "married",
+    street: "100 Harbor Street",
+    city: "Portsmouth",
+    postal_code: "03801",
+    phone: "(555) 010-4401",
+    emergency: ["Lee Whitfield", "Spouse", "(555) 010-7710"],
+  },
+  "approver@harborview.example": {
+    date_of_birth: "1984-10-05",
+    id_type: "drivers_license",
+    id_number: "NH-D5582013",
+    nationality: "American",
+    marital_status: "single",
+    street: "12 Market Square",
+    city: "Portsmouth",
+    postal_code: "03801",
+    phone: "(555) 010-4402",
+    emergency: ["Rosa Alvarez", "Mother", "(555) 010-7720"],
+  },
+  "alex.morgan@harborview.example": {
+    date_of_birth: "1986-07-02",
+    id_type: "drivers_license",
+    id_number: "NH-D2219384",
+    nationality: "American",
+    marital_status: "married",
+    street: "18 Pleasant Street",
+    city: "Portsmouth",
+    postal_code: "03801",
+    phone: "(555) 010-2231",
+    emergency: ["Jordan Morgan", "Spouse", "(555) 010-2232"],
+    joint: ["Jordan Morgan", "jordan.morgan@harborview.example", "(555) 010-2232"],
+  },
+  "priya.shah@harborview.example": {
+    date_of_birth: "1993-11-21",
+    id_type: "passport",
+    id_number: "X48213377",
+    nationality: "American",
+    marital_status: "single",
+    street: "7 Cutts Avenue",
+    city: "Dover",
+    postal_code: "03820",
+    phone: "(555) 010-3390",
+    emergency: ["Anil Shah", "Father", "(555) 010-3391"],
+  },
+  "sam.okafor@harborview.example": {
+    date_of_birth: "1971-01-09",
+    id_type: "national_id",
+    id_number: "ID-5528-1170",
+    nationality: "Nigerian",
+    marital_status: "widowed",
+    street: "240 Water Street",
+    city: "Exeter",
+    postal_code: "03833",
+    phone: "(555) 010-4478",
+    emergency: ["Ada Okafor", "Daughter", "(555) 010-4479"],
+  },
+  "taylor.reed@harborview.example": {
+    date_of_birth: "2001-05-30",
+    id_type: "drivers_license",
+    id_number: "NH-D9004412",
+    nationality: "American",
+    marital_status: "single",
+    street: "55 Main Street",
+    city: "Durham",
+    postal_code: "03824",
+    phone: "(555) 010-5521",
+    emergency: ["Morgan Reed", "Mother", "(555) 010-5522"],
+  },
+  "chris.lee@harborview.example": {
+    date_of_birth: "1990-09-12",
+    id_type: "passport",
+    id_number: "K77120455",
+    nationality: "Canadian",
+    marital_status: "divorced",
+    street: "3 Ferry Landing",
+    city: "Portsmouth",
+    postal_code: "03801",
+    phone: "(555) 010-6612",
+    emergency: ["Robin Lee", "Sibling", "(555) 010-6613"],
+  },
 };
 
-const ROLE_OF: Record<DemoSignIn["kind"], "admin" | "user" | "pending"> = { staff: "admin", member: "user", applicant: "pending" };
+const ROLE_OF: Record<DemoSignIn["kind"], "admin" | "user" | "pending"> = {
+  staff: "admin",
+  member: "user",
+  applicant: "pending",
+};
 
 /** Seeds the demo people when no user exists yet. Returns whether it seeded. */
-export async function seedDemoIfEmpty(database: Database, steps: readonly DemoSeedStep[] = DEMO_SEED_STEPS): Promise<boolean> {
+export async function seedDemoIfEmpty(
+  database: Database,
+  steps: readonly DemoSeedStep[] = DEMO_SEED_STEPS,
+): Promise<boolean> {
   const db = database.db;
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users);
   if (n > 0) return false;
@@ -62,14 +147,22 @@ export async function seedDemoIfEmpty(database: Database, steps: readonly DemoSe
   const people: SeededPerson[] = [];
   try {
     for (const sign_in of DEMO_SIGNINS) {
-      const user = await context.internalAdapter.createUser({
-        email: sign_in.email,
-        name: `${sign_in.first_name} ${sign_in.last_name}`,
-        emailVerified: true,
-        role: ROLE_OF[sign_in.kind],
-        twoFactorEnabled: true,
-      }, { method: "admin" });
-      await context.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: await hashPassword(sign_in.password) });
+      const user = await context.internalAdapter.createUser(
+        {
+          email: sign_in.email,
+          name: `${sign_in.first_name} ${sign_in.last_name}`,
+          emailVerified: true,
+          role: ROLE_OF[sign_in.kind],
+          twoFactorEnabled: true,
+        },
+        { method: "admin" },
+      );
+      await context.internalAdapter.linkAccount({
+        userId: user.id,
+        providerId: "credential",
+        accountId: user.id,
+        password: await hashPassword(sign_in.password),
+      });
       people.push({ user_id: user.id, sign_in });
     }
     const now = Date.now();
@@ -114,7 +207,8 @@ export async function seedDemoIfEmpty(database: Database, steps: readonly DemoSe
       if (taylor) {
         await tx.insert(applicationInfoRequests).values({
           user_id: taylor.user_id,
-          message: "The photo of your driver's license is blurred and we cannot read the expiry date. Please upload a clearer photo of the front of the license.",
+          message:
+            "The photo of your driver's license is blurred and we cannot read the expiry date. Please upload a clearer photo of the front of the license.",
           requested_by: staff?.user_id ?? null,
           requested_at: new Date(now - 2 * 60 * 60 * 1000),
         });
@@ -124,7 +218,13 @@ export async function seedDemoIfEmpty(database: Database, steps: readonly DemoSe
   } catch (error) {
     // Leave no half-seeded demo behind: the next start seeds again from scratch.
     logger.error({ err: error }, "demo seed failed; removing what it created");
-    if (people.length) await db.delete(users).where(inArray(users.id, people.map((p) => p.user_id)));
+    if (people.length)
+      await db.delete(users).where(
+        inArray(
+          users.id,
+          people.map((p) => p.user_id),
+        ),
+      );
     throw error;
   }
   logger.info({ people: people.length }, "seeded the demo institution's people");

@@ -28,7 +28,9 @@ async function oneProcessAtATime(database: Database, work: () => Promise<void>):
   if (database.kind !== "postgres") return work();
   const pool = (database.db as unknown as { $client: pg.Pool }).$client;
   const lockClient = new pg.Client({ ...pool.options, statement_timeout: undefined, query_timeout: undefined });
-  lockClient.on("error", (error) => logger.warn({ database: describeDatabaseError(error) }, "database connection lost"));
+  lockClient.on("error", (error) =>
+    logger.warn({ database: describeDatabaseError(error) }, "database connection lost"),
+  );
   try {
     await lockClient.connect();
     await lockClient.query("select pg_advisory_lock($1)", [SEED_LOCK_KEY]);
@@ -47,4 +49,3 @@ export async function seedDemoAtStartup(database: Database): Promise<void> {
     await seedDemoHistory(database.db);
   });
 }
-

@@ -48,9 +48,16 @@ export interface UserDisplay {
 }
 
 /** What a top bar shows for the signed-in person: name or email, initials, image. */
-export async function userDisplay(db: Db, user: { id: string; email: string; name: string; role: EffectiveRole }): Promise<UserDisplay> {
+export async function userDisplay(
+  db: Db,
+  user: { id: string; email: string; name: string; role: EffectiveRole },
+): Promise<UserDisplay> {
   const [profile] = await db
-    .select({ first_name: memberProfiles.first_name, last_name: memberProfiles.last_name, image_file: memberProfiles.image_file })
+    .select({
+      first_name: memberProfiles.first_name,
+      last_name: memberProfiles.last_name,
+      image_file: memberProfiles.image_file,
+    })
     .from(memberProfiles)
     .where(eq(memberProfiles.user_id, user.id));
   const name = profile ? `${profile.first_name} ${profile.last_name}`.trim() : user.name.trim();
@@ -99,7 +106,12 @@ export async function getProfileSettings(db: Db, user_id: string): Promise<Profi
 export type UpdateProfileResult = { status: "updated" } | { status: "failed" };
 
 /** Saves name, phone and address. A person without a profile row (a staff account made by hand) gets one. */
-export async function updateProfile(db: Db, user_id: string, input: ProfileInput, origin: { request_id?: string; ip?: string } = {}): Promise<UpdateProfileResult> {
+export async function updateProfile(
+  db: Db,
+  user_id: string,
+  input: ProfileInput,
+  origin: { request_id?: string; ip?: string } = {},
+): Promise<UpdateProfileResult> {
   const blankToNull = (value: string) => (value === "" ? null : value);
   const fields = {
     first_name: input.first_name,
@@ -116,13 +128,33 @@ export async function updateProfile(db: Db, user_id: string, input: ProfileInput
       const [user] = await tx.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, user_id));
       if (!user) throw new Error("user not found");
       const now = new Date();
-      const updated = await tx.update(memberProfiles).set({ ...fields, updated_at: now }).where(eq(memberProfiles.user_id, user_id)).returning({ user_id: memberProfiles.user_id });
+      const updated = await tx
+        .update(memberProfiles)
+        .set({ ...fields, updated_at: now })
+        .where(eq(memberProfiles.user_id, user_id))
+        .returning({ user_id: memberProfiles.user_id });
       if (updated.length === 0) {
-        await tx.insert(memberProfiles).values({ user_id, ...fields, status: user.role === "pending" ? "pending" : "approved", source: "staff", created_at: now, updated_at: now });
+        await tx.insert(memberProfiles).values({
+          user_id,
+          ...fields,
+          status: user.role === "pending" ? "pending" : "approved",
+          source: "staff",
+          created_at: now,
+          updated_at: now,
+        });
       }
-      await tx.update(users).set({ name: `${input.first_name} ${input.last_name}`, updatedAt: now }).where(eq(users.id, user_id));
+      await tx
+        .update(users)
+        .set({ name: `${input.first_name} ${input.last_name}`, updatedAt: now })
+        .where(eq(users.id, user_id));
     });
-    await recordSecurityEvent(db, { action: "auth.profile.updated", user_id, detail: { fields: Object.keys(fields) }, request_id: origin.request_id, ip: origin.ip });
+    await recordSecurityEvent(db, {
+      action: "auth.profile.updated",
+      user_id,
+      detail: { fields: Object.keys(fields) },
+      request_id: origin.request_id,
+      ip: origin.ip,
+    });
     return { status: "updated" };
   } catch (error) {
     logger.error({ err: error, user_id }, "profile update failed");
@@ -149,11 +181,19 @@ export async function getAccountSettings(db: Db, user_id: string): Promise<Accou
   const settings = await getMemberSettings(db, user_id);
   const totp_enrolled = await totpEnrolled(db, user_id);
   // The stored flag follows the enrolment (the enrolment is what sign-in acts on).
-  return { email: user.email, settings: { ...settings, two_factor: totp_enrolled }, totp_enrolled, demo_locked: isDemoLocked(user.email) };
+  return {
+    email: user.email,
+    settings: { ...settings, two_factor: totp_enrolled },
+    totp_enrolled,
+    demo_locked: isDemoLocked(user.email),
+  };
 }
 
 async function totpEnrolled(db: Db, user_id: string): Promise<boolean> {
-  const [row] = await db.select({ verified: twoFactors.verified }).from(twoFactors).where(eq(twoFactors.userId, user_id));
+  const [row] = await db
+    .select({ verified: twoFactors.verified })
+    .from(twoFactors)
+    .where(eq(twoFactors.userId, user_id));
   return row?.verified === true;
 }
 
@@ -166,12 +206,23 @@ async function writeSettings(db: Db, user_id: string, values: Partial<Omit<Membe
 }
 
 /** Saves the notification toggles and loginAlerts (twoFactor changes only through enrolment). */
-export async function updateNotificationSettings(db: Db, user_id: string, input: NotificationInput, origin: { request_id?: string; ip?: string } = {}): Promise<{ status: "updated" } | { status: "failed" }> {
+export async function updateNotificationSettings(
+  db: Db,
+  user_id: string,
+  input: NotificationInput,
+  origin: { request_id?: string; ip?: string } = {},
+): Promise<{ status: "updated" } | { status: "failed" }> {
   try {
     const before = await getMemberSettings(db, user_id);
     await writeSettings(db, user_id, input);
     if (before.login_alerts !== input.login_alerts) {
-      await recordSecurityEvent(db, { action: "auth.login_alerts.changed", user_id, detail: { login_alerts: input.login_alerts }, request_id: origin.request_id, ip: origin.ip });
+      await recordSecurityEvent(db, {
+        action: "auth.login_alerts.changed",
+        user_id,
+        detail: { login_alerts: input.login_alerts },
+        request_id: origin.request_id,
+        ip: origin.ip,
+      });
     }
     return { status: "updated" };
   } catch (error) {
@@ -195,11 +246,23 @@ export async function changeOwnPassword(
   input: { current_password: string; new_password: string },
   origin: { request_id?: string } = {},
 ): Promise<PasswordChangeResult> {
-  const result = await changeKnownPassword(db, meta, { email: user.email, user_id: user.id, current_password: input.current_password, new_password: input.new_password }, origin);
+  const result = await changeKnownPassword(
+    db,
+    meta,
+    { email: user.email, user_id: user.id, current_password: input.current_password, new_password: input.new_password },
+    origin,
+  );
   if (result.status === "changed") {
     // A temporary password set by staff is now replaced.
     await passwordChanged(db, user.id);
-    await recordSecurityEvent(db, { action: "auth.password.changed", user_id: user.id, email: user.email, detail: { other_sessions_ended: true }, request_id: origin.request_id, ip: meta.ip });
+    await recordSecurityEvent(db, {
+      action: "auth.password.changed",
+      user_id: user.id,
+      email: user.email,
+      detail: { other_sessions_ended: true },
+      request_id: origin.request_id,
+      ip: meta.ip,
+    });
   }
   return result;
 }
@@ -226,14 +289,24 @@ export type StartTotpResult =
 async function setupFromUri(uri: string): Promise<TotpSetup> {
   const secret = new URL(uri).searchParams.get("secret") ?? "";
   const svg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 1 });
-  return { uri, secret: secret.replace(/(.{4})/g, "$1 ").trim(), qr_data_url: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
+  return {
+    uri,
+    secret: secret.replace(/(.{4})/g, "$1 ").trim(),
+    qr_data_url: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`,
+  };
 }
 
 /**
  * Step 1 of enrolment: the password is checked (within the limits of current-password.server.ts),
  * a new secret is made (not yet in use).
  */
-export async function startTotpEnrollment(db: Db, meta: RequestMeta, user: { id: string; email: string }, password: string, origin: { request_id?: string } = {}): Promise<StartTotpResult> {
+export async function startTotpEnrollment(
+  db: Db,
+  meta: RequestMeta,
+  user: { id: string; email: string },
+  password: string,
+  origin: { request_id?: string } = {},
+): Promise<StartTotpResult> {
   if (isDemoLocked(user.email)) return { status: "not_allowed" };
   if (await totpEnrolled(db, user.id)) return { status: "already_enrolled" };
   return guardCurrentPassword(db, meta, user, "authenticator_on", () => enableTotp(db, meta, password), origin);
@@ -241,7 +314,10 @@ export async function startTotpEnrollment(db: Db, meta: RequestMeta, user: { id:
 
 async function enableTotp(db: Db, meta: RequestMeta, password: string): Promise<StartTotpResult> {
   try {
-    const result = (await authFor(db).api.enableTwoFactor({ body: { password, method: "totp", issuer: institution().name }, headers: authHeaders(meta) })) as { totpURI?: string };
+    const result = (await authFor(db).api.enableTwoFactor({
+      body: { password, method: "totp", issuer: institution().name },
+      headers: authHeaders(meta),
+    })) as { totpURI?: string };
     if (!result.totpURI) throw new Error("no TOTP URI");
     return { status: "started", setup: await setupFromUri(result.totpURI) };
   } catch (error) {
@@ -255,21 +331,31 @@ async function enableTotp(db: Db, meta: RequestMeta, password: string): Promise<
 
 /** The enrolment waiting for its confirming code (to show the QR code again), or null. */
 export async function pendingTotpSetup(db: Db, user: { id: string; email: string }): Promise<TotpSetup | null> {
-  const [row] = await db.select({ secret: twoFactors.secret, verified: twoFactors.verified }).from(twoFactors).where(eq(twoFactors.userId, user.id));
+  const [row] = await db
+    .select({ secret: twoFactors.secret, verified: twoFactors.verified })
+    .from(twoFactors)
+    .where(eq(twoFactors.userId, user.id));
   if (!row || row.verified !== false) return null;
   try {
     const context = await authFor(db).$context;
     const raw = await symmetricDecrypt({ key: context.secretConfig, data: row.secret });
     const issuer = institution().name;
     const params = new URLSearchParams({ secret: base32(Buffer.from(raw, "utf8")), issuer, digits: "6", period: "30" });
-    return setupFromUri(`otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(user.email)}?${params.toString()}`);
+    return setupFromUri(
+      `otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(user.email)}?${params.toString()}`,
+    );
   } catch (error) {
     logger.error({ err: error }, "reading a pending enrolment failed");
     return null;
   }
 }
 
-export type ConfirmTotpResult = { status: "enrolled" } | { status: "invalid_code" } | { status: "not_started" } | { status: "not_allowed" } | { status: "failed" };
+export type ConfirmTotpResult =
+  | { status: "enrolled" }
+  | { status: "invalid_code" }
+  | { status: "not_started" }
+  | { status: "not_allowed" }
+  | { status: "failed" };
 
 /** Step 2: a code from the app proves it holds the secret; from now on sign-in asks for the app's code. */
 export async function confirmTotpEnrollment(
@@ -280,7 +366,10 @@ export async function confirmTotpEnrollment(
   origin: { request_id?: string } = {},
 ): Promise<ConfirmTotpResult> {
   if (isDemoLocked(user.email)) return { status: "not_allowed" };
-  const [row] = await db.select({ verified: twoFactors.verified }).from(twoFactors).where(eq(twoFactors.userId, user.id));
+  const [row] = await db
+    .select({ verified: twoFactors.verified })
+    .from(twoFactors)
+    .where(eq(twoFactors.userId, user.id));
   if (!row) return { status: "not_started" };
   if (row.verified === true) return { status: "enrolled" };
   try {
@@ -298,35 +387,72 @@ export async function confirmTotpEnrollment(
     .values({ user_id: user.id, code_hash: hashCode("totp-used", user.id, code), used_at: now })
     .onConflictDoUpdate({ target: [usedTotpCodes.user_id, usedTotpCodes.code_hash], set: { used_at: now } });
   await writeSettings(db, user.id, { two_factor: true });
-  await recordSecurityEvent(db, { action: "auth.totp.enrolled", user_id: user.id, email: user.email, request_id: origin.request_id, ip: meta.ip });
+  await recordSecurityEvent(db, {
+    action: "auth.totp.enrolled",
+    user_id: user.id,
+    email: user.email,
+    request_id: origin.request_id,
+    ip: meta.ip,
+  });
   return { status: "enrolled" };
 }
 
-export type DisableTotpResult = { status: "disabled" } | { status: "wrong_password" } | { status: "locked"; retry_after_s: number } | { status: "not_allowed" } | { status: "failed" };
+export type DisableTotpResult =
+  | { status: "disabled" }
+  | { status: "wrong_password" }
+  | { status: "locked"; retry_after_s: number }
+  | { status: "not_allowed" }
+  | { status: "failed" };
 
 /**
  * Turns the authenticator app off (password required, within the limits of
  * current-password.server.ts); sign-in goes back to the email code.
  */
-export async function disableTotp(db: Db, meta: RequestMeta, user: { id: string; email: string }, password: string, origin: { request_id?: string } = {}): Promise<DisableTotpResult> {
+export async function disableTotp(
+  db: Db,
+  meta: RequestMeta,
+  user: { id: string; email: string },
+  password: string,
+  origin: { request_id?: string } = {},
+): Promise<DisableTotpResult> {
   if (isDemoLocked(user.email)) return { status: "not_allowed" };
-  return guardCurrentPassword(db, meta, user, "authenticator_off", () => removeTotp(db, meta, user, password, origin), origin);
+  return guardCurrentPassword(
+    db,
+    meta,
+    user,
+    "authenticator_off",
+    () => removeTotp(db, meta, user, password, origin),
+    origin,
+  );
 }
 
-async function removeTotp(db: Db, meta: RequestMeta, user: { id: string; email: string }, password: string, origin: { request_id?: string }): Promise<DisableTotpResult> {
+async function removeTotp(
+  db: Db,
+  meta: RequestMeta,
+  user: { id: string; email: string },
+  password: string,
+  origin: { request_id?: string },
+): Promise<DisableTotpResult> {
   try {
     const [account] = await db
       .select({ password: authAccounts.password })
       .from(authAccounts)
       .where(and(eq(authAccounts.userId, user.id), eq(authAccounts.providerId, "credential")));
-    if (!account?.password || !(await verifyPassword({ hash: account.password, password }))) return { status: "wrong_password" };
+    if (!account?.password || !(await verifyPassword({ hash: account.password, password })))
+      return { status: "wrong_password" };
     await db.transaction(async (tx) => {
       await tx.delete(twoFactors).where(eq(twoFactors.userId, user.id));
       // The email code stays: every user keeps a second factor.
       await tx.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, user.id));
     });
     await writeSettings(db, user.id, { two_factor: false });
-    await recordSecurityEvent(db, { action: "auth.totp.disabled", user_id: user.id, email: user.email, request_id: origin.request_id, ip: meta.ip });
+    await recordSecurityEvent(db, {
+      action: "auth.totp.disabled",
+      user_id: user.id,
+      email: user.email,
+      request_id: origin.request_id,
+      ip: meta.ip,
+    });
     return { status: "disabled" };
   } catch (error) {
     logger.error({ err: error }, "turning the authenticator off failed");

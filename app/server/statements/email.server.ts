@@ -17,8 +17,7 @@ export const STATEMENT_EMAILS_PER_HOUR = 5;
 const HOUR_MS = 3_600_000;
 
 export type StatementEmailResult =
-  | { ok: true; message: string }
-  | { ok: false; status: 400 | 404 | 413 | 429; message: string; retry_after_s?: number };
+  { ok: true; message: string } | { ok: false; status: 400 | 404 | 413 | 429; message: string; retry_after_s?: number };
 
 export function statementEmailLimitMessage(retry_after_s: number): string {
   const minutes = Math.max(1, Math.ceil(retry_after_s / 60));
@@ -30,17 +29,37 @@ export function statementTooLargeMessage(bytes: number): string {
   return `This statement (${mb(bytes)} MB) is larger than we can email (${mb(ATTACHMENTS_MAX_BYTES)} MB). Please download the PDF instead.`;
 }
 
-export async function emailStatement(db: Db, member_id: string, account_id_text: string, month_text: string, now: Date): Promise<StatementEmailResult> {
-  const limit = await hitRateLimit({ key: `statement-email:member:${member_id}`, limit: STATEMENT_EMAILS_PER_HOUR, window_ms: HOUR_MS }, { now, database: db });
-  if (!limit.allowed) return { ok: false, status: 429, message: statementEmailLimitMessage(limit.retry_after_s), retry_after_s: limit.retry_after_s };
+export async function emailStatement(
+  db: Db,
+  member_id: string,
+  account_id_text: string,
+  month_text: string,
+  now: Date,
+): Promise<StatementEmailResult> {
+  const limit = await hitRateLimit(
+    { key: `statement-email:member:${member_id}`, limit: STATEMENT_EMAILS_PER_HOUR, window_ms: HOUR_MS },
+    { now, database: db },
+  );
+  if (!limit.allowed)
+    return {
+      ok: false,
+      status: 429,
+      message: statementEmailLimitMessage(limit.retry_after_s),
+      retry_after_s: limit.retry_after_s,
+    };
   const statement = await memberStatementPdf(db, member_id, account_id_text, month_text, now);
   if (!statement.ok) return statement;
-  const [member] = await db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, member_id)).limit(1);
+  const [member] = await db
+    .select({ email: users.email, name: users.name })
+    .from(users)
+    .where(eq(users.id, member_id))
+    .limit(1);
   if (!member) return { ok: false, status: 404, message: "Member not found." };
   // A statement of a very busy month can be over what the outbox (and mail servers) take: the
   // member is told to download it instead, and nothing is queued.
   const attachments = [{ file_name: statement.file_name, content_type: "application/pdf", content: statement.pdf }];
-  if (attachmentsTooLarge(attachments)) return { ok: false, status: 413, message: statementTooLargeMessage(statement.pdf.length) };
+  if (attachmentsTooLarge(attachments))
+    return { ok: false, status: 413, message: statementTooLargeMessage(statement.pdf.length) };
   const profile = institution();
   await sendEmail(db, {
     to: member.email,
@@ -58,5 +77,8 @@ export async function emailStatement(db: Db, member_id: string, account_id_text:
     user_id: member_id,
     attachments,
   });
-  return { ok: true, message: `We emailed your ${statement.month_label} statement for ${statement.account_label} to ${member.email}.` };
+  return {
+    ok: true,
+    message: `We emailed your ${statement.month_label} statement for ${statement.account_label} to ${member.email}.`,
+  };
 }

@@ -25,7 +25,8 @@ export const EXPORT_MESSAGES = {
   order: "The start date must be on or before the end date",
   future: "The end date cannot be in the future",
   range: `Please choose a range of at most ${EXPORT_DAYS_MAX} days`,
-  intuit: "QFX and QBO files are not available yet: Quicken and QuickBooks need our Intuit bank id, which is not set up. Please choose OFX or CSV",
+  intuit:
+    "QFX and QBO files are not available yet: Quicken and QuickBooks need our Intuit bank id, which is not set up. Please choose OFX or CSV",
 } as const;
 
 /**
@@ -46,7 +47,12 @@ function daysBetween(from: string, to: string): number {
   return (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
 }
 
-export async function memberExport(db: Db, member_id: string, params: URLSearchParams, now: Date): Promise<ExportAnswer> {
+export async function memberExport(
+  db: Db,
+  member_id: string,
+  params: URLSearchParams,
+  now: Date,
+): Promise<ExportAnswer> {
   const account = await memberAccountOf(db, member_id, params.get("account") ?? "");
   if (!account) return { ok: false, status: 404, problems: { account: STATEMENT_ACCOUNT_MESSAGE } };
 
@@ -84,7 +90,11 @@ export async function memberExport(db: Db, member_id: string, params: URLSearchP
   const transactions = lines.map((l) => ({
     id: toId(l.id),
     date: String(l.date),
-    description: (l.memo as string | null) ?? String(l.kind).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()),
+    description:
+      (l.memo as string | null) ??
+      String(l.kind)
+        .replace(/_/g, " ")
+        .replace(/^./, (c) => c.toUpperCase()),
     status: String(l.status),
     amount_cents: toCents(l.amount_cents),
   }));
@@ -94,23 +104,44 @@ export async function memberExport(db: Db, member_id: string, params: URLSearchP
     let balance = closing_cents - transactions.reduce((sum, t) => sum + t.amount_cents, 0);
     const rows = transactions.map((t) => {
       balance += t.amount_cents;
-      return [t.date, csvField(t.description, { quote: "always" }), centsAsDecimal(t.amount_cents), centsAsDecimal(balance), t.status === "reversed" ? "Reversed" : "Completed", referenceNumber(t.id)];
+      return [
+        t.date,
+        csvField(t.description, { quote: "always" }),
+        centsAsDecimal(t.amount_cents),
+        centsAsDecimal(balance),
+        t.status === "reversed" ? "Reversed" : "Completed",
+        referenceNumber(t.id),
+      ];
     });
-    return { ok: true, body: csvDocument(["Date", "Description", "Amount", "Balance", "Status", "Reference number"], rows), file_name: `${file_base}.csv`, media_type: "text/csv; charset=utf-8" };
+    return {
+      ok: true,
+      body: csvDocument(["Date", "Description", "Amount", "Balance", "Status", "Reference number"], rows),
+      file_name: `${file_base}.csv`,
+      media_type: "text/csv; charset=utf-8",
+    };
   }
   const type = OFX_FILE_TYPES[format as OfxFileType];
   const profile = institution();
   const body = writeOfx({
     made_at: now,
     // INTU.BID only in the Intuit file types: a plain .ofx is for any program.
-    institution: { name: profile.name, routing_number: profile.routing_number, intuit_bank_id: format === "ofx" ? null : profile.intuit_bank_id },
+    institution: {
+      name: profile.name,
+      routing_number: profile.routing_number,
+      intuit_bank_id: format === "ofx" ? null : profile.intuit_bank_id,
+    },
     account: { account_number: account.account_number, type: account.type as "checking" | "savings" | "credit_card" },
     from,
     to,
-    transactions: transactions.map((t) => ({ fit_id: String(t.id), posted_date: t.date, amount_cents: t.amount_cents, name: t.description, memo: referenceNumber(t.id) })),
+    transactions: transactions.map((t) => ({
+      fit_id: String(t.id),
+      posted_date: t.date,
+      amount_cents: t.amount_cents,
+      name: t.description,
+      memo: referenceNumber(t.id),
+    })),
     ledger_balance_cents: closing_cents,
     available_balance_cents: account.available_cents,
   });
   return { ok: true, body, file_name: `${file_base}.${type.extension}`, media_type: type.media_type };
 }
-

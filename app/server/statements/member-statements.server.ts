@@ -26,7 +26,15 @@ export async function memberStatementAccounts(db: Db, member_id: string, now: Da
     ? await db
         .select({ account_id: accountStatements.account_id, month: accountStatements.period_month })
         .from(accountStatements)
-        .where(and(eq(accountStatements.member_id, member_id), inArray(accountStatements.account_id, accounts.map((a) => a.id))))
+        .where(
+          and(
+            eq(accountStatements.member_id, member_id),
+            inArray(
+              accountStatements.account_id,
+              accounts.map((a) => a.id),
+            ),
+          ),
+        )
     : [];
   const ready = new Set(kept.map((k) => `${k.account_id}:${k.month}`));
   const result: MemberStatementAccount[] = [];
@@ -54,12 +62,22 @@ export const STATEMENT_ACCOUNT_MESSAGE = "Statement not found. Please choose one
  * not yet ended).
  */
 /** The member's own account whose id the address or form gives; anything else (malformed, another member's, none) is undefined. */
-export async function memberAccountOf(db: Db, member_id: string, account_id_text: string): Promise<AccountView | undefined> {
+export async function memberAccountOf(
+  db: Db,
+  member_id: string,
+  account_id_text: string,
+): Promise<AccountView | undefined> {
   const account_id = /^[1-9]\d{0,15}$/.test(account_id_text) ? Number(account_id_text) : null;
   return account_id === null ? undefined : (await memberAccounts(db, member_id)).find((a) => a.id === account_id);
 }
 
-export async function memberStatementPdf(db: Db, member_id: string, account_id_text: string, month_text: string, now: Date): Promise<StatementDownload> {
+export async function memberStatementPdf(
+  db: Db,
+  member_id: string,
+  account_id_text: string,
+  month_text: string,
+  now: Date,
+): Promise<StatementDownload> {
   const account = await memberAccountOf(db, member_id, account_id_text);
   if (!account) return { ok: false, status: 404, message: STATEMENT_ACCOUNT_MESSAGE };
   const months = await availableMonths(db, account, now);
@@ -71,7 +89,8 @@ export async function memberStatementPdf(db: Db, member_id: string, account_id_t
   // one month's dividend is worked out before its statement is made (the same rule and row as the
   // run, which then finds it done). Never an older month: a download must not back-pay months the
   // nightly run never paid (months from before dividends were switched on).
-  if (month_text === months[0] && !(await keptStatement(db, account.id, month_text))) await payAccountDividendsSince(db, account.id, month_text, now);
+  if (month_text === months[0] && !(await keptStatement(db, account.id, month_text)))
+    await payAccountDividendsSince(db, account.id, month_text, now);
   const { statement } = await statementFor(db, account, month_text, `member:${member_id}`);
   return {
     ok: true,

@@ -33,12 +33,13 @@ export interface StatementRunCounts {
 export async function runMonthlyStatements(db: Db, now: Date): Promise<StatementRunCounts> {
   const today = businessDate(institution().time_zone, now);
   const month = addMonths(monthOfDate(today), -1);
-  if (today < businessDayOnOrAfter(`${monthOfDate(today)}-01`)) return { month, made: 0, waiting_for_business_day: true };
+  if (today < businessDayOnOrAfter(`${monthOfDate(today)}-01`))
+    return { month, made: 0, waiting_for_business_day: true };
   // The month's dividends first (a no-op once the nightly dividend run has paid them): a statement
   // is kept as made, so one made before its dividend would never show it.
   await payMonthlyDividends(db, now);
   let made = 0;
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const ids = await accountsWithoutStatement(db, month, after, STATEMENT_RUN_BATCH);
     // A few accounts at a time: while one waits on the database another draws its PDF.
     let next = 0;
@@ -59,7 +60,12 @@ export async function runMonthlyStatements(db: Db, now: Date): Promise<Statement
  * Member accounts, by id from `after`, whose history began by the month's end (opened by then,
  * or with a posting dated by then) and that have no statement for the month.
  */
-async function accountsWithoutStatement(db: Db, month: StatementMonth, after: number, limit: number): Promise<number[]> {
+async function accountsWithoutStatement(
+  db: Db,
+  month: StatementMonth,
+  after: number,
+  limit: number,
+): Promise<number[]> {
   const { end } = monthBounds(month);
   const result = await db.execute(sql`
     select a.id from ledger_accounts a

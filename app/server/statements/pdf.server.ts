@@ -13,7 +13,11 @@ const PAGE = { size: "LETTER" as const, margin: 54 };
 const COLUMNS = { date: 54, description: 130, amount: 400, balance: 480, right: 558 };
 const ROW_HEIGHT = 15;
 
-const TYPE_LABELS: Record<string, string> = { checking: "Personal Checking", savings: "Personal Savings", credit_card: "Credit Card" };
+const TYPE_LABELS: Record<string, string> = {
+  checking: "Personal Checking",
+  savings: "Personal Savings",
+  credit_card: "Credit Card",
+};
 
 export function renderStatementPdf(data: StatementData): Promise<Buffer> {
   const doc = new PDFDocument({
@@ -40,7 +44,10 @@ export function renderStatementPdf(data: StatementData): Promise<Buffer> {
   doc.text(`Routing number ${data.institution.routing_number}`);
   const heading_end = doc.y;
   doc.font("Helvetica-Bold").fontSize(12).text("Account statement", 340, PAGE.margin, { width: 218, align: "right" });
-  doc.font("Helvetica").fontSize(9).text(`${data.period.label}: ${data.period.start} to ${data.period.end}`, { width: 218, align: "right" });
+  doc
+    .font("Helvetica")
+    .fontSize(9)
+    .text(`${data.period.label}: ${data.period.start} to ${data.period.end}`, { width: 218, align: "right" });
   doc.y = Math.max(heading_end, doc.y) + 18;
 
   // The member and the account.
@@ -49,7 +56,9 @@ export function renderStatementPdf(data: StatementData): Promise<Buffer> {
   doc.font("Helvetica").fontSize(9);
   for (const line of data.member.address_lines) doc.text(line);
   doc.moveDown(0.8);
-  doc.text(`${TYPE_LABELS[data.account.type] ?? data.account.name}, account ${maskAccountNumber(data.account.account_number)}`);
+  doc.text(
+    `${TYPE_LABELS[data.account.type] ?? data.account.name}, account ${maskAccountNumber(data.account.account_number)}`,
+  );
   doc.moveDown(0.8);
 
   // Summary.
@@ -71,7 +80,9 @@ export function renderStatementPdf(data: StatementData): Promise<Buffer> {
   }
   for (const [label, value] of summary) {
     const y = doc.y;
-    doc.font(label === "Closing balance" ? "Helvetica-Bold" : "Helvetica").text(label, PAGE.margin, y, { width: 200, lineBreak: false });
+    doc
+      .font(label === "Closing balance" ? "Helvetica-Bold" : "Helvetica")
+      .text(label, PAGE.margin, y, { width: 200, lineBreak: false });
     doc.text(value, 254, y, { width: 100, align: "right", lineBreak: false });
     doc.y = y + ROW_HEIGHT;
   }
@@ -83,7 +94,12 @@ export function renderStatementPdf(data: StatementData): Promise<Buffer> {
   row(doc, bottom, [data.period.start, "Opening balance", "", formatCents(f.opening_cents)]);
   for (const line of f.posted) {
     const description = line.status === "reversed" ? `${line.description} (reversed)` : line.description;
-    row(doc, bottom, [line.effective_date, description, formatCents(line.amount_cents), formatCents(line.balance_cents)]);
+    row(doc, bottom, [
+      line.effective_date,
+      description,
+      formatCents(line.amount_cents),
+      formatCents(line.balance_cents),
+    ]);
   }
   row(doc, bottom, [data.period.end, "Closing balance", "", formatCents(f.closing_cents)], true);
   if (f.posted.length === 0) row(doc, bottom, ["", "No posted transactions this month.", "", ""]);
@@ -94,7 +110,8 @@ export function renderStatementPdf(data: StatementData): Promise<Buffer> {
   if (f.pending.length === 0) row(doc, bottom, ["", "None.", "", ""]);
   else {
     header(doc, ["Date", "Description", "Amount", ""]);
-    for (const line of f.pending) row(doc, bottom, [line.effective_date, line.description, formatCents(line.amount_cents), ""]);
+    for (const line of f.pending)
+      row(doc, bottom, [line.effective_date, line.description, formatCents(line.amount_cents), ""]);
   }
 
   doc.end();
@@ -123,11 +140,19 @@ function row(doc: PDFKit.PDFDocument, bottom: number, cells: string[], bold = fa
   doc.y += ROW_HEIGHT;
 }
 
-function cellsAt(doc: PDFKit.PDFDocument, y: number, [date = "", description = "", amount = "", balance = ""]: string[]): void {
+function cellsAt(
+  doc: PDFKit.PDFDocument,
+  y: number,
+  [date = "", description = "", amount = "", balance = ""]: string[],
+): void {
   const description_width = COLUMNS.amount - COLUMNS.description - 8;
   doc.text(date, COLUMNS.date, y, { lineBreak: false });
   doc.text(fit(doc, description, description_width), COLUMNS.description, y, { lineBreak: false });
-  doc.text(amount, COLUMNS.amount, y, { width: COLUMNS.balance - COLUMNS.amount - 4, align: "right", lineBreak: false });
+  doc.text(amount, COLUMNS.amount, y, {
+    width: COLUMNS.balance - COLUMNS.amount - 4,
+    align: "right",
+    lineBreak: false,
+  });
   doc.text(balance, COLUMNS.balance, y, { width: COLUMNS.right - COLUMNS.balance, align: "right", lineBreak: false });
 }
 

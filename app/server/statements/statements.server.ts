@@ -52,7 +52,11 @@ export async function historyStart(db: DbOrTx, account: Pick<AccountView, "id" |
 }
 
 /** The months the account has a statement for, newest first (docs/product.md#statements). */
-export async function availableMonths(db: DbOrTx, account: Pick<AccountView, "id" | "opened_at">, now: Date): Promise<StatementMonth[]> {
+export async function availableMonths(
+  db: DbOrTx,
+  account: Pick<AccountView, "id" | "opened_at">,
+  now: Date,
+): Promise<StatementMonth[]> {
   return statementMonths(await historyStart(db, account), businessDate(institution().time_zone, now));
 }
 
@@ -61,7 +65,11 @@ export async function availableMonths(db: DbOrTx, account: Pick<AccountView, "id
  * is the account's current balance less every posted entry dated on or after the month's first
  * day, so only the entries from that day on are read, however long the history.
  */
-export async function readStatementFigures(db: DbOrTx, account_id: number, month: StatementMonth): Promise<StatementFigures> {
+export async function readStatementFigures(
+  db: DbOrTx,
+  account_id: number,
+  month: StatementMonth,
+): Promise<StatementFigures> {
   const { start, end } = monthBounds(month);
   const result = await db.execute(sql`
     with since as (
@@ -75,7 +83,8 @@ export async function readStatementFigures(db: DbOrTx, account_id: number, month
                      'kind', s.kind, 'memo', s.memo, 'amount_cents', s.amount_cents) order by s.effective_date, s.id), '[]')
               from since s where s.effective_date <= ${end}::date) as lines`);
   const row = result.rows[0];
-  if (!row || row.current_cents === null || row.current_cents === undefined) throw new Error(`no ledger account ${account_id}`);
+  if (!row || row.current_cents === null || row.current_cents === undefined)
+    throw new Error(`no ledger account ${account_id}`);
   const opening_cents = toCents(row.current_cents) - toCents(row.since_start_cents);
   const lines: StatementLine[] = jsonRows(row.lines).map((r) => ({
     transaction_id: toId(r.transaction_id),
@@ -125,7 +134,11 @@ export async function statementData(db: DbOrTx, account: AccountView, month: Sta
     member: {
       name: holder?.joint_name ? `${own_name} & ${holder.joint_name}` : own_name,
       address_lines: holder?.street
-        ? [holder.street, [holder.city, [holder.state, holder.postal_code].filter(Boolean).join(" ")].filter(Boolean).join(", "), holder.country && holder.country !== "US" ? holder.country : ""].filter(Boolean)
+        ? [
+            holder.street,
+            [holder.city, [holder.state, holder.postal_code].filter(Boolean).join(" ")].filter(Boolean).join(", "),
+            holder.country && holder.country !== "US" ? holder.country : "",
+          ].filter(Boolean)
         : [],
     },
     account: { account_number: account.account_number, name: account.name, type: account.type },
@@ -140,7 +153,12 @@ export async function statementData(db: DbOrTx, account: AccountView, month: Sta
  * account and month); both then serve the kept one. The caller checks the month is allowed
  * (`availableMonths`) and the account is the member's.
  */
-export async function statementFor(db: DbOrTx, account: AccountView, month: StatementMonth, created_by: string): Promise<{ statement: AccountStatement; made: boolean }> {
+export async function statementFor(
+  db: DbOrTx,
+  account: AccountView,
+  month: StatementMonth,
+  created_by: string,
+): Promise<{ statement: AccountStatement; made: boolean }> {
   const kept = await keptStatement(db, account.id, month);
   if (kept) return { statement: kept, made: false };
   const data = await statementData(db, account, month);
@@ -171,7 +189,11 @@ export async function statementFor(db: DbOrTx, account: AccountView, month: Stat
   return { statement: winner, made: false };
 }
 
-export async function keptStatement(db: DbOrTx, account_id: number, month: StatementMonth): Promise<AccountStatement | null> {
+export async function keptStatement(
+  db: DbOrTx,
+  account_id: number,
+  month: StatementMonth,
+): Promise<AccountStatement | null> {
   const [row] = await db
     .select()
     .from(accountStatements)

@@ -20,7 +20,15 @@ export const ACH_INBOUND_ENTRY_KINDS = ["credit", "debit", "prenote", "return", 
  * possible duplicate of an entry already received (`duplicate_of_entry_id`), waiting for staff to
  * post or return it.
  */
-export const ACH_INBOUND_ENTRY_STATUSES = ["received", "posted", "returned", "applied", "unmatched", "noted", "held"] as const;
+export const ACH_INBOUND_ENTRY_STATUSES = [
+  "received",
+  "posted",
+  "returned",
+  "applied",
+  "unmatched",
+  "noted",
+  "held",
+] as const;
 
 export const achInboundFiles = pgTable(
   "ach_inbound_files",
@@ -41,13 +49,18 @@ export const achInboundFiles = pgTable(
     posted_count: integer("posted_count").notNull().default(0),
     returned_count: integer("returned_count").notNull().default(0),
     uploaded_by: text("uploaded_by").notNull(),
-    uploaded_at: timestamp("uploaded_at", { withTimezone: true }).notNull().default(sql`now()`),
+    uploaded_at: timestamp("uploaded_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
     posted_at: timestamp("posted_at", { withTimezone: true }),
   },
   (t) => [
     unique("ach_inbound_files_sha256_unique").on(t.sha256),
     check("ach_inbound_files_status_valid", sql`${t.status} in ('posting', 'posted')`),
-    check("ach_inbound_files_totals", sql`${t.entry_count} > 0 and ${t.credit_total_cents} >= 0 and ${t.debit_total_cents} >= 0`),
+    check(
+      "ach_inbound_files_totals",
+      sql`${t.entry_count} > 0 and ${t.credit_total_cents} >= 0 and ${t.debit_total_cents} >= 0`,
+    ),
   ],
 );
 
@@ -96,19 +109,31 @@ export const achInboundEntries = pgTable(
     unique("ach_inbound_entries_file_line_unique").on(t.file_id, t.line),
     index("ach_inbound_entries_file_status_idx").on(t.file_id, t.status, t.id),
     // The Returned items queue: returns not yet in a return file, and returns staff must look into.
-    index("ach_inbound_entries_waiting_idx").on(t.id).where(sql`(${t.status} = 'returned' and ${t.return_file_id} is null) or ${t.status} = 'unmatched'`),
+    index("ach_inbound_entries_waiting_idx")
+      .on(t.id)
+      .where(sql`(${t.status} = 'returned' and ${t.return_file_id} is null) or ${t.status} = 'unmatched'`),
     // The Possible duplicates queue: entries held for staff to post or return.
-    index("ach_inbound_entries_held_idx").on(t.id).where(sql`${t.status} = 'held'`),
+    index("ach_inbound_entries_held_idx")
+      .on(t.id)
+      .where(sql`${t.status} = 'held'`),
     // Duplicate entries (docs/product.md#ach-in): an entry is looked up by its trace number among those received before.
     index("ach_inbound_entries_trace_idx").on(t.trace_number, t.effective_date),
     index("ach_inbound_entries_return_file_idx").on(t.return_file_id),
     // A payment of ours and the return that came back for it: the member's payments and history
     // read it to show Returned and why, and a second return of the same payment is found by it.
-    index("ach_inbound_entries_payment_idx").on(t.payment_id).where(sql`${t.payment_id} is not null`),
+    index("ach_inbound_entries_payment_idx")
+      .on(t.payment_id)
+      .where(sql`${t.payment_id} is not null`),
     check("ach_inbound_entries_kind_valid", sql`${t.kind} in ('credit', 'debit', 'prenote', 'return', 'noc')`),
-    check("ach_inbound_entries_status_valid", sql`${t.status} in ('received', 'posted', 'returned', 'applied', 'unmatched', 'noted', 'held')`),
+    check(
+      "ach_inbound_entries_status_valid",
+      sql`${t.status} in ('received', 'posted', 'returned', 'applied', 'unmatched', 'noted', 'held')`,
+    ),
     check("ach_inbound_entries_returned_has_code", sql`${t.status} <> 'returned' or ${t.return_code} is not null`),
-    check("ach_inbound_entries_posted_has_transaction", sql`${t.status} <> 'posted' or ${t.transaction_id} is not null`),
+    check(
+      "ach_inbound_entries_posted_has_transaction",
+      sql`${t.status} <> 'posted' or ${t.transaction_id} is not null`,
+    ),
     check("ach_inbound_entries_amount", sql`${t.amount_cents} >= 0`),
   ],
 );
@@ -125,9 +150,14 @@ export const achReturnFiles = pgTable(
     credit_total_cents: bigint("credit_total_cents", { mode: "number" }).notNull(),
     debit_total_cents: bigint("debit_total_cents", { mode: "number" }).notNull(),
     created_by: text("created_by").notNull(),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
   },
-  (t) => [unique("ach_return_files_name_unique").on(t.file_name), check("ach_return_files_counts", sql`${t.entry_count} > 0`)],
+  (t) => [
+    unique("ach_return_files_name_unique").on(t.file_name),
+    check("ach_return_files_counts", sql`${t.entry_count} > 0`),
+  ],
 );
 
 /** waiting: for staff; applied: the correction was made to the payments it names; handled: staff noted what they did. */
@@ -160,13 +190,19 @@ export const achNotificationsOfChange = pgTable(
     note: text("note"),
     resolved_by: text("resolved_by"),
     resolved_at: timestamp("resolved_at", { withTimezone: true }),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
   },
   (t) => [
     unique("ach_notifications_of_change_entry_unique").on(t.entry_id),
     // The queue section: the waiting ones, oldest first.
-    index("ach_notifications_of_change_waiting_idx").on(t.id).where(sql`${t.status} = 'waiting'`),
-    index("ach_notifications_of_change_payment_idx").on(t.payment_id).where(sql`${t.payment_id} is not null`),
+    index("ach_notifications_of_change_waiting_idx")
+      .on(t.id)
+      .where(sql`${t.status} = 'waiting'`),
+    index("ach_notifications_of_change_payment_idx")
+      .on(t.payment_id)
+      .where(sql`${t.payment_id} is not null`),
     check("ach_notifications_of_change_status_valid", sql`${t.status} in ('waiting', 'applied', 'handled')`),
     check("ach_notifications_of_change_resolved", sql`(${t.status} = 'waiting') = (${t.resolved_at} is null)`),
   ],

@@ -29,7 +29,10 @@ export const applicationDecisions = pgTable(
   (t) => [
     index("application_decisions_user_idx").on(t.user_id, t.decided_at),
     check("application_decisions_decision_valid", sql`${t.decision} in ('approved', 'rejected', 'info_requested')`),
-    check("application_decisions_note_required", sql`${t.decision} = 'approved' or (${t.note} is not null and length(${t.note}) > 0)`),
+    check(
+      "application_decisions_note_required",
+      sql`${t.decision} = 'approved' or (${t.note} is not null and length(${t.note}) > 0)`,
+    ),
   ],
 );
 
@@ -39,7 +42,9 @@ export const applicationDecisions = pgTable(
  */
 export const passwordChangeRequirements = pgTable("password_change_requirements", {
   user_id: text("user_id").primaryKey(),
-  reason: text("reason", { enum: ["temporary_password"] }).notNull().default("temporary_password"),
+  reason: text("reason", { enum: ["temporary_password"] })
+    .notNull()
+    .default("temporary_password"),
   set_by: text("set_by"),
   set_at: timestamptz("set_at").defaultNow().notNull(),
   cleared_at: timestamptz("cleared_at"),
@@ -104,16 +109,26 @@ export const staffRoleGrants = pgTable(
     decline_reason: text("decline_reason"),
   },
   (t) => [
-    index("staff_role_grants_pending_idx").on(t.requested_at, t.id).where(sql`${t.status} = 'pending'`),
-    uniqueIndex("staff_role_grants_one_pending_per_email").on(t.email).where(sql`${t.status} = 'pending'`),
+    index("staff_role_grants_pending_idx")
+      .on(t.requested_at, t.id)
+      .where(sql`${t.status} = 'pending'`),
+    uniqueIndex("staff_role_grants_one_pending_per_email")
+      .on(t.email)
+      .where(sql`${t.status} = 'pending'`),
     check("staff_role_grants_kind_valid", sql`${t.kind} in ('create', 'raise')`),
     check("staff_role_grants_role_valid", sql`${t.role} in ('admin', 'reviewer')`),
     check("staff_role_grants_status_valid", sql`${t.status} in ('pending', 'approved', 'declined')`),
     check("staff_role_grants_email_lower", sql`${t.email} = lower(${t.email}) and length(${t.email}) > 0`),
     check("staff_role_grants_raise_has_user", sql`${t.kind} <> 'raise' or ${t.user_id} is not null`),
     check("staff_role_grants_create_has_profile", sql`${t.kind} <> 'create' or ${t.profile} is not null`),
-    check("staff_role_grants_approver_not_requester", sql`${t.decided_by} is null or ${t.requested_by} is null or ${t.decided_by} <> ${t.requested_by}`),
-    check("staff_role_grants_decided", sql`${t.status} = 'pending' or (${t.decided_by} is not null and ${t.decided_at} is not null)`),
+    check(
+      "staff_role_grants_approver_not_requester",
+      sql`${t.decided_by} is null or ${t.requested_by} is null or ${t.decided_by} <> ${t.requested_by}`,
+    ),
+    check(
+      "staff_role_grants_decided",
+      sql`${t.status} = 'pending' or (${t.decided_by} is not null and ${t.decided_at} is not null)`,
+    ),
     check("staff_role_grants_declined_has_reason", sql`${t.status} <> 'declined' or length(${t.decline_reason}) > 0`),
   ],
 );

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 
 /**
  * Identity (docs/product.md#people-and-roles, docs/product.md#sign-in). The first six tables are
@@ -106,7 +117,10 @@ export const verifications = pgTable(
     createdAt: timestamptz("created_at").defaultNow().notNull(),
     updatedAt: timestamptz("updated_at").defaultNow().notNull(),
   },
-  (t) => [index("verifications_identifier_idx").on(t.identifier), index("verifications_expires_at_idx").on(t.expiresAt)],
+  (t) => [
+    index("verifications_identifier_idx").on(t.identifier),
+    index("verifications_expires_at_idx").on(t.expiresAt),
+  ],
 );
 
 /** An authenticator app (TOTP) per user; the secret is encrypted by Better Auth. */
@@ -167,12 +181,18 @@ export const signInLockouts = pgTable("sign_in_lockouts", {
   /** The normalised address, or `payment-step-up:<member id>` (no @: never an address). */
   email: text("email").primaryKey(),
   /** Times of the recent wrong passwords, the last 15 minutes only (at most 5). */
-  failure_times: timestamptz("failure_times").array().notNull().default(sql`'{}'::timestamptz[]`),
+  failure_times: timestamptz("failure_times")
+    .array()
+    .notNull()
+    .default(sql`'{}'::timestamptz[]`),
   /**
    * Times of the recent sign-in codes tried for this account, across challenges, the last 15
    * minutes only: a right password does not clear them (whoever guesses codes knows it).
    */
-  code_attempt_times: timestamptz("code_attempt_times").array().notNull().default(sql`'{}'::timestamptz[]`),
+  code_attempt_times: timestamptz("code_attempt_times")
+    .array()
+    .notNull()
+    .default(sql`'{}'::timestamptz[]`),
   locked_until: timestamptz("locked_until"),
   updated_at: timestamptz("updated_at").defaultNow().notNull(),
 });
@@ -194,7 +214,10 @@ export const signInChallenges = pgTable(
     created_at: timestamptz("created_at").defaultNow().notNull(),
     ended_at: timestamptz("ended_at"),
   },
-  (t) => [index("sign_in_challenges_created_at_idx").on(t.created_at), check("sign_in_challenges_failures_range", sql`${t.failures} >= 0`)],
+  (t) => [
+    index("sign_in_challenges_created_at_idx").on(t.created_at),
+    check("sign_in_challenges_failures_range", sql`${t.failures} >= 0`),
+  ],
 );
 
 /** Authenticator-app codes already used, so a code works once even inside its 30-second window. */

@@ -25,7 +25,12 @@ export const memberAccountSettings = pgTable(
     updated_by: text("updated_by").notNull(),
     updated_at: timestamptz("updated_at").defaultNow().notNull(),
   },
-  (t) => [check("member_account_settings_routing_format", sql`${t.routing_number} is null or ${t.routing_number} ~ '^[0-9]{9}$'`)],
+  (t) => [
+    check(
+      "member_account_settings_routing_format",
+      sql`${t.routing_number} is null or ${t.routing_number} ~ '^[0-9]{9}$'`,
+    ),
+  ],
 );
 
 export const BALANCE_ADJUSTMENT_STATUSES = ["awaiting_approval", "posted", "declined"] as const;
@@ -62,16 +67,27 @@ export const balanceAdjustments = pgTable(
     transaction_id: bigint("transaction_id", { mode: "number" }).references(() => ledgerTransactions.id),
   },
   (t) => [
-    index("balance_adjustments_awaiting_idx").on(t.requested_at, t.id).where(sql`${t.status} = 'awaiting_approval'`),
+    index("balance_adjustments_awaiting_idx")
+      .on(t.requested_at, t.id)
+      .where(sql`${t.status} = 'awaiting_approval'`),
     index("balance_adjustments_account_idx").on(t.account_id, t.id),
     // What one staff member credited lately (the dual-control totals, app/domain/dual-control.ts).
     index("balance_adjustments_maker_idx").on(t.requested_by, t.requested_at),
     check("balance_adjustments_status_valid", sql`${t.status} in ('awaiting_approval', 'posted', 'declined')`),
     check("balance_adjustments_amount_not_zero", sql`${t.amount_cents} <> 0 and ${t.target_cents} >= 0`),
     check("balance_adjustments_reason_required", sql`length(${t.reason}) > 0`),
-    check("balance_adjustments_checker_not_maker", sql`${t.decided_by} is null or ${t.decided_by} <> ${t.requested_by}`),
-    check("balance_adjustments_posted_has_transaction", sql`${t.status} <> 'posted' or ${t.transaction_id} is not null`),
-    check("balance_adjustments_declined_has_reason", sql`${t.status} <> 'declined' or (${t.decided_by} is not null and length(${t.decline_reason}) > 0)`),
+    check(
+      "balance_adjustments_checker_not_maker",
+      sql`${t.decided_by} is null or ${t.decided_by} <> ${t.requested_by}`,
+    ),
+    check(
+      "balance_adjustments_posted_has_transaction",
+      sql`${t.status} <> 'posted' or ${t.transaction_id} is not null`,
+    ),
+    check(
+      "balance_adjustments_declined_has_reason",
+      sql`${t.status} <> 'declined' or (${t.decided_by} is not null and length(${t.decline_reason}) > 0)`,
+    ),
   ],
 );
 
@@ -127,14 +143,25 @@ export const staffPostingRequests = pgTable(
     decline_reason: text("decline_reason"),
   },
   (t) => [
-    index("staff_posting_requests_awaiting_idx").on(t.requested_at, t.id).where(sql`${t.status} = 'awaiting_approval'`),
+    index("staff_posting_requests_awaiting_idx")
+      .on(t.requested_at, t.id)
+      .where(sql`${t.status} = 'awaiting_approval'`),
     index("staff_posting_requests_maker_idx").on(t.requested_by, t.requested_at),
     check("staff_posting_requests_status_valid", sql`${t.status} in ('awaiting_approval', 'posted', 'declined')`),
     check("staff_posting_requests_source_valid", sql`${t.source} in ('csv', 'table')`),
-    check("staff_posting_requests_totals", sql`${t.credit_total_cents} >= 0 and ${t.debit_total_cents} >= 0 and ${t.row_count} > 0`),
-    check("staff_posting_requests_checker_not_maker", sql`${t.decided_by} is null or ${t.decided_by} <> ${t.requested_by}`),
+    check(
+      "staff_posting_requests_totals",
+      sql`${t.credit_total_cents} >= 0 and ${t.debit_total_cents} >= 0 and ${t.row_count} > 0`,
+    ),
+    check(
+      "staff_posting_requests_checker_not_maker",
+      sql`${t.decided_by} is null or ${t.decided_by} <> ${t.requested_by}`,
+    ),
     check("staff_posting_requests_waits_with_reason", sql`${t.status} = 'posted' or length(${t.wait_reason}) > 0`),
-    check("staff_posting_requests_declined_has_reason", sql`${t.status} <> 'declined' or (${t.decided_by} is not null and length(${t.decline_reason}) > 0)`),
+    check(
+      "staff_posting_requests_declined_has_reason",
+      sql`${t.status} <> 'declined' or (${t.decided_by} is not null and length(${t.decline_reason}) > 0)`,
+    ),
   ],
 );
 

@@ -22,7 +22,9 @@ export const billPayees = pgTable(
     /** The member's account number at the payee, as printed on the bill. */
     account_number: text("account_number").notNull(),
     address: text("address"),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
     removed_at: timestamp("removed_at", { withTimezone: true }),
   },
   (t) => [index("bill_payees_member_idx").on(t.member_id, t.id)],
@@ -50,7 +52,9 @@ export const billPaymentSeries = pgTable(
     payment_count: integer("payment_count"),
     status: text("status", { enum: BILL_SERIES_STATUSES }).notNull().default("active"),
     idempotency_key: text("idempotency_key").notNull(),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
     ended_at: timestamp("ended_at", { withTimezone: true }),
   },
   (t) => [
@@ -97,8 +101,12 @@ export const billPayments = pgTable(
     /** Its number in the series, from 1. */
     sequence: integer("sequence"),
     idempotency_key: text("idempotency_key").notNull(),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updated_at: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
+    updated_at: timestamp("updated_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
     resolved_at: timestamp("resolved_at", { withTimezone: true }),
     resolved_by: text("resolved_by"),
   },
@@ -108,7 +116,9 @@ export const billPayments = pgTable(
     index("bill_payments_member_idx").on(t.member_id, t.payment_date),
     index("bill_payments_due_idx").on(t.status, t.payment_date),
     // The back office asks whose a pending ledger transaction is (a staff Release is refused on a bill payment's hold).
-    index("bill_payments_hold_transaction_idx").on(t.hold_transaction_id).where(sql`${t.hold_transaction_id} is not null`),
+    index("bill_payments_hold_transaction_idx")
+      .on(t.hold_transaction_id)
+      .where(sql`${t.hold_transaction_id} is not null`),
     check("bill_payments_amount_positive", sql`${t.amount_cents} > 0`),
     check("bill_payments_status_valid", sql`${t.status} in ('scheduled', 'paid', 'failed', 'cancelled')`),
     check("bill_payments_failed_has_reason", sql`(${t.status} = 'failed') = (${t.failure_reason} is not null)`),

@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, date, index, integer, pgTable, text, timestamp, unique, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 import { ledgerAccounts, ledgerTransactions } from "./ledger";
 
 /**
@@ -48,7 +61,9 @@ export const debitCards = pgTable(
   (t) => [
     index("debit_cards_member_idx").on(t.member_id),
     index("debit_cards_account_idx").on(t.account_id),
-    uniqueIndex("debit_cards_renews_unique").on(t.renews_id).where(sql`${t.renews_id} is not null`),
+    uniqueIndex("debit_cards_renews_unique")
+      .on(t.renews_id)
+      .where(sql`${t.renews_id} is not null`),
     check("debit_cards_status_valid", sql`${t.status} in ('active', 'locked', 'blocked')`),
     // Blocked is for good and says why; only a blocked card has a replacement.
     check(
@@ -56,7 +71,10 @@ export const debitCards = pgTable(
       sql`(${t.status} = 'blocked') = (${t.blocked_at} is not null and ${t.blocked_reason} in ('lost', 'stolen', 'account_closed')) and (${t.replaced_by_id} is null or ${t.status} = 'blocked')`,
     ),
     check("debit_cards_last4_format", sql`${t.last4} ~ '^[0-9]{4}$'`),
-    check("debit_cards_expiry_valid", sql`${t.expiry_month} between 1 and 12 and ${t.expiry_year} between 2000 and 2200`),
+    check(
+      "debit_cards_expiry_valid",
+      sql`${t.expiry_month} between 1 and 12 and ${t.expiry_year} between 2000 and 2200`,
+    ),
     check("debit_cards_daily_limit_not_negative", sql`${t.daily_limit_cents} >= 0`),
   ],
 );
@@ -103,7 +121,9 @@ export const cardAuthorizations = pgTable(
     unique("card_authorizations_transaction_unique").on(t.transaction_id),
     index("card_authorizations_card_day_idx").on(t.card_id, t.business_date),
     // The nightly release of authorizations the network never settled reads the oldest pending ones.
-    index("card_authorizations_pending_idx").on(t.business_date).where(sql`${t.status} = 'pending'`),
+    index("card_authorizations_pending_idx")
+      .on(t.business_date)
+      .where(sql`${t.status} = 'pending'`),
     check("card_authorizations_amount_positive", sql`${t.amount_cents} > 0`),
     check("card_authorizations_status_valid", sql`${t.status} in ('pending', 'settled', 'released')`),
   ],

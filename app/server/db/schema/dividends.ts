@@ -28,7 +28,9 @@ export const accountDividends = pgTable(
     dividend_cents: bigint("dividend_cents", { mode: "number" }).notNull(),
     /** The ledger transaction that credited it; null when the month earned nothing. */
     transaction_id: bigint("transaction_id", { mode: "number" }).references(() => ledgerTransactions.id),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
   },
   (t) => [
     unique("account_dividends_account_month_unique").on(t.account_id, t.period_month),

@@ -24,7 +24,9 @@ export const jobRuns = pgTable(
      * its slot; an enqueued job's key is the caller's (a bill payment's id and date).
      */
     key: text("key").notNull(),
-    payload: jsonb("payload").notNull().default(sql`'{}'::jsonb`),
+    payload: jsonb("payload")
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     state: text("state").notNull().default("queued"),
     /** When it is due, on the job clock. A retry moves it later by the backoff. */
     run_at: timestamptz("run_at").notNull(),
@@ -44,11 +46,18 @@ export const jobRuns = pgTable(
   },
   (t) => [
     unique("job_runs_job_key_unique").on(t.job, t.key),
-    index("job_runs_due_idx").on(t.run_at).where(sql`${t.state} = 'queued'`),
-    index("job_runs_running_idx").on(t.lease_until).where(sql`${t.state} = 'running'`),
+    index("job_runs_due_idx")
+      .on(t.run_at)
+      .where(sql`${t.state} = 'queued'`),
+    index("job_runs_running_idx")
+      .on(t.lease_until)
+      .where(sql`${t.state} = 'running'`),
     index("job_runs_job_idx").on(t.job, t.id),
     check("job_runs_state_valid", sql`${t.state} in ('queued', 'running', 'succeeded', 'failed')`),
-    check("job_runs_attempts_range", sql`${t.attempts} >= 0 and ${t.max_attempts} >= 1 and ${t.attempts} <= ${t.max_attempts}`),
+    check(
+      "job_runs_attempts_range",
+      sql`${t.attempts} >= 0 and ${t.max_attempts} >= 1 and ${t.attempts} <= ${t.max_attempts}`,
+    ),
   ],
 );
 

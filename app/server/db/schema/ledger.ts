@@ -67,12 +67,16 @@ export const ledgerAccounts = pgTable(
     /** Transfers out of this savings account in `transfer_count_month` (YYYY-MM). */
     transfer_count: integer("transfer_count").notNull().default(0),
     transfer_count_month: text("transfer_count_month"),
-    opened_at: timestamp("opened_at", { withTimezone: true }).notNull().default(sql`now()`),
+    opened_at: timestamp("opened_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
   },
   (t) => [
     index("ledger_accounts_member_id_idx").on(t.member_id),
     // One account of each kind for the institution: postings find "the cash account" by type.
-    uniqueIndex("ledger_accounts_institution_type_unique").on(t.type).where(sql`${t.owner} = 'institution'`),
+    uniqueIndex("ledger_accounts_institution_type_unique")
+      .on(t.type)
+      .where(sql`${t.owner} = 'institution'`),
     check("ledger_accounts_account_number_format", sql`${t.account_number} ~ '^[1-9][0-9]{9}$'`),
     check("ledger_accounts_owner_valid", sql`${t.owner} in ('member', 'institution')`),
     check(
@@ -108,7 +112,9 @@ export const ledgerTransactions = pgTable(
     batch_key: text("batch_key"),
     reverses_id: bigint("reverses_id", { mode: "number" }).references((): AnyPgColumn => ledgerTransactions.id),
     effective_date: date("effective_date", { mode: "string" }).notNull(),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
     created_by: text("created_by").notNull(),
     memo: text("memo"),
     reference: text("reference"),
@@ -122,9 +128,15 @@ export const ledgerTransactions = pgTable(
   (t) => [
     unique("ledger_transactions_initiator_key_unique").on(t.initiator, t.idempotency_key),
     // A transaction is reversed at most once, by the database's own rule.
-    uniqueIndex("ledger_transactions_reverses_id_unique").on(t.reverses_id).where(sql`${t.reverses_id} is not null`),
-    index("ledger_transactions_batch_idx").on(t.initiator, t.batch_key).where(sql`${t.batch_key} is not null`),
-    index("ledger_transactions_pending_idx").on(t.id).where(sql`${t.status} = 'pending'`),
+    uniqueIndex("ledger_transactions_reverses_id_unique")
+      .on(t.reverses_id)
+      .where(sql`${t.reverses_id} is not null`),
+    index("ledger_transactions_batch_idx")
+      .on(t.initiator, t.batch_key)
+      .where(sql`${t.batch_key} is not null`),
+    index("ledger_transactions_pending_idx")
+      .on(t.id)
+      .where(sql`${t.status} = 'pending'`),
     check("ledger_transactions_status_valid", sql`${t.status} in ('pending', 'posted', 'failed', 'reversed')`),
     check("ledger_transactions_reversal_shape", sql`(${t.kind} = 'reversal') = (${t.reverses_id} is not null)`),
   ],
@@ -174,7 +186,9 @@ export const ledgerDailyTotals = pgTable(
     credits_cents: bigint("credits_cents", { mode: "number" }).notNull().default(0),
     debits_cents: bigint("debits_cents", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ name: "ledger_daily_totals_pk", columns: [t.account_id, t.effective_date, t.kind, t.category] })],
+  (t) => [
+    primaryKey({ name: "ledger_daily_totals_pk", columns: [t.account_id, t.effective_date, t.kind, t.category] }),
+  ],
 );
 
 export type LedgerAccount = typeof ledgerAccounts.$inferSelect;

@@ -50,7 +50,9 @@ export const outbox = pgTable(
   (t) => [
     index("outbox_created_at_idx").on(t.created_at),
     index("outbox_to_email_idx").on(t.to_email, t.created_at),
-    index("outbox_unsent_idx").on(t.created_at).where(sql`${t.sent_at} is null`),
+    index("outbox_unsent_idx")
+      .on(t.created_at)
+      .where(sql`${t.sent_at} is null`),
     check("outbox_attempts_not_negative", sql`${t.attempts} >= 0`),
   ],
 );

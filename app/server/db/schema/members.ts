@@ -59,7 +59,9 @@ export const memberProfiles = pgTable(
     decided_at: timestamptz("decided_at"),
     decided_by: text("decided_by").references(() => users.id),
     /** Where the application came from: the public form, or staff creating the member. */
-    source: text("source", { enum: ["application", "staff"] }).notNull().default("application"),
+    source: text("source", { enum: ["application", "staff"] })
+      .notNull()
+      .default("application"),
     created_at: timestamptz("created_at").defaultNow().notNull(),
     updated_at: timestamptz("updated_at").defaultNow().notNull(),
   },
@@ -69,8 +71,14 @@ export const memberProfiles = pgTable(
     index("member_profiles_status_created_user_idx").on(t.status, t.created_at, t.user_id),
     index("member_profiles_last_first_idx").on(t.last_name, t.first_name),
     check("member_profiles_status_valid", sql`${t.status} in ('pending', 'approved', 'rejected')`),
-    check("member_profiles_document_status_valid", sql`${t.document_status} in ('pending', 'info_requested', 'verified', 'rejected')`),
-    check("member_profiles_joint_complete", sql`not ${t.joint_account} or (${t.joint_name} is not null and ${t.joint_email} is not null and ${t.joint_phone} is not null)`),
+    check(
+      "member_profiles_document_status_valid",
+      sql`${t.document_status} in ('pending', 'info_requested', 'verified', 'rejected')`,
+    ),
+    check(
+      "member_profiles_joint_complete",
+      sql`not ${t.joint_account} or (${t.joint_name} is not null and ${t.joint_email} is not null and ${t.joint_phone} is not null)`,
+    ),
     check("member_profiles_rejection_has_reason", sql`${t.status} <> 'rejected' or ${t.rejection_reason} is not null`),
   ],
 );
@@ -89,7 +97,9 @@ export const applicationInfoRequests = pgTable(
     message: text("message").notNull(),
     requested_by: text("requested_by").references(() => users.id),
     requested_at: timestamptz("requested_at").defaultNow().notNull(),
-    status: text("status", { enum: ["pending", "answered"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "answered"] })
+      .notNull()
+      .default("pending"),
     answer_text: text("answer_text"),
     answer_document_file: text("answer_document_file"),
     answer_document_mime: text("answer_document_mime"),
@@ -98,7 +108,10 @@ export const applicationInfoRequests = pgTable(
   (t) => [
     index("application_info_requests_user_idx").on(t.user_id, t.requested_at),
     index("application_info_requests_status_idx").on(t.status, t.requested_at),
-    check("application_info_requests_answered_complete", sql`${t.status} <> 'answered' or (${t.answer_text} is not null and ${t.answered_at} is not null)`),
+    check(
+      "application_info_requests_answered_complete",
+      sql`${t.status} <> 'answered' or (${t.answer_text} is not null and ${t.answered_at} is not null)`,
+    ),
   ],
 );
 

@@ -32,7 +32,9 @@ export const mobileDeposits = pgTable(
     back_image_sha256: text("back_image_sha256").notNull(),
     /** An earlier deposit of the same amount to the same account with the same image: shown to staff. */
     duplicate_of_id: bigint("duplicate_of_id", { mode: "number" }),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
     reviewed_at: timestamp("reviewed_at", { withTimezone: true }),
     reviewed_by: text("reviewed_by"),
     /** Why staff rejected it, as the member is told. */
@@ -55,12 +57,17 @@ export const mobileDeposits = pgTable(
     index("mobile_deposits_same_check_idx").on(t.account_id, t.amount_cents),
     // The back office asks whose a pending ledger transaction is (a staff Release is refused on a deposit waiting for review).
     index("mobile_deposits_pending_transaction_idx").on(t.pending_transaction_id),
-    index("mobile_deposits_availability_idx").on(t.id).where(sql`${t.status} = 'approved' and ${t.funds_available_at} is null`),
+    index("mobile_deposits_availability_idx")
+      .on(t.id)
+      .where(sql`${t.status} = 'approved' and ${t.funds_available_at} is null`),
     check("mobile_deposits_status_valid", sql`${t.status} in ('pending_review', 'approved', 'rejected')`),
     check("mobile_deposits_amount_positive", sql`${t.amount_cents} > 0`),
     check("mobile_deposits_reviewed", sql`(${t.status} = 'pending_review') = (${t.reviewed_at} is null)`),
     check("mobile_deposits_rejected_has_reason", sql`(${t.status} = 'rejected') = (${t.reject_reason} is not null)`),
-    check("mobile_deposits_availability_split", sql`${t.next_day_amount_cents} >= 0 and ${t.later_amount_cents} >= 0 and ${t.next_day_amount_cents} + ${t.later_amount_cents} <= ${t.amount_cents}`),
+    check(
+      "mobile_deposits_availability_split",
+      sql`${t.next_day_amount_cents} >= 0 and ${t.later_amount_cents} >= 0 and ${t.next_day_amount_cents} + ${t.later_amount_cents} <= ${t.amount_cents}`,
+    ),
   ],
 );
 

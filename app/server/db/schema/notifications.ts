@@ -38,12 +38,16 @@ export const notifications = pgTable(
     title: text("title").notNull(),
     body: text("body").notNull(),
     read_at: timestamp("read_at", { withTimezone: true }),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
   },
   (t) => [
     // The bell's list (newest first, keyset on id) and its unread count.
     index("notifications_member_id_idx").on(t.member_id, t.id),
-    index("notifications_member_unread_idx").on(t.member_id).where(sql`${t.read_at} is null`),
+    index("notifications_member_unread_idx")
+      .on(t.member_id)
+      .where(sql`${t.read_at} is null`),
   ],
 );
 

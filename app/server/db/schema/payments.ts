@@ -1,5 +1,19 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, unique, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 /**
  * Payments to other banks (docs/product.md#to-us-bank, docs/product.md#international): the member's
@@ -33,7 +47,9 @@ export const externalPayments = pgTable(
     details: jsonb("details").$type<Record<string, string>>().notNull(),
     reference: text("reference"),
     idempotency_key: text("idempotency_key").notNull(),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
     resolved_at: timestamp("resolved_at", { withTimezone: true }),
     resolved_by: text("resolved_by"),
     /** The exported file (NACHA or pain.001) that sent it; set exactly when the status is sent. */
@@ -80,7 +96,9 @@ export const paymentExportFiles = pgTable(
     /** US dollars sent, in cents (fees excluded). */
     total_cents: bigint("total_cents", { mode: "number" }).notNull(),
     created_by: text("created_by").notNull(),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
   },
   (t) => [
     unique("payment_export_files_name_unique").on(t.file_name),
@@ -95,7 +113,9 @@ export const currencyRates = pgTable("currency_rates", {
   code: text("code").primaryKey(),
   usd_per_unit: text("usd_per_unit").notNull(),
   updated_by: text("updated_by").notNull(),
-  updated_at: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+  updated_at: timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .default(sql`now()`),
 });
 
 /**
@@ -109,7 +129,9 @@ export const paymentControls = pgTable(
     outgoing_paused: boolean("outgoing_paused").notNull().default(false),
     reason: text("reason"),
     updated_by: text("updated_by"),
-    updated_at: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    updated_at: timestamp("updated_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
   },
   (t) => [check("payment_controls_single_row", sql`${t.id} = 1`)],
 );
@@ -124,7 +146,9 @@ export const paymentStepUpCodes = pgTable(
     expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
     attempts: integer("attempts").notNull().default(0),
     used_at: timestamp("used_at", { withTimezone: true }),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
   },
   (t) => [index("payment_step_up_codes_member_idx").on(t.member_id, t.id)],
 );

@@ -12,10 +12,14 @@ export const contactMessages = pgTable(
     subject: text("subject", { enum: ["general", "account", "loan", "technical"] }).notNull(),
     message: text("message").notNull(),
     preferred_contact: text("preferred_contact", { enum: ["email", "phone"] }).notNull(),
-    status: text("status", { enum: ["new", "answered"] }).notNull().default("new"),
+    status: text("status", { enum: ["new", "answered"] })
+      .notNull()
+      .default("new"),
     source_ip: text("source_ip"),
     request_id: text("request_id"),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
   },
   (t) => [index("contact_messages_created_at_idx").on(t.created_at)],
 );

@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, customType, date, index, integer, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+} from "drizzle-orm/pg-core";
 import { ledgerAccounts } from "./ledger";
 
 /** PDF bytes: node-postgres hands bytea back as a Buffer, PGlite as a Uint8Array; both become a Buffer. */
@@ -35,13 +47,18 @@ export const accountStatements = pgTable(
     pdf: bytes("pdf").notNull(),
     /** "system:statements" (the monthly run) or "member:<id>" (asked for on the Statements page). */
     created_by: text("created_by").notNull(),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
   },
   (t) => [
     unique("account_statements_account_month_unique").on(t.account_id, t.period_month),
     index("account_statements_member_idx").on(t.member_id, t.period_month),
     check("account_statements_month_format", sql`${t.period_month} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
-    check("account_statements_totals", sql`${t.closing_cents} = ${t.opening_cents} + ${t.credits_cents} - ${t.debits_cents}`),
+    check(
+      "account_statements_totals",
+      sql`${t.closing_cents} = ${t.opening_cents} + ${t.credits_cents} - ${t.debits_cents}`,
+    ),
     check("account_statements_totals_not_negative", sql`${t.credits_cents} >= 0 and ${t.debits_cents} >= 0`),
   ],
 );
