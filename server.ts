@@ -19,13 +19,13 @@ import { institution, requireMailAndHttps } from "./app/config/institution.serve
 import { requestInfoContext } from "./app/context";
 import { appDatabase } from "./app/server/db/db.server";
 import { seedDemoIfDemo } from "./app/server/seed/startup.server";
-import { encryptPlainUploads } from "./app/server/files/private-uploads.server";
+import { encryptPlainUploads } from "./app/server/uploads/private-uploads.server";
 import { requestGuards } from "./app/server/security/request-guards.server";
 // A client behind TRUST_PROXY can send any X-Forwarded-For: records and limits keep only a valid
 // address, or a bounded `invalid:` hash of what was sent.
 import { clientAddressKey } from "./app/server/rate-limit/rate-limit.server";
 import { contentSecurityPolicy } from "./app/server/security/csp.server";
-import { DataDirLockedError } from "./app/server/db/data-dir-lock.server";
+import { DataDirLockedError } from "./app/server/files/data-dir-lock.server";
 import { databaseUnavailableStatus } from "./app/server/http/database-unavailable.server";
 import { errorText, httpLogSerializers, loggerOptions } from "./app/server/logging/redact.server";
 import { noStoreWhenSignedIn } from "./app/server/http/no-store.server";

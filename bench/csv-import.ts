@@ -85,7 +85,7 @@ async function oneRun(database: Database, file: Uint8Array, round: number): Prom
     now: new Date("2026-11-24T15:00:00Z"),
   });
   const t2 = performance.now();
-  if (result.status !== "added") throw new Error(`not added: ${JSON.stringify(result).slice(0, 500)}`);
+  if (!result.ok || result.status !== "added") throw new Error(`not added: ${JSON.stringify(result).slice(0, 500)}`);
   const report = await verifyLedger(db);
   if (!report.ok) throw new Error(`ledger does not verify: ${JSON.stringify(report).slice(0, 500)}`);
   return {

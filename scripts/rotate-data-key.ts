@@ -8,7 +8,7 @@
  */
 import { scriptDatabase } from "~/server/db/db.server";
 import { DecryptionError } from "~/server/security/crypto.server";
-import { reencryptToCurrentKey } from "~/server/security/rotate-data-key.server";
+import { reencryptToCurrentKey } from "~/server/maintenance/rotate-data-key.server";
 
 async function main(): Promise<number> {
   let database;

@@ -91,3 +91,33 @@ export function ledgerRefusal(code: RefusalCode, details: { limit?: number; subj
 
 /** What a ledger operation answers: its result (`ok: true`) or the refusal. */
 export type LedgerAnswer<T> = (T & { ok: true }) | LedgerRefusal;
+
+/**
+ * What kind of "no" a service's refusal is. The service says what happened; the route chooses the
+ * HTTP status for it (`refusalStatus`, app/server/http/form.server.ts), so no service speaks HTTP.
+ */
+export type RefusalKind = "bad_input" | "forbidden" | "not_found" | "conflict" | "too_large" | "too_many";
+
+/**
+ * A service's refusal as a value (docs/architecture.md#refusals). `ok: false` is the one marker
+ * every answer uses, refusal or not; `field` names the form field the message belongs next to
+ * (none: the whole form), `code` the reason a caller may branch on.
+ */
+export interface Refusal<Code extends string = string> {
+  ok: false;
+  kind: RefusalKind;
+  message: string;
+  field?: string;
+  code?: Code;
+}
+
+export function refusal<Code extends string = string>(
+  kind: RefusalKind,
+  message: string,
+  extra: { field?: string; code?: Code } = {},
+): Refusal<Code> {
+  const answer: Refusal<Code> = { ok: false, kind, message };
+  if (extra.field !== undefined) answer.field = extra.field;
+  if (extra.code !== undefined) answer.code = extra.code;
+  return answer;
+}

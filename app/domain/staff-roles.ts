@@ -46,3 +46,6 @@ export function joinedVerb(source: "application" | "staff"): "Applied" | "Create
 export function showsApplicationStatus(role: string | null | undefined): boolean {
   return !isStaffRole(role);
 }
+
+/** The answer to a staff member whose role may not do what they asked (403). */
+export const NOT_ALLOWED_MESSAGE = "You do not have access to this.";

@@ -164,14 +164,14 @@ describe("Reverse one transaction", () => {
       ...staffRequest(m.member.id),
       transaction_id: reversal!.id,
     });
-    expect(ofReversal).toMatchObject({ status: "refused", http: 409, code: "reversal_not_reversible" });
+    expect(ofReversal).toMatchObject({ ok: false, kind: "conflict", code: "reversal_not_reversible" });
     expect((ofReversal as { message: string }).message).toContain("Error reversing transaction");
     expect(
       await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: deposit!.id }),
-    ).toMatchObject({ status: "refused", code: "already_reversed" });
+    ).toMatchObject({ ok: false, code: "already_reversed" });
     expect(
       await reverseMemberTransaction(db(), { ...staffRequest(m.member.id, checker), transaction_id: deposit!.id }),
-    ).toMatchObject({ status: "refused", code: "already_reversed" });
+    ).toMatchObject({ ok: false, code: "already_reversed" });
     expect(await transactionCount()).toBe(count);
   });
 
@@ -181,10 +181,10 @@ describe("Reverse one transaction", () => {
     const [ofA] = (await memberTransactionsPage(db(), a.member.id)).rows;
     expect(
       await reverseMemberTransaction(db(), { ...staffRequest(b.member.id), transaction_id: ofA!.id }),
-    ).toMatchObject({ status: "refused", http: 404, message: "Transaction not found" });
+    ).toMatchObject({ ok: false, kind: "not_found", message: "Transaction not found" });
     expect(
       await reverseMemberTransaction(db(), { ...staffRequest(b.member.id), transaction_id: 999_999_999 }),
-    ).toMatchObject({ status: "refused", http: 404 });
+    ).toMatchObject({ ok: false, kind: "not_found" });
     expect((await getTransaction(db(), ofA!.id))!.transaction.status).toBe("posted");
   });
 
@@ -238,7 +238,7 @@ describe("Reverse one transaction", () => {
       pending_owner: "payment",
     });
     expect(await reverseMemberTransaction(db(), { ...staffRequest(m.member.id), transaction_id: id })).toMatchObject({
-      status: "refused",
+      ok: false,
       code: "resolved_elsewhere",
       message: "Error reversing transaction: this is a payment waiting in the payments queue: cancel it there.",
     });
@@ -266,7 +266,7 @@ describe("Reverse one transaction", () => {
     });
     const received = (await memberTransactionsPage(db(), b.member.id)).rows.find((r) => r.kind === "member_transfer")!;
     const result = await reverseMemberTransaction(db(), { ...staffRequest(b.member.id), transaction_id: received.id });
-    expect(result).toMatchObject({ status: "refused", code: "insufficient_funds" });
+    expect(result).toMatchObject({ ok: false, code: "insufficient_funds" });
     expect((await getTransaction(db(), received.id))!.transaction.status).toBe("posted");
   });
 
@@ -278,8 +278,8 @@ describe("Reverse one transaction", () => {
       reverseMemberTransaction(db(), { ...staffRequest(m.member.id, checker), transaction_id: deposit!.id }),
       reverseMemberTransaction(db(), { ...staffRequest(m.member.id, maker), transaction_id: deposit!.id }),
     ]);
-    expect(results.filter((r) => r.status === "reversed")).toHaveLength(1);
-    expect(results.filter((r) => r.status === "refused")).toHaveLength(2);
+    expect(results.filter((r) => r.ok && r.status === "reversed")).toHaveLength(1);
+    expect(results.filter((r) => !r.ok)).toHaveLength(2);
     const reversals = await db().execute(
       sql`select count(*)::int as n from ledger_transactions where reverses_id = ${deposit!.id}`,
     );
@@ -301,7 +301,7 @@ describe("Reverse All Transactions", () => {
     const count = await transactionCount();
     expect(
       await reverseAllMemberTransactions(db(), { ...staffRequest(m.member.id), confirm_email: "someone@else.example" }),
-    ).toMatchObject({ status: "refused", http: 400, field: "confirm_email" });
+    ).toMatchObject({ ok: false, kind: "bad_input", field: "confirm_email" });
     expect(await transactionCount()).toBe(count);
     const result = await reverseAllMemberTransactions(db(), {
       ...staffRequest(m.member.id),
@@ -316,7 +316,7 @@ describe("Reverse All Transactions", () => {
     // Again: nothing left to reverse (reversals are never reversed).
     expect(
       await reverseAllMemberTransactions(db(), { ...staffRequest(m.member.id), confirm_email: m.member.email }),
-    ).toMatchObject({ status: "refused", code: "nothing_to_reverse" });
+    ).toMatchObject({ ok: false, code: "nothing_to_reverse" });
   });
 
   it("reverses nothing at all when one of them cannot be reversed", async () => {
@@ -343,7 +343,7 @@ describe("Reverse All Transactions", () => {
       ...staffRequest(a.member.id),
       confirm_email: a.member.email,
     });
-    expect(result).toMatchObject({ status: "refused" });
+    expect(result).toMatchObject({ ok: false });
     expect((result as { message: string }).message).toMatch(/^Error reversing transactions/);
     expect(await transactionCount()).toBe(count);
     expect(await balance(a.checking.id)).toMatchObject({ current: 5_000 });
@@ -391,7 +391,7 @@ describe("Accounts: inline Edit", () => {
       edit: edit(b.checking.id, { account_number: "9876543210" }, b.checking).data!,
     });
     expect(taken).toMatchObject({
-      status: "refused",
+      ok: false,
       field: "account_number",
       message: "This account number is already in use",
     });
@@ -407,13 +407,13 @@ describe("Accounts: inline Edit", () => {
         ...staffRequest(a.member.id),
         edit: edit(b.checking.id, { status: "frozen", status_reason: "x" }, b.checking).data!,
       }),
-    ).toMatchObject({ status: "refused", http: 404, message: "Account not found" });
+    ).toMatchObject({ ok: false, kind: "not_found", message: "Account not found" });
     expect(
       await editMemberAccount(db(), {
         ...staffRequest(a.member.id),
         edit: edit(cash.id, { status: "frozen", status_reason: "x" }, cash).data!,
       }),
-    ).toMatchObject({ status: "refused", http: 404 });
+    ).toMatchObject({ ok: false, kind: "not_found" });
     expect((await getAccount(db(), b.checking.id))!.status).toBe("active");
     expect((await getAccount(db(), cash.id))!.status).toBe("active");
   });
@@ -460,7 +460,7 @@ describe("Accounts: inline Edit", () => {
         ...staffRequest(m.member.id),
         edit: edit(m.checking.id, { status: "closed", status_reason: "Member asked" }, m.checking).data!,
       });
-    expect(await close()).toMatchObject({ status: "refused", field: "status", code: "balance_not_zero" });
+    expect(await close()).toMatchObject({ ok: false, field: "status", code: "balance_not_zero" });
     await requestAdjustment(db(), {
       ...staffRequest(m.member.id),
       account_id: m.checking.id,
@@ -474,7 +474,7 @@ describe("Accounts: inline Edit", () => {
       reason: "x",
       request_key: crypto.randomUUID(),
     });
-    expect(hold).toMatchObject({ status: "refused", code: "insufficient_funds" });
+    expect(hold).toMatchObject({ ok: false, code: "insufficient_funds" });
     expect(await close()).toMatchObject({ status: "saved" });
     expect(await balance(m.checking.id)).toMatchObject({ status: "closed" });
     expect(await close()).toMatchObject({ status: "unchanged" });
@@ -552,7 +552,7 @@ describe("Adjust balance", () => {
         target_cents: 5_000,
         reason: "Again",
       }),
-    ).toMatchObject({ status: "refused", field: "target_balance", code: "no_change" });
+    ).toMatchObject({ ok: false, field: "target_balance", code: "no_change" });
   });
 
   it("above the limit waits for a second staff member: the maker cannot approve, approval posts, decline records the reason", async () => {
@@ -575,7 +575,7 @@ describe("Adjust balance", () => {
     });
     expect(
       await decideAdjustment(db(), { staff: maker, origin: ORIGIN, adjustment_id: id, decision: "approve" }),
-    ).toMatchObject({ status: "refused", http: 403, code: "maker_cannot_approve" });
+    ).toMatchObject({ ok: false, kind: "forbidden", code: "maker_cannot_approve" });
     expect(await balance(m.checking.id)).toMatchObject({ current: 100 });
     expect(
       await decideAdjustment(db(), { staff: checker, origin: ORIGIN, adjustment_id: id, decision: "approve" }),
@@ -583,7 +583,7 @@ describe("Adjust balance", () => {
     expect(await balance(m.checking.id)).toMatchObject({ current: 100 + limit + 1 });
     expect(
       await decideAdjustment(db(), { staff: checker, origin: ORIGIN, adjustment_id: id, decision: "approve" }),
-    ).toMatchObject({ status: "refused", code: "already_decided" });
+    ).toMatchObject({ ok: false, code: "already_decided" });
     const [row] = await db().select().from(balanceAdjustments).where(eq(balanceAdjustments.id, id));
     expect(row).toMatchObject({ status: "posted", requested_by: maker.id, decided_by: checker.id });
     expect(await auditsOf("ledger.adjustment.approve", id)).toHaveLength(1);
@@ -665,7 +665,7 @@ describe("Adjust balance", () => {
         reason: "x",
       }),
     ).toMatchObject({
-      status: "refused",
+      ok: false,
       code: "insufficient_funds",
       message:
         "Failed to adjust the balance: Insufficient funds: $60.00 is on hold; release holds first or choose a higher balance.",
@@ -677,7 +677,7 @@ describe("Adjust balance", () => {
         target_cents: 1_000,
         reason: "x",
       }),
-    ).toMatchObject({ status: "refused", http: 404 });
+    ).toMatchObject({ ok: false, kind: "not_found" });
     await db().update(ledgerAccounts).set({ status: "frozen" }).where(eq(ledgerAccounts.id, m.savings.id));
     expect(
       await requestAdjustment(db(), {
@@ -686,7 +686,7 @@ describe("Adjust balance", () => {
         target_cents: 1_000,
         reason: "x",
       }),
-    ).toMatchObject({ status: "refused", code: "account_frozen" });
+    ).toMatchObject({ ok: false, code: "account_frozen" });
     expect(await transactionCount()).toBe(count);
   });
 });
@@ -730,7 +730,7 @@ describe("Holds", () => {
         transaction_id: hold!.transaction_id,
         reason: "again",
       }),
-    ).toMatchObject({ status: "refused", code: "not_pending" });
+    ).toMatchObject({ ok: false, code: "not_pending" });
     const [audit] = await auditsOf("ledger.hold.release", hold!.transaction_id);
     expect(audit!.after).toMatchObject({ status: "failed", reason: "Check cleared" });
   });
@@ -747,7 +747,7 @@ describe("Holds", () => {
         reason: "x",
         request_key: crypto.randomUUID(),
       }),
-    ).toMatchObject({ status: "refused", code: "insufficient_funds", field: "amount" });
+    ).toMatchObject({ ok: false, code: "insufficient_funds", field: "amount" });
     expect(
       await placeStaffHold(db(), {
         ...staffRequest(m.member.id),
@@ -756,7 +756,7 @@ describe("Holds", () => {
         reason: "x",
         request_key: crypto.randomUUID(),
       }),
-    ).toMatchObject({ status: "refused", http: 404 });
+    ).toMatchObject({ ok: false, kind: "not_found" });
     expect(await transactionCount()).toBe(count);
     const adjustments = await institutionAccount(db(), "adjustments");
     const system = await placeHold(db(), {
@@ -770,6 +770,6 @@ describe("Holds", () => {
     // Not a staff hold: the Holds box does not release it (the row's Release does, with its own checks).
     expect(
       await releaseStaffHold(db(), { ...staffRequest(m.member.id), transaction_id: id, reason: "x" }),
-    ).toMatchObject({ status: "refused", http: 404 });
+    ).toMatchObject({ ok: false, kind: "not_found" });
   });
 });

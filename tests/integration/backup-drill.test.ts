@@ -10,7 +10,7 @@ import { openDatabase, type Database } from "~/server/db/client.server";
 import { ledgerTransactions } from "~/server/db/schema";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { unpackArchive } from "~/server/backup/archive.server";
-import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
+import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 
 /**
  * The restore drill (docs/operations.md#backups-and-restore): a real server on the embedded

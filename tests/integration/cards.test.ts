@@ -22,7 +22,7 @@ import { reverseMemberTransaction } from "~/server/member-accounts/reversals.ser
 import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
 import { memberCardsView, reportCardLost, verifyCardPin } from "~/server/cards/controls.server";
 import { seedDemoHistory } from "~/server/seed/demo-history.server";
-import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
+import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 import { users } from "~/server/db/schema";
 import { openTestDatabase } from "./test-database";
 import { applicant, person, signedIn } from "./admin-support";

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { acquireDataDirLock, DataDirLockedError } from "~/server/db/data-dir-lock.server";
+import { acquireDataDirLock, DataDirLockedError } from "~/server/files/data-dir-lock.server";
 
 const dirs: string[] = [];
 function tempDir() {

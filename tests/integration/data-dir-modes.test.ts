@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { migrateDatabase, openDatabase } from "~/server/db/client.server";
 import { loadSecrets } from "~/server/config/secrets.server";
-import { storePrivateUpload } from "~/server/files/private-uploads.server";
+import { storePrivateUpload } from "~/server/uploads/private-uploads.server";
 
 /**
  * DATA_DIR holds the embedded database, the generated secrets and uploaded ID documents: only

@@ -5,10 +5,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { memberProfiles } from "~/server/db/schema";
 import { memberDetail, readIdDocument } from "~/server/admin/directory.server";
-import { uploadsRoot } from "~/server/files/private-uploads.server";
+import { uploadsRoot } from "~/server/uploads/private-uploads.server";
 import { encryptionContext } from "~/server/members/members.server";
 import { decryptField, encryptField } from "~/server/security/crypto.server";
-import { reencryptToCurrentKey } from "~/server/security/rotate-data-key.server";
+import { reencryptToCurrentKey } from "~/server/maintenance/rotate-data-key.server";
 import { fileDatabase } from "./test-database";
 import { applicant, ORIGIN, person } from "./admin-support";
 

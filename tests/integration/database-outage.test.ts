@@ -9,7 +9,7 @@ import { onPostgres } from "./test-database";
 import { ThrowawayPostgres } from "./throwaway-postgres";
 import { openDatabase, type Database } from "~/server/db/client.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
+import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 
 /**
  * The app server, as a real process on a PostgreSQL server of the test's own, while members move

@@ -4,7 +4,7 @@ import { onPostgres, openTestDatabase } from "./test-database";
 import { openDatabase, type Database } from "~/server/db/client.server";
 import { seedDemoAtStartup } from "~/server/seed/startup.server";
 import { ledgerAccounts, users } from "~/server/db/schema";
-import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
+import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 
 /**
  * Two app processes started together on one empty PostgreSQL database (two systemd instances at

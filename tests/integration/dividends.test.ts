@@ -25,7 +25,7 @@ import {
 } from "~/server/dividends/dividends.server";
 import { institution } from "~/config/institution.server";
 import { seedDemoHistory } from "~/server/seed/demo-history.server";
-import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
+import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 import { fileDatabase } from "./test-database";
 import { accepted, newKey, openMember } from "./ledger-fixtures";
 

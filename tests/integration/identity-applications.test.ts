@@ -7,7 +7,7 @@ import type { Database } from "~/server/db/client.server";
 import { applicationInfoRequests, memberProfiles, memberSettings, rateLimitCounters, users } from "~/server/db/schema";
 import { answerInfoRequest, getApplicantOverview, submitApplication } from "~/server/applications/applications.server";
 import { sessionUserFromCookie } from "~/server/auth/session.server";
-import { uploadsRoot } from "~/server/files/private-uploads.server";
+import { uploadsRoot } from "~/server/uploads/private-uploads.server";
 import { openTestDatabase } from "./test-database";
 import { Browser, fileOf, lastMessageTo, tinyPng } from "./identity-support";
 import { applicationFor } from "./admin-support";

@@ -7,7 +7,7 @@ import { completePasswordReset, requestPasswordReset, resetTokenIsLive } from "~
 import { startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
 import { recordWrongPassword, lockoutState } from "~/server/auth/lockout.server";
 import { sessionUserFromCookie } from "~/server/auth/session.server";
-import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
+import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 import { seedDemoIfEmpty } from "~/server/seed/demo.server";
 import { fileDatabase, openTestDatabase } from "./test-database";
 import { Browser, lastCodeTo, lastMessageTo } from "./identity-support";

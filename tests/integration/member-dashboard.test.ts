@@ -11,7 +11,7 @@ import { seedDemoHistory } from "~/server/seed/demo-history.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { transferBetweenAccounts } from "~/server/payments/transfers.server";
 import { betweenAccountsSchema } from "~/domain/transfers";
-import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
+import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 import { openTestDatabase } from "./test-database";
 import { accepted } from "./ledger-fixtures";
 import { key, newMember } from "./member-support";

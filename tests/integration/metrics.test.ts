@@ -14,7 +14,7 @@ import type { Database } from "~/server/db/client.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
 import { transferEntries } from "~/domain/ledger-rules";
 import { metricsOnMainPort, metricsPortApp } from "~/server/metrics/metrics.server";
-import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
+import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 
 /**
  * /metrics: who may read it (token, separate port), what it counts (requests by route, the

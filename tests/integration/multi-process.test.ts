@@ -19,7 +19,7 @@ import { onPostgres, openTestDatabase } from "./test-database";
 import type { Database } from "~/server/db/client.server";
 import { sessions } from "~/server/db/schema";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
+import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 
 /**
  * Two app processes on one PostgreSQL database behind Debian's nginx, configured from the

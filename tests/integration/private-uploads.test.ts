@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { memberProfiles } from "~/server/db/schema";
 import { submitApplication } from "~/server/applications/applications.server";
 import { readIdDocument } from "~/server/admin/directory.server";
-import { allEncryptedMarker, encryptPlainUploads, uploadsRoot } from "~/server/files/private-uploads.server";
+import { allEncryptedMarker, encryptPlainUploads, uploadsRoot } from "~/server/uploads/private-uploads.server";
 import { readProfileImage, setProfileImage } from "~/server/profile-images/profile-images.server";
 import { fileDatabase } from "./test-database";
 import { Browser, fileOf } from "./identity-support";

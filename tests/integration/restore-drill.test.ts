@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, expect, it, vi } from "vitest";
 import { AppProcess, Browser, serverDatabase } from "./app-server";
 import { fakeSmtpServer } from "./smtp-support";
-import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
+import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 
 /**
  * A restore drill starts a copy of the bank on real members' data (docs/operations.md#the-restore-drill).

@@ -359,7 +359,7 @@ describe("splitting does not avoid the threshold", () => {
         now: NOON,
       });
     const answers = await Promise.all([send(), send()]);
-    expect(answers.map((a) => a.status).sort()).toEqual(["added", "awaiting_approval"]);
+    expect(answers.map((a) => (a.ok ? a.status : "refused")).sort()).toEqual(["added", "awaiting_approval"]);
     expect(await current(checking.id)).toBe(600_000);
   });
 });
@@ -383,7 +383,7 @@ describe("the second staff member decides", () => {
       origin: ORIGIN,
       now: NOON,
     });
-    if (result.status !== "awaiting_approval") throw new Error(JSON.stringify(result));
+    if (!result.ok || result.status !== "awaiting_approval") throw new Error(JSON.stringify(result));
     return { ...fixture, maker, checker, request_id: result.request_id };
   }
 
@@ -392,14 +392,14 @@ describe("the second staff member decides", () => {
     expect(
       await decidePostingRequest(db, { staff: maker, origin: ORIGIN, request_id, decision: "approve" }),
     ).toMatchObject({
-      status: "refused",
-      http: 403,
+      ok: false,
+      kind: "forbidden",
       code: "maker_cannot_approve",
       message: "You sent these transactions: another staff member must approve or decline them.",
     });
     expect(
       await decidePostingRequest(db, { staff: maker, origin: ORIGIN, request_id, decision: "decline", reason: "Mine" }),
-    ).toMatchObject({ status: "refused", http: 403 });
+    ).toMatchObject({ ok: false, kind: "forbidden" });
     await expect(
       db
         .update(staffPostingRequests)
@@ -455,7 +455,7 @@ describe("the second staff member decides", () => {
     // Decided once: a second approval is refused and posts nothing.
     expect(
       await decidePostingRequest(db, { staff: checker, origin: ORIGIN, request_id, decision: "approve" }),
-    ).toMatchObject({ status: "refused", code: "already_decided", message: "This request was already approved." });
+    ).toMatchObject({ ok: false, code: "already_decided", message: "This request was already approved." });
     expect(await current(checking.id)).toBe(10_000 + 2_000_000);
   });
 
@@ -465,7 +465,7 @@ describe("the second staff member decides", () => {
     ]);
     const before = await transactionCount();
     const refused = await decidePostingRequest(db, { staff: checker, origin: ORIGIN, request_id, decision: "approve" });
-    expect(refused).toMatchObject({ status: "refused", http: 409 });
+    expect(refused).toMatchObject({ ok: false, kind: "conflict" });
     expect((refused as { message: string }).message).toBe(
       `Failed to approve the transactions: line 4 (Savings ${savings.account_number}): Insufficient funds. Nothing was posted; the request still waits.`,
     );
@@ -504,8 +504,8 @@ describe("the second staff member decides", () => {
       decidePostingRequest(db, { staff: checker, origin: ORIGIN, request_id, decision: "approve" }),
       decidePostingRequest(db, { staff: third, origin: ORIGIN, request_id, decision: "approve" }),
     ]);
-    expect(answers.map((a) => a.status).sort()).toEqual(["posted", "refused"]);
-    expect(answers.find((a) => a.status === "refused")).toMatchObject({ code: "already_decided" });
+    expect(answers.map((a) => (a.ok ? a.status : "refused")).sort()).toEqual(["posted", "refused"]);
+    expect(answers.find((a) => !a.ok)).toMatchObject({ code: "already_decided" });
     expect(await transactionCount()).toBe(before + 2);
     expect(await current(checking.id)).toBe(10_000 + 2_000_000);
   });
@@ -532,7 +532,7 @@ describe("the second staff member decides", () => {
     const answers = await Promise.all(
       [a, b].map((staff) => decideAdjustment(db, { staff, origin: ORIGIN, adjustment_id: id, decision: "approve" })),
     );
-    expect(answers.map((x) => x.status).sort()).toEqual(["posted", "refused"]);
+    expect(answers.map((x) => (x.ok ? x.status : "refused")).sort()).toEqual(["posted", "refused"]);
     expect(await current(checking.id)).toBe(1_500_000);
     const [row] = await db.select().from(balanceAdjustments).where(eq(balanceAdjustments.id, id));
     expect(row!.status).toBe("posted");

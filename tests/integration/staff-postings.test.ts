@@ -198,8 +198,8 @@ describe("nothing posts unless every row is valid", () => {
       source: "csv",
       origin: ORIGIN,
     });
-    expect(result.status).toBe("invalid");
-    if (result.status !== "invalid") return;
+    expect(result).toMatchObject({ ok: false, code: "invalid" });
+    if (result.ok || result.code !== "invalid") return;
     expect(result.line_errors.map((e) => e.line)).toEqual([3, 4, 5, 6]);
     expect(result.message).toMatch(/^4 lines have errors: line 3: Amount must be greater than zero/);
     expect(await transactionCount()).toBe(before);
@@ -219,7 +219,8 @@ describe("nothing posts unless every row is valid", () => {
       origin: ORIGIN,
     });
     expect(result).toMatchObject({
-      status: "invalid",
+      ok: false,
+      code: "invalid",
       message: `1 line has an error: line 2: account ${other.checking.account_number} is not one of this member's accounts`,
     });
     expect(await transactionCount()).toBe(before);
@@ -252,7 +253,9 @@ describe("nothing posts unless every row is valid", () => {
       origin: ORIGIN,
     });
     expect(result).toEqual({
-      status: "refused",
+      ok: false,
+      kind: "conflict",
+      code: "insufficient_funds",
       message: `line 3 (Checking ${checking.account_number}): Insufficient funds`,
     });
     expect(await transactionCount()).toBe(before);
@@ -272,7 +275,9 @@ describe("nothing posts unless every row is valid", () => {
       origin: ORIGIN,
     });
     expect(result).toEqual({
-      status: "refused",
+      ok: false,
+      kind: "conflict",
+      code: "insufficient_funds",
       message: `row 3 (Checking ${checking.account_number}): Insufficient funds`,
     });
     expect(await transactionCount()).toBe(before);
@@ -291,7 +296,7 @@ describe("nothing posts unless every row is valid", () => {
       source: "csv",
       origin: ORIGIN,
     });
-    expect(result.status).toBe("refused");
+    expect(result.ok).toBe(false);
     expect(await balance(checking.id)).toEqual({ current: 1_000, available: 1_000 });
   });
 
@@ -305,7 +310,7 @@ describe("nothing posts unless every row is valid", () => {
         source: "csv",
         origin: ORIGIN,
       }),
-    ).toEqual({ status: "member_not_found" });
+    ).toMatchObject({ ok: false, kind: "not_found", code: "member_not_found" });
     expect(
       await addTransactions(db, {
         member_id: "nobody",
@@ -315,7 +320,7 @@ describe("nothing posts unless every row is valid", () => {
         source: "csv",
         origin: ORIGIN,
       }),
-    ).toEqual({ status: "member_not_found" });
+    ).toMatchObject({ ok: false, kind: "not_found", code: "member_not_found" });
   });
 
   it("no rows, or more than the limit, are refused", async () => {
@@ -329,7 +334,7 @@ describe("nothing posts unless every row is valid", () => {
         source: "table",
         origin: ORIGIN,
       }),
-    ).toMatchObject({ status: "invalid", message: "there are no rows to add" });
+    ).toMatchObject({ ok: false, code: "invalid", message: "there are no rows to add" });
     const many = Array.from({ length: 10_001 }, (_, i) => ({ line: i + 2, raw: rows({})[0]!.raw }));
     expect(
       await addTransactions(db, {
@@ -340,7 +345,11 @@ describe("nothing posts unless every row is valid", () => {
         source: "csv",
         origin: ORIGIN,
       }),
-    ).toMatchObject({ status: "invalid", message: "more than 10,000 rows; the limit is 10,000 rows and 2 MB" });
+    ).toMatchObject({
+      ok: false,
+      code: "invalid",
+      message: "more than 10,000 rows; the limit is 10,000 rows and 2 MB",
+    });
   });
 });
 
@@ -378,8 +387,8 @@ describe("a Pending row, once it completes", () => {
     expect(await postPendingMemberTransaction(db, request(member.id, debit.id))).toMatchObject({ status: "posted" });
     expect(await balance(checking.id)).toEqual({ current: 12_500, available: 12_500 });
     expect(await postPendingMemberTransaction(db, request(member.id, credit.id))).toMatchObject({
-      status: "refused",
-      http: 409,
+      ok: false,
+      kind: "conflict",
       code: "not_pending",
       message: "Error posting transaction: This transaction is no longer pending.",
     });
@@ -420,12 +429,12 @@ describe("a Pending row, once it completes", () => {
     const waiting = listed.find((r) => r.memo === "Waiting")!;
     expect(completed.postable).toBe(false);
     expect(await postPendingMemberTransaction(db, request(member.id, completed.id))).toMatchObject({
-      status: "refused",
+      ok: false,
       code: "not_pending",
     });
     expect(await postPendingMemberTransaction(db, request(other.member.id, waiting.id))).toMatchObject({
-      status: "refused",
-      http: 404,
+      ok: false,
+      kind: "not_found",
     });
     const hold = await placeStaffHold(db, {
       staff,
@@ -442,12 +451,12 @@ describe("a Pending row, once it completes", () => {
       staff_hold: true,
     });
     expect(await postPendingMemberTransaction(db, request(member.id, hold_id))).toMatchObject({
-      status: "refused",
+      ok: false,
       code: "resolved_elsewhere",
     });
     expect(await setAccountStatus(db, checking.id, "frozen")).toMatchObject({ ok: true });
     expect(await postPendingMemberTransaction(db, request(member.id, waiting.id))).toMatchObject({
-      status: "refused",
+      ok: false,
       code: "account_frozen",
     });
     expect(await balance(checking.id)).toEqual({ current: 10_500, available: 10_200 });

@@ -7,7 +7,7 @@ import { institutionAccount, memberAccounts, type AccountView } from "~/server/l
 import { placeHold, postTransfer, reverseTransaction } from "~/server/ledger/ledger.server";
 import { seedDemoHistory } from "~/server/seed/demo-history.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { DEMO_SIGNINS } from "~/server/seed/demo-signins.server";
+import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 import {
   availableMonths,
   readStatementFigures,

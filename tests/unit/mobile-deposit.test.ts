@@ -7,7 +7,7 @@ import {
   MOBILE_DEPOSIT_IMAGE_TYPES,
   mobileDepositSchema,
 } from "~/domain/mobile-deposit";
-import { uploadType } from "~/server/files/private-uploads.server";
+import { uploadType } from "~/server/uploads/private-uploads.server";
 import { brokenJpeg, checkJpeg, checkPng, htmlBytes, pdfBytes, pngBomb, svgBytes } from "../check-images";
 
 /**

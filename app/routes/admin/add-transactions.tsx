@@ -9,7 +9,7 @@ import { requireMoneyStaff } from "~/server/postings/access.server";
 import type { AddTransactionsResult as ServiceResult } from "~/server/postings/add-transactions.server";
 import { memberForPostings, postTransactions } from "./add-transactions.server";
 import { readPostingsCsv, tooLargeMessage } from "~/server/postings/csv.server";
-import { readForm } from "~/server/http/form.server";
+import { readForm, refusalStatus } from "~/server/http/form.server";
 import { logger } from "~/server/logger.server";
 import { DRAFT_FIELDS, POSTING_CSV_MAX_BYTES, POSTING_ROWS_MAX, type DraftRow } from "~/domain/staff-postings";
 
@@ -158,7 +158,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return answer(intent, result, batch_key, rows);
 }
 
-type Outcome = ServiceResult | { status: "failed"; reference: string };
+type Outcome = ServiceResult | { ok: false; code: "failed"; reference: string };
 
 /** An unexpected failure (the database went away) posts nothing: said, logged, never a bare 500 page. */
 async function run(work: () => Promise<ServiceResult>, request_id: string): Promise<Outcome> {
@@ -166,68 +166,64 @@ async function run(work: () => Promise<ServiceResult>, request_id: string): Prom
     return await work();
   } catch (error) {
     logger.error({ err: error }, "add transactions failed");
-    return { status: "failed", reference: request_id };
+    return { ok: false, code: "failed", reference: request_id };
   }
 }
 
 function answer(intent: AddTransactionsResult["intent"], result: Outcome, batch: string, rows?: DraftRow[]) {
   const where = intent === "upload_csv" ? "line" : "row";
-  switch (result.status) {
-    case "added":
-      return {
+  if (result.ok && result.status === "added")
+    return {
+      intent,
+      message: "Transactions added successfully!",
+      tone: "success",
+      batch,
+    } satisfies AddTransactionsResult;
+  // Accepted as one request (docs/security.md#dual-control): the form starts afresh like after a success.
+  if (result.ok) return { intent, message: result.message, tone: "notice", batch } satisfies AddTransactionsResult;
+  if (result.code === "failed")
+    return data(
+      {
         intent,
-        message: "Transactions added successfully!",
-        tone: "success",
-        batch,
-      } satisfies AddTransactionsResult;
-    case "awaiting_approval":
-      // Accepted as one request (docs/security.md#dual-control): the form starts afresh like after a success.
-      return { intent, message: result.message, tone: "notice", batch } satisfies AddTransactionsResult;
-    case "invalid":
-      return data(
-        {
-          intent,
-          message:
-            intent === "upload_csv"
-              ? `Failed to parse CSV file: ${result.message}`
-              : `Failed to add transactions: ${result.message}`,
-          tone: "error",
-          line_errors: result.line_errors,
-          where,
-          rows,
-        } satisfies AddTransactionsResult,
-        { status: 400 },
-      );
-    case "refused":
-      return data(
-        {
-          intent,
-          message: `Failed to add transactions: ${result.message}. Nothing was posted.`,
-          tone: "error",
-          rows,
-        } satisfies AddTransactionsResult,
-        { status: 409 },
-      );
-    case "member_not_found":
-      return data(
-        {
-          intent,
-          message: "Failed to add transactions: this member was not found.",
-          tone: "error",
-        } satisfies AddTransactionsResult,
-        { status: 404 },
-      );
-    case "failed":
-      return data(
-        {
-          intent,
-          message: `Failed to add transactions: something went wrong and nothing was posted. Please try again (reference ${result.reference}).`,
-          tone: "error",
-          rows,
-        } satisfies AddTransactionsResult,
-        { status: 500 },
-      );
-  }
+        message: `Failed to add transactions: something went wrong and nothing was posted. Please try again (reference ${result.reference}).`,
+        tone: "error",
+        rows,
+      } satisfies AddTransactionsResult,
+      { status: 500 },
+    );
+  if (result.code === "invalid")
+    return data(
+      {
+        intent,
+        message:
+          intent === "upload_csv"
+            ? `Failed to parse CSV file: ${result.message}`
+            : `Failed to add transactions: ${result.message}`,
+        tone: "error",
+        line_errors: result.line_errors,
+        where,
+        rows,
+      } satisfies AddTransactionsResult,
+      { status: refusalStatus(result.kind) },
+    );
+  if (result.code === "member_not_found")
+    return data(
+      {
+        intent,
+        message: "Failed to add transactions: this member was not found.",
+        tone: "error",
+      } satisfies AddTransactionsResult,
+      { status: refusalStatus(result.kind) },
+    );
+  return data(
+    {
+      intent,
+      message: `Failed to add transactions: ${result.message}. Nothing was posted.`,
+      tone: "error",
+      rows,
+    } satisfies AddTransactionsResult,
+    { status: refusalStatus(result.kind) },
+  );
 }
 
 export default function AddTransactionsPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -24,7 +24,8 @@ import { CreateMemberDialog } from "~/components/admin/create-member-dialog";
 import { CodePanel } from "~/components/admin/code-panel";
 import { mayMoveMoney } from "~/domain/staff-roles";
 import { signInEmailField } from "~/domain/sign-in";
-import { isMoneyIntent, NOT_ALLOWED_MESSAGE } from "~/server/member-accounts/actions.server";
+import { isMoneyIntent } from "~/server/member-accounts/actions.server";
+import { NOT_ALLOWED_MESSAGE } from "~/domain/staff-roles";
 import {
   adjustmentsAwaitingApproval,
   approve,

@@ -16,7 +16,7 @@ import { memberCards } from "~/server/cards/cards.server";
 import { stepUpLockState } from "~/server/payments/step-up.server";
 import { encryptionContext } from "~/server/members/members.server";
 import { decryptField } from "~/server/security/crypto.server";
-import { readPrivateUpload } from "~/server/files/private-uploads.server";
+import { readPrivateUpload } from "~/server/uploads/private-uploads.server";
 import type { Staff } from "./review.server";
 
 /**

@@ -21,7 +21,7 @@ import {
   storePrivateUpload,
   UploadRejectedError,
   type StoredUpload,
-} from "~/server/files/private-uploads.server";
+} from "~/server/uploads/private-uploads.server";
 import { sendEmail } from "~/server/mail/outbox.server";
 import { applicationReceivedEmail } from "~/server/mail/templates.server";
 import { decryptField, encryptField } from "~/server/security/crypto.server";

@@ -6,7 +6,7 @@ import {
   isDemoSignIn,
   isReservedEmailAddress,
   RESERVED_EMAIL_DOMAINS,
-} from "~/server/seed/demo-signins.server";
+} from "~/server/auth/demo-signins.server";
 
 /** What /login shows in demo mode (null otherwise): the published sign-ins. */
 export function demoSignInsForLogin() {

@@ -7,7 +7,7 @@ import { sendEmail } from "~/server/mail/outbox.server";
 import { passwordChangedEmail } from "~/server/mail/templates.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { logger } from "~/server/logger.server";
-import { isDemoSignIn } from "~/server/seed/demo-signins.server";
+import { isDemoSignIn } from "~/server/auth/demo-signins.server";
 import { authFor } from "./auth.server";
 import { guardCurrentPassword, type CurrentPasswordLocked } from "./current-password.server";
 import { RATE_LIMITS } from "./rate-limits.server";

@@ -3,7 +3,7 @@ import net from "node:net";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { packArchive, unpackArchive, type ArchiveFile } from "./archive.server";
-import { acquireDataDirLock, DataDirLockedError } from "../db/data-dir-lock.server";
+import { acquireDataDirLock, DataDirLockedError } from "../files/data-dir-lock.server";
 import {
   OWNER_ONLY_DIR_MODE,
   OWNER_ONLY_FILE_MODE,

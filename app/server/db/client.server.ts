@@ -10,7 +10,7 @@ import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema";
-import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.server";
+import { acquireDataDirLock, type DataDirLock } from "../files/data-dir-lock.server";
 import { describeDatabaseError } from "./unavailable.server";
 import { ConfigurationError, DATABASE_POOL_DEFAULTS } from "../../config/env.server";
 import { logger } from "../logger.server";

@@ -1,13 +1,15 @@
-import type { Db, DbOrTx } from "./client.server";
+import type { DbOrTx } from "./client.server";
 
 /**
- * Runs `work` in one database transaction and answers with what it answered. An answer with
- * `ok: false` (a refusal: a check repeated under the transaction's locks, or the ledger's) rolls
- * back everything `work` wrote: Drizzle rolls back when the callback throws, so the refusal leaves
- * the callback inside `Rollback` and is handed back as the answer. Any other error is thrown.
+ * The one way a service refuses inside a database transaction (docs/architecture.md#refusals).
+ * `work` runs in one transaction and its answer is handed back. A refusal rolls back everything
+ * `work` wrote, whether `work` answers it (`ok: false`) or a function deep inside hands it to
+ * `refuse` (a check repeated under the transaction's locks, the ledger's own refusal). Drizzle
+ * rolls back when the callback throws, so the refusal leaves the callback inside `Rollback` and
+ * comes out as the answer. Any other error is thrown: it is a failure, not a refusal.
  */
 export async function inRefusableTransaction<R extends { ok: boolean }>(
-  db: Db,
+  db: DbOrTx,
   work: (tx: DbOrTx) => Promise<R>,
 ): Promise<R> {
   try {
@@ -20,6 +22,14 @@ export async function inRefusableTransaction<R extends { ok: boolean }>(
     if (error instanceof Rollback) return error.refusal as R;
     throw error;
   }
+}
+
+/**
+ * Ends the enclosing `inRefusableTransaction` with `refusal` as its answer, rolling back what was
+ * written. The refusal must be one of the answers the transaction's caller declares.
+ */
+export function refuse(refusal: { ok: false }): never {
+  throw new Rollback(refusal);
 }
 
 /** Carries a refusal out of the transaction's callback; never leaves this module. */

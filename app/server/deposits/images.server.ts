@@ -12,12 +12,12 @@ import {
   uploadType,
   writeNamedUpload,
   writePrivateUpload,
-} from "~/server/files/private-uploads.server";
+} from "~/server/uploads/private-uploads.server";
 
 /**
  * The photos of a deposited check (docs/product.md#mobile-deposit). A check shows the payer's
  * account and routing numbers and signature, so its photos are kept like ID documents: in the
- * private store (app/server/files/private-uploads.server.ts: random name, owner-only, encrypted at
+ * private store (app/server/uploads/private-uploads.server.ts: random name, owner-only, encrypted at
  * rest) and served only through the staff route.
  *
  * An upload is accepted when its content says JPEG or PNG and the whole image decodes (the store's

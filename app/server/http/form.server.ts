@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import type { RefusalKind } from "~/domain/refusals";
 import { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Submission, SubmissionResult } from "@conform-to/react";
@@ -70,3 +71,17 @@ export function formReply(
 ): FormReply {
   return replyTo(parseSubmission(ANY_FORM, form), messages);
 }
+
+/** The HTTP status a route answers a service's refusal with: the route's choice, by the kind of "no". */
+export function refusalStatus(kind: RefusalKind): 400 | 403 | 404 | 409 | 413 | 429 {
+  return REFUSAL_STATUS[kind];
+}
+
+const REFUSAL_STATUS = {
+  bad_input: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  too_many: 429,
+} as const satisfies Record<RefusalKind, number>;

@@ -1,3 +1,6 @@
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
+import { refusal } from "~/domain/refusals";
+import type { Actor } from "~/domain/actor";
 import { and, eq, inArray, ne } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { ledgerAccounts, memberAccountSettings } from "~/server/db/schema";
@@ -12,16 +15,7 @@ import {
   ACCOUNT_UPDATE_FAILED,
   type AccountEdit,
 } from "~/domain/member-accounts";
-import {
-  accountLabel,
-  accountOfMember,
-  inTransaction,
-  ledgerOrThrow,
-  refused,
-  RefusedError,
-  type Refused,
-  type StaffRequest,
-} from "./common.server";
+import { accountLabel, accountOfMember, ledgerOrRefuse, type StaffRefusal, type StaffRequest } from "./common.server";
 
 /**
  * The Accounts list's inline Edit (docs/product.md#member-accounts-staff): account number (10
@@ -31,7 +25,7 @@ import {
  * for the member). Closing needs a zero balance and nothing on hold, and is final (the ledger's
  * rule). Balances are never edited here.
  */
-export type AccountEditResult = { status: "saved" | "unchanged"; message: string } | Refused;
+export type AccountEditResult = { ok: true; status: "saved" | "unchanged"; message: string } | StaffRefusal;
 
 export interface AccountSettingsView {
   routing_number: string;
@@ -82,11 +76,11 @@ export async function editMemberAccount(
 ): Promise<AccountEditResult> {
   const { staff, origin, member_id, edit } = request;
   const account = await accountOfMember(db, member_id, edit.account_id);
-  if (!account) return refused(ACCOUNT_NOT_FOUND, 404, { field: "account_id", code: "account_not_found" });
-  const failed = (message: string, field?: string, code?: Refused["code"]) =>
-    refused(`${ACCOUNT_UPDATE_FAILED}: ${message}`, 409, { field, code });
+  if (!account) return refusal("not_found", ACCOUNT_NOT_FOUND, { field: "account_id", code: "account_not_found" });
+  const failed = (message: string, field?: string, code?: StaffRefusal["code"]) =>
+    refusal("conflict", `${ACCOUNT_UPDATE_FAILED}: ${message}`, { field, code });
   try {
-    return await inTransaction(db, async (tx) => {
+    return await inRefusableTransaction(db, async (tx) => {
       // Closing blocks the account's cards: their rows are locked first (the card purchase's order).
       const cards = edit.status === "closed" ? await lockWorkingCardsOfAccount(tx, account.id) : [];
       const [current] = await tx.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, account.id)).for("update");
@@ -106,7 +100,7 @@ export async function editMemberAccount(
           edit.status === before.status && edit.status_reason === "" ? before.status_reason : status_reason,
       };
       if (JSON.stringify(before) === JSON.stringify(after))
-        return { status: "unchanged" as const, message: "No changes to save." };
+        return { ok: true as const, status: "unchanged" as const, message: "No changes to save." };
 
       if (after.account_number !== before.account_number) {
         const [taken] = await tx
@@ -115,16 +109,14 @@ export async function editMemberAccount(
           .where(and(eq(ledgerAccounts.account_number, after.account_number), ne(ledgerAccounts.id, account.id)))
           .limit(1);
         if (taken)
-          throw new RefusedError(
-            refused(ACCOUNT_NUMBER_TAKEN_MESSAGE, 409, { field: "account_number", code: "number_taken" }),
-          );
+          refuse(refusal("conflict", ACCOUNT_NUMBER_TAKEN_MESSAGE, { field: "account_number", code: "number_taken" }));
         await tx
           .update(ledgerAccounts)
           .set({ account_number: after.account_number })
           .where(eq(ledgerAccounts.id, account.id));
       }
       if (after.status !== before.status) {
-        await ledgerOrThrow(
+        await ledgerOrRefuse(
           () => setAccountStatus(tx, account.id, after.status),
           (message, code) => failed(message, "status", code),
         );
@@ -173,12 +165,12 @@ export async function editMemberAccount(
         });
       }
       const status_note = after.status !== before.status ? ` Status: ${ACCOUNT_STATUS_LABELS[after.status]}.` : "";
-      return { status: "saved" as const, message: `Account updated.${status_note}` };
+      return { ok: true as const, status: "saved" as const, message: `Account updated.${status_note}` };
     });
   } catch (error) {
     // Another edit took the same number between the check and the update: the unique index kept one.
     if (isUniqueViolation(error))
-      return refused(ACCOUNT_NUMBER_TAKEN_MESSAGE, 409, { field: "account_number", code: "number_taken" });
+      return refusal("conflict", ACCOUNT_NUMBER_TAKEN_MESSAGE, { field: "account_number", code: "number_taken" });
     throw error;
   }
 }

@@ -1,8 +1,11 @@
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
+import { refusal } from "~/domain/refusals";
+import type { Actor } from "~/domain/actor";
 import { data } from "react-router";
 import type { DbOrTx } from "~/server/db/client.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
-import { parseSubmission, replyTo, type FormReply } from "~/server/http/form.server";
-import { mayMoveMoney, type StaffRole } from "~/domain/staff-roles";
+import { parseSubmission, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
+import { mayMoveMoney, NOT_ALLOWED_MESSAGE, type StaffRole } from "~/domain/staff-roles";
 import {
   AccountEditSchema,
   AdjustBalanceSchema,
@@ -14,7 +17,7 @@ import {
   ReverseAllSchema,
   ReverseSchema,
 } from "~/domain/member-accounts";
-import { memberEmail, type Refused, type StaffActor } from "./common.server";
+import { memberEmail, type StaffRefusal } from "./common.server";
 import { editMemberAccount } from "./account-edit.server";
 import { decideAdjustment, requestAdjustment } from "./adjustments.server";
 import { placeStaffHold, releaseStaffHold } from "./holds.server";
@@ -57,8 +60,6 @@ export interface MoneyActionResult {
   tone: "success" | "error";
 }
 
-export const NOT_ALLOWED_MESSAGE = "You do not have access to this.";
-
 const SCHEMAS = {
   account_edit: AccountEditSchema,
   adjust_balance: AdjustBalanceSchema,
@@ -73,7 +74,7 @@ const SCHEMAS = {
 
 export async function moneyAction(input: {
   db: DbOrTx;
-  staff: StaffActor;
+  staff: Actor;
   role: StaffRole;
   origin: AuditOrigin;
   intent: MoneyIntent;
@@ -105,7 +106,7 @@ export async function moneyAction(input: {
     return answer(404, "User not found", "error", replyTo(submission, { formErrors: ["User not found"] }));
   }
   const base = { staff, origin, member_id };
-  let result: { status: string; message: string } | Refused;
+  let result: { ok: true; message: string } | StaffRefusal;
   switch (intent) {
     case "account_edit":
       result = await editMemberAccount(db, { ...base, edit: submission.value as never });
@@ -155,12 +156,12 @@ export async function moneyAction(input: {
       });
       break;
   }
-  if (result.status === "refused") {
-    const refusal = result as Refused;
+  if (!result.ok) {
+    const refusal = result;
     const messages = refusal.field
       ? { fieldErrors: { [refusal.field]: [refusal.message] } }
       : { formErrors: [refusal.message] };
-    return answer(refusal.http, refusal.message, "error", replyTo(submission, messages));
+    return answer(refusalStatus(refusal.kind), refusal.message, "error", replyTo(submission, messages));
   }
   return answer(200, result.message, "success", replyTo(submission));
 }

@@ -1,3 +1,6 @@
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
+import { refusal } from "~/domain/refusals";
+import type { Actor } from "~/domain/actor";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { balanceAdjustments, ledgerAccounts, users } from "~/server/db/schema";
@@ -11,17 +14,7 @@ import { formatCents } from "~/domain/money";
 import { ACCOUNT_NOT_FOUND, ADJUSTMENT_FAILED } from "~/domain/member-accounts";
 import { dualControlReasonsText } from "~/domain/dual-control";
 import { lockStaffCredits, staffCreditDecision } from "~/server/postings/dual-control.server";
-import {
-  accountLabel,
-  accountOfMember,
-  inTransaction,
-  ledgerOrThrow,
-  refused,
-  RefusedError,
-  type Refused,
-  type StaffActor,
-  type StaffRequest,
-} from "./common.server";
+import { accountLabel, accountOfMember, ledgerOrRefuse, type StaffRefusal, type StaffRequest } from "./common.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 
 /**
@@ -45,9 +38,9 @@ import type { AuditOrigin } from "~/server/audit/audit.server";
  * balance has moved since, asking them to look again (docs/product.md#member-accounts-staff).
  */
 export type AdjustResult =
-  | { status: "posted"; message: string; adjustment_id: number; transaction_id: number }
-  | { status: "awaiting_approval"; message: string; adjustment_id: number }
-  | Refused;
+  | { ok: true; status: "posted"; message: string; adjustment_id: number; transaction_id: number }
+  | { ok: true; status: "awaiting_approval"; message: string; adjustment_id: number }
+  | StaffRefusal;
 
 export function secondApprovalAboveCents(): number {
   return institution().limits.adjustment_second_approval_above_cents;
@@ -60,12 +53,12 @@ export async function requestAdjustment(
   const { staff, origin, member_id, account_id, target_cents, reason } = request;
   const now = request.now ?? new Date();
   const account = await accountOfMember(db, member_id, account_id);
-  if (!account) return refused(ACCOUNT_NOT_FOUND, 404, { field: "account_id", code: "account_not_found" });
+  if (!account) return refusal("not_found", ACCOUNT_NOT_FOUND, { field: "account_id", code: "account_not_found" });
   const adjustments = await institutionAccount(db, "adjustments");
-  const failed = (message: string, code?: Refused["code"]) =>
-    refused(`${ADJUSTMENT_FAILED}: ${message}`, 409, { code, field: "target_balance" });
+  const failed = (message: string, code?: StaffRefusal["code"]) =>
+    refusal("conflict", `${ADJUSTMENT_FAILED}: ${message}`, { code, field: "target_balance" });
 
-  return inTransaction(db, async (tx) => {
+  return inRefusableTransaction(db, async (tx) => {
     // The maker's credits are counted under their lock, taken before any account lock (the
     // order every staff credit takes them in).
     await lockStaffCredits(tx, staff.id);
@@ -78,14 +71,14 @@ export async function requestAdjustment(
     const from_cents = Number(row.posted_cents);
     const amount_cents = target_cents - from_cents;
     if (amount_cents === 0)
-      throw new RefusedError(
-        refused(`The balance is already ${formatCents(from_cents)}`, 409, {
+      refuse(
+        refusal("conflict", `The balance is already ${formatCents(from_cents)}`, {
           field: "target_balance",
           code: "no_change",
         }),
       );
     if (row.status !== "active")
-      throw new RefusedError(
+      refuse(
         failed(
           refusalMessage(row.status === "frozen" ? "account_frozen" : "account_closed"),
           row.status === "frozen" ? "account_frozen" : "account_closed",
@@ -95,7 +88,7 @@ export async function requestAdjustment(
       amount_cents < 0 &&
       from_cents - Number(row.held_cents) + Number(row.overdraft_limit_cents) + amount_cents < 0
     ) {
-      throw new RefusedError(
+      refuse(
         failed(
           `${refusalMessage("insufficient_funds")}: ${formatCents(Number(row.held_cents))} is on hold; release holds first or choose a higher balance.`,
           "insufficient_funds",
@@ -138,7 +131,12 @@ export async function requestAdjustment(
         action: "ledger.adjustment.request",
         after: { adjustment_id, target_cents, amount_cents, reason, status: "awaiting_approval" },
       });
-      return { status: "awaiting_approval" as const, adjustment_id, message: waitMessage(amount_cents, rule) };
+      return {
+        ok: true as const,
+        status: "awaiting_approval" as const,
+        adjustment_id,
+        message: waitMessage(amount_cents, rule),
+      };
     }
     const transaction_id = await postAdjustment(
       tx,
@@ -152,6 +150,7 @@ export async function requestAdjustment(
     });
     await notifyAdjusted(tx, member_id, account, amount_cents);
     return {
+      ok: true as const,
       status: "posted" as const,
       adjustment_id,
       transaction_id,
@@ -180,11 +179,11 @@ async function postAdjustment(
     adjustments_account_id: number;
     amount_cents: number;
     reason: string;
-    staff: StaffActor;
+    staff: Actor;
   },
-  failed: (message: string, code?: Refused["code"]) => Refused,
+  failed: (message: string, code?: StaffRefusal["code"]) => StaffRefusal,
 ): Promise<number> {
-  const posted = await ledgerOrThrow(
+  const posted = await ledgerOrRefuse(
     () =>
       postTransfer(tx, {
         idempotency_key: `adjustment:${input.adjustment_id}`,
@@ -285,7 +284,8 @@ export async function awaitingAdjustmentCount(db: DbOrTx): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-export type DecideResult = { status: "posted" | "declined"; message: string; member_id: string } | Refused;
+export type DecideResult =
+  { ok: true; status: "posted" | "declined"; message: string; member_id: string } | StaffRefusal;
 
 /**
  * The second staff member decides: approve posts the difference asked for; decline records why.
@@ -296,7 +296,7 @@ export type DecideResult = { status: "posted" | "declined"; message: string; mem
 export async function decideAdjustment(
   db: DbOrTx,
   request: {
-    staff: StaffActor;
+    staff: Actor;
     origin: AuditOrigin;
     adjustment_id: number;
     decision: "approve" | "decline";
@@ -307,24 +307,24 @@ export async function decideAdjustment(
 ): Promise<DecideResult> {
   const { staff, origin, adjustment_id, decision } = request;
   const adjustments = await institutionAccount(db, "adjustments");
-  const failed = (message: string, code?: Refused["code"]) =>
-    refused(`${ADJUSTMENT_FAILED}: ${message}`, 409, { code });
-  return inTransaction(db, async (tx) => {
+  const failed = (message: string, code?: StaffRefusal["code"]) =>
+    refusal("conflict", `${ADJUSTMENT_FAILED}: ${message}`, { code });
+  return inRefusableTransaction(db, async (tx) => {
     const [row] = await tx
       .select()
       .from(balanceAdjustments)
       .where(eq(balanceAdjustments.id, adjustment_id))
       .for("update");
-    if (!row) throw new RefusedError(refused("Adjustment not found", 404));
+    if (!row) refuse(refusal("not_found", "Adjustment not found"));
     if (row.status !== "awaiting_approval")
-      throw new RefusedError(
-        refused(`This adjustment was already ${row.status === "posted" ? "approved" : "declined"}.`, 409, {
+      refuse(
+        refusal("conflict", `This adjustment was already ${row.status === "posted" ? "approved" : "declined"}.`, {
           code: "already_decided",
         }),
       );
     if (row.requested_by === staff.id) {
-      throw new RefusedError(
-        refused("You asked for this adjustment: another staff member must approve or decline it.", 403, {
+      refuse(
+        refusal("forbidden", "You asked for this adjustment: another staff member must approve or decline it.", {
           code: "maker_cannot_approve",
         }),
       );
@@ -358,7 +358,12 @@ export async function decideAdjustment(
         action: "ledger.adjustment.decline",
         after: { status: "declined", reason: request.reason },
       });
-      return { status: "declined" as const, member_id: row.member_id, message: "Adjustment declined." };
+      return {
+        ok: true as const,
+        status: "declined" as const,
+        member_id: row.member_id,
+        message: "Adjustment declined.",
+      };
     }
     // The account and the adjustments account locked (id order, the ledger's) so the balance
     // compared is the one the posting starts from.
@@ -368,10 +373,10 @@ export async function decideAdjustment(
     const seen_cents = request.seen_balance_cents;
     const amount_cents = Number(row.amount_cents);
     if (seen_cents !== undefined && balance_now_cents !== seen_cents) {
-      throw new RefusedError(
-        refused(
+      refuse(
+        refusal(
+          "conflict",
           `The balance of this account is now ${formatCents(balance_now_cents)} (it was ${formatCents(seen_cents)} when you looked; ${formatCents(Number(row.from_cents))} at the request). Approving would post ${formatCents(amount_cents)} and leave ${formatCents(balance_now_cents + amount_cents)}: look at it again, then approve, or decline and ask for a new adjustment.`,
-          409,
           { code: "balance_changed" },
         ),
       );
@@ -396,6 +401,7 @@ export async function decideAdjustment(
     });
     await notifyAdjusted(tx, row.member_id, account!, amount_cents);
     return {
+      ok: true as const,
       status: "posted" as const,
       member_id: row.member_id,
       message: `Adjustment of ${formatCents(amount_cents)} approved and posted.`,

@@ -2,50 +2,33 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { ledgerAccounts, users } from "~/server/db/schema";
 import type { AuditOrigin } from "~/server/audit/audit.server";
-import type { RefusalCode } from "~/domain/refusals";
+import type { LedgerRefusal, Refusal, RefusalCode } from "~/domain/refusals";
+import type { Actor } from "~/domain/actor";
+import { refuse } from "~/server/db/refusable-transaction.server";
 import type { PendingOwner } from "~/domain/member-accounts";
 
 /**
  * What every staff action on a member's money shares (docs/product.md#member-accounts-staff):
  * who acts, the outcome as a value, and the ledger's refusals turned into that value.
  */
-export interface StaffActor {
-  id: string;
-  email: string;
-}
-
 export interface StaffRequest {
-  staff: StaffActor;
+  staff: Actor;
   origin: AuditOrigin;
   /** The member whose detail pane the form was on: every account and transaction must be theirs. */
   member_id: string;
 }
 
-/** A refusal staff can act on, with the field it belongs next to (or none: the whole form). */
-export interface Refused {
-  status: "refused";
-  message: string;
-  field?: string;
-  /** 400 bad input, 403 not this person's to do, 404 not this member's, 409 the state does not allow it now. */
-  http: 400 | 403 | 404 | 409;
-  code?:
-    | RefusalCode
-    | "maker_cannot_approve"
-    | "already_decided"
-    | "nothing_to_reverse"
-    | "resolved_elsewhere"
-    | "number_taken"
-    | "no_change"
-    | "balance_changed";
-}
-
-export function refused(
-  message: string,
-  http: Refused["http"],
-  extra: Partial<Pick<Refused, "field" | "code">> = {},
-): Refused {
-  return { status: "refused", message, http, ...extra };
-}
+/** A staff money action's refusal, with the reasons a caller may branch on. */
+export type StaffRefusal = Refusal<
+  | RefusalCode
+  | "maker_cannot_approve"
+  | "already_decided"
+  | "nothing_to_reverse"
+  | "resolved_elsewhere"
+  | "number_taken"
+  | "no_change"
+  | "balance_changed"
+>;
 
 /**
  * What a pending ledger transaction belongs to (PENDING_OWNERS: a queued payment, a bill payment,
@@ -61,58 +44,18 @@ export function pendingOwnerSql(transaction_id: SQL): SQL<PendingOwner | null> {
   end`;
 }
 
-/** A ledger operation's answer: its result (`ok: true`) or its refusal as a value (nothing written). */
-type Answer = { ok: true } | { ok: false; code: RefusalCode; message: string };
-
 /**
- * Runs ledger work and reads its answer: a refusal (insufficient funds, a frozen account, already
- * reversed) comes back with the ledger's own words; anything thrown is a real failure.
+ * Unwraps a ledger operation's answer inside `inRefusableTransaction`: a refusal (insufficient
+ * funds, a frozen account, already reversed) ends the transaction with `onRefusal`'s answer, in
+ * the ledger's own words; anything thrown is a real failure.
  */
-export async function ledgerAttempt<T extends Answer>(
+export async function ledgerOrRefuse<T extends { ok: true } | LedgerRefusal>(
   work: () => Promise<T>,
-): Promise<
-  { ok: true; value: Extract<T, { ok: true }> } | { ok: false; refusal: { code: RefusalCode; message: string } }
-> {
-  let answer: T;
-  try {
-    answer = await work();
-  } catch (error) {
-    // An older ledger threw its refusals (a LedgerRefusal error with a code) instead of answering them.
-    const thrown = error as { name?: unknown; code?: unknown; message?: unknown };
-    if (thrown && thrown.name === "LedgerRefusal" && typeof thrown.code === "string")
-      return { ok: false, refusal: { code: thrown.code as RefusalCode, message: String(thrown.message) } };
-    throw error;
-  }
-  if (answer.ok !== false) return { ok: true, value: answer as Extract<T, { ok: true }> };
-  const refusal = answer as Extract<Answer, { ok: false }>;
-  return { ok: false, refusal: { code: refusal.code, message: refusal.message } };
-}
-
-/** Thrown inside a database transaction to roll it back with a refusal; caught by `inTransaction`. */
-export class RefusedError extends Error {
-  constructor(readonly refusal: Refused) {
-    super(refusal.message);
-  }
-}
-
-/** One database transaction; a `RefusedError` inside rolls it all back and comes out as a value. */
-export async function inTransaction<T>(db: DbOrTx, work: (tx: DbOrTx) => Promise<T>): Promise<T | Refused> {
-  try {
-    return await db.transaction((tx) => work(tx));
-  } catch (error) {
-    if (error instanceof RefusedError) return error.refusal;
-    throw error;
-  }
-}
-
-/** Unwraps a ledger operation's answer inside a transaction, throwing its refusal to roll the transaction back. */
-export async function ledgerOrThrow<T extends Answer>(
-  work: () => Promise<T>,
-  onRefusal: (message: string, code: RefusalCode) => Refused,
+  onRefusal: (message: string, code: RefusalCode) => StaffRefusal,
 ): Promise<Extract<T, { ok: true }>> {
-  const attempt = await ledgerAttempt(work);
-  if (!attempt.ok) throw new RefusedError(onRefusal(attempt.refusal.message, attempt.refusal.code));
-  return attempt.value;
+  const answer = await work();
+  if (!answer.ok) refuse(onRefusal(answer.message, answer.code));
+  return answer as Extract<T, { ok: true }>;
 }
 
 export interface MemberAccountRow {

@@ -1,3 +1,6 @@
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
+import { refusal } from "~/domain/refusals";
+import type { Actor } from "~/domain/actor";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
@@ -11,11 +14,8 @@ import {
   accountOfMember,
   accountsOfMember,
   emailsOf,
-  inTransaction,
-  ledgerOrThrow,
-  refused,
-  RefusedError,
-  type Refused,
+  ledgerOrRefuse,
+  type StaffRefusal,
   type StaffRequest,
 } from "./common.server";
 
@@ -27,7 +27,8 @@ import {
  */
 const HOLD_KEY_PREFIX = "staff-hold:";
 
-export type HoldResult = { status: "placed" | "released"; message: string; transaction_id: number } | Refused;
+export type HoldResult =
+  { ok: true; status: "placed" | "released"; message: string; transaction_id: number } | StaffRefusal;
 
 export async function placeStaffHold(
   db: DbOrTx,
@@ -35,12 +36,12 @@ export async function placeStaffHold(
 ): Promise<HoldResult> {
   const { staff, origin, member_id, account_id, amount_cents, reason } = request;
   const account = await accountOfMember(db, member_id, account_id);
-  if (!account) return refused(ACCOUNT_NOT_FOUND, 404, { field: "account_id", code: "account_not_found" });
+  if (!account) return refusal("not_found", ACCOUNT_NOT_FOUND, { field: "account_id", code: "account_not_found" });
   const adjustments = await institutionAccount(db, "adjustments");
-  const failed = (message: string, code?: Refused["code"]) =>
-    refused(`Failed to place the hold: ${message}`, 409, { code, field: "amount" });
-  return inTransaction(db, async (tx) => {
-    const hold = await ledgerOrThrow(
+  const failed = (message: string, code?: StaffRefusal["code"]) =>
+    refusal("conflict", `Failed to place the hold: ${message}`, { code, field: "amount" });
+  return inRefusableTransaction(db, async (tx) => {
+    const hold = await ledgerOrRefuse(
       () =>
         placeHold(tx, {
           idempotency_key: `${HOLD_KEY_PREFIX}${request.request_key}`,
@@ -57,7 +58,12 @@ export async function placeStaffHold(
       failed,
     );
     if (hold.replayed)
-      return { status: "placed" as const, transaction_id: hold.transaction.id, message: "Hold placed." };
+      return {
+        ok: true as const,
+        status: "placed" as const,
+        transaction_id: hold.transaction.id,
+        message: "Hold placed.",
+      };
     await recordAudit(tx, {
       actor_id: staff.id,
       actor_email: staff.email,
@@ -81,6 +87,7 @@ export async function placeStaffHold(
       body: `The credit union placed a hold of ${formatCents(amount_cents)} on ${accountLabel(account)}. Contact us if you have questions.`,
     });
     return {
+      ok: true as const,
       status: "placed" as const,
       transaction_id: hold.transaction.id,
       message: `Hold of ${formatCents(amount_cents)} placed.`,
@@ -115,16 +122,16 @@ export async function resolveForStaff(
     transaction_id: number;
     before: Record<string, unknown>;
     after: Record<string, unknown>;
-    failed: (message: string, code?: Refused["code"]) => Refused;
+    failed: (message: string, code?: StaffRefusal["code"]) => StaffRefusal;
   },
 ): Promise<void> {
   const { outcome, staff, origin, member_id, transaction_id, failed } = input;
   const resolve = outcome === "post" ? settleHold : releaseHold;
-  const done = await ledgerOrThrow(
+  const done = await ledgerOrRefuse(
     () => resolve(tx, { transaction_id, idempotency_key: `${outcome}:${transaction_id}`, resolved_by: staff.id }),
     failed,
   );
-  if (done.replayed) throw new RefusedError(failed("This transaction is no longer pending.", "not_pending"));
+  if (done.replayed) refuse(failed("This transaction is no longer pending.", "not_pending"));
   await recordAudit(tx, {
     actor_id: staff.id,
     actor_email: staff.email,
@@ -151,12 +158,12 @@ export async function releaseStaffHold(
     !found.transaction.idempotency_key.startsWith(HOLD_KEY_PREFIX) ||
     !found.transaction.initiator.startsWith("staff:")
   ) {
-    return refused(TRANSACTION_NOT_FOUND, 404, { field: "transaction_id", code: "transaction_not_found" });
+    return refusal("not_found", TRANSACTION_NOT_FOUND, { field: "transaction_id", code: "transaction_not_found" });
   }
   const account = accounts.find((a) => a.id === leg.account_id)!;
-  const failed = (message: string, code?: Refused["code"]) =>
-    refused(`Failed to release the hold: ${message}`, 409, { code });
-  return inTransaction(db, async (tx) => {
+  const failed = (message: string, code?: StaffRefusal["code"]) =>
+    refusal("conflict", `Failed to release the hold: ${message}`, { code });
+  return inRefusableTransaction(db, async (tx) => {
     await resolveForStaff(tx, {
       outcome: "release",
       staff,
@@ -174,6 +181,7 @@ export async function releaseStaffHold(
       body: `The hold of ${formatCents(-leg.amount_cents)} on ${accountLabel(account)} was released; the money is available again.`,
     });
     return {
+      ok: true as const,
       status: "released" as const,
       transaction_id,
       message: `Hold of ${formatCents(-leg.amount_cents)} released.`,

@@ -1,3 +1,6 @@
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
+import { refusal } from "~/domain/refusals";
+import type { Actor } from "~/domain/actor";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { recordAudit } from "~/server/audit/audit.server";
@@ -20,13 +23,10 @@ import {
 } from "~/domain/member-accounts";
 import {
   accountsOfMember,
-  inTransaction,
-  ledgerOrThrow,
+  ledgerOrRefuse,
   memberEmail,
   pendingOwnerSql,
-  refused,
-  RefusedError,
-  type Refused,
+  type StaffRefusal,
   type StaffRequest,
 } from "./common.server";
 import { memberTransaction, resolveForStaff } from "./holds.server";
@@ -45,7 +45,8 @@ import { memberTransaction, resolveForStaff } from "./holds.server";
 /** How many transactions Reverse All reverses in its one database transaction. */
 export const REVERSE_ALL_MAX = 1000;
 
-export type ReverseResult = { status: "reversed" | "released"; message: string; transaction_id: number } | Refused;
+export type ReverseResult =
+  { ok: true; status: "reversed" | "released"; message: string; transaction_id: number } | StaffRefusal;
 
 export async function reverseMemberTransaction(
   db: DbOrTx,
@@ -54,17 +55,17 @@ export async function reverseMemberTransaction(
   const { staff, origin, member_id, transaction_id } = request;
   const { accounts, found, legs } = await memberTransaction(db, member_id, transaction_id);
   if (!found || legs.length === 0)
-    return refused(TRANSACTION_NOT_FOUND, 404, { field: "transaction_id", code: "transaction_not_found" });
+    return refusal("not_found", TRANSACTION_NOT_FOUND, { field: "transaction_id", code: "transaction_not_found" });
   const original = found.transaction;
-  const failed = (message: string, code?: Refused["code"]) =>
-    refused(`${TRANSACTION_REVERSE_FAILED}: ${message}`, 409, { code });
+  const failed = (message: string, code?: StaffRefusal["code"]) =>
+    refusal("conflict", `${TRANSACTION_REVERSE_FAILED}: ${message}`, { code });
 
   if (original.status === "pending") {
     // A queued payment, a bill payment, a card purchase or a deposit waiting for review is
     // resolved where it lives, which also updates it; released here, it would wait forever.
     const owner = await pendingOwner(db, transaction_id);
     if (owner) return failed(`this is ${PENDING_OWNERS[owner]}.`, "resolved_elsewhere");
-    return inTransaction(db, async (tx) => {
+    return inRefusableTransaction(db, async (tx) => {
       await resolveForStaff(tx, {
         outcome: "release",
         staff,
@@ -84,12 +85,12 @@ export async function reverseMemberTransaction(
         (amount) =>
           `A pending transaction of ${formatCents(Math.abs(amount))} (${original.memo ?? "no description"}) was cancelled by the credit union; the held money is available again.`,
       );
-      return { status: "released" as const, message: TRANSACTION_RELEASED, transaction_id };
+      return { ok: true as const, status: "released" as const, message: TRANSACTION_RELEASED, transaction_id };
     });
   }
 
-  return inTransaction(db, async (tx) => {
-    const reversal = await ledgerOrThrow(
+  return inRefusableTransaction(db, async (tx) => {
+    const reversal = await ledgerOrRefuse(
       () =>
         reverseTransaction(tx, {
           transaction_id,
@@ -99,8 +100,7 @@ export async function reverseMemberTransaction(
         }),
       (message, code) => failed(message, code),
     );
-    if (reversal.replayed)
-      throw new RefusedError(failed("This transaction has already been reversed.", "already_reversed"));
+    if (reversal.replayed) refuse(failed("This transaction has already been reversed.", "already_reversed"));
     await recordAudit(tx, {
       actor_id: staff.id,
       actor_email: staff.email,
@@ -121,7 +121,7 @@ export async function reverseMemberTransaction(
       (amount) =>
         `The credit union reversed a transaction of ${formatCents(Math.abs(amount))} (${original.memo ?? "no description"}) on your account.`,
     );
-    return { status: "reversed" as const, message: TRANSACTION_REVERSED, transaction_id };
+    return { ok: true as const, status: "reversed" as const, message: TRANSACTION_REVERSED, transaction_id };
   });
 }
 
@@ -130,7 +130,7 @@ async function pendingOwner(db: DbOrTx, transaction_id: number) {
   return (result.rows[0]?.owner ?? null) as PendingOwner | null;
 }
 
-export type PostPendingResult = { status: "posted"; message: string; transaction_id: number } | Refused;
+export type PostPendingResult = { ok: true; status: "posted"; message: string; transaction_id: number } | StaffRefusal;
 
 /**
  * Post a pending row added with Add Transactions once it has completed: its hold settles (the
@@ -144,13 +144,13 @@ export async function postPendingMemberTransaction(
   const { staff, origin, member_id, transaction_id } = request;
   const { accounts, found, legs } = await memberTransaction(db, member_id, transaction_id);
   if (!found || legs.length === 0)
-    return refused(TRANSACTION_NOT_FOUND, 404, { field: "transaction_id", code: "transaction_not_found" });
-  const failed = (message: string, code?: Refused["code"]) =>
-    refused(`${TRANSACTION_POST_FAILED}: ${message}`, 409, { code });
+    return refusal("not_found", TRANSACTION_NOT_FOUND, { field: "transaction_id", code: "transaction_not_found" });
+  const failed = (message: string, code?: StaffRefusal["code"]) =>
+    refusal("conflict", `${TRANSACTION_POST_FAILED}: ${message}`, { code });
   if (found.transaction.status !== "pending") return failed("This transaction is no longer pending.", "not_pending");
   if (!isPendingStaffPosting(found.transaction))
     return failed("only a pending transaction added with Add Transactions is posted here.", "resolved_elsewhere");
-  return inTransaction(db, async (tx) => {
+  return inRefusableTransaction(db, async (tx) => {
     await resolveForStaff(tx, {
       outcome: "post",
       staff,
@@ -170,11 +170,11 @@ export async function postPendingMemberTransaction(
       (amount) =>
         `A pending transaction of ${formatCents(Math.abs(amount))} (${found.transaction.memo ?? "no description"}) on your account was completed by the credit union.`,
     );
-    return { status: "posted" as const, message: TRANSACTION_POSTED, transaction_id };
+    return { ok: true as const, status: "posted" as const, message: TRANSACTION_POSTED, transaction_id };
   });
 }
 
-export type ReverseAllResult = { status: "reversed"; count: number; message: string } | Refused;
+export type ReverseAllResult = { ok: true; status: "reversed"; count: number; message: string } | StaffRefusal;
 
 /**
  * Reverse All Transactions: every posted transaction on the member's accounts that is not a
@@ -188,12 +188,12 @@ export async function reverseAllMemberTransactions(
 ): Promise<ReverseAllResult> {
   const { staff, origin, member_id } = request;
   const email = await memberEmail(db, member_id);
-  if (!email) return refused("User not found", 404);
+  if (!email) return refusal("not_found", "User not found");
   if (request.confirm_email.trim().toLowerCase() !== email.toLowerCase())
-    return refused(REVERSE_ALL_EMAIL_MESSAGE, 400, { field: "confirm_email" });
+    return refusal("bad_input", REVERSE_ALL_EMAIL_MESSAGE, { field: "confirm_email" });
   const accounts = await accountsOfMember(db, member_id);
   if (accounts.length === 0)
-    return refused(`${REVERSE_ALL_FAILED}: this member has no accounts.`, 409, { code: "nothing_to_reverse" });
+    return refusal("conflict", `${REVERSE_ALL_FAILED}: this member has no accounts.`, { code: "nothing_to_reverse" });
   const ids = sql.raw(accounts.map((a) => a.id).join(", "));
   const result = await db.execute(sql`
     select distinct t.id from ledger_transactions t join ledger_entries e on e.transaction_id = t.id
@@ -201,19 +201,19 @@ export async function reverseAllMemberTransactions(
      order by t.id desc limit ${REVERSE_ALL_MAX + 1}`);
   const transaction_ids = result.rows.map((r) => Number(r.id));
   if (transaction_ids.length === 0)
-    return refused(`${REVERSE_ALL_FAILED}: there are no posted transactions to reverse.`, 409, {
+    return refusal("conflict", `${REVERSE_ALL_FAILED}: there are no posted transactions to reverse.`, {
       code: "nothing_to_reverse",
     });
   if (transaction_ids.length > REVERSE_ALL_MAX) {
-    return refused(
+    return refusal(
+      "conflict",
       `${REVERSE_ALL_FAILED}: this member has more than ${REVERSE_ALL_MAX} transactions; reverse them one by one or ask for a bulk correction.`,
-      409,
     );
   }
-  return inTransaction(db, async (tx) => {
+  return inRefusableTransaction(db, async (tx) => {
     const reversal_ids: number[] = [];
     for (const transaction_id of transaction_ids) {
-      const reversal = await ledgerOrThrow(
+      const reversal = await ledgerOrRefuse(
         () =>
           reverseTransaction(tx, {
             transaction_id,
@@ -222,11 +222,12 @@ export async function reverseAllMemberTransactions(
             created_by: staff.id,
             memo: `Reversal of transaction ${transaction_id} (reverse all)`,
           }),
-        (message, code) => refused(`${REVERSE_ALL_FAILED}: transaction ${transaction_id}: ${message}`, 409, { code }),
+        (message, code) =>
+          refusal("conflict", `${REVERSE_ALL_FAILED}: transaction ${transaction_id}: ${message}`, { code }),
       );
       if (reversal.replayed)
-        throw new RefusedError(
-          refused(`${REVERSE_ALL_FAILED}: transaction ${transaction_id} has already been reversed.`, 409, {
+        refuse(
+          refusal("conflict", `${REVERSE_ALL_FAILED}: transaction ${transaction_id} has already been reversed.`, {
             code: "already_reversed",
           }),
         );
@@ -250,6 +251,7 @@ export async function reverseAllMemberTransactions(
       body: `The credit union reversed ${reversal_ids.length} transactions on your accounts. Contact us if you have questions.`,
     });
     return {
+      ok: true as const,
       status: "reversed" as const,
       count: reversal_ids.length,
       message: reversedAllMessage(reversal_ids.length),

@@ -6,6 +6,8 @@ import { institution } from "~/config/institution.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { placeHold, postBatch, today, type EntryInput, type LedgerRefusal } from "~/server/ledger/ledger.server";
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
+import { refusal, type Refusal, type RefusalCode } from "~/domain/refusals";
 import {
   checkRow,
   errorsMessage,
@@ -35,11 +37,13 @@ export interface NumberedRow {
 }
 
 export type AddTransactionsResult =
-  | { status: "added"; count: number; posted: number; held: number; replayed: boolean }
-  | { status: "awaiting_approval"; count: number; request_id: number; message: string; replayed: boolean }
-  | { status: "invalid"; message: string; line_errors: LineError[] }
-  | { status: "refused"; message: string }
-  | { status: "member_not_found" };
+  | { ok: true; status: "added"; count: number; posted: number; held: number; replayed: boolean }
+  | { ok: true; status: "awaiting_approval"; count: number; request_id: number; message: string; replayed: boolean }
+  /** Rows that do not pass their checks (`line_errors`), or no rows, or too many: nothing posted. */
+  | (Refusal<"invalid"> & { code: "invalid"; line_errors: LineError[] })
+  /** The ledger refused a row (its code), or the request was declined before: nothing posted. */
+  | (Refusal<RefusalCode | "already_declined"> & { kind: "conflict" })
+  | (Refusal<"member_not_found"> & { kind: "not_found" });
 
 export interface AddTransactionsInput {
   member_id: string;
@@ -63,15 +67,15 @@ export interface AddTransactionsInput {
  */
 export async function addTransactions(db: Db, input: AddTransactionsInput): Promise<AddTransactionsResult> {
   const [member] = await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, input.member_id));
-  if (!member || effectiveRole(member.role) !== "user") return { status: "member_not_found" };
+  if (!member || effectiveRole(member.role) !== "user")
+    return { ...refusal("not_found", "this member was not found", { code: "member_not_found" }), kind: "not_found" };
   const where = input.source === "csv" ? "line" : "row";
-  if (input.rows.length === 0) return { status: "invalid", message: "there are no rows to add", line_errors: [] };
+  if (input.rows.length === 0) return invalid("there are no rows to add", []);
   if (input.rows.length > POSTING_ROWS_MAX)
-    return {
-      status: "invalid",
-      message: `more than ${POSTING_ROWS_MAX.toLocaleString("en-US")} rows; the limit is ${POSTING_LIMITS_TEXT}`,
-      line_errors: [],
-    };
+    return invalid(
+      `more than ${POSTING_ROWS_MAX.toLocaleString("en-US")} rows; the limit is ${POSTING_LIMITS_TEXT}`,
+      [],
+    );
 
   const accounts = await memberAccounts(db, input.member_id);
   const now = input.now ?? new Date();
@@ -101,7 +105,7 @@ export async function addTransactions(db: Db, input: AddTransactionsInput): Prom
       });
     }
   }
-  if (line_errors.length) return { status: "invalid", message: errorsMessage(line_errors, where), line_errors };
+  if (line_errors.length) return invalid(errorsMessage(line_errors, where), line_errors);
 
   const credits_cents = checked.filter((r) => r.direction === "credit").map((r) => r.amount_cents);
   const totals = {
@@ -109,107 +113,109 @@ export async function addTransactions(db: Db, input: AddTransactionsInput): Prom
     debit_total_cents: checked.filter((r) => r.direction === "debit").reduce((sum, r) => sum + r.amount_cents, 0),
   };
   const subject = input.source === "csv" ? "file" : "table";
-  try {
-    return await db.transaction(async (tx) => {
-      // The rule takes the maker's lock first: a repeat sent at the same moment waits here and
-      // then finds the request the first one recorded.
-      const rule = await staffCreditDecision(tx, {
-        staff_id: input.staff.id,
+  return inRefusableTransaction<AddTransactionsResult>(db, async (tx) => {
+    // The rule takes the maker's lock first: a repeat sent at the same moment waits here and
+    // then finds the request the first one recorded.
+    const rule = await staffCreditDecision(tx, {
+      staff_id: input.staff.id,
+      member_id: input.member_id,
+      credits_cents,
+      now,
+    });
+    const [earlier] = await tx
+      .select()
+      .from(staffPostingRequests)
+      .where(eq(staffPostingRequests.batch_key, input.batch_key));
+    if (earlier) return replayOf(earlier);
+    const wait_reason = rule.decision === "wait" ? dualControlReasonsText(rule.reasons, subject) : null;
+    const [request] = await tx
+      .insert(staffPostingRequests)
+      .values({
         member_id: input.member_id,
-        credits_cents,
-        now,
-      });
-      const [earlier] = await tx
-        .select()
-        .from(staffPostingRequests)
-        .where(eq(staffPostingRequests.batch_key, input.batch_key));
-      if (earlier) return replayOf(earlier);
-      const wait_reason = rule.decision === "wait" ? dualControlReasonsText(rule.reasons, subject) : null;
-      const [request] = await tx
-        .insert(staffPostingRequests)
-        .values({
-          member_id: input.member_id,
-          source: input.source,
-          file_name: input.file_name ?? null,
-          batch_key: input.batch_key,
-          rows: checked,
-          row_count: checked.length,
-          ...totals,
-          wait_reason,
-          status: wait_reason ? "awaiting_approval" : "posted",
-          requested_by: input.staff.id,
-          requested_by_email: input.staff.email,
-          requested_at: now,
-        })
-        .returning({ id: staffPostingRequests.id });
-      const request_id = request!.id;
-      const audit = {
-        actor_id: input.staff.id,
-        actor_email: input.staff.email,
-        subject_type: "member",
-        subject_id: input.member_id,
-        member_id: input.member_id,
-        request_id: input.origin.request_id,
-        ip: input.origin.ip,
-      };
-      if (wait_reason) {
-        await recordAudit(tx, {
-          ...audit,
-          action: "ledger.staff_postings.request",
-          after: {
-            posting_request_id: request_id,
-            source: input.source,
-            file_name: input.file_name ?? null,
-            batch_key: input.batch_key,
-            rows: checked.length,
-            ...totals,
-            status: "awaiting_approval",
-            reason: wait_reason,
-          },
-        });
-        return {
-          status: "awaiting_approval" as const,
-          count: checked.length,
-          request_id,
-          replayed: false,
-          message: waitingMessage(subject, wait_reason),
-        };
-      }
-      const posted = await postRequestRows(tx, {
-        member_id: input.member_id,
-        rows: checked,
+        source: input.source,
+        file_name: input.file_name ?? null,
         batch_key: input.batch_key,
-        poster: input.staff,
-        where,
-        accounts,
-      });
+        rows: checked,
+        row_count: checked.length,
+        ...totals,
+        wait_reason,
+        status: wait_reason ? "awaiting_approval" : "posted",
+        requested_by: input.staff.id,
+        requested_by_email: input.staff.email,
+        requested_at: now,
+      })
+      .returning({ id: staffPostingRequests.id });
+    const request_id = request!.id;
+    const audit = {
+      actor_id: input.staff.id,
+      actor_email: input.staff.email,
+      subject_type: "member",
+      subject_id: input.member_id,
+      member_id: input.member_id,
+      request_id: input.origin.request_id,
+      ip: input.origin.ip,
+    };
+    if (wait_reason) {
       await recordAudit(tx, {
         ...audit,
-        action: "ledger.staff_postings.add",
-        before: { accounts: balancesOf(accounts, checked) },
+        action: "ledger.staff_postings.request",
         after: {
           posting_request_id: request_id,
           source: input.source,
           file_name: input.file_name ?? null,
           batch_key: input.batch_key,
-          counterpart_account_id: posted.counterpart_account_id,
-          posted: posted.posted,
-          held: posted.held,
-          rows: posted.audit_rows,
+          rows: checked.length,
+          ...totals,
+          status: "awaiting_approval",
+          reason: wait_reason,
         },
       });
       return {
-        status: "added" as const,
+        ok: true as const,
+        status: "awaiting_approval" as const,
         count: checked.length,
+        request_id,
+        replayed: false,
+        message: waitingMessage(subject, wait_reason),
+      };
+    }
+    const posted = await postRequestRows(tx, {
+      member_id: input.member_id,
+      rows: checked,
+      batch_key: input.batch_key,
+      poster: input.staff,
+      where,
+      accounts,
+      onRowRefused: (message, code) => ({ ...refusal("conflict", message, { code }), kind: "conflict" as const }),
+    });
+    await recordAudit(tx, {
+      ...audit,
+      action: "ledger.staff_postings.add",
+      before: { accounts: balancesOf(accounts, checked) },
+      after: {
+        posting_request_id: request_id,
+        source: input.source,
+        file_name: input.file_name ?? null,
+        batch_key: input.batch_key,
+        counterpart_account_id: posted.counterpart_account_id,
         posted: posted.posted,
         held: posted.held,
-        replayed: false,
-      };
+        rows: posted.audit_rows,
+      },
     });
-  } catch (error) {
-    if (error instanceof RowRefused) return { status: "refused", message: error.message };
-    throw error;
-  }
+    return {
+      ok: true as const,
+      status: "added" as const,
+      count: checked.length,
+      posted: posted.posted,
+      held: posted.held,
+      replayed: false,
+    };
+  });
+}
+
+function invalid(message: string, line_errors: LineError[]): AddTransactionsResult {
+  return { ...refusal("bad_input", message, { code: "invalid" }), code: "invalid", line_errors };
 }
 
 /** "Sent for a second approval: …": what the maker reads when the rule holds the request back. */
@@ -222,6 +228,7 @@ function replayOf(request: typeof staffPostingRequests.$inferSelect): AddTransac
   const rows = request.rows;
   if (request.status === "posted") {
     return {
+      ok: true,
       status: "added",
       count: rows.length,
       posted: rows.filter((r) => r.status === "completed").length,
@@ -231,10 +238,15 @@ function replayOf(request: typeof staffPostingRequests.$inferSelect): AddTransac
   }
   if (request.status === "declined")
     return {
-      status: "refused",
-      message: `this request was already declined by ${request.decided_by_email ?? "another staff member"}: ${request.decline_reason ?? ""}`,
+      ...refusal(
+        "conflict",
+        `this request was already declined by ${request.decided_by_email ?? "another staff member"}: ${request.decline_reason ?? ""}`,
+        { code: "already_declined" },
+      ),
+      kind: "conflict",
     };
   return {
+    ok: true,
     status: "awaiting_approval",
     count: rows.length,
     request_id: request.id,
@@ -243,21 +255,12 @@ function replayOf(request: typeof staffPostingRequests.$inferSelect): AddTransac
   };
 }
 
-/** A row the ledger refused (insufficient funds, a frozen account), with where it is: rolls everything back. */
-export class RowRefused extends Error {
-  constructor(
-    message: string,
-    readonly refusal: LedgerRefusal,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * Posts a request's rows inside the caller's database transaction: the Completed rows as one
  * ledger batch (`postBatch`, keyed by the request's batch key, so a repeat posts nothing twice),
- * the Pending rows as holds, against the profile's counterpart account. A refusal throws
- * `RowRefused` naming the row, and the caller's transaction undoes every row already written.
+ * the Pending rows as holds, against the profile's counterpart account. A row the ledger refuses
+ * (insufficient funds, a frozen account) ends the caller's `inRefusableTransaction` with
+ * `onRowRefused`'s answer (the message names the row), undoing every row already written.
  */
 export async function postRequestRows(
   tx: DbOrTx,
@@ -268,6 +271,7 @@ export async function postRequestRows(
     poster: { id: string };
     where: "line" | "row";
     accounts?: readonly AccountView[];
+    onRowRefused: (message: string, code: RefusalCode) => { ok: false };
   },
 ): Promise<{
   posted: number;
@@ -301,7 +305,9 @@ export async function postRequestRows(
     const label = account
       ? `${MEMBER_ACCOUNT_TYPE_LABELS[account.type as keyof typeof MEMBER_ACCOUNT_TYPE_LABELS] ?? account.type} ${account.account_number}`
       : `account ${row?.account_id}`;
-    return new RowRefused(`${row ? `${input.where} ${row.line} (${label}): ` : ""}${refusal.message}`, refusal);
+    return refuse(
+      input.onRowRefused(`${row ? `${input.where} ${row.line} (${label}): ` : ""}${refusal.message}`, refusal.code),
+    );
   };
   const completed = input.rows.filter((r) => r.status === "completed");
   const pending = input.rows.filter((r) => r.status === "pending");
@@ -314,7 +320,7 @@ export async function postRequestRows(
       created_by: input.poster.id,
       transactions: completed.map(posting),
     });
-    if (!batch.ok) throw refusedAt(batch, batch.batch_index === undefined ? undefined : completed[batch.batch_index]);
+    if (!batch.ok) return refusedAt(batch, batch.batch_index === undefined ? undefined : completed[batch.batch_index]);
     replayed = batch.replayed;
     batch.transactions.forEach((t, i) => transaction_ids.set(completed[i]!.line, t.transaction.id));
   }
@@ -325,7 +331,7 @@ export async function postRequestRows(
       initiator,
       created_by: input.poster.id,
     });
-    if (!hold.ok) throw refusedAt(hold, row);
+    if (!hold.ok) return refusedAt(hold, row);
     replayed ||= hold.replayed;
     transaction_ids.set(row.line, hold.transaction.id);
   }

@@ -1,3 +1,6 @@
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
+import { refusal } from "~/domain/refusals";
+import type { Actor } from "~/domain/actor";
 import { data } from "react-router";
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
@@ -11,17 +14,10 @@ import {
   DeclinePostingRequestSchema,
   POSTING_REQUEST_NOT_FOUND,
 } from "~/domain/member-accounts";
-import { mayMoveMoney, type StaffRole } from "~/domain/staff-roles";
-import { parseSubmission, replyTo, type FormReply } from "~/server/http/form.server";
-import { NOT_ALLOWED_MESSAGE } from "~/server/member-accounts/actions.server";
-import {
-  inTransaction,
-  refused,
-  RefusedError,
-  type Refused,
-  type StaffActor,
-} from "~/server/member-accounts/common.server";
-import { balancesOf, postRequestRows, RowRefused } from "./add-transactions.server";
+import { mayMoveMoney, NOT_ALLOWED_MESSAGE, type StaffRole } from "~/domain/staff-roles";
+import { parseSubmission, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
+import { type StaffRefusal } from "~/server/member-accounts/common.server";
+import { balancesOf, postRequestRows } from "./add-transactions.server";
 
 /**
  * Add Transactions requests waiting for a second staff member (docs/product.md#payment-queues,
@@ -129,7 +125,8 @@ export async function awaitingPostingRequestCount(db: DbOrTx): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-export type DecidePostingResult = { status: "posted" | "declined"; message: string; member_id: string } | Refused;
+export type DecidePostingResult =
+  { ok: true; status: "posted" | "declined"; message: string; member_id: string } | StaffRefusal;
 
 export const POSTING_APPROVAL_FAILED = "Failed to approve the transactions";
 
@@ -143,7 +140,7 @@ export const POSTING_APPROVAL_FAILED = "Failed to approve the transactions";
 export async function decidePostingRequest(
   db: DbOrTx,
   input: {
-    staff: StaffActor;
+    staff: Actor;
     origin: AuditOrigin;
     request_id: number;
     decision: "approve" | "decline";
@@ -153,107 +150,103 @@ export async function decidePostingRequest(
 ): Promise<DecidePostingResult> {
   const { staff, origin, request_id, decision } = input;
   const now = input.now ?? new Date();
-  try {
-    return await inTransaction(db, async (tx) => {
-      const [request] = await tx
-        .select()
-        .from(staffPostingRequests)
-        .where(eq(staffPostingRequests.id, request_id))
-        .for("update");
-      if (!request) throw new RefusedError(refused(POSTING_REQUEST_NOT_FOUND, 404));
-      if (request.status !== "awaiting_approval") {
-        throw new RefusedError(
-          refused(`This request was already ${request.status === "posted" ? "approved" : "declined"}.`, 409, {
-            code: "already_decided",
-          }),
-        );
-      }
-      if (request.requested_by === staff.id) {
-        throw new RefusedError(
-          refused("You sent these transactions: another staff member must approve or decline them.", 403, {
-            code: "maker_cannot_approve",
-          }),
-        );
-      }
-      const decided = { decided_by: staff.id, decided_by_email: staff.email, decided_at: now };
-      const credit = formatCents(Number(request.credit_total_cents));
-      const debit = formatCents(Number(request.debit_total_cents));
-      const audit = {
-        actor_id: staff.id,
-        actor_email: staff.email,
-        subject_type: "staff_posting_request",
-        subject_id: request_id,
-        member_id: request.member_id,
-        request_id: origin.request_id,
-        ip: origin.ip,
-      };
-      const before = {
-        status: "awaiting_approval",
-        requested_by: request.requested_by,
-        rows: request.row_count,
-        credit_total_cents: Number(request.credit_total_cents),
-        debit_total_cents: Number(request.debit_total_cents),
-        reason: request.wait_reason,
-      };
-      if (decision === "decline") {
-        await tx
-          .update(staffPostingRequests)
-          .set({ ...decided, status: "declined", decline_reason: input.reason ?? "" })
-          .where(and(eq(staffPostingRequests.id, request_id), eq(staffPostingRequests.status, "awaiting_approval")));
-        await recordAudit(tx, {
-          ...audit,
-          action: "ledger.staff_postings.decline",
-          before,
-          after: { status: "declined", reason: input.reason },
-        });
-        return {
-          status: "declined" as const,
-          member_id: request.member_id,
-          message: `Declined: ${request.row_count} ${request.row_count === 1 ? "transaction" : "transactions"} (${credit} in credits) will not post.`,
-        };
-      }
+  return inRefusableTransaction<DecidePostingResult>(db, async (tx) => {
+    const [request] = await tx
+      .select()
+      .from(staffPostingRequests)
+      .where(eq(staffPostingRequests.id, request_id))
+      .for("update");
+    if (!request) refuse(refusal("not_found", POSTING_REQUEST_NOT_FOUND));
+    if (request.status !== "awaiting_approval") {
+      refuse(
+        refusal("conflict", `This request was already ${request.status === "posted" ? "approved" : "declined"}.`, {
+          code: "already_decided",
+        }),
+      );
+    }
+    if (request.requested_by === staff.id) {
+      refuse(
+        refusal("forbidden", "You sent these transactions: another staff member must approve or decline them.", {
+          code: "maker_cannot_approve",
+        }),
+      );
+    }
+    const decided = { decided_by: staff.id, decided_by_email: staff.email, decided_at: now };
+    const credit = formatCents(Number(request.credit_total_cents));
+    const debit = formatCents(Number(request.debit_total_cents));
+    const audit = {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      subject_type: "staff_posting_request",
+      subject_id: request_id,
+      member_id: request.member_id,
+      request_id: origin.request_id,
+      ip: origin.ip,
+    };
+    const before = {
+      status: "awaiting_approval",
+      requested_by: request.requested_by,
+      rows: request.row_count,
+      credit_total_cents: Number(request.credit_total_cents),
+      debit_total_cents: Number(request.debit_total_cents),
+      reason: request.wait_reason,
+    };
+    if (decision === "decline") {
       await tx
         .update(staffPostingRequests)
-        .set({ ...decided, status: "posted" })
-        .where(eq(staffPostingRequests.id, request_id));
-      const accounts = await memberAccounts(tx, request.member_id);
-      const posted = await postRequestRows(tx, {
-        member_id: request.member_id,
-        rows: request.rows,
-        batch_key: request.batch_key,
-        poster: staff,
-        where: request.source === "csv" ? "line" : "row",
-        accounts,
-      });
+        .set({ ...decided, status: "declined", decline_reason: input.reason ?? "" })
+        .where(and(eq(staffPostingRequests.id, request_id), eq(staffPostingRequests.status, "awaiting_approval")));
       await recordAudit(tx, {
         ...audit,
-        action: "ledger.staff_postings.approve",
-        before: { ...before, accounts: balancesOf(accounts, request.rows) },
-        after: {
-          status: "posted",
-          batch_key: request.batch_key,
-          counterpart_account_id: posted.counterpart_account_id,
-          posted: posted.posted,
-          held: posted.held,
-          rows: posted.audit_rows,
-        },
+        action: "ledger.staff_postings.decline",
+        before,
+        after: { status: "declined", reason: input.reason },
       });
-      const count = request.row_count;
       return {
-        status: "posted" as const,
+        ok: true as const,
+        status: "declined" as const,
         member_id: request.member_id,
-        message: `Approved and posted: ${count} ${count === 1 ? "transaction" : "transactions"}, ${credit} in credits and ${debit} in debits.`,
+        message: `Declined: ${request.row_count} ${request.row_count === 1 ? "transaction" : "transactions"} (${credit} in credits) will not post.`,
       };
+    }
+    await tx
+      .update(staffPostingRequests)
+      .set({ ...decided, status: "posted" })
+      .where(eq(staffPostingRequests.id, request_id));
+    const accounts = await memberAccounts(tx, request.member_id);
+    const posted = await postRequestRows(tx, {
+      member_id: request.member_id,
+      rows: request.rows,
+      batch_key: request.batch_key,
+      poster: staff,
+      where: request.source === "csv" ? "line" : "row",
+      accounts,
+      onRowRefused: (message, code) =>
+        refusal("conflict", `${POSTING_APPROVAL_FAILED}: ${message}. Nothing was posted; the request still waits.`, {
+          code,
+        }),
     });
-  } catch (error) {
-    if (error instanceof RowRefused)
-      return refused(
-        `${POSTING_APPROVAL_FAILED}: ${error.message}. Nothing was posted; the request still waits.`,
-        409,
-        { code: error.refusal.code },
-      );
-    throw error;
-  }
+    await recordAudit(tx, {
+      ...audit,
+      action: "ledger.staff_postings.approve",
+      before: { ...before, accounts: balancesOf(accounts, request.rows) },
+      after: {
+        status: "posted",
+        batch_key: request.batch_key,
+        counterpart_account_id: posted.counterpart_account_id,
+        posted: posted.posted,
+        held: posted.held,
+        rows: posted.audit_rows,
+      },
+    });
+    const count = request.row_count;
+    return {
+      ok: true as const,
+      status: "posted" as const,
+      member_id: request.member_id,
+      message: `Approved and posted: ${count} ${count === 1 ? "transaction" : "transactions"}, ${credit} in credits and ${debit} in debits.`,
+    };
+  });
 }
 
 export const POSTING_REQUEST_INTENTS = ["approve_posting_request", "decline_posting_request"] as const;
@@ -268,7 +261,7 @@ export type PostingRequestIntent = (typeof POSTING_REQUEST_INTENTS)[number];
  */
 export async function postingRequestAction(input: {
   db: DbOrTx;
-  staff: StaffActor;
+  staff: Actor;
   role: StaffRole;
   origin: AuditOrigin;
   intent: PostingRequestIntent;
@@ -293,7 +286,12 @@ export async function postingRequestAction(input: {
     decision: intent === "approve_posting_request" ? "approve" : "decline",
     reason: value.reason,
   });
-  if (result.status === "refused")
-    return answer(result.http, result.message, "error", replyTo(submission, { formErrors: [result.message] }));
+  if (!result.ok)
+    return answer(
+      refusalStatus(result.kind),
+      result.message,
+      "error",
+      replyTo(submission, { formErrors: [result.message] }),
+    );
   return answer(200, result.message, "success", replyTo(submission));
 }

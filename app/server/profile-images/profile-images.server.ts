@@ -9,12 +9,12 @@ import {
   removePrivateUpload,
   uploadType,
   writePrivateUpload,
-} from "~/server/files/private-uploads.server";
+} from "~/server/uploads/private-uploads.server";
 import { logger } from "~/server/logger.server";
 
 /**
  * Profile images (docs/product.md#settings: at most 5 MB). A person's face is personal data: the
- * image is checked, re-encoded and kept by the private store (app/server/files/private-uploads.server.ts:
+ * image is checked, re-encoded and kept by the private store (app/server/uploads/private-uploads.server.ts:
  * type by content, whole image decoded, metadata dropped, random name, encrypted at rest) as a new
  * 256×256 WebP, and served only through /settings/profile-image/:user_id (the person themself, or staff).
  */

@@ -14,7 +14,7 @@ import { assert } from "~/domain/ledger-rules";
 import { setCurrencyRate } from "~/server/payments/rates.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { payAccountDividendsSince } from "~/server/dividends/dividends.server";
-import { DEMO_SIGNINS } from "./demo-signins.server";
+import { DEMO_SIGNINS } from "../auth/demo-signins.server";
 
 /**
  * Demo history (demo mode only, for demo members whose accounts have no history yet): the demo members get a checking and a

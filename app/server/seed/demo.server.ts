@@ -5,7 +5,7 @@ import { authFor, hashPassword } from "~/server/auth/auth.server";
 import { encryptField } from "~/server/security/crypto.server";
 import { encryptionContext } from "~/server/members/members.server";
 import { logger } from "~/server/logger.server";
-import { DEMO_SIGNINS, type DemoSignIn } from "./demo-signins.server";
+import { DEMO_SIGNINS, type DemoSignIn } from "../auth/demo-signins.server";
 
 /**
  * The demo institution's people (demo mode, empty database): one staff member, three members

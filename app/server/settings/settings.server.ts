@@ -15,7 +15,7 @@ import { guardCurrentPassword } from "~/server/auth/current-password.server";
 import type { EffectiveRole } from "~/server/auth/roles.server";
 import { logger } from "~/server/logger.server";
 import { getMemberSettings, type MemberSettings } from "~/server/members/members.server";
-import { isDemoSignIn } from "~/server/seed/demo-signins.server";
+import { isDemoSignIn } from "~/server/auth/demo-signins.server";
 
 /**
  * Profile Settings and Account Settings (docs/product.md#settings) for the signed-in person: their

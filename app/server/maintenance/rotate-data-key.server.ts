@@ -3,8 +3,8 @@ import type { Db } from "~/server/db/client.server";
 import { debitCards, memberProfiles } from "~/server/db/schema";
 import { cardNumberContext } from "~/server/cards/cards.server";
 import { encryptionContext } from "~/server/members/members.server";
-import { reencryptUploads } from "~/server/files/private-uploads.server";
-import { reencryptedField } from "./crypto.server";
+import { reencryptUploads } from "~/server/uploads/private-uploads.server";
+import { reencryptedField } from "../security/crypto.server";
 
 /**
  * Moves everything DATA_ENCRYPTION_KEY protects to the current key

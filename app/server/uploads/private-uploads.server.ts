@@ -5,7 +5,7 @@ import { fileTypeFromBuffer } from "file-type";
 import sharp, { type Sharp } from "sharp";
 import { env } from "~/config/env.server";
 import { decryptField, encryptField, isEncryptedField, reencryptedField } from "~/server/security/crypto.server";
-import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "./owner-only.server";
+import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "../files/owner-only.server";
 
 /**
  * The one store of members' private files (docs/architecture.md#files, docs/security.md): ID
