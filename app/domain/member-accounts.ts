@@ -1,3 +1,4 @@
+import type { Refusal, RefusalCode } from "./refusals";
 import { z } from "zod";
 import { isValidAccountNumber } from "./account-number";
 import { parseDollarsToCents, formatCents } from "./money";
@@ -195,3 +196,15 @@ export const DeclineAdjustmentSchema = z.object({ adjustment_id: id("Adjustment 
 export const POSTING_REQUEST_NOT_FOUND = "This request was not found.";
 export const ApprovePostingRequestSchema = z.object({ request_id: id(POSTING_REQUEST_NOT_FOUND) });
 export const DeclinePostingRequestSchema = z.object({ request_id: id(POSTING_REQUEST_NOT_FOUND), reason });
+
+/** A staff money action's refusal, with the reasons a caller may branch on. */
+export type StaffRefusal = Refusal<
+  | RefusalCode
+  | "maker_cannot_approve"
+  | "already_decided"
+  | "nothing_to_reverse"
+  | "resolved_elsewhere"
+  | "number_taken"
+  | "no_change"
+  | "balance_changed"
+>;

@@ -1,6 +1,6 @@
+import type { StaffRefusal } from "~/domain/member-accounts";
 import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
 import { refusal } from "~/domain/refusals";
-import type { Actor } from "~/domain/actor";
 import { and, eq, inArray, ne } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { ledgerAccounts, memberAccountSettings } from "~/server/db/schema";
@@ -15,7 +15,7 @@ import {
   ACCOUNT_UPDATE_FAILED,
   type AccountEdit,
 } from "~/domain/member-accounts";
-import { accountLabel, accountOfMember, ledgerOrRefuse, type StaffRefusal, type StaffRequest } from "./common.server";
+import { accountLabel, accountOfMember, ledgerOrRefuse, type StaffRequest } from "./common.server";
 
 /**
  * The Accounts list's inline Edit (docs/product.md#member-accounts-staff): account number (10

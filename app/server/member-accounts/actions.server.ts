@@ -1,5 +1,4 @@
-import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
-import { refusal } from "~/domain/refusals";
+import type { StaffRefusal } from "~/domain/member-accounts";
 import type { Actor } from "~/domain/actor";
 import { data } from "react-router";
 import type { DbOrTx } from "~/server/db/client.server";
@@ -17,7 +16,7 @@ import {
   ReverseAllSchema,
   ReverseSchema,
 } from "~/domain/member-accounts";
-import { memberEmail, type StaffRefusal } from "./common.server";
+import { memberEmail } from "./common.server";
 import { editMemberAccount } from "./account-edit.server";
 import { decideAdjustment, requestAdjustment } from "./adjustments.server";
 import { placeStaffHold, releaseStaffHold } from "./holds.server";

@@ -1,3 +1,4 @@
+import type { StaffRefusal } from "~/domain/member-accounts";
 import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
 import { refusal } from "~/domain/refusals";
 import type { Actor } from "~/domain/actor";
@@ -14,7 +15,7 @@ import { formatCents } from "~/domain/money";
 import { ACCOUNT_NOT_FOUND, ADJUSTMENT_FAILED } from "~/domain/member-accounts";
 import { dualControlReasonsText } from "~/domain/dual-control";
 import { lockStaffCredits, staffCreditDecision } from "~/server/postings/dual-control.server";
-import { accountLabel, accountOfMember, ledgerOrRefuse, type StaffRefusal, type StaffRequest } from "./common.server";
+import { accountLabel, accountOfMember, ledgerOrRefuse, type StaffRequest } from "./common.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 
 /**

@@ -2,7 +2,8 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { ledgerAccounts, users } from "~/server/db/schema";
 import type { AuditOrigin } from "~/server/audit/audit.server";
-import type { LedgerRefusal, Refusal, RefusalCode } from "~/domain/refusals";
+import type { LedgerRefusal, RefusalCode } from "~/domain/refusals";
+import type { StaffRefusal } from "~/domain/member-accounts";
 import type { Actor } from "~/domain/actor";
 import { refuse } from "~/server/db/refusable-transaction.server";
 import type { PendingOwner } from "~/domain/member-accounts";
@@ -17,18 +18,6 @@ export interface StaffRequest {
   /** The member whose detail pane the form was on: every account and transaction must be theirs. */
   member_id: string;
 }
-
-/** A staff money action's refusal, with the reasons a caller may branch on. */
-export type StaffRefusal = Refusal<
-  | RefusalCode
-  | "maker_cannot_approve"
-  | "already_decided"
-  | "nothing_to_reverse"
-  | "resolved_elsewhere"
-  | "number_taken"
-  | "no_change"
-  | "balance_changed"
->;
 
 /**
  * What a pending ledger transaction belongs to (PENDING_OWNERS: a queued payment, a bill payment,

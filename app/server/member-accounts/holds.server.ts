@@ -1,6 +1,6 @@
+import type { StaffRefusal } from "~/domain/member-accounts";
 import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
 import { refusal } from "~/domain/refusals";
-import type { Actor } from "~/domain/actor";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
@@ -15,7 +15,6 @@ import {
   accountsOfMember,
   emailsOf,
   ledgerOrRefuse,
-  type StaffRefusal,
   type StaffRequest,
 } from "./common.server";
 

@@ -1,6 +1,6 @@
+import type { StaffRefusal } from "~/domain/member-accounts";
 import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
 import { refusal } from "~/domain/refusals";
-import type { Actor } from "~/domain/actor";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { recordAudit } from "~/server/audit/audit.server";
@@ -21,14 +21,7 @@ import {
   TRANSACTION_REVERSE_FAILED,
   reversedAllMessage,
 } from "~/domain/member-accounts";
-import {
-  accountsOfMember,
-  ledgerOrRefuse,
-  memberEmail,
-  pendingOwnerSql,
-  type StaffRefusal,
-  type StaffRequest,
-} from "./common.server";
+import { accountsOfMember, ledgerOrRefuse, memberEmail, pendingOwnerSql, type StaffRequest } from "./common.server";
 import { memberTransaction, resolveForStaff } from "./holds.server";
 
 /**

@@ -1,3 +1,4 @@
+import type { StaffRefusal } from "~/domain/member-accounts";
 import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
 import { refusal } from "~/domain/refusals";
 import type { Actor } from "~/domain/actor";
@@ -16,7 +17,6 @@ import {
 } from "~/domain/member-accounts";
 import { mayMoveMoney, NOT_ALLOWED_MESSAGE, type StaffRole } from "~/domain/staff-roles";
 import { parseSubmission, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
-import { type StaffRefusal } from "~/server/member-accounts/common.server";
 import { balancesOf, postRequestRows } from "./add-transactions.server";
 
 /**
