@@ -25,6 +25,62 @@ const DB_HANDLE_IN_ROUTE = [
   { selector: "MemberExpression[property.name=/^(db|database)$/]", message: DB_HANDLE },
 ];
 
+// The floors of app/server, lowest first (docs/architecture.md#dependency-directions). A folder may
+// import its own floor and the floors below, never one above: the plumbing knows no service, the
+// ledger knows no payment, a payment knows no back-office screen, and nothing imports the start-up
+// work (jobs, seed, maintenance) that drives them all. Folder-level loops inside a floor are
+// caught by tests/unit/server-layers.test.ts, which also checks every folder is on a floor.
+export const SERVER_FLOORS = [
+  { name: "plumbing", folders: ["logger.server.ts", "logging", "http", "files", "config", "backup", "security"] },
+  { name: "database", folders: ["db"] },
+  { name: "records", folders: ["audit", "mail", "members", "metrics", "notifications", "rate-limit", "uploads"] },
+  { name: "ledger and sign-in", folders: ["ledger", "auth", "contact", "profile-images"] },
+  {
+    name: "member services",
+    folders: [
+      "applications",
+      "dividends",
+      "payments",
+      "accounts",
+      "bill-pay",
+      "deposits",
+      "payment-controls",
+      "statements",
+      "cards",
+    ],
+  },
+  { name: "back office", folders: ["admin", "postings", "settings", "member-accounts", "rails"] },
+  { name: "start-up and upkeep", folders: ["jobs", "seed", "maintenance"] },
+];
+
+/** ESLint's rule for one floor: every folder of the floors above it is out of reach. */
+function serverFloorRule(index) {
+  const above = SERVER_FLOORS.slice(index + 1)
+    .flatMap((floor) => floor.folders)
+    .filter((folder) => !folder.endsWith(".ts"));
+  const floor = SERVER_FLOORS[index];
+  return {
+    files: floor.folders.map((folder) => (folder.endsWith(".ts") ? `app/server/${folder}` : `app/server/${folder}/**`)),
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: above.map((folder) => ({
+            group: [
+              `~/server/${folder}`,
+              `~/server/${folder}/*`,
+              `**/server/${folder}/*`,
+              `../${folder}/*`,
+              `../../${folder}/*`,
+            ],
+            message: `app/server's ${floor.name} floor may not import ${folder}/, a floor above it (docs/architecture.md#dependency-directions).`,
+          })),
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -157,4 +213,6 @@ export default tseslint.config(
       ],
     },
   },
+  // app/server's floors, each kept from the ones above it.
+  ...SERVER_FLOORS.slice(0, -1).map((_, index) => serverFloorRule(index)),
 );

@@ -61,12 +61,8 @@ export async function loadCardsPage(user: SessionUser) {
 }
 
 /**
- * The dashboard's Card Services (tabs Overview and Statements) and its Cards quick action: the
- * member's usable cards at a glance, and for each account its newest statement month (the
- * statements themselves are on /dashboard/statements).
- */
-/**
- * The dashboard's Card Services: the cards (with their last transaction only) for the Overview and
+ * The dashboard's Card Services (views Overview and Statements; the statements themselves are on
+ * /dashboard/statements) and its Cards quick action: the cards (with their last transaction only) for the Overview and
  * the Cards quick action, and the accounts' statements only when the Statements view is the one
  * shown (`view`; it is in the URL, so switching views, with or without JavaScript, loads the page
  * again and builds it then).
