@@ -22,6 +22,28 @@ import { addBusinessDays, addCalendarDays, businessDaysBetween } from "./payment
  *   payments are honoured up to that amount until then.
  */
 
+/**
+ * The ledger kinds a member may report a problem with: the electronic transfers of their history
+ * (card purchases, ACH in and out, transfers, bill payments, deposits). Wires are not electronic
+ * fund transfers under Regulation E (1005.3(c)(3)); fees, dividends, corrections and reversals are
+ * the credit union's own postings, asked about through Contact.
+ */
+export const DISPUTABLE_KINDS = [
+  "card_payment",
+  "ach_in",
+  "ach_out",
+  "transfer",
+  "member_transfer",
+  "bill_payment",
+  "mobile_deposit",
+  "deposit",
+] as const;
+
+/** A completed (posted) electronic transfer may be reported; a pending one has moved nothing yet. */
+export function isDisputable(kind: string, status: string): boolean {
+  return status === "posted" && (DISPUTABLE_KINDS as readonly string[]).includes(kind);
+}
+
 export const DISPUTE_KINDS = ["not_mine", "wrong_amount", "not_received", "duplicate", "other"] as const;
 export type DisputeKind = (typeof DISPUTE_KINDS)[number];
 

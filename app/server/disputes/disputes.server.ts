@@ -20,6 +20,7 @@ import {
   disputeClocks,
   DISPUTE_KIND_LABELS,
   DISPUTE_STATUS_LABELS,
+  isDisputable,
   isNewAccountTransfer,
   isResolved,
   provisionalCreditNoticeBy,
@@ -50,22 +51,6 @@ import {
  * one database transaction with its case event, its audit entry and the member's notification; the
  * email follows the commit (the outbox), as every other service sends it.
  */
-
-/** The ledger kinds a member may report a problem with: electronic transfers of their history. */
-export const DISPUTABLE_KINDS = [
-  "card_payment",
-  "ach_in",
-  "ach_out",
-  "transfer",
-  "member_transfer",
-  "bill_payment",
-  "mobile_deposit",
-  "deposit",
-] as const;
-
-export function isDisputable(kind: string, status: string): boolean {
-  return status === "posted" && (DISPUTABLE_KINDS as readonly string[]).includes(kind);
-}
 
 export type DisputeRefusal = { ok: false; status: 400 | 403 | 404 | 409; message: string; field?: string };
 const refusal = (status: DisputeRefusal["status"], message: string, field?: string): DisputeRefusal => ({
