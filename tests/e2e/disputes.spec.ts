@@ -31,7 +31,9 @@ async function report(page: Page, kind: string, details: string): Promise<string
   await row.getByRole("link", { name: /Report a problem/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Report a problem" })).toBeVisible();
   await hydrated(page);
-  await page.getByRole("radio", { name: kind }).check();
+  // The radio is drawn by its label (the input itself is visually hidden): a person clicks the words.
+  await page.getByText(kind, { exact: true }).click();
+  await expect(page.getByRole("radio", { name: kind })).toBeChecked();
   await page.getByLabel("What happened").fill(details);
   await page.getByRole("button", { name: "Send report" }).click();
   const received = page.getByText(/We received your report: case D-\d{6}/);

@@ -171,7 +171,7 @@ export default function ReportProblem({ loaderData, actionData }: Route.Componen
           >
             <input type="hidden" name="idempotency_key" value={idempotency_key} />
             <input type="hidden" name="transaction_id" value={transaction.transaction_id} />
-            <RadioGroup name="kind" label="The problem" options={KIND_OPTIONS} />
+            <RadioGroup name="kind" label="The problem" options={KIND_OPTIONS} orientation="vertical" />
             <TextArea
               name="details"
               label="What happened"
