@@ -97,7 +97,7 @@ test("a member reports a problem and sees the provisional credit; staff resolve 
   // The member sees the provisional credit on the case and in the history; never the staff note.
   await page.reload();
   await expect(page.getByText("Provisionally credited").first()).toBeVisible();
-  await expect(page.getByText(/\$60\.00 on /)).toBeVisible();
+  await expect(page.getByText(/^\$60\.00 on /)).toBeVisible();
   await expect(page.getByText("Asked Sam to confirm")).toHaveCount(0);
   await shots(page, "case-credited");
   await page.goto("/dashboard/transactions");
