@@ -59,6 +59,9 @@ export default [
     route("members/:memberId/transactions", "routes/admin/add-transactions.tsx"),
     // Post card transaction: staff stand in for the card network (docs/product.md#card-transactions-staff).
     route("members/:memberId/cards", "routes/admin/card-transactions.tsx"),
+    // Error resolution cases, nearest deadline first, and one case with its actions (docs/product.md#disputes).
+    route("disputes", "routes/admin/disputes.tsx"),
+    route("disputes/:caseId", "routes/admin/dispute.tsx"),
   ]),
   // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.
   route("admin/audit.csv", "routes/admin/audit-csv.tsx"),
@@ -88,6 +91,10 @@ export default [
     route("dashboard/bill-pay", "routes/member/bill-pay.tsx"),
     // Card Services: the member's debit cards and their controls (docs/product.md#cards).
     route("dashboard/cards", "routes/member/cards.tsx"),
+    // Report a problem with a transaction, and the member's cases (docs/product.md#disputes).
+    route("dashboard/disputes", "routes/member/disputes.tsx"),
+    route("dashboard/disputes/new", "routes/member/dispute-new.tsx"),
+    route("dashboard/disputes/:caseId", "routes/member/dispute.tsx"),
   ]),
   route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),

@@ -37,6 +37,11 @@ export const TRANSACTION_KINDS = [
   "adjustment",
   "opening_deposit",
   "import",
+  // Regulation E error resolution (docs/product.md#disputes): a disputed amount credited to the
+  // member (provisionally, or finally when the error is found), and the debit of a provisional
+  // credit when no error was found. Each has its own kind, so statements and the audit read them apart.
+  "dispute_credit",
+  "dispute_credit_reversal",
   "reversal", // written only by reverseTransaction
 ] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];

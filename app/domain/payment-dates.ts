@@ -116,3 +116,38 @@ export function businessDaysBefore(date: string, count: number): string {
   }
   return format(day);
 }
+
+/**
+ * The business day `count` business days after `date` (`date` itself not counted): 10 after a
+ * Monday is the Monday two weeks on, holidays skipped. From a Saturday, 1 is the Monday. For the
+ * clocks a regulation counts in business days (Regulation E error resolution, docs/product.md#disputes).
+ */
+export function addBusinessDays(date: string, count: number): string {
+  if (!Number.isSafeInteger(count) || count < 0) throw new Error(`not a count of business days: ${count}`);
+  const day = parts(date);
+  for (let left = count; left > 0;) {
+    day.setUTCDate(day.getUTCDate() + 1);
+    if (businessDay(day)) left--;
+  }
+  return format(day);
+}
+
+/** The date `count` calendar days after `date` (negative: before), for clocks counted in calendar days. */
+export function addCalendarDays(date: string, count: number): string {
+  if (!Number.isSafeInteger(count)) throw new Error(`not a count of days: ${count}`);
+  const day = parts(date);
+  day.setUTCDate(day.getUTCDate() + count);
+  return format(day);
+}
+
+/** Business days after `from` up to and including `to` (0 when `to` is not after `from`). */
+export function businessDaysBetween(from: string, to: string): number {
+  const day = parts(from);
+  const end = parts(to).getTime();
+  let count = 0;
+  while (day.getTime() < end) {
+    day.setUTCDate(day.getUTCDate() + 1);
+    if (businessDay(day)) count++;
+  }
+  return count;
+}

@@ -7,6 +7,7 @@ const NAV = [
   { to: "/admin/audit", label: "Audit log", staff_only: true },
   { to: "/admin/outbox", label: "Outbox", staff_only: true },
   { to: "/admin/messages", label: "Messages" },
+  { to: "/admin/disputes", label: "Disputes" },
   { to: "/admin/jobs", label: "Jobs", staff_only: true },
   { to: "/admin/payments", label: "Payments", staff_only: true },
   // `count`: items waiting, from the layout's loader (the queues' total).

@@ -2,6 +2,8 @@ import type { MemberTransaction } from "~/server/accounts/history.server";
 import { Amount, StatusBadge, formatDate } from "./amount";
 import { cx } from "~/components/ui/field-styles";
 import { useInstitutionDates } from "~/components/institution-dates";
+import { Link } from "react-router";
+import { isDisputable } from "~/domain/disputes";
 
 /**
  * A member's transactions as one table for every width, rendered once (the dashboard's recent
@@ -84,6 +86,15 @@ export function TransactionTable({
                   {r.account_label}
                   {detailed && r.reference ? ` · ${r.reference}` : ""}
                 </span>
+                {detailed && isDisputable(r.kind, r.status) ? (
+                  <Link
+                    to={`/dashboard/disputes/new?transaction=${r.transaction_id}`}
+                    className="mt-1 inline-block text-xs font-semibold text-accent-700 underline-offset-2 hover:underline"
+                    aria-label={`Report a problem with ${r.description}, ${r.reference_number}`}
+                  >
+                    Report a problem
+                  </Link>
+                ) : null}
               </td>
               <td className="hidden px-3 py-3 text-slate-700 md:table-cell">{r.category}</td>
               <td className="hidden px-3 py-3 md:table-cell">

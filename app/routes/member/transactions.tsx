@@ -77,6 +77,12 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
         >
           Payments to other banks
         </Link>
+        <Link
+          to="/dashboard/disputes"
+          className="text-sm font-semibold text-accent-700 underline-offset-2 hover:underline"
+        >
+          Reported problems
+        </Link>
         <a
           href={`/dashboard/transactions.csv${filtered ? `?${query}` : ""}`}
           download

@@ -9,6 +9,7 @@ import { upkeepEmbeddedDatabase } from "~/server/db/upkeep.server";
 import { releaseUnsettledCardPurchases } from "~/server/cards/authorization.server";
 import { renewExpiringCards } from "~/server/cards/cards.server";
 import { CARD_AUTHORIZATION_HOLD_DAYS, CARD_RENEWAL_DAYS } from "~/domain/cards";
+import { runDisputeClocks } from "~/server/disputes/disputes.server";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md
@@ -114,6 +115,20 @@ export const cardRenewalsJob = defineJob({
   run: ({ db, now }) => renewExpiringCards(db, now),
 });
 
+export const disputeClocksJob = defineJob({
+  name: "dispute-clocks",
+  title: "Dispute deadlines",
+  description:
+    "Error resolution (Regulation E): debits each provisional credit whose 5 business days' notice has ended (no error was found), and once a business day emails staff the cases due today, the next business day or overdue.",
+  // Hourly, so a reversal falls early on its date and a missed run catches up; staff are told once a day.
+  schedule: "20 * * * *",
+  max_attempts: 5,
+  backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
+  // Each run may take members' provisional credits back: staff can see every one in the audit log.
+  audit_every_run: true,
+  run: ({ db, now }) => runDisputeClocks(db, now),
+});
+
 export const databaseUpkeepJob = defineJob({
   name: "database-upkeep",
   title: "Embedded database upkeep",
@@ -134,5 +149,6 @@ export const APP_JOBS = [
   mobileDepositAvailabilityJob,
   unsettledCardPurchasesJob,
   cardRenewalsJob,
+  disputeClocksJob,
   databaseUpkeepJob,
 ] as const;

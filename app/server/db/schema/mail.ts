@@ -20,6 +20,9 @@ export const OUTBOX_KINDS = [
   "application_rejected",
   "info_requested",
   "statement",
+  // Regulation E error resolution: each step told to the member; the deadline job's word to staff.
+  "dispute",
+  "dispute_deadline",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

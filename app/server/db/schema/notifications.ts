@@ -26,6 +26,8 @@ export const NOTIFICATION_KINDS = [
   // ACH in: a direct deposit or debit posted, or a payment returned (docs/product.md#ach-in).
   "ach_received",
   "ach_returned",
+  // A reported problem with a transaction: received, provisionally credited, resolved (docs/product.md#disputes).
+  "dispute_update",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
