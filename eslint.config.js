@@ -2,6 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
+import floors from "./app/server/floors.json" with { type: "json" };
 
 // The route rules, shared by route modules and their view-models (below).
 const DB_IN_ROUTE = {
@@ -25,33 +26,12 @@ const DB_HANDLE_IN_ROUTE = [
   { selector: "MemberExpression[property.name=/^(db|database)$/]", message: DB_HANDLE },
 ];
 
-// The floors of app/server, lowest first (docs/architecture.md#dependency-directions). A folder may
+// The floors of app/server, lowest first (app/server/floors.json; docs/architecture.md#dependency-directions). A folder may
 // import its own floor and the floors below, never one above: the plumbing knows no service, the
 // ledger knows no payment, a payment knows no back-office screen, and nothing imports the start-up
 // work (jobs, seed, maintenance) that drives them all. Folder-level loops inside a floor are
 // caught by tests/unit/server-layers.test.ts, which also checks every folder is on a floor.
-export const SERVER_FLOORS = [
-  { name: "plumbing", folders: ["logger.server.ts", "logging", "http", "files", "config", "backup", "security"] },
-  { name: "database", folders: ["db"] },
-  { name: "records", folders: ["audit", "mail", "members", "metrics", "notifications", "rate-limit", "uploads"] },
-  { name: "ledger and sign-in", folders: ["ledger", "auth", "contact", "profile-images"] },
-  {
-    name: "member services",
-    folders: [
-      "applications",
-      "dividends",
-      "payments",
-      "accounts",
-      "bill-pay",
-      "deposits",
-      "payment-controls",
-      "statements",
-      "cards",
-    ],
-  },
-  { name: "back office", folders: ["admin", "postings", "settings", "member-accounts", "rails"] },
-  { name: "start-up and upkeep", folders: ["jobs", "seed", "maintenance"] },
-];
+export const SERVER_FLOORS = floors;
 
 /** ESLint's rule for one floor: every folder of the floors above it is out of reach. */
 function serverFloorRule(index) {
