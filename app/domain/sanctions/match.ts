@@ -1,6 +1,6 @@
 import { jaroWinkler } from "@skyra/jaro-winkler";
 import type { BirthDate, SanctionsEntry } from "./entries";
-import { nameTokens } from "./normalize";
+import { nameTokens, skeleton } from "./normalize";
 
 /**
  * The sanctions matcher (docs/product.md#sanctions-screening, decision 0014). Names are
@@ -38,10 +38,16 @@ const DOB_MISMATCH = 0.85;
 const CORROBORATION = 0.02;
 
 /** Jaro–Winkler of two tokens with the first-letter and length penalties. */
-export function tokenSimilarity(a: string, b: string): number {
+export function tokenSimilarity(
+  a: string,
+  b: string,
+  a_chars?: readonly string[],
+  b_chars?: readonly string[],
+): number {
   if (a === b) return 1;
   if (a.length === 0 || b.length === 0) return 0;
-  let score = jaroWinkler(a, b);
+  // The library splits a string into characters on every call; the prepared names pass them split once.
+  let score = jaroWinkler(a_chars ?? [...a], b_chars ?? [...b]);
   if (a[0] !== b[0]) score *= DIFFERENT_FIRST_LETTER;
   const ratio = Math.min(a.length, b.length) / Math.max(a.length, b.length);
   if (ratio < LENGTH_CUTOFF) score *= 1 - (LENGTH_CUTOFF - ratio) * LENGTH_PENALTY;
@@ -86,25 +92,42 @@ export function bestPairsScore(screened: readonly string[], listed: readonly str
   return score;
 }
 
-/** A name ready to compare: its tokens and its letters joined. */
+/** A name ready to compare: its tokens' skeletons, split into characters, and its letters joined. */
 export interface PreparedName {
   tokens: string[];
+  chars: string[][];
   joined: string;
+  joined_chars: string[];
+  /**
+   * The screened name's tokens again with two neighbours joined, once for each pair ("Wang
+   * Jian Guo" → "wangjian guo", "wang jianguo"): a name split differently from the list's.
+   */
+  merged: { tokens: string[]; chars: string[][] }[];
 }
 
 export function prepareName(name: string): PreparedName {
-  const tokens = nameTokens(name);
-  return { tokens, joined: tokens.join("") };
+  const tokens = nameTokens(name).map(skeleton);
+  const joined = tokens.join("");
+  const merged: PreparedName["merged"] = [];
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const variant = [...tokens.slice(0, i), tokens[i]! + tokens[i + 1]!, ...tokens.slice(i + 2)];
+    merged.push({ tokens: variant, chars: variant.map((t) => [...t]) });
+  }
+  return { tokens, chars: tokens.map((t) => [...t]), joined, joined_chars: [...joined], merged };
 }
 
 /** How alike two names are, 0 to 1. */
 export function nameSimilarity(screened: PreparedName, listed: PreparedName): number {
   if (screened.tokens.length === 0 || listed.tokens.length === 0) return 0;
-  const pairs = bestPairsScore(screened.tokens, listed.tokens);
-  if (pairs === 1) return 1;
+  let best = bestPairsScore(screened.tokens, listed.tokens, screened.chars, listed.chars);
+  if (best === 1) return 1;
+  // Joining neighbours only helps a screened name with more tokens than the listed one.
+  if (screened.tokens.length > listed.tokens.length)
+    for (const variant of screened.merged)
+      best = Math.max(best, bestPairsScore(variant.tokens, listed.tokens, variant.chars, listed.chars));
   // Joined, only when the spacing differs: a name of one token each way is the pair score already.
-  if (screened.tokens.length === 1 && listed.tokens.length === 1) return pairs;
-  return Math.max(pairs, tokenSimilarity(screened.joined, listed.joined));
+  if (screened.tokens.length === 1 && listed.tokens.length === 1) return best;
+  return Math.max(best, tokenSimilarity(screened.joined, listed.joined, screened.joined_chars, listed.joined_chars));
 }
 
 export interface PreparedEntry {
@@ -202,29 +225,45 @@ export function compareWithEntry(
   return best;
 }
 
+/** A list ready to screen against: its prepared entries and, for each first letter, the entries with a token starting with it. */
+export interface ScreeningIndex {
+  entries: readonly PreparedEntry[];
+  by_initial: Map<string, number[]>;
+}
+
+export function screeningIndex(entries: readonly PreparedEntry[]): ScreeningIndex {
+  const by_initial = new Map<string, number[]>();
+  entries.forEach((entry, index) => {
+    for (const letter of entry.initials) {
+      const list = by_initial.get(letter);
+      if (list) list.push(index);
+      else by_initial.set(letter, [index]);
+    }
+  });
+  return { entries, by_initial };
+}
+
 /**
  * Every entry the party possibly matches (score at or above the threshold), best first. An entry
  * none of whose tokens starts with a letter of the party's tokens is skipped without scoring.
  */
 export function screenParty(
   party: ScreenedParty,
-  entries: readonly PreparedEntry[],
+  list: ScreeningIndex | readonly PreparedEntry[],
   threshold = MATCH_THRESHOLD,
 ): PossibleMatch[] {
+  const index = "by_initial" in list ? list : screeningIndex(list);
   const prepared = prepareName(party.name);
   if (prepared.tokens.length === 0) return [];
-  const initials = new Set(prepared.tokens.map((t) => t[0]!));
+  const candidates = new Set<number>();
+  for (const token of prepared.tokens) for (const i of index.by_initial.get(token[0]!) ?? []) candidates.add(i);
   const found: PossibleMatch[] = [];
-  for (const candidate of entries) {
-    let shares = false;
-    for (const letter of initials)
-      if (candidate.initials.has(letter)) {
-        shares = true;
-        break;
-      }
-    if (!shares) continue;
-    const result = compareWithEntry({ prepared, birth_date: party.birth_date, country: party.country }, candidate);
+  for (const i of candidates) {
+    const result = compareWithEntry(
+      { prepared, birth_date: party.birth_date, country: party.country },
+      index.entries[i]!,
+    );
     if (result && result.score >= threshold) found.push(result);
   }
-  return found.sort((a, b) => b.score - a.score);
+  return found.sort((a, b) => b.score - a.score || a.entry.uid.localeCompare(b.entry.uid));
 }

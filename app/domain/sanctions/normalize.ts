@@ -11,6 +11,9 @@ import transliterate from "@sindresorhus/transliterate";
  *    other punctuation mark a space ("AL-QAIDA" → "al qaida").
  * 4. Particles that transliterations add or drop ("al", "el", "bin", "van", "de"...) and legal
  *    forms ("LLC", "S.A.", "GmbH") removed, unless nothing else would remain.
+ * 5. For comparing, each token reduced to a transliteration skeleton (`skeleton`): the spellings
+ *    that romanizations of Arabic, Persian and Russian disagree on made one ("Youssef" and
+ *    "Yusuf", "Mahmood" and "Mahmud", "Qasem" and "Kasem", "Javad" and "Jawad").
  * Token order is kept (the matcher pairs tokens in any order) and tokens are never stemmed.
  */
 
@@ -84,6 +87,8 @@ const LEGAL_FORMS = new Set([
   "fzc",
   "llp",
   "lp",
+  "est",
+  "establishment",
 ]);
 
 /** "LAST, First Middle" → "First Middle LAST"; a name with no comma, or more than one, as it is. */
@@ -115,4 +120,23 @@ export function nameTokens(name: string): string[] {
 /** The name in normalized form, for display and for storing beside the entry. */
 export function normalizedName(name: string): string {
   return nameTokens(name).join(" ");
+}
+
+/** Letter groups romanizations disagree on, replaced in this order. */
+const SKELETON_RULES: ReadonlyArray<[RegExp, string]> = [
+  [/ph/g, "f"],
+  [/ck/g, "k"],
+  [/q/g, "k"],
+  [/w/g, "v"],
+  [/(?<=.)y/g, "i"],
+  [/ou|oo/g, "u"],
+  [/ee/g, "i"],
+  [/([a-z])\1+/g, "$1"],
+];
+
+/** A folded token's transliteration skeleton ("youssef" → "yusef", "mahmood" → "mahmud"). */
+export function skeleton(token: string): string {
+  let result = token;
+  for (const [pattern, replacement] of SKELETON_RULES) result = result.replace(pattern, replacement);
+  return result;
 }
