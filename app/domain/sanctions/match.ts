@@ -55,11 +55,17 @@ export function tokenSimilarity(
 }
 
 /** Best pairs of tokens, each used once, weighted by length, with the unpaired-token penalties. */
-export function bestPairsScore(screened: readonly string[], listed: readonly string[]): number {
+export function bestPairsScore(
+  screened: readonly string[],
+  listed: readonly string[],
+  screened_chars?: readonly (readonly string[])[],
+  listed_chars?: readonly (readonly string[])[],
+): number {
   if (screened.length === 0 || listed.length === 0) return 0;
   const pairs: { i: number; j: number; score: number }[] = [];
   for (let i = 0; i < screened.length; i++)
-    for (let j = 0; j < listed.length; j++) pairs.push({ i, j, score: tokenSimilarity(screened[i]!, listed[j]!) });
+    for (let j = 0; j < listed.length; j++)
+      pairs.push({ i, j, score: tokenSimilarity(screened[i]!, listed[j]!, screened_chars?.[i], listed_chars?.[j]) });
   pairs.sort((x, y) => y.score - x.score);
   const used_i = new Set<number>();
   const used_j = new Set<number>();

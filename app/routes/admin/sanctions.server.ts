@@ -1,0 +1,18 @@
+import { withDatabase } from "~/server/db/db.server";
+import { listVersions, loadSanctionsLists } from "~/server/sanctions/lists.server";
+
+/** What /admin/sanctions calls (its view-model): each opens the database itself. */
+export const uploadSanctionsLists = withDatabase(loadSanctionsLists);
+
+/** The loaded list versions, newest first, with dates as ISO text. */
+export const sanctionsListRows = withDatabase(async (db) =>
+  (await listVersions(db)).map((v) => ({
+    id: v.id,
+    source: v.source,
+    published_on: v.published_on,
+    loaded_at: v.loaded_at.toISOString(),
+    loaded_by_label: v.loaded_by_label,
+    entry_count: v.entry_count,
+    file_names: v.file_names,
+  })),
+);
