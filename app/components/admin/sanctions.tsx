@@ -14,7 +14,9 @@ export interface SanctionsActionResult {
   intent: string | null;
   tone: "error" | "success";
   message: string;
-  field?: "files" | "published_on";
+  field?: "files" | "published_on" | "reason";
+  /** The screening a decision was about. */
+  screening_id?: number | null;
 }
 
 export interface ListRow {

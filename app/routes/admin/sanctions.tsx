@@ -6,9 +6,11 @@ import { readForm } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { StatusLine } from "~/components/admin/admin-shell";
 import { SanctionsLists, type SanctionsActionResult } from "~/components/admin/sanctions";
+import type { ScreeningDecision } from "~/server/sanctions/screening.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
 import { SANCTIONS_SOURCE_NAMES } from "~/domain/sanctions/entries";
-import { sanctionsListRows, uploadSanctionsLists } from "./sanctions.server";
+import { decideScreeningCase, sanctionsListRows, screeningRows, uploadSanctionsLists } from "./sanctions.server";
+import { ScreeningQueue } from "~/components/admin/screening-queue";
 
 /**
  * /admin/sanctions (docs/product.md#sanctions-screening): the sanctions lists loaded (each
@@ -20,11 +22,13 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireStaff(request, context.get(requestInfoContext));
-  return { lists: await sanctionsListRows() };
+  const { staff } = await requireStaff(request, context.get(requestInfoContext));
+  const [lists, screenings] = await Promise.all([sanctionsListRows(), screeningRows()]);
+  return { lists, screenings, staff_id: staff.id };
 }
 
-const INTENTS = ["upload_lists"] as const;
+const DECISIONS = ["clear", "request_confirm", "approve_confirm", "decline_confirm"] as const;
+const INTENTS = ["upload_lists", ...DECISIONS] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { staff, origin } = await requireStaff(request, context.get(requestInfoContext));
@@ -53,6 +57,29 @@ export async function action({ request, context }: Route.ActionArgs) {
       .join(" ");
     return { intent, tone: "success", message } satisfies SanctionsActionResult;
   }
+  if (intent && (DECISIONS as readonly string[]).includes(intent)) {
+    const id = String(form.get("screening_id") ?? "");
+    const result = await decideScreeningCase({
+      screening_id: /^\d{1,15}$/.test(id) ? Number(id) : 0,
+      decision: intent as ScreeningDecision,
+      reason: String(form.get("reason") ?? ""),
+      staff,
+      origin,
+    });
+    const screening_id = /^\d{1,15}$/.test(id) ? Number(id) : null;
+    if (!result.ok)
+      return data(
+        {
+          intent,
+          tone: "error",
+          message: result.message,
+          screening_id,
+          ...(result.field ? { field: result.field } : {}),
+        } satisfies SanctionsActionResult,
+        { status: result.status },
+      );
+    return { intent, tone: "success", message: result.message, screening_id } satisfies SanctionsActionResult;
+  }
   return data({ intent: null, tone: "error", message: UNKNOWN_INTENT_MESSAGE } satisfies SanctionsActionResult, {
     status: 400,
   });
@@ -71,6 +98,11 @@ export default function Sanctions({ loaderData, actionData }: Route.ComponentPro
         </p>
       </div>
       {answer && answer.intent === null ? <StatusLine message={answer.message} tone={answer.tone} /> : null}
+      <ScreeningQueue
+        rows={loaderData.screenings}
+        staffId={loaderData.staff_id}
+        answer={answer && answer.intent !== null && answer.intent !== "upload_lists" ? answer : null}
+      />
       <SanctionsLists lists={loaderData.lists} answer={answer?.intent === "upload_lists" ? answer : null} />
     </div>
   );
