@@ -54,6 +54,7 @@ export default [
     route("payments", "routes/admin/payments.tsx"),
     // Payment queues: ACH and wires waiting to be exported or cancelled (docs/product.md#payment-queues).
     route("queues", "routes/admin/queues.tsx"),
+    route("sanctions", "routes/admin/sanctions.tsx"),
     // Add Transactions for one member: the detail pane's table and CSV post here
     // (docs/product.md#add-transactions); a page of its own without JavaScript.
     route("members/:memberId/transactions", "routes/admin/add-transactions.tsx"),

@@ -26,6 +26,7 @@ export const serverEntries = {
   restore: "scripts/restore.ts",
   "rotate-data-key": "scripts/rotate-data-key.ts",
   "staff-create": "scripts/staff-create.ts",
+  "sanctions-load": "scripts/sanctions-load.ts",
 };
 
 export function buildDirectory() {

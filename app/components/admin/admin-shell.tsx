@@ -12,6 +12,8 @@ const NAV = [
   { to: "/admin/payments", label: "Payments", staff_only: true },
   // `count`: items waiting, from the layout's loader (the queues' total).
   { to: "/admin/queues", label: "Queues", staff_only: true, count: "queues" },
+  // `count`: possible sanctions matches waiting for staff.
+  { to: "/admin/sanctions", label: "Sanctions", staff_only: true, count: "screenings" },
   // Its own route outside this layout, drawn in this same frame by its page.
   { to: "/admin/reset-transfers", label: "Reset Transfer Counts", staff_only: true },
 ];

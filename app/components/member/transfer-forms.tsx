@@ -192,7 +192,11 @@ function Success({
           <p className="mt-1 text-sm">
             Reference number <span className="font-mono font-semibold tracking-wide">{result.reference_number}</span>
           </p>
-          <p className="mt-1 text-sm">{note}</p>
+          <p className="mt-1 text-sm">
+            {result.in_review
+              ? "The money is held while we review it. We will let you know when it goes out; nothing more is needed from you now."
+              : note}
+          </p>
         </div>
       </div>
     </div>

@@ -1,6 +1,7 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import { withDatabase } from "~/server/db/db.server";
 import { queueCounts } from "~/server/rails/queues.server";
+import { screeningsWaiting } from "~/server/sanctions/screening.server";
 
 /** What the back office's frame calls (its view-model): opens the database itself. */
 
@@ -25,3 +26,6 @@ export function queueCountsOnce(context: Readonly<RouterContextProvider>): Promi
 export async function queuesWaiting(context: Readonly<RouterContextProvider>): Promise<number> {
   return (await queueCountsOnce(context)).total;
 }
+
+/** Possible sanctions matches waiting for staff, for the navigation's Sanctions count. */
+export const screeningsWaitingCount = withDatabase(screeningsWaiting);

@@ -103,6 +103,9 @@ export const loadDashboard = withDatabase(async (database, user: SessionUser, ta
   };
 });
 
+/** What the member is told when a payment is stopped by a possible sanctions match: no list is named. */
+export const SCREENING_REVIEW_MESSAGE = "We need to review this payment";
+
 export type TransferActionResult =
   | {
       tab: TransferTab;
@@ -110,6 +113,8 @@ export type TransferActionResult =
       reference_number: string;
       amount_cents: number;
       message: string;
+      /** Held but stopped for review by staff (a possible sanctions match). */
+      in_review?: boolean;
       /**
        * The key the form's next transfer sends. The page's data brings a fresh one too, but only
        * once it has reloaded: a transfer sent before that would carry the finished one's key and be
@@ -209,7 +214,9 @@ function finished(tab: TransferTab, result: TransferResult, form: FormData, mess
     status: "done",
     reference_number: result.reference_number,
     amount_cents: result.amount_cents,
-    message,
+    // A possible sanctions match: held, waiting for staff; no list is named (docs/product.md#screening-queue).
+    message: result.in_review ? SCREENING_REVIEW_MESSAGE : message,
+    ...(result.in_review ? { in_review: true } : {}),
     next_key: nextKeyAfter(String(form.get("idempotency_key") ?? "")),
   };
 }

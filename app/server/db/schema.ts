@@ -20,3 +20,4 @@ export * from "./schema/ach-inbound";
 export * from "./schema/mobile-deposits";
 export * from "./schema/dividends";
 export * from "./schema/disputes";
+export * from "./schema/sanctions";

@@ -40,6 +40,7 @@ import { outgoingPaymentsPaused } from "./controls.server";
 import { currencyRate } from "./rates.server";
 import { lockWait, verifyStepUpCode, type StepUpCheck } from "./step-up.server";
 import { countTransferRefusal } from "~/server/metrics/metrics.server";
+import { fileScreening, screenParties } from "~/server/sanctions/screening.server";
 import { REFUSAL_MESSAGES, refusalMessage, type RefusalCode, type RefusalDetails } from "~/domain/refusals";
 
 /**
@@ -89,6 +90,11 @@ export interface TransferDone {
   replayed: boolean;
   /** For payments to other banks: the queued payment. */
   payment_id?: number;
+  /**
+   * A payment to another bank held but stopped by a possible sanctions match
+   * (docs/product.md#screening-queue): the member sees "We need to review this payment".
+   */
+  in_review?: boolean;
 }
 
 export type TransferResult = TransferDone | Refusal;
@@ -790,6 +796,7 @@ function replayOf(payment: ExternalPayment): TransferDone {
     amount_cents: Number(payment.amount_cents) + Number(payment.fee_cents),
     replayed: true,
     payment_id: Number(payment.id),
+    ...(payment.status === "screening" ? { in_review: true } : {}),
   };
 }
 
@@ -919,6 +926,19 @@ async function sendExternal(db: Db, member: Member, request: ExternalRequest, ot
     action: request.kind === "ach" ? "transfer_to_us_bank" : "international_transfer",
   });
   if (!checked.ok) return { ...codeRefused(checked), summary: plan.summary };
+  // Sanctions screening (docs/product.md#sanctions-screening) before anything is held: the payee,
+  // or the wire's recipient and bank, with the country. Outside the transaction: no lock waits on it.
+  const parties =
+    request.kind === "ach"
+      ? [
+          { name: request.form.account_name, country: "US" },
+          ...(plan.payment.details?.bank_name ? [{ name: plan.payment.details.bank_name, country: "US" }] : []),
+        ]
+      : [
+          { name: request.form.recipient_name, country: request.form.country },
+          { name: request.form.bank_name, country: request.form.country },
+        ];
+  const matches = await screenParties(db, parties);
   const settlement = await institutionAccount(db, request.kind === "ach" ? "ach_settlement" : "wire_settlement");
   const fees = request.kind === "wire" ? await institutionAccount(db, "fees_income") : null;
   const { form } = request;
@@ -969,8 +989,35 @@ async function sendExternal(db: Db, member: Member, request: ExternalRequest, ot
         ...plan.payment,
         reference: form.reference,
         idempotency_key: form.idempotency_key,
+        // A possible sanctions match: held, but not in the queue until staff clear it.
+        ...(matches.length > 0 ? { status: "screening" as const } : {}),
       })
       .returning({ id: externalPayments.id });
+    if (matches.length > 0) {
+      const details = plan.payment.details ?? {};
+      await fileScreening(tx, {
+        subject_type: "payment",
+        subject_id: String(payment!.id),
+        member_id: member.id,
+        screened_name: request.kind === "ach" ? request.form.account_name : request.form.recipient_name,
+        screened_details:
+          request.kind === "ach"
+            ? {
+                kind: "To US Bank",
+                bank: details.bank_name || `routing number ${request.form.routing_number}`,
+                country: "US",
+              }
+            : { kind: "International", bank: request.form.bank_name, country: request.form.country },
+        matches,
+      });
+      await notify(tx, {
+        member_id: member.id,
+        kind: "payment_pending",
+        title: "We need to review this payment",
+        body: `${formatCents(total_cents)} is held from ${accountLabel(checked)} while we review it; we will let you know when it goes out. Reference ${referenceNumber(result.transaction.id)}.`,
+      });
+      return { ...done(result, total_cents, Number(payment!.id)), in_review: true };
+    }
     await notify(tx, {
       member_id: member.id,
       kind: "payment_pending",

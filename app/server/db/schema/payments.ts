@@ -22,7 +22,12 @@ import {
  * it (releases it).
  */
 export const EXTERNAL_PAYMENT_KINDS = ["ach", "wire"] as const;
-export const EXTERNAL_PAYMENT_STATUSES = ["pending", "sent", "cancelled"] as const;
+/**
+ * `screening`: held, but stopped by a possible sanctions match until staff clear it (then
+ * `pending`) or a second staff member confirms it (then `blocked`: never sent, its money stays
+ * held; docs/product.md#screening-queue).
+ */
+export const EXTERNAL_PAYMENT_STATUSES = ["pending", "sent", "cancelled", "screening", "blocked"] as const;
 
 export const externalPayments = pgTable(
   "external_payments",
@@ -66,7 +71,10 @@ export const externalPayments = pgTable(
     index("external_payments_queue_idx").on(t.kind, t.status, t.id),
     index("external_payments_member_created_idx").on(t.member_id, t.created_at),
     check("external_payments_kind_valid", sql`${t.kind} in ('ach', 'wire')`),
-    check("external_payments_status_valid", sql`${t.status} in ('pending', 'sent', 'cancelled')`),
+    check(
+      "external_payments_status_valid",
+      sql`${t.status} in ('pending', 'sent', 'cancelled', 'screening', 'blocked')`,
+    ),
     check("external_payments_amount_positive", sql`${t.amount_cents} > 0 and ${t.fee_cents} >= 0`),
     check("external_payments_sent_has_file", sql`(${t.status} = 'sent') = (${t.export_file_id} is not null)`),
     index("external_payments_export_file_idx").on(t.export_file_id),

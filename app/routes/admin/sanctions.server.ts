@@ -1,0 +1,23 @@
+import { withDatabase } from "~/server/db/db.server";
+import { listVersions, loadSanctionsLists } from "~/server/sanctions/lists.server";
+import { decideScreening, screeningQueue } from "~/server/sanctions/screening.server";
+
+/** The screening queue (possible matches waiting for staff) and staff's decisions on it. */
+export const screeningRows = withDatabase(screeningQueue);
+export const decideScreeningCase = withDatabase(decideScreening);
+
+/** What /admin/sanctions calls (its view-model): each opens the database itself. */
+export const uploadSanctionsLists = withDatabase(loadSanctionsLists);
+
+/** The loaded list versions, newest first, with dates as ISO text. */
+export const sanctionsListRows = withDatabase(async (db) =>
+  (await listVersions(db)).map((v) => ({
+    id: v.id,
+    source: v.source,
+    published_on: v.published_on,
+    loaded_at: v.loaded_at.toISOString(),
+    loaded_by_label: v.loaded_by_label,
+    entry_count: v.entry_count,
+    file_names: v.file_names,
+  })),
+);

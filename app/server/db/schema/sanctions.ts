@@ -1,0 +1,149 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+} from "drizzle-orm/pg-core";
+import type { BirthDate, SanctionsAlias } from "~/domain/sanctions/entries";
+
+/**
+ * Sanctions lists (docs/product.md#sanctions-screening): each list the operator loads, from the
+ * Treasury's published files, is a version kept whole with its publication date and who loaded
+ * it; screening reads the newest version of each source. Nothing is deleted: a screening names
+ * the version and entry it matched, so the evidence stays as it was.
+ */
+export const SANCTIONS_SOURCES = ["sdn", "consolidated"] as const;
+
+export const sanctionsListVersions = pgTable(
+  "sanctions_list_versions",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    source: text("source", { enum: SANCTIONS_SOURCES }).notNull(),
+    /** The date OFAC published this list, as the operator states it (the CSV files do not carry it). */
+    published_on: date("published_on").notNull(),
+    loaded_at: timestamp("loaded_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
+    /** The staff member who uploaded it; null for `npm run sanctions:load` on the server. */
+    loaded_by: text("loaded_by"),
+    /** "server command" or the staff member's email, as the back office shows it. */
+    loaded_by_label: text("loaded_by_label").notNull(),
+    entry_count: integer("entry_count").notNull(),
+    /** The files read, by name ("SDN.CSV, ALT.CSV, ADD.CSV"), and their SHA-256 together. */
+    file_names: text("file_names").notNull(),
+    sha256: text("sha256").notNull(),
+  },
+  (t) => [
+    check("sanctions_list_versions_source_valid", sql`${t.source} in ('sdn', 'consolidated')`),
+    check("sanctions_list_versions_count", sql`${t.entry_count} >= 0`),
+    index("sanctions_list_versions_source_idx").on(t.source, t.id),
+  ],
+);
+
+export const sanctionsEntries = pgTable(
+  "sanctions_entries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    version_id: bigint("version_id", { mode: "number" })
+      .notNull()
+      .references(() => sanctionsListVersions.id),
+    /** OFAC's entry number (ent_num). */
+    uid: text("uid").notNull(),
+    name: text("name").notNull(),
+    /** individual, entity, vessel or aircraft. */
+    type: text("type").notNull(),
+    programs: jsonb("programs").$type<string[]>().notNull(),
+    aliases: jsonb("aliases").$type<SanctionsAlias[]>().notNull(),
+    birth_dates: jsonb("birth_dates").$type<BirthDate[]>().notNull(),
+    /** ISO alpha-2 codes of its addresses, nationalities and citizenships. */
+    countries: jsonb("countries").$type<string[]>().notNull(),
+    remarks: text("remarks"),
+  },
+  (t) => [unique("sanctions_entries_version_uid_unique").on(t.version_id, t.uid)],
+);
+
+/**
+ * The screening queue (docs/product.md#screening-queue): one row for each possible match that
+ * stopped an action. `open` until staff clear it (with a reason: the action goes on) or ask to
+ * confirm it (`confirm_requested`); a second staff member then approves the confirmation
+ * (`confirmed`: the payment is rejected, its money stays blocked, the account is frozen) or
+ * turns it down (back to `open`). Every step is audited.
+ */
+export const SCREENING_SUBJECTS = ["payment", "application"] as const;
+export const SCREENING_STATUSES = ["open", "cleared", "confirm_requested", "confirmed"] as const;
+
+export interface ScreeningMatchRecord {
+  entry_id: number;
+  version_id: number;
+  source: string;
+  uid: string;
+  listed_name: string;
+  matched_name: string;
+  name_kind: "primary" | "alias" | "weak_alias";
+  score: number;
+  name_score: number;
+  birth_date: "match" | "mismatch" | "unknown";
+  country: "match" | "mismatch" | "unknown";
+  /** Which of the action's names matched (a wire screens its recipient and its bank). */
+  screened_name: string;
+}
+
+export const sanctionsScreenings = pgTable(
+  "sanctions_screenings",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    subject_type: text("subject_type", { enum: SCREENING_SUBJECTS }).notNull(),
+    /** The external payment's id, or the applicant's user id. */
+    subject_id: text("subject_id").notNull(),
+    /** The member (or applicant) the action belongs to. */
+    member_id: text("member_id").notNull(),
+    /** The name screened, as given (the payee, the wire recipient, the applicant). */
+    screened_name: text("screened_name").notNull(),
+    /** What else was screened or shown beside it: bank, country. */
+    screened_details: jsonb("screened_details").$type<Record<string, string>>().notNull(),
+    /** The best match first, at most five. */
+    matches: jsonb("matches").$type<ScreeningMatchRecord[]>().notNull(),
+    /** The best match's score, for sorting the queue. */
+    score: text("score").notNull(),
+    status: text("status", { enum: SCREENING_STATUSES }).notNull().default("open"),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
+    cleared_by: text("cleared_by"),
+    cleared_at: timestamp("cleared_at", { withTimezone: true }),
+    clear_reason: text("clear_reason"),
+    confirm_requested_by: text("confirm_requested_by"),
+    confirm_requested_at: timestamp("confirm_requested_at", { withTimezone: true }),
+    confirm_reason: text("confirm_reason"),
+    confirmed_by: text("confirmed_by"),
+    confirmed_at: timestamp("confirmed_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("sanctions_screenings_subject_valid", sql`${t.subject_type} in ('payment', 'application')`),
+    check(
+      "sanctions_screenings_status_valid",
+      sql`${t.status} in ('open', 'cleared', 'confirm_requested', 'confirmed')`,
+    ),
+    check(
+      "sanctions_screenings_cleared_has_reason",
+      sql`(${t.status} = 'cleared') = (${t.cleared_by} is not null and ${t.clear_reason} is not null)`,
+    ),
+    check(
+      "sanctions_screenings_confirmed_by_another",
+      sql`${t.status} <> 'confirmed' or (${t.confirmed_by} is not null and ${t.confirmed_by} <> ${t.confirm_requested_by})`,
+    ),
+    index("sanctions_screenings_status_idx").on(t.status, t.id),
+    index("sanctions_screenings_subject_idx").on(t.subject_type, t.subject_id),
+  ],
+);
+
+export type SanctionsListVersion = typeof sanctionsListVersions.$inferSelect;
+export type SanctionsScreening = typeof sanctionsScreenings.$inferSelect;

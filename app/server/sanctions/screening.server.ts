@@ -1,0 +1,356 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "~/server/db/client.server";
+import {
+  externalPayments,
+  memberAccountSettings,
+  sanctionsScreenings,
+  users,
+  type ScreeningMatchRecord,
+  type SanctionsScreening,
+} from "~/server/db/schema";
+import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
+import { notify } from "~/server/notifications/notifications.server";
+import { setAccountStatus } from "~/server/ledger/accounts.server";
+import { hasControlCharacters } from "~/domain/plain-text";
+import { MATCH_THRESHOLD, screenParty, type ScreenedParty } from "~/domain/sanctions/match";
+import { currentScreeningIndex } from "./lists.server";
+
+/**
+ * Sanctions screening (docs/product.md#sanctions-screening, 31 CFR 501 and the OFAC
+ * regulations of chapter V): the parties of an action compared with the newest version of each
+ * loaded list. A possible match stops the action and is kept here, in the screening queue, for
+ * staff: cleared with a reason (the action goes on) or confirmed by two staff members (a payment
+ * is never sent and its money stays held, the account is frozen).
+ */
+const MATCHES_KEPT = 5;
+
+/** The possible matches of the parties (best first, at most five), empty when none or no list is loaded. */
+export async function screenParties(db: DbOrTx, parties: readonly ScreenedParty[]): Promise<ScreeningMatchRecord[]> {
+  const loaded = await currentScreeningIndex(db);
+  if (loaded.index.entries.length === 0) return [];
+  const found: ScreeningMatchRecord[] = [];
+  for (const party of parties) {
+    for (const match of screenParty(party, loaded.index, MATCH_THRESHOLD)) {
+      const row = loaded.rows.get(match.entry)!;
+      found.push({
+        entry_id: row.entry_id,
+        version_id: row.version_id,
+        source: match.entry.source,
+        uid: match.entry.uid,
+        listed_name: match.entry.name,
+        matched_name: match.matched_name,
+        name_kind: match.name_kind,
+        score: Math.round(match.score * 1000) / 1000,
+        name_score: Math.round(match.name_score * 1000) / 1000,
+        birth_date: match.birth_date,
+        country: match.country,
+        screened_name: party.name,
+      });
+    }
+  }
+  const seen = new Set<number>();
+  return found
+    .sort((a, b) => b.score - a.score)
+    .filter((m) => (seen.has(m.entry_id) ? false : (seen.add(m.entry_id), true)))
+    .slice(0, MATCHES_KEPT);
+}
+
+/** A possible match put in the queue, with its audit row, inside the caller's transaction. */
+export async function fileScreening(
+  tx: DbOrTx,
+  input: {
+    subject_type: "payment" | "application";
+    subject_id: string;
+    member_id: string;
+    screened_name: string;
+    screened_details: Record<string, string>;
+    matches: ScreeningMatchRecord[];
+  },
+): Promise<number> {
+  const [row] = await tx
+    .insert(sanctionsScreenings)
+    .values({ ...input, score: input.matches[0]!.score.toFixed(3) })
+    .returning({ id: sanctionsScreenings.id });
+  await recordAudit(tx, {
+    actor_id: null,
+    action: "sanctions.screening.hit",
+    subject_type: "sanctions_screening",
+    subject_id: row!.id,
+    member_id: input.member_id,
+    after: {
+      subject_type: input.subject_type,
+      subject_id: input.subject_id,
+      screened_name: input.screened_name,
+      matches: input.matches.map((m) => ({ source: m.source, uid: m.uid, listed_name: m.listed_name, score: m.score })),
+    },
+  });
+  return row!.id;
+}
+
+/** The screening of a subject still standing in the way (open, or waiting for a second staff member), if any. */
+export async function blockingScreening(
+  db: DbOrTx,
+  subject_type: "payment" | "application",
+  subject_id: string,
+): Promise<SanctionsScreening | null> {
+  const [row] = await db
+    .select()
+    .from(sanctionsScreenings)
+    .where(
+      and(
+        eq(sanctionsScreenings.subject_type, subject_type),
+        eq(sanctionsScreenings.subject_id, subject_id),
+        inArray(sanctionsScreenings.status, ["open", "confirm_requested", "confirmed"]),
+      ),
+    )
+    .orderBy(desc(sanctionsScreenings.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Whether a subject's possible match was cleared by staff (the approval may go on without screening it again). */
+export async function clearedScreening(
+  db: DbOrTx,
+  subject_type: "payment" | "application",
+  subject_id: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: sanctionsScreenings.id })
+    .from(sanctionsScreenings)
+    .where(
+      and(
+        eq(sanctionsScreenings.subject_type, subject_type),
+        eq(sanctionsScreenings.subject_id, subject_id),
+        eq(sanctionsScreenings.status, "cleared"),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+export interface ScreeningRow {
+  id: number;
+  subject_type: "payment" | "application";
+  subject_id: string;
+  member_id: string;
+  member_email: string | null;
+  screened_name: string;
+  screened_details: Record<string, string>;
+  matches: ScreeningMatchRecord[];
+  score: string;
+  status: SanctionsScreening["status"];
+  created_at: string;
+  confirm_requested_by: string | null;
+  confirm_requested_by_email: string | null;
+  confirm_reason: string | null;
+}
+
+/** The queue: possible matches waiting for staff (open, then those waiting for a second staff member), oldest first. */
+export async function screeningQueue(db: DbOrTx): Promise<ScreeningRow[]> {
+  const requester = sql<
+    string | null
+  >`(select email from users where users.id = ${sanctionsScreenings.confirm_requested_by})`;
+  const rows = await db
+    .select({ s: sanctionsScreenings, member_email: users.email, requester_email: requester })
+    .from(sanctionsScreenings)
+    .leftJoin(users, eq(users.id, sanctionsScreenings.member_id))
+    .where(inArray(sanctionsScreenings.status, ["open", "confirm_requested"]))
+    .orderBy(sanctionsScreenings.id)
+    .limit(200);
+  return rows.map(({ s, member_email, requester_email }) => ({
+    id: s.id,
+    subject_type: s.subject_type,
+    subject_id: s.subject_id,
+    member_id: s.member_id,
+    member_email,
+    screened_name: s.screened_name,
+    screened_details: s.screened_details,
+    matches: s.matches,
+    score: s.score,
+    status: s.status,
+    created_at: s.created_at.toISOString(),
+    confirm_requested_by: s.confirm_requested_by,
+    confirm_requested_by_email: requester_email,
+    confirm_reason: s.confirm_reason,
+  }));
+}
+
+/** How many possible matches wait for staff (the navigation's count). */
+export async function screeningsWaiting(db: DbOrTx): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<string>`count(*)::text` })
+    .from(sanctionsScreenings)
+    .where(inArray(sanctionsScreenings.status, ["open", "confirm_requested"]));
+  return Number(row?.n ?? 0);
+}
+
+export type ScreeningDecision = "clear" | "request_confirm" | "approve_confirm" | "decline_confirm";
+
+export type ScreeningDecisionResult =
+  { ok: true; message: string } | { ok: false; status: 400 | 404 | 409; field?: "reason"; message: string };
+
+const REASON_MAX = 500;
+
+/**
+ * Staff's decision on a possible match, in one transaction with its audit row:
+ * - clear (with a reason): the match is not the party; a payment goes to its queue (pending) and
+ *   the member is told it is on its way; an application may be approved;
+ * - request_confirm (with a reason): it is the party; it waits for a second staff member;
+ * - approve_confirm, by another staff member than the one who asked: a payment is blocked (never
+ *   sent, its money stays held) and the account it was to leave from is frozen; an application
+ *   can no longer be approved;
+ * - decline_confirm, by another staff member: back to open.
+ */
+export async function decideScreening(
+  db: Db,
+  input: {
+    screening_id: number;
+    decision: ScreeningDecision;
+    reason: string;
+    staff: { id: string; email: string };
+    origin: AuditOrigin;
+  },
+): Promise<ScreeningDecisionResult> {
+  const { decision, staff, origin } = input;
+  const reason = input.reason.trim();
+  if ((decision === "clear" || decision === "request_confirm") && reason === "")
+    return { ok: false, status: 400, field: "reason", message: "Enter the reason." };
+  if (reason.length > REASON_MAX || hasControlCharacters(reason))
+    return {
+      ok: false,
+      status: 400,
+      field: "reason",
+      message: `The reason is at most ${REASON_MAX} characters of plain text.`,
+    };
+  if (!Number.isSafeInteger(input.screening_id) || input.screening_id <= 0)
+    return { ok: false, status: 404, message: "This screening was not found." };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(sanctionsScreenings)
+      .where(eq(sanctionsScreenings.id, input.screening_id))
+      .for("update");
+    if (!row) return { ok: false as const, status: 404 as const, message: "This screening was not found." };
+    const expected = decision === "clear" || decision === "request_confirm" ? "open" : "confirm_requested";
+    if (row.status !== expected)
+      return {
+        ok: false as const,
+        status: 409 as const,
+        message: "This screening was already decided or changed meanwhile. Reload the page.",
+      };
+    if ((decision === "approve_confirm" || decision === "decline_confirm") && row.confirm_requested_by === staff.id)
+      return {
+        ok: false as const,
+        status: 409 as const,
+        message: "You asked to confirm this match: another staff member must approve or decline it.",
+      };
+    const now = new Date();
+    const before = { status: row.status };
+    let message: string;
+    let after: Record<string, unknown>;
+    if (decision === "clear") {
+      await tx
+        .update(sanctionsScreenings)
+        .set({ status: "cleared", cleared_by: staff.id, cleared_at: now, clear_reason: reason })
+        .where(eq(sanctionsScreenings.id, row.id));
+      after = { status: "cleared", reason };
+      message = "Cleared.";
+      if (row.subject_type === "payment") {
+        const payment = await paymentOf(tx, row.subject_id);
+        if (payment?.status === "screening") {
+          await tx.update(externalPayments).set({ status: "pending" }).where(eq(externalPayments.id, payment.id));
+          await notify(tx, {
+            member_id: row.member_id,
+            kind: "payment_pending",
+            title: "Your payment is on its way",
+            body: "We finished reviewing your payment: it goes out with the next file.",
+          });
+          message = "Cleared: the payment goes to its queue and out with the next file.";
+        }
+      } else message = "Cleared: the application can be approved.";
+    } else if (decision === "request_confirm") {
+      await tx
+        .update(sanctionsScreenings)
+        .set({
+          status: "confirm_requested",
+          confirm_requested_by: staff.id,
+          confirm_requested_at: now,
+          confirm_reason: reason,
+        })
+        .where(eq(sanctionsScreenings.id, row.id));
+      after = { status: "confirm_requested", reason };
+      message = "Confirmation asked: another staff member must approve it.";
+    } else if (decision === "decline_confirm") {
+      await tx
+        .update(sanctionsScreenings)
+        .set({ status: "open", confirm_requested_by: null, confirm_requested_at: null, confirm_reason: null })
+        .where(eq(sanctionsScreenings.id, row.id));
+      after = { status: "open", declined_request_of: row.confirm_requested_by, reason: reason || null };
+      message = "Confirmation declined: the match is open again.";
+    } else {
+      await tx
+        .update(sanctionsScreenings)
+        .set({ status: "confirmed", confirmed_by: staff.id, confirmed_at: now })
+        .where(eq(sanctionsScreenings.id, row.id));
+      after = { status: "confirmed", requested_by: row.confirm_requested_by };
+      message = "Confirmed.";
+      if (row.subject_type === "payment") {
+        const payment = await paymentOf(tx, row.subject_id);
+        if (payment?.status === "screening") {
+          await tx
+            .update(externalPayments)
+            .set({ status: "blocked", resolved_at: now, resolved_by: staff.id })
+            .where(eq(externalPayments.id, payment.id));
+          const frozen = await setAccountStatus(tx, payment.from_account_id, "frozen");
+          if (!frozen.ok) throw new Error(`the account of a confirmed payment could not be frozen: ${frozen.code}`);
+          await tx
+            .insert(memberAccountSettings)
+            .values({ account_id: payment.from_account_id, status_reason: "Compliance review", updated_by: staff.id })
+            .onConflictDoUpdate({
+              target: memberAccountSettings.account_id,
+              set: { status_reason: "Compliance review", updated_by: staff.id, updated_at: now },
+            });
+          await recordAudit(tx, {
+            actor_id: staff.id,
+            actor_email: staff.email,
+            action: "ledger.account.freeze",
+            subject_type: "ledger_account",
+            subject_id: payment.from_account_id,
+            member_id: row.member_id,
+            after: { status: "frozen", status_reason: "Compliance review", screening_id: row.id },
+            ...origin,
+          });
+          await notify(tx, {
+            member_id: row.member_id,
+            kind: "account_status",
+            title: "Payment stopped and account frozen",
+            body: "We cannot send this payment, and the money stays held. Payments and transfers on the account are blocked. Please contact us.",
+          });
+          message = "Confirmed: the payment is blocked, its money stays held, and the account is frozen.";
+        }
+      } else message = "Confirmed: the application cannot be approved.";
+    }
+    await recordAudit(tx, {
+      actor_id: staff.id,
+      actor_email: staff.email,
+      action: `sanctions.screening.${decision}`,
+      subject_type: "sanctions_screening",
+      subject_id: row.id,
+      member_id: row.member_id,
+      before,
+      after,
+      ...origin,
+    });
+    return { ok: true as const, message };
+  });
+}
+
+async function paymentOf(tx: DbOrTx, subject_id: string) {
+  if (!/^\d{1,18}$/.test(subject_id)) return null;
+  const [payment] = await tx
+    .select()
+    .from(externalPayments)
+    .where(eq(externalPayments.id, Number(subject_id)))
+    .for("update");
+  return payment ?? null;
+}
