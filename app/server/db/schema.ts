@@ -19,3 +19,4 @@ export * from "./schema/bill-pay";
 export * from "./schema/ach-inbound";
 export * from "./schema/mobile-deposits";
 export * from "./schema/dividends";
+export * from "./schema/taxpayer-ids";
