@@ -59,6 +59,8 @@ export default [
     route("members/:memberId/transactions", "routes/admin/add-transactions.tsx"),
     // Post card transaction: staff stand in for the card network (docs/product.md#card-transactions-staff).
     route("members/:memberId/cards", "routes/admin/card-transactions.tsx"),
+    // A taxpayer number in full, for a stated reason, audited (docs/product.md#taxpayer-identification).
+    route("members/:memberId/tin", "routes/admin/member-tin.tsx"),
   ]),
   // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.
   route("admin/audit.csv", "routes/admin/audit-csv.tsx"),

@@ -14,7 +14,7 @@ import {
 } from "~/server/admin/directory.server";
 import { joinedVerb, personKind, showsApplicationStatus } from "~/domain/staff-roles";
 import { openTestDatabase, onPostgres } from "./test-database";
-import { applicant, fullChecklist, ORIGIN, person } from "./admin-support";
+import { applicant, fullChecklist, IDENTITY_VERIFIED, ORIGIN, person } from "./admin-support";
 
 /**
  * The member directory (docs/product.md#member-directory): the tab counts are kept by triggers on
@@ -61,8 +61,15 @@ describe("tab counts", () => {
     expect((await expectExactCounts()).pending).toBe(start.pending + 3);
 
     expect(
-      (await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN }))
-        .status,
+      (
+        await approveApplication(database.db, {
+          member_id: a.id,
+          staff,
+          checklist: fullChecklist(),
+          identity: IDENTITY_VERIFIED,
+          origin: ORIGIN,
+        })
+      ).status,
     ).toBe("done");
     expect(await expectExactCounts()).toMatchObject({
       pending: start.pending + 2,
@@ -161,7 +168,13 @@ describe("tab counts", () => {
       ...pending
         .slice(0, 3)
         .map((p) =>
-          approveApplication(database.db, { member_id: p.id, staff, checklist: fullChecklist(), origin: ORIGIN }),
+          approveApplication(database.db, {
+            member_id: p.id,
+            staff,
+            checklist: fullChecklist(),
+            identity: IDENTITY_VERIFIED,
+            origin: ORIGIN,
+          }),
         ),
       ...pending.slice(3).map((p) =>
         rejectApplication(database.db, {
@@ -191,7 +204,13 @@ describe("search and pages", () => {
       });
       made.push(m.id);
     }
-    await approveApplication(database.db, { member_id: made[0]!, staff, checklist: fullChecklist(), origin: ORIGIN });
+    await approveApplication(database.db, {
+      member_id: made[0]!,
+      staff,
+      checklist: fullChecklist(),
+      identity: IDENTITY_VERIFIED,
+      origin: ORIGIN,
+    });
 
     const expected = (
       await database.db.execute<{ user_id: string }>(
