@@ -112,7 +112,7 @@ describe("secret fields in the log", () => {
     expect(log).toContain(`/reset-password?token=${REDACTED}`);
   });
 
-  it("a taxpayer number is replaced under any of its field names (docs/security.md#taxpayer-numbers)", () => {
+  it("a taxpayer number is replaced under any of its field names (docs/security.md, V7 and V8)", () => {
     const { logger, text } = capturedLogger();
     logger.info(
       {
