@@ -94,7 +94,8 @@ test("apply with a taxpayer number and a joint owner's; staff see them masked an
     await expect(dialog.getByRole("radiogroup", { name: "How was identity verified?" })).toBeVisible();
     for (const viewport of [DESKTOP, PHONE]) {
       await staff.setViewportSize(viewport);
-      await staff.screenshot({ path: `${SCREENS}/review-identity-${viewport.width}.png`, fullPage: true });
+      await dialog.getByRole("group", { name: "Identity verification" }).scrollIntoViewIfNeeded();
+      await staff.screenshot({ path: `${SCREENS}/review-identity-${viewport.width}.png` });
     }
     await staff.setViewportSize(DESKTOP);
     await staff.keyboard.press("Escape");
@@ -120,7 +121,9 @@ test("apply with a taxpayer number and a joint owner's; staff see them masked an
     // The audit log has the reveal with its reason, and not the number.
     await staff.setViewportSize(DESKTOP);
     await staff.goto("/admin/audit");
-    await expect(staff.getByText("member.tin.reveal").first()).toBeVisible();
+    const entry = staff.getByRole("list", { name: "Audit entries" }).getByRole("listitem").first();
+    await expect(entry.getByText("member.tin.reveal")).toBeVisible();
+    await expect(entry).toContainText("Form 1099 returned by the IRS");
     await expect(staff.locator("body")).not.toContainText("912-78-4478");
     expect([...applicantErrors, ...staffErrors]).toEqual([]);
   } finally {
