@@ -26,7 +26,7 @@ import { sendEmail } from "~/server/mail/outbox.server";
 import { applicationReceivedEmail } from "~/server/mail/templates.server";
 import { decryptField, encryptField } from "~/server/security/crypto.server";
 import { encryptionContext } from "~/server/members/members.server";
-import { storeTaxpayerId } from "~/server/members/taxpayer-ids.server";
+import { maskedTaxpayerIds, storeTaxpayerId } from "~/server/members/taxpayer-ids.server";
 import { logger } from "~/server/logger.server";
 
 /**
@@ -174,6 +174,8 @@ export interface ApplicantOverview {
   date_of_birth_masked: string | null;
   id_number_masked: string | null;
   id_type: string | null;
+  /** The applicant's taxpayer number (and the joint owner's), masked: "SSN •••-••-1234". */
+  taxpayer_ids_masked: string[];
   info_requests: InfoRequestView[];
 }
 
@@ -215,6 +217,9 @@ export async function getApplicantOverview(db: Db, user_id: string): Promise<App
       ? maskIdNumber(decryptField(profile.id_number_enc, encryptionContext("id_number", user_id)))
       : null,
     id_type: profile.id_type,
+    taxpayer_ids_masked: (await maskedTaxpayerIds(db, user_id)).map(
+      (t) => `${t.party === "joint" ? "Joint owner: " : ""}${t.type_label} ${t.masked}`,
+    ),
     info_requests: requests,
   };
 }

@@ -9,6 +9,7 @@ import * as indexRoute from "~/routes/admin/index";
 import { memberDetail, reviewerMemberDetail } from "~/server/admin/directory.server";
 import { approveApplication } from "~/server/admin/review.server";
 import { getProfileSettings } from "~/server/settings/settings.server";
+import { getApplicantOverview } from "~/server/applications/applications.server";
 import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { decryptField } from "~/server/security/crypto.server";
 import { IDENTITY_MESSAGES } from "~/domain/taxpayer-id";
@@ -108,9 +109,12 @@ describe("masked for the member and staff", () => {
     const reviewer = await reviewerMemberDetail(database.db, { member_id: joint.id });
     const profile = await getProfileSettings(database.db, joint.id);
     expect(profile!.taxpayer_ids.map((t) => t.masked)).toEqual(["•••-••-2468", "•••-••-4478"]);
+    // The applicant's status page ("What you sent us") too.
+    const overview = await getApplicantOverview(database.db, joint.id);
+    expect(overview!.taxpayer_ids_masked).toEqual(["SSN •••-••-2468", "Joint owner: ITIN •••-••-4478"]);
     // Even the audited "show in full" of date of birth and ID number keeps the TIN masked.
     const shown = await memberDetail(database.db, { member_id: joint.id, reveal: { staff, origin: ORIGIN } });
-    for (const view of [detail, reviewer, profile, shown])
+    for (const view of [detail, reviewer, profile, shown, overview])
       for (const secret of [SSN_DIGITS, SSN, JOINT_DIGITS, JOINT_ITIN])
         expect(JSON.stringify(view)).not.toContain(secret);
   });
