@@ -63,6 +63,8 @@ export default [
     // Error resolution cases, nearest deadline first, and one case with its actions (docs/product.md#disputes).
     route("disputes", "routes/admin/disputes.tsx"),
     route("disputes/:caseId", "routes/admin/dispute.tsx"),
+    // A taxpayer number in full, for a stated reason, audited (docs/product.md#taxpayer-identification).
+    route("members/:memberId/tin", "routes/admin/member-tin.tsx"),
   ]),
   // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.
   route("admin/audit.csv", "routes/admin/audit-csv.tsx"),

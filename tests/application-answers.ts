@@ -22,6 +22,10 @@ export const APPLICATION_ANSWERS = {
   emergency_phone: "(555) 010-9876",
   id_type: "passport",
   id_number: "P1234567890",
+  // A made-up SSN, valid in form only (docs/product.md#taxpayer-identification): never a real one.
+  tin_type: "ssn",
+  tin: "555-01-2468",
+  tin_country: "",
 } as const;
 
 /** The answers with `email` and `password` typed twice, as the form asks. */

@@ -61,10 +61,16 @@ export const APPLICATION_FIELDS = [
   "id_type",
   "id_number",
   "id_document",
+  "tin_type",
+  "tin",
+  "tin_country",
   "joint_account",
   "joint_name",
   "joint_email",
   "joint_phone",
+  "joint_tin_type",
+  "joint_tin",
+  "joint_tin_country",
 ] as const;
 export type ApplicationField = (typeof APPLICATION_FIELDS)[number];
 

@@ -3,6 +3,7 @@ import { PASSWORDS_DO_NOT_MATCH, PASSWORD_TOO_SHORT, passwordProblem } from "./p
 import { parseCalendarDate } from "./calendar-date";
 import { plainText } from "./plain-text";
 import { INVALID_EMAIL, MINIMUM_AGE_YEARS, idDocumentProblem } from "./membership-application-fields";
+import { checkTaxpayerId, type TaxpayerId } from "./taxpayer-id";
 
 /**
  * The membership application "Create your account" (docs/product.md#application-form): one schema
@@ -116,6 +117,10 @@ export function applicationSchema(today: Date = new Date()) {
           (value) => /^[A-Za-z0-9][A-Za-z0-9 -]{2,39}$/.test(value),
           "Please enter a valid ID number (letters, digits, spaces and dashes)",
         ),
+        // The taxpayer number (31 CFR 1020.220, ./taxpayer-id), checked with the joint owner's below.
+        tin_type: z.string().optional(),
+        tin: z.string().optional(),
+        tin_country: z.string().optional(),
         joint_account: z
           .string()
           .optional()
@@ -123,6 +128,9 @@ export function applicationSchema(today: Date = new Date()) {
         joint_name: plainText().max(100, "Please use at most 100 characters").optional(),
         joint_email: z.string().trim().optional(),
         joint_phone: z.string().trim().optional(),
+        joint_tin_type: z.string().optional(),
+        joint_tin: z.string().optional(),
+        joint_tin_country: z.string().optional(),
       })
       // Cross-field rules run even when other fields are invalid (`when`), so every message shows
       // on the first attempt. Values may then be missing, hence the type checks.
@@ -132,7 +140,9 @@ export function applicationSchema(today: Date = new Date()) {
           if (typeof value.password === "string" && value.password !== (value.confirm_password ?? "")) {
             ctx.addIssue({ code: "custom", path: ["confirm_password"], message: PASSWORDS_DO_NOT_MATCH });
           }
+          taxpayerIdIssues(ctx, "", value);
           if (!value.joint_account) return;
+          taxpayerIdIssues(ctx, "joint_", value);
           if (!text(value.joint_name))
             ctx.addIssue({ code: "custom", path: ["joint_name"], message: "Please enter the joint owner's name" });
           const jointEmail = text(value.joint_email).toLowerCase();
@@ -157,14 +167,38 @@ export function applicationSchema(today: Date = new Date()) {
         },
         { when: () => true },
       )
-      .transform((value) => ({
+      .transform(({ tin_type, tin, tin_country, joint_tin_type, joint_tin, joint_tin_country, ...value }) => ({
         ...value,
         confirm_password: undefined,
         joint_name: value.joint_account ? value.joint_name! : null,
         joint_email: value.joint_account ? value.joint_email!.toLowerCase() : null,
         joint_phone: value.joint_account ? value.joint_phone! : null,
+        taxpayer_id: taxpayerIdOf({ type: tin_type, number: tin, country: tin_country }),
+        joint_taxpayer_id: value.joint_account
+          ? taxpayerIdOf({ type: joint_tin_type, number: joint_tin, country: joint_tin_country })
+          : null,
       }))
   );
+}
+
+/** The taxpayer-number fields with this prefix ("" or "joint_"): each problem next to its field. */
+function taxpayerIdIssues(ctx: z.RefinementCtx, prefix: "" | "joint_", value: Record<string, unknown>): void {
+  const checked = checkTaxpayerId({
+    type: value[`${prefix}tin_type`],
+    number: value[`${prefix}tin`],
+    country: value[`${prefix}tin_country`],
+  });
+  if (checked.ok) return;
+  const field = { type: "tin_type", number: "tin", country: "tin_country" } as const;
+  for (const problem of checked.problems)
+    ctx.addIssue({ code: "custom", path: [`${prefix}${field[problem.field]}`], message: problem.message });
+}
+
+/** Only called once the checks above passed. */
+function taxpayerIdOf(input: { type: unknown; number: unknown; country: unknown }): TaxpayerId {
+  const checked = checkTaxpayerId(input);
+  if (!checked.ok) throw new Error("a taxpayer number that failed its checks");
+  return checked.value;
 }
 
 export type Application = z.output<ReturnType<typeof applicationSchema>>;

@@ -103,6 +103,10 @@ test("staff request information, reject with a reason and approve once every ite
   for (let i = 0; i < 9; i++) await boxes.nth(i).check({ force: true });
   await expect(approve).toBeDisabled();
   await boxes.nth(9).check({ force: true });
+  // And how identity was verified (31 CFR 1020.220): the method and whether a discrepancy was found.
+  await expect(approve).toBeDisabled();
+  await dialog.getByRole("radio", { name: /^Documentary/ }).check({ force: true });
+  await dialog.getByRole("radio", { name: "None found" }).check({ force: true });
   await expect(approve).toBeEnabled();
   await approve.click();
   await expect(page.getByRole("status").filter({ hasText: "Application approved" })).toBeVisible({ timeout: 20_000 });

@@ -105,6 +105,8 @@ test("apply, be asked for more, answer, be approved, and sign in with the emaile
     dialog = await openVerification(staff, email);
     const boxes = dialog.getByRole("checkbox");
     for (let i = 0, n = await boxes.count(); i < n; i++) await boxes.nth(i).check({ force: true });
+    await dialog.getByRole("radio", { name: /^Documentary/ }).check({ force: true });
+    await dialog.getByRole("radio", { name: "None found" }).check({ force: true });
     await dialog.getByRole("button", { name: "Approve" }).click();
     await expect(staff.getByRole("status").filter({ hasText: "Application approved" })).toBeVisible(SLOW);
 

@@ -429,8 +429,11 @@ export async function fillApplication(
   document: UploadFile | null = { name: "id.png", mimeType: "image/png", buffer: makePng() },
 ) {
   const field = (name: string) => page.getByRole("form", { name: "Create your account" }).locator(`[name="${name}"]`);
+  const selects = ["marital_status", "id_type", "tin_type", "tin_country", "joint_tin_type", "joint_tin_country"];
   for (const [name, value] of Object.entries(answers)) {
-    if (name === "marital_status" || name === "id_type") await field(name).selectOption(value);
+    // A non-US document's country shows only once that kind is chosen: left alone when empty.
+    if (name.endsWith("tin_country") && value === "") continue;
+    if (selects.includes(name)) await field(name).selectOption(value);
     else await field(name).fill(value);
   }
   if (document) await field("id_document").setInputFiles(document);

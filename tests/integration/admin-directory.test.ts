@@ -14,7 +14,7 @@ import {
 } from "~/server/admin/directory.server";
 import { joinedVerb, personKind, showsApplicationStatus } from "~/domain/staff-roles";
 import { openTestDatabase, onPostgres } from "./test-database";
-import { applicant, fullChecklist, ORIGIN, person } from "./admin-support";
+import { applicant, fullChecklist, IDENTITY_VERIFIED, ORIGIN, person } from "./admin-support";
 
 /**
  * The member directory (docs/product.md#member-directory): the tab counts are kept by triggers on
@@ -61,8 +61,15 @@ describe("tab counts", () => {
     expect((await expectExactCounts()).pending).toBe(start.pending + 3);
 
     expect(
-      (await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN }))
-        .status,
+      (
+        await approveApplication(database.db, {
+          member_id: a.id,
+          staff,
+          checklist: fullChecklist(),
+          identity: IDENTITY_VERIFIED,
+          origin: ORIGIN,
+        })
+      ).status,
     ).toBe("done");
     expect(await expectExactCounts()).toMatchObject({
       pending: start.pending + 2,
@@ -158,11 +165,15 @@ describe("tab counts", () => {
   it.runIf(onPostgres)("stay exact under concurrent applications and decisions", async () => {
     const pending = await Promise.all(Array.from({ length: 6 }, () => applicant(database.db)));
     await Promise.all([
-      ...pending
-        .slice(0, 3)
-        .map((p) =>
-          approveApplication(database.db, { member_id: p.id, staff, checklist: fullChecklist(), origin: ORIGIN }),
-        ),
+      ...pending.slice(0, 3).map((p) =>
+        approveApplication(database.db, {
+          member_id: p.id,
+          staff,
+          checklist: fullChecklist(),
+          identity: IDENTITY_VERIFIED,
+          origin: ORIGIN,
+        }),
+      ),
       ...pending.slice(3).map((p) =>
         rejectApplication(database.db, {
           member_id: p.id,
@@ -191,7 +202,13 @@ describe("search and pages", () => {
       });
       made.push(m.id);
     }
-    await approveApplication(database.db, { member_id: made[0]!, staff, checklist: fullChecklist(), origin: ORIGIN });
+    await approveApplication(database.db, {
+      member_id: made[0]!,
+      staff,
+      checklist: fullChecklist(),
+      identity: IDENTITY_VERIFIED,
+      origin: ORIGIN,
+    });
 
     const expected = (
       await database.db.execute<{ user_id: string }>(

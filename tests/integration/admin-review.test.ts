@@ -24,7 +24,7 @@ import { institution } from "~/config/institution.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { listNotifications, unreadCount } from "~/server/notifications/notifications.server";
 import { fileDatabase } from "./test-database";
-import { applicant, checklistWithout, fullChecklist, ORIGIN, person } from "./admin-support";
+import { applicant, checklistWithout, fullChecklist, IDENTITY_VERIFIED, ORIGIN, person } from "./admin-support";
 
 let staff: { id: string; email: string };
 const database = fileDatabase({ onOpen: async (opened) => void (staff = await person(opened.db, "admin")) });
@@ -41,6 +41,7 @@ describe("approve", () => {
       member_id: a.id,
       staff,
       checklist: fullChecklist(),
+      identity: IDENTITY_VERIFIED,
       origin: ORIGIN,
     });
     expect(result.status).toBe("done");
@@ -55,6 +56,7 @@ describe("approve", () => {
       member_id: a.id,
       staff,
       checklist: checklistWithout("id_valid"),
+      identity: IDENTITY_VERIFIED,
       origin: ORIGIN,
     });
     expect(result).toEqual({ status: "checklist_incomplete" });
@@ -70,6 +72,7 @@ describe("approve", () => {
       member_id: a.id,
       staff,
       checklist: fullChecklist(),
+      identity: IDENTITY_VERIFIED,
       origin: ORIGIN,
     });
     expect(result.status).toBe("done");
@@ -140,7 +143,13 @@ describe("approve", () => {
   it("a second decision on the same application is refused (two staff at once: one wins)", async () => {
     const a = await applicant(database.db);
     const [first, second] = await Promise.all([
-      approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN }),
+      approveApplication(database.db, {
+        member_id: a.id,
+        staff,
+        checklist: fullChecklist(),
+        identity: IDENTITY_VERIFIED,
+        origin: ORIGIN,
+      }),
       rejectApplication(database.db, {
         member_id: a.id,
         staff,
@@ -167,6 +176,7 @@ describe("approve", () => {
       member_id: a.id,
       staff,
       checklist: fullChecklist(),
+      identity: IDENTITY_VERIFIED,
       origin: ORIGIN,
       now,
     });
@@ -202,7 +212,13 @@ describe("approve", () => {
     );
     try {
       await expect(
-        approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN }),
+        approveApplication(database.db, {
+          member_id: a.id,
+          staff,
+          checklist: fullChecklist(),
+          identity: IDENTITY_VERIFIED,
+          origin: ORIGIN,
+        }),
       ).rejects.toThrow();
     } finally {
       await database.db.execute(sql.raw(`drop trigger refuse_test_notification on notifications`));
@@ -220,8 +236,15 @@ describe("approve", () => {
     expect(await listNotifications(database.db, a.id)).toHaveLength(0);
     // And it can be approved afterwards.
     expect(
-      (await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN }))
-        .status,
+      (
+        await approveApplication(database.db, {
+          member_id: a.id,
+          staff,
+          checklist: fullChecklist(),
+          identity: IDENTITY_VERIFIED,
+          origin: ORIGIN,
+        })
+      ).status,
     ).toBe("done");
     expect(await unreadCount(database.db, a.id)).toBe(1);
   });
@@ -301,8 +324,15 @@ describe("reject and request info", () => {
     expect(await listNotifications(database.db, a.id)).toHaveLength(0);
     // Still reviewable: approve afterwards works.
     expect(
-      (await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN }))
-        .status,
+      (
+        await approveApplication(database.db, {
+          member_id: a.id,
+          staff,
+          checklist: fullChecklist(),
+          identity: IDENTITY_VERIFIED,
+          origin: ORIGIN,
+        })
+      ).status,
     ).toBe("done");
   });
 });
@@ -342,7 +372,13 @@ describe("directory", () => {
   it("counts tabs, searches by name, email and account number, and pages", async () => {
     const before = await directoryCounts(database.db);
     const a = await applicant(database.db, { first_name: "Quentin", last_name: "Zephyrson" });
-    await approveApplication(database.db, { member_id: a.id, staff, checklist: fullChecklist(), origin: ORIGIN });
+    await approveApplication(database.db, {
+      member_id: a.id,
+      staff,
+      checklist: fullChecklist(),
+      identity: IDENTITY_VERIFIED,
+      origin: ORIGIN,
+    });
     const after = await directoryCounts(database.db);
     expect(after.approved).toBe(before.approved + 1);
     expect(after.all).toBe(before.all + 1);

@@ -1,5 +1,6 @@
 import "./identity-support";
 import { CHECKLIST_ITEM_IDS, type Checklist } from "~/domain/application-review";
+import type { IdentityVerification } from "~/domain/taxpayer-id";
 import type { Db } from "~/server/db/client.server";
 import { applicant as makeApplicant, uniqueIp } from "../factories";
 import { Browser } from "./identity-support";
@@ -29,6 +30,9 @@ export function fullChecklist(): Checklist {
 export function checklistWithout(missing: string): Checklist {
   return Object.fromEntries(CHECKLIST_ITEM_IDS.map((id) => [id, id !== missing])) as Checklist;
 }
+
+/** How staff verified an applicant's identity, as an approval must record it (31 CFR 1020.220(a)(3)). */
+export const IDENTITY_VERIFIED: IdentityVerification = { method: "documentary", discrepancy: null };
 
 export const ORIGIN = { request_id: "test-request-0001", ip: "203.0.113.99" };
 

@@ -2,8 +2,9 @@ import "./admin-support";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
-import { memberProfiles } from "~/server/db/schema";
+import { and, eq } from "drizzle-orm";
+import { memberProfiles, taxpayerIds } from "~/server/db/schema";
+import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { memberDetail, readIdDocument } from "~/server/admin/directory.server";
 import { uploadsRoot } from "~/server/uploads/private-uploads.server";
 import { encryptionContext } from "~/server/members/members.server";
@@ -52,6 +53,15 @@ async function applicantUnderOldKey() {
       id_number_enc: again(p!.id_number_enc!, encryptionContext("id_number", a.id)),
     })
     .where(eq(memberProfiles.user_id, a.id));
+  // The taxpayer number too (docs/product.md#taxpayer-identification).
+  const [tin] = await database.db
+    .select()
+    .from(taxpayerIds)
+    .where(and(eq(taxpayerIds.user_id, a.id), eq(taxpayerIds.party, "member")));
+  await database.db
+    .update(taxpayerIds)
+    .set({ number_enc: again(tin!.number_enc, taxpayerIdContext(a.id, "member")) })
+    .where(and(eq(taxpayerIds.user_id, a.id), eq(taxpayerIds.party, "member")));
   const file = path.join(uploadsRoot(), "id-documents", p!.id_document_file!);
   fs.writeFileSync(file, again(fs.readFileSync(file, "utf8"), `uploads.id-documents:${p!.id_document_file}`));
   return { id: a.id, file, file_context: `uploads.id-documents:${p!.id_document_file}` };
@@ -74,13 +84,19 @@ describe("data encryption key rotation", () => {
     expect(document!.mime).toBe("image/png");
 
     const report = await reencryptToCurrentKey(database.db);
-    expect(report.fields).toBeGreaterThanOrEqual(2);
+    expect(report.fields).toBeGreaterThanOrEqual(3);
     expect(report.files).toBeGreaterThanOrEqual(1);
 
     const p = await profileOf(a.id);
     expect(decryptField(p.date_of_birth_enc!, encryptionContext("date_of_birth", a.id), newKey)).toBe("1988-04-17");
     expect(decryptField(p.id_number_enc!, encryptionContext("id_number", a.id), newKey)).toBe("P1234567890");
     expect(() => decryptField(p.id_number_enc!, encryptionContext("id_number", a.id), oldKey)).toThrow();
+    const [tin] = await database.db
+      .select()
+      .from(taxpayerIds)
+      .where(and(eq(taxpayerIds.user_id, a.id), eq(taxpayerIds.party, "member")));
+    expect(decryptField(tin!.number_enc, taxpayerIdContext(a.id, "member"), newKey)).toBe("555012468");
+    expect(() => decryptField(tin!.number_enc, taxpayerIdContext(a.id, "member"), oldKey)).toThrow();
     const rotated = Buffer.from(decryptField(fs.readFileSync(a.file, "utf8"), a.file_context, newKey), "base64");
     expect(rotated.equals(document!.bytes)).toBe(true);
     expect(fs.statSync(a.file).mode & 0o777).toBe(0o600);

@@ -1,7 +1,10 @@
 import "./identity-support";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { count, eq } from "drizzle-orm";
-import { memberProfiles, outbox, sessions, users } from "~/server/db/schema";
+import { memberProfiles, outbox, sessions, taxpayerIds, users } from "~/server/db/schema";
+import { checkTaxpayerId } from "~/domain/taxpayer-id";
+import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
+import { decryptField } from "~/server/security/crypto.server";
 import { authFor } from "~/server/auth/auth.server";
 import { completePasswordReset, requestPasswordReset, resetTokenIsLive } from "~/server/auth/password.server";
 import { startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
@@ -140,6 +143,30 @@ describe("demo seed", () => {
       expect(people.filter((p) => p.role === "user")).toHaveLength(3);
       expect(people.filter((p) => p.role === "pending" && p.status === "pending")).toHaveLength(2);
       expect(people.filter((p) => p.joint)).toHaveLength(1);
+      // Every member and applicant has a taxpayer number (made up, valid in form), the joint owner too;
+      // staff, who are not customers, have none.
+      const tins = await demo.db
+        .select({
+          user_id: taxpayerIds.user_id,
+          party: taxpayerIds.party,
+          role: users.role,
+          tin_type: taxpayerIds.tin_type,
+          number_enc: taxpayerIds.number_enc,
+          country: taxpayerIds.country,
+        })
+        .from(taxpayerIds)
+        .innerJoin(users, eq(users.id, taxpayerIds.user_id));
+      expect(
+        tins
+          .filter((t) => t.party === "member")
+          .map((t) => t.role)
+          .sort(),
+      ).toEqual(["pending", "pending", "user", "user", "user"]);
+      expect(tins.filter((t) => t.party === "joint")).toHaveLength(1);
+      for (const t of tins) {
+        const number = decryptField(t.number_enc, taxpayerIdContext(t.user_id, t.party));
+        expect(checkTaxpayerId({ type: t.tin_type, number, country: t.country }).ok, number).toBe(true);
+      }
       for (const [i, signIn] of DEMO_SIGNINS.entries()) {
         const result = await startSignIn(demo.db, new Browser(`192.0.2.${100 + i}`).meta(), {
           email: signIn.email,

@@ -65,6 +65,8 @@ describe("membership application rules", () => {
       emergency_phone: "Please enter your emergency contact's phone number",
       id_type: "Please select an ID type",
       id_number: "Please enter your ID number",
+      tin_type: "Please choose the kind of taxpayer number",
+      tin: "Please enter the number",
     });
     // Missing fields (no JavaScript, a hand-made post) get the same messages.
     expect(messages({})).toMatchObject({
@@ -141,6 +143,8 @@ describe("membership application rules", () => {
       joint_name: "Please enter the joint owner's name",
       joint_email: "Please enter a valid email address",
       joint_phone: "Please enter the joint owner's phone number",
+      joint_tin_type: "Please choose the kind of taxpayer number",
+      joint_tin: "Please enter the number",
     });
     expect(
       messages({
@@ -157,8 +161,17 @@ describe("membership application rules", () => {
       joint_name: "Lee Rivera",
       joint_email: "Lee@Example.com",
       joint_phone: "555 010 2222",
+      joint_tin_type: "foreign",
+      joint_tin: "c 1234-5678",
+      joint_tin_country: "ca",
     });
-    expect(parsed).toMatchObject({ joint_account: true, joint_name: "Lee Rivera", joint_email: "lee@example.com" });
+    expect(parsed).toMatchObject({
+      joint_account: true,
+      joint_name: "Lee Rivera",
+      joint_email: "lee@example.com",
+      taxpayer_id: { type: "ssn", number: "555012468", country: null },
+      joint_taxpayer_id: { type: "foreign", number: "C12345678", country: "CA" },
+    });
   });
 
   it("checks marital status, ID type and phone formats", () => {

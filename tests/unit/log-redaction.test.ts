@@ -112,6 +112,25 @@ describe("secret fields in the log", () => {
     expect(log).toContain(`/reset-password?token=${REDACTED}`);
   });
 
+  it("a taxpayer number is replaced under any of its field names (docs/security.md, V7 and V8)", () => {
+    const { logger, text } = capturedLogger();
+    logger.info(
+      {
+        form: { tin: "555-01-2468", joint_tin: "555-21-2232", tin_type: "ssn", routing: "211274450" },
+        application: { taxpayer_id: { type: "ssn", number: "555012468" }, joint_taxpayer_id: { number: "912784478" } },
+        ssn: "555333390",
+        itin: "912784478",
+      },
+      "application",
+    );
+    const log = text();
+    for (const secret of ["555-01-2468", "555-21-2232", "555012468", "912784478", "555333390"])
+      expect(log).not.toContain(secret);
+    // Other keys that merely contain the letters stay readable.
+    expect(log).toContain("211274450");
+    expect(log).toContain('"tin_type":"ssn"');
+  });
+
   it("a failed email delivery's error keeps its code but never the recipient's address", () => {
     const { logger, text } = capturedLogger();
     // The shape nodemailer gives a refused recipient (seen in a test run's log).

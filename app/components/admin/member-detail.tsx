@@ -35,6 +35,42 @@ export function Field({ label, children }: { label: string; children: React.Reac
   );
 }
 
+/** The taxpayer numbers, masked, with the way to the reveal page for staff who may see them in full. */
+export function TaxpayerIdFields({ member, canReveal }: { member: MemberDetailData; canReveal?: boolean }) {
+  const p = member.profile;
+  const of = (party: "member" | "joint") => member.taxpayer_ids.find((t) => t.party === party);
+  const shown = (party: "member" | "joint") => {
+    const t = of(party);
+    if (!t) return "Not given (applied before taxpayer numbers were asked)";
+    return `${t.type_label} ${t.masked}${t.country ? ` (${t.country})` : ""}`;
+  };
+  return (
+    <>
+      <Field label="Taxpayer ID">
+        <span className="tabular font-mono">{shown("member")}</span>
+        {canReveal && of("member") ? <RevealLink member_id={member.user_id} party="member" /> : null}
+      </Field>
+      {p.joint_account ? (
+        <Field label="Joint owner's taxpayer ID">
+          <span className="tabular font-mono">{shown("joint")}</span>
+          {canReveal && of("joint") ? <RevealLink member_id={member.user_id} party="joint" /> : null}
+        </Field>
+      ) : null}
+    </>
+  );
+}
+
+function RevealLink({ member_id, party }: { member_id: string; party: "member" | "joint" }) {
+  return (
+    <Link
+      to={`/admin/members/${encodeURIComponent(member_id)}/tin?party=${party}`}
+      className="ml-2 inline-flex items-center gap-1 text-sm font-medium text-brand-700 underline underline-offset-2"
+    >
+      <Eye className="size-3.5" aria-hidden="true" /> Reveal<span className="sr-only"> the full number</span>
+    </Link>
+  );
+}
+
 export function documentHref(member_id: string, info_request_id?: number): string {
   return `/admin/members/${encodeURIComponent(member_id)}/document${info_request_id ? `?answer=${info_request_id}` : ""}`;
 }
@@ -175,6 +211,7 @@ export function MemberDetailPane({
             {p.joint_account ? (
               <Field label="Joint owner">{`${p.joint_name ?? ""}, ${p.joint_email ?? ""}, ${p.joint_phone ?? ""}`}</Field>
             ) : null}
+            <TaxpayerIdFields member={member} canReveal={canReveal !== false} />
             <Field label="Source">{p.source === "staff" ? "Created by staff" : "Online application"}</Field>
           </dl>
           {p.has_document ? (
@@ -343,6 +380,15 @@ export function MemberDetailPane({
                     {formatDateTime(d.decided_at)} by {d.decided_by_email ?? "staff"}
                   </span>
                   {d.note ? <span className="w-full text-slate-700">“{d.note}”</span> : null}
+                  {d.identity_verification ? (
+                    <span className="w-full text-slate-700">
+                      Identity verified:{" "}
+                      {d.identity_verification.method === "documentary" ? "documentary" : "non-documentary"};{" "}
+                      {d.identity_verification.discrepancy
+                        ? `discrepancy resolved: “${d.identity_verification.discrepancy}”`
+                        : "no discrepancy"}
+                    </span>
+                  ) : null}
                 </li>
               ))}
             </ul>

@@ -2,9 +2,17 @@ import { useState } from "react";
 import { useNavigation } from "react-router";
 import { FileText } from "lucide-react";
 import { CHECKLIST_GROUPS, CHECKLIST_ITEM_IDS, ReviewDecisionSchema } from "~/domain/application-review";
-import { Button, Checkbox, SchemaForm, TextArea, useSchemaForm, type FormReply } from "~/components/ui";
+import { Button, Checkbox, RadioGroup, SchemaForm, TextArea, useSchemaForm, type FormReply } from "~/components/ui";
+import { IDENTITY_METHOD_OPTIONS } from "~/domain/taxpayer-id";
 import { StatusBadge, StatusLine } from "./admin-shell";
-import { Field, documentHref, idTypeLabel, maritalLabel, type MemberDetailData } from "./member-detail";
+import {
+  Field,
+  TaxpayerIdFields,
+  documentHref,
+  idTypeLabel,
+  maritalLabel,
+  type MemberDetailData,
+} from "./member-detail";
 import { UrlDialog } from "./overlay";
 import { useHydrated } from "./use-hydrated";
 import { useInstitutionDates } from "~/components/institution-dates";
@@ -39,7 +47,9 @@ export function VerifyDialog({
   const [ticked, setTicked] = useState<Record<string, boolean>>(() =>
     Object.fromEntries(CHECKLIST_ITEM_IDS.map((id) => [id, posted[`check_${id}`] === "on"])),
   );
-  const all = CHECKLIST_ITEM_IDS.every((id) => ticked[id]);
+  const [method, setMethod] = useState(String(posted.identity_method ?? ""));
+  const [discrepancy, setDiscrepancy] = useState(String(posted.discrepancy ?? ""));
+  const all = CHECKLIST_ITEM_IDS.every((id) => ticked[id]) && method !== "" && discrepancy !== "";
   const p = member.profile;
   const pending = p.status === "pending";
   const isImage = p.document_mime?.startsWith("image/") ?? false;
@@ -65,6 +75,7 @@ export function VerifyDialog({
                 : null}
             </Field>
             <Field label="Identification">{p.id_type ? `${idTypeLabel(p.id_type)} ${p.id_number ?? ""}` : null}</Field>
+            <TaxpayerIdFields member={member} />
           </dl>
           <div>
             <h4 className="text-sm font-semibold text-slate-900">ID document</h4>
@@ -142,8 +153,38 @@ export function VerifyDialog({
                     </div>
                   </fieldset>
                 ))}
+                {/* Customer Identification Program (31 CFR 1020.220(a)(2)(ii), (a)(3)): how, and what was found. */}
+                <fieldset className="space-y-4 rounded-lg border border-slate-200 p-4">
+                  <legend className="px-1 text-sm font-semibold text-slate-900">Identity verification</legend>
+                  <RadioGroup
+                    name="identity_method"
+                    label="How was identity verified?"
+                    orientation="vertical"
+                    options={IDENTITY_METHOD_OPTIONS}
+                    onChange={setMethod}
+                    isRequired
+                  />
+                  <RadioGroup
+                    name="discrepancy"
+                    label="Discrepancies"
+                    options={[
+                      { value: "none", label: "None found" },
+                      { value: "resolved", label: "Found and resolved" },
+                    ]}
+                    onChange={setDiscrepancy}
+                    isRequired
+                  />
+                  <TextArea
+                    name="discrepancy_note"
+                    label="The discrepancy and how it was resolved"
+                    rows={2}
+                    optional={discrepancy !== "resolved"}
+                    description="Kept with the approval for the examiner."
+                  />
+                </fieldset>
                 <p className="text-sm text-slate-700" aria-live="polite">
                   {CHECKLIST_ITEM_IDS.filter((id) => ticked[id]).length} of {CHECKLIST_ITEM_IDS.length} checked
+                  {method && discrepancy ? ", identity verification recorded" : ", identity verification not recorded"}
                   {all ? ": ready to approve" : ""}
                 </p>
                 <Button

@@ -14,6 +14,8 @@ export interface ProfileData {
   country: string;
   initials: string;
   image_url: string | null;
+  /** Masked ("•••-••-1234"); the full number is never sent to the browser. */
+  taxpayer_ids: { party: "member" | "joint"; label: string; masked: string }[];
 }
 
 export type ProfileIntent = "profile" | "image" | "remove-image";

@@ -9,6 +9,7 @@ import {
   ReviewDecisionSchema,
   APPROVE_NEEDS_CHECKLIST,
 } from "~/domain/application-review";
+import { IDENTITY_MESSAGES, identityVerificationFromForm } from "~/domain/taxpayer-id";
 import { requireStaff } from "~/server/admin/context.server";
 import { parseTab } from "~/server/admin/directory.server";
 import type { DecisionResult } from "~/server/admin/review.server";
@@ -142,6 +143,8 @@ function decisionFailure(result: Exclude<DecisionResult, { status: "done" }>): s
       return `Failed: this application was already ${result.current}.`;
     case "checklist_incomplete":
       return `Failed: ${APPROVE_NEEDS_CHECKLIST}`;
+    case "identity_unverified":
+      return `Failed: ${IDENTITY_MESSAGES.method_missing}`;
   }
 }
 
@@ -176,6 +179,21 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
     }
     const decision = parsed.value;
+    // How identity was verified (31 CFR 1020.220(a)(3)): required to approve, kept with the decision.
+    const identity = identityVerificationFromForm((name) => form.get(name));
+    if (decision.decision === "approve" && !identity.ok) {
+      return data(
+        {
+          intent,
+          reply: replyTo(parsed, {
+            fieldErrors: Object.fromEntries(identity.problems.map((p) => [p.field, [p.message]])),
+          }),
+          message: `Failed: ${IDENTITY_MESSAGES.method_missing}`,
+          tone: "error",
+        } satisfies AdminActionResult,
+        { status: 400 },
+      );
+    }
     if (decision.decision === "approve" && !checklistComplete(checklist)) {
       return data(
         {
@@ -189,7 +207,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const result =
       decision.decision === "approve"
-        ? await approve({ member_id, staff, checklist, origin })
+        ? await approve({ member_id, staff, checklist, identity: identity.ok ? identity.value : null, origin })
         : decision.decision === "reject"
           ? await reject({ member_id, staff, checklist, reason: decision.reason, origin })
           : await askForInformation({ member_id, staff, checklist, message: decision.message, origin });

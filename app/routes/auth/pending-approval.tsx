@@ -50,6 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           document_status: overview.document_status,
           date_of_birth_masked: overview.date_of_birth_masked,
           id_number_masked: overview.id_number_masked,
+          taxpayer_ids_masked: overview.taxpayer_ids_masked,
           id_type: ID_TYPE_OPTIONS.find((o) => o.value === overview.id_type)?.label ?? null,
           info_requests: overview.info_requests.map((r) => ({
             ...r,
@@ -203,6 +204,16 @@ export default function PendingApproval({ loaderData, actionData }: Route.Compon
                   <dt className="text-slate-600">{application.id_type ?? "ID"} number</dt>
                   <dd className="tabular mt-1 font-medium text-slate-900">{application.id_number_masked ?? "—"}</dd>
                 </div>
+                {application.taxpayer_ids_masked.length ? (
+                  <div>
+                    <dt className="text-slate-600">Taxpayer number</dt>
+                    {application.taxpayer_ids_masked.map((shown) => (
+                      <dd key={shown} className="tabular mt-1 font-medium text-slate-900">
+                        {shown}
+                      </dd>
+                    ))}
+                  </div>
+                ) : null}
                 <div>
                   <dt className="text-slate-600">Document check</dt>
                   <dd className="mt-1 font-medium text-slate-900">{DOCUMENT_STATUS[application.document_status]}</dd>

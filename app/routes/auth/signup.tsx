@@ -13,6 +13,8 @@ import {
   SIGNUP_FAILED,
 } from "~/domain/membership-application-fields";
 import { applicationFormSchema } from "~/domain/membership-application";
+import { TIN_TYPE_OPTIONS } from "~/domain/taxpayer-id";
+import { COUNTRIES } from "~/domain/countries";
 import { PASSWORD_MIN_CHARS } from "~/domain/password";
 import { rateLimitedMessage } from "~/domain/sign-in-messages";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
@@ -112,6 +114,9 @@ const ID_DOCUMENT_DESCRIPTION = (
 /** Stable ids, so the error summary can link to each field. */
 const fieldId = (name: string) => `field-${name.replace(/_/g, "-")}`;
 
+/** The issuing country of a non-US person's document, by name. */
+const COUNTRY_OPTIONS = COUNTRIES.map((c) => ({ value: c.code, label: c.name }));
+
 const SECTIONS = [
   { id: "account", title: "Account Information" },
   { id: "personal", title: "Personal Information" },
@@ -119,6 +124,7 @@ const SECTIONS = [
   { id: "contact", title: "Contact Information" },
   { id: "emergency", title: "Emergency Contact" },
   { id: "identification", title: "Identification Document" },
+  { id: "taxpayer", title: "Taxpayer Identification" },
   { id: "joint", title: "Joint owner (optional)" },
 ] as const;
 
@@ -134,6 +140,8 @@ export default function Signup({ actionData }: Route.ComponentProps) {
   });
   const values = (form.initialValue ?? {}) as Record<string, unknown>;
   const [joint, setJoint] = useState(values.joint_account === "on");
+  const [tinType, setTinType] = useState(String(values.tin_type ?? ""));
+  const [jointTinType, setJointTinType] = useState(String(values.joint_tin_type ?? ""));
   const errors = fieldMessages(form);
   const errorCount = Object.keys(errors).length;
   const [formError] = formMessages(result?.reply);
@@ -197,8 +205,8 @@ export default function Signup({ actionData }: Route.ComponentProps) {
                 business days.
               </li>
               <li className="flex gap-3">
-                <Lock className="mt-0.5 size-5 shrink-0 text-accent-700" aria-hidden="true" /> Your date of birth and ID
-                number are stored encrypted.
+                <Lock className="mt-0.5 size-5 shrink-0 text-accent-700" aria-hidden="true" /> Your date of birth, ID
+                number and taxpayer number are stored encrypted.
               </li>
               <li className="flex gap-3">
                 <ShieldCheck className="mt-0.5 size-5 shrink-0 text-accent-700" aria-hidden="true" /> Your document is
@@ -440,8 +448,17 @@ export default function Signup({ actionData }: Route.ComponentProps) {
             </Section>
 
             <Section
-              id="joint"
+              id="taxpayer"
               number={7}
+              title="Taxpayer Identification"
+              lead="Federal law requires us to obtain a taxpayer number from everyone who opens an account. It is stored encrypted; you and our staff see only its last four digits."
+            >
+              <TaxpayerIdFields prefix="" whose="Your" type={tinType} onType={setTinType} />
+            </Section>
+
+            <Section
+              id="joint"
+              number={8}
               title="Joint owner (optional)"
               lead="Open your accounts together with another person, who will own them with you."
             >
@@ -452,7 +469,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
                   value="on"
                   defaultSelected={values.joint_account === "on"}
                   onChange={setJoint}
-                  description="The joint owner's name, email and phone are then required."
+                  description="The joint owner's name, email, phone and taxpayer number are then required."
                 >
                   Joint account
                 </Checkbox>
@@ -481,6 +498,12 @@ export default function Signup({ actionData }: Route.ComponentProps) {
                     type="tel"
                     maxLength={25}
                     isRequired
+                  />
+                  <TaxpayerIdFields
+                    prefix="joint_"
+                    whose="Joint owner's"
+                    type={jointTinType}
+                    onType={setJointTinType}
                   />
                 </div>
               </div>
@@ -515,6 +538,70 @@ export default function Signup({ actionData }: Route.ComponentProps) {
         </div>
       </div>
     </>
+  );
+}
+
+/**
+ * The kind of taxpayer number, the number, and for a non-US person's document its issuing country
+ * (shown once that kind is chosen: by state with JavaScript, by CSS without it).
+ */
+function TaxpayerIdFields({
+  prefix,
+  whose,
+  type,
+  onType,
+}: {
+  prefix: "" | "joint_";
+  whose: string;
+  type: string;
+  onType: (value: string) => void;
+}) {
+  const foreign = type === "foreign";
+  return (
+    <div className="group/tin grid gap-5 sm:col-span-2 sm:grid-cols-2">
+      <Select
+        id={fieldId(`${prefix}tin_type`)}
+        name={`${prefix}tin_type`}
+        label={`${whose} taxpayer number`}
+        placeholder="Select the kind of number"
+        options={TIN_TYPE_OPTIONS}
+        onChange={onType}
+        isRequired
+        className="sm:col-span-2"
+      />
+      <TextField
+        id={fieldId(`${prefix}tin`)}
+        name={`${prefix}tin`}
+        label={foreign ? "Document number" : "Number"}
+        autoComplete="off"
+        inputMode={foreign || type === "" ? "text" : "numeric"}
+        maxLength={40}
+        description={
+          foreign
+            ? "Your passport, alien identification card or other government photo ID number."
+            : "9 digits. Dashes are optional."
+        }
+        isRequired
+      />
+      <div
+        className={
+          foreign
+            ? "flex flex-col"
+            : type === ""
+              ? "hidden group-has-[option[value=foreign]:checked]/tin:flex group-has-[option[value=foreign]:checked]/tin:flex-col"
+              : "hidden"
+        }
+      >
+        <Select
+          id={fieldId(`${prefix}tin_country`)}
+          name={`${prefix}tin_country`}
+          label="Issuing country"
+          placeholder="Select the country"
+          options={COUNTRY_OPTIONS}
+          isRequired
+        />
+      </div>
+    </div>
   );
 }
 

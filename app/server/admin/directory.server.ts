@@ -18,6 +18,8 @@ import { encryptionContext } from "~/server/members/members.server";
 import { decryptField } from "~/server/security/crypto.server";
 import { readPrivateUpload } from "~/server/uploads/private-uploads.server";
 import type { Staff } from "./review.server";
+import { maskedTaxpayerIds, type MaskedTaxpayerId } from "~/server/members/taxpayer-ids.server";
+import type { IdentityVerification } from "~/domain/taxpayer-id";
 
 /**
  * The back office's member directory (docs/product.md#member-directory): tabs with counts, search
@@ -237,6 +239,11 @@ export interface MemberDetail {
   };
   /** True when date of birth and ID number are shown in clear (and that view was audited). */
   revealed: boolean;
+  /**
+   * The member's and the joint owner's taxpayer numbers, always masked here: the full number is
+   * shown only on its own page, to staff with money powers who state a reason (docs/product.md#taxpayer-identification).
+   */
+  taxpayer_ids: MaskedTaxpayerId[];
   accounts: StaffAccountView[];
   cards: {
     id: number;
@@ -262,6 +269,8 @@ export interface MemberDetail {
     decided_at: Date;
     decided_by_email: string | null;
     checklist: unknown;
+    /** How identity was verified, on an approval (null on older approvals and other decisions). */
+    identity_verification: IdentityVerification | null;
   }[];
   /**
    * Until when the member's transfers and card services that need an emailed code are locked after
@@ -331,7 +340,7 @@ export async function memberDetail(
       ip: input.reveal.origin.ip,
     });
   }
-  const [accounts, cards, requests, decisions, money_codes] = await Promise.all([
+  const [accounts, cards, requests, decisions, money_codes, taxpayer_ids] = await Promise.all([
     memberAccounts(db, p.user_id),
     memberCards(db, p.user_id),
     db
@@ -348,12 +357,14 @@ export async function memberDetail(
         decided_at: applicationDecisions.decided_at,
         decided_by: applicationDecisions.decided_by,
         checklist: applicationDecisions.checklist,
+        identity_verification: applicationDecisions.identity_verification,
       })
       .from(applicationDecisions)
       .where(eq(applicationDecisions.user_id, p.user_id))
       .orderBy(desc(applicationDecisions.decided_at))
       .limit(50),
     stepUpLockState(db, p.user_id),
+    maskedTaxpayerIds(db, p.user_id),
   ]);
   const deciders = decisions.length
     ? await db
@@ -401,6 +412,7 @@ export async function memberDetail(
       source: p.source,
     },
     revealed,
+    taxpayer_ids,
     accounts: accounts.map((a) => ({
       id: a.id,
       account_number: a.account_number,
@@ -430,6 +442,7 @@ export async function memberDetail(
     })),
     decisions: decisions.map((d) => ({
       ...d,
+      identity_verification: (d.identity_verification as IdentityVerification | null) ?? null,
       decided_by_email: deciders.find((u) => u.id === d.decided_by)?.email ?? null,
     })),
     money_codes_locked_until: money_codes.locked_until,

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { checklistComplete, type Checklist } from "~/domain/application-review";
+import type { IdentityVerification } from "~/domain/taxpayer-id";
 import { maskAccountNumber } from "~/domain/account-display";
 import { maskDateOfBirth, maskIdNumber } from "~/domain/membership-application";
 import type { Db, DbOrTx } from "~/server/db/client.server";
@@ -33,7 +34,9 @@ export type DecisionResult =
   | { status: "not_found" }
   /** The application is no longer waiting for a decision (another staff member decided first). */
   | { status: "already_decided"; current: "approved" | "rejected" }
-  | { status: "checklist_incomplete" };
+  | { status: "checklist_incomplete" }
+  /** An approval without the record of how identity was verified (31 CFR 1020.220(a)(3)). */
+  | { status: "identity_unverified" };
 
 type Profile = typeof memberProfiles.$inferSelect;
 
@@ -144,15 +147,26 @@ export interface ApprovalOutcome {
 }
 
 /**
- * Approve: every checklist item ticked; status approved, role user, Checking and Savings opened at
+ * Approve: every checklist item ticked and how identity was verified recorded (documentary or
+ * non-documentary, and any discrepancy with its resolution: 31 CFR 1020.220(a)(3)); status approved, role user, Checking and Savings opened at
  * zero through the ledger (generated numbers, the institution's routing number), a debit card for
  * the checking account, the approval record, the audit row; then the welcome email.
  */
 export async function approveApplication(
   db: Db,
-  input: { member_id: string; staff: Staff; checklist: Checklist; origin: AuditOrigin; now?: Date },
+  input: {
+    member_id: string;
+    staff: Staff;
+    checklist: Checklist;
+    /** How identity was verified (Customer Identification Program): required. */
+    identity: IdentityVerification | null;
+    origin: AuditOrigin;
+    now?: Date;
+  },
 ): Promise<ApprovalOutcome | Exclude<DecisionResult, { status: "done" }>> {
   if (!checklistComplete(input.checklist)) return { status: "checklist_incomplete" };
+  if (!input.identity) return { status: "identity_unverified" };
+  const identity = input.identity;
   const now = input.now ?? new Date();
   const outcome = await decide(db, async (tx) => {
     const found = await lockApplication(tx, input.member_id);
@@ -182,6 +196,7 @@ export async function approveApplication(
         user_id: input.member_id,
         decision: "approved",
         checklist: input.checklist,
+        identity_verification: identity,
         snapshot: applicationSnapshot(found.profile, found.email),
         decided_by: input.staff.id,
         decided_at: now,
@@ -199,6 +214,7 @@ export async function approveApplication(
         document_status: "verified",
         role: "user",
         checklist: input.checklist,
+        identity_verification: identity,
         decision_id: decision!.id,
         routing_number: routingNumber(),
         accounts: [checking, savings].map((a) => ({

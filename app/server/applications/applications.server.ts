@@ -26,6 +26,7 @@ import { sendEmail } from "~/server/mail/outbox.server";
 import { applicationReceivedEmail } from "~/server/mail/templates.server";
 import { decryptField, encryptField } from "~/server/security/crypto.server";
 import { encryptionContext } from "~/server/members/members.server";
+import { maskedTaxpayerIds, storeTaxpayerId } from "~/server/members/taxpayer-ids.server";
 import { logger } from "~/server/logger.server";
 
 /**
@@ -56,7 +57,7 @@ export type SubmitApplicationResult =
 /**
  * Stores an application: the document first (checked by content), then the account (role
  * pending) through Better Auth, which also signs the applicant in, then the profile with the
- * date of birth and ID number encrypted. If a later step fails, the earlier ones are undone.
+ * date of birth and ID number encrypted, and the taxpayer numbers (encrypted, last four apart). If a later step fails, the earlier ones are undone.
  */
 export async function submitApplication(
   db: Db,
@@ -134,6 +135,10 @@ export async function submitApplication(
         document_status: "pending",
         source: "application",
       });
+      // The taxpayer numbers (31 CFR 1020.220): the applicant's, and the joint owner's if any.
+      await storeTaxpayerId(tx, { user_id, party: "member", tin: application.taxpayer_id });
+      if (application.joint_taxpayer_id)
+        await storeTaxpayerId(tx, { user_id, party: "joint", tin: application.joint_taxpayer_id });
       await tx.insert(memberSettings).values({ user_id }).onConflictDoNothing();
     });
   } catch (error) {
@@ -169,6 +174,8 @@ export interface ApplicantOverview {
   date_of_birth_masked: string | null;
   id_number_masked: string | null;
   id_type: string | null;
+  /** The applicant's taxpayer number (and the joint owner's), masked: "SSN •••-••-1234". */
+  taxpayer_ids_masked: string[];
   info_requests: InfoRequestView[];
 }
 
@@ -210,6 +217,9 @@ export async function getApplicantOverview(db: Db, user_id: string): Promise<App
       ? maskIdNumber(decryptField(profile.id_number_enc, encryptionContext("id_number", user_id)))
       : null,
     id_type: profile.id_type,
+    taxpayer_ids_masked: (await maskedTaxpayerIds(db, user_id)).map(
+      (t) => `${t.party === "joint" ? "Joint owner: " : ""}${t.type_label} ${t.masked}`,
+    ),
     info_requests: requests,
   };
 }

@@ -21,3 +21,4 @@ export * from "./schema/mobile-deposits";
 export * from "./schema/dividends";
 export * from "./schema/disputes";
 export * from "./schema/sanctions";
+export * from "./schema/taxpayer-ids";

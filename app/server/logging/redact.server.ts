@@ -8,7 +8,8 @@ import { pino, type LoggerOptions } from "pino";
  * - addresses keep their path and query names, never query values (redactUrl);
  * - errors keep their type, SQL text (with $1 placeholders), message and stack, never the values
  *   the query was run with (serializeError);
- * - keys that name a secret (cookie, authorization, password, token, secret, params) are replaced
+ * - keys that name a secret (cookie, authorization, password, token, secret, params, and a
+ *   taxpayer number: tin, joint_tin, ssn, itin, taxpayer_id) are replaced
  *   wherever they appear in a logged object (the pino `redact` paths and scrubLogObject);
  * - HTTP responses are logged by status code only, without their headers (Set-Cookie).
  */
@@ -41,7 +42,7 @@ export function redactUrl(url: string): string {
  * `recipient`, `envelope`) and the mail server's reply, which often quotes the address.
  */
 const SECRET_KEY =
-  /^(params|parameters|queryoptions|cookie|cookies|set-cookie|authorization|proxy-authorization|x-api-key|otp|totp|rejected|accepted|recipient|recipients|envelope|response)$|password|token|secret/i;
+  /^(params|parameters|queryoptions|cookie|cookies|set-cookie|authorization|proxy-authorization|x-api-key|otp|totp|rejected|accepted|recipient|recipients|envelope|response)$|password|token|secret|^(joint_)?(tin|ssn|itin)$|taxpayer/i;
 /** `code` is a one-time code in a form body, but an error's code elsewhere (SQLSTATE "23505", "ECONNRESET", "INVALID_OTP"): those are kept. */
 const ERROR_CODE = /^([0-9A-Z]{5}|[A-Z][A-Z0-9_]+)$/;
 /** Keys whose string values are addresses, logged without their query values. */

@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { debitCards, memberProfiles } from "~/server/db/schema";
+import { debitCards, memberProfiles, taxpayerIds } from "~/server/db/schema";
+import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { cardNumberContext } from "~/server/cards/cards.server";
 import { encryptionContext } from "~/server/members/members.server";
 import { reencryptUploads } from "~/server/uploads/private-uploads.server";
@@ -9,7 +10,7 @@ import { reencryptedField } from "../security/crypto.server";
 /**
  * Moves everything DATA_ENCRYPTION_KEY protects to the current key
  * (docs/operations.md#rotating-the-data-encryption-key): members' dates of birth and ID numbers,
- * card numbers, and every private file (ID documents, check photos and thumbnails, profile
+ * taxpayer identification numbers (the member's and the joint owner's), card numbers, and every private file (ID documents, check photos and thumbnails, profile
  * photos). A value already under the current key is left as it is, so a run that stopped part way
  * is simply run again. Each database value is its own small update: the server keeps reading
  * every value meanwhile, with the current key or a previous one.
@@ -49,6 +50,18 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
     const card_number_enc = reencryptedField(c.card_number_enc, cardNumberContext(c.member_id));
     if (!card_number_enc) continue;
     await db.update(debitCards).set({ card_number_enc }).where(eq(debitCards.id, c.id));
+    fields += 1;
+  }
+  const tins = await db
+    .select({ user_id: taxpayerIds.user_id, party: taxpayerIds.party, number_enc: taxpayerIds.number_enc })
+    .from(taxpayerIds);
+  for (const t of tins) {
+    const number_enc = reencryptedField(t.number_enc, taxpayerIdContext(t.user_id, t.party));
+    if (!number_enc) continue;
+    await db
+      .update(taxpayerIds)
+      .set({ number_enc })
+      .where(and(eq(taxpayerIds.user_id, t.user_id), eq(taxpayerIds.party, t.party)));
     fields += 1;
   }
   return { fields, files: await reencryptUploads() };

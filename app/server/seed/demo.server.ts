@@ -4,6 +4,8 @@ import { applicationInfoRequests, memberProfiles, memberSettings, users } from "
 import { authFor, hashPassword } from "~/server/auth/auth.server";
 import { encryptField } from "~/server/security/crypto.server";
 import { encryptionContext } from "~/server/members/members.server";
+import { storeTaxpayerId } from "~/server/members/taxpayer-ids.server";
+import type { TaxpayerId } from "~/domain/taxpayer-id";
 import { logger } from "~/server/logger.server";
 import { DEMO_SIGNINS, type DemoSignIn } from "../auth/demo-signins.server";
 
@@ -37,6 +39,12 @@ interface DemoProfile {
   phone: string;
   emergency: [name: string, relationship: string, phone: string];
   joint?: [name: string, email: string, phone: string];
+  /**
+   * The taxpayer number (docs/product.md#taxpayer-identification): made up, valid in form only,
+   * never a real person's. Staff have none (they are not customers).
+   */
+  tin?: TaxpayerId;
+  joint_tin?: TaxpayerId;
 }
 
 const PROFILES: Record<string, DemoProfile> = {
@@ -76,6 +84,8 @@ const PROFILES: Record<string, DemoProfile> = {
     phone: "(555) 010-2231",
     emergency: ["Jordan Morgan", "Spouse", "(555) 010-2232"],
     joint: ["Jordan Morgan", "jordan.morgan@harborview.example", "(555) 010-2232"],
+    tin: { type: "ssn", number: "555212231", country: null },
+    joint_tin: { type: "ssn", number: "555212232", country: null },
   },
   "priya.shah@harborview.example": {
     date_of_birth: "1993-11-21",
@@ -88,6 +98,7 @@ const PROFILES: Record<string, DemoProfile> = {
     postal_code: "03820",
     phone: "(555) 010-3390",
     emergency: ["Anil Shah", "Father", "(555) 010-3391"],
+    tin: { type: "ssn", number: "555333390", country: null },
   },
   "sam.okafor@harborview.example": {
     date_of_birth: "1971-01-09",
@@ -100,6 +111,7 @@ const PROFILES: Record<string, DemoProfile> = {
     postal_code: "03833",
     phone: "(555) 010-4478",
     emergency: ["Ada Okafor", "Daughter", "(555) 010-4479"],
+    tin: { type: "itin", number: "912784478", country: null },
   },
   "taylor.reed@harborview.example": {
     date_of_birth: "2001-05-30",
@@ -112,6 +124,7 @@ const PROFILES: Record<string, DemoProfile> = {
     postal_code: "03824",
     phone: "(555) 010-5521",
     emergency: ["Morgan Reed", "Mother", "(555) 010-5522"],
+    tin: { type: "ssn", number: "555555521", country: null },
   },
   "chris.lee@harborview.example": {
     date_of_birth: "1990-09-12",
@@ -124,6 +137,7 @@ const PROFILES: Record<string, DemoProfile> = {
     postal_code: "03801",
     phone: "(555) 010-6612",
     emergency: ["Robin Lee", "Sibling", "(555) 010-6613"],
+    tin: { type: "foreign", number: "K77120455", country: "CA" },
   },
 };
 
@@ -201,6 +215,8 @@ export async function seedDemoIfEmpty(
           updated_at: created_at,
         });
         await tx.insert(memberSettings).values({ user_id });
+        if (p.tin) await storeTaxpayerId(tx, { user_id, party: "member", tin: p.tin, now: created_at });
+        if (p.joint_tin) await storeTaxpayerId(tx, { user_id, party: "joint", tin: p.joint_tin, now: created_at });
       }
       const taylor = people.find((p) => p.sign_in.email.startsWith("taylor"));
       const staff = people.find((p) => p.sign_in.kind === "staff");

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { maskedTaxpayerIds } from "~/server/members/taxpayer-ids.server";
 import { symmetricDecrypt } from "better-auth/crypto";
 import QRCode from "qrcode";
 import { institution } from "~/config/institution.server";
@@ -75,6 +76,8 @@ export interface ProfileSettings extends ProfileInput {
   email: string;
   initials: string;
   image_url: string | null;
+  /** The member's and joint owner's taxpayer numbers, masked ("SSN •••-••-1234"): read-only. */
+  taxpayer_ids: { party: "member" | "joint"; label: string; masked: string }[];
 }
 
 export async function getProfileSettings(db: Db, user_id: string): Promise<ProfileSettings | null> {
@@ -100,6 +103,11 @@ export async function getProfileSettings(db: Db, user_id: string): Promise<Profi
     country: p?.country ?? "",
     initials: initialsOf(`${first_name} ${last_name}`, row.email),
     image_url: profileImageUrl(user_id, p?.image_file ?? null),
+    taxpayer_ids: (await maskedTaxpayerIds(db, user_id)).map((t) => ({
+      party: t.party,
+      label: t.party === "joint" ? `Joint owner's taxpayer ID (${t.type_label})` : `Taxpayer ID (${t.type_label})`,
+      masked: t.country ? `${t.masked} · ${t.country}` : t.masked,
+    })),
   };
 }
 

@@ -23,6 +23,12 @@ export const applicationDecisions = pgTable(
     snapshot: jsonb("snapshot").notNull(),
     /** Rejection reason or the information requested. */
     note: text("note"),
+    /**
+     * How identity was verified, required of an approval (docs/product.md#staff-review, 31 CFR
+     * 1020.220(a)(3)): `{ method: "documentary" | "non_documentary", discrepancy: text | null }`.
+     * Null on other decisions and on approvals made before it was recorded.
+     */
+    identity_verification: jsonb("identity_verification"),
     decided_by: text("decided_by").notNull(),
     decided_at: timestamptz("decided_at").defaultNow().notNull(),
   },
