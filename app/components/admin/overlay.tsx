@@ -1,7 +1,7 @@
 import { X } from "lucide-react";
 import { Link, useNavigate } from "react-router";
 import { Dialog, Heading, Modal, ModalOverlay } from "react-aria-components";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 /**
  * A dialog whose open state lives in the URL (`?verify=1`, `?create=1`), so it opens from a

@@ -14,7 +14,7 @@ import {
   type MemberDetailData,
 } from "./member-detail";
 import { UrlDialog } from "./overlay";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { useInstitutionDates } from "~/components/institution-dates";
 
 interface ReviewResult {

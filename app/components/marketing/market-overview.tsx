@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type ComponentType } from "react";
-import { useHydrated } from "~/components/calculators/use-hydrated";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { cardClass } from "./section";
 import {
   FrameLoading,

@@ -14,7 +14,7 @@ import { ChevronsUpDown } from "lucide-react";
 import { COUNTRIES, searchCountries } from "~/domain/countries";
 import { CURRENCIES, searchCurrencies } from "~/domain/currencies";
 import { formatCents } from "~/domain/money";
-import { useHydrated } from "~/components/calculators/use-hydrated";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { controlClass, cx, descriptionClass, errorClass, labelClass } from "~/components/ui/field-styles";
 import { useFieldError } from "~/components/ui";
 

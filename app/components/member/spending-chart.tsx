@@ -1,6 +1,6 @@
 import { Cell, Pie, PieChart, ResponsiveContainer, Tooltip } from "recharts";
 import { formatCents } from "~/domain/money";
-import { useHydrated } from "~/components/calculators/use-hydrated";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 /** Category colours: theme-independent but distinct; the legend carries names and amounts as text. */
 export const CATEGORY_COLOURS = [

@@ -3,7 +3,7 @@ import { useFetcher } from "react-router";
 import { KeyRound, ShieldCheck, Smartphone } from "lucide-react";
 import { changePasswordSchema, passwordOnlySchema, SETTINGS_MESSAGES, totpCodeSchema } from "~/domain/settings";
 import { Button, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
-import { useHydrated } from "~/components/calculators/use-hydrated";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { SettingSwitch } from "./setting-switch";
 import { StatusMessage } from "./status-message";
 import type { AccountActionData, AccountData } from "./types";

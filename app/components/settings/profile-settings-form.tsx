@@ -3,7 +3,7 @@ import { useFetcher } from "react-router";
 import { ImageUp, Trash2 } from "lucide-react";
 import { profileImageProblem, profileSchema } from "~/domain/settings";
 import { Button, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
-import { useHydrated } from "~/components/calculators/use-hydrated";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { Avatar } from "./avatar";
 import { StatusMessage } from "./status-message";
 import type { ProfileActionData, ProfileData } from "./types";

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ComponentType } from "react";
 import { Form, Link } from "react-router";
 import { LayoutDashboard, LogOut, Settings, UserRound } from "./icons";
-import { useHydrated } from "~/components/calculators/use-hydrated";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import {
   homeLinkFor,
   UserMenuTriggerContent,
