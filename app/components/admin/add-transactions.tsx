@@ -121,7 +121,8 @@ export function AddTransactions({
         >
           <input type="hidden" name="intent" value="upload_csv" />
           <input type="hidden" name="idempotency_key" defaultValue="" />
-          <div>
+          {/* At most the form's width, so at 320 px the label wraps and the page does not scroll sideways. */}
+          <div className="min-w-0 max-w-full">
             <label htmlFor={`csv-file-${member.user_id}`} className="block text-xs font-medium text-slate-700">
               CSV file (at most {POSTING_LIMITS_TEXT})
             </label>

@@ -4,7 +4,9 @@ import { cx } from "~/components/ui/field-styles";
 /**
  * An on/off setting: a native checkbox with role="switch" (React Aria), so a server-rendered form
  * carries it without JavaScript; the track's look follows `:checked`, so it is right before
- * hydration too.
+ * hydration too. The track draws the focus ring (`:focus-visible` of the hidden input, so before
+ * hydration too); the row React Aria marks data-focus-visible draws none (a transparent
+ * --focus-ring, app.css), so there is one ring.
  */
 export function SettingSwitch({
   name,
@@ -30,7 +32,7 @@ export function SettingSwitch({
       isSelected={isSelected}
       onChange={onChange}
       isDisabled={isDisabled}
-      className="group flex w-full cursor-pointer items-center justify-between gap-4 py-3 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-60"
+      className="group flex w-full cursor-pointer items-center justify-between gap-4 py-3 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-60 [--focus-ring:transparent]"
     >
       <span className="flex flex-col">
         <span className="text-sm font-medium text-slate-900">{label}</span>
