@@ -92,11 +92,13 @@ async function contrastingPixels(page: Page, before: string, after: string): Pro
  * The pixels around `target` before focus reaches it, for ringShown. Take it while the control is
  * in sight and not focused, in the state it will have when focused (selected or not).
  */
-export async function unfocusedLook(page: Page, target: Locator): Promise<{ clip: Box; png: string }> {
+export async function unfocusedLook(page: Page, target: Locator): Promise<Look> {
   await target.scrollIntoViewIfNeeded();
   const clip = await ringClip(target);
-  return { clip, png: await shot(page, clip) };
+  const scroll = await page.evaluate(() => ({ x: window.scrollX, y: window.scrollY }));
+  return { clip, scroll, png: await shot(page, clip) };
 }
+type Look = { clip: Box; scroll: { x: number; y: number }; png: string };
 
 /**
  * Expects the focused `target` to look different from `before` (unfocusedLook) by a ring: at
@@ -104,8 +106,10 @@ export async function unfocusedLook(page: Page, target: Locator): Promise<{ clip
  * ring all round changes about four times that). A background tint, a colour change of the text
  * or nothing at all fails.
  */
-export async function expectRingShown(page: Page, target: Locator, before: { clip: Box; png: string }, what: string) {
+export async function expectRingShown(page: Page, target: Locator, before: Look, what: string) {
   await expect(target).toBeFocused();
+  // Tab may have scrolled the page on the way: back to where the unfocused look was taken.
+  await page.evaluate(({ x, y }) => window.scrollTo(x, y), before.scroll);
   expect(await ringClip(target), `${what}: the control stayed where it was`).toEqual(before.clip);
   const after = await shot(page, before.clip);
   const changed = await contrastingPixels(page, before.png, after);

@@ -35,8 +35,12 @@ const BACK_OFFICE_PAGES = [
   "/admin/queues",
   "/admin/reset-transfers",
 ];
-/** A page with more stops than this is cut short (a long list repeats the same controls). */
-const MAX_STOPS = 150;
+/**
+ * A page with more stops than this is cut short: past it are more rows of a long list (the
+ * dashboard's, the member detail's transactions), the same controls again, and each stop costs
+ * two round trips to the browser.
+ */
+const MAX_STOPS = 100;
 
 type Stop = { done: true } | { done: false; key: string; name: string; problem: string | null };
 
@@ -182,6 +186,7 @@ for (const [area, person, pages] of [
 
     for (const path of pages) {
       test(`${path}: every stop shows a ring at 1440 and 375 px`, async ({ page }) => {
+        test.setTimeout(120_000);
         if (path.includes("{member}") && !member) {
           await openMemberDetails(page, ALEX.email, { listedAs: ALEX.name });
           member = new URL(page.url()).searchParams.get("member") ?? "";
