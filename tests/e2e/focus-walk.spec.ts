@@ -108,7 +108,8 @@ function inspectFocus(): Stop {
     ring = stand;
   }
   // The ring may be drawn by the element or by a box drawn inside it for it (a switch's track).
-  const drawers = [ring, ...ring.querySelectorAll<HTMLElement>("*")];
+  // (A hidden input's own outline, clipped to nothing, is not one.)
+  const drawers = ring === el ? [el] : [ring, ...ring.querySelectorAll<HTMLElement>("*")].filter((n) => n !== el);
   const drawer = drawers.find((n) => {
     const s = getComputedStyle(n);
     return s.outlineStyle !== "none" && Number.parseFloat(s.outlineWidth) >= 2 && rgba(s.outlineColor)[3] > 0.5;

@@ -4,9 +4,8 @@ import { cx } from "~/components/ui/field-styles";
 /**
  * An on/off setting: a native checkbox with role="switch" (React Aria), so a server-rendered form
  * carries it without JavaScript; the track's look follows `:checked`, so it is right before
- * hydration too. The track draws the focus ring (`:focus-visible` of the hidden input, so before
- * hydration too); the row React Aria marks data-focus-visible draws none (a transparent
- * --focus-ring, app.css), so there is one ring.
+ * hydration too. The track draws the focus ring, from the hidden input's `:focus-visible` (so
+ * before hydration too).
  */
 export function SettingSwitch({
   name,
@@ -32,7 +31,7 @@ export function SettingSwitch({
       isSelected={isSelected}
       onChange={onChange}
       isDisabled={isDisabled}
-      className="group flex w-full cursor-pointer items-center justify-between gap-4 py-3 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-60 [--focus-ring:transparent]"
+      className="group flex w-full cursor-pointer items-center justify-between gap-4 py-3 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-60"
     >
       <span className="flex flex-col">
         <span className="text-sm font-medium text-slate-900">{label}</span>
