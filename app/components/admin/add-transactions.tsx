@@ -116,12 +116,14 @@ export function AddTransactions({
           action={action}
           encType="multipart/form-data"
           aria-label="Upload a CSV of transactions"
-          className="flex flex-wrap items-end gap-2"
+          className="flex w-full flex-wrap items-end gap-2 sm:w-auto"
           onSubmit={(e) => withBatchKey(e.currentTarget)}
         >
           <input type="hidden" name="intent" value="upload_csv" />
           <input type="hidden" name="idempotency_key" defaultValue="" />
-          <div>
+          {/* On a phone the field takes the row and its input shrinks with it: at 320 px the label wraps
+              and the page does not scroll sideways (a file input is about 250 px wide on its own). */}
+          <div className="w-full min-w-0 sm:w-auto">
             <label htmlFor={`csv-file-${member.user_id}`} className="block text-xs font-medium text-slate-700">
               CSV file (at most {POSTING_LIMITS_TEXT})
             </label>
@@ -141,7 +143,7 @@ export function AddTransactions({
                     : null,
                 );
               }}
-              className="mt-1 block max-w-full text-sm file:mr-3 file:rounded-lg file:border file:border-slate-300 file:bg-white file:px-3 file:py-2 file:text-sm file:font-semibold file:text-brand-800"
+              className="mt-1 block w-full max-w-full text-sm sm:w-auto file:mr-3 file:rounded-lg file:border file:border-slate-300 file:bg-white file:px-3 file:py-2 file:text-sm file:font-semibold file:text-brand-800"
             />
           </div>
           <Button

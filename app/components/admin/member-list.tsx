@@ -105,8 +105,9 @@ export function MemberList({
         </button>
       </Form>
       {query ? (
-        <p className="flex items-center justify-between gap-2 px-4 pt-3 text-sm text-slate-700">
-          <span>
+        <p className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1 px-4 pt-3 text-sm text-slate-700">
+          {/* A long query (an email address) breaks rather than push Clear search off a 320 px screen. */}
+          <span className="min-w-0 break-all">
             Results for <strong className="text-slate-900">“{query}”</strong>
           </span>
           <Link

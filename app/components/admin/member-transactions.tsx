@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from "react-router";
 import { CheckCheck, Undo2 } from "lucide-react";
-import { Button, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
+import { Button, FormMessage, SchemaForm, TextField, useSchemaForm, useStepFocus } from "~/components/ui";
 import { formatCents } from "~/domain/money";
 import {
   PENDING_OWNERS,
@@ -146,6 +146,12 @@ function RowAction({
   search: string;
 }) {
   const navigation = useNavigation();
+  // The confirm step replaces the row's Post and Reverse links: focus moves to its question, and
+  // on Cancel back to the link that opened it.
+  const confirmStep = useStepFocus<HTMLFormElement>(confirming, {
+    post: `transaction-${row.id}-post`,
+    reverse: `transaction-${row.id}-reverse`,
+  });
   const reversible = row.status === "posted" && row.kind !== "reversal";
   const releasable = row.status === "pending";
   if (!reversible && !releasable) return null;
@@ -171,6 +177,7 @@ function RowAction({
       <p className="mt-2 flex flex-wrap gap-2">
         {row.postable ? (
           <Link
+            id={`transaction-${row.id}-post`}
             to={withParams(search, { post: row.id, reverse: null })}
             preventScrollReset
             aria-label={`Post transaction ${row.id}`}
@@ -180,6 +187,7 @@ function RowAction({
           </Link>
         ) : null}
         <Link
+          id={`transaction-${row.id}-reverse`}
           to={withParams(search, { reverse: row.id, post: null })}
           preventScrollReset
           aria-label={`${verb} transaction ${row.id}`}
@@ -200,6 +208,7 @@ function RowAction({
       : `Reverse transaction #${row.id}? A reversing transaction posts now; this cannot be undone.`;
   return (
     <Form
+      ref={confirmStep}
       method="post"
       action={adminActionUrl(search, { reverse: null, post: null })}
       preventScrollReset
@@ -209,7 +218,9 @@ function RowAction({
       <input type="hidden" name="intent" value={posting ? "post_transaction" : "reverse_transaction"} />
       <input type="hidden" name="member_id" value={member_id} />
       <input type="hidden" name="transaction_id" value={row.id} />
-      <p className="w-full text-sm text-amber-950 sm:w-auto sm:flex-1">{question}</p>
+      <p data-step-focus tabIndex={-1} className="w-full text-sm text-amber-950 focus:outline-none sm:w-auto sm:flex-1">
+        {question}
+      </p>
       <Link
         to={withParams(search, { reverse: null, post: null })}
         preventScrollReset

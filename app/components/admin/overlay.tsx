@@ -2,12 +2,13 @@ import { X } from "lucide-react";
 import { Link, useNavigate } from "react-router";
 import { Dialog, Heading, Modal, ModalOverlay } from "react-aria-components";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useReturnFocus } from "~/components/ui";
 
 /**
  * A dialog whose open state lives in the URL (`?verify=1`, `?create=1`), so it opens from a
  * plain link and renders open from the server. With JavaScript it is a React Aria modal (focus
- * trapped, Escape closes, focus returns); before JavaScript the same content renders as a page
- * panel with a Close link.
+ * trapped, Escape closes, focus returns to the link that opened it: useReturnFocus); before
+ * JavaScript the same content renders as a page panel with a Close link.
  */
 export function UrlDialog({
   title,
@@ -22,6 +23,7 @@ export function UrlDialog({
 }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
+  useReturnFocus();
   const width = wide ? "max-w-5xl" : "max-w-2xl";
   if (!hydrated) {
     return (

@@ -22,7 +22,7 @@ export function ErrorSummary({
       role="alert"
       tabIndex={-1}
       autoFocus
-      className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900 focus:outline-none focus-visible:outline-2 focus-visible:outline-red-700"
+      className="mt-6 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900 focus:outline-none"
     >
       <p className="flex items-center gap-2 font-semibold">
         <AlertCircle className="size-5 shrink-0" aria-hidden="true" />

@@ -57,7 +57,7 @@ export const FileField = memo(function FileField({
       <div
         className={cx(
           "relative mt-1.5 flex items-center gap-3 rounded-lg border border-dashed bg-slate-50 px-3.5 py-3 transition-colors",
-          "focus-within:border-accent-600 focus-within:outline-2 focus-within:outline-accent-600 hover:border-slate-400",
+          "focus-within:border-accent-600 hover:border-slate-400",
           message ? "border-red-600" : "border-slate-300",
         )}
       >
@@ -75,7 +75,7 @@ export const FileField = memo(function FileField({
             fieldError.clear();
             onChange?.(event.currentTarget.files?.[0] ?? null);
           }}
-          className="block w-full min-w-0 text-sm text-slate-700 file:mr-4 file:cursor-pointer file:rounded-md file:border-0 file:bg-brand-700 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-white hover:file:bg-brand-800 focus:outline-none"
+          className="block w-full min-w-0 text-sm text-slate-700 file:mr-4 file:cursor-pointer file:rounded-md file:border-0 file:bg-brand-700 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-white hover:file:bg-brand-800"
         />
       </div>
       <NativeFieldError id={errorId} message={message} />

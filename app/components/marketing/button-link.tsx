@@ -9,8 +9,8 @@ const VARIANTS = {
   primary: "bg-brand-700 text-white shadow-sm hover:bg-brand-800",
   accent: "bg-accent-600 text-white shadow-sm hover:bg-accent-700",
   secondary: "border border-slate-300 bg-white text-brand-800 shadow-sm hover:border-brand-300 hover:bg-brand-50",
-  onDark: "bg-white text-brand-800 shadow-sm hover:bg-brand-50 focus-visible:outline-white",
-  outlineOnDark: "border border-white/50 text-white hover:border-white hover:bg-white/10 focus-visible:outline-white",
+  onDark: "bg-white text-brand-800 shadow-sm hover:bg-brand-50 focus-on-dark",
+  outlineOnDark: "border border-white/50 text-white hover:border-white hover:bg-white/10 focus-on-dark",
 } as const;
 
 export type ButtonVariant = keyof typeof VARIANTS;

@@ -56,9 +56,8 @@ function FallbackLink({ to, children }: { to: SitePath; children: React.ReactNod
 /** The tabs' look, shared by the static markup below and the React Aria tabs (market-tabs.tsx). */
 export const tabListClass = "grid grid-cols-4 gap-1 rounded-xl bg-slate-100 p-1";
 export const tabClass =
-  "cursor-pointer rounded-lg px-2 py-2 text-center text-xs font-semibold text-slate-700 outline-none transition-colors hover:text-brand-800 data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600 data-[selected]:bg-white data-[selected]:text-brand-800 data-[selected]:shadow-sm sm:text-sm";
-export const tabPanelClass =
-  "mt-4 rounded-xl outline-none data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600";
+  "cursor-pointer rounded-lg px-2 py-2 text-center text-xs font-semibold text-slate-700 transition-colors hover:text-brand-800 data-[selected]:bg-white data-[selected]:text-brand-800 data-[selected]:shadow-sm sm:text-sm";
+export const tabPanelClass = "mt-4 rounded-xl";
 
 export function marketFrameSource(url: string, widget: MarketWidgetConfig, market: Market) {
   const src = new URL(url);

@@ -106,7 +106,7 @@ export function CardServices({ summary, tab }: { summary: CardServicesSummary; t
             value={key}
             aria-pressed={tab === key}
             className={cx(
-              "-mb-px flex min-h-11 cursor-pointer items-center gap-2 border-b-2 px-3 py-2 text-sm font-semibold outline-none focus-visible:rounded-t-md focus-visible:outline-2 focus-visible:outline-accent-600",
+              "-mb-px flex min-h-11 cursor-pointer items-center gap-2 border-b-2 px-3 py-2 text-sm font-semibold focus-visible:rounded-t-md",
               tab === key
                 ? "border-accent-600 text-brand-900"
                 : "border-transparent text-slate-600 hover:text-brand-800",

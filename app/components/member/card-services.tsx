@@ -1,4 +1,5 @@
-import { useNavigation } from "react-router";
+import { useState } from "react";
+import { useLocation, useNavigation } from "react-router";
 import { CreditCard, Eye, KeyRound, Lock, ShieldAlert, SlidersHorizontal, Unlock } from "lucide-react";
 import {
   Button,
@@ -9,6 +10,7 @@ import {
   TextField,
   formMessages,
   useSchemaForm,
+  useStepFocus,
 } from "~/components/ui";
 import { cx } from "~/components/ui/field-styles";
 import { Amount, StatusBadge, formatDate } from "~/components/member/amount";
@@ -229,11 +231,13 @@ function SendCodeForm({
   purpose,
   label,
   again,
+  buttonId,
 }: {
   card: MemberCard;
   purpose: "details" | "pin";
   label: string;
   again?: boolean;
+  buttonId?: string;
 }) {
   const intent = purpose === "details" ? "send_details_code" : "send_pin_code";
   const form = useSchemaForm(cardSchema, { id: `card-${card.id}-${intent}${again ? "-again" : ""}` });
@@ -242,6 +246,7 @@ function SendCodeForm({
     <SchemaForm form={form} method="post" aria-label={label}>
       <CardIdField card_id={card.id} />
       <Button
+        id={buttonId}
         type="submit"
         name="intent"
         value={intent}
@@ -255,8 +260,40 @@ function SendCodeForm({
   );
 }
 
+/**
+ * A code step ("Email me a code", then the code field) that replaces the button that opened it:
+ * focus moves to the code field when it opens and back to the button on Cancel (useStepFocus).
+ * Cancel puts the panel back as it was before the code was sent; without JavaScript it is a link
+ * to the page itself, which shows the panel closed.
+ */
+function useCodeStep(raw: CardActionData | undefined, card_id: number, purpose: "details" | "pin") {
+  const [dismissed, setDismissed] = useState<CardActionData>();
+  const answer = raw !== undefined && raw === dismissed ? undefined : raw;
+  const opener = `card-${card_id}-${purpose}-send-code`;
+  const step = useStepFocus<HTMLDivElement>(answer?.code_step === purpose ? purpose : null, { [purpose]: opener });
+  return { answer, step, opener, cancel: () => setDismissed(raw) };
+}
+
+function CancelCodeStep({ onCancel }: { onCancel: () => void }) {
+  const location = useLocation();
+  return (
+    <a
+      href={`${location.pathname}${location.search}`}
+      onClick={(event) => {
+        if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        onCancel();
+      }}
+      className="inline-flex items-center justify-center rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50"
+    >
+      Cancel
+    </a>
+  );
+}
+
 export function DetailsControl({ card, result }: { card: MemberCard; result: CardActionData | undefined }) {
-  const answer = answerFor(result, card.id, ["send_details_code", "view_details"]);
+  const raw = answerFor(result, card.id, ["send_details_code", "view_details"]);
+  const { answer, step, opener, cancel } = useCodeStep(raw, card.id, "details");
   const form = useSchemaForm(viewDetailsSchema, {
     id: `card-${card.id}-details`,
     lastResult: answer?.intent === "view_details" ? answer.reply : undefined,
@@ -264,7 +301,7 @@ export function DetailsControl({ card, result }: { card: MemberCard; result: Car
   const sending = useSending("view_details", card.id);
   const details = answer?.details;
   return (
-    <Panel title="View Card Details" icon={Eye} open={Boolean(answer)}>
+    <Panel title="View Card Details" icon={Eye} open={Boolean(raw)}>
       <Answer answer={answer} />
       {details ? (
         <dl className="grid gap-3 rounded-lg bg-slate-50 p-4 text-sm sm:grid-cols-3" aria-label="Card details">
@@ -282,7 +319,7 @@ export function DetailsControl({ card, result }: { card: MemberCard; result: Car
           </div>
         </dl>
       ) : answer?.code_step === "details" ? (
-        <div className="flex flex-col gap-3">
+        <div ref={step} className="flex flex-col gap-3">
           <SchemaForm
             form={form}
             method="post"
@@ -299,10 +336,11 @@ export function DetailsControl({ card, result }: { card: MemberCard; result: Car
               maxLength={6}
               isRequired
             />
-            <div>
+            <div className="flex flex-wrap gap-2">
               <Button type="submit" name="intent" value="view_details" isPending={sending} pendingLabel="Checking…">
                 Show card details
               </Button>
+              <CancelCodeStep onCancel={cancel} />
             </div>
           </SchemaForm>
           <SendCodeForm card={card} purpose="details" label="Send a new code" again />
@@ -313,7 +351,7 @@ export function DetailsControl({ card, result }: { card: MemberCard; result: Car
             To see the full card number and expiry, we email you a one-time code first.
           </p>
           <div>
-            <SendCodeForm card={card} purpose="details" label="Email me a code" />
+            <SendCodeForm card={card} purpose="details" label="Email me a code" buttonId={opener} />
           </div>
         </div>
       )}
@@ -322,17 +360,18 @@ export function DetailsControl({ card, result }: { card: MemberCard; result: Car
 }
 
 export function PinControl({ card, result }: { card: MemberCard; result: CardActionData | undefined }) {
-  const answer = answerFor(result, card.id, ["send_pin_code", "change_pin"]);
+  const raw = answerFor(result, card.id, ["send_pin_code", "change_pin"]);
+  const { answer, step, opener, cancel } = useCodeStep(raw, card.id, "pin");
   const form = useSchemaForm(changePinSchema, {
     id: `card-${card.id}-pin`,
     lastResult: answer?.intent === "change_pin" ? answer.reply : undefined,
   });
   const sending = useSending("change_pin", card.id);
   return (
-    <Panel title="Change PIN" icon={KeyRound} open={Boolean(answer)}>
+    <Panel title="Change PIN" icon={KeyRound} open={Boolean(raw)}>
       <Answer answer={answer} />
       {answer?.code_step === "pin" ? (
-        <div className="flex flex-col gap-3">
+        <div ref={step} className="flex flex-col gap-3">
           <SchemaForm form={form} method="post" aria-label="Choose a new PIN" className="flex flex-col gap-3">
             <CardIdField card_id={card.id} />
             <TextField
@@ -365,10 +404,11 @@ export function PinControl({ card, result }: { card: MemberCard; result: CardAct
                 isRequired
               />
             </div>
-            <div>
+            <div className="flex flex-wrap gap-2">
               <Button type="submit" name="intent" value="change_pin" isPending={sending} pendingLabel="Saving…">
                 Change PIN
               </Button>
+              <CancelCodeStep onCancel={cancel} />
             </div>
           </SchemaForm>
           <SendCodeForm card={card} purpose="pin" label="Send a new code" again />
@@ -380,7 +420,7 @@ export function PinControl({ card, result }: { card: MemberCard; result: CardAct
             one-time code first.
           </p>
           <div>
-            <SendCodeForm card={card} purpose="pin" label="Email me a code" />
+            <SendCodeForm card={card} purpose="pin" label="Email me a code" buttonId={opener} />
           </div>
         </div>
       )}

@@ -20,7 +20,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
             () => setCopied(false),
           );
         }}
-        className="inline-flex size-8 items-center justify-center rounded-md text-white/80 transition-colors hover:bg-white/15 hover:text-white data-[focus-visible]:outline-2 data-[focus-visible]:outline-offset-1 data-[focus-visible]:outline-white"
+        className="inline-flex size-8 items-center justify-center rounded-md text-white/80 transition-colors hover:bg-white/15 hover:text-white focus-on-dark"
       >
         {copied ? <Check className="size-4" aria-hidden="true" /> : <Copy className="size-4" aria-hidden="true" />}
       </AriaButton>

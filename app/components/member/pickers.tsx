@@ -153,7 +153,7 @@ function SearchablePicker({
             <ListBoxItem
               id={o.code}
               textValue={optionText(o)}
-              className="flex cursor-pointer items-center justify-between gap-3 rounded-lg px-3 py-2 text-sm text-slate-800 outline-none data-[disabled]:cursor-not-allowed data-[disabled]:text-slate-500 data-[focused]:bg-slate-100 data-[selected]:font-semibold"
+              className="flex cursor-pointer items-center justify-between gap-3 rounded-lg px-3 py-2 text-sm text-slate-800 focus-inset data-[disabled]:cursor-not-allowed data-[disabled]:text-slate-500 data-[focused]:bg-slate-100 data-[selected]:font-semibold"
             >
               <span>{o.name}</span>
               <span className="text-xs text-slate-600">{o.disabled ? `${o.code} · no rate` : o.code}</span>

@@ -55,7 +55,7 @@ export interface TopBarProps {
 }
 
 const iconButton =
-  "relative inline-flex size-11 items-center justify-center rounded-full text-slate-700 transition-colors hover:bg-slate-100 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600 data-[focus-visible]:outline-2 data-[focus-visible]:outline-offset-2 data-[focus-visible]:outline-accent-600";
+  "relative inline-flex size-11 items-center justify-center rounded-full text-slate-700 transition-colors hover:bg-slate-100 hover:text-brand-800";
 const popoverClass =
   "w-[min(24rem,calc(100vw-1.5rem))] rounded-2xl border border-slate-200 bg-white shadow-xl outline-none data-[entering]:animate-in data-[entering]:fade-in motion-reduce:animate-none";
 
@@ -387,7 +387,7 @@ function UserMenu({
     <MenuTrigger>
       <AriaButton
         aria-label={`${name.split(" ")[0]}, account menu`}
-        className="inline-flex h-11 items-center gap-2 rounded-full py-1 pr-3 pl-1 text-sm font-semibold text-slate-800 hover:bg-slate-100 data-[focus-visible]:outline-2 data-[focus-visible]:outline-offset-2 data-[focus-visible]:outline-accent-600"
+        className="inline-flex h-11 items-center gap-2 rounded-full py-1 pr-3 pl-1 text-sm font-semibold text-slate-800 hover:bg-slate-100"
       >
         <span
           aria-hidden="true"
@@ -436,7 +436,7 @@ function UserMenu({
 }
 
 const menuItemClass =
-  "flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-800 outline-none data-[focused]:bg-slate-100 data-[focused]:text-brand-800";
+  "flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-800 focus-inset data-[focused]:bg-slate-100 data-[focused]:text-brand-800";
 
 function MobileMenu(props: TopBarProps & { onOpenDialog: (dialog: SettingsDialog) => void }) {
   const [open, setOpen] = useState(false);

@@ -482,7 +482,7 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
                 // Without JavaScript it posts the form to look the member up: no checks first.
                 formNoValidate
                 disabled={verifying}
-                className="mb-px inline-flex h-[46px] items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600 disabled:opacity-60"
+                className="mb-px inline-flex h-[46px] items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-brand-800 shadow-xs hover:bg-slate-50 disabled:opacity-60"
                 onClick={(event) => {
                   // With JavaScript: look the member up without leaving the page.
                   event.preventDefault();

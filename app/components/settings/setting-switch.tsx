@@ -4,7 +4,8 @@ import { cx } from "~/components/ui/field-styles";
 /**
  * An on/off setting: a native checkbox with role="switch" (React Aria), so a server-rendered form
  * carries it without JavaScript; the track's look follows `:checked`, so it is right before
- * hydration too.
+ * hydration too. The track draws the focus ring, from the hidden input's `:focus-visible` (so
+ * before hydration too).
  */
 export function SettingSwitch({
   name,

@@ -24,15 +24,12 @@ export function SettingsPage({
       <nav aria-label="Settings" className="flex flex-wrap items-center justify-between gap-3 text-sm">
         <Link
           to={home.to}
-          className="inline-flex items-center gap-1.5 rounded-md font-medium text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
+          className="inline-flex items-center gap-1.5 rounded-md font-medium text-brand-800 hover:underline"
         >
           <ArrowLeft className="size-4" aria-hidden="true" />
           {home.label}
         </Link>
-        <Link
-          to={other.to}
-          className="rounded-md font-medium text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
-        >
+        <Link to={other.to} className="rounded-md font-medium text-brand-800 hover:underline">
           {other.label}
         </Link>
       </nav>

@@ -30,7 +30,7 @@ export function homeLinkFor(user: SignedInUser): { to: string; label: string } {
 }
 
 export const userMenuTriggerClass =
-  "flex cursor-pointer items-center gap-2 rounded-full py-1 pl-1 pr-3 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600";
+  "flex cursor-pointer items-center gap-2 rounded-full py-1 pl-1 pr-3 hover:bg-slate-100";
 
 /** The menu button's content: the visible name is the accessible name (WCAG 2.5.3), with a prefix for screen readers. */
 export function UserMenuTriggerContent({ user }: { user: SignedInUser }) {

@@ -5,7 +5,7 @@ import { UserMenuTriggerContent, homeLinkFor, userMenuTriggerClass, type UserMen
 import { loadSettingsDialogs } from "./load-settings-dialogs";
 
 const itemClass =
-  "flex cursor-pointer items-center gap-3 rounded-md px-3 py-2.5 text-sm font-medium text-slate-800 outline-none data-[focused]:bg-brand-50 data-[focused]:text-brand-900";
+  "flex cursor-pointer items-center gap-3 rounded-md px-3 py-2.5 text-sm font-medium text-slate-800 focus-inset data-[focused]:bg-brand-50 data-[focused]:text-brand-900";
 
 /**
  * The user menu as a React Aria menu (user-menu.tsx renders it once hydrated). Its own chunk, so

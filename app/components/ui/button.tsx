@@ -57,7 +57,6 @@ export function Button({
       data-pending={isPending || undefined}
       className={cx(
         "inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors",
-        "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600",
         "disabled:cursor-not-allowed disabled:opacity-60 data-[pending]:cursor-wait",
         size === "lg" ? "px-6 py-3 text-base" : "px-4 py-2.5 text-sm",
         VARIANTS[variant],

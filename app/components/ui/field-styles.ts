@@ -14,7 +14,7 @@ export const controlClass = [
   "block w-full scroll-mt-28 rounded-lg border border-slate-300 bg-white px-3.5 py-2.5 text-base text-slate-900 shadow-xs",
   "placeholder:text-slate-500 transition-colors",
   "hover:border-slate-400",
-  "focus:border-accent-600 focus:outline-2 focus:outline-offset-0 focus:outline-accent-600",
+  "focus:border-accent-600 focus:outline-2 focus:outline-offset-0 focus:outline-accent-600 [--focus-ring-offset:0px]",
   "data-[invalid]:border-red-600 aria-[invalid=true]:border-red-600",
   "disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500",
 ].join(" ");

@@ -38,11 +38,7 @@ export function FormMessage({ tone, title, children, className, id, announce = t
       id={id}
       role={role}
       tabIndex={-1}
-      className={cx(
-        "flex scroll-mt-28 gap-3 rounded-xl border p-4 focus:outline-none focus-visible:outline-2 focus-visible:outline-accent-600",
-        box,
-        className,
-      )}
+      className={cx("flex scroll-mt-28 gap-3 rounded-xl border p-4 focus:outline-none", box, className)}
     >
       <Icon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
       <div className="text-sm">

@@ -22,3 +22,4 @@ export { RadioGroup, type RadioGroupProps, type RadioOption } from "./radio-grou
 export { Select, type SelectOption, type SelectProps } from "./select";
 export { TextArea, type TextAreaProps } from "./text-area";
 export { TextField, type TextFieldProps } from "./text-field";
+export { useReturnFocus, useStepFocus } from "./use-step-focus";

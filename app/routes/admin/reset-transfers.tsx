@@ -10,7 +10,7 @@ import { resetAllTransferCounts, resetTransferCount, transferCounts } from "./re
 import { pageUrl } from "~/server/http/page-url.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AdminShell } from "~/components/admin/admin-shell";
-import { Button, FormMessage } from "~/components/ui";
+import { Button, FormMessage, useStepFocus } from "~/components/ui";
 
 /**
  * Reset Transfer Counts, staff only: every member (staff excluded) with this month's count of
@@ -69,6 +69,9 @@ export default function ResetTransfers({ loaderData, actionData }: Route.Compone
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const confirming = params.get("confirm") === "all";
+  // The confirm step replaces the Initiate link: focus goes to Confirm Reset All (autoFocus, so
+  // without JavaScript too), and back to the Initiate link on Cancel.
+  const confirmStep = useStepFocus<HTMLDivElement>(confirming ? "reset-all" : null, { "reset-all": "reset-all-open" });
   const busy =
     navigation.state === "submitting"
       ? (navigation.formData?.get("member_id") ?? navigation.formData?.get("intent"))
@@ -84,7 +87,7 @@ export default function ResetTransfers({ loaderData, actionData }: Route.Compone
       <div className="mx-auto max-w-5xl">
         <Link
           to="/admin"
-          className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
+          className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-brand-800 hover:underline"
         >
           <ArrowLeft className="size-4" aria-hidden="true" />
           Back to Admin Dashboard
@@ -110,6 +113,7 @@ export default function ResetTransfers({ loaderData, actionData }: Route.Compone
           </h2>
           {confirming ? (
             <div
+              ref={confirmStep}
               role="alertdialog"
               aria-labelledby="confirm-reset-all"
               aria-describedby="confirm-reset-all"
@@ -132,7 +136,7 @@ export default function ResetTransfers({ loaderData, actionData }: Route.Compone
                 </Button>
                 <Link
                   to="/admin/reset-transfers"
-                  className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-brand-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600"
+                  className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-brand-800 hover:bg-slate-50"
                 >
                   Cancel
                 </Link>
@@ -140,8 +144,9 @@ export default function ResetTransfers({ loaderData, actionData }: Route.Compone
             </div>
           ) : (
             <Link
+              id="reset-all-open"
               to="/admin/reset-transfers?confirm=all"
-              className="mt-3 inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600"
+              className="mt-3 inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
             >
               <RotateCcw className="size-4" aria-hidden="true" />
               Initiate Reset All Transfer Counts

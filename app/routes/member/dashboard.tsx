@@ -324,7 +324,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                       href={`/dashboard?transfer=${key}#transfer`}
                       className={({ isSelected }) =>
                         cx(
-                          "flex min-h-11 min-w-0 cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm font-semibold outline-none transition-colors data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600 sm:-mb-px sm:shrink-0 sm:rounded-none sm:border-0 sm:border-b-2 sm:py-3 sm:whitespace-nowrap sm:data-[focus-visible]:rounded-t-md",
+                          "flex min-h-11 min-w-0 cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm font-semibold transition-colors sm:-mb-px sm:shrink-0 sm:rounded-none sm:border-0 sm:border-b-2 sm:py-3 sm:whitespace-nowrap sm:data-[focus-visible]:rounded-t-md",
                           isSelected
                             ? "border-accent-600 bg-accent-50 text-brand-900 sm:bg-transparent"
                             : "border-slate-200 text-slate-600 hover:text-brand-800 sm:border-transparent",
@@ -338,11 +338,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                 })}
               </TabList>
               {TABS.map((key) => (
-                <TabPanel
-                  key={key}
-                  id={key}
-                  className="p-5 outline-none data-[focus-visible]:outline-2 data-[focus-visible]:outline-accent-600 sm:p-6"
-                >
+                <TabPanel key={key} id={key} className="p-5 sm:p-6">
                   <p className="mb-5 text-sm text-slate-600">{TAB_META[key].intro}</p>
                   {d.accounts_for_forms.length === 0 ? (
                     <p className="text-sm text-slate-600">You need an open account to make transfers.</p>

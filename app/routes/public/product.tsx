@@ -69,13 +69,13 @@ export default function ProductPage({ loaderData: d }: Route.ComponentProps) {
           <nav aria-label="Breadcrumb">
             <ol className="flex flex-wrap items-center gap-2 text-sm text-brand-100">
               <li>
-                <Link to="/products" className="rounded-sm hover:text-white hover:underline focus-visible:outline-white">
+                <Link to="/products" className="rounded-sm hover:text-white hover:underline focus-on-dark">
                   Products
                 </Link>
               </li>
               <li className="flex items-center gap-2">
                 <ChevronRight className="size-4" aria-hidden="true" />
-                <Link to={segment.to} className="rounded-sm hover:text-white hover:underline focus-visible:outline-white">
+                <Link to={segment.to} className="rounded-sm hover:text-white hover:underline focus-on-dark">
                   {segment.label}
                 </Link>
               </li>
