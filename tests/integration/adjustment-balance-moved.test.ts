@@ -71,7 +71,7 @@ describe("an adjustment approved after the balance moved", () => {
       decision: "approve",
       seen_balance_cents: seen_before.balance_now_cents,
     });
-    expect(stale).toMatchObject({ status: "refused", http: 409, code: "balance_changed" });
+    expect(stale).toMatchObject({ ok: false, kind: "conflict", code: "balance_changed" });
     expect((stale as { message: string }).message).toContain("is now $51.00 (it was $1.00 when you looked");
     expect(await current(m.checking.id)).toBe(5_100);
 

@@ -359,7 +359,7 @@ describe("cancel and edit before the date", () => {
         member_id: m.member.id,
         transaction_id: hold_id,
       }),
-    ).toMatchObject({ status: "refused", code: "resolved_elsewhere" });
+    ).toMatchObject({ ok: false, code: "resolved_elsewhere" });
     expect(await transactionStatus(hold_id)).toBe("pending");
     // The member's Cancel and the job still work on it.
     expect(await cancelBillPayment(db, m.who, done.payment_id, ORIGIN)).toEqual({

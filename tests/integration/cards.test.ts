@@ -271,7 +271,7 @@ describe("card authorization", () => {
         transaction_id: id,
       }),
     ).toMatchObject({
-      status: "refused",
+      ok: false,
       code: "resolved_elsewhere",
       message:
         "Error reversing transaction: this is a card purchase waiting for the card network: settle or release it on Post card transaction.",

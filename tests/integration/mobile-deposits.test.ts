@@ -434,7 +434,7 @@ describe("review", () => {
     expect(
       await reverseMemberTransaction(db, { ...request, transaction_id: before.pending_transaction_id }),
     ).toMatchObject({
-      status: "refused",
+      ok: false,
       code: "resolved_elsewhere",
       message:
         "Error reversing transaction: this is a mobile deposit waiting for review: approve or reject it in the deposit queue.",
