@@ -109,6 +109,8 @@ const ACTIONS: {
       member_id: applicantId,
       decision: "approve",
       ...Object.fromEntries(Object.keys(fullChecklist()).map((k) => [`check_${k}`, "on"])),
+      identity_method: "documentary",
+      discrepancy: "none",
     }),
     act: (r) => indexRoute.action({ request: r, params: {}, context: context() } as never),
   },
