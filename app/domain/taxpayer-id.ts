@@ -9,14 +9,9 @@ import { MULTILINE_TEXT_MESSAGE, hasControlCharacters, plainText } from "./plain
  * another government-issued photo ID, with its country of issuance. Only the form is checked here:
  * whether the number belongs to the applicant is staff's documentary or non-documentary verification.
  */
-export const TIN_TYPES = ["ssn", "itin", "foreign"] as const;
-export type TinType = (typeof TIN_TYPES)[number];
-
-export const TIN_TYPE_OPTIONS = [
-  { value: "ssn", label: "Social Security number (SSN)" },
-  { value: "itin", label: "Individual Taxpayer Identification Number (ITIN)" },
-  { value: "foreign", label: "Not a US person: passport or other government ID" },
-] as const satisfies readonly { value: TinType; label: string }[];
+export { TIN_TYPES, TIN_TYPE_OPTIONS, type TinType } from "./taxpayer-id-kinds";
+import type { TinType } from "./taxpayer-id-kinds";
+import { TIN_TYPES } from "./taxpayer-id-kinds";
 
 export const TIN_MESSAGES = {
   type_missing: "Please choose the kind of taxpayer number",

@@ -117,17 +117,19 @@ export function ProfileSettingsForm({ profile, pageResult }: { profile: ProfileD
           <TextField name="phone" label="Phone" type="tel" autoComplete="tel" optional className="sm:col-span-2" />
         </div>
         {profile.taxpayer_ids.length ? (
-          <dl className="grid gap-3 rounded-lg bg-slate-50 p-4 sm:grid-cols-2">
-            {profile.taxpayer_ids.map((t) => (
-              <div key={t.party}>
-                <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{t.label}</dt>
-                <dd className="tabular mt-0.5 font-mono text-sm text-slate-900">{t.masked}</dd>
-              </div>
-            ))}
-            <p className="text-xs text-slate-600 sm:col-span-2">
+          <div className="grid gap-3 rounded-lg bg-slate-50 p-4">
+            <dl className="grid gap-3 sm:grid-cols-2">
+              {profile.taxpayer_ids.map((t) => (
+                <div key={t.party}>
+                  <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{t.label}</dt>
+                  <dd className="tabular mt-0.5 font-mono text-sm text-slate-900">{t.masked}</dd>
+                </div>
+              ))}
+            </dl>
+            <p className="text-xs text-slate-600">
               Only the last four digits are shown. To correct the number, contact us.
             </p>
-          </dl>
+          </div>
         ) : null}
         <fieldset className="space-y-5">
           <legend className="text-sm font-semibold text-slate-900">Address</legend>

@@ -13,7 +13,7 @@ import {
   SIGNUP_FAILED,
 } from "~/domain/membership-application-fields";
 import { applicationFormSchema } from "~/domain/membership-application";
-import { TIN_TYPE_OPTIONS } from "~/domain/taxpayer-id";
+import { TIN_TYPE_OPTIONS } from "~/domain/taxpayer-id-kinds";
 import { COUNTRIES } from "~/domain/countries";
 import { PASSWORD_MIN_CHARS } from "~/domain/password";
 import { rateLimitedMessage } from "~/domain/sign-in-messages";
