@@ -29,3 +29,25 @@ export function maskCardNumber(card_number: string): string {
   if (!/^\d{12,19}$/.test(digits)) throw new RangeError("maskCardNumber needs a 12- to 19-digit card number");
   return MASK + digits.slice(-4);
 }
+
+/** A member account named for a person: "Checking •••• 7890" (savings; anything else is the credit card). */
+export function accountLabel(account: { type: string; account_number: string }): string {
+  const type = account.type === "checking" ? "Checking" : account.type === "savings" ? "Savings" : "Credit card";
+  return `${type} ${maskAccountNumber(account.account_number)}`;
+}
+
+/** An outside bank's account number (8 to 17 digits), masked to its last four. */
+export function maskExternal(account_number: string): string {
+  return `••${account_number.slice(-4)}`;
+}
+
+/** The reference a member and staff quote for a ledger transaction: "MU00000042". */
+export function referenceNumber(transaction_id: number): string {
+  return `MU${String(transaction_id).padStart(8, "0")}`;
+}
+
+/** The transaction id of a reference a person typed ("mu00000123" -> 123), or null. */
+export function parseReferenceNumber(text: string): number | null {
+  const match = /^MU(\d{1,15})$/i.exec(text.trim());
+  return match ? Number(match[1]) : null;
+}

@@ -1,3 +1,4 @@
+import { referenceNumber } from "~/domain/account-display";
 import "./member-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
@@ -44,7 +45,6 @@ import {
   type MemberTransaction,
 } from "~/server/accounts/history.server";
 import { dashboard } from "~/server/accounts/overview.server";
-import { referenceNumber } from "~/server/payments/transfers.server";
 
 /**
  * Bill Pay's service and job (docs/product.md#bill-pay) on PGlite and PostgreSQL: scheduling holds

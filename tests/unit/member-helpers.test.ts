@@ -1,8 +1,8 @@
+import { maskExternal, parseReferenceNumber, referenceNumber } from "~/domain/account-display";
 import { describe, expect, it } from "vitest";
 import { monthStart } from "~/server/accounts/overview.server";
 import { spendingWindow } from "~/domain/member-transactions";
 import { parseHistoryFilters } from "~/server/accounts/history.server";
-import { maskExternal, parseReferenceNumber, referenceNumber } from "~/server/payments/transfers.server";
 import { relativeTime } from "~/components/member/top-bar";
 import { institutionDates } from "~/components/institution-dates";
 import type { AccountView } from "~/server/ledger/accounts.server";

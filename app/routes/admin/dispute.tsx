@@ -4,7 +4,7 @@ import type { Route } from "./+types/dispute";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
 import { creditCase, loadStaffCase, noteCase, resolveCase } from "./disputes.server";
-import { readForm } from "~/server/http/form.server";
+import { readForm, refusalStatus } from "~/server/http/form.server";
 import { mayMoveMoney } from "~/domain/staff-roles";
 import {
   DISPUTE_KIND_LABELS,
@@ -80,7 +80,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     }
     answer = await resolveCase({ ...step, ...parsed.data });
   }
-  if (!answer.ok) return refuse(answer.status, answer.message, answer.field);
+  if (!answer.ok) return refuse(refusalStatus(answer.kind), answer.message, answer.field);
   return { ok: true, message: answer.message } satisfies ActionData;
 }
 

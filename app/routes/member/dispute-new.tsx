@@ -5,7 +5,7 @@ import type { Route } from "./+types/dispute-new";
 import { requestInfoContext } from "~/context";
 import { requireMember } from "~/server/auth/session.server";
 import { fileReport, loadReportForm } from "./disputes.server";
-import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
+import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { logger } from "~/server/logger.server";
 import { DISPUTE_DETAILS_MAX_CHARS, DISPUTE_KIND_LABELS, DISPUTE_KINDS, DisputeReportSchema } from "~/domain/disputes";
 import { pageTitle } from "~/components/site/page-title";
@@ -64,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
             result.field ? { formErrors: [result.message] } : { formErrors: [result.message] },
           ),
         } satisfies ReportActionData,
-        { status: result.status },
+        { status: refusalStatus(result.kind) },
       );
     return redirect(`/dashboard/disputes/${result.case_id}?reported=1`);
   } catch (error) {

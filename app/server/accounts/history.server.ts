@@ -1,8 +1,8 @@
+import { accountLabel, referenceNumber } from "~/domain/account-display";
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import type { AccountView } from "~/server/ledger/accounts.server";
 import { toCents, toId } from "~/domain/ledger-rules";
-import { referenceNumber, accountLabel } from "~/server/payments/transfers.server";
 import { CALENDAR_DATE_MESSAGE, isCalendarDate } from "~/domain/calendar-date";
 import { PLAIN_TEXT_MESSAGE, hasControlCharacters } from "~/domain/plain-text";
 import { csvDocument, csvField } from "~/server/files/csv.server";

@@ -1,3 +1,4 @@
+import { accountLabel, referenceNumber } from "~/domain/account-display";
 import { and, asc, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
 import type { Db, DbOrTx } from "~/server/db/client.server";
@@ -22,7 +23,6 @@ import { institutionAccount, memberAccounts, type AccountView } from "~/server/l
 import { notify } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
-import { accountLabel, referenceNumber } from "~/server/payments/transfers.server";
 import { businessDate } from "~/domain/ledger-rules";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";

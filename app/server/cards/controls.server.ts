@@ -13,9 +13,8 @@ import {
   type StepUpCheck,
   type StepUpWording,
 } from "~/server/payments/step-up.server";
-import { referenceNumber } from "~/server/ledger/ledger.server";
 import { businessDate, toCents, toId } from "~/domain/ledger-rules";
-import { maskAccountNumber } from "~/domain/account-display";
+import { maskAccountNumber, referenceNumber } from "~/domain/account-display";
 import {
   CARD_MESSAGES,
   CARD_STATUS_LABELS,

@@ -1,3 +1,4 @@
+import { accountLabel } from "~/domain/account-display";
 import { and, asc, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { ledgerAccounts, ledgerTransactions, mobileDeposits, users, type MobileDepositRow } from "~/server/db/schema";
@@ -5,7 +6,6 @@ import { getBalances, institutionAccount, memberAccounts, type AccountView } fro
 import { placeHold, releaseHold, settleHold, today, type LedgerAnswer } from "~/server/ledger/ledger.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
-import { accountLabel } from "~/server/payments/transfers.server";
 import { logger } from "~/server/logger.server";
 import { institution } from "~/config/institution.server";
 import { formatCents } from "~/domain/money";

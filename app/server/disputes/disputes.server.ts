@@ -1,3 +1,4 @@
+import { accountLabel, referenceNumber } from "~/domain/account-display";
 import { and, asc, desc, eq, inArray, not, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { disputeCases, disputeEvents, ledgerAccounts, users, type DisputeCaseRow } from "~/server/db/schema";
@@ -7,10 +8,11 @@ import { notify } from "~/server/notifications/notifications.server";
 import { sendEmail, type OutgoingEmail } from "~/server/mail/outbox.server";
 import { logger } from "~/server/logger.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
-import { postTransfer, referenceNumber } from "~/server/ledger/ledger.server";
-import { businessDate, toCents, toId } from "~/domain/ledger-rules";
+import { postTransfer, today } from "~/server/ledger/ledger.server";
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
+import { toCents, toId } from "~/domain/ledger-rules";
 import { formatCents } from "~/domain/money";
-import { refusalMessage } from "~/domain/refusals";
+import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
 import { addBusinessDays } from "~/domain/payment-dates";
 import { formatBusinessDate as d } from "~/domain/calendar-date";
 import {
@@ -52,20 +54,10 @@ import {
  * email follows the commit (the outbox), as every other service sends it.
  */
 
-export type DisputeRefusal = { ok: false; status: 400 | 403 | 404 | 409; message: string; field?: string };
-const refusal = (status: DisputeRefusal["status"], message: string, field?: string): DisputeRefusal => ({
-  ok: false,
-  status,
-  message,
-  field,
-});
+export type DisputeRefusal = Refusal;
 
 export const TRANSACTION_NOT_FOUND = "We could not find that transaction in your accounts.";
 export const CASE_NOT_FOUND = "We could not find that case.";
-
-function today(now: Date): string {
-  return businessDate(institution().time_zone, now);
-}
 
 /** The member's side of a transaction: its row and the entry on one of their own checking or savings accounts. */
 export interface DisputedTransaction {
@@ -81,10 +73,6 @@ export interface DisputedTransaction {
   /** Signed for the member's account. */
   amount_cents: number;
   foreign_initiated: boolean;
-}
-
-function accountLabel(type: string, number: string): string {
-  return `${type === "checking" ? "Checking" : type === "savings" ? "Savings" : "Account"} ••${number.slice(-4)}`;
 }
 
 /** One transaction of the member's own accounts, or null (another member's reads the same as none). */
@@ -111,7 +99,7 @@ export async function memberTransaction(
     transaction_id: toId(r.id),
     reference_number: referenceNumber(toId(r.id)),
     account_id: toId(r.account_id),
-    account_label: accountLabel(String(r.type), String(r.account_number)),
+    account_label: accountLabel({ type: String(r.type), account_number: String(r.account_number) }),
     account_opened_on: String(r.opened_on),
     kind,
     status: String(r.status),
@@ -172,12 +160,12 @@ export async function reportDispute(
     .where(and(eq(disputeCases.member_id, member.id), eq(disputeCases.idempotency_key, input.idempotency_key)));
   if (earlier) return { ok: true, case_id: earlier.id, case_number: caseNumber(earlier.id), replayed: true };
   const transaction = await memberTransaction(db, member.id, input.transaction_id);
-  if (!transaction) return refusal(404, TRANSACTION_NOT_FOUND, "transaction_id");
+  if (!transaction) return refusal("not_found", TRANSACTION_NOT_FOUND, { field: "transaction_id" });
   if (!isDisputable(transaction.kind, transaction.status))
     return refusal(
-      409,
+      "conflict",
       "This transaction cannot be reported here: only completed electronic transactions can. Please contact us about it.",
-      "transaction_id",
+      { field: "transaction_id" },
     );
   const received_on = today(now);
   const clocks = disputeClocks({
@@ -258,9 +246,9 @@ export async function reportDispute(
         ? created.open
         : (await openCaseFor(db, transaction.transaction_id, transaction.account_id))?.id;
     return refusal(
-      409,
+      "conflict",
       `You already reported this transaction${open ? `: case ${caseNumber(open)}` : ""}. We will tell you what we find.`,
-      "transaction_id",
+      { field: "transaction_id" },
     );
   }
   await mailAfterCommit(db, member, () =>
@@ -475,7 +463,7 @@ export async function staffCase(db: DbOrTx, case_id: number, now: Date = new Dat
     ...item!,
     member_name: person?.name ?? "",
     member_email: person?.email ?? "",
-    account_label: account ? accountLabel(account.type, account.account_number) : "",
+    account_label: account ? accountLabel(account) : "",
     transaction_kind: facts?.kind ?? "",
     reference_number: referenceNumber(Number(row.transaction_id)),
     details: row.details,
@@ -507,26 +495,11 @@ export interface StaffStep {
 
 export type StepAnswer = { ok: true; message: string } | DisputeRefusal;
 
-class Refused extends Error {
-  constructor(readonly answer: DisputeRefusal) {
-    super(answer.message);
-  }
-}
-
 async function lockCase(tx: DbOrTx, case_id: number): Promise<DisputeCaseRow> {
-  if (!Number.isSafeInteger(case_id) || case_id <= 0) throw new Refused(refusal(404, CASE_NOT_FOUND));
+  if (!Number.isSafeInteger(case_id) || case_id <= 0) refuse(refusal("not_found", CASE_NOT_FOUND));
   const [row] = await tx.select().from(disputeCases).where(eq(disputeCases.id, case_id)).for("update");
-  if (!row) throw new Refused(refusal(404, CASE_NOT_FOUND));
+  if (!row) refuse(refusal("not_found", CASE_NOT_FOUND));
   return row;
-}
-
-async function inStep<T>(db: Db, work: (tx: DbOrTx) => Promise<T>): Promise<T | DisputeRefusal> {
-  try {
-    return await db.transaction((tx) => work(tx));
-  } catch (error) {
-    if (error instanceof Refused) return error.answer;
-    throw error;
-  }
 }
 
 async function memberOf(db: DbOrTx, member_id: string) {
@@ -537,7 +510,7 @@ async function memberOf(db: DbOrTx, member_id: string) {
 /** A staff note on the case (never shown to the member). */
 export async function addCaseNote(db: Db, step: StaffStep & { text: string }): Promise<StepAnswer> {
   const now = step.now ?? new Date();
-  const outcome = await inStep(db, async (tx) => {
+  const outcome = await inRefusableTransaction(db, async (tx) => {
     const row = await lockCase(tx, step.case_id);
     await tx.insert(disputeEvents).values({
       case_id: row.id,
@@ -585,7 +558,7 @@ async function postCredit(
       { account_id: Number(row.account_id), amount_cents },
     ],
   });
-  if (!answer.ok) throw new Refused(refusal(409, `The credit could not post: ${refusalMessage(answer.code)}.`));
+  if (!answer.ok) refuse(refusal("conflict", `The credit could not post: ${refusalMessage(answer.code)}.`));
   return answer.transaction.id;
 }
 
@@ -597,16 +570,18 @@ async function postCredit(
 export async function provisionallyCredit(db: Db, step: StaffStep & { amount_cents?: number }): Promise<StepAnswer> {
   const now = step.now ?? new Date();
   const day = today(now);
-  const outcome = await inStep(db, async (tx) => {
+  const outcome = await inRefusableTransaction<
+    { ok: true; row: DisputeCaseRow; amount_cents: number } | DisputeRefusal
+  >(db, async (tx) => {
     const row = await lockCase(tx, step.case_id);
     if (row.status !== "open")
-      throw new Refused(
-        refusal(409, "Only a case under investigation without a credit can be credited provisionally."),
-      );
+      refuse(refusal("conflict", "Only a case under investigation without a credit can be credited provisionally."));
     const amount_cents = step.amount_cents ?? Number(row.amount_cents);
     if (!Number.isSafeInteger(amount_cents) || amount_cents <= 0 || amount_cents > Number(row.amount_cents))
-      throw new Refused(
-        refusal(400, `Enter an amount from $0.01 to ${formatCents(Number(row.amount_cents))}.`, "amount"),
+      refuse(
+        refusal("bad_input", `Enter an amount from $0.01 to ${formatCents(Number(row.amount_cents))}.`, {
+          field: "amount",
+        }),
       );
     const transaction_id = await postCredit(tx, row, step.staff, amount_cents, "provisional");
     await tx
@@ -652,9 +627,9 @@ export async function provisionallyCredit(db: Db, step: StaffStep & { amount_cen
       body: `We credited ${formatCents(amount_cents)} to your account on ${d(day)} while we finish looking into it (by ${d(row.complete_by)}). You can use this money.`,
       at: now,
     });
-    return { row, amount_cents };
+    return { ok: true as const, row, amount_cents };
   });
-  if ("ok" in outcome) return outcome;
+  if (!outcome.ok) return outcome;
   const member = await memberOf(db, outcome.row.member_id);
   if (member)
     await mailAfterCommit(db, member, () =>
@@ -681,10 +656,13 @@ export async function resolveDispute(
 ): Promise<StepAnswer> {
   const now = step.now ?? new Date();
   const day = today(now);
-  const outcome = await inStep(db, async (tx) => {
+  const outcome = await inRefusableTransaction<
+    | { ok: true; row: DisputeCaseRow; status: DisputeStatus; credited_cents: number; reversal_on: string | null }
+    | DisputeRefusal
+  >(db, async (tx) => {
     const row = await lockCase(tx, step.case_id);
     if (row.status !== "open" && row.status !== "provisionally_credited")
-      throw new Refused(refusal(409, "This case is already decided."));
+      refuse(refusal("conflict", "This case is already decided."));
     const base = {
       resolution: step.explanation,
       decided_at: now,
@@ -756,9 +734,9 @@ export async function resolveDispute(
       body: text,
       at: now,
     });
-    return { row, status, credited_cents, reversal_on };
+    return { ok: true as const, row, status, credited_cents, reversal_on };
   });
-  if ("ok" in outcome) return outcome;
+  if (!outcome.ok) return outcome;
   const member = await memberOf(db, outcome.row.member_id);
   const number = caseNumber(outcome.row.id);
   if (member) {

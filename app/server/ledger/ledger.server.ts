@@ -170,11 +170,6 @@ export async function postTransferChecked<R>(
   return counted(Promise.resolve(result));
 }
 
-/** "MU00000123": the reference number a member quotes to support for a ledger transaction. */
-export function referenceNumber(transaction_id: number): string {
-  return `MU${String(transaction_id).padStart(8, "0")}`;
-}
-
 /** `referenceNumber` in SQL, of the transaction id `id` (at least 8 digits, never cut). */
 const REFERENCE_NUMBER_SQL = (id: string) => `'MU' || lpad(${id}::text, greatest(8, length(${id}::text)), '0')`;
 

@@ -12,7 +12,6 @@ import { institution } from "~/config/institution.server";
 import {
   placeHold,
   postTransferChecked,
-  referenceNumber,
   today,
   type CheckRefused,
   type LedgerAnswer,
@@ -27,7 +26,7 @@ import { inRefusableTransaction } from "~/server/db/refusable-transaction.server
 import { notify } from "~/server/notifications/notifications.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { formatCents } from "~/domain/money";
-import { maskAccountNumber } from "~/domain/account-display";
+import { accountLabel, maskExternal, referenceNumber } from "~/domain/account-display";
 import { findCurrency, formatCurrencyAmount, usdCentsForForeignAmount } from "~/domain/currencies";
 import { findCountry } from "~/domain/countries";
 import type {
@@ -110,14 +109,6 @@ export const MESSAGES = {
   denied: REFUSAL_MESSAGES.denied,
 } as const;
 
-/** "MU00000123": the reference number a member quotes to support for a ledger transaction (the ledger's). */
-export { referenceNumber };
-
-export function parseReferenceNumber(text: string): number | null {
-  const match = /^MU(\d{1,15})$/i.exec(text.trim());
-  return match ? Number(match[1]) : null;
-}
-
 function initiator(member: Member): string {
   return `member:${member.id}`;
 }
@@ -165,11 +156,6 @@ function fromLedgerRefusal(refusal: LedgerRefusal, source_account_id: number): R
 
 function ownAccount(accounts: readonly AccountView[], account_id: number): AccountView | undefined {
   return accounts.find((a) => a.id === account_id && a.owner === "member");
-}
-
-export function accountLabel(account: { type: string; account_number: string }): string {
-  const type = account.type === "checking" ? "Checking" : account.type === "savings" ? "Savings" : "Credit card";
-  return `${type} ${maskAccountNumber(account.account_number)}`;
 }
 
 /** Runs `work` in one database transaction; a refusal it answers rolls back everything it wrote. */
@@ -726,11 +712,6 @@ export interface UsBankReview {
   ok: true;
   from: AccountView;
   bank_name: string | null;
-}
-
-/** An outside bank's account number (8 to 17 digits), masked to its last four. */
-export function maskExternal(account_number: string): string {
-  return `••${account_number.slice(-4)}`;
 }
 
 function bankName(routing_number: string): string | null {

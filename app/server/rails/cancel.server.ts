@@ -1,8 +1,8 @@
+import { referenceNumber } from "~/domain/account-display";
 import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { externalPayments, type ExternalPayment } from "~/server/db/schema";
 import { releaseHold } from "~/server/ledger/ledger.server";
-import { referenceNumber } from "~/server/payments/transfers.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { formatCents } from "~/domain/money";

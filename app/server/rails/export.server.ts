@@ -1,3 +1,4 @@
+import { referenceNumber } from "~/domain/account-display";
 import crypto from "node:crypto";
 import { and, asc, count, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
@@ -13,7 +14,6 @@ import {
 import { institution } from "~/config/institution.server";
 import { settleHolds, today } from "~/server/ledger/ledger.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
-import { referenceNumber } from "~/server/payments/transfers.server";
 import { notifyAll } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { formatCents } from "~/domain/money";

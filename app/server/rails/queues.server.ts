@@ -1,8 +1,7 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { achInboundEntries, externalPayments, ledgerAccounts, paymentExportFiles, users } from "~/server/db/schema";
-import { referenceNumber, maskExternal } from "~/server/payments/transfers.server";
-import { maskAccountNumber } from "~/domain/account-display";
+import { maskAccountNumber, maskExternal, referenceNumber } from "~/domain/account-display";
 import { formatCurrencyAmount } from "~/domain/currencies";
 import { QUEUE_TITLES } from "~/domain/queues";
 import { memberPaymentStatus, type PaymentStatus } from "~/domain/payment-status";

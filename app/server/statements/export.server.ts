@@ -1,7 +1,7 @@
+import { referenceNumber } from "~/domain/account-display";
 import { sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { csvDocument, csvField } from "~/server/files/csv.server";
-import { referenceNumber } from "~/server/payments/transfers.server";
 import { institution } from "~/config/institution.server";
 import { businessDate, toCents, toId } from "~/domain/ledger-rules";
 import { CALENDAR_DATE_MESSAGE, isCalendarDate } from "~/domain/calendar-date";

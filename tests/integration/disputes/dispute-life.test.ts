@@ -137,7 +137,7 @@ describe("a case that ends with no error found", () => {
         origin,
         at("2026-12-03"),
       ),
-    ).toMatchObject({ ok: false, status: 409, message: expect.stringContaining(caseNumber(id)) });
+    ).toMatchObject({ ok: false, kind: "conflict", message: expect.stringContaining(caseNumber(id)) });
 
     // A point-of-sale card purchase: 10 business days, but 90 calendar days (1005.11(c)(3)(ii)).
     const [row] = await db.select().from(disputeCases).where(eq(disputeCases.id, id));
@@ -161,14 +161,14 @@ describe("a case that ends with no error found", () => {
     const before = await balance(m);
     expect(
       await provisionallyCredit(db, { staff, origin, case_id: id, amount_cents: 5_000, now: at("2026-12-09") }),
-    ).toMatchObject({ ok: false, status: 400, field: "amount" });
+    ).toMatchObject({ ok: false, kind: "bad_input", field: "amount" });
     expect(await provisionallyCredit(db, { staff, origin, case_id: id, now: at("2026-12-09") })).toMatchObject({
       ok: true,
     });
     expect(await balance(m)).toBe(before + 4_250);
     expect(await provisionallyCredit(db, { staff, origin, case_id: id, now: at("2026-12-09") })).toMatchObject({
       ok: false,
-      status: 409,
+      kind: "conflict",
     });
     const [credited] = await db.select().from(disputeCases).where(eq(disputeCases.id, id));
     const [credit] = await db
@@ -274,7 +274,7 @@ describe("cases that end with the error found", () => {
     // Resolved once only.
     expect(
       await resolveDispute(db, { staff, origin, case_id: report.case_id, outcome: "no_error", explanation: "x" }),
-    ).toMatchObject({ ok: false, status: 409 });
+    ).toMatchObject({ ok: false, kind: "conflict" });
   });
 
   it("with a provisional credit, the credit becomes final and nothing more moves", async () => {
@@ -329,7 +329,7 @@ describe("what may be reported, by whom", () => {
         },
         origin,
       ),
-    ).toMatchObject({ ok: false, status: 404 });
+    ).toMatchObject({ ok: false, kind: "not_found" });
     const fees = await institutionAccount(db, "fees_income");
     const fee = await postTransfer(db, {
       idempotency_key: crypto.randomUUID(),
@@ -354,7 +354,7 @@ describe("what may be reported, by whom", () => {
         },
         origin,
       ),
-    ).toMatchObject({ ok: false, status: 409 });
+    ).toMatchObject({ ok: false, kind: "conflict" });
     expect(await count()).toBe(n);
     expect(await memberCases(db, other.member.id)).toEqual([]);
   });
