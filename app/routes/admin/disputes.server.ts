@@ -1,11 +1,6 @@
 import { withDatabase } from "~/server/db/db.server";
-import {
-  addCaseNote,
-  disputeQueue,
-  provisionallyCredit,
-  resolveDispute,
-  staffCase,
-} from "~/server/disputes/disputes.server";
+import { disputeQueue, staffCase } from "~/server/disputes/disputes.server";
+import { addCaseNote, provisionallyCredit, resolveDispute } from "~/server/disputes/staff-steps.server";
 
 /**
  * What /admin/disputes and /admin/disputes/:caseId call (their view-model): each opens the

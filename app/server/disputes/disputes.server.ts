@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import { accountLabel, referenceNumber } from "~/domain/account-display";
 import { and, asc, desc, eq, inArray, not, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
@@ -7,13 +8,10 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { sendEmail, type OutgoingEmail } from "~/server/mail/outbox.server";
 import { logger } from "~/server/logger.server";
-import { institutionAccount } from "~/server/ledger/accounts.server";
-import { postTransfer, today } from "~/server/ledger/ledger.server";
-import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
+import { today } from "~/server/ledger/ledger.server";
 import { toCents, toId } from "~/domain/ledger-rules";
 import { formatCents } from "~/domain/money";
-import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
-import { addBusinessDays } from "~/domain/payment-dates";
+import { refusal, type Refusal } from "~/domain/refusals";
 import { formatBusinessDate as d } from "~/domain/calendar-date";
 import {
   caseNumber,
@@ -24,22 +22,12 @@ import {
   DISPUTE_STATUS_LABELS,
   isDisputable,
   isNewAccountTransfer,
-  isResolved,
-  provisionalCreditNoticeBy,
-  reversalDebitOn,
   type ClockState,
   type Deadline,
   type DisputeKind,
   type DisputeStatus,
 } from "~/domain/disputes";
-import {
-  disputeAcknowledgedEmail,
-  disputeDeadlineEmail,
-  disputeErrorFoundEmail,
-  disputeNoErrorEmail,
-  disputeProvisionalCreditEmail,
-  disputeReversedEmail,
-} from "./emails.server";
+import { disputeAcknowledgedEmail } from "./emails.server";
 
 /**
  * Error resolution under Regulation E (12 CFR 1005.11; docs/product.md#disputes): a member reports
@@ -149,7 +137,7 @@ export type ReportAnswer = { ok: true; case_id: number; case_number: string; rep
 /** A member reports a problem: the case is opened with its clocks, acknowledged on the page and by email. */
 export async function reportDispute(
   db: Db,
-  member: { id: string; email: string },
+  member: Actor,
   input: ReportInput,
   origin: AuditOrigin,
   now: Date = new Date(),
@@ -267,7 +255,8 @@ export async function reportDispute(
 
 type Message = Omit<OutgoingEmail, "to" | "user_id">;
 
-async function mailAfterCommit(db: Db, member: { id: string; email: string }, message: () => Message): Promise<void> {
+/** The member's letter for a step, queued after its transaction committed. */
+export async function mailAfterCommit(db: Db, member: Actor, message: () => Message): Promise<void> {
   try {
     await sendEmail(db, { ...message(), to: member.email, user_id: member.id });
   } catch (error) {
@@ -356,7 +345,7 @@ async function transactionFacts(db: DbOrTx, ids: number[]) {
   );
 }
 
-async function summaries(db: DbOrTx, rows: DisputeCaseRow[], now: Date): Promise<CaseSummary[]> {
+export async function summaries(db: DbOrTx, rows: DisputeCaseRow[], now: Date): Promise<CaseSummary[]> {
   const facts = await transactionFacts(db, [...new Set(rows.map((r) => Number(r.transaction_id)))]);
   const day = today(now);
   return rows.map((r) => {
@@ -483,473 +472,8 @@ export async function staffCase(db: DbOrTx, case_id: number, now: Date = new Dat
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Staff actions
-
-export interface StaffStep {
-  staff: { id: string; email: string };
-  origin: AuditOrigin;
-  case_id: number;
-  now?: Date;
-}
-
-export type StepAnswer = { ok: true; message: string } | DisputeRefusal;
-
-async function lockCase(tx: DbOrTx, case_id: number): Promise<DisputeCaseRow> {
-  if (!Number.isSafeInteger(case_id) || case_id <= 0) refuse(refusal("not_found", CASE_NOT_FOUND));
-  const [row] = await tx.select().from(disputeCases).where(eq(disputeCases.id, case_id)).for("update");
-  if (!row) refuse(refusal("not_found", CASE_NOT_FOUND));
-  return row;
-}
-
-async function memberOf(db: DbOrTx, member_id: string) {
+/** The member a case belongs to, to write to. */
+export async function memberOf(db: DbOrTx, member_id: string) {
   const [person] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, member_id));
   return person ?? null;
 }
-
-/** A staff note on the case (never shown to the member). */
-export async function addCaseNote(db: Db, step: StaffStep & { text: string }): Promise<StepAnswer> {
-  const now = step.now ?? new Date();
-  const outcome = await inRefusableTransaction(db, async (tx) => {
-    const row = await lockCase(tx, step.case_id);
-    await tx.insert(disputeEvents).values({
-      case_id: row.id,
-      at: now,
-      kind: "note",
-      actor_id: step.staff.id,
-      actor_email: step.staff.email,
-      text: step.text,
-      internal: true,
-    });
-    await recordAudit(tx, {
-      actor_id: step.staff.id,
-      actor_email: step.staff.email,
-      action: "dispute.note",
-      subject_type: "dispute_case",
-      subject_id: row.id,
-      member_id: row.member_id,
-      after: { length: step.text.length },
-      ...step.origin,
-      at: now,
-    });
-    return { ok: true as const, message: "Note added." };
-  });
-  return outcome;
-}
-
-async function postCredit(
-  tx: DbOrTx,
-  row: DisputeCaseRow,
-  staff: { id: string },
-  amount_cents: number,
-  purpose: "provisional" | "final",
-): Promise<number> {
-  const adjustments = await institutionAccount(tx, "adjustments");
-  const answer = await postTransfer(tx, {
-    idempotency_key: `dispute:${row.id}:${purpose}`,
-    initiator: `staff:${staff.id}`,
-    kind: "dispute_credit",
-    created_by: staff.id,
-    memo: `${purpose === "provisional" ? "Provisional credit" : "Credit"}: case ${caseNumber(row.id)}`,
-    category: "Other",
-    reference: caseNumber(row.id),
-    entries: [
-      { account_id: adjustments.id, amount_cents: -amount_cents },
-      { account_id: Number(row.account_id), amount_cents },
-    ],
-  });
-  if (!answer.ok) refuse(refusal("conflict", `The credit could not post: ${refusalMessage(answer.code)}.`));
-  return answer.transaction.id;
-}
-
-/**
- * Provisional credit (1005.11(c)(2)(i)): the amount (at most the amount in dispute) is credited to
- * the member's account now, and the member is told at once with the amount and date, which meets
- * the 2 business days of (c)(2)(ii). The case then has until its 45 (90) days to finish.
- */
-export async function provisionallyCredit(db: Db, step: StaffStep & { amount_cents?: number }): Promise<StepAnswer> {
-  const now = step.now ?? new Date();
-  const day = today(now);
-  const outcome = await inRefusableTransaction<
-    { ok: true; row: DisputeCaseRow; amount_cents: number } | DisputeRefusal
-  >(db, async (tx) => {
-    const row = await lockCase(tx, step.case_id);
-    if (row.status !== "open")
-      refuse(refusal("conflict", "Only a case under investigation without a credit can be credited provisionally."));
-    const amount_cents = step.amount_cents ?? Number(row.amount_cents);
-    if (!Number.isSafeInteger(amount_cents) || amount_cents <= 0 || amount_cents > Number(row.amount_cents))
-      refuse(
-        refusal("bad_input", `Enter an amount from $0.01 to ${formatCents(Number(row.amount_cents))}.`, {
-          field: "amount",
-        }),
-      );
-    const transaction_id = await postCredit(tx, row, step.staff, amount_cents, "provisional");
-    await tx
-      .update(disputeCases)
-      .set({
-        status: "provisionally_credited",
-        provisional_transaction_id: transaction_id,
-        provisional_amount_cents: amount_cents,
-        provisional_credited_on: day,
-      })
-      .where(eq(disputeCases.id, row.id));
-    const text = `Provisional credit of ${formatCents(amount_cents)} on ${d(day)}; we finish by ${d(row.complete_by)}.`;
-    await tx.insert(disputeEvents).values({
-      case_id: row.id,
-      at: now,
-      kind: "provisional_credit",
-      actor_id: step.staff.id,
-      actor_email: step.staff.email,
-      text,
-    });
-    await recordAudit(tx, {
-      actor_id: step.staff.id,
-      actor_email: step.staff.email,
-      action: "dispute.provisional_credit",
-      subject_type: "dispute_case",
-      subject_id: row.id,
-      member_id: row.member_id,
-      before: { status: row.status },
-      after: {
-        status: "provisionally_credited",
-        amount_cents,
-        transaction_id,
-        credited_on: day,
-        notice_by: provisionalCreditNoticeBy(day),
-      },
-      ...step.origin,
-      at: now,
-    });
-    await notify(tx, {
-      member_id: row.member_id,
-      kind: "dispute_update",
-      title: `Provisional credit for case ${caseNumber(row.id)}`,
-      body: `We credited ${formatCents(amount_cents)} to your account on ${d(day)} while we finish looking into it (by ${d(row.complete_by)}). You can use this money.`,
-      at: now,
-    });
-    return { ok: true as const, row, amount_cents };
-  });
-  if (!outcome.ok) return outcome;
-  const member = await memberOf(db, outcome.row.member_id);
-  if (member)
-    await mailAfterCommit(db, member, () =>
-      disputeProvisionalCreditEmail({
-        case_number: caseNumber(outcome.row.id),
-        amount_cents: outcome.amount_cents,
-        credited_on: day,
-        complete_by: outcome.row.complete_by,
-      }),
-    );
-  return { ok: true, message: `Provisionally credited ${formatCents(outcome.amount_cents)}; the member was told.` };
-}
-
-/**
- * Resolve (1005.11(c)(1), (d)): the error was found (the provisional credit becomes final, or the
- * amount is credited now), or it was not (with a provisional credit: the member is told in writing
- * that it will be debited 5 business days later, on the date named, and that payments are honoured
- * up to that amount until then; without one, the case is closed). Either way the member is told
- * what was found and may ask for the documents relied on.
- */
-export async function resolveDispute(
-  db: Db,
-  step: StaffStep & { outcome: "error" | "no_error"; explanation: string },
-): Promise<StepAnswer> {
-  const now = step.now ?? new Date();
-  const day = today(now);
-  const outcome = await inRefusableTransaction<
-    | { ok: true; row: DisputeCaseRow; status: DisputeStatus; credited_cents: number; reversal_on: string | null }
-    | DisputeRefusal
-  >(db, async (tx) => {
-    const row = await lockCase(tx, step.case_id);
-    if (row.status !== "open" && row.status !== "provisionally_credited")
-      refuse(refusal("conflict", "This case is already decided."));
-    const base = {
-      resolution: step.explanation,
-      decided_at: now,
-      decided_by: step.staff.id,
-    };
-    let status: DisputeStatus;
-    let event: "resolved_error" | "no_error_notice" | "resolved_no_error";
-    let text: string;
-    let credited_cents = 0;
-    let reversal_on: string | null = null;
-    let final_credit_transaction_id: number | null = null;
-    if (step.outcome === "error") {
-      status = "resolved_error";
-      event = "resolved_error";
-      if (row.status === "open") {
-        credited_cents = Number(row.amount_cents);
-        final_credit_transaction_id = await postCredit(tx, row, step.staff, credited_cents, "final");
-        text = `Error found: ${formatCents(credited_cents)} credited on ${d(day)}.`;
-      } else {
-        credited_cents = Number(row.provisional_amount_cents);
-        text = `Error found: the provisional credit of ${formatCents(credited_cents)} is final.`;
-      }
-      await tx
-        .update(disputeCases)
-        .set({ ...base, status, resolved_at: now, final_credit_transaction_id })
-        .where(eq(disputeCases.id, row.id));
-    } else if (row.status === "provisionally_credited") {
-      status = "reversal_scheduled";
-      event = "no_error_notice";
-      reversal_on = reversalDebitOn(day);
-      text = `No error found. The provisional credit of ${formatCents(Number(row.provisional_amount_cents))} will be debited on ${d(reversal_on)}.`;
-      await tx
-        .update(disputeCases)
-        .set({ ...base, status, reversal_notice_on: day, reversal_on })
-        .where(eq(disputeCases.id, row.id));
-    } else {
-      status = "resolved_no_error";
-      event = "resolved_no_error";
-      text = "No error found.";
-      await tx
-        .update(disputeCases)
-        .set({ ...base, status, resolved_at: now })
-        .where(eq(disputeCases.id, row.id));
-    }
-    await tx.insert(disputeEvents).values({
-      case_id: row.id,
-      at: now,
-      kind: event,
-      actor_id: step.staff.id,
-      actor_email: step.staff.email,
-      text: `${text} ${step.explanation}`,
-    });
-    await recordAudit(tx, {
-      actor_id: step.staff.id,
-      actor_email: step.staff.email,
-      action: step.outcome === "error" ? "dispute.resolve_error" : "dispute.resolve_no_error",
-      subject_type: "dispute_case",
-      subject_id: row.id,
-      member_id: row.member_id,
-      before: { status: row.status },
-      after: { status, credited_cents, final_credit_transaction_id, reversal_on, decided_on: day },
-      ...step.origin,
-      at: now,
-    });
-    await notify(tx, {
-      member_id: row.member_id,
-      kind: "dispute_update",
-      title: `Case ${caseNumber(row.id)}: ${step.outcome === "error" ? "we corrected the error" : "no error found"}`,
-      body: text,
-      at: now,
-    });
-    return { ok: true as const, row, status, credited_cents, reversal_on };
-  });
-  if (!outcome.ok) return outcome;
-  const member = await memberOf(db, outcome.row.member_id);
-  const number = caseNumber(outcome.row.id);
-  if (member) {
-    if (step.outcome === "error")
-      await mailAfterCommit(db, member, () =>
-        disputeErrorFoundEmail({
-          case_number: number,
-          amount_cents: outcome.credited_cents,
-          was_provisional: outcome.row.status === "provisionally_credited",
-          on: day,
-          explanation: step.explanation,
-        }),
-      );
-    else
-      await mailAfterCommit(db, member, () =>
-        disputeNoErrorEmail({
-          case_number: number,
-          explanation: step.explanation,
-          reversal:
-            outcome.reversal_on === null
-              ? null
-              : { amount_cents: Number(outcome.row.provisional_amount_cents), on: outcome.reversal_on },
-        }),
-      );
-  }
-  return {
-    ok: true,
-    message:
-      outcome.status === "reversal_scheduled"
-        ? `Resolved: no error found. The provisional credit will be debited on ${d(outcome.reversal_on!)}; the member was told.`
-        : `Resolved: ${outcome.status === "resolved_error" ? "error found" : "no error found"}; the member was told.`,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The dispute-clocks job
-
-/**
- * Debits every provisional credit whose notice period has ended (status reversal_scheduled,
- * reversal_on today or before): kind `dispute_credit_reversal`, the case closed, the member told.
- * When the ledger refuses (the money is no longer in the account, or the account is frozen), the
- * case stays, with the reason, for staff to handle: the member's money is never taken below zero.
- */
-export async function postDueReversals(db: Db, now: Date): Promise<{ reversed: number; refused: number }> {
-  const day = today(now);
-  const due = await db
-    .select({ id: disputeCases.id })
-    .from(disputeCases)
-    .where(and(eq(disputeCases.status, "reversal_scheduled"), sql`${disputeCases.reversal_on} <= ${day}::date`))
-    .orderBy(asc(disputeCases.id));
-  let reversed = 0;
-  let refused = 0;
-  for (const { id } of due) {
-    const outcome = await db.transaction(async (tx) => {
-      const [row] = await tx.select().from(disputeCases).where(eq(disputeCases.id, id)).for("update");
-      if (!row || row.status !== "reversal_scheduled") return null;
-      const amount_cents = Number(row.provisional_amount_cents);
-      const adjustments = await institutionAccount(tx, "adjustments");
-      const answer = await postTransfer(tx, {
-        idempotency_key: `dispute:${row.id}:reversal`,
-        initiator: "system:disputes",
-        kind: "dispute_credit_reversal",
-        created_by: "system:disputes",
-        memo: `Provisional credit debited: case ${caseNumber(row.id)}`,
-        category: "Other",
-        reference: caseNumber(row.id),
-        entries: [
-          { account_id: Number(row.account_id), amount_cents: -amount_cents },
-          { account_id: adjustments.id, amount_cents },
-        ],
-      });
-      if (!answer.ok) {
-        const problem = refusalMessage(answer.code);
-        if (row.reversal_problem === problem) return { row, problem, repeated: true };
-        await tx.update(disputeCases).set({ reversal_problem: problem }).where(eq(disputeCases.id, row.id));
-        await tx.insert(disputeEvents).values({
-          case_id: row.id,
-          at: now,
-          kind: "reversal_refused",
-          text: `The debit of ${formatCents(amount_cents)} could not post: ${problem}.`,
-          internal: true,
-        });
-        await recordAudit(tx, {
-          actor_id: null,
-          action: "dispute.reversal_refused",
-          subject_type: "dispute_case",
-          subject_id: row.id,
-          member_id: row.member_id,
-          after: { amount_cents, code: answer.code },
-          at: now,
-        });
-        return { row, problem, repeated: false };
-      }
-      await tx
-        .update(disputeCases)
-        .set({
-          status: "resolved_no_error",
-          reversal_transaction_id: answer.transaction.id,
-          resolved_at: now,
-          reversal_problem: null,
-        })
-        .where(eq(disputeCases.id, row.id));
-      const text = `The provisional credit of ${formatCents(amount_cents)} was debited on ${d(day)}, as we wrote on ${d(row.reversal_notice_on!)}.`;
-      await tx.insert(disputeEvents).values({ case_id: row.id, at: now, kind: "reversed", text });
-      await recordAudit(tx, {
-        actor_id: null,
-        action: "dispute.reverse_provisional_credit",
-        subject_type: "dispute_case",
-        subject_id: row.id,
-        member_id: row.member_id,
-        before: { status: row.status },
-        after: { status: "resolved_no_error", amount_cents, transaction_id: answer.transaction.id, debited_on: day },
-        at: now,
-      });
-      await notify(tx, {
-        member_id: row.member_id,
-        kind: "dispute_update",
-        title: `Case ${caseNumber(row.id)}: provisional credit debited`,
-        body: text,
-        at: now,
-      });
-      return { row, amount_cents };
-    });
-    if (!outcome) continue;
-    if ("problem" in outcome) {
-      if (!outcome.repeated) refused++;
-      continue;
-    }
-    reversed++;
-    const member = await memberOf(db, outcome.row.member_id);
-    if (member)
-      await mailAfterCommit(db, member, () =>
-        disputeReversedEmail({ case_number: caseNumber(outcome.row.id), amount_cents: outcome.amount_cents, on: day }),
-      );
-  }
-  return { reversed, refused };
-}
-
-/**
- * Tells staff, once a business day, of every unresolved case whose deadline is today, the next
- * business day or already passed (and of a reversal the ledger refused): one email to each staff
- * member who may move money, and an event on each case.
- */
-export async function flagDeadlines(db: Db, now: Date): Promise<{ flagged: number; told: number }> {
-  const day = today(now);
-  const soon = addBusinessDays(day, 1);
-  const rows = await db
-    .select()
-    .from(disputeCases)
-    .where(
-      and(
-        not(inArray(disputeCases.status, ["resolved_error", "resolved_no_error"])),
-        sql`(${disputeCases.flagged_on} is null or ${disputeCases.flagged_on} < ${day}::date)`,
-      ),
-    )
-    .orderBy(asc(disputeCases.id));
-  const cases = (await summaries(db, rows, now)).filter(
-    (c) => (c.deadline !== null && c.deadline.due_on <= soon) || c.reversal_problem !== null,
-  );
-  if (cases.length === 0) return { flagged: 0, told: 0 };
-  await db.transaction(async (tx) => {
-    for (const c of cases) {
-      await tx.update(disputeCases).set({ flagged_on: day }).where(eq(disputeCases.id, c.id));
-      await tx.insert(disputeEvents).values({
-        case_id: c.id,
-        at: now,
-        kind: "deadline_flagged",
-        text: c.deadline
-          ? `${c.deadline.what} by ${d(c.deadline.due_on)} (${c.deadline.rule}): ${c.deadline.state.replace("_", " ")}.`
-          : `The debit could not post: ${c.reversal_problem}.`,
-        internal: true,
-      });
-    }
-    await recordAudit(tx, {
-      actor_id: null,
-      action: "dispute.deadlines_flagged",
-      subject_type: "dispute_case",
-      after: { cases: cases.map((c) => c.id), on: day },
-      at: now,
-    });
-  });
-  const staff = await db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(and(eq(users.role, "admin"), sql`coalesce(${users.banned}, false) = false`));
-  const message = disputeDeadlineEmail(
-    day,
-    cases.map((c) => ({
-      number: c.number,
-      what: c.deadline?.what ?? "Debit refused",
-      due_on: c.deadline?.due_on ?? day,
-      rule: c.deadline?.rule ?? "",
-      state: c.deadline?.state ?? "overdue",
-      problem: c.reversal_problem,
-    })),
-  );
-  let told = 0;
-  for (const person of staff) {
-    try {
-      await sendEmail(db, { ...message, to: person.email, user_id: person.id });
-      told++;
-    } catch (error) {
-      logger.error({ err: error }, "could not queue a dispute deadline email");
-    }
-  }
-  return { flagged: cases.length, told };
-}
-
-/** The job's run: due reversals first (a refused one is flagged in the same run), then the flags. */
-export async function runDisputeClocks(db: Db, now: Date) {
-  const reversals = await postDueReversals(db, now);
-  const flags = await flagDeadlines(db, now);
-  return { ...reversals, ...flags };
-}
-
-export { isResolved };

@@ -9,7 +9,7 @@ import { upkeepEmbeddedDatabase } from "~/server/db/upkeep.server";
 import { releaseUnsettledCardPurchases } from "~/server/cards/authorization.server";
 import { renewExpiringCards } from "~/server/cards/cards.server";
 import { CARD_AUTHORIZATION_HOLD_DAYS, CARD_RENEWAL_DAYS } from "~/domain/cards";
-import { runDisputeClocks } from "~/server/disputes/disputes.server";
+import { runDisputeClocks } from "~/server/disputes/clocks.server";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md

@@ -15,17 +15,9 @@ import {
 import { getBalances, institutionAccount } from "~/server/ledger/accounts.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import {
-  addCaseNote,
-  disputeQueue,
-  flagDeadlines,
-  memberCase,
-  memberCases,
-  provisionallyCredit,
-  reportDispute,
-  resolveDispute,
-  runDisputeClocks,
-} from "~/server/disputes/disputes.server";
+import { disputeQueue, memberCase, memberCases, reportDispute } from "~/server/disputes/disputes.server";
+import { addCaseNote, provisionallyCredit, resolveDispute } from "~/server/disputes/staff-steps.server";
+import { flagDeadlines, runDisputeClocks } from "~/server/disputes/clocks.server";
 import { APP_JOBS } from "~/server/jobs/registry.server";
 import { caseNumber } from "~/domain/disputes";
 import { openTestDatabase } from "../test-database";
