@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { migrateDatabase, type Database } from "~/server/db/client.server";
 import { institutionAccount, openAccount } from "~/server/ledger/accounts.server";
-import { historyPage } from "~/server/ledger/ledger.server";
+import { historyPage } from "~/server/ledger/history.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { onPgliteDatabase, onServerDatabase, writeResults } from "./support";
 

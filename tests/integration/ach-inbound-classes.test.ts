@@ -9,7 +9,7 @@ import {
   notifications,
 } from "~/server/db/schema";
 import { institutionAccount } from "~/server/ledger/accounts.server";
-import { historyPage } from "~/server/ledger/ledger.server";
+import { historyPage } from "~/server/ledger/history.server";
 import { exportFile, exportPayments, traceSequence } from "~/server/rails/export.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
 import { exportReturnFile, returnFile } from "~/server/rails/inbound-returns.server";

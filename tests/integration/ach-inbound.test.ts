@@ -3,7 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { achInboundEntries, achInboundFiles, auditLog, ledgerTransactions, notifications } from "~/server/db/schema";
 import { institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
-import { historyPage } from "~/server/ledger/ledger.server";
+import { historyPage } from "~/server/ledger/history.server";
 import { exportPayments, traceSequence } from "~/server/rails/export.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
 import {

@@ -11,7 +11,8 @@ import {
   notifications,
 } from "~/server/db/schema";
 import { getAccount, institutionAccount } from "~/server/ledger/accounts.server";
-import { getTransaction, placeHold, postTransfer } from "~/server/ledger/ledger.server";
+import { placeHold, postTransfer } from "~/server/ledger/ledger.server";
+import { getTransaction } from "~/server/ledger/history.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { transferEntries } from "~/domain/ledger-rules";
 import {

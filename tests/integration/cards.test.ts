@@ -9,7 +9,7 @@ import * as cardsRoute from "~/routes/member/cards";
 import * as adminCardsRoute from "~/routes/admin/card-transactions";
 import { getBalances, institutionAccount, memberAccounts, setAccountStatus } from "~/server/ledger/accounts.server";
 import { memberHistoryPage, parseHistoryFilters } from "~/server/accounts/history.server";
-import { getTransaction } from "~/server/ledger/ledger.server";
+import { getTransaction } from "~/server/ledger/history.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { issueDebitCard, isLuhnValid, renewExpiringCards } from "~/server/cards/cards.server";
 import {

@@ -18,8 +18,6 @@ import {
   type AccountView,
 } from "~/server/ledger/accounts.server";
 import {
-  getTransaction,
-  historyPage,
   placeHold,
   postBatch,
   postTransfer,
@@ -28,6 +26,7 @@ import {
   settleHold,
   type TransactionInput,
 } from "~/server/ledger/ledger.server";
+import { getTransaction, historyPage } from "~/server/ledger/history.server";
 import { transferEntries } from "~/domain/ledger-rules";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { isValidAccountNumber } from "~/domain/account-number";

@@ -12,7 +12,6 @@ import {
   setOverdraftLimit,
 } from "~/server/ledger/accounts.server";
 import {
-  getTransaction,
   placeHold,
   postBatch,
   postTransfer,
@@ -24,6 +23,7 @@ import {
   type LedgerResult,
   type PostingKind,
 } from "~/server/ledger/ledger.server";
+import { getTransaction } from "~/server/ledger/history.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { institution } from "~/config/institution.server";
 

@@ -8,7 +8,7 @@ import sharp from "sharp";
 import type { Database, Db } from "~/server/db/client.server";
 import { auditLog, ledgerTransactions, mobileDeposits, notifications } from "~/server/db/schema";
 import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
-import { historyPage } from "~/server/ledger/ledger.server";
+import { historyPage } from "~/server/ledger/history.server";
 import { memberHistoryPage, parseHistoryFilters } from "~/server/accounts/history.server";
 import { memberAccounts } from "~/server/ledger/accounts.server";
 import { verifyLedger } from "~/server/ledger/verify.server";

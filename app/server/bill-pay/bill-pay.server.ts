@@ -11,14 +11,8 @@ import {
   type BillPaymentSeries,
 } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
-import {
-  getTransaction,
-  placeHold,
-  postTransfer,
-  releaseHold,
-  settleHold,
-  type LedgerRefusal,
-} from "~/server/ledger/ledger.server";
+import { placeHold, postTransfer, releaseHold, settleHold, type LedgerRefusal } from "~/server/ledger/ledger.server";
+import { getTransaction } from "~/server/ledger/history.server";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";

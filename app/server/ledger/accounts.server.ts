@@ -10,7 +10,8 @@ import {
 import { isValidAccountNumber, randomAccountNumber } from "~/domain/account-number";
 import { institution } from "~/config/institution.server";
 import { ledgerRefusal, type LedgerRefusal } from "~/domain/refusals";
-import { today, withRetry } from "./ledger.server";
+import { today } from "./ledger.server";
+import { withRetry } from "./session.server";
 import {
   AMOUNT_CENTS_MAX,
   assert,

@@ -126,3 +126,32 @@ function withParams(text: string, params: readonly unknown[]): SQL {
   }
   return sql.join(chunks, sql``);
 }
+
+// A bounded retry of a whole ledger transaction.
+const ATTEMPTS_MAX = 5;
+/** Deadlock and serialization failure: the database rolled back; the whole attempt is safe to redo. */
+const RETRYABLE_SQLSTATES = new Set(["40P01", "40001"]);
+
+function sqlState(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/**
+ * Locks in id order rule out deadlocks between postings, and READ COMMITTED with row locks
+ * needs no serialization retries; the retry guards against whatever else shares the tables.
+ */
+export async function withRetry<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let attempt_number = 1; ; attempt_number++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const state = sqlState(error);
+      if (attempt_number >= ATTEMPTS_MAX || state === undefined || !RETRYABLE_SQLSTATES.has(state)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt_number));
+    }
+  }
+}

@@ -6,7 +6,8 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
-import { getTransaction, placeHold, releaseHold, settleHold } from "~/server/ledger/ledger.server";
+import { placeHold, releaseHold, settleHold } from "~/server/ledger/ledger.server";
+import { getTransaction } from "~/server/ledger/history.server";
 import { formatCents } from "~/domain/money";
 import { ACCOUNT_NOT_FOUND, TRANSACTION_NOT_FOUND } from "~/domain/member-accounts";
 import {
