@@ -86,7 +86,8 @@ const { startSignIn, verifySignInCode } = await import("~/server/auth/sign-in.se
 const { postTransfer } = await import("~/server/ledger/ledger.server");
 const { verifyLedger } = await import("~/server/ledger/verify.server");
 const { upkeepEmbeddedDatabase } = await import("~/server/db/upkeep.server");
-const { transferBetweenAccounts, transferToMember } = await import("~/server/payments/transfers.server");
+const { transferBetweenAccounts } = await import("~/server/payments/between-accounts.server");
+const { transferToMember } = await import("~/server/payments/to-member.server");
 const { fundedMember } = await import("../tests/factories");
 
 interface BenchMember {

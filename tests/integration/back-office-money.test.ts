@@ -30,7 +30,7 @@ import { awaitingAdjustments, decideAdjustment, requestAdjustment } from "~/serv
 import { placeStaffHold, releaseStaffHold, staffHolds } from "~/server/member-accounts/holds.server";
 import { reverseAllMemberTransactions, reverseMemberTransaction } from "~/server/member-accounts/reversals.server";
 import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
-import { transferBetweenAccounts } from "~/server/payments/transfers.server";
+import { transferBetweenAccounts } from "~/server/payments/between-accounts.server";
 import { issueDebitCard } from "~/server/cards/cards.server";
 import { memberCardsView } from "~/server/cards/controls.server";
 import { authorizeCardPurchase } from "~/server/cards/authorization.server";

@@ -9,7 +9,7 @@ import { memberHistoryCsv, memberHistoryPage, parseHistoryFilters } from "~/serv
 import { memberAccounts } from "~/server/ledger/accounts.server";
 import { seedDemoHistory } from "~/server/seed/demo-history.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { transferBetweenAccounts } from "~/server/payments/transfers.server";
+import { transferBetweenAccounts } from "~/server/payments/between-accounts.server";
 import { betweenAccountsSchema } from "~/domain/transfers";
 import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 import { openTestDatabase } from "./test-database";

@@ -12,19 +12,20 @@ import { institution } from "~/config/institution.server";
 import { InstitutionSchema } from "~/config/institution";
 import { demoInstitution } from "~/config/demo-institution";
 import { verifyLedger } from "~/server/ledger/verify.server";
+import { MESSAGES, stepUpTransfer } from "~/server/payments/transfers.server";
 import {
-  MESSAGES,
   memberTransferNeedsCode,
   reviewMemberTransfer,
-  stepUpTransfer,
+  transferToMember,
+  verifyRecipient,
+} from "~/server/payments/to-member.server";
+import {
   reviewUsBankTransfer,
   sendUsBankTransfer,
   sendWire,
   reviewWire,
-  transferBetweenAccounts,
-  transferToMember,
-  verifyRecipient,
-} from "~/server/payments/transfers.server";
+} from "~/server/payments/to-other-banks.server";
+import { transferBetweenAccounts } from "~/server/payments/between-accounts.server";
 import { setOutgoingPaymentsPaused } from "~/server/payments/controls.server";
 import { setCurrencyRate } from "~/server/payments/rates.server";
 import { sendStepUpCode, verifyStepUpCode } from "~/server/payments/step-up.server";

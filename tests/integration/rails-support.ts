@@ -1,6 +1,7 @@
 import type { Db } from "~/server/db/client.server";
 import { internationalSchema, toUsBankSchema } from "~/domain/transfers";
-import { sendUsBankTransfer, sendWire, stepUpTransfer } from "~/server/payments/transfers.server";
+import { sendUsBankTransfer, sendWire } from "~/server/payments/to-other-banks.server";
+import { stepUpTransfer } from "~/server/payments/transfers.server";
 import { sendStepUpCode } from "~/server/payments/step-up.server";
 import { key, lastTransferCode } from "./member-support";
 

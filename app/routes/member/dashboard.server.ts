@@ -9,21 +9,25 @@ import { lockWait, sendStepUpCode } from "~/server/payments/step-up.server";
 import {
   MESSAGES,
   earlierTransfer,
-  memberTransferNeedsCode,
   stepUpTransfer,
+  type Member,
+  type Refusal,
+  type TransferResult,
+} from "~/server/payments/transfers.server";
+import {
+  memberTransferNeedsCode,
   reviewMemberTransfer,
+  transferToMember,
+  verifyRecipient,
+} from "~/server/payments/to-member.server";
+import {
   reviewUsBankTransfer,
   reviewWire,
   sendUsBankTransfer,
   sendWire,
-  transferBetweenAccounts,
-  transferToMember,
-  verifyRecipient,
-  type Member,
-  type Refusal,
-  type TransferResult,
   type WireQuote,
-} from "~/server/payments/transfers.server";
+} from "~/server/payments/to-other-banks.server";
+import { transferBetweenAccounts } from "~/server/payments/between-accounts.server";
 import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
 import {
   betweenAccountsSchema,
