@@ -1,12 +1,10 @@
+import type { Actor } from "~/domain/actor";
 import "./member-support";
 import { describe, expect, it } from "vitest";
 import type { Database } from "~/server/db/client.server";
-import {
-  addPayee,
-  payDueBillPayments,
-  scheduleBillPayment,
-  type BillPayMember,
-} from "~/server/bill-pay/bill-pay.server";
+import { addPayee } from "~/server/bill-pay/payees.server";
+import { payDueBillPayments } from "~/server/bill-pay/due-payments.server";
+import { scheduleBillPayment } from "~/server/bill-pay/bill-pay.server";
 import { institution } from "~/config/institution.server";
 import { businessDate } from "~/domain/ledger-rules";
 import { businessDayOnOrAfter } from "~/domain/payment-dates";
@@ -29,7 +27,7 @@ fileDatabase({ onOpen: (database) => void (db = database.db) });
 describe.skipIf(!onPostgres)("the bill-payments job's statements (PostgreSQL)", () => {
   it("reads no payee on its own: each comes with its payment", async () => {
     const m = await newMember(db, { checking_cents: 100_000 });
-    const who: BillPayMember = { id: m.member.id, email: m.member.email };
+    const who: Actor = { id: m.member.id, email: m.member.email };
     for (const [name, amount] of [
       ["City Power", "10.00"],
       ["Water Works", "20.00"],

@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import { referenceNumber } from "~/domain/account-display";
 import "./member-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,14 +16,9 @@ import {
 } from "~/server/db/schema";
 import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
-import {
-  addPayee,
-  cancelBillPayment,
-  editBillPayment,
-  payDueBillPayments,
-  scheduleBillPayment,
-  type BillPayMember,
-} from "~/server/bill-pay/bill-pay.server";
+import { addPayee } from "~/server/bill-pay/payees.server";
+import { cancelBillPayment, editBillPayment, scheduleBillPayment } from "~/server/bill-pay/bill-pay.server";
+import { payDueBillPayments } from "~/server/bill-pay/due-payments.server";
 import { billPaymentsJob } from "~/server/jobs/registry.server";
 import { JobRunner } from "~/server/jobs/runner.server";
 import { manualJobClock } from "~/server/jobs/clock.server";
@@ -91,7 +87,7 @@ function form(fields: Record<string, string>) {
 
 async function member(checking_cents: number) {
   const m = await newMember(db, { checking_cents, savings_cents: 10_000 });
-  const who: BillPayMember = { id: m.member.id, email: m.member.email };
+  const who: Actor = { id: m.member.id, email: m.member.email };
   const payee = await addPayee(
     db,
     who,
@@ -300,12 +296,12 @@ describe("cancel and edit before the date", () => {
     if (!done.ok) throw new Error(done.message);
     expect(await cancelBillPayment(db, other.who, done.payment_id, ORIGIN)).toMatchObject({
       ok: false,
-      status: 404,
+      kind: "not_found",
       message: "This payment was not found.",
     });
     expect(await cancelBillPayment(db, m.who, done.payment_id, ORIGIN, on(first_day))).toMatchObject({
       ok: false,
-      status: 409,
+      kind: "conflict",
     });
     expect((await balances(m.checking.id)).held).toBe(7_500);
     expect(await cancelBillPayment(db, m.who, done.payment_id, ORIGIN)).toEqual({
@@ -316,7 +312,7 @@ describe("cancel and edit before the date", () => {
     expect(await balances(m.checking.id)).toEqual({ current: 30_000, held: 0, available: 30_000 });
     expect(await cancelBillPayment(db, m.who, done.payment_id, ORIGIN)).toMatchObject({
       ok: false,
-      status: 409,
+      kind: "conflict",
       message: "This payment was already cancelled.",
     });
     const cancelled = await payment(done.payment_id);
@@ -624,7 +620,7 @@ describe("a recurring series", () => {
       });
     expect(await editBillPayment(db, m.who, edit(next), ORIGIN)).toEqual({
       ok: false,
-      status: 400,
+      kind: "bad_input",
       field: "payment_date",
       message: `A recurring payment's date must be before the series' next payment (${pageDate(next)}).`,
     });

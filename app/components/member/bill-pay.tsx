@@ -15,7 +15,8 @@ import { StatusBadge, formatDate } from "~/components/member/amount";
 import { centsAsDecimal, formatCents } from "~/domain/money";
 import { BILL_PAYMENT_STATUS_LABELS } from "~/domain/member-transactions";
 import { billPaySchema, describeSeries, editBillPaymentSchema, payeeSchema } from "~/domain/bill-pay";
-import type { BillPaymentView, PayeeView } from "~/server/bill-pay/bill-pay.server";
+import type { BillPaymentView } from "~/server/bill-pay/overview.server";
+import type { PayeeView } from "~/server/bill-pay/payees.server";
 
 /** What the Bill Pay action answers (app/routes/member/bill-pay.tsx). */
 export interface BillPayAnswer {

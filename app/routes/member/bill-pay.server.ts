@@ -1,14 +1,9 @@
 import { withDatabase } from "~/server/db/db.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
-import {
-  addPayee,
-  billPayOverview,
-  cancelBillPayment,
-  editBillPayment,
-  removePayee,
-  scheduleBillPayment,
-} from "~/server/bill-pay/bill-pay.server";
+import { addPayee, removePayee } from "~/server/bill-pay/payees.server";
+import { billPayOverview } from "~/server/bill-pay/overview.server";
+import { cancelBillPayment, editBillPayment, scheduleBillPayment } from "~/server/bill-pay/bill-pay.server";
 import type { BillPayForm, EditBillPaymentForm, PayeeForm } from "~/domain/bill-pay";
 
 /** What /dashboard/bill-pay calls (its view-model): each opens the database itself. */

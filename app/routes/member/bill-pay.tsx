@@ -3,8 +3,15 @@ import { data } from "react-router";
 import type { Route } from "./+types/bill-pay";
 import { requestInfoContext } from "~/context";
 import { requireMember } from "~/server/auth/session.server";
-import { parseSubmission, readForm, replyTo, formReply, type FormReply } from "~/server/http/form.server";
-import type { BillPayRefusal } from "~/server/bill-pay/bill-pay.server";
+import {
+  parseSubmission,
+  readForm,
+  replyTo,
+  formReply,
+  refusalStatus,
+  type FormReply,
+} from "~/server/http/form.server";
+import { refusal, type Refusal } from "~/domain/refusals";
 import { logger } from "~/server/logger.server";
 import { institution } from "~/config/institution.server";
 import { businessDate } from "~/domain/ledger-rules";
@@ -45,7 +52,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-function refusalReply(submission: Parameters<typeof replyTo>[0], refusal: BillPayRefusal): FormReply {
+function refusalReply(submission: Parameters<typeof replyTo>[0], refusal: Refusal): FormReply {
   return replyTo(
     submission,
     refusal.field ? { fieldErrors: { [refusal.field]: [refusal.message] } } : { formErrors: [refusal.message] },
@@ -79,7 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         if (!result.ok)
           return data<BillPayAnswer>(
             { intent, ok: false, reply: refusalReply(submission, result) },
-            { status: result.status },
+            { status: refusalStatus(result.kind) },
           );
         return {
           intent,
@@ -94,9 +101,12 @@ export async function action({ request, context }: Route.ActionArgs) {
         const result =
           Number.isSafeInteger(id) && id > 0
             ? await deletePayee(user, id, origin)
-            : ({ ok: false, message: "This payee was not found.", status: 404 } as const);
+            : refusal("not_found", "This payee was not found.");
         if (!result.ok)
-          return data<BillPayAnswer>({ intent, ok: false, message: result.message }, { status: result.status });
+          return data<BillPayAnswer>(
+            { intent, ok: false, message: result.message },
+            { status: refusalStatus(result.kind) },
+          );
         return {
           intent,
           ok: true,
@@ -111,7 +121,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         if (!result.ok)
           return data<BillPayAnswer>(
             { intent, ok: false, reply: refusalReply(submission, result) },
-            { status: result.status },
+            { status: refusalStatus(result.kind) },
           );
         return {
           intent,
@@ -130,7 +140,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         if (!result.ok)
           return data<BillPayAnswer>(
             { intent, ok: false, reply: refusalReply(submission, result), payment_id: submission.value.payment_id },
-            { status: result.status },
+            { status: refusalStatus(result.kind) },
           );
         return {
           intent,
@@ -144,7 +154,10 @@ export async function action({ request, context }: Route.ActionArgs) {
           return data<BillPayAnswer>({ intent, ok: false, message: BILL_PAY_MESSAGES.payment }, { status: 404 });
         const result = await cancelPayment(user, submission.value.payment_id, origin);
         if (!result.ok)
-          return data<BillPayAnswer>({ intent, ok: false, message: result.message }, { status: result.status });
+          return data<BillPayAnswer>(
+            { intent, ok: false, message: result.message },
+            { status: refusalStatus(result.kind) },
+          );
         const released =
           result.released_cents > 0 ? ` ${formatCents(result.released_cents)} is available in your account again.` : "";
         return {

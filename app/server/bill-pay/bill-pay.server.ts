@@ -1,5 +1,6 @@
+import type { Actor } from "~/domain/actor";
 import { accountLabel, referenceNumber } from "~/domain/account-display";
-import { and, asc, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
@@ -11,7 +12,7 @@ import {
   type BillPaymentSeries,
 } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
-import { placeHold, postTransfer, releaseHold, settleHold, type LedgerRefusal } from "~/server/ledger/ledger.server";
+import { placeHold, releaseHold, type LedgerRefusal } from "~/server/ledger/ledger.server";
 import { getTransaction } from "~/server/ledger/history.server";
 import { institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { notify } from "~/server/notifications/notifications.server";
@@ -20,8 +21,7 @@ import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
 import { businessDate } from "~/domain/ledger-rules";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
-import { asSentence } from "~/domain/plain-text";
-import { REFUSAL_MESSAGES, refusalMessage } from "~/domain/refusals";
+import { REFUSAL_MESSAGES, refusal, refusalMessage, type Refusal, type RefusalKind } from "~/domain/refusals";
 import {
   BILL_PAY_MESSAGES,
   maskPayeeAccount,
@@ -52,22 +52,16 @@ import {
  *   database transaction: only the difference must be available.
  */
 
-export interface BillPayMember {
-  id: string;
-  email: string;
-}
-
-export type BillPayRefusal = { ok: false; message: string; field?: string; status: 400 | 404 | 409 };
-export type BillPayResult<T extends object = object> = ({ ok: true } & T) | BillPayRefusal;
+export type BillPayResult<T extends object = object> = ({ ok: true } & T) | Refusal;
 
 /** Who the job acts as, on the ledger and in the audit log. */
 export const BILL_PAY_SYSTEM = "system:bill-pay";
 /** Saved payees a member may have (a list, not a directory). */
-export const PAYEES_MAX = 100;
+const PAYEES_MAX = 100;
 /** Payments the job takes per query; it loops until none is due. */
-const DUE_BATCH = 200;
+export const DUE_BATCH = 200;
 
-export const BILL_PAY_REFUSALS = {
+const BILL_PAY_REFUSALS = {
   payees_max: `You can save at most ${PAYEES_MAX} payees.`,
   checking_only: "Bill payments are made from a checking account. Please choose one.",
   not_scheduled: {
@@ -94,12 +88,12 @@ export function failureReason(refusal: Pick<LedgerRefusal, "code" | "limit">): s
   }
 }
 
-function refused(message: string, field?: string, status: 400 | 404 | 409 = 400): BillPayRefusal {
-  return field === undefined ? { ok: false, message, status } : { ok: false, message, field, status };
+export function refused(message: string, field?: string, kind: RefusalKind = "bad_input"): Refusal {
+  return refusal(kind, message, field === undefined ? {} : { field });
 }
 
 /** Runs `work` in one database transaction; a refusal it returns rolls everything back. */
-function inTransaction<T extends object>(
+export function inTransaction<T extends object>(
   db: Db,
   work: (tx: DbOrTx) => Promise<BillPayResult<T>>,
 ): Promise<BillPayResult<T>> {
@@ -107,19 +101,19 @@ function inTransaction<T extends object>(
 }
 
 /** One member's Bill Pay changes one at a time (two tabs, a double click). */
-async function lockMember(tx: DbOrTx, member_id: string): Promise<void> {
+export async function lockMember(tx: DbOrTx, member_id: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bill-pay:${member_id}`}))`);
 }
 
-function ledgerRefusal(refusal: LedgerRefusal): BillPayRefusal {
+function ledgerRefusal(refusal: LedgerRefusal): Refusal {
   switch (refusal.code) {
     case "insufficient_funds":
       return refused(REFUSAL_MESSAGES.insufficient_funds, "amount");
     case "account_frozen":
     case "account_closed":
-      return refused(REFUSAL_MESSAGES[refusal.code], "from_account_id", 409);
+      return refused(REFUSAL_MESSAGES[refusal.code], "from_account_id", "conflict");
     case "transfer_limit":
-      return refused(refusalMessage("transfer_limit", { limit: refusal.limit }), "from_account_id", 409);
+      return refused(refusalMessage("transfer_limit", { limit: refusal.limit }), "from_account_id", "conflict");
     case "invalid_amount":
       // Beyond any amount the ledger takes (more than a hundred billion dollars).
       return refused(BILL_PAY_MESSAGES.amount, "amount");
@@ -128,65 +122,10 @@ function ledgerRefusal(refusal: LedgerRefusal): BillPayRefusal {
   }
 }
 
-/**
- * The member's payment held on the paying account (scheduling it, or editing it: the new amount
- * and date under a new hold), or the refusal in the form's words. The caller has the member's
- * lock and found no payment with the form's key, so a ledger transaction with it is another
- * form's (refused, never taken as this one's).
- */
-async function holdMemberPayment(
-  tx: DbOrTx,
-  member: BillPayMember,
-  input: {
-    from_id: number;
-    settlement_id: number;
-    payee: Pick<BillPayee, "name" | "account_number">;
-    form: { idempotency_key: string; amount_cents: number; payment_date: string; memo?: string | null };
-  },
-): Promise<BillPayRefusal | { ok: true; transaction: { id: number } }> {
-  const { form } = input;
-  const hold = await placeHold(tx, {
-    kind: "bill_payment",
-    initiator: `member:${member.id}`,
-    idempotency_key: form.idempotency_key,
-    created_by: member.id,
-    entries: entriesOf(input.from_id, input.settlement_id, form.amount_cents),
-    memo: paymentMemo(input.payee, form.memo),
-    category: "Bill Pay",
-    effective_date: form.payment_date,
-  });
-  if (!hold.ok) return ledgerRefusal(hold);
-  if (hold.replayed) return refused(BILL_PAY_REFUSALS.key_reused, undefined, 409);
-  return { ok: true, transaction: { id: hold.transaction.id } };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Payees
-
-export interface PayeeView {
-  id: number;
-  name: string;
-  masked_account: string;
-  address: string | null;
-}
-
-function payeeView(p: BillPayee): PayeeView {
-  return { id: p.id, name: p.name, masked_account: maskPayeeAccount(p.account_number), address: p.address };
-}
-
-export async function listPayees(db: DbOrTx, member_id: string): Promise<PayeeView[]> {
-  const rows = await db
-    .select()
-    .from(billPayees)
-    .where(and(eq(billPayees.member_id, member_id), isNull(billPayees.removed_at)))
-    .orderBy(asc(billPayees.name), asc(billPayees.id));
-  return rows.map(payeeView);
-}
-
 /** The member's payee with this name and number, saved now if it was not: saving twice saves once. */
-async function findOrSavePayee(
+export async function findOrSavePayee(
   tx: DbOrTx,
-  member: BillPayMember,
+  member: Actor,
   form: PayeeForm,
   origin: AuditOrigin,
 ): Promise<BillPayResult<{ payee: BillPayee; created: boolean }>> {
@@ -207,7 +146,7 @@ async function findOrSavePayee(
     .select({ n: sql<number>`count(*)::int` })
     .from(billPayees)
     .where(and(eq(billPayees.member_id, member.id), isNull(billPayees.removed_at)))) as [{ n: number }];
-  if (n >= PAYEES_MAX) return refused(BILL_PAY_REFUSALS.payees_max, "name", 409);
+  if (n >= PAYEES_MAX) return refused(BILL_PAY_REFUSALS.payees_max, "name", "conflict");
   const [payee] = await tx
     .insert(billPayees)
     .values({
@@ -231,50 +170,42 @@ async function findOrSavePayee(
   return { ok: true, payee: payee!, created: true };
 }
 
-export async function addPayee(
-  db: Db,
-  member: BillPayMember,
-  form: PayeeForm,
-  origin: AuditOrigin,
-): Promise<BillPayResult<{ payee: PayeeView; created: boolean }>> {
-  return inTransaction(db, async (tx) => {
-    await lockMember(tx, member.id);
-    const saved = await findOrSavePayee(tx, member, form, origin);
-    return saved.ok ? { ok: true, payee: payeeView(saved.payee), created: saved.created } : saved;
+/**
+ * The member's payment held on the paying account (scheduling it, or editing it: the new amount
+ * and date under a new hold), or the refusal in the form's words. The caller has the member's
+ * lock and found no payment with the form's key, so a ledger transaction with it is another
+ * form's (refused, never taken as this one's).
+ */
+async function holdMemberPayment(
+  tx: DbOrTx,
+  member: Actor,
+  input: {
+    from_id: number;
+    settlement_id: number;
+    payee: Pick<BillPayee, "name" | "account_number">;
+    form: { idempotency_key: string; amount_cents: number; payment_date: string; memo?: string | null };
+  },
+): Promise<Refusal | { ok: true; transaction: { id: number } }> {
+  const { form } = input;
+  const hold = await placeHold(tx, {
+    kind: "bill_payment",
+    initiator: `member:${member.id}`,
+    idempotency_key: form.idempotency_key,
+    created_by: member.id,
+    entries: entriesOf(input.from_id, input.settlement_id, form.amount_cents),
+    memo: paymentMemo(input.payee, form.memo),
+    category: "Bill Pay",
+    effective_date: form.payment_date,
   });
-}
-
-/** Removes a saved payee from the list (kept for the history); its scheduled payments stay. */
-export async function removePayee(
-  db: Db,
-  member: BillPayMember,
-  payee_id: number,
-  origin: AuditOrigin,
-): Promise<BillPayResult<{ name: string }>> {
-  return inTransaction(db, async (tx) => {
-    const [payee] = await tx.select().from(billPayees).where(eq(billPayees.id, payee_id)).for("update");
-    if (!payee || payee.member_id !== member.id || payee.removed_at)
-      return refused("This payee was not found.", undefined, 404);
-    await tx.update(billPayees).set({ removed_at: new Date() }).where(eq(billPayees.id, payee.id));
-    await recordAudit(tx, {
-      actor_id: member.id,
-      actor_email: member.email,
-      action: "bill_pay.payee_remove",
-      subject_type: "bill_payee",
-      subject_id: payee.id,
-      member_id: member.id,
-      before: { name: payee.name },
-      request_id: origin.request_id,
-      ip: origin.ip,
-    });
-    return { ok: true, name: payee.name };
-  });
+  if (!hold.ok) return ledgerRefusal(hold);
+  if (hold.replayed) return refused(BILL_PAY_REFUSALS.key_reused, undefined, "conflict");
+  return { ok: true, transaction: { id: hold.transaction.id } };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Scheduling
 
-export interface ScheduledDone {
+interface ScheduledDone {
   payment_id: number;
   reference_number: string;
   payment_date: string;
@@ -283,19 +214,22 @@ export interface ScheduledDone {
   replayed: boolean;
 }
 
-function entriesOf(from_account_id: number, settlement_id: number, amount_cents: number) {
+export function entriesOf(from_account_id: number, settlement_id: number, amount_cents: number) {
   return [
     { account_id: from_account_id, amount_cents: -amount_cents },
     { account_id: settlement_id, amount_cents },
   ];
 }
 
-function paymentMemo(payee: Pick<BillPayee, "name" | "account_number">, memo: string | null | undefined): string {
+export function paymentMemo(
+  payee: Pick<BillPayee, "name" | "account_number">,
+  memo: string | null | undefined,
+): string {
   return `Bill payment to ${payee.name} ${maskPayeeAccount(payee.account_number)}${memo ? `: ${memo}` : ""}`;
 }
 
 /** The member's own open checking account, or why not. */
-function payingAccount(accounts: readonly AccountView[], account_id: number): AccountView | BillPayRefusal {
+function payingAccount(accounts: readonly AccountView[], account_id: number): AccountView | Refusal {
   const from = accounts.find((a) => a.id === account_id && a.owner === "member");
   if (!from) return refused(REFUSAL_MESSAGES.not_your_account, "from_account_id");
   // Savings transfers are counted per month when they are placed; a payment held for weeks and
@@ -305,7 +239,7 @@ function payingAccount(accounts: readonly AccountView[], account_id: number): Ac
     return refused(
       REFUSAL_MESSAGES[from.status === "frozen" ? "account_frozen" : "account_closed"],
       "from_account_id",
-      409,
+      "conflict",
     );
   return from;
 }
@@ -334,7 +268,7 @@ async function replayOf(tx: DbOrTx, member_id: string, idempotency_key: string):
  */
 export async function scheduleBillPayment(
   db: Db,
-  member: BillPayMember,
+  member: Actor,
   form: BillPayForm,
   origin: AuditOrigin,
 ): Promise<BillPayResult<ScheduledDone>> {
@@ -347,7 +281,7 @@ export async function scheduleBillPayment(
     if (earlier) return { ok: true, ...earlier };
     const from = payingAccount(await memberAccounts(tx, member.id), form.from_account_id);
     if ("ok" in from) return from;
-    if (await outgoingPaymentsPaused(tx)) return refused(REFUSAL_MESSAGES.denied, undefined, 409);
+    if (await outgoingPaymentsPaused(tx)) return refused(REFUSAL_MESSAGES.denied, undefined, "conflict");
 
     let payee: BillPayee;
     if (choice.kind === "saved") {
@@ -467,18 +401,19 @@ async function changeablePayment(
   member_id: string,
   payment_id: number,
   today: string,
-): Promise<BillPayment | BillPayRefusal> {
+): Promise<BillPayment | Refusal> {
   const [payment] = await tx.select().from(billPayments).where(eq(billPayments.id, payment_id)).for("update");
   // Another member's payment answers as one that does not exist: its existence is not theirs to learn.
-  if (!payment || payment.member_id !== member_id) return refused(BILL_PAY_MESSAGES.payment, undefined, 404);
-  if (payment.status !== "scheduled") return refused(BILL_PAY_REFUSALS.not_scheduled[payment.status], undefined, 409);
-  if (payment.payment_date <= today) return refused(BILL_PAY_REFUSALS.due_today, undefined, 409);
+  if (!payment || payment.member_id !== member_id) return refused(BILL_PAY_MESSAGES.payment, undefined, "not_found");
+  if (payment.status !== "scheduled")
+    return refused(BILL_PAY_REFUSALS.not_scheduled[payment.status], undefined, "conflict");
+  if (payment.payment_date <= today) return refused(BILL_PAY_REFUSALS.due_today, undefined, "conflict");
   return payment;
 }
 
 export async function cancelBillPayment(
   db: Db,
-  member: BillPayMember,
+  member: Actor,
   payment_id: number,
   origin: AuditOrigin,
   now = new Date(),
@@ -544,7 +479,7 @@ export async function cancelBillPayment(
  */
 export async function editBillPayment(
   db: Db,
-  member: BillPayMember,
+  member: Actor,
   form: EditBillPaymentForm,
   origin: AuditOrigin,
   now = new Date(),
@@ -622,7 +557,7 @@ export async function editBillPayment(
   });
 }
 
-function seriesRule(series: BillPaymentSeries): SeriesRule {
+export function seriesRule(series: BillPaymentSeries): SeriesRule {
   return {
     frequency: series.frequency,
     interval_weeks: series.interval_weeks,
@@ -632,316 +567,7 @@ function seriesRule(series: BillPaymentSeries): SeriesRule {
   };
 }
 
-async function payeeOf(tx: DbOrTx, payee_id: number): Promise<BillPayee> {
+export async function payeeOf(tx: DbOrTx, payee_id: number): Promise<BillPayee> {
   const [payee] = await tx.select().from(billPayees).where(eq(billPayees.id, payee_id));
   return payee!;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The job: payments on their date
-
-export interface BillPaymentRunCounts {
-  [name: string]: number | string | boolean | null;
-  date: string;
-  paid: number;
-  failed: number;
-  next_scheduled: number;
-}
-
-/**
- * Pays every scheduled payment whose date has come (the job clock's date where the credit union
- * is), each in its own database transaction. Safe to repeat: a payment is locked and checked still
- * scheduled, and the ledger's keys make a settle or post that already happened a repeat.
- */
-export async function payDueBillPayments(db: Db, now: Date): Promise<BillPaymentRunCounts> {
-  const today = businessDate(institution().time_zone, now);
-  const counts: BillPaymentRunCounts = { date: today, paid: 0, failed: 0, next_scheduled: 0 };
-  const settlement = await institutionAccount(db, "bill_pay_settlement");
-  for (let after = 0; ;) {
-    const due = await db
-      .select({ id: billPayments.id })
-      .from(billPayments)
-      .where(
-        and(
-          eq(billPayments.status, "scheduled"),
-          lte(billPayments.payment_date, today),
-          sql`${billPayments.id} > ${after}`,
-        ),
-      )
-      .orderBy(asc(billPayments.id))
-      .limit(DUE_BATCH);
-    for (const { id } of due) {
-      const result = await payOne(db, id, today, settlement.id);
-      if (result.outcome === "paid") counts.paid++;
-      else if (result.outcome === "failed") counts.failed++;
-      if (result.next) counts.next_scheduled++;
-    }
-    if (due.length < DUE_BATCH) break;
-    after = due[due.length - 1]!.id;
-  }
-  return counts;
-}
-
-async function payOne(
-  db: Db,
-  payment_id: number,
-  today: string,
-  settlement_id: number,
-): Promise<{ outcome: "skipped" | "paid" | "failed"; next: boolean }> {
-  return db.transaction(async (tx) => {
-    // The payee comes with the locked payment (one round trip), not read again per payment.
-    const [row] = await tx
-      .select({ payment: billPayments, payee: billPayees })
-      .from(billPayments)
-      .innerJoin(billPayees, eq(billPayees.id, billPayments.payee_id))
-      .where(eq(billPayments.id, payment_id))
-      .for("update", { of: billPayments });
-    if (!row || row.payment.status !== "scheduled" || row.payment.payment_date > today)
-      return { outcome: "skipped", next: false };
-    const { payment, payee } = row;
-    let refusal: LedgerRefusal | null = null;
-    let paid_transaction_id: number | null = null;
-    if (payment.hold_transaction_id !== null) {
-      const settled = await settleHold(tx, {
-        transaction_id: payment.hold_transaction_id,
-        idempotency_key: `bill-pay:${payment.id}:pay`,
-        resolved_by: BILL_PAY_SYSTEM,
-      });
-      if (!settled.ok) {
-        refusal = settled;
-        // The hold gives the money back: releasing is allowed on a frozen or closed account.
-        const released = await releaseHold(tx, {
-          transaction_id: payment.hold_transaction_id,
-          idempotency_key: `bill-pay:${payment.id}:release`,
-          resolved_by: BILL_PAY_SYSTEM,
-        });
-        if (!released.ok)
-          throw new Error(`the hold of bill payment ${payment.id} could not be released: ${released.code}`);
-      }
-    } else {
-      const posted = await postTransfer(tx, {
-        kind: "bill_payment",
-        initiator: BILL_PAY_SYSTEM,
-        idempotency_key: `bill-pay:${payment.id}:pay`,
-        created_by: BILL_PAY_SYSTEM,
-        entries: entriesOf(payment.from_account_id, settlement_id, payment.amount_cents),
-        memo: paymentMemo(payee, payment.memo),
-        category: "Bill Pay",
-        effective_date: today,
-      });
-      if (posted.ok) paid_transaction_id = posted.transaction.id;
-      else refusal = posted;
-    }
-    const status = refusal ? "failed" : "paid";
-    const reason = refusal ? failureReason(refusal) : null;
-    await tx
-      .update(billPayments)
-      .set({
-        status,
-        failure_reason: reason,
-        paid_transaction_id,
-        resolved_at: new Date(),
-        resolved_by: BILL_PAY_SYSTEM,
-        updated_at: new Date(),
-      })
-      .where(eq(billPayments.id, payment.id));
-    const next =
-      payment.series_id !== null ? await scheduleNext(tx, payment, payee, today, settlement_id, refusal) : null;
-    // Dates in the words of the member's pages ("Dec 31, 2026"), as every message to the member.
-    const nextText = next
-      ? ` The next payment is scheduled for ${formatBusinessDate(next.payment_date)}${next.held ? "" : " (it is not held yet: the money was not available when it was scheduled)"}.`
-      : "";
-    if (refusal) {
-      await notify(tx, {
-        member_id: payment.member_id,
-        kind: "bill_payment_failed",
-        title: `Bill payment of ${formatCents(payment.amount_cents)} to ${payee.name} failed`,
-        body: `The payment of ${formatBusinessDate(payment.payment_date)} was not made: ${asSentence(reason ?? "")}${payment.hold_transaction_id !== null ? ` The ${formatCents(payment.amount_cents)} held for it is available again.` : ""}${nextText}`,
-      });
-    } else {
-      await notify(tx, {
-        member_id: payment.member_id,
-        kind: "bill_paid",
-        title: `Bill paid: ${formatCents(payment.amount_cents)} to ${payee.name}`,
-        body: `Your payment to ${payee.name} ${maskPayeeAccount(payee.account_number)} was paid on ${formatBusinessDate(payment.payment_date)}.${nextText}`,
-      });
-    }
-    await recordAudit(tx, {
-      actor_id: null,
-      action: refusal ? "bill_pay.failed" : "bill_pay.paid",
-      subject_type: "bill_payment",
-      subject_id: payment.id,
-      member_id: payment.member_id,
-      before: { status: "scheduled" },
-      after: {
-        status,
-        failure_reason: reason,
-        amount_cents: payment.amount_cents,
-        payment_date: payment.payment_date,
-        next_payment_id: next?.id ?? null,
-      },
-    });
-    return { outcome: status, next: next !== null };
-  });
-}
-
-/**
- * The series' payment after `payment`, when the series has one: held now if the money is there,
- * else scheduled without a hold (its date decides). A series whose account was frozen or closed
- * ends: its payments could not be made.
- */
-async function scheduleNext(
-  tx: DbOrTx,
-  payment: BillPayment,
-  payee_of_payment: BillPayee,
-  today: string,
-  settlement_id: number,
-  refusal: LedgerRefusal | null,
-): Promise<{ id: number; payment_date: string; held: boolean } | null> {
-  const [series] = await tx
-    .select()
-    .from(billPaymentSeries)
-    .where(eq(billPaymentSeries.id, payment.series_id!))
-    .for("update");
-  if (!series || series.status !== "active") return null;
-  const rule = seriesRule(series);
-  const sequence = payment.sequence! + 1;
-  const accountGone = refusal?.code === "account_frozen" || refusal?.code === "account_closed";
-  if (accountGone || !seriesHasPayment(rule, sequence)) {
-    await tx
-      .update(billPaymentSeries)
-      .set({ status: "ended", ended_at: new Date() })
-      .where(eq(billPaymentSeries.id, series.id));
-    return null;
-  }
-  const payment_date = seriesPaymentDate(rule, sequence);
-  // The series' payee is the payment's (a series pays one payee); read only if they ever differ.
-  const payee = series.payee_id === payee_of_payment.id ? payee_of_payment : await payeeOf(tx, series.payee_id);
-  const key = `bill-pay:series:${series.id}:${sequence}`;
-  const hold = await placeHold(tx, {
-    kind: "bill_payment",
-    initiator: BILL_PAY_SYSTEM,
-    idempotency_key: key,
-    created_by: BILL_PAY_SYSTEM,
-    entries: entriesOf(series.from_account_id, settlement_id, series.amount_cents),
-    memo: paymentMemo(payee, series.memo),
-    category: "Bill Pay",
-    effective_date: payment_date > today ? payment_date : today,
-  });
-  if (!hold.ok && (hold.code === "account_frozen" || hold.code === "account_closed")) {
-    await tx
-      .update(billPaymentSeries)
-      .set({ status: "ended", ended_at: new Date() })
-      .where(eq(billPaymentSeries.id, series.id));
-    return null;
-  }
-  const [next] = await tx
-    .insert(billPayments)
-    .values({
-      member_id: series.member_id,
-      payee_id: series.payee_id,
-      from_account_id: series.from_account_id,
-      amount_cents: series.amount_cents,
-      payment_date,
-      memo: series.memo,
-      hold_transaction_id: hold.ok ? hold.transaction.id : null,
-      series_id: series.id,
-      sequence,
-      idempotency_key: key,
-    })
-    .onConflictDoNothing()
-    .returning({ id: billPayments.id });
-  return next ? { id: next.id, payment_date, held: hold.ok } : null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The page
-
-export interface BillPaymentView {
-  id: number;
-  payee_name: string;
-  payee_masked_account: string;
-  from_label: string;
-  amount_cents: number;
-  payment_date: string;
-  memo: string | null;
-  status: BillPayment["status"];
-  held: boolean;
-  failure_reason: string | null;
-  reference_number: string | null;
-  series: Pick<SeriesRule, "frequency" | "interval_weeks" | "end_date" | "payment_count"> | null;
-  sequence: number | null;
-}
-
-const HISTORY_MAX = 50;
-
-/** The member's upcoming payments (soonest first) and their history (newest first). */
-export async function memberBillPayments(
-  db: DbOrTx,
-  member_id: string,
-  member_accounts: readonly AccountView[],
-): Promise<{ upcoming: BillPaymentView[]; history: BillPaymentView[] }> {
-  const accounts = new Map(member_accounts.map((a) => [a.id, a]));
-  const select = () =>
-    db
-      .select({ payment: billPayments, payee: billPayees, series: billPaymentSeries })
-      .from(billPayments)
-      .innerJoin(billPayees, eq(billPayees.id, billPayments.payee_id))
-      .leftJoin(billPaymentSeries, eq(billPaymentSeries.id, billPayments.series_id));
-  const upcoming = await select()
-    .where(and(eq(billPayments.member_id, member_id), eq(billPayments.status, "scheduled")))
-    .orderBy(asc(billPayments.payment_date), asc(billPayments.id))
-    .limit(HISTORY_MAX);
-  const history = await select()
-    .where(and(eq(billPayments.member_id, member_id), inArray(billPayments.status, ["paid", "failed", "cancelled"])))
-    .orderBy(desc(billPayments.payment_date), desc(billPayments.id))
-    .limit(HISTORY_MAX);
-  const view = ({
-    payment: p,
-    payee,
-    series,
-  }: {
-    payment: BillPayment;
-    payee: BillPayee;
-    series: BillPaymentSeries | null;
-  }): BillPaymentView => {
-    const account = accounts.get(p.from_account_id);
-    const transaction = p.paid_transaction_id ?? p.hold_transaction_id;
-    return {
-      id: p.id,
-      payee_name: payee.name,
-      payee_masked_account: maskPayeeAccount(payee.account_number),
-      from_label: account ? accountLabel(account) : "",
-      amount_cents: p.amount_cents,
-      payment_date: p.payment_date,
-      memo: p.memo,
-      status: p.status,
-      held: p.hold_transaction_id !== null,
-      failure_reason: p.failure_reason,
-      reference_number: transaction !== null ? referenceNumber(transaction) : null,
-      series: series
-        ? {
-            frequency: series.frequency,
-            interval_weeks: series.interval_weeks,
-            end_date: series.end_date,
-            payment_count: series.payment_count,
-          }
-        : null,
-      sequence: p.sequence,
-    };
-  };
-  return { upcoming: upcoming.map(view), history: history.map(view) };
-}
-
-/** The accounts a bill may be paid from: the member's open checking accounts, with what is available. */
-export function payingAccounts(accounts: readonly AccountView[]): Array<{ id: number; label: string }> {
-  return accounts
-    .filter((a) => a.type === "checking" && a.status === "active")
-    .map((a) => ({ id: a.id, label: `${accountLabel(a)} · ${formatCents(a.available_cents)}` }));
-}
-
-/** The page's data: paying accounts, payees, upcoming payments and history, with one read of the member's accounts. */
-export async function billPayOverview(db: DbOrTx, member_id: string) {
-  const [accounts, payees] = await Promise.all([memberAccounts(db, member_id), listPayees(db, member_id)]);
-  return { accounts: payingAccounts(accounts), payees, ...(await memberBillPayments(db, member_id, accounts)) };
 }

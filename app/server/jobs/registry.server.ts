@@ -3,7 +3,7 @@ import { releaseAvailableDeposits } from "~/server/deposits/deposits.server";
 import { pruneExpired } from "./prune.server";
 import { retryOutboxDeliveries } from "./outbox-retry.server";
 import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
-import { payDueBillPayments } from "~/server/bill-pay/bill-pay.server";
+import { payDueBillPayments } from "~/server/bill-pay/due-payments.server";
 import { payMonthlyDividends } from "~/server/dividends/dividends.server";
 import { upkeepEmbeddedDatabase } from "~/server/db/upkeep.server";
 import { releaseUnsettledCardPurchases } from "~/server/cards/authorization.server";
