@@ -12,7 +12,7 @@ import { onPostgres, openTestDatabase } from "./test-database";
  * the environment file with `sh` cuts a DATABASE_URL holding `&` (the shell runs it as a command
  * in the background): DATABASE_URL ended up unset, `migrate` printed "Migrations applied (pglite)"
  * and exited 0 on a new, empty embedded database, and `ledger:verify` then said "Ledger OK". Now
- * they refuse; and `node --env-file`, which the guide uses, reads the file as systemd does.
+ * they refuse; and scripts/with-env.mjs, which the guide uses, reads the file as systemd does.
  */
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-script-env-"));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -49,7 +49,7 @@ describe("maintenance commands in production", () => {
   });
 
   it.runIf(onPostgres)(
-    "an environment file with & in DATABASE_URL: sh loses it (now refused), node --env-file reads it",
+    "an environment file with & in DATABASE_URL: sh loses it (now refused), scripts/with-env.mjs reads it",
     async () => {
       const database = await openTestDatabase();
       try {
@@ -68,7 +68,10 @@ describe("maintenance commands in production", () => {
         );
         expect(sourced.output).toContain("DATABASE_URL is not set");
         expect(sourced.status).toBe(2);
-        const read = run([process.execPath, `--env-file=${file}`, compiled("migrate")], { NODE_ENV: "production" });
+        const read = run(
+          [process.execPath, "scripts/with-env.mjs", file, "NODE_ENV=production", process.execPath, compiled("migrate")],
+          {},
+        );
         expect(read.output).toContain("Migrations applied (postgres).");
         expect(read.status).toBe(0);
       } finally {
