@@ -82,6 +82,8 @@ export default defineConfig({
     env: {
       ...(process.env.MUTUAL_BUILD_DIR ? { MUTUAL_BUILD_DIR: process.env.MUTUAL_BUILD_DIR } : {}),
       NODE_ENV: "production",
+      // The embedded database, on purpose (a production start without DATABASE_URL refuses otherwise).
+      MUTUAL_EMBEDDED_DATABASE: "1",
       PORT: String(port),
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",

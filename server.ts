@@ -302,11 +302,26 @@ async function main() {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
 }
 
-main().catch((error: unknown) => {
+/**
+ * A process that cannot start says why in one JSON line, like every other line it writes, so that
+ * journald and a log shipper keep it whole (a multi-line message arrived as several entries, the
+ * variable's name apart from the reason). Written synchronously: the process exits right after.
+ */
+function reportStartFailure(error: unknown): void {
+  // Whatever LOG_LEVEL says (even silent, or a bad value): a refusal to start is always told.
+  const logger = pino(loggerOptions("info"), pino.destination({ dest: 1, sync: true }));
   if (error instanceof ConfigurationError || error instanceof DataDirLockedError) {
-    console.error(`\nMutual cannot start.\n${error.message}\n`);
+    const problems = error.message
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean);
+    logger.fatal({ problems }, `Mutual cannot start: ${problems.join(" ")}`);
   } else {
-    console.error("Mutual failed to start:", errorText(error));
+    logger.fatal({ err: errorText(error) }, "Mutual failed to start");
   }
+}
+
+main().catch((error: unknown) => {
+  reportStartFailure(error);
   process.exit(1);
 });

@@ -335,6 +335,7 @@ async function measure(url: string | undefined) {
       LOG_LEVEL: "warn",
       MUTUAL_BENCH: "1",
       MUTUAL_TEST_INSTALL: "1",
+      MUTUAL_EMBEDDED_DATABASE: "1",
       MUTUAL_BUILD_DIR: build,
       INSTITUTION_CONFIG: institution_file,
       ...(url ? { DATABASE_URL: url } : {}),

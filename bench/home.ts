@@ -136,6 +136,7 @@ async function main() {
     env: {
       ...process.env,
       NODE_ENV: "production",
+      MUTUAL_EMBEDDED_DATABASE: "1",
       PORT: String(PORT),
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",

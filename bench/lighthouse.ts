@@ -210,6 +210,8 @@ function startServer(dir: string, serverPort: number, work: string, institutionF
     env: {
       ...process.env,
       NODE_ENV: "production",
+      MUTUAL_EMBEDDED_DATABASE: "1",
+      MUTUAL_TEST_INSTALL: "1",
       LOG_LEVEL: "warn",
       INSTITUTION_CONFIG: institutionFile,
       MUTUAL_BUILD_DIR: dir,

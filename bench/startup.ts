@@ -100,6 +100,7 @@ async function main() {
   const production = {
     NODE_ENV: "production",
     MUTUAL_TEST_INSTALL: "1",
+    MUTUAL_EMBEDDED_DATABASE: "1",
     LOG_LEVEL: "warn",
     INSTITUTION_CONFIG: institutionFile,
     MUTUAL_BUILD_DIR: buildDir,

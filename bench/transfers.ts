@@ -555,6 +555,7 @@ class AppProcess {
         ...process.env,
         NODE_ENV: "production",
         MUTUAL_TEST_INSTALL: "1",
+        MUTUAL_EMBEDDED_DATABASE: "1",
         LOG_LEVEL: "warn",
         MUTUAL_BUILD_DIR: build,
         INSTITUTION_CONFIG: institutionFile,

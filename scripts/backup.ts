@@ -7,11 +7,18 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { env } from "~/config/env.server";
+import { ConfigurationError, env, type Env } from "~/config/env.server";
 import { BackupError, backupFileName, takeBackup } from "~/server/backup/backup.server";
 
 async function main(): Promise<number> {
-  const config = env();
+  let config: Env;
+  try {
+    config = env();
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    console.error(`backup: ${error.message}`);
+    return 2;
+  }
   if (config.DATABASE_URL) {
     console.error(
       'DATABASE_URL is set: back up PostgreSQL with pg_dump or a base backup and WAL archiving (docs/operations.md, "Backups and restore"). npm run backup copies the embedded database only.',

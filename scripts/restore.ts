@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { env } from "~/config/env.server";
+import { ConfigurationError, env, type Env } from "~/config/env.server";
 import { BackupError, restoreBackup } from "~/server/backup/backup.server";
 
 const USAGE = "Usage: DATA_DIR=/new/folder npm run restore -- BACKUP.tar.gz [--keys /safe/place/secrets.json]";
@@ -22,7 +22,14 @@ async function main(): Promise<number> {
     return 2;
   }
   const backup = path.resolve(rest[0]!);
-  const config = env();
+  let config: Env;
+  try {
+    config = env();
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    console.error(`restore: ${error.message}`);
+    return 2;
+  }
   if (config.DATABASE_URL) {
     console.error(
       'DATABASE_URL is set: restore PostgreSQL with pg_restore (docs/operations.md, "Backups and restore"). npm run restore restores the embedded database only.',

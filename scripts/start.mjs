@@ -14,10 +14,16 @@ try {
   process.exit(1);
 }
 
+// `npm start` is the quick look on a laptop (README: the demo on the embedded database), so the
+// embedded database is its default; the service runs build/bin/server.js itself, which refuses to
+// start in production without DATABASE_URL or MUTUAL_EMBEDDED_DATABASE=1.
+const embedded = process.env.DATABASE_URL
+  ? {}
+  : { MUTUAL_EMBEDDED_DATABASE: process.env.MUTUAL_EMBEDDED_DATABASE || "1" };
 const child = spawn(process.execPath, ["--enable-source-maps", compiledPath("server")], {
   cwd: root,
   stdio: "inherit",
-  env: { ...process.env, NODE_ENV: "production" },
+  env: { ...process.env, NODE_ENV: "production", ...embedded },
 });
 // A terminal's Ctrl-C or systemd's stop signals the whole group, the server included; passing the
 // signal on as well is harmless (the server shuts down once).

@@ -72,6 +72,15 @@ const EnvSchema = z.object({
    * drill on real members' data never reaches them.
    */
   MUTUAL_DRILL: z.enum(["0", "1"], "must be 1 (a restore drill's copy) or 0").optional(),
+  /**
+   * "1": run on the embedded database in DATA_DIR in production, on purpose (one process, a small
+   * installation). Without it a production process with no DATABASE_URL stops: that is what an
+   * environment file that was not loaded looks like, and a migration or a ledger check would
+   * otherwise report success on an empty database of its own making.
+   */
+  MUTUAL_EMBEDDED_DATABASE: z
+    .enum(["0", "1"], "must be 1 (the embedded database in production, on purpose) or 0")
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // PostgreSQL connections (with DATABASE_URL), in milliseconds; 0 turns off the statement and
   // idle-in-transaction timeouts and the keepalive.
@@ -154,6 +163,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "Invalid environment configuration:\n  METRICS_PORT: must differ from PORT (leave it unset to serve /metrics on the main port with METRICS_TOKEN)",
     );
   }
+  refuseUnchosenEmbeddedDatabase(env);
   if (env.DATABASE_URL && env.NODE_ENV === "production") {
     for (const name of ["SESSION_SECRET", "DATA_ENCRYPTION_KEY"] as const) {
       if (!env[name])
@@ -163,6 +173,22 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     }
   }
   return { ...env, dataDirAbsolute: path.resolve(env.DATA_DIR) };
+}
+
+/**
+ * In production the embedded database is a choice the operator writes down
+ * (MUTUAL_EMBEDDED_DATABASE=1), never what a missing DATABASE_URL falls back to: an environment
+ * file sourced with `sh` loses a URL holding `&`, and the server then started on a new, empty
+ * embedded database, `migrate` said "Migrations applied (pglite)" and `ledger:verify` "Ledger OK".
+ */
+function refuseUnchosenEmbeddedDatabase(env: z.infer<typeof EnvSchema>): void {
+  if (env.NODE_ENV !== "production" || env.DATABASE_URL || env.MUTUAL_EMBEDDED_DATABASE === "1") return;
+  throw new ConfigurationError(
+    "Invalid environment configuration:\n" +
+      "  DATABASE_URL: not set, and NODE_ENV=production: no database was opened or created. Is the environment file loaded " +
+      "(run commands with scripts/with-env.mjs, docs/operations.md#configure)? To run on the embedded database in DATA_DIR " +
+      "on purpose (one process, a small installation), set MUTUAL_EMBEDDED_DATABASE=1.",
+  );
 }
 
 let cached: Env | undefined;

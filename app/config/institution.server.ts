@@ -13,20 +13,65 @@ export function parseInstitution(raw: unknown, source: string): Institution {
   return result.data;
 }
 
-type InstitutionEnv = Pick<Env, "NODE_ENV" | "DATABASE_URL" | "PUBLIC_URL" | "INSTITUTION_CONFIG" | "MUTUAL_DEMO">;
+type InstitutionEnv = Pick<Env, "NODE_ENV" | "DATABASE_URL" | "PUBLIC_URL" | "INSTITUTION_CONFIG" | "MUTUAL_DEMO"> &
+  Partial<Pick<Env, "MUTUAL_TEST_INSTALL">>;
 
 /**
- * A real credit union's deployment (its own profile, not the demo, in production) must reach its
- * members: every sign-in needs an emailed code, so without SMTP_URL nobody could sign in, and
- * without an https PUBLIC_URL the links in those emails and the cookies are not protected. It
- * stops start-up instead of starting a bank nobody can use; MUTUAL_TEST_INSTALL=1 allows it on
- * purpose. The demo shows its codes on screen and needs neither.
+ * The demo's values that say whose bank this is. The guide starts a profile from a copy of the
+ * demo's: one left unchanged would send members' mail From the demo's address, print its routing
+ * number on their statements or give Quicken its bank id, while "demo": false says it is real.
+ */
+function demoIdentityLeftIn(profile: Institution): string[] {
+  const demo = parseInstitution(demoInstitution, "demo default");
+  const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+  const demoQuotes = new Set(demo.testimonials.map((t) => t.quote));
+  const found: string[] = [];
+  if (profile.name === demo.name) found.push(`  name: still the demo's ("${demo.name}")`);
+  if (profile.short_name === demo.short_name) found.push(`  short_name: still the demo's ("${demo.short_name}")`);
+  if (profile.routing_number === demo.routing_number)
+    found.push(`  routing_number: still the demo's (${demo.routing_number}), which no bank has`);
+  if (domainOf(profile.support_email) === domainOf(demo.support_email))
+    found.push(
+      `  support_email: at the demo's domain (${domainOf(demo.support_email)}): members' mail goes out From it`,
+    );
+  profile.testimonials.forEach((t, index) => {
+    if (demoQuotes.has(t.quote)) found.push(`  testimonials.${index}: a demo testimonial (${t.name})`);
+  });
+  if (profile.intuit_bank_id && profile.intuit_bank_id === demo.intuit_bank_id)
+    found.push(
+      `  intuit_bank_id: still the demo's (${demo.intuit_bank_id}): put the id Intuit gave you, or leave it out`,
+    );
+  if (profile.ach.company_identification === demo.ach.company_identification)
+    found.push(`  ach.company_identification: still the demo's (${demo.ach.company_identification})`);
+  return found;
+}
+
+/**
+ * A profile that says "demo": false must not carry the demo's identity in production (a test
+ * install, MUTUAL_TEST_INSTALL=1, may: it reaches no member).
+ */
+function refuseDemoIdentity(profile: Institution, config: InstitutionEnv, source: string): void {
+  if (profile.demo || config.NODE_ENV !== "production" || config.MUTUAL_TEST_INSTALL === "1") return;
+  const found = demoIdentityLeftIn(profile);
+  if (found.length === 0) return;
+  throw new ConfigurationError(
+    `Invalid institution profile (${source}): it says "demo": false but still has the demo's identifying values:\n${found.join("\n")}\n` +
+      "  Replace them with your credit union's own (docs/operations.md#the-institution-profile).",
+  );
+}
+
+/**
+ * A real credit union's deployment (its own profile, not the demo, in production, on PostgreSQL or
+ * the embedded database alike) must reach its members: every sign-in needs an emailed code, so
+ * without SMTP_URL nobody could sign in, and without an https PUBLIC_URL the links in those emails
+ * and the cookies are not protected. It stops start-up instead of starting a bank nobody can use;
+ * MUTUAL_TEST_INSTALL=1 allows it on purpose. The demo shows its codes on screen and needs neither.
  */
 export function requireMailAndHttps(
   config: InstitutionEnv & Pick<Env, "SMTP_URL" | "MUTUAL_TEST_INSTALL">,
   profile: Pick<Institution, "demo">,
 ): void {
-  if (profile.demo || !isProductionDeployment(config) || config.MUTUAL_TEST_INSTALL === "1") return;
+  if (profile.demo || config.NODE_ENV !== "production" || config.MUTUAL_TEST_INSTALL === "1") return;
   const missing = [
     ...(config.SMTP_URL
       ? []
@@ -72,6 +117,7 @@ export function loadInstitution(config: InstitutionEnv): Institution {
       throw new ConfigurationError(`INSTITUTION_CONFIG: cannot read ${file} as JSON (${(error as Error).message})`);
     }
     profile = parseInstitution(raw, file);
+    refuseDemoIdentity(profile, config, file);
   }
   if (profile.demo && isProductionDeployment(config) && config.MUTUAL_DEMO !== "1") {
     const source = file

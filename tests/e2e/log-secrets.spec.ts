@@ -35,6 +35,7 @@ test.beforeAll(async () => {
       PORT: "0",
       DATA_DIR: dataDir,
       DATABASE_URL: "",
+      MUTUAL_EMBEDDED_DATABASE: "1",
       SMTP_URL: "",
       // The most the server ever writes.
       LOG_LEVEL: "debug",

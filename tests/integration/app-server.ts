@@ -55,6 +55,8 @@ export class AppProcess {
         NODE_ENV: "production",
         MUTUAL_DEMO: "1",
         MUTUAL_TEST_INSTALL: "1",
+        // The embedded database in production, on purpose (ignored when env sets DATABASE_URL).
+        MUTUAL_EMBEDDED_DATABASE: "1",
         LOG_LEVEL: "info",
         ...env,
         PORT: String(port),

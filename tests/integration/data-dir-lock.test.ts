@@ -50,14 +50,24 @@ describe("DATA_DIR lock", () => {
     const first = acquireDataDirLock(dir); // this test process plays the running server
     try {
       const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
-        env: { ...process.env, DATA_DIR: dir, PORT: "3499", NODE_ENV: "production", DATABASE_URL: "" },
+        env: {
+          ...process.env,
+          DATA_DIR: dir,
+          PORT: "3499",
+          NODE_ENV: "production",
+          DATABASE_URL: "",
+          MUTUAL_EMBEDDED_DATABASE: "1",
+        },
         cwd: path.resolve(import.meta.dirname, "../.."),
       });
-      let stderr = "";
-      child.stderr.on("data", (d) => (stderr += d));
+      let output = "";
+      child.stdout.on("data", (d) => (output += d));
+      child.stderr.on("data", (d) => (output += d));
       const code = await new Promise<number | null>((r) => child.on("exit", r));
       expect(code).toBe(1);
-      expect(stderr).toContain("is in use by another Mutual process");
+      // One JSON log line, as every other line the server writes.
+      const line = output.split("\n").find((l) => l.includes("is in use by another Mutual process"));
+      expect(JSON.parse(line!)).toMatchObject({ level: 60, msg: expect.stringMatching(/^Mutual cannot start: /) });
     } finally {
       first.release();
     }

@@ -35,4 +35,14 @@ describe("a database migrated by a newer release", () => {
     const after = await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
     expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
   });
+
+  it("stops too when the unknown migration carries an earlier date than this code's newest", async () => {
+    // A release's migration dated before ours (its branch merged later): by date alone it looked known.
+    await database.db.execute(sql`delete from drizzle.__drizzle_migrations where hash = 'from-a-newer-release'`);
+    await expect(migrateDatabase(database)).resolves.toBeUndefined();
+    await database.db.execute(
+      sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('dated-earlier', ${journal.entries[0]!.when})`,
+    );
+    await expect(migrateDatabase(database)).rejects.toThrow("The database has 1 migration(s) newer than this version");
+  });
 });

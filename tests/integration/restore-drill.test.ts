@@ -55,6 +55,10 @@ it("a drill copy sends no email, runs no job and says what it is on every page",
     password: member.password,
   });
   expect(password_step.status).toBeLessThan(400);
+  // The code step tells the truth: nothing was emailed (it said "We sent a 6-digit code").
+  const code_step = (await browser.request("/login")).body;
+  expect(code_step).toContain("no email is sent from this");
+  expect(code_step).not.toContain("We sent");
   await vi.waitFor(
     async () => {
       const inbox = await fetch(`${app!.base}/demo/inbox.data?to=${encodeURIComponent(member.email)}`);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { parseEnv, ConfigurationError } from "~/config/env.server";
 import fs from "node:fs";
 import os from "node:os";
@@ -45,6 +45,20 @@ describe("environment", () => {
     ]) {
       expect(parseEnv({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
     }
+  });
+  it("refuses the embedded database in production unless it is chosen on purpose (an unloaded environment file looked like it)", () => {
+    for (const unset of [{}, { DATABASE_URL: "" }]) {
+      expect(() => parseEnv({ NODE_ENV: "production", ...unset })).toThrow(
+        /DATABASE_URL: not set, and NODE_ENV=production[\s\S]*with-env[\s\S]*MUTUAL_EMBEDDED_DATABASE=1/,
+      );
+    }
+    expect(parseEnv({ NODE_ENV: "production", MUTUAL_EMBEDDED_DATABASE: "1" }).DATABASE_URL).toBeUndefined();
+    expect(() => parseEnv({ NODE_ENV: "production", MUTUAL_EMBEDDED_DATABASE: "yes" })).toThrow(
+      /MUTUAL_EMBEDDED_DATABASE: must be 1/,
+    );
+    // Development and the tests keep the embedded database as their default.
+    expect(parseEnv({}).DATABASE_URL).toBeUndefined();
+    expect(parseEnv({ NODE_ENV: "test" }).DATABASE_URL).toBeUndefined();
   });
   it("treats empty variables as unset", () => {
     expect(parseEnv({ DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
@@ -140,9 +154,11 @@ describe("the demo profile in production", () => {
     expect(() => loadInstitution(parseEnv(postgres))).toThrow(/MUTUAL_DEMO=1/);
   });
   it("refuses to start in production behind an https address, even on the embedded database", () => {
-    expect(() => loadInstitution(parseEnv({ NODE_ENV: "production", PUBLIC_URL: "https://bank.example" }))).toThrow(
-      /INSTITUTION_CONFIG/,
-    );
+    expect(() =>
+      loadInstitution(
+        parseEnv({ NODE_ENV: "production", MUTUAL_EMBEDDED_DATABASE: "1", PUBLIC_URL: "https://bank.example" }),
+      ),
+    ).toThrow(/INSTITUTION_CONFIG/);
   });
   it("refuses a profile file that says demo as well", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-profile-"));
@@ -152,7 +168,10 @@ describe("the demo profile in production", () => {
       expect(() => loadInstitution(parseEnv({ ...postgres, INSTITUTION_CONFIG: file }))).toThrow(/demo/);
       const own = path.join(dir, "own.json");
       fs.writeFileSync(own, JSON.stringify({ ...demoInstitution, demo: false }));
-      expect(loadInstitution(parseEnv({ ...postgres, INSTITUTION_CONFIG: own })).demo).toBe(false);
+      // A test install may keep the demo's values (a live one may not: below).
+      expect(loadInstitution(parseEnv({ ...postgres, MUTUAL_TEST_INSTALL: "1", INSTITUTION_CONFIG: own })).demo).toBe(
+        false,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -164,8 +183,9 @@ describe("the demo profile in production", () => {
   it("still runs the demo on a laptop, in development and in the browser tests' production build", () => {
     expect(loadInstitution(parseEnv({})).demo).toBe(true);
     expect(loadInstitution(parseEnv({ DATABASE_URL: "postgresql://db/mutual" })).demo).toBe(true);
-    expect(loadInstitution(parseEnv({ NODE_ENV: "production", PUBLIC_URL: "http://localhost:3210" })).demo).toBe(true);
-    expect(loadInstitution(parseEnv({ NODE_ENV: "production" })).demo).toBe(true);
+    const laptop = { NODE_ENV: "production", MUTUAL_EMBEDDED_DATABASE: "1" };
+    expect(loadInstitution(parseEnv({ ...laptop, PUBLIC_URL: "http://localhost:3210" })).demo).toBe(true);
+    expect(loadInstitution(parseEnv(laptop)).demo).toBe(true);
   });
 });
 
@@ -194,11 +214,77 @@ describe("a production deployment on the institution's own profile", () => {
     expect(() => requireMailAndHttps(parseEnv({ ...production, ...mail }), own)).not.toThrow();
     expect(() => requireMailAndHttps(parseEnv({ ...production, MUTUAL_TEST_INSTALL: "1" }), own)).not.toThrow();
   });
-  it("asks nothing of the demo, development, or a laptop's production build on the embedded database", () => {
+  it("asks nothing of the demo (its codes are on screen) or of development", () => {
     expect(() => requireMailAndHttps(parseEnv(production), { demo: true })).not.toThrow();
     expect(() =>
       requireMailAndHttps(parseEnv({ NODE_ENV: "development", DATABASE_URL: "postgresql://db/x" }), own),
     ).not.toThrow();
-    expect(() => requireMailAndHttps(parseEnv({ NODE_ENV: "production" }), own)).not.toThrow();
+  });
+  it("asks the same of a small installation on the embedded database over http (it started without a word)", () => {
+    const embedded = { NODE_ENV: "production", MUTUAL_EMBEDDED_DATABASE: "1", PUBLIC_URL: "http://bank.example.org" };
+    expect(() => requireMailAndHttps(parseEnv(embedded), own)).toThrow(/SMTP_URL[\s\S]*PUBLIC_URL/);
+    expect(() => requireMailAndHttps(parseEnv({ ...embedded, MUTUAL_TEST_INSTALL: "1" }), own)).not.toThrow();
+  });
+});
+
+describe('a profile that says "demo": false but keeps the demo\'s identity', () => {
+  // The guide starts a profile from a copy of the demo's; a value left unchanged was accepted in
+  // production and members' mail went out From support@harborview.example.
+  const production = {
+    NODE_ENV: "production",
+    DATABASE_URL: "postgresql://db/mutual",
+    SESSION_SECRET: "s".repeat(32),
+    DATA_ENCRYPTION_KEY: "a".repeat(64),
+  };
+  const ownValues = {
+    demo: false,
+    name: "Lakeside Teachers Credit Union",
+    short_name: "Lakeside TCU",
+    routing_number: "011000015",
+    support_email: "help@lakesidetcu.org",
+    testimonials: [{ quote: "They were there when it counted.", name: "Sam R.", detail: "Member since 2001" }],
+    intuit_bank_id: "12345",
+    ach: { ...demoInstitution.ach, company_name: "LAKESIDE TCU", company_identification: "1234567890" },
+  };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-profile-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  let files = 0;
+  /** Loading a profile file with these values, as start-up does. */
+  const withProfile = (profile: object, extra: Record<string, string> = {}) => {
+    const file = path.join(dir, `institution-${++files}.json`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+    return () => loadInstitution(parseEnv({ ...production, ...extra, INSTITUTION_CONFIG: file }));
+  };
+
+  it("refuses the demo's name, routing number, support address, testimonials and Intuit id, naming each", () => {
+    const load = withProfile({ ...demoInstitution, demo: false });
+    expect(load).toThrow(ConfigurationError);
+    let message = "";
+    try {
+      load();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('says "demo": false but still has the demo\'s identifying values');
+    for (const field of [
+      "name: still the demo's",
+      "routing_number: still the demo's (501234566)",
+      "support_email: at the demo's domain (harborview.example)",
+      "testimonials.0: a demo testimonial",
+      "intuit_bank_id: still the demo's (99999)",
+    ])
+      expect(message).toContain(field);
+  });
+  it("refuses a single value left in, and an address at the demo's domain", () => {
+    expect(withProfile({ ...demoInstitution, ...ownValues, routing_number: "501234566" })).toThrow(/routing_number/);
+    expect(withProfile({ ...demoInstitution, ...ownValues, support_email: "Ops@Harborview.Example" })).toThrow(
+      /support_email/,
+    );
+    expect(withProfile({ ...demoInstitution, ...ownValues, intuit_bank_id: "99999" })).toThrow(/intuit_bank_id/);
+  });
+  it("accepts the institution's own values, and the demo's on a test install or in development", () => {
+    expect(withProfile({ ...demoInstitution, ...ownValues })().name).toBe("Lakeside Teachers Credit Union");
+    expect(withProfile({ ...demoInstitution, demo: false }, { MUTUAL_TEST_INSTALL: "1" })().demo).toBe(false);
+    expect(withProfile({ ...demoInstitution, demo: false }, { NODE_ENV: "development" })().demo).toBe(false);
   });
 });

@@ -6,6 +6,9 @@ import {
   verifySignInCode as verifySignInCodeIn,
 } from "~/server/auth/sign-in.server";
 
+/** Whether the code step may say the code was emailed (no mail relay, or a drill copy: it was not). */
+export { emailLeaves as codesAreEmailed } from "~/server/mail/outbox.server";
+
 /** What /login (both sign-in steps) calls (its view-model): each function opens the database itself, so the route holds no handle. */
 export const endSignInStep = withDatabase(endSignInStepIn);
 export const getSignInStep = withDatabase(getSignInStepIn);

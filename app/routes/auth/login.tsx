@@ -25,7 +25,7 @@ import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/htt
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { Button, Checkbox, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
-import { endSignInStep, getSignInStep, startSignIn, verifySignInCode } from "./login.server";
+import { codesAreEmailed, endSignInStep, getSignInStep, startSignIn, verifySignInCode } from "./login.server";
 
 /**
  * Two-step sign-in (docs/product.md#two-steps): "Welcome Back" (email and password), then "Verify
@@ -79,7 +79,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const notice = reason && reason in NOTICES ? (reason as NoticeKey) : null;
   const profile = institution();
   return {
-    step: step ? { method: step.method, email_masked: step.email_masked } : null,
+    step: step ? { method: step.method, email_masked: step.email_masked, emailed: codesAreEmailed() } : null,
     remembered_email: await rememberedEmail(request),
     redirect_to,
     notice,
@@ -348,11 +348,13 @@ function CodeStep({
       <p className="mt-2 text-slate-700">
         {app ? (
           "Enter the 6-digit code from your authenticator app."
-        ) : (
+        ) : step.emailed ? (
           <>
             We sent a 6-digit code to <span className="font-semibold text-slate-900">{step.email_masked}</span>. It
             expires in 10 minutes and works once.
           </>
+        ) : (
+          <CodeNotEmailed emailMasked={step.email_masked} demo={demo} />
         )}
       </p>
       {formError ? (
@@ -429,6 +431,22 @@ function CodeStep({
         ) : null}
       </div>
     </AuthCard>
+  );
+}
+
+/**
+ * No mail relay is set up (development, the demo, a test install) or this is a restore drill's
+ * copy: the code is in the outbox, not in the member's mailbox, and the page says so rather than
+ * "We sent".
+ */
+function CodeNotEmailed({ emailMasked, demo }: { emailMasked: string; demo: boolean }) {
+  return (
+    <>
+      A 6-digit code for <span className="font-semibold text-slate-900">{emailMasked}</span> is ready, but no email is
+      sent from this {demo ? "demo" : "installation"}:{" "}
+      {demo ? "read it in the demo inbox (below)." : "staff can read it in the back office's outbox."} It expires in 10
+      minutes and works once.
+    </>
   );
 }
 

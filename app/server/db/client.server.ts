@@ -192,10 +192,14 @@ async function refuseNewerDatabase(db: Db): Promise<void> {
   if (!newest_known) return;
   const exists = await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`);
   if (!exists.rows[0]?.present) return;
+  // Newer by date, or more than this code has at all: a release's migration can carry an earlier
+  // date than ours (a branch merged later), and Drizzle's migrator goes by dates only.
   const applied = await db.execute(
-    sql`select count(*)::int as n from drizzle.__drizzle_migrations where created_at > ${newest_known.when}`,
+    sql`select count(*) filter (where created_at > ${newest_known.when})::int as newer, count(*)::int as total from drizzle.__drizzle_migrations`,
   );
-  const unknown = Number(applied.rows[0]?.n ?? 0);
+  const newer = Number(applied.rows[0]?.newer ?? 0);
+  const beyond_known = Number(applied.rows[0]?.total ?? 0) - journal.entries.length;
+  const unknown = Math.max(newer, beyond_known);
   if (unknown > 0) {
     throw new ConfigurationError(
       `The database has ${unknown} migration(s) newer than this version of Mutual knows (its newest is ${newest_known.tag}).\n` +

@@ -106,7 +106,7 @@ export async function scriptDatabase(): Promise<Database> {
   if (e.NODE_ENV === "production" && !e.DATABASE_URL && !fs.existsSync(pgdata)) {
     throw new ConfigurationError(
       `NODE_ENV=production, DATABASE_URL is not set and there is no embedded database in ${pgdata}: nothing was opened or created.\n` +
-        "Is the environment file loaded? Run the command as docs/operations.md shows (node --env-file=/etc/mutual/mutual.env ...). " +
+        "Is the environment file loaded? Run the command as docs/operations.md shows (node scripts/with-env.mjs /etc/mutual/mutual.env ...). " +
         "An embedded database is created by the server's first start.",
     );
   }

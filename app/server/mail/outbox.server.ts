@@ -71,6 +71,15 @@ function smtpTransport(): Transporter | null {
   return transport;
 }
 
+/**
+ * Whether messages leave this installation: SMTP_URL is set and this is not a restore drill's
+ * copy. When they do not, they stay in the outbox (staff read them at /admin/outbox, the demo at
+ * /demo/inbox), and pages must not tell a member "we sent" anything.
+ */
+export function emailLeaves(): boolean {
+  return smtpTransport() !== null;
+}
+
 /** Writes the message to the outbox and, when SMTP is configured, starts delivering it. */
 export async function sendEmail(db: Db, message: OutgoingEmail): Promise<{ id: number }> {
   const attachments = message.attachments ?? [];
