@@ -322,7 +322,7 @@ describe("bad input: refused with its message, nothing written", () => {
       const m = await newMember(db, { checking_cents: 1_000 });
       const before = await written();
       const result = await deposit(m, 10_000, await c.files());
-      expect(result).toMatchObject({ ok: false, status: 400, field: c.field });
+      expect(result).toMatchObject({ ok: false, kind: "bad_input", field: c.field });
       if (!result.ok) expect(result.message).toMatch(c.message);
       expect(await written()).toEqual(before);
       expect(await balance(m.checking.id)).toEqual({ current: 1_000, available: 1_000 });
@@ -343,7 +343,7 @@ describe("bad input: refused with its message, nothing written", () => {
     const m = await newMember(db);
     const before = await written();
     for (const amount_cents of [1_000_001, 0, -5])
-      expect(await deposit(m, amount_cents)).toMatchObject({ ok: false, status: 400, field: "amount" });
+      expect(await deposit(m, amount_cents)).toMatchObject({ ok: false, kind: "bad_input", field: "amount" });
     expect(await written()).toEqual(before);
     expect(await deposit(m, 1_000_000)).toMatchObject({ ok: true });
   });
@@ -354,14 +354,14 @@ describe("bad input: refused with its message, nothing written", () => {
     const before = await written();
     expect(await deposit(m, 1_000, undefined, other.checking.id)).toMatchObject({
       ok: false,
-      status: 404,
+      kind: "not_found",
       field: "account_id",
       message: "Please choose one of your accounts",
     });
     expect(await written()).toEqual(before);
     await setAccountStatus(db, m.checking.id, "frozen");
     const frozen = await deposit(m, 1_000);
-    expect(frozen).toMatchObject({ ok: false, status: 409, field: "account_id" });
+    expect(frozen).toMatchObject({ ok: false, kind: "conflict", field: "account_id" });
     expect(await written()).toEqual(before);
     await setAccountStatus(db, m.checking.id, "active");
   });
@@ -476,12 +476,12 @@ describe("review", () => {
     if (!result.ok) throw new Error(result.message);
     expect(await rejectMobileDeposit(db, result.deposit_id, "   ", staff, origin)).toMatchObject({
       ok: false,
-      status: 400,
+      kind: "bad_input",
       message: REVIEW_MESSAGES.reason_missing,
     });
     expect(await rejectMobileDeposit(db, result.deposit_id, "x".repeat(301), staff, origin)).toMatchObject({
       ok: false,
-      status: 400,
+      kind: "bad_input",
     });
     const rejected = await rejectMobileDeposit(
       db,
@@ -504,14 +504,14 @@ describe("review", () => {
     });
     expect(await approveMobileDeposit(db, result.deposit_id, staff, origin)).toMatchObject({
       ok: false,
-      status: 409,
+      kind: "conflict",
       message: REVIEW_MESSAGES.already_reviewed,
     });
     expect(await rejectMobileDeposit(db, result.deposit_id, "again", staff, origin)).toMatchObject({
       ok: false,
-      status: 409,
+      kind: "conflict",
     });
-    expect(await approveMobileDeposit(db, 99_999_999, staff, origin)).toMatchObject({ ok: false, status: 404 });
+    expect(await approveMobileDeposit(db, 99_999_999, staff, origin)).toMatchObject({ ok: false, kind: "not_found" });
   });
 
   it("the member reads staff's reason as a sentence of its own, whether or not staff ended it with a full stop", async () => {

@@ -13,7 +13,7 @@ import {
   queuesPage,
 } from "./queues.server";
 import { approveDeposit, depositQueueRows, rejectDeposit } from "./deposit-queue.server";
-import { readForm } from "~/server/http/form.server";
+import { readForm, refusalStatus } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
 import { formatCents } from "~/domain/money";
 import { QUEUE_TITLES } from "~/domain/queues";
@@ -146,7 +146,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           message: result.message,
           ...(result.field === "reason" ? { deposit_error: { deposit_id, message: result.message } } : {}),
         } satisfies QueueActionResult,
-        { status: result.status },
+        { status: refusalStatus(result.kind) },
       );
     return { tone: "success", message: result.message } satisfies QueueActionResult;
   }

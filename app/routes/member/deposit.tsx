@@ -5,7 +5,7 @@ import type { Route } from "./+types/deposit";
 import { requestInfoContext } from "~/context";
 import { requireMember } from "~/server/auth/session.server";
 import { depositCheck, loadDepositPage } from "./deposit.server";
-import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
+import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { logger } from "~/server/logger.server";
 import { institution } from "~/config/institution.server";
 import { UPLOAD_BODY_MAX_BYTES } from "~/server/security/request-guards.server";
@@ -102,7 +102,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           ok: false,
           reply: replyTo(submission, { ...messages, hideFields: ["front_image", "back_image"] }),
         } satisfies DepositActionData,
-        { status: result.status },
+        { status: refusalStatus(result.kind) },
       );
     }
     return {

@@ -1,3 +1,6 @@
+import type { Actor } from "~/domain/actor";
+import { refusal, type Refusal } from "~/domain/refusals";
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
 import { accountLabel } from "~/domain/account-display";
 import { and, asc, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
@@ -34,21 +37,9 @@ import {
  * deciding at once decide once.
  */
 
-export type DepositMember = { id: string; email: string; name?: string };
-export type DepositStaff = { id: string; email: string };
+export type SubmitResult = { ok: true; deposit_id: number; amount_cents: number; replayed: boolean } | Refusal;
 
-export type SubmitResult =
-  | { ok: true; deposit_id: number; amount_cents: number; replayed: boolean }
-  | {
-      ok: false;
-      status: 400 | 404 | 409 | 500;
-      message: string;
-      field?: "account_id" | "amount" | `${CheckSide}_image`;
-    };
-
-export type ReviewResult =
-  | { ok: true; deposit_id: number; message: string }
-  | { ok: false; status: 400 | 404 | 409; message: string; field?: "reason" };
+export type ReviewResult = { ok: true; deposit_id: number; message: string } | Refusal;
 
 export const REVIEW_MESSAGES = {
   not_found: "This deposit was not found.",
@@ -67,19 +58,13 @@ export async function depositAccounts(db: DbOrTx, member_id: string): Promise<Ac
   );
 }
 
-class Refused extends Error {
-  constructor(readonly result: Extract<SubmitResult | ReviewResult, { ok: false }>) {
-    super(result.message);
-  }
-}
-
 function ledgerOrRefuse<T extends LedgerAnswer>(answer: T, field?: "account_id"): Extract<T, { ok: true }> {
   if (answer.ok) return answer as Extract<T, { ok: true }>;
   const message =
     answer.code === "account_frozen" || answer.code === "account_closed"
       ? REFUSAL_MESSAGES[answer.code]
       : MOBILE_DEPOSIT_MESSAGES.failed;
-  throw new Refused({ ok: false, status: 409, message, ...(field ? { field } : {}) });
+  return refuse(refusal("conflict", message, field ? { field } : {}));
 }
 
 /**
@@ -91,28 +76,28 @@ function ledgerOrRefuse<T extends LedgerAnswer>(answer: T, field?: "account_id")
  */
 export async function submitMobileDeposit(
   db: Db,
-  member: DepositMember,
+  member: Actor,
   input: { account_id: number; amount_cents: number; idempotency_key: string; front: File | null; back: File | null },
   origin: AuditOrigin,
 ): Promise<SubmitResult> {
   const account = (await depositAccounts(db, member.id)).find((a) => a.id === input.account_id);
-  if (!account) return { ok: false, status: 404, message: REFUSAL_MESSAGES.not_your_account, field: "account_id" };
+  if (!account) return refusal("not_found", REFUSAL_MESSAGES.not_your_account, { field: "account_id" });
   const max = institution().limits.mobile_deposit_max_cents;
   if (!Number.isSafeInteger(input.amount_cents) || input.amount_cents < 1 || input.amount_cents > max) {
-    return { ok: false, status: 400, message: MOBILE_DEPOSIT_MESSAGES.amount, field: "amount" };
+    return refusal("bad_input", MOBILE_DEPOSIT_MESSAGES.amount, { field: "amount" });
   }
   const repeat = await findByKey(db, member.id, input.idempotency_key);
   if (repeat) return { ok: true, deposit_id: repeat.id, amount_cents: repeat.amount_cents, replayed: true };
 
   const front = await checkCheckImage("front", input.front);
-  if (!front.ok) return { ok: false, status: 400, message: front.message, field: "front_image" };
+  if (!front.ok) return refusal("bad_input", front.message, { field: "front_image" });
   const back = await checkCheckImage("back", input.back);
-  if (!back.ok) return { ok: false, status: 400, message: back.message, field: "back_image" };
+  if (!back.ok) return refusal("bad_input", back.message, { field: "back_image" });
 
   const files = [await storeCheckImage(front.content), await storeCheckImage(back.content)] as const;
   const forget = () => Promise.all(files.map((f) => removeCheckImage(f).catch(() => undefined)));
   try {
-    const result = await db.transaction(async (tx) => {
+    const result = await inRefusableTransaction(db, async (tx): Promise<SubmitResult> => {
       const in_transit = await institutionAccount(tx, "deposits_in_transit");
       const credit = ledgerOrRefuse(
         await placeHold(tx, {
@@ -186,10 +171,10 @@ export async function submitMobileDeposit(
       });
       return { ok: true as const, deposit_id, amount_cents: input.amount_cents, replayed: false };
     });
+    if (!result.ok) await forget();
     return result;
   } catch (error) {
     await forget();
-    if (error instanceof Refused) return error.result as Extract<SubmitResult, { ok: false }>;
     // The same form raced itself: the other request made the deposit.
     const again = await findByKey(db, member.id, input.idempotency_key).catch(() => null);
     if (again) return { ok: true, deposit_id: again.id, amount_cents: again.amount_cents, replayed: true };
@@ -211,21 +196,16 @@ async function findByKey(
 
 async function lockPending(tx: DbOrTx, deposit_id: number): Promise<MobileDepositRow> {
   if (!Number.isSafeInteger(deposit_id) || deposit_id <= 0)
-    throw new Refused({ ok: false, status: 404, message: REVIEW_MESSAGES.not_found });
+    return refuse(refusal("not_found", REVIEW_MESSAGES.not_found));
   const [deposit] = await tx.select().from(mobileDeposits).where(eq(mobileDeposits.id, deposit_id)).for("update");
-  if (!deposit) throw new Refused({ ok: false, status: 404, message: REVIEW_MESSAGES.not_found });
-  if (deposit.status !== "pending_review")
-    throw new Refused({ ok: false, status: 409, message: REVIEW_MESSAGES.already_reviewed });
+  if (!deposit) return refuse(refusal("not_found", REVIEW_MESSAGES.not_found));
+  if (deposit.status !== "pending_review") return refuse(refusal("conflict", REVIEW_MESSAGES.already_reviewed));
   return deposit;
 }
 
-async function review(db: Db, work: (tx: DbOrTx) => Promise<ReviewResult>): Promise<ReviewResult> {
-  try {
-    return await db.transaction(work);
-  } catch (error) {
-    if (error instanceof Refused) return error.result as Extract<ReviewResult, { ok: false }>;
-    throw error;
-  }
+/** A review step in one database transaction; a refusal inside it (`refuse`) rolls it back. */
+function review(db: Db, work: (tx: DbOrTx) => Promise<ReviewResult>): Promise<ReviewResult> {
+  return inRefusableTransaction(db, work);
 }
 
 /**
@@ -236,7 +216,7 @@ async function review(db: Db, work: (tx: DbOrTx) => Promise<ReviewResult>): Prom
 export async function approveMobileDeposit(
   db: Db,
   deposit_id: number,
-  staff: DepositStaff,
+  staff: Actor,
   origin: AuditOrigin,
 ): Promise<ReviewResult> {
   return review(db, async (tx) => {
@@ -346,13 +326,13 @@ export async function rejectMobileDeposit(
   db: Db,
   deposit_id: number,
   reason_text: string,
-  staff: DepositStaff,
+  staff: Actor,
   origin: AuditOrigin,
 ): Promise<ReviewResult> {
   const reason = reason_text.replace(/\s+/g, " ").trim();
-  if (!reason) return { ok: false, status: 400, message: REVIEW_MESSAGES.reason_missing, field: "reason" };
+  if (!reason) return refusal("bad_input", REVIEW_MESSAGES.reason_missing, { field: "reason" });
   if (reason.length > REASON_MAX_CHARS)
-    return { ok: false, status: 400, message: REVIEW_MESSAGES.reason_too_long, field: "reason" };
+    return refusal("bad_input", REVIEW_MESSAGES.reason_too_long, { field: "reason" });
   return review(db, async (tx) => {
     const deposit = await lockPending(tx, deposit_id);
     const id = Number(deposit.id);
@@ -564,7 +544,7 @@ export async function depositImage(
   db: DbOrTx,
   deposit_id: number,
   side: CheckSide,
-  staff: DepositStaff,
+  staff: Actor,
   origin: AuditOrigin,
   size: "full" | "thumbnail" = "full",
 ): Promise<Buffer | null> {
