@@ -96,7 +96,15 @@ export type LedgerAnswer<T> = (T & { ok: true }) | LedgerRefusal;
  * What kind of "no" a service's refusal is. The service says what happened; the route chooses the
  * HTTP status for it (`refusalStatus`, app/server/http/form.server.ts), so no service speaks HTTP.
  */
-export type RefusalKind = "bad_input" | "forbidden" | "not_found" | "conflict" | "too_large" | "too_many";
+export type RefusalKind =
+  | "bad_input"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  /** Well formed and allowed, but it cannot be done as asked (a change the system cannot apply itself). */
+  | "unprocessable"
+  | "too_large"
+  | "too_many";
 
 /**
  * A service's refusal as a value (docs/architecture.md#refusals). `ok: false` is the one marker

@@ -362,7 +362,7 @@ describe("ACH in: notifications of change", () => {
     });
     expect(await applyNotificationOfChange(db, c03!.id, staff, origin)).toEqual({
       ok: false,
-      status: 409,
+      kind: "conflict",
       message: "This notification of change was already handled.",
     });
 
@@ -384,28 +384,28 @@ describe("ACH in: notifications of change", () => {
     // An unmatched one cannot be applied: staff note what they did.
     expect(await applyNotificationOfChange(db, unmatched!.id, staff, origin)).toMatchObject({
       ok: false,
-      status: 409,
+      kind: "conflict",
       message: expect.stringContaining("names no payment we sent"),
     });
     expect(await markChangeHandled(db, unmatched!.id, "   ", staff, origin)).toEqual({
       ok: false,
-      status: 400,
+      kind: "bad_input",
       field: "note",
       message: "Please say what was done about this notification of change.",
     });
     expect(await markChangeHandled(db, unmatched!.id, "x".repeat(501), staff, origin)).toMatchObject({
       ok: false,
-      status: 400,
+      kind: "bad_input",
       field: "note",
     });
-    expect(await markChangeHandled(db, 0, "note", staff, origin)).toMatchObject({ ok: false, status: 404 });
+    expect(await markChangeHandled(db, 0, "note", staff, origin)).toMatchObject({ ok: false, kind: "not_found" });
     expect(await markChangeHandled(db, unmatched!.id, "Not ours: told the Fed", staff, origin)).toEqual({
       ok: true,
       message: "The notification of change was marked as handled.",
     });
     expect(await markChangeHandled(db, c05!.id, "Member confirmed savings", staff, origin)).toEqual({
       ok: false,
-      status: 409,
+      kind: "conflict",
       message: "This notification of change was already handled.",
     });
     expect(await waitingChangesCount(db)).toBe(changes_before);

@@ -374,14 +374,14 @@ describe("ACH in", () => {
     const id = waiting[0]!.id;
     expect(await markReturnHandled(db, id, "  ", staff, origin)).toEqual({
       ok: false,
-      status: 400,
+      kind: "bad_input",
       field: "note",
       message: "Please say what was done about this return.",
     });
     expect(await markReturnHandled(db, id, "Asked the other bank; not ours", staff, origin)).toEqual({ ok: true });
     expect(await markReturnHandled(db, id, "again", staff, origin)).toEqual({
       ok: false,
-      status: 409,
+      kind: "conflict",
       message: "This returned item was already handled.",
     });
     expect(await returnedItemsCount(db)).toBe(0);
@@ -503,7 +503,7 @@ describe("ACH in: duplicate entries and what the member reads (docs/product.md#a
     expect(await current(m.checking.id)).toBe(balance.checking + 250_000);
     expect(await postHeldEntry(db, Number(held[0]!.id), staff, origin)).toEqual({
       ok: false,
-      status: 409,
+      kind: "conflict",
       message: HELD_MESSAGES.decided,
     });
     // Return: a duplicate, back as R24 in the next return file; nothing had moved.
@@ -513,12 +513,12 @@ describe("ACH in: duplicate entries and what the member reads (docs/product.md#a
     });
     expect(await returnHeldEntry(db, Number(held[1]!.id), staff, origin)).toEqual({
       ok: false,
-      status: 409,
+      kind: "conflict",
       message: HELD_MESSAGES.decided,
     });
     expect(await returnHeldEntry(db, 999_999_999, staff, origin)).toEqual({
       ok: false,
-      status: 404,
+      kind: "not_found",
       message: HELD_MESSAGES.not_found,
     });
     expect(await current(m.savings.id)).toBe(balance.savings);

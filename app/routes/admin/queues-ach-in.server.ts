@@ -1,3 +1,4 @@
+import { refusalStatus } from "~/server/http/form.server";
 import { withDatabase } from "~/server/db/db.server";
 import type { Db } from "~/server/db/client.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
@@ -178,7 +179,7 @@ export async function achReturnHandled(
 ): Promise<AchInAnswer> {
   const id = /^\d{1,15}$/.test(String(form.get("entry_id") ?? "")) ? Number(form.get("entry_id")) : 0;
   const result = await markHandled(id, String(form.get("note") ?? ""), staff, origin);
-  if (!result.ok) return { status: result.status, tone: "error", message: result.message };
+  if (!result.ok) return { status: refusalStatus(result.kind), tone: "error", message: result.message };
   return { status: 200, tone: "success", message: "The return was marked as handled." };
 }
 
@@ -196,7 +197,7 @@ export async function achChange(
       : await markChange(id, String(form.get("note") ?? ""), staff, origin);
   if (!result.ok)
     return {
-      status: result.status,
+      status: refusalStatus(result.kind),
       tone: "error",
       message: result.message,
       ...(result.field === "note" ? { noc_error: { noc_id: id, message: result.message } } : {}),
@@ -214,6 +215,6 @@ export async function achDuplicate(
   const id = /^\d{1,15}$/.test(String(form.get("entry_id") ?? "")) ? Number(form.get("entry_id")) : 0;
   const result =
     intent === "ach_duplicate_post" ? await postHeld(id, staff, origin) : await returnHeld(id, staff, origin);
-  if (!result.ok) return { status: result.status, tone: "error", message: result.message };
+  if (!result.ok) return { status: refusalStatus(result.kind), tone: "error", message: result.message };
   return { status: 200, tone: "success", message: result.message };
 }

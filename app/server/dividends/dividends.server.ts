@@ -1,3 +1,4 @@
+import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
 import { and, eq, gte, lte, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { accountDividends } from "~/server/db/schema";
@@ -189,10 +190,10 @@ export async function accountsToPay(
 }
 
 export type DividendOutcome =
-  | { kind: "paid"; dividend_cents: number; transaction_id: number }
-  | { kind: "nothing" }
-  | { kind: "done_before" }
-  | { kind: "refused"; code: string };
+  | { ok: true; kind: "paid"; dividend_cents: number; transaction_id: number }
+  | { ok: true; kind: "nothing" }
+  | { ok: false; kind: "done_before" }
+  | { ok: false; kind: "refused"; code: string };
 
 /**
  * Works out and pays one account's month, in one database transaction: the ledger credit (its
@@ -207,16 +208,8 @@ export async function payAccountDividend(
   expense_account_id: number,
 ): Promise<DividendOutcome> {
   const figures = monthDividend(month, account.opening_cents, account.changes, apy_ppm);
-  try {
-    return await payInTransaction(db, account, month, apy_ppm, expense_account_id, figures);
-  } catch (error) {
-    if (error instanceof AlreadyDone) return { kind: "done_before" };
-    throw error;
-  }
+  return payInTransaction(db, account, month, apy_ppm, expense_account_id, figures);
 }
-
-/** Another run worked the month out first: undo whatever this one wrote. */
-class AlreadyDone extends Error {}
 
 function payInTransaction(
   db: Db,
@@ -226,7 +219,7 @@ function payInTransaction(
   expense_account_id: number,
   figures: ReturnType<typeof monthDividend>,
 ): Promise<DividendOutcome> {
-  return db.transaction(async (tx) => {
+  return inRefusableTransaction(db, async (tx): Promise<DividendOutcome> => {
     let transaction_id: number | null = null;
     if (figures.dividend_cents > 0) {
       const posted = await postTransfer(tx, {
@@ -242,7 +235,7 @@ function payInTransaction(
           { account_id: expense_account_id, amount_cents: -figures.dividend_cents },
         ],
       });
-      if (!posted.ok) return { kind: "refused", code: posted.code };
+      if (!posted.ok) return { ok: false, kind: "refused", code: posted.code };
       transaction_id = posted.transaction.id;
     }
     const written = await tx
@@ -258,10 +251,11 @@ function payInTransaction(
       })
       .onConflictDoNothing({ target: [accountDividends.account_id, accountDividends.period_month] })
       .returning({ id: accountDividends.id });
-    if (written.length === 0) throw new AlreadyDone();
+    // Another run worked the month out first: undo whatever this one wrote.
+    if (written.length === 0) return { ok: false, kind: "done_before" };
     return transaction_id === null
-      ? { kind: "nothing" }
-      : { kind: "paid", dividend_cents: figures.dividend_cents, transaction_id };
+      ? { ok: true, kind: "nothing" }
+      : { ok: true, kind: "paid", dividend_cents: figures.dividend_cents, transaction_id };
   });
 }
 

@@ -73,7 +73,7 @@ export function formReply(
 }
 
 /** The HTTP status a route answers a service's refusal with: the route's choice, by the kind of "no". */
-export function refusalStatus(kind: RefusalKind): 400 | 403 | 404 | 409 | 413 | 429 {
+export function refusalStatus(kind: RefusalKind): 400 | 403 | 404 | 409 | 413 | 422 | 429 {
   return REFUSAL_STATUS[kind];
 }
 
@@ -82,6 +82,7 @@ const REFUSAL_STATUS = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  unprocessable: 422,
   too_large: 413,
   too_many: 429,
 } as const satisfies Record<RefusalKind, number>;

@@ -12,12 +12,6 @@ import { traceSequence } from "./export.server";
  * neither imports the other.
  */
 
-/** The staff member who uploaded the file, or acts on its entries. */
-export interface InboundStaff {
-  id: string;
-  email: string;
-}
-
 /** One entry of the file with its batch's fields, as it is stored once decided. */
 export type Item = Omit<
   AchInboundEntry,

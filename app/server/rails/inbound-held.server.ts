@@ -1,3 +1,6 @@
+import type { Actor } from "~/domain/actor";
+import { refusal, type Refusal } from "~/domain/refusals";
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
 import { alias } from "drizzle-orm/pg-core";
 import { count, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
@@ -7,7 +10,7 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { returnReason } from "~/domain/nacha/return-file";
 import { formatCents } from "~/domain/money";
 import { DUPLICATE_WINDOW_BUSINESS_DAYS, postMoney } from "./inbound.server";
-import type { InboundStaff, Item } from "./inbound-entries.server";
+import type { Item } from "./inbound-entries.server";
 
 /**
  * Possible duplicates (docs/product.md#ach-in): a credit or debit of an inbound file that repeats
@@ -100,36 +103,25 @@ export async function heldEntries(db: DbOrTx): Promise<HeldEntry[]> {
   }));
 }
 
-export type HeldResult = { ok: true; message: string } | { ok: false; status: 404 | 409; message: string };
+export type HeldResult = { ok: true; message: string } | Refusal;
 
 export const HELD_MESSAGES = {
   not_found: "This held entry was not found.",
   decided: "This entry was already posted or returned.",
 } as const;
 
-class Decided extends Error {
-  constructor(readonly result: Extract<HeldResult, { ok: false }>) {
-    super(result.message);
-  }
-}
-
 async function lockHeld(tx: DbOrTx, entry_id: number): Promise<AchInboundEntry> {
-  if (!Number.isSafeInteger(entry_id) || entry_id <= 0)
-    throw new Decided({ ok: false, status: 404, message: HELD_MESSAGES.not_found });
+  if (!Number.isSafeInteger(entry_id) || entry_id <= 0) return refuse(refusal("not_found", HELD_MESSAGES.not_found));
   const [entry] = await tx.select().from(achInboundEntries).where(eq(achInboundEntries.id, entry_id)).for("update");
   if (!entry || (entry.kind !== "credit" && entry.kind !== "debit"))
-    throw new Decided({ ok: false, status: 404, message: HELD_MESSAGES.not_found });
-  if (entry.status !== "held") throw new Decided({ ok: false, status: 409, message: HELD_MESSAGES.decided });
+    return refuse(refusal("not_found", HELD_MESSAGES.not_found));
+  if (entry.status !== "held") return refuse(refusal("conflict", HELD_MESSAGES.decided));
   return entry;
 }
 
-async function decide(db: Db, work: (tx: DbOrTx) => Promise<HeldResult>): Promise<HeldResult> {
-  try {
-    return await db.transaction(work);
-  } catch (error) {
-    if (error instanceof Decided) return error.result;
-    throw error;
-  }
+/** A decision in one database transaction; a refusal inside it (`refuse`) rolls it back. */
+function decide(db: Db, work: (tx: DbOrTx) => Promise<HeldResult>): Promise<HeldResult> {
+  return inRefusableTransaction(db, work);
 }
 
 /**
@@ -140,7 +132,7 @@ async function decide(db: Db, work: (tx: DbOrTx) => Promise<HeldResult>): Promis
 export async function postHeldEntry(
   db: Db,
   entry_id: number,
-  staff: InboundStaff,
+  staff: Actor,
   origin: AuditOrigin,
   options: { now?: Date } = {},
 ): Promise<HeldResult> {
@@ -192,7 +184,7 @@ export async function postHeldEntry(
 export async function returnHeldEntry(
   db: Db,
   entry_id: number,
-  staff: InboundStaff,
+  staff: Actor,
   origin: AuditOrigin,
 ): Promise<HeldResult> {
   return decide(db, async (tx) => {

@@ -1,3 +1,6 @@
+import type { Actor } from "~/domain/actor";
+import type { Refusal } from "~/domain/refusals";
+import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
@@ -14,7 +17,7 @@ import { changeReason, parseCorrectedData, type CorrectedData } from "~/domain/n
 import { formatCents } from "~/domain/money";
 import { toId } from "~/domain/ledger-rules";
 import { institution } from "~/config/institution.server";
-import { sentPaymentByTrace, type InboundStaff, type Item } from "./inbound-entries.server";
+import { sentPaymentByTrace, type Item } from "./inbound-entries.server";
 
 /**
  * Notifications of change (docs/product.md#ach-in): a bank that received one of our ACH payments
@@ -164,11 +167,10 @@ export async function waitingChanges(db: DbOrTx): Promise<ChangeItem[]> {
 
 export const CHANGE_NOTE_MAX = 500;
 
-export type ChangeResult =
-  { ok: true; message: string } | { ok: false; status: 400 | 404 | 409 | 422; field?: "note"; message: string };
+export type ChangeResult = { ok: true; message: string } | Refusal;
 
-const NOT_FOUND = { ok: false, status: 404, message: "This notification of change was not found." } as const;
-const ALREADY = { ok: false, status: 409, message: "This notification of change was already handled." } as const;
+const NOT_FOUND = { ok: false, kind: "not_found", message: "This notification of change was not found." } as const;
+const ALREADY = { ok: false, kind: "conflict", message: "This notification of change was already handled." } as const;
 
 /**
  * Applies a notification of change: every transfer of the member still waiting to be sent to
@@ -179,11 +181,11 @@ const ALREADY = { ok: false, status: 409, message: "This notification of change 
 export async function applyNotificationOfChange(
   db: Db,
   noc_id: number,
-  staff: InboundStaff,
+  staff: Actor,
   origin: AuditOrigin,
 ): Promise<ChangeResult> {
   if (!Number.isSafeInteger(noc_id) || noc_id <= 0) return NOT_FOUND;
-  return db.transaction(async (tx) => {
+  return inRefusableTransaction(db, async (tx) => {
     const [noc] = await tx
       .select()
       .from(achNotificationsOfChange)
@@ -194,14 +196,14 @@ export async function applyNotificationOfChange(
     if (noc.payment_id === null)
       return {
         ok: false,
-        status: 409,
+        kind: "conflict",
         message: "This notification names no payment we sent: look into it and mark it handled with a note.",
       } as const;
     const parsed = parseCorrectedData(noc.change_code, noc.corrected_data);
     if (!parsed.ok || !APPLICABLE.includes(noc.change_code)) {
       return {
         ok: false,
-        status: 422,
+        kind: "unprocessable",
         message: `This change cannot be applied automatically (${parsed.ok ? changeReason(noc.change_code) : parsed.message}): make it by hand and mark it handled with a note.`,
       } as const;
     }
@@ -296,21 +298,26 @@ export async function markChangeHandled(
   db: Db,
   noc_id: number,
   note: string,
-  staff: InboundStaff,
+  staff: Actor,
   origin: AuditOrigin,
 ): Promise<ChangeResult> {
   const text = note.trim();
   if (text === "")
     return {
       ok: false,
-      status: 400,
+      kind: "bad_input",
       field: "note",
       message: "Please say what was done about this notification of change.",
     };
   if (text.length > CHANGE_NOTE_MAX)
-    return { ok: false, status: 400, field: "note", message: `Please keep the note to ${CHANGE_NOTE_MAX} characters.` };
+    return {
+      ok: false,
+      kind: "bad_input",
+      field: "note",
+      message: `Please keep the note to ${CHANGE_NOTE_MAX} characters.`,
+    };
   if (!Number.isSafeInteger(noc_id) || noc_id <= 0) return NOT_FOUND;
-  return db.transaction(async (tx) => {
+  return inRefusableTransaction(db, async (tx) => {
     const [noc] = await tx
       .select()
       .from(achNotificationsOfChange)

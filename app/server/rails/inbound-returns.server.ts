@@ -1,3 +1,6 @@
+import type { Actor } from "~/domain/actor";
+import type { Refusal } from "~/domain/refusals";
+import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
 import crypto from "node:crypto";
 import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
@@ -9,7 +12,6 @@ import { NachaFieldError, fileIdModifier } from "~/domain/nacha";
 import { returnReason, writeReturnFile } from "~/domain/nacha/return-file";
 import { nextBusinessDay } from "~/domain/payment-dates";
 import { toCents, toId } from "~/domain/ledger-rules";
-import type { InboundStaff } from "./inbound-entries.server";
 import { filesMadeOn, traceSequence } from "./export.server";
 
 /**
@@ -197,7 +199,7 @@ function clockTime(now: Date): string {
  */
 export async function exportReturnFile(
   db: Db,
-  staff: InboundStaff,
+  staff: Actor,
   origin: AuditOrigin,
   options: { now?: Date } = {},
 ): Promise<ReturnFileResult> {
@@ -312,7 +314,7 @@ export async function exportReturnFile(
 
 export const HANDLED_NOTE_MAX = 500;
 
-export type HandledResult = { ok: true } | { ok: false; status: 400 | 404 | 409; field?: "note"; message: string };
+export type HandledResult = { ok: true } | Refusal;
 
 /**
  * A return of ours that matched no sent payment, or could not be reversed, handled by staff
@@ -323,26 +325,26 @@ export async function markReturnHandled(
   db: Db,
   entry_id: number,
   note: string,
-  staff: InboundStaff,
+  staff: Actor,
   origin: AuditOrigin,
 ): Promise<HandledResult> {
   const text = note.trim();
   if (text === "")
-    return { ok: false, status: 400, field: "note", message: "Please say what was done about this return." };
+    return { ok: false, kind: "bad_input", field: "note", message: "Please say what was done about this return." };
   if (text.length > HANDLED_NOTE_MAX)
     return {
       ok: false,
-      status: 400,
+      kind: "bad_input",
       field: "note",
       message: `Please keep the note to ${HANDLED_NOTE_MAX} characters.`,
     };
   if (!Number.isSafeInteger(entry_id) || entry_id <= 0)
-    return { ok: false, status: 404, message: "This returned item was not found." };
-  return db.transaction(async (tx) => {
+    return { ok: false, kind: "not_found", message: "This returned item was not found." };
+  return inRefusableTransaction(db, async (tx) => {
     const [entry] = await tx.select().from(achInboundEntries).where(eq(achInboundEntries.id, entry_id)).for("update");
-    if (!entry) return { ok: false, status: 404, message: "This returned item was not found." } as const;
+    if (!entry) return { ok: false, kind: "not_found", message: "This returned item was not found." } as const;
     if (entry.status !== "unmatched")
-      return { ok: false, status: 409, message: "This returned item was already handled." } as const;
+      return { ok: false, kind: "conflict", message: "This returned item was already handled." } as const;
     await tx
       .update(achInboundEntries)
       .set({ status: "noted", resolved_at: new Date() })

@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
@@ -21,7 +22,7 @@ import { businessDaysBefore } from "~/domain/payment-dates";
 import { ENTRY_CLASSES, readInboundNachaFile, type InboundFile } from "~/domain/nacha/reader";
 import { returnReason } from "~/domain/nacha/return-file";
 import { recordNotificationsOfChange } from "./inbound-noc.server";
-import { sentPaymentByTrace, type InboundStaff, type Item } from "./inbound-entries.server";
+import { sentPaymentByTrace, type Item } from "./inbound-entries.server";
 
 /**
  * ACH in (docs/product.md#ach-in): staff upload the NACHA file the Federal Reserve sent, and its
@@ -89,7 +90,7 @@ export async function receiveAchFile(
   input: {
     bytes: Uint8Array;
     file_name: string;
-    staff: InboundStaff;
+    staff: Actor;
     origin: AuditOrigin;
     now?: Date;
     chunk_entries?: number;
@@ -166,7 +167,7 @@ async function storeFile(
     sha256: string;
     file_name: string;
     content: string;
-    staff: InboundStaff;
+    staff: Actor;
     origin: AuditOrigin;
   },
 ): Promise<{ id: number; status: "posting" | "posted"; file_name: string; uploaded_at: Date; resumed: boolean }> {
@@ -317,13 +318,7 @@ export function historyDescription(
  * became of it. The file's lock makes a second upload of the same file running at the same
  * moment wait; entries already stored (by an earlier, interrupted run) are skipped.
  */
-async function postChunk(
-  db: Db,
-  file_id: number,
-  chunk: readonly Item[],
-  staff: InboundStaff,
-  now: Date,
-): Promise<void> {
+async function postChunk(db: Db, file_id: number, chunk: readonly Item[], staff: Actor, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`ach-in:${file_id}`}))`);
     const done = await tx.execute(sql`
@@ -367,7 +362,7 @@ async function postChunk(
 export async function postMoney(
   tx: DbOrTx,
   money: readonly Item[],
-  staff: InboundStaff,
+  staff: Actor,
   now: Date,
   key_prefix: string,
   notes: NotificationInput[],
@@ -566,12 +561,7 @@ async function notifyMany(tx: DbOrTx, notes: readonly NotificationInput[]): Prom
  * account), a still-held one released; the member is told why. Anything else is left for staff
  * as unmatched.
  */
-async function applyReturn(
-  tx: DbOrTx,
-  entry: Item,
-  staff: InboundStaff,
-  notes: NotificationInput[],
-): Promise<Decision> {
+async function applyReturn(tx: DbOrTx, entry: Item, staff: Actor, notes: NotificationInput[]): Promise<Decision> {
   const unmatched = (payment_id: number | null = null): Decision => ({ entry, status: "unmatched", payment_id });
   const trace = entry.original_trace_number ?? "";
   const payment_id = await sentPaymentByTrace(tx, trace, entry.amount_cents);
@@ -644,7 +634,7 @@ async function finish(
   db: Db,
   file_id: number,
   resumed: boolean,
-  staff: InboundStaff,
+  staff: Actor,
   origin: AuditOrigin,
 ): Promise<ReceiveResult> {
   return db.transaction(async (tx) => {
