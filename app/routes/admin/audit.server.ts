@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import { withDatabase } from "~/server/db/db.server";
 import {
   auditActions,
@@ -15,7 +16,7 @@ export const auditEntries = withDatabase(listAudit);
 
 /** The filtered log as CSV; the export itself goes into the log, with its filter and size. */
 export const exportAuditLog = withDatabase(
-  async (database, input: { staff: { id: string; email: string }; origin: AuditOrigin; filter: AuditFilter }) => {
+  async (database, input: { staff: Actor; origin: AuditOrigin; filter: AuditFilter }) => {
     const { staff, origin, filter } = input;
     const result = await exportAuditCsv(database, filter);
     await recordAudit(database, {

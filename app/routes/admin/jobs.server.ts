@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import { withDatabase } from "~/server/db/db.server";
 import { APP_JOBS } from "~/server/jobs/registry.server";
 import { jobClock } from "~/server/jobs/jobs.server";
@@ -13,7 +14,6 @@ export const jobsOverview = withDatabase((database) => jobsPage(database, APP_JO
 export const jobClockAdjustable = withDatabase(async (database) => jobClock(database).adjustable);
 
 /** Moves the adjustable job clock forward (audited); the clock's new time. */
-export const advanceJobClockBy = withDatabase(
-  (database, input: { hours: number; staff: { id: string; email: string }; origin: AuditOrigin }) =>
-    advanceJobClock(database, jobClock(database), input),
+export const advanceJobClockBy = withDatabase((database, input: { hours: number; staff: Actor; origin: AuditOrigin }) =>
+  advanceJobClock(database, jobClock(database), input),
 );

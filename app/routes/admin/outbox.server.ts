@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import { withDatabase } from "~/server/db/db.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { outboxPage } from "~/server/admin/messages.server";
@@ -7,7 +8,7 @@ import { outboxPage } from "~/server/admin/messages.server";
  * itself). Staff read members' mail here, so every view goes into the audit log.
  */
 export const outboxView = withDatabase(
-  async (database, input: { staff: { id: string; email: string }; origin: AuditOrigin; before_id: number | null }) => {
+  async (database, input: { staff: Actor; origin: AuditOrigin; before_id: number | null }) => {
     const { staff, origin, before_id } = input;
     const page = await outboxPage(database, before_id);
     const ids = page.items.map((m) => m.id);

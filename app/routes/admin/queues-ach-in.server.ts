@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import { refusalStatus } from "~/server/http/form.server";
 import { withDatabase } from "~/server/db/db.server";
 import type { Db } from "~/server/db/client.server";
@@ -72,7 +73,7 @@ export const exportReturns = withDatabase(exportReturnFile);
 
 /** A return file downloaded (/admin/queues/returns/:fileId), byte for byte; every download is audited. */
 export const downloadReturnFile = withDatabase(
-  async (database: Db, input: { staff: { id: string; email: string }; origin: AuditOrigin; id: number }) => {
+  async (database: Db, input: { staff: Actor; origin: AuditOrigin; id: number }) => {
     const file = await returnFile(database, input.id);
     if (!file) return null;
     await recordAudit(database, {
@@ -114,11 +115,7 @@ export function refuseTooLarge(request: Request): AchInAnswer | null {
 }
 
 /** The upload form's answer: the file posted (with what became of its entries) or why not. */
-export async function achUpload(
-  form: FormData,
-  staff: { id: string; email: string },
-  origin: AuditOrigin,
-): Promise<AchInAnswer> {
+export async function achUpload(form: FormData, staff: Actor, origin: AuditOrigin): Promise<AchInAnswer> {
   const file = form.get("file");
   if (!(file instanceof File) || file.size === 0) {
     return {
@@ -156,10 +153,7 @@ export async function achUpload(
 }
 
 /** The Export return file button's answer. */
-export async function achReturnsExport(
-  staff: { id: string; email: string },
-  origin: AuditOrigin,
-): Promise<AchInAnswer> {
+export async function achReturnsExport(staff: Actor, origin: AuditOrigin): Promise<AchInAnswer> {
   const result = await exportReturns(staff, origin);
   if (!result.ok)
     return { status: result.reason === "nothing_waiting" ? 409 : 422, tone: "error", message: result.message };
@@ -172,11 +166,7 @@ export async function achReturnsExport(
 }
 
 /** Mark as handled, on a return of ours staff looked into: its note is required. */
-export async function achReturnHandled(
-  form: FormData,
-  staff: { id: string; email: string },
-  origin: AuditOrigin,
-): Promise<AchInAnswer> {
+export async function achReturnHandled(form: FormData, staff: Actor, origin: AuditOrigin): Promise<AchInAnswer> {
   const id = /^\d{1,15}$/.test(String(form.get("entry_id") ?? "")) ? Number(form.get("entry_id")) : 0;
   const result = await markHandled(id, String(form.get("note") ?? ""), staff, origin);
   if (!result.ok) return { status: refusalStatus(result.kind), tone: "error", message: result.message };
@@ -187,7 +177,7 @@ export async function achReturnHandled(
 export async function achChange(
   intent: "ach_noc_apply" | "ach_noc_handled",
   form: FormData,
-  staff: { id: string; email: string },
+  staff: Actor,
   origin: AuditOrigin,
 ): Promise<AchInAnswer> {
   const id = /^\d{1,15}$/.test(String(form.get("noc_id") ?? "")) ? Number(form.get("noc_id")) : 0;
@@ -209,7 +199,7 @@ export async function achChange(
 export async function achDuplicate(
   intent: "ach_duplicate_post" | "ach_duplicate_return",
   form: FormData,
-  staff: { id: string; email: string },
+  staff: Actor,
   origin: AuditOrigin,
 ): Promise<AchInAnswer> {
   const id = /^\d{1,15}$/.test(String(form.get("entry_id") ?? "")) ? Number(form.get("entry_id")) : 0;

@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import type { RouterContextProvider } from "react-router";
 import { withDatabase } from "~/server/db/db.server";
 import { loadQueues } from "~/server/rails/queues.server";
@@ -55,7 +56,7 @@ export const cancelQueuedPayment = withDatabase(cancelPayment);
 
 /** An export file downloaded again (/admin/queues/files/:fileId), byte for byte; every download is audited. */
 export const downloadExportFile = withDatabase(
-  async (database, input: { staff: { id: string; email: string }; origin: AuditOrigin; id: number }) => {
+  async (database, input: { staff: Actor; origin: AuditOrigin; id: number }) => {
     const { staff, origin, id } = input;
     const file = await exportFile(database, id);
     if (!file) return null;

@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import type { Db } from "~/server/db/client.server";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { sendEmail } from "~/server/mail/outbox.server";
@@ -42,7 +43,7 @@ export function currentPasswordLockedMessage(retry_after_s: number): string {
 export async function guardCurrentPassword<T extends { status: string }>(
   db: Db,
   meta: RequestMeta,
-  user: { id: string; email: string },
+  user: Actor,
   purpose: CurrentPasswordPurpose,
   check: () => Promise<T>,
   origin: { request_id?: string } = {},

@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { passwordChangeRequirements } from "~/server/db/schema";
@@ -75,7 +76,7 @@ export type ReplaceTemporaryPasswordResult =
 export async function replaceTemporaryPassword(
   db: Db,
   meta: RequestMeta,
-  user: { id: string; email: string },
+  user: Actor,
   input: { current_password: string; new_password: string },
   origin: { request_id?: string } = {},
 ): Promise<ReplaceTemporaryPasswordResult> {

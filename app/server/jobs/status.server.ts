@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { jobRuns } from "~/server/db/schema";
@@ -121,7 +122,7 @@ export async function jobsPage(db: Db, jobs: readonly JobDefinition<never>[], cl
 export async function advanceJobClock(
   db: Db,
   clock: JobClock,
-  input: { hours: number; staff: { id: string; email: string }; origin: AuditOrigin },
+  input: { hours: number; staff: Actor; origin: AuditOrigin },
 ): Promise<Date> {
   const before = await clock.now();
   const after = await clock.advance(input.hours * 60 * 60_000);

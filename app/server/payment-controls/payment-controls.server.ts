@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import { inArray } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
@@ -17,7 +18,6 @@ import { PAUSE_REASON_MAX_CHARS, PAYMENT_CONTROL_MESSAGES } from "~/domain/payme
  * "Transaction Denied") and the currency rates for wires. Each change is written with its audit
  * record (before and after) in one database transaction.
  */
-export type Staff = { id: string; email: string };
 
 export interface PaymentControlsPage {
   controls: PaymentControls & { updated_by_email: string | null };
@@ -52,7 +52,7 @@ export type PauseResult =
 /** Pauses (a reason is required) or resumes outgoing payments; a change is audited. */
 export async function setPaymentsPaused(
   db: Db,
-  input: { staff: Staff; paused: boolean; reason: string; origin: AuditOrigin },
+  input: { staff: Actor; paused: boolean; reason: string; origin: AuditOrigin },
 ): Promise<PauseResult> {
   const reason = input.reason.replace(/\s+/g, " ").trim();
   if (!reason)
@@ -88,7 +88,7 @@ export type RateResult =
 /** Sets a currency's rate (USD per one unit); audited with the rate before. */
 export async function setRate(
   db: Db,
-  input: { staff: Staff; code: string; usd_per_unit: string; origin: AuditOrigin },
+  input: { staff: Actor; code: string; usd_per_unit: string; origin: AuditOrigin },
 ): Promise<RateResult> {
   const code = input.code.trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(code) || code === "USD" || !findCurrency(code))

@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { paymentStepUpCodes, type OutboxKind } from "~/server/db/schema";
@@ -95,7 +96,7 @@ const TRANSFER_WORDING: StepUpWording = {
 
 export async function sendStepUpCode(
   db: Db,
-  member: { id: string; email: string },
+  member: Actor,
   summary: string,
   transfer: string,
   wording: StepUpWording = TRANSFER_WORDING,
@@ -149,7 +150,7 @@ export type StepUpCheck = { ok: true } | { ok: false; reason: "invalid" } | Step
  */
 export async function verifyStepUpCode(
   db: Db,
-  member: { id: string; email: string },
+  member: Actor,
   input: { code: string; transfer: string; action: StepUpAction; origin?: StepUpOrigin },
   now: Date = new Date(),
 ): Promise<StepUpCheck> {
@@ -188,7 +189,7 @@ export async function verifyStepUpCode(
 /** The member's codes are used up: money actions needing a code are locked (staff see it; the member is emailed once). */
 async function lockForWrongCodesOf(
   db: Db,
-  member: { id: string; email: string },
+  member: Actor,
   subject: LockSubject,
   event: EventSource,
   now: Date,

@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { staffPostingRequests, users, type StaffPostingRequestRow } from "~/server/db/schema";
@@ -47,7 +48,7 @@ export type AddTransactionsResult =
 
 export interface AddTransactionsInput {
   member_id: string;
-  staff: { id: string; email: string };
+  staff: Actor;
   rows: readonly NumberedRow[];
   /** The form's idempotency key: a repeat of the same submission posts nothing twice. */
   batch_key: string;
