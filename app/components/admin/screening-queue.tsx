@@ -16,6 +16,17 @@ import type { SanctionsActionResult } from "./sanctions";
  */
 const AGREEMENT: Record<string, string> = { match: "agrees", mismatch: "differs", unknown: "not known" };
 const KIND_LABEL: Record<string, string> = { primary: "listed name", alias: "alias", weak_alias: "weak alias" };
+/** What the second staff member's approval of a confirmation does, by what was screened. */
+const CONFIRM_LABEL: Record<ScreeningRow["subject_type"], string> = {
+  payment: "Approve: block and freeze",
+  application: "Approve: decline the application",
+  member: "Approve: freeze the accounts",
+};
+const SUBJECT_LABEL: Record<ScreeningRow["subject_type"], string> = {
+  payment: "payment",
+  application: "applicant",
+  member: "member, re-screened",
+};
 
 export function ScreeningQueue({
   rows,
@@ -50,7 +61,11 @@ export function ScreeningQueue({
                 <div className="grid gap-3 md:grid-cols-2">
                   <div>
                     <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
-                      Screened ({r.subject_type === "payment" ? (r.screened_details.kind ?? "payment") : "applicant"})
+                      Screened (
+                      {r.subject_type === "payment"
+                        ? (r.screened_details.kind ?? "payment")
+                        : SUBJECT_LABEL[r.subject_type]}
+                      )
                     </p>
                     <p className="text-base font-semibold break-words text-slate-900">{r.screened_name}</p>
                     <p className="text-slate-700">
@@ -59,8 +74,12 @@ export function ScreeningQueue({
                         ? (findCountry(r.screened_details.country)?.name ?? r.screened_details.country)
                         : ""}
                     </p>
-                    <p className="text-slate-700">
-                      Member {r.member_email ?? r.member_id} · {formatDateTime(r.created_at)}
+                    {r.screened_details.joint_owner ? (
+                      <p className="break-words text-slate-700">Joint owner {r.screened_details.joint_owner}</p>
+                    ) : null}
+                    <p className="break-words text-slate-700">
+                      {r.subject_type === "application" ? "Applicant" : "Member"} {r.member_email ?? r.member_id} ·{" "}
+                      {formatDateTime(r.created_at)}
                     </p>
                   </div>
                   <div>
@@ -108,7 +127,7 @@ export function ScreeningQueue({
                       </p>
                     ) : (
                       <div className="mt-2 flex flex-wrap gap-3">
-                        <DecisionButton row={r} intent="approve_confirm" label="Approve: block and freeze" />
+                        <DecisionButton row={r} intent="approve_confirm" label={CONFIRM_LABEL[r.subject_type]} />
                         <DecisionButton row={r} intent="decline_confirm" label="Decline" />
                       </div>
                     )}

@@ -145,6 +145,10 @@ function decisionFailure(result: Exclude<DecisionResult, { status: "done" }>): s
       return `Failed: ${APPROVE_NEEDS_CHECKLIST}`;
     case "identity_unverified":
       return `Failed: ${IDENTITY_MESSAGES.method_missing}`;
+    case "screening_hit":
+      return result.found_now
+        ? `Not approved: the applicant or joint owner may match an entry on a sanctions list. It is in the screening queue (Sanctions, item ${result.screening_id}); the application can be approved once an admin clears it.`
+        : `Not approved: a possible sanctions match for this applicant is still in the screening queue (Sanctions, item ${result.screening_id}); the application can be approved once an admin clears it.`;
   }
 }
 

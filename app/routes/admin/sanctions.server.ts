@@ -1,10 +1,11 @@
 import { withDatabase } from "~/server/db/db.server";
 import { listVersions, loadSanctionsLists } from "~/server/sanctions/lists.server";
-import { decideScreening, screeningQueue } from "~/server/sanctions/screening.server";
+import { screeningQueue } from "~/server/sanctions/screening.server";
+import { decideScreeningCase as decideInBackOffice } from "~/server/admin/screening-decisions.server";
 
 /** The screening queue (possible matches waiting for staff) and staff's decisions on it. */
 export const screeningRows = withDatabase(screeningQueue);
-export const decideScreeningCase = withDatabase(decideScreening);
+export const decideScreeningCase = withDatabase(decideInBackOffice);
 
 /** What /admin/sanctions calls (its view-model): each opens the database itself. */
 export const uploadSanctionsLists = withDatabase(loadSanctionsLists);

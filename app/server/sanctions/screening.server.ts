@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
   externalPayments,
+  ledgerAccounts,
   memberAccountSettings,
   sanctionsScreenings,
   users,
@@ -12,25 +13,41 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { setAccountStatus } from "~/server/ledger/accounts.server";
 import { hasControlCharacters } from "~/domain/plain-text";
-import { MATCH_THRESHOLD, screenParty, type ScreenedParty } from "~/domain/sanctions/match";
-import { currentScreeningIndex } from "./lists.server";
+import type { Actor } from "~/domain/actor";
+import { MATCH_THRESHOLD, screenParty, type PossibleMatch, type ScreenedParty } from "~/domain/sanctions/match";
+import { findCountry, searchCountries } from "~/domain/countries";
+import { currentScreeningIndex, type LoadedIndex } from "./lists.server";
 
 /**
  * Sanctions screening (docs/product.md#sanctions-screening, 31 CFR 501 and the OFAC
  * regulations of chapter V): the parties of an action compared with the newest version of each
  * loaded list. A possible match stops the action and is kept here, in the screening queue, for
  * staff: cleared with a reason (the action goes on) or confirmed by two staff members (a payment
- * is never sent and its money stays held, the account is frozen).
+ * is never sent and its money stays held, the account is frozen; an application is declined; a
+ * member's accounts are frozen).
  */
 const MATCHES_KEPT = 5;
+
+export type ScreeningSubject = SanctionsScreening["subject_type"];
 
 /** The possible matches of the parties (best first, at most five), empty when none or no list is loaded. */
 export async function screenParties(db: DbOrTx, parties: readonly ScreenedParty[]): Promise<ScreeningMatchRecord[]> {
   const loaded = await currentScreeningIndex(db);
   if (loaded.index.entries.length === 0) return [];
+  return matchRecords(
+    loaded,
+    parties.map((party) => ({ party, matches: screenParty(party, loaded.index, MATCH_THRESHOLD) })),
+  );
+}
+
+/** The matcher's answers for some parties as the queue keeps them: best first, one per entry, at most five. */
+export function matchRecords(
+  loaded: LoadedIndex,
+  screened: readonly { party: ScreenedParty; matches: readonly PossibleMatch[] }[],
+): ScreeningMatchRecord[] {
   const found: ScreeningMatchRecord[] = [];
-  for (const party of parties) {
-    for (const match of screenParty(party, loaded.index, MATCH_THRESHOLD)) {
+  for (const { party, matches } of screened) {
+    for (const match of matches) {
       const row = loaded.rows.get(match.entry)!;
       found.push({
         entry_id: row.entry_id,
@@ -59,7 +76,7 @@ export async function screenParties(db: DbOrTx, parties: readonly ScreenedParty[
 export async function fileScreening(
   tx: DbOrTx,
   input: {
-    subject_type: "payment" | "application";
+    subject_type: ScreeningSubject;
     subject_id: string;
     member_id: string;
     screened_name: string;
@@ -90,7 +107,7 @@ export async function fileScreening(
 /** The screening of a subject still standing in the way (open, or waiting for a second staff member), if any. */
 export async function blockingScreening(
   db: DbOrTx,
-  subject_type: "payment" | "application",
+  subject_type: ScreeningSubject,
   subject_id: string,
 ): Promise<SanctionsScreening | null> {
   const [row] = await db
@@ -111,7 +128,7 @@ export async function blockingScreening(
 /** Whether a subject's possible match was cleared by staff (the approval may go on without screening it again). */
 export async function clearedScreening(
   db: DbOrTx,
-  subject_type: "payment" | "application",
+  subject_type: ScreeningSubject,
   subject_id: string,
 ): Promise<boolean> {
   const [row] = await db
@@ -128,9 +145,95 @@ export async function clearedScreening(
   return Boolean(row);
 }
 
+/** The listed entries ("source:uid") staff already cleared for each subject: not filed again for it. */
+export async function clearedEntries(
+  db: DbOrTx,
+  subject_type: ScreeningSubject,
+  subject_ids: readonly string[],
+): Promise<Map<string, Set<string>>> {
+  const cleared = new Map<string, Set<string>>();
+  if (subject_ids.length === 0) return cleared;
+  const rows = await db
+    .select({ subject_id: sanctionsScreenings.subject_id, matches: sanctionsScreenings.matches })
+    .from(sanctionsScreenings)
+    .where(
+      and(
+        eq(sanctionsScreenings.subject_type, subject_type),
+        inArray(sanctionsScreenings.subject_id, [...subject_ids]),
+        eq(sanctionsScreenings.status, "cleared"),
+      ),
+    );
+  for (const row of rows) {
+    const set = cleared.get(row.subject_id) ?? new Set<string>();
+    for (const m of row.matches) set.add(`${m.source}:${m.uid}`);
+    cleared.set(row.subject_id, set);
+  }
+  return cleared;
+}
+
+/** An address country as the application states it ("United States", "US") as its ISO code, or null. */
+export function countryCode(text: string | null | undefined): string | null {
+  const typed = (text ?? "").trim();
+  if (!typed) return null;
+  const byCode = typed.length === 2 ? findCountry(typed) : undefined;
+  if (byCode) return byCode.code;
+  const [best] = searchCountries(typed, 1);
+  const same = (a: string) => a.localeCompare(typed, "en", { sensitivity: "base" }) === 0;
+  return best && (same(best.name) || (best.aliases ?? []).some(same)) ? best.code : null;
+}
+
+/** The people of a membership application screened before it is approved. */
+export interface ApplicationParties {
+  applicant: { name: string; birth_date: string | null; country: string | null };
+  /** The joint owner's name: the application asks no date of birth or address for them. */
+  joint_name: string | null;
+}
+
+export type ApplicationScreening =
+  | { status: "clear" }
+  /** A possible match found now, put in the queue. */
+  | { status: "filed"; screening_id: number }
+  /** A possible match already in the queue (open, waiting for a second staff member, or confirmed). */
+  | { status: "waiting"; screening_id: number; screening_status: SanctionsScreening["status"] };
+
+/**
+ * Screens an applicant and their joint owner (docs/product.md#sanctions-screening), inside the
+ * caller's transaction (which holds the application's row): a possible match already in the queue
+ * stands; a new one is filed. Entries staff cleared for this applicant are not filed again, so
+ * a cleared hit lets the approval go on, while an entry of a newer list still stops it.
+ */
+export async function screenApplication(
+  tx: DbOrTx,
+  user_id: string,
+  parties: ApplicationParties,
+): Promise<ApplicationScreening> {
+  const waiting = await blockingScreening(tx, "application", user_id);
+  if (waiting) return { status: "waiting", screening_id: waiting.id, screening_status: waiting.status };
+  const { applicant, joint_name } = parties;
+  const screened: ScreenedParty[] = [
+    { name: applicant.name, birth_date: applicant.birth_date, country: applicant.country },
+  ];
+  if (joint_name?.trim()) screened.push({ name: joint_name });
+  const cleared = (await clearedEntries(tx, "application", [user_id])).get(user_id) ?? new Set<string>();
+  const matches = (await screenParties(tx, screened)).filter((m) => !cleared.has(`${m.source}:${m.uid}`));
+  if (matches.length === 0) return { status: "clear" };
+  const details: Record<string, string> = { kind: "Membership application" };
+  if (applicant.country) details.country = applicant.country;
+  if (joint_name?.trim()) details.joint_owner = joint_name.trim();
+  const screening_id = await fileScreening(tx, {
+    subject_type: "application",
+    subject_id: user_id,
+    member_id: user_id,
+    screened_name: applicant.name,
+    screened_details: details,
+    matches,
+  });
+  return { status: "filed", screening_id };
+}
+
 export interface ScreeningRow {
   id: number;
-  subject_type: "payment" | "application";
+  subject_type: ScreeningSubject;
   subject_id: string;
   member_id: string;
   member_email: string | null;
@@ -207,8 +310,13 @@ export async function decideScreening(
     screening_id: number;
     decision: ScreeningDecision;
     reason: string;
-    staff: { id: string; email: string };
+    staff: Actor;
     origin: AuditOrigin;
+    /**
+     * What a confirmed match on an applicant does, in the same transaction: the back office
+     * declines the application (app/server/admin/review.server.ts, a floor above this one).
+     */
+    onApplicationConfirmed?: (tx: DbOrTx, screening: SanctionsScreening) => Promise<void>;
   },
 ): Promise<ScreeningDecisionResult> {
   const { decision, staff, origin } = input;
@@ -267,7 +375,8 @@ export async function decideScreening(
           });
           message = "Cleared: the payment goes to its queue and out with the next file.";
         }
-      } else message = "Cleared: the application can be approved.";
+      } else if (row.subject_type === "application") message = "Cleared: the application can be approved.";
+      else message = "Cleared: nothing changes for the member.";
     } else if (decision === "request_confirm") {
       await tx
         .update(sanctionsScreenings)
@@ -301,25 +410,7 @@ export async function decideScreening(
             .update(externalPayments)
             .set({ status: "blocked", resolved_at: now, resolved_by: staff.id })
             .where(eq(externalPayments.id, payment.id));
-          const frozen = await setAccountStatus(tx, payment.from_account_id, "frozen");
-          if (!frozen.ok) throw new Error(`the account of a confirmed payment could not be frozen: ${frozen.code}`);
-          await tx
-            .insert(memberAccountSettings)
-            .values({ account_id: payment.from_account_id, status_reason: "Compliance review", updated_by: staff.id })
-            .onConflictDoUpdate({
-              target: memberAccountSettings.account_id,
-              set: { status_reason: "Compliance review", updated_by: staff.id, updated_at: now },
-            });
-          await recordAudit(tx, {
-            actor_id: staff.id,
-            actor_email: staff.email,
-            action: "ledger.account.freeze",
-            subject_type: "ledger_account",
-            subject_id: payment.from_account_id,
-            member_id: row.member_id,
-            after: { status: "frozen", status_reason: "Compliance review", screening_id: row.id },
-            ...origin,
-          });
+          await freezeForReview(tx, payment.from_account_id, row, staff, origin, now);
           await notify(tx, {
             member_id: row.member_id,
             kind: "account_status",
@@ -328,7 +419,26 @@ export async function decideScreening(
           });
           message = "Confirmed: the payment is blocked, its money stays held, and the account is frozen.";
         }
-      } else message = "Confirmed: the application cannot be approved.";
+      } else if (row.subject_type === "application") {
+        if (input.onApplicationConfirmed) {
+          await input.onApplicationConfirmed(tx, row);
+          message = "Confirmed: the application is declined and no account was opened.";
+        } else message = "Confirmed: the application cannot be approved.";
+      } else {
+        const accounts = await tx
+          .select({ id: ledgerAccounts.id })
+          .from(ledgerAccounts)
+          .where(and(eq(ledgerAccounts.member_id, row.member_id), ne(ledgerAccounts.status, "closed")))
+          .orderBy(ledgerAccounts.id);
+        for (const account of accounts) await freezeForReview(tx, account.id, row, staff, origin, now);
+        await notify(tx, {
+          member_id: row.member_id,
+          kind: "account_status",
+          title: "Your accounts are frozen",
+          body: "Payments and transfers on your accounts are blocked while we review them. Please contact us.",
+        });
+        message = `Confirmed: the member's ${accounts.length === 1 ? "account is" : `${accounts.length} accounts are`} frozen.`;
+      }
     }
     await recordAudit(tx, {
       actor_id: staff.id,
@@ -342,6 +452,36 @@ export async function decideScreening(
       ...origin,
     });
     return { ok: true as const, message };
+  });
+}
+
+/** An account frozen for compliance review, with its reason and audit row (a confirmed match). */
+async function freezeForReview(
+  tx: DbOrTx,
+  account_id: number,
+  row: SanctionsScreening,
+  staff: Actor,
+  origin: AuditOrigin,
+  now: Date,
+): Promise<void> {
+  const frozen = await setAccountStatus(tx, account_id, "frozen");
+  if (!frozen.ok) throw new Error(`an account of a confirmed match could not be frozen: ${frozen.code}`);
+  await tx
+    .insert(memberAccountSettings)
+    .values({ account_id, status_reason: "Compliance review", updated_by: staff.id })
+    .onConflictDoUpdate({
+      target: memberAccountSettings.account_id,
+      set: { status_reason: "Compliance review", updated_by: staff.id, updated_at: now },
+    });
+  await recordAudit(tx, {
+    actor_id: staff.id,
+    actor_email: staff.email,
+    action: "ledger.account.freeze",
+    subject_type: "ledger_account",
+    subject_id: account_id,
+    member_id: row.member_id,
+    after: { status: "frozen", status_reason: "Compliance review", screening_id: row.id },
+    ...origin,
   });
 }
 
