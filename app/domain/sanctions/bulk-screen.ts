@@ -26,6 +26,7 @@ import {
  * tests/unit/sanctions/bulk-screen.test.ts checks it against `screenParty` name by name.
  */
 const CORROBORATION_ROOM = 0.04;
+const JOINED_KEPT = 50_000;
 const DIFFERENT_FIRST_LETTER = 0.9;
 const LENGTH_CUTOFF = 0.9;
 const LENGTH_PENALTY = 0.3;
@@ -41,7 +42,8 @@ const counts = new Int32Array(128);
 /**
  * An upper bound of `tokenSimilarity(a, b)`: Jaro's matches are at most the letters the two share
  * (as a multiset), its transposition term at most 1; the Winkler prefix and both penalties as the
- * real function applies them.
+ * real function applies them. The scan below computes the same bound from letter counts kept
+ * once (`boundFromShared`); this two-string form is what the unit test holds against the metric.
  */
 export function tokenSimilarityBound(a: string, b: string): number {
   if (a === b) return 1;
@@ -63,26 +65,166 @@ export function tokenSimilarityBound(a: string, b: string): number {
     }
     for (let i = 0; i < a.length; i++) counts[a.charCodeAt(i)] = 0;
   } else shared = short;
+  const lengthFactor = ratio < LENGTH_CUTOFF ? 1 - (LENGTH_CUTOFF - ratio) * LENGTH_PENALTY : 1;
+  return boundFromShared(shared, a.length, b.length, a[0] === b[0] ? prefixLength(a, b) : 0, lengthFactor);
+}
+
+/** The bound itself, from the letters shared, the lengths, the Winkler prefix (0: another first letter). */
+function boundFromShared(shared: number, a: number, b: number, prefix: number, lengthFactor: number): number {
   if (shared === 0) return 0;
-  const jaro = (shared / a.length + shared / b.length + 1) / 3;
-  let score = jaro + prefixLength(a, b) * 0.1 * (1 - jaro);
-  if (a[0] !== b[0]) score *= DIFFERENT_FIRST_LETTER;
+  const jaro = (shared / a + shared / b + 1) / 3;
+  const score = prefix === 0 ? jaro * DIFFERENT_FIRST_LETTER : jaro + prefix * 0.1 * (1 - jaro);
+  return score * lengthFactor;
+}
+
+/** A letter's slot in a letter count: a–z, then 0–9; -1 for anything else (no counting then). */
+const LETTERS = 36;
+function slot(code: number): number {
+  if (code >= 97 && code <= 122) return code - 97;
+  if (code >= 48 && code <= 57) return code - 48 + 26;
+  return -1;
+}
+
+/**
+ * The upper bound from lengths alone: every letter of the shorter shared; with the same first
+ * letter the longest prefix, else no prefix and the first-letter penalty.
+ */
+function lengthBound(a: number, b: number, sameFirst: boolean): number {
+  const short = Math.min(a, b);
+  const ratio = short / Math.max(a, b);
+  const jaro = (short / a + short / b + 1) / 3;
+  let score = sameFirst ? jaro + 0.5 * (1 - jaro) : jaro * DIFFERENT_FIRST_LETTER;
   if (ratio < LENGTH_CUTOFF) score *= 1 - (LENGTH_CUTOFF - ratio) * LENGTH_PENALTY;
   return score;
 }
 
-/** One name of one entry: the entry's index in the list and the name's index in `names`. */
+/**
+ * Distinct strings of the list (tokens, or joined names) with what the bound needs kept once:
+ * their letter counts, grouped by length so that lengths too far apart are skipped whole.
+ */
+class StringSet {
+  readonly strings: string[] = [];
+  readonly refs: number[][] = [];
+  private readonly ids = new Map<string, number>();
+  private counts = new Uint8Array(0);
+  private countable: boolean[] = [];
+  /** The ids by length, then by first letter's slot (36 for any other first character). */
+  private byLength: number[][][] = [];
+
+  add(text: string, ref: number): void {
+    let id = this.ids.get(text);
+    if (id === undefined) {
+      id = this.strings.push(text) - 1;
+      this.ids.set(text, id);
+      this.refs.push([]);
+    }
+    this.refs[id]!.push(ref);
+  }
+
+  /** Counts the letters once all strings are in. */
+  seal(): void {
+    this.counts = new Uint8Array(this.strings.length * LETTERS);
+    this.countable = this.strings.map((text, id) => {
+      for (let i = 0; i < text.length; i++) {
+        const k = slot(text.charCodeAt(i));
+        if (k < 0) return false;
+        const at = id * LETTERS + k;
+        if (this.counts[at]! < 255) this.counts[at]!++;
+      }
+      return true;
+    });
+    this.strings.forEach((text, id) => {
+      const buckets = (this.byLength[text.length] ??= []);
+      const first = slot(text.charCodeAt(0));
+      (buckets[first < 0 ? LETTERS : first] ??= []).push(id);
+    });
+  }
+
+  /** Every string whose similarity with `text` may reach `floor`: `visit` gets its refs. */
+  near(text: string, floor: number, visit: (refs: readonly number[]) => void): void {
+    if (text.length === 0) return;
+    const letters: number[] = [];
+    const amounts: number[] = [];
+    let countable = true;
+    const own = new Uint8Array(LETTERS);
+    for (let i = 0; i < text.length; i++) {
+      const k = slot(text.charCodeAt(i));
+      if (k < 0) countable = false;
+      else own[k]!++;
+    }
+    for (let k = 0; k < LETTERS; k++)
+      if (own[k]) {
+        letters.push(k);
+        amounts.push(own[k]!);
+      }
+    const first = text.charCodeAt(0);
+    const firstSlot = slot(first) < 0 ? LETTERS : slot(first);
+    for (let length = 1; length < this.byLength.length; length++) {
+      const buckets = this.byLength[length];
+      if (!buckets || lengthBound(text.length, length, true) < floor) continue;
+      // Another first letter costs the prefix and 10 %: only near-equal lengths can still come near.
+      const others = lengthBound(text.length, length, false) >= floor;
+      const ratio = Math.min(text.length, length) / Math.max(text.length, length);
+      const lengthFactor = ratio < LENGTH_CUTOFF ? 1 - (LENGTH_CUTOFF - ratio) * LENGTH_PENALTY : 1;
+      for (let b = 0; b <= LETTERS; b++) {
+        const ids = buckets[b];
+        if (!ids || (b !== firstSlot && !others)) continue;
+        this.scan(ids, text, first, letters, amounts, countable, length, lengthFactor, floor, visit);
+      }
+    }
+  }
+
+  private scan(
+    ids: readonly number[],
+    text: string,
+    first: number,
+    letters: readonly number[],
+    amounts: readonly number[],
+    countable: boolean,
+    length: number,
+    lengthFactor: number,
+    floor: number,
+    visit: (refs: readonly number[]) => void,
+  ): void {
+    {
+      for (const id of ids) {
+        const other = this.strings[id]!;
+        if (other === text) {
+          visit(this.refs[id]!);
+          continue;
+        }
+        let shared: number;
+        if (countable && this.countable[id]) {
+          shared = 0;
+          const base = id * LETTERS;
+          for (let j = 0; j < letters.length; j++) {
+            const theirs = this.counts[base + letters[j]!]!;
+            shared += theirs < amounts[j]! ? theirs : amounts[j]!;
+          }
+        } else shared = Math.min(text.length, length);
+        const sameFirst = other.charCodeAt(0) === first;
+        // The largest prefix first (cheap); the real prefix only when that could reach the floor.
+        if (boundFromShared(shared, text.length, length, sameFirst ? 5 : 0, lengthFactor) < floor) continue;
+        if (
+          !sameFirst ||
+          boundFromShared(shared, text.length, length, prefixLength(text, other), lengthFactor) >= floor
+        )
+          visit(this.refs[id]!);
+      }
+    }
+  }
+}
+
+/** One name of one entry: the entry's index in the list times the most names an entry has, plus the name's index. */
 type NameRef = number;
 
 export class BulkScreener {
   private readonly floor: number;
-  /** Each distinct token of the list's names, and the names (refs) holding it. */
-  private readonly tokens: string[] = [];
-  private readonly tokenNames: NameRef[][] = [];
-  /** Each distinct joined form of the list's names, and the names holding it. */
-  private readonly joined: string[] = [];
-  private readonly joinedNames: NameRef[][] = [];
+  private readonly tokens = new StringSet();
+  private readonly joined = new StringSet();
   private readonly tokenReach = new Map<string, NameRef[]>();
+  /** Whole names seen before (two members named alike): kept up to JOINED_KEPT, then begun again. */
+  private joinedReach = new Map<string, NameRef[]>();
   private readonly names_per_entry: number;
 
   constructor(
@@ -91,43 +233,27 @@ export class BulkScreener {
   ) {
     this.floor = threshold - CORROBORATION_ROOM;
     this.names_per_entry = Math.max(1, ...index.entries.map((e) => e.names.length));
-    const tokenIds = new Map<string, number>();
-    const joinedIds = new Map<string, number>();
     index.entries.forEach((entry, e) => {
       entry.names.forEach((name, n) => {
         const ref = e * this.names_per_entry + n;
-        for (const token of new Set(name.prepared.tokens)) {
-          let id = tokenIds.get(token);
-          if (id === undefined) {
-            id = this.tokens.push(token) - 1;
-            tokenIds.set(token, id);
-            this.tokenNames.push([]);
-          }
-          this.tokenNames[id]!.push(ref);
-        }
-        if (name.prepared.joined) {
-          let id = joinedIds.get(name.prepared.joined);
-          if (id === undefined) {
-            id = this.joined.push(name.prepared.joined) - 1;
-            joinedIds.set(name.prepared.joined, id);
-            this.joinedNames.push([]);
-          }
-          this.joinedNames[id]!.push(ref);
-        }
+        for (const token of new Set(name.prepared.tokens)) this.tokens.add(token, ref);
+        if (name.prepared.joined) this.joined.add(name.prepared.joined, ref);
       });
     });
+    this.tokens.seal();
+    this.joined.seal();
   }
 
   /** The names one of whose tokens may come near `token` (kept for the run). */
   private reach(token: string): NameRef[] {
-    let found = this.tokenReach.get(token);
+    const found = this.tokenReach.get(token);
     if (found) return found;
-    found = [];
-    for (let i = 0; i < this.tokens.length; i++)
-      if (tokenSimilarityBound(token, this.tokens[i]!) >= this.floor)
-        for (const ref of this.tokenNames[i]!) found.push(ref);
-    this.tokenReach.set(token, found);
-    return found;
+    const list: NameRef[] = [];
+    this.tokens.near(token, this.floor, (refs) => {
+      for (const ref of refs) list.push(ref);
+    });
+    this.tokenReach.set(token, list);
+    return list;
   }
 
   /** The same answer as `screenParty(party, index, threshold)`. */
@@ -141,9 +267,17 @@ export class BulkScreener {
     for (const token of prepared.tokens) add(this.reach(token));
     // Two neighbours joined ("Abdul Rahman" against "ABDULRAHMAN").
     for (let i = 0; i + 1 < prepared.tokens.length; i++) add(this.reach(prepared.tokens[i]! + prepared.tokens[i + 1]!));
-    // The whole name joined: a party's name is mostly its own, so this one is not kept.
-    for (let i = 0; i < this.joined.length; i++)
-      if (tokenSimilarityBound(prepared.joined, this.joined[i]!) >= this.floor) add(this.joinedNames[i]!);
+    // The whole name joined.
+    let whole = this.joinedReach.get(prepared.joined);
+    if (!whole) {
+      const list: NameRef[] = [];
+      this.joined.near(prepared.joined, this.floor, (found) => {
+        for (const ref of found) list.push(ref);
+      });
+      if (this.joinedReach.size >= JOINED_KEPT) this.joinedReach = new Map();
+      this.joinedReach.set(prepared.joined, (whole = list));
+    }
+    add(whole);
     if (refs.size === 0) return [];
     // Group the names by entry, in the entry's own order.
     const byEntry = new Map<number, number[]>();

@@ -2,11 +2,12 @@ import { withDatabase } from "~/server/db/db.server";
 import { enqueueJob } from "~/server/jobs/runner.server";
 import { sanctionsRescreenJob } from "~/server/jobs/registry.server";
 import { listVersions, loadSanctionsLists } from "~/server/sanctions/lists.server";
-import { screeningQueue } from "~/server/sanctions/screening.server";
+import { screeningItem, screeningQueue } from "~/server/sanctions/screening.server";
 import { decideScreeningCase as decideInBackOffice } from "~/server/admin/screening-decisions.server";
 
 /** The screening queue (possible matches waiting for staff) and staff's decisions on it. */
 export const screeningRows = withDatabase(screeningQueue);
+export const screeningCase = withDatabase(screeningItem);
 export const decideScreeningCase = withDatabase(decideInBackOffice);
 
 /**

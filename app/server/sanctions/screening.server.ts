@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, sql, type AnyColumn } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
+  auditLog,
   externalPayments,
   ledgerAccounts,
   memberAccountSettings,
@@ -276,6 +277,81 @@ export async function screeningQueue(db: DbOrTx): Promise<ScreeningRow[]> {
     confirm_requested_by_email: requester_email,
     confirm_reason: s.confirm_reason,
   }));
+}
+
+/** One screening with every decision on it, as its page shows it. */
+export interface ScreeningItem extends ScreeningRow {
+  cleared_by_email: string | null;
+  cleared_at: string | null;
+  clear_reason: string | null;
+  confirm_requested_at: string | null;
+  confirmed_by_email: string | null;
+  confirmed_at: string | null;
+  /** Every step, oldest first, from the audit log. */
+  history: { at: string; action: string; actor: string; reason: string | null }[];
+}
+
+const STEP_LABELS: Record<string, string> = {
+  "sanctions.screening.hit": "Possible match found",
+  "sanctions.screening.clear": "Cleared",
+  "sanctions.screening.request_confirm": "Confirmation asked",
+  "sanctions.screening.approve_confirm": "Confirmation approved",
+  "sanctions.screening.decline_confirm": "Confirmation declined",
+};
+
+/** A screening by its id, whatever its status, or null. */
+export async function screeningItem(db: DbOrTx, id: number): Promise<ScreeningItem | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const email = (column: AnyColumn) => sql<string | null>`(select email from users where users.id = ${column})`;
+  const [found] = await db
+    .select({
+      s: sanctionsScreenings,
+      member_email: users.email,
+      requester_email: email(sanctionsScreenings.confirm_requested_by),
+      cleared_by_email: email(sanctionsScreenings.cleared_by),
+      confirmed_by_email: email(sanctionsScreenings.confirmed_by),
+    })
+    .from(sanctionsScreenings)
+    .leftJoin(users, eq(users.id, sanctionsScreenings.member_id))
+    .where(eq(sanctionsScreenings.id, id));
+  if (!found) return null;
+  const { s } = found;
+  const steps = await db
+    .select({ at: auditLog.at, action: auditLog.action, actor_email: auditLog.actor_email, after: auditLog.after })
+    .from(auditLog)
+    .where(and(eq(auditLog.subject_type, "sanctions_screening"), eq(auditLog.subject_id, String(id))))
+    .orderBy(auditLog.id);
+  return {
+    id: s.id,
+    subject_type: s.subject_type,
+    subject_id: s.subject_id,
+    member_id: s.member_id,
+    member_email: found.member_email,
+    screened_name: s.screened_name,
+    screened_details: s.screened_details,
+    matches: s.matches,
+    score: s.score,
+    status: s.status,
+    created_at: s.created_at.toISOString(),
+    confirm_requested_by: s.confirm_requested_by,
+    confirm_requested_by_email: found.requester_email,
+    confirm_reason: s.confirm_reason,
+    cleared_by_email: found.cleared_by_email,
+    cleared_at: s.cleared_at?.toISOString() ?? null,
+    clear_reason: s.clear_reason,
+    confirm_requested_at: s.confirm_requested_at?.toISOString() ?? null,
+    confirmed_by_email: found.confirmed_by_email,
+    confirmed_at: s.confirmed_at?.toISOString() ?? null,
+    history: steps.map((step) => {
+      const reason = (step.after as { reason?: unknown } | null)?.reason;
+      return {
+        at: step.at.toISOString(),
+        action: STEP_LABELS[step.action] ?? step.action,
+        actor: step.actor_email ?? "Screening",
+        reason: typeof reason === "string" && reason ? reason : null,
+      };
+    }),
+  };
 }
 
 /** How many possible matches wait for staff (the navigation's count). */
