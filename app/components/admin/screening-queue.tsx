@@ -185,6 +185,8 @@ function DecisionForm({
     navigation.formData?.get("intent") === intent &&
     navigation.formData?.get("screening_id") === String(row.id);
   const id = `${intent}-${row.id}-reason`;
+  // Two reasons side by side: each says which decision it is for.
+  const reasonLabel = intent === "clear" ? "Reason for clearing" : "Reason for confirming";
   const error = answer?.intent === intent && answer.field === "reason" ? answer.message : null;
   return (
     <Form method="post" preventScrollReset className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:items-end">
@@ -192,7 +194,7 @@ function DecisionForm({
       <input type="hidden" name="screening_id" value={row.id} />
       <div className="min-w-0 flex-1">
         <label htmlFor={id} className="block text-sm font-semibold text-slate-900">
-          Reason
+          {reasonLabel}
         </label>
         <input
           id={id}

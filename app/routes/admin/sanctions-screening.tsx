@@ -17,6 +17,8 @@ import {
 } from "~/components/admin/screening-queue";
 import { SANCTIONS_SOURCE_NAMES, type SanctionsSource } from "~/domain/sanctions/entries";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
+import { formatCents } from "~/domain/money";
+import { PAYMENT_STATUS_LABELS } from "~/domain/payment-status";
 import type { ScreeningDecision } from "~/server/sanctions/screening.server";
 import { decideScreeningCase, screeningCase } from "./sanctions.server";
 
@@ -107,6 +109,21 @@ export default function ScreeningItemPage({ loaderData, actionData }: Route.Comp
           Possible match ({SUBJECT_LABEL[item.subject_type]})
         </h2>
         <ScreeningSummary row={item} />
+        <p className="mt-3 break-words text-slate-900">
+          {item.payment ? (
+            <>
+              Payment of {formatCents(item.payment.amount_cents)}
+              {item.payment.reference ? `, reference “${item.payment.reference}”` : ""} ·{" "}
+              {PAYMENT_STATUS_LABELS[item.payment.status].label} ·{" "}
+            </>
+          ) : null}
+          <Link
+            to={`/admin?member=${encodeURIComponent(item.member_id)}`}
+            className="font-semibold text-accent-700 underline underline-offset-2"
+          >
+            {item.subject_type === "application" ? "The applicant's details" : "The member's details"}
+          </Link>
+        </p>
         <ScreeningDecisions row={item} staffId={staff_id} answer={answer ?? null} />
         {item.status === "cleared" ? (
           <p className="mt-3 break-words text-slate-900">

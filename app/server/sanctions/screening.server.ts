@@ -15,6 +15,7 @@ import { notify } from "~/server/notifications/notifications.server";
 import { setAccountStatus } from "~/server/ledger/accounts.server";
 import { hasControlCharacters } from "~/domain/plain-text";
 import type { Actor } from "~/domain/actor";
+import { memberPaymentStatus, type PaymentStatus } from "~/domain/payment-status";
 import { MATCH_THRESHOLD, screenParty, type PossibleMatch, type ScreenedParty } from "~/domain/sanctions/match";
 import { findCountry, searchCountries } from "~/domain/countries";
 import { currentScreeningIndex, type LoadedIndex } from "./lists.server";
@@ -289,6 +290,8 @@ export interface ScreeningItem extends ScreeningRow {
   confirmed_at: string | null;
   /** Every step, oldest first, from the audit log. */
   history: { at: string; action: string; actor: string; reason: string | null }[];
+  /** The payment a payee's screening stopped: what a banker asks first. */
+  payment: { amount_cents: number; reference: string | null; status: PaymentStatus } | null;
 }
 
 const STEP_LABELS: Record<string, string> = {
@@ -321,7 +324,25 @@ export async function screeningItem(db: DbOrTx, id: number): Promise<ScreeningIt
     .from(auditLog)
     .where(and(eq(auditLog.subject_type, "sanctions_screening"), eq(auditLog.subject_id, String(id))))
     .orderBy(auditLog.id);
+  const [payment] =
+    s.subject_type === "payment" && /^\d{1,18}$/.test(s.subject_id)
+      ? await db
+          .select({
+            amount_cents: externalPayments.amount_cents,
+            reference: externalPayments.reference,
+            status: externalPayments.status,
+          })
+          .from(externalPayments)
+          .where(eq(externalPayments.id, Number(s.subject_id)))
+      : [];
   return {
+    payment: payment
+      ? {
+          amount_cents: Number(payment.amount_cents),
+          reference: payment.reference,
+          status: memberPaymentStatus(payment.status, null),
+        }
+      : null,
     id: s.id,
     subject_type: s.subject_type,
     subject_id: s.subject_id,
@@ -347,7 +368,7 @@ export async function screeningItem(db: DbOrTx, id: number): Promise<ScreeningIt
       return {
         at: step.at.toISOString(),
         action: STEP_LABELS[step.action] ?? step.action,
-        actor: step.actor_email ?? "Screening",
+        actor: step.actor_email ?? "automatic screening",
         reason: typeof reason === "string" && reason ? reason : null,
       };
     }),

@@ -8,6 +8,8 @@ import { auditLog, ledgerAccounts, memberProfiles, outbox, sanctionsScreenings }
 import { loadSanctionsLists } from "~/server/sanctions/lists.server";
 import { approveApplication } from "~/server/admin/review.server";
 import { decideScreeningCase } from "~/server/admin/screening-decisions.server";
+import { createMemberByStaff } from "~/server/admin/create-member.server";
+import { users } from "~/server/db/schema";
 import { openTestDatabase } from "../test-database";
 import { applicant, fullChecklist, IDENTITY_VERIFIED, ORIGIN, person } from "../admin-support";
 
@@ -217,5 +219,33 @@ describe("screening applicants before approval", () => {
       .from(auditLog)
       .where(and(eq(auditLog.action, "application.reject"), eq(auditLog.subject_id, listed.id)));
     expect(reject!.after).toMatchObject({ screening_id: screening!.id, status: "rejected" });
+  });
+
+  it("a member staff open directly is screened too: a possible match creates nobody, and the refusal is audited", async () => {
+    const email = `created-listed-${Date.now()}@example.com`;
+    const result = await createMemberByStaff(database.db, {
+      staff: first,
+      member: {
+        email,
+        password: "Temporary harbor pass 9",
+        first_name: "Jose Luis",
+        last_name: "Gonzales Moreno",
+        phone: "(555) 010-7777",
+        street: "1 Dock Road",
+        city: "Portsmouth",
+        state: "NH",
+        postal_code: "03801",
+        role: "user",
+        joint_account: false,
+      } as never,
+      origin: ORIGIN,
+    });
+    expect(result).toEqual({ status: "screening_hit" });
+    expect(await database.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
+    const [audit] = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "member.create_refused"), eq(auditLog.actor_id, first.id)));
+    expect(audit!.after).toMatchObject({ screened_name: "Jose Luis Gonzales Moreno" });
   });
 });
