@@ -170,6 +170,17 @@ test("staff confirm a possible match; a second staff member approves: the paymen
       .filter({ hasText: "Confirmed: the payment is blocked, its money stays held, and the account is frozen." }),
   ).toBeVisible();
   await expect(approver.getByText("Confirmed", { exact: true })).toBeVisible();
+  // The report OFAC asks for within 10 business days, drafted for staff to file.
+  const report = approver.getByRole("region", { name: "Report to OFAC: draft" });
+  await expect(report).toContainText("31 CFR 501.603 (blocked property), within 10 business days");
+  await expect(report).toContainText(
+    'To US Bank payment of $25.00 to Dmitry Petrovskiy, JPMorgan Chase Bank, reference "Invoice 42", stopped: never sent.',
+  );
+  await approver.setViewportSize(DESKTOP);
+  await approver.screenshot({ path: `${SCREENS}/item-confirmed-1440.png`, fullPage: true });
+  await approver.setViewportSize(PHONE);
+  await expectNoAxeViolations(approver);
+  await approver.screenshot({ path: `${SCREENS}/item-confirmed-375.png`, fullPage: true });
   await expect(approver.getByRole("listitem").filter({ hasText: "Confirmation approved" })).toBeVisible();
 
   const page = await pageAs(member);

@@ -39,7 +39,8 @@ export function ScreeningQueue({
 }) {
   return (
     <QueueSection id="screening" title="Screening queue" count={rows.length}>
-      {answer && answer.screening_id == null ? (
+      {/* An answer about no item, or about one a decision took out of the queue (cleared, confirmed): shown on top. */}
+      {answer && (answer.screening_id == null || !rows.some((r) => r.id === answer.screening_id)) ? (
         <div className="px-4 pt-4 sm:px-5">
           <StatusLine message={answer.message} tone={answer.tone} />
         </div>

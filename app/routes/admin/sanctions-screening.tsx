@@ -18,6 +18,7 @@ import {
 import { SANCTIONS_SOURCE_NAMES, type SanctionsSource } from "~/domain/sanctions/entries";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
 import { formatCents } from "~/domain/money";
+import { formatBusinessDate } from "~/domain/calendar-date";
 import { PAYMENT_STATUS_LABELS } from "~/domain/payment-status";
 import type { ScreeningDecision } from "~/server/sanctions/screening.server";
 import { decideScreeningCase, screeningCase } from "./sanctions.server";
@@ -139,6 +140,39 @@ export default function ScreeningItemPage({ loaderData, actionData }: Route.Comp
           </p>
         ) : null}
       </section>
+      {item.report_draft ? (
+        <section
+          aria-labelledby="report-title"
+          className="rounded-2xl border border-amber-300 bg-amber-50 p-4 text-sm shadow-sm sm:p-5"
+        >
+          <h2 id="report-title" className="text-lg font-semibold text-brand-900">
+            Report to OFAC: draft
+          </h2>
+          <p className="mt-1 text-slate-800">
+            Drafted when the match was confirmed. File it through OFAC&apos;s reporting system; the app sends nothing.
+          </p>
+          <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-[max-content_1fr]">
+            <dt className="font-semibold text-slate-900">Rule</dt>
+            <dd className="break-words text-slate-900">{item.report_draft.rule}</dd>
+            <dt className="font-semibold text-slate-900">Confirmed on</dt>
+            <dd className="text-slate-900">{formatBusinessDate(item.report_draft.confirmed_on)}</dd>
+            {item.report_draft.due_by ? (
+              <>
+                <dt className="font-semibold text-slate-900">Due by</dt>
+                <dd className="text-slate-900">{formatBusinessDate(item.report_draft.due_by)}</dd>
+              </>
+            ) : null}
+            <dt className="font-semibold text-slate-900">Party</dt>
+            <dd className="break-words text-slate-900">{item.report_draft.party}</dd>
+            <dt className="font-semibold text-slate-900">List entry</dt>
+            <dd className="break-words text-slate-900">
+              {item.report_draft.listed_name} ({item.report_draft.list_entry})
+            </dd>
+            <dt className="font-semibold text-slate-900">What was done</dt>
+            <dd className="break-words text-slate-900">{item.report_draft.facts.join(" ")}</dd>
+          </dl>
+        </section>
+      ) : null}
       <section
         aria-labelledby="matches-title"
         className="rounded-2xl border border-slate-200 bg-white p-4 text-sm shadow-sm sm:p-5"

@@ -5,6 +5,7 @@ import {
   externalPayments,
   ledgerAccounts,
   memberAccountSettings,
+  memberProfiles,
   sanctionsScreenings,
   users,
   type ScreeningMatchRecord,
@@ -16,6 +17,10 @@ import { setAccountStatus } from "~/server/ledger/accounts.server";
 import { hasControlCharacters } from "~/domain/plain-text";
 import type { Actor } from "~/domain/actor";
 import { memberPaymentStatus, type PaymentStatus } from "~/domain/payment-status";
+import { screeningReportDraft, type ReportSubject, type ScreeningReportDraft } from "~/domain/sanctions/report";
+import { SANCTIONS_SOURCE_NAMES, type SanctionsSource } from "~/domain/sanctions/entries";
+import { accountLabel } from "~/domain/account-display";
+import { today } from "~/server/ledger/ledger.server";
 import { MATCH_THRESHOLD, screenParty, type PossibleMatch, type ScreenedParty } from "~/domain/sanctions/match";
 import { findCountry, searchCountries } from "~/domain/countries";
 import { currentScreeningIndex, type LoadedIndex } from "./lists.server";
@@ -290,6 +295,8 @@ export interface ScreeningItem extends ScreeningRow {
   confirmed_at: string | null;
   /** Every step, oldest first, from the audit log. */
   history: { at: string; action: string; actor: string; reason: string | null }[];
+  /** The report a confirmation calls for, drafted when it was approved. */
+  report_draft: ScreeningReportDraft | null;
   /** The payment a payee's screening stopped: what a banker asks first. */
   payment: { amount_cents: number; reference: string | null; status: PaymentStatus } | null;
 }
@@ -336,6 +343,7 @@ export async function screeningItem(db: DbOrTx, id: number): Promise<ScreeningIt
           .where(eq(externalPayments.id, Number(s.subject_id)))
       : [];
   return {
+    report_draft: s.report_draft,
     payment: payment
       ? {
           amount_cents: Number(payment.amount_cents),
@@ -500,6 +508,7 @@ export async function decideScreening(
         .where(eq(sanctionsScreenings.id, row.id));
       after = { status: "confirmed", requested_by: row.confirm_requested_by };
       message = "Confirmed.";
+      let report: ReportSubject | null = null;
       if (row.subject_type === "payment") {
         const payment = await paymentOf(tx, row.subject_id);
         if (payment?.status === "screening") {
@@ -515,15 +524,38 @@ export async function decideScreening(
             body: "We cannot send this payment, and the money stays held. Payments and transfers on the account are blocked. Please contact us.",
           });
           message = "Confirmed: the payment is blocked, its money stays held, and the account is frozen.";
+          const [from] = await tx
+            .select({ type: ledgerAccounts.type, account_number: ledgerAccounts.account_number })
+            .from(ledgerAccounts)
+            .where(eq(ledgerAccounts.id, payment.from_account_id));
+          report = {
+            type: "payment",
+            kind: payment.kind === "ach" ? "To US Bank" : "International",
+            amount_cents: Number(payment.amount_cents),
+            fee_cents: Number(payment.fee_cents),
+            reference: payment.reference,
+            from_account: from ? accountLabel(from) : `account ${payment.from_account_id}`,
+            to: [row.screened_name, row.screened_details.bank].filter(Boolean).join(", "),
+          };
         }
       } else if (row.subject_type === "application") {
         if (input.onApplicationConfirmed) {
           await input.onApplicationConfirmed(tx, row);
           message = "Confirmed: the application is declined and no account was opened.";
         } else message = "Confirmed: the application cannot be approved.";
+        const [applied] = await tx
+          .select({ created_at: memberProfiles.created_at })
+          .from(memberProfiles)
+          .where(eq(memberProfiles.user_id, row.subject_id));
+        report = { type: "application", applied_on: today(applied?.created_at ?? row.created_at) };
       } else {
         const accounts = await tx
-          .select({ id: ledgerAccounts.id })
+          .select({
+            id: ledgerAccounts.id,
+            type: ledgerAccounts.type,
+            account_number: ledgerAccounts.account_number,
+            posted_cents: ledgerAccounts.posted_cents,
+          })
           .from(ledgerAccounts)
           .where(and(eq(ledgerAccounts.member_id, row.member_id), ne(ledgerAccounts.status, "closed")))
           .orderBy(ledgerAccounts.id);
@@ -535,6 +567,25 @@ export async function decideScreening(
           body: "Payments and transfers on your accounts are blocked while we review them. Please contact us.",
         });
         message = `Confirmed: the member's ${accounts.length === 1 ? "account is" : `${accounts.length} accounts are`} frozen.`;
+        report = {
+          type: "member",
+          accounts: accounts.map((a) => ({ label: accountLabel(a), balance_cents: Number(a.posted_cents) })),
+        };
+      }
+      // The report the confirmation calls for, drafted for staff to file with OFAC (the app sends nothing).
+      if (report) {
+        const best = row.matches[0]!;
+        const draft = screeningReportDraft({
+          confirmed_on: today(now),
+          party: row.screened_name,
+          listed_name: best.listed_name,
+          source_name: SANCTIONS_SOURCE_NAMES[best.source as SanctionsSource] ?? best.source,
+          uid: best.uid,
+          subject: report,
+        });
+        await tx.update(sanctionsScreenings).set({ report_draft: draft }).where(eq(sanctionsScreenings.id, row.id));
+        after = { ...after, report_draft: { kind: draft.kind, due_by: draft.due_by } };
+        message += draft.due_by ? ` A report to OFAC is drafted on the item's page, due by ${draft.due_by}.` : "";
       }
     }
     await recordAudit(tx, {

@@ -193,6 +193,11 @@ describe("screening applicants before approval", () => {
     expect(profile.rejection_reason).not.toMatch(/sanction|OFAC|SDN|list/i);
     expect(await accountsOf(listed.id)).toHaveLength(0);
     expect(await approve(listed.id)).toMatchObject({ status: "already_decided", current: "rejected" });
+    expect((await screeningsOf(listed.id))[0]!.report_draft).toMatchObject({
+      kind: "declined_application",
+      due_by: null,
+      party: "Jose Luis Gonzales Moreno",
+    });
 
     const [email] = await database.db
       .select()

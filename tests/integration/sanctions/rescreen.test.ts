@@ -180,7 +180,21 @@ describe("re-screening every member on a new list", () => {
       staff: second,
       origin: ORIGIN,
     });
-    expect(confirmed).toEqual({ ok: true, message: "Confirmed: the member's 2 accounts are frozen." });
+    expect(confirmed).toMatchObject({
+      ok: true,
+      message: expect.stringMatching(
+        /^Confirmed: the member's 2 accounts are frozen\. A report to OFAC is drafted on the item's page, due by \d{4}-\d{2}-\d{2}\.$/,
+      ),
+    });
+    const [decided] = await memberScreenings(listed.member.id);
+    expect(decided!.report_draft).toMatchObject({
+      kind: "blocked_property",
+      party: "Jose Luis Gonzales Moreno",
+      list_entry: "Specially Designated Nationals (SDN) list, entry 10005",
+    });
+    expect(decided!.report_draft!.facts[0]).toMatch(
+      /^Checking •+ \d{4} \(\$50\.00\), Savings •+ \d{4} \(\$0\.00\) frozen: \$50\.00 in all\.$/,
+    );
     const accounts = await database.db
       .select()
       .from(ledgerAccounts)

@@ -13,6 +13,7 @@ import {
   unique,
 } from "drizzle-orm/pg-core";
 import type { BirthDate, SanctionsAlias } from "~/domain/sanctions/entries";
+import type { ScreeningReportDraft } from "~/domain/sanctions/report";
 
 /**
  * Sanctions lists (docs/product.md#sanctions-screening): each list the operator loads, from the
@@ -125,6 +126,8 @@ export const sanctionsScreenings = pgTable(
     confirm_reason: text("confirm_reason"),
     confirmed_by: text("confirmed_by"),
     confirmed_at: timestamp("confirmed_at", { withTimezone: true }),
+    /** The report the confirmation calls for, drafted when it is approved (app/domain/sanctions/report.ts). */
+    report_draft: jsonb("report_draft").$type<ScreeningReportDraft>(),
   },
   (t) => [
     check("sanctions_screenings_subject_valid", sql`${t.subject_type} in ('payment', 'application', 'member')`),
