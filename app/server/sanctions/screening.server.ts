@@ -20,6 +20,7 @@ import { memberPaymentStatus, type PaymentStatus } from "~/domain/payment-status
 import { screeningReportDraft, type ReportSubject, type ScreeningReportDraft } from "~/domain/sanctions/report";
 import { SANCTIONS_SOURCE_NAMES, type SanctionsSource } from "~/domain/sanctions/entries";
 import { accountLabel } from "~/domain/account-display";
+import { formatBusinessDate } from "~/domain/calendar-date";
 import { today } from "~/server/ledger/ledger.server";
 import { MATCH_THRESHOLD, screenParty, type PossibleMatch, type ScreenedParty } from "~/domain/sanctions/match";
 import { findCountry, searchCountries } from "~/domain/countries";
@@ -585,7 +586,9 @@ export async function decideScreening(
         });
         await tx.update(sanctionsScreenings).set({ report_draft: draft }).where(eq(sanctionsScreenings.id, row.id));
         after = { ...after, report_draft: { kind: draft.kind, due_by: draft.due_by } };
-        message += draft.due_by ? ` A report to OFAC is drafted on the item's page, due by ${draft.due_by}.` : "";
+        message += draft.due_by
+          ? ` A report to OFAC is drafted on the item's page, due by ${formatBusinessDate(draft.due_by)}.`
+          : "";
       }
     }
     await recordAudit(tx, {

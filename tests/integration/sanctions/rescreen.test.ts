@@ -183,7 +183,7 @@ describe("re-screening every member on a new list", () => {
     expect(confirmed).toMatchObject({
       ok: true,
       message: expect.stringMatching(
-        /^Confirmed: the member's 2 accounts are frozen\. A report to OFAC is drafted on the item's page, due by \d{4}-\d{2}-\d{2}\.$/,
+        /^Confirmed: the member's 2 accounts are frozen\. A report to OFAC is drafted on the item's page, due by [A-Z][a-z]{2} \d{1,2}, \d{4}\.$/,
       ),
     });
     const [decided] = await memberScreenings(listed.member.id);
