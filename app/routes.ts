@@ -55,6 +55,7 @@ export default [
     // Payment queues: ACH and wires waiting to be exported or cancelled (docs/product.md#payment-queues).
     route("queues", "routes/admin/queues.tsx"),
     route("sanctions", "routes/admin/sanctions.tsx"),
+    route("sanctions/screenings/:screeningId", "routes/admin/sanctions-screening.tsx"),
     // Add Transactions for one member: the detail pane's table and CSV post here
     // (docs/product.md#add-transactions); a page of its own without JavaScript.
     route("members/:memberId/transactions", "routes/admin/add-transactions.tsx"),

@@ -16,6 +16,8 @@ import { parseArgs } from "node:util";
 import { scriptDatabase } from "~/server/db/db.server";
 import { loadSanctionsLists, type ListFile } from "~/server/sanctions/lists.server";
 import { SANCTIONS_SOURCE_NAMES } from "~/domain/sanctions/entries";
+import { enqueueJob } from "~/server/jobs/runner.server";
+import { sanctionsRescreenJob } from "~/server/jobs/registry.server";
 
 const USAGE = "Usage: npm run sanctions:load -- --published YYYY-MM-DD FILE…";
 
@@ -58,6 +60,9 @@ async function main(): Promise<number> {
       console.log(
         `Loaded the ${SANCTIONS_SOURCE_NAMES[version.source]} published ${values.published}: ${version.entry_count} entries (version ${version.id}).`,
       );
+    // The app's job runner screens every member against the new lists (docs/operations.md#sanctions-re-screen).
+    await enqueueJob(database.db, sanctionsRescreenJob, { key: `rescreen:${result.rescreen_id}` });
+    console.log("Every member will be screened again against it by the sanctions-rescreen job (see /admin/jobs).");
     return 0;
   } finally {
     await database.close();

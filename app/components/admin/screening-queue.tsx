@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { QueueSection } from "~/components/admin/queues";
@@ -14,8 +14,19 @@ import type { SanctionsActionResult } from "./sanctions";
  * clear it with a reason (the payment goes on) or ask to confirm it; a second staff member
  * approves or declines the confirmation. Plain forms: everything works without JavaScript.
  */
-const AGREEMENT: Record<string, string> = { match: "agrees", mismatch: "differs", unknown: "not known" };
-const KIND_LABEL: Record<string, string> = { primary: "listed name", alias: "alias", weak_alias: "weak alias" };
+export const AGREEMENT: Record<string, string> = { match: "agrees", mismatch: "differs", unknown: "not known" };
+export const KIND_LABEL: Record<string, string> = { primary: "listed name", alias: "alias", weak_alias: "weak alias" };
+/** What the second staff member's approval of a confirmation does, by what was screened. */
+const CONFIRM_LABEL: Record<ScreeningRow["subject_type"], string> = {
+  payment: "Approve: block and freeze",
+  application: "Approve: decline the application",
+  member: "Approve: freeze the accounts",
+};
+export const SUBJECT_LABEL: Record<ScreeningRow["subject_type"], string> = {
+  payment: "payment",
+  application: "applicant",
+  member: "member, re-screened",
+};
 
 export function ScreeningQueue({
   rows,
@@ -26,10 +37,10 @@ export function ScreeningQueue({
   staffId: string;
   answer: SanctionsActionResult | null;
 }) {
-  const { formatDateTime } = useInstitutionDates();
   return (
     <QueueSection id="screening" title="Screening queue" count={rows.length}>
-      {answer && answer.screening_id == null ? (
+      {/* An answer about no item, or about one a decision took out of the queue (cleared, confirmed): shown on top. */}
+      {answer && (answer.screening_id == null || !rows.some((r) => r.id === answer.screening_id)) ? (
         <div className="px-4 pt-4 sm:px-5">
           <StatusLine message={answer.message} tone={answer.tone} />
         </div>
@@ -40,86 +51,121 @@ export function ScreeningQueue({
         <ul className="space-y-3 p-4 sm:p-5">
           {rows.map((r) => {
             const mine = answer?.screening_id === r.id ? answer : null;
-            const best = r.matches[0]!;
             return (
               <li
                 key={r.id}
                 className="rounded-xl border border-slate-200 p-3 text-sm"
                 data-testid={`screening-${r.id}`}
               >
-                <div className="grid gap-3 md:grid-cols-2">
-                  <div>
-                    <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
-                      Screened ({r.subject_type === "payment" ? (r.screened_details.kind ?? "payment") : "applicant"})
-                    </p>
-                    <p className="text-base font-semibold break-words text-slate-900">{r.screened_name}</p>
-                    <p className="text-slate-700">
-                      {r.screened_details.bank ? `${r.screened_details.bank} · ` : ""}
-                      {r.screened_details.country
-                        ? (findCountry(r.screened_details.country)?.name ?? r.screened_details.country)
-                        : ""}
-                    </p>
-                    <p className="text-slate-700">
-                      Member {r.member_email ?? r.member_id} · {formatDateTime(r.created_at)}
-                    </p>
-                  </div>
-                  <div>
-                    <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
-                      List entry · score {best.score.toFixed(3)}
-                    </p>
-                    <p className="text-base font-semibold break-words text-slate-900">{best.listed_name}</p>
-                    <p className="text-slate-700">
-                      Matched {KIND_LABEL[best.name_kind]} &ldquo;{best.matched_name}&rdquo; with &ldquo;
-                      {best.screened_name}&rdquo; (name {best.name_score.toFixed(3)})
-                    </p>
-                    <p className="text-slate-700">
-                      {SANCTIONS_SOURCE_NAMES[best.source as SanctionsSource] ?? best.source}, entry {best.uid} · date
-                      of birth {AGREEMENT[best.birth_date]} · country {AGREEMENT[best.country]}
-                    </p>
-                    {r.matches.length > 1 ? (
-                      <p className="text-slate-700">
-                        Also:{" "}
-                        {r.matches
-                          .slice(1)
-                          .map((m) => `${m.listed_name} (${m.score.toFixed(3)})`)
-                          .join("; ")}
-                      </p>
-                    ) : null}
-                  </div>
-                </div>
+                <ScreeningSummary row={r} />
+                <p className="mt-2">
+                  <Link
+                    to={`/admin/sanctions/screenings/${r.id}`}
+                    className="font-semibold text-accent-700 underline underline-offset-2"
+                  >
+                    Item {r.id}: every match and its history
+                  </Link>
+                </p>
                 {mine ? (
                   <div className="mt-3">
                     <StatusLine message={mine.message} tone={mine.tone} />
                   </div>
                 ) : null}
-                {r.status === "open" ? (
-                  <div className="mt-3 flex flex-col gap-3 lg:flex-row">
-                    <DecisionForm row={r} intent="clear" label="Clear: not this party" answer={mine} />
-                    <DecisionForm row={r} intent="request_confirm" label="Confirm the match" answer={mine} />
-                  </div>
-                ) : (
-                  <div className="mt-3">
-                    <p className="text-slate-900">
-                      Confirmation asked by {r.confirm_requested_by_email ?? "a staff member"}: {r.confirm_reason}
-                    </p>
-                    {r.confirm_requested_by === staffId ? (
-                      <p className="mt-1 text-slate-700">
-                        You asked to confirm it: another staff member must approve or decline.
-                      </p>
-                    ) : (
-                      <div className="mt-2 flex flex-wrap gap-3">
-                        <DecisionButton row={r} intent="approve_confirm" label="Approve: block and freeze" />
-                        <DecisionButton row={r} intent="decline_confirm" label="Decline" />
-                      </div>
-                    )}
-                  </div>
-                )}
+                <ScreeningDecisions row={r} staffId={staffId} answer={mine} />
               </li>
             );
           })}
         </ul>
       )}
     </QueueSection>
+  );
+}
+
+/** Both names side by side: what was screened, and the list entry it may be, with the score. */
+export function ScreeningSummary({ row: r }: { row: ScreeningRow }) {
+  const { formatDateTime } = useInstitutionDates();
+  const best = r.matches[0]!;
+  return (
+    <div className="grid gap-3 md:grid-cols-2">
+      <div className="min-w-0">
+        <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
+          Screened (
+          {r.subject_type === "payment" ? (r.screened_details.kind ?? "payment") : SUBJECT_LABEL[r.subject_type]})
+        </p>
+        <p className="text-base font-semibold break-words text-slate-900">{r.screened_name}</p>
+        <p className="text-slate-700">
+          {r.screened_details.bank ? `${r.screened_details.bank} · ` : ""}
+          {r.screened_details.country
+            ? (findCountry(r.screened_details.country)?.name ?? r.screened_details.country)
+            : ""}
+        </p>
+        {r.screened_details.joint_owner ? (
+          <p className="break-words text-slate-700">Joint owner {r.screened_details.joint_owner}</p>
+        ) : null}
+        <p className="break-words text-slate-700">
+          {r.subject_type === "application" ? "Applicant" : "Member"} {r.member_email ?? r.member_id} ·{" "}
+          {formatDateTime(r.created_at)}
+        </p>
+      </div>
+      <div className="min-w-0">
+        <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
+          List entry · score {best.score.toFixed(3)}
+        </p>
+        <p className="text-base font-semibold break-words text-slate-900">{best.listed_name}</p>
+        <p className="break-words text-slate-700">
+          Matched {KIND_LABEL[best.name_kind]} &ldquo;{best.matched_name}&rdquo; with &ldquo;{best.screened_name}&rdquo;
+          (name {best.name_score.toFixed(3)})
+        </p>
+        <p className="text-slate-700">
+          {SANCTIONS_SOURCE_NAMES[best.source as SanctionsSource] ?? best.source}, entry {best.uid} · date of birth{" "}
+          {AGREEMENT[best.birth_date]} · country {AGREEMENT[best.country]}
+        </p>
+        {r.matches.length > 1 ? (
+          <p className="break-words text-slate-700">
+            Also:{" "}
+            {r.matches
+              .slice(1)
+              .map((m) => `${m.listed_name} (${m.score.toFixed(3)})`)
+              .join("; ")}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** Clear or ask to confirm (open); approve or decline a confirmation (another staff member). */
+export function ScreeningDecisions({
+  row: r,
+  staffId,
+  answer,
+}: {
+  row: ScreeningRow;
+  staffId: string;
+  answer: SanctionsActionResult | null;
+}) {
+  if (r.status === "open")
+    return (
+      <div className="mt-3 flex flex-col gap-3 lg:flex-row">
+        <DecisionForm row={r} intent="clear" label="Clear: not this party" answer={answer} />
+        <DecisionForm row={r} intent="request_confirm" label="Confirm the match" answer={answer} />
+      </div>
+    );
+  if (r.status !== "confirm_requested") return null;
+  return (
+    <div className="mt-3">
+      <p className="break-words text-slate-900">
+        Confirmation asked by {r.confirm_requested_by_email ?? "a staff member"}: {r.confirm_reason}
+      </p>
+      {r.confirm_requested_by === staffId ? (
+        <p className="mt-1 text-slate-700">You asked to confirm it: another staff member must approve or decline.</p>
+      ) : (
+        <div className="mt-2 flex flex-wrap gap-3">
+          <DecisionButton row={r} intent="approve_confirm" label={CONFIRM_LABEL[r.subject_type]} />
+          <DecisionButton row={r} intent="decline_confirm" label="Decline" />
+        </div>
+      )}
+    </div>
   );
 }
 
@@ -140,6 +186,8 @@ function DecisionForm({
     navigation.formData?.get("intent") === intent &&
     navigation.formData?.get("screening_id") === String(row.id);
   const id = `${intent}-${row.id}-reason`;
+  // Two reasons side by side: each says which decision it is for.
+  const reasonLabel = intent === "clear" ? "Reason for clearing" : "Reason for confirming";
   const error = answer?.intent === intent && answer.field === "reason" ? answer.message : null;
   return (
     <Form method="post" preventScrollReset className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:items-end">
@@ -147,7 +195,7 @@ function DecisionForm({
       <input type="hidden" name="screening_id" value={row.id} />
       <div className="min-w-0 flex-1">
         <label htmlFor={id} className="block text-sm font-semibold text-slate-900">
-          Reason
+          {reasonLabel}
         </label>
         <input
           id={id}

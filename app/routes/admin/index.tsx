@@ -145,6 +145,10 @@ function decisionFailure(result: Exclude<DecisionResult, { status: "done" }>): s
       return `Failed: ${APPROVE_NEEDS_CHECKLIST}`;
     case "identity_unverified":
       return `Failed: ${IDENTITY_MESSAGES.method_missing}`;
+    case "screening_hit":
+      return result.found_now
+        ? `Not approved: the applicant or joint owner may match an entry on a sanctions list. It is in the screening queue (Sanctions, item ${result.screening_id}); the application can be approved once an admin clears it.`
+        : `Not approved: a possible sanctions match for this applicant is still in the screening queue (Sanctions, item ${result.screening_id}); the application can be approved once an admin clears it.`;
   }
 }
 
@@ -278,13 +282,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     const message =
       result.status === "email_taken"
         ? "Failed to create user: an account with this email already exists."
-        : `Failed to create user: ${result.detail}`;
+        : result.status === "screening_hit"
+          ? "Not created: this person may match an entry on a sanctions list. Ask them to apply online, so that the possible match is reviewed in the screening queue before any account opens."
+          : `Failed to create user: ${result.detail}`;
     const reply = replyTo(
       parsed,
       result.status === "email_taken" ? { fieldErrors: { email: ["An account with this email already exists."] } } : {},
     );
     return data({ intent, message, tone: "error", reply } satisfies AdminActionResult, {
-      status: result.status === "email_taken" ? 409 : 500,
+      status: result.status === "email_taken" || result.status === "screening_hit" ? 409 : 500,
     });
   }
 

@@ -1,13 +1,24 @@
 import { withDatabase } from "~/server/db/db.server";
+import { enqueueJob } from "~/server/jobs/runner.server";
+import { sanctionsRescreenJob } from "~/server/jobs/registry.server";
 import { listVersions, loadSanctionsLists } from "~/server/sanctions/lists.server";
-import { decideScreening, screeningQueue } from "~/server/sanctions/screening.server";
+import { screeningItem, screeningQueue } from "~/server/sanctions/screening.server";
+import { decideScreeningCase as decideInBackOffice } from "~/server/admin/screening-decisions.server";
 
 /** The screening queue (possible matches waiting for staff) and staff's decisions on it. */
 export const screeningRows = withDatabase(screeningQueue);
-export const decideScreeningCase = withDatabase(decideScreening);
+export const screeningCase = withDatabase(screeningItem);
+export const decideScreeningCase = withDatabase(decideInBackOffice);
 
-/** What /admin/sanctions calls (its view-model): each opens the database itself. */
-export const uploadSanctionsLists = withDatabase(loadSanctionsLists);
+/**
+ * What /admin/sanctions calls (its view-model): each opens the database itself. An upload queues
+ * the re-screen of every member at once (the job also finds it within 5 minutes by itself).
+ */
+export const uploadSanctionsLists = withDatabase(async (db, input: Parameters<typeof loadSanctionsLists>[1]) => {
+  const result = await loadSanctionsLists(db, input);
+  if (result.ok) await enqueueJob(db, sanctionsRescreenJob, { key: `rescreen:${result.rescreen_id}` });
+  return result;
+});
 
 /** The loaded list versions, newest first, with dates as ISO text. */
 export const sanctionsListRows = withDatabase(async (db) =>

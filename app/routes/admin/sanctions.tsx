@@ -92,9 +92,10 @@ export default function Sanctions({ loaderData, actionData }: Route.ComponentPro
       <div>
         <h1 className="text-2xl font-semibold tracking-tight text-brand-800 sm:text-3xl">Sanctions</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-700">
-          Applicants, US bank payees and wire recipients are screened against the Treasury&apos;s sanctions lists (OFAC)
-          loaded here. Download the files from OFAC&apos;s Sanctions List Service and upload them with the date OFAC
-          published them; the app never fetches a list itself.
+          Applicants and joint owners, US bank payees and wire recipients are screened against the Treasury&apos;s
+          sanctions lists (OFAC) loaded here, and every member again whenever a list is loaded. Download the files from
+          OFAC&apos;s Sanctions List Service and upload them with the date OFAC published them; the app never fetches a
+          list itself.
         </p>
       </div>
       {answer && answer.intent === null ? <StatusLine message={answer.message} tone={answer.tone} /> : null}

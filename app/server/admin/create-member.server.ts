@@ -9,6 +9,7 @@ import { openAccount } from "~/server/ledger/accounts.server";
 import { issueDebitCard } from "~/server/cards/cards.server";
 import { sendEmail } from "~/server/mail/outbox.server";
 import { logger } from "~/server/logger.server";
+import { screenParties } from "~/server/sanctions/screening.server";
 import { staffCreatedMemberEmail } from "./emails.server";
 import type { Staff } from "./review.server";
 
@@ -24,6 +25,12 @@ import type { Staff } from "./review.server";
 export type CreateMemberResult =
   | { status: "created"; user_id: string; account_numbers: string[] }
   | { status: "email_taken" }
+  /**
+   * The person may match a sanctions list entry (31 CFR 501): nobody is created. There is no
+   * application to hold in the screening queue, so they apply online instead, where the match is
+   * reviewed before any account opens.
+   */
+  | { status: "screening_hit" }
   | { status: "failed"; detail: string };
 
 export async function createMemberByStaff(
@@ -38,6 +45,26 @@ export async function createMemberByStaff(
   const password = m.password;
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, m.email));
   if (existing) return { status: "email_taken" };
+  // A member opened by staff skips the application's review: screened here, before anything exists.
+  const matches = await screenParties(db, [{ name: `${m.first_name} ${m.last_name}`, country: "US" }]);
+  if (matches.length > 0) {
+    await recordAudit(db, {
+      actor_id: input.staff.id,
+      actor_email: input.staff.email,
+      action: "member.create_refused",
+      subject_type: "member",
+      subject_id: null,
+      after: {
+        reason: "possible sanctions match",
+        screened_name: `${m.first_name} ${m.last_name}`,
+        matches: matches.map((x) => ({ source: x.source, uid: x.uid, listed_name: x.listed_name, score: x.score })),
+      },
+      request_id: input.origin.request_id,
+      ip: input.origin.ip,
+      at: now,
+    });
+    return { status: "screening_hit" };
+  }
 
   const context = await authFor(db).$context;
   let user_id: string;

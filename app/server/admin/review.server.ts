@@ -13,6 +13,8 @@ import { encryptionContext } from "~/server/members/members.server";
 import { decryptField } from "~/server/security/crypto.server";
 import { logger } from "~/server/logger.server";
 import { notify } from "~/server/notifications/notifications.server";
+import { countryCode, screenApplication, type ApplicationParties } from "~/server/sanctions/screening.server";
+import type { SanctionsScreening } from "~/server/db/schema";
 import { applicationApprovedEmail, applicationRejectedEmail, informationRequestedEmail } from "./emails.server";
 
 /**
@@ -36,7 +38,12 @@ export type DecisionResult =
   | { status: "already_decided"; current: "approved" | "rejected" }
   | { status: "checklist_incomplete" }
   /** An approval without the record of how identity was verified (31 CFR 1020.220(a)(3)). */
-  | { status: "identity_unverified" };
+  | { status: "identity_unverified" }
+  /**
+   * The applicant or joint owner is a possible sanctions match (31 CFR 501): found now and put in
+   * the screening queue, or already there and not cleared. Nothing was approved.
+   */
+  | { status: "screening_hit"; screening_id: number; found_now: boolean };
 
 type Profile = typeof memberProfiles.$inferSelect;
 
@@ -171,6 +178,16 @@ export async function approveApplication(
   const outcome = await decide(db, async (tx) => {
     const found = await lockApplication(tx, input.member_id);
     checkPending(found);
+    // Sanctions screening before any account is opened (docs/product.md#sanctions-screening): a
+    // possible match stops the approval and waits in the screening queue. Returned, not thrown:
+    // the screening filed now is kept.
+    const screening = await screenApplication(tx, input.member_id, applicationParties(found.profile));
+    if (screening.status !== "clear")
+      return {
+        status: "screening_hit" as const,
+        screening_id: screening.screening_id,
+        found_now: screening.status === "filed",
+      };
     const before = { ...stateOf(found.profile), role: found.role };
     await tx
       .update(memberProfiles)
@@ -258,6 +275,100 @@ export async function approveApplication(
     user_id: input.member_id,
   });
   return { status: "done", decision_id: outcome.decision_id, accounts: outcome.accounts, card: outcome.card };
+}
+
+/** The applicant and joint owner as screening reads them (the date of birth decrypted here only). */
+export function applicationParties(profile: Profile): ApplicationParties {
+  return {
+    applicant: {
+      name: `${profile.first_name} ${profile.last_name}`,
+      birth_date: profile.date_of_birth_enc
+        ? decryptField(profile.date_of_birth_enc, encryptionContext("date_of_birth", profile.user_id))
+        : null,
+      country: countryCode(profile.country),
+    },
+    joint_name: profile.joint_account ? profile.joint_name : null,
+  };
+}
+
+/**
+ * What the applicant is told when a confirmed sanctions match declines their application: no list
+ * is named (the screening queue holds the why for staff).
+ */
+export const SCREENING_DECLINE_REASON =
+  "We are unable to open a membership for you. Please contact us with any questions.";
+
+/**
+ * A confirmed sanctions match on an applicant (the second staff member's approval, in the
+ * screening's transaction): the application is declined as a rejection is, no account is opened,
+ * the decision and audit rows name the screening. The email is queued after commit by the caller
+ * (`emailAfterScreeningDecline`).
+ */
+export async function declineForScreening(
+  tx: DbOrTx,
+  screening: SanctionsScreening,
+  staff: Staff,
+  origin: AuditOrigin,
+): Promise<{ first_name: string; email: string } | null> {
+  const found = await lockApplication(tx, screening.subject_id);
+  // Decided meanwhile (rejected by a reviewer): nothing more to decline.
+  if (!found || found.profile.status !== "pending") return null;
+  const now = new Date();
+  const before = stateOf(found.profile);
+  await tx
+    .update(memberProfiles)
+    .set({
+      status: "rejected",
+      document_status: "rejected",
+      rejection_reason: SCREENING_DECLINE_REASON,
+      decided_at: now,
+      decided_by: staff.id,
+      updated_at: now,
+    })
+    .where(eq(memberProfiles.user_id, found.profile.user_id));
+  const [decision] = await tx
+    .insert(applicationDecisions)
+    .values({
+      user_id: found.profile.user_id,
+      decision: "rejected",
+      checklist: {},
+      snapshot: applicationSnapshot(found.profile, found.email),
+      note: `Declined: confirmed sanctions match (screening ${screening.id}).`,
+      decided_by: staff.id,
+      decided_at: now,
+    })
+    .returning({ id: applicationDecisions.id });
+  await recordAudit(tx, {
+    actor_id: staff.id,
+    actor_email: staff.email,
+    action: "application.reject",
+    subject_type: "member",
+    subject_id: found.profile.user_id,
+    before,
+    after: {
+      status: "rejected",
+      document_status: "rejected",
+      rejection_reason: SCREENING_DECLINE_REASON,
+      screening_id: screening.id,
+      decision_id: decision!.id,
+    },
+    request_id: origin.request_id,
+    ip: origin.ip,
+    at: now,
+  });
+  return { first_name: found.profile.first_name, email: found.email };
+}
+
+/** The declined applicant's email, once the screening's decision has committed. */
+export async function emailAfterScreeningDecline(
+  db: Db,
+  declined: { user_id: string; first_name: string; email: string },
+): Promise<void> {
+  await sendAfterCommit(db, {
+    ...applicationRejectedEmail(declined.first_name, SCREENING_DECLINE_REASON),
+    to: declined.email,
+    user_id: declined.user_id,
+  });
 }
 
 /** Reject: a reason is required; status rejected with reason and time, the rejection record, the audit row, the email. */

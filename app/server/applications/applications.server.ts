@@ -27,6 +27,7 @@ import { applicationReceivedEmail } from "~/server/mail/templates.server";
 import { decryptField, encryptField } from "~/server/security/crypto.server";
 import { encryptionContext } from "~/server/members/members.server";
 import { maskedTaxpayerIds, storeTaxpayerId } from "~/server/members/taxpayer-ids.server";
+import { countryCode, screenApplication } from "~/server/sanctions/screening.server";
 import { logger } from "~/server/logger.server";
 
 /**
@@ -147,6 +148,24 @@ export async function submitApplication(
     await db.delete(users).where(eq(users.id, user_id));
     await removePrivateUpload("id-documents", stored.file);
     return { status: "failed" };
+  }
+
+  // Screened as soon as it arrives (docs/product.md#sanctions-screening), so a possible match is in
+  // the screening queue before staff open the application. Approval screens again (a list may be
+  // loaded meanwhile) and is what stops: a failure here delays nothing.
+  try {
+    await db.transaction((tx) =>
+      screenApplication(tx, user_id, {
+        applicant: {
+          name: `${application.first_name} ${application.last_name}`,
+          birth_date: application.date_of_birth,
+          country: countryCode(application.country),
+        },
+        joint_name: application.joint_account ? (application.joint_name ?? null) : null,
+      }),
+    );
+  } catch (error) {
+    logger.error({ err: error, user_id }, "screening a new application failed; approval screens it again");
   }
 
   await sendEmail(db, { ...applicationReceivedEmail(application.first_name), to: application.email, user_id });

@@ -10,6 +10,7 @@ import { releaseUnsettledCardPurchases } from "~/server/cards/authorization.serv
 import { renewExpiringCards } from "~/server/cards/cards.server";
 import { CARD_AUTHORIZATION_HOLD_DAYS, CARD_RENEWAL_DAYS } from "~/domain/cards";
 import { runDisputeClocks } from "~/server/disputes/clocks.server";
+import { rescreenMembers } from "~/server/sanctions/rescreen.server";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md
@@ -129,6 +130,24 @@ export const disputeClocksJob = defineJob({
   run: ({ db, now }) => runDisputeClocks(db, now),
 });
 
+export const sanctionsRescreenJob = defineJob({
+  name: "sanctions-rescreen",
+  title: "Sanctions re-screen of all members",
+  description:
+    "After a new sanctions list is loaded, screens every member and joint owner against it, in batches of 500; possible matches go to the screening queue. A run stopped half way goes on where it stopped.",
+  // Queued at once by the back office's upload and `npm run sanctions:load`; every 5 minutes as
+  // well, so a load whose run was not queued (or a run that failed) is picked up.
+  schedule: "*/5 * * * *",
+  max_attempts: 5,
+  backoff: { first_ms: 60_000, max_ms: 10 * 60_000 },
+  // Staff may be asked when members were last screened: every run is in the audit log.
+  audit_every_run: true,
+  run: async ({ db, now }) => {
+    const run = await rescreenMembers(db, { now });
+    return { ...run };
+  },
+});
+
 export const databaseUpkeepJob = defineJob({
   name: "database-upkeep",
   title: "Embedded database upkeep",
@@ -150,5 +169,6 @@ export const APP_JOBS = [
   unsettledCardPurchasesJob,
   cardRenewalsJob,
   disputeClocksJob,
+  sanctionsRescreenJob,
   databaseUpkeepJob,
 ] as const;

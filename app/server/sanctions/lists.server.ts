@@ -1,7 +1,12 @@
 import crypto from "node:crypto";
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { sanctionsEntries, sanctionsListVersions, type SanctionsListVersion } from "~/server/db/schema";
+import {
+  sanctionsEntries,
+  sanctionsListVersions,
+  sanctionsRescreens,
+  type SanctionsListVersion,
+} from "~/server/db/schema";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { today } from "~/server/ledger/ledger.server";
 import { ListFormatError, listFileKind, readOfacCsv, type ListFilePart } from "~/domain/sanctions/ofac-csv";
@@ -23,7 +28,12 @@ export interface ListFile {
 }
 
 export type LoadListsResult =
-  | { ok: true; versions: { id: number; source: SanctionsSource; entry_count: number }[] }
+  | {
+      ok: true;
+      versions: { id: number; source: SanctionsSource; entry_count: number }[];
+      /** Every member is screened again against the new lists (the `sanctions-rescreen` job). */
+      rescreen_id: number;
+    }
   | { ok: false; field: "files" | "published_on"; message: string };
 
 /** Who loads: a staff member in the back office, or the server command (null). */
@@ -165,7 +175,13 @@ export async function loadSanctionsLists(
       });
       versions.push({ id: version_id, source: list.source, entry_count: list.entries.length });
     }
-    return { ok: true as const, versions };
+    // A new list means every member is screened again (docs/operations.md#sanctions-re-screen):
+    // asked for in the load's own transaction, so no load is left without its re-screen.
+    const [rescreen] = await tx
+      .insert(sanctionsRescreens)
+      .values({ version_ids: versions.map((v) => v.id) })
+      .returning({ id: sanctionsRescreens.id });
+    return { ok: true as const, versions, rescreen_id: rescreen!.id };
   });
 }
 

@@ -1,8 +1,11 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, sql, type AnyColumn } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
+  auditLog,
   externalPayments,
+  ledgerAccounts,
   memberAccountSettings,
+  memberProfiles,
   sanctionsScreenings,
   users,
   type ScreeningMatchRecord,
@@ -12,25 +15,47 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { setAccountStatus } from "~/server/ledger/accounts.server";
 import { hasControlCharacters } from "~/domain/plain-text";
-import { MATCH_THRESHOLD, screenParty, type ScreenedParty } from "~/domain/sanctions/match";
-import { currentScreeningIndex } from "./lists.server";
+import type { Actor } from "~/domain/actor";
+import { memberPaymentStatus, type PaymentStatus } from "~/domain/payment-status";
+import { screeningReportDraft, type ReportSubject, type ScreeningReportDraft } from "~/domain/sanctions/report";
+import { SANCTIONS_SOURCE_NAMES, type SanctionsSource } from "~/domain/sanctions/entries";
+import { accountLabel } from "~/domain/account-display";
+import { formatBusinessDate } from "~/domain/calendar-date";
+import { today } from "~/server/ledger/ledger.server";
+import { MATCH_THRESHOLD, screenParty, type PossibleMatch, type ScreenedParty } from "~/domain/sanctions/match";
+import { findCountry, searchCountries } from "~/domain/countries";
+import { currentScreeningIndex, type LoadedIndex } from "./lists.server";
 
 /**
  * Sanctions screening (docs/product.md#sanctions-screening, 31 CFR 501 and the OFAC
  * regulations of chapter V): the parties of an action compared with the newest version of each
  * loaded list. A possible match stops the action and is kept here, in the screening queue, for
  * staff: cleared with a reason (the action goes on) or confirmed by two staff members (a payment
- * is never sent and its money stays held, the account is frozen).
+ * is never sent and its money stays held, the account is frozen; an application is declined; a
+ * member's accounts are frozen).
  */
 const MATCHES_KEPT = 5;
+
+export type ScreeningSubject = SanctionsScreening["subject_type"];
 
 /** The possible matches of the parties (best first, at most five), empty when none or no list is loaded. */
 export async function screenParties(db: DbOrTx, parties: readonly ScreenedParty[]): Promise<ScreeningMatchRecord[]> {
   const loaded = await currentScreeningIndex(db);
   if (loaded.index.entries.length === 0) return [];
+  return matchRecords(
+    loaded,
+    parties.map((party) => ({ party, matches: screenParty(party, loaded.index, MATCH_THRESHOLD) })),
+  );
+}
+
+/** The matcher's answers for some parties as the queue keeps them: best first, one per entry, at most five. */
+export function matchRecords(
+  loaded: LoadedIndex,
+  screened: readonly { party: ScreenedParty; matches: readonly PossibleMatch[] }[],
+): ScreeningMatchRecord[] {
   const found: ScreeningMatchRecord[] = [];
-  for (const party of parties) {
-    for (const match of screenParty(party, loaded.index, MATCH_THRESHOLD)) {
+  for (const { party, matches } of screened) {
+    for (const match of matches) {
       const row = loaded.rows.get(match.entry)!;
       found.push({
         entry_id: row.entry_id,
@@ -59,7 +84,7 @@ export async function screenParties(db: DbOrTx, parties: readonly ScreenedParty[
 export async function fileScreening(
   tx: DbOrTx,
   input: {
-    subject_type: "payment" | "application";
+    subject_type: ScreeningSubject;
     subject_id: string;
     member_id: string;
     screened_name: string;
@@ -90,7 +115,7 @@ export async function fileScreening(
 /** The screening of a subject still standing in the way (open, or waiting for a second staff member), if any. */
 export async function blockingScreening(
   db: DbOrTx,
-  subject_type: "payment" | "application",
+  subject_type: ScreeningSubject,
   subject_id: string,
 ): Promise<SanctionsScreening | null> {
   const [row] = await db
@@ -111,7 +136,7 @@ export async function blockingScreening(
 /** Whether a subject's possible match was cleared by staff (the approval may go on without screening it again). */
 export async function clearedScreening(
   db: DbOrTx,
-  subject_type: "payment" | "application",
+  subject_type: ScreeningSubject,
   subject_id: string,
 ): Promise<boolean> {
   const [row] = await db
@@ -128,9 +153,95 @@ export async function clearedScreening(
   return Boolean(row);
 }
 
+/** The listed entries ("source:uid") staff already cleared for each subject: not filed again for it. */
+export async function clearedEntries(
+  db: DbOrTx,
+  subject_type: ScreeningSubject,
+  subject_ids: readonly string[],
+): Promise<Map<string, Set<string>>> {
+  const cleared = new Map<string, Set<string>>();
+  if (subject_ids.length === 0) return cleared;
+  const rows = await db
+    .select({ subject_id: sanctionsScreenings.subject_id, matches: sanctionsScreenings.matches })
+    .from(sanctionsScreenings)
+    .where(
+      and(
+        eq(sanctionsScreenings.subject_type, subject_type),
+        inArray(sanctionsScreenings.subject_id, [...subject_ids]),
+        eq(sanctionsScreenings.status, "cleared"),
+      ),
+    );
+  for (const row of rows) {
+    const set = cleared.get(row.subject_id) ?? new Set<string>();
+    for (const m of row.matches) set.add(`${m.source}:${m.uid}`);
+    cleared.set(row.subject_id, set);
+  }
+  return cleared;
+}
+
+/** An address country as the application states it ("United States", "US") as its ISO code, or null. */
+export function countryCode(text: string | null | undefined): string | null {
+  const typed = (text ?? "").trim();
+  if (!typed) return null;
+  const byCode = typed.length === 2 ? findCountry(typed) : undefined;
+  if (byCode) return byCode.code;
+  const [best] = searchCountries(typed, 1);
+  const same = (a: string) => a.localeCompare(typed, "en", { sensitivity: "base" }) === 0;
+  return best && (same(best.name) || (best.aliases ?? []).some(same)) ? best.code : null;
+}
+
+/** The people of a membership application screened before it is approved. */
+export interface ApplicationParties {
+  applicant: { name: string; birth_date: string | null; country: string | null };
+  /** The joint owner's name: the application asks no date of birth or address for them. */
+  joint_name: string | null;
+}
+
+export type ApplicationScreening =
+  | { status: "clear" }
+  /** A possible match found now, put in the queue. */
+  | { status: "filed"; screening_id: number }
+  /** A possible match already in the queue (open, waiting for a second staff member, or confirmed). */
+  | { status: "waiting"; screening_id: number; screening_status: SanctionsScreening["status"] };
+
+/**
+ * Screens an applicant and their joint owner (docs/product.md#sanctions-screening), inside the
+ * caller's transaction (which holds the application's row): a possible match already in the queue
+ * stands; a new one is filed. Entries staff cleared for this applicant are not filed again, so
+ * a cleared hit lets the approval go on, while an entry of a newer list still stops it.
+ */
+export async function screenApplication(
+  tx: DbOrTx,
+  user_id: string,
+  parties: ApplicationParties,
+): Promise<ApplicationScreening> {
+  const waiting = await blockingScreening(tx, "application", user_id);
+  if (waiting) return { status: "waiting", screening_id: waiting.id, screening_status: waiting.status };
+  const { applicant, joint_name } = parties;
+  const screened: ScreenedParty[] = [
+    { name: applicant.name, birth_date: applicant.birth_date, country: applicant.country },
+  ];
+  if (joint_name?.trim()) screened.push({ name: joint_name });
+  const cleared = (await clearedEntries(tx, "application", [user_id])).get(user_id) ?? new Set<string>();
+  const matches = (await screenParties(tx, screened)).filter((m) => !cleared.has(`${m.source}:${m.uid}`));
+  if (matches.length === 0) return { status: "clear" };
+  const details: Record<string, string> = { kind: "Membership application" };
+  if (applicant.country) details.country = applicant.country;
+  if (joint_name?.trim()) details.joint_owner = joint_name.trim();
+  const screening_id = await fileScreening(tx, {
+    subject_type: "application",
+    subject_id: user_id,
+    member_id: user_id,
+    screened_name: applicant.name,
+    screened_details: details,
+    matches,
+  });
+  return { status: "filed", screening_id };
+}
+
 export interface ScreeningRow {
   id: number;
-  subject_type: "payment" | "application";
+  subject_type: ScreeningSubject;
   subject_id: string;
   member_id: string;
   member_email: string | null;
@@ -175,6 +286,104 @@ export async function screeningQueue(db: DbOrTx): Promise<ScreeningRow[]> {
   }));
 }
 
+/** One screening with every decision on it, as its page shows it. */
+export interface ScreeningItem extends ScreeningRow {
+  cleared_by_email: string | null;
+  cleared_at: string | null;
+  clear_reason: string | null;
+  confirm_requested_at: string | null;
+  confirmed_by_email: string | null;
+  confirmed_at: string | null;
+  /** Every step, oldest first, from the audit log. */
+  history: { at: string; action: string; actor: string; reason: string | null }[];
+  /** The report a confirmation calls for, drafted when it was approved. */
+  report_draft: ScreeningReportDraft | null;
+  /** The payment a payee's screening stopped: what a banker asks first. */
+  payment: { amount_cents: number; reference: string | null; status: PaymentStatus } | null;
+}
+
+const STEP_LABELS: Record<string, string> = {
+  "sanctions.screening.hit": "Possible match found",
+  "sanctions.screening.clear": "Cleared",
+  "sanctions.screening.request_confirm": "Confirmation asked",
+  "sanctions.screening.approve_confirm": "Confirmation approved",
+  "sanctions.screening.decline_confirm": "Confirmation declined",
+};
+
+/** A screening by its id, whatever its status, or null. */
+export async function screeningItem(db: DbOrTx, id: number): Promise<ScreeningItem | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const email = (column: AnyColumn) => sql<string | null>`(select email from users where users.id = ${column})`;
+  const [found] = await db
+    .select({
+      s: sanctionsScreenings,
+      member_email: users.email,
+      requester_email: email(sanctionsScreenings.confirm_requested_by),
+      cleared_by_email: email(sanctionsScreenings.cleared_by),
+      confirmed_by_email: email(sanctionsScreenings.confirmed_by),
+    })
+    .from(sanctionsScreenings)
+    .leftJoin(users, eq(users.id, sanctionsScreenings.member_id))
+    .where(eq(sanctionsScreenings.id, id));
+  if (!found) return null;
+  const { s } = found;
+  const steps = await db
+    .select({ at: auditLog.at, action: auditLog.action, actor_email: auditLog.actor_email, after: auditLog.after })
+    .from(auditLog)
+    .where(and(eq(auditLog.subject_type, "sanctions_screening"), eq(auditLog.subject_id, String(id))))
+    .orderBy(auditLog.id);
+  const [payment] =
+    s.subject_type === "payment" && /^\d{1,18}$/.test(s.subject_id)
+      ? await db
+          .select({
+            amount_cents: externalPayments.amount_cents,
+            reference: externalPayments.reference,
+            status: externalPayments.status,
+          })
+          .from(externalPayments)
+          .where(eq(externalPayments.id, Number(s.subject_id)))
+      : [];
+  return {
+    report_draft: s.report_draft,
+    payment: payment
+      ? {
+          amount_cents: Number(payment.amount_cents),
+          reference: payment.reference,
+          status: memberPaymentStatus(payment.status, null),
+        }
+      : null,
+    id: s.id,
+    subject_type: s.subject_type,
+    subject_id: s.subject_id,
+    member_id: s.member_id,
+    member_email: found.member_email,
+    screened_name: s.screened_name,
+    screened_details: s.screened_details,
+    matches: s.matches,
+    score: s.score,
+    status: s.status,
+    created_at: s.created_at.toISOString(),
+    confirm_requested_by: s.confirm_requested_by,
+    confirm_requested_by_email: found.requester_email,
+    confirm_reason: s.confirm_reason,
+    cleared_by_email: found.cleared_by_email,
+    cleared_at: s.cleared_at?.toISOString() ?? null,
+    clear_reason: s.clear_reason,
+    confirm_requested_at: s.confirm_requested_at?.toISOString() ?? null,
+    confirmed_by_email: found.confirmed_by_email,
+    confirmed_at: s.confirmed_at?.toISOString() ?? null,
+    history: steps.map((step) => {
+      const reason = (step.after as { reason?: unknown } | null)?.reason;
+      return {
+        at: step.at.toISOString(),
+        action: STEP_LABELS[step.action] ?? step.action,
+        actor: step.actor_email ?? "automatic screening",
+        reason: typeof reason === "string" && reason ? reason : null,
+      };
+    }),
+  };
+}
+
 /** How many possible matches wait for staff (the navigation's count). */
 export async function screeningsWaiting(db: DbOrTx): Promise<number> {
   const [row] = await db
@@ -207,8 +416,13 @@ export async function decideScreening(
     screening_id: number;
     decision: ScreeningDecision;
     reason: string;
-    staff: { id: string; email: string };
+    staff: Actor;
     origin: AuditOrigin;
+    /**
+     * What a confirmed match on an applicant does, in the same transaction: the back office
+     * declines the application (app/server/admin/review.server.ts, a floor above this one).
+     */
+    onApplicationConfirmed?: (tx: DbOrTx, screening: SanctionsScreening) => Promise<void>;
   },
 ): Promise<ScreeningDecisionResult> {
   const { decision, staff, origin } = input;
@@ -267,7 +481,8 @@ export async function decideScreening(
           });
           message = "Cleared: the payment goes to its queue and out with the next file.";
         }
-      } else message = "Cleared: the application can be approved.";
+      } else if (row.subject_type === "application") message = "Cleared: the application can be approved.";
+      else message = "Cleared: nothing changes for the member.";
     } else if (decision === "request_confirm") {
       await tx
         .update(sanctionsScreenings)
@@ -294,6 +509,7 @@ export async function decideScreening(
         .where(eq(sanctionsScreenings.id, row.id));
       after = { status: "confirmed", requested_by: row.confirm_requested_by };
       message = "Confirmed.";
+      let report: ReportSubject | null = null;
       if (row.subject_type === "payment") {
         const payment = await paymentOf(tx, row.subject_id);
         if (payment?.status === "screening") {
@@ -301,25 +517,7 @@ export async function decideScreening(
             .update(externalPayments)
             .set({ status: "blocked", resolved_at: now, resolved_by: staff.id })
             .where(eq(externalPayments.id, payment.id));
-          const frozen = await setAccountStatus(tx, payment.from_account_id, "frozen");
-          if (!frozen.ok) throw new Error(`the account of a confirmed payment could not be frozen: ${frozen.code}`);
-          await tx
-            .insert(memberAccountSettings)
-            .values({ account_id: payment.from_account_id, status_reason: "Compliance review", updated_by: staff.id })
-            .onConflictDoUpdate({
-              target: memberAccountSettings.account_id,
-              set: { status_reason: "Compliance review", updated_by: staff.id, updated_at: now },
-            });
-          await recordAudit(tx, {
-            actor_id: staff.id,
-            actor_email: staff.email,
-            action: "ledger.account.freeze",
-            subject_type: "ledger_account",
-            subject_id: payment.from_account_id,
-            member_id: row.member_id,
-            after: { status: "frozen", status_reason: "Compliance review", screening_id: row.id },
-            ...origin,
-          });
+          await freezeForReview(tx, payment.from_account_id, row, staff, origin, now);
           await notify(tx, {
             member_id: row.member_id,
             kind: "account_status",
@@ -327,8 +525,71 @@ export async function decideScreening(
             body: "We cannot send this payment, and the money stays held. Payments and transfers on the account are blocked. Please contact us.",
           });
           message = "Confirmed: the payment is blocked, its money stays held, and the account is frozen.";
+          const [from] = await tx
+            .select({ type: ledgerAccounts.type, account_number: ledgerAccounts.account_number })
+            .from(ledgerAccounts)
+            .where(eq(ledgerAccounts.id, payment.from_account_id));
+          report = {
+            type: "payment",
+            kind: payment.kind === "ach" ? "To US Bank" : "International",
+            amount_cents: Number(payment.amount_cents),
+            fee_cents: Number(payment.fee_cents),
+            reference: payment.reference,
+            from_account: from ? accountLabel(from) : `account ${payment.from_account_id}`,
+            to: [row.screened_name, row.screened_details.bank].filter(Boolean).join(", "),
+          };
         }
-      } else message = "Confirmed: the application cannot be approved.";
+      } else if (row.subject_type === "application") {
+        if (input.onApplicationConfirmed) {
+          await input.onApplicationConfirmed(tx, row);
+          message = "Confirmed: the application is declined and no account was opened.";
+        } else message = "Confirmed: the application cannot be approved.";
+        const [applied] = await tx
+          .select({ created_at: memberProfiles.created_at })
+          .from(memberProfiles)
+          .where(eq(memberProfiles.user_id, row.subject_id));
+        report = { type: "application", applied_on: today(applied?.created_at ?? row.created_at) };
+      } else {
+        const accounts = await tx
+          .select({
+            id: ledgerAccounts.id,
+            type: ledgerAccounts.type,
+            account_number: ledgerAccounts.account_number,
+            posted_cents: ledgerAccounts.posted_cents,
+          })
+          .from(ledgerAccounts)
+          .where(and(eq(ledgerAccounts.member_id, row.member_id), ne(ledgerAccounts.status, "closed")))
+          .orderBy(ledgerAccounts.id);
+        for (const account of accounts) await freezeForReview(tx, account.id, row, staff, origin, now);
+        await notify(tx, {
+          member_id: row.member_id,
+          kind: "account_status",
+          title: "Your accounts are frozen",
+          body: "Payments and transfers on your accounts are blocked while we review them. Please contact us.",
+        });
+        message = `Confirmed: the member's ${accounts.length === 1 ? "account is" : `${accounts.length} accounts are`} frozen.`;
+        report = {
+          type: "member",
+          accounts: accounts.map((a) => ({ label: accountLabel(a), balance_cents: Number(a.posted_cents) })),
+        };
+      }
+      // The report the confirmation calls for, drafted for staff to file with OFAC (the app sends nothing).
+      if (report) {
+        const best = row.matches[0]!;
+        const draft = screeningReportDraft({
+          confirmed_on: today(now),
+          party: row.screened_name,
+          listed_name: best.listed_name,
+          source_name: SANCTIONS_SOURCE_NAMES[best.source as SanctionsSource] ?? best.source,
+          uid: best.uid,
+          subject: report,
+        });
+        await tx.update(sanctionsScreenings).set({ report_draft: draft }).where(eq(sanctionsScreenings.id, row.id));
+        after = { ...after, report_draft: { kind: draft.kind, due_by: draft.due_by } };
+        message += draft.due_by
+          ? ` A report to OFAC is drafted on the item's page, due by ${formatBusinessDate(draft.due_by)}.`
+          : "";
+      }
     }
     await recordAudit(tx, {
       actor_id: staff.id,
@@ -342,6 +603,36 @@ export async function decideScreening(
       ...origin,
     });
     return { ok: true as const, message };
+  });
+}
+
+/** An account frozen for compliance review, with its reason and audit row (a confirmed match). */
+async function freezeForReview(
+  tx: DbOrTx,
+  account_id: number,
+  row: SanctionsScreening,
+  staff: Actor,
+  origin: AuditOrigin,
+  now: Date,
+): Promise<void> {
+  const frozen = await setAccountStatus(tx, account_id, "frozen");
+  if (!frozen.ok) throw new Error(`an account of a confirmed match could not be frozen: ${frozen.code}`);
+  await tx
+    .insert(memberAccountSettings)
+    .values({ account_id, status_reason: "Compliance review", updated_by: staff.id })
+    .onConflictDoUpdate({
+      target: memberAccountSettings.account_id,
+      set: { status_reason: "Compliance review", updated_by: staff.id, updated_at: now },
+    });
+  await recordAudit(tx, {
+    actor_id: staff.id,
+    actor_email: staff.email,
+    action: "ledger.account.freeze",
+    subject_type: "ledger_account",
+    subject_id: account_id,
+    member_id: row.member_id,
+    after: { status: "frozen", status_reason: "Compliance review", screening_id: row.id },
+    ...origin,
   });
 }
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import { openDatabase, type Database, type Db } from "~/server/db/client.server";
 import { setAppDatabase } from "~/server/db/db.server";
-import { auditLog, sanctionsEntries, sanctionsListVersions } from "~/server/db/schema";
+import { auditLog, jobRuns, sanctionsEntries, sanctionsListVersions } from "~/server/db/schema";
 import { currentScreeningIndex } from "~/server/sanctions/lists.server";
 import { screenParty } from "~/domain/sanctions/match";
 import * as sanctionsRoute from "~/routes/admin/sanctions";
@@ -131,7 +131,10 @@ describe("npm run sanctions:load", () => {
       versions: await db.select().from(sanctionsListVersions),
       entries: await db.select().from(sanctionsEntries).orderBy(sanctionsEntries.uid),
       audits: await db.select().from(auditLog).where(eq(auditLog.action, "sanctions.list.load")),
+      rescreens: await db.select().from(jobRuns).where(eq(jobRuns.job, "sanctions-rescreen")),
     }));
+    // Every member is screened again against the new list: the command queues the job's run.
+    expect(loaded.rescreens.map((r) => r.key)).toEqual([expect.stringMatching(/^rescreen:\d+$/)]);
     expect(loaded.versions).toHaveLength(1);
     expect(loaded.versions[0]).toMatchObject({
       source: "sdn",

@@ -13,6 +13,7 @@ import {
   unique,
 } from "drizzle-orm/pg-core";
 import type { BirthDate, SanctionsAlias } from "~/domain/sanctions/entries";
+import type { ScreeningReportDraft } from "~/domain/sanctions/report";
 
 /**
  * Sanctions lists (docs/product.md#sanctions-screening): each list the operator loads, from the
@@ -77,7 +78,7 @@ export const sanctionsEntries = pgTable(
  * (`confirmed`: the payment is rejected, its money stays blocked, the account is frozen) or
  * turns it down (back to `open`). Every step is audited.
  */
-export const SCREENING_SUBJECTS = ["payment", "application"] as const;
+export const SCREENING_SUBJECTS = ["payment", "application", "member"] as const;
 export const SCREENING_STATUSES = ["open", "cleared", "confirm_requested", "confirmed"] as const;
 
 export interface ScreeningMatchRecord {
@@ -101,7 +102,7 @@ export const sanctionsScreenings = pgTable(
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     subject_type: text("subject_type", { enum: SCREENING_SUBJECTS }).notNull(),
-    /** The external payment's id, or the applicant's user id. */
+    /** The external payment's id, or the applicant's or member's user id. */
     subject_id: text("subject_id").notNull(),
     /** The member (or applicant) the action belongs to. */
     member_id: text("member_id").notNull(),
@@ -125,9 +126,11 @@ export const sanctionsScreenings = pgTable(
     confirm_reason: text("confirm_reason"),
     confirmed_by: text("confirmed_by"),
     confirmed_at: timestamp("confirmed_at", { withTimezone: true }),
+    /** The report the confirmation calls for, drafted when it is approved (app/domain/sanctions/report.ts). */
+    report_draft: jsonb("report_draft").$type<ScreeningReportDraft>(),
   },
   (t) => [
-    check("sanctions_screenings_subject_valid", sql`${t.subject_type} in ('payment', 'application')`),
+    check("sanctions_screenings_subject_valid", sql`${t.subject_type} in ('payment', 'application', 'member')`),
     check(
       "sanctions_screenings_status_valid",
       sql`${t.status} in ('open', 'cleared', 'confirm_requested', 'confirmed')`,
@@ -145,5 +148,38 @@ export const sanctionsScreenings = pgTable(
   ],
 );
 
+/**
+ * The re-screen of every member against a newly loaded list (docs/operations.md#sanctions-re-screen):
+ * one row per load, written in the load's transaction, worked through by the `sanctions-rescreen`
+ * job in batches. `cursor` is the last member screened, committed with each batch's possible
+ * matches, so a run stopped half way goes on from there. A newer load supersedes an unfinished
+ * one (its members are screened against the newer lists instead).
+ */
+export const RESCREEN_STATUSES = ["running", "done", "superseded"] as const;
+
+export const sanctionsRescreens = pgTable(
+  "sanctions_rescreens",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** The list versions loaded together that asked for it. */
+    version_ids: jsonb("version_ids").$type<number[]>().notNull(),
+    status: text("status", { enum: RESCREEN_STATUSES }).notNull().default("running"),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
+    /** The last member (user id) screened: the next batch starts after it. */
+    cursor: text("cursor"),
+    members_screened: integer("members_screened").notNull().default(0),
+    possible_matches: integer("possible_matches").notNull().default(0),
+    finished_at: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("sanctions_rescreens_status_valid", sql`${t.status} in ('running', 'done', 'superseded')`),
+    check("sanctions_rescreens_finished", sql`(${t.status} = 'running') = (${t.finished_at} is null)`),
+    index("sanctions_rescreens_status_idx").on(t.status, t.id),
+  ],
+);
+
+export type SanctionsRescreen = typeof sanctionsRescreens.$inferSelect;
 export type SanctionsListVersion = typeof sanctionsListVersions.$inferSelect;
 export type SanctionsScreening = typeof sanctionsScreenings.$inferSelect;

@@ -1,0 +1,1 @@
+ALTER TABLE "sanctions_screenings" ADD COLUMN "report_draft" jsonb;

@@ -1,0 +1,191 @@
+import path from "node:path";
+import { expect as baseExpect, test, type Page } from "./fixtures";
+import {
+  APPROVER,
+  DESKTOP,
+  PHONE,
+  STAFF,
+  expectNoAxeViolations,
+  fundedMember,
+  hydrated,
+  inboxCode,
+  type TestMember,
+} from "./support";
+
+/**
+ * Sanctions screening as people live it (docs/product.md#sanctions-screening): staff load OFAC's
+ * files; a member's To US Bank payment to a name on the list is held with "We need to review this
+ * payment" and no list named; staff clear one possible match with a reason (the payment goes to
+ * its queue) and confirm another, which a second staff member approves (the payment is stopped
+ * and the account frozen). The queue and an item are photographed at 1440 and 375 px.
+ */
+const expect = baseExpect.configure({ timeout: 15_000 });
+const SCREENS = "test-results/sanctions-screening";
+const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/sanctions");
+test.setTimeout(300_000);
+test.describe.configure({ mode: "serial" });
+
+// Both listed in tests/fixtures/sanctions: GONZALEZ MORENO, Jose Luis (10005); PETROVSKY, Dmitri Sergeyevich (10002).
+const CLEARED_PAYEE = "Jose Luis Gonzales Moreno";
+const CONFIRMED_PAYEE = "Dmitry Petrovskiy";
+let member: TestMember;
+
+async function sendAch(page: Page, payee: string, dollars: string) {
+  await page.goto("/dashboard?transfer=ach#transfer");
+  await hydrated(page);
+  const panel = page.getByRole("tabpanel");
+  const from = panel.getByLabel("From");
+  const checking = await from
+    .locator("option")
+    .evaluateAll(
+      (options) => (options as HTMLOptionElement[]).find((o) => o.textContent?.includes("Checking"))?.value ?? "",
+    );
+  await from.selectOption(checking);
+  await panel.getByLabel("Bank").selectOption({ label: "JPMorgan Chase Bank (021000021)" });
+  await panel.getByLabel("Account number").fill("123456789");
+  await panel.getByLabel("Name on the account").fill(payee);
+  await panel.getByLabel("Amount").fill(dollars);
+  await panel.getByLabel("Reference").fill("Invoice 42");
+  await panel.getByRole("button", { name: "Continue" }).click();
+  await panel.getByLabel("One-time code").fill(await inboxCode(page, member.email));
+  await panel.getByRole("button", { name: "Confirm transfer" }).click();
+  const answer = panel.getByRole("status").filter({ hasText: `We need to review this payment: $${dollars}` });
+  await expect(answer).toBeVisible();
+  await expect(answer).toContainText("The money is held while we review it.");
+  // The member is never told which list, or that there is one.
+  await expect(answer).not.toContainText(/sanction|OFAC|SDN|list/i);
+}
+
+/** The queue's item for `payee` on /admin/sanctions. */
+const itemFor = (page: Page, payee: string) =>
+  page
+    .getByTestId("queue-screening")
+    .getByRole("listitem")
+    .filter({ hasText: payee })
+    .filter({ hasText: member.email });
+
+test("staff load OFAC's files; a member's payments to listed names are held: We need to review this payment", async ({
+  page,
+  newMember,
+  pageAs,
+  signInAs,
+}) => {
+  const staff = await pageAs(STAFF);
+  await staff.goto("/admin/sanctions");
+  await staff
+    .getByLabel("List files")
+    .setInputFiles(["SDN.CSV", "ALT.CSV", "ADD.CSV"].map((name) => path.join(FIXTURES, name)));
+  await staff.getByLabel("Published by OFAC on").fill("2026-11-28");
+  await staff.getByRole("button", { name: "Upload and load" }).click();
+  // A server this spec ran on before has the same files already: the refusal says so.
+  await expect(
+    staff
+      .getByRole("status")
+      .filter({ hasText: /Specially Designated Nationals \(SDN\) list: 10 entries loaded|already loaded/ }),
+  ).toBeVisible();
+
+  member = await fundedMember({ newMember, pageAs }, "screened", "300.00");
+  await signInAs(member);
+  await sendAch(page, CLEARED_PAYEE, "20.00");
+  await sendAch(page, CONFIRMED_PAYEE, "25.00");
+  await page.goto("/dashboard/payments");
+  await expect(
+    page.getByTestId("member-payment").filter({ hasText: CLEARED_PAYEE }).getByText("In review"),
+  ).toBeVisible();
+});
+
+test("staff clear a possible match with a reason: the payment goes to its queue", async ({ pageAs }) => {
+  const staff = await pageAs(STAFF);
+  await staff.goto("/admin/sanctions");
+  await hydrated(staff);
+  const item = itemFor(staff, CLEARED_PAYEE);
+  await expect(item).toContainText("GONZALEZ MORENO, Jose Luis");
+  await expect(item).toContainText(/score 0\.9\d\d|score 1\.000/);
+  for (const [size, name] of [
+    [DESKTOP, "queue-1440"],
+    [PHONE, "queue-375"],
+  ] as const) {
+    await staff.setViewportSize(size);
+    await expectNoAxeViolations(staff);
+    await staff.screenshot({ path: `${SCREENS}/${name}.png`, fullPage: true });
+  }
+  await staff.setViewportSize(DESKTOP);
+  const clear = item.locator("form").filter({ has: staff.getByRole("button", { name: "Clear: not this party" }) });
+  // A reason is required: said next to the field (the browser's own check first, then the server's).
+  await clear.getByLabel("Reason").fill("   ");
+  await clear.getByRole("button", { name: "Clear: not this party" }).click();
+  await expect(clear.getByText("Enter the reason.")).toBeVisible();
+  await clear.getByLabel("Reason").fill("Payee is a US landlord; the account holder's ID was checked");
+  await clear.getByRole("button", { name: "Clear: not this party" }).click();
+  await expect(
+    staff.getByRole("status").filter({ hasText: "Cleared: the payment goes to its queue and out with the next file." }),
+  ).toBeVisible();
+  await expect(itemFor(staff, CLEARED_PAYEE)).toHaveCount(0);
+
+  const page = await pageAs(member);
+  await page.goto("/dashboard/payments");
+  await expect(
+    page.getByTestId("member-payment").filter({ hasText: CLEARED_PAYEE }).getByText("Pending"),
+  ).toBeVisible();
+});
+
+test("staff confirm a possible match; a second staff member approves: the payment is stopped, the account frozen", async ({
+  pageAs,
+}) => {
+  const staff = await pageAs(STAFF);
+  await staff.goto("/admin/sanctions");
+  await itemFor(staff, CONFIRMED_PAYEE)
+    .getByRole("link", { name: /^Item \d+: every match and its history$/ })
+    .click();
+  await expect(staff.getByRole("heading", { level: 1, name: /^Screening item \d+$/ })).toBeVisible();
+  const itemUrl = staff.url();
+  await hydrated(staff);
+  await expect(staff.getByText("PETROVSKY, Dmitri Sergeyevich").first()).toBeVisible();
+  const possible = staff.getByRole("region", { name: "Possible match (payment)" });
+  await expect(possible).toContainText("Payment of $25.00, reference “Invoice 42” · In review");
+  const confirm = staff.locator("form").filter({ has: staff.getByRole("button", { name: "Confirm the match" }) });
+  await confirm.getByLabel("Reason").fill("Name and the country of the bank agree with the listing");
+  await confirm.getByRole("button", { name: "Confirm the match" }).click();
+  await expect(
+    staff.getByRole("status").filter({ hasText: "Confirmation asked: another staff member must approve it." }),
+  ).toBeVisible();
+  await expect(staff.getByText("You asked to confirm it: another staff member must approve or decline.")).toBeVisible();
+  await expect(staff.getByRole("button", { name: "Approve: block and freeze" })).toHaveCount(0);
+  for (const [size, name] of [
+    [DESKTOP, "item-1440"],
+    [PHONE, "item-375"],
+  ] as const) {
+    await staff.setViewportSize(size);
+    await expectNoAxeViolations(staff);
+    await staff.screenshot({ path: `${SCREENS}/${name}.png`, fullPage: true });
+  }
+
+  const approver = await pageAs(APPROVER);
+  await approver.goto(itemUrl);
+  await hydrated(approver);
+  await approver.getByRole("button", { name: "Approve: block and freeze" }).click();
+  await expect(
+    approver
+      .getByRole("status")
+      .filter({ hasText: "Confirmed: the payment is blocked, its money stays held, and the account is frozen." }),
+  ).toBeVisible();
+  await expect(approver.getByText("Confirmed", { exact: true })).toBeVisible();
+  // The report OFAC asks for within 10 business days, drafted for staff to file.
+  const report = approver.getByRole("region", { name: "Report to OFAC: draft" });
+  await expect(report).toContainText("31 CFR 501.603 (blocked property), within 10 business days");
+  await expect(report).toContainText(
+    'To US Bank payment of $25.00 to Dmitry Petrovskiy, JPMorgan Chase Bank, reference "Invoice 42", stopped: never sent.',
+  );
+  await approver.setViewportSize(DESKTOP);
+  await approver.screenshot({ path: `${SCREENS}/item-confirmed-1440.png`, fullPage: true });
+  await approver.setViewportSize(PHONE);
+  await expectNoAxeViolations(approver);
+  await approver.screenshot({ path: `${SCREENS}/item-confirmed-375.png`, fullPage: true });
+  await expect(approver.getByRole("listitem").filter({ hasText: "Confirmation approved" })).toBeVisible();
+
+  const page = await pageAs(member);
+  await page.goto("/dashboard/payments");
+  await expect(
+    page.getByTestId("member-payment").filter({ hasText: CONFIRMED_PAYEE }).getByText("Stopped"),
+  ).toBeVisible();
+});
