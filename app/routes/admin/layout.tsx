@@ -12,7 +12,6 @@ import { queuesWaiting, screeningsWaitingCount } from "./layout.server";
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, role } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
-  // The payment queues' count in the navigation, for staff who may work them.
   // The payment queues' and the screening queue's counts in the navigation, for staff who may work them.
   const counts: Record<string, number> =
     role === "admin" ? { queues: await queuesWaiting(context), screenings: await screeningsWaitingCount() } : {};
