@@ -9,9 +9,9 @@ export const defaultDisclosures = {
     version: "2026-12-01",
     effective_on: "2026-12-01",
     body:
-      "## What this covers\n\nYour monthly account statements, notices about your accounts (including changes in terms and notices about transfers and disputes) and the disclosures we must give you (account agreement, Truth in Savings schedule, funds availability policy, electronic transfers disclosure, privacy notice).\n\n" +
-      "## What you need\n\nA device with a current web browser (the last two versions of Chrome, Edge, Firefox or Safari), an internet connection, a program that opens PDF files (browsers do), an email address we can reach, and room to save or print the files you want to keep.\n\n" +
-      "## Paper copies and withdrawing\n\nYou may ask for a paper copy of any statement or notice by calling or writing to us. You may withdraw your consent at any time in Account Settings (or by calling us): from then on we mail statements, notices and disclosures to your address on file. Keep your email address and mailing address up to date in Profile Settings.",
+      "### What this covers\n\nYour monthly account statements, notices about your accounts (including changes in terms and notices about transfers and disputes) and the disclosures we must give you (account agreement, Truth in Savings schedule, funds availability policy, electronic transfers disclosure, privacy notice).\n\n" +
+      "### What you need\n\nA device with a current web browser (the last two versions of Chrome, Edge, Firefox or Safari), an internet connection, a program that opens PDF files (browsers do), an email address we can reach, and room to save or print the files you want to keep.\n\n" +
+      "### Paper copies and withdrawing\n\nYou may ask for a paper copy of any statement or notice by calling or writing to us. You may withdraw your consent at any time in Account Settings (or by calling us): from then on we mail statements, notices and disclosures to your address on file. Keep your email address and mailing address up to date in Profile Settings.",
   },
   account_agreement: {
     title: "Membership and account agreement",
