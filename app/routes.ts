@@ -66,7 +66,10 @@ export default [
     route("disputes/:caseId", "routes/admin/dispute.tsx"),
     // A taxpayer number in full, for a stated reason, audited (docs/product.md#taxpayer-identification).
     route("members/:memberId/tin", "routes/admin/member-tin.tsx"),
+    // Members who get paper by mail: no consent to electronic delivery (docs/product.md#paper-delivery).
+    route("paper-delivery", "routes/admin/paper-delivery.tsx"),
   ]),
+  route("admin/paper-delivery.csv", "routes/admin/paper-delivery-csv.tsx"),
   // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.
   route("admin/audit.csv", "routes/admin/audit-csv.tsx"),
   route("admin/queues/files/:fileId", "routes/admin/queues-file.tsx"),
@@ -99,7 +102,10 @@ export default [
     route("dashboard/disputes", "routes/member/disputes.tsx"),
     route("dashboard/disputes/new", "routes/member/dispute-new.tsx"),
     route("dashboard/disputes/:caseId", "routes/member/dispute.tsx"),
+    // Consent to electronic delivery (E-SIGN) and the member's disclosures (docs/product.md#electronic-delivery).
+    route("dashboard/electronic-delivery", "routes/member/electronic-delivery.tsx"),
   ]),
+  route("dashboard/electronic-delivery/sample.pdf", "routes/member/electronic-delivery-sample.tsx"),
   route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),
   route("dashboard/transactions.csv", "routes/member/transactions-csv.tsx"),

@@ -2,12 +2,21 @@ import { z } from "zod";
 import { isValidRoutingNumber } from "~/domain/routing-number";
 import { formatApy, parseApyPercent } from "~/domain/dividends";
 import { promisesOfMissingFeatures } from "./features";
+import { defaultDisclosures } from "./default-disclosures";
 
 /**
  * The institution profile: everything a credit union puts in to make Mutual its own. Loaded
  * from INSTITUTION_CONFIG (JSON) or the demo default, validated once at start-up.
  */
 const Markdown = z.string().min(1);
+
+/** One disclosure: its title, version (any text; a change sends members a notice), effective date and text (Markdown). */
+const Disclosure = z.object({
+  title: z.string().min(1),
+  version: z.string().regex(/^[A-Za-z0-9._-]{1,40}$/, "version: letters, digits, dots, dashes (up to 40)"),
+  effective_on: z.iso.date(),
+  body: Markdown,
+});
 
 const Hours = z.array(z.object({ days: z.string().min(1), hours: z.string().min(1) })).min(1);
 
@@ -223,6 +232,30 @@ export const InstitutionSchema = z
       careers: Markdown,
       community: Markdown,
     }),
+    /**
+     * Disclosures as versioned documents (docs/product.md#disclosures): members agree to a version,
+     * and a new version sends a change-in-terms notice ahead of `effective_on` (YYYY-MM-DD).
+     */
+    disclosures: z
+      .object({
+        esign: Disclosure,
+        account_agreement: Disclosure,
+        truth_in_savings: Disclosure,
+        funds_availability: Disclosure,
+        reg_e: Disclosure,
+        privacy: Disclosure,
+      })
+      .default(defaultDisclosures),
+    /**
+     * Electronic delivery (E-SIGN, docs/product.md#electronic-delivery): what withdrawing consent
+     * and a paper copy cost, in cents (0: free). Stated on the consent page.
+     */
+    electronic_delivery: z
+      .object({
+        withdrawal_fee_cents: z.number().int().min(0).default(0),
+        paper_copy_fee_cents: z.number().int().min(0).default(0),
+      })
+      .default({ withdrawal_fee_cents: 0, paper_copy_fee_cents: 0 }),
     us_banks: z.array(UsBank).min(1),
     bill_pay_quick_picks: z.array(z.string().min(1)).length(6),
     ach: AchSettings,

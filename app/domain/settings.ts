@@ -65,10 +65,12 @@ const flag = z
   .optional()
   .transform((value) => value === "on" || value === "true");
 
+/**
+ * The switches Account Settings offers. SMS and push are not offered (nothing sends them yet,
+ * docs/product.md#settings), so a post cannot change their stored values either.
+ */
 export const notificationSchema = z.object({
   email_notifications: flag,
-  sms_notifications: flag,
-  push_notifications: flag,
   login_alerts: flag,
 });
 export type NotificationInput = z.infer<typeof notificationSchema>;

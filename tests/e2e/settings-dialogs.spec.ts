@@ -121,14 +121,15 @@ test.describe("settings dialogs", () => {
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole("textbox", { name: "Email" })).toHaveValue(member.email);
     await expect(dialog.getByRole("switch", { name: /Email notifications/ })).toBeChecked();
-    await expect(dialog.getByRole("switch", { name: /SMS notifications/ })).not.toBeChecked();
-    await expect(dialog.getByRole("switch", { name: /Push notifications/ })).toBeChecked();
+    // SMS and push are not offered: nothing sends them (docs/product.md#settings).
+    await expect(dialog.getByRole("switch", { name: /SMS notifications/ })).toHaveCount(0);
+    await expect(dialog.getByRole("switch", { name: /Push notifications/ })).toHaveCount(0);
     await expect(dialog.getByRole("switch", { name: /Login alerts/ })).toBeChecked();
     await expect(dialog.getByRole("switch", { name: /Authenticator app/ })).not.toBeChecked();
     await expectNoAxeViolations(page);
     await page.screenshot({ path: "test-results/settings-account-375.png", fullPage: false });
 
-    await dialog.getByText("SMS notifications").click();
+    await dialog.getByText("Email notifications").click();
     await dialog.getByRole("button", { name: "Save settings" }).click();
     await expect(dialog.getByText("Account settings updated successfully")).toBeVisible();
 
@@ -143,8 +144,8 @@ test.describe("settings dialogs", () => {
     await page.getByLabel("Menu", { exact: true }).click();
     await page.getByRole("link", { name: "Account Settings" }).click();
     await expect(
-      page.getByRole("dialog", { name: "Account Settings" }).getByRole("switch", { name: /SMS notifications/ }),
-    ).toBeChecked();
+      page.getByRole("dialog", { name: "Account Settings" }).getByRole("switch", { name: /Email notifications/ }),
+    ).not.toBeChecked();
   });
 
   test("the settings pages work without JavaScript", async ({ browser, baseURL }) => {

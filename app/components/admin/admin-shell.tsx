@@ -9,6 +9,8 @@ const NAV = [
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/disputes", label: "Disputes" },
   { to: "/admin/jobs", label: "Jobs", staff_only: true },
+  // Members whose statements and notices are mailed (no consent to electronic delivery).
+  { to: "/admin/paper-delivery", label: "Paper mail", staff_only: true },
   { to: "/admin/payments", label: "Payments", staff_only: true },
   // `count`: items waiting, from the layout's loader (the queues' total).
   { to: "/admin/queues", label: "Queues", staff_only: true, count: "queues" },

@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import { KeyRound, ShieldCheck, Smartphone } from "lucide-react";
+import { Link } from "react-router";
+import { KeyRound, Mail, ShieldCheck, Smartphone } from "lucide-react";
 import { changePasswordSchema, passwordOnlySchema, SETTINGS_MESSAGES, totpCodeSchema } from "~/domain/settings";
 import { Button, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { SettingSwitch } from "./setting-switch";
 import { StatusMessage } from "./status-message";
-import type { AccountActionData, AccountData } from "./types";
+import type { AccountActionData, AccountData, ElectronicDeliveryData } from "./types";
 
 const ACTION = "/settings/account";
 
@@ -36,8 +37,9 @@ function Section({
 }
 
 /**
- * Account Settings (docs/product.md#settings): email (read-only), notification toggles email / sms
- * / push, security toggles loginAlerts and twoFactor (turning it on enrols an authenticator app:
+ * Account Settings (docs/product.md#settings): email (read-only), the email notifications toggle
+ * (SMS and push are not offered: nothing sends them yet), a member's delivery of statements and
+ * notices (withdraw consent to electronic delivery), security toggles loginAlerts and twoFactor (turning it on enrols an authenticator app:
  * password, QR code, a confirming code), and the password change. Posts to /settings/account; used
  * by the page (works without JavaScript) and by the dialog.
  */
@@ -71,12 +73,6 @@ export function AccountSettingsForm({ account, pageResult }: { account: AccountD
               label="Email notifications"
               defaultSelected={s.email_notifications}
             />
-            <SettingSwitch name="sms_notifications" label="SMS notifications" defaultSelected={s.sms_notifications} />
-            <SettingSwitch
-              name="push_notifications"
-              label="Push notifications"
-              defaultSelected={s.push_notifications}
-            />
           </div>
         </Section>
         <Section id="settings-security" title="Security" icon={ShieldCheck}>
@@ -94,6 +90,10 @@ export function AccountSettingsForm({ account, pageResult }: { account: AccountD
           </Button>
         </div>
       </prefs.Form>
+
+      {account.electronic_delivery ? (
+        <DeliverySection delivery={account.electronic_delivery} pageResult={pick(undefined, ["paper-delivery"])} />
+      ) : null}
 
       <TwoFactorSection
         account={account}
@@ -432,4 +432,58 @@ export function passwordFormRefusal(errors: Record<string, readonly string[] | n
   return mismatch
     ? { message: SETTINGS_MESSAGES.passwords_do_not_match }
     : { message: SETTINGS_MESSAGES.account_failed, detail: "Please check the highlighted fields." };
+}
+
+/**
+ * Statements and notices (E-SIGN, docs/product.md#electronic-delivery): electronic or paper by
+ * mail. Withdrawing consent is one button (free unless the profile names a fee); agreeing again is
+ * on the consent page, which needs the sample PDF's code.
+ */
+function DeliverySection({
+  delivery,
+  pageResult,
+}: {
+  delivery: ElectronicDeliveryData;
+  pageResult?: AccountActionData;
+}) {
+  const fetcher = useFetcher<AccountActionData>({ key: "settings-account-delivery" });
+  const result = fetcher.data ?? pageResult;
+  const electronic = delivery.delivery === "electronic";
+  return (
+    <Section
+      id="settings-delivery"
+      title="Statements and notices"
+      icon={Mail}
+      description={
+        electronic
+          ? "You get statements, notices and disclosures electronically."
+          : "We mail your statements, notices and disclosures to your address on file."
+      }
+    >
+      {electronic ? (
+        <fetcher.Form method="post" action={ACTION} className="space-y-3">
+          <input type="hidden" name="intent" value="paper-delivery" />
+          <p className="text-sm text-slate-700">
+            Withdraw your consent to electronic delivery to get them on paper by mail
+            {delivery.withdrawal_fee ? ` (a fee of ${delivery.withdrawal_fee} applies)` : " (free)"}.
+          </p>
+          <StatusMessage result={result} />
+          <div className="flex justify-end">
+            <Button type="submit" variant="secondary" isPending={fetcher.state !== "idle"} pendingLabel="Saving…">
+              Withdraw consent: send paper
+            </Button>
+          </div>
+        </fetcher.Form>
+      ) : (
+        <div className="space-y-3">
+          <StatusMessage result={result} />
+          <p className="text-sm text-slate-700">
+            <Link className="font-semibold text-accent-700 underline" to="/dashboard/electronic-delivery">
+              {delivery.answered ? "Switch to electronic delivery" : "Choose electronic delivery"}
+            </Link>
+          </p>
+        </div>
+      )}
+    </Section>
+  );
 }

@@ -32,8 +32,6 @@ export interface AccountData {
   email: string;
   settings: {
     email_notifications: boolean;
-    sms_notifications: boolean;
-    push_notifications: boolean;
     two_factor: boolean;
     login_alerts: boolean;
   };
@@ -41,6 +39,18 @@ export interface AccountData {
   demo_locked: boolean;
   /** An enrolment started and waiting for its confirming code. */
   totp_setup: TotpSetupData | null;
+  /** A member's delivery of statements and notices (E-SIGN); null for staff. */
+  electronic_delivery?: ElectronicDeliveryData | null;
+}
+
+export interface ElectronicDeliveryData {
+  delivery: "electronic" | "paper";
+  /** Whether the member ever answered (consented, declined or withdrew). */
+  answered: boolean;
+  /** When the latest choice was made (ISO). */
+  since: string | null;
+  /** The profile's fee for withdrawing, formatted; null when free. */
+  withdrawal_fee: string | null;
 }
 
 export interface TotpSetupData {
@@ -50,7 +60,7 @@ export interface TotpSetupData {
 }
 
 export type AccountIntent =
-  "notifications" | "password" | "totp-start" | "totp-confirm" | "totp-cancel" | "totp-disable";
+  "notifications" | "password" | "totp-start" | "totp-confirm" | "totp-cancel" | "totp-disable" | "paper-delivery";
 
 export interface AccountActionData {
   intent: AccountIntent;

@@ -2,6 +2,7 @@ import { withDatabase } from "~/server/db/db.server";
 import { institution } from "~/config/institution.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { bellNotifications } from "~/server/notifications/notifications.server";
+import { deliveryStatus } from "~/server/electronic-delivery/electronic-delivery.server";
 
 /** What the member app's frame (the top bar) shows (its view-model): opens the database itself. */
 
@@ -16,6 +17,9 @@ const BELL_COUNT = 8;
 
 export const memberShell = withDatabase(async (database, user: SessionUser) => {
   const bell = await bellNotifications(database, user.id, BELL_COUNT);
+  // Asked on every page until they answer (docs/product.md#electronic-delivery): statements and
+  // notices are mailed until then, and again when the E-SIGN disclosure has a new version.
+  const delivery = await deliveryStatus(database, user.id);
   return {
     name: user.name,
     email: user.email,
@@ -23,6 +27,7 @@ export const memberShell = withDatabase(async (database, user: SessionUser) => {
     notifications: bell.notifications.map((n) => ({ ...n, created_at: n.created_at.toISOString() })),
     unread: bell.unread,
     support: support(),
+    ask_electronic_delivery: delivery.latest === null || delivery.new_disclosure,
     session: { expires_in_ms: user.expires_in_ms, ends_absolutely: user.ends_absolutely },
   };
 });

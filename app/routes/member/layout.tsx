@@ -1,4 +1,4 @@
-import { Outlet } from "react-router";
+import { Link, Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/layout";
 import { requireMember } from "~/server/auth/session.server";
 import { memberShell } from "./layout.server";
@@ -16,6 +16,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function MemberLayout({ loaderData }: Route.ComponentProps) {
   const root = useRootData();
+  const { pathname } = useLocation();
   return (
     <div className="flex min-h-dvh flex-col bg-slate-50">
       <TopBar
@@ -28,6 +29,16 @@ export default function MemberLayout({ loaderData }: Route.ComponentProps) {
         notifications={loaderData.notifications}
         support={loaderData.support}
       />
+      {loaderData.ask_electronic_delivery && pathname !== "/dashboard/electronic-delivery" ? (
+        <div className="border-b border-accent-200 bg-accent-50">
+          <p className="mx-auto max-w-7xl px-4 py-3 text-sm text-slate-800 sm:px-6 lg:px-8">
+            How would you like your statements and notices?{" "}
+            <Link className="font-semibold text-accent-800 underline" to="/dashboard/electronic-delivery">
+              Choose electronic delivery or paper
+            </Link>
+          </p>
+        </div>
+      ) : null}
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <Outlet />
       </main>

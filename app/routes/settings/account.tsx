@@ -28,6 +28,8 @@ import {
   pendingTotpSetup,
   startTotpEnrollment,
   updateNotificationSettings,
+  electronicDelivery,
+  withdrawElectronicDelivery,
 } from "./account.server";
 
 /**
@@ -48,6 +50,7 @@ const ACCOUNT_INTENTS: readonly AccountIntent[] = [
   "totp-confirm",
   "totp-cancel",
   "totp-disable",
+  "paper-delivery",
 ];
 const FAILED = SETTINGS_MESSAGES.account_failed;
 const UPDATED = SETTINGS_MESSAGES.account_updated;
@@ -57,7 +60,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const account = await getAccountSettings(user.id);
   if (!account) return { account: null, role: user.role };
   const totp_setup = account.totp_enrolled ? null : await pendingTotpSetup(user);
-  return { account: { ...account, totp_setup } as AccountData | null, role: user.role };
+  // Only members get statements and notices; staff see no delivery section.
+  const electronic_delivery = user.role === "user" ? await electronicDelivery(user.id) : null;
+  return { account: { ...account, totp_setup, electronic_delivery } as AccountData | null, role: user.role };
 }
 
 function refuse(intent: AccountIntent, detail: string, status: number, extra: Partial<AccountActionData> = {}) {
@@ -222,6 +227,17 @@ export async function action({ request, context }: Route.ActionArgs) {
           return refuse(intent, "Please try again in a moment.", 500);
       }
       break;
+    }
+    case "paper-delivery": {
+      // Withdrawing consent to electronic delivery (E-SIGN): members only, staff get no statements.
+      if (user.role !== "user") return refuse(intent, "Only members choose how statements are delivered.", 403);
+      await withdrawElectronicDelivery({ id: user.id, email: user.email }, { request_id, ip });
+      return {
+        intent,
+        ok: true,
+        message: UPDATED,
+        detail: "Consent withdrawn. We will mail your statements, notices and disclosures to your address on file.",
+      } satisfies AccountActionData;
     }
     case "notifications": {
       const submission = parseSubmission(notificationSchema, form);

@@ -22,3 +22,4 @@ export * from "./schema/dividends";
 export * from "./schema/disputes";
 export * from "./schema/sanctions";
 export * from "./schema/taxpayer-ids";
+export * from "./schema/electronic-delivery";

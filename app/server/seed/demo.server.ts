@@ -1,5 +1,6 @@
 import { count, inArray } from "drizzle-orm";
 import type { Database, Db } from "~/server/db/client.server";
+import { seedConsent } from "~/server/electronic-delivery/electronic-delivery.server";
 import { applicationInfoRequests, memberProfiles, memberSettings, users } from "~/server/db/schema";
 import { authFor, hashPassword } from "~/server/auth/auth.server";
 import { encryptField } from "~/server/security/crypto.server";
@@ -215,6 +216,7 @@ export async function seedDemoIfEmpty(
           updated_at: created_at,
         });
         await tx.insert(memberSettings).values({ user_id });
+        if (sign_in.kind === "member") await seedConsent(tx, user_id, created_at);
         if (p.tin) await storeTaxpayerId(tx, { user_id, party: "member", tin: p.tin, now: created_at });
         if (p.joint_tin) await storeTaxpayerId(tx, { user_id, party: "joint", tin: p.joint_tin, now: created_at });
       }

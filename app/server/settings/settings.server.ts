@@ -172,7 +172,8 @@ export async function updateProfile(
 
 export interface AccountSettings {
   email: string;
-  settings: MemberSettings;
+  /** The switches Account Settings offers (SMS and push are not: nothing sends them yet). */
+  settings: Pick<MemberSettings, "email_notifications" | "two_factor" | "login_alerts">;
   /** An authenticator app is enrolled (verified) and replaces the email code at sign-in. */
   totp_enrolled: boolean;
   /** A demo sign-in: password and authenticator app are locked (demo mode only). */
@@ -191,7 +192,11 @@ export async function getAccountSettings(db: Db, user_id: string): Promise<Accou
   // The stored flag follows the enrolment (the enrolment is what sign-in acts on).
   return {
     email: user.email,
-    settings: { ...settings, two_factor: totp_enrolled },
+    settings: {
+      email_notifications: settings.email_notifications,
+      login_alerts: settings.login_alerts,
+      two_factor: totp_enrolled,
+    },
     totp_enrolled,
     demo_locked: isDemoLocked(user.email),
   };

@@ -1,3 +1,4 @@
+import { onPaperDelivery } from "~/server/electronic-delivery/electronic-delivery.server";
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { accountStatements, memberProfiles, users, type AccountStatement } from "~/server/db/schema";
@@ -164,6 +165,8 @@ export async function statementFor(
   const data = await statementData(db, account, month);
   const pdf = await renderStatementPdf(data);
   const f = data.figures;
+  // Without consent to electronic delivery on record (E-SIGN), the statement is also mailed.
+  const mail_paper_copy = await onPaperDelivery(db, account.member_id!);
   const inserted = await db
     .insert(accountStatements)
     .values({
@@ -179,6 +182,7 @@ export async function statementFor(
       posted_count: f.posted.length,
       pending_count: f.pending.length,
       pdf,
+      mail_paper_copy,
       created_by,
     })
     .onConflictDoNothing()

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  boolean,
   check,
   customType,
   date,
@@ -45,6 +46,11 @@ export const accountStatements = pgTable(
     posted_count: integer("posted_count").notNull(),
     pending_count: integer("pending_count").notNull(),
     pdf: bytes("pdf").notNull(),
+    /**
+     * The member had not consented to electronic delivery when it was made (E-SIGN,
+     * docs/product.md#electronic-delivery): a paper copy is to be mailed. Printing is not built.
+     */
+    mail_paper_copy: boolean("mail_paper_copy").notNull().default(false),
     /** "system:statements" (the monthly run) or "member:<id>" (asked for on the Statements page). */
     created_by: text("created_by").notNull(),
     created_at: timestamp("created_at", { withTimezone: true })
