@@ -93,7 +93,13 @@ describe("remittanceFigures (12 CFR 1005.31(b)(1))", () => {
     fc.assert(
       fc.property(inputs, (input) => {
         const f = remittanceFigures(input);
-        for (const n of [f.transfer_amount_cents, f.fee_cents, f.total_cents, f.received_minor, f.third_party_fee_minor])
+        for (const n of [
+          f.transfer_amount_cents,
+          f.fee_cents,
+          f.total_cents,
+          f.received_minor,
+          f.third_party_fee_minor,
+        ])
           expect(Number.isSafeInteger(n) && n >= 0).toBe(true);
         expect(f.total_cents).toBe(f.transfer_amount_cents + f.fee_cents + f.taxes_cents);
         expect(f.received_minor + f.third_party_fee_minor).toBe(f.sent_minor);
