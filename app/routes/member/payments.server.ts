@@ -17,7 +17,13 @@ import { withinCancelWindow } from "~/domain/remittance";
 /** The member's own payments to other banks, dates as ISO text. */
 export const loadPayments = withDatabase(async (database, user: SessionUser) => {
   const payments = await memberPayments(database, user.id);
-  return payments.map((p) => ({ ...p, created_at: p.created_at.toISOString() }));
+  const now = new Date();
+  return payments.map(({ cancel_until, ...p }) => ({
+    ...p,
+    created_at: p.created_at.toISOString(),
+    // Pending, and for a wire still inside its 30 minutes: after them the member is refused anyway.
+    can_cancel: p.status === "pending" && (cancel_until === null || withinCancelWindow(cancel_until, now)),
+  }));
 });
 
 /** The member cancels one of their own pending payments (anyone else's is not found). */

@@ -128,7 +128,7 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
                     </p>
                   ) : null}
                 </div>
-                {p.status === "pending" ? (
+                {p.can_cancel ? (
                   <Form method="post">
                     <input type="hidden" name="payment_id" value={p.id} />
                     <Button

@@ -164,6 +164,8 @@ export interface MemberPayment {
   created_at: Date;
   /** When sent: the file's effective date (ACH) or requested execution date (wire). */
   sent_effective_date: string | null;
+  /** Until when the member may cancel a wire (remittance transfer), null when no window applies. */
+  cancel_until: Date | null;
 }
 
 export const MEMBER_PAYMENTS_MAX = 50;
@@ -200,6 +202,8 @@ export async function memberPayments(db: DbOrTx, member_id: string): Promise<Mem
     foreign_amount: p.kind === "wire" ? formatCurrencyAmount(Number(p.foreign_amount_minor ?? 0), p.currency) : null,
     created_at: p.created_at,
     sent_effective_date: effective_date ?? null,
+    // A wire's 30-minute cancellation window (docs/product.md#remittance-transfers); null: no window.
+    cancel_until: p.cancel_until,
   }));
 }
 
