@@ -190,7 +190,9 @@ async function planExternal(db: Db, member: Member, request: ExternalRequest): P
       // runs 30 minutes from the database's clock at the insert, the clock created_at uses.
       available_on: quote.disclosure.available_on,
       third_party_fee_minor: quote.disclosure.third_party_fee_minor,
-      cancel_until: quote.remittance_exempt ? null : sql`now() + interval '30 minutes'`,
+      // To the millisecond: the deadline the app reads back (a JavaScript Date) is the one stored,
+      // so an export or cancel at exactly that time sees the same instant PostgreSQL compares.
+      cancel_until: quote.remittance_exempt ? null : sql`date_trunc('milliseconds', now() + interval '30 minutes')`,
       details: {
         recipient_name: form.recipient_name,
         bank_name: form.bank_name,
