@@ -85,6 +85,11 @@ export interface QueuedPayment {
   created_at: Date;
   /** Why an export left it out (it cannot be written into the file); null while it can go out. */
   export_problem: string | null;
+  /**
+   * A wire's end of the member's 30-minute cancellation window (ISO text; docs/product.md#remittance-transfers):
+   * no export takes it before. Null when no window applies.
+   */
+  cancel_until: string | null;
 }
 
 /** Shown per queue at most; the count says how many wait in all. */
@@ -127,6 +132,7 @@ export async function pendingPayments(db: DbOrTx, kind: PaymentKind): Promise<Qu
           : `${d.bank_name ?? ""} (${d.bic ?? ""}), ${d.country ?? ""}, account ${maskExternal(d.iban || d.account_number || "")}`,
       created_at: p.created_at,
       export_problem: p.export_problem,
+      cancel_until: p.cancel_until?.toISOString() ?? null,
     };
   });
 }
