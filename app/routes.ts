@@ -90,6 +90,9 @@ export default [
     route("dashboard/notifications", "routes/member/notifications.tsx"),
     // Transfers to other banks: Pending (cancel), Sent, Cancelled (docs/product.md#payment-queues).
     route("dashboard/payments", "routes/member/payments.tsx"),
+    // An international wire's remittance transfer receipt, and its cancellation within 30 minutes
+    // (docs/product.md#remittance-transfers).
+    route("dashboard/payments/:paymentId", "routes/member/payment-receipt.tsx"),
     // Monthly statements per account (docs/product.md#statements).
     route("dashboard/statements", "routes/member/statements.tsx"),
     // Mobile Deposit: a check's photos, pending review, then posted or rejected (docs/product.md#mobile-deposit).
@@ -108,6 +111,7 @@ export default [
   route("dashboard/electronic-delivery/sample.pdf", "routes/member/electronic-delivery-sample.tsx"),
   route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),
+  route("dashboard/payments/:paymentId/receipt.pdf", "routes/member/payment-receipt-pdf.tsx"),
   route("dashboard/transactions.csv", "routes/member/transactions-csv.tsx"),
   route("dashboard/verify-recipient", "routes/member/verify-recipient.tsx"),
   ...Object.keys(pathRedirects).map((path) => route(path, "routes/public/redirect.tsx", { id: `redirect-${path}` })),

@@ -291,6 +291,24 @@ export const InstitutionSchema = z
         "fees_income",
       ])
       .default("cash"),
+    /**
+     * Remittance transfers (Regulation E subpart B; docs/product.md#remittance-transfers) for
+     * members' international wires. `exempt`: the credit union sends 500 or fewer remittance
+     * transfers a year, so under 12 CFR 1005.30(f)(2) it is not a remittance transfer provider; the
+     * disclosure and receipt are still shown, but the 30-minute cancellation right and the export's
+     * wait do not apply (the member cancels until the wire is sent, as before).
+     * `availability_business_days`: business days after the payment date by which the recipient
+     * has the money (the date of availability the disclosure states). `covered_third_party_fees_minor`:
+     * fees the recipient's bank or an intermediary takes, per currency in its minor units, when the
+     * credit union knows them (1005.31(b)(1)(vi)); none by default.
+     */
+    remittance_transfers: z
+      .object({
+        exempt: z.boolean().default(false),
+        availability_business_days: z.number().int().min(0).max(10).default(2),
+        covered_third_party_fees_minor: z.record(z.string(), z.number().int().min(0)).default({}),
+      })
+      .default({ exempt: false, availability_business_days: 2, covered_third_party_fees_minor: {} }),
     limits: z.object({
       savings_transfers_per_month: z.number().int().min(0),
       external_transfer_max_cents: z.number().int().positive(),

@@ -249,7 +249,8 @@ test.describe("transfers", () => {
     await expect(panel.getByText("Invalid SWIFT/BIC code").first()).toBeVisible();
     await panel.getByLabel("SWIFT/BIC").fill("bnpafrpp");
     await panel.getByRole("button", { name: "Review transfer" }).click();
-    await expect(panel.getByText("Total debited")).toBeVisible();
+    // The pre-payment disclosure (docs/product.md#remittance-transfers).
+    await expect(panel.getByTestId("wire-disclosure").getByText("Total", { exact: true })).toBeVisible();
     await expect(panel.getByText("$108.38")).toBeVisible();
     await expect(panel.getByText("$45.00")).toBeVisible();
     await panel.getByRole("button", { name: "Continue" }).click();

@@ -491,7 +491,7 @@ test.describe("transfers, each kind with its refusals", () => {
 
     await panel.getByLabel("IBAN").fill("FR14 2004 1010 0505 0001 3M02 606");
     await panel.getByRole("button", { name: "Review transfer" }).click();
-    await expect(panel.getByText("Total debited")).toBeVisible();
+    await expect(panel.getByTestId("wire-disclosure").getByText("Exchange rate used")).toBeVisible();
     await expectNoAxeViolations(page);
     await page.screenshot({ path: `${SCREENS}/transfer-wire-confirm-375.png` });
     await panel.getByRole("button", { name: "Continue" }).click();

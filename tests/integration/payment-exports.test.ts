@@ -48,6 +48,11 @@ async function posted(type: "ach_settlement" | "wire_settlement" | "fees_income"
   return (await balance((await institutionAccount(db, type)).id)).current;
 }
 
+/** Past the 30-minute cancellation window of a wire queued now: the export takes it (docs/product.md#remittance-transfers). */
+function afterCancelWindow(): Date {
+  return new Date(Date.now() + 31 * 60_000);
+}
+
 async function pendingOf(kind: "ach" | "wire"): Promise<number> {
   const rows = await db
     .select({ id: externalPayments.id })
@@ -346,7 +351,7 @@ describe("wire export", () => {
     const wire_before = await posted("wire_settlement");
     const fees_before = await posted("fees_income");
 
-    const result = await exportPayments(db, "wire", staff, origin);
+    const result = await exportPayments(db, "wire", staff, origin, { now: afterCancelWindow() });
     if (!result.ok) throw new Error(result.message);
     expect(result.file).toMatchObject({ kind: "wire", payment_count: 2, total_cents: usd_total });
     const xml = (await exportFile(db, result.file.id))!.content;
@@ -372,7 +377,7 @@ describe("wire export", () => {
       current: 1_000_000 - usd_total - fees_total,
       available: 1_000_000 - usd_total - fees_total,
     });
-    expect(await exportPayments(db, "wire", staff, origin)).toEqual({
+    expect(await exportPayments(db, "wire", staff, origin, { now: afterCancelWindow() })).toEqual({
       ok: false,
       reason: "nothing_pending",
       message: "There are no pending wires to export.",
@@ -475,7 +480,7 @@ describe("one bad payment never blocks the rest (docs/product.md#payment-queues)
     await db.execute(
       sql`update external_payments set details = jsonb_set(details, '{recipient_name}', ${JSON.stringify("\uFFFF\uFFFE")}::jsonb) where id = ${bad.payment_id}`,
     );
-    const result = await exportPayments(db, "wire", staff, origin);
+    const result = await exportPayments(db, "wire", staff, origin, { now: afterCancelWindow() });
     if (!result.ok) throw new Error(result.message);
     expect(result.file.payment_count).toBe(1);
     expect(result.skipped).toEqual([

@@ -60,7 +60,8 @@ describe("payments to other banks in the member's history", () => {
     );
     expect(cancel.ok).toBe(true);
     const ach = await exportPayments(db, "ach", staff, origin, { max_payments: 1 });
-    const wire = await exportPayments(db, "wire", staff, origin);
+    // Past the wire's 30-minute cancellation window (docs/product.md#remittance-transfers).
+    const wire = await exportPayments(db, "wire", staff, origin, { now: new Date(Date.now() + 31 * 60_000) });
     if (!ach.ok || !wire.ok) throw new Error("export failed");
 
     const accounts = await memberAccounts(db, m.member.id);

@@ -1,6 +1,6 @@
 import "./admin-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import type { Database } from "~/server/db/client.server";
 import { auditLog, externalPayments, paymentExportFiles } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
@@ -48,6 +48,8 @@ beforeAll(async () => {
   file_id = exported.file.id;
   payment_id = (await queueAch(db, member.member, member.checking.id, { amount: "10.00" })).payment_id;
   wire_id = (await queueWire(db, member.member, member.checking.id, { amount: "5.00" })).payment_id;
+  // Its member's 30-minute cancellation window (docs/product.md#remittance-transfers) has passed, so the export takes it.
+  await db.execute(sql`update external_payments set cancel_until = now() - interval '1 minute' where id = ${wire_id}`);
   people = await SignedIn.as(db, {
     staff: staff.id,
     reviewer: reviewer.id,

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Download, Send } from "lucide-react";
 import { Button } from "~/components/ui";
@@ -93,13 +94,25 @@ export function PaymentQueue({
   const navigation = useNavigation();
   const { formatDateTime } = useInstitutionDates();
   // Left out of the file (an account not active, a payment the file cannot carry): not counted as going out.
-  const going = rows.filter((r) => r.account_active && r.export_problem === null);
+  // The page's own time, for the remittance windows (docs/product.md#remittance-transfers): a wire
+  // still inside its member's 30 minutes is shown with its time and not counted as going out.
+  const [now] = useState(() => new Date().toISOString());
+  const going = rows.filter(
+    (r) =>
+      r.account_active &&
+      r.export_problem === null &&
+      (r.cancel_until === null || Date.parse(r.cancel_until) <= Date.parse(now)),
+  );
   const sendable = going.length;
   const total_cents = going.reduce((sum, r) => sum + r.amount_cents, 0);
   // Every payment shown waits for staff (an account not active, a payment the file cannot carry) and none is beyond the list: nothing to export.
   const action =
     count > 0 && sendable === 0 && count <= rows.length ? (
-      <p className="text-sm text-slate-700">None can be exported now: each waits for staff.</p>
+      <p className="text-sm text-slate-700">
+        {rows.some((r) => r.cancel_until !== null && Date.parse(r.cancel_until) > Date.parse(now))
+          ? "None can be exported now: each waits for staff or for its member's 30-minute cancellation window."
+          : "None can be exported now: each waits for staff."}
+      </p>
     ) : count > 0 ? (
       <Form method="post" className="flex flex-wrap items-center gap-3">
         <input type="hidden" name="kind" value={kind} />
@@ -158,6 +171,13 @@ export function PaymentQueue({
                     <span className="font-mono text-xs">{r.reference_number}</span> ·{" "}
                     <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time>
                   </p>
+                  {r.cancel_until && Date.parse(r.cancel_until) > Date.parse(now) ? (
+                    <p className="mt-1 text-sm text-amber-900" data-testid="cancel-window">
+                      The member may cancel until{" "}
+                      <time dateTime={r.cancel_until}>{formatDateTime(r.cancel_until)}</time>; the first export after
+                      that takes it.
+                    </p>
+                  ) : null}
                   {r.export_problem ? (
                     <p
                       className="mt-1 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900"

@@ -51,7 +51,9 @@ export interface TransferData {
 
 // What the dashboard action answers: the server's own types (type-only, erased from the bundle).
 export type { TransferActionResult as TransferResult, WireQuoteView } from "~/routes/member/dashboard.server";
-import type { TransferActionResult as TransferResult } from "~/routes/member/dashboard.server";
+import type { TransferActionResult as TransferResult, WireQuoteView } from "~/routes/member/dashboard.server";
+import { foreignText, rateText } from "~/domain/remittance";
+import { formatDate } from "./amount";
 
 function accountOptions(accounts: FormAccount[]) {
   return accountChoices(accounts);
@@ -197,6 +199,14 @@ function Success({
               ? "The money is held while we review it. We will let you know when it goes out; nothing more is needed from you now."
               : note}
           </p>
+          {result.receipt_path ? (
+            <p className="mt-2 text-sm">
+              <Link to={result.receipt_path} className="font-semibold underline">
+                View your receipt
+              </Link>{" "}
+              (you can cancel there within 30 minutes)
+            </p>
+          ) : null}
         </div>
       </div>
     </div>
@@ -660,6 +670,54 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
   );
 }
 
+/**
+ * The pre-payment disclosure of a remittance transfer (12 CFR 1005.31(b)(1),
+ * docs/product.md#remittance-transfers): the figures from the server's one pure function
+ * (app/domain/remittance.ts), in the order the rule lists them, with the date of availability.
+ */
+function WireDisclosure({ quote, recipient }: { quote: WireQuoteView; recipient: string }) {
+  const d = quote.disclosure;
+  const rows: Array<[string, string, boolean?]> = [
+    ["Recipient", recipient],
+    ["Transfer amount", formatCents(d.transfer_amount_cents)],
+    ["Transfer fees", formatCents(d.fee_cents)],
+    ["Transfer taxes", formatCents(d.taxes_cents)],
+    ["Total", formatCents(d.total_cents), true],
+    ["Exchange rate used", rateText(d)],
+    [`Transfer amount in ${d.currency}`, foreignText(d.sent_minor, d.currency)],
+    ...(d.third_party_fee_minor > 0
+      ? ([["Other fees (taken by the recipient's bank)", foreignText(d.third_party_fee_minor, d.currency)]] as Array<
+          [string, string]
+        >)
+      : []),
+    ["Total to recipient", foreignText(d.received_minor, d.currency), true],
+    ["Date available", formatDate(d.available_on)],
+  ];
+  return (
+    <>
+      <dl
+        className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white text-sm"
+        data-testid="wire-disclosure"
+      >
+        {rows.map(([term, detail, total]) => (
+          <div key={term} className={`flex justify-between gap-4 px-4 py-3 ${total ? "bg-slate-50" : ""}`}>
+            <dt className={total ? "font-semibold text-slate-900" : "text-slate-600"}>{term}</dt>
+            <dd className={`text-right tabular-nums text-slate-900 ${total ? "text-base font-bold" : "font-medium"}`}>
+              {detail}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p className="text-xs text-slate-600">
+        The recipient may receive less due to fees charged by the recipient&apos;s bank and foreign taxes.
+        {quote.remittance_exempt
+          ? " You can cancel until we send the transfer."
+          : " After you pay you can cancel within 30 minutes for a full refund, from the receipt."}
+      </p>
+    </>
+  );
+}
+
 export function InternationalForm({ data, result }: { data: TransferData; result?: TransferResult }) {
   const submitting = useSubmitting("wire");
   const mine = result?.tab === "wire" ? result : undefined;
@@ -697,27 +755,11 @@ export function InternationalForm({ data, result }: { data: TransferData; result
           <Hidden values={values} />
           {step === "confirm" ? (
             <>
-              <h3 className="text-base font-semibold text-brand-900">Confirm the amount</h3>
-              <dl className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white text-sm">
-                {[
-                  ["Recipient", `${values.recipient_name}, ${values.bank_name} (${quote.country_name})`],
-                  ["They receive", quote.amount_text],
-                  ["Rate", `1 ${quote.currency} = ${quote.rate} USD`],
-                  ["In US dollars", formatCents(quote.usd_cents)],
-                  ["Wire fee", formatCents(quote.fee_cents)],
-                ].map(([term, detail]) => (
-                  <div key={term} className="flex justify-between gap-4 px-4 py-3">
-                    <dt className="text-slate-600">{term}</dt>
-                    <dd className="text-right font-medium tabular-nums text-slate-900">{detail}</dd>
-                  </div>
-                ))}
-                <div className="flex justify-between gap-4 bg-slate-50 px-4 py-3">
-                  <dt className="font-semibold text-slate-900">Total debited</dt>
-                  <dd className="text-right text-base font-bold tabular-nums text-slate-900">
-                    {formatCents(quote.total_cents)}
-                  </dd>
-                </div>
-              </dl>
+              <h3 className="text-base font-semibold text-brand-900">Before you pay: what it costs</h3>
+              <WireDisclosure
+                quote={quote}
+                recipient={`${values.recipient_name}, ${values.bank_name} (${quote.country_name})`}
+              />
               <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
                 <Link
                   to="/dashboard?transfer=wire#transfer"

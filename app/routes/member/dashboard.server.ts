@@ -119,6 +119,8 @@ export type TransferActionResult =
       message: string;
       /** Held but stopped for review by staff (a possible sanctions match). */
       in_review?: boolean;
+      /** International: the receipt page, where the member may cancel within 30 minutes. */
+      receipt_path?: string;
       /**
        * The key the form's next transfer sends. The page's data brings a fresh one too, but only
        * once it has reloaded: a transfer sent before that would carry the finished one's key and be
@@ -221,6 +223,10 @@ function finished(tab: TransferTab, result: TransferResult, form: FormData, mess
     // A possible sanctions match: held, waiting for staff; no list is named (docs/product.md#screening-queue).
     message: result.in_review ? SCREENING_REVIEW_MESSAGE : message,
     ...(result.in_review ? { in_review: true } : {}),
+    // An international wire's receipt (Regulation E 1005.31(b)(2)), with its 30-minute cancel.
+    ...(tab === "wire" && result.payment_id !== undefined
+      ? { receipt_path: `/dashboard/payments/${result.payment_id}` }
+      : {}),
     next_key: nextKeyAfter(String(form.get("idempotency_key") ?? "")),
   };
 }

@@ -87,6 +87,18 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
                 <p className="text-sm text-slate-700">
                   <span className="font-mono text-xs">{p.reference_number}</span> ·{" "}
                   <time dateTime={p.created_at}>{formatDateTime(p.created_at)}</time>
+                  {p.kind === "wire" ? (
+                    <>
+                      {" "}
+                      ·{" "}
+                      <Link
+                        to={`/dashboard/payments/${p.id}`}
+                        className="font-semibold text-accent-700 hover:underline"
+                      >
+                        Receipt
+                      </Link>
+                    </>
+                  ) : null}
                 </p>
                 <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700">
                   <StatusBadge
@@ -116,7 +128,7 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
                     </p>
                   ) : null}
                 </div>
-                {p.status === "pending" ? (
+                {p.can_cancel ? (
                   <Form method="post">
                     <input type="hidden" name="payment_id" value={p.id} />
                     <Button

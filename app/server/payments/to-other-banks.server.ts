@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { externalPayments } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
@@ -10,11 +10,13 @@ import { formatCents } from "~/domain/money";
 import { accountLabel, maskExternal, referenceNumber } from "~/domain/account-display";
 import { findCurrency, formatCurrencyAmount, usdCentsForForeignAmount } from "~/domain/currencies";
 import { findCountry } from "~/domain/countries";
+import { remittanceFigures, type RemittanceFigures } from "~/domain/remittance";
 import type { InternationalTransfer, ToUsBankTransfer } from "~/domain/transfers";
 import { outgoingPaymentsPaused } from "./controls.server";
 import { currencyRate } from "./rates.server";
 import { verifyStepUpCode } from "./step-up.server";
 import { fileScreening, screenParties } from "~/server/sanctions/screening.server";
+import { emailRemittanceReceipt } from "./remittance.server";
 
 import {
   initiator,
@@ -137,7 +139,10 @@ interface ExternalPlan {
   usd_cents: number;
   fee_cents: number;
   memo: string;
-  payment: Pick<typeof externalPayments.$inferInsert, "currency" | "foreign_amount_minor" | "rate" | "details">;
+  payment: Pick<
+    typeof externalPayments.$inferInsert,
+    "currency" | "foreign_amount_minor" | "rate" | "details" | "available_on" | "third_party_fee_minor"
+  > & { cancel_until?: SQL | null };
   notification: (from: AccountView, reference: string) => { title: string; body: string };
 }
 
@@ -181,6 +186,13 @@ async function planExternal(db: Db, member: Member, request: ExternalRequest): P
       currency: quote.currency,
       foreign_amount_minor: form.amount_minor_units,
       rate: quote.rate,
+      // The receipt states the figures the disclosure showed; the cancellation window (1005.34)
+      // runs 30 minutes from the database's clock at the insert, the clock created_at uses.
+      available_on: quote.disclosure.available_on,
+      third_party_fee_minor: quote.disclosure.third_party_fee_minor,
+      // To the millisecond: the deadline the app reads back (a JavaScript Date) is the one stored,
+      // so an export or cancel at exactly that time sees the same instant PostgreSQL compares.
+      cancel_until: quote.remittance_exempt ? null : sql`date_trunc('milliseconds', now() + interval '30 minutes')`,
       details: {
         recipient_name: form.recipient_name,
         bank_name: form.bank_name,
@@ -358,23 +370,41 @@ export interface WireQuote {
   currency: string;
   amount_text: string;
   country_name: string;
+  /** The pre-payment disclosure (12 CFR 1005.31(b)(1)), docs/product.md#remittance-transfers. */
+  disclosure: RemittanceFigures;
+  /** The profile's small-provider exemption (1005.30(f)(2)): no 30-minute window then. */
+  remittance_exempt: boolean;
 }
 
 export async function quoteWire(
   db: DbOrTx,
   form: Pick<InternationalTransfer, "currency" | "amount_minor_units" | "country">,
+  now: Date = new Date(),
 ): Promise<WireQuote | Refusal> {
   const currency = findCurrency(form.currency);
   const rate = currency ? await currencyRate(db, currency.code) : null;
   if (!currency || !rate) return refuse("no_rate", "currency");
   const usd_cents = usdCentsForForeignAmount(form.amount_minor_units, currency.minor_units, rate.usd_per_unit);
   if (usd_cents < 1) return refuse("invalid_amount", "amount");
-  const fee_cents = institution().limits.wire_fee_cents;
+  const profile = institution();
+  const fee_cents = profile.limits.wire_fee_cents;
+  const remittance = profile.remittance_transfers;
+  const disclosure = remittanceFigures({
+    amount_minor: form.amount_minor_units,
+    currency: currency.code,
+    usd_per_unit: rate.usd_per_unit,
+    fee_cents,
+    third_party_fee_minor: remittance.covered_third_party_fees_minor[currency.code] ?? 0,
+    business_date: today(now),
+    availability_business_days: remittance.availability_business_days,
+  });
   return {
     ok: true,
     usd_cents,
     fee_cents,
     total_cents: usd_cents + fee_cents,
+    disclosure,
+    remittance_exempt: remittance.exempt,
     rate: rate.usd_per_unit,
     currency: currency.code,
     amount_text: formatCurrencyAmount(form.amount_minor_units, currency.code),
@@ -416,5 +446,9 @@ export async function sendWire(
   form: InternationalTransfer,
   otp: string,
 ): Promise<TransferResult> {
-  return sendExternal(db, member, { kind: "wire", form }, otp);
+  const result = await sendExternal(db, member, { kind: "wire", form }, otp);
+  // The receipt (1005.31(b)(2)) by email once the member has paid; a repeat of the form sends none.
+  if (result.ok && !result.replayed && result.payment_id !== undefined)
+    await emailRemittanceReceipt(db, member.id, result.payment_id);
+  return result;
 }

@@ -7,6 +7,7 @@ import { notify } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { formatCents } from "~/domain/money";
 import { formatCurrencyAmount } from "~/domain/currencies";
+import { CANCEL_WINDOW_PASSED, withinCancelWindow } from "~/domain/remittance";
 
 /**
  * Cancelling a payment to another bank before it is sent (docs/product.md#payment-queues): staff
@@ -15,18 +16,28 @@ import { formatCurrencyAmount } from "~/domain/currencies";
  * balance gets back the amount, and for a wire the fee too), the member notified and the
  * cancellation audited. An export that locked the payment first wins: the cancel then sees it
  * sent and says so.
+ *
+ * A member's international wire is a remittance transfer (docs/product.md#remittance-transfers):
+ * the member's right to cancel lasts 30 minutes (12 CFR 1005.34, `cancel_until`), and the export
+ * waits for it, so inside the window the wire is always still here to cancel. After it the member
+ * is refused with CANCEL_WINDOW_PASSED; staff can still cancel from the queue until it is sent.
  */
 
 export type Canceller = { kind: "staff"; id: string; email: string } | { kind: "member"; id: string; email: string };
 
 export type CancelResult =
   | { ok: true; payment_id: number; released_cents: number }
-  | { ok: false; reason: "not_found" | "already_sent" | "already_cancelled" | "refused"; message: string };
+  | {
+      ok: false;
+      reason: "not_found" | "already_sent" | "already_cancelled" | "window_passed" | "refused";
+      message: string;
+    };
 
 export const CANCEL_MESSAGES = {
   not_found: "This payment was not found.",
   already_sent: "This payment was already sent to the other bank and can no longer be cancelled.",
   already_cancelled: "This payment was already cancelled.",
+  window_passed: CANCEL_WINDOW_PASSED,
 } as const;
 
 class CancelRefused extends Error {
@@ -60,7 +71,9 @@ export async function cancelPayment(
   payment_id: number,
   by: Canceller,
   origin: AuditOrigin,
+  options: { now?: Date } = {},
 ): Promise<CancelResult> {
+  const now = options.now ?? new Date();
   if (!Number.isSafeInteger(payment_id) || payment_id <= 0)
     return { ok: false, reason: "not_found", message: CANCEL_MESSAGES.not_found };
   try {
@@ -77,11 +90,13 @@ export async function cancelPayment(
         throw new CancelRefused({ ok: false, reason: "already_sent", message: CANCEL_MESSAGES.already_sent });
       if (payment.status === "cancelled")
         throw new CancelRefused({ ok: false, reason: "already_cancelled", message: CANCEL_MESSAGES.already_cancelled });
+      if (by.kind === "member" && payment.cancel_until !== null && !withinCancelWindow(payment.cancel_until, now))
+        throw new CancelRefused({ ok: false, reason: "window_passed", message: CANCEL_MESSAGES.window_passed });
       const actor = `${by.kind}:${by.id}`;
       await release(tx, payment, actor);
       await tx
         .update(externalPayments)
-        .set({ status: "cancelled", resolved_at: new Date(), resolved_by: actor })
+        .set({ status: "cancelled", resolved_at: now, resolved_by: actor })
         .where(eq(externalPayments.id, payment.id));
       const released_cents = Number(payment.amount_cents) + Number(payment.fee_cents);
       const reference = referenceNumber(Number(payment.hold_transaction_id));
@@ -102,7 +117,13 @@ export async function cancelPayment(
         subject_id: payment.id,
         member_id: payment.member_id,
         before: { status: "pending" },
-        after: { status: "cancelled", kind: payment.kind, released_cents },
+        after: {
+          status: "cancelled",
+          kind: payment.kind,
+          released_cents,
+          // A remittance transfer cancelled by the member under 1005.34: when its window closed.
+          ...(payment.cancel_until ? { cancel_until: payment.cancel_until.toISOString() } : {}),
+        },
         request_id: origin.request_id,
         ip: origin.ip,
       });

@@ -1,6 +1,6 @@
 import { referenceNumber } from "~/domain/account-display";
 import crypto from "node:crypto";
-import { and, asc, count, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
   achReturnFiles,
@@ -122,8 +122,12 @@ function clockTime(now: Date): string {
   }).format(now);
 }
 
-/** The pending payments of a kind whose accounts can settle, oldest first, locked for this transaction. */
-async function lockPending(tx: DbOrTx, kind: PaymentKind, limit: number): Promise<ExternalPayment[]> {
+/**
+ * The pending payments of a kind whose accounts can settle, oldest first, locked for this
+ * transaction. A wire still inside its member's 30-minute cancellation window (`cancel_until`,
+ * docs/product.md#remittance-transfers) waits for the next export after the window closes.
+ */
+async function lockPending(tx: DbOrTx, kind: PaymentKind, limit: number, now: Date): Promise<ExternalPayment[]> {
   const rows = await tx
     .select({ payment: externalPayments })
     .from(externalPayments)
@@ -134,6 +138,7 @@ async function lockPending(tx: DbOrTx, kind: PaymentKind, limit: number): Promis
         eq(externalPayments.status, "pending"),
         eq(ledgerAccounts.status, "active"),
         isNull(externalPayments.export_problem),
+        or(isNull(externalPayments.cancel_until), lte(externalPayments.cancel_until, now)),
       ),
     )
     .orderBy(asc(externalPayments.id))
@@ -278,6 +283,21 @@ async function markUnwritable(
   return payments.map(({ payment, problem }) => ({ payment_id: Number(payment.id), problem }));
 }
 
+/** Pending wires still inside their 30-minute cancellation window at `now`: the next export takes them. */
+async function inCancelWindowCount(tx: DbOrTx, kind: PaymentKind, now: Date): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(externalPayments)
+    .where(
+      and(
+        eq(externalPayments.kind, kind),
+        eq(externalPayments.status, "pending"),
+        gt(externalPayments.cancel_until, now),
+      ),
+    );
+  return Number(row?.n ?? 0);
+}
+
 /** Pending payments of a kind an earlier export left out (they wait for staff). */
 async function leftOutCount(tx: DbOrTx, kind: PaymentKind): Promise<number> {
   const [row] = await tx
@@ -349,13 +369,16 @@ export async function exportPayments(
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`payment-export:${kind}`}))`);
-      const locked = await lockPending(tx, kind, options.max_payments ?? EXPORT_PAYMENTS_MAX);
+      const locked = await lockPending(tx, kind, options.max_payments ?? EXPORT_PAYMENTS_MAX, now);
       if (locked.length === 0) {
         const left_out = await leftOutCount(tx, kind);
+        const waiting = await inCancelWindowCount(tx, kind, now);
         const message =
-          left_out === 0
-            ? NOTHING[kind]
-            : `${NOTHING[kind].slice(0, -1)}: ${left_out === 1 ? "the one waiting cannot be written into the file" : `the ${left_out} waiting cannot be written into the file`} (see its reason in the queue).`;
+          waiting > 0
+            ? `${NOTHING[kind].slice(0, -1)} yet: ${waiting === 1 ? "the one waiting is" : `the ${waiting} waiting are`} still inside the member's 30-minute cancellation window.`
+            : left_out === 0
+              ? NOTHING[kind]
+              : `${NOTHING[kind].slice(0, -1)}: ${left_out === 1 ? "the one waiting cannot be written into the file" : `the ${left_out} waiting cannot be written into the file`} (see its reason in the queue).`;
         return { ok: false, reason: "nothing_pending", message } as const;
       }
       const business_date = today(now);

@@ -85,6 +85,11 @@ export interface QueuedPayment {
   created_at: Date;
   /** Why an export left it out (it cannot be written into the file); null while it can go out. */
   export_problem: string | null;
+  /**
+   * A wire's end of the member's 30-minute cancellation window (ISO text; docs/product.md#remittance-transfers):
+   * no export takes it before. Null when no window applies.
+   */
+  cancel_until: string | null;
 }
 
 /** Shown per queue at most; the count says how many wait in all. */
@@ -127,6 +132,7 @@ export async function pendingPayments(db: DbOrTx, kind: PaymentKind): Promise<Qu
           : `${d.bank_name ?? ""} (${d.bic ?? ""}), ${d.country ?? ""}, account ${maskExternal(d.iban || d.account_number || "")}`,
       created_at: p.created_at,
       export_problem: p.export_problem,
+      cancel_until: p.cancel_until?.toISOString() ?? null,
     };
   });
 }
@@ -164,6 +170,8 @@ export interface MemberPayment {
   created_at: Date;
   /** When sent: the file's effective date (ACH) or requested execution date (wire). */
   sent_effective_date: string | null;
+  /** Until when the member may cancel a wire (remittance transfer), null when no window applies. */
+  cancel_until: Date | null;
 }
 
 export const MEMBER_PAYMENTS_MAX = 50;
@@ -200,6 +208,8 @@ export async function memberPayments(db: DbOrTx, member_id: string): Promise<Mem
     foreign_amount: p.kind === "wire" ? formatCurrencyAmount(Number(p.foreign_amount_minor ?? 0), p.currency) : null,
     created_at: p.created_at,
     sent_effective_date: effective_date ?? null,
+    // A wire's 30-minute cancellation window (docs/product.md#remittance-transfers); null: no window.
+    cancel_until: p.cancel_until,
   }));
 }
 

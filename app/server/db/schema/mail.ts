@@ -23,6 +23,8 @@ export const OUTBOX_KINDS = [
   // Regulation E error resolution: each step told to the member; the deadline job's word to staff.
   "dispute",
   "dispute_deadline",
+  // An international wire's remittance transfer receipt (Regulation E 1005.31(b)(2)), with its PDF.
+  "remittance_receipt",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

@@ -65,6 +65,16 @@ export const externalPayments = pgTable(
      * this reason, its money still held, until staff cancel it (docs/product.md#payment-queues).
      */
     export_problem: text("export_problem"),
+    /**
+     * A remittance transfer (a member's wire, docs/product.md#remittance-transfers): until when the
+     * member may cancel it (30 minutes after paying, 12 CFR 1005.34); the export leaves it in the
+     * queue until then. Null for ACH and for wires sent while the profile's exemption was on.
+     */
+    cancel_until: timestamp("cancel_until", { withTimezone: true }),
+    /** The date of availability the receipt states (YYYY-MM-DD); null for ACH. */
+    available_on: text("available_on"),
+    /** Covered third-party fees disclosed, in `currency`'s minor units; null for ACH. */
+    third_party_fee_minor: bigint("third_party_fee_minor", { mode: "number" }),
   },
   (t) => [
     unique("external_payments_member_key_unique").on(t.member_id, t.idempotency_key),
