@@ -66,11 +66,11 @@ const flag = z
   .transform((value) => value === "on" || value === "true");
 
 /**
- * The switches Account Settings offers. SMS and push are not offered (nothing sends them yet,
- * docs/product.md#settings), so a post cannot change their stored values either.
+ * The switches Account Settings offers. Email, SMS and push notifications are not offered
+ * (nothing sends them yet, docs/product.md#settings), so a post cannot change their stored
+ * values either.
  */
 export const notificationSchema = z.object({
-  email_notifications: flag,
   login_alerts: flag,
 });
 export type NotificationInput = z.infer<typeof notificationSchema>;

@@ -120,8 +120,8 @@ test.describe("settings dialogs", () => {
     const dialog = page.getByRole("dialog", { name: "Account Settings" });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole("textbox", { name: "Email" })).toHaveValue(member.email);
-    await expect(dialog.getByRole("switch", { name: /Email notifications/ })).toBeChecked();
-    // SMS and push are not offered: nothing sends them (docs/product.md#settings).
+    // Email, SMS and push notifications are not offered: nothing sends them (docs/product.md#settings).
+    await expect(dialog.getByRole("switch", { name: /Email notifications/ })).toHaveCount(0);
     await expect(dialog.getByRole("switch", { name: /SMS notifications/ })).toHaveCount(0);
     await expect(dialog.getByRole("switch", { name: /Push notifications/ })).toHaveCount(0);
     await expect(dialog.getByRole("switch", { name: /Login alerts/ })).toBeChecked();
@@ -129,7 +129,7 @@ test.describe("settings dialogs", () => {
     await expectNoAxeViolations(page);
     await page.screenshot({ path: "test-results/settings-account-375.png", fullPage: false });
 
-    await dialog.getByText("Email notifications").click();
+    await dialog.getByText("Login alerts").click();
     await dialog.getByRole("button", { name: "Save settings" }).click();
     await expect(dialog.getByText("Account settings updated successfully")).toBeVisible();
 
@@ -144,7 +144,7 @@ test.describe("settings dialogs", () => {
     await page.getByLabel("Menu", { exact: true }).click();
     await page.getByRole("link", { name: "Account Settings" }).click();
     await expect(
-      page.getByRole("dialog", { name: "Account Settings" }).getByRole("switch", { name: /Email notifications/ }),
+      page.getByRole("dialog", { name: "Account Settings" }).getByRole("switch", { name: /Login alerts/ }),
     ).not.toBeChecked();
   });
 

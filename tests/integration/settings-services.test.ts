@@ -184,17 +184,15 @@ describe("account settings", () => {
     const me = await person();
     // Only the switches that work are offered (SMS and push are not: nothing sends them).
     expect((await getAccountSettings(database.db, me.id))!.settings).toEqual({
-      email_notifications: true,
       two_factor: false,
       login_alerts: true,
     });
     await updateNotificationSettings(database.db, me.id, {
-      email_notifications: false,
       login_alerts: false,
     });
     const [row] = await database.db.select().from(memberSettings).where(eq(memberSettings.user_id, me.id));
     expect(row).toMatchObject({
-      email_notifications: false,
+      email_notifications: true,
       sms_notifications: false,
       push_notifications: true,
       login_alerts: false,

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { Link } from "react-router";
-import { KeyRound, Mail, ShieldCheck, Smartphone } from "lucide-react";
+import { KeyRound, Mail, ShieldCheck } from "lucide-react";
 import { changePasswordSchema, passwordOnlySchema, SETTINGS_MESSAGES, totpCodeSchema } from "~/domain/settings";
 import { Button, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -61,20 +61,6 @@ export function AccountSettingsForm({ account, pageResult }: { account: AccountD
 
       <prefs.Form method="post" action={ACTION} aria-label="Notification and security settings" className="space-y-6">
         <input type="hidden" name="intent" value="notifications" />
-        <Section
-          id="settings-notifications"
-          title="Notifications"
-          icon={Smartphone}
-          description="How we tell you about transfers, deposits, bills and statements."
-        >
-          <div className="divide-y divide-slate-100">
-            <SettingSwitch
-              name="email_notifications"
-              label="Email notifications"
-              defaultSelected={s.email_notifications}
-            />
-          </div>
-        </Section>
         <Section id="settings-security" title="Security" icon={ShieldCheck}>
           <SettingSwitch
             name="login_alerts"

@@ -31,7 +31,6 @@ export interface ProfileActionData {
 export interface AccountData {
   email: string;
   settings: {
-    email_notifications: boolean;
     two_factor: boolean;
     login_alerts: boolean;
   };

@@ -172,8 +172,8 @@ export async function updateProfile(
 
 export interface AccountSettings {
   email: string;
-  /** The switches Account Settings offers (SMS and push are not: nothing sends them yet). */
-  settings: Pick<MemberSettings, "email_notifications" | "two_factor" | "login_alerts">;
+  /** The switches Account Settings offers (email, SMS and push notifications are not: nothing sends them yet). */
+  settings: Pick<MemberSettings, "two_factor" | "login_alerts">;
   /** An authenticator app is enrolled (verified) and replaces the email code at sign-in. */
   totp_enrolled: boolean;
   /** A demo sign-in: password and authenticator app are locked (demo mode only). */
@@ -193,7 +193,6 @@ export async function getAccountSettings(db: Db, user_id: string): Promise<Accou
   return {
     email: user.email,
     settings: {
-      email_notifications: settings.email_notifications,
       login_alerts: settings.login_alerts,
       two_factor: totp_enrolled,
     },
