@@ -62,6 +62,8 @@ ent(10052, "DAMASCUS CHAM HOLDING", "SYRIA", N, [("aka", "CHAM HOLDING")], [("Da
 ent(10053, "ZENITH MARITIME LIMITED", "SDGT", N, [], [("Valletta", "Malta")])
 ent(10054, "EURO-ASIAN METALS GMBH", "RUSSIA-EO14024", N, [], [("Vienna", "Austria")])
 ent(10055, "RED SEA HONEY TRADING", "SDGT", N, [], [("Khartoum", "Sudan")])
+# A strong alias of one word after the legal form is dropped ("MASO"): one shared word is chance.
+ent(10056, "MASO SHIPPING FZE", "IRAN", N, [("aka", "MASO CO")], [("Dubai", "United Arab Emirates")])
 
 def w(name, rows):
     with open(name, "wb") as f:

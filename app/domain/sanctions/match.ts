@@ -16,7 +16,7 @@ import { nameTokens, skeleton } from "./normalize";
  *   patronymic, a second given name) by 0.1. Watchman's flat 0.15 let "Luis Moreno" hit
  *   "GONZALEZ MORENO, Jose Luis"; a flat 0.25 missed "Dmitry Petrovskiy" for "PETROVSKY, Dmitri
  *   Sergeyevich". Tokens of the name screened left unpaired cost 0.05 (a middle name the list
- *   does not have);
+ *   does not have), or 0.4 when the listed name is one word (one shared word is chance);
  * - the names are also compared joined without spaces ("Abdul Rahman" against "ABDULRAHMAN"),
  *   and the better of the two scores kept.
  *
@@ -94,7 +94,11 @@ export function bestPairsScore(
     0,
   );
   score *= 1 - unpaired_listed / total(listed);
-  score *= 1 - UNPAIRED_SCREENED * (length(screened, used_i) / total(screened));
+  // A listed name of one word (an entity's short name, a vessel; a listed person always has two)
+  // met by one word of a longer name is a coincidence of one word: "MASO CO" is not "Mason
+  // Willis". The screened name's other words then cost as a listed edge token does.
+  const unpaired_screened_cost = listed.length === 1 ? UNPAIRED_LISTED_EDGE : UNPAIRED_SCREENED;
+  score *= 1 - unpaired_screened_cost * (length(screened, used_i) / total(screened));
   return score;
 }
 
