@@ -20,7 +20,7 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
       page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Jobs" }),
     ).toHaveAttribute("aria-current", "page");
     const jobs = page.getByTestId("job");
-    await expect(jobs).toHaveCount(10);
+    await expect(jobs).toHaveCount(11);
     await expect(
       page.locator('[data-job="monthly-statements"]').getByRole("heading", { name: "Monthly statements" }),
     ).toBeVisible();
@@ -41,6 +41,11 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
     ).toBeVisible();
     await expect(
       page.locator('[data-job="dispute-clocks"]').getByRole("heading", { name: "Dispute deadlines" }),
+    ).toBeVisible();
+    await expect(
+      page
+        .locator('[data-job="sanctions-rescreen"]')
+        .getByRole("heading", { name: "Sanctions re-screen of all members" }),
     ).toBeVisible();
     const prune = page.locator('[data-job="prune-expired"]');
     await expect(prune.getByRole("heading", { name: "Remove expired sign-in codes and limits" })).toBeVisible();
