@@ -44,7 +44,7 @@ describe("approve", () => {
       identity: IDENTITY_VERIFIED,
       origin: ORIGIN,
     });
-    expect(result.status).toBe("done");
+    expect(result.ok).toBe(true);
     expect(await sessionUserFromCookie(database.db, a.browser.cookieHeader())).toBeNull();
     const [row] = (await auditFor(a.id)).filter((r) => r.action === "application.approve");
     expect(row!.after).toMatchObject({ applicant_sessions_ended: 1 });
@@ -59,7 +59,7 @@ describe("approve", () => {
       identity: IDENTITY_VERIFIED,
       origin: ORIGIN,
     });
-    expect(result).toEqual({ status: "checklist_incomplete" });
+    expect(result).toMatchObject({ ok: false, kind: "bad_input", code: "checklist_incomplete" });
     const [profile] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, a.id));
     expect(profile!.status).toBe("pending");
     expect(await database.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.member_id, a.id))).toHaveLength(0);
@@ -75,7 +75,7 @@ describe("approve", () => {
       identity: IDENTITY_VERIFIED,
       origin: ORIGIN,
     });
-    expect(result.status).toBe("done");
+    expect(result.ok).toBe(true);
     const [user] = await database.db.select().from(users).where(eq(users.id, a.id));
     expect(user!.role).toBe("user");
     const [profile] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, a.id));
@@ -158,7 +158,7 @@ describe("approve", () => {
         origin: ORIGIN,
       }),
     ]);
-    const statuses = [first.status, second.status].sort();
+    const statuses = [first.ok ? "done" : first.code, second.ok ? "done" : second.code].sort();
     expect(statuses).toEqual(["already_decided", "done"]);
     expect(
       await database.db.select().from(applicationDecisions).where(eq(applicationDecisions.user_id, a.id)),
@@ -166,7 +166,7 @@ describe("approve", () => {
     expect(await auditFor(a.id)).toHaveLength(1);
     // Only the winning decision writes to the bell (one notification when approve won, none otherwise).
     const bell = await listNotifications(database.db, a.id);
-    expect(bell).toHaveLength(first.status === "done" ? 1 : 0);
+    expect(bell).toHaveLength(first.ok ? 1 : 0);
   });
 
   it("the new member's bell gets the decision: one unread notification naming the accounts (masked) and the card", async () => {
@@ -180,8 +180,8 @@ describe("approve", () => {
       origin: ORIGIN,
       now,
     });
-    expect(result.status).toBe("done");
-    if (result.status !== "done") return;
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
     expect(await unreadCount(database.db, a.id)).toBe(1);
     const [note] = await listNotifications(database.db, a.id);
     expect(note).toMatchObject({
@@ -244,8 +244,8 @@ describe("approve", () => {
           identity: IDENTITY_VERIFIED,
           origin: ORIGIN,
         })
-      ).status,
-    ).toBe("done");
+      ).ok,
+    ).toBe(true);
     expect(await unreadCount(database.db, a.id)).toBe(1);
   });
 });
@@ -260,7 +260,7 @@ describe("reject and request info", () => {
       reason: "The ID document has expired.",
       origin: ORIGIN,
     });
-    expect(result.status).toBe("done");
+    expect(result.ok).toBe(true);
     const [profile] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, a.id));
     expect(profile).toMatchObject({ status: "rejected", rejection_reason: "The ID document has expired." });
     expect(profile!.decided_at).toBeInstanceOf(Date);
@@ -300,7 +300,7 @@ describe("reject and request info", () => {
       message: "Please send a sharper photo.",
       origin: ORIGIN,
     });
-    expect(result.status).toBe("done");
+    expect(result.ok).toBe(true);
     const [profile] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, a.id));
     expect(profile).toMatchObject({ status: "pending", document_status: "info_requested" });
     const requests = await database.db
@@ -332,8 +332,8 @@ describe("reject and request info", () => {
           identity: IDENTITY_VERIFIED,
           origin: ORIGIN,
         })
-      ).status,
-    ).toBe("done");
+      ).ok,
+    ).toBe(true);
   });
 });
 

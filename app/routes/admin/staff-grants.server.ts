@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { withDatabase } from "~/server/db/db.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
-import type { Staff } from "~/server/admin/review.server";
+import type { Actor } from "~/domain/actor";
 import {
   approveStaffGrant,
   declineStaffGrant,
@@ -58,7 +58,7 @@ function refusal(
 
 /** Approve or Decline on /admin/queues (admins only: the route checked; the requester is refused here and by the database). */
 export async function decideStaffGrant(input: {
-  staff: Staff;
+  staff: Actor;
   origin: AuditOrigin;
   intent: StaffGrantIntent;
   form: FormData;
@@ -123,7 +123,7 @@ export async function decideStaffGrant(input: {
 }
 
 /** "Request staff role" on a member's details in /admin (admins only: the route checked). */
-export async function requestStaffRole(input: { staff: Staff; origin: AuditOrigin; form: FormData }) {
+export async function requestStaffRole(input: { staff: Actor; origin: AuditOrigin; form: FormData }) {
   const intent = "request_staff_role";
   const submission = parseSubmission(RequestStaffRoleSchema, input.form);
   const target = String(input.form.get("member_id") ?? "");

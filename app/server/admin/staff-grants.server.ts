@@ -15,7 +15,7 @@ import { sendEmail } from "~/server/mail/outbox.server";
 import { logger } from "~/server/logger.server";
 import type { StaffRole } from "~/domain/staff-roles";
 import { staffRoleGrantedEmail, staffSetUpEmail } from "./emails.server";
-import type { Staff } from "./review.server";
+import type { Actor } from "~/domain/actor";
 
 /**
  * Staff role grants under dual control (docs/product.md#staff-role-grants,
@@ -44,7 +44,7 @@ export interface StaffProfileInput {
 }
 
 /** Who filed a request: an admin in the back office, or the server command (no person, no session). */
-export type GrantRequester = { kind: "staff"; staff: Staff } | { kind: "server_command" };
+export type GrantRequester = { kind: "staff"; staff: Actor } | { kind: "server_command" };
 
 /** How the audit log names the server command as actor (there is no signed-in person). */
 export const SERVER_COMMAND_ACTOR = "server command: npm run staff:create";
@@ -95,7 +95,7 @@ export async function requestNewStaff(
 /** Files a request to raise a member (role user) to staff or reviewer. */
 export async function requestRaise(
   db: Db,
-  input: { staff: Staff; member_id: string; role: StaffRole; origin: AuditOrigin; now?: Date },
+  input: { staff: Actor; member_id: string; role: StaffRole; origin: AuditOrigin; now?: Date },
 ): Promise<RequestGrantResult> {
   const [member] = await db
     .select({ id: users.id, email: users.email, name: users.name, role: users.role })
@@ -301,7 +301,7 @@ async function insertStaffAccount(
 async function decidable(
   db: Db,
   grant_id: number,
-  staff: Staff,
+  staff: Actor,
 ): Promise<{ grant: StaffRoleGrant } | Exclude<DecideGrantResult, { status: "approved" | "declined" }>> {
   if (!Number.isSafeInteger(grant_id) || grant_id <= 0) return { status: "not_found" };
   const [grant] = await db.select().from(staffRoleGrants).where(eq(staffRoleGrants.id, grant_id));
@@ -319,7 +319,7 @@ async function decidable(
  */
 export async function approveStaffGrant(
   db: Db,
-  input: { staff: Staff; grant_id: number; origin: AuditOrigin; now?: Date },
+  input: { staff: Actor; grant_id: number; origin: AuditOrigin; now?: Date },
 ): Promise<DecideGrantResult> {
   const now = input.now ?? new Date();
   const check = await decidable(db, input.grant_id, input.staff);
@@ -421,7 +421,7 @@ class NoLongerAMember extends Error {}
 /** Declines a waiting request with a reason (another admin than the requester): nothing changes but the request. */
 export async function declineStaffGrant(
   db: Db,
-  input: { staff: Staff; grant_id: number; reason: string; origin: AuditOrigin; now?: Date },
+  input: { staff: Actor; grant_id: number; reason: string; origin: AuditOrigin; now?: Date },
 ): Promise<DecideGrantResult> {
   const now = input.now ?? new Date();
   const check = await decidable(db, input.grant_id, input.staff);
