@@ -176,7 +176,8 @@ describe("ACH export", () => {
     const files_before = (await db.select({ id: paymentExportFiles.id }).from(paymentExportFiles)).length;
     expect(await exportPayments(db, "ach", staff, origin)).toEqual({
       ok: false,
-      reason: "nothing_pending",
+      kind: "conflict",
+      code: "nothing_pending",
       message: "There are no pending ACH transfers to export.",
     });
     expect((await db.select({ id: paymentExportFiles.id }).from(paymentExportFiles)).length).toBe(files_before);
@@ -218,7 +219,7 @@ describe("ACH export", () => {
     ]);
     const done = [x, y].filter((r) => r.ok);
     expect(done).toHaveLength(1);
-    expect([x, y].find((r) => !r.ok)).toMatchObject({ reason: "nothing_pending" });
+    expect([x, y].find((r) => !r.ok)).toMatchObject({ code: "nothing_pending" });
     const ids = queued.map((q) => q.payment_id);
     const rows = await db.select().from(externalPayments).where(inArray(externalPayments.id, ids));
     expect(new Set(rows.map((r) => r.export_file_id)).size).toBe(1);
@@ -253,10 +254,10 @@ describe("ACH export", () => {
     const status = await holdStatus(q.payment_id);
     if (cancelled.ok) {
       expect(status).toBe("cancelled/failed");
-      expect(exported).toMatchObject({ ok: false, reason: "nothing_pending" });
+      expect(exported).toMatchObject({ ok: false, code: "nothing_pending" });
       expect(await balance(a.checking.id)).toEqual({ current: 100_000, available: 100_000 });
     } else {
-      expect(cancelled).toMatchObject({ reason: "already_sent", message: CANCEL_MESSAGES.already_sent });
+      expect(cancelled).toMatchObject({ code: "already_sent", message: CANCEL_MESSAGES.already_sent });
       expect(status).toBe("sent/posted");
       expect(await balance(a.checking.id)).toEqual({ current: 99_500, available: 99_500 });
     }
@@ -292,9 +293,9 @@ describe("cancel", () => {
     expect(audit).toMatchObject({ actor_id: staff.id, member_id: a.member.id });
     expect(await cancelPayment(db, q.payment_id, { kind: "staff", ...staff }, origin)).toMatchObject({
       ok: false,
-      reason: "already_cancelled",
+      code: "already_cancelled",
     });
-    expect(await exportPayments(db, "ach", staff, origin)).toMatchObject({ ok: false, reason: "nothing_pending" });
+    expect(await exportPayments(db, "ach", staff, origin)).toMatchObject({ ok: false, code: "nothing_pending" });
     await expectLedgerVerifies(db);
   });
 
@@ -305,11 +306,11 @@ describe("cancel", () => {
     const theirs = await queueAch(db, b.member, b.checking.id, { amount: "20.00" });
     expect(
       await cancelPayment(db, theirs.payment_id, { kind: "member", id: a.member.id, email: a.member.email }, origin),
-    ).toEqual({ ok: false, reason: "not_found", message: CANCEL_MESSAGES.not_found });
+    ).toEqual({ ok: false, kind: "not_found", code: "not_found", message: CANCEL_MESSAGES.not_found });
     expect(await holdStatus(theirs.payment_id)).toBe("pending/pending");
     expect(
       await cancelPayment(db, 999_999_999, { kind: "member", id: a.member.id, email: a.member.email }, origin),
-    ).toMatchObject({ reason: "not_found" });
+    ).toMatchObject({ code: "not_found" });
     expect(
       await cancelPayment(db, mine.payment_id, { kind: "member", id: a.member.id, email: a.member.email }, origin),
     ).toMatchObject({ ok: true, released_cents: 1_000 });
@@ -318,7 +319,7 @@ describe("cancel", () => {
     expect(result).toMatchObject({ ok: true, file: { payment_count: 1, total_cents: 2_000 } });
     expect(
       await cancelPayment(db, theirs.payment_id, { kind: "member", id: b.member.id, email: b.member.email }, origin),
-    ).toMatchObject({ ok: false, reason: "already_sent" });
+    ).toMatchObject({ ok: false, code: "already_sent" });
     expect(await balance(b.checking.id)).toEqual({ current: 48_000, available: 48_000 });
     await expectLedgerVerifies(db);
   });
@@ -379,7 +380,8 @@ describe("wire export", () => {
     });
     expect(await exportPayments(db, "wire", staff, origin, { now: afterCancelWindow() })).toEqual({
       ok: false,
-      reason: "nothing_pending",
+      kind: "conflict",
+      code: "nothing_pending",
       message: "There are no pending wires to export.",
     });
     await expectLedgerVerifies(db);
@@ -454,7 +456,8 @@ describe("one bad payment never blocks the rest (docs/product.md#payment-queues)
     // Not tried again: the next export finds nothing to send and says why.
     expect(await exportPayments(db, "ach", staff, origin)).toEqual({
       ok: false,
-      reason: "nothing_pending",
+      kind: "conflict",
+      code: "nothing_pending",
       message:
         "There are no pending ACH transfers to export: the one waiting cannot be written into the file (see its reason in the queue).",
     });
@@ -467,7 +470,7 @@ describe("one bad payment never blocks the rest (docs/product.md#payment-queues)
     expect(await holdStatus(bad.payment_id)).toBe("cancelled/failed"); // a released hold
     expect(await exportPayments(db, "ach", staff, origin)).toMatchObject({
       ok: false,
-      reason: "nothing_pending",
+      code: "nothing_pending",
       message: "There are no pending ACH transfers to export.",
     });
     await expectLedgerVerifies(db);
@@ -509,7 +512,7 @@ describe("one bad payment never blocks the rest (docs/product.md#payment-queues)
     const result = await exportPayments(db, "ach", staff, origin);
     expect(result).toMatchObject({
       ok: false,
-      reason: "refused",
+      code: "refused",
       message:
         "No file was made: the payment waiting cannot be written into the file; it is marked in the queue with the reason.",
     });

@@ -211,7 +211,7 @@ describe("cancellation within 30 minutes (1005.34)", () => {
       origin,
       { now: late },
     );
-    expect(refused).toEqual({ ok: false, reason: "window_passed", message: CANCEL_WINDOW_PASSED });
+    expect(refused).toEqual({ ok: false, kind: "conflict", code: "window_passed", message: CANCEL_WINDOW_PASSED });
     expect(await snapshot()).toEqual(before);
     // Exactly at the deadline it is still the member's to cancel; an ACH transfer has no such window.
     const ach = await queueAch(db, m.member, m.checking.id, { amount: "5.00" });
@@ -267,7 +267,8 @@ describe("the export respects the window", () => {
     });
     expect(early).toEqual({
       ok: false,
-      reason: "nothing_pending",
+      kind: "conflict",
+      code: "nothing_pending",
       message:
         "There are no pending wires to export yet: the one waiting is still inside the member's 30-minute cancellation window.",
     });

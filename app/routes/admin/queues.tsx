@@ -105,7 +105,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await exportQueue(kind, staff, origin);
     if (!result.ok)
       return data({ tone: "error", message: result.message } satisfies QueueActionResult, {
-        status: result.reason === "nothing_pending" ? 409 : 422,
+        status: refusalStatus(result.kind),
       });
     const f = result.file;
     const what =
@@ -125,7 +125,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await cancelQueuedPayment(payment_id, { kind: "staff", ...staff }, origin);
     if (!result.ok)
       return data({ tone: "error", message: result.message } satisfies QueueActionResult, {
-        status: result.reason === "not_found" ? 404 : 409,
+        status: refusalStatus(result.kind),
       });
     return {
       tone: "success",
