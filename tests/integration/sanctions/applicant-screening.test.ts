@@ -174,7 +174,7 @@ describe("screening applicants before approval", () => {
         staff: first,
         origin: ORIGIN,
       }),
-    ).toMatchObject({ ok: false, status: 409 });
+    ).toMatchObject({ ok: false, kind: "conflict" });
     expect(await approve(listed.id, second)).toMatchObject({ ok: false, code: "screening_hit", found_now: false });
 
     const confirmed = await decideScreeningCase(database.db, {
