@@ -247,12 +247,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         profile,
         origin,
       });
-      if (grant.status === "requested")
-        throw redirect(withParams(url.search, { create: null, index: null, notice: "grant_requested" }));
+      if (grant.ok) throw redirect(withParams(url.search, { create: null, index: null, notice: "grant_requested" }));
       const message =
-        grant.status === "already_pending" ? STAFF_GRANT_MESSAGES.already_pending : STAFF_GRANT_MESSAGES.email_taken;
+        grant.code === "already_pending" ? STAFF_GRANT_MESSAGES.already_pending : STAFF_GRANT_MESSAGES.email_taken;
       const field =
-        grant.status === "already_pending"
+        grant.code === "already_pending"
           ? "A staff role request for this address is already waiting for approval."
           : "An account with this email already exists.";
       return data(
