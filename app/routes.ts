@@ -70,6 +70,8 @@ export default [
     route("paper-delivery", "routes/admin/paper-delivery.tsx"),
   ]),
   route("admin/paper-delivery.csv", "routes/admin/paper-delivery-csv.tsx"),
+  // A year's Form 1099-INT figures as CSV (docs/product.md#tax-forms).
+  route("admin/tax-forms/:year", "routes/admin/tax-forms-csv.tsx"),
   // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.
   route("admin/audit.csv", "routes/admin/audit-csv.tsx"),
   route("admin/queues/files/:fileId", "routes/admin/queues-file.tsx"),
@@ -111,6 +113,7 @@ export default [
   route("dashboard/electronic-delivery/sample.pdf", "routes/member/electronic-delivery-sample.tsx"),
   route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),
+  route("dashboard/statements/tax/:year", "routes/member/tax-form-pdf.tsx"),
   route("dashboard/payments/:paymentId/receipt.pdf", "routes/member/payment-receipt-pdf.tsx"),
   route("dashboard/transactions.csv", "routes/member/transactions-csv.tsx"),
   route("dashboard/verify-recipient", "routes/member/verify-recipient.tsx"),

@@ -5,6 +5,7 @@ import { retryOutboxDeliveries } from "./outbox-retry.server";
 import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
 import { payDueBillPayments } from "~/server/bill-pay/due-payments.server";
 import { payMonthlyDividends } from "~/server/dividends/dividends.server";
+import { issueDueTaxForms } from "~/server/dividends/tax-forms.server";
 import { upkeepEmbeddedDatabase } from "~/server/db/upkeep.server";
 import { releaseUnsettledCardPurchases } from "~/server/cards/authorization.server";
 import { renewExpiringCards } from "~/server/cards/cards.server";
@@ -64,6 +65,18 @@ export const monthlyDividendsJob = defineJob({
   max_attempts: 5,
   backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
   run: ({ db, now }) => payMonthlyDividends(db, now),
+});
+
+export const taxFormsJob = defineJob({
+  name: "tax-forms",
+  title: "Year-end tax forms (1099-INT)",
+  description:
+    "From the 15th of January, issues last year's Form 1099-INT to every member whose dividends reached $10, for the Statements page, and the year's figures for staff. A later run issues only those still missing.",
+  // Every night at 2:00; before the 15th of January (December's dividends settled) it does nothing.
+  schedule: "0 2 * * *",
+  max_attempts: 5,
+  backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
+  run: ({ db, now }) => issueDueTaxForms(db, now),
 });
 
 export const billPaymentsJob = defineJob({
@@ -164,6 +177,7 @@ export const APP_JOBS = [
   pruneExpiredJob,
   monthlyStatementsJob,
   monthlyDividendsJob,
+  taxFormsJob,
   billPaymentsJob,
   mobileDepositAvailabilityJob,
   unsettledCardPurchasesJob,
