@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import { letterPdf } from "~/server/files/pdf.server";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { memberProfiles, taxForms, users, type TaxForm } from "~/server/db/schema";
@@ -176,18 +176,9 @@ function recipientTin(form: TaxForm): string {
  */
 function render1099Int(form: TaxForm, recipient: { name: string; address_lines: string[] }): Promise<Buffer> {
   const p = institution();
-  const doc = new PDFDocument({
-    size: "LETTER",
+  const { doc, done } = letterPdf({
     margin: 54,
     info: { Title: `Form 1099-INT ${form.tax_year}`, Author: p.name, Subject: "Interest income" },
-    lang: "en-US",
-    pdfVersion: "1.7",
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
   });
   doc.font("Helvetica-Bold").fontSize(14).text(`Form 1099-INT: Interest Income, ${form.tax_year}`);
   doc

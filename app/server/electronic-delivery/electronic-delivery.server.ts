@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import PDFDocument from "pdfkit";
+import { letterPdf } from "~/server/files/pdf.server";
 import { institution } from "~/config/institution.server";
 import type { Actor } from "~/domain/actor";
 import {
@@ -117,18 +117,9 @@ export async function sampleCode(db: Db, member_id: string, now = new Date()): P
 /** The sample PDF: the same kind of file as a statement (pdfkit, US Letter), with the code to type. */
 export function renderSamplePdf(code: string): Promise<Buffer> {
   const profile = institution();
-  const doc = new PDFDocument({
-    size: "LETTER",
+  const { doc, done } = letterPdf({
     margin: 72,
     info: { Title: "Sample document", Author: profile.name, Subject: "Electronic delivery check" },
-    lang: "en-US",
-    pdfVersion: "1.7",
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
   });
   doc.font("Helvetica-Bold").fontSize(18).text(profile.name);
   doc.moveDown(0.5).font("Helvetica").fontSize(12).text("Sample document for electronic delivery");
