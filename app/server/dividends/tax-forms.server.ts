@@ -40,8 +40,7 @@ export interface TaxFormRunCounts {
   already_issued: number;
   /** Forms issued flagged for backup withholding (no US taxpayer number on file). */
   flagged: number;
-  /** Before the 15th of January nothing is issued. */
-  waiting_until: string | null;
+  // Before the 15th of January nothing is issued, and the counts say `waiting_until` that day.
 }
 
 /** The nightly job's work: from the 15th of January, the previous year's forms still missing. */
@@ -56,7 +55,6 @@ export async function issueDueTaxForms(db: Db, now: Date): Promise<TaxFormRunCou
     issued: counts.issued,
     already_issued: counts.already_issued,
     flagged: counts.flagged,
-    waiting_until: null,
   };
 }
 

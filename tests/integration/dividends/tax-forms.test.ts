@@ -135,7 +135,6 @@ describe("the year's forms", () => {
       tax_year: YEAR,
       issued: 0,
       already_issued: 2,
-      waiting_until: null,
     });
   });
 
