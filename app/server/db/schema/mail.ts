@@ -25,6 +25,8 @@ export const OUTBOX_KINDS = [
   "dispute_deadline",
   // An international wire's remittance transfer receipt (Regulation E 1005.31(b)(2)), with its PDF.
   "remittance_receipt",
+  // A Regulation CC exception hold notice on a deposited check (12 CFR 229.13(g)).
+  "deposit_hold_notice",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 
