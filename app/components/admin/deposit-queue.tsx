@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { AlertTriangle, Check, X } from "lucide-react";
 import { Button, Select, TextField } from "~/components/ui";
-import { HOLD_EXCEPTION_LABELS, HOLD_EXCEPTION_RULES, STAFF_HOLD_EXCEPTIONS } from "~/domain/funds-availability";
+import { HOLD_EXCEPTION_RULES, STAFF_HOLD_EXCEPTIONS, type StaffHoldException } from "~/domain/funds-availability";
 import { formatCents } from "~/domain/money";
 import { QUEUE_TITLES } from "~/domain/queues";
 import { useInstitutionDates } from "~/components/institution-dates";
@@ -24,12 +24,18 @@ export interface DepositFieldError {
   message: string;
 }
 
+const HOLD_EXCEPTION_SHORT: Record<StaffHoldException, string> = {
+  redeposited: "Redeposited check",
+  reasonable_cause: "Reasonable cause",
+};
+
 /** The holds staff may choose on approval (Regulation CC 229.13(c), (e)); a new account and a large deposit apply by rule. */
 const HOLD_OPTIONS = [
   { value: "", label: "None: the availability schedule" },
   ...STAFF_HOLD_EXCEPTIONS.map((e) => ({
     value: e,
-    label: `${HOLD_EXCEPTION_LABELS[e]} (${HOLD_EXCEPTION_RULES[e]})`,
+    // Short enough for the column's select; the rule names the section.
+    label: `${HOLD_EXCEPTION_SHORT[e]} (${HOLD_EXCEPTION_RULES[e].replace("12 CFR ", "")})`,
   })),
 ];
 
@@ -89,7 +95,7 @@ export function DepositQueue({
                   </p>
                 ) : null}
               </div>
-              <div className="grid grid-cols-2 gap-3 lg:flex">
+              <div className="grid grid-cols-2 gap-3 self-start lg:flex">
                 {(["front", "back"] as const).map((side) => (
                   <a
                     key={side}
