@@ -70,6 +70,8 @@ export default [
     route("members/:memberId/tin", "routes/admin/member-tin.tsx"),
     // Members who get paper by mail: no consent to electronic delivery (docs/product.md#paper-delivery).
     route("paper-delivery", "routes/admin/paper-delivery.tsx"),
+    // Change-in-terms notices: each new disclosure version, when it takes effect, who was told (docs/product.md#disclosures).
+    route("disclosures", "routes/admin/disclosures.tsx"),
   ]),
   route("admin/paper-delivery.csv", "routes/admin/paper-delivery-csv.tsx"),
   // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.

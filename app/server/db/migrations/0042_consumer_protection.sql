@@ -8,6 +8,19 @@ CREATE TABLE "dispute_attachments" (
 	CONSTRAINT "dispute_attachments_mime" CHECK ("dispute_attachments"."mime" in ('application/pdf', 'image/jpeg', 'image/png'))
 );
 --> statement-breakpoint
+CREATE TABLE "disclosure_changes" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"kind" text NOT NULL,
+	"version" text NOT NULL,
+	"profile_effective_on" text NOT NULL,
+	"effective_on" text NOT NULL,
+	"announced_on" text NOT NULL,
+	"baseline" boolean DEFAULT false NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"notices_done_at" timestamp with time zone,
+	CONSTRAINT "disclosure_changes_once" UNIQUE("kind","version")
+);
+--> statement-breakpoint
 ALTER TABLE "mobile_deposits" DROP CONSTRAINT "mobile_deposits_availability_split";--> statement-breakpoint
 ALTER TABLE "mobile_deposits" ADD COLUMN "deposited_on" date;--> statement-breakpoint
 ALTER TABLE "mobile_deposits" ADD COLUMN "hold_exception" text;--> statement-breakpoint
