@@ -206,7 +206,8 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
     // not a new account (Regulation CC 229.13(a), Regulation E 1005.11(c)(3)).
     await db
       .update(ledgerAccounts)
-      .set({ opened_at: start })
+      // Noon UTC on the history's first day: that same day in the institution's time zone.
+      .set({ opened_at: new Date(start.getTime() + 12 * 60 * 60 * 1000) })
       .where(inArray(ledgerAccounts.id, [checking.id, savings.id]));
     const debit = (amount_cents: number, to: number): EntryInput[] => [
       { account_id: checking.id, amount_cents: -amount_cents },
