@@ -63,11 +63,15 @@ export default [
     route("members/:memberId/cards", "routes/admin/card-transactions.tsx"),
     // Error resolution cases, nearest deadline first, and one case with its actions (docs/product.md#disputes).
     route("disputes", "routes/admin/disputes.tsx"),
+    route("disputes/new", "routes/admin/dispute-new.tsx"),
     route("disputes/:caseId", "routes/admin/dispute.tsx"),
+    route("disputes/:caseId/attachments/:attachmentId", "routes/admin/dispute-attachment.tsx"),
     // A taxpayer number in full, for a stated reason, audited (docs/product.md#taxpayer-identification).
     route("members/:memberId/tin", "routes/admin/member-tin.tsx"),
     // Members who get paper by mail: no consent to electronic delivery (docs/product.md#paper-delivery).
     route("paper-delivery", "routes/admin/paper-delivery.tsx"),
+    // Change-in-terms notices: each new disclosure version, when it takes effect, who was told (docs/product.md#disclosures).
+    route("disclosures", "routes/admin/disclosures.tsx"),
   ]),
   route("admin/paper-delivery.csv", "routes/admin/paper-delivery-csv.tsx"),
   // A year's Form 1099-INT figures as CSV (docs/product.md#tax-forms).
@@ -107,6 +111,7 @@ export default [
     route("dashboard/disputes", "routes/member/disputes.tsx"),
     route("dashboard/disputes/new", "routes/member/dispute-new.tsx"),
     route("dashboard/disputes/:caseId", "routes/member/dispute.tsx"),
+    route("dashboard/disputes/:caseId/attachments/:attachmentId", "routes/member/dispute-attachment.tsx"),
     // Consent to electronic delivery (E-SIGN) and the member's disclosures (docs/product.md#electronic-delivery).
     route("dashboard/electronic-delivery", "routes/member/electronic-delivery.tsx"),
   ]),

@@ -12,6 +12,7 @@ import { renewExpiringCards } from "~/server/cards/cards.server";
 import { CARD_AUTHORIZATION_HOLD_DAYS, CARD_RENEWAL_DAYS } from "~/domain/cards";
 import { runDisputeClocks } from "~/server/disputes/clocks.server";
 import { rescreenMembers } from "~/server/sanctions/rescreen.server";
+import { sendChangeInTermsNotices } from "~/server/electronic-delivery/change-in-terms.server";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md
@@ -172,6 +173,17 @@ export const databaseUpkeepJob = defineJob({
   run: ({ db }) => upkeepEmbeddedDatabase(db),
 });
 
+export const changeInTermsNoticesJob = defineJob({
+  name: "change-in-terms-notices",
+  title: "Change-in-terms notices",
+  description:
+    "When the profile holds a new version of a disclosure, tells every member (by email and in the app, or on the paper mail list for members without electronic delivery) once, ahead of the date it takes effect by its rule (21 days for Regulation E, 30 for Truth in Savings and funds availability). A later run tells only those not yet told.",
+  schedule: "40 * * * *",
+  max_attempts: 5,
+  backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
+  run: ({ db, now }) => sendChangeInTermsNotices(db, now),
+});
+
 export const APP_JOBS = [
   outboxDeliveryJob,
   pruneExpiredJob,
@@ -184,5 +196,6 @@ export const APP_JOBS = [
   cardRenewalsJob,
   disputeClocksJob,
   sanctionsRescreenJob,
+  changeInTermsNoticesJob,
   databaseUpkeepJob,
 ] as const;

@@ -328,6 +328,28 @@ describe("staff actions and the check photos: staff who may move money only", ()
         ),
       ).toMatchObject({ kind: "refused", status: 404 });
     }
+    // An exception hold staff choose (Regulation CC 229.13): a reasonable-cause hold needs its reason, by its field.
+    for (const [hold, message] of [
+      [
+        { hold_exception: "reasonable_cause", hold_reason: "  " },
+        "Please write why you believe the check will not be paid",
+      ],
+      [{ hold_exception: "emergency" }, "Please choose one of the holds listed."],
+    ] as const) {
+      const refused = await run(() =>
+        queuesRoute.action({
+          request: request("staff", "/admin/queues", {
+            intent: "approve_deposit",
+            deposit_id: String(deposit_id),
+            ...hold,
+          }),
+          params: {},
+          context: context(),
+        } as never),
+      );
+      expect(refused).toMatchObject({ kind: "refused", status: 400 });
+      expect(refused.body).toContain(message);
+    }
     expect(await snapshot()).toEqual(before);
     const approved = await run(() =>
       queuesRoute.action({

@@ -6,7 +6,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { count, desc, eq } from "drizzle-orm";
 import sharp from "sharp";
 import type { Database, Db } from "~/server/db/client.server";
-import { auditLog, ledgerTransactions, mobileDeposits, notifications } from "~/server/db/schema";
+import {
+  auditLog,
+  ledgerAccounts,
+  ledgerTransactions,
+  mobileDeposits,
+  notifications,
+  outbox,
+} from "~/server/db/schema";
 import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
 import { historyPage } from "~/server/ledger/history.server";
 import { memberHistoryPage, parseHistoryFilters } from "~/server/accounts/history.server";
@@ -24,10 +31,14 @@ import {
   submitMobileDeposit,
 } from "~/server/deposits/deposits.server";
 import { MOBILE_DEPOSIT_IMAGE_MAX_BYTES } from "~/domain/mobile-deposit";
+import { addBusinessDays } from "~/domain/payment-dates";
+import { bankingDayOfDeposit } from "~/domain/funds-availability";
+import { today } from "~/server/ledger/ledger.server";
+import { paperDeliveryMembers, seedConsent } from "~/server/electronic-delivery/electronic-delivery.server";
 import { reverseMemberTransaction } from "~/server/member-accounts/reversals.server";
 import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
 import { openTestDatabase } from "../test-database";
-import { newMember } from "../member-support";
+import { newMember as freshMember } from "../member-support";
 import { staff as newStaff } from "../../factories";
 import {
   asFile,
@@ -71,6 +82,19 @@ afterEach(async () => {
   expect(report.problems).toEqual([]);
   expect(report.ok).toBe(true);
 });
+
+/**
+ * A member whose accounts were opened 90 days ago: not a new account (Regulation CC 229.13(a)), so
+ * their checks follow the schedule. `freshMember` opens them today (a new account).
+ */
+async function newMember(...args: Parameters<typeof freshMember>) {
+  const m = await freshMember(...args);
+  await db
+    .update(ledgerAccounts)
+    .set({ opened_at: new Date(Date.now() - 90 * 24 * 60 * 60 * 1000) })
+    .where(eq(ledgerAccounts.member_id, m.member.id));
+  return m;
+}
 
 async function balance(account_id: number) {
   const [a] = await getBalances(db, [account_id]);
@@ -368,7 +392,7 @@ describe("bad input: refused with its message, nothing written", () => {
 });
 
 describe("review", () => {
-  it("approve posts the credit and holds it by the policy ($225 the next business day, the rest two business days after); the job releases each on its date", async () => {
+  it("approve posts the credit and holds it by Regulation CC ($275 the next business day, the rest two business days after the day of deposit); the job releases each on its date", async () => {
     const m = await newMember(db, { checking_cents: 5_000 });
     const result = await deposit(m, 100_000);
     if (!result.ok) throw new Error(result.message);
@@ -378,8 +402,11 @@ describe("review", () => {
     expect(d).toMatchObject({
       status: "approved",
       reviewed_by: staff.id,
-      next_day_amount_cents: 22_500,
-      later_amount_cents: 77_500,
+      next_day_amount_cents: 27_500,
+      later_amount_cents: 72_500,
+      exception_amount_cents: 0,
+      hold_exception: null,
+      hold_notice_at: null,
       funds_available_at: null,
     });
     expect(await transactionStatus(d.pending_transaction_id)).toBe("posted");
@@ -387,9 +414,9 @@ describe("review", () => {
     expect(await balance(m.checking.id)).toEqual({ current: 105_000, available: 5_000 });
     expect(d.next_day_available_on! < d.later_available_on!).toBe(true);
     expect((await lastNotification(m.member.id)).title).toBe("Mobile deposit of $1,000.00 approved");
-    // The deposit page's words for when the money is available ("$225.00 available on Nov 30, 2026").
+    // The deposit page's words for when the money is available ("$275.00 available on Nov 30, 2026").
     expect((await lastNotification(m.member.id)).body).toBe(
-      `Your check was approved and posted. $225.00 available on ${pageDate(d.next_day_available_on!)}; $775.00 available on ${pageDate(d.later_available_on!)}.`,
+      `Your check was approved and posted. $275.00 available on ${pageDate(d.next_day_available_on!)}; $725.00 available on ${pageDate(d.later_available_on!)}.`,
     );
     // Each hold's line in the history says the same.
     const [memo] = await db
@@ -398,14 +425,14 @@ describe("review", () => {
       .where(eq(ledgerTransactions.id, d.next_day_hold_transaction_id!));
     expect(memo!.memo).toBe(`Deposit hold: available ${pageDate(d.next_day_available_on!)}`);
     expect((await memberDeposits(db, m.member.id))[0]!.availability).toEqual([
-      { amount_cents: 22_500, available_on: d.next_day_available_on },
-      { amount_cents: 77_500, available_on: d.later_available_on },
+      { amount_cents: 27_500, available_on: d.next_day_available_on },
+      { amount_cents: 72_500, available_on: d.later_available_on },
     ]);
     // Before its date nothing is released.
     await releaseAvailableDeposits(db, new Date());
     expect(await balance(m.checking.id)).toEqual({ current: 105_000, available: 5_000 });
     await releaseAvailableDeposits(db, new Date(`${d.next_day_available_on}T17:00:00Z`));
-    expect(await balance(m.checking.id)).toEqual({ current: 105_000, available: 27_500 });
+    expect(await balance(m.checking.id)).toEqual({ current: 105_000, available: 32_500 });
     await releaseAvailableDeposits(db, new Date(`${d.later_available_on}T17:00:00Z`));
     expect(await balance(m.checking.id)).toEqual({ current: 105_000, available: 105_000 });
     expect((await row(result.deposit_id)).funds_available_at).not.toBeNull();
@@ -451,13 +478,13 @@ describe("review", () => {
     expect(await reverseMemberTransaction(db, { ...request, transaction_id: hold })).toMatchObject({
       status: "released",
     });
-    expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 22_500 });
+    expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 27_500 });
     await releaseAvailableDeposits(db, new Date(`${approved.later_available_on}T17:00:00Z`));
     expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 50_000 });
     expect((await row(result.deposit_id)).funds_available_at).not.toBeNull();
   });
 
-  it("a deposit under $225 is held whole until the next business day", async () => {
+  it("a deposit under $275 is held whole until the next business day", async () => {
     const m = await newMember(db, { checking_cents: 0 });
     const result = await deposit(m, 10_000);
     if (!result.ok) throw new Error(result.message);
@@ -578,5 +605,164 @@ describe("review", () => {
     ]);
     expect(answers.filter((a) => a.ok)).toHaveLength(1);
     expect(await balance(m.checking.id)).toEqual({ current: 40_000, available: 0 });
+  });
+});
+
+describe("Regulation CC exceptions and the hold notice (12 CFR 229.13)", () => {
+  const notices = async (member_id: string) =>
+    db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.user_id, member_id))
+      .then((rows) => rows.filter((r) => r.kind === "deposit_hold_notice"));
+
+  it("a $9,000 check (large deposit, 229.13(b)): $6,725 on the schedule, $2,275 held to the 7th business day, with the notice in the app and by email", async () => {
+    const m = await newMember(db, { checking_cents: 0 });
+    await seedConsent(db, m.member.id, new Date());
+    const result = await deposit(m, 900_000);
+    if (!result.ok) throw new Error(result.message);
+    const approved = await approveMobileDeposit(db, result.deposit_id, staff, origin);
+    const on = bankingDayOfDeposit(today());
+    const held_until = addBusinessDays(on, 7);
+    expect(approved).toMatchObject({
+      ok: true,
+      message: `Deposit of $9,000.00 approved and posted. $2,275.00 is held until ${pageDate(held_until)} (large deposit, 12 CFR 229.13(b)); the member was sent the hold notice.`,
+    });
+    const d = await row(result.deposit_id);
+    expect(d).toMatchObject({
+      deposited_on: on,
+      next_day_amount_cents: 27_500,
+      later_amount_cents: 645_000,
+      later_available_on: addBusinessDays(on, 2),
+      exception_amount_cents: 227_500,
+      exception_available_on: held_until,
+      hold_exception: "large_deposit",
+      hold_reason: null,
+      hold_notice_channel: "email",
+    });
+    expect(d.hold_notice_at).not.toBeNull();
+    expect(await balance(m.checking.id)).toEqual({ current: 900_000, available: 0 });
+    // The notice: in the bell, on the deposit page and by email, with what 229.13(g)(1) asks.
+    const bell = await lastNotification(m.member.id);
+    expect(bell.title).toBe("Notice of hold on your deposit of $9,000.00");
+    expect(bell.body).toContain(`Date of deposit: ${pageDate(on)}`);
+    expect(bell.body).toContain("We are delaying the availability of $2,275.00 from this deposit.");
+    expect(bell.body).toContain(`These funds will be available on ${pageDate(held_until)}.`);
+    expect(bell.body).toContain(
+      "The checks you deposited on this day exceed $6,725.00. (Regulation CC, 12 CFR 229.13(b).)",
+    );
+    const [email] = await notices(m.member.id);
+    expect(email).toMatchObject({ subject: "Notice of hold on your deposit of $9,000.00", to_email: m.member.email });
+    expect(email!.text_body).toContain(bell.body);
+    expect((await memberDeposits(db, m.member.id))[0]!.hold_notice).toEqual({
+      exception: "large_deposit",
+      rule: "12 CFR 229.13(b)",
+      reason: "The checks you deposited on this day exceed $6,725.00.",
+      deposited_on: on,
+      amount_cents: 227_500,
+      available_on: held_until,
+    });
+    // The job releases each part on its day, the excepted part last.
+    await releaseAvailableDeposits(db, new Date(`${addBusinessDays(on, 2)}T17:00:00Z`));
+    expect(await balance(m.checking.id)).toEqual({ current: 900_000, available: 672_500 });
+    await releaseAvailableDeposits(db, new Date(`${held_until}T17:00:00Z`));
+    expect(await balance(m.checking.id)).toEqual({ current: 900_000, available: 900_000 });
+    expect((await row(result.deposit_id)).funds_available_at).not.toBeNull();
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "mobile_deposit.approve"))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect(audit!.after).toMatchObject({
+      exception: { kind: "large_deposit", rule: "12 CFR 229.13(b)", amount_cents: 227_500, notice: "email" },
+    });
+  });
+
+  it("the day's checks aggregate across the member's accounts: $5,000 then $4,000 holds $2,275 of the second, and no second $275", async () => {
+    const m = await newMember(db, { checking_cents: 0, savings_cents: 0 });
+    const first = await deposit(m, 500_000);
+    const second = await deposit(m, 400_000, undefined, m.savings.id);
+    if (!first.ok || !second.ok) throw new Error("not deposited");
+    await approveMobileDeposit(db, first.deposit_id, staff, origin);
+    await approveMobileDeposit(db, second.deposit_id, staff, origin);
+    expect(await row(first.deposit_id)).toMatchObject({ next_day_amount_cents: 27_500, exception_amount_cents: 0 });
+    expect(await row(second.deposit_id)).toMatchObject({
+      next_day_amount_cents: 0,
+      later_amount_cents: 172_500,
+      exception_amount_cents: 227_500,
+      hold_exception: "large_deposit",
+    });
+  });
+
+  it("a new account (229.13(a)): the whole check is held the policy's 7 business days; a member on paper is put on the mail list for the notice", async () => {
+    const m = await freshMember(db, { checking_cents: 0 });
+    const result = await deposit(m, 50_000);
+    if (!result.ok) throw new Error(result.message);
+    await approveMobileDeposit(db, result.deposit_id, staff, origin);
+    expect(await row(result.deposit_id)).toMatchObject({
+      next_day_amount_cents: 0,
+      later_amount_cents: 0,
+      exception_amount_cents: 50_000,
+      exception_available_on: addBusinessDays(bankingDayOfDeposit(today()), 7),
+      hold_exception: "new_account",
+      hold_notice_channel: "mail",
+    });
+    expect((await lastNotification(m.member.id)).body).toContain(
+      "Your account is new: it was opened in the last 30 days. (Regulation CC, 12 CFR 229.13(a).)",
+    );
+    // The email goes too (a courtesy copy); the written notice is the mailed one, on the paper list.
+    expect(await notices(m.member.id)).toHaveLength(1);
+    expect((await paperDeliveryMembers(db)).find((p) => p.member_id === m.member.id)).toMatchObject({
+      notices_to_mail: 1,
+    });
+  });
+
+  it("staff's reasonable-cause hold (229.13(e)) holds the whole check, $275 included, and tells the member the reason; a redeposited check (229.13(c)) too", async () => {
+    const m = await newMember(db, { checking_cents: 0 });
+    const doubted = await deposit(m, 30_000);
+    const redeposited = await deposit(m, 20_000);
+    if (!doubted.ok || !redeposited.ok) throw new Error("not deposited");
+    const reason = "The paying bank told us this check is being returned unpaid.";
+    expect(
+      await approveMobileDeposit(db, doubted.deposit_id, staff, origin, { exception: "reasonable_cause", reason }),
+    ).toMatchObject({ ok: true });
+    expect(await row(doubted.deposit_id)).toMatchObject({
+      next_day_amount_cents: 0,
+      exception_amount_cents: 30_000,
+      exception_available_on: addBusinessDays(bankingDayOfDeposit(today()), 7),
+      hold_exception: "reasonable_cause",
+      hold_reason: reason,
+    });
+    expect((await lastNotification(m.member.id)).body).toContain(
+      `We believe a check you deposited will not be paid, for this reason: ${reason} (Regulation CC, 12 CFR 229.13(e).)`,
+    );
+    await approveMobileDeposit(db, redeposited.deposit_id, staff, origin, { exception: "redeposited", reason: "" });
+    expect(await row(redeposited.deposit_id)).toMatchObject({
+      exception_amount_cents: 20_000,
+      hold_exception: "redeposited",
+      hold_reason: null,
+    });
+    expect(await balance(m.checking.id)).toEqual({ current: 50_000, available: 0 });
+  });
+
+  it("a check staff approve after its days have come is available at once, and no hold or notice is made", async () => {
+    const m = await newMember(db, { checking_cents: 0 });
+    const result = await deposit(m, 40_000);
+    if (!result.ok) throw new Error(result.message);
+    // Sent three weeks ago (a deposit left in the queue): its schedule has run out.
+    await db
+      .update(mobileDeposits)
+      .set({ created_at: new Date(Date.now() - 21 * 24 * 60 * 60 * 1000) })
+      .where(eq(mobileDeposits.id, result.deposit_id));
+    await approveMobileDeposit(db, result.deposit_id, staff, origin);
+    expect(await row(result.deposit_id)).toMatchObject({
+      next_day_amount_cents: 0,
+      later_amount_cents: 0,
+      exception_amount_cents: 0,
+      hold_exception: null,
+    });
+    expect((await row(result.deposit_id)).funds_available_at).not.toBeNull();
+    expect(await balance(m.checking.id)).toEqual({ current: 40_000, available: 40_000 });
   });
 });
