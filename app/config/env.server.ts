@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseDatabaseUrl } from "./database-url";
 
 /**
  * PostgreSQL connection settings when no variable says otherwise; also what a test or script
@@ -27,6 +28,19 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .superRefine((url, context) => {
+      const problem = connectionUrlProblem(url);
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
+  /**
+   * Optional: a standby (or a list, libpq's syntax, e.g. the pair with target_session_attrs=prefer-standby)
+   * for the pages that only read and may be a moment behind; a member's own last write is still
+   * seen (app/server/db/read-replica.server.ts). Unset: every read goes to DATABASE_URL.
+   */
+  DATABASE_READ_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .superRefine((url, context) => {
@@ -134,6 +148,19 @@ const EnvSchema = z.object({
  * authority (`postgresql://user@/db?host=/run/postgresql`): it is checked with a stand-in host.
  */
 export function connectionUrlProblem(url: string): string | undefined {
+  // Several servers (a primary and its standby) are libpq's syntax, which URL does not read:
+  // the list and target_session_attrs are checked here, the rest on the first server's URL.
+  let first_host_url: string;
+  try {
+    first_host_url = parseDatabaseUrl(url).first_host_url;
+  } catch (error) {
+    // An unencoded character of the password misleads the list's reading: say that first.
+    return singleHostUrlProblem(url) ?? (error as Error).message;
+  }
+  return singleHostUrlProblem(first_host_url);
+}
+
+function singleHostUrlProblem(url: string): string | undefined {
   const probe = url.replace(/^(postgres(?:ql)?:\/\/(?:[^/?#]*@)?)(?=[/?]|$)/, "$1localhost");
   let parsed: URL;
   try {
@@ -164,6 +191,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     );
   }
   refuseUnchosenEmbeddedDatabase(env);
+  if (env.DATABASE_READ_URL && !env.DATABASE_URL) {
+    throw new ConfigurationError(
+      "Invalid environment configuration:\n  DATABASE_READ_URL: set without DATABASE_URL (a replica serves reads beside a primary, never alone)",
+    );
+  }
   if (env.DATABASE_URL && env.NODE_ENV === "production") {
     for (const name of ["SESSION_SECRET", "DATA_ENCRYPTION_KEY"] as const) {
       if (!env[name])

@@ -34,9 +34,10 @@ const NETWORK_CODES = new Set([
  * SQLSTATEs that mean the server or the connection is gone or cannot serve: class 08 (connection
  * exception), 57P01/57P02/57P03 (shut down by an administrator, after a crash, or still starting),
  * 53300 (too many connections), 25P03 (a transaction left idle too long: the server closed the
- * connection).
+ * connection), 25006 (a write on a server that is read-only now: a standby, or a primary being
+ * demoted in a failover; the next connection goes to the new primary).
  */
-const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "25P03"]);
+const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "25P03", "25006"]);
 
 /** node-postgres and pg-pool report these without a code. */
 const DRIVER_MESSAGES = [
