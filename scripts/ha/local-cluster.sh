@@ -7,7 +7,7 @@
 #   scripts/ha/local-cluster.sh start DIR [MONITOR_PORT]   monitor on MONITOR_PORT (default 56100),
 #                                                           node1 and node2 on the next two ports;
 #                                                           prints DATABASE_URL= and DATABASE_READ_URL=
-#   scripts/ha/local-cluster.sh state DIR                   pg_autoctl show state
+#   scripts/ha/local-cluster.sh state DIR [--json]          pg_autoctl show state
 #   scripts/ha/local-cluster.sh run DIR NODE                starts NODE's pg_autoctl again (monitor, node1, node2)
 #   scripts/ha/local-cluster.sh stop-node DIR NODE          stops NODE's pg_autoctl and its PostgreSQL
 #   scripts/ha/local-cluster.sh stop DIR                    stops everything (DIR is kept)
@@ -35,6 +35,22 @@ run_node() {
   setsid bash -c "$(declare -f as_pg); as_pg env $(node_env "$dir" "$node") pg_autoctl run >>'$dir/$node/autoctl.log' 2>&1" </dev/null >/dev/null 2>&1 &
 }
 
+# Stops NODE's pg_autoctl and waits until it has exited (pg_autoctl stop only signals it; a new
+# `run` while the old one finishes refuses to start: "An instance of pg_autoctl is already running").
+stop_node() {
+  local dir=$1 node=$2 pidfile pid
+  pidfile=$(autoctl "$dir" "$node" show file --pid 2>/dev/null || true)
+  pid=$(head -n 1 "$pidfile" 2>/dev/null || true)
+  autoctl "$dir" "$node" stop --fast >/dev/null 2>&1 || true
+  [ -n "$pid" ] || return 0
+  for _ in $(seq 1 120); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.5
+  done
+  echo "$node's pg_autoctl did not stop" >&2
+  return 1
+}
+
 # Waits until the monitor reports every node in the wanted state (up to 120 s).
 wait_states() {
   local dir=$1 want=$2
@@ -60,7 +76,9 @@ case "$command" in
     monitor_port=${3:-56100}
     node1_port=$((monitor_port + 1))
     node2_port=$((monitor_port + 2))
-    mkdir -p "$dir"/{monitor,node1,node2}
+    # run/: pg_autoctl's pid files (XDG_RUNTIME_DIR; it falls back to /tmp/pg_autoctl without it).
+    mkdir -p "$dir"/{monitor,node1,node2}/run
+    chmod 700 "$dir"/{monitor,node1,node2}/run
     if [ "$(id -u)" = "0" ]; then chown -R postgres "$dir"; fi
     monitor_uri="postgres://autoctl_node@127.0.0.1:$monitor_port/pg_auto_failover?sslmode=disable"
 
@@ -96,17 +114,17 @@ case "$command" in
     echo "DATABASE_READ_URL=postgresql://postgres@127.0.0.1:$node1_port,127.0.0.1:$node2_port/mutual?target_session_attrs=prefer-standby"
     ;;
   state)
-    autoctl "$dir" monitor show state
+    autoctl "$dir" monitor show state "${@:3}"
     ;;
   run)
     run_node "$dir" "${3:?node name}"
     ;;
   stop-node)
-    autoctl "$dir" "${3:?node name}" stop --fast 2>/dev/null || true
+    stop_node "$dir" "${3:?node name}"
     ;;
   stop)
     for node in node1 node2 monitor; do
-      [ -d "$dir/$node/config" ] && { autoctl "$dir" "$node" stop --fast 2>/dev/null || true; }
+      if [ -d "$dir/$node/config" ]; then stop_node "$dir" "$node" || true; fi
     done
     # pg_autoctl stop returns before its PostgreSQL is down: wait for every postmaster to go.
     for node in node1 node2 monitor; do

@@ -57,12 +57,17 @@ export function databaseUnavailable(error: unknown): DatabaseUnavailableError | 
     if (current === null || typeof current !== "object" || seen.has(current)) continue;
     seen.add(current);
     if (current instanceof DatabaseUnavailableError) return current;
-    const { code, message, cause, errors } = current as {
+    const { code, message, cause, errors, name } = current as {
       code?: unknown;
       message?: unknown;
       cause?: unknown;
       errors?: unknown;
+      name?: unknown;
     };
+    // One made by the other module graph (the server entry's and the React Router build's each
+    // have this class; the database they share was opened by one of them): not instanceof this one.
+    if (name === "DatabaseUnavailableError")
+      return new DatabaseUnavailableError(error, typeof code === "string" ? code : undefined);
     const text = typeof message === "string" ? message : "";
     if (typeof code === "string") {
       if (NETWORK_CODES.has(code) || code.startsWith("08") || UNAVAILABLE_SQLSTATES.has(code))
