@@ -35,19 +35,6 @@ const EnvSchema = z.object({
       if (problem) context.addIssue({ code: "custom", message: problem });
     })
     .optional(),
-  /**
-   * Optional: a standby (or a list, libpq's syntax, e.g. the pair with target_session_attrs=prefer-standby)
-   * for the pages that only read and may be a moment behind; a member's own last write is still
-   * seen (app/server/db/read-replica.server.ts). Unset: every read goes to DATABASE_URL.
-   */
-  DATABASE_READ_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
-    .superRefine((url, context) => {
-      const problem = connectionUrlProblem(url);
-      if (problem) context.addIssue({ code: "custom", message: problem });
-    })
-    .optional(),
   PUBLIC_URL: z.url().optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   DATA_ENCRYPTION_KEY: z
@@ -191,11 +178,6 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     );
   }
   refuseUnchosenEmbeddedDatabase(env);
-  if (env.DATABASE_READ_URL && !env.DATABASE_URL) {
-    throw new ConfigurationError(
-      "Invalid environment configuration:\n  DATABASE_READ_URL: set without DATABASE_URL (a replica serves reads beside a primary, never alone)",
-    );
-  }
   if (env.DATABASE_URL && env.NODE_ENV === "production") {
     for (const name of ["SESSION_SECRET", "DATA_ENCRYPTION_KEY"] as const) {
       if (!env[name])

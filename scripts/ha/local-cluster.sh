@@ -6,7 +6,8 @@
 #
 #   scripts/ha/local-cluster.sh start DIR [MONITOR_PORT]   monitor on MONITOR_PORT (default 56100),
 #                                                           node1 and node2 on the next two ports;
-#                                                           prints DATABASE_URL= and DATABASE_READ_URL=
+#                                                           prints DATABASE_URL= (and the standby-first URL
+#                                                           for reading by hand: STANDBY_FIRST_URL=)
 #   scripts/ha/local-cluster.sh state DIR [--json]          pg_autoctl show state
 #   scripts/ha/local-cluster.sh run DIR NODE                starts NODE's pg_autoctl again (monitor, node1, node2)
 #   scripts/ha/local-cluster.sh stop-node DIR NODE          stops NODE's pg_autoctl and its PostgreSQL
@@ -111,7 +112,7 @@ case "$command" in
     echo "synchronous_standby_names=$(psql_at "$node1_port" "show synchronous_standby_names")"
     echo "sync_state=$(psql_at "$node1_port" "select string_agg(application_name || ':' || sync_state, ',') from pg_stat_replication")"
     echo "DATABASE_URL=postgresql://postgres@127.0.0.1:$node1_port,127.0.0.1:$node2_port/mutual?target_session_attrs=read-write"
-    echo "DATABASE_READ_URL=postgresql://postgres@127.0.0.1:$node1_port,127.0.0.1:$node2_port/mutual?target_session_attrs=prefer-standby"
+    echo "STANDBY_FIRST_URL=postgresql://postgres@127.0.0.1:$node1_port,127.0.0.1:$node2_port/mutual?target_session_attrs=prefer-standby"
     ;;
   state)
     autoctl "$dir" monitor show state "${@:3}"

@@ -71,11 +71,6 @@ export class HaCluster {
     return this.settings.DATABASE_URL!;
   }
 
-  /** The pair, standby preferred: the app's DATABASE_READ_URL. */
-  get readUrl(): string {
-    return this.settings.DATABASE_READ_URL!;
-  }
-
   nodeUrl(node: NodeName): string {
     return `postgresql://postgres@127.0.0.1:${this.port(node)}/mutual`;
   }

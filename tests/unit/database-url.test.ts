@@ -61,16 +61,12 @@ describe("parseDatabaseUrl", () => {
     }
   });
 
-  it("is what DATABASE_URL and DATABASE_READ_URL accept", () => {
-    const env = parseEnv({
-      DATABASE_URL: "postgresql://u@a:5432,b:5432/mutual?target_session_attrs=read-write",
-      DATABASE_READ_URL: "postgresql://u@a:5432,b:5432/mutual?target_session_attrs=prefer-standby",
-    });
-    expect(env.DATABASE_READ_URL).toContain("prefer-standby");
+  it("is what DATABASE_URL accepts", () => {
+    const env = parseEnv({ DATABASE_URL: "postgresql://u@a:5432,b:5432/mutual?target_session_attrs=read-write" });
+    expect(env.DATABASE_URL).toContain("a:5432,b:5432");
     expect(() => parseEnv({ DATABASE_URL: "postgresql://u@a,b/x?target_session_attrs=writable" })).toThrow(
       /DATABASE_URL: has target_session_attrs=writable/,
     );
-    expect(() => parseEnv({ DATABASE_READ_URL: "postgresql://u@b/x" })).toThrow(/DATABASE_READ_URL: .*DATABASE_URL/);
   });
 });
 
