@@ -60,6 +60,12 @@ describe("an unreachable database is told apart from other failures", () => {
     const foreign = new DrizzleQueryError("select 1", [], new DatabaseUnavailableError("The database is unavailable"));
     expect(databaseUnavailable(foreign)?.code).toBe("no_server_in_role");
   });
+  it("counts the server's own files failing it, not a privilege the app lacks", () => {
+    expect(databaseUnavailable(withCode("58030", "could not read block 0 in file"))?.code).toBe("58030");
+    const unreachable = withCode("42501", 'could not open file "base/16384/16894_fsm": Permission denied');
+    expect(databaseUnavailable(unreachable)?.code).toBe("42501");
+    expect(databaseUnavailable(withCode("42501", "permission denied for table users"))).toBeNull();
+  });
   it("a bug or bad data stays a bug (500)", () => {
     expect(isDatabaseUnavailable(withCode("23505", "duplicate key value violates unique constraint"))).toBe(false);
     expect(isDatabaseUnavailable(withCode("42P01", 'relation "x" does not exist'))).toBe(false);

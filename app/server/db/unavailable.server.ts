@@ -72,6 +72,12 @@ export function databaseUnavailable(error: unknown): DatabaseUnavailableError | 
     if (typeof code === "string") {
       if (NETWORK_CODES.has(code) || code.startsWith("08") || UNAVAILABLE_SQLSTATES.has(code))
         return new DatabaseUnavailableError(error, code);
+      // Class 58: the server's own disk or files failed (an I/O error, a file gone). And a file of
+      // the server's it may no longer open (42501 from EACCES: a data folder made unreachable, as
+      // the failover test does to a killed primary whose backends still run): not a privilege the
+      // app lacks, which stays a 500.
+      if (code.startsWith("58") || (code === "42501" && /^could not (open|read|write|stat|create) file/.test(text)))
+        return new DatabaseUnavailableError(error, code);
       // 57014 is also a cancelled statement; only the statement timeout means "too slow to answer".
       if (code === "57014" && /statement timeout/.test(text)) return new DatabaseUnavailableError(error, code);
     }
