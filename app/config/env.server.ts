@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseDatabaseUrl } from "./database-url";
 
 /**
  * PostgreSQL connection settings when no variable says otherwise; also what a test or script
@@ -134,6 +135,19 @@ const EnvSchema = z.object({
  * authority (`postgresql://user@/db?host=/run/postgresql`): it is checked with a stand-in host.
  */
 export function connectionUrlProblem(url: string): string | undefined {
+  // Several servers (a primary and its standby) are libpq's syntax, which URL does not read:
+  // the list and target_session_attrs are checked here, the rest on the first server's URL.
+  let first_host_url: string;
+  try {
+    first_host_url = parseDatabaseUrl(url).first_host_url;
+  } catch (error) {
+    // An unencoded character of the password misleads the list's reading: say that first.
+    return singleHostUrlProblem(url) ?? (error as Error).message;
+  }
+  return singleHostUrlProblem(first_host_url);
+}
+
+function singleHostUrlProblem(url: string): string | undefined {
   const probe = url.replace(/^(postgres(?:ql)?:\/\/(?:[^/?#]*@)?)(?=[/?]|$)/, "$1localhost");
   let parsed: URL;
   try {

@@ -365,6 +365,8 @@ export class TransferLoad {
   readonly keys = new Map<string, Member>();
   /** Every answer, in order (which process served it, on acknowledged ones). */
   readonly answers: Outcome[] = [];
+  /** When each answer's request was sent and when it was answered (performance.now()), as `answers`. */
+  readonly times: { sent_ms: number; answered_ms: number }[] = [];
   private stopping = false;
   private readonly waiters = new Set<() => void>();
   private workers: Promise<void>[] = [];
@@ -385,6 +387,7 @@ export class TransferLoad {
     for (const [key, value] of before.acknowledged) this.acknowledged.set(key, value);
     for (const [key, value] of before.keys) this.keys.set(key, value);
     this.answers.push(...before.answers);
+    this.times.push(...before.times);
   }
 
   start(): void {
@@ -465,7 +468,9 @@ export class TransferLoad {
       const key = crypto.randomUUID();
       this.keys.set(key, member);
       for (;;) {
+        const sent_ms = performance.now();
         const outcome = await postTransfer(this.base, member, key, this.options.amount_cents, this.options.reference);
+        this.times.push({ sent_ms, answered_ms: performance.now() });
         this.answers.push(outcome);
         if (outcome.kind === "acknowledged") this.acknowledged.set(key, { member, reference: outcome.reference });
         for (const check of [...this.waiters]) check();

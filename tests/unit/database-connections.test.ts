@@ -47,6 +47,25 @@ describe("an unreachable database is told apart from other failures", () => {
     expect(isDatabaseUnavailable(withCode("57014", "canceling statement due to statement timeout"))).toBe(true);
     expect(isDatabaseUnavailable(withCode("57014", "canceling statement due to user request"))).toBe(false);
   });
+  it("counts a write refused by a server that is read-only now (a failover), and the other module graph's own error", () => {
+    expect(databaseUnavailable(withCode("25006", "cannot execute INSERT in a read-only transaction"))?.code).toBe(
+      "25006",
+    );
+    // The server entry and the React Router build each bundle unavailable.server.ts: an error made
+    // by one is not an instance of the other's class, and is still an outage.
+    class DatabaseUnavailableError extends Error {
+      readonly code = "no_server_in_role";
+      override name = "DatabaseUnavailableError";
+    }
+    const foreign = new DrizzleQueryError("select 1", [], new DatabaseUnavailableError("The database is unavailable"));
+    expect(databaseUnavailable(foreign)?.code).toBe("no_server_in_role");
+  });
+  it("counts the server's own files failing it, not a privilege the app lacks", () => {
+    expect(databaseUnavailable(withCode("58030", "could not read block 0 in file"))?.code).toBe("58030");
+    const unreachable = withCode("42501", 'could not open file "base/16384/16894_fsm": Permission denied');
+    expect(databaseUnavailable(unreachable)?.code).toBe("42501");
+    expect(databaseUnavailable(withCode("42501", "permission denied for table users"))).toBeNull();
+  });
   it("a bug or bad data stays a bug (500)", () => {
     expect(isDatabaseUnavailable(withCode("23505", "duplicate key value violates unique constraint"))).toBe(false);
     expect(isDatabaseUnavailable(withCode("42P01", 'relation "x" does not exist'))).toBe(false);

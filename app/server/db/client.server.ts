@@ -11,7 +11,9 @@ import pg from "pg";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema";
 import { acquireDataDirLock, type DataDirLock } from "../files/data-dir-lock.server";
-import { describeDatabaseError } from "./unavailable.server";
+import { DatabaseUnavailableError, describeDatabaseError } from "./unavailable.server";
+import { HostSelection, placeOn, roleOf, watchRole, type ServerRole } from "./host-selection.server";
+import { parseDatabaseUrl, type DatabaseHost } from "~/config/database-url";
 import { ConfigurationError, DATABASE_POOL_DEFAULTS } from "../../config/env.server";
 import { logger } from "../logger.server";
 import { ownerOnlyDir, restrictTreeToOwner } from "../files/owner-only.server";
@@ -63,7 +65,11 @@ function queryTimeoutMs(statement_timeout_ms: number): number | undefined {
 }
 
 export type DatabaseTarget =
-  | ({ kind: "postgres"; url: string } & Partial<PoolSettings>)
+  /**
+   * `url` may name several servers with target_session_attrs, as libpq reads it
+   * (host-selection.server.ts); `name` is the variable it came from, for log lines.
+   */
+  | ({ kind: "postgres"; url: string; name?: string } & Partial<PoolSettings>)
   /** dataDir "memory" keeps everything in memory: for tests. */
   | { kind: "pglite"; dataDir: string | "memory" };
 
@@ -87,17 +93,28 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     const settings = poolSettings(target);
     // bigint columns come back as strings by default; the ledger works in cents that fit in
     // a JavaScript number only up to 2^53, so parse int8 explicitly where it is read.
+    const address = parseDatabaseUrl(target.url);
+    const connection: pg.ClientConfig = {
+      connectionString: address.first_host_url,
+      connectionTimeoutMillis: settings.connect_timeout_ms,
+      keepAlive: settings.tcp_keepalive_ms > 0,
+      keepAliveInitialDelayMillis: settings.tcp_keepalive_ms,
+    };
+    // One server and any role: node-postgres as it is. Otherwise each connection goes where the
+    // selection says, and is dropped when its server leaves the role.
+    const selection =
+      address.hosts.length > 1 || address.target_session_attrs !== "any"
+        ? new HostSelection(address, connection, target.name ?? "DATABASE_URL")
+        : undefined;
     const pool = new pg.Pool({
-      connectionString: target.url,
+      ...connection,
+      selection,
       Client: AppClient,
       max: settings.pool_max,
-      connectionTimeoutMillis: settings.connect_timeout_ms,
       statement_timeout: settings.statement_timeout_ms || undefined,
       query_timeout: queryTimeoutMs(settings.statement_timeout_ms),
       idle_in_transaction_session_timeout: settings.idle_in_transaction_timeout_ms || undefined,
-      keepAlive: settings.tcp_keepalive_ms > 0,
-      keepAliveInitialDelayMillis: settings.tcp_keepalive_ms,
-    });
+    } as pg.PoolConfig);
     // The pool reports an idle connection's failure here too, after the connection's own
     // listener (AppClient) has logged it and the pool has dropped the connection.
     pool.on("error", () => undefined);
@@ -223,10 +240,74 @@ function poolSettings(target: Partial<PoolSettings>): PoolSettings {
  * its own (the migration lock) had no listener. Each one listens from birth: the loss is
  * logged as one line and the work on that connection fails, which the request answers with 503.
  */
+type ConnectCallback = ((error: Error) => void) | ((error: null, client: pg.Client) => void);
+
 class AppClient extends pg.Client {
-  constructor(config?: pg.ClientConfig) {
+  /** With several servers or a wanted role: which server to connect to (host-selection.server.ts). */
+  private readonly selection: HostSelection | undefined;
+  private server: DatabaseHost | undefined;
+  private readonly reported: Partial<ServerRole>;
+
+  constructor(config?: pg.ClientConfig & { selection?: HostSelection }) {
     super(config);
-    this.on("error", (error) => logger.warn({ database: describeDatabaseError(error) }, "database connection lost"));
+    this.selection = config?.selection;
+    this.reported = watchRole(this);
+    this.on("error", (error) => {
+      logger.warn({ database: describeDatabaseError(error) }, "database connection lost");
+      this.leftRole();
+    });
+  }
+
+  /**
+   * pg-pool connects with a callback, migrations with the promise. With a selection the client
+   * connects to the chosen server and checks the role it reports there; a server found in the
+   * wrong role (a standby promoted meanwhile, an old primary back as a standby) is not kept.
+   */
+  override connect(): Promise<pg.Client>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.Client> | void {
+    const connected = this.selection ? this.connectToSelected(this.selection) : super.connect();
+    if (!callback) return connected.then(() => this);
+    connected.then(
+      () => (callback as (error: null, client: pg.Client) => void)(null, this),
+      (error: Error) => (callback as (error: Error) => void)(error),
+    );
+  }
+
+  private async connectToSelected(selection: HostSelection): Promise<void> {
+    const server = await selection.host();
+    this.server = server;
+    // One server in the URL: node-postgres already has its host, port or socket folder.
+    if (selection.address.hosts.length > 1) placeOn(this, server);
+    try {
+      await super.connect();
+    } catch (error) {
+      selection.forget(server);
+      throw error;
+    }
+    let role: ServerRole;
+    try {
+      role = await roleOf(this, this.reported);
+    } catch (error) {
+      selection.forget(server);
+      await this.end().catch(() => undefined);
+      throw error;
+    }
+    if (!selection.accepts(role)) {
+      selection.forget(server);
+      await this.end().catch(() => undefined);
+      throw new DatabaseUnavailableError(
+        new Error(
+          `the database server is ${role.in_hot_standby ? "a standby" : "read-only"} now, not ${selection.attrs}`,
+        ),
+        "no_server_in_role",
+      );
+    }
+  }
+
+  /** The connection's server is gone or changed role: the next connection looks again. */
+  private leftRole(): void {
+    if (this.selection && this.server) this.selection.forget(this.server);
   }
 
   /**
@@ -237,7 +318,12 @@ class AppClient extends pg.Client {
    */
   override query(...args: unknown[]): never {
     const abandonIfTimedOut = (error: unknown) => {
-      if (error instanceof Error && error.message === "Query read timeout") {
+      const timed_out = error instanceof Error && error.message === "Query read timeout";
+      // 25006: a write refused because the server is read-only now (a primary demoted under an
+      // open connection): the connection is of no use for writing; the next goes to the new primary.
+      const read_only = (error as { code?: unknown } | null)?.code === "25006" && this.selection !== undefined;
+      if (timed_out || read_only) {
+        if (read_only) this.leftRole();
         (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
       }
     };

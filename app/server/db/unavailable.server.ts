@@ -34,9 +34,10 @@ const NETWORK_CODES = new Set([
  * SQLSTATEs that mean the server or the connection is gone or cannot serve: class 08 (connection
  * exception), 57P01/57P02/57P03 (shut down by an administrator, after a crash, or still starting),
  * 53300 (too many connections), 25P03 (a transaction left idle too long: the server closed the
- * connection).
+ * connection), 25006 (a write on a server that is read-only now: a standby, or a primary being
+ * demoted in a failover; the next connection goes to the new primary).
  */
-const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "25P03"]);
+const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "25P03", "25006"]);
 
 /** node-postgres and pg-pool report these without a code. */
 const DRIVER_MESSAGES = [
@@ -56,15 +57,26 @@ export function databaseUnavailable(error: unknown): DatabaseUnavailableError | 
     if (current === null || typeof current !== "object" || seen.has(current)) continue;
     seen.add(current);
     if (current instanceof DatabaseUnavailableError) return current;
-    const { code, message, cause, errors } = current as {
+    const { code, message, cause, errors, name } = current as {
       code?: unknown;
       message?: unknown;
       cause?: unknown;
       errors?: unknown;
+      name?: unknown;
     };
+    // One made by the other module graph (the server entry's and the React Router build's each
+    // have this class; the database they share was opened by one of them): not instanceof this one.
+    if (name === "DatabaseUnavailableError")
+      return new DatabaseUnavailableError(error, typeof code === "string" ? code : undefined);
     const text = typeof message === "string" ? message : "";
     if (typeof code === "string") {
       if (NETWORK_CODES.has(code) || code.startsWith("08") || UNAVAILABLE_SQLSTATES.has(code))
+        return new DatabaseUnavailableError(error, code);
+      // Class 58: the server's own disk or files failed (an I/O error, a file gone). And a file of
+      // the server's it may no longer open (42501 from EACCES: a data folder made unreachable, as
+      // the failover test does to a killed primary whose backends still run): not a privilege the
+      // app lacks, which stays a 500.
+      if (code.startsWith("58") || (code === "42501" && /^could not (open|read|write|stat|create) file/.test(text)))
         return new DatabaseUnavailableError(error, code);
       // 57014 is also a cancelled statement; only the statement timeout means "too slow to answer".
       if (code === "57014" && /statement timeout/.test(text)) return new DatabaseUnavailableError(error, code);

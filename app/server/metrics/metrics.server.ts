@@ -36,7 +36,12 @@ interface AppMetrics {
   pool?: { total: Gauge; idle: Gauge; waiting: Gauge; max: Gauge };
   /** Created at the first scrape of a process that delivers mail by SMTP. */
   outbox?: { unsent: Gauge; failed: Gauge; oldest: Gauge };
+  /** Created at the first scrape of a process on PostgreSQL: its primary's standbys. */
+  replication?: { standbys: Gauge<"sync_state">; lag: Gauge; synchronous: Gauge };
 }
+
+/** pg_stat_replication's sync_state values, each reported (0 when none) so an alert can read "none". */
+const SYNC_STATES = ["sync", "quorum", "potential", "async"] as const;
 
 type Holder = { [KEY]?: AppMetrics };
 
@@ -300,6 +305,27 @@ export async function scrape(database: Database, options: ScrapeOptions): Promis
     m.pool.waiting.set(pool.waiting);
     m.pool.max.set(pool.max);
   }
+  if (database.kind === "postgres") {
+    const registers = [m.registry];
+    m.replication ??= {
+      standbys: new Gauge({
+        name: "mutual_database_replication_standbys",
+        help: "Standbys streaming from the primary, by pg_stat_replication's sync_state (sync and quorum: commits wait for them)",
+        labelNames: ["sync_state"],
+        registers,
+      }),
+      lag: new Gauge({
+        name: "mutual_database_replication_replay_lag_seconds",
+        help: "The largest replay lag of the primary's standbys (0 with none, or none lagging)",
+        registers,
+      }),
+      synchronous: new Gauge({
+        name: "mutual_database_replication_synchronous",
+        help: "1 when commits wait for a standby now (synchronous_standby_names set and a sync or quorum standby streaming)",
+        registers,
+      }),
+    };
+  }
   if (options.outbox) {
     const registers = [m.registry];
     m.outbox ??= {
@@ -336,6 +362,12 @@ export async function scrape(database: Database, options: ScrapeOptions): Promis
       for (const state of ["due", "scheduled", "running", "failed"] as const)
         m.job_queue.set({ job: row.job, state }, row[state]);
     }
+    if (m.replication && figures.replication) {
+      for (const sync_state of SYNC_STATES)
+        m.replication.standbys.set({ sync_state }, figures.replication.standbys[sync_state] ?? 0);
+      m.replication.lag.set(figures.replication.lag_seconds);
+      m.replication.synchronous.set(figures.replication.synchronous ? 1 : 0);
+    }
     if (m.outbox && figures.outbox) {
       m.outbox.unsent.set(figures.outbox.unsent);
       m.outbox.failed.set(figures.outbox.failed);
@@ -347,6 +379,9 @@ export async function scrape(database: Database, options: ScrapeOptions): Promis
     m.external_pending.reset();
     m.external_oldest.reset();
     m.job_queue.reset();
+    m.replication?.standbys.reset();
+    m.replication?.lag.reset();
+    m.replication?.synchronous.reset();
   }
   return m.registry.metrics();
 }
@@ -380,7 +415,29 @@ async function databaseFigures(database: Database, options: ScrapeOptions) {
            count(*) filter (where state = 'running')::int as running,
            count(*) filter (where state = 'failed')::int as failed
       from job_runs where state <> 'succeeded' group by job`);
+  // PostgreSQL: the standbys of the server this process writes to (pg_auto_failover's pair, or
+  // none). Their lag needs the app's role to be in pg_monitor (docs/operations.md#watch).
+  let replication:
+    | { standbys: Partial<Record<(typeof SYNC_STATES)[number], number>>; lag_seconds: number; synchronous: boolean }
+    | undefined;
+  if (database.kind === "postgres") {
+    const rows = await database.db.execute(sql`
+      select sync_state, count(*)::int as standbys,
+             coalesce(max(extract(epoch from replay_lag)), 0)::float8 as lag_seconds,
+             current_setting('synchronous_standby_names') <> '' as names_set
+        from pg_stat_replication where state = 'streaming' group by sync_state`);
+    const standbys: Partial<Record<(typeof SYNC_STATES)[number], number>> = {};
+    for (const r of rows.rows) standbys[String(r.sync_state) as (typeof SYNC_STATES)[number]] = Number(r.standbys);
+    replication = {
+      standbys,
+      lag_seconds: Math.max(0, ...rows.rows.map((r) => Number(r.lag_seconds))),
+      synchronous: rows.rows.some(
+        (r) => r.names_set === true && (r.sync_state === "sync" || r.sync_state === "quorum"),
+      ),
+    };
+  }
   return {
+    replication,
     jobs: jobs.rows.map((r) => ({
       job: String(r.job),
       due: Number(r.due),
