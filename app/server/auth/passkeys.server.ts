@@ -75,17 +75,18 @@ async function issueChallenge(
   purpose: ChallengePurpose,
   binding: { user_id?: string | null; bound_hash?: string | null },
   now: Date,
-): Promise<string> {
-  const challenge = crypto.randomBytes(32).toString("base64url");
+): Promise<Uint8Array<ArrayBuffer>> {
+  // The library sends the bytes base64url-encoded, and the browser signs that text: it is what is stored.
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
   await db.insert(passkeyChallenges).values({
-    challenge_hash: challengeHash(challenge),
+    challenge_hash: challengeHash(Buffer.from(bytes).toString("base64url")),
     purpose,
     user_id: binding.user_id ?? null,
     bound_hash: binding.bound_hash ?? null,
     created_at: now,
     expires_at: new Date(now.getTime() + PASSKEY_CHALLENGE_VALID_MS),
   });
-  return challenge;
+  return bytes;
 }
 
 /** The challenge the browser says it signed (from clientDataJSON), or null when unreadable. */
@@ -378,7 +379,13 @@ export async function finishPasskeyRegistration(
     await tellOwner(db, user, "added", input.name, now);
     return {
       status: "added",
-      passkey: { id: row.id, name: input.name, created_at: now, last_used_at: null, synced: row.device_type === "multiDevice" },
+      passkey: {
+        id: row.id,
+        name: input.name,
+        created_at: now,
+        last_used_at: null,
+        synced: row.device_type === "multiDevice",
+      },
     };
   } catch (error) {
     logger.error({ err: error, user_id: user.id }, "saving a passkey failed");
@@ -406,7 +413,11 @@ export interface PasskeyOwner {
 
 export type AssertionCheck =
   | { ok: true; owner: PasskeyOwner }
-  | { ok: false; reason: "malformed" | "unknown_credential" | "challenge" | "verification"; owner: PasskeyOwner | null };
+  | {
+      ok: false;
+      reason: "malformed" | "unknown_credential" | "challenge" | "verification";
+      owner: PasskeyOwner | null;
+    };
 
 /** The passkey in use that a response names (by its credential id), with its owner. */
 export async function passkeyForResponse(db: DbOrTx, response: AuthenticationResponseJSON) {
@@ -459,42 +470,57 @@ export async function checkAssertion(
   )
     return { ok: false, reason: "unknown_credential", owner };
   if (!challenge) return { ok: false, reason: "challenge", owner };
-  const rp = relyingParty();
+  const verified = await verifyAssertionSignature(response, challenge, found, relyingParty());
+  if (!verified.ok) return { ok: false, reason: "verification", owner };
+  // The counter only moves forward: of two racing assertions with the same count, one wins.
+  const moved = await db
+    .update(passkeys)
+    .set({ counter: verified.new_counter, last_used_at: now })
+    .where(
+      and(
+        eq(passkeys.id, found.id),
+        isNull(passkeys.removed_at),
+        verified.new_counter === 0 ? sql`true` : sql`${passkeys.counter} < ${verified.new_counter}`,
+      ),
+    )
+    .returning({ id: passkeys.id });
+  if (moved.length !== 1) return { ok: false, reason: "verification", owner };
+  return { ok: true, owner: owner! };
+}
+
+/**
+ * The cryptographic check of an assertion, without the database: the signature over the
+ * authenticator data and the client data with the stored public key, the challenge, the origin
+ * and RP ID, user verification, and a counter that moved past the stored one (when counted).
+ */
+export async function verifyAssertionSignature(
+  response: AuthenticationResponseJSON,
+  expected_challenge: string,
+  stored: { public_key: string; counter: number; transports: string[] },
+  rp: { rp_id: string; origin: string },
+): Promise<{ ok: true; new_counter: number } | { ok: false; error: string }> {
   try {
     const verified = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: challenge,
+      expectedChallenge: expected_challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.rp_id,
       credential: {
         id: response.id,
-        publicKey: new Uint8Array(Buffer.from(found.public_key, "base64url")),
-        counter: found.counter,
-        transports: found.transports as AuthenticatorTransport[],
+        publicKey: new Uint8Array(Buffer.from(stored.public_key, "base64url")),
+        counter: stored.counter,
+        transports: stored.transports as AuthenticatorTransport[],
       },
       requireUserVerification: true,
     });
-    if (!verified.verified) return { ok: false, reason: "verification", owner };
-    // The counter only moves forward: of two racing assertions with the same count, one wins.
-    const moved = await db
-      .update(passkeys)
-      .set({ counter: verified.authenticationInfo.newCounter, last_used_at: now })
-      .where(
-        and(
-          eq(passkeys.id, found.id),
-          isNull(passkeys.removed_at),
-          verified.authenticationInfo.newCounter === 0
-            ? sql`true`
-            : sql`${passkeys.counter} < ${verified.authenticationInfo.newCounter}`,
-        ),
-      )
-      .returning({ id: passkeys.id });
-    if (moved.length !== 1) return { ok: false, reason: "verification", owner };
-    return { ok: true, owner: owner! };
+    return verified.verified
+      ? { ok: true, new_counter: verified.authenticationInfo.newCounter }
+      : { ok: false, error: "not verified" };
   } catch (error) {
     // Wrong origin, wrong RP ID, a bad signature, no user verification, a counter that did not move.
-    logger.warn({ err: error instanceof Error ? error.message : String(error) }, "passkey assertion refused");
-    return { ok: false, reason: "verification", owner };
+    const message = error instanceof Error ? error.message : String(error);
+    logger.warn({ err: message }, "passkey assertion refused");
+    return { ok: false, error: message };
   }
 }
 
