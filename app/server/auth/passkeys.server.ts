@@ -12,6 +12,7 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import type { Actor } from "~/domain/actor";
+export { checkPasskeyName } from "~/domain/passkeys";
 import { institution } from "~/config/institution.server";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { authAccounts, passkeyChallenges, passkeys, users } from "~/server/db/schema";
@@ -43,7 +44,6 @@ import type { RequestMeta } from "./request-meta.server";
  *   single-use challenge.
  */
 export const PASSKEY_CHALLENGE_VALID_MS = 5 * 60 * 1000;
-export const PASSKEY_NAME_MAX_CHARS = 60;
 /** More than enough for a phone, a laptop and two security keys, and a bound on the list. */
 export const PASSKEYS_MAX = 10;
 /** How long the browser waits for the person at the authenticator. */
@@ -227,19 +227,6 @@ function demoLocked(email: string): boolean {
 }
 
 // --- Adding one -----------------------------------------------------------------------------------
-
-export type PasskeyNameCheck = { ok: true; name: string } | { ok: false; message: string };
-
-/** The name a person gives a passkey: 1 to 60 characters, no control characters. */
-export function checkPasskeyName(raw: unknown): PasskeyNameCheck {
-  const name = typeof raw === "string" ? raw.replace(/\s+/g, " ").trim() : "";
-  if (!name) return { ok: false, message: "Please give the passkey a name, such as the device it is on." };
-  if (name.length > PASSKEY_NAME_MAX_CHARS)
-    return { ok: false, message: `Please use at most ${PASSKEY_NAME_MAX_CHARS} characters.` };
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) return { ok: false, message: "Please use letters, digits and punctuation." };
-  return { ok: true, name };
-}
 
 export type StartRegistrationResult =
   | { status: "options"; options: PublicKeyCredentialCreationOptionsJSON }
