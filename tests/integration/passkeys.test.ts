@@ -19,6 +19,7 @@ import { sessionUserFromCookie } from "~/server/auth/session.server";
 import { endOtherSessions, endSession, listActiveSessions } from "~/server/auth/active-sessions.server";
 import { DEVICE_COOKIE } from "~/server/auth/devices.server";
 import { LOCKOUT_MS } from "~/server/auth/lockout.server";
+import { stepUpPasskeyOptions, verifyStepUp } from "~/server/payments/step-up.server";
 import { fileDatabase } from "./test-database";
 import { Browser, lastCodeTo, lastMessageTo } from "./identity-support";
 import { assertion, newCredential, registrationResponse, type SoftCredential } from "../soft-authenticator";
@@ -374,5 +375,75 @@ describe("sessions and devices", () => {
     expect(await sessionUserFromCookie(database.db, browsers[1]!.cookieHeader())).toBeNull();
     expect(await sessionUserFromCookie(database.db, browsers[2]!.cookieHeader())).toBeNull();
     expect(await listActiveSessions(database.db, user.id, me!.session_id)).toHaveLength(1);
+  });
+});
+
+describe("confirming a money action with a passkey", () => {
+  it("confirms only the transfer its challenge was issued for, once", async () => {
+    const user = await someone();
+    const credential = await addPasskey(user);
+    const transferA = JSON.stringify(["member", "key-a", 1, 2000, "lee@example.com"]);
+    const transferB = JSON.stringify(["member", "key-a", 1, 200000, "mallory@example.com"]);
+    const options = await stepUpPasskeyOptions(database.db, user, transferA);
+    expect(options?.allowCredentials?.map((c) => c.id)).toEqual([credential.credential_id.toString("base64url")]);
+    const answer = JSON.stringify(
+      assertion(credential, { challenge: options!.challenge, origin: rp().origin, rp_id: rp().rp_id }),
+    );
+    // The answer for transfer A does not confirm transfer B (and is used up by trying).
+    const crossed = await verifyStepUp(database.db, user, {
+      proof: { passkey_response: answer },
+      transfer: transferB,
+      action: "transfer_to_member",
+    });
+    expect(crossed).toEqual({ ok: false, reason: "invalid" });
+
+    const fresh = await stepUpPasskeyOptions(database.db, user, transferA);
+    const right = JSON.stringify(
+      assertion(credential, { challenge: fresh!.challenge, origin: rp().origin, rp_id: rp().rp_id }),
+    );
+    const confirmed = await verifyStepUp(database.db, user, {
+      proof: { passkey_response: right },
+      transfer: transferA,
+      action: "transfer_to_member",
+    });
+    expect(confirmed).toEqual({ ok: true });
+    // The same answer again is refused: the challenge was used.
+    const replayed = await verifyStepUp(database.db, user, {
+      proof: { passkey_response: right },
+      transfer: transferA,
+      action: "transfer_to_member",
+    });
+    expect(replayed).toEqual({ ok: false, reason: "invalid" });
+  });
+
+  it("never with another member's passkey, nor a sign-in challenge", async () => {
+    const user = await someone();
+    await addPasskey(user);
+    const other = await someone();
+    const otherCredential = await addPasskey(other);
+    const transfer = JSON.stringify(["ach", "key-b", 1, 5000]);
+    const options = await stepUpPasskeyOptions(database.db, user, transfer);
+    const foreign = JSON.stringify(
+      assertion(otherCredential, { challenge: options!.challenge, origin: rp().origin, rp_id: rp().rp_id }),
+    );
+    expect(
+      await verifyStepUp(database.db, user, {
+        proof: { passkey_response: foreign },
+        transfer,
+        action: "transfer_to_us_bank",
+      }),
+    ).toEqual({ ok: false, reason: "invalid" });
+    const signIn = await assertionOptions(database.db, "sign_in", {});
+    const crossed = JSON.stringify(
+      assertion(otherCredential, { challenge: signIn.challenge, origin: rp().origin, rp_id: rp().rp_id }),
+    );
+    expect(
+      await verifyStepUp(database.db, other, {
+        proof: { passkey_response: crossed },
+        transfer,
+        action: "transfer_to_us_bank",
+      }),
+    ).toEqual({ ok: false, reason: "invalid" });
+    expect(await stepUpPasskeyOptions(database.db, await someone(), transfer)).toBeNull();
   });
 });
