@@ -167,8 +167,8 @@ function PasskeyRow({ passkey, canUseOther }: { passkey: PasskeyData; canUseOthe
   const nameId = `passkey-${passkey.id}-name`;
   return (
     <li className="p-3 sm:p-4" aria-labelledby={nameId}>
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0 flex-1">
           <p id={nameId} className="break-words font-medium text-slate-900">
             {passkey.name}
           </p>

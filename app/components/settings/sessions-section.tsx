@@ -64,10 +64,10 @@ function SessionRow({
   const labelId = `session-${session.id}-label`;
   return (
     <li
-      className={`flex flex-wrap items-start justify-between gap-3 p-3 sm:p-4 ${highlighted ? "bg-amber-50" : ""}`}
+      className={`flex flex-col gap-3 p-3 sm:flex-row sm:items-start sm:justify-between sm:p-4 ${highlighted ? "bg-amber-50" : ""}`}
       aria-labelledby={labelId}
     >
-      <div className="min-w-0">
+      <div className="min-w-0 flex-1">
         <p id={labelId} className="font-medium text-slate-900">
           {session.browser} on {session.device}
           {session.current ? (
