@@ -19,8 +19,15 @@ import {
  */
 const SCREENS = "test-results/screens";
 const posted = { timeout: 20_000 };
-/** The sticky top bar would cover a section scrolled under it in an element screenshot. */
-const UNSTICK = "header, nav { position: static !important; }";
+/**
+ * The sticky top bar would cover a section scrolled under it in an element screenshot. Set through
+ * the CSSOM (the page's CSP refuses an injected style sheet).
+ */
+async function unstickHeader(page: Page) {
+  await page.evaluate(() => {
+    for (const header of document.querySelectorAll<HTMLElement>("header")) header.style.position = "static";
+  });
+}
 
 async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
   const cdp = await page.context().newCDPSession(page);
@@ -102,10 +109,12 @@ test("a member adds a passkey, signs in with it, confirms a transfer with it and
   await hydrated(page);
   await expect(list.getByText(/Last used/)).toBeVisible();
   await expectNoAxeViolations(page);
-  await passkeys.screenshot({ path: `${SCREENS}/passkeys-1440.png`, style: UNSTICK });
+  await unstickHeader(page);
+  await passkeys.screenshot({ path: `${SCREENS}/passkeys-1440.png` });
   await page.setViewportSize(PHONE);
   await passkeys.scrollIntoViewIfNeeded();
-  await passkeys.screenshot({ path: `${SCREENS}/passkeys-375.png`, style: UNSTICK });
+  await unstickHeader(page);
+  await passkeys.screenshot({ path: `${SCREENS}/passkeys-375.png` });
   await expectNoAxeViolations(page);
   await page.setViewportSize(DESKTOP);
 

@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { DESKTOP, NO_SESSION, PHONE, expectNoAxeViolations, hydrated, signIn, watchConsole } from "./support";
 
@@ -8,8 +9,15 @@ import { DESKTOP, NO_SESSION, PHONE, expectNoAxeViolations, hydrated, signIn, wa
  */
 const SCREENS = "test-results/screens";
 const posted = { timeout: 20_000 };
-/** The sticky top bar would cover a section scrolled under it in an element screenshot. */
-const UNSTICK = "header, nav { position: static !important; }";
+/**
+ * The sticky top bar would cover a section scrolled under it in an element screenshot. Set through
+ * the CSSOM (the page's CSP refuses an injected style sheet).
+ */
+async function unstickHeader(page: Page) {
+  await page.evaluate(() => {
+    for (const header of document.querySelectorAll<HTMLElement>("header")) header.style.position = "static";
+  });
+}
 const PHONE_UA =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
 
@@ -38,10 +46,12 @@ test("a member ends a session on another device, which is then signed out", asyn
   const phone = list.getByRole("listitem").filter({ hasText: "Safari 18 on" });
   await expect(phone).toContainText("iPhone");
   await expectNoAxeViolations(page);
-  await section.screenshot({ path: `${SCREENS}/sessions-1440.png`, style: UNSTICK });
+  await unstickHeader(page);
+  await section.screenshot({ path: `${SCREENS}/sessions-1440.png` });
   await page.setViewportSize(PHONE);
   await section.scrollIntoViewIfNeeded();
-  await section.screenshot({ path: `${SCREENS}/sessions-375.png`, style: UNSTICK });
+  await unstickHeader(page);
+  await section.screenshot({ path: `${SCREENS}/sessions-375.png` });
   await expectNoAxeViolations(page);
   await page.setViewportSize(DESKTOP);
 
