@@ -185,7 +185,12 @@ function PasskeyRow({ passkey, canUseOther }: { passkey: PasskeyData; canUseOthe
           </p>
         </div>
         {hydrated && !open ? (
-          <Button variant="secondary" onPress={() => setOpen(true)} aria-label={`Remove ${passkey.name}`}>
+          <Button
+            variant="secondary"
+            className="self-start"
+            onPress={() => setOpen(true)}
+            aria-label={`Remove ${passkey.name}`}
+          >
             Remove
           </Button>
         ) : null}
