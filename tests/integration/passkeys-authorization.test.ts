@@ -188,3 +188,50 @@ describe("/login's passkey intents", () => {
     expect(refused).toMatchObject({ kind: "refused", status: 401 });
   });
 });
+
+describe("staff required to use passkeys", () => {
+  it("staff without a passkey are sent to Account Settings from the back office, and refused its actions", async () => {
+    const { institution } = await import("~/config/institution.server");
+    const adminIndex = await import("~/routes/admin/index");
+    institution().staff_passkeys_required = true;
+    try {
+      for (const persona of ["staff", "reviewer"] as const) {
+        const page = await run(() =>
+          adminIndex.loader({ request: people.get(persona, "/admin"), params: {}, context: context() } as never),
+        );
+        expect(page, persona).toMatchObject({
+          kind: "redirect",
+          location: "/settings/account?passkey=required#passkeys",
+        });
+        const act = await run(() =>
+          adminIndex.action({
+            request: people.post(persona, "/admin?index", { intent: "anything" }),
+            params: {},
+            context: context(),
+          } as never),
+        );
+        expect(act, persona).toMatchObject({ kind: "refused", status: 403 });
+        // Account Settings itself opens, saying why.
+        const settings = await run(() =>
+          accountRoute.loader({
+            request: people.get(persona, "/settings/account"),
+            params: {},
+            context: context(),
+          } as never),
+        );
+        expect((settings.value as { account: { passkey_required: boolean } }).account.passkey_required).toBe(true);
+      }
+      // Members are not affected.
+      const member = await run(() =>
+        accountRoute.loader({
+          request: people.get("member", "/settings/account"),
+          params: {},
+          context: context(),
+        } as never),
+      );
+      expect((member.value as { account: { passkey_required: boolean } }).account.passkey_required).toBe(false);
+    } finally {
+      institution().staff_passkeys_required = false;
+    }
+  });
+});
