@@ -255,7 +255,10 @@ export const passkeys = pgTable(
     public_key: text("public_key").notNull(),
     counter: bigint("counter", { mode: "number" }).notNull().default(0),
     /** How the browser can reach the authenticator (internal, hybrid, usb...), a hint for later requests. */
-    transports: text("transports").array().notNull().default(sql`'{}'::text[]`),
+    transports: text("transports")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** multiDevice: a synced passkey; singleDevice: bound to one authenticator. */
     device_type: text("device_type", { enum: ["singleDevice", "multiDevice"] }).notNull(),
     backed_up: boolean("backed_up").notNull().default(false),
