@@ -186,7 +186,10 @@ export function passkeyChangedEmail(details: { change: "added" | "removed"; name
     text:
       `The passkey "${details.name}" was ${added ? "added to" : "removed from"} your online banking (${when}).` +
       (added ? ` It can now sign in to your account and confirm transfers.` : ` It can no longer sign in.`) +
-      `\n\nIf you did not do this, reset your password from the sign-in page ("Forgot password?"), which signs out every session, and call us.` +
+      `\n\nIf you did not do this, call us at once. ` +
+      (added
+        ? `Remove the passkey under Account Settings → Passkeys (a password reset alone does not remove it), then reset your password from the sign-in page ("Forgot password?"), which signs out every session.`
+        : `Reset your password from the sign-in page ("Forgot password?"), which signs out every session.`) +
       safetyNote() +
       signature(),
   };
