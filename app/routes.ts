@@ -63,13 +63,19 @@ export default [
     route("members/:memberId/cards", "routes/admin/card-transactions.tsx"),
     // Error resolution cases, nearest deadline first, and one case with its actions (docs/product.md#disputes).
     route("disputes", "routes/admin/disputes.tsx"),
+    route("disputes/new", "routes/admin/dispute-new.tsx"),
     route("disputes/:caseId", "routes/admin/dispute.tsx"),
+    route("disputes/:caseId/attachments/:attachmentId", "routes/admin/dispute-attachment.tsx"),
     // A taxpayer number in full, for a stated reason, audited (docs/product.md#taxpayer-identification).
     route("members/:memberId/tin", "routes/admin/member-tin.tsx"),
     // Members who get paper by mail: no consent to electronic delivery (docs/product.md#paper-delivery).
     route("paper-delivery", "routes/admin/paper-delivery.tsx"),
+    // Change-in-terms notices: each new disclosure version, when it takes effect, who was told (docs/product.md#disclosures).
+    route("disclosures", "routes/admin/disclosures.tsx"),
   ]),
   route("admin/paper-delivery.csv", "routes/admin/paper-delivery-csv.tsx"),
+  // A year's Form 1099-INT figures as CSV (docs/product.md#tax-forms).
+  route("admin/tax-forms/:year", "routes/admin/tax-forms-csv.tsx"),
   // Back-office downloads (no layout): the audit log as CSV, an applicant's ID document.
   route("admin/audit.csv", "routes/admin/audit-csv.tsx"),
   route("admin/queues/files/:fileId", "routes/admin/queues-file.tsx"),
@@ -105,12 +111,14 @@ export default [
     route("dashboard/disputes", "routes/member/disputes.tsx"),
     route("dashboard/disputes/new", "routes/member/dispute-new.tsx"),
     route("dashboard/disputes/:caseId", "routes/member/dispute.tsx"),
+    route("dashboard/disputes/:caseId/attachments/:attachmentId", "routes/member/dispute-attachment.tsx"),
     // Consent to electronic delivery (E-SIGN) and the member's disclosures (docs/product.md#electronic-delivery).
     route("dashboard/electronic-delivery", "routes/member/electronic-delivery.tsx"),
   ]),
   route("dashboard/electronic-delivery/sample.pdf", "routes/member/electronic-delivery-sample.tsx"),
   route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),
+  route("dashboard/statements/tax/:year", "routes/member/tax-form-pdf.tsx"),
   route("dashboard/payments/:paymentId/receipt.pdf", "routes/member/payment-receipt-pdf.tsx"),
   route("dashboard/transactions.csv", "routes/member/transactions-csv.tsx"),
   route("dashboard/verify-recipient", "routes/member/verify-recipient.tsx"),

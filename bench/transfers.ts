@@ -592,7 +592,7 @@ async function waitFor(url: string, gone: () => boolean): Promise<void> {
   throw new Error(`${url} never answered 200`);
 }
 
-/** Debian's nginx in front of the apps, with the shipped site's upstream parameters, map and proxy block (as tests/integration/multi-process.test.ts). */
+/** Debian's nginx in front of the apps, with the shipped site's upstream parameters, map and proxy block (as tests/integration/whole-app/multi-process.test.ts). */
 function startNginx(port: number, app_ports: number[]): { child: ChildProcess; stop: () => Promise<void> } {
   const text = fs.readFileSync(path.join(root, "deploy/nginx/mutual.conf"), "utf8");
   const upstream = /upstream mutual \{([\s\S]*?)\n\}/.exec(text)?.[1];

@@ -104,7 +104,15 @@ async function main(): Promise<number> {
       role: v.role,
       profile: { first_name: v.first_name, last_name: v.last_name },
     });
-    switch (result.status) {
+    if (!result.ok) {
+      console.error(
+        result.code === "already_pending"
+          ? `Refused: a staff role request for ${v.email} is already waiting for approval.`
+          : `Refused: an account with the email ${v.email} already exists.`,
+      );
+      return 1;
+    }
+    switch (result.outcome) {
       case "created":
         console.log(`Created the ${v.role} account ${v.email} (no admin existed yet).`);
         console.log(
@@ -121,12 +129,6 @@ async function main(): Promise<number> {
         );
         console.log(`Once an admin approves it, the set-up link is emailed to ${v.email}.`);
         return 0;
-      case "email_taken":
-        console.error(`Refused: an account with the email ${v.email} already exists.`);
-        return 1;
-      case "already_pending":
-        console.error(`Refused: a staff role request for ${v.email} is already waiting for approval.`);
-        return 1;
     }
   } finally {
     await database.close();

@@ -332,16 +332,25 @@ export const InstitutionSchema = z
       member_transfer_code_above_cents: z.number().int().min(0).default(100_000),
       mobile_deposit_max_cents: z.number().int().positive(),
       /**
-       * Funds availability of an approved mobile deposit (docs/product.md#mobile-deposit): the first
-       * `next_day_cents` the next business day, the rest `remaining_after_business_days` business
-       * days after approval. Held in the ledger until then, and shown to the member on the page.
+       * Funds availability of a deposited check (Regulation CC; docs/product.md#funds-availability,
+       * the rule's amounts in app/domain/funds-availability.ts). `next_day_cents`: a next-day amount
+       * more generous than 12 CFR 229.10(c)(1)(vii)'s ($275 since July 1, 2025), or 0 for the rule's;
+       * a lower figure never applies. `remaining_after_business_days`: the rest of a check is
+       * available this many business days after the banking day of deposit, at most 2 (229.12(b)).
+       * `new_account_hold_business_days`: a check to a new account (229.13(a)) is available this
+       * many business days after its banking day of deposit (at most 9).
        */
       mobile_deposit_availability: z
         .object({
-          next_day_cents: z.number().int().min(0),
-          remaining_after_business_days: z.number().int().min(1).max(30),
+          next_day_cents: z.number().int().min(0).default(0),
+          remaining_after_business_days: z
+            .number()
+            .int()
+            .min(1)
+            .max(2, "at most 2: 12 CFR 229.12(b) makes a check available by the second business day after deposit"),
+          new_account_hold_business_days: z.number().int().min(1).max(9).default(7),
         })
-        .default({ next_day_cents: 22_500, remaining_after_business_days: 2 }),
+        .default({ next_day_cents: 0, remaining_after_business_days: 2, new_account_hold_business_days: 7 }),
       /**
        * Dual control of money staff create for a member (docs/security.md#dual-control, the rule in
        * app/domain/dual-control.ts): a balance adjustment, or one credit row of Add Transactions,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { plainText } from "./plain-text";
+import { calendarDate, formatBusinessDate } from "./calendar-date";
 import { addBusinessDays, addCalendarDays, businessDaysBetween } from "./payment-dates";
 
 /**
@@ -43,6 +44,16 @@ export const DISPUTABLE_KINDS = [
 export function isDisputable(kind: string, status: string): boolean {
   return status === "posted" && (DISPUTABLE_KINDS as readonly string[]).includes(kind);
 }
+
+/** How the member told us: their own report online, or to staff who entered it for them. */
+export const DISPUTE_CHANNELS = ["online", "phone", "in_person", "mail"] as const;
+export type DisputeChannel = (typeof DISPUTE_CHANNELS)[number];
+export const DISPUTE_CHANNEL_LABELS: Record<DisputeChannel, string> = {
+  online: "Online",
+  phone: "By phone",
+  in_person: "In person",
+  mail: "By mail",
+};
 
 export const DISPUTE_KINDS = ["not_mine", "wrong_amount", "not_received", "duplicate", "other"] as const;
 export type DisputeKind = (typeof DISPUTE_KINDS)[number];
@@ -261,6 +272,50 @@ export const DisputeReportSchema = z.object({
     ),
 });
 export type DisputeReport = z.infer<typeof DisputeReportSchema>;
+
+/**
+ * A report staff enter for a member who told us by phone, in person or by mail: the same report,
+ * how and when the member told us (the clocks run from that day, 1005.11(b)(1)).
+ */
+export const StaffDisputeReportSchema = DisputeReportSchema.extend({
+  member_id: z.string({ error: "Find the member first." }).regex(/^[A-Za-z0-9_-]{1,64}$/, "Find the member first."),
+  reported_via: z.enum(["phone", "in_person", "mail"], { error: "Choose how the member told us." }),
+  received_on: calendarDate("Enter the date the member told us (YYYY-MM-DD)."),
+});
+export type StaffDisputeReport = z.infer<typeof StaffDisputeReportSchema>;
+
+export const STAFF_REPORT_MESSAGES = {
+  future: "The date the member told us cannot be after today.",
+  before_transaction: (date: string) =>
+    `The member cannot have told us before the transaction's date (${formatBusinessDate(date)}).`,
+} as const;
+
+/**
+ * Attachments to a member's report (a receipt, a screenshot, a letter): at most 2, each a PDF, JPEG
+ * or PNG of at most 10 MB, the type read from the content. Two fit the 21 MB a multipart post may be.
+ */
+export const DISPUTE_ATTACHMENT_FIELDS = ["attachment_1", "attachment_2"] as const;
+export type DisputeAttachmentField = (typeof DISPUTE_ATTACHMENT_FIELDS)[number];
+export const DISPUTE_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const DISPUTE_ATTACHMENT_TYPES = ["application/pdf", "image/jpeg", "image/png"] as const;
+export const DISPUTE_ATTACHMENT_MESSAGES = {
+  wrong_type: "Attach a PDF, JPEG or PNG file.",
+  too_large: "The file is larger than 10 MB.",
+  unreadable: "The file could not be read. Please attach it again.",
+  missing: "Attach a file.",
+} as const;
+export const DISPUTE_ATTACHMENT_TYPE_LABELS: Record<string, string> = {
+  "application/pdf": "PDF",
+  "image/jpeg": "JPEG",
+  "image/png": "PNG",
+};
+
+/** "PDF, 120 KB": an attachment as listed on the case. */
+export function attachmentLabel(mime: string, bytes: number): string {
+  const size =
+    bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${DISPUTE_ATTACHMENT_TYPE_LABELS[mime] ?? "File"}, ${size}`;
+}
 
 /** A staff note on a case. */
 export const DisputeNoteSchema = plainText({

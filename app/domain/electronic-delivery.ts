@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { addCalendarDays } from "./payment-dates";
 
 /**
  * Electronic delivery consent (E-SIGN, 15 U.S.C. 7001(c); docs/product.md#electronic-delivery):
@@ -69,6 +70,8 @@ export type DisclosureKind = (typeof DISCLOSURE_KINDS)[number];
  *   consumer's liability, limits the types, amounts or frequency of transfers.
  * - Truth in Savings (NCUA 12 CFR 707.5(a), the CFPB's 12 CFR 1030.5(a)): 30 days before a change
  *   that may reduce the yield or adversely affect the member.
+ * - Regulation CC, 12 CFR 229.18(e): 30 days before a change in the funds availability policy
+ *   (a change that makes funds available sooner may be told within 30 days after).
  * - The others: no advance period is set by a rule, so the notice goes out when the version changes
  *   (the privacy notice's revised-notice rule, 12 CFR 1016.8, requires it before sharing changes).
  * We send every change this many days ahead, whether or not it is adverse, so no change is late.
@@ -77,17 +80,22 @@ export const NOTICE_DAYS_AHEAD: Record<DisclosureKind, number> = {
   esign: 0,
   account_agreement: 0,
   truth_in_savings: 30,
-  funds_availability: 0,
+  funds_availability: 30,
   reg_e: 21,
   privacy: 0,
 };
 
-/** YYYY-MM-DD plus days, in the calendar (no time zone: dates are the institution's). */
-export function addCalendarDays(date: string, days: number): string {
-  const at = new Date(`${date}T00:00:00Z`);
-  at.setUTCDate(at.getUTCDate() + days);
-  return at.toISOString().slice(0, 10);
-}
+/** The rule behind each notice period, named beside it. */
+export const NOTICE_RULES: Record<DisclosureKind, string | null> = {
+  esign: null,
+  account_agreement: null,
+  truth_in_savings: "12 CFR 1030.5(a)",
+  funds_availability: "12 CFR 229.18(e)",
+  reg_e: "12 CFR 1005.8(a)",
+  privacy: null,
+};
+
+export { addCalendarDays };
 
 /**
  * Whether a notice sent on `sent_on` tells the member in time for a version effective on
@@ -95,6 +103,15 @@ export function addCalendarDays(date: string, days: number): string {
  */
 export function noticeInTime(kind: DisclosureKind, sent_on: string, effective_on: string): boolean {
   return addCalendarDays(sent_on, NOTICE_DAYS_AHEAD[kind]) <= effective_on;
+}
+
+/**
+ * The day a new version first seen on `announced_on` takes effect: the profile's date, or the
+ * first day the rule's notice period allows when the profile's is sooner.
+ */
+export function changeTakesEffectOn(kind: DisclosureKind, announced_on: string, profile_effective_on: string): string {
+  const earliest = addCalendarDays(announced_on, NOTICE_DAYS_AHEAD[kind]);
+  return profile_effective_on < earliest ? earliest : profile_effective_on;
 }
 
 export type DeliveryChoice = "consented" | "withdrawn" | "declined";

@@ -6,7 +6,6 @@
  */
 import { z } from "zod";
 import { formatCents } from "./money";
-import { nextBusinessDay } from "./payment-dates";
 import { accountIdField, amountCentsField, idempotencyKeyField } from "./transfers";
 
 export const MOBILE_DEPOSIT_AMOUNT_CENTS_MAX_DEFAULT = 1_000_000;
@@ -60,52 +59,4 @@ export const MOBILE_DEPOSIT_IMAGE_MESSAGES = {
   body_too_large: "The photos are larger than 10 MB each. Please take smaller photos and try again.",
 } as const;
 
-// ---------------------------------------------------------------------------------------------
-// Funds availability: when an approved deposit's money may be spent.
-
-export interface AvailabilityPolicy {
-  /** Available from the next business day after approval (at most the deposit). */
-  next_day_cents: number;
-  /** The rest is available this many business days after approval. */
-  remaining_after_business_days: number;
-}
-
-export interface AvailabilitySchedule {
-  next_day_amount_cents: number;
-  next_day_available_on: string;
-  later_amount_cents: number;
-  later_available_on: string;
-}
-
-/**
- * Splits an approved deposit by the institution's policy, counting business days (no weekends
- * or Federal Reserve holidays, as payment files do) from the approval's business date.
- */
-export function availabilitySchedule(
-  amount_cents: number,
-  approved_on: string,
-  policy: AvailabilityPolicy,
-): AvailabilitySchedule {
-  const next_day_amount_cents = Math.min(amount_cents, Math.max(0, policy.next_day_cents));
-  return {
-    next_day_amount_cents,
-    next_day_available_on: addBusinessDays(approved_on, 1),
-    later_amount_cents: amount_cents - next_day_amount_cents,
-    later_available_on: addBusinessDays(approved_on, Math.max(1, policy.remaining_after_business_days)),
-  };
-}
-
-/** `days` business days after `date`. */
-export function addBusinessDays(date: string, days: number): string {
-  let day = date;
-  for (let i = 0; i < days; i++) day = nextBusinessDay(day);
-  return day;
-}
-
-/** The policy in the member's words, for the deposit page. */
-export function availabilityPolicyText(policy: AvailabilityPolicy): string {
-  const days = Math.max(1, policy.remaining_after_business_days);
-  if (policy.next_day_cents <= 0)
-    return `Once approved, the deposit is available ${days} business ${days === 1 ? "day" : "days"} after approval.`;
-  return `Once approved, the first ${formatCents(policy.next_day_cents)} is available the next business day and the rest ${days} business ${days === 1 ? "day" : "days"} after approval.`;
-}
+// Funds availability (when an approved check's money may be spent) is Regulation CC's: app/domain/funds-availability.ts.

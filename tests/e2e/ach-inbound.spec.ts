@@ -153,7 +153,7 @@ test("a notification of change waits in its section; staff must say what they di
   page,
 }) => {
   const errors = watchConsole(page);
-  // A COR naming an entry we never sent: it waits as unmatched (applying a matched one is in tests/integration/ach-inbound-classes.test.ts).
+  // A COR naming an entry we never sent: it waits as unmatched (applying a matched one is in tests/integration/rails/ach-inbound-classes.test.ts).
   const cor = buildInboundFile(
     [
       {

@@ -20,7 +20,7 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
       page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Jobs" }),
     ).toHaveAttribute("aria-current", "page");
     const jobs = page.getByTestId("job");
-    await expect(jobs).toHaveCount(11);
+    await expect(jobs).toHaveCount(13);
     await expect(
       page.locator('[data-job="monthly-statements"]').getByRole("heading", { name: "Monthly statements" }),
     ).toBeVisible();
@@ -67,6 +67,20 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
     await page.screenshot({ path: `test-results/admin-jobs/jobs-${viewport.width}.png`, fullPage: true });
   }
   expect(errors).toEqual([]);
+});
+
+test("staff download last year's Form 1099-INT figures from the tax-forms job", async ({ page }) => {
+  await page.goto("/admin/jobs");
+  const taxForms = page.locator('[data-job="tax-forms"]');
+  await expect(taxForms.getByRole("heading", { name: "Year-end tax forms (1099-INT)" })).toBeVisible();
+  const link = taxForms.getByRole("link", { name: /^Download the \d{4} Form 1099-INT figures \(CSV\)$/ });
+  const year = (await link.textContent())!.match(/\d{4}/)![0];
+  const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+  expect(download.suggestedFilename()).toBe(`1099-INT-${year}.csv`);
+  const csv = await (await import("node:fs/promises")).readFile((await download.path())!, "utf8");
+  expect(csv.split("\r\n")[0]).toBe(
+    "Tax year,Form,Member ID,Name,Email,Taxpayer number,Box 1 interest,Backup withholding flag,Issued",
+  );
 });
 
 test("moving the job clock an hour forward runs the hourly pruning job, which staff then see", async ({ page }) => {

@@ -23,7 +23,7 @@ import {
  * them from the demo member Sam Okafor with a real To Another Member transfer, so no test depends
  * on the demo members' balances, on another test, or on the order the tests run in. Frozen
  * accounts and paused payments need staff controls that do not exist yet: the integration tests
- * (tests/integration/payments-transfers.test.ts) cover those messages.
+ * (tests/integration/payments/payments-transfers.test.ts) cover those messages.
  */
 const expect = baseExpect.configure({ timeout: 15_000 });
 const SCREENS = "test-results/screens";

@@ -35,7 +35,9 @@ test("a member deposits a check and sees it pending review; a PDF renamed .jpg i
   await page.getByRole("link", { name: "Mobile Deposit" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Mobile Deposit" })).toBeVisible();
   await hydrated(page);
-  await expect(page.getByText(/first \$225\.00 is available the next business day/)).toBeVisible();
+  // Regulation CC's amounts in force since July 1, 2025 (docs/product.md#funds-availability).
+  await expect(page.getByText(/first \$275\.00 of the checks you deposit on a business day/)).toBeVisible();
+  await expect(page.getByText(/deposits over \$6,725\.00 in one day/)).toBeVisible();
 
   const form = page.getByRole("form", { name: "Deposit a check" });
   await form.getByLabel("Amount").fill(APPROVE);
@@ -152,10 +154,23 @@ test.describe("staff", () => {
     ).toBeVisible();
     await expect(reject).toHaveCount(0);
 
+    // A reasonable-cause hold (Regulation CC 229.13(e)) needs the reason the member is told.
+    await approve.getByLabel("Hold longer").selectOption("reasonable_cause");
     await approve.getByRole("button", { name: /^Approve deposit/ }).click();
-    await expect(
-      page.getByRole("status").filter({ hasText: `Deposit of ${money(APPROVE)} approved and posted.` }),
-    ).toBeVisible();
+    await expect(approve.getByText(/Please write why you believe the check will not be paid/)).toBeVisible();
+    await page.setViewportSize(PHONE);
+    await approve.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENS}/queue-hold-refused-375.png`, fullPage: true });
+    await page.setViewportSize(DESKTOP);
+    await page.screenshot({ path: `${SCREENS}/queue-hold-refused-1440.png`, fullPage: true });
+    // No staff hold: the member's account is new (opened today), so Regulation CC 229.13(a) holds it by rule.
+    await approve.getByLabel("Hold longer").selectOption("");
+    await approve.getByRole("button", { name: /^Approve deposit/ }).click();
+    const approved = page.getByRole("status").filter({ hasText: `Deposit of ${money(APPROVE)} approved and posted.` });
+    await expect(approved).toBeVisible();
+    await expect(approved).toContainText(
+      /is held until [A-Z][a-z]{2} \d{1,2}, \d{4} \(new account, 12 CFR 229\.13\(a\)\)/,
+    );
     await expect(approve).toHaveCount(0);
     await page.screenshot({ path: `${SCREENS}/queue-reviewed-1440.png`, fullPage: true });
     expect(errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
@@ -170,7 +185,16 @@ test("the member then sees Posted with when the money is available, and Rejected
   await page.goto("/dashboard/deposit");
   const posted = page.getByTestId("mobile-deposit").filter({ hasText: money(APPROVE) });
   await expect(posted.getByText("Posted", { exact: true })).toBeVisible();
-  await expect(posted.getByText(/^\$225\.00 available on [A-Z][a-z]{2} \d{1,2}, \d{4}$/)).toBeVisible();
+  await expect(
+    posted.getByText(new RegExp(`^\\${money(APPROVE)} available on [A-Z][a-z]{2} \\d{1,2}, \\d{4}$`)),
+  ).toBeVisible();
+  // The hold notice (12 CFR 229.13(g)): how much, until when, and why.
+  const notice = posted.getByTestId("hold-notice");
+  await expect(notice.getByText("Notice of hold")).toBeVisible();
+  await expect(notice.getByText(new RegExp(`We are delaying \\${money(APPROVE)} of this deposit`))).toBeVisible();
+  await expect(
+    notice.getByText("Why: Your account is new: it was opened in the last 30 days. (Regulation CC, 12 CFR 229.13(a))"),
+  ).toBeVisible();
   const rejected = page.getByTestId("mobile-deposit").filter({ hasText: money(REJECT) });
   await expect(rejected.getByText("Rejected", { exact: true })).toBeVisible();
   await expect(rejected.getByText(`Reason: ${REASON}`)).toBeVisible();
@@ -181,4 +205,5 @@ test("the member then sees Posted with when the money is available, and Rejected
   }
   await page.goto("/dashboard/notifications");
   await expect(page.getByText(`Mobile deposit of ${money(REJECT)} rejected`).first()).toBeVisible();
+  await expect(page.getByText(`Notice of hold on your deposit of ${money(APPROVE)}`).first()).toBeVisible();
 });

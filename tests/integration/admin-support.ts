@@ -77,9 +77,10 @@ export async function staffThroughGrant(
     profile,
     origin: ORIGIN,
   });
-  if (requested.status !== "requested") throw new Error(`grant not requested: ${requested.status}`);
+  if (!requested.ok) throw new Error(`grant not requested: ${requested.code}`);
   const approved = await approveStaffGrant(db, { staff: input.approver, grant_id: requested.grant_id, origin: ORIGIN });
-  if (approved.status !== "approved") throw new Error(`grant not approved: ${approved.status}`);
+  if (!approved.ok || approved.decision !== "approved")
+    throw new Error(`grant not approved: ${approved.ok ? approved.decision : approved.code}`);
   const token = await setUpTokenFor(db, email);
   if (!token) throw new Error("no set-up link was emailed");
   return { id: approved.user_id, email, token };

@@ -76,9 +76,9 @@ async function migratedPgliteTemplate(): Promise<string | undefined> {
 }
 
 /**
- * Whether this run may include a test that starts the server (one importing ./app-server):
- * a run of other integration files only (vitest run <filters>) skips the build, which takes a
- * minute or more whenever app/ changed.
+ * Whether this run may include a test that starts the server (one importing ../app-server, or
+ * spawning server.ts, which needs the build too): a run of other integration files only
+ * (vitest run <filters>) skips the build, which takes a minute or more whenever app/ changed.
  */
 function startsServer(project: TestProject): boolean {
   // The command line's file filters (not in vitest's typed API); none means every file.
@@ -86,10 +86,11 @@ function startsServer(project: TestProject): boolean {
   if (!filters?.length) return true;
   const folder = path.join(project.config.root, "tests/integration");
   return fs
-    .readdirSync(folder)
-    .filter(
-      (name) =>
-        name.endsWith(".test.ts") && fs.readFileSync(path.join(folder, name), "utf8").includes('from "./app-server"'),
-    )
-    .some((name) => filters.some((filter) => path.join(folder, name).includes(filter.replace(/^\.\//, ""))));
+    .readdirSync(folder, { recursive: true, encoding: "utf8" })
+    .filter((file) => {
+      if (!file.endsWith(".test.ts")) return false;
+      const source = fs.readFileSync(path.join(folder, file), "utf8");
+      return /from "(\.\.?\/)+app-server"/.test(source) || source.includes('"server.ts"');
+    })
+    .some((file) => filters.some((filter) => path.join(folder, file).includes(filter.replace(/^\.\//, ""))));
 }

@@ -31,14 +31,18 @@ const SETS_ITS_OWN_MODULE_STATE = [
   "statement-email-too-large.test.ts", // vi.mock of the statement builder
 ];
 const folder = fileURLToPath(new URL(".", import.meta.url));
-const startsProcesses = (name: string) => {
-  const source = fs.readFileSync(path.join(folder, name), "utf8");
-  return source.includes('from "./app-server"') || /\bspawn\(/.test(source);
+const startsProcesses = (file: string) => {
+  const source = fs.readFileSync(path.join(folder, file), "utf8");
+  return /from "(\.\.\/)+app-server"|from "\.\/app-server"/.test(source) || /\bspawn\(/.test(source);
 };
+// Every test file under this folder, its subfolders included (they mirror app/server's folders).
 const ISOLATED = fs
-  .readdirSync(folder)
-  .filter((name) => name.endsWith(".test.ts") && (SETS_ITS_OWN_MODULE_STATE.includes(name) || startsProcesses(name)))
-  .map((name) => `tests/integration/${name}`);
+  .readdirSync(folder, { recursive: true, encoding: "utf8" })
+  .filter(
+    (file) =>
+      file.endsWith(".test.ts") && (SETS_ITS_OWN_MODULE_STATE.includes(path.basename(file)) || startsProcesses(file)),
+  )
+  .map((file) => `tests/integration/${file.split(path.sep).join("/")}`);
 
 export default defineConfig({
   // The repository, as for the unit tests (this file's folder would be the root otherwise).

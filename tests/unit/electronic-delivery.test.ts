@@ -10,6 +10,8 @@ import {
   deliveryOf,
   normalizeSampleCode,
   noticeInTime,
+  changeTakesEffectOn,
+  NOTICE_RULES,
   sampleCodeFrom,
 } from "~/domain/electronic-delivery";
 import { InstitutionSchema } from "~/config/institution";
@@ -89,5 +91,17 @@ describe("the profile's disclosures", () => {
     };
     const paths = InstitutionSchema.safeParse(bad).error?.issues.map((i) => i.path.join("."));
     expect(paths).toEqual(expect.arrayContaining(["disclosures.reg_e.version", "disclosures.reg_e.effective_on"]));
+  });
+});
+
+describe("when a changed disclosure takes effect", () => {
+  it("the profile's date, or the first day the rule's notice period allows when that is sooner", () => {
+    expect(changeTakesEffectOn("reg_e", "2026-12-02", "2027-02-01")).toBe("2027-02-01");
+    expect(changeTakesEffectOn("reg_e", "2026-12-02", "2026-12-10")).toBe("2026-12-23");
+    expect(changeTakesEffectOn("truth_in_savings", "2026-12-02", "2026-12-02")).toBe("2027-01-01");
+    expect(changeTakesEffectOn("funds_availability", "2026-12-02", "2026-12-02")).toBe("2027-01-01");
+    expect(changeTakesEffectOn("privacy", "2026-12-02", "2026-12-02")).toBe("2026-12-02");
+    expect(NOTICE_RULES.funds_availability).toBe("12 CFR 229.18(e)");
+    expect(NOTICE_RULES.reg_e).toBe("12 CFR 1005.8(a)");
   });
 });

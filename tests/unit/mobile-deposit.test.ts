@@ -1,8 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  addBusinessDays,
-  availabilityPolicyText,
-  availabilitySchedule,
   MOBILE_DEPOSIT_IMAGE_MESSAGES,
   MOBILE_DEPOSIT_IMAGE_TYPES,
   mobileDepositSchema,
@@ -13,7 +10,8 @@ import { brokenJpeg, checkJpeg, checkPng, htmlBytes, pdfBytes, pngBomb, svgBytes
 /**
  * Mobile Deposit's rules (docs/product.md#mobile-deposit): the amount (above $0, at most
  * $10,000.00 per check with its message), the photo type by content (JPEG or PNG magic bytes,
- * never the name) and the funds-availability schedule.
+ * never the name) (the funds-availability schedule is
+ * Regulation CC's: funds-availability.test.ts).
  */
 const KEY = "3f1c9a52-7d4e-4b8a-9c2f-0a1b2c3d4e5f";
 
@@ -57,39 +55,6 @@ describe("photo type by content", () => {
     );
     expect(MOBILE_DEPOSIT_IMAGE_MESSAGES.too_large("front")).toBe(
       "The photo of the front of the check is larger than 10 MB",
-    );
-  });
-});
-
-describe("funds availability", () => {
-  const policy = { next_day_cents: 22_500, remaining_after_business_days: 2 };
-  it("counts business days, skipping weekends and Federal Reserve holidays", () => {
-    expect(addBusinessDays("2026-11-19", 1)).toBe("2026-11-20"); // Thursday -> Friday
-    expect(addBusinessDays("2026-11-20", 1)).toBe("2026-11-23"); // Friday -> Monday
-    expect(addBusinessDays("2026-11-20", 2)).toBe("2026-11-24");
-    expect(addBusinessDays("2026-11-21", 1)).toBe("2026-11-23"); // Saturday -> Monday
-    expect(addBusinessDays("2026-11-24", 2)).toBe("2026-11-27"); // Thanksgiving (Thursday 26) is not one
-  });
-  it("the first $225 the next business day, the rest two business days after approval", () => {
-    expect(availabilitySchedule(100_000, "2026-11-20", policy)).toEqual({
-      next_day_amount_cents: 22_500,
-      next_day_available_on: "2026-11-23",
-      later_amount_cents: 77_500,
-      later_available_on: "2026-11-24",
-    });
-  });
-  it("a deposit under the next-day amount is all available the next business day", () => {
-    expect(availabilitySchedule(10_000, "2026-11-24", policy)).toMatchObject({
-      next_day_amount_cents: 10_000,
-      later_amount_cents: 0,
-    });
-  });
-  it("says the policy in words", () => {
-    expect(availabilityPolicyText(policy)).toBe(
-      "Once approved, the first $225.00 is available the next business day and the rest 2 business days after approval.",
-    );
-    expect(availabilityPolicyText({ next_day_cents: 0, remaining_after_business_days: 1 })).toBe(
-      "Once approved, the deposit is available 1 business day after approval.",
     );
   });
 });

@@ -114,6 +114,18 @@ describe("app/server's floors", () => {
     );
     expect(missing).toEqual([]);
   });
+
+  it("the integration tests mirror app/server's folders (whole-app: the tests that start the built server)", () => {
+    const tests = path.join(root, "tests/integration");
+    const misplaced = fs
+      .readdirSync(tests, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".test.ts"))
+      .filter((file) => {
+        const parts = file.split(path.sep);
+        return parts.length !== 2 || !(folders.includes(parts[0]!) || parts[0] === "whole-app");
+      });
+    expect(misplaced).toEqual([]);
+  });
 });
 
 describe("ESLint keeps each floor of app/server from the floors above it", () => {

@@ -11,6 +11,8 @@ const NAV = [
   { to: "/admin/jobs", label: "Jobs", staff_only: true },
   // Members whose statements and notices are mailed (no consent to electronic delivery).
   { to: "/admin/paper-delivery", label: "Paper mail", staff_only: true },
+  // New disclosure versions and their change-in-terms notices.
+  { to: "/admin/disclosures", label: "Disclosures", staff_only: true },
   { to: "/admin/payments", label: "Payments", staff_only: true },
   // `count`: items waiting, from the layout's loader (the queues' total).
   { to: "/admin/queues", label: "Queues", staff_only: true, count: "queues" },

@@ -1,6 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { AlertTriangle, Check, X } from "lucide-react";
-import { Button, TextField } from "~/components/ui";
+import { Button, Select, TextField } from "~/components/ui";
+import { HOLD_EXCEPTION_RULES, STAFF_HOLD_EXCEPTIONS, type StaffHoldException } from "~/domain/funds-availability";
 import { formatCents } from "~/domain/money";
 import { QUEUE_TITLES } from "~/domain/queues";
 import { useInstitutionDates } from "~/components/institution-dates";
@@ -15,11 +16,28 @@ import { itemBusy, WaitingList, type AsSent } from "./waiting-list";
  */
 export type DepositRow = AsSent<QueuedDeposit>;
 
-/** A refused reject of one deposit: its message goes next to that deposit's reason field. */
+/** A refused approve or reject of one deposit: its message goes next to that deposit's field. */
 export interface DepositFieldError {
   deposit_id: number;
+  /** reason (reject), hold_exception or hold_reason (approve). */
+  field?: string;
   message: string;
 }
+
+const HOLD_EXCEPTION_SHORT: Record<StaffHoldException, string> = {
+  redeposited: "Redeposited check",
+  reasonable_cause: "Reasonable cause",
+};
+
+/** The holds staff may choose on approval (Regulation CC 229.13(c), (e)); a new account and a large deposit apply by rule. */
+const HOLD_OPTIONS = [
+  { value: "", label: "None: the availability schedule" },
+  ...STAFF_HOLD_EXCEPTIONS.map((e) => ({
+    value: e,
+    // Short enough for the column's select; the rule names the section.
+    label: `${HOLD_EXCEPTION_SHORT[e]} (${HOLD_EXCEPTION_RULES[e].replace("12 CFR ", "")})`,
+  })),
+];
 
 const busy = (navigation: ReturnType<typeof useNavigation>, intent: string, id: number) =>
   itemBusy(navigation, intent, "deposit_id", id);
@@ -40,7 +58,8 @@ export function DepositQueue({
       <WaitingList count={count} shown={rows.length}>
         {rows.map((d) => {
           const reasonId = `deposit-${d.id}-reason`;
-          const message = error?.deposit_id === d.id ? error.message : null;
+          const mine = error?.deposit_id === d.id ? error : null;
+          const message = mine && (mine.field ?? "reason") === "reason" ? mine.message : null;
           return (
             <li
               key={d.id}
@@ -76,7 +95,7 @@ export function DepositQueue({
                   </p>
                 ) : null}
               </div>
-              <div className="grid grid-cols-2 gap-3 lg:flex">
+              <div className="grid grid-cols-2 gap-3 self-start lg:flex">
                 {(["front", "back"] as const).map((side) => (
                   <a
                     key={side}
@@ -98,8 +117,24 @@ export function DepositQueue({
                 ))}
               </div>
               <div className="flex flex-col gap-3">
-                <Form method="post">
+                <Form method="post" className="flex flex-col gap-2">
                   <input type="hidden" name="deposit_id" value={d.id} />
+                  <Select
+                    id={`deposit-${d.id}-hold`}
+                    name="hold_exception"
+                    label="Hold longer"
+                    options={HOLD_OPTIONS}
+                    defaultValue=""
+                    description="A new account or a day's checks over the large-deposit amount are held by rule; the member gets the hold notice."
+                    error={mine?.field === "hold_exception" ? mine.message : undefined}
+                  />
+                  <TextField
+                    id={`deposit-${d.id}-hold-reason`}
+                    label="Why it may not be paid (for a reasonable-cause hold)"
+                    name="hold_reason"
+                    maxLength={300}
+                    error={mine?.field === "hold_reason" ? mine.message : undefined}
+                  />
                   <Button
                     type="submit"
                     name="intent"

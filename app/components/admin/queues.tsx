@@ -20,7 +20,7 @@ export interface QueueActionResult {
   message: string;
   file_id?: number;
   /** A refused mobile-deposit decision: shown next to that deposit's reason field. */
-  deposit_error?: { deposit_id: number; message: string };
+  deposit_error?: { deposit_id: number; field?: string; message: string };
   /** A refused Mark as handled of a notification of change: shown next to its note field. */
   noc_error?: { noc_id: number; message: string };
 }

@@ -3,10 +3,11 @@ import { ArrowLeft } from "lucide-react";
 import type { Route } from "./+types/dispute";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
-import { creditCase, loadStaffCase, noteCase, resolveCase } from "./disputes.server";
+import { chargebackCase, creditCase, loadStaffCase, noteCase, resolveCase } from "./disputes.server";
 import { readForm, refusalStatus } from "~/server/http/form.server";
 import { mayMoveMoney } from "~/domain/staff-roles";
 import {
+  DISPUTE_CHANNEL_LABELS,
   DISPUTE_KIND_LABELS,
   DisputeNoteSchema,
   DisputeResolutionSchema,
@@ -42,7 +43,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = caseId(params.caseId);
   const found = id ? await loadStaffCase(id) : null;
   if (!found) throw data({ message: "Case not found." }, { status: 404 });
-  return { case: found, may_move_money: mayMoveMoney(role) };
+  return {
+    case: found,
+    may_move_money: mayMoveMoney(role),
+    entered: new URL(request.url).searchParams.get("entered") === "1",
+  };
 }
 
 type ActionData = { ok: boolean; message: string; field?: string };
@@ -54,7 +59,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = caseId(params.caseId);
   const refuse = (status: number, message: string, field?: string) =>
     data({ ok: false, message, field } satisfies ActionData, { status });
-  if (intent !== "note" && intent !== "credit" && intent !== "resolve")
+  if (intent !== "note" && intent !== "credit" && intent !== "resolve" && intent !== "chargeback")
     return refuse(400, "Failed: that request could not be understood.");
   if (intent !== "note" && !mayMoveMoney(role)) return refuse(403, "You do not have access to this.");
   if (!id) return refuse(404, "Case not found.");
@@ -64,6 +69,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const text = DisputeNoteSchema.safeParse(form.get("text") ?? "");
     if (!text.success) return refuse(400, text.error.issues[0]!.message, "text");
     answer = await noteCase({ ...step, text: text.data });
+  } else if (intent === "chargeback") {
+    answer = await chargebackCase(step);
   } else if (intent === "credit") {
     const typed = String(form.get("amount") ?? "").trim();
     const amount_cents = typed === "" ? undefined : parseDollarsToCents(typed);
@@ -85,7 +92,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function DisputeCase({ loaderData, actionData }: Route.ComponentProps) {
-  const { case: c, may_move_money } = loaderData;
+  const { case: c, may_move_money, entered } = loaderData;
   const { formatDateTime } = useInstitutionDates();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -108,6 +115,12 @@ export default function DisputeCase({ loaderData, actionData }: Route.ComponentP
           {c.status_label}
         </span>
       </div>
+      {entered && !actionData ? (
+        <StatusLine
+          tone="success"
+          message={`Case ${c.number} opened for ${c.member_name}; the member was sent the case number by notification and email.`}
+        />
+      ) : null}
       {actionData && (actionData.ok || !actionData.field) ? (
         <StatusLine message={actionData.message} tone={actionData.ok ? "success" : "error"} />
       ) : null}
@@ -143,8 +156,35 @@ export default function DisputeCase({ loaderData, actionData }: Route.ComponentP
             </div>
             <div>
               <dt className="text-slate-600">Received</dt>
-              <dd className="text-slate-900">{formatBusinessDate(c.received_on)}</dd>
+              <dd className="text-slate-900">
+                {formatBusinessDate(c.received_on)} · {DISPUTE_CHANNEL_LABELS[c.reported_via]}
+                {c.entered_by_email ? (
+                  <span className="block text-xs text-slate-600">Entered by {c.entered_by_email}</span>
+                ) : null}
+              </dd>
             </div>
+            {c.attachments.length > 0 ? (
+              <div className="sm:col-span-2">
+                <dt className="text-slate-600">What the member sent</dt>
+                <dd>
+                  <ul className="mt-1 flex flex-wrap gap-3">
+                    {c.attachments.map((a) => (
+                      <li key={a.id}>
+                        <a
+                          href={`/admin/disputes/${c.id}/attachments/${a.id}`}
+                          target="_blank"
+                          rel="noreferrer"
+                          className="font-semibold text-accent-700 underline"
+                        >
+                          {a.label}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                  <span className="text-xs text-slate-600">Each file you open is recorded in the audit log.</span>
+                </dd>
+              </div>
+            ) : null}
             <div className="sm:col-span-2">
               <dt className="text-slate-600">The member&apos;s words</dt>
               <dd className="rounded-lg bg-slate-50 px-3 py-2 whitespace-pre-line text-slate-900">{c.details}</dd>
@@ -301,6 +341,39 @@ export default function DisputeCase({ loaderData, actionData }: Route.ComponentP
             </Form>
           </section>
         </div>
+      ) : null}
+
+      {c.transaction_kind === "card_payment" ? (
+        <section
+          aria-labelledby="chargeback-heading"
+          className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
+        >
+          <h2 id="chargeback-heading" className="text-lg font-semibold text-brand-900">
+            Chargeback
+          </h2>
+          <p className="mt-1 text-sm text-slate-700">
+            The chargeback itself is raised, and its outcome received, by staff in the card network&apos;s own system:
+            Mutual does not send it. Mark the case here when you raise one, so the case shows it.
+          </p>
+          {c.chargeback_marked_at ? (
+            <p className="mt-3 text-sm font-semibold text-slate-900" data-testid="chargeback-marked">
+              Marked for a chargeback on {formatDateTime(c.chargeback_marked_at)} by {c.chargeback_marked_by}.
+            </p>
+          ) : !decided && may_move_money ? (
+            <Form method="post" className="mt-3">
+              <input type="hidden" name="intent" value="chargeback" />
+              <button
+                type="submit"
+                disabled={busy}
+                className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-50"
+              >
+                Mark for chargeback
+              </button>
+            </Form>
+          ) : (
+            <p className="mt-3 text-sm text-slate-700">Not marked for a chargeback.</p>
+          )}
+        </section>
       ) : null}
 
       <section aria-labelledby="history-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">

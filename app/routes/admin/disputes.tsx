@@ -4,6 +4,7 @@ import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
 import { loadDisputeQueue } from "./disputes.server";
 import { DISPUTE_KIND_SHORT } from "~/domain/disputes";
+import { mayMoveMoney } from "~/domain/staff-roles";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
@@ -20,12 +21,12 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
-  return loadDisputeQueue();
+  const { role } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
+  return { ...(await loadDisputeQueue()), may_move_money: mayMoveMoney(role) };
 }
 
 export default function Disputes({ loaderData }: Route.ComponentProps) {
-  const { open, resolved, today } = loaderData;
+  const { open, resolved, today, may_move_money } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -34,6 +35,14 @@ export default function Disputes({ loaderData }: Route.ComponentProps) {
           Problems members reported with electronic transactions (Regulation E error resolution), nearest deadline
           first. Today is {formatBusinessDate(today)}. Card chargebacks to the network are made outside this app.
         </p>
+        {may_move_money ? (
+          <Link
+            to="/admin/disputes/new"
+            className="mt-3 inline-flex items-center rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+          >
+            Enter a problem a member reported by phone, in person or by mail
+          </Link>
+        ) : null}
       </div>
       <section aria-labelledby="open-heading" className="rounded-2xl border border-slate-200 bg-white shadow-sm">
         <h2 id="open-heading" className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">

@@ -12,8 +12,14 @@ import {
 import { IDENTITY_MESSAGES, identityVerificationFromForm } from "~/domain/taxpayer-id";
 import { requireStaff } from "~/server/admin/context.server";
 import { parseTab } from "~/server/admin/directory.server";
-import type { DecisionResult } from "~/server/admin/review.server";
-import { formReply, parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
+import {
+  formReply,
+  parseSubmission,
+  readForm,
+  refusalStatus,
+  replyTo,
+  type FormReply,
+} from "~/server/http/form.server";
 import { PLAIN_TEXT_MESSAGE, hasControlCharacters } from "~/domain/plain-text";
 import { pageTitle } from "~/components/site/page-title";
 import { withParams } from "~/components/admin/format";
@@ -135,23 +141,6 @@ export type AdminActionResult = {
   issued?: { code: string; member_email: string; expires_at: string };
 };
 
-function decisionFailure(result: Exclude<DecisionResult, { status: "done" }>): string {
-  switch (result.status) {
-    case "not_found":
-      return "Failed: this application was not found.";
-    case "already_decided":
-      return `Failed: this application was already ${result.current}.`;
-    case "checklist_incomplete":
-      return `Failed: ${APPROVE_NEEDS_CHECKLIST}`;
-    case "identity_unverified":
-      return `Failed: ${IDENTITY_MESSAGES.method_missing}`;
-    case "screening_hit":
-      return result.found_now
-        ? `Not approved: the applicant or joint owner may match an entry on a sanctions list. It is in the screening queue (Sanctions, item ${result.screening_id}); the application can be approved once an admin clears it.`
-        : `Not approved: a possible sanctions match for this applicant is still in the screening queue (Sanctions, item ${result.screening_id}); the application can be approved once an admin clears it.`;
-  }
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   const { staff, role, origin } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   const form = await readForm(request);
@@ -215,10 +204,10 @@ export async function action({ request, context }: Route.ActionArgs) {
         : decision.decision === "reject"
           ? await reject({ member_id, staff, checklist, reason: decision.reason, origin })
           : await askForInformation({ member_id, staff, checklist, message: decision.message, origin });
-    if (result.status !== "done") {
+    if (!result.ok) {
       return data(
-        { intent, reply: replyTo(parsed), message: decisionFailure(result), tone: "error" } satisfies AdminActionResult,
-        { status: result.status === "not_found" ? 404 : 409 },
+        { intent, reply: replyTo(parsed), message: result.message, tone: "error" } satisfies AdminActionResult,
+        { status: refusalStatus(result.kind) },
       );
     }
     const notice =
@@ -258,12 +247,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         profile,
         origin,
       });
-      if (grant.status === "requested")
-        throw redirect(withParams(url.search, { create: null, index: null, notice: "grant_requested" }));
+      if (grant.ok) throw redirect(withParams(url.search, { create: null, index: null, notice: "grant_requested" }));
       const message =
-        grant.status === "already_pending" ? STAFF_GRANT_MESSAGES.already_pending : STAFF_GRANT_MESSAGES.email_taken;
+        grant.code === "already_pending" ? STAFF_GRANT_MESSAGES.already_pending : STAFF_GRANT_MESSAGES.email_taken;
       const field =
-        grant.status === "already_pending"
+        grant.code === "already_pending"
           ? "A staff role request for this address is already waiting for approval."
           : "An account with this email already exists.";
       return data(

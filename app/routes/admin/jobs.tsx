@@ -12,6 +12,9 @@ import { useInstitutionDates } from "~/components/institution-dates";
 import { scheduleInWords, timeZoneName } from "~/domain/job-schedule";
 import { useRootData } from "~/root";
 import { Button } from "~/components/ui";
+import { taxYearDueOn } from "~/domain/tax-forms";
+import { businessDate } from "~/domain/ledger-rules";
+import { institution } from "~/config/institution.server";
 
 /**
  * /admin/jobs (docs/product.md#scheduled-jobs): the scheduled jobs, when each runs next, how its
@@ -35,6 +38,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     })),
     recent: page.recent.map(runJson),
     titles: Object.fromEntries(APP_JOBS.map((j) => [j.name, j.title])),
+    // The year whose Form 1099-INT figures staff download now (by the job clock, as the job reads it).
+    last_tax_year: taxYearDueOn(businessDate(institution().time_zone, page.clock.now)),
   };
 }
 
@@ -135,6 +140,17 @@ export default function Jobs({ loaderData, actionData }: Route.ComponentProps) {
               )}
             </div>
             <p className="mt-1 text-sm text-slate-700">{job.description}</p>
+            {job.name === "tax-forms" ? (
+              <p className="mt-2 text-sm">
+                <a
+                  href={`/admin/tax-forms/${loaderData.last_tax_year}`}
+                  download
+                  className="font-semibold text-accent-700 underline-offset-2 hover:underline"
+                >
+                  Download the {loaderData.last_tax_year} Form 1099-INT figures (CSV)
+                </a>
+              </p>
+            ) : null}
             <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
               <dt className="font-medium text-slate-800">Schedule</dt>
               <dd className="text-slate-900">{scheduleInWords(job.schedule, zone)}</dd>

@@ -18,6 +18,7 @@ export const paperDeliveryList = withDatabase(async (db) => {
     reason: PAPER_REASON_LABELS[m.choice ?? "none"],
     since: m.since?.toISOString() ?? null,
     statements_to_mail: m.statements_to_mail,
+    notices_to_mail: m.notices_to_mail,
   }));
 });
 

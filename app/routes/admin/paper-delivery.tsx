@@ -67,6 +67,9 @@ export default function PaperDelivery({ loaderData }: Route.ComponentProps) {
                   <th scope="col" className="px-4 py-2 text-right font-semibold">
                     Statements to mail
                   </th>
+                  <th scope="col" className="px-4 py-2 text-right font-semibold">
+                    Notices to mail
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -82,6 +85,7 @@ export default function PaperDelivery({ loaderData }: Route.ComponentProps) {
                       {m.since ? <div className="text-xs text-slate-600">since {formatDate(m.since)}</div> : null}
                     </td>
                     <td className="px-4 py-3 text-right align-top tabular-nums">{m.statements_to_mail}</td>
+                    <td className="px-4 py-3 text-right align-top tabular-nums">{m.notices_to_mail}</td>
                   </tr>
                 ))}
               </tbody>
@@ -94,7 +98,8 @@ export default function PaperDelivery({ loaderData }: Route.ComponentProps) {
                   <div className="mt-1 text-slate-800">{m.address || "No address on file"}</div>
                   <div className="mt-1 text-slate-700">
                     {m.reason}
-                    {m.since ? ` since ${formatDate(m.since)}` : ""} · {m.statements_to_mail} statements to mail
+                    {m.since ? ` since ${formatDate(m.since)}` : ""} · {m.statements_to_mail} statements and{" "}
+                    {m.notices_to_mail} notices to mail
                   </div>
                 </li>
               ))}

@@ -13,6 +13,7 @@ import {
   queuesPage,
 } from "./queues.server";
 import { approveDeposit, depositQueueRows, rejectDeposit } from "./deposit-queue.server";
+import { approveHoldFrom } from "~/domain/funds-availability";
 import { readForm, refusalStatus } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
 import { formatCents } from "~/domain/money";
@@ -105,7 +106,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await exportQueue(kind, staff, origin);
     if (!result.ok)
       return data({ tone: "error", message: result.message } satisfies QueueActionResult, {
-        status: result.reason === "nothing_pending" ? 409 : 422,
+        status: refusalStatus(result.kind),
       });
     const f = result.file;
     const what =
@@ -125,7 +126,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await cancelQueuedPayment(payment_id, { kind: "staff", ...staff }, origin);
     if (!result.ok)
       return data({ tone: "error", message: result.message } satisfies QueueActionResult, {
-        status: result.reason === "not_found" ? 404 : 409,
+        status: refusalStatus(result.kind),
       });
     return {
       tone: "success",
@@ -135,16 +136,25 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "approve_deposit" || intent === "reject_deposit") {
     // Mobile deposits (docs/product.md#mobile-deposit): a refused reject's message goes by its reason field.
     const deposit_id = /^\d{1,15}$/.test(String(form.get("deposit_id") ?? "")) ? Number(form.get("deposit_id")) : 0;
-    const result =
+    // Approve may carry an exception hold staff chose (Regulation CC 229.13(c) or (e), with its reason).
+    const hold =
       intent === "approve_deposit"
-        ? await approveDeposit(deposit_id, staff, origin)
-        : await rejectDeposit(deposit_id, String(form.get("reason") ?? ""), staff, origin);
+        ? approveHoldFrom(String(form.get("hold_exception") ?? ""), String(form.get("hold_reason") ?? ""))
+        : null;
+    const result =
+      hold && !hold.ok
+        ? hold
+        : intent === "approve_deposit"
+          ? await approveDeposit(deposit_id, staff, origin, hold?.ok ? hold.hold : undefined)
+          : await rejectDeposit(deposit_id, String(form.get("reason") ?? ""), staff, origin);
     if (!result.ok)
       return data(
         {
           tone: "error",
           message: result.message,
-          ...(result.field === "reason" ? { deposit_error: { deposit_id, message: result.message } } : {}),
+          ...(result.field === "reason" || result.field === "hold_exception" || result.field === "hold_reason"
+            ? { deposit_error: { deposit_id, field: result.field, message: result.message } }
+            : {}),
         } satisfies QueueActionResult,
         { status: refusalStatus(result.kind) },
       );

@@ -3,7 +3,7 @@ import { ArrowLeft } from "lucide-react";
 import type { Route } from "./+types/sanctions-screening";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
-import { readForm } from "~/server/http/form.server";
+import { readForm, refusalStatus } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { StatusLine } from "~/components/admin/admin-shell";
 import { useInstitutionDates } from "~/components/institution-dates";
@@ -70,9 +70,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         tone: "error",
         message: result.message,
         screening_id: id,
-        ...(result.field ? { field: result.field } : {}),
+        ...(result.field === "reason" ? { field: "reason" as const } : {}),
       } satisfies SanctionsActionResult,
-      { status: result.status },
+      { status: refusalStatus(result.kind) },
     );
   return { intent, tone: "success", message: result.message, screening_id: id } satisfies SanctionsActionResult;
 }

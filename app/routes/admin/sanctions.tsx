@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/sanctions";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
-import { readForm } from "~/server/http/form.server";
+import { readForm, refusalStatus } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { StatusLine } from "~/components/admin/admin-shell";
 import { SanctionsLists, type SanctionsActionResult } from "~/components/admin/sanctions";
@@ -74,9 +74,9 @@ export async function action({ request, context }: Route.ActionArgs) {
           tone: "error",
           message: result.message,
           screening_id,
-          ...(result.field ? { field: result.field } : {}),
+          ...(result.field === "reason" ? { field: "reason" as const } : {}),
         } satisfies SanctionsActionResult,
-        { status: result.status },
+        { status: refusalStatus(result.kind) },
       );
     return { intent, tone: "success", message: result.message, screening_id } satisfies SanctionsActionResult;
   }

@@ -1,17 +1,15 @@
 import { data } from "react-router";
 import { withDatabase } from "~/server/db/db.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
-import type { Staff } from "~/server/admin/review.server";
+import type { Actor } from "~/domain/actor";
 import {
   approveStaffGrant,
   declineStaffGrant,
   pendingStaffGrants,
   requestNewStaff,
   requestRaise,
-  type DecideGrantResult,
-  type RequestGrantResult,
 } from "~/server/admin/staff-grants.server";
-import { parseSubmission, replyTo } from "~/server/http/form.server";
+import { parseSubmission, refusalStatus, replyTo } from "~/server/http/form.server";
 import {
   ApproveStaffGrantSchema,
   DeclineStaffGrantSchema,
@@ -35,30 +33,9 @@ const approve = withDatabase(approveStaffGrant);
 const decline = withDatabase(declineStaffGrant);
 const raise = withDatabase(requestRaise);
 
-function refusal(
-  result: Exclude<DecideGrantResult | RequestGrantResult, { status: "approved" | "declined" | "requested" }>,
-): { status: number; message: string } {
-  switch (result.status) {
-    case "not_found":
-      return { status: 404, message: STAFF_GRANT_MESSAGES.not_found };
-    case "already_decided":
-      return { status: 409, message: STAFF_GRANT_MESSAGES.already_decided };
-    case "own_request":
-      return { status: 403, message: STAFF_GRANT_MESSAGES.own_request };
-    case "email_taken":
-      return { status: 409, message: STAFF_GRANT_MESSAGES.email_taken };
-    case "already_pending":
-      return { status: 409, message: STAFF_GRANT_MESSAGES.already_pending };
-    case "not_a_member":
-      return { status: 409, message: STAFF_GRANT_MESSAGES.not_a_member };
-    case "no_longer_a_member":
-      return { status: 409, message: STAFF_GRANT_MESSAGES.no_longer_a_member };
-  }
-}
-
 /** Approve or Decline on /admin/queues (admins only: the route checked; the requester is refused here and by the database). */
 export async function decideStaffGrant(input: {
-  staff: Staff;
+  staff: Actor;
   origin: AuditOrigin;
   intent: StaffGrantIntent;
   form: FormData;
@@ -91,9 +68,9 @@ export async function decideStaffGrant(input: {
           reason: value.reason ?? "",
           origin: input.origin,
         });
-  if (result.status === "approved" || result.status === "declined") {
+  if (result.ok) {
     const message =
-      result.status === "declined"
+      result.decision === "declined"
         ? STAFF_GRANT_MESSAGES.declined
         : result.grant.kind === "create"
           ? STAFF_GRANT_MESSAGES.approved_create
@@ -109,21 +86,20 @@ export async function decideStaffGrant(input: {
       { status: 200 },
     );
   }
-  const refused = refusal(result);
   return data(
     {
       intent,
       target,
-      reply: replyTo(submission, { formErrors: [refused.message] }),
-      message: refused.message,
+      reply: replyTo(submission, { formErrors: [result.message] }),
+      message: result.message,
       tone: "error",
     } satisfies MoneyResult,
-    { status: refused.status },
+    { status: refusalStatus(result.kind) },
   );
 }
 
 /** "Request staff role" on a member's details in /admin (admins only: the route checked). */
-export async function requestStaffRole(input: { staff: Staff; origin: AuditOrigin; form: FormData }) {
+export async function requestStaffRole(input: { staff: Actor; origin: AuditOrigin; form: FormData }) {
   const intent = "request_staff_role";
   const submission = parseSubmission(RequestStaffRoleSchema, input.form);
   const target = String(input.form.get("member_id") ?? "");
@@ -145,7 +121,7 @@ export async function requestStaffRole(input: { staff: Staff; origin: AuditOrigi
     role: submission.value.staff_role,
     origin: input.origin,
   });
-  if (result.status === "requested") {
+  if (result.ok) {
     return data(
       {
         intent,
@@ -157,15 +133,14 @@ export async function requestStaffRole(input: { staff: Staff; origin: AuditOrigi
       { status: 200 },
     );
   }
-  const refused = refusal(result);
   return data(
     {
       intent,
       target,
-      reply: replyTo(submission, { formErrors: [refused.message] }),
-      message: refused.message,
+      reply: replyTo(submission, { formErrors: [result.message] }),
+      message: result.message,
       tone: "error",
     } satisfies MoneyResult,
-    { status: refused.status },
+    { status: refusalStatus(result.kind) },
   );
 }

@@ -1,6 +1,11 @@
 import { withDatabase } from "~/server/db/db.server";
 import type { SessionUser } from "~/server/auth/session.server";
-import { depositAccounts, memberDeposits, submitMobileDeposit } from "~/server/deposits/deposits.server";
+import {
+  depositAccounts,
+  depositPolicyText,
+  memberDeposits,
+  submitMobileDeposit,
+} from "~/server/deposits/deposits.server";
 
 /** What /dashboard/deposit calls (its view-model): each opens the database itself. */
 
@@ -11,6 +16,8 @@ export const loadDepositPage = withDatabase(async (database, user: SessionUser) 
     memberDeposits(database, user.id),
   ]);
   return {
+    // Regulation CC's amounts in force today, with the profile's policy (docs/product.md#funds-availability).
+    policy: depositPolicyText(),
     accounts,
     deposits: deposits.map((d) => ({
       ...d,

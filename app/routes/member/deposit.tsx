@@ -10,7 +10,6 @@ import { logger } from "~/server/logger.server";
 import { institution } from "~/config/institution.server";
 import { UPLOAD_BODY_MAX_BYTES } from "~/server/security/request-guards.server";
 import {
-  availabilityPolicyText,
   MOBILE_DEPOSIT_IMAGE_MAX_BYTES,
   MOBILE_DEPOSIT_IMAGE_MESSAGES,
   MOBILE_DEPOSIT_MESSAGES,
@@ -37,7 +36,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
-  const { accounts, deposits } = await loadDepositPage(user);
+  const { accounts, deposits, policy } = await loadDepositPage(user);
   const limits = institution().limits;
   return {
     // Short enough to show whole in a phone's full-width field, as the transfer forms' choices.
@@ -47,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     })),
     deposits,
     max_cents: limits.mobile_deposit_max_cents,
-    policy: availabilityPolicyText(limits.mobile_deposit_availability),
+    policy,
     // A fresh key each time the page loads (after every answer too): the same form posted twice makes one deposit.
     idempotency_key: crypto.randomUUID(),
   };
@@ -261,6 +260,21 @@ export default function Deposit({ loaderData, actionData }: Route.ComponentProps
                         </li>
                       ))}
                     </ul>
+                  ) : null}
+                  {d.hold_notice ? (
+                    <div
+                      className="mt-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950 ring-1 ring-amber-200 ring-inset"
+                      data-testid="hold-notice"
+                    >
+                      <p className="font-semibold">Notice of hold</p>
+                      <p>
+                        We are delaying {formatCents(d.hold_notice.amount_cents)} of this deposit (made{" "}
+                        {formatDate(d.hold_notice.deposited_on)}) until {formatDate(d.hold_notice.available_on)}.
+                      </p>
+                      <p>
+                        Why: {d.hold_notice.reason} (Regulation CC, {d.hold_notice.rule})
+                      </p>
+                    </div>
                   ) : null}
                 </div>
                 <p className="shrink-0 font-semibold text-slate-900 tabular-nums">{formatCents(d.amount_cents)}</p>

@@ -7,7 +7,15 @@ import { requireMember } from "~/server/auth/session.server";
 import { fileReport, loadReportForm } from "./disputes.server";
 import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { logger } from "~/server/logger.server";
-import { DISPUTE_DETAILS_MAX_CHARS, DISPUTE_KIND_LABELS, DISPUTE_KINDS, DisputeReportSchema } from "~/domain/disputes";
+import {
+  DISPUTE_ATTACHMENT_FIELDS,
+  DISPUTE_ATTACHMENT_MAX_BYTES,
+  DISPUTE_DETAILS_MAX_CHARS,
+  DISPUTE_KIND_LABELS,
+  DISPUTE_KINDS,
+  DisputeReportSchema,
+} from "~/domain/disputes";
+import { FileField } from "~/components/auth/file-field";
 import { pageTitle } from "~/components/site/page-title";
 import { Button, FormMessage, RadioGroup, SchemaForm, TextArea, formMessages, useSchemaForm } from "~/components/ui";
 import { Amount, formatDate } from "~/components/member/amount";
@@ -36,24 +44,59 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export type ReportActionData = { ok: false; reply: FormReply };
 
+/** Files are never echoed back in a reply. */
+const HIDDEN = [...DISPUTE_ATTACHMENT_FIELDS];
+/** Two full files and the form's other fields with their multipart framing. */
+const FORM_OVERHEAD_BYTES = 64 * 1024;
+
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireMember(request);
   const info = context.get(requestInfoContext);
+  // A body that states it is larger than two full attachments is refused before it is read.
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > DISPUTE_ATTACHMENT_FIELDS.length * DISPUTE_ATTACHMENT_MAX_BYTES + FORM_OVERHEAD_BYTES)
+    return data(
+      {
+        ok: false,
+        reply: {
+          status: "error",
+          error: { "": ["The files are larger than 10 MB each. Please attach smaller files."] },
+        },
+      } satisfies ReportActionData,
+      { status: 413 },
+    );
   const form = await readForm(request);
   const submission = parseSubmission(DisputeReportSchema, form);
   if (submission.status !== "success")
-    return data({ ok: false, reply: replyTo(submission) } satisfies ReportActionData, { status: 400 });
+    return data({ ok: false, reply: replyTo(submission, { hideFields: HIDDEN }) } satisfies ReportActionData, {
+      status: 400,
+    });
   const key = String(form.get("idempotency_key") ?? "");
   if (!/^[0-9a-f-]{36}$/.test(key))
     return data(
-      { ok: false, reply: replyTo(submission, { formErrors: ["Please reload the page and send the report again."] }) },
+      {
+        ok: false,
+        reply: replyTo(submission, {
+          formErrors: ["Please reload the page and send the report again."],
+          hideFields: HIDDEN,
+        }),
+      },
       { status: 400 },
     );
   try {
+    // Optional files (a receipt, a screenshot): checked by content and stored encrypted by the service.
+    const attachments = Object.fromEntries(
+      DISPUTE_ATTACHMENT_FIELDS.map((field) => {
+        const value = form.get(field);
+        return [field, value instanceof File ? value : null];
+      }),
+    );
     const result = await fileReport(
       { id: user.id, email: user.email },
       { ...submission.value, idempotency_key: key },
       { request_id: info.request_id, ip: info.ip },
+      new Date(),
+      { attachments },
     );
     if (!result.ok)
       return data(
@@ -61,7 +104,9 @@ export async function action({ request, context }: Route.ActionArgs) {
           ok: false,
           reply: replyTo(
             submission,
-            result.field ? { formErrors: [result.message] } : { formErrors: [result.message] },
+            result.field && (DISPUTE_ATTACHMENT_FIELDS as readonly string[]).includes(result.field)
+              ? { fieldErrors: { [result.field]: [result.message] }, hideFields: HIDDEN }
+              : { formErrors: [result.message], hideFields: HIDDEN },
           ),
         } satisfies ReportActionData,
         { status: refusalStatus(result.kind) },
@@ -74,6 +119,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         ok: false,
         reply: replyTo(submission, {
           formErrors: [`We could not send your report. Please try again. Reference: ${info.request_id}`],
+          hideFields: HIDDEN,
         }),
       } satisfies ReportActionData,
       { status: 500 },
@@ -166,6 +212,7 @@ export default function ReportProblem({ loaderData, actionData }: Route.Componen
             form={form}
             method="post"
             action={`/dashboard/disputes/new?transaction=${transaction.transaction_id}`}
+            encType="multipart/form-data"
             className="mt-5 grid gap-5"
             aria-labelledby="report-heading"
           >
@@ -180,6 +227,23 @@ export default function ReportProblem({ loaderData, actionData }: Route.Componen
               maxLength={DISPUTE_DETAILS_MAX_CHARS}
               isRequired
             />
+            <fieldset className="grid gap-4 sm:grid-cols-2">
+              <legend className="mb-2 text-sm font-semibold text-slate-900">
+                Attachments (optional): a receipt, a screenshot or a letter
+              </legend>
+              <FileField
+                name="attachment_1"
+                label="First file"
+                accept="application/pdf,image/jpeg,image/png"
+                description="PDF, JPEG or PNG, at most 10 MB"
+              />
+              <FileField
+                name="attachment_2"
+                label="Second file"
+                accept="application/pdf,image/jpeg,image/png"
+                description="PDF, JPEG or PNG, at most 10 MB"
+              />
+            </fieldset>
             <div className="flex justify-end">
               <Button type="submit" size="lg" isPending={sending} pendingLabel="Sending…" className="w-full sm:w-auto">
                 Send report

@@ -3,7 +3,7 @@ import { ArrowLeft } from "lucide-react";
 import type { Route } from "./+types/dispute";
 import { requireMember } from "~/server/auth/session.server";
 import { loadMemberCase } from "./disputes.server";
-import { DISPUTE_KIND_LABELS } from "~/domain/disputes";
+import { DISPUTE_CHANNEL_LABELS, DISPUTE_KIND_LABELS } from "~/domain/disputes";
 import { formatCents } from "~/domain/money";
 import { pageTitle } from "~/components/site/page-title";
 import { FormMessage } from "~/components/ui";
@@ -67,8 +67,32 @@ export default function Dispute({ loaderData }: Route.ComponentProps) {
           </div>
           <div>
             <dt className="text-slate-600">Reported</dt>
-            <dd className="text-slate-900">{formatDate(c.received_on)}</dd>
+            <dd className="text-slate-900">
+              {formatDate(c.received_on)}
+              {c.reported_via !== "online" ? ` · ${DISPUTE_CHANNEL_LABELS[c.reported_via].toLowerCase()}` : ""}
+            </dd>
           </div>
+          {c.attachments.length > 0 ? (
+            <div className="sm:col-span-2">
+              <dt className="text-slate-600">What you sent</dt>
+              <dd>
+                <ul className="mt-1 flex flex-wrap gap-3">
+                  {c.attachments.map((a) => (
+                    <li key={a.id}>
+                      <a
+                        href={`/dashboard/disputes/${c.id}/attachments/${a.id}`}
+                        target="_blank"
+                        rel="noreferrer"
+                        className="font-semibold text-accent-700 underline"
+                      >
+                        {a.label}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </dd>
+            </div>
+          ) : null}
           {c.status === "open" ? (
             <div>
               <dt className="text-slate-600">We tell you what we find by</dt>

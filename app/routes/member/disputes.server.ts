@@ -1,6 +1,12 @@
 import { withDatabase } from "~/server/db/db.server";
 import type { SessionUser } from "~/server/auth/session.server";
-import { memberCase, memberCases, reportDispute, reportForm } from "~/server/disputes/disputes.server";
+import {
+  memberCase,
+  memberCases,
+  readCaseAttachment,
+  reportDispute,
+  reportForm,
+} from "~/server/disputes/disputes.server";
 
 /**
  * What the member's "Report a problem" pages call (docs/product.md#disputes): each opens the
@@ -19,3 +25,9 @@ export const loadMemberCase = withDatabase(async (database, user: SessionUser, c
   const found = await memberCase(database, user.id, case_id);
   return found ? { ...found, events: found.events.map((e) => ({ ...e, at: e.at.toISOString() })) } : null;
 });
+
+/** A file the member sent with one of their own reports. */
+export const loadMemberAttachment = withDatabase(
+  (database, user: SessionUser, case_id: number, attachment_id: number) =>
+    readCaseAttachment(database, { case_id, attachment_id, member_id: user.id }),
+);

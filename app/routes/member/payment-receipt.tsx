@@ -4,7 +4,7 @@ import type { Route } from "./+types/payment-receipt";
 import { requestInfoContext } from "~/context";
 import { requireMember } from "~/server/auth/session.server";
 import { cancelFromReceipt, loadReceipt } from "./payments.server";
-import { readForm } from "~/server/http/form.server";
+import { readForm, refusalStatus } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { formatCents } from "~/domain/money";
 import { pageTitle } from "~/components/site/page-title";
@@ -47,8 +47,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const receipt = id ? await loadReceipt(user, id, new Date()) : null;
   if (!receipt) return data({ ok: false, message: "We could not find that transfer." }, { status: 404 });
   const result = await cancelFromReceipt(user, id, { request_id: info.request_id, ip: info.ip }, new Date());
-  if (!result.ok)
-    return data({ ok: false, message: result.message }, { status: result.reason === "not_found" ? 404 : 409 });
+  if (!result.ok) return data({ ok: false, message: result.message }, { status: refusalStatus(result.kind) });
   return {
     ok: true,
     message: `Cancelled. ${formatCents(result.released_cents)}, the transfer and its fee, is available in your account again.`,

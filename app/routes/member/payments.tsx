@@ -4,7 +4,7 @@ import type { Route } from "./+types/payments";
 import { requestInfoContext } from "~/context";
 import { requireMember } from "~/server/auth/session.server";
 import { cancelOwnPayment, loadPayments } from "./payments.server";
-import { readForm } from "~/server/http/form.server";
+import { readForm, refusalStatus } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { formatCents } from "~/domain/money";
 import { pageTitle } from "~/components/site/page-title";
@@ -38,8 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     request_id: info.request_id,
     ip: info.ip,
   });
-  if (!result.ok)
-    return data({ ok: false, message: result.message }, { status: result.reason === "not_found" ? 404 : 409 });
+  if (!result.ok) return data({ ok: false, message: result.message }, { status: refusalStatus(result.kind) });
   return { ok: true, message: `Cancelled. ${formatCents(result.released_cents)} is available in your account again.` };
 }
 

@@ -1,6 +1,7 @@
 import { withDatabase } from "~/server/db/db.server";
 import { memberStatementAccounts, memberStatementPdf } from "~/server/statements/member-statements.server";
 import { exportFormats, memberExport } from "~/server/statements/export.server";
+import { memberTaxForms, taxFormPdf } from "~/server/dividends/tax-forms.server";
 import { emailStatement } from "~/server/statements/email.server";
 
 /**
@@ -12,5 +13,7 @@ export const statementPdf = withDatabase(memberStatementPdf);
 export const statementExport = withDatabase(memberExport);
 /** "Email it to me": the PDF to the member's registered address (at most five an hour). */
 export const statementEmail = withDatabase(emailStatement);
+export const taxForms = withDatabase(memberTaxForms);
+export const taxFormDownload = withDatabase(taxFormPdf);
 /** The export's file types this credit union offers (QFX and QBO need its Intuit bank id). */
 export { exportFormats };

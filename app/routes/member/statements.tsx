@@ -2,7 +2,8 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { ArrowLeft, Download, FileText, Mail } from "lucide-react";
 import type { Route } from "./+types/statements";
 import { requireMember } from "~/server/auth/session.server";
-import { exportFormats, statementAccounts, statementEmail } from "./statements.server";
+import { exportFormats, statementAccounts, statementEmail, taxForms } from "./statements.server";
+import { formatCents } from "~/domain/money";
 import { readForm } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { EXPORT_DAYS_MAX, STATEMENT_MONTHS } from "~/domain/statements";
@@ -29,6 +30,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     accounts: await statementAccounts(user.id, now),
     today: businessDate(institution().time_zone, now),
     formats: exportFormats(),
+    tax_forms: (await taxForms(user.id)).map((f) => ({
+      tax_year: f.tax_year,
+      form: f.form,
+      interest: formatCents(f.interest_cents),
+    })),
   };
 }
 
@@ -50,7 +56,7 @@ export async function action({ request }: Route.ActionArgs) {
 const FORMAT_LABELS = { csv: "CSV (spreadsheet)", ofx: "OFX", qfx: "QFX (Quicken)", qbo: "QBO (QuickBooks)" } as const;
 
 export default function Statements({ loaderData, actionData }: Route.ComponentProps) {
-  const { accounts, today, formats } = loaderData;
+  const { accounts, today, formats, tax_forms } = loaderData;
   const navigation = useNavigation();
   const sending =
     navigation.state !== "idle" && navigation.formData?.get("intent") === "email"
@@ -128,6 +134,43 @@ export default function Statements({ loaderData, actionData }: Route.ComponentPr
           )}
         </section>
       ))}
+      {tax_forms.length > 0 ? (
+        <section
+          aria-labelledby="tax-forms-heading"
+          className="mt-6 rounded-2xl border border-slate-200 bg-white shadow-sm"
+        >
+          <h2
+            id="tax-forms-heading"
+            className="flex items-center gap-2 border-b border-slate-100 px-5 py-4 text-lg font-semibold text-brand-900"
+          >
+            <FileText className="size-5 text-accent-700" aria-hidden="true" />
+            Tax forms
+          </h2>
+          <ul className="divide-y divide-slate-100">
+            {tax_forms.map((f) => (
+              <li
+                key={`${f.form}-${f.tax_year}`}
+                className="flex flex-wrap items-center justify-between gap-3 px-5 py-3"
+              >
+                <span className="text-sm text-slate-900">
+                  <span className="font-medium">
+                    Form {f.form}, {f.tax_year}
+                  </span>{" "}
+                  <span className="text-slate-700">dividends {f.interest}</span>
+                </span>
+                <a
+                  href={`/dashboard/statements/tax/${f.tax_year}`}
+                  download
+                  aria-label={`Download PDF: Form ${f.form}, ${f.tax_year}`}
+                  className="inline-flex min-h-11 items-center gap-1.5 rounded-lg border border-slate-300 px-3 text-sm font-semibold text-accent-700 hover:border-accent-600 hover:bg-accent-50"
+                >
+                  <Download className="size-4" aria-hidden="true" /> Download PDF
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {accounts.length > 0 ? (
         <section
           aria-labelledby="export-heading"

@@ -4,7 +4,7 @@ import { staffCodePanelClears, staffSignInCodes, users } from "~/server/db/schem
 import { InvalidStaffCodeError, issueStaffCode, removeStaffCode } from "~/server/auth/staff-codes.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { STAFF_CODE_FORMAT_MESSAGE } from "~/domain/application-review";
-import type { Staff } from "./review.server";
+import type { Actor } from "~/domain/actor";
 
 /**
  * The one-time-code panel (docs/product.md#one-time-code-panel): issue a sign-in code for a member
@@ -81,7 +81,7 @@ export type IssueResult =
 /** Issues a code for the member with this email (not for staff accounts). */
 export async function issueCodeForMember(
   db: Db,
-  input: { staff: Staff; member_email: string; code?: string | null; origin: AuditOrigin },
+  input: { staff: Actor; member_email: string; code?: string | null; origin: AuditOrigin },
 ): Promise<IssueResult> {
   const typed = input.code?.trim() || undefined;
   if (typed !== undefined && !/^\d{6}$/.test(typed))
@@ -123,7 +123,7 @@ export async function issueCodeForMember(
 
 export async function removeCode(
   db: Db,
-  input: { staff: Staff; code_id: number; origin: AuditOrigin },
+  input: { staff: Actor; code_id: number; origin: AuditOrigin },
 ): Promise<boolean> {
   const [row] = await db
     .select({ user_id: staffSignInCodes.user_id })
@@ -150,7 +150,7 @@ export async function removeCode(
 }
 
 /** Hides the used codes from this staff member's panel (the codes' records stay). */
-export async function clearUsedCodes(db: Db, input: { staff: Staff; origin: AuditOrigin; now?: Date }): Promise<void> {
+export async function clearUsedCodes(db: Db, input: { staff: Actor; origin: AuditOrigin; now?: Date }): Promise<void> {
   const now = input.now ?? new Date();
   await db.transaction(async (tx) => {
     await tx

@@ -1,6 +1,6 @@
 import { requireUser, type SessionUser } from "~/server/auth/session.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
-import type { Staff } from "./review.server";
+import type { Actor } from "~/domain/actor";
 import { data } from "react-router";
 import { STAFF_ROLES, mayMoveMoney, type StaffRole } from "~/domain/staff-roles";
 
@@ -8,7 +8,7 @@ import { STAFF_ROLES, mayMoveMoney, type StaffRole } from "~/domain/staff-roles"
 export interface StaffContext {
   user: SessionUser;
   /** The staff member, as the audit log records the actor. */
-  staff: Staff;
+  staff: Actor;
   role: StaffRole;
   /** Where the request came from, for the audit log. */
   origin: AuditOrigin;

@@ -11,7 +11,7 @@ import { sendEmail } from "~/server/mail/outbox.server";
 import { logger } from "~/server/logger.server";
 import { screenParties } from "~/server/sanctions/screening.server";
 import { staffCreatedMemberEmail } from "./emails.server";
-import type { Staff } from "./review.server";
+import type { Actor } from "~/domain/actor";
 
 /**
  * "Create New User" (docs/product.md#create-new-user): staff open an active member directly. A
@@ -35,7 +35,7 @@ export type CreateMemberResult =
 
 export async function createMemberByStaff(
   db: Db,
-  input: { staff: Staff; member: CreateMemberInput; origin: AuditOrigin; now?: Date },
+  input: { staff: Actor; member: CreateMemberInput; origin: AuditOrigin; now?: Date },
 ): Promise<CreateMemberResult> {
   const m = input.member;
   const now = input.now ?? new Date();

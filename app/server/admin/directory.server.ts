@@ -17,7 +17,7 @@ import { stepUpLockState } from "~/server/payments/step-up.server";
 import { encryptionContext } from "~/server/members/members.server";
 import { decryptField } from "~/server/security/crypto.server";
 import { readPrivateUpload } from "~/server/uploads/private-uploads.server";
-import type { Staff } from "./review.server";
+import type { Actor } from "~/domain/actor";
 import { maskedTaxpayerIds, type MaskedTaxpayerId } from "~/server/members/taxpayer-ids.server";
 import type { IdentityVerification } from "~/domain/taxpayer-id";
 
@@ -314,7 +314,7 @@ export async function reviewerMemberDetail(db: Db, input: { member_id: string })
  */
 export async function memberDetail(
   db: Db,
-  input: { member_id: string; reveal?: { staff: Staff; origin: AuditOrigin } | null },
+  input: { member_id: string; reveal?: { staff: Actor; origin: AuditOrigin } | null },
 ): Promise<MemberDetail | null> {
   const [row] = await db
     .select({ profile: memberProfiles, email: users.email, name: users.name, role: users.role })
@@ -462,7 +462,7 @@ const EXTENSION_OF: Record<string, string> = {
  */
 export async function readIdDocument(
   db: Db,
-  input: { member_id: string; info_request_id?: number | null; staff: Staff; origin: AuditOrigin },
+  input: { member_id: string; info_request_id?: number | null; staff: Actor; origin: AuditOrigin },
 ): Promise<{ bytes: Buffer; mime: string; filename: string } | null> {
   let file: string | null;
   let mime: string | null;

@@ -3,7 +3,7 @@ import type { Db } from "~/server/db/client.server";
 import { memberProfiles } from "~/server/db/schema";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { setProfileImage, type ProfileImageRefusal } from "~/server/profile-images/profile-images.server";
-import type { Staff } from "./review.server";
+import type { Actor } from "~/domain/actor";
 
 /**
  * Staff upload a member's profile image from the back office's detail pane
@@ -20,7 +20,7 @@ export type StaffImageResult =
 
 export async function setMemberImageByStaff(
   db: Db,
-  input: { staff: Staff; member_id: string; upload: File | null; origin: AuditOrigin; now?: Date },
+  input: { staff: Actor; member_id: string; upload: File | null; origin: AuditOrigin; now?: Date },
 ): Promise<StaffImageResult> {
   const member_id = input.member_id.trim();
   if (!member_id || !/^[A-Za-z0-9_-]{1,64}$/.test(member_id))

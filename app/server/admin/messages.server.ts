@@ -3,7 +3,7 @@ import type { Db } from "~/server/db/client.server";
 import { contactMessages } from "~/server/db/schema";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { listOutbox, type OutboxMessage } from "~/server/mail/outbox.server";
-import type { Staff } from "./review.server";
+import type { Actor } from "~/domain/actor";
 
 /**
  * /admin/messages: the public contact form's messages, new and answered
@@ -59,7 +59,7 @@ export async function listContactMessages(
 /** Marks a message answered (or new again), audited. Returns false when there is no such message. */
 export async function setContactMessageStatus(
   db: Db,
-  input: { staff: Staff; id: number; status: "new" | "answered"; origin: AuditOrigin },
+  input: { staff: Actor; id: number; status: "new" | "answered"; origin: AuditOrigin },
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [row] = await tx

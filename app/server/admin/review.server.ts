@@ -4,6 +4,11 @@ import type { IdentityVerification } from "~/domain/taxpayer-id";
 import { maskAccountNumber } from "~/domain/account-display";
 import { maskDateOfBirth, maskIdNumber } from "~/domain/membership-application";
 import type { Db, DbOrTx } from "~/server/db/client.server";
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
+import type { Actor } from "~/domain/actor";
+import { refusal, type Refusal } from "~/domain/refusals";
+import { APPROVE_NEEDS_CHECKLIST } from "~/domain/application-review";
+import { IDENTITY_MESSAGES } from "~/domain/taxpayer-id";
 import { applicationDecisions, applicationInfoRequests, memberProfiles, sessions, users } from "~/server/db/schema";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { openAccount, routingNumber, type AccountView } from "~/server/ledger/accounts.server";
@@ -26,24 +31,47 @@ import { applicationApprovedEmail, applicationRejectedEmail, informationRequeste
  * information writes none: an applicant never sees the member app (only /pending-approval or
  * /not-approved), so the email and the status page carry those decisions.
  */
-export interface Staff {
-  id: string;
-  email: string;
-}
 
-export type DecisionResult =
-  | { status: "done"; decision_id: number }
-  | { status: "not_found" }
+/** Why a decision was not made; nothing was written (except a screening filed now: see approve). */
+export type DecisionRefusalCode =
+  | "not_found"
   /** The application is no longer waiting for a decision (another staff member decided first). */
-  | { status: "already_decided"; current: "approved" | "rejected" }
-  | { status: "checklist_incomplete" }
+  | "already_decided"
+  | "checklist_incomplete"
   /** An approval without the record of how identity was verified (31 CFR 1020.220(a)(3)). */
-  | { status: "identity_unverified" }
+  | "identity_unverified"
   /**
    * The applicant or joint owner is a possible sanctions match (31 CFR 501): found now and put in
    * the screening queue, or already there and not cleared. Nothing was approved.
    */
-  | { status: "screening_hit"; screening_id: number; found_now: boolean };
+  | "screening_hit";
+
+export type DecisionRefusal = Refusal<DecisionRefusalCode> & { screening_id?: number; found_now?: boolean };
+
+export type DecisionResult = { ok: true; decision_id: number } | DecisionRefusal;
+
+/** The refusals with the words staff see beside the review form. */
+function decisionRefusal(code: Exclude<DecisionRefusalCode, "already_decided" | "screening_hit">): DecisionRefusal {
+  switch (code) {
+    case "not_found":
+      return refusal("not_found", "Failed: this application was not found.", { code });
+    case "checklist_incomplete":
+      return refusal("bad_input", `Failed: ${APPROVE_NEEDS_CHECKLIST}`, { code });
+    case "identity_unverified":
+      return refusal("bad_input", `Failed: ${IDENTITY_MESSAGES.method_missing}`, { code });
+  }
+}
+
+function alreadyDecided(current: "approved" | "rejected"): DecisionRefusal {
+  return refusal("conflict", `Failed: this application was already ${current}.`, { code: "already_decided" });
+}
+
+function screeningHit(screening_id: number, found_now: boolean): DecisionRefusal {
+  const message = found_now
+    ? `Not approved: the applicant or joint owner may match an entry on a sanctions list. It is in the screening queue (Sanctions, item ${screening_id}); the application can be approved once an admin clears it.`
+    : `Not approved: a possible sanctions match for this applicant is still in the screening queue (Sanctions, item ${screening_id}); the application can be approved once an admin clears it.`;
+  return { ...refusal("conflict", message, { code: "screening_hit" }), screening_id, found_now };
+}
 
 type Profile = typeof memberProfiles.$inferSelect;
 
@@ -113,28 +141,14 @@ function stateOf(profile: Profile) {
   };
 }
 
-class Refusal extends Error {
-  constructor(readonly result: Exclude<DecisionResult, { status: "done" }>) {
-    super(result.status);
-  }
-}
-
-async function decide<T>(
-  db: Db,
-  work: (tx: DbOrTx) => Promise<T>,
-): Promise<T | Exclude<DecisionResult, { status: "done" }>> {
-  try {
-    return await db.transaction(async (tx) => work(tx));
-  } catch (error) {
-    if (error instanceof Refusal) return error.result;
-    throw error;
-  }
+/** One decision's transaction: what `checkPending` refuses comes out as the answer, nothing written. */
+function decide<T extends { ok: true }>(db: Db, work: (tx: DbOrTx) => Promise<T>): Promise<T | DecisionRefusal> {
+  return inRefusableTransaction<T | DecisionRefusal>(db, work);
 }
 
 function checkPending(found: Awaited<ReturnType<typeof lockApplication>>): asserts found is NonNullable<typeof found> {
-  if (!found) throw new Refusal({ status: "not_found" });
-  if (found.profile.status !== "pending")
-    throw new Refusal({ status: "already_decided", current: found.profile.status });
+  if (!found) refuse(decisionRefusal("not_found"));
+  if (found.profile.status !== "pending") refuse(alreadyDecided(found.profile.status));
 }
 
 async function sendAfterCommit(db: Db, message: Parameters<typeof sendEmail>[1]): Promise<void> {
@@ -147,7 +161,7 @@ async function sendAfterCommit(db: Db, message: Parameters<typeof sendEmail>[1])
 }
 
 export interface ApprovalOutcome {
-  status: "done";
+  ok: true;
   decision_id: number;
   accounts: AccountView[];
   card: DebitCardView;
@@ -163,31 +177,27 @@ export async function approveApplication(
   db: Db,
   input: {
     member_id: string;
-    staff: Staff;
+    staff: Actor;
     checklist: Checklist;
     /** How identity was verified (Customer Identification Program): required. */
     identity: IdentityVerification | null;
     origin: AuditOrigin;
     now?: Date;
   },
-): Promise<ApprovalOutcome | Exclude<DecisionResult, { status: "done" }>> {
-  if (!checklistComplete(input.checklist)) return { status: "checklist_incomplete" };
-  if (!input.identity) return { status: "identity_unverified" };
+): Promise<ApprovalOutcome | DecisionRefusal> {
+  if (!checklistComplete(input.checklist)) return decisionRefusal("checklist_incomplete");
+  if (!input.identity) return decisionRefusal("identity_unverified");
   const identity = input.identity;
   const now = input.now ?? new Date();
   const outcome = await decide(db, async (tx) => {
     const found = await lockApplication(tx, input.member_id);
     checkPending(found);
     // Sanctions screening before any account is opened (docs/product.md#sanctions-screening): a
-    // possible match stops the approval and waits in the screening queue. Returned, not thrown:
-    // the screening filed now is kept.
+    // possible match stops the approval and waits in the screening queue. The transaction commits
+    // (an answer, not a refusal, to it), so the screening filed now is kept.
     const screening = await screenApplication(tx, input.member_id, applicationParties(found.profile));
     if (screening.status !== "clear")
-      return {
-        status: "screening_hit" as const,
-        screening_id: screening.screening_id,
-        found_now: screening.status === "filed",
-      };
+      return { ok: true as const, screening_hit: screeningHit(screening.screening_id, screening.status === "filed") };
     const before = { ...stateOf(found.profile), role: found.role };
     await tx
       .update(memberProfiles)
@@ -257,7 +267,7 @@ export async function approveApplication(
       at: now,
     });
     return {
-      status: "done" as const,
+      ok: true as const,
       decision_id: decision!.id,
       accounts: [checking, savings],
       card,
@@ -265,7 +275,8 @@ export async function approveApplication(
       email: found.email,
     };
   });
-  if (outcome.status !== "done") return outcome;
+  if (!outcome.ok) return outcome;
+  if (outcome.screening_hit) return outcome.screening_hit;
   await sendAfterCommit(db, {
     ...applicationApprovedEmail(
       outcome.first_name,
@@ -274,7 +285,7 @@ export async function approveApplication(
     to: outcome.email,
     user_id: input.member_id,
   });
-  return { status: "done", decision_id: outcome.decision_id, accounts: outcome.accounts, card: outcome.card };
+  return { ok: true, decision_id: outcome.decision_id, accounts: outcome.accounts, card: outcome.card };
 }
 
 /** The applicant and joint owner as screening reads them (the date of birth decrypted here only). */
@@ -307,7 +318,7 @@ export const SCREENING_DECLINE_REASON =
 export async function declineForScreening(
   tx: DbOrTx,
   screening: SanctionsScreening,
-  staff: Staff,
+  staff: Actor,
   origin: AuditOrigin,
 ): Promise<{ first_name: string; email: string } | null> {
   const found = await lockApplication(tx, screening.subject_id);
@@ -374,7 +385,7 @@ export async function emailAfterScreeningDecline(
 /** Reject: a reason is required; status rejected with reason and time, the rejection record, the audit row, the email. */
 export async function rejectApplication(
   db: Db,
-  input: { member_id: string; staff: Staff; checklist: Checklist; reason: string; origin: AuditOrigin; now?: Date },
+  input: { member_id: string; staff: Actor; checklist: Checklist; reason: string; origin: AuditOrigin; now?: Date },
 ): Promise<DecisionResult> {
   const reason = input.reason.trim();
   if (!reason) throw new Error("a rejection needs a reason");
@@ -425,19 +436,19 @@ export async function rejectApplication(
       at: now,
     });
     return {
-      status: "done" as const,
+      ok: true as const,
       decision_id: decision!.id,
       first_name: found.profile.first_name,
       email: found.email,
     };
   });
-  if (outcome.status !== "done") return outcome;
+  if (!outcome.ok) return outcome;
   await sendAfterCommit(db, {
     ...applicationRejectedEmail(outcome.first_name, reason),
     to: outcome.email,
     user_id: input.member_id,
   });
-  return { status: "done", decision_id: outcome.decision_id };
+  return { ok: true, decision_id: outcome.decision_id };
 }
 
 /**
@@ -447,8 +458,8 @@ export async function rejectApplication(
  */
 export async function requestInformation(
   db: Db,
-  input: { member_id: string; staff: Staff; checklist: Checklist; message: string; origin: AuditOrigin; now?: Date },
-): Promise<DecisionResult & { info_request_id?: number }> {
+  input: { member_id: string; staff: Actor; checklist: Checklist; message: string; origin: AuditOrigin; now?: Date },
+): Promise<(DecisionResult & { ok: true; info_request_id: number }) | DecisionRefusal> {
   const message = input.message.trim();
   if (!message) throw new Error("an information request needs a description");
   const now = input.now ?? new Date();
@@ -495,20 +506,20 @@ export async function requestInformation(
       at: now,
     });
     return {
-      status: "done" as const,
+      ok: true as const,
       decision_id: decision!.id,
       info_request_id: request!.id,
       first_name: found.profile.first_name,
       email: found.email,
     };
   });
-  if (outcome.status !== "done") return outcome;
+  if (!outcome.ok) return outcome;
   await sendAfterCommit(db, {
     ...informationRequestedEmail(outcome.first_name, message),
     to: outcome.email,
     user_id: input.member_id,
   });
-  return { status: "done", decision_id: outcome.decision_id, info_request_id: outcome.info_request_id };
+  return { ok: true, decision_id: outcome.decision_id, info_request_id: outcome.info_request_id };
 }
 
 /** The pending information requests of an application (for the dialog). */

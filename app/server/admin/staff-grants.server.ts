@@ -14,8 +14,11 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { sendEmail } from "~/server/mail/outbox.server";
 import { logger } from "~/server/logger.server";
 import type { StaffRole } from "~/domain/staff-roles";
+import { STAFF_GRANT_MESSAGES } from "~/domain/staff-grants";
+import { refusal, type Refusal } from "~/domain/refusals";
+import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
 import { staffRoleGrantedEmail, staffSetUpEmail } from "./emails.server";
-import type { Staff } from "./review.server";
+import type { Actor } from "~/domain/actor";
 
 /**
  * Staff role grants under dual control (docs/product.md#staff-role-grants,
@@ -44,17 +47,32 @@ export interface StaffProfileInput {
 }
 
 /** Who filed a request: an admin in the back office, or the server command (no person, no session). */
-export type GrantRequester = { kind: "staff"; staff: Staff } | { kind: "server_command" };
+export type GrantRequester = { kind: "staff"; staff: Actor } | { kind: "server_command" };
 
 /** How the audit log names the server command as actor (there is no signed-in person). */
 export const SERVER_COMMAND_ACTOR = "server command: npm run staff:create";
 
-export type RequestGrantResult =
-  | { status: "requested"; grant_id: number }
-  | { status: "email_taken" }
-  | { status: "already_pending" }
-  | { status: "not_found" }
-  | { status: "not_a_member" };
+export type GrantRefusalCode =
+  | "not_found"
+  /** Decided by another admin first. */
+  | "already_decided"
+  /** The requester may not decide their own request (dual control). */
+  | "own_request"
+  | "email_taken"
+  | "already_pending"
+  | "not_a_member"
+  /** A raise whose member's role changed since the request. */
+  | "no_longer_a_member";
+
+export type GrantRefusal = Refusal<GrantRefusalCode>;
+
+/** The refusal with the words staff see (STAFF_GRANT_MESSAGES); the route picks the status from the kind. */
+export function grantRefusal(code: GrantRefusalCode): GrantRefusal {
+  const kind = code === "not_found" ? "not_found" : code === "own_request" ? "forbidden" : "conflict";
+  return refusal(kind, STAFF_GRANT_MESSAGES[code], { code });
+}
+
+export type RequestGrantResult = { ok: true; grant_id: number } | GrantRefusal;
 
 function actorOf(requester: GrantRequester): { actor_id: string | null; actor_email: string } {
   return requester.kind === "staff"
@@ -82,7 +100,7 @@ export async function requestNewStaff(
 ): Promise<RequestGrantResult> {
   const email = input.email.trim().toLowerCase();
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  if (existing) return { status: "email_taken" };
+  if (existing) return grantRefusal("email_taken");
   const name = `${input.profile.first_name} ${input.profile.last_name}`;
   return fileGrantRequest(db, {
     actor: actorOf(input.requester),
@@ -95,15 +113,15 @@ export async function requestNewStaff(
 /** Files a request to raise a member (role user) to staff or reviewer. */
 export async function requestRaise(
   db: Db,
-  input: { staff: Staff; member_id: string; role: StaffRole; origin: AuditOrigin; now?: Date },
+  input: { staff: Actor; member_id: string; role: StaffRole; origin: AuditOrigin; now?: Date },
 ): Promise<RequestGrantResult> {
   const [member] = await db
     .select({ id: users.id, email: users.email, name: users.name, role: users.role })
     .from(users)
     .where(eq(users.id, input.member_id));
-  if (!member) return { status: "not_found" };
+  if (!member) return grantRefusal("not_found");
   // Applicants are not raised (their identity is not verified yet); staff already are staff.
-  if (member.role !== "user" && member.role !== null) return { status: "not_a_member" };
+  if (member.role !== "user" && member.role !== null) return grantRefusal("not_a_member");
   return fileGrantRequest(db, {
     actor: actorOf({ kind: "staff", staff: input.staff }),
     grant: { kind: "raise", email: member.email, name: member.name, role: input.role, user_id: member.id },
@@ -141,7 +159,7 @@ async function fileGrantRequest(
         .select({ id: staffRoleGrants.id })
         .from(staffRoleGrants)
         .where(and(eq(staffRoleGrants.email, grant.email), eq(staffRoleGrants.status, "pending")));
-      if (waiting) return { status: "already_pending" } as const;
+      if (waiting) return grantRefusal("already_pending");
       const [row] = await tx
         .insert(staffRoleGrants)
         .values({ ...grant, requested_by: actor.actor_id, requested_by_email: actor.actor_email, requested_at: now })
@@ -157,10 +175,10 @@ async function fileGrantRequest(
         ip: input.origin.ip,
         at: now,
       });
-      return { status: "requested", grant_id: row!.id } as const;
+      return { ok: true, grant_id: row!.id } as const;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) return { status: "already_pending" };
+    if (isUniqueViolation(error)) return grantRefusal("already_pending");
     throw error;
   }
 }
@@ -205,13 +223,9 @@ export async function pendingStaffGrantCount(db: DbOrTx): Promise<number> {
 }
 
 export type DecideGrantResult =
-  | { status: "approved"; grant: StaffRoleGrant; user_id: string }
-  | { status: "declined"; grant: StaffRoleGrant }
-  | { status: "not_found" }
-  | { status: "already_decided"; current: string }
-  | { status: "own_request" }
-  | { status: "email_taken" }
-  | { status: "no_longer_a_member" };
+  | { ok: true; decision: "approved"; grant: StaffRoleGrant; user_id: string }
+  | { ok: true; decision: "declined"; grant: StaffRoleGrant }
+  | GrantRefusal;
 
 /**
  * A password nobody knows, for a new staff account until its owner sets one through the set-up
@@ -301,14 +315,14 @@ async function insertStaffAccount(
 async function decidable(
   db: Db,
   grant_id: number,
-  staff: Staff,
-): Promise<{ grant: StaffRoleGrant } | Exclude<DecideGrantResult, { status: "approved" | "declined" }>> {
-  if (!Number.isSafeInteger(grant_id) || grant_id <= 0) return { status: "not_found" };
+  staff: Actor,
+): Promise<{ ok: true; grant: StaffRoleGrant } | GrantRefusal> {
+  if (!Number.isSafeInteger(grant_id) || grant_id <= 0) return grantRefusal("not_found");
   const [grant] = await db.select().from(staffRoleGrants).where(eq(staffRoleGrants.id, grant_id));
-  if (!grant) return { status: "not_found" };
-  if (grant.status !== "pending") return { status: "already_decided", current: grant.status };
-  if (grant.requested_by === staff.id) return { status: "own_request" };
-  return { grant };
+  if (!grant) return grantRefusal("not_found");
+  if (grant.status !== "pending") return grantRefusal("already_decided");
+  if (grant.requested_by === staff.id) return grantRefusal("own_request");
+  return { ok: true, grant };
 }
 
 /**
@@ -319,81 +333,79 @@ async function decidable(
  */
 export async function approveStaffGrant(
   db: Db,
-  input: { staff: Staff; grant_id: number; origin: AuditOrigin; now?: Date },
+  input: { staff: Actor; grant_id: number; origin: AuditOrigin; now?: Date },
 ): Promise<DecideGrantResult> {
   const now = input.now ?? new Date();
   const check = await decidable(db, input.grant_id, input.staff);
-  if (!("grant" in check)) return check;
+  if (!check.ok) return check;
   const grant = check.grant;
   if (grant.kind === "create") {
     const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, grant.email));
-    if (existing) return { status: "email_taken" };
+    if (existing) return grantRefusal("email_taken");
   }
-  const outcome = await db
-    .transaction(async (tx): Promise<DecideGrantResult> => {
-      const claimed = await tx
-        .update(staffRoleGrants)
-        .set({ status: "approved", decided_by: input.staff.id, decided_by_email: input.staff.email, decided_at: now })
-        .where(
-          and(
-            eq(staffRoleGrants.id, grant.id),
-            eq(staffRoleGrants.status, "pending"),
-            or(isNull(staffRoleGrants.requested_by), ne(staffRoleGrants.requested_by, input.staff.id)),
-          ),
-        )
-        .returning();
-      if (claimed.length !== 1) return { status: "already_decided", current: "decided" };
-      let user_id: string;
-      let before: unknown = null;
-      if (grant.kind === "create") {
-        user_id = await insertStaffAccount(tx, {
-          email: grant.email,
-          name: grant.name,
-          role: grant.role,
-          profile: grant.profile as StaffProfileInput,
-          decided_by: input.staff.id,
-          now,
-        });
-        await tx.update(staffRoleGrants).set({ user_id }).where(eq(staffRoleGrants.id, grant.id));
-      } else {
-        // Raised only while still a member: a member who became something else meanwhile is not.
-        const raised = await tx
-          .update(users)
-          .set({ role: grant.role, updatedAt: now })
-          .where(and(eq(users.id, grant.user_id!), or(eq(users.role, "user"), isNull(users.role))))
-          .returning({ id: users.id });
-        if (raised.length !== 1) throw new NoLongerAMember();
-        user_id = grant.user_id!;
-        before = { role: "user" };
-      }
-      await recordAudit(tx, {
-        actor_id: input.staff.id,
-        actor_email: input.staff.email,
-        action: "staff_grant.approve",
-        subject_type: "staff_role_grant",
-        subject_id: grant.id,
-        member_id: user_id,
-        before,
-        after: {
-          kind: grant.kind,
-          email: grant.email,
-          role: grant.role,
-          user_id,
-          requested_by_email: grant.requested_by_email,
-          status: "approved",
-        },
-        request_id: input.origin.request_id,
-        ip: input.origin.ip,
-        at: now,
+  const outcome = await inRefusableTransaction<DecideGrantResult>(db, async (tx) => {
+    const claimed = await tx
+      .update(staffRoleGrants)
+      .set({ status: "approved", decided_by: input.staff.id, decided_by_email: input.staff.email, decided_at: now })
+      .where(
+        and(
+          eq(staffRoleGrants.id, grant.id),
+          eq(staffRoleGrants.status, "pending"),
+          or(isNull(staffRoleGrants.requested_by), ne(staffRoleGrants.requested_by, input.staff.id)),
+        ),
+      )
+      .returning();
+    if (claimed.length !== 1) return grantRefusal("already_decided");
+    let user_id: string;
+    let before: unknown = null;
+    if (grant.kind === "create") {
+      user_id = await insertStaffAccount(tx, {
+        email: grant.email,
+        name: grant.name,
+        role: grant.role,
+        profile: grant.profile as StaffProfileInput,
+        decided_by: input.staff.id,
+        now,
       });
-      return { status: "approved", grant: { ...claimed[0]!, user_id }, user_id };
-    })
-    .catch((error: unknown) => {
-      if (error instanceof NoLongerAMember) return { status: "no_longer_a_member" } as const;
-      if (isUniqueViolation(error)) return { status: "email_taken" } as const;
-      throw error;
+      await tx.update(staffRoleGrants).set({ user_id }).where(eq(staffRoleGrants.id, grant.id));
+    } else {
+      // Raised only while still a member: a member who became something else meanwhile is not.
+      const raised = await tx
+        .update(users)
+        .set({ role: grant.role, updatedAt: now })
+        .where(and(eq(users.id, grant.user_id!), or(eq(users.role, "user"), isNull(users.role))))
+        .returning({ id: users.id });
+      if (raised.length !== 1) return grantRefusal("no_longer_a_member");
+      user_id = grant.user_id!;
+      before = { role: "user" };
+    }
+    await recordAudit(tx, {
+      actor_id: input.staff.id,
+      actor_email: input.staff.email,
+      action: "staff_grant.approve",
+      subject_type: "staff_role_grant",
+      subject_id: grant.id,
+      member_id: user_id,
+      before,
+      after: {
+        kind: grant.kind,
+        email: grant.email,
+        role: grant.role,
+        user_id,
+        requested_by_email: grant.requested_by_email,
+        status: "approved",
+      },
+      request_id: input.origin.request_id,
+      ip: input.origin.ip,
+      at: now,
     });
-  if (outcome.status !== "approved") return outcome;
+    return { ok: true, decision: "approved", grant: { ...claimed[0]!, user_id }, user_id } as const;
+  }).catch((error: unknown) => {
+    // The address taken by an account made meanwhile (the users table's unique email).
+    if (isUniqueViolation(error)) return grantRefusal("email_taken");
+    throw error;
+  });
+  if (!outcome.ok || outcome.decision !== "approved") return outcome;
   try {
     if (grant.kind === "create") {
       const link = await issueSetUpLink(db, outcome.user_id, now);
@@ -416,16 +428,14 @@ export async function approveStaffGrant(
   return outcome;
 }
 
-class NoLongerAMember extends Error {}
-
 /** Declines a waiting request with a reason (another admin than the requester): nothing changes but the request. */
 export async function declineStaffGrant(
   db: Db,
-  input: { staff: Staff; grant_id: number; reason: string; origin: AuditOrigin; now?: Date },
+  input: { staff: Actor; grant_id: number; reason: string; origin: AuditOrigin; now?: Date },
 ): Promise<DecideGrantResult> {
   const now = input.now ?? new Date();
   const check = await decidable(db, input.grant_id, input.staff);
-  if (!("grant" in check)) return check;
+  if (!check.ok) return check;
   return db.transaction(async (tx): Promise<DecideGrantResult> => {
     const [declined] = await tx
       .update(staffRoleGrants)
@@ -444,7 +454,7 @@ export async function declineStaffGrant(
         ),
       )
       .returning();
-    if (!declined) return { status: "already_decided", current: "decided" };
+    if (!declined) return grantRefusal("already_decided");
     await recordAudit(tx, {
       actor_id: input.staff.id,
       actor_email: input.staff.email,
@@ -463,7 +473,7 @@ export async function declineStaffGrant(
       ip: input.origin.ip,
       at: now,
     });
-    return { status: "declined", grant: declined };
+    return { ok: true, decision: "declined", grant: declined } as const;
   });
 }
 
@@ -477,10 +487,9 @@ export async function activeAdminCount(db: Db): Promise<number> {
 }
 
 export type ServerCommandResult =
-  | { status: "created"; user_id: string; set_up_url: string; expires_at: Date }
-  | { status: "requested"; grant_id: number }
-  | { status: "email_taken" }
-  | { status: "already_pending" };
+  | { ok: true; outcome: "created"; user_id: string; set_up_url: string; expires_at: Date }
+  | { ok: true; outcome: "requested"; grant_id: number }
+  | GrantRefusal;
 
 /**
  * `npm run staff:create` (docs/operations.md#first-admin): on a fresh installation, with no admin
@@ -506,12 +515,10 @@ export async function createStaffFromServer(
       origin,
       now,
     });
-    if (result.status === "requested" || result.status === "email_taken" || result.status === "already_pending")
-      return result;
-    throw new Error(`unexpected result ${result.status}`);
+    return result.ok ? { ok: true, outcome: "requested", grant_id: result.grant_id } : result;
   }
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  if (existing) return { status: "email_taken" };
+  if (existing) return grantRefusal("email_taken");
   const name = `${input.profile.first_name} ${input.profile.last_name}`;
   const user_id = await db.transaction(async (tx) => {
     const id = await insertStaffAccount(tx, {
@@ -540,5 +547,5 @@ export async function createStaffFromServer(
     return id;
   });
   const link = await issueSetUpLink(db, user_id, now);
-  return { status: "created", user_id, set_up_url: link.url, expires_at: link.expires_at };
+  return { ok: true, outcome: "created", user_id, set_up_url: link.url, expires_at: link.expires_at };
 }

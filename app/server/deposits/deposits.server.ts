@@ -15,7 +15,21 @@ import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { asSentence } from "~/domain/plain-text";
 import { REFUSAL_MESSAGES } from "~/domain/refusals";
-import { availabilitySchedule, MOBILE_DEPOSIT_MESSAGES, type CheckSide } from "~/domain/mobile-deposit";
+import { MOBILE_DEPOSIT_MESSAGES, type CheckSide } from "~/domain/mobile-deposit";
+import {
+  availabilityPlan,
+  availabilityPolicyText,
+  bankingDayOfDeposit,
+  holdNoticeText,
+  holdReasonText,
+  isNewAccount,
+  HOLD_EXCEPTION_LABELS,
+  HOLD_EXCEPTION_RULES,
+  type ApproveHold,
+  type HoldException,
+} from "~/domain/funds-availability";
+import { onPaperDelivery } from "~/server/electronic-delivery/electronic-delivery.server";
+import { sendEmail } from "~/server/mail/outbox.server";
 import {
   checkCheckImage,
   readCheckImage,
@@ -208,18 +222,61 @@ function review(db: Db, work: (tx: DbOrTx) => Promise<ReviewResult>): Promise<Re
   return inRefusableTransaction(db, work);
 }
 
+/** The facts Regulation CC's schedule needs about a deposit: its banking day, the day's earlier checks, a new account. */
+async function depositFacts(tx: DbOrTx, deposit: MobileDepositRow) {
+  const deposited_on = bankingDayOfDeposit(today(deposit.created_at));
+  const accounts = await tx
+    .select({ id: ledgerAccounts.id, opened_at: ledgerAccounts.opened_at })
+    .from(ledgerAccounts)
+    .where(and(eq(ledgerAccounts.owner, "member"), eq(ledgerAccounts.member_id, deposit.member_id)));
+  const account = accounts.find((a) => Number(a.id) === Number(deposit.account_id));
+  const others = accounts
+    .filter((a) => Number(a.id) !== Number(deposit.account_id))
+    .map((a) => today(a.opened_at))
+    .sort();
+  // The amounts aggregate over the member's checks of one banking day, on any account (229.10(c)(1)(vii), 229.13(b)).
+  const [before] = await tx
+    .select({ cents: sql<string>`coalesce(sum(${mobileDeposits.amount_cents}), 0)` })
+    .from(mobileDeposits)
+    .where(
+      and(
+        eq(mobileDeposits.member_id, deposit.member_id),
+        eq(mobileDeposits.status, "approved"),
+        eq(mobileDeposits.deposited_on, deposited_on),
+      ),
+    );
+  return {
+    deposited_on,
+    same_day_before_cents: Number(before?.cents ?? 0),
+    new_account: account ? isNewAccount(today(account.opened_at), deposited_on, others[0] ?? null) : false,
+  };
+}
+
+/** The hold notice a step left to send after its transaction committed. */
+interface HoldNoticeToSend {
+  member_id: string;
+  subject: string;
+  text: string;
+}
+
 /**
- * Staff approve: the pending credit settles, and the amounts not yet available are held until
- * the policy's dates (the institution profile's mobile_deposit_availability). A hold never takes
- * more than the account has available after the credit (an overdrawn account keeps what it owes).
+ * Staff approve: the pending credit settles, and the amounts not yet available are held until the
+ * dates of Regulation CC's schedule (app/domain/funds-availability.ts, with the profile's policy),
+ * counted from the banking day the member sent the check; an exception hold (a new account, a
+ * large deposit, or the one staff chose) is held longer and the member gets the hold notice of
+ * 12 CFR 229.13(g), in the app and by email (and on the paper list when they have not consented to
+ * electronic delivery). A part whose day has already come is not held. A hold never takes more than
+ * the account has available after the credit (an overdrawn account keeps what it owes).
  */
 export async function approveMobileDeposit(
   db: Db,
   deposit_id: number,
   staff: Actor,
   origin: AuditOrigin,
+  hold: ApproveHold = { exception: null, reason: "" },
 ): Promise<ReviewResult> {
-  return review(db, async (tx) => {
+  let notice: HoldNoticeToSend | null = null;
+  const result = await review(db, async (tx) => {
     const deposit = await lockPending(tx, deposit_id);
     const id = Number(deposit.id);
     const amount_cents = Number(deposit.amount_cents);
@@ -231,12 +288,16 @@ export async function approveMobileDeposit(
       }),
     );
     const approved_on = today();
-    const schedule = availabilitySchedule(amount_cents, approved_on, institution().limits.mobile_deposit_availability);
+    const facts = await depositFacts(tx, deposit);
+    const plan = availabilityPlan(
+      { amount_cents, ...facts, staff_exception: hold.exception },
+      institution().limits.mobile_deposit_availability,
+    );
     const [account] = await getBalances(tx, [Number(deposit.account_id)]);
     let spendable = Math.max(0, account!.available_cents);
     const in_transit = await institutionAccount(tx, "deposits_in_transit");
-    const hold = async (part: "next_day" | "later", wanted_cents: number, available_on: string) => {
-      const amount = Math.min(wanted_cents, spendable);
+    const place = async (part: "next_day" | "later" | "exception", wanted_cents: number, available_on: string) => {
+      const amount = available_on > approved_on ? Math.min(wanted_cents, spendable) : 0;
       if (amount <= 0) return { amount: 0, transaction_id: null };
       spendable -= amount;
       const answer = ledgerOrRefuse(
@@ -256,36 +317,53 @@ export async function approveMobileDeposit(
       );
       return { amount, transaction_id: answer.transaction.id };
     };
-    // The later part first: what the account cannot hold comes off the part released last.
-    const later = await hold("later", schedule.later_amount_cents, schedule.later_available_on);
-    const next_day = await hold("next_day", schedule.next_day_amount_cents, schedule.next_day_available_on);
+    // The part released last first: what the account cannot hold comes off it.
+    const exception = await place("exception", plan.exception_cents, plan.exception_available_on);
+    const later = await place("later", plan.later_cents, plan.later_available_on);
+    const next_day = await place("next_day", plan.next_day_cents, plan.next_day_available_on);
     const now = new Date();
+    const held_exception = exception.amount > 0 ? plan.exception : null;
+    const channel = held_exception ? ((await onPaperDelivery(tx, deposit.member_id)) ? "mail" : "email") : null;
+    const [accountRow] = await tx
+      .select({ type: ledgerAccounts.type, account_number: ledgerAccounts.account_number })
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.id, Number(deposit.account_id)));
     await tx
       .update(mobileDeposits)
       .set({
         status: "approved",
         reviewed_at: now,
         reviewed_by: staff.id,
+        deposited_on: facts.deposited_on,
         next_day_amount_cents: next_day.amount,
-        next_day_available_on: next_day.amount > 0 ? schedule.next_day_available_on : null,
+        next_day_available_on: next_day.amount > 0 ? plan.next_day_available_on : null,
         next_day_hold_transaction_id: next_day.transaction_id,
         later_amount_cents: later.amount,
-        later_available_on: later.amount > 0 ? schedule.later_available_on : null,
+        later_available_on: later.amount > 0 ? plan.later_available_on : null,
         later_hold_transaction_id: later.transaction_id,
-        funds_available_at: next_day.amount + later.amount === 0 ? now : null,
+        hold_exception: held_exception,
+        hold_reason: held_exception === "reasonable_cause" ? hold.reason : null,
+        exception_amount_cents: exception.amount,
+        exception_available_on: exception.amount > 0 ? plan.exception_available_on : null,
+        exception_hold_transaction_id: exception.transaction_id,
+        hold_notice_at: held_exception ? now : null,
+        hold_notice_channel: channel,
+        funds_available_at: next_day.amount + later.amount + exception.amount === 0 ? now : null,
       })
       .where(eq(mobileDeposits.id, id));
-    // The deposit page's words for each part ("$225.00 available on Nov 30, 2026").
+    // The deposit page's words for each part ("$275.00 available on Nov 30, 2026").
+    const available_now = amount_cents - next_day.amount - later.amount - exception.amount;
     const parts = [
-      amount_cents - next_day.amount - later.amount > 0
-        ? `${formatCents(amount_cents - next_day.amount - later.amount)} is available now`
-        : null,
-      next_day.amount > 0
-        ? `${formatCents(next_day.amount)} available on ${formatBusinessDate(schedule.next_day_available_on)}`
-        : null,
-      later.amount > 0
-        ? `${formatCents(later.amount)} available on ${formatBusinessDate(schedule.later_available_on)}`
-        : null,
+      available_now > 0 ? `${formatCents(available_now)} is available now` : null,
+      ...(
+        [
+          [next_day.amount, plan.next_day_available_on],
+          [later.amount, plan.later_available_on],
+          [exception.amount, plan.exception_available_on],
+        ] as const
+      )
+        .filter(([cents]) => cents > 0)
+        .map(([cents, on]) => `${formatCents(cents)} available on ${formatBusinessDate(on)}`),
     ].filter(Boolean);
     await notify(tx, {
       member_id: deposit.member_id,
@@ -293,6 +371,22 @@ export async function approveMobileDeposit(
       title: `Mobile deposit of ${formatCents(amount_cents)} approved`,
       body: `Your check was approved and posted. ${parts.join("; ")}.`,
     });
+    if (held_exception) {
+      const text = holdNoticeText({
+        account_label: accountRow ? accountLabel(accountRow) : "",
+        deposited_on: facts.deposited_on,
+        deposit_cents: amount_cents,
+        held_cents: exception.amount,
+        available_on: plan.exception_available_on,
+        exception: held_exception,
+        reason: held_exception === "reasonable_cause" ? hold.reason : null,
+        support_phone: institution().support_phone,
+        support_email: institution().support_email,
+      });
+      const subject = `Notice of hold on your deposit of ${formatCents(amount_cents)}`;
+      await notify(tx, { member_id: deposit.member_id, kind: "deposit_decision", title: subject, body: text });
+      notice = { member_id: deposit.member_id, subject, text };
+    }
     await recordAudit(tx, {
       actor_id: staff.id,
       actor_email: staff.email,
@@ -304,21 +398,54 @@ export async function approveMobileDeposit(
       after: {
         status: "approved",
         amount_cents,
+        deposited_on: facts.deposited_on,
         next_day: {
           amount_cents: next_day.amount,
-          available_on: schedule.next_day_available_on,
+          available_on: plan.next_day_available_on,
           transaction_id: next_day.transaction_id,
         },
         later: {
           amount_cents: later.amount,
-          available_on: schedule.later_available_on,
+          available_on: plan.later_available_on,
           transaction_id: later.transaction_id,
+        },
+        exception: {
+          kind: held_exception,
+          rule: held_exception ? HOLD_EXCEPTION_RULES[held_exception] : null,
+          amount_cents: exception.amount,
+          available_on: plan.exception_available_on,
+          transaction_id: exception.transaction_id,
+          notice: channel,
         },
       },
       ...origin,
     });
-    return { ok: true, deposit_id: id, message: `Deposit of ${formatCents(amount_cents)} approved and posted.` };
+    const held = held_exception
+      ? ` ${formatCents(exception.amount)} is held until ${formatBusinessDate(plan.exception_available_on)} (${HOLD_EXCEPTION_LABELS[held_exception].toLowerCase()}, ${HOLD_EXCEPTION_RULES[held_exception]}); the member was sent the hold notice${channel === "mail" ? " and is on the paper mail list for it" : ""}.`
+      : "";
+    return { ok: true, deposit_id: id, message: `Deposit of ${formatCents(amount_cents)} approved and posted.${held}` };
   });
+  const sent = notice as HoldNoticeToSend | null;
+  if (result.ok && sent) await mailHoldNotice(db, sent);
+  return result;
+}
+
+/** The hold notice by email, queued after the approval committed; the notice stands in the app if it cannot be. */
+async function mailHoldNotice(db: Db, notice: HoldNoticeToSend): Promise<void> {
+  try {
+    const [member] = await db.select({ email: users.email }).from(users).where(eq(users.id, notice.member_id));
+    if (!member) return;
+    const profile = institution();
+    await sendEmail(db, {
+      kind: "deposit_hold_notice",
+      to: member.email,
+      user_id: notice.member_id,
+      subject: notice.subject,
+      text: `${notice.text}\n\n${profile.name}\n${profile.support_email} · ${profile.support_phone}`,
+    });
+  } catch (error) {
+    logger.error({ err: error }, "could not queue a deposit hold notice email");
+  }
 }
 
 /** Staff reject with a reason: the pending credit fails, and the member is told why. */
@@ -390,7 +517,11 @@ export async function releaseAvailableDeposits(
       and(
         eq(mobileDeposits.status, "approved"),
         isNull(mobileDeposits.funds_available_at),
-        or(sql`${mobileDeposits.next_day_available_on} <= ${on}`, sql`${mobileDeposits.later_available_on} <= ${on}`),
+        or(
+          sql`${mobileDeposits.next_day_available_on} <= ${on}`,
+          sql`${mobileDeposits.later_available_on} <= ${on}`,
+          sql`${mobileDeposits.exception_available_on} <= ${on}`,
+        ),
       ),
     )
     .orderBy(asc(mobileDeposits.id))
@@ -402,7 +533,7 @@ export async function releaseAvailableDeposits(
       if (!deposit || deposit.funds_available_at) return 0;
       let count = 0;
       let open = 0;
-      for (const part of ["next_day", "later"] as const) {
+      for (const part of ["next_day", "later", "exception"] as const) {
         const transaction_id = deposit[`${part}_hold_transaction_id`];
         const available_on = deposit[`${part}_available_on`];
         if (transaction_id === null || available_on === null) continue;
@@ -445,6 +576,11 @@ export async function releaseAvailableDeposits(
 // ---------------------------------------------------------------------------------------------
 // What the member and staff see.
 
+/** The funds availability policy in the member's words, with Regulation CC's amounts in force today. */
+export function depositPolicyText(): string {
+  return availabilityPolicyText(institution().limits.mobile_deposit_availability, today());
+}
+
 export interface MemberDeposit {
   id: number;
   account: string;
@@ -455,6 +591,15 @@ export interface MemberDeposit {
   reject_reason: string | null;
   /** Approved: the parts still held and when each becomes available; empty once all is. */
   availability: { amount_cents: number; available_on: string }[];
+  /** The exception hold notice (229.13(g)) the member was given, while it stands or after. */
+  hold_notice: {
+    exception: HoldException;
+    rule: string;
+    reason: string;
+    deposited_on: string;
+    amount_cents: number;
+    available_on: string;
+  } | null;
 }
 
 export const MEMBER_DEPOSITS_MAX = 50;
@@ -480,8 +625,20 @@ export async function memberDeposits(db: DbOrTx, member_id: string): Promise<Mem
         ? [
             { amount_cents: Number(d.next_day_amount_cents), available_on: d.next_day_available_on ?? "" },
             { amount_cents: Number(d.later_amount_cents), available_on: d.later_available_on ?? "" },
+            { amount_cents: Number(d.exception_amount_cents), available_on: d.exception_available_on ?? "" },
           ].filter((p) => p.amount_cents > 0 && p.available_on)
         : [],
+    hold_notice:
+      d.hold_exception && d.hold_notice_at && d.exception_available_on && d.deposited_on
+        ? {
+            exception: d.hold_exception,
+            rule: HOLD_EXCEPTION_RULES[d.hold_exception],
+            reason: holdReasonText(d.hold_exception, d.hold_reason, d.deposited_on),
+            deposited_on: d.deposited_on,
+            amount_cents: Number(d.exception_amount_cents),
+            available_on: d.exception_available_on,
+          }
+        : null,
   }));
 }
 

@@ -2,7 +2,20 @@ import type { Actor } from "~/domain/actor";
 import { accountLabel, referenceNumber } from "~/domain/account-display";
 import { and, asc, desc, eq, inArray, not, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { disputeCases, disputeEvents, ledgerAccounts, users, type DisputeCaseRow } from "~/server/db/schema";
+import {
+  disputeAttachments,
+  disputeCases,
+  disputeEvents,
+  ledgerAccounts,
+  users,
+  type DisputeCaseRow,
+} from "~/server/db/schema";
+import {
+  removePrivateUpload,
+  readPrivateUpload,
+  storePrivateUpload,
+  UploadRejectedError,
+} from "~/server/uploads/private-uploads.server";
 import { institution } from "~/config/institution.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
@@ -14,12 +27,22 @@ import { formatCents } from "~/domain/money";
 import { refusal, type Refusal } from "~/domain/refusals";
 import { formatBusinessDate as d } from "~/domain/calendar-date";
 import {
+  attachmentLabel,
   caseNumber,
   clockState,
+  DISPUTE_ATTACHMENT_FIELDS,
+  DISPUTE_ATTACHMENT_MAX_BYTES,
+  DISPUTE_ATTACHMENT_MESSAGES,
+  DISPUTE_ATTACHMENT_TYPES,
+  DISPUTE_CHANNEL_LABELS,
+  STAFF_REPORT_MESSAGES,
+  type DisputeAttachmentField,
+  type DisputeChannel,
   currentDeadline,
   disputeClocks,
   DISPUTE_KIND_LABELS,
   DISPUTE_STATUS_LABELS,
+  DISPUTABLE_KINDS,
   isDisputable,
   isNewAccountTransfer,
   type ClockState,
@@ -134,14 +157,55 @@ export interface ReportInput {
 
 export type ReportAnswer = { ok: true; case_id: number; case_number: string; replayed: boolean } | DisputeRefusal;
 
-/** A member reports a problem: the case is opened with its clocks, acknowledged on the page and by email. */
+/** How a report came in, when staff enter it for the member, and the files the member sent with it. */
+export interface ReportOptions {
+  /** Staff who entered a report the member made by phone, in person or by mail. */
+  entered_by?: Actor;
+  reported_via?: DisputeChannel;
+  /** The day the member told us (a report staff enter): the clocks run from it. Default: today. */
+  received_on?: string;
+  /** The form's optional files, by field (a member's own report). */
+  attachments?: Partial<Record<DisputeAttachmentField, File | null>>;
+}
+
+/**
+ * A report of a problem: the case is opened with its clocks, acknowledged on the page and by email.
+ * The member reports online themselves, or staff enter what the member told them by phone, in
+ * person or by mail, dated the day the member told us (never after today, nor before the
+ * transaction), audited as theirs. Attachments are checked by content and stored encrypted before
+ * the case is written; a refused one refuses the report by its field and nothing is kept.
+ */
 export async function reportDispute(
   db: Db,
   member: Actor,
   input: ReportInput,
   origin: AuditOrigin,
   now: Date = new Date(),
+  options: ReportOptions = {},
 ): Promise<ReportAnswer> {
+  const files: { file: string; mime: string; bytes: number }[] = [];
+  const forget = () =>
+    Promise.all(files.map((f) => removePrivateUpload("dispute-attachments", f.file).catch(() => undefined)));
+  try {
+    const answer = await reportDisputeWith(db, member, input, origin, now, options, files);
+    if (!answer.ok || answer.replayed) await forget();
+    return answer;
+  } catch (error) {
+    await forget();
+    throw error;
+  }
+}
+
+async function reportDisputeWith(
+  db: Db,
+  member: Actor,
+  input: ReportInput,
+  origin: AuditOrigin,
+  now: Date,
+  options: ReportOptions,
+  files: { file: string; mime: string; bytes: number }[],
+): Promise<ReportAnswer> {
+  const reported_via = options.entered_by ? (options.reported_via ?? "phone") : "online";
   const [earlier] = await db
     .select({ id: disputeCases.id })
     .from(disputeCases)
@@ -155,7 +219,28 @@ export async function reportDispute(
       "This transaction cannot be reported here: only completed electronic transactions can. Please contact us about it.",
       { field: "transaction_id" },
     );
-  const received_on = today(now);
+  const received_on = options.received_on ?? today(now);
+  if (received_on > today(now)) return refusal("bad_input", STAFF_REPORT_MESSAGES.future, { field: "received_on" });
+  if (received_on < transaction.effective_date)
+    return refusal("bad_input", STAFF_REPORT_MESSAGES.before_transaction(transaction.effective_date), {
+      field: "received_on",
+    });
+  for (const field of DISPUTE_ATTACHMENT_FIELDS) {
+    const upload = options.attachments?.[field] ?? null;
+    if (!upload || upload.size === 0) continue;
+    try {
+      files.push(
+        await storePrivateUpload("dispute-attachments", upload, {
+          allowed: DISPUTE_ATTACHMENT_TYPES,
+          max_bytes: DISPUTE_ATTACHMENT_MAX_BYTES,
+          messages: DISPUTE_ATTACHMENT_MESSAGES,
+        }),
+      );
+    } catch (error) {
+      if (error instanceof UploadRejectedError) return refusal("bad_input", error.message, { field });
+      throw error;
+    }
+  }
   const clocks = disputeClocks({
     received_on,
     new_account: isNewAccountTransfer(transaction.account_opened_on, transaction.effective_date),
@@ -184,21 +269,28 @@ export async function reportDispute(
           new_account: clocks.extended.includes("new_account"),
           point_of_sale: clocks.extended.includes("point_of_sale"),
           foreign_initiated: clocks.extended.includes("foreign"),
+          reported_via,
+          entered_by: options.entered_by?.id ?? null,
+          entered_by_email: options.entered_by?.email ?? null,
         })
         .returning({ id: disputeCases.id });
       const case_id = row!.id;
+      if (files.length > 0) await tx.insert(disputeAttachments).values(files.map((f) => ({ case_id, ...f, at: now })));
+      const actor = options.entered_by ?? member;
       await tx.insert(disputeEvents).values({
         case_id,
         at: now,
         kind: "reported",
-        actor_id: member.id,
-        actor_email: member.email,
-        text: `${DISPUTE_KIND_LABELS[input.kind]}.`,
+        actor_id: actor.id,
+        actor_email: actor.email,
+        text: options.entered_by
+          ? `${DISPUTE_KIND_LABELS[input.kind]}. The member told us ${DISPUTE_CHANNEL_LABELS[reported_via].toLowerCase()} on ${d(received_on)}; entered by staff.`
+          : `${DISPUTE_KIND_LABELS[input.kind]}.${files.length > 0 ? ` ${files.length} ${files.length === 1 ? "file" : "files"} attached.` : ""}`,
       });
       await recordAudit(tx, {
-        actor_id: member.id,
-        actor_email: member.email,
-        action: "dispute.report",
+        actor_id: actor.id,
+        actor_email: actor.email,
+        action: options.entered_by ? "dispute.report_entered" : "dispute.report",
         subject_type: "dispute_case",
         subject_id: case_id,
         member_id: member.id,
@@ -210,6 +302,8 @@ export async function reportDispute(
           investigate_by: clocks.investigate_by,
           complete_by: clocks.complete_by,
           extended: clocks.extended,
+          reported_via,
+          attachments: files.length,
         },
         ...origin,
         at: now,
@@ -392,7 +486,63 @@ export async function memberCase(db: DbOrTx, member_id: string, case_id: number,
     ...item!,
     details: row.details,
     resolution: row.resolution,
+    reported_via: row.reported_via,
+    attachments: await caseAttachments(db, case_id),
     events: events.map((e) => ({ id: e.id, at: e.at, kind: e.kind, text: e.text })),
+  };
+}
+
+/** A case's attachments as listed ("PDF, 120 KB"), oldest first. */
+async function caseAttachments(db: DbOrTx, case_id: number) {
+  const rows = await db
+    .select({ id: disputeAttachments.id, mime: disputeAttachments.mime, bytes: disputeAttachments.bytes })
+    .from(disputeAttachments)
+    .where(eq(disputeAttachments.case_id, case_id))
+    .orderBy(asc(disputeAttachments.id));
+  return rows.map((r, i) => ({ id: r.id, label: `Attachment ${i + 1} (${attachmentLabel(r.mime, r.bytes)})` }));
+}
+
+const ATTACHMENT_EXTENSIONS: Record<string, string> = {
+  "application/pdf": "pdf",
+  "image/jpeg": "jpg",
+  "image/png": "png",
+};
+
+/**
+ * One attachment of a case, for the member whose case it is (`member_id`) or for staff (every staff
+ * view audited, as an ID document's is). Null when the case, the attachment or, for a member, the
+ * ownership does not match: another member's reads as none.
+ */
+export async function readCaseAttachment(
+  db: DbOrTx,
+  input: { case_id: number; attachment_id: number; member_id?: string; staff?: Actor; origin?: AuditOrigin },
+): Promise<{ bytes: Buffer; mime: string; filename: string } | null> {
+  const { case_id, attachment_id } = input;
+  if (![case_id, attachment_id].every((n) => Number.isSafeInteger(n) && n > 0)) return null;
+  const [found] = await db
+    .select({ a: disputeAttachments, member_id: disputeCases.member_id })
+    .from(disputeAttachments)
+    .innerJoin(disputeCases, eq(disputeCases.id, disputeAttachments.case_id))
+    .where(and(eq(disputeAttachments.id, attachment_id), eq(disputeAttachments.case_id, case_id)));
+  if (!found) return null;
+  if (input.member_id !== undefined && found.member_id !== input.member_id) return null;
+  if (input.member_id === undefined && !input.staff) return null;
+  const bytes = await readPrivateUpload("dispute-attachments", found.a.file);
+  if (input.staff)
+    await recordAudit(db, {
+      actor_id: input.staff.id,
+      actor_email: input.staff.email,
+      action: "dispute.attachment_view",
+      subject_type: "dispute_case",
+      subject_id: case_id,
+      member_id: found.member_id,
+      after: { attachment_id },
+      ...(input.origin ?? { request_id: null, ip: null }),
+    });
+  return {
+    bytes,
+    mime: found.a.mime,
+    filename: `${caseNumber(case_id)}-attachment-${attachment_id}.${ATTACHMENT_EXTENSIONS[found.a.mime] ?? "bin"}`,
   };
 }
 
@@ -461,6 +611,11 @@ export async function staffCase(db: DbOrTx, case_id: number, now: Date = new Dat
     point_of_sale: row.point_of_sale,
     foreign_initiated: row.foreign_initiated,
     reversal_notice_on: row.reversal_notice_on,
+    reported_via: row.reported_via,
+    entered_by_email: row.entered_by_email,
+    chargeback_marked_at: row.chargeback_marked_at,
+    chargeback_marked_by: row.chargeback_marked_by,
+    attachments: await caseAttachments(db, case_id),
     events: events.map((e) => ({
       id: e.id,
       at: e.at,
@@ -476,4 +631,68 @@ export async function staffCase(db: DbOrTx, case_id: number, now: Date = new Dat
 export async function memberOf(db: DbOrTx, member_id: string) {
   const [person] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, member_id));
   return person ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A report staff enter for a member who told us by phone, in person or by mail
+
+/** The transactions a member may report, newest first: what staff choose from when entering a report. */
+export const STAFF_ENTRY_TRANSACTIONS_MAX = 60;
+
+/** The member staff look up by email (an approved member), with their reportable transactions. */
+export async function memberForStaffReport(db: DbOrTx, email: string) {
+  const typed = email.trim().toLowerCase();
+  if (!typed || typed.length > 254) return null;
+  const [person] = await db
+    .select({ id: users.id, name: users.name, email: users.email, role: users.role })
+    .from(users)
+    .where(eq(users.email, typed));
+  if (!person || (person.role ?? "user") !== "user") return null;
+  const result = await db.execute(sql`
+    select t.id
+      from ledger_transactions t
+      join ledger_entries e on e.transaction_id = t.id
+      join ledger_accounts a on a.id = e.account_id
+     where a.owner = 'member' and a.member_id = ${person.id} and a.type in ('checking', 'savings')
+       and t.status = 'posted' and t.kind in (${sql.join(
+         DISPUTABLE_KINDS.map((k) => sql`${k}`),
+         sql`, `,
+       )})
+     order by t.effective_date desc, t.id desc
+     limit ${STAFF_ENTRY_TRANSACTIONS_MAX}`);
+  const transactions: DisputedTransaction[] = [];
+  for (const r of result.rows) {
+    const t = await memberTransaction(db, person.id, toId(r.id));
+    if (t) transactions.push(t);
+  }
+  return { member: { id: person.id, name: person.name, email: person.email }, transactions };
+}
+/**
+ * Staff enter a report for a member who told us by phone, in person or by mail (docs/product.md#disputes):
+ * the same case, clocks from the day the member told us, acknowledged to the member by notification
+ * and email, audited as the staff member's (`dispute.report_entered`) with how the member told us.
+ */
+export async function enterReportForMember(
+  db: Db,
+  staff: Actor,
+  input: ReportInput & { member_id: string; reported_via: "phone" | "in_person" | "mail"; received_on: string },
+  origin: AuditOrigin,
+  now: Date = new Date(),
+): Promise<ReportAnswer> {
+  const [person] = await db
+    .select({ id: users.id, email: users.email, role: users.role })
+    .from(users)
+    .where(eq(users.id, input.member_id));
+  if (!person || (person.role ?? "user") !== "user")
+    return refusal("not_found", "We could not find that member.", { field: "member_id" });
+  return reportDispute(db, { id: person.id, email: person.email }, input, origin, now, {
+    entered_by: staff,
+    reported_via: input.reported_via,
+    received_on: input.received_on,
+  });
+}
+
+/** Today's business date in the institution's time zone: the default day a member told us. */
+export function businessToday(now: Date = new Date()): string {
+  return today(now);
 }

@@ -1,7 +1,7 @@
 import type { Actor } from "~/domain/actor";
 import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { disputeCases, disputeEvents, type DisputeCaseRow } from "~/server/db/schema";
+import { disputeCases, disputeEvents, ledgerTransactions, type DisputeCaseRow } from "~/server/db/schema";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
@@ -298,4 +298,57 @@ export async function resolveDispute(
         ? `Resolved: no error found. The provisional credit will be debited on ${d(outcome.reversal_on!)}; the member was told.`
         : `Resolved: ${outcome.status === "resolved_error" ? "error found" : "no error found"}; the member was told.`,
   };
+}
+
+export const CHARGEBACK_MESSAGES = {
+  not_card: "Only a card purchase can be marked for a chargeback.",
+  resolved: "This case is resolved: it can no longer be marked for a chargeback.",
+  already: "This case is already marked for a chargeback.",
+  done: "Marked for a chargeback. Raise it now in the card network's own system: Mutual does not send it.",
+} as const;
+
+/**
+ * Marks a disputed card purchase for a chargeback (docs/product.md#disputes-queue). The network
+ * step stays manual: staff raise the chargeback in the card network's own system; this records
+ * that they are to (who, when), in the case's history and the audit log. Staff who may move money.
+ */
+export async function markForChargeback(db: Db, step: StaffStep): Promise<StepAnswer> {
+  const now = step.now ?? new Date();
+  return inRefusableTransaction(db, async (tx) => {
+    const row = await lockCase(tx, step.case_id);
+    const [transaction] = await tx
+      .select({ kind: ledgerTransactions.kind })
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.id, Number(row.transaction_id)));
+    if (transaction?.kind !== "card_payment") refuse(refusal("conflict", CHARGEBACK_MESSAGES.not_card));
+    if (row.status === "resolved_error" || row.status === "resolved_no_error")
+      refuse(refusal("conflict", CHARGEBACK_MESSAGES.resolved));
+    if (row.chargeback_marked_at) refuse(refusal("conflict", CHARGEBACK_MESSAGES.already));
+    await tx
+      .update(disputeCases)
+      .set({ chargeback_marked_at: now, chargeback_marked_by: step.staff.email })
+      .where(eq(disputeCases.id, row.id));
+    await tx.insert(disputeEvents).values({
+      case_id: row.id,
+      at: now,
+      kind: "chargeback_marked",
+      actor_id: step.staff.id,
+      actor_email: step.staff.email,
+      text: "Marked for a chargeback with the card network (raised by staff in the network's system).",
+      internal: true,
+    });
+    await recordAudit(tx, {
+      actor_id: step.staff.id,
+      actor_email: step.staff.email,
+      action: "dispute.chargeback_marked",
+      subject_type: "dispute_case",
+      subject_id: row.id,
+      member_id: row.member_id,
+      before: { chargeback_marked_at: null },
+      after: { chargeback_marked_at: now.toISOString() },
+      ...step.origin,
+      at: now,
+    });
+    return { ok: true as const, message: CHARGEBACK_MESSAGES.done };
+  });
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import PDFDocument from "pdfkit";
+import { letterPdf } from "~/server/files/pdf.server";
 import { institution } from "~/config/institution.server";
 import type { Actor } from "~/domain/actor";
 import {
@@ -117,18 +117,9 @@ export async function sampleCode(db: Db, member_id: string, now = new Date()): P
 /** The sample PDF: the same kind of file as a statement (pdfkit, US Letter), with the code to type. */
 export function renderSamplePdf(code: string): Promise<Buffer> {
   const profile = institution();
-  const doc = new PDFDocument({
-    size: "LETTER",
+  const { doc, done } = letterPdf({
     margin: 72,
     info: { Title: "Sample document", Author: profile.name, Subject: "Electronic delivery check" },
-    lang: "en-US",
-    pdfVersion: "1.7",
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
   });
   doc.font("Helvetica-Bold").fontSize(18).text(profile.name);
   doc.moveDown(0.5).font("Helvetica").fontSize(12).text("Sample document for electronic delivery");
@@ -255,6 +246,11 @@ export interface PaperDeliveryMember {
   choice: "withdrawn" | "declined" | null;
   since: Date | null;
   statements_to_mail: number;
+  /**
+   * Written notices to mail: deposit hold notices (Regulation CC 229.13(g)) and change-in-terms
+   * notices (Regulation E 1005.8(a), Truth in Savings 1030.5(a)) given while the member was on paper.
+   */
+  notices_to_mail: number;
 }
 
 /**
@@ -318,6 +314,24 @@ export async function paperDeliveryMembers(db: Db, limit = 500): Promise<PaperDe
         .groupBy(accountStatements.member_id)
     : [];
   const countOf = new Map(counts.map((c) => [c.member_id, Number(c.n)]));
+  const ids = rows.map((r) => r.member_id);
+  const notices = ids.length
+    ? await db.execute(sql`
+        select member_id, count(*)::int as n from (
+          select member_id from mobile_deposits
+           where hold_notice_channel = 'mail' and member_id in (${sql.join(
+             ids.map((id) => sql`${id}`),
+             sql`, `,
+           )})
+          union all
+          select member_id from disclosure_notices
+           where channel = 'mail' and member_id in (${sql.join(
+             ids.map((id) => sql`${id}`),
+             sql`, `,
+           )})
+        ) mailed group by member_id`)
+    : { rows: [] };
+  const noticesOf = new Map(notices.rows.map((r) => [String(r.member_id), Number(r.n)]));
   return rows.map((r) => ({
     member_id: r.member_id,
     name: `${r.first_name} ${r.last_name}`.trim(),
@@ -331,6 +345,7 @@ export async function paperDeliveryMembers(db: Db, limit = 500): Promise<PaperDe
     choice: r.choice === "consented" ? null : r.choice,
     since: r.since,
     statements_to_mail: countOf.get(r.member_id) ?? 0,
+    notices_to_mail: noticesOf.get(r.member_id) ?? 0,
   }));
 }
 
@@ -365,6 +380,7 @@ export const PAPER_DELIVERY_CSV_HEADER = [
   "delivery_reason",
   "since",
   "statements_to_mail",
+  "notices_to_mail",
 ] as const;
 
 export const PAPER_REASON_LABELS = {
@@ -396,6 +412,7 @@ export async function exportPaperDeliveryCsv(
       csvField(PAPER_REASON_LABELS[m.choice ?? "none"]),
       csvField(m.since ? m.since.toISOString() : ""),
       csvField(String(m.statements_to_mail)),
+      csvField(String(m.notices_to_mail)),
     ]),
   );
   await recordAudit(db, {

@@ -5,12 +5,14 @@ import { retryOutboxDeliveries } from "./outbox-retry.server";
 import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
 import { payDueBillPayments } from "~/server/bill-pay/due-payments.server";
 import { payMonthlyDividends } from "~/server/dividends/dividends.server";
+import { issueDueTaxForms } from "~/server/dividends/tax-forms.server";
 import { upkeepEmbeddedDatabase } from "~/server/db/upkeep.server";
 import { releaseUnsettledCardPurchases } from "~/server/cards/authorization.server";
 import { renewExpiringCards } from "~/server/cards/cards.server";
 import { CARD_AUTHORIZATION_HOLD_DAYS, CARD_RENEWAL_DAYS } from "~/domain/cards";
 import { runDisputeClocks } from "~/server/disputes/clocks.server";
 import { rescreenMembers } from "~/server/sanctions/rescreen.server";
+import { sendChangeInTermsNotices } from "~/server/electronic-delivery/change-in-terms.server";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md
@@ -64,6 +66,18 @@ export const monthlyDividendsJob = defineJob({
   max_attempts: 5,
   backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
   run: ({ db, now }) => payMonthlyDividends(db, now),
+});
+
+export const taxFormsJob = defineJob({
+  name: "tax-forms",
+  title: "Year-end tax forms (1099-INT)",
+  description:
+    "From the 15th of January, issues last year's Form 1099-INT to every member whose dividends reached $10, for the Statements page, and the year's figures for staff. A later run issues only those still missing.",
+  // Every night at 2:00; before the 15th of January (December's dividends settled) it does nothing.
+  schedule: "0 2 * * *",
+  max_attempts: 5,
+  backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
+  run: ({ db, now }) => issueDueTaxForms(db, now),
 });
 
 export const billPaymentsJob = defineJob({
@@ -159,16 +173,29 @@ export const databaseUpkeepJob = defineJob({
   run: ({ db }) => upkeepEmbeddedDatabase(db),
 });
 
+export const changeInTermsNoticesJob = defineJob({
+  name: "change-in-terms-notices",
+  title: "Change-in-terms notices",
+  description:
+    "When the profile holds a new version of a disclosure, tells every member (by email and in the app, or on the paper mail list for members without electronic delivery) once, ahead of the date it takes effect by its rule (21 days for Regulation E, 30 for Truth in Savings and funds availability). A later run tells only those not yet told.",
+  schedule: "40 * * * *",
+  max_attempts: 5,
+  backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
+  run: ({ db, now }) => sendChangeInTermsNotices(db, now),
+});
+
 export const APP_JOBS = [
   outboxDeliveryJob,
   pruneExpiredJob,
   monthlyStatementsJob,
   monthlyDividendsJob,
+  taxFormsJob,
   billPaymentsJob,
   mobileDepositAvailabilityJob,
   unsettledCardPurchasesJob,
   cardRenewalsJob,
   disputeClocksJob,
   sanctionsRescreenJob,
+  changeInTermsNoticesJob,
   databaseUpkeepJob,
 ] as const;

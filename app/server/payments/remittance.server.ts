@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import PDFDocument from "pdfkit";
+import { letterPdf } from "~/server/files/pdf.server";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { externalPayments, users } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
@@ -117,18 +117,9 @@ export function rightsText(r: RemittanceReceipt): { cancel: string; errors: stri
 
 /** The receipt as a PDF (pdfkit, Helvetica: real text a reader extracts, as statements). */
 export function renderRemittanceReceiptPdf(r: RemittanceReceipt, time_text: (d: Date) => string): Promise<Buffer> {
-  const doc = new PDFDocument({
-    size: "LETTER",
+  const { doc, done } = letterPdf({
     margin: 54,
     info: { Title: `Remittance transfer receipt ${r.reference_number}`, Author: r.institution.name },
-    lang: "en-US",
-    pdfVersion: "1.7",
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
   });
   const width = doc.page.width - 108;
   doc.font("Helvetica-Bold").fontSize(14).text(r.institution.name);

@@ -1,6 +1,8 @@
 import { referenceNumber } from "~/domain/account-display";
 import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
+import { refusal, type Refusal } from "~/domain/refusals";
 import { externalPayments, type ExternalPayment } from "~/server/db/schema";
 import { releaseHold } from "~/server/ledger/ledger.server";
 import { notify } from "~/server/notifications/notifications.server";
@@ -25,13 +27,9 @@ import { CANCEL_WINDOW_PASSED, withinCancelWindow } from "~/domain/remittance";
 
 export type Canceller = { kind: "staff"; id: string; email: string } | { kind: "member"; id: string; email: string };
 
-export type CancelResult =
-  | { ok: true; payment_id: number; released_cents: number }
-  | {
-      ok: false;
-      reason: "not_found" | "already_sent" | "already_cancelled" | "window_passed" | "refused";
-      message: string;
-    };
+export type CancelRefusalCode = "not_found" | "already_sent" | "already_cancelled" | "window_passed" | "refused";
+
+export type CancelResult = { ok: true; payment_id: number; released_cents: number } | Refusal<CancelRefusalCode>;
 
 export const CANCEL_MESSAGES = {
   not_found: "This payment was not found.",
@@ -40,10 +38,9 @@ export const CANCEL_MESSAGES = {
   window_passed: CANCEL_WINDOW_PASSED,
 } as const;
 
-class CancelRefused extends Error {
-  constructor(readonly result: Extract<CancelResult, { ok: false }>) {
-    super(result.message);
-  }
+/** A payment not found (or another member's) is `not_found`; every other refusal is a conflict with its state. */
+function cancelRefusal(code: Exclude<CancelRefusalCode, "refused">): Refusal<CancelRefusalCode> {
+  return refusal(code === "not_found" ? "not_found" : "conflict", CANCEL_MESSAGES[code], { code });
 }
 
 function describe(p: ExternalPayment): string {
@@ -58,12 +55,7 @@ async function release(tx: DbOrTx, payment: ExternalPayment, by: string): Promis
     idempotency_key: `cancel:${payment.id}`,
     resolved_by: by,
   });
-  if (!answer.ok)
-    throw new CancelRefused({
-      ok: false,
-      reason: "refused",
-      message: `The hold could not be released (${answer.code}).`,
-    });
+  if (!answer.ok) refuse(refusal("conflict", `The hold could not be released (${answer.code}).`, { code: "refused" }));
 }
 
 export async function cancelPayment(
@@ -74,63 +66,50 @@ export async function cancelPayment(
   options: { now?: Date } = {},
 ): Promise<CancelResult> {
   const now = options.now ?? new Date();
-  if (!Number.isSafeInteger(payment_id) || payment_id <= 0)
-    return { ok: false, reason: "not_found", message: CANCEL_MESSAGES.not_found };
-  try {
-    return await db.transaction(async (tx) => {
-      const [payment] = await tx
-        .select()
-        .from(externalPayments)
-        .where(eq(externalPayments.id, payment_id))
-        .for("update");
-      // Another member's payment answers as one that does not exist: its existence is not theirs to learn.
-      if (!payment || (by.kind === "member" && payment.member_id !== by.id))
-        throw new CancelRefused({ ok: false, reason: "not_found", message: CANCEL_MESSAGES.not_found });
-      if (payment.status === "sent")
-        throw new CancelRefused({ ok: false, reason: "already_sent", message: CANCEL_MESSAGES.already_sent });
-      if (payment.status === "cancelled")
-        throw new CancelRefused({ ok: false, reason: "already_cancelled", message: CANCEL_MESSAGES.already_cancelled });
-      if (by.kind === "member" && payment.cancel_until !== null && !withinCancelWindow(payment.cancel_until, now))
-        throw new CancelRefused({ ok: false, reason: "window_passed", message: CANCEL_MESSAGES.window_passed });
-      const actor = `${by.kind}:${by.id}`;
-      await release(tx, payment, actor);
-      await tx
-        .update(externalPayments)
-        .set({ status: "cancelled", resolved_at: now, resolved_by: actor })
-        .where(eq(externalPayments.id, payment.id));
-      const released_cents = Number(payment.amount_cents) + Number(payment.fee_cents);
-      const reference = referenceNumber(Number(payment.hold_transaction_id));
-      await notify(tx, {
-        member_id: payment.member_id,
-        kind: "payment_cancelled",
-        title: `${describe(payment)} was cancelled`,
-        body:
-          by.kind === "member"
-            ? `You cancelled it before it was sent. ${formatCents(released_cents)} is available again. Reference ${reference}.`
-            : `Our staff cancelled it before it was sent. ${formatCents(released_cents)} is available again. Please contact us if you have questions. Reference ${reference}.`,
-      });
-      await recordAudit(tx, {
-        actor_id: by.id,
-        actor_email: by.email,
-        action: by.kind === "staff" ? "payment.cancel" : "payment.cancel_by_member",
-        subject_type: "external_payment",
-        subject_id: payment.id,
-        member_id: payment.member_id,
-        before: { status: "pending" },
-        after: {
-          status: "cancelled",
-          kind: payment.kind,
-          released_cents,
-          // A remittance transfer cancelled by the member under 1005.34: when its window closed.
-          ...(payment.cancel_until ? { cancel_until: payment.cancel_until.toISOString() } : {}),
-        },
-        request_id: origin.request_id,
-        ip: origin.ip,
-      });
-      return { ok: true, payment_id: Number(payment.id), released_cents } as const;
+  if (!Number.isSafeInteger(payment_id) || payment_id <= 0) return cancelRefusal("not_found");
+  return inRefusableTransaction<CancelResult>(db, async (tx) => {
+    const [payment] = await tx.select().from(externalPayments).where(eq(externalPayments.id, payment_id)).for("update");
+    // Another member's payment answers as one that does not exist: its existence is not theirs to learn.
+    if (!payment || (by.kind === "member" && payment.member_id !== by.id)) return cancelRefusal("not_found");
+    if (payment.status === "sent") return cancelRefusal("already_sent");
+    if (payment.status === "cancelled") return cancelRefusal("already_cancelled");
+    if (by.kind === "member" && payment.cancel_until !== null && !withinCancelWindow(payment.cancel_until, now))
+      return cancelRefusal("window_passed");
+    const actor = `${by.kind}:${by.id}`;
+    await release(tx, payment, actor);
+    await tx
+      .update(externalPayments)
+      .set({ status: "cancelled", resolved_at: now, resolved_by: actor })
+      .where(eq(externalPayments.id, payment.id));
+    const released_cents = Number(payment.amount_cents) + Number(payment.fee_cents);
+    const reference = referenceNumber(Number(payment.hold_transaction_id));
+    await notify(tx, {
+      member_id: payment.member_id,
+      kind: "payment_cancelled",
+      title: `${describe(payment)} was cancelled`,
+      body:
+        by.kind === "member"
+          ? `You cancelled it before it was sent. ${formatCents(released_cents)} is available again. Reference ${reference}.`
+          : `Our staff cancelled it before it was sent. ${formatCents(released_cents)} is available again. Please contact us if you have questions. Reference ${reference}.`,
     });
-  } catch (error) {
-    if (error instanceof CancelRefused) return error.result;
-    throw error;
-  }
+    await recordAudit(tx, {
+      actor_id: by.id,
+      actor_email: by.email,
+      action: by.kind === "staff" ? "payment.cancel" : "payment.cancel_by_member",
+      subject_type: "external_payment",
+      subject_id: payment.id,
+      member_id: payment.member_id,
+      before: { status: "pending" },
+      after: {
+        status: "cancelled",
+        kind: payment.kind,
+        released_cents,
+        // A remittance transfer cancelled by the member under 1005.34: when its window closed.
+        ...(payment.cancel_until ? { cancel_until: payment.cancel_until.toISOString() } : {}),
+      },
+      request_id: origin.request_id,
+      ip: origin.ip,
+    });
+    return { ok: true, payment_id: Number(payment.id), released_cents } as const;
+  });
 }

@@ -2,6 +2,9 @@ import { referenceNumber } from "~/domain/account-display";
 import crypto from "node:crypto";
 import { and, asc, count, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
+import type { Actor } from "~/domain/actor";
+import { refusal, type Refusal } from "~/domain/refusals";
 import {
   achReturnFiles,
   externalPayments,
@@ -56,16 +59,14 @@ export type PaymentKind = "ach" | "wire";
  */
 export const EXPORT_PAYMENTS_MAX = BATCH_TRANSACTIONS_MAX;
 
-export interface ExportStaff {
-  id: string;
-  email: string;
-}
-
 /** A payment an export left out, and why (staff's words, also stored on the payment). */
 export interface SkippedPayment {
   payment_id: number;
   problem: string;
 }
+
+/** The transaction's answer: the file, or none when every payment was unwritable (marked, committed). */
+type ExportOutcome = Extract<ExportResult, { ok: true }> | { ok: true; file: null; skipped: SkippedPayment[] };
 
 export type ExportResult =
   | {
@@ -80,25 +81,30 @@ export type ExportResult =
       };
       skipped: SkippedPayment[];
     }
-  | { ok: false; reason: "nothing_pending" | "refused"; message: string; skipped?: SkippedPayment[] };
+  | ExportRefusal;
+
+/**
+ * No file was made: nothing pending (a conflict with the queue's state), or what was pending could
+ * not be written (`refused`, with the payments marked in the queue and named in `skipped`).
+ */
+export type ExportRefusal = Refusal<"nothing_pending" | "refused"> & { skipped?: SkippedPayment[] };
+
+function notExported(message: string, skipped?: SkippedPayment[]): ExportRefusal {
+  const answer: ExportRefusal = refusal("unprocessable", message, { code: "refused" });
+  if (skipped) answer.skipped = skipped;
+  return answer;
+}
 
 const NOTHING: Record<PaymentKind, string> = {
   ach: "There are no pending ACH transfers to export.",
   wire: "There are no pending wires to export.",
 };
 
-class ExportRefused extends Error {}
-
 /**
  * Settles every payment's hold in one ledger call. A refusal from the ledger (a value) stops the
- * export: thrown, it rolls the whole transaction back.
+ * export: refused, it rolls the whole transaction back.
  */
-async function settle(
-  tx: DbOrTx,
-  payments: readonly ExternalPayment[],
-  file_id: number,
-  staff: ExportStaff,
-): Promise<void> {
+async function settle(tx: DbOrTx, payments: readonly ExternalPayment[], file_id: number, staff: Actor): Promise<void> {
   const answer = await settleHolds(tx, {
     holds: payments.map((p) => ({ transaction_id: Number(p.hold_transaction_id) })),
     idempotency_key: `export:${file_id}`,
@@ -106,8 +112,10 @@ async function settle(
   });
   if (!answer.ok) {
     const payment = answer.batch_index === undefined ? undefined : payments[answer.batch_index];
-    throw new ExportRefused(
-      `The hold of ${payment ? `payment ${payment.id}` : "a payment"} could not be settled (${answer.code}); nothing was exported.`,
+    refuse(
+      notExported(
+        `The hold of ${payment ? `payment ${payment.id}` : "a payment"} could not be settled (${answer.code}); nothing was exported.`,
+      ),
     );
   }
 }
@@ -262,7 +270,7 @@ function exportProblem(p: ExternalPayment, business_date: string): string | null
 async function markUnwritable(
   tx: DbOrTx,
   payments: readonly { payment: ExternalPayment; problem: string }[],
-  staff: ExportStaff,
+  staff: Actor,
   origin: AuditOrigin,
 ): Promise<SkippedPayment[]> {
   for (const { payment, problem } of payments) {
@@ -361,13 +369,13 @@ function sentNotification(p: ExternalPayment, effective_date: string): { title: 
 export async function exportPayments(
   db: Db,
   kind: PaymentKind,
-  staff: ExportStaff,
+  staff: Actor,
   origin: AuditOrigin,
   options: { now?: Date; max_payments?: number } = {},
 ): Promise<ExportResult> {
   const now = options.now ?? new Date();
   try {
-    return await db.transaction(async (tx) => {
+    const outcome = await inRefusableTransaction<ExportOutcome | ExportRefusal>(db, async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`payment-export:${kind}`}))`);
       const locked = await lockPending(tx, kind, options.max_payments ?? EXPORT_PAYMENTS_MAX, now);
       if (locked.length === 0) {
@@ -379,7 +387,7 @@ export async function exportPayments(
             : left_out === 0
               ? NOTHING[kind]
               : `${NOTHING[kind].slice(0, -1)}: ${left_out === 1 ? "the one waiting cannot be written into the file" : `the ${left_out} waiting cannot be written into the file`} (see its reason in the queue).`;
-        return { ok: false, reason: "nothing_pending", message } as const;
+        return refusal("conflict", message, { code: "nothing_pending" });
       }
       const business_date = today(now);
       const payments: ExternalPayment[] = [];
@@ -390,15 +398,8 @@ export async function exportPayments(
         else unwritable.push({ payment, problem });
       }
       const skipped = await markUnwritable(tx, unwritable, staff, origin);
-      if (payments.length === 0) {
-        const n = skipped.length;
-        return {
-          ok: false,
-          reason: "refused",
-          message: `No file was made: ${n === 1 ? "the payment" : `all ${n} payments`} waiting cannot be written into the file; ${n === 1 ? "it is" : "they are"} marked in the queue with the reason.`,
-          skipped,
-        } as const;
-      }
+      // Every payment unwritable: no file, but the marks in the queue are kept (committed).
+      if (payments.length === 0) return { ok: true, file: null, skipped } as const;
       const file_id = await nextFileId(tx);
       const built =
         kind === "ach"
@@ -427,8 +428,8 @@ export async function exportPayments(
           returning 1)
         select count(*)::int as n from sent`);
       if (Number(marked.rows[0]?.n) !== ids.length)
-        throw new ExportRefused(
-          "A payment changed while the file was being written; nothing was exported. Please try again.",
+        refuse(
+          notExported("A payment changed while the file was being written; nothing was exported. Please try again."),
         );
       await settle(tx, payments, file_id, staff);
       await notifyAll(
@@ -469,15 +470,15 @@ export async function exportPayments(
         skipped,
       } as const;
     });
+    if (!outcome.ok || outcome.file !== null) return outcome;
+    const n = outcome.skipped.length;
+    return notExported(
+      `No file was made: ${n === 1 ? "the payment" : `all ${n} payments`} waiting cannot be written into the file; ${n === 1 ? "it is" : "they are"} marked in the queue with the reason.`,
+      outcome.skipped,
+    );
   } catch (error) {
-    if (error instanceof ExportRefused) return { ok: false, reason: "refused", message: error.message };
-    if (error instanceof NachaFieldError || error instanceof Pain001Error) {
-      return {
-        ok: false,
-        reason: "refused",
-        message: `The file could not be written (${error.message}); nothing was exported.`,
-      };
-    }
+    if (error instanceof NachaFieldError || error instanceof Pain001Error)
+      return notExported(`The file could not be written (${error.message}); nothing was exported.`);
     throw error;
   }
 }

@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import crypto from "node:crypto";
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
@@ -37,7 +38,7 @@ export type LoadListsResult =
   | { ok: false; field: "files" | "published_on"; message: string };
 
 /** Who loads: a staff member in the back office, or the server command (null). */
-export type ListLoader = { id: string; email: string } | null;
+export type ListLoader = Actor | null;
 
 /** The size of one list file that is accepted: the SDN list's largest file is about 5 MB. */
 export const LIST_FILE_MAX_BYTES = 15 * 1024 * 1024;

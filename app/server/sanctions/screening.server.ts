@@ -1,3 +1,4 @@
+import { refusal, type Refusal } from "~/domain/refusals";
 import { and, desc, eq, inArray, ne, sql, type AnyColumn } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
@@ -395,8 +396,9 @@ export async function screeningsWaiting(db: DbOrTx): Promise<number> {
 
 export type ScreeningDecision = "clear" | "request_confirm" | "approve_confirm" | "decline_confirm";
 
-export type ScreeningDecisionResult =
-  { ok: true; message: string } | { ok: false; status: 400 | 404 | 409; field?: "reason"; message: string };
+export type ScreeningDecisionResult = { ok: true; message: string } | Refusal;
+
+const SCREENING_NOT_FOUND = "This screening was not found.";
 
 const REASON_MAX = 500;
 
@@ -428,36 +430,23 @@ export async function decideScreening(
   const { decision, staff, origin } = input;
   const reason = input.reason.trim();
   if ((decision === "clear" || decision === "request_confirm") && reason === "")
-    return { ok: false, status: 400, field: "reason", message: "Enter the reason." };
+    return refusal("bad_input", "Enter the reason.", { field: "reason" });
   if (reason.length > REASON_MAX || hasControlCharacters(reason))
-    return {
-      ok: false,
-      status: 400,
-      field: "reason",
-      message: `The reason is at most ${REASON_MAX} characters of plain text.`,
-    };
+    return refusal("bad_input", `The reason is at most ${REASON_MAX} characters of plain text.`, { field: "reason" });
   if (!Number.isSafeInteger(input.screening_id) || input.screening_id <= 0)
-    return { ok: false, status: 404, message: "This screening was not found." };
-  return db.transaction(async (tx) => {
+    return refusal("not_found", SCREENING_NOT_FOUND);
+  return db.transaction(async (tx): Promise<ScreeningDecisionResult> => {
     const [row] = await tx
       .select()
       .from(sanctionsScreenings)
       .where(eq(sanctionsScreenings.id, input.screening_id))
       .for("update");
-    if (!row) return { ok: false as const, status: 404 as const, message: "This screening was not found." };
+    if (!row) return refusal("not_found", SCREENING_NOT_FOUND);
     const expected = decision === "clear" || decision === "request_confirm" ? "open" : "confirm_requested";
     if (row.status !== expected)
-      return {
-        ok: false as const,
-        status: 409 as const,
-        message: "This screening was already decided or changed meanwhile. Reload the page.",
-      };
+      return refusal("conflict", "This screening was already decided or changed meanwhile. Reload the page.");
     if ((decision === "approve_confirm" || decision === "decline_confirm") && row.confirm_requested_by === staff.id)
-      return {
-        ok: false as const,
-        status: 409 as const,
-        message: "You asked to confirm this match: another staff member must approve or decline it.",
-      };
+      return refusal("conflict", "You asked to confirm this match: another staff member must approve or decline it.");
     const now = new Date();
     const before = { status: row.status };
     let message: string;

@@ -1,6 +1,6 @@
 import { and, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { currencyRates, debitCards, ledgerEntries, users } from "~/server/db/schema";
+import { currencyRates, debitCards, ledgerAccounts, ledgerEntries, users } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { institutionAccount, memberAccounts, openAccount } from "~/server/ledger/accounts.server";
 import { postBatch, type EntryInput, type PostingKind } from "~/server/ledger/ledger.server";
@@ -202,6 +202,13 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
     const between = (min: number, max: number) => Math.round(min + rnd() * (max - min));
     const items: Item[] = [];
     const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 6, 1));
+    // The accounts were opened when their history begins: an account with six months of history is
+    // not a new account (Regulation CC 229.13(a), Regulation E 1005.11(c)(3)).
+    await db
+      .update(ledgerAccounts)
+      // Noon UTC on the history's first day: that same day in the institution's time zone.
+      .set({ opened_at: new Date(start.getTime() + 12 * 60 * 60 * 1000) })
+      .where(inArray(ledgerAccounts.id, [checking.id, savings.id]));
     const debit = (amount_cents: number, to: number): EntryInput[] => [
       { account_id: checking.id, amount_cents: -amount_cents },
       { account_id: to, amount_cents },

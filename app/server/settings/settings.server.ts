@@ -1,3 +1,4 @@
+import type { Actor } from "~/domain/actor";
 import { and, eq } from "drizzle-orm";
 import { maskedTaxpayerIds } from "~/server/members/taxpayer-ids.server";
 import { symmetricDecrypt } from "better-auth/crypto";
@@ -254,7 +255,7 @@ export type PasswordChangeResult =
 export async function changeOwnPassword(
   db: Db,
   meta: RequestMeta,
-  user: { id: string; email: string },
+  user: Actor,
   input: { current_password: string; new_password: string },
   origin: { request_id?: string } = {},
 ): Promise<PasswordChangeResult> {
@@ -315,7 +316,7 @@ async function setupFromUri(uri: string): Promise<TotpSetup> {
 export async function startTotpEnrollment(
   db: Db,
   meta: RequestMeta,
-  user: { id: string; email: string },
+  user: Actor,
   password: string,
   origin: { request_id?: string } = {},
 ): Promise<StartTotpResult> {
@@ -342,7 +343,7 @@ async function enableTotp(db: Db, meta: RequestMeta, password: string): Promise<
 }
 
 /** The enrolment waiting for its confirming code (to show the QR code again), or null. */
-export async function pendingTotpSetup(db: Db, user: { id: string; email: string }): Promise<TotpSetup | null> {
+export async function pendingTotpSetup(db: Db, user: Actor): Promise<TotpSetup | null> {
   const [row] = await db
     .select({ secret: twoFactors.secret, verified: twoFactors.verified })
     .from(twoFactors)
@@ -373,7 +374,7 @@ export type ConfirmTotpResult =
 export async function confirmTotpEnrollment(
   db: Db,
   meta: RequestMeta,
-  user: { id: string; email: string },
+  user: Actor,
   code: string,
   origin: { request_id?: string } = {},
 ): Promise<ConfirmTotpResult> {
@@ -423,7 +424,7 @@ export type DisableTotpResult =
 export async function disableTotp(
   db: Db,
   meta: RequestMeta,
-  user: { id: string; email: string },
+  user: Actor,
   password: string,
   origin: { request_id?: string } = {},
 ): Promise<DisableTotpResult> {
@@ -441,7 +442,7 @@ export async function disableTotp(
 async function removeTotp(
   db: Db,
   meta: RequestMeta,
-  user: { id: string; email: string },
+  user: Actor,
   password: string,
   origin: { request_id?: string },
 ): Promise<DisableTotpResult> {

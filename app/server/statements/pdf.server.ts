@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import { letterPdf } from "~/server/files/pdf.server";
 import { formatCents } from "~/domain/money";
 import { maskAccountNumber } from "~/domain/account-display";
 import type { StatementData } from "./statements.server";
@@ -9,7 +9,7 @@ import type { StatementData } from "./statements.server";
  * text is real text, in reading order, so a screen reader or a text extractor reads it back.
  */
 
-const PAGE = { size: "LETTER" as const, margin: 54 };
+const PAGE = { margin: 54 };
 const COLUMNS = { date: 54, description: 130, amount: 400, balance: 480, right: 558 };
 const ROW_HEIGHT = 15;
 
@@ -20,18 +20,9 @@ const TYPE_LABELS: Record<string, string> = {
 };
 
 export function renderStatementPdf(data: StatementData): Promise<Buffer> {
-  const doc = new PDFDocument({
-    size: PAGE.size,
+  const { doc, done } = letterPdf({
     margin: PAGE.margin,
     info: { Title: `Statement ${data.period.label}`, Author: data.institution.name, Subject: "Account statement" },
-    lang: "en-US",
-    pdfVersion: "1.7",
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
   });
 
   const f = data.figures;

@@ -9,7 +9,7 @@ import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "../files/owner-only.server";
 
 /**
  * The one store of members' private files (docs/architecture.md#files, docs/security.md): ID
- * documents, check photos and profile photos. Everything here is kept under
+ * documents, check photos, profile photos and the attachments of dispute reports. Everything here is kept under
  * DATA_DIR/uploads/<area>/ with a random name, readable by the server's account only, encrypted at
  * rest (AES-256-GCM with the data encryption key, the area and the file's name as associated data,
  * so a file copied over another does not decrypt), and never served by URL: an authorised route
@@ -21,7 +21,7 @@ import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "../files/owner-only.server";
  * would decompress to gigabytes). What is stored is the image sharp wrote again, so metadata (a
  * phone's GPS position, a camera's serial) and anything hidden after the image data are gone.
  */
-export type UploadArea = "id-documents" | "mobile-deposits" | "profile-images";
+export type UploadArea = "id-documents" | "mobile-deposits" | "profile-images" | "dispute-attachments";
 
 /** 40 megapixels: more than any phone camera, far less than a decompression bomb. */
 export const IMAGE_PIXELS_MAX = 40_000_000;
@@ -40,6 +40,12 @@ const AREAS: Record<UploadArea, { name: RegExp; associated_data: string; plain_b
     plain_before: false,
   },
   "profile-images": { name: /^[0-9a-f]{32}\.webp$/, associated_data: "uploads.profile-images", plain_before: true },
+  // What members send with a report of a problem (docs/product.md#disputes): encrypted from the first day.
+  "dispute-attachments": {
+    name: /^[0-9a-f]{32}\.(jpg|png|pdf)$/,
+    associated_data: "uploads.dispute-attachments",
+    plain_before: false,
+  },
 };
 
 export interface StoredUpload {

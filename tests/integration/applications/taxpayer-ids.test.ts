@@ -212,7 +212,7 @@ describe("approval needs the identity-verification record", () => {
       identity: null,
       origin: ORIGIN,
     });
-    expect(result).toEqual({ status: "identity_unverified" });
+    expect(result).toMatchObject({ ok: false, kind: "bad_input", code: "identity_unverified" });
     const [profile] = await database.db.select().from(memberProfiles).where(eq(memberProfiles.user_id, a.id));
     expect(profile!.status).toBe("pending");
     expect(await database.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.member_id, a.id))).toHaveLength(0);
@@ -283,7 +283,7 @@ describe("approval needs the identity-verification record", () => {
       identity: IDENTITY_VERIFIED,
       origin: ORIGIN,
     });
-    expect(result.status).toBe("done");
+    expect(result.ok).toBe(true);
     const detail = await memberDetail(database.db, { member_id: a.id, reveal: null });
     expect(detail!.decisions[0]!.identity_verification).toEqual(IDENTITY_VERIFIED);
   });

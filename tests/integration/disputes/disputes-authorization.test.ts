@@ -3,7 +3,11 @@ import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { count } from "drizzle-orm";
 import type { Database } from "~/server/db/client.server";
-import { auditLog, disputeCases, disputeEvents, ledgerTransactions } from "~/server/db/schema";
+import { auditLog, disputeAttachments, disputeCases, disputeEvents, ledgerTransactions } from "~/server/db/schema";
+import * as memberAttachmentRoute from "~/routes/member/dispute-attachment";
+import * as staffAttachmentRoute from "~/routes/admin/dispute-attachment";
+import * as enterRoute from "~/routes/admin/dispute-new";
+import { asFile, pdfBytes } from "../../check-images";
 import { setAppDatabase } from "~/server/db/db.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
@@ -40,6 +44,11 @@ let people: SignedIn<Persona>;
 let transaction_id = 0;
 let other_transaction_id = 0;
 let case_id = 0;
+/** A case the member sent a PDF with, and the PDF's id. */
+let attached_case_id = 0;
+let attachment_id = 0;
+let member_email = "";
+let entry_transaction_id = 0;
 
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -72,6 +81,24 @@ beforeAll(async () => {
   );
   if (!made.ok) throw new Error(made.message);
   case_id = made.case_id;
+  const attached = await reportDispute(
+    db,
+    cast.member.member,
+    {
+      transaction_id: await buy(cast.member.checking.id, cast.member.member.id),
+      kind: "wrong_amount",
+      details: "The receipt says $20.00.",
+      idempotency_key: crypto.randomUUID(),
+    },
+    { request_id: "setup", ip: "203.0.113.1" },
+    new Date(),
+    { attachments: { attachment_1: asFile(pdfBytes(), "receipt.pdf", "application/pdf") } },
+  );
+  if (!attached.ok) throw new Error(attached.message);
+  attached_case_id = attached.case_id;
+  attachment_id = (await db.select().from(disputeAttachments))[0]!.id;
+  member_email = cast.member.member.email;
+  entry_transaction_id = await buy(cast.member.checking.id, cast.member.member.id);
   people = await SignedIn.as(db, {
     staff: cast.staff.id,
     reviewer: cast.reviewer.id,
@@ -256,6 +283,22 @@ describe("back office", () => {
     { unchanged: snapshot },
   );
 
+  itRefuses(
+    "marking a card purchase for chargeback",
+    ["anonymous", "applicant", "member", "other_member", "reviewer"] as const,
+    (p) => act(p, { intent: "chargeback" }),
+    { unchanged: snapshot },
+  );
+
+  it("staff mark the card purchase for chargeback once (the network step is theirs to do outside)", async () => {
+    const marked = await run(() => act("staff", { intent: "chargeback" }));
+    expect(marked).toMatchObject({ kind: "ok" });
+    expect(marked.body).toContain("Raise it now in the card network");
+    const before = await snapshot();
+    expect(await run(() => act("staff", { intent: "chargeback" }))).toMatchObject({ kind: "refused", status: 409 });
+    expect(await snapshot()).toEqual(before);
+  });
+
   it("a reviewer may add a note; staff credit and resolve; bad input is a 400 by its field", async () => {
     expect(await run(() => act("reviewer", { intent: "note", text: "Called the member." }))).toMatchObject({
       kind: "ok",
@@ -279,5 +322,150 @@ describe("back office", () => {
     ).toMatchObject({ kind: "ok" });
     expect(await run(() => act("staff", { intent: "bogus" }))).toMatchObject({ kind: "refused", status: 400 });
     expect(refusedStatus("staff")).toBe(403);
+  });
+});
+
+describe("attachments", () => {
+  const memberPath = () => `/dashboard/disputes/${attached_case_id}/attachments/${attachment_id}`;
+  const staffPath = () => `/admin/disputes/${attached_case_id}/attachments/${attachment_id}`;
+  const ids = () => ({ caseId: String(attached_case_id), attachmentId: String(attachment_id) });
+  const views = async () =>
+    (await database.db.select().from(auditLog)).filter((a) => a.action === "dispute.attachment_view").length;
+
+  it("the member reads their own file; another member is not found; staff and applicants are sent away", async () => {
+    for (const persona of PERSONAS) {
+      const outcome = await run(() =>
+        memberAttachmentRoute.loader({
+          request: people.get(persona, memberPath()),
+          params: ids(),
+          context: context(),
+        } as never),
+      );
+      if (persona === "member") {
+        expect(outcome).toMatchObject({ kind: "ok", status: 200, body: "[application/pdf]" });
+        const response = outcome.value as Response;
+        expect(response.headers.get("cache-control")).toBe("private, no-store");
+        expect(response.headers.get("content-security-policy")).toContain("sandbox");
+        expect(Buffer.from(await response.arrayBuffer()).equals(pdfBytes())).toBe(true);
+      } else if (persona === "other_member") expect(outcome).toMatchObject({ kind: "refused", status: 404 });
+      else expectSentAway(outcome, persona, memberPath());
+    }
+    // Another case's number with this file's id is not found either.
+    expect(
+      await run(() =>
+        memberAttachmentRoute.loader({
+          request: people.get("member", memberPath()),
+          params: { caseId: String(case_id), attachmentId: String(attachment_id) },
+          context: context(),
+        } as never),
+      ),
+    ).toMatchObject({ kind: "refused", status: 404 });
+  });
+
+  it("staff and reviewers read it, each view audited first; members and applicants are sent away", async () => {
+    for (const persona of PERSONAS) {
+      const before = await views();
+      const outcome = await run(() =>
+        staffAttachmentRoute.loader({
+          request: people.get(persona, staffPath()),
+          params: ids(),
+          context: context(),
+        } as never),
+      );
+      if (persona === "staff" || persona === "reviewer") {
+        expect(outcome, persona).toMatchObject({ kind: "ok", status: 200, body: "[application/pdf]" });
+        expect(await views()).toBe(before + 1);
+      } else {
+        expectSentAway(outcome, persona, staffPath());
+        expect(await views()).toBe(before);
+      }
+    }
+    expect(
+      await run(() =>
+        staffAttachmentRoute.loader({
+          request: people.get("staff", staffPath()),
+          params: { caseId: "abc", attachmentId: String(attachment_id) },
+          context: context(),
+        } as never),
+      ),
+    ).toMatchObject({ kind: "refused", status: 404 });
+  });
+});
+
+describe("a report staff enter for a member", () => {
+  const entry = () => ({
+    member_id: "",
+    transaction_id: String(entry_transaction_id),
+    kind: "not_received",
+    details: "The member phoned: the goods never came.",
+    reported_via: "phone",
+    received_on: "",
+    idempotency_key: crypto.randomUUID(),
+  });
+
+  it("the page is for staff who may move money: a reviewer and everyone else are sent away", async () => {
+    const path = `/admin/disputes/new?email=${encodeURIComponent(member_email)}`;
+    for (const persona of PERSONAS) {
+      const outcome = await run(() =>
+        enterRoute.loader({ request: people.get(persona, path), params: {}, context: context() } as never),
+      );
+      if (persona === "staff") {
+        expect(outcome).toMatchObject({ kind: "ok" });
+        expect(outcome.body).toContain("CORNER BOOKS");
+      } else if (persona === "reviewer") {
+        // A reviewer sees no money data: sent back to the back office's home, shown nothing.
+        expect(outcome).toMatchObject({ kind: "redirect" });
+        expect(outcome.body ?? "").not.toContain("CORNER BOOKS");
+      } else expectSentAway(outcome, persona, "/admin/disputes/new");
+    }
+  });
+
+  itRefuses(
+    "entering a report",
+    ["anonymous", "applicant", "member", "other_member", "reviewer"] as const,
+    (persona) =>
+      enterRoute.action({
+        request: people.post(persona, "/admin/disputes/new", entry()),
+        params: {},
+        context: context(),
+      } as never),
+    { unchanged: snapshot },
+  );
+
+  it("staff enter it: bad input by its field changes nothing; then the case opens, dated the day the member told us", async () => {
+    const member_id = (await database.db.select().from(disputeCases))[0]!.member_id;
+    const today = new Date().toISOString().slice(0, 10);
+    for (const [override, message] of [
+      [{ reported_via: "email" }, "Choose how the member told us."],
+      [{ received_on: "2026-02-30" }, "Enter the date the member told us (YYYY-MM-DD)."],
+      [{ received_on: "2999-01-01" }, "The date the member told us cannot be after today."],
+      [{ details: "" }, "Tell us what happened"],
+    ] as const) {
+      const before = await snapshot();
+      const outcome = await run(() =>
+        enterRoute.action({
+          request: people.post("staff", "/admin/disputes/new", {
+            ...entry(),
+            member_id,
+            received_on: today,
+            ...override,
+          }),
+          params: {},
+          context: context(),
+        } as never),
+      );
+      expect(outcome, message).toMatchObject({ kind: "refused", status: 400 });
+      expect(outcome.body).toContain(message);
+      expect(await snapshot()).toEqual(before);
+    }
+    const made = await run(() =>
+      enterRoute.action({
+        request: people.post("staff", "/admin/disputes/new", { ...entry(), member_id, received_on: today }),
+        params: {},
+        context: context(),
+      } as never),
+    );
+    expect(made.kind).toBe("redirect");
+    expect(made.location).toMatch(/^\/admin\/disputes\/\d+\?entered=1$/);
   });
 });

@@ -8,6 +8,7 @@ import * as consentRoute from "~/routes/member/electronic-delivery";
 import * as sampleRoute from "~/routes/member/electronic-delivery-sample";
 import * as accountRoute from "~/routes/settings/account";
 import * as paperRoute from "~/routes/admin/paper-delivery";
+import * as disclosuresRoute from "~/routes/admin/disclosures";
 import * as paperCsvRoute from "~/routes/admin/paper-delivery-csv";
 import { openTestDatabase } from "../test-database";
 import { expectSentAway, itRefuses, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
@@ -100,6 +101,18 @@ describe("pages", () => {
       expectSentAway(csv, persona, "/admin/paper-delivery.csv");
       expect(page.body).not.toContain(member_email);
       expect(csv.body).not.toContain(member_email);
+      expect(await written()).toEqual(before);
+    });
+
+    it(`/admin/disclosures (change-in-terms notices) for ${persona}`, async () => {
+      const before = await written();
+      const page = await load(disclosuresRoute, persona, "/admin/disclosures");
+      if (persona === "staff") {
+        expect(page.status).toBe(200);
+        expect(page.value).toMatchObject({ changes: expect.any(Array) });
+        return;
+      }
+      expectSentAway(page, persona, "/admin/disclosures");
       expect(await written()).toEqual(before);
     });
   }

@@ -190,7 +190,7 @@ describe("consent, withdrawal and the paper list", () => {
     );
     expect(csv.status).toBe(200);
     expect(csv.body.split("\r\n")[0]).toBe(
-      "name,email,street,city,state,postal_code,country,delivery_reason,since,statements_to_mail",
+      "name,email,street,city,state,postal_code,country,delivery_reason,since,statements_to_mail,notices_to_mail",
     );
     expect(csv.body).toContain(`"Robin Paperwright",${member.member.email},"1 Main Street","Portsmouth",NH,03801`);
     const [exported] = await database.db

@@ -79,7 +79,7 @@ describe("screening applicants before approval", () => {
     expect(await screeningsOf(listed.id)).toHaveLength(0);
     await loadList();
     const answer = await approve(listed.id);
-    expect(answer).toMatchObject({ status: "screening_hit", found_now: true });
+    expect(answer).toMatchObject({ ok: false, code: "screening_hit", found_now: true });
     const [screening] = await screeningsOf(listed.id);
     expect(screening).toMatchObject({
       status: "open",
@@ -94,7 +94,7 @@ describe("screening applicants before approval", () => {
   it("a clean applicant is approved as before, and nothing waits in the queue", async () => {
     const clean = await applicant(database.db);
     expect(await screeningsOf(clean.id)).toHaveLength(0);
-    expect(await approve(clean.id)).toMatchObject({ status: "done" });
+    expect(await approve(clean.id)).toMatchObject({ ok: true });
     expect(await accountsOf(clean.id)).toHaveLength(2);
   });
 
@@ -105,7 +105,7 @@ describe("screening applicants before approval", () => {
     expect(screening!.screened_details).toMatchObject({ kind: "Membership application", country: "MX" });
 
     // Still open: refused again, and no second item is filed.
-    expect(await approve(listed.id)).toMatchObject({ status: "screening_hit", found_now: false });
+    expect(await approve(listed.id)).toMatchObject({ ok: false, code: "screening_hit", found_now: false });
     expect(await screeningsOf(listed.id)).toHaveLength(1);
     expect(await accountsOf(listed.id)).toHaveLength(0);
 
@@ -129,7 +129,7 @@ describe("screening applicants before approval", () => {
     });
     expect(cleared).toEqual({ ok: true, message: "Cleared: the application can be approved." });
     // The cleared entry is not filed again at approval: the member is approved.
-    expect(await approve(listed.id)).toMatchObject({ status: "done" });
+    expect(await approve(listed.id)).toMatchObject({ ok: true });
     expect(await screeningsOf(listed.id)).toHaveLength(1);
     expect(await accountsOf(listed.id)).toHaveLength(2);
     const [audit] = await database.db
@@ -151,7 +151,7 @@ describe("screening applicants before approval", () => {
     const [screening] = await screeningsOf(joint.id);
     expect(screening!.screened_details.joint_owner).toBe("Dmitry Petrovskiy");
     expect(screening!.matches[0]).toMatchObject({ uid: "10002", screened_name: "Dmitry Petrovskiy" });
-    expect(await approve(joint.id)).toMatchObject({ status: "screening_hit" });
+    expect(await approve(joint.id)).toMatchObject({ ok: false, code: "screening_hit" });
   });
 
   it("confirmed by two staff members, the application is declined: no account, a plain email, all audited", async () => {
@@ -174,8 +174,8 @@ describe("screening applicants before approval", () => {
         staff: first,
         origin: ORIGIN,
       }),
-    ).toMatchObject({ ok: false, status: 409 });
-    expect(await approve(listed.id, second)).toMatchObject({ status: "screening_hit", found_now: false });
+    ).toMatchObject({ ok: false, kind: "conflict" });
+    expect(await approve(listed.id, second)).toMatchObject({ ok: false, code: "screening_hit", found_now: false });
 
     const confirmed = await decideScreeningCase(database.db, {
       screening_id: screening!.id,
@@ -192,7 +192,11 @@ describe("screening applicants before approval", () => {
     expect(profile).toMatchObject({ status: "rejected", decided_by: second.id });
     expect(profile.rejection_reason).not.toMatch(/sanction|OFAC|SDN|list/i);
     expect(await accountsOf(listed.id)).toHaveLength(0);
-    expect(await approve(listed.id)).toMatchObject({ status: "already_decided", current: "rejected" });
+    expect(await approve(listed.id)).toMatchObject({
+      ok: false,
+      code: "already_decided",
+      message: "Failed: this application was already rejected.",
+    });
     expect((await screeningsOf(listed.id))[0]!.report_draft).toMatchObject({
       kind: "declined_application",
       due_by: null,

@@ -74,7 +74,7 @@ const act = (r: Request) => run(() => sanctionsRoute.action({ request: r, params
 
 describe("npm run sanctions:load", () => {
   // The command's own database: a new embedded one in a DATA_DIR of its own, or a new database on
-  // the PostgreSQL server with TEST_DATABASE_URL (as tests/integration/staff-create-command.test.ts).
+  // the PostgreSQL server with TEST_DATABASE_URL (as tests/integration/admin/staff-create-command.test.ts).
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-sanctions-load-"));
   const dataDir = path.join(folder, "data");
   let postgres: (Database & { url?: string }) | undefined;

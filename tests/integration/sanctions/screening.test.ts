@@ -113,7 +113,7 @@ describe("screening To US Bank payees", () => {
     ).toMatchObject({ ok: true });
     expect(
       await decideScreening(database.db, { screening_id: id, decision: "approve_confirm", reason: "", staff, origin }),
-    ).toMatchObject({ ok: false, status: 409 });
+    ).toMatchObject({ ok: false, kind: "conflict" });
     expect(await statusOf(payment_id)).toBe("screening");
     expect(
       await decideScreening(database.db, {
@@ -132,6 +132,6 @@ describe("screening To US Bank payees", () => {
     expect(account!.status).toBe("frozen");
     expect(
       await decideScreening(database.db, { screening_id: id, decision: "clear", reason: "x", staff: second, origin }),
-    ).toMatchObject({ ok: false, status: 409 });
+    ).toMatchObject({ ok: false, kind: "conflict" });
   });
 });

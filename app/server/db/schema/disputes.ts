@@ -6,13 +6,14 @@ import {
   check,
   date,
   index,
+  integer,
   pgTable,
   text,
   timestamp,
   unique,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { DISPUTE_KINDS, DISPUTE_STATUSES } from "../../../domain/disputes";
+import { DISPUTE_CHANNELS, DISPUTE_KINDS, DISPUTE_STATUSES } from "../../../domain/disputes";
 
 /**
  * Error resolution cases (Regulation E, 12 CFR 1005.11; docs/product.md#disputes): a member's
@@ -71,6 +72,14 @@ export const disputeCases = pgTable(
     flagged_on: date("flagged_on", { mode: "string" }),
     /** The reversal could not post (the member's money is not there): staff must act. */
     reversal_problem: text("reversal_problem"),
+    /** How the member told us: online (their own report), or by phone, in person or by mail, entered by staff. */
+    reported_via: text("reported_via", { enum: DISPUTE_CHANNELS }).notNull().default("online"),
+    /** The staff member who entered a report the member made by phone, in person or by mail. */
+    entered_by: text("entered_by"),
+    entered_by_email: text("entered_by_email"),
+    /** A card purchase marked for a chargeback with the card network (raised by staff in the network's own system). */
+    chargeback_marked_at: timestamptz("chargeback_marked_at"),
+    chargeback_marked_by: text("chargeback_marked_by"),
   },
   (t) => [
     unique("dispute_cases_member_key_unique").on(t.member_id, t.idempotency_key),
@@ -96,6 +105,9 @@ export const disputeCases = pgTable(
       sql`(${t.provisional_transaction_id} is null) = (${t.provisional_amount_cents} is null) and (${t.provisional_amount_cents} is null or ${t.provisional_amount_cents} between 1 and ${t.amount_cents})`,
     ),
     check("dispute_cases_details_present", sql`length(${t.details}) > 0`),
+    check("dispute_cases_reported_via_valid", sql`${t.reported_via} in ('online', 'phone', 'in_person', 'mail')`),
+    // A report the member did not type themselves names who entered it.
+    check("dispute_cases_entered_by_staff", sql`(${t.reported_via} = 'online') = (${t.entered_by} is null)`),
     check(
       "dispute_cases_credited_has_credit",
       sql`${t.status} not in ('provisionally_credited', 'reversal_scheduled') or ${t.provisional_transaction_id} is not null`,
@@ -121,6 +133,7 @@ export const DISPUTE_EVENT_KINDS = [
   "reversal_refused",
   "resolved_no_error",
   "deadline_flagged",
+  "chargeback_marked",
 ] as const;
 export type DisputeEventKind = (typeof DISPUTE_EVENT_KINDS)[number];
 
@@ -143,6 +156,29 @@ export const disputeEvents = pgTable(
     internal: boolean("internal").notNull().default(false),
   },
   (t) => [index("dispute_events_case_idx").on(t.case_id, t.id)],
+);
+
+/**
+ * What a member sent with their report (a receipt, a screenshot, a letter): PDF, JPEG or PNG up to
+ * 10 MB, checked by content, kept encrypted in the private store (DATA_DIR/uploads/dispute-attachments).
+ */
+export const disputeAttachments = pgTable(
+  "dispute_attachments",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    case_id: bigint("case_id", { mode: "number" })
+      .notNull()
+      .references(() => disputeCases.id),
+    /** The stored file's name (random), never the member's. */
+    file: text("file").notNull(),
+    mime: text("mime").notNull(),
+    bytes: integer("bytes").notNull(),
+    at: timestamptz("at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("dispute_attachments_case_idx").on(t.case_id, t.id),
+    check("dispute_attachments_mime", sql`${t.mime} in ('application/pdf', 'image/jpeg', 'image/png')`),
+  ],
 );
 
 export type DisputeCaseRow = typeof disputeCases.$inferSelect;

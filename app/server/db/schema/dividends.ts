@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, integer, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, integer, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
 import { ledgerAccounts, ledgerTransactions } from "./ledger";
+import { users } from "./auth";
 
 /**
  * Dividends (docs/product.md#dividends): one row per earning account and month, written by the
@@ -43,3 +44,39 @@ export const accountDividends = pgTable(
 );
 
 export type AccountDividend = typeof accountDividends.$inferSelect;
+
+/**
+ * Form 1099-INT (docs/product.md#tax-forms): one row per member and tax year whose dividends
+ * reached the reporting threshold, written by the January job (app/server/dividends/tax-forms.server.ts)
+ * from the posted dividend transactions. What the form says is kept as it was issued (the total,
+ * the taxpayer number's type and last four, the backup-withholding flag), so the member's PDF and
+ * staff's CSV read the same figures every time. Nothing is deleted.
+ */
+export const taxForms = pgTable(
+  "tax_forms",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    member_id: text("member_id")
+      .notNull()
+      .references(() => users.id),
+    tax_year: integer("tax_year").notNull(),
+    form: text("form", { enum: ["1099-INT"] }).notNull(),
+    /** Box 1: the dividends posted to the member's accounts in the year. */
+    interest_cents: bigint("interest_cents", { mode: "number" }).notNull(),
+    /** The member's taxpayer number as the form shows it: its type and last four, or none on file. */
+    tin_type: text("tin_type", { enum: ["ssn", "itin", "foreign"] }),
+    tin_last_four: text("tin_last_four"),
+    /** No US taxpayer number on file: flagged for backup withholding (nothing is withheld yet). */
+    backup_withholding_flag: boolean("backup_withholding_flag").notNull(),
+    issued_at: timestamp("issued_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
+  },
+  (t) => [
+    unique("tax_forms_member_year_form_unique").on(t.member_id, t.tax_year, t.form),
+    check("tax_forms_amount_positive", sql`${t.interest_cents} > 0`),
+    check("tax_forms_tin", sql`(${t.tin_type} is null) = (${t.tin_last_four} is null)`),
+  ],
+);
+
+export type TaxForm = typeof taxForms.$inferSelect;

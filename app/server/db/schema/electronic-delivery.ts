@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, jsonb, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
+import { bigserial, boolean, check, index, jsonb, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
 import { users } from "./auth";
 
 /**
@@ -73,4 +73,30 @@ export const disclosureNotices = pgTable(
     sent_at: timestamptz("sent_at").defaultNow().notNull(),
   },
   (t) => [unique("disclosure_notices_once").on(t.member_id, t.kind, t.version)],
+);
+
+/**
+ * A disclosure's new version seen in the profile (docs/product.md#disclosures): when it was first
+ * seen (announced), the date it takes effect (the profile's date, or later when that is sooner than
+ * the notice period of its rule: 21 days for Regulation E, 30 for Truth in Savings and funds
+ * availability), and when every member had been told. The first version of each disclosure an
+ * installation runs with is its baseline (members agree to it at consent): no notice.
+ */
+export const disclosureChanges = pgTable(
+  "disclosure_changes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: text("kind").notNull(),
+    version: text("version").notNull(),
+    /** The date the profile states. */
+    profile_effective_on: text("profile_effective_on").notNull(),
+    /** The date it takes effect: at least the rule's notice period after `announced_on`. */
+    effective_on: text("effective_on").notNull(),
+    announced_on: text("announced_on").notNull(),
+    baseline: boolean("baseline").notNull().default(false),
+    created_at: timestamptz("created_at").defaultNow().notNull(),
+    /** When the notice job found no member left to tell. */
+    notices_done_at: timestamptz("notices_done_at"),
+  },
+  (t) => [unique("disclosure_changes_once").on(t.kind, t.version)],
 );

@@ -25,6 +25,10 @@ export const OUTBOX_KINDS = [
   "dispute_deadline",
   // An international wire's remittance transfer receipt (Regulation E 1005.31(b)(2)), with its PDF.
   "remittance_receipt",
+  // A Regulation CC exception hold notice on a deposited check (12 CFR 229.13(g)).
+  "deposit_hold_notice",
+  // A change-in-terms notice (Regulation E 1005.8(a), Truth in Savings 1030.5(a), Regulation CC 229.18(e)).
+  "disclosure_notice",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, check, date, index, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
+import { HOLD_EXCEPTIONS } from "../../../domain/funds-availability";
 
 /**
  * Mobile deposits (docs/product.md#mobile-deposit): a check photographed front and back, with a
@@ -47,6 +48,20 @@ export const mobileDeposits = pgTable(
     later_amount_cents: bigint("later_amount_cents", { mode: "number" }).notNull().default(0),
     later_available_on: date("later_available_on", { mode: "string" }),
     later_hold_transaction_id: bigint("later_hold_transaction_id", { mode: "number" }),
+    /**
+     * Regulation CC (docs/product.md#funds-availability), set on approval: the banking day of
+     * deposit the schedule counts from, and the part held longer under an exception of 12 CFR 229.13
+     * (which one, staff's reason for a reasonable-cause hold, the amount, the day it is available).
+     */
+    deposited_on: date("deposited_on", { mode: "string" }),
+    hold_exception: text("hold_exception", { enum: HOLD_EXCEPTIONS }),
+    hold_reason: text("hold_reason"),
+    exception_amount_cents: bigint("exception_amount_cents", { mode: "number" }).notNull().default(0),
+    exception_available_on: date("exception_available_on", { mode: "string" }),
+    exception_hold_transaction_id: bigint("exception_hold_transaction_id", { mode: "number" }),
+    /** The exception hold notice (229.13(g)): when it was given, and how (email, or mail for a member on paper). */
+    hold_notice_at: timestamp("hold_notice_at", { withTimezone: true }),
+    hold_notice_channel: text("hold_notice_channel", { enum: ["email", "mail"] }),
     /** When every availability hold was released (the whole deposit is available). */
     funds_available_at: timestamp("funds_available_at", { withTimezone: true }),
   },
@@ -66,7 +81,20 @@ export const mobileDeposits = pgTable(
     check("mobile_deposits_rejected_has_reason", sql`(${t.status} = 'rejected') = (${t.reject_reason} is not null)`),
     check(
       "mobile_deposits_availability_split",
-      sql`${t.next_day_amount_cents} >= 0 and ${t.later_amount_cents} >= 0 and ${t.next_day_amount_cents} + ${t.later_amount_cents} <= ${t.amount_cents}`,
+      sql`${t.next_day_amount_cents} >= 0 and ${t.later_amount_cents} >= 0 and ${t.exception_amount_cents} >= 0 and ${t.next_day_amount_cents} + ${t.later_amount_cents} + ${t.exception_amount_cents} <= ${t.amount_cents}`,
+    ),
+    check(
+      "mobile_deposits_hold_exception_valid",
+      sql`${t.hold_exception} is null or ${t.hold_exception} in ('new_account', 'large_deposit', 'redeposited', 'reasonable_cause')`,
+    ),
+    // 229.13(e)(1): a reasonable-cause hold states its reason to the member.
+    check(
+      "mobile_deposits_reasonable_cause_has_reason",
+      sql`${t.hold_exception} is distinct from 'reasonable_cause' or ${t.hold_reason} is not null`,
+    ),
+    check(
+      "mobile_deposits_hold_notice_given",
+      sql`${t.exception_amount_cents} = 0 or (${t.hold_exception} is not null and ${t.hold_notice_at} is not null)`,
     ),
   ],
 );

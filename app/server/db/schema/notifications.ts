@@ -28,6 +28,8 @@ export const NOTIFICATION_KINDS = [
   "ach_returned",
   // A reported problem with a transaction: received, provisionally credited, resolved (docs/product.md#disputes).
   "dispute_update",
+  // A change-in-terms notice: a disclosure's new version and when it takes effect (docs/product.md#disclosures).
+  "disclosure_change",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
