@@ -1,4 +1,4 @@
-import "./identity-support";
+import "../identity-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { and, desc, eq } from "drizzle-orm";
 import { auditLog, outbox, passkeys, sessions, signInLockouts } from "~/server/db/schema";
@@ -20,10 +20,10 @@ import { endOtherSessions, endSession, listActiveSessions } from "~/server/auth/
 import { DEVICE_COOKIE } from "~/server/auth/devices.server";
 import { LOCKOUT_MS } from "~/server/auth/lockout.server";
 import { stepUpPasskeyOptions, verifyStepUp } from "~/server/payments/step-up.server";
-import { fileDatabase } from "./test-database";
-import { Browser, lastCodeTo, lastMessageTo } from "./identity-support";
-import { assertion, newCredential, registrationResponse, type SoftCredential } from "../soft-authenticator";
-import { person } from "../factories";
+import { fileDatabase } from "../test-database";
+import { Browser, lastCodeTo, lastMessageTo } from "../identity-support";
+import { assertion, newCredential, registrationResponse, type SoftCredential } from "../../soft-authenticator";
+import { person } from "../../factories";
 
 /**
  * Passkeys and sessions on a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL): adding,

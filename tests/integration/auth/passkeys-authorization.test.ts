@@ -1,4 +1,4 @@
-import "./admin-support";
+import "../admin-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "~/server/db/client.server";
@@ -6,9 +6,9 @@ import { passkeys, sessions } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
 import * as accountRoute from "~/routes/settings/account";
 import * as loginRoute from "~/routes/auth/login";
-import { openTestDatabase } from "./test-database";
-import { expectSentAway, itRefuses, matrixCast, routeContext, run, SignedIn } from "./authorization-matrix";
-import { signedIn } from "./admin-support";
+import { openTestDatabase } from "../test-database";
+import { expectSentAway, itRefuses, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
+import { signedIn } from "../admin-support";
 
 /**
  * Who may see and change passkeys and sessions (docs/product.md#passkeys,
