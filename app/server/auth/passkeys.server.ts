@@ -46,6 +46,12 @@ import type { RequestMeta } from "./request-meta.server";
 export const PASSKEY_CHALLENGE_VALID_MS = 5 * 60 * 1000;
 /** More than enough for a phone, a laptop and two security keys, and a bound on the list. */
 export const PASSKEYS_MAX = 10;
+/**
+ * The signature algorithms accepted for a new passkey: EdDSA, ES256 and RS256 (COSE -8, -7, -257),
+ * what authenticators use. Named here rather than the library's default, which also offers
+ * ML-DSA-44 when Node's experimental WebCrypto has it (no authenticator makes such keys yet).
+ */
+const ALGORITHMS = [-8, -7, -257];
 /** How long the browser waits for the person at the authenticator. */
 const CEREMONY_TIMEOUT_MS = 120_000;
 
@@ -273,6 +279,7 @@ export async function startPasskeyRegistration(
         attestationType: "none",
         excludeCredentials: await allowedCredentials(db, user.id),
         authenticatorSelection: { residentKey: "required", userVerification: "required" },
+        supportedAlgorithmIDs: ALGORITHMS,
       });
       return { status: "options", options };
     },
@@ -331,6 +338,7 @@ export async function finishPasskeyRegistration(
       expectedOrigin: rp.origin,
       expectedRPID: rp.rp_id,
       requireUserVerification: true,
+      supportedAlgorithmIDs: ALGORITHMS,
     });
   } catch (error) {
     logger.warn({ err: error instanceof Error ? error.message : String(error) }, "passkey registration refused");
