@@ -43,6 +43,11 @@ const { migrateDatabase } = await import("~/server/db/client.server");
 const schema = await import("~/server/db/schema");
 const { authFor, hashPassword, verifyPassword } = await import("~/server/auth/auth.server");
 const { startSignIn, verifySignInCode } = await import("~/server/auth/sign-in.server");
+const { passkeySignInOptions, signInWithPasskey } = await import("~/server/auth/sign-in-passkey.server");
+const { relyingParty } = await import("~/server/auth/passkeys.server");
+const { assertion, newCredential, registrationResponse } = await import("../tests/soft-authenticator");
+const { verifyRegistrationResponse } = await import("@simplewebauthn/server");
+const pg = (await import("pg")).default;
 
 let addresses = 0;
 /** A new address for each sign-in: 10.0.0.1, 10.0.0.2, ... */
@@ -135,6 +140,47 @@ async function measure(database: Database, on_postgres: boolean) {
     emails.push(email);
   }
 
+  // Each member also has a passkey (registered as Account Settings would, without the password step).
+  const rp = relyingParty();
+  const credentials = new Map<string, ReturnType<typeof newCredential>>();
+  for (const email of emails) {
+    const [user] = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email));
+    const credential = newCredential(user!.id);
+    const response = registrationResponse(credential, { challenge: "YmVuY2g", origin: rp.origin, rp_id: rp.rp_id });
+    const verified = await verifyRegistrationResponse({
+      response: response as never,
+      expectedChallenge: "YmVuY2g",
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rp_id,
+    });
+    const info = verified.registrationInfo!;
+    await db.insert(schema.passkeys).values({
+      user_id: user!.id,
+      name: "Bench phone",
+      credential_id: info.credential.id,
+      public_key: Buffer.from(info.credential.publicKey).toString("base64url"),
+      counter: 0,
+      device_type: info.credentialDeviceType,
+    });
+    credentials.set(email, credential);
+  }
+  const passkeySignIn = async (client: number, clients: number) => {
+    const own = emails.filter((_, i) => i % clients === client);
+    const k = turn.get(client) ?? 0;
+    turn.set(client, k + 1);
+    const email = own[k % own.length]!;
+    const meta = { ip: nextAddress(), user_agent: "bench", cookie: "" };
+    const options = await passkeySignInOptions(db, meta);
+    if (options.status !== "options") throw new Error(`passkey options: ${options.status}`);
+    const response = assertion(credentials.get(email)!, {
+      challenge: options.options.challenge,
+      origin: rp.origin,
+      rp_id: rp.rp_id,
+    });
+    const result = await signInWithPasskey(db, meta, { response_json: JSON.stringify(response) });
+    if (result.status !== "signed_in") throw new Error(`passkey sign-in: ${result.status}`);
+  };
+
   /** One whole sign-in of the client's next member, refused loudly if any step is not the expected one. */
   const turn = new Map<number, number>();
   const signIn = async (client: number, clients: number) => {
@@ -163,14 +209,36 @@ async function measure(database: Database, on_postgres: boolean) {
   };
 
   const load_before = os.loadavg().map((n) => round(n, 2));
-  const points: { clients: number; sign_in: Point; argon2_verify_alone: Point }[] = [];
+  const points: { clients: number; sign_in: Point; passkey_sign_in: Point; argon2_verify_alone: Point }[] = [];
   for (const clients of CLIENTS) {
     const sign_in = await drive(clients, (c) => signIn(c, clients));
+    const passkey_sign_in = await drive(clients, (c) => passkeySignIn(c, clients));
     const argon2_verify_alone = await drive(clients, check);
-    points.push({ clients, sign_in, argon2_verify_alone });
+    points.push({ clients, sign_in, passkey_sign_in, argon2_verify_alone });
     console.log(
-      `${clients} at once: ${sign_in.per_second} sign-ins/s (p50 ${sign_in.p50_ms} ms, p95 ${sign_in.p95_ms} ms, CPU ${sign_in.cpu_ms_each} ms each); argon2id verify alone ${argon2_verify_alone.per_second}/s (CPU ${argon2_verify_alone.cpu_ms_each} ms each)`,
+      `${clients} at once: ${sign_in.per_second} sign-ins/s (p50 ${sign_in.p50_ms} ms, p95 ${sign_in.p95_ms} ms, CPU ${sign_in.cpu_ms_each} ms each); passkey ${passkey_sign_in.per_second}/s (p50 ${passkey_sign_in.p50_ms} ms, p95 ${passkey_sign_in.p95_ms} ms, CPU ${passkey_sign_in.cpu_ms_each} ms each); argon2id verify alone ${argon2_verify_alone.per_second}/s (CPU ${argon2_verify_alone.cpu_ms_each} ms each)`,
     );
+  }
+  // The statements of one sign-in of each kind, counted where node-postgres sends them.
+  let statements: { password_and_code: number; passkey: number } | null = null;
+  if (on_postgres) {
+    const counted = { n: 0 };
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+      counted.n += 1;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      counted.n = 0;
+      await signIn(0, 1);
+      const password_and_code = counted.n;
+      counted.n = 0;
+      await passkeySignIn(0, 1);
+      statements = { password_and_code, passkey: counted.n };
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    console.log(`statements: password and code ${statements.password_and_code}, passkey ${statements.passkey}`);
   }
   const result = {
     date: new Date().toISOString(),
@@ -182,6 +250,7 @@ async function measure(database: Database, on_postgres: boolean) {
     members: MEMBERS,
     seconds_per_point: SECONDS,
     argon2id: "m=19 MiB, t=2, p=1 (@node-rs/argon2, on libuv's thread pool)",
+    statements,
     points,
   };
   writeResults(on_postgres ? "sign-in-postgres.json" : "sign-in.json", result);

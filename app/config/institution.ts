@@ -302,6 +302,12 @@ export const InstitutionSchema = z
      * fees the recipient's bank or an intermediary takes, per currency in its minor units, when the
      * credit union knows them (1005.31(b)(1)(vi)); none by default.
      */
+    /**
+     * Staff sign in with a passkey (phishing-resistant, docs/product.md#passkeys): staff without one
+     * are led to Account Settings to add one before any back-office page opens, and once a staff
+     * member has a passkey, signing in with the password and a code is refused for them.
+     */
+    staff_passkeys_required: z.boolean().default(false),
     remittance_transfers: z
       .object({
         exempt: z.boolean().default(false),

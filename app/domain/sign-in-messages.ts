@@ -7,6 +7,10 @@ export const OTP_INVALID = "Invalid OTP. Please try again.";
 export const OTP_FAILED = "Failed to verify OTP. Please try again.";
 export const OTP_NEEDS_SIX_DIGITS = "Please enter the 6-digit code.";
 export const OTP_TOO_MANY = "Too many invalid codes. For your security, please sign in again to get a new code.";
+export const PASSKEY_SIGN_IN_FAILED =
+  "That passkey could not sign you in. Please try again, or sign in with your email and password.";
+export const PASSKEY_CANCELLED = "The passkey prompt was closed or timed out. Please try again.";
+export const STAFF_PASSKEY_REQUIRED = 'Staff sign in with a passkey. Please use "Sign in with a passkey" below.';
 export const SIGN_IN_EXPIRED = "Your sign-in attempt has expired. Please sign in again.";
 export const FORGOT_PASSWORD_SENT =
   "If an account uses that email address, we have sent it a link to reset the password. The link works once and expires in 30 minutes.";

@@ -1,6 +1,18 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useFetcher, useNavigation } from "react-router";
-import { CheckCircle2, Globe2, Info, Landmark, Lock, Mail, Phone, ShieldAlert, UserCheck } from "lucide-react";
+import { Form, Link, useFetcher, useNavigation, useSubmit } from "react-router";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import {
+  CheckCircle2,
+  Fingerprint,
+  Globe2,
+  Info,
+  Landmark,
+  Lock,
+  Mail,
+  Phone,
+  ShieldAlert,
+  UserCheck,
+} from "lucide-react";
 import {
   Button,
   FormMessage,
@@ -271,6 +283,7 @@ function CodeStep({
   intent,
   submitting,
   reply,
+  passkey = false,
 }: {
   tab: TransferTab;
   values: Record<string, string>;
@@ -278,11 +291,21 @@ function CodeStep({
   intent: string;
   submitting: boolean;
   reply?: FormReply;
+  /** The member has a passkey: it can confirm instead of the code (with JavaScript). */
+  passkey?: boolean;
 }) {
   // No rules in the browser (the server checks the code); the form shows the answer's messages.
   const form = useSchemaForm(anyForm, { id: `transfer-${tab}-code`, lastResult: reply });
+  const formRef = useRef<HTMLFormElement>(null);
   return (
-    <SchemaForm form={form} method="post" action={actionFor(tab)} preventScrollReset className="space-y-4">
+    <SchemaForm
+      ref={formRef}
+      form={form}
+      method="post"
+      action={actionFor(tab)}
+      preventScrollReset
+      className="space-y-4"
+    >
       <Hidden values={values} />
       <div className="rounded-2xl border border-slate-200 bg-slate-50 p-4">
         <p className="text-sm font-semibold text-slate-900">Check the transfer</p>
@@ -301,6 +324,7 @@ function CodeStep({
         className="max-w-xs"
         inputClassName="tracking-[0.4em] tabular-nums"
       />
+      {passkey ? <PasskeyConfirm tab={tab} sendIntent={intent} formRef={formRef} /> : null}
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Link
           to={`/dashboard?transfer=${tab}#transfer`}
@@ -317,10 +341,75 @@ function CodeStep({
   );
 }
 
+/**
+ * "Confirm with your passkey" at the code step (docs/product.md#step-up-codes): the server issues a
+ * challenge bound to this transfer (the same fields the code is bound to), the device's prompt
+ * signs it, and the form is sent with that answer in place of the code.
+ */
+function PasskeyConfirm({
+  tab,
+  sendIntent,
+  formRef,
+}: {
+  tab: TransferTab;
+  sendIntent: string;
+  formRef: React.RefObject<HTMLFormElement | null>;
+}) {
+  const hydrated = useHydrated();
+  const challenge = useFetcher<TransferResult>({ key: `transfer-${tab}-passkey` });
+  const submit = useSubmit();
+  const [problem, setProblem] = useState<string | null>(null);
+  const handled = useRef<unknown>(null);
+  useEffect(() => {
+    const data = challenge.data;
+    if (!data || data.status !== "passkey" || !data.options || handled.current === data) return;
+    handled.current = data;
+    void (async () => {
+      try {
+        const { startAuthentication } = await import("@simplewebauthn/browser");
+        const response = await startAuthentication({ optionsJSON: data.options as never });
+        const body = new FormData(formRef.current ?? undefined);
+        body.set("intent", sendIntent);
+        body.set("passkey_response", JSON.stringify(response));
+        body.delete("otp");
+        void submit(body, { method: "post", action: actionFor(tab), preventScrollReset: true });
+      } catch {
+        setProblem("The passkey prompt was closed or timed out. Try again, or use the emailed code.");
+      }
+    })();
+  }, [challenge.data, formRef, sendIntent, submit, tab]);
+  if (!hydrated) return null;
+  // No challenge: the member's codes are locked, or the passkey was removed meanwhile.
+  const unavailable =
+    challenge.state === "idle" && challenge.data?.status === "passkey" && !challenge.data.options
+      ? "Your passkey cannot confirm this transfer now. Please use the emailed code."
+      : null;
+  return (
+    <div className="space-y-2">
+      {(problem ?? unavailable) ? <FormMessage tone="error" title={(problem ?? unavailable)!} /> : null}
+      <Button
+        variant="secondary"
+        isPending={challenge.state !== "idle"}
+        pendingLabel="Waiting for your passkey…"
+        onPress={() => {
+          setProblem(null);
+          const body = new FormData(formRef.current ?? undefined);
+          body.set("intent", `${tab}-passkey`);
+          body.delete("otp");
+          void challenge.submit(body, { method: "post", action: actionFor(tab) });
+        }}
+      >
+        <Fingerprint className="size-4" aria-hidden="true" /> Confirm with your passkey instead
+      </Button>
+    </div>
+  );
+}
+
 /** Where a form with a code step stands: at the code step (asked, or refused there) with the transfer's summary. */
-function codeStepOf(mine: TransferResult | undefined): { at: boolean; summary?: string } {
-  if (mine?.status === "otp") return { at: true, summary: mine.summary };
-  if (mine?.status === "refused" && mine.step === "otp") return { at: true, summary: mine.summary };
+function codeStepOf(mine: TransferResult | undefined): { at: boolean; summary?: string; passkey?: boolean } {
+  if (mine?.status === "otp") return { at: true, summary: mine.summary, passkey: mine.passkey };
+  if (mine?.status === "refused" && mine.step === "otp")
+    return { at: true, summary: mine.summary, passkey: mine.passkey };
   return { at: false };
 }
 
@@ -436,6 +525,7 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
           tab="member"
           values={values}
           summary={code.summary}
+          passkey={code.passkey}
           intent="member-send"
           submitting={submitting}
           reply={mine?.status === "refused" ? mine.reply : undefined}
@@ -589,6 +679,7 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
           tab="ach"
           values={values}
           summary={code.summary}
+          passkey={code.passkey}
           intent="ach-send"
           submitting={submitting}
           reply={refused?.reply}
@@ -746,6 +837,7 @@ export function InternationalForm({ data, result }: { data: TransferData; result
           tab="wire"
           values={values}
           summary={code.summary}
+          passkey={code.passkey}
           intent="wire-send"
           submitting={submitting}
           reply={refused?.reply}

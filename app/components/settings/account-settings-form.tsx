@@ -7,34 +7,12 @@ import { Button, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/com
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { SettingSwitch } from "./setting-switch";
 import { StatusMessage } from "./status-message";
+import { SettingsSection } from "./settings-section";
+import { PasskeysSection } from "./passkeys-section";
+import { SessionsSection } from "./sessions-section";
 import type { AccountActionData, AccountData, ElectronicDeliveryData } from "./types";
 
 const ACTION = "/settings/account";
-
-function Section({
-  id,
-  title,
-  icon: Icon,
-  children,
-  description,
-}: {
-  id: string;
-  title: string;
-  icon: typeof KeyRound;
-  description?: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <section aria-labelledby={id} className="rounded-xl border border-slate-200 p-4 sm:p-5">
-      <h3 id={id} className="flex items-center gap-2 text-base font-semibold text-slate-900">
-        <Icon className="size-5 text-brand-700" aria-hidden="true" />
-        {title}
-      </h3>
-      {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
-      <div className="mt-3">{children}</div>
-    </section>
-  );
-}
 
 /**
  * Account Settings (docs/product.md#settings): email (read-only), the email notifications toggle
@@ -61,14 +39,14 @@ export function AccountSettingsForm({ account, pageResult }: { account: AccountD
 
       <prefs.Form method="post" action={ACTION} aria-label="Notification and security settings" className="space-y-6">
         <input type="hidden" name="intent" value="notifications" />
-        <Section id="settings-security" title="Security" icon={ShieldCheck}>
+        <SettingsSection id="settings-security" title="Security" icon={ShieldCheck}>
           <SettingSwitch
             name="login_alerts"
             label="Login alerts"
             description="An email each time someone signs in to your account."
             defaultSelected={s.login_alerts}
           />
-        </Section>
+        </SettingsSection>
         <StatusMessage result={prefsResult} />
         <div className="flex justify-end">
           <Button type="submit" isPending={prefs.state !== "idle"} pendingLabel="Saving…">
@@ -81,6 +59,11 @@ export function AccountSettingsForm({ account, pageResult }: { account: AccountD
         <DeliverySection delivery={account.electronic_delivery} pageResult={pick(undefined, ["paper-delivery"])} />
       ) : null}
 
+      <PasskeysSection
+        account={account}
+        pageResult={pick(undefined, ["passkey-options", "passkey-add", "passkey-remove", "passkey-remove-confirm"])}
+      />
+      <SessionsSection account={account} pageResult={pick(undefined, ["session-end", "sessions-end-others"])} />
       <TwoFactorSection
         account={account}
         pageResult={pick(undefined, ["totp-start", "totp-confirm", "totp-cancel", "totp-disable"])}
@@ -138,7 +121,7 @@ function TwoFactorSection({ account, pageResult }: { account: AccountData; pageR
   };
 
   return (
-    <Section
+    <SettingsSection
       id="settings-two-factor"
       title="Two-factor authentication"
       icon={KeyRound}
@@ -175,7 +158,7 @@ function TwoFactorSection({ account, pageResult }: { account: AccountData; pageR
         />
       ) : null}
       <StatusMessage result={result && result.message ? result : undefined} className="mt-3" />
-    </Section>
+    </SettingsSection>
   );
 }
 
@@ -354,7 +337,7 @@ function PasswordSection({ demoLocked, pageResult }: { demoLocked: boolean; page
   }, [fetcher.data]);
 
   return (
-    <Section
+    <SettingsSection
       id="settings-password"
       title="Change password"
       icon={KeyRound}
@@ -398,7 +381,7 @@ function PasswordSection({ demoLocked, pageResult }: { demoLocked: boolean; page
           </Button>
         </div>
       </SchemaForm>
-    </Section>
+    </SettingsSection>
   );
 }
 
@@ -436,7 +419,7 @@ function DeliverySection({
   const result = fetcher.data ?? pageResult;
   const electronic = delivery.delivery === "electronic";
   return (
-    <Section
+    <SettingsSection
       id="settings-delivery"
       title="Statements and notices"
       icon={Mail}
@@ -470,6 +453,6 @@ function DeliverySection({
           </p>
         </div>
       )}
-    </Section>
+    </SettingsSection>
   );
 }

@@ -40,6 +40,36 @@ export interface AccountData {
   totp_setup: TotpSetupData | null;
   /** A member's delivery of statements and notices (E-SIGN); null for staff. */
   electronic_delivery?: ElectronicDeliveryData | null;
+  /** The person's passkeys in use, oldest first. */
+  passkeys: PasskeyData[];
+  /** Staff are required by the profile to have a passkey, and this person has none yet. */
+  passkey_required: boolean;
+  /** The person's live sessions, this one first. */
+  sessions: SessionData[];
+  /** A session named by the login alert's link (?session=), to show it first and marked. */
+  highlighted_session: string | null;
+}
+
+/** Dates come as ISO strings and as words in the institution's time zone (the same on server and browser). */
+export interface PasskeyData {
+  id: number;
+  name: string;
+  created_at: string;
+  created_label: string;
+  last_used_at: string | null;
+  last_used_label: string | null;
+  synced: boolean;
+}
+
+export interface SessionData {
+  id: string;
+  browser: string;
+  device: string;
+  started_at: string;
+  started_label: string;
+  last_seen_at: string;
+  last_seen_label: string;
+  current: boolean;
 }
 
 export interface ElectronicDeliveryData {
@@ -59,7 +89,20 @@ export interface TotpSetupData {
 }
 
 export type AccountIntent =
-  "notifications" | "password" | "totp-start" | "totp-confirm" | "totp-cancel" | "totp-disable" | "paper-delivery";
+  | "notifications"
+  | "password"
+  | "totp-start"
+  | "totp-confirm"
+  | "totp-cancel"
+  | "totp-disable"
+  | "paper-delivery"
+  | "passkey-options"
+  | "passkey-add"
+  | "passkey-remove"
+  | "passkey-remove-options"
+  | "passkey-remove-confirm"
+  | "session-end"
+  | "sessions-end-others";
 
 export interface AccountActionData {
   intent: AccountIntent;
@@ -71,4 +114,11 @@ export interface AccountActionData {
   /** The form's messages and values (docs/contributing.md#add-a-form). */
   reply?: FormReply;
   totp_setup?: TotpSetupData | null;
+  /**
+   * WebAuthn options for the browser (JSON as @simplewebauthn/browser takes it): creating a
+   * passkey after "passkey-options", or confirming a removal after "passkey-remove-options".
+   */
+  passkey_options?: unknown;
+  /** The passkey a removal is about. */
+  passkey_id?: number;
 }

@@ -5,6 +5,10 @@ import {
   startSignIn as startSignInIn,
   verifySignInCode as verifySignInCodeIn,
 } from "~/server/auth/sign-in.server";
+import {
+  passkeySignInOptions as passkeySignInOptionsIn,
+  signInWithPasskey as signInWithPasskeyIn,
+} from "~/server/auth/sign-in-passkey.server";
 
 /** Whether the code step may say the code was emailed (no mail relay, or a drill copy: it was not). */
 export { emailLeaves as codesAreEmailed } from "~/server/mail/outbox.server";
@@ -14,3 +18,7 @@ export const endSignInStep = withDatabase(endSignInStepIn);
 export const getSignInStep = withDatabase(getSignInStepIn);
 export const startSignIn = withDatabase(startSignInIn);
 export const verifySignInCode = withDatabase(verifySignInCodeIn);
+
+/** Signing in with a passkey (docs/product.md#passkeys): the challenge, then the assertion. */
+export const passkeySignInOptions = withDatabase(passkeySignInOptionsIn);
+export const signInWithPasskey = withDatabase(signInWithPasskeyIn);

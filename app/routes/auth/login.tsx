@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { ArrowLeft, Inbox, KeyRound, Mail, Smartphone } from "lucide-react";
+import { data, Form, Link, redirect, useFetcher, useNavigation, useSubmit } from "react-router";
+import { ArrowLeft, Fingerprint, Inbox, KeyRound, Mail, Smartphone } from "lucide-react";
 import type { Route } from "./+types/login";
 import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
@@ -10,7 +10,10 @@ import {
   OTP_FAILED,
   OTP_INVALID,
   OTP_TOO_MANY,
+  PASSKEY_CANCELLED,
+  PASSKEY_SIGN_IN_FAILED,
   SIGN_IN_EXPIRED,
+  STAFF_PASSKEY_REQUIRED,
   SIGN_IN_FAILED,
   keepCodeDigits,
   lockedMessage,
@@ -21,11 +24,19 @@ import { demoSignInsForLogin } from "~/server/auth/demo-info.server";
 import { rememberEmailHeader, rememberedEmail } from "~/server/auth/remember-email.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { destinationAfterSignIn, redirectIfSignedIn } from "~/server/auth/session.server";
-import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
+import { formReply, parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { Button, Checkbox, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
-import { codesAreEmailed, endSignInStep, getSignInStep, startSignIn, verifySignInCode } from "./login.server";
+import {
+  codesAreEmailed,
+  endSignInStep,
+  getSignInStep,
+  passkeySignInOptions,
+  signInWithPasskey,
+  startSignIn,
+  verifySignInCode,
+} from "./login.server";
 
 /**
  * Two-step sign-in (docs/product.md#two-steps): "Welcome Back" (email and password), then "Verify
@@ -89,9 +100,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** The password is never sent back (replyTo leaves it out): after a refusal the field starts empty. */
-type ActionResult = { intent: "password" | "code"; reply: FormReply };
-/** Step 1 (email and password), step 2 (the code), and "Back" from step 2 to step 1. */
-const LOGIN_INTENTS = ["password", "code", "back"] as const;
+type ActionResult =
+  | { intent: "password" | "code" | "passkey"; reply: FormReply }
+  /** The challenge for the browser's passkey prompt (JSON as @simplewebauthn/browser takes it). */
+  | { intent: "passkey-options"; options: unknown };
+/**
+ * Step 1 (email and password), step 2 (the code), "Back" from step 2 to step 1, and a passkey
+ * sign-in (its challenge, then its answer: one step, docs/product.md#passkeys).
+ */
+const LOGIN_INTENTS = ["password", "code", "back", "passkey-options", "passkey"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { ip } = context.get(requestInfoContext);
@@ -104,6 +121,45 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "back") {
     const { set_cookies } = await endSignInStep(meta);
     throw redirect(withRedirect("/login", redirect_to), { headers: setCookieHeaders(set_cookies) });
+  }
+
+  if (intent === "passkey-options" || intent === "passkey") {
+    const refuse = (message: string): ActionResult => ({
+      intent: "passkey",
+      reply: formReply(form, { formErrors: [message] }),
+    });
+    if (intent === "passkey-options") {
+      const options = await passkeySignInOptions(meta);
+      if (options.status === "rate_limited")
+        return data(refuse(rateLimitedMessage(options.retry_after_s)), {
+          status: 429,
+          headers: { "Retry-After": String(options.retry_after_s) },
+        });
+      return { intent: "passkey-options", options: options.options } satisfies ActionResult;
+    }
+    const result = await signInWithPasskey(meta, { response_json: String(form.get("response") ?? "") });
+    switch (result.status) {
+      case "signed_in":
+        if (result.user.must_change_password)
+          throw redirect(withRedirect("/change-password", redirect_to), {
+            headers: setCookieHeaders(result.set_cookies),
+          });
+        throw redirect(destinationAfterSignIn(result.user, redirect_to), {
+          headers: setCookieHeaders(result.set_cookies),
+        });
+      case "invalid":
+        return data(refuse(PASSKEY_SIGN_IN_FAILED), { status: 401 });
+      case "locked":
+      case "rate_limited":
+        return data(
+          refuse(
+            result.status === "locked" ? lockedMessage(result.retry_after_s) : rateLimitedMessage(result.retry_after_s),
+          ),
+          { status: 429, headers: { "Retry-After": String(result.retry_after_s) } },
+        );
+      case "failed":
+        return data(refuse("Failed to sign in. Please try again in a moment."), { status: 500 });
+    }
   }
 
   if (intent === "code") {
@@ -167,6 +223,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "invalid":
       return data(refuse(SIGN_IN_FAILED), { status: 401 });
+    case "passkey_required":
+      return data(refuse(STAFF_PASSKEY_REQUIRED), { status: 403, headers: setCookieHeaders(result.set_cookies) });
     case "locked":
       return data(refuse(lockedMessage(result.retry_after_s)), {
         status: 429,
@@ -194,7 +252,10 @@ export default function LoginRoute({ loaderData, actionData }: Route.ComponentPr
           demo={Boolean(loaderData.demo)}
         />
       ) : (
-        <PasswordStep loaderData={loaderData} result={result?.intent === "password" ? result : undefined} />
+        <PasswordStep
+          loaderData={loaderData}
+          result={result?.intent === "password" || result?.intent === "passkey" ? result : undefined}
+        />
       )}
       {loaderData.demo ? <DemoSignIns signIns={loaderData.demo} /> : null}
     </AuthShell>
@@ -206,7 +267,7 @@ function PasswordStep({
   result,
 }: {
   loaderData: Route.ComponentProps["loaderData"];
-  result: ActionResult | undefined;
+  result: Extract<ActionResult, { reply: FormReply }> | undefined;
 }) {
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "password";
@@ -288,6 +349,7 @@ function PasswordStep({
           Continue
         </Button>
       </SchemaForm>
+      <PasskeySignIn redirectTo={loaderData.redirect_to} />
       <p className="mt-6 border-t border-slate-100 pt-6 text-center text-sm text-slate-700">
         Not a member yet?{" "}
         <Link to="/signup" className="font-semibold text-accent-700 underline-offset-2 hover:underline">
@@ -300,6 +362,68 @@ function PasswordStep({
 
 const noSubscription = () => () => undefined;
 
+/**
+ * "Sign in with a passkey" (docs/product.md#passkeys): asks the server for a challenge, lets the
+ * device's prompt sign it (fingerprint, face or PIN), and posts the answer as a form, so the
+ * server's redirect takes the person in. Only with JavaScript (WebAuthn is a browser API).
+ */
+function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
+  const options = useFetcher<ActionResult>({ key: "login-passkey-options" });
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+  const [problem, setProblem] = useState<string | null>(null);
+  const [waiting, setWaiting] = useState(false);
+  const handled = useRef<unknown>(null);
+  useEffect(() => {
+    const data = options.data;
+    if (!data || data.intent !== "passkey-options" || handled.current === data) return;
+    handled.current = data;
+    setWaiting(true);
+    void (async () => {
+      try {
+        const { startAuthentication } = await import("@simplewebauthn/browser");
+        const response = await startAuthentication({ optionsJSON: data.options as never });
+        const form: Record<string, string> = { intent: "passkey", response: JSON.stringify(response) };
+        if (redirectTo) form.redirectTo = redirectTo;
+        void submit(form, { method: "post" });
+      } catch {
+        setProblem(PASSKEY_CANCELLED);
+      } finally {
+        setWaiting(false);
+      }
+    })();
+  }, [options.data, redirectTo, submit]);
+  if (!hydrated) return null;
+  const refused = options.data && options.data.intent === "passkey" ? formMessages(options.data.reply)[0] : undefined;
+  const signingIn = navigation.state !== "idle" && navigation.formData?.get("intent") === "passkey";
+  return (
+    <div className="mt-5 space-y-3">
+      <div className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-600" aria-hidden="true">
+        <span className="h-px flex-1 bg-slate-200" /> or <span className="h-px flex-1 bg-slate-200" />
+      </div>
+      {problem || refused ? <FormMessage tone="error">{problem ?? refused}</FormMessage> : null}
+      <Button
+        variant="secondary"
+        size="lg"
+        className="w-full"
+        isPending={options.state !== "idle" || waiting || signingIn}
+        pendingLabel="Waiting for your passkey…"
+        onPress={() => {
+          setProblem(null);
+          options.submit({ intent: "passkey-options" }, { method: "post" });
+        }}
+      >
+        <Fingerprint className="size-5" aria-hidden="true" /> Sign in with a passkey
+      </Button>
+    </div>
+  );
+}
+
 function CodeStep({
   step,
   redirectTo,
@@ -308,7 +432,7 @@ function CodeStep({
 }: {
   step: NonNullable<Route.ComponentProps["loaderData"]["step"]>;
   redirectTo: string | null;
-  result: ActionResult | undefined;
+  result: Extract<ActionResult, { reply: FormReply }> | undefined;
   demo: boolean;
 }) {
   const navigation = useNavigation();

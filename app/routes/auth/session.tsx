@@ -21,6 +21,7 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request, {
     roles: ["user", "pending", "admin", "reviewer"],
     allowTemporaryPassword: true,
+    allowWithoutPasskey: true,
   });
   return data({ signed_in: true, expires_in_ms: user.expires_in_ms }, { headers: { "Cache-Control": "no-store" } });
 }

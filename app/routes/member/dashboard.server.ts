@@ -5,7 +5,8 @@ import { institution } from "~/config/institution.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { logger } from "~/server/logger.server";
 import { listCurrencyRates } from "~/server/payments/rates.server";
-import { lockWait, sendStepUpCode } from "~/server/payments/step-up.server";
+import { lockWait, sendStepUpCode, stepUpPasskeyOptions, type StepUpProof } from "~/server/payments/step-up.server";
+import { countPasskeys } from "~/server/auth/passkeys.server";
 import {
   MESSAGES,
   earlierTransfer,
@@ -140,11 +141,15 @@ export type TransferActionResult =
       /** Where a multi-step form stands when refused. */
       step?: "otp" | "confirm" | "notice";
       summary?: string;
+      /** At the code step: the member has a passkey, which can confirm instead of the code. */
+      passkey?: boolean;
       quote?: WireQuoteView;
     }
   | { tab: "member"; status: "verified"; name: string; reply: FormReply }
   /** The code step: the transfer to confirm, and the emailed code asked for. */
-  | { tab: "member" | "ach" | "wire"; status: "otp"; summary: string; reply: FormReply }
+  | { tab: "member" | "ach" | "wire"; status: "otp"; summary: string; reply: FormReply; passkey?: boolean }
+  /** The challenge a passkey signs to confirm this transfer (JSON as @simplewebauthn/browser takes it), or null. */
+  | { tab: "member" | "ach" | "wire"; status: "passkey"; options: unknown; reply: FormReply }
   | { tab: "wire"; status: "confirm" | "notice"; quote: WireQuoteView; reply: FormReply };
 
 /** A wire's quote as the form shows it: the service's quote, without its `ok`. */
@@ -243,126 +248,170 @@ export const TRANSFER_INTENTS = [
   "wire-confirm",
   "wire-code",
   "wire-send",
+  // The challenge for confirming with a passkey instead of the code (docs/product.md#step-up-codes).
+  "member-passkey",
+  "ach-passkey",
+  "wire-passkey",
 ] as const;
+
+/** What the send step was given: a passkey's answer when there is one, else the typed code. */
+function proofOf(form: FormData): StepUpProof {
+  const passkey_response = String(form.get("passkey_response") ?? "");
+  return passkey_response ? { passkey_response } : String(form.get("otp") ?? "");
+}
+
+/** At the code step, whether a passkey can confirm instead (the form then offers it). */
+async function withPasskeyOffer(
+  database: Parameters<typeof countPasskeys>[0],
+  member: Member,
+  result: TransferActionResult,
+): Promise<TransferActionResult> {
+  const at_code_step = result.status === "otp" || (result.status === "refused" && result.step === "otp");
+  if (!at_code_step) return result;
+  return { ...result, passkey: (await countPasskeys(database, member.id)) > 0 };
+}
 
 /** The dashboard's transfer forms: one action, the form's `intent` says which step of which form. */
 export const transferAction = withDatabase(
   async (database, user: SessionUser, form: FormData): Promise<TransferActionResult> => {
-    const intent = String(form.get("intent") ?? "");
-    const tab = transferTab(intent.split("-")[0] ?? null);
-    const member = asMember(user);
-    try {
-      switch (intent) {
-        case "internal": {
-          const parsed = parseSubmission(betweenAccountsSchema, form);
-          if (parsed.status !== "success") return invalid(tab, parsed);
-          return finished(
-            tab,
-            await transferBetweenAccounts(database, member, parsed.value),
-            form,
-            "Transfer complete",
-          );
-        }
-        case "member-verify": {
-          const email = recipientEmailField.safeParse(String(form.get("recipient_email") ?? ""));
-          if (!email.success)
-            return {
-              tab,
-              status: "refused",
-              code: "invalid",
-              message: TRANSFER_MESSAGES.recipient,
-              reply: formReply(form, { fieldErrors: { recipient_email: [TRANSFER_MESSAGES.recipient] } }),
-            };
-          const found = await verifyRecipient(database, member, email.data);
-          return found.ok
-            ? { tab: "member", status: "verified", name: found.name, reply: formReply(form) }
-            : refused(tab, found, form);
-        }
-        case "member": {
-          const parsed = parseSubmission(toMemberSchema, form);
-          if (parsed.status !== "success") return invalid(tab, parsed);
-          if (memberTransferNeedsCode(parsed.value.amount_cents)) {
-            // A retry of a transfer that went through answers with it, without another code.
-            const earlier = await earlierTransfer(database, member, { kind: "member", form: parsed.value });
-            if (earlier) return finished(tab, earlier, form, "Transfer sent");
-            const review = await reviewMemberTransfer(database, member, parsed.value);
-            if (!review.ok) return refused(tab, review, form);
-            return codeStep(database, member, { kind: "member", form: parsed.value }, review.summary, form);
-          }
-          return finished(tab, await transferToMember(database, member, parsed.value), form, "Transfer sent");
-        }
-        case "member-send": {
-          const parsed = parseSubmission(toMemberSchema, form);
-          if (parsed.status !== "success") return invalid(tab, parsed);
-          return finished(
-            tab,
-            await transferToMember(database, member, parsed.value, String(form.get("otp") ?? "")),
-            form,
-            "Transfer sent",
-          );
-        }
-        case "ach-review": {
-          const parsed = parseSubmission(toUsBankFormSchema, form);
-          if (parsed.status !== "success") return invalid(tab, parsed);
-          const earlier = await earlierTransfer(database, member, { kind: "ach", form: parsed.value });
-          if (earlier) return finished(tab, earlier, form, "Transfer scheduled");
-          const review = await reviewUsBankTransfer(database, member, parsed.value);
-          if (!review.ok) return refused(tab, review, form);
-          return codeStep(database, member, { kind: "ach", form: parsed.value }, review.summary, form);
-        }
-        case "ach-send": {
-          const parsed = parseSubmission(toUsBankFormSchema, form);
-          if (parsed.status !== "success") return invalid(tab, parsed);
-          const result = await sendUsBankTransfer(database, member, parsed.value, String(form.get("otp") ?? ""));
-          if (!result.ok && (result.code === "otp_missing" || result.code === "otp_invalid")) {
-            const review = await reviewUsBankTransfer(database, member, parsed.value);
-            return refused(tab, result, form, { step: "otp", summary: review.ok ? review.summary : undefined });
-          }
-          return finished(tab, result, form, "Transfer scheduled");
-        }
-        case "wire-review":
-        case "wire-confirm": {
-          const parsed = parseSubmission(internationalSchema, form);
-          if (parsed.status !== "success") return invalid(tab, parsed);
-          const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.value });
-          if (earlier) return finished(tab, earlier, form, "International transfer submitted");
-          const quote = await reviewWire(database, member, parsed.value);
-          if (!quote.ok) return refused(tab, quote, form);
-          return {
-            tab: "wire",
-            status: intent === "wire-review" ? "confirm" : "notice",
-            quote: stripOk(quote),
-            reply: formReply(form),
-          };
-        }
-        case "wire-code": {
-          const parsed = parseSubmission(internationalSchema, form);
-          if (parsed.status !== "success") return invalid(tab, parsed);
-          const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.value });
-          if (earlier) return finished(tab, earlier, form, "International transfer submitted");
-          const review = await reviewWire(database, member, parsed.value);
-          if (!review.ok) return refused(tab, review, form);
-          return codeStep(database, member, { kind: "wire", form: parsed.value }, review.summary, form);
-        }
-        case "wire-send": {
-          const parsed = parseSubmission(internationalSchema, form);
-          if (parsed.status !== "success") return invalid(tab, parsed);
-          return finished(
-            tab,
-            await sendWire(database, member, parsed.value, String(form.get("otp") ?? "")),
-            form,
-            "International transfer submitted",
-          );
-        }
-        default:
-          return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, reply: formReply(form) };
-      }
-    } catch (error) {
-      logger.error({ err: error, intent }, "transfer failed");
-      return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, reply: formReply(form) };
-    }
+    const result = await transferStep(database, user, form);
+    return withPasskeyOffer(database, asMember(user), result);
   },
 );
+
+async function transferStep(
+  database: Parameters<typeof countPasskeys>[0],
+  user: SessionUser,
+  form: FormData,
+): Promise<TransferActionResult> {
+  const intent = String(form.get("intent") ?? "");
+  const tab = transferTab(intent.split("-")[0] ?? null);
+  const member = asMember(user);
+  try {
+    switch (intent) {
+      case "internal": {
+        const parsed = parseSubmission(betweenAccountsSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        return finished(tab, await transferBetweenAccounts(database, member, parsed.value), form, "Transfer complete");
+      }
+      case "member-verify": {
+        const email = recipientEmailField.safeParse(String(form.get("recipient_email") ?? ""));
+        if (!email.success)
+          return {
+            tab,
+            status: "refused",
+            code: "invalid",
+            message: TRANSFER_MESSAGES.recipient,
+            reply: formReply(form, { fieldErrors: { recipient_email: [TRANSFER_MESSAGES.recipient] } }),
+          };
+        const found = await verifyRecipient(database, member, email.data);
+        return found.ok
+          ? { tab: "member", status: "verified", name: found.name, reply: formReply(form) }
+          : refused(tab, found, form);
+      }
+      case "member": {
+        const parsed = parseSubmission(toMemberSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        if (memberTransferNeedsCode(parsed.value.amount_cents)) {
+          // A retry of a transfer that went through answers with it, without another code.
+          const earlier = await earlierTransfer(database, member, { kind: "member", form: parsed.value });
+          if (earlier) return finished(tab, earlier, form, "Transfer sent");
+          const review = await reviewMemberTransfer(database, member, parsed.value);
+          if (!review.ok) return refused(tab, review, form);
+          return codeStep(database, member, { kind: "member", form: parsed.value }, review.summary, form);
+        }
+        return finished(tab, await transferToMember(database, member, parsed.value), form, "Transfer sent");
+      }
+      case "member-send": {
+        const parsed = parseSubmission(toMemberSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        return finished(
+          tab,
+          await transferToMember(database, member, parsed.value, proofOf(form)),
+          form,
+          "Transfer sent",
+        );
+      }
+      case "ach-review": {
+        const parsed = parseSubmission(toUsBankFormSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        const earlier = await earlierTransfer(database, member, { kind: "ach", form: parsed.value });
+        if (earlier) return finished(tab, earlier, form, "Transfer scheduled");
+        const review = await reviewUsBankTransfer(database, member, parsed.value);
+        if (!review.ok) return refused(tab, review, form);
+        return codeStep(database, member, { kind: "ach", form: parsed.value }, review.summary, form);
+      }
+      case "ach-send": {
+        const parsed = parseSubmission(toUsBankFormSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        const result = await sendUsBankTransfer(database, member, parsed.value, proofOf(form));
+        if (!result.ok && (result.code === "otp_missing" || result.code === "otp_invalid")) {
+          const review = await reviewUsBankTransfer(database, member, parsed.value);
+          return refused(tab, result, form, { step: "otp", summary: review.ok ? review.summary : undefined });
+        }
+        return finished(tab, result, form, "Transfer scheduled");
+      }
+      case "wire-review":
+      case "wire-confirm": {
+        const parsed = parseSubmission(internationalSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.value });
+        if (earlier) return finished(tab, earlier, form, "International transfer submitted");
+        const quote = await reviewWire(database, member, parsed.value);
+        if (!quote.ok) return refused(tab, quote, form);
+        return {
+          tab: "wire",
+          status: intent === "wire-review" ? "confirm" : "notice",
+          quote: stripOk(quote),
+          reply: formReply(form),
+        };
+      }
+      case "wire-code": {
+        const parsed = parseSubmission(internationalSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        const earlier = await earlierTransfer(database, member, { kind: "wire", form: parsed.value });
+        if (earlier) return finished(tab, earlier, form, "International transfer submitted");
+        const review = await reviewWire(database, member, parsed.value);
+        if (!review.ok) return refused(tab, review, form);
+        return codeStep(database, member, { kind: "wire", form: parsed.value }, review.summary, form);
+      }
+      case "wire-send": {
+        const parsed = parseSubmission(internationalSchema, form);
+        if (parsed.status !== "success") return invalid(tab, parsed);
+        return finished(
+          tab,
+          await sendWire(database, member, parsed.value, proofOf(form)),
+          form,
+          "International transfer submitted",
+        );
+      }
+      case "member-passkey":
+      case "ach-passkey":
+      case "wire-passkey": {
+        // The same transfer the code was sent for: the challenge is bound to it.
+        const request =
+          intent === "member-passkey"
+            ? parseSubmission(toMemberSchema, form)
+            : intent === "ach-passkey"
+              ? parseSubmission(toUsBankFormSchema, form)
+              : parseSubmission(internationalSchema, form);
+        if (request.status !== "success") return invalid(tab, request);
+        const kind = tab as "member" | "ach" | "wire";
+        const options = await stepUpPasskeyOptions(
+          database,
+          member,
+          stepUpTransfer({ kind, form: request.value } as Parameters<typeof stepUpTransfer>[0]),
+        );
+        return { tab: kind, status: "passkey", options, reply: formReply(form) };
+      }
+      default:
+        return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, reply: formReply(form) };
+    }
+  } catch (error) {
+    logger.error({ err: error, intent }, "transfer failed");
+    return { tab, status: "refused", code: "failed", message: TRANSFER_MESSAGES.failed, reply: formReply(form) };
+  }
+}
 
 function stripOk<T extends { ok: true }>(value: T): Omit<T, "ok"> {
   const { ok: _ok, ...rest } = value;

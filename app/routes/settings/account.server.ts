@@ -1,7 +1,20 @@
 import { withDatabase } from "~/server/db/db.server";
 import { institution } from "~/config/institution.server";
 import { formatCents } from "~/domain/money";
-import type { ElectronicDeliveryData } from "~/components/settings/types";
+import type { AccountData, ElectronicDeliveryData } from "~/components/settings/types";
+import {
+  finishPasskeyRegistration as finishPasskeyRegistrationIn,
+  listPasskeys,
+  passkeyRemovalOptions as passkeyRemovalOptionsIn,
+  removePasskeyWithPasskey as removePasskeyWithPasskeyIn,
+  removePasskeyWithPassword as removePasskeyWithPasswordIn,
+  startPasskeyRegistration as startPasskeyRegistrationIn,
+} from "~/server/auth/passkeys.server";
+import {
+  endOtherSessions as endOtherSessionsIn,
+  endSession as endSessionIn,
+  listActiveSessions,
+} from "~/server/auth/active-sessions.server";
 import { chooseConsentWithdrawal, deliveryStatus } from "~/server/electronic-delivery/electronic-delivery.server";
 import {
   cancelTotpEnrollment as cancelTotpEnrollmentIn,
@@ -36,3 +49,64 @@ export const electronicDelivery = withDatabase(async (db, member_id: string): Pr
     withdrawal_fee: fee ? formatCents(fee) : null,
   };
 });
+
+/** Passkeys (docs/product.md#passkeys) and sessions (docs/product.md#sessions-and-devices) of the signed-in person. */
+export const startPasskeyRegistration = withDatabase(startPasskeyRegistrationIn);
+export const finishPasskeyRegistration = withDatabase(finishPasskeyRegistrationIn);
+export const removePasskeyWithPassword = withDatabase(removePasskeyWithPasswordIn);
+export const removePasskeyWithPasskey = withDatabase(removePasskeyWithPasskeyIn);
+export const passkeyRemovalOptions = withDatabase(passkeyRemovalOptionsIn);
+export const endSession = withDatabase(endSessionIn);
+export const endOtherSessions = withDatabase(endOtherSessionsIn);
+
+/** The passkeys and sessions sections' data, dates as ISO strings for the browser. */
+export const securityLists = withDatabase(
+  async (
+    db,
+    user: { id: string; role: string; session_id: string },
+    highlighted: string | null,
+  ): Promise<Pick<AccountData, "passkeys" | "passkey_required" | "sessions" | "highlighted_session">> => {
+    const [keys, live] = await Promise.all([
+      listPasskeys(db, user.id),
+      listActiveSessions(db, user.id, user.session_id),
+    ]);
+    const staff = user.role === "admin" || user.role === "reviewer";
+    const highlighted_session = live.some((s) => s.id === highlighted && !s.current) ? highlighted : null;
+    return {
+      passkeys: keys.map((k) => ({
+        ...k,
+        created_at: k.created_at.toISOString(),
+        created_label: when(k.created_at),
+        last_used_at: k.last_used_at?.toISOString() ?? null,
+        last_used_label: k.last_used_at ? when(k.last_used_at) : null,
+      })),
+      passkey_required: staff && institution().staff_passkeys_required && keys.length === 0,
+      sessions: live.map((s) => ({
+        ...s,
+        started_at: s.started_at.toISOString(),
+        started_label: when(s.started_at),
+        last_seen_at: s.last_seen_at.toISOString(),
+        last_seen_label: when(s.last_seen_at),
+      })),
+      highlighted_session,
+    };
+  },
+);
+
+/** "Dec 2, 2026, 1:26 PM EST": in the institution's time zone, so the page reads the same wherever it is drawn. */
+function when(date: Date): string {
+  return (
+    date.toLocaleString("en-US", {
+      dateStyle: "medium",
+      timeStyle: "short",
+      timeZone: institution().time_zone,
+    }) + ` ${zoneName(date)}`
+  );
+}
+
+function zoneName(date: Date): string {
+  const part = new Intl.DateTimeFormat("en-US", { timeZone: institution().time_zone, timeZoneName: "short" })
+    .formatToParts(date)
+    .find((p) => p.type === "timeZoneName");
+  return part?.value ?? "";
+}

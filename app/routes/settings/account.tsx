@@ -11,7 +11,8 @@ import {
 import { currentPasswordLockedMessage } from "~/server/auth/current-password.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { requireUser } from "~/server/auth/session.server";
-import { parseSubmission, readForm, replyTo } from "~/server/http/form.server";
+import { formReply, parseSubmission, readForm, replyTo } from "~/server/http/form.server";
+import { checkPasskeyName } from "~/domain/passkeys";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { DEMO_SETTINGS_LOCKED } from "~/server/settings/settings.server";
 import { pageTitle } from "~/components/site/page-title";
@@ -30,6 +31,14 @@ import {
   updateNotificationSettings,
   electronicDelivery,
   withdrawElectronicDelivery,
+  endOtherSessions,
+  endSession,
+  finishPasskeyRegistration,
+  passkeyRemovalOptions,
+  removePasskeyWithPasskey,
+  removePasskeyWithPassword,
+  securityLists,
+  startPasskeyRegistration,
 } from "./account.server";
 
 /**
@@ -51,19 +60,42 @@ const ACCOUNT_INTENTS: readonly AccountIntent[] = [
   "totp-cancel",
   "totp-disable",
   "paper-delivery",
+  "passkey-options",
+  "passkey-add",
+  "passkey-remove",
+  "passkey-remove-options",
+  "passkey-remove-confirm",
+  "session-end",
+  "sessions-end-others",
 ];
 const FAILED = SETTINGS_MESSAGES.account_failed;
 const UPDATED = SETTINGS_MESSAGES.account_updated;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request, { roles: SIGNED_IN });
+  // Staff the profile requires to use a passkey come here to add one (allowWithoutPasskey).
+  const user = await requireUser(request, { roles: SIGNED_IN, allowWithoutPasskey: true });
   const account = await getAccountSettings(user.id);
   if (!account) return { account: null, role: user.role };
   const totp_setup = account.totp_enrolled ? null : await pendingTotpSetup(user);
   // Only members get statements and notices; staff see no delivery section.
   const electronic_delivery = user.role === "user" ? await electronicDelivery(user.id) : null;
-  return { account: { ...account, totp_setup, electronic_delivery } as AccountData | null, role: user.role };
+  const lists = await securityLists(user, new URL(request.url).searchParams.get("session"));
+  return {
+    account: { ...account, totp_setup, electronic_delivery, ...lists } satisfies AccountData as AccountData | null,
+    role: user.role,
+  };
 }
+
+/** What a passkey or session intent's refusal says (docs/product.md#messages-settings). */
+const PASSKEY_REFUSALS = {
+  wrong_password: "The current password is not correct.",
+  too_many: "You have 10 passkeys, the most an account can have. Remove one first.",
+  invalid: "The passkey could not be checked. Please try again.",
+  already_added: "That passkey is already on your account.",
+  not_found: "That passkey is not on your account.",
+  last_staff_passkey: "Staff must keep a passkey. Add another one before removing this one.",
+  failed: "Please try again in a moment.",
+} as const;
 
 function refuse(intent: AccountIntent, detail: string, status: number, extra: Partial<AccountActionData> = {}) {
   return data({ intent, ok: false, message: FAILED, detail, ...extra } satisfies AccountActionData, { status });
@@ -88,7 +120,7 @@ function passwordLocked(intent: AccountIntent, retry_after_s: number, submission
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, { roles: SIGNED_IN });
+  const user = await requireUser(request, { roles: SIGNED_IN, allowWithoutPasskey: true });
   const { request_id, ip } = context.get(requestInfoContext);
   const meta = requestMeta(request, ip);
   const form = await readForm(request);
@@ -237,6 +269,132 @@ export async function action({ request, context }: Route.ActionArgs) {
         ok: true,
         message: UPDATED,
         detail: "Consent withdrawn. We will mail your statements, notices and disclosures to your address on file.",
+      } satisfies AccountActionData;
+    }
+    case "passkey-options": {
+      const name = checkPasskeyName(form.get("name"));
+      const password = String(form.get("current_password") ?? "");
+      const fieldErrors: Record<string, string[]> = {};
+      if (!name.ok) fieldErrors.name = [name.message];
+      if (!password) fieldErrors.current_password = ["Please enter your current password"];
+      if (!name.ok || !password)
+        return refuse(intent, "Please check the highlighted fields.", 400, {
+          reply: formReply(form, { fieldErrors }),
+        });
+      const result = await startPasskeyRegistration(meta, user, password, { request_id });
+      switch (result.status) {
+        case "options":
+          return { intent, ok: true, message: "", passkey_options: result.options } satisfies AccountActionData;
+        case "wrong_password":
+          return refuse(intent, PASSKEY_REFUSALS.wrong_password, 400, {
+            reply: formReply(form, { fieldErrors: { current_password: [PASSKEY_REFUSALS.wrong_password] } }),
+          });
+        case "locked":
+          return passwordLocked(intent, result.retry_after_s, parseSubmission(passwordOnlySchema, form));
+        case "too_many":
+          return refuse(intent, PASSKEY_REFUSALS.too_many, 409);
+        case "not_allowed":
+          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
+      }
+      break;
+    }
+    case "passkey-add": {
+      const name = checkPasskeyName(form.get("name"));
+      if (!name.ok) return refuse(intent, name.message, 400);
+      const result = await finishPasskeyRegistration(
+        user,
+        { name: name.name, response_json: String(form.get("response") ?? "") },
+        { request_id, ip },
+      );
+      switch (result.status) {
+        case "added":
+          return {
+            intent,
+            ok: true,
+            message: UPDATED,
+            detail: `Passkey "${name.name}" added. You can now sign in with it and use it to confirm transfers.`,
+          } satisfies AccountActionData;
+        case "not_allowed":
+          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
+        case "already_added":
+          return refuse(intent, PASSKEY_REFUSALS.already_added, 409);
+        case "invalid":
+          return refuse(intent, PASSKEY_REFUSALS.invalid, 400);
+        case "failed":
+          return refuse(intent, PASSKEY_REFUSALS.failed, 500);
+      }
+      break;
+    }
+    case "passkey-remove":
+    case "passkey-remove-options":
+    case "passkey-remove-confirm": {
+      const passkey_id = Number(form.get("passkey_id"));
+      if (!Number.isSafeInteger(passkey_id) || passkey_id <= 0) return refuse(intent, PASSKEY_REFUSALS.not_found, 404);
+      if (intent === "passkey-remove-options") {
+        const options = await passkeyRemovalOptions(user, passkey_id);
+        if (!options) return refuse(intent, PASSKEY_REFUSALS.not_found, 404);
+        return { intent, ok: true, message: "", passkey_options: options, passkey_id } satisfies AccountActionData;
+      }
+      let result;
+      if (intent === "passkey-remove") {
+        const password = String(form.get("current_password") ?? "");
+        if (!password)
+          return refuse(intent, "Please enter your current password", 400, {
+            passkey_id,
+            reply: formReply(form, { fieldErrors: { current_password: ["Please enter your current password"] } }),
+          });
+        result = await removePasskeyWithPassword(
+          meta,
+          user,
+          { passkey_id, current_password: password },
+          { request_id },
+        );
+      } else {
+        result = await removePasskeyWithPasskey(
+          user,
+          { passkey_id, response_json: String(form.get("response") ?? "") },
+          { request_id, ip },
+        );
+      }
+      switch (result.status) {
+        case "removed":
+          return { intent, ok: true, message: UPDATED, detail: "Passkey removed." } satisfies AccountActionData;
+        case "wrong_password":
+          return refuse(intent, PASSKEY_REFUSALS.wrong_password, 400, {
+            passkey_id,
+            reply: formReply(form, { fieldErrors: { current_password: [PASSKEY_REFUSALS.wrong_password] } }),
+          });
+        case "locked":
+          return passwordLocked(intent, result.retry_after_s, parseSubmission(passwordOnlySchema, form));
+        case "not_found":
+          return refuse(intent, PASSKEY_REFUSALS.not_found, 404);
+        case "last_staff_passkey":
+          return refuse(intent, PASSKEY_REFUSALS.last_staff_passkey, 409, { passkey_id });
+        case "invalid":
+          return refuse(intent, PASSKEY_REFUSALS.invalid, 400, { passkey_id });
+        case "not_allowed":
+          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
+      }
+      break;
+    }
+    case "session-end": {
+      const result = await endSession(user, user.session_id, String(form.get("session_id") ?? ""), { request_id, ip });
+      if (result.status === "current") return refuse(intent, "To end this session, sign out.", 400);
+      if (result.status === "not_found") return refuse(intent, "That session has already ended, or is not yours.", 404);
+      return {
+        intent,
+        ok: true,
+        message: UPDATED,
+        detail: "Session ended. That device is signed out.",
+      } satisfies AccountActionData;
+    }
+    case "sessions-end-others": {
+      const { ended } = await endOtherSessions(user, user.session_id, { request_id, ip });
+      return {
+        intent,
+        ok: true,
+        message: UPDATED,
+        detail: ended === 1 ? "1 other session ended." : `${ended} other sessions ended.`,
       } satisfies AccountActionData;
     }
     case "notifications": {

@@ -134,6 +134,21 @@ function mutualSignInPlugin(db: Db) {
         return ctx.json({ ended: Boolean(challenge) });
       }),
       /**
+       * Signs a person in after a passkey proved both factors (sign-in-passkey.server.ts checked the
+       * assertion, the lock and the limits): the same kind of session a finished two-step sign-in
+       * gets, from Better Auth's own adapter, with its cookie.
+       */
+      createPasskeySession: createAuthEndpoint.serverOnly(
+        { method: "POST", body: z.object({ user_id: z.string() }) },
+        async (ctx) => {
+          const user = await ctx.context.internalAdapter.findUserById(ctx.body.user_id);
+          if (!user) throw APIError.from("UNAUTHORIZED", { code: "USER_NOT_FOUND", message: "User not found" });
+          const session = await ctx.context.internalAdapter.createSession(user.id, false);
+          await setSessionCookie(ctx, { session, user });
+          return ctx.json({ token: session.token, user: { id: user.id } });
+        },
+      ),
+      /**
        * Finishes a sign-in with a staff-issued code (docs/product.md#second-factors): one member,
        * single use, 24 h.
        */

@@ -11,7 +11,8 @@ import type { RequestMeta } from "./request-meta.server";
 
 /**
  * The current password, asked again of a signed-in person before a change that matters: a new
- * password, replacing a temporary one, turning the authenticator app on or off. Someone holding a
+ * password, replacing a temporary one, turning the authenticator app on or off, adding or removing a
+ * passkey. Someone holding a
  * session (a computer left signed in, a stolen cookie) must not be able to guess it without end:
  *
  * - a wrong current password is a wrong password: it counts towards the sign-in lockout of the
@@ -23,7 +24,12 @@ import type { RequestMeta } from "./request-meta.server";
  *   signed-in session is typing wrong passwords) and when it locks.
  */
 export type CurrentPasswordPurpose =
-  "password_change" | "temporary_password" | "authenticator_on" | "authenticator_off";
+  | "password_change"
+  | "temporary_password"
+  | "authenticator_on"
+  | "authenticator_off"
+  | "passkey_add"
+  | "passkey_remove";
 
 export type CurrentPasswordLocked = { status: "locked"; retry_after_s: number };
 

@@ -10,6 +10,8 @@ import { authFor, getAuth, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, usesSecureCooki
 import { effectiveRole, type EffectiveRole } from "./roles.server";
 import { mustChangePassword } from "./password-change.server";
 import { verifiedCookieValue } from "./signed-cookie.server";
+import { countPasskeys } from "./passkeys.server";
+import { institution } from "~/config/institution.server";
 
 /**
  * Sessions and access for loaders and actions (docs/product.md#access-rules,
@@ -239,7 +241,7 @@ export async function clearSessionCookieHeader(): Promise<string> {
  */
 export async function requireUser(
   request: Request,
-  options: { roles: readonly EffectiveRole[]; allowTemporaryPassword?: boolean },
+  options: { roles: readonly EffectiveRole[]; allowTemporaryPassword?: boolean; allowWithoutPasskey?: boolean },
 ): Promise<SessionUser> {
   const result = await readSession(request, { touch: true });
   const read = isReadRequest(request);
@@ -261,9 +263,25 @@ export async function requireUser(
   ) {
     throw redirect(changePasswordPath(request));
   }
+  if (!options.allowWithoutPasskey && (await staffNeedsPasskey(user))) {
+    if (!read) throw data({ form_error: STAFF_PASSKEY_NEEDED }, { status: 403 });
+    throw redirect("/settings/account?passkey=required#passkeys");
+  }
   if (options.roles.includes(user.role)) return user;
   if (!read) throw data({ form_error: "You do not have access to this." }, { status: 403 });
   throw redirect(homePathFor(user));
+}
+
+export const STAFF_PASSKEY_NEEDED = "Staff sign in with a passkey. Please add one in Account Settings first.";
+
+/**
+ * The profile requires staff to use passkeys and this staff member has none yet
+ * (docs/product.md#passkeys): every page but Account Settings (and signing out) leads there.
+ */
+async function staffNeedsPasskey(user: SessionUser): Promise<boolean> {
+  if (user.role !== "admin" && user.role !== "reviewer") return false;
+  if (!institution().staff_passkeys_required) return false;
+  return (await countPasskeys((await getAuth()).db, user.id)) === 0;
 }
 
 /** A signed-in member (role `user`): the top of every /dashboard loader and action. */

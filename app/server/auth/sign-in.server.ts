@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { maskEmail } from "~/domain/sign-in";
 import type { Db } from "~/server/db/client.server";
-import { signInChallenges, usedTotpCodes, users } from "~/server/db/schema";
+import { sessions, signInChallenges, usedTotpCodes, users } from "~/server/db/schema";
 import { sendEmail } from "~/server/mail/outbox.server";
 import { accountLockedEmail, codesLockedEmail, loginAlertEmail } from "~/server/mail/templates.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
@@ -9,7 +9,11 @@ import { keyedHash } from "~/server/security/crypto.server";
 import { logger } from "~/server/logger.server";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { applicationStatus, getMemberSettings } from "~/server/members/members.server";
-import { authFor } from "./auth.server";
+import { institution } from "~/config/institution.server";
+import { authFor, publicBaseUrl } from "./auth.server";
+import { describeUserAgent, noteSignInDevice } from "./devices.server";
+import { countPasskeys } from "./passkeys.server";
+import { verifiedCookieValue } from "./signed-cookie.server";
 import { hashCode } from "./codes.server";
 import { mustChangePassword } from "./password-change.server";
 import {
@@ -53,6 +57,8 @@ export type StartSignInResult =
   | { status: "invalid" }
   | { status: "locked"; retry_after_s: number }
   | { status: "rate_limited"; retry_after_s: number }
+  /** Staff with a passkey, while the profile requires staff to use one: the password path is closed to them. */
+  | { status: "passkey_required"; set_cookies: string[] }
   | { status: "failed" };
 
 /**
@@ -125,6 +131,11 @@ async function checkPassword(
   try {
     const { challenge } = await auth.api.getSignInChallenge({ headers: authHeaders(meta, set_cookies) });
     if (!challenge) throw new Error("no challenge after a right password");
+    if (await staffMustUsePasskey(db, challenge.user_id)) {
+      // Asked only after the right password, so the refusal tells nobody else who is staff.
+      const ended = await auth.api.endSignInChallenge({ headers: authHeaders(meta, set_cookies), returnHeaders: true });
+      return { status: "passkey_required", set_cookies: ended.headers.getSetCookie() };
+    }
     const method = response.twoFactorMethods?.includes("totp") ? "totp" : "email";
     await db
       .insert(signInChallenges)
@@ -330,8 +341,8 @@ async function checkCode(
       await clearCodeAttempts(db, step.email, now);
       if (step.method === "totp") await recordTotpUse(db, step.user_id, input.code, now);
       const user = await signedInUser(db, step.user_id);
-      await sendLoginAlert(db, user, meta, now);
-      return { status: "signed_in", set_cookies: attempt.set_cookies, user };
+      const set_cookies = await finishSignIn(db, user, meta, attempt.set_cookies, now);
+      return { status: "signed_in", set_cookies, user };
     }
     case "wrong": {
       if (counted.attempts >= CODE_ATTEMPTS_MAX) return lockForCodes(db, meta, step, now);
@@ -369,7 +380,7 @@ async function lockForCodes(db: Db, meta: RequestMeta, step: SignInStep, now: Da
   };
 }
 
-async function signedInUser(db: Db, user_id: string): Promise<SignedInUser> {
+export async function signedInUser(db: Db, user_id: string): Promise<SignedInUser> {
   const [row] = await db
     .select({ id: users.id, email: users.email, role: users.role })
     .from(users)
@@ -407,20 +418,64 @@ async function recordTotpUse(db: Db, user_id: string, code: string, now: Date): 
 }
 
 /**
- * A login alert email (docs/product.md#sign-in-protection) on each new sign-in when the member's
- * loginAlerts is on.
+ * Whether the password path is closed to this person: the profile requires staff to use passkeys
+ * and this staff member has one (docs/product.md#passkeys). Staff without one still sign in with
+ * the password and a code, and are then led to add one (session.server.ts).
  */
-async function sendLoginAlert(db: Db, user: SignedInUser, meta: RequestMeta, now: Date): Promise<void> {
+export async function staffMustUsePasskey(db: Db, user_id: string): Promise<boolean> {
+  if (!institution().staff_passkeys_required) return false;
+  const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, user_id));
+  const role = effectiveRole(row?.role ?? null);
+  if (role !== "admin" && role !== "reviewer") return false;
+  return (await countPasskeys(db, user_id)) > 0;
+}
+
+/**
+ * What every finished sign-in does, whichever way it was made (code or passkey): notes the device
+ * (its cookie joins the response's cookies) and, from a device not seen before, sends the login
+ * alert when the person's loginAlerts is on (docs/product.md#sign-in-protection).
+ */
+export async function finishSignIn(
+  db: Db,
+  user: SignedInUser,
+  meta: RequestMeta,
+  set_cookies: string[],
+  now: Date,
+): Promise<string[]> {
   try {
-    const settings = await getMemberSettings(db, user.id);
-    if (!settings.login_alerts) return;
-    await sendEmail(db, {
-      ...loginAlertEmail({ at: now, ip: meta.ip, user_agent: meta.user_agent }),
-      to: user.email,
-      user_id: user.id,
-    });
+    const device = await noteSignInDevice(db, user.id, meta.cookie, now);
+    if (!device.known) await sendLoginAlert(db, user, meta, set_cookies, now);
+    return [...set_cookies, device.set_cookie];
   } catch (error) {
-    // An alert that cannot be written must not undo a correct sign-in.
-    logger.error({ err: error, user_id: user.id }, "login alert failed");
+    // A device that cannot be noted, or an alert that cannot be written, must not undo a correct sign-in.
+    logger.error({ err: error, user_id: user.id }, "noting the sign-in device failed");
+    return set_cookies;
   }
+}
+
+async function sendLoginAlert(db: Db, user: SignedInUser, meta: RequestMeta, set_cookies: string[], now: Date) {
+  const settings = await getMemberSettings(db, user.id);
+  if (!settings.login_alerts) return;
+  const session_id = await sessionIdFromSetCookies(db, set_cookies);
+  const query = session_id ? `?session=${encodeURIComponent(session_id)}` : "";
+  await sendEmail(db, {
+    ...loginAlertEmail({
+      at: now,
+      ip: meta.ip,
+      device: describeUserAgent(meta.user_agent).label,
+      end_session_url: `${publicBaseUrl()}/settings/account${query}#sessions`,
+    }),
+    to: user.email,
+    user_id: user.id,
+  });
+}
+
+/** The id of the session whose cookie a sign-in just set (to link to it), or null. */
+async function sessionIdFromSetCookies(db: Db, set_cookies: string[]): Promise<string | null> {
+  const context = await authFor(db).$context;
+  const cookie = set_cookies.map((line) => line.split(";")[0] ?? "").join("; ");
+  const token = verifiedCookieValue(cookie, context.authCookies.sessionToken.name, context.secret);
+  if (!token) return null;
+  const [row] = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.token, token));
+  return row?.id ?? null;
 }

@@ -3,6 +3,7 @@ import type { DbOrTx } from "~/server/db/client.server";
 import {
   authRateLimits,
   jobRuns,
+  passkeyChallenges,
   paymentStepUpCodes,
   sessions,
   signInChallenges,
@@ -15,7 +16,7 @@ import { pruneRateLimitCounters } from "~/server/rate-limit/rate-limit.server";
 
 /**
  * Removes short-lived security rows that can no longer be used: expired sign-in codes and
- * challenges, ended sessions, used authenticator codes past their window, step-up codes, rate-limit
+ * challenges, WebAuthn challenges, ended sessions, used authenticator codes past their window, step-up codes, rate-limit
  * counters and lockouts whose windows are over. Nothing about money, nothing from the audit log
  * (which records the sign-ins and codes themselves), and not the staff-issued codes, whose
  * history (used, removed, expired) staff read on the member's page.
@@ -36,6 +37,7 @@ export interface PruneCounts {
   sign_in_challenges: number;
   used_totp_codes: number;
   payment_step_up_codes: number;
+  passkey_challenges: number;
   rate_limit_counters: number;
   auth_rate_limits: number;
   sign_in_lockouts: number;
@@ -81,6 +83,13 @@ export async function pruneExpired(db: DbOrTx, job_now: Date): Promise<PruneCoun
         .delete(paymentStepUpCodes)
         .where(lt(paymentStepUpCodes.expires_at, cutoff))
         .returning({ id: paymentStepUpCodes.id }),
+    ),
+    // WebAuthn challenges live 5 minutes (used or not).
+    passkey_challenges: await count(
+      db
+        .delete(passkeyChallenges)
+        .where(lt(passkeyChallenges.expires_at, cutoff))
+        .returning({ id: passkeyChallenges.id }),
     ),
     // The longest window in use is an hour.
     rate_limit_counters: await pruneRateLimitCounters(cutoff, { database: db }),

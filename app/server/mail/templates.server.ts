@@ -112,6 +112,8 @@ const CURRENT_PASSWORD_PURPOSES = {
   temporary_password: "replace the temporary password",
   authenticator_on: "turn on an authenticator app",
   authenticator_off: "turn off the authenticator app",
+  passkey_add: "add a passkey",
+  passkey_remove: "remove a passkey",
 } as const;
 
 /**
@@ -143,7 +145,12 @@ export function currentPasswordAlertEmail(details: {
   };
 }
 
-export function loginAlertEmail(details: { at: Date; ip: string; user_agent: string }): Message {
+/**
+ * A sign-in from a device not seen before (docs/product.md#sign-in-protection): which device, when,
+ * and where to end that session (Account Settings, Sessions and devices: ending a session is a
+ * button there, never a link that acts by itself).
+ */
+export function loginAlertEmail(details: { at: Date; ip: string; device: string; end_session_url: string }): Message {
   const when = details.at.toLocaleString("en-US", {
     dateStyle: "full",
     timeStyle: "long",
@@ -153,12 +160,36 @@ export function loginAlertEmail(details: { at: Date; ip: string; user_agent: str
     kind: "login_alert",
     subject: `New sign-in to your account`,
     text:
-      `Your online banking was just signed in to.\n\n` +
+      `Your online banking was just signed in to from a device we have not seen before.\n\n` +
       `When: ${when}\n` +
-      `Network address: ${details.ip}\n` +
-      `Device: ${details.user_agent.slice(0, 200) || "unknown"}\n\n` +
-      `If this was you, there is nothing to do. If not, reset your password now and call us.\n\n` +
+      `Device: ${details.device}\n` +
+      `Network address: ${details.ip}\n\n` +
+      `If this was you, there is nothing to do. If not, end that session now:\n${details.end_session_url}\n` +
+      `then reset your password from the sign-in page ("Forgot password?") and call us.\n\n` +
       `You can turn these alerts off under Account Settings → Security → Login alerts.` +
+      safetyNote() +
+      signature(),
+  };
+}
+
+/** A passkey was added to or removed from the account (docs/product.md#passkeys). */
+export function passkeyChangedEmail(details: { change: "added" | "removed"; name: string; at: Date }): Message {
+  const when = details.at.toLocaleString("en-US", {
+    dateStyle: "full",
+    timeStyle: "long",
+    timeZone: institution().time_zone,
+  });
+  const added = details.change === "added";
+  return {
+    kind: "security_alert",
+    subject: added ? `A passkey was added to your account` : `A passkey was removed from your account`,
+    text:
+      `The passkey "${details.name}" was ${added ? "added to" : "removed from"} your online banking (${when}).` +
+      (added ? ` It can now sign in to your account and confirm transfers.` : ` It can no longer sign in.`) +
+      `\n\nIf you did not do this, call us at once. ` +
+      (added
+        ? `Remove the passkey under Account Settings → Passkeys (a password reset alone does not remove it), then reset your password from the sign-in page ("Forgot password?"), which signs out every session.`
+        : `Reset your password from the sign-in page ("Forgot password?"), which signs out every session.`) +
       safetyNote() +
       signature(),
   };

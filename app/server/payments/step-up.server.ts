@@ -18,6 +18,8 @@ import {
 } from "~/server/auth/lockout.server";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { stepUpCodesLockedEmail } from "~/server/mail/templates.server";
+import { assertionOptions, checkAssertion, countPasskeys, stepUpBinding } from "~/server/auth/passkeys.server";
+import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import { logger } from "~/server/logger.server";
 
 /**
@@ -246,4 +248,105 @@ async function checkCode(db: Db, member_id: string, code: string, transfer: stri
     )
     .returning({ id: paymentStepUpCodes.id });
   return used.length === 1;
+}
+
+// --- Passkeys (docs/product.md#step-up-codes, docs/product.md#passkeys) ---------------------------
+
+/**
+ * What confirms a money action: the emailed code (a string), or a passkey's answer to a challenge
+ * issued for this member and this transfer (`stepUpPasskeyOptions`).
+ */
+export type StepUpProof = string | { passkey_response: string };
+
+/** Nothing was given: no code typed, no passkey answer. */
+export function stepUpMissing(proof: StepUpProof): boolean {
+  return typeof proof === "string" ? proof.trim() === "" : proof.passkey_response === "";
+}
+
+/**
+ * The challenge a member's passkey signs to confirm one transfer: bound to the member and to
+ * `transfer` (stepUpTransfer: the form's key, the accounts, the amount and the payee), exactly what
+ * the emailed code is bound to, so an answer for "$20 to Lee Park" confirms nothing else. Null when
+ * the member has no passkey, or while their money actions are locked.
+ */
+export async function stepUpPasskeyOptions(
+  db: Db,
+  member: Actor,
+  transfer: string,
+  now: Date = new Date(),
+): Promise<PublicKeyCredentialRequestOptionsJSON | null> {
+  if ((await stepUpLockState(db, member.id, now)).locked) return null;
+  if ((await countPasskeys(db, member.id)) === 0) return null;
+  return assertionOptions(db, "step_up", { user_id: member.id, bound_hash: stepUpBinding(member.id, transfer) }, now);
+}
+
+/** Checks the code or the passkey answer that confirms a transfer, with the same count, lock and audit. */
+export async function verifyStepUp(
+  db: Db,
+  member: Actor,
+  input: { proof: StepUpProof; transfer: string; action: StepUpAction; origin?: StepUpOrigin },
+  now: Date = new Date(),
+): Promise<StepUpCheck> {
+  if (typeof input.proof === "string") return verifyStepUpCode(db, member, { code: input.proof.trim(), ...input }, now);
+  return verifyStepUpPasskey(db, member, { response_json: input.proof.passkey_response, ...input }, now);
+}
+
+/**
+ * A passkey's answer: refused while the member's codes are locked, counted with their codes before
+ * it is checked (a refused answer is a wrong code), and right only for a challenge issued for this
+ * member and this transfer, signed by one of their passkeys.
+ */
+async function verifyStepUpPasskey(
+  db: Db,
+  member: Actor,
+  input: { response_json: string; transfer: string; action: StepUpAction; origin?: StepUpOrigin },
+  now: Date,
+): Promise<StepUpCheck> {
+  const subject = lockSubject(member.id);
+  const event: EventSource = {
+    user_id: member.id,
+    email: member.email,
+    request_id: input.origin?.request_id ?? null,
+    ip: input.origin?.ip ?? null,
+  };
+  const lock = await lockoutState(db, subject, now);
+  if (lock.locked) {
+    await recordSecurityEvent(db, {
+      action: "auth.step_up_code.refused",
+      ...event,
+      detail: { action: input.action, reason: "locked", by: "passkey" },
+    });
+    return { ok: false, reason: "locked", retry_after_s: lock.retry_after_s };
+  }
+  const counted = await recordCodeAttempt(db, subject, now);
+  const check = counted.allowed
+    ? await checkAssertion(
+        db,
+        input.response_json,
+        { purpose: "step_up", user_id: member.id, bound_hash: stepUpBinding(member.id, input.transfer) },
+        now,
+      )
+    : null;
+  if (check?.ok) {
+    await clearCodeAttempts(db, subject, now);
+    await recordSecurityEvent(db, {
+      action: "auth.step_up_passkey.confirmed",
+      ...event,
+      detail: { action: input.action, passkey_id: check.owner.passkey_id },
+    });
+    return { ok: true };
+  }
+  const locks = counted.attempts >= CODE_ATTEMPTS_MAX;
+  await recordSecurityEvent(db, {
+    action: "auth.step_up_passkey.refused",
+    ...event,
+    detail: {
+      action: input.action,
+      reason: check?.reason ?? "attempts",
+      recent_codes: counted.attempts,
+      locked: locks,
+    },
+  });
+  if (!locks) return { ok: false, reason: "invalid" };
+  return lockForWrongCodesOf(db, member, subject, event, now);
 }

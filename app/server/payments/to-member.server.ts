@@ -9,7 +9,7 @@ import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { formatCents } from "~/domain/money";
 import { accountLabel } from "~/domain/account-display";
 import type { ToMemberTransfer } from "~/domain/transfers";
-import { verifyStepUpCode } from "./step-up.server";
+import { stepUpMissing, verifyStepUp, type StepUpProof } from "./step-up.server";
 
 import {
   initiator,
@@ -171,13 +171,14 @@ export async function reviewMemberTransfer(
 
 /**
  * Posts a To Another Member transfer. Above `member_transfer_code_above_cents` it needs the code
- * emailed by `sendStepUpCode` (`otp`), whatever form or request asks for it.
+ * emailed by `sendStepUpCode`, or a passkey's answer to a challenge bound to this transfer (`otp`),
+ * whatever form or request asks for it.
  */
 export async function transferToMember(
   db: Db,
   member: Member,
   form: ToMemberTransfer,
-  otp = "",
+  otp: StepUpProof = "",
 ): Promise<TransferResult> {
   const earlier = await earlierTransfer(db, member, { kind: "member", form });
   if (earlier) return earlier;
@@ -185,10 +186,9 @@ export async function transferToMember(
   if ("ok" in plan) return plan;
   const { from, to, recipient } = plan;
   if (memberTransferNeedsCode(form.amount_cents)) {
-    const code = otp.trim();
-    if (code === "") return { ...refuse("otp_missing", "otp"), summary: plan.summary };
-    const checked = await verifyStepUpCode(db, member, {
-      code,
+    if (stepUpMissing(otp)) return { ...refuse("otp_missing", "otp"), summary: plan.summary };
+    const checked = await verifyStepUp(db, member, {
+      proof: otp,
       transfer: stepUpTransfer({ kind: "member", form }),
       action: "transfer_to_member",
     });

@@ -14,7 +14,7 @@ import { remittanceFigures, type RemittanceFigures } from "~/domain/remittance";
 import type { InternationalTransfer, ToUsBankTransfer } from "~/domain/transfers";
 import { outgoingPaymentsPaused } from "./controls.server";
 import { currencyRate } from "./rates.server";
-import { verifyStepUpCode } from "./step-up.server";
+import { stepUpMissing, verifyStepUp, type StepUpProof } from "./step-up.server";
 import { fileScreening, screenParties } from "~/server/sanctions/screening.server";
 import { emailRemittanceReceipt } from "./remittance.server";
 
@@ -121,12 +121,12 @@ export async function reviewUsBankTransfer(
   return { ok: true, from: checked, bank_name: bank, summary };
 }
 
-/** Step two of To US Bank: the one-time code, then the hold and the queued ACH payment. */
+/** Step two of To US Bank: the one-time code or a passkey (`StepUpProof`), then the hold and the queued ACH payment. */
 export async function sendUsBankTransfer(
   db: Db,
   member: Member,
   form: ToUsBankTransfer,
-  otp: string,
+  otp: StepUpProof,
 ): Promise<TransferResult> {
   return sendExternal(db, member, { kind: "ach", form }, otp);
 }
@@ -217,15 +217,19 @@ type ExternalRequest = Extract<TransferRequest, { kind: "ach" | "wire" }>;
  * one database transaction (under the member's payments lock, checks repeated) the hold on the
  * member's account, the queued payment for the back office and the member's notification.
  */
-async function sendExternal(db: Db, member: Member, request: ExternalRequest, otp: string): Promise<TransferResult> {
+async function sendExternal(
+  db: Db,
+  member: Member,
+  request: ExternalRequest,
+  otp: StepUpProof,
+): Promise<TransferResult> {
   const earlier = await earlierTransfer(db, member, request);
   if (earlier) return earlier;
   const plan = await planExternal(db, member, request);
   if ("ok" in plan) return plan;
-  const code = otp.trim();
-  if (code === "") return { ...refuse("otp_missing", "otp"), summary: plan.summary };
-  const checked = await verifyStepUpCode(db, member, {
-    code,
+  if (stepUpMissing(otp)) return { ...refuse("otp_missing", "otp"), summary: plan.summary };
+  const checked = await verifyStepUp(db, member, {
+    proof: otp,
     transfer: stepUpTransfer(request),
     action: request.kind === "ach" ? "transfer_to_us_bank" : "international_transfer",
   });
@@ -437,14 +441,14 @@ export async function reviewWire(db: Db, member: Member, form: InternationalTran
 }
 
 /**
- * The last step of International: every wire needs the code emailed by `sendStepUpCode`
- * (`otp`), then the USD amount and the fee are held and the wire waits in the back office queue.
+ * The last step of International: every wire needs the code emailed by `sendStepUpCode`, or a
+ * passkey's answer bound to this wire (`otp`), then the USD amount and the fee are held and the wire waits in the back office queue.
  */
 export async function sendWire(
   db: Db,
   member: Member,
   form: InternationalTransfer,
-  otp: string,
+  otp: StepUpProof,
 ): Promise<TransferResult> {
   const result = await sendExternal(db, member, { kind: "wire", form }, otp);
   // The receipt (1005.31(b)(2)) by email once the member has paid; a repeat of the form sends none.

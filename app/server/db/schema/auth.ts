@@ -232,3 +232,79 @@ export const usedTotpCodes = pgTable(
   },
   (t) => [primaryKey({ columns: [t.user_id, t.code_hash] })],
 );
+
+/**
+ * Passkeys (WebAuthn credentials, docs/product.md#passkeys): one row per credential a person
+ * registered in Account Settings. Only the public key is kept; the private key never leaves the
+ * person's device. `counter` is the authenticator's signature counter (a clone or a replayed
+ * assertion shows a counter that did not move). Removing one sets `removed_at`: the row stays for
+ * the audit trail, and a removed credential never signs in or confirms again.
+ */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The name the person gave it ("Work laptop"). */
+    name: text("name").notNull(),
+    /** The credential id, base64url, as the browser reports it. */
+    credential_id: text("credential_id").notNull().unique("passkeys_credential_id_unique"),
+    /** The COSE public key, base64url. */
+    public_key: text("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    /** How the browser can reach the authenticator (internal, hybrid, usb...), a hint for later requests. */
+    transports: text("transports")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** multiDevice: a synced passkey; singleDevice: bound to one authenticator. */
+    device_type: text("device_type", { enum: ["singleDevice", "multiDevice"] }).notNull(),
+    backed_up: boolean("backed_up").notNull().default(false),
+    created_at: timestamptz("created_at").defaultNow().notNull(),
+    last_used_at: timestamptz("last_used_at"),
+    removed_at: timestamptz("removed_at"),
+  },
+  (t) => [index("passkeys_user_id_idx").on(t.user_id), check("passkeys_counter_range", sql`${t.counter} >= 0`)],
+);
+
+/**
+ * WebAuthn challenges the server issued, so each is answered once and only for what it was issued
+ * for: adding a passkey (one person), signing in (anyone: the credential names the person),
+ * confirming a money action (one member and one transfer: `bound_hash`, the keyed hash of the
+ * transfer the emailed code would confirm), or removing a passkey. Stored as a keyed hash; 5
+ * minutes; `used_at` set by the conditional update that accepts it.
+ */
+export const passkeyChallenges = pgTable(
+  "passkey_challenges",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    challenge_hash: text("challenge_hash").notNull().unique("passkey_challenges_challenge_hash_unique"),
+    purpose: text("purpose", { enum: ["register", "sign_in", "step_up", "remove"] }).notNull(),
+    user_id: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    bound_hash: text("bound_hash"),
+    created_at: timestamptz("created_at").defaultNow().notNull(),
+    expires_at: timestamptz("expires_at").notNull(),
+    used_at: timestamptz("used_at"),
+  },
+  (t) => [index("passkey_challenges_expires_at_idx").on(t.expires_at)],
+);
+
+/**
+ * Devices a person has signed in from (docs/product.md#sign-in-protection): a long-lived signed
+ * cookie names the device; a sign-in from a device not in this list sends the login alert. The
+ * cookie's value is stored only as a keyed hash.
+ */
+export const knownDevices = pgTable(
+  "known_devices",
+  {
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    device_hash: text("device_hash").notNull(),
+    first_seen_at: timestamptz("first_seen_at").defaultNow().notNull(),
+    last_seen_at: timestamptz("last_seen_at").defaultNow().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.user_id, t.device_hash] })],
+);
