@@ -4,7 +4,7 @@ import type { Db, DbOrTx } from "~/server/db/client.server";
 import { memberProfiles, taxForms, users, type TaxForm } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { businessDate } from "~/domain/ledger-rules";
-import { formatCents } from "~/domain/money";
+import { centsAsDecimal, formatCents } from "~/domain/money";
 import { maskTin, type TinType } from "~/domain/taxpayer-id";
 import { csvDocument, csvField } from "~/server/files/csv.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
@@ -237,7 +237,7 @@ export async function taxFormsCsv(
       csvField(r.name, { quote: "always" }),
       csvField(r.email),
       csvField(recipientTin(r.form)),
-      (r.form.interest_cents / 100).toFixed(2),
+      centsAsDecimal(r.form.interest_cents),
       r.form.backup_withholding_flag ? "yes" : "no",
       r.form.issued_at.toISOString(),
     ]),
