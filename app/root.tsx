@@ -18,8 +18,12 @@ import { env } from "./config/env.server";
 import { requestInfoContext } from "./context";
 import { useNonce } from "./components/nonce";
 import { DemoBanner, DrillBanner } from "./components/demo-banner";
+import { readYourWrites } from "./server/db/read-your-writes.server";
 
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+/** Every request: where its reads may go when a read replica is configured (DATABASE_READ_URL). */
+export const middleware: Route.MiddlewareFunction[] = [readYourWrites];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { request_id } = context.get(requestInfoContext);

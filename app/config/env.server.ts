@@ -35,6 +35,18 @@ const EnvSchema = z.object({
       if (problem) context.addIssue({ code: "custom", message: problem });
     })
     .optional(),
+  // A streaming standby that read-only pages may read from (docs/operations.md "Read replicas");
+  // a browser that wrote reads there only once the replica has replayed its write, waiting at most
+  // DATABASE_READ_WAIT_MS before reading the primary instead.
+  DATABASE_READ_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .superRefine((url, context) => {
+      const problem = connectionUrlProblem(url);
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
+  DATABASE_READ_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(250),
   PUBLIC_URL: z.url().optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   DATA_ENCRYPTION_KEY: z
@@ -178,6 +190,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     );
   }
   refuseUnchosenEmbeddedDatabase(env);
+  if (env.DATABASE_READ_URL && !env.DATABASE_URL) {
+    throw new ConfigurationError(
+      "Invalid environment configuration:\n  DATABASE_READ_URL: needs DATABASE_URL (a replica follows a PostgreSQL primary; the embedded database has none)",
+    );
+  }
   if (env.DATABASE_URL && env.NODE_ENV === "production") {
     for (const name of ["SESSION_SECRET", "DATA_ENCRYPTION_KEY"] as const) {
       if (!env[name])

@@ -60,6 +60,38 @@ export class ThrowawayPostgres {
     }
   }
 
+  /**
+   * A streaming standby of `primary` (pg_basebackup -R), started on a port of its own. `settings`
+   * are server settings for it, such as recovery_min_apply_delay: a replica that is behind on purpose.
+   */
+  static async standbyOf(
+    primary: ThrowawayPostgres,
+    settings: Record<string, string> = {},
+  ): Promise<ThrowawayPostgres> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-throwaway-standby-"));
+    if (isRoot()) {
+      const uid = Number((await run("id", ["-u", "postgres"])).stdout.trim());
+      const gid = Number((await run("id", ["-g", "postgres"])).stdout.trim());
+      fs.chownSync(dir, uid, gid);
+    }
+    const data = path.join(dir, "data");
+    await asServerUser(path.join(primary.bin, "pg_basebackup"), [
+      ..."-h 127.0.0.1 -U postgres -X stream -R --no-sync -c fast".split(" "),
+      ...["-p", String(primary.port), "-D", data],
+    ]);
+    const lines = Object.entries(settings).map(([name, value]) => `${name} = '${value}'`);
+    fs.appendFileSync(path.join(data, "postgresql.auto.conf"), lines.map((line) => `${line}\n`).join(""));
+    for (let attempt = 0; ; attempt++) {
+      const server = new ThrowawayPostgres(primary.bin, dir, 55500 + Math.floor(Math.random() * 500));
+      try {
+        await server.start();
+        return server;
+      } catch (error) {
+        if (attempt >= 4) throw error;
+      }
+    }
+  }
+
   url(database = "postgres"): string {
     return `postgresql://postgres@127.0.0.1:${this.port}/${database}`;
   }

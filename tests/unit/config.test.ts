@@ -19,6 +19,17 @@ describe("environment", () => {
     expect(() => parseEnv({ DATA_ENCRYPTION_KEY: "short" })).toThrow(/DATA_ENCRYPTION_KEY/);
     expect(() => parseEnv({ SMTP_URL: "http://mail" })).toThrow(ConfigurationError);
   });
+  it("takes DATABASE_READ_URL only beside DATABASE_URL, checked as DATABASE_URL is", () => {
+    expect(() => parseEnv({ DATABASE_READ_URL: "postgresql://replica/x" })).toThrow(
+      /DATABASE_READ_URL: needs DATABASE_URL/,
+    );
+    expect(() => parseEnv({ DATABASE_URL: "postgresql://db/x", DATABASE_READ_URL: "mysql://x" })).toThrow(
+      /DATABASE_READ_URL: must start with postgres/,
+    );
+    const env = parseEnv({ DATABASE_URL: "postgresql://db/x", DATABASE_READ_URL: "postgresql://replica/x" });
+    expect(env.DATABASE_READ_URL).toBe("postgresql://replica/x");
+    expect(env.DATABASE_READ_WAIT_MS).toBe(250);
+  });
   it("requires secrets with PostgreSQL in production", () => {
     expect(() => parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgresql://db/x" })).toThrow(/SESSION_SECRET/);
   });

@@ -162,7 +162,14 @@ describe("the annual percentage rate (Regulation Z appendix J, actuarial method)
           expect(presentValue(disclosure.apr_bp + 12.5)).toBeLessThanOrEqual(principal_cents);
           expect(presentValue(Math.max(0, disclosure.apr_bp - 12.5))).toBeGreaterThanOrEqual(principal_cents);
           // Actual days / 365 against twelfths of a year: short loans over uneven months move it most.
-          expect(Math.abs(disclosure.apr_bp - rate_ppm / 100)).toBeLessThanOrEqual(25);
+          // In proportion to the rate, not a fixed quarter point (which this property passed: 25.01
+          // hundredths of a point at 13%, 6 months from January 29th): the day count moved it by
+          // up to 2.2% of the rate in 20,000 random loans (6 months from early February), and each
+          // period's interest rounded to the cent by up to half a cent of the finance charge
+          // (a $100.11 loan at 1% over 9 months: 4.87 hundredths of a point).
+          const rate_bp = rate_ppm / 100;
+          const rounding = (term_months * 0.5 + 1) / disclosure.finance_charge_cents;
+          expect(Math.abs(disclosure.apr_bp - rate_bp)).toBeLessThanOrEqual(rate_bp * (0.025 + rounding) + 1);
         },
       ),
       { numRuns: 100 },

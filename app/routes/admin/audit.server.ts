@@ -1,5 +1,5 @@
 import type { Actor } from "~/domain/actor";
-import { withDatabase } from "~/server/db/db.server";
+import { withDatabase, withReadDatabase } from "~/server/db/db.server";
 import {
   auditActions,
   exportAuditCsv,
@@ -11,8 +11,8 @@ import {
 
 /** What /admin/audit and its CSV export call (their view-model): each opens the database itself. */
 
-export const auditActionNames = withDatabase(auditActions);
-export const auditEntries = withDatabase(listAudit);
+export const auditActionNames = withReadDatabase(auditActions);
+export const auditEntries = withReadDatabase(listAudit);
 
 /** The filtered log as CSV; the export itself goes into the log, with its filter and size. */
 export const exportAuditLog = withDatabase(

@@ -1,4 +1,4 @@
-import { withDatabase } from "~/server/db/db.server";
+import { withDatabase, withReadDatabase } from "~/server/db/db.server";
 import { directoryCounts, listDirectory, memberDetail, reviewerMemberDetail } from "~/server/admin/directory.server";
 import { approveApplication, rejectApplication, requestInformation } from "~/server/admin/review.server";
 import { createMemberByStaff } from "~/server/admin/create-member.server";
@@ -13,8 +13,8 @@ import { awaitingAdjustments, memberMoneyPane } from "~/server/member-accounts/p
  * member and the request's origin (for the audit log) are passed in by the route.
  */
 
-export const memberCounts = withDatabase(directoryCounts);
-export const directoryPage = withDatabase(listDirectory);
+export const memberCounts = withReadDatabase(directoryCounts);
+export const directoryPage = withReadDatabase(listDirectory);
 export const memberDetails = withDatabase(memberDetail);
 /** A reviewer's view of a member: no balances, masked account numbers (the type has no other fields). */
 export const reviewerMemberDetails = withDatabase(reviewerMemberDetail);

@@ -1,4 +1,4 @@
-import { withDatabase } from "~/server/db/db.server";
+import { withDatabase, withReadDatabase } from "~/server/db/db.server";
 import { memberStatementAccounts, memberStatementPdf } from "~/server/statements/member-statements.server";
 import { exportFormats, memberExport } from "~/server/statements/export.server";
 import { memberTaxForms, taxFormPdf } from "~/server/dividends/tax-forms.server";
@@ -8,12 +8,13 @@ import { emailStatement } from "~/server/statements/email.server";
  * What /dashboard/statements, a statement's PDF and the exports call (their view-model): each
  * opens the database itself and is scoped to the member whose id it is given.
  */
-export const statementAccounts = withDatabase(memberStatementAccounts);
+export const statementAccounts = withReadDatabase(memberStatementAccounts);
+/** On the primary: the month just ended is kept at its first download (and its dividend paid first). */
 export const statementPdf = withDatabase(memberStatementPdf);
-export const statementExport = withDatabase(memberExport);
+export const statementExport = withReadDatabase(memberExport);
 /** "Email it to me": the PDF to the member's registered address (at most five an hour). */
 export const statementEmail = withDatabase(emailStatement);
-export const taxForms = withDatabase(memberTaxForms);
-export const taxFormDownload = withDatabase(taxFormPdf);
+export const taxForms = withReadDatabase(memberTaxForms);
+export const taxFormDownload = withReadDatabase(taxFormPdf);
 /** The export's file types this credit union offers (QFX and QBO need its Intuit bank id). */
 export { exportFormats };

@@ -1,4 +1,4 @@
-import { withDatabase } from "~/server/db/db.server";
+import { withReadDatabase } from "~/server/db/db.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { memberHistory, memberHistoryExport } from "~/server/accounts/member-history.server";
 import { TRANSACTION_CATEGORIES } from "~/server/accounts/history.server";
@@ -6,7 +6,7 @@ import { TRANSACTION_CATEGORIES } from "~/server/accounts/history.server";
 /** What /dashboard/transactions and its CSV export call (their view-model): each opens the database itself. */
 
 /** The history page: the filters as read, a page of rows, and the account and category choices. */
-export const loadHistory = withDatabase(async (database, user: SessionUser, url: URL) => {
+export const loadHistory = withReadDatabase(async (database, user: SessionUser, url: URL) => {
   const { accounts, filters, page } = await memberHistory(database, user.id, url.searchParams);
   return {
     filters,
@@ -22,6 +22,6 @@ export const loadHistory = withDatabase(async (database, user: SessionUser, url:
 });
 
 /** The filtered history as CSV. */
-export const historyCsv = withDatabase((database, user: SessionUser, url: URL) =>
+export const historyCsv = withReadDatabase((database, user: SessionUser, url: URL) =>
   memberHistoryExport(database, user.id, url.searchParams),
 );

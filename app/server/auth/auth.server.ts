@@ -1,3 +1,4 @@
+import { usesSecureCookies } from "../http/cookies.server";
 import { betterAuth, type BetterAuthPlugin } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthEndpoint } from "better-auth/api";
@@ -68,10 +69,6 @@ export async function verifyPassword({ hash, password }: { hash: string; passwor
     // A hash we cannot parse never verifies.
     return false;
   }
-}
-
-export function usesSecureCookies(): boolean {
-  return env().PUBLIC_URL?.startsWith("https://") ?? false;
 }
 
 export function publicBaseUrl(): string {

@@ -4,7 +4,8 @@ import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { knownDevices } from "~/server/db/schema";
 import { keyedHash, sameHash } from "~/server/security/crypto.server";
-import { COOKIE_PREFIX, usesSecureCookies } from "./auth.server";
+import { COOKIE_PREFIX } from "./auth.server";
+import { usesSecureCookies } from "../http/cookies.server";
 
 /**
  * Devices (docs/product.md#sessions-and-devices): what a browser is, from its user agent (Bowser,

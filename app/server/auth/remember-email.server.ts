@@ -1,6 +1,7 @@
 import { createCookie } from "react-router";
 import { secrets } from "~/server/config/secrets.server";
-import { COOKIE_PREFIX, usesSecureCookies } from "./auth.server";
+import { COOKIE_PREFIX } from "./auth.server";
+import { usesSecureCookies } from "../http/cookies.server";
 
 /**
  * "Remember me" on the sign-in page (docs/product.md#two-steps): remembers the email address on

@@ -1,3 +1,4 @@
+import { parseCookieHeader } from "../http/cookies.server";
 import { CLIENT_IP_HEADER } from "./auth.server";
 import { clientAddressKey } from "~/server/rate-limit/rate-limit.server";
 
@@ -18,16 +19,6 @@ export function requestMeta(request: Request, ip: string): RequestMeta {
     user_agent: (request.headers.get("user-agent") ?? "").slice(0, 400),
     cookie: request.headers.get("cookie") ?? "",
   };
-}
-
-function parseCookieHeader(header: string): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const part of header.split(";")) {
-    const index = part.indexOf("=");
-    if (index <= 0) continue;
-    map.set(part.slice(0, index).trim(), part.slice(index + 1).trim());
-  }
-  return map;
 }
 
 /**

@@ -5,6 +5,7 @@ import { logger } from "~/server/logger.server";
 import { secrets } from "~/server/config/secrets.server";
 import { migrateDatabase, openDatabase, type Database, type Db } from "./client.server";
 import { databaseUnavailable, describeDatabaseError } from "./unavailable.server";
+import { readDatabase } from "./read-replica.server";
 
 /** Waits between start-up attempts: 0.5 s, doubling, at most 10 s. */
 const START_WAIT_FIRST_MS = 500;
@@ -90,6 +91,22 @@ export function withDatabase<A extends unknown[], R>(
   service: (database: Db, ...args: A) => Promise<R>,
 ): (...args: A) => Promise<R> {
   return async (...args) => service(await db(), ...args);
+}
+
+/**
+ * A read-only service, as a function that opens its database itself: the `withDatabase` of a
+ * page that may read from the read replica (DATABASE_READ_URL; read-replica.server.ts). It runs
+ * in a READ ONLY transaction wherever it reads, so a service that writes fails in every test of
+ * its page, not only on a replica (a statement PDF, kept at its first download, was nearly routed
+ * here), and a page's queries see one snapshot.
+ */
+export function withReadDatabase<A extends unknown[], R>(
+  service: (database: Db, ...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
+  return async (...args) =>
+    (await readDatabase(await appDatabase())).transaction((tx) => service(tx as unknown as Db, ...args), {
+      accessMode: "read only",
+    });
 }
 
 /**

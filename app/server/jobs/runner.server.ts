@@ -4,6 +4,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { jobRuns } from "~/server/db/schema";
+import { describeDatabaseError, isDatabaseUnavailable } from "~/server/db/unavailable.server";
 import { recordAudit } from "~/server/audit/audit.server";
 import { countJobRun } from "~/server/metrics/metrics.server";
 import type { JobClock } from "./clock.server";
@@ -130,11 +131,34 @@ export class JobRunner {
     if (this.stopping) return;
     this.timer = setTimeout(() => {
       void this.runDue()
-        .catch((error: unknown) => this.options.logger.error({ err: error }, "job runner poll failed"))
+        .then(() => this.databaseReachable())
+        .catch((error: unknown) => this.pollFailed(error))
         .finally(() => this.schedulePoll(this.options.poll_ms));
     }, delay_ms);
     // A poll waiting never keeps a stopping process alive.
     this.timer.unref();
+  }
+
+  /** Whether the last poll found the database unreachable (said once per outage, not every poll). */
+  private databaseDown = false;
+
+  private pollFailed(error: unknown): void {
+    if (!isDatabaseUnavailable(error)) {
+      this.options.logger.error({ err: error }, "job runner poll failed");
+      return;
+    }
+    if (this.databaseDown) return;
+    this.databaseDown = true;
+    this.options.logger.warn(
+      { database: describeDatabaseError(error) },
+      "job runner: the database is unreachable; jobs wait until it is back",
+    );
+  }
+
+  private databaseReachable(): void {
+    if (!this.databaseDown) return;
+    this.databaseDown = false;
+    this.options.logger.info("job runner: the database is reachable again; due jobs run");
   }
 
   /** The claim: the oldest due run of a job this process knows, locked so no other process takes it. */

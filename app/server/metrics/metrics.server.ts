@@ -6,6 +6,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import { matchRoutes, type RouteObject } from "react-router";
 import { badPathSegment } from "~/server/security/request-guards.server";
 import type { Database } from "~/server/db/client.server";
+import { readCounts } from "~/server/db/read-replica.server";
 
 /**
  * The process's metrics, in Prometheus's text format (docs/operations.md "Metrics and alerts"
@@ -30,6 +31,7 @@ interface AppMetrics {
   database_up: Gauge;
   external_pending: Gauge<"kind">;
   external_oldest: Gauge<"kind">;
+  database_reads: Counter<"target">;
   job_runs: Counter<"job" | "outcome">;
   job_queue: Gauge<"job" | "state">;
   /** Created at the first scrape of a process on PostgreSQL (PGlite has no pool). */
@@ -114,6 +116,18 @@ function createMetrics(): AppMetrics {
       help: "Age of the oldest payment to another bank still waiting, by kind (0 when none waits)",
       labelNames: ["kind"],
       registers,
+    }),
+    database_reads: new Counter({
+      name: "mutual_database_reads_total",
+      help: "Reads of the pages that may use the read replica (DATABASE_READ_URL), by where they went: replica, primary_replica_behind (it had not replayed the browser's last write in time), primary_replica_unreachable",
+      labelNames: ["target"],
+      registers,
+      // Counted by the database module (app/server/db/read-replica.server.ts), which sits below
+      // this one; read at each scrape.
+      collect() {
+        this.reset();
+        for (const [target, count] of Object.entries(readCounts())) if (count > 0) this.inc({ target }, count);
+      },
     }),
     job_runs: new Counter({
       name: "mutual_job_runs_total",
