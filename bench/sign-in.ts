@@ -222,16 +222,22 @@ async function measure(database: Database, on_postgres: boolean) {
   // The statements of one sign-in of each kind, counted where node-postgres sends them.
   let statements: { password_and_code: number; passkey: number } | null = null;
   if (on_postgres) {
-    const counted = { n: 0 };
+    const counted = { n: 0, texts: [] as string[] };
     const query = pg.Client.prototype.query;
     pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
       counted.n += 1;
+      const first = args[0] as string | { text?: string };
+      counted.texts.push((typeof first === "string" ? first : (first?.text ?? "")).replace(/\s+/g, " ").slice(0, 160));
       return (query as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof query;
     try {
       counted.n = 0;
+      counted.texts = [];
       await signIn(0, 1);
       const password_and_code = counted.n;
+      // BENCH_LIST_STATEMENTS=1: each statement of the two-step sign-in, to see where they go.
+      if (process.env.BENCH_LIST_STATEMENTS === "1")
+        counted.texts.forEach((text, i) => console.log(`${i + 1}. ${text}`));
       counted.n = 0;
       await passkeySignIn(0, 1);
       statements = { password_and_code, passkey: counted.n };
