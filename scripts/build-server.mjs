@@ -26,6 +26,7 @@ export const serverEntries = {
   restore: "scripts/restore.ts",
   "rotate-data-key": "scripts/rotate-data-key.ts",
   "staff-create": "scripts/staff-create.ts",
+  "staff-passkeys-remove": "scripts/staff-passkeys-remove.ts",
   "sanctions-load": "scripts/sanctions-load.ts",
 };
 

@@ -12,12 +12,13 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import type { Actor } from "~/domain/actor";
+import { isStaffRole } from "~/domain/staff-roles";
 export { checkPasskeyName } from "~/domain/passkeys";
 import { institution } from "~/config/institution.server";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { authAccounts, passkeyChallenges, passkeys, users } from "~/server/db/schema";
+import { authAccounts, passkeyChallenges, passkeys, sessions, users } from "~/server/db/schema";
 import { keyedHash } from "~/server/security/crypto.server";
-import { recordSecurityEvent } from "~/server/audit/audit.server";
+import { recordAudit, recordSecurityEvent } from "~/server/audit/audit.server";
 import { sendEmail } from "~/server/mail/outbox.server";
 import { passkeyChangedEmail } from "~/server/mail/templates.server";
 import { logger } from "~/server/logger.server";
@@ -395,6 +396,58 @@ async function tellOwner(db: Db, user: Actor, change: "added" | "removed", name:
     // The change stands without the email; the audit row records it.
     logger.error({ err: error, user_id: user.id }, "passkey email failed");
   }
+}
+
+// --- A staff member who lost their passkeys --------------------------------------------------------
+
+/** Who the audit log names for the server command (no staff member signs in to run it). */
+export const PASSKEYS_SERVER_COMMAND_ACTOR = "server command: npm run staff:passkeys:remove";
+
+export type RemoveStaffPasskeysResult =
+  { ok: true; removed: number; sessions_ended: number } | { ok: false; code: "not_found" | "not_staff" | "none" };
+
+/**
+ * `npm run staff:passkeys:remove` (docs/operations.md#a-staff-member-lost-their-passkeys): while
+ * the profile requires staff passkeys, a staff member with one may not sign in with the password,
+ * so one who lost every device holding theirs (or the only admin) cannot sign in at all. Run on
+ * the server, this removes all of that person's passkeys and ends their sessions (a lost phone
+ * may hold one): they then sign in with the password and the emailed code and are led to add a
+ * new passkey. Staff only: a member keeps the password path and removes passkeys in Account
+ * Settings. Audited with the command as the actor; the person is emailed for each passkey.
+ */
+export async function removeStaffPasskeysFromServer(
+  db: Db,
+  email: string,
+  now: Date = new Date(),
+): Promise<RemoveStaffPasskeysResult> {
+  const [user] = await db
+    .select({ id: users.id, email: users.email, role: users.role })
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()));
+  if (!user) return { ok: false, code: "not_found" };
+  if (!isStaffRole(user.role)) return { ok: false, code: "not_staff" };
+  const done = await db.transaction(async (tx) => {
+    const removed = await tx
+      .update(passkeys)
+      .set({ removed_at: now })
+      .where(and(eq(passkeys.user_id, user.id), isNull(passkeys.removed_at)))
+      .returning({ id: passkeys.id, name: passkeys.name });
+    if (removed.length === 0) return null;
+    const ended = await tx.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id });
+    await recordAudit(tx, {
+      actor_id: null,
+      actor_email: PASSKEYS_SERVER_COMMAND_ACTOR,
+      action: "staff.passkeys.removed",
+      subject_type: "user",
+      subject_id: user.id,
+      before: { passkey_ids: removed.map((p) => p.id) },
+      after: { passkeys: 0, sessions_ended: ended.length },
+    });
+    return { removed, sessions_ended: ended.length };
+  });
+  if (!done) return { ok: false, code: "none" };
+  for (const passkey of done.removed) await tellOwner(db, user, "removed", passkey.name, now);
+  return { ok: true, removed: done.removed.length, sessions_ended: done.sessions_ended };
 }
 
 // --- Checking an assertion ------------------------------------------------------------------------

@@ -8,9 +8,11 @@ import {
   finishPasskeyRegistration,
   listPasskeys,
   passkeyRemovalOptions,
+  PASSKEYS_SERVER_COMMAND_ACTOR,
   relyingParty,
   removePasskeyWithPasskey,
   removePasskeyWithPassword,
+  removeStaffPasskeysFromServer,
   startPasskeyRegistration,
 } from "~/server/auth/passkeys.server";
 import { passkeySignInOptions, signInWithPasskey } from "~/server/auth/sign-in-passkey.server";
@@ -303,6 +305,52 @@ describe("staff required to use passkeys", () => {
     expect((await startSignIn(database.db, browser().meta(), { email: member.email, password: PASSWORD })).status).toBe(
       "challenge",
     );
+  });
+});
+
+describe("a staff member who lost their passkeys (npm run staff:passkeys:remove)", () => {
+  it("removes all of them and ends their sessions, audited and emailed; the password path opens again", async () => {
+    institution().staff_passkeys_required = true;
+    const admin = await someone("admin");
+    await addPasskey(admin, "Work phone");
+    await addPasskey(admin, "Work laptop");
+    const b = browser();
+    await signInWith(b, await addPasskey(admin, "Spare key"));
+    expect(await database.db.select().from(sessions).where(eq(sessions.userId, admin.id))).not.toHaveLength(0);
+    expect((await startSignIn(database.db, browser().meta(), { email: admin.email, password: PASSWORD })).status).toBe(
+      "passkey_required",
+    );
+
+    const result = await removeStaffPasskeysFromServer(database.db, admin.email.toUpperCase());
+    expect(result).toMatchObject({ ok: true, removed: 3 });
+    expect(await listPasskeys(database.db, admin.id)).toEqual([]);
+    expect(await database.db.select().from(sessions).where(eq(sessions.userId, admin.id))).toEqual([]);
+    const [audit] = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "staff.passkeys.removed"), eq(auditLog.subject_id, admin.id)));
+    expect(audit?.actor_email).toBe(PASSKEYS_SERVER_COMMAND_ACTOR);
+    expect((await lastMessageTo(database.db, admin.email))?.subject).toBe("A passkey was removed from your account");
+    // The password and the code again, then they are led to add a new passkey.
+    expect((await startSignIn(database.db, browser().meta(), { email: admin.email, password: PASSWORD })).status).toBe(
+      "challenge",
+    );
+  });
+
+  it("refuses a member, someone with no passkey and an unknown address, and changes nothing", async () => {
+    const member = await someone();
+    await addPasskey(member);
+    const staffWithout = await someone("reviewer");
+    const audits = async () => (await database.db.select({ id: auditLog.id }).from(auditLog)).length;
+    const before = await audits();
+    expect(await removeStaffPasskeysFromServer(database.db, member.email)).toEqual({ ok: false, code: "not_staff" });
+    expect(await listPasskeys(database.db, member.id)).toHaveLength(1);
+    expect(await removeStaffPasskeysFromServer(database.db, staffWithout.email)).toEqual({ ok: false, code: "none" });
+    expect(await removeStaffPasskeysFromServer(database.db, "nobody@example.com")).toEqual({
+      ok: false,
+      code: "not_found",
+    });
+    expect(await audits()).toBe(before);
   });
 });
 

@@ -38,6 +38,7 @@ const commands: Record<string, string[]> = {
   "ledger-verify": [],
   "rotate-data-key": [],
   "staff-create": ["--email", "ops@bank.example.org", "--first-name", "Ada", "--last-name", "Byron"],
+  "staff-passkeys-remove": ["--email", "ops@bank.example.org"],
   "sanctions-load": ["--published", "2026-01-02", path.join(repository, "package.json")],
   backup: [path.join(work, "backups")],
   restore: [path.join(repository, "package.json"), "--keys", path.join(repository, "package.json")],
