@@ -29,7 +29,17 @@ import zlib from "node:zlib";
 import pg from "pg";
 import { eq, inArray, sql } from "drizzle-orm";
 import { demoInstitution } from "~/config/demo-institution";
-import { AppProcess, backendPids, childPids, cpuMs, freePort, machineMs, startNginx, waitFor } from "./processes";
+import {
+  AppProcess,
+  benchEnvironment,
+  backendPids,
+  childPids,
+  cpuMs,
+  freePort,
+  machineMs,
+  startNginx,
+  waitFor,
+} from "./processes";
 
 const root = path.resolve(import.meta.dirname, "..");
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:55432/postgres";
@@ -87,13 +97,7 @@ type Kind =
 // ---------------------------------------------------------------------------------------------
 // Set-up: the server's environment and the bench's members, made before anything is timed.
 
-process.env.SESSION_SECRET ??= crypto.randomBytes(32).toString("hex");
-process.env.DATA_ENCRYPTION_KEY ??= crypto.randomBytes(32).toString("hex");
-process.env.LOG_LEVEL = "silent";
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-bench-peak-"));
-const institutionFile = path.join(work, "institution.json");
-fs.writeFileSync(institutionFile, JSON.stringify({ ...demoInstitution, demo: false }));
-process.env.INSTITUTION_CONFIG = institutionFile;
+const { work, institution_file: institutionFile } = benchEnvironment("peak");
 
 const { openDatabase, migrateDatabase } = await import("~/server/db/client.server");
 type Database = Awaited<ReturnType<typeof openDatabase>>;

@@ -4,12 +4,31 @@
  * /proc): the app processes, PostgreSQL's backends of one database, nginx, and the cores' idle.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
+import { demoInstitution } from "~/config/demo-institution";
 
 const root = path.resolve(import.meta.dirname, "..");
 const NGINX = process.env.NGINX_BIN ?? "/usr/sbin/nginx";
+
+/**
+ * The environment a bench's servers and its own in-process services share, set before any app
+ * module is imported: fresh keys, silent logs, and the demo profile as a real institution's
+ * (`demo: false`: no demo people, no codes on screen) in a new work folder.
+ */
+export function benchEnvironment(name: string): { work: string; institution_file: string } {
+  process.env.SESSION_SECRET ??= crypto.randomBytes(32).toString("hex");
+  process.env.DATA_ENCRYPTION_KEY ??= crypto.randomBytes(32).toString("hex");
+  process.env.LOG_LEVEL = "silent";
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), `mutual-bench-${name}-`));
+  const institution_file = path.join(work, "institution.json");
+  fs.writeFileSync(institution_file, JSON.stringify({ ...demoInstitution, demo: false }));
+  process.env.INSTITUTION_CONFIG = institution_file;
+  return { work, institution_file };
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -40,9 +40,9 @@ import path from "node:path";
 import zlib from "node:zlib";
 import pg from "pg";
 import { desc, eq } from "drizzle-orm";
-import { demoInstitution } from "~/config/demo-institution";
 import {
   AppProcess as ServerProcess,
+  benchEnvironment,
   backendPids,
   childPids,
   cpuMs,
@@ -79,13 +79,7 @@ const ACCEPT_ENCODING =
 const answers = { bytes: 0, encoded: 0 };
 const MEMBERS = Math.max(...CLIENTS);
 
-process.env.SESSION_SECRET ??= crypto.randomBytes(32).toString("hex");
-process.env.DATA_ENCRYPTION_KEY ??= crypto.randomBytes(32).toString("hex");
-process.env.LOG_LEVEL = "silent";
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-bench-transfers-"));
-const institutionFile = path.join(work, "institution.json");
-fs.writeFileSync(institutionFile, JSON.stringify({ ...demoInstitution, demo: false }));
-process.env.INSTITUTION_CONFIG = institutionFile;
+const { work, institution_file: institutionFile } = benchEnvironment("transfers");
 
 const { openDatabase, migrateDatabase } = await import("~/server/db/client.server");
 type Database = Awaited<ReturnType<typeof openDatabase>>;

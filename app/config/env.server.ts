@@ -15,6 +15,16 @@ export const DATABASE_POOL_DEFAULTS = {
   tcp_keepalive_ms: 10_000,
 } as const;
 
+/** A PostgreSQL connection URL (DATABASE_URL, DATABASE_READ_URL), with what is wrong in it named. */
+const postgresUrl = z
+  .string()
+  .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+  .superRefine((url, context) => {
+    const problem = connectionUrlProblem(url);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  })
+  .optional();
+
 /**
  * The process environment, parsed once. A bad value stops start-up with a message naming the
  * variable, so a misconfigured bank never half-starts.
@@ -27,25 +37,11 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
-    .superRefine((url, context) => {
-      const problem = connectionUrlProblem(url);
-      if (problem) context.addIssue({ code: "custom", message: problem });
-    })
-    .optional(),
+  DATABASE_URL: postgresUrl,
   // A streaming standby that read-only pages may read from (docs/operations.md "Read replicas");
   // a browser that wrote reads there only once the replica has replayed its write, waiting at most
   // DATABASE_READ_WAIT_MS before reading the primary instead.
-  DATABASE_READ_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
-    .superRefine((url, context) => {
-      const problem = connectionUrlProblem(url);
-      if (problem) context.addIssue({ code: "custom", message: problem });
-    })
-    .optional(),
+  DATABASE_READ_URL: postgresUrl,
   DATABASE_READ_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(250),
   PUBLIC_URL: z.url().optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
