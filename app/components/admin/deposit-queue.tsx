@@ -5,7 +5,7 @@ import { HOLD_EXCEPTION_RULES, STAFF_HOLD_EXCEPTIONS, type StaffHoldException } 
 import { formatCents } from "~/domain/money";
 import { QUEUE_TITLES } from "~/domain/queues";
 import { useInstitutionDates } from "~/components/institution-dates";
-import type { QueuedDeposit } from "~/server/deposits/deposits.server";
+import type { QueuedDeposit } from "~/server/deposits/deposit-lists.server";
 import { QueueSection } from "./queues";
 import { itemBusy, WaitingList, type AsSent } from "./waiting-list";
 

@@ -1,5 +1,6 @@
 import { withDatabase } from "~/server/db/db.server";
-import { approveMobileDeposit, pendingDeposits, rejectMobileDeposit } from "~/server/deposits/deposits.server";
+import { approveMobileDeposit, rejectMobileDeposit } from "~/server/deposits/deposits.server";
+import { pendingDeposits } from "~/server/deposits/deposit-lists.server";
 
 /**
  * The Mobile deposits section of /admin/queues (its view-model, beside the page's own

@@ -1,11 +1,8 @@
 import { withDatabase } from "~/server/db/db.server";
 import type { SessionUser } from "~/server/auth/session.server";
-import {
-  depositAccounts,
-  depositPolicyText,
-  memberDeposits,
-  submitMobileDeposit,
-} from "~/server/deposits/deposits.server";
+import { depositAccounts, submitMobileDeposit } from "~/server/deposits/deposits.server";
+import { memberDeposits } from "~/server/deposits/deposit-lists.server";
+import { depositPolicyText } from "~/server/deposits/availability.server";
 
 /** What /dashboard/deposit calls (its view-model): each opens the database itself. */
 

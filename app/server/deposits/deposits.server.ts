@@ -2,41 +2,29 @@ import type { Actor } from "~/domain/actor";
 import { refusal, type Refusal } from "~/domain/refusals";
 import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
 import { accountLabel } from "~/domain/account-display";
-import { and, asc, count, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, or } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { ledgerAccounts, ledgerTransactions, mobileDeposits, users, type MobileDepositRow } from "~/server/db/schema";
+import { ledgerAccounts, mobileDeposits, type MobileDepositRow } from "~/server/db/schema";
 import { getBalances, institutionAccount, memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { placeHold, releaseHold, settleHold, today, type LedgerAnswer } from "~/server/ledger/ledger.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
-import { logger } from "~/server/logger.server";
 import { institution } from "~/config/institution.server";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { asSentence } from "~/domain/plain-text";
 import { REFUSAL_MESSAGES } from "~/domain/refusals";
-import { MOBILE_DEPOSIT_MESSAGES, type CheckSide } from "~/domain/mobile-deposit";
+import { MOBILE_DEPOSIT_MESSAGES } from "~/domain/mobile-deposit";
 import {
   availabilityPlan,
-  availabilityPolicyText,
-  bankingDayOfDeposit,
   holdNoticeText,
-  holdReasonText,
-  isNewAccount,
   HOLD_EXCEPTION_LABELS,
   HOLD_EXCEPTION_RULES,
   type ApproveHold,
-  type HoldException,
 } from "~/domain/funds-availability";
 import { onPaperDelivery } from "~/server/electronic-delivery/electronic-delivery.server";
-import { sendEmail } from "~/server/mail/outbox.server";
-import {
-  checkCheckImage,
-  readCheckImage,
-  readCheckThumbnail,
-  removeCheckImage,
-  storeCheckImage,
-} from "./images.server";
+import { checkCheckImage, removeCheckImage, storeCheckImage } from "./images.server";
+import { depositFacts, mailHoldNotice, type HoldNoticeToSend } from "./availability.server";
 
 /**
  * Mobile Deposit (docs/product.md#mobile-deposit). The money moves only through the ledger:
@@ -222,43 +210,6 @@ function review(db: Db, work: (tx: DbOrTx) => Promise<ReviewResult>): Promise<Re
   return inRefusableTransaction(db, work);
 }
 
-/** The facts Regulation CC's schedule needs about a deposit: its banking day, the day's earlier checks, a new account. */
-async function depositFacts(tx: DbOrTx, deposit: MobileDepositRow) {
-  const deposited_on = bankingDayOfDeposit(today(deposit.created_at));
-  const accounts = await tx
-    .select({ id: ledgerAccounts.id, opened_at: ledgerAccounts.opened_at })
-    .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.owner, "member"), eq(ledgerAccounts.member_id, deposit.member_id)));
-  const account = accounts.find((a) => Number(a.id) === Number(deposit.account_id));
-  const others = accounts
-    .filter((a) => Number(a.id) !== Number(deposit.account_id))
-    .map((a) => today(a.opened_at))
-    .sort();
-  // The amounts aggregate over the member's checks of one banking day, on any account (229.10(c)(1)(vii), 229.13(b)).
-  const [before] = await tx
-    .select({ cents: sql<string>`coalesce(sum(${mobileDeposits.amount_cents}), 0)` })
-    .from(mobileDeposits)
-    .where(
-      and(
-        eq(mobileDeposits.member_id, deposit.member_id),
-        eq(mobileDeposits.status, "approved"),
-        eq(mobileDeposits.deposited_on, deposited_on),
-      ),
-    );
-  return {
-    deposited_on,
-    same_day_before_cents: Number(before?.cents ?? 0),
-    new_account: account ? isNewAccount(today(account.opened_at), deposited_on, others[0] ?? null) : false,
-  };
-}
-
-/** The hold notice a step left to send after its transaction committed. */
-interface HoldNoticeToSend {
-  member_id: string;
-  subject: string;
-  text: string;
-}
-
 /**
  * Staff approve: the pending credit settles, and the amounts not yet available are held until the
  * dates of Regulation CC's schedule (app/domain/funds-availability.ts, with the profile's policy),
@@ -430,24 +381,6 @@ export async function approveMobileDeposit(
   return result;
 }
 
-/** The hold notice by email, queued after the approval committed; the notice stands in the app if it cannot be. */
-async function mailHoldNotice(db: Db, notice: HoldNoticeToSend): Promise<void> {
-  try {
-    const [member] = await db.select({ email: users.email }).from(users).where(eq(users.id, notice.member_id));
-    if (!member) return;
-    const profile = institution();
-    await sendEmail(db, {
-      kind: "deposit_hold_notice",
-      to: member.email,
-      user_id: notice.member_id,
-      subject: notice.subject,
-      text: `${notice.text}\n\n${profile.name}\n${profile.support_email} · ${profile.support_phone}`,
-    });
-  } catch (error) {
-    logger.error({ err: error }, "could not queue a deposit hold notice email");
-  }
-}
-
 /** Staff reject with a reason: the pending credit fails, and the member is told why. */
 export async function rejectMobileDeposit(
   db: Db,
@@ -498,229 +431,4 @@ export async function rejectMobileDeposit(
       message: `Deposit of ${formatCents(amount_cents)} rejected; the member is told why.`,
     };
   });
-}
-
-/**
- * The availability job: releases every approved deposit's hold whose date has come (the business
- * date in the institution's time zone), and tells the member once all of the deposit is available.
- * Each deposit is its own database transaction; a repeat releases nothing twice (the release's key).
- */
-export async function releaseAvailableDeposits(
-  db: Db,
-  now: Date = new Date(),
-): Promise<{ released: number; deposits: number }> {
-  const on = today(now);
-  const due = await db
-    .select({ id: mobileDeposits.id })
-    .from(mobileDeposits)
-    .where(
-      and(
-        eq(mobileDeposits.status, "approved"),
-        isNull(mobileDeposits.funds_available_at),
-        or(
-          sql`${mobileDeposits.next_day_available_on} <= ${on}`,
-          sql`${mobileDeposits.later_available_on} <= ${on}`,
-          sql`${mobileDeposits.exception_available_on} <= ${on}`,
-        ),
-      ),
-    )
-    .orderBy(asc(mobileDeposits.id))
-    .limit(1000);
-  let released = 0;
-  for (const { id } of due) {
-    released += await db.transaction(async (tx) => {
-      const [deposit] = await tx.select().from(mobileDeposits).where(eq(mobileDeposits.id, id)).for("update");
-      if (!deposit || deposit.funds_available_at) return 0;
-      let count = 0;
-      let open = 0;
-      for (const part of ["next_day", "later", "exception"] as const) {
-        const transaction_id = deposit[`${part}_hold_transaction_id`];
-        const available_on = deposit[`${part}_available_on`];
-        if (transaction_id === null || available_on === null) continue;
-        const [t] = await tx
-          .select({ status: ledgerTransactions.status })
-          .from(ledgerTransactions)
-          .where(eq(ledgerTransactions.id, Number(transaction_id)));
-        if (t?.status !== "pending") continue;
-        if (available_on > on) {
-          open += 1;
-          continue;
-        }
-        const answer = await releaseHold(tx, {
-          transaction_id: Number(transaction_id),
-          idempotency_key: `mobile-deposit-available:${id}:${part}`,
-          resolved_by: "system:mobile-deposits",
-        });
-        if (!answer.ok) {
-          logger.error({ deposit_id: id, code: answer.code }, "a mobile deposit hold could not be released");
-          open += 1;
-          continue;
-        }
-        count += 1;
-      }
-      if (open === 0) {
-        await tx.update(mobileDeposits).set({ funds_available_at: now }).where(eq(mobileDeposits.id, id));
-        await notify(tx, {
-          member_id: deposit.member_id,
-          kind: "deposit_decision",
-          title: `Mobile deposit of ${formatCents(Number(deposit.amount_cents))} is available`,
-          body: "All of your deposited check is now available to spend.",
-        });
-      }
-      return count;
-    });
-  }
-  return { released, deposits: due.length };
-}
-
-// ---------------------------------------------------------------------------------------------
-// What the member and staff see.
-
-/** The funds availability policy in the member's words, with Regulation CC's amounts in force today. */
-export function depositPolicyText(): string {
-  return availabilityPolicyText(institution().limits.mobile_deposit_availability, today());
-}
-
-export interface MemberDeposit {
-  id: number;
-  account: string;
-  amount_cents: number;
-  status: MobileDepositRow["status"];
-  created_at: Date;
-  reviewed_at: Date | null;
-  reject_reason: string | null;
-  /** Approved: the parts still held and when each becomes available; empty once all is. */
-  availability: { amount_cents: number; available_on: string }[];
-  /** The exception hold notice (229.13(g)) the member was given, while it stands or after. */
-  hold_notice: {
-    exception: HoldException;
-    rule: string;
-    reason: string;
-    deposited_on: string;
-    amount_cents: number;
-    available_on: string;
-  } | null;
-}
-
-export const MEMBER_DEPOSITS_MAX = 50;
-
-export async function memberDeposits(db: DbOrTx, member_id: string): Promise<MemberDeposit[]> {
-  const rows = await db
-    .select({ d: mobileDeposits, account_number: ledgerAccounts.account_number, account_type: ledgerAccounts.type })
-    .from(mobileDeposits)
-    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, mobileDeposits.account_id))
-    .where(eq(mobileDeposits.member_id, member_id))
-    .orderBy(desc(mobileDeposits.id))
-    .limit(MEMBER_DEPOSITS_MAX);
-  return rows.map(({ d, account_number, account_type }) => ({
-    id: Number(d.id),
-    account: accountLabel({ type: account_type, account_number }),
-    amount_cents: Number(d.amount_cents),
-    status: d.status,
-    created_at: d.created_at,
-    reviewed_at: d.reviewed_at,
-    reject_reason: d.reject_reason,
-    availability:
-      d.status === "approved" && !d.funds_available_at
-        ? [
-            { amount_cents: Number(d.next_day_amount_cents), available_on: d.next_day_available_on ?? "" },
-            { amount_cents: Number(d.later_amount_cents), available_on: d.later_available_on ?? "" },
-            { amount_cents: Number(d.exception_amount_cents), available_on: d.exception_available_on ?? "" },
-          ].filter((p) => p.amount_cents > 0 && p.available_on)
-        : [],
-    hold_notice:
-      d.hold_exception && d.hold_notice_at && d.exception_available_on && d.deposited_on
-        ? {
-            exception: d.hold_exception,
-            rule: HOLD_EXCEPTION_RULES[d.hold_exception],
-            reason: holdReasonText(d.hold_exception, d.hold_reason, d.deposited_on),
-            deposited_on: d.deposited_on,
-            amount_cents: Number(d.exception_amount_cents),
-            available_on: d.exception_available_on,
-          }
-        : null,
-  }));
-}
-
-export interface QueuedDeposit {
-  id: number;
-  member_name: string;
-  member_email: string;
-  account: string;
-  /** False when the account is frozen or closed: approving would be refused. */
-  account_active: boolean;
-  amount_cents: number;
-  created_at: Date;
-  /** An earlier deposit of the same check (same amount, account and photo), or null. */
-  duplicate_of_id: number | null;
-}
-
-export const DEPOSIT_QUEUE_ROWS_MAX = 100;
-
-export async function pendingDeposits(db: DbOrTx): Promise<QueuedDeposit[]> {
-  const rows = await db
-    .select({
-      d: mobileDeposits,
-      member_name: users.name,
-      member_email: users.email,
-      account_number: ledgerAccounts.account_number,
-      account_type: ledgerAccounts.type,
-      account_status: ledgerAccounts.status,
-    })
-    .from(mobileDeposits)
-    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, mobileDeposits.account_id))
-    .leftJoin(users, eq(users.id, mobileDeposits.member_id))
-    .where(eq(mobileDeposits.status, "pending_review"))
-    .orderBy(asc(mobileDeposits.id))
-    .limit(DEPOSIT_QUEUE_ROWS_MAX);
-  return rows.map(({ d, ...r }) => ({
-    id: Number(d.id),
-    member_name: r.member_name ?? "",
-    member_email: r.member_email ?? "",
-    account: accountLabel({ type: r.account_type, account_number: r.account_number }),
-    account_active: r.account_status === "active",
-    amount_cents: Number(d.amount_cents),
-    created_at: d.created_at,
-    duplicate_of_id: d.duplicate_of_id === null ? null : Number(d.duplicate_of_id),
-  }));
-}
-
-export async function pendingDepositCount(db: DbOrTx): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(mobileDeposits).where(eq(mobileDeposits.status, "pending_review"));
-  return Number(row?.n ?? 0);
-}
-
-/**
- * One photo of a deposit for staff, full size or as the review queue's thumbnail. The queue shows
- * every waiting deposit's two thumbnails (made once at upload, stored encrypted like the photo),
- * which is where staff tell one check from another; the account number and signature are read on
- * the full-size photo, so that view, and only that one, is audited (one audit row per photo a
- * person opened, not two per row each time the queue is listed).
- */
-export async function depositImage(
-  db: DbOrTx,
-  deposit_id: number,
-  side: CheckSide,
-  staff: Actor,
-  origin: AuditOrigin,
-  size: "full" | "thumbnail" = "full",
-): Promise<Buffer | null> {
-  if (!Number.isSafeInteger(deposit_id) || deposit_id <= 0) return null;
-  const [deposit] = await db.select().from(mobileDeposits).where(eq(mobileDeposits.id, deposit_id));
-  if (!deposit) return null;
-  const file = side === "front" ? deposit.front_image_file : deposit.back_image_file;
-  if (size === "thumbnail") return readCheckThumbnail(file);
-  const content = await readCheckImage(file);
-  if (!content) return null;
-  await recordAudit(db, {
-    actor_id: staff.id,
-    actor_email: staff.email,
-    action: "mobile_deposit.image_view",
-    subject_type: "mobile_deposit",
-    subject_id: deposit_id,
-    member_id: deposit.member_id,
-    after: { side },
-    ...origin,
-  });
-  return content;
 }

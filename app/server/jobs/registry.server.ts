@@ -1,5 +1,5 @@
 import { defineJob } from "./job";
-import { releaseAvailableDeposits } from "~/server/deposits/deposits.server";
+import { releaseAvailableDeposits } from "~/server/deposits/availability.server";
 import { pruneExpired } from "./prune.server";
 import { retryOutboxDeliveries } from "./outbox-retry.server";
 import { runMonthlyStatements } from "~/server/statements/monthly-run.server";

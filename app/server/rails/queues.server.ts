@@ -10,7 +10,7 @@ import { recentExportFiles, type ExportFileSummary, type PaymentKind } from "./e
 import { returnedItemsCount } from "./inbound-returns.server";
 import { waitingChangesCount } from "./inbound-noc.server";
 import { heldEntriesCount } from "./inbound-held.server";
-import { pendingDepositCount } from "~/server/deposits/deposits.server";
+import { pendingDepositCount } from "~/server/deposits/deposit-lists.server";
 import { awaitingAdjustmentCount } from "~/server/member-accounts/adjustments.server";
 import { awaitingPostingRequestCount } from "~/server/postings/approvals.server";
 import { pendingStaffGrantCount } from "~/server/admin/staff-grants.server";

@@ -21,15 +21,17 @@ import { memberAccounts } from "~/server/ledger/accounts.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import {
   approveMobileDeposit,
+  rejectMobileDeposit,
+  REVIEW_MESSAGES,
+  submitMobileDeposit,
+} from "~/server/deposits/deposits.server";
+import {
   depositImage,
   memberDeposits,
   pendingDepositCount,
   pendingDeposits,
-  rejectMobileDeposit,
-  releaseAvailableDeposits,
-  REVIEW_MESSAGES,
-  submitMobileDeposit,
-} from "~/server/deposits/deposits.server";
+} from "~/server/deposits/deposit-lists.server";
+import { releaseAvailableDeposits } from "~/server/deposits/availability.server";
 import { MOBILE_DEPOSIT_IMAGE_MAX_BYTES } from "~/domain/mobile-deposit";
 import { addBusinessDays } from "~/domain/payment-dates";
 import { bankingDayOfDeposit } from "~/domain/funds-availability";
