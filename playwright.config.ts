@@ -59,17 +59,25 @@ export default defineConfig({
   // One browser project at 1440 px; tests that check phone width set a 375 px viewport themselves.
   // The payment-queue spec exports EVERY pending ACH transfer on the server (as staff do), which
   // would settle holds other specs are still looking at; it runs alone, after all the others.
+  // Pausing outgoing payments holds every member's To US Bank and International, so that spec
+  // runs alone after the exports.
   // (Playwright runs a dependency project whole: to run only that spec, add --no-deps.)
   projects: [
     {
       name: "chromium",
-      testIgnore: /payment-queues\.spec\.ts$/,
+      testIgnore: /(payment-queues|payments-pause)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions },
     },
     {
       name: "exports",
       testMatch: /payment-queues\.spec\.ts$/,
       dependencies: ["chromium"],
+      use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions },
+    },
+    {
+      name: "pause",
+      testMatch: /payments-pause\.spec\.ts$/,
+      dependencies: ["exports"],
       use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions },
     },
   ],

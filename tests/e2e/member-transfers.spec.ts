@@ -20,7 +20,7 @@ import {
  * and dialog at 1440 and 375 px.
  *
  * Each test makes its own members through the back office (staff "Create New User") and funds
- * them from the demo member Sam Okafor with a real To Another Member transfer, so no test depends
+ * them from a demo member (Sam Okafor or Priya Shah) with a real To Another Member transfer, so no test depends
  * on the demo members' balances, on another test, or on the order the tests run in. Frozen
  * accounts and paused payments need staff controls that do not exist yet: the integration tests
  * (tests/integration/payments/payments-transfers.test.ts) cover those messages.
@@ -102,7 +102,7 @@ test.describe("transfers, each kind with its refusals", () => {
     signInAs,
   }) => {
     const errors = watchConsole(page);
-    const member = await fundedMember({ newMember, pageAs }, "bell", "40.00");
+    const member = await fundedMember({ newMember, pageAs }, "bell", "40.00", SAM);
     await signInAs(member);
     await openDashboard(page, "internal");
     await page.getByRole("button", { name: /^Notifications, \d+ unread$/ }).click();

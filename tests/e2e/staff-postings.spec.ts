@@ -15,11 +15,10 @@ import {
 } from "./support";
 
 /**
- * The back office's Add Transactions, Pause outgoing payments and Currency rates as staff
- * (docs/product.md#add-transactions, docs/product.md#payment-controls): rows added by hand, the
- * template downloaded and read back, a valid and an invalid CSV uploaded, payments paused and a
- * member refused for real, a rate set and the member's International form offering it. Axe clean
- * and screenshots at 1440 and 375 px.
+ * The back office's Add Transactions and Currency rates as staff (docs/product.md#add-transactions,
+ * docs/product.md#payment-controls): rows added by hand, the template downloaded and read back, a
+ * valid and an invalid CSV uploaded, a rate set and the member's International form offering it.
+ * Axe clean and screenshots at 1440 and 375 px. Pausing payments is in payments-pause.spec.ts.
  */
 test.describe.configure({ mode: "serial" });
 // Staff and the member each get their own signed-in context (pageAs): a test-wide signedInAs would
@@ -197,52 +196,6 @@ test("a file over 2 MB is refused in the page before it is sent, with the limit"
       .filter({ hasText: "Failed to parse CSV file: the file is 3.0 MB; the limit is 10,000 rows and 2 MB per file" }),
   ).toBeVisible();
   await expect(section.getByRole("button", { name: "Upload CSV" })).toBeDisabled();
-});
-
-test("Pause outgoing payments: the member's To US Bank and International say Transaction Denied, until resumed", async ({
-  pageAs,
-}) => {
-  const page = await pageAs(STAFF);
-  const memberPage = await pageAs(member);
-  // Each visit has its own address: a second goto to the same one would only move to the anchor.
-  await memberPage.goto("/dashboard?transfer=ach&visit=before#transfer");
-  await expect(memberPage.getByRole("button", { name: "Continue" })).toBeEnabled();
-  await expect(memberPage.getByText("Transaction Denied")).toHaveCount(0);
-
-  await page.goto("/admin/payments");
-  await expect(page.getByRole("heading", { level: 1, name: "Payments" })).toBeVisible();
-  await hydrated(page);
-  // No reason: refused next to the field, in the browser (the same schema as the server's).
-  await page.getByRole("button", { name: "Pause outgoing payments" }).click();
-  const reason = page.getByRole("textbox", { name: "Reason" });
-  await expect(reason).toHaveAttribute("aria-invalid", "true");
-  await expect(reason).toHaveAccessibleDescription(/Please give the reason for pausing payments/);
-  await expect(reason).toBeFocused();
-  await reason.fill("Fraud alert from our ACH processor");
-  await page.getByRole("button", { name: "Pause outgoing payments" }).click();
-  await expect(page.getByRole("status").filter({ hasText: /^Outgoing payments paused/ })).toBeVisible();
-  await expect(page.getByTestId("pause-state")).toContainText("Paused");
-  await expect(page.getByTestId("pause-state")).toContainText("Fraud alert from our ACH processor");
-  try {
-    for (const viewport of [DESKTOP, PHONE]) {
-      await page.setViewportSize(viewport);
-      await expectNoAxeViolations(page);
-      await page.screenshot({ path: `${SCREENS}/payments-paused-${viewport.width}.png`, fullPage: true });
-    }
-    for (const tab of ["ach", "wire"]) {
-      await memberPage.goto(`/dashboard?transfer=${tab}&visit=paused#transfer`);
-      await expect(memberPage.getByText("Transaction Denied").first()).toBeVisible();
-      await expect(memberPage.getByText("All transactions temporarily suspended").first()).toBeVisible();
-    }
-  } finally {
-    await page.setViewportSize(DESKTOP);
-    await page.getByRole("textbox", { name: "Reason" }).fill("Processor cleared the alert");
-    await page.getByRole("button", { name: "Resume outgoing payments" }).click();
-    await expect(page.getByTestId("pause-state")).toContainText("Running");
-  }
-  await memberPage.goto("/dashboard?transfer=ach&visit=after#transfer");
-  await expect(memberPage.getByRole("button", { name: "Continue" })).toBeEnabled();
-  await expect(memberPage.getByText("Transaction Denied")).toHaveCount(0);
 });
 
 test("Currency rates: a currency without a rate cannot be chosen by members (shown disabled, no rate); once staff set one, it can", async ({
