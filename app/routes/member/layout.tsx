@@ -26,6 +26,7 @@ export default function MemberLayout({ loaderData }: Route.ComponentProps) {
         fullName={root?.institution.name ?? ""}
         isStaff={loaderData.is_staff}
         unread={loaderData.unread}
+        messagesUnread={loaderData.messages_unread}
         notifications={loaderData.notifications}
         support={loaderData.support}
       />
