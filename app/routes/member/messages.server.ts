@@ -1,10 +1,10 @@
 import { withDatabase } from "~/server/db/db.server";
 import type { SessionUser } from "~/server/auth/session.server";
-import { memberTransaction } from "~/server/disputes/disputes.server";
 import {
   memberConversations,
   memberReply,
   openMemberConversation,
+  ownTransaction,
   readMessageAttachment,
   startConversation,
 } from "~/server/secure-messages/secure-messages.server";
@@ -30,19 +30,9 @@ export const loadConversation = withDatabase(async (database, user: SessionUser,
 });
 
 /** The transaction a new message is about ("Ask about this"): the member's own, or none. */
-export const loadTransaction = withDatabase(async (database, user: SessionUser, transaction_id: number) => {
-  const t = await memberTransaction(database, user.id, transaction_id);
-  return t
-    ? {
-        id: t.transaction_id,
-        reference_number: t.reference_number,
-        description: t.description,
-        amount_cents: t.amount_cents,
-        effective_date: t.effective_date,
-        account_label: t.account_label,
-      }
-    : null;
-});
+export const loadTransaction = withDatabase((database, user: SessionUser, transaction_id: number) =>
+  ownTransaction(database, user.id, transaction_id),
+);
 
 export const sendNewConversation = withDatabase(startConversation);
 export const sendMemberReply = withDatabase(memberReply);

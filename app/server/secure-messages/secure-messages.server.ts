@@ -15,7 +15,8 @@ import { sendEmail } from "~/server/mail/outbox.server";
 import { publicBaseUrl } from "~/server/auth/auth.server";
 import { institution } from "~/config/institution.server";
 import { logger } from "~/server/logger.server";
-import { memberTransaction } from "~/server/disputes/disputes.server";
+import { accountLabel, referenceNumber } from "~/domain/account-display";
+import { toCents, toId } from "~/domain/ledger-rules";
 import { refusal, type Refusal } from "~/domain/refusals";
 import { attachmentLabel } from "~/domain/disputes";
 import { isStaffRole, STAFF_ROLES } from "~/domain/staff-roles";
@@ -146,7 +147,7 @@ export async function startConversation(
     .where(and(eq(conversations.member_id, member.id), eq(conversations.idempotency_key, input.idempotency_key)));
   if (earlier) return { ok: true, conversation_id: earlier.id, replayed: true };
   if (input.transaction_id !== undefined) {
-    const transaction = await memberTransaction(db, member.id, input.transaction_id);
+    const transaction = await ownTransaction(db, member.id, input.transaction_id);
     if (!transaction)
       return refusal("not_found", "We could not find that transaction in your accounts.", { field: "transaction_id" });
   }
@@ -304,20 +305,35 @@ async function thread(db: DbOrTx, conversation_id: number) {
   }));
 }
 
-/** A transaction the conversation is about, as both sides see it. */
+/**
+ * A transaction of the member's own accounts (checking, savings or credit card) as both sides see
+ * it: what "Ask about this" starts from. Another member's reads as none.
+ */
+export async function ownTransaction(db: DbOrTx, member_id: string, transaction_id: number) {
+  if (!Number.isSafeInteger(transaction_id) || transaction_id <= 0) return null;
+  const result = await db.execute(sql`
+    select t.id, t.kind, t.effective_date::text as effective_date, t.memo, e.amount_cents, a.type, a.account_number
+      from ledger_transactions t
+      join ledger_entries e on e.transaction_id = t.id
+      join ledger_accounts a on a.id = e.account_id
+     where t.id = ${transaction_id} and a.owner = 'member' and a.member_id = ${member_id}
+     order by e.id limit 1`);
+  const r = result.rows[0];
+  if (!r) return null;
+  const kind = String(r.kind);
+  return {
+    id: toId(r.id),
+    reference_number: referenceNumber(toId(r.id)),
+    description: (r.memo as string | null) ?? kind.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()),
+    amount_cents: toCents(r.amount_cents),
+    effective_date: String(r.effective_date),
+    account_label: accountLabel({ type: String(r.type), account_number: String(r.account_number) }),
+  };
+}
+
+/** A transaction the conversation is about. */
 async function aboutTransaction(db: DbOrTx, member_id: string, transaction_id: number | null) {
-  if (transaction_id === null) return null;
-  const t = await memberTransaction(db, member_id, transaction_id);
-  return t
-    ? {
-        id: t.transaction_id,
-        reference_number: t.reference_number,
-        description: t.description,
-        amount_cents: t.amount_cents,
-        effective_date: t.effective_date,
-        account_label: t.account_label,
-      }
-    : null;
+  return transaction_id === null ? null : ownTransaction(db, member_id, transaction_id);
 }
 
 /** One of the member's own conversations, marked read as it is opened; null for anyone else's. */
