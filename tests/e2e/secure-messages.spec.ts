@@ -48,7 +48,7 @@ test("a member asks about a transaction; staff take it and reply; the member ans
   await expect(page.getByRole("region", { name: "The transaction" })).toContainText("$60.00");
   const subject = `Welcome money ${Date.now()}`;
   await page.getByLabel("Subject").fill(subject);
-  await page.getByLabel("Message").fill("Who sent me this $60? I attach my note.");
+  await page.getByLabel("Message", { exact: true }).fill("Who sent me this $60? I attach my note.");
   await page.getByLabel("First file").setInputFiles({ name: "note.pdf", mimeType: "application/pdf", buffer: HTML });
   await page.getByRole("button", { name: "Send message" }).click();
   await expect(page.getByText("Attach a PDF, JPEG or PNG file.")).toBeVisible();
