@@ -42,7 +42,12 @@ test("a member asks about a transaction; staff take it and reply; the member ans
   // From the history: "Ask about this" starts a message about that transaction.
   await page.goto("/dashboard/transactions");
   await hydrated(page);
-  await page.getByRole("row").filter({ hasText: "$60.00" }).first().getByRole("link", { name: /^Ask about/ }).click();
+  await page
+    .getByRole("row")
+    .filter({ hasText: "$60.00" })
+    .first()
+    .getByRole("link", { name: /^Ask about/ })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "New message" })).toBeVisible();
   await hydrated(page);
   await expect(page.getByRole("region", { name: "The transaction" })).toContainText("$60.00");
@@ -87,8 +92,13 @@ test("a member asks about a transaction; staff take it and reply; the member ans
   // The member: one unread in the top bar, marked in the list, read on opening.
   await page.goto("/dashboard");
   await hydrated(page);
-  await expect(page.getByRole("navigation", { name: "Banking" }).getByRole("link", { name: /Messages 1 unread/ })).toBeVisible();
-  await page.getByRole("navigation", { name: "Banking" }).getByRole("link", { name: /Messages/ }).click();
+  await expect(
+    page.getByRole("navigation", { name: "Banking" }).getByRole("link", { name: /Messages 1 unread/ }),
+  ).toBeVisible();
+  await page
+    .getByRole("navigation", { name: "Banking" })
+    .getByRole("link", { name: /Messages/ })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Messages" })).toBeVisible();
   await expect(page.getByRole("link", { name: new RegExp(subject) })).toContainText("Unread");
   await shots(page, "messages-unread");

@@ -25,13 +25,7 @@ export function MessageAttachmentFields() {
 }
 
 /** A message's files as links ("PDF, 120 KB"), opened in a new tab. */
-export function AttachmentLinks({
-  base,
-  attachments,
-}: {
-  base: string;
-  attachments: { id: number; label: string }[];
-}) {
+export function AttachmentLinks({ base, attachments }: { base: string; attachments: { id: number; label: string }[] }) {
   if (attachments.length === 0) return null;
   return (
     <ul className="mt-3 flex flex-wrap gap-3 text-sm" aria-label="Attachments">

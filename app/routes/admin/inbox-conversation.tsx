@@ -57,8 +57,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { form, submission, files } = await readMessageForm(request, ReplySchema);
   const intent = form.get("intent");
   const back = (done: string) => redirect(`/admin/inbox/${id}?done=${done}`);
-  const step = (result: { ok: true } | { ok: false; kind: Parameters<typeof refusalStatus>[0]; message: string }, done: string) =>
-    result.ok ? back(done) : data({ step_error: result.message }, { status: refusalStatus(result.kind) });
+  const step = (
+    result: { ok: true } | { ok: false; kind: Parameters<typeof refusalStatus>[0]; message: string },
+    done: string,
+  ) => (result.ok ? back(done) : data({ step_error: result.message }, { status: refusalStatus(result.kind) }));
   if (intent === "assign") {
     const assignee = String(form.get("assignee") ?? "");
     return step(await assignTo(staff, id, assignee === "me" ? staff.id : assignee, origin), "assigned");
@@ -103,7 +105,10 @@ export default function StaffConversation({ loaderData, actionData }: Route.Comp
       </div>
       {done ? <StatusLine message={done} tone="success" /> : null}
       {stepError ? <StatusLine message={stepError} tone="error" /> : null}
-      <section aria-label="Member and assignment" className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2">
+      <section
+        aria-label="Member and assignment"
+        className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2"
+      >
         <dl className="space-y-2 text-sm">
           <div>
             <dt className="text-slate-600">Member</dt>
@@ -118,8 +123,9 @@ export default function StaffConversation({ loaderData, actionData }: Route.Comp
             <div>
               <dt className="text-slate-600">About</dt>
               <dd className="text-slate-900">
-                {c.transaction.description} · {formatCents(c.transaction.amount_cents)} · {c.transaction.effective_date} ·{" "}
-                {c.transaction.account_label} · <span className="font-mono text-xs">{c.transaction.reference_number}</span>
+                {c.transaction.description} · {formatCents(c.transaction.amount_cents)} · {c.transaction.effective_date}{" "}
+                · {c.transaction.account_label} ·{" "}
+                <span className="font-mono text-xs">{c.transaction.reference_number}</span>
               </dd>
             </div>
           ) : null}
@@ -170,7 +176,10 @@ export default function StaffConversation({ loaderData, actionData }: Route.Comp
         <MessageThread messages={c.messages} viewer="staff" base={base} institution="Staff" />
       </section>
       {c.status === "open" ? (
-        <section aria-labelledby="reply-heading" className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+        <section
+          aria-labelledby="reply-heading"
+          className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+        >
           <h2 id="reply-heading" className="text-lg font-semibold text-brand-800">
             Reply to the member
           </h2>

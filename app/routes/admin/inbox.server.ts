@@ -12,13 +12,15 @@ import {
 
 /** What the back office's Inbox pages call (docs/product.md#secure-messages-inbox): each opens the database itself. */
 
-export const loadInbox = withDatabase(async (database, staff_id: string, options: Parameters<typeof staffInbox>[2]) => ({
-  counts: await inboxCounts(database, staff_id),
-  items: (await staffInbox(database, staff_id, options)).map((c) => ({
-    ...c,
-    last_message_at: c.last_message_at.toISOString(),
-  })),
-}));
+export const loadInbox = withDatabase(
+  async (database, staff_id: string, options: Parameters<typeof staffInbox>[2]) => ({
+    counts: await inboxCounts(database, staff_id),
+    items: (await staffInbox(database, staff_id, options)).map((c) => ({
+      ...c,
+      last_message_at: c.last_message_at.toISOString(),
+    })),
+  }),
+);
 
 export const loadStaffConversation = withDatabase(
   async (database, ...args: Parameters<typeof staffConversation> extends [unknown, ...infer R] ? R : never) => {

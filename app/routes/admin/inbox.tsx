@@ -20,7 +20,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { staff } = await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   const params = new URL(request.url).searchParams;
   const asked = params.get("view");
-  const view: InboxView = (INBOX_VIEWS as readonly string[]).includes(asked ?? "") ? (asked as InboxView) : "unassigned";
+  const view: InboxView = (INBOX_VIEWS as readonly string[]).includes(asked ?? "")
+    ? (asked as InboxView)
+    : "unassigned";
   const status: "open" | "closed" = params.get("status") === "closed" ? "closed" : "open";
   return { view, status, ...(await loadInbox(staff.id, { view, status })) };
 }
@@ -64,7 +66,11 @@ export default function Inbox({ loaderData }: Route.ComponentProps) {
           <ul className="flex flex-wrap gap-2">
             {(["open", "closed"] as const).map((s) => (
               <li key={s}>
-                <Link to={href(view, s)} aria-current={s === status ? "page" : undefined} className={pill(s === status)}>
+                <Link
+                  to={href(view, s)}
+                  aria-current={s === status ? "page" : undefined}
+                  className={pill(s === status)}
+                >
                   {s === "open" ? "Open" : "Closed"}
                 </Link>
               </li>
@@ -77,7 +83,10 @@ export default function Inbox({ loaderData }: Route.ComponentProps) {
           No conversations here.
         </p>
       ) : (
-        <ul className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm" aria-label="Conversations">
+        <ul
+          className="divide-y divide-slate-100 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm"
+          aria-label="Conversations"
+        >
           {items.map((c) => (
             <li key={c.id}>
               <Link
@@ -92,7 +101,9 @@ export default function Inbox({ loaderData }: Route.ComponentProps) {
                 </span>
                 <span className="flex items-center gap-2 text-xs text-slate-700">
                   {c.waiting && c.status === "open" ? (
-                    <span className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-900">Waiting for us</span>
+                    <span className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-900">
+                      Waiting for us
+                    </span>
                   ) : null}
                   <time dateTime={c.last_message_at}>{formatDateTime(c.last_message_at)}</time>
                 </span>

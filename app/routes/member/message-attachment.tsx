@@ -10,5 +10,7 @@ import { attachmentResponse } from "~/server/disputes/attachment-response.server
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const id = (text: string) => (/^[1-9]\d{0,15}$/.test(text) ? Number(text) : 0);
-  return attachmentResponse(await loadMemberMessageAttachment(user, id(params.conversationId), id(params.attachmentId)));
+  return attachmentResponse(
+    await loadMemberMessageAttachment(user, id(params.conversationId), id(params.attachmentId)),
+  );
 }

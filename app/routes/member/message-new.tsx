@@ -55,7 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { form, submission, files } = await readMessageForm(request, NewConversationSchema);
   if (submission.status !== "success") return invalidForm(submission);
   const key = String(form.get("idempotency_key") ?? "");
-  if (!/^[0-9a-f-]{36}$/.test(key)) return invalidForm(submission, ["Please reload the page and send the message again."]);
+  if (!/^[0-9a-f-]{36}$/.test(key))
+    return invalidForm(submission, ["Please reload the page and send the message again."]);
   try {
     const result = await sendNewConversation(
       { id: user.id, email: user.email },
@@ -94,7 +95,10 @@ export default function NewMessage({ loaderData, actionData }: Route.ComponentPr
         Write to our staff securely. We tell you by email when we reply; the reply itself stays here.
       </p>
       {transaction ? (
-        <section aria-label="The transaction" className="mt-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+        <section
+          aria-label="The transaction"
+          className="mt-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
+        >
           <dl className="grid gap-3 text-sm sm:grid-cols-3">
             <div>
               <dt className="text-slate-600">Transaction</dt>
@@ -113,7 +117,10 @@ export default function NewMessage({ loaderData, actionData }: Route.ComponentPr
           </dl>
         </section>
       ) : null}
-      <section aria-labelledby="compose-heading" className="mt-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+      <section
+        aria-labelledby="compose-heading"
+        className="mt-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+      >
         <h2 id="compose-heading" className="sr-only">
           Your message
         </h2>

@@ -15,7 +15,10 @@ import {
  */
 
 export const loadConversations = withDatabase(async (database, user: SessionUser) =>
-  (await memberConversations(database, user.id)).map((c) => ({ ...c, last_message_at: c.last_message_at.toISOString() })),
+  (await memberConversations(database, user.id)).map((c) => ({
+    ...c,
+    last_message_at: c.last_message_at.toISOString(),
+  })),
 );
 
 export const loadConversation = withDatabase(async (database, user: SessionUser, id: number) => {

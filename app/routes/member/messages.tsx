@@ -38,7 +38,10 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
           <PenLine className="size-4" aria-hidden="true" /> New message
         </Link>
       </div>
-      <section aria-label="Conversations" className="mt-6 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <section
+        aria-label="Conversations"
+        className="mt-6 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm"
+      >
         {conversations.length === 0 ? (
           <p className="px-6 py-12 text-center text-sm text-slate-700">You have no messages yet.</p>
         ) : (
@@ -50,7 +53,9 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
                   className="flex flex-wrap items-center justify-between gap-3 px-5 py-4 hover:bg-slate-50"
                 >
                   <span className="min-w-0">
-                    <span className={c.unread ? "block font-bold text-slate-900" : "block font-semibold text-slate-800"}>
+                    <span
+                      className={c.unread ? "block font-bold text-slate-900" : "block font-semibold text-slate-800"}
+                    >
                       {c.subject}
                     </span>
                     <span className="block text-xs text-slate-600">
@@ -60,7 +65,9 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
                   </span>
                   <span className="flex items-center gap-2">
                     {c.unread ? (
-                      <span className="rounded-full bg-red-700 px-2 text-xs font-bold leading-5 text-white">Unread</span>
+                      <span className="rounded-full bg-red-700 px-2 text-xs font-bold leading-5 text-white">
+                        Unread
+                      </span>
                     ) : null}
                     {c.status === "closed" ? (
                       <span className="rounded-full bg-slate-200 px-2 text-xs font-semibold leading-5 text-slate-800">

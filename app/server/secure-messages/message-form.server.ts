@@ -24,9 +24,12 @@ export const TOO_LARGE_MESSAGE = "The files are larger than 10 MB each. Please a
 export function refuseOversized(request: Request) {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared <= MESSAGE_ATTACHMENT_FIELDS.length * MESSAGE_ATTACHMENT_MAX_BYTES + FORM_OVERHEAD_BYTES) return null;
-  return data({ ok: false, reply: { status: "error", error: { "": [TOO_LARGE_MESSAGE] } } } satisfies MessageFormReply, {
-    status: 413,
-  });
+  return data(
+    { ok: false, reply: { status: "error", error: { "": [TOO_LARGE_MESSAGE] } } } satisfies MessageFormReply,
+    {
+      status: 413,
+    },
+  );
 }
 
 /** The posted form, its parse by `schema`, and its files by field. */
@@ -45,7 +48,10 @@ export async function readMessageForm<S extends z.ZodType>(request: Request, sch
 /** A form's own errors sent back (400), files hidden. */
 export function invalidForm(submission: Parameters<typeof replyTo>[0], formErrors?: string[]) {
   return data(
-    { ok: false, reply: replyTo(submission, { hideFields: HIDDEN, ...(formErrors ? { formErrors } : {}) }) } satisfies MessageFormReply,
+    {
+      ok: false,
+      reply: replyTo(submission, { hideFields: HIDDEN, ...(formErrors ? { formErrors } : {}) }),
+    } satisfies MessageFormReply,
     { status: 400 },
   );
 }

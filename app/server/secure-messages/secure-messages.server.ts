@@ -167,7 +167,14 @@ export async function startConversation(
         })
         .returning({ id: conversations.id });
       const id = row!.id;
-      await addMessage(tx, { conversation_id: id, author: "member", actor: member, body: input.body, files: stored, at: now });
+      await addMessage(tx, {
+        conversation_id: id,
+        author: "member",
+        actor: member,
+        body: input.body,
+        files: stored,
+        at: now,
+      });
       await recordAudit(tx, {
         actor_id: member.id,
         actor_email: member.email,
@@ -209,7 +216,14 @@ export async function memberReply(
         .where(and(eq(conversations.id, conversation_id), eq(conversations.status, "open")))
         .returning({ id: conversations.id });
       if (!open) return refusal("conflict", CONVERSATION_CLOSED);
-      const message_id = await addMessage(tx, { conversation_id, author: "member", actor: member, body, files: stored, at: now });
+      const message_id = await addMessage(tx, {
+        conversation_id,
+        author: "member",
+        actor: member,
+        body,
+        files: stored,
+        at: now,
+      });
       await recordAudit(tx, {
         actor_id: member.id,
         actor_email: member.email,
@@ -481,7 +495,14 @@ export async function staffReply(
         .where(and(eq(conversations.id, conversation_id), eq(conversations.status, "open")))
         .returning({ id: conversations.id });
       if (!open) return refusal("conflict", "This conversation is closed. Reopen it to reply.");
-      const message_id = await addMessage(tx, { conversation_id, author: "staff", actor: staff, body, files: stored, at: now });
+      const message_id = await addMessage(tx, {
+        conversation_id,
+        author: "staff",
+        actor: staff,
+        body,
+        files: stored,
+        at: now,
+      });
       await recordAudit(tx, {
         actor_id: staff.id,
         actor_email: staff.email,
@@ -580,7 +601,10 @@ export async function setConversationStatus(
     const [row] = await tx.select().from(conversations).where(eq(conversations.id, conversation_id));
     if (!row) return refusal("not_found", CONVERSATION_NOT_FOUND);
     if (row.status === status)
-      return refusal("conflict", status === "closed" ? "This conversation is already closed." : "This conversation is already open.");
+      return refusal(
+        "conflict",
+        status === "closed" ? "This conversation is already closed." : "This conversation is already open.",
+      );
     await tx
       .update(conversations)
       .set(
@@ -619,7 +643,9 @@ export async function readMessageAttachment(
     .select({ a: conversationAttachments, member_id: conversations.member_id })
     .from(conversationAttachments)
     .innerJoin(conversations, eq(conversations.id, conversationAttachments.conversation_id))
-    .where(and(eq(conversationAttachments.id, attachment_id), eq(conversationAttachments.conversation_id, conversation_id)));
+    .where(
+      and(eq(conversationAttachments.id, attachment_id), eq(conversationAttachments.conversation_id, conversation_id)),
+    );
   if (!found) return null;
   if (input.member_id !== undefined && found.member_id !== input.member_id) return null;
   if (input.member_id === undefined && !input.staff) return null;
@@ -640,4 +666,3 @@ export async function readMessageAttachment(
     filename: `${conversationNumber(conversation_id)}-attachment-${attachment_id}.${EXTENSIONS[found.a.mime] ?? "bin"}`,
   };
 }
-

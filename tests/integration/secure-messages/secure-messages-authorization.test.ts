@@ -216,7 +216,11 @@ describe("back office", () => {
     for (const persona of PERSONAS) {
       const audits = await auditCount();
       const inbox = await run(() =>
-        inboxRoute.loader({ request: people.get(persona, "/admin/inbox?view=all"), params: {}, context: context() } as never),
+        inboxRoute.loader({
+          request: people.get(persona, "/admin/inbox?view=all"),
+          params: {},
+          context: context(),
+        } as never),
       );
       const one = await run(() =>
         staffConversationRoute.loader({

@@ -101,7 +101,10 @@ describe("a conversation from start to close", () => {
     expect(seen!.messages[0]).toMatchObject({ author: "member", body: "When does my new card arrive?" });
     expect(seen!.messages[0]!.attachments).toHaveLength(1);
     expect(await audits("secure_message.view", id)).toBe(1);
-    expect(await assignConversation(db, staff, id, staff.id, origin)).toMatchObject({ ok: true, message: "Assigned to you." });
+    expect(await assignConversation(db, staff, id, staff.id, origin)).toMatchObject({
+      ok: true,
+      message: "Assigned to you.",
+    });
     expect((await staffInbox(db, staff.id, { view: "mine", status: "open" })).map((c) => c.id)).toContain(id);
     expect((await staffInbox(db, staff.id, { view: "unassigned", status: "open" })).map((c) => c.id)).not.toContain(id);
     expect(await staffReply(db, staff, id, "It was mailed yesterday; allow 7 to 10 days.", origin)).toMatchObject({
@@ -120,7 +123,12 @@ describe("a conversation from start to close", () => {
       .limit(1);
     expect(bell).toMatchObject({ kind: "secure_message", title: NEW_MESSAGE_TITLE });
     expect(bell!.body).not.toContain("mailed yesterday");
-    const [mail] = await db.select().from(outbox).where(eq(outbox.user_id, m.member.id)).orderBy(desc(outbox.id)).limit(1);
+    const [mail] = await db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.user_id, m.member.id))
+      .orderBy(desc(outbox.id))
+      .limit(1);
     expect(mail).toMatchObject({ kind: "secure_message", subject: NEW_MESSAGE_TITLE, to_email: m.member.email });
     expect(mail!.text_body).toContain(`/dashboard/messages/${id}`);
     expect(mail!.text_body).not.toContain("mailed yesterday");
@@ -163,7 +171,12 @@ describe("a conversation from start to close", () => {
 
   it("a staff reply to an unassigned conversation makes it the replier's; a reviewer may work it", async () => {
     const m = await member();
-    const s = await startConversation(db, m.member, { subject: "Hours", body: "Open Saturday?", idempotency_key: key() }, origin);
+    const s = await startConversation(
+      db,
+      m.member,
+      { subject: "Hours", body: "Open Saturday?", idempotency_key: key() },
+      origin,
+    );
     if (!s.ok) throw new Error(s.message);
     expect(await staffReply(db, reviewer, s.conversation_id, "Yes, 9 to noon.", origin)).toMatchObject({ ok: true });
     const [row] = await db.select().from(conversations).where(eq(conversations.id, s.conversation_id));
@@ -301,7 +314,12 @@ describe("encryption at rest and another member", () => {
     expect(JSON.stringify(raw.rows)).not.toContain("Private words 4419");
     // A subject copied onto another member's conversation does not decrypt.
     const other = await member();
-    const o = await startConversation(db, other.member, { subject: "Mine", body: "Mine", idempotency_key: key() }, origin);
+    const o = await startConversation(
+      db,
+      other.member,
+      { subject: "Mine", body: "Mine", idempotency_key: key() },
+      origin,
+    );
     if (!o.ok) throw new Error(o.message);
     await db.update(conversations).set({ subject_enc: row.subject_enc }).where(eq(conversations.id, o.conversation_id));
     await expect(memberConversations(db, other.member.id)).rejects.toThrow();
@@ -310,7 +328,12 @@ describe("encryption at rest and another member", () => {
   it("another member's conversation reads as none and a reply to it changes nothing", async () => {
     const m = await member();
     const other = await member();
-    const s = await startConversation(db, m.member, { subject: "Mine", body: "Only mine", idempotency_key: key() }, origin);
+    const s = await startConversation(
+      db,
+      m.member,
+      { subject: "Mine", body: "Only mine", idempotency_key: key() },
+      origin,
+    );
     if (!s.ok) throw new Error(s.message);
     expect(await openMemberConversation(db, other.member.id, s.conversation_id)).toBeNull();
     const before = await db
