@@ -114,7 +114,7 @@ export function TopBar(props: TopBarProps) {
           </span>
         </Link>
         <nav aria-label="Banking" className="hidden md:block">
-          <ul className="flex items-center gap-1">
+          <ul className="flex items-center gap-1 xl:whitespace-nowrap">
             <li>
               <NavLink
                 to="/dashboard"
@@ -182,7 +182,8 @@ export function TopBar(props: TopBarProps) {
                   )
                 }
               >
-                <Mail className="size-4" aria-hidden="true" /> Messages
+                {/* Below 1280 px an icon with its badge: the bar has no room for a sixth label. */}
+                <Mail className="size-4" aria-hidden="true" /> <span className="sr-only xl:not-sr-only">Messages</span>
                 <MessagesBadge unread={props.messagesUnread} />
               </NavLink>
             </li>
