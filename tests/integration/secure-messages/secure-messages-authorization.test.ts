@@ -13,6 +13,7 @@ import * as memberAttachmentRoute from "~/routes/member/message-attachment";
 import * as inboxRoute from "~/routes/admin/inbox";
 import * as staffConversationRoute from "~/routes/admin/inbox-conversation";
 import * as staffAttachmentRoute from "~/routes/admin/inbox-attachment";
+import * as contactRoute from "~/routes/public/contact";
 import { asFile, htmlBytes, pdfBytes } from "../../check-images";
 import { openTestDatabase } from "../test-database";
 import { expectSentAway, itRefuses, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
@@ -208,6 +209,19 @@ describe("member pages", () => {
     );
     expect(oversized).toMatchObject({ kind: "refused", status: 413 });
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("Contact", () => {
+  it("a signed-in member's Contact is a new secure message; everyone else keeps the form", async () => {
+    for (const persona of PERSONAS) {
+      const outcome = await run(() =>
+        contactRoute.loader({ request: people.get(persona, "/contact"), params: {}, context: context() } as never),
+      );
+      if (persona === "member" || persona === "other_member")
+        expect(outcome, persona).toMatchObject({ kind: "redirect", location: "/dashboard/messages/new" });
+      else expect(outcome, persona).toMatchObject({ kind: "ok" });
+    }
   });
 });
 
