@@ -22,11 +22,7 @@ import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "../files/owner-only.server";
  * phone's GPS position, a camera's serial) and anything hidden after the image data are gone.
  */
 export type UploadArea =
-  | "id-documents"
-  | "mobile-deposits"
-  | "profile-images"
-  | "dispute-attachments"
-  | "message-attachments";
+  "id-documents" | "mobile-deposits" | "profile-images" | "dispute-attachments" | "message-attachments";
 
 /** 40 megapixels: more than any phone camera, far less than a decompression bomb. */
 export const IMAGE_PIXELS_MAX = 40_000_000;
