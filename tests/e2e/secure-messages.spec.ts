@@ -126,7 +126,11 @@ test("a member asks about a transaction; staff take it and reply; the member ans
   await page.getByRole("link", { name: "Start a new message" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "New message" })).toBeVisible();
 
-  // A signed-in member's Contact page is a new secure message.
+  // A signed-in member's Contact page is a new secure message, as the app's footer offers.
+  await expect(page.getByRole("link", { name: "Send us a secure message" })).toHaveAttribute(
+    "href",
+    "/dashboard/messages/new",
+  );
   await page.goto("/contact");
   await expect(page).toHaveURL(/\/dashboard\/messages\/new$/);
   expect(errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
