@@ -49,6 +49,9 @@ export default [
     route("audit", "routes/admin/audit.tsx"),
     route("outbox", "routes/admin/outbox.tsx"),
     route("messages", "routes/admin/messages.tsx"),
+    // Secure messages from signed-in members: the shared inbox and one conversation (docs/product.md#secure-messages-inbox).
+    route("inbox", "routes/admin/inbox.tsx"),
+    route("inbox/:conversationId", "routes/admin/inbox-conversation.tsx"),
     route("jobs", "routes/admin/jobs.tsx"),
     // Pause outgoing payments and currency rates for wires (docs/product.md#payment-controls).
     route("payments", "routes/admin/payments.tsx"),
@@ -84,6 +87,8 @@ export default [
   route("admin/queues/deposits/:depositId/:side", "routes/admin/deposit-image.tsx"),
   route("admin/transactions-template.csv", "routes/admin/transactions-template.tsx"),
   route("admin/members/:memberId/document", "routes/admin/member-document.tsx"),
+  // A secure message's file, for staff and reviewers, every view audited.
+  route("admin/inbox/:conversationId/attachments/:attachmentId", "routes/admin/inbox-attachment.tsx"),
   // Session keep-alive ("Stay signed in") and status, for the idle warning.
   route("session", "routes/auth/session.tsx"),
   // The benchmark's reference page: one component, no layout. 404 unless MUTUAL_BENCH=1.
@@ -112,9 +117,15 @@ export default [
     route("dashboard/disputes/new", "routes/member/dispute-new.tsx"),
     route("dashboard/disputes/:caseId", "routes/member/dispute.tsx"),
     route("dashboard/disputes/:caseId/attachments/:attachmentId", "routes/member/dispute-attachment.tsx"),
+    // Secure messages with staff: the list, a new one (optionally about a transaction), one conversation
+    // and its files (docs/product.md#secure-messages).
+    route("dashboard/messages", "routes/member/messages.tsx"),
+    route("dashboard/messages/new", "routes/member/message-new.tsx"),
+    route("dashboard/messages/:conversationId", "routes/member/message.tsx"),
     // Consent to electronic delivery (E-SIGN) and the member's disclosures (docs/product.md#electronic-delivery).
     route("dashboard/electronic-delivery", "routes/member/electronic-delivery.tsx"),
   ]),
+  route("dashboard/messages/:conversationId/attachments/:attachmentId", "routes/member/message-attachment.tsx"),
   route("dashboard/electronic-delivery/sample.pdf", "routes/member/electronic-delivery-sample.tsx"),
   route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),

@@ -6,6 +6,8 @@ const NAV = [
   { to: "/admin", label: "Members", end: true },
   { to: "/admin/audit", label: "Audit log", staff_only: true },
   { to: "/admin/outbox", label: "Outbox", staff_only: true },
+  // Secure messages from signed-in members; `count`: open conversations nobody has taken.
+  { to: "/admin/inbox", label: "Inbox", count: "inbox" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/disputes", label: "Disputes" },
   { to: "/admin/jobs", label: "Jobs", staff_only: true },

@@ -50,6 +50,8 @@ export interface TopBarProps {
   email: string;
   isStaff: boolean;
   unread: number;
+  /** Secure-message conversations with a reply the member has not opened. */
+  messagesUnread: number;
   notifications: ShellNotification[];
   support: { email: string; phone: string; hours: string };
 }
@@ -112,7 +114,7 @@ export function TopBar(props: TopBarProps) {
           </span>
         </Link>
         <nav aria-label="Banking" className="hidden md:block">
-          <ul className="flex items-center gap-1">
+          <ul className="flex items-center gap-1 xl:whitespace-nowrap">
             <li>
               <NavLink
                 to="/dashboard"
@@ -168,6 +170,21 @@ export function TopBar(props: TopBarProps) {
                 }
               >
                 <ReceiptText className="size-4" aria-hidden="true" /> Transactions
+              </NavLink>
+            </li>
+            <li>
+              <NavLink
+                to="/dashboard/messages"
+                className={({ isActive }) =>
+                  cx(
+                    "inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold transition-colors",
+                    isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100",
+                  )
+                }
+              >
+                {/* Below 1280 px an icon with its badge: the bar has no room for a sixth label. */}
+                <Mail className="size-4" aria-hidden="true" /> <span className="sr-only xl:not-sr-only">Messages</span>
+                <MessagesBadge unread={props.messagesUnread} />
               </NavLink>
             </li>
           </ul>
@@ -503,6 +520,12 @@ function MobileMenu(props: TopBarProps & { onOpenDialog: (dialog: SettingsDialog
                   </Link>
                 </li>
                 <li>
+                  <Link to="/dashboard/messages" className={linkClass} onClick={() => setOpen(false)}>
+                    <Mail className="size-5 text-brand-700" aria-hidden="true" /> Messages
+                    <MessagesBadge unread={props.messagesUnread} />
+                  </Link>
+                </li>
+                <li>
                   <Link to="/dashboard/notifications" className={linkClass} onClick={() => setOpen(false)}>
                     <Bell className="size-5 text-brand-700" aria-hidden="true" /> Notifications
                     {props.unread > 0 ? (
@@ -567,5 +590,16 @@ function SupportDetailsPlain({ support }: { support: TopBarProps["support"] }) {
         </a>
       </p>
     </div>
+  );
+}
+
+/** Unread secure messages beside "Messages": a count, read out as words. */
+function MessagesBadge({ unread }: { unread: number }) {
+  if (unread <= 0) return null;
+  return (
+    <span className="ml-auto rounded-full bg-red-700 px-2 text-xs font-bold leading-5 text-white">
+      {unread}
+      <span className="sr-only"> unread</span>
+    </span>
   );
 }

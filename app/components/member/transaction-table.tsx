@@ -95,6 +95,18 @@ export function TransactionTable({
                     Report a problem
                   </Link>
                 ) : null}
+                {detailed ? (
+                  <Link
+                    to={`/dashboard/messages/new?transaction=${r.transaction_id}`}
+                    className={cx(
+                      "mt-1 inline-block text-xs font-semibold text-accent-700 underline-offset-2 hover:underline",
+                      isDisputable(r.kind, r.status) && "ml-3",
+                    )}
+                    aria-label={`Ask about ${r.description}, ${r.reference_number}`}
+                  >
+                    Ask about this
+                  </Link>
+                ) : null}
               </td>
               <td className="hidden px-3 py-3 text-slate-700 md:table-cell">{r.category}</td>
               <td className="hidden px-3 py-3 md:table-cell">

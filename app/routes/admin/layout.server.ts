@@ -1,3 +1,4 @@
+import { inboxCounts } from "~/server/secure-messages/secure-messages.server";
 import { createContext, type RouterContextProvider } from "react-router";
 import { withDatabase } from "~/server/db/db.server";
 import { queueCounts } from "~/server/rails/queues.server";
@@ -29,3 +30,8 @@ export async function queuesWaiting(context: Readonly<RouterContextProvider>): P
 
 /** Possible sanctions matches waiting for staff, for the navigation's Sanctions count. */
 export const screeningsWaitingCount = withDatabase(screeningsWaiting);
+
+/** Open secure messages nobody has taken, for the navigation's Inbox count. */
+export const inboxUnassignedCount = withDatabase(
+  async (database, staff_id: string) => (await inboxCounts(database, staff_id)).unassigned,
+);

@@ -2,6 +2,7 @@ import { withDatabase } from "~/server/db/db.server";
 import { institution } from "~/config/institution.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { bellNotifications } from "~/server/notifications/notifications.server";
+import { memberUnreadCount } from "~/server/secure-messages/secure-messages.server";
 import { deliveryStatus } from "~/server/electronic-delivery/electronic-delivery.server";
 
 /** What the member app's frame (the top bar) shows (its view-model): opens the database itself. */
@@ -26,6 +27,7 @@ export const memberShell = withDatabase(async (database, user: SessionUser) => {
     is_staff: false,
     notifications: bell.notifications.map((n) => ({ ...n, created_at: n.created_at.toISOString() })),
     unread: bell.unread,
+    messages_unread: await memberUnreadCount(database, user.id),
     support: support(),
     ask_electronic_delivery: delivery.latest === null || delivery.new_disclosure,
     session: { expires_in_ms: user.expires_in_ms, ends_absolutely: user.ends_absolutely },

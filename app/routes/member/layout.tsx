@@ -26,6 +26,7 @@ export default function MemberLayout({ loaderData }: Route.ComponentProps) {
         fullName={root?.institution.name ?? ""}
         isStaff={loaderData.is_staff}
         unread={loaderData.unread}
+        messagesUnread={loaderData.messages_unread}
         notifications={loaderData.notifications}
         support={loaderData.support}
       />
@@ -47,6 +48,10 @@ export default function MemberLayout({ loaderData }: Route.ComponentProps) {
           <p>{root?.institution.insurance.ncua_statement}</p>
           <p>
             Questions?{" "}
+            <Link className="font-medium text-accent-700 underline" to="/dashboard/messages/new">
+              Send us a secure message
+            </Link>{" "}
+            ·{" "}
             <a className="font-medium text-accent-700 underline" href={`mailto:${loaderData.support.email}`}>
               {loaderData.support.email}
             </a>{" "}

@@ -1,10 +1,11 @@
 import { useEffect, useRef } from "react";
-import { data, Link, useNavigation } from "react-router";
+import { data, Link, redirect, useNavigation } from "react-router";
 import { Building2, CheckCircle2, Clock, Lock, Mail, MapPin, MessageCircle, Phone, ShieldCheck, Users } from "lucide-react";
 import type { Route } from "./+types/contact";
 import { institution } from "~/config/institution.server";
 import { FEATURES } from "~/config/features";
 import { requestInfoContext } from "~/context";
+import { getSessionUser } from "~/server/auth/session.server";
 import {
   CONTACT_EMAIL_MAX_CHARS,
   CONTACT_HONEYPOT_FIELD,
@@ -36,7 +37,11 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
   return retryAfter ? { "Retry-After": retryAfter } : new Headers();
 }
 
-export function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
+  // A signed-in member writes to us securely in the app instead (docs/product.md#secure-messages);
+  // visitors, applicants and staff keep the form.
+  const user = await getSessionUser(request, { touch: false });
+  if (user?.role === "user") throw redirect("/dashboard/messages/new");
   const url = new URL(request.url);
   const profile = institution();
   return {

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { debitCards, memberProfiles, taxpayerIds } from "~/server/db/schema";
+import { conversationMessages, conversations, debitCards, memberProfiles, taxpayerIds } from "~/server/db/schema";
+import { bodyContext, subjectContext } from "~/server/secure-messages/secure-messages.server";
 import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { cardNumberContext } from "~/server/cards/cards.server";
 import { encryptionContext } from "~/server/members/members.server";
@@ -10,8 +11,8 @@ import { reencryptedField } from "../security/crypto.server";
 /**
  * Moves everything DATA_ENCRYPTION_KEY protects to the current key
  * (docs/operations.md#rotating-the-data-encryption-key): members' dates of birth and ID numbers,
- * taxpayer identification numbers (the member's and the joint owner's), card numbers, and every private file (ID documents, check photos and thumbnails, profile
- * photos). A value already under the current key is left as it is, so a run that stopped part way
+ * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts, and every private file (ID documents, check photos and thumbnails, profile
+ * photos, dispute and message attachments). A value already under the current key is left as it is, so a run that stopped part way
  * is simply run again. Each database value is its own small update: the server keeps reading
  * every value meanwhile, with the current key or a previous one.
  */
@@ -62,6 +63,28 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
       .update(taxpayerIds)
       .set({ number_enc })
       .where(and(eq(taxpayerIds.user_id, t.user_id), eq(taxpayerIds.party, t.party)));
+    fields += 1;
+  }
+  const subjects = await db
+    .select({ id: conversations.id, member_id: conversations.member_id, subject_enc: conversations.subject_enc })
+    .from(conversations);
+  for (const c of subjects) {
+    const subject_enc = reencryptedField(c.subject_enc, subjectContext(c.member_id));
+    if (!subject_enc) continue;
+    await db.update(conversations).set({ subject_enc }).where(eq(conversations.id, c.id));
+    fields += 1;
+  }
+  const bodies = await db
+    .select({
+      id: conversationMessages.id,
+      conversation_id: conversationMessages.conversation_id,
+      body_enc: conversationMessages.body_enc,
+    })
+    .from(conversationMessages);
+  for (const m of bodies) {
+    const body_enc = reencryptedField(m.body_enc, bodyContext(m.conversation_id));
+    if (!body_enc) continue;
+    await db.update(conversationMessages).set({ body_enc }).where(eq(conversationMessages.id, m.id));
     fields += 1;
   }
   return { fields, files: await reencryptUploads() };

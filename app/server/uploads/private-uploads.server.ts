@@ -21,7 +21,8 @@ import { OWNER_ONLY_FILE_MODE, ownerOnlyDir } from "../files/owner-only.server";
  * would decompress to gigabytes). What is stored is the image sharp wrote again, so metadata (a
  * phone's GPS position, a camera's serial) and anything hidden after the image data are gone.
  */
-export type UploadArea = "id-documents" | "mobile-deposits" | "profile-images" | "dispute-attachments";
+export type UploadArea =
+  "id-documents" | "mobile-deposits" | "profile-images" | "dispute-attachments" | "message-attachments";
 
 /** 40 megapixels: more than any phone camera, far less than a decompression bomb. */
 export const IMAGE_PIXELS_MAX = 40_000_000;
@@ -44,6 +45,12 @@ const AREAS: Record<UploadArea, { name: RegExp; associated_data: string; plain_b
   "dispute-attachments": {
     name: /^[0-9a-f]{32}\.(jpg|png|pdf)$/,
     associated_data: "uploads.dispute-attachments",
+    plain_before: false,
+  },
+  // Files sent with secure messages (docs/product.md#secure-messages): encrypted from the first day.
+  "message-attachments": {
+    name: /^[0-9a-f]{32}\.(jpg|png|pdf)$/,
+    associated_data: "uploads.message-attachments",
     plain_before: false,
   },
 };

@@ -30,6 +30,8 @@ export const NOTIFICATION_KINDS = [
   "dispute_update",
   // A change-in-terms notice: a disclosure's new version and when it takes effect (docs/product.md#disclosures).
   "disclosure_change",
+  // Secure messages: a reply from the credit union; the text stays in the app (docs/product.md#secure-messages).
+  "secure_message",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
