@@ -29,6 +29,8 @@ export const OUTBOX_KINDS = [
   "deposit_hold_notice",
   // A change-in-terms notice (Regulation E 1005.8(a), Truth in Savings 1030.5(a), Regulation CC 229.18(e)).
   "disclosure_notice",
+  // A scheduled or recurring transfer that could not be sent on its date, and why.
+  "scheduled_transfer_failed",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

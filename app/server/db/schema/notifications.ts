@@ -30,6 +30,8 @@ export const NOTIFICATION_KINDS = [
   "dispute_update",
   // A change-in-terms notice: a disclosure's new version and when it takes effect (docs/product.md#disclosures).
   "disclosure_change",
+  // A scheduled or recurring transfer that could not be sent on its date (docs/product.md#scheduled-transfers).
+  "scheduled_transfer_failed",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
