@@ -20,8 +20,14 @@ import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { accountLabel } from "~/domain/account-display";
 import { asSentence } from "~/domain/plain-text";
-import { seriesHasPayment, seriesPaymentDate, seriesRemaining, type SeriesRule } from "~/domain/schedule";
-import { SCHEDULE_MESSAGES, type TransferSchedule } from "~/domain/scheduled-transfers";
+import {
+  describeSeries,
+  seriesHasPayment,
+  seriesPaymentDate,
+  seriesRemaining,
+  type SeriesRule,
+} from "~/domain/schedule";
+import { SCHEDULE_MESSAGES, TRANSFER_NOUN, type TransferSchedule } from "~/domain/scheduled-transfers";
 import type { BetweenAccountsTransfer, ToMemberTransfer } from "~/domain/transfers";
 import { transferBetweenAccounts } from "./between-accounts.server";
 import { checkMemberTransfer, countRecipientLookup, findRecipient, postMemberTransfer } from "./to-member.server";
@@ -113,26 +119,9 @@ export async function scheduleTransfer(
   const { form } = request;
   const earlier = await seriesByKey(db, member.id, form.idempotency_key);
   if (earlier) return { ok: true, series_id: earlier.id, first_date: earlier.first_date, replayed: true };
-  const accounts = await memberAccounts(db, member.id);
-  const from = ownAccount(accounts, form.from_account_id);
-  if (!from) return refuse("not_your_account", "from_account_id");
-  if (from.status === "frozen" || from.status === "closed")
-    return refuse(from.status === "frozen" ? "account_frozen" : "account_closed");
-  let to_account_id: number | null = null;
-  let recipient_member_id: string | null = null;
-  if (request.kind === "internal") {
-    const to = ownAccount(accounts, request.form.to_account_id);
-    if (!to) return refuse("not_your_account", "to_account_id");
-    if (to.status === "frozen" || to.status === "closed")
-      return refuse(to.status === "frozen" ? "account_frozen" : "account_closed");
-    to_account_id = to.id;
-  } else {
-    const too_large = overTransferLimit(limitsFor("member"), form.amount_cents);
-    if (too_large) return too_large;
-    const plan = await recipientOf(db, member, request.form);
-    if ("ok" in plan) return plan;
-    recipient_member_id = plan.member_id;
-  }
+  const checked = await checkSetUp(db, member, request);
+  if ("ok" in checked) return checked;
+  const { from_account_id, to_account_id, recipient_member_id } = checked;
   const rule = schedule.rule;
   return inRefusableTransaction<{ ok: true; series_id: number; first_date: string; replayed: boolean }>(
     db,
@@ -142,7 +131,7 @@ export async function scheduleTransfer(
         .values({
           member_id: member.id,
           kind: request.kind,
-          from_account_id: from.id,
+          from_account_id,
           to_account_id,
           recipient_member_id,
           amount_cents: form.amount_cents,
@@ -188,6 +177,61 @@ export async function scheduleTransfer(
   );
 }
 
+interface SetUpPlan {
+  from_account_id: number;
+  to_account_id: number | null;
+  recipient_member_id: string | null;
+  summary: string;
+}
+
+/** What set-up checks: the accounts the member's and open, the per-transfer limit, the recipient a member. */
+async function checkSetUp(db: Db, member: Member, request: ScheduleRequest): Promise<Refusal | SetUpPlan> {
+  const { form } = request;
+  const accounts = await memberAccounts(db, member.id);
+  const from = ownAccount(accounts, form.from_account_id);
+  if (!from) return refuse("not_your_account", "from_account_id");
+  if (from.status === "frozen" || from.status === "closed")
+    return refuse(from.status === "frozen" ? "account_frozen" : "account_closed");
+  const amount = formatCents(form.amount_cents);
+  if (request.kind === "internal") {
+    const to = ownAccount(accounts, request.form.to_account_id);
+    if (!to) return refuse("not_your_account", "to_account_id");
+    if (to.status === "frozen" || to.status === "closed")
+      return refuse(to.status === "frozen" ? "account_frozen" : "account_closed");
+    return {
+      from_account_id: from.id,
+      to_account_id: to.id,
+      recipient_member_id: null,
+      summary: `${amount} from ${accountLabel(from)} to ${accountLabel(to)}`,
+    };
+  }
+  const too_large = overTransferLimit(limitsFor("member"), form.amount_cents);
+  if (too_large) return too_large;
+  const recipient = await recipientOf(db, member, request.form);
+  if ("ok" in recipient) return recipient;
+  return {
+    from_account_id: from.id,
+    to_account_id: null,
+    recipient_member_id: recipient.member_id,
+    summary: `${amount} from ${accountLabel(from)} to ${recipient.name} (${request.form.recipient_email})`,
+  };
+}
+
+/** The step before the code of a To Another Member transfer set up for later: every set-up check, and what the code confirms. */
+export async function reviewScheduledTransfer(
+  db: Db,
+  member: Member,
+  request: ScheduleRequest,
+  schedule: TransferSchedule,
+): Promise<Refusal | { ok: true; summary: string }> {
+  const checked = await checkSetUp(db, member, request);
+  if ("ok" in checked) return checked;
+  const when = schedule.rule
+    ? `${describeSeries(schedule.rule, formatBusinessDate, TRANSFER_NOUN)}, from ${formatBusinessDate(schedule.first_date)}`
+    : `on ${formatBusinessDate(schedule.first_date)}`;
+  return { ok: true, summary: `${checked.summary}, ${when}.` };
+}
+
 async function seriesByKey(db: DbOrTx, member_id: string, key: string): Promise<ScheduledTransfer | null> {
   const [row] = await db
     .select()
@@ -197,7 +241,11 @@ async function seriesByKey(db: DbOrTx, member_id: string, key: string): Promise<
 }
 
 /** The recipient of a To Another Member set-up: a member with a checking account, not the sender. */
-async function recipientOf(db: Db, member: Member, form: ToMemberTransfer): Promise<Refusal | { member_id: string }> {
+async function recipientOf(
+  db: Db,
+  member: Member,
+  form: ToMemberTransfer,
+): Promise<Refusal | { member_id: string; name: string }> {
   if (form.recipient_email === member.email.trim().toLowerCase()) return refuse("own_account", "recipient_email");
   // Every look-up counts against the member's limit, as Verify's and a transfer's sent now.
   const limited = await countRecipientLookup(db, member);
@@ -205,7 +253,7 @@ async function recipientOf(db: Db, member: Member, form: ToMemberTransfer): Prom
   const recipient = await findRecipient(db, form.recipient_email);
   if (!recipient || !recipient.checking) return refuse("recipient_not_found", "recipient_email");
   if (recipient.member_id === member.id) return refuse("own_account", "recipient_email");
-  return { member_id: recipient.member_id };
+  return { member_id: recipient.member_id, name: recipient.name };
 }
 
 // ---------------------------------------------------------------------------------------------
