@@ -263,7 +263,7 @@ function TransferCard({ t, today }: { t: View; today: string }) {
                 variant="secondary"
                 isPending={busy && navigation.formData?.get("intent") === "skip"}
                 pendingLabel="Skipping…"
-                aria-label={`Skip the transfer of ${formatDate(t.next_date!)} to ${t.to_label}`}
+                aria-label={`Skip next: the transfer of ${formatDate(t.next_date!)} to ${t.to_label}`}
               >
                 Skip next
               </Button>
