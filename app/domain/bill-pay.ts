@@ -74,7 +74,6 @@ function paymentDateField(today: string) {
     .refine(isBusinessDay, M.payment_date_business_day);
 }
 
-
 export function billPaySchema(today: string) {
   if (!isIsoDate(today)) throw new RangeError(`Not an ISO date: ${today}`);
   const M = BILL_PAY_MESSAGES;
@@ -174,4 +173,3 @@ export type EditBillPaymentForm = z.output<ReturnType<typeof editBillPaymentSche
 export const cancelBillPaymentSchema = z.object({
   payment_id: paymentIdField(),
 });
-
