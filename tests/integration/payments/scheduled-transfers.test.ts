@@ -27,7 +27,10 @@ import { addDays, seriesPaymentDate } from "~/domain/schedule";
 import { whenSchema } from "~/domain/scheduled-transfers";
 import { betweenAccountsSchema, toMemberSchema } from "~/domain/transfers";
 import { onPostgres, openTestDatabase } from "../test-database";
-import { key, newMember } from "../member-support";
+import { key, lastTransferCode, newMember } from "../member-support";
+import { setAppDatabase } from "~/server/db/db.server";
+import { transferAction } from "~/routes/member/dashboard.server";
+import type { SessionUser } from "~/server/auth/session.server";
 import { expectLedgerVerifies } from "../ledger-fixtures";
 
 /**
@@ -354,5 +357,55 @@ describe("skip, edit, cancel", () => {
     expect(await skipNextTransfer(db, m.who, set.series_id, ORIGIN)).toMatchObject({ ok: false, reason: "conflict" });
     await runDueScheduledTransfers(db, on(addDays(new_date, 60)));
     expect((await runs(set.series_id)).map((r) => r.status)).toEqual(["skipped"]);
+  });
+});
+
+describe("the code at set-up", () => {
+  it("above the profile's amount a scheduled To Another Member transfer asks for the code, bound to its schedule", async () => {
+    setAppDatabase(database);
+    const m = await member(500_000);
+    const friend = await member();
+    const user = { ...m.member, role: "user" } as unknown as SessionUser;
+    const post = (fields: Record<string, string>) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.set(name, value);
+      return transferAction(user, form);
+    };
+    const fields = {
+      from_account_id: String(m.checking.id),
+      recipient_email: friend.member.email,
+      amount: "1500.00",
+      reference: "Rent share",
+      idempotency_key: key(),
+      when: "repeat",
+      transfer_date: first_day,
+      frequency: "monthly",
+      ends: "count",
+      payment_count: "2",
+      on_failure: "continue",
+    };
+    expect(await post({ intent: "member", ...fields })).toMatchObject({ status: "otp" });
+    const code = await lastTransferCode(db, m.member.email);
+    // The code confirms this schedule only: another count is refused, and nothing is set up.
+    expect(await post({ intent: "member-send", ...fields, payment_count: "12", otp: code })).toMatchObject({
+      status: "refused",
+      code: "otp_invalid",
+      step: "otp",
+    });
+    expect(await post({ intent: "member-send", ...fields, otp: "" })).toMatchObject({
+      status: "refused",
+      code: "otp_missing",
+    });
+    expect(await db.select().from(scheduledTransfers).where(eq(scheduledTransfers.member_id, m.member.id))).toEqual([]);
+    expect(await post({ intent: "member", ...fields })).toMatchObject({ status: "otp" });
+    const fresh = await lastTransferCode(db, m.member.email);
+    expect(await post({ intent: "member-send", ...fields, otp: fresh })).toMatchObject({
+      status: "scheduled",
+      amount_cents: 150_000,
+      message: expect.stringContaining("Monthly, 2 transfers, from"),
+    });
+    const list = await listScheduledTransfers(db, m.member.id);
+    expect(list).toHaveLength(1);
+    expect(await available(m.checking.id)).toBe(500_000);
   });
 });
