@@ -270,9 +270,7 @@ function TransferCard({ t, today }: { t: View; today: string }) {
             </Form>
           ) : null}
           <details className="w-full">
-            <summary className="inline-flex min-h-11 cursor-pointer items-center font-semibold text-accent-700">
-              Edit
-            </summary>
+            <summary className="min-h-11 cursor-pointer py-2 font-semibold text-accent-700">Edit</summary>
             <Form method="post" className="mt-2 grid gap-3 sm:grid-cols-3 sm:items-end">
               <input type="hidden" name="series_id" value={t.id} />
               <TextField
@@ -297,9 +295,7 @@ function TransferCard({ t, today }: { t: View; today: string }) {
             </Form>
           </details>
           <details className="w-full">
-            <summary className="inline-flex min-h-11 cursor-pointer items-center font-semibold text-red-800">
-              Cancel…
-            </summary>
+            <summary className="min-h-11 cursor-pointer py-2 font-semibold text-red-800">Cancel…</summary>
             <Form method="post" className="mt-2 rounded-xl bg-red-50 p-3">
               <p className="text-sm text-red-950">
                 Cancel {t.frequency === "once" ? "this transfer" : "every transfer left in this series"}? Transfers
