@@ -571,7 +571,7 @@ export async function runDueScheduledTransfers(db: Db, now: Date): Promise<Sched
       .orderBy(asc(scheduledTransfers.id))
       .limit(DUE_BATCH);
     for (const { id } of due) {
-      const run_id = await claimSlot(db, id, today);
+      const run_id = await claimSlot(db, id, today, now);
       if (run_id === null) continue;
       const outcome = await sendRun(db, run_id);
       if (outcome) counts[outcome]++;
@@ -587,7 +587,7 @@ export async function runDueScheduledTransfers(db: Db, now: Date): Promise<Sched
  * series moved to the slot after in one transaction, under the series' row lock, so another
  * process finds the slot taken and the date moved. Answers the run, or null when not due.
  */
-async function claimSlot(db: Db, series_id: number, today: string): Promise<number | null> {
+async function claimSlot(db: Db, series_id: number, today: string, now: Date): Promise<number | null> {
   return db.transaction(async (tx) => {
     const [series] = await tx
       .select()
@@ -603,6 +603,8 @@ async function claimSlot(db: Db, series_id: number, today: string): Promise<numb
         run_date: series.next_date,
         amount_cents: series.amount_cents,
         status: "running",
+        // By the job clock, which staleness is measured by (in the demo it may be ahead of the wall clock).
+        claimed_at: now,
       })
       .onConflictDoNothing()
       .returning({ id: scheduledTransferRuns.id });

@@ -25,6 +25,7 @@ import { businessDate } from "~/domain/ledger-rules";
 import { businessDayOnOrAfter } from "~/domain/payment-dates";
 import { addDays, seriesPaymentDate } from "~/domain/schedule";
 import { whenSchema } from "~/domain/scheduled-transfers";
+import { transferBetweenAccounts } from "~/server/payments/between-accounts.server";
 import { betweenAccountsSchema, toMemberSchema } from "~/domain/transfers";
 import { onPostgres, openTestDatabase } from "../test-database";
 import { key, lastTransferCode, newMember } from "../member-support";
@@ -284,6 +285,50 @@ describe("runs by the job's clock", () => {
     }
     expect(await available(m.savings.id)).toBe(savings + 700);
     expect((await runs(set.series_id)).map((r) => r.status)).toEqual(["sent"]);
+    await expectLedgerVerifies(db);
+  });
+
+  it("a run a crash left claimed is sent again under its key after 10 minutes, moving the money once", async () => {
+    const m = await member();
+    const set = await scheduleTransfer(
+      db,
+      m.who,
+      { kind: "internal", form: internal(m, "9.00") },
+      when({ when: "date" }),
+      ORIGIN,
+    );
+    if (!set.ok) throw new Error(set.message);
+    const savings = await available(m.savings.id);
+    // The crash: the slot claimed (its run row written, the series moved on) and the transfer
+    // posted under the slot's key, but the outcome never recorded.
+    await db.transaction(async (tx) => {
+      await tx.insert(scheduledTransferRuns).values({
+        series_id: set.series_id,
+        sequence: 1,
+        run_date: first_day,
+        amount_cents: 900,
+        status: "running",
+        claimed_at: new Date(on(first_day).getTime() - 11 * 60_000),
+      });
+      await tx
+        .update(scheduledTransfers)
+        .set({ next_sequence: 2, next_date: null, status: "ended" })
+        .where(eq(scheduledTransfers.id, set.series_id));
+    });
+    await transferBetweenAccounts(db, m.who, {
+      from_account_id: m.checking.id,
+      to_account_id: m.savings.id,
+      amount_cents: 900,
+      reference: "Savings",
+      idempotency_key: slotKey(set.series_id, 1),
+    });
+    const counts = await runDueScheduledTransfers(db, on(first_day));
+    expect(counts).toMatchObject({ resumed: 1, sent: 1 });
+    expect(await available(m.savings.id)).toBe(savings + 900);
+    const [run] = await runs(set.series_id);
+    expect(run).toMatchObject({ status: "sent" });
+    await runDueScheduledTransfers(db, on(first_day));
+    expect(await available(m.savings.id)).toBe(savings + 900);
     await expectLedgerVerifies(db);
   });
 
