@@ -105,7 +105,7 @@ const schema = await import("~/server/db/schema");
 const { authFor, hashPassword } = await import("~/server/auth/auth.server");
 const { verifyLedger } = await import("~/server/ledger/verify.server");
 const { businessDate } = await import("~/domain/ledger-rules");
-const { addDays } = await import("~/domain/bill-pay");
+const { addDays } = await import("~/domain/schedule");
 const { businessDayOnOrAfter } = await import("~/domain/payment-dates");
 const { fundedMember, sessionCookie, staff } = await import("../tests/factories");
 

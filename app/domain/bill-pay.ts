@@ -7,7 +7,8 @@
  */
 import { z } from "zod";
 import { accountIdField, amountCentsField, idempotencyKeyField, optionalText, requiredText } from "./transfers";
-import { businessDayOnOrAfter, isBusinessDay } from "./payment-dates";
+import { isBusinessDay } from "./payment-dates";
+import { addDays, isIsoDate, parseSeriesRule, type SeriesFrequency, type SeriesRule } from "./schedule";
 
 export const BILL_PAY_MESSAGES = {
   missing: "Please fill in all required fields",
@@ -30,10 +31,6 @@ export const BILL_PAY_MESSAGES = {
 
 /** How far ahead a payment may be scheduled: its money is held until then. */
 export const PAYMENT_DATE_DAYS_MAX = 365;
-export const SERIES_WEEKS_MAX = 52;
-export const SERIES_COUNT_MAX = 120;
-/** A series that ends on a date ends within five years of its first payment. */
-export const SERIES_END_DAYS_MAX = 5 * 366;
 export const PAYEE_NAME_MAX = 80;
 export const PAYEE_ADDRESS_MAX = 200;
 
@@ -75,16 +72,6 @@ function paymentDateField(today: string) {
     .refine((date) => date >= earliest, { message: M.payment_date_early, abort: true })
     .refine((date) => date <= latest, { message: M.payment_date_late, abort: true })
     .refine(isBusinessDay, M.payment_date_business_day);
-}
-
-export interface SeriesRule {
-  frequency: "monthly" | "weeks";
-  /** For "weeks": every this many weeks (1 to 52); null when monthly. */
-  interval_weeks: number | null;
-  first_date: string;
-  /** Exactly one of end_date and payment_count is set. */
-  end_date: string | null;
-  payment_count: number | null;
 }
 
 export function billPaySchema(today: string) {
@@ -134,43 +121,17 @@ export function billPaySchema(today: string) {
     });
 }
 
-/** The recurrence fields as a rule, or each field's message. */
+/** The recurrence fields as a rule (app/domain/schedule.ts), or each field's message in Bill Pay's words. */
 function seriesRuleOf(form: {
-  frequency: "monthly" | "weeks";
+  frequency: SeriesFrequency;
   every_weeks?: string;
   ends?: string;
   end_date?: string;
   payment_count?: string;
   payment_date: string;
-}): {
-  rule: SeriesRule | null;
-  errors: Record<string, string>;
-} {
-  const M = BILL_PAY_MESSAGES;
-  const errors: Record<string, string> = {};
-  let interval_weeks: number | null = null;
-  if (form.frequency === "weeks") {
-    interval_weeks = /^\d{1,2}$/.test(form.every_weeks ?? "") ? Number(form.every_weeks) : NaN;
-    if (!(interval_weeks >= 1 && interval_weeks <= SERIES_WEEKS_MAX)) errors.every_weeks = M.every_weeks;
-  }
-  let end_date: string | null = null;
-  let payment_count: number | null = null;
-  if (form.ends === "date") {
-    end_date = form.end_date ?? "";
-    if (!isIsoDate(end_date) || end_date < form.payment_date) errors.end_date = M.end_date;
-    else if (end_date > addDays(form.payment_date, SERIES_END_DAYS_MAX)) errors.end_date = M.end_date_late;
-  } else if (form.ends === "count") {
-    payment_count = /^\d{1,3}$/.test(form.payment_count ?? "") ? Number(form.payment_count) : NaN;
-    if (!(payment_count >= 1 && payment_count <= SERIES_COUNT_MAX)) errors.payment_count = M.payment_count;
-  } else {
-    // No end ("never", or nothing chosen): a series that pays forever is not offered.
-    errors.ends = M.ends;
-  }
-  if (Object.keys(errors).length) return { rule: null, errors };
-  return {
-    rule: { frequency: form.frequency, interval_weeks, first_date: form.payment_date, end_date, payment_count },
-    errors,
-  };
+}): { rule: SeriesRule | null; errors: Record<string, string> } {
+  const parsed = parseSeriesRule({ ...form, first_date: form.payment_date }, BILL_PAY_MESSAGES);
+  return { rule: parsed.rule, errors: parsed.errors ?? {} };
 }
 
 export type BillPayForm = z.output<ReturnType<typeof billPaySchema>>;
@@ -212,67 +173,3 @@ export type EditBillPaymentForm = z.output<ReturnType<typeof editBillPaymentSche
 export const cancelBillPaymentSchema = z.object({
   payment_id: paymentIdField(),
 });
-
-/**
- * The date of the series' payment number `sequence` (from 1): the first date plus whole months
- * (the same day of the month, or the month's last day when it has fewer days: Jan 31 -> Feb 28)
- * or whole periods of weeks, counted from the first date so the day never drifts; a weekend moves
- * it to the next business day.
- */
-export function seriesPaymentDate(rule: SeriesRule, sequence: number): string {
-  if (!Number.isSafeInteger(sequence) || sequence < 1) throw new RangeError("sequence counts from 1");
-  const nominal =
-    rule.frequency === "monthly"
-      ? addMonthsClamped(rule.first_date, sequence - 1)
-      : addDays(rule.first_date, 7 * (rule.interval_weeks ?? 1) * (sequence - 1));
-  return businessDayOnOrAfter(nominal);
-}
-
-/** Whether the series has a payment number `sequence`: within its count, or on or before its last date. */
-export function seriesHasPayment(rule: SeriesRule, sequence: number): boolean {
-  if (sequence < 1) return false;
-  if (rule.payment_count !== null) return sequence <= rule.payment_count;
-  return rule.end_date !== null && seriesPaymentDate(rule, sequence) <= rule.end_date;
-}
-
-/** "Monthly, 12 payments" / "Every 2 weeks until Jun 30, 2027" (the date as given). */
-export function describeSeries(
-  rule: Pick<SeriesRule, "frequency" | "interval_weeks" | "end_date" | "payment_count">,
-  formatDate: (iso: string) => string = (d) => d,
-): string {
-  const how =
-    rule.frequency === "monthly"
-      ? "Monthly"
-      : rule.interval_weeks === 1
-        ? "Every week"
-        : `Every ${rule.interval_weeks} weeks`;
-  if (rule.payment_count !== null)
-    return `${how}, ${rule.payment_count} ${rule.payment_count === 1 ? "payment" : "payments"}`;
-  return `${how} until ${formatDate(rule.end_date ?? "")}`;
-}
-
-/** A real calendar date written YYYY-MM-DD (no 2025-02-30). */
-export function isIsoDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-}
-
-/** `addDays("2026-02-28", 1)` -> "2026-03-01". Calendar arithmetic in UTC, where days are always 24 h. */
-export function addDays(iso_date: string, days: number): string {
-  if (!isIsoDate(iso_date)) throw new RangeError(`Not an ISO date: ${iso_date}`);
-  const date = new Date(`${iso_date}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
-
-/** `addMonthsClamped("2026-01-31", 1)` -> "2026-02-28": the same day, or the month's last. */
-export function addMonthsClamped(iso_date: string, months: number): string {
-  if (!isIsoDate(iso_date)) throw new RangeError(`Not an ISO date: ${iso_date}`);
-  const [year, month, day] = iso_date.split("-").map(Number) as [number, number, number];
-  const index = year * 12 + (month - 1) + months;
-  const y = Math.floor(index / 12);
-  const m = index - y * 12;
-  const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  return `${String(y).padStart(4, "0")}-${String(m + 1).padStart(2, "0")}-${String(Math.min(day, last)).padStart(2, "0")}`;
-}

@@ -3,19 +3,21 @@ import fc from "fast-check";
 import type { z } from "zod";
 import {
   BILL_PAY_MESSAGES,
-  addDays,
-  addMonthsClamped,
   billPaySchema,
-  describeSeries,
   editBillPaymentSchema,
-  isIsoDate,
   maskPayeeAccount,
   parsePayeeChoice,
   payeeSchema,
+} from "~/domain/bill-pay";
+import {
+  addDays,
+  addMonthsClamped,
+  describeSeries,
+  isIsoDate,
   seriesHasPayment,
   seriesPaymentDate,
   type SeriesRule,
-} from "~/domain/bill-pay";
+} from "~/domain/schedule";
 import { isBusinessDay } from "~/domain/payment-dates";
 
 /** Bill Pay's form, payee and recurrence rules (docs/product.md#bill-pay), without I/O. */

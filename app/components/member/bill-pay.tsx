@@ -14,7 +14,8 @@ import {
 import { StatusBadge, formatDate } from "~/components/member/amount";
 import { centsAsDecimal, formatCents } from "~/domain/money";
 import { BILL_PAYMENT_STATUS_LABELS } from "~/domain/member-transactions";
-import { billPaySchema, describeSeries, editBillPaymentSchema, payeeSchema } from "~/domain/bill-pay";
+import { billPaySchema, editBillPaymentSchema, payeeSchema } from "~/domain/bill-pay";
+import { describeSeries } from "~/domain/schedule";
 import type { BillPaymentView } from "~/server/bill-pay/overview.server";
 import type { PayeeView } from "~/server/bill-pay/payees.server";
 

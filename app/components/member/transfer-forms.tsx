@@ -66,6 +66,7 @@ export type { TransferActionResult as TransferResult, WireQuoteView } from "~/ro
 import type { TransferActionResult as TransferResult, WireQuoteView } from "~/routes/member/dashboard.server";
 import { foreignText, rateText } from "~/domain/remittance";
 import { formatDate } from "./amount";
+import { ScheduledNotice, WhenFields, useWhen } from "./when-fields";
 
 function accountOptions(accounts: FormAccount[]) {
   return accountChoices(accounts);
@@ -86,7 +87,7 @@ function useSubmitting(intentPrefix: TransferTab): boolean {
  */
 function keyOf(result: TransferResult | undefined, tab: TransferTab, fresh: string): string {
   // The answer's own next key: the page's fresh one may not have arrived yet.
-  if (result?.tab === tab && result.status === "done") return result.next_key;
+  if (result?.tab === tab && (result.status === "done" || result.status === "scheduled")) return result.next_key;
   if (result?.tab !== tab || result.status !== "refused" || result.code !== "failed") return fresh;
   const sent = postedValues(result.reply).idempotency_key ?? "";
   return /^[0-9a-f-]{36}$/i.test(sent) ? sent : fresh;
@@ -101,7 +102,7 @@ function postedValues(reply: FormReply | undefined): Record<string, string> {
 }
 
 function valuesOf(result: TransferResult | undefined, tab: TransferTab): Record<string, string> {
-  if (!result || result.tab !== tab || result.status === "done") return {};
+  if (!result || result.tab !== tab || result.status === "done" || result.status === "scheduled") return {};
   return postedValues(result.reply);
 }
 
@@ -117,10 +118,10 @@ function useTransferForm(schema: z.ZodType, tab: TransferTab, mine: TransferResu
     setSeen(mine);
     setClientRefusal(null);
   }
-  const done = mine?.status === "done" ? mine.reference_number : "";
+  const done = mine?.status === "done" ? mine.reference_number : mine?.status === "scheduled" ? mine.next_key : "";
   const form = useSchemaForm(schema, {
     id: `transfer-${tab}${done ? `-${done}` : ""}`,
-    lastResult: mine && mine.status !== "done" ? mine.reply : undefined,
+    lastResult: mine && mine.status !== "done" && mine.status !== "scheduled" ? mine.reply : undefined,
     onInvalid: (errors) =>
       setClientRefusal(formErrorMessage(Object.values(errors).flatMap((messages) => messages ?? []))),
   });
@@ -447,14 +448,17 @@ export function BetweenAccountsForm({ data, result }: { data: TransferData; resu
   const mine = result?.tab === "internal" ? result : undefined;
   const values = valuesOf(mine, "internal");
   const done = mine?.status === "done" ? mine : undefined;
+  const later = mine?.status === "scheduled" ? mine : undefined;
   const { form, refusal } = useTransferForm(betweenAccountsSchema, "internal", mine);
+  const [when, setWhen] = useWhen(values, mine);
   const options = accountOptions(data.accounts);
   return (
     <div className="space-y-4">
       {done ? <Success result={done} note="The money is in the other account now." /> : null}
+      {later ? <ScheduledNotice amount_cents={later.amount_cents} message={later.message} /> : null}
       {refusal ? <RefusalMessage result={refusal} support={data.support} /> : null}
       <SchemaForm
-        key={done?.reference_number ?? "internal"}
+        key={done?.reference_number ?? later?.next_key ?? "internal"}
         form={form}
         method="post"
         action={actionFor("internal")}
@@ -487,7 +491,12 @@ export function BetweenAccountsForm({ data, result }: { data: TransferData; resu
           isRequired
           placeholder="e.g. Savings goal"
         />
-        <SubmitRow submitting={submitting} label="Transfer now" pendingLabel="Sending…" />
+        <WhenFields values={values} when={when} onWhen={setWhen} />
+        <SubmitRow
+          submitting={submitting}
+          label={when === "now" ? "Transfer now" : "Schedule transfer"}
+          pendingLabel={when === "now" ? "Sending…" : "Scheduling…"}
+        />
       </SchemaForm>
     </div>
   );
@@ -498,7 +507,9 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
   const mine = result?.tab === "member" ? result : undefined;
   const values = valuesOf(mine, "member");
   const done = mine?.status === "done" ? mine : undefined;
+  const later = mine?.status === "scheduled" ? mine : undefined;
   const { form, refusal, clearRefusal } = useTransferForm(toMemberSchema, "member", mine);
+  const [when, setWhen] = useWhen(values, mine);
   const verify = useFetcher<{ ok: boolean; message: string }>();
   const [email, setEmail] = useState(values.recipient_email ?? "");
   const [clientError, setClientError] = useState<string | null>(null);
@@ -518,6 +529,7 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
   return (
     <div className="space-y-4">
       {done ? <Success result={done} note="The recipient has the money now, and we let them know." /> : null}
+      {later ? <ScheduledNotice amount_cents={later.amount_cents} message={later.message} /> : null}
       {refusal ? <RefusalMessage result={refusal} support={data.support} /> : null}
       {clientError ? <FormMessage tone="error" title={clientError} /> : null}
       {code.at ? (
@@ -532,7 +544,7 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
         />
       ) : (
         <SchemaForm
-          key={done?.reference_number ?? "member"}
+          key={done?.reference_number ?? later?.next_key ?? "member"}
           form={form}
           method="post"
           action={actionFor("member")}
@@ -620,8 +632,13 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
             Up to {formatCents(limits.per_transfer_cents)} a transfer and {formatCents(limits.daily_cents)} a day. Above{" "}
             {formatCents(limits.code_above_cents)} we email you a code to confirm the transfer.
           </p>
+          <WhenFields values={values} when={when} onWhen={setWhen} />
           <input type="hidden" name="intent" value="member" />
-          <SubmitRow submitting={submitting} label="Send money" pendingLabel="Sending…" />
+          <SubmitRow
+            submitting={submitting}
+            label={when === "now" ? "Send money" : "Schedule transfer"}
+            pendingLabel={when === "now" ? "Sending…" : "Scheduling…"}
+          />
         </SchemaForm>
       )}
     </div>

@@ -9,6 +9,7 @@ import { lockWait, sendStepUpCode, stepUpPasskeyOptions, type StepUpProof } from
 import { countPasskeys } from "~/server/auth/passkeys.server";
 import {
   MESSAGES,
+  codeRefused,
   earlierTransfer,
   stepUpTransfer,
   type Member,
@@ -30,6 +31,12 @@ import {
 } from "~/server/payments/to-other-banks.server";
 import { transferBetweenAccounts } from "~/server/payments/between-accounts.server";
 import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
+import { reviewScheduledTransfer, scheduleTransfer } from "~/server/payments/scheduled-transfers.server";
+import { verifyStepUp, stepUpMissing } from "~/server/payments/step-up.server";
+import { whenSchema, TRANSFER_NOUN, type TransferSchedule } from "~/domain/scheduled-transfers";
+import { describeSeries } from "~/domain/schedule";
+import { formatBusinessDate } from "~/domain/calendar-date";
+import { businessDate } from "~/domain/ledger-rules";
 import {
   betweenAccountsSchema,
   formErrorMessage,
@@ -43,6 +50,7 @@ import { formReply, parseSubmission, replyTo, type FormReply, type FormSubmissio
 import { REFUSAL_MESSAGES, refusalMessage } from "~/domain/refusals";
 import { dashboard } from "~/server/accounts/overview.server";
 import { support } from "./layout.server";
+import type { AuditOrigin } from "~/server/audit/audit.server";
 
 /**
  * What /dashboard calls (its view-model): the accounts, the figures and what the selected
@@ -96,6 +104,8 @@ export const loadDashboard = withDatabase(async (database, user: SessionUser, ta
       code_above_cents: profile.limits.member_transfer_code_above_cents,
     },
     outgoing_paused: paused,
+    // The credit union's date: the When fields' earliest date is the next business day after it.
+    today: businessDate(profile.time_zone),
     // A fresh key per form per render: a double click repeats it, and a form that was answered
     // "Transfer failed" keeps the key it sent (transfer-forms.tsx), so its retry repeats it too.
     keys: {
@@ -145,6 +155,15 @@ export type TransferActionResult =
       passkey?: boolean;
       quote?: WireQuoteView;
     }
+  /** Between Accounts or To Another Member set up for a later date or to repeat (docs/product.md#scheduled-transfers). */
+  | {
+      tab: "internal" | "member";
+      status: "scheduled";
+      amount_cents: number;
+      /** "Scheduled for Dec 4, 2026" / "Monthly, 6 transfers, from Dec 4, 2026". */
+      message: string;
+      next_key: string;
+    }
   | { tab: "member"; status: "verified"; name: string; reply: FormReply }
   /** The code step: the transfer to confirm, and the emailed code asked for. */
   | { tab: "member" | "ach" | "wire"; status: "otp"; summary: string; reply: FormReply; passkey?: boolean }
@@ -190,9 +209,10 @@ async function codeStep(
   request: Parameters<typeof stepUpTransfer>[0],
   summary: string,
   form: FormData,
+  schedule: TransferSchedule | null = null,
 ): Promise<TransferActionResult> {
   const tab = request.kind;
-  const sent = await sendStepUpCode(database, member, summary, stepUpTransfer(request));
+  const sent = await sendStepUpCode(database, member, summary, bindingOf(request, schedule));
   if (!sent.ok && sent.reason === "locked") {
     // Locked after too many wrong codes: no code is sent, and the form says why and for how long.
     const message = refusalMessage("otp_locked", { wait: lockWait(sent.retry_after_s) });
@@ -236,6 +256,49 @@ function finished(tab: TransferTab, result: TransferResult, form: FormData, mess
   };
 }
 
+/**
+ * What a code or passkey confirms: the transfer (stepUpTransfer) and, for one set up to send later,
+ * its schedule, so a code given for one date or series cannot set up another.
+ */
+function bindingOf(request: Parameters<typeof stepUpTransfer>[0], schedule: TransferSchedule | null): string {
+  const transfer = stepUpTransfer(request);
+  return schedule ? JSON.stringify([transfer, "scheduled", schedule]) : transfer;
+}
+
+/** The When fields of a Between Accounts or To Another Member form: null to send now. */
+function scheduleOf(form: FormData): FormSubmission<ReturnType<typeof whenSchema>> {
+  return parseSubmission(whenSchema(businessDate(institution().time_zone)), form);
+}
+
+/** "Scheduled for Dec 4, 2026" or "Monthly, 6 transfers, from Dec 4, 2026". */
+function scheduledMessage(schedule: TransferSchedule): string {
+  const from = formatBusinessDate(schedule.first_date);
+  return schedule.rule
+    ? `${describeSeries(schedule.rule, formatBusinessDate, TRANSFER_NOUN)}, from ${from}`
+    : `Scheduled for ${from}`;
+}
+
+/** Sets up a scheduled transfer (its code, when asked, already checked) and answers the form. */
+async function scheduled(
+  database: Parameters<typeof scheduleTransfer>[0],
+  member: Member,
+  request: Parameters<typeof scheduleTransfer>[2],
+  schedule: TransferSchedule,
+  form: FormData,
+  origin: AuditOrigin,
+): Promise<TransferActionResult> {
+  const tab = request.kind;
+  const set = await scheduleTransfer(database, member, request, schedule, origin);
+  if (!set.ok) return refused(tab, set, form);
+  return {
+    tab,
+    status: "scheduled",
+    amount_cents: request.form.amount_cents,
+    message: scheduledMessage(schedule),
+    next_key: nextKeyAfter(String(form.get("idempotency_key") ?? "")),
+  };
+}
+
 /** Every step of every transfer form; an action with another `intent` is a bad request (400). */
 export const TRANSFER_INTENTS = [
   "internal",
@@ -273,8 +336,13 @@ async function withPasskeyOffer(
 
 /** The dashboard's transfer forms: one action, the form's `intent` says which step of which form. */
 export const transferAction = withDatabase(
-  async (database, user: SessionUser, form: FormData): Promise<TransferActionResult> => {
-    const result = await transferStep(database, user, form);
+  async (
+    database,
+    user: SessionUser,
+    form: FormData,
+    origin: AuditOrigin = { request_id: null, ip: null },
+  ): Promise<TransferActionResult> => {
+    const result = await transferStep(database, user, form, origin);
     return withPasskeyOffer(database, asMember(user), result);
   },
 );
@@ -283,6 +351,7 @@ async function transferStep(
   database: Parameters<typeof countPasskeys>[0],
   user: SessionUser,
   form: FormData,
+  origin: AuditOrigin,
 ): Promise<TransferActionResult> {
   const intent = String(form.get("intent") ?? "");
   const tab = transferTab(intent.split("-")[0] ?? null);
@@ -292,6 +361,10 @@ async function transferStep(
       case "internal": {
         const parsed = parseSubmission(betweenAccountsSchema, form);
         if (parsed.status !== "success") return invalid(tab, parsed);
+        const when = scheduleOf(form);
+        if (when.status !== "success") return invalid(tab, when);
+        if (when.value)
+          return scheduled(database, member, { kind: "internal", form: parsed.value }, when.value, form, origin);
         return finished(tab, await transferBetweenAccounts(database, member, parsed.value), form, "Transfer complete");
       }
       case "member-verify": {
@@ -312,6 +385,17 @@ async function transferStep(
       case "member": {
         const parsed = parseSubmission(toMemberSchema, form);
         if (parsed.status !== "success") return invalid(tab, parsed);
+        const when = scheduleOf(form);
+        if (when.status !== "success") return invalid(tab, when);
+        if (when.value) {
+          const request = { kind: "member" as const, form: parsed.value };
+          if (!memberTransferNeedsCode(parsed.value.amount_cents))
+            return scheduled(database, member, request, when.value, form, origin);
+          // Above the profile's amount, set-up asks for the code as a transfer sent now does.
+          const review = await reviewScheduledTransfer(database, member, request, when.value);
+          if (!review.ok) return refused(tab, review, form);
+          return codeStep(database, member, request, review.summary, form, when.value);
+        }
         if (memberTransferNeedsCode(parsed.value.amount_cents)) {
           // A retry of a transfer that went through answers with it, without another code.
           const earlier = await earlierTransfer(database, member, { kind: "member", form: parsed.value });
@@ -325,6 +409,31 @@ async function transferStep(
       case "member-send": {
         const parsed = parseSubmission(toMemberSchema, form);
         if (parsed.status !== "success") return invalid(tab, parsed);
+        const when = scheduleOf(form);
+        if (when.status !== "success") return invalid(tab, when);
+        if (when.value) {
+          const request = { kind: "member" as const, form: parsed.value };
+          const review = await reviewScheduledTransfer(database, member, request, when.value);
+          if (!review.ok) return refused(tab, review, form);
+          if (memberTransferNeedsCode(parsed.value.amount_cents)) {
+            const proof = proofOf(form);
+            const code_step = { step: "otp" as const, summary: review.summary };
+            if (stepUpMissing(proof))
+              return refused(
+                tab,
+                { ok: false, code: "otp_missing", message: refusalMessage("otp_missing"), field: "otp" },
+                form,
+                code_step,
+              );
+            const checked = await verifyStepUp(database, member, {
+              proof,
+              transfer: bindingOf(request, when.value),
+              action: "transfer_to_member",
+            });
+            if (!checked.ok) return refused(tab, codeRefused(checked), form, code_step);
+          }
+          return scheduled(database, member, request, when.value, form, origin);
+        }
         return finished(
           tab,
           await transferToMember(database, member, parsed.value, proofOf(form)),
@@ -397,10 +506,15 @@ async function transferStep(
               : parseSubmission(internationalSchema, form);
         if (request.status !== "success") return invalid(tab, request);
         const kind = tab as "member" | "ach" | "wire";
+        // A To Another Member transfer set up for later: the challenge is bound to its schedule too.
+        const when = kind === "member" ? scheduleOf(form) : null;
         const options = await stepUpPasskeyOptions(
           database,
           member,
-          stepUpTransfer({ kind, form: request.value } as Parameters<typeof stepUpTransfer>[0]),
+          bindingOf(
+            { kind, form: request.value } as Parameters<typeof stepUpTransfer>[0],
+            when?.status === "success" ? when.value : null,
+          ),
         );
         return { tab: kind, status: "passkey", options, reply: formReply(form) };
       }

@@ -1,4 +1,5 @@
 import { Link, data, useHref, useNavigate, useSearchParams } from "react-router";
+import { requestInfoContext } from "~/context";
 import { RouterProvider, Tab, TabList, TabPanel, Tabs } from "react-aria-components";
 import {
   ArrowLeft,
@@ -83,10 +84,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireMember(request);
   const form = await readForm(request);
-  const result = await transferAction(user, form);
+  const info = context.get(requestInfoContext);
+  const result = await transferAction(user, form, { request_id: info.request_id, ip: info.ip });
   // A step no form sends moves nothing and is a bad request; its answer still reads as a failed
   // transfer, so the form keeps its idempotency key.
   return formIntent(form, TRANSFER_INTENTS) ? result : data(result, { status: 400 });
@@ -304,10 +306,16 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             aria-labelledby="transfer-heading"
             className="min-w-0 scroll-mt-24 rounded-2xl border border-slate-200 bg-white shadow-sm lg:col-span-3"
           >
-            <div className="px-5 pt-5 sm:px-6">
+            <div className="flex flex-wrap items-center justify-between gap-2 px-5 pt-5 sm:px-6">
               <h2 id="transfer-heading" className="text-lg font-semibold text-brand-900">
                 Transfer Money
               </h2>
+              <Link
+                to="/dashboard/scheduled-transfers"
+                className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+              >
+                <CalendarClock className="size-4" aria-hidden="true" /> Scheduled transfers
+              </Link>
             </div>
             <Tabs selectedKey={tab} keyboardActivation="manual" className="mt-3">
               {/* All four tabs always in sight, never scrolled away: a 2 × 2 grid on a phone, then a row that wraps if narrow. */}

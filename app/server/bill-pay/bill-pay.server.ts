@@ -26,13 +26,11 @@ import {
   BILL_PAY_MESSAGES,
   maskPayeeAccount,
   parsePayeeChoice,
-  seriesHasPayment,
-  seriesPaymentDate,
   type BillPayForm,
   type EditBillPaymentForm,
   type PayeeForm,
-  type SeriesRule,
 } from "~/domain/bill-pay";
+import { seriesHasPayment, seriesPaymentDate, type SeriesRule } from "~/domain/schedule";
 
 /**
  * Bill Pay (docs/product.md#bill-pay). A member saves payees and schedules payments from one of

@@ -10,7 +10,8 @@ import { businessDate } from "~/domain/ledger-rules";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { asSentence } from "~/domain/plain-text";
-import { maskPayeeAccount, seriesHasPayment, seriesPaymentDate } from "~/domain/bill-pay";
+import { maskPayeeAccount } from "~/domain/bill-pay";
+import { seriesHasPayment, seriesPaymentDate } from "~/domain/schedule";
 
 import {
   BILL_PAY_SYSTEM,

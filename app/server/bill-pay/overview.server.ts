@@ -11,7 +11,8 @@ import {
 } from "~/server/db/schema";
 import { memberAccounts, type AccountView } from "~/server/ledger/accounts.server";
 import { formatCents } from "~/domain/money";
-import { maskPayeeAccount, type SeriesRule } from "~/domain/bill-pay";
+import { maskPayeeAccount } from "~/domain/bill-pay";
+import type { SeriesRule } from "~/domain/schedule";
 
 import { listPayees } from "./payees.server";
 

@@ -6,7 +6,7 @@ import { institutionAccount } from "~/server/ledger/accounts.server";
 import { placeHold, releaseHold, settleHold } from "~/server/ledger/ledger.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { businessDate, toCents } from "~/domain/ledger-rules";
-import { addDays } from "~/domain/bill-pay";
+import { addDays } from "~/domain/schedule";
 import { CARD_AUTHORIZATION_HOLD_DAYS, decideCardPurchase, type CardStatus } from "~/domain/cards";
 import { formatCents } from "~/domain/money";
 import type { RefusalCode } from "~/domain/refusals";

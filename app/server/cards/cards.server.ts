@@ -7,7 +7,7 @@ import { encryptField, keyedHash } from "~/server/security/crypto.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { institution } from "~/config/institution.server";
 import { businessDate } from "~/domain/ledger-rules";
-import { addDays } from "~/domain/bill-pay";
+import { addDays } from "~/domain/schedule";
 import { CARD_RENEWAL_DAYS, cardExpiryLabel } from "~/domain/cards";
 
 /**

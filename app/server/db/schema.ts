@@ -16,6 +16,7 @@ export * from "./schema/back-office-money";
 export * from "./schema/jobs";
 export * from "./schema/statements";
 export * from "./schema/bill-pay";
+export * from "./schema/scheduled-transfers";
 export * from "./schema/ach-inbound";
 export * from "./schema/mobile-deposits";
 export * from "./schema/dividends";

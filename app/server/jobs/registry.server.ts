@@ -4,6 +4,7 @@ import { pruneExpired } from "./prune.server";
 import { retryOutboxDeliveries } from "./outbox-retry.server";
 import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
 import { payDueBillPayments } from "~/server/bill-pay/due-payments.server";
+import { runDueScheduledTransfers } from "~/server/payments/scheduled-transfers.server";
 import { payMonthlyDividends } from "~/server/dividends/dividends.server";
 import { issueDueTaxForms } from "~/server/dividends/tax-forms.server";
 import { upkeepEmbeddedDatabase } from "~/server/db/upkeep.server";
@@ -90,6 +91,20 @@ export const billPaymentsJob = defineJob({
   max_attempts: 5,
   backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
   run: ({ db, now }) => payDueBillPayments(db, now),
+});
+
+export const scheduledTransfersJob = defineJob({
+  name: "scheduled-transfers",
+  title: "Scheduled transfers",
+  description:
+    "Sends the scheduled and repeating transfers (Between Accounts, To Another Member) whose date has come, each slot once under its own key, through the same checks as a transfer sent now; a failure is told to the member (bell and email) and the series goes on or stops as they chose.",
+  // Dates are business days; hourly so a missed or failed run sends them later the same day.
+  schedule: "10 * * * *",
+  max_attempts: 5,
+  backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
+  // Each run moves members' money: staff can see every one in the audit log.
+  audit_every_run: true,
+  run: ({ db, now }) => runDueScheduledTransfers(db, now),
 });
 
 export const mobileDepositAvailabilityJob = defineJob({
@@ -191,6 +206,7 @@ export const APP_JOBS = [
   monthlyDividendsJob,
   taxFormsJob,
   billPaymentsJob,
+  scheduledTransfersJob,
   mobileDepositAvailabilityJob,
   unsettledCardPurchasesJob,
   cardRenewalsJob,

@@ -32,13 +32,13 @@ import {
  * the review, and the posting, with a code above the profile's amount and the daily limit.
  */
 
-interface Recipient {
+export interface Recipient {
   member_id: string;
   name: string;
   checking: AccountView | null;
 }
 
-async function findRecipient(db: DbOrTx, email: string): Promise<Recipient | null> {
+export async function findRecipient(db: DbOrTx, email: string): Promise<Recipient | null> {
   const [user] = await db
     .select({ id: users.id, name: users.name, role: users.role })
     .from(users)
@@ -62,7 +62,7 @@ const RECIPIENT_LOOKUP_WINDOW_MS = 15 * 60 * 1000;
  * a transfer answers differently for a member's email and an unknown one, so an unlimited send
  * would let anyone test addresses against the member directory.
  */
-async function countRecipientLookup(db: DbOrTx, member: Member): Promise<Refusal | null> {
+export async function countRecipientLookup(db: DbOrTx, member: Member): Promise<Refusal | null> {
   const limit = await hitRateLimit(
     {
       key: `recipient-lookup:${member.id}`,
@@ -118,7 +118,7 @@ async function sentToMembersToday(
   return Number(row?.total ?? 0);
 }
 
-interface MemberTransferPlan {
+export interface MemberTransferPlan {
   from: AccountView;
   to: AccountView;
   recipient: Recipient;
@@ -131,10 +131,12 @@ interface MemberTransferPlan {
  * posts. The per-transfer limit comes before the recipient is looked up, so an amount no one may
  * send answers the same for every email; the look-up itself counts against the Verify limit.
  */
-async function checkMemberTransfer(
+export async function checkMemberTransfer(
   db: DbOrTx,
   member: Member,
   form: ToMemberTransfer,
+  // A scheduled transfer's run looks up the recipient it was set up for: not a member's probe.
+  { count_lookup = true }: { count_lookup?: boolean } = {},
 ): Promise<Refusal | MemberTransferPlan> {
   const accounts = await memberAccounts(db, member.id);
   const from = ownAccount(accounts, form.from_account_id);
@@ -145,8 +147,10 @@ async function checkMemberTransfer(
   if (too_large) return too_large;
   if (from.status === "frozen") return refuse("account_frozen");
   if (from.status === "closed") return refuse("account_closed");
-  const limited = await countRecipientLookup(db, member);
-  if (limited) return limited;
+  if (count_lookup) {
+    const limited = await countRecipientLookup(db, member);
+    if (limited) return limited;
+  }
   const recipient = await findRecipient(db, form.recipient_email);
   if (!recipient || !recipient.checking) return refuse("recipient_not_found", "recipient_email");
   if (recipient.member_id === member.id) return refuse("own_account", "recipient_email");
@@ -184,7 +188,6 @@ export async function transferToMember(
   if (earlier) return earlier;
   const plan = await checkMemberTransfer(db, member, form);
   if ("ok" in plan) return plan;
-  const { from, to, recipient } = plan;
   if (memberTransferNeedsCode(form.amount_cents)) {
     if (stepUpMissing(otp)) return { ...refuse("otp_missing", "otp"), summary: plan.summary };
     const checked = await verifyStepUp(db, member, {
@@ -194,6 +197,21 @@ export async function transferToMember(
     });
     if (!checked.ok) return { ...codeRefused(checked), summary: plan.summary };
   }
+  return postMemberTransfer(db, member, form, plan);
+}
+
+/**
+ * The posting of a checked To Another Member transfer: the daily limit again under the member's
+ * lock, the ledger, both notifications. A scheduled transfer's run posts through here too, its
+ * code having been given when it was set up.
+ */
+export async function postMemberTransfer(
+  db: Db,
+  member: Member,
+  form: ToMemberTransfer,
+  plan: MemberTransferPlan,
+): Promise<TransferResult> {
+  const { from, to, recipient } = plan;
   const entries = [
     { account_id: from.id, amount_cents: -form.amount_cents },
     { account_id: to.id, amount_cents: form.amount_cents },

@@ -8,7 +8,8 @@ import { scheduleBillPayment } from "~/server/bill-pay/bill-pay.server";
 import { institution } from "~/config/institution.server";
 import { businessDate } from "~/domain/ledger-rules";
 import { businessDayOnOrAfter } from "~/domain/payment-dates";
-import { addDays, billPaySchema } from "~/domain/bill-pay";
+import { billPaySchema } from "~/domain/bill-pay";
+import { addDays } from "~/domain/schedule";
 import { fileDatabase, onPostgres, statementsOf } from "../test-database";
 import { key, newMember } from "../member-support";
 

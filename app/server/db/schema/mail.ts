@@ -31,6 +31,8 @@ export const OUTBOX_KINDS = [
   "disclosure_notice",
   // Secure messages: "You have a new message", never its content (docs/product.md#secure-messages).
   "secure_message",
+  // A scheduled or recurring transfer that could not be sent on its date, and why.
+  "scheduled_transfer_failed",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

@@ -32,6 +32,8 @@ export const NOTIFICATION_KINDS = [
   "disclosure_change",
   // Secure messages: a reply from the credit union; the text stays in the app (docs/product.md#secure-messages).
   "secure_message",
+  // A scheduled or recurring transfer that could not be sent on its date (docs/product.md#scheduled-transfers).
+  "scheduled_transfer_failed",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
