@@ -367,7 +367,12 @@ export const InstitutionSchema = z
             .int()
             .positive()
             .default(DEFAULT_CREDIT_MONITORING.new_account_large_cents),
-          velocity_originators: z.number().int().min(2).max(100).default(DEFAULT_CREDIT_MONITORING.velocity_originators),
+          velocity_originators: z
+            .number()
+            .int()
+            .min(2)
+            .max(100)
+            .default(DEFAULT_CREDIT_MONITORING.velocity_originators),
           recent_change_days: z.number().int().min(0).max(365).default(DEFAULT_CREDIT_MONITORING.recent_change_days),
         })
         .default(DEFAULT_CREDIT_MONITORING),

@@ -1,7 +1,13 @@
 import { nameSimilarity, prepareName } from "./sanctions/match";
 import type { CreditMonitoringPolicy } from "./ach-credit-policy";
 
-export { DEFAULT_CREDIT_MONITORING, type CreditMonitoringPolicy } from "./ach-credit-policy";
+export {
+  CREDIT_RETURN_CODES,
+  DEFAULT_CREDIT_MONITORING,
+  isCreditReturnCode,
+  type CreditMonitoringPolicy,
+  type CreditReturnCode,
+} from "./ach-credit-policy";
 
 /**
  * Monitoring of incoming ACH credits (Nacha Operating Rules, risk-based monitoring of credit
@@ -122,17 +128,4 @@ export function creditReviewReasons(
       detail: `The account or its holder's details or sign-in were changed on ${facts.last_change_on}.`,
     });
   return reasons;
-}
-
-/** The return codes staff may choose for a reviewed credit, with when each fits. */
-export const CREDIT_RETURN_CODES = {
-  /** The credit union believes the credit was sent under false pretenses (Nacha: R17 with QUESTIONABLE). */
-  R17: "Questionable: we believe it was sent by fraud (R17)",
-  /** The member, asked, refuses the credit as not theirs. */
-  R23: "Refused by the member (R23)",
-} as const;
-export type CreditReturnCode = keyof typeof CREDIT_RETURN_CODES;
-
-export function isCreditReturnCode(value: unknown): value is CreditReturnCode {
-  return value === "R17" || value === "R23";
 }

@@ -29,3 +29,16 @@ export const DEFAULT_CREDIT_MONITORING: CreditMonitoringPolicy = {
   velocity_originators: 3,
   recent_change_days: 14,
 };
+
+/** The return codes staff may choose for a reviewed credit, with when each fits. */
+export const CREDIT_RETURN_CODES = {
+  /** The credit union believes the credit was sent under false pretenses (Nacha: R17 with QUESTIONABLE). */
+  R17: "Questionable: we believe it was sent by fraud (R17)",
+  /** The member, asked, refuses the credit as not theirs. */
+  R23: "Refused by the member (R23)",
+} as const;
+export type CreditReturnCode = keyof typeof CREDIT_RETURN_CODES;
+
+export function isCreditReturnCode(value: unknown): value is CreditReturnCode {
+  return value === "R17" || value === "R23";
+}

@@ -3,11 +3,7 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { institution } from "~/config/institution.server";
 import { placeHold, today } from "~/server/ledger/ledger.server";
 import { toId } from "~/domain/ledger-rules";
-import {
-  creditReviewReasons,
-  type CreditAccountFacts,
-  type CreditReviewReason,
-} from "~/domain/ach-credit-monitoring";
+import { creditReviewReasons, type CreditAccountFacts, type CreditReviewReason } from "~/domain/ach-credit-monitoring";
 import type { Item } from "./inbound-entries.server";
 
 /**
@@ -82,9 +78,14 @@ export async function monitorPostedCredits(
         from users u left join member_profiles p on p.user_id = u.id
        where u.id in (select jsonb_array_elements_text(${JSON.stringify(member_ids)}::jsonb))`)
   ).rows) {
-    const names = [r.first_name && r.last_name ? `${String(r.first_name)} ${String(r.last_name)}` : String(r.name ?? "")];
+    const names = [
+      r.first_name && r.last_name ? `${String(r.first_name)} ${String(r.last_name)}` : String(r.name ?? ""),
+    ];
     if (r.joint_account && r.joint_name) names.push(String(r.joint_name));
-    holders.set(String(r.id), names.filter((n) => n.trim()));
+    holders.set(
+      String(r.id),
+      names.filter((n) => n.trim()),
+    );
   }
 
   // The account's earlier credits of the business day, from files before this one or chunks before this one.

@@ -15,7 +15,7 @@ import { notify } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { formatCents } from "~/domain/money";
 import { maskAccountNumber } from "~/domain/account-display";
-import { CREDIT_RETURN_CODES, isCreditReturnCode, type CreditReturnCode } from "~/domain/ach-credit-monitoring";
+import { CREDIT_RETURN_CODES, isCreditReturnCode, type CreditReturnCode } from "~/domain/ach-credit-policy";
 import { INBOUND_INITIATOR, readableWords } from "./inbound.server";
 
 /**
@@ -30,7 +30,8 @@ export const CREDIT_REVIEW_MESSAGES = {
   not_found: "This credit to review was not found.",
   decided: "This credit was already released or returned.",
   code: "Please choose why the credit goes back: questionable (R17) or refused by the member (R23).",
-  blocked: "This credit cannot be returned while the account is frozen or closed: its amount stays held. Make the account active first, or ask a colleague who handles frozen accounts.",
+  blocked:
+    "This credit cannot be returned while the account is frozen or closed: its amount stays held. Make the account active first, or ask a colleague who handles frozen accounts.",
 } as const;
 
 export async function creditReviewsCount(db: DbOrTx): Promise<number> {
@@ -105,7 +106,11 @@ async function lockWaiting(tx: DbOrTx, review_id: number): Promise<AchCreditRevi
 }
 
 async function entryOf(tx: DbOrTx, review: AchCreditReview) {
-  const [entry] = await tx.select().from(achInboundEntries).where(eq(achInboundEntries.id, review.entry_id)).for("update");
+  const [entry] = await tx
+    .select()
+    .from(achInboundEntries)
+    .where(eq(achInboundEntries.id, review.entry_id))
+    .for("update");
   const [account] = await tx.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, review.account_id));
   if (!entry || !account) throw new Error(`credit review ${review.id} names no entry or account`);
   return { entry, where: `${accountWord(account.type)} ${maskAccountNumber(account.account_number)}` };

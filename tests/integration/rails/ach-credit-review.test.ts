@@ -103,7 +103,10 @@ describe("Incoming credits to review", () => {
     await expectLedgerVerifies(db);
 
     const released = await releaseCreditReview(db, review!.id, staff, origin);
-    expect(released).toEqual({ ok: true, message: "The credit of $2,500.00 was released; it is available to the member." });
+    expect(released).toEqual({
+      ok: true,
+      message: "The credit of $2,500.00 was released; it is available to the member.",
+    });
     expect(await balances(jordan.checking.id)).toEqual({ current: 260_000, available: 260_000 });
     expect(await creditReviewsCount(db)).toBe(0);
     const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "ach_inbound.credit_released"));
@@ -114,7 +117,10 @@ describe("Incoming credits to review", () => {
       kind: "conflict",
       message: CREDIT_REVIEW_MESSAGES.decided,
     });
-    expect(await returnCreditReview(db, review!.id, "R23", staff, origin)).toMatchObject({ ok: false, kind: "conflict" });
+    expect(await returnCreditReview(db, review!.id, "R23", staff, origin)).toMatchObject({
+      ok: false,
+      kind: "conflict",
+    });
     expect(await releaseCreditReview(db, 999_999, staff, origin)).toMatchObject({ ok: false, kind: "not_found" });
     await expectLedgerVerifies(db);
   });
@@ -215,7 +221,9 @@ describe("Incoming credits to review", () => {
       {
         company_name: "Big Employer",
         company_id: "4000000001",
-        entries: [{ code: "22", account_number: fresh.checking.account_number, amount_cents: 600_000, name: "DREW LANE" }],
+        entries: [
+          { code: "22", account_number: fresh.checking.account_number, amount_cents: 600_000, name: "DREW LANE" },
+        ],
       },
     ]);
     const first = await reviewOf(fresh.checking.id);
@@ -225,7 +233,9 @@ describe("Incoming credits to review", () => {
       {
         company_name: "Big Employer",
         company_id: "4000000001",
-        entries: [{ code: "22", account_number: fresh.checking.account_number, amount_cents: 610_000, name: "DREW LANE" }],
+        entries: [
+          { code: "22", account_number: fresh.checking.account_number, amount_cents: 610_000, name: "DREW LANE" },
+        ],
       },
     ]);
     expect(await reviewOf(fresh.checking.id)).toHaveLength(1);
@@ -244,7 +254,9 @@ describe("Incoming credits to review", () => {
       {
         company_name: "Some Sender",
         company_id: "4000000002",
-        entries: [{ code: "22", account_number: thawed.checking.account_number, amount_cents: 120_000, name: "EMERY COLE" }],
+        entries: [
+          { code: "22", account_number: thawed.checking.account_number, amount_cents: 120_000, name: "EMERY COLE" },
+        ],
       },
     ]);
     const [review] = await reviewOf(thawed.checking.id);

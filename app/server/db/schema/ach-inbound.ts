@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, date, index, integer, jsonb, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+} from "drizzle-orm/pg-core";
 
 /**
  * ACH in (docs/product.md#ach-in): the NACHA files the Federal Reserve sends, their entries and
@@ -249,11 +261,11 @@ export const achCreditReviews = pgTable(
       .on(t.id)
       .where(sql`${t.status} = 'waiting'`),
     check("ach_credit_reviews_status_valid", sql`${t.status} in ('waiting', 'released', 'returned')`),
+    check("ach_credit_reviews_returned_has_code", sql`${t.status} <> 'returned' or ${t.return_code} in ('R17', 'R23')`),
     check(
-      "ach_credit_reviews_returned_has_code",
-      sql`${t.status} <> 'returned' or ${t.return_code} in ('R17', 'R23')`,
+      "ach_credit_reviews_decided",
+      sql`${t.status} = 'waiting' or (${t.decided_by} is not null and ${t.decided_at} is not null)`,
     ),
-    check("ach_credit_reviews_decided", sql`${t.status} = 'waiting' or (${t.decided_by} is not null and ${t.decided_at} is not null)`),
     check("ach_credit_reviews_amount", sql`${t.amount_cents} > 0`),
   ],
 );
