@@ -106,5 +106,6 @@ test("staff release one flagged credit and return another as R23", async ({ page
     await page.setViewportSize(viewport);
     await page.screenshot({ path: `${SCREENS}/queues-after-${viewport.width}.png`, fullPage: true });
   }
-  expect(errors).toEqual([]);
+  // The one refused request: the Return without a reason (400).
+  expect(errors.filter((e) => !/status of 400 \(Bad Request\)$/.test(e))).toEqual([]);
 });
