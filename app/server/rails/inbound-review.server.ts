@@ -198,6 +198,7 @@ export async function returnCreditReview(
     if (!reversed.ok) {
       if (reversed.code === "account_frozen" || reversed.code === "account_closed")
         return refuse(refusal("conflict", CREDIT_REVIEW_MESSAGES.blocked));
+      if (reversed.code === "already_reversed") return refuse(refusal("conflict", CREDIT_REVIEW_MESSAGES.decided));
       throw new Error(`credit review ${review.id}: the credit could not be reversed (${reversed.code})`);
     }
     const now = new Date();

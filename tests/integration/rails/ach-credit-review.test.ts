@@ -13,6 +13,8 @@ import {
   waitingCreditReviews,
 } from "~/server/rails/inbound-review.server";
 import { queueCounts } from "~/server/rails/queues.server";
+import { reverseMemberTransaction } from "~/server/member-accounts/reversals.server";
+import { memberTransactionsPage } from "~/server/member-accounts/transactions.server";
 import { fileDatabase } from "../test-database";
 import { expectLedgerVerifies } from "../ledger-fixtures";
 import { newMember } from "../member-support";
@@ -101,6 +103,18 @@ describe("Incoming credits to review", () => {
       `It was added to your Checking •••• ${jordan.checking.account_number.slice(-4)} and is on hold for now; it will be available once the hold is released.`,
     );
     await expectLedgerVerifies(db);
+    // The hold is the queue's: staff cannot release it (or reverse the credit) on the member's page.
+    const request = { staff, origin, member_id: jordan.member.id };
+    expect(
+      (await memberTransactionsPage(db, jordan.member.id)).rows.find((r) => r.id === review!.hold_transaction_id),
+    ).toMatchObject({ pending_owner: "credit_review" });
+    expect(
+      await reverseMemberTransaction(db, { ...request, transaction_id: review!.hold_transaction_id }),
+    ).toMatchObject({ ok: false, code: "resolved_elsewhere" });
+    expect(
+      await reverseMemberTransaction(db, { ...request, transaction_id: review!.credit_transaction_id }),
+    ).toMatchObject({ ok: false });
+    expect(await balances(jordan.checking.id)).toEqual({ current: 260_000, available: 10_000 });
 
     const released = await releaseCreditReview(db, review!.id, staff, origin);
     expect(released).toEqual({

@@ -248,7 +248,6 @@ export const achCreditReviews = pgTable(
     reasons: jsonb("reasons").$type<{ rule: string; detail: string }[]>().notNull(),
     status: text("status", { enum: ACH_CREDIT_REVIEW_STATUSES }).notNull().default("waiting"),
     return_code: text("return_code"),
-    note: text("note"),
     decided_by: text("decided_by"),
     decided_at: timestamp("decided_at", { withTimezone: true }),
     created_at: timestamp("created_at", { withTimezone: true })
@@ -257,6 +256,8 @@ export const achCreditReviews = pgTable(
   },
   (t) => [
     unique("ach_credit_reviews_entry_unique").on(t.entry_id),
+    // A staff member's list of pending transactions asks of each whether a review owns it.
+    unique("ach_credit_reviews_hold_unique").on(t.hold_transaction_id),
     index("ach_credit_reviews_waiting_idx")
       .on(t.id)
       .where(sql`${t.status} = 'waiting'`),
