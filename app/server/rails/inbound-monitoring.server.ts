@@ -92,11 +92,14 @@ export async function monitorPostedCredits(
   const originators = new Map<number, Set<string>>();
   for (const r of (
     await tx.execute(sql`
+      with wanted as materialized (
+             select distinct (jsonb_array_elements_text(${JSON.stringify(account_ids)}::jsonb))::bigint as account_id),
+           todays as materialized (
+             select id from ach_inbound_files where (uploaded_at at time zone ${zone})::date = ${business_date}::date)
       select e.account_id, e.company_id, e.company_name
-        from ach_inbound_files f join ach_inbound_entries e on e.file_id = f.id
-       where (f.uploaded_at at time zone ${zone})::date = ${business_date}::date
-         and e.kind = 'credit' and e.status = 'posted'
-         and e.account_id in (select (jsonb_array_elements_text(${JSON.stringify(account_ids)}::jsonb))::bigint)`)
+        from todays f
+        join ach_inbound_entries e on e.file_id = f.id and e.kind = 'credit' and e.status = 'posted'
+        join wanted w on w.account_id = e.account_id`)
   ).rows) {
     const id = toId(r.account_id);
     const set = originators.get(id) ?? new Set<string>();
@@ -105,10 +108,11 @@ export async function monitorPostedCredits(
   }
 
   // "First large credit": only new accounts receiving a large credit need the look back (few rows, by the entries' account index).
-  const new_large = account_ids.filter(
-    (id) =>
-      daysSince(opened.get(id) ?? business_date, business_date) < policy.new_account_days &&
-      members.some((c) => c.account.id === id && c.entry.amount_cents >= policy.new_account_large_cents),
+  const large = new Set(
+    members.filter((c) => c.entry.amount_cents >= policy.new_account_large_cents).map((c) => c.account.id),
+  );
+  const new_large = [...large].filter(
+    (id) => daysSince(opened.get(id) ?? business_date, business_date) < policy.new_account_days,
   );
   const had_large = new Set<number>();
   if (new_large.length > 0)
@@ -128,12 +132,13 @@ export async function monitorPostedCredits(
   if (policy.recent_change_days > 0)
     for (const r of (
       await tx.execute(sql`
-        select member_id, action, subject_type, subject_id, to_char((max(at) at time zone ${zone})::date, 'YYYY-MM-DD') as on_date
-          from audit_log
-         where member_id in (select jsonb_array_elements_text(${JSON.stringify(member_ids)}::jsonb))
-           and at >= ${since.toISOString()}::timestamptz
-           and action in (select jsonb_array_elements_text(${JSON.stringify([...CHANGE_ACTIONS, "ledger.account.unfreeze"])}::jsonb))
-         group by member_id, action, subject_type, subject_id`)
+        with wanted as materialized (select distinct jsonb_array_elements_text(${JSON.stringify(member_ids)}::jsonb) as member_id)
+        select a.member_id, a.action, a.subject_type, a.subject_id,
+               to_char((max(a.at) at time zone ${zone})::date, 'YYYY-MM-DD') as on_date
+          from audit_log a join wanted w on w.member_id = a.member_id
+         where a.at >= ${since.toISOString()}::timestamptz
+           and a.action in (select jsonb_array_elements_text(${JSON.stringify([...CHANGE_ACTIONS, "ledger.account.unfreeze"])}::jsonb))
+         group by a.member_id, a.action, a.subject_type, a.subject_id`)
     ).rows) {
       const on = String(r.on_date);
       const account_change = r.subject_type === "ledger_account";
