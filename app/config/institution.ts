@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isValidRoutingNumber } from "~/domain/routing-number";
 import { formatApy, parseApyPercent } from "~/domain/dividends";
+import { DEFAULT_CREDIT_MONITORING } from "~/domain/ach-credit-policy";
 import { promisesOfMissingFeatures } from "./features";
 import { defaultDisclosures } from "./default-disclosures";
 
@@ -351,6 +352,30 @@ export const InstitutionSchema = z
           new_account_hold_business_days: z.number().int().min(1).max(9).default(7),
         })
         .default({ next_day_cents: 0, remaining_after_business_days: 2, new_account_hold_business_days: 7 }),
+      /**
+       * Monitoring of incoming ACH credits (Nacha's risk-based monitoring of credit entries, 2026;
+       * docs/product.md#incoming-credits-to-review; the rules and each default's reason in
+       * app/domain/ach-credit-monitoring.ts). A credit meeting a rule posts with its money held
+       * until staff release or return it.
+       */
+      ach_credit_monitoring: z
+        .object({
+          review_min_cents: z.number().int().min(0).default(DEFAULT_CREDIT_MONITORING.review_min_cents),
+          new_account_days: z.number().int().min(0).max(365).default(DEFAULT_CREDIT_MONITORING.new_account_days),
+          new_account_large_cents: z
+            .number()
+            .int()
+            .positive()
+            .default(DEFAULT_CREDIT_MONITORING.new_account_large_cents),
+          velocity_originators: z
+            .number()
+            .int()
+            .min(2)
+            .max(100)
+            .default(DEFAULT_CREDIT_MONITORING.velocity_originators),
+          recent_change_days: z.number().int().min(0).max(365).default(DEFAULT_CREDIT_MONITORING.recent_change_days),
+        })
+        .default(DEFAULT_CREDIT_MONITORING),
       /**
        * Dual control of money staff create for a member (docs/security.md#dual-control, the rule in
        * app/domain/dual-control.ts): a balance adjustment, or one credit row of Add Transactions,

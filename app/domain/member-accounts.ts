@@ -58,6 +58,8 @@ export const PENDING_OWNERS = {
     "a bill payment the member scheduled: the member can cancel it in Bill Pay before its date (a frozen account stops it too)",
   card_purchase: "a card purchase waiting for the card network: settle or release it on Post card transaction",
   mobile_deposit: "a mobile deposit waiting for review: approve or reject it in the deposit queue",
+  credit_review:
+    "an incoming ACH credit held for review: release or return it in Incoming credits to review on Payment queues",
 } as const;
 export type PendingOwner = keyof typeof PENDING_OWNERS;
 

@@ -8,6 +8,7 @@ export const QUEUE_TITLES = {
   wire: "Pending wires",
   returns: "Returned items",
   duplicates: "Possible duplicates",
+  credit_reviews: "Incoming credits to review",
   changes: "Notifications of change",
   deposits: "Mobile deposits",
   adjustments: "Staff postings waiting for a second approval",

@@ -23,6 +23,8 @@ export interface QueueActionResult {
   deposit_error?: { deposit_id: number; field?: string; message: string };
   /** A refused Mark as handled of a notification of change: shown next to its note field. */
   noc_error?: { noc_id: number; message: string };
+  /** A refused Return of a credit to review: shown next to its reason field. */
+  credit_review_error?: { review_id: number; message: string };
 }
 
 export type QueueRow = AsSent<Omit<QueuedPayment, "kind">>;

@@ -21,6 +21,7 @@ import {
   postHeldEntry,
   returnHeldEntry,
 } from "~/server/rails/inbound-held.server";
+import { releaseCreditReview, returnCreditReview, waitingCreditReviews } from "~/server/rails/inbound-review.server";
 
 /**
  * What /admin/queues calls for ACH in (docs/product.md#ach-in), opening the database itself so
@@ -41,17 +42,19 @@ function iso<T extends object>(row: T): { [K in keyof T]: T[K] extends Date ? st
 
 /** The Returned items and ACH in sections' rows, dates as the ISO text they travel as. */
 export const achInPage = withDatabase(async (database: Db) => {
-  const [returned, inbound, returns, changes, held] = await Promise.all([
+  const [returned, inbound, returns, changes, held, credit_reviews] = await Promise.all([
     returnedItems(database),
     recentInboundFiles(database),
     recentReturnFiles(database),
     waitingChanges(database),
     heldEntries(database),
+    waitingCreditReviews(database),
   ]);
   return {
     returned: returned.map(iso),
     held: held.map(({ earlier, ...row }) => ({ ...iso(row), earlier: earlier ? iso(earlier) : null })),
     duplicate_window_days: DUPLICATE_WINDOW_BUSINESS_DAYS,
+    credit_reviews: credit_reviews.map(iso),
     changes: changes.map(iso),
     inbound_files: inbound.map(iso),
     return_files: returns.map(iso),
@@ -67,6 +70,8 @@ const postHeld = withDatabase(postHeldEntry);
 const returnHeld = withDatabase(returnHeldEntry);
 const applyChange = withDatabase(applyNotificationOfChange);
 const markChange = withDatabase(markChangeHandled);
+const releaseCredit = withDatabase(releaseCreditReview);
+const returnCredit = withDatabase(returnCreditReview);
 
 /** Sends the waiting returns as one return file. */
 export const exportReturns = withDatabase(exportReturnFile);
@@ -100,6 +105,8 @@ export interface AchInAnswer {
   message: string;
   /** A refused Mark as handled of a notification of change: shown next to its note field. */
   noc_error?: { noc_id: number; message: string };
+  /** A refused Return of a credit to review: shown next to its reason field. */
+  credit_review_error?: { review_id: number; message: string };
 }
 
 /**
@@ -206,5 +213,27 @@ export async function achDuplicate(
   const result =
     intent === "ach_duplicate_post" ? await postHeld(id, staff, origin) : await returnHeld(id, staff, origin);
   if (!result.ok) return { status: refusalStatus(result.kind), tone: "error", message: result.message };
+  return { status: 200, tone: "success", message: result.message };
+}
+
+/** Release, or Return (R17 or R23, chosen), on an incoming credit held for review. */
+export async function achCreditReview(
+  intent: "ach_credit_release" | "ach_credit_return",
+  form: FormData,
+  staff: Actor,
+  origin: AuditOrigin,
+): Promise<AchInAnswer> {
+  const id = /^\d{1,15}$/.test(String(form.get("review_id") ?? "")) ? Number(form.get("review_id")) : 0;
+  const result =
+    intent === "ach_credit_release"
+      ? await releaseCredit(id, staff, origin)
+      : await returnCredit(id, String(form.get("return_code") ?? ""), staff, origin);
+  if (!result.ok)
+    return {
+      status: refusalStatus(result.kind),
+      tone: "error",
+      message: result.message,
+      ...(result.field === "return_code" ? { credit_review_error: { review_id: id, message: result.message } } : {}),
+    };
   return { status: 200, tone: "success", message: result.message };
 }

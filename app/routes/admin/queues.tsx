@@ -24,6 +24,7 @@ import { ExportFiles, PaymentQueue, type QueueActionResult } from "~/components/
 import { DepositQueue } from "~/components/admin/deposit-queue";
 import {
   achChange,
+  achCreditReview,
   achDuplicate,
   achInPage,
   achReturnHandled,
@@ -32,6 +33,7 @@ import {
   refuseTooLarge,
 } from "./queues-ach-in.server";
 import { NotificationsOfChange } from "~/components/admin/ach-changes";
+import { CreditReviews } from "~/components/admin/ach-credit-reviews";
 import { AchInbound, PossibleDuplicates, ReturnedItems } from "~/components/admin/ach-inbound";
 import { SecondApprovalQueue, SECOND_APPROVAL_INTENTS } from "~/components/admin/second-approvals";
 import { StaffGrantQueue } from "~/components/admin/staff-grants";
@@ -82,6 +84,8 @@ const INTENTS = [
   "ach_noc_handled",
   "ach_duplicate_post",
   "ach_duplicate_return",
+  "ach_credit_release",
+  "ach_credit_return",
   "approve_adjustment",
   "decline_adjustment",
   "approve_posting_request",
@@ -184,6 +188,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     const answer = await achDuplicate(intent, form, staff, origin);
     return data({ tone: answer.tone, message: answer.message } satisfies QueueActionResult, { status: answer.status });
   }
+  if (intent === "ach_credit_release" || intent === "ach_credit_return") {
+    // Incoming credits to review (docs/product.md#incoming-credits-to-review): release, or return as R17 or R23.
+    const answer = await achCreditReview(intent, form, staff, origin);
+    return data(
+      {
+        tone: answer.tone,
+        message: answer.message,
+        credit_review_error: answer.credit_review_error,
+      } satisfies QueueActionResult,
+      { status: answer.status },
+    );
+  }
   if (intent === "ach_upload" || intent === "ach_returns_export" || intent === "ach_return_handled") {
     const answer =
       intent === "ach_upload"
@@ -252,6 +268,11 @@ export default function Queues({ loaderData, actionData }: Route.ComponentProps)
         count={counts.deposits ?? 0}
         rows={deposits}
         error={(actionData as QueueActionResult | undefined)?.deposit_error ?? null}
+      />
+      <CreditReviews
+        count={counts.credit_reviews ?? 0}
+        rows={ach_in.credit_reviews}
+        error={(actionData as QueueActionResult | undefined)?.credit_review_error ?? null}
       />
       <PossibleDuplicates count={counts.duplicates ?? 0} rows={ach_in.held} windowDays={ach_in.duplicate_window_days} />
       <ReturnedItems count={counts.returns ?? 0} rows={ach_in.returned} files={ach_in.return_files} />

@@ -21,7 +21,7 @@ export interface StaffRequest {
 
 /**
  * What a pending ledger transaction belongs to (PENDING_OWNERS: a queued payment, a bill payment,
- * a card purchase, a mobile deposit waiting for review), or null when staff may release it here.
+ * a card purchase, a mobile deposit waiting for review, an incoming credit held for review), or null when staff may release it here.
  * Each owner row is written in the same database transaction as its hold, so it never appears later.
  */
 export function pendingOwnerSql(transaction_id: SQL): SQL<PendingOwner | null> {
@@ -30,6 +30,7 @@ export function pendingOwnerSql(transaction_id: SQL): SQL<PendingOwner | null> {
     when exists (select 1 from bill_payments b where b.hold_transaction_id = ${transaction_id}) then 'bill_payment'
     when exists (select 1 from card_authorizations c where c.transaction_id = ${transaction_id}) then 'card_purchase'
     when exists (select 1 from mobile_deposits d where d.pending_transaction_id = ${transaction_id}) then 'mobile_deposit'
+    when exists (select 1 from ach_credit_reviews r where r.hold_transaction_id = ${transaction_id}) then 'credit_review'
   end`;
 }
 

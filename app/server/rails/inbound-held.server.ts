@@ -9,7 +9,8 @@ import { notifyAll, type NotificationInput } from "~/server/notifications/notifi
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { returnReason } from "~/domain/nacha/return-file";
 import { formatCents } from "~/domain/money";
-import { DUPLICATE_WINDOW_BUSINESS_DAYS, postMoney } from "./inbound.server";
+import { DUPLICATE_WINDOW_BUSINESS_DAYS, creditReviewsOf, postMoney } from "./inbound.server";
+import { recordCreditReviews } from "./inbound-monitoring.server";
 import type { Item } from "./inbound-entries.server";
 
 /**
@@ -153,6 +154,7 @@ export async function postHeldEntry(
         resolved_at: new Date(),
       })
       .where(eq(achInboundEntries.id, entry.id));
+    await recordCreditReviews(tx, creditReviewsOf([decision]));
     await notifyAll(tx, notes);
     await recordAudit(tx, {
       actor_id: staff.id,

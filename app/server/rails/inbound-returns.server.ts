@@ -236,6 +236,8 @@ export async function exportReturnFile(
         effective_date: nextBusinessDay(business_date),
         returns: rows.map((r) => ({
           reason_code: String(r.return_code),
+          // Nacha: an RDFI returning a credit it believes was sent under false pretenses uses R17 with QUESTIONABLE.
+          ...(r.return_code === "R17" ? { information: "QUESTIONABLE" } : {}),
           trace_sequence: traceSequence(toId(r.id)),
           original: {
             company_name: String(r.company_name),

@@ -23,6 +23,7 @@ import { ENTRY_CLASSES, readInboundNachaFile, type InboundFile } from "~/domain/
 import { returnReason } from "~/domain/nacha/return-file";
 import { recordNotificationsOfChange } from "./inbound-noc.server";
 import { sentPaymentByTrace, type Item } from "./inbound-entries.server";
+import { monitorPostedCredits, recordCreditReviews, type CreditHold } from "./inbound-monitoring.server";
 
 /**
  * ACH in (docs/product.md#ach-in): staff upload the NACHA file the Federal Reserve sent, and its
@@ -239,6 +240,10 @@ export interface Decision {
   transaction_id?: number | null;
   payment_id?: number | null;
   duplicate_of_entry_id?: number | null;
+  /** A credit that met a monitoring rule: posted, its amount held for staff (./inbound-monitoring.server.ts). */
+  review?: CreditHold;
+  /** The member whose account it posted to (for a credit to review). */
+  member_id?: string | null;
 }
 
 /**
@@ -344,6 +349,7 @@ async function postChunk(db: Db, file_id: number, chunk: readonly Item[], staff:
       decisions.push(await applyReturn(tx, entry, staff, notes));
 
     await storeEntries(tx, file_id, decisions);
+    await recordCreditReviews(tx, creditReviewsOf(decisions));
     await recordNotificationsOfChange(
       tx,
       file_id,
@@ -417,12 +423,20 @@ export async function postMoney(
       })),
     });
     if (answer.ok) {
+      // Every credit is checked before its money is available (Nacha's monitoring of credit entries).
+      const credits = postable.flatMap(({ entry, account }, i) =>
+        entry.kind === "credit" ? [{ entry, account, transaction_id: answer.transactions[i]!.transaction.id, i }] : [],
+      );
+      const holds = await monitorPostedCredits(tx, credits, settlement.id, staff.id, `${key_prefix}:${attempt}`, now);
+      const held = new Map([...holds].map(([index, hold]) => [credits[index]!.i, hold]));
       answer.transactions.forEach((t, i) =>
         decisions.push({
           entry: postable[i]!.entry,
           status: "posted",
           account_id: postable[i]!.account.id,
           transaction_id: t.transaction.id,
+          review: held.get(i),
+          member_id: postable[i]!.account.member_id,
         }),
       );
       break;
@@ -446,7 +460,10 @@ export async function postMoney(
               member_id: account.member_id,
               kind: "ach_received",
               title: `Deposit of ${amount} from ${readableWords(d.entry.company_name)}`,
-              body: `It was added to your ${where} and is available now.`,
+              // A credit under review: the generic hold wording, no rule named (nothing that tips off).
+              body: d.review
+                ? `It was added to your ${where} and is on hold for now; it will be available once the hold is released.`
+                : `It was added to your ${where} and is available now.`,
             }
           : {
               member_id: account.member_id,
@@ -465,6 +482,25 @@ export async function postMoney(
     }
   }
   return decisions;
+}
+
+/** The review rows of the decisions whose credit met a monitoring rule. */
+export function creditReviewsOf(decisions: readonly Decision[]): Parameters<typeof recordCreditReviews>[1] {
+  return decisions.flatMap((d) =>
+    d.review && d.account_id && d.transaction_id && d.member_id
+      ? [
+          {
+            file_id: d.entry.file_id,
+            line: d.entry.line,
+            account_id: d.account_id,
+            member_id: d.member_id,
+            credit_transaction_id: d.transaction_id,
+            hold: d.review,
+            amount_cents: d.entry.amount_cents,
+          },
+        ]
+      : [],
+  );
 }
 
 /** The member accounts named by the entries and the settlement account, locked in id order (the ledger's own order). */

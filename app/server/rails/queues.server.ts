@@ -10,6 +10,7 @@ import { recentExportFiles, type ExportFileSummary, type PaymentKind } from "./e
 import { returnedItemsCount } from "./inbound-returns.server";
 import { waitingChangesCount } from "./inbound-noc.server";
 import { heldEntriesCount } from "./inbound-held.server";
+import { creditReviewsCount } from "./inbound-review.server";
 import { pendingDepositCount } from "~/server/deposits/deposit-lists.server";
 import { awaitingAdjustmentCount } from "~/server/member-accounts/adjustments.server";
 import { awaitingPostingRequestCount } from "~/server/postings/approvals.server";
@@ -45,6 +46,8 @@ export const QUEUE_SECTIONS: readonly QueueSection[] = [
   { id: "returns", title: QUEUE_TITLES.returns, count: returnedItemsCount },
   // ACH in: entries repeating one received in the last few business days, held for staff to post or return.
   { id: "duplicates", title: QUEUE_TITLES.duplicates, count: heldEntriesCount },
+  // ACH in: credits that met a monitoring rule, posted with their money held (Nacha's 2026 monitoring of credits).
+  { id: "credit_reviews", title: QUEUE_TITLES.credit_reviews, count: creditReviewsCount },
   // ACH in: notifications of change about our payments, waiting for staff to apply or note.
   { id: "changes", title: QUEUE_TITLES.changes, count: waitingChangesCount },
   // Checks members deposited, waiting for review (docs/product.md#mobile-deposit).

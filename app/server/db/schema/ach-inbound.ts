@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, date, index, integer, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+} from "drizzle-orm/pg-core";
 
 /**
  * ACH in (docs/product.md#ach-in): the NACHA files the Federal Reserve sends, their entries and
@@ -212,3 +224,50 @@ export type AchNotificationOfChange = typeof achNotificationsOfChange.$inferSele
 export type AchInboundFile = typeof achInboundFiles.$inferSelect;
 export type AchInboundEntry = typeof achInboundEntries.$inferSelect;
 export type AchReturnFile = typeof achReturnFiles.$inferSelect;
+
+/** waiting: its money held for staff; released: staff made it available; returned: sent back (R17 or R23), the credit reversed. */
+export const ACH_CREDIT_REVIEW_STATUSES = ["waiting", "released", "returned"] as const;
+
+/**
+ * Incoming credits to review (docs/product.md#incoming-credits-to-review): a credit of an inbound
+ * file that met a monitoring rule (app/domain/ach-credit-monitoring.ts) posted, but its amount is
+ * held on the account (`hold_transaction_id`, a pending debit) until staff release it or return it.
+ * One row per flagged entry; `reasons` is the rules met with what staff read.
+ */
+export const achCreditReviews = pgTable(
+  "ach_credit_reviews",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    entry_id: bigint("entry_id", { mode: "number" }).notNull(),
+    account_id: bigint("account_id", { mode: "number" }).notNull(),
+    member_id: text("member_id").notNull(),
+    /** The posted credit and the hold on its amount. */
+    credit_transaction_id: bigint("credit_transaction_id", { mode: "number" }).notNull(),
+    hold_transaction_id: bigint("hold_transaction_id", { mode: "number" }).notNull(),
+    amount_cents: bigint("amount_cents", { mode: "number" }).notNull(),
+    reasons: jsonb("reasons").$type<{ rule: string; detail: string }[]>().notNull(),
+    status: text("status", { enum: ACH_CREDIT_REVIEW_STATUSES }).notNull().default("waiting"),
+    return_code: text("return_code"),
+    decided_by: text("decided_by"),
+    decided_at: timestamp("decided_at", { withTimezone: true }),
+    created_at: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
+  },
+  (t) => [
+    unique("ach_credit_reviews_entry_unique").on(t.entry_id),
+    // A staff member's list of pending transactions asks of each whether a review owns it.
+    unique("ach_credit_reviews_hold_unique").on(t.hold_transaction_id),
+    index("ach_credit_reviews_waiting_idx")
+      .on(t.id)
+      .where(sql`${t.status} = 'waiting'`),
+    check("ach_credit_reviews_status_valid", sql`${t.status} in ('waiting', 'released', 'returned')`),
+    check("ach_credit_reviews_returned_has_code", sql`${t.status} <> 'returned' or ${t.return_code} in ('R17', 'R23')`),
+    check(
+      "ach_credit_reviews_decided",
+      sql`${t.status} = 'waiting' or (${t.decided_by} is not null and ${t.decided_at} is not null)`,
+    ),
+    check("ach_credit_reviews_amount", sql`${t.amount_cents} > 0`),
+  ],
+);
+export type AchCreditReview = typeof achCreditReviews.$inferSelect;
