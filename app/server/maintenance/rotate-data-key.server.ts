@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { debitCards, memberProfiles, taxpayerIds } from "~/server/db/schema";
+import { debitCards, memberProfiles, pushSubscriptions, taxpayerIds } from "~/server/db/schema";
+import { pushSubscriptionContext } from "~/server/notifications/push.server";
 import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { cardNumberContext } from "~/server/cards/cards.server";
 import { encryptionContext } from "~/server/members/members.server";
@@ -10,7 +11,7 @@ import { reencryptedField } from "../security/crypto.server";
 /**
  * Moves everything DATA_ENCRYPTION_KEY protects to the current key
  * (docs/operations.md#rotating-the-data-encryption-key): members' dates of birth and ID numbers,
- * taxpayer identification numbers (the member's and the joint owner's), card numbers, and every private file (ID documents, check photos and thumbnails, profile
+ * taxpayer identification numbers (the member's and the joint owner's), card numbers, the devices' push subscriptions, and every private file (ID documents, check photos and thumbnails, profile
  * photos). A value already under the current key is left as it is, so a run that stopped part way
  * is simply run again. Each database value is its own small update: the server keeps reading
  * every value meanwhile, with the current key or a previous one.
@@ -62,6 +63,19 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
       .update(taxpayerIds)
       .set({ number_enc })
       .where(and(eq(taxpayerIds.user_id, t.user_id), eq(taxpayerIds.party, t.party)));
+    fields += 1;
+  }
+  const devices = await db
+    .select({
+      id: pushSubscriptions.id,
+      member_id: pushSubscriptions.member_id,
+      subscription: pushSubscriptions.subscription,
+    })
+    .from(pushSubscriptions);
+  for (const d of devices) {
+    const subscription = reencryptedField(d.subscription, pushSubscriptionContext(d.member_id));
+    if (!subscription) continue;
+    await db.update(pushSubscriptions).set({ subscription }).where(eq(pushSubscriptions.id, d.id));
     fields += 1;
   }
   return { fields, files: await reencryptUploads() };

@@ -5,7 +5,6 @@ import { institution } from "~/config/institution.server";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { pushDeliveries as pushDeliveriesTable, pushSubscriptions } from "~/server/db/schema";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
-import { describeUserAgent } from "~/server/auth/devices.server";
 import { decryptField, encryptField, keyedHash } from "~/server/security/crypto.server";
 import { logger } from "~/server/logger.server";
 
@@ -49,7 +48,9 @@ export interface PushKeys {
 /** The VAPID key pair, or null when Web Push is not configured (then no device is offered it). */
 export function pushKeys(): PushKeys | null {
   const { VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY } = env();
-  return VAPID_PUBLIC_KEY && VAPID_PRIVATE_KEY ? { public_key: VAPID_PUBLIC_KEY, private_key: VAPID_PRIVATE_KEY } : null;
+  return VAPID_PUBLIC_KEY && VAPID_PRIVATE_KEY
+    ? { public_key: VAPID_PUBLIC_KEY, private_key: VAPID_PRIVATE_KEY }
+    : null;
 }
 
 /** Whether a push service URL is one the server may post to: https at a known push service, or an extra origin. */
@@ -62,9 +63,7 @@ export function allowedPushEndpoint(endpoint: string, extra_origins: readonly st
   }
   if (extra_origins.includes(url.origin)) return true;
   if (url.protocol !== "https:" || url.username || url.password || url.port) return false;
-  return (
-    PUSH_SERVICE_HOSTS.includes(url.hostname) || PUSH_SERVICE_HOST_SUFFIXES.some((s) => url.hostname.endsWith(s))
-  );
+  return PUSH_SERVICE_HOSTS.includes(url.hostname) || PUSH_SERVICE_HOST_SUFFIXES.some((s) => url.hostname.endsWith(s));
 }
 
 function extraOrigins(): string[] {
@@ -97,13 +96,17 @@ export function readSubscription(json: string, extra_origins?: readonly string[]
   return { endpoint, keys: { p256dh: p256dh.replace(/=+$/, ""), auth: auth.replace(/=+$/, "") } };
 }
 
-const associated = (member_id: string) => `push_subscriptions.subscription:${member_id}`;
+/** The associated data a device's encrypted subscription is bound to (its member's row). */
+export const pushSubscriptionContext = (member_id: string) => `push_subscriptions.subscription:${member_id}`;
+const associated = pushSubscriptionContext;
 const endpointHash = (endpoint: string) => keyedHash("push-endpoint", endpoint);
 
 export interface PushDevice {
   id: number;
   device: string;
   created_at: Date;
+  /** The last characters of the device's push service URL, for its own browser to recognise it. */
+  endpoint_suffix: string;
   /** This browser's own subscription (its URL was given with the request). */
   this_device: boolean;
 }
@@ -116,12 +119,30 @@ export async function listPushDevices(db: DbOrTx, member_id: string, endpoint?: 
       device: pushSubscriptions.device,
       created_at: pushSubscriptions.created_at,
       endpoint_hash: pushSubscriptions.endpoint_hash,
+      subscription: pushSubscriptions.subscription,
     })
     .from(pushSubscriptions)
     .where(and(eq(pushSubscriptions.member_id, member_id), isNull(pushSubscriptions.removed_at)))
     .orderBy(asc(pushSubscriptions.id));
   const mine = endpoint ? endpointHash(endpoint) : null;
-  return rows.map((r) => ({ id: r.id, device: r.device, created_at: r.created_at, this_device: r.endpoint_hash === mine }));
+  return rows.map((r) => ({
+    id: r.id,
+    device: r.device,
+    created_at: r.created_at,
+    endpoint_suffix: endpointSuffix(r.subscription, member_id),
+    this_device: r.endpoint_hash === mine,
+  }));
+}
+
+/** Push service URLs end in a long random token; its last 16 characters tell a member's devices apart. */
+export const ENDPOINT_SUFFIX_CHARS = 16;
+function endpointSuffix(stored: string, member_id: string): string {
+  try {
+    const { endpoint } = JSON.parse(decryptField(stored, associated(member_id))) as BrowserSubscription;
+    return endpoint.slice(-ENDPOINT_SUFFIX_CHARS);
+  } catch {
+    return "";
+  }
 }
 
 export type AddDeviceResult =
@@ -139,7 +160,7 @@ export type AddDeviceResult =
 export async function addPushDevice(
   db: Db,
   member: { id: string; email: string },
-  input: { subscription_json: string; user_agent: string | null },
+  input: { subscription_json: string; device: string },
   origin: { request_id?: string | null; ip?: string | null },
   options: { extra_origins?: readonly string[]; keys?: PushKeys | null } = {},
 ): Promise<AddDeviceResult> {
@@ -147,7 +168,7 @@ export async function addPushDevice(
   const subscription = readSubscription(input.subscription_json, options.extra_origins);
   if (!subscription) return { status: "invalid" };
   const hash = endpointHash(subscription.endpoint);
-  const device = describeUserAgent(input.user_agent).label;
+  const device = input.device.slice(0, 200) || "Unknown browser on unknown device";
   return db.transaction(async (tx) => {
     // One member's devices change one at a time (two tabs pressing Allow together).
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`push:${member.id}`}))`);
@@ -315,7 +336,8 @@ export async function deliverPushes(
     let outcome: string;
     try {
       const subscription = JSON.parse(decryptField(row.subscription, associated(row.member_id))) as BrowserSubscription;
-      if (!allowedPushEndpoint(subscription.endpoint, options.extra_origins)) throw new Error("push service not allowed");
+      if (!allowedPushEndpoint(subscription.endpoint, options.extra_origins))
+        throw new Error("push service not allowed");
       const payload = pushPayload({ id: Number(row.notification_id), title: row.title, body: row.body });
       const request = webpush.generateRequestDetails(subscription, JSON.stringify(payload), {
         vapidDetails,

@@ -28,7 +28,6 @@ let database: Database;
 let push: LocalPushService;
 let extra: string[];
 const origin = { request_id: "test", ip: "127.0.0.1" };
-const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 beforeAll(async () => {
   process.env.SESSION_SECRET ??= "integration-test-session-secret-0123456789";
@@ -53,7 +52,7 @@ async function memberWithDevice() {
   const added = await addPushDevice(
     database.db,
     member,
-    { subscription_json: JSON.stringify(device.json), user_agent: CHROME },
+    { subscription_json: JSON.stringify(device.json), device: "Chrome 131 on Linux" },
     origin,
     { extra_origins: extra, keys: KEYS },
   );
@@ -102,7 +101,7 @@ describe("Web Push delivery", () => {
     await addPushDevice(
       database.db,
       member,
-      { subscription_json: JSON.stringify(second.json), user_agent: null },
+      { subscription_json: JSON.stringify(second.json), device: "Firefox 133 on Windows 11" },
       origin,
       { extra_origins: extra, keys: KEYS },
     );
@@ -194,7 +193,7 @@ describe("a member's devices", () => {
         await addPushDevice(
           database.db,
           member,
-          { subscription_json: JSON.stringify(device.json), user_agent: CHROME },
+          { subscription_json: JSON.stringify(device.json), device: "Chrome 131 on Linux" },
           origin,
           { extra_origins: extra, keys: KEYS },
         )
@@ -209,7 +208,7 @@ describe("a member's devices", () => {
     ])
       expect(
         (
-          await addPushDevice(database.db, member, { subscription_json: bad, user_agent: CHROME }, origin, {
+          await addPushDevice(database.db, member, { subscription_json: bad, device: "Chrome 131 on Linux" }, origin, {
             extra_origins: extra,
             keys: KEYS,
           })
@@ -220,7 +219,7 @@ describe("a member's devices", () => {
         await addPushDevice(
           database.db,
           member,
-          { subscription_json: JSON.stringify(device.json), user_agent: CHROME },
+          { subscription_json: JSON.stringify(device.json), device: "Chrome 131 on Linux" },
           origin,
           { extra_origins: extra, keys: null },
         )
@@ -250,9 +249,9 @@ describe("a member's devices", () => {
     const a = await memberWithDevice();
     const b = await memberWithDevice();
     expect((await removePushDevice(database.db, a.member, { id: b.subscription_id }, origin)).status).toBe("not_found");
-    expect(
-      (await removePushDevice(database.db, a.member, { endpoint: b.device.json.endpoint }, origin)).status,
-    ).toBe("not_found");
+    expect((await removePushDevice(database.db, a.member, { endpoint: b.device.json.endpoint }, origin)).status).toBe(
+      "not_found",
+    );
     expect(await listPushDevices(database.db, b.member.id)).toHaveLength(1);
     expect((await removePushDevice(database.db, a.member, { id: a.subscription_id }, origin)).status).toBe("removed");
     expect((await removePushDevice(database.db, b.member, { endpoint: b.device.json.endpoint }, origin)).status).toBe(
@@ -270,7 +269,7 @@ describe("a member's devices", () => {
     const moved = await addPushDevice(
       database.db,
       b,
-      { subscription_json: JSON.stringify(a.device.json), user_agent: CHROME },
+      { subscription_json: JSON.stringify(a.device.json), device: "Chrome 131 on Linux" },
       origin,
       { extra_origins: extra, keys: KEYS },
     );
