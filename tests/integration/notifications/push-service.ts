@@ -23,7 +23,8 @@ export interface LocalPushService {
   close: () => Promise<void>;
 }
 
-export async function startPushService(): Promise<LocalPushService> {
+/** On `port` when given (a browser test's server is told it beforehand), else any free port. */
+export async function startPushService(port = 0): Promise<LocalPushService> {
   const received: ReceivedPush[] = [];
   let answer = (_path: string) => 201;
   const server = http.createServer((req, res) => {
@@ -35,10 +36,10 @@ export async function startPushService(): Promise<LocalPushService> {
       res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const address = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://127.0.0.1:${address.port}`,
     received,
     answer: (p) => answer(p),
     setAnswer: (fn) => {
