@@ -27,6 +27,18 @@ import {
  *   service is the real code.
  */
 const SCREENS = "test-results/screens";
+
+/**
+ * The full Chromium, not the headless shell the other specs use: the shell reports notification
+ * permission as denied and shows no notification from a service worker (tried: a push delivered
+ * by the DevTools protocol gave no notification there, and one in the full browser).
+ */
+test.use({
+  launchOptions: {
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+  },
+});
 const posted = { timeout: 20_000 };
 
 /** PushManager's subscribe and getSubscription, answered from the test's subscription (see above). */
