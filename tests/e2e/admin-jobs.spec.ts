@@ -52,6 +52,7 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
     await expect(prune.getByText("Every hour at minute 17")).toBeVisible();
     await expect(prune.getByTestId("next-run").locator("time")).toBeVisible();
     await expect(page.locator('[data-job="outbox-delivery"]').getByText("Every 5 minutes")).toBeVisible();
+    await expect(page.locator('[data-job="push-delivery"]').getByText("Every minute")).toBeVisible();
     await expect(
       page.locator('[data-job="database-upkeep"]').getByRole("heading", { name: "Embedded database upkeep" }),
     ).toBeVisible();
