@@ -19,7 +19,8 @@ import { institution, requireMailAndHttps } from "./app/config/institution.serve
 import { requestInfoContext } from "./app/context";
 import { appDatabase } from "./app/server/db/db.server";
 import { seedDemoIfDemo } from "./app/server/seed/startup.server";
-import { encryptPlainUploads } from "./app/server/uploads/private-uploads.server";
+import { encryptPlainUploads, uploadsRoot } from "./app/server/uploads/private-uploads.server";
+import { ownerOnlyDir } from "./app/server/files/owner-only.server";
 import { requestGuards } from "./app/server/security/request-guards.server";
 // A client behind TRUST_PROXY can send any X-Forwarded-For: records and limits keep only a valid
 // address, or a bounded `invalid:` hash of what was sent.
@@ -71,6 +72,9 @@ async function main() {
   const database = await appDatabase();
   // Demo mode: the demo people and their history on an empty database, before any request.
   await seedDemoIfDemo(database);
+  // DATA_DIR/uploads exists from the first start: the guide's nightly copy of it (rsync, cp -a)
+  // failed on a new installation that had no upload yet (tests/integration/whole-app/operations-guide.test.ts).
+  ownerOnlyDir(uploadsRoot());
   // ID documents and profile photos stored before encryption at rest are encrypted once, in the
   // background: until then the store reads them as they are.
   encryptPlainUploads().then(

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { parseDatabaseUrl } from "./database-url";
@@ -243,8 +244,45 @@ function refuseUnchosenEmbeddedDatabase(env: z.infer<typeof EnvSchema>): void {
   );
 }
 
+/** The secrets systemd may hand over as credentials instead of the environment file. */
+export const CREDENTIAL_NAMES = [
+  "SESSION_SECRET",
+  "DATA_ENCRYPTION_KEY",
+  "DATA_ENCRYPTION_KEY_PREVIOUS",
+  "DATABASE_URL",
+  "DATABASE_READ_URL",
+  "SMTP_URL",
+  "METRICS_TOKEN",
+] as const;
+
+/**
+ * systemd's LoadCredentialEncrypted= (or LoadCredential=) gives the service each secret as a file
+ * of its own under $CREDENTIALS_DIRECTORY: decrypted at start (with the machine's TPM or host key)
+ * into memory only this service can read, so the keys need not sit in a readable environment file
+ * (docs/operations.md#keys). A variable set in the environment wins over its file; the file's
+ * final newline is not part of the value. A file that cannot be read stops start-up, naming it.
+ */
+export function withCredentials(source: Record<string, string | undefined>): Record<string, string | undefined> {
+  const folder = source.CREDENTIALS_DIRECTORY;
+  if (!folder) return source;
+  const merged = { ...source };
+  for (const name of CREDENTIAL_NAMES) {
+    if (merged[name]) continue;
+    const file = path.join(folder, name);
+    if (!fs.existsSync(file)) continue;
+    try {
+      merged[name] = fs.readFileSync(file, "utf8").replace(/\r?\n$/, "");
+    } catch (error) {
+      throw new ConfigurationError(
+        `Invalid environment configuration:\n  ${name}: the credential ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+      );
+    }
+  }
+  return merged;
+}
+
 let cached: Env | undefined;
 export function env(): Env {
-  cached ??= parseEnv(process.env);
+  cached ??= parseEnv(withCredentials(process.env));
   return cached;
 }

@@ -17,6 +17,8 @@ export function fakeSmtpServer(options: { refuseRecipient?: string }) {
     let buffer = "";
     let inData = false;
     let current: Received = { from: "", to: [], data: "" };
+    // A sender that drops its pooled connection (an app process stopping) resets it: not an error here.
+    socket.on("error", () => undefined);
     socket.write("220 fake ESMTP\r\n");
     socket.on("data", (chunk) => {
       buffer += chunk.toString("utf8");
