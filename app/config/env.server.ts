@@ -253,6 +253,7 @@ export const CREDENTIAL_NAMES = [
   "DATABASE_READ_URL",
   "SMTP_URL",
   "METRICS_TOKEN",
+  "VAPID_PRIVATE_KEY",
 ] as const;
 
 /**
