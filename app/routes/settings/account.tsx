@@ -41,6 +41,7 @@ import {
   securityLists,
   startPasskeyRegistration,
   pushSettings,
+  pushLockedForDemo,
   addPushDevice,
   removePushDevice,
 } from "./account.server";
@@ -114,6 +115,7 @@ const PASSKEY_REFUSALS = {
 /** What a push intent's refusal says (docs/product.md#messages-settings). */
 const PUSH_REFUSALS = {
   members_only: "Only members get notifications on their devices.",
+  demo: "The published demo sign-ins cannot turn on notifications on a device: every visitor shares them.",
   not_configured: "Notifications on devices are not offered.",
   too_many: "You have 10 devices with notifications on, the most an account can have. Remove one first.",
   invalid: "This browser's notification subscription could not be used. Please try again.",
@@ -425,6 +427,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "push-remove": {
       // Notifications on a device are the member's (staff get no notifications).
       if (user.role !== "user") return refuse(intent, PUSH_REFUSALS.members_only, 403);
+      if (intent === "push-subscribe" && pushLockedForDemo(user.email)) return refuse(intent, PUSH_REFUSALS.demo, 403);
       const member = { id: user.id, email: user.email };
       if (intent === "push-subscribe") {
         const result = await addPushDevice(

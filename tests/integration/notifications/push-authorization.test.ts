@@ -9,6 +9,7 @@ import * as accountRoute from "~/routes/settings/account";
 import { openTestDatabase } from "../test-database";
 import { expectSentAway, itRefuses, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
 import { browserSubscription } from "./push-service";
+import { person } from "../../factories";
 
 /**
  * Who may turn notifications on a device on and off (docs/product.md#settings, Web Push): a
@@ -127,6 +128,29 @@ describe("Account Settings: notifications on devices", () => {
         kind: "refused",
         status: 400,
       });
+    expect(await devices()).toEqual(before);
+  });
+
+  it("a published demo sign-in is offered no notifications on devices, and refused one (403)", async () => {
+    // A member with a published demo sign-in's address (demo mode: the default profile).
+    const alex = await person(database.db, "user", { email: "alex.morgan@harborview.example" });
+    const demo = await SignedIn.as(database.db, { demo: alex.id });
+    const page = await run(() =>
+      accountRoute.loader({ request: demo.get("demo", "/settings/account"), params: {}, context: context() } as never),
+    );
+    expect((page.value as { account: { push: unknown } }).account.push).toBeNull();
+    const before = await devices();
+    const outcome = await run(() =>
+      accountRoute.action({
+        request: demo.post("demo", "/settings/account", {
+          intent: "push-subscribe",
+          subscription: JSON.stringify(another.json),
+        }),
+        params: {},
+        context: context(),
+      } as never),
+    );
+    expect(outcome).toMatchObject({ kind: "refused", status: 403 });
     expect(await devices()).toEqual(before);
   });
 
