@@ -2,6 +2,7 @@ import { defineConfig, devices } from "@playwright/test";
 import os from "node:os";
 import path from "node:path";
 import fs from "node:fs";
+import webpush from "web-push";
 
 /**
  * Browser tests drive Debian's Chromium (never a downloaded browser) against the production
@@ -9,6 +10,12 @@ import fs from "node:fs";
  */
 const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-e2e-"));
+/**
+ * Web Push (tests/e2e/web-push.spec.ts): a VAPID key pair made for this run, and the local push
+ * service the spec starts on E2E_PUSH_PORT, which the server may post pushes to.
+ */
+export const pushPort = port + 1000;
+const vapid = webpush.generateVAPIDKeys();
 /**
  * Debian's chromium-headless-shell when it is installed: the same Chromium without the desktop
  * browser around it, which headless tests never show. It runs the suite on about a third less CPU
@@ -97,6 +104,9 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       E2E: "1",
       TRUST_PROXY: "1",
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      WEB_PUSH_EXTRA_ORIGINS: `http://127.0.0.1:${pushPort}`,
       // Browser tests move the job clock forward (/admin/jobs) to see jobs due later run now, and
       // poll often so those runs follow within a second (app/server/jobs/).
       JOB_CLOCK: "adjustable",

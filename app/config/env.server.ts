@@ -65,6 +65,26 @@ const EnvSchema = z.object({
     .string()
     .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
     .optional(),
+  /**
+   * Web Push (docs/operations.md#web-push): the VAPID key pair that signs every push, made once
+   * with `npx web-push generate-vapid-keys`. Without both, no device is offered notifications.
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, "must be the public key printed by npx web-push generate-vapid-keys")
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "must be the private key printed by npx web-push generate-vapid-keys")
+    .optional(),
+  /**
+   * Push services besides the browsers' own (https origins, comma-separated): a test's local push
+   * service. The server only ever posts pushes to these and the known browser push services.
+   */
+  WEB_PUSH_EXTRA_ORIGINS: z
+    .string()
+    .regex(/^https?:\/\/[^\s,]+(,https?:\/\/[^\s,]+)*$/, "must be origins (http[s]://host[:port]) separated by commas")
+    .optional(),
   INSTITUTION_CONFIG: z.string().min(1).optional(),
   /** "1": exactly one reverse proxy in front; the client address comes from X-Forwarded-For. */
   TRUST_PROXY: z.enum(["0", "1"], "must be 1 (exactly one reverse proxy in front) or 0").optional(),
@@ -187,6 +207,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     );
   }
   refuseUnchosenEmbeddedDatabase(env);
+  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+    throw new ConfigurationError(
+      "Invalid environment configuration:\n  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both (npx web-push generate-vapid-keys prints the pair) or neither",
+    );
+  }
   if (env.DATABASE_READ_URL && !env.DATABASE_URL) {
     throw new ConfigurationError(
       "Invalid environment configuration:\n  DATABASE_READ_URL: needs DATABASE_URL (a replica follows a PostgreSQL primary; the embedded database has none)",
@@ -228,6 +253,7 @@ export const CREDENTIAL_NAMES = [
   "DATABASE_READ_URL",
   "SMTP_URL",
   "METRICS_TOKEN",
+  "VAPID_PRIVATE_KEY",
 ] as const;
 
 /**

@@ -33,6 +33,7 @@ export function scheduleInWords(cron: string | null, zone: string): string {
   const [minute, hour, day, month, weekday] = fields as [string, string, string, string, string];
   const number = (field: string, max: number) =>
     /^\d{1,2}$/.test(field) && Number(field) <= max ? Number(field) : null;
+  if (minute === "*" && hour === "*" && day === "*" && month === "*" && weekday === "*") return "Every minute";
   const everyMinutes = /^\*\/(\d{1,2})$/.exec(minute);
   if (everyMinutes && hour === "*" && day === "*" && month === "*" && weekday === "*")
     return `Every ${everyMinutes[1]} minutes`;

@@ -10,13 +10,14 @@ import { StatusMessage } from "./status-message";
 import { SettingsSection } from "./settings-section";
 import { PasskeysSection } from "./passkeys-section";
 import { SessionsSection } from "./sessions-section";
+import { PushSection } from "./push-section";
 import type { AccountActionData, AccountData, ElectronicDeliveryData } from "./types";
 
 const ACTION = "/settings/account";
 
 /**
- * Account Settings (docs/product.md#settings): email (read-only), the email notifications toggle
- * (SMS and push are not offered: nothing sends them yet), a member's delivery of statements and
+ * Account Settings (docs/product.md#settings): email (read-only), a member's notifications on their
+ * devices (Web Push, when the VAPID keys are set; SMS is not offered: nothing sends it), a member's delivery of statements and
  * notices (withdraw consent to electronic delivery), security toggles loginAlerts and twoFactor (turning it on enrols an authenticator app:
  * password, QR code, a confirming code), and the password change. Posts to /settings/account; used
  * by the page (works without JavaScript) and by the dialog.
@@ -57,6 +58,13 @@ export function AccountSettingsForm({ account, pageResult }: { account: AccountD
 
       {account.electronic_delivery ? (
         <DeliverySection delivery={account.electronic_delivery} pageResult={pick(undefined, ["paper-delivery"])} />
+      ) : null}
+
+      {account.push ? (
+        <PushSection
+          push={account.push}
+          pageResult={pick(undefined, ["push-subscribe", "push-unsubscribe", "push-remove"])}
+        />
       ) : null}
 
       <PasskeysSection

@@ -48,6 +48,26 @@ export interface AccountData {
   sessions: SessionData[];
   /** A session named by the login alert's link (?session=), to show it first and marked. */
   highlighted_session: string | null;
+  /**
+   * Notifications on the member's devices (Web Push); null when not offered: staff, or no VAPID
+   * keys configured (docs/product.md#settings).
+   */
+  push?: PushData | null;
+}
+
+export interface PushData {
+  /** The VAPID public key the browser subscribes with (base64url). */
+  public_key: string;
+  devices: PushDeviceData[];
+}
+
+export interface PushDeviceData {
+  id: number;
+  device: string;
+  created_at: string;
+  created_label: string;
+  /** The end of the device's push service URL: tells the browser which entry is itself. */
+  endpoint_suffix: string;
 }
 
 /** Dates come as ISO strings and as words in the institution's time zone (the same on server and browser). */
@@ -102,7 +122,10 @@ export type AccountIntent =
   | "passkey-remove-options"
   | "passkey-remove-confirm"
   | "session-end"
-  | "sessions-end-others";
+  | "sessions-end-others"
+  | "push-subscribe"
+  | "push-unsubscribe"
+  | "push-remove";
 
 export interface AccountActionData {
   intent: AccountIntent;

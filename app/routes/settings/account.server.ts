@@ -1,7 +1,14 @@
 import { withDatabase } from "~/server/db/db.server";
+import { isDemoSignIn } from "~/server/auth/demo-signins.server";
 import { institution } from "~/config/institution.server";
 import { formatCents } from "~/domain/money";
-import type { AccountData, ElectronicDeliveryData } from "~/components/settings/types";
+import type { AccountData, ElectronicDeliveryData, PushData } from "~/components/settings/types";
+import {
+  addPushDevice as addPushDeviceIn,
+  listPushDevices,
+  pushKeys,
+  removePushDevice as removePushDeviceIn,
+} from "~/server/notifications/push.server";
 import {
   finishPasskeyRegistration as finishPasskeyRegistrationIn,
   listPasskeys,
@@ -49,6 +56,35 @@ export const electronicDelivery = withDatabase(async (db, member_id: string): Pr
     withdrawal_fee: fee ? formatCents(fee) : null,
   };
 });
+
+/** Notifications on the member's devices (Web Push): offered to members only, and only with the VAPID keys set. */
+export const pushSettings = withDatabase(
+  async (db, user: { id: string; role: string; email: string }): Promise<PushData | null> => {
+    const keys = pushKeys();
+    if (!keys || user.role !== "user" || pushLockedForDemo(user.email)) return null;
+    const devices = await listPushDevices(db, user.id);
+    return {
+      public_key: keys.public_key,
+      devices: devices.map((d) => ({
+        id: d.id,
+        device: d.device,
+        created_at: d.created_at.toISOString(),
+        created_label: when(d.created_at),
+        endpoint_suffix: d.endpoint_suffix,
+      })),
+    };
+  },
+);
+
+/**
+ * The published demo sign-ins are shared by every visitor: a device one visitor allowed would show
+ * the next visitor's notifications. Demo mode offers them no notifications on devices.
+ */
+export function pushLockedForDemo(email: string): boolean {
+  return institution().demo && isDemoSignIn(email);
+}
+export const addPushDevice = withDatabase(addPushDeviceIn);
+export const removePushDevice = withDatabase(removePushDeviceIn);
 
 /** Passkeys (docs/product.md#passkeys) and sessions (docs/product.md#sessions-and-devices) of the signed-in person. */
 export const startPasskeyRegistration = withDatabase(startPasskeyRegistrationIn);

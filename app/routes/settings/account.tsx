@@ -11,6 +11,7 @@ import {
 import { currentPasswordLockedMessage } from "~/server/auth/current-password.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { requireUser } from "~/server/auth/session.server";
+import { describeUserAgent } from "~/server/auth/devices.server";
 import { formReply, parseSubmission, readForm, replyTo } from "~/server/http/form.server";
 import { checkPasskeyName } from "~/domain/passkeys";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
@@ -39,6 +40,10 @@ import {
   removePasskeyWithPassword,
   securityLists,
   startPasskeyRegistration,
+  pushSettings,
+  pushLockedForDemo,
+  addPushDevice,
+  removePushDevice,
 } from "./account.server";
 
 /**
@@ -67,6 +72,9 @@ const ACCOUNT_INTENTS: readonly AccountIntent[] = [
   "passkey-remove-confirm",
   "session-end",
   "sessions-end-others",
+  "push-subscribe",
+  "push-unsubscribe",
+  "push-remove",
 ];
 const FAILED = SETTINGS_MESSAGES.account_failed;
 const UPDATED = SETTINGS_MESSAGES.account_updated;
@@ -80,8 +88,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   // Only members get statements and notices; staff see no delivery section.
   const electronic_delivery = user.role === "user" ? await electronicDelivery(user.id) : null;
   const lists = await securityLists(user, new URL(request.url).searchParams.get("session"));
+  const push = await pushSettings(user);
   return {
-    account: { ...account, totp_setup, electronic_delivery, ...lists } satisfies AccountData as AccountData | null,
+    account: {
+      ...account,
+      totp_setup,
+      electronic_delivery,
+      ...lists,
+      push,
+    } satisfies AccountData as AccountData | null,
     role: user.role,
   };
 }
@@ -95,6 +110,16 @@ const PASSKEY_REFUSALS = {
   not_found: "That passkey is not on your account.",
   last_staff_passkey: "Staff must keep a passkey. Add another one before removing this one.",
   failed: "Please try again in a moment.",
+} as const;
+
+/** What a push intent's refusal says (docs/product.md#messages-settings). */
+const PUSH_REFUSALS = {
+  members_only: "Only members get notifications on their devices.",
+  demo: "The published demo sign-ins cannot turn on notifications on a device: every visitor shares them.",
+  not_configured: "Notifications on devices are not offered.",
+  too_many: "You have 10 devices with notifications on, the most an account can have. Remove one first.",
+  invalid: "This browser's notification subscription could not be used. Please try again.",
+  not_found: "That device is not on your account, or its notifications are already off.",
 } as const;
 
 function refuse(intent: AccountIntent, detail: string, status: number, extra: Partial<AccountActionData> = {}) {
@@ -395,6 +420,58 @@ export async function action({ request, context }: Route.ActionArgs) {
         ok: true,
         message: UPDATED,
         detail: ended === 1 ? "1 other session ended." : `${ended} other sessions ended.`,
+      } satisfies AccountActionData;
+    }
+    case "push-subscribe":
+    case "push-unsubscribe":
+    case "push-remove": {
+      // Notifications on a device are the member's (staff get no notifications).
+      if (user.role !== "user") return refuse(intent, PUSH_REFUSALS.members_only, 403);
+      if (intent === "push-subscribe" && pushLockedForDemo(user.email)) return refuse(intent, PUSH_REFUSALS.demo, 403);
+      const member = { id: user.id, email: user.email };
+      if (intent === "push-subscribe") {
+        const result = await addPushDevice(
+          member,
+          {
+            subscription_json: String(form.get("subscription") ?? ""),
+            device: describeUserAgent(request.headers.get("user-agent")).label,
+          },
+          { request_id, ip },
+        );
+        switch (result.status) {
+          case "added":
+          case "already_added":
+            return {
+              intent,
+              ok: true,
+              message: UPDATED,
+              detail: "Notifications are on for this device.",
+            } satisfies AccountActionData;
+          case "not_configured":
+            return refuse(intent, PUSH_REFUSALS.not_configured, 404);
+          case "too_many":
+            return refuse(intent, PUSH_REFUSALS.too_many, 409);
+          case "invalid":
+            return refuse(intent, PUSH_REFUSALS.invalid, 400);
+        }
+        break;
+      }
+      const id = Number(form.get("subscription_id"));
+      if (intent === "push-remove" && (!Number.isSafeInteger(id) || id <= 0))
+        return refuse(intent, PUSH_REFUSALS.not_found, 404);
+      const which = intent === "push-remove" ? { id } : { endpoint: String(form.get("endpoint") ?? "") };
+      const result = await removePushDevice(member, which, { request_id, ip });
+      // This browser turning itself off is done either way: it has unsubscribed.
+      if (result.status === "not_found" && intent === "push-remove")
+        return refuse(intent, PUSH_REFUSALS.not_found, 404);
+      return {
+        intent,
+        ok: true,
+        message: UPDATED,
+        detail:
+          intent === "push-remove"
+            ? "That device will get no more notifications."
+            : "Notifications are off for this device.",
       } satisfies AccountActionData;
     }
     case "notifications": {

@@ -25,3 +25,4 @@ export * from "./schema/sanctions";
 export * from "./schema/taxpayer-ids";
 export * from "./schema/electronic-delivery";
 export * from "./schema/secure-messages";
+export * from "./schema/push";

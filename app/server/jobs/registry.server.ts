@@ -2,6 +2,7 @@ import { defineJob } from "./job";
 import { releaseAvailableDeposits } from "~/server/deposits/availability.server";
 import { pruneExpired } from "./prune.server";
 import { retryOutboxDeliveries } from "./outbox-retry.server";
+import { deliverPushes } from "~/server/notifications/push.server";
 import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
 import { payDueBillPayments } from "~/server/bill-pay/due-payments.server";
 import { runDueScheduledTransfers } from "~/server/payments/scheduled-transfers.server";
@@ -28,6 +29,17 @@ export const outboxDeliveryJob = defineJob({
   max_attempts: 3,
   backoff: { first_ms: 60_000, max_ms: 10 * 60_000 },
   run: ({ db, now }) => retryOutboxDeliveries(db, now),
+});
+
+export const pushDeliveryJob = defineJob({
+  name: "push-delivery",
+  title: "Push notifications",
+  description:
+    "Sends the members' notifications to the devices they allowed (Web Push, with the VAPID keys configured only); a device its push service says is gone is removed.",
+  schedule: "* * * * *",
+  max_attempts: 3,
+  backoff: { first_ms: 60_000, max_ms: 5 * 60_000 },
+  run: ({ db, now }) => deliverPushes(db, now),
 });
 
 export const pruneExpiredJob = defineJob({
@@ -201,6 +213,7 @@ export const changeInTermsNoticesJob = defineJob({
 
 export const APP_JOBS = [
   outboxDeliveryJob,
+  pushDeliveryJob,
   pruneExpiredJob,
   monthlyStatementsJob,
   monthlyDividendsJob,

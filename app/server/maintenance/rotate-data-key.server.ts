@@ -1,7 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { conversationMessages, conversations, debitCards, memberProfiles, taxpayerIds } from "~/server/db/schema";
+import {
+  conversationMessages,
+  conversations,
+  debitCards,
+  memberProfiles,
+  pushSubscriptions,
+  taxpayerIds,
+} from "~/server/db/schema";
 import { bodyContext, subjectContext } from "~/server/secure-messages/secure-messages.server";
+import { pushSubscriptionContext } from "~/server/notifications/push.server";
 import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { cardNumberContext } from "~/server/cards/cards.server";
 import { encryptionContext } from "~/server/members/members.server";
@@ -11,7 +19,7 @@ import { reencryptedField } from "../security/crypto.server";
 /**
  * Moves everything DATA_ENCRYPTION_KEY protects to the current key
  * (docs/operations.md#rotating-the-data-encryption-key): members' dates of birth and ID numbers,
- * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts, and every private file (ID documents, check photos and thumbnails, profile
+ * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts, the devices' push subscriptions, and every private file (ID documents, check photos and thumbnails, profile
  * photos, dispute and message attachments). A value already under the current key is left as it is, so a run that stopped part way
  * is simply run again. Each database value is its own small update: the server keeps reading
  * every value meanwhile, with the current key or a previous one.
@@ -85,6 +93,19 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
     const body_enc = reencryptedField(m.body_enc, bodyContext(m.conversation_id));
     if (!body_enc) continue;
     await db.update(conversationMessages).set({ body_enc }).where(eq(conversationMessages.id, m.id));
+    fields += 1;
+  }
+  const devices = await db
+    .select({
+      id: pushSubscriptions.id,
+      member_id: pushSubscriptions.member_id,
+      subscription: pushSubscriptions.subscription,
+    })
+    .from(pushSubscriptions);
+  for (const d of devices) {
+    const subscription = reencryptedField(d.subscription, pushSubscriptionContext(d.member_id));
+    if (!subscription) continue;
+    await db.update(pushSubscriptions).set({ subscription }).where(eq(pushSubscriptions.id, d.id));
     fields += 1;
   }
   return { fields, files: await reencryptUploads() };
