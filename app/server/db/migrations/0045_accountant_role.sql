@@ -1,0 +1,2 @@
+ALTER TABLE "users" DROP CONSTRAINT "users_role_valid";--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_role_valid" CHECK ("users"."role" is null or "users"."role" in ('user', 'pending', 'admin', 'reviewer', 'accountant'));
