@@ -34,7 +34,9 @@ export function BooksDateForm({
 }) {
   return (
     <Form method="get" className="flex flex-wrap items-end gap-3" noValidate>
-      {hidden ? Object.entries(hidden).map(([name, v]) => <input key={name} type="hidden" name={name} value={v} />) : null}
+      {hidden
+        ? Object.entries(hidden).map(([name, v]) => <input key={name} type="hidden" name={name} value={v} />)
+        : null}
       <div>
         <label htmlFor="books-date" className="block text-sm font-medium text-slate-800">
           {label}

@@ -60,7 +60,8 @@ export default function BooksAccount({ loaderData }: Route.ComponentProps) {
           {dayLabel(book.from)} to {dayLabel(book.to)}
         </h2>
         <p className="px-4 pt-3 text-sm text-slate-700">
-          Balance before {dayLabel(book.from)}: <span className="font-medium tabular-nums">{formatCents(book.opening_cents)}</span>
+          Balance before {dayLabel(book.from)}:{" "}
+          <span className="font-medium tabular-nums">{formatCents(book.opening_cents)}</span>
         </p>
         {days.length === 0 ? (
           <p className="px-4 py-4 text-sm text-slate-700">No entries in these days.</p>
@@ -69,10 +70,18 @@ export default function BooksAccount({ loaderData }: Route.ComponentProps) {
             <table className="mt-2 w-full text-left text-sm">
               <thead className="bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
                 <tr>
-                  <th scope="col" className="px-4 py-2 font-semibold">Day</th>
-                  <th scope="col" className="px-4 py-2 text-right font-semibold">Credits</th>
-                  <th scope="col" className="px-4 py-2 text-right font-semibold">Debits</th>
-                  <th scope="col" className="px-4 py-2 text-right font-semibold">Closing balance</th>
+                  <th scope="col" className="px-4 py-2 font-semibold">
+                    Day
+                  </th>
+                  <th scope="col" className="px-4 py-2 text-right font-semibold">
+                    Credits
+                  </th>
+                  <th scope="col" className="px-4 py-2 text-right font-semibold">
+                    Debits
+                  </th>
+                  <th scope="col" className="px-4 py-2 text-right font-semibold">
+                    Closing balance
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">

@@ -46,7 +46,10 @@ export default function BooksAccounts({ loaderData }: Route.ComponentProps) {
         </h2>
         <ul className="divide-y divide-slate-100">
           {accounts.map((a) => (
-            <li key={a.type} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-4 py-3 text-sm">
+            <li
+              key={a.type}
+              className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-4 py-3 text-sm"
+            >
               <div>
                 <Link
                   to={`/admin/books/accounts/${a.type}?date=${as_of}`}

@@ -7,7 +7,8 @@ import { dateFromUrl, trialBalanceCsvFor } from "./books.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireBooksReader(request, context.get(requestInfoContext));
   const asked = dateFromUrl(request);
-  if (!asked.ok) return new Response(asked.message, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!asked.ok)
+    return new Response(asked.message, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   return new Response(await trialBalanceCsvFor(asked.date), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

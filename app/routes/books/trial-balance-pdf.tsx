@@ -7,7 +7,8 @@ import { dateFromUrl, trialBalancePdfFor } from "./books.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireBooksReader(request, context.get(requestInfoContext));
   const asked = dateFromUrl(request);
-  if (!asked.ok) return new Response(asked.message, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!asked.ok)
+    return new Response(asked.message, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const pdf = await trialBalancePdfFor(asked.date, user.name);
   return new Response(new Uint8Array(pdf), {
     headers: {

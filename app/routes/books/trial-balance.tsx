@@ -66,15 +66,23 @@ export default function TrialBalancePage({ loaderData }: Route.ComponentProps) {
         <table className="w-full text-left text-sm">
           <thead className="bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
             <tr>
-              <th scope="col" className="px-3 py-2 font-semibold sm:px-4">Account</th>
-              <th scope="col" className="px-3 py-2 text-right font-semibold sm:px-4">Debit</th>
-              <th scope="col" className="px-3 py-2 text-right font-semibold sm:px-4">Credit</th>
+              <th scope="col" className="px-3 py-2 font-semibold sm:px-4">
+                Account
+              </th>
+              <th scope="col" className="px-3 py-2 text-right font-semibold sm:px-4">
+                Debit
+              </th>
+              <th scope="col" className="px-3 py-2 text-right font-semibold sm:px-4">
+                Credit
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
             {tb.lines.map((line) => (
               <tr key={line.code}>
-                <th scope="row" className="px-3 py-2 font-medium text-slate-900 sm:px-4">{line.name}</th>
+                <th scope="row" className="px-3 py-2 font-medium text-slate-900 sm:px-4">
+                  {line.name}
+                </th>
                 <td className="px-3 py-2 text-right tabular-nums sm:px-4">{money(line.debit_cents)}</td>
                 <td className="px-3 py-2 text-right tabular-nums sm:px-4">{money(line.credit_cents)}</td>
               </tr>
@@ -82,7 +90,9 @@ export default function TrialBalancePage({ loaderData }: Route.ComponentProps) {
           </tbody>
           <tfoot className="border-t-2 border-slate-300 font-semibold">
             <tr>
-              <th scope="row" className="px-3 py-2 sm:px-4">Total</th>
+              <th scope="row" className="px-3 py-2 sm:px-4">
+                Total
+              </th>
               <td className="px-3 py-2 text-right tabular-nums sm:px-4">{formatCents(tb.total_debit_cents)}</td>
               <td className="px-3 py-2 text-right tabular-nums sm:px-4">{formatCents(tb.total_credit_cents)}</td>
             </tr>
