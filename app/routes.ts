@@ -78,6 +78,7 @@ export default [
     index("routes/books/accounts.tsx"),
     route("accounts/:type", "routes/books/account.tsx"),
     route("trial-balance", "routes/books/trial-balance.tsx"),
+    route("settlement", "routes/books/settlement.tsx"),
   ]),
   route("admin/books/trial-balance.csv", "routes/books/trial-balance-csv.tsx"),
   route("admin/books/trial-balance.pdf", "routes/books/trial-balance-pdf.tsx"),

@@ -1,4 +1,6 @@
+import { z } from "zod";
 import { isCalendarDate } from "./calendar-date";
+import { parseDollarsToCents } from "./money";
 
 /**
  * The institution's books (docs/product.md#books): the pure rules of the trial balance, shared by
@@ -73,4 +75,55 @@ export function booksDate(raw: string | null, today: string): BooksDate {
   }
   if (date > today) return { ok: false, message: BOOKS_MESSAGES.future_date };
   return { ok: true, date };
+}
+
+/**
+ * The payment rails whose money settles through an institution account (docs/product.md#books),
+ * each with the account the ledger posts its settlement to and where its statement comes from.
+ */
+export const RAILS = {
+  ach: { label: "ACH", account: "ach_settlement", statement: "Federal Reserve (FedACH) statement" },
+  wire: { label: "Wires", account: "wire_settlement", statement: "Correspondent bank's statement" },
+  bill_pay: { label: "Bill pay", account: "bill_pay_settlement", statement: "Bill payment processor's statement" },
+  card: { label: "Cards", account: "card_settlement", statement: "Card network's settlement report" },
+} as const;
+export type Rail = keyof typeof RAILS;
+export const RAIL_IDS = Object.keys(RAILS) as Rail[];
+
+export const RECONCILE_MESSAGES = {
+  rail: "Please choose a rail",
+  amount_missing: "Please enter the statement's net amount for the day",
+  amount_bad: "Please enter an amount in dollars and cents, such as 1250.00 or -1250.00",
+  recorded_matched: "Recorded. The statement matches the ledger for this day.",
+  recorded_difference: "Recorded. The statement and the ledger differ: look at the day's entries below.",
+} as const;
+
+/** "1,250.00", "-1250", "$-3.10": a signed amount in cents, or null. */
+export function parseSignedDollars(text: string): number | null {
+  const trimmed = text.trim().replace(/^\$/, "");
+  const negative = trimmed.startsWith("-");
+  const cents = parseDollarsToCents(negative ? trimmed.slice(1) : trimmed);
+  if (cents === null) return null;
+  return negative ? -cents : cents;
+}
+
+/** The reconciliation form (docs/product.md#books): the rail, the day and the statement's figure. */
+export const ReconcileSchema = z.object({
+  rail: z.enum(RAIL_IDS as [Rail, ...Rail[]], RECONCILE_MESSAGES.rail),
+  date: z
+    .string({ error: BOOKS_MESSAGES.bad_date })
+    .trim()
+    .refine((value) => isCalendarDate(value), BOOKS_MESSAGES.bad_date),
+  statement_amount: z
+    .string({ error: RECONCILE_MESSAGES.amount_missing })
+    .trim()
+    .min(1, RECONCILE_MESSAGES.amount_missing)
+    .refine((value) => parseSignedDollars(value) !== null, RECONCILE_MESSAGES.amount_bad)
+    .transform((value) => parseSignedDollars(value)!),
+});
+
+/** The statement's figure against the ledger's: matched, or how far apart (statement minus ledger). */
+export function reconciliationOutcome(statement_cents: number, ledger_cents: number) {
+  const difference_cents = statement_cents - ledger_cents;
+  return { matched: difference_cents === 0, difference_cents };
 }

@@ -13,6 +13,9 @@ export function BooksTabs() {
       <NavLink to="/admin/books/trial-balance" className={tab}>
         Trial balance
       </NavLink>
+      <NavLink to="/admin/books/settlement" className={tab}>
+        Settlement
+      </NavLink>
     </nav>
   );
 }

@@ -1,5 +1,11 @@
 import { withDatabase } from "~/server/db/db.server";
-import { accountBook, institutionBalances, trialBalanceAsOf } from "~/server/books/books.server";
+import {
+  accountBook,
+  institutionBalances,
+  recordReconciliation,
+  settlementReport,
+  trialBalanceAsOf,
+} from "~/server/books/books.server";
 import { trialBalanceCsv, trialBalancePdf } from "~/server/books/trial-balance-files.server";
 import { today } from "~/server/ledger/ledger.server";
 import { booksDate, type BooksDate } from "~/domain/books";
@@ -21,3 +27,6 @@ export const trialBalanceCsvFor = withDatabase(async (db, as_of: string) =>
 export const trialBalancePdfFor = withDatabase(async (db, as_of: string, prepared_by: string) =>
   trialBalancePdf(await trialBalanceAsOf(db, as_of), prepared_by),
 );
+
+export const settlementReportFor = withDatabase(settlementReport);
+export const recordReconciliationFor = withDatabase(recordReconciliation);

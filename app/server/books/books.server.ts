@@ -1,14 +1,25 @@
-import { and, asc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
-import type { DbOrTx } from "~/server/db/client.server";
+import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
   INSTITUTION_ACCOUNT_TYPES,
   MEMBER_ACCOUNT_TYPES,
+  booksReconciliations,
   ledgerAccounts,
   ledgerEntries,
   ledgerTransactions,
 } from "~/server/db/schema";
 import { INSTITUTION_ACCOUNT_NAMES, type InstitutionAccountType } from "~/server/ledger/accounts.server";
-import { trialBalance, type BalanceLine, type TrialBalance } from "~/domain/books";
+import {
+  RAILS,
+  RAIL_IDS,
+  reconciliationOutcome,
+  trialBalance,
+  type BalanceLine,
+  type Rail,
+  type TrialBalance,
+} from "~/domain/books";
+import type { Actor } from "~/domain/actor";
+import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 
 /**
  * The institution's books (docs/product.md#books): balances as of a day, the trial balance and an
@@ -197,4 +208,124 @@ export async function accountBook(
     .where(and(moved, eq(ledgerTransactions.effective_date, day)))
     .orderBy(asc(ledgerEntries.id));
   return { ...base, account_number: account.account_number, opening_cents, days, entries };
+}
+
+export interface RailDay {
+  rail: Rail;
+  label: string;
+  statement_source: string;
+  account_name: string;
+  account_number: string | null;
+  credits_cents: number;
+  debits_cents: number;
+  /** Credits minus debits: the settlement account's net for the day, in the ledger's sign. */
+  net_cents: number;
+  /** What moved it, per kind of transaction (ACH files and returns, card settlements...). */
+  by_kind: { kind: string; count: number; credits_cents: number; debits_cents: number }[];
+  entries: AccountEntry[];
+  /** The newest statement figure entered for this rail and day, against today's ledger figure. */
+  reconciliation: {
+    statement_cents: number;
+    ledger_cents_then: number;
+    entered_by_email: string | null;
+    entered_at: Date;
+    matched: boolean;
+    difference_cents: number;
+  } | null;
+}
+
+/** One rail's settlement on one day: the settlement account's movement, by kind, and its reconciliation. */
+export async function railDay(db: DbOrTx, rail: Rail, date: string): Promise<RailDay> {
+  const spec = RAILS[rail];
+  const book = await accountBook(db, spec.account, date, date);
+  const today = book.days.find((d) => d.date === date);
+  const credits_cents = today?.credits_cents ?? 0;
+  const debits_cents = today?.debits_cents ?? 0;
+  const net_cents = credits_cents - debits_cents;
+  const kinds = new Map<string, { kind: string; count: number; credits_cents: number; debits_cents: number }>();
+  for (const e of book.entries) {
+    const k = kinds.get(e.kind) ?? { kind: e.kind, count: 0, credits_cents: 0, debits_cents: 0 };
+    k.count += 1;
+    if (e.amount_cents > 0) k.credits_cents += e.amount_cents;
+    else k.debits_cents -= e.amount_cents;
+    kinds.set(e.kind, k);
+  }
+  const [latest] = await db
+    .select()
+    .from(booksReconciliations)
+    .where(and(eq(booksReconciliations.rail, rail), eq(booksReconciliations.business_date, date)))
+    .orderBy(desc(booksReconciliations.id))
+    .limit(1);
+  return {
+    rail,
+    label: spec.label,
+    statement_source: spec.statement,
+    account_name: book.name,
+    account_number: book.account_number,
+    credits_cents,
+    debits_cents,
+    net_cents,
+    by_kind: [...kinds.values()],
+    entries: book.entries,
+    // Compared with the ledger as it is now: a settlement posted late closes the difference.
+    reconciliation: latest
+      ? {
+          statement_cents: latest.statement_cents,
+          ledger_cents_then: latest.ledger_cents,
+          entered_by_email: latest.entered_by_email,
+          entered_at: latest.entered_at,
+          ...reconciliationOutcome(latest.statement_cents, net_cents),
+        }
+      : null,
+  };
+}
+
+/** The daily settlement report: every rail's day. */
+export async function settlementReport(db: DbOrTx, date: string): Promise<RailDay[]> {
+  const days: RailDay[] = [];
+  for (const rail of RAIL_IDS) days.push(await railDay(db, rail, date));
+  return days;
+}
+
+/**
+ * Records the statement's figure for a rail and day (docs/product.md#books), with the ledger's
+ * figure at that moment, who and when, and an audit entry, in one transaction. Nothing in the
+ * ledger changes: a difference is for people to look into, never corrected here.
+ */
+export async function recordReconciliation(
+  db: Db,
+  input: { rail: Rail; date: string; statement_cents: number; staff: Actor; origin: AuditOrigin },
+): Promise<{ matched: boolean; difference_cents: number; ledger_cents: number }> {
+  return db.transaction(async (tx) => {
+    const day = await railDay(tx, input.rail, input.date);
+    const [row] = await tx
+      .insert(booksReconciliations)
+      .values({
+        rail: input.rail,
+        business_date: input.date,
+        statement_cents: input.statement_cents,
+        ledger_cents: day.net_cents,
+        entered_by: input.staff.id,
+        entered_by_email: input.staff.email,
+      })
+      .returning({ id: booksReconciliations.id });
+    const outcome = reconciliationOutcome(input.statement_cents, day.net_cents);
+    await recordAudit(tx, {
+      actor_id: input.staff.id,
+      actor_email: input.staff.email,
+      action: "books.reconciliation.recorded",
+      subject_type: "books_reconciliation",
+      subject_id: String(row!.id),
+      after: {
+        rail: input.rail,
+        business_date: input.date,
+        statement_cents: input.statement_cents,
+        ledger_cents: day.net_cents,
+        difference_cents: outcome.difference_cents,
+      },
+      request_id: input.origin.request_id,
+      ip: input.origin.ip,
+    });
+    return { ...outcome, ledger_cents: day.net_cents };
+  });
 }
