@@ -8,6 +8,7 @@ import * as accountRoute from "~/routes/books/account";
 import * as trialBalanceRoute from "~/routes/books/trial-balance";
 import * as trialBalanceCsvRoute from "~/routes/books/trial-balance-csv";
 import * as trialBalancePdfRoute from "~/routes/books/trial-balance-pdf";
+import * as settlementRoute from "~/routes/books/settlement";
 import { BOOKS_MESSAGES } from "~/domain/books";
 import { today } from "~/server/ledger/ledger.server";
 import { openTestDatabase } from "../test-database";
@@ -57,6 +58,7 @@ const PAGES: { path: string; load: (r: Request) => Promise<unknown> }[] = [
   { path: "/admin/books/trial-balance", load: load(trialBalanceRoute) },
   { path: "/admin/books/trial-balance.csv", load: load(trialBalanceCsvRoute) },
   { path: "/admin/books/trial-balance.pdf", load: load(trialBalancePdfRoute) },
+  { path: "/admin/books/settlement", load: load(settlementRoute) },
 ];
 
 describe("every /admin/books page and file", () => {
