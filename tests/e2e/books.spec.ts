@@ -1,0 +1,117 @@
+import fs from "node:fs";
+import { parse } from "csv-parse/sync";
+import { expect, test } from "./fixtures";
+import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from "./support";
+
+/**
+ * The institution's books (docs/product.md#books), as an accountant: the back office shows them
+ * the books only; they read the accounts and the trial balance (in balance), download it as CSV
+ * (read back with a CSV parser), and reconcile a day's wire settlement (a difference, then matched).
+ */
+const ACCOUNTANT = { email: "accountant@harborview.example", password: "Books-Demo-Pass-1" };
+const SCREENS = "test-results/books";
+
+// A past day: no test posts to it while this one reconciles it.
+const DAY = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeEach(async ({ page, sessions }) => {
+  await page.context().addCookies((await sessions.stateFor(ACCOUNTANT)).cookies);
+});
+
+test("an accountant sees the books only, reads the trial balance and downloads it", async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = watchConsole(page);
+  await page.setViewportSize(DESKTOP);
+  await page.goto("/admin");
+  // Every other back-office page sends an accountant to the books.
+  await expect(page).toHaveURL(/\/admin\/books$/);
+  await expect(page.getByRole("heading", { name: "Institution accounts", level: 1 })).toBeVisible();
+  const nav = page.getByRole("navigation", { name: "Back office" });
+  await expect(nav.getByRole("link")).toHaveText(["Books"]);
+  await expect(page.getByRole("link", { name: "Cash", exact: true })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `${SCREENS}/accounts-1440.png`, fullPage: true });
+
+  await page.getByRole("link", { name: "Cash", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Cash", level: 1 })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.getByRole("navigation", { name: "Books" }).getByRole("link", { name: "Trial balance" }).click();
+  await expect(page.getByRole("heading", { name: "Trial balance", level: 1 })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "In balance: total debits equal total credits." }),
+  ).toBeVisible();
+  const totals = page.locator("tfoot td");
+  await expect(totals.nth(0)).toHaveText(await totals.nth(1).innerText());
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `${SCREENS}/trial-balance-1440.png`, fullPage: true });
+
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download CSV" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^trial-balance-\d{4}-\d{2}-\d{2}\.csv$/);
+  const rows = parse(fs.readFileSync((await download.path())!, "utf8"), { columns: true }) as Record<string, string>[];
+  const total = rows.at(-1)!;
+  expect(total.code).toBe("TOTAL");
+  expect(total.debit).toBe(total.credit);
+  expect(rows.map((r) => r.account)).toContain("Cash");
+
+  // A day still to come: its message next to the field.
+  await page.getByLabel("As of the end of").fill("2999-01-01");
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page.getByText("Please choose today or an earlier day")).toBeVisible();
+
+  await page.setViewportSize(PHONE);
+  await page.goto("/admin/books/trial-balance");
+  await expect(page.getByRole("heading", { name: "Trial balance", level: 1 })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `${SCREENS}/trial-balance-375.png`, fullPage: true });
+  await page.goto("/admin/books");
+  await page.screenshot({ path: `${SCREENS}/accounts-375.png`, fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test("an accountant reconciles a day's wire settlement: a difference, then matched", async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = watchConsole(page);
+  await page.setViewportSize(DESKTOP);
+  await page.goto(`/admin/books/settlement?date=${DAY}`);
+  await expect(page.getByRole("heading", { name: "Daily settlement", level: 1 })).toBeVisible();
+  const wires = page.getByRole("region", { name: "Wires" });
+  const net = (await wires.getByTestId("ledger-net-wire").innerText()).replace(/[$,]/g, "");
+  const ledgerCents = Math.round(Number(net) * 100);
+
+  // The statement shows $10.00 more than the ledger: a settlement the ledger is missing.
+  const form = wires.getByRole("form", { name: "Reconcile Wires" });
+  await form.getByLabel(/Statement net/).fill(((ledgerCents + 1000) / 100).toFixed(2));
+  await form.getByRole("button", { name: "Record" }).click();
+  await expect(
+    wires.getByText("Recorded. The statement and the ledger differ: look at the day's entries below."),
+  ).toBeVisible();
+  await expect(wires.getByText(/^Difference of \$10\.00/)).toBeVisible();
+  await expect(wires.getByRole("heading", { name: "The day's entries to look at" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `${SCREENS}/settlement-difference-1440.png`, fullPage: true });
+
+  // Bad input: its message next to the field, nothing recorded.
+  await form.getByLabel(/Statement net/).fill("ten dollars");
+  await form.getByRole("button", { name: "Record" }).click();
+  await expect(
+    form.getByText("Please enter an amount in dollars and cents, such as 1250.00 or -1250.00"),
+  ).toBeVisible();
+
+  await form.getByLabel(/Statement net/).fill((ledgerCents / 100).toFixed(2));
+  await form.getByRole("button", { name: "Record" }).click();
+  await expect(wires.getByText("Recorded. The statement matches the ledger for this day.")).toBeVisible();
+  await expect(wires.getByText(/^Matched: the statement's/)).toBeVisible();
+
+  await page.setViewportSize(PHONE);
+  await page.goto(`/admin/books/settlement?date=${DAY}`);
+  await expect(page.getByRole("region", { name: "Wires" }).getByText(/^Matched/)).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `${SCREENS}/settlement-375.png`, fullPage: true });
+  expect(errors).toEqual([]);
+});
