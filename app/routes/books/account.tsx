@@ -8,8 +8,7 @@ import { useInstitutionDates } from "~/components/institution-dates";
 import { formatCents } from "~/domain/money";
 import { booksDate } from "~/domain/books";
 import { isInstitutionAccountType } from "~/server/books/books.server";
-import { today } from "~/server/ledger/ledger.server";
-import { accountBookFor, dateFromUrl } from "./books.server";
+import { booksToday, accountBookFor, dateFromUrl } from "./books.server";
 
 /**
  * /admin/books/accounts/:type (docs/product.md#books): one institution account, day by day for
@@ -24,7 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireBooksReader(request, context.get(requestInfoContext));
   if (!isInstitutionAccountType(params.type)) throw data("Not found", { status: 404 });
   const asked = dateFromUrl(request);
-  const to = asked.ok ? asked.date : today();
+  const to = asked.ok ? asked.date : booksToday();
   // The day whose entries are listed: the one chosen in the list, else the period's last day.
   const chosen = booksDate(new URL(request.url).searchParams.get("day"), to);
   const book = await accountBookFor(params.type, to, chosen.ok ? chosen.date : to);

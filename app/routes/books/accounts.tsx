@@ -5,8 +5,7 @@ import { requireBooksReader } from "~/server/admin/context.server";
 import { pageTitle } from "~/components/site/page-title";
 import { BooksDateForm, dayLabel } from "~/components/books/books-parts";
 import { formatCents } from "~/domain/money";
-import { today } from "~/server/ledger/ledger.server";
-import { accountsAsOf, dateFromUrl } from "./books.server";
+import { booksToday, accountsAsOf, dateFromUrl } from "./books.server";
 
 /**
  * /admin/books (docs/product.md#books): every institution account with its balance at the end of
@@ -19,7 +18,7 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireBooksReader(request, context.get(requestInfoContext));
   const asked = dateFromUrl(request);
-  const as_of = asked.ok ? asked.date : today();
+  const as_of = asked.ok ? asked.date : booksToday();
   return {
     as_of,
     typed: new URL(request.url).searchParams.get("date") ?? as_of,

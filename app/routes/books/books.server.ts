@@ -1,20 +1,20 @@
 import { withDatabase } from "~/server/db/db.server";
 import {
   accountBook,
+  booksToday,
   institutionBalances,
   recordReconciliation,
   settlementReport,
   trialBalanceAsOf,
 } from "~/server/books/books.server";
 import { trialBalanceCsv, trialBalancePdf } from "~/server/books/trial-balance-files.server";
-import { today } from "~/server/ledger/ledger.server";
 import { booksDate, type BooksDate } from "~/domain/books";
 
 /** The books' pages' view-model (docs/product.md#books): opens the database itself. */
 
 /** The day a page is about, from its `?date=` (today, the institution's business date, when none). */
 export function dateFromUrl(request: Request, name = "date"): BooksDate {
-  return booksDate(new URL(request.url).searchParams.get(name), today());
+  return booksDate(new URL(request.url).searchParams.get(name), booksToday());
 }
 
 export const accountsAsOf = withDatabase(institutionBalances);
@@ -30,3 +30,5 @@ export const trialBalancePdfFor = withDatabase(async (db, as_of: string, prepare
 
 export const settlementReportFor = withDatabase(settlementReport);
 export const recordReconciliationFor = withDatabase(recordReconciliation);
+
+export { booksToday };

@@ -10,8 +10,7 @@ import { Button, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { formatCents } from "~/domain/money";
 import { RECONCILE_MESSAGES, ReconcileSchema, booksDate, type Rail } from "~/domain/books";
-import { today } from "~/server/ledger/ledger.server";
-import { dateFromUrl, recordReconciliationFor, settlementReportFor } from "./books.server";
+import { booksToday, dateFromUrl, recordReconciliationFor, settlementReportFor } from "./books.server";
 
 /**
  * /admin/books/settlement (docs/product.md#books): the daily settlement report, per rail, and its
@@ -25,7 +24,7 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireBooksReader(request, context.get(requestInfoContext));
   const asked = dateFromUrl(request);
-  const date = asked.ok ? asked.date : today();
+  const date = asked.ok ? asked.date : booksToday();
   const rails = await settlementReportFor(date);
   return {
     date,
@@ -54,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       } satisfies ActionResult,
       { status: 400 },
     );
-  const day = booksDate(parsed.value.date, today());
+  const day = booksDate(parsed.value.date, booksToday());
   if (!day.ok)
     return data(
       {

@@ -7,8 +7,7 @@ import { StatusLine } from "~/components/admin/admin-shell";
 import { BooksDateForm, dayLabel } from "~/components/books/books-parts";
 import { formatCents } from "~/domain/money";
 import { BOOKS_MESSAGES } from "~/domain/books";
-import { today } from "~/server/ledger/ledger.server";
-import { dateFromUrl, trialBalanceFor } from "./books.server";
+import { booksToday, dateFromUrl, trialBalanceFor } from "./books.server";
 
 /**
  * /admin/books/trial-balance (docs/product.md#books): every account's balance at the end of a day
@@ -21,7 +20,7 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireBooksReader(request, context.get(requestInfoContext));
   const asked = dateFromUrl(request);
-  const as_of = asked.ok ? asked.date : today();
+  const as_of = asked.ok ? asked.date : booksToday();
   return {
     tb: await trialBalanceFor(as_of),
     typed: new URL(request.url).searchParams.get("date") ?? as_of,

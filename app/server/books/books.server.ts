@@ -20,6 +20,7 @@ import {
 } from "~/domain/books";
 import type { Actor } from "~/domain/actor";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
+import { today } from "~/server/ledger/ledger.server";
 
 /**
  * The institution's books (docs/product.md#books): balances as of a day, the trial balance and an
@@ -328,4 +329,9 @@ export async function recordReconciliation(
     });
     return { ...outcome, ledger_cents: day.net_cents };
   });
+}
+
+/** The institution's business date today: the books' default day (docs/product.md#business-date). */
+export function booksToday(): string {
+  return today();
 }
