@@ -79,6 +79,7 @@ export default [
     route("accounts/:type", "routes/books/account.tsx"),
     route("trial-balance", "routes/books/trial-balance.tsx"),
     route("settlement", "routes/books/settlement.tsx"),
+    route("entries", "routes/books/entries.tsx"),
   ]),
   route("admin/books/trial-balance.csv", "routes/books/trial-balance-csv.tsx"),
   route("admin/books/trial-balance.pdf", "routes/books/trial-balance-pdf.tsx"),

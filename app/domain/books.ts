@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isCalendarDate } from "./calendar-date";
 import { parseDollarsToCents } from "./money";
+import { plainText } from "./plain-text";
 
 /**
  * The institution's books (docs/product.md#books): the pure rules of the trial balance, shared by
@@ -127,3 +128,73 @@ export function reconciliationOutcome(statement_cents: number, ledger_cents: num
   const difference_cents = statement_cents - ledger_cents;
   return { matched: difference_cents === 0, difference_cents };
 }
+
+/** The institution accounts a general-ledger entry may move money between (never a member's). */
+export const GL_ACCOUNTS = [
+  "cash",
+  "ach_settlement",
+  "wire_settlement",
+  "bill_pay_settlement",
+  "deposits_in_transit",
+  "adjustments",
+  "fees_income",
+  "card_settlement",
+  "dividends_paid",
+] as const;
+export type GlAccount = (typeof GL_ACCOUNTS)[number];
+
+export const GL_MEMO_MAX = 200;
+export const GL_REASON_MAX = 500;
+
+export const GL_MESSAGES = {
+  debit_account: "Please choose the account to debit",
+  credit_account: "Please choose the account to credit",
+  same_account: "Please choose two different accounts",
+  amount_missing: "Please enter the amount",
+  amount_bad: "Please enter an amount in dollars and cents greater than zero, such as 125.00",
+  memo_missing: "Please say what the entry is for",
+  memo_long: `Please keep the description under ${GL_MEMO_MAX} characters`,
+  reason_missing: "Please give the reason for rejecting",
+  proposed: "Proposed. Another accountant or staff member must approve it before it posts.",
+  approved: "Approved and posted to the ledger.",
+  rejected: "Rejected. Nothing was posted; the reason is kept with the entry.",
+  not_found: "Failed: this entry was not found.",
+  already_decided: "Failed: this entry was already decided.",
+  own_entry: "Failed: you proposed this entry. Another accountant or staff member must approve or reject it.",
+} as const;
+
+export const ProposeGlEntrySchema = z
+  .object({
+    debit_account: z.enum(GL_ACCOUNTS, GL_MESSAGES.debit_account),
+    credit_account: z.enum(GL_ACCOUNTS, GL_MESSAGES.credit_account),
+    amount: z
+      .string({ error: GL_MESSAGES.amount_missing })
+      .trim()
+      .min(1, GL_MESSAGES.amount_missing)
+      .refine((value) => (parseDollarsToCents(value) ?? 0) > 0, GL_MESSAGES.amount_bad)
+      .transform((value) => parseDollarsToCents(value)!),
+    memo: plainText({ missing: GL_MESSAGES.memo_missing }).pipe(
+      z.string().min(1, GL_MESSAGES.memo_missing).max(GL_MEMO_MAX, GL_MESSAGES.memo_long),
+    ),
+  })
+  .refine((value) => value.debit_account !== value.credit_account, {
+    message: GL_MESSAGES.same_account,
+    path: ["credit_account"],
+  });
+
+const entryId = z
+  .string({ error: GL_MESSAGES.not_found })
+  .trim()
+  .regex(/^[1-9]\d{0,15}$/, GL_MESSAGES.not_found)
+  .transform(Number);
+
+export const ApproveGlEntrySchema = z.object({ entry_id: entryId });
+export const RejectGlEntrySchema = z.object({
+  entry_id: entryId,
+  reason: plainText({ missing: GL_MESSAGES.reason_missing }).pipe(
+    z
+      .string()
+      .min(1, GL_MESSAGES.reason_missing)
+      .max(GL_REASON_MAX, `Please keep the reason under ${GL_REASON_MAX} characters`),
+  ),
+});

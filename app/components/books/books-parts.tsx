@@ -16,6 +16,9 @@ export function BooksTabs() {
       <NavLink to="/admin/books/settlement" className={tab}>
         Settlement
       </NavLink>
+      <NavLink to="/admin/books/entries" className={tab}>
+        GL entries
+      </NavLink>
     </nav>
   );
 }
@@ -72,3 +75,16 @@ export function BooksDateForm({
 export function dayLabel(iso_date: string): string {
   return formatBusinessDate(iso_date);
 }
+
+/** The institution accounts' names, for the browser (the server's own list is in accounts.server.ts). */
+export const INSTITUTION_ACCOUNT_LABELS = {
+  cash: "Cash",
+  ach_settlement: "ACH settlement",
+  wire_settlement: "Wire settlement",
+  bill_pay_settlement: "Bill pay settlement",
+  deposits_in_transit: "Deposits in transit",
+  adjustments: "Adjustments",
+  fees_income: "Fees income",
+  card_settlement: "Card settlement",
+  dividends_paid: "Dividends paid",
+} as const;

@@ -8,6 +8,7 @@ import {
   trialBalanceAsOf,
 } from "~/server/books/books.server";
 import { trialBalanceCsv, trialBalancePdf } from "~/server/books/trial-balance-files.server";
+import { decideGlEntry, listGlEntries, proposeGlEntry } from "~/server/books/gl-entries.server";
 import { booksDate, type BooksDate } from "~/domain/books";
 
 /** The books' pages' view-model (docs/product.md#books): opens the database itself. */
@@ -32,3 +33,13 @@ export const settlementReportFor = withDatabase(settlementReport);
 export const recordReconciliationFor = withDatabase(recordReconciliation);
 
 export { booksToday };
+
+export const proposeGlEntryFor = withDatabase(proposeGlEntry);
+export const decideGlEntryFor = withDatabase(decideGlEntry);
+export const glEntriesFor = withDatabase(async (db) =>
+  (await listGlEntries(db)).map((e) => ({
+    ...e,
+    requested_at: e.requested_at.toISOString(),
+    decided_at: e.decided_at?.toISOString() ?? null,
+  })),
+);

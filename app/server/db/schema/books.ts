@@ -32,3 +32,44 @@ export const booksReconciliations = pgTable(
 );
 
 export type BooksReconciliation = typeof booksReconciliations.$inferSelect;
+
+export const GL_ENTRY_STATUSES = ["awaiting_approval", "posted", "rejected"] as const;
+
+/**
+ * General-ledger entries between two institution accounts (docs/product.md#books), under dual
+ * control: one person proposes, another (an accountant or staff, never the same person) approves,
+ * and only then the ledger posts it, or rejects it with a reason. Never deleted.
+ */
+export const glEntryRequests = pgTable(
+  "gl_entry_requests",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** The institution account debited (money out) and the one credited (money in), by kind. */
+    debit_account: text("debit_account").notNull(),
+    credit_account: text("credit_account").notNull(),
+    amount_cents: bigint("amount_cents", { mode: "number" }).notNull(),
+    memo: text("memo").notNull(),
+    status: text("status", { enum: GL_ENTRY_STATUSES }).notNull().default("awaiting_approval"),
+    requested_by: text("requested_by").notNull(),
+    requested_by_email: text("requested_by_email"),
+    requested_at: timestamp("requested_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
+    decided_by: text("decided_by"),
+    decided_by_email: text("decided_by_email"),
+    decided_at: timestamp("decided_at", { withTimezone: true }),
+    reject_reason: text("reject_reason"),
+    /** The ledger transaction an approval posted. */
+    transaction_id: bigint("transaction_id", { mode: "number" }),
+  },
+  (t) => [
+    index("gl_entry_requests_status_idx").on(t.status, t.id),
+    check("gl_entry_requests_amount_positive", sql`${t.amount_cents} > 0`),
+    check("gl_entry_requests_two_accounts", sql`${t.debit_account} <> ${t.credit_account}`),
+    check("gl_entry_requests_status_valid", sql`${t.status} in ('awaiting_approval', 'posted', 'rejected')`),
+    // The maker is never the checker, by the database's own rule too.
+    check("gl_entry_requests_checker_not_maker", sql`${t.decided_by} is null or ${t.decided_by} <> ${t.requested_by}`),
+  ],
+);
+
+export type GlEntryRequest = typeof glEntryRequests.$inferSelect;
