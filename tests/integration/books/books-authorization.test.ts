@@ -9,6 +9,7 @@ import * as trialBalanceRoute from "~/routes/books/trial-balance";
 import * as trialBalanceCsvRoute from "~/routes/books/trial-balance-csv";
 import * as trialBalancePdfRoute from "~/routes/books/trial-balance-pdf";
 import * as settlementRoute from "~/routes/books/settlement";
+import * as entriesRoute from "~/routes/books/entries";
 import { BOOKS_MESSAGES } from "~/domain/books";
 import { today } from "~/server/ledger/ledger.server";
 import { openTestDatabase } from "../test-database";
@@ -59,6 +60,7 @@ const PAGES: { path: string; load: (r: Request) => Promise<unknown> }[] = [
   { path: "/admin/books/trial-balance.csv", load: load(trialBalanceCsvRoute) },
   { path: "/admin/books/trial-balance.pdf", load: load(trialBalancePdfRoute) },
   { path: "/admin/books/settlement", load: load(settlementRoute) },
+  { path: "/admin/books/entries", load: load(entriesRoute) },
 ];
 
 describe("every /admin/books page and file", () => {
