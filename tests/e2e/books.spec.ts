@@ -6,9 +6,11 @@ import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from "./support";
 /**
  * The institution's books (docs/product.md#books), as an accountant: the back office shows them
  * the books only; they read the accounts and the trial balance (in balance), download it as CSV
- * (read back with a CSV parser), and reconcile a day's wire settlement (a difference, then matched).
+ * (read back with a CSV parser), reconcile a day's wire settlement (a difference, then matched),
+ * and propose a general-ledger entry that the other accountant approves (dual control).
  */
 const ACCOUNTANT = { email: "accountant@harborview.example", password: "Books-Demo-Pass-1" };
+const CONTROLLER = { email: "controller@harborview.example", password: "Books-Demo-Pass-2" };
 const SCREENS = "test-results/books";
 
 // A past day: no test posts to it while this one reconciles it.
@@ -113,5 +115,48 @@ test("an accountant reconciles a day's wire settlement: a difference, then match
   await expect(page.getByRole("region", { name: "Wires" }).getByText(/^Matched/)).toBeVisible();
   await expectNoAxeViolations(page);
   await page.screenshot({ path: `${SCREENS}/settlement-375.png`, fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test("an accountant proposes a general-ledger entry; the controller approves it and it posts", async ({
+  page,
+  browser,
+  baseURL,
+  sessions,
+}) => {
+  test.setTimeout(120_000);
+  const errors = watchConsole(page);
+  await page.setViewportSize(DESKTOP);
+  await page.goto("/admin/books/entries");
+  await expect(page.getByRole("heading", { name: "General ledger entries", level: 1 })).toBeVisible();
+  const memo = `Reclassify fee ${Date.now()}`;
+  await page.getByLabel("Debit (money out of)").selectOption("adjustments");
+  await page.getByLabel("Credit (money into)").selectOption("fees_income");
+  await page.getByLabel("Amount").fill("12.50");
+  await page.getByLabel("Description").fill(memo);
+  await page.getByRole("button", { name: "Propose entry" }).click();
+  await expect(
+    page.getByText("Proposed. Another accountant or staff member must approve it before it posts."),
+  ).toBeVisible();
+  const mine = page.getByRole("listitem").filter({ hasText: memo });
+  await expect(mine.getByText("You proposed this entry")).toBeVisible();
+  await expect(mine.getByRole("button", { name: "Approve and post" })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: `${SCREENS}/entries-1440.png`, fullPage: true });
+
+  const controller = await browser.newContext({ baseURL, storageState: await sessions.stateFor(CONTROLLER) });
+  const other = await controller.newPage();
+  await other.setViewportSize(PHONE);
+  await other.goto("/admin/books/entries");
+  const waiting = other.getByRole("listitem").filter({ hasText: memo });
+  await expect(waiting).toContainText("$12.50 from Adjustments to Fees income");
+  await expectNoAxeViolations(other);
+  await other.screenshot({ path: `${SCREENS}/entries-375.png`, fullPage: true });
+  await waiting.getByRole("button", { name: "Approve and post" }).click();
+  await expect(other.getByText("Approved and posted to the ledger.")).toBeVisible();
+  await expect(
+    other.getByRole("region", { name: "Decided" }).getByRole("listitem").filter({ hasText: memo }),
+  ).toContainText(/approved by controller@harborview\.example/);
+  await controller.close();
   expect(errors).toEqual([]);
 });
