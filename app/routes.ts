@@ -83,6 +83,7 @@ export default [
   ]),
   route("admin/books/trial-balance.csv", "routes/books/trial-balance-csv.tsx"),
   route("admin/books/trial-balance.pdf", "routes/books/trial-balance-pdf.tsx"),
+  route("admin/books/gl-export.csv", "routes/books/gl-export-csv.tsx"),
   route("admin/paper-delivery.csv", "routes/admin/paper-delivery-csv.tsx"),
   // A year's Form 1099-INT figures as CSV (docs/product.md#tax-forms).
   route("admin/tax-forms/:year", "routes/admin/tax-forms-csv.tsx"),

@@ -198,3 +198,9 @@ export const RejectGlEntrySchema = z.object({
       .max(GL_REASON_MAX, `Please keep the reason under ${GL_REASON_MAX} characters`),
   ),
 });
+
+export const GL_EXPORT_MESSAGES = {
+  no_codes:
+    "The institution profile maps no general-ledger account codes (gl_account_codes), so the export cannot be made. Ask whoever keeps the profile to add them.",
+  some_missing: "The institution profile has no general-ledger account code (gl_account_codes) for:",
+} as const;

@@ -2,12 +2,15 @@ import { withDatabase } from "~/server/db/db.server";
 import {
   accountBook,
   booksToday,
+  GL_LINES,
+  glDayTotals,
   institutionBalances,
   recordReconciliation,
   settlementReport,
   trialBalanceAsOf,
 } from "~/server/books/books.server";
-import { trialBalanceCsv, trialBalancePdf } from "~/server/books/trial-balance-files.server";
+import { glExportCsv, trialBalanceCsv, trialBalancePdf } from "~/server/books/trial-balance-files.server";
+import { institution } from "~/config/institution.server";
 import { decideGlEntry, listGlEntries, proposeGlEntry } from "~/server/books/gl-entries.server";
 import { booksDate, type BooksDate } from "~/domain/books";
 
@@ -42,4 +45,19 @@ export const glEntriesFor = withDatabase(async (db) =>
     requested_at: e.requested_at.toISOString(),
     decided_at: e.decided_at?.toISOString() ?? null,
   })),
+);
+
+/** Why the GL export cannot be made with this profile (codes missing), or null when it can. */
+export function glExportProblem(): string | null {
+  const made = glExportCsv(
+    booksToday(),
+    GL_LINES.map((line) => ({ ...line, debits_cents: 0, credits_cents: 0 })),
+    institution().gl_account_codes,
+  );
+  return made.ok ? null : made.message;
+}
+
+/** The day's GL export, or why it cannot be made (no codes in the profile). */
+export const glExportFor = withDatabase(async (db, date: string) =>
+  glExportCsv(date, await glDayTotals(db, date), institution().gl_account_codes),
 );

@@ -7,7 +7,7 @@ import { StatusLine } from "~/components/admin/admin-shell";
 import { BooksDateForm, dayLabel } from "~/components/books/books-parts";
 import { formatCents } from "~/domain/money";
 import { BOOKS_MESSAGES } from "~/domain/books";
-import { booksToday, dateFromUrl, trialBalanceFor } from "./books.server";
+import { booksToday, dateFromUrl, glExportProblem, trialBalanceFor } from "./books.server";
 
 /**
  * /admin/books/trial-balance (docs/product.md#books): every account's balance at the end of a day
@@ -23,6 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const as_of = asked.ok ? asked.date : booksToday();
   return {
     tb: await trialBalanceFor(as_of),
+    gl_export_problem: glExportProblem(),
     typed: new URL(request.url).searchParams.get("date") ?? as_of,
     error: asked.ok ? null : asked.message,
   };
@@ -51,9 +52,15 @@ export default function TrialBalancePage({ loaderData }: Route.ComponentProps) {
           <a href={`/admin/books/trial-balance.pdf?date=${tb.as_of}`} className={download}>
             <Download className="size-4" aria-hidden="true" /> Download PDF
           </a>
+          {loaderData.gl_export_problem ? null : (
+            <a href={`/admin/books/gl-export.csv?date=${tb.as_of}`} className={download}>
+              <Download className="size-4" aria-hidden="true" /> Day&apos;s GL export (CSV)
+            </a>
+          )}
         </div>
       </div>
       <BooksDateForm value={loaderData.typed} error={loaderData.error} />
+      {loaderData.gl_export_problem ? <StatusLine tone="notice" message={loaderData.gl_export_problem} /> : null}
       <StatusLine
         message={tb.balanced ? BOOKS_MESSAGES.balanced : BOOKS_MESSAGES.out_of_balance}
         tone={tb.balanced ? "success" : "error"}

@@ -335,3 +335,47 @@ export async function recordReconciliation(
 export function booksToday(): string {
   return today();
 }
+
+/** The books' lines, in order: every institution account, then the members' control lines. */
+export const GL_LINES: readonly { code: string; name: string }[] = [
+  ...INSTITUTION_ACCOUNT_TYPES.map((type) => ({ code: type, name: INSTITUTION_ACCOUNT_NAMES[type] })),
+  ...MEMBER_ACCOUNT_TYPES.map((type) => ({ code: `members_${type}`, name: MEMBER_GROUP_NAMES[type] })),
+];
+
+export interface GlDayLine {
+  code: string;
+  name: string;
+  debits_cents: number;
+  credits_cents: number;
+}
+
+/**
+ * The day's general-ledger totals by line (every institution account and the members' control
+ * lines): what was debited and credited on `date` (effective date), for the export to the credit
+ * union's accounting system. The debits of all lines equal their credits.
+ */
+export async function glDayTotals(db: DbOrTx, date: string): Promise<GlDayLine[]> {
+  const rows = await db
+    .select({
+      owner: ledgerAccounts.owner,
+      type: ledgerAccounts.type,
+      credits: sql<string>`coalesce(sum(${ledgerEntries.amount_cents}) filter (where ${ledgerEntries.amount_cents} > 0), 0)`,
+      debits: sql<string>`coalesce(-sum(${ledgerEntries.amount_cents}) filter (where ${ledgerEntries.amount_cents} < 0), 0)`,
+    })
+    .from(ledgerEntries)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transaction_id))
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.account_id))
+    .where(and(inArray(ledgerTransactions.status, [...MOVED]), eq(ledgerTransactions.effective_date, date)))
+    .groupBy(ledgerAccounts.owner, ledgerAccounts.type);
+  const byCode = new Map(
+    rows.map((r) => [
+      r.owner === "member" ? `members_${r.type}` : r.type,
+      { credits: Number(r.credits), debits: Number(r.debits) },
+    ]),
+  );
+  return GL_LINES.map((line) => ({
+    ...line,
+    debits_cents: byCode.get(line.code)?.debits ?? 0,
+    credits_cents: byCode.get(line.code)?.credits ?? 0,
+  }));
+}

@@ -1,5 +1,6 @@
 import { centsAsDecimal, formatCents } from "~/domain/money";
-import { BOOKS_MESSAGES, type TrialBalance } from "~/domain/books";
+import { BOOKS_MESSAGES, GL_EXPORT_MESSAGES, type TrialBalance } from "~/domain/books";
+import type { GlDayLine } from "./books.server";
 import { institution } from "~/config/institution.server";
 import { csvDocument, csvField } from "~/server/files/csv.server";
 import { letterPdf } from "~/server/files/pdf.server";
@@ -72,4 +73,33 @@ export function trialBalancePdf(tb: TrialBalance, prepared_by: string, now: Date
     .text(tb.balanced ? BOOKS_MESSAGES.balanced : BOOKS_MESSAGES.out_of_balance, left);
   doc.end();
   return done;
+}
+
+export const GL_EXPORT_CSV_HEADER = ["date", "gl_account", "account", "debit", "credit"] as const;
+
+export type GlExport = { ok: true; csv: string } | { ok: false; message: string; missing: string[] };
+
+/**
+ * The day's general-ledger totals as CSV for the credit union's accounting system, one row per
+ * line with the profile's GL account code (docs/product.md#books). Without a code for every line
+ * nothing is made, and the answer names the lines missing one: a code is never invented.
+ */
+export function glExportCsv(
+  date: string,
+  lines: readonly GlDayLine[],
+  codes: Partial<Record<string, string>> | undefined,
+): GlExport {
+  if (!codes || Object.keys(codes).length === 0)
+    return { ok: false, message: GL_EXPORT_MESSAGES.no_codes, missing: lines.map((l) => l.name) };
+  const missing = lines.filter((l) => !codes[l.code]).map((l) => l.name);
+  if (missing.length > 0)
+    return { ok: false, message: `${GL_EXPORT_MESSAGES.some_missing} ${missing.join(", ")}.`, missing };
+  const rows = lines.map((l) => [
+    date,
+    csvField(codes[l.code]!),
+    csvField(l.name),
+    centsAsDecimal(l.debits_cents),
+    centsAsDecimal(l.credits_cents),
+  ]);
+  return { ok: true, csv: csvDocument(GL_EXPORT_CSV_HEADER, rows) };
 }

@@ -10,6 +10,7 @@ import * as trialBalanceCsvRoute from "~/routes/books/trial-balance-csv";
 import * as trialBalancePdfRoute from "~/routes/books/trial-balance-pdf";
 import * as settlementRoute from "~/routes/books/settlement";
 import * as entriesRoute from "~/routes/books/entries";
+import * as glExportRoute from "~/routes/books/gl-export-csv";
 import { BOOKS_MESSAGES } from "~/domain/books";
 import { today } from "~/server/ledger/ledger.server";
 import { openTestDatabase } from "../test-database";
@@ -61,6 +62,7 @@ const PAGES: { path: string; load: (r: Request) => Promise<unknown> }[] = [
   { path: "/admin/books/trial-balance.pdf", load: load(trialBalancePdfRoute) },
   { path: "/admin/books/settlement", load: load(settlementRoute) },
   { path: "/admin/books/entries", load: load(entriesRoute) },
+  { path: "/admin/books/gl-export.csv", load: load(glExportRoute) },
 ];
 
 describe("every /admin/books page and file", () => {

@@ -8,7 +8,10 @@ import { ledgerAccounts } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { placeHold, postTransfer, reverseTransaction, today } from "~/server/ledger/ledger.server";
-import { accountBook, institutionBalances, trialBalanceAsOf } from "~/server/books/books.server";
+import { accountBook, glDayTotals, institutionBalances, trialBalanceAsOf } from "~/server/books/books.server";
+import { glExportCsv } from "~/server/books/trial-balance-files.server";
+import { institution } from "~/config/institution.server";
+import { GL_EXPORT_MESSAGES } from "~/domain/books";
 import { trialBalanceCsv, trialBalancePdf } from "~/server/books/trial-balance-files.server";
 import { transferEntries } from "~/domain/ledger-rules";
 import { openTestDatabase } from "../test-database";
@@ -201,5 +204,42 @@ describe("an institution account's book", () => {
     expect(await database.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.owner, "institution"))).toEqual(
       before,
     );
+  });
+});
+
+describe("the day's general-ledger export", () => {
+  it("writes every line with the profile's account code; the day's debits equal its credits", async () => {
+    const codes = institution().gl_account_codes;
+    expect(codes).toBeDefined();
+    const made = glExportCsv(day, await glDayTotals(database.db, day), codes);
+    if (!made.ok) throw new Error(made.message);
+    const rows = parse(made.csv, { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(12);
+    expect(rows.find((r) => r.account === "Fees income")).toMatchObject({
+      gl_account: codes!.fees_income,
+      credit: "5.00",
+      date: day,
+    });
+    const cents = (text: string) => Math.round(Number(text) * 100);
+    const debits = rows.reduce((sum, r) => sum + cents(r.debit!), 0);
+    expect(debits).toBe(rows.reduce((sum, r) => sum + cents(r.credit!), 0));
+    expect(debits).toBeGreaterThan(0);
+    // Yesterday's file holds only yesterday's deposit.
+    const earlier = glExportCsv(yesterday, await glDayTotals(database.db, yesterday), codes);
+    if (!earlier.ok) throw new Error(earlier.message);
+    expect(
+      (parse(earlier.csv, { columns: true }) as Record<string, string>[]).find((r) => r.account === "Cash"),
+    ).toMatchObject({ debit: "75.00" });
+  });
+
+  it("is not made, and says so, when the profile has no codes or misses one: a code is never invented", async () => {
+    const lines = await glDayTotals(database.db, day);
+    expect(glExportCsv(day, lines, undefined)).toMatchObject({ ok: false, message: GL_EXPORT_MESSAGES.no_codes });
+    const { cash: _cash, ...withoutCash } = institution().gl_account_codes!;
+    expect(glExportCsv(day, lines, withoutCash)).toEqual({
+      ok: false,
+      message: `${GL_EXPORT_MESSAGES.some_missing} Cash.`,
+      missing: ["Cash"],
+    });
   });
 });
