@@ -50,6 +50,18 @@ test("an accountant sees the books only, reads the trial balance and downloads i
   await expectNoAxeViolations(page);
   await page.screenshot({ path: `${SCREENS}/trial-balance-1440.png`, fullPage: true });
 
+  // The demo profile maps every line to a GL account code: the day's export is offered.
+  const [glDownload] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Day's GL export (CSV)" }).click(),
+  ]);
+  expect(glDownload.suggestedFilename()).toMatch(/^gl-\d{4}-\d{2}-\d{2}\.csv$/);
+  const glRows = parse(fs.readFileSync((await glDownload.path())!, "utf8"), { columns: true }) as Record<
+    string,
+    string
+  >[];
+  expect(glRows.find((r) => r.account === "Cash")).toMatchObject({ gl_account: "1010" });
+
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     page.getByRole("link", { name: "Download CSV" }).click(),
