@@ -604,9 +604,7 @@ export type RemovePasskeyResult =
 /** Staff must keep a passkey while the profile requires them (docs/product.md#passkeys). */
 async function mustKeep(db: DbOrTx, user: { id: string; role: string }): Promise<boolean> {
   return (
-    institution().staff_passkeys_required &&
-    worksInBackOffice(user.role) &&
-    (await countPasskeys(db, user.id)) <= 1
+    institution().staff_passkeys_required && worksInBackOffice(user.role) && (await countPasskeys(db, user.id)) <= 1
   );
 }
 

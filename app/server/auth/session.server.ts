@@ -217,7 +217,8 @@ export function destinationAfterSignIn(
   if (!target) return home;
   const isAdminPath = target === "/admin" || target.startsWith("/admin/") || target.startsWith("/admin?");
   if (user.role === "admin" || user.role === "reviewer") return isAdminPath ? target : home;
-  if (user.role === "accountant") return target === "/admin/books" || target.startsWith("/admin/books/") ? target : home;
+  if (user.role === "accountant")
+    return target === "/admin/books" || target.startsWith("/admin/books/") ? target : home;
   if (user.role === "user") return isAdminPath ? home : target;
   return home;
 }

@@ -55,7 +55,12 @@ export const users = pgTable(
     banReason: text("ban_reason"),
     banExpires: timestamptz("ban_expires"),
   },
-  (t) => [check("users_role_valid", sql`${t.role} is null or ${t.role} in ('user', 'pending', 'admin', 'reviewer', 'accountant')`)],
+  (t) => [
+    check(
+      "users_role_valid",
+      sql`${t.role} is null or ${t.role} in ('user', 'pending', 'admin', 'reviewer', 'accountant')`,
+    ),
+  ],
 );
 
 export const sessions = pgTable(
