@@ -76,6 +76,17 @@ export default [
     // Change-in-terms notices: each new disclosure version, when it takes effect, who was told (docs/product.md#disclosures).
     route("disclosures", "routes/admin/disclosures.tsx"),
   ]),
+  // The institution's books (docs/product.md#books): staff and accountants, in their own frame.
+  route("admin/books", "routes/books/layout.tsx", [
+    index("routes/books/accounts.tsx"),
+    route("accounts/:type", "routes/books/account.tsx"),
+    route("trial-balance", "routes/books/trial-balance.tsx"),
+    route("settlement", "routes/books/settlement.tsx"),
+    route("entries", "routes/books/entries.tsx"),
+  ]),
+  route("admin/books/trial-balance.csv", "routes/books/trial-balance-csv.tsx"),
+  route("admin/books/trial-balance.pdf", "routes/books/trial-balance-pdf.tsx"),
+  route("admin/books/gl-export.csv", "routes/books/gl-export-csv.tsx"),
   route("admin/paper-delivery.csv", "routes/admin/paper-delivery-csv.tsx"),
   // A year's Form 1099-INT figures as CSV (docs/product.md#tax-forms).
   route("admin/tax-forms/:year", "routes/admin/tax-forms-csv.tsx"),

@@ -31,7 +31,7 @@ export function uniqueIp(): string {
   return `198.51.100.${(next() % 250) + 1}`;
 }
 
-export type Role = "admin" | "user" | "pending" | "reviewer";
+export type Role = "admin" | "user" | "pending" | "reviewer" | "accountant";
 
 export interface PersonOptions {
   email?: string;

@@ -389,6 +389,21 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
   },
   // Made up, like the rest of the demo: a real credit union puts the number Intuit gave it.
   intuit_bank_id: "99999",
+  // The demo's chart of accounts (made up): assets 1xxx, liabilities and shares 2xxx, income 4xxx, expense 5xxx.
+  gl_account_codes: {
+    cash: "1010",
+    ach_settlement: "1120",
+    wire_settlement: "1130",
+    bill_pay_settlement: "1140",
+    card_settlement: "1150",
+    deposits_in_transit: "1160",
+    adjustments: "1990",
+    members_checking: "2110",
+    members_savings: "2120",
+    members_credit_card: "1310",
+    fees_income: "4410",
+    dividends_paid: "5110",
+  },
   dividends: { savings_apy_percent: SAVINGS_APY_PERCENT, checking_apy_percent: "0" },
   limits: {
     savings_transfers_per_month: 6,

@@ -309,6 +309,31 @@ export const InstitutionSchema = z
      * member has a passkey, signing in with the password and a code is refused for them.
      */
     staff_passkeys_required: z.boolean().default(false),
+    /**
+     * The credit union's own general-ledger account codes (docs/product.md#books), by the books'
+     * line codes (an institution account's kind, or members_checking / members_savings /
+     * members_credit_card): the day's GL export writes them. Without a code for every line the
+     * export is not made (the page says which are missing): a code is never guessed.
+     */
+    gl_account_codes: z
+      .partialRecord(
+        z.enum([
+          "cash",
+          "ach_settlement",
+          "wire_settlement",
+          "bill_pay_settlement",
+          "deposits_in_transit",
+          "adjustments",
+          "fees_income",
+          "card_settlement",
+          "dividends_paid",
+          "members_checking",
+          "members_savings",
+          "members_credit_card",
+        ]),
+        z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,19}$/, "a GL account code is 1 to 20 letters, digits, . _ -"),
+      )
+      .optional(),
     remittance_transfers: z
       .object({
         exempt: z.boolean().default(false),

@@ -28,6 +28,8 @@ export const HOME = {
   another_member: "/dashboard",
   reviewer: "/admin",
   staff: "/admin",
+  // The books only (docs/product.md#books): every other back-office page sends an accountant there.
+  accountant: "/admin/books",
 } as const;
 
 /** What a refused action answers: 401 to a visitor (no session), 403 to anyone signed in. */

@@ -2,7 +2,8 @@ import { Form, NavLink } from "react-router";
 import { LogOut, ShieldCheck } from "lucide-react";
 
 // `staff_only`: pages a reviewer (staff without money powers) is not shown and is refused.
-const NAV = [
+// `books`: the institution's books, the only pages an accountant is shown (docs/product.md#books).
+const NAV: { to: string; label: string; end?: boolean; staff_only?: boolean; books?: boolean; count?: string }[] = [
   { to: "/admin", label: "Members", end: true },
   { to: "/admin/audit", label: "Audit log", staff_only: true },
   { to: "/admin/outbox", label: "Outbox", staff_only: true },
@@ -22,7 +23,14 @@ const NAV = [
   { to: "/admin/sanctions", label: "Sanctions", staff_only: true, count: "screenings" },
   // Its own route outside this layout, drawn in this same frame by its page.
   { to: "/admin/reset-transfers", label: "Reset Transfer Counts", staff_only: true },
+  // Their own routes outside this layout, drawn in this same frame (routes/books/layout.tsx).
+  { to: "/admin/books", label: "Books", staff_only: true, books: true },
 ];
+
+function shownTo(role: "admin" | "reviewer" | "accountant" | undefined) {
+  return (item: (typeof NAV)[number]) =>
+    role === "accountant" ? item.books === true : !(item.staff_only && role === "reviewer");
+}
 
 /**
  * The back office's top bar (docs/product.md#back-office): who is signed in, the staff pages, and
@@ -34,7 +42,7 @@ export function AdminShell({
   counts,
   children,
 }: {
-  staff: { name: string; email: string; role?: "admin" | "reviewer" };
+  staff: { name: string; email: string; role?: "admin" | "reviewer" | "accountant" };
   institution: string;
   counts?: Record<string, number>;
   children: React.ReactNode;
@@ -71,7 +79,7 @@ export function AdminShell({
           {/* Wraps onto a second line on a phone: every page stays in sight, none scrolled away. */}
           <nav aria-label="Back office" className="-mx-1 w-full">
             <ul className="flex flex-wrap gap-1 px-1">
-              {NAV.filter((item) => !(item.staff_only && staff.role === "reviewer")).map((item) => (
+              {NAV.filter(shownTo(staff.role)).map((item) => (
                 <li key={item.to}>
                   <NavLink to={item.to} end={item.end} className={linkClass}>
                     {item.label}

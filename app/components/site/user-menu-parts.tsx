@@ -13,7 +13,7 @@ export interface SignedInUser {
   email: string;
   initials: string;
   image_url: string | null;
-  role: "user" | "admin" | "pending" | "reviewer";
+  role: "user" | "admin" | "pending" | "reviewer" | "accountant";
 }
 
 export type SettingsDialog = "profile" | "account";
@@ -24,6 +24,7 @@ export interface UserMenuProps {
 }
 
 export function homeLinkFor(user: SignedInUser): { to: string; label: string } {
+  if (user.role === "accountant") return { to: "/admin/books", label: "Books" };
   return user.role === "admin" || user.role === "reviewer"
     ? { to: "/admin", label: "Back office" }
     : { to: "/dashboard", label: "Go to dashboard" };

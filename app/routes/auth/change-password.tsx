@@ -28,7 +28,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Choose a new password", matches), { name: "robots", content: "noindex" }];
 }
 
-const SIGNED_IN = ["user", "admin", "reviewer"] as const;
+const SIGNED_IN = ["user", "admin", "reviewer", "accountant"] as const;
 const WRONG_TEMPORARY = "The temporary password is not correct.";
 const SAME_PASSWORD = "Your new password must be different from the temporary password.";
 

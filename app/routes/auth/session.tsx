@@ -19,7 +19,7 @@ export async function action({ request }: Route.ActionArgs) {
   // Keeping a session alive is allowed on /change-password too (a temporary password,
   // docs/product.md#passwords).
   const user = await requireUser(request, {
-    roles: ["user", "pending", "admin", "reviewer"],
+    roles: ["user", "pending", "admin", "reviewer", "accountant"],
     allowTemporaryPassword: true,
     allowWithoutPasskey: true,
   });

@@ -1,3 +1,4 @@
+import { worksInBackOffice } from "~/domain/staff-roles";
 import { withDatabase } from "~/server/db/db.server";
 import { isDemoSignIn } from "~/server/auth/demo-signins.server";
 import { institution } from "~/config/institution.server";
@@ -106,7 +107,7 @@ export const securityLists = withDatabase(
       listPasskeys(db, user.id),
       listActiveSessions(db, user.id, user.session_id),
     ]);
-    const staff = user.role === "admin" || user.role === "reviewer";
+    const staff = worksInBackOffice(user.role);
     const highlighted_session = live.some((s) => s.id === highlighted && !s.current) ? highlighted : null;
     return {
       passkeys: keys.map((k) => ({

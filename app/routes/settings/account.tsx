@@ -56,7 +56,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Account Settings", matches), { name: "robots", content: "noindex" }];
 }
 
-const SIGNED_IN = ["user", "admin", "reviewer"] as const;
+const SIGNED_IN = ["user", "admin", "reviewer", "accountant"] as const;
 const ACCOUNT_INTENTS: readonly AccountIntent[] = [
   "notifications",
   "password",

@@ -8,7 +8,7 @@ import { readProfileImage } from "./profile-image.server";
  * image.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const viewer = await requireUser(request, { roles: ["user", "admin", "reviewer"] });
+  const viewer = await requireUser(request, { roles: ["user", "admin", "reviewer", "accountant"] });
   const image = await readProfileImage(viewer, params.userId);
   if (!image)
     return new Response("Not found", {

@@ -20,7 +20,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageTitle("Profile Settings", matches), { name: "robots", content: "noindex" }];
 }
 
-const SIGNED_IN = ["user", "admin", "reviewer"] as const;
+const SIGNED_IN = ["user", "admin", "reviewer", "accountant"] as const;
 const PROFILE_INTENTS: readonly ProfileIntent[] = ["profile", "image", "remove-image"];
 
 export async function loader({ request }: Route.LoaderArgs) {

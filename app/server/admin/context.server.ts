@@ -2,7 +2,7 @@ import { requireUser, type SessionUser } from "~/server/auth/session.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 import type { Actor } from "~/domain/actor";
 import { data } from "react-router";
-import { STAFF_ROLES, mayMoveMoney, type StaffRole } from "~/domain/staff-roles";
+import { BOOKS_ROLES, STAFF_ROLES, mayMoveMoney, type BooksRole, type StaffRole } from "~/domain/staff-roles";
 
 /** Who is asking, as every back-office service takes it: no database handle (see requireStaff). */
 export interface StaffContext {
@@ -54,4 +54,22 @@ export async function requireMoneyStaff(
   const context = await requireStaff(request, info);
   if (!mayMoveMoney(context.role)) throw data({ form_error: "You do not have access to this." }, { status: 403 });
   return context;
+}
+
+/**
+ * The top of every /admin/books loader (docs/product.md#books): staff ("admin") or an accountant.
+ * Others are redirected home (pages) or answered 401 / 403 (actions), as `requireStaff` does.
+ * `staff` is the person as the audit log records the actor.
+ */
+export async function requireBooksReader(
+  request: Request,
+  info: { request_id: string; ip: string },
+): Promise<{ user: SessionUser; staff: Actor; role: BooksRole; origin: AuditOrigin }> {
+  const user = await requireUser(request, { roles: BOOKS_ROLES });
+  return {
+    user,
+    staff: { id: user.id, email: user.email },
+    role: user.role === "accountant" ? "accountant" : "admin",
+    origin: { request_id: info.request_id, ip: info.ip },
+  };
 }

@@ -83,6 +83,8 @@ const roles = {
   pending: accessControl.newRole(userAc.statements),
   // Staff without money powers: in Better Auth's terms an ordinary user (no user administration).
   reviewer: accessControl.newRole(userAc.statements),
+  // The institution's books only (docs/product.md#books): no user administration either.
+  accountant: accessControl.newRole(userAc.statements),
 };
 
 /** Better Auth's models -> our Drizzle tables (property names are Better Auth's field names). */

@@ -4,7 +4,7 @@
  * `.example` domain (RFC 2606), so no real person can receive their mail.
  */
 export interface DemoSignIn {
-  kind: "staff" | "member" | "applicant";
+  kind: "staff" | "accountant" | "member" | "applicant";
   label: string;
   first_name: string;
   last_name: string;
@@ -30,6 +30,23 @@ export const DEMO_SIGNINS: readonly DemoSignIn[] = [
     last_name: "Alvarez",
     email: "approver@harborview.example",
     password: "Staff-Demo-Pass-2",
+  },
+  // Two accountants (docs/product.md#books): the institution's books only, no member powers.
+  {
+    kind: "accountant",
+    label: "Accountant (the books)",
+    first_name: "Avery",
+    last_name: "Chen",
+    email: "accountant@harborview.example",
+    password: "Books-Demo-Pass-1",
+  },
+  {
+    kind: "accountant",
+    label: "Controller (the books)",
+    first_name: "Jamie",
+    last_name: "Ortiz",
+    email: "controller@harborview.example",
+    password: "Books-Demo-Pass-2",
   },
   {
     kind: "member",

@@ -12,7 +12,7 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import type { Actor } from "~/domain/actor";
-import { isStaffRole } from "~/domain/staff-roles";
+import { worksInBackOffice } from "~/domain/staff-roles";
 export { checkPasskeyName } from "~/domain/passkeys";
 import { institution } from "~/config/institution.server";
 import type { Db, DbOrTx } from "~/server/db/client.server";
@@ -425,7 +425,7 @@ export async function removeStaffPasskeysFromServer(
     .from(users)
     .where(eq(users.email, email.trim().toLowerCase()));
   if (!user) return { ok: false, code: "not_found" };
-  if (!isStaffRole(user.role)) return { ok: false, code: "not_staff" };
+  if (!worksInBackOffice(user.role)) return { ok: false, code: "not_staff" };
   const done = await db.transaction(async (tx) => {
     const removed = await tx
       .update(passkeys)
@@ -604,9 +604,7 @@ export type RemovePasskeyResult =
 /** Staff must keep a passkey while the profile requires them (docs/product.md#passkeys). */
 async function mustKeep(db: DbOrTx, user: { id: string; role: string }): Promise<boolean> {
   return (
-    institution().staff_passkeys_required &&
-    (user.role === "admin" || user.role === "reviewer") &&
-    (await countPasskeys(db, user.id)) <= 1
+    institution().staff_passkeys_required && worksInBackOffice(user.role) && (await countPasskeys(db, user.id)) <= 1
   );
 }
 

@@ -7,6 +7,6 @@ import type { UserRole } from "~/server/db/schema";
 export type EffectiveRole = UserRole;
 
 export function effectiveRole(stored: string | null | undefined): EffectiveRole {
-  if (stored === "admin" || stored === "pending" || stored === "reviewer") return stored;
+  if (stored === "admin" || stored === "pending" || stored === "reviewer" || stored === "accountant") return stored;
   return "user";
 }

@@ -9,6 +9,7 @@ import { pageUrl } from "~/server/http/page-url.server";
 import { authFor, getAuth, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "./auth.server";
 import { usesSecureCookies } from "../http/cookies.server";
 import { effectiveRole, type EffectiveRole } from "./roles.server";
+import { worksInBackOffice } from "~/domain/staff-roles";
 import { mustChangePassword } from "./password-change.server";
 import { verifiedCookieValue } from "./signed-cookie.server";
 import { countPasskeys } from "./passkeys.server";
@@ -198,6 +199,7 @@ export async function getSessionUser(request: Request, options: { touch?: boolea
 /** Where a person belongs when they ask for a page that is not theirs. */
 export function homePathFor(user: Pick<SessionUser, "role" | "application_status">): string {
   if (user.role === "admin" || user.role === "reviewer") return "/admin";
+  if (user.role === "accountant") return "/admin/books";
   if (user.role === "pending") return user.application_status === "rejected" ? "/not-approved" : "/pending-approval";
   return "/dashboard";
 }
@@ -215,6 +217,8 @@ export function destinationAfterSignIn(
   if (!target) return home;
   const isAdminPath = target === "/admin" || target.startsWith("/admin/") || target.startsWith("/admin?");
   if (user.role === "admin" || user.role === "reviewer") return isAdminPath ? target : home;
+  if (user.role === "accountant")
+    return target === "/admin/books" || target.startsWith("/admin/books/") ? target : home;
   if (user.role === "user") return isAdminPath ? home : target;
   return home;
 }
@@ -280,7 +284,7 @@ export const STAFF_PASSKEY_NEEDED = "Staff sign in with a passkey. Please add on
  * (docs/product.md#passkeys): every page but Account Settings (and signing out) leads there.
  */
 async function staffNeedsPasskey(user: SessionUser): Promise<boolean> {
-  if (user.role !== "admin" && user.role !== "reviewer") return false;
+  if (!worksInBackOffice(user.role)) return false;
   if (!institution().staff_passkeys_required) return false;
   return (await countPasskeys((await getAuth()).db, user.id)) === 0;
 }

@@ -1,3 +1,4 @@
+import { worksInBackOffice } from "~/domain/staff-roles";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { maskEmail } from "~/domain/sign-in";
 import type { Db } from "~/server/db/client.server";
@@ -426,7 +427,7 @@ export async function staffMustUsePasskey(db: Db, user_id: string): Promise<bool
   if (!institution().staff_passkeys_required) return false;
   const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, user_id));
   const role = effectiveRole(row?.role ?? null);
-  if (role !== "admin" && role !== "reviewer") return false;
+  if (!worksInBackOffice(role)) return false;
   return (await countPasskeys(db, user_id)) > 0;
 }
 

@@ -26,3 +26,4 @@ export * from "./schema/taxpayer-ids";
 export * from "./schema/electronic-delivery";
 export * from "./schema/secure-messages";
 export * from "./schema/push";
+export * from "./schema/books";

@@ -35,7 +35,7 @@ export type InstitutionAccountType = (typeof INSTITUTION_ACCOUNT_TYPES)[number];
 const ACCOUNT_NUMBER_ATTEMPTS_MAX = 20;
 const MEMBER_ACCOUNTS_MAX = 100;
 
-const INSTITUTION_ACCOUNT_NAMES: Record<InstitutionAccountType, string> = {
+export const INSTITUTION_ACCOUNT_NAMES: Record<InstitutionAccountType, string> = {
   cash: "Cash",
   ach_settlement: "ACH settlement",
   wire_settlement: "Wire settlement",

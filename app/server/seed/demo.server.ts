@@ -140,10 +140,35 @@ const PROFILES: Record<string, DemoProfile> = {
     emergency: ["Robin Lee", "Sibling", "(555) 010-6613"],
     tin: { type: "foreign", number: "K77120455", country: "CA" },
   },
+  "accountant@harborview.example": {
+    date_of_birth: "1988-02-21",
+    id_type: "drivers_license",
+    id_number: "NH-D6604187",
+    nationality: "American",
+    marital_status: "single",
+    street: "40 Pleasant Street",
+    city: "Portsmouth",
+    postal_code: "03801",
+    phone: "(555) 010-4420",
+    emergency: ["Sam Chen", "Sibling", "(555) 010-7720"],
+  },
+  "controller@harborview.example": {
+    date_of_birth: "1975-07-09",
+    id_type: "drivers_license",
+    id_number: "NH-D7719342",
+    nationality: "American",
+    marital_status: "married",
+    street: "8 State Street",
+    city: "Portsmouth",
+    postal_code: "03801",
+    phone: "(555) 010-4421",
+    emergency: ["Kim Ortiz", "Spouse", "(555) 010-7721"],
+  },
 };
 
-const ROLE_OF: Record<DemoSignIn["kind"], "admin" | "user" | "pending"> = {
+const ROLE_OF: Record<DemoSignIn["kind"], "admin" | "accountant" | "user" | "pending"> = {
   staff: "admin",
+  accountant: "accountant",
   member: "user",
   applicant: "pending",
 };
@@ -211,7 +236,7 @@ export async function seedDemoIfEmpty(
           status: applicant ? "pending" : "approved",
           document_status: applicant ? (sign_in.email.startsWith("taylor") ? "info_requested" : "pending") : "verified",
           decided_at: applicant ? null : new Date(created_at.getTime() + 24 * 60 * 60 * 1000),
-          source: sign_in.kind === "staff" ? "staff" : "application",
+          source: sign_in.kind === "staff" || sign_in.kind === "accountant" ? "staff" : "application",
           created_at,
           updated_at: created_at,
         });

@@ -21,12 +21,13 @@ import { fieldErrors } from "../../form-reply";
 
 /**
  * The authorization matrix (docs/product.md#access-rules): every /admin page and action, for a
- * visitor, a pending applicant, a rejected applicant, a member and staff. Pages redirect (to /login
- * with the way back, /pending-approval, /not-approved, /dashboard); actions answer 401 / 403;
+ * visitor, a pending applicant, a rejected applicant, a member, an accountant (the books only) and
+ * staff. Pages redirect (to /login with the way back, /pending-approval, /not-approved, /dashboard,
+ * /admin/books); actions answer 401 / 403;
  * nobody but staff gets any back-office data, and a refused action changes nothing.
  */
-type Persona = "anonymous" | "pending" | "rejected" | "member" | "staff";
-const PERSONAS: Persona[] = ["anonymous", "pending", "rejected", "member", "staff"];
+type Persona = "anonymous" | "pending" | "rejected" | "member" | "accountant" | "staff";
+const PERSONAS: Persona[] = ["anonymous", "pending", "rejected", "member", "accountant", "staff"];
 
 let database: Database;
 let people: SignedIn<Persona>;
@@ -54,6 +55,7 @@ beforeAll(async () => {
   people = await SignedIn.as(database.db, {
     staff: staff.id,
     member: member.id,
+    accountant: (await person(database.db, "accountant")).id,
     pending: pending.id,
     rejected: rejected.id,
   });

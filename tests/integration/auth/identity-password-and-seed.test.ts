@@ -140,6 +140,8 @@ describe("demo seed", () => {
         .innerJoin(memberProfiles, eq(memberProfiles.user_id, users.id));
       expect(people).toHaveLength(DEMO_SIGNINS.length);
       expect(people.filter((p) => p.role === "admin")).toHaveLength(2); // two admins, so that dual control can be tried
+      // Two accountants, so that the books' dual control can be tried (docs/product.md#books).
+      expect(people.filter((p) => p.role === "accountant")).toHaveLength(2);
       expect(people.filter((p) => p.role === "user")).toHaveLength(3);
       expect(people.filter((p) => p.role === "pending" && p.status === "pending")).toHaveLength(2);
       expect(people.filter((p) => p.joint)).toHaveLength(1);

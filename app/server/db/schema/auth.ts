@@ -26,7 +26,7 @@ import {
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
-export const USER_ROLES = ["user", "pending", "admin", "reviewer"] as const;
+export const USER_ROLES = ["user", "pending", "admin", "reviewer", "accountant"] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
 export const users = pgTable(
@@ -46,8 +46,8 @@ export const users = pgTable(
      */
     twoFactorEnabled: boolean("two_factor_enabled").default(false),
     /**
-     * user (member), pending (applicant), admin (staff) or reviewer (staff without money powers);
-     * null counts as user
+     * user (member), pending (applicant), admin (staff), reviewer (staff without money powers) or
+     * accountant (the institution's books only, no member powers); null counts as user
      * (docs/product.md#people-and-roles).
      */
     role: text("role"),
@@ -55,7 +55,12 @@ export const users = pgTable(
     banReason: text("ban_reason"),
     banExpires: timestamptz("ban_expires"),
   },
-  (t) => [check("users_role_valid", sql`${t.role} is null or ${t.role} in ('user', 'pending', 'admin', 'reviewer')`)],
+  (t) => [
+    check(
+      "users_role_valid",
+      sql`${t.role} is null or ${t.role} in ('user', 'pending', 'admin', 'reviewer', 'accountant')`,
+    ),
+  ],
 );
 
 export const sessions = pgTable(
