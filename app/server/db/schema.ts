@@ -23,3 +23,4 @@ export * from "./schema/disputes";
 export * from "./schema/sanctions";
 export * from "./schema/taxpayer-ids";
 export * from "./schema/electronic-delivery";
+export * from "./schema/loans";

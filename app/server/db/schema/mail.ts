@@ -29,6 +29,8 @@ export const OUTBOX_KINDS = [
   "deposit_hold_notice",
   // A change-in-terms notice (Regulation E 1005.8(a), Truth in Savings 1030.5(a), Regulation CC 229.18(e)).
   "disclosure_notice",
+  // A loan application: received, an offer, the adverse action notice (Regulation B 1002.9), the accepted disclosure.
+  "loan",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

@@ -30,6 +30,8 @@ export const NOTIFICATION_KINDS = [
   "dispute_update",
   // A change-in-terms notice: a disclosure's new version and when it takes effect (docs/product.md#disclosures).
   "disclosure_change",
+  // A loan application: received, decided (an offer or a decline), accepted (docs/product.md#loans).
+  "loan_update",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -1,0 +1,36 @@
+CREATE TABLE "loan_applications" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"member_id" text NOT NULL,
+	"product_slug" text NOT NULL,
+	"product_name" text NOT NULL,
+	"amount_cents" bigint NOT NULL,
+	"term_months" integer NOT NULL,
+	"purpose" text NOT NULL,
+	"income_enc" text NOT NULL,
+	"employer_enc" text NOT NULL,
+	"status" text DEFAULT 'submitted' NOT NULL,
+	"idempotency_key" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"decided_at" timestamp with time zone,
+	"decided_by" text,
+	"decided_by_email" text,
+	"offer_amount_cents" bigint,
+	"offer_term_months" integer,
+	"offer_rate_ppm" integer,
+	"offer_expires_on" date,
+	"adverse_reasons" jsonb,
+	"adverse_other_text" text,
+	"accepted_at" timestamp with time zone,
+	"disclosure" jsonb,
+	"disclosure_pdf" "bytea",
+	CONSTRAINT "loan_applications_member_key_unique" UNIQUE("member_id","idempotency_key"),
+	CONSTRAINT "loan_applications_status_valid" CHECK ("loan_applications"."status" in ('submitted', 'approved', 'countered', 'declined', 'accepted', 'lapsed')),
+	CONSTRAINT "loan_applications_amount_positive" CHECK ("loan_applications"."amount_cents" > 0),
+	CONSTRAINT "loan_applications_term_positive" CHECK ("loan_applications"."term_months" > 0),
+	CONSTRAINT "loan_applications_offer_complete" CHECK ("loan_applications"."status" not in ('approved', 'countered', 'accepted', 'lapsed') or ("loan_applications"."offer_amount_cents" > 0 and "loan_applications"."offer_term_months" > 0 and "loan_applications"."offer_rate_ppm" >= 0 and "loan_applications"."offer_expires_on" is not null)),
+	CONSTRAINT "loan_applications_decline_explained" CHECK ("loan_applications"."status" <> 'declined' or jsonb_array_length("loan_applications"."adverse_reasons") > 0),
+	CONSTRAINT "loan_applications_accepted_disclosed" CHECK ("loan_applications"."status" <> 'accepted' or ("loan_applications"."accepted_at" is not null and "loan_applications"."disclosure_pdf" is not null))
+);
+--> statement-breakpoint
+CREATE INDEX "loan_applications_member_idx" ON "loan_applications" USING btree ("member_id","id");--> statement-breakpoint
+CREATE INDEX "loan_applications_open_idx" ON "loan_applications" USING btree ("status") WHERE "loan_applications"."status" = 'submitted';
