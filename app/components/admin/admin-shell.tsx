@@ -2,12 +2,14 @@ import { Form, NavLink } from "react-router";
 import { LogOut, ShieldCheck } from "lucide-react";
 
 // `staff_only`: pages a reviewer (staff without money powers) is not shown and is refused.
-const NAV = [
+const NAV: { to: string; label: string; end?: boolean; staff_only?: boolean; count?: string; requires?: "loans" }[] = [
   { to: "/admin", label: "Members", end: true },
   { to: "/admin/audit", label: "Audit log", staff_only: true },
   { to: "/admin/outbox", label: "Outbox", staff_only: true },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/disputes", label: "Disputes" },
+  // Loan applications: shown once members may apply (docs/product.md#loans).
+  { to: "/admin/loans", label: "Loans", requires: "loans" },
   { to: "/admin/jobs", label: "Jobs", staff_only: true },
   // Members whose statements and notices are mailed (no consent to electronic delivery).
   { to: "/admin/paper-delivery", label: "Paper mail", staff_only: true },
@@ -30,11 +32,13 @@ export function AdminShell({
   staff,
   institution,
   counts,
+  loans = false,
   children,
 }: {
   staff: { name: string; email: string; role?: "admin" | "reviewer" };
   institution: string;
   counts?: Record<string, number>;
+  loans?: boolean;
   children: React.ReactNode;
 }) {
   const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -69,7 +73,9 @@ export function AdminShell({
           {/* Wraps onto a second line on a phone: every page stays in sight, none scrolled away. */}
           <nav aria-label="Back office" className="-mx-1 w-full">
             <ul className="flex flex-wrap gap-1 px-1">
-              {NAV.filter((item) => !(item.staff_only && staff.role === "reviewer")).map((item) => (
+              {NAV.filter(
+                (item) => !(item.staff_only && staff.role === "reviewer") && !(item.requires === "loans" && !loans),
+              ).map((item) => (
                 <li key={item.to}>
                   <NavLink to={item.to} end={item.end} className={linkClass}>
                     {item.label}

@@ -25,6 +25,7 @@ import {
   Mail,
   Menu as MenuIcon,
   Phone,
+  Landmark,
   ReceiptText,
   RotateCcw,
   Settings,
@@ -52,6 +53,8 @@ export interface TopBarProps {
   unread: number;
   notifications: ShellNotification[];
   support: { email: string; phone: string; hours: string };
+  /** Whether members may apply for loans (docs/product.md#loans). */
+  loans?: boolean;
 }
 
 const iconButton =
@@ -170,6 +173,21 @@ export function TopBar(props: TopBarProps) {
                 <ReceiptText className="size-4" aria-hidden="true" /> Transactions
               </NavLink>
             </li>
+            {props.loans ? (
+              <li>
+                <NavLink
+                  to="/dashboard/loans"
+                  className={({ isActive }) =>
+                    cx(
+                      "inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold transition-colors",
+                      isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100",
+                    )
+                  }
+                >
+                  <Landmark className="size-4" aria-hidden="true" /> Loans
+                </NavLink>
+              </li>
+            ) : null}
           </ul>
         </nav>
         <div className="ml-auto flex items-center gap-1">
@@ -502,6 +520,13 @@ function MobileMenu(props: TopBarProps & { onOpenDialog: (dialog: SettingsDialog
                     <ReceiptText className="size-5 text-brand-700" aria-hidden="true" /> Transactions
                   </Link>
                 </li>
+                {props.loans ? (
+                  <li>
+                    <Link to="/dashboard/loans" className={linkClass} onClick={() => setOpen(false)}>
+                      <Landmark className="size-5 text-brand-700" aria-hidden="true" /> Loans
+                    </Link>
+                  </li>
+                ) : null}
                 <li>
                   <Link to="/dashboard/notifications" className={linkClass} onClick={() => setOpen(false)}>
                     <Bell className="size-5 text-brand-700" aria-hidden="true" /> Notifications

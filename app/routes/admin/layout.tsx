@@ -4,6 +4,7 @@ import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
 import { AdminShell } from "~/components/admin/admin-shell";
+import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { queuesWaiting, screeningsWaitingCount } from "./layout.server";
 
 /**
@@ -15,12 +16,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The payment queues' and the screening queue's counts in the navigation, for staff who may work them.
   const counts: Record<string, number> =
     role === "admin" ? { queues: await queuesWaiting(context), screenings: await screeningsWaitingCount() } : {};
-  return { staff: { name: user.name, email: user.email, role }, institution: institution().name, counts };
+  return {
+    staff: { name: user.name, email: user.email, role },
+    institution: institution().name,
+    counts,
+    loans: loanApplicationsOpen(),
+  };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <AdminShell staff={loaderData.staff} institution={loaderData.institution} counts={loaderData.counts}>
+    <AdminShell
+      staff={loaderData.staff}
+      institution={loaderData.institution}
+      counts={loaderData.counts}
+      loans={loaderData.loans}
+    >
       <Outlet />
     </AdminShell>
   );

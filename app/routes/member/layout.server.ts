@@ -3,6 +3,7 @@ import { institution } from "~/config/institution.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { bellNotifications } from "~/server/notifications/notifications.server";
 import { deliveryStatus } from "~/server/electronic-delivery/electronic-delivery.server";
+import { loanApplicationsOpen } from "~/server/loans/products.server";
 
 /** What the member app's frame (the top bar) shows (its view-model): opens the database itself. */
 
@@ -27,6 +28,8 @@ export const memberShell = withDatabase(async (database, user: SessionUser) => {
     notifications: bell.notifications.map((n) => ({ ...n, created_at: n.created_at.toISOString() })),
     unread: bell.unread,
     support: support(),
+    /** Loans in the menu once members may apply (docs/product.md#loans). */
+    loans: loanApplicationsOpen(),
     ask_electronic_delivery: delivery.latest === null || delivery.new_disclosure,
     session: { expires_in_ms: user.expires_in_ms, ends_absolutely: user.ends_absolutely },
   };
