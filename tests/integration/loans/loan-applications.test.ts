@@ -74,10 +74,18 @@ describe("applying", () => {
     expect(again).toMatchObject({ ok: true, replayed: true });
     const rows = await db.select().from(loanApplications).where(eq(loanApplications.member_id, member.id));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: "submitted", amount_cents: 5_000_00, term_months: 36, product_name: "Personal Loan" });
+    expect(rows[0]).toMatchObject({
+      status: "submitted",
+      amount_cents: 5_000_00,
+      term_months: 36,
+      product_name: "Personal Loan",
+    });
     expect(isEncryptedField(rows[0]!.income_enc)).toBe(true);
     expect(rows[0]!.employer_enc).not.toContain("Harbor");
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "loan.apply"), eq(auditLog.member_id, member.id)));
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "loan.apply"), eq(auditLog.member_id, member.id)));
     expect(JSON.stringify(audit)).not.toContain("Harbor");
     expect(JSON.stringify(audit)).not.toContain("6200000");
     expect((await mailTo(member.email)).map((m) => m.subject)).toEqual(["We received your personal loan application"]);
@@ -135,7 +143,13 @@ describe("deciding and accepting", () => {
     const accepted = await memberApplication(db, member.id, id, later);
     const kept = accepted!.disclosure!;
     expect(kept.disbursed_on).toBe("2026-03-12");
-    for (const words of ["Truth in Lending disclosure", "Annual percentage rate", "Finance charge", "Amount financed", "Total of payments"])
+    for (const words of [
+      "Truth in Lending disclosure",
+      "Annual percentage rate",
+      "Finance charge",
+      "Amount financed",
+      "Total of payments",
+    ])
       expect(text).toContain(words);
     expect(text).toContain(`${(kept.apr_bp / 100).toFixed(2)}%`);
     expect(text).toContain("$5,000.00");
@@ -177,7 +191,10 @@ describe("deciding and accepting", () => {
     );
     expect(countered).toMatchObject({ ok: true });
     const view = await memberApplication(db, member.id, id, now);
-    expect(view).toMatchObject({ status: "countered", offer: { amount_cents: 3_000_00, term_months: 24, counter: true } });
+    expect(view).toMatchObject({
+      status: "countered",
+      offer: { amount_cents: 3_000_00, term_months: 24, counter: true },
+    });
     expect(view!.disclosure!.amount_financed_cents).toBe(3_000_00);
     // Deciding twice is refused and changes nothing.
     const again = await decideApplication(db, {
@@ -213,7 +230,11 @@ describe("deciding and accepting", () => {
         staff,
         origin,
         application_id: id,
-        decision: { outcome: "decline", reasons: ["excessive_obligations", "other"], other_text: "Too many recent inquiries" },
+        decision: {
+          outcome: "decline",
+          reasons: ["excessive_obligations", "other"],
+          other_text: "Too many recent inquiries",
+        },
       },
       now,
     );
