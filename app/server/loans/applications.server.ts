@@ -26,6 +26,7 @@ import {
 } from "~/domain/loans/products";
 import { loanOfferDisclosure, type LoanOfferDisclosure } from "~/domain/loans/offer";
 import { loanProduct } from "./products.server";
+import { loanFieldContext } from "./fields.server";
 import { acceptedEmail, declinedEmail, offerEmail, receivedEmail } from "./emails.server";
 import { renderLoanDisclosurePdf } from "./pdf.server";
 
@@ -39,11 +40,6 @@ import { renderLoanDisclosurePdf } from "./pdf.server";
  */
 
 export const APPLICATION_NOT_FOUND = "We could not find that loan application.";
-
-/** Associated data binding an encrypted income or employer to its column and member. */
-export function loanFieldContext(column: "income" | "employer", member_id: string): string {
-  return `loan_applications.${column}:${member_id}`;
-}
 
 export interface ApplyInput {
   product_slug: string;
