@@ -174,7 +174,8 @@ export function TopBar(props: TopBarProps) {
               </NavLink>
             </li>
             {props.loans ? (
-              <li>
+              // From xl only: below it the bar has no room for a sixth item (the account menu lists it).
+              <li className="hidden xl:block">
                 <NavLink
                   to="/dashboard/loans"
                   className={({ isActive }) =>
@@ -196,7 +197,13 @@ export function TopBar(props: TopBarProps) {
           </div>
           <NotificationsBell unread={props.unread} notifications={props.notifications} />
           <div className="hidden md:block">
-            <UserMenu name={name} email={props.email} isStaff={props.isStaff} onOpenDialog={openDialog} />
+            <UserMenu
+              name={name}
+              email={props.email}
+              isStaff={props.isStaff}
+              loans={props.loans ?? false}
+              onOpenDialog={openDialog}
+            />
           </div>
           <div className="md:hidden">
             <MobileMenu {...props} onOpenDialog={openDialog} />
@@ -393,11 +400,13 @@ function UserMenu({
   name,
   email,
   isStaff,
+  loans,
   onOpenDialog,
 }: {
   name: string;
   email: string;
   isStaff: boolean;
+  loans: boolean;
   onOpenDialog: (dialog: SettingsDialog) => void;
 }) {
   const fetcher = useFetcher();
@@ -435,6 +444,12 @@ function UserMenu({
           {isStaff ? (
             <MenuItem id="reset" href="/admin/reset-transfers" className={menuItemClass}>
               <RotateCcw className="size-4" aria-hidden="true" /> Reset Transfer Counts
+            </MenuItem>
+          ) : null}
+          {loans ? (
+            // The bar shows Loans from xl; the menu lists it at every width.
+            <MenuItem id="loans" href="/dashboard/loans" className={menuItemClass}>
+              <Landmark className="size-4" aria-hidden="true" /> Loans
             </MenuItem>
           ) : null}
           <MenuItem id="profile" className={menuItemClass}>
