@@ -42,6 +42,8 @@ export const TRANSACTION_KINDS = [
   // credit when no error was found. Each has its own kind, so statements and the audit read them apart.
   "dispute_credit",
   "dispute_credit_reversal",
+  // A booked loan's money paid into the member's checking from its receivable (docs/product.md#loans).
+  "loan_disbursement",
   "reversal", // written only by reverseTransaction
 ] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];

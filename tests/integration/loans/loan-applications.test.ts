@@ -4,7 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { extractText, getDocumentProxy } from "unpdf";
 import type { Database, Db } from "~/server/db/client.server";
-import { auditLog, loanApplications, notifications, outbox, outboxAttachments } from "~/server/db/schema";
+import {
+  auditLog,
+  ledgerAccounts,
+  ledgerTransactions,
+  loanApplications,
+  loanScheduledPayments,
+  loans,
+  notifications,
+  outbox,
+  outboxAttachments,
+} from "~/server/db/schema";
+import { NO_CHECKING } from "~/server/loans/applications.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import {
   acceptOffer,
@@ -55,11 +66,14 @@ const application = (overrides: Partial<ApplyInput> = {}): ApplyInput => ({
 });
 
 async function applied(overrides: Partial<ApplyInput> = {}) {
-  const { member } = await fundedMember(db, { checking_cents: 10_000 });
-  const answer = await applyForLoan(db, member, application(overrides), origin, now);
+  const funded = await fundedMember(db, { checking_cents: 10_000 });
+  const answer = await applyForLoan(db, funded.member, application(overrides), origin, now);
   if (!answer.ok) throw new Error(answer.message);
-  return { member, id: answer.application_id };
+  return { member: funded.member, checking: funded.checking, id: answer.application_id };
 }
+
+const balanceOf = async (account_id: number) =>
+  (await db.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, account_id)))[0]!.posted_cents;
 
 const rowOf = async (id: number) => (await db.select().from(loanApplications).where(eq(loanApplications.id, id)))[0]!;
 const mailTo = (email: string) => db.select().from(outbox).where(eq(outbox.to_email, email.toLowerCase()));
@@ -117,8 +131,8 @@ describe("applying", () => {
 });
 
 describe("deciding and accepting", () => {
-  it("approve: the member sees the Truth in Lending box, accepts, and the disclosure is kept as a PDF and emailed", async () => {
-    const { member, id } = await applied();
+  it("approve: the member sees the Truth in Lending box, accepts, the loan is booked, and the disclosure is kept as a PDF and emailed", async () => {
+    const { member, checking, id } = await applied();
     const decided = await decideApplication(
       db,
       { staff, origin, application_id: id, decision: { outcome: "approve", rate_ppm: 89_900, term_months: 36 } },
@@ -138,6 +152,25 @@ describe("deciding and accepting", () => {
     expect(await acceptOffer(db, member, id, origin, later)).toEqual({ ok: true, application_id: id });
     const row = await rowOf(id);
     expect(row.status).toBe("accepted");
+    // Booked: one ledger transaction from the loan's receivable into the member's checking.
+    expect(await balanceOf(checking.id)).toBe(10_000 + 5_000_00);
+    const [loan] = await db.select().from(loans).where(eq(loans.application_id, id));
+    expect(loan).toMatchObject({ member_id: member.id, principal_cents: 5_000_00, rate_ppm: 89_900, term_months: 36 });
+    expect(await balanceOf(loan!.receivable_account_id)).toBe(-5_000_00);
+    const [receivable] = await db
+      .select()
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.id, loan!.receivable_account_id));
+    expect(receivable).toMatchObject({ owner: "institution", type: "loan_receivable", member_id: null });
+    const [paid] = await db
+      .select()
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.id, loan!.disbursement_transaction_id));
+    expect(paid).toMatchObject({ kind: "loan_disbursement", status: "posted", effective_date: "2026-03-12" });
+    const schedule = await db.select().from(loanScheduledPayments).where(eq(loanScheduledPayments.loan_id, loan!.id));
+    expect(schedule).toHaveLength(36);
+    expect(schedule.reduce((sum, p) => sum + p.principal_cents, 0)).toBe(5_000_00);
+    expect(schedule.at(-1)!.balance_after_cents).toBe(0);
     const pdf = await memberDisclosurePdf(db, member.id, id);
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf!)), { mergePages: true });
     const accepted = await memberApplication(db, member.id, id, later);
@@ -158,8 +191,10 @@ describe("deciding and accepting", () => {
     expect(acceptedMail.text_body).toContain("Annual percentage rate");
     const files = await db.select().from(outboxAttachments).where(eq(outboxAttachments.outbox_id, acceptedMail.id));
     expect(files.map((f) => f.content_type)).toEqual(["application/pdf"]);
-    // Accepting twice is the same acceptance.
+    // Accepting twice is the same acceptance: nothing more is paid out.
     expect(await acceptOffer(db, member, id, origin, later)).toEqual({ ok: true, application_id: id });
+    expect(await balanceOf(checking.id)).toBe(10_000 + 5_000_00);
+    expect(await db.select().from(loans).where(eq(loans.application_id, id))).toHaveLength(1);
   });
 
   it("counter: other terms within the product; the same terms as asked are refused", async () => {
@@ -256,6 +291,20 @@ describe("deciding and accepting", () => {
     const told = await db.select().from(notifications).where(eq(notifications.member_id, member.id));
     expect(told.map((n) => n.kind)).toEqual(["loan_update", "loan_update"]);
     expect(await acceptOffer(db, member, id, origin, now)).toMatchObject({ ok: false, kind: "conflict" });
+  });
+
+  it("a member without an open checking account cannot accept: nothing is booked or changed", async () => {
+    const { member, checking, id } = await applied();
+    await decideApplication(
+      db,
+      { staff, origin, application_id: id, decision: { outcome: "approve", rate_ppm: 69_900, term_months: 24 } },
+      now,
+    );
+    await db.update(ledgerAccounts).set({ status: "closed" }).where(eq(ledgerAccounts.id, checking.id));
+    expect(await acceptOffer(db, member, id, origin, now)).toMatchObject({ ok: false, message: NO_CHECKING });
+    expect((await rowOf(id)).status).toBe("approved");
+    expect(await db.select().from(loans).where(eq(loans.application_id, id))).toEqual([]);
+    await db.update(ledgerAccounts).set({ status: "active" }).where(eq(ledgerAccounts.id, checking.id));
   });
 
   it("an offer lapses after 30 days; another member cannot read or accept it; the queue lists it", async () => {

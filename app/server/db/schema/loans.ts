@@ -93,3 +93,59 @@ export const loanApplications = pgTable(
 );
 
 export type LoanApplicationRow = typeof loanApplications.$inferSelect;
+
+/**
+ * A booked loan (docs/product.md#loans): made when the member accepts an offer. The money went
+ * out in one ledger transaction (kind `loan_disbursement`) crediting the member's checking from the
+ * loan's own receivable account; what the member owes is that account's balance. The terms are
+ * the accepted disclosure's.
+ */
+export const loans = pgTable(
+  "loans",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    application_id: bigint("application_id", { mode: "number" })
+      .notNull()
+      .references(() => loanApplications.id),
+    member_id: text("member_id").notNull(),
+    product_name: text("product_name").notNull(),
+    receivable_account_id: bigint("receivable_account_id", { mode: "number" }).notNull(),
+    checking_account_id: bigint("checking_account_id", { mode: "number" }).notNull(),
+    disbursement_transaction_id: bigint("disbursement_transaction_id", { mode: "number" }).notNull(),
+    principal_cents: bigint("principal_cents", { mode: "number" }).notNull(),
+    rate_ppm: integer("rate_ppm").notNull(),
+    apr_bp: integer("apr_bp").notNull(),
+    term_months: integer("term_months").notNull(),
+    disbursed_on: date("disbursed_on", { mode: "string" }).notNull(),
+    first_payment_on: date("first_payment_on", { mode: "string" }).notNull(),
+    created_at: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    unique("loans_application_unique").on(t.application_id),
+    unique("loans_receivable_unique").on(t.receivable_account_id),
+    index("loans_member_idx").on(t.member_id, t.id),
+    check("loans_principal_positive", sql`${t.principal_cents} > 0`),
+  ],
+);
+
+/** A booked loan's payment schedule as computed at booking (app/domain/loans/schedule.ts). */
+export const loanScheduledPayments = pgTable(
+  "loan_scheduled_payments",
+  {
+    loan_id: bigint("loan_id", { mode: "number" })
+      .notNull()
+      .references(() => loans.id),
+    number: integer("number").notNull(),
+    due_on: date("due_on", { mode: "string" }).notNull(),
+    payment_cents: bigint("payment_cents", { mode: "number" }).notNull(),
+    interest_cents: bigint("interest_cents", { mode: "number" }).notNull(),
+    principal_cents: bigint("principal_cents", { mode: "number" }).notNull(),
+    balance_after_cents: bigint("balance_after_cents", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    unique("loan_scheduled_payments_unique").on(t.loan_id, t.number),
+    check("loan_scheduled_payments_sums", sql`${t.payment_cents} = ${t.interest_cents} + ${t.principal_cents}`),
+  ],
+);
+
+export type LoanRow = typeof loans.$inferSelect;
