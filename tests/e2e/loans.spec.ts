@@ -36,7 +36,8 @@ test("a member applies, staff approve, the member reads the disclosure and accep
 
   await page.goto("/dashboard");
   await hydrated(page);
-  await page.getByRole("navigation").getByRole("link", { name: "Loans" }).first().click();
+  await page.getByRole("button", { name: /account menu/ }).click();
+  await page.getByRole("menuitem", { name: "Loans" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Loans" })).toBeVisible();
   await expect(page.getByText("5.99% to 17.99%")).toBeVisible();
   await shots(page, "products");
@@ -97,6 +98,21 @@ test("a member applies, staff approve, the member reads the disclosure and accep
   const download = page.waitForEvent("download");
   await page.getByRole("link", { name: "Download the disclosure you accepted (PDF)" }).click();
   expect((await download).suggestedFilename()).toMatch(/^loan-disclosure-\d+\.pdf$/);
+  await expect(page.getByText(`we deposited ${shown} into your checking account`)).toBeVisible();
+  await page.getByText(/Every payment \(\d+\)/).click();
+  await expect(page.getByRole("table", { name: "Payment schedule" })).toBeVisible();
   await shots(page, "accepted");
-  expect(errors).toEqual([]);
+
+  // The loan under Loans (balance, next payment, rate) and the money in checking.
+  await page.getByRole("link", { name: "Loans", exact: true }).first().click();
+  const loan = page.getByRole("region", { name: "Your loans" });
+  await expect(loan.getByText(shown).first()).toBeVisible();
+  await expect(loan.getByText(/due /)).toBeVisible();
+  await expect(loan.getByText("8.99%", { exact: false })).toBeVisible();
+  await shots(page, "loans");
+  await page.goto("/dashboard");
+  await hydrated(page);
+  await expect(page.getByText(shown).first()).toBeVisible();
+  // A 400 is the server's answer to the out-of-range amount above, as intended.
+  expect(errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
 });

@@ -174,8 +174,8 @@ export function TopBar(props: TopBarProps) {
               </NavLink>
             </li>
             {props.loans ? (
-              // From xl only: below it the bar has no room for a sixth item (the account menu lists it).
-              <li className="hidden xl:block">
+              // From 2xl only: below it the bar has no room for a sixth item (the account menu lists it).
+              <li className="hidden 2xl:block">
                 <NavLink
                   to="/dashboard/loans"
                   className={({ isActive }) =>
@@ -447,7 +447,7 @@ function UserMenu({
             </MenuItem>
           ) : null}
           {loans ? (
-            // The bar shows Loans from xl; the menu lists it at every width.
+            // The bar shows Loans from 2xl; the menu lists it at every width.
             <MenuItem id="loans" href="/dashboard/loans" className={menuItemClass}>
               <Landmark className="size-4" aria-hidden="true" /> Loans
             </MenuItem>

@@ -129,6 +129,16 @@ export default function LoanApplication({ loaderData, actionData }: Route.Compon
           <h2 id="offer-heading" className="text-lg font-semibold text-brand-900">
             {a.status === "accepted" ? "Your loan" : a.offer.counter ? "Our offer, on different terms" : "Your offer"}
           </h2>
+          {a.loan ? (
+            <FormMessage className="mt-3" tone="success">
+              Loan {a.loan.number}: we deposited {formatCents(a.loan.principal_cents)} into your checking account on{" "}
+              {formatBusinessDate(a.loan.disbursed_on)}. Balance {formatCents(a.loan.balance_cents)}
+              {a.loan.next_payment
+                ? `; next payment ${formatCents(a.loan.next_payment.payment_cents)} due ${formatBusinessDate(a.loan.next_payment.due_on)}`
+                : ""}
+              .
+            </FormMessage>
+          ) : null}
           <p className="mt-1 text-sm text-slate-700">
             {formatCents(a.offer.amount_cents)} over {a.offer.term_months} months at an interest rate of{" "}
             {formatRatePpm(a.offer.rate_ppm)}.{" "}
@@ -179,6 +189,52 @@ export default function LoanApplication({ loaderData, actionData }: Route.Compon
                 Accept this loan
               </Button>
             </Form>
+          ) : null}
+          {a.loan ? (
+            <details className="mt-4 text-sm">
+              <summary className="cursor-pointer font-semibold text-accent-700">
+                Every payment ({d.payments.length})
+              </summary>
+              <div className="mt-2 overflow-x-auto">
+                <table className="w-full text-sm">
+                  <caption className="sr-only">Payment schedule</caption>
+                  <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-600 uppercase">
+                    <tr>
+                      <th scope="col" className="px-3 py-2">
+                        #
+                      </th>
+                      <th scope="col" className="px-3 py-2">
+                        Due
+                      </th>
+                      <th scope="col" className="px-3 py-2 text-right">
+                        Payment
+                      </th>
+                      <th scope="col" className="px-3 py-2 text-right">
+                        Interest
+                      </th>
+                      <th scope="col" className="px-3 py-2 text-right">
+                        Principal
+                      </th>
+                      <th scope="col" className="px-3 py-2 text-right">
+                        Balance after
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-slate-100 tabular-nums">
+                    {d.payments.map((p) => (
+                      <tr key={p.number}>
+                        <td className="px-3 py-1.5">{p.number}</td>
+                        <td className="px-3 py-1.5">{formatBusinessDate(p.due_on)}</td>
+                        <td className="px-3 py-1.5 text-right">{formatCents(p.payment_cents)}</td>
+                        <td className="px-3 py-1.5 text-right">{formatCents(p.interest_cents)}</td>
+                        <td className="px-3 py-1.5 text-right">{formatCents(p.principal_cents)}</td>
+                        <td className="px-3 py-1.5 text-right">{formatCents(p.balance_after_cents)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </details>
           ) : null}
           {a.has_pdf ? (
             <a

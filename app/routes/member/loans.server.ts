@@ -6,6 +6,7 @@ import {
   memberApplication,
   memberApplications,
   memberDisclosurePdf,
+  memberLoans,
 } from "~/server/loans/applications.server";
 
 /**
@@ -15,6 +16,8 @@ import {
 export const loadMemberApplications = withDatabase((database, user: SessionUser) =>
   memberApplications(database, user.id),
 );
+
+export const loadMemberLoans = withDatabase((database, user: SessionUser) => memberLoans(database, user.id));
 
 export const loadMemberApplication = withDatabase((database, user: SessionUser, application_id: number) =>
   memberApplication(database, user.id, application_id),

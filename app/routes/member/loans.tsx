@@ -2,8 +2,8 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/loans";
 import { requireMember } from "~/server/auth/session.server";
 import { loanApplicationsOpen, loanProducts } from "~/server/loans/products.server";
-import { loadMemberApplications } from "./loans.server";
-import { LOAN_KIND_LABELS, formatRatePpm } from "~/domain/loans/products";
+import { loadMemberApplications, loadMemberLoans } from "./loans.server";
+import { LOAN_KIND_LABELS, formatAprBp, formatRatePpm } from "~/domain/loans/products";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
@@ -19,17 +19,54 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
   if (!loanApplicationsOpen()) throw data({ message: "Page not found." }, { status: 404 });
-  return { products: loanProducts(), applications: await loadMemberApplications(user) };
+  return {
+    products: loanProducts(),
+    loans: await loadMemberLoans(user),
+    applications: await loadMemberApplications(user),
+  };
 }
 
 export default function Loans({ loaderData }: Route.ComponentProps) {
-  const { products, applications } = loaderData;
+  const { products, loans, applications } = loaderData;
   return (
     <div className="mx-auto max-w-5xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
       <h1 className="text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">Loans</h1>
       <p className="mt-2 text-sm text-slate-700">
         Apply online; we review every application and tell you our decision here and by email.
       </p>
+      {loans.length > 0 ? (
+        <section aria-labelledby="loans-heading" className="mt-6">
+          <h2 id="loans-heading" className="text-lg font-semibold text-brand-900">
+            Your loans
+          </h2>
+          <ul className="mt-3 grid gap-4 sm:grid-cols-2">
+            {loans.map((l) => (
+              <li key={l.id} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+                <Link
+                  to={`/dashboard/loans/applications/${l.application_id}`}
+                  className="font-semibold text-accent-700 underline"
+                >
+                  {l.product_name} {l.number}
+                </Link>
+                <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
+                  <dt className="text-slate-600">Balance</dt>
+                  <dd className="font-semibold text-slate-900">{formatCents(l.balance_cents)}</dd>
+                  <dt className="text-slate-600">Next payment</dt>
+                  <dd className="text-slate-900">
+                    {l.next_payment
+                      ? `${formatCents(l.next_payment.payment_cents)} due ${formatBusinessDate(l.next_payment.due_on)}`
+                      : "None scheduled"}
+                  </dd>
+                  <dt className="text-slate-600">Rate</dt>
+                  <dd className="text-slate-900">
+                    {formatRatePpm(l.rate_ppm)} (APR {formatAprBp(l.apr_bp)})
+                  </dd>
+                </dl>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {applications.length > 0 ? (
         <section
           aria-labelledby="applications-heading"

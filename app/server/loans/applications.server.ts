@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, gte, inArray } from "drizzle-orm";
 import type { Actor } from "~/domain/actor";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
@@ -489,6 +489,8 @@ export interface MemberApplicationView extends ApplicationSummary {
   /** A decline's notice (Regulation B 1002.9). */
   adverse_action: { decided_on: string; reasons: string[] } | null;
   has_pdf: boolean;
+  /** Once accepted: the booked loan. */
+  loan: MemberLoanView | null;
 }
 
 /** One of the member's own applications; null for another member's or none. */
@@ -541,7 +543,64 @@ export async function memberApplication(
           }
         : null,
     has_pdf: row.disclosure_pdf !== null,
+    loan:
+      row.status === "accepted"
+        ? ((await memberLoans(db, member_id, now)).find((l) => l.application_id === row.id) ?? null)
+        : null,
   };
+}
+
+export interface MemberLoanView {
+  id: number;
+  number: string;
+  application_id: number;
+  product_name: string;
+  /** What the member owes: the receivable's balance, as a positive number. */
+  balance_cents: number;
+  rate_ppm: number;
+  apr_bp: number;
+  principal_cents: number;
+  term_months: number;
+  disbursed_on: string;
+  next_payment: { due_on: string; payment_cents: number } | null;
+}
+
+/**
+ * The member's booked loans (docs/product.md#loans): the balance from the ledger, the rate, and
+ * the next scheduled payment on or after today. Payments are not built yet, so the balance is the
+ * amount paid out until they are.
+ */
+export async function memberLoans(db: DbOrTx, member_id: string, now: Date = new Date()): Promise<MemberLoanView[]> {
+  const rows = await db
+    .select({ loan: loans, posted_cents: ledgerAccounts.posted_cents })
+    .from(loans)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, loans.receivable_account_id))
+    .where(eq(loans.member_id, member_id))
+    .orderBy(desc(loans.id));
+  const today_ = today(now);
+  const views: MemberLoanView[] = [];
+  for (const { loan, posted_cents } of rows) {
+    const [next] = await db
+      .select({ due_on: loanScheduledPayments.due_on, payment_cents: loanScheduledPayments.payment_cents })
+      .from(loanScheduledPayments)
+      .where(and(eq(loanScheduledPayments.loan_id, loan.id), gte(loanScheduledPayments.due_on, today_)))
+      .orderBy(asc(loanScheduledPayments.number))
+      .limit(1);
+    views.push({
+      id: loan.id,
+      number: loanNumber(loan.id),
+      application_id: loan.application_id,
+      product_name: loan.product_name,
+      balance_cents: -posted_cents,
+      rate_ppm: loan.rate_ppm,
+      apr_bp: loan.apr_bp,
+      principal_cents: loan.principal_cents,
+      term_months: loan.term_months,
+      disbursed_on: loan.disbursed_on,
+      next_payment: next ?? null,
+    });
+  }
+  return views;
 }
 
 /** The accepted disclosure's PDF, for its member only. */

@@ -25,6 +25,7 @@ import {
   memberApplication,
   memberApplications,
   memberDisclosurePdf,
+  memberLoans,
   staffApplication,
   type ApplyInput,
 } from "~/server/loans/applications.server";
@@ -171,6 +172,14 @@ describe("deciding and accepting", () => {
     expect(schedule).toHaveLength(36);
     expect(schedule.reduce((sum, p) => sum + p.principal_cents, 0)).toBe(5_000_00);
     expect(schedule.at(-1)!.balance_after_cents).toBe(0);
+    // The member's loans: the balance from the ledger, the next payment, the rate.
+    expect(await memberLoans(db, member.id, later)).toEqual([
+      expect.objectContaining({
+        balance_cents: 5_000_00,
+        rate_ppm: 89_900,
+        next_payment: { due_on: "2026-04-12", payment_cents: schedule[0]!.payment_cents },
+      }),
+    ]);
     const pdf = await memberDisclosurePdf(db, member.id, id);
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf!)), { mergePages: true });
     const accepted = await memberApplication(db, member.id, id, later);
