@@ -446,18 +446,19 @@ function UserMenu({
               <RotateCcw className="size-4" aria-hidden="true" /> Reset Transfer Counts
             </MenuItem>
           ) : null}
-          {loans ? (
-            // The bar shows Loans from 2xl; the menu lists it at every width.
-            <MenuItem id="loans" href="/dashboard/loans" className={menuItemClass}>
-              <Landmark className="size-4" aria-hidden="true" /> Loans
-            </MenuItem>
-          ) : null}
           <MenuItem id="profile" className={menuItemClass}>
             <User className="size-4" aria-hidden="true" /> Profile Settings
           </MenuItem>
           <MenuItem id="account" className={menuItemClass}>
             <Settings className="size-4" aria-hidden="true" /> Account Settings
           </MenuItem>
+          {loans ? (
+            // The bar shows Loans from 2xl; the menu lists it at every width (after the settings, which
+            // keyboard users reach first).
+            <MenuItem id="loans" href="/dashboard/loans" className={menuItemClass}>
+              <Landmark className="size-4" aria-hidden="true" /> Loans
+            </MenuItem>
+          ) : null}
           <Separator className="my-1 border-t border-slate-100" />
           <MenuItem id="sign-out" className={menuItemClass}>
             <LogOut className="size-4" aria-hidden="true" /> Sign out

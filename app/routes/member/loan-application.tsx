@@ -195,7 +195,8 @@ export default function LoanApplication({ loaderData, actionData }: Route.Compon
               <summary className="cursor-pointer font-semibold text-accent-700">
                 Every payment ({d.payments.length})
               </summary>
-              <div className="mt-2 overflow-x-auto">
+              {/* Focusable so a keyboard can scroll it on a phone. */}
+              <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Every payment, scrollable">
                 <table className="w-full text-sm">
                   <caption className="sr-only">Payment schedule</caption>
                   <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-600 uppercase">
