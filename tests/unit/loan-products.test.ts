@@ -10,6 +10,7 @@ import {
   offerProblems,
   parseLoanRatePercent,
   requestProblems,
+  withArticle,
   type LoanProductTerms,
 } from "~/domain/loans/products";
 import { loanProductTerms } from "~/server/loans/products.server";
@@ -112,6 +113,11 @@ describe("what a member may ask for and staff may offer", () => {
         },
       ),
     );
+  });
+
+  it("names a product with its article", () => {
+    expect(withArticle("Auto Loan")).toBe("an auto loan");
+    expect(withArticle("Personal Loan")).toBe("a personal loan");
   });
 
   it("rates read and print exactly", () => {

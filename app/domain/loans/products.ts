@@ -25,6 +25,12 @@ export const LOAN_KIND_LABELS: Record<LoanKind, string> = {
   line_of_credit: "Line of credit",
 };
 
+/** "a personal loan", "an auto loan": a product's name as the buttons and headings say it. */
+export function withArticle(name: string): string {
+  const lower = name.toLowerCase();
+  return `${/^[aeiou]/.test(lower) ? "an" : "a"} ${lower}`;
+}
+
 /** The highest rate a profile may set: the federal credit union ceiling is 18% (12 CFR 701.21(c)(7)). */
 export const LOAN_RATE_MAX_PPM = 180_000;
 

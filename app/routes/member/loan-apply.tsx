@@ -9,7 +9,7 @@ import { submitApplication } from "./loans.server";
 import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { logger } from "~/server/logger.server";
 import { LOAN_EMPLOYER_MAX_CHARS, LOAN_PURPOSE_MAX_CHARS, LoanApplicationSchema } from "~/domain/loans/forms";
-import { formatRatePpm } from "~/domain/loans/products";
+import { formatRatePpm, withArticle } from "~/domain/loans/products";
 import { formatCents } from "~/domain/money";
 import { pageTitle } from "~/components/site/page-title";
 import { Button, FormMessage, SchemaForm, TextArea, TextField, formMessages, useSchemaForm } from "~/components/ui";
@@ -110,7 +110,7 @@ export default function ApplyForLoan({ loaderData, actionData }: Route.Component
         <ArrowLeft className="size-4" aria-hidden="true" /> Loans
       </Link>
       <h1 id="apply-heading" className="mt-3 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">
-        Apply for a {product.name.toLowerCase()}
+        Apply for {withArticle(product.name)}
       </h1>
       <p className="mt-2 text-sm text-slate-700">
         {formatCents(product.amount_min_cents)} to {formatCents(product.amount_max_cents)}, {product.term_months_min} to{" "}

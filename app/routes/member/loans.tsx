@@ -3,7 +3,7 @@ import type { Route } from "./+types/loans";
 import { requireMember } from "~/server/auth/session.server";
 import { loanApplicationsOpen, loanProducts } from "~/server/loans/products.server";
 import { loadMemberApplications, loadMemberLoans } from "./loans.server";
-import { LOAN_KIND_LABELS, formatAprBp, formatRatePpm } from "~/domain/loans/products";
+import { LOAN_KIND_LABELS, formatAprBp, formatRatePpm, withArticle } from "~/domain/loans/products";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
@@ -109,7 +109,9 @@ export default function Loans({ loaderData }: Route.ComponentProps) {
           {products.map((p) => (
             <li key={p.slug} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
               <h3 className="text-base font-semibold text-slate-900">{p.name}</h3>
-              <p className="text-xs text-slate-600">{LOAN_KIND_LABELS[p.kind]}</p>
+              {LOAN_KIND_LABELS[p.kind].toLowerCase() !== p.name.toLowerCase() ? (
+                <p className="text-xs text-slate-600">{LOAN_KIND_LABELS[p.kind]}</p>
+              ) : null}
               <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
                 <dt className="text-slate-600">Rates</dt>
                 <dd className="text-slate-900">
@@ -132,7 +134,7 @@ export default function Loans({ loaderData }: Route.ComponentProps) {
                 to={`/dashboard/loans/apply/${p.slug}`}
                 className="mt-4 inline-flex items-center rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
               >
-                Apply for a {p.name.toLowerCase()}
+                Apply for {withArticle(p.name)}
               </Link>
             </li>
           ))}
