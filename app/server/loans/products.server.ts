@@ -38,10 +38,11 @@ export function loanProductForPage(page_slug: string): LoanProductTerms | null {
 }
 
 /**
- * Accepting an offer does not yet pay the money out (booking is the next step of issue 33,
- * docs/product.md#planned-loans): until it does, no member or staff page offers loans outside the
- * test runs (the unit and integration tests under Vitest, the browser tests' server with E2E=1).
- * Turn this on in the change that books the loan.
+ * Loans are not offered yet (docs/product.md#planned-loans): applying, deciding, accepting and
+ * booking work and are tested, but the dashboard does not show a loan yet and the public loan
+ * pages do not link here. Until this is turned on, no member or staff page offers loans outside
+ * the test runs (the unit and integration tests under Vitest, the browser tests' server with
+ * E2E=1), and every loan page answers 404.
  */
 const LOAN_BOOKING_BUILT = false;
 
