@@ -354,6 +354,7 @@ export function planRelease(entries: readonly EntryInput[]): AccountChange[] {
 /** Only a posted transaction that is not itself a reversal can be reversed, once. */
 export function checkReversible(transaction: { kind: string; status: string }): LedgerRefusal | null {
   if (transaction.kind === "reversal") return ledgerRefusal("reversal_not_reversible");
+  if (transaction.kind === "loan_disbursement") return ledgerRefusal("loan_disbursement_not_reversible");
   if (transaction.status === "reversed") return ledgerRefusal("already_reversed");
   if (transaction.status !== "posted") return ledgerRefusal("not_posted");
   return null;

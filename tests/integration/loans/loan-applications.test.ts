@@ -17,6 +17,7 @@ import {
 } from "~/server/db/schema";
 import { NO_CHECKING } from "~/server/loans/applications.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
+import { reverseTransaction } from "~/server/ledger/ledger.server";
 import {
   acceptOffer,
   applicationQueue,
@@ -172,6 +173,15 @@ describe("deciding and accepting", () => {
     expect(schedule).toHaveLength(36);
     expect(schedule.reduce((sum, p) => sum + p.principal_cents, 0)).toBe(5_000_00);
     expect(schedule.at(-1)!.balance_after_cents).toBe(0);
+    // The disbursement cannot be reversed: the loan would stay on the books without its money.
+    expect(
+      await reverseTransaction(db, {
+        transaction_id: paid!.id,
+        idempotency_key: crypto.randomUUID(),
+        initiator: `staff:${staff.id}`,
+        created_by: staff.id,
+      }),
+    ).toMatchObject({ ok: false, code: "loan_disbursement_not_reversible" });
     // The member's loans: the balance from the ledger, the next payment, the rate.
     expect(await memberLoans(db, member.id, later)).toEqual([
       expect.objectContaining({
