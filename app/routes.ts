@@ -75,6 +75,9 @@ export default [
     route("paper-delivery", "routes/admin/paper-delivery.tsx"),
     // Change-in-terms notices: each new disclosure version, when it takes effect, who was told (docs/product.md#disclosures).
     route("disclosures", "routes/admin/disclosures.tsx"),
+    // Loan applications waiting for a decision, and one with its decision (docs/product.md#loans).
+    route("loans", "routes/admin/loans.tsx"),
+    route("loans/:applicationId", "routes/admin/loan.tsx"),
   ]),
   // The institution's books (docs/product.md#books): staff and accountants, in their own frame.
   route("admin/books", "routes/books/layout.tsx", [
@@ -137,8 +140,14 @@ export default [
     route("dashboard/messages/:conversationId", "routes/member/message.tsx"),
     // Consent to electronic delivery (E-SIGN) and the member's disclosures (docs/product.md#electronic-delivery).
     route("dashboard/electronic-delivery", "routes/member/electronic-delivery.tsx"),
+    // Loans: the products to apply for, an application, an offer with its Truth in Lending
+    // disclosure, a decline's notice (docs/product.md#loans).
+    route("dashboard/loans", "routes/member/loans.tsx"),
+    route("dashboard/loans/apply/:product", "routes/member/loan-apply.tsx"),
+    route("dashboard/loans/applications/:applicationId", "routes/member/loan-application.tsx"),
   ]),
   route("dashboard/messages/:conversationId/attachments/:attachmentId", "routes/member/message-attachment.tsx"),
+  route("dashboard/loans/applications/:applicationId/disclosure.pdf", "routes/member/loan-disclosure-pdf.tsx"),
   route("dashboard/electronic-delivery/sample.pdf", "routes/member/electronic-delivery-sample.tsx"),
   route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),

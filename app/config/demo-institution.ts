@@ -329,6 +329,37 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       details: "Earn **up to 2.50% APY** on business balances, linked to your business checking for easy transfers.",
     },
   ],
+  loan_products: [
+    {
+      slug: "personal",
+      kind: "personal",
+      name: "Personal Loan",
+      rate_min_percent: "5.99",
+      rate_max_percent: "17.99",
+      term_months_min: 12,
+      term_months_max: 60,
+      amount_min_cents: 1_000_00,
+      amount_max_cents: 50_000_00,
+      payment_frequency: "monthly",
+      grace_days: 10,
+      late_fee_cents: 25_00,
+      product_page: "personal-loans",
+    },
+    {
+      slug: "auto",
+      kind: "auto",
+      name: "Auto Loan",
+      rate_min_percent: "4.49",
+      rate_max_percent: "12.99",
+      term_months_min: 24,
+      term_months_max: 84,
+      amount_min_cents: 5_000_00,
+      amount_max_cents: 100_000_00,
+      payment_frequency: "monthly",
+      grace_days: 10,
+      late_fee_cents: 25_00,
+    },
+  ],
   pages: {
     security:
       DEMO_NOTE +

@@ -3,6 +3,7 @@ import { isValidRoutingNumber } from "~/domain/routing-number";
 import { formatApy, parseApyPercent } from "~/domain/dividends";
 import { DEFAULT_CREDIT_MONITORING } from "~/domain/ach-credit-policy";
 import { promisesOfMissingFeatures } from "./features";
+import { LOAN_KINDS, LOAN_KIND_LABELS, OFFERED_LOAN_KINDS, parseLoanRatePercent } from "~/domain/loans/products";
 import { defaultDisclosures } from "./default-disclosures";
 
 /**
@@ -51,6 +52,40 @@ const Product = z.object({
    * may then quote only the APY that type really earns (`dividends`), checked below.
    */
   account_type: z.enum(["checking", "savings"]).optional(),
+});
+
+/** A loan rate as a percent with at most four decimals ("5.99"), 0 to 18 (the federal credit union ceiling). */
+const LoanRatePercent = z
+  .string()
+  .refine(
+    (text) => parseLoanRatePercent(text) !== null,
+    'must be a percent from 0 to 18 with at most four decimals, like "5.99"',
+  );
+
+/**
+ * A loan product members may apply for online (docs/product.md#loans): the range of the note rate
+ * staff may set, the terms and amounts a member may ask for, and what the note says about late
+ * payments. Payments are monthly in this version.
+ */
+const LoanProduct = z.object({
+  slug: z.string().regex(/^[a-z0-9-]+$/),
+  kind: z.enum(LOAN_KINDS),
+  name: z.string().min(1),
+  rate_min_percent: LoanRatePercent,
+  rate_max_percent: LoanRatePercent,
+  term_months_min: z.number().int().min(1).max(480),
+  term_months_max: z.number().int().min(1).max(480),
+  amount_min_cents: z.number().int().min(100_00),
+  amount_max_cents: z.number().int().min(100_00).max(10_000_000_00),
+  payment_frequency: z.literal("monthly").default("monthly"),
+  /** Days after a due date before a payment is late. */
+  grace_days: z.number().int().min(0).max(30),
+  late_fee_cents: z.number().int().min(0),
+  /** The public product page (`products[].slug`) that links to this application. */
+  product_page: z
+    .string()
+    .regex(/^[a-z0-9-]+$/)
+    .optional(),
 });
 
 /** An APY as a percent with at most four decimals ("3.50"), held exactly; never a float. */
@@ -225,6 +260,8 @@ export const InstitutionSchema = z
     testimonials: z.array(z.object({ quote: z.string().min(1), name: z.string().min(1), detail: z.string().min(1) })),
     locations: z.array(Location).min(1),
     products: z.array(Product).min(1),
+    /** Loans members may apply for online; none: no application is offered (docs/product.md#loans). */
+    loan_products: z.array(LoanProduct).default([]),
     pages: z.object({
       security: Markdown,
       privacy: Markdown,
@@ -442,6 +479,25 @@ export const InstitutionSchema = z
         }
       }
     });
+    // Loan products (docs/product.md#loans): ranges that make sense, kinds this version books.
+    const loanSlugs = new Set<string>();
+    value.loan_products.forEach((p, i) => {
+      const issue = (field: string, message: string) =>
+        ctx.addIssue({ code: "custom", path: ["loan_products", i, field], message });
+      if (loanSlugs.has(p.slug)) issue("slug", "duplicate loan product slug");
+      loanSlugs.add(p.slug);
+      if (!OFFERED_LOAN_KINDS.includes(p.kind))
+        issue(
+          "kind",
+          `${LOAN_KIND_LABELS[p.kind]}: not offered by this version of Mutual (personal and auto loans are)`,
+        );
+      if (parseLoanRatePercent(p.rate_min_percent)! > parseLoanRatePercent(p.rate_max_percent)!)
+        issue("rate_max_percent", "must be at least rate_min_percent");
+      if (p.term_months_min > p.term_months_max) issue("term_months_max", "must be at least term_months_min");
+      if (p.amount_min_cents > p.amount_max_cents) issue("amount_max_cents", "must be at least amount_min_cents");
+      if (p.product_page && !value.products.some((page) => page.slug === p.product_page))
+        issue("product_page", `no product page has the slug "${p.product_page}"`);
+    });
     // Dual control (docs/product.md#limits): a total below one posting's amount would be the real
     // per-posting limit under another name, and a day for all members below one member's 24 hours
     // would make the member's total meaningless; both are refused as a likely typo.
@@ -493,6 +549,7 @@ function textsOf(value: unknown, path: (string | number)[] = []): { path: (strin
 export type Institution = z.infer<typeof InstitutionSchema>;
 export type Product = Institution["products"][number];
 export type Location = Institution["locations"][number];
+export type LoanProductProfile = Institution["loan_products"][number];
 
 /** What the browser may see of the profile (all of it today; kept as one seam for later). */
 export type PublicInstitution = Institution;

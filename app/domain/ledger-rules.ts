@@ -42,6 +42,8 @@ export const TRANSACTION_KINDS = [
   // credit when no error was found. Each has its own kind, so statements and the audit read them apart.
   "dispute_credit",
   "dispute_credit_reversal",
+  // A booked loan's money paid into the member's checking from its receivable (docs/product.md#loans).
+  "loan_disbursement",
   "reversal", // written only by reverseTransaction
 ] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
@@ -352,6 +354,7 @@ export function planRelease(entries: readonly EntryInput[]): AccountChange[] {
 /** Only a posted transaction that is not itself a reversal can be reversed, once. */
 export function checkReversible(transaction: { kind: string; status: string }): LedgerRefusal | null {
   if (transaction.kind === "reversal") return ledgerRefusal("reversal_not_reversible");
+  if (transaction.kind === "loan_disbursement") return ledgerRefusal("loan_disbursement_not_reversible");
   if (transaction.status === "reversed") return ledgerRefusal("already_reversed");
   if (transaction.status !== "posted") return ledgerRefusal("not_posted");
   return null;

@@ -129,8 +129,16 @@ const DYNAMIC_ROUTES = {
     "/admin/queues/files/{id}",
     "/admin/queues/returns/{id}",
     "/admin/queues/deposits/{id}/front",
+    "/admin/loans/{id}",
   ],
-  member: ["/settings/profile-image/{id}", "/dashboard/statements/{id}/2026-10", "/dashboard/statements/1/{id}"],
+  member: [
+    "/settings/profile-image/{id}",
+    "/dashboard/statements/{id}/2026-10",
+    "/dashboard/statements/1/{id}",
+    "/dashboard/loans/apply/{id}",
+    "/dashboard/loans/applications/{id}",
+    "/dashboard/loans/applications/{id}/disclosure.pdf",
+  ],
   anonymous: ["/products/{id}"],
 };
 

@@ -99,6 +99,7 @@ describe("refusal messages", () => {
       not_posted: "Only a posted transaction can be reversed.",
       already_reversed: "This transaction has already been reversed.",
       reversal_not_reversible: "A reversal cannot itself be reversed.",
+      loan_disbursement_not_reversible: "A loan's disbursement cannot be reversed here: the loan is booked.",
       batch_empty: "An import batch needs at least one transaction.",
       batch_too_large: "An import batch holds at most 10000 transactions.",
       balance_not_zero: "An account can be closed only with a zero balance and nothing pending.",
@@ -490,6 +491,9 @@ describe("settling, releasing, reversing", () => {
     expect(refusal(() => checkReversible({ kind: "transfer", status: "pending" })).code).toBe("not_posted");
     expect(refusal(() => checkReversible({ kind: "transfer", status: "failed" })).code).toBe("not_posted");
     expect(refusal(() => checkReversible({ kind: "reversal", status: "posted" })).code).toBe("reversal_not_reversible");
+    expect(refusal(() => checkReversible({ kind: "loan_disbursement", status: "posted" })).code).toBe(
+      "loan_disbursement_not_reversible",
+    );
     expect(reversedEntries(hold)).toEqual([
       { account_id: 1, amount_cents: 300 },
       { account_id: 2, amount_cents: -300 },

@@ -3,7 +3,16 @@ import { LogOut, ShieldCheck } from "lucide-react";
 
 // `staff_only`: pages a reviewer (staff without money powers) is not shown and is refused.
 // `books`: the institution's books, the only pages an accountant is shown (docs/product.md#books).
-const NAV: { to: string; label: string; end?: boolean; staff_only?: boolean; books?: boolean; count?: string }[] = [
+// `requires: "loans"`: shown only once members may apply for a loan.
+const NAV: {
+  to: string;
+  label: string;
+  end?: boolean;
+  staff_only?: boolean;
+  books?: boolean;
+  count?: string;
+  requires?: "loans";
+}[] = [
   { to: "/admin", label: "Members", end: true },
   { to: "/admin/audit", label: "Audit log", staff_only: true },
   { to: "/admin/outbox", label: "Outbox", staff_only: true },
@@ -11,6 +20,8 @@ const NAV: { to: string; label: string; end?: boolean; staff_only?: boolean; boo
   { to: "/admin/inbox", label: "Inbox", count: "inbox" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/disputes", label: "Disputes" },
+  // Loan applications: shown once members may apply (docs/product.md#loans).
+  { to: "/admin/loans", label: "Loans", requires: "loans" },
   { to: "/admin/jobs", label: "Jobs", staff_only: true },
   // Members whose statements and notices are mailed (no consent to electronic delivery).
   { to: "/admin/paper-delivery", label: "Paper mail", staff_only: true },
@@ -27,9 +38,11 @@ const NAV: { to: string; label: string; end?: boolean; staff_only?: boolean; boo
   { to: "/admin/books", label: "Books", staff_only: true, books: true },
 ];
 
-function shownTo(role: "admin" | "reviewer" | "accountant" | undefined) {
+function shownTo(role: "admin" | "reviewer" | "accountant" | undefined, loans: boolean) {
   return (item: (typeof NAV)[number]) =>
-    role === "accountant" ? item.books === true : !(item.staff_only && role === "reviewer");
+    role === "accountant"
+      ? item.books === true
+      : !(item.staff_only && role === "reviewer") && !(item.requires === "loans" && !loans);
 }
 
 /**
@@ -40,11 +53,13 @@ export function AdminShell({
   staff,
   institution,
   counts,
+  loans = false,
   children,
 }: {
   staff: { name: string; email: string; role?: "admin" | "reviewer" | "accountant" };
   institution: string;
   counts?: Record<string, number>;
+  loans?: boolean;
   children: React.ReactNode;
 }) {
   const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -79,7 +94,7 @@ export function AdminShell({
           {/* Wraps onto a second line on a phone: every page stays in sight, none scrolled away. */}
           <nav aria-label="Back office" className="-mx-1 w-full">
             <ul className="flex flex-wrap gap-1 px-1">
-              {NAV.filter(shownTo(staff.role)).map((item) => (
+              {NAV.filter(shownTo(staff.role, loans)).map((item) => (
                 <li key={item.to}>
                   <NavLink to={item.to} end={item.end} className={linkClass}>
                     {item.label}

@@ -20,6 +20,7 @@ import {
   Menu as LucideMenu,
   Phone as LucidePhone,
   PiggyBank as LucidePiggyBank,
+  Landmark as LucideLandmark,
   ReceiptText as LucideReceiptText,
   RotateCcw as LucideRotateCcw,
   Settings as LucideSettings,
@@ -56,6 +57,7 @@ export const Mail = /* @__PURE__ */ staticIcon(LucideMail);
 export const Menu = /* @__PURE__ */ staticIcon(LucideMenu);
 export const Phone = /* @__PURE__ */ staticIcon(LucidePhone);
 export const PiggyBank = /* @__PURE__ */ staticIcon(LucidePiggyBank);
+export const Landmark = /* @__PURE__ */ staticIcon(LucideLandmark);
 export const ReceiptText = /* @__PURE__ */ staticIcon(LucideReceiptText);
 export const RotateCcw = /* @__PURE__ */ staticIcon(LucideRotateCcw);
 export const Settings = /* @__PURE__ */ staticIcon(LucideSettings);

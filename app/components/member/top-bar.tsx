@@ -25,6 +25,7 @@ import {
   Mail,
   Menu as MenuIcon,
   Phone,
+  Landmark,
   ReceiptText,
   RotateCcw,
   Settings,
@@ -54,6 +55,8 @@ export interface TopBarProps {
   messagesUnread: number;
   notifications: ShellNotification[];
   support: { email: string; phone: string; hours: string };
+  /** Whether members may apply for loans (docs/product.md#loans). */
+  loans?: boolean;
 }
 
 const iconButton =
@@ -187,6 +190,22 @@ export function TopBar(props: TopBarProps) {
                 <MessagesBadge unread={props.messagesUnread} />
               </NavLink>
             </li>
+            {props.loans ? (
+              // From 2xl only: below it the bar has no room for a sixth item (the account menu lists it).
+              <li className="hidden 2xl:block">
+                <NavLink
+                  to="/dashboard/loans"
+                  className={({ isActive }) =>
+                    cx(
+                      "inline-flex h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold transition-colors",
+                      isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100",
+                    )
+                  }
+                >
+                  <Landmark className="size-4" aria-hidden="true" /> Loans
+                </NavLink>
+              </li>
+            ) : null}
           </ul>
         </nav>
         <div className="ml-auto flex items-center gap-1">
@@ -195,7 +214,13 @@ export function TopBar(props: TopBarProps) {
           </div>
           <NotificationsBell unread={props.unread} notifications={props.notifications} />
           <div className="hidden md:block">
-            <UserMenu name={name} email={props.email} isStaff={props.isStaff} onOpenDialog={openDialog} />
+            <UserMenu
+              name={name}
+              email={props.email}
+              isStaff={props.isStaff}
+              loans={props.loans ?? false}
+              onOpenDialog={openDialog}
+            />
           </div>
           <div className="md:hidden">
             <MobileMenu {...props} onOpenDialog={openDialog} />
@@ -392,11 +417,13 @@ function UserMenu({
   name,
   email,
   isStaff,
+  loans,
   onOpenDialog,
 }: {
   name: string;
   email: string;
   isStaff: boolean;
+  loans: boolean;
   onOpenDialog: (dialog: SettingsDialog) => void;
 }) {
   const fetcher = useFetcher();
@@ -442,6 +469,13 @@ function UserMenu({
           <MenuItem id="account" className={menuItemClass}>
             <Settings className="size-4" aria-hidden="true" /> Account Settings
           </MenuItem>
+          {loans ? (
+            // The bar shows Loans from 2xl; the menu lists it at every width (after the settings, which
+            // keyboard users reach first).
+            <MenuItem id="loans" href="/dashboard/loans" className={menuItemClass}>
+              <Landmark className="size-4" aria-hidden="true" /> Loans
+            </MenuItem>
+          ) : null}
           <Separator className="my-1 border-t border-slate-100" />
           <MenuItem id="sign-out" className={menuItemClass}>
             <LogOut className="size-4" aria-hidden="true" /> Sign out
@@ -519,6 +553,13 @@ function MobileMenu(props: TopBarProps & { onOpenDialog: (dialog: SettingsDialog
                     <ReceiptText className="size-5 text-brand-700" aria-hidden="true" /> Transactions
                   </Link>
                 </li>
+                {props.loans ? (
+                  <li>
+                    <Link to="/dashboard/loans" className={linkClass} onClick={() => setOpen(false)}>
+                      <Landmark className="size-5 text-brand-700" aria-hidden="true" /> Loans
+                    </Link>
+                  </li>
+                ) : null}
                 <li>
                   <Link to="/dashboard/messages" className={linkClass} onClick={() => setOpen(false)}>
                     <Mail className="size-5 text-brand-700" aria-hidden="true" /> Messages

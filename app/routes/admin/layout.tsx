@@ -4,6 +4,7 @@ import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
 import { AdminShell } from "~/components/admin/admin-shell";
+import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { inboxUnassignedCount, queuesWaiting, screeningsWaitingCount } from "./layout.server";
 
 /**
@@ -18,12 +19,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     inbox: await inboxUnassignedCount(user.id),
     ...(role === "admin" ? { queues: await queuesWaiting(context), screenings: await screeningsWaitingCount() } : {}),
   };
-  return { staff: { name: user.name, email: user.email, role }, institution: institution().name, counts };
+  return {
+    staff: { name: user.name, email: user.email, role },
+    institution: institution().name,
+    counts,
+    loans: loanApplicationsOpen(),
+  };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <AdminShell staff={loaderData.staff} institution={loaderData.institution} counts={loaderData.counts}>
+    <AdminShell
+      staff={loaderData.staff}
+      institution={loaderData.institution}
+      counts={loaderData.counts}
+      loans={loaderData.loans}
+    >
       <Outlet />
     </AdminShell>
   );

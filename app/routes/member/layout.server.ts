@@ -4,6 +4,7 @@ import type { SessionUser } from "~/server/auth/session.server";
 import { bellNotifications } from "~/server/notifications/notifications.server";
 import { memberUnreadCount } from "~/server/secure-messages/secure-messages.server";
 import { deliveryStatus } from "~/server/electronic-delivery/electronic-delivery.server";
+import { loanApplicationsOpen } from "~/server/loans/products.server";
 
 /** What the member app's frame (the top bar) shows (its view-model): opens the database itself. */
 
@@ -29,6 +30,8 @@ export const memberShell = withDatabase(async (database, user: SessionUser) => {
     unread: bell.unread,
     messages_unread: await memberUnreadCount(database, user.id),
     support: support(),
+    /** Loans in the menu once members may apply (docs/product.md#loans). */
+    loans: loanApplicationsOpen(),
     ask_electronic_delivery: delivery.latest === null || delivery.new_disclosure,
     session: { expires_in_ms: user.expires_in_ms, ends_absolutely: user.ends_absolutely },
   };

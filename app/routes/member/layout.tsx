@@ -29,6 +29,7 @@ export default function MemberLayout({ loaderData }: Route.ComponentProps) {
         messagesUnread={loaderData.messages_unread}
         notifications={loaderData.notifications}
         support={loaderData.support}
+        loans={loaderData.loans}
       />
       {loaderData.ask_electronic_delivery && pathname !== "/dashboard/electronic-delivery" ? (
         <div className="border-b border-accent-200 bg-accent-50">

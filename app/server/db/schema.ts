@@ -27,3 +27,4 @@ export * from "./schema/electronic-delivery";
 export * from "./schema/secure-messages";
 export * from "./schema/push";
 export * from "./schema/books";
+export * from "./schema/loans";

@@ -107,6 +107,18 @@ export async function openAccount(
   });
 }
 
+/** A new loan's receivable account (docs/product.md#loans): the institution's, one per loan. */
+export function openLoanReceivable(db: DbOrTx, name: string): Promise<AccountView> {
+  assertText(name, "name", true);
+  return insertAccount(db, {
+    owner: "institution",
+    type: "loan_receivable",
+    member_id: null,
+    name,
+    overdraft_limit_cents: 0,
+  });
+}
+
 /** The institution's account of a kind (cash, ACH settlement...), opened on first use. */
 export async function institutionAccount(db: DbOrTx, type: InstitutionAccountType): Promise<AccountView> {
   const existing = await findInstitutionAccount(db, type);

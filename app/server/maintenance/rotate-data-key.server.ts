@@ -4,12 +4,14 @@ import {
   conversationMessages,
   conversations,
   debitCards,
+  loanApplications,
   memberProfiles,
   pushSubscriptions,
   taxpayerIds,
 } from "~/server/db/schema";
 import { bodyContext, subjectContext } from "~/server/secure-messages/secure-messages.server";
 import { pushSubscriptionContext } from "~/server/notifications/push.server";
+import { loanFieldContext } from "~/server/loans/fields.server";
 import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { cardNumberContext } from "~/server/cards/cards.server";
 import { encryptionContext } from "~/server/members/members.server";
@@ -19,7 +21,7 @@ import { reencryptedField } from "../security/crypto.server";
 /**
  * Moves everything DATA_ENCRYPTION_KEY protects to the current key
  * (docs/operations.md#rotating-the-data-encryption-key): members' dates of birth and ID numbers,
- * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts, the devices' push subscriptions, and every private file (ID documents, check photos and thumbnails, profile
+ * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts, the devices' push subscriptions, loan applicants' income and employer, and every private file (ID documents, check photos and thumbnails, profile
  * photos, dispute and message attachments). A value already under the current key is left as it is, so a run that stopped part way
  * is simply run again. Each database value is its own small update: the server keeps reading
  * every value meanwhile, with the current key or a previous one.
@@ -107,6 +109,24 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
     if (!subscription) continue;
     await db.update(pushSubscriptions).set({ subscription }).where(eq(pushSubscriptions.id, d.id));
     fields += 1;
+  }
+  const loans = await db
+    .select({
+      id: loanApplications.id,
+      member_id: loanApplications.member_id,
+      income_enc: loanApplications.income_enc,
+      employer_enc: loanApplications.employer_enc,
+    })
+    .from(loanApplications);
+  for (const l of loans) {
+    const income_enc = reencryptedField(l.income_enc, loanFieldContext("income", l.member_id));
+    const employer_enc = reencryptedField(l.employer_enc, loanFieldContext("employer", l.member_id));
+    if (!income_enc && !employer_enc) continue;
+    await db
+      .update(loanApplications)
+      .set({ ...(income_enc ? { income_enc } : {}), ...(employer_enc ? { employer_enc } : {}) })
+      .where(eq(loanApplications.id, l.id));
+    fields += (income_enc ? 1 : 0) + (employer_enc ? 1 : 0);
   }
   return { fields, files: await reencryptUploads() };
 }

@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { memberProfiles, taxpayerIds } from "~/server/db/schema";
+import { loanApplications, memberProfiles, taxpayerIds } from "~/server/db/schema";
+import { loanFieldContext } from "~/server/loans/fields.server";
 import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { memberDetail, readIdDocument } from "~/server/admin/directory.server";
 import { uploadsRoot } from "~/server/uploads/private-uploads.server";
@@ -102,5 +103,27 @@ describe("data encryption key rotation", () => {
     expect(fs.statSync(a.file).mode & 0o777).toBe(0o600);
 
     expect(await reencryptToCurrentKey(database.db)).toEqual({ fields: 0, files: 0 });
+  });
+
+  it("a loan applicant's income and employer move to the new key too (docs/product.md#loans)", async () => {
+    const member_id = "loan-rotation-member";
+    const [row] = await database.db
+      .insert(loanApplications)
+      .values({
+        member_id,
+        product_slug: "personal",
+        product_name: "Personal Loan",
+        amount_cents: 2_000_00,
+        term_months: 24,
+        purpose: "Roof",
+        income_enc: encryptField("5000000", loanFieldContext("income", member_id), oldKey),
+        employer_enc: encryptField("Lakeside Clinic", loanFieldContext("employer", member_id), oldKey),
+        idempotency_key: "rotation",
+      })
+      .returning();
+    expect(await reencryptToCurrentKey(database.db)).toEqual({ fields: 2, files: 0 });
+    const [after] = await database.db.select().from(loanApplications).where(eq(loanApplications.id, row!.id));
+    expect(decryptField(after!.income_enc, loanFieldContext("income", member_id), newKey)).toBe("5000000");
+    expect(decryptField(after!.employer_enc, loanFieldContext("employer", member_id), newKey)).toBe("Lakeside Clinic");
   });
 });

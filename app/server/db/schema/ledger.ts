@@ -37,7 +37,17 @@ export const INSTITUTION_ACCOUNT_TYPES = [
   // The expense side of the dividends credited to members' accounts (docs/product.md#dividends).
   "dividends_paid",
 ] as const;
-export const LEDGER_ACCOUNT_TYPES = [...MEMBER_ACCOUNT_TYPES, ...INSTITUTION_ACCOUNT_TYPES] as const;
+/**
+ * The credit union's receivable of one member loan (docs/product.md#loans): an institution account
+ * per loan, opened when the loan is booked; its balance is what the member owes (negative, as every
+ * institution account on the other side of member money). Not one-per-type like the others.
+ */
+export const LOAN_ACCOUNT_TYPES = ["loan_receivable"] as const;
+export const LEDGER_ACCOUNT_TYPES = [
+  ...MEMBER_ACCOUNT_TYPES,
+  ...INSTITUTION_ACCOUNT_TYPES,
+  ...LOAN_ACCOUNT_TYPES,
+] as const;
 export const LEDGER_ACCOUNT_STATUSES = ["active", "frozen", "closed"] as const;
 export const LEDGER_TRANSACTION_STATUSES = ["pending", "posted", "failed", "reversed"] as const;
 
@@ -74,15 +84,16 @@ export const ledgerAccounts = pgTable(
   (t) => [
     index("ledger_accounts_member_id_idx").on(t.member_id),
     // One account of each kind for the institution: postings find "the cash account" by type.
+    // A loan's receivable is one per loan.
     uniqueIndex("ledger_accounts_institution_type_unique")
       .on(t.type)
-      .where(sql`${t.owner} = 'institution'`),
+      .where(sql`${t.owner} = 'institution' and ${t.type} <> 'loan_receivable'`),
     check("ledger_accounts_account_number_format", sql`${t.account_number} ~ '^[1-9][0-9]{9}$'`),
     check("ledger_accounts_owner_valid", sql`${t.owner} in ('member', 'institution')`),
     check(
       "ledger_accounts_type_matches_owner",
       sql`(${t.owner} = 'member' and ${t.type} in ('checking', 'savings', 'credit_card') and ${t.member_id} is not null)
-        or (${t.owner} = 'institution' and ${t.type} in ('cash', 'ach_settlement', 'wire_settlement', 'bill_pay_settlement', 'deposits_in_transit', 'adjustments', 'fees_income', 'card_settlement', 'dividends_paid') and ${t.member_id} is null)`,
+        or (${t.owner} = 'institution' and ${t.type} in ('cash', 'ach_settlement', 'wire_settlement', 'bill_pay_settlement', 'deposits_in_transit', 'adjustments', 'fees_income', 'card_settlement', 'dividends_paid', 'loan_receivable') and ${t.member_id} is null)`,
     ),
     check("ledger_accounts_status_valid", sql`${t.status} in ('active', 'frozen', 'closed')`),
     check("ledger_accounts_held_not_negative", sql`${t.held_cents} >= 0`),

@@ -33,6 +33,8 @@ export const OUTBOX_KINDS = [
   "secure_message",
   // A scheduled or recurring transfer that could not be sent on its date, and why.
   "scheduled_transfer_failed",
+  // A loan application: received, an offer, the adverse action notice (Regulation B 1002.9), the accepted disclosure.
+  "loan",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

@@ -34,6 +34,8 @@ export const NOTIFICATION_KINDS = [
   "secure_message",
   // A scheduled or recurring transfer that could not be sent on its date (docs/product.md#scheduled-transfers).
   "scheduled_transfer_failed",
+  // A loan application: received, decided (an offer or a decline), accepted (docs/product.md#loans).
+  "loan_update",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { plainText } from "../plain-text";
+import { parseDollarsToCents } from "../money";
+import { ADVERSE_ACTION_REASON_KEYS, ADVERSE_ACTION_REASONS_MAX, parseLoanRatePercent } from "./products";
+
+/**
+ * The loan forms' fields (docs/product.md#loans): what the browser checks as the person types and
+ * the server checks again. Whether an amount and term are within the product is the service's
+ * rule (requestProblems), answered next to the same fields.
+ */
+const dollars = (missing: string, message: string) =>
+  z
+    .string({ error: missing })
+    .trim()
+    .min(1, missing)
+    .refine((text) => {
+      const cents = parseDollarsToCents(text);
+      return cents !== null && cents > 0;
+    }, message)
+    .transform((text) => parseDollarsToCents(text)!);
+
+const months = (message: string) => z.coerce.number({ error: message }).int(message).min(1, message).max(480, message);
+
+export const LOAN_PURPOSE_MAX_CHARS = 500;
+export const LOAN_EMPLOYER_MAX_CHARS = 120;
+
+export const LoanApplicationSchema = z.object({
+  amount: dollars("Enter the amount you want to borrow.", "Enter an amount in dollars, like 5000 or 5,000.00."),
+  term_months: months("Choose how many months to repay over."),
+  purpose: plainText({
+    missing: "Tell us what the loan is for.",
+    message: "Please use only letters, numbers, spaces and punctuation.",
+    multiline: true,
+  })
+    .min(3, "Tell us what the loan is for.")
+    .max(LOAN_PURPOSE_MAX_CHARS, `Please keep it to ${LOAN_PURPOSE_MAX_CHARS} characters.`),
+  annual_income: dollars("Enter your yearly income before taxes.", "Enter your yearly income in dollars, like 52000."),
+  employer: plainText({
+    missing: 'Enter your employer, or "Self-employed" or "Retired".',
+    message: "Please use only letters, numbers, spaces and punctuation.",
+  })
+    .min(2, 'Enter your employer, or "Self-employed" or "Retired".')
+    .max(LOAN_EMPLOYER_MAX_CHARS, `Please keep it to ${LOAN_EMPLOYER_MAX_CHARS} characters.`),
+});
+export type LoanApplicationForm = z.infer<typeof LoanApplicationSchema>;
+
+const rate = z
+  .string({ error: "Enter the interest rate, like 8.99." })
+  .trim()
+  .refine((text) => parseLoanRatePercent(text) !== null, "Enter the interest rate as a percent, like 8.99.")
+  .transform((text) => parseLoanRatePercent(text)!);
+
+/** Staff's decision, by its outcome. */
+export const LoanDecisionSchema = z.discriminatedUnion("outcome", [
+  z.object({ outcome: z.literal("approve"), rate, term_months: months("Enter the term in months.") }),
+  z.object({
+    outcome: z.literal("counter"),
+    amount: dollars("Enter the amount offered.", "Enter an amount in dollars, like 3000."),
+    rate,
+    term_months: months("Enter the term in months."),
+  }),
+  z.object({
+    outcome: z.literal("decline"),
+    reasons: z
+      .array(z.enum(ADVERSE_ACTION_REASON_KEYS as [string, ...string[]]), { error: "Choose at least one reason." })
+      .min(1, "Choose at least one reason.")
+      .max(ADVERSE_ACTION_REASONS_MAX, `Choose the principal reasons: at most ${ADVERSE_ACTION_REASONS_MAX}.`),
+    other_text: z.string().trim().max(200, "Please keep it to 200 characters.").optional(),
+  }),
+]);

@@ -1,0 +1,103 @@
+import { data, Link } from "react-router";
+import type { Route } from "./+types/loans";
+import { requestInfoContext } from "~/context";
+import { requireStaff } from "~/server/admin/context.server";
+import { loanApplicationsOpen } from "~/server/loans/products.server";
+import { loadLoanQueue } from "./loans.server";
+import { formatCents } from "~/domain/money";
+import { formatBusinessDate } from "~/domain/calendar-date";
+import { pageTitle } from "~/components/site/page-title";
+
+/**
+ * /admin/loans (docs/product.md#loans): loan applications waiting for a decision, oldest first,
+ * then the latest decided. Staff and reviewers read it; deciding is for staff who may move money.
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageTitle("Loan applications", matches), { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
+  if (!loanApplicationsOpen()) throw data({ message: "Page not found." }, { status: 404 });
+  return loadLoanQueue();
+}
+
+type Row = Route.ComponentProps["loaderData"]["waiting"][number];
+
+export default function LoanQueue({ loaderData }: Route.ComponentProps) {
+  const { waiting, decided } = loaderData;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight text-brand-800 sm:text-3xl">Loan applications</h1>
+        <p className="mt-1 text-sm text-slate-700">
+          Members&apos; applications, oldest first. Approve with a rate and term, offer other terms, or decline with the
+          reasons the member is told (Regulation B).
+        </p>
+      </div>
+      <Section
+        id="waiting"
+        title={`Waiting for a decision (${waiting.length})`}
+        rows={waiting}
+        empty="No applications waiting."
+      />
+      {decided.length > 0 ? <Section id="decided" title="Recently decided" rows={decided} empty="" /> : null}
+    </div>
+  );
+}
+
+function Section({ id, title, rows, empty }: { id: string; title: string; rows: Row[]; empty: string }) {
+  return (
+    <section aria-labelledby={`${id}-heading`} className="rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <h2 id={`${id}-heading`} className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">
+        {title}
+      </h2>
+      {rows.length === 0 ? (
+        <p className="px-5 py-8 text-sm text-slate-700">{empty}</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm">
+            <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+              <tr>
+                <th scope="col" className="px-5 py-3">
+                  Member
+                </th>
+                <th scope="col" className="px-5 py-3">
+                  Loan
+                </th>
+                <th scope="col" className="px-5 py-3 text-right">
+                  Amount
+                </th>
+                <th scope="col" className="px-5 py-3">
+                  Term
+                </th>
+                <th scope="col" className="px-5 py-3">
+                  Applied
+                </th>
+                <th scope="col" className="px-5 py-3">
+                  Status
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {rows.map((r) => (
+                <tr key={r.id}>
+                  <td className="px-5 py-3">
+                    <Link to={`/admin/loans/${r.id}`} className="font-semibold text-accent-700 underline">
+                      {r.member_name}
+                    </Link>
+                  </td>
+                  <td className="px-5 py-3">{r.product_name}</td>
+                  <td className="px-5 py-3 text-right tabular-nums">{formatCents(r.amount_cents)}</td>
+                  <td className="px-5 py-3">{r.term_months} months</td>
+                  <td className="px-5 py-3">{formatBusinessDate(r.applied_on)}</td>
+                  <td className="px-5 py-3">{r.status_label}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

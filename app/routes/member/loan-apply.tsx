@@ -1,0 +1,169 @@
+import crypto from "node:crypto";
+import { data, Link, redirect, useNavigation } from "react-router";
+import { ArrowLeft } from "lucide-react";
+import type { Route } from "./+types/loan-apply";
+import { requestInfoContext } from "~/context";
+import { requireMember } from "~/server/auth/session.server";
+import { loanApplicationsOpen, loanProduct } from "~/server/loans/products.server";
+import { submitApplication } from "./loans.server";
+import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
+import { logger } from "~/server/logger.server";
+import { LOAN_EMPLOYER_MAX_CHARS, LOAN_PURPOSE_MAX_CHARS, LoanApplicationSchema } from "~/domain/loans/forms";
+import { formatRatePpm, withArticle } from "~/domain/loans/products";
+import { formatCents } from "~/domain/money";
+import { pageTitle } from "~/components/site/page-title";
+import { Button, FormMessage, SchemaForm, TextArea, TextField, formMessages, useSchemaForm } from "~/components/ui";
+
+/**
+ * /dashboard/loans/apply/:product (docs/product.md#loans): the member asks for an amount and term
+ * within the product, says what it is for, and gives their yearly income and employer (kept
+ * encrypted). Sent, the application is under review and the member is told by notification and
+ * email.
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle("Apply for a loan", matches);
+}
+
+function productOf(slug: string) {
+  const product = loanApplicationsOpen() ? loanProduct(slug) : null;
+  if (!product) throw data({ message: "We do not offer that loan." }, { status: 404 });
+  return product;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireMember(request);
+  return { product: productOf(params.product), idempotency_key: crypto.randomUUID() };
+}
+
+export type ApplyActionData = { ok: false; reply: FormReply };
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requireMember(request);
+  const product = productOf(params.product);
+  const info = context.get(requestInfoContext);
+  const form = await readForm(request);
+  const submission = parseSubmission(LoanApplicationSchema, form);
+  if (submission.status !== "success")
+    return data({ ok: false, reply: replyTo(submission) } satisfies ApplyActionData, { status: 400 });
+  const key = String(form.get("idempotency_key") ?? "");
+  if (!/^[0-9a-f-]{36}$/.test(key))
+    return data(
+      {
+        ok: false,
+        reply: replyTo(submission, { formErrors: ["Please reload the page and send the application again."] }),
+      },
+      { status: 400 },
+    );
+  try {
+    const v = submission.value;
+    const answer = await submitApplication(
+      { id: user.id, email: user.email },
+      {
+        product_slug: product.slug,
+        amount_cents: v.amount,
+        term_months: v.term_months,
+        purpose: v.purpose,
+        annual_income_cents: v.annual_income,
+        employer: v.employer,
+        idempotency_key: key,
+      },
+      { request_id: info.request_id, ip: info.ip },
+    );
+    if (!answer.ok)
+      return data(
+        {
+          ok: false,
+          reply: replyTo(
+            submission,
+            answer.field ? { fieldErrors: { [answer.field]: [answer.message] } } : { formErrors: [answer.message] },
+          ),
+        } satisfies ApplyActionData,
+        { status: refusalStatus(answer.kind) },
+      );
+    return redirect(`/dashboard/loans/applications/${answer.application_id}?sent=1`);
+  } catch (error) {
+    logger.error({ err: error }, "loan application failed");
+    return data(
+      {
+        ok: false,
+        reply: replyTo(submission, {
+          formErrors: [`We could not send your application. Please try again. Reference: ${info.request_id}`],
+        }),
+      } satisfies ApplyActionData,
+      { status: 500 },
+    );
+  }
+}
+
+export default function ApplyForLoan({ loaderData, actionData }: Route.ComponentProps) {
+  const { product, idempotency_key } = loaderData;
+  const navigation = useNavigation();
+  const reply = actionData && !actionData.ok ? actionData.reply : null;
+  const form = useSchemaForm(LoanApplicationSchema, { id: `loan-${idempotency_key}`, lastResult: reply });
+  const problems = formMessages(reply);
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
+      <Link
+        to="/dashboard/loans"
+        className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+      >
+        <ArrowLeft className="size-4" aria-hidden="true" /> Loans
+      </Link>
+      <h1 id="apply-heading" className="mt-3 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">
+        Apply for {withArticle(product.name)}
+      </h1>
+      <p className="mt-2 text-sm text-slate-700">
+        {formatCents(product.amount_min_cents)} to {formatCents(product.amount_max_cents)}, {product.term_months_min} to{" "}
+        {product.term_months_max} months, rates from {formatRatePpm(product.rate_min_ppm)} to{" "}
+        {formatRatePpm(product.rate_max_ppm)}. Your rate depends on our review. If we approve, you see the full cost
+        before you accept.
+      </p>
+      {problems.length > 0 ? (
+        <FormMessage className="mt-4" tone="error">
+          {problems[0]}
+        </FormMessage>
+      ) : null}
+      <SchemaForm
+        form={form}
+        method="post"
+        className="mt-5 grid gap-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+        aria-labelledby="apply-heading"
+      >
+        <input type="hidden" name="idempotency_key" value={idempotency_key} />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField name="amount" label="Amount to borrow ($)" inputMode="decimal" prefix="$" isRequired />
+          <TextField
+            name="term_months"
+            label="Months to repay"
+            inputMode="numeric"
+            description={`${product.term_months_min} to ${product.term_months_max}`}
+            isRequired
+          />
+        </div>
+        <TextArea name="purpose" label="What is the loan for?" rows={3} maxLength={LOAN_PURPOSE_MAX_CHARS} isRequired />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField
+            name="annual_income"
+            label="Yearly income before taxes ($)"
+            inputMode="decimal"
+            prefix="$"
+            description="Kept encrypted; read only by the staff who decide."
+            isRequired
+          />
+          <TextField name="employer" label="Employer" maxLength={LOAN_EMPLOYER_MAX_CHARS} isRequired />
+        </div>
+        <div className="flex justify-end">
+          <Button
+            type="submit"
+            size="lg"
+            isPending={navigation.state === "submitting"}
+            pendingLabel="Sending…"
+            className="w-full sm:w-auto"
+          >
+            Send application
+          </Button>
+        </div>
+      </SchemaForm>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { withDatabase } from "~/server/db/db.server";
+import type { SessionUser } from "~/server/auth/session.server";
+import {
+  acceptOffer,
+  applyForLoan,
+  memberApplication,
+  memberApplications,
+  memberDisclosurePdf,
+  memberLoans,
+} from "~/server/loans/applications.server";
+
+/**
+ * What the member's Loans pages call (docs/product.md#loans): each opens the database itself, and
+ * every read is of the member's own applications only.
+ */
+export const loadMemberApplications = withDatabase((database, user: SessionUser) =>
+  memberApplications(database, user.id),
+);
+
+export const loadMemberLoans = withDatabase((database, user: SessionUser) => memberLoans(database, user.id));
+
+export const loadMemberApplication = withDatabase((database, user: SessionUser, application_id: number) =>
+  memberApplication(database, user.id, application_id),
+);
+
+export const loadDisclosurePdf = withDatabase((database, user: SessionUser, application_id: number) =>
+  memberDisclosurePdf(database, user.id, application_id),
+);
+
+export const submitApplication = withDatabase(applyForLoan);
+export const acceptLoanOffer = withDatabase(acceptOffer);
