@@ -432,6 +432,7 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
     members_checking: "2110",
     members_savings: "2120",
     members_credit_card: "1310",
+    loan_receivable: "1410",
     fees_income: "4410",
     dividends_paid: "5110",
   },

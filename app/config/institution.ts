@@ -367,6 +367,7 @@ export const InstitutionSchema = z
           "members_checking",
           "members_savings",
           "members_credit_card",
+          "loan_receivable",
         ]),
         z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,19}$/, "a GL account code is 1 to 20 letters, digits, . _ -"),
       )

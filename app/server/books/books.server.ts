@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
   INSTITUTION_ACCOUNT_TYPES,
+  LOAN_ACCOUNT_TYPES,
   MEMBER_ACCOUNT_TYPES,
   booksReconciliations,
   ledgerAccounts,
@@ -101,11 +102,33 @@ async function memberBalances(db: DbOrTx, as_of: string): Promise<BalanceLine[]>
   }));
 }
 
-/** The trial balance at the end of `as_of`: every institution account and the members' control lines. */
+/**
+ * Every loan has a receivable account of its own (owner institution, kind loan_receivable): the
+ * books show them as one control line, and only once a loan exists, so a credit union that books
+ * no loans needs no code for it (docs/product.md#books).
+ */
+export const LOANS_RECEIVABLE_LINE = { code: "loan_receivable", name: "Loans receivable (every loan)" } as const;
+
+async function loansReceivable(db: DbOrTx, as_of: string): Promise<BalanceLine[]> {
+  const [row] = await db
+    .select({ accounts: sql<string>`count(distinct ${ledgerAccounts.id})`, balance: balanceUpTo(as_of) })
+    .from(ledgerAccounts)
+    .leftJoin(ledgerEntries, eq(ledgerEntries.account_id, ledgerAccounts.id))
+    .leftJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transaction_id))
+    .where(and(eq(ledgerAccounts.owner, "institution"), inArray(ledgerAccounts.type, [...LOAN_ACCOUNT_TYPES])));
+  return Number(row?.accounts ?? 0) > 0 ? [{ ...LOANS_RECEIVABLE_LINE, balance_cents: Number(row?.balance ?? 0) }] : [];
+}
+
+/** The trial balance at the end of `as_of`: every institution account, the loans and the members' control lines. */
 export async function trialBalanceAsOf(db: DbOrTx, as_of: string): Promise<TrialBalance> {
-  const [institutionLines, memberLines] = [await institutionBalances(db, as_of), await memberBalances(db, as_of)];
+  const [institutionLines, loanLines, memberLines] = [
+    await institutionBalances(db, as_of),
+    await loansReceivable(db, as_of),
+    await memberBalances(db, as_of),
+  ];
   return trialBalance(as_of, [
     ...institutionLines.map((a) => ({ code: a.type, name: a.name, balance_cents: a.balance_cents })),
+    ...loanLines,
     ...memberLines,
   ]);
 }
@@ -373,9 +396,13 @@ export async function glDayTotals(db: DbOrTx, date: string): Promise<GlDayLine[]
       { credits: Number(r.credits), debits: Number(r.debits) },
     ]),
   );
-  return GL_LINES.map((line) => ({
-    ...line,
-    debits_cents: byCode.get(line.code)?.debits ?? 0,
-    credits_cents: byCode.get(line.code)?.credits ?? 0,
-  }));
+  const loans = byCode.get(LOANS_RECEIVABLE_LINE.code);
+  return [
+    ...GL_LINES.map((line) => ({
+      ...line,
+      debits_cents: byCode.get(line.code)?.debits ?? 0,
+      credits_cents: byCode.get(line.code)?.credits ?? 0,
+    })),
+    ...(loans ? [{ ...LOANS_RECEIVABLE_LINE, debits_cents: loans.debits, credits_cents: loans.credits }] : []),
+  ];
 }

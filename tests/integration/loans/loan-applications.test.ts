@@ -17,6 +17,7 @@ import {
 } from "~/server/db/schema";
 import { NO_CHECKING } from "~/server/loans/applications.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
+import { glDayTotals, trialBalanceAsOf } from "~/server/books/books.server";
 import { reverseTransaction } from "~/server/ledger/ledger.server";
 import {
   acceptOffer,
@@ -210,6 +211,14 @@ describe("deciding and accepting", () => {
     expect(acceptedMail.text_body).toContain("Annual percentage rate");
     const files = await db.select().from(outboxAttachments).where(eq(outboxAttachments.outbox_id, acceptedMail.id));
     expect(files.map((f) => f.content_type)).toEqual(["application/pdf"]);
+    // The books: every loan's receivable is one control line of the trial balance and of the day's
+    // GL totals, which both still balance (the books would miss the loan otherwise).
+    const books = await trialBalanceAsOf(db, "2026-03-12");
+    expect(books.balanced).toBe(true);
+    expect(books.lines.find((l) => l.code === "loan_receivable")?.balance_cents).toBeLessThanOrEqual(-5_000_00);
+    const day = await glDayTotals(db, "2026-03-12");
+    expect(day.find((l) => l.code === "loan_receivable")?.debits_cents).toBeGreaterThanOrEqual(5_000_00);
+    expect(day.reduce((sum, l) => sum + l.debits_cents, 0)).toBe(day.reduce((sum, l) => sum + l.credits_cents, 0));
     // Accepting twice is the same acceptance: nothing more is paid out.
     expect(await acceptOffer(db, member, id, origin, later)).toEqual({ ok: true, application_id: id });
     expect(await balanceOf(checking.id)).toBe(10_000 + 5_000_00);
