@@ -102,7 +102,7 @@ export function TransactionTable({
                       "mt-1 inline-block text-xs font-semibold text-accent-700 underline-offset-2 hover:underline",
                       isDisputable(r.kind, r.status) && "ml-3",
                     )}
-                    aria-label={`Ask about ${r.description}, ${r.reference_number}`}
+                    aria-label={`Ask about this: ${r.description}, ${r.reference_number}`}
                   >
                     Ask about this
                   </Link>
