@@ -288,6 +288,9 @@ const postPush: Sender = async ({ endpoint, headers, body }) => {
  * 1, 2, 4 ... minutes after a failure. A retried push carries the same Topic header, so a push
  * service still holding the first replaces it, and the same tag, so a device that showed it shows
  * it once. A push is not sent after its device was removed, nor once it is older than its TTL.
+ * The TTL is counted on the database's clock, as the push services count it: the job clock may run
+ * ahead (JOB_CLOCK=adjustable, moved days forward by the demo or the browser tests), which made
+ * every new push look expired; the retries' waits follow the job clock, as every job does.
  */
 export async function deliverPushes(
   db: Db,
@@ -319,7 +322,7 @@ export async function deliverPushes(
       join notifications n on n.id = d.notification_id
       join push_subscriptions s on s.id = d.subscription_id and s.removed_at is null
      where d.sent_at is null and d.attempts < ${PUSH_ATTEMPTS_MAX}
-       and d.created_at > ${now}::timestamptz - ${`${PUSH_TTL_S} seconds`}::interval
+       and d.created_at > now() - ${`${PUSH_TTL_S} seconds`}::interval
        and (d.attempts = 0 or d.created_at + interval '1 minute' * power(2, d.attempts - 1) <= ${now}::timestamptz)
      order by d.id
      limit ${BATCH_MAX}`);

@@ -164,6 +164,19 @@ describe("Web Push delivery", () => {
     expect(delivery!.sent_at).not.toBeNull();
   });
 
+  it("counts a push's age on the database's clock, not the job clock, which may run days ahead", async () => {
+    const { member } = await memberWithDevice();
+    await notify(database.db, {
+      member_id: member.id,
+      kind: "transfer_received",
+      title: "You received $12.00",
+      body: "From Priya Shah to Checking.",
+    });
+    // JOB_CLOCK=adjustable moved three days forward (the demo, the browser tests): the push is new.
+    const counts = await run(new Date(Date.now() + 3 * 24 * 3600_000));
+    expect(counts).toMatchObject({ tried: 1, delivered: 1 });
+  });
+
   it("sends nothing without VAPID keys", async () => {
     const { member } = await memberWithDevice();
     await notify(database.db, { member_id: member.id, kind: "statement_ready", title: "Statement", body: "Ready." });
