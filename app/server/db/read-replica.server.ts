@@ -72,7 +72,16 @@ export async function primaryLsn(primary: Database): Promise<string | undefined>
 
 /** Where the reads of replica-eligible pages went, since the process started (for /metrics). */
 export type ReadTarget = "replica" | "primary_replica_behind" | "primary_replica_unreachable";
-const reads: Record<ReadTarget, number> = { replica: 0, primary_replica_behind: 0, primary_replica_unreachable: 0 };
+// On globalThis, like the replica's pool: the compiled server (server.ts, which serves /metrics)
+// and the React Router build (which counts the reads) each bundle their own copy of this module,
+// and a module-level count read from the other copy was always zero.
+const READS_KEY = Symbol.for("mutual.readReplica.reads");
+const readsHolder = globalThis as { [READS_KEY]?: Record<ReadTarget, number> };
+const reads: Record<ReadTarget, number> = (readsHolder[READS_KEY] ??= {
+  replica: 0,
+  primary_replica_behind: 0,
+  primary_replica_unreachable: 0,
+});
 export function readCounts(): Readonly<Record<ReadTarget, number>> {
   return reads;
 }
