@@ -1,5 +1,6 @@
 import { nameSimilarity, prepareName } from "./sanctions/match";
 import type { CreditMonitoringPolicy } from "./ach-credit-policy";
+import { formatCents } from "./money";
 
 export {
   CREDIT_RETURN_CODES,
@@ -76,10 +77,6 @@ export function holderNameScore(entry_name: string, holder_names: readonly strin
   return best;
 }
 
-function formatDollars(cents: number): string {
-  return `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-}
-
 /**
  * The rules the credit meets, in a fixed order; none: it posts and is available as usual.
  * - name_mismatch: a named credit of `review_min_cents` or more whose name is no holder's;
@@ -108,7 +105,7 @@ export function creditReviewReasons(
   if (age < policy.new_account_days && credit.amount_cents >= policy.new_account_large_cents && !facts.had_large_credit)
     reasons.push({
       rule: "new_account",
-      detail: `First credit of ${formatDollars(policy.new_account_large_cents)} or more to an account opened ${age} ${age === 1 ? "day" : "days"} ago.`,
+      detail: `First credit of ${formatCents(policy.new_account_large_cents)} or more to an account opened ${age} ${age === 1 ? "day" : "days"} ago.`,
     });
   const originators = new Set([...facts.originators_today, credit.originator]);
   if (originators.size >= policy.velocity_originators)

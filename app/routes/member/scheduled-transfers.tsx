@@ -12,7 +12,7 @@ import {
 } from "./scheduled-transfers.server";
 import { readForm } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
-import { formatCents } from "~/domain/money";
+import { centsAsDecimal, formatCents } from "~/domain/money";
 import { describeSeries } from "~/domain/schedule";
 import { businessDate } from "~/domain/ledger-rules";
 import { institution } from "~/config/institution.server";
@@ -278,7 +278,7 @@ function TransferCard({ t, today }: { t: View; today: string }) {
                 label="Amount"
                 prefix="$"
                 inputMode="decimal"
-                defaultValue={(t.amount_cents / 100).toFixed(2)}
+                defaultValue={centsAsDecimal(t.amount_cents)}
                 isRequired
               />
               <TextField
