@@ -4,6 +4,7 @@ import { maskEmail } from "~/domain/sign-in";
 import type { Db } from "~/server/db/client.server";
 import { sessions, signInChallenges, usedTotpCodes, users } from "~/server/db/schema";
 import { sendEmail } from "~/server/mail/outbox.server";
+import { notify } from "~/server/notifications/notifications.server";
 import { accountLockedEmail, codesLockedEmail, loginAlertEmail } from "~/server/mail/templates.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { keyedHash } from "~/server/security/crypto.server";
@@ -459,16 +460,25 @@ async function sendLoginAlert(db: Db, user: SignedInUser, meta: RequestMeta, set
   if (!settings.login_alerts) return;
   const session_id = await sessionIdFromSetCookies(db, set_cookies);
   const query = session_id ? `?session=${encodeURIComponent(session_id)}` : "";
+  const device = describeUserAgent(meta.user_agent).label;
   await sendEmail(db, {
     ...loginAlertEmail({
       at: now,
       ip: meta.ip,
-      device: describeUserAgent(meta.user_agent).label,
+      device,
       end_session_url: `${publicBaseUrl()}/settings/account${query}#sessions`,
     }),
     to: user.email,
     user_id: user.id,
   });
+  // A member's bell tells it too, as every alert they choose (docs/product.md#alerts); staff have no bell.
+  if (user.role === "user")
+    await notify(db, {
+      member_id: user.id,
+      kind: "sign_in_alert",
+      title: "New sign-in to your account",
+      body: `Signed in from ${device}, a device we had not seen before. If this was not you, end that session under Account Settings → Sessions and devices, then reset your password.`,
+    });
 }
 
 /** The id of the session whose cookie a sign-in just set (to link to it), or null. */
