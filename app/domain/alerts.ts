@@ -163,7 +163,10 @@ export function alertMessage(met: MetAlert, account: string): { title: string; b
         body: `A payment of ${moved} was sent back and the money is in your ${account} again. Your available balance is ${available}.`,
       };
     case "card_declined":
-      return { title: `Card purchase declined on ${account}`, body: `A card purchase on your ${account} was declined.` };
+      return {
+        title: `Card purchase declined on ${account}`,
+        body: `A card purchase on your ${account} was declined.`,
+      };
   }
 }
 

@@ -1,11 +1,6 @@
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import { accountLabel } from "~/domain/account-display";
-import {
-  ALERT_MESSAGES,
-  ALERTS_PER_MEMBER_MAX,
-  THRESHOLD_KINDS,
-  type AccountAlertKind,
-} from "~/domain/alerts";
+import { ALERT_MESSAGES, ALERTS_PER_MEMBER_MAX, THRESHOLD_KINDS, type AccountAlertKind } from "~/domain/alerts";
 import { formatCents } from "~/domain/money";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { ledgerAccounts, memberAlerts, outbox } from "~/server/db/schema";
@@ -89,8 +84,14 @@ export async function loadAlerts(db: Db, member_id: string): Promise<AlertsPage>
   };
 }
 
-export type AlertRefusal = { ok: false; reason: "not_found" | "conflict"; field: "account_id" | "kind" | "alert_id"; message: string };
-export type AlertAnswer = { ok: true; alert: { id: number; kind: AccountAlertKind; amount_cents: number | null } } | AlertRefusal;
+export type AlertRefusal = {
+  ok: false;
+  reason: "not_found" | "conflict";
+  field: "account_id" | "kind" | "alert_id";
+  message: string;
+};
+export type AlertAnswer =
+  { ok: true; alert: { id: number; kind: AccountAlertKind; amount_cents: number | null } } | AlertRefusal;
 
 /** Keeps `alerts_on` true exactly while a live alert watches the account. */
 async function refreshAlertsOn(tx: DbOrTx, account_id: number): Promise<void> {
@@ -121,7 +122,13 @@ export async function addAlert(
     const accounts = await tx
       .select({ id: ledgerAccounts.id })
       .from(ledgerAccounts)
-      .where(and(eq(ledgerAccounts.member_id, member.id), eq(ledgerAccounts.owner, "member"), ne(ledgerAccounts.status, "closed")))
+      .where(
+        and(
+          eq(ledgerAccounts.member_id, member.id),
+          eq(ledgerAccounts.owner, "member"),
+          ne(ledgerAccounts.status, "closed"),
+        ),
+      )
       .orderBy(asc(ledgerAccounts.id))
       .for("update");
     if (!accounts.some((a) => a.id === input.account_id))
@@ -163,7 +170,12 @@ async function ownLiveAlert(tx: DbOrTx, member_id: string, alert_id: number) {
   return row ?? null;
 }
 
-const NOT_FOUND: AlertRefusal = { ok: false, reason: "not_found", field: "alert_id", message: ALERT_MESSAGES.not_found };
+const NOT_FOUND: AlertRefusal = {
+  ok: false,
+  reason: "not_found",
+  field: "alert_id",
+  message: ALERT_MESSAGES.not_found,
+};
 
 export async function editAlertAmount(
   db: Db,
@@ -193,16 +205,14 @@ export async function editAlertAmount(
   });
 }
 
-export async function removeAlert(
-  db: Db,
-  member: Member,
-  alert_id: number,
-  origin: AuditOrigin,
-): Promise<AlertAnswer> {
+export async function removeAlert(db: Db, member: Member, alert_id: number, origin: AuditOrigin): Promise<AlertAnswer> {
   return db.transaction(async (tx): Promise<AlertAnswer> => {
     const alert = await ownLiveAlert(tx, member.id, alert_id);
     if (!alert) return NOT_FOUND;
-    await tx.update(memberAlerts).set({ removed_at: sql`now()`, updated_at: sql`now()` }).where(eq(memberAlerts.id, alert.id));
+    await tx
+      .update(memberAlerts)
+      .set({ removed_at: sql`now()`, updated_at: sql`now()` })
+      .where(eq(memberAlerts.id, alert.id));
     await refreshAlertsOn(tx, alert.account_id);
     await recordAudit(tx, {
       actor_id: member.id,

@@ -59,15 +59,13 @@ export async function writePostingAlerts(
       [JSON.stringify(watched)],
       { prepare: true },
     )
-  ).map(
-    (row): WatchedAlert => ({
-      id: toId(row.id),
-      member_id: String(row.member_id),
-      account_id: toId(row.account_id),
-      kind: row.kind as AccountAlertKind,
-      amount_cents: row.amount_cents === null ? null : toCents(row.amount_cents),
-    }),
-  );
+  ).map((row): WatchedAlert => ({
+    id: toId(row.id),
+    member_id: String(row.member_id),
+    account_id: toId(row.account_id),
+    kind: row.kind as AccountAlertKind,
+    amount_cents: row.amount_cents === null ? null : toCents(row.amount_cents),
+  }));
   if (alerts.length === 0) return;
 
   // Each posting in turn: the available balance before it and after it, for the watched accounts.
