@@ -5,7 +5,6 @@ import { formatCents } from "~/domain/money";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { ledgerAccounts, memberAlerts, outbox } from "~/server/db/schema";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
-import { publicBaseUrl } from "~/server/auth/auth.server";
 import { accountAlertEmail } from "~/server/mail/templates.server";
 import { getMemberSettings } from "~/server/members/members.server";
 
@@ -14,7 +13,7 @@ import { getMemberSettings } from "~/server/members/members.server";
  * and removing them, each for the signed-in member's own accounts only (another member's alert
  * or account answers "not found" and changes nothing). Every change is audited and keeps the
  * account's `alerts_on` true exactly while a live alert watches it, in the same transaction, so
- * the ledger's hook (posting-alerts.server.ts) reads alerts only for accounts that have some.
+ * the ledger's hook (app/server/ledger/alerts.server.ts) reads alerts only for accounts that have some.
  *
  * The sign-in from a new device is the member's loginAlerts setting (member_settings.login_alerts,
  * changed by updateNotificationSettings in app/server/settings), shown on the alerts page beside
@@ -253,13 +252,10 @@ export async function tellCardDeclined(
   if (!row) return;
   const account = accountLabel(row);
   const amount = formatCents(input.amount_cents);
-  const email = accountAlertEmail(
-    {
-      title: `Card purchase of ${amount} declined`,
-      body: `A purchase of ${amount} at ${input.merchant} with the debit card on your ${account} was declined: ${input.reason}.`,
-    },
-    `${publicBaseUrl()}/settings/alerts`,
-  );
+  const email = accountAlertEmail({
+    title: `Card purchase of ${amount} declined`,
+    body: `A purchase of ${amount} at ${input.merchant} with the debit card on your ${account} was declined: ${input.reason}.`,
+  });
   // Written to the outbox for the outbox-delivery job, as the posting alerts are.
   await db.insert(outbox).values({
     to_email: row.email,

@@ -4,7 +4,7 @@ import { institution } from "~/config/institution.server";
 import { countLedgerPosting, countLedgerRefusal } from "~/server/metrics/metrics.server";
 import { ledgerRefusal, type LedgerRefusal } from "~/domain/refusals";
 import { inLedgerTransaction, withRetry } from "./session.server";
-import { writePostingAlerts } from "~/server/alerts/posting-alerts.server";
+import { writePostingAlerts } from "./alerts.server";
 import {
   TRANSACTION_COLUMNS,
   accountUpdateSql,

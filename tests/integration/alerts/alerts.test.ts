@@ -139,7 +139,7 @@ describe("alerts met by postings", () => {
     expect(t.bell[0]!.body).toContain("$90.00");
     expect(t.mail).toHaveLength(1);
     expect(t.mail[0]!.to).toBe(m.member.email);
-    expect(t.mail[0]!.text).toContain("/settings/alerts");
+    expect(t.mail[0]!.text).toContain("choose Alerts in the account menu");
     await accepted(move(m.checking.id, m.savings.id, 10_00)); // 80.00: still below, told already
     expect((await told(m)).bell).toHaveLength(1);
     await accepted(move(m.savings.id, m.checking.id, 100_00)); // 180.00: above again

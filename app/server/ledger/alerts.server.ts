@@ -1,13 +1,13 @@
 import { accountLabel } from "~/domain/account-display";
 import { alertMessage, alertsMet, type AccountAlertKind, type PostingFacts, type WatchedAlert } from "~/domain/alerts";
 import { toCents, toId, type AccountChange, type EntryInput, type TransactionKind } from "~/domain/ledger-rules";
-import { publicBaseUrl } from "~/server/auth/auth.server";
-import type { LedgerSession } from "~/server/ledger/session.server";
+import type { LedgerSession } from "./session.server";
 import { accountAlertEmail } from "~/server/mail/templates.server";
 import { NOTIFICATION_BODY_MAX, NOTIFICATION_TITLE_MAX } from "~/server/notifications/notifications.server";
 
 /**
- * The ledger's hook for the alerts members choose (docs/product.md#alerts). The ledger calls it
+ * The ledger's hook for the alerts members choose (docs/product.md#alerts; the alerts themselves
+ * are kept by app/server/alerts, the rules are app/domain/alerts.ts). The ledger calls it
  * in the posting's own database transaction, after the posting is written (never for a repeat
  * of its key): the alerts a posting meets become a bell notification and an outbox email in that
  * transaction, so an alert commits with its posting or not at all, and a repeat writes none.
@@ -71,7 +71,6 @@ export async function writePostingAlerts(
   // Each posting in turn: the available balance before it and after it, for the watched accounts.
   const available = new Map(watched.map((id) => [id, availableOf(accounts_before.get(id)!)]));
   const items: { member_id: string; title: string; body: string; subject: string; text: string }[] = [];
-  const alerts_url = `${publicBaseUrl()}/settings/alerts`;
   for (const posting of postings) {
     const before = new Map(available);
     for (const change of posting.changes) {
@@ -82,7 +81,7 @@ export async function writePostingAlerts(
     const met = alertsMet(alerts, { ...posting, available_before: before, available_after: new Map(available) });
     for (const m of met) {
       const message = alertMessage(m, accountLabel(accounts_before.get(m.alert.account_id)!));
-      const email = accountAlertEmail(message, alerts_url);
+      const email = accountAlertEmail(message);
       items.push({
         member_id: m.alert.member_id,
         title: message.title.slice(0, NOTIFICATION_TITLE_MAX),
