@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
 import { and, eq, sql } from "drizzle-orm";
 import "../member-support";
 import { openTestDatabase } from "../test-database";
@@ -307,6 +308,40 @@ describe("alerts met by postings", () => {
     await deposit(db(), m.savings.id, 10_00);
     expect(await told(m)).toMatchObject({ bell: [], mail: [] });
   });
+});
+
+describe("the cost of alerts to a posting (PostgreSQL, where round trips are counted)", () => {
+  /** Round trips of `work`, counted on node-postgres (each is one call of the client's `query`), after a first call. */
+  async function roundTrips(work: () => Promise<unknown>): Promise<number> {
+    await work(); // a first call prepares the statements
+    let n = 0;
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      n++;
+      return (query as (...x: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      await work();
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    return n;
+  }
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "no statement more for accounts without alerts; one to read them; one more to tell a met alert",
+    async () => {
+      const m = await memberWith(1_000_00);
+      const without = await roundTrips(() => move(m.checking.id, m.savings.id, 1));
+      expect(without).toBe(3); // BEGIN with the locks, the write, COMMIT: the ledger alone
+      await alertOn(m, m.checking.id, "transaction_above", 500_00);
+      expect(await roundTrips(() => move(m.checking.id, m.savings.id, 1))).toBe(without + 1);
+      await alertOn(m, m.checking.id, "payment_sent");
+      expect(await roundTrips(() => move(m.checking.id, m.savings.id, 600_00 / 4, "member_transfer"))).toBe(
+        without + 2,
+      );
+    },
+  );
 });
 
 describe("card purchase declined", () => {
