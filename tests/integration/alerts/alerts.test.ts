@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
+import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import "../member-support";
 import { openTestDatabase } from "../test-database";
@@ -10,7 +11,9 @@ import { ledgerAccounts, memberAlerts, notifications, outbox } from "~/server/db
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { placeHold, postBatch, postTransfer, reverseTransaction, settleHold } from "~/server/ledger/ledger.server";
 import { transferEntries } from "~/domain/ledger-rules";
-import { addAlert, editAlertAmount, loadAlerts, removeAlert, tellCardDeclined } from "~/server/alerts/alerts.server";
+import { addAlert, editAlertAmount, loadAlerts, removeAlert } from "~/server/alerts/alerts.server";
+import { issueDebitCard } from "~/server/cards/cards.server";
+import { authorizeCardPurchase } from "~/server/cards/authorization.server";
 import type { AccountAlertKind } from "~/domain/alerts";
 
 /**
@@ -345,27 +348,35 @@ describe("the cost of alerts to a posting (PostgreSQL, where round trips are cou
 });
 
 describe("card purchase declined", () => {
-  it("emails the member who chose the alert on the card's account, no one else", async () => {
-    const m = await memberWith();
-    await tellCardDeclined(db(), {
-      member_id: m.member.id,
-      account_id: m.checking.id,
-      amount_cents: 12_34,
-      merchant: "Corner Store",
-      reason: "over the daily limit",
-    });
+  it("a declined purchase is on the bell for everyone, and by email to the member who chose the alert on the card's account", async () => {
+    const m = await memberWith(20_00);
+    const card = await issueDebitCard(db(), { member_id: m.member.id, account_id: m.checking.id });
+    const purchase = (amount_cents: number) =>
+      authorizeCardPurchase(db(), {
+        card_id: card.id,
+        merchant: "Corner Store",
+        amount_cents,
+        category: "Shopping",
+        idempotency_key: crypto.randomUUID(),
+        initiator: "staff:test",
+        created_by: "staff:test",
+      });
+    expect((await purchase(50_00)).ok).toBe(false); // more than the $20.00 there
     expect((await told(m)).mail).toHaveLength(0);
     await alertOn(m, m.checking.id, "card_declined");
-    await tellCardDeclined(db(), {
-      member_id: m.member.id,
-      account_id: m.checking.id,
-      amount_cents: 12_34,
-      merchant: "Corner Store",
-      reason: "over the daily limit",
-    });
+    expect((await purchase(12_34)).ok).toBe(true); // an accepted purchase tells nothing
+    expect((await purchase(60_00)).ok).toBe(false);
     const t = await told(m);
     expect(t.mail).toHaveLength(1);
-    expect(t.mail[0]!.subject).toBe("Card purchase of $12.34 declined");
+    expect(t.mail[0]!.subject).toBe("Card purchase of $60.00 declined");
     expect(t.mail[0]!.text).toContain("Corner Store");
+    const declines = await db()
+      .select({ title: notifications.title })
+      .from(notifications)
+      .where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "card_activity")));
+    expect(declines.map((n) => n.title)).toEqual([
+      "Card purchase declined: $50.00 at Corner Store",
+      "Card purchase declined: $60.00 at Corner Store",
+    ]);
   });
 });
