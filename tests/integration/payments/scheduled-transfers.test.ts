@@ -11,15 +11,14 @@ import {
   scheduledTransfers,
 } from "~/server/db/schema";
 import { getBalances, setAccountStatus } from "~/server/ledger/accounts.server";
+import { scheduleTransfer, slotKey } from "~/server/payments/scheduled-transfers.server";
 import {
   cancelScheduledTransfer,
   editScheduledTransfer,
   listScheduledTransfers,
-  runDueScheduledTransfers,
-  scheduleTransfer,
   skipNextTransfer,
-  slotKey,
-} from "~/server/payments/scheduled-transfers.server";
+} from "~/server/payments/scheduled-transfer-changes.server";
+import { runDueScheduledTransfers } from "~/server/payments/scheduled-transfers-job.server";
 import { institution } from "~/config/institution.server";
 import { businessDate } from "~/domain/ledger-rules";
 import { businessDayOnOrAfter } from "~/domain/payment-dates";
