@@ -13,6 +13,7 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { businessDate } from "~/domain/ledger-rules";
 import { accountLabel } from "~/domain/account-display";
 import { SCHEDULE_MESSAGES } from "~/domain/scheduled-transfers";
+import { refusal, type Refusal } from "~/domain/refusals";
 import { limitsFor, overTransferLimit, type Member } from "./transfers.server";
 import { advanceSeries, remainingOf } from "./scheduled-transfers.server";
 
@@ -105,14 +106,6 @@ async function recipientNames(db: DbOrTx, ids: string[]): Promise<Map<string, st
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-/** Why a change was refused: the series is not the member's (or does not exist), or can no longer change. */
-export interface ChangeRefusal {
-  ok: false;
-  reason: "not_found" | "conflict" | "invalid";
-  message: string;
-  field?: string;
-}
-
 /**
  * Locks the member's own active series for a change. Another member's series answers exactly as
  * one that does not exist. A slot already claimed by the job today cannot be changed.
@@ -122,16 +115,15 @@ async function lockOwnSeries(
   member_id: string,
   series_id: number,
   today: string,
-): Promise<ChangeRefusal | { ok: true; series: ScheduledTransfer }> {
+): Promise<Refusal | { ok: true; series: ScheduledTransfer }> {
   const [series] = await tx
     .select()
     .from(scheduledTransfers)
     .where(and(eq(scheduledTransfers.id, series_id), eq(scheduledTransfers.member_id, member_id)))
     .for("update");
   if (!series) return NOT_FOUND;
-  if (series.status !== "active" || series.next_date === null)
-    return { ok: false, reason: "conflict", message: CHANGE_MESSAGES.ended };
-  if (series.next_date <= today) return { ok: false, reason: "conflict", message: CHANGE_MESSAGES.today };
+  if (series.status !== "active" || series.next_date === null) return refusal("conflict", CHANGE_MESSAGES.ended);
+  if (series.next_date <= today) return refusal("conflict", CHANGE_MESSAGES.today);
   return { ok: true, series };
 }
 
@@ -141,7 +133,7 @@ export const CHANGE_MESSAGES = {
   after_end: "The next date must be on or before the last date of the series",
 } as const;
 
-const NOT_FOUND: ChangeRefusal = { ok: false, reason: "not_found", message: SCHEDULE_MESSAGES.series };
+const NOT_FOUND = refusal("not_found", SCHEDULE_MESSAGES.series);
 
 /** Skips the next transfer of a series (recorded as a skipped run); a one-off or a last transfer ends it. */
 export async function skipNextTransfer(
@@ -150,7 +142,7 @@ export async function skipNextTransfer(
   series_id: number,
   origin: AuditOrigin,
   now = new Date(),
-): Promise<{ ok: true; next_date: string | null } | ChangeRefusal> {
+): Promise<{ ok: true; next_date: string | null } | Refusal> {
   const today = businessDate(institution().time_zone, now);
   return db.transaction(async (tx) => {
     const locked = await lockOwnSeries(tx, member.id, series_id, today);
@@ -188,7 +180,7 @@ export async function cancelScheduledTransfer(
   series_id: number,
   origin: AuditOrigin,
   now = new Date(),
-): Promise<{ ok: true; next_date: null } | ChangeRefusal> {
+): Promise<{ ok: true; next_date: null } | Refusal> {
   const today = businessDate(institution().time_zone, now);
   return db.transaction(async (tx) => {
     const [series] = await tx
@@ -197,7 +189,7 @@ export async function cancelScheduledTransfer(
       .where(and(eq(scheduledTransfers.id, series_id), eq(scheduledTransfers.member_id, member.id)))
       .for("update");
     if (!series) return NOT_FOUND;
-    if (series.status !== "active") return { ok: false, reason: "conflict", message: CHANGE_MESSAGES.ended };
+    if (series.status !== "active") return refusal("conflict", CHANGE_MESSAGES.ended);
     // A slot claimed today is being sent: cancelling stops the ones after it.
     await tx
       .update(scheduledTransfers)
@@ -229,19 +221,19 @@ export async function editScheduledTransfer(
   form: { series_id: number; amount_cents: number; next_date: string },
   origin: AuditOrigin,
   now = new Date(),
-): Promise<{ ok: true; next_date: string } | ChangeRefusal> {
+): Promise<{ ok: true; next_date: string } | Refusal> {
   const today = businessDate(institution().time_zone, now);
-  return db.transaction(async (tx): Promise<{ ok: true; next_date: string } | ChangeRefusal> => {
+  return db.transaction(async (tx): Promise<{ ok: true; next_date: string } | Refusal> => {
     const locked = await lockOwnSeries(tx, member.id, form.series_id, today);
     if (!locked.ok) return locked;
     const { series } = locked;
     if (series.kind === "member") {
       const too_large = overTransferLimit(limitsFor("member"), form.amount_cents);
-      if (too_large) return { ok: false, reason: "invalid", message: too_large.message, field: "amount" };
+      if (too_large) return refusal("bad_input", too_large.message, { field: "amount" });
     }
     const remaining = remainingOf(series);
     if (series.end_date !== null && form.next_date > series.end_date)
-      return { ok: false, reason: "invalid", message: CHANGE_MESSAGES.after_end, field: "next_date" };
+      return refusal("bad_input", CHANGE_MESSAGES.after_end, { field: "next_date" });
     await tx
       .update(scheduledTransfers)
       .set({

@@ -375,7 +375,7 @@ describe("skip, edit, cancel", () => {
       cancelScheduledTransfer(db, other.who, set.series_id, ORIGIN),
       editScheduledTransfer(db, other.who, { series_id: set.series_id, amount_cents: 1, next_date: first_day }, ORIGIN),
     ])
-      expect(await change).toMatchObject({ ok: false, reason: "not_found" });
+      expect(await change).toMatchObject({ ok: false, kind: "not_found" });
     const before = await series(set.series_id);
 
     const skipped = await skipNextTransfer(db, m.who, set.series_id, ORIGIN);
@@ -398,7 +398,7 @@ describe("skip, edit, cancel", () => {
 
     expect(await cancelScheduledTransfer(db, m.who, set.series_id, ORIGIN)).toMatchObject({ ok: true });
     expect((await series(set.series_id)).status).toBe("cancelled");
-    expect(await skipNextTransfer(db, m.who, set.series_id, ORIGIN)).toMatchObject({ ok: false, reason: "conflict" });
+    expect(await skipNextTransfer(db, m.who, set.series_id, ORIGIN)).toMatchObject({ ok: false, kind: "conflict" });
     await runDueScheduledTransfers(db, on(addDays(new_date, 60)));
     expect((await runs(set.series_id)).map((r) => r.status)).toEqual(["skipped"]);
   });
