@@ -100,10 +100,7 @@ export async function startSignIn(
   input: { email: string; password: string },
   now: Date = new Date(),
 ): Promise<StartSignInResult> {
-  const result = await checkPassword(db, meta, input, now).catch((error: unknown): StartSignInResult => {
-    logger.error({ err: error }, "sign-in step 1 failed");
-    return { status: "failed" };
-  });
+  const result = await checkPassword(db, meta, input, now);
   if (result.status !== "challenge") {
     await recordSecurityEvent(db, {
       action: `auth.sign_in.${result.status}`,
@@ -365,10 +362,7 @@ export async function verifySignInCode(
   now: Date = new Date(),
 ): Promise<VerifyCodeResult> {
   const seen: { step?: SignInStep } = {};
-  const result = await checkCode(db, meta, input, now, seen).catch((error: unknown): VerifyCodeResult => {
-    logger.error({ err: error }, "sign-in step 2 failed");
-    return { status: "failed" };
-  });
+  const result = await checkCode(db, meta, input, now, seen);
   const user_id = result.status === "signed_in" ? result.user.id : null;
   await recordSecurityEvent(db, {
     action: result.status === "signed_in" ? "auth.sign_in" : `auth.code.${result.status}`,
@@ -450,7 +444,14 @@ async function checkCode(
     application_status: effectiveRole(challenge.role) === "pending" ? challenge.application_status : null,
     must_change_password: effectiveRole(challenge.role) !== "pending" && challenge.must_change_password,
   };
-  const session = await createSignInSession(db, meta, user, { ban_recorded: challenge.ban_recorded, dont_remember: true });
+  let session: { session_id: string; set_cookies: string[] };
+  try {
+    session = await createSignInSession(db, meta, user, { ban_recorded: challenge.ban_recorded, dont_remember: true });
+  } catch (error) {
+    // Better Auth refused the session (a ban recorded since step 1) or could not write it.
+    logger.error({ err: error }, "sign-in step 2 failed");
+    return { status: "failed" };
+  }
   const set_cookies = await finishSignIn(
     db,
     user,
