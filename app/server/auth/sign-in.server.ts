@@ -135,7 +135,11 @@ async function readSignInAttempt(db: Db, email: string) {
     .leftJoin(users, sql`${users.email} = attempt.email`)
     .leftJoin(
       authAccounts,
-      and(eq(authAccounts.userId, users.id), eq(authAccounts.providerId, "credential"), eq(authAccounts.accountId, users.id)),
+      and(
+        eq(authAccounts.userId, users.id),
+        eq(authAccounts.providerId, "credential"),
+        eq(authAccounts.accountId, users.id),
+      ),
     )
     .leftJoin(twoFactors, eq(twoFactors.userId, users.id));
   return row!;

@@ -87,7 +87,12 @@ describe("statements of a two-step sign-in", () => {
     const first = await twoStepSignIn(browser, email);
     // Signed out since (the session cookie gone), the device cookie kept.
     const returning = new Browser("198.51.100.21");
-    returning.apply(browser.cookieHeader().split("; ").filter((pair) => pair.includes(".device=")));
+    returning.apply(
+      browser
+        .cookieHeader()
+        .split("; ")
+        .filter((pair) => pair.includes(".device=")),
+    );
     expect(returning.has(".device")).toBe(true);
     const again = await twoStepSignIn(returning, email);
     const all = [...again.step1, ...again.step2];
