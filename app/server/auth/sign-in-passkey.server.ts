@@ -122,14 +122,8 @@ async function checkPasskeySignIn(
         .catch(() => undefined);
     }
     // Refused above when a ban is recorded, so Better Auth's ban check need not read the person again.
-    const session = await createSignInSession(
-      db,
-      meta,
-      { id: check.owner.user_id, email: account.email },
-      {
-        ban_recorded: false,
-      },
-    );
+    const owner = { id: check.owner.user_id, email: account.email };
+    const session = await createSignInSession(db, meta, owner, { ban_recorded: false });
     await clearCodeAttempts(db, account.email, now);
     const user = await signedInUser(db, check.owner.user_id);
     const set_cookies = await finishSignIn(db, user, meta, session, now);
