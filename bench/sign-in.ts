@@ -1,7 +1,7 @@
 /**
  * Sign-ins per second (issue 17, capacity: docs/operations.md "Scaling"). The whole two-step
  * sign-in as the service runs it, in this process on a database of its own: `startSignIn` (the
- * address's rate limit, the lockout check, Better Auth's password check with argon2id at 19 MiB
+ * address's rate limit, the lockout check, the password check with argon2id at 19 MiB
  * and two passes, the challenge, the emailed code written to the outbox), the code read back
  * from the outbox, then `verifySignInCode` (the code, the session). At 1, 2, 4 and 8 sign-ins at
  * once; beside it, in the same run, argon2id's verify alone at the same concurrency: the floor
