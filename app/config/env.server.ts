@@ -86,6 +86,12 @@ const EnvSchema = z.object({
     .regex(/^https?:\/\/[^\s,]+(,https?:\/\/[^\s,]+)*$/, "must be origins (http[s]://host[:port]) separated by commas")
     .optional(),
   INSTITUTION_CONFIG: z.string().min(1).optional(),
+  /**
+   * A city database in the MaxMind DB format (GeoLite2 City, DB-IP City Lite) the operator
+   * downloads: with it, Sessions and devices show each session's approximate place
+   * (docs/operations.md#places-of-sessions). Unset: no place is shown, none is guessed.
+   */
+  CITY_DATABASE_FILE: z.string().min(1).optional(),
   /** "1": exactly one reverse proxy in front; the client address comes from X-Forwarded-For. */
   TRUST_PROXY: z.enum(["0", "1"], "must be 1 (exactly one reverse proxy in front) or 0").optional(),
   /** "1": run the demo profile (published passwords) even in a production deployment, on purpose. */
