@@ -425,6 +425,16 @@ export async function decideScreening(
      * declines the application (app/server/admin/review.server.ts, a floor above this one).
      */
     onApplicationConfirmed?: (tx: DbOrTx, screening: SanctionsScreening) => Promise<void>;
+    /**
+     * An incoming IAT entry's screening (the rails, a floor above): cleared, the entry posts and
+     * the callback says what became of it; confirmed, the entry is blocked and the callback says
+     * which account it named (frozen here) and what the report states.
+     */
+    onEntryCleared?: (tx: DbOrTx, screening: SanctionsScreening) => Promise<string>;
+    onEntryConfirmed?: (
+      tx: DbOrTx,
+      screening: SanctionsScreening,
+    ) => Promise<{ account_id: number | null; report: ReportSubject }>;
   },
 ): Promise<ScreeningDecisionResult> {
   const { decision, staff, origin } = input;
@@ -470,6 +480,9 @@ export async function decideScreening(
           });
           message = "Cleared: the payment goes to its queue and out with the next file.";
         }
+      } else if (row.subject_type === "ach_entry") {
+        if (!input.onEntryCleared) throw new Error("an IAT entry's screening is decided by the back office");
+        message = `Cleared: ${await input.onEntryCleared(tx, row)}`;
       } else if (row.subject_type === "application") message = "Cleared: the application can be approved.";
       else message = "Cleared: nothing changes for the member.";
     } else if (decision === "request_confirm") {
@@ -527,6 +540,21 @@ export async function decideScreening(
             from_account: from ? accountLabel(from) : `account ${payment.from_account_id}`,
             to: [row.screened_name, row.screened_details.bank].filter(Boolean).join(", "),
           };
+        }
+      } else if (row.subject_type === "ach_entry") {
+        if (!input.onEntryConfirmed) throw new Error("an IAT entry's screening is decided by the back office");
+        const blocked = await input.onEntryConfirmed(tx, row);
+        report = blocked.report;
+        message = "Confirmed: the entry is blocked and never posts; its money stays in the ACH settlement account.";
+        if (blocked.account_id !== null) {
+          await freezeForReview(tx, blocked.account_id, row, staff, origin, now);
+          await notify(tx, {
+            member_id: row.member_id,
+            kind: "account_status",
+            title: "Your account is frozen",
+            body: "Payments and transfers on the account are blocked while we review it. Please contact us.",
+          });
+          message += " The account it named is frozen.";
         }
       } else if (row.subject_type === "application") {
         if (input.onApplicationConfirmed) {

@@ -78,7 +78,7 @@ export const sanctionsEntries = pgTable(
  * (`confirmed`: the payment is rejected, its money stays blocked, the account is frozen) or
  * turns it down (back to `open`). Every step is audited.
  */
-export const SCREENING_SUBJECTS = ["payment", "application", "member"] as const;
+export const SCREENING_SUBJECTS = ["payment", "application", "member", "ach_entry"] as const;
 export const SCREENING_STATUSES = ["open", "cleared", "confirm_requested", "confirmed"] as const;
 
 export interface ScreeningMatchRecord {
@@ -102,7 +102,7 @@ export const sanctionsScreenings = pgTable(
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     subject_type: text("subject_type", { enum: SCREENING_SUBJECTS }).notNull(),
-    /** The external payment's id, or the applicant's or member's user id. */
+    /** The external payment's id, the applicant's or member's user id, or the inbound IAT entry's id. */
     subject_id: text("subject_id").notNull(),
     /** The member (or applicant) the action belongs to. */
     member_id: text("member_id").notNull(),
@@ -130,7 +130,10 @@ export const sanctionsScreenings = pgTable(
     report_draft: jsonb("report_draft").$type<ScreeningReportDraft>(),
   },
   (t) => [
-    check("sanctions_screenings_subject_valid", sql`${t.subject_type} in ('payment', 'application', 'member')`),
+    check(
+      "sanctions_screenings_subject_valid",
+      sql`${t.subject_type} in ('payment', 'application', 'member', 'ach_entry')`,
+    ),
     check(
       "sanctions_screenings_status_valid",
       sql`${t.status} in ('open', 'cleared', 'confirm_requested', 'confirmed')`,
