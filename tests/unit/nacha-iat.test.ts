@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { readInboundNachaFile, type InboundFile, type ReadInboundResult } from "~/domain/nacha/reader";
 import { iatAddressParts, iatScreenedParties } from "~/domain/nacha/iat";
-import { buildInboundFile, lineOf, OUR_ROUTING, replaceField, type BuildBatch } from "./nacha-inbound-builder";
+import { writeReturnFile } from "~/domain/nacha/return-file";
+import {
+  buildInboundFile,
+  lineOf,
+  OUR_ROUTING,
+  replaceField,
+  RETURN_FILE_HEADER,
+  type BuildBatch,
+} from "./nacha-inbound-builder";
+import { readNachaFile } from "./nacha-reader";
 
 /**
  * International ACH transactions (IAT, app/domain/nacha/iat.ts, docs/product.md#iat-entries):
@@ -160,7 +169,11 @@ describe("IAT entries: the rules, each refusing the file with its line", () => {
     const text = buildInboundFile([
       { ...IAT, entries: [{ ...IAT.entries[0]!, iat: { originator_name: "Hartley", only_addenda: 5 } }] },
     ]);
-    expectRefused(read(text), lineOf(text, "6"), /^an IAT entry carries the seven addenda 10 to 16; this one has only up to 14$/);
+    expectRefused(
+      read(text),
+      lineOf(text, "6"),
+      /^an IAT entry carries the seven addenda 10 to 16; this one has only up to 14$/,
+    );
   });
 
   it("addenda out of order", () => {
@@ -202,7 +215,11 @@ describe("IAT entries: the rules, each refusing the file with its line", () => {
 
   it("an IAT return (the credit union sends no IAT)", () => {
     const text = buildInboundFile([{ ...IAT, entries: [{ ...IAT.entries[0]!, code: "21" }] }]);
-    expectRefused(read(text), lineOf(text, "6"), /the credit union sends no IAT entries, so it receives no IAT returns$/);
+    expectRefused(
+      read(text),
+      lineOf(text, "6"),
+      /the credit union sends no IAT entries, so it receives no IAT returns$/,
+    );
   });
 
   it("a third addenda 17", () => {
@@ -210,5 +227,83 @@ describe("IAT entries: the rules, each refusing the file with its line", () => {
       { ...IAT, entries: [{ ...IAT.entries[0]!, iat: { originator_name: "H", remittance: ["A", "B", "C"] } }] },
     ]);
     expectRefused(read(text), lineOf(text, "717") + 2, /^an IAT entry has at most 2 addenda 17$/);
+  });
+});
+
+describe("IAT returns: written in the IAT layout", () => {
+  it("the independent reader reads the builder's IAT file as the app does", () => {
+    const read = readNachaFile(buildInboundFile([IAT]), { inbound: true });
+    expect(read.batches[0]!.iat).toMatchObject({ foreign_exchange_indicator: "FV", destination_country: "US" });
+    expect(read.batches[0]!.entries[0]!).toMatchObject({ account_number: "1234567890", amount_cents: 125_000 });
+    expect(read.batches[0]!.entries[0]!.addenda.map((a) => a.type)).toEqual([
+      "10",
+      "11",
+      "12",
+      "13",
+      "14",
+      "15",
+      "16",
+      "17",
+      "17",
+      "18",
+    ]);
+  });
+
+  it("a returned IAT credit goes back with its batch header's exchange fields, its seven addenda and the IAT addenda 99", () => {
+    const file = accepted(buildInboundFile([IAT]));
+    const batch = file.batches[0]!;
+    const entry = batch.entries[0]!;
+    const written = writeReturnFile({
+      ...RETURN_FILE_HEADER,
+      returns: [
+        {
+          reason_code: "R03",
+          trace_sequence: 42,
+          original: {
+            company_name: entry.iat!.originator.name,
+            company_discretionary_data: "",
+            company_id: batch.company_id,
+            sec_code: "IAT",
+            entry_description: batch.entry_description,
+            transaction_code: entry.transaction_code,
+            account_number: entry.account_number,
+            amount_cents: entry.amount_cents,
+            individual_id: entry.individual_id,
+            individual_name: entry.individual_name,
+            trace_number: entry.trace_number,
+            iat: entry.iat,
+          },
+        },
+      ],
+    });
+    const read = readNachaFile(written.text, { returns: true });
+    const [returned] = read.batches;
+    expect(returned!.sec_code).toBe("IAT");
+    expect(returned!.company_id).toBe("GB12345678");
+    expect(returned!.iat).toEqual({
+      foreign_exchange_indicator: "FV",
+      foreign_exchange_reference_indicator: "3",
+      foreign_exchange_reference: "",
+      destination_country: "US",
+      originating_currency: "GBP",
+      destination_currency: "USD",
+    });
+    const back = returned!.entries[0]!;
+    expect(back).toMatchObject({
+      transaction_code: "21",
+      rdfi: "02100002",
+      account_number: "1234567890",
+      amount_cents: 125_000,
+      trace_number: `${OUR_ROUTING.slice(0, 8)}0000042`,
+      iat_addenda_count: 8,
+    });
+    expect(back.addenda.map((a) => a.type)).toEqual(["10", "11", "12", "13", "14", "15", "16", "99"]);
+    // The parties as received, now under the return's entry sequence number.
+    expect(back.addenda[1]!.text).toMatch(/^HARTLEY TRADING LTD\s+12 KING STREET$/);
+    expect(back.addenda.slice(0, 7).every((a) => a.entry_sequence === "0000042")).toBe(true);
+    expect(back.addenda[7]!.text).toMatch(
+      new RegExp(`^R03${entry.trace_number} {6}${OUR_ROUTING.slice(0, 8)}0000125000`),
+    );
+    expect(read.control.entry_addenda_count).toBe(9);
   });
 });

@@ -107,8 +107,8 @@ export function ScreeningSummary({ row: r }: { row: ScreeningRow }) {
         {r.subject_type === "ach_entry" ? (
           <p className="break-words text-slate-700">
             {r.screened_details.amount} from {r.screened_details.originator} through{" "}
-            {r.screened_details.originating_bank} to {r.screened_details.receiver}, account{" "}
-            {r.screened_details.account}, trace {r.screened_details.trace_number}
+            {r.screened_details.originating_bank} to {r.screened_details.receiver}, account {r.screened_details.account}
+            , trace {r.screened_details.trace_number}
           </p>
         ) : null}
         {r.screened_details.joint_owner ? (
@@ -116,8 +116,7 @@ export function ScreeningSummary({ row: r }: { row: ScreeningRow }) {
         ) : null}
         <p className="break-words text-slate-700">
           {r.subject_type === "application" ? "Applicant" : "Member"}{" "}
-          {r.member_email ?? (r.member_id || "none (not a member's account)")} ·{" "}
-          {formatDateTime(r.created_at)}
+          {r.member_email ?? (r.member_id || "none (not a member's account)")} · {formatDateTime(r.created_at)}
         </p>
       </div>
       <div className="min-w-0">

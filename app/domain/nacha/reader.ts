@@ -741,7 +741,10 @@ function iatBatch(b: Record<string, string>, line: number): IatBatch {
     );
   const originating_currency = trim(b.iso_originating_currency_code!);
   if (!/^[A-Z]{3}$/.test(originating_currency))
-    refuse(line, `ISO originating currency code (columns 64-66) must be three letters, not ${JSON.stringify(originating_currency)}`);
+    refuse(
+      line,
+      `ISO originating currency code (columns 64-66) must be three letters, not ${JSON.stringify(originating_currency)}`,
+    );
   const destination_currency = trim(b.iso_destination_currency_code!);
   if (destination_currency !== "USD")
     refuse(

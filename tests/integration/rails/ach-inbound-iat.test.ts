@@ -15,6 +15,8 @@ import { loadSanctionsLists } from "~/server/sanctions/lists.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
 import { decideScreeningCase } from "~/server/admin/screening-decisions.server";
+import { exportReturnFile, returnFile } from "~/server/rails/inbound-returns.server";
+import { readNachaFile } from "../../unit/nacha-reader";
 import { fileDatabase } from "../test-database";
 import { currentCents, expectLedgerVerifies } from "../ledger-fixtures";
 import { newMember } from "../member-support";
@@ -42,7 +44,10 @@ fileDatabase({
     const other = await person(db, "admin");
     second = { id: other.id, email: other.email };
     const loaded = await loadSanctionsLists(db, {
-      files: ["SDN.CSV", "ALT.CSV", "ADD.CSV"].map((name) => ({ name, bytes: fs.readFileSync(path.join(fixtures, name)) })),
+      files: ["SDN.CSV", "ALT.CSV", "ADD.CSV"].map((name) => ({
+        name,
+        bytes: fs.readFileSync(path.join(fixtures, name)),
+      })),
       published_on: "2026-11-28",
       loader: null,
     });
@@ -51,7 +56,12 @@ fileDatabase({
   beforeClose: (db) => expectLedgerVerifies(db),
 });
 
-function iatBatch(account_number: string, originator: string, amount_cents: number, receiver = "Jordan Morgan"): BuildBatch {
+function iatBatch(
+  account_number: string,
+  originator: string,
+  amount_cents: number,
+  receiver = "Jordan Morgan",
+): BuildBatch {
   return {
     company_name: "",
     company_id: "GB99887766",
@@ -65,7 +75,12 @@ function iatBatch(account_number: string, originator: string, amount_cents: numb
         account_number,
         amount_cents,
         name: receiver,
-        iat: { originator_name: originator, originator_country: "GB", odfi_name: "Barclays Bank PLC", odfi_country: "GB" },
+        iat: {
+          originator_name: originator,
+          originator_country: "GB",
+          odfi_name: "Barclays Bank PLC",
+          odfi_country: "GB",
+        },
       },
     ],
   };
@@ -80,7 +95,9 @@ async function screeningOf(entry_id: number) {
   const [row] = await db
     .select()
     .from(sanctionsScreenings)
-    .where(and(eq(sanctionsScreenings.subject_type, "ach_entry"), eq(sanctionsScreenings.subject_id, String(entry_id))));
+    .where(
+      and(eq(sanctionsScreenings.subject_type, "ach_entry"), eq(sanctionsScreenings.subject_id, String(entry_id))),
+    );
   return row;
 }
 
@@ -88,7 +105,9 @@ describe("IAT entries: screened before they post", () => {
   it("a credit whose parties are on no list posts with the file, its parties kept", async () => {
     const m = await newMember(db, { first_name: "Jordan", last_name: "Morgan", checking_cents: 10_000 });
     const result = await receiveAchFile(db, {
-      bytes: bytes(buildInboundFile([iatBatch(m.checking.account_number, "Hartley Trading Ltd", 25_000)], { modifier: "A" })),
+      bytes: bytes(
+        buildInboundFile([iatBatch(m.checking.account_number, "Hartley Trading Ltd", 25_000)], { modifier: "A" }),
+      ),
       file_name: "iat-clean.ach",
       staff,
       origin,
@@ -111,7 +130,11 @@ describe("IAT entries: screened before they post", () => {
     const settlement = (await institutionAccount(db, "ach_settlement")).id;
     const settlement_before = await currentCents(db, settlement);
     const result = await receiveAchFile(db, {
-      bytes: bytes(buildInboundFile([iatBatch(m.checking.account_number, "Karimi Trading Company LLC", 40_000)], { modifier: "B" })),
+      bytes: bytes(
+        buildInboundFile([iatBatch(m.checking.account_number, "Karimi Trading Company LLC", 40_000)], {
+          modifier: "B",
+        }),
+      ),
       file_name: "iat-hit.ach",
       staff,
       origin,
@@ -123,7 +146,11 @@ describe("IAT entries: screened before they post", () => {
     expect(await currentCents(db, m.checking.id)).toBe(10_000);
     expect(await currentCents(db, settlement)).toBe(settlement_before);
     const screening = (await screeningOf(entry.id))!;
-    expect(screening).toMatchObject({ status: "open", member_id: m.member.id, screened_name: "KARIMI TRADING COMPANY LLC" });
+    expect(screening).toMatchObject({
+      status: "open",
+      member_id: m.member.id,
+      screened_name: "KARIMI TRADING COMPANY LLC",
+    });
     expect(screening.matches[0]).toMatchObject({ uid: "10003", listed_name: "KARIMI TRADING COMPANY LLC" });
     expect(screening.screened_details).toMatchObject({ amount: "$400.00", trace_number: entry.trace_number });
     // The member hears nothing while it is screened.
@@ -169,7 +196,13 @@ describe("IAT entries: screened before they post", () => {
     ).toMatchObject({ ok: true });
     // The one who asked cannot approve.
     expect(
-      await decideScreeningCase(db, { screening_id: screening.id, decision: "approve_confirm", reason: "", staff, origin }),
+      await decideScreeningCase(db, {
+        screening_id: screening.id,
+        decision: "approve_confirm",
+        reason: "",
+        staff,
+        origin,
+      }),
     ).toMatchObject({ ok: false, kind: "conflict" });
     const approved = await decideScreeningCase(db, {
       screening_id: screening.id,
@@ -189,6 +222,33 @@ describe("IAT entries: screened before they post", () => {
     expect(account!.status).toBe("frozen");
     const [after] = await db.select().from(sanctionsScreenings).where(eq(sanctionsScreenings.id, screening.id));
     expect(after!.report_draft).toMatchObject({ kind: "blocked_property" });
-    expect(after!.report_draft!.facts[0]).toMatch(/^Incoming international ACH credit \(IAT\) of \$700\.00 from KARIMI TRADING COMPANY/);
+    expect(after!.report_draft!.facts[0]).toMatch(
+      /^Incoming international ACH credit \(IAT\) of \$700\.00 from KARIMI TRADING COMPANY/,
+    );
+  });
+
+  it("one that cannot post (no such account) goes back in the IAT layout in the return file", async () => {
+    const result = await receiveAchFile(db, {
+      bytes: bytes(buildInboundFile([iatBatch("99887766554", "Hartley Trading Ltd", 12_345)], { modifier: "D" })),
+      file_name: "iat-r03.ach",
+      staff,
+      origin,
+    });
+    expect(result).toMatchObject({ ok: true, returned: 1 });
+    if (!result.ok) return;
+    const entry = await entryOf(result.file_id);
+    expect(entry).toMatchObject({ status: "returned", return_code: "R03" });
+    const exported = await exportReturnFile(db, staff, origin);
+    if (!exported.ok) throw new Error(exported.message);
+    const stored = await returnFile(db, exported.file.id);
+    const read = readNachaFile(stored!.content, { returns: true });
+    const iat = read.batches.find((b) => b.sec_code === "IAT")!;
+    expect(iat.iat).toMatchObject({ foreign_exchange_indicator: "FV", originating_currency: "GBP" });
+    const back = iat.entries.find((e) =>
+      e.addenda.some((a) => a.type === "99" && a.text.includes(entry.trace_number)),
+    )!;
+    expect(back).toMatchObject({ transaction_code: "21", account_number: "99887766554", amount_cents: 12_345 });
+    expect(back.addenda.map((a) => a.type)).toEqual(["10", "11", "12", "13", "14", "15", "16", "99"]);
+    expect(back.addenda[7]!.text.slice(0, 3)).toBe("R03");
   });
 });
