@@ -6,6 +6,7 @@ import { findCountry } from "~/domain/countries";
 import { SANCTIONS_SOURCE_NAMES, type SanctionsSource } from "~/domain/sanctions/entries";
 import type { ScreeningRow } from "~/server/sanctions/screening.server";
 import { StatusLine } from "./admin-shell";
+import { ReviewClock } from "./review-clock";
 import type { SanctionsActionResult } from "./sanctions";
 
 /**
@@ -60,6 +61,9 @@ export function ScreeningQueue({
                 data-testid={`screening-${r.id}`}
               >
                 <ScreeningSummary row={r} />
+                <div className="mt-2">
+                  <ReviewClock deadline={r.deadline} />
+                </div>
                 <p className="mt-2">
                   <Link
                     to={`/admin/sanctions/screenings/${r.id}`}
