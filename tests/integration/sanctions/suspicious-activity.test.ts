@@ -9,6 +9,10 @@ import { loadSanctionsLists } from "~/server/sanctions/lists.server";
 import { decideScreening } from "~/server/sanctions/screening.server";
 import { approveSar, markSarFiled, openSar, sarCase, sarList } from "~/server/sanctions/suspicious-activity.server";
 import { isEncryptedField } from "~/server/security/crypto.server";
+import { flagComplianceDeadlines } from "~/server/jobs/compliance-deadlines.server";
+import { APP_JOBS } from "~/server/jobs/registry.server";
+import { outbox } from "~/server/db/schema";
+import { addCalendarDays, businessDayOnOrAfter } from "~/domain/payment-dates";
 import { openTestDatabase } from "../test-database";
 import { matrixCast } from "../authorization-matrix";
 import { person } from "../admin-support";
@@ -159,5 +163,27 @@ describe("suspicious activity reports", () => {
         origin,
       }),
     ).toMatchObject({ ok: false, kind: "not_found" });
+  });
+
+  it("the compliance-deadlines job emails staff once a business day of the items at a deadline, by number only", async () => {
+    const db = database.db;
+    expect(APP_JOBS.some((job) => job.name === "compliance-deadlines")).toBe(true);
+    const [open] = await db
+      .select()
+      .from(suspiciousActivityReports)
+      .where(eq(suspiciousActivityReports.status, "open"));
+    // The day after the open report's 60-day deadline, at noon in New York.
+    const day = businessDayOnOrAfter(addCalendarDays(open!.due_on, 1));
+    const now = new Date(`${day}T17:00:00Z`);
+    const first = await flagComplianceDeadlines(db, now);
+    expect(first.items).toBeGreaterThan(0);
+    expect(first.told).toBeGreaterThan(0);
+    const mails = await db.select().from(outbox).where(eq(outbox.kind, "compliance_deadline"));
+    expect(mails.length).toBe(first.told);
+    expect(mails[0]!.text_body).toContain(`Suspicious activity report ${open!.id} to file`);
+    expect(mails[0]!.text_body).toContain("(Overdue)");
+    expect(mails[0]!.text_body).not.toContain("SDN");
+    // Told once a day.
+    expect(await flagComplianceDeadlines(db, new Date(now.getTime() + 3_600_000))).toEqual({ items: 0, told: 0 });
   });
 });
