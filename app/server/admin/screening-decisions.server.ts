@@ -7,19 +7,24 @@ import {
   type ScreeningDecisionResult,
 } from "~/server/sanctions/screening.server";
 import { declineForScreening, emailAfterScreeningDecline } from "./review.server";
-import { blockIatEntry, postClearedIatEntry } from "~/server/rails/inbound-iat-decisions.server";
 
 /**
  * Staff's decision on a possible sanctions match, as the back office takes it
  * (docs/product.md#screening-queue): the screening's own steps (app/server/sanctions), and for a
  * confirmed match on an applicant the application declined in the same transaction (the review
- * lives on this floor, above sanctions), then the applicant's email once it has committed; for an
- * incoming IAT entry the entry posted (cleared) or blocked (confirmed) by the rails, in the same
- * transaction.
+ * lives on this floor, above sanctions), then the applicant's email once it has committed. For an
+ * incoming IAT entry the caller passes the rails' callbacks (`iatScreeningDecisions`), which post
+ * or block the entry in the same transaction: the rails import this floor, so it cannot import them.
  */
 export async function decideScreeningCase(
   db: Db,
-  input: { screening_id: number; decision: ScreeningDecision; reason: string; staff: Actor; origin: AuditOrigin },
+  input: {
+    screening_id: number;
+    decision: ScreeningDecision;
+    reason: string;
+    staff: Actor;
+    origin: AuditOrigin;
+  } & Pick<Parameters<typeof decideScreening>[1], "onEntryCleared" | "onEntryConfirmed">,
 ): Promise<ScreeningDecisionResult> {
   let declined: { user_id: string; first_name: string; email: string } | null = null;
   const result = await decideScreening(db, {
@@ -28,9 +33,6 @@ export async function decideScreeningCase(
       const applicant = await declineForScreening(tx, screening, input.staff, input.origin);
       declined = applicant ? { user_id: screening.subject_id, ...applicant } : null;
     },
-    // An incoming IAT entry (docs/product.md#iat-entries): posted once cleared, blocked once confirmed.
-    onEntryCleared: (tx, screening) => postClearedIatEntry(tx, screening, input.staff),
-    onEntryConfirmed: (tx, screening) => blockIatEntry(tx, screening, input.staff),
   });
   if (result.ok && declined) await emailAfterScreeningDecline(db, declined);
   return result;

@@ -122,3 +122,11 @@ export async function blockIatEntry(
     },
   };
 }
+
+/** The screening decision's callbacks for an IAT entry (passed to `decideScreeningCase` by its callers). */
+export function iatScreeningDecisions(staff: Actor) {
+  return {
+    onEntryCleared: (tx: DbOrTx, screening: SanctionsScreening) => postClearedIatEntry(tx, screening, staff),
+    onEntryConfirmed: (tx: DbOrTx, screening: SanctionsScreening) => blockIatEntry(tx, screening, staff),
+  };
+}

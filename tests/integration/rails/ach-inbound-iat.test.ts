@@ -14,7 +14,8 @@ import {
 import { loadSanctionsLists } from "~/server/sanctions/lists.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
-import { decideScreeningCase } from "~/server/admin/screening-decisions.server";
+import { decideScreeningCase as decideInBackOffice } from "~/server/admin/screening-decisions.server";
+import { iatScreeningDecisions } from "~/server/rails/inbound-iat-decisions.server";
 import { exportReturnFile, returnFile } from "~/server/rails/inbound-returns.server";
 import { readNachaFile } from "../../unit/nacha-reader";
 import { fileDatabase } from "../test-database";
@@ -55,6 +56,10 @@ fileDatabase({
   },
   beforeClose: (db) => expectLedgerVerifies(db),
 });
+
+/** The decision as the back office's route takes it: the rails post or block the entry. */
+const decideScreeningCase = (db: Db, input: Parameters<typeof decideInBackOffice>[1]) =>
+  decideInBackOffice(db, { ...input, ...iatScreeningDecisions(input.staff) });
 
 function iatBatch(
   account_number: string,
