@@ -25,15 +25,11 @@ import { groupAccountNumber } from "~/domain/account-display";
 import { formatDate } from "~/components/member/amount";
 import { CopyButton } from "~/components/member/copy-button";
 import { SpendingChart } from "~/components/member/spending-chart";
-import {
-  BetweenAccountsForm,
-  InternationalForm,
-  TAB_META,
-  ToMemberForm,
-  ToUsBankForm,
-  type TransferResult,
-  type TransferTab,
-} from "~/components/member/transfer-forms";
+import { TAB_META, type TransferResult, type TransferTab } from "~/components/member/transfer-forms/shared";
+import { BetweenAccountsForm } from "~/components/member/transfer-forms/between-accounts-form";
+import { ToMemberForm } from "~/components/member/transfer-forms/to-member-form";
+import { ToUsBankForm } from "~/components/member/transfer-forms/to-us-bank-form";
+import { InternationalForm } from "~/components/member/transfer-forms/international-form";
 import { cx } from "~/components/ui/field-styles";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { TransactionTable } from "~/components/member/transaction-table";
