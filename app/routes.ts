@@ -126,6 +126,8 @@ export default [
     route("dashboard/bill-pay", "routes/member/bill-pay.tsx"),
     // Scheduled and repeating transfers: the list, edit, skip, cancel (docs/product.md#scheduled-transfers).
     route("dashboard/scheduled-transfers", "routes/member/scheduled-transfers.tsx"),
+    // Accounts at other banks, verified by micro-deposits (docs/product.md#linked-accounts).
+    route("dashboard/linked-accounts", "routes/member/linked-accounts.tsx"),
     // Card Services: the member's debit cards and their controls (docs/product.md#cards).
     route("dashboard/cards", "routes/member/cards.tsx"),
     // Report a problem with a transaction, and the member's cases (docs/product.md#disputes).
