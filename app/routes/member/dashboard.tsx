@@ -41,7 +41,7 @@ import {
   useQuickActionFragment,
   type CardServicesTab,
 } from "~/components/member/card-services-panel";
-import { CreditCard } from "lucide-react";
+import { CreditCard, Landmark } from "lucide-react";
 import { dividendRates } from "~/server/dividends/dividends.server";
 import { formatApy } from "~/domain/dividends";
 
@@ -306,12 +306,21 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
               <h2 id="transfer-heading" className="text-lg font-semibold text-brand-900">
                 Transfer Money
               </h2>
-              <Link
-                to="/dashboard/scheduled-transfers"
-                className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
-              >
-                <CalendarClock className="size-4" aria-hidden="true" /> Scheduled transfers
-              </Link>
+              <div className="flex flex-wrap items-center gap-x-4">
+                <Link
+                  to="/dashboard/scheduled-transfers"
+                  className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+                >
+                  <CalendarClock className="size-4" aria-hidden="true" /> Scheduled transfers
+                </Link>
+                {/* Accounts at other banks, verified by micro-deposits (docs/product.md#linked-accounts). */}
+                <Link
+                  to="/dashboard/linked-accounts"
+                  className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+                >
+                  <Landmark className="size-4" aria-hidden="true" /> Linked accounts
+                </Link>
+              </div>
             </div>
             <Tabs selectedKey={tab} keyboardActivation="manual" className="mt-3">
               {/* All four tabs always in sight, never scrolled away: a 2 × 2 grid on a phone, then a row that wraps if narrow. */}

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, ne } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { inRefusableTransaction as inTransaction } from "~/server/db/refusable-transaction.server";
 import { linkedAccounts, users, type LinkedAccount } from "~/server/db/schema";
@@ -263,4 +263,13 @@ export async function lockUnsentMicroDeposits(tx: DbOrTx, limit: number): Promis
     member_name,
     account_number: decryptField(link.account_number_enc, accountNumberContext(link.member_id)),
   }));
+}
+
+/** Links whose micro-deposits wait for the next ACH file: the ACH queue counts them (staff export them). */
+export async function unsentMicroDepositCount(db: DbOrTx): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(linkedAccounts)
+    .where(and(eq(linkedAccounts.status, "pending"), isNull(linkedAccounts.micro_file_id)));
+  return Number(row?.n ?? 0);
 }

@@ -85,6 +85,8 @@ export type ExportResult =
         payment_count: number;
         total_cents: number;
         effective_date: string;
+        /** Linked accounts whose micro-deposits the file carries (ACH). */
+        verifications?: number;
       };
       skipped: SkippedPayment[];
     }
@@ -520,6 +522,7 @@ export async function exportPayments(
           payment_count: payments.length,
           total_cents,
           effective_date: built.effective_date,
+          ...(micro.length > 0 ? { verifications: micro.length } : {}),
         },
         skipped,
       } as const;
