@@ -4,6 +4,7 @@ import {
   conversationMessages,
   conversations,
   debitCards,
+  linkedAccounts,
   loanApplications,
   memberProfiles,
   pushSubscriptions,
@@ -14,6 +15,7 @@ import { pushSubscriptionContext } from "~/server/notifications/push.server";
 import { loanFieldContext } from "~/server/loans/fields.server";
 import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { cardNumberContext } from "~/server/cards/cards.server";
+import { accountNumberContext } from "~/server/linked-accounts/linked-accounts.server";
 import { encryptionContext } from "~/server/members/members.server";
 import { reencryptUploads } from "~/server/uploads/private-uploads.server";
 import { reencryptedField } from "../security/crypto.server";
@@ -21,7 +23,7 @@ import { reencryptedField } from "../security/crypto.server";
 /**
  * Moves everything DATA_ENCRYPTION_KEY protects to the current key
  * (docs/operations.md#rotating-the-data-encryption-key): members' dates of birth and ID numbers,
- * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts, the devices' push subscriptions, loan applicants' income and employer, and every private file (ID documents, check photos and thumbnails, profile
+ * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts, the devices' push subscriptions, loan applicants' income and employer, the account numbers of members' linked accounts at other banks, and every private file (ID documents, check photos and thumbnails, profile
  * photos, dispute and message attachments). A value already under the current key is left as it is, so a run that stopped part way
  * is simply run again. Each database value is its own small update: the server keeps reading
  * every value meanwhile, with the current key or a previous one.
@@ -127,6 +129,19 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
       .set({ ...(income_enc ? { income_enc } : {}), ...(employer_enc ? { employer_enc } : {}) })
       .where(eq(loanApplications.id, l.id));
     fields += (income_enc ? 1 : 0) + (employer_enc ? 1 : 0);
+  }
+  const links = await db
+    .select({
+      id: linkedAccounts.id,
+      member_id: linkedAccounts.member_id,
+      account_number_enc: linkedAccounts.account_number_enc,
+    })
+    .from(linkedAccounts);
+  for (const link of links) {
+    const account_number_enc = reencryptedField(link.account_number_enc, accountNumberContext(link.member_id));
+    if (!account_number_enc) continue;
+    await db.update(linkedAccounts).set({ account_number_enc }).where(eq(linkedAccounts.id, link.id));
+    fields += 1;
   }
   return { fields, files: await reencryptUploads() };
 }
