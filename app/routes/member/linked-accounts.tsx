@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { z } from "zod";
 import { Landmark } from "lucide-react";
 import type { Route } from "./+types/linked-accounts";
@@ -26,6 +26,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const accounts = await linkedAccountsOf(user.id);
   return { accounts: accounts.map((a) => ({ ...a, created_at: a.created_at.toISOString() })) };
+}
+
+/**
+ * A refused confirmation (422) still changed the link (a try counted, or the link failed): the
+ * list is read again after every answer, which React Router skips after a 4xx by default.
+ */
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionResult !== undefined ? true : defaultShouldRevalidate;
 }
 
 const INTENTS = ["link", "confirm", "remove"] as const;
