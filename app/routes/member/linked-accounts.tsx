@@ -96,7 +96,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return {
     ok: true,
     intent,
-    message: `${result.account.nickname} is verified. You can now move money in from it.`,
+    message: `${result.account.nickname} is verified.`,
   } satisfies LinkedAccountsActionData;
 }
 
