@@ -72,7 +72,7 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: /(payment-queues|payments-pause)\.spec\.ts$/,
+      testIgnore: /(payment-queues|linked-accounts|payments-pause)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions },
     },
     {
@@ -82,9 +82,17 @@ export default defineConfig({
       use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions },
     },
     {
+      // Linked accounts: staff export the ACH file carrying the micro-deposits, which sends every
+      // pending ACH transfer too, so it also runs alone, after the payment-queue spec.
+      name: "linked",
+      testMatch: /linked-accounts\.spec\.ts$/,
+      dependencies: ["exports"],
+      use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions },
+    },
+    {
       name: "pause",
       testMatch: /payments-pause\.spec\.ts$/,
-      dependencies: ["exports"],
+      dependencies: ["linked"],
       use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions },
     },
   ],

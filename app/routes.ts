@@ -133,6 +133,8 @@ export default [
     // Alerts the member chooses: balance below, transaction above, deposit, payments, card declined,
     // sign-in from a new device (docs/product.md#alerts).
     route("settings/alerts", "routes/member/alerts.tsx"),
+    // Accounts at other banks, verified by micro-deposits (docs/product.md#linked-accounts).
+    route("dashboard/linked-accounts", "routes/member/linked-accounts.tsx"),
     // Card Services: the member's debit cards and their controls (docs/product.md#cards).
     route("dashboard/cards", "routes/member/cards.tsx"),
     // Report a problem with a transaction, and the member's cases (docs/product.md#disputes).

@@ -85,13 +85,17 @@ export function PaymentQueue({
   rows,
   fileLabel,
   perFile,
+  verifications = 0,
 }: {
   kind: "ach" | "wire";
   title: string;
+  /** Payments waiting, plus (ACH) the linked accounts whose micro-deposits wait. */
   count: number;
   rows: QueueRow[];
   fileLabel: string;
   perFile: number;
+  /** ACH: linked accounts whose micro-deposits go with the next file (docs/product.md#linked-accounts). */
+  verifications?: number;
 }) {
   const navigation = useNavigation();
   const { formatDateTime } = useInstitutionDates();
@@ -109,7 +113,7 @@ export function PaymentQueue({
   const total_cents = going.reduce((sum, r) => sum + r.amount_cents, 0);
   // Every payment shown waits for staff (an account not active, a payment the file cannot carry) and none is beyond the list: nothing to export.
   const action =
-    count > 0 && sendable === 0 && count <= rows.length ? (
+    count > 0 && sendable === 0 && verifications === 0 && count <= rows.length ? (
       <p className="text-sm text-slate-700">
         {rows.some((r) => r.cancel_until !== null && Date.parse(r.cancel_until) > Date.parse(now))
           ? "None can be exported now: each waits for staff or for its member's 30-minute cancellation window."
@@ -120,7 +124,10 @@ export function PaymentQueue({
         <input type="hidden" name="kind" value={kind} />
         <p className="text-sm text-slate-700">
           {formatCents(total_cents)} in {sendable} {sendable === 1 ? "payment" : "payments"}
-          {count > rows.length ? " shown" : ""}
+          {count - verifications > rows.length ? " shown" : ""}
+          {verifications > 0
+            ? `, with micro-deposits for ${verifications} linked ${verifications === 1 ? "account" : "accounts"}`
+            : ""}
         </p>
         <Button
           type="submit"
@@ -139,7 +146,7 @@ export function PaymentQueue({
         <p className="px-5 py-8 text-center text-sm text-slate-700">Nothing is waiting.</p>
       ) : (
         <>
-          {count > rows.length ? (
+          {count - verifications > rows.length ? (
             <p className="px-5 pt-3 text-sm text-slate-700">
               The oldest {rows.length} of {count} are shown.
               {count > perFile

@@ -15,16 +15,27 @@ import {
 } from "./records";
 
 /**
- * Writes an outgoing NACHA file of credits (pure): a file header, one PPD batch of credits per
- * effective date (service class 220, the institution as ODFI), entries with trace numbers (the
+ * Writes an outgoing NACHA file (pure): a file header, one batch per effective date, entry class
+ * and entry description (PPD credits by default; WEB debits pulled from a member's linked account
+ * and the ACCTVERIFY micro-entries that verify it, docs/product.md#linked-accounts), its service
+ * class 220 (credits only), 225 (debits only) or 200 (both), the institution as ODFI, entries with trace numbers (the
  * ODFI's first eight routing digits and a seven-digit sequence, ascending in each batch), an
  * optional addenda 05 per entry, batch and file controls with the entry hash and totals, and
  * records of nines to a multiple of ten. Bad input throws `NachaFieldError` before any text is
  * made: a file a bank would refuse is never written.
  */
 
-export const TRANSACTION_CODES = { checking_credit: 22, savings_credit: 32 } as const;
+export const TRANSACTION_CODES = {
+  checking_credit: 22,
+  savings_credit: 32,
+  checking_debit: 27,
+  savings_debit: 37,
+} as const;
+const SERVICE_CLASS_MIXED = 200;
 const SERVICE_CLASS_CREDITS_ONLY = 220;
+const SERVICE_CLASS_DEBITS_ONLY = 225;
+/** WEB entries carry a payment type code in the discretionary data: S, a single entry. */
+const WEB_PAYMENT_TYPE_SINGLE = "S";
 const ADDENDA_TYPE_PAYMENT_INFORMATION = 5;
 const AMOUNT_CENTS_MAX = 9_999_999_999; // ten digits
 const TRACE_SEQUENCE_MAX = 9_999_999; // seven digits
@@ -47,7 +58,16 @@ export interface NachaCredit {
   trace_sequence: number;
   /** Free text for the receiver (addenda 05, 80 characters kept); none when empty. */
   payment_information?: string;
+  /** A debit (27 or 37) takes the amount from the receiver's account; a credit (the default) pays it in. */
+  debit?: boolean;
+  /** PPD (the default) or WEB: an entry the receiver authorized online (Nacha's WEB rules). */
+  sec_code?: "PPD" | "WEB";
+  /** The batch header's description when it is not the file's (ACCTVERIFY for micro-entries). */
+  entry_description?: string;
 }
+
+/** Any entry of an outgoing file: most are credits, hence the name. */
+export type NachaEntry = NachaCredit;
 
 export interface NachaFileInput {
   /** The institution sending the file (the ODFI). */
@@ -72,10 +92,12 @@ export interface NachaEntryWritten extends NachaCredit {
 export interface NachaBatchWritten {
   batch_number: number;
   effective_date: string;
+  sec_code: "PPD" | "WEB";
   entries: NachaEntryWritten[];
   /** The batch control's entry hash (ten digits). */
   entry_hash: string;
   credit_total_cents: number;
+  debit_total_cents: number;
 }
 
 export interface NachaFile {
@@ -84,6 +106,7 @@ export interface NachaFile {
   entry_count: number;
   addenda_count: number;
   credit_total_cents: number;
+  debit_total_cents: number;
   entry_hash: string;
   /** Records before padding. */
   record_count: number;
@@ -184,12 +207,34 @@ export function nachaCreditProblem(credit: NachaCredit): string | null {
     return "the receiver's name has no letter or digit a NACHA file can carry";
   if (!/^\d{4}-\d{2}-\d{2}$/.test(credit.effective_date))
     return `date ${JSON.stringify(credit.effective_date)} is not YYYY-MM-DD`;
+  if (credit.entry_description !== undefined && nachaText(credit.entry_description) === "")
+    return "the entry description is empty";
   return null;
 }
 
 function checkCredit(credit: NachaCredit, index: number): void {
   const problem = nachaCreditProblem(credit);
   check(problem === null, `credit ${index + 1}: ${problem}`);
+}
+
+function transactionCode(entry: NachaCredit): number {
+  if (entry.account_type === "savings")
+    return entry.debit ? TRANSACTION_CODES.savings_debit : TRANSACTION_CODES.savings_credit;
+  return entry.debit ? TRANSACTION_CODES.checking_debit : TRANSACTION_CODES.checking_credit;
+}
+
+/** 220 credits only, 225 debits only, 200 both (the micro-deposits with the debit taking them back). */
+function serviceClass(entries: readonly NachaCredit[]): number {
+  const debits = entries.filter((e) => e.debit).length;
+  if (debits === 0) return SERVICE_CLASS_CREDITS_ONLY;
+  return debits === entries.length ? SERVICE_CLASS_DEBITS_ONLY : SERVICE_CLASS_MIXED;
+}
+
+/** Sorts by date first, so a file of plain PPD credits has its batches in date order as before. */
+function batchKey(entry: NachaCredit, file_description: string): string {
+  return [entry.effective_date, entry.sec_code ?? "PPD", nachaText(entry.entry_description ?? file_description)].join(
+    "|",
+  );
 }
 
 export function writeNachaFile(input: NachaFileInput): NachaFile {
@@ -221,28 +266,34 @@ export function writeNachaFile(input: NachaFileInput): NachaFile {
   const company_identification = input.company.identification;
   const records: string[] = [fileHeaderRecord(input)];
 
-  const by_date = new Map<string, NachaCredit[]>();
+  // One batch per effective date, entry class and description (a batch header holds one of each).
+  const groups = new Map<string, NachaCredit[]>();
   for (const credit of input.credits) {
-    const batch = by_date.get(credit.effective_date);
+    const key = batchKey(credit, input.company.entry_description);
+    const batch = groups.get(key);
     if (batch) batch.push(credit);
-    else by_date.set(credit.effective_date, [credit]);
+    else groups.set(key, [credit]);
   }
-  const dates = [...by_date.keys()].sort();
+  const keys = [...groups.keys()].sort();
 
   const batches: NachaBatchWritten[] = [];
   let entry_count = 0;
   let addenda_count = 0;
-  for (const [index, effective_date] of dates.entries()) {
+  for (const [index, key] of keys.entries()) {
     const batch_number = index + 1;
-    const credits = [...by_date.get(effective_date)!].sort((a, b) => a.trace_sequence - b.trace_sequence);
+    const credits = [...groups.get(key)!].sort((a, b) => a.trace_sequence - b.trace_sequence);
+    const first = credits[0]!;
+    const effective_date = first.effective_date;
+    const sec_code = first.sec_code ?? "PPD";
+    const service_class_code = serviceClass(credits);
     records.push(
       formatRecord(BATCH_HEADER, {
-        service_class_code: SERVICE_CLASS_CREDITS_ONLY,
+        service_class_code,
         company_name: input.company.name,
         company_discretionary_data: "",
         company_identification,
-        standard_entry_class_code: "PPD",
-        company_entry_description: input.company.entry_description,
+        standard_entry_class_code: sec_code,
+        company_entry_description: first.entry_description ?? input.company.entry_description,
         company_descriptive_date: "",
         effective_entry_date: yymmdd(effective_date),
         originating_dfi_identification: odfi,
@@ -252,21 +303,21 @@ export function writeNachaFile(input: NachaFileInput): NachaFile {
     const entries: NachaEntryWritten[] = [];
     let batch_addenda = 0;
     let credit_total_cents = 0;
+    let debit_total_cents = 0;
     for (const credit of credits) {
       const sequence = String(credit.trace_sequence).padStart(7, "0");
       const trace_number = `${odfi}${sequence}`;
       const info = nachaText(credit.payment_information ?? "");
       records.push(
         formatRecord(ENTRY_DETAIL, {
-          transaction_code:
-            credit.account_type === "savings" ? TRANSACTION_CODES.savings_credit : TRANSACTION_CODES.checking_credit,
+          transaction_code: transactionCode(credit),
           receiving_dfi_identification: credit.routing_number.slice(0, 8),
           check_digit: credit.routing_number.slice(8),
           dfi_account_number: credit.account_number,
           amount: credit.amount_cents,
           individual_identification_number: credit.individual_id,
           individual_name: credit.individual_name,
-          discretionary_data: "",
+          discretionary_data: sec_code === "WEB" ? WEB_PAYMENT_TYPE_SINGLE : "",
           addenda_record_indicator: info === "" ? 0 : 1,
           trace_number,
         }),
@@ -282,35 +333,55 @@ export function writeNachaFile(input: NachaFileInput): NachaFile {
         );
         batch_addenda++;
       }
-      credit_total_cents += credit.amount_cents;
+      if (credit.debit) debit_total_cents += credit.amount_cents;
+      else credit_total_cents += credit.amount_cents;
       entries.push({ ...credit, trace_number, batch_number });
     }
     const entry_hash = entryHash(entries.map((e) => e.routing_number));
     records.push(
       formatRecord(BATCH_CONTROL, {
-        service_class_code: SERVICE_CLASS_CREDITS_ONLY,
+        service_class_code,
         entry_addenda_count: entries.length + batch_addenda,
         entry_hash,
-        total_debit_entry_dollar_amount: 0,
+        total_debit_entry_dollar_amount: debit_total_cents,
         total_credit_entry_dollar_amount: credit_total_cents,
         company_identification,
         originating_dfi_identification: odfi,
         batch_number,
       }),
     );
-    batches.push({ batch_number, effective_date, entries, entry_hash, credit_total_cents });
+    batches.push({
+      batch_number,
+      effective_date,
+      sec_code,
+      entries,
+      entry_hash,
+      credit_total_cents,
+      debit_total_cents,
+    });
     entry_count += entries.length;
     addenda_count += batch_addenda;
   }
 
   const credit_total_cents = batches.reduce((sum, b) => sum + b.credit_total_cents, 0);
+  const debit_total_cents = batches.reduce((sum, b) => sum + b.debit_total_cents, 0);
   const entry_hash = entryHash(batches.flatMap((b) => b.entries.map((e) => e.routing_number)));
   const { text, record_count, block_count } = closeFile(records, {
     batch_count: batches.length,
     entry_addenda_count: entry_count + addenda_count,
     entry_hash,
-    debit_total_cents: 0,
+    debit_total_cents,
     credit_total_cents,
   });
-  return { text, batches, entry_count, addenda_count, credit_total_cents, entry_hash, record_count, block_count };
+  return {
+    text,
+    batches,
+    entry_count,
+    addenda_count,
+    credit_total_cents,
+    debit_total_cents,
+    entry_hash,
+    record_count,
+    block_count,
+  };
 }

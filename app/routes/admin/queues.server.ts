@@ -27,6 +27,7 @@ export async function queuesPage(context: Readonly<RouterContextProvider>) {
     ach: rows(view.ach),
     wire: rows(view.wire),
     files: view.files.map((f) => ({ ...f, created_at: f.created_at.toISOString() })),
+    verifications: view.verifications,
   };
 }
 

@@ -107,7 +107,7 @@ export const loadDashboard = withDatabase(async (database, user: SessionUser, ta
     // The credit union's date: the When fields' earliest date is the next business day after it.
     today: businessDate(profile.time_zone),
     // A fresh key per form per render: a double click repeats it, and a form that was answered
-    // "Transfer failed" keeps the key it sent (transfer-forms.tsx), so its retry repeats it too.
+    // "Transfer failed" keeps the key it sent (transfer-forms/shared.tsx, keyOf), so its retry repeats it too.
     keys: {
       internal: crypto.randomUUID(),
       member: crypto.randomUUID(),

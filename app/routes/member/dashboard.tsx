@@ -25,15 +25,11 @@ import { groupAccountNumber } from "~/domain/account-display";
 import { formatDate } from "~/components/member/amount";
 import { CopyButton } from "~/components/member/copy-button";
 import { SpendingChart } from "~/components/member/spending-chart";
-import {
-  BetweenAccountsForm,
-  InternationalForm,
-  TAB_META,
-  ToMemberForm,
-  ToUsBankForm,
-  type TransferResult,
-  type TransferTab,
-} from "~/components/member/transfer-forms";
+import { TAB_META, type TransferResult, type TransferTab } from "~/components/member/transfer-forms/shared";
+import { BetweenAccountsForm } from "~/components/member/transfer-forms/between-accounts-form";
+import { ToMemberForm } from "~/components/member/transfer-forms/to-member-form";
+import { ToUsBankForm } from "~/components/member/transfer-forms/to-us-bank-form";
+import { InternationalForm } from "~/components/member/transfer-forms/international-form";
 import { cx } from "~/components/ui/field-styles";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { TransactionTable } from "~/components/member/transaction-table";
@@ -45,7 +41,7 @@ import {
   useQuickActionFragment,
   type CardServicesTab,
 } from "~/components/member/card-services-panel";
-import { CreditCard } from "lucide-react";
+import { CreditCard, Landmark } from "lucide-react";
 import { dividendRates } from "~/server/dividends/dividends.server";
 import { formatApy } from "~/domain/dividends";
 
@@ -310,12 +306,21 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
               <h2 id="transfer-heading" className="text-lg font-semibold text-brand-900">
                 Transfer Money
               </h2>
-              <Link
-                to="/dashboard/scheduled-transfers"
-                className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
-              >
-                <CalendarClock className="size-4" aria-hidden="true" /> Scheduled transfers
-              </Link>
+              <div className="flex flex-wrap items-center gap-x-4">
+                <Link
+                  to="/dashboard/scheduled-transfers"
+                  className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+                >
+                  <CalendarClock className="size-4" aria-hidden="true" /> Scheduled transfers
+                </Link>
+                {/* Accounts at other banks, verified by micro-deposits (docs/product.md#linked-accounts). */}
+                <Link
+                  to="/dashboard/linked-accounts"
+                  className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+                >
+                  <Landmark className="size-4" aria-hidden="true" /> Linked accounts
+                </Link>
+              </div>
             </div>
             <Tabs selectedKey={tab} keyboardActivation="manual" className="mt-3">
               {/* All four tabs always in sight, never scrolled away: a 2 × 2 grid on a phone, then a row that wraps if narrow. */}

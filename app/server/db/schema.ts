@@ -29,3 +29,4 @@ export * from "./schema/push";
 export * from "./schema/books";
 export * from "./schema/loans";
 export * from "./schema/alerts";
+export * from "./schema/linked-accounts";

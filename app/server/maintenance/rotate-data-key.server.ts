@@ -4,6 +4,7 @@ import {
   conversationMessages,
   conversations,
   debitCards,
+  linkedAccounts,
   loanApplications,
   memberProfiles,
   pushSubscriptions,
@@ -16,6 +17,7 @@ import { pushSubscriptionContext } from "~/server/notifications/push.server";
 import { loanFieldContext } from "~/server/loans/fields.server";
 import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { cardNumberContext } from "~/server/cards/cards.server";
+import { accountNumberContext } from "~/server/linked-accounts/linked-accounts.server";
 import { encryptionContext } from "~/server/members/members.server";
 import { reencryptUploads } from "~/server/uploads/private-uploads.server";
 import { reencryptedField } from "../security/crypto.server";
@@ -23,7 +25,10 @@ import { reencryptedField } from "../security/crypto.server";
 /**
  * Moves everything DATA_ENCRYPTION_KEY protects to the current key
  * (docs/operations.md#rotating-the-data-encryption-key): members' dates of birth and ID numbers,
- * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts, the devices' push subscriptions, loan applicants' income and employer, suspicious activity reports' narratives, and every private file (ID documents, check photos and thumbnails, profile
+ * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts,
+ * the devices' push subscriptions, loan applicants' income and employer, suspicious activity reports' narratives, the
+ * account numbers of members' linked accounts at other banks, and every private file (ID documents, check photos and
+ * thumbnails, profile
  * photos, dispute and message attachments). A value already under the current key is left as it is, so a run that stopped part way
  * is simply run again. Each database value is its own small update: the server keeps reading
  * every value meanwhile, with the current key or a previous one.
@@ -137,6 +142,19 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
     const narrative_enc = reencryptedField(r.narrative_enc, sarNarrativeContext(r.id));
     if (!narrative_enc) continue;
     await db.update(suspiciousActivityReports).set({ narrative_enc }).where(eq(suspiciousActivityReports.id, r.id));
+    fields += 1;
+  }
+  const links = await db
+    .select({
+      id: linkedAccounts.id,
+      member_id: linkedAccounts.member_id,
+      account_number_enc: linkedAccounts.account_number_enc,
+    })
+    .from(linkedAccounts);
+  for (const link of links) {
+    const account_number_enc = reencryptedField(link.account_number_enc, accountNumberContext(link.member_id));
+    if (!account_number_enc) continue;
+    await db.update(linkedAccounts).set({ account_number_enc }).where(eq(linkedAccounts.id, link.id));
     fields += 1;
   }
   return { fields, files: await reencryptUploads() };

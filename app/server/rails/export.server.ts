@@ -9,13 +9,14 @@ import {
   achReturnFiles,
   externalPayments,
   ledgerAccounts,
+  linkedAccounts,
   paymentExportFiles,
   users,
   type ExternalPayment,
   type PaymentExportFile,
 } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
-import { settleHolds, today } from "~/server/ledger/ledger.server";
+import { postTransfer, settleHolds, today } from "~/server/ledger/ledger.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { notifyAll } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
@@ -25,6 +26,12 @@ import { NachaFieldError, fileIdModifier, nachaCreditProblem, writeNachaFile, ty
 import { Pain001Error, pain001TransferProblem, writePain001, type Pain001Transfer } from "~/domain/pain001";
 import { businessDayOnOrAfter, nextBusinessDay } from "~/domain/payment-dates";
 import { BATCH_TRANSACTIONS_MAX } from "~/domain/ledger-rules";
+import {
+  MICRO_DEPOSIT_LINKS_PER_FILE,
+  lockUnsentMicroDeposits,
+  type UnsentMicroDeposits,
+} from "~/server/linked-accounts/linked-accounts.server";
+import { MICRO_ENTRY_DESCRIPTION, microDepositOffset } from "~/domain/linked-accounts";
 
 /**
  * Sending the queued payments to other banks (docs/product.md#payment-queues): staff export the
@@ -78,6 +85,8 @@ export type ExportResult =
         payment_count: number;
         total_cents: number;
         effective_date: string;
+        /** Linked accounts whose micro-deposits the file carries (ACH). */
+        verifications?: number;
       };
       skipped: SkippedPayment[];
     }
@@ -208,8 +217,43 @@ function achCredit(p: ExternalPayment, effective_date: string): NachaCredit {
   };
 }
 
+/**
+ * A linked account's verification entries (docs/product.md#linked-accounts): the two micro-deposit
+ * credits and the debit taking their sum back, in one ACCTVERIFY batch as Nacha asks of
+ * micro-entries (WEB: the member asked for them online). Their trace sequences are the next free
+ * ones after the file's payments, so every trace number in the file is unique.
+ */
+function microEntries(links: readonly UnsentMicroDeposits[], effective_date: string, used: Set<number>): NachaCredit[] {
+  let next = 0;
+  const sequence = () => {
+    do next = (next % 9_999_999) + 1;
+    while (used.has(next));
+    used.add(next);
+    return next;
+  };
+  return links.flatMap(({ link, account_number, member_name }) => {
+    const amounts = [link.micro_first_cents, link.micro_second_cents] as const;
+    const common = {
+      effective_date,
+      routing_number: link.routing_number,
+      account_number,
+      account_type: link.account_type,
+      individual_id: `LA${String(link.id).padStart(8, "0")}`,
+      individual_name: member_name,
+      sec_code: "WEB" as const,
+      entry_description: MICRO_ENTRY_DESCRIPTION,
+    };
+    return [
+      { ...common, amount_cents: amounts[0], trace_sequence: sequence() },
+      { ...common, amount_cents: amounts[1], trace_sequence: sequence() },
+      { ...common, amount_cents: microDepositOffset(amounts), trace_sequence: sequence(), debit: true },
+    ];
+  });
+}
+
 function buildAch(
   payments: readonly ExternalPayment[],
+  micro: readonly UnsentMicroDeposits[],
   file_id: number,
   business_date: string,
   modifier: string,
@@ -217,6 +261,7 @@ function buildAch(
 ): Built {
   const profile = institution();
   const effective_date = nextBusinessDay(business_date);
+  const credits = payments.map((p) => achCredit(p, effective_date));
   const file = writeNachaFile({
     // The file header's name field holds 23 characters: the profile's short name fits whole
     // ("HARBORVIEW CU"), where the full name was cut mid-word.
@@ -231,7 +276,7 @@ function buildAch(
     },
     created: { date: business_date, time: clockTime(now) },
     file_id_modifier: modifier,
-    credits: payments.map((p) => achCredit(p, effective_date)),
+    credits: [...credits, ...microEntries(micro, effective_date, new Set(credits.map((c) => c.trace_sequence)))],
   });
   return { content: file.text, file_name: `ach-${business_date}-${modifier}-${file_id}.ach`, effective_date };
 }
@@ -378,7 +423,9 @@ export async function exportPayments(
     const outcome = await inRefusableTransaction<ExportOutcome | ExportRefusal>(db, async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`payment-export:${kind}`}))`);
       const locked = await lockPending(tx, kind, options.max_payments ?? EXPORT_PAYMENTS_MAX, now);
-      if (locked.length === 0) {
+      // Linked accounts' micro-deposits ride in the next ACH file, with or without payments.
+      const micro = kind === "ach" ? await lockUnsentMicroDeposits(tx, MICRO_DEPOSIT_LINKS_PER_FILE) : [];
+      if (locked.length === 0 && micro.length === 0) {
         const left_out = await leftOutCount(tx, kind);
         const waiting = await inCancelWindowCount(tx, kind, now);
         const message =
@@ -399,11 +446,18 @@ export async function exportPayments(
       }
       const skipped = await markUnwritable(tx, unwritable, staff, origin);
       // Every payment unwritable: no file, but the marks in the queue are kept (committed).
-      if (payments.length === 0) return { ok: true, file: null, skipped } as const;
+      if (payments.length === 0 && micro.length === 0) return { ok: true, file: null, skipped } as const;
       const file_id = await nextFileId(tx);
       const built =
         kind === "ach"
-          ? buildAch(payments, file_id, business_date, fileIdModifier(await filesMadeOn(tx, kind, business_date)), now)
+          ? buildAch(
+              payments,
+              micro,
+              file_id,
+              business_date,
+              fileIdModifier(await filesMadeOn(tx, kind, business_date)),
+              now,
+            )
           : await buildWires(tx, payments, file_id, business_date, now);
       const total_cents = payments.reduce((sum, p) => sum + Number(p.amount_cents), 0);
       await tx.insert(paymentExportFiles).values({
@@ -431,7 +485,8 @@ export async function exportPayments(
         refuse(
           notExported("A payment changed while the file was being written; nothing was exported. Please try again."),
         );
-      await settle(tx, payments, file_id, staff);
+      if (payments.length > 0) await settle(tx, payments, file_id, staff);
+      await sendMicroDeposits(tx, micro, file_id, built.effective_date, staff);
       await notifyAll(
         tx,
         payments.map((payment) => ({
@@ -453,6 +508,7 @@ export async function exportPayments(
           effective_date: built.effective_date,
           first_payment_id: ids[0],
           last_payment_id: ids.at(-1),
+          ...(micro.length > 0 ? { micro_deposit_links: micro.length } : {}),
         },
         request_id: origin.request_id,
         ip: origin.ip,
@@ -466,6 +522,7 @@ export async function exportPayments(
           payment_count: payments.length,
           total_cents,
           effective_date: built.effective_date,
+          ...(micro.length > 0 ? { verifications: micro.length } : {}),
         },
         skipped,
       } as const;
@@ -481,6 +538,60 @@ export async function exportPayments(
       return notExported(`The file could not be written (${error.message}); nothing was exported.`);
     throw error;
   }
+}
+
+/**
+ * The micro-deposits of a file in the books and with the members: the links are marked with the
+ * file, the credits are paid from Adjustments through ACH settlement and the debit brings the same
+ * sum back (two posted transactions, so the books show both legs and the trial balance stays
+ * balanced), and each member is told to look for the two deposits.
+ */
+async function sendMicroDeposits(
+  tx: DbOrTx,
+  micro: readonly UnsentMicroDeposits[],
+  file_id: number,
+  effective_date: string,
+  staff: Actor,
+): Promise<void> {
+  if (micro.length === 0) return;
+  const ids = micro.map(({ link }) => Number(link.id));
+  await tx.execute(sql`
+    update ${linkedAccounts} set micro_file_id = ${file_id}
+     where id in (select value::bigint from json_array_elements_text(${JSON.stringify(ids)}::json))`);
+  const total = micro.reduce((sum, { link }) => sum + link.micro_first_cents + link.micro_second_cents, 0);
+  const adjustments = await institutionAccount(tx, "adjustments");
+  const settlement = await institutionAccount(tx, "ach_settlement");
+  for (const [leg, sign] of [
+    ["out", 1],
+    ["back", -1],
+  ] as const) {
+    const answer = await postTransfer(tx, {
+      idempotency_key: `micro-deposits:${file_id}:${leg}`,
+      initiator: `staff:${staff.id}`,
+      kind: "adjustment",
+      created_by: staff.id,
+      entries: [
+        { account_id: adjustments.id, amount_cents: -sign * total },
+        { account_id: settlement.id, amount_cents: sign * total },
+      ],
+      memo:
+        leg === "out"
+          ? `Micro-deposits to verify ${micro.length} linked account(s), file ${file_id}`
+          : `Micro-deposits taken back, file ${file_id}`,
+      category: "Account verification",
+    });
+    if (!answer.ok)
+      refuse(notExported(`The micro-deposits could not be booked (${answer.code}); nothing was exported.`));
+  }
+  await notifyAll(
+    tx,
+    micro.map(({ link }) => ({
+      member_id: link.member_id,
+      kind: "payment_sent" as const,
+      title: `Two small deposits are on their way to ${link.nickname}`,
+      body: `They should arrive on ${effective_date}, with a withdrawal of the same total. Enter the two amounts under Linked accounts to start using ••${link.account_last4}.`,
+    })),
+  );
 }
 
 export interface ExportFileSummary {

@@ -13,6 +13,7 @@ import { heldEntriesCount } from "./inbound-held.server";
 import { creditReviewsCount } from "./inbound-review.server";
 import { pendingDepositCount } from "~/server/deposits/deposit-lists.server";
 import { awaitingAdjustmentCount } from "~/server/member-accounts/adjustments.server";
+import { unsentMicroDepositCount } from "~/server/linked-accounts/linked-accounts.server";
 import { awaitingPostingRequestCount } from "~/server/postings/approvals.server";
 import { pendingStaffGrantCount } from "~/server/admin/staff-grants.server";
 
@@ -40,7 +41,12 @@ async function pendingCount(db: DbOrTx, kind: PaymentKind): Promise<number> {
 }
 
 export const QUEUE_SECTIONS: readonly QueueSection[] = [
-  { id: "ach", title: QUEUE_TITLES.ach, count: (db) => pendingCount(db, "ach") },
+  // With the linked accounts whose micro-deposits wait for the next ACH file (docs/product.md#linked-accounts).
+  {
+    id: "ach",
+    title: QUEUE_TITLES.ach,
+    count: async (db) => (await pendingCount(db, "ach")) + (await unsentMicroDepositCount(db)),
+  },
   { id: "wire", title: QUEUE_TITLES.wire, count: (db) => pendingCount(db, "wire") },
   // ACH in: entries that could not post, waiting for the return file, and returns of ours to look into.
   { id: "returns", title: QUEUE_TITLES.returns, count: returnedItemsCount },
@@ -145,15 +151,18 @@ export interface QueuesView {
   ach: QueuedPayment[];
   wire: QueuedPayment[];
   files: ExportFileSummary[];
+  /** Linked accounts whose micro-deposits go with the next ACH file. */
+  verifications: number;
 }
 
 export async function loadQueues(db: DbOrTx): Promise<QueuesView> {
-  const [ach, wire, files] = await Promise.all([
+  const [ach, wire, files, verifications] = await Promise.all([
     pendingPayments(db, "ach"),
     pendingPayments(db, "wire"),
     recentExportFiles(db),
+    unsentMicroDepositCount(db),
   ]);
-  return { ach, wire, files };
+  return { ach, wire, files, verifications };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -122,7 +122,12 @@ export const paymentExportFiles = pgTable(
     unique("payment_export_files_name_unique").on(t.file_name),
     index("payment_export_files_kind_idx").on(t.kind, t.id),
     check("payment_export_files_kind_valid", sql`${t.kind} in ('ach', 'wire')`),
-    check("payment_export_files_counts", sql`${t.payment_count} > 0 and ${t.total_cents} > 0`),
+    // An ACH file may carry only linked accounts' micro-deposits (docs/product.md#linked-accounts):
+    // no payments then; a file with payments has their positive total.
+    check(
+      "payment_export_files_counts",
+      sql`${t.payment_count} >= 0 and ${t.total_cents} >= 0 and (${t.payment_count} = 0) = (${t.total_cents} = 0)`,
+    ),
   ],
 );
 

@@ -1,0 +1,138 @@
+import { useState } from "react";
+import { SchemaForm, Select, TextField } from "~/components/ui";
+import { toUsBankFormSchema, type UsAccountType } from "~/domain/transfers";
+import {
+  CodeStep,
+  PausedNotice,
+  RefusalMessage,
+  Success,
+  codeStepOf,
+  AmountField,
+  SubmitRow,
+  accountOptions,
+  actionFor,
+  keyOf,
+  useSubmitting,
+  useTransferForm,
+  valuesOf,
+  type TransferData,
+  type TransferResult,
+} from "./shared";
+
+const US_ACCOUNT_TYPE_OPTIONS = [
+  { value: "checking", label: "Checking" },
+  { value: "savings", label: "Savings" },
+] satisfies { value: UsAccountType; label: string }[];
+
+export function ToUsBankForm({ data, result }: { data: TransferData; result?: TransferResult }) {
+  const submitting = useSubmitting("ach");
+  const mine = result?.tab === "ach" ? result : undefined;
+  const values = valuesOf(mine, "ach");
+  const done = mine?.status === "done" ? mine : undefined;
+  const refused = mine?.status === "refused" ? mine : undefined;
+  const { form, refusal } = useTransferForm(toUsBankFormSchema, "ach", mine);
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const code = codeStepOf(mine);
+  const [bank, setBank] = useState(values.bank ?? "");
+  const bankOptions = [
+    ...data.us_banks.map((b) => ({ value: b.routing_number, label: `${b.name} (${b.routing_number})` })),
+    { value: "other", label: "Other bank: enter a routing number" },
+  ];
+  return (
+    <div className="space-y-4">
+      {done && dismissed !== done.reference_number ? (
+        <Success
+          result={done}
+          note="The money is held now and goes out with the next ACH file (usually the next business day)."
+          autoCloseMs={3000}
+          onClose={() => setDismissed(done.reference_number)}
+        />
+      ) : null}
+      {refusal ? <RefusalMessage result={refusal} support={data.support} /> : null}
+      {data.outgoing_paused && !refused ? <PausedNotice data={data} /> : null}
+      {code.at ? (
+        <CodeStep
+          tab="ach"
+          values={values}
+          summary={code.summary}
+          passkey={code.passkey}
+          intent="ach-send"
+          submitting={submitting}
+          reply={refused?.reply}
+        />
+      ) : (
+        <SchemaForm
+          key={done?.reference_number ?? "ach"}
+          form={form}
+          method="post"
+          action={actionFor("ach")}
+          preventScrollReset
+          className="grid gap-4 sm:grid-cols-2"
+        >
+          <input type="hidden" name="intent" value="ach-review" />
+          <input type="hidden" name="idempotency_key" value={keyOf(mine, "ach", data.keys.ach)} />
+          <Select
+            name="from_account_id"
+            label="From"
+            options={accountOptions(data.accounts)}
+            placeholder="Choose an account"
+            defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")}
+            isRequired
+            className="sm:col-span-2"
+          />
+          <Select
+            name="bank"
+            label="Bank"
+            options={bankOptions}
+            placeholder="Choose a bank"
+            defaultValue={values.bank ?? ""}
+            onChange={setBank}
+            isRequired
+          />
+          <TextField
+            name="routing_number"
+            label="Routing number"
+            inputMode="numeric"
+            defaultValue={values.routing_number}
+            description={
+              bank === "other" ? "9 digits, on the bottom left of a check" : "Only if you chose “Other bank”"
+            }
+            isDisabled={bank !== "" && bank !== "other"}
+            optional={bank !== "other"}
+          />
+          <TextField
+            name="account_number"
+            label="Account number"
+            inputMode="numeric"
+            defaultValue={values.account_number}
+            isRequired
+            description="8 to 17 digits"
+          />
+          <Select
+            name="account_type"
+            label="Account type"
+            options={US_ACCOUNT_TYPE_OPTIONS}
+            defaultValue={values.account_type ?? "checking"}
+            description="Ask the account holder if you are not sure"
+            isRequired
+          />
+          <TextField
+            name="account_name"
+            label="Name on the account"
+            defaultValue={values.account_name}
+            isRequired
+            className="sm:col-span-2"
+          />
+          <AmountField defaultValue={values.amount} />
+          <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired />
+          <SubmitRow
+            submitting={submitting}
+            label="Continue"
+            pendingLabel="Checking…"
+            disabled={data.outgoing_paused}
+          />
+        </SchemaForm>
+      )}
+    </div>
+  );
+}
