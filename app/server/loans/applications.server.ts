@@ -381,6 +381,7 @@ export async function acceptOffer(
           term_months: disclosure.term_months,
           disbursed_on: disclosure.disbursed_on,
           first_payment_on: disclosure.first_payment_on,
+          interest_accrued_to: disclosure.disbursed_on,
           created_at: now,
         })
         .returning({ id: loans.id });
