@@ -576,6 +576,8 @@ export interface LoanDetailView {
   balance_cents: number;
   next_payment: { due_on: string; amount_cents: number } | null;
   payoff: ReturnType<typeof payoffQuote>;
+  /** What pays the loan off if paid today. */
+  payoff_today_cents: number;
   autopay_account_id: number | null;
   schedule: {
     number: number;
@@ -610,6 +612,12 @@ export async function memberLoanDetail(
   if (!loan) return null;
   const day = today(now);
   const owed = await loanOwed(db, loan);
+  const accrual = {
+    principal_cents: owed.principal_cents,
+    rate_ppm: loan.rate_ppm,
+    accrued_to: loan.interest_accrued_to,
+    carry: loan.accrual_carry,
+  };
   const rows = await db
     .select()
     .from(loanScheduledPayments)
@@ -675,18 +683,37 @@ export async function memberLoanDetail(
     owed,
     balance_cents: totalOwed(owed),
     next_payment: loan.status === "active" ? nextPaymentDue(schedule, loan.paid_toward_schedule_cents, owed) : null,
-    payoff: payoffQuote(
-      owed,
-      {
-        principal_cents: owed.principal_cents,
-        rate_ppm: loan.rate_ppm,
-        accrued_to: loan.interest_accrued_to,
-        carry: loan.accrual_carry,
-      },
-      pay_on && pay_on >= day ? pay_on : day,
-    ),
+    payoff: payoffQuote(owed, accrual, pay_on && pay_on >= day ? pay_on : day),
+    payoff_today_cents: payoffQuote(owed, accrual, day).payoff_cents,
     autopay_account_id: loan.autopay_account_id,
     schedule,
     history,
   };
+}
+
+/** The member's accounts a loan may be paid from: their open checking and savings. */
+export async function loanPayingAccounts(db: DbOrTx, member_id: string) {
+  const rows = await db
+    .select({
+      id: ledgerAccounts.id,
+      type: ledgerAccounts.type,
+      name: ledgerAccounts.name,
+      account_number: ledgerAccounts.account_number,
+      available_cents: sql<string>`${ledgerAccounts.posted_cents} - ${ledgerAccounts.held_cents}`,
+    })
+    .from(ledgerAccounts)
+    .where(
+      and(
+        eq(ledgerAccounts.member_id, member_id),
+        inArray(ledgerAccounts.type, ["checking", "savings"]),
+        eq(ledgerAccounts.status, "active"),
+      ),
+    )
+    .orderBy(asc(ledgerAccounts.id));
+  return rows.map((r) => ({ ...r, available_cents: Number(r.available_cents) }));
+}
+
+/** Today's business date, the day a payment made now is dated (for the pages' date checks). */
+export function servicingDay(now: Date = new Date()): string {
+  return today(now);
 }
