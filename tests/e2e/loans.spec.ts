@@ -6,7 +6,8 @@ import type { Page } from "@playwright/test";
  * Loans (docs/product.md#loans) in the browser: a member applies for a personal loan (the form's
  * messages by their fields first), staff find it in the back office's queue and approve it with a
  * rate and term, and the member reads the offer's Truth in Lending box, accepts it and downloads
- * the disclosure. Pages at 1440 and 375 px, axe clean.
+ * the disclosure; then sees the loan and pays it (docs/product.md#loan-servicing) and turns autopay
+ * on. Pages at 1440 and 375 px, axe clean.
  */
 const expect = baseExpect.configure({ timeout: 15_000 });
 const SHOTS = process.env.SHOTS_DIR ?? "test-results/loans";
@@ -110,6 +111,33 @@ test("a member applies, staff approve, the member reads the disclosure and accep
   await expect(loan.getByText(/due /)).toBeVisible();
   await expect(loan.getByText("8.99%", { exact: false })).toBeVisible();
   await shots(page, "loans");
+
+  // The loan's own page: what is owed, a payment (more than is owed refused by the field, then
+  // the next payment due from checking), autopay, the history and the schedule.
+  await loan.getByRole("link", { name: /Personal Loan L-\d+/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: /Personal Loan L-\d+/ })).toBeVisible();
+  await expect(page.getByTestId("loan-balance")).toHaveText(shown);
+  await hydrated(page);
+  await shots(page, "loan");
+  const pay = page.getByRole("form", { name: "Make a payment" });
+  await pay.getByLabel("Pay from").selectOption({ index: 1 });
+  await pay.getByText("Another amount").click();
+  await pay.getByLabel("Other amount ($)").fill(String(dollars + 100));
+  await pay.getByRole("button", { name: "Pay" }).click();
+  await expect(page.getByText(/That is more than you owe: the payoff today is \$/)).toBeVisible();
+  await shots(page, "loan-pay-error");
+  await pay.getByText(/Next payment due: \$/).click();
+  await pay.getByRole("button", { name: "Pay" }).click();
+  await expect(page.getByText("Your payment was made.")).toBeVisible();
+  await expect(page.getByTestId("loan-history").getByText("Payment", { exact: true })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "Paid", exact: true }).first()).toBeVisible();
+  await hydrated(page);
+  const autopay = page.getByRole("form", { name: "Autopay" });
+  await autopay.getByLabel("Take payments from").selectOption({ index: 1 });
+  await autopay.getByRole("button", { name: "Save autopay" }).click();
+  await expect(page.getByText("Autopay is on.")).toBeVisible();
+  await expect(page.getByTestId("payoff-quote")).toContainText("pays off the loan if paid on");
+  await shots(page, "loan-paid");
   await page.goto("/dashboard");
   await hydrated(page);
   await expect(page.getByText(shown).first()).toBeVisible();

@@ -11,7 +11,7 @@ import { servicingDay } from "~/server/loans/servicing.server";
 import { logger } from "~/server/logger.server";
 import { LoanAutopaySchema, LoanPaymentSchema } from "~/domain/loans/forms";
 import { formatAprBp, formatRatePpm } from "~/domain/loans/products";
-import { accountLabel } from "~/domain/account-display";
+import { maskAccountNumber } from "~/domain/account-display";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate, isCalendarDate } from "~/domain/calendar-date";
 import { addCalendarDays } from "~/domain/payment-dates";
@@ -69,7 +69,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     loan,
     accounts: accounts.map((a) => ({
       value: String(a.id),
-      label: `${a.name} ${accountLabel(a)} · ${formatCents(a.available_cents)} available`,
+      label: `${a.name} ${maskAccountNumber(a.account_number)} · ${formatCents(a.available_cents)} available`,
     })),
     payoff_on: asked,
     payoff_problem,
