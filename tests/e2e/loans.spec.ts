@@ -35,6 +35,15 @@ test("a member applies, staff approve, the member reads the disclosure and accep
   const dollars = 2_000 + Math.floor(Math.random() * 8_000);
   const shown = `$${dollars.toLocaleString("en-US")}.00`;
 
+  // The public personal loans page leads to the application; the other pages still open an account.
+  await page.goto("/products/personal-loans");
+  await expect(page.getByRole("link", { name: "Apply online" })).toHaveAttribute(
+    "href",
+    "/dashboard/loans/apply/personal",
+  );
+  await page.goto("/products/premier-checking");
+  await expect(page.getByRole("link", { name: "Apply online" })).toHaveCount(0);
+
   await page.goto("/dashboard");
   await hydrated(page);
   await page.getByRole("button", { name: /account menu/ }).click();
