@@ -33,6 +33,8 @@ import {
 } from "~/domain/loans/servicing";
 import { loanProduct } from "./products.server";
 import { loanNumber } from "./applications.server";
+import { autopayFailedEmail } from "./emails.server";
+import { sendEmail } from "~/server/mail/outbox.server";
 
 /**
  * Servicing a booked loan (docs/product.md#loan-servicing): the nightly interest accrual, the
@@ -483,6 +485,27 @@ async function autopayLoan(db: Db, loan_id: number, now: Date): Promise<"paid" |
       at: now,
     });
   });
+  // The email follows the commit (the outbox); the bell already told the member.
+  try {
+    const [application] = await db
+      .select({ product_slug: loanApplications.product_slug })
+      .from(loanApplications)
+      .where(eq(loanApplications.id, loan.application_id));
+    const product = application ? loanProduct(application.product_slug) : null;
+    await sendEmail(db, {
+      ...autopayFailedEmail({
+        product_name: loan.product_name,
+        loan_number: loanNumber(loan.id),
+        due_on: unpaid.due_on,
+        reason: answer.message,
+        grace_days: product?.grace_days ?? null,
+      }),
+      to: member.email,
+      user_id: member.id,
+    });
+  } catch (error) {
+    logger.error({ err: error, loan_id: loan.id }, "could not queue the autopay failure email");
+  }
   return "failed";
 }
 

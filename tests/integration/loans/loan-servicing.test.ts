@@ -12,6 +12,7 @@ import {
   loanScheduledPayments,
   loans,
   notifications,
+  outbox,
   type LoanRow,
 } from "~/server/db/schema";
 import { verifyLedger } from "~/server/ledger/verify.server";
@@ -158,6 +159,8 @@ describe("a loan's life", () => {
     const told = await db.select().from(notifications).where(eq(notifications.member_id, member.id));
     expect(told.filter((n) => n.title.includes("autopay could not be made"))).toHaveLength(1);
     expect(told.find((n) => n.title.includes("autopay could not be made"))!.body).toContain("Insufficient funds");
+    const mail = await db.select().from(outbox).where(eq(outbox.to_email, member.email.toLowerCase()));
+    expect(mail.filter((m) => m.subject === "Your personal loan autopay could not be made")).toHaveLength(1);
     // Within the 10 grace days: no fee yet.
     expect((await loanRow(loan.id)).fees_due_cents).toBe(0);
 
