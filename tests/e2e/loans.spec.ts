@@ -150,6 +150,12 @@ test("a member applies, staff approve, the member reads the disclosure and accep
   await page.goto("/dashboard");
   await hydrated(page);
   await expect(page.getByText(shown).first()).toBeVisible();
+  // The loan on the dashboard: balance owed, next payment and date, rate, linked to its page.
+  const onDashboard = page.getByRole("region", { name: "Loans", exact: true });
+  await expect(onDashboard.getByRole("link", { name: /Personal Loan L-\d+/ })).toBeVisible();
+  await expect(onDashboard.getByText("8.99%")).toBeVisible();
+  await expect(onDashboard.getByText(/ due /)).toBeVisible();
+  await shots(page, "dashboard");
   // A 400 is the server's answer to the out-of-range amount above, as intended.
   expect(errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
 });
