@@ -1,6 +1,8 @@
 import { expect as baseExpect, test } from "./fixtures";
 import { DESKTOP, PHONE, STAFF, expectNoAxeViolations, hydrated, watchConsole } from "./support";
 import type { Page } from "@playwright/test";
+import fs from "node:fs";
+import { parseSync } from "ofx-js";
 
 /**
  * Loans (docs/product.md#loans) in the browser: a member applies for a personal loan (the form's
@@ -156,6 +158,25 @@ test("a member applies, staff approve, the member reads the disclosure and accep
   await expect(onDashboard.getByText("8.99%")).toBeVisible();
   await expect(onDashboard.getByText(/ due /)).toBeVisible();
   await shots(page, "dashboard");
+
+  // The loan in Export transactions as a credit line (OFX), read back by ofx-js.
+  await page.goto("/dashboard/statements");
+  await hydrated(page);
+  const accountField = page.getByLabel("Account", { exact: true });
+  const loanOption = await accountField.locator("option", { hasText: /Personal Loan L-\d+/ }).getAttribute("value");
+  await accountField.selectOption(loanOption!);
+  await page.getByLabel("File type").selectOption("ofx");
+  // Today in the credit union's time zone (the demo profile's), the day the loan was paid out and paid.
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date());
+  await page.getByLabel("From date").fill(today);
+  await page.getByLabel("To date").fill(today);
+  const ofxDownload = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export" }).click();
+  const ofxFile = fs.readFileSync((await (await ofxDownload).path())!, "utf8");
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed file, read field by field
+  const rs = (parseSync(ofxFile) as { OFX: Record<string, any> }).OFX.BANKMSGSRSV1.STMTTRNRS.STMTRS;
+  expect(rs.BANKACCTFROM.ACCTTYPE).toBe("CREDITLINE");
+  expect([rs.BANKTRANLIST.STMTTRN].flat().length).toBeGreaterThanOrEqual(2);
   // A 400 is the server's answer to the out-of-range amount above, as intended.
   expect(errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
 });

@@ -3,6 +3,7 @@ import type { Actor } from "~/domain/actor";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
   ledgerAccounts,
+  ledgerTransactions,
   loanApplications,
   loanEvents,
   loanPayments,
@@ -739,4 +740,63 @@ export async function loanPayingAccounts(db: DbOrTx, member_id: string) {
 /** Today's business date, the day a payment made now is dated (for the pages' date checks). */
 export function servicingDay(now: Date = new Date()): string {
   return today(now);
+}
+
+/**
+ * A loan's lines as the member's own statement of it (docs/product.md#statements: exports): each
+ * money movement of the loan, signed for the member (the loan paid out, interest and late fees
+ * owe more, a payment owes less), by its ledger transaction, and the balance (negative: owed) at
+ * the end of `to`. Null when the loan is not the member's.
+ */
+export async function memberLoanLines(db: DbOrTx, member_id: string, loan_id: number, from: string, to: string) {
+  const [loan] = await db
+    .select()
+    .from(loans)
+    .where(and(eq(loans.id, loan_id), eq(loans.member_id, member_id)));
+  if (!loan) return null;
+  const number = loanNumber(loan.id);
+  const payments = await db.select().from(loanPayments).where(eq(loanPayments.loan_id, loan.id));
+  const events = await db
+    .select({ event: loanEvents, effective_date: ledgerTransactions.effective_date })
+    .from(loanEvents)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, loanEvents.transaction_id))
+    .where(and(eq(loanEvents.loan_id, loan.id), inArray(loanEvents.kind, ["interest", "late_fee"])));
+  const all = [
+    {
+      id: loan.disbursement_transaction_id,
+      date: loan.disbursed_on,
+      description: `${loan.product_name} ${number}: paid out`,
+      amount_cents: -loan.principal_cents,
+    },
+    ...payments.map((p) => ({
+      id: p.transaction_id,
+      date: p.paid_on,
+      description: `${number}: ${p.kind === "autopay" ? "autopay" : "payment"}`,
+      amount_cents: p.amount_cents,
+    })),
+    ...events.map(({ event, effective_date }) => ({
+      id: event.transaction_id!,
+      date: effective_date,
+      description: `${number}: ${event.kind === "interest" ? "interest" : `late fee, payment due ${event.on}`}`,
+      amount_cents: -event.amount_cents,
+    })),
+  ].sort((a, b) => (a.date === b.date ? a.id - b.id : a.date < b.date ? -1 : 1));
+  const owed_now = -all.reduce((sum, l) => sum + l.amount_cents, 0);
+  return {
+    number,
+    product_name: loan.product_name,
+    lines: all.filter((l) => l.date >= from && l.date <= to),
+    closing_cents: all.filter((l) => l.date <= to).reduce((sum, l) => sum + l.amount_cents, 0),
+    current_cents: -owed_now,
+  };
+}
+
+/** The member's loans as the exports name them. */
+export async function memberLoanChoices(db: DbOrTx, member_id: string) {
+  const rows = await db
+    .select({ id: loans.id, product_name: loans.product_name })
+    .from(loans)
+    .where(eq(loans.member_id, member_id))
+    .orderBy(asc(loans.id));
+  return rows.map((r) => ({ value: `loan-${r.id}`, label: `${r.product_name} ${loanNumber(r.id)}` }));
 }

@@ -28,6 +28,8 @@ import {
   type PayLoanInput,
 } from "~/server/loans/servicing.server";
 import { accrueInterest } from "~/domain/loans/servicing";
+import { memberExport } from "~/server/statements/export.server";
+import { parseSync } from "ofx-js";
 import { addCalendarDays } from "~/domain/payment-dates";
 import { openTestDatabase } from "../test-database";
 import { fundedMember, staff as newStaff } from "../../factories";
@@ -284,6 +286,40 @@ describe("a loan's life", () => {
     expect((await db.select().from(auditLog).where(eq(auditLog.member_id, member.id))).map((a) => a.action)).toEqual(
       expect.arrayContaining(["loan.autopay_on", "loan.autopay", "loan.pay"]),
     );
+
+    // The loan in the member's exports, as a credit line, read back by ofx-js: paid out, each
+    // night's interest, the payments and the late fee; zero owed at the end.
+    const exported = (to: string, format = "ofx", member_id = member.id) =>
+      memberExport(
+        db,
+        member_id,
+        new URLSearchParams({ account: `loan-${loan.id}`, from: "2026-03-12", to, format }),
+        at("2026-06-12"),
+      );
+    const file = await exported("2026-06-12");
+    if (!file.ok) throw new Error(JSON.stringify(file));
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed file, read field by field
+    const rs = (parseSync(file.body) as { OFX: Record<string, any> }).OFX.BANKMSGSRSV1.STMTTRNRS.STMTRS;
+    expect(rs.BANKACCTFROM).toMatchObject({ ACCTTYPE: "CREDITLINE", ACCTID: `L${String(loan.id).padStart(6, "0")}` });
+    const ofxLines = [rs.BANKTRANLIST.STMTTRN].flat() as Record<string, string>[];
+    expect(ofxLines[0]).toMatchObject({ TRNTYPE: "DEBIT", DTPOSTED: "20260312", TRNAMT: "-5000.00" });
+    expect(ofxLines.filter((l) => l.TRNTYPE === "CREDIT")).toHaveLength(payments.length);
+    expect(ofxLines.filter((l) => /late fee/.test(l.NAME!))).toHaveLength(1);
+    expect(ofxLines.filter((l) => /interest/.test(l.NAME!)).length).toBeGreaterThan(80);
+    expect(rs.LEDGERBAL.BALAMT).toBe("0.00");
+    // At the end of April: what was owed then, negative.
+    const endOfApril = await exported("2026-04-30");
+    if (!endOfApril.ok) throw new Error(JSON.stringify(endOfApril));
+    const aprilBalance = Number(
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed file
+      (parseSync(endOfApril.body) as { OFX: Record<string, any> }).OFX.BANKMSGSRSV1.STMTTRNRS.STMTRS.LEDGERBAL.BALAMT,
+    );
+    expect(aprilBalance).toBeLessThan(-4_800);
+    expect(aprilBalance).toBeGreaterThan(-5_000);
+    const csv = await exported("2026-06-12", "csv");
+    expect(csv.ok && csv.body.split("\n")[1]).toContain('"Personal Loan L-');
+    const stranger = await fundedMember(db);
+    expect(await exported("2026-06-12", "ofx", stranger.member.id)).toMatchObject({ ok: false, status: 404 });
   });
 });
 
