@@ -154,6 +154,7 @@ export default [
     route("dashboard/loans", "routes/member/loans.tsx"),
     route("dashboard/loans/apply/:product", "routes/member/loan-apply.tsx"),
     route("dashboard/loans/applications/:applicationId", "routes/member/loan-application.tsx"),
+    route("dashboard/loans/:loanId", "routes/member/loan.tsx"),
   ]),
   route("dashboard/messages/:conversationId/attachments/:attachmentId", "routes/member/message-attachment.tsx"),
   route("dashboard/loans/applications/:applicationId/disclosure.pdf", "routes/member/loan-disclosure-pdf.tsx"),

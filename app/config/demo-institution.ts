@@ -433,6 +433,8 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
     members_savings: "2120",
     members_credit_card: "1310",
     loan_receivable: "1410",
+    interest_receivable: "1420",
+    interest_income: "4110",
     fees_income: "4410",
     dividends_paid: "5110",
   },

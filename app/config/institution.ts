@@ -364,6 +364,8 @@ export const InstitutionSchema = z
           "fees_income",
           "card_settlement",
           "dividends_paid",
+          "interest_receivable",
+          "interest_income",
           "members_checking",
           "members_savings",
           "members_credit_card",

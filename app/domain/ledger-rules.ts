@@ -44,9 +44,16 @@ export const TRANSACTION_KINDS = [
   "dispute_credit_reversal",
   // A booked loan's money paid into the member's checking from its receivable (docs/product.md#loans).
   "loan_disbursement",
+  // Servicing (docs/product.md#loan-servicing): a night's interest accrued, a member's payment on
+  // the loan, a late fee charged to it.
+  "loan_interest",
+  "loan_payment",
+  "loan_fee",
   "reversal", // written only by reverseTransaction
 ] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
+/** A loan's servicing is kept in step with the loan (its interest, fees, what was paid): never reversed alone. */
+const LOAN_SERVICING_KINDS: ReadonlySet<string> = new Set(["loan_interest", "loan_payment", "loan_fee"]);
 /** What a caller may post or hold: everything but a reversal. */
 export type PostingKind = Exclude<TransactionKind, "reversal">;
 
@@ -355,6 +362,7 @@ export function planRelease(entries: readonly EntryInput[]): AccountChange[] {
 export function checkReversible(transaction: { kind: string; status: string }): LedgerRefusal | null {
   if (transaction.kind === "reversal") return ledgerRefusal("reversal_not_reversible");
   if (transaction.kind === "loan_disbursement") return ledgerRefusal("loan_disbursement_not_reversible");
+  if (LOAN_SERVICING_KINDS.has(transaction.kind)) return ledgerRefusal("loan_servicing_not_reversible");
   if (transaction.status === "reversed") return ledgerRefusal("already_reversed");
   if (transaction.status !== "posted") return ledgerRefusal("not_posted");
   return null;

@@ -30,7 +30,8 @@ export interface OfxStatement {
   /** DTSERVER: when the file was made. */
   made_at: Date;
   institution: { name: string; routing_number: string; intuit_bank_id?: string | null };
-  account: { account_number: string; type: "checking" | "savings" | "credit_card" };
+  /** A loan is a credit line (ACCTTYPE CREDITLINE), as Quicken reads a loan from a bank statement. */
+  account: { account_number: string; type: "checking" | "savings" | "credit_card" | "credit_line" };
   /** YYYY-MM-DD, inclusive. */
   from: string;
   to: string;
@@ -61,7 +62,7 @@ export function writeOfx(s: OfxStatement): string {
   const credit_card = s.account.type === "credit_card";
   const account_from = credit_card
     ? `<CCACCTFROM><ACCTID>${s.account.account_number}</CCACCTFROM>`
-    : `<BANKACCTFROM><BANKID>${s.institution.routing_number}<ACCTID>${s.account.account_number}<ACCTTYPE>${s.account.type === "savings" ? "SAVINGS" : "CHECKING"}</BANKACCTFROM>`;
+    : `<BANKACCTFROM><BANKID>${s.institution.routing_number}<ACCTID>${s.account.account_number}<ACCTTYPE>${s.account.type === "savings" ? "SAVINGS" : s.account.type === "credit_line" ? "CREDITLINE" : "CHECKING"}</BANKACCTFROM>`;
   const lines = s.transactions.map(
     (t) =>
       `<STMTTRN><TRNTYPE>${t.amount_cents >= 0 ? "CREDIT" : "DEBIT"}<DTPOSTED>${day(t.posted_date)}<TRNAMT>${centsAsDecimal(t.amount_cents)}<FITID>${text(t.fit_id, 255)}<NAME>${text(t.name, 32)}${t.memo ? `<MEMO>${text(t.memo, 255)}` : ""}</STMTTRN>`,

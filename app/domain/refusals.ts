@@ -29,6 +29,8 @@ export const REFUSAL_MESSAGES = {
   reversal_not_reversible: "A reversal cannot itself be reversed.",
   // A booked loan's money (docs/product.md#loans): undoing it would leave the loan on the books.
   loan_disbursement_not_reversible: "A loan's disbursement cannot be reversed here: the loan is booked.",
+  loan_servicing_not_reversible:
+    "A loan's interest, payment or fee cannot be reversed here: the loan's balance follows from it.",
   batch_empty: "An import batch needs at least one transaction.",
   batch_too_large: "An import batch holds at most {limit} transactions.",
   balance_not_zero: "An account can be closed only with a zero balance and nothing pending.",

@@ -100,6 +100,8 @@ describe("refusal messages", () => {
       already_reversed: "This transaction has already been reversed.",
       reversal_not_reversible: "A reversal cannot itself be reversed.",
       loan_disbursement_not_reversible: "A loan's disbursement cannot be reversed here: the loan is booked.",
+      loan_servicing_not_reversible:
+        "A loan's interest, payment or fee cannot be reversed here: the loan's balance follows from it.",
       batch_empty: "An import batch needs at least one transaction.",
       batch_too_large: "An import batch holds at most 10000 transactions.",
       balance_not_zero: "An account can be closed only with a zero balance and nothing pending.",
@@ -494,6 +496,8 @@ describe("settling, releasing, reversing", () => {
     expect(refusal(() => checkReversible({ kind: "loan_disbursement", status: "posted" })).code).toBe(
       "loan_disbursement_not_reversible",
     );
+    for (const kind of ["loan_interest", "loan_payment", "loan_fee"])
+      expect(refusal(() => checkReversible({ kind, status: "posted" })).code).toBe("loan_servicing_not_reversible");
     expect(reversedEntries(hold)).toEqual([
       { account_id: 1, amount_cents: 300 },
       { account_id: 2, amount_cents: -300 },

@@ -87,4 +87,6 @@ export const INSTITUTION_ACCOUNT_LABELS = {
   fees_income: "Fees income",
   card_settlement: "Card settlement",
   dividends_paid: "Dividends paid",
+  interest_receivable: "Loan interest receivable",
+  interest_income: "Loan interest income",
 } as const;

@@ -68,3 +68,42 @@ export const LoanDecisionSchema = z.discriminatedUnion("outcome", [
     other_text: z.string().trim().max(200, "Please keep it to 200 characters.").optional(),
   }),
 ]);
+
+/** How much a member pays on a loan (docs/product.md#loan-servicing). */
+export const LOAN_PAYMENT_CHOICES = ["next_due", "payoff", "amount"] as const;
+
+const accountId = (missing: string) =>
+  z
+    .string({ error: missing })
+    .trim()
+    .regex(/^[1-9]\d{0,15}$/, missing)
+    .transform(Number);
+
+/** A one-time payment: from which account, and the next payment due, the payoff, or an amount. */
+export const LoanPaymentSchema = z
+  .object({
+    from: accountId("Choose the account to pay from."),
+    pay: z.enum(LOAN_PAYMENT_CHOICES, { error: "Choose how much to pay." }),
+    amount: z.string().trim().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.pay !== "amount") return;
+    const cents = parseDollarsToCents(v.amount ?? "");
+    if (!v.amount) ctx.addIssue({ code: "custom", path: ["amount"], message: "Enter the amount to pay." });
+    else if (cents === null || cents <= 0)
+      ctx.addIssue({ code: "custom", path: ["amount"], message: "Enter an amount in dollars, like 150 or 150.00." });
+  })
+  .transform((v) => ({
+    from: v.from,
+    amount:
+      v.pay === "amount" ? { kind: "amount" as const, amount_cents: parseDollarsToCents(v.amount!)! } : { kind: v.pay },
+  }));
+
+/** Autopay: the account each due date's payment is taken from, or "off". */
+export const LoanAutopaySchema = z.object({
+  autopay_from: z
+    .string({ error: "Choose an account, or Off." })
+    .trim()
+    .regex(/^(off|[1-9]\d{0,15})$/, "Choose an account, or Off.")
+    .transform((v) => (v === "off" ? null : Number(v))),
+});

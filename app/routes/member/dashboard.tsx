@@ -44,6 +44,10 @@ import {
 import { CreditCard, Landmark } from "lucide-react";
 import { dividendRates } from "~/server/dividends/dividends.server";
 import { formatApy } from "~/domain/dividends";
+import { loanApplicationsOpen } from "~/server/loans/products.server";
+import { loadMemberLoans } from "./loans.server";
+import { formatRatePpm } from "~/domain/loans/products";
+import { formatBusinessDate } from "~/domain/calendar-date";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageTitle("Dashboard", matches);
@@ -59,9 +63,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     ? (url.searchParams.get("services") as CardServicesTab)
     : "overview";
   // Independent reads: on PostgreSQL they run on two pool connections at once.
-  const [dashboard, card_services] = await Promise.all([
+  const [dashboard, card_services, loans] = await Promise.all([
     loadDashboard(user, tab),
     cardServicesSummary(user, services_tab),
+    loanApplicationsOpen() ? loadMemberLoans(user) : Promise.resolve([]),
   ]);
   return {
     ...dashboard,
@@ -70,6 +75,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     // Card Services (docs/product.md#dashboard): the tab is in the URL, as the transfer tabs are.
     card_services,
     services_tab,
+    loans: loans.filter((l) => l.status === "active"),
     now: new Date().toISOString(),
     // The APY each account type is paid (docs/product.md#dividends): the figure the public savings page quotes.
     dividend_apy: Object.fromEntries(
@@ -294,6 +300,38 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             </ul>
           )}
         </section>
+
+        {/* Loans (docs/product.md#loan-servicing): each active loan's balance, next payment and rate. */}
+        {d.loans.length > 0 ? (
+          <section aria-labelledby="dashboard-loans-heading">
+            <h2 id="dashboard-loans-heading" className="text-lg font-semibold text-brand-900">
+              Loans
+            </h2>
+            <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              {d.loans.map((l) => (
+                <li key={l.id} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+                  <Link to={`/dashboard/loans/${l.id}`} className="font-semibold text-accent-700 underline">
+                    {l.product_name} {l.number}
+                  </Link>
+                  <p className="mt-2 text-2xl font-semibold tabular-nums text-slate-900">
+                    {formatCents(l.balance_cents)}
+                  </p>
+                  <p className="text-sm text-slate-600">Balance owed</p>
+                  <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
+                    <dt className="text-slate-600">Next payment</dt>
+                    <dd className="text-slate-900">
+                      {l.next_payment
+                        ? `${formatCents(l.next_payment.payment_cents)} due ${formatBusinessDate(l.next_payment.due_on)}`
+                        : "None due"}
+                    </dd>
+                    <dt className="text-slate-600">Rate</dt>
+                    <dd className="text-slate-900">{formatRatePpm(l.rate_ppm)}</dd>
+                  </dl>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
 
         <div className="grid gap-8 lg:grid-cols-5">
           {/* Transfers */}

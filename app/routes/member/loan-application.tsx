@@ -136,7 +136,10 @@ export default function LoanApplication({ loaderData, actionData }: Route.Compon
               {a.loan.next_payment
                 ? `; next payment ${formatCents(a.loan.next_payment.payment_cents)} due ${formatBusinessDate(a.loan.next_payment.due_on)}`
                 : ""}
-              .
+              .{" "}
+              <Link to={`/dashboard/loans/${a.loan.id}`} className="font-semibold underline">
+                See and pay this loan
+              </Link>
             </FormMessage>
           ) : null}
           <p className="mt-1 text-sm text-slate-700">

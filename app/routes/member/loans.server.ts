@@ -8,6 +8,7 @@ import {
   memberDisclosurePdf,
   memberLoans,
 } from "~/server/loans/applications.server";
+import { loanPayingAccounts, memberLoanDetail, payLoan, setAutopay } from "~/server/loans/servicing.server";
 
 /**
  * What the member's Loans pages call (docs/product.md#loans): each opens the database itself, and
@@ -29,3 +30,10 @@ export const loadDisclosurePdf = withDatabase((database, user: SessionUser, appl
 
 export const submitApplication = withDatabase(applyForLoan);
 export const acceptLoanOffer = withDatabase(acceptOffer);
+
+export const loadLoanDetail = withDatabase((database, user: SessionUser, loan_id: number, pay_on?: string) =>
+  memberLoanDetail(database, user.id, loan_id, new Date(), pay_on),
+);
+export const loadPayingAccounts = withDatabase((database, user: SessionUser) => loanPayingAccounts(database, user.id));
+export const payMemberLoan = withDatabase(payLoan);
+export const setLoanAutopay = withDatabase(setAutopay);

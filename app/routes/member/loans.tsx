@@ -42,12 +42,10 @@ export default function Loans({ loaderData }: Route.ComponentProps) {
           <ul className="mt-3 grid gap-4 sm:grid-cols-2">
             {loans.map((l) => (
               <li key={l.id} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-                <Link
-                  to={`/dashboard/loans/applications/${l.application_id}`}
-                  className="font-semibold text-accent-700 underline"
-                >
+                <Link to={`/dashboard/loans/${l.id}`} className="font-semibold text-accent-700 underline">
                   {l.product_name} {l.number}
                 </Link>
+                {l.status === "paid_off" ? <span className="ml-2 text-sm text-slate-700">Paid off</span> : null}
                 <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
                   <dt className="text-slate-600">Balance</dt>
                   <dd className="font-semibold text-slate-900">{formatCents(l.balance_cents)}</dd>
@@ -55,7 +53,7 @@ export default function Loans({ loaderData }: Route.ComponentProps) {
                   <dd className="text-slate-900">
                     {l.next_payment
                       ? `${formatCents(l.next_payment.payment_cents)} due ${formatBusinessDate(l.next_payment.due_on)}`
-                      : "None scheduled"}
+                      : "None due"}
                   </dd>
                   <dt className="text-slate-600">Rate</dt>
                   <dd className="text-slate-900">

@@ -1,3 +1,4 @@
+import { memberLoanChoices } from "~/server/loans/servicing.server";
 import { withDatabase, withReadDatabase } from "~/server/db/db.server";
 import { memberStatementAccounts, memberStatementPdf } from "~/server/statements/member-statements.server";
 import { exportFormats, memberExport } from "~/server/statements/export.server";
@@ -18,3 +19,5 @@ export const taxForms = withReadDatabase(memberTaxForms);
 export const taxFormDownload = withReadDatabase(taxFormPdf);
 /** The export's file types this credit union offers (QFX and QBO need its Intuit bank id). */
 export { exportFormats };
+/** The member's loans, offered in the export as credit lines (docs/product.md#loan-servicing). */
+export const statementLoans = withReadDatabase(memberLoanChoices);

@@ -2,7 +2,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { ArrowLeft, Download, FileText, Mail } from "lucide-react";
 import type { Route } from "./+types/statements";
 import { requireMember } from "~/server/auth/session.server";
-import { exportFormats, statementAccounts, statementEmail, taxForms } from "./statements.server";
+import { exportFormats, statementAccounts, statementEmail, statementLoans, taxForms } from "./statements.server";
 import { formatCents } from "~/domain/money";
 import { readForm } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
@@ -28,6 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const now = new Date();
   return {
     accounts: await statementAccounts(user.id, now),
+    loans: await statementLoans(user.id),
     today: businessDate(institution().time_zone, now),
     formats: exportFormats(),
     tax_forms: (await taxForms(user.id)).map((f) => ({
@@ -56,7 +57,7 @@ export async function action({ request }: Route.ActionArgs) {
 const FORMAT_LABELS = { csv: "CSV (spreadsheet)", ofx: "OFX", qfx: "QFX (Quicken)", qbo: "QBO (QuickBooks)" } as const;
 
 export default function Statements({ loaderData, actionData }: Route.ComponentProps) {
-  const { accounts, today, formats, tax_forms } = loaderData;
+  const { accounts, loans, today, formats, tax_forms } = loaderData;
   const navigation = useNavigation();
   const sending =
     navigation.state !== "idle" && navigation.formData?.get("intent") === "email"
@@ -188,7 +189,10 @@ export default function Statements({ loaderData, actionData }: Route.ComponentPr
             <Select
               name="account"
               label="Account"
-              options={accounts.map((a) => ({ value: String(a.id), label: `${a.name} ${a.masked_number}` }))}
+              options={[
+                ...accounts.map((a) => ({ value: String(a.id), label: `${a.name} ${a.masked_number}` })),
+                ...loans,
+              ]}
               defaultValue={String(accounts[0]!.id)}
               isRequired
             />

@@ -3,6 +3,7 @@ import { Marked } from "marked";
 import { ArrowLeft, ArrowRight, Check, ChevronRight, MessageCircle, Phone } from "lucide-react";
 import type { Route } from "./+types/product";
 import { institution } from "~/config/institution.server";
+import { loanApplicationsOpen, loanProductForPage } from "~/server/loans/products.server";
 import { pageTitle } from "~/components/site/page-title";
 import { HeroBackdrop } from "~/components/site/page-hero";
 import { ButtonLink } from "~/components/marketing/button-link";
@@ -39,10 +40,17 @@ export function loader({ params }: Route.LoaderArgs) {
       icon: product.icon,
     },
     details_html,
+    // A loan members may apply for online (docs/product.md#loans): the page leads to its application.
+    apply: loanApplicationsOpen() ? applyLink(product.slug) : null,
     others,
     support_phone: profile.support_phone,
     support_hours: profile.support_hours,
   };
+}
+
+function applyLink(page_slug: string): `/${string}` | null {
+  const loan = loanProductForPage(page_slug);
+  return loan ? `/dashboard/loans/apply/${loan.slug}` : null;
 }
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
@@ -103,9 +111,15 @@ export default function ProductPage({ loaderData: d }: Route.ComponentProps) {
               </h1>
               <p className="mt-4 text-lg leading-relaxed text-brand-100">{product.description}</p>
               <div className="mt-8 flex flex-col gap-4 sm:flex-row">
-                <ButtonLink to="/signup" variant="onDark">
-                  Open an Account <ArrowRight className="size-4" aria-hidden="true" />
-                </ButtonLink>
+                {d.apply ? (
+                  <ButtonLink to={d.apply} variant="onDark">
+                    Apply online <ArrowRight className="size-4" aria-hidden="true" />
+                  </ButtonLink>
+                ) : (
+                  <ButtonLink to="/signup" variant="onDark">
+                    Open an Account <ArrowRight className="size-4" aria-hidden="true" />
+                  </ButtonLink>
+                )}
                 <ButtonLink to="/contact" variant="outlineOnDark">
                   Ask a question
                 </ButtonLink>

@@ -45,6 +45,8 @@ export const INSTITUTION_ACCOUNT_NAMES: Record<InstitutionAccountType, string> =
   fees_income: "Fees income",
   card_settlement: "Card settlement",
   dividends_paid: "Dividends paid",
+  interest_receivable: "Loan interest receivable",
+  interest_income: "Loan interest income",
 };
 
 export interface AccountView {

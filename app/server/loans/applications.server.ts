@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Actor } from "~/domain/actor";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
@@ -36,6 +36,7 @@ import {
   type LoanApplicationStatus,
 } from "~/domain/loans/products";
 import { loanOfferDisclosure, type LoanOfferDisclosure } from "~/domain/loans/offer";
+import { nextPaymentDue, totalOwed } from "~/domain/loans/servicing";
 import { loanProduct } from "./products.server";
 import { loanFieldContext } from "./fields.server";
 import { acceptedEmail, declinedEmail, offerEmail, receivedEmail } from "./emails.server";
@@ -381,6 +382,7 @@ export async function acceptOffer(
           term_months: disclosure.term_months,
           disbursed_on: disclosure.disbursed_on,
           first_payment_on: disclosure.first_payment_on,
+          interest_accrued_to: disclosure.disbursed_on,
           created_at: now,
         })
         .returning({ id: loans.id });
@@ -555,7 +557,8 @@ export interface MemberLoanView {
   number: string;
   application_id: number;
   product_name: string;
-  /** What the member owes: the receivable's balance, as a positive number. */
+  status: "active" | "paid_off";
+  /** What the member owes: principal, fees and the interest accrued, as a positive number. */
   balance_cents: number;
   rate_ppm: number;
   apr_bp: number;
@@ -566,38 +569,47 @@ export interface MemberLoanView {
 }
 
 /**
- * The member's booked loans (docs/product.md#loans): the balance from the ledger, the rate, and
- * the next scheduled payment on or after today. Payments are not built yet, so the balance is the
- * amount paid out until they are.
+ * The member's booked loans (docs/product.md#loans, #loan-servicing): what is owed (the
+ * receivable's principal and fees from the ledger, plus the interest accrued and unpaid), the
+ * rate, and the next payment due (the first scheduled payment not yet covered, with any fees).
  */
-export async function memberLoans(db: DbOrTx, member_id: string, now: Date = new Date()): Promise<MemberLoanView[]> {
+export async function memberLoans(db: DbOrTx, member_id: string, _now: Date = new Date()): Promise<MemberLoanView[]> {
   const rows = await db
     .select({ loan: loans, posted_cents: ledgerAccounts.posted_cents })
     .from(loans)
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, loans.receivable_account_id))
     .where(eq(loans.member_id, member_id))
     .orderBy(desc(loans.id));
-  const today_ = today(now);
   const views: MemberLoanView[] = [];
   for (const { loan, posted_cents } of rows) {
-    const [next] = await db
-      .select({ due_on: loanScheduledPayments.due_on, payment_cents: loanScheduledPayments.payment_cents })
+    const schedule = await db
+      .select({
+        number: loanScheduledPayments.number,
+        due_on: loanScheduledPayments.due_on,
+        payment_cents: loanScheduledPayments.payment_cents,
+      })
       .from(loanScheduledPayments)
-      .where(and(eq(loanScheduledPayments.loan_id, loan.id), gte(loanScheduledPayments.due_on, today_)))
-      .orderBy(asc(loanScheduledPayments.number))
-      .limit(1);
+      .where(eq(loanScheduledPayments.loan_id, loan.id))
+      .orderBy(asc(loanScheduledPayments.number));
+    const owed = {
+      fees_cents: loan.fees_due_cents,
+      interest_cents: loan.accrued_interest_cents,
+      principal_cents: -posted_cents - loan.fees_due_cents,
+    };
+    const next = loan.status === "active" ? nextPaymentDue(schedule, loan.paid_toward_schedule_cents, owed) : null;
     views.push({
       id: loan.id,
       number: loanNumber(loan.id),
       application_id: loan.application_id,
       product_name: loan.product_name,
-      balance_cents: -posted_cents,
+      status: loan.status,
+      balance_cents: totalOwed(owed),
       rate_ppm: loan.rate_ppm,
       apr_bp: loan.apr_bp,
       principal_cents: loan.principal_cents,
       term_months: loan.term_months,
       disbursed_on: loan.disbursed_on,
-      next_payment: next ?? null,
+      next_payment: next ? { due_on: next.due_on, payment_cents: next.amount_cents } : null,
     });
   }
   return views;

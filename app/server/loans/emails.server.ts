@@ -103,3 +103,22 @@ export function acceptedEmail(a: { product_name: string; disclosure: LoanOfferDi
       signature(),
   };
 }
+
+/** An autopay that could not be made (docs/product.md#loan-servicing): the member pays by hand. */
+export function autopayFailedEmail(a: {
+  product_name: string;
+  loan_number: string;
+  due_on: string;
+  reason: string;
+  grace_days: number | null;
+}): Message {
+  return {
+    kind: "loan",
+    subject: `Your ${a.product_name.toLowerCase()} autopay could not be made`,
+    text:
+      `The payment due ${formatBusinessDate(a.due_on)} on ${a.loan_number} was not taken: ${a.reason}.\n\n` +
+      `Please sign in to online banking and pay it under Loans` +
+      (a.grace_days !== null ? ` within ${a.grace_days} days of the due date to avoid a late fee.` : ".") +
+      signature(),
+  };
+}

@@ -38,16 +38,11 @@ export function loanProductForPage(page_slug: string): LoanProductTerms | null {
 }
 
 /**
- * Loans are not offered yet (docs/product.md#planned-loans): applying, deciding, accepting and
- * booking work and are tested, but the dashboard does not show a loan yet and the public loan
- * pages do not link here. Until this is turned on, no member or staff page offers loans outside
- * the test runs (the unit and integration tests under Vitest, the browser tests' server with
- * E2E=1), and every loan page answers 404.
+ * Whether members may apply online (docs/product.md#loans): the profile offers a loan. Applying,
+ * deciding, booking and servicing (interest, payments, autopay, late fees) are all built, so a
+ * loan is offered whenever the profile has one; a profile without loan products offers none and
+ * every loan page answers 404.
  */
-const LOAN_BOOKING_BUILT = false;
-
-/** Whether members may apply online: the profile offers a loan and the whole path works. */
 export function loanApplicationsOpen(): boolean {
-  const underTest = process.env.E2E === "1" || process.env.VITEST === "true";
-  return (LOAN_BOOKING_BUILT || underTest) && institution().loan_products.length > 0;
+  return institution().loan_products.length > 0;
 }

@@ -9,6 +9,7 @@ import { EXPORT_DAYS_MAX } from "~/domain/statements";
 import { centsAsDecimal } from "~/domain/money";
 import { OFX_FILE_TYPES, writeOfx, type OfxFileType } from "~/domain/ofx";
 import { STATEMENT_ACCOUNT_MESSAGE, memberAccountOf } from "./member-statements.server";
+import { memberLoanLines } from "~/server/loans/servicing.server";
 
 /**
  * The member's transactions of one account for a date range, as CSV or as OFX 1.0.2 (.ofx, .qfx
@@ -53,8 +54,10 @@ export async function memberExport(
   params: URLSearchParams,
   now: Date,
 ): Promise<ExportAnswer> {
-  const account = await memberAccountOf(db, member_id, params.get("account") ?? "");
-  if (!account) return { ok: false, status: 404, problems: { account: STATEMENT_ACCOUNT_MESSAGE } };
+  // A loan is chosen as `loan-<id>` (docs/product.md#loan-servicing); anything else is an account id.
+  const loan_id = /^loan-([1-9]\d{0,15})$/.exec(params.get("account") ?? "")?.[1];
+  const account = loan_id ? null : await memberAccountOf(db, member_id, params.get("account") ?? "");
+  if (!loan_id && !account) return { ok: false, status: 404, problems: { account: STATEMENT_ACCOUNT_MESSAGE } };
 
   const problems: ExportProblems = {};
   const from = params.get("from")?.trim() ?? "";
@@ -71,34 +74,12 @@ export async function memberExport(
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) problems.format = EXPORT_MESSAGES.format;
   else if (!(exportFormats() as string[]).includes(format)) problems.format = EXPORT_MESSAGES.intuit;
   if (Object.keys(problems).length) return { ok: false, status: 400, problems };
-
-  // One statement (one snapshot): the balance at the end of `to` is the current balance less the
-  // posted entries dated after it; the range's posted lines in date order.
-  const result = await db.execute(sql`
-    with since as (
-      select t.id, t.effective_date, t.kind, t.memo, t.status, e.amount_cents
-        from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
-       where e.account_id = ${account.id} and t.effective_date >= ${from}::date and t.status in ('posted', 'reversed'))
-    select (select posted_cents from ledger_accounts where id = ${account.id}) as current_cents,
-           (select coalesce(sum(amount_cents), 0) from since where effective_date > ${to}::date) as after_cents,
-           (select coalesce(json_agg(json_build_object('id', s.id, 'date', s.effective_date::text, 'kind', s.kind, 'memo', s.memo, 'status', s.status, 'amount_cents', s.amount_cents) order by s.effective_date, s.id), '[]')
-              from since s where s.effective_date <= ${to}::date) as lines`);
-  const row = result.rows[0]!;
-  const closing_cents = toCents(row.current_cents) - toCents(row.after_cents);
-  const raw = row.lines;
-  const lines = (typeof raw === "string" ? JSON.parse(raw) : raw) as Record<string, unknown>[];
-  const transactions = lines.map((l) => ({
-    id: toId(l.id),
-    date: String(l.date),
-    description:
-      (l.memo as string | null) ??
-      String(l.kind)
-        .replace(/_/g, " ")
-        .replace(/^./, (c) => c.toUpperCase()),
-    status: String(l.status),
-    amount_cents: toCents(l.amount_cents),
-  }));
-  const file_base = `transactions-${account.account_number.slice(-4)}-${from}-to-${to}`;
+  const statement = account
+    ? await accountLines(db, account, from, to)
+    : await loanLines(db, member_id, Number(loan_id), from, to);
+  if (!statement) return { ok: false, status: 404, problems: { account: STATEMENT_ACCOUNT_MESSAGE } };
+  const { transactions, closing_cents } = statement;
+  const file_base = `transactions-${statement.number.slice(-4)}-${from}-to-${to}`;
 
   if (format === "csv") {
     let balance = closing_cents - transactions.reduce((sum, t) => sum + t.amount_cents, 0);
@@ -130,7 +111,7 @@ export async function memberExport(
       routing_number: profile.routing_number,
       intuit_bank_id: format === "ofx" ? null : profile.intuit_bank_id,
     },
-    account: { account_number: account.account_number, type: account.type as "checking" | "savings" | "credit_card" },
+    account: { account_number: statement.number, type: statement.type },
     from,
     to,
     transactions: transactions.map((t) => ({
@@ -141,7 +122,60 @@ export async function memberExport(
       memo: referenceNumber(t.id),
     })),
     ledger_balance_cents: closing_cents,
-    available_balance_cents: account.available_cents,
+    available_balance_cents: statement.available_cents,
   });
   return { ok: true, body, file_name: `${file_base}.${type.extension}`, media_type: type.media_type };
+}
+
+type MemberAccount = NonNullable<Awaited<ReturnType<typeof memberAccountOf>>>;
+
+/** One member account's posted lines of the range and its balance at the end of `to`. */
+async function accountLines(db: Db, account: MemberAccount, from: string, to: string) {
+  // One statement (one snapshot): the balance at the end of `to` is the current balance less the
+  // posted entries dated after it; the range's posted lines in date order.
+  const result = await db.execute(sql`
+    with since as (
+      select t.id, t.effective_date, t.kind, t.memo, t.status, e.amount_cents
+        from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+       where e.account_id = ${account.id} and t.effective_date >= ${from}::date and t.status in ('posted', 'reversed'))
+    select (select posted_cents from ledger_accounts where id = ${account.id}) as current_cents,
+           (select coalesce(sum(amount_cents), 0) from since where effective_date > ${to}::date) as after_cents,
+           (select coalesce(json_agg(json_build_object('id', s.id, 'date', s.effective_date::text, 'kind', s.kind, 'memo', s.memo, 'status', s.status, 'amount_cents', s.amount_cents) order by s.effective_date, s.id), '[]')
+              from since s where s.effective_date <= ${to}::date) as lines`);
+  const row = result.rows[0]!;
+  const closing_cents = toCents(row.current_cents) - toCents(row.after_cents);
+  const raw = row.lines;
+  const lines = (typeof raw === "string" ? JSON.parse(raw) : raw) as Record<string, unknown>[];
+  const transactions = lines.map((l) => ({
+    id: toId(l.id),
+    date: String(l.date),
+    description:
+      (l.memo as string | null) ??
+      String(l.kind)
+        .replace(/_/g, " ")
+        .replace(/^./, (c) => c.toUpperCase()),
+    status: String(l.status),
+    amount_cents: toCents(l.amount_cents),
+  }));
+
+  return {
+    transactions,
+    closing_cents,
+    number: account.account_number,
+    type: account.type as "checking" | "savings" | "credit_card",
+    available_cents: account.available_cents,
+  };
+}
+
+/** One of the member's loans as a credit line: its lines and balance (negative: owed); null if not theirs. */
+async function loanLines(db: Db, member_id: string, loan_id: number, from: string, to: string) {
+  const loan = await memberLoanLines(db, member_id, loan_id, from, to);
+  if (!loan) return null;
+  return {
+    transactions: loan.lines.map((l) => ({ ...l, status: "posted" })),
+    closing_cents: loan.closing_cents,
+    number: loan.number.replace("-", ""),
+    type: "credit_line" as const,
+    available_cents: loan.current_cents,
+  };
 }

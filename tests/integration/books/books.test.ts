@@ -214,7 +214,8 @@ describe("the day's general-ledger export", () => {
     const made = glExportCsv(day, await glDayTotals(database.db, day), codes);
     if (!made.ok) throw new Error(made.message);
     const rows = parse(made.csv, { columns: true }) as Record<string, string>[];
-    expect(rows).toHaveLength(12);
+    // Every institution account (11 kinds, loan interest among them) and the members' 3 lines.
+    expect(rows).toHaveLength(14);
     expect(rows.find((r) => r.account === "Fees income")).toMatchObject({
       gl_account: codes!.fees_income,
       credit: "5.00",

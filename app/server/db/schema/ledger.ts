@@ -37,6 +37,10 @@ export const INSTITUTION_ACCOUNT_TYPES = [
   "card_settlement",
   // The expense side of the dividends credited to members' accounts (docs/product.md#dividends).
   "dividends_paid",
+  // Loans' interest (docs/product.md#loan-servicing): interest accrued nightly and not yet paid by
+  // the members, and the income it earns the credit union.
+  "interest_receivable",
+  "interest_income",
 ] as const;
 /**
  * The credit union's receivable of one member loan (docs/product.md#loans): an institution account
@@ -100,7 +104,7 @@ export const ledgerAccounts = pgTable(
     check(
       "ledger_accounts_type_matches_owner",
       sql`(${t.owner} = 'member' and ${t.type} in ('checking', 'savings', 'credit_card') and ${t.member_id} is not null)
-        or (${t.owner} = 'institution' and ${t.type} in ('cash', 'ach_settlement', 'wire_settlement', 'bill_pay_settlement', 'deposits_in_transit', 'adjustments', 'fees_income', 'card_settlement', 'dividends_paid', 'loan_receivable') and ${t.member_id} is null)`,
+        or (${t.owner} = 'institution' and ${t.type} in ('cash', 'ach_settlement', 'wire_settlement', 'bill_pay_settlement', 'deposits_in_transit', 'adjustments', 'fees_income', 'card_settlement', 'dividends_paid', 'interest_receivable', 'interest_income', 'loan_receivable') and ${t.member_id} is null)`,
     ),
     check("ledger_accounts_status_valid", sql`${t.status} in ('active', 'frozen', 'closed')`),
     check("ledger_accounts_held_not_negative", sql`${t.held_cents} >= 0`),

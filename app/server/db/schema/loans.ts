@@ -22,6 +22,10 @@ import { LOAN_APPLICATION_STATUSES } from "../../../domain/loans/products";
  * (AES-256-GCM bound to the column and member, app/server/security/crypto.server.ts). Nothing is
  * deleted; every step is also in the audit log.
  */
+export const LOAN_STATUSES = ["active", "paid_off"] as const;
+export const LOAN_PAYMENT_KINDS = ["one_time", "autopay"] as const;
+export const LOAN_EVENT_KINDS = ["interest", "late_fee", "autopay_failed"] as const;
+
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /** PDF bytes: node-postgres hands bytea back as a Buffer, PGlite as a Uint8Array; both become a Buffer. */
@@ -119,12 +123,36 @@ export const loans = pgTable(
     disbursed_on: date("disbursed_on", { mode: "string" }).notNull(),
     first_payment_on: date("first_payment_on", { mode: "string" }).notNull(),
     created_at: timestamptz("created_at").notNull().defaultNow(),
+    /**
+     * Servicing (docs/product.md#loan-servicing). Each column changes only in the database
+     * transaction of the ledger posting it follows from. Interest has been accrued for every day
+     * before `interest_accrued_to`; `accrued_interest_cents` of it is unpaid (the loan's share of
+     * the interest receivable account); `accrual_carry` is the fraction of a cent carried to the
+     * next accrual, in units of 1/365,000,000 cent. `fees_due_cents` is the unpaid late fees (held
+     * in the loan's receivable with the principal). `paid_toward_schedule_cents` sums every
+     * payment's interest and principal: how far the scheduled payments are covered.
+     */
+    status: text("status", { enum: LOAN_STATUSES }).notNull().default("active"),
+    interest_accrued_to: date("interest_accrued_to", { mode: "string" }).notNull(),
+    accrued_interest_cents: bigint("accrued_interest_cents", { mode: "number" }).notNull().default(0),
+    accrual_carry: bigint("accrual_carry", { mode: "number" }).notNull().default(0),
+    fees_due_cents: bigint("fees_due_cents", { mode: "number" }).notNull().default(0),
+    paid_toward_schedule_cents: bigint("paid_toward_schedule_cents", { mode: "number" }).notNull().default(0),
+    closed_on: date("closed_on", { mode: "string" }),
+    /** Autopay: the member's account each due date's payment is taken from; null when off. */
+    autopay_account_id: bigint("autopay_account_id", { mode: "number" }),
   },
   (t) => [
     unique("loans_application_unique").on(t.application_id),
     unique("loans_receivable_unique").on(t.receivable_account_id),
     index("loans_member_idx").on(t.member_id, t.id),
     check("loans_principal_positive", sql`${t.principal_cents} > 0`),
+    check("loans_status_valid", sql`${t.status} in ('active', 'paid_off')`),
+    check(
+      "loans_servicing_not_negative",
+      sql`${t.accrued_interest_cents} >= 0 and ${t.accrual_carry} >= 0 and ${t.accrual_carry} < 365000000 and ${t.fees_due_cents} >= 0 and ${t.paid_toward_schedule_cents} >= 0`,
+    ),
+    check("loans_closed_when_paid_off", sql`(${t.status} = 'paid_off') = (${t.closed_on} is not null)`),
   ],
 );
 
@@ -149,3 +177,66 @@ export const loanScheduledPayments = pgTable(
 );
 
 export type LoanRow = typeof loans.$inferSelect;
+
+/**
+ * A payment on a loan (docs/product.md#loan-servicing): one ledger transaction (kind
+ * `loan_payment`) from the member's account, applied to fees, then interest, then principal.
+ */
+export const loanPayments = pgTable(
+  "loan_payments",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    loan_id: bigint("loan_id", { mode: "number" })
+      .notNull()
+      .references(() => loans.id),
+    member_id: text("member_id").notNull(),
+    from_account_id: bigint("from_account_id", { mode: "number" }).notNull(),
+    /** `one_time` (the member paid) or `autopay` (on a due date). */
+    kind: text("kind", { enum: LOAN_PAYMENT_KINDS }).notNull(),
+    amount_cents: bigint("amount_cents", { mode: "number" }).notNull(),
+    fees_cents: bigint("fees_cents", { mode: "number" }).notNull(),
+    interest_cents: bigint("interest_cents", { mode: "number" }).notNull(),
+    principal_cents: bigint("principal_cents", { mode: "number" }).notNull(),
+    transaction_id: bigint("transaction_id", { mode: "number" }).notNull(),
+    idempotency_key: text("idempotency_key").notNull(),
+    paid_on: date("paid_on", { mode: "string" }).notNull(),
+    created_at: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    unique("loan_payments_loan_key_unique").on(t.loan_id, t.idempotency_key),
+    index("loan_payments_loan_idx").on(t.loan_id, t.id),
+    check("loan_payments_kind_valid", sql`${t.kind} in ('one_time', 'autopay')`),
+    check(
+      "loan_payments_applied",
+      sql`${t.amount_cents} > 0 and ${t.fees_cents} >= 0 and ${t.interest_cents} >= 0 and ${t.principal_cents} >= 0 and ${t.amount_cents} = ${t.fees_cents} + ${t.interest_cents} + ${t.principal_cents}`,
+    ),
+  ],
+);
+
+/**
+ * What the loan-servicing job did to a loan: each night's interest (`interest`, for the days from
+ * `from_on` to the day before `on`), a late fee (`late_fee`, `on` = the missed due date, once), an
+ * autopay attempt that failed (`autopay_failed`, `on` = the due date). A row per loan, kind and
+ * day: the job's own idempotency.
+ */
+export const loanEvents = pgTable(
+  "loan_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    loan_id: bigint("loan_id", { mode: "number" })
+      .notNull()
+      .references(() => loans.id),
+    kind: text("kind", { enum: LOAN_EVENT_KINDS }).notNull(),
+    on: date("on", { mode: "string" }).notNull(),
+    from_on: date("from_on", { mode: "string" }),
+    amount_cents: bigint("amount_cents", { mode: "number" }).notNull().default(0),
+    /** The ledger transaction, when money moved (none for interest under a cent, or a failure). */
+    transaction_id: bigint("transaction_id", { mode: "number" }),
+    created_at: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    unique("loan_events_once").on(t.loan_id, t.kind, t.on),
+    check("loan_events_kind_valid", sql`${t.kind} in ('interest', 'late_fee', 'autopay_failed')`),
+    check("loan_events_amount_not_negative", sql`${t.amount_cents} >= 0`),
+  ],
+);
