@@ -27,6 +27,7 @@ const SETS_ITS_OWN_MODULE_STATE = [
   "data-dir-modes.test.ts", // DATA_DIR, set inside a test before env() is first read
   "data-key-rotation.test.ts", // DATA_ENCRYPTION_KEY and _PREVIOUS at module scope
   "secure-messages-rotation.test.ts", // the same
+  "linked-accounts-rotation.test.ts", // the same
   "outbox-delivery.test.ts", // SMTP_URL: the mail transport is made once, on first use
   "statement-email.test.ts", // SMTP_URL
   "statement-email-too-large.test.ts", // vi.mock of the statement builder
