@@ -10,6 +10,7 @@ describe("a job's schedule in words", () => {
     expect(scheduleInWords("30 0 * * *", "EST")).toBe("Every day at 12:30 AM EST");
     expect(scheduleInWords("0 6 * * 1-5", "MDT")).toBe("Monday to Friday at 6:00 AM MDT");
     expect(scheduleInWords("5 * * * *", "EST")).toBe("Every hour at minute 5");
+    expect(scheduleInWords("50 * * * 1-5", "EST")).toBe("Every hour at minute 50, Monday to Friday");
   });
 
   it("a weekday, a day of the month, noon and evening; a job without a schedule runs when queued", () => {
