@@ -28,3 +28,4 @@ export * from "./schema/secure-messages";
 export * from "./schema/push";
 export * from "./schema/books";
 export * from "./schema/loans";
+export * from "./schema/notification-channels";
