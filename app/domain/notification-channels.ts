@@ -15,9 +15,13 @@ export const NOTIFICATION_GROUP_LABELS: Record<NotificationGroup, { label: strin
   security: { label: "Security", description: "A sign-in to your account." },
   payments: {
     label: "Payments and transfers",
-    description: "Transfers sent and received, payments to other banks, bill payments, scheduled transfers that failed.",
+    description:
+      "Transfers sent and received, payments to other banks, bill payments, scheduled transfers that failed.",
   },
-  deposits: { label: "Deposits", description: "Mobile deposits decided, direct deposits and debits, returned payments." },
+  deposits: {
+    label: "Deposits",
+    description: "Mobile deposits decided, direct deposits and debits, returned payments.",
+  },
   cards: { label: "Cards", description: "A card locked or unlocked, a limit or PIN changed, a purchase declined." },
   accounts: {
     label: "Accounts, loans and disputes",
@@ -76,7 +80,9 @@ export function channelChoices(
   channel: NotificationChannel,
   stored: readonly { group_key: string; chosen: boolean }[],
 ): ChannelChoices {
-  const choices = Object.fromEntries(NOTIFICATION_GROUPS.map((g) => [g, CHANNEL_DEFAULT_CHOSEN[channel]])) as ChannelChoices;
+  const choices = Object.fromEntries(
+    NOTIFICATION_GROUPS.map((g) => [g, CHANNEL_DEFAULT_CHOSEN[channel]]),
+  ) as ChannelChoices;
   for (const row of stored) if (isNotificationGroup(row.group_key)) choices[row.group_key] = row.chosen;
   return choices;
 }

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * Text messages (docs/product.md#text-messages): the mobile number's form, the verification code's
  * rules and the words a text carries. The server enforces them; the page repeats them.
@@ -57,3 +59,20 @@ export function notificationText(from: string, title: string, body: string): str
 export function verificationText(from: string, code: string): string {
   return `${from}: ${code} is your code to confirm this number for text messages. It expires in 10 minutes. We never ask for it by phone.`;
 }
+
+/** The "Add a mobile number" form: the server checks it again (parseE164). */
+export const smsNumberSchema = z.object({
+  number: z
+    .string({ error: SMS_MESSAGES.number_missing })
+    .trim()
+    .min(1, SMS_MESSAGES.number_missing)
+    .max(30, SMS_MESSAGES.number_invalid)
+    .refine((value) => parseE164(value) !== null, SMS_MESSAGES.number_invalid),
+});
+
+export const smsCodeSchema = z.object({
+  code: z
+    .string({ error: SMS_MESSAGES.code_invalid })
+    .trim()
+    .regex(/^\d{6}$/, SMS_MESSAGES.code_invalid),
+});

@@ -4,8 +4,8 @@ import { institution } from "~/config/institution.server";
 import type { Db } from "~/server/db/client.server";
 import { smsMessages, smsNumbers } from "~/server/db/schema";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
-import { codeMatches, generateCode, hashCode } from "~/server/auth/codes.server";
-import { decryptField, encryptField } from "~/server/security/crypto.server";
+import crypto from "node:crypto";
+import { decryptField, encryptField, keyedHash, sameHash } from "~/server/security/crypto.server";
 import { logger } from "~/server/logger.server";
 import {
   maskPhoneNumber,
@@ -58,7 +58,14 @@ export function smsProvider(): SmsProvider | null {
 
 const numberContext = (member_id: string) => `sms_numbers.number:${member_id}`;
 const bodyContext = (member_id: string) => `sms_messages.body:${member_id}`;
-const codeSubject = (number_id: number) => `sms-number:${number_id}`;
+/**
+ * A verification code: 6 digits from a cryptographic source, stored only as a keyed hash bound to
+ * its number, as the sign-in codes are (app/server/auth/codes.server.ts, a floor this one may not use).
+ */
+const newCode = () => crypto.randomInt(0, 1_000_000).toString().padStart(6, "0");
+const codeHash = (number_id: number, code: string) => keyedHash("code:sms-number", `${number_id}\u0000${code}`);
+const codeMatches = (stored: string, number_id: number, code: string) =>
+  /^\d{6}$/.test(code) && sameHash(stored, codeHash(number_id, code));
 
 export interface SmsNumberView {
   id: number;
@@ -162,9 +169,7 @@ export async function resendSmsCode(
     const [pending] = await tx
       .select({ id: smsNumbers.id, number: smsNumbers.number })
       .from(smsNumbers)
-      .where(
-        and(eq(smsNumbers.member_id, member.id), isNull(smsNumbers.removed_at), isNull(smsNumbers.verified_at)),
-      );
+      .where(and(eq(smsNumbers.member_id, member.id), isNull(smsNumbers.removed_at), isNull(smsNumbers.verified_at)));
     if (!pending) return { status: "no_pending" } as const;
     if (await tooManyCodes(tx, member.id)) return { status: "too_many_codes" } as const;
     const message_id = await queueCode(tx, member.id, pending.id);
@@ -209,11 +214,11 @@ async function tooManyCodes(tx: Tx, member_id: string): Promise<boolean> {
 
 /** A new code on the number (the older one void, its unsent text withdrawn) and its text queued. */
 async function queueCode(tx: Tx, member_id: string, number_id: number): Promise<number> {
-  const code = generateCode();
+  const code = newCode();
   await tx
     .update(smsNumbers)
     .set({
-      code_hash: hashCode("sms-number", codeSubject(number_id), code),
+      code_hash: codeHash(number_id, code),
       code_expires_at: sql`now() + ${`${SMS_CODE_VALID_MS} milliseconds`}::interval`,
       code_attempts: 0,
     })
@@ -260,13 +265,11 @@ export async function verifySmsNumber(db: Db, member: Member, code: string, orig
         expired: sql<boolean>`${smsNumbers.code_expires_at} <= now()`,
       })
       .from(smsNumbers)
-      .where(
-        and(eq(smsNumbers.member_id, member.id), isNull(smsNumbers.removed_at), isNull(smsNumbers.verified_at)),
-      );
+      .where(and(eq(smsNumbers.member_id, member.id), isNull(smsNumbers.removed_at), isNull(smsNumbers.verified_at)));
     if (!pending?.code_hash) return { status: "no_pending" } as const;
     if (pending.attempts >= SMS_CODE_TRIES) return { status: "tries_used" } as const;
     if (pending.expired) return { status: "expired" } as const;
-    if (!codeMatches(pending.code_hash, "sms-number", codeSubject(pending.id), code.trim())) {
+    if (!codeMatches(pending.code_hash, pending.id, code.trim())) {
       const attempts = pending.attempts + 1;
       await tx.update(smsNumbers).set({ code_attempts: attempts }).where(eq(smsNumbers.id, pending.id));
       await recordSecurityEvent(tx, {
@@ -299,7 +302,11 @@ export async function verifySmsNumber(db: Db, member: Member, code: string, orig
 }
 
 /** Removes the member's number: nothing more is texted to it, queued texts included. */
-export async function removeSmsNumber(db: Db, member: Member, origin: Origin): Promise<{ status: "removed" | "not_found" }> {
+export async function removeSmsNumber(
+  db: Db,
+  member: Member,
+  origin: Origin,
+): Promise<{ status: "removed" | "not_found" }> {
   return db.transaction(async (tx) => {
     const rows = await tx
       .update(smsNumbers)
@@ -341,12 +348,7 @@ const postToProvider: SmsSender = async ({ url, headers, body }) => {
     redirect: "error",
     signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
   });
-  let json: unknown = null;
-  try {
-    json = await response.json();
-  } catch {
-    json = null;
-  }
+  const json: unknown = await response.json().catch(() => null);
   return { status: response.status, json };
 };
 
@@ -431,7 +433,10 @@ export async function deliverSmsMessage(
       await finish("sent", null, outcome.sid);
       return "sent";
     }
-    logger.warn({ sms_message_id: id, attempt: Number(row.attempts), error: outcome.error }, "a text message was not sent");
+    logger.warn(
+      { sms_message_id: id, attempt: Number(row.attempts), error: outcome.error },
+      "a text message was not sent",
+    );
     if (outcome.kind === "retry" && Number(row.attempts) < SMS_ATTEMPTS_MAX) {
       await db
         .update(smsMessages)
@@ -453,10 +458,16 @@ export async function deliverSmsMessage(
 }
 
 /** The provider's answer: Twilio answers 201 with the message's `sid`; errors carry a numeric `code`. */
-function readAnswer(answer: { status: number; json: unknown }): { kind: "sent"; sid: string | null } | { kind: "retry" | "failed"; error: string } {
+function readAnswer(answer: {
+  status: number;
+  json: unknown;
+}): { kind: "sent"; sid: string | null } | { kind: "retry" | "failed"; error: string } {
   const json = (answer.json && typeof answer.json === "object" ? answer.json : {}) as { sid?: unknown; code?: unknown };
   if (answer.status >= 200 && answer.status < 300)
-    return { kind: "sent", sid: typeof json.sid === "string" && /^[A-Za-z0-9]{1,64}$/.test(json.sid) ? json.sid : null };
+    return {
+      kind: "sent",
+      sid: typeof json.sid === "string" && /^[A-Za-z0-9]{1,64}$/.test(json.sid) ? json.sid : null,
+    };
   const code = typeof json.code === "number" && Number.isSafeInteger(json.code) ? ` (provider code ${json.code})` : "";
   const error = `HTTP ${answer.status}${code}`;
   return { kind: answer.status === 429 || answer.status >= 500 ? "retry" : "failed", error };
@@ -496,7 +507,12 @@ export async function deliverSms(
   const due = await db
     .select({ id: smsMessages.id })
     .from(smsMessages)
-    .where(and(eq(smsMessages.status, "queued"), sql`${smsMessages.next_attempt_at} <= ${job_now.toISOString()}::timestamptz`))
+    .where(
+      and(
+        eq(smsMessages.status, "queued"),
+        sql`${smsMessages.next_attempt_at} <= ${job_now.toISOString()}::timestamptz`,
+      ),
+    )
     .orderBy(smsMessages.id)
     .limit(BATCH_MAX);
   for (const { id } of due) {

@@ -175,7 +175,8 @@ describe("a mobile number", () => {
     const resent = await resendSmsCode(database.db, member, origin, later());
     await deliverSmsMessage(database.db, (resent as { message_id: number }).message_id, new Date(), { provider });
     const fresh = codeIn(sms.received.at(-1));
-    if (fresh !== code) expect(await verifySmsNumber(database.db, member, code, origin)).toMatchObject({ status: "wrong" });
+    if (fresh !== code)
+      expect(await verifySmsNumber(database.db, member, code, origin)).toMatchObject({ status: "wrong" });
     expect(await verifySmsNumber(database.db, member, fresh, origin)).toMatchObject({ status: "verified" });
   });
 
@@ -206,9 +207,9 @@ describe("a mobile number", () => {
 
   it("offers nothing without a provider", async () => {
     const member = await person(database.db, "user");
-    expect(
-      await addSmsNumber(database.db, member, { number: "+12025550144" }, origin, { provider: null }),
-    ).toEqual({ status: "not_configured" });
+    expect(await addSmsNumber(database.db, member, { number: "+12025550144" }, origin, { provider: null })).toEqual({
+      status: "not_configured",
+    });
     expect(await deliverSms(database.db, new Date(), { provider: null })).toMatchObject({
       sms: "not configured",
       tried: 0,
@@ -238,9 +239,9 @@ describe("text messages for notifications", () => {
     // Never twice.
     expect((await runJob()).tried).toBe(0);
     const sent = await database.db.select().from(smsMessages).where(eq(smsMessages.member_id, member.id));
-    expect(sent.filter((m) => m.purpose === "notification").every((m) => m.status === "sent" && m.provider_message_id)).toBe(
-      true,
-    );
+    expect(
+      sent.filter((m) => m.purpose === "notification").every((m) => m.status === "sent" && m.provider_message_id),
+    ).toBe(true);
   });
 
   it("queues nothing when the notification rolls back, or for a number not confirmed", async () => {
@@ -259,7 +260,9 @@ describe("text messages for notifications", () => {
     const queued = await database.db
       .select()
       .from(smsMessages)
-      .where(and(eq(smsMessages.purpose, "notification"), sql`${smsMessages.member_id} in (${member.id}, ${other.id})`));
+      .where(
+        and(eq(smsMessages.purpose, "notification"), sql`${smsMessages.member_id} in (${member.id}, ${other.id})`),
+      );
     expect(queued).toEqual([]);
   });
 
