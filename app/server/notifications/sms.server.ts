@@ -56,8 +56,12 @@ export function smsProvider(): SmsProvider | null {
   };
 }
 
-const numberContext = (member_id: string) => `sms_numbers.number:${member_id}`;
-const bodyContext = (member_id: string) => `sms_messages.body:${member_id}`;
+/** The associated data a member's encrypted number is bound to. */
+export const smsNumberContext = (member_id: string) => `sms_numbers.number:${member_id}`;
+/** The associated data a verification text (it holds the code) is bound to. */
+export const smsBodyContext = (member_id: string) => `sms_messages.body:${member_id}`;
+const numberContext = smsNumberContext;
+const bodyContext = smsBodyContext;
 /**
  * A verification code: 6 digits from a cryptographic source, stored only as a keyed hash bound to
  * its number, as the sign-in codes are (app/server/auth/codes.server.ts, a floor this one may not use).
