@@ -42,8 +42,16 @@ export function SmsSection({ sms, pageResult }: { sms: SmsData; pageResult?: Acc
         ) : number ? (
           <VerifyForm fetcher={fetcher} masked={number.masked} expires={number.code_expires_label} result={result} />
         ) : null}
-        {!number?.verified ? <AddNumberForm fetcher={fetcher} result={result} replacing={Boolean(number)} /> : null}
         <StatusMessage result={result} />
+        {!number?.verified ? (
+          // A new form once a code was sent (key), so the number typed is not left in "Another mobile number".
+          <AddNumberForm
+            key={number ? "another" : "first"}
+            fetcher={fetcher}
+            result={result}
+            replacing={Boolean(number)}
+          />
+        ) : null}
         {number?.verified ? (
           <ChannelChoices
             channel="sms"
