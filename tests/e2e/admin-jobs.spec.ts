@@ -53,7 +53,9 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
     await expect(prune.getByTestId("next-run").locator("time")).toBeVisible();
     await expect(page.locator('[data-job="outbox-delivery"]').getByText("Every 5 minutes")).toBeVisible();
     await expect(page.locator('[data-job="push-delivery"]').getByText("Every minute")).toBeVisible();
-    await expect(page.locator('[data-job="sms-delivery"]').getByRole("heading", { name: "Text messages" })).toBeVisible();
+    await expect(
+      page.locator('[data-job="sms-delivery"]').getByRole("heading", { name: "Text messages" }),
+    ).toBeVisible();
     await expect(
       page.locator('[data-job="database-upkeep"]').getByRole("heading", { name: "Embedded database upkeep" }),
     ).toBeVisible();
