@@ -363,7 +363,9 @@ export type SmsOutcome = "sent" | "retry" | "failed" | "skipped";
  * provider is called, so two processes never both send it, and a process that stops before
  * recording the outcome leaves it `sending`, never sent again. A refusal that says the provider
  * did not take it (no connection, 429, 5xx) is retried after 1, 2, 4, 8 minutes; any other answer,
- * and a timeout (the provider may have sent it), ends it as failed.
+ * and a timeout (the provider may have sent it), ends it as failed. A text never tried is due at
+ * once (`next_attempt_at` is the database's clock, `now` the caller's: a verification code must
+ * not wait for the two to agree).
  */
 export async function deliverSmsMessage(
   db: Db,
@@ -387,7 +389,8 @@ export async function deliverSmsMessage(
     }>(sql`
       with claimed as (
         update sms_messages set status = 'sending', attempts = attempts + 1
-         where id = ${id} and status = 'queued' and next_attempt_at <= ${now.toISOString()}::timestamptz
+         where id = ${id} and status = 'queued'
+           and (attempts = 0 or next_attempt_at <= ${now.toISOString()}::timestamptz)
         returning id, member_id, number_id, purpose, body, attempts, notification_id, created_at)
       select c.id, c.member_id, c.purpose, c.body, c.attempts, p.number, n.title, n.body as notification_body,
              case when c.purpose = 'verification' then c.created_at <= now() - ${`${SMS_CODE_VALID_MS} milliseconds`}::interval

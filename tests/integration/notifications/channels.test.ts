@@ -300,4 +300,28 @@ describe("text messages for notifications", () => {
     await notify(database.db, { member_id: member.id, kind: "loan_update", title: "Loan funded", body: "." });
     expect((await runJob()).tried).toBe(0);
   });
+
+  it("sends a text once when two processes try it together, and never again one left 'sending'", async () => {
+    const member = await memberWithNumber();
+    await saveChannelChoices(database.db, member, "sms", all(true), origin);
+    await notify(database.db, { member_id: member.id, kind: "bill_paid", title: "Bill paid", body: "." });
+    const [queued] = await database.db
+      .select()
+      .from(smsMessages)
+      .where(and(eq(smsMessages.member_id, member.id), eq(smsMessages.purpose, "notification")));
+    const outcomes = await Promise.all([
+      deliverSmsMessage(database.db, queued!.id, new Date(), { provider }),
+      deliverSmsMessage(database.db, queued!.id, new Date(), { provider }),
+    ]);
+    expect(outcomes.sort()).toEqual(["sent", "skipped"]);
+    expect(sms.received.filter((t) => t.body.includes("Bill paid"))).toHaveLength(1);
+    // A process stopped between the provider's answer and the record: the text stays unsent, never twice.
+    await notify(database.db, { member_id: member.id, kind: "bill_paid", title: "Bill paid again", body: "." });
+    await database.db
+      .update(smsMessages)
+      .set({ status: "sending", attempts: 1 })
+      .where(and(eq(smsMessages.member_id, member.id), eq(smsMessages.status, "queued")));
+    expect((await runJob(new Date(Date.now() + 3600_000))).tried).toBe(0);
+    expect(sms.received.filter((t) => t.body.includes("Bill paid again"))).toEqual([]);
+  });
 });
