@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { logger } from "~/server/logger.server";
 import { and, eq, sql } from "drizzle-orm";
 import webpush from "web-push";
 import type { Database } from "~/server/db/client.server";
@@ -272,7 +273,18 @@ describe("text messages for notifications", () => {
     sms.setAnswer(() => 500);
     await notify(database.db, { member_id: member.id, kind: "deposit_decision", title: "Deposit accepted", body: "." });
     const now = Date.now();
-    await expect(runJob(new Date(now))).rejects.toBeInstanceOf(SmsDeliveryFailed);
+    const logged: unknown[] = [];
+    const spies = (["warn", "error", "info"] as const).map((level) =>
+      vi.spyOn(logger, level).mockImplementation(((...args: unknown[]) => void logged.push(args)) as never),
+    );
+    try {
+      await expect(runJob(new Date(now))).rejects.toBeInstanceOf(SmsDeliveryFailed);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    // The provider's refusal is logged with the message's id, never the number or the text.
+    expect(JSON.stringify(logged)).toContain("HTTP 500");
+    expect(JSON.stringify(logged)).not.toMatch(/2025550143|Deposit accepted/);
     const [queued] = await database.db
       .select()
       .from(smsMessages)
