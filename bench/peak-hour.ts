@@ -630,6 +630,45 @@ function firstLimit(failed: Step): string {
   return `at ${failed.scale}× (${failed.members_equivalent.toLocaleString("en-US")} members): ${slow.join("; ")}; the limit: ${where}`;
 }
 
+/**
+ * What the run's database holds, for docs/operations.md's capacity table: its size, and the bytes
+ * a member and a ledger transaction take with their indexes (the member's rows: user, profile,
+ * settings, accounts; a transaction's: the transaction, its entries, its notification).
+ */
+async function storageFigures(admin: pg.Client, database: string, database_url: string) {
+  const own = new pg.Client({ connectionString: database_url });
+  await own.connect();
+  try {
+    const size = async (tables: string[]) =>
+      Number(
+        (
+          await own.query<{ bytes: string }>(
+            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes FROM pg_class c WHERE c.relkind = 'r' AND c.relname = ANY($1)",
+            [tables],
+          )
+        ).rows[0]!.bytes,
+      );
+    const count = async (table: string) =>
+      Number((await own.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table}`)).rows[0]!.n);
+    const members = await count("member_profiles");
+    const transactions = await count("ledger_transactions");
+    const database_bytes = Number(
+      (await admin.query<{ bytes: string }>("SELECT pg_database_size($1)::text AS bytes", [database])).rows[0]!.bytes,
+    );
+    const member_bytes = await size(["users", "member_profiles", "member_settings", "ledger_accounts"]);
+    const transaction_bytes = await size(["ledger_transactions", "ledger_entries", "notifications"]);
+    return {
+      database_bytes,
+      members,
+      ledger_transactions: transactions,
+      bytes_per_member: Math.round(member_bytes / Math.max(members, 1)),
+      bytes_per_ledger_transaction: Math.round(transaction_bytes / Math.max(transactions, 1)),
+    };
+  } finally {
+    await own.end();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
@@ -698,6 +737,8 @@ async function main() {
       if (!result.met) break;
     }
     const report = await verifyLedger(database.db);
+    const storage = await storageFigures(admin, name, url.toString());
+    console.log("storage:", storage);
     const first_failed = steps.find((s) => !s.met);
     const held = steps.filter((s) => s.met).at(-1);
     const result = {
@@ -713,6 +754,7 @@ async function main() {
         : null,
       first_limit: first_failed ? firstLimit(first_failed) : "not reached: every scale asked for was held",
       ledger_verified: report.ok,
+      storage,
       seconds_per_step: SECONDS,
       steps,
     };

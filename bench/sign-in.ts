@@ -1,7 +1,7 @@
 /**
  * Sign-ins per second (issue 17, capacity: docs/operations.md "Scaling"). The whole two-step
  * sign-in as the service runs it, in this process on a database of its own: `startSignIn` (the
- * address's rate limit, the lockout check, Better Auth's password check with argon2id at 19 MiB
+ * address's rate limit, the lockout check, the password check with argon2id at 19 MiB
  * and two passes, the challenge, the emailed code written to the outbox), the code read back
  * from the outbox, then `verifySignInCode` (the code, the session). At 1, 2, 4 and 8 sign-ins at
  * once; beside it, in the same run, argon2id's verify alone at the same concurrency: the floor
@@ -183,7 +183,7 @@ async function measure(database: Database, on_postgres: boolean) {
 
   /** One whole sign-in of the client's next member, refused loudly if any step is not the expected one. */
   const turn = new Map<number, number>();
-  const signIn = async (client: number, clients: number) => {
+  const signIn = async (client: number, clients: number, marks: { code_read?: (reading: boolean) => void } = {}) => {
     const own = emails.filter((_, i) => i % clients === client);
     const k = turn.get(client) ?? 0;
     turn.set(client, k + 1);
@@ -192,6 +192,7 @@ async function measure(database: Database, on_postgres: boolean) {
     const started = await startSignIn(db, meta, { email, password: PASSWORD });
     if (started.status !== "challenge") throw new Error(`sign-in step 1: ${started.status}`);
     const cookie = started.set_cookies.map((line) => line.split(";")[0]).join("; ");
+    marks.code_read?.(true);
     const [mail] = await db
       .select({ text: schema.outbox.text_body })
       .from(schema.outbox)
@@ -200,6 +201,7 @@ async function measure(database: Database, on_postgres: boolean) {
       .limit(1);
     const code = /code is: (\d{6})/.exec(mail?.text ?? "")?.[1];
     if (!code) throw new Error("no sign-in code in the outbox");
+    marks.code_read?.(false);
     const verified = await verifySignInCode(db, { ...meta, cookie }, { code });
     if (verified.status !== "signed_in") throw new Error(`sign-in step 2: ${verified.status}`);
   };
@@ -219,32 +221,45 @@ async function measure(database: Database, on_postgres: boolean) {
       `${clients} at once: ${sign_in.per_second} sign-ins/s (p50 ${sign_in.p50_ms} ms, p95 ${sign_in.p95_ms} ms, CPU ${sign_in.cpu_ms_each} ms each); passkey ${passkey_sign_in.per_second}/s (p50 ${passkey_sign_in.p50_ms} ms, p95 ${passkey_sign_in.p95_ms} ms, CPU ${passkey_sign_in.cpu_ms_each} ms each); argon2id verify alone ${argon2_verify_alone.per_second}/s (CPU ${argon2_verify_alone.cpu_ms_each} ms each)`,
     );
   }
-  // The statements of one sign-in of each kind, counted where node-postgres sends them.
-  let statements: { password_and_code: number; passkey: number } | null = null;
+  // The statements of one sign-in of each kind, counted where node-postgres sends them. The
+  // bench's own reading of the code from the outbox, between the two steps, is not the sign-in's.
+  let statements: { password_and_code: number; password_step: number; code_step: number; passkey: number } | null =
+    null;
   if (on_postgres) {
-    const counted = { n: 0, texts: [] as string[] };
+    const counted = { n: 0, paused: false, step: 1, by_step: [0, 0, 0], texts: [] as string[] };
     const query = pg.Client.prototype.query;
     pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
-      counted.n += 1;
-      const first = args[0] as string | { text?: string };
-      counted.texts.push((typeof first === "string" ? first : (first?.text ?? "")).replace(/\s+/g, " ").slice(0, 160));
+      if (!counted.paused) {
+        counted.n += 1;
+        counted.by_step[counted.step]! += 1;
+        const first = args[0] as string | { text?: string };
+        counted.texts.push(
+          (typeof first === "string" ? first : (first?.text ?? "")).replace(/\s+/g, " ").slice(0, 160),
+        );
+      }
       return (query as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof query;
     try {
-      counted.n = 0;
-      counted.texts = [];
-      await signIn(0, 1);
+      await signIn(0, 1, {
+        code_read: (reading) => {
+          counted.paused = reading;
+          counted.step = 2;
+        },
+      });
       const password_and_code = counted.n;
+      const [, password_step, code_step] = counted.by_step as [number, number, number];
       // BENCH_LIST_STATEMENTS=1: each statement of the two-step sign-in, to see where they go.
       if (process.env.BENCH_LIST_STATEMENTS === "1")
         counted.texts.forEach((text, i) => console.log(`${i + 1}. ${text}`));
       counted.n = 0;
       await passkeySignIn(0, 1);
-      statements = { password_and_code, passkey: counted.n };
+      statements = { password_and_code, password_step, code_step, passkey: counted.n };
     } finally {
       pg.Client.prototype.query = query;
     }
-    console.log(`statements: password and code ${statements.password_and_code}, passkey ${statements.passkey}`);
+    console.log(
+      `statements: password and code ${statements.password_and_code} (password ${statements.password_step}, code ${statements.code_step}), passkey ${statements.passkey}`,
+    );
   }
   const result = {
     date: new Date().toISOString(),

@@ -7,6 +7,8 @@ import { memberProfiles, sessions, users } from "~/server/db/schema";
 import { authFor } from "~/server/auth/auth.server";
 import type { RequestMeta } from "~/server/auth/request-meta.server";
 import { submitApplication } from "~/server/applications/applications.server";
+import { encryptField } from "~/server/security/crypto.server";
+import { encryptionContext } from "~/server/members/members.server";
 import { openMember } from "./integration/ledger-fixtures";
 import { applicationAnswers } from "./application-answers";
 
@@ -121,6 +123,8 @@ export async function fundedMember(
     checking_cents?: number;
     savings_cents?: number;
     joint_name?: string;
+    /** YYYY-MM-DD; screening compares it with a listed person's. */
+    date_of_birth?: string;
   } = {},
 ) {
   const id = `user-${crypto.randomBytes(6).toString("hex")}`;
@@ -133,7 +137,8 @@ export async function fundedMember(
     user_id: id,
     first_name,
     last_name,
-    date_of_birth_enc: "x",
+    // Sealed as the application seals them, so the data-key rotation can read every test member too.
+    date_of_birth_enc: encryptField(options.date_of_birth ?? "1990-04-12", encryptionContext("date_of_birth", id)),
     street: "1 Main Street",
     city: "Portsmouth",
     state: "NH",
@@ -144,7 +149,7 @@ export async function fundedMember(
     emergency_relationship: "Friend",
     emergency_phone: "(555) 010-0001",
     id_type: "passport",
-    id_number_enc: "x",
+    id_number_enc: encryptField("X1234567", encryptionContext("id_number", id)),
     joint_account: Boolean(options.joint_name),
     joint_name: options.joint_name ?? null,
     joint_email: options.joint_name ? `joint-${id}@members.example` : null,

@@ -96,6 +96,12 @@ const EnvSchema = z.object({
     .optional(),
   SMS_AUTH_TOKEN: z.string().min(8, "must be the provider's auth token (at least 8 characters)").max(200).optional(),
   INSTITUTION_CONFIG: z.string().min(1).optional(),
+  /**
+   * A city database in the MaxMind DB format (GeoLite2 City, DB-IP City Lite) the operator
+   * downloads: with it, Sessions and devices show each session's approximate place
+   * (docs/operations.md#places-of-sessions). Unset: no place is shown, none is guessed.
+   */
+  CITY_DATABASE_FILE: z.string().min(1).optional(),
   /** "1": exactly one reverse proxy in front; the client address comes from X-Forwarded-For. */
   TRUST_PROXY: z.enum(["0", "1"], "must be 1 (exactly one reverse proxy in front) or 0").optional(),
   /** "1": run the demo profile (published passwords) even in a production deployment, on purpose. */

@@ -106,7 +106,9 @@ export type RefusalKind =
   /** Well formed and allowed, but it cannot be done as asked (a change the system cannot apply itself). */
   | "unprocessable"
   | "too_large"
-  | "too_many";
+  | "too_many"
+  /** Nothing wrong with the request, but it could not be done just now (a store failed): try again. */
+  | "unavailable";
 
 /**
  * A service's refusal as a value (docs/architecture.md#refusals). `ok: false` is the one marker

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { verifiedCookieValue } from "~/server/auth/signed-cookie.server";
+import fc from "fast-check";
+import { signedCookieValue, verifiedCookieValue } from "~/server/auth/signed-cookie.server";
 
 const SECRET = "a-test-secret-of-enough-length-0123456789";
 // As better-call signs a cookie value: value.base64(HMAC-SHA256(secret, value)), URL-encoded.
@@ -38,5 +39,16 @@ describe("signed session cookie", () => {
     expect(verifiedCookieValue("mutual.session_token=%E0%A4%A", "mutual.session_token", SECRET)).toBeNull();
     expect(verifiedCookieValue("mutual.session_token=", "mutual.session_token", SECRET)).toBeNull();
     expect(verifiedCookieValue(`mutual.session_token=${good}`, "mutual.session_token", SECRET)).toBe("abc");
+  });
+
+  it("signs as better-call signs (the sign-in challenge cookie), and what it signs verifies back", () => {
+    expect(signedCookieValue("tok3n.with.dots", SECRET)).toBe(sign("tok3n.with.dots"));
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 80 }), (value) => {
+        const header = `a=b; mutual.two_factor=${signedCookieValue(value, SECRET)}`;
+        expect(verifiedCookieValue(header, "mutual.two_factor", SECRET)).toBe(value);
+        expect(verifiedCookieValue(header, "mutual.two_factor", "another-secret")).toBeNull();
+      }),
+    );
   });
 });

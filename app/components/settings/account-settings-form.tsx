@@ -3,7 +3,7 @@ import { useFetcher } from "react-router";
 import { Link } from "react-router";
 import { KeyRound, Mail, ShieldCheck } from "lucide-react";
 import { changePasswordSchema, passwordOnlySchema, SETTINGS_MESSAGES, totpCodeSchema } from "~/domain/settings";
-import { Button, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
+import { Button, CurrentPasswordField, FormMessage, SchemaForm, TextField, useSchemaForm } from "~/components/ui";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { SettingSwitch } from "./setting-switch";
 import { StatusMessage } from "./status-message";
@@ -201,13 +201,7 @@ function TotpStart({
     >
       <input type="hidden" name="intent" value="totp-start" />
       <p className="text-sm text-slate-700">To set up an authenticator app, confirm your current password.</p>
-      <TextField
-        name="current_password"
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-        isRequired
-      />
+      <CurrentPasswordField />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" isPending={fetcher.state !== "idle"} pendingLabel="Checking…">
           Continue
@@ -310,13 +304,7 @@ function TotpDisable({
       <p className="text-sm text-slate-700">
         Turning the authenticator app off sends your sign-in codes by email again. Confirm your current password.
       </p>
-      <TextField
-        name="current_password"
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-        isRequired
-      />
+      <CurrentPasswordField />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" variant="danger" isPending={fetcher.state !== "idle"} pendingLabel="Turning off…">
           Turn off authenticator app
@@ -375,13 +363,7 @@ function PasswordSection({ demoLocked, pageResult }: { demoLocked: boolean; page
         aria-label="Change password"
       >
         <input type="hidden" name="intent" value="password" />
-        <TextField
-          name="current_password"
-          label="Current password"
-          type="password"
-          autoComplete="current-password"
-          isRequired
-        />
+        <CurrentPasswordField />
         <TextField name="new_password" label="New password" type="password" autoComplete="new-password" isRequired />
         <TextField
           name="confirm_password"

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { Fingerprint } from "lucide-react";
-import { Button, FormMessage, TextField } from "~/components/ui";
+import { Button, CurrentPasswordField, FormMessage, TextField } from "~/components/ui";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { StatusMessage } from "./status-message";
 import { SettingsSection } from "./settings-section";
@@ -111,14 +111,7 @@ export function PasskeysSection({ account, pageResult }: { account: AccountData;
             isRequired
             error={fieldError(optionsRefused, "name")}
           />
-          <TextField
-            name="current_password"
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            isRequired
-            error={fieldError(optionsRefused, "current_password")}
-          />
+          <CurrentPasswordField error={fieldError(optionsRefused, "current_password")} />
           {problem ? <FormMessage tone="error">{problem}</FormMessage> : null}
           {optionsRefused && !optionsRefused.reply ? <StatusMessage result={optionsRefused} /> : null}
           <div className="flex justify-end">
@@ -205,14 +198,7 @@ function PasskeyRow({ passkey, canUseOther }: { passkey: PasskeyData; canUseOthe
         >
           <input type="hidden" name="intent" value="passkey-remove" />
           <input type="hidden" name="passkey_id" value={passkey.id} />
-          <TextField
-            name="current_password"
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            isRequired
-            error={fieldError(refused, "current_password")}
-          />
+          <CurrentPasswordField error={fieldError(refused, "current_password")} />
           {problem ? <FormMessage tone="error">{problem}</FormMessage> : null}
           {refused && !fieldError(refused, "current_password") ? (
             <FormMessage tone="error">{refused.detail ?? refused.message}</FormMessage>

@@ -9,8 +9,8 @@ const ACTION = "/settings/account";
 
 /**
  * Sessions and devices (docs/product.md#sessions-and-devices): every place the person is signed in,
- * with browser and device (from the user agent), when it started and was last active, this one
- * marked; end one, or all the others. Plain forms: it works without JavaScript too.
+ * with browser and device (from the user agent), the approximate place when a city database is
+ * configured, when it started and was last active, this one marked; end one, or all the others. Plain forms: it works without JavaScript too.
  */
 export function SessionsSection({ account, pageResult }: { account: AccountData; pageResult?: AccountActionData }) {
   const fetcher = useFetcher<AccountActionData>({ key: "settings-account-sessions" });
@@ -81,6 +81,7 @@ function SessionRow({
             </span>
           ) : null}
         </p>
+        {session.place ? <p className="text-sm text-slate-700">Near {session.place} (approximate)</p> : null}
         <p className="text-sm text-slate-600">
           Signed in <time dateTime={session.started_at}>{session.started_label}</time> · Last active{" "}
           <time dateTime={session.last_seen_at}>{session.last_seen_label}</time>

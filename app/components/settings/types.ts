@@ -111,6 +111,8 @@ export interface SessionData {
   started_label: string;
   last_seen_at: string;
   last_seen_label: string;
+  /** Approximate, from the network address; null without a city database (docs/product.md#sessions-and-devices). */
+  place: string | null;
   current: boolean;
 }
 

@@ -21,5 +21,5 @@ export { FormMessage, type FormMessageProps, type FormMessageTone } from "./form
 export { RadioGroup, type RadioGroupProps, type RadioOption } from "./radio-group";
 export { Select, type SelectOption, type SelectProps } from "./select";
 export { TextArea, type TextAreaProps } from "./text-area";
-export { TextField, type TextFieldProps } from "./text-field";
+export { CurrentPasswordField, TextField, type TextFieldProps } from "./text-field";
 export { useReturnFocus, useStepFocus } from "./use-step-focus";

@@ -165,3 +165,30 @@ export function useTextControl<E extends HTMLInputElement | HTMLTextAreaElement>
   };
   return { inputId, errorId, message, invalid, control };
 }
+
+/**
+ * The password a signed-in person types again to confirm a security change (a new password, an
+ * authenticator app, a passkey): one field, named `current_password` as every action reads it,
+ * filled by password managers as the current password.
+ */
+export function CurrentPasswordField({
+  label = "Current password",
+  error,
+  autoFocus,
+}: {
+  label?: string;
+  error?: string;
+  autoFocus?: boolean;
+}) {
+  return (
+    <TextField
+      name="current_password"
+      label={label}
+      type="password"
+      autoComplete="current-password"
+      isRequired
+      error={error}
+      autoFocus={autoFocus}
+    />
+  );
+}

@@ -286,7 +286,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const member_id = String(form.get("member_id") ?? "");
     const upload = form.get("image");
     const result = await setMemberImage({ staff, member_id, upload: upload instanceof File ? upload : null, origin });
-    if (result.status === "updated")
+    if (result.ok)
       throw redirect(
         withParams(url.search, {
           index: null,
@@ -295,8 +295,9 @@ export async function action({ request, context }: Route.ActionArgs) {
           image: result.file.slice(0, 8),
         }),
       );
-    const failed = result.status === "refused" && result.reason === "failed";
-    const message = failed ? result.message : `Failed to update profile image: ${result.message}`;
+    // Bad input (the file, no member chosen) is said as a failed update; a store failure says itself.
+    const bad_input = result.kind === "bad_input";
+    const message = bad_input ? `Failed to update profile image: ${result.message}` : result.message;
     return data(
       {
         intent,
@@ -304,7 +305,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         tone: "error",
         reply: formReply(form, { fieldErrors: { image: [result.message] } }),
       } satisfies AdminActionResult,
-      { status: failed ? 500 : 400 },
+      { status: refusalStatus(result.kind) },
     );
   }
 

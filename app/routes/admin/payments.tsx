@@ -6,7 +6,7 @@ import { PaymentControls, type PaymentsActionResult } from "~/components/admin/p
 import { CurrencyRates } from "~/components/admin/currency-rates";
 import { requireMoneyStaff } from "~/server/postings/access.server";
 import { pauseOrResumePayments, paymentControls, saveCurrencyRate } from "./payments.server";
-import { parseSubmission, readForm, replyTo } from "~/server/http/form.server";
+import { parseSubmission, readForm, refusalStatus, replyTo } from "~/server/http/form.server";
 import { PauseSchema, RateSchema } from "~/domain/payment-controls";
 import { CURRENCIES } from "~/domain/currencies";
 
@@ -45,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
     const paused = submission.value.paused === "on";
     const result = await pauseOrResumePayments({ staff, paused, reason: submission.value.reason, origin });
-    if (result.status === "invalid")
+    if (!result.ok)
       return data(
         {
           intent,
@@ -53,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           tone: "error",
           reply: replyTo(submission, { fieldErrors: { reason: [result.message] } }),
         } satisfies PaymentsActionResult,
-        { status: 400 },
+        { status: refusalStatus(result.kind) },
       );
     const message = !result.changed
       ? paused
@@ -77,15 +77,15 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 400 },
       );
     const result = await saveCurrencyRate({ staff, ...submission.value, origin });
-    if (result.status === "invalid")
+    if (!result.ok)
       return data(
         {
           intent,
           message: `Failed: ${result.message}.`,
           tone: "error",
-          reply: replyTo(submission, { fieldErrors: { [result.field]: [result.message] } }),
+          reply: replyTo(submission, { fieldErrors: { [result.field ?? "code"]: [result.message] } }),
         } satisfies PaymentsActionResult,
-        { status: 400 },
+        { status: refusalStatus(result.kind) },
       );
     return { intent, message: `Rate for ${result.code} saved.`, tone: "success" } satisfies PaymentsActionResult;
   }

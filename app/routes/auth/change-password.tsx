@@ -14,7 +14,15 @@ import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/htt
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { SessionTimeout } from "~/components/session/session-timeout";
-import { Button, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import {
+  Button,
+  CurrentPasswordField,
+  FormMessage,
+  SchemaForm,
+  TextField,
+  formMessages,
+  useSchemaForm,
+} from "~/components/ui";
 import { mustChangePassword, replaceTemporaryPassword } from "./change-password.server";
 
 /**
@@ -122,14 +130,7 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
         ) : null}
         <SchemaForm form={form} method="post" className="mt-6 space-y-5" aria-label="Choose a new password">
           {loaderData.redirect_to ? <input type="hidden" name="redirectTo" value={loaderData.redirect_to} /> : null}
-          <TextField
-            name="current_password"
-            label="Temporary password"
-            type="password"
-            autoComplete="current-password"
-            isRequired
-            autoFocus
-          />
+          <CurrentPasswordField label="Temporary password" autoFocus />
           <TextField
             name="new_password"
             label="New password"

@@ -8,7 +8,7 @@ import {
   editScheduledTransfer,
   listScheduledTransfers,
   skipNextTransfer,
-} from "~/server/payments/scheduled-transfers.server";
+} from "~/server/payments/scheduled-transfer-changes.server";
 
 /** What /dashboard/scheduled-transfers calls (its view-model): each opens the database itself, for the signed-in member only. */
 

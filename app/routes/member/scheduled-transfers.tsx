@@ -10,7 +10,7 @@ import {
   loadScheduledTransfers,
   skipOwnTransfer,
 } from "./scheduled-transfers.server";
-import { readForm } from "~/server/http/form.server";
+import { readForm, refusalStatus } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { centsAsDecimal, formatCents } from "~/domain/money";
 import { describeSeries } from "~/domain/schedule";
@@ -47,8 +47,6 @@ const INTENTS = ["skip", "cancel", "edit"] as const;
 
 type Answer = { ok: boolean; message: string; series_id?: number };
 
-const STATUS_OF_REFUSAL = { not_found: 404, conflict: 409, invalid: 400 } as const;
-
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireMember(request);
   const form = await readForm(request);
@@ -68,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!result.ok)
         return data<Answer>(
           { ok: false, message: result.message, series_id: rest.series_id },
-          { status: STATUS_OF_REFUSAL[result.reason] },
+          { status: refusalStatus(result.kind) },
         );
       return {
         ok: true,
@@ -85,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!result.ok)
       return data<Answer>(
         { ok: false, message: result.message, series_id },
-        { status: STATUS_OF_REFUSAL[result.reason] },
+        { status: refusalStatus(result.kind) },
       );
     if (intent === "cancel") return { ok: true, message: "Cancelled. No further transfer will be sent." };
     return {

@@ -3,7 +3,7 @@ import type { Route } from "./+types/profile";
 import { requestInfoContext } from "~/context";
 import { profileSchema, SETTINGS_MESSAGES } from "~/domain/settings";
 import { requireUser } from "~/server/auth/session.server";
-import { parseSubmission, readForm, replyTo } from "~/server/http/form.server";
+import { parseSubmission, readForm, refusalStatus, replyTo } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { pageTitle } from "~/components/site/page-title";
 import { FormMessage } from "~/components/ui";
@@ -39,10 +39,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "image") {
     const upload = form.get("image");
     const result = await setProfileImage(user.id, upload instanceof File ? upload : null);
-    if (result.status === "updated")
+    if (result.ok)
       return { intent: "image", ok: true, message: SETTINGS_MESSAGES.profile_updated } satisfies ProfileActionData;
     return data({ intent: "image", ok: false, message: result.message } satisfies ProfileActionData, {
-      status: result.reason === "failed" ? 500 : 400,
+      status: refusalStatus(result.kind),
     });
   }
 

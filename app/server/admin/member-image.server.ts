@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { memberProfiles } from "~/server/db/schema";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
-import { setProfileImage, type ProfileImageRefusal } from "~/server/profile-images/profile-images.server";
+import { setProfileImage, type SetProfileImageResult } from "~/server/profile-images/profile-images.server";
+import { refusal } from "~/domain/refusals";
 import type { Actor } from "~/domain/actor";
 
 /**
@@ -13,25 +14,22 @@ import type { Actor } from "~/domain/actor";
  */
 export const SELECT_USER_FIRST = "Please select a user first";
 
-export type StaffImageResult =
-  | { status: "updated"; file: string }
-  | { status: "no_member"; message: string }
-  | { status: "refused"; reason: ProfileImageRefusal; message: string };
+export type StaffImageResult = SetProfileImageResult;
+const NO_MEMBER = refusal("bad_input", SELECT_USER_FIRST, { field: "member_id" });
 
 export async function setMemberImageByStaff(
   db: Db,
   input: { staff: Actor; member_id: string; upload: File | null; origin: AuditOrigin; now?: Date },
 ): Promise<StaffImageResult> {
   const member_id = input.member_id.trim();
-  if (!member_id || !/^[A-Za-z0-9_-]{1,64}$/.test(member_id))
-    return { status: "no_member", message: SELECT_USER_FIRST };
+  if (!member_id || !/^[A-Za-z0-9_-]{1,64}$/.test(member_id)) return NO_MEMBER;
   const [before] = await db
     .select({ image_file: memberProfiles.image_file })
     .from(memberProfiles)
     .where(eq(memberProfiles.user_id, member_id));
-  if (!before) return { status: "no_member", message: SELECT_USER_FIRST };
+  if (!before) return NO_MEMBER;
   const result = await setProfileImage(db, member_id, input.upload);
-  if (result.status !== "updated") return result;
+  if (!result.ok) return result;
   await recordAudit(db, {
     actor_id: input.staff.id,
     actor_email: input.staff.email,
@@ -44,5 +42,5 @@ export async function setMemberImageByStaff(
     ip: input.origin.ip,
     at: input.now,
   });
-  return { status: "updated", file: result.file };
+  return { ok: true, file: result.file };
 }

@@ -5,6 +5,7 @@ import { sessions } from "~/server/db/schema";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "./auth.server";
 import { describeUserAgent } from "./devices.server";
+import { approximatePlace } from "./places.server";
 
 /**
  * A person's signed-in sessions (docs/product.md#sessions-and-devices): the list Account Settings
@@ -20,6 +21,8 @@ export interface ActiveSession {
   device: string;
   started_at: Date;
   last_seen_at: Date;
+  /** Approximate, from the network address, when a city database is configured (places.server.ts). */
+  place: string | null;
   /** The session of the request that asks. */
   current: boolean;
 }
@@ -35,6 +38,7 @@ export async function listActiveSessions(
     .select({
       id: sessions.id,
       user_agent: sessions.userAgent,
+      ip_address: sessions.ipAddress,
       created_at: sessions.createdAt,
       last_active_at: sessions.lastActiveAt,
       expires_at: sessions.expiresAt,
@@ -58,6 +62,7 @@ export async function listActiveSessions(
       device: described.device,
       started_at: row.created_at,
       last_seen_at: row.last_active_at,
+      place: approximatePlace(row.ip_address),
       current: row.id === current_session_id,
     };
   });

@@ -1,8 +1,9 @@
 import { usesSecureCookies } from "../http/cookies.server";
-import { betterAuth, type BetterAuthPlugin } from "better-auth";
+import { betterAuth, type BetterAuthPlugin, type Session, type User } from "better-auth";
+import { generateRandomString } from "better-auth/crypto";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthEndpoint } from "better-auth/api";
-import { expireCookie, setSessionCookie } from "better-auth/cookies";
+import { createAuthEndpoint } from "better-auth/api";
+import { setSessionCookie } from "better-auth/cookies";
 import { admin, twoFactor } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { adminAc, defaultStatements, userAc } from "better-auth/plugins/admin/access";
@@ -15,12 +16,10 @@ import { appDatabase } from "~/server/db/db.server";
 import type { Db } from "~/server/db/client.server";
 import { authAccounts, authRateLimits, sessions, twoFactors, users, verifications } from "~/server/db/schema";
 import { sendEmail } from "~/server/mail/outbox.server";
-import { passwordChangedEmail, passwordResetEmail, signInCodeEmail } from "~/server/mail/templates.server";
+import { passwordChangedEmail, passwordResetEmail } from "~/server/mail/templates.server";
 import { logger } from "~/server/logger.server";
-import { keyedHash } from "~/server/security/crypto.server";
 import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS } from "~/domain/password";
 import { unlockSignIn } from "./lockout.server";
-import { consumeStaffCode } from "./staff-codes.server";
 
 /**
  * Better Auth, configured for a bank (docs/product.md#sign-in, docs/architecture.md#identity).
@@ -28,12 +27,14 @@ import { consumeStaffCode } from "./staff-codes.server";
  * - Email + password, hashed with argon2id (@node-rs/argon2; OWASP's parameters: 19 MiB, 2
  *   passes, 1 lane). Sessions live in the database; the cookie carries only the signed random
  *   session token.
- * - Two-factor plugin: every user has it on, with the email code (10 minutes, stored as a keyed
- *   hash, sent through the outbox) as the default and an authenticator app (TOTP) replacing it
- *   once enrolled.
+ * - Two-factor plugin: the authenticator app (TOTP; its secret encrypted) and the flag that every
+ *   user has a second factor. The second step of a sign-in itself (the emailed code, 10 minutes,
+ *   stored as a keyed hash and sent through the outbox; the app's code; a staff-issued code) is
+ *   ours, in one row per challenge (sign-in.server.ts, decision 0025): Better Auth's version of it
+ *   cost 14 database statements a sign-in and made a session before the second factor.
  * - Admin plugin: roles user, pending and admin (new accounts start as pending applicants).
- * - Our plugin `mutual-sign-in`: server-only endpoints to read and end a sign-in challenge and to
- *   finish it with a staff-issued code.
+ * - Our plugin `mutual-sign-in`: a server-only endpoint that makes the session at the end of a
+ *   sign-in (the row and its signed cookie).
  *
  * Better Auth's HTTP handler is deliberately not mounted: every call comes from our own loaders
  * and actions through `auth.api.*`, behind the request guards (CSRF, body limits) of server.ts,
@@ -98,91 +99,54 @@ const authModels = {
 };
 
 /**
- * The state of step 2 of a sign-in, read from Better Auth's signed two_factor cookie and its
- * verification row. Server-only endpoints: they cannot be reached over HTTP.
+ * Our server-only endpoint (not reachable over HTTP): the session at the end of a sign-in.
+ *
+ * The two-step sign-in keeps its own state (sign-in.server.ts, decision 0025) and asks Better Auth
+ * only for the session: its row, its random token and its signed cookie, with Better Auth's own
+ * cookie helper. A passkey sign-in ends here too.
  */
-function mutualSignInPlugin(db: Db) {
-  const TWO_FACTOR_COOKIE = "two_factor";
-
-  async function readChallenge(ctx: {
-    context: {
-      createAuthCookie: (name: string) => { name: string };
-      secret: string;
-      internalAdapter: { findVerificationValue: (id: string) => Promise<{ value: string; expiresAt: Date } | null> };
-    };
-    getSignedCookie: (name: string, secret: string) => Promise<string | null | false>;
-  }) {
-    const cookie = ctx.context.createAuthCookie(TWO_FACTOR_COOKIE);
-    const identifier = await ctx.getSignedCookie(cookie.name, ctx.context.secret);
-    if (!identifier) return null;
-    const row = await ctx.context.internalAdapter.findVerificationValue(identifier);
-    if (!row || row.expiresAt.getTime() <= Date.now()) return null;
-    return { challenge_id: identifier, user_id: row.value, expires_at: row.expiresAt };
-  }
-
+function mutualSignInPlugin() {
   return {
     id: "mutual-sign-in",
     endpoints: {
-      getSignInChallenge: createAuthEndpoint.serverOnly({ method: "POST" }, async (ctx) => {
-        return ctx.json({ challenge: await readChallenge(ctx) });
-      }),
-      endSignInChallenge: createAuthEndpoint.serverOnly({ method: "POST" }, async (ctx) => {
-        const challenge = await readChallenge(ctx);
-        if (challenge) await ctx.context.internalAdapter.consumeVerificationValue(challenge.challenge_id);
-        expireCookie(ctx, ctx.context.createAuthCookie(TWO_FACTOR_COOKIE));
-        return ctx.json({ ended: Boolean(challenge) });
-      }),
       /**
-       * Signs a person in after a passkey proved both factors (sign-in-passkey.server.ts checked the
-       * assertion, the lock and the limits): the same kind of session a finished two-step sign-in
-       * gets, from Better Auth's own adapter, with its cookie.
+       * The caller read the person in the same statement as the rest of its sign-in and says
+       * whether a ban is recorded. Without one, the row is written through Better Auth's adapter
+       * as its `createSession` writes it, without that method's one hook here (the admin plugin's
+       * ban check, which would read the person again). With one, live or lapsed, it goes through
+       * `createSession`, whose hook refuses a live ban and lifts a lapsed one exactly as before.
        */
-      createPasskeySession: createAuthEndpoint.serverOnly(
-        { method: "POST", body: z.object({ user_id: z.string() }) },
-        async (ctx) => {
-          const user = await ctx.context.internalAdapter.findUserById(ctx.body.user_id);
-          if (!user) throw APIError.from("UNAUTHORIZED", { code: "USER_NOT_FOUND", message: "User not found" });
-          const session = await ctx.context.internalAdapter.createSession(user.id, false);
-          await setSessionCookie(ctx, { session, user });
-          return ctx.json({ token: session.token, user: { id: user.id } });
+      createSignInSession: createAuthEndpoint.serverOnly(
+        {
+          method: "POST",
+          body: z.object({
+            user_id: z.string(),
+            email: z.string(),
+            ban_recorded: z.boolean(),
+            /** A browser session: a cookie without Max-Age and a row that ends within a day. */
+            dont_remember: z.boolean().optional(),
+          }),
         },
-      ),
-      /**
-       * Finishes a sign-in with a staff-issued code (docs/product.md#second-factors): one member,
-       * single use, 24 h.
-       */
-      verifyStaffSignInCode: createAuthEndpoint.serverOnly(
-        { method: "POST", body: z.object({ code: z.string() }) },
         async (ctx) => {
-          const challenge = await readChallenge(ctx);
-          if (!challenge)
-            throw APIError.from("UNAUTHORIZED", {
-              code: "INVALID_TWO_FACTOR_COOKIE",
-              message: "Invalid two factor cookie",
-            });
-          const used = await consumeStaffCode(db, { user_id: challenge.user_id, code: ctx.body.code });
-          if (!used) throw APIError.from("UNAUTHORIZED", { code: "INVALID_CODE", message: "Invalid code" });
-          const consumed = await ctx.context.internalAdapter.consumeVerificationValue(challenge.challenge_id);
-          if (!consumed || consumed.value !== challenge.user_id) {
-            throw APIError.from("UNAUTHORIZED", {
-              code: "INVALID_TWO_FACTOR_COOKIE",
-              message: "Invalid two factor cookie",
-            });
-          }
-          const user = await ctx.context.internalAdapter.findUserById(challenge.user_id);
-          if (!user)
-            throw APIError.from("UNAUTHORIZED", {
-              code: "INVALID_TWO_FACTOR_COOKIE",
-              message: "Invalid two factor cookie",
-            });
-          const dontRemember = await ctx.getSignedCookie(
-            ctx.context.authCookies.dontRememberToken.name,
-            ctx.context.secret,
-          );
-          const session = await ctx.context.internalAdapter.createSession(user.id, Boolean(dontRemember));
-          await setSessionCookie(ctx, { session, user });
-          expireCookie(ctx, ctx.context.createAuthCookie(TWO_FACTOR_COOKIE));
-          return ctx.json({ token: session.token, user: { id: user.id } });
+          const { user_id, email, ban_recorded, dont_remember } = ctx.body;
+          const session = ban_recorded
+            ? await ctx.context.internalAdapter.createSession(user_id, dont_remember ?? false)
+            : await ctx.context.adapter.create<Session>({
+                model: "session",
+                data: {
+                  ipAddress: ctx.headers?.get(CLIENT_IP_HEADER) ?? "",
+                  userAgent: ctx.headers?.get("user-agent") ?? "",
+                  expiresAt: new Date(Date.now() + (dont_remember ? 24 * 60 * 60 : SESSION_ABSOLUTE_MS / 1000) * 1000),
+                  userId: user_id,
+                  token: generateRandomString(32, "a-z", "A-Z", "0-9"),
+                  createdAt: new Date(),
+                  updatedAt: new Date(),
+                },
+              });
+          // With the cookie cache off, Better Auth's cookie helper uses only the session's token; the
+          // person is passed for its type.
+          await setSessionCookie(ctx, { session, user: { id: user_id, email } as User }, dont_remember);
+          return ctx.json({ session_id: session.id, token: session.token });
         },
       ),
     },
@@ -248,24 +212,11 @@ export function createAuth(db: Db) {
       twoFactor({
         issuer: profile.name,
         twoFactorCookieMaxAge: CHALLENGE_VALID_SECONDS,
-        otpOptions: {
-          period: EMAIL_CODE_VALID_MINUTES,
-          digits: 6,
-          allowedAttempts: 5,
-          storeOTP: { hash: async (otp: string) => keyedHash("code:email-sign-in", otp) },
-          sendOTP: async ({ user, otp }) => {
-            await sendEmail(db, {
-              ...signInCodeEmail(otp, EMAIL_CODE_VALID_MINUTES),
-              to: user.email,
-              user_id: user.id,
-            });
-          },
-        },
         totpOptions: { digits: 6, period: 30 },
         accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: 15 * 60 },
       }),
       admin({ ac: accessControl, roles, defaultRole: "pending", adminRoles: ["admin"] }),
-      mutualSignInPlugin(db),
+      mutualSignInPlugin(),
     ],
   });
 }

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import Bowser from "bowser";
-import { and, eq } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { knownDevices } from "~/server/db/schema";
 import { keyedHash, sameHash } from "~/server/security/crypto.server";
@@ -78,18 +78,16 @@ export async function noteSignInDevice(
   cookie_header: string,
   now: Date = new Date(),
 ): Promise<{ known: boolean; set_cookie: string }> {
-  const id = deviceIdFromCookie(cookie_header) ?? crypto.randomBytes(24).toString("base64url");
+  const cookie_id = deviceIdFromCookie(cookie_header);
+  const id = cookie_id ?? crypto.randomBytes(24).toString("base64url");
   const device_hash = keyedHash("device", `${user_id}\u0000${id}`);
-  const seen = await db
-    .update(knownDevices)
-    .set({ last_seen_at: now })
-    .where(and(eq(knownDevices.user_id, user_id), eq(knownDevices.device_hash, device_hash)))
-    .returning({ user_id: knownDevices.user_id });
-  if (seen.length === 0) {
-    await db
-      .insert(knownDevices)
-      .values({ user_id, device_hash, first_seen_at: now, last_seen_at: now })
-      .onConflictDoNothing();
-  }
-  return { known: seen.length === 1, set_cookie: deviceCookie(id) };
+  // One statement: noted if new, its time moved if known. `xmax = 0` is PostgreSQL's mark of a row
+  // this statement inserted rather than updated. A browser without our cookie is new for certain.
+  const [row] = await db
+    .insert(knownDevices)
+    .values({ user_id, device_hash, first_seen_at: now, last_seen_at: now })
+    .onConflictDoUpdate({ target: [knownDevices.user_id, knownDevices.device_hash], set: { last_seen_at: now } })
+    .returning({ inserted: sql<boolean>`(xmax = 0)` });
+  const known = cookie_id !== null && row?.inserted === false;
+  return { known, set_cookie: deviceCookie(id) };
 }

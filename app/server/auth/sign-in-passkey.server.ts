@@ -19,7 +19,7 @@ import {
 import { assertionOptions, checkAssertion, parseAssertion, passkeyForResponse } from "./passkeys.server";
 import { RATE_LIMITS } from "./rate-limits.server";
 import { authHeaders, type RequestMeta } from "./request-meta.server";
-import { finishSignIn, signedInUser, type SignedInUser } from "./sign-in.server";
+import { createSignInSession, finishSignIn, signedInUser, type SignedInUser } from "./sign-in.server";
 
 /**
  * Signing in with a passkey (docs/product.md#passkeys): one step, because a passkey with user
@@ -115,19 +115,18 @@ async function checkPasskeySignIn(
     return { status: "invalid" };
   }
   try {
-    const auth = authFor(db);
     // A session already open in this browser ends here: signing in always starts a new one.
     if (/session_token=/.test(meta.cookie)) {
-      await auth.api.signOut({ headers: authHeaders(meta) }).catch(() => undefined);
+      await authFor(db)
+        .api.signOut({ headers: authHeaders(meta) })
+        .catch(() => undefined);
     }
-    const made = await auth.api.createPasskeySession({
-      body: { user_id: check.owner.user_id },
-      headers: authHeaders(meta),
-      returnHeaders: true,
-    });
+    // Refused above when a ban is recorded, so Better Auth's ban check need not read the person again.
+    const owner = { id: check.owner.user_id, email: account.email };
+    const session = await createSignInSession(db, meta, owner, { ban_recorded: false });
     await clearCodeAttempts(db, account.email, now);
     const user = await signedInUser(db, check.owner.user_id);
-    const set_cookies = await finishSignIn(db, user, meta, made.headers.getSetCookie(), now);
+    const set_cookies = await finishSignIn(db, user, meta, session, now);
     return { status: "signed_in", set_cookies, user };
   } catch (error) {
     logger.error({ err: error }, "passkey sign-in failed");

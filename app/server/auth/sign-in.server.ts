@@ -1,29 +1,54 @@
+import crypto from "node:crypto";
 import { worksInBackOffice } from "~/domain/staff-roles";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import { symmetricDecrypt } from "better-auth/crypto";
+import { createOTP } from "@better-auth/utils/otp";
+import { base32 } from "@better-auth/utils/base32";
 import { maskEmail } from "~/domain/sign-in";
+import { PASSWORD_MAX_CHARS } from "~/domain/password";
 import type { Db } from "~/server/db/client.server";
-import { sessions, signInChallenges, usedTotpCodes, users } from "~/server/db/schema";
+import {
+  authAccounts,
+  memberProfiles,
+  memberSettings,
+  passwordChangeRequirements,
+  signInChallenges,
+  signInLockouts,
+  twoFactors,
+  usedTotpCodes,
+  users,
+} from "~/server/db/schema";
 import { sendEmail } from "~/server/mail/outbox.server";
-import { accountLockedEmail, codesLockedEmail, loginAlertEmail } from "~/server/mail/templates.server";
+import { accountLockedEmail, codesLockedEmail, loginAlertEmail, signInCodeEmail } from "~/server/mail/templates.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { keyedHash } from "~/server/security/crypto.server";
 import { logger } from "~/server/logger.server";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { applicationStatus, getMemberSettings } from "~/server/members/members.server";
 import { institution } from "~/config/institution.server";
-import { authFor, publicBaseUrl } from "./auth.server";
+import { usesSecureCookies } from "../http/cookies.server";
+import {
+  authFor,
+  CHALLENGE_VALID_SECONDS,
+  EMAIL_CODE_VALID_MINUTES,
+  hashPassword,
+  publicBaseUrl,
+  verifyPassword,
+} from "./auth.server";
 import { describeUserAgent, noteSignInDevice } from "./devices.server";
 import { countPasskeys } from "./passkeys.server";
-import { verifiedCookieValue } from "./signed-cookie.server";
-import { hashCode } from "./codes.server";
+import { signedCookieValue, verifiedCookieValue } from "./signed-cookie.server";
+import { codeMatches, generateCode, hashCode } from "./codes.server";
+import { consumeStaffCode } from "./staff-codes.server";
 import { mustChangePassword } from "./password-change.server";
 import {
   CODE_ATTEMPTS_MAX,
-  clearCodeAttempts,
   clearWrongPasswords,
   lockForWrongCodes,
   LOCKOUT_MS,
   lockoutState,
+  normaliseEmail,
   recordCodeAttempt,
   recordWrongPassword,
 } from "./lockout.server";
@@ -34,24 +59,27 @@ import { effectiveRole, type EffectiveRole } from "./roles.server";
 /**
  * Two-step sign-in (docs/product.md#two-steps).
  *
- * Step 1 checks the password through Better Auth. Because every user has two-factor on, a right
- * password creates no session: Better Auth opens a challenge (the signed, HttpOnly `two_factor`
- * cookie, 10 minutes) and we send the email code, unless the member uses an authenticator app.
+ * Step 1 checks the password (argon2id, with Better Auth's own hash functions) and opens a
+ * challenge: one row of `sign_in_challenges` (whose it is, the factor it asks for, the emailed
+ * code's keyed hash, its wrong codes) named by the signed, HttpOnly `two_factor` cookie, 10
+ * minutes. A right password creates no session.
  *
- * Step 2 takes a 6-digit code: a staff-issued code for this member, else the email code or the
- * app's code. Only then is a session created, with a new random id. Five wrong codes end the
- * challenge (back to step 1), whatever kind of code was tried; and because a new challenge only
- * takes the password, codes are also counted per account across challenges: 10 without a
- * sign-in lock the account as wrong passwords do, and the member is emailed (lockout.server.ts).
+ * Step 2 takes a 6-digit code: the email code, else a staff-issued code for this member, else the
+ * app's code. Only then is a session created (Better Auth's row, token and cookie), with a new
+ * random id. Five wrong codes end the challenge (back to step 1), whatever kind of code was tried;
+ * and because a new challenge only takes the password, codes are also counted per account across
+ * challenges: 10 without a sign-in lock the account as wrong passwords do, and the member is
+ * emailed (lockout.server.ts).
+ *
+ * Every read a step needs is one statement (the person, their lock and settings together), so a
+ * whole two-step sign-in from a new device is 12 statements (decision 0025;
+ * tests/integration/auth/sign-in-statements.test.ts keeps it there).
  */
 export const WRONG_CODES_MAX = 5;
 /** An authenticator code stays refused this long after use (its window is ±30 s). */
 const TOTP_REUSE_WINDOW_MS = 3 * 60 * 1000;
-
-type ApiError = { body?: { code?: string }; statusCode?: number };
-function errorCode(error: unknown): string | undefined {
-  return (error as ApiError | null)?.body?.code;
-}
+/** Better Auth's `two_factor` cookie name, kept for the challenge cookie (prefix and all). */
+const CHALLENGE_COOKIE = "two_factor";
 
 export type StartSignInResult =
   | { status: "challenge"; set_cookies: string[]; method: "email" | "totp" }
@@ -83,6 +111,40 @@ export async function startSignIn(
   return result;
 }
 
+/**
+ * What step 1 needs to know about an address, in one statement: its lock and wrong passwords
+ * (kept per address, account or not), and the account behind it with its password hash and
+ * whether an authenticator app is enrolled.
+ */
+async function readSignInAttempt(db: Db, email: string) {
+  const [row] = await db
+    .select({
+      locked_until: signInLockouts.locked_until,
+      wrong_passwords: sql<number>`coalesce(cardinality(${signInLockouts.failure_times}), 0)`.mapWith(Number),
+      user_id: users.id,
+      email: users.email,
+      role: users.role,
+      banned: users.banned,
+      ban_expires: users.banExpires,
+      password_hash: authAccounts.password,
+      totp_verified: twoFactors.verified,
+      has_totp: sql<boolean>`${twoFactors.id} is not null`.mapWith(Boolean),
+    })
+    .from(sql`(select ${email}::text as email) as attempt`)
+    .leftJoin(signInLockouts, sql`${signInLockouts.email} = attempt.email`)
+    .leftJoin(users, sql`${users.email} = attempt.email`)
+    .leftJoin(
+      authAccounts,
+      and(
+        eq(authAccounts.userId, users.id),
+        eq(authAccounts.providerId, "credential"),
+        eq(authAccounts.accountId, users.id),
+      ),
+    )
+    .leftJoin(twoFactors, eq(twoFactors.userId, users.id));
+  return row!;
+}
+
 async function checkPassword(
   db: Db,
   meta: RequestMeta,
@@ -91,62 +153,54 @@ async function checkPassword(
 ): Promise<StartSignInResult> {
   const limit = await hitRateLimit({ key: `sign-in:ip:${meta.ip}`, ...RATE_LIMITS.sign_in }, { database: db, now });
   if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
+  // Refused before anything is looked up, as Better Auth's own sign-in refuses them.
+  if (!z.email().safeParse(input.email).success || input.password.length > PASSWORD_MAX_CHARS)
+    return { status: "invalid" };
 
-  const lock = await lockoutState(db, input.email, now);
-  if (lock.locked) return { status: "locked", retry_after_s: lock.retry_after_s };
+  const attempt = await readSignInAttempt(db, normaliseEmail(input.email));
+  const locked_ms = (attempt.locked_until?.getTime() ?? 0) - now.getTime();
+  if (locked_ms > 0) return { status: "locked", retry_after_s: Math.ceil(locked_ms / 1000) };
 
-  const auth = authFor(db);
   // A session already open in this browser ends here: signing in always starts a new one.
   if (/session_token=/.test(meta.cookie)) {
-    await auth.api.signOut({ headers: authHeaders(meta) }).catch(() => undefined);
+    await authFor(db)
+      .api.signOut({ headers: authHeaders(meta) })
+      .catch(() => undefined);
   }
 
-  let set_cookies: string[];
-  let response: { twoFactorRedirect?: boolean; twoFactorMethods?: string[]; user?: { id: string } };
-  try {
-    const result = await auth.api.signInEmail({
-      body: { email: input.email, password: input.password, rememberMe: false },
-      headers: authHeaders(meta),
-      returnHeaders: true,
+  // No account (or none with a password): the same hashing work as a wrong password, so the time
+  // taken tells nobody whether the address has an account.
+  const right =
+    attempt.user_id && attempt.password_hash
+      ? await verifyPassword({ hash: attempt.password_hash, password: input.password })
+      : await hashPassword(input.password).then(() => false);
+  if (!right || !attempt.user_id || !attempt.email) return wrongPassword(db, input.email, now);
+  // A live ban refuses a right password without counting it, as Better Auth's admin plugin did.
+  if (attempt.banned && !(attempt.ban_expires && attempt.ban_expires.getTime() < Date.now()))
+    return { status: "invalid" };
+
+  if (attempt.wrong_passwords > 0) await clearWrongPasswords(db, input.email, now);
+  if (await staffMustUsePasskey(db, attempt.user_id, attempt.role)) {
+    // Asked only after the right password, so the refusal tells nobody else who is staff.
+    return { status: "passkey_required", set_cookies: [await challengeCookie(db, null)] };
+  }
+  const method = attempt.has_totp && attempt.totp_verified !== false ? "totp" : "email";
+  const challenge_id = crypto.randomBytes(32).toString("base64url");
+  const code = method === "email" ? generateCode() : null;
+  await db.insert(signInChallenges).values({
+    id: challengeKey(challenge_id),
+    user_id: attempt.user_id,
+    method,
+    code_hash: code ? hashCode("email-sign-in", attempt.user_id, code) : null,
+    created_at: now,
+  });
+  if (code)
+    await sendEmail(db, {
+      ...signInCodeEmail(code, EMAIL_CODE_VALID_MINUTES),
+      to: attempt.email,
+      user_id: attempt.user_id,
     });
-    set_cookies = result.headers.getSetCookie();
-    response = result.response as typeof response;
-  } catch (error) {
-    const code = errorCode(error);
-    if (code === "INVALID_EMAIL_OR_PASSWORD") return wrongPassword(db, input.email, now);
-    if (code === "BANNED_USER" || code === "INVALID_EMAIL" || code === "PASSWORD_TOO_LONG")
-      return { status: "invalid" };
-    logger.error({ err: error }, "sign-in step 1 failed");
-    return { status: "failed" };
-  }
-
-  if (!response.twoFactorRedirect) {
-    // Never a session from a password alone: end it and repair the flag for next time.
-    logger.error({ user_id: response.user?.id }, "sign-in produced a session without a second factor; refused");
-    await auth.api.signOut({ headers: authHeaders(meta, set_cookies) }).catch(() => undefined);
-    if (response.user?.id) await db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, response.user.id));
-    return { status: "failed" };
-  }
-
-  await clearWrongPasswords(db, input.email, now);
-  try {
-    const { challenge } = await auth.api.getSignInChallenge({ headers: authHeaders(meta, set_cookies) });
-    if (!challenge) throw new Error("no challenge after a right password");
-    if (await staffMustUsePasskey(db, challenge.user_id)) {
-      // Asked only after the right password, so the refusal tells nobody else who is staff.
-      const ended = await auth.api.endSignInChallenge({ headers: authHeaders(meta, set_cookies), returnHeaders: true });
-      return { status: "passkey_required", set_cookies: ended.headers.getSetCookie() };
-    }
-    const method = response.twoFactorMethods?.includes("totp") ? "totp" : "email";
-    await db
-      .insert(signInChallenges)
-      .values({ id: challengeKey(challenge.challenge_id), user_id: challenge.user_id, method, created_at: now });
-    if (method === "email") await auth.api.sendTwoFactorOTP({ headers: authHeaders(meta, set_cookies), body: {} });
-    return { status: "challenge", set_cookies, method };
-  } catch (error) {
-    logger.error({ err: error }, "opening the second sign-in step failed");
-    return { status: "failed" };
-  }
+  return { status: "challenge", set_cookies: [await challengeCookie(db, challenge_id)], method };
 }
 
 async function wrongPassword(db: Db, email: string, now: Date): Promise<StartSignInResult> {
@@ -160,9 +214,32 @@ async function wrongPassword(db: Db, email: string, now: Date): Promise<StartSig
   return { status: "locked", retry_after_s: LOCKOUT_MS / 1000 };
 }
 
-/** Our row for a challenge is keyed by a hash of Better Auth's identifier (a cookie secret). */
+/** Our row for a challenge is keyed by a hash of the cookie's random id (a secret of the browser's). */
 function challengeKey(challenge_id: string): string {
   return keyedHash("sign-in-challenge", challenge_id);
+}
+
+/** The challenge cookie's name and signing secret, from Better Auth's context (its prefix, `__Secure-` on https). */
+async function challengeCookieKeys(db: Db): Promise<{ name: string; secret: string }> {
+  const context = await authFor(db).$context;
+  return { name: context.createAuthCookie(CHALLENGE_COOKIE).name, secret: context.secret };
+}
+
+/** The Set-Cookie line naming a challenge for 10 minutes, or (null) ending it. */
+async function challengeCookie(db: Db, challenge_id: string | null): Promise<string> {
+  const { name, secret } = await challengeCookieKeys(db);
+  const value = challenge_id ? signedCookieValue(challenge_id, secret) : "";
+  const max_age = challenge_id ? CHALLENGE_VALID_SECONDS : 0;
+  const secure = usesSecureCookies() ? "; Secure" : "";
+  return `${name}=${value}; Max-Age=${max_age}; Path=/; HttpOnly; SameSite=Lax${secure}`;
+}
+
+/** The key of the challenge this browser's cookie names, or null. */
+async function challengeKeyFromCookie(db: Db, meta: RequestMeta): Promise<string | null> {
+  if (!meta.cookie.includes(`${CHALLENGE_COOKIE}=`)) return null;
+  const { name, secret } = await challengeCookieKeys(db);
+  const challenge_id = verifiedCookieValue(meta.cookie, name, secret);
+  return challenge_id ? challengeKey(challenge_id) : null;
 }
 
 export interface SignInStep {
@@ -176,38 +253,72 @@ export interface SignInStep {
   expires_at: Date;
 }
 
-/** The open second step of this browser's sign-in, or null. */
-export async function getSignInStep(db: Db, meta: RequestMeta): Promise<SignInStep | null> {
-  if (!/two_factor=/.test(meta.cookie)) return null;
-  const auth = authFor(db);
-  const { challenge } = await auth.api.getSignInChallenge({ headers: authHeaders(meta) });
-  if (!challenge) return null;
+/** An open challenge with what step 2 needs to finish it, all read in one statement. */
+interface OpenChallenge extends SignInStep {
+  code_hash: string | null;
+  role: string | null;
+  ban_recorded: boolean;
+  locked_until: Date | null;
+  login_alerts: boolean;
+  application_status: "pending" | "approved" | "rejected" | null;
+  must_change_password: boolean;
+}
+
+/** The open challenge this browser's cookie names (not ended, not past its 10 minutes), or null. */
+async function readChallenge(db: Db, meta: RequestMeta, now: Date): Promise<OpenChallenge | null> {
+  const key = await challengeKeyFromCookie(db, meta);
+  if (!key) return null;
   const [row] = await db
     .select({
       key: signInChallenges.id,
+      user_id: signInChallenges.user_id,
       method: signInChallenges.method,
       failures: signInChallenges.failures,
+      code_hash: signInChallenges.code_hash,
+      created_at: signInChallenges.created_at,
       email: users.email,
+      role: users.role,
+      banned: users.banned,
+      locked_until: signInLockouts.locked_until,
+      login_alerts: memberSettings.login_alerts,
+      application_status: memberProfiles.status,
+      has_password_requirement: sql<boolean>`${passwordChangeRequirements.user_id} is not null`.mapWith(Boolean),
+      password_requirement_cleared_at: passwordChangeRequirements.cleared_at,
     })
     .from(signInChallenges)
     .innerJoin(users, eq(users.id, signInChallenges.user_id))
-    .where(
-      and(
-        eq(signInChallenges.id, challengeKey(challenge.challenge_id)),
-        isNull(signInChallenges.ended_at),
-        eq(signInChallenges.user_id, challenge.user_id),
-      ),
-    );
+    .leftJoin(signInLockouts, sql`${signInLockouts.email} = lower(${users.email})`)
+    .leftJoin(memberSettings, eq(memberSettings.user_id, users.id))
+    .leftJoin(memberProfiles, eq(memberProfiles.user_id, users.id))
+    .leftJoin(passwordChangeRequirements, eq(passwordChangeRequirements.user_id, users.id))
+    .where(and(eq(signInChallenges.id, key), isNull(signInChallenges.ended_at)));
   if (!row) return null;
+  const expires_at = new Date(row.created_at.getTime() + CHALLENGE_VALID_SECONDS * 1000);
+  if (expires_at.getTime() <= now.getTime()) return null;
   return {
     key: row.key,
-    user_id: challenge.user_id,
+    user_id: row.user_id,
     method: row.method,
     failures: row.failures,
     email: row.email,
     email_masked: maskEmail(row.email),
-    expires_at: new Date(challenge.expires_at),
+    expires_at,
+    code_hash: row.code_hash,
+    role: row.role,
+    ban_recorded: Boolean(row.banned),
+    locked_until: row.locked_until,
+    login_alerts: row.login_alerts ?? true,
+    application_status: row.application_status ?? null,
+    must_change_password: row.has_password_requirement && !row.password_requirement_cleared_at,
   };
+}
+
+/** The open second step of this browser's sign-in, or null. */
+export async function getSignInStep(db: Db, meta: RequestMeta, now: Date = new Date()): Promise<SignInStep | null> {
+  const challenge = await readChallenge(db, meta, now);
+  if (!challenge) return null;
+  const { key, user_id, method, failures, email, email_masked, expires_at } = challenge;
+  return { key, user_id, method, failures, email, email_masked, expires_at };
 }
 
 /** Ends this browser's open sign-in challenge ("Back", or too many wrong codes). */
@@ -216,10 +327,13 @@ export async function endSignInStep(
   meta: RequestMeta,
   now: Date = new Date(),
 ): Promise<{ set_cookies: string[] }> {
-  const step = await getSignInStep(db, meta).catch(() => null);
-  if (step) await db.update(signInChallenges).set({ ended_at: now }).where(eq(signInChallenges.id, step.key));
-  const result = await authFor(db).api.endSignInChallenge({ headers: authHeaders(meta), returnHeaders: true });
-  return { set_cookies: result.headers.getSetCookie() };
+  const key = await challengeKeyFromCookie(db, meta);
+  if (key)
+    await db
+      .update(signInChallenges)
+      .set({ ended_at: now })
+      .where(and(eq(signInChallenges.id, key), isNull(signInChallenges.ended_at)));
+  return { set_cookies: [await challengeCookie(db, null)] };
 }
 
 export interface SignedInUser {
@@ -244,26 +358,6 @@ export type VerifyCodeResult =
   | { status: "rate_limited"; retry_after_s: number }
   | { status: "failed" };
 
-type Attempt =
-  | { outcome: "ok"; set_cookies: string[] }
-  | { outcome: "wrong" }
-  | { outcome: "expired" }
-  | { outcome: "failed"; error: unknown };
-
-function classify(error: unknown): Attempt {
-  switch (errorCode(error)) {
-    case "INVALID_CODE":
-    case "OTP_HAS_EXPIRED":
-    case "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE":
-    case "ACCOUNT_TEMPORARILY_LOCKED":
-      return { outcome: "wrong" };
-    case "INVALID_TWO_FACTOR_COOKIE":
-      return { outcome: "expired" };
-    default:
-      return { outcome: "failed", error };
-  }
-}
-
 /** Step 2, with its security event in the audit log: every sign-in, and every refused code. */
 export async function verifySignInCode(
   db: Db,
@@ -284,6 +378,27 @@ export async function verifySignInCode(
   return result;
 }
 
+/**
+ * Which of the member's codes this is, if any: the emailed code, else a staff-issued code (used
+ * up by this check when it matches), else the authenticator app's code not used in the last
+ * minutes. An object so a test can count the codes that reach a check
+ * (tests/integration/auth/sign-in-code-lockout.test.ts).
+ */
+export const secondFactor = {
+  async check(db: Db, challenge: OpenChallenge, code: string, now: Date): Promise<"email" | "staff" | "totp" | null> {
+    if (challenge.code_hash && codeMatches(challenge.code_hash, "email-sign-in", challenge.user_id, code))
+      return "email";
+    if (await consumeStaffCode(db, { user_id: challenge.user_id, code, now })) return "staff";
+    if (
+      challenge.method === "totp" &&
+      !(await totpCodeRecentlyUsed(db, challenge.user_id, code, now)) &&
+      (await authenticatorCodeIsRight(db, challenge.user_id, code))
+    )
+      return "totp";
+    return null;
+  },
+};
+
 async function checkCode(
   db: Db,
   meta: RequestMeta,
@@ -297,71 +412,95 @@ async function checkCode(
   );
   if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
 
-  const step = await getSignInStep(db, meta);
-  if (!step) return { status: "expired", ...(await endSignInStep(db, meta, now)) };
-  seen.step = step;
-  if (step.failures >= WRONG_CODES_MAX) return { status: "ended", ...(await endSignInStep(db, meta, now)) };
+  const challenge = await readChallenge(db, meta, now);
+  if (!challenge) return { status: "expired", ...(await endSignInStep(db, meta, now)) };
+  seen.step = challenge;
+  if (challenge.failures >= WRONG_CODES_MAX) return { status: "ended", ...(await endSignInStep(db, meta, now)) };
   // A challenge opened before the account was locked cannot be finished during the lock.
-  const lock = await lockoutState(db, step.email, now);
-  if (lock.locked)
-    return { status: "locked", retry_after_s: lock.retry_after_s, ...(await endSignInStep(db, meta, now)) };
+  const locked_ms = (challenge.locked_until?.getTime() ?? 0) - now.getTime();
+  if (locked_ms > 0)
+    return { status: "locked", retry_after_s: Math.ceil(locked_ms / 1000), ...(await endSignInStep(db, meta, now)) };
   // Counted before it is checked, so simultaneous guesses cannot slip past the limit.
-  const counted = await recordCodeAttempt(db, step.email, now);
-  if (!counted.allowed) return lockForCodes(db, meta, step, now);
+  const counted = await recordCodeAttempt(db, challenge.email, now);
+  if (!counted.allowed) return lockForCodes(db, meta, challenge, now);
 
-  const auth = authFor(db);
-  const headers = authHeaders(meta);
-  let attempt: Attempt;
-  if (!/^\d{6}$/.test(input.code)) {
-    attempt = { outcome: "wrong" };
-  } else {
-    attempt = await auth.api
-      .verifyStaffSignInCode({ body: { code: input.code }, headers, returnHeaders: true })
-      .then((r): Attempt => ({ outcome: "ok", set_cookies: r.headers.getSetCookie() }))
-      .catch(classify);
-    if (attempt.outcome === "wrong") {
-      if (step.method === "totp") {
-        attempt = (await totpCodeRecentlyUsed(db, step.user_id, input.code, now))
-          ? { outcome: "wrong" }
-          : await auth.api
-              .verifyTOTP({ body: { code: input.code }, headers, returnHeaders: true })
-              .then((r): Attempt => ({ outcome: "ok", set_cookies: r.headers.getSetCookie() }))
-              .catch(classify);
-      } else {
-        attempt = await auth.api
-          .verifyTwoFactorOTP({ body: { code: input.code }, headers, returnHeaders: true })
-          .then((r): Attempt => ({ outcome: "ok", set_cookies: r.headers.getSetCookie() }))
-          .catch(classify);
-      }
-    }
+  const right = /^\d{6}$/.test(input.code) ? await secondFactor.check(db, challenge, input.code, now) : null;
+  if (!right) {
+    if (counted.attempts >= CODE_ATTEMPTS_MAX) return lockForCodes(db, meta, challenge, now);
+    const [row] = await db
+      .update(signInChallenges)
+      .set({ failures: sql`${signInChallenges.failures} + 1` })
+      .where(eq(signInChallenges.id, challenge.key))
+      .returning({ failures: signInChallenges.failures });
+    const failures = row?.failures ?? WRONG_CODES_MAX;
+    if (failures >= WRONG_CODES_MAX) return { status: "ended", ...(await endSignInStep(db, meta, now)) };
+    return { status: "invalid", remaining: WRONG_CODES_MAX - failures };
   }
 
-  switch (attempt.outcome) {
-    case "ok": {
-      await db.update(signInChallenges).set({ ended_at: now }).where(eq(signInChallenges.id, step.key));
-      await clearCodeAttempts(db, step.email, now);
-      if (step.method === "totp") await recordTotpUse(db, step.user_id, input.code, now);
-      const user = await signedInUser(db, step.user_id);
-      const set_cookies = await finishSignIn(db, user, meta, attempt.set_cookies, now);
-      return { status: "signed_in", set_cookies, user };
-    }
-    case "wrong": {
-      if (counted.attempts >= CODE_ATTEMPTS_MAX) return lockForCodes(db, meta, step, now);
-      const [row] = await db
-        .update(signInChallenges)
-        .set({ failures: sql`${signInChallenges.failures} + 1` })
-        .where(eq(signInChallenges.id, step.key))
-        .returning({ failures: signInChallenges.failures });
-      const failures = row?.failures ?? WRONG_CODES_MAX;
-      if (failures >= WRONG_CODES_MAX) return { status: "ended", ...(await endSignInStep(db, meta, now)) };
-      return { status: "invalid", remaining: WRONG_CODES_MAX - failures };
-    }
-    case "expired":
-      return { status: "expired", ...(await endSignInStep(db, meta, now)) };
-    case "failed":
-      logger.error({ err: attempt.error }, "sign-in step 2 failed");
-      return { status: "failed" };
+  // The challenge works once: of two right codes sent together, one signs in.
+  if (!(await endChallengeAndClearCodes(db, challenge, now)))
+    return { status: "expired", ...(await endSignInStep(db, meta, now)) };
+  if (right === "totp") await recordTotpUse(db, challenge.user_id, input.code, now);
+  const user: SignedInUser = {
+    id: challenge.user_id,
+    email: challenge.email,
+    role: effectiveRole(challenge.role),
+    application_status: effectiveRole(challenge.role) === "pending" ? challenge.application_status : null,
+    must_change_password: effectiveRole(challenge.role) !== "pending" && challenge.must_change_password,
+  };
+  let session: { session_id: string; set_cookies: string[] };
+  try {
+    session = await createSignInSession(db, meta, user, { ban_recorded: challenge.ban_recorded, dont_remember: true });
+  } catch (error) {
+    // Better Auth refused the session (a ban recorded since step 1) or could not write it.
+    logger.error({ err: error }, "sign-in step 2 failed");
+    return { status: "failed" };
   }
+  const set_cookies = await finishSignIn(
+    db,
+    user,
+    meta,
+    { ...session, set_cookies: [...session.set_cookies, await challengeCookie(db, null)] },
+    now,
+    challenge.login_alerts,
+  );
+  return { status: "signed_in", set_cookies, user };
+}
+
+/**
+ * A right code: the challenge ends (only if still open: it works once) and the account's count of
+ * codes tried is cleared, in one statement. True when this call ended it.
+ */
+async function endChallengeAndClearCodes(db: Db, challenge: OpenChallenge, now: Date): Promise<boolean> {
+  const result = await db.execute<{ ended: number }>(sql`
+    with ended as (
+      update ${signInChallenges} set ended_at = ${now.toISOString()}::timestamptz
+       where id = ${challenge.key} and ended_at is null
+      returning id
+    ), cleared as (
+      update ${signInLockouts} set code_attempt_times = '{}', updated_at = ${now.toISOString()}::timestamptz
+       where email = ${normaliseEmail(challenge.email)} and exists (select 1 from ended)
+    )
+    select count(*)::int as ended from ended`);
+  return Number(result.rows[0]?.ended ?? 0) === 1;
+}
+
+/**
+ * The session at the end of a sign-in, from Better Auth (its row, random token and signed cookie):
+ * our server-only endpoint `createSignInSession` (auth.server.ts).
+ */
+export async function createSignInSession(
+  db: Db,
+  meta: RequestMeta,
+  user: { id: string; email: string },
+  options: { ban_recorded: boolean; dont_remember?: boolean },
+): Promise<{ session_id: string; set_cookies: string[] }> {
+  const made = await authFor(db).api.createSignInSession({
+    body: { user_id: user.id, email: user.email, ...options },
+    headers: authHeaders(meta),
+    returnHeaders: true,
+  });
+  return { session_id: made.response.session_id, set_cookies: made.headers.getSetCookie() };
 }
 
 /** The account has used up its codes: sign-in is locked (the member emailed once) and this challenge ends. */
@@ -419,64 +558,75 @@ async function recordTotpUse(db: Db, user_id: string, code: string, now: Date): 
 }
 
 /**
+ * Whether this is the authenticator app's code now (±30 s), checked as Better Auth's two-factor
+ * plugin checks it: the secret it stored, decrypted with its key, and its TOTP (RFC 6238).
+ */
+async function authenticatorCodeIsRight(db: Db, user_id: string, code: string): Promise<boolean> {
+  const [row] = await db
+    .select({ secret: twoFactors.secret, verified: twoFactors.verified })
+    .from(twoFactors)
+    .where(eq(twoFactors.userId, user_id));
+  if (!row?.secret || row.verified === false) return false;
+  const context = await authFor(db).$context;
+  const stored = await symmetricDecrypt({ key: context.secretConfig, data: row.secret });
+  // A secret imported from another provider is stored as `base32:<secret>` (Better Auth's rule).
+  const secret = stored.startsWith("base32:") ? base32.decode(stored.slice(7).toUpperCase()) : stored;
+  return createOTP(secret, { digits: 6, period: 30 }).verify(code);
+}
+
+/**
  * Whether the password path is closed to this person: the profile requires staff to use passkeys
  * and this staff member has one (docs/product.md#passkeys). Staff without one still sign in with
- * the password and a code, and are then led to add one (session.server.ts).
+ * the password and a code, and are then led to add one (session.server.ts). The role is read here
+ * unless the caller has it.
  */
-export async function staffMustUsePasskey(db: Db, user_id: string): Promise<boolean> {
+export async function staffMustUsePasskey(db: Db, user_id: string, role?: string | null): Promise<boolean> {
   if (!institution().staff_passkeys_required) return false;
-  const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, user_id));
-  const role = effectiveRole(row?.role ?? null);
-  if (!worksInBackOffice(role)) return false;
+  if (role === undefined) {
+    const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, user_id));
+    role = row?.role ?? null;
+  }
+  if (!worksInBackOffice(effectiveRole(role))) return false;
   return (await countPasskeys(db, user_id)) > 0;
 }
 
 /**
  * What every finished sign-in does, whichever way it was made (code or passkey): notes the device
  * (its cookie joins the response's cookies) and, from a device not seen before, sends the login
- * alert when the person's loginAlerts is on (docs/product.md#sign-in-protection).
+ * alert when the person's loginAlerts is on (docs/product.md#sign-in-protection). `login_alerts`
+ * is read here unless the caller has it.
  */
 export async function finishSignIn(
   db: Db,
   user: SignedInUser,
   meta: RequestMeta,
-  set_cookies: string[],
+  session: { session_id: string; set_cookies: string[] },
   now: Date,
+  login_alerts?: boolean,
 ): Promise<string[]> {
   try {
     const device = await noteSignInDevice(db, user.id, meta.cookie, now);
-    if (!device.known) await sendLoginAlert(db, user, meta, set_cookies, now);
-    return [...set_cookies, device.set_cookie];
+    if (!device.known) {
+      const alerts = login_alerts ?? (await getMemberSettings(db, user.id)).login_alerts;
+      if (alerts) await sendLoginAlert(db, user, meta, session.session_id, now);
+    }
+    return [...session.set_cookies, device.set_cookie];
   } catch (error) {
     // A device that cannot be noted, or an alert that cannot be written, must not undo a correct sign-in.
     logger.error({ err: error, user_id: user.id }, "noting the sign-in device failed");
-    return set_cookies;
+    return session.set_cookies;
   }
 }
 
-async function sendLoginAlert(db: Db, user: SignedInUser, meta: RequestMeta, set_cookies: string[], now: Date) {
-  const settings = await getMemberSettings(db, user.id);
-  if (!settings.login_alerts) return;
-  const session_id = await sessionIdFromSetCookies(db, set_cookies);
-  const query = session_id ? `?session=${encodeURIComponent(session_id)}` : "";
+async function sendLoginAlert(db: Db, user: SignedInUser, meta: RequestMeta, session_id: string, now: Date) {
   await sendEmail(db, {
     ...loginAlertEmail({
       at: now,
       ip: meta.ip,
       device: describeUserAgent(meta.user_agent).label,
-      end_session_url: `${publicBaseUrl()}/settings/account${query}#sessions`,
+      end_session_url: `${publicBaseUrl()}/settings/account?session=${encodeURIComponent(session_id)}#sessions`,
     }),
     to: user.email,
     user_id: user.id,
   });
-}
-
-/** The id of the session whose cookie a sign-in just set (to link to it), or null. */
-async function sessionIdFromSetCookies(db: Db, set_cookies: string[]): Promise<string | null> {
-  const context = await authFor(db).$context;
-  const cookie = set_cookies.map((line) => line.split(";")[0] ?? "").join("; ");
-  const token = verifiedCookieValue(cookie, context.authCookies.sessionToken.name, context.secret);
-  if (!token) return null;
-  const [row] = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.token, token));
-  return row?.id ?? null;
 }

@@ -27,3 +27,8 @@ export function verifiedCookieValue(cookie_header: string, name: string, secret:
   const expected = Buffer.from(crypto.createHmac("sha256", secret).update(value).digest("base64"), "utf8");
   return signature.length === expected.length && crypto.timingSafeEqual(signature, expected) ? value : null;
 }
+
+/** `value` signed as Better Auth signs a cookie (the counterpart of `verifiedCookieValue`), URL-encoded. */
+export function signedCookieValue(value: string, secret: string): string {
+  return encodeURIComponent(`${value}.${crypto.createHmac("sha256", secret).update(value).digest("base64")}`);
+}

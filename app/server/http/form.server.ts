@@ -73,7 +73,7 @@ export function formReply(
 }
 
 /** The HTTP status a route answers a service's refusal with: the route's choice, by the kind of "no". */
-export function refusalStatus(kind: RefusalKind): 400 | 403 | 404 | 409 | 413 | 422 | 429 {
+export function refusalStatus(kind: RefusalKind): 400 | 403 | 404 | 409 | 413 | 422 | 429 | 503 {
   return REFUSAL_STATUS[kind];
 }
 
@@ -85,4 +85,5 @@ const REFUSAL_STATUS = {
   unprocessable: 422,
   too_large: 413,
   too_many: 429,
+  unavailable: 503,
 } as const satisfies Record<RefusalKind, number>;

@@ -6,7 +6,7 @@ import { deliverPushes, pushKeys } from "~/server/notifications/push.server";
 import { deliverSms, smsProvider } from "~/server/notifications/sms.server";
 import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
 import { payDueBillPayments } from "~/server/bill-pay/due-payments.server";
-import { runDueScheduledTransfers } from "~/server/payments/scheduled-transfers.server";
+import { runDueScheduledTransfers } from "~/server/payments/scheduled-transfers-job.server";
 import { payMonthlyDividends } from "~/server/dividends/dividends.server";
 import { issueDueTaxForms } from "~/server/dividends/tax-forms.server";
 import { upkeepEmbeddedDatabase } from "~/server/db/upkeep.server";

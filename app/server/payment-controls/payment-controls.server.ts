@@ -11,6 +11,7 @@ import {
 import { currencyRate, listCurrencyRates, setCurrencyRate, type CurrencyRate } from "~/server/payments/rates.server";
 import { findCurrency, isValidUsdPerUnitRate } from "~/domain/currencies";
 import { PAUSE_REASON_MAX_CHARS, PAYMENT_CONTROL_MESSAGES } from "~/domain/payment-controls";
+import { refusal, type Refusal } from "~/domain/refusals";
 
 /**
  * The back office's institution-wide payment controls (docs/product.md#payment-controls): the
@@ -46,8 +47,7 @@ async function emailsOf(db: Db, ids: string[]): Promise<Map<string, string>> {
   return new Map(rows.map((r) => [r.id, r.email]));
 }
 
-export type PauseResult =
-  { status: "done"; changed: boolean } | { status: "invalid"; field: "reason"; message: string };
+export type PauseResult = { ok: true; changed: boolean } | Refusal;
 
 /** Pauses (a reason is required) or resumes outgoing payments; a change is audited. */
 export async function setPaymentsPaused(
@@ -56,16 +56,16 @@ export async function setPaymentsPaused(
 ): Promise<PauseResult> {
   const reason = input.reason.replace(/\s+/g, " ").trim();
   if (!reason)
-    return {
-      status: "invalid",
-      field: "reason",
-      message: input.paused ? PAYMENT_CONTROL_MESSAGES.pause_reason : PAYMENT_CONTROL_MESSAGES.resume_reason,
-    };
+    return refusal(
+      "bad_input",
+      input.paused ? PAYMENT_CONTROL_MESSAGES.pause_reason : PAYMENT_CONTROL_MESSAGES.resume_reason,
+      { field: "reason" },
+    );
   if (reason.length > PAUSE_REASON_MAX_CHARS)
-    return { status: "invalid", field: "reason", message: PAYMENT_CONTROL_MESSAGES.reason_too_long };
+    return refusal("bad_input", PAYMENT_CONTROL_MESSAGES.reason_too_long, { field: "reason" });
   return db.transaction(async (tx) => {
     const before = await paymentControlsState(tx);
-    if (before.outgoing_paused === input.paused) return { status: "done" as const, changed: false };
+    if (before.outgoing_paused === input.paused) return { ok: true as const, changed: false };
     await setOutgoingPaymentsPaused(tx, { paused: input.paused, reason, updated_by: input.staff.id });
     await recordAudit(tx, {
       actor_id: input.staff.id,
@@ -78,12 +78,11 @@ export async function setPaymentsPaused(
       request_id: input.origin.request_id,
       ip: input.origin.ip,
     });
-    return { status: "done" as const, changed: true };
+    return { ok: true as const, changed: true };
   });
 }
 
-export type RateResult =
-  { status: "done"; code: string } | { status: "invalid"; field: "code" | "usd_per_unit"; message: string };
+export type RateResult = { ok: true; code: string } | Refusal;
 
 /** Sets a currency's rate (USD per one unit); audited with the rate before. */
 export async function setRate(
@@ -92,10 +91,10 @@ export async function setRate(
 ): Promise<RateResult> {
   const code = input.code.trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(code) || code === "USD" || !findCurrency(code))
-    return { status: "invalid", field: "code", message: PAYMENT_CONTROL_MESSAGES.code };
+    return refusal("bad_input", PAYMENT_CONTROL_MESSAGES.code, { field: "code" });
   const usd_per_unit = input.usd_per_unit.trim();
   if (!isValidUsdPerUnitRate(usd_per_unit))
-    return { status: "invalid", field: "usd_per_unit", message: PAYMENT_CONTROL_MESSAGES.usd_per_unit };
+    return refusal("bad_input", PAYMENT_CONTROL_MESSAGES.usd_per_unit, { field: "usd_per_unit" });
   await db.transaction(async (tx) => {
     const before = await currencyRate(tx, code);
     await setCurrencyRate(tx, { code, usd_per_unit, updated_by: input.staff.id });
@@ -111,5 +110,5 @@ export async function setRate(
       ip: input.origin.ip,
     });
   });
-  return { status: "done", code };
+  return { ok: true, code };
 }

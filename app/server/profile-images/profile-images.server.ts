@@ -11,6 +11,7 @@ import {
   writePrivateUpload,
 } from "~/server/uploads/private-uploads.server";
 import { logger } from "~/server/logger.server";
+import { refusal, type Refusal } from "~/domain/refusals";
 
 /**
  * Profile images (docs/product.md#settings: at most 5 MB). A person's face is personal data: the
@@ -21,16 +22,15 @@ import { logger } from "~/server/logger.server";
 export const PROFILE_IMAGE_SIZE_PX = 256;
 const AREA = "profile-images";
 
-export type ProfileImageRefusal = "not_image" | "too_large" | "failed";
-export type SetProfileImageResult =
-  { status: "updated"; file: string } | { status: "refused"; reason: ProfileImageRefusal; message: string };
+export type SetProfileImageResult = { ok: true; file: string } | Refusal;
+
+const NOT_AN_IMAGE = refusal("bad_input", SETTINGS_MESSAGES.image_not_image, { field: "image" });
 
 /** Checks, re-encodes and stores a member's new profile image, then points their profile at it. */
 export async function setProfileImage(db: Db, user_id: string, upload: File | null): Promise<SetProfileImageResult> {
-  if (!upload || upload.size === 0)
-    return { status: "refused", reason: "not_image", message: SETTINGS_MESSAGES.image_not_image };
+  if (!upload || upload.size === 0) return NOT_AN_IMAGE;
   if (upload.size > PROFILE_IMAGE_MAX_BYTES)
-    return { status: "refused", reason: "too_large", message: SETTINGS_MESSAGES.image_too_large };
+    return refusal("bad_input", SETTINGS_MESSAGES.image_too_large, { field: "image" });
   const original = Buffer.from(await upload.arrayBuffer());
   // The header said image and the data did not decode: not an image we can use either.
   const content = (await uploadType(original, PROFILE_IMAGE_TYPES))
@@ -40,7 +40,7 @@ export async function setProfileImage(db: Db, user_id: string, upload: File | nu
           .webp({ quality: 85 }),
       )
     : null;
-  if (!content) return { status: "refused", reason: "not_image", message: SETTINGS_MESSAGES.image_not_image };
+  if (!content) return NOT_AN_IMAGE;
 
   let file: string | null = null;
   try {
@@ -51,18 +51,18 @@ export async function setProfileImage(db: Db, user_id: string, upload: File | nu
       .where(eq(memberProfiles.user_id, user_id));
     if (!before) {
       await removePrivateUpload(AREA, file);
-      return { status: "refused", reason: "failed", message: SETTINGS_MESSAGES.image_failed };
+      return refusal("not_found", SETTINGS_MESSAGES.image_failed);
     }
     await db
       .update(memberProfiles)
       .set({ image_file: file, updated_at: new Date() })
       .where(eq(memberProfiles.user_id, user_id));
     if (before.image_file && isUploadName(AREA, before.image_file)) await removePrivateUpload(AREA, before.image_file);
-    return { status: "updated", file };
+    return { ok: true, file };
   } catch (error) {
     logger.error({ err: error, user_id }, "storing a profile image failed");
     if (file) await removePrivateUpload(AREA, file).catch(() => undefined);
-    return { status: "refused", reason: "failed", message: SETTINGS_MESSAGES.image_failed };
+    return refusal("unavailable", SETTINGS_MESSAGES.image_failed);
   }
 }
 

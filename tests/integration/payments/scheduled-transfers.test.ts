@@ -11,15 +11,14 @@ import {
   scheduledTransfers,
 } from "~/server/db/schema";
 import { getBalances, setAccountStatus } from "~/server/ledger/accounts.server";
+import { scheduleTransfer, slotKey } from "~/server/payments/scheduled-transfers.server";
 import {
   cancelScheduledTransfer,
   editScheduledTransfer,
   listScheduledTransfers,
-  runDueScheduledTransfers,
-  scheduleTransfer,
   skipNextTransfer,
-  slotKey,
-} from "~/server/payments/scheduled-transfers.server";
+} from "~/server/payments/scheduled-transfer-changes.server";
+import { runDueScheduledTransfers } from "~/server/payments/scheduled-transfers-job.server";
 import { institution } from "~/config/institution.server";
 import { businessDate } from "~/domain/ledger-rules";
 import { businessDayOnOrAfter } from "~/domain/payment-dates";
@@ -376,7 +375,7 @@ describe("skip, edit, cancel", () => {
       cancelScheduledTransfer(db, other.who, set.series_id, ORIGIN),
       editScheduledTransfer(db, other.who, { series_id: set.series_id, amount_cents: 1, next_date: first_day }, ORIGIN),
     ])
-      expect(await change).toMatchObject({ ok: false, reason: "not_found" });
+      expect(await change).toMatchObject({ ok: false, kind: "not_found" });
     const before = await series(set.series_id);
 
     const skipped = await skipNextTransfer(db, m.who, set.series_id, ORIGIN);
@@ -399,7 +398,7 @@ describe("skip, edit, cancel", () => {
 
     expect(await cancelScheduledTransfer(db, m.who, set.series_id, ORIGIN)).toMatchObject({ ok: true });
     expect((await series(set.series_id)).status).toBe("cancelled");
-    expect(await skipNextTransfer(db, m.who, set.series_id, ORIGIN)).toMatchObject({ ok: false, reason: "conflict" });
+    expect(await skipNextTransfer(db, m.who, set.series_id, ORIGIN)).toMatchObject({ ok: false, kind: "conflict" });
     await runDueScheduledTransfers(db, on(addDays(new_date, 60)));
     expect((await runs(set.series_id)).map((r) => r.status)).toEqual(["skipped"]);
   });

@@ -49,6 +49,7 @@ beforeAll(async () => {
   listed = await fundedMember(database.db, {
     first_name: "Jose Luis",
     last_name: "Gonzales Moreno",
+    date_of_birth: "1975-08-21", // the listed entry's
     checking_cents: 5_000,
   });
   joint = await fundedMember(database.db, { first_name: "Sam", last_name: "Okafor", joint_name: "Dmitry Petrovskiy" });

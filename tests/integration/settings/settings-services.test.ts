@@ -134,7 +134,7 @@ describe("profile", () => {
       .toBuffer();
     expect(png.includes(Buffer.from("secret-camera-serial"))).toBe(true);
     const result = await setProfileImage(database.db, me.id, fileOf(png, "me.png", "image/png"));
-    expect(result.status).toBe("updated");
+    expect(result.ok).toBe(true);
     const image = await readProfileImage(database.db, { id: me.id, role: "user" }, me.id);
     expect(image).not.toBeNull();
     const meta = await sharp(image!.content).metadata();
@@ -160,21 +160,21 @@ describe("profile", () => {
       me.id,
       fileOf(new TextEncoder().encode("just some text, not a picture"), "photo.png", "image/png"),
     );
-    expect(text).toEqual({ status: "refused", reason: "not_image", message: SETTINGS_MESSAGES.image_not_image });
+    expect(text).toEqual({ ok: false, kind: "bad_input", field: "image", message: SETTINGS_MESSAGES.image_not_image });
     const pdf = await setProfileImage(
       database.db,
       me.id,
       fileOf(new TextEncoder().encode("%PDF-1.4\n%âãÏÓ\n1 0 obj\n"), "x.pdf", "application/pdf"),
     );
-    expect(pdf.status === "refused" && pdf.message).toBe(SETTINGS_MESSAGES.image_not_image);
+    expect(!pdf.ok && pdf.message).toBe(SETTINGS_MESSAGES.image_not_image);
     const big = new Uint8Array(5 * 1024 * 1024 + 1);
     big.set(Buffer.from("89504e470d0a1a0a", "hex"));
     const large = await setProfileImage(database.db, me.id, fileOf(big, "big.png", "image/png"));
-    expect(large).toEqual({ status: "refused", reason: "too_large", message: SETTINGS_MESSAGES.image_too_large });
+    expect(large).toEqual({ ok: false, kind: "bad_input", field: "image", message: SETTINGS_MESSAGES.image_too_large });
     const broken = new Uint8Array(2000);
     broken.set(Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"));
     const garbled = await setProfileImage(database.db, me.id, fileOf(broken, "broken.png", "image/png"));
-    expect(garbled.status).toBe("refused");
+    expect(garbled.ok).toBe(false);
     expect((await getProfileSettings(database.db, me.id))!.image_url).toBeNull();
   });
 });

@@ -136,7 +136,7 @@ describe("private uploads at rest", () => {
     const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 200, g: 40, b: 40 } } })
       .png()
       .toBuffer();
-    expect((await setProfileImage(database.db, me.id, fileOf(png, "me.png", "image/png"))).status).toBe("updated");
+    expect((await setProfileImage(database.db, me.id, fileOf(png, "me.png", "image/png"))).ok).toBe(true);
     const image = await readProfileImage(database.db, { id: me.id, role: "pending" }, me.id);
     expectNoKnownFile(fs.readFileSync(path.join(uploadsRoot(), "profile-images", image!.file)));
     expect(await sharp(image!.content).metadata()).toMatchObject({ format: "webp", width: 256 });

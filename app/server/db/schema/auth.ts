@@ -203,9 +203,11 @@ export const signInLockouts = pgTable("sign_in_lockouts", {
 });
 
 /**
- * The second step of one sign-in attempt: which factor it asks for and how many wrong codes it
- * has had (5 end it). `id` is Better Auth's challenge identifier (the value of the signed
- * two_factor cookie), so a challenge is never confused with another.
+ * The second step of one sign-in attempt, the whole of its state (decision 0025): whose it is,
+ * which factor it asks for, the emailed code (a keyed hash; null for an authenticator app), how
+ * many wrong codes it has had (5 end it) and whether it ended. It lives 10 minutes from
+ * `created_at`. `id` is a keyed hash of the random id in the browser's signed two_factor cookie,
+ * so a challenge is never confused with another and the table holds nothing a browser can replay.
  */
 export const signInChallenges = pgTable(
   "sign_in_challenges",
@@ -216,6 +218,8 @@ export const signInChallenges = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     method: text("method", { enum: ["email", "totp"] }).notNull(),
     failures: integer("failures").notNull().default(0),
+    /** The emailed code's keyed hash (`hashCode("email-sign-in", user_id, code)`); null for an authenticator app. */
+    code_hash: text("code_hash"),
     created_at: timestamptz("created_at").defaultNow().notNull(),
     ended_at: timestamptz("ended_at"),
   },

@@ -48,7 +48,8 @@ ALTER TABLE "sms_numbers" ADD CONSTRAINT "sms_numbers_member_id_users_id_fk" FOR
 CREATE UNIQUE INDEX "sms_messages_once" ON "sms_messages" USING btree ("notification_id","number_id") WHERE "sms_messages"."notification_id" is not null;--> statement-breakpoint
 CREATE INDEX "sms_messages_queued_idx" ON "sms_messages" USING btree ("next_attempt_at") WHERE "sms_messages"."status" = 'queued';--> statement-breakpoint
 CREATE INDEX "sms_messages_member_idx" ON "sms_messages" USING btree ("member_id","created_at");--> statement-breakpoint
-CREATE UNIQUE INDEX "sms_numbers_one_live_per_member" ON "sms_numbers" USING btree ("member_id") WHERE "sms_numbers"."removed_at" is null;--> statement-breakpoint
+CREATE UNIQUE INDEX "sms_numbers_one_live_per_member" ON "sms_numbers" USING btree ("member_id") WHERE "sms_numbers"."removed_at" is null;
+--> statement-breakpoint
 -- The group each notification kind is in: the same table as NOTIFICATION_KIND_GROUPS in
 -- app/domain/notification-channels.ts (tests/integration/notifications/channels.test.ts compares
 -- them for every kind). A kind not listed yet is "accounts", so it is never lost.
@@ -74,7 +75,7 @@ CREATE FUNCTION notification_group(kind text) RETURNS text LANGUAGE sql IMMUTABL
   END
 $$;
 --> statement-breakpoint
--- Pushes now follow the member's choices (docs/decisions/0025-notification-channels.md): a group the
+-- Pushes now follow the member's choices (docs/decisions/0026-notification-channels.md): a group the
 -- member turned off for push queues none; a group never answered is pushed (the push default).
 CREATE OR REPLACE FUNCTION push_deliveries_queue() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
