@@ -126,6 +126,9 @@ export default [
     route("dashboard/bill-pay", "routes/member/bill-pay.tsx"),
     // Scheduled and repeating transfers: the list, edit, skip, cancel (docs/product.md#scheduled-transfers).
     route("dashboard/scheduled-transfers", "routes/member/scheduled-transfers.tsx"),
+    // Alerts the member chooses: balance below, transaction above, deposit, payments, card declined,
+    // sign-in from a new device (docs/product.md#alerts).
+    route("settings/alerts", "routes/member/alerts.tsx"),
     // Card Services: the member's debit cards and their controls (docs/product.md#cards).
     route("dashboard/cards", "routes/member/cards.tsx"),
     // Report a problem with a transaction, and the member's cases (docs/product.md#disputes).

@@ -8,10 +8,22 @@
  * for the trigger that queues pushes and texts; tests/integration/notifications/channels.test.ts
  * checks that the two agree for every kind.
  */
-export const NOTIFICATION_GROUPS = ["security", "payments", "deposits", "cards", "accounts", "messages"] as const;
+export const NOTIFICATION_GROUPS = [
+  "alerts",
+  "security",
+  "payments",
+  "deposits",
+  "cards",
+  "accounts",
+  "messages",
+] as const;
 export type NotificationGroup = (typeof NOTIFICATION_GROUPS)[number];
 
 export const NOTIFICATION_GROUP_LABELS: Record<NotificationGroup, { label: string; description: string }> = {
+  alerts: {
+    label: "Your alerts",
+    description: "The alerts you set up: a low balance, a large transaction, a deposit, a payment sent or returned.",
+  },
   security: { label: "Security", description: "A sign-in to your account." },
   payments: {
     label: "Payments and transfers",
@@ -39,6 +51,7 @@ export const NOTIFICATION_GROUP_LABELS: Record<NotificationGroup, { label: strin
  * the SQL function.
  */
 export const NOTIFICATION_KIND_GROUPS = {
+  account_alert: "alerts",
   sign_in_alert: "security",
   transfer_sent: "payments",
   transfer_received: "payments",

@@ -65,7 +65,7 @@ test("a member adds and confirms a mobile number, chooses what is texted, and ge
 
     // Nothing is texted until chosen; the member chooses cards and security.
     const choices = section.getByRole("group", { name: "Text me about" });
-    await expect(choices.getByRole("switch")).toHaveCount(6);
+    await expect(choices.getByRole("switch")).toHaveCount(7);
     for (const name of [/^Cards/, /^Security/]) {
       const choice = choices.getByRole("switch", { name });
       await expect(choice).not.toBeChecked();
@@ -94,7 +94,7 @@ test("a member adds and confirms a mobile number, chooses what is texted, and ge
     // What the member's devices show is chosen the same way (Web Push is configured here too).
     const devices = page.getByRole("region", { name: "Notifications on your devices" });
     const shown = devices.getByRole("group", { name: "Show on my devices" });
-    await expect(shown.getByRole("switch")).toHaveCount(6);
+    await expect(shown.getByRole("switch")).toHaveCount(7);
     await shown.getByRole("switch", { name: /^Deposits/ }).uncheck({ force: true });
     await devices.getByRole("button", { name: "Save device choices" }).click();
     await expect(devices.getByText("Your devices will show the notifications you chose.")).toBeVisible(posted);

@@ -38,6 +38,7 @@ describe("notification groups", () => {
   it("reads a form's checkboxes: checked is chosen, missing is not", () => {
     const form = new URLSearchParams({ sms_security: "on", sms_cards: "true", push_payments: "on" });
     expect(choicesFromForm("sms", form)).toEqual({
+      alerts: false,
       security: true,
       payments: false,
       deposits: false,

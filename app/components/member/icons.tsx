@@ -5,6 +5,7 @@ import {
   ArrowRight as LucideArrowRight,
   ArrowLeftRight as LucideArrowLeftRight,
   Bell as LucideBell,
+  BellRing as LucideBellRing,
   CalendarClock as LucideCalendarClock,
   Camera as LucideCamera,
   CreditCard as LucideCreditCard,
@@ -42,6 +43,7 @@ export const ArrowLeft = /* @__PURE__ */ staticIcon(LucideArrowLeft);
 export const ArrowRight = /* @__PURE__ */ staticIcon(LucideArrowRight);
 export const ArrowLeftRight = /* @__PURE__ */ staticIcon(LucideArrowLeftRight);
 export const Bell = /* @__PURE__ */ staticIcon(LucideBell);
+export const BellRing = /* @__PURE__ */ staticIcon(LucideBellRing);
 export const CalendarClock = /* @__PURE__ */ staticIcon(LucideCalendarClock);
 export const Camera = /* @__PURE__ */ staticIcon(LucideCamera);
 export const CreditCard = /* @__PURE__ */ staticIcon(LucideCreditCard);

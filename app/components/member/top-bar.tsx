@@ -16,6 +16,7 @@ import {
 import {
   ArrowLeftRight,
   Bell,
+  BellRing,
   CalendarClock,
   ChevronDown,
   CreditCard,
@@ -469,6 +470,11 @@ function UserMenu({
           <MenuItem id="account" className={menuItemClass}>
             <Settings className="size-4" aria-hidden="true" /> Account Settings
           </MenuItem>
+          {isStaff ? null : (
+            <MenuItem id="alerts" href="/settings/alerts" className={menuItemClass}>
+              <BellRing className="size-4" aria-hidden="true" /> Alerts
+            </MenuItem>
+          )}
           {loans ? (
             // The bar shows Loans from 2xl; the menu lists it at every width (after the settings, which
             // keyboard users reach first).
@@ -593,6 +599,13 @@ function MobileMenu(props: TopBarProps & { onOpenDialog: (dialog: SettingsDialog
                     <Settings className="size-5 text-brand-700" aria-hidden="true" /> Account Settings
                   </a>
                 </li>
+                {props.isStaff ? null : (
+                  <li>
+                    <Link to="/settings/alerts" className={linkClass} onClick={() => setOpen(false)}>
+                      <BellRing className="size-5 text-brand-700" aria-hidden="true" /> Alerts
+                    </Link>
+                  </li>
+                )}
               </ul>
             </nav>
             <section aria-label="Help" className="mt-4 rounded-2xl bg-slate-50 p-4">

@@ -45,7 +45,7 @@ export function AccountSettingsForm({ account, pageResult }: { account: AccountD
           <SettingSwitch
             name="login_alerts"
             label="Login alerts"
-            description="An email each time someone signs in to your account."
+            description="An email (and, for members, a notice on the bell) when someone signs in from a device we have not seen before. Members also find it under Alerts."
             defaultSelected={s.login_alerts}
           />
         </SettingsSection>

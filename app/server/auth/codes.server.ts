@@ -17,7 +17,7 @@ export function generateCode(): string {
     .padStart(CODE_DIGITS, "0");
 }
 
-export type CodePurpose = "email-sign-in" | "staff-sign-in" | "totp-used" | "sms-number";
+export type CodePurpose = "email-sign-in" | "staff-sign-in" | "totp-used";
 
 export function hashCode(purpose: CodePurpose, subject: string, code: string, session_secret?: string): string {
   return keyedHash(`code:${purpose}`, `${subject}\u0000${code}`, session_secret);

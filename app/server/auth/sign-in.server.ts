@@ -619,14 +619,27 @@ export async function finishSignIn(
 }
 
 async function sendLoginAlert(db: Db, user: SignedInUser, meta: RequestMeta, session_id: string, now: Date) {
+  const device = describeUserAgent(meta.user_agent).label;
   await sendEmail(db, {
     ...loginAlertEmail({
       at: now,
       ip: meta.ip,
-      device: describeUserAgent(meta.user_agent).label,
+      device,
       end_session_url: `${publicBaseUrl()}/settings/account?session=${encodeURIComponent(session_id)}#sessions`,
     }),
     to: user.email,
     user_id: user.id,
+    // A member's bell tells it too, as every alert they choose (docs/product.md#alerts), in the
+    // email's own statement; staff have no bell.
+    ...(user.role === "user"
+      ? {
+          notification: {
+            member_id: user.id,
+            kind: "sign_in_alert" as const,
+            title: "New sign-in to your account",
+            body: `Signed in from ${device}, a device we had not seen before. If this was not you, end that session under Account Settings → Sessions and devices, then reset your password.`,
+          },
+        }
+      : {}),
   });
 }

@@ -4,6 +4,7 @@ import { cardAuthorizations, debitCards, type DebitCard } from "~/server/db/sche
 import { institution } from "~/config/institution.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { placeHold, releaseHold, settleHold } from "~/server/ledger/ledger.server";
+import { tellCardDeclined } from "~/server/alerts/alerts.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { businessDate, toCents } from "~/domain/ledger-rules";
 import { addDays } from "~/domain/schedule";
@@ -148,7 +149,7 @@ export async function authorizeCardPurchase(db: DbOrTx, input: CardPurchaseInput
   const today = businessDate(institution().time_zone, now);
   // Opened on first use, outside the purchase's transaction (as the other settlement accounts are).
   const settlement = await institutionAccount(db, "card_settlement");
-  let declined: { member_id: string; last4: string } | null = null;
+  let declined: { member_id: string; last4: string; account_id: number } | null = null;
   const answer = await db.transaction(async (tx): Promise<CardAuthorizationAnswer> => {
     const card = await lockCardLine(tx, input.card_id);
     if (!card) return refusal("card_not_found");
@@ -168,7 +169,7 @@ export async function authorizeCardPurchase(db: DbOrTx, input: CardPurchaseInput
       today,
     });
     if (!decision.ok) {
-      declined = { member_id: card.member_id, last4: card.last4 };
+      declined = { member_id: card.member_id, last4: card.last4, account_id: Number(card.account_id) };
       return decision;
     }
     const hold = await placeHold(tx, {
@@ -186,7 +187,7 @@ export async function authorizeCardPurchase(db: DbOrTx, input: CardPurchaseInput
       effective_date: today,
     });
     if (!hold.ok) {
-      declined = { member_id: card.member_id, last4: card.last4 };
+      declined = { member_id: card.member_id, last4: card.last4, account_id: Number(card.account_id) };
       return { ok: false, code: hold.code, message: hold.message };
     }
     const [row] = await tx
@@ -208,13 +209,23 @@ export async function authorizeCardPurchase(db: DbOrTx, input: CardPurchaseInput
     return { ok: true, authorization: toView(row!), replayed: false };
   });
   if (!answer.ok && declined) {
-    const who = declined as { member_id: string; last4: string };
-    // The member hears of a declined purchase at once (a real event: docs/product.md#notifications).
-    await notify(db, {
-      member_id: who.member_id,
-      kind: "card_activity",
-      title: `Card purchase declined: ${formatCents(input.amount_cents)} at ${input.merchant}`.slice(0, 140),
-      body: `Your debit card ending ${who.last4} was declined: ${answer.message}.`,
+    const who = declined as { member_id: string; last4: string; account_id: number };
+    // The member hears of a declined purchase at once (a real event: docs/product.md#notifications),
+    // and by email too when they chose the alert (docs/product.md#alerts): both or neither.
+    await db.transaction(async (tx) => {
+      await notify(tx, {
+        member_id: who.member_id,
+        kind: "card_activity",
+        title: `Card purchase declined: ${formatCents(input.amount_cents)} at ${input.merchant}`.slice(0, 140),
+        body: `Your debit card ending ${who.last4} was declined: ${answer.message}.`,
+      });
+      await tellCardDeclined(tx, {
+        member_id: who.member_id,
+        account_id: who.account_id,
+        amount_cents: input.amount_cents,
+        merchant: input.merchant,
+        reason: answer.message,
+      });
     });
   }
   return answer;

@@ -28,4 +28,5 @@ export * from "./schema/secure-messages";
 export * from "./schema/push";
 export * from "./schema/books";
 export * from "./schema/loans";
+export * from "./schema/alerts";
 export * from "./schema/notification-channels";

@@ -4,6 +4,7 @@ import { institution } from "~/config/institution.server";
 import { countLedgerPosting, countLedgerRefusal } from "~/server/metrics/metrics.server";
 import { ledgerRefusal, type LedgerRefusal } from "~/domain/refusals";
 import { inLedgerTransaction, withRetry } from "./session.server";
+import { writePostingAlerts } from "./alerts.server";
 import {
   TRANSACTION_COLUMNS,
   accountUpdateSql,
@@ -36,6 +37,7 @@ import {
   reversedEntries,
   toId,
   businessDate,
+  type AccountChange,
   type AccountState,
   type EntryInput,
   type PostingKind,
@@ -120,6 +122,8 @@ export function postTransfer(db: DbOrTx, input: TransactionInput): Promise<Ledge
 export interface LockedAccount extends AccountState {
   member_id: string | null;
   account_number: string;
+  /** Whether the member set alerts on it (docs/product.md#alerts): only then does a posting read them. */
+  alerts_on: boolean;
 }
 
 /**
@@ -281,7 +285,12 @@ export async function reverseTransaction(db: DbOrTx, input: ReverseInput): Promi
             savingsTransfersPerMonth(),
           );
           if (!plan.ok) return plan;
-          return writeNewTransaction(session, row, entries, plan.changes);
+          const written = await writeNewTransaction(session, row, entries, plan.changes);
+          if (written !== "replay")
+            await writePostingAlerts(session, accounts, [
+              { event: "reversal", kind: original.kind, status: "posted", entries, changes: plan.changes },
+            ]);
+          return written;
         }),
       );
     }),
@@ -353,6 +362,7 @@ async function postBatchOnce(db: DbOrTx, input: BatchInput): Promise<BatchResult
         const before = new Map([...accounts].map(([id, account]) => [id, { ...account }]));
         const limit = savingsTransfersPerMonth();
         const touched = new Set<number>();
+        const planned: AccountChange[][] = [];
         for (const [index, { row, entries }] of items.entries()) {
           const plan = planNewTransaction(
             { kind: row.kind, status: "posted", entries, effective_date: row.effective_date },
@@ -361,12 +371,24 @@ async function postBatchOnce(db: DbOrTx, input: BatchInput): Promise<BatchResult
           );
           if (!plan.ok) return { ...plan, batch_index: index };
           applyChanges(accounts, plan.changes);
+          planned.push(plan.changes);
           for (const change of plan.changes) touched.add(change.account_id);
         }
         const results = await writeBatch(session, input, items);
         await writeAccountFigures(
           session,
           [...touched].sort((a, b) => a - b).map((id) => figuresChange(before.get(id)!, accounts.get(id)!)),
+        );
+        await writePostingAlerts(
+          session,
+          before,
+          items.map(({ row, entries }, i) => ({
+            event: "new",
+            kind: row.kind,
+            status: "posted",
+            entries,
+            changes: planned[i]!,
+          })),
         );
         return { ok: true, transactions: results, replayed: false };
       }),
@@ -473,7 +495,18 @@ async function newTransaction<R = never>(
         );
         if (!plan.ok) return plan;
         const written = extras.memo === undefined ? row : { ...row, memo: extras.memo };
-        return writeNewTransaction(session, written, input.entries, plan.changes, extras.notifications ?? []);
+        const result = await writeNewTransaction(
+          session,
+          written,
+          input.entries,
+          plan.changes,
+          extras.notifications ?? [],
+        );
+        if (result !== "replay")
+          await writePostingAlerts(session, accounts, [
+            { event: "new", kind: row.kind, status, entries: input.entries, changes: plan.changes },
+          ]);
+        return result;
       }),
     );
   });
@@ -538,6 +571,11 @@ async function resolveHold(db: DbOrTx, input: ResolveInput, outcome: "posted" | 
         { prepare: true },
       );
       assert(rows.length === 1, `hold ${hold.id} was not pending under its lock`);
+      // `accounts` already holds the figures after the settle (applyChanges above): no changes to add.
+      if (outcome === "posted")
+        await writePostingAlerts(session, accounts, [
+          { event: "settled", kind: hold.kind, status: "posted", entries, changes: [] },
+        ]);
       const resolved_at = new Date(Number(rows[0]!.resolved_at_ms));
       return {
         ok: true,

@@ -68,7 +68,7 @@ export async function readEntriesOf(
 }
 
 const ACCOUNT_COLUMNS =
-  "id, owner, type, status, posted_cents, held_cents, overdraft_limit_cents, transfer_count, transfer_count_month, member_id, account_number";
+  "id, owner, type, status, posted_cents, held_cents, overdraft_limit_cents, transfer_count, transfer_count_month, member_id, account_number, alerts_on";
 
 /**
  * Opens the database transaction and locks the accounts in id order, reading their figures.
@@ -99,6 +99,7 @@ export async function lockAccounts(
       transfer_count_month: (row.transfer_count_month as string | null) ?? null,
       member_id: (row.member_id as string | null) ?? null,
       account_number: String(row.account_number),
+      alerts_on: row.alerts_on === true,
     };
     assertAccountState(account); // the database's invariant, asserted again after reading
     accounts.set(account.id, account);

@@ -3,7 +3,8 @@ import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { env } from "~/config/env.server";
 import { institution } from "~/config/institution.server";
 import type { Db } from "~/server/db/client.server";
-import { outbox, outboxAttachments, type OutboxKind } from "~/server/db/schema";
+import { notifications, outbox, outboxAttachments, type NotificationKind, type OutboxKind } from "~/server/db/schema";
+import { NOTIFICATION_BODY_MAX, NOTIFICATION_TITLE_MAX } from "~/server/notifications/notifications.server";
 import { logger } from "~/server/logger.server";
 
 /**
@@ -38,6 +39,11 @@ export interface OutgoingEmail {
   /** The text with its secret replaced: what staff see, and all that is kept after delivery. */
   redacted_text?: string;
   attachments?: readonly OutgoingAttachment[];
+  /**
+   * The same news for the member's bell (docs/product.md#notifications), written by the message's
+   * own statement: both or neither, and no statement more (a sign-in counts its statements).
+   */
+  notification?: { member_id: string; kind: NotificationKind; title: string; body: string };
 }
 
 export interface OutboxMessage {
@@ -94,8 +100,22 @@ export async function sendEmail(db: Db, message: OutgoingEmail): Promise<{ id: n
     user_id: message.user_id ?? null,
   };
   // With files, the row and its files commit together: delivery never finds a message without them.
-  const id =
-    attachments.length === 0
+  const note = message.notification;
+  if (note && attachments.length > 0) throw new Error("sendEmail: a notification goes with a message without files");
+  const id = note
+    ? Number(
+        (
+          await db.execute(sql`
+            with n as (
+              insert into ${notifications} (member_id, kind, title, body)
+              values (${note.member_id}, ${note.kind}, ${note.title.slice(0, NOTIFICATION_TITLE_MAX)}, ${note.body.slice(0, NOTIFICATION_BODY_MAX)})
+            )
+            insert into ${outbox} (to_email, subject, text_body, redacted_text_body, html_body, kind, user_id)
+            values (${values.to_email}, ${values.subject}, ${values.text_body}, ${values.redacted_text_body}, ${values.html_body}, ${values.kind}, ${values.user_id})
+            returning id`)
+        ).rows[0]!.id,
+      )
+    : attachments.length === 0
       ? (await db.insert(outbox).values(values).returning({ id: outbox.id }))[0]!.id
       : await db.transaction(async (tx) => {
           const [row] = await tx.insert(outbox).values(values).returning({ id: outbox.id });

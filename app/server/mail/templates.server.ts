@@ -205,3 +205,19 @@ export function passwordChangedEmail(): Message {
       signature(),
   };
 }
+
+/**
+ * An alert the member chose (docs/product.md#alerts): what happened on which account, no more
+ * (no full account number, no balance of another account), and where to change the alerts.
+ */
+export function accountAlertEmail(alert: { title: string; body: string }): Message {
+  return {
+    kind: "account_alert",
+    subject: alert.title,
+    text:
+      `${alert.body}\n\n` +
+      `You asked us to tell you about this. To change or remove your alerts, sign in and choose Alerts in the account menu.` +
+      safetyNote() +
+      signature(),
+  };
+}

@@ -19,7 +19,7 @@ import {
 } from "~/domain/sms";
 
 /**
- * Text messages (docs/product.md#text-messages, docs/decisions/0026-notification-channels.md).
+ * Text messages (docs/product.md#text-messages, docs/decisions/0027-notification-channels.md).
  *
  * A member adds a mobile number, confirms it with a 6-digit code texted to it, and chooses which
  * groups of notifications also come by text. Every text goes through the `sms_messages` outbox: a

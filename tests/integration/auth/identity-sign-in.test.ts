@@ -2,7 +2,7 @@ import "../identity-support";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import crypto from "node:crypto";
-import { auditLog, outbox, rateLimitCounters, sessions, staffSignInCodes } from "~/server/db/schema";
+import { auditLog, notifications, outbox, rateLimitCounters, sessions, staffSignInCodes } from "~/server/db/schema";
 import { authFor } from "~/server/auth/auth.server";
 import { authHeaders } from "~/server/auth/request-meta.server";
 import { endSignInStep, getSignInStep, startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
@@ -137,6 +137,9 @@ describe("sign-in step 2: codes", () => {
     const session = await sessionUserFromCookie(database.db, browser.cookieHeader());
     expect(session).toMatchObject({ id, role: "user" });
     expect(await lastMessageTo(database.db, email)).toMatchObject({ kind: "login_alert" });
+    // A member's bell tells it too (docs/product.md#alerts: the sign-in from a new device).
+    const bell = await database.db.select().from(notifications).where(eq(notifications.member_id, id));
+    expect(bell.map((n) => [n.kind, n.title])).toEqual([["sign_in_alert", "New sign-in to your account"]]);
     // The sign-in is a security event in the append-only audit log.
     const events = await database.db.select().from(auditLog).where(eq(auditLog.member_id, id));
     expect(events.map((e) => e.action)).toContain("auth.sign_in");

@@ -26,7 +26,7 @@ import { browserSubscription, startPushService, type LocalPushService } from "./
 import { codeIn, startSmsProvider, type LocalSmsProvider } from "./sms-provider";
 
 /**
- * Notification channels (docs/decisions/0026-notification-channels.md): the member's choices per
+ * Notification channels (docs/decisions/0027-notification-channels.md): the member's choices per
  * group decide which notifications are pushed and which texted; a mobile number is confirmed by a
  * code texted through a local fake provider (Twilio's Messages API), and texts are sent at most
  * once, retried after a refusal.

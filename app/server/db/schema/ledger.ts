@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  boolean,
   bigserial,
   check,
   date,
@@ -77,6 +78,12 @@ export const ledgerAccounts = pgTable(
     /** Transfers out of this savings account in `transfer_count_month` (YYYY-MM). */
     transfer_count: integer("transfer_count").notNull().default(0),
     transfer_count_month: text("transfer_count_month"),
+    /**
+     * Whether the member set an alert on this account (docs/product.md#alerts), kept by
+     * app/server/alerts: a posting reads it with the account's lock, so a posting to an account
+     * without alerts costs no query for them.
+     */
+    alerts_on: boolean("alerts_on").notNull().default(false),
     opened_at: timestamp("opened_at", { withTimezone: true })
       .notNull()
       .default(sql`now()`),

@@ -35,6 +35,8 @@ export const OUTBOX_KINDS = [
   "scheduled_transfer_failed",
   // A loan application: received, an offer, the adverse action notice (Regulation B 1002.9), the accepted disclosure.
   "loan",
+  // An alert the member chose on an account (docs/product.md#alerts).
+  "account_alert",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

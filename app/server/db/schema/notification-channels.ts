@@ -17,7 +17,7 @@ import { notifications } from "./notifications";
 
 /**
  * Notification channels beyond the bell (docs/product.md#notification-channels,
- * docs/decisions/0026-notification-channels.md): what a member chose to receive by push and by text
+ * docs/decisions/0027-notification-channels.md): what a member chose to receive by push and by text
  * message, their mobile number for texts, and the text messages' outbox.
  *
  * The trigger on `notifications` (migrations 0048_web_push and notification_channels) reads the

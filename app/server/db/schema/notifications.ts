@@ -36,6 +36,8 @@ export const NOTIFICATION_KINDS = [
   "scheduled_transfer_failed",
   // A loan application: received, decided (an offer or a decline), accepted (docs/product.md#loans).
   "loan_update",
+  // An alert the member chose: a balance below, a transaction above, a deposit, a payment sent or returned (docs/product.md#alerts).
+  "account_alert",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -55,6 +55,7 @@ CREATE UNIQUE INDEX "sms_numbers_one_live_per_member" ON "sms_numbers" USING btr
 -- them for every kind). A kind not listed yet is "accounts", so it is never lost.
 CREATE FUNCTION notification_group(kind text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE kind
+    WHEN 'account_alert' THEN 'alerts'
     WHEN 'sign_in_alert' THEN 'security'
     WHEN 'transfer_sent' THEN 'payments'
     WHEN 'transfer_received' THEN 'payments'
@@ -75,7 +76,7 @@ CREATE FUNCTION notification_group(kind text) RETURNS text LANGUAGE sql IMMUTABL
   END
 $$;
 --> statement-breakpoint
--- Pushes now follow the member's choices (docs/decisions/0026-notification-channels.md): a group the
+-- Pushes now follow the member's choices (docs/decisions/0027-notification-channels.md): a group the
 -- member turned off for push queues none; a group never answered is pushed (the push default).
 CREATE OR REPLACE FUNCTION push_deliveries_queue() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
