@@ -59,6 +59,10 @@ export default [
     route("queues", "routes/admin/queues.tsx"),
     route("sanctions", "routes/admin/sanctions.tsx"),
     route("sanctions/screenings/:screeningId", "routes/admin/sanctions-screening.tsx"),
+    // Suspicious activity reports: opened from a confirmed match or a reviewed credit, approved by a
+    // second staff member, marked filed (docs/product.md#suspicious-activity-reports).
+    route("sar", "routes/admin/sar.tsx"),
+    route("sar/:sarId", "routes/admin/sar-case.tsx"),
     // Add Transactions for one member: the detail pane's table and CSV post here
     // (docs/product.md#add-transactions); a page of its own without JavaScript.
     route("members/:memberId/transactions", "routes/admin/add-transactions.tsx"),

@@ -20,7 +20,7 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
       page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Jobs" }),
     ).toHaveAttribute("aria-current", "page");
     const jobs = page.getByTestId("job");
-    await expect(jobs).toHaveCount(16);
+    await expect(jobs).toHaveCount(17);
     await expect(
       page.locator('[data-job="monthly-statements"]').getByRole("heading", { name: "Monthly statements" }),
     ).toBeVisible();

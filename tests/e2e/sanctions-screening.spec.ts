@@ -17,7 +17,9 @@ import {
  * files; a member's To US Bank payment to a name on the list is held with "We need to review this
  * payment" and no list named; staff clear one possible match with a reason (the payment goes to
  * its queue) and confirm another, which a second staff member approves (the payment is stopped
- * and the account frozen). The queue and an item are photographed at 1440 and 375 px.
+ * and the account frozen). From the confirmed match, staff open a suspicious activity report, a
+ * second staff member approves it, and it is marked filed with its BSA ID (docs/product.md#suspicious-activity-reports).
+ * The queue, an item and the report are photographed at 1440 and 375 px.
  */
 const expect = baseExpect.configure({ timeout: 15_000 });
 const SCREENS = "test-results/sanctions-screening";
@@ -29,6 +31,8 @@ test.describe.configure({ mode: "serial" });
 const CLEARED_PAYEE = "Jose Luis Gonzales Moreno";
 const CONFIRMED_PAYEE = "Dmitry Petrovskiy";
 let member: TestMember;
+/** The confirmed match's page, where a suspicious activity report is opened from. */
+let confirmedItemUrl = "";
 
 async function sendAch(page: Page, payee: string, dollars: string) {
   await page.goto("/dashboard?transfer=ach#transfer");
@@ -139,6 +143,7 @@ test("staff confirm a possible match; a second staff member approves: the paymen
     .click();
   await expect(staff.getByRole("heading", { level: 1, name: /^Screening item \d+$/ })).toBeVisible();
   const itemUrl = staff.url();
+  confirmedItemUrl = itemUrl;
   await hydrated(staff);
   await expect(staff.getByText("PETROVSKY, Dmitri Sergeyevich").first()).toBeVisible();
   const possible = staff.getByRole("region", { name: "Possible match (payment)" });
@@ -188,4 +193,80 @@ test("staff confirm a possible match; a second staff member approves: the paymen
   await expect(
     page.getByTestId("member-payment").filter({ hasText: CONFIRMED_PAYEE }).getByText("Stopped"),
   ).toBeVisible();
+});
+
+test("from the confirmed match staff open a suspicious activity report; a second staff member approves; it is marked filed", async ({
+  pageAs,
+}) => {
+  const staff = await pageAs(STAFF);
+  await staff.goto(confirmedItemUrl);
+  await staff.getByRole("link", { name: "Open a suspicious activity report" }).click();
+  await expect(staff.getByRole("heading", { level: 1, name: "Suspicious activity reports" })).toBeVisible();
+  await hydrated(staff);
+  const form = staff.getByRole("form", { name: "Open a suspicious activity report" });
+  await expect(form).toContainText(/Confirmed screening match, item \d+ \(Dmitry Petrovskiy\)/);
+  await expect(form.getByLabel("Amount involved ($)")).toHaveValue("25.00");
+  // Bad input is answered next to the field.
+  await form.getByText("Yes", { exact: true }).click();
+  await form.getByLabel("Facts and narrative").fill("Too short");
+  await form.getByRole("button", { name: "Open the report" }).click();
+  await expect(form.getByText(/Describe the activity: who, what, when, where and why/)).toBeVisible();
+  await form
+    .getByLabel("Facts and narrative")
+    .fill(
+      "The member tried to send $25.00 to Dmitry Petrovskiy, who matches the SDN entry 10002 (PETROVSKY, Dmitri Sergeyevich). The payment was stopped and the account frozen.",
+    );
+  for (const [size, name] of [
+    [DESKTOP, "sar-open-1440"],
+    [PHONE, "sar-open-375"],
+  ] as const) {
+    await staff.setViewportSize(size);
+    await expectNoAxeViolations(staff);
+    await staff.screenshot({ path: `${SCREENS}/${name}.png`, fullPage: true });
+  }
+  await staff.setViewportSize(DESKTOP);
+  await form.getByRole("button", { name: "Open the report" }).click();
+  await expect(staff.getByRole("heading", { level: 1, name: /^Suspicious activity report \d+$/ })).toBeVisible();
+  await expect(staff.getByText("Waiting for a second staff member's approval")).toBeVisible();
+  await expect(staff.getByText("You opened this report: another staff member must approve its filing.")).toBeVisible();
+  const reportUrl = staff.url();
+
+  const approver = await pageAs(APPROVER);
+  await approver.goto(reportUrl);
+  await hydrated(approver);
+  await expect(approver.getByText(/matches the SDN entry 10002/)).toBeVisible();
+  await approver.getByRole("button", { name: "Approve the filing" }).click();
+  await expect(
+    approver
+      .getByRole("status")
+      .filter({ hasText: "Approved: file it on the BSA E-Filing System, then record its BSA ID here." }),
+  ).toBeVisible();
+
+  await staff.goto(reportUrl);
+  await hydrated(staff);
+  const record = staff.getByRole("form", { name: "Record the filing" });
+  await record.getByLabel("BSA ID").fill("12-34");
+  await record.getByRole("button", { name: "Mark as filed" }).click();
+  await expect(record.getByText(/Enter the BSA ID the BSA E-Filing System acknowledged/)).toBeVisible();
+  await record.getByLabel("BSA ID").fill("31000123456789");
+  await record.getByRole("button", { name: "Mark as filed" }).click();
+  await expect(
+    staff.getByRole("status").filter({ hasText: "Recorded as filed, BSA ID 31000123456789." }),
+  ).toBeVisible();
+  for (const [size, name] of [
+    [DESKTOP, "sar-filed-1440"],
+    [PHONE, "sar-filed-375"],
+  ] as const) {
+    await staff.setViewportSize(size);
+    await expectNoAxeViolations(staff);
+    await staff.screenshot({ path: `${SCREENS}/${name}.png`, fullPage: true });
+  }
+  await staff.setViewportSize(DESKTOP);
+  await staff.goto("/admin/sar");
+  await expect(staff.getByRole("listitem").filter({ hasText: "BSA ID 31000123456789" })).toBeVisible();
+
+  // The member hears nothing of it.
+  const page = await pageAs(member);
+  await page.goto("/dashboard");
+  await expect(page.getByText(/suspicious activity/i)).toHaveCount(0);
 });

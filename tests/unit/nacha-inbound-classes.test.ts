@@ -16,7 +16,7 @@ import { readNachaFile } from "./nacha-reader";
  * The entry classes a Federal Reserve file holds besides PPD and CCD (app/domain/nacha/reader.ts,
  * docs/product.md#ach-in): WEB, TEL, the converted checks ARC, BOC, POP, RCK, CTX with its many
  * addenda, and notifications of change (COR, addenda 98); each class's own NACHA rules refuse the
- * file with the line; IAT is refused by name. Files are built by nacha-inbound-builder.ts, which
+ * file with the line; IAT is read in its own layout (nacha-iat.test.ts). Files are built by nacha-inbound-builder.ts, which
  * shares no code with the app.
  */
 const EXPECT = { routing_number: OUR_ROUTING };
@@ -351,13 +351,9 @@ describe("each class's own rules refuse the file, naming the line", () => {
     );
   });
 
-  it("IAT is refused by name, with why", () => {
-    const text = buildInboundFile([WEB, { ...WEB, sec: "IAT" }]);
-    expectRefused(
-      read(text),
-      lineOf(text, "5", 2),
-      /^standard entry class IAT is not supported: international entries \(IAT\) need OFAC screening/,
-    );
+  it("a class no one sends here is refused by name", () => {
+    const text = buildInboundFile([WEB, { ...WEB, sec: "XCK" }]);
+    expectRefused(read(text), lineOf(text, "5", 2), /^standard entry class "XCK" is not supported: PPD, CCD/);
   });
 });
 

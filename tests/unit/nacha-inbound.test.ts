@@ -155,6 +155,7 @@ describe("golden inbound files", () => {
       effective_date: "2026-11-25",
       odfi: "09100001",
       entries: undefined,
+      iat: null,
     });
     expect(batch!.entries).toEqual([
       {
@@ -173,6 +174,7 @@ describe("golden inbound files", () => {
         change: null,
         check_serial_number: null,
         payment_type_code: null,
+        iat: null,
       },
       {
         line: 4,
@@ -190,6 +192,7 @@ describe("golden inbound files", () => {
         change: null,
         check_serial_number: null,
         payment_type_code: null,
+        iat: null,
       },
     ]);
   });
@@ -415,7 +418,7 @@ describe("a file is refused whole, with the line and the rule", () => {
     expectRefused(
       read(buildInboundFile([{ ...PAYROLL, sec: "XCK" }])),
       2,
-      /^standard entry class "XCK" is not supported: PPD, CCD, CTX, WEB, TEL, ARC, BOC, POP, RCK, COR only$/,
+      /^standard entry class "XCK" is not supported: PPD, CCD, CTX, WEB, TEL, ARC, BOC, POP, RCK, IAT, COR only$/,
     );
     expectRefused(
       read(

@@ -30,6 +30,8 @@ export interface ReadEntry {
   addenda_indicator: string;
   trace_number: string;
   addenda: Array<{ type: string; text: string; sequence: number; entry_sequence: string }>;
+  /** An IAT entry: columns 13-16, the number of addenda it says follow. */
+  iat_addenda_count?: number;
 }
 
 export interface ReadBatch {
@@ -46,6 +48,15 @@ export interface ReadBatch {
   odfi: string;
   batch_number: number;
   entries: ReadEntry[];
+  /** An IAT batch header's own columns. */
+  iat?: {
+    foreign_exchange_indicator: string;
+    foreign_exchange_reference_indicator: string;
+    foreign_exchange_reference: string;
+    destination_country: string;
+    originating_currency: string;
+    destination_currency: string;
+  };
   control: {
     entry_addenda_count: number;
     entry_hash: string;
@@ -118,6 +129,13 @@ function printable(record: string, line: number): void {
  * ODFI is not the file's origin). `returns`: entries may be returns (21, 26, 31, 36) with an
  * addenda type 99 (columns 4-6 reason, 7-21 original trace number, 22-27 date of death, 28-35
  * original receiving DFI, 36-79 information, 80-94 the return's own trace number).
+ *
+ * IAT batches (columns 51-53 IAT) are read in their own layout: the header's 5-20 IAT indicator,
+ * 21-22 foreign exchange indicator, 23 its reference indicator, 24-38 reference, 39-40 destination
+ * country, 41-50 originator identification, 64-66 and 67-69 the currencies; the entry's 13-16
+ * addenda count, 17-29 reserved, 40-74 account number, 75-76 reserved, 77-78 OFAC indicators;
+ * then addenda 10 to 16 in order, optional 17 and 18, and for a return the IAT addenda 99 (22-27
+ * reserved, 36-45 the original forward entry's amount, 46-79 information).
  */
 export function readNachaFile(text: string, options: { inbound?: boolean; returns?: boolean } = {}): ReadFile {
   const returns = options.returns === true || options.inbound === true;
@@ -161,10 +179,11 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
   while (lines[i]?.[0] === "5") {
     const b = lines[i]!;
     const n = line();
+    const iat = cols(b, 51, 53) === "IAT";
     const batch: ReadBatch = {
       service_class_code: digits(b, 2, 4, n, "service class code"),
-      company_name: cols(b, 5, 20).trimEnd(),
-      company_discretionary_data: cols(b, 21, 40).trimEnd(),
+      company_name: iat ? "" : cols(b, 5, 20).trimEnd(),
+      company_discretionary_data: iat ? "" : cols(b, 21, 40).trimEnd(),
       company_id: cols(b, 41, 50).trimEnd(),
       sec_code: cols(b, 51, 53),
       entry_description: cols(b, 54, 63).trimEnd(),
@@ -177,6 +196,22 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
       entries: [],
       control: undefined as unknown as ReadBatch["control"],
     };
+    if (iat) {
+      batch.descriptive_date = "";
+      batch.iat = {
+        foreign_exchange_indicator: cols(b, 21, 22),
+        foreign_exchange_reference_indicator: digits(b, 23, 23, n, "foreign exchange reference indicator"),
+        foreign_exchange_reference: cols(b, 24, 38).trimEnd(),
+        destination_country: cols(b, 39, 40),
+        originating_currency: cols(b, 64, 66),
+        destination_currency: cols(b, 67, 69),
+      };
+      if (!["FV", "VF", "FF"].includes(batch.iat.foreign_exchange_indicator))
+        fail(n, "the foreign exchange indicator is FV, VF or FF");
+      if (!/^[A-Z]{2}$/.test(batch.iat.destination_country)) fail(n, "the destination country is two letters");
+      if (!/^[A-Z]{3}$/.test(batch.iat.originating_currency) || !/^[A-Z]{3}$/.test(batch.iat.destination_currency))
+        fail(n, "the currencies are three letters");
+    }
     if (!["200", "220", "225"].includes(batch.service_class_code))
       fail(n, "service class code must be 200, 220 or 225");
     if (batch.settlement_date.trim() !== "") fail(n, "settlement date is left blank by the originator");
@@ -202,8 +237,18 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
         trace_number: digits(e, 80, 94, m, "trace number"),
         addenda: [],
       };
+      if (iat) {
+        entry.account_number = cols(e, 40, 74).trimEnd();
+        entry.individual_id = "";
+        entry.individual_name = "";
+        entry.discretionary_data = "";
+        entry.iat_addenda_count = Number(digits(e, 13, 16, m, "number of addenda records"));
+        blank(e, 17, 29, m, "reserved");
+        blank(e, 75, 76, m, "reserved");
+        if (entry.addenda_indicator !== "1") fail(m, "an IAT entry always has addenda");
+      }
       if (!abaValid(entry.rdfi + entry.check_digit)) fail(m, "the receiving DFI's check digit is wrong");
-      if (entry.account_number === "" || cols(e, 13, 13) === " ")
+      if (entry.account_number === "" || cols(e, iat ? 40 : 13, iat ? 40 : 13) === " ")
         fail(m, "the account number is left-justified and not empty");
       if (batch.service_class_code === "220" && !CREDIT_CODES.includes(entry.transaction_code))
         fail(m, "a credits-only batch holds a debit");
@@ -218,7 +263,29 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
       while (lines[i]?.[0] === "7") {
         const a = lines[i]!;
         const k = line();
+        if (iat && cols(a, 2, 3) !== "99") {
+          const type = digits(a, 2, 3, k, "addenda type code");
+          const expected = entry.addenda.length < 7 ? String(10 + entry.addenda.length) : null;
+          if (expected !== null && type !== expected) fail(k, `IAT addenda ${expected} must come here`);
+          if (expected === null && type !== "17" && type !== "18") fail(k, "after 16 an IAT entry has 17 or 18 only");
+          if (digits(a, 88, 94, k, "entry detail sequence number") !== entry.trace_number.slice(-7))
+            fail(k, "the addenda's entry sequence is not its entry's trace number");
+          entry.addenda.push({
+            type,
+            text: cols(a, 4, 87).trimEnd(),
+            sequence: entry.addenda.length + 1,
+            entry_sequence: cols(a, 88, 94),
+          });
+          addenda_count++;
+          i++;
+          continue;
+        }
         if (returns && cols(a, 2, 3) === "99") {
+          if (iat) {
+            if (entry.addenda.length !== 7) fail(k, "an IAT return's addenda 99 follows the addenda 10 to 16");
+            blank(a, 22, 27, k, "reserved");
+            digits(a, 36, 45, k, "original forward entry payment amount");
+          }
           if (!["21", "26", "31", "36"].includes(entry.transaction_code))
             fail(k, "a return addenda follows an entry that is not a return");
           if (!/^R\d\d$/.test(cols(a, 4, 6))) fail(k, "return reason code must be R and two digits");
@@ -226,6 +293,8 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
           digits(a, 28, 35, k, "original receiving DFI");
           if (digits(a, 80, 94, k, "trace number") !== entry.trace_number)
             fail(k, "the return addenda's trace number is not its entry's");
+          if (iat && Number(cols(a, 36, 45)) !== entry.amount_cents)
+            fail(k, "the IAT return's original amount is not the entry's");
           entry.addenda.push({
             type: "99",
             text: cols(a, 4, 79).trimEnd(),
@@ -253,7 +322,9 @@ export function readNachaFile(text: string, options: { inbound?: boolean; return
       }
       if (entry.addenda_indicator === "1" && entry.addenda.length === 0)
         fail(m, "the addenda indicator is 1 but no addenda follows");
-      if (["21", "26", "31", "36"].includes(entry.transaction_code) && entry.addenda[0]?.type !== "99")
+      if (iat && entry.addenda.length < 7) fail(m, "an IAT entry carries the addenda 10 to 16");
+      if (iat && entry.iat_addenda_count !== entry.addenda.length) fail(m, "the IAT entry's addenda count is wrong");
+      if (["21", "26", "31", "36"].includes(entry.transaction_code) && entry.addenda[iat ? 7 : 0]?.type !== "99")
         fail(m, "a return needs an addenda type 99");
       if (batch.sec_code === "PPD" && entry.addenda.length > 1) fail(m, "a PPD entry has at most one addenda");
       batch.entries.push(entry);

@@ -6,6 +6,7 @@ import { CREDIT_RETURN_CODES } from "~/domain/ach-credit-policy";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { QueueSection } from "~/components/admin/queues";
 import { WaitingList, itemBusy, type AsSent } from "./waiting-list";
+import { ReviewClock } from "./review-clock";
 import type { CreditReviewRow } from "~/server/rails/inbound-review.server";
 
 /**
@@ -67,6 +68,9 @@ export function CreditReviews({
                 <p className="text-sm break-words text-slate-700">
                   {r.file_name} line {r.line} · <time dateTime={r.received_at}>{formatDateTime(r.received_at)}</time>
                 </p>
+                <div className="mt-2">
+                  <ReviewClock deadline={r.deadline} />
+                </div>
               </div>
               <ul className="min-w-0 space-y-1 text-sm text-slate-900" aria-label="Why it is held">
                 {r.reasons.map((reason) => (

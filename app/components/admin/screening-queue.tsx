@@ -6,6 +6,7 @@ import { findCountry } from "~/domain/countries";
 import { SANCTIONS_SOURCE_NAMES, type SanctionsSource } from "~/domain/sanctions/entries";
 import type { ScreeningRow } from "~/server/sanctions/screening.server";
 import { StatusLine } from "./admin-shell";
+import { ReviewClock } from "./review-clock";
 import type { SanctionsActionResult } from "./sanctions";
 
 /**
@@ -21,11 +22,13 @@ const CONFIRM_LABEL: Record<ScreeningRow["subject_type"], string> = {
   payment: "Approve: block and freeze",
   application: "Approve: decline the application",
   member: "Approve: freeze the accounts",
+  ach_entry: "Approve: block and freeze",
 };
 export const SUBJECT_LABEL: Record<ScreeningRow["subject_type"], string> = {
   payment: "payment",
   application: "applicant",
   member: "member, re-screened",
+  ach_entry: "incoming IAT entry",
 };
 
 export function ScreeningQueue({
@@ -58,6 +61,9 @@ export function ScreeningQueue({
                 data-testid={`screening-${r.id}`}
               >
                 <ScreeningSummary row={r} />
+                <div className="mt-2">
+                  <ReviewClock deadline={r.deadline} />
+                </div>
                 <p className="mt-2">
                   <Link
                     to={`/admin/sanctions/screenings/${r.id}`}
@@ -90,7 +96,10 @@ export function ScreeningSummary({ row: r }: { row: ScreeningRow }) {
       <div className="min-w-0">
         <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
           Screened (
-          {r.subject_type === "payment" ? (r.screened_details.kind ?? "payment") : SUBJECT_LABEL[r.subject_type]})
+          {r.subject_type === "payment" || r.subject_type === "ach_entry"
+            ? (r.screened_details.kind ?? SUBJECT_LABEL[r.subject_type])
+            : SUBJECT_LABEL[r.subject_type]}
+          )
         </p>
         <p className="text-base font-semibold break-words text-slate-900">{r.screened_name}</p>
         <p className="text-slate-700">
@@ -99,12 +108,19 @@ export function ScreeningSummary({ row: r }: { row: ScreeningRow }) {
             ? (findCountry(r.screened_details.country)?.name ?? r.screened_details.country)
             : ""}
         </p>
+        {r.subject_type === "ach_entry" ? (
+          <p className="break-words text-slate-700">
+            {r.screened_details.amount} from {r.screened_details.originator} through{" "}
+            {r.screened_details.originating_bank} to {r.screened_details.receiver}, account {r.screened_details.account}
+            , trace {r.screened_details.trace_number}
+          </p>
+        ) : null}
         {r.screened_details.joint_owner ? (
           <p className="break-words text-slate-700">Joint owner {r.screened_details.joint_owner}</p>
         ) : null}
         <p className="break-words text-slate-700">
-          {r.subject_type === "application" ? "Applicant" : "Member"} {r.member_email ?? r.member_id} ·{" "}
-          {formatDateTime(r.created_at)}
+          {r.subject_type === "application" ? "Applicant" : "Member"}{" "}
+          {r.member_email ?? (r.member_id || "none (not a member's account)")} · {formatDateTime(r.created_at)}
         </p>
       </div>
       <div className="min-w-0">

@@ -16,6 +16,20 @@ import {
 import { entryHash } from "./writer";
 import { RETURN_ADDENDA } from "./return-file";
 import { CHANGE_ADDENDA, CHANGE_CODES } from "./change";
+import {
+  FOREIGN_EXCHANGE_INDICATORS,
+  IAT_ADDENDA_17,
+  IAT_ADDENDA_17_MAX,
+  IAT_ADDENDA_18,
+  IAT_ADDENDA_18_MAX,
+  IAT_BATCH_HEADER,
+  IAT_ENTRY_DETAIL,
+  IAT_MANDATORY_ADDENDA,
+  iatAddressParts,
+  type IatBank,
+  type IatBatch,
+  type IatDetails,
+} from "./iat";
 
 /**
  * Reads an inbound NACHA file (the ACH file the Federal Reserve sends the credit union), pure.
@@ -30,7 +44,9 @@ import { CHANGE_ADDENDA, CHANGE_CODES } from "./change";
  * 28, 33, 38, zero amount) and returns of the credit union's own entries (21, 26, 31, 36 with an
  * addenda type 99 naming the original trace number), each class with its own NACHA rules; and COR
  * batches of notifications of change about our entries (21, 26, 31, 36, zero amount, one addenda
- * type 98). International (IAT) and other classes are refused by name. Records are one per line
+ * type 98). International entries (IAT) are read in their own layout with their seven mandatory
+ * addenda naming every party (./iat.ts), to be screened before they post. Other classes are
+ * refused by name. Records are one per line
  * (LF or CRLF) or, as some operators send them, one unbroken run of 94-character records.
  */
 
@@ -90,13 +106,13 @@ export const ENTRY_CLASSES: Record<string, EntryClass> = {
     check_serial: "40-54",
     description: "REDEPCHECK",
   },
+  // International: seven mandatory addenda, up to two 17 and five 18 (./iat.ts).
+  IAT: { addenda_max: 14 },
 };
 /** Every class the reader accepts: the posted ones and COR (notifications of change). */
 export const ACCEPTED_SEC_CODES: readonly string[] = [...Object.keys(ENTRY_CLASSES), "COR"];
 /** Classes a file may hold that the credit union cannot process, named in the refusal. */
-const UNSUPPORTED_CLASSES: Record<string, string> = {
-  IAT: "international entries (IAT) need OFAC screening of their parties and returns in the IAT layout",
-};
+const UNSUPPORTED_CLASSES: Record<string, string> = {};
 const SERVICE_CLASSES = { "200": "mixed", "220": "credits", "225": "debits" } as const;
 
 export interface InboundReturnInfo {
@@ -131,6 +147,8 @@ export interface InboundEntry {
   check_serial_number: string | null;
   /** WEB and TEL: R recurring, S single, ST standing authorization (columns 77-78, as sent). */
   payment_type_code: string | null;
+  /** An IAT entry: its batch header's exchange fields and its addenda 10 to 18. */
+  iat: IatDetails | null;
 }
 
 export interface InboundChange {
@@ -157,6 +175,8 @@ export interface InboundBatch {
   /** The originating bank's eight routing digits. */
   odfi: string;
   entries: InboundEntry[];
+  /** An IAT batch: what its header says of the exchange. */
+  iat: IatBatch | null;
 }
 
 export interface InboundFile {
@@ -319,7 +339,8 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
   let i = 1;
   while (lines[i]?.[0] === "5") {
     const batch_line = i + 1;
-    const b = fields(BATCH_HEADER, lines[i]!, batch_line);
+    const iat_batch = lines[i]!.slice(50, 53) === "IAT";
+    const b = iat_batch ? iatBatchFields(lines[i]!, batch_line) : fields(BATCH_HEADER, lines[i]!, batch_line);
     const service_class = b.service_class_code!;
     if (!(service_class in SERVICE_CLASSES))
       refuse(batch_line, `service class code ${service_class} is not 200 (mixed), 220 (credits) or 225 (debits)`);
@@ -361,6 +382,7 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
       effective_date: date(b.effective_entry_date!, batch_line, "effective entry date"),
       odfi: b.originating_dfi_identification!,
       entries: [],
+      iat: iat_batch ? iatBatch(b, batch_line) : null,
     };
     const previous_batch = file.batches.at(-1);
     if (previous_batch && batch.batch_number <= previous_batch.batch_number)
@@ -375,7 +397,7 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
     let debit_cents = 0;
     while (lines[i]?.[0] === "6") {
       const entry_line = i + 1;
-      const e = fields(ENTRY_DETAIL, lines[i]!, entry_line);
+      const e = iat_batch ? iatEntryFields(lines[i]!, entry_line) : fields(ENTRY_DETAIL, lines[i]!, entry_line);
       const code = e.transaction_code!;
       const meaning = INBOUND_TRANSACTION_CODES[code];
       if (!meaning)
@@ -389,6 +411,11 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
         refuse(
           entry_line,
           `transaction code ${code} is not a notification of change: a COR batch holds 21, 26, 31 or 36 only`,
+        );
+      if (iat_batch && (kind === "return" || kind === "noc"))
+        refuse(
+          entry_line,
+          `transaction code ${code} is a return: the credit union sends no IAT entries, so it receives no IAT returns`,
         );
       const credit = isCreditCode(code);
       if (kind !== "return" && kind !== "noc") {
@@ -486,8 +513,18 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
         change: null,
         check_serial_number,
         payment_type_code: sec_code === "WEB" || sec_code === "TEL" ? trim(e.discretionary_data!) || null : null,
+        iat: null,
       };
       i++;
+      if (iat_batch) {
+        const read = readIatAddenda(lines, i, entry, batch.iat!, e, entry_line);
+        addenda_count += read.count;
+        i = read.next;
+        if (credit) credit_cents += amount_cents;
+        else debit_cents += amount_cents;
+        batch.entries.push(entry);
+        continue;
+      }
 
       let addenda_seen = 0;
       while (lines[i]?.[0] === "7") {
@@ -671,4 +708,196 @@ function read(bytes: Uint8Array, expect: { routing_number: string }): InboundFil
   }
   if (lines.length - control_line >= BLOCKING_FACTOR) refuse(lines.length, "more than one block of padding");
   return file;
+}
+
+/**
+ * An IAT batch header's fields, under the names the other batch headers use where they mean the
+ * same (the originator identification is the company identification the batch control repeats;
+ * an IAT batch names no company: each entry's addenda 11 names its originator).
+ */
+function iatBatchFields(record: string, line: number): Record<string, string> {
+  const b = fields(IAT_BATCH_HEADER, record, line);
+  return {
+    ...b,
+    company_name: "",
+    company_discretionary_data: "",
+    company_identification: b.originator_identification!,
+  };
+}
+
+/** The exchange fields of an IAT batch, checked: only US dollar entries to the United States are received. */
+function iatBatch(b: Record<string, string>, line: number): IatBatch {
+  const fx = b.foreign_exchange_indicator!;
+  if (!FOREIGN_EXCHANGE_INDICATORS[fx])
+    refuse(line, `foreign exchange indicator (columns 21-22) must be FV, VF or FF, not ${JSON.stringify(fx)}`);
+  const reference_indicator = b.foreign_exchange_reference_indicator!;
+  if (!["1", "2", "3"].includes(reference_indicator))
+    refuse(line, `foreign exchange reference indicator (column 23) must be 1, 2 or 3, not ${reference_indicator}`);
+  const destination_country = trim(b.iso_destination_country_code!);
+  if (destination_country !== "US")
+    refuse(
+      line,
+      `ISO destination country code (columns 39-40) is ${JSON.stringify(destination_country)}: this credit union receives IAT entries for the United States (US) only`,
+    );
+  const originating_currency = trim(b.iso_originating_currency_code!);
+  if (!/^[A-Z]{3}$/.test(originating_currency))
+    refuse(
+      line,
+      `ISO originating currency code (columns 64-66) must be three letters, not ${JSON.stringify(originating_currency)}`,
+    );
+  const destination_currency = trim(b.iso_destination_currency_code!);
+  if (destination_currency !== "USD")
+    refuse(
+      line,
+      `ISO destination currency code (columns 67-69) is ${JSON.stringify(destination_currency)}: accounts here are in US dollars (USD)`,
+    );
+  return {
+    foreign_exchange_indicator: fx,
+    foreign_exchange_reference_indicator: reference_indicator,
+    foreign_exchange_reference: trim(b.foreign_exchange_reference!),
+    iso_destination_country: destination_country,
+    iso_originating_currency: originating_currency,
+    iso_destination_currency: destination_currency,
+  };
+}
+
+/** An IAT entry detail's fields, under the names of the other classes' entry where they mean the same. */
+function iatEntryFields(record: string, line: number): Record<string, string> {
+  const e = fields(IAT_ENTRY_DETAIL, record, line);
+  return {
+    ...e,
+    // Filled from addenda 15 and 10 once they are read.
+    individual_identification_number: "",
+    individual_name: "",
+    discretionary_data: "",
+  };
+}
+
+function iatBank(a: Record<string, string>, prefix: string): IatBank {
+  return {
+    name: trim(a[`${prefix}_name`]!),
+    qualifier: trim(a[`${prefix}_identification_qualifier`]!),
+    identification: trim(a[`${prefix}_identification`]!),
+    country: trim(a[`${prefix}_branch_country_code`]!),
+  };
+}
+
+/**
+ * The addenda of an IAT entry from `start`: 10 to 16 in that order (all seven required), then up to
+ * two 17 and five 18, each carrying the entry's sequence number; their count must be the one the
+ * entry states (columns 13-16). Fills the entry's parties in and returns where the next record is.
+ */
+function readIatAddenda(
+  lines: readonly string[],
+  start: number,
+  entry: InboundEntry,
+  batch: IatBatch,
+  e: Record<string, string>,
+  entry_line: number,
+): { count: number; next: number } {
+  const read: Record<string, string>[] = [];
+  const records: string[] = [];
+  const remittance: string[] = [];
+  const correspondents: IatBank[] = [];
+  let i = start;
+  while (lines[i]?.[0] === "7") {
+    const line = i + 1;
+    const record = lines[i]!;
+    const type = record.slice(1, 3);
+    const expected = read.length < IAT_MANDATORY_ADDENDA.length ? String(10 + read.length) : null;
+    if (expected !== null && type !== expected)
+      refuse(
+        line,
+        `an IAT entry's addenda ${expected} is missing: its addenda come 10 to 16 in order (then 17 and 18), not type ${type}`,
+      );
+    let a: Record<string, string>;
+    if (expected !== null) {
+      a = fields(IAT_MANDATORY_ADDENDA[read.length]!, record, line);
+      read.push(a);
+    } else if (type === "17") {
+      if (correspondents.length > 0) refuse(line, "an IAT addenda 17 comes before the addenda 18");
+      a = fields(IAT_ADDENDA_17, record, line);
+      if (remittance.length >= IAT_ADDENDA_17_MAX)
+        refuse(line, `an IAT entry has at most ${IAT_ADDENDA_17_MAX} addenda 17`);
+      if (Number(a.addenda_sequence_number) !== remittance.length + 1)
+        refuse(line, `addenda sequence number ${Number(a.addenda_sequence_number)} is not ${remittance.length + 1}`);
+      remittance.push(trim(a.payment_related_information!));
+    } else if (type === "18") {
+      a = fields(IAT_ADDENDA_18, record, line);
+      if (correspondents.length >= IAT_ADDENDA_18_MAX)
+        refuse(line, `an IAT entry has at most ${IAT_ADDENDA_18_MAX} addenda 18`);
+      if (Number(a.addenda_sequence_number) !== correspondents.length + 1)
+        refuse(
+          line,
+          `addenda sequence number ${Number(a.addenda_sequence_number)} is not ${correspondents.length + 1}`,
+        );
+      correspondents.push(iatBank(a, "correspondent_bank"));
+    } else {
+      refuse(line, `addenda type ${JSON.stringify(type)} does not belong to an IAT entry (10 to 18)`);
+    }
+    if (a.entry_detail_sequence_number !== entry.trace_number.slice(-7))
+      refuse(
+        line,
+        `entry detail sequence number ${a.entry_detail_sequence_number} is not the last seven digits of its entry's trace number ${entry.trace_number}`,
+      );
+    records.push(record);
+    i++;
+  }
+  if (read.length < IAT_MANDATORY_ADDENDA.length)
+    refuse(
+      entry_line,
+      `an IAT entry carries the seven addenda 10 to 16; this one has ${read.length === 0 ? "none" : `only up to ${9 + read.length}`}`,
+    );
+  const stated = Number(e.number_of_addenda_records);
+  if (stated !== records.length)
+    refuse(entry_line, `number of addenda records (columns 13-16) is ${stated}, the entry has ${records.length}`);
+  const [a10, a11, a12, a13, a14, a15, a16] = read as [
+    Record<string, string>,
+    Record<string, string>,
+    Record<string, string>,
+    Record<string, string>,
+    Record<string, string>,
+    Record<string, string>,
+    Record<string, string>,
+  ];
+  const receiver_name = trim(a10.receiving_name!);
+  const originator_name = trim(a11.originator_name!);
+  if (receiver_name === "") refuse(start + 1, "the receiver's name (addenda 10, columns 47-81) is blank");
+  if (originator_name === "") refuse(start + 2, "the originator's name (addenda 11, columns 4-38) is blank");
+  const [originator_city, originator_state] = iatAddressParts(a12.originator_city_state!);
+  const [originator_country, originator_postal] = iatAddressParts(a12.originator_country_postal!);
+  const [receiver_city, receiver_state] = iatAddressParts(a16.receiver_city_state!);
+  const [receiver_country, receiver_postal] = iatAddressParts(a16.receiver_country_postal!);
+  entry.iat = {
+    ...batch,
+    transaction_type: trim(a10.transaction_type_code!),
+    foreign_payment_amount: a10.foreign_payment_amount!,
+    foreign_trace_number: trim(a10.foreign_trace_number!),
+    originator: {
+      name: originator_name,
+      street: trim(a11.originator_street_address!),
+      city: [originator_city, originator_state].filter(Boolean).join(", "),
+      country: originator_country,
+      postal_code: originator_postal,
+    },
+    receiver: {
+      name: receiver_name,
+      identification: trim(a15.receiver_identification_number!),
+      street: trim(a15.receiver_street_address!),
+      city: [receiver_city, receiver_state].filter(Boolean).join(", "),
+      country: receiver_country,
+      postal_code: receiver_postal,
+    },
+    odfi: iatBank(a13, "odfi"),
+    rdfi: iatBank(a14, "rdfi"),
+    correspondents,
+    remittance,
+    gateway_ofac_indicator: trim(e.gateway_operator_ofac_screening_indicator ?? ""),
+    secondary_ofac_indicator: trim(e.secondary_ofac_screening_indicator ?? ""),
+    addenda_records: records,
+  };
+  entry.individual_name = receiver_name;
+  entry.individual_id = entry.iat.receiver.identification;
+  entry.payment_information = remittance.filter(Boolean).join(" ") || null;
+  return { count: records.length, next: i };
 }

@@ -11,6 +11,7 @@ import {
   type FieldLayout,
 } from "./records";
 import { closeFile, entryHash, fileHeaderRecord } from "./writer";
+import { IAT_BATCH_HEADER, IAT_ENTRY_DETAIL, type IatDetails } from "./iat";
 
 /**
  * The return file (pure): entries the credit union received but could not post, sent back to
@@ -19,6 +20,12 @@ import { closeFile, entryHash, fileHeaderRecord } from "./writer";
  * trace number's first eight digits), with a trace number of our own and an addenda type 99
  * carrying the reason (R01, R02, ...) and the original trace number. One batch per original
  * batch (same company, entry class and description); the credit union is the batch's ODFI.
+ *
+ * An IAT entry goes back in the IAT layout (Nacha Appendix Three, IAT return entries): an IAT
+ * batch header with the original's exchange fields, countries and currencies; the IAT entry
+ * detail; the original's seven mandatory addenda 10 to 16 as received (their entry sequence
+ * number now the return's); then the IAT return addenda 99, which carries the original forward
+ * entry's amount in columns 36-45. The optional addenda 17 and 18 are not carried back.
  */
 
 /** Record type 7, addenda type 99 (return). */
@@ -33,10 +40,23 @@ export const RETURN_ADDENDA = [
   { name: "trace_number", start: 80, length: 15, kind: "N" },
 ] as const satisfies readonly FieldLayout[];
 
+/** Record type 7, addenda type 99 of an IAT return: 22-27 reserved, 36-45 the original forward entry's amount. */
+export const IAT_RETURN_ADDENDA = [
+  { name: "record_type", start: 1, length: 1, kind: "N", constant: "7" },
+  { name: "addenda_type_code", start: 2, length: 2, kind: "N", constant: "99" },
+  { name: "return_reason_code", start: 4, length: 3, kind: "AN" },
+  { name: "original_entry_trace_number", start: 7, length: 15, kind: "N" },
+  { name: "reserved", start: 22, length: 6, kind: "B" },
+  { name: "original_receiving_dfi_identification", start: 28, length: 8, kind: "N" },
+  { name: "original_forward_entry_payment_amount", start: 36, length: 10, kind: "N" },
+  { name: "addenda_information", start: 46, length: 34, kind: "AN" },
+  { name: "trace_number", start: 80, length: 15, kind: "N" },
+] as const satisfies readonly FieldLayout[];
+
 // The same self-check `records.ts` runs on its layouts: contiguous columns, 94 in all.
-{
+for (const layout of [RETURN_ADDENDA, IAT_RETURN_ADDENDA]) {
   let column = 1;
-  for (const field of RETURN_ADDENDA) {
+  for (const field of layout) {
     if (field.start !== column)
       throw new Error(`NACHA layout: ${field.name} starts at ${field.start}, expected ${column}`);
     column += field.length;
@@ -106,6 +126,8 @@ export interface ReturnItem {
     individual_id: string;
     individual_name: string;
     trace_number: string;
+    /** An IAT entry: what its batch header and addenda said (its return is written in the IAT layout). */
+    iat?: IatDetails | null;
   };
   /** 1 to 9,999,999, unique in the file: the last seven digits of the return's trace number. */
   trace_sequence: number;
@@ -161,6 +183,17 @@ export function writeReturnFile(input: ReturnFileInput): ReturnFile {
       o.sec_code,
       o.entry_description,
       o.trace_number.slice(0, 8),
+      // An IAT batch header carries the exchange fields: entries differing there go in batches of their own.
+      o.iat
+        ? [
+            o.iat.foreign_exchange_indicator,
+            o.iat.foreign_exchange_reference_indicator,
+            o.iat.foreign_exchange_reference,
+            o.iat.iso_destination_country,
+            o.iat.iso_originating_currency,
+            o.iat.iso_destination_currency,
+          ]
+        : null,
     ]);
     const group = groups.get(key);
     if (group) group.push({ item, index });
@@ -170,6 +203,7 @@ export function writeReturnFile(input: ReturnFileInput): ReturnFile {
   const trace_numbers: string[] = new Array(input.returns.length);
   let batch_number = 0;
   let entry_count = 0;
+  let record_count = 0;
   let credit_total_cents = 0;
   let debit_total_cents = 0;
   const rdfis: string[] = [];
@@ -179,21 +213,42 @@ export function writeReturnFile(input: ReturnFileInput): ReturnFile {
     const o = items[0]!.item.original;
     const codes = items.map((x) => returnTransactionCode(x.item.original.transaction_code));
     const service_class = codes.every(isCreditCode) ? 220 : codes.some(isCreditCode) ? 200 : 225;
+    const iat = o.sec_code === "IAT" ? o.iat : null;
+    if (o.sec_code === "IAT" && !iat)
+      throw new NachaFieldError(`return ${items[0]!.index + 1}: an IAT entry's return needs its addenda`);
     records.push(
-      formatRecord(BATCH_HEADER, {
-        service_class_code: service_class,
-        company_name: o.company_name,
-        company_discretionary_data: o.company_discretionary_data,
-        company_identification: o.company_id,
-        standard_entry_class_code: o.sec_code,
-        company_entry_description: o.entry_description,
-        company_descriptive_date: "",
-        effective_entry_date: yymmdd(input.effective_date),
-        originating_dfi_identification: odfi,
-        batch_number,
-      }),
+      iat
+        ? formatRecord(IAT_BATCH_HEADER, {
+            service_class_code: service_class,
+            iat_indicator: "",
+            foreign_exchange_indicator: iat.foreign_exchange_indicator,
+            foreign_exchange_reference_indicator: iat.foreign_exchange_reference_indicator,
+            foreign_exchange_reference: iat.foreign_exchange_reference,
+            iso_destination_country_code: iat.iso_destination_country,
+            originator_identification: o.company_id,
+            company_entry_description: o.entry_description,
+            iso_originating_currency_code: iat.iso_originating_currency,
+            iso_destination_currency_code: iat.iso_destination_currency,
+            effective_entry_date: yymmdd(input.effective_date),
+            originator_status_code: "1",
+            originating_dfi_identification: odfi,
+            batch_number,
+          })
+        : formatRecord(BATCH_HEADER, {
+            service_class_code: service_class,
+            company_name: o.company_name,
+            company_discretionary_data: o.company_discretionary_data,
+            company_identification: o.company_id,
+            standard_entry_class_code: o.sec_code,
+            company_entry_description: o.entry_description,
+            company_descriptive_date: "",
+            effective_entry_date: yymmdd(input.effective_date),
+            originating_dfi_identification: odfi,
+            batch_number,
+          }),
     );
     let credits = 0;
+    let batch_records = 0;
     let debits = 0;
     const batch_rdfis: string[] = [];
     for (const { item, index } of items) {
@@ -201,6 +256,17 @@ export function writeReturnFile(input: ReturnFileInput): ReturnFile {
       const code = returnTransactionCode(original.transaction_code);
       const rdfi = original.trace_number.slice(0, 8);
       const trace_number = `${odfi}${String(item.trace_sequence).padStart(7, "0")}`;
+      if (iat) {
+        const returned = iatReturnRecords(item, code, rdfi, odfi, trace_number);
+        records.push(...returned);
+        batch_records += returned.length;
+        if (isCreditCode(code)) credits += original.amount_cents;
+        else debits += original.amount_cents;
+        batch_rdfis.push(rdfi);
+        trace_numbers[index] = trace_number;
+        continue;
+      }
+      batch_records += 2;
       records.push(
         classColumns(
           o.sec_code,
@@ -237,7 +303,7 @@ export function writeReturnFile(input: ReturnFileInput): ReturnFile {
     records.push(
       formatRecord(BATCH_CONTROL, {
         service_class_code: service_class,
-        entry_addenda_count: items.length * 2,
+        entry_addenda_count: batch_records,
         entry_hash: entryHash(batch_rdfis),
         total_debit_entry_dollar_amount: debits,
         total_credit_entry_dollar_amount: credits,
@@ -247,16 +313,50 @@ export function writeReturnFile(input: ReturnFileInput): ReturnFile {
       }),
     );
     entry_count += items.length;
+    record_count += batch_records;
     credit_total_cents += credits;
     debit_total_cents += debits;
     rdfis.push(...batch_rdfis);
   }
   const { text } = closeFile(records, {
     batch_count: batch_number,
-    entry_addenda_count: entry_count * 2,
+    entry_addenda_count: record_count,
     entry_hash: entryHash(rdfis),
     debit_total_cents,
     credit_total_cents,
   });
   return { text, entry_count, batch_count: batch_number, credit_total_cents, debit_total_cents, trace_numbers };
+}
+
+/**
+ * An IAT entry's return: the IAT entry detail, the original's seven mandatory addenda as received
+ * with the return's entry sequence number, and the IAT return addenda 99.
+ */
+function iatReturnRecords(item: ReturnItem, code: string, rdfi: string, odfi: string, trace_number: string): string[] {
+  const original = item.original;
+  const mandatory = (original.iat?.addenda_records ?? []).filter((r) => /^7(1[0-6])/.test(r));
+  if (mandatory.length !== 7)
+    throw new NachaFieldError(`an IAT return carries the original's addenda 10 to 16; ${mandatory.length} were kept`);
+  return [
+    formatRecord(IAT_ENTRY_DETAIL, {
+      transaction_code: code,
+      receiving_dfi_identification: rdfi,
+      check_digit: routingCheckDigit(rdfi),
+      number_of_addenda_records: mandatory.length + 1,
+      amount: original.amount_cents,
+      dfi_account_number: original.account_number,
+      gateway_operator_ofac_screening_indicator: "",
+      secondary_ofac_screening_indicator: "",
+      trace_number,
+    }),
+    ...mandatory.map((record) => `${record.slice(0, 87)}${trace_number.slice(-7)}`),
+    formatRecord(IAT_RETURN_ADDENDA, {
+      return_reason_code: item.reason_code,
+      original_entry_trace_number: original.trace_number,
+      original_receiving_dfi_identification: odfi,
+      original_forward_entry_payment_amount: original.amount_cents,
+      addenda_information: item.information ?? "",
+      trace_number,
+    }),
+  ];
 }

@@ -32,6 +32,16 @@ export type ReportSubject =
       to: string;
     }
   | { type: "member"; accounts: { label: string; balance_cents: number }[] }
+  | {
+      /** An incoming international ACH entry (IAT) blocked before it posted. */
+      type: "ach_entry";
+      kind: "credit" | "debit";
+      amount_cents: number;
+      originator: string;
+      trace_number: string;
+      /** The account it named, frozen; null when it is no member's account. */
+      account: string | null;
+    }
   | { type: "application"; applied_on: string };
 
 export function screeningReportDraft(input: {
@@ -69,6 +79,17 @@ export function screeningReportDraft(input: {
       facts: [
         `${subject.kind} payment of ${formatCents(subject.amount_cents)}${subject.fee_cents ? ` (fee ${formatCents(subject.fee_cents)})` : ""} to ${subject.to}${subject.reference ? `, reference "${subject.reference}"` : ""}, stopped: never sent.`,
         `${formatCents(subject.amount_cents + subject.fee_cents)} stays held in ${subject.from_account}, which is frozen.`,
+      ],
+    };
+  if (subject.type === "ach_entry")
+    return {
+      ...base,
+      kind: "blocked_property",
+      rule: "31 CFR 501.603 (blocked property), within 10 business days",
+      due_by,
+      facts: [
+        `Incoming international ACH ${subject.kind} (IAT) of ${formatCents(subject.amount_cents)} from ${subject.originator}, trace number ${subject.trace_number}: blocked, never posted; the money stays in the ACH settlement account.`,
+        subject.account ? `${subject.account}, which it named, is frozen.` : "It named no member's account.",
       ],
     };
   const total = subject.accounts.reduce((sum, a) => sum + a.balance_cents, 0);

@@ -136,7 +136,13 @@ export default function ScreeningItemPage({ loaderData, actionData }: Route.Comp
           <p className="mt-3 break-words text-slate-900">
             Confirmed: asked by {item.confirm_requested_by_email ?? "a staff member"} ({item.confirm_reason}), approved
             by {item.confirmed_by_email ?? "a staff member"}
-            {item.confirmed_at ? ` on ${formatDateTime(item.confirmed_at)}` : ""}.
+            {item.confirmed_at ? ` on ${formatDateTime(item.confirmed_at)}` : ""}.{" "}
+            <Link
+              to={`/admin/sar?source=screening&id=${item.id}`}
+              className="font-semibold text-accent-700 underline underline-offset-2"
+            >
+              Open a suspicious activity report
+            </Link>
           </p>
         ) : null}
       </section>

@@ -4,11 +4,16 @@ import { sanctionsRescreenJob } from "~/server/jobs/registry.server";
 import { listVersions, loadSanctionsLists } from "~/server/sanctions/lists.server";
 import { screeningItem, screeningQueue } from "~/server/sanctions/screening.server";
 import { decideScreeningCase as decideInBackOffice } from "~/server/admin/screening-decisions.server";
+import { iatScreeningDecisions } from "~/server/rails/inbound-iat-decisions.server";
 
 /** The screening queue (possible matches waiting for staff) and staff's decisions on it. */
 export const screeningRows = withDatabase(screeningQueue);
 export const screeningCase = withDatabase(screeningItem);
-export const decideScreeningCase = withDatabase(decideInBackOffice);
+/** Staff's decision; an incoming IAT entry is posted or blocked by the rails in the same transaction. */
+export const decideScreeningCase = withDatabase(
+  (db, input: Omit<Parameters<typeof decideInBackOffice>[1], "onEntryCleared" | "onEntryConfirmed">) =>
+    decideInBackOffice(db, { ...input, ...iatScreeningDecisions(input.staff) }),
+);
 
 /**
  * What /admin/sanctions calls (its view-model): each opens the database itself. An upload queues

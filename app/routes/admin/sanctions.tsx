@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/sanctions";
 import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
@@ -96,6 +96,11 @@ export default function Sanctions({ loaderData, actionData }: Route.ComponentPro
           sanctions lists (OFAC) loaded here, and every member again whenever a list is loaded. Download the files from
           OFAC&apos;s Sanctions List Service and upload them with the date OFAC published them; the app never fetches a
           list itself.
+        </p>
+        <p className="mt-2 text-sm">
+          <Link to="/admin/sar" className="font-semibold text-accent-700 underline underline-offset-2">
+            Suspicious activity reports
+          </Link>
         </p>
       </div>
       {answer && answer.intent === null ? <StatusLine message={answer.message} tone={answer.tone} /> : null}

@@ -81,10 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         ? await skipOwnTransfer(user, series_id, origin)
         : await cancelOwnTransfer(user, series_id, origin);
     if (!result.ok)
-      return data<Answer>(
-        { ok: false, message: result.message, series_id },
-        { status: refusalStatus(result.kind) },
-      );
+      return data<Answer>({ ok: false, message: result.message, series_id }, { status: refusalStatus(result.kind) });
     if (intent === "cancel") return { ok: true, message: "Cancelled. No further transfer will be sent." };
     return {
       ok: true,

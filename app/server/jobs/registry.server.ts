@@ -16,6 +16,7 @@ import { CARD_AUTHORIZATION_HOLD_DAYS, CARD_RENEWAL_DAYS } from "~/domain/cards"
 import { runDisputeClocks } from "~/server/disputes/clocks.server";
 import { rescreenMembers } from "~/server/sanctions/rescreen.server";
 import { sendChangeInTermsNotices } from "~/server/electronic-delivery/change-in-terms.server";
+import { flagComplianceDeadlines } from "./compliance-deadlines.server";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md
@@ -203,6 +204,18 @@ export const sanctionsRescreenJob = defineJob({
   },
 });
 
+export const complianceDeadlinesJob = defineJob({
+  name: "compliance-deadlines",
+  title: "Compliance deadlines",
+  description:
+    "Once a business day, emails staff the screening queue's items, the incoming credits to review and the suspicious activity reports not yet filed that are due today, the next business day or overdue.",
+  // Hourly, so a missed run catches up; staff are told once a day (the day's run is in the audit log).
+  schedule: "50 * * * 1-5",
+  max_attempts: 5,
+  backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
+  run: ({ db, now }) => flagComplianceDeadlines(db, now),
+});
+
 export const databaseUpkeepJob = defineJob({
   name: "database-upkeep",
   title: "Embedded database upkeep",
@@ -241,5 +254,6 @@ export const APP_JOBS = [
   disputeClocksJob,
   sanctionsRescreenJob,
   changeInTermsNoticesJob,
+  complianceDeadlinesJob,
   databaseUpkeepJob,
 ] as const;

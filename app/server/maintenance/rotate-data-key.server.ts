@@ -9,8 +9,10 @@ import {
   pushSubscriptions,
   smsMessages,
   smsNumbers,
+  suspiciousActivityReports,
   taxpayerIds,
 } from "~/server/db/schema";
+import { sarNarrativeContext } from "~/server/sanctions/suspicious-activity.server";
 import { bodyContext, subjectContext } from "~/server/secure-messages/secure-messages.server";
 import { pushSubscriptionContext } from "~/server/notifications/push.server";
 import { smsBodyContext, smsNumberContext } from "~/server/notifications/sms.server";
@@ -24,7 +26,7 @@ import { reencryptedField } from "../security/crypto.server";
 /**
  * Moves everything DATA_ENCRYPTION_KEY protects to the current key
  * (docs/operations.md#rotating-the-data-encryption-key): members' dates of birth and ID numbers,
- * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts, the devices' push subscriptions, members' mobile numbers and the verification texts waiting to be sent, loan applicants' income and employer, and every private file (ID documents, check photos and thumbnails, profile
+ * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts, the devices' push subscriptions, members' mobile numbers and the verification texts waiting to be sent, loan applicants' income and employer, suspicious activity reports' narratives, and every private file (ID documents, check photos and thumbnails, profile
  * photos, dispute and message attachments). A value already under the current key is left as it is, so a run that stopped part way
  * is simply run again. Each database value is its own small update: the server keeps reading
  * every value meanwhile, with the current key or a previous one.
@@ -149,6 +151,15 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
       .set({ ...(income_enc ? { income_enc } : {}), ...(employer_enc ? { employer_enc } : {}) })
       .where(eq(loanApplications.id, l.id));
     fields += (income_enc ? 1 : 0) + (employer_enc ? 1 : 0);
+  }
+  const reports = await db
+    .select({ id: suspiciousActivityReports.id, narrative_enc: suspiciousActivityReports.narrative_enc })
+    .from(suspiciousActivityReports);
+  for (const r of reports) {
+    const narrative_enc = reencryptedField(r.narrative_enc, sarNarrativeContext(r.id));
+    if (!narrative_enc) continue;
+    await db.update(suspiciousActivityReports).set({ narrative_enc }).where(eq(suspiciousActivityReports.id, r.id));
+    fields += 1;
   }
   return { fields, files: await reencryptUploads() };
 }

@@ -4,6 +4,7 @@ import type { AchInboundEntry } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { toId } from "~/domain/ledger-rules";
 import type { InboundChange } from "~/domain/nacha/reader";
+import type { IatDetails } from "~/domain/nacha/iat";
 import { traceSequence } from "./export.server";
 
 /**
@@ -19,6 +20,8 @@ export type Item = Omit<
 > & {
   /** A notification of change: its addenda 98 (kept in its own table, not on the entry). */
   change?: InboundChange | null;
+  /** An IAT entry: its parties and addenda (kept in their own table, not on the entry). */
+  iat?: IatDetails | null;
 };
 
 /**

@@ -1,3 +1,4 @@
+import type { IatDetails } from "~/domain/nacha/iat";
 import type { Actor } from "~/domain/actor";
 import type { Refusal } from "~/domain/refusals";
 import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
@@ -209,8 +210,10 @@ export async function exportReturnFile(
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ach-return-file'))`);
       const picked = await tx.execute(sql`
         select e.id, e.return_code, e.company_name, e.company_discretionary_data, e.company_id, e.sec_code, e.entry_description,
-               e.transaction_code, e.account_number, e.amount_cents, e.individual_id, e.individual_name, e.trace_number, f.immediate_origin
+               e.transaction_code, e.account_number, e.amount_cents, e.individual_id, e.individual_name, e.trace_number, f.immediate_origin,
+               i.details as iat
           from ach_inbound_entries e join ach_inbound_files f on f.id = e.file_id
+          left join ach_inbound_iat_entries i on i.entry_id = e.id
          where e.status = 'returned' and e.return_file_id is null
          order by e.id limit ${RETURN_FILE_ENTRIES_MAX}
            for update of e`);
@@ -251,6 +254,8 @@ export async function exportReturnFile(
             individual_id: String(r.individual_id),
             individual_name: String(r.individual_name),
             trace_number: String(r.trace_number),
+            // An IAT entry goes back in the IAT layout, with its addenda as received.
+            iat: (r.iat as IatDetails | null) ?? null,
           },
         })),
       });

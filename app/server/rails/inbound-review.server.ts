@@ -10,7 +10,8 @@ import {
   ledgerAccounts,
   type AchCreditReview,
 } from "~/server/db/schema";
-import { releaseHold, reverseTransaction } from "~/server/ledger/ledger.server";
+import { releaseHold, reverseTransaction, today } from "~/server/ledger/ledger.server";
+import { byDueDate, reviewDeadline, type ReviewDeadline } from "~/domain/review-deadlines";
 import { notify } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { formatCents } from "~/domain/money";
@@ -53,11 +54,15 @@ export interface CreditReviewRow {
   file_name: string;
   line: number;
   received_at: Date;
+  /** When it must be decided (docs/product.md#review-deadlines), its age and how it stands. */
+  deadline: ReviewDeadline;
 }
 
 export const CREDIT_REVIEW_ROWS_MAX = 100;
 
-export async function waitingCreditReviews(db: DbOrTx): Promise<CreditReviewRow[]> {
+/** The credits waiting, by due date (the most overdue first), each with its deadline and age. */
+export async function waitingCreditReviews(db: DbOrTx, now: Date = new Date()): Promise<CreditReviewRow[]> {
+  const day = today(now);
   const rows = await db
     .select({
       r: achCreditReviews,
@@ -74,7 +79,7 @@ export async function waitingCreditReviews(db: DbOrTx): Promise<CreditReviewRow[
     .where(eq(achCreditReviews.status, "waiting"))
     .orderBy(achCreditReviews.id)
     .limit(CREDIT_REVIEW_ROWS_MAX);
-  return rows.map(({ r, e, file_name, uploaded_at, account_type, account_number }) => ({
+  const list = rows.map(({ r, e, file_name, uploaded_at, account_type, account_number }) => ({
     id: Number(r.id),
     company_name: e.company_name,
     entry_description: e.entry_description,
@@ -87,7 +92,9 @@ export async function waitingCreditReviews(db: DbOrTx): Promise<CreditReviewRow[
     file_name,
     line: e.line,
     received_at: uploaded_at,
+    deadline: reviewDeadline("credit_review", today(uploaded_at), day),
   }));
+  return byDueDate(list);
 }
 
 function accountWord(type: string): string {

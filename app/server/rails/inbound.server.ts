@@ -24,6 +24,7 @@ import { returnReason } from "~/domain/nacha/return-file";
 import { recordNotificationsOfChange } from "./inbound-noc.server";
 import { sentPaymentByTrace, type Item } from "./inbound-entries.server";
 import { monitorPostedCredits, recordCreditReviews, type CreditHold } from "./inbound-monitoring.server";
+import { recordIatEntries, screenIatEntries } from "./inbound-iat.server";
 
 /**
  * ACH in (docs/product.md#ach-in): staff upload the NACHA file the Federal Reserve sent, and its
@@ -44,7 +45,9 @@ import { monitorPostedCredits, recordCreditReviews, type CreditHold } from "./in
  *     names (./inbound-noc.server.ts). A credit or debit that repeats one received in the last
  *     DUPLICATE_WINDOW_BUSINESS_DAYS (same trace number, amount, effective date and account, in
  *     another file: a re-sent file under a new header) moves nothing either: it is held as a
- *     possible duplicate for staff to post or return (./inbound-held.server.ts).
+ *     possible duplicate for staff to post or return (./inbound-held.server.ts). An IAT
+ *     (international) credit or debit one of whose parties may be on a sanctions list moves
+ *     nothing: it waits in the screening queue (./inbound-iat.server.ts).
  *  4. The file is marked posted and the result audited.
  *
  * If the work stops between chunks (a crash, a restart), uploading the same file again posts
@@ -126,7 +129,8 @@ export async function receiveAchFile(
       file_id: stored.id,
       line: e.line,
       batch_number: b.batch_number,
-      company_name: b.company_name,
+      // An IAT batch names no company: each entry's addenda 11 names its originator.
+      company_name: e.iat?.originator.name ?? b.company_name,
       company_discretionary_data: b.company_discretionary_data,
       company_id: b.company_id,
       sec_code: b.sec_code,
@@ -144,6 +148,7 @@ export async function receiveAchFile(
       original_trace_number: e.return_info?.original_trace_number ?? e.change?.original_trace_number ?? null,
       duplicate_of_entry_id: null,
       change: e.change,
+      iat: e.iat,
     })),
   );
   const now = input.now ?? new Date();
@@ -234,7 +239,7 @@ async function storeFile(
 
 export interface Decision {
   entry: Item;
-  status: "posted" | "returned" | "applied" | "unmatched" | "noted" | "held";
+  status: "posted" | "returned" | "applied" | "unmatched" | "noted" | "held" | "screening";
   return_code?: string | null;
   account_id?: number | null;
   transaction_id?: number | null;
@@ -337,7 +342,11 @@ async function postChunk(db: Db, file_id: number, chunk: readonly Item[], staff:
     for (const e of entries)
       if (e.kind === "prenote" || e.kind === "noc") decisions.push({ entry: e, status: "noted" });
     // A repeat of an entry received in the window is held for staff, not posted (docs/product.md#ach-in).
-    const candidates = entries.filter((e) => e.kind === "credit" || e.kind === "debit");
+    // An IAT entry moves no money before its parties are screened; a possible match waits in the screening queue.
+    const money_entries = entries.filter((e) => e.kind === "credit" || e.kind === "debit");
+    const iat_hits = await screenIatEntries(tx, money_entries);
+    for (const e of money_entries) if (iat_hits.has(e.line)) decisions.push({ entry: e, status: "screening" });
+    const candidates = money_entries.filter((e) => !iat_hits.has(e.line));
     const earlier = await earlierDuplicates(tx, file_id, candidates, now);
     for (const e of candidates)
       if (earlier.has(e.line))
@@ -349,6 +358,7 @@ async function postChunk(db: Db, file_id: number, chunk: readonly Item[], staff:
       decisions.push(await applyReturn(tx, entry, staff, notes));
 
     await storeEntries(tx, file_id, decisions);
+    await recordIatEntries(tx, file_id, entries, iat_hits);
     await recordCreditReviews(tx, creditReviewsOf(decisions));
     await recordNotificationsOfChange(
       tx,
@@ -565,7 +575,7 @@ async function storeEntries(tx: DbOrTx, file_id: number, decisions: readonly Dec
       select ${file_id}, line, batch_number, company_name, company_discretionary_data, company_id, sec_code, entry_description,
         effective_date, transaction_code, kind, account_number, amount_cents, individual_id, individual_name, trace_number,
         payment_information, original_trace_number, status, return_code, account_id, transaction_id, payment_id, duplicate_of_entry_id,
-        case when status = 'held' then null else now() end
+        case when status in ('held', 'screening') then null else now() end
         from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + 5_000))}::jsonb) as v(line integer, batch_number integer,
           company_name text, company_discretionary_data text, company_id text, sec_code text, entry_description text,
           effective_date date, transaction_code text, kind text, account_number text, amount_cents bigint, individual_id text,

@@ -25,6 +25,7 @@ import { formatBusinessDate } from "~/domain/calendar-date";
 import { today } from "~/server/ledger/ledger.server";
 import { MATCH_THRESHOLD, screenParty, type PossibleMatch, type ScreenedParty } from "~/domain/sanctions/match";
 import { findCountry, searchCountries } from "~/domain/countries";
+import { byDueDate, reviewDeadline, screeningPolicy, type ReviewDeadline } from "~/domain/review-deadlines";
 import { currentScreeningIndex, type LoadedIndex } from "./lists.server";
 
 /**
@@ -255,10 +256,13 @@ export interface ScreeningRow {
   confirm_requested_by: string | null;
   confirm_requested_by_email: string | null;
   confirm_reason: string | null;
+  /** When it must be decided (docs/product.md#review-deadlines), its age and how it stands. */
+  deadline: ReviewDeadline;
 }
 
-/** The queue: possible matches waiting for staff (open, then those waiting for a second staff member), oldest first. */
-export async function screeningQueue(db: DbOrTx): Promise<ScreeningRow[]> {
+/** The queue: possible matches waiting for staff (open, or waiting for a second staff member), by due date. */
+export async function screeningQueue(db: DbOrTx, now: Date = new Date()): Promise<ScreeningRow[]> {
+  const day = today(now);
   const requester = sql<
     string | null
   >`(select email from users where users.id = ${sanctionsScreenings.confirm_requested_by})`;
@@ -269,7 +273,7 @@ export async function screeningQueue(db: DbOrTx): Promise<ScreeningRow[]> {
     .where(inArray(sanctionsScreenings.status, ["open", "confirm_requested"]))
     .orderBy(sanctionsScreenings.id)
     .limit(200);
-  return rows.map(({ s, member_email, requester_email }) => ({
+  const list = rows.map(({ s, member_email, requester_email }) => ({
     id: s.id,
     subject_type: s.subject_type,
     subject_id: s.subject_id,
@@ -284,7 +288,9 @@ export async function screeningQueue(db: DbOrTx): Promise<ScreeningRow[]> {
     confirm_requested_by: s.confirm_requested_by,
     confirm_requested_by_email: requester_email,
     confirm_reason: s.confirm_reason,
+    deadline: reviewDeadline(screeningPolicy(s.subject_type), today(s.created_at), day),
   }));
+  return byDueDate(list);
 }
 
 /** One screening with every decision on it, as its page shows it. */
@@ -373,6 +379,7 @@ export async function screeningItem(db: DbOrTx, id: number): Promise<ScreeningIt
     confirm_requested_at: s.confirm_requested_at?.toISOString() ?? null,
     confirmed_by_email: found.confirmed_by_email,
     confirmed_at: s.confirmed_at?.toISOString() ?? null,
+    deadline: reviewDeadline(screeningPolicy(s.subject_type), today(s.created_at), today()),
     history: steps.map((step) => {
       const reason = (step.after as { reason?: unknown } | null)?.reason;
       return {
@@ -425,6 +432,16 @@ export async function decideScreening(
      * declines the application (app/server/admin/review.server.ts, a floor above this one).
      */
     onApplicationConfirmed?: (tx: DbOrTx, screening: SanctionsScreening) => Promise<void>;
+    /**
+     * An incoming IAT entry's screening (the rails, a floor above): cleared, the entry posts and
+     * the callback says what became of it; confirmed, the entry is blocked and the callback says
+     * which account it named (frozen here) and what the report states.
+     */
+    onEntryCleared?: (tx: DbOrTx, screening: SanctionsScreening) => Promise<string>;
+    onEntryConfirmed?: (
+      tx: DbOrTx,
+      screening: SanctionsScreening,
+    ) => Promise<{ account_id: number | null; report: ReportSubject }>;
   },
 ): Promise<ScreeningDecisionResult> {
   const { decision, staff, origin } = input;
@@ -470,6 +487,9 @@ export async function decideScreening(
           });
           message = "Cleared: the payment goes to its queue and out with the next file.";
         }
+      } else if (row.subject_type === "ach_entry") {
+        if (!input.onEntryCleared) throw new Error("an IAT entry's screening is decided by the back office");
+        message = `Cleared: ${await input.onEntryCleared(tx, row)}`;
       } else if (row.subject_type === "application") message = "Cleared: the application can be approved.";
       else message = "Cleared: nothing changes for the member.";
     } else if (decision === "request_confirm") {
@@ -527,6 +547,21 @@ export async function decideScreening(
             from_account: from ? accountLabel(from) : `account ${payment.from_account_id}`,
             to: [row.screened_name, row.screened_details.bank].filter(Boolean).join(", "),
           };
+        }
+      } else if (row.subject_type === "ach_entry") {
+        if (!input.onEntryConfirmed) throw new Error("an IAT entry's screening is decided by the back office");
+        const blocked = await input.onEntryConfirmed(tx, row);
+        report = blocked.report;
+        message = "Confirmed: the entry is blocked and never posts; its money stays in the ACH settlement account.";
+        if (blocked.account_id !== null) {
+          await freezeForReview(tx, blocked.account_id, row, staff, origin, now);
+          await notify(tx, {
+            member_id: row.member_id,
+            kind: "account_status",
+            title: "Your account is frozen",
+            body: "Payments and transfers on the account are blocked while we review it. Please contact us.",
+          });
+          message += " The account it named is frozen.";
         }
       } else if (row.subject_type === "application") {
         if (input.onApplicationConfirmed) {

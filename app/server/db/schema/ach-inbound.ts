@@ -12,6 +12,7 @@ import {
   timestamp,
   unique,
 } from "drizzle-orm/pg-core";
+import type { IatDetails } from "~/domain/nacha/iat";
 
 /**
  * ACH in (docs/product.md#ach-in): the NACHA files the Federal Reserve sends, their entries and
@@ -30,7 +31,9 @@ export const ACH_INBOUND_ENTRY_KINDS = ["credit", "debit", "prenote", "return", 
  * reversed the original; unmatched: a return staff must look into (no such entry of ours, or it
  * could not be reversed); noted: a prenote or a notification of change, nothing to move; held: a
  * possible duplicate of an entry already received (`duplicate_of_entry_id`), waiting for staff to
- * post or return it.
+ * post or return it; screening: an IAT entry one of whose parties may be on a sanctions list,
+ * no money moved, waiting in the screening queue (posted once staff clear it); blocked: an IAT
+ * entry whose match staff confirmed, never posted (docs/product.md#iat-entries).
  */
 export const ACH_INBOUND_ENTRY_STATUSES = [
   "received",
@@ -40,6 +43,8 @@ export const ACH_INBOUND_ENTRY_STATUSES = [
   "unmatched",
   "noted",
   "held",
+  "screening",
+  "blocked",
 ] as const;
 
 export const achInboundFiles = pgTable(
@@ -139,7 +144,7 @@ export const achInboundEntries = pgTable(
     check("ach_inbound_entries_kind_valid", sql`${t.kind} in ('credit', 'debit', 'prenote', 'return', 'noc')`),
     check(
       "ach_inbound_entries_status_valid",
-      sql`${t.status} in ('received', 'posted', 'returned', 'applied', 'unmatched', 'noted', 'held')`,
+      sql`${t.status} in ('received', 'posted', 'returned', 'applied', 'unmatched', 'noted', 'held', 'screening', 'blocked')`,
     ),
     check("ach_inbound_entries_returned_has_code", sql`${t.status} <> 'returned' or ${t.return_code} is not null`),
     check(
@@ -149,6 +154,17 @@ export const achInboundEntries = pgTable(
     check("ach_inbound_entries_amount", sql`${t.amount_cents} >= 0`),
   ],
 );
+
+/**
+ * What an IAT entry's batch header and addenda 10 to 18 say (docs/product.md#iat-entries): its
+ * parties, as screened, and the addenda records as received, which a return carries back.
+ */
+export const achInboundIatEntries = pgTable("ach_inbound_iat_entries", {
+  entry_id: bigint("entry_id", { mode: "number" })
+    .primaryKey()
+    .references(() => achInboundEntries.id),
+  details: jsonb("details").$type<IatDetails>().notNull(),
+});
 
 export const achReturnFiles = pgTable(
   "ach_return_files",

@@ -23,6 +23,8 @@ export const OUTBOX_KINDS = [
   // Regulation E error resolution: each step told to the member; the deadline job's word to staff.
   "dispute",
   "dispute_deadline",
+  // The compliance-deadlines job's word to staff: screening, credit reviews and SARs at a deadline.
+  "compliance_deadline",
   // An international wire's remittance transfer receipt (Regulation E 1005.31(b)(2)), with its PDF.
   "remittance_receipt",
   // A Regulation CC exception hold notice on a deposited check (12 CFR 229.13(g)).

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  boolean,
   check,
   date,
   index,
@@ -78,7 +79,7 @@ export const sanctionsEntries = pgTable(
  * (`confirmed`: the payment is rejected, its money stays blocked, the account is frozen) or
  * turns it down (back to `open`). Every step is audited.
  */
-export const SCREENING_SUBJECTS = ["payment", "application", "member"] as const;
+export const SCREENING_SUBJECTS = ["payment", "application", "member", "ach_entry"] as const;
 export const SCREENING_STATUSES = ["open", "cleared", "confirm_requested", "confirmed"] as const;
 
 export interface ScreeningMatchRecord {
@@ -102,7 +103,7 @@ export const sanctionsScreenings = pgTable(
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     subject_type: text("subject_type", { enum: SCREENING_SUBJECTS }).notNull(),
-    /** The external payment's id, or the applicant's or member's user id. */
+    /** The external payment's id, the applicant's or member's user id, or the inbound IAT entry's id. */
     subject_id: text("subject_id").notNull(),
     /** The member (or applicant) the action belongs to. */
     member_id: text("member_id").notNull(),
@@ -130,7 +131,10 @@ export const sanctionsScreenings = pgTable(
     report_draft: jsonb("report_draft").$type<ScreeningReportDraft>(),
   },
   (t) => [
-    check("sanctions_screenings_subject_valid", sql`${t.subject_type} in ('payment', 'application', 'member')`),
+    check(
+      "sanctions_screenings_subject_valid",
+      sql`${t.subject_type} in ('payment', 'application', 'member', 'ach_entry')`,
+    ),
     check(
       "sanctions_screenings_status_valid",
       sql`${t.status} in ('open', 'cleared', 'confirm_requested', 'confirmed')`,
@@ -183,3 +187,66 @@ export const sanctionsRescreens = pgTable(
 export type SanctionsRescreen = typeof sanctionsRescreens.$inferSelect;
 export type SanctionsListVersion = typeof sanctionsListVersions.$inferSelect;
 export type SanctionsScreening = typeof sanctionsScreenings.$inferSelect;
+
+/**
+ * Suspicious activity reports (31 CFR 1020.320, docs/product.md#suspicious-activity-reports): a
+ * case staff open from a confirmed screening match or a reviewed incoming credit, with the
+ * members it concerns, the amount and dates, and a narrative encrypted at rest; a second staff
+ * member approves the filing; it is marked filed with the BSA E-Filing acknowledgement number
+ * (the filing itself is made on FinCEN's BSA E-Filing System, outside Mutual). Confidential
+ * (1020.320(e)): never shown to a member, its audit rows name no member.
+ *
+ * open: waiting for a second staff member's approval; approved: to be filed; filed: the
+ * acknowledgement number recorded.
+ */
+export const SAR_STATUSES = ["open", "approved", "filed"] as const;
+export const SAR_SOURCES = ["screening", "credit_review"] as const;
+
+export const suspiciousActivityReports = pgTable(
+  "suspicious_activity_reports",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    source_type: text("source_type", { enum: SAR_SOURCES }).notNull(),
+    /** The screening's or the credit review's id. */
+    source_id: bigint("source_id", { mode: "number" }).notNull(),
+    /** The members the activity concerns (user ids). */
+    subject_member_ids: jsonb("subject_member_ids").$type<string[]>().notNull(),
+    /** Whether a suspect is identified: the filing deadline is 30 calendar days after detection, else 60. */
+    suspect_identified: boolean("suspect_identified").notNull(),
+    amount_cents: bigint("amount_cents", { mode: "number" }).notNull(),
+    activity_from: date("activity_from", { mode: "string" }).notNull(),
+    activity_to: date("activity_to", { mode: "string" }).notNull(),
+    /** The day the activity was first detected (the source item's arrival). */
+    detected_on: date("detected_on", { mode: "string" }).notNull(),
+    due_on: date("due_on", { mode: "string" }).notNull(),
+    /** The facts and narrative, encrypted (AES-256-GCM, `sarNarrativeContext`). */
+    narrative_enc: text("narrative_enc").notNull(),
+    status: text("status", { enum: SAR_STATUSES }).notNull().default("open"),
+    opened_by: text("opened_by").notNull(),
+    opened_at: timestamp("opened_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
+    approved_by: text("approved_by"),
+    approved_at: timestamp("approved_at", { withTimezone: true }),
+    filed_by: text("filed_by"),
+    filed_at: timestamp("filed_at", { withTimezone: true }),
+    /** The BSA E-Filing System's acknowledgement (BSA ID), as staff typed it. */
+    bsa_acknowledgement: text("bsa_acknowledgement"),
+  },
+  (t) => [
+    check("suspicious_activity_reports_status_valid", sql`${t.status} in ('open', 'approved', 'filed')`),
+    check("suspicious_activity_reports_source_valid", sql`${t.source_type} in ('screening', 'credit_review')`),
+    check(
+      "suspicious_activity_reports_approved_by_another",
+      sql`${t.status} = 'open' or (${t.approved_by} is not null and ${t.approved_by} <> ${t.opened_by})`,
+    ),
+    check(
+      "suspicious_activity_reports_filed_has_acknowledgement",
+      sql`(${t.status} = 'filed') = (${t.bsa_acknowledgement} is not null)`,
+    ),
+    check("suspicious_activity_reports_amount", sql`${t.amount_cents} >= 0`),
+    check("suspicious_activity_reports_dates", sql`${t.activity_from} <= ${t.activity_to}`),
+    index("suspicious_activity_reports_status_idx").on(t.status, t.due_on),
+  ],
+);
+export type SuspiciousActivityReport = typeof suspiciousActivityReports.$inferSelect;
