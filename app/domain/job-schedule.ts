@@ -39,7 +39,11 @@ export function scheduleInWords(cron: string | null, zone: string): string {
     return `Every ${everyMinutes[1]} minutes`;
   const m = number(minute, 59);
   if (m === null || month !== "*") return `Cron ${cron}`;
-  if (hour === "*") return day === "*" && weekday === "*" ? `Every hour at minute ${m}` : `Cron ${cron}`;
+  if (hour === "*") {
+    if (day === "*" && weekday === "*") return `Every hour at minute ${m}`;
+    if (day === "*" && weekday === "1-5") return `Every hour at minute ${m}, Monday to Friday`;
+    return `Cron ${cron}`;
+  }
   const h = number(hour, 23);
   if (h === null) return `Cron ${cron}`;
   const at = `at ${clock(h, m)} ${zone}`;
