@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import fs from "node:fs";
 import webpush from "web-push";
+import { demoInstitution } from "./app/config/demo-institution";
 
 /**
  * Browser tests drive Debian's Chromium (never a downloaded browser) against the production
@@ -16,6 +17,25 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutual-e2e-"));
  */
 export const pushPort = port + 1000;
 const vapid = webpush.generateVAPIDKeys();
+/**
+ * Text messages (tests/e2e/text-messages.spec.ts): the demo profile with an SMS provider section
+ * pointing at the local fake provider the spec starts on E2E_SMS_PORT, and its test secrets.
+ */
+export const smsPort = port + 2000;
+export const SMS_ACCOUNT_SID = "ACe2e0000000000000000000000000000";
+const profileFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mutual-e2e-profile-")), "institution.json");
+fs.writeFileSync(
+  profileFile,
+  JSON.stringify({
+    ...demoInstitution,
+    sms: {
+      kind: "twilio-messages",
+      name: "Local test SMS provider",
+      api_url: `http://127.0.0.1:${smsPort}`,
+      from_number: "+15005550006",
+    },
+  }),
+);
 /**
  * Debian's chromium-headless-shell when it is installed: the same Chromium without the desktop
  * browser around it, which headless tests never show. It runs the suite on about a third less CPU
@@ -115,6 +135,9 @@ export default defineConfig({
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
       WEB_PUSH_EXTRA_ORIGINS: `http://127.0.0.1:${pushPort}`,
+      INSTITUTION_CONFIG: profileFile,
+      SMS_ACCOUNT_SID,
+      SMS_AUTH_TOKEN: "e2e-sms-auth-token",
       // Browser tests move the job clock forward (/admin/jobs) to see jobs due later run now, and
       // poll often so those runs follow within a second (app/server/jobs/).
       JOB_CLOCK: "adjustable",

@@ -85,6 +85,16 @@ const EnvSchema = z.object({
     .string()
     .regex(/^https?:\/\/[^\s,]+(,https?:\/\/[^\s,]+)*$/, "must be origins (http[s]://host[:port]) separated by commas")
     .optional(),
+  /**
+   * Text messages (docs/operations.md#text-messages-sms): the account id and auth token of the SMS
+   * provider the institution profile's `sms` section names (Twilio's Account SID and Auth Token).
+   * Without both, or without that section, no member is offered text messages.
+   */
+  SMS_ACCOUNT_SID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be the provider's account id (letters, digits, - and _)")
+    .optional(),
+  SMS_AUTH_TOKEN: z.string().min(8, "must be the provider's auth token (at least 8 characters)").max(200).optional(),
   INSTITUTION_CONFIG: z.string().min(1).optional(),
   /**
    * A city database in the MaxMind DB format (GeoLite2 City, DB-IP City Lite) the operator
@@ -218,6 +228,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "Invalid environment configuration:\n  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both (npx web-push generate-vapid-keys prints the pair) or neither",
     );
   }
+  if (Boolean(env.SMS_ACCOUNT_SID) !== Boolean(env.SMS_AUTH_TOKEN)) {
+    throw new ConfigurationError(
+      "Invalid environment configuration:\n  SMS_ACCOUNT_SID, SMS_AUTH_TOKEN: set both (the SMS provider's account id and auth token) or neither",
+    );
+  }
   if (env.DATABASE_READ_URL && !env.DATABASE_URL) {
     throw new ConfigurationError(
       "Invalid environment configuration:\n  DATABASE_READ_URL: needs DATABASE_URL (a replica follows a PostgreSQL primary; the embedded database has none)",
@@ -260,6 +275,7 @@ export const CREDENTIAL_NAMES = [
   "SMTP_URL",
   "METRICS_TOKEN",
   "VAPID_PRIVATE_KEY",
+  "SMS_AUTH_TOKEN",
 ] as const;
 
 /**

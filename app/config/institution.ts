@@ -294,6 +294,30 @@ export const InstitutionSchema = z
         paper_copy_fee_cents: z.number().int().min(0).default(0),
       })
       .default({ withdrawal_fee_cents: 0, paper_copy_fee_cents: 0 }),
+    /**
+     * Text messages (docs/operations.md#text-messages-sms): the SMS provider. One kind is
+     * supported, Twilio's Messages API (POST {api_url}/2010-04-01/Accounts/{account id}/Messages.json,
+     * form-encoded To, From and Body, basic authentication with the account id and auth token from
+     * SMS_ACCOUNT_SID and SMS_AUTH_TOKEN). Without this section (or those secrets) members are not
+     * offered text messages.
+     */
+    sms: z
+      .object({
+        kind: z.literal("twilio-messages"),
+        /** Named to staff and in the docs: "Twilio". */
+        name: z.string().min(1).max(100),
+        /** The API's origin: https://api.twilio.com (http only for a test's local provider on this machine). */
+        api_url: z
+          .string()
+          .url()
+          .refine(
+            (value) => /^https:\/\//.test(value) || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(value),
+            "must start with https:// (http:// only for a local test provider on 127.0.0.1)",
+          ),
+        /** The number texts come from, in E.164 (+12025550143). */
+        from_number: z.string().regex(/^\+[1-9]\d{7,14}$/, "must be a number in E.164 form, such as +12025550143"),
+      })
+      .optional(),
     us_banks: z.array(UsBank).min(1),
     bill_pay_quick_picks: z.array(z.string().min(1)).length(6),
     ach: AchSettings,

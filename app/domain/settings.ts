@@ -66,8 +66,9 @@ const flag = z
   .transform((value) => value === "on" || value === "true");
 
 /**
- * The switches Account Settings offers. Email, SMS and push notifications are not offered
- * (nothing sends them yet, docs/product.md#settings), so a post cannot change their stored
+ * The switches Account Settings offers. The old email, SMS and push switches are not offered
+ * (push and text messages are chosen per group of notifications instead,
+ * docs/product.md#notification-channels), so a post cannot change their stored
  * values either.
  */
 export const notificationSchema = z.object({

@@ -20,7 +20,7 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
       page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Jobs" }),
     ).toHaveAttribute("aria-current", "page");
     const jobs = page.getByTestId("job");
-    await expect(jobs).toHaveCount(17);
+    await expect(jobs).toHaveCount(18);
     await expect(
       page.locator('[data-job="monthly-statements"]').getByRole("heading", { name: "Monthly statements" }),
     ).toBeVisible();
@@ -53,6 +53,9 @@ test("staff see every job with its schedule and next run, at 1440 and 375 px, ax
     await expect(prune.getByTestId("next-run").locator("time")).toBeVisible();
     await expect(page.locator('[data-job="outbox-delivery"]').getByText("Every 5 minutes")).toBeVisible();
     await expect(page.locator('[data-job="push-delivery"]').getByText("Every minute")).toBeVisible();
+    await expect(
+      page.locator('[data-job="sms-delivery"]').getByRole("heading", { name: "Text messages" }),
+    ).toBeVisible();
     await expect(
       page.locator('[data-job="database-upkeep"]').getByRole("heading", { name: "Embedded database upkeep" }),
     ).toBeVisible();

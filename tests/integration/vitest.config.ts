@@ -32,6 +32,7 @@ const SETS_ITS_OWN_MODULE_STATE = [
   "statement-email.test.ts", // SMTP_URL
   "statement-email-too-large.test.ts", // vi.mock of the statement builder
   "push-authorization.test.ts", // VAPID keys and the local push service, read once by env()
+  "sms-authorization.test.ts", // the SMS provider's secrets, read once by env()
   "session-places.test.ts", // CITY_DATABASE_FILE, read once by env()
 ];
 const folder = fileURLToPath(new URL(".", import.meta.url));

@@ -6,6 +6,7 @@ describe("a job's schedule in words", () => {
   it("says every schedule the app's jobs use in words, with the time zone the page's times show", () => {
     expect(scheduleInWords("*/5 * * * *", "EST")).toBe("Every 5 minutes");
     expect(scheduleInWords("* * * * *", "EST")).toBe("Every minute");
+    expect(scheduleInWords("50 * * * 1-5", "EST")).toBe("Every hour at minute 50, Monday to Friday");
     expect(scheduleInWords("17 * * * *", "EST")).toBe("Every hour at minute 17");
     expect(scheduleInWords("30 0 * * *", "EST")).toBe("Every day at 12:30 AM EST");
     expect(scheduleInWords("0 6 * * 1-5", "MDT")).toBe("Monday to Friday at 6:00 AM MDT");

@@ -11,13 +11,14 @@ import { SettingsSection } from "./settings-section";
 import { PasskeysSection } from "./passkeys-section";
 import { SessionsSection } from "./sessions-section";
 import { PushSection } from "./push-section";
+import { SmsSection } from "./sms-section";
 import type { AccountActionData, AccountData, ElectronicDeliveryData } from "./types";
 
 const ACTION = "/settings/account";
 
 /**
  * Account Settings (docs/product.md#settings): email (read-only), a member's notifications on their
- * devices (Web Push, when the VAPID keys are set; SMS is not offered: nothing sends it), a member's delivery of statements and
+ * devices (Web Push, when the VAPID keys are set) and by text message (with an SMS provider configured), a member's delivery of statements and
  * notices (withdraw consent to electronic delivery), security toggles loginAlerts and twoFactor (turning it on enrols an authenticator app:
  * password, QR code, a confirming code), and the password change. Posts to /settings/account; used
  * by the page (works without JavaScript) and by the dialog.
@@ -63,7 +64,14 @@ export function AccountSettingsForm({ account, pageResult }: { account: AccountD
       {account.push ? (
         <PushSection
           push={account.push}
-          pageResult={pick(undefined, ["push-subscribe", "push-unsubscribe", "push-remove"])}
+          pageResult={pick(undefined, ["push-subscribe", "push-unsubscribe", "push-remove", "channel-choices"])}
+        />
+      ) : null}
+
+      {account.sms ? (
+        <SmsSection
+          sms={account.sms}
+          pageResult={pick(undefined, ["sms-add", "sms-resend", "sms-verify", "sms-remove", "channel-choices"])}
         />
       ) : null}
 

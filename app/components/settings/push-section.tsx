@@ -4,6 +4,7 @@ import { BellRing } from "lucide-react";
 import { Button, FormMessage } from "~/components/ui";
 import { StatusMessage } from "./status-message";
 import { SettingsSection } from "./settings-section";
+import { ChannelChoices } from "./channel-choices";
 import type { AccountActionData, PushData } from "./types";
 
 const ACTION = "/settings/account";
@@ -26,7 +27,7 @@ type BrowserState =
  */
 export function PushSection({ push, pageResult }: { push: PushData; pageResult?: AccountActionData }) {
   const fetcher = useFetcher<AccountActionData>({ key: "settings-account-push" });
-  const result = fetcher.data ?? pageResult;
+  const result = fetcher.data ?? (pageResult?.intent !== "channel-choices" ? pageResult : undefined);
   const [state, setState] = useState<BrowserState>({ kind: "checking" });
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -152,6 +153,12 @@ export function PushSection({ push, pageResult }: { push: PushData; pageResult?:
         ) : (
           <p className="text-sm text-slate-600">No device shows your notifications yet.</p>
         )}
+        <ChannelChoices
+          channel="push"
+          choices={push.choices}
+          title="Show on my devices"
+          pageResult={pageResult?.intent === "channel-choices" ? pageResult : undefined}
+        />
       </div>
     </SettingsSection>
   );

@@ -1,4 +1,5 @@
 import type { FormReply } from "~/server/http/form.server";
+import type { NotificationGroup } from "~/domain/notification-channels";
 
 /** What the settings routes answer (page actions and the dialogs' fetchers share them). */
 
@@ -53,12 +54,33 @@ export interface AccountData {
    * keys configured (docs/product.md#settings).
    */
   push?: PushData | null;
+  /**
+   * Text messages: null when not offered (staff, the demo sign-ins, or no SMS provider configured,
+   * docs/product.md#text-messages).
+   */
+  sms?: SmsData | null;
+}
+
+/** A choice per group of notifications (app/domain/notification-channels.ts). */
+export type ChannelChoicesData = Record<NotificationGroup, boolean>;
+
+export interface SmsData {
+  /** The member's number, masked ("•••• 0143"), or null when none was added. */
+  number: {
+    masked: string;
+    verified: boolean;
+    /** A code waits to be typed until then (words in the institution's time zone). */
+    code_expires_label: string | null;
+  } | null;
+  choices: ChannelChoicesData;
 }
 
 export interface PushData {
   /** The VAPID public key the browser subscribes with (base64url). */
   public_key: string;
   devices: PushDeviceData[];
+  /** Which groups of notifications the member's devices show. */
+  choices: ChannelChoicesData;
 }
 
 export interface PushDeviceData {
@@ -127,7 +149,12 @@ export type AccountIntent =
   | "sessions-end-others"
   | "push-subscribe"
   | "push-unsubscribe"
-  | "push-remove";
+  | "push-remove"
+  | "channel-choices"
+  | "sms-add"
+  | "sms-resend"
+  | "sms-verify"
+  | "sms-remove";
 
 export interface AccountActionData {
   intent: AccountIntent;

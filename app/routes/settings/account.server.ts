@@ -3,7 +3,16 @@ import { withDatabase } from "~/server/db/db.server";
 import { isDemoSignIn } from "~/server/auth/demo-signins.server";
 import { institution } from "~/config/institution.server";
 import { formatCents } from "~/domain/money";
-import type { AccountData, ElectronicDeliveryData, PushData } from "~/components/settings/types";
+import type { AccountData, ElectronicDeliveryData, PushData, SmsData } from "~/components/settings/types";
+import { getChannelChoices, saveChannelChoices } from "~/server/notifications/channels.server";
+import {
+  addSmsNumber as addSmsNumberIn,
+  removeSmsNumber as removeSmsNumberIn,
+  resendSmsCode as resendSmsCodeIn,
+  smsNumberOf,
+  smsProvider,
+  verifySmsNumber as verifySmsNumberIn,
+} from "~/server/notifications/sms.server";
 import {
   addPushDevice as addPushDeviceIn,
   listPushDevices,
@@ -63,9 +72,10 @@ export const pushSettings = withDatabase(
   async (db, user: { id: string; role: string; email: string }): Promise<PushData | null> => {
     const keys = pushKeys();
     if (!keys || user.role !== "user" || pushLockedForDemo(user.email)) return null;
-    const devices = await listPushDevices(db, user.id);
+    const [devices, choices] = await Promise.all([listPushDevices(db, user.id), getChannelChoices(db, user.id)]);
     return {
       public_key: keys.public_key,
+      choices: choices.push,
       devices: devices.map((d) => ({
         id: d.id,
         device: d.device,
@@ -85,6 +95,37 @@ export function pushLockedForDemo(email: string): boolean {
   return institution().demo && isDemoSignIn(email);
 }
 export const addPushDevice = withDatabase(addPushDeviceIn);
+export const saveNotificationChoices = withDatabase(saveChannelChoices);
+/** Web Push has its VAPID keys (devices are offered notifications at all). */
+export const pushConfigured = (): boolean => pushKeys() !== null;
+
+/**
+ * Text messages: offered to members only, with an SMS provider configured, and not to the shared
+ * demo sign-ins (a number one visitor added would get the next visitor's notifications).
+ */
+export function smsOffered(user: { role: string; email: string }): boolean {
+  return smsProvider() !== null && user.role === "user" && !pushLockedForDemo(user.email);
+}
+export const smsSettings = withDatabase(
+  async (db, user: { id: string; role: string; email: string }): Promise<SmsData | null> => {
+    if (!smsOffered(user)) return null;
+    const [number, choices] = await Promise.all([smsNumberOf(db, user.id), getChannelChoices(db, user.id)]);
+    return {
+      number: number
+        ? {
+            masked: number.masked,
+            verified: number.verified_at !== null,
+            code_expires_label: number.code_expires_at ? when(number.code_expires_at) : null,
+          }
+        : null,
+      choices: choices.sms,
+    };
+  },
+);
+export const addSmsNumber = withDatabase(addSmsNumberIn);
+export const resendSmsCode = withDatabase(resendSmsCodeIn);
+export const verifySmsNumber = withDatabase(verifySmsNumberIn);
+export const removeSmsNumber = withDatabase(removeSmsNumberIn);
 export const removePushDevice = withDatabase(removePushDeviceIn);
 
 /** Passkeys (docs/product.md#passkeys) and sessions (docs/product.md#sessions-and-devices) of the signed-in person. */

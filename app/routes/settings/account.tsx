@@ -44,7 +44,17 @@ import {
   pushLockedForDemo,
   addPushDevice,
   removePushDevice,
+  saveNotificationChoices,
+  smsOffered,
+  smsSettings,
+  pushConfigured,
+  addSmsNumber,
+  resendSmsCode,
+  verifySmsNumber,
+  removeSmsNumber,
 } from "./account.server";
+import { choicesFromForm } from "~/domain/notification-channels";
+import { SMS_MESSAGES, smsCodeSchema, smsNumberSchema } from "~/domain/sms";
 
 /**
  * Account Settings (docs/product.md#settings): email (read-only), password change (ends every other
@@ -75,6 +85,11 @@ const ACCOUNT_INTENTS: readonly AccountIntent[] = [
   "push-subscribe",
   "push-unsubscribe",
   "push-remove",
+  "channel-choices",
+  "sms-add",
+  "sms-resend",
+  "sms-verify",
+  "sms-remove",
 ];
 const FAILED = SETTINGS_MESSAGES.account_failed;
 const UPDATED = SETTINGS_MESSAGES.account_updated;
@@ -89,6 +104,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const electronic_delivery = user.role === "user" ? await electronicDelivery(user.id) : null;
   const lists = await securityLists(user, new URL(request.url).searchParams.get("session"));
   const push = await pushSettings(user);
+  const sms = await smsSettings(user);
   return {
     account: {
       ...account,
@@ -96,6 +112,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       electronic_delivery,
       ...lists,
       push,
+      sms,
     } satisfies AccountData as AccountData | null,
     role: user.role,
   };
@@ -472,6 +489,117 @@ export async function action({ request, context }: Route.ActionArgs) {
           intent === "push-remove"
             ? "That device will get no more notifications."
             : "Notifications are off for this device.",
+      } satisfies AccountActionData;
+    }
+    case "channel-choices": {
+      // Which groups of notifications go by push or by text (docs/product.md#notification-channels).
+      const channel = form.get("channel");
+      if (user.role !== "user") return refuse(intent, PUSH_REFUSALS.members_only, 403);
+      if (channel === "push") {
+        if (!pushConfigured()) return refuse(intent, PUSH_REFUSALS.not_configured, 404);
+        if (pushLockedForDemo(user.email)) return refuse(intent, PUSH_REFUSALS.demo, 403);
+      } else if (channel === "sms") {
+        if (!smsOffered(user)) return refuse(intent, SMS_MESSAGES.not_offered, 404);
+      } else return refuse(intent, "Please try again.", 400);
+      await saveNotificationChoices({ id: user.id, email: user.email }, channel, choicesFromForm(channel, form), {
+        request_id,
+        ip,
+      });
+      return {
+        intent,
+        ok: true,
+        message: UPDATED,
+        detail:
+          channel === "push"
+            ? "Your devices will show the notifications you chose."
+            : "We will text you the notifications you chose.",
+      } satisfies AccountActionData;
+    }
+    case "sms-add":
+    case "sms-resend":
+    case "sms-verify":
+    case "sms-remove": {
+      if (user.role !== "user") return refuse(intent, SMS_MESSAGES.members_only, 403);
+      if (pushLockedForDemo(user.email)) return refuse(intent, SMS_MESSAGES.demo, 403);
+      if (!smsOffered(user)) return refuse(intent, SMS_MESSAGES.not_offered, 404);
+      const member = { id: user.id, email: user.email };
+      const tooMany = () => refuse(intent, SMS_MESSAGES.too_many_codes, 429);
+      if (intent === "sms-add") {
+        const submission = parseSubmission(smsNumberSchema, form);
+        if (submission.status !== "success")
+          return refuse(intent, SMS_MESSAGES.number_invalid, 400, { reply: replyTo(submission) });
+        const result = await addSmsNumber(member, { number: submission.value.number }, { request_id, ip });
+        switch (result.status) {
+          case "code_sent":
+            return {
+              intent,
+              ok: true,
+              message: UPDATED,
+              detail: `We texted a 6-digit code to ${result.masked}. Enter it below; it expires in 10 minutes.`,
+            } satisfies AccountActionData;
+          case "invalid":
+            return refuse(intent, SMS_MESSAGES.number_invalid, 400, {
+              reply: replyTo(submission, { fieldErrors: { number: [SMS_MESSAGES.number_invalid] } }),
+            });
+          case "too_many_codes":
+            return tooMany();
+          case "not_configured":
+            return refuse(intent, SMS_MESSAGES.not_offered, 404);
+        }
+        break;
+      }
+      if (intent === "sms-resend") {
+        const result = await resendSmsCode(member, { request_id, ip });
+        switch (result.status) {
+          case "code_sent":
+            return {
+              intent,
+              ok: true,
+              message: UPDATED,
+              detail: `We texted a new code to ${result.masked}. The older code no longer works.`,
+            } satisfies AccountActionData;
+          case "no_pending":
+            return refuse(intent, SMS_MESSAGES.no_pending, 404);
+          case "too_many_codes":
+            return tooMany();
+          case "not_configured":
+            return refuse(intent, SMS_MESSAGES.not_offered, 404);
+        }
+        break;
+      }
+      if (intent === "sms-verify") {
+        const submission = parseSubmission(smsCodeSchema, form);
+        if (submission.status !== "success")
+          return refuse(intent, SMS_MESSAGES.code_invalid, 400, { reply: replyTo(submission) });
+        const result = await verifySmsNumber(member, submission.value.code, { request_id, ip });
+        const codeError = (message: string, status: number) =>
+          refuse(intent, message, status, { reply: replyTo(submission, { fieldErrors: { code: [message] } }) });
+        switch (result.status) {
+          case "verified":
+            return {
+              intent,
+              ok: true,
+              message: UPDATED,
+              detail: `Number ${result.masked} confirmed. Choose below which notifications we text you.`,
+            } satisfies AccountActionData;
+          case "wrong":
+            return codeError(SMS_MESSAGES.code_wrong, 400);
+          case "tries_used":
+            return codeError(SMS_MESSAGES.code_tries_used, 429);
+          case "expired":
+            return codeError(SMS_MESSAGES.code_expired, 400);
+          case "no_pending":
+            return refuse(intent, SMS_MESSAGES.no_pending, 404);
+        }
+        break;
+      }
+      const result = await removeSmsNumber(member, { request_id, ip });
+      if (result.status === "not_found") return refuse(intent, SMS_MESSAGES.no_number, 404);
+      return {
+        intent,
+        ok: true,
+        message: UPDATED,
+        detail: "Your mobile number is removed. We will text you nothing more.",
       } satisfies AccountActionData;
     }
     case "notifications": {

@@ -30,3 +30,4 @@ export * from "./schema/books";
 export * from "./schema/loans";
 export * from "./schema/alerts";
 export * from "./schema/linked-accounts";
+export * from "./schema/notification-channels";

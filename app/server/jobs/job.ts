@@ -20,6 +20,12 @@ export interface JobDefinition<Payload extends Record<string, unknown> = Record<
   max_attempts?: number;
   backoff?: Backoff;
   /**
+   * For a recurring job that works only when something is configured (Web Push's keys, an SMS
+   * provider): false means its schedule is not queued at all, so an installation without it pays
+   * no run every minute. Read when a slot would be queued (at start-up, after each run).
+   */
+  configured?: () => boolean;
+  /**
    * Also record each successful run in the audit log (a failure after the last attempt always
    * is): for a job whose every run staff may be asked about, such as one that removes rows.
    */

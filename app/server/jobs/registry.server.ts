@@ -2,7 +2,8 @@ import { defineJob } from "./job";
 import { releaseAvailableDeposits } from "~/server/deposits/availability.server";
 import { pruneExpired } from "./prune.server";
 import { retryOutboxDeliveries } from "./outbox-retry.server";
-import { deliverPushes } from "~/server/notifications/push.server";
+import { deliverPushes, pushKeys } from "~/server/notifications/push.server";
+import { deliverSms, smsProvider } from "~/server/notifications/sms.server";
 import { runMonthlyStatements } from "~/server/statements/monthly-run.server";
 import { payDueBillPayments } from "~/server/bill-pay/due-payments.server";
 import { runDueScheduledTransfers } from "~/server/payments/scheduled-transfers-job.server";
@@ -41,7 +42,20 @@ export const pushDeliveryJob = defineJob({
   schedule: "* * * * *",
   max_attempts: 3,
   backoff: { first_ms: 60_000, max_ms: 5 * 60_000 },
+  configured: () => pushKeys() !== null,
   run: ({ db, now }) => deliverPushes(db, now),
+});
+
+export const smsDeliveryJob = defineJob({
+  name: "sms-delivery",
+  title: "Text messages",
+  description:
+    "Sends the text messages waiting in the SMS outbox (verification codes again after a failure, and the notifications members chose to get by text) through the configured SMS provider, each at most once; a refusal is tried again 1, 2, 4 and 8 minutes later.",
+  schedule: "* * * * *",
+  max_attempts: 3,
+  backoff: { first_ms: 60_000, max_ms: 5 * 60_000 },
+  configured: () => smsProvider() !== null,
+  run: ({ db, now }) => deliverSms(db, now),
 });
 
 export const pruneExpiredJob = defineJob({
@@ -242,6 +256,7 @@ export const loanServicingJob = defineJob({
 export const APP_JOBS = [
   outboxDeliveryJob,
   pushDeliveryJob,
+  smsDeliveryJob,
   pruneExpiredJob,
   monthlyStatementsJob,
   monthlyDividendsJob,

@@ -333,6 +333,7 @@ export class JobRunner {
     after: Date,
     options: { unless_pending?: boolean } = {},
   ): Promise<void> {
+    if (definition.configured && !definition.configured()) return;
     if (options.unless_pending) {
       const pending = await this.options.db
         .select({ id: jobRuns.id })

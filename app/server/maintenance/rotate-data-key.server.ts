@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import {
   conversationMessages,
@@ -8,12 +8,15 @@ import {
   loanApplications,
   memberProfiles,
   pushSubscriptions,
+  smsMessages,
+  smsNumbers,
   suspiciousActivityReports,
   taxpayerIds,
 } from "~/server/db/schema";
 import { sarNarrativeContext } from "~/server/sanctions/suspicious-activity.server";
 import { bodyContext, subjectContext } from "~/server/secure-messages/secure-messages.server";
 import { pushSubscriptionContext } from "~/server/notifications/push.server";
+import { smsBodyContext, smsNumberContext } from "~/server/notifications/sms.server";
 import { loanFieldContext } from "~/server/loans/fields.server";
 import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { cardNumberContext } from "~/server/cards/cards.server";
@@ -26,9 +29,9 @@ import { reencryptedField } from "../security/crypto.server";
  * Moves everything DATA_ENCRYPTION_KEY protects to the current key
  * (docs/operations.md#rotating-the-data-encryption-key): members' dates of birth and ID numbers,
  * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts,
- * the devices' push subscriptions, loan applicants' income and employer, suspicious activity reports' narratives, the
- * account numbers of members' linked accounts at other banks, and every private file (ID documents, check photos and
- * thumbnails, profile
+ * the devices' push subscriptions, members' mobile numbers and the verification texts waiting to be sent, loan
+ * applicants' income and employer, suspicious activity reports' narratives, the account numbers of members' linked
+ * accounts at other banks, and every private file (ID documents, check photos and thumbnails, profile
  * photos, dispute and message attachments). A value already under the current key is left as it is, so a run that stopped part way
  * is simply run again. Each database value is its own small update: the server keeps reading
  * every value meanwhile, with the current key or a previous one.
@@ -115,6 +118,25 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
     const subscription = reencryptedField(d.subscription, pushSubscriptionContext(d.member_id));
     if (!subscription) continue;
     await db.update(pushSubscriptions).set({ subscription }).where(eq(pushSubscriptions.id, d.id));
+    fields += 1;
+  }
+  const numbers = await db
+    .select({ id: smsNumbers.id, member_id: smsNumbers.member_id, number: smsNumbers.number })
+    .from(smsNumbers);
+  for (const n of numbers) {
+    const number = reencryptedField(n.number, smsNumberContext(n.member_id));
+    if (!number) continue;
+    await db.update(smsNumbers).set({ number }).where(eq(smsNumbers.id, n.id));
+    fields += 1;
+  }
+  const texts = await db
+    .select({ id: smsMessages.id, member_id: smsMessages.member_id, body: smsMessages.body })
+    .from(smsMessages)
+    .where(isNotNull(smsMessages.body));
+  for (const t of texts) {
+    const body = reencryptedField(t.body!, smsBodyContext(t.member_id));
+    if (!body) continue;
+    await db.update(smsMessages).set({ body }).where(eq(smsMessages.id, t.id));
     fields += 1;
   }
   const loans = await db

@@ -173,7 +173,7 @@ export async function updateProfile(
 
 export interface AccountSettings {
   email: string;
-  /** The switches Account Settings offers (email, SMS and push notifications are not: nothing sends them yet). */
+  /** The switches Account Settings offers (not the old email, SMS and push switches: push and texts are chosen per group, notifications/channels.server.ts). */
   settings: Pick<MemberSettings, "two_factor" | "login_alerts">;
   /** An authenticator app is enrolled (verified) and replaces the email code at sign-in. */
   totp_enrolled: boolean;

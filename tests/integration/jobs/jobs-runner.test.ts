@@ -78,6 +78,31 @@ describe("a recurring job", () => {
     ]);
   });
 
+  it("is not scheduled while what it needs is not configured (Web Push's keys, an SMS provider)", async () => {
+    let configured = false;
+    let runs = 0;
+    const job = defineJob({
+      name: "every-minute-if-configured",
+      title: "t",
+      description: "d",
+      schedule: "* * * * *",
+      configured: () => configured,
+      run: async () => void runs++,
+    });
+    const { runner: r, clock } = runner([job]);
+    await r.runDue();
+    await clock.advance(5 * 60_000);
+    expect(await r.runDue()).toEqual([]);
+    expect(await runsOf("every-minute-if-configured")).toEqual([]);
+    // Configured at the next start: scheduled again.
+    configured = true;
+    const { runner: next } = runner([job], clock);
+    await next.runDue();
+    await clock.advance(60_000);
+    expect((await next.runDue()).map((o) => o.outcome)).toEqual(["succeeded"]);
+    expect(runs).toBe(1);
+  });
+
   it("after a long pause (the clock moved a day) runs once, not once per missed slot", async () => {
     let runs = 0;
     const job = defineJob({

@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { loanApplications, memberProfiles, taxpayerIds } from "~/server/db/schema";
+import { loanApplications, memberProfiles, smsMessages, smsNumbers, taxpayerIds } from "~/server/db/schema";
+import { smsBodyContext, smsNumberContext } from "~/server/notifications/sms.server";
 import { loanFieldContext } from "~/server/loans/fields.server";
 import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { memberDetail, readIdDocument } from "~/server/admin/directory.server";
@@ -125,5 +126,24 @@ describe("data encryption key rotation", () => {
     const [after] = await database.db.select().from(loanApplications).where(eq(loanApplications.id, row!.id));
     expect(decryptField(after!.income_enc, loanFieldContext("income", member_id), newKey)).toBe("5000000");
     expect(decryptField(after!.employer_enc, loanFieldContext("employer", member_id), newKey)).toBe("Lakeside Clinic");
+  });
+
+  it("a member's mobile number and a waiting verification text move to the new key too (docs/product.md#text-messages)", async () => {
+    const member = await person(database.db, "user");
+    const [number] = await database.db
+      .insert(smsNumbers)
+      .values({ member_id: member.id, number: encryptField("+12025550143", smsNumberContext(member.id), oldKey) })
+      .returning();
+    await database.db.insert(smsMessages).values({
+      member_id: member.id,
+      number_id: number!.id,
+      purpose: "verification",
+      body: encryptField("Harborview: 123456 is your code", smsBodyContext(member.id), oldKey),
+    });
+    expect(await reencryptToCurrentKey(database.db)).toEqual({ fields: 2, files: 0 });
+    const [after] = await database.db.select().from(smsNumbers).where(eq(smsNumbers.id, number!.id));
+    expect(decryptField(after!.number, smsNumberContext(member.id), newKey)).toBe("+12025550143");
+    const [text] = await database.db.select().from(smsMessages).where(eq(smsMessages.number_id, number!.id));
+    expect(decryptField(text!.body!, smsBodyContext(member.id), newKey)).toBe("Harborview: 123456 is your code");
   });
 });

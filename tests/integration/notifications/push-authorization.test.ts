@@ -87,7 +87,8 @@ describe("Account Settings: notifications on devices", () => {
         .account.push;
       if (persona === "member")
         expect(push).toMatchObject({ public_key: VAPID_PUBLIC_KEY, devices: [{ id: device_id }] });
-      else if (persona === "other_member") expect(push).toEqual({ public_key: VAPID_PUBLIC_KEY, devices: [] });
+      else if (persona === "other_member")
+        expect(push).toMatchObject({ public_key: VAPID_PUBLIC_KEY, devices: [], choices: { security: true } });
       else expect(push, persona).toBeNull();
     });
   }
