@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { readInboundNachaFile, type InboundFile, type ReadInboundResult } from "~/domain/nacha/reader";
 import { iatAddressParts, iatScreenedParties } from "~/domain/nacha/iat";
 import { writeReturnFile } from "~/domain/nacha/return-file";
 import {
@@ -11,6 +10,7 @@ import {
   type BuildBatch,
 } from "./nacha-inbound-builder";
 import { readNachaFile } from "./nacha-reader";
+import { accepted, expectRefused, read } from "./nacha-inbound-reading";
 
 /**
  * International ACH transactions (IAT, app/domain/nacha/iat.ts, docs/product.md#iat-entries):
@@ -19,20 +19,6 @@ import { readNachaFile } from "./nacha-reader";
  * nacha-inbound-builder.ts (which shares no code with the app). A file breaking an IAT rule is
  * refused with its line.
  */
-const EXPECT = { routing_number: OUR_ROUTING };
-const read = (text: string) => readInboundNachaFile(new TextEncoder().encode(text), EXPECT);
-
-function accepted(text: string): InboundFile {
-  const result = read(text);
-  if (!result.ok) throw new Error(result.message);
-  return result.file;
-}
-
-function expectRefused(result: ReadInboundResult, line: number, rule: RegExp) {
-  expect(result.ok).toBe(false);
-  if (result.ok) return;
-  expect({ line: result.line, rule: result.rule }).toEqual({ line, rule: expect.stringMatching(rule) });
-}
 
 const IAT: BuildBatch = {
   company_name: "",

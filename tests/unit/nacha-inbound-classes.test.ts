@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { readInboundNachaFile, type InboundFile, type ReadInboundResult } from "~/domain/nacha/reader";
 import { parseCorrectedData } from "~/domain/nacha/change";
 import { writeReturnFile, type ReturnItem } from "~/domain/nacha/return-file";
-import {
-  buildInboundFile,
-  lineOf,
-  OUR_ROUTING,
-  replaceField,
-  RETURN_FILE_HEADER,
-  type BuildBatch,
-} from "./nacha-inbound-builder";
+import { buildInboundFile, lineOf, replaceField, RETURN_FILE_HEADER, type BuildBatch } from "./nacha-inbound-builder";
 import { readNachaFile } from "./nacha-reader";
+import { accepted, expectRefused, read } from "./nacha-inbound-reading";
 
 /**
  * The entry classes a Federal Reserve file holds besides PPD and CCD (app/domain/nacha/reader.ts,
@@ -19,20 +12,6 @@ import { readNachaFile } from "./nacha-reader";
  * file with the line; IAT is read in its own layout (nacha-iat.test.ts). Files are built by nacha-inbound-builder.ts, which
  * shares no code with the app.
  */
-const EXPECT = { routing_number: OUR_ROUTING };
-const read = (text: string) => readInboundNachaFile(new TextEncoder().encode(text), EXPECT);
-
-function accepted(text: string): InboundFile {
-  const result = read(text);
-  if (!result.ok) throw new Error(result.message);
-  return result.file;
-}
-
-function expectRefused(result: ReadInboundResult, line: number, rule: RegExp) {
-  expect(result.ok).toBe(false);
-  if (result.ok) return;
-  expect({ line: result.line, rule: result.rule }).toEqual({ line, rule: expect.stringMatching(rule) });
-}
 
 const WEB: BuildBatch = {
   company_name: "Streamly",
