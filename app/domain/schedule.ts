@@ -6,7 +6,8 @@
  * weekend or a Federal Reserve holiday moves to the next business day (app/domain/payment-dates.ts).
  * Dates are ISO strings (YYYY-MM-DD), compared as strings, so no Date and no time zone is involved.
  */
-import { businessDayOnOrAfter } from "./payment-dates";
+import { addCalendarDays, businessDayOnOrAfter } from "./payment-dates";
+import { isCalendarDate } from "./calendar-date";
 
 export const SERIES_WEEKS_MAX = 52;
 export const SERIES_COUNT_MAX = 120;
@@ -125,19 +126,13 @@ export function describeSeries(
   return `${how} until ${formatDate(rule.end_date ?? "")}`;
 }
 
-/** A real calendar date written YYYY-MM-DD (no 2025-02-30). */
-export function isIsoDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-}
+/** A real calendar date written YYYY-MM-DD (no 2025-02-30): the one check, app/domain/calendar-date.ts. */
+export const isIsoDate = isCalendarDate;
 
-/** `addDays("2026-02-28", 1)` -> "2026-03-01". Calendar arithmetic in UTC, where days are always 24 h. */
+/** `addDays("2026-02-28", 1)` -> "2026-03-01": the one calendar arithmetic (payment-dates.ts), refusing a non-date. */
 export function addDays(iso_date: string, days: number): string {
-  if (!isIsoDate(iso_date)) throw new RangeError(`Not an ISO date: ${iso_date}`);
-  const date = new Date(`${iso_date}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
+  if (!isCalendarDate(iso_date)) throw new RangeError(`Not an ISO date: ${iso_date}`);
+  return addCalendarDays(iso_date, days);
 }
 
 /** `addMonthsClamped("2026-01-31", 1)` -> "2026-02-28": the same day, or the month's last. */
