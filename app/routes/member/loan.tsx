@@ -7,7 +7,7 @@ import { requireMember } from "~/server/auth/session.server";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { loadLoanDetail, loadPayingAccounts, payMemberLoan, setLoanAutopay } from "./loans.server";
 import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
-import { servicingDay } from "~/server/loans/servicing.server";
+import { servicingDay } from "~/server/loans/loan-views.server";
 import { logger } from "~/server/logger.server";
 import { LoanAutopaySchema, LoanPaymentSchema } from "~/domain/loans/forms";
 import { formatAprBp, formatRatePpm } from "~/domain/loans/products";

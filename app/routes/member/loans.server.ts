@@ -8,7 +8,8 @@ import {
   memberDisclosurePdf,
   memberLoans,
 } from "~/server/loans/applications.server";
-import { loanPayingAccounts, memberLoanDetail, payLoan, setAutopay } from "~/server/loans/servicing.server";
+import { payLoan, setAutopay } from "~/server/loans/servicing.server";
+import { loanPayingAccounts, memberLoanDetail } from "~/server/loans/loan-views.server";
 
 /**
  * What the member's Loans pages call (docs/product.md#loans): each opens the database itself, and

@@ -1,4 +1,4 @@
-import { memberLoanChoices } from "~/server/loans/servicing.server";
+import { memberLoanChoices } from "~/server/loans/loan-views.server";
 import { withDatabase, withReadDatabase } from "~/server/db/db.server";
 import { memberStatementAccounts, memberStatementPdf } from "~/server/statements/member-statements.server";
 import { exportFormats, memberExport } from "~/server/statements/export.server";

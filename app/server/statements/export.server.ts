@@ -9,7 +9,7 @@ import { EXPORT_DAYS_MAX } from "~/domain/statements";
 import { centsAsDecimal } from "~/domain/money";
 import { OFX_FILE_TYPES, writeOfx, type OfxFileType } from "~/domain/ofx";
 import { STATEMENT_ACCOUNT_MESSAGE, memberAccountOf } from "./member-statements.server";
-import { memberLoanLines } from "~/server/loans/servicing.server";
+import { memberLoanLines } from "~/server/loans/loan-views.server";
 
 /**
  * The member's transactions of one account for a date range, as CSV or as OFX 1.0.2 (.ofx, .qfx

@@ -20,13 +20,8 @@ import { glDayTotals, trialBalanceAsOf } from "~/server/books/books.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { postTransfer, reverseTransaction } from "~/server/ledger/ledger.server";
 import { acceptOffer, applyForLoan, decideApplication } from "~/server/loans/applications.server";
-import {
-  memberLoanDetail,
-  payLoan,
-  runLoanServicing,
-  setAutopay,
-  type PayLoanInput,
-} from "~/server/loans/servicing.server";
+import { payLoan, runLoanServicing, setAutopay, type PayLoanInput } from "~/server/loans/servicing.server";
+import { memberLoanDetail } from "~/server/loans/loan-views.server";
 import { accrueInterest } from "~/domain/loans/servicing";
 import { memberExport } from "~/server/statements/export.server";
 import { parseSync } from "ofx-js";

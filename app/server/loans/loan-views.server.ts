@@ -1,0 +1,238 @@
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import type { DbOrTx } from "~/server/db/client.server";
+import {
+  ledgerAccounts,
+  ledgerTransactions,
+  loanEvents,
+  loanPayments,
+  loanScheduledPayments,
+  loans,
+} from "~/server/db/schema";
+import { today } from "~/server/ledger/ledger.server";
+import { formatCents } from "~/domain/money";
+import { formatBusinessDate } from "~/domain/calendar-date";
+import { daysBetween } from "~/domain/loans/schedule";
+import { nextPaymentDue, payoffQuote, totalOwed, type LoanOwed } from "~/domain/loans/servicing";
+import { loanNumber } from "./applications.server";
+import { loanOwed } from "./servicing.server";
+
+/**
+ * What the member's loan pages read (docs/product.md#loan-servicing): a loan's detail with what is
+ * owed by part, the payoff quote and the schedule; the accounts a payment can come from; a loan's
+ * lines for the statement export. The money actions and the nightly job are in servicing.server.ts.
+ */
+
+export interface LoanDetailView {
+  id: number;
+  number: string;
+  product_name: string;
+  status: "active" | "paid_off";
+  closed_on: string | null;
+  rate_ppm: number;
+  apr_bp: number;
+  principal_cents: number;
+  disbursed_on: string;
+  owed: LoanOwed;
+  balance_cents: number;
+  next_payment: { due_on: string; amount_cents: number } | null;
+  payoff: ReturnType<typeof payoffQuote>;
+  /** What pays the loan off if paid today. */
+  payoff_today_cents: number;
+  autopay_account_id: number | null;
+  schedule: {
+    number: number;
+    due_on: string;
+    payment_cents: number;
+    interest_cents: number;
+    principal_cents: number;
+    balance_after_cents: number;
+    paid: boolean;
+  }[];
+  history: {
+    on: string;
+    kind: "payment" | "autopay" | "interest" | "late_fee" | "autopay_failed" | "disbursement";
+    label: string;
+    amount_cents: number;
+    detail: string;
+  }[];
+}
+
+/** One of the member's loans with its schedule, payments and the payoff quote good through `pay_on`. */
+export async function memberLoanDetail(
+  db: DbOrTx,
+  member_id: string,
+  loan_id: number,
+  now: Date = new Date(),
+  pay_on?: string,
+): Promise<LoanDetailView | null> {
+  const [loan] = await db
+    .select()
+    .from(loans)
+    .where(and(eq(loans.id, loan_id), eq(loans.member_id, member_id)));
+  if (!loan) return null;
+  const day = today(now);
+  const owed = await loanOwed(db, loan);
+  const accrual = {
+    principal_cents: owed.principal_cents,
+    rate_ppm: loan.rate_ppm,
+    accrued_to: loan.interest_accrued_to,
+    carry: loan.accrual_carry,
+  };
+  const rows = await db
+    .select()
+    .from(loanScheduledPayments)
+    .where(eq(loanScheduledPayments.loan_id, loan.id))
+    .orderBy(asc(loanScheduledPayments.number));
+  let through = 0;
+  const schedule = rows.map((r) => {
+    through += r.payment_cents;
+    return {
+      number: r.number,
+      due_on: r.due_on,
+      payment_cents: r.payment_cents,
+      interest_cents: r.interest_cents,
+      principal_cents: r.principal_cents,
+      balance_after_cents: r.balance_after_cents,
+      paid: loan.status === "paid_off" || loan.paid_toward_schedule_cents >= through,
+    };
+  });
+  const payments = await db
+    .select()
+    .from(loanPayments)
+    .where(eq(loanPayments.loan_id, loan.id))
+    .orderBy(desc(loanPayments.id));
+  const events = await db.select().from(loanEvents).where(eq(loanEvents.loan_id, loan.id)).orderBy(desc(loanEvents.id));
+  const history: LoanDetailView["history"] = [
+    ...payments.map((p) => ({
+      on: p.paid_on,
+      kind: p.kind === "autopay" ? ("autopay" as const) : ("payment" as const),
+      label: p.kind === "autopay" ? "Autopay" : "Payment",
+      amount_cents: p.amount_cents,
+      detail: `${formatCents(p.fees_cents)} fees, ${formatCents(p.interest_cents)} interest, ${formatCents(p.principal_cents)} principal`,
+    })),
+    ...events
+      .filter((e) => e.kind !== "interest" || e.amount_cents > 0)
+      .map((e) => ({
+        on: e.kind === "interest" ? e.on : e.kind === "late_fee" ? today(e.created_at) : e.on,
+        kind: e.kind,
+        label: e.kind === "interest" ? "Interest" : e.kind === "late_fee" ? "Late fee" : "Autopay not made",
+        amount_cents: e.amount_cents,
+        detail:
+          e.kind === "interest"
+            ? `${daysBetween(e.from_on!, e.on)} days from ${formatBusinessDate(e.from_on!)}`
+            : `Payment due ${formatBusinessDate(e.on)}`,
+      })),
+    {
+      on: loan.disbursed_on,
+      kind: "disbursement" as const,
+      label: "Paid out",
+      amount_cents: loan.principal_cents,
+      detail: "Into your checking account",
+    },
+  ].sort((a, b) => (a.on < b.on ? 1 : a.on > b.on ? -1 : 0));
+  return {
+    id: loan.id,
+    number: loanNumber(loan.id),
+    product_name: loan.product_name,
+    status: loan.status,
+    closed_on: loan.closed_on,
+    rate_ppm: loan.rate_ppm,
+    apr_bp: loan.apr_bp,
+    principal_cents: loan.principal_cents,
+    disbursed_on: loan.disbursed_on,
+    owed,
+    balance_cents: totalOwed(owed),
+    next_payment: loan.status === "active" ? nextPaymentDue(schedule, loan.paid_toward_schedule_cents, owed) : null,
+    payoff: payoffQuote(owed, accrual, pay_on && pay_on >= day ? pay_on : day),
+    payoff_today_cents: payoffQuote(owed, accrual, day).payoff_cents,
+    autopay_account_id: loan.autopay_account_id,
+    schedule,
+    history,
+  };
+}
+
+/** The member's accounts a loan may be paid from: their open checking and savings. */
+export async function loanPayingAccounts(db: DbOrTx, member_id: string) {
+  const rows = await db
+    .select({
+      id: ledgerAccounts.id,
+      type: ledgerAccounts.type,
+      name: ledgerAccounts.name,
+      account_number: ledgerAccounts.account_number,
+      available_cents: sql<string>`${ledgerAccounts.posted_cents} - ${ledgerAccounts.held_cents}`,
+    })
+    .from(ledgerAccounts)
+    .where(
+      and(
+        eq(ledgerAccounts.member_id, member_id),
+        inArray(ledgerAccounts.type, ["checking", "savings"]),
+        eq(ledgerAccounts.status, "active"),
+      ),
+    )
+    .orderBy(asc(ledgerAccounts.id));
+  return rows.map((r) => ({ ...r, available_cents: Number(r.available_cents) }));
+}
+
+/** Today's business date, the day a payment made now is dated (for the pages' date checks). */
+export function servicingDay(now: Date = new Date()): string {
+  return today(now);
+}
+
+/**
+ * A loan's lines as the member's own statement of it (docs/product.md#statements: exports): each
+ * money movement of the loan, signed for the member (the loan paid out, interest and late fees
+ * owe more, a payment owes less), by its ledger transaction, and the balance (negative: owed) at
+ * the end of `to`. Null when the loan is not the member's.
+ */
+export async function memberLoanLines(db: DbOrTx, member_id: string, loan_id: number, from: string, to: string) {
+  const [loan] = await db
+    .select()
+    .from(loans)
+    .where(and(eq(loans.id, loan_id), eq(loans.member_id, member_id)));
+  if (!loan) return null;
+  const number = loanNumber(loan.id);
+  const payments = await db.select().from(loanPayments).where(eq(loanPayments.loan_id, loan.id));
+  const events = await db
+    .select({ event: loanEvents, effective_date: ledgerTransactions.effective_date })
+    .from(loanEvents)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, loanEvents.transaction_id))
+    .where(and(eq(loanEvents.loan_id, loan.id), inArray(loanEvents.kind, ["interest", "late_fee"])));
+  const all = [
+    {
+      id: loan.disbursement_transaction_id,
+      date: loan.disbursed_on,
+      description: `${loan.product_name} ${number}: paid out`,
+      amount_cents: -loan.principal_cents,
+    },
+    ...payments.map((p) => ({
+      id: p.transaction_id,
+      date: p.paid_on,
+      description: `${number}: ${p.kind === "autopay" ? "autopay" : "payment"}`,
+      amount_cents: p.amount_cents,
+    })),
+    ...events.map(({ event, effective_date }) => ({
+      id: event.transaction_id!,
+      date: effective_date,
+      description: `${number}: ${event.kind === "interest" ? "interest" : `late fee, payment due ${event.on}`}`,
+      amount_cents: -event.amount_cents,
+    })),
+  ].sort((a, b) => (a.date === b.date ? a.id - b.id : a.date < b.date ? -1 : 1));
+  const owed_now = -all.reduce((sum, l) => sum + l.amount_cents, 0);
+  return {
+    number,
+    product_name: loan.product_name,
+    lines: all.filter((l) => l.date >= from && l.date <= to),
+    closing_cents: all.filter((l) => l.date <= to).reduce((sum, l) => sum + l.amount_cents, 0),
+    current_cents: -owed_now,
+  };
+}
+
+/** The member's loans as the exports name them. */
+export async function memberLoanChoices(db: DbOrTx, member_id: string) {
+  const rows = await db
+    .select({ id: loans.id, product_name: loans.product_name })
+    .from(loans)
+    .where(eq(loans.member_id, member_id))
+    .orderBy(asc(loans.id));
+  return rows.map((r) => ({ value: `loan-${r.id}`, label: `${r.product_name} ${loanNumber(r.id)}` }));
+}
