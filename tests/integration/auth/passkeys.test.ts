@@ -3,18 +3,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { and, desc, eq } from "drizzle-orm";
 import { auditLog, outbox, passkeys, sessions, signInLockouts } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
+import { assertionOptions, listPasskeys, relyingParty } from "~/server/auth/passkeys.server";
+import { finishPasskeyRegistration, startPasskeyRegistration } from "~/server/auth/passkey-registration.server";
 import {
-  assertionOptions,
-  finishPasskeyRegistration,
-  listPasskeys,
   passkeyRemovalOptions,
   PASSKEYS_SERVER_COMMAND_ACTOR,
-  relyingParty,
   removePasskeyWithPasskey,
   removePasskeyWithPassword,
   removeStaffPasskeysFromServer,
-  startPasskeyRegistration,
-} from "~/server/auth/passkeys.server";
+} from "~/server/auth/passkey-removal.server";
 import { passkeySignInOptions, signInWithPasskey } from "~/server/auth/sign-in-passkey.server";
 import { startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
 import { sessionUserFromCookie } from "~/server/auth/session.server";
