@@ -168,7 +168,9 @@ export function loanStatementFigures(input: LoanStatementInput): LoanStatementFi
     interest_charged_cents: sumOf("loan_interest"),
     fees_charged_cents: sumOf("loan_fee"),
     paid: paymentsByPart(within),
-    paid_year_to_date: paymentsByPart(payments_before_end.filter((l) => l.effective_date >= `${end.slice(0, 4)}-01-01`)),
+    paid_year_to_date: paymentsByPart(
+      payments_before_end.filter((l) => l.effective_date >= `${end.slice(0, 4)}-01-01`),
+    ),
     last_payment: last ? { effective_date: last.effective_date, ...paymentsByPart([last]) } : null,
     amount_due,
     late_fee: lateFeeNotice(amount_due, input.late_fee),

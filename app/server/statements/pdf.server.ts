@@ -154,3 +154,6 @@ function fit(doc: PDFKit.PDFDocument, text: string, width: number): string {
   while (cut.length > 1 && doc.widthOfString(`${cut}…`) > width) cut = cut.slice(0, -1);
   return `${cut.trimEnd()}…`;
 }
+
+/** The table's pieces (a date, a description, an amount and a balance), for the loan statement too (app/server/loans/statement-pdf.server.ts). */
+export { section as statementSection, header as statementHeader, row as statementRow };
