@@ -8,7 +8,7 @@ import { runLoanServicing, setAutopay } from "~/server/loans/servicing.server";
 import { loanProduct } from "~/server/loans/products.server";
 import { memberAccounts } from "~/server/ledger/accounts.server";
 import { businessDate } from "~/domain/ledger-rules";
-import { addMonths, monthOfDate } from "~/domain/statements";
+import { addMonths, monthBounds, monthOfDate } from "~/domain/statements";
 
 /**
  * The demo's loan (demo mode): Sam Okafor's personal loan, paid out on the 10th three months ago
@@ -71,12 +71,16 @@ export async function seedDemoLoan(db: Db, now: Date = new Date()): Promise<bool
   if (!accepted.ok) throw new Error(`demo loan: ${accepted.message}`);
   const [loan] = await db.select({ id: loans.id }).from(loans).where(eq(loans.application_id, applied.application_id));
   await setAutopay(db, sam, loan!.id, checking.id, origin, on(paid_out));
-  // The nights since, in a few runs: each accrues every day since the last, and on a due date
-  // takes the autopay. The nightly job goes on from today.
-  for (let n = 1; n <= 3; n++) {
-    const due = `${addMonths(monthOfDate(paid_out), n)}-10`;
-    if (due <= today) await runLoanServicing(db, on(due));
+  // The nights since, in a few runs: each accrues every day since the last (the carried fraction
+  // makes a run of many days accrue what the nights one by one would have), on a due date takes
+  // the autopay, and on a month's last day leaves the month's end as the nightly job would, for
+  // its statement. The nightly job goes on from today.
+  const days: string[] = [];
+  for (let n = 0; n <= 3; n++) {
+    const month = addMonths(monthOfDate(paid_out), n);
+    days.push(`${month}-10`, monthBounds(month).end);
   }
+  for (const day of days.filter((d) => d > paid_out && d < today).sort()) await runLoanServicing(db, on(day));
   await runLoanServicing(db, on(today));
   return true;
 }

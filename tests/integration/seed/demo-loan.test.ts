@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { Database } from "~/server/db/client.server";
-import { loanPayments, loans, users } from "~/server/db/schema";
+import { loanPayments, loanStatements, loans, users } from "~/server/db/schema";
 import { seedDemoAtStartup } from "~/server/seed/startup.server";
 import { seedDemoLoan } from "~/server/seed/demo-loan.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
@@ -46,6 +46,9 @@ describe("the demo's loan", () => {
     expect(
       await memberLoanStatementPdf(db, sam!.id, String(booked[0]!.id), addMonths(this_month, -1), now),
     ).toMatchObject({ ok: true });
+    // Last month's end as the nightly job leaves it: the interest since the 10th accrued, unpaid.
+    const [kept] = await db.select().from(loanStatements).where(eq(loanStatements.loan_id, booked[0]!.id));
+    expect(kept!.closing_cents).toBeGreaterThan(kept!.principal_cents);
     expect((await verifyLedger(db)).problems).toEqual([]);
     // Once: a second start makes no second loan.
     expect(await seedDemoLoan(db)).toBe(false);
