@@ -1,5 +1,5 @@
 import { letterPdf } from "~/server/files/pdf.server";
-import { statementHeader, statementRow, statementSection } from "~/server/statements/pdf.server";
+import { STATEMENT_COLUMNS, statementHeader, statementRow, statementSection } from "~/server/statements/pdf.server";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { formatAprBp, formatRatePpm } from "~/domain/loans/products";
@@ -119,13 +119,15 @@ export function renderLoanStatementPdf(data: LoanStatementData): Promise<Buffer>
       ["", label, formatCents(f.paid[key]), formatCents(f.paid_year_to_date[key])],
       key === "total_cents",
     );
-  if (f.last_payment)
+  if (f.last_payment) {
     statementRow(doc, bottom, [
       f.last_payment.effective_date,
-      `Last payment: ${formatCents(f.last_payment.principal_cents)} principal, ${formatCents(f.last_payment.interest_cents)} interest, ${formatCents(f.last_payment.fees_cents)} fees`,
+      "Last payment",
       formatCents(f.last_payment.total_cents),
       "",
     ]);
+    applied(doc, bottom, f.last_payment);
+  }
   doc.moveDown(1);
 
   statementSection(doc, "Transactions (a payment lowers the balance owed)");
@@ -139,13 +141,7 @@ export function renderLoanStatementPdf(data: LoanStatementData): Promise<Buffer>
       formatCents(line.balance_cents),
     ]);
     // A payment's application on the line under it (1026.41(d)(3)'s breakdown, for each payment).
-    if (line.paid)
-      statementRow(doc, bottom, [
-        "",
-        `Applied: principal ${formatCents(line.paid.principal_cents)}, interest ${formatCents(line.paid.interest_cents)}, fees ${formatCents(line.paid.fees_cents)}`,
-        "",
-        "",
-      ]);
+    if (line.paid) applied(doc, bottom, line.paid);
   }
   if (f.lines.length === 0) statementRow(doc, bottom, ["", "No transactions this period.", "", ""]);
   statementRow(doc, bottom, [f.period.end, "Balance owed at the end", "", formatCents(f.closing.total_cents)], true);
@@ -160,6 +156,32 @@ export function renderLoanStatementPdf(data: LoanStatementData): Promise<Buffer>
 
   doc.end();
   return done;
+}
+
+/**
+ * How a payment was applied, on its own line under it from the description column to the right
+ * margin (the amount columns are empty there, so large figures never run into them).
+ */
+function applied(
+  doc: PDFKit.PDFDocument,
+  bottom: number,
+  parts: { principal_cents: number; interest_cents: number; fees_cents: number },
+): void {
+  if (doc.y + ROW > bottom) {
+    doc.addPage();
+    doc.y = MARGIN;
+  }
+  const y = doc.y;
+  doc
+    .font("Helvetica")
+    .fontSize(8.5)
+    .text(
+      `Applied: principal ${formatCents(parts.principal_cents)}, interest ${formatCents(parts.interest_cents)}, fees ${formatCents(parts.fees_cents)}`,
+      STATEMENT_COLUMNS.description,
+      y,
+      { width: STATEMENT_COLUMNS.right - STATEMENT_COLUMNS.description, lineBreak: false },
+    );
+  doc.y = y + ROW;
 }
 
 /** Label and amount pairs, the `bold` one in bold. */

@@ -156,4 +156,4 @@ function fit(doc: PDFKit.PDFDocument, text: string, width: number): string {
 }
 
 /** The table's pieces (a date, a description, an amount and a balance), for the loan statement too (app/server/loans/statement-pdf.server.ts). */
-export { section as statementSection, header as statementHeader, row as statementRow };
+export { COLUMNS as STATEMENT_COLUMNS, section as statementSection, header as statementHeader, row as statementRow };
