@@ -5,7 +5,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { pino } from "pino";
 import { extractText, getDocumentProxy } from "unpdf";
 import type { Database, Db } from "~/server/db/client.server";
-import { loanEvents, loanPayments, loanStatements, loans, notifications } from "~/server/db/schema";
+import { accountStatements, loanEvents, loanPayments, loanStatements, loans, notifications } from "~/server/db/schema";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
@@ -13,7 +13,7 @@ import { acceptOffer, applyForLoan, decideApplication } from "~/server/loans/app
 import { payLoan, setAutopay } from "~/server/loans/servicing.server";
 import { memberLoanDetail, type LoanDetailView } from "~/server/loans/loan-views.server";
 import { memberLoanStatementPdf, memberLoanStatements } from "~/server/loans/statements.server";
-import { seedConsent } from "~/server/electronic-delivery/electronic-delivery.server";
+import { paperDeliveryMembers, seedConsent } from "~/server/electronic-delivery/electronic-delivery.server";
 import { dashboard } from "~/server/accounts/overview.server";
 import { manualJobClock } from "~/server/jobs/clock.server";
 import { JobRunner } from "~/server/jobs/runner.server";
@@ -176,6 +176,14 @@ describe("a loan's monthly statement", () => {
     ]);
     // E-SIGN: A consented, B did not, so B's is also to be mailed.
     expect(kept.map((s) => s.mail_paper_copy)).toEqual([false, false, true, true]);
+    // And B's paper list counts them with the accounts' statements to mail.
+    const accounts_marked = await db
+      .select()
+      .from(accountStatements)
+      .where(and(eq(accountStatements.member_id, b.member.id), eq(accountStatements.mail_paper_copy, true)));
+    expect((await paperDeliveryMembers(db, 100_000)).find((m) => m.member_id === b.member.id)).toMatchObject({
+      statements_to_mail: accounts_marked.length + 2,
+    });
     const told = await db
       .select()
       .from(notifications)
