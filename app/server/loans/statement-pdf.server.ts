@@ -50,44 +50,9 @@ export function renderLoanStatementPdf(data: LoanStatementData): Promise<Buffer>
   );
   doc.moveDown(0.8);
 
-  // What is due: first, as a member looks for it.
-  statementSection(doc, "Payment due");
-  const due = f.amount_due;
-  if (data.loan.status === "paid_off" && data.loan.closed_on)
-    doc.font("Helvetica").text(`Paid in full on ${formatBusinessDate(data.loan.closed_on)}. Nothing is due.`);
-  else if (!due) {
-    doc
-      .font("Helvetica")
-      .text(
-        f.closing.total_cents > 0
-          ? "Nothing is due by your next due date: your payments are ahead of schedule."
-          : "Nothing is due.",
-      );
-  } else {
-    const rows: [string, string][] = [
-      ["Payment due date", due.due_on ? formatBusinessDate(due.due_on) : "Now"],
-      ["Scheduled payment", formatCents(due.regular_cents)],
-    ];
-    if (due.past_due_cents > 0) rows.push(["Past due", formatCents(due.past_due_cents)]);
-    if (due.fees_cents > 0) rows.push(["Fees unpaid", formatCents(due.fees_cents)]);
-    rows.push(["Amount due", formatCents(due.amount_cents)]);
-    figures(doc, rows, "Amount due");
-    if (f.late_fee)
-      doc
-        .font("Helvetica")
-        .text(
-          `If we have not received the payment due by ${formatBusinessDate(f.late_fee.charged_after)}, a ${formatCents(f.late_fee.late_fee_cents)} late fee will be charged.`,
-          MARGIN,
-        );
-    if (due.past_due_cents > 0)
-      doc
-        .font("Helvetica-Bold")
-        .text(
-          `Your loan is past due: ${formatCents(due.past_due_cents)} of the payments due by ${formatBusinessDate(f.period.end)} has not been paid. Please pay it now, or call us at ${data.institution.phone} if you are having trouble paying.`,
-          MARGIN,
-        );
-  }
-  doc.moveDown(1);
+  // What is due: first, as a member looks for it. A loan without a schedule (a line of credit)
+  // has its own rule for what is due, not this one: the section is left out.
+  if (data.loan.scheduled) paymentDue(doc, data);
 
   statementSection(doc, "This period");
   const summary: [string, string][] = [["Balance owed at the start", formatCents(f.opening.total_cents)]];
@@ -156,6 +121,48 @@ export function renderLoanStatementPdf(data: LoanStatementData): Promise<Buffer>
 
   doc.end();
   return done;
+}
+
+/** The amount due and its date, the late fee's terms, anything past due (12 CFR 1026.41(d)(1), (8)). */
+function paymentDue(doc: PDFKit.PDFDocument, data: LoanStatementData): void {
+  const f = data.figures;
+  statementSection(doc, "Payment due");
+  const due = f.amount_due;
+  if (data.loan.status === "paid_off" && data.loan.closed_on)
+    doc.font("Helvetica").text(`Paid in full on ${formatBusinessDate(data.loan.closed_on)}. Nothing is due.`);
+  else if (!due) {
+    doc
+      .font("Helvetica")
+      .text(
+        f.closing.total_cents > 0
+          ? "Nothing is due by your next due date: your payments are ahead of schedule."
+          : "Nothing is due.",
+      );
+  } else {
+    const rows: [string, string][] = [
+      ["Payment due date", due.due_on ? formatBusinessDate(due.due_on) : "Now"],
+      ["Scheduled payment", formatCents(due.regular_cents)],
+    ];
+    if (due.past_due_cents > 0) rows.push(["Past due", formatCents(due.past_due_cents)]);
+    if (due.fees_cents > 0) rows.push(["Fees unpaid", formatCents(due.fees_cents)]);
+    rows.push(["Amount due", formatCents(due.amount_cents)]);
+    figures(doc, rows, "Amount due");
+    if (f.late_fee)
+      doc
+        .font("Helvetica")
+        .text(
+          `If we have not received the payment due by ${formatBusinessDate(f.late_fee.charged_after)}, a ${formatCents(f.late_fee.late_fee_cents)} late fee will be charged.`,
+          MARGIN,
+        );
+    if (due.past_due_cents > 0)
+      doc
+        .font("Helvetica-Bold")
+        .text(
+          `Your loan is past due: ${formatCents(due.past_due_cents)} of the payments due by ${formatBusinessDate(f.period.end)} has not been paid. Please pay it now, or call us at ${data.institution.phone} if you are having trouble paying.`,
+          MARGIN,
+        );
+  }
+  doc.moveDown(1);
 }
 
 /**

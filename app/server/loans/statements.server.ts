@@ -54,6 +54,8 @@ export interface LoanStatementData {
     disbursed_on: string;
     status: LoanRow["status"];
     closed_on: string | null;
+    /** A loan repaid by a schedule (a closed-end loan); one without (a line of credit) has no "Payment due" of this kind. */
+    scheduled: boolean;
   };
   figures: LoanStatementFigures;
 }
@@ -152,6 +154,7 @@ export async function loanStatementData(db: DbOrTx, loan: LoanRow, month: Statem
       // As of the period's end: a loan paid off later was still open then.
       status: loan.closed_on !== null && loan.closed_on <= period.end ? "paid_off" : "active",
       closed_on: loan.closed_on !== null && loan.closed_on <= period.end ? loan.closed_on : null,
+      scheduled: schedule.length > 0,
     },
     figures,
   };
