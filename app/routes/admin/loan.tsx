@@ -204,7 +204,7 @@ export default function StaffLoanApplication({ loaderData, actionData }: Route.C
                     id="term_months"
                     name="term_months"
                     inputMode="numeric"
-                    defaultValue={a.term_months}
+                    defaultValue={a.term_months ?? undefined}
                     className={controlClass}
                     aria-describedby="term-error"
                   />
