@@ -238,7 +238,7 @@ export async function lineOwed(db: DbOrTx, line: CreditLineRow): Promise<LoanOwe
     .select({ posted_cents: ledgerAccounts.posted_cents })
     .from(ledgerAccounts)
     .where(eq(ledgerAccounts.id, line.receivable_account_id));
-  const receivable = -(row?.posted_cents ?? 0);
+  const receivable = 0 - (row?.posted_cents ?? 0); // never -0
   return {
     fees_cents: line.fees_due_cents,
     interest_cents: line.accrued_interest_cents,
