@@ -19,6 +19,7 @@
  */
 
 import { formatCents } from "../money";
+import { formatBusinessDate } from "../calendar-date";
 import { dueDate } from "./schedule";
 import { formatRatePpm, type LoanProductTerms } from "./products";
 
@@ -165,4 +166,31 @@ export function dailyPeriodicRate(rate_ppm: number): string {
   const hundred_millionths = Math.round((rate_ppm * 100) / 365);
   const whole = Math.floor(hundred_millionths / 1_000_000);
   return `${whole}.${String(hundred_millionths % 1_000_000).padStart(6, "0")}%`;
+}
+
+/**
+ * A line of credit's account-opening disclosure (Regulation Z 12 CFR 1026.6(b)) as the member
+ * reads it in the app, as the PDF kept with the acceptance (pdfkit, real text) and in the email:
+ * one list of rows, so the three say the same.
+ */
+export function lineDisclosureRows(d: LineOfCreditDisclosure): [string, string][] {
+  return [
+    ["Credit limit", formatCents(d.credit_limit_cents)],
+    ["Annual percentage rate (APR) for draws", `${formatRatePpm(d.rate_ppm)} (fixed)`],
+    ["Daily periodic rate", d.daily_periodic_rate],
+    ["How we figure interest", d.balance_method],
+    ["When interest begins", d.grace_period],
+    ["Minimum payment", d.minimum_payment_text],
+    ["Payment due", `${d.payment_due_days} days after each monthly billing cycle closes`],
+    ["Late payment fee", `${formatCents(d.late_fee_cents)} if the minimum is not paid within ${d.late_fee_grace_days} days of its due date`],
+    ["Annual or opening fee", d.annual_fee_cents === 0 ? "None" : formatCents(d.annual_fee_cents)],
+    ["How payments are applied", d.payment_application],
+    ["First billing cycle closes", formatBusinessDate(d.first_cycle_close_on)],
+  ];
+}
+
+
+/** The rule in a few words, for a product card: "3.00% of the balance or $25.00, whichever is more". */
+export function minimumPaymentShort(rule: MinimumPaymentRule): string {
+  return `${formatRatePpm(rule.percent_ppm)} of the balance or ${formatCents(rule.floor_cents)}, whichever is more`;
 }

@@ -1,32 +1,13 @@
 import { letterPdf } from "~/server/files/pdf.server";
 import { institution } from "~/config/institution.server";
-import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
-import { formatRatePpm } from "~/domain/loans/products";
-import type { LineOfCreditDisclosure } from "~/domain/loans/line-of-credit";
+import { lineDisclosureRows, type LineOfCreditDisclosure } from "~/domain/loans/line-of-credit";
 import type { OutgoingEmail } from "~/server/mail/outbox.server";
 
 /**
- * A line of credit's account-opening disclosure (Regulation Z 12 CFR 1026.6(b)) as the member
- * reads it in the app, as the PDF kept with the acceptance (pdfkit, real text) and in the email:
- * one list of rows, so the three say the same.
+ * A line of credit's account-opening disclosure as the PDF kept with the acceptance (pdfkit, real
+ * text) and in the email; the rows are the ones the app shows (lineDisclosureRows).
  */
-export function lineDisclosureRows(d: LineOfCreditDisclosure): [string, string][] {
-  return [
-    ["Credit limit", formatCents(d.credit_limit_cents)],
-    ["Annual percentage rate (APR) for draws", `${formatRatePpm(d.rate_ppm)} (fixed)`],
-    ["Daily periodic rate", d.daily_periodic_rate],
-    ["How we figure interest", d.balance_method],
-    ["When interest begins", d.grace_period],
-    ["Minimum payment", d.minimum_payment_text],
-    ["Payment due", `${d.payment_due_days} days after each monthly billing cycle closes`],
-    ["Late payment fee", `${formatCents(d.late_fee_cents)} if the minimum is not paid within ${d.late_fee_grace_days} days of its due date`],
-    ["Annual or opening fee", d.annual_fee_cents === 0 ? "None" : formatCents(d.annual_fee_cents)],
-    ["How payments are applied", d.payment_application],
-    ["First billing cycle closes", formatBusinessDate(d.first_cycle_close_on)],
-  ];
-}
-
 export function renderLineDisclosurePdf(input: {
   application: { id: number; product_name: string };
   disclosure: LineOfCreditDisclosure;

@@ -868,8 +868,6 @@ export interface MemberLineDetail extends MemberLineView {
     account_name: string;
   }[];
   cycles: { closed_on: string; due_on: string; balance_cents: number; minimum_due_cents: number; paid_cents: number; late_fee_charged: boolean }[];
-  /** The member's open checking and savings: where a draw may go and a payment come from. */
-  accounts: { id: number; name: string; type: string; available_cents: number }[];
 }
 
 /** One of the member's own lines with its draws, payments and cycles; null for another member's or none. */
@@ -885,24 +883,6 @@ export async function memberLineDetail(
     .where(and(eq(creditLines.id, line_id), eq(creditLines.member_id, member_id)));
   if (!line) return null;
   const view = lineView(line, await lineOwed(db, line), await latestCycle(db, line.id, today(now)));
-  const accounts = await db
-    .select({
-      id: ledgerAccounts.id,
-      name: ledgerAccounts.name,
-      type: ledgerAccounts.type,
-      posted_cents: ledgerAccounts.posted_cents,
-      held_cents: ledgerAccounts.held_cents,
-    })
-    .from(ledgerAccounts)
-    .where(
-      and(
-        eq(ledgerAccounts.member_id, member_id),
-        inArray(ledgerAccounts.type, ["checking", "savings"]),
-        eq(ledgerAccounts.status, "active"),
-      ),
-    )
-    .orderBy(asc(ledgerAccounts.id));
-  const names = new Map<number, string>();
   const activityRows = await db
     .select({ a: creditLineActivity, account_name: ledgerAccounts.name })
     .from(creditLineActivity)
@@ -910,7 +890,6 @@ export async function memberLineDetail(
     .where(eq(creditLineActivity.line_id, line.id))
     .orderBy(desc(creditLineActivity.id))
     .limit(100);
-  for (const r of activityRows) names.set(r.a.account_id, r.account_name);
   const cycles = await db
     .select()
     .from(creditLineCycles)
@@ -936,12 +915,6 @@ export async function memberLineDetail(
       minimum_due_cents: c.minimum_due_cents,
       paid_cents: c.paid_cents,
       late_fee_charged: c.late_fee_charged,
-    })),
-    accounts: accounts.map((a) => ({
-      id: a.id,
-      name: a.name,
-      type: a.type as string,
-      available_cents: a.posted_cents - a.held_cents,
     })),
   };
 }
