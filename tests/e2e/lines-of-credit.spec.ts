@@ -98,9 +98,7 @@ test("a member applies for a line of credit, staff approve, the member opens it,
   await draw.getByRole("button", { name: "Draw" }).click();
   await expect(page.getByText("The money is in your account.")).toBeVisible();
   await expect(page.getByTestId("line-drawn")).toHaveText("$500.00");
-  await expect(page.getByTestId("line-available")).toHaveText(
-    `$${(dollars - 500).toLocaleString("en-US")}.00`,
-  );
+  await expect(page.getByTestId("line-available")).toHaveText(`$${(dollars - 500).toLocaleString("en-US")}.00`);
   await hydrated(page);
   const pay = page.getByRole("form", { name: "Make a payment" });
   await pay.getByLabel("Pay from").selectOption({ index: 1 });

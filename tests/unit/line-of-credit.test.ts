@@ -184,7 +184,12 @@ describe("the line-of-credit forms", () => {
       employer: "Seacoast Boatworks",
     });
     expect(ok.success && ok.data.credit_limit).toBe(5_000_00);
-    const bad = LineOfCreditApplicationSchema.safeParse({ credit_limit: "lots", purpose: "x", annual_income: "1", employer: "ab" });
+    const bad = LineOfCreditApplicationSchema.safeParse({
+      credit_limit: "lots",
+      purpose: "x",
+      annual_income: "1",
+      employer: "ab",
+    });
     expect(bad.success).toBe(false);
     expect(LineDrawSchema.safeParse({ to: "12", amount: "250.50" }).data).toEqual({ to: 12, amount: 250_50 });
     expect(LineDrawSchema.safeParse({ to: "", amount: "0" }).error!.issues.map((i) => i.message)).toEqual([

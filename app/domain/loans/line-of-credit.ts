@@ -182,13 +182,15 @@ export function lineDisclosureRows(d: LineOfCreditDisclosure): [string, string][
     ["When interest begins", d.grace_period],
     ["Minimum payment", d.minimum_payment_text],
     ["Payment due", `${d.payment_due_days} days after each monthly billing cycle closes`],
-    ["Late payment fee", `${formatCents(d.late_fee_cents)} if the minimum is not paid within ${d.late_fee_grace_days} days of its due date`],
+    [
+      "Late payment fee",
+      `${formatCents(d.late_fee_cents)} if the minimum is not paid within ${d.late_fee_grace_days} days of its due date`,
+    ],
     ["Annual or opening fee", d.annual_fee_cents === 0 ? "None" : formatCents(d.annual_fee_cents)],
     ["How payments are applied", d.payment_application],
     ["First billing cycle closes", formatBusinessDate(d.first_cycle_close_on)],
   ];
 }
-
 
 /** The rule in a few words, for a product card: "3.00% of the balance or $25.00, whichever is more". */
 export function minimumPaymentShort(rule: MinimumPaymentRule): string {

@@ -104,7 +104,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   if (intent !== "draw" && intent !== "pay")
     throw data({ message: "That request could not be understood." }, { status: 400 });
-  const submission = intent === "draw" ? parseSubmission(LineDrawSchema, form) : parseSubmission(LoanPaymentSchema, form);
+  const submission =
+    intent === "draw" ? parseSubmission(LineDrawSchema, form) : parseSubmission(LoanPaymentSchema, form);
   if (submission.status !== "success")
     return data({ ok: false, intent, reply: replyTo(submission) } satisfies LineActionData, { status: 400 });
   const key = String(form.get("idempotency_key") ?? "");
@@ -343,7 +344,10 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
         </div>
       ) : null}
 
-      <section aria-labelledby="history-heading" className="mt-5 rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <section
+        aria-labelledby="history-heading"
+        className="mt-5 rounded-2xl border border-slate-200 bg-white shadow-sm"
+      >
         <h2 id="history-heading" className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">
           Draws and payments
         </h2>
@@ -370,7 +374,10 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
       </section>
 
       {line.cycles.length > 0 ? (
-        <section aria-labelledby="cycles-heading" className="mt-5 rounded-2xl border border-slate-200 bg-white shadow-sm">
+        <section
+          aria-labelledby="cycles-heading"
+          className="mt-5 rounded-2xl border border-slate-200 bg-white shadow-sm"
+        >
           <h2 id="cycles-heading" className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">
             Monthly cycles
           </h2>

@@ -86,7 +86,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           reply: replyTo(
             submission,
             answer.field
-              ? { fieldErrors: { [open_end && answer.field === "amount" ? "credit_limit" : answer.field]: [answer.message] } }
+              ? {
+                  fieldErrors: {
+                    [open_end && answer.field === "amount" ? "credit_limit" : answer.field]: [answer.message],
+                  },
+                }
               : { formErrors: [answer.message] },
           ),
         } satisfies ApplyActionData,

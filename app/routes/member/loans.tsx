@@ -125,8 +125,7 @@ export default function Loans({ loaderData }: Route.ComponentProps) {
                     {a.term_months === null
                       ? `Credit limit ${formatCents(a.amount_cents)}`
                       : `${formatCents(a.amount_cents)} over ${a.term_months} months`}{" "}
-                    · applied{" "}
-                    {formatBusinessDate(a.applied_on)}
+                    · applied {formatBusinessDate(a.applied_on)}
                   </span>
                 </div>
                 <span className="rounded-full bg-slate-100 px-3 py-1 font-semibold text-slate-800">

@@ -536,14 +536,13 @@ export async function memberApplication(
             row.offer_term_months !== row.term_months,
         }
       : null;
-  const disclosure =
-    row.open_end
-      ? null
-      : row.status === "accepted"
-        ? (row.disclosure as unknown as LoanOfferDisclosure)
-        : may_accept && offer && offer.term_months !== null
-          ? loanOfferDisclosure({ ...offer, term_months: offer.term_months, disbursed_on: today_ })
-          : null;
+  const disclosure = row.open_end
+    ? null
+    : row.status === "accepted"
+      ? (row.disclosure as unknown as LoanOfferDisclosure)
+      : may_accept && offer && offer.term_months !== null
+        ? loanOfferDisclosure({ ...offer, term_months: offer.term_months, disbursed_on: today_ })
+        : null;
   const line = row.open_end ? await lineOfApplication(db, row, may_accept, today_) : null;
   return {
     ...base,
@@ -769,9 +768,7 @@ function askedFor(amount_cents: number, term_months: number | null): string {
     : `${formatCents(amount_cents)} over ${term_months} months`;
 }
 
-type OfferCheck =
-  | { ok: true; offer: { amount_cents: number; term_months: number | null; rate_ppm: number } }
-  | Refusal;
+type OfferCheck = { ok: true; offer: { amount_cents: number; term_months: number | null; rate_ppm: number } } | Refusal;
 
 /** A closed-end offer: within the product, a counter that changes something, terms the schedule can carry. */
 function closedEndOfferCheck(

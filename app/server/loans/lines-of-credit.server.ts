@@ -149,8 +149,7 @@ export async function acceptLineOffer(
 ): Promise<AcceptAnswer> {
   const opened_on = today(now);
   const disclosure = offerDisclosure(application, opened_on);
-  if (!disclosure)
-    return refusal("conflict", "This line of credit is no longer offered. Please contact us.");
+  if (!disclosure) return refusal("conflict", "This line of credit is no longer offered. Please contact us.");
   const owner = await memberOf(db, member.id);
   const pdf = await renderLineDisclosurePdf({ application, disclosure, member_name: owner.name });
   const accepted = await db.transaction(async (tx) => {
@@ -224,9 +223,7 @@ async function lockLine(tx: Tx, line_id: number, member_id?: string): Promise<Cr
     .select()
     .from(creditLines)
     .where(
-      member_id
-        ? and(eq(creditLines.id, line_id), eq(creditLines.member_id, member_id))
-        : eq(creditLines.id, line_id),
+      member_id ? and(eq(creditLines.id, line_id), eq(creditLines.member_id, member_id)) : eq(creditLines.id, line_id),
     )
     .for("update");
   return row ?? null;
@@ -339,7 +336,13 @@ export async function drawOnLine(
 ): Promise<DrawAnswer> {
   const earlier = await earlierActivity(db, input.line_id, member.id, input.idempotency_key);
   if (earlier)
-    return { ok: true, activity_id: earlier.id, amount_cents: earlier.amount_cents, available_cents: -1, replayed: true };
+    return {
+      ok: true,
+      activity_id: earlier.id,
+      amount_cents: earlier.amount_cents,
+      available_cents: -1,
+      replayed: true,
+    };
   const to = await memberAccount(db, member.id, input.to_account_id);
   if (!to) return refusal("bad_input", "Please choose one of your open checking or savings accounts.", { field: "to" });
   const day = today(now);
@@ -867,7 +870,14 @@ export interface MemberLineDetail extends MemberLineView {
     principal_cents: number;
     account_name: string;
   }[];
-  cycles: { closed_on: string; due_on: string; balance_cents: number; minimum_due_cents: number; paid_cents: number; late_fee_charged: boolean }[];
+  cycles: {
+    closed_on: string;
+    due_on: string;
+    balance_cents: number;
+    minimum_due_cents: number;
+    paid_cents: number;
+    late_fee_charged: boolean;
+  }[];
 }
 
 /** One of the member's own lines with its draws, payments and cycles; null for another member's or none. */

@@ -84,8 +84,9 @@ const path = () => `/dashboard/loans/lines/${line_id}`;
 
 async function snapshot() {
   const db = database.db;
-  const n = async (table: typeof auditLog | typeof ledgerTransactions | typeof creditLineActivity | typeof loanApplications) =>
-    Number((await db.select({ n: count() }).from(table))[0]!.n);
+  const n = async (
+    table: typeof auditLog | typeof ledgerTransactions | typeof creditLineActivity | typeof loanApplications,
+  ) => Number((await db.select({ n: count() }).from(table))[0]!.n);
   const [line] = await db.select().from(creditLines).where(eq(creditLines.id, line_id));
   const [submitted] = await db.select().from(loanApplications).where(eq(loanApplications.id, submitted_id));
   return {
@@ -143,9 +144,14 @@ describe("a line of credit's page", () => {
 describe("drawing, paying and autopay", () => {
   itRefuses("a draw", NOT_MEMBERS, (p) => act(p, drawForm()), { unchanged: snapshot });
   itRefuses("a payment", NOT_MEMBERS, (p) => act(p, payForm()), { unchanged: snapshot });
-  itRefuses("turning autopay on", NOT_MEMBERS, (p) => act(p, { intent: "autopay", autopay_from: String(checking_id) }), {
-    unchanged: snapshot,
-  });
+  itRefuses(
+    "turning autopay on",
+    NOT_MEMBERS,
+    (p) => act(p, { intent: "autopay", autopay_from: String(checking_id) }),
+    {
+      unchanged: snapshot,
+    },
+  );
 
   it("another member can neither draw, pay nor set autopay on this line: not found, nothing written", async () => {
     for (const form of [
@@ -162,7 +168,11 @@ describe("drawing, paying and autopay", () => {
   it("bad input is a 400 with the message by its field, nothing written", async () => {
     for (const [form, field, message] of [
       [drawForm({ to: "" }), "to", "Choose the account to put the money in."],
-      [drawForm({ to: String(other_checking_id) }), "to", "Please choose one of your open checking or savings accounts."],
+      [
+        drawForm({ to: String(other_checking_id) }),
+        "to",
+        "Please choose one of your open checking or savings accounts.",
+      ],
       [drawForm({ amount: "lots" }), "amount", "Enter an amount in dollars"],
       [drawForm({ amount: "3000.01" }), "amount", "That is more than your available credit of $3,000.00."],
       [payForm({ amount: "10" }), "amount", "You owe nothing on this line."],
@@ -177,8 +187,14 @@ describe("drawing, paying and autopay", () => {
   });
 
   it("the member draws, pays and turns autopay on and off", async () => {
-    expect(await run(() => act("member", drawForm()))).toMatchObject({ kind: "redirect", location: `${path()}?done=draw` });
-    expect(await run(() => act("member", payForm()))).toMatchObject({ kind: "redirect", location: `${path()}?done=pay` });
+    expect(await run(() => act("member", drawForm()))).toMatchObject({
+      kind: "redirect",
+      location: `${path()}?done=draw`,
+    });
+    expect(await run(() => act("member", payForm()))).toMatchObject({
+      kind: "redirect",
+      location: `${path()}?done=pay`,
+    });
     const on = await run(() => act("member", { intent: "autopay", autopay_from: String(checking_id) }));
     expect(on).toMatchObject({ kind: "redirect", location: `${path()}?done=autopay` });
     expect((await snapshot()).line!.autopay_account_id).toBe(checking_id);
@@ -226,8 +242,10 @@ describe("applying for and deciding a line", () => {
     expect(await run(() => apply("member", applyForm()))).toMatchObject({ kind: "redirect" });
   });
 
-  itRefuses("deciding a line", ["anonymous", "applicant", "member", "other_member", "reviewer"] as const, (p) =>
-    decide(p, { open_end: "1", outcome: "approve", rate: "12" }),
+  itRefuses(
+    "deciding a line",
+    ["anonymous", "applicant", "member", "other_member", "reviewer"] as const,
+    (p) => decide(p, { open_end: "1", outcome: "approve", rate: "12" }),
     { unchanged: snapshot },
   );
 

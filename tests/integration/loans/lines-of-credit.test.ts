@@ -157,7 +157,12 @@ describe("applying for and opening a line of credit", () => {
       ]),
     );
     expect(await memberLines(db, funded.member.id, at("2026-03-04"))).toEqual([
-      expect.objectContaining({ credit_limit_cents: 4_000_00, drawn_cents: 0, available_cents: 4_000_00, minimum_due: null }),
+      expect.objectContaining({
+        credit_limit_cents: 4_000_00,
+        drawn_cents: 0,
+        available_cents: 4_000_00,
+        minimum_due: null,
+      }),
     ]);
   });
 });
@@ -222,7 +227,10 @@ describe("draws", () => {
       );
     const answers = await Promise.all([draw(), draw()]);
     expect(answers.filter((a) => a.ok)).toHaveLength(1);
-    expect(answers.find((a) => !a.ok)).toMatchObject({ field: "amount", message: expect.stringContaining("$2,000.00") });
+    expect(answers.find((a) => !a.ok)).toMatchObject({
+      field: "amount",
+      message: expect.stringContaining("$2,000.00"),
+    });
     expect(await balanceOf(line.receivable_account_id)).toBe(-3_000_00);
     expect(await db.select().from(creditLineActivity).where(eq(creditLineActivity.line_id, line.id))).toHaveLength(1);
   });
@@ -275,10 +283,18 @@ describe("a line's life by the job clock", () => {
     expect(detail.minimum_due).toEqual({ amount_cents: first!.minimum_due_cents, due_on: "2026-03-12" });
 
     // Autopay from checking takes the minimum on the due date: interest first, then principal.
-    expect(await setLineAutopay(db, member, line.id, checking.id, origin, at("2026-02-16"))).toEqual({ ok: true, on: true });
+    expect(await setLineAutopay(db, member, line.id, checking.id, origin, at("2026-02-16"))).toEqual({
+      ok: true,
+      on: true,
+    });
     for (; day <= "2026-03-12"; day = addCalendarDays(day, 1)) await runLineServicing(db, at(day));
     const [autopay] = await db.select().from(creditLineActivity).where(eq(creditLineActivity.kind, "autopay"));
-    expect(autopay).toMatchObject({ line_id: line.id, amount_cents: first!.minimum_due_cents, on: "2026-03-12", fees_cents: 0 });
+    expect(autopay).toMatchObject({
+      line_id: line.id,
+      amount_cents: first!.minimum_due_cents,
+      on: "2026-03-12",
+      fees_cents: 0,
+    });
     expect(autopay!.interest_cents).toBeGreaterThan(0);
     expect((await memberLineDetail(db, member.id, line.id, at("2026-03-12")))!.minimum_due).toBeNull();
 
@@ -313,7 +329,10 @@ describe("a line's life by the job clock", () => {
     // The April cycle carries the unpaid March minimum.
     const april = cycles.find((c) => c.closed_on === "2026-04-15")!;
     expect(april.minimum_due_cents).toBe(
-      Math.min(april.balance_cents, Math.max(Math.ceil((april.balance_cents * 3) / 100), 25_00) + march.minimum_due_cents),
+      Math.min(
+        april.balance_cents,
+        Math.max(Math.ceil((april.balance_cents * 3) / 100), 25_00) + march.minimum_due_cents,
+      ),
     );
 
     // A payment from savings: the fee first, then interest, then principal; the available credit grows.
@@ -321,7 +340,12 @@ describe("a line's life by the job clock", () => {
     const paid = await payLine(
       db,
       member,
-      { line_id: line.id, from_account_id: savings.id, amount: { kind: "amount", amount_cents: 150_00 }, idempotency_key: key() },
+      {
+        line_id: line.id,
+        from_account_id: savings.id,
+        amount: { kind: "amount", amount_cents: 150_00 },
+        idempotency_key: key(),
+      },
       origin,
       at("2026-04-23"),
     );
@@ -336,7 +360,12 @@ describe("a line's life by the job clock", () => {
       await payLine(
         db,
         member,
-        { line_id: line.id, from_account_id: savings.id, amount: { kind: "amount", amount_cents: 9_000_00 }, idempotency_key: key() },
+        {
+          line_id: line.id,
+          from_account_id: savings.id,
+          amount: { kind: "amount", amount_cents: 9_000_00 },
+          idempotency_key: key(),
+        },
         origin,
         at("2026-04-23"),
       ),
