@@ -167,11 +167,11 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
   const active = line.status === "active";
   const autopayAccount = accounts.find((a) => a.value === String(line.autopay_account_id));
   const problem = (intent: Intent) => formMessages(replyFor(intent))[0];
+  // The minimum is offered only while one is due.
   const payOptions = [
-    {
-      value: "next_due",
-      label: line.minimum_due ? `Minimum due: ${formatCents(line.minimum_due.amount_cents)}` : "Minimum due",
-    },
+    ...(line.minimum_due
+      ? [{ value: "next_due", label: `Minimum due: ${formatCents(line.minimum_due.amount_cents)}` }]
+      : []),
     { value: "payoff", label: `The whole balance: ${formatCents(line.balance_cents)}` },
     { value: "amount", label: "Another amount", description: "What you pay back can be drawn again." },
   ];
