@@ -30,6 +30,9 @@ import {
 } from "~/server/loans/lines-of-credit.server";
 import { accrueInterest } from "~/domain/loans/servicing";
 import { addCalendarDays } from "~/domain/payment-dates";
+import { extractText, getDocumentProxy } from "unpdf";
+import { loanServicingJob } from "~/server/jobs/registry.server";
+import { logger } from "~/server/logger.server";
 import { openTestDatabase } from "../test-database";
 import { fundedMember, staff as newStaff } from "../../factories";
 
@@ -146,6 +149,21 @@ describe("applying for and opening a line of credit", () => {
     const [accepted] = await db.select().from(loanApplications).where(eq(loanApplications.id, applied.application_id));
     expect(accepted!.status).toBe("accepted");
     expect(accepted!.disclosure_pdf!.subarray(0, 5).toString()).toBe("%PDF-");
+    // The PDF says what the page said (Regulation Z 1026.6(b)), as real text.
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(accepted!.disclosure_pdf!)), {
+      mergePages: true,
+    });
+    for (const words of [
+      "Account-opening disclosure: Personal Line of Credit",
+      "Credit limit",
+      "$4,000.00",
+      "12.50% (fixed)",
+      "0.034247%",
+      "There is no grace period",
+      "The greater of 3.00% of the balance",
+      "$25.00 if the minimum is not paid within 10 days",
+    ])
+      expect(text.replace(/\s+/g, " "), words).toContain(words);
     const view = (await memberApplication(db, funded.member.id, applied.application_id, at("2026-03-04")))!;
     expect(view).toMatchObject({ line_id: line!.id, has_pdf: true, loan: null });
     const mail = await db.select().from(outbox).where(eq(outbox.to_email, funded.member.email.toLowerCase()));
@@ -264,8 +282,16 @@ describe("a line's life by the job clock", () => {
         at("2026-01-15"),
       ),
     ).toMatchObject({ ok: true });
-    // The first night: one day's interest on $2,000 at 12.5%; a second run the same day nothing more.
-    expect(await runLineServicing(db, at("2026-01-16"))).toMatchObject({ interest_cents: 68, failed: 0 });
+    // The first night, by the loan-servicing job itself (the lines after the loans, counted
+    // `line_`): one day's interest on $2,000 at 12.5%; a second run the same day nothing more.
+    const night = await loanServicingJob.run({
+      db,
+      now: at("2026-01-16"),
+      payload: {},
+      run: { id: 1, key: "line-night", attempt: 1, max_attempts: 1 },
+      log: logger,
+    });
+    expect(night).toMatchObject({ line_interest_cents: 68, line_failed: 0 });
     expect(await runLineServicing(db, at("2026-01-16"))).toMatchObject({ interest_cents: 0 });
 
     // February 15th: the first cycle closes on the balance with 31 days' interest; the minimum is 3%.
