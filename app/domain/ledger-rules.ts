@@ -49,6 +49,9 @@ export const TRANSACTION_KINDS = [
   "loan_interest",
   "loan_payment",
   "loan_fee",
+  // A share-secured loan's hold on the pledged savings (docs/product.md#share-secured-loans): only
+  // ever pending, lowered and released by the loan's servicing, never settled.
+  "share_pledge",
   "reversal", // written only by reverseTransaction
 ] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];

@@ -12,11 +12,11 @@ export const LOAN_KINDS = ["personal", "auto", "share_secured", "line_of_credit"
 export type LoanKind = (typeof LOAN_KINDS)[number];
 
 /**
- * The kinds this version can take applications for: closed-end loans with a monthly schedule.
- * A share-secured loan needs a hold on the pledged savings and a line of credit is open-end
- * credit (Regulation Z subpart B); neither is built, so a profile that offers one is refused.
+ * The kinds this version can take applications for: closed-end loans with a monthly schedule,
+ * share-secured ones holding the pledged savings (./share-secured.ts). A line of credit is
+ * open-end credit (Regulation Z subpart B); not built, so a profile that offers one is refused.
  */
-export const OFFERED_LOAN_KINDS: readonly LoanKind[] = ["personal", "auto"];
+export const OFFERED_LOAN_KINDS: readonly LoanKind[] = ["personal", "auto", "share_secured"];
 
 export const LOAN_KIND_LABELS: Record<LoanKind, string> = {
   personal: "Personal loan",
@@ -68,6 +68,8 @@ export interface LoanProductTerms {
   payment_frequency: "monthly";
   grace_days: number;
   late_fee_cents: number;
+  /** A share-secured loan: the percent of the pledged savings' available balance that may be borrowed. */
+  pledge_percent?: number;
 }
 
 /** What the member may not ask for, by field; empty when the request is within the product. */

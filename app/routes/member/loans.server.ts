@@ -10,6 +10,7 @@ import {
 } from "~/server/loans/applications.server";
 import { payLoan, setAutopay } from "~/server/loans/servicing.server";
 import { loanPayingAccounts, memberLoanDetail } from "~/server/loans/loan-views.server";
+import { loanPledge, pledgeableAccounts } from "~/server/loans/share-secured.server";
 
 /**
  * What the member's Loans pages call (docs/product.md#loans): each opens the database itself, and
@@ -38,3 +39,11 @@ export const loadLoanDetail = withDatabase((database, user: SessionUser, loan_id
 export const loadPayingAccounts = withDatabase((database, user: SessionUser) => loanPayingAccounts(database, user.id));
 export const payMemberLoan = withDatabase(payLoan);
 export const setLoanAutopay = withDatabase(setAutopay);
+export const loadPledgeableAccounts = withDatabase((database, user: SessionUser) =>
+  pledgeableAccounts(database, user.id),
+);
+
+/** The savings pledged for one of the member's own loans. */
+export const loadLoanPledge = withDatabase((database, user: SessionUser, loan_id: number) =>
+  loanPledge(database, loan_id, user.id),
+);

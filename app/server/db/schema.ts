@@ -31,3 +31,4 @@ export * from "./schema/loans";
 export * from "./schema/alerts";
 export * from "./schema/linked-accounts";
 export * from "./schema/notification-channels";
+export * from "./schema/share-pledges";

@@ -20,6 +20,7 @@ export function loanProductTerms(profile: LoanProductProfile): LoanProductTerms 
     payment_frequency: profile.payment_frequency,
     grace_days: profile.grace_days,
     late_fee_cents: profile.late_fee_cents,
+    ...(profile.pledge_percent !== undefined ? { pledge_percent: profile.pledge_percent } : {}),
   };
 }
 
