@@ -524,3 +524,21 @@ async function post(
     at: now,
   });
 }
+
+/** The back office's list of booked loans, newest first (a page of the latest 50). */
+export async function bookedLoans(db: DbOrTx) {
+  const rows = await db
+    .select({
+      id: loans.id,
+      product_name: loans.product_name,
+      principal_cents: loans.principal_cents,
+      status: loans.status,
+      disbursed_on: loans.disbursed_on,
+      member_name: users.name,
+    })
+    .from(loans)
+    .innerJoin(users, eq(users.id, loans.member_id))
+    .orderBy(desc(loans.id))
+    .limit(50);
+  return rows.map((r) => ({ ...r, number: loanNumber(r.id) }));
+}
