@@ -337,8 +337,8 @@ export default function StaffBookedLoan({ loaderData, actionData }: Route.Compon
         <h2 id="schedule-heading" className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">
           Schedule
         </h2>
-        <div className="overflow-x-auto">
-          <table className="w-full text-sm" aria-labelledby="schedule-heading">
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="schedule-heading">
+          <table className="w-full text-sm">
             <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
               <tr>
                 <th scope="col" className="px-5 py-3">

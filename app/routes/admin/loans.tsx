@@ -55,7 +55,7 @@ function BookedLoans({ rows }: { rows: Route.ComponentProps["loaderData"]["booke
       <h2 id="booked-heading" className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">
         Booked loans
       </h2>
-      <div className="overflow-x-auto">
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Booked loans, scrollable">
         <table className="w-full text-sm">
           <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
             <tr>

@@ -78,11 +78,6 @@ export interface StaffLoanView {
   second_approval_above_cents: number;
 }
 
-const KIND_LABELS: Record<LoanStaffActionRow["kind"], string> = {
-  waive_fee: "Late fee waived",
-  correct_entry: "Entry corrected",
-};
-
 export async function staffLoanView(
   db: DbOrTx,
   loan_id: number,
@@ -145,7 +140,7 @@ export async function staffLoanView(
     application_id: row.loan.application_id,
     pledge: await loanPledge(db, loan_id),
     entries,
-    actions: actions.map((a) => ({ ...a, label: KIND_LABELS[a.kind] })),
+    actions: actions.map((a) => ({ ...a, label: correctionLabel(a) })),
     second_approval_above_cents: secondApprovalAboveCents(),
   };
 }
