@@ -74,7 +74,7 @@ export function correctionEffect(
         ...NONE,
         receivable_cents: fee,
         fees_income_cents: -fee,
-        fees_due_delta: -from_fees,
+        fees_due_delta: 0 - from_fees,
         owed_less_cents: fee,
       },
     };
@@ -91,7 +91,7 @@ export function correctionEffect(
         interest_receivable_cents: from_accrued,
         receivable_cents: to_principal,
         interest_income_cents: -x,
-        accrued_interest_delta: -from_accrued,
+        accrued_interest_delta: 0 - from_accrued,
         owed_less_cents: x,
       },
     };
