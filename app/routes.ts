@@ -82,6 +82,8 @@ export default [
     // Loan applications waiting for a decision, and one with its decision (docs/product.md#loans).
     route("loans", "routes/admin/loans.tsx"),
     route("loans/:applicationId", "routes/admin/loan.tsx"),
+    // A booked loan for staff: its figures, history, and corrections (docs/product.md#booked-loans-staff).
+    route("loans/booked/:loanId", "routes/admin/booked-loan.tsx"),
   ]),
   // The institution's books (docs/product.md#books): staff and accountants, in their own frame.
   route("admin/books", "routes/books/layout.tsx", [

@@ -373,6 +373,21 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       grace_days: 10,
       late_fee_cents: 25_00,
     },
+    {
+      slug: "share-secured",
+      kind: "share_secured",
+      name: "Share-Secured Loan",
+      rate_min_percent: "3.00",
+      rate_max_percent: "6.00",
+      term_months_min: 6,
+      term_months_max: 60,
+      amount_min_cents: 500_00,
+      amount_max_cents: 100_000_00,
+      payment_frequency: "monthly",
+      grace_days: 10,
+      late_fee_cents: 15_00,
+      pledge_percent: 90,
+    },
   ],
   pages: {
     security:

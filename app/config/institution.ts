@@ -102,6 +102,11 @@ const LoanProduct = z.object({
     }, 'must be a percent from 1 to 100 with at most four decimals, like "3"')
     .optional(),
   minimum_payment_floor_cents: z.number().int().min(1).optional(),
+  /**
+   * A share-secured loan (kind `share_secured`, required there and nowhere else): the percent of
+   * the pledged savings' available balance a member may borrow (docs/product.md#share-secured-loans).
+   */
+  pledge_percent: z.number().int().min(1).max(100).optional(),
   /** The public product page (`products[].slug`) that links to this application. */
   product_page: z
     .string()
@@ -537,7 +542,14 @@ export const InstitutionSchema = z
       if (!OFFERED_LOAN_KINDS.includes(p.kind))
         issue(
           "kind",
-          `${LOAN_KIND_LABELS[p.kind]}: not offered by this version of Mutual (personal and auto loans and lines of credit are)`,
+          `${LOAN_KIND_LABELS[p.kind]}: not offered by this version of Mutual (personal, auto and share-secured loans and lines of credit are)`,
+        );
+      if ((p.kind === "share_secured") !== (p.pledge_percent !== undefined))
+        issue(
+          "pledge_percent",
+          p.kind === "share_secured"
+            ? "a share-secured loan needs pledge_percent (the percent of the pledged savings that may be borrowed)"
+            : "only a share-secured loan has pledge_percent",
         );
       if (parseLoanRatePercent(p.rate_min_percent)! > parseLoanRatePercent(p.rate_max_percent)!)
         issue("rate_max_percent", "must be at least rate_min_percent");

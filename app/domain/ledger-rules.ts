@@ -52,11 +52,24 @@ export const TRANSACTION_KINDS = [
   "loan_interest",
   "loan_payment",
   "loan_fee",
+  // A share-secured loan's hold on the pledged savings (docs/product.md#share-secured-loans): only
+  // ever pending, lowered and released by the loan's servicing, never settled.
+  "share_pledge",
+  // Staff's corrections of a booked loan (docs/product.md#booked-loans-staff): a late fee waived,
+  // an interest accrual or a payment reversed, each by the loan's own action, never by Reverse.
+  "loan_fee_waiver",
+  "loan_correction",
   "reversal", // written only by reverseTransaction
 ] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 /** A loan's servicing is kept in step with the loan (its interest, fees, what was paid): never reversed alone. */
-const LOAN_SERVICING_KINDS: ReadonlySet<string> = new Set(["loan_interest", "loan_payment", "loan_fee"]);
+const LOAN_SERVICING_KINDS: ReadonlySet<string> = new Set([
+  "loan_interest",
+  "loan_payment",
+  "loan_fee",
+  "loan_fee_waiver",
+  "loan_correction",
+]);
 /** What a caller may post or hold: everything but a reversal. */
 export type PostingKind = Exclude<TransactionKind, "reversal">;
 

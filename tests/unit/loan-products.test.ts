@@ -36,9 +36,9 @@ function profileWith(loan_products: unknown) {
 }
 
 describe("loan products in the institution profile", () => {
-  it("the demo offers a personal and an auto loan and a line of credit, the personal one linked from its product page", () => {
+  it("the demo offers a personal, an auto and a share-secured loan and a line of credit, the personal one linked from its product page", () => {
     const parsed = InstitutionSchema.parse(demoInstitution);
-    expect(parsed.loan_products.map((p) => p.kind)).toEqual(["personal", "auto", "line_of_credit"]);
+    expect(parsed.loan_products.map((p) => p.kind)).toEqual(["personal", "auto", "line_of_credit", "share_secured"]);
     expect(parsed.loan_products[0]!.product_page).toBe("personal-loans");
     expect(loanProductTerms(parsed.loan_products[0]!)).toMatchObject({ rate_min_ppm: 59_900, rate_max_ppm: 179_900 });
   });

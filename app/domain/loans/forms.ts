@@ -41,6 +41,12 @@ export const LoanApplicationSchema = z.object({
   })
     .min(2, 'Enter your employer, or "Self-employed" or "Retired".')
     .max(LOAN_EMPLOYER_MAX_CHARS, `Please keep it to ${LOAN_EMPLOYER_MAX_CHARS} characters.`),
+  /** A share-secured loan's pledged savings account; whether one is needed and whose it is, the service says. */
+  pledged_account: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v && /^[1-9]\d{0,15}$/.test(v) ? Number(v) : null)),
 });
 export type LoanApplicationForm = z.infer<typeof LoanApplicationSchema>;
 

@@ -13,12 +13,11 @@ export const LOAN_KINDS = ["personal", "auto", "share_secured", "line_of_credit"
 export type LoanKind = (typeof LOAN_KINDS)[number];
 
 /**
- * The kinds this version can take applications for: closed-end loans with a monthly schedule, and
- * the line of credit (open-end credit, Regulation Z subpart B: ./line-of-credit.ts). A
- * share-secured loan needs a hold on the pledged savings; it is not built, so a profile that
- * offers one is refused.
+ * The kinds this version can take applications for: closed-end loans with a monthly schedule,
+ * share-secured ones holding the pledged savings (./share-secured.ts), and the line of credit
+ * (open-end credit, Regulation Z subpart B: ./line-of-credit.ts).
  */
-export const OFFERED_LOAN_KINDS: readonly LoanKind[] = ["personal", "auto", "line_of_credit"];
+export const OFFERED_LOAN_KINDS: readonly LoanKind[] = ["personal", "auto", "share_secured", "line_of_credit"];
 
 /** Open-end credit: a limit to draw on and a monthly minimum, no amount and term (./line-of-credit.ts). */
 export function isOpenEnd(kind: LoanKind): boolean {
@@ -79,6 +78,8 @@ export interface LoanProductTerms {
   late_fee_cents: number;
   /** A line of credit's minimum payment rule; null for a closed-end loan. */
   minimum_payment: MinimumPaymentRule | null;
+  /** A share-secured loan: the percent of the pledged savings' available balance that may be borrowed. */
+  pledge_percent?: number;
 }
 
 /** What the member may not ask for, by field; empty when the request is within the product. */

@@ -154,6 +154,12 @@ export default function StaffLoanApplication({ loaderData, actionData }: Route.C
               }
             />
           ) : null}
+          {a.pledge ? (
+            <Fact
+              label="Savings pledged"
+              value={`${a.pledge.account_name} ending ${a.pledge.account_number.slice(-4)}${a.pledge.status === "pledged" ? "" : ` (${a.pledge.status === "held" ? `${formatCents(a.pledge.held_cents)} held` : "released"})`}`}
+            />
+          ) : null}
           {a.adverse_reasons.length > 0 ? <Fact label="Reasons given" value={a.adverse_reasons.join("; ")} /> : null}
           {a.decided_by_email ? <Fact label="Decided by" value={a.decided_by_email} /> : null}
         </dl>

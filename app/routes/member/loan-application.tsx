@@ -184,6 +184,11 @@ export default function LoanApplication({ loaderData, actionData }: Route.Compon
               </li>
             ))}
           </ul>
+          {d.security_interest ? (
+            <p className="mt-2 text-sm text-slate-800">
+              <span className="font-semibold">Security:</span> {d.security_interest}
+            </p>
+          ) : null}
           <p className="mt-3 text-xs text-slate-600">
             Figures as if the money is paid out on {formatBusinessDate(d.disbursed_on)}. No fees. If you pay off early,
             you will not have to pay a penalty.

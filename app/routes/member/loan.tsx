@@ -5,7 +5,14 @@ import type { Route } from "./+types/loan";
 import { requestInfoContext } from "~/context";
 import { requireMember } from "~/server/auth/session.server";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
-import { loadLoanDetail, loadLoanStatements, loadPayingAccounts, payMemberLoan, setLoanAutopay } from "./loans.server";
+import {
+  loadLoanDetail,
+  loadLoanPledge,
+  loadLoanStatements,
+  loadPayingAccounts,
+  payMemberLoan,
+  setLoanAutopay,
+} from "./loans.server";
 import { LoanStatementList } from "~/components/member/loan-statements";
 import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { servicingDay } from "~/server/loans/loan-views.server";
@@ -70,6 +77,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return {
     loan,
     statements,
+    pledge: await loadLoanPledge(user, loan.id),
     accounts: accounts.map((a) => ({
       value: String(a.id),
       label: `${a.name} ${maskAccountNumber(a.account_number)} · ${formatCents(a.available_cents)} available`,
@@ -168,7 +176,7 @@ const PAY_OPTIONS = [
 ] as const;
 
 export default function Loan({ loaderData, actionData }: Route.ComponentProps) {
-  const { loan, statements, accounts, payoff_on, payoff_problem, paid, autopay_saved, idempotency_key } = loaderData;
+  const { loan, statements, pledge, accounts, payoff_on, payoff_problem, paid, autopay_saved, idempotency_key } = loaderData;
   const navigation = useNavigation();
   const payReply = actionData && actionData.intent === "pay" ? actionData.reply : null;
   const autopayReply = actionData && actionData.intent === "autopay" ? actionData.reply : null;
@@ -247,6 +255,14 @@ export default function Loan({ loaderData, actionData }: Route.ComponentProps) {
             <dd className="text-slate-900">{formatCents(loan.owed.fees_cents)}</dd>
           </div>
         </dl>
+        {pledge ? (
+          <p className="mt-3 text-sm text-slate-700" data-testid="loan-pledge">
+            Secured by your {pledge.account_name} {maskAccountNumber(pledge.account_number)}:{" "}
+            {pledge.status === "released"
+              ? "the hold was released when the loan was paid off."
+              : `${formatCents(pledge.held_cents)} is held there (the principal you owe; it goes down after each payment).`}
+          </p>
+        ) : null}
       </section>
 
       {active ? (

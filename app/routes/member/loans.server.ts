@@ -11,6 +11,7 @@ import {
 import { payLoan, setAutopay } from "~/server/loans/servicing.server";
 import { loanPayingAccounts, memberLoanDetail } from "~/server/loans/loan-views.server";
 import { memberLoanStatementPdf, memberLoanStatements } from "~/server/loans/statements.server";
+import { loanPledge, pledgeableAccounts } from "~/server/loans/share-secured.server";
 
 /**
  * What the member's Loans pages call (docs/product.md#loans): each opens the database itself, and
@@ -46,3 +47,12 @@ export const loadLoanStatements = withDatabase((database, user: SessionUser) =>
 );
 /** On the primary: a month's statement is kept at its first download if the monthly run has not made it. */
 export const loanStatementPdf = withDatabase(memberLoanStatementPdf);
+
+export const loadPledgeableAccounts = withDatabase((database, user: SessionUser) =>
+  pledgeableAccounts(database, user.id),
+);
+
+/** The savings pledged for one of the member's own loans. */
+export const loadLoanPledge = withDatabase((database, user: SessionUser, loan_id: number) =>
+  loanPledge(database, loan_id, user.id),
+);

@@ -44,6 +44,7 @@ import { isOpenEnd } from "~/domain/loans/products";
 import { loanFieldContext } from "./fields.server";
 import { acceptedEmail, declinedEmail, offerEmail, receivedEmail } from "./emails.server";
 import { renderLoanDisclosurePdf } from "./pdf.server";
+import { applicationPledge, holdPledge, pledgeProblem, recordPledge } from "./share-secured.server";
 
 /**
  * Loan applications (docs/product.md#loans): a member applies for a product of the institution
@@ -66,6 +67,8 @@ export interface ApplyInput {
   annual_income_cents: number;
   employer: string;
   idempotency_key: string;
+  /** A share-secured loan: the member's savings account pledged (docs/product.md#share-secured-loans). */
+  pledged_account_id?: number | null;
 }
 
 export type ApplyAnswer = { ok: true; application_id: number; replayed: boolean } | Refusal;
@@ -91,6 +94,11 @@ export async function applyForLoan(
       ? { field: "term_months", message: "Choose how many months to repay over." }
       : requestProblems(product, { amount_cents: input.amount_cents, term_months: input.term_months })[0];
   if (problem) return refusal("bad_input", problem.message, { field: problem.field });
+  const pledged_account_id = product.kind === "share_secured" ? (input.pledged_account_id ?? null) : null;
+  if (product.kind === "share_secured") {
+    const unpledged = await pledgeProblem(db, member.id, product, pledged_account_id, input.amount_cents);
+    if (unpledged) return unpledged;
+  }
   const application_id = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(loanApplications)
@@ -109,6 +117,8 @@ export async function applyForLoan(
       })
       .returning({ id: loanApplications.id });
     const id = row!.id;
+    if (pledged_account_id !== null)
+      await recordPledge(tx, { application_id: id, member_id: member.id, account_id: pledged_account_id, at: now });
     // The audit log holds what was asked, never the income or employer (personal data).
     await recordAudit(tx, {
       actor_id: member.id,
@@ -117,7 +127,12 @@ export async function applyForLoan(
       subject_type: "loan_application",
       subject_id: id,
       member_id: member.id,
-      after: { product: product.slug, amount_cents: input.amount_cents, term_months: input.term_months },
+      after: {
+        product: product.slug,
+        amount_cents: input.amount_cents,
+        term_months: input.term_months,
+        ...(pledged_account_id !== null ? { pledged_account_id } : {}),
+      },
       ...origin,
       at: now,
     });
@@ -196,6 +211,12 @@ export async function decideApplication(db: Db, input: DecideInput, now: Date = 
       : closedEndOfferCheck(product, application, { ...d, amount_cents }, now);
     if (!checked.ok) return checked;
     const offer = checked.offer;
+    // A share-secured offer stays within what the pledged savings secure today.
+    const pledge = product.kind === "share_secured" ? await applicationPledge(db, application.id) : null;
+    if (pledge) {
+      const unpledged = await pledgeProblem(db, application.member_id, product, pledge.account_id, offer.amount_cents);
+      if (unpledged) return unpledged;
+    }
     status = d.outcome === "approve" ? "approved" : "countered";
     values = {
       offer_amount_cents: offer.amount_cents,
@@ -334,12 +355,16 @@ export async function acceptOffer(
     );
   // A line of credit is opened, not paid out (./lines-of-credit.server.ts).
   if (application.open_end) return acceptLineOffer(db, member, application, origin, now);
-  const disclosure = loanOfferDisclosure({
-    amount_cents: application.offer_amount_cents!,
-    term_months: application.offer_term_months!,
-    rate_ppm: application.offer_rate_ppm!,
-    disbursed_on: today(now),
-  });
+  const pledge = await applicationPledge(db, application.id);
+  const disclosure = withSecurity(
+    loanOfferDisclosure({
+      amount_cents: application.offer_amount_cents!,
+      term_months: application.offer_term_months!,
+      rate_ppm: application.offer_rate_ppm!,
+      disbursed_on: today(now),
+    }),
+    pledge,
+  );
   const checking_id = await payoutAccount(db, member.id);
   if (!checking_id) return refusal("conflict", NO_CHECKING);
   const owner = await memberOf(db, member.id);
@@ -393,6 +418,15 @@ export async function acceptOffer(
           created_at: now,
         })
         .returning({ id: loans.id });
+      // A share-secured loan: the amount borrowed is held in the pledged savings.
+      const held = await holdPledge(tx, {
+        application_id: application.id,
+        loan_id: loan!.id,
+        receivable_account_id: receivable.id,
+        amount_cents: disclosure.amount_cents,
+        day: disclosure.disbursed_on,
+      });
+      if (held && !held.ok) throw new BookingRefused(held);
       await tx.insert(loanScheduledPayments).values(
         disclosure.payments.map((p) => ({
           loan_id: loan!.id,
@@ -541,7 +575,10 @@ export async function memberApplication(
     : row.status === "accepted"
       ? (row.disclosure as unknown as LoanOfferDisclosure)
       : may_accept && offer && offer.term_months !== null
-        ? loanOfferDisclosure({ ...offer, term_months: offer.term_months, disbursed_on: today_ })
+        ? withSecurity(
+            loanOfferDisclosure({ ...offer, term_months: offer.term_months, disbursed_on: today_ }),
+            await applicationPledge(db, row.id),
+          )
         : null;
   const line = row.open_end ? await lineOfApplication(db, row, may_accept, today_) : null;
   return {
@@ -688,6 +725,8 @@ export interface StaffApplicationView extends ApplicationSummary {
   decided_by_email: string | null;
   offer: { amount_cents: number; term_months: number | null; rate_ppm: number } | null;
   adverse_reasons: string[];
+  /** A share-secured application: the savings pledged. */
+  pledge: Awaited<ReturnType<typeof applicationPledge>>;
 }
 
 /** One application for staff, income and employer decrypted (they decide on them). */
@@ -729,7 +768,16 @@ export async function staffApplication(
       (row.adverse_reasons ?? []) as AdverseActionReason[],
       row.adverse_other_text,
     ),
+    pledge: await applicationPledge(db, row.id),
   };
+}
+
+/** A share-secured offer's disclosure names the pledged savings as its security interest. */
+function withSecurity(
+  disclosure: LoanOfferDisclosure,
+  pledge: { security_interest: string } | null,
+): LoanOfferDisclosure {
+  return pledge ? { ...disclosure, security_interest: pledge.security_interest } : disclosure;
 }
 
 export async function memberOf(db: DbOrTx, member_id: string): Promise<{ id: string; email: string; name: string }> {

@@ -29,6 +29,7 @@ export function loanProductTerms(profile: LoanProductProfile): LoanProductTerms 
             floor_cents: profile.minimum_payment_floor_cents,
           }
         : null,
+    ...(profile.pledge_percent !== undefined ? { pledge_percent: profile.pledge_percent } : {}),
   };
 }
 
