@@ -155,6 +155,8 @@ export default [
     route("dashboard/loans/apply/:product", "routes/member/loan-apply.tsx"),
     route("dashboard/loans/applications/:applicationId", "routes/member/loan-application.tsx"),
     route("dashboard/loans/:loanId", "routes/member/loan.tsx"),
+    // A line of credit: draw, pay, autopay (docs/product.md#lines-of-credit).
+    route("dashboard/loans/lines/:lineId", "routes/member/line-of-credit.tsx"),
   ]),
   route("dashboard/messages/:conversationId/attachments/:attachmentId", "routes/member/message-attachment.tsx"),
   route("dashboard/loans/applications/:applicationId/disclosure.pdf", "routes/member/loan-disclosure-pdf.tsx"),

@@ -359,6 +359,20 @@ export const demoInstitution: z.input<typeof InstitutionSchema> = {
       grace_days: 10,
       late_fee_cents: 25_00,
     },
+    {
+      slug: "line-of-credit",
+      kind: "line_of_credit",
+      name: "Personal Line of Credit",
+      rate_min_percent: "9.99",
+      rate_max_percent: "17.99",
+      amount_min_cents: 1_000_00,
+      amount_max_cents: 25_000_00,
+      payment_frequency: "monthly",
+      minimum_payment_percent: "3",
+      minimum_payment_floor_cents: 25_00,
+      grace_days: 10,
+      late_fee_cents: 25_00,
+    },
   ],
   pages: {
     security:

@@ -44,6 +44,9 @@ export const TRANSACTION_KINDS = [
   "dispute_credit_reversal",
   // A booked loan's money paid into the member's checking from its receivable (docs/product.md#loans).
   "loan_disbursement",
+  // A line of credit's draw: the line's receivable debited, the member's account credited
+  // (docs/product.md#lines-of-credit).
+  "loan_draw",
   // Servicing (docs/product.md#loan-servicing): a night's interest accrued, a member's payment on
   // the loan, a late fee charged to it.
   "loan_interest",
@@ -361,7 +364,8 @@ export function planRelease(entries: readonly EntryInput[]): AccountChange[] {
 /** Only a posted transaction that is not itself a reversal can be reversed, once. */
 export function checkReversible(transaction: { kind: string; status: string }): LedgerRefusal | null {
   if (transaction.kind === "reversal") return ledgerRefusal("reversal_not_reversible");
-  if (transaction.kind === "loan_disbursement") return ledgerRefusal("loan_disbursement_not_reversible");
+  if (transaction.kind === "loan_disbursement" || transaction.kind === "loan_draw")
+    return ledgerRefusal("loan_disbursement_not_reversible");
   if (LOAN_SERVICING_KINDS.has(transaction.kind)) return ledgerRefusal("loan_servicing_not_reversible");
   if (transaction.status === "reversed") return ledgerRefusal("already_reversed");
   if (transaction.status !== "posted") return ledgerRefusal("not_posted");

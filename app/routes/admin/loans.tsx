@@ -89,7 +89,7 @@ function Section({ id, title, rows, empty }: { id: string; title: string; rows: 
                   </td>
                   <td className="px-5 py-3">{r.product_name}</td>
                   <td className="px-5 py-3 text-right tabular-nums">{formatCents(r.amount_cents)}</td>
-                  <td className="px-5 py-3">{r.term_months} months</td>
+                  <td className="px-5 py-3">{r.term_months === null ? "Line of credit" : `${r.term_months} months`}</td>
                   <td className="px-5 py-3">{formatBusinessDate(r.applied_on)}</td>
                   <td className="px-5 py-3">{r.status_label}</td>
                 </tr>

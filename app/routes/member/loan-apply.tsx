@@ -8,7 +8,13 @@ import { loanApplicationsOpen, loanProduct } from "~/server/loans/products.serve
 import { submitApplication } from "./loans.server";
 import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { logger } from "~/server/logger.server";
-import { LOAN_EMPLOYER_MAX_CHARS, LOAN_PURPOSE_MAX_CHARS, LoanApplicationSchema } from "~/domain/loans/forms";
+import {
+  LOAN_EMPLOYER_MAX_CHARS,
+  LOAN_PURPOSE_MAX_CHARS,
+  LineOfCreditApplicationSchema,
+  LoanApplicationSchema,
+} from "~/domain/loans/forms";
+import { LineApplyForm } from "~/components/member/line-of-credit";
 import { formatRatePpm, withArticle } from "~/domain/loans/products";
 import { formatCents } from "~/domain/money";
 import { pageTitle } from "~/components/site/page-title";
@@ -42,7 +48,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const product = productOf(params.product);
   const info = context.get(requestInfoContext);
   const form = await readForm(request);
-  const submission = parseSubmission(LoanApplicationSchema, form);
+  // A line of credit asks for a credit limit in place of an amount and term (docs/product.md#lines-of-credit).
+  const open_end = product.minimum_payment !== null;
+  const submission = open_end
+    ? parseSubmission(LineOfCreditApplicationSchema, form)
+    : parseSubmission(LoanApplicationSchema, form);
   if (submission.status !== "success")
     return data({ ok: false, reply: replyTo(submission) } satisfies ApplyActionData, { status: 400 });
   const key = String(form.get("idempotency_key") ?? "");
@@ -60,8 +70,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { id: user.id, email: user.email },
       {
         product_slug: product.slug,
-        amount_cents: v.amount,
-        term_months: v.term_months,
+        amount_cents: "credit_limit" in v ? v.credit_limit : v.amount,
+        term_months: "credit_limit" in v ? null : v.term_months,
         purpose: v.purpose,
         annual_income_cents: v.annual_income,
         employer: v.employer,
@@ -75,7 +85,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           ok: false,
           reply: replyTo(
             submission,
-            answer.field ? { fieldErrors: { [answer.field]: [answer.message] } } : { formErrors: [answer.message] },
+            answer.field
+              ? {
+                  fieldErrors: {
+                    [open_end && answer.field === "amount" ? "credit_limit" : answer.field]: [answer.message],
+                  },
+                }
+              : { formErrors: [answer.message] },
           ),
         } satisfies ApplyActionData,
         { status: refusalStatus(answer.kind) },
@@ -101,6 +117,18 @@ export default function ApplyForLoan({ loaderData, actionData }: Route.Component
   const reply = actionData && !actionData.ok ? actionData.reply : null;
   const form = useSchemaForm(LoanApplicationSchema, { id: `loan-${idempotency_key}`, lastResult: reply });
   const problems = formMessages(reply);
+  if (product.minimum_payment)
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
+        <Link
+          to="/dashboard/loans"
+          className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+        >
+          <ArrowLeft className="size-4" aria-hidden="true" /> Loans
+        </Link>
+        <LineApplyForm product={product} idempotency_key={idempotency_key} reply={reply} />
+      </div>
+    );
   return (
     <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
       <Link

@@ -32,3 +32,4 @@ export * from "./schema/alerts";
 export * from "./schema/linked-accounts";
 export * from "./schema/notification-channels";
 export * from "./schema/loan-statements";
+export * from "./schema/lines-of-credit";
