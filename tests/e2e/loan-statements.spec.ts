@@ -66,6 +66,14 @@ test("a member finds the loan's statement on Statements and on the loan's page, 
   expect(text).toMatch(/Personal Loan L-\d{6}: autopay -\$[\d,]+\.\d{2}/);
   expect(text).toMatch(/Applied: principal \$[\d,]+\.\d{2}, interest \$[\d,]+\.\d{2}, fees \$0\.00/);
 
+  // Email it to me: the same PDF to Sam's registered address, told beside the month.
+  await loan.getByRole("button", { name: `Email it to me: ${label.replace(/^Download PDF: /, "")}` }).click();
+  await expect(
+    loan.getByText(
+      new RegExp(`^We emailed your ${month_label} statement for Personal Loan L-\\d{6} to ${SAM.email}\\.$`),
+    ),
+  ).toBeVisible();
+
   // The loan's own page: its monthly statements, the same months.
   await page.goto("/dashboard/loans");
   await hydrated(page);

@@ -4,7 +4,7 @@ import { withDatabase, withReadDatabase } from "~/server/db/db.server";
 import { memberStatementAccounts, memberStatementPdf } from "~/server/statements/member-statements.server";
 import { exportFormats, memberExport } from "~/server/statements/export.server";
 import { memberTaxForms, taxFormPdf } from "~/server/dividends/tax-forms.server";
-import { emailStatement } from "~/server/statements/email.server";
+import { emailLoanStatement, emailStatement } from "~/server/statements/email.server";
 
 /**
  * What /dashboard/statements, a statement's PDF and the exports call (their view-model): each
@@ -16,6 +16,8 @@ export const statementPdf = withDatabase(memberStatementPdf);
 export const statementExport = withReadDatabase(memberExport);
 /** "Email it to me": the PDF to the member's registered address (at most five an hour). */
 export const statementEmail = withDatabase(emailStatement);
+/** "Email it to me" for a loan's statement: the same limit (docs/product.md#loan-statements). */
+export const loanStatementEmail = withDatabase(emailLoanStatement);
 export const taxForms = withReadDatabase(memberTaxForms);
 export const taxFormDownload = withReadDatabase(taxFormPdf);
 /** The export's file types this credit union offers (QFX and QBO need its Intuit bank id). */

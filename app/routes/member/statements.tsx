@@ -4,6 +4,7 @@ import type { Route } from "./+types/statements";
 import { requireMember } from "~/server/auth/session.server";
 import {
   exportFormats,
+  loanStatementEmail,
   statementAccounts,
   statementEmail,
   statementLoanMonths,
@@ -52,11 +53,16 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireMember(request);
   const form = await readForm(request);
-  const account = String(form.get("account") ?? "").slice(0, 20);
+  const intent = formIntent(form, ["email", "email_loan"] as const);
+  const loan = String(form.get("loan") ?? "").slice(0, 20);
+  // A loan's row is told apart from an account's by its key ("loan-<id>").
+  const account = intent === "email_loan" ? `loan-${loan}` : String(form.get("account") ?? "").slice(0, 20);
   const month = String(form.get("month") ?? "").slice(0, 7);
-  if (!formIntent(form, ["email"] as const))
-    return data({ ok: false, message: UNKNOWN_INTENT_MESSAGE, account, month }, { status: 400 });
-  const result = await statementEmail(user.id, account, month, new Date());
+  if (!intent) return data({ ok: false, message: UNKNOWN_INTENT_MESSAGE, account, month }, { status: 400 });
+  const result =
+    intent === "email_loan"
+      ? await loanStatementEmail(user.id, loan, month, new Date())
+      : await statementEmail(user.id, String(form.get("account") ?? "").slice(0, 20), month, new Date());
   if (!result.ok) {
     const headers: HeadersInit = result.retry_after_s ? { "Retry-After": String(result.retry_after_s) } : {};
     return data({ ok: false, message: result.message, account, month }, { status: result.status, headers });
@@ -69,10 +75,13 @@ const FORMAT_LABELS = { csv: "CSV (spreadsheet)", ofx: "OFX", qfx: "QFX (Quicken
 export default function Statements({ loaderData, actionData }: Route.ComponentProps) {
   const { accounts, loans, loan_statements, today, formats, tax_forms } = loaderData;
   const navigation = useNavigation();
+  const intent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const sending =
-    navigation.state !== "idle" && navigation.formData?.get("intent") === "email"
-      ? `${navigation.formData.get("account")}/${navigation.formData.get("month")}`
-      : null;
+    intent === "email"
+      ? `${navigation.formData!.get("account")}/${navigation.formData!.get("month")}`
+      : intent === "email_loan"
+        ? `loan-${navigation.formData!.get("loan")}/${navigation.formData!.get("month")}`
+        : null;
   return (
     <div className="mx-auto max-w-4xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
       <Link
@@ -158,7 +167,13 @@ export default function Statements({ loaderData, actionData }: Route.ComponentPr
             <FileText className="size-5 text-accent-700" aria-hidden="true" />
             {loan.product_name} <span className="font-normal text-slate-700">{loan.number}</span>
           </h2>
-          <LoanStatementList loan={loan} />
+          <LoanStatementList
+            loan={loan}
+            email={{
+              sending: sending?.startsWith(`loan-${loan.id}/`) ? sending.slice(sending.indexOf("/") + 1) : null,
+              reply: actionData && actionData.account === `loan-${loan.id}` ? actionData : null,
+            }}
+          />
         </section>
       ))}
       {tax_forms.length > 0 ? (

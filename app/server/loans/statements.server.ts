@@ -305,7 +305,8 @@ export const LOAN_STATEMENT_NOT_FOUND = "Statement not found. Please choose one 
 export const LOAN_STATEMENT_MONTH_MESSAGE = "Please choose one of the statement months offered for this loan";
 
 export type LoanStatementDownload =
-  { ok: true; pdf: Buffer; file_name: string } | { ok: false; status: 400 | 404; message: string };
+  | { ok: true; pdf: Buffer; file_name: string; account_label: string; month_label: string }
+  | { ok: false; status: 400 | 404; message: string };
 
 /**
  * A loan statement's PDF for the member: their own loan (else 404, the same answer whether the
@@ -331,5 +332,11 @@ export async function memberLoanStatementPdf(
   if (!isStatementMonth(month_text) || !months.includes(month_text))
     return { ok: false, status: 400, message: LOAN_STATEMENT_MONTH_MESSAGE };
   const { statement } = await loanStatementFor(db, loan, month_text, `member:${member_id}`);
-  return { ok: true, pdf: statement.pdf, file_name: loanStatementFileName(loan.id, month_text) };
+  return {
+    ok: true,
+    pdf: statement.pdf,
+    file_name: loanStatementFileName(loan.id, month_text),
+    account_label: `${loan.product_name} ${loanNumber(loan.id)}`,
+    month_label: monthLabel(month_text),
+  };
 }

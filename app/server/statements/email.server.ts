@@ -4,6 +4,7 @@ import { users } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { ATTACHMENTS_MAX_BYTES, attachmentsTooLarge, sendEmail } from "~/server/mail/outbox.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
+import { memberLoanStatementPdf } from "~/server/loans/statements.server";
 import { memberStatementPdf } from "./member-statements.server";
 
 /**
@@ -36,6 +37,34 @@ export async function emailStatement(
   month_text: string,
   now: Date,
 ): Promise<StatementEmailResult> {
+  return emailStatementFile(db, member_id, now, () =>
+    memberStatementPdf(db, member_id, account_id_text, month_text, now),
+  );
+}
+
+/** "Email it to me" for a loan's statement (docs/product.md#loan-statements): the same limit and message. */
+export async function emailLoanStatement(
+  db: Db,
+  member_id: string,
+  loan_id_text: string,
+  month_text: string,
+  now: Date,
+): Promise<StatementEmailResult> {
+  return emailStatementFile(db, member_id, now, () =>
+    memberLoanStatementPdf(db, member_id, loan_id_text, month_text, now),
+  );
+}
+
+type StatementFile =
+  | { ok: true; pdf: Buffer; file_name: string; account_label: string; month_label: string }
+  | { ok: false; status: 400 | 404; message: string };
+
+async function emailStatementFile(
+  db: Db,
+  member_id: string,
+  now: Date,
+  load: () => Promise<StatementFile>,
+): Promise<StatementEmailResult> {
   const limit = await hitRateLimit(
     { key: `statement-email:member:${member_id}`, limit: STATEMENT_EMAILS_PER_HOUR, window_ms: HOUR_MS },
     { now, database: db },
@@ -47,7 +76,7 @@ export async function emailStatement(
       message: statementEmailLimitMessage(limit.retry_after_s),
       retry_after_s: limit.retry_after_s,
     };
-  const statement = await memberStatementPdf(db, member_id, account_id_text, month_text, now);
+  const statement = await load();
   if (!statement.ok) return statement;
   const [member] = await db
     .select({ email: users.email, name: users.name })

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import type { Database } from "~/server/db/client.server";
-import { loanStatements, loans } from "~/server/db/schema";
+import { loanStatements, loans, outbox } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
 import { acceptOffer, applyForLoan, decideApplication } from "~/server/loans/applications.server";
 import * as pdfRoute from "~/routes/member/loan-statement-pdf";
@@ -11,7 +11,7 @@ import * as statementsRoute from "~/routes/member/statements";
 import * as loanRoute from "~/routes/member/loan";
 import { businessDate } from "~/domain/ledger-rules";
 import { institution } from "~/config/institution.server";
-import { addMonths, monthOfDate } from "~/domain/statements";
+import { addMonths, monthLabel, monthOfDate } from "~/domain/statements";
 import { openTestDatabase } from "../test-database";
 import { person } from "../../factories";
 import { expectSentAway, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
@@ -161,6 +161,34 @@ describe("a loan's statements: its member's only", () => {
       }
       expectSentAway(page, persona, "/dashboard/statements");
       expectSentAway(loanPage, persona, `/dashboard/loans/${loan_id}`);
+    });
+  }
+
+  for (const persona of PERSONAS) {
+    it(`Email it to me for a loan statement, for ${persona}`, async () => {
+      const mailed = async () =>
+        Number((await database.db.select({ n: count() }).from(outbox).where(eq(outbox.kind, "statement")))[0]!.n);
+      const before = await mailed();
+      const post = people.post(persona, "/dashboard/statements", {
+        intent: "email_loan",
+        loan: String(loan_id),
+        month: last_month,
+      });
+      const result = await run(() =>
+        statementsRoute.action({ request: post, params: {}, context: context() } as never),
+      );
+      if (persona === "member") {
+        expect(result.body).toContain(
+          `We emailed your ${monthLabel(last_month)} statement for Personal Loan L-${String(loan_id).padStart(6, "0")} to`,
+        );
+        expect(await mailed()).toBe(before + 1);
+        return;
+      }
+      expect(await mailed()).toBe(before);
+      // An action answers with a status, not a redirect: 401 signed out, 403 for anyone else signed in.
+      expect(result.status).toBe(persona === "other_member" ? 404 : persona === "anonymous" ? 401 : 403);
+      if (persona === "other_member")
+        expect(result.body).toContain("Statement not found. Please choose one of your loans.");
     });
   }
 
