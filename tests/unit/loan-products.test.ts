@@ -48,7 +48,7 @@ describe("loan products in the institution profile", () => {
     expect(InstitutionSchema.parse(rest).loan_products).toEqual([]);
   });
 
-  it("refuses ranges upside down, kinds not built, a rate above 18% and a page that does not exist", () => {
+  it("refuses ranges upside down, a share-secured loan without its pledge percent, a rate above 18% and a page that does not exist", () => {
     const base = demoInstitution.loan_products![0]!;
     const result = profileWith([
       { ...base, rate_min_percent: "9", rate_max_percent: "8" },
@@ -72,7 +72,7 @@ describe("loan products in the institution profile", () => {
         "loan_products.0.rate_max_percent: must be at least rate_min_percent",
         "loan_products.1.term_months_max: must be at least term_months_min",
         "loan_products.1.amount_max_cents: must be at least amount_min_cents",
-        expect.stringMatching(/^loan_products\.2\.kind: Share-secured loan: not offered/),
+        expect.stringMatching(/^loan_products\.2\.pledge_percent: a share-secured loan needs pledge_percent/),
         expect.stringMatching(/^loan_products\.3\.rate_max_percent: must be a percent from 0 to 18/),
         'loan_products.4.product_page: no product page has the slug "no-such-page"',
         "loan_products.5.slug: duplicate loan product slug",

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/loan-statement-pdf";
 import { requireMember } from "~/server/auth/session.server";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
-import { LOAN_STATEMENT_NOT_FOUND } from "~/server/loans/statements.server";
+import { LOAN_STATEMENT_NOT_FOUND } from "~/server/statements/loan-statements.server";
 import { loanStatementPdf } from "./loans.server";
 
 /**

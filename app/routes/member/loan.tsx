@@ -176,7 +176,8 @@ const PAY_OPTIONS = [
 ] as const;
 
 export default function Loan({ loaderData, actionData }: Route.ComponentProps) {
-  const { loan, statements, pledge, accounts, payoff_on, payoff_problem, paid, autopay_saved, idempotency_key } = loaderData;
+  const { loan, statements, pledge, accounts, payoff_on, payoff_problem, paid, autopay_saved, idempotency_key } =
+    loaderData;
   const navigation = useNavigation();
   const payReply = actionData && actionData.intent === "pay" ? actionData.reply : null;
   const autopayReply = actionData && actionData.intent === "autopay" ? actionData.reply : null;

@@ -10,7 +10,7 @@ import {
 } from "~/server/loans/applications.server";
 import { payLoan, setAutopay } from "~/server/loans/servicing.server";
 import { loanPayingAccounts, memberLoanDetail } from "~/server/loans/loan-views.server";
-import { memberLoanStatementPdf, memberLoanStatements } from "~/server/loans/statements.server";
+import { memberLoanStatementPdf, memberLoanStatements } from "~/server/statements/loan-statements.server";
 import { loanPledge, pledgeableAccounts } from "~/server/loans/share-secured.server";
 
 /**

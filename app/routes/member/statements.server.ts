@@ -1,5 +1,5 @@
 import { memberLoanChoices } from "~/server/loans/loan-views.server";
-import { memberLoanStatements } from "~/server/loans/statements.server";
+import { memberLoanStatements } from "~/server/statements/loan-statements.server";
 import { withDatabase, withReadDatabase } from "~/server/db/db.server";
 import { memberStatementAccounts, memberStatementPdf } from "~/server/statements/member-statements.server";
 import { exportFormats, memberExport } from "~/server/statements/export.server";

@@ -4,7 +4,7 @@ import { users } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
 import { ATTACHMENTS_MAX_BYTES, attachmentsTooLarge, sendEmail } from "~/server/mail/outbox.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
-import { memberLoanStatementPdf } from "~/server/loans/statements.server";
+import { memberLoanStatementPdf } from "~/server/statements/loan-statements.server";
 import { memberStatementPdf } from "./member-statements.server";
 
 /**

@@ -8,7 +8,7 @@ import { businessDayOnOrAfter } from "~/domain/payment-dates";
 import { maskAccountNumber } from "~/domain/account-display";
 import { addMonths, monthBounds, monthLabel, monthOfDate, type StatementMonth } from "~/domain/statements";
 import { payMonthlyDividends } from "~/server/dividends/dividends.server";
-import { runLoanStatements } from "~/server/loans/statements.server";
+import { runLoanStatements } from "~/server/statements/loan-statements.server";
 import { statementFor } from "./statements.server";
 
 /**
@@ -57,7 +57,7 @@ export async function runMonthlyStatements(db: Db, now: Date): Promise<Statement
     if (ids.length < STATEMENT_RUN_BATCH) break;
     after = ids[ids.length - 1]!;
   }
-  // Then every loan's of the month (app/server/loans/statements.server.ts), made and told the same way.
+  // Then every loan's of the month (app/server/statements/loan-statements.server.ts), made and told the same way.
   const loan_statements_made = await runLoanStatements(db, month);
   return { month, made, loan_statements_made, waiting_for_business_day: false };
 }

@@ -159,5 +159,5 @@ function fit(doc: PDFKit.PDFDocument, text: string, width: number): string {
   return `${cut.trimEnd()}…`;
 }
 
-/** The table's pieces (a date, a description, an amount and a balance), for the loan statement too (app/server/loans/statement-pdf.server.ts). */
+/** The table's pieces (a date, a description, an amount and a balance), for the loan statement too (app/server/statements/loan-statement-pdf.server.ts). */
 export { COLUMNS as STATEMENT_COLUMNS, section as statementSection, header as statementHeader, row as statementRow };

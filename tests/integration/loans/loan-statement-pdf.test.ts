@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { extractText, getDocumentProxy } from "unpdf";
-import { renderLoanStatementPdf } from "~/server/loans/statement-pdf.server";
-import type { LoanStatementData } from "~/server/loans/statements.server";
+import { renderLoanStatementPdf } from "~/server/statements/loan-statement-pdf.server";
+import type { LoanStatementData } from "~/server/statements/loan-statements.server";
 import { loanStatementFigures, type LoanLedgerLine } from "~/domain/loans/statement";
 
 /**

@@ -12,7 +12,7 @@ import { postTransfer } from "~/server/ledger/ledger.server";
 import { acceptOffer, applyForLoan, decideApplication } from "~/server/loans/applications.server";
 import { payLoan, setAutopay } from "~/server/loans/servicing.server";
 import { memberLoanDetail, type LoanDetailView } from "~/server/loans/loan-views.server";
-import { memberLoanStatementPdf, memberLoanStatements } from "~/server/loans/statements.server";
+import { memberLoanStatementPdf, memberLoanStatements } from "~/server/statements/loan-statements.server";
 import { paperDeliveryMembers, seedConsent } from "~/server/electronic-delivery/electronic-delivery.server";
 import { dashboard } from "~/server/accounts/overview.server";
 import { manualJobClock } from "~/server/jobs/clock.server";

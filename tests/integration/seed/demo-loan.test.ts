@@ -6,7 +6,7 @@ import { seedDemoAtStartup } from "~/server/seed/startup.server";
 import { seedDemoLoan } from "~/server/seed/demo-loan.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { memberLoanDetail } from "~/server/loans/loan-views.server";
-import { memberLoanStatementPdf, memberLoanStatements } from "~/server/loans/statements.server";
+import { memberLoanStatementPdf, memberLoanStatements } from "~/server/statements/loan-statements.server";
 import { businessDate } from "~/domain/ledger-rules";
 import { institution } from "~/config/institution.server";
 import { addMonths, monthOfDate } from "~/domain/statements";

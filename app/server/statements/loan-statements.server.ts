@@ -13,7 +13,7 @@ import {
 import { institution } from "~/config/institution.server";
 import { onPaperDelivery } from "~/server/electronic-delivery/electronic-delivery.server";
 import { notify } from "~/server/notifications/notifications.server";
-import { statementHolder, statementInstitution, type StatementData } from "~/server/statements/statements.server";
+import { statementHolder, statementInstitution, type StatementData } from "./statements.server";
 import { businessDate, toCents, toId } from "~/domain/ledger-rules";
 import {
   isStatementMonth,
@@ -24,9 +24,9 @@ import {
   type StatementMonth,
 } from "~/domain/statements";
 import { loanStatementFigures, type LoanLedgerLine, type LoanStatementFigures } from "~/domain/loans/statement";
-import { loanNumber } from "./applications.server";
-import { loanProduct } from "./products.server";
-import { renderLoanStatementPdf } from "./statement-pdf.server";
+import { loanNumber } from "~/server/loans/applications.server";
+import { loanProduct } from "~/server/loans/products.server";
+import { renderLoanStatementPdf } from "./loan-statement-pdf.server";
 
 /**
  * A loan's monthly statement (docs/product.md#loan-statements): made by the monthly statement run

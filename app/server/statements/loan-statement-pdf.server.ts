@@ -1,10 +1,10 @@
 import { letterPdf } from "~/server/files/pdf.server";
-import { STATEMENT_COLUMNS, statementHeader, statementRow, statementSection } from "~/server/statements/pdf.server";
+import { STATEMENT_COLUMNS, statementHeader, statementRow, statementSection } from "./pdf.server";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { formatAprBp, formatRatePpm } from "~/domain/loans/products";
 import type { PaymentsByPart } from "~/domain/loans/statement";
-import type { LoanStatementData } from "./statements.server";
+import type { LoanStatementData } from "./loan-statements.server";
 
 /**
  * A loan's monthly statement as a PDF (pdfkit and the account statement's table,
