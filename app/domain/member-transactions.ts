@@ -133,6 +133,13 @@ function ownWords(item: LedgerItem): Shown | undefined {
 /** Kinds that move money between a member's own accounts: neither income nor spending. */
 export const OWN_MOVE_KINDS = ["transfer", "reversal"] as const;
 
+/**
+ * A loan's money in and out of the member's accounts (docs/product.md#dashboard): a loan paid out
+ * or a line of credit drawn is borrowed, not earned, and a loan payment moves the member's own money to what they owe, as
+ * a transfer Between Accounts does. Neither is income or spending in the dashboard's figures.
+ */
+export const LOAN_MOVE_KINDS = ["loan_disbursement", "loan_draw", "loan_payment"] as const;
+
 /** The days of the dashboard's spending chart, today included. */
 export const SPENDING_DAYS = 30;
 

@@ -17,7 +17,8 @@ import {
 import type { Route } from "./+types/dashboard";
 import { readForm } from "~/server/http/form.server";
 import { requireMember } from "~/server/auth/session.server";
-import { TRANSFER_INTENTS, loadDashboard, transferAction, transferTab } from "./dashboard.server";
+import { loadDashboard, transferAction } from "./dashboard.server";
+import { TRANSFER_INTENTS, transferTab } from "~/server/payments/transfer-form-steps.server";
 import { formIntent } from "~/domain/form-intent";
 import { pageTitle } from "~/components/site/page-title";
 import { formatCents } from "~/domain/money";
