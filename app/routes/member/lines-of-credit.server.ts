@@ -1,12 +1,7 @@
 import { withDatabase } from "~/server/db/db.server";
 import type { SessionUser } from "~/server/auth/session.server";
-import {
-  drawOnLine,
-  memberLineDetail,
-  memberLines,
-  payLine,
-  setLineAutopay,
-} from "~/server/loans/lines-of-credit.server";
+import { drawOnLine, payLine, setLineAutopay } from "~/server/loans/lines-of-credit.server";
+import { memberLineDetail, memberLines } from "~/server/loans/line-views.server";
 
 /**
  * What the member's line-of-credit pages call (docs/product.md#lines-of-credit): each opens the

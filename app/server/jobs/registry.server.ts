@@ -18,7 +18,7 @@ import { rescreenMembers } from "~/server/sanctions/rescreen.server";
 import { sendChangeInTermsNotices } from "~/server/electronic-delivery/change-in-terms.server";
 import { flagComplianceDeadlines } from "./compliance-deadlines.server";
 import { runLoanServicing } from "~/server/loans/servicing.server";
-import { runLineServicing } from "~/server/loans/lines-of-credit.server";
+import { runLineServicing } from "~/server/loans/line-servicing.server";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lte } from "drizzle-orm";
+import { and, desc, eq, inArray, lte } from "drizzle-orm";
 import type { Actor } from "~/domain/actor";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
@@ -15,20 +15,14 @@ import { institutionAccount, openLoanReceivable } from "~/server/ledger/accounts
 import { postTransfer, today } from "~/server/ledger/ledger.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
-import { logger } from "~/server/logger.server";
 import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
-import { formatBusinessDate } from "~/domain/calendar-date";
-import { addCalendarDays } from "~/domain/payment-dates";
 import { daysBetween } from "~/domain/loans/schedule";
 import { accrueInterest, applyPayment, totalOwed, type LoanOwed } from "~/domain/loans/servicing";
 import { type LoanProductTerms } from "~/domain/loans/products";
 import {
-  LINE_PAYMENT_DUE_DAYS,
   availableCredit,
   creditLimitProblem,
-  cycleCloseOn,
-  cycleMinimumDue,
   drawProblem,
   lineOfCreditDisclosure,
   lineOfferProblems,
@@ -54,14 +48,17 @@ import type { PaymentAmount } from "./servicing.server";
  * - a payment (kind `loan_payment`): the member's account debited, the interest receivable
  *   credited with the interest part and the line's receivable with the fees and principal;
  * - a late fee (kind `loan_fee`): the line's receivable debited, fees income credited.
+ *
+ * The nightly servicing is ./line-servicing.server.ts; what the member's pages read,
+ * ./line-views.server.ts.
  */
 
-const SYSTEM = "system:line-servicing";
+export const SYSTEM = "system:line-servicing";
 
 export const LINE_NOT_FOUND = "We could not find that line of credit.";
 export const LINE_CLOSED = "This line of credit is closed.";
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** LC-000012: how the member and staff name a line of credit. */
 export function lineNumber(line_id: number): string {
@@ -218,7 +215,7 @@ export async function acceptLineOffer(
 // ---------------------------------------------------------------------------------------------
 // What is owed, and interest
 
-async function lockLine(tx: Tx, line_id: number, member_id?: string): Promise<CreditLineRow | null> {
+export async function lockLine(tx: Tx, line_id: number, member_id?: string): Promise<CreditLineRow | null> {
   const [row] = await tx
     .select()
     .from(creditLines)
@@ -244,7 +241,7 @@ export async function lineOwed(db: DbOrTx, line: CreditLineRow): Promise<LoanOwe
 }
 
 /** Accrues the line's interest for the days before `to` (as a loan's: once per day, the fraction carried). */
-async function accrueTo(tx: Tx, line: CreditLineRow, to: string): Promise<CreditLineRow> {
+export async function accrueTo(tx: Tx, line: CreditLineRow, to: string): Promise<CreditLineRow> {
   const days = daysBetween(line.interest_accrued_to, to);
   if (days <= 0 || line.status !== "active") return line;
   const owed = await lineOwed(tx, line);
@@ -437,7 +434,7 @@ export type PayLineAnswer =
     }
   | Refusal;
 
-async function latestCycle(db: DbOrTx, line_id: number, day: string): Promise<CreditLineCycleRow | null> {
+export async function latestCycle(db: DbOrTx, line_id: number, day: string): Promise<CreditLineCycleRow | null> {
   const [row] = await db
     .select()
     .from(creditLineCycles)
@@ -448,7 +445,7 @@ async function latestCycle(db: DbOrTx, line_id: number, day: string): Promise<Cr
 }
 
 /** What is left of a cycle's minimum payment. */
-function minimumLeft(cycle: CreditLineCycleRow | null): number {
+export function minimumLeft(cycle: CreditLineCycleRow | null): number {
   return cycle ? Math.max(0, cycle.minimum_due_cents - cycle.paid_cents) : 0;
 }
 
@@ -614,317 +611,4 @@ export async function setLineAutopay(
     });
     return { ok: true as const, on: from_account_id !== null };
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The nightly servicing (run by the loan-servicing job after the loans)
-
-export interface LineServicingRun {
-  lines: number;
-  interest_cents: number;
-  cycles_closed: number;
-  autopay_paid: number;
-  autopay_failed: number;
-  late_fees: number;
-  failed: number;
-}
-
-/**
- * For each open line, in its own transactions: accrue interest to today; close each billing cycle
- * whose day has come (the balance, the minimum by the rule plus any minimum left unpaid, the due
- * date LINE_PAYMENT_DUE_DAYS later); autopay a due minimum on its due date; charge the late fee
- * once for a cycle whose minimum is still unpaid after the grace days. A second run the same day
- * does nothing more. One line's failure is logged and the others go on.
- */
-export async function runLineServicing(db: Db, now: Date = new Date()): Promise<LineServicingRun> {
-  const day = today(now);
-  const open = await db
-    .select({ id: creditLines.id })
-    .from(creditLines)
-    .where(eq(creditLines.status, "active"))
-    .orderBy(asc(creditLines.id));
-  const run: LineServicingRun = {
-    lines: open.length,
-    interest_cents: 0,
-    cycles_closed: 0,
-    autopay_paid: 0,
-    autopay_failed: 0,
-    late_fees: 0,
-    failed: 0,
-  };
-  for (const { id } of open) {
-    try {
-      const step = await db.transaction(async (tx) => {
-        const line = await lockLine(tx, id);
-        if (!line) return { interest: 0, cycles: 0 };
-        const after = await accrueTo(tx, line, day);
-        const cycles = await closeCycles(tx, after, day, now);
-        return { interest: after.accrued_interest_cents - line.accrued_interest_cents, cycles };
-      });
-      run.interest_cents += step.interest;
-      run.cycles_closed += step.cycles;
-      const autopay = await autopayLine(db, id, now);
-      if (autopay === "paid") run.autopay_paid++;
-      if (autopay === "failed") run.autopay_failed++;
-      run.late_fees += await chargeLineLateFees(db, id, day, now);
-    } catch (error) {
-      run.failed++;
-      logger.error({ err: error, line_id: id }, "line of credit servicing failed for a line");
-    }
-  }
-  return run;
-}
-
-async function closeCycles(tx: Tx, line: CreditLineRow, day: string, now: Date): Promise<number> {
-  let closed = 0;
-  let next_close = line.next_cycle_close_on;
-  let count = line.cycles_closed;
-  while (next_close <= day) {
-    const balance = totalOwed(await lineOwed(tx, line));
-    const previous = await latestCycle(tx, line.id, next_close);
-    const minimum = cycleMinimumDue(
-      balance,
-      { percent_ppm: line.minimum_payment_ppm, floor_cents: line.minimum_payment_floor_cents },
-      minimumLeft(previous),
-    );
-    const due_on = addCalendarDays(next_close, LINE_PAYMENT_DUE_DAYS);
-    await tx.insert(creditLineCycles).values({
-      line_id: line.id,
-      closed_on: next_close,
-      due_on,
-      balance_cents: balance,
-      minimum_due_cents: minimum,
-    });
-    if (minimum > 0)
-      await notify(tx, {
-        member_id: line.member_id,
-        kind: "loan_update",
-        title: `Your ${line.product_name.toLowerCase()}: ${formatCents(minimum)} minimum due ${formatBusinessDate(due_on)}`,
-        body: `${lineNumber(line.id)}'s cycle closed ${formatBusinessDate(next_close)} with a balance of ${formatCents(balance)}. Pay at least ${formatCents(minimum)} by ${formatBusinessDate(due_on)} under Loans.`,
-        at: now,
-      });
-    count++;
-    closed++;
-    next_close = cycleCloseOn(line.opened_on, count + 1);
-  }
-  if (closed > 0)
-    await tx
-      .update(creditLines)
-      .set({ next_cycle_close_on: next_close, cycles_closed: count })
-      .where(eq(creditLines.id, line.id));
-  return closed;
-}
-
-async function autopayLine(db: Db, line_id: number, now: Date): Promise<"paid" | "failed" | null> {
-  const day = today(now);
-  const [line] = await db.select().from(creditLines).where(eq(creditLines.id, line_id));
-  if (!line || line.status !== "active" || line.autopay_account_id === null) return null;
-  const cycle = await latestCycle(db, line.id, day);
-  if (!cycle || cycle.due_on > day || cycle.autopay_failed || minimumLeft(cycle) === 0) return null;
-  const member = await memberOf(db, line.member_id);
-  const answer = await payLine(
-    db,
-    member,
-    {
-      line_id: line.id,
-      from_account_id: line.autopay_account_id,
-      amount: { kind: "next_due" },
-      idempotency_key: `autopay:${cycle.due_on}`,
-    },
-    null,
-    now,
-    "autopay",
-  );
-  if (answer.ok) return answer.replayed ? null : "paid";
-  // Told once per due date: the member pays by hand, and the late fee follows after the grace days.
-  await db.transaction(async (tx) => {
-    await tx.update(creditLineCycles).set({ autopay_failed: true }).where(eq(creditLineCycles.id, cycle.id));
-    await notify(tx, {
-      member_id: line.member_id,
-      kind: "loan_update",
-      title: `Your ${line.product_name.toLowerCase()} autopay could not be made`,
-      body: `The minimum payment due ${formatBusinessDate(cycle.due_on)} on ${lineNumber(line.id)} was not taken: ${answer.message}. Please pay it under Loans within ${line.grace_days} days to avoid a late fee.`,
-      at: now,
-    });
-  });
-  return "failed";
-}
-
-async function chargeLineLateFees(db: Db, line_id: number, day: string, now: Date): Promise<number> {
-  const cycles = await db
-    .select()
-    .from(creditLineCycles)
-    .where(and(eq(creditLineCycles.line_id, line_id), eq(creditLineCycles.late_fee_charged, false)))
-    .orderBy(asc(creditLineCycles.closed_on));
-  let charged = 0;
-  for (const candidate of cycles) {
-    const done = await db.transaction(async (tx) => {
-      const line = await lockLine(tx, line_id);
-      if (!line || line.status !== "active" || line.late_fee_cents <= 0) return false;
-      const [cycle] = await tx.select().from(creditLineCycles).where(eq(creditLineCycles.id, candidate.id));
-      if (!cycle || cycle.late_fee_charged || minimumLeft(cycle) === 0) return false;
-      if (addCalendarDays(cycle.due_on, line.grace_days) >= day) return false;
-      const fees = await institutionAccount(tx, "fees_income");
-      const posted = await postTransfer(tx, {
-        idempotency_key: `line:${line_id}:late-fee:${cycle.due_on}`,
-        initiator: SYSTEM,
-        kind: "loan_fee",
-        created_by: "line-servicing",
-        memo: `${lineNumber(line_id)}: late fee, minimum due ${cycle.due_on}`,
-        category: "Fees",
-        effective_date: day,
-        entries: [
-          { account_id: line.receivable_account_id, amount_cents: -line.late_fee_cents },
-          { account_id: fees.id, amount_cents: line.late_fee_cents },
-        ],
-      });
-      if (!posted.ok) throw new Error(`line ${line_id}: late fee could not be posted (${posted.code})`);
-      await tx.update(creditLineCycles).set({ late_fee_charged: true }).where(eq(creditLineCycles.id, cycle.id));
-      await tx
-        .update(creditLines)
-        .set({ fees_due_cents: line.fees_due_cents + line.late_fee_cents })
-        .where(eq(creditLines.id, line_id));
-      await notify(tx, {
-        member_id: line.member_id,
-        kind: "loan_update",
-        title: `A late fee was charged on your ${line.product_name.toLowerCase()}`,
-        body: `The minimum payment due ${formatBusinessDate(cycle.due_on)} on ${lineNumber(line_id)} was not paid within ${line.grace_days} days, so the ${formatCents(line.late_fee_cents)} late fee was added. Please pay under Loans.`,
-        at: now,
-      });
-      return true;
-    });
-    if (done) charged++;
-  }
-  return charged;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading
-
-export interface MemberLineView {
-  id: number;
-  number: string;
-  application_id: number;
-  product_name: string;
-  status: "active" | "closed";
-  credit_limit_cents: number;
-  /** The principal drawn and not paid back. */
-  drawn_cents: number;
-  /** Everything owed: principal, interest accrued and unpaid, fees. */
-  balance_cents: number;
-  interest_cents: number;
-  fees_cents: number;
-  available_cents: number;
-  rate_ppm: number;
-  opened_on: string;
-  /** What is left of the latest cycle's minimum, and its due date; null when nothing is due. */
-  minimum_due: { amount_cents: number; due_on: string } | null;
-  next_cycle_close_on: string;
-  autopay_account_id: number | null;
-}
-
-function lineView(line: CreditLineRow, owed: LoanOwed, cycle: CreditLineCycleRow | null): MemberLineView {
-  const balance = totalOwed(owed);
-  const left = Math.min(minimumLeft(cycle), balance);
-  return {
-    id: line.id,
-    number: lineNumber(line.id),
-    application_id: line.application_id,
-    product_name: line.product_name,
-    status: line.status,
-    credit_limit_cents: line.credit_limit_cents,
-    drawn_cents: owed.principal_cents,
-    balance_cents: balance,
-    interest_cents: owed.interest_cents,
-    fees_cents: owed.fees_cents,
-    available_cents: availableCredit(line.credit_limit_cents, balance),
-    rate_ppm: line.rate_ppm,
-    opened_on: line.opened_on,
-    minimum_due: cycle && left > 0 ? { amount_cents: left, due_on: cycle.due_on } : null,
-    next_cycle_close_on: line.next_cycle_close_on,
-    autopay_account_id: line.autopay_account_id,
-  };
-}
-
-/** The member's lines of credit, newest first (the Loans page and the dashboard). */
-export async function memberLines(db: DbOrTx, member_id: string, now: Date = new Date()): Promise<MemberLineView[]> {
-  const rows = await db
-    .select()
-    .from(creditLines)
-    .where(eq(creditLines.member_id, member_id))
-    .orderBy(desc(creditLines.id));
-  const views: MemberLineView[] = [];
-  for (const line of rows)
-    views.push(lineView(line, await lineOwed(db, line), await latestCycle(db, line.id, today(now))));
-  return views;
-}
-
-export interface MemberLineDetail extends MemberLineView {
-  activity: {
-    id: number;
-    kind: "draw" | "payment" | "autopay";
-    on: string;
-    amount_cents: number;
-    fees_cents: number;
-    interest_cents: number;
-    principal_cents: number;
-    account_name: string;
-  }[];
-  cycles: {
-    closed_on: string;
-    due_on: string;
-    balance_cents: number;
-    minimum_due_cents: number;
-    paid_cents: number;
-    late_fee_charged: boolean;
-  }[];
-}
-
-/** One of the member's own lines with its draws, payments and cycles; null for another member's or none. */
-export async function memberLineDetail(
-  db: DbOrTx,
-  member_id: string,
-  line_id: number,
-  now: Date = new Date(),
-): Promise<MemberLineDetail | null> {
-  const [line] = await db
-    .select()
-    .from(creditLines)
-    .where(and(eq(creditLines.id, line_id), eq(creditLines.member_id, member_id)));
-  if (!line) return null;
-  const view = lineView(line, await lineOwed(db, line), await latestCycle(db, line.id, today(now)));
-  const activityRows = await db
-    .select({ a: creditLineActivity, account_name: ledgerAccounts.name })
-    .from(creditLineActivity)
-    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, creditLineActivity.account_id))
-    .where(eq(creditLineActivity.line_id, line.id))
-    .orderBy(desc(creditLineActivity.id))
-    .limit(100);
-  const cycles = await db
-    .select()
-    .from(creditLineCycles)
-    .where(eq(creditLineCycles.line_id, line.id))
-    .orderBy(desc(creditLineCycles.closed_on))
-    .limit(24);
-  return {
-    ...view,
-    activity: activityRows.map(({ a, account_name }) => ({
-      id: a.id,
-      kind: a.kind,
-      on: a.on,
-      amount_cents: a.amount_cents,
-      fees_cents: a.fees_cents,
-      interest_cents: a.interest_cents,
-      principal_cents: a.principal_cents,
-      account_name,
-    })),
-    cycles: cycles.map((c) => ({
-      closed_on: c.closed_on,
-      due_on: c.due_on,
-      balance_cents: c.balance_cents,
-      minimum_due_cents: c.minimum_due_cents,
-      paid_cents: c.paid_cents,
-      late_fee_charged: c.late_fee_charged,
-    })),
-  };
 }

@@ -20,14 +20,9 @@ import { trialBalanceAsOf } from "~/server/books/books.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
 import { acceptOffer, applyForLoan, decideApplication, memberApplication } from "~/server/loans/applications.server";
-import {
-  drawOnLine,
-  memberLineDetail,
-  memberLines,
-  payLine,
-  runLineServicing,
-  setLineAutopay,
-} from "~/server/loans/lines-of-credit.server";
+import { drawOnLine, payLine, setLineAutopay } from "~/server/loans/lines-of-credit.server";
+import { runLineServicing } from "~/server/loans/line-servicing.server";
+import { memberLineDetail, memberLines } from "~/server/loans/line-views.server";
 import { accrueInterest } from "~/domain/loans/servicing";
 import { addCalendarDays } from "~/domain/payment-dates";
 import { extractText, getDocumentProxy } from "unpdf";
