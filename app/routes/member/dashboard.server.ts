@@ -30,6 +30,7 @@ import {
   type WireQuote,
 } from "~/server/payments/to-other-banks.server";
 import { transferBetweenAccounts } from "~/server/payments/between-accounts.server";
+import { linkedPayees, usBankTransferOf } from "~/server/payments/us-bank-payees.server";
 import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
 import { reviewScheduledTransfer, scheduleTransfer } from "~/server/payments/scheduled-transfers.server";
 import { verifyStepUp, stepUpMissing } from "~/server/payments/step-up.server";
@@ -43,8 +44,9 @@ import {
   internationalSchema,
   recipientEmailField,
   toMemberSchema,
-  toUsBankFormSchema,
+  usBankFormSchema,
   TRANSFER_MESSAGES,
+  type UsBankFormValue,
 } from "~/domain/transfers";
 import { formReply, parseSubmission, replyTo, type FormReply, type FormSubmission } from "~/server/http/form.server";
 import { REFUSAL_MESSAGES, refusalMessage } from "~/domain/refusals";
@@ -78,10 +80,11 @@ export function transferTab(value: string | null): TransferTab {
  */
 export const loadDashboard = withDatabase(async (database, user: SessionUser, tab: TransferTab = "internal") => {
   const external = tab === "ach" || tab === "wire";
-  const [figures, rates, paused] = await Promise.all([
+  const [figures, rates, paused, linked_payees] = await Promise.all([
     dashboard(database, user),
     tab === "wire" ? listCurrencyRates(database) : [],
     external ? outgoingPaymentsPaused(database) : false,
+    tab === "ach" ? linkedPayees(database, user.id) : [],
   ]);
   const profile = institution();
   return {
@@ -96,6 +99,8 @@ export const loadDashboard = withDatabase(async (database, user: SessionUser, ta
       })),
     // Only the To US Bank form lists banks; the tab is in the URL, so choosing it loads them.
     us_banks: tab === "ach" ? profile.us_banks : [],
+    // To US Bank offers the member's verified linked accounts beside typing one (never their full numbers).
+    linked_payees,
     rates: rates.map((r) => ({ code: r.code, usd_per_unit: r.usd_per_unit })),
     wire_fee_cents: profile.limits.wire_fee_cents,
     member_limits: {
@@ -442,20 +447,24 @@ async function transferStep(
         );
       }
       case "ach-review": {
-        const parsed = parseSubmission(toUsBankFormSchema, form);
+        const parsed = parseSubmission(usBankFormSchema, form);
         if (parsed.status !== "success") return invalid(tab, parsed);
-        const earlier = await earlierTransfer(database, member, { kind: "ach", form: parsed.value });
+        const payment = await usBankTransferOf(database, member, parsed.value);
+        if ("ok" in payment) return refused(tab, payment, form);
+        const earlier = await earlierTransfer(database, member, { kind: "ach", form: payment });
         if (earlier) return finished(tab, earlier, form, "Transfer scheduled");
-        const review = await reviewUsBankTransfer(database, member, parsed.value);
+        const review = await reviewUsBankTransfer(database, member, payment);
         if (!review.ok) return refused(tab, review, form);
-        return codeStep(database, member, { kind: "ach", form: parsed.value }, review.summary, form);
+        return codeStep(database, member, { kind: "ach", form: payment }, review.summary, form);
       }
       case "ach-send": {
-        const parsed = parseSubmission(toUsBankFormSchema, form);
+        const parsed = parseSubmission(usBankFormSchema, form);
         if (parsed.status !== "success") return invalid(tab, parsed);
-        const result = await sendUsBankTransfer(database, member, parsed.value, proofOf(form));
+        const payment = await usBankTransferOf(database, member, parsed.value);
+        if ("ok" in payment) return refused(tab, payment, form);
+        const result = await sendUsBankTransfer(database, member, payment, proofOf(form));
         if (!result.ok && (result.code === "otp_missing" || result.code === "otp_invalid")) {
-          const review = await reviewUsBankTransfer(database, member, parsed.value);
+          const review = await reviewUsBankTransfer(database, member, payment);
           return refused(tab, result, form, { step: "otp", summary: review.ok ? review.summary : undefined });
         }
         return finished(tab, result, form, "Transfer scheduled");
@@ -502,17 +511,24 @@ async function transferStep(
           intent === "member-passkey"
             ? parseSubmission(toMemberSchema, form)
             : intent === "ach-passkey"
-              ? parseSubmission(toUsBankFormSchema, form)
+              ? parseSubmission(usBankFormSchema, form)
               : parseSubmission(internationalSchema, form);
         if (request.status !== "success") return invalid(tab, request);
         const kind = tab as "member" | "ach" | "wire";
+        // A linked account's payment is bound to its numbers, read from the member's own link.
+        let value: unknown = request.value;
+        if (kind === "ach") {
+          const payment = await usBankTransferOf(database, member, request.value as UsBankFormValue);
+          if ("ok" in payment) return refused(tab, payment, form);
+          value = payment;
+        }
         // A To Another Member transfer set up for later: the challenge is bound to its schedule too.
         const when = kind === "member" ? scheduleOf(form) : null;
         const options = await stepUpPasskeyOptions(
           database,
           member,
           bindingOf(
-            { kind, form: request.value } as Parameters<typeof stepUpTransfer>[0],
+            { kind, form: value } as Parameters<typeof stepUpTransfer>[0],
             when?.status === "success" ? when.value : null,
           ),
         );

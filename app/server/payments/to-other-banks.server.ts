@@ -166,6 +166,8 @@ async function planExternal(db: Db, member: Member, request: ExternalRequest): P
           account_type: form.account_type,
           account_name: form.account_name,
           bank_name: bank ?? "",
+          // Sent to the member's own linked account (docs/product.md#linked-accounts): which one.
+          ...(form.linked_account_id !== undefined ? { linked_account_id: String(form.linked_account_id) } : {}),
         },
       },
       notification: (from, reference) => ({
