@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { SchemaForm, Select, TextField } from "~/components/ui";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { ScheduledNotice, WhenFields, useWhen } from "../when-fields";
 import { NEW_US_PAYEE, usBankFormSchema, type UsAccountType } from "~/domain/transfers";
 import {
   CodeStep,
@@ -31,9 +32,11 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
   const values = valuesOf(mine, "ach");
   const done = mine?.status === "done" ? mine : undefined;
   const refused = mine?.status === "refused" ? mine : undefined;
+  const later = mine?.status === "scheduled" ? mine : undefined;
   const { form, refusal } = useTransferForm(usBankFormSchema, "ach", mine);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const code = codeStepOf(mine);
+  const [when, setWhen] = useWhen(values, mine);
   const [bank, setBank] = useState(values.bank ?? "");
   const linked = data.linked_payees;
   // A member with verified linked accounts starts with the first; "new" types an account in.
@@ -62,6 +65,7 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
           onClose={() => setDismissed(done.reference_number)}
         />
       ) : null}
+      {later ? <ScheduledNotice amount_cents={later.amount_cents} message={later.message} /> : null}
       {refusal ? <RefusalMessage result={refusal} support={data.support} /> : null}
       {data.outgoing_paused && !refused ? <PausedNotice data={data} /> : null}
       {code.at ? (
@@ -76,7 +80,7 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
         />
       ) : (
         <SchemaForm
-          key={done?.reference_number ?? "ach"}
+          key={done?.reference_number ?? later?.next_key ?? "ach"}
           form={form}
           method="post"
           action={actionFor("ach")}
@@ -155,6 +159,7 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
           ) : null}
           <AmountField defaultValue={values.amount} />
           <TextField name="reference" label="Reference" defaultValue={values.reference} isRequired />
+          <WhenFields values={values} when={when} onWhen={setWhen} />
           <SubmitRow
             submitting={submitting}
             label="Continue"
