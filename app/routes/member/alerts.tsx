@@ -8,6 +8,7 @@ import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/htt
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { centsAsDecimal } from "~/domain/money";
 import {
+  ALL_ACCOUNTS,
   ACCOUNT_ALERT_KINDS,
   ALERT_LABELS,
   ALERT_MESSAGES,
@@ -317,7 +318,10 @@ function AddAlert({
             name="account_id"
             label="Account"
             placeholder="Choose an account"
-            options={accounts.map((a) => ({ value: String(a.id), label: a.label }))}
+            options={[
+              { value: ALL_ACCOUNTS, label: "All my accounts, and any I open later" },
+              ...accounts.map((a) => ({ value: String(a.id), label: a.label })),
+            ]}
             isRequired
           />
           <Select name="kind" label="Tell me about" placeholder="Choose an alert" options={KIND_OPTIONS} isRequired />
