@@ -25,6 +25,7 @@ let database: Database;
 let people: SignedIn<Persona>;
 let member: Awaited<ReturnType<typeof newMember>>;
 let alert_id = 0;
+let other_id = "";
 const ORIGIN = { request_id: "alerts-matrix-0001", ip: "203.0.113.90" };
 
 beforeAll(async () => {
@@ -33,6 +34,7 @@ beforeAll(async () => {
   const db = database.db;
   const cast = await matrixCast(db);
   member = cast.member;
+  other_id = cast.other_member.member.id;
   const added = await addAlert(
     db,
     member.member,
@@ -114,6 +116,25 @@ describe("the Alerts page: the member's own only", () => {
       });
     }
   }
+
+  it("an alert for all accounts: refused to everyone but members; another member's watches only their own accounts", async () => {
+    const form = { intent: "add", account_id: "all", kind: "payment_returned", amount: "" };
+    for (const persona of ["anonymous", "applicant", "reviewer", "staff"] as const) {
+      const before = await state();
+      expect([401, 403]).toContain((await post(persona, form)).status);
+      expect(await state()).toEqual(before);
+    }
+    const added = await post("other_member", form);
+    expect(added.value).toMatchObject({ ok: true });
+    const rows = await database.db
+      .select({ member_id: memberAlerts.member_id, account_id: memberAlerts.account_id })
+      .from(memberAlerts)
+      .where(eq(memberAlerts.kind, "payment_returned"));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.member_id === other_id)).toBe(true);
+    expect(rows.map((r) => r.account_id)).not.toContain(member.checking.id);
+    expect(rows.map((r) => r.account_id)).not.toContain(member.savings.id);
+  });
 
   it("an unknown intent is a 400 and changes nothing", async () => {
     const before = await state();
