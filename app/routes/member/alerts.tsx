@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { ArrowLeft, BellRing } from "lucide-react";
 import type { Route } from "./+types/alerts";
@@ -286,9 +287,13 @@ function AddAlert({
   busy: boolean;
   done: boolean;
 }) {
-  // A new form after each added alert, so its fields start empty again.
+  // A new form after each added alert, so its fields start empty again; a refusal after that keeps
+  // the form's id (a new id resets the form, which would drop the refusal's message and values).
+  const [formId, setFormId] = useState("add-alert");
+  const addedId = done ? `add-alert-${answer?.message ?? ""}` : null;
+  if (addedId && addedId !== formId) setFormId(addedId);
   const form = useSchemaForm(addAlertSchema, {
-    id: done ? `add-alert-${answer?.message ?? ""}` : "add-alert",
+    id: addedId ?? formId,
     lastResult: answer && !answer.ok ? answer.reply : undefined,
   });
   const problems = formMessages(answer?.reply);
