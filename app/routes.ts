@@ -82,6 +82,8 @@ export default [
     // Loan applications waiting for a decision, and one with its decision (docs/product.md#loans).
     route("loans", "routes/admin/loans.tsx"),
     route("loans/:applicationId", "routes/admin/loan.tsx"),
+    // A booked loan for staff: its figures, history, and corrections (docs/product.md#booked-loans-staff).
+    route("loans/booked/:loanId", "routes/admin/booked-loan.tsx"),
   ]),
   // The institution's books (docs/product.md#books): staff and accountants, in their own frame.
   route("admin/books", "routes/books/layout.tsx", [
@@ -155,9 +157,12 @@ export default [
     route("dashboard/loans/apply/:product", "routes/member/loan-apply.tsx"),
     route("dashboard/loans/applications/:applicationId", "routes/member/loan-application.tsx"),
     route("dashboard/loans/:loanId", "routes/member/loan.tsx"),
+    // A line of credit: draw, pay, autopay (docs/product.md#lines-of-credit).
+    route("dashboard/loans/lines/:lineId", "routes/member/line-of-credit.tsx"),
   ]),
   route("dashboard/messages/:conversationId/attachments/:attachmentId", "routes/member/message-attachment.tsx"),
   route("dashboard/loans/applications/:applicationId/disclosure.pdf", "routes/member/loan-disclosure-pdf.tsx"),
+  route("dashboard/loans/:loanId/statements/:month", "routes/member/loan-statement-pdf.tsx"),
   route("dashboard/electronic-delivery/sample.pdf", "routes/member/electronic-delivery-sample.tsx"),
   route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),

@@ -10,7 +10,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { scriptDatabase } from "~/server/db/db.server";
-import { removeStaffPasskeysFromServer } from "~/server/auth/passkeys.server";
+import { removeStaffPasskeysFromServer } from "~/server/auth/passkey-removal.server";
 
 const USAGE = "Usage: npm run staff:passkeys:remove -- --email <address>";
 

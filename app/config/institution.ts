@@ -1,9 +1,16 @@
 import { z } from "zod";
 import { isValidRoutingNumber } from "~/domain/routing-number";
+import { percentToPpm } from "~/domain/percent";
 import { formatApy, parseApyPercent } from "~/domain/dividends";
 import { DEFAULT_CREDIT_MONITORING } from "~/domain/ach-credit-policy";
 import { promisesOfMissingFeatures } from "./features";
-import { LOAN_KINDS, LOAN_KIND_LABELS, OFFERED_LOAN_KINDS, parseLoanRatePercent } from "~/domain/loans/products";
+import {
+  LOAN_KINDS,
+  LOAN_KIND_LABELS,
+  OFFERED_LOAN_KINDS,
+  isOpenEnd,
+  parseLoanRatePercent,
+} from "~/domain/loans/products";
 import { defaultDisclosures } from "./default-disclosures";
 
 /**
@@ -73,14 +80,33 @@ const LoanProduct = z.object({
   name: z.string().min(1),
   rate_min_percent: LoanRatePercent,
   rate_max_percent: LoanRatePercent,
-  term_months_min: z.number().int().min(1).max(480),
-  term_months_max: z.number().int().min(1).max(480),
+  /** A closed-end loan's terms; a line of credit has none. */
+  term_months_min: z.number().int().min(1).max(480).optional(),
+  term_months_max: z.number().int().min(1).max(480).optional(),
+  /** The amount a member may borrow; for a line of credit, the credit limit. */
   amount_min_cents: z.number().int().min(100_00),
   amount_max_cents: z.number().int().min(100_00).max(10_000_000_00),
   payment_frequency: z.literal("monthly").default("monthly"),
   /** Days after a due date before a payment is late. */
   grace_days: z.number().int().min(0).max(30),
   late_fee_cents: z.number().int().min(0),
+  /**
+   * A line of credit's monthly minimum payment (docs/product.md#lines-of-credit): the greater of
+   * this percent of the balance and the floor amount. Only for a line of credit.
+   */
+  minimum_payment_percent: z
+    .string()
+    .refine((text) => {
+      const ppm = percentToPpm(text);
+      return ppm !== null && ppm >= 10_000 && ppm <= 1_000_000;
+    }, 'must be a percent from 1 to 100 with at most four decimals, like "3"')
+    .optional(),
+  minimum_payment_floor_cents: z.number().int().min(1).optional(),
+  /**
+   * A share-secured loan (kind `share_secured`, required there and nowhere else): the percent of
+   * the pledged savings' available balance a member may borrow (docs/product.md#share-secured-loans).
+   */
+  pledge_percent: z.number().int().min(1).max(100).optional(),
   /** The public product page (`products[].slug`) that links to this application. */
   product_page: z
     .string()
@@ -516,11 +542,33 @@ export const InstitutionSchema = z
       if (!OFFERED_LOAN_KINDS.includes(p.kind))
         issue(
           "kind",
-          `${LOAN_KIND_LABELS[p.kind]}: not offered by this version of Mutual (personal and auto loans are)`,
+          `${LOAN_KIND_LABELS[p.kind]}: not offered by this version of Mutual (personal, auto and share-secured loans and lines of credit are)`,
+        );
+      if ((p.kind === "share_secured") !== (p.pledge_percent !== undefined))
+        issue(
+          "pledge_percent",
+          p.kind === "share_secured"
+            ? "a share-secured loan needs pledge_percent (the percent of the pledged savings that may be borrowed)"
+            : "only a share-secured loan has pledge_percent",
         );
       if (parseLoanRatePercent(p.rate_min_percent)! > parseLoanRatePercent(p.rate_max_percent)!)
         issue("rate_max_percent", "must be at least rate_min_percent");
-      if (p.term_months_min > p.term_months_max) issue("term_months_max", "must be at least term_months_min");
+      if (isOpenEnd(p.kind)) {
+        // A line of credit: a limit and a minimum payment, no term (docs/product.md#lines-of-credit).
+        if (p.term_months_min !== undefined || p.term_months_max !== undefined)
+          issue("term_months_min", "a line of credit has no term: leave term_months_min and term_months_max out");
+        if (p.minimum_payment_percent === undefined)
+          issue("minimum_payment_percent", 'a line of credit needs its minimum payment percent, like "3"');
+        if (p.minimum_payment_floor_cents === undefined)
+          issue("minimum_payment_floor_cents", "a line of credit needs its minimum payment floor, like 2500 ($25)");
+      } else {
+        if (p.term_months_min === undefined) issue("term_months_min", "required for a loan with a term");
+        if (p.term_months_max === undefined) issue("term_months_max", "required for a loan with a term");
+        if (p.term_months_min !== undefined && p.term_months_max !== undefined && p.term_months_min > p.term_months_max)
+          issue("term_months_max", "must be at least term_months_min");
+        if (p.minimum_payment_percent !== undefined || p.minimum_payment_floor_cents !== undefined)
+          issue("minimum_payment_percent", "only a line of credit has a minimum payment: leave it out");
+      }
       if (p.amount_min_cents > p.amount_max_cents) issue("amount_max_cents", "must be at least amount_min_cents");
       if (p.product_page && !value.products.some((page) => page.slug === p.product_page))
         issue("product_page", `no product page has the slug "${p.product_page}"`);

@@ -44,16 +44,32 @@ export const TRANSACTION_KINDS = [
   "dispute_credit_reversal",
   // A booked loan's money paid into the member's checking from its receivable (docs/product.md#loans).
   "loan_disbursement",
+  // A line of credit's draw: the line's receivable debited, the member's account credited
+  // (docs/product.md#lines-of-credit).
+  "loan_draw",
   // Servicing (docs/product.md#loan-servicing): a night's interest accrued, a member's payment on
   // the loan, a late fee charged to it.
   "loan_interest",
   "loan_payment",
   "loan_fee",
+  // A share-secured loan's hold on the pledged savings (docs/product.md#share-secured-loans): only
+  // ever pending, lowered and released by the loan's servicing, never settled.
+  "share_pledge",
+  // Staff's corrections of a booked loan (docs/product.md#booked-loans-staff): a late fee waived,
+  // an interest accrual or a payment reversed, each by the loan's own action, never by Reverse.
+  "loan_fee_waiver",
+  "loan_correction",
   "reversal", // written only by reverseTransaction
 ] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 /** A loan's servicing is kept in step with the loan (its interest, fees, what was paid): never reversed alone. */
-const LOAN_SERVICING_KINDS: ReadonlySet<string> = new Set(["loan_interest", "loan_payment", "loan_fee"]);
+const LOAN_SERVICING_KINDS: ReadonlySet<string> = new Set([
+  "loan_interest",
+  "loan_payment",
+  "loan_fee",
+  "loan_fee_waiver",
+  "loan_correction",
+]);
 /** What a caller may post or hold: everything but a reversal. */
 export type PostingKind = Exclude<TransactionKind, "reversal">;
 
@@ -361,7 +377,8 @@ export function planRelease(entries: readonly EntryInput[]): AccountChange[] {
 /** Only a posted transaction that is not itself a reversal can be reversed, once. */
 export function checkReversible(transaction: { kind: string; status: string }): LedgerRefusal | null {
   if (transaction.kind === "reversal") return ledgerRefusal("reversal_not_reversible");
-  if (transaction.kind === "loan_disbursement") return ledgerRefusal("loan_disbursement_not_reversible");
+  if (transaction.kind === "loan_disbursement" || transaction.kind === "loan_draw")
+    return ledgerRefusal("loan_disbursement_not_reversible");
   if (LOAN_SERVICING_KINDS.has(transaction.kind)) return ledgerRefusal("loan_servicing_not_reversible");
   if (transaction.status === "reversed") return ledgerRefusal("already_reversed");
   if (transaction.status !== "posted") return ledgerRefusal("not_posted");

@@ -67,6 +67,16 @@ const MOBILE_DEPOSIT_LABELS: Record<"credit" | "debit", Partial<Record<LedgerSta
  */
 const CARD_PURCHASE_LABELS: Partial<Record<LedgerStatus, Shown>> = { failed: { label: "Released", badge: "reversed" } };
 
+/**
+ * A share-secured loan's hold on the pledged savings (docs/product.md#share-secured-loans): Held
+ * for the loan while in force; Released when lowered (a smaller hold replaces it after a payment)
+ * or at payoff. Nothing failed and no money left the account.
+ */
+const SHARE_PLEDGE_LABELS: Partial<Record<LedgerStatus, Shown>> = {
+  pending: { label: "Held for your loan", badge: "pending" },
+  failed: { label: "Released", badge: "reversed" },
+};
+
 /** The facts a line is shown from. */
 export interface LedgerItem {
   kind: string;
@@ -117,6 +127,8 @@ function ownWords(item: LedgerItem): Shown | undefined {
       return MOBILE_DEPOSIT_LABELS[item.amount_cents > 0 ? "credit" : "debit"][item.status];
     case "card_payment":
       return CARD_PURCHASE_LABELS[item.status];
+    case "share_pledge":
+      return SHARE_PLEDGE_LABELS[item.status];
     case "bill_payment":
       // Paid (posted) and reversed by staff keep the ledger's Completed and Reversed.
       if (item.status === "pending") return BILL_PAYMENT_STATUS_LABELS.scheduled;
@@ -132,6 +144,13 @@ function ownWords(item: LedgerItem): Shown | undefined {
 
 /** Kinds that move money between a member's own accounts: neither income nor spending. */
 export const OWN_MOVE_KINDS = ["transfer", "reversal"] as const;
+
+/**
+ * A loan's money in and out of the member's accounts (docs/product.md#dashboard): a loan paid out
+ * or a line of credit drawn is borrowed, not earned, and a loan payment moves the member's own money to what they owe, as
+ * a transfer Between Accounts does. Neither is income or spending in the dashboard's figures.
+ */
+export const LOAN_MOVE_KINDS = ["loan_disbursement", "loan_draw", "loan_payment"] as const;
 
 /** The days of the dashboard's spending chart, today included. */
 export const SPENDING_DAYS = 30;

@@ -30,7 +30,7 @@ export const REFUSAL_MESSAGES = {
   // A booked loan's money (docs/product.md#loans): undoing it would leave the loan on the books.
   loan_disbursement_not_reversible: "A loan's disbursement cannot be reversed here: the loan is booked.",
   loan_servicing_not_reversible:
-    "A loan's interest, payment or fee cannot be reversed here: the loan's balance follows from it.",
+    "A loan's interest, payment or fee cannot be reversed here: the loan's balance follows from it. Correct it on the loan's page (Loans, in the back office).",
   batch_empty: "An import batch needs at least one transaction.",
   batch_too_large: "An import batch holds at most {limit} transactions.",
   balance_not_zero: "An account can be closed only with a zero balance and nothing pending.",

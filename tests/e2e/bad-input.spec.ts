@@ -138,6 +138,7 @@ const DYNAMIC_ROUTES = {
     "/dashboard/loans/apply/{id}",
     "/dashboard/loans/applications/{id}",
     "/dashboard/loans/applications/{id}/disclosure.pdf",
+    "/dashboard/loans/lines/{id}",
   ],
   anonymous: ["/products/{id}"],
 };

@@ -1,9 +1,11 @@
 import "./admin-support";
-import { expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { RouterContextProvider } from "react-router";
-import type { Db } from "~/server/db/client.server";
+import type { Database, Db } from "~/server/db/client.server";
+import { setAppDatabase } from "~/server/db/db.server";
 import { requestInfoContext } from "~/context";
 import { applicant, person, signedIn } from "./admin-support";
+import { openTestDatabase } from "./test-database";
 import { fundedMember } from "../factories";
 
 /**
@@ -187,5 +189,121 @@ export function itRefuses<P extends string>(
       if (options.hides) expect(outcome.body).not.toContain(options.hides);
       expect(await options.unchanged()).toEqual(before);
     });
+  }
+}
+
+/** The people of a matrix about a member's own records: the usual cast, and a visitor. */
+export const MEMBER_OWN_PERSONAS = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff"] as const;
+export type MemberOwnPersona = (typeof MEMBER_OWN_PERSONAS)[number];
+
+/** A route module as the matrix calls it: its loader and action, each given a request. */
+interface RouteModule {
+  loader: (args: never) => Promise<unknown>;
+  action: (args: never) => Promise<unknown>;
+}
+
+/**
+ * The set-up of a matrix about a page of a member's own records (alerts, scheduled transfers): a
+ * database for the file, the usual cast (`matrixCast`), `prepare` giving the member a record before
+ * anyone signs in, everyone signed in, and the page and its posts as each person, run the way React
+ * Router runs them. Its fields are set in the file's `beforeAll`.
+ */
+export function memberOwnMatrix<T>(options: {
+  path: string;
+  route: RouteModule;
+  /** The request id and address of the page and posts' requests (audits record them). */
+  request: { request_id: string; ip: string };
+  cast?: Parameters<typeof matrixCast>[1];
+  prepare: (db: Db, member: Awaited<ReturnType<typeof fundedMember>>) => Promise<T>;
+}) {
+  const context = routeContext(options.request);
+  const matrix = {
+    database: undefined as unknown as Database,
+    people: undefined as unknown as SignedIn<MemberOwnPersona>,
+    member: undefined as unknown as Awaited<ReturnType<typeof fundedMember>>,
+    /** What `prepare` answered. */
+    prepared: undefined as unknown as T,
+    context,
+    page: (persona: MemberOwnPersona) =>
+      run(() =>
+        options.route.loader({
+          request: matrix.people.get(persona, options.path),
+          params: {},
+          context: context(),
+        } as never),
+      ),
+    post: (persona: MemberOwnPersona, form: Record<string, string>) =>
+      run(() =>
+        options.route.action({
+          request: matrix.people.post(persona, options.path, form),
+          params: {},
+          context: context(),
+        } as never),
+      ),
+  };
+  beforeAll(async () => {
+    matrix.database = await openTestDatabase();
+    setAppDatabase(matrix.database);
+    const db = matrix.database.db;
+    const cast = await matrixCast(db, options.cast);
+    matrix.member = cast.member;
+    matrix.prepared = await options.prepare(db, cast.member);
+    matrix.people = await SignedIn.as(db, {
+      staff: cast.staff.id,
+      reviewer: cast.reviewer.id,
+      applicant: cast.applicant.id,
+      member: cast.member.member.id,
+      other_member: cast.other_member.member.id,
+    });
+  });
+  afterAll(async () => {
+    await matrix.database?.close();
+  });
+  return matrix;
+}
+
+/**
+ * A page of the member's own records: the member and another member each get it (`sees` checks
+ * what each sees: the member's record or none of it), everyone else is sent away. Each of `posts`
+ * by anyone but the member is refused (another member: "not found", 404; the rest 401 or 403),
+ * shows nothing of `hides`, and changes nothing of `state` (everything a post could change).
+ */
+export function itKeepsToTheMember(
+  matrix: ReturnType<typeof memberOwnMatrix>,
+  path: string,
+  options: {
+    sees: (persona: "member" | "other_member", outcome: Outcome) => void;
+    posts: Array<{ intent: string; form: () => Record<string, string> }>;
+    state: () => Promise<unknown>;
+    hides: string;
+    /** A post a persona may make of their own (another member turning off their own setting). */
+    skip?: (intent: string, persona: MemberOwnPersona) => boolean;
+  },
+): void {
+  for (const persona of MEMBER_OWN_PERSONAS) {
+    it(`${path} for ${persona}`, async () => {
+      const result = await matrix.page(persona);
+      if (persona === "member" || persona === "other_member") {
+        expect(result.status).toBe(200);
+        options.sees(persona, result);
+        return;
+      }
+      expect(result.status).toBe(302);
+      expectSentAway(result, persona, path);
+    });
+  }
+  for (const { intent, form } of options.posts) {
+    for (const persona of MEMBER_OWN_PERSONAS.filter((p) => p !== "member")) {
+      if (options.skip?.(intent, persona)) continue;
+      it(`${intent} by ${persona} is refused and changes nothing`, async () => {
+        const before = await options.state();
+        const result = await matrix.post(persona, { intent, ...form() });
+        if (persona === "other_member") {
+          expect(result.status).toBe(404);
+          expect(result.body).not.toContain(options.hides);
+        } else expect([401, 403]).toContain(result.status);
+        expect(await options.state()).toEqual(before);
+      });
+    }
   }
 }

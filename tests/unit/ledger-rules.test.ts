@@ -101,7 +101,7 @@ describe("refusal messages", () => {
       reversal_not_reversible: "A reversal cannot itself be reversed.",
       loan_disbursement_not_reversible: "A loan's disbursement cannot be reversed here: the loan is booked.",
       loan_servicing_not_reversible:
-        "A loan's interest, payment or fee cannot be reversed here: the loan's balance follows from it.",
+        "A loan's interest, payment or fee cannot be reversed here: the loan's balance follows from it. Correct it on the loan's page (Loans, in the back office).",
       batch_empty: "An import batch needs at least one transaction.",
       batch_too_large: "An import batch holds at most 10000 transactions.",
       balance_not_zero: "An account can be closed only with a zero balance and nothing pending.",

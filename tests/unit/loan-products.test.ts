@@ -28,6 +28,7 @@ const personal: LoanProductTerms = {
   payment_frequency: "monthly",
   grace_days: 10,
   late_fee_cents: 25_00,
+  minimum_payment: null,
 };
 
 function profileWith(loan_products: unknown) {
@@ -35,9 +36,9 @@ function profileWith(loan_products: unknown) {
 }
 
 describe("loan products in the institution profile", () => {
-  it("the demo offers a personal and an auto loan, the personal one linked from its product page", () => {
+  it("the demo offers a personal, an auto and a share-secured loan and a line of credit, the personal one linked from its product page", () => {
     const parsed = InstitutionSchema.parse(demoInstitution);
-    expect(parsed.loan_products.map((p) => p.kind)).toEqual(["personal", "auto"]);
+    expect(parsed.loan_products.map((p) => p.kind)).toEqual(["personal", "auto", "line_of_credit", "share_secured"]);
     expect(parsed.loan_products[0]!.product_page).toBe("personal-loans");
     expect(loanProductTerms(parsed.loan_products[0]!)).toMatchObject({ rate_min_ppm: 59_900, rate_max_ppm: 179_900 });
   });
@@ -59,7 +60,7 @@ describe("loan products in the institution profile", () => {
         amount_min_cents: 900_00 * 100,
         amount_max_cents: 100_00 * 100,
       },
-      { ...base, slug: "c", kind: "line_of_credit" },
+      { ...base, slug: "c", kind: "share_secured" },
       { ...base, slug: "d", rate_max_percent: "19" },
       { ...base, slug: "e", product_page: "no-such-page" },
       { ...base, slug: "e" },
@@ -71,7 +72,7 @@ describe("loan products in the institution profile", () => {
         "loan_products.0.rate_max_percent: must be at least rate_min_percent",
         "loan_products.1.term_months_max: must be at least term_months_min",
         "loan_products.1.amount_max_cents: must be at least amount_min_cents",
-        expect.stringMatching(/^loan_products\.2\.kind: Line of credit: not offered/),
+        expect.stringMatching(/^loan_products\.2\.kind: Share-secured loan: not offered/),
         expect.stringMatching(/^loan_products\.3\.rate_max_percent: must be a percent from 0 to 18/),
         'loan_products.4.product_page: no product page has the slug "no-such-page"',
         "loan_products.5.slug: duplicate loan product slug",

@@ -54,6 +54,11 @@ describe("the status a member reads", () => {
     expect(words({ kind: "mobile_deposit", status: "failed", amount_cents: -5_000 })).toBe("Released reversed");
   });
 
+  it("a share-secured loan's hold on the pledged savings is Held for your loan, then Released", () => {
+    expect(words({ kind: "share_pledge", status: "pending", amount_cents: -5_000 })).toBe("Held for your loan pending");
+    expect(words({ kind: "share_pledge", status: "failed", amount_cents: -5_000 })).toBe("Released reversed");
+  });
+
   it("a payment to another bank reads where the payment stands, whatever its hold's status", () => {
     expect(words({ kind: "ach_out", status: "posted", payment_status: "sent" })).toBe("Sent posted");
     expect(words({ kind: "ach_out", status: "failed", payment_status: "cancelled" })).toBe("Cancelled reversed");

@@ -41,6 +41,12 @@ export const LoanApplicationSchema = z.object({
   })
     .min(2, 'Enter your employer, or "Self-employed" or "Retired".')
     .max(LOAN_EMPLOYER_MAX_CHARS, `Please keep it to ${LOAN_EMPLOYER_MAX_CHARS} characters.`),
+  /** A share-secured loan's pledged savings account; whether one is needed and whose it is, the service says. */
+  pledged_account: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v && /^[1-9]\d{0,15}$/.test(v) ? Number(v) : null)),
 });
 export type LoanApplicationForm = z.infer<typeof LoanApplicationSchema>;
 
@@ -106,4 +112,30 @@ export const LoanAutopaySchema = z.object({
     .trim()
     .regex(/^(off|[1-9]\d{0,15})$/, "Choose an account, or Off.")
     .transform((v) => (v === "off" ? null : Number(v))),
+});
+
+/**
+ * A line of credit's application (docs/product.md#lines-of-credit): the credit limit asked for in
+ * place of an amount and term; the rest as a loan's.
+ */
+export const LineOfCreditApplicationSchema = LoanApplicationSchema.omit({ amount: true, term_months: true }).extend({
+  credit_limit: dollars("Enter the credit limit you want.", "Enter a credit limit in dollars, like 5000 or 5,000.00."),
+});
+export type LineOfCreditApplicationForm = z.infer<typeof LineOfCreditApplicationSchema>;
+
+/** Staff's decision on a line of credit: approve at a rate, counter with another limit, or decline. */
+export const LineOfCreditDecisionSchema = z.discriminatedUnion("outcome", [
+  z.object({ outcome: z.literal("approve"), rate }),
+  z.object({
+    outcome: z.literal("counter"),
+    amount: dollars("Enter the credit limit offered.", "Enter a credit limit in dollars, like 3000."),
+    rate,
+  }),
+  LoanDecisionSchema.options[2],
+]);
+
+/** A draw: into which of the member's accounts, and how much. */
+export const LineDrawSchema = z.object({
+  to: accountId("Choose the account to put the money in."),
+  amount: dollars("Enter the amount to draw.", "Enter an amount in dollars, like 500 or 500.00."),
 });

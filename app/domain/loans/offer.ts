@@ -23,6 +23,8 @@ export interface LoanOfferDisclosure extends TruthInLendingDisclosure {
   rate_ppm: number;
   disbursed_on: string;
   first_payment_on: string;
+  /** A secured loan: the security interest as the box names it (12 CFR 1026.18(m)). */
+  security_interest?: string;
 }
 
 export function loanOfferDisclosure(offer: LoanOffer): LoanOfferDisclosure {

@@ -7,16 +7,22 @@
  * shown is computed from the schedule by Regulation Z's appendix J (./truth-in-lending.ts).
  */
 import { percentToPpm } from "../percent";
+import type { MinimumPaymentRule } from "./line-of-credit";
 
 export const LOAN_KINDS = ["personal", "auto", "share_secured", "line_of_credit"] as const;
 export type LoanKind = (typeof LOAN_KINDS)[number];
 
 /**
- * The kinds this version can take applications for: closed-end loans with a monthly schedule.
- * A share-secured loan needs a hold on the pledged savings and a line of credit is open-end
- * credit (Regulation Z subpart B); neither is built, so a profile that offers one is refused.
+ * The kinds this version can take applications for: closed-end loans with a monthly schedule,
+ * share-secured ones holding the pledged savings (./share-secured.ts), and the line of credit
+ * (open-end credit, Regulation Z subpart B: ./line-of-credit.ts).
  */
-export const OFFERED_LOAN_KINDS: readonly LoanKind[] = ["personal", "auto"];
+export const OFFERED_LOAN_KINDS: readonly LoanKind[] = ["personal", "auto", "share_secured", "line_of_credit"];
+
+/** Open-end credit: a limit to draw on and a monthly minimum, no amount and term (./line-of-credit.ts). */
+export function isOpenEnd(kind: LoanKind): boolean {
+  return kind === "line_of_credit";
+}
 
 export const LOAN_KIND_LABELS: Record<LoanKind, string> = {
   personal: "Personal loan",
@@ -61,13 +67,19 @@ export interface LoanProductTerms {
   name: string;
   rate_min_ppm: number;
   rate_max_ppm: number;
+  /** A closed-end loan's terms; 0 for a line of credit, which has none. */
   term_months_min: number;
   term_months_max: number;
+  /** The amount a member may borrow; for a line of credit, the credit limit. */
   amount_min_cents: number;
   amount_max_cents: number;
   payment_frequency: "monthly";
   grace_days: number;
   late_fee_cents: number;
+  /** A line of credit's minimum payment rule; null for a closed-end loan. */
+  minimum_payment: MinimumPaymentRule | null;
+  /** A share-secured loan: the percent of the pledged savings' available balance that may be borrowed. */
+  pledge_percent?: number;
 }
 
 /** What the member may not ask for, by field; empty when the request is within the product. */

@@ -8,7 +8,8 @@ import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { decideLoan, loadStaffApplication } from "./loans.server";
 import { readForm, refusalStatus } from "~/server/http/form.server";
 import { mayMoveMoney, NOT_ALLOWED_MESSAGE } from "~/domain/staff-roles";
-import { LoanDecisionSchema } from "~/domain/loans/forms";
+import { LineOfCreditDecisionSchema, LoanDecisionSchema } from "~/domain/loans/forms";
+import { minimumPaymentShort } from "~/domain/loans/line-of-credit";
 import {
   ADVERSE_ACTION_REASONS,
   ADVERSE_ACTION_REASON_KEYS,
@@ -54,7 +55,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = idOf(params.applicationId);
   if (!loanApplicationsOpen() || !id) return refuse(404, "Application not found.");
   const form = await readForm(request);
-  const parsed = LoanDecisionSchema.safeParse({
+  // A line of credit (open-end) is offered by its limit and rate: no term (docs/product.md#lines-of-credit).
+  const open_end = form.get("open_end") === "1";
+  const parsed = (open_end ? LineOfCreditDecisionSchema : LoanDecisionSchema).safeParse({
     outcome: form.get("outcome") ?? undefined,
     amount: form.get("amount") ?? undefined,
     rate: form.get("rate") ?? undefined,
@@ -71,15 +74,21 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     );
   }
   const v = parsed.data;
+  const term_months = "term_months" in v ? (v.term_months as number) : null;
   const answer = await decideLoan({
     staff,
     origin,
     application_id: id,
     decision:
       v.outcome === "approve"
-        ? { outcome: "approve", rate_ppm: v.rate, term_months: v.term_months }
+        ? { outcome: "approve", rate_ppm: v.rate, term_months }
         : v.outcome === "counter"
-          ? { outcome: "counter", amount_cents: v.amount, rate_ppm: v.rate, term_months: v.term_months }
+          ? {
+              outcome: "counter",
+              amount_cents: v.amount,
+              rate_ppm: v.rate,
+              term_months,
+            }
           : { outcome: "decline", reasons: v.reasons as AdverseActionReason[], other_text: v.other_text ?? null },
   });
   if (!answer.ok)
@@ -113,7 +122,14 @@ export default function StaffLoanApplication({ loaderData, actionData }: Route.C
         <h2 className="text-lg font-semibold text-brand-900">The application</h2>
         <dl className="mt-3 grid gap-3 text-sm sm:grid-cols-3">
           <Fact label="Member" value={`${a.member_name} · ${a.member_email}`} />
-          <Fact label="Asked for" value={`${formatCents(a.amount_cents)} over ${a.term_months} months`} />
+          <Fact
+            label="Asked for"
+            value={
+              a.term_months === null
+                ? `A line of credit of ${formatCents(a.amount_cents)}`
+                : `${formatCents(a.amount_cents)} over ${a.term_months} months`
+            }
+          />
           <Fact label="Applied" value={formatBusinessDate(a.applied_on)} />
           <Fact label="Yearly income" value={formatCents(a.annual_income_cents)} />
           <Fact label="Employer" value={a.employer} />
@@ -121,13 +137,27 @@ export default function StaffLoanApplication({ loaderData, actionData }: Route.C
           {a.product ? (
             <Fact
               label="Product limits"
-              value={`${formatRatePpm(a.product.rate_min_ppm)} to ${formatRatePpm(a.product.rate_max_ppm)}; ${a.product.term_months_min} to ${a.product.term_months_max} months; ${formatCents(a.product.amount_min_cents)} to ${formatCents(a.product.amount_max_cents)}`}
+              value={
+                a.product.minimum_payment
+                  ? `${formatRatePpm(a.product.rate_min_ppm)} to ${formatRatePpm(a.product.rate_max_ppm)}; limits ${formatCents(a.product.amount_min_cents)} to ${formatCents(a.product.amount_max_cents)}; minimum payment ${minimumPaymentShort(a.product.minimum_payment)}`
+                  : `${formatRatePpm(a.product.rate_min_ppm)} to ${formatRatePpm(a.product.rate_max_ppm)}; ${a.product.term_months_min} to ${a.product.term_months_max} months; ${formatCents(a.product.amount_min_cents)} to ${formatCents(a.product.amount_max_cents)}`
+              }
             />
           ) : null}
           {a.offer ? (
             <Fact
               label="Offered"
-              value={`${formatCents(a.offer.amount_cents)} over ${a.offer.term_months} months at ${formatRatePpm(a.offer.rate_ppm)}`}
+              value={
+                a.offer.term_months === null
+                  ? `A credit limit of ${formatCents(a.offer.amount_cents)} at ${formatRatePpm(a.offer.rate_ppm)}`
+                  : `${formatCents(a.offer.amount_cents)} over ${a.offer.term_months} months at ${formatRatePpm(a.offer.rate_ppm)}`
+              }
+            />
+          ) : null}
+          {a.pledge ? (
+            <Fact
+              label="Savings pledged"
+              value={`${a.pledge.account_name} ending ${a.pledge.account_number.slice(-4)}${a.pledge.status === "pledged" ? "" : ` (${a.pledge.status === "held" ? `${formatCents(a.pledge.held_cents)} held` : "released"})`}`}
             />
           ) : null}
           {a.adverse_reasons.length > 0 ? <Fact label="Reasons given" value={a.adverse_reasons.join("; ")} /> : null}
@@ -143,13 +173,14 @@ export default function StaffLoanApplication({ loaderData, actionData }: Route.C
             Decide
           </h2>
           <Form method="post" className="mt-3 grid gap-4" aria-labelledby="decide-heading">
+            {a.open_end ? <input type="hidden" name="open_end" value="1" /> : null}
             <fieldset>
               <legend className={labelClass}>Decision</legend>
               <div className="mt-2 flex flex-wrap gap-4 text-sm">
                 {(
                   [
                     ["approve", "Approve as asked"],
-                    ["counter", "Offer other terms"],
+                    ["counter", a.open_end ? "Offer another credit limit" : "Offer other terms"],
                     ["decline", "Decline"],
                   ] as const
                 ).map(([value, label]) => (
@@ -171,7 +202,7 @@ export default function StaffLoanApplication({ loaderData, actionData }: Route.C
                 {outcome === "counter" ? (
                   <div>
                     <label htmlFor="amount" className={labelClass}>
-                      Amount offered ($)
+                      {a.open_end ? "Credit limit offered ($)" : "Amount offered ($)"}
                     </label>
                     <input
                       id="amount"
@@ -196,20 +227,22 @@ export default function StaffLoanApplication({ loaderData, actionData }: Route.C
                   />
                   <NativeFieldError id="rate-error" message={fieldError("rate")} />
                 </div>
-                <div>
-                  <label htmlFor="term_months" className={labelClass}>
-                    Term (months)
-                  </label>
-                  <input
-                    id="term_months"
-                    name="term_months"
-                    inputMode="numeric"
-                    defaultValue={a.term_months}
-                    className={controlClass}
-                    aria-describedby="term-error"
-                  />
-                  <NativeFieldError id="term-error" message={fieldError("term_months")} />
-                </div>
+                {a.open_end ? null : (
+                  <div>
+                    <label htmlFor="term_months" className={labelClass}>
+                      Term (months)
+                    </label>
+                    <input
+                      id="term_months"
+                      name="term_months"
+                      inputMode="numeric"
+                      defaultValue={a.term_months ?? undefined}
+                      className={controlClass}
+                      aria-describedby="term-error"
+                    />
+                    <NativeFieldError id="term-error" message={fieldError("term_months")} />
+                  </div>
+                )}
               </div>
             ) : (
               <fieldset aria-describedby="reasons-error">

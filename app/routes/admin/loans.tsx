@@ -4,6 +4,7 @@ import { requestInfoContext } from "~/context";
 import { requireStaff } from "~/server/admin/context.server";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { loadLoanQueue } from "./loans.server";
+import { loadBookedLoans } from "./booked-loan.server";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
@@ -19,13 +20,13 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   if (!loanApplicationsOpen()) throw data({ message: "Page not found." }, { status: 404 });
-  return loadLoanQueue();
+  return { ...(await loadLoanQueue()), booked: await loadBookedLoans() };
 }
 
 type Row = Route.ComponentProps["loaderData"]["waiting"][number];
 
 export default function LoanQueue({ loaderData }: Route.ComponentProps) {
-  const { waiting, decided } = loaderData;
+  const { waiting, decided, booked } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -42,7 +43,57 @@ export default function LoanQueue({ loaderData }: Route.ComponentProps) {
         empty="No applications waiting."
       />
       {decided.length > 0 ? <Section id="decided" title="Recently decided" rows={decided} empty="" /> : null}
+      {booked.length > 0 ? <BookedLoans rows={booked} /> : null}
     </div>
+  );
+}
+
+/** Booked loans, newest first: each leads to its figures, history and corrections. */
+function BookedLoans({ rows }: { rows: Route.ComponentProps["loaderData"]["booked"] }) {
+  return (
+    <section aria-labelledby="booked-heading" className="rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <h2 id="booked-heading" className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">
+        Booked loans
+      </h2>
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Booked loans, scrollable">
+        <table className="w-full text-sm">
+          <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+            <tr>
+              <th scope="col" className="px-5 py-3">
+                Loan
+              </th>
+              <th scope="col" className="px-5 py-3">
+                Member
+              </th>
+              <th scope="col" className="px-5 py-3 text-right">
+                Amount
+              </th>
+              <th scope="col" className="px-5 py-3">
+                Paid out
+              </th>
+              <th scope="col" className="px-5 py-3">
+                Status
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {rows.map((r) => (
+              <tr key={r.id}>
+                <td className="px-5 py-3">
+                  <Link to={`/admin/loans/booked/${r.id}`} className="font-semibold text-accent-700 underline">
+                    {r.product_name} {r.number}
+                  </Link>
+                </td>
+                <td className="px-5 py-3">{r.member_name}</td>
+                <td className="px-5 py-3 text-right tabular-nums">{formatCents(r.principal_cents)}</td>
+                <td className="px-5 py-3">{formatBusinessDate(r.disbursed_on)}</td>
+                <td className="px-5 py-3">{r.status === "active" ? "Active" : "Paid off"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }
 
@@ -89,7 +140,7 @@ function Section({ id, title, rows, empty }: { id: string; title: string; rows: 
                   </td>
                   <td className="px-5 py-3">{r.product_name}</td>
                   <td className="px-5 py-3 text-right tabular-nums">{formatCents(r.amount_cents)}</td>
-                  <td className="px-5 py-3">{r.term_months} months</td>
+                  <td className="px-5 py-3">{r.term_months === null ? "Line of credit" : `${r.term_months} months`}</td>
                   <td className="px-5 py-3">{formatBusinessDate(r.applied_on)}</td>
                   <td className="px-5 py-3">{r.status_label}</td>
                 </tr>

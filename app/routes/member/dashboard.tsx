@@ -17,7 +17,8 @@ import {
 import type { Route } from "./+types/dashboard";
 import { readForm } from "~/server/http/form.server";
 import { requireMember } from "~/server/auth/session.server";
-import { TRANSFER_INTENTS, loadDashboard, transferAction, transferTab } from "./dashboard.server";
+import { loadDashboard, transferAction } from "./dashboard.server";
+import { TRANSFER_INTENTS, transferTab } from "~/server/payments/transfer-form-steps.server";
 import { formIntent } from "~/domain/form-intent";
 import { pageTitle } from "~/components/site/page-title";
 import { formatCents } from "~/domain/money";
@@ -46,6 +47,7 @@ import { dividendRates } from "~/server/dividends/dividends.server";
 import { formatApy } from "~/domain/dividends";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { loadMemberLoans } from "./loans.server";
+import { loadMemberLines } from "./lines-of-credit.server";
 import { formatRatePpm } from "~/domain/loans/products";
 import { formatBusinessDate } from "~/domain/calendar-date";
 
@@ -63,10 +65,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     ? (url.searchParams.get("services") as CardServicesTab)
     : "overview";
   // Independent reads: on PostgreSQL they run on two pool connections at once.
-  const [dashboard, card_services, loans] = await Promise.all([
+  const [dashboard, card_services, loans, lines] = await Promise.all([
     loadDashboard(user, tab),
     cardServicesSummary(user, services_tab),
     loanApplicationsOpen() ? loadMemberLoans(user) : Promise.resolve([]),
+    loanApplicationsOpen() ? loadMemberLines(user) : Promise.resolve([]),
   ]);
   return {
     ...dashboard,
@@ -76,6 +79,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     card_services,
     services_tab,
     loans: loans.filter((l) => l.status === "active"),
+    lines: lines.filter((l) => l.status === "active"),
     now: new Date().toISOString(),
     // The APY each account type is paid (docs/product.md#dividends): the figure the public savings page quotes.
     dividend_apy: Object.fromEntries(
@@ -302,7 +306,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
         </section>
 
         {/* Loans (docs/product.md#loan-servicing): each active loan's balance, next payment and rate. */}
-        {d.loans.length > 0 ? (
+        {d.loans.length > 0 || d.lines.length > 0 ? (
           <section aria-labelledby="dashboard-loans-heading">
             <h2 id="dashboard-loans-heading" className="text-lg font-semibold text-brand-900">
               Loans
@@ -322,6 +326,30 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                     <dd className="text-slate-900">
                       {l.next_payment
                         ? `${formatCents(l.next_payment.payment_cents)} due ${formatBusinessDate(l.next_payment.due_on)}`
+                        : "None due"}
+                    </dd>
+                    <dt className="text-slate-600">Rate</dt>
+                    <dd className="text-slate-900">{formatRatePpm(l.rate_ppm)}</dd>
+                  </dl>
+                </li>
+              ))}
+              {/* Lines of credit (docs/product.md#lines-of-credit): limit, drawn, available, the minimum due. */}
+              {d.lines.map((l) => (
+                <li key={`line-${l.id}`} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+                  <Link to={`/dashboard/loans/lines/${l.id}`} className="font-semibold text-accent-700 underline">
+                    {l.product_name} {l.number}
+                  </Link>
+                  <p className="mt-2 text-2xl font-semibold tabular-nums text-slate-900">
+                    {formatCents(l.available_cents)}
+                  </p>
+                  <p className="text-sm text-slate-600">
+                    Available of {formatCents(l.credit_limit_cents)}; {formatCents(l.drawn_cents)} drawn
+                  </p>
+                  <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
+                    <dt className="text-slate-600">Minimum payment</dt>
+                    <dd className="text-slate-900">
+                      {l.minimum_due
+                        ? `${formatCents(l.minimum_due.amount_cents)} due ${formatBusinessDate(l.minimum_due.due_on)}`
                         : "None due"}
                     </dd>
                     <dt className="text-slate-600">Rate</dt>

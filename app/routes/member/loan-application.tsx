@@ -12,6 +12,7 @@ import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
 import { Button, FormMessage } from "~/components/ui";
+import { AcceptLineForm, LineDisclosure } from "~/components/member/line-of-credit";
 
 /**
  * /dashboard/loans/applications/:applicationId (docs/product.md#loans): one of the member's loan
@@ -104,13 +105,15 @@ export default function LoanApplication({ loaderData, actionData }: Route.Compon
         </h2>
         <dl className="mt-3 grid gap-3 text-sm sm:grid-cols-3">
           <div>
-            <dt className="text-slate-600">Amount</dt>
+            <dt className="text-slate-600">{a.open_end ? "Credit limit" : "Amount"}</dt>
             <dd className="font-semibold text-slate-900">{formatCents(a.amount_cents)}</dd>
           </div>
-          <div>
-            <dt className="text-slate-600">Term</dt>
-            <dd className="text-slate-900">{a.term_months} months</dd>
-          </div>
+          {a.term_months !== null ? (
+            <div>
+              <dt className="text-slate-600">Term</dt>
+              <dd className="text-slate-900">{a.term_months} months</dd>
+            </div>
+          ) : null}
           <div>
             <dt className="text-slate-600">Applied</dt>
             <dd className="text-slate-900">{formatBusinessDate(a.applied_on)}</dd>
@@ -181,6 +184,11 @@ export default function LoanApplication({ loaderData, actionData }: Route.Compon
               </li>
             ))}
           </ul>
+          {d.security_interest ? (
+            <p className="mt-2 text-sm text-slate-800">
+              <span className="font-semibold">Security:</span> {d.security_interest}
+            </p>
+          ) : null}
           <p className="mt-3 text-xs text-slate-600">
             Figures as if the money is paid out on {formatBusinessDate(d.disbursed_on)}. No fees. If you pay off early,
             you will not have to pay a penalty.
@@ -240,6 +248,46 @@ export default function LoanApplication({ loaderData, actionData }: Route.Compon
               </div>
             </details>
           ) : null}
+          {a.has_pdf ? (
+            <a
+              href={`/dashboard/loans/applications/${a.id}/disclosure.pdf`}
+              className="mt-4 inline-block font-semibold text-accent-700 underline"
+            >
+              Download the disclosure you accepted (PDF)
+            </a>
+          ) : null}
+        </section>
+      ) : null}
+      {a.offer && a.line_disclosure ? (
+        <section
+          aria-labelledby="line-offer-heading"
+          className="mt-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
+        >
+          <h2 id="line-offer-heading" className="text-lg font-semibold text-brand-900">
+            {a.status === "accepted"
+              ? "Your line of credit"
+              : a.offer.counter
+                ? "Our offer, with a different credit limit"
+                : "Your offer"}
+          </h2>
+          {a.line_id ? (
+            <FormMessage className="mt-3" tone="success">
+              Your line is open: draw on it whenever you like.{" "}
+              <Link to={`/dashboard/loans/lines/${a.line_id}`} className="font-semibold underline">
+                See, draw on and pay this line
+              </Link>
+            </FormMessage>
+          ) : null}
+          <p className="mt-1 text-sm text-slate-700">
+            A credit limit of {formatCents(a.offer.amount_cents)} at an annual percentage rate of{" "}
+            {formatRatePpm(a.offer.rate_ppm)}. Nothing is paid out until you draw.{" "}
+            {a.may_accept && a.offer_expires_on
+              ? `You may accept it until ${formatBusinessDate(a.offer_expires_on)}.`
+              : null}
+          </p>
+          <h3 className="mt-4 text-base font-semibold text-slate-900">Account-opening disclosure</h3>
+          <LineDisclosure disclosure={a.line_disclosure} />
+          {a.may_accept ? <AcceptLineForm /> : null}
           {a.has_pdf ? (
             <a
               href={`/dashboard/loans/applications/${a.id}/disclosure.pdf`}

@@ -5,14 +5,30 @@ import type { Route } from "./+types/loan-apply";
 import { requestInfoContext } from "~/context";
 import { requireMember } from "~/server/auth/session.server";
 import { loanApplicationsOpen, loanProduct } from "~/server/loans/products.server";
-import { submitApplication } from "./loans.server";
+import { loadPledgeableAccounts, submitApplication } from "./loans.server";
 import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { logger } from "~/server/logger.server";
-import { LOAN_EMPLOYER_MAX_CHARS, LOAN_PURPOSE_MAX_CHARS, LoanApplicationSchema } from "~/domain/loans/forms";
+import {
+  LOAN_EMPLOYER_MAX_CHARS,
+  LOAN_PURPOSE_MAX_CHARS,
+  LineOfCreditApplicationSchema,
+  LoanApplicationSchema,
+} from "~/domain/loans/forms";
+import { LineApplyForm } from "~/components/member/line-of-credit";
 import { formatRatePpm, withArticle } from "~/domain/loans/products";
 import { formatCents } from "~/domain/money";
+import { shareSecuredMaximumCents } from "~/domain/loans/share-secured";
 import { pageTitle } from "~/components/site/page-title";
-import { Button, FormMessage, SchemaForm, TextArea, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import {
+  Button,
+  FormMessage,
+  SchemaForm,
+  Select,
+  TextArea,
+  TextField,
+  formMessages,
+  useSchemaForm,
+} from "~/components/ui";
 
 /**
  * /dashboard/loans/apply/:product (docs/product.md#loans): the member asks for an amount and term
@@ -31,8 +47,17 @@ function productOf(slug: string) {
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireMember(request);
-  return { product: productOf(params.product), idempotency_key: crypto.randomUUID() };
+  const user = await requireMember(request);
+  const product = productOf(params.product);
+  // A share-secured loan: the member's savings to pledge, each with what may be borrowed against it.
+  const pledgeable =
+    product.kind === "share_secured"
+      ? (await loadPledgeableAccounts(user)).map((a) => ({
+          value: String(a.id),
+          label: `${a.name} ••${a.account_number.slice(-4)}: ${formatCents(a.available_cents)} available, borrow up to ${formatCents(shareSecuredMaximumCents(a.available_cents, product))}`,
+        }))
+      : null;
+  return { product, pledgeable, idempotency_key: crypto.randomUUID() };
 }
 
 export type ApplyActionData = { ok: false; reply: FormReply };
@@ -42,7 +67,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const product = productOf(params.product);
   const info = context.get(requestInfoContext);
   const form = await readForm(request);
-  const submission = parseSubmission(LoanApplicationSchema, form);
+  // A line of credit asks for a credit limit in place of an amount and term (docs/product.md#lines-of-credit).
+  const open_end = product.minimum_payment !== null;
+  const submission = open_end
+    ? parseSubmission(LineOfCreditApplicationSchema, form)
+    : parseSubmission(LoanApplicationSchema, form);
   if (submission.status !== "success")
     return data({ ok: false, reply: replyTo(submission) } satisfies ApplyActionData, { status: 400 });
   const key = String(form.get("idempotency_key") ?? "");
@@ -60,12 +89,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { id: user.id, email: user.email },
       {
         product_slug: product.slug,
-        amount_cents: v.amount,
-        term_months: v.term_months,
+        amount_cents: "credit_limit" in v ? v.credit_limit : v.amount,
+        term_months: "credit_limit" in v ? null : v.term_months,
         purpose: v.purpose,
         annual_income_cents: v.annual_income,
         employer: v.employer,
         idempotency_key: key,
+        pledged_account_id: v.pledged_account,
       },
       { request_id: info.request_id, ip: info.ip },
     );
@@ -75,7 +105,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           ok: false,
           reply: replyTo(
             submission,
-            answer.field ? { fieldErrors: { [answer.field]: [answer.message] } } : { formErrors: [answer.message] },
+            answer.field
+              ? {
+                  fieldErrors: {
+                    [open_end && answer.field === "amount" ? "credit_limit" : answer.field]: [answer.message],
+                  },
+                }
+              : { formErrors: [answer.message] },
           ),
         } satisfies ApplyActionData,
         { status: refusalStatus(answer.kind) },
@@ -96,11 +132,23 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function ApplyForLoan({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, idempotency_key } = loaderData;
+  const { product, pledgeable, idempotency_key } = loaderData;
   const navigation = useNavigation();
   const reply = actionData && !actionData.ok ? actionData.reply : null;
   const form = useSchemaForm(LoanApplicationSchema, { id: `loan-${idempotency_key}`, lastResult: reply });
   const problems = formMessages(reply);
+  if (product.minimum_payment)
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
+        <Link
+          to="/dashboard/loans"
+          className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+        >
+          <ArrowLeft className="size-4" aria-hidden="true" /> Loans
+        </Link>
+        <LineApplyForm product={product} idempotency_key={idempotency_key} reply={reply} />
+      </div>
+    );
   return (
     <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
       <Link
@@ -118,6 +166,14 @@ export default function ApplyForLoan({ loaderData, actionData }: Route.Component
         {formatRatePpm(product.rate_max_ppm)}. Your rate depends on our review. If we approve, you see the full cost
         before you accept.
       </p>
+      {pledgeable ? (
+        <p className="mt-2 text-sm text-slate-700">
+          You borrow against your own savings: up to {product.pledge_percent}% of what is available in the account you
+          pledge. When the loan is paid out, the amount you borrow is held in that account (its balance stays and keeps
+          earning dividends); the hold goes down to what you still owe after each payment and ends when the loan is paid
+          off.
+        </p>
+      ) : null}
       {problems.length > 0 ? (
         <FormMessage className="mt-4" tone="error">
           {problems[0]}
@@ -130,6 +186,22 @@ export default function ApplyForLoan({ loaderData, actionData }: Route.Component
         aria-labelledby="apply-heading"
       >
         <input type="hidden" name="idempotency_key" value={idempotency_key} />
+        {pledgeable ? (
+          pledgeable.length > 0 ? (
+            <Select
+              name="pledged_account"
+              label="Savings to pledge"
+              options={pledgeable}
+              placeholder="Choose a savings account"
+              isRequired
+            />
+          ) : (
+            <FormMessage tone="error">
+              A share-secured loan is borrowed against one of your savings accounts, and you have no open savings
+              account. Please open one or contact us.
+            </FormMessage>
+          )
+        ) : null}
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField name="amount" label="Amount to borrow ($)" inputMode="decimal" prefix="$" isRequired />
           <TextField

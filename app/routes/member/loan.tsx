@@ -5,7 +5,15 @@ import type { Route } from "./+types/loan";
 import { requestInfoContext } from "~/context";
 import { requireMember } from "~/server/auth/session.server";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
-import { loadLoanDetail, loadPayingAccounts, payMemberLoan, setLoanAutopay } from "./loans.server";
+import {
+  loadLoanDetail,
+  loadLoanPledge,
+  loadLoanStatements,
+  loadPayingAccounts,
+  payMemberLoan,
+  setLoanAutopay,
+} from "./loans.server";
+import { LoanStatementList } from "~/components/member/loan-statements";
 import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { servicingDay } from "~/server/loans/loan-views.server";
 import { logger } from "~/server/logger.server";
@@ -65,8 +73,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     loanApplicationsOpen() && id ? await loadLoanDetail(user, id, asked && !payoff_problem ? asked : undefined) : null;
   if (!loan) throw data({ message: NOT_FOUND }, { status: 404 });
   const accounts = await loadPayingAccounts(user);
+  const statements = (await loadLoanStatements(user)).find((l) => l.id === loan.id)!;
   return {
     loan,
+    statements,
+    pledge: await loadLoanPledge(user, loan.id),
     accounts: accounts.map((a) => ({
       value: String(a.id),
       label: `${a.name} ${maskAccountNumber(a.account_number)} · ${formatCents(a.available_cents)} available`,
@@ -165,7 +176,7 @@ const PAY_OPTIONS = [
 ] as const;
 
 export default function Loan({ loaderData, actionData }: Route.ComponentProps) {
-  const { loan, accounts, payoff_on, payoff_problem, paid, autopay_saved, idempotency_key } = loaderData;
+  const { loan, statements, pledge, accounts, payoff_on, payoff_problem, paid, autopay_saved, idempotency_key } = loaderData;
   const navigation = useNavigation();
   const payReply = actionData && actionData.intent === "pay" ? actionData.reply : null;
   const autopayReply = actionData && actionData.intent === "autopay" ? actionData.reply : null;
@@ -244,6 +255,14 @@ export default function Loan({ loaderData, actionData }: Route.ComponentProps) {
             <dd className="text-slate-900">{formatCents(loan.owed.fees_cents)}</dd>
           </div>
         </dl>
+        {pledge ? (
+          <p className="mt-3 text-sm text-slate-700" data-testid="loan-pledge">
+            Secured by your {pledge.account_name} {maskAccountNumber(pledge.account_number)}:{" "}
+            {pledge.status === "released"
+              ? "the hold was released when the loan was paid off."
+              : `${formatCents(pledge.held_cents)} is held there (the principal you owe; it goes down after each payment).`}
+          </p>
+        ) : null}
       </section>
 
       {active ? (
@@ -368,6 +387,19 @@ export default function Loan({ loaderData, actionData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
+      </section>
+
+      <section
+        aria-labelledby="loan-statements-heading"
+        className="mt-5 rounded-2xl border border-slate-200 bg-white shadow-sm"
+      >
+        <h2
+          id="loan-statements-heading"
+          className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900"
+        >
+          Monthly statements
+        </h2>
+        <LoanStatementList loan={statements} />
       </section>
 
       <section

@@ -10,6 +10,8 @@ import {
 } from "~/server/loans/applications.server";
 import { payLoan, setAutopay } from "~/server/loans/servicing.server";
 import { loanPayingAccounts, memberLoanDetail } from "~/server/loans/loan-views.server";
+import { memberLoanStatementPdf, memberLoanStatements } from "~/server/loans/statements.server";
+import { loanPledge, pledgeableAccounts } from "~/server/loans/share-secured.server";
 
 /**
  * What the member's Loans pages call (docs/product.md#loans): each opens the database itself, and
@@ -38,3 +40,19 @@ export const loadLoanDetail = withDatabase((database, user: SessionUser, loan_id
 export const loadPayingAccounts = withDatabase((database, user: SessionUser) => loanPayingAccounts(database, user.id));
 export const payMemberLoan = withDatabase(payLoan);
 export const setLoanAutopay = withDatabase(setAutopay);
+
+/** The member's loans with their statement months (docs/product.md#loan-statements). */
+export const loadLoanStatements = withDatabase((database, user: SessionUser) =>
+  memberLoanStatements(database, user.id, new Date()),
+);
+/** On the primary: a month's statement is kept at its first download if the monthly run has not made it. */
+export const loanStatementPdf = withDatabase(memberLoanStatementPdf);
+
+export const loadPledgeableAccounts = withDatabase((database, user: SessionUser) =>
+  pledgeableAccounts(database, user.id),
+);
+
+/** The savings pledged for one of the member's own loans. */
+export const loadLoanPledge = withDatabase((database, user: SessionUser, loan_id: number) =>
+  loanPledge(database, loan_id, user.id),
+);

@@ -3,6 +3,8 @@ import type { Route } from "./+types/loans";
 import { requireMember } from "~/server/auth/session.server";
 import { loanApplicationsOpen, loanProducts } from "~/server/loans/products.server";
 import { loadMemberApplications, loadMemberLoans } from "./loans.server";
+import { loadMemberLines } from "./lines-of-credit.server";
+import { minimumPaymentShort } from "~/domain/loans/line-of-credit";
 import { LOAN_KIND_LABELS, formatAprBp, formatRatePpm, withArticle } from "~/domain/loans/products";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
@@ -22,12 +24,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     products: loanProducts(),
     loans: await loadMemberLoans(user),
+    lines: await loadMemberLines(user),
     applications: await loadMemberApplications(user),
   };
 }
 
 export default function Loans({ loaderData }: Route.ComponentProps) {
-  const { products, loans, applications } = loaderData;
+  const { products, loans, lines, applications } = loaderData;
   return (
     <div className="mx-auto max-w-5xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
       <h1 className="text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">Loans</h1>
@@ -65,6 +68,38 @@ export default function Loans({ loaderData }: Route.ComponentProps) {
           </ul>
         </section>
       ) : null}
+      {lines.length > 0 ? (
+        <section aria-labelledby="lines-heading" className="mt-6">
+          <h2 id="lines-heading" className="text-lg font-semibold text-brand-900">
+            Your lines of credit
+          </h2>
+          <ul className="mt-3 grid gap-4 sm:grid-cols-2">
+            {lines.map((l) => (
+              <li key={l.id} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+                <Link to={`/dashboard/loans/lines/${l.id}`} className="font-semibold text-accent-700 underline">
+                  {l.product_name} {l.number}
+                </Link>
+                <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
+                  <dt className="text-slate-600">Available</dt>
+                  <dd className="font-semibold text-slate-900">{formatCents(l.available_cents)}</dd>
+                  <dt className="text-slate-600">Drawn of limit</dt>
+                  <dd className="text-slate-900">
+                    {formatCents(l.drawn_cents)} of {formatCents(l.credit_limit_cents)}
+                  </dd>
+                  <dt className="text-slate-600">Minimum payment</dt>
+                  <dd className="text-slate-900">
+                    {l.minimum_due
+                      ? `${formatCents(l.minimum_due.amount_cents)} due ${formatBusinessDate(l.minimum_due.due_on)}`
+                      : "None due"}
+                  </dd>
+                  <dt className="text-slate-600">Rate (APR)</dt>
+                  <dd className="text-slate-900">{formatRatePpm(l.rate_ppm)}</dd>
+                </dl>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {applications.length > 0 ? (
         <section
           aria-labelledby="applications-heading"
@@ -87,8 +122,10 @@ export default function Loans({ loaderData }: Route.ComponentProps) {
                     {a.product_name}
                   </Link>
                   <span className="block text-slate-700">
-                    {formatCents(a.amount_cents)} over {a.term_months} months · applied{" "}
-                    {formatBusinessDate(a.applied_on)}
+                    {a.term_months === null
+                      ? `Credit limit ${formatCents(a.amount_cents)}`
+                      : `${formatCents(a.amount_cents)} over ${a.term_months} months`}{" "}
+                    · applied {formatBusinessDate(a.applied_on)}
                   </span>
                 </div>
                 <span className="rounded-full bg-slate-100 px-3 py-1 font-semibold text-slate-800">
@@ -115,14 +152,23 @@ export default function Loans({ loaderData }: Route.ComponentProps) {
                 <dd className="text-slate-900">
                   {formatRatePpm(p.rate_min_ppm)} to {formatRatePpm(p.rate_max_ppm)}
                 </dd>
-                <dt className="text-slate-600">Amounts</dt>
+                <dt className="text-slate-600">{p.minimum_payment ? "Credit limits" : "Amounts"}</dt>
                 <dd className="text-slate-900">
                   {formatCents(p.amount_min_cents)} to {formatCents(p.amount_max_cents)}
                 </dd>
-                <dt className="text-slate-600">Terms</dt>
-                <dd className="text-slate-900">
-                  {p.term_months_min} to {p.term_months_max} months, paid monthly
-                </dd>
+                {p.minimum_payment ? (
+                  <>
+                    <dt className="text-slate-600">Minimum payment</dt>
+                    <dd className="text-slate-900">{minimumPaymentShort(p.minimum_payment)}</dd>
+                  </>
+                ) : (
+                  <>
+                    <dt className="text-slate-600">Terms</dt>
+                    <dd className="text-slate-900">
+                      {p.term_months_min} to {p.term_months_max} months, paid monthly
+                    </dd>
+                  </>
+                )}
                 <dt className="text-slate-600">Late payments</dt>
                 <dd className="text-slate-900">
                   {formatCents(p.late_fee_cents)} fee after {p.grace_days} days

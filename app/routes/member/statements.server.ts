@@ -1,4 +1,5 @@
 import { memberLoanChoices } from "~/server/loans/loan-views.server";
+import { memberLoanStatements } from "~/server/loans/statements.server";
 import { withDatabase, withReadDatabase } from "~/server/db/db.server";
 import { memberStatementAccounts, memberStatementPdf } from "~/server/statements/member-statements.server";
 import { exportFormats, memberExport } from "~/server/statements/export.server";
@@ -21,3 +22,5 @@ export const taxFormDownload = withReadDatabase(taxFormPdf);
 export { exportFormats };
 /** The member's loans, offered in the export as credit lines (docs/product.md#loan-servicing). */
 export const statementLoans = withReadDatabase(memberLoanChoices);
+/** The member's loans with the months each has a statement for (docs/product.md#loan-statements). */
+export const statementLoanMonths = withReadDatabase(memberLoanStatements);

@@ -2,7 +2,16 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { ArrowLeft, Download, FileText, Mail } from "lucide-react";
 import type { Route } from "./+types/statements";
 import { requireMember } from "~/server/auth/session.server";
-import { exportFormats, statementAccounts, statementEmail, statementLoans, taxForms } from "./statements.server";
+import {
+  exportFormats,
+  statementAccounts,
+  statementEmail,
+  statementLoanMonths,
+  statementLoans,
+  taxForms,
+} from "./statements.server";
+import { loanApplicationsOpen } from "~/server/loans/products.server";
+import { LoanStatementList } from "~/components/member/loan-statements";
 import { formatCents } from "~/domain/money";
 import { readForm } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
@@ -29,6 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     accounts: await statementAccounts(user.id, now),
     loans: await statementLoans(user.id),
+    loan_statements: loanApplicationsOpen() ? await statementLoanMonths(user.id, now) : [],
     today: businessDate(institution().time_zone, now),
     formats: exportFormats(),
     tax_forms: (await taxForms(user.id)).map((f) => ({
@@ -57,7 +67,7 @@ export async function action({ request }: Route.ActionArgs) {
 const FORMAT_LABELS = { csv: "CSV (spreadsheet)", ofx: "OFX", qfx: "QFX (Quicken)", qbo: "QBO (QuickBooks)" } as const;
 
 export default function Statements({ loaderData, actionData }: Route.ComponentProps) {
-  const { accounts, loans, today, formats, tax_forms } = loaderData;
+  const { accounts, loans, loan_statements, today, formats, tax_forms } = loaderData;
   const navigation = useNavigation();
   const sending =
     navigation.state !== "idle" && navigation.formData?.get("intent") === "email"
@@ -133,6 +143,22 @@ export default function Statements({ loaderData, actionData }: Route.ComponentPr
               ))}
             </ul>
           )}
+        </section>
+      ))}
+      {loan_statements.map((loan) => (
+        <section
+          key={`loan-${loan.id}`}
+          aria-labelledby={`loan-statements-${loan.id}`}
+          className="mt-6 rounded-2xl border border-slate-200 bg-white shadow-sm"
+        >
+          <h2
+            id={`loan-statements-${loan.id}`}
+            className="flex items-center gap-2 border-b border-slate-100 px-5 py-4 text-lg font-semibold text-brand-900"
+          >
+            <FileText className="size-5 text-accent-700" aria-hidden="true" />
+            {loan.product_name} <span className="font-normal text-slate-700">{loan.number}</span>
+          </h2>
+          <LoanStatementList loan={loan} />
         </section>
       ))}
       {tax_forms.length > 0 ? (

@@ -19,14 +19,16 @@ import {
   pushKeys,
   removePushDevice as removePushDeviceIn,
 } from "~/server/notifications/push.server";
+import { listPasskeys } from "~/server/auth/passkeys.server";
 import {
   finishPasskeyRegistration as finishPasskeyRegistrationIn,
-  listPasskeys,
+  startPasskeyRegistration as startPasskeyRegistrationIn,
+} from "~/server/auth/passkey-registration.server";
+import {
   passkeyRemovalOptions as passkeyRemovalOptionsIn,
   removePasskeyWithPasskey as removePasskeyWithPasskeyIn,
   removePasskeyWithPassword as removePasskeyWithPasswordIn,
-  startPasskeyRegistration as startPasskeyRegistrationIn,
-} from "~/server/auth/passkeys.server";
+} from "~/server/auth/passkey-removal.server";
 import {
   endOtherSessions as endOtherSessionsIn,
   endSession as endSessionIn,

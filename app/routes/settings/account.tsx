@@ -12,7 +12,8 @@ import { currentPasswordLockedMessage } from "~/server/auth/current-password.ser
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { requireUser } from "~/server/auth/session.server";
 import { describeUserAgent } from "~/server/auth/devices.server";
-import { formReply, parseSubmission, readForm, replyTo } from "~/server/http/form.server";
+import { formReply, parseSubmission, readForm, refusalStatus, replyTo } from "~/server/http/form.server";
+import { PUSH_MESSAGES } from "~/server/notifications/push.server";
 import { checkPasskeyName } from "~/domain/passkeys";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { DEMO_SETTINGS_LOCKED } from "~/server/settings/settings.server";
@@ -127,16 +128,6 @@ const PASSKEY_REFUSALS = {
   not_found: "That passkey is not on your account.",
   last_staff_passkey: "Staff must keep a passkey. Add another one before removing this one.",
   failed: "Please try again in a moment.",
-} as const;
-
-/** What a push intent's refusal says (docs/product.md#messages-settings). */
-const PUSH_REFUSALS = {
-  members_only: "Only members get notifications on their devices.",
-  demo: "The published demo sign-ins cannot turn on notifications on a device: every visitor shares them.",
-  not_configured: "Notifications on devices are not offered.",
-  too_many: "You have 10 devices with notifications on, the most an account can have. Remove one first.",
-  invalid: "This browser's notification subscription could not be used. Please try again.",
-  not_found: "That device is not on your account, or its notifications are already off.",
 } as const;
 
 function refuse(intent: AccountIntent, detail: string, status: number, extra: Partial<AccountActionData> = {}) {
@@ -421,8 +412,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "session-end": {
       const result = await endSession(user, user.session_id, String(form.get("session_id") ?? ""), { request_id, ip });
-      if (result.status === "current") return refuse(intent, "To end this session, sign out.", 400);
-      if (result.status === "not_found") return refuse(intent, "That session has already ended, or is not yours.", 404);
+      if (!result.ok) return refuse(intent, result.message, refusalStatus(result.kind));
       return {
         intent,
         ok: true,
@@ -443,8 +433,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "push-unsubscribe":
     case "push-remove": {
       // Notifications on a device are the member's (staff get no notifications).
-      if (user.role !== "user") return refuse(intent, PUSH_REFUSALS.members_only, 403);
-      if (intent === "push-subscribe" && pushLockedForDemo(user.email)) return refuse(intent, PUSH_REFUSALS.demo, 403);
+      if (user.role !== "user") return refuse(intent, PUSH_MESSAGES.members_only, 403);
+      if (intent === "push-subscribe" && pushLockedForDemo(user.email)) return refuse(intent, PUSH_MESSAGES.demo, 403);
       const member = { id: user.id, email: user.email };
       if (intent === "push-subscribe") {
         const result = await addPushDevice(
@@ -455,32 +445,21 @@ export async function action({ request, context }: Route.ActionArgs) {
           },
           { request_id, ip },
         );
-        switch (result.status) {
-          case "added":
-          case "already_added":
-            return {
-              intent,
-              ok: true,
-              message: UPDATED,
-              detail: "Notifications are on for this device.",
-            } satisfies AccountActionData;
-          case "not_configured":
-            return refuse(intent, PUSH_REFUSALS.not_configured, 404);
-          case "too_many":
-            return refuse(intent, PUSH_REFUSALS.too_many, 409);
-          case "invalid":
-            return refuse(intent, PUSH_REFUSALS.invalid, 400);
-        }
-        break;
+        if (!result.ok) return refuse(intent, result.message, refusalStatus(result.kind));
+        return {
+          intent,
+          ok: true,
+          message: UPDATED,
+          detail: "Notifications are on for this device.",
+        } satisfies AccountActionData;
       }
       const id = Number(form.get("subscription_id"));
       if (intent === "push-remove" && (!Number.isSafeInteger(id) || id <= 0))
-        return refuse(intent, PUSH_REFUSALS.not_found, 404);
+        return refuse(intent, PUSH_MESSAGES.not_found, 404);
       const which = intent === "push-remove" ? { id } : { endpoint: String(form.get("endpoint") ?? "") };
       const result = await removePushDevice(member, which, { request_id, ip });
       // This browser turning itself off is done either way: it has unsubscribed.
-      if (result.status === "not_found" && intent === "push-remove")
-        return refuse(intent, PUSH_REFUSALS.not_found, 404);
+      if (!result.ok && intent === "push-remove") return refuse(intent, result.message, refusalStatus(result.kind));
       return {
         intent,
         ok: true,
@@ -494,10 +473,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "channel-choices": {
       // Which groups of notifications go by push or by text (docs/product.md#notification-channels).
       const channel = form.get("channel");
-      if (user.role !== "user") return refuse(intent, PUSH_REFUSALS.members_only, 403);
+      if (user.role !== "user") return refuse(intent, PUSH_MESSAGES.members_only, 403);
       if (channel === "push") {
-        if (!pushConfigured()) return refuse(intent, PUSH_REFUSALS.not_configured, 404);
-        if (pushLockedForDemo(user.email)) return refuse(intent, PUSH_REFUSALS.demo, 403);
+        if (!pushConfigured()) return refuse(intent, PUSH_MESSAGES.not_configured, 404);
+        if (pushLockedForDemo(user.email)) return refuse(intent, PUSH_MESSAGES.demo, 403);
       } else if (channel === "sms") {
         if (!smsOffered(user)) return refuse(intent, SMS_MESSAGES.not_offered, 404);
       } else return refuse(intent, "Please try again.", 400);

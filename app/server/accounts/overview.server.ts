@@ -3,7 +3,7 @@ import type { DbOrTx } from "~/server/db/client.server";
 import { memberAccounts, routingNumber, type AccountView } from "~/server/ledger/accounts.server";
 import { today as businessToday } from "~/server/ledger/ledger.server";
 import { toCents } from "~/domain/ledger-rules";
-import { OWN_MOVE_KINDS, spendingWindow } from "~/domain/member-transactions";
+import { LOAN_MOVE_KINDS, OWN_MOVE_KINDS, spendingWindow } from "~/domain/member-transactions";
 import {
   accountIdArray,
   billPaymentStates,
@@ -52,8 +52,11 @@ export interface Dashboard {
 }
 
 export const RECENT_COUNT = 20;
-/** Kinds that move money between a member's own accounts (not income, not spending), as a text[] literal. */
-const OWN_MOVES = `{${OWN_MOVE_KINDS.join(",")}}`;
+/**
+ * Kinds that are neither income nor spending, as a text[] literal: money between the member's own
+ * accounts, and a loan's money paid out or paid back.
+ */
+const OWN_MOVES = `{${[...OWN_MOVE_KINDS, ...LOAN_MOVE_KINDS].join(",")}}`;
 
 /** One formatter for the module ("November 2026"): toLocaleString would build one per call. */
 const MONTH_LABEL = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
@@ -151,8 +154,8 @@ function toDashboardAccount(a: AccountView, holder: string): DashboardAccount {
  * transaction and checked by `ledger:verify`), so the cost does not grow with how busy the month
  * was. Pending transactions (few, from their partial index) make only the Pending figure: a held
  * card purchase or a bill payment scheduled for next year has not left the account. Money between
- * the member's own accounts is neither income nor spending. A member without accounts has no
- * rows: zeros.
+ * the member's own accounts, a loan paid out and a loan payment are neither income nor spending. A
+ * member without accounts has no rows: zeros.
  */
 export function rangeFigures(rows: readonly Record<string, unknown>[]): {
   pending: { total_cents: number; count: number };

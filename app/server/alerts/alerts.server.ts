@@ -132,7 +132,7 @@ export async function addAlert(
     throw new Error("addAlert: a threshold alert needs its amount");
   return db.transaction(async (tx): Promise<AlertAnswer> => {
     // The lock the trigger that gives a new account the alerts for all accounts takes (migration
-    // `alerts_for_all_accounts`): an account opened at this moment is in the list below, or gets the alert.
+    // `scheduled_us_bank_and_all_accounts_alerts`): an account opened now is in the list below, or gets the alert.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`member-alerts:${member.id}`}))`);
     // The member's accounts, locked: two adds at once are counted one after the other.
     const accounts = await tx

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, ne } from "drizzle-orm";
 import type { Actor } from "~/domain/actor";
+import { refusal, type Refusal } from "~/domain/refusals";
 import type { DbOrTx } from "~/server/db/client.server";
 import { sessions } from "~/server/db/schema";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
@@ -69,7 +70,13 @@ export async function listActiveSessions(
   return [...list.filter((s) => s.current), ...list.filter((s) => !s.current)];
 }
 
-export type EndSessionResult = { status: "ended" } | { status: "not_found" } | { status: "current" };
+/** What ending a session is refused with (docs/product.md#messages-settings). */
+export const END_SESSION_MESSAGES = {
+  current: "To end this session, sign out.",
+  not_found: "That session has already ended, or is not yours.",
+} as const;
+
+export type EndSessionResult = { ok: true } | Refusal<"current" | "not_found">;
 
 /**
  * Ends one of the person's other sessions (this one ends by signing out). Another person's
@@ -82,12 +89,12 @@ export async function endSession(
   session_id: string,
   origin: { request_id?: string; ip?: string } = {},
 ): Promise<EndSessionResult> {
-  if (session_id === current_session_id) return { status: "current" };
+  if (session_id === current_session_id) return refusal("bad_input", END_SESSION_MESSAGES.current, { code: "current" });
   const ended = await db
     .delete(sessions)
     .where(and(eq(sessions.id, session_id), eq(sessions.userId, user.id)))
     .returning({ id: sessions.id });
-  if (ended.length === 0) return { status: "not_found" };
+  if (ended.length === 0) return refusal("not_found", END_SESSION_MESSAGES.not_found, { code: "not_found" });
   await recordSecurityEvent(db, {
     action: "auth.session.ended",
     user_id: user.id,
@@ -96,7 +103,7 @@ export async function endSession(
     request_id: origin.request_id,
     ip: origin.ip,
   });
-  return { status: "ended" };
+  return { ok: true };
 }
 
 /** Ends every session of the person but this one; how many ended. */

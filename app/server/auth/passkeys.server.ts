@@ -2,36 +2,30 @@ import crypto from "node:crypto";
 import { and, asc, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import {
   generateAuthenticationOptions,
-  generateRegistrationOptions,
   verifyAuthenticationResponse,
-  verifyRegistrationResponse,
   type AuthenticationResponseJSON,
   type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import type { Actor } from "~/domain/actor";
-import { worksInBackOffice } from "~/domain/staff-roles";
 export { checkPasskeyName } from "~/domain/passkeys";
 import { institution } from "~/config/institution.server";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { authAccounts, passkeyChallenges, passkeys, sessions, users } from "~/server/db/schema";
+import { authAccounts, passkeyChallenges, passkeys, users } from "~/server/db/schema";
 import { keyedHash } from "~/server/security/crypto.server";
-import { recordAudit, recordSecurityEvent } from "~/server/audit/audit.server";
 import { sendEmail } from "~/server/mail/outbox.server";
 import { passkeyChangedEmail } from "~/server/mail/templates.server";
 import { logger } from "~/server/logger.server";
 import { isDemoSignIn } from "./demo-signins.server";
 import { publicBaseUrl, verifyPassword } from "./auth.server";
-import { guardCurrentPassword, type CurrentPasswordLocked } from "./current-password.server";
-import type { RequestMeta } from "./request-meta.server";
 
 /**
  * Passkeys (WebAuthn Level 3, docs/product.md#passkeys) with @simplewebauthn/server
- * (docs/decisions/0018-passkeys.md): adding one in Account Settings, the list, removing one, and
+ * (docs/decisions/0018-passkeys.md): the challenges, reading what the browser sent, the list, and
  * the two checks other modules build on: an assertion for signing in (sign-in-passkey.server.ts)
- * and one that confirms a money action (step-up.server.ts).
+ * and one that confirms a money action (step-up.server.ts). Adding one is
+ * passkey-registration.server.ts, removing one passkey-removal.server.ts.
  *
  * - The relying party is the site itself: its ID is PUBLIC_URL's host name and every response
  *   must come from PUBLIC_URL's origin, so a passkey used on a lookalike site is refused.
@@ -52,9 +46,9 @@ export const PASSKEYS_MAX = 10;
  * what authenticators use. Named here rather than the library's default, which also offers
  * ML-DSA-44 when Node's experimental WebCrypto has it (no authenticator makes such keys yet).
  */
-const ALGORITHMS = [-8, -7, -257];
+export const ALGORITHMS = [-8, -7, -257];
 /** How long the browser waits for the person at the authenticator. */
-const CEREMONY_TIMEOUT_MS = 120_000;
+export const CEREMONY_TIMEOUT_MS = 120_000;
 
 export type ChallengePurpose = "register" | "sign_in" | "step_up" | "remove";
 
@@ -73,11 +67,7 @@ export function stepUpBinding(member_id: string, transfer: string): string {
   return keyedHash("passkey-step-up", `${member_id}\u0000${transfer}`);
 }
 
-function removalBinding(user_id: string, passkey_id: number): string {
-  return keyedHash("passkey-remove", `${user_id}\u0000${passkey_id}`);
-}
-
-async function issueChallenge(
+export async function issueChallenge(
   db: DbOrTx,
   purpose: ChallengePurpose,
   binding: { user_id?: string | null; bound_hash?: string | null },
@@ -113,7 +103,7 @@ export function challengeOf(response: { response: { clientDataJSON: string } }):
  * this person (when the purpose has one) and bound to the same thing. Used up whether or not the
  * signature then verifies, so no challenge is tried twice.
  */
-async function consumeChallenge(
+export async function consumeChallenge(
   db: DbOrTx,
   challenge: string | null,
   purpose: ChallengePurpose,
@@ -164,7 +154,7 @@ export function parseAssertion(json: string): AuthenticationResponseJSON | null 
   }
 }
 
-function parseAttestation(json: string): RegistrationResponseJSON | null {
+export function parseAttestation(json: string): RegistrationResponseJSON | null {
   if (json.length > 65_536) return null;
   try {
     const value: unknown = JSON.parse(json);
@@ -214,7 +204,7 @@ export async function countPasskeys(db: DbOrTx, user_id: string): Promise<number
 }
 
 /** The credentials a request may use (the person's passkeys in use), as WebAuthn names them. */
-async function allowedCredentials(db: DbOrTx, user_id: string, except_id?: number) {
+export async function allowedCredentials(db: DbOrTx, user_id: string, except_id?: number) {
   const rows = await db
     .select({ credential_id: passkeys.credential_id, transports: passkeys.transports })
     .from(passkeys)
@@ -229,67 +219,15 @@ async function allowedCredentials(db: DbOrTx, user_id: string, except_id?: numbe
   return rows.map((r) => ({ id: r.credential_id, transports: r.transports as AuthenticatorTransport[] }));
 }
 
-function demoLocked(email: string): boolean {
+// --- What adding and removing share (passkey-registration, passkey-removal) ---------------------
+
+/** The published demo sign-ins are shared by every visitor: their passkeys are not changed. */
+export function demoLocked(email: string): boolean {
   return institution().demo && isDemoSignIn(email);
 }
 
-// --- Adding one -----------------------------------------------------------------------------------
-
-export type StartRegistrationResult =
-  | { status: "options"; options: PublicKeyCredentialCreationOptionsJSON }
-  | { status: "wrong_password" }
-  | CurrentPasswordLocked
-  | { status: "too_many" }
-  | { status: "not_allowed" };
-
-/**
- * Step 1 of adding a passkey: the current password (within the limits of
- * current-password.server.ts, so a session left open cannot add its holder's own passkey), then
- * the options for the browser: a discoverable credential (the passkey names the person at
- * sign-in), user verification required, no attestation (no device model is collected), and the
- * person's passkeys excluded so one authenticator is not registered twice.
- */
-export async function startPasskeyRegistration(
-  db: Db,
-  meta: RequestMeta,
-  user: Actor & { name: string },
-  current_password: string,
-  origin: { request_id?: string } = {},
-  now: Date = new Date(),
-): Promise<StartRegistrationResult> {
-  if (demoLocked(user.email)) return { status: "not_allowed" };
-  if ((await countPasskeys(db, user.id)) >= PASSKEYS_MAX) return { status: "too_many" };
-  return guardCurrentPassword(
-    db,
-    meta,
-    user,
-    "passkey_add",
-    async (): Promise<StartRegistrationResult> => {
-      if (!(await passwordIsRight(db, user.id, current_password))) return { status: "wrong_password" };
-      const rp = relyingParty();
-      const challenge = await issueChallenge(db, "register", { user_id: user.id }, now);
-      const options = await generateRegistrationOptions({
-        rpName: rp.name,
-        rpID: rp.rp_id,
-        userName: user.email,
-        userDisplayName: user.name || user.email,
-        // The user handle is our random user id, never the email address.
-        userID: new TextEncoder().encode(user.id),
-        challenge,
-        timeout: CEREMONY_TIMEOUT_MS,
-        attestationType: "none",
-        excludeCredentials: await allowedCredentials(db, user.id),
-        authenticatorSelection: { residentKey: "required", userVerification: "required" },
-        supportedAlgorithmIDs: ALGORITHMS,
-      });
-      return { status: "options", options };
-    },
-    origin,
-    now,
-  );
-}
-
-async function passwordIsRight(db: DbOrTx, user_id: string, password: string): Promise<boolean> {
+/** The person's current password is right (checked against the stored hash). */
+export async function passwordIsRight(db: DbOrTx, user_id: string, password: string): Promise<boolean> {
   const [account] = await db
     .select({ password: authAccounts.password })
     .from(authAccounts)
@@ -297,157 +235,14 @@ async function passwordIsRight(db: DbOrTx, user_id: string, password: string): P
   return Boolean(account?.password) && (await verifyPassword({ hash: account!.password!, password }));
 }
 
-export type FinishRegistrationResult =
-  | { status: "added"; passkey: PasskeyView }
-  | { status: "invalid" }
-  | { status: "already_added" }
-  | { status: "not_allowed" }
-  | { status: "failed" };
-
-/** Step 2: the browser's new credential, checked against the challenge of step 1, then kept. */
-export async function finishPasskeyRegistration(
-  db: Db,
-  user: Actor,
-  input: { name: string; response_json: string },
-  origin: { request_id?: string; ip?: string } = {},
-  now: Date = new Date(),
-): Promise<FinishRegistrationResult> {
-  if (demoLocked(user.email)) return { status: "not_allowed" };
-  const response = parseAttestation(input.response_json);
-  const challenge = response
-    ? await consumeChallenge(db, challengeOf(response), "register", { user_id: user.id }, now)
-    : null;
-  const refused = async (reason: string): Promise<FinishRegistrationResult> => {
-    await recordSecurityEvent(db, {
-      action: "auth.passkey.add_refused",
-      user_id: user.id,
-      email: user.email,
-      detail: { reason },
-      request_id: origin.request_id,
-      ip: origin.ip,
-    });
-    return { status: "invalid" };
-  };
-  if (!response) return refused("malformed");
-  if (!challenge) return refused("challenge");
-  const rp = relyingParty();
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-  try {
-    verified = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.rp_id,
-      requireUserVerification: true,
-      supportedAlgorithmIDs: ALGORITHMS,
-    });
-  } catch (error) {
-    logger.warn({ err: error instanceof Error ? error.message : String(error) }, "passkey registration refused");
-    return refused("verification");
-  }
-  if (!verified.verified || !verified.registrationInfo) return refused("verification");
-  const info = verified.registrationInfo;
-  try {
-    const [row] = await db
-      .insert(passkeys)
-      .values({
-        user_id: user.id,
-        name: input.name,
-        credential_id: info.credential.id,
-        public_key: Buffer.from(info.credential.publicKey).toString("base64url"),
-        counter: info.credential.counter,
-        transports: info.credential.transports ?? response.response.transports ?? [],
-        device_type: info.credentialDeviceType,
-        backed_up: info.credentialBackedUp,
-        created_at: now,
-      })
-      .onConflictDoNothing({ target: passkeys.credential_id })
-      .returning({ id: passkeys.id, device_type: passkeys.device_type });
-    if (!row) return { status: "already_added" };
-    await recordSecurityEvent(db, {
-      action: "auth.passkey.added",
-      user_id: user.id,
-      email: user.email,
-      detail: { passkey_id: row.id, synced: row.device_type === "multiDevice" },
-      request_id: origin.request_id,
-      ip: origin.ip,
-    });
-    await tellOwner(db, user, "added", input.name, now);
-    return {
-      status: "added",
-      passkey: {
-        id: row.id,
-        name: input.name,
-        created_at: now,
-        last_used_at: null,
-        synced: row.device_type === "multiDevice",
-      },
-    };
-  } catch (error) {
-    logger.error({ err: error, user_id: user.id }, "saving a passkey failed");
-    return { status: "failed" };
-  }
-}
-
-async function tellOwner(db: Db, user: Actor, change: "added" | "removed", name: string, now: Date) {
+/** Emails the person that a passkey was added to or removed from their account. */
+export async function tellOwner(db: Db, user: Actor, change: "added" | "removed", name: string, now: Date) {
   try {
     await sendEmail(db, { ...passkeyChangedEmail({ change, name, at: now }), to: user.email, user_id: user.id });
   } catch (error) {
     // The change stands without the email; the audit row records it.
     logger.error({ err: error, user_id: user.id }, "passkey email failed");
   }
-}
-
-// --- A staff member who lost their passkeys --------------------------------------------------------
-
-/** Who the audit log names for the server command (no staff member signs in to run it). */
-export const PASSKEYS_SERVER_COMMAND_ACTOR = "server command: npm run staff:passkeys:remove";
-
-export type RemoveStaffPasskeysResult =
-  { ok: true; removed: number; sessions_ended: number } | { ok: false; code: "not_found" | "not_staff" | "none" };
-
-/**
- * `npm run staff:passkeys:remove` (docs/operations.md#a-staff-member-lost-their-passkeys): while
- * the profile requires staff passkeys, a staff member with one may not sign in with the password,
- * so one who lost every device holding theirs (or the only admin) cannot sign in at all. Run on
- * the server, this removes all of that person's passkeys and ends their sessions (a lost phone
- * may hold one): they then sign in with the password and the emailed code and are led to add a
- * new passkey. Staff only: a member keeps the password path and removes passkeys in Account
- * Settings. Audited with the command as the actor; the person is emailed for each passkey.
- */
-export async function removeStaffPasskeysFromServer(
-  db: Db,
-  email: string,
-  now: Date = new Date(),
-): Promise<RemoveStaffPasskeysResult> {
-  const [user] = await db
-    .select({ id: users.id, email: users.email, role: users.role })
-    .from(users)
-    .where(eq(users.email, email.trim().toLowerCase()));
-  if (!user) return { ok: false, code: "not_found" };
-  if (!worksInBackOffice(user.role)) return { ok: false, code: "not_staff" };
-  const done = await db.transaction(async (tx) => {
-    const removed = await tx
-      .update(passkeys)
-      .set({ removed_at: now })
-      .where(and(eq(passkeys.user_id, user.id), isNull(passkeys.removed_at)))
-      .returning({ id: passkeys.id, name: passkeys.name });
-    if (removed.length === 0) return null;
-    const ended = await tx.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id });
-    await recordAudit(tx, {
-      actor_id: null,
-      actor_email: PASSKEYS_SERVER_COMMAND_ACTOR,
-      action: "staff.passkeys.removed",
-      subject_type: "user",
-      subject_id: user.id,
-      before: { passkey_ids: removed.map((p) => p.id) },
-      after: { passkeys: 0, sessions_ended: ended.length },
-    });
-    return { removed, sessions_ended: ended.length };
-  });
-  if (!done) return { ok: false, code: "none" };
-  for (const passkey of done.removed) await tellOwner(db, user, "removed", passkey.name, now);
-  return { ok: true, removed: done.removed.length, sessions_ended: done.sessions_ended };
 }
 
 // --- Checking an assertion ------------------------------------------------------------------------
@@ -588,138 +383,4 @@ export async function assertionOptions(
     // Signing in names nobody: the browser offers the passkeys it holds for this site.
     allowCredentials: binding.user_id ? await allowedCredentials(db, binding.user_id, binding.except_passkey_id) : [],
   });
-}
-
-// --- Removing one ---------------------------------------------------------------------------------
-
-export type RemovePasskeyResult =
-  | { status: "removed" }
-  | { status: "wrong_password" }
-  | CurrentPasswordLocked
-  | { status: "invalid" }
-  | { status: "not_found" }
-  | { status: "last_staff_passkey" }
-  | { status: "not_allowed" };
-
-/** Staff must keep a passkey while the profile requires them (docs/product.md#passkeys). */
-async function mustKeep(db: DbOrTx, user: { id: string; role: string }): Promise<boolean> {
-  return (
-    institution().staff_passkeys_required && worksInBackOffice(user.role) && (await countPasskeys(db, user.id)) <= 1
-  );
-}
-
-async function ownPasskey(db: DbOrTx, user_id: string, passkey_id: number) {
-  const [row] = await db
-    .select({ id: passkeys.id, name: passkeys.name })
-    .from(passkeys)
-    .where(and(eq(passkeys.id, passkey_id), eq(passkeys.user_id, user_id), isNull(passkeys.removed_at)));
-  return row ?? null;
-}
-
-/** Removes one of the person's passkeys, confirmed with the current password. */
-export async function removePasskeyWithPassword(
-  db: Db,
-  meta: RequestMeta,
-  user: Actor & { role: string },
-  input: { passkey_id: number; current_password: string },
-  origin: { request_id?: string } = {},
-  now: Date = new Date(),
-): Promise<RemovePasskeyResult> {
-  if (demoLocked(user.email)) return { status: "not_allowed" };
-  const passkey = await ownPasskey(db, user.id, input.passkey_id);
-  if (!passkey) return { status: "not_found" };
-  if (await mustKeep(db, user)) return { status: "last_staff_passkey" };
-  return guardCurrentPassword(
-    db,
-    meta,
-    user,
-    "passkey_remove",
-    async (): Promise<RemovePasskeyResult> => {
-      if (!(await passwordIsRight(db, user.id, input.current_password))) return { status: "wrong_password" };
-      return markRemoved(db, user, passkey, "password", { ...origin, ip: meta.ip }, now);
-    },
-    origin,
-    now,
-  );
-}
-
-/** The challenge for confirming a removal with another of the person's passkeys (null: no other one). */
-export async function passkeyRemovalOptions(
-  db: Db,
-  user: Actor,
-  passkey_id: number,
-  now: Date = new Date(),
-): Promise<PublicKeyCredentialRequestOptionsJSON | null> {
-  if (!(await ownPasskey(db, user.id, passkey_id))) return null;
-  const others = await allowedCredentials(db, user.id, passkey_id);
-  if (others.length === 0) return null;
-  return assertionOptions(
-    db,
-    "remove",
-    { user_id: user.id, bound_hash: removalBinding(user.id, passkey_id), except_passkey_id: passkey_id },
-    now,
-  );
-}
-
-/** Removes one of the person's passkeys, confirmed with another of their passkeys. */
-export async function removePasskeyWithPasskey(
-  db: Db,
-  user: Actor & { role: string },
-  input: { passkey_id: number; response_json: string },
-  origin: { request_id?: string; ip?: string } = {},
-  now: Date = new Date(),
-): Promise<RemovePasskeyResult> {
-  if (demoLocked(user.email)) return { status: "not_allowed" };
-  const passkey = await ownPasskey(db, user.id, input.passkey_id);
-  if (!passkey) return { status: "not_found" };
-  if (await mustKeep(db, user)) return { status: "last_staff_passkey" };
-  const check = await checkAssertion(
-    db,
-    input.response_json,
-    {
-      purpose: "remove",
-      user_id: user.id,
-      bound_hash: removalBinding(user.id, input.passkey_id),
-      except_passkey_id: input.passkey_id,
-    },
-    now,
-  );
-  if (!check.ok) {
-    await recordSecurityEvent(db, {
-      action: "auth.passkey.remove_refused",
-      user_id: user.id,
-      email: user.email,
-      detail: { passkey_id: input.passkey_id, reason: check.reason },
-      request_id: origin.request_id,
-      ip: origin.ip,
-    });
-    return { status: "invalid" };
-  }
-  return markRemoved(db, user, passkey, "passkey", origin, now);
-}
-
-async function markRemoved(
-  db: Db,
-  user: Actor,
-  passkey: { id: number; name: string },
-  confirmed_by: "password" | "passkey",
-  origin: { request_id?: string; ip?: string },
-  now: Date,
-): Promise<RemovePasskeyResult> {
-  const removed = await db
-    .update(passkeys)
-    .set({ removed_at: now })
-    .where(and(eq(passkeys.id, passkey.id), eq(passkeys.user_id, user.id), isNull(passkeys.removed_at)))
-    .returning({ id: passkeys.id });
-  if (removed.length !== 1) return { status: "not_found" };
-  await recordSecurityEvent(db, {
-    action: "auth.passkey.removed",
-    user_id: user.id,
-    email: user.email,
-    detail: { passkey_id: passkey.id, confirmed_by },
-    request_id: origin.request_id,
-    ip: origin.ip,
-  });
-  await tellOwner(db, user, "removed", passkey.name, now);
-  return { status: "removed" };
 }

@@ -31,3 +31,7 @@ export * from "./schema/loans";
 export * from "./schema/alerts";
 export * from "./schema/linked-accounts";
 export * from "./schema/notification-channels";
+export * from "./schema/loan-statements";
+export * from "./schema/lines-of-credit";
+export * from "./schema/share-pledges";
+export * from "./schema/loan-staff-actions";

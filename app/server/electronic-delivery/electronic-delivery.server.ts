@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { letterPdf } from "~/server/files/pdf.server";
 import { institution } from "~/config/institution.server";
 import type { Actor } from "~/domain/actor";
@@ -16,7 +16,6 @@ import { refusal, type Refusal } from "~/domain/refusals";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
 import {
-  accountStatements,
   disclosureNotices,
   electronicDeliveryChoices,
   electronicDeliverySamples,
@@ -298,23 +297,25 @@ export async function paperDeliveryMembers(db: Db, limit = 500): Promise<PaperDe
     )
     .orderBy(sql`${latest.at} desc nulls last`, users.email)
     .limit(limit);
-  const counts = rows.length
-    ? await db
-        .select({ member_id: accountStatements.member_id, n: sql<number>`count(*)::int` })
-        .from(accountStatements)
-        .where(
-          and(
-            eq(accountStatements.mail_paper_copy, true),
-            inArray(
-              accountStatements.member_id,
-              rows.map((r) => r.member_id),
-            ),
-          ),
-        )
-        .groupBy(accountStatements.member_id)
-    : [];
-  const countOf = new Map(counts.map((c) => [c.member_id, Number(c.n)]));
   const ids = rows.map((r) => r.member_id);
+  // Statements marked for mailing: the accounts' and the loans' (docs/product.md#loan-statements).
+  const counts = ids.length
+    ? await db.execute(sql`
+        select member_id, count(*)::int as n from (
+          select member_id from account_statements
+           where mail_paper_copy and member_id in (${sql.join(
+             ids.map((id) => sql`${id}`),
+             sql`, `,
+           )})
+          union all
+          select member_id from loan_statements
+           where mail_paper_copy and member_id in (${sql.join(
+             ids.map((id) => sql`${id}`),
+             sql`, `,
+           )})
+        ) marked group by member_id`)
+    : { rows: [] };
+  const countOf = new Map(counts.rows.map((r) => [String(r.member_id), Number(r.n)]));
   const notices = ids.length
     ? await db.execute(sql`
         select member_id, count(*)::int as n from (

@@ -18,6 +18,7 @@ import { rescreenMembers } from "~/server/sanctions/rescreen.server";
 import { sendChangeInTermsNotices } from "~/server/electronic-delivery/change-in-terms.server";
 import { flagComplianceDeadlines } from "./compliance-deadlines.server";
 import { runLoanServicing } from "~/server/loans/servicing.server";
+import { runLineServicing } from "~/server/loans/lines-of-credit.server";
 
 /**
  * Every job the app runs (docs/contributing.md#add-a-job says how to add one; docs/operations.md
@@ -75,7 +76,7 @@ export const monthlyStatementsJob = defineJob({
   name: "monthly-statements",
   title: "Monthly statements",
   description:
-    "On the first business day of each month, makes every account's statement for the month just ended and tells the member. A later run makes only those still missing.",
+    "On the first business day of each month, makes every account's statement for the month just ended, then every loan's that had a balance or activity in it, and tells the member. A later run makes only those still missing.",
   // Every weekday at 6:00: the first run on or after the month's first business day does the work.
   schedule: "0 6 * * 1-5",
   max_attempts: 5,
@@ -243,14 +244,23 @@ export const loanServicingJob = defineJob({
   name: "loan-servicing",
   title: "Loan servicing",
   description:
-    "Every night, for each active loan: accrues the interest of the days since the last run (principal x rate / 365 a day, the fraction of a cent carried), makes the autopay of a due date that has come, and charges the product's late fee once for each due date still unpaid after its grace days, with the member told. A second run the same day does nothing more.",
+    "Every night, for each active loan: accrues the interest of the days since the last run (principal x rate / 365 a day, the fraction of a cent carried), makes the autopay of a due date that has come, and charges the product's late fee once for each due date still unpaid after its grace days, with the member told. For each line of credit the same, and on its cycle day closes the month's billing cycle and sets the minimum payment due. A second run the same day does nothing more.",
   // Nightly, after the day has turned; a missed night's interest is accrued by the next run.
   schedule: "50 0 * * *",
   max_attempts: 5,
   backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
   // Each run moves members' money (autopay) and charges fees: staff can see every one in the audit log.
   audit_every_run: true,
-  run: async ({ db, now }) => ({ ...(await runLoanServicing(db, now)) }),
+  // Then the lines of credit (docs/product.md#lines-of-credit): interest, the month's cycle and its
+  // minimum, autopay of a due minimum, a late fee; their counts prefixed `line_`.
+  run: async ({ db, now }) => {
+    const loans = await runLoanServicing(db, now);
+    const lines = await runLineServicing(db, now);
+    return {
+      ...loans,
+      ...Object.fromEntries(Object.entries(lines).map(([name, count]) => [`line_${name}`, count])),
+    };
+  },
 });
 
 export const APP_JOBS = [

@@ -38,9 +38,13 @@ import {
 import { loanOfferDisclosure, type LoanOfferDisclosure } from "~/domain/loans/offer";
 import { nextPaymentDue, totalOwed } from "~/domain/loans/servicing";
 import { loanProduct } from "./products.server";
+import { acceptLineOffer, lineOfApplication, lineOfferCheck, lineRequestProblem } from "./lines-of-credit.server";
+import type { LineOfCreditDisclosure, MinimumPaymentRule } from "~/domain/loans/line-of-credit";
+import { isOpenEnd } from "~/domain/loans/products";
 import { loanFieldContext } from "./fields.server";
 import { acceptedEmail, declinedEmail, offerEmail, receivedEmail } from "./emails.server";
 import { renderLoanDisclosurePdf } from "./pdf.server";
+import { applicationPledge, holdPledge, pledgeProblem, recordPledge } from "./share-secured.server";
 
 /**
  * Loan applications (docs/product.md#loans): a member applies for a product of the institution
@@ -55,12 +59,16 @@ export const APPLICATION_NOT_FOUND = "We could not find that loan application.";
 
 export interface ApplyInput {
   product_slug: string;
+  /** The amount to borrow, or for a line of credit the credit limit asked for. */
   amount_cents: number;
-  term_months: number;
+  /** Months to repay; null for a line of credit (open-end: no term). */
+  term_months: number | null;
   purpose: string;
   annual_income_cents: number;
   employer: string;
   idempotency_key: string;
+  /** A share-secured loan: the member's savings account pledged (docs/product.md#share-secured-loans). */
+  pledged_account_id?: number | null;
 }
 
 export type ApplyAnswer = { ok: true; application_id: number; replayed: boolean } | Refusal;
@@ -79,8 +87,18 @@ export async function applyForLoan(
   if (earlier) return { ok: true, application_id: earlier.id, replayed: true };
   const product = loanProduct(input.product_slug);
   if (!product) return refusal("not_found", "We do not offer that loan. Please choose one of our loans.");
-  const problem = requestProblems(product, input)[0];
+  const open_end = isOpenEnd(product.kind);
+  const problem = open_end
+    ? lineRequestProblem(product, input.amount_cents)
+    : input.term_months === null
+      ? { field: "term_months", message: "Choose how many months to repay over." }
+      : requestProblems(product, { amount_cents: input.amount_cents, term_months: input.term_months })[0];
   if (problem) return refusal("bad_input", problem.message, { field: problem.field });
+  const pledged_account_id = product.kind === "share_secured" ? (input.pledged_account_id ?? null) : null;
+  if (product.kind === "share_secured") {
+    const unpledged = await pledgeProblem(db, member.id, product, pledged_account_id, input.amount_cents);
+    if (unpledged) return unpledged;
+  }
   const application_id = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(loanApplications)
@@ -89,7 +107,8 @@ export async function applyForLoan(
         product_slug: product.slug,
         product_name: product.name,
         amount_cents: input.amount_cents,
-        term_months: input.term_months,
+        term_months: open_end ? null : input.term_months,
+        open_end,
         purpose: input.purpose,
         income_enc: encryptField(String(input.annual_income_cents), loanFieldContext("income", member.id)),
         employer_enc: encryptField(input.employer, loanFieldContext("employer", member.id)),
@@ -98,6 +117,8 @@ export async function applyForLoan(
       })
       .returning({ id: loanApplications.id });
     const id = row!.id;
+    if (pledged_account_id !== null)
+      await recordPledge(tx, { application_id: id, member_id: member.id, account_id: pledged_account_id, at: now });
     // The audit log holds what was asked, never the income or employer (personal data).
     await recordAudit(tx, {
       actor_id: member.id,
@@ -106,7 +127,12 @@ export async function applyForLoan(
       subject_type: "loan_application",
       subject_id: id,
       member_id: member.id,
-      after: { product: product.slug, amount_cents: input.amount_cents, term_months: input.term_months },
+      after: {
+        product: product.slug,
+        amount_cents: input.amount_cents,
+        term_months: input.term_months,
+        ...(pledged_account_id !== null ? { pledged_account_id } : {}),
+      },
       ...origin,
       at: now,
     });
@@ -114,13 +140,17 @@ export async function applyForLoan(
       member_id: member.id,
       kind: "loan_update",
       title: `We received your ${product.name.toLowerCase()} application`,
-      body: `You asked for ${formatCents(input.amount_cents)} over ${input.term_months} months. We will tell you our decision here and by email.`,
+      body: `You asked for ${askedFor(input.amount_cents, open_end ? null : input.term_months)}. We will tell you our decision here and by email.`,
       at: now,
     });
     return id;
   });
   await mailAfterCommit(db, member, () =>
-    receivedEmail({ product_name: product.name, amount_cents: input.amount_cents, term_months: input.term_months }),
+    receivedEmail({
+      product_name: product.name,
+      amount_cents: input.amount_cents,
+      term_months: open_end ? null : input.term_months,
+    }),
   );
   return { ok: true, application_id, replayed: false };
 }
@@ -128,9 +158,10 @@ export async function applyForLoan(
 // ---------------------------------------------------------------------------------------------
 // Deciding
 
+/** For a line of credit (open-end) the term is null: staff set the rate, and a counter-offer the limit. */
 export type Decision =
-  | { outcome: "approve"; rate_ppm: number; term_months: number }
-  | { outcome: "counter"; amount_cents: number; rate_ppm: number; term_months: number }
+  | { outcome: "approve"; rate_ppm: number; term_months: number | null }
+  | { outcome: "counter"; amount_cents: number; rate_ppm: number; term_months: number | null }
   | { outcome: "decline"; reasons: AdverseActionReason[]; other_text: string | null };
 
 export interface DecideInput {
@@ -174,23 +205,18 @@ export async function decideApplication(db: Db, input: DecideInput, now: Date = 
     const product = loanProduct(application.product_slug);
     if (!product)
       return refusal("conflict", "This loan is no longer in the institution profile: it can only be declined.");
-    const offer = {
-      amount_cents: d.outcome === "counter" ? d.amount_cents : application.amount_cents,
-      term_months: d.term_months,
-      rate_ppm: d.rate_ppm,
-    };
-    const problem = offerProblems(product, offer)[0];
-    if (problem) return refusal("bad_input", problem.message, { field: problem.field });
-    if (
-      d.outcome === "counter" &&
-      offer.amount_cents === application.amount_cents &&
-      offer.term_months === application.term_months
-    )
-      return refusal("bad_input", "A counter-offer changes the amount or the term; to offer what was asked, approve.", {
-        field: "amount",
-      });
-    // Terms the schedule cannot carry are refused before anything is offered.
-    loanOfferDisclosure({ ...offer, disbursed_on: today(now) });
+    const amount_cents = d.outcome === "counter" ? d.amount_cents : application.amount_cents;
+    const checked = application.open_end
+      ? lineOfferCheck(product, application, { outcome: d.outcome, amount_cents, rate_ppm: d.rate_ppm })
+      : closedEndOfferCheck(product, application, { ...d, amount_cents }, now);
+    if (!checked.ok) return checked;
+    const offer = checked.offer;
+    // A share-secured offer stays within what the pledged savings secure today.
+    const pledge = product.kind === "share_secured" ? await applicationPledge(db, application.id) : null;
+    if (pledge) {
+      const unpledged = await pledgeProblem(db, application.member_id, product, pledge.account_id, offer.amount_cents);
+      if (unpledged) return unpledged;
+    }
     status = d.outcome === "approve" ? "approved" : "countered";
     values = {
       offer_amount_cents: offer.amount_cents,
@@ -237,7 +263,7 @@ export async function decideApplication(db: Db, input: DecideInput, now: Date = 
       body:
         status === "declined"
           ? "We cannot approve your application. The notice with our reasons is under Loans."
-          : `${formatCents(row.offer_amount_cents!)} over ${row.offer_term_months} months at ${formatRatePpm(row.offer_rate_ppm!)}. Read the disclosure and accept it under Loans by ${formatBusinessDate(row.offer_expires_on!)}.`,
+          : `${askedFor(row.offer_amount_cents!, row.offer_term_months)} at ${formatRatePpm(row.offer_rate_ppm!)}. Read the disclosure and accept it under Loans by ${formatBusinessDate(row.offer_expires_on!)}.`,
       at: now,
     });
     return row;
@@ -254,7 +280,7 @@ export async function decideApplication(db: Db, input: DecideInput, now: Date = 
       : offerEmail({
           product_name: updated.product_name,
           amount_cents: updated.offer_amount_cents!,
-          term_months: updated.offer_term_months!,
+          term_months: updated.offer_term_months,
           rate_ppm: updated.offer_rate_ppm!,
           expires_on: updated.offer_expires_on!,
           counter: status === "countered",
@@ -327,12 +353,18 @@ export async function acceptOffer(
         ? "We have not decided on this application yet."
         : "This offer can no longer be accepted. You are welcome to apply again.",
     );
-  const disclosure = loanOfferDisclosure({
-    amount_cents: application.offer_amount_cents!,
-    term_months: application.offer_term_months!,
-    rate_ppm: application.offer_rate_ppm!,
-    disbursed_on: today(now),
-  });
+  // A line of credit is opened, not paid out (./lines-of-credit.server.ts).
+  if (application.open_end) return acceptLineOffer(db, member, application, origin, now);
+  const pledge = await applicationPledge(db, application.id);
+  const disclosure = withSecurity(
+    loanOfferDisclosure({
+      amount_cents: application.offer_amount_cents!,
+      term_months: application.offer_term_months!,
+      rate_ppm: application.offer_rate_ppm!,
+      disbursed_on: today(now),
+    }),
+    pledge,
+  );
   const checking_id = await payoutAccount(db, member.id);
   if (!checking_id) return refusal("conflict", NO_CHECKING);
   const owner = await memberOf(db, member.id);
@@ -386,6 +418,15 @@ export async function acceptOffer(
           created_at: now,
         })
         .returning({ id: loans.id });
+      // A share-secured loan: the amount borrowed is held in the pledged savings.
+      const held = await holdPledge(tx, {
+        application_id: application.id,
+        loan_id: loan!.id,
+        receivable_account_id: receivable.id,
+        amount_cents: disclosure.amount_cents,
+        day: disclosure.disbursed_on,
+      });
+      if (held && !held.ok) throw new BookingRefused(held);
       await tx.insert(loanScheduledPayments).values(
         disclosure.payments.map((p) => ({
           loan_id: loan!.id,
@@ -444,8 +485,10 @@ export async function acceptOffer(
 export interface ApplicationSummary {
   id: number;
   product_name: string;
+  /** The amount asked for, or a line of credit's credit limit (`open_end`, no term). */
   amount_cents: number;
-  term_months: number;
+  term_months: number | null;
+  open_end: boolean;
   status: LoanApplicationStatus;
   status_label: string;
   applied_on: string;
@@ -466,6 +509,7 @@ function summary(row: LoanApplicationRow, today_: string): ApplicationSummary {
     product_name: row.product_name,
     amount_cents: row.amount_cents,
     term_months: row.term_months,
+    open_end: row.open_end,
     status,
     status_label: LOAN_APPLICATION_STATUS_LABELS[status],
     applied_on: today(row.created_at),
@@ -484,9 +528,13 @@ export async function memberApplications(db: DbOrTx, member_id: string, now: Dat
 
 export interface MemberApplicationView extends ApplicationSummary {
   purpose: string;
-  offer: { amount_cents: number; term_months: number; rate_ppm: number; counter: boolean } | null;
+  offer: { amount_cents: number; term_months: number | null; rate_ppm: number; counter: boolean } | null;
   /** The Truth in Lending disclosure: of the open offer (as if accepted today), or as accepted. */
   disclosure: LoanOfferDisclosure | null;
+  /** A line of credit's account-opening disclosure (Regulation Z 1026.6), in place of the Truth in Lending box. */
+  line_disclosure: LineOfCreditDisclosure | null;
+  /** Once a line of credit's offer is accepted: the line opened. */
+  line_id: number | null;
   may_accept: boolean;
   /** A decline's notice (Regulation B 1002.9). */
   adverse_action: { decided_on: string; reasons: string[] } | null;
@@ -514,7 +562,7 @@ export async function memberApplication(
     row.offer_amount_cents !== null
       ? {
           amount_cents: row.offer_amount_cents,
-          term_months: row.offer_term_months!,
+          term_months: row.offer_term_months,
           rate_ppm: row.offer_rate_ppm!,
           counter:
             row.status === "countered" ||
@@ -522,17 +570,24 @@ export async function memberApplication(
             row.offer_term_months !== row.term_months,
         }
       : null;
-  const disclosure =
-    row.status === "accepted"
+  const disclosure = row.open_end
+    ? null
+    : row.status === "accepted"
       ? (row.disclosure as unknown as LoanOfferDisclosure)
-      : may_accept && offer
-        ? loanOfferDisclosure({ ...offer, disbursed_on: today_ })
+      : may_accept && offer && offer.term_months !== null
+        ? withSecurity(
+            loanOfferDisclosure({ ...offer, term_months: offer.term_months, disbursed_on: today_ }),
+            await applicationPledge(db, row.id),
+          )
         : null;
+  const line = row.open_end ? await lineOfApplication(db, row, may_accept, today_) : null;
   return {
     ...base,
     purpose: row.purpose,
     offer,
     disclosure,
+    line_disclosure: line?.disclosure ?? null,
+    line_id: line?.line_id ?? null,
     may_accept,
     adverse_action:
       row.status === "declined"
@@ -546,7 +601,7 @@ export async function memberApplication(
         : null,
     has_pdf: row.disclosure_pdf !== null,
     loan:
-      row.status === "accepted"
+      row.status === "accepted" && !row.open_end
         ? ((await memberLoans(db, member_id, now)).find((l) => l.application_id === row.id) ?? null)
         : null,
   };
@@ -664,10 +719,14 @@ export interface StaffApplicationView extends ApplicationSummary {
     term_months_max: number;
     amount_min_cents: number;
     amount_max_cents: number;
+    /** A line of credit's minimum payment rule; null for a loan with a term. */
+    minimum_payment: MinimumPaymentRule | null;
   } | null;
   decided_by_email: string | null;
-  offer: { amount_cents: number; term_months: number; rate_ppm: number } | null;
+  offer: { amount_cents: number; term_months: number | null; rate_ppm: number } | null;
   adverse_reasons: string[];
+  /** A share-secured application: the savings pledged. */
+  pledge: Awaited<ReturnType<typeof applicationPledge>>;
 }
 
 /** One application for staff, income and employer decrypted (they decide on them). */
@@ -697,21 +756,31 @@ export async function staffApplication(
           term_months_max: product.term_months_max,
           amount_min_cents: product.amount_min_cents,
           amount_max_cents: product.amount_max_cents,
+          minimum_payment: product.minimum_payment,
         }
       : null,
     decided_by_email: row.decided_by_email,
     offer:
       row.offer_amount_cents !== null
-        ? { amount_cents: row.offer_amount_cents, term_months: row.offer_term_months!, rate_ppm: row.offer_rate_ppm! }
+        ? { amount_cents: row.offer_amount_cents, term_months: row.offer_term_months, rate_ppm: row.offer_rate_ppm! }
         : null,
     adverse_reasons: adverseActionReasonLines(
       (row.adverse_reasons ?? []) as AdverseActionReason[],
       row.adverse_other_text,
     ),
+    pledge: await applicationPledge(db, row.id),
   };
 }
 
-async function memberOf(db: DbOrTx, member_id: string): Promise<{ id: string; email: string; name: string }> {
+/** A share-secured offer's disclosure names the pledged savings as its security interest. */
+function withSecurity(
+  disclosure: LoanOfferDisclosure,
+  pledge: { security_interest: string } | null,
+): LoanOfferDisclosure {
+  return pledge ? { ...disclosure, security_interest: pledge.security_interest } : disclosure;
+}
+
+export async function memberOf(db: DbOrTx, member_id: string): Promise<{ id: string; email: string; name: string }> {
   const [row] = await db
     .select({ id: users.id, email: users.email, name: users.name })
     .from(users)
@@ -727,9 +796,9 @@ async function memberNames(db: DbOrTx, ids: string[]): Promise<Map<string, strin
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-type Message = Omit<OutgoingEmail, "to" | "user_id">;
+export type Message = Omit<OutgoingEmail, "to" | "user_id">;
 
-async function mailAfterCommit(db: Db, member: Actor, message: () => Message): Promise<void> {
+export async function mailAfterCommit(db: Db, member: Actor, message: () => Message): Promise<void> {
   try {
     await sendEmail(db, { ...message(), to: member.email, user_id: member.id });
   } catch (error) {
@@ -739,3 +808,36 @@ async function mailAfterCommit(db: Db, member: Actor, message: () => Message): P
 }
 
 export { ADVERSE_ACTION_REASONS };
+
+/** "$5,000 over 36 months", or for a line of credit "a credit limit of $5,000". */
+function askedFor(amount_cents: number, term_months: number | null): string {
+  return term_months === null
+    ? `a credit limit of ${formatCents(amount_cents)}`
+    : `${formatCents(amount_cents)} over ${term_months} months`;
+}
+
+type OfferCheck = { ok: true; offer: { amount_cents: number; term_months: number | null; rate_ppm: number } } | Refusal;
+
+/** A closed-end offer: within the product, a counter that changes something, terms the schedule can carry. */
+function closedEndOfferCheck(
+  product: NonNullable<ReturnType<typeof loanProduct>>,
+  application: LoanApplicationRow,
+  d: { outcome: "approve" | "counter"; amount_cents: number; rate_ppm: number; term_months: number | null },
+  now: Date,
+): OfferCheck {
+  if (d.term_months === null) return refusal("bad_input", "Enter the term in months.", { field: "term_months" });
+  const offer = { amount_cents: d.amount_cents, term_months: d.term_months, rate_ppm: d.rate_ppm };
+  const problem = offerProblems(product, offer)[0];
+  if (problem) return refusal("bad_input", problem.message, { field: problem.field });
+  if (
+    d.outcome === "counter" &&
+    offer.amount_cents === application.amount_cents &&
+    offer.term_months === application.term_months
+  )
+    return refusal("bad_input", "A counter-offer changes the amount or the term; to offer what was asked, approve.", {
+      field: "amount",
+    });
+  // Terms the schedule cannot carry are refused before anything is offered.
+  loanOfferDisclosure({ ...offer, disbursed_on: today(now) });
+  return { ok: true, offer };
+}

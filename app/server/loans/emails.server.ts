@@ -18,12 +18,15 @@ function signature(): string {
   return `\n\n${p.name}\n${p.address.street}, ${p.address.city}, ${p.address.state} ${p.address.postal_code}\n${p.support_email} · ${p.support_phone}`;
 }
 
-export function receivedEmail(a: { product_name: string; amount_cents: number; term_months: number }): Message {
+/** `term_months` null: a line of credit, asked for by its credit limit. */
+export function receivedEmail(a: { product_name: string; amount_cents: number; term_months: number | null }): Message {
   return {
     kind: "loan",
     subject: `We received your ${a.product_name.toLowerCase()} application`,
     text:
-      `Thank you for applying for a ${a.product_name.toLowerCase()} of ${formatCents(a.amount_cents)} over ${a.term_months} months.\n\n` +
+      (a.term_months === null
+        ? `Thank you for applying for a ${a.product_name.toLowerCase()} with a credit limit of ${formatCents(a.amount_cents)}.\n\n`
+        : `Thank you for applying for a ${a.product_name.toLowerCase()} of ${formatCents(a.amount_cents)} over ${a.term_months} months.\n\n`) +
       `We will review it and tell you our decision in online banking under Loans and by email.` +
       signature(),
   };
@@ -32,11 +35,13 @@ export function receivedEmail(a: { product_name: string; amount_cents: number; t
 export function offerEmail(a: {
   product_name: string;
   amount_cents: number;
-  term_months: number;
+  /** null: a line of credit (its credit limit offered). */
+  term_months: number | null;
   rate_ppm: number;
   expires_on: string;
   counter: boolean;
 }): Message {
+  if (a.term_months === null) return lineOfferEmail(a);
   return {
     kind: "loan",
     subject: a.counter
@@ -119,6 +124,30 @@ export function autopayFailedEmail(a: {
       `The payment due ${formatBusinessDate(a.due_on)} on ${a.loan_number} was not taken: ${a.reason}.\n\n` +
       `Please sign in to online banking and pay it under Loans` +
       (a.grace_days !== null ? ` within ${a.grace_days} days of the due date to avoid a late fee.` : ".") +
+      signature(),
+  };
+}
+
+/** A line of credit's offer: the limit and the rate; the account-opening disclosure is read in the app. */
+function lineOfferEmail(a: {
+  product_name: string;
+  amount_cents: number;
+  rate_ppm: number;
+  expires_on: string;
+  counter: boolean;
+}): Message {
+  return {
+    kind: "loan",
+    subject: a.counter
+      ? `An offer for your ${a.product_name.toLowerCase()} application`
+      : `Your ${a.product_name.toLowerCase()} is approved`,
+    text:
+      (a.counter
+        ? `We cannot offer the credit limit you asked for, but we can offer you this:\n\n`
+        : `Good news: we approved your application.\n\n`) +
+      `Credit limit: ${formatCents(a.amount_cents)}\nAnnual percentage rate: ${formatRatePpm(a.rate_ppm)}\n\n` +
+      `Sign in to online banking and open Loans to read the account-opening disclosure (the rate, how interest and the minimum payment are figured, and the fees) and accept the offer by ${formatBusinessDate(a.expires_on)}. ` +
+      `Once you accept, you can draw on the line into your checking or savings whenever you like.` +
       signature(),
   };
 }

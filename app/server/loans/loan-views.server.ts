@@ -15,6 +15,7 @@ import { daysBetween } from "~/domain/loans/schedule";
 import { nextPaymentDue, payoffQuote, totalOwed, type LoanOwed } from "~/domain/loans/servicing";
 import { loanNumber } from "./applications.server";
 import { loanOwed } from "./servicing.server";
+import { correctionLabel, correctionSign, postedCorrections } from "./staff-actions.server";
 
 /**
  * What the member's loan pages read (docs/product.md#loan-servicing): a loan's detail with what is
@@ -50,7 +51,7 @@ export interface LoanDetailView {
   }[];
   history: {
     on: string;
-    kind: "payment" | "autopay" | "interest" | "late_fee" | "autopay_failed" | "disbursement";
+    kind: "payment" | "autopay" | "interest" | "late_fee" | "autopay_failed" | "disbursement" | "correction";
     label: string;
     amount_cents: number;
     detail: string;
@@ -122,6 +123,14 @@ export async function memberLoanDetail(
             ? `${daysBetween(e.from_on!, e.on)} days from ${formatBusinessDate(e.from_on!)}`
             : `Payment due ${formatBusinessDate(e.on)}`,
       })),
+    // Staff's corrections (docs/product.md#booked-loans-staff): a fee waived, an entry reversed.
+    ...(await postedCorrections(db, loan.id)).map((c) => ({
+      on: c.posted_on!,
+      kind: "correction" as const,
+      label: correctionLabel(c),
+      amount_cents: c.amount_cents,
+      detail: c.kind === "waive_fee" ? "Waived by the credit union" : "Corrected by the credit union",
+    })),
     {
       on: loan.disbursed_on,
       kind: "disbursement" as const,
@@ -215,6 +224,12 @@ export async function memberLoanLines(db: DbOrTx, member_id: string, loan_id: nu
       date: effective_date,
       description: `${number}: ${event.kind === "interest" ? "interest" : `late fee, payment due ${event.on}`}`,
       amount_cents: -event.amount_cents,
+    })),
+    ...(await postedCorrections(db, loan.id)).map((c) => ({
+      id: c.transaction_id!,
+      date: c.posted_on!,
+      description: `${number}: ${correctionLabel(c).toLowerCase()}`,
+      amount_cents: correctionSign(c) * c.amount_cents,
     })),
   ].sort((a, b) => (a.date === b.date ? a.id - b.id : a.date < b.date ? -1 : 1));
   const owed_now = -all.reduce((sum, l) => sum + l.amount_cents, 0);

@@ -67,6 +67,10 @@ export function renderLoanDisclosurePdf(input: {
     `Interest rate ${formatRatePpm(d.rate_ppm)}, simple interest on the unpaid balance for the actual days, 365-day year. ` +
       `Prepayment: if you pay off early, you will not have to pay a penalty.`,
   );
+  if (d.security_interest) {
+    doc.moveDown(0.5);
+    doc.text(`Security: ${d.security_interest}`);
+  }
   doc.moveDown(1);
   doc.font("Helvetica-Bold").text("Every payment", 54);
   doc.font("Helvetica").fontSize(8);

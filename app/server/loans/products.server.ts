@@ -1,6 +1,7 @@
 import { institution } from "~/config/institution.server";
 import type { LoanProductProfile } from "~/config/institution";
 import { parseLoanRatePercent, type LoanProductTerms } from "~/domain/loans/products";
+import { percentToPpm } from "~/domain/percent";
 
 /**
  * The loan products of the institution profile as the rules take them (docs/product.md#loans):
@@ -13,13 +14,22 @@ export function loanProductTerms(profile: LoanProductProfile): LoanProductTerms 
     name: profile.name,
     rate_min_ppm: parseLoanRatePercent(profile.rate_min_percent)!,
     rate_max_ppm: parseLoanRatePercent(profile.rate_max_percent)!,
-    term_months_min: profile.term_months_min,
-    term_months_max: profile.term_months_max,
+    // A line of credit has no term (the profile refuses one): 0.
+    term_months_min: profile.term_months_min ?? 0,
+    term_months_max: profile.term_months_max ?? 0,
     amount_min_cents: profile.amount_min_cents,
     amount_max_cents: profile.amount_max_cents,
     payment_frequency: profile.payment_frequency,
     grace_days: profile.grace_days,
     late_fee_cents: profile.late_fee_cents,
+    minimum_payment:
+      profile.minimum_payment_percent !== undefined && profile.minimum_payment_floor_cents !== undefined
+        ? {
+            percent_ppm: percentToPpm(profile.minimum_payment_percent)!,
+            floor_cents: profile.minimum_payment_floor_cents,
+          }
+        : null,
+    ...(profile.pledge_percent !== undefined ? { pledge_percent: profile.pledge_percent } : {}),
   };
 }
 

@@ -33,6 +33,7 @@ import {
 import { loanProduct } from "./products.server";
 import { loanNumber } from "./applications.server";
 import { autopayFailedEmail } from "./emails.server";
+import { holdFollowsPrincipal } from "./share-secured.server";
 import { sendEmail } from "~/server/mail/outbox.server";
 /**
  * Servicing a booked loan (docs/product.md#loan-servicing): the nightly interest accrual, the
@@ -317,6 +318,17 @@ export async function payLoan(
             : {}),
         })
         .where(eq(loans.id, loan.id));
+      // A share-secured loan: the hold on the pledged savings follows the principal owed.
+      await holdFollowsPrincipal(tx, {
+        loan_id: loan.id,
+        member_id: member.id,
+        receivable_account_id: loan.receivable_account_id,
+        principal_owed_cents: owed.principal_cents - applied.principal_cents,
+        paid_off,
+        payment_id: payment!.id,
+        day,
+        now,
+      });
       await recordAudit(tx, {
         actor_id: member.id,
         actor_email: member.email,

@@ -7,6 +7,7 @@ import { pushDeliveries as pushDeliveriesTable, pushSubscriptions } from "~/serv
 import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { decryptField, encryptField, keyedHash } from "~/server/security/crypto.server";
 import { logger } from "~/server/logger.server";
+import { refusal, type Refusal } from "~/domain/refusals";
 
 /**
  * Web Push (docs/product.md#notifications, docs/decisions/0023-web-push.md): a member's devices
@@ -145,12 +146,19 @@ function endpointSuffix(stored: string, member_id: string): string {
   }
 }
 
+/** What a push refusal says (docs/product.md#messages-settings); Account Settings says the rest too. */
+export const PUSH_MESSAGES = {
+  members_only: "Only members get notifications on their devices.",
+  demo: "The published demo sign-ins cannot turn on notifications on a device: every visitor shares them.",
+  not_configured: "Notifications on devices are not offered.",
+  too_many: "You have 10 devices with notifications on, the most an account can have. Remove one first.",
+  invalid: "This browser's notification subscription could not be used. Please try again.",
+  not_found: "That device is not on your account, or its notifications are already off.",
+} as const;
+
+/** The device's id, and whether it was on the member's devices already; or why not. */
 export type AddDeviceResult =
-  | { status: "added"; id: number }
-  | { status: "already_added"; id: number }
-  | { status: "invalid" }
-  | { status: "too_many" }
-  | { status: "not_configured" };
+  { ok: true; id: number; already_added: boolean } | Refusal<"invalid" | "too_many" | "not_configured">;
 
 /**
  * Adds the browser's subscription to the member's devices. A subscription already on this member
@@ -164,21 +172,22 @@ export async function addPushDevice(
   origin: { request_id?: string | null; ip?: string | null },
   options: { extra_origins?: readonly string[]; keys?: PushKeys | null } = {},
 ): Promise<AddDeviceResult> {
-  if (!(options.keys === undefined ? pushKeys() : options.keys)) return { status: "not_configured" };
+  if (!(options.keys === undefined ? pushKeys() : options.keys))
+    return refusal("not_found", PUSH_MESSAGES.not_configured, { code: "not_configured" });
   const subscription = readSubscription(input.subscription_json, options.extra_origins);
-  if (!subscription) return { status: "invalid" };
+  if (!subscription) return refusal("bad_input", PUSH_MESSAGES.invalid, { code: "invalid" });
   const hash = endpointHash(subscription.endpoint);
   const device = input.device.slice(0, 200) || "Unknown browser on unknown device";
-  return db.transaction(async (tx) => {
+  return db.transaction(async (tx): Promise<AddDeviceResult> => {
     // One member's devices change one at a time (two tabs pressing Allow together).
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`push:${member.id}`}))`);
     const [existing] = await tx
       .select({ id: pushSubscriptions.id, member_id: pushSubscriptions.member_id })
       .from(pushSubscriptions)
       .where(and(eq(pushSubscriptions.endpoint_hash, hash), isNull(pushSubscriptions.removed_at)));
-    if (existing?.member_id === member.id) return { status: "already_added", id: existing.id } as const;
+    if (existing?.member_id === member.id) return { ok: true, id: existing.id, already_added: true };
     const live = await listPushDevices(tx, member.id);
-    if (live.length >= PUSH_DEVICES_MAX) return { status: "too_many" } as const;
+    if (live.length >= PUSH_DEVICES_MAX) return refusal("conflict", PUSH_MESSAGES.too_many, { code: "too_many" });
     if (existing)
       await tx
         .update(pushSubscriptions)
@@ -201,7 +210,7 @@ export async function addPushDevice(
       request_id: origin.request_id ?? null,
       ip: origin.ip ?? null,
     });
-    return { status: "added", id: row!.id } as const;
+    return { ok: true, id: row!.id, already_added: false };
   });
 }
 
@@ -215,18 +224,18 @@ export async function removePushDevice(
   member: { id: string; email: string },
   which: { id: number } | { endpoint: string },
   origin: { request_id?: string | null; ip?: string | null },
-): Promise<{ status: "removed" | "not_found" }> {
+): Promise<{ ok: true } | Refusal<"not_found">> {
   const match =
     "id" in which
       ? eq(pushSubscriptions.id, which.id)
       : eq(pushSubscriptions.endpoint_hash, endpointHash(which.endpoint.slice(0, ENDPOINT_MAX_CHARS)));
-  return db.transaction(async (tx) => {
+  return db.transaction(async (tx): Promise<{ ok: true } | Refusal<"not_found">> => {
     const rows = await tx
       .update(pushSubscriptions)
       .set({ removed_at: new Date(), removed_reason: "turned_off" })
       .where(and(match, eq(pushSubscriptions.member_id, member.id), isNull(pushSubscriptions.removed_at)))
       .returning({ device: pushSubscriptions.device });
-    if (rows.length === 0) return { status: "not_found" } as const;
+    if (rows.length === 0) return refusal("not_found", PUSH_MESSAGES.not_found, { code: "not_found" });
     await recordSecurityEvent(tx, {
       action: "auth.push.device_removed",
       user_id: member.id,
@@ -235,7 +244,7 @@ export async function removePushDevice(
       request_id: origin.request_id ?? null,
       ip: origin.ip ?? null,
     });
-    return { status: "removed" } as const;
+    return { ok: true };
   });
 }
 

@@ -5,6 +5,7 @@ import { institution } from "~/config/institution.server";
 import { logger } from "~/server/logger.server";
 import { seedDemoIfEmpty } from "./demo.server";
 import { seedDemoHistory } from "./demo-history.server";
+import { seedDemoLoan } from "./demo-loan.server";
 
 /**
  * Demo mode at start-up: the demo institution's people on an empty database. The server calls
@@ -47,5 +48,7 @@ export async function seedDemoAtStartup(database: Database): Promise<void> {
     // Six months of history for the demo members, posted through the ledger (once: it does
     // nothing for members who already have history).
     await seedDemoHistory(database.db);
+    // Sam Okafor's personal loan, three months old (once, on a demo with no loan yet).
+    await seedDemoLoan(database.db);
   });
 }

@@ -8,13 +8,15 @@ import { businessDayOnOrAfter } from "~/domain/payment-dates";
 import { maskAccountNumber } from "~/domain/account-display";
 import { addMonths, monthBounds, monthLabel, monthOfDate, type StatementMonth } from "~/domain/statements";
 import { payMonthlyDividends } from "~/server/dividends/dividends.server";
+import { runLoanStatements } from "~/server/loans/statements.server";
 import { statementFor } from "./statements.server";
 
 /**
  * The monthly statement run (docs/product.md#statements), a job (app/server/jobs/registry.server.ts):
  * on the first business day of a month, and on any later day it runs, it makes the statement of
  * the month just ended for every member account that had history by the month's end and has
- * none yet, and tells the member in the bell. Safe to repeat: an account's statement for a month
+ * none yet, then for every loan with a balance or activity in the month, and tells the member in
+ * the bell. Safe to repeat: an account's statement for a month
  * is made once (the unique account and month), and the member is told only by the run that made
  * it, in the same database transaction.
  */
@@ -26,6 +28,8 @@ export interface StatementRunCounts {
   [name: string]: number | string | boolean | null;
   month: string;
   made: number;
+  /** Loans' statements made (docs/product.md#loan-statements). */
+  loan_statements_made: number;
   /** Before the month's first business day nothing is made. */
   waiting_for_business_day: boolean;
 }
@@ -34,7 +38,7 @@ export async function runMonthlyStatements(db: Db, now: Date): Promise<Statement
   const today = businessDate(institution().time_zone, now);
   const month = addMonths(monthOfDate(today), -1);
   if (today < businessDayOnOrAfter(`${monthOfDate(today)}-01`))
-    return { month, made: 0, waiting_for_business_day: true };
+    return { month, made: 0, loan_statements_made: 0, waiting_for_business_day: true };
   // The month's dividends first (a no-op once the nightly dividend run has paid them): a statement
   // is kept as made, so one made before its dividend would never show it.
   await payMonthlyDividends(db, now);
@@ -53,7 +57,9 @@ export async function runMonthlyStatements(db: Db, now: Date): Promise<Statement
     if (ids.length < STATEMENT_RUN_BATCH) break;
     after = ids[ids.length - 1]!;
   }
-  return { month, made, waiting_for_business_day: false };
+  // Then every loan's of the month (app/server/loans/statements.server.ts), made and told the same way.
+  const loan_statements_made = await runLoanStatements(db, month);
+  return { month, made, loan_statements_made, waiting_for_business_day: false };
 }
 
 /**

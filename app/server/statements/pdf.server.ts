@@ -115,10 +115,13 @@ function section(doc: PDFKit.PDFDocument, title: string): void {
   doc.moveDown(0.3);
 }
 
+// Each row is ROW_HEIGHT below the last: the row's y is kept, because pdfkit's text() moves
+// doc.y down by a line itself and adding ROW_HEIGHT after it spaced the rows 25 points apart.
 function header(doc: PDFKit.PDFDocument, cells: string[]): void {
   doc.font("Helvetica-Bold").fontSize(8.5);
-  cellsAt(doc, doc.y, cells);
-  doc.y += ROW_HEIGHT;
+  const y = doc.y;
+  cellsAt(doc, y, cells);
+  doc.y = y + ROW_HEIGHT;
 }
 
 function row(doc: PDFKit.PDFDocument, bottom: number, cells: string[], bold = false): void {
@@ -127,8 +130,9 @@ function row(doc: PDFKit.PDFDocument, bottom: number, cells: string[], bold = fa
     doc.y = PAGE.margin;
   }
   doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(8.5);
-  cellsAt(doc, doc.y, cells);
-  doc.y += ROW_HEIGHT;
+  const y = doc.y;
+  cellsAt(doc, y, cells);
+  doc.y = y + ROW_HEIGHT;
 }
 
 function cellsAt(
@@ -154,3 +158,6 @@ function fit(doc: PDFKit.PDFDocument, text: string, width: number): string {
   while (cut.length > 1 && doc.widthOfString(`${cut}…`) > width) cut = cut.slice(0, -1);
   return `${cut.trimEnd()}…`;
 }
+
+/** The table's pieces (a date, a description, an amount and a balance), for the loan statement too (app/server/loans/statement-pdf.server.ts). */
+export { COLUMNS as STATEMENT_COLUMNS, section as statementSection, header as statementHeader, row as statementRow };

@@ -105,6 +105,30 @@ function describeKind(kind: string): string {
 export async function statementData(db: DbOrTx, account: AccountView, month: StatementMonth): Promise<StatementData> {
   if (!account.member_id) throw new Error("statements are for member accounts");
   const figures = await readStatementFigures(db, account.id, month);
+  const bounds = monthBounds(month);
+  return {
+    month,
+    period: { ...bounds, label: monthLabel(month) },
+    institution: statementInstitution(),
+    member: await statementHolder(db, account.member_id),
+    account: { account_number: account.account_number, name: account.name, type: account.type },
+    figures,
+    dividends: await statementDividends(db, account.id, month),
+  };
+}
+
+/** The institution as a statement's heading names it. */
+export function statementInstitution(): StatementData["institution"] {
+  const p = institution();
+  return {
+    name: p.name,
+    address_lines: [p.address.street, `${p.address.city}, ${p.address.state} ${p.address.postal_code}`],
+    routing_number: p.routing_number,
+  };
+}
+
+/** The member as a statement is addressed: both names of a joint membership, and the mailing address. */
+export async function statementHolder(db: DbOrTx, member_id: string): Promise<StatementData["member"]> {
   const [holder] = await db
     .select({
       name: users.name,
@@ -119,32 +143,18 @@ export async function statementData(db: DbOrTx, account: AccountView, month: Sta
     })
     .from(users)
     .leftJoin(memberProfiles, eq(memberProfiles.user_id, users.id))
-    .where(eq(users.id, account.member_id))
+    .where(eq(users.id, member_id))
     .limit(1);
-  const p = institution();
-  const bounds = monthBounds(month);
   const own_name = holder?.first_name ? `${holder.first_name} ${holder.last_name}` : (holder?.name ?? "");
   return {
-    month,
-    period: { ...bounds, label: monthLabel(month) },
-    institution: {
-      name: p.name,
-      address_lines: [p.address.street, `${p.address.city}, ${p.address.state} ${p.address.postal_code}`],
-      routing_number: p.routing_number,
-    },
-    member: {
-      name: holder?.joint_name ? `${own_name} & ${holder.joint_name}` : own_name,
-      address_lines: holder?.street
-        ? [
-            holder.street,
-            [holder.city, [holder.state, holder.postal_code].filter(Boolean).join(" ")].filter(Boolean).join(", "),
-            holder.country && holder.country !== "US" ? holder.country : "",
-          ].filter(Boolean)
-        : [],
-    },
-    account: { account_number: account.account_number, name: account.name, type: account.type },
-    figures,
-    dividends: await statementDividends(db, account.id, month),
+    name: holder?.joint_name ? `${own_name} & ${holder.joint_name}` : own_name,
+    address_lines: holder?.street
+      ? [
+          holder.street,
+          [holder.city, [holder.state, holder.postal_code].filter(Boolean).join(" ")].filter(Boolean).join(", "),
+          holder.country && holder.country !== "US" ? holder.country : "",
+        ].filter(Boolean)
+      : [],
   };
 }
 

@@ -3,18 +3,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { and, desc, eq } from "drizzle-orm";
 import { auditLog, outbox, passkeys, sessions, signInLockouts } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
+import { assertionOptions, listPasskeys, relyingParty } from "~/server/auth/passkeys.server";
+import { finishPasskeyRegistration, startPasskeyRegistration } from "~/server/auth/passkey-registration.server";
 import {
-  assertionOptions,
-  finishPasskeyRegistration,
-  listPasskeys,
   passkeyRemovalOptions,
   PASSKEYS_SERVER_COMMAND_ACTOR,
-  relyingParty,
   removePasskeyWithPasskey,
   removePasskeyWithPassword,
   removeStaffPasskeysFromServer,
-  startPasskeyRegistration,
-} from "~/server/auth/passkeys.server";
+} from "~/server/auth/passkey-removal.server";
 import { passkeySignInOptions, signInWithPasskey } from "~/server/auth/sign-in-passkey.server";
 import { startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
 import { sessionUserFromCookie } from "~/server/auth/session.server";
@@ -404,11 +401,19 @@ describe("sessions and devices", () => {
     const strangerBrowser = browser();
     await signInWith(strangerBrowser, strangerCredential);
     const strangerSession = await sessionUserFromCookie(database.db, strangerBrowser.cookieHeader());
-    expect((await endSession(database.db, user, me!.session_id, strangerSession!.session_id)).status).toBe("not_found");
+    expect(await endSession(database.db, user, me!.session_id, strangerSession!.session_id)).toMatchObject({
+      ok: false,
+      kind: "not_found",
+      code: "not_found",
+    });
     expect(await sessionUserFromCookie(database.db, strangerBrowser.cookieHeader())).not.toBeNull();
-    expect((await endSession(database.db, user, me!.session_id, me!.session_id)).status).toBe("current");
+    expect(await endSession(database.db, user, me!.session_id, me!.session_id)).toMatchObject({
+      ok: false,
+      kind: "bad_input",
+      code: "current",
+    });
 
-    expect((await endSession(database.db, user, me!.session_id, them!.session_id)).status).toBe("ended");
+    expect(await endSession(database.db, user, me!.session_id, them!.session_id)).toEqual({ ok: true });
     expect(await sessionUserFromCookie(database.db, there.cookieHeader())).toBeNull();
     expect(await sessionUserFromCookie(database.db, here.cookieHeader())).not.toBeNull();
   });

@@ -56,7 +56,7 @@ async function memberWithDevice() {
     origin,
     { extra_origins: extra, keys: KEYS },
   );
-  expect(added.status).toBe("added");
+  expect(added).toMatchObject({ ok: true, already_added: false });
   return { member, device, subscription_id: (added as { id: number }).id };
 }
 
@@ -202,16 +202,14 @@ describe("a member's devices", () => {
     expect(audit).toHaveLength(1);
     // The same device again is already added.
     expect(
-      (
-        await addPushDevice(
-          database.db,
-          member,
-          { subscription_json: JSON.stringify(device.json), device: "Chrome 131 on Linux" },
-          origin,
-          { extra_origins: extra, keys: KEYS },
-        )
-      ).status,
-    ).toBe("already_added");
+      await addPushDevice(
+        database.db,
+        member,
+        { subscription_json: JSON.stringify(device.json), device: "Chrome 131 on Linux" },
+        origin,
+        { extra_origins: extra, keys: KEYS },
+      ),
+    ).toMatchObject({ ok: true, already_added: true });
     for (const bad of [
       "not json",
       JSON.stringify({ ...device.json, endpoint: "https://attacker.example/collect" }),
@@ -220,24 +218,20 @@ describe("a member's devices", () => {
       JSON.stringify({ endpoint: device.json.endpoint }),
     ])
       expect(
-        (
-          await addPushDevice(database.db, member, { subscription_json: bad, device: "Chrome 131 on Linux" }, origin, {
-            extra_origins: extra,
-            keys: KEYS,
-          })
-        ).status,
-      ).toBe("invalid");
+        await addPushDevice(database.db, member, { subscription_json: bad, device: "Chrome 131 on Linux" }, origin, {
+          extra_origins: extra,
+          keys: KEYS,
+        }),
+      ).toMatchObject({ ok: false, kind: "bad_input", code: "invalid" });
     expect(
-      (
-        await addPushDevice(
-          database.db,
-          member,
-          { subscription_json: JSON.stringify(device.json), device: "Chrome 131 on Linux" },
-          origin,
-          { extra_origins: extra, keys: null },
-        )
-      ).status,
-    ).toBe("not_configured");
+      await addPushDevice(
+        database.db,
+        member,
+        { subscription_json: JSON.stringify(device.json), device: "Chrome 131 on Linux" },
+        origin,
+        { extra_origins: extra, keys: null },
+      ),
+    ).toMatchObject({ ok: false, kind: "not_found", code: "not_configured" });
   });
 
   it("accepts the browsers' push services only", () => {
@@ -261,15 +255,21 @@ describe("a member's devices", () => {
   it("turns a device off by id or by its URL; another member's device is not found and stays", async () => {
     const a = await memberWithDevice();
     const b = await memberWithDevice();
-    expect((await removePushDevice(database.db, a.member, { id: b.subscription_id }, origin)).status).toBe("not_found");
-    expect((await removePushDevice(database.db, a.member, { endpoint: b.device.json.endpoint }, origin)).status).toBe(
-      "not_found",
-    );
+    expect(await removePushDevice(database.db, a.member, { id: b.subscription_id }, origin)).toMatchObject({
+      ok: false,
+      kind: "not_found",
+      code: "not_found",
+    });
+    expect(await removePushDevice(database.db, a.member, { endpoint: b.device.json.endpoint }, origin)).toMatchObject({
+      ok: false,
+      kind: "not_found",
+      code: "not_found",
+    });
     expect(await listPushDevices(database.db, b.member.id)).toHaveLength(1);
-    expect((await removePushDevice(database.db, a.member, { id: a.subscription_id }, origin)).status).toBe("removed");
-    expect((await removePushDevice(database.db, b.member, { endpoint: b.device.json.endpoint }, origin)).status).toBe(
-      "removed",
-    );
+    expect(await removePushDevice(database.db, a.member, { id: a.subscription_id }, origin)).toEqual({ ok: true });
+    expect(await removePushDevice(database.db, b.member, { endpoint: b.device.json.endpoint }, origin)).toEqual({
+      ok: true,
+    });
     // A device turned off gets no pushes.
     await notify(database.db, { member_id: a.member.id, kind: "statement_ready", title: "S", body: "." });
     await run();
@@ -286,7 +286,7 @@ describe("a member's devices", () => {
       origin,
       { extra_origins: extra, keys: KEYS },
     );
-    expect(moved.status).toBe("added");
+    expect(moved).toMatchObject({ ok: true, already_added: false });
     expect(await listPushDevices(database.db, a.member.id)).toEqual([]);
     expect(await listPushDevices(database.db, b.id, a.device.json.endpoint)).toMatchObject([{ this_device: true }]);
   });

@@ -45,8 +45,11 @@ export interface TransferData {
 }
 
 // What the dashboard action answers: the server's own types (type-only, erased from the bundle).
-export type { TransferActionResult as TransferResult, WireQuoteView } from "~/routes/member/dashboard.server";
-import type { TransferActionResult as TransferResult } from "~/routes/member/dashboard.server";
+export type {
+  TransferActionResult as TransferResult,
+  WireQuoteView,
+} from "~/server/payments/transfer-form-steps.server";
+import type { TransferActionResult as TransferResult } from "~/server/payments/transfer-form-steps.server";
 
 export function accountOptions(accounts: FormAccount[]) {
   return accountChoices(accounts);

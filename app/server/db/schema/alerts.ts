@@ -23,7 +23,7 @@ import { ACCOUNT_ALERT_KINDS } from "../../../domain/alerts";
  * An alert "for all my accounts" is a row without an account (the member's choice) and one row per
  * account that points to it (`all_accounts_alert_id`): the ledger's hook reads those as any
  * other. An account opened later gets its row, and its `alerts_on`, from a trigger on
- * ledger_accounts in the insert's own transaction (migration `alerts_for_all_accounts`), so no way of opening an
+ * ledger_accounts in the insert's own transaction (migration `scheduled_us_bank_and_all_accounts_alerts`), so no way of opening an
  * account can forget it (docs/decisions/0026-alerts-in-the-posting.md).
  * The sign-in from a new device is the member's loginAlerts setting (member_settings), not a row here.
  */

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  boolean,
   check,
   customType,
   date,
@@ -42,8 +43,10 @@ export const loanApplications = pgTable(
     /** The profile's loan product (`loan_products[].slug`) and its name when the member applied. */
     product_slug: text("product_slug").notNull(),
     product_name: text("product_name").notNull(),
+    /** What the member asked for: an amount and term, or for a line of credit (`open_end`) a credit limit and no term. */
     amount_cents: bigint("amount_cents", { mode: "number" }).notNull(),
-    term_months: integer("term_months").notNull(),
+    term_months: integer("term_months"),
+    open_end: boolean("open_end").notNull().default(false),
     purpose: text("purpose").notNull(),
     /** Yearly gross income in cents and the employer's name, each encrypted (personal data). */
     income_enc: text("income_enc").notNull(),
@@ -79,11 +82,14 @@ export const loanApplications = pgTable(
       sql`${t.status} in ('submitted', 'approved', 'countered', 'declined', 'accepted', 'lapsed')`,
     ),
     check("loan_applications_amount_positive", sql`${t.amount_cents} > 0`),
-    check("loan_applications_term_positive", sql`${t.term_months} > 0`),
+    check(
+      "loan_applications_term_positive",
+      sql`(${t.open_end} and ${t.term_months} is null) or (not ${t.open_end} and ${t.term_months} > 0)`,
+    ),
     // An offer carries all its terms; a decline its reasons; an acceptance its disclosure.
     check(
       "loan_applications_offer_complete",
-      sql`${t.status} not in ('approved', 'countered', 'accepted', 'lapsed') or (${t.offer_amount_cents} > 0 and ${t.offer_term_months} > 0 and ${t.offer_rate_ppm} >= 0 and ${t.offer_expires_on} is not null)`,
+      sql`${t.status} not in ('approved', 'countered', 'accepted', 'lapsed') or (${t.offer_amount_cents} > 0 and (${t.offer_term_months} > 0 or (${t.open_end} and ${t.offer_term_months} is null)) and ${t.offer_rate_ppm} >= 0 and ${t.offer_expires_on} is not null)`,
     ),
     check(
       "loan_applications_decline_explained",

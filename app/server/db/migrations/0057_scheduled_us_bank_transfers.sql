@@ -1,9 +1,0 @@
-ALTER TABLE "scheduled_transfers" DROP CONSTRAINT "scheduled_transfers_kind_valid";--> statement-breakpoint
-ALTER TABLE "scheduled_transfers" ADD COLUMN "ach_routing_number" text;--> statement-breakpoint
-ALTER TABLE "scheduled_transfers" ADD COLUMN "ach_account_number_enc" text;--> statement-breakpoint
-ALTER TABLE "scheduled_transfers" ADD COLUMN "ach_account_last4" text;--> statement-breakpoint
-ALTER TABLE "scheduled_transfers" ADD COLUMN "ach_account_type" text;--> statement-breakpoint
-ALTER TABLE "scheduled_transfers" ADD COLUMN "ach_account_name" text;--> statement-breakpoint
-ALTER TABLE "scheduled_transfers" ADD COLUMN "linked_account_id" bigint;--> statement-breakpoint
-ALTER TABLE "scheduled_transfers" ADD CONSTRAINT "scheduled_transfers_linked_account_id_linked_accounts_id_fk" FOREIGN KEY ("linked_account_id") REFERENCES "public"."linked_accounts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "scheduled_transfers" ADD CONSTRAINT "scheduled_transfers_kind_valid" CHECK (("scheduled_transfers"."kind" = 'internal' and "scheduled_transfers"."to_account_id" is not null and "scheduled_transfers"."recipient_member_id" is null and "scheduled_transfers"."ach_account_number_enc" is null) or ("scheduled_transfers"."kind" = 'member' and "scheduled_transfers"."to_account_id" is null and "scheduled_transfers"."recipient_member_id" is not null and "scheduled_transfers"."ach_account_number_enc" is null) or ("scheduled_transfers"."kind" = 'ach' and "scheduled_transfers"."to_account_id" is null and "scheduled_transfers"."recipient_member_id" is null and "scheduled_transfers"."ach_routing_number" is not null and "scheduled_transfers"."ach_account_number_enc" is not null and "scheduled_transfers"."ach_account_last4" is not null and "scheduled_transfers"."ach_account_type" in ('checking', 'savings') and "scheduled_transfers"."ach_account_name" is not null));

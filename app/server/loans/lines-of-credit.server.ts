@@ -1,0 +1,930 @@
+import { and, asc, desc, eq, inArray, lte } from "drizzle-orm";
+import type { Actor } from "~/domain/actor";
+import type { Db, DbOrTx } from "~/server/db/client.server";
+import {
+  creditLineActivity,
+  creditLineCycles,
+  creditLines,
+  ledgerAccounts,
+  loanApplications,
+  type CreditLineCycleRow,
+  type CreditLineRow,
+  type LoanApplicationRow,
+} from "~/server/db/schema";
+import { institutionAccount, openLoanReceivable } from "~/server/ledger/accounts.server";
+import { postTransfer, today } from "~/server/ledger/ledger.server";
+import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
+import { notify } from "~/server/notifications/notifications.server";
+import { logger } from "~/server/logger.server";
+import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
+import { formatCents } from "~/domain/money";
+import { formatBusinessDate } from "~/domain/calendar-date";
+import { addCalendarDays } from "~/domain/payment-dates";
+import { daysBetween } from "~/domain/loans/schedule";
+import { accrueInterest, applyPayment, totalOwed, type LoanOwed } from "~/domain/loans/servicing";
+import { type LoanProductTerms } from "~/domain/loans/products";
+import {
+  LINE_PAYMENT_DUE_DAYS,
+  availableCredit,
+  creditLimitProblem,
+  cycleCloseOn,
+  cycleMinimumDue,
+  drawProblem,
+  lineOfCreditDisclosure,
+  lineOfferProblems,
+  type LineOfCreditDisclosure,
+} from "~/domain/loans/line-of-credit";
+import { loanProduct } from "./products.server";
+import { mailAfterCommit, memberOf, type AcceptAnswer } from "./applications.server";
+import { lineAcceptedEmail, renderLineDisclosurePdf } from "./line-of-credit-documents.server";
+import type { PaymentAmount } from "./servicing.server";
+
+/**
+ * Lines of credit (docs/product.md#lines-of-credit; Regulation Z subpart B): applied for, decided
+ * and accepted like a loan (./applications.server.ts), then opened with nothing drawn. The member
+ * draws into their own checking or savings up to the available credit, interest accrues nightly
+ * on the principal drawn, each month's billing cycle sets a minimum payment, payments go to fees,
+ * interest, principal, and a minimum unpaid after the grace days is charged the late fee once.
+ *
+ * Every change of a line's figures happens in the database transaction of the ledger posting it
+ * follows from, under the line's row lock (two draws at once are taken one after the other, each
+ * checked against the credit left by the other):
+ * - a draw (kind `loan_draw`): the line's receivable debited, the member's account credited;
+ * - interest (kind `loan_interest`): the interest receivable debited, loan interest income credited;
+ * - a payment (kind `loan_payment`): the member's account debited, the interest receivable
+ *   credited with the interest part and the line's receivable with the fees and principal;
+ * - a late fee (kind `loan_fee`): the line's receivable debited, fees income credited.
+ */
+
+const SYSTEM = "system:line-servicing";
+
+export const LINE_NOT_FOUND = "We could not find that line of credit.";
+export const LINE_CLOSED = "This line of credit is closed.";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** LC-000012: how the member and staff name a line of credit. */
+export function lineNumber(line_id: number): string {
+  return `LC-${String(line_id).padStart(6, "0")}`;
+}
+
+class Refused extends Error {
+  constructor(readonly answer: Refusal) {
+    super(answer.message);
+  }
+}
+
+function refusedAnswer(error: unknown): Refusal {
+  if (error instanceof Refused) return error.answer;
+  throw error;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Applying, deciding, accepting (called from ./applications.server.ts)
+
+/** A member's request: a credit limit within the product's. */
+export function lineRequestProblem(product: LoanProductTerms, credit_limit_cents: number) {
+  const message = creditLimitProblem(product, credit_limit_cents);
+  return message ? { field: "amount", message } : undefined;
+}
+
+/** Staff's offer on a line: the limit and rate within the product, a counter that changes the limit. */
+export function lineOfferCheck(
+  product: LoanProductTerms,
+  application: LoanApplicationRow,
+  d: { outcome: "approve" | "counter"; amount_cents: number; rate_ppm: number },
+): { ok: true; offer: { amount_cents: number; term_months: null; rate_ppm: number } } | Refusal {
+  const problem = lineOfferProblems(product, { credit_limit_cents: d.amount_cents, rate_ppm: d.rate_ppm })[0];
+  if (problem) return refusal("bad_input", problem.message, { field: problem.field });
+  if (d.outcome === "counter" && d.amount_cents === application.amount_cents)
+    return refusal("bad_input", "A counter-offer changes the credit limit; to offer what was asked, approve.", {
+      field: "amount",
+    });
+  return { ok: true, offer: { amount_cents: d.amount_cents, term_months: null, rate_ppm: d.rate_ppm } };
+}
+
+/** The account-opening disclosure of an open offer, as if accepted on `opened_on`; null when the product is gone. */
+function offerDisclosure(application: LoanApplicationRow, opened_on: string): LineOfCreditDisclosure | null {
+  const product = loanProduct(application.product_slug);
+  if (!product?.minimum_payment) return null;
+  return lineOfCreditDisclosure({
+    credit_limit_cents: application.offer_amount_cents!,
+    rate_ppm: application.offer_rate_ppm!,
+    minimum_payment: product.minimum_payment,
+    late_fee_cents: product.late_fee_cents,
+    grace_days: product.grace_days,
+    opened_on,
+  });
+}
+
+/** What the member's application page shows of a line: its disclosure (offered or accepted) and the line opened. */
+export async function lineOfApplication(
+  db: DbOrTx,
+  row: LoanApplicationRow,
+  may_accept: boolean,
+  today_: string,
+): Promise<{ disclosure: LineOfCreditDisclosure | null; line_id: number | null }> {
+  if (row.status === "accepted") {
+    const [line] = await db
+      .select({ id: creditLines.id })
+      .from(creditLines)
+      .where(eq(creditLines.application_id, row.id));
+    return { disclosure: row.disclosure as unknown as LineOfCreditDisclosure, line_id: line?.id ?? null };
+  }
+  return { disclosure: may_accept ? offerDisclosure(row, today_) : null, line_id: null };
+}
+
+/**
+ * The member accepts a line's open offer (the caller checked it is theirs and open): the
+ * account-opening disclosure is computed again from the offer and the product's terms, kept with
+ * its PDF and emailed; the line is opened with its own receivable account at zero. Nothing is
+ * paid out: the member draws when they choose.
+ */
+export async function acceptLineOffer(
+  db: Db,
+  member: Actor,
+  application: LoanApplicationRow,
+  origin: AuditOrigin,
+  now: Date,
+): Promise<AcceptAnswer> {
+  const opened_on = today(now);
+  const disclosure = offerDisclosure(application, opened_on);
+  if (!disclosure) return refusal("conflict", "This line of credit is no longer offered. Please contact us.");
+  const owner = await memberOf(db, member.id);
+  const pdf = await renderLineDisclosurePdf({ application, disclosure, member_name: owner.name });
+  const accepted = await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(loanApplications)
+      .set({ status: "accepted", accepted_at: now, disclosure: { ...disclosure }, disclosure_pdf: pdf })
+      .where(and(eq(loanApplications.id, application.id), inArray(loanApplications.status, ["approved", "countered"])))
+      .returning({ id: loanApplications.id });
+    if (rows.length === 0) return false;
+    const receivable = await openLoanReceivable(tx, `Line of credit receivable: application ${application.id}`);
+    const [line] = await tx
+      .insert(creditLines)
+      .values({
+        application_id: application.id,
+        member_id: member.id,
+        product_name: application.product_name,
+        receivable_account_id: receivable.id,
+        credit_limit_cents: disclosure.credit_limit_cents,
+        rate_ppm: disclosure.rate_ppm,
+        minimum_payment_ppm: disclosure.minimum_payment.percent_ppm,
+        minimum_payment_floor_cents: disclosure.minimum_payment.floor_cents,
+        grace_days: disclosure.late_fee_grace_days,
+        late_fee_cents: disclosure.late_fee_cents,
+        opened_on,
+        interest_accrued_to: opened_on,
+        next_cycle_close_on: disclosure.first_cycle_close_on,
+        created_at: now,
+      })
+      .returning({ id: creditLines.id });
+    await recordAudit(tx, {
+      actor_id: member.id,
+      actor_email: member.email,
+      action: "loan.accept",
+      subject_type: "loan_application",
+      subject_id: application.id,
+      member_id: member.id,
+      before: { status: application.status },
+      after: {
+        status: "accepted",
+        line_id: line!.id,
+        credit_limit_cents: disclosure.credit_limit_cents,
+        rate_ppm: disclosure.rate_ppm,
+      },
+      ...origin,
+      at: now,
+    });
+    await notify(tx, {
+      member_id: member.id,
+      kind: "loan_update",
+      title: `Your ${application.product_name.toLowerCase()} is open`,
+      body: `${lineNumber(line!.id)} has a credit limit of ${formatCents(disclosure.credit_limit_cents)}. Draw on it under Loans whenever you like. Your account-opening disclosure is kept there and was emailed to you.`,
+      at: now,
+    });
+    return true;
+  });
+  if (!accepted) return refusal("conflict", "This offer can no longer be accepted.");
+  await mailAfterCommit(db, member, () => ({
+    ...lineAcceptedEmail({ product_name: application.product_name, disclosure }),
+    attachments: [
+      { file_name: `line-of-credit-disclosure-${application.id}.pdf`, content_type: "application/pdf", content: pdf },
+    ],
+  }));
+  return { ok: true, application_id: application.id };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What is owed, and interest
+
+async function lockLine(tx: Tx, line_id: number, member_id?: string): Promise<CreditLineRow | null> {
+  const [row] = await tx
+    .select()
+    .from(creditLines)
+    .where(
+      member_id ? and(eq(creditLines.id, line_id), eq(creditLines.member_id, member_id)) : eq(creditLines.id, line_id),
+    )
+    .for("update");
+  return row ?? null;
+}
+
+/** What the member owes on the line, by part: the receivable holds principal and fees. */
+export async function lineOwed(db: DbOrTx, line: CreditLineRow): Promise<LoanOwed> {
+  const [row] = await db
+    .select({ posted_cents: ledgerAccounts.posted_cents })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.id, line.receivable_account_id));
+  const receivable = 0 - (row?.posted_cents ?? 0); // never -0
+  return {
+    fees_cents: line.fees_due_cents,
+    interest_cents: line.accrued_interest_cents,
+    principal_cents: receivable - line.fees_due_cents,
+  };
+}
+
+/** Accrues the line's interest for the days before `to` (as a loan's: once per day, the fraction carried). */
+async function accrueTo(tx: Tx, line: CreditLineRow, to: string): Promise<CreditLineRow> {
+  const days = daysBetween(line.interest_accrued_to, to);
+  if (days <= 0 || line.status !== "active") return line;
+  const owed = await lineOwed(tx, line);
+  const accrual = accrueInterest(owed.principal_cents, line.rate_ppm, days, line.accrual_carry);
+  if (accrual.interest_cents > 0) {
+    const receivable = await institutionAccount(tx, "interest_receivable");
+    const income = await institutionAccount(tx, "interest_income");
+    const posted = await postTransfer(tx, {
+      idempotency_key: `line:${line.id}:interest:${to}`,
+      initiator: SYSTEM,
+      kind: "loan_interest",
+      created_by: "line-servicing",
+      memo: `${lineNumber(line.id)}: interest ${line.interest_accrued_to} to the day before ${to}`,
+      effective_date: to,
+      entries: [
+        { account_id: receivable.id, amount_cents: -accrual.interest_cents },
+        { account_id: income.id, amount_cents: accrual.interest_cents },
+      ],
+    });
+    if (!posted.ok) throw new Error(`line ${line.id}: interest could not be posted (${posted.code})`);
+  }
+  const [after] = await tx
+    .update(creditLines)
+    .set({
+      interest_accrued_to: to,
+      accrued_interest_cents: line.accrued_interest_cents + accrual.interest_cents,
+      accrual_carry: accrual.carry,
+    })
+    .where(eq(creditLines.id, line.id))
+    .returning();
+  return after!;
+}
+
+/** A member's own open checking or savings account, or null. */
+async function memberAccount(db: DbOrTx, member_id: string, account_id: number) {
+  const [row] = await db
+    .select({ id: ledgerAccounts.id, name: ledgerAccounts.name })
+    .from(ledgerAccounts)
+    .where(
+      and(
+        eq(ledgerAccounts.id, account_id),
+        eq(ledgerAccounts.member_id, member_id),
+        inArray(ledgerAccounts.type, ["checking", "savings"]),
+        eq(ledgerAccounts.status, "active"),
+      ),
+    );
+  return row ?? null;
+}
+
+async function earlierActivity(db: DbOrTx, line_id: number, member_id: string, key: string) {
+  const [row] = await db
+    .select()
+    .from(creditLineActivity)
+    .where(
+      and(
+        eq(creditLineActivity.line_id, line_id),
+        eq(creditLineActivity.member_id, member_id),
+        eq(creditLineActivity.idempotency_key, key),
+      ),
+    );
+  return row ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing
+
+export interface DrawInput {
+  line_id: number;
+  to_account_id: number;
+  amount_cents: number;
+  idempotency_key: string;
+}
+
+export type DrawAnswer =
+  { ok: true; activity_id: number; amount_cents: number; available_cents: number; replayed: boolean } | Refusal;
+
+/**
+ * The member draws on their own line into their own checking or savings. Under the line's lock,
+ * interest is accrued to today and the amount checked against the credit available then; over it
+ * is refused beside the amount and nothing moves. A repeat of the key answers the first draw. Like
+ * a transfer between the member's own accounts it needs no step-up code.
+ */
+export async function drawOnLine(
+  db: Db,
+  member: Actor,
+  input: DrawInput,
+  origin: AuditOrigin,
+  now: Date = new Date(),
+): Promise<DrawAnswer> {
+  const earlier = await earlierActivity(db, input.line_id, member.id, input.idempotency_key);
+  if (earlier)
+    return {
+      ok: true,
+      activity_id: earlier.id,
+      amount_cents: earlier.amount_cents,
+      available_cents: -1,
+      replayed: true,
+    };
+  const to = await memberAccount(db, member.id, input.to_account_id);
+  if (!to) return refusal("bad_input", "Please choose one of your open checking or savings accounts.", { field: "to" });
+  const day = today(now);
+  return db
+    .transaction(async (tx): Promise<DrawAnswer> => {
+      const locked = await lockLine(tx, input.line_id, member.id);
+      if (!locked) throw new Refused(refusal("not_found", LINE_NOT_FOUND));
+      if (locked.status !== "active") throw new Refused(refusal("conflict", LINE_CLOSED));
+      const line = await accrueTo(tx, locked, day);
+      const available = availableCredit(line.credit_limit_cents, totalOwed(await lineOwed(tx, line)));
+      const problem = drawProblem(input.amount_cents, available);
+      if (problem) throw new Refused(refusal("bad_input", problem, { field: "amount" }));
+      const posted = await postTransfer(tx, {
+        idempotency_key: `line-draw:${line.id}:${input.idempotency_key}`,
+        initiator: `member:${member.id}`,
+        kind: "loan_draw",
+        created_by: member.id,
+        memo: `${line.product_name} ${lineNumber(line.id)}: draw`,
+        category: "Transfer",
+        effective_date: day,
+        entries: [
+          { account_id: line.receivable_account_id, amount_cents: -input.amount_cents },
+          { account_id: to.id, amount_cents: input.amount_cents },
+        ],
+      });
+      if (!posted.ok)
+        throw new Refused(refusal("conflict", refusalMessage(posted.code), { field: "to", code: posted.code }));
+      const [activity] = await tx
+        .insert(creditLineActivity)
+        .values({
+          line_id: line.id,
+          member_id: member.id,
+          kind: "draw",
+          account_id: to.id,
+          amount_cents: input.amount_cents,
+          principal_cents: input.amount_cents,
+          transaction_id: posted.transaction.id,
+          idempotency_key: input.idempotency_key,
+          on: day,
+          created_at: now,
+        })
+        .returning({ id: creditLineActivity.id });
+      await recordAudit(tx, {
+        actor_id: member.id,
+        actor_email: member.email,
+        action: "line.draw",
+        subject_type: "credit_line",
+        subject_id: line.id,
+        member_id: member.id,
+        after: { amount_cents: input.amount_cents, to_account_id: to.id, available_before_cents: available },
+        ...origin,
+        at: now,
+      });
+      await notify(tx, {
+        member_id: member.id,
+        kind: "loan_update",
+        title: `You drew ${formatCents(input.amount_cents)} on your ${line.product_name.toLowerCase()}`,
+        body: `${formatCents(input.amount_cents)} from ${lineNumber(line.id)} went to ${to.name}. Interest on it starts today.`,
+        at: now,
+      });
+      return {
+        ok: true,
+        activity_id: activity!.id,
+        amount_cents: input.amount_cents,
+        available_cents: available - input.amount_cents,
+        replayed: false,
+      };
+    })
+    .catch(refusedAnswer);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paying
+
+export interface PayLineInput {
+  line_id: number;
+  from_account_id: number;
+  /** `next_due`: what is left of the minimum payment due; `payoff`: everything owed. */
+  amount: PaymentAmount;
+  idempotency_key: string;
+}
+
+export type PayLineAnswer =
+  | {
+      ok: true;
+      activity_id: number;
+      amount_cents: number;
+      fees_cents: number;
+      interest_cents: number;
+      principal_cents: number;
+      replayed: boolean;
+    }
+  | Refusal;
+
+async function latestCycle(db: DbOrTx, line_id: number, day: string): Promise<CreditLineCycleRow | null> {
+  const [row] = await db
+    .select()
+    .from(creditLineCycles)
+    .where(and(eq(creditLineCycles.line_id, line_id), lte(creditLineCycles.closed_on, day)))
+    .orderBy(desc(creditLineCycles.closed_on))
+    .limit(1);
+  return row ?? null;
+}
+
+/** What is left of a cycle's minimum payment. */
+function minimumLeft(cycle: CreditLineCycleRow | null): number {
+  return cycle ? Math.max(0, cycle.minimum_due_cents - cycle.paid_cents) : 0;
+}
+
+/**
+ * A payment on the member's own line from their own checking or savings: interest accrued to
+ * today first, then applied to fees, interest, principal. It counts toward the minimum of the
+ * latest closed cycle. The line stays open at zero: what is paid can be drawn again.
+ */
+export async function payLine(
+  db: Db,
+  member: Actor,
+  input: PayLineInput,
+  origin: AuditOrigin | null,
+  now: Date = new Date(),
+  kind: "payment" | "autopay" = "payment",
+): Promise<PayLineAnswer> {
+  const earlier = await earlierActivity(db, input.line_id, member.id, input.idempotency_key);
+  if (earlier)
+    return {
+      ok: true,
+      activity_id: earlier.id,
+      amount_cents: earlier.amount_cents,
+      fees_cents: earlier.fees_cents,
+      interest_cents: earlier.interest_cents,
+      principal_cents: earlier.principal_cents,
+      replayed: true,
+    };
+  const from = await memberAccount(db, member.id, input.from_account_id);
+  if (!from)
+    return refusal("bad_input", "Please choose one of your open checking or savings accounts.", { field: "from" });
+  const day = today(now);
+  return db
+    .transaction(async (tx): Promise<PayLineAnswer> => {
+      const locked = await lockLine(tx, input.line_id, member.id);
+      if (!locked) throw new Refused(refusal("not_found", LINE_NOT_FOUND));
+      if (locked.status !== "active") throw new Refused(refusal("conflict", LINE_CLOSED));
+      const line = await accrueTo(tx, locked, day);
+      const owed = await lineOwed(tx, line);
+      const balance = totalOwed(owed);
+      if (balance === 0) throw new Refused(refusal("bad_input", "You owe nothing on this line.", { field: "amount" }));
+      const cycle = await latestCycle(tx, line.id, day);
+      let amount_cents: number;
+      if (input.amount.kind === "payoff") amount_cents = balance;
+      else if (input.amount.kind === "next_due") {
+        amount_cents = Math.min(minimumLeft(cycle), balance);
+        if (amount_cents === 0)
+          throw new Refused(
+            refusal("bad_input", "No minimum payment is due now: enter an amount to pay.", { field: "amount" }),
+          );
+      } else amount_cents = input.amount.amount_cents;
+      const applied = applyPayment(amount_cents, owed);
+      if (!applied)
+        throw new Refused(
+          refusal(
+            "bad_input",
+            amount_cents > balance
+              ? `That is more than you owe: the balance today is ${formatCents(balance)}.`
+              : "Enter an amount of at least $0.01.",
+            { field: "amount" },
+          ),
+        );
+      const interestReceivable = await institutionAccount(tx, "interest_receivable");
+      const to_receivable = applied.fees_cents + applied.principal_cents;
+      const posted = await postTransfer(tx, {
+        idempotency_key: `line-payment:${line.id}:${input.idempotency_key}`,
+        initiator: `member:${member.id}`,
+        kind: "loan_payment",
+        created_by: kind === "autopay" ? "line-servicing" : member.id,
+        memo: `${line.product_name} ${lineNumber(line.id)}: ${kind === "autopay" ? "autopay" : "payment"}`,
+        category: "Loan payment",
+        effective_date: day,
+        entries: [
+          { account_id: from.id, amount_cents: -amount_cents },
+          ...(applied.interest_cents > 0
+            ? [{ account_id: interestReceivable.id, amount_cents: applied.interest_cents }]
+            : []),
+          ...(to_receivable > 0 ? [{ account_id: line.receivable_account_id, amount_cents: to_receivable }] : []),
+        ],
+      });
+      if (!posted.ok)
+        throw new Refused(refusal("conflict", refusalMessage(posted.code), { field: "from", code: posted.code }));
+      const [activity] = await tx
+        .insert(creditLineActivity)
+        .values({
+          line_id: line.id,
+          member_id: member.id,
+          kind,
+          account_id: from.id,
+          amount_cents,
+          ...applied,
+          transaction_id: posted.transaction.id,
+          idempotency_key: input.idempotency_key,
+          on: day,
+          created_at: now,
+        })
+        .returning({ id: creditLineActivity.id });
+      await tx
+        .update(creditLines)
+        .set({
+          accrued_interest_cents: line.accrued_interest_cents - applied.interest_cents,
+          fees_due_cents: line.fees_due_cents - applied.fees_cents,
+        })
+        .where(eq(creditLines.id, line.id));
+      if (cycle)
+        await tx
+          .update(creditLineCycles)
+          .set({ paid_cents: cycle.paid_cents + amount_cents })
+          .where(eq(creditLineCycles.id, cycle.id));
+      await recordAudit(tx, {
+        actor_id: member.id,
+        actor_email: member.email,
+        action: kind === "autopay" ? "line.autopay" : "line.pay",
+        subject_type: "credit_line",
+        subject_id: line.id,
+        member_id: member.id,
+        after: { amount_cents, ...applied, from_account_id: from.id },
+        ...(origin ?? {}),
+        at: now,
+      });
+      await notify(tx, {
+        member_id: member.id,
+        kind: "loan_update",
+        title: `We received your ${formatCents(amount_cents)} line of credit payment`,
+        body: `${formatCents(amount_cents)} from ${from.name} went to ${lineNumber(line.id)}: ${formatCents(applied.fees_cents)} fees, ${formatCents(applied.interest_cents)} interest, ${formatCents(applied.principal_cents)} principal.`,
+        at: now,
+      });
+      return { ok: true, activity_id: activity!.id, amount_cents, ...applied, replayed: false };
+    })
+    .catch(refusedAnswer);
+}
+
+export type LineAutopayAnswer = { ok: true; on: boolean } | Refusal;
+
+/** Autopay of each cycle's minimum on its due date, from one of the member's own accounts, or off (null). */
+export async function setLineAutopay(
+  db: Db,
+  member: Actor,
+  line_id: number,
+  from_account_id: number | null,
+  origin: AuditOrigin,
+  now: Date = new Date(),
+): Promise<LineAutopayAnswer> {
+  if (from_account_id !== null && !(await memberAccount(db, member.id, from_account_id)))
+    return refusal("bad_input", "Please choose one of your open checking or savings accounts.", {
+      field: "autopay_from",
+    });
+  return db.transaction(async (tx) => {
+    const line = await lockLine(tx, line_id, member.id);
+    if (!line) return refusal("not_found", LINE_NOT_FOUND);
+    if (line.status !== "active") return refusal("conflict", LINE_CLOSED);
+    await tx.update(creditLines).set({ autopay_account_id: from_account_id }).where(eq(creditLines.id, line.id));
+    await recordAudit(tx, {
+      actor_id: member.id,
+      actor_email: member.email,
+      action: from_account_id === null ? "line.autopay_off" : "line.autopay_on",
+      subject_type: "credit_line",
+      subject_id: line.id,
+      member_id: member.id,
+      before: { autopay_account_id: line.autopay_account_id },
+      after: { autopay_account_id: from_account_id },
+      ...origin,
+      at: now,
+    });
+    return { ok: true as const, on: from_account_id !== null };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The nightly servicing (run by the loan-servicing job after the loans)
+
+export interface LineServicingRun {
+  lines: number;
+  interest_cents: number;
+  cycles_closed: number;
+  autopay_paid: number;
+  autopay_failed: number;
+  late_fees: number;
+  failed: number;
+}
+
+/**
+ * For each open line, in its own transactions: accrue interest to today; close each billing cycle
+ * whose day has come (the balance, the minimum by the rule plus any minimum left unpaid, the due
+ * date LINE_PAYMENT_DUE_DAYS later); autopay a due minimum on its due date; charge the late fee
+ * once for a cycle whose minimum is still unpaid after the grace days. A second run the same day
+ * does nothing more. One line's failure is logged and the others go on.
+ */
+export async function runLineServicing(db: Db, now: Date = new Date()): Promise<LineServicingRun> {
+  const day = today(now);
+  const open = await db
+    .select({ id: creditLines.id })
+    .from(creditLines)
+    .where(eq(creditLines.status, "active"))
+    .orderBy(asc(creditLines.id));
+  const run: LineServicingRun = {
+    lines: open.length,
+    interest_cents: 0,
+    cycles_closed: 0,
+    autopay_paid: 0,
+    autopay_failed: 0,
+    late_fees: 0,
+    failed: 0,
+  };
+  for (const { id } of open) {
+    try {
+      const step = await db.transaction(async (tx) => {
+        const line = await lockLine(tx, id);
+        if (!line) return { interest: 0, cycles: 0 };
+        const after = await accrueTo(tx, line, day);
+        const cycles = await closeCycles(tx, after, day, now);
+        return { interest: after.accrued_interest_cents - line.accrued_interest_cents, cycles };
+      });
+      run.interest_cents += step.interest;
+      run.cycles_closed += step.cycles;
+      const autopay = await autopayLine(db, id, now);
+      if (autopay === "paid") run.autopay_paid++;
+      if (autopay === "failed") run.autopay_failed++;
+      run.late_fees += await chargeLineLateFees(db, id, day, now);
+    } catch (error) {
+      run.failed++;
+      logger.error({ err: error, line_id: id }, "line of credit servicing failed for a line");
+    }
+  }
+  return run;
+}
+
+async function closeCycles(tx: Tx, line: CreditLineRow, day: string, now: Date): Promise<number> {
+  let closed = 0;
+  let next_close = line.next_cycle_close_on;
+  let count = line.cycles_closed;
+  while (next_close <= day) {
+    const balance = totalOwed(await lineOwed(tx, line));
+    const previous = await latestCycle(tx, line.id, next_close);
+    const minimum = cycleMinimumDue(
+      balance,
+      { percent_ppm: line.minimum_payment_ppm, floor_cents: line.minimum_payment_floor_cents },
+      minimumLeft(previous),
+    );
+    const due_on = addCalendarDays(next_close, LINE_PAYMENT_DUE_DAYS);
+    await tx.insert(creditLineCycles).values({
+      line_id: line.id,
+      closed_on: next_close,
+      due_on,
+      balance_cents: balance,
+      minimum_due_cents: minimum,
+    });
+    if (minimum > 0)
+      await notify(tx, {
+        member_id: line.member_id,
+        kind: "loan_update",
+        title: `Your ${line.product_name.toLowerCase()}: ${formatCents(minimum)} minimum due ${formatBusinessDate(due_on)}`,
+        body: `${lineNumber(line.id)}'s cycle closed ${formatBusinessDate(next_close)} with a balance of ${formatCents(balance)}. Pay at least ${formatCents(minimum)} by ${formatBusinessDate(due_on)} under Loans.`,
+        at: now,
+      });
+    count++;
+    closed++;
+    next_close = cycleCloseOn(line.opened_on, count + 1);
+  }
+  if (closed > 0)
+    await tx
+      .update(creditLines)
+      .set({ next_cycle_close_on: next_close, cycles_closed: count })
+      .where(eq(creditLines.id, line.id));
+  return closed;
+}
+
+async function autopayLine(db: Db, line_id: number, now: Date): Promise<"paid" | "failed" | null> {
+  const day = today(now);
+  const [line] = await db.select().from(creditLines).where(eq(creditLines.id, line_id));
+  if (!line || line.status !== "active" || line.autopay_account_id === null) return null;
+  const cycle = await latestCycle(db, line.id, day);
+  if (!cycle || cycle.due_on > day || cycle.autopay_failed || minimumLeft(cycle) === 0) return null;
+  const member = await memberOf(db, line.member_id);
+  const answer = await payLine(
+    db,
+    member,
+    {
+      line_id: line.id,
+      from_account_id: line.autopay_account_id,
+      amount: { kind: "next_due" },
+      idempotency_key: `autopay:${cycle.due_on}`,
+    },
+    null,
+    now,
+    "autopay",
+  );
+  if (answer.ok) return answer.replayed ? null : "paid";
+  // Told once per due date: the member pays by hand, and the late fee follows after the grace days.
+  await db.transaction(async (tx) => {
+    await tx.update(creditLineCycles).set({ autopay_failed: true }).where(eq(creditLineCycles.id, cycle.id));
+    await notify(tx, {
+      member_id: line.member_id,
+      kind: "loan_update",
+      title: `Your ${line.product_name.toLowerCase()} autopay could not be made`,
+      body: `The minimum payment due ${formatBusinessDate(cycle.due_on)} on ${lineNumber(line.id)} was not taken: ${answer.message}. Please pay it under Loans within ${line.grace_days} days to avoid a late fee.`,
+      at: now,
+    });
+  });
+  return "failed";
+}
+
+async function chargeLineLateFees(db: Db, line_id: number, day: string, now: Date): Promise<number> {
+  const cycles = await db
+    .select()
+    .from(creditLineCycles)
+    .where(and(eq(creditLineCycles.line_id, line_id), eq(creditLineCycles.late_fee_charged, false)))
+    .orderBy(asc(creditLineCycles.closed_on));
+  let charged = 0;
+  for (const candidate of cycles) {
+    const done = await db.transaction(async (tx) => {
+      const line = await lockLine(tx, line_id);
+      if (!line || line.status !== "active" || line.late_fee_cents <= 0) return false;
+      const [cycle] = await tx.select().from(creditLineCycles).where(eq(creditLineCycles.id, candidate.id));
+      if (!cycle || cycle.late_fee_charged || minimumLeft(cycle) === 0) return false;
+      if (addCalendarDays(cycle.due_on, line.grace_days) >= day) return false;
+      const fees = await institutionAccount(tx, "fees_income");
+      const posted = await postTransfer(tx, {
+        idempotency_key: `line:${line_id}:late-fee:${cycle.due_on}`,
+        initiator: SYSTEM,
+        kind: "loan_fee",
+        created_by: "line-servicing",
+        memo: `${lineNumber(line_id)}: late fee, minimum due ${cycle.due_on}`,
+        category: "Fees",
+        effective_date: day,
+        entries: [
+          { account_id: line.receivable_account_id, amount_cents: -line.late_fee_cents },
+          { account_id: fees.id, amount_cents: line.late_fee_cents },
+        ],
+      });
+      if (!posted.ok) throw new Error(`line ${line_id}: late fee could not be posted (${posted.code})`);
+      await tx.update(creditLineCycles).set({ late_fee_charged: true }).where(eq(creditLineCycles.id, cycle.id));
+      await tx
+        .update(creditLines)
+        .set({ fees_due_cents: line.fees_due_cents + line.late_fee_cents })
+        .where(eq(creditLines.id, line_id));
+      await notify(tx, {
+        member_id: line.member_id,
+        kind: "loan_update",
+        title: `A late fee was charged on your ${line.product_name.toLowerCase()}`,
+        body: `The minimum payment due ${formatBusinessDate(cycle.due_on)} on ${lineNumber(line_id)} was not paid within ${line.grace_days} days, so the ${formatCents(line.late_fee_cents)} late fee was added. Please pay under Loans.`,
+        at: now,
+      });
+      return true;
+    });
+    if (done) charged++;
+  }
+  return charged;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+export interface MemberLineView {
+  id: number;
+  number: string;
+  application_id: number;
+  product_name: string;
+  status: "active" | "closed";
+  credit_limit_cents: number;
+  /** The principal drawn and not paid back. */
+  drawn_cents: number;
+  /** Everything owed: principal, interest accrued and unpaid, fees. */
+  balance_cents: number;
+  interest_cents: number;
+  fees_cents: number;
+  available_cents: number;
+  rate_ppm: number;
+  opened_on: string;
+  /** What is left of the latest cycle's minimum, and its due date; null when nothing is due. */
+  minimum_due: { amount_cents: number; due_on: string } | null;
+  next_cycle_close_on: string;
+  autopay_account_id: number | null;
+}
+
+function lineView(line: CreditLineRow, owed: LoanOwed, cycle: CreditLineCycleRow | null): MemberLineView {
+  const balance = totalOwed(owed);
+  const left = Math.min(minimumLeft(cycle), balance);
+  return {
+    id: line.id,
+    number: lineNumber(line.id),
+    application_id: line.application_id,
+    product_name: line.product_name,
+    status: line.status,
+    credit_limit_cents: line.credit_limit_cents,
+    drawn_cents: owed.principal_cents,
+    balance_cents: balance,
+    interest_cents: owed.interest_cents,
+    fees_cents: owed.fees_cents,
+    available_cents: availableCredit(line.credit_limit_cents, balance),
+    rate_ppm: line.rate_ppm,
+    opened_on: line.opened_on,
+    minimum_due: cycle && left > 0 ? { amount_cents: left, due_on: cycle.due_on } : null,
+    next_cycle_close_on: line.next_cycle_close_on,
+    autopay_account_id: line.autopay_account_id,
+  };
+}
+
+/** The member's lines of credit, newest first (the Loans page and the dashboard). */
+export async function memberLines(db: DbOrTx, member_id: string, now: Date = new Date()): Promise<MemberLineView[]> {
+  const rows = await db
+    .select()
+    .from(creditLines)
+    .where(eq(creditLines.member_id, member_id))
+    .orderBy(desc(creditLines.id));
+  const views: MemberLineView[] = [];
+  for (const line of rows)
+    views.push(lineView(line, await lineOwed(db, line), await latestCycle(db, line.id, today(now))));
+  return views;
+}
+
+export interface MemberLineDetail extends MemberLineView {
+  activity: {
+    id: number;
+    kind: "draw" | "payment" | "autopay";
+    on: string;
+    amount_cents: number;
+    fees_cents: number;
+    interest_cents: number;
+    principal_cents: number;
+    account_name: string;
+  }[];
+  cycles: {
+    closed_on: string;
+    due_on: string;
+    balance_cents: number;
+    minimum_due_cents: number;
+    paid_cents: number;
+    late_fee_charged: boolean;
+  }[];
+}
+
+/** One of the member's own lines with its draws, payments and cycles; null for another member's or none. */
+export async function memberLineDetail(
+  db: DbOrTx,
+  member_id: string,
+  line_id: number,
+  now: Date = new Date(),
+): Promise<MemberLineDetail | null> {
+  const [line] = await db
+    .select()
+    .from(creditLines)
+    .where(and(eq(creditLines.id, line_id), eq(creditLines.member_id, member_id)));
+  if (!line) return null;
+  const view = lineView(line, await lineOwed(db, line), await latestCycle(db, line.id, today(now)));
+  const activityRows = await db
+    .select({ a: creditLineActivity, account_name: ledgerAccounts.name })
+    .from(creditLineActivity)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, creditLineActivity.account_id))
+    .where(eq(creditLineActivity.line_id, line.id))
+    .orderBy(desc(creditLineActivity.id))
+    .limit(100);
+  const cycles = await db
+    .select()
+    .from(creditLineCycles)
+    .where(eq(creditLineCycles.line_id, line.id))
+    .orderBy(desc(creditLineCycles.closed_on))
+    .limit(24);
+  return {
+    ...view,
+    activity: activityRows.map(({ a, account_name }) => ({
+      id: a.id,
+      kind: a.kind,
+      on: a.on,
+      amount_cents: a.amount_cents,
+      fees_cents: a.fees_cents,
+      interest_cents: a.interest_cents,
+      principal_cents: a.principal_cents,
+      account_name,
+    })),
+    cycles: cycles.map((c) => ({
+      closed_on: c.closed_on,
+      due_on: c.due_on,
+      balance_cents: c.balance_cents,
+      minimum_due_cents: c.minimum_due_cents,
+      paid_cents: c.paid_cents,
+      late_fee_charged: c.late_fee_charged,
+    })),
+  };
+}

@@ -1,0 +1,189 @@
+import "../admin-support";
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { count, eq } from "drizzle-orm";
+import type { Database } from "~/server/db/client.server";
+import { loanStatements, loans } from "~/server/db/schema";
+import { setAppDatabase } from "~/server/db/db.server";
+import { acceptOffer, applyForLoan, decideApplication } from "~/server/loans/applications.server";
+import * as pdfRoute from "~/routes/member/loan-statement-pdf";
+import * as statementsRoute from "~/routes/member/statements";
+import * as loanRoute from "~/routes/member/loan";
+import { businessDate } from "~/domain/ledger-rules";
+import { institution } from "~/config/institution.server";
+import { addMonths, monthOfDate } from "~/domain/statements";
+import { openTestDatabase } from "../test-database";
+import { person } from "../../factories";
+import { expectSentAway, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
+
+/**
+ * Who may have a loan's statement (docs/product.md#loan-statements): its member only. Another
+ * member's loan is "not found"; a visitor is sent to sign in; an applicant, staff (admin and
+ * reviewer) and an accountant to their own home: no member powers. A month not offered is refused
+ * with its message. Nothing is made for a refused request.
+ */
+type Persona = "anonymous" | "applicant" | "member" | "other_member" | "reviewer" | "staff" | "accountant";
+const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff", "accountant"];
+
+let database: Database;
+let people: SignedIn<Persona>;
+let loan_id = 0;
+const this_month = monthOfDate(businessDate(institution().time_zone, new Date()));
+const last_month = addMonths(this_month, -1);
+const origin = { request_id: "setup", ip: "203.0.113.1" };
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  setAppDatabase(database);
+  const db = database.db;
+  const cast = await matrixCast(db, { member: { checking_cents: 50_000 }, other_member: { checking_cents: 50_000 } });
+  // Paid out two months ago, so last month has a statement.
+  const booked_at = new Date(`${addMonths(this_month, -2)}-15T15:00:00Z`);
+  const applied = await applyForLoan(
+    db,
+    cast.member.member,
+    {
+      product_slug: "personal",
+      amount_cents: 4_000_00,
+      term_months: 24,
+      purpose: "Car repairs",
+      annual_income_cents: 48_000_00,
+      employer: "Lakeside Clinic",
+      idempotency_key: crypto.randomUUID(),
+    },
+    origin,
+    booked_at,
+  );
+  if (!applied.ok) throw new Error(applied.message);
+  const decided = await decideApplication(
+    db,
+    {
+      staff: cast.staff,
+      origin,
+      application_id: applied.application_id,
+      decision: { outcome: "approve", rate_ppm: 79_900, term_months: 24 },
+    },
+    booked_at,
+  );
+  if (!decided.ok) throw new Error(decided.message);
+  const accepted = await acceptOffer(db, cast.member.member, applied.application_id, origin, booked_at);
+  if (!accepted.ok) throw new Error(accepted.message);
+  loan_id = (await db.select().from(loans).where(eq(loans.application_id, applied.application_id)))[0]!.id;
+  people = await SignedIn.as(db, {
+    staff: cast.staff.id,
+    reviewer: cast.reviewer.id,
+    accountant: (await person(db, "accountant")).id,
+    applicant: cast.applicant.id,
+    member: cast.member.member.id,
+    other_member: cast.other_member.member.id,
+  });
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const context = routeContext({ request_id: "loan-statements-matrix", ip: "203.0.113.83" });
+const kept = async () => Number((await database.db.select({ n: count() }).from(loanStatements))[0]!.n);
+const pdf = (persona: Persona, id: string, month: string) =>
+  run(() =>
+    pdfRoute.loader({
+      request: people.get(persona, `/dashboard/loans/${id}/statements/${month}`),
+      params: { loanId: id, month },
+      context: context(),
+    } as never),
+  );
+
+describe("a loan's statements: its member's only", () => {
+  for (const persona of PERSONAS) {
+    it(`a loan statement PDF for ${persona}`, async () => {
+      const before = await kept();
+      const result = await pdf(persona, String(loan_id), last_month);
+      if (persona === "member") {
+        expect(result.status).toBe(200);
+        const response = result.value as Response;
+        expect(response.headers.get("content-type")).toBe("application/pdf");
+        expect(response.headers.get("content-disposition")).toBe(
+          `attachment; filename="loan-statement-L-${String(loan_id).padStart(6, "0")}-${last_month}.pdf"`,
+        );
+        expect(response.headers.get("cache-control")).toBe("private, no-store");
+        expect(
+          Buffer.from(await response.arrayBuffer())
+            .subarray(0, 5)
+            .toString(),
+        ).toBe("%PDF-");
+        return;
+      }
+      expect(await kept()).toBe(before);
+      if (persona === "other_member") {
+        expect(result).toMatchObject({
+          status: 404,
+          body: "Statement not found. Please choose one of your loans.\n",
+        });
+        return;
+      }
+      expectSentAway(result, persona, "");
+    });
+  }
+
+  for (const persona of PERSONAS) {
+    it(`the Statements page and the loan page list the loan's statements for ${persona} only if it is theirs`, async () => {
+      const page = await run(() =>
+        statementsRoute.loader({
+          request: people.get(persona, "/dashboard/statements"),
+          params: {},
+          context: context(),
+        } as never),
+      );
+      const loanPage = await run(() =>
+        loanRoute.loader({
+          request: people.get(persona, `/dashboard/loans/${loan_id}`),
+          params: { loanId: String(loan_id) },
+          context: context(),
+        } as never),
+      );
+      if (persona === "member" || persona === "other_member") {
+        expect(page.status).toBe(200);
+        const listed = (page.value as { loan_statements: { id: number; months: { month: string }[] }[] })
+          .loan_statements;
+        if (persona === "member") {
+          expect(listed.map((l) => [l.id, l.months.map((m) => m.month)])).toEqual([
+            [loan_id, [last_month, addMonths(this_month, -2)]],
+          ]);
+          expect(loanPage).toMatchObject({ kind: "ok" });
+          expect(
+            (loanPage.value as { statements: { months: { month: string }[] } }).statements.months.map((m) => m.month),
+          ).toEqual([last_month, addMonths(this_month, -2)]);
+        } else {
+          expect(listed).toEqual([]);
+          expect(loanPage).toMatchObject({ kind: "refused", status: 404 });
+        }
+        return;
+      }
+      expectSentAway(page, persona, "/dashboard/statements");
+      expectSentAway(loanPage, persona, `/dashboard/loans/${loan_id}`);
+    });
+  }
+
+  it("a month not offered or a loan not the member's is refused with its message, and nothing is made", async () => {
+    const before = await kept();
+    for (const month of [
+      this_month,
+      addMonths(this_month, 1),
+      addMonths(this_month, -3),
+      "2026-13",
+      "2026-1",
+      "x",
+      "2026-10-01",
+    ])
+      expect(await pdf("member", String(loan_id), month)).toMatchObject({
+        status: 400,
+        body: "Please choose one of the statement months offered for this loan\n",
+      });
+    for (const id of ["999999", "abc", "-1", "1e3", "0"])
+      expect(await pdf("member", id, last_month)).toMatchObject({
+        status: 404,
+        body: "Statement not found. Please choose one of your loans.\n",
+      });
+    expect(await kept()).toBe(before);
+  });
+});
