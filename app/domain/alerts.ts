@@ -179,6 +179,9 @@ export const ALERT_MESSAGES = {
   amount_too_large: "Please enter an amount under $1,000,000,000.00",
   not_found: "That alert is not on your accounts.",
   already: "You already have this alert on that account. Change its amount below instead.",
+  already_all: "You already have this alert for all your accounts. Change its amount below instead.",
+  single_first:
+    "You have this alert on one of your accounts already. Remove it first, then add it for all your accounts.",
   too_many: "You have 30 alerts, the most an account holder can have. Remove one first.",
   failed: "Your alerts could not be saved. Please try again.",
 } as const;
@@ -187,6 +190,9 @@ export const ALERT_MESSAGES = {
 export const ALERTS_PER_MEMBER_MAX = 30;
 /** A threshold above a billion dollars is a typing slip. */
 export const ALERT_AMOUNT_MAX_CENTS = 100_000_000_000;
+
+/** The Account choice of an alert that watches every account of the member's, those opened later too. */
+export const ALL_ACCOUNTS = "all";
 
 const idField = (message: string) =>
   z
@@ -223,7 +229,8 @@ function amountCents(text: string, ctx: z.RefinementCtx): number | null {
 /** Add an alert: the account, what to be alerted about, and for a threshold kind its amount in dollars. */
 export const addAlertSchema = z
   .object({
-    account_id: idField(ALERT_MESSAGES.account),
+    // An account's id, or "all": every account of the member's, and any they open later.
+    account_id: z.union([z.literal(ALL_ACCOUNTS), idField(ALERT_MESSAGES.account)], { error: ALERT_MESSAGES.account }),
     kind: z.enum(ACCOUNT_ALERT_KINDS, { error: ALERT_MESSAGES.kind }),
     amount: amountText,
   })

@@ -40,6 +40,8 @@ export const REFUSAL_MESSAGES = {
   own_account: "Cannot transfer to your own account",
   recipient_not_found: "Recipient not found",
   recipient_unavailable: "This recipient cannot receive transfers right now",
+  // To US Bank to a linked account (docs/product.md#to-us-bank): not the member's, not verified, or removed.
+  linked_account_unavailable: "Please choose one of your verified linked accounts",
   rate_limited: "Too many lookups. Please wait a few minutes and try again.",
   codes_rate_limited: "Too many codes requested. Please wait a few minutes and try again.",
   denied: "All transactions temporarily suspended",

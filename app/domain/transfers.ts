@@ -34,6 +34,7 @@ export const TRANSFER_MESSAGES = {
   routing_number: "Please enter a valid routing number",
   us_account_number: US_ACCOUNT_NUMBER_MESSAGE,
   account_type: "Please choose checking or savings",
+  linked_account: "Please choose an account to send to",
   bic: BIC_MESSAGE,
   international_account_number: INTERNATIONAL_ACCOUNT_NUMBER_MESSAGE,
   iban: "Invalid IBAN",
@@ -205,6 +206,9 @@ export const toMemberSchema = z
 export const US_ACCOUNT_TYPES = ["checking", "savings"] as const;
 export type UsAccountType = (typeof US_ACCOUNT_TYPES)[number];
 
+/** The name on the account at the other bank, as a NACHA file can carry it. */
+export const achNameField = requiredText(M.missing).superRefine(achText("name"));
+
 /** To US Bank (ACH): routing number with the ABA checksum, 8-17 digit account number, checking or savings. */
 export const toUsBankSchema = z
   .object({
@@ -220,7 +224,7 @@ export const toUsBankSchema = z
     account_type: z.enum(US_ACCOUNT_TYPES, { error: M.account_type }).default("checking"),
     // What the file can carry is checked here, next to the field, so that one payment can never
     // stop the export of everyone's (docs/product.md#payment-queues).
-    account_name: requiredText(M.missing).superRefine(achText("name")),
+    account_name: achNameField,
     amount: amountCentsField(M.missing),
     reference: requiredText(M.missing).superRefine(achText("reference")),
     idempotency_key: idempotencyKeyField(M.failed),
@@ -236,6 +240,52 @@ export const toUsBankFormSchema = z.preprocess((posted) => {
   const bank = (posted as Record<string, unknown>).bank;
   return typeof bank === "string" && bank !== "" && bank !== "other" ? { ...posted, routing_number: bank } : posted;
 }, toUsBankSchema);
+
+/** The To US Bank form's payee choice for typing an account (any other value is a linked account's id). */
+export const NEW_US_PAYEE = "new";
+
+/**
+ * To US Bank to one of the member's verified linked accounts (docs/product.md#to-us-bank): the
+ * form posts the link's id only; the server reads the routing and account numbers from the
+ * member's own sealed link (never from the browser) and the name on the account is the member's.
+ */
+export const toLinkedUsBankSchema = z
+  .object({
+    from_account_id: accountIdField(M.missing),
+    payee: accountIdField(M.linked_account),
+    amount: amountCentsField(M.missing),
+    reference: requiredText(M.missing).superRefine(achText("reference")),
+    idempotency_key: idempotencyKeyField(M.failed),
+  })
+  .transform(({ amount, payee, ...rest }) => ({ ...rest, linked_account_id: payee, amount_cents: amount }));
+
+export type ToLinkedUsBankTransfer = z.output<typeof toLinkedUsBankSchema>;
+
+/** What the To US Bank form asks for: an account typed in, or one of the member's linked accounts. */
+export type UsBankFormValue = ({ payee: "typed" } & ToUsBankTransfer) | ({ payee: "linked" } & ToLinkedUsBankTransfer);
+
+function linkedPayee(posted: unknown): boolean {
+  if (typeof posted !== "object" || posted === null) return false;
+  const payee = (posted as Record<string, unknown>).payee;
+  return typeof payee === "string" && payee !== "" && payee !== NEW_US_PAYEE;
+}
+
+/**
+ * The To US Bank form as it posts: `payee` is a linked account's id, or "new" (or absent, a form
+ * without linked accounts) for the typed fields of `toUsBankFormSchema`. Each branch's messages
+ * stay on their fields. The same schema runs in the browser and on the server.
+ */
+export const usBankFormSchema = z.unknown().transform((posted, ctx): UsBankFormValue => {
+  const linked = linkedPayee(posted);
+  const parsed = linked ? toLinkedUsBankSchema.safeParse(posted) : toUsBankFormSchema.safeParse(posted);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    return z.NEVER;
+  }
+  return linked
+    ? { payee: "linked", ...(parsed.data as ToLinkedUsBankTransfer) }
+    : { payee: "typed", ...(parsed.data as ToUsBankTransfer) };
+});
 
 /**
  * International (wire). The amount is in the chosen currency, so it is parsed with that
@@ -278,7 +328,8 @@ export const internationalSchema = z
 
 export type BetweenAccountsTransfer = z.output<typeof betweenAccountsSchema>;
 export type ToMemberTransfer = z.output<typeof toMemberSchema>;
-export type ToUsBankTransfer = z.output<typeof toUsBankSchema>;
+/** A To US Bank payment; `linked_account_id` when the server filled it in from the member's linked account. */
+export type ToUsBankTransfer = z.output<typeof toUsBankSchema> & { linked_account_id?: number };
 export type InternationalTransfer = z.output<typeof internationalSchema>;
 
 function bothAccountsParsed(value: unknown): boolean {

@@ -111,6 +111,7 @@ describe("refusal messages", () => {
       own_account: "Cannot transfer to your own account",
       recipient_not_found: "Recipient not found",
       recipient_unavailable: "This recipient cannot receive transfers right now",
+      linked_account_unavailable: "Please choose one of your verified linked accounts",
       rate_limited: "Too many lookups. Please wait a few minutes and try again.",
       codes_rate_limited: "Too many codes requested. Please wait a few minutes and try again.",
       denied: "All transactions temporarily suspended",

@@ -1,4 +1,4 @@
-import { memo, useId } from "react";
+import { memo, useEffect, useId, useRef } from "react";
 import { ChevronDown } from "lucide-react";
 import { NativeFieldError } from "./field-parts";
 import { controlClass, cx, descriptionClass, labelClass, optionalClass } from "./field-styles";
@@ -56,6 +56,8 @@ export const Select = memo(function Select({
   const fieldError = useFieldError(name);
   const message = error ?? fieldError.message;
   const describedBy = [descriptionId, message ? errorId : undefined].filter(Boolean).join(" ") || undefined;
+  const initial = defaultValue ?? fieldError.defaultValue ?? "";
+  const ref = useRestoredChoice(initial);
   return (
     <div className={cx("flex flex-col", className)}>
       <label htmlFor={selectId} className={labelClass}>
@@ -69,9 +71,10 @@ export const Select = memo(function Select({
       ) : null}
       <div className="relative mt-1.5">
         <select
+          ref={ref}
           id={selectId}
           name={name}
-          defaultValue={defaultValue ?? fieldError.defaultValue ?? ""}
+          defaultValue={initial}
           disabled={isDisabled}
           aria-required={isRequired || undefined}
           aria-invalid={message ? true : undefined}
@@ -98,3 +101,25 @@ export const Select = memo(function Select({
     </div>
   );
 });
+
+/**
+ * Puts the select's starting choice back when the form's library empties it. A SchemaForm that
+ * starts again under a new id (a transfer form after its transfer went through) is reset by
+ * Conform, which sets every field to its own default; a native <select> has no `defaultValue`
+ * property, so Conform unselects it (no option shown, "" posted) instead of leaving the choice
+ * React gave it: the next transfer's From would be blank. Conform marks each field it set with
+ * `data-conform`; on that mark an unselected select gets its starting choice again.
+ */
+function useRestoredChoice(initial: string) {
+  const ref = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    const select = ref.current;
+    if (!select) return;
+    const observer = new MutationObserver(() => {
+      if (select.selectedIndex === -1) select.value = initial;
+    });
+    observer.observe(select, { attributes: true, attributeFilter: ["data-conform"] });
+    return () => observer.disconnect();
+  }, [initial]);
+  return ref;
+}

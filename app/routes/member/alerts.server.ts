@@ -17,7 +17,7 @@ export const addOwnAlert = withDatabase(
   (
     database,
     user: SessionUser,
-    input: { account_id: number; kind: AccountAlertKind; amount_cents: number | null },
+    input: { account_id: number | "all"; kind: AccountAlertKind; amount_cents: number | null },
     origin: AuditOrigin,
   ) => addAlert(database, asMember(user), input, origin),
 );

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { ArrowLeft, BellRing } from "lucide-react";
 import type { Route } from "./+types/alerts";
@@ -8,6 +9,7 @@ import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/htt
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { centsAsDecimal } from "~/domain/money";
 import {
+  ALL_ACCOUNTS,
   ACCOUNT_ALERT_KINDS,
   ALERT_LABELS,
   ALERT_MESSAGES,
@@ -285,9 +287,13 @@ function AddAlert({
   busy: boolean;
   done: boolean;
 }) {
-  // A new form after each added alert, so its fields start empty again.
+  // A new form after each added alert, so its fields start empty again; a refusal after that keeps
+  // the form's id (a new id resets the form, which would drop the refusal's message and values).
+  const [formId, setFormId] = useState("add-alert");
+  const addedId = done ? `add-alert-${answer?.message ?? ""}` : null;
+  if (addedId && addedId !== formId) setFormId(addedId);
   const form = useSchemaForm(addAlertSchema, {
-    id: done ? `add-alert-${answer?.message ?? ""}` : "add-alert",
+    id: addedId ?? formId,
     lastResult: answer && !answer.ok ? answer.reply : undefined,
   });
   const problems = formMessages(answer?.reply);
@@ -317,7 +323,10 @@ function AddAlert({
             name="account_id"
             label="Account"
             placeholder="Choose an account"
-            options={accounts.map((a) => ({ value: String(a.id), label: a.label }))}
+            options={[
+              { value: ALL_ACCOUNTS, label: "All my accounts, and any I open later" },
+              ...accounts.map((a) => ({ value: String(a.id), label: a.label })),
+            ]}
             isRequired
           />
           <Select name="kind" label="Tell me about" placeholder="Choose an alert" options={KIND_OPTIONS} isRequired />

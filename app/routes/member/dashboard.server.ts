@@ -7,6 +7,7 @@ import { listCurrencyRates } from "~/server/payments/rates.server";
 import { MESSAGES, type Member } from "~/server/payments/transfers.server";
 import { verifyRecipient } from "~/server/payments/to-member.server";
 import { outgoingPaymentsPaused } from "~/server/payments/controls.server";
+import { linkedPayees } from "~/server/payments/us-bank-payees.server";
 import {
   transferFormStep,
   type TransferActionResult,
@@ -38,10 +39,11 @@ function asMember(user: SessionUser): Member {
  */
 export const loadDashboard = withDatabase(async (database, user: SessionUser, tab: TransferTab = "internal") => {
   const external = tab === "ach" || tab === "wire";
-  const [figures, rates, paused] = await Promise.all([
+  const [figures, rates, paused, linked_payees] = await Promise.all([
     dashboard(database, user),
     tab === "wire" ? listCurrencyRates(database) : [],
     external ? outgoingPaymentsPaused(database) : false,
+    tab === "ach" ? linkedPayees(database, user.id) : [],
   ]);
   const profile = institution();
   return {
@@ -56,6 +58,8 @@ export const loadDashboard = withDatabase(async (database, user: SessionUser, ta
       })),
     // Only the To US Bank form lists banks; the tab is in the URL, so choosing it loads them.
     us_banks: tab === "ach" ? profile.us_banks : [],
+    // To US Bank offers the member's verified linked accounts beside typing one (never their full numbers).
+    linked_payees,
     rates: rates.map((r) => ({ code: r.code, usd_per_unit: r.usd_per_unit })),
     wire_fee_cents: profile.limits.wire_fee_cents,
     member_limits: {

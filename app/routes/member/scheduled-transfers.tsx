@@ -29,7 +29,7 @@ import { StatusBadge, formatDate } from "~/components/member/amount";
 
 /**
  * /dashboard/scheduled-transfers (docs/product.md#scheduled-transfers): the member's Between
- * Accounts and To Another Member transfers set up for later or repeating: the next date, amount,
+ * Accounts, To Another Member and To US Bank transfers set up for later or repeating: the next date, amount,
  * from and to, how often and how many are left, and what each run did. The member may edit the
  * amount and next date, skip the next one, or cancel (after confirming). Only the member's own
  * are listed or changed: another member's answers "not found".
@@ -111,6 +111,12 @@ const RUN_LABELS = {
 
 type View = Route.ComponentProps["loaderData"]["transfers"][number];
 
+const KIND_LABEL: Record<View["kind"], string> = {
+  internal: "Between accounts",
+  member: "To another member",
+  ach: "To a US bank",
+};
+
 function howOften(t: View): string {
   if (t.frequency === "once") return "Once";
   return describeSeries({ ...t, frequency: t.frequency }, formatDate, TRANSFER_NOUN);
@@ -130,8 +136,8 @@ export default function ScheduledTransfers({ loaderData, actionData }: Route.Com
       </Link>
       <h1 className="mt-3 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">Scheduled transfers</h1>
       <p className="mt-1 text-sm text-slate-700">
-        Transfers between your accounts and to other members that you set up for a later date or to repeat. Each one is
-        sent on its date if the money is there; if it cannot be sent we tell you why.
+        Transfers between your accounts, to other members and to other US banks that you set up for a later date or to
+        repeat. Each one is sent on its date if the money is there; if it cannot be sent we tell you why.
       </p>
       {answer ? (
         <FormMessage className="mt-4" tone={answer.ok ? "success" : "error"}>
@@ -188,7 +194,7 @@ function TransferCard({ t, today }: { t: View; today: string }) {
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h3 id={`scheduled-${t.id}`} className="font-semibold text-slate-900">
-            {t.kind === "internal" ? "Between accounts" : "To another member"}: {t.to_label}
+            {KIND_LABEL[t.kind]}: {t.to_label}
           </h3>
           <p className="text-sm text-slate-700">
             From {t.from_label} · “{t.reference}”

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import { accountLabel } from "~/domain/account-display";
 import { ALERT_MESSAGES, ALERTS_PER_MEMBER_MAX, THRESHOLD_KINDS, type AccountAlertKind } from "~/domain/alerts";
 import { formatCents } from "~/domain/money";
@@ -22,7 +22,8 @@ import { getMemberSettings } from "~/server/members/members.server";
 
 export interface MemberAlertView {
   id: number;
-  account_id: number;
+  /** Null for an alert "for all my accounts". */
+  account_id: number | null;
   account_label: string;
   kind: AccountAlertKind;
   amount_cents: number | null;
@@ -54,7 +55,11 @@ async function ownAccounts(db: DbOrTx, member_id: string) {
     .orderBy(asc(ledgerAccounts.id));
 }
 
+/** What the page calls an alert "for all my accounts". */
+export const ALL_ACCOUNTS_LABEL = "All my accounts, and any I open later";
+
 export async function loadAlerts(db: Db, member_id: string): Promise<AlertsPage> {
+  // The member's choices: an alert on one account, or one for all (its rows per account are not listed).
   const rows = await db
     .select({
       id: memberAlerts.id,
@@ -65,16 +70,25 @@ export async function loadAlerts(db: Db, member_id: string): Promise<AlertsPage>
       account_number: ledgerAccounts.account_number,
     })
     .from(memberAlerts)
-    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, memberAlerts.account_id))
-    .where(and(eq(memberAlerts.member_id, member_id), isNull(memberAlerts.removed_at)))
-    .orderBy(asc(memberAlerts.account_id), asc(memberAlerts.id));
+    .leftJoin(ledgerAccounts, eq(ledgerAccounts.id, memberAlerts.account_id))
+    .where(
+      and(
+        eq(memberAlerts.member_id, member_id),
+        isNull(memberAlerts.removed_at),
+        isNull(memberAlerts.all_accounts_alert_id),
+      ),
+    )
+    .orderBy(sql`${memberAlerts.account_id} asc nulls first`, asc(memberAlerts.id));
   const accounts = await ownAccounts(db, member_id);
   const settings = await getMemberSettings(db, member_id);
   return {
     alerts: rows.map((r) => ({
       id: r.id,
       account_id: r.account_id,
-      account_label: accountLabel(r),
+      account_label:
+        r.account_id === null || r.type === null || r.account_number === null
+          ? ALL_ACCOUNTS_LABEL
+          : accountLabel({ type: r.type, account_number: r.account_number }),
       kind: r.kind,
       amount_cents: r.amount_cents,
     })),
@@ -110,13 +124,16 @@ interface Member {
 export async function addAlert(
   db: Db,
   member: Member,
-  input: { account_id: number; kind: AccountAlertKind; amount_cents: number | null },
+  input: { account_id: number | "all"; kind: AccountAlertKind; amount_cents: number | null },
   origin: AuditOrigin,
 ): Promise<AlertAnswer> {
   const amount_cents = THRESHOLD_KINDS.has(input.kind) ? input.amount_cents : null;
   if (THRESHOLD_KINDS.has(input.kind) && (amount_cents === null || amount_cents < 1))
     throw new Error("addAlert: a threshold alert needs its amount");
   return db.transaction(async (tx): Promise<AlertAnswer> => {
+    // The lock the trigger that gives a new account the alerts for all accounts takes (migration
+    // `scheduled_us_bank_and_all_accounts_alerts`): an account opened now is in the list below, or gets the alert.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`member-alerts:${member.id}`}))`);
     // The member's accounts, locked: two adds at once are counted one after the other.
     const accounts = await tx
       .select({ id: ledgerAccounts.id })
@@ -130,21 +147,46 @@ export async function addAlert(
       )
       .orderBy(asc(ledgerAccounts.id))
       .for("update");
-    if (!accounts.some((a) => a.id === input.account_id))
+    const account_id = input.account_id === "all" ? null : input.account_id;
+    const all = account_id === null;
+    if (!all && !accounts.some((a) => a.id === account_id))
       return { ok: false, reason: "not_found", field: "account_id", message: ALERT_MESSAGES.account };
     const live = await tx
-      .select({ account_id: memberAlerts.account_id, kind: memberAlerts.kind })
+      .select({
+        account_id: memberAlerts.account_id,
+        kind: memberAlerts.kind,
+        all_accounts_alert_id: memberAlerts.all_accounts_alert_id,
+      })
       .from(memberAlerts)
       .where(and(eq(memberAlerts.member_id, member.id), isNull(memberAlerts.removed_at)));
-    if (live.some((a) => a.account_id === input.account_id && a.kind === input.kind))
+    const same_kind = live.filter((a) => a.kind === input.kind);
+    if (same_kind.some((a) => a.account_id === null))
+      return { ok: false, reason: "conflict", field: "kind", message: ALERT_MESSAGES.already_all };
+    if (!all && same_kind.some((a) => a.account_id === account_id))
       return { ok: false, reason: "conflict", field: "kind", message: ALERT_MESSAGES.already };
-    if (live.length >= ALERTS_PER_MEMBER_MAX)
+    // One account's alert and the one for all would watch the same account twice: one of them is enough.
+    if (all && same_kind.length > 0)
+      return { ok: false, reason: "conflict", field: "kind", message: ALERT_MESSAGES.single_first };
+    // The member's choices count, not the rows an alert for all accounts keeps per account.
+    if (live.filter((a) => a.all_accounts_alert_id === null).length >= ALERTS_PER_MEMBER_MAX)
       return { ok: false, reason: "conflict", field: "kind", message: ALERT_MESSAGES.too_many };
     const [row] = await tx
       .insert(memberAlerts)
-      .values({ member_id: member.id, account_id: input.account_id, kind: input.kind, amount_cents })
+      .values({ member_id: member.id, account_id, kind: input.kind, amount_cents })
       .returning({ id: memberAlerts.id });
-    await refreshAlertsOn(tx, input.account_id);
+    // For all accounts: a row on each open account now; the trigger adds one to each account opened later.
+    const watched = account_id === null ? accounts.map((a) => a.id) : [account_id];
+    if (all && watched.length > 0)
+      await tx.insert(memberAlerts).values(
+        watched.map((id) => ({
+          member_id: member.id,
+          account_id: id,
+          kind: input.kind,
+          amount_cents,
+          all_accounts_alert_id: row!.id,
+        })),
+      );
+    for (const id of watched) await refreshAlertsOn(tx, id);
     await recordAudit(tx, {
       actor_id: member.id,
       actor_email: member.email,
@@ -152,21 +194,34 @@ export async function addAlert(
       subject_type: "member_alert",
       subject_id: row!.id,
       member_id: member.id,
-      after: { account_id: input.account_id, kind: input.kind, amount_cents },
+      after: { account_id: account_id ?? "all", kind: input.kind, amount_cents },
       ...origin,
     });
     return { ok: true, alert: { id: row!.id, kind: input.kind, amount_cents } };
   });
 }
 
-/** The member's own live alert, locked; another member's or a removed one is not found. */
+/** The member's own live alert as they chose it, locked; another member's or a removed one is not found. */
 async function ownLiveAlert(tx: DbOrTx, member_id: string, alert_id: number) {
   const [row] = await tx
     .select()
     .from(memberAlerts)
-    .where(and(eq(memberAlerts.id, alert_id), eq(memberAlerts.member_id, member_id), isNull(memberAlerts.removed_at)))
+    .where(
+      and(
+        eq(memberAlerts.id, alert_id),
+        eq(memberAlerts.member_id, member_id),
+        isNull(memberAlerts.removed_at),
+        // A row an alert for all accounts keeps on one account is changed through that alert.
+        isNull(memberAlerts.all_accounts_alert_id),
+      ),
+    )
     .for("update");
   return row ?? null;
+}
+
+/** The live rows an alert for all accounts keeps on each account. */
+function liveRowsOf(alert_id: number) {
+  return and(eq(memberAlerts.all_accounts_alert_id, alert_id), isNull(memberAlerts.removed_at));
 }
 
 const NOT_FOUND: AlertRefusal = {
@@ -188,7 +243,7 @@ export async function editAlertAmount(
     await tx
       .update(memberAlerts)
       .set({ amount_cents: input.amount_cents, updated_at: sql`now()` })
-      .where(eq(memberAlerts.id, alert.id));
+      .where(or(eq(memberAlerts.id, alert.id), liveRowsOf(alert.id)));
     await recordAudit(tx, {
       actor_id: member.id,
       actor_email: member.email,
@@ -208,11 +263,12 @@ export async function removeAlert(db: Db, member: Member, alert_id: number, orig
   return db.transaction(async (tx): Promise<AlertAnswer> => {
     const alert = await ownLiveAlert(tx, member.id, alert_id);
     if (!alert) return NOT_FOUND;
-    await tx
+    const rows = await tx
       .update(memberAlerts)
       .set({ removed_at: sql`now()`, updated_at: sql`now()` })
-      .where(eq(memberAlerts.id, alert.id));
-    await refreshAlertsOn(tx, alert.account_id);
+      .where(or(eq(memberAlerts.id, alert.id), liveRowsOf(alert.id)))
+      .returning({ account_id: memberAlerts.account_id });
+    for (const { account_id } of rows) if (account_id !== null) await refreshAlertsOn(tx, account_id);
     await recordAudit(tx, {
       actor_id: member.id,
       actor_email: member.email,

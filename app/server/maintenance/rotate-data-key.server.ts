@@ -8,6 +8,7 @@ import {
   loanApplications,
   memberProfiles,
   pushSubscriptions,
+  scheduledTransfers,
   smsMessages,
   smsNumbers,
   suspiciousActivityReports,
@@ -21,6 +22,7 @@ import { loanFieldContext } from "~/server/loans/fields.server";
 import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { cardNumberContext } from "~/server/cards/cards.server";
 import { accountNumberContext } from "~/server/linked-accounts/linked-accounts.server";
+import { achAccountNumberContext } from "~/server/payments/scheduled-transfers.server";
 import { encryptionContext } from "~/server/members/members.server";
 import { reencryptUploads } from "~/server/uploads/private-uploads.server";
 import { reencryptedField } from "../security/crypto.server";
@@ -31,7 +33,7 @@ import { reencryptedField } from "../security/crypto.server";
  * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts,
  * the devices' push subscriptions, members' mobile numbers and the verification texts waiting to be sent, loan
  * applicants' income and employer, suspicious activity reports' narratives, the account numbers of members' linked
- * accounts at other banks, and every private file (ID documents, check photos and thumbnails, profile
+ * accounts at other banks and of scheduled To US Bank transfers, and every private file (ID documents, check photos and thumbnails, profile
  * photos, dispute and message attachments). A value already under the current key is left as it is, so a run that stopped part way
  * is simply run again. Each database value is its own small update: the server keeps reading
  * every value meanwhile, with the current key or a previous one.
@@ -177,6 +179,20 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
     const account_number_enc = reencryptedField(link.account_number_enc, accountNumberContext(link.member_id));
     if (!account_number_enc) continue;
     await db.update(linkedAccounts).set({ account_number_enc }).where(eq(linkedAccounts.id, link.id));
+    fields += 1;
+  }
+  const series = await db
+    .select({
+      id: scheduledTransfers.id,
+      member_id: scheduledTransfers.member_id,
+      ach_account_number_enc: scheduledTransfers.ach_account_number_enc,
+    })
+    .from(scheduledTransfers)
+    .where(isNotNull(scheduledTransfers.ach_account_number_enc));
+  for (const s of series) {
+    const ach_account_number_enc = reencryptedField(s.ach_account_number_enc!, achAccountNumberContext(s.member_id));
+    if (!ach_account_number_enc) continue;
+    await db.update(scheduledTransfers).set({ ach_account_number_enc }).where(eq(scheduledTransfers.id, s.id));
     fields += 1;
   }
   return { fields, files: await reencryptUploads() };

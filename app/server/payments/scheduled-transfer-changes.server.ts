@@ -25,7 +25,7 @@ import { advanceSeries, remainingOf } from "./scheduled-transfers.server";
 
 export interface ScheduledTransferView {
   id: number;
-  kind: "internal" | "member";
+  kind: ScheduledTransfer["kind"];
   from_label: string;
   to_label: string;
   amount_cents: number;
@@ -76,7 +76,11 @@ export async function listScheduledTransfers(db: DbOrTx, member_id: string): Pro
     kind: s.kind,
     from_label: label(s.from_account_id),
     to_label:
-      s.kind === "internal" ? label(s.to_account_id) : (recipients.get(s.recipient_member_id ?? "") ?? "A member"),
+      s.kind === "internal"
+        ? label(s.to_account_id)
+        : s.kind === "ach"
+          ? otherBankLabel(s)
+          : (recipients.get(s.recipient_member_id ?? "") ?? "A member"),
     amount_cents: s.amount_cents,
     reference: s.reference,
     frequency: s.frequency,
@@ -98,6 +102,13 @@ export async function listScheduledTransfers(db: DbOrTx, member_id: string): Pro
         failure_reason: r.failure_reason,
       })),
   }));
+}
+
+/** "Pat Lee at Wells Fargo ••6789": the payee, their bank and the last four only. */
+function otherBankLabel(series: ScheduledTransfer): string {
+  const routing = series.ach_routing_number ?? "";
+  const bank = institution().us_banks.find((b) => b.routing_number === routing)?.name ?? `routing ${routing}`;
+  return `${series.ach_account_name ?? ""} at ${bank} ••${series.ach_account_last4 ?? ""}`;
 }
 
 async function recipientNames(db: DbOrTx, ids: string[]): Promise<Map<string, string>> {
@@ -227,8 +238,8 @@ export async function editScheduledTransfer(
     const locked = await lockOwnSeries(tx, member.id, form.series_id, today);
     if (!locked.ok) return locked;
     const { series } = locked;
-    if (series.kind === "member") {
-      const too_large = overTransferLimit(limitsFor("member"), form.amount_cents);
+    if (series.kind !== "internal") {
+      const too_large = overTransferLimit(limitsFor(series.kind), form.amount_cents);
       if (too_large) return refusal("bad_input", too_large.message, { field: "amount" });
     }
     const remaining = remainingOf(series);

@@ -16,11 +16,14 @@ import { businessDate } from "~/domain/ledger-rules";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { asSentence } from "~/domain/plain-text";
-import type { ToMemberTransfer } from "~/domain/transfers";
+import type { ToMemberTransfer, ToUsBankTransfer } from "~/domain/transfers";
+import { decryptField } from "~/server/security/crypto.server";
+import { usableLinkedAccount } from "~/server/linked-accounts/linked-accounts.server";
+import { sendScheduledUsBankTransfer } from "./to-other-banks.server";
 import { transferBetweenAccounts } from "./between-accounts.server";
 import { checkMemberTransfer, postMemberTransfer } from "./to-member.server";
 import { refuse, type Member, type Refusal, type TransferResult } from "./transfers.server";
-import { advanceSeries, slotKey } from "./scheduled-transfers.server";
+import { achAccountNumberContext, advanceSeries, slotKey } from "./scheduled-transfers.server";
 
 /**
  * The scheduled-transfers job (docs/product.md#scheduled-transfers): claims each due slot once,
@@ -149,6 +152,7 @@ async function sendRun(db: Db, run_id: number): Promise<"sent" | "failed" | null
       reference: series.reference,
       idempotency_key: slotKey(series.id, run.sequence),
     });
+  else if (series.kind === "ach") result = await sendToUsBank(db, owner, series, run);
   else result = await sendToMember(db, owner, series, run);
   const reason = result.ok ? null : failureReason(result);
   const recorded = await db.transaction(async (tx) => {
@@ -224,6 +228,34 @@ async function sendToMember(
   return postMemberTransfer(db, owner, form, plan);
 }
 
+/**
+ * A To US Bank run: the account sealed in the series, through the same service as a payment sent
+ * now (limits, funds, screening, the hold and the queued ACH payment) without the code, which the
+ * member gave for the whole series at set-up. One to the member's linked account needs the link
+ * still verified (a removed link is not paid).
+ */
+async function sendToUsBank(
+  db: Db,
+  owner: Member,
+  series: ScheduledTransfer,
+  run: ScheduledTransferRun,
+): Promise<TransferResult> {
+  if (series.linked_account_id !== null && !(await usableLinkedAccount(db, owner.id, series.linked_account_id)))
+    return refuse("linked_account_unavailable");
+  const form: ToUsBankTransfer = {
+    from_account_id: series.from_account_id,
+    routing_number: series.ach_routing_number!,
+    account_number: decryptField(series.ach_account_number_enc!, achAccountNumberContext(series.member_id)),
+    account_type: series.ach_account_type ?? "checking",
+    account_name: series.ach_account_name!,
+    amount_cents: run.amount_cents,
+    reference: series.reference,
+    idempotency_key: slotKey(series.id, run.sequence),
+    ...(series.linked_account_id !== null ? { linked_account_id: series.linked_account_id } : {}),
+  };
+  return sendScheduledUsBankTransfer(db, owner, form);
+}
+
 /** Why a run failed, as the member reads it: the refusal's own words, said of the date. */
 function failureReason(refusal: Refusal): string {
   switch (refusal.code) {
@@ -234,6 +266,8 @@ function failureReason(refusal: Refusal): string {
       return "The recipient can no longer receive transfers";
     case "not_your_account":
       return "The account is no longer yours";
+    case "linked_account_unavailable":
+      return "The linked account is no longer verified";
     default:
       return refusal.message;
   }

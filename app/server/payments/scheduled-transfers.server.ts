@@ -16,17 +16,21 @@ import {
   type SeriesRule,
 } from "~/domain/schedule";
 import { TRANSFER_NOUN, type TransferSchedule } from "~/domain/scheduled-transfers";
-import type { BetweenAccountsTransfer, ToMemberTransfer } from "~/domain/transfers";
+import type { BetweenAccountsTransfer, ToMemberTransfer, ToUsBankTransfer } from "~/domain/transfers";
+import { maskExternal } from "~/domain/account-display";
+import { encryptField } from "~/server/security/crypto.server";
+import { institution } from "~/config/institution.server";
 import { countRecipientLookup, findRecipient } from "./to-member.server";
 import { limitsFor, overTransferLimit, ownAccount, refuse, type Member, type Refusal } from "./transfers.server";
 /**
- * Scheduled and recurring transfers (docs/product.md#scheduled-transfers): Between Accounts and
- * To Another Member set up for a later business day, once or repeating (app/domain/schedule.ts,
+ * Scheduled and recurring transfers (docs/product.md#scheduled-transfers): Between Accounts,
+ * To Another Member and To US Bank set up for a later business day, once or repeating (app/domain/schedule.ts,
  * the rules Bill Pay's series use).
  *
  * - Set-up authorizes: the accounts are the member's and open, the amount within the per-transfer
  *   limit, the recipient a member (a code or passkey above the profile's amount, asked by the
- *   route exactly as for a transfer sent now). Nothing is held.
+ *   route exactly as for a transfer sent now; To US Bank always asks for one, as sent now). The
+ *   account at another bank is stored with its number sealed. Nothing is held.
  * - On each date the scheduled-transfers job claims the slot (one run row per series and slot, in
  *   the transaction that moves the series to its next slot), then sends the transfer through the
  *   same code as one sent now under the slot's own idempotency key, so two app processes never
@@ -37,7 +41,14 @@ import { limitsFor, overTransferLimit, ownAccount, refuse, type Member, type Ref
  */
 
 export type ScheduleRequest =
-  { kind: "internal"; form: BetweenAccountsTransfer } | { kind: "member"; form: ToMemberTransfer };
+  | { kind: "internal"; form: BetweenAccountsTransfer }
+  | { kind: "member"; form: ToMemberTransfer }
+  | { kind: "ach"; form: ToUsBankTransfer };
+
+/** What sealing a scheduled To US Bank transfer's account number binds it to: another member's row does not open it. */
+export function achAccountNumberContext(member_id: string): string {
+  return `scheduled_transfers.ach_account_number:${member_id}`;
+}
 
 export type ScheduleResult = { ok: true; series_id: number; first_date: string; replayed: boolean } | Refusal;
 
@@ -93,6 +104,7 @@ export async function scheduleTransfer(
   const checked = await checkSetUp(db, member, request);
   if ("ok" in checked) return checked;
   const { from_account_id, to_account_id, recipient_member_id } = checked;
+  const ach = request.kind === "ach" ? achColumns(member.id, request.form) : {};
   const rule = schedule.rule;
   return inRefusableTransaction<{ ok: true; series_id: number; first_date: string; replayed: boolean }>(
     db,
@@ -105,6 +117,7 @@ export async function scheduleTransfer(
           from_account_id,
           to_account_id,
           recipient_member_id,
+          ...ach,
           amount_cents: form.amount_cents,
           reference: form.reference,
           frequency: rule ? rule.frequency : "once",
@@ -139,6 +152,11 @@ export async function scheduleTransfer(
           end_date: series.end_date,
           payment_count: series.payment_count,
           on_failure: series.on_failure,
+          // To US Bank: the routing number and the last four only, never the account number.
+          ...(series.kind === "ach"
+            ? { routing_number: series.ach_routing_number, account_last4: series.ach_account_last4 }
+            : {}),
+          ...(series.linked_account_id !== null ? { linked_account_id: series.linked_account_id } : {}),
         },
         request_id: origin.request_id,
         ip: origin.ip,
@@ -146,6 +164,18 @@ export async function scheduleTransfer(
       return { ok: true, series_id: series.id, first_date: series.first_date, replayed: false };
     },
   );
+}
+
+/** A To US Bank series' account at the other bank, its number sealed. */
+function achColumns(member_id: string, form: ToUsBankTransfer) {
+  return {
+    ach_routing_number: form.routing_number,
+    ach_account_number_enc: encryptField(form.account_number, achAccountNumberContext(member_id)),
+    ach_account_last4: form.account_number.slice(-4),
+    ach_account_type: form.account_type,
+    ach_account_name: form.account_name,
+    linked_account_id: form.linked_account_id ?? null,
+  };
 }
 
 interface SetUpPlan {
@@ -176,6 +206,19 @@ async function checkSetUp(db: Db, member: Member, request: ScheduleRequest): Pro
       summary: `${amount} from ${accountLabel(from)} to ${accountLabel(to)}`,
     };
   }
+  if (request.kind === "ach") {
+    // The daily limit, funds and screening are the send's, on each date; the per-transfer limit is known now.
+    const too_large = overTransferLimit(limitsFor("ach"), form.amount_cents);
+    if (too_large) return too_large;
+    const to = request.form;
+    const bank = institution().us_banks.find((b) => b.routing_number === to.routing_number)?.name;
+    return {
+      from_account_id: from.id,
+      to_account_id: null,
+      recipient_member_id: null,
+      summary: `${amount} from ${accountLabel(from)} to ${to.account_name} at ${bank ?? `routing number ${to.routing_number}`}, ${to.account_type} account ${maskExternal(to.account_number)}`,
+    };
+  }
   const too_large = overTransferLimit(limitsFor("member"), form.amount_cents);
   if (too_large) return too_large;
   const recipient = await recipientOf(db, member, request.form);
@@ -188,7 +231,7 @@ async function checkSetUp(db: Db, member: Member, request: ScheduleRequest): Pro
   };
 }
 
-/** The step before the code of a To Another Member transfer set up for later: every set-up check, and what the code confirms. */
+/** The step before the code of a To Another Member or To US Bank transfer set up for later: every set-up check, and what the code confirms. */
 export async function reviewScheduledTransfer(
   db: Db,
   member: Member,

@@ -166,6 +166,8 @@ async function planExternal(db: Db, member: Member, request: ExternalRequest): P
           account_type: form.account_type,
           account_name: form.account_name,
           bank_name: bank ?? "",
+          // Sent to the member's own linked account (docs/product.md#linked-accounts): which one.
+          ...(form.linked_account_id !== undefined ? { linked_account_id: String(form.linked_account_id) } : {}),
         },
       },
       notification: (from, reference) => ({
@@ -234,6 +236,39 @@ async function sendExternal(
     action: request.kind === "ach" ? "transfer_to_us_bank" : "international_transfer",
   });
   if (!checked.ok) return { ...codeRefused(checked), summary: plan.summary };
+  return holdExternal(db, member, request, plan);
+}
+
+/**
+ * One slot of a scheduled To US Bank transfer (docs/product.md#scheduled-transfers), sent by the
+ * scheduled-transfers job under the slot's own key: every check of a payment sent now (the
+ * review: the account, the limits, funds), the sanctions screening and the hold, without the code
+ * (the member confirmed the whole series with a code at set-up). A repeat of the key answers
+ * with its first result.
+ */
+export async function sendScheduledUsBankTransfer(
+  db: Db,
+  member: Member,
+  form: ToUsBankTransfer,
+): Promise<TransferResult> {
+  const request = { kind: "ach" as const, form };
+  const earlier = await earlierTransfer(db, member, request);
+  if (earlier) return earlier;
+  const plan = await planExternal(db, member, request);
+  if ("ok" in plan) return plan;
+  return holdExternal(db, member, request, plan);
+}
+
+/**
+ * What follows the review and the code: the sanctions screening, then in one database transaction
+ * (under the member's payments lock, checks repeated) the hold, the queued payment and the notice.
+ */
+async function holdExternal(
+  db: Db,
+  member: Member,
+  request: ExternalRequest,
+  plan: ExternalPlan,
+): Promise<TransferResult> {
   // Sanctions screening (docs/product.md#sanctions-screening) before anything is held: the payee,
   // or the wire's recipient and bank, with the country. Outside the transaction: no lock waits on it.
   const parties =

@@ -22,6 +22,7 @@ import {
   type WireQuote,
 } from "./to-other-banks.server";
 import { transferBetweenAccounts } from "./between-accounts.server";
+import { usBankTransferOf } from "./us-bank-payees.server";
 import { reviewScheduledTransfer, scheduleTransfer } from "./scheduled-transfers.server";
 import { verifyStepUp, stepUpMissing } from "./step-up.server";
 import { whenSchema, TRANSFER_NOUN, type TransferSchedule } from "~/domain/scheduled-transfers";
@@ -34,8 +35,9 @@ import {
   internationalSchema,
   recipientEmailField,
   toMemberSchema,
-  toUsBankFormSchema,
+  usBankFormSchema,
   TRANSFER_MESSAGES,
+  type UsBankFormValue,
 } from "~/domain/transfers";
 import { formReply, parseSubmission, replyTo, type FormReply, type FormSubmission } from "~/server/http/form.server";
 import { REFUSAL_MESSAGES, refusalMessage } from "~/domain/refusals";
@@ -95,9 +97,9 @@ export type TransferActionResult =
       passkey?: boolean;
       quote?: WireQuoteView;
     }
-  /** Between Accounts or To Another Member set up for a later date or to repeat (docs/product.md#scheduled-transfers). */
+  /** Between Accounts, To Another Member or To US Bank set up for a later date or to repeat (docs/product.md#scheduled-transfers). */
   | {
-      tab: "internal" | "member";
+      tab: "internal" | "member" | "ach";
       status: "scheduled";
       amount_cents: number;
       /** "Scheduled for Dec 4, 2026" / "Monthly, 6 transfers, from Dec 4, 2026". */
@@ -239,6 +241,40 @@ async function scheduled(
   };
 }
 
+/**
+ * The send step of a transfer set up for later that asks for a code (To Another Member above the
+ * profile's amount, To US Bank always): every set-up check, the code or passkey bound to the
+ * transfer and its schedule, then the set-up.
+ */
+async function scheduledWithCode(
+  database: Parameters<typeof scheduleTransfer>[0],
+  member: Member,
+  request: Extract<Parameters<typeof scheduleTransfer>[2], { kind: "member" | "ach" }>,
+  schedule: TransferSchedule,
+  form: FormData,
+  origin: AuditOrigin,
+): Promise<TransferActionResult> {
+  const tab = request.kind;
+  const review = await reviewScheduledTransfer(database, member, request, schedule);
+  if (!review.ok) return refused(tab, review, form);
+  const proof = proofOf(form);
+  const code_step = { step: "otp" as const, summary: review.summary };
+  if (stepUpMissing(proof))
+    return refused(
+      tab,
+      { ok: false, code: "otp_missing", message: refusalMessage("otp_missing"), field: "otp" },
+      form,
+      code_step,
+    );
+  const checked = await verifyStepUp(database, member, {
+    proof,
+    transfer: bindingOf(request, schedule),
+    action: request.kind === "ach" ? "transfer_to_us_bank" : "transfer_to_member",
+  });
+  if (!checked.ok) return refused(tab, codeRefused(checked), form, code_step);
+  return scheduled(database, member, request, schedule, form, origin);
+}
+
 /** Every step of every transfer form; an action with another `intent` is a bad request (400). */
 export const TRANSFER_INTENTS = [
   "internal",
@@ -350,25 +386,10 @@ async function transferStep(
         if (when.status !== "success") return invalid(tab, when);
         if (when.value) {
           const request = { kind: "member" as const, form: parsed.value };
+          if (memberTransferNeedsCode(parsed.value.amount_cents))
+            return scheduledWithCode(database, member, request, when.value, form, origin);
           const review = await reviewScheduledTransfer(database, member, request, when.value);
           if (!review.ok) return refused(tab, review, form);
-          if (memberTransferNeedsCode(parsed.value.amount_cents)) {
-            const proof = proofOf(form);
-            const code_step = { step: "otp" as const, summary: review.summary };
-            if (stepUpMissing(proof))
-              return refused(
-                tab,
-                { ok: false, code: "otp_missing", message: refusalMessage("otp_missing"), field: "otp" },
-                form,
-                code_step,
-              );
-            const checked = await verifyStepUp(database, member, {
-              proof,
-              transfer: bindingOf(request, when.value),
-              action: "transfer_to_member",
-            });
-            if (!checked.ok) return refused(tab, codeRefused(checked), form, code_step);
-          }
           return scheduled(database, member, request, when.value, form, origin);
         }
         return finished(
@@ -379,20 +400,37 @@ async function transferStep(
         );
       }
       case "ach-review": {
-        const parsed = parseSubmission(toUsBankFormSchema, form);
+        const parsed = parseSubmission(usBankFormSchema, form);
         if (parsed.status !== "success") return invalid(tab, parsed);
-        const earlier = await earlierTransfer(database, member, { kind: "ach", form: parsed.value });
+        const payment = await usBankTransferOf(database, member, parsed.value);
+        if ("ok" in payment) return refused(tab, payment, form);
+        const when = scheduleOf(form);
+        if (when.status !== "success") return invalid(tab, when);
+        if (when.value) {
+          // Set up for later: the code confirms the payment and its schedule, as To Another Member's.
+          const request = { kind: "ach" as const, form: payment };
+          const review = await reviewScheduledTransfer(database, member, request, when.value);
+          if (!review.ok) return refused(tab, review, form);
+          return codeStep(database, member, request, review.summary, form, when.value);
+        }
+        const earlier = await earlierTransfer(database, member, { kind: "ach", form: payment });
         if (earlier) return finished(tab, earlier, form, "Transfer scheduled");
-        const review = await reviewUsBankTransfer(database, member, parsed.value);
+        const review = await reviewUsBankTransfer(database, member, payment);
         if (!review.ok) return refused(tab, review, form);
-        return codeStep(database, member, { kind: "ach", form: parsed.value }, review.summary, form);
+        return codeStep(database, member, { kind: "ach", form: payment }, review.summary, form);
       }
       case "ach-send": {
-        const parsed = parseSubmission(toUsBankFormSchema, form);
+        const parsed = parseSubmission(usBankFormSchema, form);
         if (parsed.status !== "success") return invalid(tab, parsed);
-        const result = await sendUsBankTransfer(database, member, parsed.value, proofOf(form));
+        const payment = await usBankTransferOf(database, member, parsed.value);
+        if ("ok" in payment) return refused(tab, payment, form);
+        const when = scheduleOf(form);
+        if (when.status !== "success") return invalid(tab, when);
+        if (when.value)
+          return scheduledWithCode(database, member, { kind: "ach", form: payment }, when.value, form, origin);
+        const result = await sendUsBankTransfer(database, member, payment, proofOf(form));
         if (!result.ok && (result.code === "otp_missing" || result.code === "otp_invalid")) {
-          const review = await reviewUsBankTransfer(database, member, parsed.value);
+          const review = await reviewUsBankTransfer(database, member, payment);
           return refused(tab, result, form, { step: "otp", summary: review.ok ? review.summary : undefined });
         }
         return finished(tab, result, form, "Transfer scheduled");
@@ -439,17 +477,24 @@ async function transferStep(
           intent === "member-passkey"
             ? parseSubmission(toMemberSchema, form)
             : intent === "ach-passkey"
-              ? parseSubmission(toUsBankFormSchema, form)
+              ? parseSubmission(usBankFormSchema, form)
               : parseSubmission(internationalSchema, form);
         if (request.status !== "success") return invalid(tab, request);
         const kind = tab as "member" | "ach" | "wire";
-        // A To Another Member transfer set up for later: the challenge is bound to its schedule too.
-        const when = kind === "member" ? scheduleOf(form) : null;
+        // A linked account's payment is bound to its numbers, read from the member's own link.
+        let value: unknown = request.value;
+        if (kind === "ach") {
+          const payment = await usBankTransferOf(database, member, request.value as UsBankFormValue);
+          if ("ok" in payment) return refused(tab, payment, form);
+          value = payment;
+        }
+        // A To Another Member or To US Bank transfer set up for later: the challenge is bound to its schedule too.
+        const when = kind === "member" || kind === "ach" ? scheduleOf(form) : null;
         const options = await stepUpPasskeyOptions(
           database,
           member,
           bindingOf(
-            { kind, form: request.value } as Parameters<typeof stepUpTransfer>[0],
+            { kind, form: value } as Parameters<typeof stepUpTransfer>[0],
             when?.status === "success" ? when.value : null,
           ),
         );

@@ -73,6 +73,24 @@ describe("the Alerts page: the member's own only", () => {
     skip: (intent, persona) => intent === "new-device" && persona === "other_member",
   });
 
+  it("an alert for all accounts: refused to everyone but members; another member's watches only their own accounts", async () => {
+    const form = { intent: "add", account_id: "all", kind: "payment_returned", amount: "" };
+    for (const persona of ["anonymous", "applicant", "reviewer", "staff"] as const) {
+      const before = await state();
+      expect([401, 403]).toContain((await post(persona, form)).status);
+      expect(await state()).toEqual(before);
+    }
+    expect((await post("other_member", form)).value).toMatchObject({ ok: true });
+    const rows = await matrix.database.db
+      .select({ member_id: memberAlerts.member_id, account_id: memberAlerts.account_id })
+      .from(memberAlerts)
+      .where(eq(memberAlerts.kind, "payment_returned"));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.some((r) => r.member_id === matrix.member.member.id)).toBe(false);
+    const mine = [matrix.member.checking.id, matrix.member.savings.id];
+    expect(rows.some((r) => r.account_id !== null && mine.includes(r.account_id))).toBe(false);
+  });
+
   it("an unknown intent is a 400 and changes nothing", async () => {
     const before = await state();
     const result = await post("member", { intent: "nonsense" });

@@ -26,6 +26,15 @@ export interface FormAccount {
 export interface TransferData {
   accounts: FormAccount[];
   us_banks: Array<{ name: string; routing_number: string }>;
+  /** To US Bank: the member's verified linked accounts it offers beside typing one. */
+  linked_payees: Array<{
+    id: number;
+    nickname: string;
+    bank_name: string | null;
+    routing_number: string;
+    masked: string;
+    account_type: "checking" | "savings";
+  }>;
   rates: Array<{ code: string; usd_per_unit: string }>;
   wire_fee_cents: number;
   /** To Another Member: the profile's limits, and the amount above which the emailed code is asked. */

@@ -1,16 +1,18 @@
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, check, date, index, integer, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
 import { ledgerAccounts } from "./ledger";
+import { linkedAccounts } from "./linked-accounts";
 
 /**
- * Scheduled and recurring transfers (docs/product.md#scheduled-transfers): a Between Accounts or
- * To Another Member transfer set up for a later business day, once or as a series (the rules of
+ * Scheduled and recurring transfers (docs/product.md#scheduled-transfers): a Between Accounts,
+ * To Another Member or To US Bank transfer set up for a later business day, once or as a series (the rules of
  * app/domain/schedule.ts, shared with Bill Pay). Nothing is held: on each date the
  * scheduled-transfers job sends the transfer through the same code as one sent now, under a key
  * of its own per series and slot, and records the run. Nothing is deleted: a series is cancelled,
  * ended or stopped, a slot skipped.
  */
-export const SCHEDULED_TRANSFER_KINDS = ["internal", "member"] as const;
+export const SCHEDULED_TRANSFER_KINDS = ["internal", "member", "ach"] as const;
+export const SCHEDULED_ACH_ACCOUNT_TYPES = ["checking", "savings"] as const;
 export const SCHEDULED_TRANSFER_FREQUENCIES = ["once", "monthly", "weeks"] as const;
 export const SCHEDULED_TRANSFER_STATUSES = ["active", "ended", "stopped", "cancelled"] as const;
 export const SCHEDULED_TRANSFER_ON_FAILURE = ["continue", "stop"] as const;
@@ -29,6 +31,18 @@ export const scheduledTransfers = pgTable(
     to_account_id: bigint("to_account_id", { mode: "number" }).references(() => ledgerAccounts.id),
     /** To Another Member: the member it goes to (their checking account on each date). */
     recipient_member_id: text("recipient_member_id"),
+    /**
+     * To US Bank: the account at the other bank. Its number is personal data, sealed like a linked
+     * account's (`encryptField(number, "scheduled_transfers.ach_account_number:<member id>")`),
+     * with the last four beside it for the list; never stored plain.
+     */
+    ach_routing_number: text("ach_routing_number"),
+    ach_account_number_enc: text("ach_account_number_enc"),
+    ach_account_last4: text("ach_account_last4"),
+    ach_account_type: text("ach_account_type", { enum: SCHEDULED_ACH_ACCOUNT_TYPES }),
+    ach_account_name: text("ach_account_name"),
+    /** To US Bank to the member's own linked account: each run needs the link still verified. */
+    linked_account_id: bigint("linked_account_id", { mode: "number" }).references(() => linkedAccounts.id),
     amount_cents: bigint("amount_cents", { mode: "number" }).notNull(),
     reference: text("reference").notNull(),
     /** "once" is one transfer on `first_date`; else the series rule of app/domain/schedule.ts. */
@@ -63,7 +77,7 @@ export const scheduledTransfers = pgTable(
     check("scheduled_transfers_amount_positive", sql`${t.amount_cents} > 0`),
     check(
       "scheduled_transfers_kind_valid",
-      sql`(${t.kind} = 'internal' and ${t.to_account_id} is not null and ${t.recipient_member_id} is null) or (${t.kind} = 'member' and ${t.to_account_id} is null and ${t.recipient_member_id} is not null)`,
+      sql`(${t.kind} = 'internal' and ${t.to_account_id} is not null and ${t.recipient_member_id} is null and ${t.ach_account_number_enc} is null) or (${t.kind} = 'member' and ${t.to_account_id} is null and ${t.recipient_member_id} is not null and ${t.ach_account_number_enc} is null) or (${t.kind} = 'ach' and ${t.to_account_id} is null and ${t.recipient_member_id} is null and ${t.ach_routing_number} is not null and ${t.ach_account_number_enc} is not null and ${t.ach_account_last4} is not null and ${t.ach_account_type} in ('checking', 'savings') and ${t.ach_account_name} is not null)`,
     ),
     check(
       "scheduled_transfers_frequency_valid",
