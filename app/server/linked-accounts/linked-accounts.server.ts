@@ -6,6 +6,7 @@ import { linkedAccounts, users, type LinkedAccount } from "~/server/db/schema";
 import { decryptField, encryptField } from "~/server/security/crypto.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { institution } from "~/config/institution.server";
+import { cancelPendingPulls } from "./money-in.server";
 import { refusal, type Refusal } from "~/domain/refusals";
 import {
   LINKED_ACCOUNT_MESSAGES as M,
@@ -221,6 +222,12 @@ export async function removeLinkedAccount(
       .update(linkedAccounts)
       .set({ status: "removed", resolved_at: new Date() })
       .where(eq(linkedAccounts.id, row.id));
+    // Money asked for from it and not yet sent is not taken (docs/product.md#move-money-in).
+    await cancelPendingPulls(
+      tx,
+      row.id,
+      `You removed ${row.nickname}, so the money was not taken from it and nothing was added to your account.`,
+    );
     await recordAudit(tx, {
       actor_id: member.id,
       actor_email: member.email,
