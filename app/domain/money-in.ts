@@ -20,16 +20,24 @@ export const MONEY_IN_MESSAGES = {
 
 const M = MONEY_IN_MESSAGES;
 
-/** The form. The account ids are checked against the member's own by the server. */
+const moneyInFields = {
+  linked_account_id: accountIdField(M.link),
+  to_account_id: accountIdField(M.account),
+  amount: amountCentsField(M.missing),
+  idempotency_key: idempotencyKeyField(M.failed),
+};
+
+/** The first step: where from, where to, how much. The account ids are checked against the member's own by the server. */
+export const moneyInReviewSchema = z
+  .object(moneyInFields)
+  .transform(({ amount, ...rest }) => ({ ...rest, amount_cents: amount }));
+
+/**
+ * The second step: the same, and the box the member ticks under the authorization's words shown
+ * to them (without it nothing is asked for).
+ */
 export const moneyInSchema = z
-  .object({
-    linked_account_id: accountIdField(M.link),
-    to_account_id: accountIdField(M.account),
-    amount: amountCentsField(M.missing),
-    // The box the member ticks under the authorization's words: without it nothing is asked for.
-    agree: z.literal("yes", { error: M.agree }),
-    idempotency_key: idempotencyKeyField(M.failed),
-  })
+  .object({ ...moneyInFields, agree: z.literal("yes", { error: M.agree }) })
   .transform(({ amount, agree: _agree, ...rest }) => ({ ...rest, amount_cents: amount }));
 export type MoneyInForm = z.output<typeof moneyInSchema>;
 

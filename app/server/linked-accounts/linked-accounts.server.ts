@@ -36,6 +36,8 @@ export interface LinkedAccountView {
   /** The micro-deposits went out in an ACH file: the member can look for them now. */
   deposits_sent: boolean;
   tries_left: number;
+  /** The return code that failed it, when the other bank sent its deposits or a pull back. */
+  return_code: string | null;
   created_at: Date;
 }
 
@@ -64,6 +66,7 @@ function view(row: LinkedAccount): LinkedAccountView {
     status: row.status,
     deposits_sent: row.micro_file_id !== null,
     tries_left: Math.max(0, MICRO_DEPOSIT_TRIES - row.attempts),
+    return_code: row.return_code,
     created_at: row.created_at,
   };
 }

@@ -156,7 +156,15 @@ export interface MoneyInMember {
 }
 
 export type PullResult =
-  | { ok: true; pull_id: number; amount_cents: number; replayed: boolean; authorization_text: string }
+  | {
+      ok: true;
+      pull_id: number;
+      amount_cents: number;
+      replayed: boolean;
+      authorization_text: string;
+      /** The pending credit's reference number, as the member's history shows it. */
+      reference: string;
+    }
   | Refusal<"limit" | "link" | "account" | "amount">;
 
 /**
@@ -223,6 +231,7 @@ export async function requestPull(
         amount_cents: earlier.amount_cents,
         replayed: true,
         authorization_text: earlier.authorization_text,
+        reference: referenceNumber(earlier.credit_transaction_id),
       };
     const checked = await checkPull(tx, member, form, now);
     if (!checked.ok) return checked as PullResult;
@@ -277,7 +286,14 @@ export async function requestPull(
       request_id: origin.request_id,
       ip: origin.ip,
     });
-    return { ok: true, pull_id: pull!.id, amount_cents: form.amount_cents, replayed: false, authorization_text };
+    return {
+      ok: true,
+      pull_id: pull!.id,
+      amount_cents: form.amount_cents,
+      replayed: false,
+      authorization_text,
+      reference: referenceNumber(credit.transaction.id),
+    };
   });
 }
 
