@@ -14,6 +14,7 @@ import {
 import { moneyInReviewSchema, moneyInSchema } from "~/domain/money-in";
 import { REFUSAL_MESSAGES, refusalMessage } from "~/domain/refusals";
 import { centsAsDecimal, formatCents } from "~/domain/money";
+import { accountLabel } from "~/domain/account-display";
 
 /**
  * Move money in's services (docs/product.md#move-money-in): the page, and its two steps. Review:
@@ -65,7 +66,7 @@ export const moneyInAction = withDatabase(
     const summary = summaryOf(
       values.amount_cents,
       `${checked.link.nickname} ${checked.link.masked}`,
-      checked.account.name,
+      accountLabel(checked.account),
     );
     const needs_code = pullNeedsCode(values.amount_cents);
     const confirmStep = (status: number, reply: FormReply, message?: string) => ({

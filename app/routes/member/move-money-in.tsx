@@ -42,7 +42,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     links: page.links.map((l) => ({
       id: l.id,
-      label: `${l.nickname} (${l.bank_name ? `${l.bank_name}, ` : ""}${l.account_type} ${l.masked})`,
+      // Short enough for a phone's select; the authorization names the bank in full.
+      label: `${l.nickname} ${l.masked}`,
     })),
     accounts: page.accounts.map((a) => ({ id: a.id, label: accountLabel(a) })),
     pulls: page.pulls.map((p) => ({
