@@ -100,9 +100,7 @@ async function pullRow(id: number) {
   return row!;
 }
 
-function ourTrace(trace: string) {
-  return trace;
-}
+let files_built = 0;
 
 /** An inbound file returning our entry (the other bank's answer), as the Federal Reserve sends it. */
 function returnFile(entries: { code: string; amount_cents: number; id: string; reason: string; trace: string }[]) {
@@ -119,11 +117,12 @@ function returnFile(entries: { code: string; amount_cents: number; id: string; r
           amount_cents: e.amount_cents,
           name: "Pat Member",
           id: e.id,
-          return_of: { reason: e.reason, original_trace: ourTrace(e.trace) },
+          return_of: { reason: e.reason, original_trace: e.trace },
         })),
       },
     ],
-    { modifier: String.fromCharCode(65 + Math.floor(Math.random() * 26)) },
+    // Each file its own modifier: the same return sent again is another file, not the same one twice.
+    { modifier: String.fromCharCode(65 + (files_built++ % 26)) },
   );
 }
 
