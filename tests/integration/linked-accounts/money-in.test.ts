@@ -6,6 +6,7 @@ import { linkedAccounts, moneyInPulls, notifications, outbox, paymentExportFiles
 import { getBalances, institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
 import { exportPayments } from "~/server/rails/export.server";
 import { receiveAchFile } from "~/server/rails/inbound.server";
+import { postTransfer } from "~/server/ledger/ledger.server";
 import {
   confirmLinkedAccount,
   linkAccount,
@@ -246,6 +247,34 @@ describe("moving money in", () => {
     await expectLedgerVerifies(db);
   });
 
+  it("two pulls at once are counted against the day's limit one after the other", async () => {
+    const m = await verifiedMember();
+    const half = (institution().limits.money_in.daily_max_cents / 2 / 100 + 1).toFixed(2);
+    const answers = await Promise.all([
+      requestPull(db, m.member, form(m, half), origin),
+      requestPull(db, m.member, form(m, half), origin),
+    ]);
+    expect(answers.filter((a) => a.ok)).toHaveLength(1);
+    expect(answers.filter((a) => !a.ok)).toMatchObject([{ field: "amount" }]);
+  });
+
+  it("a pull to a frozen account waits out of the file until the account is open again", async () => {
+    const m = await verifiedMember();
+    const asked = await requestPull(db, m.member, form(m, "60.00"), origin);
+    if (!asked.ok) throw new Error("refused");
+    expect(await setAccountStatus(db, m.checking.id, "frozen")).toMatchObject({ ok: true });
+    const other = await verifiedMember();
+    await requestPull(db, other.member, form(other, "1.00"), origin);
+    const { read } = await exportAch();
+    const ids = read.batches.flatMap((b) => b.entries).map((e) => e.individual_id);
+    expect(ids).not.toContain(`MI${String(asked.pull_id).padStart(8, "0")}`);
+    expect(await pullRow(asked.pull_id)).toMatchObject({ status: "pending" });
+    expect(await setAccountStatus(db, m.checking.id, "active")).toMatchObject({ ok: true });
+    await exportAch();
+    expect(await pullRow(asked.pull_id)).toMatchObject({ status: "sent" });
+    await expectLedgerVerifies(db);
+  });
+
   it("removing the link cancels a pull not yet sent: the pending credit released, nothing in the file", async () => {
     const m = await verifiedMember();
     const before = await available(m.checking.id);
@@ -342,6 +371,40 @@ describe("a pull the other bank returns", () => {
       ]),
     );
     expect(again).toMatchObject({ ok: true, applied: 0, unmatched: 1 });
+    await expectLedgerVerifies(db);
+  });
+
+  it("a return after the money was spent is left for staff: the account never goes below its limit", async () => {
+    const { m, pull } = await sentPull("50.00");
+    await releaseAvailablePulls(db, new Date(`${pull.available_on}T18:00:00Z`));
+    // Everything spent: the whole available balance moved out.
+    const spend = await available(m.checking.id);
+    const settlement = await institutionAccount(db, "ach_settlement");
+    const out = await postTransfer(db, {
+      idempotency_key: `spend-${crypto.randomUUID()}`,
+      initiator: "staff:test",
+      kind: "adjustment",
+      created_by: "staff:test",
+      entries: [
+        { account_id: m.checking.id, amount_cents: -spend.available },
+        { account_id: settlement.id, amount_cents: spend.available },
+      ],
+    });
+    expect(out.ok).toBe(true);
+    const received = await receive(
+      returnFile([
+        {
+          code: "26",
+          amount_cents: pull.amount_cents,
+          id: `MI${String(pull.id).padStart(8, "0")}`,
+          reason: "R01",
+          trace: pull.trace_number!,
+        },
+      ]),
+    );
+    expect(received).toMatchObject({ ok: true, applied: 0, unmatched: 1 });
+    expect(await pullRow(pull.id)).toMatchObject({ status: "sent" });
+    expect((await available(m.checking.id)).available).toBe(0);
     await expectLedgerVerifies(db);
   });
 
