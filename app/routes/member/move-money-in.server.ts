@@ -2,7 +2,15 @@ import type { Db } from "~/server/db/client.server";
 import { withDatabase } from "~/server/db/db.server";
 import { formReply, parseSubmission, replyTo, type FormReply } from "~/server/http/form.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
-import { lockWait, sendStepUpCode, verifyStepUp } from "~/server/payments/step-up.server";
+import {
+  lockWait,
+  sendStepUpCode,
+  stepUpMissing,
+  stepUpPasskeyOptions,
+  verifyStepUp,
+  type StepUpProof,
+} from "~/server/payments/step-up.server";
+import { countPasskeys } from "~/server/auth/passkeys.server";
 import {
   checkPull,
   moneyInPage,
@@ -35,8 +43,12 @@ export type MoneyInAnswer =
       /** The first step's values, carried by the second step's hidden fields. */
       values: { linked_account_id: string; to_account_id: string; amount: string; idempotency_key: string };
       needs_code: boolean;
+      /** With a code to confirm: the member has a passkey, which can confirm instead. */
+      passkey: boolean;
       message?: string;
     }
+  /** The challenge a passkey signs to confirm this pull (as @simplewebauthn/browser takes it), or null. */
+  | { step: "passkey"; options: unknown }
   | { step: "done"; message: string; reference: string };
 
 function summaryOf(amount_cents: number, from: string, to: string): string {
@@ -47,7 +59,7 @@ export const moneyInAction = withDatabase(
   async (
     database: Db,
     member: MoneyInMember,
-    intent: "review" | "confirm",
+    intent: "review" | "confirm" | "passkey",
     form: FormData,
     origin: AuditOrigin,
   ): Promise<{ status: number; answer: MoneyInAnswer }> => {
@@ -69,6 +81,15 @@ export const moneyInAction = withDatabase(
       accountLabel(checked.account),
     );
     const needs_code = pullNeedsCode(values.amount_cents);
+    if (intent === "passkey")
+      return {
+        status: 200,
+        answer: {
+          step: "passkey",
+          options: needs_code ? await stepUpPasskeyOptions(database, member, pullBinding(values)) : null,
+        },
+      };
+    const passkey = needs_code && (await countPasskeys(database, member.id)) > 0;
     const confirmStep = (status: number, reply: FormReply, message?: string) => ({
       status,
       answer: {
@@ -83,6 +104,7 @@ export const moneyInAction = withDatabase(
           idempotency_key: values.idempotency_key,
         },
         needs_code,
+        passkey,
         ...(message ? { message } : {}),
       },
     });
@@ -112,11 +134,13 @@ export const moneyInAction = withDatabase(
     const confirmed = parseSubmission(moneyInSchema, form);
     if (confirmed.status !== "success") return confirmStep(400, replyTo(confirmed));
     if (needs_code) {
-      const otp = String(form.get("otp") ?? "").trim();
-      if (otp === "")
+      // A passkey's answer when there is one, else the typed code.
+      const passkey_response = String(form.get("passkey_response") ?? "");
+      const proof: StepUpProof = passkey_response ? { passkey_response } : String(form.get("otp") ?? "").trim();
+      if (stepUpMissing(proof))
         return confirmStep(400, formReply(form, { fieldErrors: { otp: [REFUSAL_MESSAGES.otp_missing] } }));
       const check = await verifyStepUp(database, member, {
-        proof: otp,
+        proof,
         transfer: pullBinding(values),
         action: "money_in",
         origin,

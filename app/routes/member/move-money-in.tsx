@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
-import { data, Link, useNavigation } from "react-router";
-import { ArrowDownToLine } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { data, Link, useFetcher, useNavigation, useSubmit } from "react-router";
+import { ArrowDownToLine, Fingerprint } from "lucide-react";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import type { Route } from "./+types/move-money-in";
 import { requestInfoContext } from "~/context";
 import { requireMember } from "~/server/auth/session.server";
@@ -58,7 +60,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-const INTENTS = ["review", "confirm"] as const;
+const INTENTS = ["review", "confirm", "passkey"] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireMember(request);
@@ -191,6 +193,7 @@ function FormStep({ loaderData, answer }: { loaderData: LoaderData; answer: Mone
 
 function ConfirmStep({ answer }: { answer: Extract<MoneyInAnswer, { step: "confirm" }> }) {
   const form = useSchemaForm(anyForm, { id: "money-in-confirm", lastResult: answer.reply });
+  const formRef = useRef<HTMLFormElement>(null);
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm";
   const problem = answer.message ?? formMessages(answer.reply)[0];
@@ -204,7 +207,7 @@ function ConfirmStep({ answer }: { answer: Extract<MoneyInAnswer, { step: "confi
       </h2>
       <p className="mt-2 text-sm text-slate-700">{answer.summary}</p>
       {problem ? <FormMessage className="mt-3" tone="error" title={problem} /> : null}
-      <SchemaForm form={form} method="post" className="mt-4 grid gap-4">
+      <SchemaForm form={form} method="post" className="mt-4 grid gap-4" ref={formRef}>
         {Object.entries(answer.values).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
@@ -228,6 +231,7 @@ function ConfirmStep({ answer }: { answer: Extract<MoneyInAnswer, { step: "confi
             isRequired
           />
         ) : null}
+        {answer.needs_code && answer.passkey ? <PasskeyConfirm formRef={formRef} /> : null}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Link
             to="/dashboard/linked-accounts/move-money-in"
@@ -249,6 +253,61 @@ function ConfirmStep({ answer }: { answer: Extract<MoneyInAnswer, { step: "confi
         </div>
       </SchemaForm>
     </section>
+  );
+}
+
+/**
+ * "Confirm with your passkey" instead of the emailed code (docs/product.md#step-up-codes): the
+ * server issues a challenge bound to this pull (what the code is bound to), the device's prompt
+ * signs it, and the form is sent with that answer in place of the code.
+ */
+function PasskeyConfirm({ formRef }: { formRef: React.RefObject<HTMLFormElement | null> }) {
+  const hydrated = useHydrated();
+  const challenge = useFetcher<MoneyInAnswer>({ key: "money-in-passkey" });
+  const submit = useSubmit();
+  const [problem, setProblem] = useState<string | null>(null);
+  const handled = useRef<unknown>(null);
+  useEffect(() => {
+    const answer = challenge.data;
+    if (!answer || answer.step !== "passkey" || !answer.options || handled.current === answer) return;
+    handled.current = answer;
+    void (async () => {
+      try {
+        const { startAuthentication } = await import("@simplewebauthn/browser");
+        const response = await startAuthentication({ optionsJSON: answer.options as never });
+        const body = new FormData(formRef.current ?? undefined);
+        body.set("intent", "confirm");
+        body.set("passkey_response", JSON.stringify(response));
+        body.delete("otp");
+        void submit(body, { method: "post" });
+      } catch {
+        setProblem("The passkey prompt was closed or timed out. Try again, or use the emailed code.");
+      }
+    })();
+  }, [challenge.data, formRef, submit]);
+  if (!hydrated) return null;
+  const unavailable =
+    challenge.state === "idle" && challenge.data?.step === "passkey" && !challenge.data.options
+      ? "Your passkey cannot confirm this now. Please use the emailed code."
+      : null;
+  return (
+    <div className="space-y-2">
+      {(problem ?? unavailable) ? <FormMessage tone="error" title={(problem ?? unavailable)!} /> : null}
+      <Button
+        variant="secondary"
+        isPending={challenge.state !== "idle"}
+        pendingLabel="Waiting for your passkey…"
+        onPress={() => {
+          setProblem(null);
+          const body = new FormData(formRef.current ?? undefined);
+          body.set("intent", "passkey");
+          body.delete("otp");
+          void challenge.submit(body, { method: "post" });
+        }}
+      >
+        <Fingerprint className="size-4" aria-hidden="true" /> Confirm with your passkey instead
+      </Button>
+    </div>
   );
 }
 

@@ -127,6 +127,9 @@ describe("the Move money in page", () => {
   itRefuses("review", OUTSIDERS, (persona) => post(persona, { intent: "review", ...pullForm() }), {
     unchanged: state,
   });
+  itRefuses("passkey challenge", OUTSIDERS, (persona) => post(persona, { intent: "passkey", ...pullForm() }), {
+    unchanged: state,
+  });
   itRefuses(
     "confirm",
     OUTSIDERS,
