@@ -92,7 +92,7 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: /(payment-queues|linked-accounts|payments-pause)\.spec\.ts$/,
+      testIgnore: /(payment-queues|linked-accounts|move-money-in|payments-pause)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions },
     },
     {
@@ -110,9 +110,17 @@ export default defineConfig({
       use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions },
     },
     {
+      // Move money in: staff export the ACH file carrying the member's debit (and every other
+      // pending entry), so it runs alone too, after the linked accounts spec.
+      name: "money-in",
+      testMatch: /move-money-in\.spec\.ts$/,
+      dependencies: ["linked"],
+      use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions },
+    },
+    {
       name: "pause",
       testMatch: /payments-pause\.spec\.ts$/,
-      dependencies: ["linked"],
+      dependencies: ["money-in"],
       use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions },
     },
   ],

@@ -137,6 +137,8 @@ export default [
     route("settings/alerts", "routes/member/alerts.tsx"),
     // Accounts at other banks, verified by micro-deposits (docs/product.md#linked-accounts).
     route("dashboard/linked-accounts", "routes/member/linked-accounts.tsx"),
+    // Pulling money in from a verified linked account (docs/product.md#move-money-in).
+    route("dashboard/linked-accounts/move-money-in", "routes/member/move-money-in.tsx"),
     // Card Services: the member's debit cards and their controls (docs/product.md#cards).
     route("dashboard/cards", "routes/member/cards.tsx"),
     // Report a problem with a transaction, and the member's cases (docs/product.md#disputes).

@@ -468,6 +468,28 @@ export const InstitutionSchema = z
         })
         .default({ next_day_cents: 0, remaining_after_business_days: 2, new_account_hold_business_days: 7 }),
       /**
+       * Move money in from a verified linked account (docs/product.md#move-money-in): an ACH debit
+       * the credit union originates. `daily_max_cents` / `monthly_max_cents`: the most a member
+       * pulls in a business day / calendar month (the institution's time zone). `hold_business_days`:
+       * the money is available this many business days after the file's settlement date (the time
+       * the other bank has to return it as R01, R02, R03...; Regulation CC's schedule is for checks
+       * and received credits, not debits we originate). `code_above_cents`: above this a pull is
+       * confirmed with an emailed code or a passkey, as To Another Member is (0: every pull).
+       */
+      money_in: z
+        .object({
+          daily_max_cents: z.number().int().positive().default(500_000),
+          monthly_max_cents: z.number().int().positive().default(2_000_000),
+          hold_business_days: z.number().int().min(0).max(10).default(3),
+          code_above_cents: z.number().int().min(0).default(100_000),
+        })
+        .default({
+          daily_max_cents: 500_000,
+          monthly_max_cents: 2_000_000,
+          hold_business_days: 3,
+          code_above_cents: 100_000,
+        }),
+      /**
        * Monitoring of incoming ACH credits (Nacha's risk-based monitoring of credit entries, 2026;
        * docs/product.md#incoming-credits-to-review; the rules and each default's reason in
        * app/domain/ach-credit-monitoring.ts). A credit meeting a rule posts with its money held

@@ -86,6 +86,7 @@ export function PaymentQueue({
   fileLabel,
   perFile,
   verifications = 0,
+  pulls = 0,
 }: {
   kind: "ach" | "wire";
   title: string;
@@ -96,7 +97,11 @@ export function PaymentQueue({
   perFile: number;
   /** ACH: linked accounts whose micro-deposits go with the next file (docs/product.md#linked-accounts). */
   verifications?: number;
+  /** ACH: money members move in from linked accounts, debits that go with the next file (docs/product.md#move-money-in). */
+  pulls?: number;
 }) {
+  // Counted beside the payments but not listed with them.
+  const others = verifications + pulls;
   const navigation = useNavigation();
   const { formatDateTime } = useInstitutionDates();
   // Left out of the file (an account not active, a payment the file cannot carry): not counted as going out.
@@ -113,7 +118,7 @@ export function PaymentQueue({
   const total_cents = going.reduce((sum, r) => sum + r.amount_cents, 0);
   // Every payment shown waits for staff (an account not active, a payment the file cannot carry) and none is beyond the list: nothing to export.
   const action =
-    count > 0 && sendable === 0 && verifications === 0 && count <= rows.length ? (
+    count > 0 && sendable === 0 && others === 0 && count <= rows.length ? (
       <p className="text-sm text-slate-700">
         {rows.some((r) => r.cancel_until !== null && Date.parse(r.cancel_until) > Date.parse(now))
           ? "None can be exported now: each waits for staff or for its member's 30-minute cancellation window."
@@ -124,10 +129,11 @@ export function PaymentQueue({
         <input type="hidden" name="kind" value={kind} />
         <p className="text-sm text-slate-700">
           {formatCents(total_cents)} in {sendable} {sendable === 1 ? "payment" : "payments"}
-          {count - verifications > rows.length ? " shown" : ""}
+          {count - others > rows.length ? " shown" : ""}
           {verifications > 0
             ? `, with micro-deposits for ${verifications} linked ${verifications === 1 ? "account" : "accounts"}`
             : ""}
+          {pulls > 0 ? `, with ${pulls} ${pulls === 1 ? "debit" : "debits"} moving members' money in` : ""}
         </p>
         <Button
           type="submit"
@@ -146,7 +152,7 @@ export function PaymentQueue({
         <p className="px-5 py-8 text-center text-sm text-slate-700">Nothing is waiting.</p>
       ) : (
         <>
-          {count - verifications > rows.length ? (
+          {count - others > rows.length ? (
             <p className="px-5 pt-3 text-sm text-slate-700">
               The oldest {rows.length} of {count} are shown.
               {count > perFile

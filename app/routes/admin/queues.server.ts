@@ -28,6 +28,7 @@ export async function queuesPage(context: Readonly<RouterContextProvider>) {
     wire: rows(view.wire),
     files: view.files.map((f) => ({ ...f, created_at: f.created_at.toISOString() })),
     verifications: view.verifications,
+    pulls: view.pulls,
   };
 }
 

@@ -115,7 +115,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const f = result.file;
     const what =
       kind === "ach"
-        ? `${f.payment_count} ACH ${f.payment_count === 1 ? "transfer" : "transfers"} (${formatCents(f.total_cents)})${f.verifications ? ` and micro-deposits for ${f.verifications} linked ${f.verifications === 1 ? "account" : "accounts"}` : ""} exported as ${f.file_name}, effective ${f.effective_date}.`
+        ? `${f.payment_count} ACH ${f.payment_count === 1 ? "transfer" : "transfers"} (${formatCents(f.total_cents)})${f.verifications ? ` and micro-deposits for ${f.verifications} linked ${f.verifications === 1 ? "account" : "accounts"}` : ""}${f.pulls ? ` and ${f.pulls} ${f.pulls === 1 ? "debit" : "debits"} moving members' money in` : ""} exported as ${f.file_name}, effective ${f.effective_date}.`
         : `${f.payment_count} ${f.payment_count === 1 ? "wire" : "wires"} (${formatCents(f.total_cents)}) exported as ${f.file_name}, for ${f.effective_date}.`;
     const n = result.skipped.length;
     // One bad payment never blocks the rest (docs/product.md#payment-queues): it is named in the queue with its reason.
@@ -226,6 +226,7 @@ export default function Queues({ loaderData, actionData }: Route.ComponentProps)
     files,
     per_file,
     verifications,
+    pulls,
   } = loaderData;
   // A second approval's or a role grant's answer is shown in its own section, beside its forms.
   const queueAnswer =
@@ -257,6 +258,7 @@ export default function Queues({ loaderData, actionData }: Route.ComponentProps)
         fileLabel="NACHA file"
         perFile={per_file}
         verifications={verifications}
+        pulls={pulls}
       />
       <PaymentQueue
         kind="wire"

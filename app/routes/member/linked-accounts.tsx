@@ -1,6 +1,6 @@
-import { data, Form, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { z } from "zod";
-import { Landmark } from "lucide-react";
+import { ArrowDownToLine, Landmark } from "lucide-react";
 import type { Route } from "./+types/linked-accounts";
 import { requestInfoContext } from "~/context";
 import { requireMember } from "~/server/auth/session.server";
@@ -10,7 +10,7 @@ import { confirmDepositsSchema, linkAccountSchema, parseMicroDeposit } from "~/d
 import { pageTitle } from "~/components/site/page-title";
 import { Button, FormMessage, SchemaForm, Select, TextField, formMessages, useSchemaForm } from "~/components/ui";
 import { StatusBadge } from "~/components/member/amount";
-import { confirmDeposits, link, linkedAccountsOf, removeLink } from "./linked-accounts.server";
+import { confirmDeposits, link, linkedAccountsOf, removeLink, returnReason } from "./linked-accounts.server";
 
 /**
  * /dashboard/linked-accounts (docs/product.md#linked-accounts): the member's accounts at other
@@ -25,7 +25,14 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const accounts = await linkedAccountsOf(user.id);
-  return { accounts: accounts.map((a) => ({ ...a, created_at: a.created_at.toISOString() })) };
+  return {
+    accounts: accounts.map((a) => ({
+      ...a,
+      // In words, here: the browser does not need the return file module.
+      return_reason: a.return_code ? returnReason(a.return_code) : null,
+      created_at: a.created_at.toISOString(),
+    })),
+  };
 }
 
 /**
@@ -145,6 +152,17 @@ export default function LinkedAccounts({ loaderData, actionData }: Route.Compone
         <h2 id="linked-heading" className="text-lg font-semibold text-brand-900">
           Your linked accounts
         </h2>
+        {loaderData.accounts.some((a) => a.status === "verified") ? (
+          // Offered only with a verified account to pull from (docs/product.md#move-money-in).
+          <p className="mt-3">
+            <Link
+              to="/dashboard/linked-accounts/move-money-in"
+              className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
+            >
+              <ArrowDownToLine className="size-4" aria-hidden="true" /> Move money in
+            </Link>
+          </p>
+        ) : null}
         {loaderData.accounts.length === 0 ? (
           <p className="mt-3 rounded-2xl border border-slate-200 bg-white p-6 text-center text-sm text-slate-700">
             You have not linked an account at another bank yet.
@@ -250,7 +268,12 @@ function LinkedAccountCard({ account: a, answer }: { account: View; answer: Link
           </p>
         </SchemaForm>
       ) : null}
-      {a.status === "failed" ? (
+      {a.status === "failed" && a.return_code ? (
+        <p className="mt-3 text-sm text-slate-700">
+          The other bank sent our entries back ({a.return_reason}, {a.return_code}), so this account cannot be used.
+          Check the numbers, then remove it and link it again.
+        </p>
+      ) : a.status === "failed" ? (
         <p className="mt-3 text-sm text-slate-700">
           The amounts did not match three times. Remove this account and link it again to get new deposits.
         </p>

@@ -1,5 +1,6 @@
 import { defineJob } from "./job";
 import { releaseAvailableDeposits } from "~/server/deposits/availability.server";
+import { releaseAvailablePulls } from "~/server/linked-accounts/money-in.server";
 import { pruneExpired } from "./prune.server";
 import { retryOutboxDeliveries } from "./outbox-retry.server";
 import { deliverPushes, pushKeys } from "~/server/notifications/push.server";
@@ -140,12 +141,17 @@ export const mobileDepositAvailabilityJob = defineJob({
   name: "mobile-deposit-availability",
   title: "Mobile deposit availability",
   description:
-    "Releases the holds on approved mobile deposits whose availability date has come (the institution's funds availability policy), and tells the member when all of a deposit is available.",
+    "Releases the holds on approved mobile deposits whose availability date has come (the institution's funds availability policy), and on money members moved in from linked accounts whose hold days have passed, and tells the member when the money is available.",
   // Dates are business days; every hour so a hold ends early in the day it is due, and a missed run catches up.
   schedule: "5 * * * *",
   max_attempts: 5,
   backoff: { first_ms: 5 * 60_000, max_ms: 60 * 60_000 },
-  run: ({ db, now }) => releaseAvailableDeposits(db, now),
+  run: async ({ db, now }) => {
+    const deposits = await releaseAvailableDeposits(db, now);
+    // Money moved in from a linked account (docs/product.md#move-money-in): the same kind of hold, released the same way.
+    const moved_in = await releaseAvailablePulls(db, now);
+    return { ...deposits, moved_in: moved_in.released };
+  },
 });
 
 export const unsettledCardPurchasesJob = defineJob({

@@ -6,6 +6,7 @@ import { linkedAccounts, users, type LinkedAccount } from "~/server/db/schema";
 import { decryptField, encryptField } from "~/server/security/crypto.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { institution } from "~/config/institution.server";
+import { cancelPendingPulls } from "./money-in.server";
 import { refusal, type Refusal } from "~/domain/refusals";
 import {
   LINKED_ACCOUNT_MESSAGES as M,
@@ -35,6 +36,8 @@ export interface LinkedAccountView {
   /** The micro-deposits went out in an ACH file: the member can look for them now. */
   deposits_sent: boolean;
   tries_left: number;
+  /** The return code that failed it, when the other bank sent its deposits or a pull back. */
+  return_code: string | null;
   created_at: Date;
 }
 
@@ -63,6 +66,7 @@ function view(row: LinkedAccount): LinkedAccountView {
     status: row.status,
     deposits_sent: row.micro_file_id !== null,
     tries_left: Math.max(0, MICRO_DEPOSIT_TRIES - row.attempts),
+    return_code: row.return_code,
     created_at: row.created_at,
   };
 }
@@ -221,6 +225,12 @@ export async function removeLinkedAccount(
       .update(linkedAccounts)
       .set({ status: "removed", resolved_at: new Date() })
       .where(eq(linkedAccounts.id, row.id));
+    // Money asked for from it and not yet sent is not taken (docs/product.md#move-money-in).
+    await cancelPendingPulls(
+      tx,
+      row.id,
+      `You removed ${row.nickname}, so the money was not taken from it and nothing was added to your account.`,
+    );
     await recordAudit(tx, {
       actor_id: member.id,
       actor_email: member.email,

@@ -53,7 +53,7 @@ function hash(member_id: string, transfer: string, code: string): string {
 
 /** The money actions a step-up code confirms, as the audit log names them. */
 export type StepUpAction =
-  "transfer_to_member" | "transfer_to_us_bank" | "international_transfer" | "card_details" | "card_pin";
+  "transfer_to_member" | "transfer_to_us_bank" | "international_transfer" | "card_details" | "card_pin" | "money_in";
 
 /** Where the request came from, for the audit log (the member's own actions carry none when unknown). */
 export interface StepUpOrigin {

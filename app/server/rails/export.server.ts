@@ -32,6 +32,13 @@ import {
   type UnsentMicroDeposits,
 } from "~/server/linked-accounts/linked-accounts.server";
 import { MICRO_ENTRY_DESCRIPTION, microDepositOffset } from "~/domain/linked-accounts";
+import {
+  PULLS_PER_FILE,
+  lockUnsentPulls,
+  pullEntries,
+  sendPulls,
+  type UnsentPull,
+} from "~/server/linked-accounts/money-in.server";
 
 /**
  * Sending the queued payments to other banks (docs/product.md#payment-queues): staff export the
@@ -87,6 +94,8 @@ export type ExportResult =
         effective_date: string;
         /** Linked accounts whose micro-deposits the file carries (ACH). */
         verifications?: number;
+        /** Money members move in from linked accounts: WEB debits the file carries (ACH). */
+        pulls?: number;
       };
       skipped: SkippedPayment[];
     }
@@ -223,14 +232,11 @@ function achCredit(p: ExternalPayment, effective_date: string): NachaCredit {
  * micro-entries (WEB: the member asked for them online). Their trace sequences are the next free
  * ones after the file's payments, so every trace number in the file is unique.
  */
-function microEntries(links: readonly UnsentMicroDeposits[], effective_date: string, used: Set<number>): NachaCredit[] {
-  let next = 0;
-  const sequence = () => {
-    do next = (next % 9_999_999) + 1;
-    while (used.has(next));
-    used.add(next);
-    return next;
-  };
+function microEntries(
+  links: readonly UnsentMicroDeposits[],
+  effective_date: string,
+  sequence: () => number,
+): NachaCredit[] {
   return links.flatMap(({ link, account_number, member_name }) => {
     const amounts = [link.micro_first_cents, link.micro_second_cents] as const;
     const common = {
@@ -251,17 +257,31 @@ function microEntries(links: readonly UnsentMicroDeposits[], effective_date: str
   });
 }
 
+/** The file's trace sequences not taken by its payments, in order: for the entries that are not payments. */
+function freeSequences(used: Set<number>): () => number {
+  let next = 0;
+  return () => {
+    do next = (next % 9_999_999) + 1;
+    while (used.has(next));
+    used.add(next);
+    return next;
+  };
+}
+
 function buildAch(
   payments: readonly ExternalPayment[],
   micro: readonly UnsentMicroDeposits[],
+  pulls: readonly UnsentPull[],
   file_id: number,
   business_date: string,
   modifier: string,
   now: Date,
-): Built {
+): Built & { pull_traces: number[] } {
   const profile = institution();
   const effective_date = nextBusinessDay(business_date);
   const credits = payments.map((p) => achCredit(p, effective_date));
+  const sequence = freeSequences(new Set(credits.map((c) => c.trace_sequence)));
+  const debits = pullEntries(pulls, effective_date, sequence);
   const file = writeNachaFile({
     // The file header's name field holds 23 characters: the profile's short name fits whole
     // ("HARBORVIEW CU"), where the full name was cut mid-word.
@@ -276,9 +296,14 @@ function buildAch(
     },
     created: { date: business_date, time: clockTime(now) },
     file_id_modifier: modifier,
-    credits: [...credits, ...microEntries(micro, effective_date, new Set(credits.map((c) => c.trace_sequence)))],
+    credits: [...credits, ...debits, ...microEntries(micro, effective_date, sequence)],
   });
-  return { content: file.text, file_name: `ach-${business_date}-${modifier}-${file_id}.ach`, effective_date };
+  return {
+    content: file.text,
+    file_name: `ach-${business_date}-${modifier}-${file_id}.ach`,
+    effective_date,
+    pull_traces: debits.map((d) => d.trace_sequence),
+  };
 }
 
 /** One payment as a pain.001 credit transfer. */
@@ -425,7 +450,9 @@ export async function exportPayments(
       const locked = await lockPending(tx, kind, options.max_payments ?? EXPORT_PAYMENTS_MAX, now);
       // Linked accounts' micro-deposits ride in the next ACH file, with or without payments.
       const micro = kind === "ach" ? await lockUnsentMicroDeposits(tx, MICRO_DEPOSIT_LINKS_PER_FILE) : [];
-      if (locked.length === 0 && micro.length === 0) {
+      // Money members move in from their linked accounts: WEB debits in the same file.
+      const pulls = kind === "ach" ? await lockUnsentPulls(tx, PULLS_PER_FILE) : [];
+      if (locked.length === 0 && micro.length === 0 && pulls.length === 0) {
         const left_out = await leftOutCount(tx, kind);
         const waiting = await inCancelWindowCount(tx, kind, now);
         const message =
@@ -446,19 +473,22 @@ export async function exportPayments(
       }
       const skipped = await markUnwritable(tx, unwritable, staff, origin);
       // Every payment unwritable: no file, but the marks in the queue are kept (committed).
-      if (payments.length === 0 && micro.length === 0) return { ok: true, file: null, skipped } as const;
+      if (payments.length === 0 && micro.length === 0 && pulls.length === 0)
+        return { ok: true, file: null, skipped } as const;
       const file_id = await nextFileId(tx);
-      const built =
+      const ach =
         kind === "ach"
           ? buildAch(
               payments,
               micro,
+              pulls,
               file_id,
               business_date,
               fileIdModifier(await filesMadeOn(tx, kind, business_date)),
               now,
             )
-          : await buildWires(tx, payments, file_id, business_date, now);
+          : null;
+      const built = ach ?? (await buildWires(tx, payments, file_id, business_date, now));
       const total_cents = payments.reduce((sum, p) => sum + Number(p.amount_cents), 0);
       await tx.insert(paymentExportFiles).values({
         id: file_id,
@@ -487,6 +517,9 @@ export async function exportPayments(
         );
       if (payments.length > 0) await settle(tx, payments, file_id, staff);
       await sendMicroDeposits(tx, micro, file_id, built.effective_date, staff);
+      await sendPulls(tx, pulls, ach?.pull_traces ?? [], file_id, built.effective_date, staff, (m) =>
+        refuse(notExported(m)),
+      );
       await notifyAll(
         tx,
         payments.map((payment) => ({
@@ -509,6 +542,7 @@ export async function exportPayments(
           first_payment_id: ids[0],
           last_payment_id: ids.at(-1),
           ...(micro.length > 0 ? { micro_deposit_links: micro.length } : {}),
+          ...(pulls.length > 0 ? { money_in_pulls: pulls.length } : {}),
         },
         request_id: origin.request_id,
         ip: origin.ip,
@@ -523,6 +557,7 @@ export async function exportPayments(
           total_cents,
           effective_date: built.effective_date,
           ...(micro.length > 0 ? { verifications: micro.length } : {}),
+          ...(pulls.length > 0 ? { pulls: pulls.length } : {}),
         },
         skipped,
       } as const;

@@ -25,6 +25,7 @@ import { recordNotificationsOfChange } from "./inbound-noc.server";
 import { sentPaymentByTrace, type Item } from "./inbound-entries.server";
 import { monitorPostedCredits, recordCreditReviews, type CreditHold } from "./inbound-monitoring.server";
 import { recordIatEntries, screenIatEntries } from "./inbound-iat.server";
+import { applyLinkedAccountReturn } from "~/server/linked-accounts/money-in-returns.server";
 
 /**
  * ACH in (docs/product.md#ach-in): staff upload the NACHA file the Federal Reserve sent, and its
@@ -609,6 +610,9 @@ async function notifyMany(tx: DbOrTx, notes: readonly NotificationInput[]): Prom
  */
 async function applyReturn(tx: DbOrTx, entry: Item, staff: Actor, notes: NotificationInput[]): Promise<Decision> {
   const unmatched = (payment_id: number | null = null): Decision => ({ entry, status: "unmatched", payment_id });
+  // A pull from a linked account or a micro-deposit (their own individual ids) is not a payment.
+  const own = await applyLinkedAccountReturn(tx, entry, staff, notes);
+  if (own) return own.status === "applied" ? { entry, ...own } : unmatched();
   const trace = entry.original_trace_number ?? "";
   const payment_id = await sentPaymentByTrace(tx, trace, entry.amount_cents);
   if (payment_id === null) return unmatched();

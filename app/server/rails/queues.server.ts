@@ -14,6 +14,7 @@ import { creditReviewsCount } from "./inbound-review.server";
 import { pendingDepositCount } from "~/server/deposits/deposit-lists.server";
 import { awaitingAdjustmentCount } from "~/server/member-accounts/adjustments.server";
 import { unsentMicroDepositCount } from "~/server/linked-accounts/linked-accounts.server";
+import { unsentPullCount } from "~/server/linked-accounts/money-in.server";
 import { awaitingPostingRequestCount } from "~/server/postings/approvals.server";
 import { pendingStaffGrantCount } from "~/server/admin/staff-grants.server";
 
@@ -45,7 +46,9 @@ export const QUEUE_SECTIONS: readonly QueueSection[] = [
   {
     id: "ach",
     title: QUEUE_TITLES.ach,
-    count: async (db) => (await pendingCount(db, "ach")) + (await unsentMicroDepositCount(db)),
+    // And the money members move in from their linked accounts (docs/product.md#move-money-in).
+    count: async (db) =>
+      (await pendingCount(db, "ach")) + (await unsentMicroDepositCount(db)) + (await unsentPullCount(db)),
   },
   { id: "wire", title: QUEUE_TITLES.wire, count: (db) => pendingCount(db, "wire") },
   // ACH in: entries that could not post, waiting for the return file, and returns of ours to look into.
@@ -153,16 +156,19 @@ export interface QueuesView {
   files: ExportFileSummary[];
   /** Linked accounts whose micro-deposits go with the next ACH file. */
   verifications: number;
+  /** Money members move in from linked accounts: debits that go with the next ACH file. */
+  pulls: number;
 }
 
 export async function loadQueues(db: DbOrTx): Promise<QueuesView> {
-  const [ach, wire, files, verifications] = await Promise.all([
+  const [ach, wire, files, verifications, pulls] = await Promise.all([
     pendingPayments(db, "ach"),
     pendingPayments(db, "wire"),
     recentExportFiles(db),
     unsentMicroDepositCount(db),
+    unsentPullCount(db),
   ]);
-  return { ach, wire, files, verifications };
+  return { ach, wire, files, verifications, pulls };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -39,6 +39,8 @@ export const OUTBOX_KINDS = [
   "loan",
   // An alert the member chose on an account (docs/product.md#alerts).
   "account_alert",
+  // Money moved in from a linked account, or a micro-deposit, that the other bank returned (docs/product.md#move-money-in).
+  "money_in",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 
