@@ -517,7 +517,8 @@ export async function deliverSms(
     .where(
       and(
         eq(smsMessages.status, "queued"),
-        sql`${smsMessages.next_attempt_at} <= ${job_now.toISOString()}::timestamptz`,
+        // A text never tried is due at once, whatever the two clocks say (as in deliverSmsMessage's claim).
+        sql`(${smsMessages.attempts} = 0 or ${smsMessages.next_attempt_at} <= ${job_now.toISOString()}::timestamptz)`,
       ),
     )
     .orderBy(smsMessages.id)
