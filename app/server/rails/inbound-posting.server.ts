@@ -105,15 +105,7 @@ export async function postMoney(
   let postable: { entry: Item; account: LockedAccount }[] = [];
   for (const entry of money) {
     const account = byNumber.get(entry.account_number);
-    const code = !account
-      ? "R03"
-      : account.status === "closed"
-        ? "R02"
-        : account.status === "frozen"
-          ? "R16"
-          : entry.kind === "debit" && spendableCents(account) < entry.amount_cents
-            ? "R01"
-            : null;
+    const code = returnCodeBeforePosting(entry, account);
     if (code) {
       decisions.push({ entry, status: "returned", return_code: code, account_id: account?.id ?? null });
       continue;
@@ -129,23 +121,9 @@ export async function postMoney(
       idempotency_key: `${key_prefix}:${postable[0]!.entry.line}:${attempt}`,
       initiator: INBOUND_INITIATOR,
       created_by: staff.id,
-      transactions: postable.map(({ entry, account }) => ({
-        kind: "ach_in" as const,
-        entries: (entry.kind === "credit"
-          ? [
-              { account_id: settlement.id, amount_cents: -entry.amount_cents },
-              { account_id: account.id, amount_cents: entry.amount_cents },
-            ]
-          : [
-              { account_id: account.id, amount_cents: -entry.amount_cents },
-              { account_id: settlement.id, amount_cents: entry.amount_cents },
-            ]) satisfies EntryInput[],
-        memo: historyDescription(entry),
-        // The trace number stays on the entry for staff; the member reads what the company wrote, if anything.
-        reference: entry.payment_information?.trim() || null,
-        category: historyCategory(entry),
-        effective_date: business_date,
-      })),
+      transactions: postable.map(({ entry, account }) =>
+        achInTransaction(entry, account.id, settlement.id, business_date),
+      ),
     });
     if (answer.ok) {
       // Every credit is checked before its money is available (Nacha's monitoring of credit entries).
@@ -175,38 +153,72 @@ export async function postMoney(
   }
   for (const d of decisions) {
     const account = d.account_id ? ledger.get(d.account_id) : undefined;
-    if (!account?.member_id) continue;
-    const amount = formatCents(d.entry.amount_cents);
-    const where = `${account.type === "savings" ? "Savings" : account.type === "checking" ? "Checking" : "Account"} ${maskAccountNumber(account.account_number)}`;
-    if (d.status === "posted") {
-      notes.push(
-        d.entry.kind === "credit"
-          ? {
-              member_id: account.member_id,
-              kind: "ach_received",
-              title: `Deposit of ${amount} from ${readableWords(d.entry.company_name)}`,
-              // A credit under review: the generic hold wording, no rule named (nothing that tips off).
-              body: d.review
-                ? `It was added to your ${where} and is on hold for now; it will be available once the hold is released.`
-                : `It was added to your ${where} and is available now.`,
-            }
-          : {
-              member_id: account.member_id,
-              kind: "ach_received",
-              title: `${readableWords(d.entry.company_name)} withdrew ${amount}`,
-              body: `An ACH debit was paid from your ${where}.`,
-            },
-      );
-    } else if (d.status === "returned") {
-      notes.push({
-        member_id: account.member_id,
-        kind: "ach_returned",
-        title: `An ACH ${d.entry.kind} of ${amount} from ${readableWords(d.entry.company_name)} was returned`,
-        body: `It could not be posted to your ${where}: ${returnReason(d.return_code!)}. It was sent back to ${readableWords(d.entry.company_name)}.`,
-      });
-    }
+    const notice = account ? memberNotice(d, account) : null;
+    if (notice) notes.push(notice);
   }
   return decisions;
+}
+
+/** The return reason of an entry its account cannot take, decided before posting; null when it can. */
+function returnCodeBeforePosting(entry: Item, account: LockedAccount | undefined): string | null {
+  if (!account) return "R03";
+  if (account.status === "closed") return "R02";
+  if (account.status === "frozen") return "R16";
+  if (entry.kind === "debit" && spendableCents(account) < entry.amount_cents) return "R01";
+  return null;
+}
+
+/** An entry as its own ledger transaction: between the member's account and the ACH settlement account. */
+function achInTransaction(entry: Item, account_id: number, settlement_id: number, business_date: string) {
+  return {
+    kind: "ach_in" as const,
+    entries: (entry.kind === "credit"
+      ? [
+          { account_id: settlement_id, amount_cents: -entry.amount_cents },
+          { account_id, amount_cents: entry.amount_cents },
+        ]
+      : [
+          { account_id, amount_cents: -entry.amount_cents },
+          { account_id: settlement_id, amount_cents: entry.amount_cents },
+        ]) satisfies EntryInput[],
+    memo: historyDescription(entry),
+    // The trace number stays on the entry for staff; the member reads what the company wrote, if anything.
+    reference: entry.payment_information?.trim() || null,
+    category: historyCategory(entry),
+    effective_date: business_date,
+  };
+}
+
+/** What the member is told of an entry posted to or returned from their account; null for anything else. */
+function memberNotice(d: Decision, account: LockedAccount): NotificationInput | null {
+  if (!account.member_id) return null;
+  const amount = formatCents(d.entry.amount_cents);
+  const where = `${account.type === "savings" ? "Savings" : account.type === "checking" ? "Checking" : "Account"} ${maskAccountNumber(account.account_number)}`;
+  if (d.status === "posted")
+    return d.entry.kind === "credit"
+      ? {
+          member_id: account.member_id,
+          kind: "ach_received",
+          title: `Deposit of ${amount} from ${readableWords(d.entry.company_name)}`,
+          // A credit under review: the generic hold wording, no rule named (nothing that tips off).
+          body: d.review
+            ? `It was added to your ${where} and is on hold for now; it will be available once the hold is released.`
+            : `It was added to your ${where} and is available now.`,
+        }
+      : {
+          member_id: account.member_id,
+          kind: "ach_received",
+          title: `${readableWords(d.entry.company_name)} withdrew ${amount}`,
+          body: `An ACH debit was paid from your ${where}.`,
+        };
+  if (d.status === "returned")
+    return {
+      member_id: account.member_id,
+      kind: "ach_returned",
+      title: `An ACH ${d.entry.kind} of ${amount} from ${readableWords(d.entry.company_name)} was returned`,
+      body: `It could not be posted to your ${where}: ${returnReason(d.return_code!)}. It was sent back to ${readableWords(d.entry.company_name)}.`,
+    };
+  return null;
 }
 
 /** The review rows of the decisions whose credit met a monitoring rule. */
