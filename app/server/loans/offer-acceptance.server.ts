@@ -1,7 +1,13 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Actor } from "~/domain/actor";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import { ledgerAccounts, loanApplications, loanScheduledPayments, loans } from "~/server/db/schema";
+import {
+  ledgerAccounts,
+  loanApplications,
+  loanScheduledPayments,
+  loans,
+  type LoanApplicationRow,
+} from "~/server/db/schema";
 import { openLoanReceivable } from "~/server/ledger/accounts.server";
 import { postTransfer, today } from "~/server/ledger/ledger.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
@@ -9,7 +15,7 @@ import { notify } from "~/server/notifications/notifications.server";
 import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
 import { offerOpen } from "~/domain/loans/products";
-import { loanOfferDisclosure, withSecurity } from "~/domain/loans/offer";
+import { loanOfferDisclosure, withSecurity, type LoanOfferDisclosure } from "~/domain/loans/offer";
 import { APPLICATION_NOT_FOUND, mailAfterCommit, memberOf, type AcceptAnswer } from "./applications.server";
 import { acceptLineOffer } from "./lines-of-credit.server";
 import { acceptedEmail } from "./emails.server";
@@ -102,65 +108,7 @@ export async function acceptOffer(
         )
         .returning({ id: loanApplications.id });
       if (rows.length === 0) return false;
-      // Booking (docs/product.md#loans): the loan's own receivable account, then one ledger
-      // transaction paying the amount into the member's checking from it.
-      const receivable = await openLoanReceivable(tx, `Loan receivable: application ${application.id}`);
-      const posted = await postTransfer(tx, {
-        idempotency_key: `loan:${application.id}:disbursement`,
-        initiator: `member:${member.id}`,
-        kind: "loan_disbursement",
-        created_by: member.id,
-        memo: `${application.product_name}: money paid out`,
-        category: "Deposit",
-        effective_date: disclosure.disbursed_on,
-        entries: [
-          { account_id: receivable.id, amount_cents: -disclosure.amount_cents },
-          { account_id: checking_id, amount_cents: disclosure.amount_cents },
-        ],
-      });
-      if (!posted.ok)
-        throw new BookingRefused(
-          refusal("conflict", `The loan could not be paid out: ${refusalMessage(posted.code)}.`),
-        );
-      const [loan] = await tx
-        .insert(loans)
-        .values({
-          application_id: application.id,
-          member_id: member.id,
-          product_name: application.product_name,
-          receivable_account_id: receivable.id,
-          checking_account_id: checking_id,
-          disbursement_transaction_id: posted.transaction.id,
-          principal_cents: disclosure.amount_cents,
-          rate_ppm: disclosure.rate_ppm,
-          apr_bp: disclosure.apr_bp,
-          term_months: disclosure.term_months,
-          disbursed_on: disclosure.disbursed_on,
-          first_payment_on: disclosure.first_payment_on,
-          interest_accrued_to: disclosure.disbursed_on,
-          created_at: now,
-        })
-        .returning({ id: loans.id });
-      // A share-secured loan: the amount borrowed is held in the pledged savings.
-      const held = await holdPledge(tx, {
-        application_id: application.id,
-        loan_id: loan!.id,
-        receivable_account_id: receivable.id,
-        amount_cents: disclosure.amount_cents,
-        day: disclosure.disbursed_on,
-      });
-      if (held && !held.ok) throw new BookingRefused(held);
-      await tx.insert(loanScheduledPayments).values(
-        disclosure.payments.map((p) => ({
-          loan_id: loan!.id,
-          number: p.number,
-          due_on: p.due_on,
-          payment_cents: p.payment_cents,
-          interest_cents: p.interest_cents,
-          principal_cents: p.principal_cents,
-          balance_after_cents: p.balance_after_cents,
-        })),
-      );
+      await bookLoan(tx, { application, member_id: member.id, disclosure, checking_id, now });
       await recordAudit(tx, {
         actor_id: member.id,
         actor_email: member.email,
@@ -200,4 +148,79 @@ export async function acceptOffer(
     ],
   }));
   return { ok: true, application_id };
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+interface LoanBooking {
+  application: LoanApplicationRow;
+  member_id: string;
+  disclosure: LoanOfferDisclosure;
+  /** The member's checking account the loan is paid into. */
+  checking_id: number;
+  now: Date;
+}
+
+/**
+ * Booking an accepted loan (docs/product.md#loans), inside the acceptance's transaction: the
+ * loan's own receivable account, then one ledger transaction paying the amount into the member's
+ * checking from it, the loan and its payment schedule, and for a share-secured loan the hold on
+ * the pledged savings. A refusal throws BookingRefused, rolling the acceptance back.
+ */
+async function bookLoan(tx: Tx, { application, member_id, disclosure, checking_id, now }: LoanBooking): Promise<void> {
+  const receivable = await openLoanReceivable(tx, `Loan receivable: application ${application.id}`);
+  const posted = await postTransfer(tx, {
+    idempotency_key: `loan:${application.id}:disbursement`,
+    initiator: `member:${member_id}`,
+    kind: "loan_disbursement",
+    created_by: member_id,
+    memo: `${application.product_name}: money paid out`,
+    category: "Deposit",
+    effective_date: disclosure.disbursed_on,
+    entries: [
+      { account_id: receivable.id, amount_cents: -disclosure.amount_cents },
+      { account_id: checking_id, amount_cents: disclosure.amount_cents },
+    ],
+  });
+  if (!posted.ok)
+    throw new BookingRefused(refusal("conflict", `The loan could not be paid out: ${refusalMessage(posted.code)}.`));
+  const [loan] = await tx
+    .insert(loans)
+    .values({
+      application_id: application.id,
+      member_id: member_id,
+      product_name: application.product_name,
+      receivable_account_id: receivable.id,
+      checking_account_id: checking_id,
+      disbursement_transaction_id: posted.transaction.id,
+      principal_cents: disclosure.amount_cents,
+      rate_ppm: disclosure.rate_ppm,
+      apr_bp: disclosure.apr_bp,
+      term_months: disclosure.term_months,
+      disbursed_on: disclosure.disbursed_on,
+      first_payment_on: disclosure.first_payment_on,
+      interest_accrued_to: disclosure.disbursed_on,
+      created_at: now,
+    })
+    .returning({ id: loans.id });
+  // A share-secured loan: the amount borrowed is held in the pledged savings.
+  const held = await holdPledge(tx, {
+    application_id: application.id,
+    loan_id: loan!.id,
+    receivable_account_id: receivable.id,
+    amount_cents: disclosure.amount_cents,
+    day: disclosure.disbursed_on,
+  });
+  if (held && !held.ok) throw new BookingRefused(held);
+  await tx.insert(loanScheduledPayments).values(
+    disclosure.payments.map((p) => ({
+      loan_id: loan!.id,
+      number: p.number,
+      due_on: p.due_on,
+      payment_cents: p.payment_cents,
+      interest_cents: p.interest_cents,
+      principal_cents: p.principal_cents,
+      balance_after_cents: p.balance_after_cents,
+    })),
+  );
 }
