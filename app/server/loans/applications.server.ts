@@ -179,43 +179,9 @@ export async function decideApplication(db: Db, input: DecideInput, now: Date = 
     );
   const member = await memberOf(db, application.member_id);
   const d = input.decision;
-  let values: Partial<LoanApplicationRow>;
-  let status: LoanApplicationStatus;
-  if (d.outcome === "decline") {
-    if (d.reasons.length === 0) return refusal("bad_input", "Choose at least one reason.", { field: "reasons" });
-    if (d.reasons.includes("other") && !(d.other_text ?? "").trim())
-      return refusal("bad_input", "Say what the other reason is: the member must be told the specific reason.", {
-        field: "other_text",
-      });
-    status = "declined";
-    values = {
-      adverse_reasons: d.reasons,
-      adverse_other_text: d.reasons.includes("other") ? d.other_text!.trim() : null,
-    };
-  } else {
-    const product = loanProduct(application.product_slug);
-    if (!product)
-      return refusal("conflict", "This loan is no longer in the institution profile: it can only be declined.");
-    const amount_cents = d.outcome === "counter" ? d.amount_cents : application.amount_cents;
-    const checked = application.open_end
-      ? lineOfferCheck(product, application, { outcome: d.outcome, amount_cents, rate_ppm: d.rate_ppm })
-      : closedEndOfferCheck(product, application, { ...d, amount_cents }, now);
-    if (!checked.ok) return checked;
-    const offer = checked.offer;
-    // A share-secured offer stays within what the pledged savings secure today.
-    const pledge = product.kind === "share_secured" ? await applicationPledge(db, application.id) : null;
-    if (pledge) {
-      const unpledged = await pledgeProblem(db, application.member_id, product, pledge.account_id, offer.amount_cents);
-      if (unpledged) return unpledged;
-    }
-    status = d.outcome === "approve" ? "approved" : "countered";
-    values = {
-      offer_amount_cents: offer.amount_cents,
-      offer_term_months: offer.term_months,
-      offer_rate_ppm: offer.rate_ppm,
-      offer_expires_on: addCalendarDays(today(now), OFFER_VALID_DAYS),
-    };
-  }
+  const decided = d.outcome === "decline" ? declineValues(d) : await offerValues(db, application, d, now);
+  if (!decided.ok) return decided;
+  const { status, values } = decided;
   const updated = await db.transaction(async (tx) => {
     const rows = await tx
       .update(loanApplications)
@@ -281,6 +247,63 @@ export async function decideApplication(db: Db, input: DecideInput, now: Date = 
   return {
     ok: true,
     message: `${verb}: ${member.name} was told in the app and by email${status === "declined" ? ", with the reasons and the ECOA notice" : ""}.`,
+  };
+}
+
+/** What a decision writes on the application once checked, and the status it gives it. */
+type DecisionValues = { ok: true; status: LoanApplicationStatus; values: Partial<LoanApplicationRow> } | Refusal;
+
+/** A decline names at least one reason, and "other" in the staff member's words (Regulation B 1002.9(b)(2)). */
+function declineValues(d: Extract<Decision, { outcome: "decline" }>): DecisionValues {
+  if (d.reasons.length === 0) return refusal("bad_input", "Choose at least one reason.", { field: "reasons" });
+  if (d.reasons.includes("other") && !(d.other_text ?? "").trim())
+    return refusal("bad_input", "Say what the other reason is: the member must be told the specific reason.", {
+      field: "other_text",
+    });
+  return {
+    ok: true,
+    status: "declined",
+    values: {
+      adverse_reasons: d.reasons,
+      adverse_other_text: d.reasons.includes("other") ? d.other_text!.trim() : null,
+    },
+  };
+}
+
+/**
+ * An approval or counter-offer: within the product (a line of credit's or a loan with a term's
+ * rules), a share-secured one within what the pledged savings secure today; open for
+ * OFFER_VALID_DAYS.
+ */
+async function offerValues(
+  db: Db,
+  application: LoanApplicationRow,
+  d: Exclude<Decision, { outcome: "decline" }>,
+  now: Date,
+): Promise<DecisionValues> {
+  const product = loanProduct(application.product_slug);
+  if (!product)
+    return refusal("conflict", "This loan is no longer in the institution profile: it can only be declined.");
+  const amount_cents = d.outcome === "counter" ? d.amount_cents : application.amount_cents;
+  const checked = application.open_end
+    ? lineOfferCheck(product, application, { outcome: d.outcome, amount_cents, rate_ppm: d.rate_ppm })
+    : closedEndOfferCheck(product, application, { ...d, amount_cents }, now);
+  if (!checked.ok) return checked;
+  const offer = checked.offer;
+  const pledge = product.kind === "share_secured" ? await applicationPledge(db, application.id) : null;
+  if (pledge) {
+    const unpledged = await pledgeProblem(db, application.member_id, product, pledge.account_id, offer.amount_cents);
+    if (unpledged) return unpledged;
+  }
+  return {
+    ok: true,
+    status: d.outcome === "approve" ? "approved" : "countered",
+    values: {
+      offer_amount_cents: offer.amount_cents,
+      offer_term_months: offer.term_months,
+      offer_rate_ppm: offer.rate_ppm,
+      offer_expires_on: addCalendarDays(today(now), OFFER_VALID_DAYS),
+    },
   };
 }
 
