@@ -236,14 +236,18 @@ export async function applyNotificationOfChange(
       .orderBy(asc(externalPayments.id))
       .for("update");
     const waiting = candidates.filter(
-      (p) => lastFour(p.details, "account_number") === sent_account.slice(-4) && openNumber(p, "account_number") === sent_account,
+      (p) =>
+        lastFour(p.details, "account_number") === sent_account.slice(-4) &&
+        openNumber(p, "account_number") === sent_account,
     );
     for (const p of waiting) {
       const details = { ...p.details, ...update };
       await tx
         .update(externalPayments)
         .set({
-          details: corrected.account_number ? withAccountNumber(p.member_id, details, corrected.account_number) : details,
+          details: corrected.account_number
+            ? withAccountNumber(p.member_id, details, corrected.account_number)
+            : details,
         })
         .where(eq(externalPayments.id, p.id));
     }

@@ -59,7 +59,10 @@ describe("payments to other banks and the data key's rotation", () => {
       .set({
         details: {
           ...achRow.details,
-          account_number_enc: underOldKey(achRow.details.account_number_enc!, destinationContext("account_number", a.member.id)),
+          account_number_enc: underOldKey(
+            achRow.details.account_number_enc!,
+            destinationContext("account_number", a.member.id),
+          ),
         },
       })
       .where(eq(externalPayments.id, ach.payment_id));
@@ -69,7 +72,10 @@ describe("payments to other banks and the data key's rotation", () => {
       .set({
         details: {
           ...wireRow.details,
-          account_number_enc: underOldKey(wireRow.details.account_number_enc!, destinationContext("account_number", b.member.id)),
+          account_number_enc: underOldKey(
+            wireRow.details.account_number_enc!,
+            destinationContext("account_number", b.member.id),
+          ),
           iban_enc: underOldKey(wireRow.details.iban_enc!, destinationContext("iban", b.member.id)),
         },
       })

@@ -6,11 +6,7 @@ import { setCurrencyRate } from "~/server/payments/rates.server";
 import { sendUsBankTransfer } from "~/server/payments/to-other-banks.server";
 import { stepUpTransfer } from "~/server/payments/transfers.server";
 import { sendStepUpCode } from "~/server/payments/step-up.server";
-import {
-  destinationContext,
-  openNumber,
-  sealPlainDestinations,
-} from "~/server/payments/payment-destination.server";
+import { destinationContext, openNumber, sealPlainDestinations } from "~/server/payments/payment-destination.server";
 import { exportFile, exportPayments } from "~/server/rails/export.server";
 import { loadQueues, memberPayments } from "~/server/rails/queues.server";
 import { decryptField } from "~/server/security/crypto.server";
@@ -81,9 +77,15 @@ describe("payments to other banks keep their account numbers sealed", () => {
     expect(raw).not.toContain(number.slice(0, 7));
     const [row] = await db.select().from(externalPayments).where(eq(externalPayments.id, queued.payment_id));
     expect(row!.details).not.toHaveProperty("account_number");
-    expect(row!.details).toMatchObject({ account_last4: "3429", routing_number: "021000021", account_name: "Lee Park" });
+    expect(row!.details).toMatchObject({
+      account_last4: "3429",
+      routing_number: "021000021",
+      account_name: "Lee Park",
+    });
     // Bound to the member: under another member's context it does not open.
-    expect(() => decryptField(row!.details.account_number_enc!, destinationContext("account_number", "someone-else"))).toThrow();
+    expect(() =>
+      decryptField(row!.details.account_number_enc!, destinationContext("account_number", "someone-else")),
+    ).toThrow();
     expect(openNumber(row!, "account_number")).toBe(number);
 
     const queue = await loadQueues(db);
@@ -178,7 +180,9 @@ describe("rows written before the numbers were sealed", () => {
         : await queueWire(db, a.member, a.checking.id, { amount: "1.00", account_number: number });
       const [row] = await db.select().from(externalPayments).where(eq(externalPayments.id, queued.payment_id));
       const { account_number_enc: _a, account_last4: _b, iban_enc: _c, iban_last4: _d, ...rest } = row!.details;
-      const plain = ach ? { ...rest, account_number: number } : { ...rest, account_number: number, iban: "DE89370400440532013000" };
+      const plain = ach
+        ? { ...rest, account_number: number }
+        : { ...rest, account_number: number, iban: "DE89370400440532013000" };
       await db.update(externalPayments).set({ details: plain }).where(eq(externalPayments.id, queued.payment_id));
       out.push({ id: queued.payment_id, ach, number });
     }
@@ -187,7 +191,9 @@ describe("rows written before the numbers were sealed", () => {
 
   it("are read as they are until sealed: the queue's mask and the file's number", async () => {
     const [old] = await plainPayments(1);
-    expect((await loadQueues(db)).ach.find((p) => p.id === old!.id)!.payee_bank).toContain(`••${old!.number.slice(-4)}`);
+    expect((await loadQueues(db)).ach.find((p) => p.id === old!.id)!.payee_bank).toContain(
+      `••${old!.number.slice(-4)}`,
+    );
     const [row] = await db.select().from(externalPayments).where(eq(externalPayments.id, old!.id));
     expect(openNumber(row!, "account_number")).toBe(old!.number);
     expect(await sealPlainDestinations(db)).toBe(1);

@@ -197,7 +197,10 @@ describe("the job sends each slot as a payment sent now", () => {
       amount_cents: 3000,
       idempotency_key: slotKey(set.series_id, 1),
     });
-    expect(first[0]!.details).toMatchObject({ account_last4: ACCOUNT_NUMBER.slice(-4), account_name: "Casey Landlord" });
+    expect(first[0]!.details).toMatchObject({
+      account_last4: ACCOUNT_NUMBER.slice(-4),
+      account_name: "Casey Landlord",
+    });
     expect(openNumber(first[0]!, "account_number")).toBe(ACCOUNT_NUMBER);
     expect(await available(m.checking.id)).toBe(100_000 - 3000);
     const second = seriesPaymentDate(rule.rule!, 2);
