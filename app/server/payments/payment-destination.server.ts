@@ -88,11 +88,7 @@ export function maskedWireAccount(details: PaymentDetails): string {
   return maskedNumber(details, "iban") || maskedNumber(details, "account_number");
 }
 
-/** Whether the details hold a number in the clear (a row written before they were sealed). */
-export function holdsPlainNumber(details: PaymentDetails): boolean {
-  return SEALED_FIELDS.some((field) => details[field] !== undefined);
-}
-
+/** A row written before the numbers were sealed: one of them is still plain. */
 const plainRow = or(
   sql`${externalPayments.details}->>'account_number' is not null`,
   sql`${externalPayments.details}->>'iban' is not null`,
