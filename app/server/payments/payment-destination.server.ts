@@ -4,7 +4,7 @@ import { externalPayments } from "~/server/db/schema";
 import { decryptField, encryptField, reencryptedField } from "~/server/security/crypto.server";
 
 /**
- * Where a payment to another bank goes (`external_payments.details`, docs/security.md#personal-data):
+ * Where a payment to another bank goes (`external_payments.details`; docs/security.md, V6 Stored cryptography):
  * the account number (To US Bank and International) and the IBAN (International) are personal
  * data, so the details keep them sealed like every other account number Mutual keeps (AES-256-GCM
  * with DATA_ENCRYPTION_KEY, associated data `external_payments.<field>:<member id>`: a value copied
