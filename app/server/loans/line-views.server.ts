@@ -2,6 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import {
   creditLineActivity,
+  creditLineChanges,
   creditLineCycles,
   creditLines,
   ledgerAccounts,
@@ -11,6 +12,7 @@ import {
 import { today } from "~/server/ledger/ledger.server";
 import { totalOwed, type LoanOwed } from "~/domain/loans/servicing";
 import { availableCredit } from "~/domain/loans/line-of-credit";
+import { drawsStoppedMessage, lineChangeSummary, lineState, type LineState } from "~/domain/loans/line-changes";
 import { latestCycle, lineNumber, lineOwed, minimumLeft } from "./lines-of-credit.server";
 
 /**
@@ -25,6 +27,11 @@ export interface MemberLineView {
   application_id: number;
   product_name: string;
   status: "active" | "closed";
+  /** Open, frozen, closed to draws (being repaid), or closed and paid (docs/product.md#line-of-credit-servicing). */
+  state: LineState;
+  /** Why the member cannot draw, in their words; null when they can. */
+  draws_stopped: string | null;
+  closed_on: string | null;
   credit_limit_cents: number;
   /** The principal drawn and not paid back. */
   drawn_cents: number;
@@ -50,6 +57,9 @@ function lineView(line: CreditLineRow, owed: LoanOwed, cycle: CreditLineCycleRow
     application_id: line.application_id,
     product_name: line.product_name,
     status: line.status,
+    state: lineState(line),
+    draws_stopped: drawsStoppedMessage(line),
+    closed_on: line.closed_on,
     credit_limit_cents: line.credit_limit_cents,
     drawn_cents: owed.principal_cents,
     balance_cents: balance,
@@ -96,6 +106,8 @@ export interface MemberLineDetail extends MemberLineView {
     paid_cents: number;
     late_fee_charged: boolean;
   }[];
+  /** What was changed on the line after it opened, newest first; an APR change waiting for its day included. */
+  changes: { id: number; summary: string; on: string; scheduled: boolean; note: string | null }[];
 }
 
 /** One of the member's own lines with its draws, payments and cycles; null for another member's or none. */
@@ -124,6 +136,12 @@ export async function memberLineDetail(
     .where(eq(creditLineCycles.line_id, line.id))
     .orderBy(desc(creditLineCycles.closed_on))
     .limit(24);
+  const changes = await db
+    .select()
+    .from(creditLineChanges)
+    .where(eq(creditLineChanges.line_id, line.id))
+    .orderBy(desc(creditLineChanges.id))
+    .limit(50);
   return {
     ...view,
     activity: activityRows.map(({ a, account_name }) => ({
@@ -143,6 +161,14 @@ export async function memberLineDetail(
       minimum_due_cents: c.minimum_due_cents,
       paid_cents: c.paid_cents,
       late_fee_charged: c.late_fee_charged,
+    })),
+    changes: changes.map((c) => ({
+      id: c.id,
+      summary: lineChangeSummary(c),
+      on: today(c.created_at),
+      scheduled: c.status === "scheduled",
+      // The member reads staff's own words only for a rate or limit change's stated reason.
+      note: c.kind === "rate" || c.kind === "limit" ? c.note : null,
     })),
   };
 }
