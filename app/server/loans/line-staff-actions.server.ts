@@ -75,7 +75,7 @@ export interface StaffLineView {
   past_due: { amount_cents: number; due_on: string } | null;
   autopay_account_name: string | null;
   product: { rate_min_ppm: number; rate_max_ppm: number } | null;
-  history: (CreditLineChangeRow & { summary: string })[];
+  history: (CreditLineChangeRow & { summary: string; on: string })[];
   scheduled_rate: { rate_ppm: number; effective_on: string } | null;
 }
 
@@ -114,7 +114,7 @@ export async function staffLineView(
     past_due: line.minimum_due && line.minimum_due.due_on < day ? line.minimum_due : null,
     autopay_account_name: autopay?.name ?? null,
     product: product ? { rate_min_ppm: product.rate_min_ppm, rate_max_ppm: product.rate_max_ppm } : null,
-    history: history.map((c) => ({ ...c, summary: lineChangeSummary(c) })),
+    history: history.map((c) => ({ ...c, summary: lineChangeSummary(c), on: today(c.created_at) })),
     scheduled_rate: scheduled ? { rate_ppm: scheduled.rate_to_ppm!, effective_on: scheduled.effective_on } : null,
   };
 }
@@ -134,22 +134,6 @@ export async function staffLines(db: DbOrTx) {
     member_name,
     credit_limit_cents: line.credit_limit_cents,
     opened_on: line.opened_on,
-    state: lineState(line),
-  }));
-}
-
-/** A member's lines for staff's view of the member (their number, state and limit). */
-export async function memberLinesForStaff(db: DbOrTx, member_id: string) {
-  const rows = await db
-    .select()
-    .from(creditLines)
-    .where(eq(creditLines.member_id, member_id))
-    .orderBy(desc(creditLines.id));
-  return rows.map((line) => ({
-    id: line.id,
-    number: lineNumber(line.id),
-    product_name: line.product_name,
-    credit_limit_cents: line.credit_limit_cents,
     state: lineState(line),
   }));
 }
