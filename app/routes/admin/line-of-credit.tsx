@@ -137,8 +137,8 @@ export default function StaffLineOfCredit({ loaderData, actionData }: Route.Comp
             label="APR"
             value={
               formatRatePpm(line.rate_ppm) +
-              (view.scheduled_rate
-                ? `, ${formatRatePpm(view.scheduled_rate.rate_ppm)} from ${formatBusinessDate(view.scheduled_rate.effective_on)}`
+              (line.scheduled_rate
+                ? `, ${formatRatePpm(line.scheduled_rate.rate_ppm)} from ${formatBusinessDate(line.scheduled_rate.effective_on)}`
                 : "")
             }
             testId="staff-line-rate"
@@ -172,7 +172,8 @@ export default function StaffLineOfCredit({ loaderData, actionData }: Route.Comp
       </section>
 
       {may_service && open ? (
-        <div className="grid gap-5 lg:grid-cols-2">
+        // Keyed by the changes so the forms start empty again after one is made.
+        <div key={view.history.length} className="grid gap-5 lg:grid-cols-2">
           {line.state === "open" ? (
             <ActionForm intent="freeze" title="Freeze draws" button="Freeze draws" busy={busy}>
               <p className="text-sm text-slate-700">

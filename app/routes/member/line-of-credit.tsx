@@ -271,7 +271,15 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
           </div>
           <div>
             <dt className="text-slate-600">Rate (APR)</dt>
-            <dd className="text-slate-900">{formatRatePpm(line.rate_ppm)}</dd>
+            <dd className="text-slate-900" data-testid="line-rate">
+              {formatRatePpm(line.rate_ppm)}
+              {line.scheduled_rate ? (
+                <span className="block text-xs text-slate-600">
+                  {formatRatePpm(line.scheduled_rate.rate_ppm)} from{" "}
+                  {formatBusinessDate(line.scheduled_rate.effective_on)}
+                </span>
+              ) : null}
+            </dd>
           </div>
         </dl>
         <p className="mt-3 text-xs text-slate-600">
@@ -310,7 +318,10 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
             </section>
           ) : null}
 
-          <section aria-labelledby="pay-heading" className={section}>
+          <section
+            aria-labelledby="pay-heading"
+            className={line.state === "open" ? section : `${section} lg:col-span-2`}
+          >
             <h2 id="pay-heading" className="text-lg font-semibold text-brand-900">
               Make a payment
             </h2>

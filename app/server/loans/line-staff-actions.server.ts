@@ -76,7 +76,6 @@ export interface StaffLineView {
   autopay_account_name: string | null;
   product: { rate_min_ppm: number; rate_max_ppm: number } | null;
   history: (CreditLineChangeRow & { summary: string; on: string })[];
-  scheduled_rate: { rate_ppm: number; effective_on: string } | null;
 }
 
 export async function staffLineView(
@@ -106,7 +105,6 @@ export async function staffLineView(
         .where(eq(ledgerAccounts.id, row.line.autopay_account_id))
     : [];
   const product = loanProduct(row.product_slug);
-  const scheduled = history.find((c) => c.kind === "rate" && c.status === "scheduled");
   const day = today(now);
   return {
     line,
@@ -115,7 +113,6 @@ export async function staffLineView(
     autopay_account_name: autopay?.name ?? null,
     product: product ? { rate_min_ppm: product.rate_min_ppm, rate_max_ppm: product.rate_max_ppm } : null,
     history: history.map((c) => ({ ...c, summary: lineChangeSummary(c), on: today(c.created_at) })),
-    scheduled_rate: scheduled ? { rate_ppm: scheduled.rate_to_ppm!, effective_on: scheduled.effective_on } : null,
   };
 }
 

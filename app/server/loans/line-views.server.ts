@@ -108,6 +108,8 @@ export interface MemberLineDetail extends MemberLineView {
   }[];
   /** What was changed on the line after it opened, newest first; an APR change waiting for its day included. */
   changes: { id: number; summary: string; on: string; scheduled: boolean; note: string | null }[];
+  /** An APR change told and waiting for its day (Regulation Z 1026.9(c)(2)), or null. */
+  scheduled_rate: { rate_ppm: number; effective_on: string } | null;
 }
 
 /** One of the member's own lines with its draws, payments and cycles; null for another member's or none. */
@@ -142,6 +144,7 @@ export async function memberLineDetail(
     .where(eq(creditLineChanges.line_id, line.id))
     .orderBy(desc(creditLineChanges.id))
     .limit(50);
+  const scheduled = changes.find((c) => c.kind === "rate" && c.status === "scheduled");
   return {
     ...view,
     activity: activityRows.map(({ a, account_name }) => ({
@@ -170,5 +173,6 @@ export async function memberLineDetail(
       // The member reads staff's own words only for a rate or limit change's stated reason.
       note: c.kind === "rate" || c.kind === "limit" ? c.note : null,
     })),
+    scheduled_rate: scheduled ? { rate_ppm: scheduled.rate_to_ppm!, effective_on: scheduled.effective_on } : null,
   };
 }
