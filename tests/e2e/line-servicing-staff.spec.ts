@@ -121,6 +121,7 @@ test("staff freeze a line and change its terms; the member sees it and can still
   await expect(page.getByText(/Draws on this line are frozen because we saw activity that may be fraud/)).toBeVisible();
   await expect(page.getByRole("form", { name: "Draw money" })).toHaveCount(0);
   await expect(page.getByTestId("line-rate")).toContainText("15.99% from");
+  await expect(page.getByTestId("line-available")).toHaveText("$0.00");
   const changes = page.getByTestId("line-changes");
   await expect(changes.getByText("Credit limit lowered from")).toBeVisible();
   await expect(changes.getByText(/APR 12\.50% to 15\.99%, takes effect/)).toBeVisible();

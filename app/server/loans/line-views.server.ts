@@ -65,7 +65,8 @@ function lineView(line: CreditLineRow, owed: LoanOwed, cycle: CreditLineCycleRow
     balance_cents: balance,
     interest_cents: owed.interest_cents,
     fees_cents: owed.fees_cents,
-    available_cents: availableCredit(line.credit_limit_cents, balance),
+    // Nothing can be drawn from a frozen or closed line, whatever the limit leaves.
+    available_cents: drawsStoppedMessage(line) ? 0 : availableCredit(line.credit_limit_cents, balance),
     rate_ppm: line.rate_ppm,
     opened_on: line.opened_on,
     minimum_due: cycle && left > 0 ? { amount_cents: left, due_on: cycle.due_on } : null,
