@@ -84,6 +84,8 @@ export default [
     route("loans/:applicationId", "routes/admin/loan.tsx"),
     // A booked loan for staff: its figures, history, and corrections (docs/product.md#booked-loans-staff).
     route("loans/booked/:loanId", "routes/admin/booked-loan.tsx"),
+    // An open line of credit for staff: freeze, close, change in terms (docs/product.md#line-of-credit-servicing).
+    route("loans/lines/:lineId", "routes/admin/line-of-credit.tsx"),
   ]),
   // The institution's books (docs/product.md#books): staff and accountants, in their own frame.
   route("admin/books", "routes/books/layout.tsx", [
