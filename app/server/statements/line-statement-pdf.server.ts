@@ -143,7 +143,11 @@ export function renderLineStatementPdf(data: LineStatementData): Promise<Buffer>
   statementRow(doc, bottom, [f.period.closed_on, "New balance", "", formatCents(f.new_balance.total_cents)], true);
   doc.moveDown(1);
 
-  // 1026.7(b)(9): where to send a billing-error notice.
+  // 1026.7(b)(9): where to send a billing-error notice, kept on one page with its heading.
+  if (doc.y + 90 > bottom) {
+    doc.addPage();
+    doc.y = MARGIN;
+  }
   statementSection(doc, "Billing rights");
   doc
     .font("Helvetica")
