@@ -167,6 +167,7 @@ export default [
   route("dashboard/messages/:conversationId/attachments/:attachmentId", "routes/member/message-attachment.tsx"),
   route("dashboard/loans/applications/:applicationId/disclosure.pdf", "routes/member/loan-disclosure-pdf.tsx"),
   route("dashboard/loans/:loanId/statements/:month", "routes/member/loan-statement-pdf.tsx"),
+  route("dashboard/loans/lines/:lineId/statements/:closedOn", "routes/member/line-statement-pdf.tsx"),
   route("dashboard/electronic-delivery/sample.pdf", "routes/member/electronic-delivery-sample.tsx"),
   route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),

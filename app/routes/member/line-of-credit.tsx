@@ -13,6 +13,8 @@ import {
   payMemberLine,
   setMemberLineAutopay,
 } from "./lines-of-credit.server";
+import { statementLineCycles } from "./statements.server";
+import { LineStatementList } from "~/components/member/loan-statements";
 import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { logger } from "~/server/logger.server";
 import { LineDrawSchema, LoanAutopaySchema, LoanPaymentSchema } from "~/domain/loans/forms";
@@ -58,8 +60,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!line) throw data({ message: NOT_FOUND }, { status: 404 });
   const url = new URL(request.url);
   const accounts = await loadPayingAccounts(user);
+  // Its periodic statements, one per closed cycle (docs/product.md#line-statements).
+  const statements = (await statementLineCycles(user.id)).find((l) => l.id === line.id)!;
   return {
     line,
+    statements,
     accounts: accounts.map((a) => ({
       value: String(a.id),
       label: `${a.name} ${maskAccountNumber(a.account_number)} · ${formatCents(a.available_cents)} available`,
@@ -174,7 +179,7 @@ const DONE: Record<string, string> = {
 const ACTIVITY_LABELS = { draw: "Draw", payment: "Payment", autopay: "Autopay" } as const;
 
 export default function LineOfCredit({ loaderData, actionData }: Route.ComponentProps) {
-  const { line, accounts, done, idempotency_key } = loaderData;
+  const { line, statements, accounts, done, idempotency_key } = loaderData;
   const navigation = useNavigation();
   const replyFor = (intent: Intent) => (actionData && actionData.intent === intent ? actionData.reply : null);
   const drawForm = useSchemaForm(LineDrawSchema, { id: `line-draw-${idempotency_key}`, lastResult: replyFor("draw") });
@@ -509,6 +514,19 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
           </div>
         </section>
       ) : null}
+
+      <section
+        aria-labelledby="line-statements-heading"
+        className="mt-5 rounded-2xl border border-slate-200 bg-white shadow-sm"
+      >
+        <h2
+          id="line-statements-heading"
+          className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900"
+        >
+          Statements
+        </h2>
+        <LineStatementList line={statements} />
+      </section>
     </div>
   );
 }
