@@ -20,6 +20,7 @@ import { requestInfoContext } from "./app/context";
 import { appDatabase } from "./app/server/db/db.server";
 import { seedDemoIfDemo } from "./app/server/seed/startup.server";
 import { encryptPlainUploads, uploadsRoot } from "./app/server/uploads/private-uploads.server";
+import { sealPlainDestinations } from "./app/server/payments/payment-destination.server";
 import { ownerOnlyDir } from "./app/server/files/owner-only.server";
 import { requestGuards } from "./app/server/security/request-guards.server";
 // A client behind TRUST_PROXY can send any X-Forwarded-For: records and limits keep only a valid
@@ -75,6 +76,13 @@ async function main() {
   // DATA_DIR/uploads exists from the first start: the guide's nightly copy of it (rsync, cp -a)
   // failed on a new installation that had no upload yet (tests/integration/whole-app/operations-guide.test.ts).
   ownerOnlyDir(uploadsRoot());
+  // Payments to other banks queued before their account numbers were sealed are sealed once, in
+  // the background (several processes share the rows): until then they are read as they are.
+  sealPlainDestinations(database.db).then(
+    (payments) => payments > 0 && logger.info({ payments }, "payment account numbers sealed at rest"),
+    (error: unknown) =>
+      logger.error({ err: errorText(error) }, "sealing payment account numbers failed; the next start tries again"),
+  );
   // ID documents and profile photos stored before encryption at rest are encrypted once, in the
   // background: until then the store reads them as they are.
   encryptPlainUploads().then(

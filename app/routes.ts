@@ -84,6 +84,8 @@ export default [
     route("loans/:applicationId", "routes/admin/loan.tsx"),
     // A booked loan for staff: its figures, history, and corrections (docs/product.md#booked-loans-staff).
     route("loans/booked/:loanId", "routes/admin/booked-loan.tsx"),
+    // An open line of credit for staff: freeze, close, change in terms (docs/product.md#line-of-credit-servicing).
+    route("loans/lines/:lineId", "routes/admin/line-of-credit.tsx"),
   ]),
   // The institution's books (docs/product.md#books): staff and accountants, in their own frame.
   route("admin/books", "routes/books/layout.tsx", [
@@ -165,6 +167,7 @@ export default [
   route("dashboard/messages/:conversationId/attachments/:attachmentId", "routes/member/message-attachment.tsx"),
   route("dashboard/loans/applications/:applicationId/disclosure.pdf", "routes/member/loan-disclosure-pdf.tsx"),
   route("dashboard/loans/:loanId/statements/:month", "routes/member/loan-statement-pdf.tsx"),
+  route("dashboard/loans/lines/:lineId/statements/:closedOn", "routes/member/line-statement-pdf.tsx"),
   route("dashboard/electronic-delivery/sample.pdf", "routes/member/electronic-delivery-sample.tsx"),
   route("dashboard/statements/export", "routes/member/statements-export.tsx"),
   route("dashboard/statements/:accountId/:month", "routes/member/statement-pdf.tsx"),

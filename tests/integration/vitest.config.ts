@@ -29,6 +29,7 @@ const SETS_ITS_OWN_MODULE_STATE = [
   "secure-messages-rotation.test.ts", // the same
   "linked-accounts-rotation.test.ts", // the same
   "scheduled-us-bank-rotation.test.ts", // the same
+  "payment-destination-rotation.test.ts", // the same
   "outbox-delivery.test.ts", // SMTP_URL: the mail transport is made once, on first use
   "statement-email.test.ts", // SMTP_URL
   "statement-email-too-large.test.ts", // vi.mock of the statement builder

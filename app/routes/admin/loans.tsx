@@ -5,6 +5,8 @@ import { requireStaff } from "~/server/admin/context.server";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { loadLoanQueue } from "./loans.server";
 import { loadBookedLoans } from "./booked-loan.server";
+import { loadStaffLines } from "./line-of-credit.server";
+import { LINE_STATE_LABELS } from "~/domain/loans/line-changes";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
@@ -20,13 +22,13 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context.get(requestInfoContext), { reviewer: true });
   if (!loanApplicationsOpen()) throw data({ message: "Page not found." }, { status: 404 });
-  return { ...(await loadLoanQueue()), booked: await loadBookedLoans() };
+  return { ...(await loadLoanQueue()), booked: await loadBookedLoans(), lines: await loadStaffLines() };
 }
 
 type Row = Route.ComponentProps["loaderData"]["waiting"][number];
 
 export default function LoanQueue({ loaderData }: Route.ComponentProps) {
-  const { waiting, decided, booked } = loaderData;
+  const { waiting, decided, booked, lines } = loaderData;
   return (
     <div className="space-y-6">
       <div>
@@ -44,6 +46,7 @@ export default function LoanQueue({ loaderData }: Route.ComponentProps) {
       />
       {decided.length > 0 ? <Section id="decided" title="Recently decided" rows={decided} empty="" /> : null}
       {booked.length > 0 ? <BookedLoans rows={booked} /> : null}
+      {lines.length > 0 ? <LinesOfCredit rows={lines} /> : null}
     </div>
   );
 }
@@ -88,6 +91,55 @@ function BookedLoans({ rows }: { rows: Route.ComponentProps["loaderData"]["booke
                 <td className="px-5 py-3 text-right tabular-nums">{formatCents(r.principal_cents)}</td>
                 <td className="px-5 py-3">{formatBusinessDate(r.disbursed_on)}</td>
                 <td className="px-5 py-3">{r.status === "active" ? "Active" : "Paid off"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/** Lines of credit, newest first: each leads to its figures, history, freeze, close and change in terms. */
+function LinesOfCredit({ rows }: { rows: Route.ComponentProps["loaderData"]["lines"] }) {
+  return (
+    <section aria-labelledby="lines-heading" className="rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <h2 id="lines-heading" className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">
+        Lines of credit
+      </h2>
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Lines of credit, scrollable">
+        <table className="w-full text-sm">
+          <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+            <tr>
+              <th scope="col" className="px-5 py-3">
+                Line
+              </th>
+              <th scope="col" className="px-5 py-3">
+                Member
+              </th>
+              <th scope="col" className="px-5 py-3 text-right">
+                Limit
+              </th>
+              <th scope="col" className="px-5 py-3">
+                Opened
+              </th>
+              <th scope="col" className="px-5 py-3">
+                Status
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {rows.map((r) => (
+              <tr key={r.id}>
+                <td className="px-5 py-3">
+                  <Link to={`/admin/loans/lines/${r.id}`} className="font-semibold text-accent-700 underline">
+                    {r.product_name} {r.number}
+                  </Link>
+                </td>
+                <td className="px-5 py-3">{r.member_name}</td>
+                <td className="px-5 py-3 text-right tabular-nums">{formatCents(r.credit_limit_cents)}</td>
+                <td className="px-5 py-3">{formatBusinessDate(r.opened_on)}</td>
+                <td className="px-5 py-3">{LINE_STATE_LABELS[r.state]}</td>
               </tr>
             ))}
           </tbody>

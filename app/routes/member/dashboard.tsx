@@ -22,6 +22,7 @@ import { TRANSFER_INTENTS, transferTab } from "~/server/payments/transfer-form-s
 import { formIntent } from "~/domain/form-intent";
 import { pageTitle } from "~/components/site/page-title";
 import { formatCents } from "~/domain/money";
+import { LINE_STATE_LABELS } from "~/domain/loans/line-changes";
 import { groupAccountNumber } from "~/domain/account-display";
 import { formatDate } from "~/components/member/amount";
 import { CopyButton } from "~/components/member/copy-button";
@@ -339,6 +340,9 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                   <Link to={`/dashboard/loans/lines/${l.id}`} className="font-semibold text-accent-700 underline">
                     {l.product_name} {l.number}
                   </Link>
+                  {l.state !== "open" ? (
+                    <span className="ml-2 text-sm text-slate-700">({LINE_STATE_LABELS[l.state]})</span>
+                  ) : null}
                   <p className="mt-2 text-2xl font-semibold tabular-nums text-slate-900">
                     {formatCents(l.available_cents)}
                   </p>

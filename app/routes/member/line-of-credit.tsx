@@ -6,17 +6,27 @@ import { requestInfoContext } from "~/context";
 import { requireMember } from "~/server/auth/session.server";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { loadPayingAccounts } from "./loans.server";
-import { drawOnMemberLine, loadLineDetail, payMemberLine, setMemberLineAutopay } from "./lines-of-credit.server";
+import {
+  closeMemberLine,
+  drawOnMemberLine,
+  loadLineDetail,
+  payMemberLine,
+  setMemberLineAutopay,
+} from "./lines-of-credit.server";
+import { statementLineCycles } from "./statements.server";
+import { LineStatementList } from "~/components/member/loan-statements";
 import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { logger } from "~/server/logger.server";
 import { LineDrawSchema, LoanAutopaySchema, LoanPaymentSchema } from "~/domain/loans/forms";
 import { formatRatePpm } from "~/domain/loans/products";
+import { LINE_STATE_LABELS, LineCloseSchema } from "~/domain/loans/line-changes";
 import { maskAccountNumber } from "~/domain/account-display";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
 import {
   Button,
+  Checkbox,
   FormMessage,
   RadioGroup,
   SchemaForm,
@@ -50,8 +60,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!line) throw data({ message: NOT_FOUND }, { status: 404 });
   const url = new URL(request.url);
   const accounts = await loadPayingAccounts(user);
+  // Its periodic statements, one per closed cycle (docs/product.md#line-statements).
+  const statements = (await statementLineCycles(user.id)).find((l) => l.id === line.id)!;
   return {
     line,
+    statements,
     accounts: accounts.map((a) => ({
       value: String(a.id),
       label: `${a.name} ${maskAccountNumber(a.account_number)} · ${formatCents(a.available_cents)} available`,
@@ -61,7 +74,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-type Intent = "draw" | "pay" | "autopay";
+type Intent = "draw" | "pay" | "autopay" | "close";
 export type LineActionData = { ok: false; intent: Intent; reply: FormReply };
 
 const KEY_PATTERN = /^[0-9a-f-]{36}$/;
@@ -101,6 +114,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const answer = await setMemberLineAutopay(member, id, submission.value.autopay_from, origin);
     if (!answer.ok) return refused(intent, submission, answer, "autopay_from");
     return redirect(`/dashboard/loans/lines/${id}?done=autopay`);
+  }
+  if (intent === "close") {
+    const submission = parseSubmission(LineCloseSchema, form);
+    if (submission.status !== "success")
+      return data({ ok: false, intent, reply: replyTo(submission) } satisfies LineActionData, { status: 400 });
+    const answer = await closeMemberLine(member, id, origin);
+    if (!answer.ok) return refused(intent, submission, answer);
+    return redirect(`/dashboard/loans/lines/${id}?done=close`);
   }
   if (intent !== "draw" && intent !== "pay")
     throw data({ message: "That request could not be understood." }, { status: 400 });
@@ -152,17 +173,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 const DONE: Record<string, string> = {
   draw: "The money is in your account. The draw is at the top of the history below.",
   pay: "Your payment was made. It is at the top of the history below.",
+  close: "Your line is closed to new draws. We sent you a notice.",
 };
 
 const ACTIVITY_LABELS = { draw: "Draw", payment: "Payment", autopay: "Autopay" } as const;
 
 export default function LineOfCredit({ loaderData, actionData }: Route.ComponentProps) {
-  const { line, accounts, done, idempotency_key } = loaderData;
+  const { line, statements, accounts, done, idempotency_key } = loaderData;
   const navigation = useNavigation();
   const replyFor = (intent: Intent) => (actionData && actionData.intent === intent ? actionData.reply : null);
   const drawForm = useSchemaForm(LineDrawSchema, { id: `line-draw-${idempotency_key}`, lastResult: replyFor("draw") });
   const payForm = useSchemaForm(LoanPaymentSchema, { id: `line-pay-${idempotency_key}`, lastResult: replyFor("pay") });
   const autopayForm = useSchemaForm(LoanAutopaySchema, { id: "line-autopay", lastResult: replyFor("autopay") });
+  const closeForm = useSchemaForm(LineCloseSchema, { id: "line-close", lastResult: replyFor("close") });
   const busy = navigation.state !== "idle";
   const active = line.status === "active";
   const autopayAccount = accounts.find((a) => a.value === String(line.autopay_account_id));
@@ -189,10 +212,20 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
           {line.product_name} {line.number}
         </h1>
         <span className="rounded-full bg-slate-100 px-3 py-1 text-sm font-semibold text-slate-800">
-          {active ? "Open" : "Closed"}
+          {LINE_STATE_LABELS[line.state]}
         </span>
       </div>
-      {done === "draw" || done === "pay" ? (
+      {line.draws_stopped && active ? (
+        <FormMessage className="mt-4" tone="warning" title="Draws are stopped">
+          {line.draws_stopped}
+        </FormMessage>
+      ) : null}
+      {line.state === "closed" && line.closed_on ? (
+        <FormMessage className="mt-4" tone="info">
+          This line was paid and closed on {formatBusinessDate(line.closed_on)}.
+        </FormMessage>
+      ) : null}
+      {done === "draw" || done === "pay" || done === "close" ? (
         <FormMessage className="mt-4" tone="success">
           {DONE[done]}
         </FormMessage>
@@ -243,7 +276,15 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
           </div>
           <div>
             <dt className="text-slate-600">Rate (APR)</dt>
-            <dd className="text-slate-900">{formatRatePpm(line.rate_ppm)}</dd>
+            <dd className="text-slate-900" data-testid="line-rate">
+              {formatRatePpm(line.rate_ppm)}
+              {line.scheduled_rate ? (
+                <span className="block text-xs text-slate-600">
+                  {formatRatePpm(line.scheduled_rate.rate_ppm)} from{" "}
+                  {formatBusinessDate(line.scheduled_rate.effective_on)}
+                </span>
+              ) : null}
+            </dd>
           </div>
         </dl>
         <p className="mt-3 text-xs text-slate-600">
@@ -257,30 +298,35 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
 
       {active ? (
         <div className="mt-5 grid gap-5 lg:grid-cols-2">
-          <section aria-labelledby="draw-heading" className={section}>
-            <h2 id="draw-heading" className="text-lg font-semibold text-brand-900">
-              Draw money
-            </h2>
-            <p className="mt-1 text-sm text-slate-700">
-              Up to {formatCents(line.available_cents)}, into your checking or savings at once.
-            </p>
-            {problem("draw") ? (
-              <FormMessage className="mt-3" tone="error">
-                {problem("draw")}
-              </FormMessage>
-            ) : null}
-            <SchemaForm form={drawForm} method="post" className="mt-4 grid gap-4" aria-labelledby="draw-heading">
-              <input type="hidden" name="intent" value="draw" />
-              <input type="hidden" name="idempotency_key" value={idempotency_key} />
-              <Select name="to" label="Put it in" options={accounts} placeholder="Choose an account" isRequired />
-              <TextField name="amount" label="Amount to draw ($)" inputMode="decimal" prefix="$" isRequired />
-              <Button type="submit" isDisabled={busy}>
-                Draw
-              </Button>
-            </SchemaForm>
-          </section>
+          {line.state === "open" ? (
+            <section aria-labelledby="draw-heading" className={section}>
+              <h2 id="draw-heading" className="text-lg font-semibold text-brand-900">
+                Draw money
+              </h2>
+              <p className="mt-1 text-sm text-slate-700">
+                Up to {formatCents(line.available_cents)}, into your checking or savings at once.
+              </p>
+              {problem("draw") ? (
+                <FormMessage className="mt-3" tone="error">
+                  {problem("draw")}
+                </FormMessage>
+              ) : null}
+              <SchemaForm form={drawForm} method="post" className="mt-4 grid gap-4" aria-labelledby="draw-heading">
+                <input type="hidden" name="intent" value="draw" />
+                <input type="hidden" name="idempotency_key" value={idempotency_key} />
+                <Select name="to" label="Put it in" options={accounts} placeholder="Choose an account" isRequired />
+                <TextField name="amount" label="Amount to draw ($)" inputMode="decimal" prefix="$" isRequired />
+                <Button type="submit" isDisabled={busy}>
+                  Draw
+                </Button>
+              </SchemaForm>
+            </section>
+          ) : null}
 
-          <section aria-labelledby="pay-heading" className={section}>
+          <section
+            aria-labelledby="pay-heading"
+            className={line.state === "open" ? section : `${section} lg:col-span-2`}
+          >
             <h2 id="pay-heading" className="text-lg font-semibold text-brand-900">
               Make a payment
             </h2>
@@ -341,7 +387,55 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
               </Button>
             </SchemaForm>
           </section>
+
+          {line.state === "open" || line.state === "frozen" ? (
+            <section aria-labelledby="close-heading" className={`${section} lg:col-span-2`}>
+              <h2 id="close-heading" className="text-lg font-semibold text-brand-900">
+                Close this line
+              </h2>
+              <p className="mt-1 text-sm text-slate-700">
+                {line.balance_cents === 0
+                  ? "Nothing is owed, so the line closes at once."
+                  : `No more draws can be made. You repay the ${formatCents(line.balance_cents)} owed under the line's terms, and the line closes when it is paid.`}
+              </p>
+              {problem("close") ? (
+                <FormMessage className="mt-3" tone="error">
+                  {problem("close")}
+                </FormMessage>
+              ) : null}
+              <SchemaForm form={closeForm} method="post" className="mt-3 grid gap-3" aria-labelledby="close-heading">
+                <input type="hidden" name="intent" value="close" />
+                <Checkbox name="confirm" value="yes" isRequired>
+                  I understand that a closed line cannot be drawn on again.
+                </Checkbox>
+                <div>
+                  <Button type="submit" variant="secondary" isDisabled={busy}>
+                    Close the line
+                  </Button>
+                </div>
+              </SchemaForm>
+            </section>
+          ) : null}
         </div>
+      ) : null}
+
+      {line.changes.length > 0 ? (
+        <section aria-labelledby="changes-heading" className={`mt-5 ${section}`}>
+          <h2 id="changes-heading" className="text-lg font-semibold text-brand-900">
+            Changes to your line
+          </h2>
+          <ul className="mt-2 divide-y divide-slate-100 text-sm" data-testid="line-changes">
+            {line.changes.map((c) => (
+              <li key={c.id} className="py-2">
+                <span className="font-semibold text-slate-900">{c.summary}</span>
+                <span className="block text-slate-700">
+                  Told {formatBusinessDate(c.on)}
+                  {c.note ? ` · Reason: ${c.note}` : ""}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
       ) : null}
 
       <section
@@ -420,6 +514,19 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
           </div>
         </section>
       ) : null}
+
+      <section
+        aria-labelledby="line-statements-heading"
+        className="mt-5 rounded-2xl border border-slate-200 bg-white shadow-sm"
+      >
+        <h2
+          id="line-statements-heading"
+          className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900"
+        >
+          Statements
+        </h2>
+        <LineStatementList line={statements} />
+      </section>
     </div>
   );
 }

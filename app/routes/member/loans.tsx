@@ -7,6 +7,7 @@ import { loadMemberLines } from "./lines-of-credit.server";
 import { minimumPaymentShort } from "~/domain/loans/line-of-credit";
 import { LOAN_KIND_LABELS, formatAprBp, formatRatePpm, withArticle } from "~/domain/loans/products";
 import { formatCents } from "~/domain/money";
+import { LINE_STATE_LABELS } from "~/domain/loans/line-changes";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
 
@@ -79,6 +80,9 @@ export default function Loans({ loaderData }: Route.ComponentProps) {
                 <Link to={`/dashboard/loans/lines/${l.id}`} className="font-semibold text-accent-700 underline">
                   {l.product_name} {l.number}
                 </Link>
+                {l.state !== "open" ? (
+                  <span className="ml-2 text-sm text-slate-700">({LINE_STATE_LABELS[l.state]})</span>
+                ) : null}
                 <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
                   <dt className="text-slate-600">Available</dt>
                   <dd className="font-semibold text-slate-900">{formatCents(l.available_cents)}</dd>

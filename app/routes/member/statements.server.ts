@@ -4,7 +4,12 @@ import { withDatabase, withReadDatabase } from "~/server/db/db.server";
 import { memberStatementAccounts, memberStatementPdf } from "~/server/statements/member-statements.server";
 import { exportFormats, memberExport } from "~/server/statements/export.server";
 import { memberTaxForms, taxFormPdf } from "~/server/dividends/tax-forms.server";
-import { emailLoanStatement, emailStatement } from "~/server/statements/email.server";
+import { emailLineStatement, emailLoanStatement, emailStatement } from "~/server/statements/email.server";
+import {
+  memberLineChoices,
+  memberLineStatementPdf,
+  memberLineStatements,
+} from "~/server/statements/line-statements.server";
 
 /**
  * What /dashboard/statements, a statement's PDF and the exports call (their view-model): each
@@ -26,3 +31,11 @@ export { exportFormats };
 export const statementLoans = withReadDatabase(memberLoanChoices);
 /** The member's loans with the months each has a statement for (docs/product.md#loan-statements). */
 export const statementLoanMonths = withReadDatabase(memberLoanStatements);
+/** The member's lines of credit, offered in the export as credit lines (docs/product.md#line-statements). */
+export const statementLines = withReadDatabase(memberLineChoices);
+/** The member's lines of credit with their closed cycles' statements (docs/product.md#line-statements). */
+export const statementLineCycles = withReadDatabase(memberLineStatements);
+/** On the primary: a cycle's statement is kept at its first download if the monthly run has not made it. */
+export const lineStatementPdf = withDatabase(memberLineStatementPdf);
+/** "Email it to me" for a line's statement: the same limit (docs/product.md#line-statements). */
+export const lineStatementEmail = withDatabase(emailLineStatement);

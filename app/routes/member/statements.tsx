@@ -4,15 +4,18 @@ import type { Route } from "./+types/statements";
 import { requireMember } from "~/server/auth/session.server";
 import {
   exportFormats,
+  lineStatementEmail,
   loanStatementEmail,
   statementAccounts,
   statementEmail,
+  statementLineCycles,
+  statementLines,
   statementLoanMonths,
   statementLoans,
   taxForms,
 } from "./statements.server";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
-import { LoanStatementList } from "~/components/member/loan-statements";
+import { LineStatementList, LoanStatementList } from "~/components/member/loan-statements";
 import { formatCents } from "~/domain/money";
 import { readForm } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
@@ -38,8 +41,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const now = new Date();
   return {
     accounts: await statementAccounts(user.id, now),
-    loans: await statementLoans(user.id),
+    // The export offers loans and lines of credit as credit lines.
+    loans: [...(await statementLoans(user.id)), ...(await statementLines(user.id))],
     loan_statements: loanApplicationsOpen() ? await statementLoanMonths(user.id, now) : [],
+    line_statements: loanApplicationsOpen() ? await statementLineCycles(user.id) : [],
     today: businessDate(institution().time_zone, now),
     formats: exportFormats(),
     tax_forms: (await taxForms(user.id)).map((f) => ({
@@ -53,16 +58,25 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireMember(request);
   const form = await readForm(request);
-  const intent = formIntent(form, ["email", "email_loan"] as const);
+  const intent = formIntent(form, ["email", "email_loan", "email_line"] as const);
   const loan = String(form.get("loan") ?? "").slice(0, 20);
-  // A loan's row is told apart from an account's by its key ("loan-<id>").
-  const account = intent === "email_loan" ? `loan-${loan}` : String(form.get("account") ?? "").slice(0, 20);
-  const month = String(form.get("month") ?? "").slice(0, 7);
+  const line = String(form.get("line") ?? "").slice(0, 20);
+  // A loan's row is told apart from an account's by its key ("loan-<id>"), a line's by "line-<id>".
+  const account =
+    intent === "email_loan"
+      ? `loan-${loan}`
+      : intent === "email_line"
+        ? `line-${line}`
+        : String(form.get("account") ?? "").slice(0, 20);
+  // A month (YYYY-MM), or a line's cycle by its closing date (YYYY-MM-DD).
+  const month = String(form.get("month") ?? "").slice(0, intent === "email_line" ? 10 : 7);
   if (!intent) return data({ ok: false, message: UNKNOWN_INTENT_MESSAGE, account, month }, { status: 400 });
   const result =
     intent === "email_loan"
       ? await loanStatementEmail(user.id, loan, month, new Date())
-      : await statementEmail(user.id, String(form.get("account") ?? "").slice(0, 20), month, new Date());
+      : intent === "email_line"
+        ? await lineStatementEmail(user.id, line, month, new Date())
+        : await statementEmail(user.id, String(form.get("account") ?? "").slice(0, 20), month, new Date());
   if (!result.ok) {
     const headers: HeadersInit = result.retry_after_s ? { "Retry-After": String(result.retry_after_s) } : {};
     return data({ ok: false, message: result.message, account, month }, { status: result.status, headers });
@@ -73,7 +87,7 @@ export async function action({ request }: Route.ActionArgs) {
 const FORMAT_LABELS = { csv: "CSV (spreadsheet)", ofx: "OFX", qfx: "QFX (Quicken)", qbo: "QBO (QuickBooks)" } as const;
 
 export default function Statements({ loaderData, actionData }: Route.ComponentProps) {
-  const { accounts, loans, loan_statements, today, formats, tax_forms } = loaderData;
+  const { accounts, loans, loan_statements, line_statements, today, formats, tax_forms } = loaderData;
   const navigation = useNavigation();
   const intent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const sending =
@@ -81,7 +95,9 @@ export default function Statements({ loaderData, actionData }: Route.ComponentPr
       ? `${navigation.formData!.get("account")}/${navigation.formData!.get("month")}`
       : intent === "email_loan"
         ? `loan-${navigation.formData!.get("loan")}/${navigation.formData!.get("month")}`
-        : null;
+        : intent === "email_line"
+          ? `line-${navigation.formData!.get("line")}/${navigation.formData!.get("month")}`
+          : null;
   return (
     <div className="mx-auto max-w-4xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
       <Link
@@ -172,6 +188,28 @@ export default function Statements({ loaderData, actionData }: Route.ComponentPr
             email={{
               sending: sending?.startsWith(`loan-${loan.id}/`) ? sending.slice(sending.indexOf("/") + 1) : null,
               reply: actionData && actionData.account === `loan-${loan.id}` ? actionData : null,
+            }}
+          />
+        </section>
+      ))}
+      {line_statements.map((line) => (
+        <section
+          key={`line-${line.id}`}
+          aria-labelledby={`line-statements-${line.id}`}
+          className="mt-6 rounded-2xl border border-slate-200 bg-white shadow-sm"
+        >
+          <h2
+            id={`line-statements-${line.id}`}
+            className="flex items-center gap-2 border-b border-slate-100 px-5 py-4 text-lg font-semibold text-brand-900"
+          >
+            <FileText className="size-5 text-accent-700" aria-hidden="true" />
+            {line.product_name} <span className="font-normal text-slate-700">{line.number}</span>
+          </h2>
+          <LineStatementList
+            line={line}
+            email={{
+              sending: sending?.startsWith(`line-${line.id}/`) ? sending.slice(sending.indexOf("/") + 1) : null,
+              reply: actionData && actionData.account === `line-${line.id}` ? actionData : null,
             }}
           />
         </section>

@@ -33,5 +33,7 @@ export * from "./schema/linked-accounts";
 export * from "./schema/notification-channels";
 export * from "./schema/loan-statements";
 export * from "./schema/lines-of-credit";
+export * from "./schema/credit-line-changes";
+export * from "./schema/line-statements";
 export * from "./schema/share-pledges";
 export * from "./schema/loan-staff-actions";

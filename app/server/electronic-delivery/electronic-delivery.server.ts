@@ -247,7 +247,8 @@ export interface PaperDeliveryMember {
   statements_to_mail: number;
   /**
    * Written notices to mail: deposit hold notices (Regulation CC 229.13(g)) and change-in-terms
-   * notices (Regulation E 1005.8(a), Truth in Savings 1030.5(a)) given while the member was on paper.
+   * notices (Regulation E 1005.8(a), Truth in Savings 1030.5(a)) and a line of credit's changes
+   * (Regulation Z 1026.9(c), Regulation B 1002.9) given while the member was on paper.
    */
   notices_to_mail: number;
 }
@@ -327,6 +328,12 @@ export async function paperDeliveryMembers(db: Db, limit = 500): Promise<PaperDe
           union all
           select member_id from disclosure_notices
            where channel = 'mail' and member_id in (${sql.join(
+             ids.map((id) => sql`${id}`),
+             sql`, `,
+           )})
+          union all
+          select member_id from credit_line_changes
+           where notice_channel = 'mail' and member_id in (${sql.join(
              ids.map((id) => sql`${id}`),
              sql`, `,
            )})

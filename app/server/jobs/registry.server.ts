@@ -77,7 +77,7 @@ export const monthlyStatementsJob = defineJob({
   name: "monthly-statements",
   title: "Monthly statements",
   description:
-    "On the first business day of each month, makes every account's statement for the month just ended, then every loan's that had a balance or activity in it, and tells the member. A later run makes only those still missing.",
+    "On the first business day of each month, makes every account's statement for the month just ended, then every loan's that had a balance or activity in it, and tells the member. A later run makes only those still missing. Every run also makes the statement of each line of credit's billing cycle closed since the last.",
   // Every weekday at 6:00: the first run on or after the month's first business day does the work.
   schedule: "0 6 * * 1-5",
   max_attempts: 5,

@@ -2,6 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import {
   creditLineActivity,
+  creditLineChanges,
   creditLineCycles,
   creditLines,
   ledgerAccounts,
@@ -11,6 +12,7 @@ import {
 import { today } from "~/server/ledger/ledger.server";
 import { totalOwed, type LoanOwed } from "~/domain/loans/servicing";
 import { availableCredit } from "~/domain/loans/line-of-credit";
+import { drawsStoppedMessage, lineChangeSummary, lineState, type LineState } from "~/domain/loans/line-changes";
 import { latestCycle, lineNumber, lineOwed, minimumLeft } from "./lines-of-credit.server";
 
 /**
@@ -25,6 +27,11 @@ export interface MemberLineView {
   application_id: number;
   product_name: string;
   status: "active" | "closed";
+  /** Open, frozen, closed to draws (being repaid), or closed and paid (docs/product.md#line-of-credit-servicing). */
+  state: LineState;
+  /** Why the member cannot draw, in their words; null when they can. */
+  draws_stopped: string | null;
+  closed_on: string | null;
   credit_limit_cents: number;
   /** The principal drawn and not paid back. */
   drawn_cents: number;
@@ -50,12 +57,16 @@ function lineView(line: CreditLineRow, owed: LoanOwed, cycle: CreditLineCycleRow
     application_id: line.application_id,
     product_name: line.product_name,
     status: line.status,
+    state: lineState(line),
+    draws_stopped: drawsStoppedMessage(line),
+    closed_on: line.closed_on,
     credit_limit_cents: line.credit_limit_cents,
     drawn_cents: owed.principal_cents,
     balance_cents: balance,
     interest_cents: owed.interest_cents,
     fees_cents: owed.fees_cents,
-    available_cents: availableCredit(line.credit_limit_cents, balance),
+    // Nothing can be drawn from a frozen or closed line, whatever the limit leaves.
+    available_cents: drawsStoppedMessage(line) ? 0 : availableCredit(line.credit_limit_cents, balance),
     rate_ppm: line.rate_ppm,
     opened_on: line.opened_on,
     minimum_due: cycle && left > 0 ? { amount_cents: left, due_on: cycle.due_on } : null,
@@ -96,6 +107,10 @@ export interface MemberLineDetail extends MemberLineView {
     paid_cents: number;
     late_fee_charged: boolean;
   }[];
+  /** What was changed on the line after it opened, newest first; an APR change waiting for its day included. */
+  changes: { id: number; summary: string; on: string; scheduled: boolean; note: string | null }[];
+  /** An APR change told and waiting for its day (Regulation Z 1026.9(c)(2)), or null. */
+  scheduled_rate: { rate_ppm: number; effective_on: string } | null;
 }
 
 /** One of the member's own lines with its draws, payments and cycles; null for another member's or none. */
@@ -124,6 +139,13 @@ export async function memberLineDetail(
     .where(eq(creditLineCycles.line_id, line.id))
     .orderBy(desc(creditLineCycles.closed_on))
     .limit(24);
+  const changes = await db
+    .select()
+    .from(creditLineChanges)
+    .where(eq(creditLineChanges.line_id, line.id))
+    .orderBy(desc(creditLineChanges.id))
+    .limit(50);
+  const scheduled = changes.find((c) => c.kind === "rate" && c.status === "scheduled");
   return {
     ...view,
     activity: activityRows.map(({ a, account_name }) => ({
@@ -144,5 +166,14 @@ export async function memberLineDetail(
       paid_cents: c.paid_cents,
       late_fee_charged: c.late_fee_charged,
     })),
+    changes: changes.map((c) => ({
+      id: c.id,
+      summary: lineChangeSummary(c),
+      on: today(c.created_at),
+      scheduled: c.status === "scheduled",
+      // The member reads staff's own words only for a rate or limit change's stated reason.
+      note: c.kind === "rate" || c.kind === "limit" ? c.note : null,
+    })),
+    scheduled_rate: scheduled ? { rate_ppm: scheduled.rate_to_ppm!, effective_on: scheduled.effective_on } : null,
   };
 }

@@ -28,7 +28,9 @@ import {
   lineOfferProblems,
   type LineOfCreditDisclosure,
 } from "~/domain/loans/line-of-credit";
+import { drawsStoppedMessage } from "~/domain/loans/line-changes";
 import { loanProduct } from "./products.server";
+import { putRateInEffect, rateChangesDue } from "./line-term-changes.server";
 import { mailAfterCommit, memberOf, type AcceptAnswer } from "./applications.server";
 import { lineAcceptedEmail, renderLineDisclosurePdf } from "./line-of-credit-documents.server";
 import type { PaymentAmount } from "./servicing.server";
@@ -240,8 +242,22 @@ export async function lineOwed(db: DbOrTx, line: CreditLineRow): Promise<LoanOwe
   };
 }
 
-/** Accrues the line's interest for the days before `to` (as a loan's: once per day, the fraction carried). */
+/**
+ * Accrues the line's interest for the days before `to` (as a loan's: once per day, the fraction
+ * carried). An APR change due by then is put in effect on its own day: the days before it at the
+ * old rate, the rest at the new (docs/product.md#line-of-credit-servicing).
+ */
 export async function accrueTo(tx: Tx, line: CreditLineRow, to: string): Promise<CreditLineRow> {
+  if (line.status !== "active") return line;
+  let current = line;
+  for (const change of await rateChangesDue(tx, line.id, to)) {
+    current = await accrueAtRate(tx, current, change.effective_on);
+    current = await putRateInEffect(tx, current, change);
+  }
+  return accrueAtRate(tx, current, to);
+}
+
+async function accrueAtRate(tx: Tx, line: CreditLineRow, to: string): Promise<CreditLineRow> {
   const days = daysBetween(line.interest_accrued_to, to);
   if (days <= 0 || line.status !== "active") return line;
   const owed = await lineOwed(tx, line);
@@ -347,7 +363,8 @@ export async function drawOnLine(
     .transaction(async (tx): Promise<DrawAnswer> => {
       const locked = await lockLine(tx, input.line_id, member.id);
       if (!locked) throw new Refused(refusal("not_found", LINE_NOT_FOUND));
-      if (locked.status !== "active") throw new Refused(refusal("conflict", LINE_CLOSED));
+      const stopped = drawsStoppedMessage(locked);
+      if (stopped) throw new Refused(refusal("conflict", stopped));
       const line = await accrueTo(tx, locked, day);
       const available = availableCredit(line.credit_limit_cents, totalOwed(await lineOwed(tx, line)));
       const problem = drawProblem(input.amount_cents, available);
@@ -554,6 +571,9 @@ export async function payLine(
           .update(creditLineCycles)
           .set({ paid_cents: cycle.paid_cents + amount_cents })
           .where(eq(creditLineCycles.id, cycle.id));
+      // A line closed to draws is closed for good once nothing is owed.
+      if (line.closing_reason && amount_cents === balance)
+        await tx.update(creditLines).set({ status: "closed", closed_on: day }).where(eq(creditLines.id, line.id));
       await recordAudit(tx, {
         actor_id: member.id,
         actor_email: member.email,

@@ -23,6 +23,7 @@ import { taxpayerIdContext } from "~/server/members/taxpayer-ids.server";
 import { cardNumberContext } from "~/server/cards/cards.server";
 import { accountNumberContext } from "~/server/linked-accounts/linked-accounts.server";
 import { achAccountNumberContext } from "~/server/payments/scheduled-transfers.server";
+import { reencryptDestinations, sealPlainDestinations } from "~/server/payments/payment-destination.server";
 import { encryptionContext } from "~/server/members/members.server";
 import { reencryptUploads } from "~/server/uploads/private-uploads.server";
 import { reencryptedField } from "../security/crypto.server";
@@ -33,7 +34,9 @@ import { reencryptedField } from "../security/crypto.server";
  * taxpayer identification numbers (the member's and the joint owner's), card numbers, secure messages' subjects and texts,
  * the devices' push subscriptions, members' mobile numbers and the verification texts waiting to be sent, loan
  * applicants' income and employer, suspicious activity reports' narratives, the account numbers of members' linked
- * accounts at other banks and of scheduled To US Bank transfers, and every private file (ID documents, check photos and thumbnails, profile
+ * accounts at other banks, of scheduled To US Bank transfers and of payments to other banks (To US Bank's account
+ * number, International's account number and IBAN; any still plain from before they were sealed are sealed first),
+ * and every private file (ID documents, check photos and thumbnails, profile
  * photos, dispute and message attachments). A value already under the current key is left as it is, so a run that stopped part way
  * is simply run again. Each database value is its own small update: the server keeps reading
  * every value meanwhile, with the current key or a previous one.
@@ -195,5 +198,7 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
     await db.update(scheduledTransfers).set({ ach_account_number_enc }).where(eq(scheduledTransfers.id, s.id));
     fields += 1;
   }
+  fields += await sealPlainDestinations(db);
+  fields += await reencryptDestinations(db);
   return { fields, files: await reencryptUploads() };
 }

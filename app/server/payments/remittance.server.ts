@@ -6,7 +6,8 @@ import { institution } from "~/config/institution.server";
 import { sendEmail } from "~/server/mail/outbox.server";
 import { logger } from "~/server/logger.server";
 import { formatCents } from "~/domain/money";
-import { maskExternal, referenceNumber } from "~/domain/account-display";
+import { referenceNumber } from "~/domain/account-display";
+import { maskedWireAccount } from "./payment-destination.server";
 import { findCountry } from "~/domain/countries";
 import { foreignText, rateText, REMITTANCE_CANCEL_MINUTES, type RemittanceFigures } from "~/domain/remittance";
 
@@ -75,7 +76,7 @@ export async function remittanceReceipt(
       name: p.details.recipient_name ?? "",
       bank_name: p.details.bank_name ?? "",
       country: findCountry(p.details.country ?? "")?.name ?? p.details.country ?? "",
-      account: maskExternal(p.details.iban || p.details.account_number || ""),
+      account: maskedWireAccount(p.details),
     },
     institution: {
       name: profile.name,

@@ -17,6 +17,7 @@ import { currencyRate } from "./rates.server";
 import { stepUpMissing, verifyStepUp, type StepUpProof } from "./step-up.server";
 import { fileScreening, screenParties } from "~/server/sanctions/screening.server";
 import { emailRemittanceReceipt } from "./remittance.server";
+import { sealDestination } from "./payment-destination.server";
 
 import {
   initiator,
@@ -160,7 +161,8 @@ async function planExternal(db: Db, member: Member, request: ExternalRequest): P
       memo: `Transfer to ${form.account_name} at ${bank ?? "another bank"} ${maskExternal(form.account_number)}`,
       payment: {
         currency: "USD",
-        details: {
+        // The account number sealed, its last four beside it (payment-destination.server.ts).
+        details: sealDestination(member.id, {
           routing_number: form.routing_number,
           account_number: form.account_number,
           account_type: form.account_type,
@@ -168,7 +170,7 @@ async function planExternal(db: Db, member: Member, request: ExternalRequest): P
           bank_name: bank ?? "",
           // Sent to the member's own linked account (docs/product.md#linked-accounts): which one.
           ...(form.linked_account_id !== undefined ? { linked_account_id: String(form.linked_account_id) } : {}),
-        },
+        }),
       },
       notification: (from, reference) => ({
         title: `Transfer of ${formatCents(form.amount_cents)} to ${form.account_name} is on its way`,
@@ -195,14 +197,15 @@ async function planExternal(db: Db, member: Member, request: ExternalRequest): P
       // To the millisecond: the deadline the app reads back (a JavaScript Date) is the one stored,
       // so an export or cancel at exactly that time sees the same instant PostgreSQL compares.
       cancel_until: quote.remittance_exempt ? null : sql`date_trunc('milliseconds', now() + interval '30 minutes')`,
-      details: {
+      // The account number and IBAN sealed, their last four beside them (payment-destination.server.ts).
+      details: sealDestination(member.id, {
         recipient_name: form.recipient_name,
         bank_name: form.bank_name,
         bic: form.bic,
         account_number: form.account_number,
         iban: form.iban ?? "",
         country: form.country,
-      },
+      }),
     },
     notification: (from, reference) => ({
       title: `International transfer of ${quote.amount_text} to ${form.recipient_name} is waiting to be sent`,

@@ -26,6 +26,7 @@ import type {
   ToUsBankTransfer,
 } from "~/domain/transfers";
 import { lockWait, type StepUpCheck } from "./step-up.server";
+import { openNumber } from "./payment-destination.server";
 import { countTransferRefusal } from "~/server/metrics/metrics.server";
 import { REFUSAL_MESSAGES, refusalMessage, type RefusalCode, type RefusalDetails } from "~/domain/refusals";
 
@@ -208,6 +209,7 @@ export function samePayment(
   payment: ExternalPayment,
 ): boolean {
   const details = payment.details;
+  // The numbers are sealed in the details: opened here only when everything else already matches.
   if (request.kind === "ach") {
     const form = request.form;
     return (
@@ -215,8 +217,8 @@ export function samePayment(
       payment.from_account_id === form.from_account_id &&
       payment.amount_cents === form.amount_cents &&
       details.routing_number === form.routing_number &&
-      details.account_number === form.account_number &&
-      (details.account_type ?? "checking") === form.account_type
+      (details.account_type ?? "checking") === form.account_type &&
+      openNumber(payment, "account_number") === form.account_number
     );
   }
   const form = request.form;
@@ -226,8 +228,8 @@ export function samePayment(
     payment.currency === form.currency &&
     payment.foreign_amount_minor === form.amount_minor_units &&
     details.bic === form.bic &&
-    details.account_number === form.account_number &&
-    (details.iban ?? "") === (form.iban ?? "")
+    openNumber(payment, "account_number") === form.account_number &&
+    openNumber(payment, "iban") === (form.iban ?? "")
   );
 }
 

@@ -32,6 +32,7 @@ import {
   type UnsentMicroDeposits,
 } from "~/server/linked-accounts/linked-accounts.server";
 import { MICRO_ENTRY_DESCRIPTION, microDepositOffset } from "~/domain/linked-accounts";
+import { openNumber } from "~/server/payments/payment-destination.server";
 import {
   PULLS_PER_FILE,
   lockUnsentPulls,
@@ -215,7 +216,8 @@ function achCredit(p: ExternalPayment, effective_date: string): NachaCredit {
   return {
     effective_date,
     routing_number: p.details.routing_number ?? "",
-    account_number: p.details.account_number ?? "",
+    // Sealed in the row; opened only into the file that sends the money.
+    account_number: openNumber(p, "account_number"),
     // As the member chose it (22 or 32); a transfer queued before the form asked went to checking.
     account_type: p.details.account_type === "savings" ? "savings" : "checking",
     amount_cents: Number(p.amount_cents),
@@ -315,8 +317,9 @@ function wireTransfer(p: ExternalPayment): Pain001Transfer {
     amount_minor_units: Number(p.foreign_amount_minor ?? p.amount_cents),
     creditor_name: p.details.recipient_name ?? "",
     creditor_country: p.details.country ?? "",
-    creditor_iban: p.details.iban || undefined,
-    creditor_account_number: p.details.account_number ?? "",
+    // Sealed in the row; opened only into the message that sends the money.
+    creditor_iban: openNumber(p, "iban") || undefined,
+    creditor_account_number: openNumber(p, "account_number"),
     creditor_agent_bic: p.details.bic ?? "",
     creditor_agent_name: p.details.bank_name ?? "",
     remittance_information: p.reference ?? "",

@@ -18,6 +18,7 @@ import { formatCents } from "~/domain/money";
 import { toId } from "~/domain/ledger-rules";
 import { institution } from "~/config/institution.server";
 import { sentPaymentByTrace, type Item } from "./inbound-entries.server";
+import { lastFour, maskedNumber, openNumber, withAccountNumber } from "~/server/payments/payment-destination.server";
 
 /**
  * Notifications of change (docs/product.md#ach-in): a bank that received one of our ACH payments
@@ -89,7 +90,7 @@ function describeChanges(details: Record<string, string> | null, corrected: Corr
   if (corrected.routing_number) out.push(`Routing number ${was(details?.routing_number)}${corrected.routing_number}`);
   if (corrected.account_number)
     out.push(
-      `Account number ${was(details?.account_number ? mask(details.account_number) : undefined)}${mask(corrected.account_number)}`,
+      `Account number ${was(details ? maskedNumber(details, "account_number") || undefined : undefined)}${mask(corrected.account_number)}`,
     );
   if (corrected.account_type)
     out.push(`Account type ${details ? was(details.account_type ?? "checking") : ""}${corrected.account_type}`);
@@ -154,7 +155,7 @@ export async function waitingChanges(db: DbOrTx): Promise<ChangeItem[]> {
       member_name,
       member_email,
       payee: details
-        ? `${details.account_name ?? ""}, ${details.bank_name ? `${details.bank_name} ` : ""}routing ${details.routing_number ?? ""}, ${details.account_type ?? "checking"} account ${mask(details.account_number ?? "")}`
+        ? `${details.account_name ?? ""}, ${details.bank_name ? `${details.bank_name} ` : ""}routing ${details.routing_number ?? ""}, ${details.account_type ?? "checking"} account ${maskedNumber(details, "account_number")}`
         : null,
       amount_cents: payment ? Number(payment.amount_cents) : null,
       original_trace_number: noc.original_trace_number,
@@ -216,10 +217,12 @@ export async function applyNotificationOfChange(
       // The bank's name as the member's form would have named it for that routing number.
       update.bank_name = institution().us_banks.find((b) => b.routing_number === corrected.routing_number)?.name ?? "";
     }
-    if (corrected.account_number) update.account_number = corrected.account_number;
     if (corrected.account_type) update.account_type = corrected.account_type;
     if (corrected.name) update.account_name = corrected.name;
-    const waiting = await tx
+    // The member's waiting transfers to the sent one's routing number, then those to its account
+    // number: the numbers are sealed (payment-destination.server.ts), so compared opened, here.
+    const sent_account = openNumber(sent, "account_number");
+    const candidates = await tx
       .select()
       .from(externalPayments)
       .where(
@@ -228,25 +231,35 @@ export async function applyNotificationOfChange(
           eq(externalPayments.kind, "ach"),
           eq(externalPayments.status, "pending"),
           sql`${externalPayments.details}->>'routing_number' = ${sent.details.routing_number ?? ""}`,
-          sql`${externalPayments.details}->>'account_number' = ${sent.details.account_number ?? ""}`,
         ),
       )
       .orderBy(asc(externalPayments.id))
       .for("update");
-    for (const p of waiting)
+    const waiting = candidates.filter(
+      (p) =>
+        lastFour(p.details, "account_number") === sent_account.slice(-4) &&
+        openNumber(p, "account_number") === sent_account,
+    );
+    for (const p of waiting) {
+      const details = { ...p.details, ...update };
       await tx
         .update(externalPayments)
-        .set({ details: { ...p.details, ...update } })
+        .set({
+          details: corrected.account_number
+            ? withAccountNumber(p.member_id, details, corrected.account_number)
+            : details,
+        })
         .where(eq(externalPayments.id, p.id));
+    }
     const changes = describeChanges(sent.details, corrected);
     const note = `${changes.join("; ")}. ${waiting.length === 1 ? "1 waiting transfer" : `${waiting.length} waiting transfers`} corrected.`;
     await tx
       .update(achNotificationsOfChange)
       .set({ status: "applied", note, resolved_by: staff.id, resolved_at: new Date() })
       .where(eq(achNotificationsOfChange.id, noc_id));
-    const masked = (d: Record<string, string>) => ({
+    const masked = (d: Record<string, string>, account_number?: string) => ({
       routing_number: d.routing_number ?? "",
-      account_number: mask(d.account_number ?? ""),
+      account_number: account_number ? mask(account_number) : maskedNumber(d, "account_number"),
       account_name: d.account_name ?? "",
     });
     await recordAudit(tx, {
@@ -264,7 +277,7 @@ export async function applyNotificationOfChange(
       },
       after: {
         status: "applied",
-        destination: masked({ ...sent.details, ...update }),
+        destination: masked({ ...sent.details, ...update }, corrected.account_number),
         corrected_payment_ids: waiting.map((p) => Number(p.id)),
       },
       request_id: origin.request_id,

@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { achInboundEntries, externalPayments, ledgerAccounts, paymentExportFiles, users } from "~/server/db/schema";
-import { maskAccountNumber, maskExternal, referenceNumber } from "~/domain/account-display";
+import { maskAccountNumber, referenceNumber } from "~/domain/account-display";
+import { maskedNumber, maskedWireAccount } from "~/server/payments/payment-destination.server";
 import { formatCurrencyAmount } from "~/domain/currencies";
 import { QUEUE_TITLES } from "~/domain/queues";
 import { memberPaymentStatus, type PaymentStatus } from "~/domain/payment-status";
@@ -140,8 +141,8 @@ export async function pendingPayments(db: DbOrTx, kind: PaymentKind): Promise<Qu
       payee: p.kind === "ach" ? (d.account_name ?? "") : (d.recipient_name ?? ""),
       payee_bank:
         p.kind === "ach"
-          ? `${d.bank_name || `Routing ${d.routing_number ?? ""}`}, ${d.account_type ?? "checking"} account ${maskExternal(d.account_number ?? "")}`
-          : `${d.bank_name ?? ""} (${d.bic ?? ""}), ${d.country ?? ""}, account ${maskExternal(d.iban || d.account_number || "")}`,
+          ? `${d.bank_name || `Routing ${d.routing_number ?? ""}`}, ${d.account_type ?? "checking"} account ${maskedNumber(d, "account_number")}`
+          : `${d.bank_name ?? ""} (${d.bic ?? ""}), ${d.country ?? ""}, account ${maskedWireAccount(d)}`,
       created_at: p.created_at,
       export_problem: p.export_problem,
       cancel_until: p.cancel_until?.toISOString() ?? null,
@@ -219,7 +220,7 @@ export async function memberPayments(db: DbOrTx, member_id: string): Promise<Mem
     reference_number: referenceNumber(Number(p.hold_transaction_id)),
     payee:
       p.kind === "ach"
-        ? `${p.details.account_name ?? ""}, ${p.details.account_type ?? "checking"} ${maskExternal(p.details.account_number ?? "")}`
+        ? `${p.details.account_name ?? ""}, ${p.details.account_type ?? "checking"} ${maskedNumber(p.details, "account_number")}`
         : `${p.details.recipient_name ?? ""}, ${p.details.bank_name ?? ""}`,
     amount_cents: Number(p.amount_cents),
     fee_cents: Number(p.fee_cents),

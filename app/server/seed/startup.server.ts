@@ -6,6 +6,7 @@ import { logger } from "~/server/logger.server";
 import { seedDemoIfEmpty } from "./demo.server";
 import { seedDemoHistory } from "./demo-history.server";
 import { seedDemoLoan } from "./demo-loan.server";
+import { seedDemoLine } from "./demo-line.server";
 
 /**
  * Demo mode at start-up: the demo institution's people on an empty database. The server calls
@@ -50,5 +51,7 @@ export async function seedDemoAtStartup(database: Database): Promise<void> {
     await seedDemoHistory(database.db);
     // Sam Okafor's personal loan, three months old (once, on a demo with no loan yet).
     await seedDemoLoan(database.db);
+    // Priya Shah's line of credit, three months old with its closed cycles (once, on a demo with no line yet).
+    await seedDemoLine(database.db);
   });
 }

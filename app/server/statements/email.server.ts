@@ -5,6 +5,7 @@ import { institution } from "~/config/institution.server";
 import { ATTACHMENTS_MAX_BYTES, attachmentsTooLarge, sendEmail } from "~/server/mail/outbox.server";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { memberLoanStatementPdf } from "~/server/statements/loan-statements.server";
+import { memberLineStatementPdf } from "./line-statements.server";
 import { memberStatementPdf } from "./member-statements.server";
 
 /**
@@ -52,6 +53,19 @@ export async function emailLoanStatement(
 ): Promise<StatementEmailResult> {
   return emailStatementFile(db, member_id, now, () =>
     memberLoanStatementPdf(db, member_id, loan_id_text, month_text, now),
+  );
+}
+
+/** "Email it to me" for a line of credit's statement (docs/product.md#line-statements): the same limit and message. */
+export async function emailLineStatement(
+  db: Db,
+  member_id: string,
+  line_id_text: string,
+  closed_on_text: string,
+  now: Date,
+): Promise<StatementEmailResult> {
+  return emailStatementFile(db, member_id, now, () =>
+    memberLineStatementPdf(db, member_id, line_id_text, closed_on_text, now),
   );
 }
 

@@ -10,6 +10,7 @@ import { centsAsDecimal } from "~/domain/money";
 import { OFX_FILE_TYPES, writeOfx, type OfxFileType } from "~/domain/ofx";
 import { STATEMENT_ACCOUNT_MESSAGE, memberAccountOf } from "./member-statements.server";
 import { memberLoanLines } from "~/server/loans/loan-views.server";
+import { memberLineExportLines } from "./line-statements.server";
 
 /**
  * The member's transactions of one account for a date range, as CSV or as OFX 1.0.2 (.ofx, .qfx
@@ -54,10 +55,11 @@ export async function memberExport(
   params: URLSearchParams,
   now: Date,
 ): Promise<ExportAnswer> {
-  // A loan is chosen as `loan-<id>` (docs/product.md#loan-servicing); anything else is an account id.
-  const loan_id = /^loan-([1-9]\d{0,15})$/.exec(params.get("account") ?? "")?.[1];
-  const account = loan_id ? null : await memberAccountOf(db, member_id, params.get("account") ?? "");
-  if (!loan_id && !account) return { ok: false, status: 404, problems: { account: STATEMENT_ACCOUNT_MESSAGE } };
+  // A loan is chosen as `loan-<id>` (docs/product.md#loan-servicing), a line of credit as
+  // `line-<id>` (docs/product.md#line-statements); anything else is an account id.
+  const credit = /^(loan|line)-([1-9]\d{0,15})$/.exec(params.get("account") ?? "");
+  const account = credit ? null : await memberAccountOf(db, member_id, params.get("account") ?? "");
+  if (!credit && !account) return { ok: false, status: 404, problems: { account: STATEMENT_ACCOUNT_MESSAGE } };
 
   const problems: ExportProblems = {};
   const from = params.get("from")?.trim() ?? "";
@@ -76,7 +78,7 @@ export async function memberExport(
   if (Object.keys(problems).length) return { ok: false, status: 400, problems };
   const statement = account
     ? await accountLines(db, account, from, to)
-    : await loanLines(db, member_id, Number(loan_id), from, to);
+    : await creditLines(db, member_id, credit![1] as "loan" | "line", Number(credit![2]), from, to);
   if (!statement) return { ok: false, status: 404, problems: { account: STATEMENT_ACCOUNT_MESSAGE } };
   const { transactions, closing_cents } = statement;
   const file_base = `transactions-${statement.number.slice(-4)}-${from}-to-${to}`;
@@ -167,9 +169,22 @@ async function accountLines(db: Db, account: MemberAccount, from: string, to: st
   };
 }
 
-/** One of the member's loans as a credit line: its lines and balance (negative: owed); null if not theirs. */
-async function loanLines(db: Db, member_id: string, loan_id: number, from: string, to: string) {
-  const loan = await memberLoanLines(db, member_id, loan_id, from, to);
+/**
+ * One of the member's loans or lines of credit as a credit line (as Quicken reads it): its lines and
+ * balance (negative: owed); null if not theirs. A line's available balance is its available credit.
+ */
+async function creditLines(db: Db, member_id: string, kind: "loan" | "line", id: number, from: string, to: string) {
+  if (kind === "line") {
+    const line = await memberLineExportLines(db, member_id, id, from, to);
+    return (
+      line && {
+        ...line,
+        transactions: line.lines.map((l) => ({ ...l, status: "posted" })),
+        type: "credit_line" as const,
+      }
+    );
+  }
+  const loan = await memberLoanLines(db, member_id, id, from, to);
   if (!loan) return null;
   return {
     transactions: loan.lines.map((l) => ({ ...l, status: "posted" })),

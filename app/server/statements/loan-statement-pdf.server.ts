@@ -169,7 +169,7 @@ function paymentDue(doc: PDFKit.PDFDocument, data: LoanStatementData): void {
  * How a payment was applied, on its own line under it from the description column to the right
  * margin (the amount columns are empty there, so large figures never run into them).
  */
-function applied(
+export function applied(
   doc: PDFKit.PDFDocument,
   bottom: number,
   parts: { principal_cents: number; interest_cents: number; fees_cents: number },
@@ -192,7 +192,7 @@ function applied(
 }
 
 /** Label and amount pairs, the `bold` one in bold. */
-function figures(doc: PDFKit.PDFDocument, rows: [string, string][], bold: string): void {
+export function figures(doc: PDFKit.PDFDocument, rows: [string, string][], bold: string): void {
   doc.fontSize(9);
   for (const [label, value] of rows) {
     const y = doc.y;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
   loanApplications,
@@ -62,32 +62,56 @@ export interface LoanStatementData {
 
 /** The loan's ledger lines dated on or before `end`, in date order, each split by part. */
 export async function loanLedgerLines(db: DbOrTx, loan: LoanRow, end: string): Promise<LoanLedgerLine[]> {
+  const fees = await feesByTransaction(db, loan.id);
+  return creditLedgerLines(
+    db,
+    loan.receivable_account_id,
+    sql`select transaction_id from loan_events where loan_id = ${loan.id} and transaction_id is not null
+        union select transaction_id from loan_payments where loan_id = ${loan.id}`,
+    (transaction_id) => fees.get(transaction_id) ?? 0,
+    end,
+  );
+}
+
+/**
+ * A credit's ledger lines (a loan's or a line of credit's) dated on or before `end`, in date order,
+ * each split by part: every posted transaction on its own receivable account and every one its
+ * records name (`named`, a select of transaction ids: its interest postings and payments, whose
+ * interest is on the shared interest receivable). `feesOf` says how much of what a transaction
+ * did on the receivable was fees (the records' figure); the rest of the receivable is principal.
+ */
+export async function creditLedgerLines(
+  db: DbOrTx,
+  receivable_account_id: number,
+  named: SQL,
+  feesOf: (transaction_id: number, kind: string, owed_on_receivable_cents: number) => number,
+  end: string,
+): Promise<LoanLedgerLine[]> {
   const result = await db.execute(sql`
-    with loan_transactions as (
-      select e.transaction_id as id from ledger_entries e where e.account_id = ${loan.receivable_account_id}
-      union select transaction_id from loan_events where loan_id = ${loan.id} and transaction_id is not null
-      union select transaction_id from loan_payments where loan_id = ${loan.id}
+    with credit_transactions as (
+      select e.transaction_id as id from ledger_entries e where e.account_id = ${receivable_account_id}
+      union ${named}
     ), interest_receivable as (
       select id from ledger_accounts where owner = 'institution' and type = 'interest_receivable'
     )
     select t.id, t.effective_date::text as effective_date, t.kind, t.memo,
-           coalesce(sum(e.amount_cents) filter (where e.account_id = ${loan.receivable_account_id}), 0)::text as receivable_cents,
+           coalesce(sum(e.amount_cents) filter (where e.account_id = ${receivable_account_id}), 0)::text as receivable_cents,
            coalesce(sum(e.amount_cents) filter (where e.account_id in (select id from interest_receivable)), 0)::text as interest_cents
       from ledger_transactions t join ledger_entries e on e.transaction_id = t.id
-     where t.id in (select id from loan_transactions) and t.status in ('posted', 'reversed') and t.effective_date <= ${end}::date
+     where t.id in (select id from credit_transactions) and t.status in ('posted', 'reversed') and t.effective_date <= ${end}::date
      group by t.id
      order by t.effective_date, t.id`);
-  const fees = await feesByTransaction(db, loan.id);
   return result.rows.map((r) => {
     const id = toId(r.id);
+    const kind = String(r.kind);
     // The books are the institution's: a receivable debited (negative) is more owed by the member.
     const owed_on_receivable = -toCents(r.receivable_cents);
-    const fees_cents = fees.get(id) ?? 0;
+    const fees_cents = feesOf(id, kind, owed_on_receivable);
     return {
       transaction_id: id,
       effective_date: String(r.effective_date),
-      kind: String(r.kind),
-      description: (r.memo as string | null) ?? String(r.kind),
+      kind,
+      description: (r.memo as string | null) ?? kind,
       interest_cents: -toCents(r.interest_cents),
       fees_cents,
       principal_cents: owed_on_receivable - fees_cents,

@@ -9,6 +9,7 @@ import { maskAccountNumber } from "~/domain/account-display";
 import { addMonths, monthBounds, monthLabel, monthOfDate, type StatementMonth } from "~/domain/statements";
 import { payMonthlyDividends } from "~/server/dividends/dividends.server";
 import { runLoanStatements } from "~/server/statements/loan-statements.server";
+import { runLineStatements } from "./line-statements.server";
 import { statementFor } from "./statements.server";
 
 /**
@@ -16,7 +17,7 @@ import { statementFor } from "./statements.server";
  * on the first business day of a month, and on any later day it runs, it makes the statement of
  * the month just ended for every member account that had history by the month's end and has
  * none yet, then for every loan with a balance or activity in the month, and tells the member in
- * the bell. Safe to repeat: an account's statement for a month
+ * the bell. On every run, also each line of credit's billing cycle closed since the last. Safe to repeat: an account's statement for a month
  * is made once (the unique account and month), and the member is told only by the run that made
  * it, in the same database transaction.
  */
@@ -30,6 +31,8 @@ export interface StatementRunCounts {
   made: number;
   /** Loans' statements made (docs/product.md#loan-statements). */
   loan_statements_made: number;
+  /** Lines of credit's statements made, one per billing cycle closed (docs/product.md#line-statements). */
+  line_statements_made: number;
   /** Before the month's first business day nothing is made. */
   waiting_for_business_day: boolean;
 }
@@ -37,8 +40,11 @@ export interface StatementRunCounts {
 export async function runMonthlyStatements(db: Db, now: Date): Promise<StatementRunCounts> {
   const today = businessDate(institution().time_zone, now);
   const month = addMonths(monthOfDate(today), -1);
+  // A line of credit's cycle closes on its own day of the month, not at the month's end: every run
+  // makes the statement of each cycle closed since (app/server/statements/line-statements.server.ts).
+  const line_statements_made = await runLineStatements(db);
   if (today < businessDayOnOrAfter(`${monthOfDate(today)}-01`))
-    return { month, made: 0, loan_statements_made: 0, waiting_for_business_day: true };
+    return { month, made: 0, loan_statements_made: 0, line_statements_made, waiting_for_business_day: true };
   // The month's dividends first (a no-op once the nightly dividend run has paid them): a statement
   // is kept as made, so one made before its dividend would never show it.
   await payMonthlyDividends(db, now);
@@ -59,7 +65,7 @@ export async function runMonthlyStatements(db: Db, now: Date): Promise<Statement
   }
   // Then every loan's of the month (app/server/statements/loan-statements.server.ts), made and told the same way.
   const loan_statements_made = await runLoanStatements(db, month);
-  return { month, made, loan_statements_made, waiting_for_business_day: false };
+  return { month, made, loan_statements_made, line_statements_made, waiting_for_business_day: false };
 }
 
 /**

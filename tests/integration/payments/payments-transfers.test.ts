@@ -29,6 +29,7 @@ import { transferBetweenAccounts } from "~/server/payments/between-accounts.serv
 import { setOutgoingPaymentsPaused } from "~/server/payments/controls.server";
 import { setCurrencyRate } from "~/server/payments/rates.server";
 import { sendStepUpCode, verifyStepUpCode } from "~/server/payments/step-up.server";
+import { openNumber } from "~/server/payments/payment-destination.server";
 import { betweenAccountsSchema, internationalSchema, toMemberSchema, toUsBankSchema } from "~/domain/transfers";
 import { listNotifications, markAllRead, markRead, unreadCount } from "~/server/notifications/notifications.server";
 import { openTestDatabase } from "../test-database";
@@ -535,7 +536,8 @@ describe("International (wire)", () => {
       rate: "1.08375",
       fee_cents: 4_500,
     });
-    expect(payment!.details.iban).toBe("FR1420041010050500013M02606");
+    expect(payment!.details.iban_last4).toBe("2606");
+    expect(openNumber(payment!, "iban")).toBe("FR1420041010050500013M02606");
     expect(fees.id).toBeGreaterThan(0);
     expect(await sendWire(db, a.member, form, "")).toMatchObject({ ok: true, replayed: true });
     expect(await balance(a.checking.id)).toEqual({ current: 200_000, available: 200_000 - 112_875 });

@@ -16,6 +16,7 @@ import { runDueScheduledTransfers } from "~/server/payments/scheduled-transfers-
 import { institution } from "~/config/institution.server";
 import { addDays, seriesPaymentDate } from "~/domain/schedule";
 import { toUsBankSchema } from "~/domain/transfers";
+import { openNumber } from "~/server/payments/payment-destination.server";
 import { linkAccountSchema } from "~/domain/linked-accounts";
 import type { SessionUser } from "~/server/auth/session.server";
 import { key, lastTransferCode } from "../member-support";
@@ -143,7 +144,11 @@ describe("the job sends each slot as a payment sent now", () => {
       amount_cents: 3000,
       idempotency_key: slotKey(set.series_id, 1),
     });
-    expect(first[0]!.details).toMatchObject({ account_number: ACCOUNT_NUMBER, account_name: "Casey Landlord" });
+    expect(first[0]!.details).toMatchObject({
+      account_last4: ACCOUNT_NUMBER.slice(-4),
+      account_name: "Casey Landlord",
+    });
+    expect(openNumber(first[0]!, "account_number")).toBe(ACCOUNT_NUMBER);
     expect(await available(m.checking.id)).toBe(100_000 - 3000);
     const second = seriesPaymentDate(rule.rule!, 2);
     await runDueScheduledTransfers(db, on(second));
@@ -245,7 +250,8 @@ describe("the job sends each slot as a payment sent now", () => {
     });
     await runDueScheduledTransfers(db, on(first_day));
     const [payment] = await paymentsOf(m.member.id);
-    expect(payment!.details).toMatchObject({ linked_account_id: String(link.id), account_number: ACCOUNT_NUMBER });
+    expect(payment!.details).toMatchObject({ linked_account_id: String(link.id) });
+    expect(openNumber(payment!, "account_number")).toBe(ACCOUNT_NUMBER);
     await db.update(linkedAccounts).set({ status: "removed" }).where(eq(linkedAccounts.id, link.id));
     await runDueScheduledTransfers(db, on((await series(row!.id)).next_date!));
     const done = await runs(row!.id);

@@ -12,6 +12,7 @@ import { setAppDatabase } from "~/server/db/db.server";
 import { loadDashboard, transferAction } from "~/routes/member/dashboard.server";
 import type { SessionUser } from "~/server/auth/session.server";
 import { linkAccountSchema } from "~/domain/linked-accounts";
+import { openNumber } from "~/server/payments/payment-destination.server";
 import { openTestDatabase } from "../test-database";
 import { expectLedgerVerifies } from "../ledger-fixtures";
 import { key, lastTransferCode, newMember } from "../member-support";
@@ -110,11 +111,12 @@ describe("To US Bank to a linked account", () => {
     expect(payment).toMatchObject({ kind: "ach", status: "pending", amount_cents: 12_500 });
     expect(payment!.details).toMatchObject({
       routing_number: "121000248",
-      account_number: ACCOUNT_NUMBER,
+      account_last4: ACCOUNT_NUMBER.slice(-4),
       account_type: "savings",
       account_name: m.member.name,
       linked_account_id: String(m.link.id),
     });
+    expect(openNumber(payment!, "account_number")).toBe(ACCOUNT_NUMBER);
     expect(await available(m.checking.id)).toBe(100_000 - 12_500);
     // The same form again is answered with the first payment.
     expect(await post(m.user, { intent: "ach-send", ...fields, otp: code })).toMatchObject({

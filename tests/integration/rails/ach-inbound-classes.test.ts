@@ -25,6 +25,7 @@ import { fileDatabase } from "../test-database";
 import { currentCents, expectLedgerVerifies } from "../ledger-fixtures";
 import { newMember } from "../member-support";
 import { queueAch } from "../rails-support";
+import { openNumber } from "~/server/payments/payment-destination.server";
 import { staff as newStaff } from "../../factories";
 import { readNachaFile } from "../../unit/nacha-reader";
 import { buildInboundFile } from "../../unit/nacha-inbound-builder";
@@ -328,7 +329,11 @@ describe("ACH in: notifications of change", () => {
       .select()
       .from(externalPayments)
       .where(inArray(externalPayments.id, [first.payment_id, waiting_same.payment_id, waiting_other.payment_id]));
-    const details = (id: number) => payments.find((p) => Number(p.id) === id)!.details;
+    // The account numbers are sealed in the details (payment-destination.server.ts): read opened.
+    const details = (id: number): Record<string, string> => {
+      const p = payments.find((p) => Number(p.id) === id)!;
+      return { ...p.details, account_number: openNumber(p, "account_number") };
+    };
     expect([details(first.payment_id).routing_number, details(first.payment_id).account_number]).toEqual([
       "021000021",
       "123456789",
@@ -372,7 +377,8 @@ describe("ACH in: notifications of change", () => {
       message: "The correction was applied: Account type checking to savings. 1 waiting transfer corrected.",
     });
     const [sam] = await db.select().from(externalPayments).where(eq(externalPayments.id, waiting_sam.payment_id));
-    expect(sam!.details).toMatchObject({ account_number: "55500001", account_type: "savings" });
+    expect(sam!.details).toMatchObject({ account_last4: "0001", account_type: "savings" });
+    expect(openNumber(sam!, "account_number")).toBe("55500001");
     const next = await exportPayments(db, "ach", staff, origin);
     if (!next.ok) throw new Error(next.message);
     const entries = readNachaFile((await exportFile(db, next.file.id))!.content).batches.flatMap((b) => b.entries);

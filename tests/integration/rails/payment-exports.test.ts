@@ -7,6 +7,7 @@ import { setCurrencyRate } from "~/server/payments/rates.server";
 import { exportFile, exportPayments, traceSequence } from "~/server/rails/export.server";
 import { cancelPayment, CANCEL_MESSAGES } from "~/server/rails/cancel.server";
 import { loadQueues, memberPayments } from "~/server/rails/queues.server";
+import { withAccountNumber } from "~/server/payments/payment-destination.server";
 import { institution } from "~/config/institution.server";
 import { openTestDatabase } from "../test-database";
 import { expectLedgerVerifies } from "../ledger-fixtures";
@@ -505,9 +506,12 @@ describe("one bad payment never blocks the rest (docs/product.md#payment-queues)
   it("when every payment waiting is unwritable, no file is made but each is marked", async () => {
     const a = await newMember(db, { checking_cents: 100_000 });
     const bad = await queueAch(db, a.member, a.checking.id, { amount: "2.00" });
-    await db.execute(
-      sql`update external_payments set details = jsonb_set(details, '{account_number}', '"12/34"') where id = ${bad.payment_id}`,
-    );
+    // An account number the file cannot carry, sealed as the row keeps it (payment-destination.server.ts).
+    const [queued] = await db.select().from(externalPayments).where(eq(externalPayments.id, bad.payment_id));
+    await db
+      .update(externalPayments)
+      .set({ details: withAccountNumber(queued!.member_id, queued!.details, "12/34") })
+      .where(eq(externalPayments.id, bad.payment_id));
     const files_before = (await db.select({ id: paymentExportFiles.id }).from(paymentExportFiles)).length;
     const result = await exportPayments(db, "ach", staff, origin);
     expect(result).toMatchObject({

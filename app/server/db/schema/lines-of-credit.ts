@@ -60,6 +60,15 @@ export const creditLines = pgTable(
     cycles_closed: integer("cycles_closed").notNull().default(0),
     /** Autopay of each cycle's minimum on its due date: the member's account; null when off. */
     autopay_account_id: bigint("autopay_account_id", { mode: "number" }),
+    /**
+     * Draws stopped (docs/product.md#line-of-credit-servicing): frozen by staff until unfrozen, or
+     * closed to draws for ever while what is owed is repaid; the reason is told to the member. The
+     * history of who did what is `credit_line_changes`. `closed_on`: the day a line closed to
+     * draws was paid and closed.
+     */
+    frozen_reason: text("frozen_reason"),
+    closing_reason: text("closing_reason"),
+    closed_on: date("closed_on", { mode: "string" }),
     created_at: timestamptz("created_at").notNull().defaultNow(),
   },
   (t) => [
@@ -68,6 +77,10 @@ export const creditLines = pgTable(
     index("credit_lines_member_idx").on(t.member_id, t.id),
     check("credit_lines_limit_positive", sql`${t.credit_limit_cents} > 0`),
     check("credit_lines_status_valid", sql`${t.status} in ('active', 'closed')`),
+    check(
+      "credit_lines_stop_reasons_valid",
+      sql`coalesce(${t.frozen_reason}, 'fraud') in ('fraud', 'delinquency', 'member_request') and coalesce(${t.closing_reason}, 'fraud') in ('fraud', 'delinquency', 'member_request')`,
+    ),
     check(
       "credit_lines_terms_valid",
       sql`${t.rate_ppm} >= 0 and ${t.minimum_payment_ppm} > 0 and ${t.minimum_payment_floor_cents} > 0 and ${t.grace_days} >= 0 and ${t.late_fee_cents} >= 0`,

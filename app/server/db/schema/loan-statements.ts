@@ -15,7 +15,7 @@ import {
 import { loans } from "./loans";
 
 /** PDF bytes: node-postgres hands bytea back as a Buffer, PGlite as a Uint8Array; both become a Buffer. */
-const bytes = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+export const bytes = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => "bytea",
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
 });

@@ -48,7 +48,11 @@ export const externalPayments = pgTable(
     foreign_amount_minor: bigint("foreign_amount_minor", { mode: "number" }),
     /** USD per unit of `currency`, the decimal string used (wires). */
     rate: text("rate"),
-    /** Routing/account/name (ACH) or recipient, bank, BIC, account, IBAN, country (wire). */
+    /**
+     * Routing/account/name (ACH) or recipient, bank, BIC, account, IBAN, country (wire). The account
+     * number and IBAN are sealed (`account_number_enc` + `account_last4`, `iban_enc` + `iban_last4`):
+     * written and read only through app/server/payments/payment-destination.server.ts (decision 0034).
+     */
     details: jsonb("details").$type<Record<string, string>>().notNull(),
     reference: text("reference"),
     idempotency_key: text("idempotency_key").notNull(),
