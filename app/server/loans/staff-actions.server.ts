@@ -19,7 +19,7 @@ import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { correctionEffect, type CorrectionTarget } from "~/domain/loans/corrections";
-import { loanNumber } from "./applications.server";
+import { loanNumber } from "~/domain/loans/products";
 import { loanOwed } from "./servicing.server";
 import { memberLoanDetail } from "./loan-views.server";
 import { loanPledge } from "./share-secured.server";
