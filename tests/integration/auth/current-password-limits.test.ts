@@ -13,7 +13,7 @@ import { changeOwnPassword, disableTotp, startTotpEnrollment } from "~/server/se
 import * as accountRoute from "~/routes/settings/account";
 import { openTestDatabase } from "../test-database";
 import { fieldErrors } from "../../form-reply";
-import { Browser, lastCodeTo } from "../identity-support";
+import { Browser, lastCodeTo, outcome } from "../identity-support";
 
 /**
  * The current password, asked again of a signed-in person (Account Settings: password change,
@@ -49,10 +49,10 @@ async function signedInMember() {
     .values({ user_id: user.id, first_name: "Riley", last_name: "Shore", status: "approved" });
   const browser = new Browser(`198.18.${counter % 250}.9`);
   const step = await startSignIn(database.db, browser.meta(), { email, password: PASSWORD });
-  if (step.status !== "challenge") throw new Error(step.status);
+  if (!step.ok || step.status !== "challenge") throw new Error(outcome(step));
   browser.apply(step.set_cookies);
   const signed = await verifySignInCode(database.db, browser.meta(), { code: await lastCodeTo(database.db, email) });
-  if (signed.status !== "signed_in") throw new Error(signed.status);
+  if (!signed.ok) throw new Error(outcome(signed));
   browser.apply(signed.set_cookies);
   return { me: { id: user.id, email }, browser };
 }
@@ -117,8 +117,9 @@ describe("guessing the current password from a signed-in session", () => {
 
     // The lock is the account's sign-in lock.
     expect(
-      (await startSignIn(database.db, new Browser("198.18.200.1").meta(), { email: me.email, password: PASSWORD }))
-        .status,
+      outcome(
+        await startSignIn(database.db, new Browser("198.18.200.1").meta(), { email: me.email, password: PASSWORD }),
+      ),
     ).toBe("locked");
 
     // It ends after 15 minutes: the right password works again.

@@ -13,7 +13,7 @@ import { sessionUserFromCookie } from "~/server/auth/session.server";
 import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 import { seedDemoIfEmpty } from "~/server/seed/demo.server";
 import { fileDatabase, openTestDatabase } from "../test-database";
-import { Browser, lastCodeTo, lastMessageTo } from "../identity-support";
+import { Browser, lastCodeTo, lastMessageTo, outcome } from "../identity-support";
 
 const database = fileDatabase();
 afterEach(() => {
@@ -54,10 +54,10 @@ describe("password reset", () => {
     const { id, email } = await member();
     const phone = new Browser("192.0.2.51");
     const step = await startSignIn(database.db, phone.meta(), { email, password: "Original passphrase 1" });
-    if (step.status !== "challenge") throw new Error(step.status);
+    if (!step.ok || step.status !== "challenge") throw new Error(outcome(step));
     phone.apply(step.set_cookies);
     const signed = await verifySignInCode(database.db, phone.meta(), { code: await lastCodeTo(database.db, email) });
-    if (signed.status !== "signed_in") throw new Error(signed.status);
+    if (!signed.ok) throw new Error(outcome(signed));
     phone.apply(signed.set_cookies);
     for (let i = 0; i < 5; i++) await recordWrongPassword(database.db, email);
     expect((await lockoutState(database.db, email)).locked).toBe(true);
@@ -88,7 +88,7 @@ describe("password reset", () => {
       email,
       password: "Brand new passphrase 2",
     });
-    expect(signIn.status).toBe("challenge");
+    expect(outcome(signIn)).toBe("challenge");
   });
 
   it("expires a link after 30 minutes", async () => {
@@ -174,7 +174,7 @@ describe("demo seed", () => {
           email: signIn.email,
           password: signIn.password,
         });
-        expect(result.status, signIn.email).toBe("challenge");
+        expect(outcome(result), signIn.email).toBe("challenge");
       }
     } finally {
       await demo.close();

@@ -33,7 +33,7 @@ import {
 } from "~/server/settings/settings.server";
 import { SETTINGS_MESSAGES } from "~/domain/settings";
 import { openTestDatabase } from "../test-database";
-import { Browser, fileOf, lastCodeTo } from "../identity-support";
+import { Browser, fileOf, lastCodeTo, outcome } from "../identity-support";
 import { person as makePerson } from "../../factories";
 
 let database: Database;
@@ -65,12 +65,12 @@ async function signIn(
   code?: () => string,
 ) {
   const step = await startSignIn(database.db, browser.meta(), { email: who.email, password: PASSWORD });
-  if (step.status !== "challenge") throw new Error(step.status);
+  if (!step.ok || step.status !== "challenge") throw new Error(outcome(step));
   browser.apply(step.set_cookies);
   const signed = await verifySignInCode(database.db, browser.meta(), {
     code: code ? code() : await lastCodeTo(database.db, who.email),
   });
-  if (signed.status !== "signed_in") throw new Error(signed.status);
+  if (!signed.ok) throw new Error(outcome(signed));
   browser.apply(signed.set_cookies);
   return { browser, method: step.method };
 }
