@@ -1,5 +1,7 @@
 import { eq } from "drizzle-orm";
 import { institution } from "~/config/institution.server";
+import { codedRefusal, type CodedRefusal } from "~/domain/refusals";
+import { SETTINGS_MESSAGES } from "~/domain/settings";
 import type { Db } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
@@ -9,7 +11,12 @@ import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { logger } from "~/server/logger.server";
 import { isDemoSignIn } from "~/server/auth/demo-signins.server";
 import { authFor } from "./auth.server";
-import { guardCurrentPassword, type CurrentPasswordLocked } from "./current-password.server";
+import {
+  guardCurrentPassword,
+  wrongCurrentPassword,
+  type CurrentPasswordLocked,
+  type WrongCurrentPassword,
+} from "./current-password.server";
 import { RATE_LIMITS } from "./rate-limits.server";
 import { authHeaders, type RequestMeta } from "./request-meta.server";
 
@@ -156,11 +163,29 @@ async function resetWithToken(
 }
 
 export type ChangePasswordResult =
-  | { status: "changed"; set_cookies: string[] }
-  | { status: "wrong_password" }
+  | { ok: true; set_cookies: string[] }
+  | WrongCurrentPassword
   | CurrentPasswordLocked
-  | { status: "not_allowed" }
-  | { status: "failed" };
+  | CodedRefusal<"not_allowed" | "failed">;
+
+type PasswordPurpose = "password_change" | "temporary_password";
+
+/**
+ * What a refused change says, by the page it is made on: Account Settings, or "Choose a new
+ * password" after signing in with a temporary one (docs/product.md#passwords).
+ */
+export const PASSWORD_CHANGE_MESSAGES = {
+  password_change: {
+    wrong_password: SETTINGS_MESSAGES.wrong_current_password,
+    not_allowed: SETTINGS_MESSAGES.demo_locked,
+    failed: SETTINGS_MESSAGES.try_again,
+  },
+  temporary_password: {
+    wrong_password: "The temporary password is not correct.",
+    not_allowed: "This sign-in cannot change its password. Please contact us.",
+    failed: "We could not change your password. Please try again.",
+  },
+} as const satisfies Record<PasswordPurpose, Record<string, string>>;
 
 /**
  * Changes the signed-in person's password (Account Settings, or a temporary one replaced). Every
@@ -175,17 +200,20 @@ export async function changePassword(
     user_id: string;
     current_password: string;
     new_password: string;
-    purpose?: "password_change" | "temporary_password";
+    purpose?: PasswordPurpose;
   },
   origin: { request_id?: string } = {},
 ): Promise<ChangePasswordResult> {
-  if (institution().demo && isDemoSignIn(input.email)) return { status: "not_allowed" };
+  const purpose = input.purpose ?? "password_change";
+  const messages = PASSWORD_CHANGE_MESSAGES[purpose];
+  if (institution().demo && isDemoSignIn(input.email))
+    return codedRefusal("forbidden", messages.not_allowed, "not_allowed");
   return guardCurrentPassword(
     db,
     meta,
     { id: input.user_id, email: input.email },
-    input.purpose ?? "password_change",
-    () => changeKnownPassword(db, meta, input),
+    purpose,
+    () => changeKnownPassword(db, meta, input, messages),
     origin,
   );
 }
@@ -194,6 +222,7 @@ async function changeKnownPassword(
   db: Db,
   meta: RequestMeta,
   input: { email: string; user_id: string; current_password: string; new_password: string },
+  messages: { wrong_password: string; failed: string },
 ): Promise<ChangePasswordResult> {
   try {
     const result = await authFor(db).api.changePassword({
@@ -202,11 +231,11 @@ async function changeKnownPassword(
       returnHeaders: true,
     });
     await sendEmail(db, { ...passwordChangedEmail(), to: input.email, user_id: input.user_id });
-    return { status: "changed", set_cookies: result.headers.getSetCookie() };
+    return { ok: true, set_cookies: result.headers.getSetCookie() };
   } catch (error) {
     const code = (error as { body?: { code?: string } }).body?.code;
-    if (code === "INVALID_PASSWORD") return { status: "wrong_password" };
+    if (code === "INVALID_PASSWORD") return wrongCurrentPassword(messages.wrong_password);
     logger.error({ err: error }, "password change failed");
-    return { status: "failed" };
+    return codedRefusal("unavailable", messages.failed, "failed");
   }
 }

@@ -388,15 +388,15 @@ describe("sessions", () => {
       current_password: "not it at all!",
       new_password: "A brand new passphrase 9",
     });
-    expect(wrong.status).toBe("wrong_password");
+    expect(outcome(wrong)).toBe("wrong_password");
     const changed = await changePassword(database.db, browser.meta(), {
       email,
       user_id: id,
       current_password: PASSWORD,
       new_password: "A brand new passphrase 9",
     });
-    expect(changed.status).toBe("changed");
-    if (changed.status === "changed") browser.apply(changed.set_cookies);
+    expect(outcome(changed)).toBe("ok");
+    if (changed.ok) browser.apply(changed.set_cookies);
     expect(await sessionUserFromCookie(database.db, laptop.cookieHeader())).toBeNull();
     expect(await sessionUserFromCookie(database.db, browser.cookieHeader())).toMatchObject({ id });
   });

@@ -61,7 +61,7 @@ function rp() {
 /** Adds a passkey through both steps, as Account Settings does. */
 async function addPasskey(user: Awaited<ReturnType<typeof someone>>, name = "Laptop"): Promise<SoftCredential> {
   const started = await startPasskeyRegistration(database.db, browser().meta(), user, PASSWORD);
-  if (started.status !== "options") throw new Error(`registration did not start: ${started.status}`);
+  if (!started.ok) throw new Error(`registration did not start: ${outcome(started)}`);
   const credential = newCredential(user.id);
   const response = registrationResponse(credential, {
     challenge: started.options.challenge,
@@ -72,7 +72,7 @@ async function addPasskey(user: Awaited<ReturnType<typeof someone>>, name = "Lap
     name,
     response_json: JSON.stringify(response),
   });
-  expect(finished.status).toBe("added");
+  expect(outcome(finished)).toBe("ok");
   return credential;
 }
 
@@ -93,7 +93,7 @@ describe("adding a passkey", () => {
   it("needs the current password, then keeps the credential and tells the owner", async () => {
     const user = await someone();
     const wrong = await startPasskeyRegistration(database.db, browser().meta(), user, "not the password 1");
-    expect(wrong.status).toBe("wrong_password");
+    expect(outcome(wrong)).toBe("wrong_password");
     await addPasskey(user, "Work laptop");
     const list = await listPasskeys(database.db, user.id);
     expect(list).toHaveLength(1);
@@ -109,7 +109,7 @@ describe("adding a passkey", () => {
   it("refuses a credential made on another origin, and a challenge answered twice", async () => {
     const user = await someone();
     const started = await startPasskeyRegistration(database.db, browser().meta(), user, PASSWORD);
-    if (started.status !== "options") throw new Error("no options");
+    if (!started.ok) throw new Error("no options");
     const credential = newCredential(user.id);
     const foreign = registrationResponse(credential, {
       challenge: started.options.challenge,
@@ -117,8 +117,9 @@ describe("adding a passkey", () => {
       rp_id: rp().rp_id,
     });
     expect(
-      (await finishPasskeyRegistration(database.db, user, { name: "x", response_json: JSON.stringify(foreign) }))
-        .status,
+      outcome(
+        await finishPasskeyRegistration(database.db, user, { name: "x", response_json: JSON.stringify(foreign) }),
+      ),
     ).toBe("invalid");
     // The challenge was used up by the refused answer: the right one over it is refused too.
     const right = registrationResponse(credential, {
@@ -127,7 +128,7 @@ describe("adding a passkey", () => {
       rp_id: rp().rp_id,
     });
     expect(
-      (await finishPasskeyRegistration(database.db, user, { name: "x", response_json: JSON.stringify(right) })).status,
+      outcome(await finishPasskeyRegistration(database.db, user, { name: "x", response_json: JSON.stringify(right) })),
     ).toBe("invalid");
     expect(await listPasskeys(database.db, user.id)).toHaveLength(0);
   });
@@ -136,7 +137,7 @@ describe("adding a passkey", () => {
     const owner = await someone();
     const other = await someone();
     const started = await startPasskeyRegistration(database.db, browser().meta(), owner, PASSWORD);
-    if (started.status !== "options") throw new Error("no options");
+    if (!started.ok) throw new Error("no options");
     const response = registrationResponse(newCredential(other.id), {
       challenge: started.options.challenge,
       origin: rp().origin,
@@ -146,7 +147,7 @@ describe("adding a passkey", () => {
       name: "x",
       response_json: JSON.stringify(response),
     });
-    expect(result.status).toBe("invalid");
+    expect(outcome(result)).toBe("invalid");
     expect(await listPasskeys(database.db, other.id)).toHaveLength(0);
   });
 });
@@ -218,7 +219,7 @@ describe("signing in with a passkey", () => {
       passkey_id: key!.id,
       current_password: PASSWORD,
     });
-    expect(removed.status).toBe("removed");
+    expect(outcome(removed)).toBe("ok");
     const { result } = await signInWith(browser(), credential);
     expect(outcome(result)).toBe("invalid");
     const [row] = await database.db.select().from(passkeys).where(eq(passkeys.id, key!.id));
@@ -238,12 +239,12 @@ describe("removing a passkey", () => {
     expect(options?.allowCredentials?.map((c) => c.id)).toEqual([phone.credential_id.toString("base64url")]);
     const self = assertion(laptop, { challenge: options!.challenge, origin: rp().origin, rp_id: rp().rp_id });
     expect(
-      (
+      outcome(
         await removePasskeyWithPasskey(database.db, user, {
           passkey_id: laptopKey!.id,
           response_json: JSON.stringify(self),
-        })
-      ).status,
+        }),
+      ),
     ).toBe("invalid");
 
     // Another member cannot remove it, whatever they confirm with.
@@ -252,7 +253,7 @@ describe("removing a passkey", () => {
       passkey_id: laptopKey!.id,
       current_password: PASSWORD,
     });
-    expect(notTheirs.status).toBe("not_found");
+    expect(outcome(notTheirs)).toBe("not_found");
     expect(await passkeyRemovalOptions(database.db, other, laptopKey!.id)).toBeNull();
 
     const again = await passkeyRemovalOptions(database.db, user, laptopKey!.id);
@@ -261,7 +262,7 @@ describe("removing a passkey", () => {
       passkey_id: laptopKey!.id,
       response_json: JSON.stringify(confirm),
     });
-    expect(removed.status).toBe("removed");
+    expect(outcome(removed)).toBe("ok");
     expect((await listPasskeys(database.db, user.id)).map((p) => p.id)).toEqual([phoneKey!.id]);
   });
 
@@ -273,7 +274,7 @@ describe("removing a passkey", () => {
       passkey_id: key!.id,
       current_password: "a wrong password 12",
     });
-    expect(result.status).toBe("wrong_password");
+    expect(outcome(result)).toBe("wrong_password");
     expect(await listPasskeys(database.db, user.id)).toHaveLength(1);
   });
 });
@@ -295,7 +296,7 @@ describe("staff required to use passkeys", () => {
       passkey_id: key!.id,
       current_password: PASSWORD,
     });
-    expect(keep.status).toBe("last_staff_passkey");
+    expect(outcome(keep)).toBe("last_staff_passkey");
     // A member with a passkey still has the password path.
     const member = await someone();
     await addPasskey(member);
