@@ -25,7 +25,7 @@ import {
 import { PUSH_MESSAGES } from "~/server/notifications/push.server";
 import { checkPasskeyName } from "~/domain/passkeys";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
-import { DEMO_SETTINGS_LOCKED } from "~/server/settings/settings.server";
+import { TOTP_CONFIRM_MESSAGES } from "~/server/settings/settings.server";
 import { pageTitle } from "~/components/site/page-title";
 import { FormMessage } from "~/components/ui";
 import { SettingsPage } from "~/components/settings/settings-page";
@@ -213,29 +213,18 @@ export async function action({ request, context }: Route.ActionArgs) {
           totp_setup: setup,
         });
       const result = await confirmTotpEnrollment(meta, user, submission.value.code, { request_id });
-      switch (result.status) {
-        case "enrolled":
-          return {
-            intent,
-            ok: true,
-            message: UPDATED,
-            detail: "Authenticator app turned on. From now on, sign in with a code from your app.",
-          } satisfies AccountActionData;
-        case "invalid_code":
-          return refuse(
-            intent,
-            "That code did not match. Check the time on your device and try the newest code.",
-            400,
-            { reply: replyTo(submission, { fieldErrors: { code: ["That code did not match."] } }), totp_setup: setup },
-          );
-        case "not_started":
-          return refuse(intent, "Please start the set-up again.", 400);
-        case "not_allowed":
-          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
-        case "failed":
-          return refuse(intent, "Please try again in a moment.", 500, { totp_setup: setup });
+      if (!result.ok) {
+        // The code field says it shorter; the set-up stays on screen to try again (or after a failure).
+        const short = { fieldErrors: { code: [TOTP_CONFIRM_MESSAGES.invalid_code_field] } };
+        const again = result.code === "invalid_code" || result.code === "failed" ? { totp_setup: setup } : {};
+        return refused(intent, result, () => replyTo(submission, short), again);
       }
-      break;
+      return {
+        intent,
+        ok: true,
+        message: UPDATED,
+        detail: "Authenticator app turned on. From now on, sign in with a code from your app.",
+      } satisfies AccountActionData;
     }
     case "totp-cancel": {
       await cancelTotpEnrollment(user.id);

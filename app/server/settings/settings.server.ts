@@ -37,8 +37,6 @@ import { isDemoSignIn } from "~/server/auth/demo-signins.server";
  * drop the second factor altogether.
  */
 
-export const DEMO_SETTINGS_LOCKED = SETTINGS_MESSAGES.demo_locked;
-
 /** Where a person's profile image is served (only to themself and to staff). */
 export function profileImageUrl(user_id: string, file: string | null): string | null {
   // The file name changes with every upload, so it doubles as a cache buster.
@@ -367,12 +365,15 @@ export async function pendingTotpSetup(db: Db, user: Actor): Promise<TotpSetup |
   }
 }
 
-export type ConfirmTotpResult =
-  | { status: "enrolled" }
-  | { status: "invalid_code" }
-  | { status: "not_started" }
-  | { status: "not_allowed" }
-  | { status: "failed" };
+export type ConfirmTotpResult = { ok: true } | CodedRefusal<"invalid_code" | "not_started" | "not_allowed" | "failed">;
+
+/** What confirming the authenticator app is refused with (docs/product.md#messages-settings). */
+export const TOTP_CONFIRM_MESSAGES = {
+  invalid_code: "That code did not match. Check the time on your device and try the newest code.",
+  /** The shorter words next to the code field. */
+  invalid_code_field: "That code did not match.",
+  not_started: "Please start the set-up again.",
+} as const;
 
 /** Step 2: a code from the app proves it holds the secret; from now on sign-in asks for the app's code. */
 export async function confirmTotpEnrollment(
@@ -382,20 +383,21 @@ export async function confirmTotpEnrollment(
   code: string,
   origin: { request_id?: string } = {},
 ): Promise<ConfirmTotpResult> {
-  if (isDemoLocked(user.email)) return { status: "not_allowed" };
+  if (isDemoLocked(user.email)) return demoLockedRefusal();
   const [row] = await db
     .select({ verified: twoFactors.verified })
     .from(twoFactors)
     .where(eq(twoFactors.userId, user.id));
-  if (!row) return { status: "not_started" };
-  if (row.verified === true) return { status: "enrolled" };
+  if (!row) return codedRefusal("bad_input", TOTP_CONFIRM_MESSAGES.not_started, "not_started");
+  if (row.verified === true) return { ok: true };
   try {
     await authFor(db).api.verifyTOTP({ body: { code }, headers: authHeaders(meta) });
   } catch (error) {
     const status = (error as { body?: { code?: string } }).body?.code;
-    if (status === "INVALID_CODE") return { status: "invalid_code" };
+    if (status === "INVALID_CODE")
+      return codedRefusal("bad_input", TOTP_CONFIRM_MESSAGES.invalid_code, "invalid_code", { field: "code" });
     logger.error({ err: error }, "confirming authenticator enrolment failed");
-    return { status: "failed" };
+    return tryAgain();
   }
   const now = new Date();
   // The code just used cannot sign in too (RFC 6238 §5.2: accept a code once).
@@ -411,7 +413,7 @@ export async function confirmTotpEnrollment(
     request_id: origin.request_id,
     ip: meta.ip,
   });
-  return { status: "enrolled" };
+  return { ok: true };
 }
 
 export type DisableTotpResult =

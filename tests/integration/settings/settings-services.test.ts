@@ -241,10 +241,15 @@ describe("account settings", () => {
     expect((await getAccountSettings(database.db, me.id))!.totp_enrolled).toBe(false);
 
     const wrongCode = totp(secret, Date.now() + 10 * 60_000);
-    expect((await confirmTotpEnrollment(database.db, browser.meta(), me, wrongCode)).status).toBe("invalid_code");
-    expect((await confirmTotpEnrollment(database.db, browser.meta(), me, totp(secret, Date.now()))).status).toBe(
-      "enrolled",
-    );
+    expect(await confirmTotpEnrollment(database.db, browser.meta(), me, wrongCode)).toMatchObject({
+      ok: false,
+      kind: "bad_input",
+      code: "invalid_code",
+      field: "code",
+    });
+    expect(await confirmTotpEnrollment(database.db, browser.meta(), me, totp(secret, Date.now()))).toEqual({
+      ok: true,
+    });
     expect(await getAccountSettings(database.db, me.id)).toMatchObject({
       totp_enrolled: true,
       settings: { two_factor: true },
