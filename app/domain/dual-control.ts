@@ -103,9 +103,6 @@ export function dualControlReasonText(reason: DualControlReason, subject: DualCo
 }
 
 /** Every reason, joined: "a row credits $50,000.00, above $10,000.00 per row; the file credits …". */
-export function dualControlReasonsText(
-  reasons: readonly DualControlReason[],
-  subject: DualControlSubject,
-): string {
+export function dualControlReasonsText(reasons: readonly DualControlReason[], subject: DualControlSubject): string {
   return reasons.map((r) => dualControlReasonText(r, subject)).join("; ");
 }
