@@ -537,8 +537,11 @@ async function post(
   });
 }
 
-/** The back office's list of booked loans, newest first (a page of the latest 50). */
-export async function bookedLoans(db: DbOrTx) {
+/**
+ * The back office's list of booked loans, newest first (a page of the latest 50): all members', or
+ * one member's for their page in the back office.
+ */
+export async function bookedLoans(db: DbOrTx, options: { member_id?: string } = {}) {
   const rows = await db
     .select({
       id: loans.id,
@@ -550,6 +553,7 @@ export async function bookedLoans(db: DbOrTx) {
     })
     .from(loans)
     .innerJoin(users, eq(users.id, loans.member_id))
+    .where(options.member_id === undefined ? undefined : eq(loans.member_id, options.member_id))
     .orderBy(desc(loans.id))
     .limit(50);
   return rows.map((r) => ({ ...r, number: loanNumber(r.id) }));
