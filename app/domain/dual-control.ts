@@ -3,8 +3,8 @@ import { formatCents } from "./money";
 /**
  * Dual control of money staff create for a member (docs/security.md#dual-control,
  * docs/product.md#limits): the ONE rule that every staff posting crediting a member goes through
- * (a balance adjustment up, the credit rows of an Add Transactions table or CSV file, and any
- * later one). Pure, so it is tested on its own and the services only gather its inputs.
+ * (a balance adjustment up, the credit rows of an Add Transactions table or CSV file, a booked
+ * loan's correction or late-fee waiver, and any later one). Pure, so it is tested on its own and the services only gather its inputs.
  *
  * A request posts at once only when none of these is passed; otherwise the whole request waits
  * for a second staff member, with every reason said:
@@ -82,12 +82,15 @@ export function dualControlDecision(input: DualControlInput): DualControlDecisio
 }
 
 /** One reason in words, to follow "it waits for a second staff member's approval: ". */
-export function dualControlReasonText(reason: DualControlReason, subject: "adjustment" | "file" | "table"): string {
+/** What the staff member asked for, for the words: one amount ("adjustment", "correction") or rows. */
+export type DualControlSubject = "adjustment" | "correction" | "file" | "table";
+
+export function dualControlReasonText(reason: DualControlReason, subject: DualControlSubject): string {
   const amount = formatCents(reason.amount_cents);
   const limit = formatCents(reason.limit_cents);
   switch (reason.code) {
     case "posting":
-      return subject === "adjustment"
+      return subject === "adjustment" || subject === "correction"
         ? `${amount} is above ${limit}`
         : `a row credits ${amount}, above ${limit} per row`;
     case "request":
@@ -100,9 +103,6 @@ export function dualControlReasonText(reason: DualControlReason, subject: "adjus
 }
 
 /** Every reason, joined: "a row credits $50,000.00, above $10,000.00 per row; the file credits …". */
-export function dualControlReasonsText(
-  reasons: readonly DualControlReason[],
-  subject: "adjustment" | "file" | "table",
-): string {
+export function dualControlReasonsText(reasons: readonly DualControlReason[], subject: DualControlSubject): string {
   return reasons.map((r) => dualControlReasonText(r, subject)).join("; ");
 }

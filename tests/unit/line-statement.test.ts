@@ -28,6 +28,9 @@ const line = (
   fees_cents: parts.fees_cents ?? 0,
 });
 
+/** One APR all along: 12.5% since before any of these cycles. */
+const AT_12_5 = [{ from: "2025-01-01", rate_ppm: 125_000 }];
+
 /** Opened 10 March; drew $1,000 on the 10th, nightly interest; the cycle closes 10 April. */
 function history(): LoanLedgerLine[] {
   const lines = [line("2026-03-10", "loan_draw", { principal_cents: 1_000_00 }, "Line LC-000001: draw")];
@@ -38,7 +41,7 @@ function history(): LoanLedgerLine[] {
 
 describe("a line of credit's periodic statement", () => {
   it("takes the first cycle from the opening day to the day before the close, the close's interest in it", () => {
-    const f = lineStatementFigures({ start: "2026-03-10", closed_on: "2026-04-10" }, history());
+    const f = lineStatementFigures({ start: "2026-03-10", closed_on: "2026-04-10" }, history(), AT_12_5);
     expect(f.period).toEqual({ start: "2026-03-10", last_day: "2026-04-09", closed_on: "2026-04-10", days: 31 });
     expect(f.previous_balance_cents).toBe(0);
     expect(f.draws_cents).toBe(1_000_00);
@@ -81,9 +84,9 @@ describe("a line of credit's periodic statement", () => {
           ? -1
           : 1,
     );
-    const first = lineStatementFigures({ start: "2026-03-10", closed_on: "2026-04-10" }, lines);
+    const first = lineStatementFigures({ start: "2026-03-10", closed_on: "2026-04-10" }, lines, AT_12_5);
     expect(first.new_balance.total_cents).toBe(1_000_00 + 31 * 34);
-    const second = lineStatementFigures({ start: "2026-04-10", closed_on: "2026-05-10" }, lines);
+    const second = lineStatementFigures({ start: "2026-04-10", closed_on: "2026-05-10" }, lines, AT_12_5);
     expect(second.previous_balance_cents).toBe(first.new_balance.total_cents);
     expect(second.draws_cents).toBe(500_00);
     expect(second.fees_cents).toBe(25_00);
@@ -102,6 +105,51 @@ describe("a line of credit's periodic statement", () => {
     expect(second.average_daily_balance_cents).toBe(Math.round((10 * 1_500_00 + 20 * after_payment) / 30));
   });
 
+  it("splits the cycle where the APR changed: each rate with its days, its balance and its interest", () => {
+    // 12.5% to 24 March, 9.99% from the 25th (the accrual posts the 25th's interest on the 26th).
+    const lines = [line("2026-03-10", "loan_draw", { principal_cents: 1_000_00 }, "draw")];
+    for (let day = "2026-03-11"; day <= "2026-04-10"; day = addCalendarDays(day, 1))
+      lines.push(line(day, "loan_interest", { interest_cents: day <= "2026-03-25" ? 34 : 27 }));
+    lines.splice(10, 0, line("2026-03-19", "loan_draw", { principal_cents: 500_00 }, "draw"));
+    const rates = [
+      { from: "2026-03-10", rate_ppm: 125_000 },
+      { from: "2026-03-25", rate_ppm: 99_900 },
+    ];
+    const f = lineStatementFigures({ start: "2026-03-10", closed_on: "2026-04-10" }, lines, rates);
+    expect(f.rate_periods).toEqual([
+      {
+        start: "2026-03-10",
+        last_day: "2026-03-24",
+        days: 15,
+        rate_ppm: 125_000,
+        // $1,000 for 9 days, $1,500 for 6.
+        average_daily_balance_cents: Math.round((9 * 1_000_00 + 6 * 1_500_00) / 15),
+        interest_cents: 15 * 34,
+      },
+      {
+        start: "2026-03-25",
+        last_day: "2026-04-09",
+        days: 16,
+        rate_ppm: 99_900,
+        average_daily_balance_cents: 1_500_00,
+        interest_cents: 16 * 27,
+      },
+    ]);
+    expect(f.interest_cents).toBe(15 * 34 + 16 * 27);
+    // Without a change in the cycle: one rate, the cycle's days and balance.
+    const one = lineStatementFigures({ start: "2026-03-10", closed_on: "2026-04-10" }, history(), AT_12_5);
+    expect(one.rate_periods).toEqual([
+      {
+        start: "2026-03-10",
+        last_day: "2026-04-09",
+        days: 31,
+        rate_ppm: 125_000,
+        average_daily_balance_cents: one.average_daily_balance_cents,
+        interest_cents: one.interest_cents,
+      },
+    ]);
+  });
+
   it("counts the year to date from the 1st of January of the cycle's last day", () => {
     const lines = [
       line("2025-12-15", "loan_draw", { principal_cents: 100_00 }),
@@ -109,7 +157,7 @@ describe("a line of credit's periodic statement", () => {
       line("2026-01-02", "loan_interest", { interest_cents: 3 }),
       line("2026-01-05", "loan_fee", { fees_cents: 10_00 }),
     ];
-    const f = lineStatementFigures({ start: "2025-12-15", closed_on: "2026-01-15" }, lines);
+    const f = lineStatementFigures({ start: "2025-12-15", closed_on: "2026-01-15" }, lines, AT_12_5);
     expect(f.interest_cents).toBe(10);
     expect(f.year_to_date).toEqual({ year: 2026, interest_cents: 3, fees_cents: 10_00 });
     expect(billingDay(lines[1]!)).toBe("2025-12-31");
@@ -128,7 +176,8 @@ describe("a line of credit's periodic statement", () => {
           { maxLength: 60 },
         ),
         fc.integer({ min: 1, max: 60 }),
-        (raw, close_offset) => {
+        fc.array(fc.integer({ min: 0, max: 90 }), { maxLength: 3 }),
+        (raw, close_offset, change_offsets) => {
           const lines = raw
             .map((r) => {
               const day = addCalendarDays("2026-01-01", r.offset);
@@ -145,14 +194,34 @@ describe("a line of credit's periodic statement", () => {
                   : a.transaction_id - b.transaction_id,
             );
           const closed_on = addCalendarDays("2026-01-10", close_offset);
-          const f = lineStatementFigures({ start: "2026-01-10", closed_on }, lines);
+          // APR changes on random days, each to another rate.
+          const rates = [
+            ...AT_12_5,
+            ...[...new Set(change_offsets)]
+              .sort((a, b) => a - b)
+              .map((offset, n) => ({ from: addCalendarDays("2026-01-01", offset), rate_ppm: 100_000 + n * 10_000 })),
+          ];
+          const f = lineStatementFigures({ start: "2026-01-10", closed_on }, lines, rates);
+          // The rates' parts cover the cycle's days one after the other, and their interest is the cycle's.
+          expect(f.rate_periods[0]!.start).toBe(f.period.start);
+          expect(f.rate_periods[f.rate_periods.length - 1]!.last_day).toBe(f.period.last_day);
+          f.rate_periods.forEach((p, k) => {
+            if (k > 0) expect(p.start).toBe(addCalendarDays(f.rate_periods[k - 1]!.last_day, 1));
+            if (k > 0) expect(p.rate_ppm).not.toBe(f.rate_periods[k - 1]!.rate_ppm);
+          });
+          expect(f.rate_periods.reduce((sum, p) => sum + p.days, 0)).toBe(f.period.days);
+          expect(f.rate_periods.reduce((sum, p) => sum + p.interest_cents, 0)).toBe(f.interest_cents);
           expect(f.new_balance.total_cents).toBe(
             f.previous_balance_cents + f.draws_cents + f.interest_cents + f.fees_cents - f.payments_cents,
           );
           expect(f.lines.length ? f.lines[f.lines.length - 1]!.balance_cents : f.previous_balance_cents).toBe(
             f.new_balance.total_cents,
           );
-          const next = lineStatementFigures({ start: closed_on, closed_on: addCalendarDays(closed_on, 30) }, lines);
+          const next = lineStatementFigures(
+            { start: closed_on, closed_on: addCalendarDays(closed_on, 30) },
+            lines,
+            AT_12_5,
+          );
           expect(next.previous_balance_cents).toBe(f.new_balance.total_cents);
         },
       ),

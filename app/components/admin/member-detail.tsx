@@ -12,6 +12,7 @@ import { StatusBadge } from "./admin-shell";
 import { initials, withParams } from "./format";
 import { useInstitutionDates } from "~/components/institution-dates";
 import { joinedVerb, personKind, PERSON_KIND_LABELS, showsApplicationStatus } from "~/domain/staff-roles";
+import { LINE_STATE_LABELS } from "~/domain/loans/line-changes";
 
 /**
  * The detail pane shows exactly what the directory service returns (one shape, one place): the
@@ -334,6 +335,8 @@ export function MemberDetailPane({
           ) : null}
         </div>
 
+        {member.credit ? <MemberLoans credit={member.credit} /> : null}
+
         {member.info_requests.length ? (
           <div>
             <h3 className="text-base font-semibold text-brand-800">Information requests</h3>
@@ -509,6 +512,46 @@ function ResetTransferCountsBox() {
 }
 
 /** A figure's name above it on a phone, where the table's header row is not shown (screen readers have the header). */
+/**
+ * The member's booked loans and lines of credit, each a link to its page in the back office
+ * (docs/product.md#member-details): names and states only, for staff and reviewers alike.
+ */
+function MemberLoans({ credit }: { credit: NonNullable<MemberDetailData["credit"]> }) {
+  const links = [
+    ...credit.loans.map((l) => ({
+      key: `loan-${l.id}`,
+      to: `/admin/loans/booked/${l.id}`,
+      name: `${l.product_name} ${l.number}`,
+      state: l.status === "active" ? "Active" : "Paid off",
+    })),
+    ...credit.lines.map((l) => ({
+      key: `line-${l.id}`,
+      to: `/admin/loans/lines/${l.id}`,
+      name: `${l.product_name} ${l.number}`,
+      state: LINE_STATE_LABELS[l.state],
+    })),
+  ];
+  return (
+    <div>
+      <h3 className="text-base font-semibold text-brand-800">Loans</h3>
+      {links.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-700">No loans or lines of credit.</p>
+      ) : (
+        <ul className="mt-2 divide-y divide-slate-100 text-sm">
+          {links.map((l) => (
+            <li key={l.key} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-2">
+              <Link to={l.to} className="font-medium text-brand-700 underline underline-offset-2">
+                {l.name}
+              </Link>
+              <span className="text-slate-700">{l.state}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 function PhoneLabel({ children }: { children: string }) {
   return (
     <span

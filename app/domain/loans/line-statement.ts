@@ -14,6 +14,14 @@
  *
  * Every figure is whole cents from the lines: new balance = previous balance + draws + interest +
  * fees - payments, exactly (the statement's table checks it again).
+ *
+ * Each periodic rate that applied in the cycle (1026.7(b)(4), (5), (7)): an APR change takes effect
+ * on its day, and the accrual posts the days before it at the old rate and the rest at the new
+ * (app/server/loans/line-term-changes.server.ts), so an interest posting never spans a change. The
+ * cycle's days are split where the APR changed; each part has its rate, its days, the average
+ * daily principal over its days and the interest posted for its days (whole postings, so the
+ * parts add up to the cycle's interest exactly; the fraction of a cent carried from night to night
+ * goes on with the posting that reaches a whole cent).
  */
 
 import { addCalendarDays } from "../payment-dates";
@@ -24,6 +32,24 @@ export interface LineCycle {
   start: string;
   /** The closing date (1026.7(b)(8)): the cycle's days are `start` to the day before it. */
   closed_on: string;
+}
+
+/** The APR in effect from a day on (the rate at opening, then each change on its effective day). */
+export interface RateFrom {
+  from: string;
+  rate_ppm: number;
+}
+
+/** The part of a cycle one APR applied to (1026.7(b)(4), (5), (7)). */
+export interface LineRatePeriod {
+  start: string;
+  last_day: string;
+  days: number;
+  rate_ppm: number;
+  /** The average of the principal owed at the end of each of this part's days. */
+  average_daily_balance_cents: number;
+  /** The interest posted for this part's days. */
+  interest_cents: number;
 }
 
 export interface LineStatementLine {
@@ -56,6 +82,8 @@ export interface LineStatementFigures {
   year_to_date: { year: number; interest_cents: number; fees_cents: number };
   /** 1026.7(b)(5): the average of the principal owed at the end of each of the cycle's days. */
   average_daily_balance_cents: number;
+  /** 1026.7(b)(4), (7): each APR that applied in the cycle, in date order (one when it did not change). */
+  rate_periods: LineRatePeriod[];
   /** 1026.7(b)(8): what was owed on the closing date, by part. */
   new_balance: OwedChange & { total_cents: number };
 }
@@ -79,13 +107,26 @@ function daysFrom(start: string, end: string): number {
   return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;
 }
 
+/** The APR in effect on `day`: the latest that began on or before it (the first, before them all). */
+export function rateOn(rates: readonly RateFrom[], day: string): number {
+  let rate = rates[0]!.rate_ppm;
+  for (const r of rates) if (r.from <= day) rate = r.rate_ppm;
+  return rate;
+}
+
 /**
  * The statement's figures of one cycle, from the line's ledger lines in date order (any lines after
- * the cycle are left out, so the same ledger gives the same statement whenever it is made).
+ * the cycle are left out, so the same ledger gives the same statement whenever it is made) and the
+ * line's APRs by the day each took effect, in date order.
  */
-export function lineStatementFigures(cycle: LineCycle, all: readonly LoanLedgerLine[]): LineStatementFigures {
+export function lineStatementFigures(
+  cycle: LineCycle,
+  all: readonly LoanLedgerLine[],
+  rates: readonly RateFrom[],
+): LineStatementFigures {
   const last_day = addCalendarDays(cycle.closed_on, -1);
   if (last_day < cycle.start) throw new Error("line statement: a cycle without days");
+  if (rates.length === 0) throw new Error("line statement: no APR");
   const before = all.filter((l) => billingDay(l) < cycle.start);
   const within = all.filter((l) => billingDay(l) >= cycle.start && billingDay(l) <= last_day);
   const previous = before.reduce(add, ZERO);
@@ -125,15 +166,41 @@ export function lineStatementFigures(cycle: LineCycle, all: readonly LoanLedgerL
   const year = Number(last_day.slice(0, 4));
   const this_year = all.filter((l) => billingDay(l) >= `${year}-01-01` && billingDay(l) <= last_day);
 
-  // The principal owed at the end of each day of the cycle (interest is figured on it, day by day).
+  // The principal owed at the end of each day of the cycle (interest is figured on it, day by day),
+  // summed over the cycle and over each part of it one APR applied to.
   const days = daysFrom(cycle.start, last_day);
   let principal = previous.principal_cents;
   let principal_days = 0;
   let next = 0;
+  const periods: (LineRatePeriod & { principal_days: number })[] = [];
   for (let day = cycle.start, n = 0; n < days; n++, day = addCalendarDays(day, 1)) {
     while (next < within.length && billingDay(within[next]!) <= day) principal += within[next++]!.principal_cents;
     principal_days += principal;
+    const rate_ppm = rateOn(rates, day);
+    let period = periods[periods.length - 1];
+    if (!period || period.rate_ppm !== rate_ppm) {
+      period = {
+        start: day,
+        last_day: day,
+        days: 0,
+        rate_ppm,
+        average_daily_balance_cents: 0,
+        interest_cents: 0,
+        principal_days: 0,
+      };
+      periods.push(period);
+    }
+    period.last_day = day;
+    period.days += 1;
+    period.principal_days += principal;
   }
+  const rate_periods: LineRatePeriod[] = periods.map(({ principal_days: sum, ...period }) => ({
+    ...period,
+    average_daily_balance_cents: Math.round(sum / period.days),
+    interest_cents: within
+      .filter((l) => l.kind === "loan_interest" && billingDay(l) >= period.start && billingDay(l) <= period.last_day)
+      .reduce((s, l) => s + total(l), 0),
+  }));
 
   return {
     period: { start: cycle.start, last_day, closed_on: cycle.closed_on, days },
@@ -147,6 +214,7 @@ export function lineStatementFigures(cycle: LineCycle, all: readonly LoanLedgerL
     fees_cents: sumOf(within, "loan_fee"),
     year_to_date: { year, interest_cents: sumOf(this_year, "loan_interest"), fees_cents: sumOf(this_year, "loan_fee") },
     average_daily_balance_cents: Math.round(principal_days / days),
+    rate_periods,
     new_balance: { ...closing, total_cents: total(closing) },
   };
 }

@@ -231,8 +231,9 @@ export default function StaffBookedLoan({ loaderData, actionData }: Route.Compon
           </h2>
           <p className="mt-1 text-sm text-slate-700">
             A correction is a new ledger entry with the opposite amounts; the entry itself stays. The member is told and
-            sees it in the loan&apos;s history. Above {formatCents(view.second_approval_above_cents)} a second staff
-            member approves it.
+            sees it in the loan&apos;s history. A second staff member approves it above{" "}
+            {formatCents(view.second_approval_above_cents)}, or when it would bring what you credited to this member in
+            24 hours, or to all members today, above the limits of staff credits.
           </p>
           {correctable.length === 0 ? (
             <p className="mt-3 text-sm text-slate-700">No late fee, interest or payment left to correct.</p>

@@ -108,8 +108,13 @@ export default function Statements({ loaderData, actionData }: Route.ComponentPr
       </Link>
       <h1 className="mt-3 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">Statements</h1>
       <p className="mt-1 text-sm text-slate-700">
-        A statement for each month that has ended, for up to {STATEMENT_MONTHS} months: your opening and closing
-        balance, every transaction with the balance after it, and what was still pending.
+        {/* An account's and a loan's statement is per calendar month; a line of credit's per billing cycle. */}
+        An account&apos;s statement covers a month that has ended, for up to {STATEMENT_MONTHS} months: your opening and
+        closing balance, every transaction with the balance after it, and what was still pending.
+        {loan_statements.length > 0 ? " A loan's statement covers a month too." : null}
+        {line_statements.length > 0
+          ? ` A line of credit's statement covers a billing cycle instead, to its closing date: one for each cycle that has closed, for up to ${STATEMENT_MONTHS} cycles.`
+          : null}
       </p>
       {accounts.length === 0 ? <p className="mt-6 text-sm text-slate-700">You have no accounts yet.</p> : null}
       {accounts.map((account) => (

@@ -20,6 +20,10 @@ import { readPrivateUpload } from "~/server/uploads/private-uploads.server";
 import type { Actor } from "~/domain/actor";
 import { maskedTaxpayerIds, type MaskedTaxpayerId } from "~/server/members/taxpayer-ids.server";
 import type { IdentityVerification } from "~/domain/taxpayer-id";
+import type { LineState } from "~/domain/loans/line-changes";
+import { loanApplicationsOpen } from "~/server/loans/products.server";
+import { bookedLoans } from "~/server/loans/staff-actions.server";
+import { staffLines } from "~/server/loans/line-staff-actions.server";
 
 /**
  * The back office's member directory (docs/product.md#member-directory): tabs with counts, search
@@ -277,6 +281,26 @@ export interface MemberDetail {
    * 10 wrong codes (docs/product.md#step-up-codes); null when they are not.
    */
   money_codes_locked_until: Date | null;
+  /**
+   * The member's booked loans and lines of credit, newest first, each a link to its page in the
+   * back office (names and states only, no figures: a reviewer sees the same); null while loans
+   * are not offered (their pages are not found then).
+   */
+  credit: MemberCredit | null;
+}
+
+export interface MemberCredit {
+  loans: { id: number; number: string; product_name: string; status: "active" | "paid_off" }[];
+  lines: { id: number; number: string; product_name: string; state: LineState }[];
+}
+
+async function memberCredit(db: Db, member_id: string): Promise<MemberCredit | null> {
+  if (!loanApplicationsOpen()) return null;
+  const [loans, lines] = [await bookedLoans(db, { member_id }), await staffLines(db, { member_id })];
+  return {
+    loans: loans.map((l) => ({ id: l.id, number: l.number, product_name: l.product_name, status: l.status })),
+    lines: lines.map((l) => ({ id: l.id, number: l.number, product_name: l.product_name, state: l.state })),
+  };
 }
 
 /**
@@ -446,6 +470,7 @@ export async function memberDetail(
       decided_by_email: deciders.find((u) => u.id === d.decided_by)?.email ?? null,
     })),
     money_codes_locked_until: money_codes.locked_until,
+    credit: await memberCredit(db, input.member_id),
   };
 }
 

@@ -116,12 +116,16 @@ export async function staffLineView(
   };
 }
 
-/** The back office's list of lines of credit, newest first (the latest 50), beside the booked loans. */
-export async function staffLines(db: DbOrTx) {
+/**
+ * The back office's list of lines of credit, newest first (the latest 50), beside the booked loans:
+ * all members', or one member's for their page in the back office.
+ */
+export async function staffLines(db: DbOrTx, options: { member_id?: string } = {}) {
   const rows = await db
     .select({ line: creditLines, member_name: users.name })
     .from(creditLines)
     .innerJoin(users, eq(users.id, creditLines.member_id))
+    .where(options.member_id === undefined ? undefined : eq(creditLines.member_id, options.member_id))
     .orderBy(desc(creditLines.id))
     .limit(50);
   return rows.map(({ line, member_name }) => ({

@@ -1,6 +1,7 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db/client.server";
 import { creditLineChanges, creditLines, type CreditLineChangeRow, type CreditLineRow } from "~/server/db/schema";
+import type { RateFrom } from "~/domain/loans/line-statement";
 
 /**
  * An APR change in effect from its day (docs/product.md#line-of-credit-servicing): the line's
@@ -40,4 +41,28 @@ export async function putRateInEffect(
     .where(eq(creditLines.id, line.id))
     .returning();
   return after!;
+}
+
+/**
+ * The line's APR by the day each took effect, oldest first: its rate at opening, then each change
+ * put in effect on its effective day (what the accrual used, day by day; a change still scheduled
+ * has not applied to any day yet). For the statement's periodic rates (1026.7(b)(4)).
+ */
+export async function lineRates(db: DbOrTx, line: CreditLineRow): Promise<RateFrom[]> {
+  const changes = await db
+    .select()
+    .from(creditLineChanges)
+    .where(
+      and(
+        eq(creditLineChanges.line_id, line.id),
+        eq(creditLineChanges.kind, "rate"),
+        eq(creditLineChanges.status, "in_effect"),
+      ),
+    )
+    .orderBy(asc(creditLineChanges.effective_on), asc(creditLineChanges.id));
+  if (changes.length === 0) return [{ from: line.opened_on, rate_ppm: line.rate_ppm }];
+  return [
+    { from: line.opened_on, rate_ppm: changes[0]!.rate_from_ppm! },
+    ...changes.map((c) => ({ from: c.effective_on, rate_ppm: c.rate_to_ppm! })),
+  ];
 }

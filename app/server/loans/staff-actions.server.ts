@@ -19,6 +19,8 @@ import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { correctionEffect, type CorrectionTarget } from "~/domain/loans/corrections";
+import { dualControlReasonsText } from "~/domain/dual-control";
+import { lockStaffCredits, staffCreditDecision } from "~/server/staff-credits/dual-control.server";
 import { loanNumber } from "~/domain/loans/products";
 import { loanOwed } from "./servicing.server";
 import { memberLoanDetail } from "./loan-views.server";
@@ -32,9 +34,14 @@ import { loanPledge } from "./share-secured.server";
  * loan's figures changed in the same database transaction; never an edit or a deletion. The
  * general Reverse refuses servicing transactions: this is the only way to undo one.
  *
- * Dual control as for a balance adjustment: at or under the profile's
- * `adjustment_second_approval_above_cents` it posts at once; above, it waits for a second staff
- * member, who approves (it posts) or declines with a reason. The maker cannot decide it.
+ * Dual control by the one rule of every staff credit (app/domain/dual-control.ts,
+ * docs/security.md#dual-control): a correction takes what the member owes down or gives a payment
+ * back, so it waits for a second staff member when it is above the profile's
+ * `adjustment_second_approval_above_cents`, or when it would bring what this staff member credited
+ * to the member in 24 hours, or to all members this business day, above the profile's totals
+ * (adjustments, Add Transactions and corrections counted together): splitting one large
+ * correction into small ones waits like the large one. The second staff member approves (it
+ * posts) or declines with a reason; the maker cannot decide it.
  */
 
 export const LOAN_NOT_FOUND = "Loan not found.";
@@ -243,6 +250,10 @@ export async function requestLoanAction(
   const amount_cents = amountOf(target);
   return db
     .transaction(async (tx): Promise<LoanActionAnswer> => {
+      // The maker's credits are counted under their lock, taken before the loan's and the ledger's
+      // (the order every staff credit takes them in): two corrections sent at the same moment are
+      // counted one after the other, so they cannot both slip under a total.
+      await lockStaffCredits(tx, input.staff.id);
       const locked = await lockLoan(tx, loan.id);
       if (locked.status !== "active")
         throw new ActionRefused(refusal("conflict", "This loan is paid off: it is not corrected here."));
@@ -267,7 +278,13 @@ export async function requestLoanAction(
         );
       // Checked now too, so a correction that cannot post is never left waiting.
       await effectNow(tx, locked, target);
-      const waits = amount_cents > secondApprovalAboveCents();
+      const rule = await staffCreditDecision(tx, {
+        staff_id: input.staff.id,
+        member_id: loan.member_id,
+        credits_cents: [amount_cents],
+        now,
+      });
+      const waits = rule.decision === "wait";
       const [action] = await tx
         .insert(loanStaffActions)
         .values({
@@ -306,7 +323,7 @@ export async function requestLoanAction(
           ok: true,
           status: "awaiting_approval",
           action_id: action!.id,
-          message: `Waiting for a second staff member: ${formatCents(amount_cents)} is above ${formatCents(secondApprovalAboveCents())}.`,
+          message: `Waiting for a second staff member: ${dualControlReasonsText(rule.reasons, "correction")}.`,
         };
       await post(tx, locked, action!, target, input.staff, input.origin, now);
       return { ok: true, status: "posted", action_id: action!.id, message: postedMessage(action!, loan.id) };
@@ -520,8 +537,11 @@ async function post(
   });
 }
 
-/** The back office's list of booked loans, newest first (a page of the latest 50). */
-export async function bookedLoans(db: DbOrTx) {
+/**
+ * The back office's list of booked loans, newest first (a page of the latest 50): all members', or
+ * one member's for their page in the back office.
+ */
+export async function bookedLoans(db: DbOrTx, options: { member_id?: string } = {}) {
   const rows = await db
     .select({
       id: loans.id,
@@ -533,6 +553,7 @@ export async function bookedLoans(db: DbOrTx) {
     })
     .from(loans)
     .innerJoin(users, eq(users.id, loans.member_id))
+    .where(options.member_id === undefined ? undefined : eq(loans.member_id, options.member_id))
     .orderBy(desc(loans.id))
     .limit(50);
   return rows.map((r) => ({ ...r, number: loanNumber(r.id) }));

@@ -14,7 +14,7 @@ import { refusalMessage } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
 import { ACCOUNT_NOT_FOUND, ADJUSTMENT_FAILED } from "~/domain/member-accounts";
 import { dualControlReasonsText } from "~/domain/dual-control";
-import { lockStaffCredits, staffCreditDecision } from "~/server/postings/dual-control.server";
+import { lockStaffCredits, staffCreditDecision } from "~/server/staff-credits/dual-control.server";
 import { accountLabel, accountOfMember, ledgerOrRefuse, type StaffRequest } from "./common.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 

@@ -20,7 +20,7 @@ import {
 } from "~/domain/staff-postings";
 import type { LineError } from "~/domain/staff-postings";
 import { dualControlReasonsText } from "~/domain/dual-control";
-import { staffCreditDecision } from "./dual-control.server";
+import { staffCreditDecision } from "~/server/staff-credits/dual-control.server";
 
 /**
  * Add Transactions (docs/product.md#add-transactions): staff post rows to one member's accounts

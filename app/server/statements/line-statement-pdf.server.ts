@@ -4,14 +4,15 @@ import { applied, figures } from "./loan-statement-pdf.server";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { formatRatePpm } from "~/domain/loans/products";
+import { dailyPeriodicRate } from "~/domain/loans/line-of-credit";
 import type { LineStatementData } from "./line-statements.server";
 
 /**
  * A line of credit's periodic statement as a PDF (pdfkit and the account statement's table,
  * docs/decisions/0011-statement-pdf.md), in the order of Regulation Z 12 CFR 1026.7(b) and
  * 1026.7(b)(11): the minimum payment, its due date and the late fee first, then the cycle's summary
- * (previous balance, draws, payments, interest and fees, new balance), the rates and the balance
- * interest was figured on, the year's interest and fees, every transaction with the balance after
+ * (previous balance, draws, payments, interest and fees, new balance), each rate that applied in
+ * the cycle with its days, the balance it was figured on and its interest, the year's interest and fees, every transaction with the balance after
  * it, and where to write about a billing error. Real text in reading order, so a text extractor
  * reads it back.
  */
@@ -96,20 +97,32 @@ export function renderLineStatementPdf(data: LineStatementData): Promise<Buffer>
   );
   doc.moveDown(1);
 
-  // 1026.7(b)(4), (5), (7): the rates, the balance they were applied to and how it is figured.
+  // 1026.7(b)(4), (5), (7): each rate that applied in the cycle, the balance it was applied to
+  // and the interest posted for its days; how the balance is figured.
   statementSection(doc, "Interest charge calculation");
-  statementHeader(doc, ["", "", "Balance", "Interest"]);
-  statementRow(doc, bottom, [
-    "",
-    `Draws: APR ${formatRatePpm(data.line.rate_ppm)}, daily periodic rate ${data.line.daily_periodic_rate}`,
-    formatCents(f.average_daily_balance_cents),
-    formatCents(f.interest_cents),
-  ]);
+  statementHeader(doc, ["From", "Draws", "Balance", "Interest"]);
+  for (const period of f.rate_periods)
+    statementRow(doc, bottom, [
+      period.start,
+      `${period.days} ${period.days === 1 ? "day" : "days"}: APR ${formatRatePpm(period.rate_ppm)}, daily periodic rate ${dailyPeriodicRate(period.rate_ppm)}`,
+      formatCents(period.average_daily_balance_cents),
+      formatCents(period.interest_cents),
+    ]);
+  const changes = f.rate_periods.slice(1);
   doc
     .font("Helvetica")
     .fontSize(8.5)
     .text(
-      `Balance subject to interest rate: the average daily balance of the principal drawn over the cycle's ${f.period.days} days. Each day's interest is that day's principal times the daily periodic rate (the APR divided by 365); there is no grace period, so interest begins on the day of each draw. Interest is posted nightly and shown below as it was posted.`,
+      [
+        changes.length > 0
+          ? `Your APR changed during this cycle: ${f.rate_periods
+              .map((p) => `${formatRatePpm(p.rate_ppm)} from ${p.start} to ${p.last_day}`)
+              .join(", then ")}. Each rate is shown with the days it applied.`
+          : null,
+        `Balance subject to interest rate: the average daily balance of the principal drawn over the ${changes.length > 0 ? "days each rate applied" : `cycle's ${f.period.days} days`}. Each day's interest is that day's principal times the daily periodic rate (the APR divided by 365); there is no grace period, so interest begins on the day of each draw. Interest is posted nightly and shown below as it was posted.`,
+      ]
+        .filter(Boolean)
+        .join(" "),
       MARGIN,
     );
   doc.moveDown(1);

@@ -13,10 +13,11 @@ import { institution } from "~/config/institution.server";
 import { onPaperDelivery } from "~/server/electronic-delivery/electronic-delivery.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { SYSTEM, lineNumber } from "~/server/loans/lines-of-credit.server";
+import { lineRates } from "~/server/loans/line-term-changes.server";
 import { businessDate } from "~/domain/ledger-rules";
 import { formatBusinessDate, isCalendarDate } from "~/domain/calendar-date";
 import { addCalendarDays } from "~/domain/payment-dates";
-import { availableCredit, dailyPeriodicRate } from "~/domain/loans/line-of-credit";
+import { availableCredit } from "~/domain/loans/line-of-credit";
 import { lineStatementFigures, type LineStatementFigures } from "~/domain/loans/line-statement";
 import type { LoanLedgerLine } from "~/domain/loans/statement";
 import { STATEMENT_MONTHS } from "~/domain/statements";
@@ -41,8 +42,6 @@ export interface LineStatementData {
     number: string;
     product_name: string;
     credit_limit_cents: number;
-    rate_ppm: number;
-    daily_periodic_rate: string;
     late_fee_cents: number;
     grace_days: number;
   };
@@ -94,6 +93,7 @@ export async function lineStatementData(
   const figures = lineStatementFigures(
     { start: await cycleStart(db, line, cycle), closed_on: cycle.closed_on },
     await lineLedgerLines(db, line, cycle.closed_on),
+    await lineRates(db, line),
   );
   const profile = institution();
   return {
@@ -103,8 +103,6 @@ export async function lineStatementData(
       number: lineNumber(line.id),
       product_name: line.product_name,
       credit_limit_cents: line.credit_limit_cents,
-      rate_ppm: line.rate_ppm,
-      daily_periodic_rate: dailyPeriodicRate(line.rate_ppm),
       late_fee_cents: line.late_fee_cents,
       grace_days: line.grace_days,
     },

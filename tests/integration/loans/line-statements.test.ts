@@ -12,6 +12,8 @@ import { applyForLoan, decideApplication } from "~/server/loans/applications.ser
 import { acceptOffer } from "~/server/loans/offer-acceptance.server";
 import { drawOnLine, payLine } from "~/server/loans/lines-of-credit.server";
 import { memberLines } from "~/server/loans/line-views.server";
+import { changeLineRate } from "~/server/loans/line-staff-actions.server";
+import { accrueInterest } from "~/domain/loans/servicing";
 import {
   LINE_STATEMENT_CYCLE_MESSAGE,
   LINE_STATEMENT_NOT_FOUND,
@@ -330,5 +332,69 @@ describe("a line of credit's periodic statement", () => {
     const csv = await exported("2026-07-14", "csv");
     expect(csv.ok && csv.body.split("\n")[1]).toContain(`"${number}: draw"`);
     expect(await exported("2026-07-14", "ofx", b.member.id)).toMatchObject({ ok: false, status: 404 });
+  });
+});
+
+describe("a cycle in which the APR changed", () => {
+  it("shows each rate with the days it applied, its balance and the interest posted for those days", async () => {
+    // Opened Monday 3 August 2026 at 12.5% with $1,000 drawn; lowered to 9.99% on 17 August; the
+    // cycle closes 3 September. Serviced night by night by the job clock, the statement by its job.
+    const o = await openLine("2026-08-03");
+    const clock = manualJobClock(new Date("2026-08-03T16:00:00Z"));
+    const runner = new JobRunner({
+      db,
+      kind: database.kind,
+      clock,
+      jobs: [loanServicingJob, monthlyStatementsJob] as JobDefinition<never>[],
+      time_zone: institution().time_zone,
+      logger: pino({ level: "silent" }),
+      poll_ms: 60_000,
+      lease_ms: 60_000,
+    });
+    await runner.runDue();
+    for (let now = await clock.now(); now < new Date("2026-09-08T16:00:00Z");) {
+      now = await clock.advance(24 * 60 * 60_000);
+      const outcomes = await runner.runDue();
+      expect(outcomes.every((x) => x.outcome === "succeeded")).toBe(true);
+      if (businessDate(institution().time_zone, now) === "2026-08-17")
+        expect(
+          await changeLineRate(
+            db,
+            { staff, origin, line_id: o.line.id, rate_ppm: 99_900, note: "Loyalty pricing" },
+            now,
+          ),
+        ).toMatchObject({ ok: true });
+    }
+    const [statement] = await db
+      .select()
+      .from(creditLineStatements)
+      .where(eq(creditLineStatements.line_id, o.line.id))
+      .orderBy(asc(creditLineStatements.closed_on));
+    expect(statement).toMatchObject({ closed_on: "2026-09-03", created_by: "system:statements" });
+    // What the accrual owes for each part, figured independently: 14 days at 12.5%, 17 at 9.99%.
+    const before = accrueInterest(1_000_00, 125_000, 14, 0);
+    const after = accrueInterest(1_000_00, 99_900, 17, before.carry);
+    expect(statement!.interest_cents).toBe(before.interest_cents + after.interest_cents);
+
+    // One space for every break: the reader breaks the explanation where the page wraps it.
+    const text = (await pdfText(statement!.pdf)).replace(/\s+/g, " ");
+    for (const expected of [
+      "Billing cycle 2026-08-03 to 2026-09-02 (31 days)",
+      "Interest charge calculation",
+      "14 days: APR 12.50%, daily periodic rate 0.034247%",
+      "17 days: APR 9.99%, daily periodic rate 0.027370%",
+      formatCents(before.interest_cents),
+      formatCents(after.interest_cents),
+      "Your APR changed during this cycle: 12.50% from 2026-08-03 to 2026-08-16, then 9.99% from 2026-08-17 to 2026-09-02.",
+      "the average daily balance of the principal drawn over the days each rate applied",
+    ])
+      expect(text).toContain(expected);
+    // Each rate's row in order: the day it began, its days and rate, its balance, its interest.
+    const rows = text.slice(text.indexOf("Interest charge calculation"), text.indexOf("Your APR changed"));
+    const order = (...parts: string[]) => parts.map((part) => rows.indexOf(part));
+    const first = order("2026-08-03", "14 days: APR 12.50%", "$1,000.00", formatCents(before.interest_cents));
+    const second = order("2026-08-17", "17 days: APR 9.99%", formatCents(after.interest_cents));
+    expect(first.every((n, k) => n >= 0 && (k === 0 || n > first[k - 1]!))).toBe(true);
+    expect(second.every((n, k) => n > first[3]! && (k === 0 || n > second[k - 1]!))).toBe(true);
   });
 });

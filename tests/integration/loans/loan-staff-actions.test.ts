@@ -292,3 +292,157 @@ describe("correcting a booked loan", () => {
     expect((await trialBalanceAsOf(db, "2026-03-10")).balanced).toBe(true);
   });
 });
+
+describe("dual control counts a staff member's corrections together", () => {
+  /** A $30,000.00 loan (its money in checking) with two $6,000.00 payments made from checking. */
+  async function loanWithTwoPayments(on: string) {
+    const booked = await bookedLoan(on, 30_000_00, 0);
+    for (let i = 0; i < 2; i++) {
+      const paid = await payLoan(
+        db,
+        booked.member,
+        {
+          loan_id: booked.loan.id,
+          from_account_id: booked.checking.id,
+          amount: { kind: "amount", amount_cents: 6_000_00 },
+          idempotency_key: crypto.randomUUID(),
+        },
+        origin,
+        at(on),
+      );
+      expect(paid.ok).toBe(true);
+    }
+    const payments = await db.select().from(loanPayments).where(eq(loanPayments.loan_id, booked.loan.id));
+    expect(payments.map((p) => p.amount_cents)).toEqual([6_000_00, 6_000_00]);
+    return { ...booked, payments };
+  }
+
+  const reversal = (staff: { id: string; email: string }, loan_id: number, transaction_id: number, on: string) =>
+    requestLoanAction(
+      db,
+      { staff, origin, loan_id, kind: "correct_entry", transaction_id, reason: "Posted twice by the branch" },
+      at(on),
+    );
+
+  it("two reversals each under the amount, together over it: the second waits; the maker cannot approve it", async () => {
+    const [asker, second] = [await newStaff(db), await newStaff(db)];
+    const { checking, loan, payments } = await loanWithTwoPayments("2026-04-06");
+    const checkingBefore = await balanceOf(checking.id);
+    expect(await reversal(asker, loan.id, payments[0]!.transaction_id, "2026-04-07")).toMatchObject({
+      ok: true,
+      status: "posted",
+    });
+    const waiting = await reversal(asker, loan.id, payments[1]!.transaction_id, "2026-04-07");
+    expect(waiting).toMatchObject({
+      ok: true,
+      status: "awaiting_approval",
+      message:
+        "Waiting for a second staff member: it would bring what you credited to this member in 24 hours to $12,000.00, above $10,000.00.",
+    });
+    if (!waiting.ok) return;
+    expect(await balanceOf(checking.id)).toBe(checkingBefore + 6_000_00);
+    expect(
+      await decideLoanAction(db, {
+        staff: asker,
+        origin,
+        loan_id: loan.id,
+        action_id: waiting.action_id,
+        decision: { approve: true },
+      }),
+    ).toMatchObject({ ok: false, kind: "forbidden" });
+    expect(await balanceOf(checking.id)).toBe(checkingBefore + 6_000_00);
+    expect(
+      await decideLoanAction(
+        db,
+        { staff: second, origin, loan_id: loan.id, action_id: waiting.action_id, decision: { approve: true } },
+        at("2026-04-07"),
+      ),
+    ).toMatchObject({ ok: true, status: "posted" });
+    expect(await balanceOf(checking.id)).toBe(checkingBefore + 12_000_00);
+    // Another staff member's correction is their own: it is not counted with the asker's.
+    const other = await loanWithTwoPayments("2026-04-08");
+    expect(await reversal(second, other.loan.id, other.payments[0]!.transaction_id, "2026-04-08")).toMatchObject({
+      status: "posted",
+    });
+  });
+
+  it("an adjustment's credits and a correction count in the same totals", async () => {
+    const asker = await newStaff(db);
+    const { member, checking, loan, payments } = await loanWithTwoPayments("2026-04-13");
+    const { requestAdjustment } = await import("~/server/member-accounts/adjustments.server");
+    const adjusted = await requestAdjustment(db, {
+      staff: asker,
+      origin,
+      member_id: member.id,
+      account_id: checking.id,
+      target_cents: (await balanceOf(checking.id)) + 5_000_00,
+      reason: "Branch deposit keyed late",
+      now: at("2026-04-13"),
+    });
+    expect(adjusted).toMatchObject({ ok: true, status: "posted" });
+    expect(await reversal(asker, loan.id, payments[0]!.transaction_id, "2026-04-13")).toMatchObject({
+      status: "awaiting_approval",
+      message:
+        "Waiting for a second staff member: it would bring what you credited to this member in 24 hours to $11,000.00, above $10,000.00.",
+    });
+  });
+
+  it("two reversals sent at the same moment on two loans: one posts, the other waits", async () => {
+    const asker = await newStaff(db);
+    const first = await loanWithTwoPayments("2026-04-20");
+    // The same member's second loan, so the loans' locks do not serialize the two requests.
+    const applied = await applyForLoan(
+      db,
+      first.member,
+      {
+        product_slug: "personal",
+        amount_cents: 30_000_00,
+        term_months: 36,
+        purpose: "Boat",
+        annual_income_cents: 90_000_00,
+        employer: "Seacoast Boatworks",
+        idempotency_key: crypto.randomUUID(),
+      },
+      origin,
+      at("2026-04-20"),
+    );
+    if (!applied.ok) throw new Error(applied.message);
+    await decideApplication(
+      db,
+      {
+        staff: checker,
+        origin,
+        application_id: applied.application_id,
+        decision: { outcome: "approve", rate_ppm: 89_900, term_months: 36 },
+      },
+      at("2026-04-20"),
+    );
+    expect((await acceptOffer(db, first.member, applied.application_id, origin, at("2026-04-20"))).ok).toBe(true);
+    const [secondLoan] = await db.select().from(loans).where(eq(loans.application_id, applied.application_id));
+    expect(
+      (
+        await payLoan(
+          db,
+          first.member,
+          {
+            loan_id: secondLoan!.id,
+            from_account_id: first.checking.id,
+            amount: { kind: "amount", amount_cents: 6_000_00 },
+            idempotency_key: crypto.randomUUID(),
+          },
+          origin,
+          at("2026-04-20"),
+        )
+      ).ok,
+    ).toBe(true);
+    const [payment] = await db.select().from(loanPayments).where(eq(loanPayments.loan_id, secondLoan!.id));
+    const checkingBefore = await balanceOf(first.checking.id);
+    const answers = await Promise.all([
+      reversal(asker, first.loan.id, first.payments[0]!.transaction_id, "2026-04-21"),
+      reversal(asker, secondLoan!.id, payment!.transaction_id, "2026-04-21"),
+    ]);
+    expect(answers.map((a) => (a.ok ? a.status : a.message)).sort()).toEqual(["awaiting_approval", "posted"]);
+    expect(await balanceOf(first.checking.id)).toBe(checkingBefore + 6_000_00);
+    expect((await trialBalanceAsOf(db, "2026-04-21")).balanced).toBe(true);
+  });
+});

@@ -22,9 +22,10 @@ export function dualControlLimits(): DualControlLimits {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * What `staff_id` has credited to members that posted: balance adjustments up and the credit rows
- * of Add Transactions requests, posted at once or approved by someone else (a credit the maker
- * asked for counts for the maker, whoever approved it). It counts from the moment the money
+ * What `staff_id` has credited to members that posted: balance adjustments up, the credit rows
+ * of Add Transactions requests, and booked loans' corrections and late-fee waivers (each takes
+ * what the member owes down, or gives a payment back to their account), posted at once or
+ * approved by someone else (a credit the maker asked for counts for the maker, whoever approved it). It counts from the moment the money
  * posted: the request's time, or the approval's. `member_24h_cents`: to `member_id` in the 24
  * hours before `now`; `business_day_cents`: to every member on the business date of `now`
  * (the ledger's `today`, in the institution's time zone).
@@ -47,6 +48,11 @@ export async function staffCreditTotals(
       select member_id, credit_total_cents, coalesce(decided_at, requested_at)
         from staff_posting_requests
        where requested_by = ${staff_id} and status = 'posted' and credit_total_cents > 0
+         and (requested_at > ${since.toISOString()}::timestamptz or decided_at > ${since.toISOString()}::timestamptz)
+      union all
+      select member_id, amount_cents, coalesce(decided_at, requested_at)
+        from loan_staff_actions
+       where requested_by = ${staff_id} and status = 'posted'
          and (requested_at > ${since.toISOString()}::timestamptz or decided_at > ${since.toISOString()}::timestamptz)
     )
     select
