@@ -7,7 +7,13 @@ import { postTransfer } from "~/server/ledger/ledger.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
-import { applyPayment, totalOwed, type LoanOwed, type PaymentApplication } from "~/domain/loans/servicing";
+import {
+  applyPayment,
+  paymentParts,
+  totalOwed,
+  type LoanOwed,
+  type PaymentApplication,
+} from "~/domain/loans/servicing";
 
 /**
  * What a closed-end loan (./servicing.server.ts) and a line of credit (./lines-of-credit.server.ts)
@@ -120,7 +126,7 @@ export async function postRepayment(tx: DbOrTx, r: Repayment) {
 
 /** The notice's sentence of where a payment went: "$50.00 from Checking went to LN-000001: …". */
 export function paymentBreakdown(amount_cents: number, from_name: string, number: string, applied: PaymentApplication) {
-  return `${formatCents(amount_cents)} from ${from_name} went to ${number}: ${formatCents(applied.fees_cents)} fees, ${formatCents(applied.interest_cents)} interest, ${formatCents(applied.principal_cents)} principal.`;
+  return `${formatCents(amount_cents)} from ${from_name} went to ${number}: ${paymentParts(applied)}.`;
 }
 
 // ---------------------------------------------------------------------------------------------
