@@ -205,7 +205,7 @@ async function prepare(url: string | undefined) {
     cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
   });
   const started = await startSignIn(db, meta(), { email: EMAIL, password: PASSWORD });
-  if (started.status !== "challenge") throw new Error(`sign-in: ${started.status}`);
+  if (!started.ok || started.status !== "challenge") throw new Error(`sign-in: ${JSON.stringify(started)}`);
   apply(started.set_cookies);
   const [mail] = await db
     .select()
@@ -216,7 +216,7 @@ async function prepare(url: string | undefined) {
   const code = /code is: (\d{6})/.exec(mail?.text_body ?? "")?.[1];
   if (!code) throw new Error("no sign-in code");
   const verified = await verifySignInCode(db, meta(), { code });
-  if (verified.status !== "signed_in") throw new Error(`verify: ${verified.status}`);
+  if (!verified.ok) throw new Error(`verify: ${verified.message}`);
   apply(verified.set_cookies);
   await database.close();
   return { cookie: meta().cookie, checking_id: checking.id, savings_id: savings.id, seed_seconds, ledger_tps };

@@ -171,14 +171,14 @@ async function measure(database: Database, on_postgres: boolean) {
     const email = own[k % own.length]!;
     const meta = { ip: nextAddress(), user_agent: "bench", cookie: "" };
     const options = await passkeySignInOptions(db, meta);
-    if (options.status !== "options") throw new Error(`passkey options: ${options.status}`);
+    if (!options.ok) throw new Error(`passkey options: ${options.message}`);
     const response = assertion(credentials.get(email)!, {
       challenge: options.options.challenge,
       origin: rp.origin,
       rp_id: rp.rp_id,
     });
     const result = await signInWithPasskey(db, meta, { response_json: JSON.stringify(response) });
-    if (result.status !== "signed_in") throw new Error(`passkey sign-in: ${result.status}`);
+    if (!result.ok) throw new Error(`passkey sign-in: ${result.message}`);
   };
 
   /** One whole sign-in of the client's next member, refused loudly if any step is not the expected one. */
@@ -190,7 +190,7 @@ async function measure(database: Database, on_postgres: boolean) {
     const email = own[k % own.length]!;
     const meta = { ip: nextAddress(), user_agent: "bench", cookie: "" };
     const started = await startSignIn(db, meta, { email, password: PASSWORD });
-    if (started.status !== "challenge") throw new Error(`sign-in step 1: ${started.status}`);
+    if (!started.ok || started.status !== "challenge") throw new Error(`sign-in step 1: ${JSON.stringify(started)}`);
     const cookie = started.set_cookies.map((line) => line.split(";")[0]).join("; ");
     marks.code_read?.(true);
     const [mail] = await db
@@ -203,7 +203,7 @@ async function measure(database: Database, on_postgres: boolean) {
     if (!code) throw new Error("no sign-in code in the outbox");
     marks.code_read?.(false);
     const verified = await verifySignInCode(db, { ...meta, cookie }, { code });
-    if (verified.status !== "signed_in") throw new Error(`sign-in step 2: ${verified.status}`);
+    if (!verified.ok) throw new Error(`sign-in step 2: ${verified.message}`);
   };
   const check = async () => {
     if (!(await verifyPassword({ hash: password_hash, password: PASSWORD })))

@@ -135,7 +135,7 @@ async function prepareMembers(db: Database["db"]): Promise<BenchMember[]> {
       cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
     });
     const started = await startSignIn(db, meta(), { email: m.member.email, password: PASSWORD });
-    if (started.status !== "challenge") throw new Error(`sign-in: ${started.status}`);
+    if (!started.ok || started.status !== "challenge") throw new Error(`sign-in: ${JSON.stringify(started)}`);
     apply(started.set_cookies);
     const [mail] = await db
       .select()
@@ -146,7 +146,7 @@ async function prepareMembers(db: Database["db"]): Promise<BenchMember[]> {
     const code = /code is: (\d{6})/.exec(mail?.text_body ?? "")?.[1];
     if (!code) throw new Error("no sign-in code");
     const verified = await verifySignInCode(db, meta(), { code });
-    if (verified.status !== "signed_in") throw new Error(`verify: ${verified.status}`);
+    if (!verified.ok) throw new Error(`verify: ${verified.message}`);
     apply(verified.set_cookies);
     members.push({
       id: m.member.id,

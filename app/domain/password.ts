@@ -9,6 +9,8 @@ export const PASSWORD_TOO_SHORT = "Password should be at least 12 characters lon
 export const PASSWORD_TOO_LONG = "Password should be at most 128 characters long.";
 export const PASSWORD_TOO_COMMON = "This password is too common. Please choose one that is harder to guess.";
 export const PASSWORDS_DO_NOT_MATCH = "Passwords do not match";
+/** "Choose a new password" after a temporary one: the new one must differ from it. */
+export const SAME_AS_TEMPORARY_PASSWORD = "Your new password must be different from the temporary password.";
 
 /**
  * Long passwords that appear high in breach lists (lower-cased). Shorter ones are already refused

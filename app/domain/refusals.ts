@@ -104,12 +104,15 @@ export type LedgerAnswer<T> = (T & { ok: true }) | LedgerRefusal;
  */
 export type RefusalKind =
   | "bad_input"
+  /** Who is asking was not shown: a wrong password, code or passkey at sign-in. */
+  | "unauthenticated"
   | "forbidden"
   | "not_found"
   | "conflict"
   /** Well formed and allowed, but it cannot be done as asked (a change the system cannot apply itself). */
   | "unprocessable"
   | "too_large"
+  /** Too many tries: `retry_after_s`, when the refusal has it, says how long until the next one may work. */
   | "too_many"
   /** Nothing wrong with the request, but it could not be done just now (a store failed): try again. */
   | "unavailable";
@@ -117,7 +120,8 @@ export type RefusalKind =
 /**
  * A service's refusal as a value (docs/architecture.md#refusals). `ok: false` is the one marker
  * every answer uses, refusal or not; `field` names the form field the message belongs next to
- * (none: the whole form), `code` the reason a caller may branch on.
+ * (none: the whole form), `code` the reason a caller may branch on, `retry_after_s` (a `too_many`
+ * refusal) the seconds until trying again may work.
  */
 export interface Refusal<Code extends string = string> {
   ok: false;
@@ -125,15 +129,29 @@ export interface Refusal<Code extends string = string> {
   message: string;
   field?: string;
   code?: Code;
+  retry_after_s?: number;
 }
 
 export function refusal<Code extends string = string>(
   kind: RefusalKind,
   message: string,
-  extra: { field?: string; code?: Code } = {},
+  extra: { field?: string; code?: Code; retry_after_s?: number } = {},
 ): Refusal<Code> {
   const answer: Refusal<Code> = { ok: false, kind, message };
   if (extra.field !== undefined) answer.field = extra.field;
   if (extra.code !== undefined) answer.code = extra.code;
+  if (extra.retry_after_s !== undefined) answer.retry_after_s = extra.retry_after_s;
   return answer;
+}
+
+/** A refusal whose `code` is always there: for callers (an audit action, a page) that branch on it. */
+export type CodedRefusal<Code extends string> = Refusal<Code> & { code: Code };
+
+export function codedRefusal<Code extends string>(
+  kind: RefusalKind,
+  message: string,
+  code: Code,
+  extra: { field?: string; retry_after_s?: number } = {},
+): CodedRefusal<Code> {
+  return { ...refusal<Code>(kind, message, extra), code };
 }

@@ -17,6 +17,10 @@ export const SETTINGS_MESSAGES = {
   account_failed: "Failed to update account settings",
   account_load_failed: "Failed to load account settings",
   passwords_do_not_match: PASSWORDS_DO_NOT_MATCH,
+  wrong_current_password: "The current password is not correct.",
+  demo_locked:
+    "The published demo sign-ins cannot change their password or turn on an authenticator app, so the demo stays open to everyone.",
+  try_again: "Please try again in a moment.",
 } as const;
 
 /** Status messages clear after 3,000 ms (docs/product.md#settings). */

@@ -3,6 +3,8 @@
  * schemas (./sign-in), so that the sign-in page draws without loading Zod.
  */
 export const SIGN_IN_FAILED = "Failed to sign in. Please check your credentials.";
+/** A sign-in that was right but could not be finished (the session could not be made). */
+export const SIGN_IN_FAILED_LATER = "Failed to sign in. Please try again in a moment.";
 export const OTP_INVALID = "Invalid OTP. Please try again.";
 export const OTP_FAILED = "Failed to verify OTP. Please try again.";
 export const OTP_NEEDS_SIX_DIGITS = "Please enter the 6-digit code.";

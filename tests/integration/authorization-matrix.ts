@@ -214,7 +214,12 @@ export function memberOwnMatrix<T>(options: {
   /** The request id and address of the page and posts' requests (audits record them). */
   request: { request_id: string; ip: string };
   cast?: Parameters<typeof matrixCast>[1];
-  prepare: (db: Db, member: Awaited<ReturnType<typeof fundedMember>>) => Promise<T>;
+  /** The member's record; `cast` for what else it needs (staff to export a file, the other member's account). */
+  prepare: (
+    db: Db,
+    member: Awaited<ReturnType<typeof fundedMember>>,
+    cast: Awaited<ReturnType<typeof matrixCast>>,
+  ) => Promise<T>;
 }) {
   const context = routeContext(options.request);
   const matrix = {
@@ -247,7 +252,7 @@ export function memberOwnMatrix<T>(options: {
     const db = matrix.database.db;
     const cast = await matrixCast(db, options.cast);
     matrix.member = cast.member;
-    matrix.prepared = await options.prepare(db, cast.member);
+    matrix.prepared = await options.prepare(db, cast.member, cast);
     matrix.people = await SignedIn.as(db, {
       staff: cast.staff.id,
       reviewer: cast.reviewer.id,

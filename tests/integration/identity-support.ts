@@ -71,3 +71,16 @@ export { tinyPng } from "../factories";
 export function fileOf(bytes: Uint8Array, name: string, type: string): File {
   return new File([new Uint8Array(bytes)], name, { type });
 }
+
+/**
+ * What a sign-in, passkey or password service answered, as one word for a test to compare: a
+ * refusal's `code`, a success's `status` where there are several ways to succeed, else
+ * "signed_in" (a session made) or "ok".
+ */
+export function outcome(
+  result: { ok: true; status?: string } | { ok: true; user: unknown } | { ok: false; code?: string },
+): string {
+  if (!result.ok) return result.code ?? "refused";
+  if ("status" in result && typeof result.status === "string") return result.status;
+  return "user" in result ? "signed_in" : "ok";
+}

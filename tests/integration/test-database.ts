@@ -52,7 +52,8 @@ export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 /**
  * The test file's database, opened before its first test and closed after its last: `.db` is
- * the handle (read it inside a test or hook, once the database is open). `onOpen` runs once it
+ * the handle (read it inside a test or hook, once the database is open); `.url`, on PostgreSQL,
+ * opens a second pool on it (a second app process's). `onOpen` runs once it
  * is open (to keep the handle in a variable, or hand it to the app); `beforeClose` runs after the
  * last test while it is still open (a money test verifies the ledger there).
  */
@@ -62,8 +63,8 @@ export function fileDatabase(
     onOpen?: (database: Database) => void | Promise<void>;
     beforeClose?: (db: Db) => void | Promise<void>;
   } = {},
-): { readonly db: Db; readonly kind: Database["kind"] } {
-  let database: Database | undefined;
+): { readonly db: Db; readonly kind: Database["kind"]; readonly url: string | undefined } {
+  let database: (Database & { url?: string }) | undefined;
   beforeAll(async () => {
     database = await openTestDatabase({ pool_max: options.pool_max });
     await options.onOpen?.(database);
@@ -83,6 +84,10 @@ export function fileDatabase(
     get kind() {
       if (!database) throw new Error("the test database is not open yet: read .kind inside a test or hook");
       return database.kind;
+    },
+    get url() {
+      if (!database) throw new Error("the test database is not open yet: read .url inside a test or hook");
+      return database.url;
     },
   };
 }

@@ -39,3 +39,11 @@ export function loanOfferDisclosure(offer: LoanOffer): LoanOfferDisclosure {
   });
   return { ...disclosure, ...offer, first_payment_on };
 }
+
+/** A share-secured offer's disclosure names the pledged savings as its security interest. */
+export function withSecurity(
+  disclosure: LoanOfferDisclosure,
+  pledge: { security_interest: string } | null,
+): LoanOfferDisclosure {
+  return pledge ? { ...disclosure, security_interest: pledge.security_interest } : disclosure;
+}

@@ -55,6 +55,11 @@ export function formatRatePpm(rate_ppm: number): string {
   return `${whole}.${fraction}%`;
 }
 
+/** L-000012: how the member and staff name a booked loan. */
+export function loanNumber(loan_id: number): string {
+  return `L-${String(loan_id).padStart(6, "0")}`;
+}
+
 /** 969 -> "9.69%" (an APR in hundredths of a percent, as the disclosure gives it). */
 export function formatAprBp(apr_bp: number): string {
   return `${Math.floor(apr_bp / 100)}.${String(apr_bp % 100).padStart(2, "0")}%`;

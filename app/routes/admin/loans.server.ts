@@ -1,5 +1,6 @@
 import { withDatabase } from "~/server/db/db.server";
-import { applicationQueue, decideApplication, staffApplication } from "~/server/loans/applications.server";
+import { decideApplication } from "~/server/loans/applications.server";
+import { applicationQueue, staffApplication } from "~/server/loans/application-views.server";
 
 /** What /admin/loans and /admin/loans/:applicationId call (docs/product.md#loans). */
 export const loadLoanQueue = withDatabase((database) => applicationQueue(database));

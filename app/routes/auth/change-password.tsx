@@ -4,13 +4,19 @@ import { KeyRound } from "lucide-react";
 import type { Route } from "./+types/change-password";
 import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
-import { PASSWORD_MIN_CHARS } from "~/domain/password";
+import { PASSWORD_MIN_CHARS, SAME_AS_TEMPORARY_PASSWORD } from "~/domain/password";
 import { safeRedirectTo } from "~/domain/redirect-to";
 import { changePasswordSchema } from "~/domain/settings";
-import { currentPasswordLockedMessage } from "~/server/auth/current-password.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { destinationAfterSignIn, requireUser } from "~/server/auth/session.server";
-import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
+import {
+  parseSubmission,
+  readForm,
+  refusalHeaders,
+  refusalStatus,
+  replyTo,
+  type FormReply,
+} from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { SessionTimeout } from "~/components/session/session-timeout";
@@ -37,12 +43,10 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 const SIGNED_IN = ["user", "admin", "reviewer", "accountant"] as const;
-const WRONG_TEMPORARY = "The temporary password is not correct.";
-const SAME_PASSWORD = "Your new password must be different from the temporary password.";
 
 /** The password rules, and a new password that differs from the temporary one. */
 const replaceTemporarySchema = changePasswordSchema.refine((value) => value.current_password !== value.new_password, {
-  message: SAME_PASSWORD,
+  message: SAME_AS_TEMPORARY_PASSWORD,
   path: ["new_password"],
 });
 
@@ -71,30 +75,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success")
     return data({ reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
   const result = await replaceTemporaryPassword(requestMeta(request, ip), user, submission.value, { request_id });
-  const refuse = (messages: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }): ActionResult => ({
-    reply: replyTo(submission, messages),
-  });
-  switch (result.status) {
-    case "changed":
-      throw redirect(destinationAfterSignIn(user, redirect_to), { headers: setCookieHeaders(result.set_cookies) });
-    case "not_required":
-      throw redirect(destinationAfterSignIn(user, redirect_to));
-    case "wrong_password":
-      return data(refuse({ fieldErrors: { current_password: [WRONG_TEMPORARY] } }), { status: 400 });
-    case "locked":
-      return data(refuse({ fieldErrors: { current_password: [currentPasswordLockedMessage(result.retry_after_s)] } }), {
-        status: 429,
-        headers: { "Retry-After": String(result.retry_after_s) },
-      });
-    case "same_password":
-      return data(refuse({ fieldErrors: { new_password: [SAME_PASSWORD] } }), { status: 400 });
-    case "not_allowed":
-      return data(refuse({ formErrors: ["This sign-in cannot change its password. Please contact us."] }), {
-        status: 403,
-      });
-    case "failed":
-      return data(refuse({ formErrors: ["We could not change your password. Please try again."] }), { status: 500 });
+  if (result.ok) {
+    if (result.status === "not_required") throw redirect(destinationAfterSignIn(user, redirect_to));
+    throw redirect(destinationAfterSignIn(user, redirect_to), { headers: setCookieHeaders(result.set_cookies) });
   }
+  // Next to its field when the refusal names one (the temporary or the new password), else about the form.
+  const messages = result.field
+    ? { fieldErrors: { [result.field]: [result.message] } }
+    : { formErrors: [result.message] };
+  return data({ reply: replyTo(submission, messages) } satisfies ActionResult, {
+    status: refusalStatus(result.kind),
+    headers: refusalHeaders(result),
+  });
 }
 
 export default function ChangePassword({ loaderData, actionData }: Route.ComponentProps) {

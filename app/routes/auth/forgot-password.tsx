@@ -4,10 +4,17 @@ import { ArrowLeft, MailCheck } from "lucide-react";
 import type { Route } from "./+types/forgot-password";
 import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
-import { FORGOT_PASSWORD_SENT, rateLimitedMessage } from "~/domain/sign-in-messages";
+import { FORGOT_PASSWORD_SENT } from "~/domain/sign-in-messages";
 import { forgotPasswordSchema } from "~/domain/sign-in";
 import { requestMeta } from "~/server/auth/request-meta.server";
-import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
+import {
+  parseSubmission,
+  readForm,
+  refusalHeaders,
+  refusalStatus,
+  replyTo,
+  type FormReply,
+} from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { Button, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
@@ -41,16 +48,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success")
     return data({ status: "invalid", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
   const result = await requestPasswordReset(requestMeta(request, ip), submission.value.email, { request_id });
-  if (result.status === "rate_limited") {
+  if (!result.ok) {
     return data(
-      {
-        status: "rate_limited",
-        reply: replyTo(submission, { formErrors: [rateLimitedMessage(result.retry_after_s)] }),
-      } satisfies ActionResult,
-      {
-        status: 429,
-        headers: { "Retry-After": String(result.retry_after_s) },
-      },
+      { status: "rate_limited", reply: replyTo(submission, { formErrors: [result.message] }) } satisfies ActionResult,
+      { status: refusalStatus(result.kind), headers: refusalHeaders(result) },
     );
   }
   return { status: "sent", reply: replyTo(submission) } satisfies ActionResult;

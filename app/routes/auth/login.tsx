@@ -7,24 +7,29 @@ import { requestInfoContext } from "~/context";
 import { safeRedirectTo } from "~/domain/redirect-to";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import {
-  OTP_FAILED,
-  OTP_INVALID,
   OTP_TOO_MANY,
   PASSKEY_CANCELLED,
-  PASSKEY_SIGN_IN_FAILED,
   SIGN_IN_EXPIRED,
   STAFF_PASSKEY_REQUIRED,
-  SIGN_IN_FAILED,
   keepCodeDigits,
   lockedMessage,
-  rateLimitedMessage,
 } from "~/domain/sign-in-messages";
+import type { Refusal } from "~/domain/refusals";
 import { codeSchema, signInSchema } from "~/domain/sign-in";
 import { demoSignInsForLogin } from "~/server/auth/demo-info.server";
 import { rememberEmailHeader, rememberedEmail } from "~/server/auth/remember-email.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { destinationAfterSignIn, redirectIfSignedIn } from "~/server/auth/session.server";
-import { formReply, parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
+import {
+  formReply,
+  parseSubmission,
+  readForm,
+  refusalHeaders,
+  refusalStatus,
+  replyTo,
+  type FormReply,
+} from "~/server/http/form.server";
+import type { SignedIn } from "~/server/auth/sign-in.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { Button, Checkbox, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
@@ -124,42 +129,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === "passkey-options" || intent === "passkey") {
-    const refuse = (message: string): ActionResult => ({
-      intent: "passkey",
-      reply: formReply(form, { formErrors: [message] }),
-    });
+    const refuse = (refusal: Refusal): ReturnType<typeof data<ActionResult>> =>
+      data(
+        { intent: "passkey", reply: formReply(form, { formErrors: [refusal.message] }) },
+        { status: refusalStatus(refusal.kind), headers: refusalHeaders(refusal) },
+      );
     if (intent === "passkey-options") {
       const options = await passkeySignInOptions(meta);
-      if (options.status === "rate_limited")
-        return data(refuse(rateLimitedMessage(options.retry_after_s)), {
-          status: 429,
-          headers: { "Retry-After": String(options.retry_after_s) },
-        });
+      if (!options.ok) return refuse(options);
       return { intent: "passkey-options", options: options.options } satisfies ActionResult;
     }
     const result = await signInWithPasskey(meta, { response_json: String(form.get("response") ?? "") });
-    switch (result.status) {
-      case "signed_in":
-        if (result.user.must_change_password)
-          throw redirect(withRedirect("/change-password", redirect_to), {
-            headers: setCookieHeaders(result.set_cookies),
-          });
-        throw redirect(destinationAfterSignIn(result.user, redirect_to), {
-          headers: setCookieHeaders(result.set_cookies),
-        });
-      case "invalid":
-        return data(refuse(PASSKEY_SIGN_IN_FAILED), { status: 401 });
-      case "locked":
-      case "rate_limited":
-        return data(
-          refuse(
-            result.status === "locked" ? lockedMessage(result.retry_after_s) : rateLimitedMessage(result.retry_after_s),
-          ),
-          { status: 429, headers: { "Retry-After": String(result.retry_after_s) } },
-        );
-      case "failed":
-        return data(refuse("Failed to sign in. Please try again in a moment."), { status: 500 });
-    }
+    if (!result.ok) return refuse(result);
+    throw signedInRedirect(result, redirect_to);
   }
 
   if (intent === "code") {
@@ -167,43 +149,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== "success")
       return data({ intent: "code", reply: replyTo(submission) } satisfies ActionResult, { status: 400 });
     const result = await verifySignInCode(meta, { code: submission.value.code });
-    const refuse = (message: string): ActionResult => ({
-      intent: "code",
-      reply: replyTo(submission, { formErrors: [message] }),
-    });
-    switch (result.status) {
-      case "signed_in":
-        // A temporary password set by staff is replaced first (docs/product.md#passwords); then on
-        // to where they were going.
-        if (result.user.must_change_password)
-          throw redirect(withRedirect("/change-password", redirect_to), {
-            headers: setCookieHeaders(result.set_cookies),
-          });
-        throw redirect(destinationAfterSignIn(result.user, redirect_to), {
-          headers: setCookieHeaders(result.set_cookies),
-        });
-      case "invalid":
-        return data(refuse(OTP_INVALID), { status: 401 });
-      case "ended":
-        throw redirect(withRedirect("/login", redirect_to, { notice: "codes" }), {
-          headers: setCookieHeaders(result.set_cookies),
-        });
-      case "expired":
-        throw redirect(withRedirect("/login", redirect_to, { notice: "expired" }), {
-          headers: setCookieHeaders(result.set_cookies),
-        });
-      case "locked":
-        throw redirect(withRedirect("/login", redirect_to, { notice: "locked" }), {
-          headers: setCookieHeaders(result.set_cookies),
-        });
-      case "rate_limited":
-        return data(refuse(rateLimitedMessage(result.retry_after_s)), {
-          status: 429,
-          headers: { "Retry-After": String(result.retry_after_s) },
-        });
-      case "failed":
-        return data(refuse(OTP_FAILED), { status: 500 });
-    }
+    if (result.ok) throw signedInRedirect(result, redirect_to);
+    // The challenge is over: back to step 1, which says why.
+    if ("set_cookies" in result)
+      throw redirect(withRedirect("/login", redirect_to, { notice: CHALLENGE_OVER_NOTICE[result.code] }), {
+        headers: setCookieHeaders(result.set_cookies),
+      });
+    return data(
+      { intent: "code", reply: replyTo(submission, { formErrors: [result.message] }) } satisfies ActionResult,
+      {
+        status: refusalStatus(result.kind),
+        headers: refusalHeaders(result),
+      },
+    );
   }
 
   const submission = parseSubmission(signInSchema, form);
@@ -215,29 +173,29 @@ export async function action({ request, context }: Route.ActionArgs) {
     intent: "password",
     reply: replyTo(submission, { formErrors: [message] }),
   });
-  switch (result.status) {
-    case "challenge": {
-      const headers = setCookieHeaders(result.set_cookies);
-      headers.append("Set-Cookie", await rememberEmailHeader(remember ? email : null));
-      throw redirect(withRedirect("/login", redirect_to), { headers });
-    }
-    case "invalid":
-      return data(refuse(SIGN_IN_FAILED), { status: 401 });
-    case "passkey_required":
-      return data(refuse(STAFF_PASSKEY_REQUIRED), { status: 403, headers: setCookieHeaders(result.set_cookies) });
-    case "locked":
-      return data(refuse(lockedMessage(result.retry_after_s)), {
-        status: 429,
-        headers: { "Retry-After": String(result.retry_after_s) },
-      });
-    case "rate_limited":
-      return data(refuse(rateLimitedMessage(result.retry_after_s)), {
-        status: 429,
-        headers: { "Retry-After": String(result.retry_after_s) },
-      });
-    case "failed":
-      return data(refuse("Failed to sign in. Please try again in a moment."), { status: 500 });
-  }
+  if (!result.ok)
+    return data(refuse(result.message), { status: refusalStatus(result.kind), headers: refusalHeaders(result) });
+  if (result.status === "passkey_required")
+    return data(refuse(STAFF_PASSKEY_REQUIRED), { status: 403, headers: setCookieHeaders(result.set_cookies) });
+  const headers = setCookieHeaders(result.set_cookies);
+  headers.append("Set-Cookie", await rememberEmailHeader(remember ? email : null));
+  throw redirect(withRedirect("/login", redirect_to), { headers });
+}
+
+/** Why step 1 shows again when a code's challenge is over (the notices above). */
+const CHALLENGE_OVER_NOTICE = { ended: "codes", expired: "expired", locked: "locked" } as const satisfies Record<
+  string,
+  NoticeKey
+>;
+
+/**
+ * Where a finished sign-in goes: a temporary password set by staff is replaced first
+ * (docs/product.md#passwords); then on to where they were going.
+ */
+function signedInRedirect(signed: SignedIn, redirect_to: string | null): Response {
+  const headers = setCookieHeaders(signed.set_cookies);
+  if (signed.user.must_change_password) return redirect(withRedirect("/change-password", redirect_to), { headers });
+  return redirect(destinationAfterSignIn(signed.user, redirect_to), { headers });
 }
 
 export default function LoginRoute({ loaderData, actionData }: Route.ComponentProps) {

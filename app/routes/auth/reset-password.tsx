@@ -4,9 +4,9 @@ import type { Route } from "./+types/reset-password";
 import { institution } from "~/config/institution.server";
 import { requestInfoContext } from "~/context";
 import { PASSWORD_MIN_CHARS } from "~/domain/password";
-import { RESET_LINK_INVALID, rateLimitedMessage, resetPasswordSchema } from "~/domain/sign-in";
+import { RESET_LINK_INVALID, resetPasswordSchema } from "~/domain/sign-in";
 import { requestMeta } from "~/server/auth/request-meta.server";
-import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
+import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { Button, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
@@ -47,27 +47,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     { token: submission.value.token, password: submission.value.password },
     { request_id },
   );
-  const refuse = (message: string) => replyTo(submission, { formErrors: [message] });
-  switch (result.status) {
-    case "reset":
-      throw redirect("/login?notice=reset");
-    case "invalid_link":
-      return data({ status: "error", reply: refuse(RESET_LINK_INVALID), link_dead: true } satisfies ActionResult, {
-        status: 400,
-      });
-    case "rate_limited":
-      return data({ status: "error", reply: refuse(rateLimitedMessage(result.retry_after_s)) } satisfies ActionResult, {
-        status: 429,
-      });
-    case "failed":
-      return data(
-        {
-          status: "error",
-          reply: refuse("We could not change your password. Please try again."),
-        } satisfies ActionResult,
-        { status: 500 },
-      );
-  }
+  if (result.ok) throw redirect("/login?notice=reset");
+  return data(
+    {
+      status: "error",
+      reply: replyTo(submission, { formErrors: [result.message] }),
+      ...(result.code === "invalid_link" ? { link_dead: true } : {}),
+    } satisfies ActionResult,
+    { status: refusalStatus(result.kind) },
+  );
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,15 +1,10 @@
 import { withDatabase } from "~/server/db/db.server";
 import type { SessionUser } from "~/server/auth/session.server";
-import {
-  acceptOffer,
-  applyForLoan,
-  memberApplication,
-  memberApplications,
-  memberDisclosurePdf,
-  memberLoans,
-} from "~/server/loans/applications.server";
+import { applyForLoan } from "~/server/loans/applications.server";
+import { acceptOffer } from "~/server/loans/offer-acceptance.server";
+import { memberApplication, memberApplications, memberDisclosurePdf } from "~/server/loans/application-views.server";
 import { payLoan, setAutopay } from "~/server/loans/servicing.server";
-import { loanPayingAccounts, memberLoanDetail } from "~/server/loans/loan-views.server";
+import { loanPayingAccounts, memberLoanDetail, memberLoans } from "~/server/loans/loan-views.server";
 import { memberLoanStatementPdf, memberLoanStatements } from "~/server/statements/loan-statements.server";
 import { loanPledge, pledgeableAccounts } from "~/server/loans/share-secured.server";
 

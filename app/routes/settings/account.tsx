@@ -8,15 +8,24 @@ import {
   SETTINGS_MESSAGES,
   totpCodeSchema,
 } from "~/domain/settings";
-import { currentPasswordLockedMessage } from "~/server/auth/current-password.server";
+import type { Refusal } from "~/domain/refusals";
+import { PASSKEY_MESSAGES } from "~/server/auth/passkey-registration.server";
 import { requestMeta, setCookieHeaders } from "~/server/auth/request-meta.server";
 import { requireUser } from "~/server/auth/session.server";
 import { describeUserAgent } from "~/server/auth/devices.server";
-import { formReply, parseSubmission, readForm, refusalStatus, replyTo } from "~/server/http/form.server";
+import {
+  formReply,
+  parseSubmission,
+  readForm,
+  refusalHeaders,
+  refusalStatus,
+  replyTo,
+  type FormReply,
+} from "~/server/http/form.server";
 import { PUSH_MESSAGES } from "~/server/notifications/push.server";
 import { checkPasskeyName } from "~/domain/passkeys";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
-import { DEMO_SETTINGS_LOCKED } from "~/server/settings/settings.server";
+import { TOTP_CONFIRM_MESSAGES } from "~/server/settings/settings.server";
 import { pageTitle } from "~/components/site/page-title";
 import { FormMessage } from "~/components/ui";
 import { SettingsPage } from "~/components/settings/settings-page";
@@ -119,36 +128,32 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-/** What a passkey or session intent's refusal says (docs/product.md#messages-settings). */
-const PASSKEY_REFUSALS = {
-  wrong_password: "The current password is not correct.",
-  too_many: "You have 10 passkeys, the most an account can have. Remove one first.",
-  invalid: "The passkey could not be checked. Please try again.",
-  already_added: "That passkey is already on your account.",
-  not_found: "That passkey is not on your account.",
-  last_staff_passkey: "Staff must keep a passkey. Add another one before removing this one.",
-  failed: "Please try again in a moment.",
-} as const;
-
 function refuse(intent: AccountIntent, detail: string, status: number, extra: Partial<AccountActionData> = {}) {
   return data({ intent, ok: false, message: FAILED, detail, ...extra } satisfies AccountActionData, { status });
 }
 
-/** Too many wrong current passwords: refused until the lock ends (current-password.server.ts). */
-function passwordLocked(intent: AccountIntent, retry_after_s: number, submission: Parameters<typeof replyTo>[0]) {
-  const message = currentPasswordLockedMessage(retry_after_s);
+/**
+ * A service's refusal (docs/architecture.md#refusals): its message as the detail, and next to its
+ * field too when it names one (a wrong or locked current password); the status by its kind, with
+ * Retry-After when it says how long to wait.
+ */
+function refused(
+  intent: AccountIntent,
+  refusal: Refusal,
+  reply: (messages: { fieldErrors: Record<string, string[]> }) => FormReply,
+  extra: Partial<AccountActionData> = {},
+) {
+  const next_to_field = refusal.field ? { reply: reply({ fieldErrors: { [refusal.field]: [refusal.message] } }) } : {};
   return data(
     {
       intent,
       ok: false,
       message: FAILED,
-      detail: message,
-      reply: replyTo(submission, { fieldErrors: { current_password: [message] } }),
+      detail: refusal.message,
+      ...next_to_field,
+      ...extra,
     } satisfies AccountActionData,
-    {
-      status: 429,
-      headers: { "Retry-After": String(retry_after_s) },
-    },
+    { status: refusalStatus(refusal.kind), headers: refusalHeaders(refusal) },
   );
 }
 
@@ -171,30 +176,16 @@ export async function action({ request, context }: Route.ActionArgs) {
         );
       }
       const result = await changeOwnPassword(meta, user, submission.value, { request_id });
-      const wrongPassword = {
-        reply: replyTo(submission, { fieldErrors: { current_password: ["The current password is not correct."] } }),
-      };
-      switch (result.status) {
-        case "changed":
-          return data(
-            {
-              intent,
-              ok: true,
-              message: UPDATED,
-              detail: "Your password has been changed. You have been signed out everywhere else.",
-            } satisfies AccountActionData,
-            { headers: setCookieHeaders(result.set_cookies) },
-          );
-        case "wrong_password":
-          return refuse(intent, "The current password is not correct.", 400, wrongPassword);
-        case "locked":
-          return passwordLocked(intent, result.retry_after_s, submission);
-        case "not_allowed":
-          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
-        case "failed":
-          return refuse(intent, "Please try again in a moment.", 500);
-      }
-      break;
+      if (!result.ok) return refused(intent, result, (messages) => replyTo(submission, messages));
+      return data(
+        {
+          intent,
+          ok: true,
+          message: UPDATED,
+          detail: "Your password has been changed. You have been signed out everywhere else.",
+        } satisfies AccountActionData,
+        { headers: setCookieHeaders(result.set_cookies) },
+      );
     }
     case "totp-start": {
       const submission = parseSubmission(passwordOnlySchema, form);
@@ -203,29 +194,15 @@ export async function action({ request, context }: Route.ActionArgs) {
           reply: replyTo(submission),
         });
       const result = await startTotpEnrollment(meta, user, submission.value.current_password, { request_id });
-      const wrongPassword = {
-        reply: replyTo(submission, { fieldErrors: { current_password: ["The current password is not correct."] } }),
-      };
-      switch (result.status) {
-        case "started":
-          return { intent, ok: true, message: "", totp_setup: result.setup } satisfies AccountActionData;
-        case "wrong_password":
-          return refuse(intent, "The current password is not correct.", 400, wrongPassword);
-        case "locked":
-          return passwordLocked(intent, result.retry_after_s, submission);
-        case "already_enrolled":
-          return {
-            intent,
-            ok: true,
-            message: UPDATED,
-            detail: "Your authenticator app is already on.",
-          } satisfies AccountActionData;
-        case "not_allowed":
-          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
-        case "failed":
-          return refuse(intent, "Please try again in a moment.", 500);
-      }
-      break;
+      if (!result.ok) return refused(intent, result, (messages) => replyTo(submission, messages));
+      if (result.status === "started")
+        return { intent, ok: true, message: "", totp_setup: result.setup } satisfies AccountActionData;
+      return {
+        intent,
+        ok: true,
+        message: UPDATED,
+        detail: "Your authenticator app is already on.",
+      } satisfies AccountActionData;
     }
     case "totp-confirm": {
       const submission = parseSubmission(totpCodeSchema, form);
@@ -236,29 +213,18 @@ export async function action({ request, context }: Route.ActionArgs) {
           totp_setup: setup,
         });
       const result = await confirmTotpEnrollment(meta, user, submission.value.code, { request_id });
-      switch (result.status) {
-        case "enrolled":
-          return {
-            intent,
-            ok: true,
-            message: UPDATED,
-            detail: "Authenticator app turned on. From now on, sign in with a code from your app.",
-          } satisfies AccountActionData;
-        case "invalid_code":
-          return refuse(
-            intent,
-            "That code did not match. Check the time on your device and try the newest code.",
-            400,
-            { reply: replyTo(submission, { fieldErrors: { code: ["That code did not match."] } }), totp_setup: setup },
-          );
-        case "not_started":
-          return refuse(intent, "Please start the set-up again.", 400);
-        case "not_allowed":
-          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
-        case "failed":
-          return refuse(intent, "Please try again in a moment.", 500, { totp_setup: setup });
+      if (!result.ok) {
+        // The code field says it shorter; the set-up stays on screen to try again (or after a failure).
+        const short = { fieldErrors: { code: [TOTP_CONFIRM_MESSAGES.invalid_code_field] } };
+        const again = result.code === "invalid_code" || result.code === "failed" ? { totp_setup: setup } : {};
+        return refused(intent, result, () => replyTo(submission, short), again);
       }
-      break;
+      return {
+        intent,
+        ok: true,
+        message: UPDATED,
+        detail: "Authenticator app turned on. From now on, sign in with a code from your app.",
+      } satisfies AccountActionData;
     }
     case "totp-cancel": {
       await cancelTotpEnrollment(user.id);
@@ -271,27 +237,13 @@ export async function action({ request, context }: Route.ActionArgs) {
           reply: replyTo(submission),
         });
       const result = await disableTotp(meta, user, submission.value.current_password, { request_id });
-      const wrongPassword = {
-        reply: replyTo(submission, { fieldErrors: { current_password: ["The current password is not correct."] } }),
-      };
-      switch (result.status) {
-        case "disabled":
-          return {
-            intent,
-            ok: true,
-            message: UPDATED,
-            detail: "Authenticator app turned off. Sign-in codes will come by email again.",
-          } satisfies AccountActionData;
-        case "wrong_password":
-          return refuse(intent, "The current password is not correct.", 400, wrongPassword);
-        case "locked":
-          return passwordLocked(intent, result.retry_after_s, submission);
-        case "not_allowed":
-          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
-        case "failed":
-          return refuse(intent, "Please try again in a moment.", 500);
-      }
-      break;
+      if (!result.ok) return refused(intent, result, (messages) => replyTo(submission, messages));
+      return {
+        intent,
+        ok: true,
+        message: UPDATED,
+        detail: "Authenticator app turned off. Sign-in codes will come by email again.",
+      } satisfies AccountActionData;
     }
     case "paper-delivery": {
       // Withdrawing consent to electronic delivery (E-SIGN): members only, staff get no statements.
@@ -315,21 +267,8 @@ export async function action({ request, context }: Route.ActionArgs) {
           reply: formReply(form, { fieldErrors }),
         });
       const result = await startPasskeyRegistration(meta, user, password, { request_id });
-      switch (result.status) {
-        case "options":
-          return { intent, ok: true, message: "", passkey_options: result.options } satisfies AccountActionData;
-        case "wrong_password":
-          return refuse(intent, PASSKEY_REFUSALS.wrong_password, 400, {
-            reply: formReply(form, { fieldErrors: { current_password: [PASSKEY_REFUSALS.wrong_password] } }),
-          });
-        case "locked":
-          return passwordLocked(intent, result.retry_after_s, parseSubmission(passwordOnlySchema, form));
-        case "too_many":
-          return refuse(intent, PASSKEY_REFUSALS.too_many, 409);
-        case "not_allowed":
-          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
-      }
-      break;
+      if (!result.ok) return refused(intent, result, (messages) => formReply(form, messages));
+      return { intent, ok: true, message: "", passkey_options: result.options } satisfies AccountActionData;
     }
     case "passkey-add": {
       const name = checkPasskeyName(form.get("name"));
@@ -339,33 +278,22 @@ export async function action({ request, context }: Route.ActionArgs) {
         { name: name.name, response_json: String(form.get("response") ?? "") },
         { request_id, ip },
       );
-      switch (result.status) {
-        case "added":
-          return {
-            intent,
-            ok: true,
-            message: UPDATED,
-            detail: `Passkey "${name.name}" added. You can now sign in with it and use it to confirm transfers.`,
-          } satisfies AccountActionData;
-        case "not_allowed":
-          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
-        case "already_added":
-          return refuse(intent, PASSKEY_REFUSALS.already_added, 409);
-        case "invalid":
-          return refuse(intent, PASSKEY_REFUSALS.invalid, 400);
-        case "failed":
-          return refuse(intent, PASSKEY_REFUSALS.failed, 500);
-      }
-      break;
+      if (!result.ok) return refused(intent, result, (messages) => formReply(form, messages));
+      return {
+        intent,
+        ok: true,
+        message: UPDATED,
+        detail: `Passkey "${name.name}" added. You can now sign in with it and use it to confirm transfers.`,
+      } satisfies AccountActionData;
     }
     case "passkey-remove":
     case "passkey-remove-options":
     case "passkey-remove-confirm": {
       const passkey_id = Number(form.get("passkey_id"));
-      if (!Number.isSafeInteger(passkey_id) || passkey_id <= 0) return refuse(intent, PASSKEY_REFUSALS.not_found, 404);
+      if (!Number.isSafeInteger(passkey_id) || passkey_id <= 0) return refuse(intent, PASSKEY_MESSAGES.not_found, 404);
       if (intent === "passkey-remove-options") {
         const options = await passkeyRemovalOptions(user, passkey_id);
-        if (!options) return refuse(intent, PASSKEY_REFUSALS.not_found, 404);
+        if (!options) return refuse(intent, PASSKEY_MESSAGES.not_found, 404);
         return { intent, ok: true, message: "", passkey_options: options, passkey_id } satisfies AccountActionData;
       }
       let result;
@@ -389,26 +317,8 @@ export async function action({ request, context }: Route.ActionArgs) {
           { request_id, ip },
         );
       }
-      switch (result.status) {
-        case "removed":
-          return { intent, ok: true, message: UPDATED, detail: "Passkey removed." } satisfies AccountActionData;
-        case "wrong_password":
-          return refuse(intent, PASSKEY_REFUSALS.wrong_password, 400, {
-            passkey_id,
-            reply: formReply(form, { fieldErrors: { current_password: [PASSKEY_REFUSALS.wrong_password] } }),
-          });
-        case "locked":
-          return passwordLocked(intent, result.retry_after_s, parseSubmission(passwordOnlySchema, form));
-        case "not_found":
-          return refuse(intent, PASSKEY_REFUSALS.not_found, 404);
-        case "last_staff_passkey":
-          return refuse(intent, PASSKEY_REFUSALS.last_staff_passkey, 409, { passkey_id });
-        case "invalid":
-          return refuse(intent, PASSKEY_REFUSALS.invalid, 400, { passkey_id });
-        case "not_allowed":
-          return refuse(intent, DEMO_SETTINGS_LOCKED, 403);
-      }
-      break;
+      if (!result.ok) return refused(intent, result, (messages) => formReply(form, messages), { passkey_id });
+      return { intent, ok: true, message: UPDATED, detail: "Passkey removed." } satisfies AccountActionData;
     }
     case "session-end": {
       const result = await endSession(user, user.session_id, String(form.get("session_id") ?? ""), { request_id, ip });

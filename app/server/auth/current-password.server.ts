@@ -1,4 +1,6 @@
 import type { Actor } from "~/domain/actor";
+import { codedRefusal, type CodedRefusal, type Refusal } from "~/domain/refusals";
+import { SETTINGS_MESSAGES } from "~/domain/settings";
 import type { Db } from "~/server/db/client.server";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { sendEmail } from "~/server/mail/outbox.server";
@@ -31,7 +33,22 @@ export type CurrentPasswordPurpose =
   | "passkey_add"
   | "passkey_remove";
 
-export type CurrentPasswordLocked = { status: "locked"; retry_after_s: number };
+/** Checks refused for a while (the address locked, or too many checks): `retry_after_s` until they may work. */
+export type CurrentPasswordLocked = CodedRefusal<"locked">;
+
+/** A wrong current password: the message goes next to its field. */
+export type WrongCurrentPassword = CodedRefusal<"wrong_password">;
+
+export function wrongCurrentPassword(message: string = SETTINGS_MESSAGES.wrong_current_password): WrongCurrentPassword {
+  return codedRefusal("bad_input", message, "wrong_password", { field: "current_password" });
+}
+
+function currentPasswordLocked(retry_after_s: number): CurrentPasswordLocked {
+  return codedRefusal("too_many", currentPasswordLockedMessage(retry_after_s), "locked", {
+    field: "current_password",
+    retry_after_s,
+  });
+}
 
 /** Wrong passwords (recent, for the account) after which the member is told. */
 export const CURRENT_PASSWORD_ALERT_AFTER = 3;
@@ -44,9 +61,9 @@ export function currentPasswordLockedMessage(retry_after_s: number): string {
 
 /**
  * Runs `check` (which checks the current password and, if right, makes the change) within the
- * limits above. `check` answers `{ status: "wrong_password" }` for a wrong password.
+ * limits above. `check` answers `wrongCurrentPassword()` for a wrong password.
  */
-export async function guardCurrentPassword<T extends { status: string }>(
+export async function guardCurrentPassword<T extends { ok: true } | Refusal>(
   db: Db,
   meta: RequestMeta,
   user: Actor,
@@ -70,11 +87,11 @@ export async function guardCurrentPassword<T extends { status: string }>(
       ...event,
       detail: { purpose, reason: lock.locked ? "locked" : "rate_limited" },
     });
-    return { status: "locked", retry_after_s };
+    return currentPasswordLocked(retry_after_s);
   }
 
   const result = await check();
-  if (result.status !== "wrong_password") return result;
+  if (result.ok || result.code !== "wrong_password") return result;
 
   const { locked_now, failures } = await recordWrongPassword(db, user.email, now);
   await recordSecurityEvent(db, {
@@ -98,5 +115,5 @@ export async function guardCurrentPassword<T extends { status: string }>(
       logger.error({ err: error, user_id: user.id }, "current-password alert failed");
     }
   }
-  return locked_now ? { status: "locked", retry_after_s: LOCKOUT_MS / 1000 } : result;
+  return locked_now ? currentPasswordLocked(LOCKOUT_MS / 1000) : result;
 }

@@ -4,11 +4,18 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
 } from "@simplewebauthn/server";
 import type { Actor } from "~/domain/actor";
+import { codedRefusal, type CodedRefusal } from "~/domain/refusals";
+import { SETTINGS_MESSAGES } from "~/domain/settings";
 import type { Db } from "~/server/db/client.server";
 import { passkeys } from "~/server/db/schema";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { logger } from "~/server/logger.server";
-import { guardCurrentPassword, type CurrentPasswordLocked } from "./current-password.server";
+import {
+  guardCurrentPassword,
+  wrongCurrentPassword,
+  type CurrentPasswordLocked,
+  type WrongCurrentPassword,
+} from "./current-password.server";
 import type { RequestMeta } from "./request-meta.server";
 import {
   ALGORITHMS,
@@ -33,12 +40,26 @@ import {
  * kept. The challenges, the list and the checks are passkeys.server.ts.
  */
 
+/** What adding or removing a passkey is refused with (docs/product.md#messages-settings). */
+export const PASSKEY_MESSAGES = {
+  too_many: "You have 10 passkeys, the most an account can have. Remove one first.",
+  invalid: "The passkey could not be checked. Please try again.",
+  already_added: "That passkey is already on your account.",
+  not_found: "That passkey is not on your account.",
+  last_staff_passkey: "Staff must keep a passkey. Add another one before removing this one.",
+  failed: SETTINGS_MESSAGES.try_again,
+} as const;
+
+/** The published demo sign-ins change no security setting (every visitor shares them). */
+export function demoSettingsLocked(): CodedRefusal<"not_allowed"> {
+  return codedRefusal("forbidden", SETTINGS_MESSAGES.demo_locked, "not_allowed");
+}
+
 export type StartRegistrationResult =
-  | { status: "options"; options: PublicKeyCredentialCreationOptionsJSON }
-  | { status: "wrong_password" }
+  | { ok: true; options: PublicKeyCredentialCreationOptionsJSON }
+  | WrongCurrentPassword
   | CurrentPasswordLocked
-  | { status: "too_many" }
-  | { status: "not_allowed" };
+  | CodedRefusal<"too_many" | "not_allowed">;
 
 /**
  * Step 1 of adding a passkey: the current password (within the limits of
@@ -55,15 +76,16 @@ export async function startPasskeyRegistration(
   origin: { request_id?: string } = {},
   now: Date = new Date(),
 ): Promise<StartRegistrationResult> {
-  if (demoLocked(user.email)) return { status: "not_allowed" };
-  if ((await countPasskeys(db, user.id)) >= PASSKEYS_MAX) return { status: "too_many" };
+  if (demoLocked(user.email)) return demoSettingsLocked();
+  if ((await countPasskeys(db, user.id)) >= PASSKEYS_MAX)
+    return codedRefusal("conflict", PASSKEY_MESSAGES.too_many, "too_many");
   return guardCurrentPassword(
     db,
     meta,
     user,
     "passkey_add",
     async (): Promise<StartRegistrationResult> => {
-      if (!(await passwordIsRight(db, user.id, current_password))) return { status: "wrong_password" };
+      if (!(await passwordIsRight(db, user.id, current_password))) return wrongCurrentPassword();
       const rp = relyingParty();
       const challenge = await issueChallenge(db, "register", { user_id: user.id }, now);
       const options = await generateRegistrationOptions({
@@ -80,7 +102,7 @@ export async function startPasskeyRegistration(
         authenticatorSelection: { residentKey: "required", userVerification: "required" },
         supportedAlgorithmIDs: ALGORITHMS,
       });
-      return { status: "options", options };
+      return { ok: true, options };
     },
     origin,
     now,
@@ -88,11 +110,7 @@ export async function startPasskeyRegistration(
 }
 
 export type FinishRegistrationResult =
-  | { status: "added"; passkey: PasskeyView }
-  | { status: "invalid" }
-  | { status: "already_added" }
-  | { status: "not_allowed" }
-  | { status: "failed" };
+  { ok: true; passkey: PasskeyView } | CodedRefusal<"invalid" | "already_added" | "not_allowed" | "failed">;
 
 /** Step 2: the browser's new credential, checked against the challenge of step 1, then kept. */
 export async function finishPasskeyRegistration(
@@ -102,7 +120,7 @@ export async function finishPasskeyRegistration(
   origin: { request_id?: string; ip?: string } = {},
   now: Date = new Date(),
 ): Promise<FinishRegistrationResult> {
-  if (demoLocked(user.email)) return { status: "not_allowed" };
+  if (demoLocked(user.email)) return demoSettingsLocked();
   const response = parseAttestation(input.response_json);
   const challenge = response
     ? await consumeChallenge(db, challengeOf(response), "register", { user_id: user.id }, now)
@@ -116,7 +134,7 @@ export async function finishPasskeyRegistration(
       request_id: origin.request_id,
       ip: origin.ip,
     });
-    return { status: "invalid" };
+    return codedRefusal("bad_input", PASSKEY_MESSAGES.invalid, "invalid");
   };
   if (!response) return refused("malformed");
   if (!challenge) return refused("challenge");
@@ -153,7 +171,7 @@ export async function finishPasskeyRegistration(
       })
       .onConflictDoNothing({ target: passkeys.credential_id })
       .returning({ id: passkeys.id, device_type: passkeys.device_type });
-    if (!row) return { status: "already_added" };
+    if (!row) return codedRefusal("conflict", PASSKEY_MESSAGES.already_added, "already_added");
     await recordSecurityEvent(db, {
       action: "auth.passkey.added",
       user_id: user.id,
@@ -164,7 +182,7 @@ export async function finishPasskeyRegistration(
     });
     await tellOwner(db, user, "added", input.name, now);
     return {
-      status: "added",
+      ok: true,
       passkey: {
         id: row.id,
         name: input.name,
@@ -175,6 +193,6 @@ export async function finishPasskeyRegistration(
     };
   } catch (error) {
     logger.error({ err: error, user_id: user.id }, "saving a passkey failed");
-    return { status: "failed" };
+    return codedRefusal("unavailable", PASSKEY_MESSAGES.failed, "failed");
   }
 }

@@ -1,13 +1,20 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import type { Actor } from "~/domain/actor";
+import { codedRefusal, type CodedRefusal } from "~/domain/refusals";
 import { worksInBackOffice } from "~/domain/staff-roles";
 import { institution } from "~/config/institution.server";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { passkeys, sessions, users } from "~/server/db/schema";
 import { keyedHash } from "~/server/security/crypto.server";
 import { recordAudit, recordSecurityEvent } from "~/server/audit/audit.server";
-import { guardCurrentPassword, type CurrentPasswordLocked } from "./current-password.server";
+import {
+  guardCurrentPassword,
+  wrongCurrentPassword,
+  type CurrentPasswordLocked,
+  type WrongCurrentPassword,
+} from "./current-password.server";
+import { PASSKEY_MESSAGES, demoSettingsLocked } from "./passkey-registration.server";
 import type { RequestMeta } from "./request-meta.server";
 import {
   allowedCredentials,
@@ -85,13 +92,13 @@ export async function removeStaffPasskeysFromServer(
 // --- Removing one ---------------------------------------------------------------------------------
 
 export type RemovePasskeyResult =
-  | { status: "removed" }
-  | { status: "wrong_password" }
+  | { ok: true }
+  | WrongCurrentPassword
   | CurrentPasswordLocked
-  | { status: "invalid" }
-  | { status: "not_found" }
-  | { status: "last_staff_passkey" }
-  | { status: "not_allowed" };
+  | CodedRefusal<"invalid" | "not_found" | "last_staff_passkey" | "not_allowed">;
+
+const notYourPasskey = () => codedRefusal("not_found", PASSKEY_MESSAGES.not_found, "not_found");
+const staffKeepOne = () => codedRefusal("conflict", PASSKEY_MESSAGES.last_staff_passkey, "last_staff_passkey");
 
 /** Staff must keep a passkey while the profile requires them (docs/product.md#passkeys). */
 async function mustKeep(db: DbOrTx, user: { id: string; role: string }): Promise<boolean> {
@@ -117,17 +124,17 @@ export async function removePasskeyWithPassword(
   origin: { request_id?: string } = {},
   now: Date = new Date(),
 ): Promise<RemovePasskeyResult> {
-  if (demoLocked(user.email)) return { status: "not_allowed" };
+  if (demoLocked(user.email)) return demoSettingsLocked();
   const passkey = await ownPasskey(db, user.id, input.passkey_id);
-  if (!passkey) return { status: "not_found" };
-  if (await mustKeep(db, user)) return { status: "last_staff_passkey" };
+  if (!passkey) return notYourPasskey();
+  if (await mustKeep(db, user)) return staffKeepOne();
   return guardCurrentPassword(
     db,
     meta,
     user,
     "passkey_remove",
     async (): Promise<RemovePasskeyResult> => {
-      if (!(await passwordIsRight(db, user.id, input.current_password))) return { status: "wrong_password" };
+      if (!(await passwordIsRight(db, user.id, input.current_password))) return wrongCurrentPassword();
       return markRemoved(db, user, passkey, "password", { ...origin, ip: meta.ip }, now);
     },
     origin,
@@ -161,10 +168,10 @@ export async function removePasskeyWithPasskey(
   origin: { request_id?: string; ip?: string } = {},
   now: Date = new Date(),
 ): Promise<RemovePasskeyResult> {
-  if (demoLocked(user.email)) return { status: "not_allowed" };
+  if (demoLocked(user.email)) return demoSettingsLocked();
   const passkey = await ownPasskey(db, user.id, input.passkey_id);
-  if (!passkey) return { status: "not_found" };
-  if (await mustKeep(db, user)) return { status: "last_staff_passkey" };
+  if (!passkey) return notYourPasskey();
+  if (await mustKeep(db, user)) return staffKeepOne();
   const check = await checkAssertion(
     db,
     input.response_json,
@@ -185,7 +192,7 @@ export async function removePasskeyWithPasskey(
       request_id: origin.request_id,
       ip: origin.ip,
     });
-    return { status: "invalid" };
+    return codedRefusal("bad_input", PASSKEY_MESSAGES.invalid, "invalid");
   }
   return markRemoved(db, user, passkey, "passkey", origin, now);
 }
@@ -203,7 +210,7 @@ async function markRemoved(
     .set({ removed_at: now })
     .where(and(eq(passkeys.id, passkey.id), eq(passkeys.user_id, user.id), isNull(passkeys.removed_at)))
     .returning({ id: passkeys.id });
-  if (removed.length !== 1) return { status: "not_found" };
+  if (removed.length !== 1) return notYourPasskey();
   await recordSecurityEvent(db, {
     action: "auth.passkey.removed",
     user_id: user.id,
@@ -213,5 +220,5 @@ async function markRemoved(
     ip: origin.ip,
   });
   await tellOwner(db, user, "removed", passkey.name, now);
-  return { status: "removed" };
+  return { ok: true };
 }

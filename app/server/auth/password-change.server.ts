@@ -1,10 +1,12 @@
 import type { Actor } from "~/domain/actor";
+import { codedRefusal, type CodedRefusal } from "~/domain/refusals";
+import { SAME_AS_TEMPORARY_PASSWORD } from "~/domain/password";
 import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import { passwordChangeRequirements } from "~/server/db/schema";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { logger } from "~/server/logger.server";
-import { changePassword } from "./password.server";
+import { PASSWORD_CHANGE_MESSAGES, changePassword, type ChangePasswordResult } from "./password.server";
 import type { RequestMeta } from "./request-meta.server";
 
 /**
@@ -59,13 +61,11 @@ export async function passwordChanged(db: DbOrTx, user_id: string, now: Date = n
 }
 
 export type ReplaceTemporaryPasswordResult =
-  | { status: "changed"; set_cookies: string[] }
-  | { status: "not_required" }
-  | { status: "same_password" }
-  | { status: "wrong_password" }
-  | { status: "locked"; retry_after_s: number }
-  | { status: "not_allowed" }
-  | { status: "failed" };
+  | { ok: true; status: "changed"; set_cookies: string[] }
+  /** Nothing to replace (already done, or never temporary): on to their home. */
+  | { ok: true; status: "not_required" }
+  | Exclude<ChangePasswordResult, { ok: true }>
+  | CodedRefusal<"same_password">;
 
 /**
  * "Choose a new password" after signing in with a temporary one: the temporary password is checked
@@ -80,8 +80,9 @@ export async function replaceTemporaryPassword(
   input: { current_password: string; new_password: string },
   origin: { request_id?: string } = {},
 ): Promise<ReplaceTemporaryPasswordResult> {
-  if (!(await mustChangePassword(db, user.id))) return { status: "not_required" };
-  if (input.current_password === input.new_password) return { status: "same_password" };
+  if (!(await mustChangePassword(db, user.id))) return { ok: true, status: "not_required" };
+  if (input.current_password === input.new_password)
+    return codedRefusal("bad_input", SAME_AS_TEMPORARY_PASSWORD, "same_password", { field: "new_password" });
   const result = await changePassword(
     db,
     meta,
@@ -94,13 +95,13 @@ export async function replaceTemporaryPassword(
     },
     origin,
   );
-  if (result.status !== "changed") return result;
+  if (!result.ok) return result;
   try {
     await passwordChanged(db, user.id);
   } catch (error) {
     // The password did change; the requirement would ask again at the next request.
     logger.error({ err: error, user_id: user.id }, "clearing the temporary-password requirement failed");
-    return { status: "failed" };
+    return codedRefusal("unavailable", PASSWORD_CHANGE_MESSAGES.temporary_password.failed, "failed");
   }
   await recordSecurityEvent(db, {
     action: "auth.password.temporary_replaced",
@@ -110,5 +111,5 @@ export async function replaceTemporaryPassword(
     request_id: origin.request_id,
     ip: meta.ip,
   });
-  return { status: "changed", set_cookies: result.set_cookies };
+  return { ok: true, status: "changed", set_cookies: result.set_cookies };
 }

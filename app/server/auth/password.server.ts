@@ -1,5 +1,8 @@
 import { eq } from "drizzle-orm";
 import { institution } from "~/config/institution.server";
+import { codedRefusal, type CodedRefusal } from "~/domain/refusals";
+import { SETTINGS_MESSAGES } from "~/domain/settings";
+import { RESET_LINK_INVALID, rateLimitedMessage } from "~/domain/sign-in";
 import type { Db } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
@@ -9,7 +12,12 @@ import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { logger } from "~/server/logger.server";
 import { isDemoSignIn } from "~/server/auth/demo-signins.server";
 import { authFor } from "./auth.server";
-import { guardCurrentPassword, type CurrentPasswordLocked } from "./current-password.server";
+import {
+  guardCurrentPassword,
+  wrongCurrentPassword,
+  type CurrentPasswordLocked,
+  type WrongCurrentPassword,
+} from "./current-password.server";
 import { RATE_LIMITS } from "./rate-limits.server";
 import { authHeaders, type RequestMeta } from "./request-meta.server";
 
@@ -24,7 +32,15 @@ import { authHeaders, type RequestMeta } from "./request-meta.server";
  * Every reset request and every attempt to complete one is a security event in the audit log,
  * with its outcome (the visitor's answer stays the same whatever the outcome).
  */
-export type ForgotPasswordResult = { status: "sent" } | { status: "rate_limited"; retry_after_s: number };
+/** A reset or a temporary password's replacement that failed on our side. */
+const COULD_NOT_CHANGE = "We could not change your password. Please try again.";
+
+export type ForgotPasswordResult = { ok: true } | CodedRefusal<"rate_limited">;
+
+/** Too many reset requests or attempts from this network address. */
+function resetRateLimited(retry_after_s: number): CodedRefusal<"rate_limited"> {
+  return codedRefusal("too_many", rateLimitedMessage(retry_after_s), "rate_limited", { retry_after_s });
+}
 
 type ResetRequestOutcome = "sent" | "no_account" | "address_limit" | "demo_sign_in" | "failed";
 
@@ -46,7 +62,7 @@ export async function requestPasswordReset(
       request_id: origin.request_id,
       ip: meta.ip,
     });
-    return { status: "rate_limited", retry_after_s: limit.retry_after_s };
+    return resetRateLimited(limit.retry_after_s);
   }
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, address));
   const outcome = await sendResetLink(db, meta, address, Boolean(user));
@@ -58,7 +74,7 @@ export async function requestPasswordReset(
     request_id: origin.request_id,
     ip: meta.ip,
   });
-  return { status: "sent" };
+  return { ok: true };
 }
 
 async function sendResetLink(
@@ -100,11 +116,10 @@ export async function resetTokenIsLive(db: Db, token: string, now: Date = new Da
   return (await resetTokenUserId(db, token, now)) !== null;
 }
 
-export type ResetPasswordResult =
-  | { status: "reset" }
-  | { status: "invalid_link" }
-  | { status: "rate_limited"; retry_after_s: number }
-  | { status: "failed" };
+export type ResetPasswordResult = { ok: true } | CodedRefusal<"invalid_link" | "rate_limited" | "failed">;
+
+/** The link was used, has expired or was never ours: the page says so and offers a new one. */
+const deadLink = () => codedRefusal("bad_input", RESET_LINK_INVALID, "invalid_link");
 
 export async function completePasswordReset(
   db: Db,
@@ -122,14 +137,14 @@ export async function completePasswordReset(
       request_id: origin.request_id,
       ip: meta.ip,
     });
-    return { status: "rate_limited", retry_after_s: limit.retry_after_s };
+    return resetRateLimited(limit.retry_after_s);
   }
   const user_id = await resetTokenUserId(db, input.token);
-  const result = user_id ? await resetWithToken(db, meta, input) : ({ status: "invalid_link" } as const);
+  const result = user_id ? await resetWithToken(db, meta, input) : deadLink();
   await recordSecurityEvent(db, {
-    action: result.status === "reset" ? "auth.password_reset.completed" : "auth.password_reset.refused",
+    action: result.ok ? "auth.password_reset.completed" : "auth.password_reset.refused",
     user_id,
-    detail: result.status === "reset" ? { all_sessions_ended: true } : { reason: result.status },
+    detail: result.ok ? { all_sessions_ended: true } : { reason: result.code },
     request_id: origin.request_id,
     ip: meta.ip,
   });
@@ -146,21 +161,39 @@ async function resetWithToken(
       body: { newPassword: input.password, token: input.token },
       headers: authHeaders(meta),
     });
-    return { status: "reset" };
+    return { ok: true };
   } catch (error) {
     const code = (error as { body?: { code?: string } }).body?.code;
-    if (code === "INVALID_TOKEN" || code === "USER_NOT_FOUND") return { status: "invalid_link" };
+    if (code === "INVALID_TOKEN" || code === "USER_NOT_FOUND") return deadLink();
     logger.error({ err: error }, "password reset failed");
-    return { status: "failed" };
+    return codedRefusal("unavailable", COULD_NOT_CHANGE, "failed");
   }
 }
 
 export type ChangePasswordResult =
-  | { status: "changed"; set_cookies: string[] }
-  | { status: "wrong_password" }
+  | { ok: true; set_cookies: string[] }
+  | WrongCurrentPassword
   | CurrentPasswordLocked
-  | { status: "not_allowed" }
-  | { status: "failed" };
+  | CodedRefusal<"not_allowed" | "failed">;
+
+type PasswordPurpose = "password_change" | "temporary_password";
+
+/**
+ * What a refused change says, by the page it is made on: Account Settings, or "Choose a new
+ * password" after signing in with a temporary one (docs/product.md#passwords).
+ */
+export const PASSWORD_CHANGE_MESSAGES = {
+  password_change: {
+    wrong_password: SETTINGS_MESSAGES.wrong_current_password,
+    not_allowed: SETTINGS_MESSAGES.demo_locked,
+    failed: SETTINGS_MESSAGES.try_again,
+  },
+  temporary_password: {
+    wrong_password: "The temporary password is not correct.",
+    not_allowed: "This sign-in cannot change its password. Please contact us.",
+    failed: COULD_NOT_CHANGE,
+  },
+} as const satisfies Record<PasswordPurpose, Record<string, string>>;
 
 /**
  * Changes the signed-in person's password (Account Settings, or a temporary one replaced). Every
@@ -175,17 +208,20 @@ export async function changePassword(
     user_id: string;
     current_password: string;
     new_password: string;
-    purpose?: "password_change" | "temporary_password";
+    purpose?: PasswordPurpose;
   },
   origin: { request_id?: string } = {},
 ): Promise<ChangePasswordResult> {
-  if (institution().demo && isDemoSignIn(input.email)) return { status: "not_allowed" };
+  const purpose = input.purpose ?? "password_change";
+  const messages = PASSWORD_CHANGE_MESSAGES[purpose];
+  if (institution().demo && isDemoSignIn(input.email))
+    return codedRefusal("forbidden", messages.not_allowed, "not_allowed");
   return guardCurrentPassword(
     db,
     meta,
     { id: input.user_id, email: input.email },
-    input.purpose ?? "password_change",
-    () => changeKnownPassword(db, meta, input),
+    purpose,
+    () => changeKnownPassword(db, meta, input, messages),
     origin,
   );
 }
@@ -194,6 +230,7 @@ async function changeKnownPassword(
   db: Db,
   meta: RequestMeta,
   input: { email: string; user_id: string; current_password: string; new_password: string },
+  messages: { wrong_password: string; failed: string },
 ): Promise<ChangePasswordResult> {
   try {
     const result = await authFor(db).api.changePassword({
@@ -202,11 +239,11 @@ async function changeKnownPassword(
       returnHeaders: true,
     });
     await sendEmail(db, { ...passwordChangedEmail(), to: input.email, user_id: input.user_id });
-    return { status: "changed", set_cookies: result.headers.getSetCookie() };
+    return { ok: true, set_cookies: result.headers.getSetCookie() };
   } catch (error) {
     const code = (error as { body?: { code?: string } }).body?.code;
-    if (code === "INVALID_PASSWORD") return { status: "wrong_password" };
+    if (code === "INVALID_PASSWORD") return wrongCurrentPassword(messages.wrong_password);
     logger.error({ err: error }, "password change failed");
-    return { status: "failed" };
+    return codedRefusal("unavailable", messages.failed, "failed");
   }
 }

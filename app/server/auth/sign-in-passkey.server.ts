@@ -1,5 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
+import { codedRefusal, type CodedRefusal } from "~/domain/refusals";
+import { PASSKEY_SIGN_IN_FAILED, SIGN_IN_FAILED_LATER } from "~/domain/sign-in-messages";
 import type { Db } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
@@ -19,7 +21,15 @@ import {
 import { assertionOptions, checkAssertion, parseAssertion, passkeyForResponse } from "./passkeys.server";
 import { RATE_LIMITS } from "./rate-limits.server";
 import { authHeaders, type RequestMeta } from "./request-meta.server";
-import { createSignInSession, finishSignIn, signedInUser, type SignedInUser } from "./sign-in.server";
+import {
+  createSignInSession,
+  finishSignIn,
+  signInLocked,
+  signInRateLimited,
+  signedInUser,
+  wrongCredentials,
+  type SignedIn,
+} from "./sign-in.server";
 
 /**
  * Signing in with a passkey (docs/product.md#passkeys): one step, because a passkey with user
@@ -35,8 +45,7 @@ import { createSignInSession, finishSignIn, signedInUser, type SignedInUser } fr
  * - every sign-in and every refused assertion is a security event in the audit log.
  */
 export type PasskeyOptionsResult =
-  | { status: "options"; options: PublicKeyCredentialRequestOptionsJSON }
-  | { status: "rate_limited"; retry_after_s: number };
+  { ok: true; options: PublicKeyCredentialRequestOptionsJSON } | CodedRefusal<"rate_limited">;
 
 /** The challenge for a passkey sign-in (nobody named: the browser offers the passkeys it holds). */
 export async function passkeySignInOptions(
@@ -45,16 +54,11 @@ export async function passkeySignInOptions(
   now: Date = new Date(),
 ): Promise<PasskeyOptionsResult> {
   const limit = await hitRateLimit({ key: `sign-in:ip:${meta.ip}`, ...RATE_LIMITS.sign_in }, { database: db, now });
-  if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
-  return { status: "options", options: await assertionOptions(db, "sign_in", {}, now) };
+  if (!limit.allowed) return signInRateLimited(limit.retry_after_s);
+  return { ok: true, options: await assertionOptions(db, "sign_in", {}, now) };
 }
 
-export type PasskeySignInResult =
-  | { status: "signed_in"; set_cookies: string[]; user: SignedInUser }
-  | { status: "invalid" }
-  | { status: "locked"; retry_after_s: number }
-  | { status: "rate_limited"; retry_after_s: number }
-  | { status: "failed" };
+export type PasskeySignInResult = SignedIn | CodedRefusal<"invalid" | "locked" | "rate_limited" | "failed">;
 
 export async function signInWithPasskey(
   db: Db,
@@ -65,10 +69,10 @@ export async function signInWithPasskey(
   const seen: { user_id?: string; email?: string; reason?: string } = {};
   const result = await checkPasskeySignIn(db, meta, input, now, seen);
   await recordSecurityEvent(db, {
-    action: result.status === "signed_in" ? "auth.sign_in" : `auth.passkey.sign_in_${result.status}`,
-    user_id: result.status === "signed_in" ? result.user.id : (seen.user_id ?? null),
-    email: result.status === "signed_in" ? result.user.email : (seen.email ?? null),
-    detail: result.status === "signed_in" ? { method: "passkey" } : { reason: seen.reason ?? result.status },
+    action: result.ok ? "auth.sign_in" : `auth.passkey.sign_in_${result.code}`,
+    user_id: result.ok ? result.user.id : (seen.user_id ?? null),
+    email: result.ok ? result.user.email : (seen.email ?? null),
+    detail: result.ok ? { method: "passkey" } : { reason: seen.reason ?? result.code },
     ip: meta.ip,
   });
   return result;
@@ -85,7 +89,7 @@ async function checkPasskeySignIn(
     { key: `sign-in-code:ip:${meta.ip}`, ...RATE_LIMITS.sign_in_code },
     { database: db, now },
   );
-  if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
+  if (!limit.allowed) return signInRateLimited(limit.retry_after_s);
 
   const response = parseAssertion(input.response_json);
   const known = response ? await passkeyForResponse(db, response) : null;
@@ -94,7 +98,7 @@ async function checkPasskeySignIn(
     seen.user_id = known.user_id;
     seen.email = known.email;
     const lock = await lockoutState(db, known.email, now);
-    if (lock.locked) return { status: "locked", retry_after_s: lock.retry_after_s };
+    if (lock.locked) return signInLocked(lock.retry_after_s);
     // Counted before it is checked, so simultaneous attempts cannot slip past the limit.
     const counted = await recordCodeAttempt(db, known.email, now);
     if (!counted.allowed) return lockForRefusals(db, known, now);
@@ -104,7 +108,7 @@ async function checkPasskeySignIn(
   if (!check.ok) {
     seen.reason = check.reason;
     if (known && attempts >= CODE_ATTEMPTS_MAX) return lockForRefusals(db, known, now);
-    return { status: "invalid" };
+    return wrongCredentials(PASSKEY_SIGN_IN_FAILED);
   }
   const [account] = await db
     .select({ banned: users.banned, email: users.email })
@@ -112,7 +116,7 @@ async function checkPasskeySignIn(
     .where(eq(users.id, check.owner.user_id));
   if (!account || account.banned) {
     seen.reason = "not_allowed";
-    return { status: "invalid" };
+    return wrongCredentials(PASSKEY_SIGN_IN_FAILED);
   }
   try {
     // A session already open in this browser ends here: signing in always starts a new one.
@@ -127,10 +131,10 @@ async function checkPasskeySignIn(
     await clearCodeAttempts(db, account.email, now);
     const user = await signedInUser(db, check.owner.user_id);
     const set_cookies = await finishSignIn(db, user, meta, session, now);
-    return { status: "signed_in", set_cookies, user };
+    return { ok: true, set_cookies, user };
   } catch (error) {
     logger.error({ err: error }, "passkey sign-in failed");
-    return { status: "failed" };
+    return codedRefusal("unavailable", SIGN_IN_FAILED_LATER, "failed");
   }
 }
 
@@ -148,5 +152,5 @@ async function lockForRefusals(
       user_id: known.user_id,
     });
   const lock = await lockoutState(db, known.email, now);
-  return { status: "locked", retry_after_s: lock.locked ? lock.retry_after_s : LOCKOUT_MS / 1000 };
+  return signInLocked(lock.locked ? lock.retry_after_s : LOCKOUT_MS / 1000);
 }

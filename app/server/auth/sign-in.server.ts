@@ -6,6 +6,16 @@ import { symmetricDecrypt } from "better-auth/crypto";
 import { createOTP } from "@better-auth/utils/otp";
 import { base32 } from "@better-auth/utils/base32";
 import { maskEmail } from "~/domain/sign-in";
+import {
+  OTP_FAILED,
+  OTP_INVALID,
+  OTP_TOO_MANY,
+  SIGN_IN_EXPIRED,
+  SIGN_IN_FAILED,
+  lockedMessage,
+  rateLimitedMessage,
+} from "~/domain/sign-in-messages";
+import { codedRefusal, type CodedRefusal } from "~/domain/refusals";
 import { PASSWORD_MAX_CHARS } from "~/domain/password";
 import type { Db } from "~/server/db/client.server";
 import {
@@ -81,14 +91,34 @@ const TOTP_REUSE_WINDOW_MS = 3 * 60 * 1000;
 /** Better Auth's `two_factor` cookie name, kept for the challenge cookie (prefix and all). */
 const CHALLENGE_COOKIE = "two_factor";
 
+type Coded<Code extends string> = CodedRefusal<Code>;
+
+/**
+ * Wrong credentials (a password, a code, a passkey): the page says `message` and nothing more,
+ * whichever it was (no account, a ban, a wrong password all read the same).
+ */
+export function wrongCredentials(message: string): Coded<"invalid"> {
+  return codedRefusal("unauthenticated", message, "invalid");
+}
+
+/** The account is locked (wrong passwords or codes) for `retry_after_s` more seconds. */
+export function signInLocked(retry_after_s: number): Coded<"locked"> {
+  return codedRefusal("too_many", lockedMessage(retry_after_s), "locked", { retry_after_s });
+}
+
+/** Too many attempts from this network address: again in `retry_after_s` seconds. */
+export function signInRateLimited(retry_after_s: number): Coded<"rate_limited"> {
+  return codedRefusal("too_many", rateLimitedMessage(retry_after_s), "rate_limited", { retry_after_s });
+}
+
 export type StartSignInResult =
-  | { status: "challenge"; set_cookies: string[]; method: "email" | "totp" }
-  | { status: "invalid" }
-  | { status: "locked"; retry_after_s: number }
-  | { status: "rate_limited"; retry_after_s: number }
-  /** Staff with a passkey, while the profile requires staff to use one: the password path is closed to them. */
-  | { status: "passkey_required"; set_cookies: string[] }
-  | { status: "failed" };
+  | { ok: true; status: "challenge"; set_cookies: string[]; method: "email" | "totp" }
+  /**
+   * The right password of staff with a passkey, while the profile requires staff to use one: the
+   * password path is closed to them (the page says so, and audits it, without opening a challenge).
+   */
+  | { ok: true; status: "passkey_required"; set_cookies: string[] }
+  | Coded<"invalid" | "locked" | "rate_limited">;
 
 /**
  * Step 1, with its security event in the audit log (sign-in failures and lockouts,
@@ -101,9 +131,9 @@ export async function startSignIn(
   now: Date = new Date(),
 ): Promise<StartSignInResult> {
   const result = await checkPassword(db, meta, input, now);
-  if (result.status !== "challenge") {
+  if (!result.ok || result.status === "passkey_required") {
     await recordSecurityEvent(db, {
-      action: `auth.sign_in.${result.status}`,
+      action: `auth.sign_in.${result.ok ? result.status : result.code}`,
       email: input.email.trim().toLowerCase(),
       ip: meta.ip,
     });
@@ -152,14 +182,14 @@ async function checkPassword(
   now: Date,
 ): Promise<StartSignInResult> {
   const limit = await hitRateLimit({ key: `sign-in:ip:${meta.ip}`, ...RATE_LIMITS.sign_in }, { database: db, now });
-  if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
+  if (!limit.allowed) return signInRateLimited(limit.retry_after_s);
   // Refused before anything is looked up, as Better Auth's own sign-in refuses them.
   if (!z.email().safeParse(input.email).success || input.password.length > PASSWORD_MAX_CHARS)
-    return { status: "invalid" };
+    return wrongCredentials(SIGN_IN_FAILED);
 
   const attempt = await readSignInAttempt(db, normaliseEmail(input.email));
   const locked_ms = (attempt.locked_until?.getTime() ?? 0) - now.getTime();
-  if (locked_ms > 0) return { status: "locked", retry_after_s: Math.ceil(locked_ms / 1000) };
+  if (locked_ms > 0) return signInLocked(Math.ceil(locked_ms / 1000));
 
   // A session already open in this browser ends here: signing in always starts a new one.
   if (/session_token=/.test(meta.cookie)) {
@@ -177,12 +207,12 @@ async function checkPassword(
   if (!right || !attempt.user_id || !attempt.email) return wrongPassword(db, input.email, now);
   // A live ban refuses a right password without counting it, as Better Auth's admin plugin did.
   if (attempt.banned && !(attempt.ban_expires && attempt.ban_expires.getTime() < Date.now()))
-    return { status: "invalid" };
+    return wrongCredentials(SIGN_IN_FAILED);
 
   if (attempt.wrong_passwords > 0) await clearWrongPasswords(db, input.email, now);
   if (await staffMustUsePasskey(db, attempt.user_id, attempt.role)) {
     // Asked only after the right password, so the refusal tells nobody else who is staff.
-    return { status: "passkey_required", set_cookies: [await challengeCookie(db, null)] };
+    return { ok: true, status: "passkey_required", set_cookies: [await challengeCookie(db, null)] };
   }
   const method = attempt.has_totp && attempt.totp_verified !== false ? "totp" : "email";
   const challenge_id = crypto.randomBytes(32).toString("base64url");
@@ -200,18 +230,18 @@ async function checkPassword(
       to: attempt.email,
       user_id: attempt.user_id,
     });
-  return { status: "challenge", set_cookies: [await challengeCookie(db, challenge_id)], method };
+  return { ok: true, status: "challenge", set_cookies: [await challengeCookie(db, challenge_id)], method };
 }
 
 async function wrongPassword(db: Db, email: string, now: Date): Promise<StartSignInResult> {
   const { locked_now } = await recordWrongPassword(db, email, now);
-  if (!locked_now) return { status: "invalid" };
+  if (!locked_now) return wrongCredentials(SIGN_IN_FAILED);
   const [user] = await db
     .select({ id: users.id, email: users.email })
     .from(users)
     .where(eq(users.email, email.trim().toLowerCase()));
   if (user) await sendEmail(db, { ...accountLockedEmail(LOCKOUT_MS / 60_000), to: user.email, user_id: user.id });
-  return { status: "locked", retry_after_s: LOCKOUT_MS / 1000 };
+  return signInLocked(LOCKOUT_MS / 1000);
 }
 
 /** Our row for a challenge is keyed by a hash of the cookie's random id (a secret of the browser's). */
@@ -349,14 +379,37 @@ export interface SignedInUser {
   must_change_password: boolean;
 }
 
+/** A sign-in made: the session's cookies, and who signed in (their first page depends on it). */
+export type SignedIn = { ok: true; set_cookies: string[]; user: SignedInUser };
+
 export type VerifyCodeResult =
-  | { status: "signed_in"; set_cookies: string[]; user: SignedInUser }
-  | { status: "invalid"; remaining: number }
-  | { status: "ended"; set_cookies: string[] }
-  | { status: "expired"; set_cookies: string[] }
-  | { status: "locked"; retry_after_s: number; set_cookies: string[] }
-  | { status: "rate_limited"; retry_after_s: number }
-  | { status: "failed" };
+  | SignedIn
+  /** A wrong code; `remaining` more may be tried in this challenge. */
+  | (Coded<"invalid"> & { remaining: number })
+  /**
+   * The challenge is over (too many wrong codes, expired or already used, the account locked):
+   * `set_cookies` ends it in the browser, which starts again at step 1.
+   */
+  | (Coded<"ended" | "expired" | "locked"> & { set_cookies: string[] })
+  | Coded<"rate_limited" | "failed">;
+
+/** The challenge has ended for `code`'s reason: its cookie ends too. */
+async function challengeOver<Code extends "ended" | "expired" | "locked">(
+  db: Db,
+  meta: RequestMeta,
+  now: Date,
+  code: Code,
+  retry_after_s?: number,
+): Promise<Coded<Code> & { set_cookies: string[] }> {
+  const wait = retry_after_s ?? LOCKOUT_MS / 1000;
+  const said =
+    code === "locked"
+      ? codedRefusal("too_many", lockedMessage(wait), code, { retry_after_s: wait })
+      : code === "ended"
+        ? codedRefusal("too_many", OTP_TOO_MANY, code)
+        : codedRefusal("unauthenticated", SIGN_IN_EXPIRED, code);
+  return { ...said, ...(await endSignInStep(db, meta, now)) };
+}
 
 /** Step 2, with its security event in the audit log: every sign-in, and every refused code. */
 export async function verifySignInCode(
@@ -367,12 +420,11 @@ export async function verifySignInCode(
 ): Promise<VerifyCodeResult> {
   const seen: { step?: SignInStep } = {};
   const result = await checkCode(db, meta, input, now, seen);
-  const user_id = result.status === "signed_in" ? result.user.id : null;
   await recordSecurityEvent(db, {
-    action: result.status === "signed_in" ? "auth.sign_in" : `auth.code.${result.status}`,
-    user_id,
+    action: result.ok ? "auth.sign_in" : `auth.code.${result.code}`,
+    user_id: result.ok ? result.user.id : null,
     // A refused code names the account it was tried for, as a wrong password does.
-    email: result.status === "signed_in" ? result.user.email : (seen.step?.email ?? null),
+    email: result.ok ? result.user.email : (seen.step?.email ?? null),
     ip: meta.ip,
   });
   return result;
@@ -410,16 +462,15 @@ async function checkCode(
     { key: `sign-in-code:ip:${meta.ip}`, ...RATE_LIMITS.sign_in_code },
     { database: db, now },
   );
-  if (!limit.allowed) return { status: "rate_limited", retry_after_s: limit.retry_after_s };
+  if (!limit.allowed) return signInRateLimited(limit.retry_after_s);
 
   const challenge = await readChallenge(db, meta, now);
-  if (!challenge) return { status: "expired", ...(await endSignInStep(db, meta, now)) };
+  if (!challenge) return challengeOver(db, meta, now, "expired");
   seen.step = challenge;
-  if (challenge.failures >= WRONG_CODES_MAX) return { status: "ended", ...(await endSignInStep(db, meta, now)) };
+  if (challenge.failures >= WRONG_CODES_MAX) return challengeOver(db, meta, now, "ended");
   // A challenge opened before the account was locked cannot be finished during the lock.
   const locked_ms = (challenge.locked_until?.getTime() ?? 0) - now.getTime();
-  if (locked_ms > 0)
-    return { status: "locked", retry_after_s: Math.ceil(locked_ms / 1000), ...(await endSignInStep(db, meta, now)) };
+  if (locked_ms > 0) return challengeOver(db, meta, now, "locked", Math.ceil(locked_ms / 1000));
   // Counted before it is checked, so simultaneous guesses cannot slip past the limit.
   const counted = await recordCodeAttempt(db, challenge.email, now);
   if (!counted.allowed) return lockForCodes(db, meta, challenge, now);
@@ -433,13 +484,12 @@ async function checkCode(
       .where(eq(signInChallenges.id, challenge.key))
       .returning({ failures: signInChallenges.failures });
     const failures = row?.failures ?? WRONG_CODES_MAX;
-    if (failures >= WRONG_CODES_MAX) return { status: "ended", ...(await endSignInStep(db, meta, now)) };
-    return { status: "invalid", remaining: WRONG_CODES_MAX - failures };
+    if (failures >= WRONG_CODES_MAX) return challengeOver(db, meta, now, "ended");
+    return { ...wrongCredentials(OTP_INVALID), remaining: WRONG_CODES_MAX - failures };
   }
 
   // The challenge works once: of two right codes sent together, one signs in.
-  if (!(await endChallengeAndClearCodes(db, challenge, now)))
-    return { status: "expired", ...(await endSignInStep(db, meta, now)) };
+  if (!(await endChallengeAndClearCodes(db, challenge, now))) return challengeOver(db, meta, now, "expired");
   if (right === "totp") await recordTotpUse(db, challenge.user_id, input.code, now);
   const user: SignedInUser = {
     id: challenge.user_id,
@@ -454,7 +504,7 @@ async function checkCode(
   } catch (error) {
     // Better Auth refused the session (a ban recorded since step 1) or could not write it.
     logger.error({ err: error }, "sign-in step 2 failed");
-    return { status: "failed" };
+    return codedRefusal("unavailable", OTP_FAILED, "failed");
   }
   const set_cookies = await finishSignIn(
     db,
@@ -464,7 +514,7 @@ async function checkCode(
     now,
     challenge.login_alerts,
   );
-  return { status: "signed_in", set_cookies, user };
+  return { ok: true, set_cookies, user };
 }
 
 /**
@@ -513,11 +563,7 @@ async function lockForCodes(db: Db, meta: RequestMeta, step: SignInStep, now: Da
       user_id: step.user_id,
     });
   const lock = await lockoutState(db, step.email, now);
-  return {
-    status: "locked",
-    retry_after_s: lock.locked ? lock.retry_after_s : LOCKOUT_MS / 1000,
-    ...(await endSignInStep(db, meta, now)),
-  };
+  return challengeOver(db, meta, now, "locked", lock.locked ? lock.retry_after_s : LOCKOUT_MS / 1000);
 }
 
 export async function signedInUser(db: Db, user_id: string): Promise<SignedInUser> {

@@ -73,12 +73,18 @@ export function formReply(
 }
 
 /** The HTTP status a route answers a service's refusal with: the route's choice, by the kind of "no". */
-export function refusalStatus(kind: RefusalKind): 400 | 403 | 404 | 409 | 413 | 422 | 429 | 503 {
+export function refusalStatus(kind: RefusalKind): 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503 {
   return REFUSAL_STATUS[kind];
+}
+
+/** The headers a refusal's answer carries: `Retry-After` when it says how long to wait. */
+export function refusalHeaders(refusal: { retry_after_s?: number }): Record<string, string> {
+  return refusal.retry_after_s === undefined ? {} : { "Retry-After": String(refusal.retry_after_s) };
 }
 
 const REFUSAL_STATUS = {
   bad_input: 400,
+  unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,

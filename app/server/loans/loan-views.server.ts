@@ -12,15 +12,79 @@ import { today } from "~/server/ledger/ledger.server";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { daysBetween } from "~/domain/loans/schedule";
 import { nextPaymentDue, paymentParts, payoffQuote, totalOwed, type LoanOwed } from "~/domain/loans/servicing";
-import { loanNumber } from "./applications.server";
+import { loanNumber } from "~/domain/loans/products";
 import { loanOwed } from "./servicing.server";
 import { correctionLabel, correctionSign, postedCorrections } from "./staff-actions.server";
 
 /**
- * What the member's loan pages read (docs/product.md#loan-servicing): a loan's detail with what is
- * owed by part, the payoff quote and the schedule; the accounts a payment can come from; a loan's
- * lines for the statement export. The money actions and the nightly job are in servicing.server.ts.
+ * What the member's loan pages read (docs/product.md#loan-servicing): the member's booked loans, a
+ * loan's detail with what is owed by part, the payoff quote and the schedule; the accounts a
+ * payment can come from; a loan's lines for the statement export. The money actions and the
+ * nightly job are in servicing.server.ts.
  */
+
+export interface MemberLoanView {
+  id: number;
+  number: string;
+  application_id: number;
+  product_name: string;
+  status: "active" | "paid_off";
+  /** What the member owes: principal, fees and the interest accrued, as a positive number. */
+  balance_cents: number;
+  rate_ppm: number;
+  apr_bp: number;
+  principal_cents: number;
+  term_months: number;
+  disbursed_on: string;
+  next_payment: { due_on: string; payment_cents: number } | null;
+}
+
+/**
+ * The member's booked loans (docs/product.md#loans, #loan-servicing): what is owed (the
+ * receivable's principal and fees from the ledger, plus the interest accrued and unpaid), the
+ * rate, and the next payment due (the first scheduled payment not yet covered, with any fees).
+ */
+export async function memberLoans(db: DbOrTx, member_id: string, _now: Date = new Date()): Promise<MemberLoanView[]> {
+  const rows = await db
+    .select({ loan: loans, posted_cents: ledgerAccounts.posted_cents })
+    .from(loans)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, loans.receivable_account_id))
+    .where(eq(loans.member_id, member_id))
+    .orderBy(desc(loans.id));
+  const views: MemberLoanView[] = [];
+  for (const { loan, posted_cents } of rows) {
+    const schedule = await db
+      .select({
+        number: loanScheduledPayments.number,
+        due_on: loanScheduledPayments.due_on,
+        payment_cents: loanScheduledPayments.payment_cents,
+      })
+      .from(loanScheduledPayments)
+      .where(eq(loanScheduledPayments.loan_id, loan.id))
+      .orderBy(asc(loanScheduledPayments.number));
+    const owed = {
+      fees_cents: loan.fees_due_cents,
+      interest_cents: loan.accrued_interest_cents,
+      principal_cents: -posted_cents - loan.fees_due_cents,
+    };
+    const next = loan.status === "active" ? nextPaymentDue(schedule, loan.paid_toward_schedule_cents, owed) : null;
+    views.push({
+      id: loan.id,
+      number: loanNumber(loan.id),
+      application_id: loan.application_id,
+      product_name: loan.product_name,
+      status: loan.status,
+      balance_cents: totalOwed(owed),
+      rate_ppm: loan.rate_ppm,
+      apr_bp: loan.apr_bp,
+      principal_cents: loan.principal_cents,
+      term_months: loan.term_months,
+      disbursed_on: loan.disbursed_on,
+      next_payment: next ? { due_on: next.due_on, payment_cents: next.amount_cents } : null,
+    });
+  }
+  return views;
+}
 
 export interface LoanDetailView {
   id: number;

@@ -29,7 +29,7 @@ import {
   type ScheduledDue,
 } from "~/domain/loans/servicing";
 import { loanProduct } from "./products.server";
-import { loanNumber } from "./applications.server";
+import { loanNumber } from "~/domain/loans/products";
 import { autopayFailedEmail } from "./emails.server";
 import { holdFollowsPrincipal } from "./share-secured.server";
 import { sendEmail } from "~/server/mail/outbox.server";

@@ -6,10 +6,8 @@ import { notify } from "~/server/notifications/notifications.server";
 import { logger } from "~/server/logger.server";
 import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
-import type { LoanProductTerms } from "~/domain/loans/products";
 import { pledgeHoldAfterPayment, securityInterestText, shareSecuredMaximumCents } from "~/domain/loans/share-secured";
-// A function used only when called, so the two modules importing each other is safe.
-import { loanNumber } from "./applications.server";
+import { loanNumber, type LoanProductTerms } from "~/domain/loans/products";
 
 /**
  * Share-secured loans (docs/product.md#share-secured-loans): the member pledges one of their own

@@ -20,7 +20,7 @@ import { formatCents } from "~/domain/money";
 import { paymentParts } from "~/domain/loans/servicing";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { correctionEffect, type CorrectionTarget } from "~/domain/loans/corrections";
-import { loanNumber } from "./applications.server";
+import { loanNumber } from "~/domain/loans/products";
 import { loanOwed } from "./servicing.server";
 import { memberLoanDetail } from "./loan-views.server";
 import { loanPledge } from "./share-secured.server";

@@ -9,7 +9,8 @@ import { notifyAll, type NotificationInput } from "~/server/notifications/notifi
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { returnReason } from "~/domain/nacha/return-file";
 import { formatCents } from "~/domain/money";
-import { DUPLICATE_WINDOW_BUSINESS_DAYS, creditReviewsOf, postMoney } from "./inbound.server";
+import { DUPLICATE_WINDOW_BUSINESS_DAYS } from "./inbound.server";
+import { creditReviewsOf, postMoney } from "./inbound-posting.server";
 import { recordCreditReviews } from "./inbound-monitoring.server";
 import type { Item } from "./inbound-entries.server";
 

@@ -8,7 +8,7 @@ import { returnReason } from "~/domain/nacha/return-file";
 import { formatCents } from "~/domain/money";
 import { accountLabel } from "~/domain/account-display";
 import type { ReportSubject } from "~/domain/sanctions/report";
-import { creditReviewsOf, postMoney } from "./inbound.server";
+import { creditReviewsOf, postMoney } from "./inbound-posting.server";
 import { recordCreditReviews } from "./inbound-monitoring.server";
 import type { Item } from "./inbound-entries.server";
 

@@ -17,7 +17,7 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { formatCents } from "~/domain/money";
 import { maskAccountNumber } from "~/domain/account-display";
 import { CREDIT_RETURN_CODES, isCreditReturnCode, type CreditReturnCode } from "~/domain/ach-credit-policy";
-import { INBOUND_INITIATOR, readableWords } from "./inbound.server";
+import { INBOUND_INITIATOR, readableWords } from "./inbound-posting.server";
 
 /**
  * Incoming credits to review (docs/product.md#incoming-credits-to-review): credits that met a

@@ -2,30 +2,20 @@ import type { Actor } from "~/domain/actor";
 import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "~/server/db/client.server";
-import {
-  achInboundEntries,
-  achInboundFiles,
-  externalPayments,
-  ledgerTransactions,
-  type AchInboundEntry,
-  type ExternalPayment,
-} from "~/server/db/schema";
+import { achInboundFiles } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
-import { institutionAccount } from "~/server/ledger/accounts.server";
-import { postBatch, releaseHold, reverseTransaction, today, type EntryInput } from "~/server/ledger/ledger.server";
+import { today } from "~/server/ledger/ledger.server";
 import { type NotificationInput } from "~/server/notifications/notifications.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
-import { formatCents } from "~/domain/money";
-import { maskAccountNumber } from "~/domain/account-display";
-import { BATCH_TRANSACTIONS_MAX, spendableCents, toCents, toId, type AccountState } from "~/domain/ledger-rules";
+import { BATCH_TRANSACTIONS_MAX, toId } from "~/domain/ledger-rules";
 import { businessDaysBefore } from "~/domain/payment-dates";
-import { ENTRY_CLASSES, readInboundNachaFile, type InboundFile } from "~/domain/nacha/reader";
-import { returnReason } from "~/domain/nacha/return-file";
+import { readInboundNachaFile, type InboundFile } from "~/domain/nacha/reader";
 import { recordNotificationsOfChange } from "./inbound-noc.server";
-import { sentPaymentByTrace, type Item } from "./inbound-entries.server";
-import { monitorPostedCredits, recordCreditReviews, type CreditHold } from "./inbound-monitoring.server";
+import { type Item } from "./inbound-entries.server";
+import { recordCreditReviews } from "./inbound-monitoring.server";
 import { recordIatEntries, screenIatEntries } from "./inbound-iat.server";
-import { applyLinkedAccountReturn } from "~/server/linked-accounts/money-in-returns.server";
+import { creditReviewsOf, postMoney, type Decision } from "./inbound-posting.server";
+import { applyReturn } from "./inbound-own-returns.server";
 
 /**
  * ACH in (docs/product.md#ach-in): staff upload the NACHA file the Federal Reserve sent, and its
@@ -39,9 +29,10 @@ import { applyLinkedAccountReturn } from "~/server/linked-accounts/money-in-retu
  *     the ACH settlement account locked in id order, every entry decided against them in file
  *     order (no such account R03, closed R02, frozen R16, a debit beyond the available balance
  *     R01), the postable ones written as ONE ledger batch (`postBatch`), each entry its own ledger
- *     transaction (so each is all or nothing, yet thousands share a commit), the entries marked,
- *     the members notified. Returns of the credit union's own entries (addenda 99) release or
- *     reverse the original payment and tell the member why. Prenotes move nothing. Notifications
+ *     transaction (so each is all or nothing, yet thousands share a commit; ./inbound-posting.server.ts),
+ *     the entries marked, the members notified. Returns of the credit union's own entries
+ *     (addenda 99) release or reverse the original payment and tell the member why
+ *     (./inbound-own-returns.server.ts). Prenotes move nothing. Notifications
  *     of change (COR) move nothing either: each is recorded for staff with the payment of ours it
  *     names (./inbound-noc.server.ts). A credit or debit that repeats one received in the last
  *     DUPLICATE_WINDOW_BUSINESS_DAYS (same trace number, amount, effective date and account, in
@@ -56,7 +47,6 @@ import { applyLinkedAccountReturn } from "~/server/linked-accounts/money-in-retu
  * transaction as their ledger batch.
  */
 
-export const INBOUND_INITIATOR = "system:ach-in";
 /** Entries per database commit: big enough that the commit's fixed cost is shared, small enough to hold the locks briefly. */
 export const INBOUND_CHUNK_ENTRIES = 10_000;
 
@@ -78,17 +68,6 @@ export type ReceiveResult =
       debit_total_cents: number;
     }
   | { ok: false; reason: "invalid" | "duplicate"; message: string };
-
-type LockedAccount = AccountState & { account_number: string; member_id: string | null };
-type Ledger = Map<number, LockedAccount>;
-
-/** The ledger's refusal of an entry as the return reason the rules give it. */
-const RETURN_FOR_REFUSAL: Record<string, string> = {
-  account_not_found: "R03",
-  account_closed: "R02",
-  account_frozen: "R16",
-  insufficient_funds: "R01",
-};
 
 export async function receiveAchFile(
   db: Db,
@@ -238,20 +217,6 @@ async function storeFile(
   });
 }
 
-export interface Decision {
-  entry: Item;
-  status: "posted" | "returned" | "applied" | "unmatched" | "noted" | "held" | "screening";
-  return_code?: string | null;
-  account_id?: number | null;
-  transaction_id?: number | null;
-  payment_id?: number | null;
-  duplicate_of_entry_id?: number | null;
-  /** A credit that met a monitoring rule: posted, its amount held for staff (./inbound-monitoring.server.ts). */
-  review?: CreditHold;
-  /** The member whose account it posted to (for a credit to review). */
-  member_id?: string | null;
-}
-
 /**
  * How far back an entry is looked for when deciding that another is its duplicate: banks hold a
  * repeated entry (same trace number, amount, effective date and receiving account) when the first
@@ -288,40 +253,6 @@ async function earlierDuplicates(
        and (f.uploaded_at at time zone ${institution().time_zone})::date >= ${since}::date
      group by v.line`);
   return new Map(found.rows.map((r) => [Number(r.line), toId(r.earlier)]));
-}
-
-/**
- * What the member's history shows for an entry the company sent (docs/product.md#ach-in): the
- * company and its description as people read them ("ACME CORP PAYROLL" becomes "Acme Corp
- * Payroll"; short words such as LLC or IRS stay as they are), and for a PPD credit the category
- * Income (a payroll, a pension, a benefit).
- */
-export function readableWords(text: string): string {
-  return text
-    .trim()
-    .split(/\s+/)
-    .map((word) => (/^[A-Z][A-Z']{3,}$/.test(word) ? `${word[0]}${word.slice(1).toLowerCase()}` : word))
-    .join(" ");
-}
-
-export function historyCategory(entry: Pick<AchInboundEntry, "kind" | "sec_code">): string | null {
-  return entry.kind === "credit" && entry.sec_code === "PPD" ? "Income" : null;
-}
-
-/**
- * What the member sees in their history: the company from the batch header and what it said,
- * and for a converted check its serial number (columns 40-54, POP's first nine), since that is
- * the number written on the check the member gave.
- */
-export function historyDescription(
-  entry: Pick<AchInboundEntry, "company_name" | "entry_description" | "sec_code" | "individual_id">,
-): string {
-  const text = readableWords(`${entry.company_name} ${entry.entry_description}`);
-  // Classes converted from a paper check name where its serial number is (ENTRY_CLASSES).
-  const columns = ENTRY_CLASSES[entry.sec_code]?.check_serial;
-  if (!columns) return text;
-  const serial = (columns === "40-48" ? entry.individual_id.slice(0, 9) : entry.individual_id).trim();
-  return serial ? `${text} check ${serial}` : text;
 }
 
 /**
@@ -368,177 +299,6 @@ async function postChunk(db: Db, file_id: number, chunk: readonly Item[], staff:
     );
     await notifyMany(tx, notes);
   });
-}
-
-/**
- * Credits and debits decided against their accounts (locked with the settlement account) and
- * the postable ones posted as one ledger batch, each its own transaction; returns each entry's
- * decision and adds the members' notifications to `notes`. Shared by the upload's chunks and by
- * staff posting a held entry (./inbound-held.server.ts).
- */
-export async function postMoney(
-  tx: DbOrTx,
-  money: readonly Item[],
-  staff: Actor,
-  now: Date,
-  key_prefix: string,
-  notes: NotificationInput[],
-): Promise<Decision[]> {
-  const decisions: Decision[] = [];
-  const settlement = await institutionAccount(tx, "ach_settlement");
-  const ledger = await lockAccounts(tx, [...new Set(money.map((e) => e.account_number))], settlement.id);
-  const byNumber = new Map([...ledger.values()].filter((a) => a.owner === "member").map((a) => [a.account_number, a]));
-  let postable: { entry: Item; account: LockedAccount }[] = [];
-  for (const entry of money) {
-    const account = byNumber.get(entry.account_number);
-    const code = !account
-      ? "R03"
-      : account.status === "closed"
-        ? "R02"
-        : account.status === "frozen"
-          ? "R16"
-          : entry.kind === "debit" && spendableCents(account) < entry.amount_cents
-            ? "R01"
-            : null;
-    if (code) {
-      decisions.push({ entry, status: "returned", return_code: code, account_id: account?.id ?? null });
-      continue;
-    }
-    account!.posted_cents += entry.kind === "credit" ? entry.amount_cents : -entry.amount_cents;
-    postable.push({ entry, account: account! });
-  }
-  // The ledger checks every entry again under its own locks; one it refuses is returned for
-  // its reason and the rest post without it (each entry stays all or nothing).
-  const business_date = today(now);
-  for (let attempt = 0; postable.length > 0; attempt++) {
-    const answer = await postBatch(tx, {
-      idempotency_key: `${key_prefix}:${postable[0]!.entry.line}:${attempt}`,
-      initiator: INBOUND_INITIATOR,
-      created_by: staff.id,
-      transactions: postable.map(({ entry, account }) => ({
-        kind: "ach_in" as const,
-        entries: (entry.kind === "credit"
-          ? [
-              { account_id: settlement.id, amount_cents: -entry.amount_cents },
-              { account_id: account.id, amount_cents: entry.amount_cents },
-            ]
-          : [
-              { account_id: account.id, amount_cents: -entry.amount_cents },
-              { account_id: settlement.id, amount_cents: entry.amount_cents },
-            ]) satisfies EntryInput[],
-        memo: historyDescription(entry),
-        // The trace number stays on the entry for staff; the member reads what the company wrote, if anything.
-        reference: entry.payment_information?.trim() || null,
-        category: historyCategory(entry),
-        effective_date: business_date,
-      })),
-    });
-    if (answer.ok) {
-      // Every credit is checked before its money is available (Nacha's monitoring of credit entries).
-      const credits = postable.flatMap(({ entry, account }, i) =>
-        entry.kind === "credit" ? [{ entry, account, transaction_id: answer.transactions[i]!.transaction.id, i }] : [],
-      );
-      const holds = await monitorPostedCredits(tx, credits, settlement.id, staff.id, `${key_prefix}:${attempt}`, now);
-      const held = new Map([...holds].map(([index, hold]) => [credits[index]!.i, hold]));
-      answer.transactions.forEach((t, i) =>
-        decisions.push({
-          entry: postable[i]!.entry,
-          status: "posted",
-          account_id: postable[i]!.account.id,
-          transaction_id: t.transaction.id,
-          review: held.get(i),
-          member_id: postable[i]!.account.member_id,
-        }),
-      );
-      break;
-    }
-    const refused = answer.batch_index === undefined ? undefined : postable[answer.batch_index];
-    const code = RETURN_FOR_REFUSAL[answer.code];
-    if (!refused || !code)
-      throw new Error(`ACH in: the ledger refused the chunk (${answer.code}) for no entry's own reason`);
-    decisions.push({ entry: refused.entry, status: "returned", return_code: code, account_id: refused.account.id });
-    postable = postable.filter((p) => p !== refused);
-  }
-  for (const d of decisions) {
-    const account = d.account_id ? ledger.get(d.account_id) : undefined;
-    if (!account?.member_id) continue;
-    const amount = formatCents(d.entry.amount_cents);
-    const where = `${account.type === "savings" ? "Savings" : account.type === "checking" ? "Checking" : "Account"} ${maskAccountNumber(account.account_number)}`;
-    if (d.status === "posted") {
-      notes.push(
-        d.entry.kind === "credit"
-          ? {
-              member_id: account.member_id,
-              kind: "ach_received",
-              title: `Deposit of ${amount} from ${readableWords(d.entry.company_name)}`,
-              // A credit under review: the generic hold wording, no rule named (nothing that tips off).
-              body: d.review
-                ? `It was added to your ${where} and is on hold for now; it will be available once the hold is released.`
-                : `It was added to your ${where} and is available now.`,
-            }
-          : {
-              member_id: account.member_id,
-              kind: "ach_received",
-              title: `${readableWords(d.entry.company_name)} withdrew ${amount}`,
-              body: `An ACH debit was paid from your ${where}.`,
-            },
-      );
-    } else if (d.status === "returned") {
-      notes.push({
-        member_id: account.member_id,
-        kind: "ach_returned",
-        title: `An ACH ${d.entry.kind} of ${amount} from ${readableWords(d.entry.company_name)} was returned`,
-        body: `It could not be posted to your ${where}: ${returnReason(d.return_code!)}. It was sent back to ${readableWords(d.entry.company_name)}.`,
-      });
-    }
-  }
-  return decisions;
-}
-
-/** The review rows of the decisions whose credit met a monitoring rule. */
-export function creditReviewsOf(decisions: readonly Decision[]): Parameters<typeof recordCreditReviews>[1] {
-  return decisions.flatMap((d) =>
-    d.review && d.account_id && d.transaction_id && d.member_id
-      ? [
-          {
-            file_id: d.entry.file_id,
-            line: d.entry.line,
-            account_id: d.account_id,
-            member_id: d.member_id,
-            credit_transaction_id: d.transaction_id,
-            hold: d.review,
-            amount_cents: d.entry.amount_cents,
-          },
-        ]
-      : [],
-  );
-}
-
-/** The member accounts named by the entries and the settlement account, locked in id order (the ledger's own order). */
-async function lockAccounts(tx: DbOrTx, account_numbers: readonly string[], settlement_id: number): Promise<Ledger> {
-  const result = await tx.execute(sql`
-    select id, account_number, owner, type, member_id, status, posted_cents, held_cents, overdraft_limit_cents, transfer_count, transfer_count_month
-      from ledger_accounts
-     where account_number in (select jsonb_array_elements_text(${JSON.stringify(account_numbers)}::jsonb)) or id = ${settlement_id}
-     order by id
-       for update`);
-  const ledger: Ledger = new Map();
-  for (const r of result.rows) {
-    ledger.set(toId(r.id), {
-      id: toId(r.id),
-      account_number: String(r.account_number),
-      owner: r.owner as AccountState["owner"],
-      type: String(r.type),
-      member_id: (r.member_id as string | null) ?? null,
-      status: r.status as AccountState["status"],
-      posted_cents: toCents(r.posted_cents),
-      held_cents: toCents(r.held_cents),
-      overdraft_limit_cents: toCents(r.overdraft_limit_cents),
-      transfer_count: Number(r.transfer_count),
-      transfer_count_month: (r.transfer_count_month as string | null) ?? null,
-    });
-  }
-  return ledger;
 }
 
 /** The chunk's entries with their outcome, one INSERT per 5,000 (one JSON parameter each). */
@@ -599,85 +359,6 @@ async function notifyMany(tx: DbOrTx, notes: readonly NotificationInput[]): Prom
       insert into notifications (member_id, kind, title, body)
       select member_id, kind, title, body from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(member_id text, kind text, title text, body text)`);
   }
-}
-
-/**
- * A return of one of the credit union's own ACH entries: the original trace number names the
- * payment (our routing number's first eight digits, then its trace sequence). The amount must
- * match. A settled payment is reversed (the member's money comes back from the settlement
- * account), a still-held one released; the member is told why. Anything else is left for staff
- * as unmatched.
- */
-async function applyReturn(tx: DbOrTx, entry: Item, staff: Actor, notes: NotificationInput[]): Promise<Decision> {
-  const unmatched = (payment_id: number | null = null): Decision => ({ entry, status: "unmatched", payment_id });
-  // A pull from a linked account or a micro-deposit (their own individual ids) is not a payment.
-  const own = await applyLinkedAccountReturn(tx, entry, staff, notes);
-  if (own) return own.status === "applied" ? { entry, ...own } : unmatched();
-  const trace = entry.original_trace_number ?? "";
-  const payment_id = await sentPaymentByTrace(tx, trace, entry.amount_cents);
-  if (payment_id === null) return unmatched();
-  const [payment] = await tx.select().from(externalPayments).where(eq(externalPayments.id, payment_id));
-  const [already] = await tx
-    .select({ id: achInboundEntries.id })
-    .from(achInboundEntries)
-    .where(and(eq(achInboundEntries.payment_id, payment_id), eq(achInboundEntries.status, "applied")))
-    .limit(1);
-  if (!payment || already) return unmatched(payment_id);
-
-  const hold_id = Number(payment.hold_transaction_id);
-  const [hold] = await tx
-    .select({ status: ledgerTransactions.status })
-    .from(ledgerTransactions)
-    .where(eq(ledgerTransactions.id, hold_id));
-  const reason = `${returnReason(entry.return_code ?? "")} (${entry.return_code})`;
-  const answer =
-    hold?.status === "pending"
-      ? await releaseHold(tx, {
-          transaction_id: hold_id,
-          idempotency_key: `ach-return:${entry.file_id}:${entry.line}`,
-          resolved_by: `staff:${staff.id}`,
-        })
-      : await reverseTransaction(tx, {
-          transaction_id: hold_id,
-          idempotency_key: `ach-return:${entry.file_id}:${entry.line}`,
-          initiator: INBOUND_INITIATOR,
-          created_by: staff.id,
-          memo: `Returned by the other bank: ${reason}`,
-        });
-  if (!answer.ok) return unmatched(payment_id);
-  notes.push(returnedNotice(payment, reason));
-  await recordAudit(tx, {
-    actor_id: staff.id,
-    actor_email: staff.email,
-    action: "ach_inbound.return_applied",
-    subject_type: "external_payment",
-    subject_id: payment_id,
-    member_id: payment.member_id,
-    after: {
-      return_code: entry.return_code,
-      original_trace_number: trace,
-      amount_cents: entry.amount_cents,
-      transaction_id: answer.transaction.id,
-      inbound_file_id: entry.file_id,
-      line: entry.line,
-    },
-  });
-  return {
-    entry,
-    status: "applied",
-    payment_id,
-    transaction_id: answer.transaction.id,
-    account_id: Number(payment.from_account_id),
-  };
-}
-
-function returnedNotice(payment: ExternalPayment, reason: string): NotificationInput {
-  return {
-    member_id: payment.member_id,
-    kind: "ach_returned",
-    title: `Your transfer of ${formatCents(Number(payment.amount_cents))} to ${payment.details.account_name ?? "another bank"} was returned`,
-    body: `The other bank sent it back: ${reason}. The money is back in your account.`,
-  };
 }
 
 async function finish(

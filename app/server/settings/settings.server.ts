@@ -4,16 +4,22 @@ import { maskedTaxpayerIds } from "~/server/members/taxpayer-ids.server";
 import { symmetricDecrypt } from "better-auth/crypto";
 import QRCode from "qrcode";
 import { institution } from "~/config/institution.server";
-import { initialsOf, type NotificationInput, type ProfileInput } from "~/domain/settings";
+import { SETTINGS_MESSAGES, initialsOf, type NotificationInput, type ProfileInput } from "~/domain/settings";
 import type { Db } from "~/server/db/client.server";
 import { authAccounts, memberProfiles, memberSettings, twoFactors, usedTotpCodes, users } from "~/server/db/schema";
 import { recordSecurityEvent } from "~/server/audit/audit.server";
 import { authFor, verifyPassword } from "~/server/auth/auth.server";
 import { hashCode } from "~/server/auth/codes.server";
-import { changePassword as changeKnownPassword } from "~/server/auth/password.server";
+import { changePassword as changeKnownPassword, type ChangePasswordResult } from "~/server/auth/password.server";
+import { codedRefusal, type CodedRefusal } from "~/domain/refusals";
 import { passwordChanged } from "~/server/admin/create-member.server";
 import { authHeaders, type RequestMeta } from "~/server/auth/request-meta.server";
-import { guardCurrentPassword } from "~/server/auth/current-password.server";
+import {
+  guardCurrentPassword,
+  wrongCurrentPassword,
+  type CurrentPasswordLocked,
+  type WrongCurrentPassword,
+} from "~/server/auth/current-password.server";
 import type { EffectiveRole } from "~/server/auth/roles.server";
 import { logger } from "~/server/logger.server";
 import { getMemberSettings, type MemberSettings } from "~/server/members/members.server";
@@ -30,9 +36,6 @@ import { isDemoSignIn } from "~/server/auth/demo-signins.server";
  * turning the app off deletes that row and never calls Better Auth's disableTwoFactor, which would
  * drop the second factor altogether.
  */
-
-export const DEMO_SETTINGS_LOCKED =
-  "The published demo sign-ins cannot change their password or turn on an authenticator app, so the demo stays open to everyone.";
 
 /** Where a person's profile image is served (only to themself and to staff). */
 export function profileImageUrl(user_id: string, file: string | null): string | null {
@@ -244,12 +247,7 @@ export async function updateNotificationSettings(
   }
 }
 
-export type PasswordChangeResult =
-  | { status: "changed"; set_cookies: string[] }
-  | { status: "wrong_password" }
-  | { status: "locked"; retry_after_s: number }
-  | { status: "not_allowed" }
-  | { status: "failed" };
+export type PasswordChangeResult = ChangePasswordResult;
 
 /** Changes the password; every other session of this person ends, this browser gets a new session. */
 export async function changeOwnPassword(
@@ -265,7 +263,7 @@ export async function changeOwnPassword(
     { email: user.email, user_id: user.id, current_password: input.current_password, new_password: input.new_password },
     origin,
   );
-  if (result.status === "changed") {
+  if (result.ok) {
     // A temporary password set by staff is now replaced.
     await passwordChanged(db, user.id);
     await recordSecurityEvent(db, {
@@ -292,12 +290,16 @@ export interface TotpSetup {
 }
 
 export type StartTotpResult =
-  | { status: "started"; setup: TotpSetup }
-  | { status: "wrong_password" }
-  | { status: "locked"; retry_after_s: number }
-  | { status: "not_allowed" }
-  | { status: "already_enrolled" }
-  | { status: "failed" };
+  | { ok: true; status: "started"; setup: TotpSetup }
+  /** Already on (enrolled in another tab): nothing to start. */
+  | { ok: true; status: "already_enrolled" }
+  | WrongCurrentPassword
+  | CurrentPasswordLocked
+  | CodedRefusal<"not_allowed" | "failed">;
+
+/** The published demo sign-ins change no security setting (every visitor shares them). */
+const demoLockedRefusal = () => codedRefusal("forbidden", SETTINGS_MESSAGES.demo_locked, "not_allowed");
+const tryAgain = () => codedRefusal("unavailable", SETTINGS_MESSAGES.try_again, "failed");
 
 async function setupFromUri(uri: string): Promise<TotpSetup> {
   const secret = new URL(uri).searchParams.get("secret") ?? "";
@@ -320,8 +322,8 @@ export async function startTotpEnrollment(
   password: string,
   origin: { request_id?: string } = {},
 ): Promise<StartTotpResult> {
-  if (isDemoLocked(user.email)) return { status: "not_allowed" };
-  if (await totpEnrolled(db, user.id)) return { status: "already_enrolled" };
+  if (isDemoLocked(user.email)) return demoLockedRefusal();
+  if (await totpEnrolled(db, user.id)) return { ok: true, status: "already_enrolled" };
   return guardCurrentPassword(db, meta, user, "authenticator_on", () => enableTotp(db, meta, password), origin);
 }
 
@@ -332,13 +334,13 @@ async function enableTotp(db: Db, meta: RequestMeta, password: string): Promise<
       headers: authHeaders(meta),
     })) as { totpURI?: string };
     if (!result.totpURI) throw new Error("no TOTP URI");
-    return { status: "started", setup: await setupFromUri(result.totpURI) };
+    return { ok: true, status: "started", setup: await setupFromUri(result.totpURI) };
   } catch (error) {
     const code = (error as { body?: { code?: string } }).body?.code;
-    if (code === "INVALID_PASSWORD") return { status: "wrong_password" };
-    if (code === "TOTP_ALREADY_ENABLED") return { status: "already_enrolled" };
+    if (code === "INVALID_PASSWORD") return wrongCurrentPassword();
+    if (code === "TOTP_ALREADY_ENABLED") return { ok: true, status: "already_enrolled" };
     logger.error({ err: error }, "starting authenticator enrolment failed");
-    return { status: "failed" };
+    return tryAgain();
   }
 }
 
@@ -363,12 +365,15 @@ export async function pendingTotpSetup(db: Db, user: Actor): Promise<TotpSetup |
   }
 }
 
-export type ConfirmTotpResult =
-  | { status: "enrolled" }
-  | { status: "invalid_code" }
-  | { status: "not_started" }
-  | { status: "not_allowed" }
-  | { status: "failed" };
+export type ConfirmTotpResult = { ok: true } | CodedRefusal<"invalid_code" | "not_started" | "not_allowed" | "failed">;
+
+/** What confirming the authenticator app is refused with (docs/product.md#messages-settings). */
+export const TOTP_CONFIRM_MESSAGES = {
+  invalid_code: "That code did not match. Check the time on your device and try the newest code.",
+  /** The shorter words next to the code field. */
+  invalid_code_field: "That code did not match.",
+  not_started: "Please start the set-up again.",
+} as const;
 
 /** Step 2: a code from the app proves it holds the secret; from now on sign-in asks for the app's code. */
 export async function confirmTotpEnrollment(
@@ -378,20 +383,21 @@ export async function confirmTotpEnrollment(
   code: string,
   origin: { request_id?: string } = {},
 ): Promise<ConfirmTotpResult> {
-  if (isDemoLocked(user.email)) return { status: "not_allowed" };
+  if (isDemoLocked(user.email)) return demoLockedRefusal();
   const [row] = await db
     .select({ verified: twoFactors.verified })
     .from(twoFactors)
     .where(eq(twoFactors.userId, user.id));
-  if (!row) return { status: "not_started" };
-  if (row.verified === true) return { status: "enrolled" };
+  if (!row) return codedRefusal("bad_input", TOTP_CONFIRM_MESSAGES.not_started, "not_started");
+  if (row.verified === true) return { ok: true };
   try {
     await authFor(db).api.verifyTOTP({ body: { code }, headers: authHeaders(meta) });
   } catch (error) {
     const status = (error as { body?: { code?: string } }).body?.code;
-    if (status === "INVALID_CODE") return { status: "invalid_code" };
+    if (status === "INVALID_CODE")
+      return codedRefusal("bad_input", TOTP_CONFIRM_MESSAGES.invalid_code, "invalid_code", { field: "code" });
     logger.error({ err: error }, "confirming authenticator enrolment failed");
-    return { status: "failed" };
+    return tryAgain();
   }
   const now = new Date();
   // The code just used cannot sign in too (RFC 6238 §5.2: accept a code once).
@@ -407,15 +413,11 @@ export async function confirmTotpEnrollment(
     request_id: origin.request_id,
     ip: meta.ip,
   });
-  return { status: "enrolled" };
+  return { ok: true };
 }
 
 export type DisableTotpResult =
-  | { status: "disabled" }
-  | { status: "wrong_password" }
-  | { status: "locked"; retry_after_s: number }
-  | { status: "not_allowed" }
-  | { status: "failed" };
+  { ok: true } | WrongCurrentPassword | CurrentPasswordLocked | CodedRefusal<"not_allowed" | "failed">;
 
 /**
  * Turns the authenticator app off (password required, within the limits of
@@ -428,7 +430,7 @@ export async function disableTotp(
   password: string,
   origin: { request_id?: string } = {},
 ): Promise<DisableTotpResult> {
-  if (isDemoLocked(user.email)) return { status: "not_allowed" };
+  if (isDemoLocked(user.email)) return demoLockedRefusal();
   return guardCurrentPassword(
     db,
     meta,
@@ -452,7 +454,7 @@ async function removeTotp(
       .from(authAccounts)
       .where(and(eq(authAccounts.userId, user.id), eq(authAccounts.providerId, "credential")));
     if (!account?.password || !(await verifyPassword({ hash: account.password, password })))
-      return { status: "wrong_password" };
+      return wrongCurrentPassword();
     await db.transaction(async (tx) => {
       await tx.delete(twoFactors).where(eq(twoFactors.userId, user.id));
       // The email code stays: every user keeps a second factor.
@@ -466,10 +468,10 @@ async function removeTotp(
       request_id: origin.request_id,
       ip: meta.ip,
     });
-    return { status: "disabled" };
+    return { ok: true };
   } catch (error) {
     logger.error({ err: error }, "turning the authenticator off failed");
-    return { status: "failed" };
+    return tryAgain();
   }
 }
 

@@ -24,7 +24,7 @@ import {
   type StatementMonth,
 } from "~/domain/statements";
 import { loanStatementFigures, type LoanLedgerLine, type LoanStatementFigures } from "~/domain/loans/statement";
-import { loanNumber } from "~/server/loans/applications.server";
+import { loanNumber } from "~/domain/loans/products";
 import { loanProduct } from "~/server/loans/products.server";
 import { renderLoanStatementPdf } from "./loan-statement-pdf.server";
 

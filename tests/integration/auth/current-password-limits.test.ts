@@ -13,7 +13,7 @@ import { changeOwnPassword, disableTotp, startTotpEnrollment } from "~/server/se
 import * as accountRoute from "~/routes/settings/account";
 import { openTestDatabase } from "../test-database";
 import { fieldErrors } from "../../form-reply";
-import { Browser, lastCodeTo } from "../identity-support";
+import { Browser, lastCodeTo, outcome } from "../identity-support";
 
 /**
  * The current password, asked again of a signed-in person (Account Settings: password change,
@@ -49,10 +49,10 @@ async function signedInMember() {
     .values({ user_id: user.id, first_name: "Riley", last_name: "Shore", status: "approved" });
   const browser = new Browser(`198.18.${counter % 250}.9`);
   const step = await startSignIn(database.db, browser.meta(), { email, password: PASSWORD });
-  if (step.status !== "challenge") throw new Error(step.status);
+  if (!step.ok || step.status !== "challenge") throw new Error(outcome(step));
   browser.apply(step.set_cookies);
   const signed = await verifySignInCode(database.db, browser.meta(), { code: await lastCodeTo(database.db, email) });
-  if (signed.status !== "signed_in") throw new Error(signed.status);
+  if (!signed.ok) throw new Error(outcome(signed));
   browser.apply(signed.set_cookies);
   return { me: { id: user.id, email }, browser };
 }
@@ -76,12 +76,12 @@ describe("guessing the current password from a signed-in session", () => {
     const results: string[] = [];
     for (let i = 0; i < 20; i++) {
       results.push(
-        (
+        outcome(
           await changeOwnPassword(database.db, browser.meta(), me, {
             current_password: `Guess number ${i} here`,
             new_password: NEW_PASSWORD,
-          })
-        ).status,
+          }),
+        ),
       );
     }
     expect(results.slice(0, 4)).toEqual(["wrong_password", "wrong_password", "wrong_password", "wrong_password"]);
@@ -90,8 +90,15 @@ describe("guessing the current password from a signed-in session", () => {
       current_password: PASSWORD,
       new_password: NEW_PASSWORD,
     });
-    expect(right).toEqual({ status: "locked", retry_after_s: expect.any(Number) });
-    expect(right.status === "locked" && right.retry_after_s).toBeGreaterThan(14 * 60);
+    expect(right).toEqual({
+      ok: false,
+      kind: "too_many",
+      code: "locked",
+      field: "current_password",
+      message: expect.stringMatching(/^Too many wrong passwords/),
+      retry_after_s: expect.any(Number),
+    });
+    expect(!right.ok && right.retry_after_s).toBeGreaterThan(14 * 60);
 
     // Every wrong one is in the audit log; refused checks too.
     const wrong = await wrongRows(me.id);
@@ -117,43 +124,44 @@ describe("guessing the current password from a signed-in session", () => {
 
     // The lock is the account's sign-in lock.
     expect(
-      (await startSignIn(database.db, new Browser("198.18.200.1").meta(), { email: me.email, password: PASSWORD }))
-        .status,
+      outcome(
+        await startSignIn(database.db, new Browser("198.18.200.1").meta(), { email: me.email, password: PASSWORD }),
+      ),
     ).toBe("locked");
 
     // It ends after 15 minutes: the right password works again.
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 15 * 60 * 1000 + 1000);
     expect(
-      (
+      outcome(
         await changeOwnPassword(database.db, browser.meta(), me, {
           current_password: PASSWORD,
           new_password: NEW_PASSWORD,
-        })
-      ).status,
-    ).toBe("changed");
+        }),
+      ),
+    ).toBe("ok");
   });
 
   it("counts the authenticator app's checks (turning it on and off) in the same limit", async () => {
     const { me, browser } = await signedInMember();
-    expect((await startTotpEnrollment(database.db, browser.meta(), me, "Wrong guess one 1")).status).toBe(
+    expect(outcome(await startTotpEnrollment(database.db, browser.meta(), me, "Wrong guess one 1"))).toBe(
       "wrong_password",
     );
-    expect((await startTotpEnrollment(database.db, browser.meta(), me, "Wrong guess two 2")).status).toBe(
+    expect(outcome(await startTotpEnrollment(database.db, browser.meta(), me, "Wrong guess two 2"))).toBe(
       "wrong_password",
     );
-    expect((await disableTotp(database.db, browser.meta(), me, "Wrong guess three 3")).status).toBe("wrong_password");
-    expect((await disableTotp(database.db, browser.meta(), me, "Wrong guess four 4")).status).toBe("wrong_password");
+    expect(outcome(await disableTotp(database.db, browser.meta(), me, "Wrong guess three 3"))).toBe("wrong_password");
+    expect(outcome(await disableTotp(database.db, browser.meta(), me, "Wrong guess four 4"))).toBe("wrong_password");
     expect(
-      (
+      outcome(
         await changeOwnPassword(database.db, browser.meta(), me, {
           current_password: "Wrong guess five 5",
           new_password: NEW_PASSWORD,
-        })
-      ).status,
+        }),
+      ),
     ).toBe("locked");
-    expect((await startTotpEnrollment(database.db, browser.meta(), me, PASSWORD)).status).toBe("locked");
-    expect((await disableTotp(database.db, browser.meta(), me, PASSWORD)).status).toBe("locked");
+    expect(outcome(await startTotpEnrollment(database.db, browser.meta(), me, PASSWORD))).toBe("locked");
+    expect(outcome(await disableTotp(database.db, browser.meta(), me, PASSWORD))).toBe("locked");
     expect((await wrongRows(me.id)).map((r) => (r.after as { purpose: string }).purpose)).toEqual([
       "authenticator_on",
       "authenticator_on",
@@ -174,8 +182,8 @@ describe("guessing the current password from a signed-in session", () => {
       ),
     );
     expect((await wrongRows(me.id)).length).toBeLessThanOrEqual(10);
-    expect(results.filter((r) => r.status === "wrong_password").length).toBeLessThanOrEqual(10);
-    expect(results.some((r) => r.status === "locked")).toBe(true);
+    expect(results.filter((r) => outcome(r) === "wrong_password").length).toBeLessThanOrEqual(10);
+    expect(results.some((r) => outcome(r) === "locked")).toBe(true);
   });
 
   it("Account Settings answers 429 with the reason next to the password field", async () => {

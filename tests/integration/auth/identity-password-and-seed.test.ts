@@ -13,7 +13,7 @@ import { sessionUserFromCookie } from "~/server/auth/session.server";
 import { DEMO_SIGNINS } from "~/server/auth/demo-signins.server";
 import { seedDemoIfEmpty } from "~/server/seed/demo.server";
 import { fileDatabase, openTestDatabase } from "../test-database";
-import { Browser, lastCodeTo, lastMessageTo } from "../identity-support";
+import { Browser, lastCodeTo, lastMessageTo, outcome } from "../identity-support";
 
 const database = fileDatabase();
 afterEach(() => {
@@ -42,10 +42,10 @@ describe("password reset", () => {
     const before = (await database.db.select({ n: count() }).from(outbox))[0]!.n;
     expect(
       await requestPasswordReset(database.db, new Browser("192.0.2.50").meta(), "nobody-here@example.com"),
-    ).toEqual({ status: "sent" });
+    ).toEqual({ ok: true });
     expect((await database.db.select({ n: count() }).from(outbox))[0]!.n).toBe(before);
     expect(await requestPasswordReset(database.db, new Browser("192.0.2.50").meta(), email)).toEqual({
-      status: "sent",
+      ok: true,
     });
     expect(await lastMessageTo(database.db, email)).toMatchObject({ kind: "password_reset" });
   });
@@ -54,10 +54,10 @@ describe("password reset", () => {
     const { id, email } = await member();
     const phone = new Browser("192.0.2.51");
     const step = await startSignIn(database.db, phone.meta(), { email, password: "Original passphrase 1" });
-    if (step.status !== "challenge") throw new Error(step.status);
+    if (!step.ok || step.status !== "challenge") throw new Error(outcome(step));
     phone.apply(step.set_cookies);
     const signed = await verifySignInCode(database.db, phone.meta(), { code: await lastCodeTo(database.db, email) });
-    if (signed.status !== "signed_in") throw new Error(signed.status);
+    if (!signed.ok) throw new Error(outcome(signed));
     phone.apply(signed.set_cookies);
     for (let i = 0; i < 5; i++) await recordWrongPassword(database.db, email);
     expect((await lockoutState(database.db, email)).locked).toBe(true);
@@ -73,7 +73,7 @@ describe("password reset", () => {
       token,
       password: "Brand new passphrase 2",
     });
-    expect(done.status).toBe("reset");
+    expect(done.ok).toBe(true);
     expect(await database.db.select().from(sessions).where(eq(sessions.userId, id))).toHaveLength(0);
     expect(await sessionUserFromCookie(database.db, phone.cookieHeader())).toBeNull();
     expect((await lockoutState(database.db, email)).locked).toBe(false);
@@ -83,12 +83,12 @@ describe("password reset", () => {
       token,
       password: "Another passphrase 3",
     });
-    expect(again.status).toBe("invalid_link");
+    expect(again).toMatchObject({ ok: false, code: "invalid_link" });
     const signIn = await startSignIn(database.db, new Browser("192.0.2.53").meta(), {
       email,
       password: "Brand new passphrase 2",
     });
-    expect(signIn.status).toBe("challenge");
+    expect(outcome(signIn)).toBe("challenge");
   });
 
   it("expires a link after 30 minutes", async () => {
@@ -99,12 +99,12 @@ describe("password reset", () => {
     vi.setSystemTime(Date.now() + 30 * 60 * 1000 + 1000);
     expect(await resetTokenIsLive(database.db, token)).toBe(false);
     expect(
-      (
+      outcome(
         await completePasswordReset(database.db, new Browser("192.0.2.54").meta(), {
           token,
           password: "Late passphrase 44",
-        })
-      ).status,
+        }),
+      ),
     ).toBe("invalid_link");
   });
 
@@ -117,7 +117,7 @@ describe("password reset", () => {
     );
     expect(links).toHaveLength(3);
     for (let i = 0; i < 5; i++) await requestPasswordReset(database.db, browser.meta(), `other${i}@example.com`);
-    expect((await requestPasswordReset(database.db, browser.meta(), "one-more@example.com")).status).toBe(
+    expect(outcome(await requestPasswordReset(database.db, browser.meta(), "one-more@example.com"))).toBe(
       "rate_limited",
     );
   });
@@ -174,7 +174,7 @@ describe("demo seed", () => {
           email: signIn.email,
           password: signIn.password,
         });
-        expect(result.status, signIn.email).toBe("challenge");
+        expect(outcome(result), signIn.email).toBe("challenge");
       }
     } finally {
       await demo.close();

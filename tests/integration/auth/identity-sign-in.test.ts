@@ -10,8 +10,9 @@ import { issueStaffCode, listStaffCodes, removeStaffCode } from "~/server/auth/s
 import { sessionUserFromCookie } from "~/server/auth/session.server";
 import { changePassword } from "~/server/auth/password.server";
 import { fileDatabase } from "../test-database";
-import { Browser, lastCodeTo, lastMessageTo } from "../identity-support";
+import { Browser, lastCodeTo, lastMessageTo, outcome } from "../identity-support";
 import { person } from "../../factories";
+import { OTP_INVALID, lockedMessage } from "~/domain/sign-in-messages";
 
 /** RFC 6238 TOTP (SHA-1, 6 digits, 30 s), written independently of the library under test. */
 function rfc6238(base32Secret: string, at_ms: number): string {
@@ -53,7 +54,7 @@ function ip(): string {
 
 async function passwordStep(browser: Browser, email: string, password = PASSWORD) {
   const result = await startSignIn(database.db, browser.meta(), { email, password });
-  if (result.status === "challenge") browser.apply(result.set_cookies);
+  if (result.ok && result.status === "challenge") browser.apply(result.set_cookies);
   return result;
 }
 
@@ -77,23 +78,30 @@ describe("sign-in step 1: password", () => {
 
   it("says the same for a wrong password and an unknown address", async () => {
     const { email } = await member();
-    expect((await passwordStep(new Browser(ip()), email, "not the password!!")).status).toBe("invalid");
-    expect((await passwordStep(new Browser(ip()), "nobody@example.com", "not the password!!")).status).toBe("invalid");
+    expect(outcome(await passwordStep(new Browser(ip()), email, "not the password!!"))).toBe("invalid");
+    expect(outcome(await passwordStep(new Browser(ip()), "nobody@example.com", "not the password!!"))).toBe("invalid");
   });
 
   it("locks sign-in for 15 minutes after 5 wrong passwords in 15 minutes, and emails the member", async () => {
     const { email } = await member();
     for (let i = 1; i <= 4; i++)
-      expect((await passwordStep(new Browser(ip()), email, `wrong password ${i}`)).status).toBe("invalid");
+      expect(outcome(await passwordStep(new Browser(ip()), email, `wrong password ${i}`))).toBe("invalid");
     const fifth = await passwordStep(new Browser(ip()), email, "wrong password 5");
-    expect(fifth).toEqual({ status: "locked", retry_after_s: 900 });
+    // The fifth wrong password locks the address: the page says for how long, and 429 with Retry-After.
+    expect(fifth).toEqual({
+      ok: false,
+      kind: "too_many",
+      code: "locked",
+      retry_after_s: 900,
+      message: lockedMessage(900),
+    });
     expect(await lastMessageTo(database.db, email)).toMatchObject({ kind: "account_locked" });
     // Even the right password is refused while locked.
-    expect((await passwordStep(new Browser(ip()), email)).status).toBe("locked");
+    expect(outcome(await passwordStep(new Browser(ip()), email))).toBe("locked");
 
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 15 * 60 * 1000 + 1000);
-    expect((await passwordStep(new Browser(ip()), email)).status).toBe("challenge");
+    expect(outcome(await passwordStep(new Browser(ip()), email))).toBe("challenge");
   });
 
   it("does not lock for wrong passwords spread over more than 15 minutes", async () => {
@@ -101,9 +109,9 @@ describe("sign-in step 1: password", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = Date.now();
     for (let i = 0; i < 4; i++)
-      expect((await passwordStep(new Browser(ip()), email, `wrong password ${i}`)).status).toBe("invalid");
+      expect(outcome(await passwordStep(new Browser(ip()), email, `wrong password ${i}`))).toBe("invalid");
     vi.setSystemTime(start + 16 * 60 * 1000);
-    expect((await passwordStep(new Browser(ip()), email, "wrong again!!")).status).toBe("invalid");
+    expect(outcome(await passwordStep(new Browser(ip()), email, "wrong again!!"))).toBe("invalid");
   });
 
   it("limits sign-in attempts per network address", async () => {
@@ -114,7 +122,7 @@ describe("sign-in step 1: password", () => {
       window_start: new Date(Math.floor(Date.now() / 900_000) * 900_000),
       hits: 30,
     });
-    expect((await passwordStep(browser, email)).status).toBe("rate_limited");
+    expect(outcome(await passwordStep(browser, email))).toBe("rate_limited");
   });
 });
 
@@ -125,8 +133,8 @@ describe("sign-in step 2: codes", () => {
     await passwordStep(browser, email);
     const code = await lastCodeTo(database.db, email);
     const result = await verifySignInCode(database.db, browser.meta(), { code });
-    expect(result).toMatchObject({ status: "signed_in", user: { id, role: "user" } });
-    if (result.status !== "signed_in") return;
+    expect(result).toMatchObject({ ok: true, user: { id, role: "user" } });
+    if (!result.ok) return;
     // The session cookie: unreadable by scripts, not sent on cross-site posts, for the whole site.
     const sessionCookie = result.set_cookies.find((line) => /session_token=[^;]/.test(line));
     expect(sessionCookie).toMatch(/;\s*HttpOnly/i);
@@ -146,7 +154,7 @@ describe("sign-in step 2: codes", () => {
 
     // Replaying the code (in a second browser that kept the old challenge cookie) is refused.
     const replay = await verifySignInCode(database.db, browser.meta(), { code });
-    expect(replay.status).toBe("expired");
+    expect(outcome(replay)).toBe("expired");
   });
 
   it("gives a fresh session id at each sign-in and ends the previous one", async () => {
@@ -154,12 +162,12 @@ describe("sign-in step 2: codes", () => {
     const browser = new Browser(ip());
     await passwordStep(browser, email);
     const first = await verifySignInCode(database.db, browser.meta(), { code: await lastCodeTo(database.db, email) });
-    if (first.status !== "signed_in") throw new Error(first.status);
+    if (!first.ok) throw new Error(outcome(first));
     browser.apply(first.set_cookies);
     const firstSession = await sessionUserFromCookie(database.db, browser.cookieHeader());
     await passwordStep(browser, email);
     const second = await verifySignInCode(database.db, browser.meta(), { code: await lastCodeTo(database.db, email) });
-    if (second.status !== "signed_in") throw new Error(second.status);
+    if (!second.ok) throw new Error(outcome(second));
     browser.apply(second.set_cookies);
     const secondSession = await sessionUserFromCookie(database.db, browser.cookieHeader());
     expect(secondSession?.session_id).not.toBe(firstSession?.session_id);
@@ -175,8 +183,8 @@ describe("sign-in step 2: codes", () => {
     const code = await lastCodeTo(database.db, email);
     vi.setSystemTime(Date.now() + 10 * 60 * 1000 + 1000);
     const result = await verifySignInCode(database.db, browser.meta(), { code });
-    expect(["expired", "invalid"]).toContain(result.status);
-    expect(result.status).not.toBe("signed_in");
+    expect(["expired", "invalid"]).toContain(outcome(result));
+    expect(outcome(result)).not.toBe("signed_in");
   });
 
   it("ends the attempt after 5 wrong codes, and the right code no longer works", async () => {
@@ -187,15 +195,18 @@ describe("sign-in step 2: codes", () => {
     const wrong = code === "000000" ? "111111" : "000000";
     for (let i = 1; i <= 4; i++)
       expect(await verifySignInCode(database.db, browser.meta(), { code: wrong })).toEqual({
-        status: "invalid",
+        ok: false,
+        kind: "unauthenticated",
+        code: "invalid",
+        message: OTP_INVALID,
         remaining: 5 - i,
       });
     const fifth = await verifySignInCode(database.db, browser.meta(), { code: wrong });
-    expect(fifth.status).toBe("ended");
-    if (fifth.status === "ended") browser.apply(fifth.set_cookies);
+    expect(outcome(fifth)).toBe("ended");
+    if (!fifth.ok && "set_cookies" in fifth) browser.apply(fifth.set_cookies);
     expect(browser.has("two_factor")).toBe(false);
     expect(await getSignInStep(database.db, browser.meta())).toBeNull();
-    expect((await verifySignInCode(database.db, browser.meta(), { code })).status).toBe("expired");
+    expect(outcome(await verifySignInCode(database.db, browser.meta(), { code }))).toBe("expired");
   });
 
   it("Back ends the challenge", async () => {
@@ -206,7 +217,7 @@ describe("sign-in step 2: codes", () => {
     const ended = await endSignInStep(database.db, browser.meta());
     browser.apply(ended.set_cookies);
     expect(await getSignInStep(database.db, browser.meta())).toBeNull();
-    expect((await verifySignInCode(database.db, browser.meta(), { code })).status).toBe("expired");
+    expect(outcome(await verifySignInCode(database.db, browser.meta(), { code }))).toBe("expired");
   });
 
   it("limits code attempts per network address", async () => {
@@ -219,7 +230,7 @@ describe("sign-in step 2: codes", () => {
       hits: 30,
     });
     expect(
-      (await verifySignInCode(database.db, browser.meta(), { code: await lastCodeTo(database.db, email) })).status,
+      outcome(await verifySignInCode(database.db, browser.meta(), { code: await lastCodeTo(database.db, email) })),
     ).toBe("rate_limited");
   });
 });
@@ -237,16 +248,16 @@ describe("staff-issued codes", () => {
     // Another member cannot use it.
     const otherBrowser = new Browser(ip());
     await passwordStep(otherBrowser, other.email);
-    expect((await verifySignInCode(database.db, otherBrowser.meta(), { code: issued.code })).status).toBe("invalid");
+    expect(outcome(await verifySignInCode(database.db, otherBrowser.meta(), { code: issued.code }))).toBe("invalid");
 
     const browser = new Browser(ip());
     await passwordStep(browser, email);
     const result = await verifySignInCode(database.db, browser.meta(), { code: issued.code });
-    expect(result).toMatchObject({ status: "signed_in", user: { id } });
+    expect(result).toMatchObject({ ok: true, user: { id } });
 
     const again = new Browser(ip());
     await passwordStep(again, email);
-    expect((await verifySignInCode(database.db, again.meta(), { code: issued.code })).status).toBe("invalid");
+    expect(outcome(await verifySignInCode(database.db, again.meta(), { code: issued.code }))).toBe("invalid");
     expect((await listStaffCodes(database.db, { user_id: id }))[0]).toMatchObject({ state: "used" });
   });
 
@@ -261,14 +272,14 @@ describe("staff-issued codes", () => {
     vi.setSystemTime(Date.now() + 24 * 60 * 60 * 1000 + 1000);
     const browser = new Browser(ip());
     await passwordStep(browser, email);
-    expect((await verifySignInCode(database.db, browser.meta(), { code: issued.code })).status).toBe("invalid");
+    expect(outcome(await verifySignInCode(database.db, browser.meta(), { code: issued.code }))).toBe("invalid");
     vi.useRealTimers();
 
     const fresh = await issueStaffCode(database.db, { user_id: id, issued_by: null });
     expect(await removeStaffCode(database.db, { id: fresh.id })).toBe(true);
     const later = new Browser(ip());
     await passwordStep(later, email);
-    expect((await verifySignInCode(database.db, later.meta(), { code: fresh.code })).status).toBe("invalid");
+    expect(outcome(await verifySignInCode(database.db, later.meta(), { code: fresh.code }))).toBe("invalid");
   });
 });
 
@@ -281,7 +292,7 @@ describe("authenticator app (TOTP)", () => {
     const signedIn = await verifySignInCode(database.db, browser.meta(), {
       code: await lastCodeTo(database.db, email),
     });
-    if (signedIn.status !== "signed_in") throw new Error(signedIn.status);
+    if (!signedIn.ok) throw new Error(outcome(signedIn));
     browser.apply(signedIn.set_cookies);
     const auth = authFor(database.db);
     const enabled = await auth.api.enableTwoFactor({
@@ -307,20 +318,20 @@ describe("authenticator app (TOTP)", () => {
       ),
     ).toHaveLength(before.filter((m) => m.kind === "sign_in_code").length);
     expect(
-      (
+      outcome(
         await verifySignInCode(database.db, phone.meta(), {
           code: "000000" === (await totp.totp()) ? "111111" : "000000",
-        })
-      ).status,
+        }),
+      ),
     ).toBe("invalid");
     const code = await totp.totp();
     const result = await verifySignInCode(database.db, phone.meta(), { code });
-    expect(result).toMatchObject({ status: "signed_in", user: { id } });
+    expect(result).toMatchObject({ ok: true, user: { id } });
 
     // The same app code, again within its window, is refused.
     const tablet = new Browser(ip());
     await passwordStep(tablet, email);
-    expect((await verifySignInCode(database.db, tablet.meta(), { code })).status).toBe("invalid");
+    expect(outcome(await verifySignInCode(database.db, tablet.meta(), { code }))).toBe("invalid");
   });
 });
 
@@ -330,7 +341,7 @@ describe("sessions", () => {
     const browser = new Browser(ip());
     await passwordStep(browser, email);
     const result = await verifySignInCode(database.db, browser.meta(), { code: await lastCodeTo(database.db, email) });
-    if (result.status !== "signed_in") throw new Error(result.status);
+    if (!result.ok) throw new Error(outcome(result));
     browser.apply(result.set_cookies);
     return { id, email, browser };
   }
@@ -368,7 +379,7 @@ describe("sessions", () => {
     const laptop = new Browser(ip());
     await passwordStep(laptop, email);
     const other = await verifySignInCode(database.db, laptop.meta(), { code: await lastCodeTo(database.db, email) });
-    if (other.status !== "signed_in") throw new Error(other.status);
+    if (!other.ok) throw new Error(outcome(other));
     laptop.apply(other.set_cookies);
 
     const wrong = await changePassword(database.db, browser.meta(), {
@@ -377,15 +388,15 @@ describe("sessions", () => {
       current_password: "not it at all!",
       new_password: "A brand new passphrase 9",
     });
-    expect(wrong.status).toBe("wrong_password");
+    expect(outcome(wrong)).toBe("wrong_password");
     const changed = await changePassword(database.db, browser.meta(), {
       email,
       user_id: id,
       current_password: PASSWORD,
       new_password: "A brand new passphrase 9",
     });
-    expect(changed.status).toBe("changed");
-    if (changed.status === "changed") browser.apply(changed.set_cookies);
+    expect(outcome(changed)).toBe("ok");
+    if (changed.ok) browser.apply(changed.set_cookies);
     expect(await sessionUserFromCookie(database.db, laptop.cookieHeader())).toBeNull();
     expect(await sessionUserFromCookie(database.db, browser.cookieHeader())).toMatchObject({ id });
   });

@@ -20,7 +20,7 @@ import * as adminIndexRoute from "~/routes/admin/index";
 import * as resetPasswordRoute from "~/routes/auth/reset-password";
 import { openTestDatabase } from "../test-database";
 import { fieldErrors } from "../../form-reply";
-import { Browser, lastCodeTo } from "../identity-support";
+import { Browser, lastCodeTo, outcome } from "../identity-support";
 import { applicant, ORIGIN, person, signedIn, staffThroughGrant, uniqueIp } from "../admin-support";
 
 /**
@@ -277,7 +277,7 @@ describe("a temporary password at first sign-in", () => {
     // The temporary password no longer works; the new one does, straight to the dashboard.
     expect(
       await startSignIn(database.db, new Browser(uniqueIp()).meta(), { email: member.email, password: TEMPORARY }),
-    ).toMatchObject({ status: "invalid" });
+    ).toMatchObject({ ok: false, code: "invalid" });
     const again = await signInThroughLogin(member.email, NEW_PASSWORD);
     expect(again.location).toBe("/dashboard");
   });
@@ -307,7 +307,7 @@ describe("a temporary password at first sign-in", () => {
       email: made.email,
       password: TEMPORARY,
     });
-    expect(before.status).toBe("invalid");
+    expect(outcome(before)).toBe("invalid");
     const reset = await run(() =>
       resetPasswordRoute.action(
         args(

@@ -20,7 +20,7 @@ import { DEVICE_COOKIE } from "~/server/auth/devices.server";
 import { LOCKOUT_MS } from "~/server/auth/lockout.server";
 import { stepUpPasskeyOptions, verifyStepUp } from "~/server/payments/step-up.server";
 import { fileDatabase } from "../test-database";
-import { Browser, lastCodeTo, lastMessageTo } from "../identity-support";
+import { Browser, lastCodeTo, lastMessageTo, outcome } from "../identity-support";
 import { assertion, newCredential, registrationResponse, type SoftCredential } from "../../soft-authenticator";
 import { person } from "../../factories";
 
@@ -61,7 +61,7 @@ function rp() {
 /** Adds a passkey through both steps, as Account Settings does. */
 async function addPasskey(user: Awaited<ReturnType<typeof someone>>, name = "Laptop"): Promise<SoftCredential> {
   const started = await startPasskeyRegistration(database.db, browser().meta(), user, PASSWORD);
-  if (started.status !== "options") throw new Error(`registration did not start: ${started.status}`);
+  if (!started.ok) throw new Error(`registration did not start: ${outcome(started)}`);
   const credential = newCredential(user.id);
   const response = registrationResponse(credential, {
     challenge: started.options.challenge,
@@ -72,20 +72,20 @@ async function addPasskey(user: Awaited<ReturnType<typeof someone>>, name = "Lap
     name,
     response_json: JSON.stringify(response),
   });
-  expect(finished.status).toBe("added");
+  expect(outcome(finished)).toBe("ok");
   return credential;
 }
 
 async function signInWith(b: Browser, credential: SoftCredential, override: { origin?: string } = {}) {
   const options = await passkeySignInOptions(database.db, b.meta());
-  if (options.status !== "options") throw new Error("no options");
+  if (!options.ok) throw new Error("no options");
   const response = assertion(credential, {
     challenge: options.options.challenge,
     origin: override.origin ?? rp().origin,
     rp_id: rp().rp_id,
   });
   const result = await signInWithPasskey(database.db, b.meta(), { response_json: JSON.stringify(response) });
-  if (result.status === "signed_in") b.apply(result.set_cookies);
+  if (result.ok) b.apply(result.set_cookies);
   return { result, response };
 }
 
@@ -93,7 +93,7 @@ describe("adding a passkey", () => {
   it("needs the current password, then keeps the credential and tells the owner", async () => {
     const user = await someone();
     const wrong = await startPasskeyRegistration(database.db, browser().meta(), user, "not the password 1");
-    expect(wrong.status).toBe("wrong_password");
+    expect(outcome(wrong)).toBe("wrong_password");
     await addPasskey(user, "Work laptop");
     const list = await listPasskeys(database.db, user.id);
     expect(list).toHaveLength(1);
@@ -109,7 +109,7 @@ describe("adding a passkey", () => {
   it("refuses a credential made on another origin, and a challenge answered twice", async () => {
     const user = await someone();
     const started = await startPasskeyRegistration(database.db, browser().meta(), user, PASSWORD);
-    if (started.status !== "options") throw new Error("no options");
+    if (!started.ok) throw new Error("no options");
     const credential = newCredential(user.id);
     const foreign = registrationResponse(credential, {
       challenge: started.options.challenge,
@@ -117,8 +117,9 @@ describe("adding a passkey", () => {
       rp_id: rp().rp_id,
     });
     expect(
-      (await finishPasskeyRegistration(database.db, user, { name: "x", response_json: JSON.stringify(foreign) }))
-        .status,
+      outcome(
+        await finishPasskeyRegistration(database.db, user, { name: "x", response_json: JSON.stringify(foreign) }),
+      ),
     ).toBe("invalid");
     // The challenge was used up by the refused answer: the right one over it is refused too.
     const right = registrationResponse(credential, {
@@ -127,7 +128,7 @@ describe("adding a passkey", () => {
       rp_id: rp().rp_id,
     });
     expect(
-      (await finishPasskeyRegistration(database.db, user, { name: "x", response_json: JSON.stringify(right) })).status,
+      outcome(await finishPasskeyRegistration(database.db, user, { name: "x", response_json: JSON.stringify(right) })),
     ).toBe("invalid");
     expect(await listPasskeys(database.db, user.id)).toHaveLength(0);
   });
@@ -136,7 +137,7 @@ describe("adding a passkey", () => {
     const owner = await someone();
     const other = await someone();
     const started = await startPasskeyRegistration(database.db, browser().meta(), owner, PASSWORD);
-    if (started.status !== "options") throw new Error("no options");
+    if (!started.ok) throw new Error("no options");
     const response = registrationResponse(newCredential(other.id), {
       challenge: started.options.challenge,
       origin: rp().origin,
@@ -146,7 +147,7 @@ describe("adding a passkey", () => {
       name: "x",
       response_json: JSON.stringify(response),
     });
-    expect(result.status).toBe("invalid");
+    expect(outcome(result)).toBe("invalid");
     expect(await listPasskeys(database.db, other.id)).toHaveLength(0);
   });
 });
@@ -157,7 +158,7 @@ describe("signing in with a passkey", () => {
     const credential = await addPasskey(user);
     const b = browser();
     const { result } = await signInWith(b, credential);
-    expect(result.status).toBe("signed_in");
+    expect(outcome(result)).toBe("signed_in");
     const session = await sessionUserFromCookie(database.db, b.cookieHeader());
     expect(session).toMatchObject({ id: user.id, role: "user" });
     expect(b.has(DEVICE_COOKIE)).toBe(true);
@@ -176,20 +177,20 @@ describe("signing in with a passkey", () => {
     const user = await someone();
     const credential = await addPasskey(user);
     const first = await signInWith(browser(), credential);
-    expect(first.result.status).toBe("signed_in");
+    expect(outcome(first.result)).toBe("signed_in");
     const replay = await signInWithPasskey(database.db, browser().meta(), {
       response_json: JSON.stringify(first.response),
     });
-    expect(replay.status).toBe("invalid");
+    expect(outcome(replay)).toBe("invalid");
 
     const foreign = await signInWith(browser(), credential, { origin: "https://lookalike.example" });
-    expect(foreign.result.status).toBe("invalid");
+    expect(outcome(foreign.result)).toBe("invalid");
 
     // A challenge issued to confirm a transfer does not sign in.
     const stepUp = await assertionOptions(database.db, "step_up", { user_id: user.id, bound_hash: "x" });
     const crossed = assertion(credential, { challenge: stepUp.challenge, origin: rp().origin, rp_id: rp().rp_id });
     const refused = await signInWithPasskey(database.db, browser().meta(), { response_json: JSON.stringify(crossed) });
-    expect(refused.status).toBe("invalid");
+    expect(outcome(refused)).toBe("invalid");
 
     const events = await database.db
       .select({ action: auditLog.action })
@@ -207,7 +208,7 @@ describe("signing in with a passkey", () => {
       updated_at: new Date(),
     });
     const { result } = await signInWith(browser(), credential);
-    expect(result.status).toBe("locked");
+    expect(outcome(result)).toBe("locked");
   });
 
   it("does not work once the passkey is removed", async () => {
@@ -218,9 +219,9 @@ describe("signing in with a passkey", () => {
       passkey_id: key!.id,
       current_password: PASSWORD,
     });
-    expect(removed.status).toBe("removed");
+    expect(outcome(removed)).toBe("ok");
     const { result } = await signInWith(browser(), credential);
-    expect(result.status).toBe("invalid");
+    expect(outcome(result)).toBe("invalid");
     const [row] = await database.db.select().from(passkeys).where(eq(passkeys.id, key!.id));
     expect(row?.removed_at).not.toBeNull();
   });
@@ -238,12 +239,12 @@ describe("removing a passkey", () => {
     expect(options?.allowCredentials?.map((c) => c.id)).toEqual([phone.credential_id.toString("base64url")]);
     const self = assertion(laptop, { challenge: options!.challenge, origin: rp().origin, rp_id: rp().rp_id });
     expect(
-      (
+      outcome(
         await removePasskeyWithPasskey(database.db, user, {
           passkey_id: laptopKey!.id,
           response_json: JSON.stringify(self),
-        })
-      ).status,
+        }),
+      ),
     ).toBe("invalid");
 
     // Another member cannot remove it, whatever they confirm with.
@@ -252,7 +253,7 @@ describe("removing a passkey", () => {
       passkey_id: laptopKey!.id,
       current_password: PASSWORD,
     });
-    expect(notTheirs.status).toBe("not_found");
+    expect(outcome(notTheirs)).toBe("not_found");
     expect(await passkeyRemovalOptions(database.db, other, laptopKey!.id)).toBeNull();
 
     const again = await passkeyRemovalOptions(database.db, user, laptopKey!.id);
@@ -261,7 +262,7 @@ describe("removing a passkey", () => {
       passkey_id: laptopKey!.id,
       response_json: JSON.stringify(confirm),
     });
-    expect(removed.status).toBe("removed");
+    expect(outcome(removed)).toBe("ok");
     expect((await listPasskeys(database.db, user.id)).map((p) => p.id)).toEqual([phoneKey!.id]);
   });
 
@@ -273,7 +274,7 @@ describe("removing a passkey", () => {
       passkey_id: key!.id,
       current_password: "a wrong password 12",
     });
-    expect(result.status).toBe("wrong_password");
+    expect(outcome(result)).toBe("wrong_password");
     expect(await listPasskeys(database.db, user.id)).toHaveLength(1);
   });
 });
@@ -284,22 +285,22 @@ describe("staff required to use passkeys", () => {
     const admin = await someone("admin");
     const b = browser();
     // Without a passkey the password path still opens (they are then led to add one).
-    expect((await startSignIn(database.db, b.meta(), { email: admin.email, password: PASSWORD })).status).toBe(
+    expect(outcome(await startSignIn(database.db, b.meta(), { email: admin.email, password: PASSWORD }))).toBe(
       "challenge",
     );
     await addPasskey(admin);
     const refused = await startSignIn(database.db, browser().meta(), { email: admin.email, password: PASSWORD });
-    expect(refused.status).toBe("passkey_required");
+    expect(outcome(refused)).toBe("passkey_required");
     const [key] = await listPasskeys(database.db, admin.id);
     const keep = await removePasskeyWithPassword(database.db, browser().meta(), admin, {
       passkey_id: key!.id,
       current_password: PASSWORD,
     });
-    expect(keep.status).toBe("last_staff_passkey");
+    expect(outcome(keep)).toBe("last_staff_passkey");
     // A member with a passkey still has the password path.
     const member = await someone();
     await addPasskey(member);
-    expect((await startSignIn(database.db, browser().meta(), { email: member.email, password: PASSWORD })).status).toBe(
+    expect(outcome(await startSignIn(database.db, browser().meta(), { email: member.email, password: PASSWORD }))).toBe(
       "challenge",
     );
   });
@@ -314,7 +315,7 @@ describe("a staff member who lost their passkeys (npm run staff:passkeys:remove)
     const b = browser();
     await signInWith(b, await addPasskey(admin, "Spare key"));
     expect(await database.db.select().from(sessions).where(eq(sessions.userId, admin.id))).not.toHaveLength(0);
-    expect((await startSignIn(database.db, browser().meta(), { email: admin.email, password: PASSWORD })).status).toBe(
+    expect(outcome(await startSignIn(database.db, browser().meta(), { email: admin.email, password: PASSWORD }))).toBe(
       "passkey_required",
     );
 
@@ -329,7 +330,7 @@ describe("a staff member who lost their passkeys (npm run staff:passkeys:remove)
     expect(audit?.actor_email).toBe(PASSKEYS_SERVER_COMMAND_ACTOR);
     expect((await lastMessageTo(database.db, admin.email))?.subject).toBe("A passkey was removed from your account");
     // The password and the code again, then they are led to add a new passkey.
-    expect((await startSignIn(database.db, browser().meta(), { email: admin.email, password: PASSWORD })).status).toBe(
+    expect(outcome(await startSignIn(database.db, browser().meta(), { email: admin.email, password: PASSWORD }))).toBe(
       "challenge",
     );
   });
@@ -356,10 +357,10 @@ describe("new devices and login alerts", () => {
     const user = await someone();
     const b = browser();
     const step1 = await startSignIn(database.db, b.meta(), { email: user.email, password: PASSWORD });
-    if (step1.status !== "challenge") throw new Error("no challenge");
+    if (!step1.ok || step1.status !== "challenge") throw new Error("no challenge");
     b.apply(step1.set_cookies);
     const signedIn = await verifySignInCode(database.db, b.meta(), { code: await lastCodeTo(database.db, user.email) });
-    if (signedIn.status !== "signed_in") throw new Error(signedIn.status);
+    if (!signedIn.ok) throw new Error(outcome(signedIn));
     b.apply(signedIn.set_cookies);
     const session = await sessionUserFromCookie(database.db, b.cookieHeader());
     const alert = await lastMessageTo(database.db, user.email);
@@ -370,11 +371,11 @@ describe("new devices and login alerts", () => {
     // The same browser again: no alert.
     const before = await database.db.select({ id: outbox.id }).from(outbox).where(eq(outbox.to_email, user.email));
     const again = await startSignIn(database.db, b.meta(), { email: user.email, password: PASSWORD });
-    if (again.status !== "challenge") throw new Error("no challenge");
+    if (!again.ok || again.status !== "challenge") throw new Error("no challenge");
     b.apply(again.set_cookies);
     const code = await lastCodeTo(database.db, user.email);
     const second = await verifySignInCode(database.db, b.meta(), { code });
-    expect(second.status).toBe("signed_in");
+    expect(outcome(second)).toBe("signed_in");
     const after = await database.db.select({ id: outbox.id }).from(outbox).where(eq(outbox.to_email, user.email));
     // Only the second sign-in code was sent, no alert.
     expect(after.length - before.length).toBe(1);

@@ -22,7 +22,7 @@ fs.writeFileSync(
   ]),
 );
 
-const { Browser, lastCodeTo } = await import("../identity-support");
+const { Browser, lastCodeTo, outcome } = await import("../identity-support");
 const { startSignIn, verifySignInCode } = await import("~/server/auth/sign-in.server");
 const { sessionUserFromCookie } = await import("~/server/auth/session.server");
 const { listActiveSessions } = await import("~/server/auth/active-sessions.server");
@@ -36,10 +36,11 @@ const PASSWORD = "Harbour lights at 9";
 async function signIn(email: string, ip: string) {
   const b = new Browser(ip, "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0");
   const started = await startSignIn(database.db, b.meta(), { email, password: PASSWORD });
-  if (started.status !== "challenge") throw new Error(`sign-in did not ask for a code: ${started.status}`);
+  if (!started.ok || started.status !== "challenge")
+    throw new Error(`sign-in did not ask for a code: ${outcome(started)}`);
   b.apply(started.set_cookies);
   const done = await verifySignInCode(database.db, b.meta(), { code: await lastCodeTo(database.db, email) });
-  if (done.status !== "signed_in") throw new Error(`sign-in failed: ${done.status}`);
+  if (!done.ok) throw new Error(`sign-in failed: ${outcome(done)}`);
   b.apply(done.set_cookies);
   return (await sessionUserFromCookie(database.db, b.cookieHeader()))!;
 }

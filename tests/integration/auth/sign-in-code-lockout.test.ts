@@ -5,7 +5,7 @@ import { auditLog, outbox, sessions } from "~/server/db/schema";
 import { secondFactor, startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
 import { completePasswordReset, requestPasswordReset } from "~/server/auth/password.server";
 import { fileDatabase } from "../test-database";
-import { Browser, lastCodeTo, lastMessageTo } from "../identity-support";
+import { Browser, lastCodeTo, lastMessageTo, outcome } from "../identity-support";
 import { person as makePerson } from "../../factories";
 
 /**
@@ -42,7 +42,7 @@ function freshBrowser(): Browser {
 async function openChallenge(email: string): Promise<{ browser: Browser; status: string; code: string | null }> {
   const browser = freshBrowser();
   const result = await startSignIn(database.db, browser.meta(), { email, password: PASSWORD });
-  if (result.status !== "challenge") return { browser, status: result.status, code: null };
+  if (!result.ok || result.status !== "challenge") return { browser, status: outcome(result), code: null };
   browser.apply(result.set_cookies);
   return { browser, status: "challenge", code: await lastCodeTo(database.db, email) };
 }
@@ -74,11 +74,11 @@ describe("wrong sign-in codes, counted per account across challenges", () => {
       for (let i = 0; i < 5; i++) {
         const result = await tryCode(opened.browser, wrongCode(opened.code!, i));
         codesTried += 1;
-        if (result.status === "locked") {
+        if (outcome(result) === "locked") {
           locked = true;
           break;
         }
-        if (result.status === "ended") break;
+        if (outcome(result) === "ended") break;
       }
     }
     expect(locked).toBe(true);
@@ -111,10 +111,10 @@ describe("wrong sign-in codes, counted per account across challenges", () => {
       if (opened.status !== "challenge") break;
       for (let i = 0; i < 5; i++) {
         const result = await tryCode(opened.browser, wrongCode(opened.code!, n++));
-        if (result.status !== "invalid") break;
+        if (outcome(result) !== "invalid") break;
       }
     }
-    expect((await tryCode(spare.browser, spare.code!)).status).toBe("locked");
+    expect(outcome(await tryCode(spare.browser, spare.code!))).toBe("locked");
   });
 
   it("counts simultaneous guesses too: at most 10 codes are checked", async () => {
@@ -131,7 +131,7 @@ describe("wrong sign-in codes, counted per account across challenges", () => {
     );
     expect(checks.mock.calls.length).toBeLessThanOrEqual(10);
     checks.mockRestore();
-    expect(results.some((r) => r.status === "locked")).toBe(true);
+    expect(results.some((r) => outcome(r) === "locked")).toBe(true);
     expect(await database.db.select().from(sessions).where(eq(sessions.userId, id))).toHaveLength(0);
   });
 
@@ -141,8 +141,8 @@ describe("wrong sign-in codes, counted per account across challenges", () => {
       const opened = await openChallenge(email);
       expect(opened.status).toBe("challenge");
       for (let i = 0; i < 4; i++)
-        expect((await tryCode(opened.browser, wrongCode(opened.code!, i))).status).toBe("invalid");
-      expect((await tryCode(opened.browser, opened.code!)).status).toBe("signed_in");
+        expect(outcome(await tryCode(opened.browser, wrongCode(opened.code!, i)))).toBe("invalid");
+      expect(outcome(await tryCode(opened.browser, opened.code!))).toBe("signed_in");
     }
   });
 
@@ -152,7 +152,7 @@ describe("wrong sign-in codes, counted per account across challenges", () => {
       const opened = await openChallenge(email);
       if (opened.status !== "challenge") break;
       for (let i = 0; i < 5; i++)
-        if ((await tryCode(opened.browser, wrongCode(opened.code!, i))).status !== "invalid") break;
+        if (outcome(await tryCode(opened.browser, wrongCode(opened.code!, i))) !== "invalid") break;
     }
     expect((await openChallenge(email)).status).toBe("locked");
 
@@ -161,8 +161,8 @@ describe("wrong sign-in codes, counted per account across challenges", () => {
     const link = (await lastMessageTo(database.db, email))!.text_body;
     const token = decodeURIComponent(/token=([A-Za-z0-9_%-]+)/.exec(link)![1]!);
     expect(
-      (await completePasswordReset(database.db, freshBrowser().meta(), { token, password: PASSWORD })).status,
-    ).toBe("reset");
+      outcome(await completePasswordReset(database.db, freshBrowser().meta(), { token, password: PASSWORD })),
+    ).toBe("ok");
     expect((await openChallenge(email)).status).toBe("challenge");
 
     const second = await member();
@@ -170,13 +170,13 @@ describe("wrong sign-in codes, counted per account across challenges", () => {
       const opened = await openChallenge(second.email);
       if (opened.status !== "challenge") break;
       for (let i = 0; i < 5; i++)
-        if ((await tryCode(opened.browser, wrongCode(opened.code!, i))).status !== "invalid") break;
+        if (outcome(await tryCode(opened.browser, wrongCode(opened.code!, i))) !== "invalid") break;
     }
     expect((await openChallenge(second.email)).status).toBe("locked");
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 15 * 60 * 1000 + 1000);
     const opened = await openChallenge(second.email);
     expect(opened.status).toBe("challenge");
-    expect((await tryCode(opened.browser, opened.code!)).status).toBe("signed_in");
+    expect(outcome(await tryCode(opened.browser, opened.code!))).toBe("signed_in");
   });
 });

@@ -5,7 +5,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { auditLog, sessions, signInChallenges, users } from "~/server/db/schema";
 import { startSignIn, verifySignInCode } from "~/server/auth/sign-in.server";
 import { fileDatabase, onPostgres, statementsOf } from "../test-database";
-import { Browser, lastCodeTo, lastMessageTo } from "../identity-support";
+import { Browser, lastCodeTo, lastMessageTo, outcome } from "../identity-support";
 import { person } from "../../factories";
 
 /**
@@ -50,12 +50,12 @@ async function counted<T>(work: () => Promise<T>): Promise<{ result: T; statemen
 /** Both steps from `browser`; the code read from the outbox between them is not counted. */
 async function twoStepSignIn(browser: Browser, email: string) {
   const step1 = await counted(() => startSignIn(database.db, browser.meta(), { email, password: PASSWORD }));
-  expect(step1.result.status).toBe("challenge");
-  if (step1.result.status === "challenge") browser.apply(step1.result.set_cookies);
+  expect(outcome(step1.result)).toBe("challenge");
+  if (step1.result.ok && step1.result.status === "challenge") browser.apply(step1.result.set_cookies);
   const code = await lastCodeTo(database.db, email);
   const step2 = await counted(() => verifySignInCode(database.db, browser.meta(), { code }));
-  expect(step2.result.status).toBe("signed_in");
-  if (step2.result.status === "signed_in") browser.apply(step2.result.set_cookies);
+  expect(outcome(step2.result)).toBe("signed_in");
+  if (step2.result.ok) browser.apply(step2.result.set_cookies);
   return { step1: step1.statements, step2: step2.statements };
 }
 
@@ -105,7 +105,7 @@ describe("a ban, checked in the same reads", () => {
     const { email, id } = await member();
     await database.db.update(users).set({ banned: true }).where(eq(users.id, id));
     const result = await startSignIn(database.db, new Browser("198.51.100.22").meta(), { email, password: PASSWORD });
-    expect(result.status).toBe("invalid");
+    expect(outcome(result)).toBe("invalid");
     expect(await database.db.select().from(signInChallenges).where(eq(signInChallenges.user_id, id))).toHaveLength(0);
   });
 
@@ -113,11 +113,11 @@ describe("a ban, checked in the same reads", () => {
     const { email, id } = await member();
     const browser = new Browser("198.51.100.23");
     const step1 = await startSignIn(database.db, browser.meta(), { email, password: PASSWORD });
-    if (step1.status === "challenge") browser.apply(step1.set_cookies);
+    if (step1.ok && step1.status === "challenge") browser.apply(step1.set_cookies);
     const code = await lastCodeTo(database.db, email);
     await database.db.update(users).set({ banned: true }).where(eq(users.id, id));
     const result = await verifySignInCode(database.db, browser.meta(), { code });
-    expect(result.status).not.toBe("signed_in");
+    expect(outcome(result)).not.toBe("signed_in");
     expect(await database.db.select().from(sessions).where(eq(sessions.userId, id))).toHaveLength(0);
   });
 });

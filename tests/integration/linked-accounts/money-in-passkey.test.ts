@@ -12,7 +12,7 @@ import { institution } from "~/config/institution.server";
 import { linkAccountSchema } from "~/domain/linked-accounts";
 import { moneyInAction, type MoneyInAnswer } from "~/routes/member/move-money-in.server";
 import { fileDatabase } from "../test-database";
-import { Browser } from "../identity-support";
+import { Browser, outcome } from "../identity-support";
 import { openMember } from "../ledger-fixtures";
 import { assertion, newCredential, registrationResponse } from "../../soft-authenticator";
 import { person, staff as newStaff } from "../../factories";
@@ -40,7 +40,7 @@ describe("confirming a pull with a passkey", () => {
     const { checking } = await openMember(db, { member_id: member.id, checking_cents: 1_000 });
     // A passkey, added as Account Settings adds one.
     const started = await startPasskeyRegistration(db, new Browser().meta(), member, PASSWORD);
-    if (started.status !== "options") throw new Error(`registration did not start: ${started.status}`);
+    if (!started.ok) throw new Error(`registration did not start: ${outcome(started)}`);
     const credential = newCredential(member.id);
     const rp = relyingParty();
     const registered = await finishPasskeyRegistration(db, member, {
@@ -49,7 +49,7 @@ describe("confirming a pull with a passkey", () => {
         registrationResponse(credential, { challenge: started.options.challenge, origin: rp.origin, rp_id: rp.rp_id }),
       ),
     });
-    expect(registered.status).toBe("added");
+    expect(outcome(registered)).toBe("ok");
     // A verified link.
     const linked = await linkAccount(
       db,

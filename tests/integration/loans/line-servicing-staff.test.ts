@@ -12,7 +12,8 @@ import {
   type CreditLineRow,
 } from "~/server/db/schema";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { acceptOffer, applyForLoan, decideApplication } from "~/server/loans/applications.server";
+import { applyForLoan, decideApplication } from "~/server/loans/applications.server";
+import { acceptOffer } from "~/server/loans/offer-acceptance.server";
 import { drawOnLine, payLine } from "~/server/loans/lines-of-credit.server";
 import { runLineServicing } from "~/server/loans/line-servicing.server";
 import { memberLineDetail } from "~/server/loans/line-views.server";

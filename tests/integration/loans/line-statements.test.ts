@@ -8,7 +8,8 @@ import { extractText, getDocumentProxy } from "unpdf";
 import type { Database, Db } from "~/server/db/client.server";
 import { creditLineCycles, creditLineStatements, creditLines, notifications } from "~/server/db/schema";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { acceptOffer, applyForLoan, decideApplication } from "~/server/loans/applications.server";
+import { applyForLoan, decideApplication } from "~/server/loans/applications.server";
+import { acceptOffer } from "~/server/loans/offer-acceptance.server";
 import { drawOnLine, payLine } from "~/server/loans/lines-of-credit.server";
 import { memberLines } from "~/server/loans/line-views.server";
 import {

@@ -15,22 +15,19 @@ import {
   outbox,
   outboxAttachments,
 } from "~/server/db/schema";
-import { NO_CHECKING } from "~/server/loans/applications.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { glDayTotals, trialBalanceAsOf } from "~/server/books/books.server";
 import { reverseTransaction } from "~/server/ledger/ledger.server";
+import { applyForLoan, decideApplication, type ApplyInput } from "~/server/loans/applications.server";
+import { acceptOffer, NO_CHECKING } from "~/server/loans/offer-acceptance.server";
 import {
-  acceptOffer,
   applicationQueue,
-  applyForLoan,
-  decideApplication,
   memberApplication,
   memberApplications,
   memberDisclosurePdf,
-  memberLoans,
   staffApplication,
-  type ApplyInput,
-} from "~/server/loans/applications.server";
+} from "~/server/loans/application-views.server";
+import { memberLoans } from "~/server/loans/loan-views.server";
 import { isEncryptedField } from "~/server/security/crypto.server";
 import { ECOA_NOTICE } from "~/domain/loans/products";
 import { openTestDatabase } from "../test-database";

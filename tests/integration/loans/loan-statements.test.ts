@@ -9,7 +9,8 @@ import { accountStatements, loanEvents, loanPayments, loanStatements, loans, not
 import { verifyLedger } from "~/server/ledger/verify.server";
 import { institutionAccount } from "~/server/ledger/accounts.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
-import { acceptOffer, applyForLoan, decideApplication } from "~/server/loans/applications.server";
+import { applyForLoan, decideApplication } from "~/server/loans/applications.server";
+import { acceptOffer } from "~/server/loans/offer-acceptance.server";
 import { payLoan, setAutopay } from "~/server/loans/servicing.server";
 import { memberLoanDetail, type LoanDetailView } from "~/server/loans/loan-views.server";
 import { memberLoanStatementPdf, memberLoanStatements } from "~/server/statements/loan-statements.server";

@@ -15,13 +15,9 @@ import { verifyLedger } from "~/server/ledger/verify.server";
 import { trialBalanceAsOf } from "~/server/books/books.server";
 import { institutionAccount, setAccountStatus } from "~/server/ledger/accounts.server";
 import { postTransfer } from "~/server/ledger/ledger.server";
-import {
-  acceptOffer,
-  applyForLoan,
-  decideApplication,
-  memberApplication,
-  type ApplyInput,
-} from "~/server/loans/applications.server";
+import { applyForLoan, decideApplication, type ApplyInput } from "~/server/loans/applications.server";
+import { acceptOffer } from "~/server/loans/offer-acceptance.server";
+import { memberApplication } from "~/server/loans/application-views.server";
 import { payLoan, runLoanServicing, setAutopay } from "~/server/loans/servicing.server";
 import { loanPledge } from "~/server/loans/share-secured.server";
 import { addCalendarDays } from "~/domain/payment-dates";

@@ -13,7 +13,7 @@ import { demoInbox } from "~/server/auth/demo-info.server";
 import { sendEmail } from "~/server/mail/outbox.server";
 import { openTestDatabase } from "../test-database";
 import { person, signedIn, uniqueIp } from "../admin-support";
-import { Browser } from "../identity-support";
+import { Browser, outcome } from "../identity-support";
 
 /**
  * Without SMTP the outbox is the only mailbox, and staff read it at /admin/outbox. A usable
@@ -74,7 +74,7 @@ describe("the staff outbox view", () => {
       email: member.email,
       password: PASSWORD,
     });
-    expect(signIn.status).toBe("challenge");
+    expect(outcome(signIn)).toBe("challenge");
 
     const token =
       /reset-password\?token=([A-Za-z0-9_%-]+)/.exec(await deliverable(member.email, "password_reset"))?.[1] ?? "";
@@ -156,14 +156,18 @@ describe("password reset in the audit log", () => {
         { token, password: "A new harbor password 88" },
         { request_id: "reset-complete-0001" },
       ),
-    ).toEqual({ status: "reset" });
+    ).toEqual({ ok: true });
     const [completed] = await auditRows("auth.password_reset.completed");
     expect(completed).toMatchObject({ member_id: member.id, request_id: "reset-complete-0001", ip: meta.ip });
     // The audit row holds no secret.
     expect(JSON.stringify(completed)).not.toContain(token);
 
-    expect(await completePasswordReset(database.db, meta, { token, password: "Yet another password 99" })).toEqual({
-      status: "invalid_link",
+    expect(
+      await completePasswordReset(database.db, meta, { token, password: "Yet another password 99" }),
+    ).toMatchObject({
+      ok: false,
+      kind: "bad_input",
+      code: "invalid_link",
     });
     const [refused] = await auditRows("auth.password_reset.refused");
     expect(refused!.after).toEqual({ reason: "invalid_link" });
@@ -171,7 +175,7 @@ describe("password reset in the audit log", () => {
 
   it("records a request for an address without an account, saying so only to staff", async () => {
     const meta = new Browser(uniqueIp()).meta();
-    expect(await requestPasswordReset(database.db, meta, "Nobody-Here@example.com")).toEqual({ status: "sent" });
+    expect(await requestPasswordReset(database.db, meta, "Nobody-Here@example.com")).toEqual({ ok: true });
     const [requested] = await auditRows("auth.password_reset.requested");
     expect(requested).toMatchObject({ member_id: null, subject_type: "email", subject_id: "nobody-here@example.com" });
     expect(requested!.after).toEqual({ outcome: "no_account" });

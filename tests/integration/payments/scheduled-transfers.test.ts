@@ -1,16 +1,15 @@
 import "../member-support";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { openDatabase, type Database } from "~/server/db/client.server";
+import type { Db } from "~/server/db/client.server";
 import {
   auditLog,
   ledgerTransactions,
   notifications,
-  outbox,
   scheduledTransferRuns,
   scheduledTransfers,
 } from "~/server/db/schema";
-import { getBalances, setAccountStatus } from "~/server/ledger/accounts.server";
+import { setAccountStatus } from "~/server/ledger/accounts.server";
 import { scheduleTransfer, slotKey } from "~/server/payments/scheduled-transfers.server";
 import {
   cancelScheduledTransfer,
@@ -19,19 +18,14 @@ import {
   skipNextTransfer,
 } from "~/server/payments/scheduled-transfer-changes.server";
 import { runDueScheduledTransfers } from "~/server/payments/scheduled-transfers-job.server";
-import { institution } from "~/config/institution.server";
-import { businessDate } from "~/domain/ledger-rules";
 import { businessDayOnOrAfter } from "~/domain/payment-dates";
 import { addDays, seriesPaymentDate } from "~/domain/schedule";
 import { whenSchema } from "~/domain/scheduled-transfers";
 import { transferBetweenAccounts } from "~/server/payments/between-accounts.server";
 import { betweenAccountsSchema, toMemberSchema } from "~/domain/transfers";
-import { onPostgres, openTestDatabase } from "../test-database";
-import { key, lastTransferCode, newMember } from "../member-support";
-import { setAppDatabase } from "~/server/db/db.server";
-import { transferAction } from "~/routes/member/dashboard.server";
-import type { SessionUser } from "~/server/auth/session.server";
+import { key, lastTransferCode } from "../member-support";
 import { expectLedgerVerifies } from "../ledger-fixtures";
+import { first_day, on, postTransferForm, scheduledTransfersFile, today, when } from "./scheduled-support";
 
 /**
  * Scheduled and recurring transfers (docs/product.md#scheduled-transfers) on PGlite and
@@ -39,38 +33,13 @@ import { expectLedgerVerifies } from "../ledger-fixtures";
  * or stopping as chosen), skip, edit, cancel, another member's series refused, and two job runners
  * racing for one slot sending it once.
  */
-let database: Database & { url?: string };
-let db: Database["db"];
 const ORIGIN = { request_id: "scheduled-transfers-0001", ip: "203.0.113.9" };
-const today = businessDate(institution().time_zone);
-const first_day = businessDayOnOrAfter(addDays(today, 1));
-
-/** Noon in the credit union's time zone on `date`. */
-function on(date: string): Date {
-  return new Date(`${date}T17:00:00Z`);
-}
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
+const file = scheduledTransfersFile();
+const { available, member, series, runs, raceForSlot, expectNotFoundFor, failureNotices } = file;
+let db: Db;
+beforeAll(() => {
+  db = file.db;
 });
-afterAll(async () => {
-  await database?.close();
-});
-
-async function available(account_id: number) {
-  const [a] = await getBalances(db, [account_id]);
-  return a!.available_cents;
-}
-
-function when(fields: Record<string, string>) {
-  return whenSchema(today).parse({ transfer_date: first_day, on_failure: "continue", ...fields })!;
-}
-
-async function member(checking_cents = 100_000) {
-  const m = await newMember(db, { checking_cents, savings_cents: 5_000 });
-  return { ...m, who: { id: m.member.id, email: m.member.email, name: m.member.name } };
-}
 
 function internal(m: Awaited<ReturnType<typeof member>>, amount: string, reference = "Savings") {
   return betweenAccountsSchema.parse({
@@ -80,15 +49,6 @@ function internal(m: Awaited<ReturnType<typeof member>>, amount: string, referen
     reference,
     idempotency_key: key(),
   });
-}
-
-async function series(id: number) {
-  const [row] = await db.select().from(scheduledTransfers).where(eq(scheduledTransfers.id, id));
-  return row!;
-}
-
-async function runs(series_id: number) {
-  return db.select().from(scheduledTransferRuns).where(eq(scheduledTransferRuns.series_id, series_id));
 }
 
 describe("when fields", () => {
@@ -241,19 +201,12 @@ describe("runs by the job's clock", () => {
     });
     expect((await series(goes_on.series_id)).status).toBe("active");
     expect((await series(stops.series_id)).status).toBe("stopped");
-    const bell = await db
-      .select()
-      .from(notifications)
-      .where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "scheduled_transfer_failed")));
+    const { bell, mail } = await failureNotices(m.member.id);
     expect(bell.map((n) => n.title).sort()).toEqual([
       "Scheduled transfer of $50.00 not sent",
       "Scheduled transfer of $60.00 not sent",
     ]);
     expect(bell.find((n) => n.title.includes("$60.00"))!.body).toContain("stopped");
-    const mail = await db
-      .select()
-      .from(outbox)
-      .where(and(eq(outbox.user_id, m.member.id), eq(outbox.kind, "scheduled_transfer_failed")));
     expect(mail).toHaveLength(2);
     expect(await db.select().from(auditLog).where(eq(auditLog.action, "scheduled_transfer.failed"))).not.toHaveLength(
       0,
@@ -271,17 +224,7 @@ describe("runs by the job's clock", () => {
     );
     if (!set.ok) throw new Error(set.message);
     const savings = await available(m.savings.id);
-    // On PostgreSQL a second pool is a second app process's; PGlite has one connection, so the two interleave on it.
-    const second = onPostgres ? await openDatabase({ kind: "postgres", url: database.url! }) : null;
-    try {
-      await Promise.all([
-        runDueScheduledTransfers(db, on(first_day)),
-        runDueScheduledTransfers(second?.db ?? db, on(first_day)),
-        runDueScheduledTransfers(db, on(first_day)),
-      ]);
-    } finally {
-      await second?.close();
-    }
+    await raceForSlot(first_day);
     expect(await available(m.savings.id)).toBe(savings + 700);
     expect((await runs(set.series_id)).map((r) => r.status)).toEqual(["sent"]);
     await expectLedgerVerifies(db);
@@ -370,12 +313,7 @@ describe("skip, edit, cancel", () => {
       ORIGIN,
     );
     if (!set.ok) throw new Error(set.message);
-    for (const change of [
-      skipNextTransfer(db, other.who, set.series_id, ORIGIN),
-      cancelScheduledTransfer(db, other.who, set.series_id, ORIGIN),
-      editScheduledTransfer(db, other.who, { series_id: set.series_id, amount_cents: 1, next_date: first_day }, ORIGIN),
-    ])
-      expect(await change).toMatchObject({ ok: false, kind: "not_found" });
+    await expectNotFoundFor(other.who, set.series_id, ORIGIN);
     const before = await series(set.series_id);
 
     const skipped = await skipNextTransfer(db, m.who, set.series_id, ORIGIN);
@@ -406,15 +344,9 @@ describe("skip, edit, cancel", () => {
 
 describe("the code at set-up", () => {
   it("above the profile's amount a scheduled To Another Member transfer asks for the code, bound to its schedule", async () => {
-    setAppDatabase(database);
     const m = await member(500_000);
     const friend = await member();
-    const user = { ...m.member, role: "user" } as unknown as SessionUser;
-    const post = (fields: Record<string, string>) => {
-      const form = new FormData();
-      for (const [name, value] of Object.entries(fields)) form.set(name, value);
-      return transferAction(user, form);
-    };
+    const post = (fields: Record<string, string>) => postTransferForm(m.user, fields);
     const fields = {
       from_account_id: String(m.checking.id),
       recipient_email: friend.member.email,

@@ -1,16 +1,8 @@
 import "../member-support";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { openDatabase, type Database } from "~/server/db/client.server";
-import {
-  externalPayments,
-  linkedAccounts,
-  notifications,
-  outbox,
-  scheduledTransferRuns,
-  scheduledTransfers,
-} from "~/server/db/schema";
-import { getBalances } from "~/server/ledger/accounts.server";
+import type { Db } from "~/server/db/client.server";
+import { externalPayments, linkedAccounts, notifications, scheduledTransfers } from "~/server/db/schema";
 import { linkAccount } from "~/server/linked-accounts/linked-accounts.server";
 import { decryptField } from "~/server/security/crypto.server";
 import { achAccountNumberContext, scheduleTransfer, slotKey } from "~/server/payments/scheduled-transfers.server";
@@ -22,19 +14,13 @@ import {
 } from "~/server/payments/scheduled-transfer-changes.server";
 import { runDueScheduledTransfers } from "~/server/payments/scheduled-transfers-job.server";
 import { institution } from "~/config/institution.server";
-import { businessDate } from "~/domain/ledger-rules";
-import { businessDayOnOrAfter } from "~/domain/payment-dates";
 import { addDays, seriesPaymentDate } from "~/domain/schedule";
-import { whenSchema } from "~/domain/scheduled-transfers";
 import { toUsBankSchema } from "~/domain/transfers";
 import { openNumber } from "~/server/payments/payment-destination.server";
 import { linkAccountSchema } from "~/domain/linked-accounts";
-import { setAppDatabase } from "~/server/db/db.server";
-import { transferAction } from "~/routes/member/dashboard.server";
 import type { SessionUser } from "~/server/auth/session.server";
-import { onPostgres, openTestDatabase } from "../test-database";
-import { key, lastTransferCode, newMember } from "../member-support";
-import { expectLedgerVerifies } from "../ledger-fixtures";
+import { key, lastTransferCode } from "../member-support";
+import { first_day, on, postTransferForm, scheduledTransfersFile, today, when } from "./scheduled-support";
 
 /**
  * Scheduled and recurring To US Bank transfers (docs/product.md#scheduled-transfers) on PGlite and
@@ -43,42 +29,14 @@ import { expectLedgerVerifies } from "../ledger-fixtures";
  * as a payment sent now (a queued ACH payment and its hold), a failure told and the series going
  * on or stopping, a removed linked account not paid, skip/edit/cancel and another member's series.
  */
-let database: Database & { url?: string };
-let db: Database["db"];
 const ORIGIN = { request_id: "scheduled-us-bank-0001", ip: "203.0.113.19" };
-const today = businessDate(institution().time_zone);
-const first_day = businessDayOnOrAfter(addDays(today, 1));
 const ACCOUNT_NUMBER = "5550001234567";
-
-/** Noon in the credit union's time zone on `date`. */
-function on(date: string): Date {
-  return new Date(`${date}T17:00:00Z`);
-}
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-  setAppDatabase(database);
+const file = scheduledTransfersFile();
+const { available, member, series, runs, raceForSlot, expectNotFoundFor, failureNotices } = file;
+let db: Db;
+beforeAll(() => {
+  db = file.db;
 });
-afterAll(async () => {
-  if (database) await expectLedgerVerifies(db);
-  await database?.close();
-});
-
-async function available(account_id: number) {
-  const [a] = await getBalances(db, [account_id]);
-  return a!.available_cents;
-}
-
-function when(fields: Record<string, string>) {
-  return whenSchema(today).parse({ transfer_date: first_day, on_failure: "continue", ...fields })!;
-}
-
-async function member(checking_cents = 100_000) {
-  const m = await newMember(db, { checking_cents, savings_cents: 5_000 });
-  const user = { ...m.member, role: "user" } as unknown as SessionUser;
-  return { ...m, who: { id: m.member.id, email: m.member.email, name: m.member.name }, user };
-}
 
 function ach(m: Awaited<ReturnType<typeof member>>, amount: string, reference = "Rent") {
   return toUsBankSchema.parse({
@@ -93,23 +51,12 @@ function ach(m: Awaited<ReturnType<typeof member>>, amount: string, reference = 
   });
 }
 
-async function series(id: number) {
-  const [row] = await db.select().from(scheduledTransfers).where(eq(scheduledTransfers.id, id));
-  return row!;
-}
-
-async function runs(series_id: number) {
-  return db.select().from(scheduledTransferRuns).where(eq(scheduledTransferRuns.series_id, series_id));
-}
-
 async function paymentsOf(member_id: string) {
   return db.select().from(externalPayments).where(eq(externalPayments.member_id, member_id));
 }
 
 function post(user: SessionUser, fields: Record<string, string>) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  return transferAction(user, form, ORIGIN);
+  return postTransferForm(user, fields, ORIGIN);
 }
 
 describe("setting up a To US Bank transfer for later", () => {
@@ -225,17 +172,7 @@ describe("the job sends each slot as a payment sent now", () => {
       ORIGIN,
     );
     if (!set.ok) throw new Error(set.message);
-    // On PostgreSQL a second pool is a second app process's; PGlite has one connection, so the two interleave on it.
-    const second = onPostgres ? await openDatabase({ kind: "postgres", url: database.url! }) : null;
-    try {
-      await Promise.all([
-        runDueScheduledTransfers(db, on(first_day)),
-        runDueScheduledTransfers(second?.db ?? db, on(first_day)),
-        runDueScheduledTransfers(db, on(first_day)),
-      ]);
-    } finally {
-      await second?.close();
-    }
+    await raceForSlot(first_day);
     expect(await paymentsOf(m.member.id)).toHaveLength(1);
     expect(await available(m.checking.id)).toBe(100_000 - 1700);
     expect((await runs(set.series_id)).map((r) => r.status)).toEqual(["sent"]);
@@ -268,15 +205,8 @@ describe("the job sends each slot as a payment sent now", () => {
     expect((await series(goes_on.series_id)).status).toBe("active");
     expect((await series(stops.series_id)).status).toBe("stopped");
     expect(await paymentsOf(m.member.id)).toEqual([]);
-    const bell = await db
-      .select()
-      .from(notifications)
-      .where(and(eq(notifications.member_id, m.member.id), eq(notifications.kind, "scheduled_transfer_failed")));
+    const { bell, mail } = await failureNotices(m.member.id);
     expect(bell).toHaveLength(2);
-    const mail = await db
-      .select()
-      .from(outbox)
-      .where(and(eq(outbox.user_id, m.member.id), eq(outbox.kind, "scheduled_transfer_failed")));
     expect(mail).toHaveLength(2);
     expect(JSON.stringify([bell, mail])).not.toContain(ACCOUNT_NUMBER);
   });
@@ -343,12 +273,7 @@ describe("skip, edit, cancel", () => {
       ORIGIN,
     );
     if (!set.ok) throw new Error(set.message);
-    for (const change of [
-      skipNextTransfer(db, other.who, set.series_id, ORIGIN),
-      cancelScheduledTransfer(db, other.who, set.series_id, ORIGIN),
-      editScheduledTransfer(db, other.who, { series_id: set.series_id, amount_cents: 1, next_date: first_day }, ORIGIN),
-    ])
-      expect(await change).toMatchObject({ ok: false, kind: "not_found" });
+    await expectNotFoundFor(other.who, set.series_id, ORIGIN);
     expect(await skipNextTransfer(db, m.who, set.series_id, ORIGIN)).toMatchObject({ ok: true });
     const next = (await series(set.series_id)).next_date!;
     expect(

@@ -33,7 +33,7 @@ import {
 } from "~/server/settings/settings.server";
 import { SETTINGS_MESSAGES } from "~/domain/settings";
 import { openTestDatabase } from "../test-database";
-import { Browser, fileOf, lastCodeTo } from "../identity-support";
+import { Browser, fileOf, lastCodeTo, outcome } from "../identity-support";
 import { person as makePerson } from "../../factories";
 
 let database: Database;
@@ -65,12 +65,12 @@ async function signIn(
   code?: () => string,
 ) {
   const step = await startSignIn(database.db, browser.meta(), { email: who.email, password: PASSWORD });
-  if (step.status !== "challenge") throw new Error(step.status);
+  if (!step.ok || step.status !== "challenge") throw new Error(outcome(step));
   browser.apply(step.set_cookies);
   const signed = await verifySignInCode(database.db, browser.meta(), {
     code: code ? code() : await lastCodeTo(database.db, who.email),
   });
-  if (signed.status !== "signed_in") throw new Error(signed.status);
+  if (!signed.ok) throw new Error(outcome(signed));
   browser.apply(signed.set_cookies);
   return { browser, method: step.method };
 }
@@ -209,12 +209,12 @@ describe("account settings", () => {
       current_password: "Not my passphrase 9",
       new_password: "A brand new passphrase 7",
     });
-    expect(wrong.status).toBe("wrong_password");
+    expect(outcome(wrong)).toBe("wrong_password");
     const changed = await changeOwnPassword(database.db, laptop.browser.meta(), me, {
       current_password: PASSWORD,
       new_password: "A brand new passphrase 7",
     });
-    if (changed.status !== "changed") throw new Error(changed.status);
+    if (!changed.ok) throw new Error(outcome(changed));
     laptop.browser.apply(changed.set_cookies);
     expect(await sessionUserFromCookie(database.db, phone.browser.cookieHeader())).toBeNull();
     expect(await sessionUserFromCookie(database.db, laptop.browser.cookieHeader())).not.toBeNull();
@@ -228,11 +228,11 @@ describe("account settings", () => {
   it("enrols an authenticator app, then sign-in asks for its code (RFC 6238), and it can be turned off", async () => {
     const me = await person();
     const { browser } = await signIn(me);
-    expect((await startTotpEnrollment(database.db, browser.meta(), me, "wrong passphrase 1")).status).toBe(
+    expect(outcome(await startTotpEnrollment(database.db, browser.meta(), me, "wrong passphrase 1"))).toBe(
       "wrong_password",
     );
     const started = await startTotpEnrollment(database.db, browser.meta(), me, PASSWORD);
-    if (started.status !== "started") throw new Error(started.status);
+    if (!started.ok || started.status !== "started") throw new Error(outcome(started));
     expect(started.setup.uri).toMatch(/^otpauth:\/\/totp\//);
     expect(started.setup.qr_data_url).toMatch(/^data:image\/svg\+xml;base64,/);
     const secret = started.setup.secret.replace(/\s+/g, "");
@@ -241,10 +241,15 @@ describe("account settings", () => {
     expect((await getAccountSettings(database.db, me.id))!.totp_enrolled).toBe(false);
 
     const wrongCode = totp(secret, Date.now() + 10 * 60_000);
-    expect((await confirmTotpEnrollment(database.db, browser.meta(), me, wrongCode)).status).toBe("invalid_code");
-    expect((await confirmTotpEnrollment(database.db, browser.meta(), me, totp(secret, Date.now()))).status).toBe(
-      "enrolled",
-    );
+    expect(await confirmTotpEnrollment(database.db, browser.meta(), me, wrongCode)).toMatchObject({
+      ok: false,
+      kind: "bad_input",
+      code: "invalid_code",
+      field: "code",
+    });
+    expect(await confirmTotpEnrollment(database.db, browser.meta(), me, totp(secret, Date.now()))).toEqual({
+      ok: true,
+    });
     expect(await getAccountSettings(database.db, me.id)).toMatchObject({
       totp_enrolled: true,
       settings: { two_factor: true },
@@ -254,10 +259,10 @@ describe("account settings", () => {
     const again = await signIn(me, new Browser("203.0.113.77"), () => totp(secret, Date.now() + 30_000));
     expect(again.method).toBe("totp");
 
-    expect((await disableTotp(database.db, again.browser.meta(), me, "wrong passphrase 1")).status).toBe(
+    expect(outcome(await disableTotp(database.db, again.browser.meta(), me, "wrong passphrase 1"))).toBe(
       "wrong_password",
     );
-    expect((await disableTotp(database.db, again.browser.meta(), me, PASSWORD)).status).toBe("disabled");
+    expect(outcome(await disableTotp(database.db, again.browser.meta(), me, PASSWORD))).toBe("ok");
     const emailAgain = await signIn(me, new Browser("203.0.113.78"));
     expect(emailAgain.method).toBe("email");
   });

@@ -1,4 +1,4 @@
-import { SchemaForm, Select, TextField } from "~/components/ui";
+import { Select, TextField } from "~/components/ui";
 import { betweenAccountsSchema } from "~/domain/transfers";
 import { ScheduledNotice, WhenFields, useWhen } from "../when-fields";
 import {
@@ -7,13 +7,14 @@ import {
   AmountField,
   SubmitRow,
   accountOptions,
-  actionFor,
   keyOf,
   useSubmitting,
   useTransferForm,
   valuesOf,
   type TransferData,
   type TransferResult,
+  FromAccountSelect,
+  TransferSchemaForm,
 } from "./shared";
 
 export function BetweenAccountsForm({ data, result }: { data: TransferData; result?: TransferResult }) {
@@ -30,24 +31,14 @@ export function BetweenAccountsForm({ data, result }: { data: TransferData; resu
       {done ? <Success result={done} note="The money is in the other account now." /> : null}
       {later ? <ScheduledNotice amount_cents={later.amount_cents} message={later.message} /> : null}
       {refusal ? <RefusalMessage result={refusal} support={data.support} /> : null}
-      <SchemaForm
-        key={done?.reference_number ?? later?.next_key ?? "internal"}
+      <TransferSchemaForm
+        tab="internal"
+        formKey={done?.reference_number ?? later?.next_key ?? "internal"}
         form={form}
-        method="post"
-        action={actionFor("internal")}
-        preventScrollReset
-        className="grid gap-4 sm:grid-cols-2"
+        intent="internal"
+        idempotencyKey={keyOf(mine, "internal", data.keys.internal)}
       >
-        <input type="hidden" name="intent" value="internal" />
-        <input type="hidden" name="idempotency_key" value={keyOf(mine, "internal", data.keys.internal)} />
-        <Select
-          name="from_account_id"
-          label="From"
-          options={options}
-          placeholder="Choose an account"
-          defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")}
-          isRequired
-        />
+        <FromAccountSelect data={data} values={values} wide={false} />
         <Select
           name="to_account_id"
           label="To"
@@ -70,7 +61,7 @@ export function BetweenAccountsForm({ data, result }: { data: TransferData; resu
           label={when === "now" ? "Transfer now" : "Schedule transfer"}
           pendingLabel={when === "now" ? "Sending…" : "Scheduling…"}
         />
-      </SchemaForm>
+      </TransferSchemaForm>
     </div>
   );
 }

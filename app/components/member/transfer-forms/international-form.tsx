@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, Link } from "react-router";
-import { Button, FormMessage, SchemaForm, Select, TextField } from "~/components/ui";
+import { Button, FormMessage, TextField } from "~/components/ui";
 import { formatCents } from "~/domain/money";
 import { internationalSchema } from "~/domain/transfers";
 import { currencyInputStep, findCurrency } from "~/domain/currencies";
@@ -16,7 +16,6 @@ import {
   codeStepOf,
   AmountField,
   SubmitRow,
-  accountOptions,
   actionFor,
   keyOf,
   useSubmitting,
@@ -25,6 +24,8 @@ import {
   type TransferData,
   type TransferResult,
   type WireQuoteView,
+  FromAccountSelect,
+  TransferSchemaForm,
 } from "./shared";
 
 /**
@@ -170,25 +171,14 @@ export function InternationalForm({ data, result }: { data: TransferData; result
           )}
         </Form>
       ) : (
-        <SchemaForm
-          key={done?.reference_number ?? "wire"}
+        <TransferSchemaForm
+          tab="wire"
+          formKey={done?.reference_number ?? "wire"}
           form={form}
-          method="post"
-          action={actionFor("wire")}
-          preventScrollReset
-          className="grid gap-4 sm:grid-cols-2"
+          intent="wire-review"
+          idempotencyKey={keyOf(mine, "wire", data.keys.wire)}
         >
-          <input type="hidden" name="intent" value="wire-review" />
-          <input type="hidden" name="idempotency_key" value={keyOf(mine, "wire", data.keys.wire)} />
-          <Select
-            name="from_account_id"
-            label="From"
-            options={accountOptions(data.accounts)}
-            placeholder="Choose an account"
-            defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")}
-            isRequired
-            className="sm:col-span-2"
-          />
+          <FromAccountSelect data={data} values={values} />
           <TextField name="recipient_name" label="Recipient's name" defaultValue={values.recipient_name} isRequired />
           <TextField name="bank_name" label="Bank name" defaultValue={values.bank_name} isRequired />
           <TextField
@@ -238,7 +228,7 @@ export function InternationalForm({ data, result }: { data: TransferData; result
             pendingLabel="Checking…"
             disabled={data.outgoing_paused}
           />
-        </SchemaForm>
+        </TransferSchemaForm>
       )}
     </div>
   );

@@ -2,7 +2,17 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useNavigation, useSubmit } from "react-router";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { CheckCircle2, Fingerprint, Globe2, Landmark, Lock, Mail, Phone, UserCheck } from "lucide-react";
-import { Button, FormMessage, SchemaForm, TextField, anyForm, useSchemaForm, type FormReply } from "~/components/ui";
+import {
+  Button,
+  FormMessage,
+  SchemaForm,
+  Select,
+  TextField,
+  anyForm,
+  useSchemaForm,
+  type FormReply,
+  type SchemaFormProps,
+} from "~/components/ui";
 import { formatCents } from "~/domain/money";
 import type { z } from "zod";
 import { AMOUNT_MIN, AMOUNT_STEP, formErrorMessage } from "~/domain/transfers";
@@ -53,6 +63,64 @@ import type { TransferActionResult as TransferResult } from "~/server/payments/t
 
 export function accountOptions(accounts: FormAccount[]) {
   return accountChoices(accounts);
+}
+
+/**
+ * A transfer form: posted to the dashboard's action for its tab, in two columns, its idempotency
+ * key hidden, and its step (`intent`) where one submit button sends it. A new `formKey` (after a
+ * transfer is sent or scheduled) starts it afresh.
+ */
+export function TransferSchemaForm({
+  tab,
+  formKey,
+  idempotencyKey,
+  intent,
+  children,
+  ...props
+}: Omit<SchemaFormProps, "method" | "action"> & {
+  tab: TransferTab;
+  formKey: string;
+  idempotencyKey: string;
+  intent?: string;
+}) {
+  return (
+    <SchemaForm
+      key={formKey}
+      {...props}
+      method="post"
+      action={actionFor(tab)}
+      preventScrollReset
+      className="grid gap-4 sm:grid-cols-2"
+    >
+      {intent ? <input type="hidden" name="intent" value={intent} /> : null}
+      <input type="hidden" name="idempotency_key" value={idempotencyKey} />
+      {children}
+    </SchemaForm>
+  );
+}
+
+/** The account the money comes from: the member's first unless the form came back with another. */
+export function FromAccountSelect({
+  data,
+  values,
+  wide = true,
+}: {
+  data: TransferData;
+  values: Record<string, string>;
+  /** Across both columns (a form whose To is not an account beside it). */
+  wide?: boolean;
+}) {
+  return (
+    <Select
+      name="from_account_id"
+      label="From"
+      options={accountOptions(data.accounts)}
+      placeholder="Choose an account"
+      defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")}
+      isRequired
+      className={wide ? "sm:col-span-2" : undefined}
+    />
+  );
 }
 
 export function useSubmitting(intentPrefix: TransferTab): boolean {

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import { CheckCircle2, Info, UserCheck } from "lucide-react";
-import { FormMessage, SchemaForm, Select, TextField } from "~/components/ui";
+import { FormMessage, TextField } from "~/components/ui";
 import { formatCents } from "~/domain/money";
 import { toMemberSchema } from "~/domain/transfers";
 import { ScheduledNotice, WhenFields, useWhen } from "../when-fields";
@@ -13,14 +13,14 @@ import {
   postedValues,
   AmountField,
   SubmitRow,
-  accountOptions,
-  actionFor,
   keyOf,
   useSubmitting,
   useTransferForm,
   valuesOf,
   type TransferData,
   type TransferResult,
+  FromAccountSelect,
+  TransferSchemaForm,
 } from "./shared";
 
 export function ToMemberForm({ data, result }: { data: TransferData; result?: TransferResult }) {
@@ -64,13 +64,11 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
           reply={mine?.status === "refused" ? mine.reply : undefined}
         />
       ) : (
-        <SchemaForm
-          key={done?.reference_number ?? later?.next_key ?? "member"}
+        <TransferSchemaForm
+          tab="member"
+          formKey={done?.reference_number ?? later?.next_key ?? "member"}
           form={form}
-          method="post"
-          action={actionFor("member")}
-          preventScrollReset
-          className="grid gap-4 sm:grid-cols-2"
+          idempotencyKey={keyOf(mine, "member", data.keys.member)}
           onSubmit={(event) => {
             // The form's schema passed; the recipient must also have been looked up.
             const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
@@ -81,16 +79,7 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
             } else setClientError(null);
           }}
         >
-          <input type="hidden" name="idempotency_key" value={keyOf(mine, "member", data.keys.member)} />
-          <Select
-            name="from_account_id"
-            label="From"
-            options={accountOptions(data.accounts)}
-            placeholder="Choose an account"
-            defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")}
-            isRequired
-            className="sm:col-span-2"
-          />
+          <FromAccountSelect data={data} values={values} />
           <div className="sm:col-span-2">
             <div className="flex items-end gap-2">
               <TextField
@@ -160,7 +149,7 @@ export function ToMemberForm({ data, result }: { data: TransferData; result?: Tr
             label={when === "now" ? "Send money" : "Schedule transfer"}
             pendingLabel={when === "now" ? "Sending…" : "Scheduling…"}
           />
-        </SchemaForm>
+        </TransferSchemaForm>
       )}
     </div>
   );

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { SchemaForm, Select, TextField } from "~/components/ui";
+import { Select, TextField } from "~/components/ui";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { ScheduledNotice, WhenFields, useWhen } from "../when-fields";
 import { NEW_US_PAYEE, usBankFormSchema, type UsAccountType } from "~/domain/transfers";
@@ -11,14 +11,14 @@ import {
   codeStepOf,
   AmountField,
   SubmitRow,
-  accountOptions,
-  actionFor,
   keyOf,
   useSubmitting,
   useTransferForm,
   valuesOf,
   type TransferData,
   type TransferResult,
+  FromAccountSelect,
+  TransferSchemaForm,
 } from "./shared";
 
 const US_ACCOUNT_TYPE_OPTIONS = [
@@ -79,25 +79,14 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
           reply={refused?.reply}
         />
       ) : (
-        <SchemaForm
-          key={done?.reference_number ?? later?.next_key ?? "ach"}
+        <TransferSchemaForm
+          tab="ach"
+          formKey={done?.reference_number ?? later?.next_key ?? "ach"}
           form={form}
-          method="post"
-          action={actionFor("ach")}
-          preventScrollReset
-          className="grid gap-4 sm:grid-cols-2"
+          intent="ach-review"
+          idempotencyKey={keyOf(mine, "ach", data.keys.ach)}
         >
-          <input type="hidden" name="intent" value="ach-review" />
-          <input type="hidden" name="idempotency_key" value={keyOf(mine, "ach", data.keys.ach)} />
-          <Select
-            name="from_account_id"
-            label="From"
-            options={accountOptions(data.accounts)}
-            placeholder="Choose an account"
-            defaultValue={values.from_account_id ?? String(data.accounts[0]?.id ?? "")}
-            isRequired
-            className="sm:col-span-2"
-          />
+          <FromAccountSelect data={data} values={values} />
           {linked.length > 0 ? (
             <Select
               name="payee"
@@ -166,7 +155,7 @@ export function ToUsBankForm({ data, result }: { data: TransferData; result?: Tr
             pendingLabel="Checking…"
             disabled={data.outgoing_paused}
           />
-        </SchemaForm>
+        </TransferSchemaForm>
       )}
     </div>
   );
