@@ -22,6 +22,7 @@ import { formatCents } from "../money";
 import { formatBusinessDate } from "../calendar-date";
 import { dueDate } from "./schedule";
 import { formatRatePpm, type LoanProductTerms } from "./products";
+import { paymentParts, type PaymentApplication } from "./servicing";
 
 /** Days from a billing cycle's close to its payment due date (Reg Z 1026.5(b)(2)(ii) asks for at least 21). */
 export const LINE_PAYMENT_DUE_DAYS = 25;
@@ -195,4 +196,15 @@ export function lineDisclosureRows(d: LineOfCreditDisclosure): [string, string][
 /** The rule in a few words, for a product card: "3.00% of the balance or $25.00, whichever is more". */
 export function minimumPaymentShort(rule: MinimumPaymentRule): string {
   return `${formatRatePpm(rule.percent_ppm)} of the balance or ${formatCents(rule.floor_cents)}, whichever is more`;
+}
+
+/** One draw or payment on a line, as the member and staff read it in its history. */
+export interface LineActivityParts extends PaymentApplication {
+  kind: "draw" | "payment" | "autopay";
+  account_name: string;
+}
+
+/** "to Checking" for a draw; "from Checking: $1.00 fees, $2.50 interest, $46.50 principal" for a payment. */
+export function lineActivityDetail(a: LineActivityParts): string {
+  return a.kind === "draw" ? `to ${a.account_name}` : `from ${a.account_name}: ${paymentParts(a)}`;
 }

@@ -11,6 +11,7 @@
  */
 
 import { addCalendarDays } from "../payment-dates";
+import { formatCents } from "../money";
 import { daysBetween } from "./schedule";
 
 /** The carry's unit: one cent is this many (ppm of a unit rate x days of a 365-day year). */
@@ -66,6 +67,11 @@ export function applyPayment(amount_cents: number, owed: LoanOwed): PaymentAppli
   const interest_cents = Math.min(amount_cents - fees_cents, owed.interest_cents);
   const principal_cents = amount_cents - fees_cents - interest_cents;
   return { fees_cents, interest_cents, principal_cents };
+}
+
+/** Where a payment went, in the order it was applied: "$1.00 fees, $2.50 interest, $46.50 principal". */
+export function paymentParts(applied: PaymentApplication): string {
+  return `${formatCents(applied.fees_cents)} fees, ${formatCents(applied.interest_cents)} interest, ${formatCents(applied.principal_cents)} principal`;
 }
 
 export interface AccrualState {

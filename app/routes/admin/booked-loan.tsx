@@ -12,6 +12,7 @@ import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
 import { StatusLine } from "~/components/admin/admin-shell";
+import { Fact } from "~/components/admin/fact";
 import { controlClass, labelClass } from "~/components/ui/field-styles";
 import { NativeFieldError } from "~/components/ui/field-parts";
 
@@ -377,23 +378,6 @@ export default function StaffBookedLoan({ loaderData, actionData }: Route.Compon
           </table>
         </div>
       </section>
-    </div>
-  );
-}
-
-function Fact({ label, value, href, testId }: { label: string; value: string; href?: string; testId?: string }) {
-  return (
-    <div>
-      <dt className="text-slate-600">{label}</dt>
-      <dd className="text-slate-900" data-testid={testId}>
-        {href ? (
-          <Link to={href} className="font-semibold text-accent-700 underline">
-            {value}
-          </Link>
-        ) : (
-          value
-        )}
-      </dd>
     </div>
   );
 }

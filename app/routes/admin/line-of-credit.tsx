@@ -21,10 +21,12 @@ import {
   LINE_STOP_REASON_LABELS,
   RATE_INCREASE_NOTICE_DAYS,
 } from "~/domain/loans/line-changes";
+import { lineActivityDetail } from "~/domain/loans/line-of-credit";
 import { formatCents, parseDollarsToCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
 import { StatusLine } from "~/components/admin/admin-shell";
+import { Fact } from "~/components/admin/fact";
 import { controlClass, labelClass } from "~/components/ui/field-styles";
 import { NativeFieldError } from "~/components/ui/field-parts";
 
@@ -279,10 +281,7 @@ export default function StaffLineOfCredit({ loaderData, actionData }: Route.Comp
                 <div>
                   <p className="font-semibold text-slate-900">{ACTIVITY_LABELS[a.kind]}</p>
                   <p className="text-slate-700">
-                    {formatBusinessDate(a.on)} · {a.kind === "draw" ? `to ${a.account_name}` : `from ${a.account_name}`}
-                    {a.kind === "draw"
-                      ? ""
-                      : `: ${formatCents(a.fees_cents)} fees, ${formatCents(a.interest_cents)} interest, ${formatCents(a.principal_cents)} principal`}
+                    {formatBusinessDate(a.on)} · {lineActivityDetail(a)}
                   </p>
                 </div>
                 <p className="tabular-nums text-slate-900">{formatCents(a.amount_cents)}</p>
@@ -414,23 +413,6 @@ function Note({ intent, label, error }: { intent: Intent; label: string; error: 
         aria-describedby={`${intent}-note-error`}
       />
       <NativeFieldError id={`${intent}-note-error`} message={error} />
-    </div>
-  );
-}
-
-function Fact({ label, value, href, testId }: { label: string; value: string; href?: string; testId?: string }) {
-  return (
-    <div>
-      <dt className="text-slate-600">{label}</dt>
-      <dd className="text-slate-900" data-testid={testId}>
-        {href ? (
-          <Link to={href} className="font-semibold text-accent-700 underline">
-            {value}
-          </Link>
-        ) : (
-          value
-        )}
-      </dd>
     </div>
   );
 }

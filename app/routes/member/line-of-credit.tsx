@@ -15,11 +15,13 @@ import {
 } from "./lines-of-credit.server";
 import { statementLineCycles } from "./statements.server";
 import { LineStatementList } from "~/components/member/loan-statements";
+import { AutopaySection, PaymentSection } from "~/components/member/loan-payment-forms";
 import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { logger } from "~/server/logger.server";
 import { LineDrawSchema, LoanAutopaySchema, LoanPaymentSchema } from "~/domain/loans/forms";
 import { formatRatePpm } from "~/domain/loans/products";
 import { LINE_STATE_LABELS, LineCloseSchema } from "~/domain/loans/line-changes";
+import { lineActivityDetail } from "~/domain/loans/line-of-credit";
 import { maskAccountNumber } from "~/domain/account-display";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
@@ -28,7 +30,6 @@ import {
   Button,
   Checkbox,
   FormMessage,
-  RadioGroup,
   SchemaForm,
   Select,
   TextField,
@@ -188,7 +189,6 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
   const closeForm = useSchemaForm(LineCloseSchema, { id: "line-close", lastResult: replyFor("close") });
   const busy = navigation.state !== "idle";
   const active = line.status === "active";
-  const autopayAccount = accounts.find((a) => a.value === String(line.autopay_account_id));
   const problem = (intent: Intent) => formMessages(replyFor(intent))[0];
   // The minimum is offered only while one is due.
   const payOptions = [
@@ -323,70 +323,27 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
             </section>
           ) : null}
 
-          <section
-            aria-labelledby="pay-heading"
+          <PaymentSection
+            form={payForm}
+            idempotency_key={idempotency_key}
+            accounts={accounts}
+            options={payOptions}
+            defaultOption={line.minimum_due ? "next_due" : "amount"}
+            problem={problem("pay")}
+            isDisabled={busy || line.balance_cents === 0}
             className={line.state === "open" ? section : `${section} lg:col-span-2`}
-          >
-            <h2 id="pay-heading" className="text-lg font-semibold text-brand-900">
-              Make a payment
-            </h2>
-            <p className="mt-1 text-sm text-slate-700">A payment goes to fees first, then interest, then principal.</p>
-            {problem("pay") ? (
-              <FormMessage className="mt-3" tone="error">
-                {problem("pay")}
-              </FormMessage>
-            ) : null}
-            <SchemaForm form={payForm} method="post" className="mt-4 grid gap-4" aria-labelledby="pay-heading">
-              <input type="hidden" name="intent" value="pay" />
-              <input type="hidden" name="idempotency_key" value={idempotency_key} />
-              <Select name="from" label="Pay from" options={accounts} placeholder="Choose an account" isRequired />
-              <RadioGroup
-                name="pay"
-                label="Amount"
-                options={payOptions}
-                defaultValue={line.minimum_due ? "next_due" : "amount"}
-                orientation="vertical"
-              />
-              <TextField name="amount" label="Other amount ($)" inputMode="decimal" prefix="$" />
-              <Button type="submit" isDisabled={busy || line.balance_cents === 0}>
-                Pay
-              </Button>
-            </SchemaForm>
-          </section>
+          />
 
-          <section aria-labelledby="autopay-heading" className={`${section} lg:col-span-2`}>
-            <h2 id="autopay-heading" className="text-lg font-semibold text-brand-900">
-              Autopay
-            </h2>
-            <p className="mt-1 text-sm text-slate-700">
-              {autopayAccount
-                ? `On: each minimum payment is taken on its due date from ${autopayAccount.label.split(" · ")[0]}.`
-                : "Off. Turn it on and each minimum payment is taken on its due date."}
-            </p>
-            {problem("autopay") ? (
-              <FormMessage className="mt-3" tone="error">
-                {problem("autopay")}
-              </FormMessage>
-            ) : null}
-            <SchemaForm
-              form={autopayForm}
-              method="post"
-              className="mt-3 flex flex-wrap items-end gap-3"
-              aria-labelledby="autopay-heading"
-            >
-              <input type="hidden" name="intent" value="autopay" />
-              <Select
-                name="autopay_from"
-                label="Take payments from"
-                options={[{ value: "off", label: "Off" }, ...accounts]}
-                defaultValue={autopayAccount ? autopayAccount.value : "off"}
-                className="min-w-64 flex-1"
-              />
-              <Button type="submit" variant="secondary" isDisabled={busy}>
-                Save autopay
-              </Button>
-            </SchemaForm>
-          </section>
+          <AutopaySection
+            form={autopayForm}
+            accounts={accounts}
+            autopay_account_id={line.autopay_account_id}
+            what="minimum payment"
+            problem={problem("autopay")}
+            isDisabled={busy}
+            inline
+            className={`${section} lg:col-span-2`}
+          />
 
           {line.state === "open" || line.state === "frozen" ? (
             <section aria-labelledby="close-heading" className={`${section} lg:col-span-2`}>
@@ -454,10 +411,7 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
                 <div>
                   <span className="font-semibold text-slate-900">{ACTIVITY_LABELS[a.kind]}</span>
                   <span className="block text-slate-700">
-                    {formatBusinessDate(a.on)} · {a.kind === "draw" ? `to ${a.account_name}` : `from ${a.account_name}`}
-                    {a.kind === "draw"
-                      ? ""
-                      : `: ${formatCents(a.fees_cents)} fees, ${formatCents(a.interest_cents)} interest, ${formatCents(a.principal_cents)} principal`}
+                    {formatBusinessDate(a.on)} · {lineActivityDetail(a)}
                   </span>
                 </div>
                 <span className="font-semibold text-slate-900">{formatCents(a.amount_cents)}</span>

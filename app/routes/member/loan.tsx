@@ -14,6 +14,7 @@ import {
   setLoanAutopay,
 } from "./loans.server";
 import { LoanStatementList } from "~/components/member/loan-statements";
+import { AutopaySection, PaymentSection } from "~/components/member/loan-payment-forms";
 import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { servicingDay } from "~/server/loans/loan-views.server";
 import { logger } from "~/server/logger.server";
@@ -24,16 +25,7 @@ import { formatCents } from "~/domain/money";
 import { formatBusinessDate, isCalendarDate } from "~/domain/calendar-date";
 import { addCalendarDays } from "~/domain/payment-dates";
 import { pageTitle } from "~/components/site/page-title";
-import {
-  Button,
-  FormMessage,
-  RadioGroup,
-  SchemaForm,
-  Select,
-  TextField,
-  formMessages,
-  useSchemaForm,
-} from "~/components/ui";
+import { Button, FormMessage, TextField, formMessages, useSchemaForm } from "~/components/ui";
 
 /**
  * /dashboard/loans/:loanId (docs/product.md#loan-servicing): one of the member's booked loans:
@@ -187,7 +179,6 @@ export default function Loan({ loaderData, actionData }: Route.ComponentProps) {
   const autopayProblems = formMessages(autopayReply);
   const active = loan.status === "active";
   const busy = navigation.state !== "idle";
-  const autopayAccount = accounts.find((a) => a.value === String(loan.autopay_account_id));
   return (
     <div className="mx-auto max-w-4xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
       <Link
@@ -268,39 +259,22 @@ export default function Loan({ loaderData, actionData }: Route.ComponentProps) {
 
       {active ? (
         <div className="mt-5 grid gap-5 lg:grid-cols-2">
-          <section aria-labelledby="pay-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-            <h2 id="pay-heading" className="text-lg font-semibold text-brand-900">
-              Make a payment
-            </h2>
-            <p className="mt-1 text-sm text-slate-700">A payment goes to fees first, then interest, then principal.</p>
-            {payProblems.length > 0 ? (
-              <FormMessage className="mt-3" tone="error">
-                {payProblems[0]}
-              </FormMessage>
-            ) : null}
-            <SchemaForm form={payForm} method="post" className="mt-4 grid gap-4" aria-labelledby="pay-heading">
-              <input type="hidden" name="intent" value="pay" />
-              <input type="hidden" name="idempotency_key" value={idempotency_key} />
-              <Select name="from" label="Pay from" options={accounts} placeholder="Choose an account" isRequired />
-              <RadioGroup
-                name="pay"
-                label="Amount"
-                options={PAY_OPTIONS.map((o) =>
-                  o.value === "next_due" && loan.next_payment
-                    ? { ...o, label: `Next payment due: ${formatCents(loan.next_payment.amount_cents)}` }
-                    : o.value === "payoff"
-                      ? { ...o, label: `Pay off today: ${formatCents(loan.payoff_today_cents)}` }
-                      : o,
-                )}
-                defaultValue="next_due"
-                orientation="vertical"
-              />
-              <TextField name="amount" label="Other amount ($)" inputMode="decimal" prefix="$" />
-              <Button type="submit" isDisabled={busy}>
-                Pay
-              </Button>
-            </SchemaForm>
-          </section>
+          <PaymentSection
+            form={payForm}
+            idempotency_key={idempotency_key}
+            accounts={accounts}
+            options={PAY_OPTIONS.map((o) =>
+              o.value === "next_due" && loan.next_payment
+                ? { ...o, label: `Next payment due: ${formatCents(loan.next_payment.amount_cents)}` }
+                : o.value === "payoff"
+                  ? { ...o, label: `Pay off today: ${formatCents(loan.payoff_today_cents)}` }
+                  : o,
+            )}
+            defaultOption="next_due"
+            problem={payProblems[0]}
+            isDisabled={busy}
+            className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
+          />
 
           <div className="grid gap-5">
             <section
@@ -329,41 +303,16 @@ export default function Loan({ loaderData, actionData }: Route.ComponentProps) {
               </Form>
             </section>
 
-            <section
-              aria-labelledby="autopay-heading"
+            <AutopaySection
+              form={autopayForm}
+              accounts={accounts}
+              autopay_account_id={loan.autopay_account_id}
+              what="payment"
+              problem={autopayProblems[0]}
+              isDisabled={busy}
+              inline={false}
               className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
-            >
-              <h2 id="autopay-heading" className="text-lg font-semibold text-brand-900">
-                Autopay
-              </h2>
-              <p className="mt-1 text-sm text-slate-700">
-                {autopayAccount
-                  ? `On: each payment is taken on its due date from ${autopayAccount.label.split(" · ")[0]}.`
-                  : "Off. Turn it on and each payment is taken on its due date."}
-              </p>
-              {autopayProblems.length > 0 ? (
-                <FormMessage className="mt-3" tone="error">
-                  {autopayProblems[0]}
-                </FormMessage>
-              ) : null}
-              <SchemaForm
-                form={autopayForm}
-                method="post"
-                className="mt-3 grid gap-3"
-                aria-labelledby="autopay-heading"
-              >
-                <input type="hidden" name="intent" value="autopay" />
-                <Select
-                  name="autopay_from"
-                  label="Take payments from"
-                  options={[{ value: "off", label: "Off" }, ...accounts]}
-                  defaultValue={autopayAccount ? autopayAccount.value : "off"}
-                />
-                <Button type="submit" variant="secondary" isDisabled={busy}>
-                  Save autopay
-                </Button>
-              </SchemaForm>
-            </section>
+            />
           </div>
         </div>
       ) : null}

@@ -5,7 +5,6 @@ import {
   creditLineActivity,
   creditLineCycles,
   creditLines,
-  ledgerAccounts,
   loanApplications,
   type CreditLineCycleRow,
   type CreditLineRow,
@@ -18,7 +17,7 @@ import { notify } from "~/server/notifications/notifications.server";
 import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
 import { daysBetween } from "~/domain/loans/schedule";
-import { accrueInterest, applyPayment, totalOwed, type LoanOwed } from "~/domain/loans/servicing";
+import { accrueInterest, totalOwed, type LoanOwed } from "~/domain/loans/servicing";
 import { type LoanProductTerms } from "~/domain/loans/products";
 import {
   availableCredit,
@@ -34,6 +33,17 @@ import { putRateInEffect, rateChangesDue } from "./line-term-changes.server";
 import { mailAfterCommit, memberOf, type AcceptAnswer } from "./applications.server";
 import { lineAcceptedEmail, renderLineDisclosurePdf } from "./line-of-credit-documents.server";
 import type { PaymentAmount } from "./servicing.server";
+import {
+  applyOrRefuse,
+  CHOOSE_OWN_ACCOUNT,
+  memberOwnAccount,
+  owedOn,
+  paymentBreakdown,
+  postRepayment,
+  setAutopayOn,
+  type AutopayAnswer,
+  type AutopayTarget,
+} from "./repayment.server";
 
 /**
  * Lines of credit (docs/product.md#lines-of-credit; Regulation Z subpart B): applied for, decided
@@ -230,16 +240,7 @@ export async function lockLine(tx: Tx, line_id: number, member_id?: string): Pro
 
 /** What the member owes on the line, by part: the receivable holds principal and fees. */
 export async function lineOwed(db: DbOrTx, line: CreditLineRow): Promise<LoanOwed> {
-  const [row] = await db
-    .select({ posted_cents: ledgerAccounts.posted_cents })
-    .from(ledgerAccounts)
-    .where(eq(ledgerAccounts.id, line.receivable_account_id));
-  const receivable = 0 - (row?.posted_cents ?? 0); // never -0
-  return {
-    fees_cents: line.fees_due_cents,
-    interest_cents: line.accrued_interest_cents,
-    principal_cents: receivable - line.fees_due_cents,
-  };
+  return owedOn(db, line);
 }
 
 /**
@@ -291,22 +292,6 @@ async function accrueAtRate(tx: Tx, line: CreditLineRow, to: string): Promise<Cr
   return after!;
 }
 
-/** A member's own open checking or savings account, or null. */
-async function memberAccount(db: DbOrTx, member_id: string, account_id: number) {
-  const [row] = await db
-    .select({ id: ledgerAccounts.id, name: ledgerAccounts.name })
-    .from(ledgerAccounts)
-    .where(
-      and(
-        eq(ledgerAccounts.id, account_id),
-        eq(ledgerAccounts.member_id, member_id),
-        inArray(ledgerAccounts.type, ["checking", "savings"]),
-        eq(ledgerAccounts.status, "active"),
-      ),
-    );
-  return row ?? null;
-}
-
 async function earlierActivity(db: DbOrTx, line_id: number, member_id: string, key: string) {
   const [row] = await db
     .select()
@@ -356,8 +341,8 @@ export async function drawOnLine(
       available_cents: -1,
       replayed: true,
     };
-  const to = await memberAccount(db, member.id, input.to_account_id);
-  if (!to) return refusal("bad_input", "Please choose one of your open checking or savings accounts.", { field: "to" });
+  const to = await memberOwnAccount(db, member.id, input.to_account_id);
+  if (!to) return refusal("bad_input", CHOOSE_OWN_ACCOUNT, { field: "to" });
   const day = today(now);
   return db
     .transaction(async (tx): Promise<DrawAnswer> => {
@@ -490,9 +475,8 @@ export async function payLine(
       principal_cents: earlier.principal_cents,
       replayed: true,
     };
-  const from = await memberAccount(db, member.id, input.from_account_id);
-  if (!from)
-    return refusal("bad_input", "Please choose one of your open checking or savings accounts.", { field: "from" });
+  const from = await memberOwnAccount(db, member.id, input.from_account_id);
+  if (!from) return refusal("bad_input", CHOOSE_OWN_ACCOUNT, { field: "from" });
   const day = today(now);
   return db
     .transaction(async (tx): Promise<PayLineAnswer> => {
@@ -513,37 +497,20 @@ export async function payLine(
             refusal("bad_input", "No minimum payment is due now: enter an amount to pay.", { field: "amount" }),
           );
       } else amount_cents = input.amount.amount_cents;
-      const applied = applyPayment(amount_cents, owed);
-      if (!applied)
-        throw new Refused(
-          refusal(
-            "bad_input",
-            amount_cents > balance
-              ? `That is more than you owe: the balance today is ${formatCents(balance)}.`
-              : "Enter an amount of at least $0.01.",
-            { field: "amount" },
-          ),
-        );
-      const interestReceivable = await institutionAccount(tx, "interest_receivable");
-      const to_receivable = applied.fees_cents + applied.principal_cents;
-      const posted = await postTransfer(tx, {
+      const applied = applyOrRefuse(amount_cents, owed, "balance");
+      if ("ok" in applied) throw new Refused(applied);
+      const posted = await postRepayment(tx, {
         idempotency_key: `line-payment:${line.id}:${input.idempotency_key}`,
-        initiator: `member:${member.id}`,
-        kind: "loan_payment",
+        member_id: member.id,
         created_by: kind === "autopay" ? "line-servicing" : member.id,
         memo: `${line.product_name} ${lineNumber(line.id)}: ${kind === "autopay" ? "autopay" : "payment"}`,
-        category: "Loan payment",
-        effective_date: day,
-        entries: [
-          { account_id: from.id, amount_cents: -amount_cents },
-          ...(applied.interest_cents > 0
-            ? [{ account_id: interestReceivable.id, amount_cents: applied.interest_cents }]
-            : []),
-          ...(to_receivable > 0 ? [{ account_id: line.receivable_account_id, amount_cents: to_receivable }] : []),
-        ],
+        day,
+        from_account_id: from.id,
+        receivable_account_id: line.receivable_account_id,
+        amount_cents,
+        applied,
       });
-      if (!posted.ok)
-        throw new Refused(refusal("conflict", refusalMessage(posted.code), { field: "from", code: posted.code }));
+      if (!posted.ok) throw new Refused(posted);
       const [activity] = await tx
         .insert(creditLineActivity)
         .values({
@@ -589,7 +556,7 @@ export async function payLine(
         member_id: member.id,
         kind: "loan_update",
         title: `We received your ${formatCents(amount_cents)} line of credit payment`,
-        body: `${formatCents(amount_cents)} from ${from.name} went to ${lineNumber(line.id)}: ${formatCents(applied.fees_cents)} fees, ${formatCents(applied.interest_cents)} interest, ${formatCents(applied.principal_cents)} principal.`,
+        body: paymentBreakdown(amount_cents, from.name, lineNumber(line.id), applied),
         at: now,
       });
       return { ok: true, activity_id: activity!.id, amount_cents, ...applied, replayed: false };
@@ -597,7 +564,7 @@ export async function payLine(
     .catch(refusedAnswer);
 }
 
-export type LineAutopayAnswer = { ok: true; on: boolean } | Refusal;
+export type LineAutopayAnswer = AutopayAnswer;
 
 /** Autopay of each cycle's minimum on its due date, from one of the member's own accounts, or off (null). */
 export async function setLineAutopay(
@@ -608,27 +575,15 @@ export async function setLineAutopay(
   origin: AuditOrigin,
   now: Date = new Date(),
 ): Promise<LineAutopayAnswer> {
-  if (from_account_id !== null && !(await memberAccount(db, member.id, from_account_id)))
-    return refusal("bad_input", "Please choose one of your open checking or savings accounts.", {
-      field: "autopay_from",
-    });
-  return db.transaction(async (tx) => {
-    const line = await lockLine(tx, line_id, member.id);
-    if (!line) return refusal("not_found", LINE_NOT_FOUND);
-    if (line.status !== "active") return refusal("conflict", LINE_CLOSED);
-    await tx.update(creditLines).set({ autopay_account_id: from_account_id }).where(eq(creditLines.id, line.id));
-    await recordAudit(tx, {
-      actor_id: member.id,
-      actor_email: member.email,
-      action: from_account_id === null ? "line.autopay_off" : "line.autopay_on",
-      subject_type: "credit_line",
-      subject_id: line.id,
-      member_id: member.id,
-      before: { autopay_account_id: line.autopay_account_id },
-      after: { autopay_account_id: from_account_id },
-      ...origin,
-      at: now,
-    });
-    return { ok: true as const, on: from_account_id !== null };
-  });
+  const target: AutopayTarget = {
+    lock: (tx) => lockLine(tx, line_id, member.id),
+    save: (tx, id, autopay_account_id) =>
+      tx.update(creditLines).set({ autopay_account_id }).where(eq(creditLines.id, id)),
+    not_found: LINE_NOT_FOUND,
+    inactive: LINE_CLOSED,
+    action: "line",
+    subject_type: "credit_line",
+    field: "autopay_from",
+  };
+  return setAutopayOn(db, member, target, from_account_id, origin, now);
 }

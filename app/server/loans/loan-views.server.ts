@@ -9,10 +9,9 @@ import {
   loans,
 } from "~/server/db/schema";
 import { today } from "~/server/ledger/ledger.server";
-import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { daysBetween } from "~/domain/loans/schedule";
-import { nextPaymentDue, payoffQuote, totalOwed, type LoanOwed } from "~/domain/loans/servicing";
+import { nextPaymentDue, paymentParts, payoffQuote, totalOwed, type LoanOwed } from "~/domain/loans/servicing";
 import { loanNumber } from "~/domain/loans/products";
 import { loanOwed } from "./servicing.server";
 import { correctionLabel, correctionSign, postedCorrections } from "./staff-actions.server";
@@ -173,7 +172,7 @@ export async function memberLoanDetail(
       kind: p.kind === "autopay" ? ("autopay" as const) : ("payment" as const),
       label: p.kind === "autopay" ? "Autopay" : "Payment",
       amount_cents: p.amount_cents,
-      detail: `${formatCents(p.fees_cents)} fees, ${formatCents(p.interest_cents)} interest, ${formatCents(p.principal_cents)} principal`,
+      detail: paymentParts(p),
     })),
     ...events
       .filter((e) => e.kind !== "interest" || e.amount_cents > 0)

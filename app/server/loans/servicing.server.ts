@@ -1,8 +1,7 @@
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, lte, sql } from "drizzle-orm";
 import type { Actor } from "~/domain/actor";
 import type { Db, DbOrTx } from "~/server/db/client.server";
 import {
-  ledgerAccounts,
   loanApplications,
   loanEvents,
   loanPayments,
@@ -16,13 +15,12 @@ import { postTransfer, today } from "~/server/ledger/ledger.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { logger } from "~/server/logger.server";
-import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
+import { refusal, type Refusal } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { daysBetween } from "~/domain/loans/schedule";
 import {
   accrueInterest,
-  applyPayment,
   firstUnpaidDue,
   lateDueDates,
   nextPaymentDue,
@@ -35,6 +33,17 @@ import { loanNumber } from "~/domain/loans/products";
 import { autopayFailedEmail } from "./emails.server";
 import { holdFollowsPrincipal } from "./share-secured.server";
 import { sendEmail } from "~/server/mail/outbox.server";
+import {
+  applyOrRefuse,
+  CHOOSE_OWN_ACCOUNT,
+  memberOwnAccount,
+  owedOn,
+  paymentBreakdown,
+  postRepayment,
+  setAutopayOn,
+  type AutopayAnswer,
+  type AutopayTarget,
+} from "./repayment.server";
 /**
  * Servicing a booked loan (docs/product.md#loan-servicing): the nightly interest accrual, the
  * member's payments (one-time and autopay), late fees. Every change of a loan's figures happens in
@@ -65,22 +74,9 @@ async function lockLoan(tx: Tx, loan_id: number, member_id?: string): Promise<Lo
   return row ?? null;
 }
 
-async function receivableOwed(db: DbOrTx, loan: LoanRow): Promise<number> {
-  const [row] = await db
-    .select({ posted_cents: ledgerAccounts.posted_cents })
-    .from(ledgerAccounts)
-    .where(eq(ledgerAccounts.id, loan.receivable_account_id));
-  return -(row?.posted_cents ?? 0);
-}
-
 /** What the member owes on the loan now, by part (the receivable holds principal and fees). */
 export async function loanOwed(db: DbOrTx, loan: LoanRow): Promise<LoanOwed> {
-  const receivable = await receivableOwed(db, loan);
-  return {
-    fees_cents: loan.fees_due_cents,
-    interest_cents: loan.accrued_interest_cents,
-    principal_cents: receivable - loan.fees_due_cents,
-  };
+  return owedOn(db, loan);
 }
 
 /**
@@ -177,22 +173,6 @@ class PaymentRefused extends Error {
   }
 }
 
-/** A member's own open checking or savings account, or null. */
-async function payingAccount(db: DbOrTx, member_id: string, account_id: number) {
-  const [row] = await db
-    .select({ id: ledgerAccounts.id, name: ledgerAccounts.name })
-    .from(ledgerAccounts)
-    .where(
-      and(
-        eq(ledgerAccounts.id, account_id),
-        eq(ledgerAccounts.member_id, member_id),
-        inArray(ledgerAccounts.type, ["checking", "savings"]),
-        eq(ledgerAccounts.status, "active"),
-      ),
-    );
-  return row ?? null;
-}
-
 /**
  * A payment on the member's own loan from their own checking or savings (docs/product.md#loan-
  * servicing). Interest is first accrued to today, then the payment is applied to fees, interest,
@@ -231,9 +211,8 @@ export async function payLoan(
       replayed: true,
     };
   }
-  const from = await payingAccount(db, member.id, input.from_account_id);
-  if (!from)
-    return refusal("bad_input", "Please choose one of your open checking or savings accounts.", { field: "from" });
+  const from = await memberOwnAccount(db, member.id, input.from_account_id);
+  if (!from) return refusal("bad_input", CHOOSE_OWN_ACCOUNT, { field: "from" });
   const day = today(now);
   return db
     .transaction(async (tx): Promise<PayLoanAnswer> => {
@@ -255,40 +234,20 @@ export async function payLoan(
           );
         amount_cents = due.amount_cents;
       } else amount_cents = input.amount.amount_cents;
-      const applied = applyPayment(amount_cents, owed);
-      if (!applied)
-        throw new PaymentRefused(
-          refusal(
-            "bad_input",
-            amount_cents > payoff_cents
-              ? `That is more than you owe: the payoff today is ${formatCents(payoff_cents)}.`
-              : "Enter an amount of at least $0.01.",
-            { field: "amount" },
-          ),
-        );
-      const interestReceivable = await institutionAccount(tx, "interest_receivable");
-      const to_receivable = applied.fees_cents + applied.principal_cents;
-      const entries = [
-        { account_id: from.id, amount_cents: -amount_cents },
-        ...(applied.interest_cents > 0
-          ? [{ account_id: interestReceivable.id, amount_cents: applied.interest_cents }]
-          : []),
-        ...(to_receivable > 0 ? [{ account_id: loan.receivable_account_id, amount_cents: to_receivable }] : []),
-      ];
-      const posted = await postTransfer(tx, {
+      const applied = applyOrRefuse(amount_cents, owed, "payoff");
+      if ("ok" in applied) throw new PaymentRefused(applied);
+      const posted = await postRepayment(tx, {
         idempotency_key: `loan-payment:${loan.id}:${input.idempotency_key}`,
-        initiator: `member:${member.id}`,
-        kind: "loan_payment",
+        member_id: member.id,
         created_by: kind === "autopay" ? "loan-servicing" : member.id,
         memo: `${loan.product_name} ${loanNumber(loan.id)}: ${kind === "autopay" ? "autopay" : "payment"}`,
-        category: "Loan payment",
-        effective_date: day,
-        entries,
+        day,
+        from_account_id: from.id,
+        receivable_account_id: loan.receivable_account_id,
+        amount_cents,
+        applied,
       });
-      if (!posted.ok)
-        throw new PaymentRefused(
-          refusal("conflict", refusalMessage(posted.code), { field: "from", code: posted.code }),
-        );
+      if (!posted.ok) throw new PaymentRefused(posted);
       const paid_off = applied.fees_cents + applied.interest_cents + applied.principal_cents === payoff_cents;
       const [payment] = await tx
         .insert(loanPayments)
@@ -348,7 +307,7 @@ export async function payLoan(
           : `We received your ${formatCents(amount_cents)} loan payment`,
         body: paid_off
           ? `${loanNumber(loan.id)} is paid in full and closed. Thank you.`
-          : `${formatCents(amount_cents)} from ${from.name} went to ${loanNumber(loan.id)}: ${formatCents(applied.fees_cents)} fees, ${formatCents(applied.interest_cents)} interest, ${formatCents(applied.principal_cents)} principal.`,
+          : paymentBreakdown(amount_cents, from.name, loanNumber(loan.id), applied),
         at: now,
       });
       return {
@@ -369,7 +328,7 @@ export async function payLoan(
 // ---------------------------------------------------------------------------------------------
 // Autopay
 
-export type AutopayAnswer = { ok: true; on: boolean } | Refusal;
+export type { AutopayAnswer };
 
 /** Turns autopay on from one of the member's own checking or savings accounts, or off (null). */
 export async function setAutopay(
@@ -380,27 +339,16 @@ export async function setAutopay(
   origin: AuditOrigin,
   now: Date = new Date(),
 ): Promise<AutopayAnswer> {
-  if (from_account_id !== null && !(await payingAccount(db, member.id, from_account_id)))
-    return refusal("bad_input", "Please choose one of your open checking or savings accounts.", { field: "from" });
-  return db.transaction(async (tx) => {
-    const loan = await lockLoan(tx, loan_id, member.id);
-    if (!loan) return refusal("not_found", LOAN_NOT_FOUND);
-    if (loan.status !== "active") return refusal("conflict", LOAN_PAID_OFF);
-    await tx.update(loans).set({ autopay_account_id: from_account_id }).where(eq(loans.id, loan.id));
-    await recordAudit(tx, {
-      actor_id: member.id,
-      actor_email: member.email,
-      action: from_account_id === null ? "loan.autopay_off" : "loan.autopay_on",
-      subject_type: "loan",
-      subject_id: loan.id,
-      member_id: member.id,
-      before: { autopay_account_id: loan.autopay_account_id },
-      after: { autopay_account_id: from_account_id },
-      ...origin,
-      at: now,
-    });
-    return { ok: true as const, on: from_account_id !== null };
-  });
+  const target: AutopayTarget = {
+    lock: (tx) => lockLoan(tx, loan_id, member.id),
+    save: (tx, id, autopay_account_id) => tx.update(loans).set({ autopay_account_id }).where(eq(loans.id, id)),
+    not_found: LOAN_NOT_FOUND,
+    inactive: LOAN_PAID_OFF,
+    action: "loan",
+    subject_type: "loan",
+    field: "from",
+  };
+  return setAutopayOn(db, member, target, from_account_id, origin, now);
 }
 
 // ---------------------------------------------------------------------------------------------

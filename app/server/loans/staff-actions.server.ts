@@ -17,6 +17,7 @@ import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
+import { paymentParts } from "~/domain/loans/servicing";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { correctionEffect, type CorrectionTarget } from "~/domain/loans/corrections";
 import { dualControlReasonsText } from "~/domain/dual-control";
@@ -137,7 +138,7 @@ export async function staffLoanView(
       on: p.paid_on,
       label: p.kind === "autopay" ? "Autopay" : "Payment",
       amount_cents: p.amount_cents,
-      detail: `${formatCents(p.fees_cents)} fees, ${formatCents(p.interest_cents)} interest, ${formatCents(p.principal_cents)} principal`,
+      detail: paymentParts(p),
       correction: open.get(p.transaction_id) ?? null,
     })),
   ].sort((a, b) => (a.on === b.on ? b.transaction_id - a.transaction_id : a.on < b.on ? 1 : -1));
