@@ -89,7 +89,8 @@ function refusedAnswer(error: unknown): Refusal {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Applying, deciding, accepting (called from ./applications.server.ts)
+// Applying, deciding, accepting, reading (called from ./applications.server.ts, ./offer-acceptance.server.ts and
+// ./application-views.server.ts)
 
 /** A member's request: a credit limit within the product's. */
 export function lineRequestProblem(product: LoanProductTerms, credit_limit_cents: number) {
