@@ -51,77 +51,83 @@ export default function LoanQueue({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/** One row of the booked loans' or the lines' table: a link to its page, its member, amount, date and state. */
+type AccountRow = {
+  id: number;
+  href: string;
+  name: string;
+  member_name: string;
+  cents: number;
+  on: string;
+  state: string;
+};
+
 /** Booked loans, newest first: each leads to its figures, history and corrections. */
 function BookedLoans({ rows }: { rows: Route.ComponentProps["loaderData"]["booked"] }) {
   return (
-    <section aria-labelledby="booked-heading" className="rounded-2xl border border-slate-200 bg-white shadow-sm">
-      <h2 id="booked-heading" className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">
-        Booked loans
-      </h2>
-      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Booked loans, scrollable">
-        <table className="w-full text-sm">
-          <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
-            <tr>
-              <th scope="col" className="px-5 py-3">
-                Loan
-              </th>
-              <th scope="col" className="px-5 py-3">
-                Member
-              </th>
-              <th scope="col" className="px-5 py-3 text-right">
-                Amount
-              </th>
-              <th scope="col" className="px-5 py-3">
-                Paid out
-              </th>
-              <th scope="col" className="px-5 py-3">
-                Status
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.map((r) => (
-              <tr key={r.id}>
-                <td className="px-5 py-3">
-                  <Link to={`/admin/loans/booked/${r.id}`} className="font-semibold text-accent-700 underline">
-                    {r.product_name} {r.number}
-                  </Link>
-                </td>
-                <td className="px-5 py-3">{r.member_name}</td>
-                <td className="px-5 py-3 text-right tabular-nums">{formatCents(r.principal_cents)}</td>
-                <td className="px-5 py-3">{formatBusinessDate(r.disbursed_on)}</td>
-                <td className="px-5 py-3">{r.status === "active" ? "Active" : "Paid off"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+    <LoanAccounts
+      id="booked"
+      title="Booked loans"
+      columns={["Loan", "Amount", "Paid out"]}
+      rows={rows.map((r) => ({
+        id: r.id,
+        href: `/admin/loans/booked/${r.id}`,
+        name: `${r.product_name} ${r.number}`,
+        member_name: r.member_name,
+        cents: r.principal_cents,
+        on: r.disbursed_on,
+        state: r.status === "active" ? "Active" : "Paid off",
+      }))}
+    />
   );
 }
 
 /** Lines of credit, newest first: each leads to its figures, history, freeze, close and change in terms. */
 function LinesOfCredit({ rows }: { rows: Route.ComponentProps["loaderData"]["lines"] }) {
   return (
-    <section aria-labelledby="lines-heading" className="rounded-2xl border border-slate-200 bg-white shadow-sm">
-      <h2 id="lines-heading" className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">
-        Lines of credit
+    <LoanAccounts
+      id="lines"
+      title="Lines of credit"
+      columns={["Line", "Limit", "Opened"]}
+      rows={rows.map((r) => ({
+        id: r.id,
+        href: `/admin/loans/lines/${r.id}`,
+        name: `${r.product_name} ${r.number}`,
+        member_name: r.member_name,
+        cents: r.credit_limit_cents,
+        on: r.opened_on,
+        state: LINE_STATE_LABELS[r.state],
+      }))}
+    />
+  );
+}
+
+/** The table both lists share; `columns` names the account, the amount and the date columns. */
+function LoanAccounts(props: { id: string; title: string; columns: [string, string, string]; rows: AccountRow[] }) {
+  const [account, amount, date] = props.columns;
+  return (
+    <section aria-labelledby={`${props.id}-heading`} className="rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <h2
+        id={`${props.id}-heading`}
+        className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900"
+      >
+        {props.title}
       </h2>
-      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Lines of credit, scrollable">
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`${props.title}, scrollable`}>
         <table className="w-full text-sm">
           <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
             <tr>
               <th scope="col" className="px-5 py-3">
-                Line
+                {account}
               </th>
               <th scope="col" className="px-5 py-3">
                 Member
               </th>
               <th scope="col" className="px-5 py-3 text-right">
-                Limit
+                {amount}
               </th>
               <th scope="col" className="px-5 py-3">
-                Opened
+                {date}
               </th>
               <th scope="col" className="px-5 py-3">
                 Status
@@ -129,17 +135,17 @@ function LinesOfCredit({ rows }: { rows: Route.ComponentProps["loaderData"]["lin
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {rows.map((r) => (
+            {props.rows.map((r) => (
               <tr key={r.id}>
                 <td className="px-5 py-3">
-                  <Link to={`/admin/loans/lines/${r.id}`} className="font-semibold text-accent-700 underline">
-                    {r.product_name} {r.number}
+                  <Link to={r.href} className="font-semibold text-accent-700 underline">
+                    {r.name}
                   </Link>
                 </td>
                 <td className="px-5 py-3">{r.member_name}</td>
-                <td className="px-5 py-3 text-right tabular-nums">{formatCents(r.credit_limit_cents)}</td>
-                <td className="px-5 py-3">{formatBusinessDate(r.opened_on)}</td>
-                <td className="px-5 py-3">{LINE_STATE_LABELS[r.state]}</td>
+                <td className="px-5 py-3 text-right tabular-nums">{formatCents(r.cents)}</td>
+                <td className="px-5 py-3">{formatBusinessDate(r.on)}</td>
+                <td className="px-5 py-3">{r.state}</td>
               </tr>
             ))}
           </tbody>
