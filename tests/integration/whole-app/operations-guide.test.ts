@@ -183,7 +183,7 @@ describe("the guide's code blocks", () => {
       "git fetch --tags && git checkout v0.1.0", // the repository under test is the release
       "npm ci && npm run build",
       "runuser -u mutual -- node scripts/with-env.mjs /etc/mutual/mutual.env NODE_ENV=production node --enable-source-maps build/bin/migrate.js", // run
-      "systemctl restart mutual@3001 && curl -fsS --retry 10 --retry-all-errors --retry-delay 2 http://127.0.0.1:3001/readyz", // the process restarted, then the curl run
+      "systemctl restart mutual@3001 && curl -fsS --retry 10 --retry-all-errors --retry-delay 2 http://127.0.0.1:3001/readyz && sleep 10", // the process restarted, then the curl and the wait run
       "systemctl restart mutual@3002 && curl -fsS --retry 10 --retry-all-errors --retry-delay 2 http://127.0.0.1:3002/readyz",
     ]);
     expect(guideBlock("### The restore drill\n")).toEqual([
@@ -397,8 +397,10 @@ describe.runIf(onPostgres && fs.existsSync(NGINX))("an operations engineer follo
         await apps[i]!.stop();
         apps[i] = new Running(unitCommand(port));
         running.push(apps[i]!);
-        const readyz = upgrade[4 + i]!.split(" && ")[1]!.replace(`127.0.0.1:${3001 + i}`, `127.0.0.1:${port}`);
-        expect(run(readyz)).toContain("ready");
+        // Everything after `systemctl restart`: the readiness check, and after the first the wait for
+        // nginx's fail_timeout (without it, a slow machine saw only 502s once the second stopped).
+        const readyz = upgrade[4 + i]!.split(" && ").slice(1).join(" && ");
+        expect(run(readyz.replace(`127.0.0.1:${3001 + i}`, `127.0.0.1:${port}`))).toContain("ready");
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
       await load.stop();
