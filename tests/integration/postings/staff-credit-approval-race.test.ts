@@ -14,6 +14,7 @@ import { addTransactions, type NumberedRow } from "~/server/postings/add-transac
 import { decidePostingRequest } from "~/server/postings/approvals.server";
 import { decideAdjustment, requestAdjustment } from "~/server/member-accounts/adjustments.server";
 import { staffCreditTotals } from "~/server/staff-credits/dual-control.server";
+import { formatCents } from "~/domain/money";
 import { fileDatabase, onPostgres } from "../test-database";
 import { key, newMember } from "../member-support";
 import { person } from "../admin-support";
@@ -103,6 +104,52 @@ async function approveWhileRequesting<A, R>(
   return Promise.all([approval, requested]);
 }
 
+/** The maker's $1,000.00 credit to the member's account, sent while the approval waits. */
+function smallAdjustment(db: Db, maker: { id: string; email: string }, member_id: string, account_id: number) {
+  return () =>
+    requestAdjustment(db, {
+      staff: maker,
+      origin: ORIGIN,
+      member_id,
+      account_id,
+      target_cents: 100_000,
+      reason: "Cash deposit",
+      now: new Date(NOON.getTime() + 2 * MINUTE),
+    });
+}
+
+/**
+ * The approval posted; on PostgreSQL (the approval held first) the request counted it and waits
+ * with the total; whatever the order, the maker's 24-hour total holds what posted, nothing more.
+ */
+async function expectBothCounted(
+  db: Db,
+  input: {
+    approved: { ok: boolean; status?: string };
+    sent: { ok: boolean; status?: string };
+    maker_id: string;
+    member_id: string;
+    approved_cents: number;
+    sent_cents: number;
+  },
+) {
+  const { approved, sent, approved_cents, sent_cents } = input;
+  expect(approved).toMatchObject({ ok: true, status: "posted" });
+  if (onPostgres) {
+    expect(sent).toMatchObject({
+      status: "awaiting_approval",
+      message: expect.stringContaining(`in 24 hours to ${formatCents(approved_cents + sent_cents)}, above $10,000.00`),
+    });
+  }
+  const totals = await staffCreditTotals(db, {
+    staff_id: input.maker_id,
+    member_id: input.member_id,
+    now: new Date(NOON.getTime() + 3 * MINUTE),
+  });
+  const sent_posted = sent.ok && sent.status !== "awaiting_approval";
+  expect(totals.member_24h_cents).toBe(approved_cents + (sent_posted ? sent_cents : 0));
+}
+
 it("Add Transactions: a request sent while the maker's waiting file is approved counts the approved credit", async () => {
   const db = database.db;
   const maker = await person(db, "admin");
@@ -142,26 +189,20 @@ it("Add Transactions: a request sent while the maker's waiting file is approved 
         now: new Date(NOON.getTime() + 2 * MINUTE),
       }),
   );
-  expect(approved).toMatchObject({ ok: true, status: "posted" });
-  if (onPostgres) {
-    // The approval went first (it held the maker's lock): the request counted its $20,000.00.
-    expect(sent).toMatchObject({
-      status: "awaiting_approval",
-      message: expect.stringContaining("in 24 hours to $21,000.00, above $10,000.00"),
-    });
-  }
-  // Whatever the order, what posted is in the maker's totals, and nothing passed under them.
-  const totals = await staffCreditTotals(db, {
-    staff_id: maker.id,
+  await expectBothCounted(db, {
+    approved,
+    sent,
+    maker_id: maker.id,
     member_id: member.id,
-    now: new Date(NOON.getTime() + 3 * MINUTE),
+    approved_cents: 2_000_000,
+    sent_cents: 100_000,
   });
-  const posted_cents = 2_000_000 + (sent.ok && sent.status === "added" ? 100_000 : 0);
-  expect(totals.member_24h_cents).toBe(posted_cents);
+  // The member's account holds exactly what posted.
   const [balance] = await db
     .execute(sql`select posted_cents from ledger_accounts where id = ${checking.id}`)
     .then((r) => r.rows);
-  expect(Number(balance!.posted_cents)).toBe(posted_cents);
+  const sent_posted = sent.ok && sent.status === "added";
+  expect(Number(balance!.posted_cents)).toBe(2_000_000 + (sent_posted ? 100_000 : 0));
 });
 
 it("balance adjustments: a request sent while the maker's waiting adjustment is approved counts it", async () => {
@@ -192,30 +233,16 @@ it("balance adjustments: a request sent while the maker's waiting adjustment is 
         decision: "approve",
         now: new Date(NOON.getTime() + MINUTE),
       }),
-    () =>
-      requestAdjustment(db, {
-        staff: maker,
-        origin: ORIGIN,
-        member_id: member.id,
-        account_id: savings.id,
-        target_cents: 100_000,
-        reason: "Cash deposit",
-        now: new Date(NOON.getTime() + 2 * MINUTE),
-      }),
+    smallAdjustment(db, maker, member.id, savings.id),
   );
-  expect(approved).toMatchObject({ ok: true, status: "posted" });
-  if (onPostgres) {
-    expect(sent).toMatchObject({
-      status: "awaiting_approval",
-      message: expect.stringContaining("in 24 hours to $16,000.00, above $10,000.00"),
-    });
-  }
-  const totals = await staffCreditTotals(db, {
-    staff_id: maker.id,
+  await expectBothCounted(db, {
+    approved,
+    sent,
+    maker_id: maker.id,
     member_id: member.id,
-    now: new Date(NOON.getTime() + 3 * MINUTE),
+    approved_cents: 1_500_000,
+    sent_cents: 100_000,
   });
-  expect(totals.member_24h_cents).toBe(1_500_000 + (sent.ok && sent.status === "posted" ? 100_000 : 0));
 });
 
 it("a loan's correction: a request sent while the maker's waiting payment reversal is approved counts it", async () => {
@@ -289,28 +316,14 @@ it("a loan's correction: a request sent while the maker's waiting payment revers
         { staff: checker, origin: ORIGIN, loan_id: loan!.id, action_id, decision: { approve: true } },
         new Date(NOON.getTime() + MINUTE),
       ),
-    () =>
-      requestAdjustment(db, {
-        staff: maker,
-        origin: ORIGIN,
-        member_id: member.id,
-        account_id: savings.id,
-        target_cents: 100_000,
-        reason: "Cash deposit",
-        now: new Date(NOON.getTime() + 2 * MINUTE),
-      }),
+    smallAdjustment(db, maker, member.id, savings.id),
   );
-  expect(approved).toMatchObject({ ok: true, status: "posted" });
-  if (onPostgres) {
-    expect(sent).toMatchObject({
-      status: "awaiting_approval",
-      message: expect.stringContaining("in 24 hours to $13,000.00, above $10,000.00"),
-    });
-  }
-  const totals = await staffCreditTotals(db, {
-    staff_id: maker.id,
+  await expectBothCounted(db, {
+    approved,
+    sent,
+    maker_id: maker.id,
     member_id: member.id,
-    now: new Date(NOON.getTime() + 3 * MINUTE),
+    approved_cents: 12_000_00,
+    sent_cents: 100_000,
   });
-  expect(totals.member_24h_cents).toBe(12_000_00 + (sent.ok && sent.status === "posted" ? 100_000 : 0));
 });
