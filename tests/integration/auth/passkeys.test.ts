@@ -341,12 +341,24 @@ describe("a staff member who lost their passkeys (npm run staff:passkeys:remove)
     const staffWithout = await someone("reviewer");
     const audits = async () => (await database.db.select({ id: auditLog.id }).from(auditLog)).length;
     const before = await audits();
-    expect(await removeStaffPasskeysFromServer(database.db, member.email)).toEqual({ ok: false, code: "not_staff" });
+    expect(await removeStaffPasskeysFromServer(database.db, member.email)).toMatchObject({
+      ok: false,
+      kind: "forbidden",
+      code: "not_staff",
+      message: `Refused: ${member.email} is not staff. Members remove passkeys in Account Settings and can always sign in with their password.`,
+    });
     expect(await listPasskeys(database.db, member.id)).toHaveLength(1);
-    expect(await removeStaffPasskeysFromServer(database.db, staffWithout.email)).toEqual({ ok: false, code: "none" });
+    expect(await removeStaffPasskeysFromServer(database.db, staffWithout.email)).toEqual({
+      ok: false,
+      kind: "conflict",
+      code: "none",
+      message: `Nothing to do: ${staffWithout.email} has no passkey.`,
+    });
     expect(await removeStaffPasskeysFromServer(database.db, "nobody@example.com")).toEqual({
       ok: false,
+      kind: "not_found",
       code: "not_found",
+      message: "Refused: nobody has the email nobody@example.com.",
     });
     expect(await audits()).toBe(before);
   });
