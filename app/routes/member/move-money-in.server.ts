@@ -1,6 +1,6 @@
 import type { Db } from "~/server/db/client.server";
 import { withDatabase } from "~/server/db/db.server";
-import { formReply, parseSubmission, replyTo, type FormReply } from "~/server/http/form.server";
+import { formReply, parseSubmission, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 import {
   lockWait,
@@ -69,7 +69,7 @@ export const moneyInAction = withDatabase(
     const checked = await checkPull(database, member, values);
     if (!checked.ok)
       return {
-        status: 422,
+        status: refusalStatus(checked.kind),
         answer: {
           step: "form",
           reply: replyTo(reviewed, { fieldErrors: { [checked.field ?? "amount"]: [checked.message] } }),
@@ -162,7 +162,7 @@ export const moneyInAction = withDatabase(
     const result = await requestPull(database, member, confirmed.value, origin);
     if (!result.ok)
       return {
-        status: 422,
+        status: refusalStatus(result.kind),
         answer: {
           step: "form",
           reply: replyTo(reviewed, { fieldErrors: { [result.field ?? "amount"]: [result.message] } }),

@@ -9,8 +9,9 @@ import {
   codeRefused,
   earlierTransfer,
   stepUpTransfer,
+  transferRefusal,
   type Member,
-  type Refusal,
+  type TransferRefusal,
   type TransferResult,
 } from "./transfers.server";
 import { memberTransferNeedsCode, reviewMemberTransfer, transferToMember, verifyRecipient } from "./to-member.server";
@@ -85,7 +86,7 @@ export type TransferActionResult =
       tab: TransferTab;
       status: "refused";
       /** Why: a refusal code (app/domain/refusals.ts), or the form was invalid, or the server failed. */
-      code: Refusal["code"] | "invalid" | "failed";
+      code: TransferRefusal["code"] | "invalid" | "failed";
       title?: string;
       message: string;
       /** The form's field messages and the values it posted (docs/contributing.md#add-a-form). */
@@ -125,7 +126,7 @@ function invalid(tab: TransferTab, submission: FormSubmission<z.ZodType>): Trans
 
 function refused(
   tab: TransferTab,
-  refusal: Refusal,
+  refusal: TransferRefusal,
   form: FormData,
   extra: Partial<Extract<TransferActionResult, { status: "refused" }>> = {},
 ): TransferActionResult {
@@ -259,13 +260,7 @@ async function scheduledWithCode(
   if (!review.ok) return refused(tab, review, form);
   const proof = proofOf(form);
   const code_step = { step: "otp" as const, summary: review.summary };
-  if (stepUpMissing(proof))
-    return refused(
-      tab,
-      { ok: false, code: "otp_missing", message: refusalMessage("otp_missing"), field: "otp" },
-      form,
-      code_step,
-    );
+  if (stepUpMissing(proof)) return refused(tab, transferRefusal("otp_missing", "otp"), form, code_step);
   const checked = await verifyStepUp(database, member, {
     proof,
     transfer: bindingOf(request, schedule),
