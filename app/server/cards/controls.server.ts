@@ -60,7 +60,7 @@ function refused(code: RefusalCode, field?: "otp", details?: RefusalDetails): Ca
 
 /** A code that did not confirm: wrong, or the member's codes are locked (docs/product.md#step-up-codes). */
 function codeRefused(check: Exclude<StepUpCheck, { ok: true }>): CardControlAnswer {
-  return check.reason === "locked"
+  return check.code === "otp_locked"
     ? refused("otp_locked", "otp", { wait: lockWait(check.retry_after_s) })
     : refused("otp_invalid", "otp");
 }
@@ -207,7 +207,7 @@ export async function sendCardCode(
   const { summary, wording } = CODE_WORDING[purpose];
   const sent = await sendStepUpCode(db, member, `${summary} ${ending(card)}.`, codeBinding(card.id, purpose), wording);
   if (!sent.ok)
-    return sent.reason === "locked"
+    return sent.code === "otp_locked"
       ? refused("otp_locked", undefined, { wait: lockWait(sent.retry_after_s) })
       : refused("codes_rate_limited");
   return {

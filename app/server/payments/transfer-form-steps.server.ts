@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { z } from "zod";
 import { institution } from "~/config/institution.server";
 import { logger } from "~/server/logger.server";
-import { lockWait, sendStepUpCode, stepUpPasskeyOptions, type StepUpProof } from "./step-up.server";
+import { sendStepUpCode, stepUpPasskeyOptions, type StepUpProof } from "./step-up.server";
 import { countPasskeys } from "~/server/auth/passkeys.server";
 import {
   MESSAGES,
@@ -41,7 +41,6 @@ import {
   type UsBankFormValue,
 } from "~/domain/transfers";
 import { formReply, parseSubmission, replyTo, type FormReply, type FormSubmission } from "~/server/http/form.server";
-import { REFUSAL_MESSAGES, refusalMessage } from "~/domain/refusals";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 
 /**
@@ -156,19 +155,8 @@ async function codeStep(
 ): Promise<TransferActionResult> {
   const tab = request.kind;
   const sent = await sendStepUpCode(database, member, summary, bindingOf(request, schedule));
-  if (!sent.ok && sent.reason === "locked") {
-    // Locked after too many wrong codes: no code is sent, and the form says why and for how long.
-    const message = refusalMessage("otp_locked", { wait: lockWait(sent.retry_after_s) });
-    return { tab, status: "refused", code: "otp_locked", message, reply: formReply(form) };
-  }
-  if (!sent.ok)
-    return {
-      tab,
-      status: "refused",
-      code: "codes_rate_limited",
-      message: REFUSAL_MESSAGES.codes_rate_limited,
-      reply: formReply(form),
-    };
+  // Locked after too many wrong codes, or too many asked for: no code is sent, and the form says why (and for how long).
+  if (!sent.ok) return { tab, status: "refused", code: sent.code, message: sent.message, reply: formReply(form) };
   return { tab, status: "otp", summary, reply: formReply(form) };
 }
 

@@ -154,7 +154,7 @@ export function transferRefusal(code: TransferRefusalCode, field?: string, detai
 
 /** A code that did not confirm the transfer: wrong, or the member's codes are locked (docs/product.md#step-up-codes). */
 export function codeRefused(check: Exclude<StepUpCheck, { ok: true }>): TransferRefusal {
-  return check.reason === "locked"
+  return check.code === "otp_locked"
     ? { ...refuse("otp_locked", "otp", { wait: lockWait(check.retry_after_s) }), retry_after_s: check.retry_after_s }
     : refuse("otp_invalid", "otp");
 }

@@ -461,7 +461,7 @@ describe("confirming a money action with a passkey", () => {
       transfer: transferB,
       action: "transfer_to_member",
     });
-    expect(crossed).toEqual({ ok: false, reason: "invalid" });
+    expect(crossed).toMatchObject({ ok: false, code: "otp_invalid" });
 
     const fresh = await stepUpPasskeyOptions(database.db, user, transferA);
     const right = JSON.stringify(
@@ -479,7 +479,7 @@ describe("confirming a money action with a passkey", () => {
       transfer: transferA,
       action: "transfer_to_member",
     });
-    expect(replayed).toEqual({ ok: false, reason: "invalid" });
+    expect(replayed).toMatchObject({ ok: false, code: "otp_invalid" });
   });
 
   it("never with another member's passkey, nor a sign-in challenge", async () => {
@@ -498,7 +498,7 @@ describe("confirming a money action with a passkey", () => {
         transfer,
         action: "transfer_to_us_bank",
       }),
-    ).toEqual({ ok: false, reason: "invalid" });
+    ).toMatchObject({ ok: false, code: "otp_invalid" });
     const signIn = await assertionOptions(database.db, "sign_in", {});
     const crossed = JSON.stringify(
       assertion(otherCredential, { challenge: signIn.challenge, origin: rp().origin, rp_id: rp().rp_id }),
@@ -509,7 +509,7 @@ describe("confirming a money action with a passkey", () => {
         transfer,
         action: "transfer_to_us_bank",
       }),
-    ).toEqual({ ok: false, reason: "invalid" });
+    ).toMatchObject({ ok: false, code: "otp_invalid" });
     expect(await stepUpPasskeyOptions(database.db, await someone(), transfer)).toBeNull();
   });
 });

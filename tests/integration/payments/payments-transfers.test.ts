@@ -315,14 +315,20 @@ describe("step-up codes", () => {
       verifyStepUpCode(db, a.member, { code, transfer: "transfer", action: "transfer_to_us_bank" });
     await sendStepUpCode(db, a.member, "summary", "transfer");
     const code = await lastTransferCode(db, a.member.email);
-    expect(await check(code === "000000" ? "111111" : "000000")).toEqual({ ok: false, reason: "invalid" });
+    expect(await check(code === "000000" ? "111111" : "000000")).toEqual({
+      ok: false,
+      kind: "unprocessable",
+      code: "otp_invalid",
+      message: "Invalid OTP",
+      field: "otp",
+    });
     expect(await check(code)).toEqual({ ok: true });
-    expect(await check(code)).toEqual({ ok: false, reason: "invalid" });
+    expect(await check(code)).toMatchObject({ ok: false, code: "otp_invalid" });
     await sendStepUpCode(db, a.member, "summary", "transfer");
     const second = await lastTransferCode(db, a.member.email);
     const wrong = second === "999999" ? "888888" : "999999";
-    for (let i = 0; i < 5; i++) expect(await check(wrong)).toEqual({ ok: false, reason: "invalid" });
-    expect(await check(second)).toEqual({ ok: false, reason: "invalid" });
+    for (let i = 0; i < 5; i++) expect(await check(wrong)).toMatchObject({ ok: false, code: "otp_invalid" });
+    expect(await check(second)).toMatchObject({ ok: false, code: "otp_invalid" });
   });
 
   it("confirm only the transfer they were emailed for: for another one the right code is a wrong code", async () => {

@@ -143,7 +143,7 @@ describe("wrong step-up codes, counted per member across codes", () => {
       field: "otp",
       retry_after_s: expect.any(Number),
     });
-    expect(await m.askForCode()).toMatchObject({ ok: false, reason: "locked" });
+    expect(await m.askForCode()).toMatchObject({ ok: false, kind: "too_many", code: "otp_locked", message: LOCKED });
     expect(await sendCardCode(db, m.member, m.card.id, "details")).toMatchObject({
       ok: false,
       code: "otp_locked",
