@@ -112,7 +112,10 @@ export const moneyInAction = withDatabase(
       if (needs_code) {
         const sent = await sendStepUpCode(database, member, summary, pullBinding(values));
         if (!sent.ok)
-          return { status: refusalStatus(sent.kind), answer: { step: "form", reply: formReply(form), message: sent.message } };
+          return {
+            status: refusalStatus(sent.kind),
+            answer: { step: "form", reply: formReply(form), message: sent.message },
+          };
       }
       return confirmStep(200, formReply(form));
     }

@@ -4,7 +4,14 @@ import { formatCents } from "~/domain/money";
 import { accountLabel } from "~/domain/account-display";
 import type { BetweenAccountsTransfer } from "~/domain/transfers";
 
-import { initiator, refuse, type Member, type TransferRefusal, type TransferResult, answerOf } from "./transfers.server";
+import {
+  initiator,
+  refuse,
+  type Member,
+  type TransferRefusal,
+  type TransferResult,
+  answerOf,
+} from "./transfers.server";
 
 /**
  * Between Accounts (docs/product.md#transfers): money between the member's own accounts, posted at

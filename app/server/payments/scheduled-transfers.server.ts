@@ -21,7 +21,14 @@ import { maskExternal } from "~/domain/account-display";
 import { encryptField } from "~/server/security/crypto.server";
 import { institution } from "~/config/institution.server";
 import { countRecipientLookup, findRecipient } from "./to-member.server";
-import { limitsFor, overTransferLimit, ownAccount, refuse, type Member, type TransferRefusal } from "./transfers.server";
+import {
+  limitsFor,
+  overTransferLimit,
+  ownAccount,
+  refuse,
+  type Member,
+  type TransferRefusal,
+} from "./transfers.server";
 /**
  * Scheduled and recurring transfers (docs/product.md#scheduled-transfers): Between Accounts,
  * To Another Member and To US Bank set up for a later business day, once or repeating (app/domain/schedule.ts,

@@ -460,7 +460,11 @@ export interface WireReview extends WireQuote {
 }
 
 /** The confirm, notice and code steps: the USD debit at the current rate plus the fee, after every check. */
-export async function reviewWire(db: Db, member: Member, form: InternationalTransfer): Promise<WireReview | TransferRefusal> {
+export async function reviewWire(
+  db: Db,
+  member: Member,
+  form: InternationalTransfer,
+): Promise<WireReview | TransferRefusal> {
   const quote = await quoteWire(db, form);
   if (!quote.ok) return quote;
   const accounts = await memberAccounts(db, member.id);

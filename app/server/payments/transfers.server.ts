@@ -442,11 +442,7 @@ export function overTransferLimit(limits: Limits, amount_cents: number): Transfe
   return refuse("over_transfer_max", "amount", { what: limits.what, max: formatCents(limits.per_transfer) });
 }
 
-export function overDailyLimit(
-  limits: Limits,
-  amount_cents: number,
-  sent_today_cents: number,
-): TransferRefusal | null {
+export function overDailyLimit(limits: Limits, amount_cents: number, sent_today_cents: number): TransferRefusal | null {
   if (sent_today_cents + amount_cents <= limits.daily) return null;
   const left = formatCents(Math.max(0, limits.daily - sent_today_cents));
   return refuse("over_daily_limit", "amount", { max: formatCents(limits.daily), what: limits.what, left });

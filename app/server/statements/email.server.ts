@@ -100,8 +100,7 @@ async function emailStatementFile(
   // A statement of a very busy month can be over what the outbox (and mail servers) take: the
   // member is told to download it instead, and nothing is queued.
   const attachments = [{ file_name: statement.file_name, content_type: "application/pdf", content: statement.pdf }];
-  if (attachmentsTooLarge(attachments))
-    return refusal("too_large", statementTooLargeMessage(statement.pdf.length));
+  if (attachmentsTooLarge(attachments)) return refusal("too_large", statementTooLargeMessage(statement.pdf.length));
   const profile = institution();
   await sendEmail(db, {
     to: member.email,

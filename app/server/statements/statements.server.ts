@@ -33,8 +33,7 @@ import { statementDividends, type StatementDividends } from "~/server/dividends/
  * it exists or not), `bad_input` for a month or cycle not offered for it.
  */
 export type StatementDownload =
-  | { ok: true; pdf: Buffer; file_name: string; account_label: string; month_label: string }
-  | Refusal;
+  { ok: true; pdf: Buffer; file_name: string; account_label: string; month_label: string } | Refusal;
 
 export interface StatementData {
   month: StatementMonth;

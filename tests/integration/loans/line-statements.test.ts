@@ -285,7 +285,9 @@ describe("a line of credit's periodic statement", () => {
       kind: "not_found",
       message: LINE_STATEMENT_NOT_FOUND,
     });
-    expect(await memberLineStatementPdf(db, a.member.id, "99999999", "2026-07-10", now)).toMatchObject({ kind: "not_found" });
+    expect(await memberLineStatementPdf(db, a.member.id, "99999999", "2026-07-10", now)).toMatchObject({
+      kind: "not_found",
+    });
     expect(await memberLineStatementPdf(db, a.member.id, "x", "2026-07-10", now)).toMatchObject({ kind: "not_found" });
     for (const bad of ["2026-07-11", "2026-08-10", "July"])
       expect(await memberLineStatementPdf(db, a.member.id, String(a.line.id), bad, now)).toEqual({

@@ -125,7 +125,10 @@ describe("Email it to me", () => {
       ok: false,
       kind: "bad_input",
     });
-    expect(await emailStatement(db, m.member.id, "abc", "2026-10", NOW)).toMatchObject({ ok: false, kind: "not_found" });
+    expect(await emailStatement(db, m.member.id, "abc", "2026-10", NOW)).toMatchObject({
+      ok: false,
+      kind: "not_found",
+    });
     expect(await outboxCount(m.member.email)).toBe(0);
     expect(await outboxCount(other.member.email)).toBe(0);
   });
