@@ -19,13 +19,10 @@ import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
 import { daysBetween } from "~/domain/loans/schedule";
 import { accrueInterest, totalOwed, type LoanOwed } from "~/domain/loans/servicing";
-import { type LoanProductTerms } from "~/domain/loans/products";
 import {
   availableCredit,
-  creditLimitProblem,
   drawProblem,
   lineOfCreditDisclosure,
-  lineOfferProblems,
   type LineOfCreditDisclosure,
 } from "~/domain/loans/line-of-credit";
 import { drawsStoppedMessage } from "~/domain/loans/line-changes";
@@ -79,29 +76,8 @@ export function lineNumber(line_id: number): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Applying, deciding, accepting, reading (called from ./applications.server.ts, ./offer-acceptance.server.ts and
-// ./application-views.server.ts)
-
-/** A member's request: a credit limit within the product's. */
-export function lineRequestProblem(product: LoanProductTerms, credit_limit_cents: number) {
-  const message = creditLimitProblem(product, credit_limit_cents);
-  return message ? { field: "amount", message } : undefined;
-}
-
-/** Staff's offer on a line: the limit and rate within the product, a counter that changes the limit. */
-export function lineOfferCheck(
-  product: LoanProductTerms,
-  application: LoanApplicationRow,
-  d: { outcome: "approve" | "counter"; amount_cents: number; rate_ppm: number },
-): { ok: true; offer: { amount_cents: number; term_months: null; rate_ppm: number } } | Refusal {
-  const problem = lineOfferProblems(product, { credit_limit_cents: d.amount_cents, rate_ppm: d.rate_ppm })[0];
-  if (problem) return refusal("bad_input", problem.message, { field: problem.field });
-  if (d.outcome === "counter" && d.amount_cents === application.amount_cents)
-    return refusal("bad_input", "A counter-offer changes the credit limit; to offer what was asked, approve.", {
-      field: "amount",
-    });
-  return { ok: true, offer: { amount_cents: d.amount_cents, term_months: null, rate_ppm: d.rate_ppm } };
-}
+// Accepting and reading an offer (called from ./offer-acceptance.server.ts and ./application-views.server.ts); the
+// request's and the offer's checks are the application's and decision's (./applications.server.ts)
 
 /** The account-opening disclosure of an open offer, as if accepted on `opened_on`; null when the product is gone. */
 function offerDisclosure(application: LoanApplicationRow, opened_on: string): LineOfCreditDisclosure | null {
