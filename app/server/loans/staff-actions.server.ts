@@ -25,7 +25,7 @@ import { dualControlReasonsText } from "~/domain/dual-control";
 import { lockStaffCredits, staffCreditDecision } from "~/server/staff-credits/dual-control.server";
 import { loanNumber } from "~/domain/loans/products";
 import { loanOwed } from "./servicing.server";
-import { memberLoanDetail } from "./loan-views.server";
+import { correctionLabel, memberLoanDetail } from "./loan-views.server";
 import { loanPledge } from "./share-secured.server";
 
 /**
@@ -146,25 +146,6 @@ export async function staffLoanView(
     actions: actions.map((a) => ({ ...a, label: correctionLabel(a) })),
     second_approval_above_cents: secondApprovalAboveCents(),
   };
-}
-
-/** The loan a staff correction of the member's history shows, for the member's own pages and exports. */
-export async function postedCorrections(db: DbOrTx, loan_id: number) {
-  return db
-    .select()
-    .from(loanStaffActions)
-    .where(and(eq(loanStaffActions.loan_id, loan_id), eq(loanStaffActions.status, "posted")))
-    .orderBy(desc(loanStaffActions.id));
-}
-
-/** How a posted correction changes what the member owes (positive: owes less), for their history and exports. */
-export function correctionSign(action: Pick<LoanStaffActionRow, "target_kind">): 1 | -1 {
-  return action.target_kind === "payment" ? -1 : 1;
-}
-
-export function correctionLabel(action: Pick<LoanStaffActionRow, "kind" | "target_kind">): string {
-  if (action.kind === "waive_fee") return "Late fee waived";
-  return action.target_kind === "payment" ? "Payment reversed" : "Interest corrected";
 }
 
 // ---------------------------------------------------------------------------------------------
