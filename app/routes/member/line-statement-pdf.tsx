@@ -1,5 +1,6 @@
 import type { Route } from "./+types/line-statement-pdf";
 import { requireMember } from "~/server/auth/session.server";
+import { documentDownload } from "~/server/http/document-download.server";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { LINE_STATEMENT_NOT_FOUND } from "~/server/statements/line-statements.server";
 import { lineStatementPdf } from "./statements.server";
@@ -15,21 +16,5 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const result = loanApplicationsOpen()
     ? await lineStatementPdf(user.id, params.lineId, params.closedOn, new Date())
     : ({ ok: false, status: 404, message: LINE_STATEMENT_NOT_FOUND } as const);
-  if (!result.ok)
-    return new Response(`${result.message}\n`, {
-      status: result.status,
-      headers: {
-        "Content-Type": "text/plain; charset=utf-8",
-        "Cache-Control": "private, no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
-  return new Response(new Uint8Array(result.pdf), {
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="${result.file_name}"`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return documentDownload(result);
 }
