@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
+import type { LoanDetailView } from "~/server/loans/loan-views.server";
+import type { MemberLineDetail } from "~/server/loans/line-views.server";
 
 /** One column of a figure table: its heading and what each row shows in it. */
 export interface FigureColumn<Row> {
@@ -82,15 +84,7 @@ export function FigureTable<Row>({
 }
 
 /** A booked loan's scheduled payment, as the loan pages read it. */
-export interface SchedulePayment {
-  number: number;
-  due_on: string;
-  payment_cents: number;
-  interest_cents: number;
-  principal_cents: number;
-  balance_after_cents: number;
-  paid: boolean;
-}
+type SchedulePayment = LoanDetailView["schedule"][number];
 
 /** A booked loan's schedule: the member's loan page and staff's show the same columns. */
 export const LOAN_SCHEDULE_COLUMNS: readonly FigureColumn<SchedulePayment>[] = [
@@ -104,14 +98,7 @@ export const LOAN_SCHEDULE_COLUMNS: readonly FigureColumn<SchedulePayment>[] = [
 ];
 
 /** A line of credit's closed billing cycle, as the line pages read it. */
-export interface LineCycle {
-  closed_on: string;
-  balance_cents: number;
-  minimum_due_cents: number;
-  due_on: string;
-  paid_cents: number;
-  late_fee_charged: boolean;
-}
+type LineCycle = MemberLineDetail["cycles"][number];
 
 /** A line's monthly cycles: the member's line page and staff's show the same columns. */
 export const LINE_CYCLE_COLUMNS: readonly FigureColumn<LineCycle>[] = [
