@@ -1,9 +1,8 @@
-import { letterPdf } from "~/server/files/pdf.server";
 import {
   balanceOwedTable,
+  beginStatement,
   figureRows,
   statementHeader,
-  statementHeading,
   statementRow,
   statementSection,
 } from "./pdf.server";
@@ -26,28 +25,25 @@ import type { LineStatementData } from "./line-statements.server";
 const MARGIN = 54;
 
 export function renderLineStatementPdf(data: LineStatementData): Promise<Buffer> {
-  const { doc, done } = letterPdf({
-    margin: MARGIN,
-    info: {
+  const f = data.figures;
+  const { doc, done, bottom } = beginStatement(
+    {
       Title: `Line of credit statement ${data.cycle.closed_on}`,
       Author: data.institution.name,
       Subject: "Line of credit statement",
     },
-  });
-  const f = data.figures;
-  const bottom = doc.page.height - MARGIN;
-
-  statementHeading(doc, {
-    institution: data.institution,
-    contact: `Questions: ${data.institution.phone}, ${data.institution.email}`,
-    title: "Line of credit statement",
-    title_width: 258,
-    period_lines: [
-      `Billing cycle ${f.period.start} to ${f.period.last_day} (${f.period.days} days)`,
-      `Closing date ${f.period.closed_on}`,
-    ],
-    member: data.member,
-  });
+    {
+      institution: data.institution,
+      contact: `Questions: ${data.institution.phone}, ${data.institution.email}`,
+      title: "Line of credit statement",
+      title_width: 258,
+      period_lines: [
+        `Billing cycle ${f.period.start} to ${f.period.last_day} (${f.period.days} days)`,
+        `Closing date ${f.period.closed_on}`,
+      ],
+      member: data.member,
+    },
+  );
   doc.text(`${data.line.product_name} ${data.line.number}`);
   doc.moveDown(0.8);
 

@@ -1,10 +1,9 @@
-import { letterPdf } from "~/server/files/pdf.server";
 import {
   appliedRow,
+  beginStatement,
   balanceOwedTable,
   figureRows,
   statementHeader,
-  statementHeading,
   statementRow,
   statementSection,
 } from "./pdf.server";
@@ -24,21 +23,18 @@ import type { LoanStatementData } from "./loan-statements.server";
 const MARGIN = 54;
 
 export function renderLoanStatementPdf(data: LoanStatementData): Promise<Buffer> {
-  const { doc, done } = letterPdf({
-    margin: MARGIN,
-    info: { Title: `Loan statement ${data.period.label}`, Author: data.institution.name, Subject: "Loan statement" },
-  });
   const f = data.figures;
-  const bottom = doc.page.height - MARGIN;
-
-  statementHeading(doc, {
-    institution: data.institution,
-    contact: `Questions: ${data.institution.phone}, ${data.institution.email}`,
-    title: "Loan statement",
-    title_width: 218,
-    period_lines: [`${data.period.label}: ${data.period.start} to ${data.period.end}`],
-    member: data.member,
-  });
+  const { doc, done, bottom } = beginStatement(
+    { Title: `Loan statement ${data.period.label}`, Author: data.institution.name, Subject: "Loan statement" },
+    {
+      institution: data.institution,
+      contact: `Questions: ${data.institution.phone}, ${data.institution.email}`,
+      title: "Loan statement",
+      title_width: 218,
+      period_lines: [`${data.period.label}: ${data.period.start} to ${data.period.end}`],
+      member: data.member,
+    },
+  );
   doc.text(
     `${data.loan.product_name} ${data.loan.number}: ${formatCents(data.loan.principal_cents)} paid out ${data.loan.disbursed_on}.`,
   );

@@ -20,22 +20,19 @@ const TYPE_LABELS: Record<string, string> = {
 };
 
 export function renderStatementPdf(data: StatementData): Promise<Buffer> {
-  const { doc, done } = letterPdf({
-    margin: PAGE.margin,
-    info: { Title: `Statement ${data.period.label}`, Author: data.institution.name, Subject: "Account statement" },
-  });
-
+  const { doc, done, bottom } = beginStatement(
+    { Title: `Statement ${data.period.label}`, Author: data.institution.name, Subject: "Account statement" },
+    {
+      institution: data.institution,
+      contact: `Routing number ${data.institution.routing_number}`,
+      title: "Account statement",
+      title_width: 218,
+      period_lines: [`${data.period.label}: ${data.period.start} to ${data.period.end}`],
+      member: data.member,
+    },
+  );
   const f = data.figures;
-  const bottom = doc.page.height - PAGE.margin;
 
-  statementHeading(doc, {
-    institution: data.institution,
-    contact: `Routing number ${data.institution.routing_number}`,
-    title: "Account statement",
-    title_width: 218,
-    period_lines: [`${data.period.label}: ${data.period.start} to ${data.period.end}`],
-    member: data.member,
-  });
   // The account.
   doc.text(
     `${TYPE_LABELS[data.account.type] ?? data.account.name}, account ${maskAccountNumber(data.account.account_number)}`,
@@ -142,6 +139,16 @@ function fit(doc: PDFKit.PDFDocument, text: string, width: number): string {
   return `${cut.trimEnd()}…`;
 }
 
+/**
+ * A statement's PDF begun: the page (US Letter, the statements' margin) with its heading written,
+ * where a page ends (`bottom`, for the table's rows), and the file once the caller ends `doc`.
+ */
+export function beginStatement(info: { Title: string; Author: string; Subject: string }, heading: StatementHeading) {
+  const { doc, done } = letterPdf({ margin: PAGE.margin, info });
+  statementHeading(doc, heading);
+  return { doc, done, bottom: doc.page.height - PAGE.margin };
+}
+
 /** What opens every statement: who sends it, its title and period, and whom it is for. */
 export interface StatementHeading {
   institution: { name: string; address_lines: string[] };
@@ -159,7 +166,7 @@ export interface StatementHeading {
  * The heading of an account's, a loan's and a line's statement: the institution on the left, the
  * title and period on the right, then the member's name and address, the text left at the margin.
  */
-export function statementHeading(doc: PDFKit.PDFDocument, heading: StatementHeading): void {
+function statementHeading(doc: PDFKit.PDFDocument, heading: StatementHeading): void {
   doc.font("Helvetica-Bold").fontSize(14).text(heading.institution.name, PAGE.margin, PAGE.margin);
   doc.font("Helvetica").fontSize(9);
   for (const line of heading.institution.address_lines) doc.text(line);
