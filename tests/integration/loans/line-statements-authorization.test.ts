@@ -16,7 +16,7 @@ import { addMonths, monthOfDate } from "~/domain/statements";
 import { openTestDatabase } from "../test-database";
 import { person } from "../../factories";
 import { expectSentAway, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
-import { openLine, castPeople } from "./loan-fixtures";
+import { openLine, castPeople, expectStatementPdf } from "./loan-fixtures";
 
 /**
  * Who may have a line of credit's statement and its export (docs/product.md#line-statements): its
@@ -74,18 +74,7 @@ describe("a line of credit's statements and export: its member's only", () => {
       const before = await kept();
       const result = await pdf(persona, String(line_id), closed_on);
       if (persona === "member") {
-        expect(result.status).toBe(200);
-        const response = result.value as Response;
-        expect(response.headers.get("content-type")).toBe("application/pdf");
-        expect(response.headers.get("content-disposition")).toBe(
-          `attachment; filename="line-statement-${number()}-${closed_on}.pdf"`,
-        );
-        expect(response.headers.get("cache-control")).toBe("private, no-store");
-        expect(
-          Buffer.from(await response.arrayBuffer())
-            .subarray(0, 5)
-            .toString(),
-        ).toBe("%PDF-");
+        await expectStatementPdf(result, `line-statement-${number()}-${closed_on}.pdf`);
         return;
       }
       expect(await kept()).toBe(before);

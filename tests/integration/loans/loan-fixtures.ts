@@ -6,7 +6,8 @@ import { creditLines, loans } from "~/server/db/schema";
 import { applyForLoan, decideApplication } from "~/server/loans/applications.server";
 import { acceptOffer } from "~/server/loans/offer-acceptance.server";
 import { drawOnLine } from "~/server/loans/lines-of-credit.server";
-import type { matrixCast } from "../authorization-matrix";
+import { expect } from "vitest";
+import type { matrixCast, Outcome } from "../authorization-matrix";
 
 /**
  * A booked loan and an open line of credit for the loan tests: the member applies, staff approve,
@@ -133,4 +134,18 @@ export function castPeople(cast: Cast) {
     member: cast.member.member.id,
     other_member: cast.other_member.member.id,
   };
+}
+
+/** The member's statement PDF as downloaded: a private attachment under its name, a PDF indeed. */
+export async function expectStatementPdf(result: Outcome, file_name: string): Promise<void> {
+  expect(result.status).toBe(200);
+  const response = result.value as Response;
+  expect(response.headers.get("content-type")).toBe("application/pdf");
+  expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${file_name}"`);
+  expect(response.headers.get("cache-control")).toBe("private, no-store");
+  expect(
+    Buffer.from(await response.arrayBuffer())
+      .subarray(0, 5)
+      .toString(),
+  ).toBe("%PDF-");
 }

@@ -13,7 +13,7 @@ import { addMonths, monthLabel, monthOfDate } from "~/domain/statements";
 import { openTestDatabase } from "../test-database";
 import { person } from "../../factories";
 import { expectSentAway, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
-import { bookLoan, castPeople } from "./loan-fixtures";
+import { bookLoan, castPeople, expectStatementPdf } from "./loan-fixtures";
 
 /**
  * Who may have a loan's statement (docs/product.md#loan-statements): its member only. Another
@@ -61,18 +61,7 @@ describe("a loan's statements: its member's only", () => {
       const before = await kept();
       const result = await pdf(persona, String(loan_id), last_month);
       if (persona === "member") {
-        expect(result.status).toBe(200);
-        const response = result.value as Response;
-        expect(response.headers.get("content-type")).toBe("application/pdf");
-        expect(response.headers.get("content-disposition")).toBe(
-          `attachment; filename="loan-statement-L-${String(loan_id).padStart(6, "0")}-${last_month}.pdf"`,
-        );
-        expect(response.headers.get("cache-control")).toBe("private, no-store");
-        expect(
-          Buffer.from(await response.arrayBuffer())
-            .subarray(0, 5)
-            .toString(),
-        ).toBe("%PDF-");
+        await expectStatementPdf(result, `loan-statement-L-${String(loan_id).padStart(6, "0")}-${last_month}.pdf`);
         return;
       }
       expect(await kept()).toBe(before);
