@@ -1,6 +1,7 @@
 import type { Route } from "./+types/line-statement-pdf";
 import { requireMember } from "~/server/auth/session.server";
 import { documentDownload } from "~/server/http/document-download.server";
+import { refusal } from "~/domain/refusals";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { LINE_STATEMENT_NOT_FOUND } from "~/server/statements/line-statements.server";
 import { lineStatementPdf } from "./statements.server";
@@ -15,6 +16,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const result = loanApplicationsOpen()
     ? await lineStatementPdf(user.id, params.lineId, params.closedOn, new Date())
-    : ({ ok: false, status: 404, message: LINE_STATEMENT_NOT_FOUND } as const);
+    : refusal("not_found", LINE_STATEMENT_NOT_FOUND);
   return documentDownload(result);
 }

@@ -356,6 +356,7 @@ export async function decideLoanAction(db: Db, input: DecideInput, now: Date = n
         .from(loanStaffActions)
         .where(and(eq(loanStaffActions.id, input.action_id), eq(loanStaffActions.loan_id, input.loan_id)));
       if (!found) throw new ActionRefused(refusal("not_found", "That correction was not found."));
+      await lockStaffCredits(tx, found.requested_by); // the maker's, first: what posts counts for them
       const loan = await lockLoan(tx, found.loan_id);
       const [action] = await tx.select().from(loanStaffActions).where(eq(loanStaffActions.id, found.id)).for("update");
       if (action!.status !== "awaiting_approval")
