@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { addCalendarDays } from "~/domain/payment-dates";
 import {
   ACCRUAL_DENOMINATOR,
+  accrualRun,
   accrueInterest,
   applyPayment,
   firstUnpaidDue,
@@ -53,6 +55,73 @@ describe("interest accrual", () => {
     expect(() => accrueInterest(-1, 1, 1, 0)).toThrow();
     expect(() => accrueInterest(1, 1, -1, 0)).toThrow();
     expect(() => accrueInterest(1, 1, 1, 365_000_000)).toThrow();
+  });
+});
+
+describe("an accrual run (a booked loan's and a line of credit's, one rule)", () => {
+  const start = { interest_accrued_to: "2026-03-01", accrued_interest_cents: 1_234, accrual_carry: 0 };
+
+  it("accrues the days before `to` and keeps the figures after", () => {
+    // $5,000 at 6% from March 1 to the day before March 3: two days, 164.38... cents.
+    expect(accrualRun(start, 500_000, 60_000, "2026-03-03")).toEqual({
+      days: 2,
+      interest_cents: 164,
+      after: {
+        interest_accrued_to: "2026-03-03",
+        accrued_interest_cents: 1_234 + 164,
+        accrual_carry: 500_000 * 60_000 * 2 - 164 * 365_000_000,
+      },
+    });
+  });
+
+  it("has nothing to accrue on the day it was accrued to, or before", () => {
+    expect(accrualRun(start, 500_000, 60_000, "2026-03-01")).toBeNull();
+    expect(accrualRun(start, 500_000, 60_000, "2026-02-27")).toBeNull();
+  });
+
+  it("is accrueInterest over the days between, to the cent and the carry", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 100_000_000 }),
+        fc.integer({ min: 0, max: 180_000 }),
+        fc.integer({ min: 1, max: 800 }),
+        fc.integer({ min: 0, max: Number(ACCRUAL_DENOMINATOR) - 1 }),
+        fc.integer({ min: 0, max: 10_000_000 }),
+        (principal, rate, days, carry, accrued) => {
+          const figures = { interest_accrued_to: "2024-02-20", accrued_interest_cents: accrued, accrual_carry: carry };
+          const to = addCalendarDays("2024-02-20", days);
+          const expected = accrueInterest(principal, rate, days, carry);
+          expect(accrualRun(figures, principal, rate, to)).toEqual({
+            days,
+            interest_cents: expected.interest_cents,
+            after: {
+              interest_accrued_to: to,
+              accrued_interest_cents: accrued + expected.interest_cents,
+              accrual_carry: expected.carry,
+            },
+          });
+        },
+      ),
+    );
+  });
+
+  it("nightly runs end where one run over the whole stretch does", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 100_000_000 }),
+        fc.integer({ min: 0, max: 180_000 }),
+        fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 60 }),
+        (principal, rate, steps) => {
+          let figures = start;
+          for (const step of steps) {
+            const run = accrualRun(figures, principal, rate, addCalendarDays(figures.interest_accrued_to, step));
+            figures = run!.after;
+          }
+          const whole = accrualRun(start, principal, rate, figures.interest_accrued_to);
+          expect(whole!.after).toEqual(figures);
+        },
+      ),
+    );
   });
 });
 

@@ -1,9 +1,10 @@
 import { Form, useNavigation } from "react-router";
-import { LOAN_EMPLOYER_MAX_CHARS, LOAN_PURPOSE_MAX_CHARS, LineOfCreditApplicationSchema } from "~/domain/loans/forms";
+import { LineOfCreditApplicationSchema } from "~/domain/loans/forms";
 import { lineDisclosureRows, minimumPaymentText, type LineOfCreditDisclosure } from "~/domain/loans/line-of-credit";
-import { formatRatePpm, withArticle, type LoanProductTerms } from "~/domain/loans/products";
+import { formatRatePpm, type LoanProductTerms } from "~/domain/loans/products";
 import { formatCents } from "~/domain/money";
-import { Button, FormMessage, SchemaForm, TextArea, TextField, formMessages, useSchemaForm } from "~/components/ui";
+import { Button, TextField } from "~/components/ui";
+import { ApplicationForm } from "./loan-application-form";
 import type { FormReply } from "~/components/ui";
 
 /**
@@ -20,72 +21,33 @@ export function LineApplyForm({
   idempotency_key: string;
   reply: FormReply | null;
 }) {
-  const navigation = useNavigation();
-  const form = useSchemaForm(LineOfCreditApplicationSchema, { id: `line-${idempotency_key}`, lastResult: reply });
-  const problems = formMessages(reply);
   return (
-    <>
-      <h1 id="apply-heading" className="mt-3 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">
-        Apply for {withArticle(product.name)}
-      </h1>
-      <p className="mt-2 text-sm text-slate-700">
-        Credit limits from {formatCents(product.amount_min_cents)} to {formatCents(product.amount_max_cents)}, rates
-        from {formatRatePpm(product.rate_min_ppm)} to {formatRatePpm(product.rate_max_ppm)}. Draw what you need when you
-        need it and pay interest only on what you draw. Minimum payment:{" "}
-        {product.minimum_payment ? minimumPaymentText(product.minimum_payment).toLowerCase() : null} If we approve, you
-        see every term before you accept.
-      </p>
-      {problems.length > 0 ? (
-        <FormMessage className="mt-4" tone="error">
-          {problems[0]}
-        </FormMessage>
-      ) : null}
-      <SchemaForm
-        form={form}
-        method="post"
-        className="mt-5 grid gap-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
-        aria-labelledby="apply-heading"
-      >
-        <input type="hidden" name="idempotency_key" value={idempotency_key} />
-        <TextField
-          name="credit_limit"
-          label="Credit limit you want ($)"
-          inputMode="decimal"
-          prefix="$"
-          description={`${formatCents(product.amount_min_cents)} to ${formatCents(product.amount_max_cents)}`}
-          isRequired
-        />
-        <TextArea
-          name="purpose"
-          label="What will you use the line for?"
-          rows={3}
-          maxLength={LOAN_PURPOSE_MAX_CHARS}
-          isRequired
-        />
-        <div className="grid gap-5 sm:grid-cols-2">
-          <TextField
-            name="annual_income"
-            label="Yearly income before taxes ($)"
-            inputMode="decimal"
-            prefix="$"
-            description="Kept encrypted; read only by the staff who decide."
-            isRequired
-          />
-          <TextField name="employer" label="Employer" maxLength={LOAN_EMPLOYER_MAX_CHARS} isRequired />
-        </div>
-        <div className="flex justify-end">
-          <Button
-            type="submit"
-            size="lg"
-            isPending={navigation.state === "submitting"}
-            pendingLabel="Sending…"
-            className="w-full sm:w-auto"
-          >
-            Send application
-          </Button>
-        </div>
-      </SchemaForm>
-    </>
+    <ApplicationForm
+      schema={LineOfCreditApplicationSchema}
+      form_id={`line-${idempotency_key}`}
+      product={product}
+      idempotency_key={idempotency_key}
+      reply={reply}
+      purpose_label="What will you use the line for?"
+      terms={
+        <p className="mt-2 text-sm text-slate-700">
+          Credit limits from {formatCents(product.amount_min_cents)} to {formatCents(product.amount_max_cents)}, rates
+          from {formatRatePpm(product.rate_min_ppm)} to {formatRatePpm(product.rate_max_ppm)}. Draw what you need when
+          you need it and pay interest only on what you draw. Minimum payment:{" "}
+          {product.minimum_payment ? minimumPaymentText(product.minimum_payment).toLowerCase() : null} If we approve,
+          you see every term before you accept.
+        </p>
+      }
+    >
+      <TextField
+        name="credit_limit"
+        label="Credit limit you want ($)"
+        inputMode="decimal"
+        prefix="$"
+        description={`${formatCents(product.amount_min_cents)} to ${formatCents(product.amount_max_cents)}`}
+        isRequired
+      />
+    </ApplicationForm>
   );
 }
 

@@ -37,6 +37,48 @@ export function accrueInterest(principal_cents: number, rate_ppm: number, days: 
   };
 }
 
+/** A loan's or a line's accrual, as its row keeps it. */
+export interface AccruedFigures {
+  /** Interest has been accrued for every day before this one. */
+  interest_accrued_to: string;
+  /** The interest accrued and not yet paid (whole cents). */
+  accrued_interest_cents: number;
+  /** The fraction of a cent carried to the next run, in 1/ACCRUAL_DENOMINATOR cent. */
+  accrual_carry: number;
+}
+
+export interface AccrualRun {
+  days: number;
+  interest_cents: number;
+  /** The figures to keep after the run. */
+  after: AccruedFigures;
+}
+
+/**
+ * One accrual run of a loan or a line (the nightly job's, or the one before a payment, a draw or a
+ * rate change): the interest on `principal_cents` at `rate_ppm` for the days from the last accrual
+ * to the day before `to`, by the rule stated above. Null when there is no day to accrue.
+ */
+export function accrualRun(
+  figures: AccruedFigures,
+  principal_cents: number,
+  rate_ppm: number,
+  to: string,
+): AccrualRun | null {
+  const days = daysBetween(figures.interest_accrued_to, to);
+  if (days <= 0) return null;
+  const accrual = accrueInterest(principal_cents, rate_ppm, days, figures.accrual_carry);
+  return {
+    days,
+    interest_cents: accrual.interest_cents,
+    after: {
+      interest_accrued_to: to,
+      accrued_interest_cents: figures.accrued_interest_cents + accrual.interest_cents,
+      accrual_carry: accrual.carry,
+    },
+  };
+}
+
 /** What the member owes on a loan, by part, as the books hold it. */
 export interface LoanOwed {
   fees_cents: number;

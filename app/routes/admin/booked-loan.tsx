@@ -11,6 +11,7 @@ import { formatAprBp, formatRatePpm } from "~/domain/loans/products";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
+import { FigureTable, LOAN_SCHEDULE_COLUMNS } from "~/components/member/figure-table";
 import { StatusLine } from "~/components/admin/admin-shell";
 import { Fact } from "~/components/admin/fact";
 import { controlClass, labelClass } from "~/components/ui/field-styles";
@@ -339,44 +340,13 @@ export default function StaffBookedLoan({ loaderData, actionData }: Route.Compon
         <h2 id="schedule-heading" className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">
           Schedule
         </h2>
-        <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="schedule-heading">
-          <table className="w-full text-sm">
-            <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
-              <tr>
-                <th scope="col" className="px-5 py-3">
-                  #
-                </th>
-                <th scope="col" className="px-5 py-3">
-                  Due
-                </th>
-                <th scope="col" className="px-5 py-3 text-right">
-                  Payment
-                </th>
-                <th scope="col" className="px-5 py-3 text-right">
-                  Interest
-                </th>
-                <th scope="col" className="px-5 py-3 text-right">
-                  Balance after
-                </th>
-                <th scope="col" className="px-5 py-3">
-                  Status
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {loan.schedule.map((p) => (
-                <tr key={p.number}>
-                  <td className="px-5 py-2">{p.number}</td>
-                  <td className="px-5 py-2">{formatBusinessDate(p.due_on)}</td>
-                  <td className="px-5 py-2 text-right tabular-nums">{formatCents(p.payment_cents)}</td>
-                  <td className="px-5 py-2 text-right tabular-nums">{formatCents(p.interest_cents)}</td>
-                  <td className="px-5 py-2 text-right tabular-nums">{formatCents(p.balance_after_cents)}</td>
-                  <td className="px-5 py-2">{p.paid ? "Paid" : ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <FigureTable
+          labelledBy="schedule-heading"
+          look="staff"
+          columns={LOAN_SCHEDULE_COLUMNS}
+          rows={loan.schedule}
+          rowKey={(p) => p.number}
+        />
       </section>
     </div>
   );

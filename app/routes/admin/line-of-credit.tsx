@@ -25,6 +25,7 @@ import { lineActivityDetail } from "~/domain/loans/line-of-credit";
 import { formatCents, parseDollarsToCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
+import { FigureTable, LINE_CYCLE_COLUMNS } from "~/components/member/figure-table";
 import { StatusLine } from "~/components/admin/admin-shell";
 import { Fact } from "~/components/admin/fact";
 import { controlClass, labelClass } from "~/components/ui/field-styles";
@@ -296,44 +297,13 @@ export default function StaffLineOfCredit({ loaderData, actionData }: Route.Comp
           <h2 id="cycles-heading" className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">
             Monthly cycles: interest and fees
           </h2>
-          <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="cycles-heading">
-            <table className="w-full text-sm">
-              <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
-                <tr>
-                  <th scope="col" className="px-5 py-3">
-                    Closed
-                  </th>
-                  <th scope="col" className="px-5 py-3 text-right">
-                    Balance
-                  </th>
-                  <th scope="col" className="px-5 py-3 text-right">
-                    Minimum
-                  </th>
-                  <th scope="col" className="px-5 py-3">
-                    Due
-                  </th>
-                  <th scope="col" className="px-5 py-3 text-right">
-                    Paid since
-                  </th>
-                  <th scope="col" className="px-5 py-3">
-                    Late fee
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {line.cycles.map((c) => (
-                  <tr key={c.closed_on}>
-                    <td className="px-5 py-2 whitespace-nowrap">{formatBusinessDate(c.closed_on)}</td>
-                    <td className="px-5 py-2 text-right tabular-nums">{formatCents(c.balance_cents)}</td>
-                    <td className="px-5 py-2 text-right tabular-nums">{formatCents(c.minimum_due_cents)}</td>
-                    <td className="px-5 py-2 whitespace-nowrap">{formatBusinessDate(c.due_on)}</td>
-                    <td className="px-5 py-2 text-right tabular-nums">{formatCents(c.paid_cents)}</td>
-                    <td className="px-5 py-2">{c.late_fee_charged ? "Charged" : ""}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <FigureTable
+            labelledBy="cycles-heading"
+            look="staff"
+            columns={LINE_CYCLE_COLUMNS}
+            rows={line.cycles}
+            rowKey={(c) => c.closed_on}
+          />
         </section>
       ) : null}
     </div>

@@ -26,6 +26,7 @@ import { maskAccountNumber } from "~/domain/account-display";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { pageTitle } from "~/components/site/page-title";
+import { FigureTable, LINE_CYCLE_COLUMNS } from "~/components/member/figure-table";
 import {
   Button,
   Checkbox,
@@ -429,43 +430,13 @@ export default function LineOfCredit({ loaderData, actionData }: Route.Component
           <h2 id="cycles-heading" className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">
             Monthly cycles
           </h2>
-          <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="cycles-heading">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-slate-50 text-slate-700">
-                <tr>
-                  <th scope="col" className="px-4 py-2 font-semibold">
-                    Closed
-                  </th>
-                  <th scope="col" className="px-4 py-2 text-right font-semibold">
-                    Balance
-                  </th>
-                  <th scope="col" className="px-4 py-2 text-right font-semibold">
-                    Minimum
-                  </th>
-                  <th scope="col" className="px-4 py-2 font-semibold">
-                    Due
-                  </th>
-                  <th scope="col" className="px-4 py-2 text-right font-semibold">
-                    Paid since
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {line.cycles.map((c) => (
-                  <tr key={c.closed_on}>
-                    <td className="px-4 py-2 whitespace-nowrap">{formatBusinessDate(c.closed_on)}</td>
-                    <td className="px-4 py-2 text-right">{formatCents(c.balance_cents)}</td>
-                    <td className="px-4 py-2 text-right">{formatCents(c.minimum_due_cents)}</td>
-                    <td className="px-4 py-2 whitespace-nowrap">
-                      {formatBusinessDate(c.due_on)}
-                      {c.late_fee_charged ? " (late fee charged)" : ""}
-                    </td>
-                    <td className="px-4 py-2 text-right">{formatCents(c.paid_cents)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <FigureTable
+            labelledBy="cycles-heading"
+            look="member"
+            columns={LINE_CYCLE_COLUMNS}
+            rows={line.cycles}
+            rowKey={(c) => c.closed_on}
+          />
         </section>
       ) : null}
 

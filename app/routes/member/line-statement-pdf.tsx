@@ -1,6 +1,6 @@
 import type { Route } from "./+types/line-statement-pdf";
 import { requireMember } from "~/server/auth/session.server";
-import { refusalStatus } from "~/server/http/form.server";
+import { documentDownload } from "~/server/http/document-download.server";
 import { refusal } from "~/domain/refusals";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { LINE_STATEMENT_NOT_FOUND } from "~/server/statements/line-statements.server";
@@ -17,21 +17,5 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const result = loanApplicationsOpen()
     ? await lineStatementPdf(user.id, params.lineId, params.closedOn, new Date())
     : refusal("not_found", LINE_STATEMENT_NOT_FOUND);
-  if (!result.ok)
-    return new Response(`${result.message}\n`, {
-      status: refusalStatus(result.kind),
-      headers: {
-        "Content-Type": "text/plain; charset=utf-8",
-        "Cache-Control": "private, no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
-  return new Response(new Uint8Array(result.pdf), {
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="${result.file_name}"`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return documentDownload(result);
 }

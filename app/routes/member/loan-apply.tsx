@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { data, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { ArrowLeft } from "lucide-react";
 import type { Route } from "./+types/loan-apply";
 import { requestInfoContext } from "~/context";
@@ -8,27 +8,12 @@ import { loanApplicationsOpen, loanProduct } from "~/server/loans/products.serve
 import { loadPledgeableAccounts, submitApplication } from "./loans.server";
 import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { logger } from "~/server/logger.server";
-import {
-  LOAN_EMPLOYER_MAX_CHARS,
-  LOAN_PURPOSE_MAX_CHARS,
-  LineOfCreditApplicationSchema,
-  LoanApplicationSchema,
-} from "~/domain/loans/forms";
+import { LineOfCreditApplicationSchema, LoanApplicationSchema } from "~/domain/loans/forms";
 import { LineApplyForm } from "~/components/member/line-of-credit";
-import { formatRatePpm, withArticle } from "~/domain/loans/products";
+import { LoanApplyForm } from "~/components/member/loan-application-form";
 import { formatCents } from "~/domain/money";
 import { shareSecuredMaximumCents } from "~/domain/loans/share-secured";
 import { pageTitle } from "~/components/site/page-title";
-import {
-  Button,
-  FormMessage,
-  SchemaForm,
-  Select,
-  TextArea,
-  TextField,
-  formMessages,
-  useSchemaForm,
-} from "~/components/ui";
 
 /**
  * /dashboard/loans/apply/:product (docs/product.md#loans): the member asks for an amount and term
@@ -133,22 +118,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function ApplyForLoan({ loaderData, actionData }: Route.ComponentProps) {
   const { product, pledgeable, idempotency_key } = loaderData;
-  const navigation = useNavigation();
   const reply = actionData && !actionData.ok ? actionData.reply : null;
-  const form = useSchemaForm(LoanApplicationSchema, { id: `loan-${idempotency_key}`, lastResult: reply });
-  const problems = formMessages(reply);
-  if (product.minimum_payment)
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
-        <Link
-          to="/dashboard/loans"
-          className="inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 hover:underline"
-        >
-          <ArrowLeft className="size-4" aria-hidden="true" /> Loans
-        </Link>
-        <LineApplyForm product={product} idempotency_key={idempotency_key} reply={reply} />
-      </div>
-    );
   return (
     <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
       <Link
@@ -157,85 +127,11 @@ export default function ApplyForLoan({ loaderData, actionData }: Route.Component
       >
         <ArrowLeft className="size-4" aria-hidden="true" /> Loans
       </Link>
-      <h1 id="apply-heading" className="mt-3 text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl">
-        Apply for {withArticle(product.name)}
-      </h1>
-      <p className="mt-2 text-sm text-slate-700">
-        {formatCents(product.amount_min_cents)} to {formatCents(product.amount_max_cents)}, {product.term_months_min} to{" "}
-        {product.term_months_max} months, rates from {formatRatePpm(product.rate_min_ppm)} to{" "}
-        {formatRatePpm(product.rate_max_ppm)}. Your rate depends on our review. If we approve, you see the full cost
-        before you accept.
-      </p>
-      {pledgeable ? (
-        <p className="mt-2 text-sm text-slate-700">
-          You borrow against your own savings: up to {product.pledge_percent}% of what is available in the account you
-          pledge. When the loan is paid out, the amount you borrow is held in that account (its balance stays and keeps
-          earning dividends); the hold goes down to what you still owe after each payment and ends when the loan is paid
-          off.
-        </p>
-      ) : null}
-      {problems.length > 0 ? (
-        <FormMessage className="mt-4" tone="error">
-          {problems[0]}
-        </FormMessage>
-      ) : null}
-      <SchemaForm
-        form={form}
-        method="post"
-        className="mt-5 grid gap-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
-        aria-labelledby="apply-heading"
-      >
-        <input type="hidden" name="idempotency_key" value={idempotency_key} />
-        {pledgeable ? (
-          pledgeable.length > 0 ? (
-            <Select
-              name="pledged_account"
-              label="Savings to pledge"
-              options={pledgeable}
-              placeholder="Choose a savings account"
-              isRequired
-            />
-          ) : (
-            <FormMessage tone="error">
-              A share-secured loan is borrowed against one of your savings accounts, and you have no open savings
-              account. Please open one or contact us.
-            </FormMessage>
-          )
-        ) : null}
-        <div className="grid gap-5 sm:grid-cols-2">
-          <TextField name="amount" label="Amount to borrow ($)" inputMode="decimal" prefix="$" isRequired />
-          <TextField
-            name="term_months"
-            label="Months to repay"
-            inputMode="numeric"
-            description={`${product.term_months_min} to ${product.term_months_max}`}
-            isRequired
-          />
-        </div>
-        <TextArea name="purpose" label="What is the loan for?" rows={3} maxLength={LOAN_PURPOSE_MAX_CHARS} isRequired />
-        <div className="grid gap-5 sm:grid-cols-2">
-          <TextField
-            name="annual_income"
-            label="Yearly income before taxes ($)"
-            inputMode="decimal"
-            prefix="$"
-            description="Kept encrypted; read only by the staff who decide."
-            isRequired
-          />
-          <TextField name="employer" label="Employer" maxLength={LOAN_EMPLOYER_MAX_CHARS} isRequired />
-        </div>
-        <div className="flex justify-end">
-          <Button
-            type="submit"
-            size="lg"
-            isPending={navigation.state === "submitting"}
-            pendingLabel="Sending…"
-            className="w-full sm:w-auto"
-          >
-            Send application
-          </Button>
-        </div>
-      </SchemaForm>
+      {product.minimum_payment ? (
+        <LineApplyForm product={product} idempotency_key={idempotency_key} reply={reply} />
+      ) : (
+        <LoanApplyForm product={product} pledgeable={pledgeable} idempotency_key={idempotency_key} reply={reply} />
+      )}
     </div>
   );
 }

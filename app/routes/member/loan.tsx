@@ -14,6 +14,7 @@ import {
   setLoanAutopay,
 } from "./loans.server";
 import { LoanStatementList } from "~/components/member/loan-statements";
+import { FigureTable, LOAN_SCHEDULE_COLUMNS } from "~/components/member/figure-table";
 import { AutopaySection, PaymentSection } from "~/components/member/loan-payment-forms";
 import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { servicingDay } from "~/server/loans/loan-views.server";
@@ -359,48 +360,13 @@ export default function Loan({ loaderData, actionData }: Route.ComponentProps) {
         <h2 id="schedule-heading" className="border-b border-slate-100 px-5 py-3 text-lg font-semibold text-brand-900">
           Payment schedule
         </h2>
-        <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="schedule-heading">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className="px-4 py-2 font-semibold">
-                  #
-                </th>
-                <th scope="col" className="px-4 py-2 font-semibold">
-                  Due
-                </th>
-                <th scope="col" className="px-4 py-2 text-right font-semibold">
-                  Payment
-                </th>
-                <th scope="col" className="px-4 py-2 text-right font-semibold">
-                  Interest
-                </th>
-                <th scope="col" className="px-4 py-2 text-right font-semibold">
-                  Principal
-                </th>
-                <th scope="col" className="px-4 py-2 text-right font-semibold">
-                  Balance after
-                </th>
-                <th scope="col" className="px-4 py-2 font-semibold">
-                  Paid
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {loan.schedule.map((p) => (
-                <tr key={p.number}>
-                  <td className="px-4 py-2">{p.number}</td>
-                  <td className="px-4 py-2 whitespace-nowrap">{formatBusinessDate(p.due_on)}</td>
-                  <td className="px-4 py-2 text-right">{formatCents(p.payment_cents)}</td>
-                  <td className="px-4 py-2 text-right">{formatCents(p.interest_cents)}</td>
-                  <td className="px-4 py-2 text-right">{formatCents(p.principal_cents)}</td>
-                  <td className="px-4 py-2 text-right">{formatCents(p.balance_after_cents)}</td>
-                  <td className="px-4 py-2">{p.paid ? "Paid" : ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <FigureTable
+          labelledBy="schedule-heading"
+          look="member"
+          columns={LOAN_SCHEDULE_COLUMNS}
+          rows={loan.schedule}
+          rowKey={(p) => p.number}
+        />
         <p className="px-5 py-3 text-xs text-slate-600">
           As scheduled when the loan was made; interest is charged on the actual days, so early or extra payments lower
           it.

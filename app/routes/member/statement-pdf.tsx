@@ -1,6 +1,6 @@
 import type { Route } from "./+types/statement-pdf";
 import { requireMember } from "~/server/auth/session.server";
-import { refusalStatus } from "~/server/http/form.server";
+import { documentDownload } from "~/server/http/document-download.server";
 import { statementPdf } from "./statements.server";
 
 /**
@@ -11,22 +11,5 @@ import { statementPdf } from "./statements.server";
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const result = await statementPdf(user.id, params.accountId, params.month, new Date());
-  if (!result.ok) {
-    return new Response(`${result.message}\n`, {
-      status: refusalStatus(result.kind),
-      headers: {
-        "Content-Type": "text/plain; charset=utf-8",
-        "Cache-Control": "private, no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
-  }
-  return new Response(new Uint8Array(result.pdf), {
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="${result.file_name}"`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return documentDownload(result);
 }

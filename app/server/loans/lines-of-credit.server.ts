@@ -11,14 +11,13 @@ import {
   type CreditLineRow,
   type LoanApplicationRow,
 } from "~/server/db/schema";
-import { institutionAccount, openLoanReceivable } from "~/server/ledger/accounts.server";
+import { openLoanReceivable } from "~/server/ledger/accounts.server";
 import { postTransfer, today } from "~/server/ledger/ledger.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
 import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
-import { daysBetween } from "~/domain/loans/schedule";
-import { accrueInterest, totalOwed, type LoanOwed } from "~/domain/loans/servicing";
+import { totalOwed, type LoanOwed } from "~/domain/loans/servicing";
 import {
   availableCredit,
   drawProblem,
@@ -28,6 +27,7 @@ import {
 import { drawsStoppedMessage } from "~/domain/loans/line-changes";
 import { loanProduct } from "./products.server";
 import { putRateInEffect, rateChangesDue } from "./line-term-changes.server";
+import { postInterestAccrual } from "./interest-accrual.server";
 import { mailAfterCommit, memberOf, type AcceptAnswer } from "./applications.server";
 import { lineAcceptedEmail, renderLineDisclosurePdf } from "./line-of-credit-documents.server";
 import type { PaymentAmount } from "./servicing.server";
@@ -226,36 +226,9 @@ export async function accrueTo(tx: Tx, line: CreditLineRow, to: string): Promise
 }
 
 async function accrueAtRate(tx: Tx, line: CreditLineRow, to: string): Promise<CreditLineRow> {
-  const days = daysBetween(line.interest_accrued_to, to);
-  if (days <= 0 || line.status !== "active") return line;
-  const owed = await lineOwed(tx, line);
-  const accrual = accrueInterest(owed.principal_cents, line.rate_ppm, days, line.accrual_carry);
-  if (accrual.interest_cents > 0) {
-    const receivable = await institutionAccount(tx, "interest_receivable");
-    const income = await institutionAccount(tx, "interest_income");
-    const posted = await postTransfer(tx, {
-      idempotency_key: `line:${line.id}:interest:${to}`,
-      initiator: SYSTEM,
-      kind: "loan_interest",
-      created_by: "line-servicing",
-      memo: `${lineNumber(line.id)}: interest ${line.interest_accrued_to} to the day before ${to}`,
-      effective_date: to,
-      entries: [
-        { account_id: receivable.id, amount_cents: -accrual.interest_cents },
-        { account_id: income.id, amount_cents: accrual.interest_cents },
-      ],
-    });
-    if (!posted.ok) throw new Error(`line ${line.id}: interest could not be posted (${posted.code})`);
-  }
-  const [after] = await tx
-    .update(creditLines)
-    .set({
-      interest_accrued_to: to,
-      accrued_interest_cents: line.accrued_interest_cents + accrual.interest_cents,
-      accrual_carry: accrual.carry,
-    })
-    .where(eq(creditLines.id, line.id))
-    .returning();
+  const run = await postInterestAccrual(tx, line, to, { kind: "line", number: lineNumber(line.id), initiator: SYSTEM });
+  if (!run) return line;
+  const [after] = await tx.update(creditLines).set(run.after).where(eq(creditLines.id, line.id)).returning();
   return after!;
 }
 

@@ -19,9 +19,7 @@ import { logger } from "~/server/logger.server";
 import { refusal, type Refusal } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
-import { daysBetween } from "~/domain/loans/schedule";
 import {
-  accrueInterest,
   firstUnpaidDue,
   lateDueDates,
   nextPaymentDue,
@@ -33,6 +31,7 @@ import { loanProduct } from "./products.server";
 import { loanNumber } from "~/domain/loans/products";
 import { autopayFailedEmail } from "./emails.server";
 import { holdFollowsPrincipal } from "./share-secured.server";
+import { postInterestAccrual } from "./interest-accrual.server";
 import { sendEmail } from "~/server/mail/outbox.server";
 import {
   applyOrRefuse,
@@ -86,48 +85,17 @@ export async function loanOwed(db: DbOrTx, loan: LoanRow): Promise<LoanOwed> {
  * and the ledger key is the loan's and the day's. Returns the loan as it is after.
  */
 async function accrueTo(tx: Tx, loan: LoanRow, to: string): Promise<LoanRow> {
-  const days = daysBetween(loan.interest_accrued_to, to);
-  if (days <= 0 || loan.status !== "active") return loan;
-  const owed = await loanOwed(tx, loan);
-  const accrual = accrueInterest(owed.principal_cents, loan.rate_ppm, days, loan.accrual_carry);
-  let transaction_id: number | null = null;
-  if (accrual.interest_cents > 0) {
-    const [receivable, income] = [
-      await institutionAccount(tx, "interest_receivable"),
-      await institutionAccount(tx, "interest_income"),
-    ];
-    const posted = await postTransfer(tx, {
-      idempotency_key: `loan:${loan.id}:interest:${to}`,
-      initiator: SYSTEM,
-      kind: "loan_interest",
-      created_by: "loan-servicing",
-      memo: `${loanNumber(loan.id)}: interest ${loan.interest_accrued_to} to the day before ${to}`,
-      effective_date: to,
-      entries: [
-        { account_id: receivable.id, amount_cents: -accrual.interest_cents },
-        { account_id: income.id, amount_cents: accrual.interest_cents },
-      ],
-    });
-    if (!posted.ok) throw new Error(`loan ${loan.id}: interest could not be posted (${posted.code})`);
-    transaction_id = posted.transaction.id;
-  }
+  const run = await postInterestAccrual(tx, loan, to, { kind: "loan", number: loanNumber(loan.id), initiator: SYSTEM });
+  if (!run) return loan;
   await tx.insert(loanEvents).values({
     loan_id: loan.id,
     kind: "interest",
     on: to,
     from_on: loan.interest_accrued_to,
-    amount_cents: accrual.interest_cents,
-    transaction_id,
+    amount_cents: run.interest_cents,
+    transaction_id: run.transaction_id,
   });
-  const [after] = await tx
-    .update(loans)
-    .set({
-      interest_accrued_to: to,
-      accrued_interest_cents: loan.accrued_interest_cents + accrual.interest_cents,
-      accrual_carry: accrual.carry,
-    })
-    .where(eq(loans.id, loan.id))
-    .returning();
+  const [after] = await tx.update(loans).set(run.after).where(eq(loans.id, loan.id)).returning();
   return after!;
 }
 

@@ -1,6 +1,11 @@
-import { letterPdf } from "~/server/files/pdf.server";
-import { statementHeader, statementRow, statementSection } from "./pdf.server";
-import { applied, figures } from "./loan-statement-pdf.server";
+import {
+  balanceOwedTable,
+  beginStatement,
+  figureRows,
+  statementHeader,
+  statementRow,
+  statementSection,
+} from "./pdf.server";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { formatRatePpm } from "~/domain/loans/products";
@@ -20,39 +25,25 @@ import type { LineStatementData } from "./line-statements.server";
 const MARGIN = 54;
 
 export function renderLineStatementPdf(data: LineStatementData): Promise<Buffer> {
-  const { doc, done } = letterPdf({
-    margin: MARGIN,
-    info: {
+  const f = data.figures;
+  const { doc, done, bottom } = beginStatement(
+    {
       Title: `Line of credit statement ${data.cycle.closed_on}`,
       Author: data.institution.name,
       Subject: "Line of credit statement",
     },
-  });
-  const f = data.figures;
-  const bottom = doc.page.height - MARGIN;
-
-  // Heading: the institution and how to reach it; the statement's title and cycle on the right.
-  doc.font("Helvetica-Bold").fontSize(14).text(data.institution.name, MARGIN, MARGIN);
-  doc.font("Helvetica").fontSize(9);
-  for (const line of data.institution.address_lines) doc.text(line);
-  doc.text(`Questions: ${data.institution.phone}, ${data.institution.email}`);
-  const heading_end = doc.y;
-  doc.font("Helvetica-Bold").fontSize(12).text("Line of credit statement", 300, MARGIN, { width: 258, align: "right" });
-  doc
-    .font("Helvetica")
-    .fontSize(9)
-    .text(`Billing cycle ${f.period.start} to ${f.period.last_day} (${f.period.days} days)`, {
-      width: 258,
-      align: "right",
-    })
-    .text(`Closing date ${f.period.closed_on}`, { width: 258, align: "right" });
-  doc.y = Math.max(heading_end, doc.y) + 18;
-
-  doc.x = MARGIN;
-  doc.font("Helvetica-Bold").fontSize(10).text(data.member.name);
-  doc.font("Helvetica").fontSize(9);
-  for (const line of data.member.address_lines) doc.text(line);
-  doc.moveDown(0.8);
+    {
+      institution: data.institution,
+      contact: `Questions: ${data.institution.phone}, ${data.institution.email}`,
+      title: "Line of credit statement",
+      title_width: 258,
+      period_lines: [
+        `Billing cycle ${f.period.start} to ${f.period.last_day} (${f.period.days} days)`,
+        `Closing date ${f.period.closed_on}`,
+      ],
+      member: data.member,
+    },
+  );
   doc.text(`${data.line.product_name} ${data.line.number}`);
   doc.moveDown(0.8);
 
@@ -60,7 +51,7 @@ export function renderLineStatementPdf(data: LineStatementData): Promise<Buffer>
   statementSection(doc, "Payment due");
   if (data.cycle.minimum_due_cents === 0) doc.font("Helvetica").text("Nothing is due: you owed nothing at the close.");
   else {
-    figures(
+    figureRows(
       doc,
       [
         ["New balance", formatCents(f.new_balance.total_cents)],
@@ -81,7 +72,7 @@ export function renderLineStatementPdf(data: LineStatementData): Promise<Buffer>
 
   // 1026.7(b)(1), (3), (6), (8): the cycle's summary.
   statementSection(doc, "Account summary");
-  figures(
+  figureRows(
     doc,
     [
       ["Previous balance", formatCents(f.previous_balance_cents)],
@@ -129,7 +120,7 @@ export function renderLineStatementPdf(data: LineStatementData): Promise<Buffer>
 
   // 1026.7(b)(6)(iii): the year's totals.
   statementSection(doc, `Totals year to date (${f.year_to_date.year})`);
-  figures(
+  figureRows(
     doc,
     [
       ["Total interest charged this year", formatCents(f.year_to_date.interest_cents)],
@@ -140,20 +131,12 @@ export function renderLineStatementPdf(data: LineStatementData): Promise<Buffer>
   doc.moveDown(1);
 
   // 1026.7(b)(2): every transaction of the cycle.
-  statementSection(doc, "Transactions (a payment lowers the balance owed)");
-  statementHeader(doc, ["Date", "Description", "Amount", "Balance owed"]);
-  statementRow(doc, bottom, [f.period.start, "Previous balance", "", formatCents(f.previous_balance_cents)]);
-  for (const line of f.lines) {
-    statementRow(doc, bottom, [
-      line.effective_date,
-      line.description,
-      formatCents(line.amount_cents),
-      formatCents(line.balance_cents),
-    ]);
-    if (line.paid) applied(doc, bottom, line.paid);
-  }
-  if (f.lines.length === 0) statementRow(doc, bottom, ["", "No transactions this cycle.", "", ""]);
-  statementRow(doc, bottom, [f.period.closed_on, "New balance", "", formatCents(f.new_balance.total_cents)], true);
+  balanceOwedTable(doc, bottom, {
+    opening: { on: f.period.start, label: "Previous balance", cents: f.previous_balance_cents },
+    lines: f.lines,
+    none: "No transactions this cycle.",
+    closing: { on: f.period.closed_on, label: "New balance", cents: f.new_balance.total_cents },
+  });
   doc.moveDown(1);
 
   // 1026.7(b)(9): where to send a billing-error notice, kept on one page with its heading.

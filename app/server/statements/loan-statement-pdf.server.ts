@@ -1,5 +1,12 @@
-import { letterPdf } from "~/server/files/pdf.server";
-import { STATEMENT_COLUMNS, statementHeader, statementRow, statementSection } from "./pdf.server";
+import {
+  appliedRow,
+  beginStatement,
+  balanceOwedTable,
+  figureRows,
+  statementHeader,
+  statementRow,
+  statementSection,
+} from "./pdf.server";
 import { formatCents } from "~/domain/money";
 import { formatBusinessDate } from "~/domain/calendar-date";
 import { formatAprBp, formatRatePpm } from "~/domain/loans/products";
@@ -14,34 +21,20 @@ import type { LoanStatementData } from "./loan-statements.server";
  */
 
 const MARGIN = 54;
-const ROW = 15;
 
 export function renderLoanStatementPdf(data: LoanStatementData): Promise<Buffer> {
-  const { doc, done } = letterPdf({
-    margin: MARGIN,
-    info: { Title: `Loan statement ${data.period.label}`, Author: data.institution.name, Subject: "Loan statement" },
-  });
   const f = data.figures;
-  const bottom = doc.page.height - MARGIN;
-
-  // Heading: the institution and how to reach it; the statement's title and period on the right.
-  doc.font("Helvetica-Bold").fontSize(14).text(data.institution.name, MARGIN, MARGIN);
-  doc.font("Helvetica").fontSize(9);
-  for (const line of data.institution.address_lines) doc.text(line);
-  doc.text(`Questions: ${data.institution.phone}, ${data.institution.email}`);
-  const heading_end = doc.y;
-  doc.font("Helvetica-Bold").fontSize(12).text("Loan statement", 340, MARGIN, { width: 218, align: "right" });
-  doc
-    .font("Helvetica")
-    .fontSize(9)
-    .text(`${data.period.label}: ${data.period.start} to ${data.period.end}`, { width: 218, align: "right" });
-  doc.y = Math.max(heading_end, doc.y) + 18;
-
-  doc.x = MARGIN;
-  doc.font("Helvetica-Bold").fontSize(10).text(data.member.name);
-  doc.font("Helvetica").fontSize(9);
-  for (const line of data.member.address_lines) doc.text(line);
-  doc.moveDown(0.8);
+  const { doc, done, bottom } = beginStatement(
+    { Title: `Loan statement ${data.period.label}`, Author: data.institution.name, Subject: "Loan statement" },
+    {
+      institution: data.institution,
+      contact: `Questions: ${data.institution.phone}, ${data.institution.email}`,
+      title: "Loan statement",
+      title_width: 218,
+      period_lines: [`${data.period.label}: ${data.period.start} to ${data.period.end}`],
+      member: data.member,
+    },
+  );
   doc.text(
     `${data.loan.product_name} ${data.loan.number}: ${formatCents(data.loan.principal_cents)} paid out ${data.loan.disbursed_on}.`,
   );
@@ -66,7 +59,7 @@ export function renderLoanStatementPdf(data: LoanStatementData): Promise<Buffer>
     ["of which interest unpaid", formatCents(f.closing.interest_cents)],
     ["of which fees unpaid", formatCents(f.closing.fees_cents)],
   );
-  figures(doc, summary, "Balance owed at the end");
+  figureRows(doc, summary, "Balance owed at the end");
   doc.moveDown(1);
 
   statementSection(doc, "Your payments");
@@ -91,25 +84,17 @@ export function renderLoanStatementPdf(data: LoanStatementData): Promise<Buffer>
       formatCents(f.last_payment.total_cents),
       "",
     ]);
-    applied(doc, bottom, f.last_payment);
+    appliedRow(doc, bottom, f.last_payment);
   }
   doc.moveDown(1);
 
-  statementSection(doc, "Transactions (a payment lowers the balance owed)");
-  statementHeader(doc, ["Date", "Description", "Amount", "Balance owed"]);
-  statementRow(doc, bottom, [f.period.start, "Balance owed at the start", "", formatCents(f.opening.total_cents)]);
-  for (const line of f.lines) {
-    statementRow(doc, bottom, [
-      line.effective_date,
-      line.description,
-      formatCents(line.amount_cents),
-      formatCents(line.balance_cents),
-    ]);
-    // A payment's application on the line under it (1026.41(d)(3)'s breakdown, for each payment).
-    if (line.paid) applied(doc, bottom, line.paid);
-  }
-  if (f.lines.length === 0) statementRow(doc, bottom, ["", "No transactions this period.", "", ""]);
-  statementRow(doc, bottom, [f.period.end, "Balance owed at the end", "", formatCents(f.closing.total_cents)], true);
+  // A payment's application on the line under it (1026.41(d)(3)'s breakdown, for each payment).
+  balanceOwedTable(doc, bottom, {
+    opening: { on: f.period.start, label: "Balance owed at the start", cents: f.opening.total_cents },
+    lines: f.lines,
+    none: "No transactions this period.",
+    closing: { on: f.period.end, label: "Balance owed at the end", cents: f.closing.total_cents },
+  });
   doc.moveDown(1);
   doc
     .font("Helvetica")
@@ -146,7 +131,7 @@ function paymentDue(doc: PDFKit.PDFDocument, data: LoanStatementData): void {
     if (due.past_due_cents > 0) rows.push(["Past due", formatCents(due.past_due_cents)]);
     if (due.fees_cents > 0) rows.push(["Fees unpaid", formatCents(due.fees_cents)]);
     rows.push(["Amount due", formatCents(due.amount_cents)]);
-    figures(doc, rows, "Amount due");
+    figureRows(doc, rows, "Amount due");
     if (f.late_fee)
       doc
         .font("Helvetica")
@@ -163,41 +148,4 @@ function paymentDue(doc: PDFKit.PDFDocument, data: LoanStatementData): void {
         );
   }
   doc.moveDown(1);
-}
-
-/**
- * How a payment was applied, on its own line under it from the description column to the right
- * margin (the amount columns are empty there, so large figures never run into them).
- */
-export function applied(
-  doc: PDFKit.PDFDocument,
-  bottom: number,
-  parts: { principal_cents: number; interest_cents: number; fees_cents: number },
-): void {
-  if (doc.y + ROW > bottom) {
-    doc.addPage();
-    doc.y = MARGIN;
-  }
-  const y = doc.y;
-  doc
-    .font("Helvetica")
-    .fontSize(8.5)
-    .text(
-      `Applied: principal ${formatCents(parts.principal_cents)}, interest ${formatCents(parts.interest_cents)}, fees ${formatCents(parts.fees_cents)}`,
-      STATEMENT_COLUMNS.description,
-      y,
-      { width: STATEMENT_COLUMNS.right - STATEMENT_COLUMNS.description, lineBreak: false },
-    );
-  doc.y = y + ROW;
-}
-
-/** Label and amount pairs, the `bold` one in bold. */
-export function figures(doc: PDFKit.PDFDocument, rows: [string, string][], bold: string): void {
-  doc.fontSize(9);
-  for (const [label, value] of rows) {
-    const y = doc.y;
-    doc.font(label === bold ? "Helvetica-Bold" : "Helvetica").text(label, MARGIN, y, { width: 200, lineBreak: false });
-    doc.text(value, 254, y, { width: 100, align: "right", lineBreak: false });
-    doc.y = y + ROW;
-  }
 }

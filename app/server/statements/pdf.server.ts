@@ -20,33 +20,20 @@ const TYPE_LABELS: Record<string, string> = {
 };
 
 export function renderStatementPdf(data: StatementData): Promise<Buffer> {
-  const { doc, done } = letterPdf({
-    margin: PAGE.margin,
-    info: { Title: `Statement ${data.period.label}`, Author: data.institution.name, Subject: "Account statement" },
-  });
-
+  const { doc, done, bottom } = beginStatement(
+    { Title: `Statement ${data.period.label}`, Author: data.institution.name, Subject: "Account statement" },
+    {
+      institution: data.institution,
+      contact: `Routing number ${data.institution.routing_number}`,
+      title: "Account statement",
+      title_width: 218,
+      period_lines: [`${data.period.label}: ${data.period.start} to ${data.period.end}`],
+      member: data.member,
+    },
+  );
   const f = data.figures;
-  const bottom = doc.page.height - PAGE.margin;
 
-  // Heading: the institution on the left, the statement's title and period on the right.
-  doc.font("Helvetica-Bold").fontSize(14).text(data.institution.name, PAGE.margin, PAGE.margin);
-  doc.font("Helvetica").fontSize(9);
-  for (const line of data.institution.address_lines) doc.text(line);
-  doc.text(`Routing number ${data.institution.routing_number}`);
-  const heading_end = doc.y;
-  doc.font("Helvetica-Bold").fontSize(12).text("Account statement", 340, PAGE.margin, { width: 218, align: "right" });
-  doc
-    .font("Helvetica")
-    .fontSize(9)
-    .text(`${data.period.label}: ${data.period.start} to ${data.period.end}`, { width: 218, align: "right" });
-  doc.y = Math.max(heading_end, doc.y) + 18;
-
-  // The member and the account.
-  doc.x = PAGE.margin;
-  doc.font("Helvetica-Bold").fontSize(10).text(data.member.name);
-  doc.font("Helvetica").fontSize(9);
-  for (const line of data.member.address_lines) doc.text(line);
-  doc.moveDown(0.8);
+  // The account.
   doc.text(
     `${TYPE_LABELS[data.account.type] ?? data.account.name}, account ${maskAccountNumber(data.account.account_number)}`,
   );
@@ -69,14 +56,7 @@ export function renderStatementPdf(data: StatementData): Promise<Buffer> {
       ["Annual percentage yield earned", d.apy_earned ?? "0.00%"],
     );
   }
-  for (const [label, value] of summary) {
-    const y = doc.y;
-    doc
-      .font(label === "Closing balance" ? "Helvetica-Bold" : "Helvetica")
-      .text(label, PAGE.margin, y, { width: 200, lineBreak: false });
-    doc.text(value, 254, y, { width: 100, align: "right", lineBreak: false });
-    doc.y = y + ROW_HEIGHT;
-  }
+  figureRows(doc, summary, "Closing balance");
   doc.moveDown(1);
 
   // Posted transactions with the balance after each.
@@ -159,5 +139,132 @@ function fit(doc: PDFKit.PDFDocument, text: string, width: number): string {
   return `${cut.trimEnd()}…`;
 }
 
-/** The table's pieces (a date, a description, an amount and a balance), for the loan statement too (app/server/statements/loan-statement-pdf.server.ts). */
-export { COLUMNS as STATEMENT_COLUMNS, section as statementSection, header as statementHeader, row as statementRow };
+/**
+ * A statement's PDF begun: the page (US Letter, the statements' margin) with its heading written,
+ * where a page ends (`bottom`, for the table's rows), and the file once the caller ends `doc`.
+ */
+export function beginStatement(info: { Title: string; Author: string; Subject: string }, heading: StatementHeading) {
+  const { doc, done } = letterPdf({ margin: PAGE.margin, info });
+  statementHeading(doc, heading);
+  return { doc, done, bottom: doc.page.height - PAGE.margin };
+}
+
+/** What opens every statement: who sends it, its title and period, and whom it is for. */
+export interface StatementHeading {
+  institution: { name: string; address_lines: string[] };
+  /** The line under the institution's address: its routing number, or how to reach it. */
+  contact: string;
+  title: string;
+  /** The width of the title's column, against the right margin (a longer title, a wider column). */
+  title_width: number;
+  /** Under the title, right-aligned: the period or cycle. */
+  period_lines: string[];
+  member: { name: string; address_lines: string[] };
+}
+
+/**
+ * The heading of an account's, a loan's and a line's statement: the institution on the left, the
+ * title and period on the right, then the member's name and address, the text left at the margin.
+ */
+function statementHeading(doc: PDFKit.PDFDocument, heading: StatementHeading): void {
+  doc.font("Helvetica-Bold").fontSize(14).text(heading.institution.name, PAGE.margin, PAGE.margin);
+  doc.font("Helvetica").fontSize(9);
+  for (const line of heading.institution.address_lines) doc.text(line);
+  doc.text(heading.contact);
+  const heading_end = doc.y;
+  const width = heading.title_width;
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(12)
+    .text(heading.title, COLUMNS.right - width, PAGE.margin, { width, align: "right" });
+  doc.font("Helvetica").fontSize(9);
+  for (const line of heading.period_lines) doc.text(line, { width, align: "right" });
+  doc.y = Math.max(heading_end, doc.y) + 18;
+
+  doc.x = PAGE.margin;
+  doc.font("Helvetica-Bold").fontSize(10).text(heading.member.name);
+  doc.font("Helvetica").fontSize(9);
+  for (const line of heading.member.address_lines) doc.text(line);
+  doc.moveDown(0.8);
+}
+
+/** Label and amount pairs, the `bold` one in bold. */
+export function figureRows(doc: PDFKit.PDFDocument, rows: [string, string][], bold: string): void {
+  doc.fontSize(9);
+  for (const [label, value] of rows) {
+    const y = doc.y;
+    doc
+      .font(label === bold ? "Helvetica-Bold" : "Helvetica")
+      .text(label, PAGE.margin, y, { width: 200, lineBreak: false });
+    doc.text(value, 254, y, { width: 100, align: "right", lineBreak: false });
+    doc.y = y + ROW_HEIGHT;
+  }
+}
+
+/** How a payment went to principal, interest and fees (12 CFR 1026.41(d)(3)'s breakdown). */
+export interface AppliedParts {
+  principal_cents: number;
+  interest_cents: number;
+  fees_cents: number;
+}
+
+/**
+ * How a payment was applied, on its own line under it from the description column to the right
+ * margin (the amount columns are empty there, so large figures never run into them).
+ */
+export function appliedRow(doc: PDFKit.PDFDocument, bottom: number, parts: AppliedParts): void {
+  if (doc.y + ROW_HEIGHT > bottom) {
+    doc.addPage();
+    doc.y = PAGE.margin;
+  }
+  const y = doc.y;
+  doc
+    .font("Helvetica")
+    .fontSize(8.5)
+    .text(
+      `Applied: principal ${formatCents(parts.principal_cents)}, interest ${formatCents(parts.interest_cents)}, fees ${formatCents(parts.fees_cents)}`,
+      COLUMNS.description,
+      y,
+      { width: COLUMNS.right - COLUMNS.description, lineBreak: false },
+    );
+  doc.y = y + ROW_HEIGHT;
+}
+
+/** A loan's or a line's transactions of the period, as its statement lists them. */
+export interface BalanceOwedTable {
+  opening: { on: string; label: string; cents: number };
+  lines: readonly {
+    effective_date: string;
+    description: string;
+    amount_cents: number;
+    balance_cents: number;
+    paid: AppliedParts | null;
+  }[];
+  /** Said when there are no lines. */
+  none: string;
+  closing: { on: string; label: string; cents: number };
+}
+
+/**
+ * A loan's or a line's transactions with the balance owed after each, from the balance at the
+ * start to the one at the end; a payment's application on the line under it.
+ */
+export function balanceOwedTable(doc: PDFKit.PDFDocument, bottom: number, table: BalanceOwedTable): void {
+  section(doc, "Transactions (a payment lowers the balance owed)");
+  header(doc, ["Date", "Description", "Amount", "Balance owed"]);
+  row(doc, bottom, [table.opening.on, table.opening.label, "", formatCents(table.opening.cents)]);
+  for (const line of table.lines) {
+    row(doc, bottom, [
+      line.effective_date,
+      line.description,
+      formatCents(line.amount_cents),
+      formatCents(line.balance_cents),
+    ]);
+    if (line.paid) appliedRow(doc, bottom, line.paid);
+  }
+  if (table.lines.length === 0) row(doc, bottom, ["", table.none, "", ""]);
+  row(doc, bottom, [table.closing.on, table.closing.label, "", formatCents(table.closing.cents)], true);
+}
+
+/** The table's pieces (a date, a description, an amount and a balance), for the loan's and the line's statements too. */
+export { section as statementSection, header as statementHeader, row as statementRow };

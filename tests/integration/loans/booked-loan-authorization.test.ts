@@ -1,13 +1,10 @@
 import "../admin-support";
-import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq } from "drizzle-orm";
 import type { Database } from "~/server/db/client.server";
 import { auditLog, ledgerTransactions, loanEvents, loanStaffActions, loans } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { applyForLoan, decideApplication } from "~/server/loans/applications.server";
-import { acceptOffer } from "~/server/loans/offer-acceptance.server";
 import { runLoanServicing } from "~/server/loans/servicing.server";
 import { addCalendarDays } from "~/domain/payment-dates";
 import * as bookedRoute from "~/routes/admin/booked-loan";
@@ -15,6 +12,7 @@ import * as queueRoute from "~/routes/admin/loans";
 import { person } from "../admin-support";
 import { openTestDatabase } from "../test-database";
 import { expectSentAway, itRefuses, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
+import { bookLoan, castPeople } from "./loan-fixtures";
 
 /**
  * Who may see a booked loan in the back office and correct it (docs/product.md#booked-loans-staff):
@@ -30,7 +28,6 @@ let people: SignedIn<Persona>;
 let loan_id = 0;
 let fee_transaction_id = 0;
 let interest_transaction_id = 0;
-const origin = { request_id: "setup", ip: "203.0.113.1" };
 const at = (day: string) => new Date(`${day}T15:00:00Z`);
 
 beforeAll(async () => {
@@ -38,35 +35,7 @@ beforeAll(async () => {
   setAppDatabase(database);
   const db = database.db;
   const cast = await matrixCast(db, { member: { checking_cents: 10_000 } });
-  const applied = await applyForLoan(
-    db,
-    cast.member.member,
-    {
-      product_slug: "personal",
-      amount_cents: 4_000_00,
-      term_months: 24,
-      purpose: "Car repairs",
-      annual_income_cents: 48_000_00,
-      employer: "Lakeside Clinic",
-      idempotency_key: crypto.randomUUID(),
-    },
-    origin,
-    at("2026-01-05"),
-  );
-  if (!applied.ok) throw new Error(applied.message);
-  await decideApplication(
-    db,
-    {
-      staff: cast.staff,
-      origin,
-      application_id: applied.application_id,
-      decision: { outcome: "approve", rate_ppm: 79_900, term_months: 24 },
-    },
-    at("2026-01-05"),
-  );
-  const accepted = await acceptOffer(db, cast.member.member, applied.application_id, origin, at("2026-01-05"));
-  if (!accepted.ok) throw new Error(accepted.message);
-  loan_id = (await db.select().from(loans).where(eq(loans.application_id, applied.application_id)))[0]!.id;
+  loan_id = await bookLoan(db, cast, { at: at("2026-01-05") });
   // Unpaid past the grace days: a late fee to waive.
   for (let day = "2026-01-06"; day <= "2026-02-16"; day = addCalendarDays(day, 1)) await runLoanServicing(db, at(day));
   const eventTx = async (kind: "late_fee" | "interest") =>
@@ -79,13 +48,9 @@ beforeAll(async () => {
   fee_transaction_id = await eventTx("late_fee");
   interest_transaction_id = await eventTx("interest");
   people = await SignedIn.as(db, {
-    staff: cast.staff.id,
+    ...castPeople(cast),
     checker: (await person(db, "admin")).id,
-    reviewer: cast.reviewer.id,
     accountant: (await person(db, "accountant")).id,
-    applicant: cast.applicant.id,
-    member: cast.member.member.id,
-    other_member: cast.other_member.member.id,
   });
 });
 afterAll(async () => {

@@ -1,20 +1,17 @@
 import "../admin-support";
-import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import type { Database } from "~/server/db/client.server";
 import { auditLog, creditLineChanges, creditLines, ledgerTransactions } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { applyForLoan, decideApplication } from "~/server/loans/applications.server";
-import { acceptOffer } from "~/server/loans/offer-acceptance.server";
-import { drawOnLine } from "~/server/loans/lines-of-credit.server";
 import * as staffLineRoute from "~/routes/admin/line-of-credit";
 import * as memberLineRoute from "~/routes/member/line-of-credit";
 import * as queueRoute from "~/routes/admin/loans";
 import { person } from "../admin-support";
 import { openTestDatabase } from "../test-database";
 import { expectSentAway, itRefuses, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
+import { openLine, castPeople } from "./loan-fixtures";
 
 /**
  * Who may service a line of credit (docs/product.md#line-of-credit-servicing): staff and reviewers
@@ -31,53 +28,14 @@ const NOT_MEMBERS = ["anonymous", "applicant", "reviewer", "staff", "accountant"
 let database: Database;
 let people: SignedIn<Persona>;
 let line_id = 0;
-const origin = { request_id: "setup", ip: "203.0.113.1" };
 
 beforeAll(async () => {
   database = await openTestDatabase();
   setAppDatabase(database);
   const db = database.db;
   const cast = await matrixCast(db, { member: { checking_cents: 50_000 }, other_member: { checking_cents: 50_000 } });
-  const applied = await applyForLoan(
-    db,
-    cast.member.member,
-    {
-      product_slug: "line-of-credit",
-      amount_cents: 3_000_00,
-      term_months: null,
-      purpose: "Emergencies",
-      annual_income_cents: 48_000_00,
-      employer: "Lakeside Clinic",
-      idempotency_key: crypto.randomUUID(),
-    },
-    origin,
-  );
-  if (!applied.ok) throw new Error(applied.message);
-  const decided = await decideApplication(db, {
-    staff: cast.staff,
-    origin,
-    application_id: applied.application_id,
-    decision: { outcome: "approve", rate_ppm: 129_900, term_months: null },
-  });
-  if (!decided.ok) throw new Error(decided.message);
-  const accepted = await acceptOffer(db, cast.member.member, applied.application_id, origin);
-  if (!accepted.ok) throw new Error(accepted.message);
-  line_id = (await db.select().from(creditLines).where(eq(creditLines.application_id, applied.application_id)))[0]!.id;
-  const drawn = await drawOnLine(
-    db,
-    cast.member.member,
-    { line_id, to_account_id: cast.member.checking.id, amount_cents: 500_00, idempotency_key: crypto.randomUUID() },
-    origin,
-  );
-  if (!drawn.ok) throw new Error(drawn.message);
-  people = await SignedIn.as(db, {
-    staff: cast.staff.id,
-    reviewer: cast.reviewer.id,
-    accountant: (await person(db, "accountant")).id,
-    applicant: cast.applicant.id,
-    member: cast.member.member.id,
-    other_member: cast.other_member.member.id,
-  });
+  line_id = await openLine(db, cast, { draw_cents: 500_00 });
+  people = await SignedIn.as(db, { ...castPeople(cast), accountant: (await person(db, "accountant")).id });
 });
 afterAll(async () => {
   await database?.close();

@@ -1,13 +1,9 @@
 import "../admin-support";
-import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asc, count, eq } from "drizzle-orm";
 import type { Database } from "~/server/db/client.server";
-import { creditLineCycles, creditLineStatements, creditLines, outbox } from "~/server/db/schema";
+import { creditLineCycles, creditLineStatements, outbox } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
-import { applyForLoan, decideApplication } from "~/server/loans/applications.server";
-import { acceptOffer } from "~/server/loans/offer-acceptance.server";
-import { drawOnLine } from "~/server/loans/lines-of-credit.server";
 import { runLineServicing } from "~/server/loans/line-servicing.server";
 import * as pdfRoute from "~/routes/member/line-statement-pdf";
 import * as statementsRoute from "~/routes/member/statements";
@@ -20,6 +16,7 @@ import { addMonths, monthOfDate } from "~/domain/statements";
 import { openTestDatabase } from "../test-database";
 import { person } from "../../factories";
 import { expectSentAway, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
+import { openLine, castPeople, expectStatementPdf } from "./loan-fixtures";
 
 /**
  * Who may have a line of credit's statement and its export (docs/product.md#line-statements): its
@@ -36,7 +33,6 @@ let people: SignedIn<Persona>;
 let line_id = 0;
 let closed_on = "";
 const today = businessDate(institution().time_zone, new Date());
-const origin = { request_id: "setup", ip: "203.0.113.1" };
 const number = () => `LC-${String(line_id).padStart(6, "0")}`;
 
 beforeAll(async () => {
@@ -46,44 +42,7 @@ beforeAll(async () => {
   const cast = await matrixCast(db, { member: { checking_cents: 50_000 }, other_member: { checking_cents: 50_000 } });
   // Opened two months ago with a draw, so at least one billing cycle has closed.
   const opened_at = new Date(`${addMonths(monthOfDate(today), -2)}-15T15:00:00Z`);
-  const applied = await applyForLoan(
-    db,
-    cast.member.member,
-    {
-      product_slug: "line-of-credit",
-      amount_cents: 3_000_00,
-      term_months: null,
-      purpose: "Repairs as they come",
-      annual_income_cents: 48_000_00,
-      employer: "Lakeside Clinic",
-      idempotency_key: crypto.randomUUID(),
-    },
-    origin,
-    opened_at,
-  );
-  if (!applied.ok) throw new Error(applied.message);
-  const decided = await decideApplication(
-    db,
-    {
-      staff: cast.staff,
-      origin,
-      application_id: applied.application_id,
-      decision: { outcome: "approve", rate_ppm: 125_000, term_months: null },
-    },
-    opened_at,
-  );
-  if (!decided.ok) throw new Error(decided.message);
-  const accepted = await acceptOffer(db, cast.member.member, applied.application_id, origin, opened_at);
-  if (!accepted.ok) throw new Error(accepted.message);
-  line_id = (await db.select().from(creditLines).where(eq(creditLines.application_id, applied.application_id)))[0]!.id;
-  const drew = await drawOnLine(
-    db,
-    cast.member.member,
-    { line_id, to_account_id: cast.member.checking.id, amount_cents: 400_00, idempotency_key: crypto.randomUUID() },
-    origin,
-    opened_at,
-  );
-  if (!drew.ok) throw new Error(drew.message);
+  line_id = await openLine(db, cast, { rate_ppm: 125_000, draw_cents: 400_00, at: opened_at });
   await runLineServicing(db, new Date());
   closed_on = (
     await db
@@ -92,14 +51,7 @@ beforeAll(async () => {
       .where(eq(creditLineCycles.line_id, line_id))
       .orderBy(asc(creditLineCycles.closed_on))
   )[0]!.closed_on;
-  people = await SignedIn.as(db, {
-    staff: cast.staff.id,
-    reviewer: cast.reviewer.id,
-    accountant: (await person(db, "accountant")).id,
-    applicant: cast.applicant.id,
-    member: cast.member.member.id,
-    other_member: cast.other_member.member.id,
-  });
+  people = await SignedIn.as(db, { ...castPeople(cast), accountant: (await person(db, "accountant")).id });
 });
 afterAll(async () => {
   await database?.close();
@@ -122,18 +74,7 @@ describe("a line of credit's statements and export: its member's only", () => {
       const before = await kept();
       const result = await pdf(persona, String(line_id), closed_on);
       if (persona === "member") {
-        expect(result.status).toBe(200);
-        const response = result.value as Response;
-        expect(response.headers.get("content-type")).toBe("application/pdf");
-        expect(response.headers.get("content-disposition")).toBe(
-          `attachment; filename="line-statement-${number()}-${closed_on}.pdf"`,
-        );
-        expect(response.headers.get("cache-control")).toBe("private, no-store");
-        expect(
-          Buffer.from(await response.arrayBuffer())
-            .subarray(0, 5)
-            .toString(),
-        ).toBe("%PDF-");
+        await expectStatementPdf(result, `line-statement-${number()}-${closed_on}.pdf`);
         return;
       }
       expect(await kept()).toBe(before);

@@ -6,14 +6,13 @@ import type { Database } from "~/server/db/client.server";
 import { auditLog, creditLineActivity, creditLines, ledgerTransactions, loanApplications } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { applyForLoan, decideApplication } from "~/server/loans/applications.server";
-import { acceptOffer } from "~/server/loans/offer-acceptance.server";
 import * as lineRoute from "~/routes/member/line-of-credit";
 import * as applyRoute from "~/routes/member/loan-apply";
 import * as decideRoute from "~/routes/admin/loan";
 import { person } from "../admin-support";
 import { openTestDatabase } from "../test-database";
 import { expectSentAway, itRefuses, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
+import { applyFor, castPeople, openLine } from "./loan-fixtures";
 
 /**
  * Who may do what with a line of credit (docs/product.md#lines-of-credit): its page, a draw, a
@@ -30,48 +29,21 @@ let line_id = 0;
 let submitted_id = 0;
 let checking_id = 0;
 let other_checking_id = 0;
-const origin = { request_id: "setup", ip: "203.0.113.1" };
-
-const application = () => ({
-  product_slug: "line-of-credit",
-  amount_cents: 3_000_00,
-  term_months: null,
-  purpose: "Emergencies",
-  annual_income_cents: 48_000_00,
-  employer: "Lakeside Clinic",
-  idempotency_key: crypto.randomUUID(),
-});
 
 beforeAll(async () => {
   database = await openTestDatabase();
   setAppDatabase(database);
   const db = database.db;
   const cast = await matrixCast(db, { member: { checking_cents: 50_000 }, other_member: { checking_cents: 50_000 } });
-  const applied = await applyForLoan(db, cast.member.member, application(), origin);
-  if (!applied.ok) throw new Error(applied.message);
-  const decided = await decideApplication(db, {
-    staff: cast.staff,
-    origin,
-    application_id: applied.application_id,
-    decision: { outcome: "approve", rate_ppm: 129_900, term_months: null },
+  line_id = await openLine(db, cast);
+  submitted_id = await applyFor(db, cast.other_member.member, {
+    product_slug: "line-of-credit",
+    amount_cents: 3_000_00,
+    term_months: null,
   });
-  if (!decided.ok) throw new Error(decided.message);
-  const accepted = await acceptOffer(db, cast.member.member, applied.application_id, origin);
-  if (!accepted.ok) throw new Error(accepted.message);
-  line_id = (await db.select().from(creditLines).where(eq(creditLines.application_id, applied.application_id)))[0]!.id;
-  const waiting = await applyForLoan(db, cast.other_member.member, application(), origin);
-  if (!waiting.ok) throw new Error(waiting.message);
-  submitted_id = waiting.application_id;
   checking_id = cast.member.checking.id;
   other_checking_id = cast.other_member.checking.id;
-  people = await SignedIn.as(db, {
-    staff: cast.staff.id,
-    reviewer: cast.reviewer.id,
-    accountant: (await person(db, "accountant")).id,
-    applicant: cast.applicant.id,
-    member: cast.member.member.id,
-    other_member: cast.other_member.member.id,
-  });
+  people = await SignedIn.as(db, { ...castPeople(cast), accountant: (await person(db, "accountant")).id });
 });
 afterAll(async () => {
   await database?.close();

@@ -6,11 +6,10 @@ import type { Database } from "~/server/db/client.server";
 import { auditLog, ledgerTransactions, loanPayments, loans } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { applyForLoan, decideApplication } from "~/server/loans/applications.server";
-import { acceptOffer } from "~/server/loans/offer-acceptance.server";
 import * as loanRoute from "~/routes/member/loan";
 import { openTestDatabase } from "../test-database";
 import { expectSentAway, itRefuses, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
+import { bookLoan, castPeople } from "./loan-fixtures";
 
 /**
  * Who may do what with a booked loan (docs/product.md#loan-servicing): its page, a payment and
@@ -25,47 +24,16 @@ let people: SignedIn<Persona>;
 let loan_id = 0;
 let checking_id = 0;
 let other_checking_id = 0;
-const origin = { request_id: "setup", ip: "203.0.113.1" };
 
 beforeAll(async () => {
   database = await openTestDatabase();
   setAppDatabase(database);
   const db = database.db;
   const cast = await matrixCast(db, { member: { checking_cents: 50_000 }, other_member: { checking_cents: 50_000 } });
-  const applied = await applyForLoan(
-    db,
-    cast.member.member,
-    {
-      product_slug: "personal",
-      amount_cents: 4_000_00,
-      term_months: 24,
-      purpose: "Car repairs",
-      annual_income_cents: 48_000_00,
-      employer: "Lakeside Clinic",
-      idempotency_key: crypto.randomUUID(),
-    },
-    origin,
-  );
-  if (!applied.ok) throw new Error(applied.message);
-  const decided = await decideApplication(db, {
-    staff: cast.staff,
-    origin,
-    application_id: applied.application_id,
-    decision: { outcome: "approve", rate_ppm: 79_900, term_months: 24 },
-  });
-  if (!decided.ok) throw new Error(decided.message);
-  const accepted = await acceptOffer(db, cast.member.member, applied.application_id, origin);
-  if (!accepted.ok) throw new Error(accepted.message);
-  loan_id = (await db.select().from(loans).where(eq(loans.application_id, applied.application_id)))[0]!.id;
+  loan_id = await bookLoan(db, cast);
   checking_id = cast.member.checking.id;
   other_checking_id = cast.other_member.checking.id;
-  people = await SignedIn.as(db, {
-    staff: cast.staff.id,
-    reviewer: cast.reviewer.id,
-    applicant: cast.applicant.id,
-    member: cast.member.member.id,
-    other_member: cast.other_member.member.id,
-  });
+  people = await SignedIn.as(db, castPeople(cast));
 });
 afterAll(async () => {
   await database?.close();

@@ -1,12 +1,9 @@
 import "../admin-support";
-import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import type { Database } from "~/server/db/client.server";
-import { loanStatements, loans, outbox } from "~/server/db/schema";
+import { loanStatements, outbox } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
-import { applyForLoan, decideApplication } from "~/server/loans/applications.server";
-import { acceptOffer } from "~/server/loans/offer-acceptance.server";
 import * as pdfRoute from "~/routes/member/loan-statement-pdf";
 import * as statementsRoute from "~/routes/member/statements";
 import * as loanRoute from "~/routes/member/loan";
@@ -16,6 +13,7 @@ import { addMonths, monthLabel, monthOfDate } from "~/domain/statements";
 import { openTestDatabase } from "../test-database";
 import { person } from "../../factories";
 import { expectSentAway, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
+import { bookLoan, castPeople, expectStatementPdf } from "./loan-fixtures";
 
 /**
  * Who may have a loan's statement (docs/product.md#loan-statements): its member only. Another
@@ -31,7 +29,6 @@ let people: SignedIn<Persona>;
 let loan_id = 0;
 const this_month = monthOfDate(businessDate(institution().time_zone, new Date()));
 const last_month = addMonths(this_month, -1);
-const origin = { request_id: "setup", ip: "203.0.113.1" };
 
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -40,44 +37,8 @@ beforeAll(async () => {
   const cast = await matrixCast(db, { member: { checking_cents: 50_000 }, other_member: { checking_cents: 50_000 } });
   // Paid out two months ago, so last month has a statement.
   const booked_at = new Date(`${addMonths(this_month, -2)}-15T15:00:00Z`);
-  const applied = await applyForLoan(
-    db,
-    cast.member.member,
-    {
-      product_slug: "personal",
-      amount_cents: 4_000_00,
-      term_months: 24,
-      purpose: "Car repairs",
-      annual_income_cents: 48_000_00,
-      employer: "Lakeside Clinic",
-      idempotency_key: crypto.randomUUID(),
-    },
-    origin,
-    booked_at,
-  );
-  if (!applied.ok) throw new Error(applied.message);
-  const decided = await decideApplication(
-    db,
-    {
-      staff: cast.staff,
-      origin,
-      application_id: applied.application_id,
-      decision: { outcome: "approve", rate_ppm: 79_900, term_months: 24 },
-    },
-    booked_at,
-  );
-  if (!decided.ok) throw new Error(decided.message);
-  const accepted = await acceptOffer(db, cast.member.member, applied.application_id, origin, booked_at);
-  if (!accepted.ok) throw new Error(accepted.message);
-  loan_id = (await db.select().from(loans).where(eq(loans.application_id, applied.application_id)))[0]!.id;
-  people = await SignedIn.as(db, {
-    staff: cast.staff.id,
-    reviewer: cast.reviewer.id,
-    accountant: (await person(db, "accountant")).id,
-    applicant: cast.applicant.id,
-    member: cast.member.member.id,
-    other_member: cast.other_member.member.id,
-  });
+  loan_id = await bookLoan(db, cast, { at: booked_at });
+  people = await SignedIn.as(db, { ...castPeople(cast), accountant: (await person(db, "accountant")).id });
 });
 afterAll(async () => {
   await database?.close();
@@ -100,18 +61,7 @@ describe("a loan's statements: its member's only", () => {
       const before = await kept();
       const result = await pdf(persona, String(loan_id), last_month);
       if (persona === "member") {
-        expect(result.status).toBe(200);
-        const response = result.value as Response;
-        expect(response.headers.get("content-type")).toBe("application/pdf");
-        expect(response.headers.get("content-disposition")).toBe(
-          `attachment; filename="loan-statement-L-${String(loan_id).padStart(6, "0")}-${last_month}.pdf"`,
-        );
-        expect(response.headers.get("cache-control")).toBe("private, no-store");
-        expect(
-          Buffer.from(await response.arrayBuffer())
-            .subarray(0, 5)
-            .toString(),
-        ).toBe("%PDF-");
+        await expectStatementPdf(result, `loan-statement-L-${String(loan_id).padStart(6, "0")}-${last_month}.pdf`);
         return;
       }
       expect(await kept()).toBe(before);

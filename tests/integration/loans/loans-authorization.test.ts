@@ -6,7 +6,6 @@ import type { Database } from "~/server/db/client.server";
 import { auditLog, ledgerTransactions, loanApplications, outbox } from "~/server/db/schema";
 import { setAppDatabase } from "~/server/db/db.server";
 import { verifyLedger } from "~/server/ledger/verify.server";
-import { applyForLoan, decideApplication } from "~/server/loans/applications.server";
 import * as listRoute from "~/routes/member/loans";
 import * as applyRoute from "~/routes/member/loan-apply";
 import * as applicationRoute from "~/routes/member/loan-application";
@@ -15,6 +14,7 @@ import * as queueRoute from "~/routes/admin/loans";
 import * as staffRoute from "~/routes/admin/loan";
 import { openTestDatabase } from "../test-database";
 import { expectSentAway, itRefuses, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
+import { applyFor, approve, castPeople } from "./loan-fixtures";
 
 /**
  * Who may do what with loans (docs/product.md#loans): applying, reading an application and
@@ -30,47 +30,18 @@ let people: SignedIn<Persona>;
 /** Waiting for a decision; approved (an open offer); another waiting one the matrix may decide. */
 let submitted_id = 0;
 let offered_id = 0;
-const origin = { request_id: "setup", ip: "203.0.113.1" };
 
 beforeAll(async () => {
   database = await openTestDatabase();
   setAppDatabase(database);
   const db = database.db;
   const cast = await matrixCast(db, { member: { checking_cents: 50_000 }, other_member: { checking_cents: 50_000 } });
-  const apply = async () => {
-    const answer = await applyForLoan(
-      db,
-      cast.member.member,
-      {
-        product_slug: "personal",
-        amount_cents: 4_000_00,
-        term_months: 24,
-        purpose: "Car repairs",
-        annual_income_cents: 48_000_00,
-        employer: "Lakeside Clinic",
-        idempotency_key: crypto.randomUUID(),
-      },
-      origin,
-    );
-    if (!answer.ok) throw new Error(answer.message);
-    return answer.application_id;
-  };
+  const apply = () =>
+    applyFor(db, cast.member.member, { product_slug: "personal", amount_cents: 4_000_00, term_months: 24 });
   submitted_id = await apply();
   offered_id = await apply();
-  const decided = await decideApplication(db, {
-    staff: cast.staff,
-    origin,
-    application_id: offered_id,
-    decision: { outcome: "approve", rate_ppm: 79_900, term_months: 24 },
-  });
-  if (!decided.ok) throw new Error(decided.message);
-  people = await SignedIn.as(db, {
-    staff: cast.staff.id,
-    reviewer: cast.reviewer.id,
-    applicant: cast.applicant.id,
-    member: cast.member.member.id,
-    other_member: cast.other_member.member.id,
-  });
+  await approve(db, cast.staff, offered_id, { rate_ppm: 79_900, term_months: 24 });
+  people = await SignedIn.as(db, castPeople(cast));
 });
 afterAll(async () => {
   await database?.close();

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, date, index, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, date, index, pgTable, text, unique } from "drizzle-orm/pg-core";
 import { creditLineCycles, creditLines } from "./lines-of-credit";
-import { bytes } from "./loan-statements";
+import { keptStatement } from "./columns";
 
 /**
  * A line of credit's periodic statement (docs/product.md#line-statements; Regulation Z 12 CFR
@@ -32,12 +32,7 @@ export const creditLineStatements = pgTable(
     /** The cycle's minimum payment and due date, as the servicing set them when it closed. */
     minimum_due_cents: bigint("minimum_due_cents", { mode: "number" }).notNull(),
     due_on: date("due_on", { mode: "string" }).notNull(),
-    pdf: bytes("pdf").notNull(),
-    /** No consent to electronic delivery on record when it was made (E-SIGN): a paper copy is to be mailed. */
-    mail_paper_copy: boolean("mail_paper_copy").notNull().default(false),
-    /** "system:statements" (the monthly run) or "member:<id>" (downloaded before the run made it). */
-    created_by: text("created_by").notNull(),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    ...keptStatement(),
   },
   (t) => [
     unique("credit_line_statements_cycle_unique").on(t.cycle_id),

@@ -1,24 +1,7 @@
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  bigserial,
-  boolean,
-  check,
-  customType,
-  date,
-  index,
-  pgTable,
-  text,
-  timestamp,
-  unique,
-} from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, date, index, pgTable, text, unique } from "drizzle-orm/pg-core";
+import { keptStatement, statementMonth } from "./columns";
 import { loans } from "./loans";
-
-/** PDF bytes: node-postgres hands bytea back as a Buffer, PGlite as a Uint8Array; both become a Buffer. */
-export const bytes = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => "bytea",
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
 
 /**
  * A loan's monthly statement (docs/product.md#loan-statements), kept as made like an account's
@@ -34,10 +17,7 @@ export const loanStatements = pgTable(
       .notNull()
       .references(() => loans.id),
     member_id: text("member_id").notNull(),
-    /** YYYY-MM, a calendar month in the institution's time zone. */
-    period_month: text("period_month").notNull(),
-    period_start: date("period_start", { mode: "string" }).notNull(),
-    period_end: date("period_end", { mode: "string" }).notNull(),
+    ...statementMonth(),
     /** What was owed (principal, interest, fees) at the start and the end; the principal at the end. */
     opening_cents: bigint("opening_cents", { mode: "number" }).notNull(),
     closing_cents: bigint("closing_cents", { mode: "number" }).notNull(),
@@ -51,12 +31,7 @@ export const loanStatements = pgTable(
     amount_due_cents: bigint("amount_due_cents", { mode: "number" }),
     due_on: date("due_on", { mode: "string" }),
     past_due_cents: bigint("past_due_cents", { mode: "number" }).notNull().default(0),
-    pdf: bytes("pdf").notNull(),
-    /** No consent to electronic delivery on record when it was made (E-SIGN): a paper copy is to be mailed. */
-    mail_paper_copy: boolean("mail_paper_copy").notNull().default(false),
-    /** "system:statements" (the monthly run) or "member:<id>" (downloaded before the run made it). */
-    created_by: text("created_by").notNull(),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    ...keptStatement(),
   },
   (t) => [
     unique("loan_statements_loan_month_unique").on(t.loan_id, t.period_month),

@@ -4,7 +4,6 @@ import {
   bigserial,
   boolean,
   check,
-  customType,
   date,
   index,
   integer,
@@ -14,6 +13,7 @@ import {
   timestamp,
   unique,
 } from "drizzle-orm/pg-core";
+import { bytes } from "./columns";
 import { LOAN_APPLICATION_STATUSES } from "../../../domain/loans/products";
 
 /**
@@ -28,12 +28,6 @@ export const LOAN_PAYMENT_KINDS = ["one_time", "autopay"] as const;
 export const LOAN_EVENT_KINDS = ["interest", "late_fee", "autopay_failed"] as const;
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-
-/** PDF bytes: node-postgres hands bytea back as a Buffer, PGlite as a Uint8Array; both become a Buffer. */
-const bytes = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => "bytea",
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
 
 export const loanApplications = pgTable(
   "loan_applications",

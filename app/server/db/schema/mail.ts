@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, customType, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bytes } from "./columns";
 
 /**
  * Every email the system sends or tries to send (docs/architecture.md#email): written first, then
@@ -77,12 +78,6 @@ export const outbox = pgTable(
     check("outbox_attempts_not_negative", sql`${t.attempts} >= 0`),
   ],
 );
-
-/** File bytes: node-postgres hands bytea back as a Buffer, PGlite as a Uint8Array; both become a Buffer. */
-const bytes = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => "bytea",
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
 
 /**
  * Files sent with an outbox message (a statement PDF for "Email it to me"), kept apart from the

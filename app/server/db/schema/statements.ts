@@ -1,25 +1,7 @@
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  bigserial,
-  boolean,
-  check,
-  customType,
-  date,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  unique,
-} from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, index, integer, pgTable, text, unique } from "drizzle-orm/pg-core";
+import { keptStatement, statementMonth } from "./columns";
 import { ledgerAccounts } from "./ledger";
-
-/** PDF bytes: node-postgres hands bytea back as a Buffer, PGlite as a Uint8Array; both become a Buffer. */
-const bytes = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => "bytea",
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
 
 /**
  * Monthly account statements (docs/product.md#statements), kept as made: a statement is a
@@ -35,27 +17,14 @@ export const accountStatements = pgTable(
       .notNull()
       .references(() => ledgerAccounts.id),
     member_id: text("member_id").notNull(),
-    /** YYYY-MM, a calendar month in the institution's time zone. */
-    period_month: text("period_month").notNull(),
-    period_start: date("period_start", { mode: "string" }).notNull(),
-    period_end: date("period_end", { mode: "string" }).notNull(),
+    ...statementMonth(),
     opening_cents: bigint("opening_cents", { mode: "number" }).notNull(),
     closing_cents: bigint("closing_cents", { mode: "number" }).notNull(),
     credits_cents: bigint("credits_cents", { mode: "number" }).notNull(),
     debits_cents: bigint("debits_cents", { mode: "number" }).notNull(),
     posted_count: integer("posted_count").notNull(),
     pending_count: integer("pending_count").notNull(),
-    pdf: bytes("pdf").notNull(),
-    /**
-     * The member had not consented to electronic delivery when it was made (E-SIGN,
-     * docs/product.md#electronic-delivery): a paper copy is to be mailed. Printing is not built.
-     */
-    mail_paper_copy: boolean("mail_paper_copy").notNull().default(false),
-    /** "system:statements" (the monthly run) or "member:<id>" (asked for on the Statements page). */
-    created_by: text("created_by").notNull(),
-    created_at: timestamp("created_at", { withTimezone: true })
-      .notNull()
-      .default(sql`now()`),
+    ...keptStatement(),
   },
   (t) => [
     unique("account_statements_account_month_unique").on(t.account_id, t.period_month),
