@@ -299,6 +299,30 @@ describe("runs by the job's clock", () => {
       status: "ended",
     });
   });
+
+  it("two job runners racing for one slot of a To Another Member series send it once, the recipient told once", async () => {
+    const m = await member();
+    const friend = await member();
+    const form = toMemberSchema.parse({
+      from_account_id: String(m.checking.id),
+      recipient_email: friend.member.email,
+      amount: "8.00",
+      reference: "Coffee",
+      idempotency_key: key(),
+    });
+    const set = await scheduleTransfer(db, m.who, { kind: "member", form }, when({ when: "date" }), ORIGIN);
+    if (!set.ok) throw new Error(set.message);
+    const before = await available(friend.checking.id);
+    await raceForSlot(first_day);
+    expect(await available(friend.checking.id)).toBe(before + 800);
+    expect((await runs(set.series_id)).map((r) => r.status)).toEqual(["sent"]);
+    const received = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.member_id, friend.member.id), eq(notifications.kind, "transfer_received")));
+    expect(received).toHaveLength(1);
+    await expectLedgerVerifies(db);
+  });
 });
 
 describe("skip, edit, cancel", () => {
