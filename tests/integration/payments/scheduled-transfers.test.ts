@@ -23,6 +23,7 @@ import { addDays, seriesPaymentDate } from "~/domain/schedule";
 import { whenSchema } from "~/domain/scheduled-transfers";
 import { transferBetweenAccounts } from "~/server/payments/between-accounts.server";
 import { betweenAccountsSchema, toMemberSchema } from "~/domain/transfers";
+import { REFUSAL_MESSAGES } from "~/domain/refusals";
 import { key, lastTransferCode } from "../member-support";
 import { expectLedgerVerifies } from "../ledger-fixtures";
 import { first_day, on, postTransferForm, scheduledTransfersFile, today, when } from "./scheduled-support";
@@ -211,6 +212,31 @@ describe("runs by the job's clock", () => {
     expect(await db.select().from(auditLog).where(eq(auditLog.action, "scheduled_transfer.failed"))).not.toHaveLength(
       0,
     );
+  });
+
+  it("an account frozen by the transfer date: not sent, told by bell and email, the series goes on to the next date", async () => {
+    const m = await member();
+    const set = await scheduleTransfer(
+      db,
+      m.who,
+      { kind: "internal", form: internal(m, "15.00", "Frozen then") },
+      when({ when: "repeat", frequency: "weeks", every_weeks: "1", ends: "count", payment_count: "2" }),
+      ORIGIN,
+    );
+    if (!set.ok) throw new Error(set.message);
+    await setAccountStatus(db, m.checking.id, "frozen");
+    const savings = await available(m.savings.id);
+    await runDueScheduledTransfers(db, on(first_day));
+    expect(await available(m.savings.id)).toBe(savings);
+    const [run] = await runs(set.series_id);
+    expect(run).toMatchObject({ status: "failed", sequence: 1 });
+    expect(run!.failure_reason).toContain(REFUSAL_MESSAGES.account_frozen);
+    const after = await series(set.series_id);
+    expect(after).toMatchObject({ status: "active", next_sequence: 2 });
+    const { bell, mail } = await failureNotices(m.member.id);
+    expect(bell.map((n) => n.title)).toEqual(["Scheduled transfer of $15.00 not sent"]);
+    expect(mail).toHaveLength(1);
+    await setAccountStatus(db, m.checking.id, "active");
   });
 
   it("two job runners racing for one slot send it once", async () => {
