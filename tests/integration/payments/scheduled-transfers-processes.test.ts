@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { eq, inArray, sql } from "drizzle-orm";
-import { AppProcess, appEnvironment } from "../app-server";
+import { AppProcess, appEnvironment, jobRunsSettled } from "../app-server";
 import { newMember, key } from "../member-support";
 import { onPostgres, openTestDatabase } from "../test-database";
 import { first_day, on, when } from "./scheduled-support";
@@ -55,16 +55,7 @@ async function settle(db: Db, done: () => Promise<boolean>, what: string) {
     if (tries > 600) throw new Error(`${what}: not done in 60 s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  for (let tries = 0; ; tries++) {
-    const [row] = (
-      await db.execute<{ n: number }>(
-        sql`select count(*)::int as n from job_runs where state = 'running' or (state = 'queued' and run_at <= now() + (select make_interval(secs => offset_ms / 1000.0) from job_clock))`,
-      )
-    ).rows;
-    if (Number(row!.n) === 0) return;
-    if (tries > 600) throw new Error(`${what}: job runs still due after 60 s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await jobRunsSettled(db, 60);
 }
 
 describe("repeating transfers with two app processes", () => {
