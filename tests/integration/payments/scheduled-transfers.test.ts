@@ -24,6 +24,7 @@ import { whenSchema } from "~/domain/scheduled-transfers";
 import { transferBetweenAccounts } from "~/server/payments/between-accounts.server";
 import { betweenAccountsSchema, toMemberSchema } from "~/domain/transfers";
 import { REFUSAL_MESSAGES } from "~/domain/refusals";
+import { institution } from "~/config/institution.server";
 import { key, lastTransferCode } from "../member-support";
 import { expectLedgerVerifies } from "../ledger-fixtures";
 import { first_day, on, postTransferForm, scheduledTransfersFile, today, when } from "./scheduled-support";
@@ -237,6 +238,39 @@ describe("runs by the job's clock", () => {
     expect(bell.map((n) => n.title)).toEqual(["Scheduled transfer of $15.00 not sent"]);
     expect(mail).toHaveLength(1);
     await setAccountStatus(db, m.checking.id, "active");
+  });
+
+  it("a To Another Member transfer over the day's limit on its date: not sent, told, the series goes on", async () => {
+    const m = await member(2_000_000);
+    const friend = await member();
+    // Three series due the same day, each 40% of the day's limit (under the per-transfer maximum):
+    // two fit the day's limit, the third would pass it.
+    const each = Math.floor(institution().limits.member_daily_max_cents * 0.4);
+    const repeat = when({ when: "repeat", frequency: "weeks", every_weeks: "1", ends: "count", payment_count: "2" });
+    const ids: number[] = [];
+    for (const reference of ["First", "Second", "Third"]) {
+      const form = toMemberSchema.parse({
+        from_account_id: String(m.checking.id),
+        recipient_email: friend.member.email,
+        amount: (each / 100).toFixed(2),
+        reference,
+        idempotency_key: key(),
+      });
+      const set = await scheduleTransfer(db, m.who, { kind: "member", form }, repeat, ORIGIN);
+      if (!set.ok) throw new Error(set.message);
+      ids.push(set.series_id);
+    }
+    const before = await available(friend.checking.id);
+    await runDueScheduledTransfers(db, on(first_day));
+    expect(await available(friend.checking.id)).toBe(before + 2 * each);
+    const all = (await Promise.all(ids.map((id) => runs(id)))).flat();
+    expect(all.map((r) => r.status).toSorted()).toEqual(["failed", "sent", "sent"]);
+    const failed = all.find((r) => r.status === "failed")!;
+    expect(failed.failure_reason).toMatch(/limit/i);
+    expect((await series(failed.series_id)).status).toBe("active");
+    const { bell, mail } = await failureNotices(m.member.id);
+    expect(bell).toHaveLength(1);
+    expect(mail).toHaveLength(1);
   });
 
   it("two job runners racing for one slot send it once", async () => {
